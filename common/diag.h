@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diag: one-line diagnostics on stderr, prefixed with the program's name, in
+ * the project's form "PROGRAM: FILE:LINE: what was expected, what was found".
+ * Only a program's main() decides to exit; library code returns errors.
+ */
+#ifndef SNAPTRACE_DIAG_H
+#define SNAPTRACE_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* Exit statuses shared by every program. */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,  /* the work failed: bad input, I/O, perf failed */
+	EXIT_USAGE = 2,    /* bad command line, or input lacking a required column */
+};
+
+/* Sets the program name printed before every message (basename of ARGV0). */
+void diag_init(const char *argv0);
+
+/* The name given to diag_init(). */
+const char *diag_program(void);
+
+/* Prints "PROGRAM: MESSAGE" and a newline. */
+void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "PROGRAM: warning: MESSAGE" and a newline. */
+void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "PROGRAM: MESSAGE" unless quiet mode is set (summaries, hints). */
+void diag_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Quiet mode silences diag_info() and diag_progress(); errors still print. */
+void diag_set_quiet(bool quiet);
+
+/*
+ * Progress line: rewrites one status line on stderr when stderr is a
+ * terminal and quiet mode is off; does nothing otherwise. An empty format
+ * clears the line.
+ */
+void diag_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

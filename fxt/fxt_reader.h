@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fxt_reader: reads a whole FXT file (raw or gzip, detected by content) into
+ * memory, and rebuilds each thread's slices the way Perfetto's importer does
+ * (events of a thread sorted by (timestamp, file order); a duration end
+ * closes the innermost open slice whatever its name). It is the oracle of
+ * the tests and the engine of `snaptrace-convert --dump`; it holds the whole
+ * trace in memory and is not meant for production-sized files.
+ *
+ * Format: fuchsia.dev "Fuchsia trace format". Every deviation that Perfetto
+ * would silently drop or misplace is reported as a problem (see
+ * fxt_trace.problems), so a test can insist on zero problems.
+ */
+#ifndef SNAPTRACE_FXT_READER_H
+#define SNAPTRACE_FXT_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fxt_writer.h"
+
+/* A decoded argument. Strings point into the trace's storage. */
+struct fxt_rarg {
+	enum fxt_arg_type type;
+	const char *name;
+	union {
+		int64_t i64;
+		uint64_t u64;
+		double f64;
+		const char *str;
+		bool b;
+	};
+};
+
+/* A decoded event record, with its references resolved. */
+struct fxt_revent {
+	enum fxt_event_type type;
+	uint64_t ts, end_ts, counter_id;
+	uint64_t pid, tid;
+	const char *category, *name;
+	struct fxt_rarg *args;
+	unsigned nargs;
+	size_t record_no;     /* 0-based index of the record in the file */
+};
+
+/* A kernel object record (process or thread naming). */
+struct fxt_rkobj {
+	unsigned obj_type;     /* 1 process, 2 thread (FXT zx_obj_type_t) */
+	uint64_t koid;
+	uint64_t process;      /* thread only: its "process" koid argument, else 0 */
+	const char *name;
+};
+
+/* One rebuilt slice on a thread's track. */
+struct fxt_slice {
+	uint64_t pid, tid;
+	unsigned depth;        /* 0 = outermost */
+	uint64_t begin, end;   /* ns; end = UINT64_MAX when it never ended */
+	const struct fxt_revent *ev;   /* the begin or complete event */
+};
+
+/* One instant, with the depth of the thread's stack when it happened. */
+struct fxt_instant {
+	uint64_t pid, tid;
+	unsigned depth;
+	const struct fxt_revent *ev;
+};
+
+/* Everything read from one file. Owned by the caller; free with fxt_trace_free(). */
+struct fxt_trace {
+	uint64_t ticks_per_second;      /* from the initialization record */
+	size_t nrecords;                /* records read */
+	struct fxt_revent *events;  size_t nevents;
+	struct fxt_rkobj *kobjs;    size_t nkobjs;
+	/* Filled by fxt_trace_slices(): slices of each thread in start order
+	 * (ties: outer first), threads ordered by (pid, tid). */
+	struct fxt_slice *slices;   size_t nslices;
+	struct fxt_instant *instants; size_t ninstants;
+	/* Problems found, one line each ("record 12: end without begin on 1/2"). */
+	char **problems;            size_t nproblems;
+	void *priv;                     /* storage owned by the trace */
+};
+
+/*
+ * Reads the FXT file PATH ("-" = stdin) into *T, resolving string and thread
+ * references as a reader must (including recycled indexes). Returns 0, or a
+ * negative errno for an unreadable file, or -EINVAL for a file that is not
+ * FXT (no magic number record); in both cases ERRBUF receives a one-line
+ * message. Format deviations that a reader can step over (an unknown record
+ * type, an unregistered reference, a truncated last record) are not errors:
+ * they are added to T->problems.
+ */
+int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen);
+
+/*
+ * Rebuilds the slices and instants of every thread of T (see the top of this
+ * file), appending to T->problems each end without a begin, each begin never
+ * ended, each complete event overlapping its parent, each slice deeper than
+ * 512, and each event on a thread never named by a kernel object record.
+ * Returns 0 or -ENOMEM.
+ */
+int fxt_trace_slices(struct fxt_trace *t);
+
+/* Frees everything T holds (not T itself). */
+void fxt_trace_free(struct fxt_trace *t);
+
+/* Prints every record of T as one text line each (the --dump=records view). */
+void fxt_dump_records(const struct fxt_trace *t, FILE *out);
+
+/*
+ * Prints the slice tree of T (after fxt_trace_slices) as lines
+ * "TID DEPTH NAME", per thread in start order, then that thread's instants
+ * as "TID DEPTH NAME" lines: the format of tests/cases/NAME/expected.txt
+ * (the --dump=slices view). With VERBOSE, each line also shows
+ * begin/end times, category and arguments, indented by depth.
+ */
+void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fxt_writer: streams a Fuchsia Trace Format (FXT) file.
+ *
+ * Format: fuchsia.dev "Fuchsia trace format" (reference/tracing/trace-format).
+ * Wire constants live in fxt_format.h. The writer owns the string table and
+ * the thread table of the stream: callers name strings by a stable string id
+ * (from fxt_writer_string) and threads by their (pid, tid) koids; the writer
+ * assigns the 15-bit string indexes and 8-bit thread indexes, recycling them
+ * least-recently-used when a trace has more than 32,767 strings or 255
+ * threads, and re-emits a string or thread record before any record that
+ * uses a recycled index. Every record is written whole (never a large
+ * record, type 15; never over the 32,760-byte record limit).
+ *
+ * Errors are sticky (as redis rio): after the first failed write every call
+ * returns the same negative errno and writes nothing; fxt_writer_close()
+ * reports it. A failed or aborted writer never leaves a file under the
+ * final name: output goes to "PATH.tmp.PID" and is renamed on close.
+ */
+#ifndef SNAPTRACE_FXT_WRITER_H
+#define SNAPTRACE_FXT_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How the stream is stored. */
+enum fxt_output {
+	FXT_OUTPUT_AUTO,  /* from the path: "-" stdout raw, "*.fxt" raw, else gzip */
+	FXT_OUTPUT_RAW,   /* plain FXT words */
+	FXT_OUTPUT_GZIP,  /* gzip member (zlib deflate), which Perfetto detects */
+};
+
+/* Event types; the values are FXT's (Event record, bits 16-19). */
+enum fxt_event_type {
+	FXT_EVENT_INSTANT = 0,
+	FXT_EVENT_COUNTER = 1,
+	FXT_EVENT_BEGIN = 2,    /* duration begin */
+	FXT_EVENT_END = 3,      /* duration end */
+	FXT_EVENT_COMPLETE = 4, /* duration complete: needs end_ts */
+};
+
+/* Argument types; the values are FXT's (Arguments, bits 0-3). */
+enum fxt_arg_type {
+	FXT_ARG_INT64 = 3,
+	FXT_ARG_UINT64 = 4,
+	FXT_ARG_DOUBLE = 5,
+	FXT_ARG_STRING = 6,
+	FXT_ARG_POINTER = 7,
+	FXT_ARG_KOID = 8,
+	FXT_ARG_BOOL = 9,
+};
+
+/* A string id from fxt_writer_string(); 0 is the empty string. */
+typedef uint32_t fxt_string_id;
+
+/* One event argument. name and (for FXT_ARG_STRING) str are string ids. */
+struct fxt_arg {
+	enum fxt_arg_type type;
+	fxt_string_id name;
+	union {
+		int64_t i64;
+		uint64_t u64;   /* also POINTER and KOID */
+		double f64;
+		fxt_string_id str;
+		bool b;
+	};
+};
+
+/* One event. Times are in ticks; the writer declares 1e9 ticks/s (ns). */
+struct fxt_event {
+	enum fxt_event_type type;
+	uint64_t ts;             /* ns */
+	uint64_t pid, tid;       /* koids of the thread's process and the thread: [1, 2^31) */
+	fxt_string_id category;
+	fxt_string_id name;
+	const struct fxt_arg *args;
+	unsigned nargs;          /* at most 15 */
+	uint64_t end_ts;         /* FXT_EVENT_COMPLETE only: ns, >= ts */
+	uint64_t counter_id;     /* FXT_EVENT_COUNTER only */
+};
+
+struct fxt_writer;
+
+/*
+ * Opens PATH for writing ("-" is stdout, always raw) and writes the magic
+ * number record, the initialization record (1,000,000,000 ticks/s) and a
+ * provider info record naming PROVIDER. Returns the writer, or NULL with
+ * *err set to a negative errno. The caller owns the writer and must end it
+ * with fxt_writer_close() or fxt_writer_abort().
+ */
+struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
+				   const char *provider, int *err);
+
+/*
+ * Returns the stable id of the string S of LEN bytes (not NUL-terminated),
+ * interning it on first use; the writer copies it. A string longer than
+ * FXT_STRING_MAX_BYTES is cut to that size and ends in "...[truncated]", so
+ * the cut is visible. Never fails except on out-of-memory (returns 0, the
+ * empty string, and sets the sticky error to -ENOMEM).
+ */
+fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len);
+
+/* fxt_writer_string() of a NUL-terminated string. */
+fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s);
+
+/*
+ * Writes a kernel object record (FXT spec, Kernel Object record) naming
+ * process PID ("COMM [pid]" is the caller's choice of NAME).
+ * Returns 0 or the sticky negative errno.
+ */
+int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name);
+
+/*
+ * Writes a kernel object record naming thread TID of process PID, with the
+ * koid argument "process" = PID, which Perfetto needs to attach the thread.
+ * Returns 0 or the sticky negative errno.
+ */
+int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name);
+
+/*
+ * Writes one event record (FXT spec, Event record), preceded by any string
+ * or thread record its references need. Returns 0, -EINVAL for a malformed
+ * event (more than 15 args, end_ts < ts, an unknown type) without writing,
+ * or the sticky negative errno.
+ */
+int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
+
+/* Bytes of FXT written so far (before compression). */
+uint64_t fxt_writer_bytes(const struct fxt_writer *w);
+
+/*
+ * Flushes, finishes the gzip stream, closes and renames the temporary file
+ * to the final path, and frees W. Returns 0, or a negative errno (the sticky
+ * error, or that of the flush/close/rename), in which case no file is left
+ * under the final name.
+ */
+int fxt_writer_close(struct fxt_writer *w);
+
+/* Discards the output (removes the temporary file) and frees W. */
+void fxt_writer_abort(struct fxt_writer *w);
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Installs the Debian packages snaptrace needs to build and test, only those
+# missing. Quiet and quick when everything is there.
+#   scripts/install-deps.sh          build + test + demo packages
+set -eu
+
+# gcc make libc6-dev: build; g++: a C++ test program (exceptions);
+# zlib1g-dev: gzip output; libelf-dev: trigger symbols; libipt-dev and
+# libzydis-dev: the Intel PT generator of the tests; linux-perf: recording
+# and decoding; binutils, procps: tests.
+PACKAGES="gcc g++ make libc6-dev zlib1g-dev libelf-dev libipt-dev libzydis-dev
+linux-perf binutils procps"
+
+missing=""
+for pkg in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $pkg" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+	sudo="sudo"
+else
+	echo "install-deps: need root to run: apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,55 @@
+# Helpers for tests/*/*.test.sh suites (sourced). Each test prints one line:
+# "ok NAME", "FAIL NAME: why" or "skip NAME: why" (see tests/run.sh).
+set -u
+: "${SNAPTRACE_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${SNAPTRACE_O:=$SNAPTRACE_TOP/build}"
+: "${SNAPTRACE_BIN:=$SNAPTRACE_O/bin}"
+: "${SNAPTRACE_TEST_BIN:=$SNAPTRACE_O/test}"
+CONVERT="$SNAPTRACE_BIN/snaptrace-convert"
+RECORD="$SNAPTRACE_BIN/snaptrace-record"
+export PAGER=cat
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "skip $1: $2"; }
+
+# A scratch directory removed when the suite exits.
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# slices_match ACTUAL EXPECTED: compares two "TID DEPTH NAME" listings (the
+# format of tests/cases/*/expected.txt and of `snaptrace-convert --dump=slices`).
+# Threads are compared one by one, in any order; within a thread line by line.
+# In EXPECTED a depth "*" matches any depth and a name ending in "*" matches
+# any name with that prefix. Prints the first difference and returns 1.
+slices_match() {
+	awk '
+	function key(line) { split(line, f, " "); return f[1] }
+	NR == FNR { e[key($0)] = e[key($0)] $0 "\n"; if (!(key($0) in seen)) { seen[key($0)] = 1; order[++n] = key($0) }; next }
+	{ a[key($0)] = a[key($0)] $0 "\n"; if (!(key($0) in seen)) { seen[key($0)] = 1; order[++n] = key($0) } }
+	END {
+		for (i = 1; i <= n; i++) {
+			t = order[i]
+			ne = split(e[t], el, "\n") - 1; na = split(a[t], al, "\n") - 1
+			for (j = 1; j <= (ne > na ? ne : na); j++) {
+				if (j > ne) { print "extra line: " al[j]; exit 1 }
+				if (j > na) { print "missing line: " el[j]; exit 1 }
+				if (!match_line(el[j], al[j])) { print "expected: " el[j] "\n   found: " al[j]; exit 1 }
+			}
+		}
+	}
+	function match_line(x, y,   xs, ys, xn, yn) {
+		xs = x; ys = y
+		# tid
+		if (substr(xs, 1, index(xs, " ")) != substr(ys, 1, index(ys, " "))) return 0
+		xs = substr(xs, index(xs, " ") + 1); ys = substr(ys, index(ys, " ") + 1)
+		# depth
+		xn = substr(xs, 1, index(xs, " ") - 1); yn = substr(ys, 1, index(ys, " ") - 1)
+		if (xn != "*" && xn != yn) return 0
+		xs = substr(xs, index(xs, " ") + 1); ys = substr(ys, index(ys, " ") + 1)
+		# name
+		if (substr(xs, length(xs), 1) == "*")
+			return substr(ys, 1, length(xs) - 1) == substr(xs, 1, length(xs) - 1)
+		return xs == ys
+	}' "$2" "$1"
+}
