@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unit.h: the smallest test framework that works (after redis testhelp.h and
+ * libipt ptunit). A test is a function returning void that uses the CHECK
+ * macros; main() lists the tests explicitly with UNIT_RUN. Each test prints
+ * "ok NAME" or "FAIL NAME: FILE:LINE: what" (the protocol of tests/run.sh).
+ *
+ *	static void writer_roundtrip(void) { CHECK_INT_EQ(f(), 3); }
+ *	int main(void) { UNIT_RUN(writer_roundtrip); return unit_exit(); }
+ */
+#ifndef SNAPTRACE_UNIT_H
+#define SNAPTRACE_UNIT_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int unit_failed_total;
+static int unit_failed_now;
+static const char *unit_name;
+
+#define UNIT_FAIL(...)                                                   \
+	do {                                                             \
+		if (!unit_failed_now)                                    \
+			printf("FAIL %s: %s:%d: ", unit_name, __FILE__, __LINE__); \
+		else                                                     \
+			printf("    also %s:%d: ", __FILE__, __LINE__);  \
+		printf(__VA_ARGS__);                                     \
+		printf("\n");                                            \
+		unit_failed_now = 1;                                     \
+	} while (0)
+
+#define CHECK(cond)                                                      \
+	do {                                                             \
+		if (!(cond))                                             \
+			UNIT_FAIL("%s", #cond);                          \
+	} while (0)
+
+#define CHECK_INT_EQ(a, b)                                               \
+	do {                                                             \
+		long long unit_a_ = (long long)(a), unit_b_ = (long long)(b); \
+		if (unit_a_ != unit_b_)                                  \
+			UNIT_FAIL("%s == %s: %lld != %lld", #a, #b, unit_a_, unit_b_); \
+	} while (0)
+
+#define CHECK_U64_EQ(a, b)                                               \
+	do {                                                             \
+		uint64_t unit_a_ = (uint64_t)(a), unit_b_ = (uint64_t)(b); \
+		if (unit_a_ != unit_b_)                                  \
+			UNIT_FAIL("%s == %s: 0x%" PRIx64 " != 0x%" PRIx64, #a, #b, unit_a_, unit_b_); \
+	} while (0)
+
+#define CHECK_STR_EQ(a, b)                                               \
+	do {                                                             \
+		const char *unit_a_ = (a), *unit_b_ = (b);               \
+		if (!unit_a_ || !unit_b_ || strcmp(unit_a_, unit_b_))    \
+			UNIT_FAIL("%s == %s: \"%s\" != \"%s\"", #a, #b,    \
+				  unit_a_ ? unit_a_ : "(null)", unit_b_ ? unit_b_ : "(null)"); \
+	} while (0)
+
+#define UNIT_RUN(fn)                                                     \
+	do {                                                             \
+		unit_name = #fn;                                         \
+		unit_failed_now = 0;                                     \
+		fn();                                                    \
+		if (!unit_failed_now)                                    \
+			printf("ok %s\n", unit_name);                    \
+		unit_failed_total += unit_failed_now;                    \
+		fflush(stdout);                                          \
+	} while (0)
+
+static inline int unit_exit(void)
+{
+	return unit_failed_total ? 1 : 0;
+}
+
+#endif
