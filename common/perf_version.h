@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf_version: lenient parsing of `perf --version` output and the feature
+ * predicates snaptrace depends on.
+ *
+ * Format followed: tools/perf/builtin-version.c prints "perf version " and
+ * PERF_VERSION, which is whatever the build made of the kernel release or git
+ * describe: "6.1.187", "5.10.0-rc3.g1234abcd", "4.19.gdeadbeef",
+ * "3.10.0-1160.el7.x86_64.debug", and on some distro builds an empty string.
+ * Only the leading MAJOR.MINOR[.PATCH] is used; anything else means unknown.
+ *
+ * Feature thresholds (first upstream perf release that has them):
+ *   --snapshot=e (snapshot on exit)   5.4
+ *   --kcore                            5.5
+ *   --control=fd: and --delay=-1       5.10
+ *   --dlfilter                         5.14
+ */
+#ifndef SNAPTRACE_PERF_VERSION_H
+#define SNAPTRACE_PERF_VERSION_H
+
+#include <stdbool.h>
+
+struct perf_version {
+	bool known;        /* false: no MAJOR.MINOR found; the numbers are 0 */
+	int major, minor, patch;  /* patch is 0 when absent */
+	char text[64];     /* the version text after "perf version ", trimmed */
+};
+
+enum perf_feature {
+	PERF_FEAT_SNAPSHOT_ON_EXIT,  /* --snapshot=e */
+	PERF_FEAT_KCORE,             /* --kcore */
+	PERF_FEAT_CONTROL,           /* --control=fd:R,W with ack, --delay=-1 */
+	PERF_FEAT_DLFILTER,          /* --dlfilter */
+	PERF_FEAT_COUNT,
+};
+
+/*
+ * Parses TEXT, the output of `perf --version` (any trailing newline, or just
+ * the version string itself). Fills *V in every case.
+ * Returns 0 when a version was found, -EINVAL when it is unknown (V->known is
+ * then false; V->text still holds what was printed, possibly "").
+ */
+int perf_version_parse(const char *text, struct perf_version *v);
+
+/* Returns true when V is known and at least MAJOR.MINOR. */
+bool perf_version_at_least(const struct perf_version *v, int major, int minor);
+
+/*
+ * Whether perf V has feature F: 1 yes, 0 no, -1 unknown (V not known; the
+ * caller may probe `perf record -h` instead).
+ */
+int perf_version_has(const struct perf_version *v, enum perf_feature f);
+
+/* The perf option that feature F stands for, e.g. "--kcore". Never NULL. */
+const char *perf_feature_option(enum perf_feature f);
+
+/* Formats V as "6.1.187" (or "unknown") into BUF of SIZE bytes; returns BUF. */
+const char *perf_version_str(const struct perf_version *v, char *buf, unsigned size);
+
+#endif
