@@ -51,6 +51,15 @@ enum fxt_arg_type {
 	FXT_ARG_BOOL = 9,
 };
 
+/*
+ * Longest string the writer stores, in bytes. A longer string is cut to
+ * this size, its last bytes replaced by FXT_STRING_TRUNCATED_MARKER (cut at
+ * a UTF-8 character boundary), so every record stays far below FXT's
+ * 32,760-byte record limit.
+ */
+#define FXT_STRING_MAX_BYTES 4096
+#define FXT_STRING_TRUNCATED_MARKER "...[truncated]"
+
 /* A string id from fxt_writer_string(); 0 is the empty string. */
 typedef uint32_t fxt_string_id;
 
@@ -84,8 +93,9 @@ struct fxt_writer;
 
 /*
  * Opens PATH for writing ("-" is stdout, always raw) and writes the magic
- * number record, the initialization record (1,000,000,000 ticks/s) and a
- * provider info record naming PROVIDER. Returns the writer, or NULL with
+ * number record, a provider info record naming PROVIDER (id 0, name cut to
+ * 255 bytes) and the initialization record (1,000,000,000 ticks/s), in this
+ * order. Gzip output uses deflate level 3. Returns the writer, or NULL with
  * *err set to a negative errno. The caller owns the writer and must end it
  * with fxt_writer_close() or fxt_writer_abort().
  */
@@ -107,22 +117,25 @@ fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s);
 /*
  * Writes a kernel object record (FXT spec, Kernel Object record) naming
  * process PID ("COMM [pid]" is the caller's choice of NAME).
- * Returns 0 or the sticky negative errno.
+ * Returns 0, -EINVAL for a NAME that is not a string id, or the sticky
+ * negative errno.
  */
 int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name);
 
 /*
  * Writes a kernel object record naming thread TID of process PID, with the
  * koid argument "process" = PID, which Perfetto needs to attach the thread.
- * Returns 0 or the sticky negative errno.
+ * Returns 0, -EINVAL for a NAME that is not a string id, or the sticky
+ * negative errno.
  */
 int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name);
 
 /*
  * Writes one event record (FXT spec, Event record), preceded by any string
  * or thread record its references need. Returns 0, -EINVAL for a malformed
- * event (more than 15 args, end_ts < ts, an unknown type) without writing,
- * or the sticky negative errno.
+ * event (more than 15 args, end_ts < ts, an unknown event or argument type,
+ * a string id never returned by fxt_writer_string) without writing, or the
+ * sticky negative errno.
  */
 int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
 

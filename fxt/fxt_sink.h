@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fxt_sink (private to fxt/): a buffered byte sink with a sticky error, after
+ * redis rio. Bytes go to a raw file, a gzip member (zlib deflate) or stdout.
+ * A file is written as "PATH.tmp.PID" and renamed to PATH by
+ * fxt_sink_close(); on any error, or fxt_sink_abort(), the temporary file is
+ * removed and nothing exists under PATH.
+ *
+ * Writers reserve room with fxt_sink_reserve(), fill it, and commit it with
+ * fxt_sink_commit(): whole records are placed in the buffer at once. After
+ * the first failure every call fails with the same negative errno (s->err)
+ * and writes nothing.
+ */
+#ifndef SNAPTRACE_FXT_SINK_H
+#define SNAPTRACE_FXT_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+enum {
+	FXT_SINK_BUF_BYTES = 1 << 20,   /* uncompressed staging buffer */
+	FXT_SINK_ZBUF_BYTES = 1 << 18,  /* deflate output buffer */
+	FXT_SINK_GZIP_LEVEL = 3,        /* measured: see fxt_sink.c */
+};
+
+struct fxt_sink {
+	uint8_t *buf;          /* staging buffer of FXT_SINK_BUF_BYTES */
+	size_t len;            /* bytes staged */
+	int err;               /* 0 or the sticky negative errno */
+	int fd;
+	bool is_stdout;
+	bool gzip;
+	bool z_ready;          /* deflateInit2 succeeded */
+	char *path, *tmp_path; /* final and temporary paths (NULL for stdout) */
+	uint64_t total;        /* bytes committed (before compression) */
+	uint8_t *zbuf;
+	z_stream z;
+};
+
+/*
+ * Opens a sink on PATH ("-" is stdout), gzip-compressed if GZIP (never for
+ * stdout). LEVEL is the deflate level (1..9), or 0 for FXT_SINK_GZIP_LEVEL.
+ * Returns 0, or a negative errno with nothing left on disk.
+ */
+int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip, int level);
+
+/* Writes out the staging buffer. Returns 0 or the sticky negative errno. */
+int fxt_sink_flush(struct fxt_sink *s);
+
+/*
+ * Returns room for N bytes (N <= FXT_SINK_BUF_BYTES) at the end of the
+ * staging buffer, flushing first if needed, or NULL after an error.
+ */
+static inline uint8_t *fxt_sink_reserve(struct fxt_sink *s, size_t n)
+{
+	if (s->err)
+		return NULL;
+	if (FXT_SINK_BUF_BYTES - s->len < n && fxt_sink_flush(s) < 0)
+		return NULL;
+	return s->buf + s->len;
+}
+
+/* Commits N bytes previously reserved and filled. */
+static inline void fxt_sink_commit(struct fxt_sink *s, size_t n)
+{
+	s->len += n;
+	s->total += n;
+}
+
+/*
+ * Flushes, ends the gzip member, closes and renames the temporary file to
+ * the final path (stdout is flushed, not closed). Frees what S holds.
+ * Returns 0, or a negative errno with no file left under the final path.
+ */
+int fxt_sink_close(struct fxt_sink *s);
+
+/* Discards the output: closes and removes the temporary file; frees S's memory. */
+void fxt_sink_abort(struct fxt_sink *s);
+
+/* Stores V as 8 little-endian bytes at P (no alignment needed). */
+static inline void fxt_put64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(p, &v, 8);
+#else
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
+/* Loads 8 little-endian bytes at P (no alignment needed). */
+static inline uint64_t fxt_get64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return v;
+#else
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+#endif
+}
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fxt_strings: string interning and FXT string index recycling (see
+ * fxt_strings.h). Interning happens once per distinct string (callers cache
+ * ids), so it favours simplicity: FNV-1a hashing, linear probing at a load
+ * factor of at most one half, bytes copied into 1 MiB arena chunks.
+ */
+#include "fxt_strings.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt_writer.h"
+
+enum { ARENA_CHUNK_BYTES = 1 << 20 };
+
+struct fxt_arena_chunk {
+	struct fxt_arena_chunk *prev;
+	size_t used;
+	char data[ARENA_CHUNK_BYTES];
+};
+
+_Static_assert(FXT_STRING_MAX_BYTES <= ARENA_CHUNK_BYTES, "a string must fit a chunk");
+_Static_assert(FXT_STRING_MAX_BYTES <= FXT_STRING_LEN_MAX, "FXT caps strings at 32000");
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (uint8_t)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+int fxt_strings_init(struct fxt_strings *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cap = 1024;
+	t->ent = calloc(t->cap, sizeof(*t->ent));
+	t->slot_mask = 2048 - 1;
+	t->slots = calloc(t->slot_mask + 1, sizeof(*t->slots));
+	if (!t->ent || !t->slots) {
+		fxt_strings_free(t);
+		return -ENOMEM;
+	}
+	t->count = 1;        /* id 0: the empty string */
+	t->next_index = 1;
+	return 0;
+}
+
+void fxt_strings_free(struct fxt_strings *t)
+{
+	while (t->arena) {
+		struct fxt_arena_chunk *c = t->arena;
+
+		t->arena = c->prev;
+		free(c);
+	}
+	free(t->ent);
+	free(t->slots);
+	t->ent = NULL;
+	t->slots = NULL;
+}
+
+static const char *arena_copy(struct fxt_strings *t, const char *s, size_t len)
+{
+	struct fxt_arena_chunk *c = t->arena;
+	char *p;
+
+	if (!c || ARENA_CHUNK_BYTES - c->used < len) {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		c->prev = t->arena;
+		c->used = 0;
+		t->arena = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, len);
+	c->used += len;
+	return p;
+}
+
+/* Doubles the hash slots and re-inserts every id. */
+static int grow_slots(struct fxt_strings *t)
+{
+	uint32_t mask = t->slot_mask * 2 + 1;
+	uint32_t *slots = calloc((size_t)mask + 1, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (uint32_t id = 1; id < t->count; id++) {
+		uint32_t i = t->ent[id].hash & mask;
+
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = id;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->slot_mask = mask;
+	return 0;
+}
+
+/* Interns S[0..LEN), LEN in 1..FXT_STRING_MAX_BYTES. */
+static int intern_exact(struct fxt_strings *t, const char *s, size_t len, uint32_t *id)
+{
+	uint32_t h = hash_bytes(s, len);
+	uint32_t i = h & t->slot_mask;
+	struct fxt_str *e;
+
+	for (; t->slots[i]; i = (i + 1) & t->slot_mask) {
+		e = &t->ent[t->slots[i]];
+		if (e->hash == h && e->len == len && memcmp(e->text, s, len) == 0) {
+			*id = t->slots[i];
+			return 0;
+		}
+	}
+	if (t->count == t->cap) {
+		struct fxt_str *ent = realloc(t->ent, (size_t)t->cap * 2 * sizeof(*ent));
+
+		if (!ent)
+			return -ENOMEM;
+		t->ent = ent;
+		t->cap *= 2;
+	}
+	e = &t->ent[t->count];
+	e->text = arena_copy(t, s, len);
+	if (!e->text)
+		return -ENOMEM;
+	e->len = (uint32_t)len;
+	e->hash = h;
+	e->index = 0;
+	t->slots[i] = t->count;
+	*id = t->count++;
+	if (t->count * 2 > t->slot_mask + 1)
+		return grow_slots(t);   /* the id stays valid even if this fails */
+	return 0;
+}
+
+int fxt_strings_intern(struct fxt_strings *t, const char *s, size_t len, uint32_t *id)
+{
+	static const char marker[] = FXT_STRING_TRUNCATED_MARKER;
+	char cut[FXT_STRING_MAX_BYTES];
+	size_t keep;
+
+	if (len == 0) {
+		*id = 0;
+		return 0;
+	}
+	if (len <= FXT_STRING_MAX_BYTES)
+		return intern_exact(t, s, len, id);
+	/* Keep whole UTF-8 characters: never cut before a continuation byte. */
+	keep = FXT_STRING_MAX_BYTES - (sizeof(marker) - 1);
+	while (keep > 0 && ((uint8_t)s[keep] & 0xc0) == 0x80)
+		keep--;
+	memcpy(cut, s, keep);
+	memcpy(cut + keep, marker, sizeof(marker) - 1);
+	return intern_exact(t, cut, keep + sizeof(marker) - 1, id);
+}
+
+unsigned fxt_strings_assign(struct fxt_strings *t, uint32_t id)
+{
+	unsigned ix;
+
+	if (t->next_index <= FXT_STRING_INDEX_MAX) {
+		ix = t->next_index++;
+		/* link as most recently used */
+		t->lru_prev[ix] = 0;
+		t->lru_next[ix] = t->lru_next[0];
+		t->lru_prev[t->lru_next[0]] = (uint16_t)ix;
+		t->lru_next[0] = (uint16_t)ix;
+	} else {
+		ix = t->lru_prev[0];
+		t->ent[t->owner[ix]].index = 0;
+		fxt_strings_touch(t, ix);
+	}
+	t->owner[ix] = id;
+	t->ent[id].index = (uint16_t)ix;
+	return ix;
+}
