@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fxt_dump: text views of a read trace (see fxt_reader.h): every record as
+ * one line (--dump=records), and each thread's slices and instants as
+ * "TID DEPTH NAME" lines (--dump=slices), the format of the golden files.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "fxt_reader.h"
+#include "fxt_trace_priv.h"
+
+static void print_arg(FILE *out, const struct fxt_rarg *a)
+{
+	switch (a->type) {
+	case FXT_ARG_INT64:
+		fprintf(out, " %s:int64=%" PRId64, a->name, a->i64);
+		return;
+	case FXT_ARG_UINT64:
+		fprintf(out, " %s:uint64=%" PRIu64, a->name, a->u64);
+		return;
+	case FXT_ARG_DOUBLE:
+		fprintf(out, " %s:double=%.17g", a->name, a->f64);
+		return;
+	case FXT_ARG_STRING:
+		fprintf(out, " %s:string=\"%s\"", a->name, a->str);
+		return;
+	case FXT_ARG_POINTER:
+		fprintf(out, " %s:pointer=0x%" PRIx64, a->name, a->u64);
+		return;
+	case FXT_ARG_KOID:
+		fprintf(out, " %s:koid=%" PRIu64, a->name, a->u64);
+		return;
+	case FXT_ARG_BOOL:
+		fprintf(out, " %s:bool=%s", a->name, a->b ? "true" : "false");
+		return;
+	}
+	fprintf(out, " %s:?", a->name);
+}
+
+static void print_args(FILE *out, const struct fxt_revent *ev)
+{
+	for (unsigned i = 0; i < ev->nargs; i++)
+		print_arg(out, &ev->args[i]);
+}
+
+static void print_event(FILE *out, const struct fxt_revent *ev)
+{
+	fprintf(out, "%zu event %s ts=%" PRIu64 " pid=%" PRIu64 " tid=%" PRIu64
+		" cat=\"%s\" name=\"%s\"", ev->record_no, fxt_event_type_name(ev->type),
+		ev->ts, ev->pid, ev->tid, ev->category, ev->name);
+	if (ev->type == FXT_EVENT_COMPLETE)
+		fprintf(out, " end_ts=%" PRIu64, ev->end_ts);
+	if (ev->type == FXT_EVENT_COUNTER)
+		fprintf(out, " counter_id=%" PRIu64, ev->counter_id);
+	print_args(out, ev);
+	fputc('\n', out);
+}
+
+void fxt_dump_records(const struct fxt_trace *t, FILE *out)
+{
+	const struct fxt_trace_priv *pv = t->priv;
+	size_t nnotes = pv ? pv->nnotes : 0;
+	size_t i = 0, j = 0;
+
+	/* events and notes are each in record order: merge them */
+	while (i < t->nevents || j < nnotes) {
+		if (j == nnotes || (i < t->nevents && t->events[i].record_no < pv->notes[j].record_no)) {
+			print_event(out, &t->events[i++]);
+		} else {
+			fprintf(out, "%zu %s\n", pv->notes[j].record_no, pv->notes[j].text);
+			j++;
+		}
+	}
+}
+
+static int cmp_thread(uint64_t pid_a, uint64_t tid_a, uint64_t pid_b, uint64_t tid_b)
+{
+	if (pid_a != pid_b)
+		return pid_a < pid_b ? -1 : 1;
+	return tid_a < tid_b ? -1 : tid_a > tid_b;
+}
+
+static void print_slice(FILE *out, const struct fxt_slice *s, bool verbose)
+{
+	if (!verbose) {
+		fprintf(out, "%" PRIu64 " %u %s\n", s->tid, s->depth, s->ev->name);
+		return;
+	}
+	fprintf(out, "%" PRIu64 " %u %*s%s [%" PRIu64 ", ", s->tid, s->depth, 2 * (int)s->depth,
+		"", s->ev->name, s->begin);
+	if (s->end == UINT64_MAX)
+		fprintf(out, "did not end]");
+	else
+		fprintf(out, "%" PRIu64 "] dur=%" PRIu64, s->end, s->end - s->begin);
+	fprintf(out, " cat=\"%s\"", s->ev->category);
+	print_args(out, s->ev);
+	fputc('\n', out);
+}
+
+static void print_instant(FILE *out, const struct fxt_instant *n, bool verbose)
+{
+	if (!verbose) {
+		fprintf(out, "%" PRIu64 " %u %s\n", n->tid, n->depth, n->ev->name);
+		return;
+	}
+	fprintf(out, "%" PRIu64 " %u %*s%s @%" PRIu64 " instant cat=\"%s\"", n->tid, n->depth,
+		2 * (int)n->depth, "", n->ev->name, n->ev->ts, n->ev->category);
+	print_args(out, n->ev);
+	fputc('\n', out);
+}
+
+void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose)
+{
+	size_t i = 0, j = 0;
+
+	/* both arrays are grouped by thread in (pid, tid) order */
+	while (i < t->nslices || j < t->ninstants) {
+		uint64_t pid, tid;
+
+		if (j == t->ninstants || (i < t->nslices &&
+					  cmp_thread(t->slices[i].pid, t->slices[i].tid,
+						     t->instants[j].pid, t->instants[j].tid) <= 0)) {
+			pid = t->slices[i].pid;
+			tid = t->slices[i].tid;
+		} else {
+			pid = t->instants[j].pid;
+			tid = t->instants[j].tid;
+		}
+		if (verbose)
+			fprintf(out, "# thread pid=%" PRIu64 " tid=%" PRIu64 "\n", pid, tid);
+		for (; i < t->nslices && t->slices[i].pid == pid && t->slices[i].tid == tid; i++)
+			print_slice(out, &t->slices[i], verbose);
+		for (; j < t->ninstants && t->instants[j].pid == pid && t->instants[j].tid == tid;
+		     j++)
+			print_instant(out, &t->instants[j], verbose);
+	}
+}

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fxt_reader: reads a whole FXT file into a struct fxt_trace (see
+ * fxt_reader.h). The file is read through zlib's gzread, which inflates a
+ * gzip stream (recognised by its content, 1f 8b) and passes raw bytes
+ * through. Records are then decoded in file order with a string table and a
+ * thread table that every string or thread record (re)defines, as
+ * Perfetto's tokenizer does; a provider info record starts fresh tables.
+ *
+ * Whatever Perfetto would drop, misplace or stop at is a problem line, never
+ * a failure: only an unreadable file or one without the magic number record
+ * is an error.
+ */
+#include "fxt_reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "fxt_format.h"
+#include "fxt_sink.h"
+#include "fxt_trace_priv.h"
+
+enum { ARENA_BLOCK_BYTES = 1 << 20 };
+
+struct fxt_arena_block {
+	struct fxt_arena_block *prev;
+	size_t used, size;
+	_Alignas(8) unsigned char data[];
+};
+
+void *fxt_trace_alloc(struct fxt_trace *t, size_t n)
+{
+	struct fxt_trace_priv *pv = t->priv;
+	struct fxt_arena_block *b = pv->arena;
+	void *p;
+
+	n = (n + 7) & ~(size_t)7;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > ARENA_BLOCK_BYTES ? n : ARENA_BLOCK_BYTES;
+
+		b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		b->prev = pv->arena;
+		b->used = 0;
+		b->size = size;
+		pv->arena = b;
+	}
+	p = b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+/*
+ * Returns ARR (of *CAP elements of SIZE bytes) grown to hold at least N + 1
+ * elements (possibly moved), or NULL with ARR untouched.
+ */
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 64;
+	void *p;
+
+	if (n < *cap)
+		return arr;
+	p = realloc(arr, c * size);
+	if (p)
+		*cap = c;
+	return p;
+}
+
+int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
+{
+	struct fxt_trace_priv *pv = t->priv;
+	char line[512];
+	va_list ap;
+	size_t len;
+	char *s, **arr;
+
+	if (t->nproblems >= FXT_TRACE_PROBLEMS_MAX) {
+		pv->problems_unlisted++;
+		snprintf(line, sizeof(line), "... and %zu more problems not listed",
+			 pv->problems_unlisted);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+	}
+	len = strlen(line) + 1;
+	s = fxt_trace_alloc(t, len);
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, line, len);
+	if (t->nproblems > FXT_TRACE_PROBLEMS_MAX) {
+		t->problems[FXT_TRACE_PROBLEMS_MAX] = s;
+		return 0;
+	}
+	arr = grow(t->problems, &pv->problems_cap, t->nproblems, sizeof(char *));
+	if (!arr)
+		return -ENOMEM;
+	t->problems = arr;
+	t->problems[t->nproblems++] = s;
+	return 0;
+}
+
+const char *fxt_event_type_name(enum fxt_event_type type)
+{
+	switch (type) {
+	case FXT_EVENT_INSTANT: return "instant";
+	case FXT_EVENT_COUNTER: return "counter";
+	case FXT_EVENT_BEGIN: return "begin";
+	case FXT_EVENT_END: return "end";
+	case FXT_EVENT_COMPLETE: return "complete";
+	}
+	return "?";
+}
+
+/* Decoding state: the tables as of the current record, and its cursor. */
+struct reader {
+	struct fxt_trace *t;
+	const char *strtab[FXT_STRING_INDEX_MAX + 1];
+	struct { uint64_t pid, tid; bool set; } thrtab[FXT_THREAD_INDEX_MAX + 1];
+	uint32_t provider;
+	size_t rec;                   /* record number */
+	const uint8_t *p, *end;       /* cursor in the current record */
+	bool overrun;                 /* the record's content exceeds its size */
+	int err;                      /* -ENOMEM */
+};
+
+#define PROBLEM(r, fmt, ...) \
+	do { \
+		if (fxt_trace_problem((r)->t, "record %zu: " fmt, (r)->rec, __VA_ARGS__)) \
+			(r)->err = -ENOMEM; \
+	} while (0)
+
+static void note(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct reader *r, const char *fmt, ...)
+{
+	struct fxt_trace_priv *pv = r->t->priv;
+	char line[600];
+	struct fxt_note *notes;
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	s = fxt_trace_alloc(r->t, strlen(line) + 1);
+	notes = grow(pv->notes, &pv->notes_cap, pv->nnotes, sizeof(*pv->notes));
+	if (!s || !notes) {
+		r->err = -ENOMEM;
+		return;
+	}
+	pv->notes = notes;
+	strcpy(s, line);
+	pv->notes[pv->nnotes].record_no = r->rec;
+	pv->notes[pv->nnotes++].text = s;
+}
+
+static uint64_t next_word(struct reader *r)
+{
+	uint64_t v;
+
+	if (r->end - r->p < 8) {
+		r->overrun = true;
+		return 0;
+	}
+	v = fxt_get64(r->p);
+	r->p += 8;
+	return v;
+}
+
+static const char *copy_str(struct reader *r, const uint8_t *s, size_t len)
+{
+	char *c = fxt_trace_alloc(r->t, len + 1);
+
+	if (!c) {
+		r->err = -ENOMEM;
+		return "";
+	}
+	memcpy(c, s, len);
+	c[len] = 0;
+	return c;
+}
+
+/* Reads LEN inline bytes (padded to 8) at the cursor. */
+static const char *inline_str(struct reader *r, size_t len)
+{
+	size_t padded = (len + 7) & ~(size_t)7;
+	const char *s;
+
+	if ((size_t)(r->end - r->p) < padded) {
+		r->overrun = true;
+		return "";
+	}
+	s = copy_str(r, r->p, len);
+	r->p += padded;
+	return s;
+}
+
+/* Resolves string ref REF: empty, inline (bytes at the cursor) or an index. */
+static const char *string_ref(struct reader *r, unsigned ref)
+{
+	char tmp[64];
+
+	if (ref == FXT_STRING_REF_EMPTY)
+		return "";
+	if (ref & FXT_STRING_REF_INLINE)
+		return inline_str(r, ref & FXT_STRING_REF_LEN_MASK);
+	if (r->strtab[ref])
+		return r->strtab[ref];
+	PROBLEM(r, "unregistered string index %u", ref);
+	snprintf(tmp, sizeof(tmp), "<unregistered string %u>", ref);
+	return copy_str(r, (const uint8_t *)tmp, strlen(tmp));
+}
+
+/* Converts TICKS to ns; false when the result does not fit an int64 (Perfetto drops it). */
+static bool ticks_to_ns(const struct fxt_trace *t, uint64_t ticks, uint64_t *ns)
+{
+	unsigned __int128 v = ticks;
+
+	if (t->ticks_per_second != 1000000000)
+		v = v * 1000000000 / t->ticks_per_second;
+	*ns = (uint64_t)v;
+	return v <= INT64_MAX;
+}
+
+/*
+ * Reads NARGS arguments at the cursor into a new array (*OUT). Int32 and
+ * uint32 arguments read back as FXT_ARG_INT64 and FXT_ARG_UINT64; a null
+ * argument as the string "null" (as Perfetto shows it).
+ */
+static unsigned read_args(struct reader *r, unsigned nargs, struct fxt_rarg **out)
+{
+	struct fxt_rarg *a = nargs ? fxt_trace_alloc(r->t, nargs * sizeof(*a)) : NULL;
+	unsigned n = 0;
+
+	*out = a;
+	if (nargs && !a) {
+		r->err = -ENOMEM;
+		return 0;
+	}
+	for (unsigned i = 0; i < nargs && !r->overrun; i++) {
+		const uint8_t *base = r->p, *arg_end;
+		uint64_t h = next_word(r);
+		unsigned type = (unsigned)FXT_FIELD(h, FXT_ARG_TYPE_FIRST, FXT_ARG_TYPE_LAST);
+		unsigned size = (unsigned)FXT_FIELD(h, FXT_ARG_SIZE_FIRST, FXT_ARG_SIZE_LAST);
+		struct fxt_rarg *x = &a[n];
+
+		if (r->overrun)
+			break;
+		if (size == 0 || (size_t)(r->end - base) < (size_t)size * 8) {
+			PROBLEM(r, "argument %u: size %u words does not fit the record", i, size);
+			r->overrun = true;
+			break;
+		}
+		arg_end = base + (size_t)size * 8;
+		x->name = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_NAME_FIRST, FXT_ARG_NAME_LAST));
+		switch (type) {
+		case FXT_WARG_NULL:
+			x->type = FXT_ARG_STRING;
+			x->str = "null";
+			break;
+		case FXT_WARG_INT32:
+			x->type = FXT_ARG_INT64;
+			x->i64 = (int32_t)(uint32_t)FXT_FIELD(h, FXT_ARG_VALUE32_FIRST,
+							      FXT_ARG_VALUE32_LAST);
+			break;
+		case FXT_WARG_UINT32:
+			x->type = FXT_ARG_UINT64;
+			x->u64 = FXT_FIELD(h, FXT_ARG_VALUE32_FIRST, FXT_ARG_VALUE32_LAST);
+			break;
+		case FXT_WARG_INT64:
+			x->type = FXT_ARG_INT64;
+			x->i64 = (int64_t)next_word(r);
+			break;
+		case FXT_WARG_UINT64:
+		case FXT_WARG_POINTER:
+		case FXT_WARG_KOID:
+			x->type = type == FXT_WARG_UINT64 ? FXT_ARG_UINT64 :
+				  type == FXT_WARG_POINTER ? FXT_ARG_POINTER : FXT_ARG_KOID;
+			x->u64 = next_word(r);
+			break;
+		case FXT_WARG_DOUBLE: {
+			uint64_t v = next_word(r);
+
+			x->type = FXT_ARG_DOUBLE;
+			memcpy(&x->f64, &v, 8);
+			break;
+		}
+		case FXT_WARG_STRING:
+			x->type = FXT_ARG_STRING;
+			x->str = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_STRVAL_FIRST,
+								  FXT_ARG_STRVAL_LAST));
+			break;
+		case FXT_WARG_BOOL:
+			x->type = FXT_ARG_BOOL;
+			x->b = FXT_FIELD(h, FXT_ARG_BOOL_BIT, FXT_ARG_BOOL_BIT);
+			break;
+		default:
+			PROBLEM(r, "argument %u: unknown argument type %u", i, type);
+			r->p = arg_end;
+			continue;
+		}
+		if (r->p != arg_end && !r->overrun) {
+			PROBLEM(r, "argument %u (%s): size %u words, content %zu words", i,
+				x->name, size, (size_t)(r->p - base) / 8);
+			r->p = arg_end;
+		}
+		n++;
+	}
+	if (!n)
+		*out = NULL;
+	return n;
+}
+
+static void read_event(struct reader *r, uint64_t h)
+{
+	struct fxt_trace *t = r->t;
+	struct fxt_trace_priv *pv = t->priv;
+	unsigned type = (unsigned)FXT_FIELD(h, FXT_EVENT_TYPE_FIRST, FXT_EVENT_TYPE_LAST);
+	unsigned nargs = (unsigned)FXT_FIELD(h, FXT_EVENT_NARGS_FIRST, FXT_EVENT_NARGS_LAST);
+	unsigned th = (unsigned)FXT_FIELD(h, FXT_EVENT_THREAD_FIRST, FXT_EVENT_THREAD_LAST);
+	struct fxt_revent ev = { .record_no = r->rec }, *events;
+	uint64_t ticks, end_ticks = 0;
+
+	ticks = next_word(r);
+	if (th == FXT_THREAD_REF_INLINE) {
+		ev.pid = next_word(r);
+		ev.tid = next_word(r);
+	} else if (r->thrtab[th].set) {
+		ev.pid = r->thrtab[th].pid;
+		ev.tid = r->thrtab[th].tid;
+	} else {
+		PROBLEM(r, "unregistered thread index %u (Perfetto puts it on pid 0/tid 0)", th);
+	}
+	ev.category = string_ref(r, (unsigned)FXT_FIELD(h, FXT_EVENT_CATEGORY_FIRST,
+							 FXT_EVENT_CATEGORY_LAST));
+	ev.name = string_ref(r, (unsigned)FXT_FIELD(h, FXT_EVENT_NAME_FIRST, FXT_EVENT_NAME_LAST));
+	ev.nargs = read_args(r, nargs, &ev.args);
+	switch (type) {
+	case FXT_EV_COUNTER:
+		ev.counter_id = next_word(r);
+		break;
+	case FXT_EV_DURATION_COMPLETE:
+		end_ticks = next_word(r);
+		break;
+	case FXT_EV_INSTANT:
+	case FXT_EV_DURATION_BEGIN:
+	case FXT_EV_DURATION_END:
+		break;
+	case FXT_EV_ASYNC_BEGIN: case FXT_EV_ASYNC_INSTANT: case FXT_EV_ASYNC_END:
+	case FXT_EV_FLOW_BEGIN: case FXT_EV_FLOW_STEP: case FXT_EV_FLOW_END:
+		next_word(r);
+		PROBLEM(r, "event type %u (async/flow) is not supported by this reader", type);
+		note(r, "event type=%u name=\"%s\" (not supported)", type, ev.name);
+		return;
+	default:
+		PROBLEM(r, "unknown event type %u", type);
+		note(r, "event type=%u (unknown)", type);
+		r->p = r->end;
+		return;
+	}
+	if (r->overrun)
+		return;
+	/* fxt_event_type values are FXT's (fxt_writer.h) */
+	ev.type = (enum fxt_event_type)type;
+	if (!ticks_to_ns(t, ticks, &ev.ts) || !ticks_to_ns(t, end_ticks, &ev.end_ts)) {
+		PROBLEM(r, "timestamp overflow (Perfetto drops the event \"%s\")", ev.name);
+		note(r, "event %s name=\"%s\" dropped: timestamp overflow",
+		     fxt_event_type_name(ev.type), ev.name);
+		return;
+	}
+	if (type == FXT_EV_DURATION_COMPLETE && ev.end_ts < ev.ts) {
+		PROBLEM(r, "complete event \"%s\" ends before it begins (%llu < %llu)", ev.name,
+			(unsigned long long)ev.end_ts, (unsigned long long)ev.ts);
+		note(r, "event complete name=\"%s\" dropped: negative duration", ev.name);
+		return;
+	}
+	events = grow(t->events, &pv->events_cap, t->nevents, sizeof(ev));
+	if (!events) {
+		r->err = -ENOMEM;
+		return;
+	}
+	t->events = events;
+	t->events[t->nevents++] = ev;
+}
+
+static void read_kobj(struct reader *r, uint64_t h)
+{
+	struct fxt_trace *t = r->t;
+	struct fxt_trace_priv *pv = t->priv;
+	unsigned nargs = (unsigned)FXT_FIELD(h, FXT_KOBJ_NARGS_FIRST, FXT_KOBJ_NARGS_LAST);
+	struct fxt_rkobj k = { 0 }, *kobjs;
+	struct fxt_rarg *args;
+	bool has_process = false;
+
+	k.obj_type = (unsigned)FXT_FIELD(h, FXT_KOBJ_TYPE_FIRST, FXT_KOBJ_TYPE_LAST);
+	k.koid = next_word(r);
+	k.name = string_ref(r, (unsigned)FXT_FIELD(h, FXT_KOBJ_NAME_FIRST, FXT_KOBJ_NAME_LAST));
+	nargs = read_args(r, nargs, &args);
+	if (r->overrun)
+		return;
+	for (unsigned i = 0; i < nargs; i++) {
+		if (strcmp(args[i].name, "process") == 0 && args[i].type == FXT_ARG_KOID) {
+			k.process = args[i].u64;
+			has_process = true;
+		}
+	}
+	if (k.obj_type == FXT_ZX_OBJ_THREAD && !has_process)
+		PROBLEM(r, "thread object %llu \"%s\" has no koid argument \"process\" "
+			"(Perfetto leaves the thread unnamed)", (unsigned long long)k.koid, k.name);
+	if (has_process)
+		note(r, "kobj thread koid=%llu name=\"%s\" process=%llu",
+		     (unsigned long long)k.koid, k.name, (unsigned long long)k.process);
+	else
+		note(r, "kobj %s koid=%llu name=\"%s\"",
+		     k.obj_type == FXT_ZX_OBJ_PROCESS ? "process" :
+		     k.obj_type == FXT_ZX_OBJ_THREAD ? "thread" : "other",
+		     (unsigned long long)k.koid, k.name);
+	kobjs = grow(t->kobjs, &pv->kobjs_cap, t->nkobjs, sizeof(k));
+	if (!kobjs) {
+		r->err = -ENOMEM;
+		return;
+	}
+	t->kobjs = kobjs;
+	t->kobjs[t->nkobjs++] = k;
+}
+
+static void reset_tables(struct reader *r)
+{
+	memset(r->strtab, 0, sizeof(r->strtab));
+	memset(r->thrtab, 0, sizeof(r->thrtab));
+}
+
+static void read_metadata(struct reader *r, uint64_t h)
+{
+	unsigned type = (unsigned)FXT_FIELD(h, FXT_META_TYPE_FIRST, FXT_META_TYPE_LAST);
+	uint32_t id = (uint32_t)FXT_FIELD(h, FXT_META_PROVIDER_ID_FIRST, FXT_META_PROVIDER_ID_LAST);
+	const char *name;
+
+	switch (type) {
+	case FXT_META_PROVIDER_INFO:
+		name = inline_str(r, FXT_FIELD(h, FXT_META_NAME_LEN_FIRST, FXT_META_NAME_LEN_LAST));
+		/* Perfetto starts a new provider: empty tables, 1e9 ticks/s */
+		reset_tables(r);
+		r->t->ticks_per_second = 1000000000;
+		r->provider = id;
+		note(r, "provider id=%u name=\"%s\"", id, name);
+		break;
+	case FXT_META_PROVIDER_SECTION:
+		if (id != r->provider)
+			PROBLEM(r, "provider section switches to provider %u (not supported)", id);
+		note(r, "provider section id=%u", id);
+		break;
+	case FXT_META_PROVIDER_EVENT:
+		note(r, "provider event id=%u event=%u", id, (unsigned)FXT_FIELD(h, 52, 55));
+		break;
+	case FXT_META_TRACE_INFO:
+		if (h == FXT_MAGIC_RECORD) {
+			note(r, "magic");
+			break;
+		}
+		/* fall through */
+	default:
+		PROBLEM(r, "unknown metadata record 0x%016llx", (unsigned long long)h);
+		note(r, "metadata (unknown) 0x%016llx", (unsigned long long)h);
+		r->p = r->end;
+		break;
+	}
+}
+
+/* Decodes the record of SIZE words at P, the record number r->rec. */
+static void read_record(struct reader *r, const uint8_t *p, size_t words)
+{
+	uint64_t h = fxt_get64(p);
+	unsigned type = (unsigned)FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST);
+	unsigned ix;
+
+	r->p = p + 8;
+	r->end = p + words * 8;
+	r->overrun = false;
+	switch (type) {
+	case FXT_REC_METADATA:
+		read_metadata(r, h);
+		break;
+	case FXT_REC_INIT:
+		r->t->ticks_per_second = next_word(r);
+		if (!r->t->ticks_per_second && !r->overrun) {
+			PROBLEM(r, "%s", "initialization record with 0 ticks per second");
+			r->t->ticks_per_second = 1000000000;
+		}
+		note(r, "init ticks_per_second=%llu", (unsigned long long)r->t->ticks_per_second);
+		break;
+	case FXT_REC_STRING:
+		ix = (unsigned)FXT_FIELD(h, FXT_STRING_INDEX_FIRST, FXT_STRING_INDEX_LAST);
+		r->strtab[ix] = inline_str(r, FXT_FIELD(h, FXT_STRING_LEN_FIRST,
+							FXT_STRING_LEN_LAST));
+		if (ix == 0) {
+			PROBLEM(r, "%s", "string record with index 0");
+			r->strtab[0] = NULL;
+		}
+		note(r, "string index=%u \"%s\"", ix, r->strtab[ix] ? r->strtab[ix] : "");
+		break;
+	case FXT_REC_THREAD:
+		ix = (unsigned)FXT_FIELD(h, FXT_THREAD_INDEX_FIRST, FXT_THREAD_INDEX_LAST);
+		r->thrtab[ix].pid = next_word(r);
+		r->thrtab[ix].tid = next_word(r);
+		r->thrtab[ix].set = ix != 0;
+		if (ix == 0)
+			PROBLEM(r, "%s", "thread record with index 0");
+		note(r, "thread index=%u pid=%llu tid=%llu", ix,
+		     (unsigned long long)r->thrtab[ix].pid, (unsigned long long)r->thrtab[ix].tid);
+		break;
+	case FXT_REC_EVENT:
+		read_event(r, h);
+		break;
+	case FXT_REC_KERNEL_OBJECT:
+		read_kobj(r, h);
+		break;
+	case FXT_REC_BLOB: case FXT_REC_USERSPACE_OBJECT: case FXT_REC_SCHEDULER:
+	case FXT_REC_LOG: case FXT_REC_PROFILER:
+		note(r, "record type %u (skipped)", type);
+		r->p = r->end;
+		break;
+	default:
+		PROBLEM(r, "unknown record type %u", type);
+		note(r, "record type %u (unknown)", type);
+		r->p = r->end;
+		break;
+	}
+	if (r->overrun)
+		PROBLEM(r, "record type %u: content runs past its size of %zu words", type, words);
+	else if (r->p != r->end)
+		PROBLEM(r, "record type %u: size %zu words, content %zu words", type, words,
+			(size_t)(r->p - p) / 8);
+}
+
+static void read_records(struct reader *r, const uint8_t *buf, size_t len)
+{
+	size_t off = 0;
+
+	for (r->rec = 0; off < len && !r->err; r->rec++) {
+		uint64_t h;
+		size_t words;
+
+		if (len - off < 8) {
+			PROBLEM(r, "truncated: %zu bytes left at the end, less than a header",
+				len - off);
+			break;
+		}
+		h = fxt_get64(buf + off);
+		words = FXT_FIELD(h, FXT_HDR_SIZE_FIRST, FXT_HDR_SIZE_LAST);
+		if (FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST) == FXT_REC_LARGE) {
+			/* large record: [4..35] size in words; Perfetto reads [4..15] */
+			PROBLEM(r, "%s", "large record (type 15): Perfetto cannot read it "
+				"and loses its place in the file");
+			words = FXT_FIELD(h, 4, 35);
+		}
+		if (words == 0) {
+			PROBLEM(r, "record at byte %zu has size 0: cannot go on", off);
+			break;
+		}
+		if (words > (len - off) / 8) {
+			PROBLEM(r, "truncated last record: %zu words, %zu bytes left "
+				"(Perfetto drops it)", words, len - off);
+			break;
+		}
+		if (FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST) == FXT_REC_LARGE)
+			note(r, "large record, %zu words (skipped)", words);
+		else
+			read_record(r, buf + off, words);
+		off += words * 8;
+	}
+	r->t->nrecords = r->rec;
+}
+
+/* Reads all of PATH ("-" = stdin), inflating gzip. */
+static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_t *outlen,
+		     char *errbuf, size_t errlen)
+{
+	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 1 << 20;
+	uint8_t *buf = NULL;
+	gzFile gz;
+	int err = 0;
+
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return err;
+	}
+	gz = gzdopen(fd, "rb");
+	buf = malloc(cap);
+	if (!gz || !buf) {
+		if (gz)
+			gzclose(gz);
+		else
+			close(fd);
+		free(buf);
+		snprintf(errbuf, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	gzbuffer(gz, 1 << 17);
+	for (;;) {
+		int n, zerr;
+
+		if (cap - len < (1 << 20)) {
+			uint8_t *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				err = -ENOMEM;
+				snprintf(errbuf, errlen, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = gzread(gz, buf + len, 1 << 20);
+		if (n > 0) {
+			len += (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			break;
+		const char *msg = gzerror(gz, &zerr);
+
+		if (zerr == Z_ERRNO) {
+			err = -errno;
+			snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
+		} else if (fxt_trace_problem(t, "gzip stream damaged after %zu bytes: %s",
+					     len, msg)) {
+			err = -ENOMEM;
+		}
+		break;
+	}
+	gzclose(gz);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen)
+{
+	struct reader *r;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->ticks_per_second = 1000000000;
+	t->priv = calloc(1, sizeof(struct fxt_trace_priv));
+	r = calloc(1, sizeof(*r));
+	if (!t->priv || !r) {
+		free(r);
+		snprintf(errbuf, errlen, "%s: out of memory", path);
+		fxt_trace_free(t);
+		return -ENOMEM;
+	}
+	err = read_file(path, t, &buf, &len, errbuf, errlen);
+	if (!err && (len < 8 || fxt_get64(buf) != FXT_MAGIC_RECORD)) {
+		snprintf(errbuf, errlen, "%s: not an FXT file: expected the magic number "
+			 "record 0x%016llx, found %s", path,
+			 (unsigned long long)FXT_MAGIC_RECORD,
+			 len < 8 ? "less than 8 bytes" : "other bytes");
+		err = -EINVAL;
+	}
+	if (!err) {
+		r->t = t;
+		read_records(r, buf, len);
+		err = r->err;
+		if (err)
+			snprintf(errbuf, errlen, "%s: out of memory", path);
+	}
+	free(buf);
+	free(r);
+	if (err)
+		fxt_trace_free(t);
+	return err;
+}
+
+void fxt_trace_free(struct fxt_trace *t)
+{
+	struct fxt_trace_priv *pv = t->priv;
+
+	if (pv) {
+		while (pv->arena) {
+			struct fxt_arena_block *b = pv->arena;
+
+			pv->arena = b->prev;
+			free(b);
+		}
+		free(pv->notes);
+		free(pv);
+	}
+	free(t->events);
+	free(t->kobjs);
+	free(t->slices);
+	free(t->instants);
+	free(t->problems);
+	memset(t, 0, sizeof(*t));
+}
