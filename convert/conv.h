@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * conv: the state shared by the converter's parts: interned functions
+ * (funcs.c), threads and their output (threads.c), the branch stack machine
+ * (stack.c), sampled call chains (chain.c) and the line driver (convert.c).
+ * The semantics are DESIGN.md "Stack reconstruction"; the names of the
+ * parts of a branch are perf's (ip, sym, symoff, dso).
+ */
+#ifndef SNAPTRACE_CONVERT_CONV_H
+#define SNAPTRACE_CONVERT_CONV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fxt_writer.h"
+#include "parse.h"
+
+/* A function: one (symbol, dso) pair. Frames without a symbol are one
+ * function per dso (unknown = true). Interned: compare by pointer. */
+struct conv_func {
+	struct conv_func *next;  /* hash chain */
+	uint64_t hash;
+	fxt_string_id name;      /* the symbol; 0 when unknown */
+	fxt_string_id dso;       /* the slice category */
+	bool unknown;
+	uint32_t symlen, dsolen;
+	char key[];              /* symlen bytes of symbol, then dsolen of dso */
+};
+
+/* A code location with its function. */
+struct conv_site {
+	uint64_t ip;             /* 0: unknown */
+	const struct conv_func *func;
+	uint64_t symoff;
+	bool has_symoff;
+};
+
+/* An open slice on a thread's stack. */
+struct conv_frame {
+	const struct conv_func *func;
+	fxt_string_id name;
+	struct conv_site callsite;  /* the call that made it; ip 0 when inferred */
+	bool exact_return;          /* entered by "hw int": iret resumes at callsite */
+	bool kernel;                /* entered at a kernel address (>= 2^63) */
+	uint64_t ip;                /* entry ip (sampled frames: the frame's ip) */
+};
+
+/* A branch waiting for its timestamp to be spread. */
+struct conv_branch {
+	uint32_t flags;
+	struct conv_site from, to;
+};
+
+/* Counts shown in the summary. */
+struct conv_stats {
+	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
+	uint64_t threads, time_backwards, unordered_inferred, deep_slices;
+	unsigned max_depth;
+};
+
+/* One thread: its identity, stack, segment and sampled-chain state. */
+struct conv_thread {
+	struct conv_thread *next;      /* hash chain */
+	int64_t pid, tid;              /* as perf printed them */
+	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31) */
+	char *comm;                    /* last name given to the thread; owned */
+	bool named;
+
+	bool has_ts;                   /* seen a branch or sample line */
+	uint64_t last_ts;              /* ns, last raw time seen (times are clamped to it) */
+	uint64_t now;                  /* ns, time of the last event processed */
+
+	/* Same-timestamp branches, processed once the next timestamp is known. */
+	struct conv_branch *pending;
+	size_t npending, cappending;
+	uint64_t pending_ts;
+
+	struct conv_frame *stack;
+	size_t depth, capstack;
+
+	/* The current segment: since the thread's start, the last decode error
+	 * or the start of an input. */
+	bool seg_started;
+	uint64_t seg_first;            /* ns, time of the segment's first branch line */
+	uint64_t seg_floor;            /* ns, no begin may precede this (earlier ends) */
+	unsigned seg_inferred;         /* frames inferred below the segment's bottom */
+	uint64_t last_end;             /* ns, latest end emitted on this thread */
+	bool gap_open;
+
+	/* Decode errors without a time, waiting for the thread's first time. */
+	fxt_string_id *early_errors;
+	size_t nearly_errors;
+
+	bool has_branches;             /* then samples are instants */
+	uint64_t chain_period;         /* ns of the last sample when its period is time */
+};
+
+/* The converter: everything one conversion holds. */
+struct conv {
+	struct fxt_writer *w;
+	struct conv_stats stats;
+	bool strict;
+
+	struct conv_func **funcs;      /* hash table, power-of-two size */
+	size_t nfuncs, capfuncs;
+
+	struct conv_thread **threads;  /* hash table, power-of-two size */
+	size_t capthreads;
+	struct conv_thread *last_thread;   /* lookup cache */
+	uint64_t *named_pids;          /* processes already named (small set) */
+	size_t nnamed_pids, capnamed_pids;
+
+	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
+		s_period, s_cpufreq, s_mhz, s_samples;
+};
+
+/* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
+ * or NULL on out-of-memory. */
+const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
+
+/* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
+ * "[unknown @ 0xIP (DSO)]" when F has none. */
+fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
+
+/* funcs.c: frees the function table. */
+void conv_funcs_free(struct conv *c);
+
+/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory. */
+struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
+
+/* threads.c: names T's process and T itself "COMM [ID]" in the output when
+ * not yet named or when COMM changed (len 0 keeps the current name). */
+void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm);
+
+/* threads.c: calls FN on every thread. */
+void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
+
+/* threads.c: frees the thread table. */
+void conv_threads_free(struct conv *c);
+
+/* threads.c: output of one event on T's track. Returns nothing: write
+ * errors are sticky in the writer and reported at close. */
+void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
+		     uint64_t ts, bool inferred);
+void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);
+void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+		       const struct fxt_arg *args, unsigned nargs);
+void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+		       const struct fxt_arg *arg);
+
+/* stack.c: processes branch B of T at time NOW (ns, already spread). */
+void conv_stack_branch(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
+		       uint64_t now);
+
+/* stack.c: a decode error named NAME at TS: closes every frame, emits the
+ * instant and starts a new segment. */
+void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);
+
+/* stack.c: closes T's gap and every frame at TS and starts a new segment. */
+void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+/* stack.c: pushes a frame of SITE's function at TS (not inferred). */
+void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+		     const struct conv_site *callsite, uint64_t ts);
+
+/* stack.c: pops T's top frame at TS. */
+void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+/* chain.c: a sampled call chain of T at TS: FRAMES innermost first (as
+ * perf prints them), N of them; builds slices by common prefix with the
+ * thread's previous sample. PERIOD_NS is the sample's period when it is
+ * time (cpu-clock, task-clock), else 0. */
+void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n, uint64_t period_ns);
+
+/* chain.c: ends the sampled frames of T at TS (+ the last period). */
+void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+#endif

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The line driver: parses each line, drops same-function jumps first (most
+ * lines), spreads a thread's branches that share one timestamp over the time
+ * to its next one, gathers call chains of samples, and hands everything to
+ * the stack machine (stack.c) or the call-chain builder (chain.c).
+ */
+#include "convert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* Kinds of lines skipped with a warning (one warning per kind). */
+enum skip_kind {
+	SKIP_BAD_LINE,
+	SKIP_UNKNOWN_FLAG,
+	SKIP_ORPHAN_CHAIN,
+	SKIP_TIME_BACKWARDS,
+	SKIP_KINDS,
+};
+
+static const char *const skip_what[] = {
+	[SKIP_BAD_LINE] = "not a line of perf script output, skipped",
+	[SKIP_UNKNOWN_FLAG] = "unknown branch flag, line skipped",
+	[SKIP_ORPHAN_CHAIN] = "call-chain line without a sample header, skipped",
+	[SKIP_TIME_BACKWARDS] = "time goes backwards in this thread, clamped to its last time",
+};
+_Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
+
+static const char perf_script_hint[] =
+	"perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
+
+/* A sample being gathered: its header, then its call chain. */
+struct sample {
+	struct conv_thread *t;
+	bool open;
+	uint64_t ts, period_ns, period;
+	fxt_string_id event;
+	struct conv_site *frames;
+	size_t n, cap;
+};
+
+struct converter {
+	struct conv c;
+	const char *input;
+	uint64_t lineno;
+	bool seen_branch;
+	uint64_t skips[SKIP_KINDS];
+	struct sample sample;
+	uint64_t max_ts;
+	char message[512];
+};
+
+struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *opts)
+{
+	struct converter *cv = calloc(1, sizeof(*cv));
+	struct conv *c;
+
+	if (!cv)
+		return NULL;
+	c = &cv->c;
+	c->w = w;
+	c->strict = opts->strict;
+	c->s_addr = fxt_writer_cstring(w, "addr");
+	c->s_inferred = fxt_writer_cstring(w, "inferred");
+	c->s_untraced = fxt_writer_cstring(w, "[untraced]");
+	c->s_syscall = fxt_writer_cstring(w, "[syscall]");
+	c->s_ip = fxt_writer_cstring(w, "ip");
+	c->s_symbol = fxt_writer_cstring(w, "symbol");
+	c->s_period = fxt_writer_cstring(w, "period");
+	c->s_cpufreq = fxt_writer_cstring(w, "CPU frequency");
+	c->s_mhz = fxt_writer_cstring(w, "MHz");
+	cv->input = "-";
+	return cv;
+}
+
+void converter_begin_input(struct converter *cv, const char *name)
+{
+	cv->input = name;
+	cv->lineno = 0;
+}
+
+const char *converter_message(const struct converter *cv)
+{
+	return cv->message;
+}
+
+const struct conv_stats *converter_stats(const struct converter *cv)
+{
+	return &cv->c.stats;
+}
+
+/* Counts a skipped line; warns on the first of its kind. Returns
+ * CONV_ERR_STRICT when --strict makes it fatal. */
+static int skip(struct converter *cv, enum skip_kind kind, const char *s, size_t len)
+{
+	int n = len > 200 ? 200 : (int)len;
+
+	cv->c.stats.skipped++;
+	if (cv->c.strict) {
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s: %.*s", cv->input,
+			 (unsigned long long)cv->lineno, skip_what[kind], n, s);
+		return CONV_ERR_STRICT;
+	}
+	if (cv->skips[kind]++ == 0)
+		diag_warn("%s:%llu: %s (further ones are counted in the summary): %.*s",
+			  cv->input, (unsigned long long)cv->lineno, skip_what[kind], n, s);
+	return CONV_OK;
+}
+
+static int missing_column(struct converter *cv, const char *what)
+{
+	snprintf(cv->message, sizeof(cv->message),
+		 "%s:%llu: expected perf script branch lines with %s, found none; run: %s",
+		 cv->input, (unsigned long long)cv->lineno, what, perf_script_hint);
+	return CONV_ERR_COLUMN;
+}
+
+static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site *site)
+{
+	site->ip = loc->ip;
+	site->symoff = loc->symoff;
+	site->has_symoff = loc->has_symoff;
+	site->func = conv_func_get(c, loc->sym, loc->dso);
+	return site->func != NULL;
+}
+
+/* Processes T's waiting branches, the k-th of n at base + (next - base) * k / n. */
+static void flush_pending(struct conv *c, struct conv_thread *t, uint64_t next)
+{
+	uint64_t base = t->pending_ts, span = next > base ? next - base : 0;
+	size_t n = t->npending;
+
+	for (size_t k = 0; k < n; k++) {
+		t->now = base + (uint64_t)((unsigned __int128)span * k / n);
+		conv_stack_branch(c, t, &t->pending[k], t->now);
+	}
+	t->npending = 0;
+}
+
+/* Clamps TS to T's last time (with a warning) and makes it T's last time. */
+static uint64_t thread_time(struct converter *cv, struct conv_thread *t, uint64_t ts,
+			    const char *s, size_t len)
+{
+	if (t->has_ts && ts < t->last_ts) {
+		cv->c.stats.time_backwards++;
+		skip(cv, SKIP_TIME_BACKWARDS, s, len);
+		cv->c.stats.skipped--;	/* clamped, not skipped */
+		ts = t->last_ts;
+	}
+	t->last_ts = ts;
+	if (ts > cv->max_ts)
+		cv->max_ts = ts;
+	return ts;
+}
+
+/* The thread's first time: errors without a time that waited for it go there. */
+static void thread_starts(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	t->has_ts = true;
+	for (size_t i = 0; i < t->nearly_errors; i++)
+		conv_stack_error(c, t, t->early_errors[i], ts);
+	t->nearly_errors = 0;
+}
+
+static bool same_function(const struct conv_line *l)
+{
+	return conv_span_eq(l->from.sym, l->to.sym) && conv_span_eq(l->from.dso, l->to.dso);
+}
+
+static int branch_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
+{
+	struct conv *c = &cv->c;
+	struct conv_thread *t;
+	struct conv_branch *b;
+	uint64_t ts;
+
+	if (!cv->seen_branch) {
+		if (!(l->flags & ~CONV_F_IN_TX))
+			return missing_column(cv, "the flags column (call, return, jcc...)");
+		if (!l->from.has_symtext && !l->to.has_symtext && (l->from.ip || l->to.ip))
+			return missing_column(cv, "the sym column");
+		cv->seen_branch = true;
+	}
+	c->stats.branches++;
+	t = conv_thread_get(c, l->pid, l->tid);
+	if (!t)
+		return CONV_ERR_NOMEM;
+	ts = thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts)
+		thread_starts(c, t, ts);
+	if (!t->has_branches) {
+		t->has_branches = true;
+		if (t->depth) {	/* sampled chains so far: the branches take over */
+			t->chain_period = 0;
+			conv_chain_close(c, t, ts);
+			conv_stack_close(c, t, ts);
+		}
+	}
+	if (!t->seg_started) {
+		t->seg_started = true;
+		t->seg_first = ts;
+	}
+	/* Jumps within one function, and calls into the middle of the caller
+	 * (call next, PC thunks), change no stack: most lines end here. */
+	if (same_function(l) &&
+	    (!(l->flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX | CONV_F_BRANCH_MISS)) ||
+	     (l->flags == CONV_F_CALL && l->to.has_symoff && l->to.symoff != 0)))
+		return CONV_OK;
+	if (t->npending && ts != t->pending_ts)
+		flush_pending(c, t, ts);
+	if (t->npending == t->cappending) {
+		size_t cap = t->cappending ? t->cappending * 2 : 16;
+		struct conv_branch *p = realloc(t->pending, cap * sizeof(*p));
+
+		if (!p)
+			return CONV_ERR_NOMEM;
+		t->pending = p;
+		t->cappending = cap;
+	}
+	b = &t->pending[t->npending];
+	b->flags = l->flags;
+	if (!site_of(c, &l->from, &b->from) || !site_of(c, &l->to, &b->to))
+		return CONV_ERR_NOMEM;
+	t->npending++;
+	t->pending_ts = ts;
+	conv_thread_name(c, t, l->comm);
+	return CONV_OK;
+}
+
+static int error_line(struct converter *cv, const struct conv_line *l)
+{
+	struct conv *c = &cv->c;
+	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
+	char buf[300];
+	int n = snprintf(buf, sizeof(buf), "[decode error: %.*s]",
+			 (int)(l->message.len > 256 ? 256 : l->message.len), l->message.s);
+	fxt_string_id name = fxt_writer_string(c->w, buf, (size_t)n);
+	uint64_t ts;
+
+	if (!t)
+		return CONV_ERR_NOMEM;
+	if (!l->has_time && !t->has_ts) {	/* goes at the thread's first time */
+		fxt_string_id *e = realloc(t->early_errors,
+					   (t->nearly_errors + 1) * sizeof(*e));
+
+		if (!e)
+			return CONV_ERR_NOMEM;
+		t->early_errors = e;
+		e[t->nearly_errors++] = name;
+		return CONV_OK;
+	}
+	ts = l->has_time && (!t->has_ts || l->ts > t->last_ts) ? l->ts : t->last_ts;
+	if (!t->has_ts)
+		t->has_ts = true;
+	t->last_ts = ts;
+	if (t->npending)
+		flush_pending(c, t, ts);
+	if (!t->has_branches)
+		conv_chain_close(c, t, ts);
+	conv_stack_error(c, t, name, ts);
+	return CONV_OK;
+}
+
+/* Ends the sample being gathered: slices from its chain, or an instant in
+ * a thread whose stacks come from branches. */
+static void sample_done(struct converter *cv)
+{
+	struct sample *sm = &cv->sample;
+	struct conv *c = &cv->c;
+	struct conv_thread *t = sm->t;
+
+	if (!sm->open)
+		return;
+	sm->open = false;
+	if (t->has_branches || sm->n == 0) {
+		struct fxt_arg args[3] = {
+			{ .type = FXT_ARG_UINT64, .name = c->s_period, .u64 = sm->period },
+			{ .type = FXT_ARG_POINTER, .name = c->s_ip },
+			{ .type = FXT_ARG_STRING, .name = c->s_symbol },
+		};
+		unsigned nargs = 1;
+
+		if (sm->n) {
+			args[1].u64 = sm->frames[0].ip;
+			args[2].str = conv_func_frame_name(c, sm->frames[0].func, sm->frames[0].ip);
+			nargs = 3;
+		}
+		if (t->npending)
+			flush_pending(c, t, sm->ts);
+		conv_emit_instant(c, t, sm->event, sm->ts, args, nargs);
+		return;
+	}
+	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns);
+}
+
+static int add_frame(struct converter *cv, const struct conv_loc *loc)
+{
+	struct sample *sm = &cv->sample;
+
+	if (sm->n == sm->cap) {
+		size_t cap = sm->cap ? sm->cap * 2 : 64;
+		struct conv_site *f = realloc(sm->frames, cap * sizeof(*f));
+
+		if (!f)
+			return CONV_ERR_NOMEM;
+		sm->frames = f;
+		sm->cap = cap;
+	}
+	if (!site_of(&cv->c, loc, &sm->frames[sm->n]))
+		return CONV_ERR_NOMEM;
+	sm->n++;
+	return CONV_OK;
+}
+
+/* Events whose period counts nanoseconds. */
+static bool period_is_time(struct conv_span ev)
+{
+	return (ev.len == 9 && !memcmp(ev.s, "cpu-clock", 9)) ||
+	       (ev.len == 10 && !memcmp(ev.s, "task-clock", 10));
+}
+
+static int sample_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
+{
+	struct sample *sm = &cv->sample;
+	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
+
+	if (!t)
+		return CONV_ERR_NOMEM;
+	sm->open = true;
+	sm->t = t;
+	sm->ts = thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts)
+		thread_starts(&cv->c, t, sm->ts);
+	sm->period = l->has_period ? l->period : 0;
+	sm->period_ns = period_is_time(l->event) ? sm->period : 0;
+	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
+	sm->n = 0;
+	conv_thread_name(&cv->c, t, l->comm);
+	return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
+}
+
+static void aux_line(struct converter *cv, const struct conv_line *l)
+{
+	struct conv_thread *t;
+	struct fxt_arg arg;
+
+	if (!l->cbr_mhz)
+		return;	/* psb, pwre, ...: no control flow */
+	t = conv_thread_get(&cv->c, l->pid, l->tid);
+	if (!t)
+		return;
+	arg = (struct fxt_arg){ .type = FXT_ARG_INT64, .name = cv->c.s_mhz, .i64 = l->cbr_mhz };
+	conv_thread_name(&cv->c, t, l->comm);
+	conv_emit_counter(&cv->c, t, cv->c.s_cpufreq, l->ts, &arg);
+}
+
+int converter_line(struct converter *cv, const char *s, size_t len)
+{
+	struct conv_line l;
+
+	cv->lineno++;
+	cv->c.stats.lines++;
+	conv_parse_line(s, len, &l);
+	if (l.kind != CONV_LINE_CHAIN && l.kind != CONV_LINE_BAD)
+		sample_done(cv);
+	switch (l.kind) {
+	case CONV_LINE_BRANCH:
+		return branch_line(cv, &l, s, len);
+	case CONV_LINE_CHAIN:
+		if (!cv->sample.open)
+			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
+		return add_frame(cv, &l.from);
+	case CONV_LINE_SAMPLE:
+		return sample_line(cv, &l, s, len);
+	case CONV_LINE_ERROR:
+		return error_line(cv, &l);
+	case CONV_LINE_AUX:
+		aux_line(cv, &l);
+		return CONV_OK;
+	case CONV_LINE_BLANK:
+		return CONV_OK;
+	case CONV_LINE_UNKNOWN_FLAG:
+		return skip(cv, SKIP_UNKNOWN_FLAG, s, len);
+	case CONV_LINE_BAD:
+		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
+		    memmem(s, len, "=>", 2))
+			return missing_column(cv, "pid/tid and time columns");
+		return skip(cv, SKIP_BAD_LINE, s, len);
+	}
+	return CONV_OK;
+}
+
+static void thread_end_input(struct conv *c, struct conv_thread *t)
+{
+	uint64_t end = t->last_ts > t->now ? t->last_ts : t->now;
+
+	if (t->npending)
+		flush_pending(c, t, t->pending_ts);
+	if (t->has_branches)
+		conv_stack_close(c, t, end);
+	else
+		conv_chain_close(c, t, end);
+	t->now = end;
+}
+
+void converter_end_input(struct converter *cv)
+{
+	struct conv *c = &cv->c;
+
+	sample_done(cv);
+	conv_threads_each(c, thread_end_input);
+	/* Errors without a time in threads that never had one. */
+	for (size_t i = 0; i < c->capthreads; i++)
+		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
+			if (t->nearly_errors)
+				thread_starts(c, t, cv->max_ts);
+}
+
+void converter_free(struct converter *cv)
+{
+	if (!cv)
+		return;
+	conv_threads_free(&cv->c);
+	conv_funcs_free(&cv->c);
+	free(cv->sample.frames);
+	free(cv);
+}

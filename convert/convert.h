@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * converter: perf script text, line by line, into FXT events on a writer.
+ * Memory is bounded by threads x stack depth + distinct functions (plus the
+ * branches of one thread that share one timestamp), never by input length.
+ */
+#ifndef SNAPTRACE_CONVERT_CONVERTER_H
+#define SNAPTRACE_CONVERT_CONVERTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "conv.h"
+
+struct conv_opts {
+	bool strict;   /* an unrecognised line is an error, not a warning */
+};
+
+/* Why converter_line() stopped the conversion. */
+enum conv_error {
+	CONV_OK = 0,
+	CONV_ERR_NOMEM = -1,
+	CONV_ERR_STRICT = -2,   /* --strict and an unrecognised line */
+	CONV_ERR_COLUMN = -3,   /* the text lacks a required column (a usage error) */
+};
+
+struct converter;
+
+/* Returns a converter writing to W (borrowed; the caller closes it), or NULL. */
+struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *opts);
+
+/* Names the input whose lines follow (for messages) and restarts line numbers. */
+void converter_begin_input(struct converter *cv, const char *name);
+
+/*
+ * Converts one line: LEN bytes at S, without the newline. Returns CONV_OK or
+ * a negative enum conv_error after which the conversion must stop;
+ * converter_message() then holds the one-line reason ("FILE:LINE: ...").
+ */
+int converter_line(struct converter *cv, const char *s, size_t len);
+
+/* Ends the current input: closes every open frame of every thread at its
+ * last time (an input is one snapshot; the next starts new segments). */
+void converter_end_input(struct converter *cv);
+
+/* The reason of the last error. */
+const char *converter_message(const struct converter *cv);
+
+/* Counts so far. */
+const struct conv_stats *converter_stats(const struct converter *cv);
+
+/* Frees CV (not its writer). */
+void converter_free(struct converter *cv);
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Interned functions: one struct conv_func per distinct (symbol, dso), in an
+ * open hash table with chaining that doubles when it is full. Memory grows
+ * with the distinct functions of the input, never with its length.
+ */
+#include "conv.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a over both spans, with the symbol's length mixed in so that
+ * ("ab", "c") and ("a", "bc") differ. */
+static uint64_t func_hash(struct conv_span sym, struct conv_span dso)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ sym.len;
+
+	for (uint32_t i = 0; i < sym.len; i++)
+		h = (h ^ (uint8_t)sym.s[i]) * 0x100000001b3ull;
+	for (uint32_t i = 0; i < dso.len; i++)
+		h = (h ^ (uint8_t)dso.s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int funcs_grow(struct conv *c)
+{
+	size_t cap = c->capfuncs ? c->capfuncs * 2 : 1024;
+	struct conv_func **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < c->capfuncs; i++) {
+		struct conv_func *f = c->funcs[i], *next;
+
+		for (; f; f = next) {
+			next = f->next;
+			f->next = t[f->hash & (cap - 1)];
+			t[f->hash & (cap - 1)] = f;
+		}
+	}
+	free(c->funcs);
+	c->funcs = t;
+	c->capfuncs = cap;
+	return 0;
+}
+
+const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
+{
+	uint64_t h = func_hash(sym, dso);
+	struct conv_func *f;
+
+	if (c->capfuncs)
+		for (f = c->funcs[h & (c->capfuncs - 1)]; f; f = f->next)
+			if (f->hash == h && f->symlen == sym.len && f->dsolen == dso.len &&
+			    !memcmp(f->key, sym.s, sym.len) &&
+			    !memcmp(f->key + sym.len, dso.s, dso.len))
+				return f;
+	if (c->nfuncs >= c->capfuncs && funcs_grow(c))
+		return NULL;
+	f = malloc(sizeof(*f) + sym.len + dso.len);
+	if (!f)
+		return NULL;
+	f->hash = h;
+	f->symlen = sym.len;
+	f->dsolen = dso.len;
+	memcpy(f->key, sym.s, sym.len);
+	memcpy(f->key + sym.len, dso.s, dso.len);
+	f->unknown = sym.len == 0;
+	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
+	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
+	f->next = c->funcs[h & (c->capfuncs - 1)];
+	c->funcs[h & (c->capfuncs - 1)] = f;
+	c->nfuncs++;
+	return f;
+}
+
+fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip)
+{
+	char buf[512];
+	int n;
+
+	if (!f->unknown)
+		return f->name;
+	if (f->dsolen)
+		n = snprintf(buf, sizeof(buf), "[unknown @ 0x%" PRIx64 " (%.*s)]", ip,
+			     (int)(f->dsolen < 400 ? f->dsolen : 400), f->key);
+	else
+		n = snprintf(buf, sizeof(buf), "[unknown @ 0x%" PRIx64 "]", ip);
+	return fxt_writer_string(c->w, buf, (size_t)n);
+}
+
+void conv_funcs_free(struct conv *c)
+{
+	for (size_t i = 0; i < c->capfuncs; i++) {
+		struct conv_func *f = c->funcs[i], *next;
+
+		for (; f; f = next) {
+			next = f->next;
+			free(f);
+		}
+	}
+	free(c->funcs);
+	c->funcs = NULL;
+	c->capfuncs = c->nfuncs = 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * input: the lines of one input of snaptrace-convert. An input is a perf.data
+ * file (recognised by its "PERFILE" magic; `perf script` is then run on it
+ * with the fields of DESIGN.md "Decoding", PAGER=cat, its stderr passed
+ * through), a file of perf script text, or "-" for standard input.
+ */
+#ifndef SNAPTRACE_CONVERT_INPUT_H
+#define SNAPTRACE_CONVERT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How perf is run for perf.data inputs. */
+struct input_perf {
+	const char *perf;          /* the perf binary */
+	const char *const *args;   /* extra perf script arguments (--symfs DIR...) */
+	size_t nargs;
+};
+
+struct input;
+
+/*
+ * Opens PATH. Returns 0 and *IN, or a negative errno with a one-line
+ * reason in ERRBUF ("PATH: No such file or directory").
+ */
+int input_open(const char *path, const struct input_perf *perf, struct input **in,
+	       char *errbuf, size_t errlen);
+
+/*
+ * Returns 1 with the next line in *LINE and *LEN (without its newline; valid
+ * until the next call), 0 at the end, or a negative errno (read error, or a
+ * line longer than 1 MiB) with a reason in ERRBUF. A last line without a
+ * newline is returned as a line.
+ */
+int input_line(struct input *in, const char **line, size_t *len, char *errbuf, size_t errlen);
+
+/* Bytes read so far (for progress). */
+uint64_t input_bytes(const struct input *in);
+
+/* Total bytes of the input when known (a regular text file), else 0. */
+uint64_t input_size(const struct input *in);
+
+/*
+ * Closes IN, waiting for perf script if one was run. Returns 0, or -1 when
+ * perf script failed (reason in ERRBUF: "perf script exited with status 1").
+ */
+int input_close(struct input *in, char *errbuf, size_t errlen);
+
+#endif

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * snaptrace-convert: perf.data files or perf script text -> FXT for Perfetto.
+ *   snaptrace-convert [OPTIONS] INPUT... [-o OUT]
+ *   snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "diag.h"
+#include "fxt_reader.h"
+#include "fxt_writer.h"
+#include "input.h"
+#include "version.h"
+
+#define PROGRESS_EVERY (1u << 20)	/* lines between progress updates */
+#define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
+
+enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
+
+struct options {
+	const char *output;
+	const char *perf;
+	const char **perf_args;
+	size_t nperf_args;
+	bool quiet, strict;
+	enum dump_view dump;
+};
+
+enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION };
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "perf", required_argument, NULL, OPT_PERF },
+	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "dump", optional_argument, NULL, OPT_DUMP },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"usage: snaptrace-convert [OPTIONS] INPUT... [-o OUT]\n"
+	"       snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]\n"
+	"\n"
+	"Converts perf.data files (perf script is run on them) or perf script text\n"
+	"(a file, or - for standard input) into a Fuchsia trace for ui.perfetto.dev.\n"
+	"Several inputs (the perf.data.<time> files of a multi-snapshot recording)\n"
+	"go on one timeline.\n"
+	"\n"
+	"  -o, --output FILE     output: FILE.fxt.gz (gzip), FILE.fxt (raw) or - (stdout);\n"
+	"                        default trace.fxt.gz\n"
+	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
+	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
+	"                        --kallsyms=FILE for archived data)\n"
+	"      --strict          an unrecognised line is an error, not a warning\n"
+	"  -q, --quiet           no summary, no progress\n"
+	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
+	"                        (slices with times and arguments); default records + tree.\n"
+	"                        Exits 1 when the file has problems Perfetto would trip on.\n"
+	"  -h, --help            this help\n"
+	"      --version         print the version\n"
+	"\n"
+	"Text input is what this prints (columns may be missing, except flags, ip, addr, sym):\n"
+	"  perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period\n"
+	"or, for sampled call chains:\n"
+	"  perf script --ns -F comm,pid,tid,time,ip,sym,symoff,dso,event,period\n";
+
+static int usage_error(const char *what)
+{
+	diag_error("%s (see --help)", what);
+	return EXIT_USAGE;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+	static const char *const views[] = {
+		[DUMP_ALL] = "", [DUMP_RECORDS] = "records", [DUMP_SLICES] = "slices",
+		[DUMP_TREE] = "tree",
+	};
+
+	while ((c = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_PERF:
+			o->perf = optarg;
+			break;
+		case OPT_PERF_ARG: {
+			const char **a = realloc(o->perf_args, (o->nperf_args + 1) * sizeof(*a));
+
+			if (!a)
+				return EXIT_RUNTIME;
+			o->perf_args = a;
+			a[o->nperf_args++] = optarg;
+			break;
+		}
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_DUMP:
+			o->dump = DUMP_NONE;
+			for (int v = DUMP_ALL; v <= DUMP_TREE; v++)
+				if (!strcmp(optarg ? optarg : "", views[v]))
+					o->dump = (enum dump_view)v;
+			if (o->dump == DUMP_NONE)
+				return usage_error("--dump takes records, slices or tree");
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(EXIT_OK);
+		case OPT_VERSION:
+			printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
+			exit(EXIT_OK);
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return usage_error(o->dump ? "--dump needs an FXT file" : "no input given");
+	return EXIT_OK;
+}
+
+static int dump(const char *path, enum dump_view view)
+{
+	struct fxt_trace t = { 0 };
+	char err[512];
+	int rc = EXIT_OK;
+
+	if (fxt_trace_read(path, &t, err, sizeof(err))) {
+		diag_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	if (fxt_trace_slices(&t)) {
+		diag_error("%s: out of memory", path);
+		fxt_trace_free(&t);
+		return EXIT_RUNTIME;
+	}
+	if (view == DUMP_ALL || view == DUMP_RECORDS)
+		fxt_dump_records(&t, stdout);
+	if (view != DUMP_RECORDS)
+		fxt_dump_slices(&t, stdout, view != DUMP_SLICES);
+	for (size_t i = 0; i < t.nproblems; i++)
+		diag_error("%s: %s", path, t.problems[i]);
+	if (t.nproblems)
+		rc = EXIT_RUNTIME;
+	fxt_trace_free(&t);
+	return rc;
+}
+
+/* Feeds one input to the converter. Returns an exit status. */
+static int convert_input(struct converter *cv, const char *path, const struct input_perf *perf)
+{
+	struct input *in;
+	const char *line;
+	size_t len;
+	uint64_t n = 0;
+	char err[512];
+	int r, rc = EXIT_OK;
+
+	if (input_open(path, perf, &in, err, sizeof(err))) {
+		diag_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	converter_begin_input(cv, path);
+	while ((r = input_line(in, &line, &len, err, sizeof(err))) > 0) {
+		int e = converter_line(cv, line, len);
+
+		if (e) {
+			diag_error("%s", e == CONV_ERR_NOMEM ? "out of memory" :
+				   converter_message(cv));
+			rc = e == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
+			break;
+		}
+		if (++n % PROGRESS_EVERY == 0) {
+			uint64_t size = input_size(in);
+
+			if (size)
+				diag_progress("%s: %llu%%", path,
+					      (unsigned long long)(input_bytes(in) * 100 / size));
+			else
+				diag_progress("%s: %llu M lines", path,
+					      (unsigned long long)(n >> 20));
+		}
+	}
+	diag_progress("%s", "");
+	if (r < 0) {
+		diag_error("%s", err);
+		rc = EXIT_RUNTIME;
+	}
+	if (input_close(in, err, sizeof(err)) && rc == EXIT_OK) {
+		diag_error("%s", err);
+		rc = EXIT_RUNTIME;
+	}
+	converter_end_input(cv);
+	return rc;
+}
+
+static void summary(const struct options *o, const struct conv_stats *s, uint64_t bytes)
+{
+	diag_info("%llu threads, %llu slices, %llu samples, %llu decode errors, %llu lines "
+		  "skipped, %.1f MiB of FXT",
+		  (unsigned long long)s->threads, (unsigned long long)s->slices,
+		  (unsigned long long)s->samples, (unsigned long long)s->decode_errors,
+		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
+	if (s->slices > MANY_SLICES)
+		diag_warn("%llu slices: Perfetto needs ~400 bytes each in memory; record a "
+			  "shorter snapshot or convert fewer snapshot files at once",
+			  (unsigned long long)s->slices);
+	if (s->deep_slices)
+		diag_warn("%llu slices are nested deeper than 512 (max %u): Perfetto drops them",
+			  (unsigned long long)s->deep_slices, s->max_depth);
+	if (s->unordered_inferred)
+		diag_warn("%llu inferred frames begin at the same time as a decode error: their "
+			  "nesting may show wrong", (unsigned long long)s->unordered_inferred);
+	if (strcmp(o->output, "-"))
+		diag_info("open %s in https://ui.perfetto.dev", o->output);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.output = "trace.fxt.gz",
+		.perf = getenv("SNAPTRACE_PERF") ? getenv("SNAPTRACE_PERF") : "perf",
+	};
+	struct input_perf perf;
+	struct fxt_writer *w;
+	struct converter *cv;
+	struct conv_opts copts;
+	int rc, err;
+	uint64_t bytes;
+
+	diag_init(argv[0]);
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		goto out;
+	diag_set_quiet(o.quiet);
+	if (o.dump) {
+		rc = dump(argv[optind], o.dump);
+		goto out;
+	}
+	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args };
+	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
+	if (!w) {
+		diag_error("%s: cannot write: %s", o.output, strerror(-err));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	copts = (struct conv_opts){ .strict = o.strict };
+	cv = converter_new(w, &copts);
+	if (!cv) {
+		fxt_writer_abort(w);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (int i = optind; i < argc && rc == EXIT_OK; i++)
+		rc = convert_input(cv, argv[i], &perf);
+	bytes = fxt_writer_bytes(w);
+	if (rc) {
+		fxt_writer_abort(w);
+	} else if ((err = fxt_writer_close(w))) {
+		diag_error("%s: cannot write: %s", o.output, strerror(-err));
+		rc = EXIT_RUNTIME;
+	} else {
+		summary(&o, converter_stats(cv), bytes);
+	}
+	converter_free(cv);
+out:
+	free(o.perf_args);
+	return rc;
+}

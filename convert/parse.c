@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The perf script line parser. Cursor helpers take a span [p, end) and never
+ * read past END; numbers are read from a pointer and a length with overflow
+ * checks (after redis string2ll), so no line needs a NUL terminator.
+ */
+#include "parse.h"
+
+#include <string.h>
+
+/* Branch flag names as perf prints them (sample_flags[] in perf). Longer
+ * phrases sharing a first word come first. */
+static const struct {
+	const char *name;
+	uint8_t len;
+	uint32_t flags;
+} flag_names[] = {
+	{ "call", 4, CONV_F_CALL },
+	{ "return", 6, CONV_F_RETURN },
+	{ "jcc", 3, CONV_F_JCC },
+	{ "jmp", 3, CONV_F_JMP },
+	{ "int", 3, CONV_F_INT },
+	{ "iret", 4, CONV_F_IRET },
+	{ "syscall", 7, CONV_F_SYSCALL },
+	{ "sysret", 6, CONV_F_SYSRET },
+	{ "async", 5, CONV_F_ASYNC },
+	{ "hw int", 6, CONV_F_HW_INT },
+	{ "tx abrt", 7, CONV_F_TX_ABORT },
+	{ "tr strt", 7, CONV_F_TRACE_BEGIN },
+	{ "tr end", 6, CONV_F_TRACE_END },
+	{ "vmentry", 7, CONV_F_VMENTRY },
+	{ "vmexit", 6, CONV_F_VMEXIT },
+	{ "br miss", 7, CONV_F_BRANCH_MISS },
+};
+
+/* Events that perf's --itrace=p (and friends) synthesize beside branches:
+ * they carry no control flow. */
+static const struct {
+	const char *name;
+	uint8_t len;
+} aux_events[] = {
+	{ "psb", 3 }, { "cbr", 3 }, { "pwre", 4 }, { "pwrx", 4 }, { "exstop", 6 },
+	{ "mwait", 5 }, { "ptwrite", 7 }, { "evt", 3 }, { "iflag", 5 },
+};
+
+static const char error_prefix[] = "instruction trace error";
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+static const char *token_end(const char *p, const char *end)
+{
+	while (p < end && !is_space(*p))
+		p++;
+	return p;
+}
+
+static struct conv_span trim(const char *p, const char *end)
+{
+	p = skip_spaces(p, end);
+	while (end > p && is_space(end[-1]))
+		end--;
+	return (struct conv_span){ p, (uint32_t)(end - p) };
+}
+
+/*
+ * Reads hex digits at [p, end) up to the first non-hex byte. Returns the
+ * number of digits read (0: none, or more than 16, which would overflow).
+ */
+static size_t parse_hex(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	int d;
+
+	while (p + n < end && (d = hex_value(p[n])) >= 0) {
+		if (n == 16)
+			return 0;
+		v = v << 4 | (uint64_t)d;
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+/* Reads the whole span [p, end) as a decimal number, optionally signed.
+ * Returns false on any other byte, on overflow or when empty. */
+static bool parse_dec(const char *p, const char *end, int64_t *out)
+{
+	bool neg = false;
+	uint64_t v = 0;
+
+	if (p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (p == end)
+		return false;
+	for (; p < end; p++) {
+		if (!is_digit(*p) || v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (v > INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return true;
+}
+
+/* Reads "SEC.FRAC" (1 to 9 fraction digits) at [p, end) into ns. */
+static bool parse_time(const char *p, const char *end, uint64_t *ns)
+{
+	const char *dot = memchr(p, '.', (size_t)(end - p));
+	int64_t sec, frac;
+	size_t digits;
+
+	if (!dot || !parse_dec(p, dot, &sec) || sec < 0)
+		return false;
+	digits = (size_t)(end - dot - 1);
+	if (digits < 1 || digits > 9 || !parse_dec(dot + 1, end, &frac) || frac < 0)
+		return false;
+	for (size_t i = digits; i < 9; i++)
+		frac *= 10;
+	if ((uint64_t)sec > (UINT64_MAX - 999999999u) / 1000000000u)
+		return false;
+	*ns = (uint64_t)sec * 1000000000u + (uint64_t)frac;
+	return true;
+}
+
+/* Reads "PID/TID" or "TID" at [p, end). */
+static bool parse_pid_tid(const char *p, const char *end, struct conv_line *l)
+{
+	const char *slash = memchr(p, '/', (size_t)(end - p));
+
+	if (!slash)
+		return parse_dec(p, end, &l->tid) && (l->pid = l->tid, true);
+	return parse_dec(p, slash, &l->pid) && parse_dec(slash + 1, end, &l->tid);
+}
+
+/*
+ * Splits "SYM[+0xOFF] [(DSO)]" (already trimmed, after the ip) into LOC's
+ * symbol, offset and dso. The dso is the last parenthesised group that is
+ * preceded by a space or starts the text (so "f(int)" stays a symbol).
+ */
+static void parse_sym_dso(struct conv_span t, struct conv_loc *loc)
+{
+	const char *p = t.s, *end = t.s + t.len;
+
+	if (end > p && end[-1] == ')') {
+		int depth = 0;
+		const char *q = end;
+
+		while (q > p) {
+			q--;
+			if (*q == ')')
+				depth++;
+			else if (*q == '(' && --depth == 0)
+				break;
+		}
+		if (depth == 0 && *q == '(' && (q == p || is_space(q[-1]))) {
+			loc->dso = (struct conv_span){ q + 1, (uint32_t)(end - q - 2) };
+			end = q;
+			while (end > p && is_space(end[-1]))
+				end--;
+		}
+	}
+	loc->has_symtext = end > p;
+	if (end - p == 9 && !memcmp(p, "[unknown]", 9))
+		return;
+	/* "+0xHEX" at the very end is the offset; symbols may contain '+'. */
+	const char *q = end;
+
+	while (q > p && hex_value(q[-1]) >= 0)
+		q--;
+	if (q < end && q - p >= 3 && q[-1] == 'x' && q[-2] == '0' && q[-3] == '+' &&
+	    parse_hex(q, end, &loc->symoff) == (size_t)(end - q)) {
+		loc->has_symoff = true;
+		end = q - 3;
+	}
+	loc->sym = (struct conv_span){ p, (uint32_t)(end - p) };
+}
+
+/* Parses "IP [SYM[+0xOFF]] [(DSO)]" at [p, end). Returns false without an IP. */
+static bool parse_loc(const char *p, const char *end, struct conv_loc *loc)
+{
+	size_t n;
+
+	memset(loc, 0, sizeof(*loc));
+	p = skip_spaces(p, end);
+	n = parse_hex(p, end, &loc->ip);
+	if (n == 0 || (p + n < end && !is_space(p[n])))
+		return false;
+	parse_sym_dso(trim(p + n, end), loc);
+	return true;
+}
+
+/* Finds the "=>" between source and target: the rightmost one followed by
+ * spaces and a hex address (symbols may contain "=>"). */
+static const char *find_arrow(const char *p, const char *end)
+{
+	for (const char *q = end - 2; q >= p; q--) {
+		const char *a;
+		uint64_t ip;
+		size_t n;
+
+		if (q[0] != '=' || q[1] != '>')
+			continue;
+		a = skip_spaces(q + 2, end);
+		n = parse_hex(a, end, &ip);
+		if (a > q + 2 && n > 0 && (a + n == end || is_space(a[n])))
+			return q;
+	}
+	return NULL;
+}
+
+/* Reads the flag words at *PP. Returns false on an unknown word, which is
+ * left in L->message. */
+static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
+{
+	const char *p = *pp;
+
+	for (;;) {
+		size_t i;
+		const char *w;
+		uint64_t ip;
+
+		p = skip_spaces(p, end);
+		if (p == end)
+			break;
+		if (*p == '(') {	/* "(x)" and other per-branch marks */
+			w = token_end(p, end);
+			if (w - p == 3 && p[1] == 'x')
+				l->flags |= CONV_F_IN_TX;
+			p = w;
+			continue;
+		}
+		for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
+			size_t n = flag_names[i].len;
+
+			if (p[0] == flag_names[i].name[0] && (size_t)(end - p) >= n &&
+			    !memcmp(p, flag_names[i].name, n) && (p + n == end || is_space(p[n])))
+				break;
+		}
+		if (i < sizeof(flag_names) / sizeof(flag_names[0])) {
+			l->flags |= flag_names[i].flags;
+			p += flag_names[i].len;
+			continue;
+		}
+		w = token_end(p, end);
+		if (parse_hex(p, w, &ip) == (size_t)(w - p))
+			break;	/* the source ip: flags are over */
+		l->message = (struct conv_span){ p, (uint32_t)(w - p) };
+		return false;
+	}
+	*pp = p;
+	return true;
+}
+
+static void parse_branch(const char *p, const char *end, struct conv_line *l)
+{
+	const char *arrow;
+
+	l->kind = CONV_LINE_BRANCH;
+	if (!parse_flags(&p, end, l)) {
+		l->kind = CONV_LINE_UNKNOWN_FLAG;
+		return;
+	}
+	arrow = find_arrow(p, end);
+	if (!arrow || !parse_loc(p, arrow, &l->from) || !parse_loc(arrow + 2, end, &l->to))
+		l->kind = CONV_LINE_BAD;
+}
+
+/* " instruction trace error type T [time S.N ]cpu C pid P tid T ip 0xIP code N: MSG" */
+static void parse_error(const char *p, const char *end, struct conv_line *l)
+{
+	const char *colon;
+
+	l->kind = CONV_LINE_BAD;
+	p += sizeof(error_prefix) - 1;
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (!colon)
+		return;
+	while (p < colon) {
+		const char *k, *ke, *v, *ve;
+		int64_t n;
+
+		k = skip_spaces(p, colon);
+		ke = token_end(k, colon);
+		v = skip_spaces(ke, colon);
+		ve = token_end(v, colon);
+		if (k == colon)
+			break;
+		if (ke - k == 4 && !memcmp(k, "time", 4)) {
+			if (!parse_time(v, ve, &l->ts))
+				return;
+			l->has_time = true;
+		} else if (ke - k == 3 && !memcmp(k, "pid", 3) && parse_dec(v, ve, &n)) {
+			l->pid = n;
+		} else if (ke - k == 3 && !memcmp(k, "tid", 3) && parse_dec(v, ve, &n)) {
+			l->tid = n;
+		} else if (ke - k == 2 && !memcmp(k, "ip", 2)) {
+			if (v + 2 <= ve && v[0] == '0' && v[1] == 'x')
+				v += 2;
+			parse_hex(v, ve, &l->from.ip);
+		}
+		p = ve;
+	}
+	l->message = trim(colon + 1, end);
+	l->kind = CONV_LINE_ERROR;
+}
+
+/* "cbr: 36 freq: 3629 MHz (450%)": the frequency in MHz. */
+static uint32_t parse_cbr(const char *p, const char *end)
+{
+	const char *f;
+	int64_t mhz;
+
+	for (f = p; f + 5 <= end; f++) {
+		if (!memcmp(f, "freq:", 5)) {
+			f = skip_spaces(f + 5, end);
+			if (parse_dec(f, token_end(f, end), &mhz) && mhz > 0 && mhz < UINT32_MAX)
+				return (uint32_t)mhz;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Event token "NAME[:MODS]:" without the mods ("branches:u:" -> "branches";
+ * "sched:sched_switch:" stays whole). */
+static struct conv_span event_name(const char *p, const char *e)
+{
+	const char *c = e - 1;	/* the closing ':' */
+	const char *m = c;
+
+	while (m > p && m[-1] != ':')
+		m--;
+	if (m > p) {
+		const char *q = m;
+
+		while (q < c && strchr("ukhHGIpPSDeWxb", *q))
+			q++;
+		if (q == c)
+			c = m - 1;
+	}
+	return (struct conv_span){ p, (uint32_t)(c - p) };
+}
+
+void conv_parse_line(const char *s, size_t len, struct conv_line *l)
+{
+	const char *end = s + len, *p, *prev = NULL, *prev_end = NULL, *t, *te;
+
+	memset(l, 0, sizeof(*l));
+	p = skip_spaces(s, end);
+	if (p == end) {
+		l->kind = CONV_LINE_BLANK;
+		return;
+	}
+	if (s[0] == '\t') {
+		l->kind = parse_loc(p, end, &l->from) ? CONV_LINE_CHAIN : CONV_LINE_BAD;
+		return;
+	}
+	if ((size_t)(end - p) > sizeof(error_prefix) &&
+	    !memcmp(p, error_prefix, sizeof(error_prefix) - 1)) {
+		parse_error(p, end, l);
+		return;
+	}
+	/* The time is the first "SEC.NSEC:" token right after a pid/tid token;
+	 * everything before that is the (space-padded) comm. */
+	l->kind = CONV_LINE_BAD;
+	for (t = p; t < end; t = skip_spaces(te, end)) {
+		te = token_end(t, end);
+		if (te - t >= 4 && te[-1] == ':' && prev && parse_time(t, te - 1, &l->ts) &&
+		    parse_pid_tid(prev, prev_end, l))
+			break;
+		prev = t;
+		prev_end = te;
+	}
+	if (t >= end)
+		return;
+	l->has_time = true;
+	l->comm = trim(p, prev);
+	p = skip_spaces(te, end);
+	te = token_end(p, end);
+	if (p < te && parse_dec(p, te, (int64_t *)&l->period)) {
+		l->has_period = true;
+		p = skip_spaces(te, end);
+		te = token_end(p, end);
+	}
+	if (p < te && te[-1] == ':') {
+		l->event = event_name(p, te);
+		p = te;
+	}
+	if (l->event.len == 0 || (l->event.len == 8 && !memcmp(l->event.s, "branches", 8))) {
+		parse_branch(p, end, l);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(aux_events) / sizeof(aux_events[0]); i++) {
+		if (l->event.len == aux_events[i].len &&
+		    !memcmp(l->event.s, aux_events[i].name, aux_events[i].len)) {
+			l->kind = CONV_LINE_AUX;
+			if (l->event.s[1] == 'b')	/* "cbr" */
+				l->cbr_mhz = parse_cbr(p, end);
+			return;
+		}
+	}
+	l->kind = CONV_LINE_SAMPLE;
+	p = skip_spaces(p, end);
+	if (p < end)
+		l->has_loc = parse_loc(p, end, &l->from);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * parse: one line of `perf script` text into a struct conv_line, with no copy
+ * (every string is a span into the line). The grammar inverted is perf's:
+ * tools/perf/builtin-script.c (process_event, the -F fields), and
+ * tools/perf/util/trace-event-scripting.c perf_sample__sprintf_flags() with
+ * its sample_flags[] table for the branch flags. Facts on the variants met
+ * across perf versions are in DESIGN.md "perf facts / Decoding".
+ *
+ * Line kinds:
+ *   branch     [COMM] PID/TID TIME: [PERIOD] [EVENT:MODS:] FLAGS FROM => TO
+ *   sample     [COMM] PID/TID TIME: [PERIOD] EVENT:MODS: [IP SYM+OFF (DSO)]
+ *              (a call chain follows on TAB-indented lines when recorded)
+ *   chain      \t IP SYM+OFF (DSO)           (one call-chain entry)
+ *   aux        a psb, cbr, pwre, pwrx, exstop, mwait, ptwrite... event line
+ *   error      " instruction trace error type T [time S.N ]cpu C pid P tid T
+ *               ip 0xIP code N: MESSAGE"
+ *   blank      the empty line ending a call chain
+ * where FROM and TO are "IP [SYM[+0xOFF]] [(DSO)]".
+ */
+#ifndef SNAPTRACE_CONVERT_PARSE_H
+#define SNAPTRACE_CONVERT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Branch flags: what perf's flag names say (bit per name). */
+enum conv_flag {
+	CONV_F_CALL = 1u << 0,
+	CONV_F_RETURN = 1u << 1,
+	CONV_F_JCC = 1u << 2,
+	CONV_F_JMP = 1u << 3,
+	CONV_F_INT = 1u << 4,
+	CONV_F_IRET = 1u << 5,
+	CONV_F_SYSCALL = 1u << 6,
+	CONV_F_SYSRET = 1u << 7,
+	CONV_F_ASYNC = 1u << 8,
+	CONV_F_HW_INT = 1u << 9,
+	CONV_F_TX_ABORT = 1u << 10,
+	CONV_F_TRACE_BEGIN = 1u << 11,  /* "tr strt" */
+	CONV_F_TRACE_END = 1u << 12,    /* "tr end" */
+	CONV_F_VMENTRY = 1u << 13,
+	CONV_F_VMEXIT = 1u << 14,
+	CONV_F_BRANCH_MISS = 1u << 15,  /* "br miss" */
+	CONV_F_IN_TX = 1u << 16,        /* "(x)": inside a TSX transaction */
+};
+
+/* What a call/return-like branch does to the stack. */
+#define CONV_F_PUSH (CONV_F_CALL | CONV_F_INT | CONV_F_SYSCALL | CONV_F_HW_INT | CONV_F_VMENTRY)
+#define CONV_F_POP (CONV_F_RETURN | CONV_F_IRET | CONV_F_SYSRET | CONV_F_VMEXIT)
+
+/* A span of the line: LEN bytes at S, not NUL-terminated. */
+struct conv_span {
+	const char *s;
+	uint32_t len;
+};
+
+/* One code location: "IP [SYM[+0xOFF]] [(DSO)]". */
+struct conv_loc {
+	uint64_t ip;
+	struct conv_span sym;   /* len 0: no symbol ([unknown] or column absent) */
+	struct conv_span dso;   /* len 0: column absent; "[unknown]" kept as is */
+	uint64_t symoff;        /* bytes from the symbol's start */
+	bool has_symoff;
+	bool has_symtext;       /* a symbol column was printed (even "[unknown]") */
+};
+
+enum conv_line_kind {
+	CONV_LINE_BLANK,
+	CONV_LINE_BRANCH,
+	CONV_LINE_SAMPLE,
+	CONV_LINE_CHAIN,
+	CONV_LINE_AUX,
+	CONV_LINE_ERROR,
+	CONV_LINE_UNKNOWN_FLAG,   /* a branch line with a flag we do not know */
+	CONV_LINE_BAD,            /* anything else */
+};
+
+struct conv_line {
+	enum conv_line_kind kind;
+	struct conv_span comm;  /* len 0 when absent */
+	int64_t pid, tid;       /* pid = tid when only one is printed */
+	bool has_time;
+	uint64_t ts;            /* ns */
+	bool has_period;
+	uint64_t period;
+	struct conv_span event; /* "branches", "cpu-clock", "cbr" (no mods); len 0 if absent */
+	uint32_t flags;         /* enum conv_flag bits; branch lines only */
+	struct conv_loc from;   /* branch: source; sample/chain: the ip */
+	struct conv_loc to;     /* branch: target */
+	bool has_loc;           /* sample: an inline IP was printed */
+	struct conv_span message;  /* error: MESSAGE; unknown flag: the flag word */
+	uint32_t cbr_mhz;       /* aux "cbr": frequency in MHz, 0 if none */
+};
+
+/*
+ * Parses the LEN bytes of one line at S (no newline) into *L, which is
+ * valid as long as the line's bytes are. Never fails: a line it cannot read
+ * comes back as CONV_LINE_BAD (or CONV_LINE_UNKNOWN_FLAG with the word in
+ * L->message); the caller counts and reports it.
+ */
+void conv_parse_line(const char *s, size_t len, struct conv_line *l);
+
+/* Returns true when spans A and B hold the same bytes. */
+static inline bool conv_span_eq(struct conv_span a, struct conv_span b)
+{
+	return a.len == b.len && (a.len == 0 || __builtin_memcmp(a.s, b.s, a.len) == 0);
+}
+
+#endif

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The branch stack machine: DESIGN.md "Stack reconstruction" and its
+ * "Precise rules", applied to one thread's branches in time order.
+ *
+ * Ordering in the file: Perfetto sorts a thread's events by (timestamp, file
+ * order) and an end closes the innermost open slice. Every event is written
+ * at its own time, in order, except frames inferred below the bottom of the
+ * stack (the trace began mid-stack): those are discovered late, innermost
+ * first, but must begin before everything of their segment. The k-th such
+ * frame of a segment begins at (segment's first time - k), so that each
+ * outer frame sorts strictly before the frames it encloses, and never before
+ * the segment's floor (the last end written on the thread before the
+ * segment), so that it cannot swallow an earlier frame's end.
+ */
+#include "conv.h"
+
+#include <stdlib.h>
+
+#define KERNEL_START 0x8000000000000000ull
+#define MAX_INSN_LEN 15	/* longest x86 instruction: return address - call site */
+
+static bool frame_push(struct conv_thread *t, const struct conv_frame *f)
+{
+	if (t->depth == t->capstack) {
+		size_t cap = t->capstack ? t->capstack * 2 : 64;
+		struct conv_frame *s = realloc(t->stack, cap * sizeof(*s));
+
+		if (!s)
+			return false;
+		t->stack = s;
+		t->capstack = cap;
+	}
+	t->stack[t->depth++] = *f;
+	return true;
+}
+
+static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+		       const struct conv_site *callsite, uint64_t ts, bool inferred)
+{
+	struct conv_frame f = {
+		.func = site->func,
+		.name = conv_func_frame_name(c, site->func, site->ip),
+		.ip = site->ip,
+		.kernel = site->ip >= KERNEL_START,
+	};
+
+	if (callsite)
+		f.callsite = *callsite;
+	if (!frame_push(t, &f))
+		return;
+	if (t->depth > c->stats.max_depth)
+		c->stats.max_depth = (unsigned)t->depth;
+	if (t->depth > 512)
+		c->stats.deep_slices++;
+	conv_emit_begin(c, t, &f, ts, inferred);
+}
+
+void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+		     const struct conv_site *callsite, uint64_t ts)
+{
+	push_frame(c, t, site, callsite, ts, false);
+}
+
+void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (t->depth == 0)
+		return;
+	t->depth--;
+	conv_emit_end(c, t, t->stack[t->depth].name, ts);
+}
+
+/* Time for a frame inferred below the bottom of the stack (see the top). */
+static uint64_t bottom_time(struct conv *c, struct conv_thread *t)
+{
+	t->seg_inferred++;
+	if (t->seg_first >= t->seg_floor + t->seg_inferred)
+		return t->seg_first - t->seg_inferred;
+	c->stats.unordered_inferred++;
+	return t->seg_floor;
+}
+
+/* Pushes SITE's function as an inferred frame: below everything of the
+ * segment when the stack is empty, else on top at NOW. */
+static void push_inferred(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+			  uint64_t now)
+{
+	push_frame(c, t, site, NULL, t->depth ? now : bottom_time(c, t), true);
+}
+
+/* Index of the topmost frame of F, or -1. */
+static long find_func(const struct conv_thread *t, const struct conv_func *f)
+{
+	for (size_t i = t->depth; i-- > 0;)
+		if (t->stack[i].func == f)
+			return (long)i;
+	return -1;
+}
+
+/* Pops frames until frame I is the top. */
+static void unwind_to(struct conv *c, struct conv_thread *t, size_t i, uint64_t now)
+{
+	while (t->depth > i + 1)
+		conv_stack_pop(c, t, now);
+}
+
+/* Does a return to TO come back to the call at frame F's call site? */
+static bool callsite_matches(const struct conv_frame *f, const struct conv_site *to)
+{
+	const struct conv_site *cs = &f->callsite;
+	uint64_t limit = f->exact_return ? 0 : MAX_INSN_LEN;
+
+	if (!cs->ip)
+		return false;
+	if (to->ip - cs->ip <= limit)
+		return true;
+	return cs->func == to->func && cs->has_symoff && to->has_symoff &&
+	       to->symoff - cs->symoff <= limit;
+}
+
+/* The branch's source must be the top frame: unwind to it when deeper
+ * (returns were missed), else push it (a call was missed). */
+static void source_check(struct conv *c, struct conv_thread *t, const struct conv_site *from,
+			 uint64_t now)
+{
+	long i;
+
+	if (!from->ip)
+		return;
+	if (t->depth && t->stack[t->depth - 1].func == from->func)
+		return;
+	i = find_func(t, from->func);
+	if (i >= 0)
+		unwind_to(c, t, (size_t)i, now);
+	else
+		push_inferred(c, t, from, now);
+}
+
+static void do_call(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
+		    uint64_t now)
+{
+	struct conv_frame *top;
+
+	/* "call next" and PC thunks: a call into the middle of the caller. */
+	if (b->from.func == b->to.func && b->to.has_symoff && b->to.symoff != 0)
+		return;
+	if (t->depth)	/* at the start of a segment a call pushes only its target */
+		source_check(c, t, &b->from, now);
+	push_frame(c, t, &b->to, &b->from, now, false);
+	if (t->depth == 0)
+		return;
+	top = &t->stack[t->depth - 1];
+	top->exact_return = (b->flags & CONV_F_HW_INT) != 0;
+}
+
+/* After a return: the target's function must be the top frame. */
+static void land_on(struct conv *c, struct conv_thread *t, const struct conv_site *to,
+		    uint64_t now)
+{
+	long i;
+
+	if (!to->ip)
+		return;
+	if (t->depth && t->stack[t->depth - 1].func == to->func)
+		return;
+	i = find_func(t, to->func);
+	if (i >= 0)
+		unwind_to(c, t, (size_t)i, now);
+	else
+		push_inferred(c, t, to, now);
+}
+
+static void do_return(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
+		      uint64_t now)
+{
+	long i;
+
+	for (i = (long)t->depth - 1; i >= 0; i--)
+		if (callsite_matches(&t->stack[i], &b->to))
+			break;
+	if (i >= 0) {
+		unwind_to(c, t, (size_t)i, now);
+		conv_stack_pop(c, t, now);
+	} else if (b->from.ip) {
+		i = find_func(t, b->from.func);
+		if (i >= 0) {
+			unwind_to(c, t, (size_t)i, now);
+			conv_stack_pop(c, t, now);
+		} else if (t->depth == 0) {
+			/* Past the bottom: what returned ran since the segment began. */
+			push_inferred(c, t, &b->from, now);
+			conv_stack_pop(c, t, now);
+		}
+	}
+	/* sysret/iret to user space leave the kernel entirely. */
+	if ((b->flags & (CONV_F_SYSRET | CONV_F_IRET)) && b->to.ip && b->to.ip < KERNEL_START)
+		while (t->depth && t->stack[t->depth - 1].kernel)
+			conv_stack_pop(c, t, now);
+	land_on(c, t, &b->to, now);
+}
+
+/* jmp/jcc to another function (same-function jumps never get here), and
+ * "tr strt" into known code (SOURCE_KNOWN false). */
+static void do_jump(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
+		    uint64_t now, bool source_known)
+{
+	struct conv_site callsite = { 0 };
+	long i;
+
+	if (!b->to.ip)
+		return;
+	if (source_known)
+		source_check(c, t, &b->from, now);
+	if (t->depth == 0) {
+		push_inferred(c, t, &b->to, now);
+		return;
+	}
+	if (t->stack[t->depth - 1].func == b->to.func)
+		return;
+	if (!(b->to.has_symoff && b->to.symoff == 0)) {
+		i = find_func(t, b->to.func);
+		if (i >= 0) {	/* non-local exit: longjmp, exception landing pad */
+			unwind_to(c, t, (size_t)i, now);
+			return;
+		}
+	}
+	/* Tail call (or a jump to code we cannot place): replace the top; the
+	 * new frame inherits the call site so the later return still matches. */
+	callsite = t->stack[t->depth - 1].callsite;
+	conv_stack_pop(c, t, now);
+	push_frame(c, t, &b->to, &callsite, now, false);
+}
+
+static void open_gap(struct conv *c, struct conv_thread *t, bool syscall, uint64_t now)
+{
+	struct conv_frame gap = { .name = syscall ? c->s_syscall : c->s_untraced };
+
+	if (t->depth == 0)
+		return;	/* nothing to hang it on: the thread has not started */
+	conv_emit_begin(c, t, &gap, now, false);
+	t->gap_open = true;
+}
+
+static void close_gap(struct conv *c, struct conv_thread *t, uint64_t now)
+{
+	if (!t->gap_open)
+		return;
+	t->gap_open = false;
+	conv_emit_end(c, t, 0, now);
+}
+
+void conv_stack_branch(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
+		       uint64_t now)
+{
+	uint32_t f = b->flags;
+
+	close_gap(c, t, now);
+	if (f & CONV_F_TRACE_END) {
+		/* "tr end X": X's own meaning where its target is known, then a gap. */
+		if (b->to.ip && (f & ~(CONV_F_TRACE_END | CONV_F_TRACE_BEGIN | CONV_F_IN_TX)))
+			conv_stack_branch(c, t, &(struct conv_branch){
+				.flags = f & ~(CONV_F_TRACE_END | CONV_F_TRACE_BEGIN),
+				.from = b->from, .to = b->to }, now);
+		else
+			source_check(c, t, &b->from, now);
+		open_gap(c, t, (f & CONV_F_SYSCALL) != 0, now);
+	} else if (f & CONV_F_TRACE_BEGIN) {
+		do_jump(c, t, b, now, false);
+	} else if (f & CONV_F_PUSH) {
+		do_call(c, t, b, now);
+	} else if (f & CONV_F_POP) {
+		do_return(c, t, b, now);
+	} else {
+		do_jump(c, t, b, now, true);
+	}
+}
+
+void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	close_gap(c, t, ts);
+	while (t->depth)
+		conv_stack_pop(c, t, ts);
+	t->seg_started = false;
+	t->seg_inferred = 0;
+	t->seg_floor = t->last_end;
+}
+
+void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts)
+{
+	conv_stack_close(c, t, ts);
+	conv_emit_instant(c, t, name, ts, NULL, 0);
+	c->stats.decode_errors++;
+}

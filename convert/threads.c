@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Threads of the input and their output track: the thread table (hash on
+ * pid/tid with a one-entry cache, since consecutive lines are mostly of one
+ * thread), naming of processes and threads as FXT kernel objects, and the
+ * events written on a thread's track.
+ */
+#include "conv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* perf prints -1 (and 0 for the idle task) where FXT koids, as Perfetto
+ * reads them, must be in [1, 2^31): those map to the top of that range. */
+static uint64_t koid_of(int64_t id)
+{
+	if (id > 0 && id < 0x7fffffff)
+		return (uint64_t)id;
+	return 0x7fffffffull - (uint64_t)(id < 0 ? -id : id) % 0x1000;
+}
+
+static uint64_t thread_hash(int64_t pid, int64_t tid)
+{
+	return ((uint64_t)tid * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)pid * 0xc2b2ae3d27d4eb4full);
+}
+
+static int threads_grow(struct conv *c)
+{
+	size_t cap = c->capthreads ? c->capthreads * 2 : 64;
+	struct conv_thread **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < c->capthreads; i++) {
+		struct conv_thread *th = c->threads[i], *next;
+
+		for (; th; th = next) {
+			size_t b = thread_hash(th->pid, th->tid) & (cap - 1);
+
+			next = th->next;
+			th->next = t[b];
+			t[b] = th;
+		}
+	}
+	free(c->threads);
+	c->threads = t;
+	c->capthreads = cap;
+	return 0;
+}
+
+struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
+{
+	struct conv_thread *t = c->last_thread;
+	size_t b;
+
+	if (t && t->tid == tid && t->pid == pid)
+		return t;
+	if (c->capthreads) {
+		for (t = c->threads[thread_hash(pid, tid) & (c->capthreads - 1)]; t; t = t->next)
+			if (t->tid == tid && t->pid == pid)
+				return c->last_thread = t;
+	}
+	if (c->stats.threads >= c->capthreads / 2 && threads_grow(c))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	t->pkoid = koid_of(pid);
+	t->tkoid = koid_of(tid);
+	b = thread_hash(pid, tid) & (c->capthreads - 1);
+	t->next = c->threads[b];
+	c->threads[b] = t;
+	c->stats.threads++;
+	return c->last_thread = t;
+}
+
+static bool pid_named(struct conv *c, uint64_t pkoid)
+{
+	for (size_t i = 0; i < c->nnamed_pids; i++)
+		if (c->named_pids[i] == pkoid)
+			return true;
+	if (c->nnamed_pids == c->capnamed_pids) {
+		size_t cap = c->capnamed_pids ? c->capnamed_pids * 2 : 16;
+		uint64_t *p = realloc(c->named_pids, cap * sizeof(*p));
+
+		if (!p)
+			return true;	/* unnamed is better than a crash */
+		c->named_pids = p;
+		c->capnamed_pids = cap;
+	}
+	c->named_pids[c->nnamed_pids++] = pkoid;
+	return false;
+}
+
+static fxt_string_id object_name(struct conv *c, const char *comm, int64_t id)
+{
+	char buf[320];
+	int n = snprintf(buf, sizeof(buf), "%.256s%s[%lld]", comm, comm[0] ? " " : "",
+			 (long long)id);
+
+	return fxt_writer_string(c->w, buf, (size_t)n);
+}
+
+void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
+{
+	if (t->named && (comm.len == 0 || (t->comm && strlen(t->comm) == comm.len &&
+					   !memcmp(t->comm, comm.s, comm.len))))
+		return;
+	if (comm.len || !t->comm) {
+		char *s = strndup(comm.s ? comm.s : "", comm.len);
+
+		if (!s)
+			return;
+		free(t->comm);
+		t->comm = s;
+	}
+	if (!pid_named(c, t->pkoid) || t->pid == t->tid)
+		fxt_writer_process(c->w, t->pkoid, object_name(c, t->comm, t->pid));
+	fxt_writer_thread(c->w, t->pkoid, t->tkoid, object_name(c, t->comm, t->tid));
+	t->named = true;
+}
+
+void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
+{
+	for (size_t i = 0; i < c->capthreads; i++)
+		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
+			fn(c, t);
+}
+
+void conv_threads_free(struct conv *c)
+{
+	for (size_t i = 0; i < c->capthreads; i++) {
+		struct conv_thread *t = c->threads[i], *next;
+
+		for (; t; t = next) {
+			next = t->next;
+			free(t->comm);
+			free(t->pending);
+			free(t->stack);
+			free(t->early_errors);
+			free(t);
+		}
+	}
+	free(c->threads);
+	free(c->named_pids);
+	c->threads = NULL;
+	c->named_pids = NULL;
+	c->capthreads = 0;
+	c->last_thread = NULL;
+}
+
+static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
+{
+	if (!t->named)
+		conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
+	ev->pid = t->pkoid;
+	ev->tid = t->tkoid;
+	fxt_writer_event(c->w, ev);
+}
+
+void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
+		     uint64_t ts, bool inferred)
+{
+	struct fxt_arg args[2] = {
+		{ .type = FXT_ARG_POINTER, .name = c->s_addr, .u64 = f->ip },
+		{ .type = FXT_ARG_BOOL, .name = c->s_inferred, .b = true },
+	};
+	struct fxt_event ev = {
+		.type = FXT_EVENT_BEGIN, .ts = ts, .category = f->func ? f->func->dso : 0,
+		.name = f->name, .args = args, .nargs = inferred ? 2 : 1,
+	};
+
+	emit(c, t, &ev);
+	c->stats.slices++;
+}
+
+void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts)
+{
+	struct fxt_event ev = { .type = FXT_EVENT_END, .ts = ts, .name = name };
+
+	emit(c, t, &ev);
+	if (ts > t->last_end)
+		t->last_end = ts;
+}
+
+void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+		       const struct fxt_arg *args, unsigned nargs)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT, .ts = ts, .name = name, .args = args, .nargs = nargs,
+	};
+
+	emit(c, t, &ev);
+	c->stats.instants++;
+}
+
+void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+		       const struct fxt_arg *arg)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER, .ts = ts, .name = name, .args = arg, .nargs = 1,
+		.counter_id = t->tkoid,
+	};
+
+	emit(c, t, &ev);
+}
