@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Golden cases: every tests/cases/NAME/ directory holds
+#   input.txt      perf script text (branch or sampled call chains)
+#   expected.txt   the slices a correct conversion shows, "TID DEPTH NAME"
+#                  (format: tests/lib.sh slices_match, ../shared/cases/README.md)
+#   README         one line: what the case checks
+#   args           optional: extra converter options, one line (word-split;
+#                  paths are relative to the case directory)
+#   expect-exit    optional: expected exit status (default 0)
+#   expect-stderr  optional: a grep -E pattern stderr must match
+# For each case: convert, check status and stderr; on failure, check that no
+# output (nor a temporary file) is left; on success, read the file back with
+# `snaptrace-convert --dump=slices` (non-zero when the reader finds the file
+# unbalanced or malformed) and compare with expected.txt.
+# Usage: bash tests/cases/cases.test.sh [NAME...]   (normally via tests/run.sh)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+CASES_DIR="$SNAPTRACE_TOP/tests/cases"
+
+if [ ! -x "$CONVERT" ]; then
+	skip cases "snaptrace-convert not built ($CONVERT)"
+	exit 0
+fi
+
+# first_lines FILE: the first lines of FILE on one line, for a FAIL message.
+first_lines() {
+	head -n 3 "$1" | tr '\n' '|' | cut -c 1-300
+}
+
+# run_case DIR: prints one ok/FAIL line for the case in DIR.
+run_case() {
+	local dir=$1 name want_rc=0 rc pat out err actual args=()
+	name=$(basename "$dir")
+	out="$TMP/$name.fxt"
+	err="$TMP/$name.err"
+	actual="$TMP/$name.slices"
+	[ -f "$dir/expect-exit" ] && want_rc=$(tr -d ' \n' <"$dir/expect-exit")
+	# shellcheck disable=SC2207
+	[ -f "$dir/args" ] && args=($(cat "$dir/args"))
+
+	(cd "$dir" && "$CONVERT" --quiet "${args[@]}" input.txt -o "$out") >"$TMP/$name.stdout" 2>"$err"
+	rc=$?
+	if [ "$rc" -ne "$want_rc" ]; then
+		fail "cases/$name" "exit $rc, expected $want_rc; stderr: $(first_lines "$err")"
+		return
+	fi
+	if [ -f "$dir/expect-stderr" ]; then
+		pat=$(cat "$dir/expect-stderr")
+		if ! grep -E -q -- "$pat" "$err"; then
+			fail "cases/$name" "stderr does not match /$pat/: $(first_lines "$err")"
+			return
+		fi
+	fi
+	if [ "$want_rc" -ne 0 ]; then
+		# A failed conversion never leaves a file under the final name, nor a temporary.
+		if [ -e "$out" ] || compgen -G "$out.tmp.*" >/dev/null || compgen -G "$out*.tmp*" >/dev/null; then
+			fail "cases/$name" "exit $rc but an output file was left: $(ls "$out"* 2>/dev/null | tr '\n' ' ')"
+			return
+		fi
+		ok "cases/$name"
+		return
+	fi
+	if [ ! -s "$out" ]; then
+		fail "cases/$name" "exit 0 but no output file $out"
+		return
+	fi
+	if ! "$CONVERT" --dump=slices "$out" >"$actual" 2>"$err.dump"; then
+		fail "cases/$name" "reader rejects the output: $(first_lines "$err.dump")"
+		return
+	fi
+	local diff
+	if ! diff=$(slices_match "$actual" "$dir/expected.txt"); then
+		fail "cases/$name" "$(echo "$diff" | tr '\n' ' ')"
+		return
+	fi
+	ok "cases/$name"
+}
+
+if [ $# -gt 0 ]; then
+	for n in "$@"; do run_case "$CASES_DIR/$n"; done
+else
+	for d in "$CASES_DIR"/*/; do
+		[ -f "$d/input.txt" ] || continue
+		run_case "${d%/}"
+	done
+fi
