@@ -45,9 +45,23 @@ static const struct {
 
 static const char error_prefix[] = "instruction trace error";
 
+/* Byte classes, one table lookup per byte on the hot paths: C_HEX | value
+ * for a hex digit, C_SPACE for a blank, 0 for anything else. */
+enum { C_HEX = 0x80, C_SPACE = 0x40 };
+
+static const uint8_t cclass[256] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE,
+	['0'] = C_HEX | 0, ['1'] = C_HEX | 1, ['2'] = C_HEX | 2, ['3'] = C_HEX | 3,
+	['4'] = C_HEX | 4, ['5'] = C_HEX | 5, ['6'] = C_HEX | 6, ['7'] = C_HEX | 7,
+	['8'] = C_HEX | 8, ['9'] = C_HEX | 9, ['a'] = C_HEX | 10, ['b'] = C_HEX | 11,
+	['c'] = C_HEX | 12, ['d'] = C_HEX | 13, ['e'] = C_HEX | 14, ['f'] = C_HEX | 15,
+	['A'] = C_HEX | 10, ['B'] = C_HEX | 11, ['C'] = C_HEX | 12, ['D'] = C_HEX | 13,
+	['E'] = C_HEX | 14, ['F'] = C_HEX | 15,
+};
+
 static inline bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r';
+	return cclass[(uint8_t)c] == C_SPACE;
 }
 
 static inline bool is_digit(char c)
@@ -55,19 +69,23 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The value of hex digit C, or -1. */
 static inline int hex_value(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	uint8_t v = cclass[(uint8_t)c];
+
+	return v & C_HEX ? v & 15 : -1;
 }
 
+/* Skips blanks; perf pads its columns with long runs of spaces, so whole
+ * words of spaces are stepped over first. */
 static const char *skip_spaces(const char *p, const char *end)
 {
+	static const uint64_t spaces = 0x2020202020202020ull;
+	uint64_t w;
+
+	while (end - p >= 8 && (memcpy(&w, p, 8), w == spaces))
+		p += 8;
 	while (p < end && is_space(*p))
 		p++;
 	return p;
@@ -94,16 +112,16 @@ static struct conv_span trim(const char *p, const char *end)
  */
 static size_t parse_hex(const char *p, const char *end, uint64_t *out)
 {
+	size_t max = (size_t)(end - p), n;
 	uint64_t v = 0;
-	size_t n = 0;
-	int d;
+	uint8_t d;
 
-	while (p + n < end && (d = hex_value(p[n])) >= 0) {
-		if (n == 16)
-			return 0;
-		v = v << 4 | (uint64_t)d;
-		n++;
-	}
+	if (max > 17)
+		max = 17;
+	for (n = 0; n < max && ((d = cclass[(uint8_t)p[n]]) & C_HEX); n++)
+		v = v << 4 | (d & 15);
+	if (n == 17)
+		return 0;
 	*out = v;
 	return n;
 }
@@ -119,15 +137,15 @@ static bool parse_dec(const char *p, const char *end, int64_t *out)
 		neg = true;
 		p++;
 	}
-	if (p == end)
+	if (p == end || end - p > 18)	/* 18 digits cannot overflow */
 		return false;
 	for (; p < end; p++) {
-		if (!is_digit(*p) || v > (UINT64_MAX - 9) / 10)
+		unsigned d = (unsigned)(*p - '0');
+
+		if (d > 9)
 			return false;
-		v = v * 10 + (uint64_t)(*p - '0');
+		v = v * 10 + d;
 	}
-	if (v > INT64_MAX)
-		return false;
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return true;
 }
@@ -173,14 +191,20 @@ static void parse_sym_dso(struct conv_span t, struct conv_loc *loc)
 
 	if (end > p && end[-1] == ')') {
 		int depth = 0;
-		const char *q = end;
+		const char *q = memrchr(p, '(', (size_t)(end - p));
 
-		while (q > p) {
-			q--;
-			if (*q == ')')
-				depth++;
-			else if (*q == '(' && --depth == 0)
-				break;
+		/* Fast path: no ')' inside; else match the parentheses. */
+		if (q && !memchr(q, ')', (size_t)(end - q - 1))) {
+			depth = 0;
+		} else {
+			q = end;
+			while (q > p) {
+				q--;
+				if (*q == ')')
+					depth++;
+				else if (*q == '(' && --depth == 0)
+					break;
+			}
 		}
 		if (depth == 0 && *q == '(' && (q == p || is_space(q[-1]))) {
 			loc->dso = (struct conv_span){ q + 1, (uint32_t)(end - q - 2) };
@@ -219,21 +243,23 @@ static bool parse_loc(const char *p, const char *end, struct conv_loc *loc)
 	return true;
 }
 
-/* Finds the "=>" between source and target: the rightmost one followed by
- * spaces and a hex address (symbols may contain "=>"). */
+/* Finds the "=>" between source and target: the first " =>" followed by
+ * spaces and a hex digit (symbols may contain "=>"). */
 static const char *find_arrow(const char *p, const char *end)
 {
-	for (const char *q = end - 2; q >= p; q--) {
-		const char *a;
-		uint64_t ip;
-		size_t n;
+	const char *q = p;
 
-		if (q[0] != '=' || q[1] != '>')
+	while ((q = memchr(q, '=', (size_t)(end - q))) != NULL) {
+		const char *a;
+
+		if (q + 1 == end)
+			return NULL;
+		q++;
+		if (*q != '>' || q - 2 < p || !is_space(q[-2]))
 			continue;
-		a = skip_spaces(q + 2, end);
-		n = parse_hex(a, end, &ip);
-		if (a > q + 2 && n > 0 && (a + n == end || is_space(a[n])))
-			return q;
+		a = skip_spaces(q + 1, end);
+		if (a > q + 1 && a < end && hex_value(*a) >= 0)
+			return q - 1;	/* parse_loc() checks the address */
 	}
 	return NULL;
 }
@@ -247,7 +273,6 @@ static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
 	for (;;) {
 		size_t i;
 		const char *w;
-		uint64_t ip;
 
 		p = skip_spaces(p, end);
 		if (p == end)
@@ -258,6 +283,18 @@ static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
 				l->flags |= CONV_F_IN_TX;
 			p = w;
 			continue;
+		}
+		if (end - p >= 4 && p[0] == 'j' && is_space(p[3])) {	/* jcc, jmp: most lines */
+			if (p[1] == 'c' && p[2] == 'c') {
+				l->flags |= CONV_F_JCC;
+				p += 3;
+				continue;
+			}
+			if (p[1] == 'm' && p[2] == 'p') {
+				l->flags |= CONV_F_JMP;
+				p += 3;
+				continue;
+			}
 		}
 		for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
 			size_t n = flag_names[i].len;
@@ -271,9 +308,9 @@ static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
 			p += flag_names[i].len;
 			continue;
 		}
+		if (hex_value(*p) >= 0)
+			break;	/* the source ip (parse_loc checks it): flags are over */
 		w = token_end(p, end);
-		if (parse_hex(p, w, &ip) == (size_t)(w - p))
-			break;	/* the source ip: flags are over */
 		l->message = (struct conv_span){ p, (uint32_t)(w - p) };
 		return false;
 	}
@@ -363,7 +400,7 @@ static struct conv_span event_name(const char *p, const char *e)
 	if (m > p) {
 		const char *q = m;
 
-		while (q < c && strchr("ukhHGIpPSDeWxb", *q))
+		while (q < c && memchr("ukhHGIpPSDeWxb", *q, 14))
 			q++;
 		if (q == c)
 			c = m - 1;
@@ -391,18 +428,26 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		return;
 	}
 	/* The time is the first "SEC.NSEC:" token right after a pid/tid token;
-	 * everything before that is the (space-padded) comm. */
+	 * everything before that is the (space-padded) comm, which may itself
+	 * hold spaces and colons. */
 	l->kind = CONV_LINE_BAD;
-	for (t = p; t < end; t = skip_spaces(te, end)) {
-		te = token_end(t, end);
-		if (te - t >= 4 && te[-1] == ':' && prev && parse_time(t, te - 1, &l->ts) &&
-		    parse_pid_tid(prev, prev_end, l))
+	for (te = p; (te = memchr(te, ':', (size_t)(end - te))) != NULL; te++) {
+		t = te;
+		while (t > p && !is_space(t[-1]))
+			t--;
+		prev_end = t;
+		while (prev_end > p && is_space(prev_end[-1]))
+			prev_end--;
+		prev = prev_end;
+		while (prev > p && !is_space(prev[-1]))
+			prev--;
+		if (te - t >= 3 && prev < prev_end && is_digit(te[-1]) &&
+		    parse_time(t, te, &l->ts) && parse_pid_tid(prev, prev_end, l))
 			break;
-		prev = t;
-		prev_end = te;
 	}
-	if (t >= end)
+	if (!te)
 		return;
+	te++;
 	l->has_time = true;
 	l->comm = trim(p, prev);
 	p = skip_spaces(te, end);
