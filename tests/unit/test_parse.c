@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the perf script line parser (convert/parse.c) on the format
+ * variants of DESIGN.md "perf facts / Decoding". */
+#include "parse.h"
+#include "unit.h"
+
+static struct conv_line parse(const char *s)
+{
+	struct conv_line l;
+
+	conv_parse_line(s, strlen(s), &l);
+	return l;
+}
+
+static int span_is(struct conv_span sp, const char *want)
+{
+	return sp.len == strlen(want) && !memcmp(sp.s, want, sp.len);
+}
+
+#define CHECK_SPAN(sp, want)                                                         \
+	do {                                                                         \
+		if (!span_is(sp, want))                                              \
+			UNIT_FAIL("%s is \"%.*s\", expected \"%s\"", #sp, (int)(sp).len, \
+				  (sp).s ? (sp).s : "", want);                       \
+	} while (0)
+
+static void branch_perf61(void)
+{
+	struct conv_line l = parse(
+		"           relay 18211/18212 73410.552000180:          1  branches:u:   call"
+		"                      7f3c11a04c10 ring_pop+0x30 (/opt/relay/lib/libring.so) =>"
+		"     7f3c11a05100 ring_wait+0x0 (/opt/relay/lib/libring.so)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_BRANCH);
+	CHECK_SPAN(l.comm, "relay");
+	CHECK_INT_EQ(l.pid, 18211);
+	CHECK_INT_EQ(l.tid, 18212);
+	CHECK_U64_EQ(l.ts, 73410552000180ull);
+	CHECK(l.has_period);
+	CHECK_INT_EQ(l.period, 1);
+	CHECK_SPAN(l.event, "branches");
+	CHECK_INT_EQ(l.flags, CONV_F_CALL);
+	CHECK_U64_EQ(l.from.ip, 0x7f3c11a04c10ull);
+	CHECK_SPAN(l.from.sym, "ring_pop");
+	CHECK(l.from.has_symoff);
+	CHECK_U64_EQ(l.from.symoff, 0x30);
+	CHECK_SPAN(l.from.dso, "/opt/relay/lib/libring.so");
+	CHECK_U64_EQ(l.to.ip, 0x7f3c11a05100ull);
+	CHECK_SPAN(l.to.sym, "ring_wait");
+	CHECK_U64_EQ(l.to.symoff, 0);
+}
+
+static void branch_minimal_columns(void)
+{
+	/* No comm, no period, no event, tid only, no symoff, no dso. */
+	struct conv_line l = parse("  4412 1200.000000300:   return   46a140 schedule =>  46a145 main");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_BRANCH);
+	CHECK_INT_EQ(l.comm.len, 0);
+	CHECK_INT_EQ(l.pid, 4412);
+	CHECK_INT_EQ(l.tid, 4412);
+	CHECK(!l.has_period);
+	CHECK_INT_EQ(l.event.len, 0);
+	CHECK_INT_EQ(l.flags, CONV_F_RETURN);
+	CHECK_SPAN(l.from.sym, "schedule");
+	CHECK(!l.from.has_symoff);
+	CHECK_INT_EQ(l.from.dso.len, 0);
+	CHECK_SPAN(l.to.sym, "main");
+}
+
+static void branch_microseconds(void)
+{
+	/* Without --ns perf prints microseconds. */
+	struct conv_line l = parse("x 1/1 12.345678: 1 branches: jmp 10 a+0x0 (d) => 20 b+0x0 (d)");
+
+	CHECK_U64_EQ(l.ts, 12345678000ull);
+	CHECK_INT_EQ(l.flags, CONV_F_JMP);
+}
+
+static void comm_with_spaces_and_colons(void)
+{
+	struct conv_line l = parse(
+		"  Web Content: 1 77/78 5.000000001: 1 branches:uH: jcc 401000 f+0x1 (/b) =>"
+		" 401010 f+0x11 (/b)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_BRANCH);
+	CHECK_SPAN(l.comm, "Web Content: 1");
+	CHECK_INT_EQ(l.tid, 78);
+	CHECK_SPAN(l.event, "branches");
+	CHECK_INT_EQ(l.flags, CONV_F_JCC);
+}
+
+static void flag_variants(void)
+{
+	static const struct {
+		const char *flags;
+		uint32_t want;
+	} rows[] = {
+		{ "tr strt", CONV_F_TRACE_BEGIN },
+		{ "tr end", CONV_F_TRACE_END },
+		{ "tr strt jmp", CONV_F_TRACE_BEGIN | CONV_F_JMP },
+		{ "tr end  syscall", CONV_F_TRACE_END | CONV_F_SYSCALL },
+		{ "tr end  async", CONV_F_TRACE_END | CONV_F_ASYNC },
+		{ "tr end  call", CONV_F_TRACE_END | CONV_F_CALL },
+		{ "tr end  return", CONV_F_TRACE_END | CONV_F_RETURN },
+		{ "tr end  iret", CONV_F_TRACE_END | CONV_F_IRET },
+		{ "tr end  sysret", CONV_F_TRACE_END | CONV_F_SYSRET },
+		{ "tr strt tr end", CONV_F_TRACE_BEGIN | CONV_F_TRACE_END },
+		{ "hw int", CONV_F_HW_INT },
+		{ "int", CONV_F_INT },
+		{ "iret", CONV_F_IRET },
+		{ "syscall", CONV_F_SYSCALL },
+		{ "sysret", CONV_F_SYSRET },
+		{ "async", CONV_F_ASYNC },
+		{ "tx abrt", CONV_F_TX_ABORT },
+		{ "vmentry", CONV_F_VMENTRY },
+		{ "vmexit", CONV_F_VMEXIT },
+		{ "br miss", CONV_F_BRANCH_MISS },
+		{ "jcc   (x)", CONV_F_JCC | CONV_F_IN_TX },
+		{ "call (intr)", CONV_F_CALL },
+	};
+	char buf[256];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct conv_line l;
+
+		snprintf(buf, sizeof(buf), "c 1/2 3.000000004: 1 branches:u: %s  10 a+0x0 (d) =>"
+			 "  20 b+0x4 (d)", rows[i].flags);
+		l = parse(buf);
+		if (l.kind != CONV_LINE_BRANCH || l.flags != rows[i].want)
+			UNIT_FAIL("\"%s\": kind %d flags 0x%x, expected branch 0x%x", rows[i].flags,
+				  l.kind, l.flags, rows[i].want);
+	}
+}
+
+static void unknown_flag(void)
+{
+	struct conv_line l = parse("c 1/2 3.000000004: 1 branches:u: jump  10 a+0x0 (d) => 20 b (d)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_UNKNOWN_FLAG);
+	CHECK_SPAN(l.message, "jump");
+}
+
+static void symbols_hard(void)
+{
+	struct conv_line l = parse(
+		"c 1/2 3.000000004: 1 branches:u: call  401000 std::map<int, std::pair<int, int> >"
+		"::operator[](int const&)+0x1f (/usr/bin/app) =>  402000 Foo::operator=>(Bar) const+0x0"
+		" (/usr/bin/app)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_BRANCH);
+	CHECK_SPAN(l.from.sym, "std::map<int, std::pair<int, int> >::operator[](int const&)");
+	CHECK_U64_EQ(l.from.symoff, 0x1f);
+	CHECK_SPAN(l.to.sym, "Foo::operator=>(Bar) const");
+	CHECK_SPAN(l.to.dso, "/usr/bin/app");
+
+	l = parse("c 1/2 3.000000004: 1 branches:u: call  10 camlStdlib__list__map_1234+0x8 "
+		  "(/app.exe) =>  20 caml_apply2+0x0 (/app.exe)");
+	CHECK_SPAN(l.from.sym, "camlStdlib__list__map_1234");
+}
+
+static void garbage_offset_and_kernel(void)
+{
+	struct conv_line l = parse(
+		"solve 7001/7001 310.000000100: 1 branches:uH: call 401870 integrate+0x30 "
+		"(/home/user/solve) => 401030 tan@plt+0xfffffffffef9b000 (/home/user/solve)");
+
+	CHECK_SPAN(l.to.sym, "tan@plt");
+	CHECK_U64_EQ(l.to.symoff, 0xfffffffffef9b000ull);
+
+	l = parse("i 9/9 5.000000250: 1 branches:ku: call ffffffff9a000070 entry_SYSCALL_64+0x30 "
+		  "([kernel.kallsyms]) => ffffffff9a254300 do_syscall_64+0x0 ([kernel.kallsyms])");
+	CHECK_U64_EQ(l.from.ip, 0xffffffff9a000070ull);
+	CHECK_SPAN(l.from.dso, "[kernel.kallsyms]");
+	CHECK_SPAN(l.to.sym, "do_syscall_64");
+}
+
+static void unknown_symbols(void)
+{
+	struct conv_line l = parse("g 1/2 3.000000004: 1 branches:u: tr strt  0 [unknown] ([unknown])"
+				   " =>  46a100 runtime.schedule+0x0 (/opt/gosched)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_BRANCH);
+	CHECK_U64_EQ(l.from.ip, 0);
+	CHECK_INT_EQ(l.from.sym.len, 0);
+	CHECK(l.from.has_symtext);
+	CHECK_SPAN(l.from.dso, "[unknown]");
+
+	l = parse("g 1/2 3.000000004: 1 branches:u: call  55d1c0a2f3c0 f+0x40 (/n) =>"
+		  "  3a1b00c04040 [unknown] (//anon)");
+	CHECK_INT_EQ(l.to.sym.len, 0);
+	CHECK_SPAN(l.to.dso, "//anon");
+
+	/* [unknown] without a dso, and a deleted file's dso. */
+	l = parse("g 1/2 3.000000004: 1 branches:u: jmp  10 [unknown] =>  20 f+0x0 (/tmp/x (deleted))");
+	CHECK_INT_EQ(l.from.sym.len, 0);
+	CHECK_INT_EQ(l.from.dso.len, 0);
+	CHECK_SPAN(l.to.dso, "/tmp/x (deleted)");
+}
+
+static void decode_errors(void)
+{
+	struct conv_line l = parse(
+		" instruction trace error type 1 time 77.000000250 cpu 3 pid 6100 tid 6101 ip "
+		"0x402050 code 7: Overflow packet");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_ERROR);
+	CHECK(l.has_time);
+	CHECK_U64_EQ(l.ts, 77000000250ull);
+	CHECK_INT_EQ(l.pid, 6100);
+	CHECK_INT_EQ(l.tid, 6101);
+	CHECK_U64_EQ(l.from.ip, 0x402050);
+	CHECK_SPAN(l.message, "Overflow packet");
+
+	l = parse(" instruction trace error type 1 cpu -1 pid 6100 tid 6100 ip 0 code 8: Lost trace data");
+	CHECK_INT_EQ(l.kind, CONV_LINE_ERROR);
+	CHECK(!l.has_time);
+	CHECK_SPAN(l.message, "Lost trace data");
+
+	l = parse(" instruction trace error type 1 cpu 0 pid 5 tid 5 ip 0x1 code 9: Never-ending loop"
+		  " (refer perf config intel-pt.max-loops)");
+	CHECK_SPAN(l.message, "Never-ending loop (refer perf config intel-pt.max-loops)");
+}
+
+static void samples_and_chains(void)
+{
+	struct conv_line l = parse("          ingest 2300/2300  950.000100000:     100000 cpu-clock:u: ");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK_SPAN(l.event, "cpu-clock");
+	CHECK_INT_EQ(l.period, 100000);
+	CHECK(!l.has_loc);
+
+	l = parse("\t          4011f6 parse_row+0x26 (/opt/ingest)");
+	CHECK_INT_EQ(l.kind, CONV_LINE_CHAIN);
+	CHECK_U64_EQ(l.from.ip, 0x4011f6);
+	CHECK_SPAN(l.from.sym, "parse_row");
+
+	l = parse("  app 10/11 5.000000001: 50 branch-misses/period=50/u:  401000 f+0x1 (/bin/app)");
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK_SPAN(l.event, "branch-misses/period=50/u");
+	CHECK(l.has_loc);
+	CHECK_SPAN(l.from.sym, "f");
+
+	l = parse("");
+	CHECK_INT_EQ(l.kind, CONV_LINE_BLANK);
+}
+
+static void aux_events(void)
+{
+	struct conv_line l = parse("  indexd  9120/9120  5522.000000100:   1   cbr:  cbr: 36 freq: 3629 "
+				   "MHz (450%)    0 [unknown] ([unknown])");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_AUX);
+	CHECK_INT_EQ(l.cbr_mhz, 3629);
+	l = parse("  indexd  9120/9120  5522.000000100:   1   psb:   offs: 0x0   0 [unknown] ([unknown])");
+	CHECK_INT_EQ(l.kind, CONV_LINE_AUX);
+	CHECK_INT_EQ(l.cbr_mhz, 0);
+}
+
+static void bad_lines(void)
+{
+	CHECK_INT_EQ(parse("Warning: something odd").kind, CONV_LINE_BAD);
+	CHECK_INT_EQ(parse("c 1/2 3.000000004: 1 branches:u: call 10 a+0x0 (d)").kind, CONV_LINE_BAD);
+	CHECK_INT_EQ(parse("c 1/2 nottime: call 10 a => 20 b").kind, CONV_LINE_BAD);
+	/* A line cut short (truncated last line) must not read past its end. */
+	CHECK_INT_EQ(parse("c 1/2 3.000000004: 1 branches:u: call  10 a+0x0 (d) =").kind,
+		     CONV_LINE_BAD);
+}
+
+int main(void)
+{
+	UNIT_RUN(branch_perf61);
+	UNIT_RUN(branch_minimal_columns);
+	UNIT_RUN(branch_microseconds);
+	UNIT_RUN(comm_with_spaces_and_colons);
+	UNIT_RUN(flag_variants);
+	UNIT_RUN(unknown_flag);
+	UNIT_RUN(symbols_hard);
+	UNIT_RUN(garbage_offset_and_kernel);
+	UNIT_RUN(unknown_symbols);
+	UNIT_RUN(decode_errors);
+	UNIT_RUN(samples_and_chains);
+	UNIT_RUN(aux_events);
+	UNIT_RUN(bad_lines);
+	return unit_exit();
+}
