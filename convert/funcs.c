@@ -23,7 +23,8 @@ static uint64_t mix_bytes(uint64_t h, const char *s, uint32_t len)
 		h ^= h >> 29;
 	}
 	w = 0;
-	memcpy(&w, s, len);
+	if (len)
+		memcpy(&w, s, len);
 	h = (h ^ w ^ ((uint64_t)len << 56)) * 0x9e3779b97f4a7c15ull;
 	return h ^ (h >> 32);
 }
@@ -63,8 +64,8 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	if (c->capfuncs)
 		for (f = c->funcs[h & (c->capfuncs - 1)]; f; f = f->next)
 			if (f->hash == h && f->symlen == sym.len && f->dsolen == dso.len &&
-			    !memcmp(f->key, sym.s, sym.len) &&
-			    !memcmp(f->key + sym.len, dso.s, dso.len))
+			    (!sym.len || !memcmp(f->key, sym.s, sym.len)) &&
+			    (!dso.len || !memcmp(f->key + sym.len, dso.s, dso.len)))
 				return f;
 	if (c->nfuncs >= c->capfuncs && funcs_grow(c))
 		return NULL;
@@ -74,8 +75,10 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->hash = h;
 	f->symlen = sym.len;
 	f->dsolen = dso.len;
-	memcpy(f->key, sym.s, sym.len);
-	memcpy(f->key + sym.len, dso.s, dso.len);
+	if (sym.len)
+		memcpy(f->key, sym.s, sym.len);
+	if (dso.len)
+		memcpy(f->key + sym.len, dso.s, dso.len);
 	f->unknown = sym.len == 0;
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
