@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/* encode: Intel PT packet generation (see encode.h). */
+#include "encode.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <intel-pt.h>
+
+struct enc {
+	struct pt_encoder *pt;
+	const struct ps_enc_opts *o;
+	uint64_t tnt;          /* pending TNT bits, oldest highest */
+	unsigned ntnt;
+	uint64_t *stack;       /* the decoder's return stack */
+	size_t depth, cap;
+	uint64_t since_psb;    /* offset of the last PSB */
+	int rc;
+};
+
+static uint64_t offset(struct enc *e)
+{
+	uint64_t off = 0;
+
+	pt_enc_get_offset(e->pt, &off);
+	return off;
+}
+
+static void put(struct enc *e, struct pt_packet *p)
+{
+	if (e->rc == 0 && pt_enc_next(e->pt, p) < 0)
+		e->rc = -ENOMEM;
+}
+
+static void flush_tnt(struct enc *e)
+{
+	struct pt_packet p = { .type = ppt_tnt_8 };
+
+	if (!e->ntnt)
+		return;
+	p.payload.tnt.bit_size = (uint8_t)e->ntnt;
+	p.payload.tnt.payload = e->tnt;
+	put(e, &p);
+	e->tnt = 0;
+	e->ntnt = 0;
+}
+
+static void tnt_bit(struct enc *e, int taken)
+{
+	e->tnt = (e->tnt << 1) | (taken ? 1 : 0);
+	if (++e->ntnt == 6)
+		flush_tnt(e);
+}
+
+static void simple(struct enc *e, enum pt_packet_type type)
+{
+	struct pt_packet p = { .type = type };
+
+	flush_tnt(e);
+	put(e, &p);
+}
+
+static void ip_packet(struct enc *e, enum pt_packet_type type, uint64_t ip)
+{
+	struct pt_packet p = { .type = type };
+
+	flush_tnt(e);
+	p.payload.ip.ipc = ip ? pt_ipc_sext_48 : pt_ipc_suppressed;
+	p.payload.ip.ip = ip;
+	put(e, &p);
+}
+
+static void tsc(struct enc *e, uint64_t t)
+{
+	struct pt_packet p = { .type = ppt_tsc };
+
+	flush_tnt(e);
+	p.payload.tsc.tsc = t;
+	put(e, &p);
+}
+
+static void mode_exec(struct enc *e)
+{
+	struct pt_packet p = { .type = ppt_mode };
+
+	flush_tnt(e);
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec = pt_set_exec_mode(ptem_64bit);
+	put(e, &p);
+}
+
+/* PSB+ carrying the time and, when tracing is on, the current ip (FUP). */
+static void psb(struct enc *e, uint64_t t, uint64_t fup)
+{
+	simple(e, ppt_psb);
+	e->since_psb = offset(e);
+	tsc(e, t);
+	if (fup) {
+		mode_exec(e);
+		ip_packet(e, ppt_fup, fup);
+	}
+	simple(e, ppt_psbend);
+	e->depth = 0;
+}
+
+static void push(struct enc *e, uint64_t ret)
+{
+	if (e->depth == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 64;
+		uint64_t *s = realloc(e->stack, cap * sizeof(*s));
+
+		if (!s) {
+			e->rc = -ENOMEM;
+			return;
+		}
+		e->stack = s;
+		e->cap = cap;
+	}
+	e->stack[e->depth++] = ret;
+}
+
+static uint64_t pop(struct enc *e)
+{
+	return e->depth ? e->stack[--e->depth] : 0;
+}
+
+static uint64_t step_time(const struct ps_enc_opts *o, const struct ps_step *s)
+{
+	return o->time_base + s->seq * o->ns_per_step;
+}
+
+/* Packets for instruction IN, which was followed by NEXT (0: by nothing). */
+static void branch(struct enc *e, const struct ps_insn *in, uint64_t next, uint64_t next_time)
+{
+	uint64_t ret;
+
+	switch (in->kind) {
+	case PS_JCC:
+		tnt_bit(e, next != in->ip + in->len);
+		break;
+	case PS_CALL:
+		if (in->target != in->ip + in->len)
+			push(e, in->ip + in->len);
+		break;
+	case PS_CALL_INDIRECT:
+		push(e, in->ip + in->len);
+		ip_packet(e, ppt_tip, next);
+		break;
+	case PS_JMP_INDIRECT:
+		ip_packet(e, ppt_tip, next);
+		break;
+	case PS_RET:
+		ret = pop(e);
+		if (e->o->retcomp && ret && ret == next)
+			tnt_bit(e, 1);
+		else
+			ip_packet(e, ppt_tip, next);
+		break;
+	case PS_SYSCALL:
+		ip_packet(e, ppt_tip_pgd, 0);
+		if (next) {
+			tsc(e, next_time);
+			mode_exec(e);
+			ip_packet(e, ppt_tip_pge, next);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct ps_icache *ic,
+	      const struct ps_enc_opts *o, struct ps_aux *out, char *err, size_t errlen)
+{
+	struct pt_config cfg;
+	struct enc e = { .o = o };
+	const struct ps_insn *in;
+	size_t i, cap;
+	uint64_t next, next_time;
+	unsigned count = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->ovf_step = SIZE_MAX;
+	if (from >= to)
+		return 0;
+	cap = (to - from) * 24 + 4096;
+	out->data = malloc(cap);
+	out->offset = calloc(to - from + 1, sizeof(*out->offset));
+	if (!out->data || !out->offset)
+		return -ENOMEM;
+	pt_config_init(&cfg);
+	cfg.begin = out->data;
+	cfg.end = out->data + cap;
+	e.pt = pt_alloc_encoder(&cfg);
+	if (!e.pt)
+		return -ENOMEM;
+
+	out->first_time = step_time(o, &th->steps[from]);
+	simple(&e, ppt_psb);
+	tsc(&e, out->first_time);
+	simple(&e, ppt_psbend);
+	mode_exec(&e);
+	ip_packet(&e, ppt_tip_pge, th->steps[from].ip);
+	for (i = from; i < to && e.rc == 0; i++) {
+		in = ps_icache_get(ic, th->steps[i].ip);
+		if (!in) {
+			snprintf(err, errlen, "no instruction at %#" PRIx64, th->steps[i].ip);
+			e.rc = -EPROTO;
+			break;
+		}
+		next = i + 1 < th->n ? th->steps[i + 1].ip : 0;
+		next_time = i + 1 < th->n ? step_time(o, &th->steps[i + 1]) : 0;
+		if (!next && in->kind != PS_SYSCALL && ps_kind_needs_packet(in->kind))
+			break;  /* how it ended is unknown */
+		if (i > from && ++count >= o->tsc_every) {
+			tsc(&e, step_time(o, &th->steps[i]));
+			count = 0;
+		}
+		if (ps_kind_needs_packet(in->kind)) {
+			if (i >= o->ovf_at && out->ovf_step == SIZE_MAX) {
+				simple(&e, ppt_ovf);
+				psb(&e, step_time(o, &th->steps[i]), in->ip);
+				out->ovf_step = i;
+			} else if (o->psb_every && offset(&e) - e.since_psb >= o->psb_every) {
+				psb(&e, step_time(o, &th->steps[i]), in->ip);
+			}
+		}
+		out->offset[i - from] = offset(&e);
+		branch(&e, in, next, next_time);
+	}
+	flush_tnt(&e);
+	out->len = offset(&e);
+	for (; i <= to; i++)
+		out->offset[i - from] = out->len;
+	pt_free_encoder(e.pt);
+	free(e.stack);
+	return e.rc;
+}
+
+void ps_aux_free(struct ps_aux *aux)
+{
+	free(aux->data);
+	free(aux->offset);
+	memset(aux, 0, sizeof(*aux));
+}

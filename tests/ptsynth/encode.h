@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * encode: Intel PT packets (libipt's encoder) for one thread's recorded
+ * instructions, decodable by perf's software decoder (tools/perf/util/
+ * intel-pt-decoder): PSB, TSC, PSBEND, MODE.Exec, TIP.PGE at the start; a
+ * TNT bit per conditional branch; TIP for indirect branches and for returns
+ * that return compression cannot express; TIP.PGD (IP suppressed) at a
+ * syscall and TSC, MODE.Exec, TIP.PGE where the thread resumes; a TSC every
+ * N instructions. The return stack mirrors perf's decoder: push at every call
+ * but a zero-length one, pop at every return, clear at every PSB; packets
+ * that change it (PSB, OVF) are placed where the decoder reads them, just
+ * before an instruction that needs a packet.
+ */
+#ifndef PTSYNTH_ENCODE_H
+#define PTSYNTH_ENCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+struct ps_enc_opts {
+	bool retcomp;          /* compress returns to their call site into TNT bits */
+	unsigned tsc_every;    /* a TSC packet every this many instructions (>= 1) */
+	size_t psb_every;      /* a PSB+ after this many bytes (0: only at the start) */
+	size_t ovf_at;         /* step index where an OVF packet goes, SIZE_MAX: none */
+	uint64_t time_base;    /* TSC (= perf time, ns) of global step 0 */
+	uint64_t ns_per_step;  /* TSC ticks per global step */
+};
+
+/* The encoded data of one thread. */
+struct ps_aux {
+	uint8_t *data;         /* owned */
+	size_t len;            /* bytes */
+	size_t *offset;        /* owned; offset[i - from]: bytes written before step i */
+	size_t ovf_step;       /* the step before which the OVF went, SIZE_MAX: none */
+	uint64_t first_time;   /* TSC of the first packet */
+};
+
+/*
+ * Encodes steps [FROM, TO) of TH (TO <= TH->n; step TO, when recorded, tells
+ * how the last one ended). A last step whose outcome is unknown is left out.
+ * Returns 0, -ENOMEM, or -EPROTO when an instruction is not in IC (ERR says
+ * which).
+ */
+int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct ps_icache *ic,
+	      const struct ps_enc_opts *o, struct ps_aux *out, char *err, size_t errlen);
+
+void ps_aux_free(struct ps_aux *aux);
+
+#endif

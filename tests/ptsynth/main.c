@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptsynth: runs a program under ptrace single-step and writes a perf.data
+ * whose Intel PT data encodes exactly the executed control flow, plus the
+ * ground truth (truth.h). A test tool: no Intel PT hardware is needed, perf
+ * decodes Intel PT in software. See tests/ptsynth/README.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "encode.h"
+#include "perfdata.h"
+#include "symtab.h"
+#include "trace.h"
+#include "truth.h"
+
+#define PTSYNTH_VERSION "0.1"
+#define MAX_SNAPSHOTS 16
+
+struct opts {
+	const char *out, *truth, *start;
+	bool noretcomp, per_cpu, quiet;
+	unsigned tsc_every;
+	size_t psb_every, window;
+	uint64_t max_steps, time_base, ns_per_step;
+	char *snap[MAX_SNAPSHOTS];   /* global step numbers or symbol names */
+	size_t nsnap;
+	uint64_t ovf_at, trunc_at;   /* global step numbers, UINT64_MAX: none */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ptsynth [OPTIONS] -- PROG [ARGS...]\n"
+"Runs PROG under ptrace single-step (ASLR off) and writes a perf.data with\n"
+"Intel PT data encoding its control flow, decodable by perf script.\n"
+"  -o, --output FILE        perf.data to write (default perf.data); with several\n"
+"                           snapshots FILE must hold %%d (the snapshot number)\n"
+"      --truth FILE         write the ground truth (format: truth.h); %%d as -o\n"
+"      --noretcomp          no return compression (every return a TIP)\n"
+"      --tsc-every N        a TSC packet every N instructions (default 8)\n"
+"      --psb-every BYTES    a PSB+ every BYTES of trace (default: only at start)\n"
+"      --per-cpu            per-CPU AUX queues (thread k on CPU k) instead of\n"
+"                           per-thread queues\n"
+"      --snapshot-window N  keep only the last N instructions of each thread\n"
+"      --snapshot-at LIST   comma-separated snapshot points: a global step\n"
+"                           number, or a function whose K-th entry (K = its\n"
+"                           K-th mention) ends the snapshot; one file each\n"
+"      --damage overflow@N  an OVF packet at global step N (in its thread)\n"
+"      --damage truncate@N  cut the AUX data of the thread at global step N\n"
+"      --start SYM          start tracing at function SYM of PROG (default\n"
+"                           main; '' from the first instruction)\n"
+"      --max-steps N        give up after N steps (default 2000000)\n"
+"      --ns-per-step N      time between steps in ns (default 10)\n"
+"  -q, --quiet              no summary line\n"
+"  -h, --help, -V, --version\n");
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
+	       O_START, O_MAX, O_NS };
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "truth", required_argument, NULL, O_TRUTH },
+		{ "noretcomp", no_argument, NULL, O_NORET },
+		{ "tsc-every", required_argument, NULL, O_TSC },
+		{ "psb-every", required_argument, NULL, O_PSB },
+		{ "per-cpu", no_argument, NULL, O_PERCPU },
+		{ "snapshot-window", required_argument, NULL, O_WINDOW },
+		{ "snapshot-at", required_argument, NULL, O_AT },
+		{ "damage", required_argument, NULL, O_DAMAGE },
+		{ "start", required_argument, NULL, O_START },
+		{ "max-steps", required_argument, NULL, O_MAX },
+		{ "ns-per-step", required_argument, NULL, O_NS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	uint64_t v;
+	char *tok, *save;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+o:qhV", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->out = optarg; break;
+		case O_TRUTH: o->truth = optarg; break;
+		case O_NORET: o->noretcomp = true; break;
+		case O_PERCPU: o->per_cpu = true; break;
+		case O_START: o->start = optarg; break;
+		case 'q': o->quiet = true; break;
+		case 'h': usage(stdout); exit(EXIT_OK);
+		case 'V': printf("ptsynth %s\n", PTSYNTH_VERSION); exit(EXIT_OK);
+		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS:
+			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX))) {
+				diag_error("--%s: expected a number, found '%s'",
+					   lo[c - O_TRUTH + 1].name, optarg);
+				return -EINVAL;
+			}
+			if (c == O_TSC) o->tsc_every = (unsigned)v;
+			if (c == O_PSB) o->psb_every = v;
+			if (c == O_WINDOW) o->window = v;
+			if (c == O_MAX) o->max_steps = v;
+			if (c == O_NS) o->ns_per_step = v;
+			break;
+		case O_AT:
+			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (o->nsnap == MAX_SNAPSHOTS) {
+					diag_error("--snapshot-at: at most %d snapshots", MAX_SNAPSHOTS);
+					return -EINVAL;
+				}
+				o->snap[o->nsnap++] = tok;
+			}
+			break;
+		case O_DAMAGE:
+			if (!strncmp(optarg, "overflow@", 9) && parse_u64(optarg + 9, &v) == 0) {
+				o->ovf_at = v;
+			} else if (!strncmp(optarg, "truncate@", 9) && parse_u64(optarg + 9, &v) == 0) {
+				o->trunc_at = v;
+			} else {
+				diag_error("--damage: expected overflow@N or truncate@N, found '%s'",
+					   optarg);
+				return -EINVAL;
+			}
+			break;
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind >= argc) {
+		diag_error("expected a program to run after the options, found none");
+		return -EINVAL;
+	}
+	if (o->nsnap > 1 && (!strstr(o->out, "%d") || (o->truth && !strstr(o->truth, "%d")))) {
+		diag_error("several snapshots: expected %%d in the -o and --truth names");
+		return -EINVAL;
+	}
+	return optind;
+}
+
+/* The global step after which snapshot K ends (exclusive), or 0 on error. */
+static uint64_t snapshot_end(const struct opts *o, const struct ps_run *run,
+			     const struct ps_symtab *st, size_t k)
+{
+	uint64_t v, start, best = UINT64_MAX;
+	const char *name = o->snap[k];
+	size_t i, j, nth = 0, seen;
+	const char *sym;
+
+	if (parse_u64(name, &v) == 0)
+		return v;
+	for (i = 0; i <= k; i++)
+		nth += !strcmp(o->snap[i], name);
+	/* the nth entry of the function over all threads, in global order */
+	for (seen = 0; seen < nth; seen++) {
+		uint64_t after = best == UINT64_MAX ? 0 : best + 1, next = UINT64_MAX;
+
+		for (i = 0; i < run->nthreads; i++) {
+			const struct ps_thread *th = &run->threads[i];
+
+			for (j = 0; j < th->n; j++) {
+				if (th->steps[j].seq < after || th->steps[j].seq >= next)
+					continue;
+				sym = ps_symtab_lookup(st, th->steps[j].ip, &start, NULL);
+				if (start == th->steps[j].ip && !strcmp(sym, name)) {
+					next = th->steps[j].seq;
+					break;
+				}
+			}
+		}
+		if (next == UINT64_MAX)
+			return 0;
+		best = next;
+	}
+	return best + 1;
+}
+
+static char *numbered(const char *pattern, size_t k)
+{
+	char *s = NULL;
+	const char *p = strstr(pattern, "%d");
+
+	if (!p)
+		return strdup(pattern);
+	if (asprintf(&s, "%.*s%zu%s", (int)(p - pattern), pattern, k + 1, p + 2) < 0)
+		return NULL;
+	return s;
+}
+
+/* Index of the first step of TH at or after global step SEQ. */
+static size_t local_step(const struct ps_thread *th, uint64_t seq)
+{
+	size_t lo = 0, hi = th->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (th->steps[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* True when global step SEQ was executed by TH. */
+static bool owns(const struct ps_thread *th, uint64_t seq)
+{
+	size_t i = local_step(th, seq);
+
+	return i < th->n && th->steps[i].seq == seq;
+}
+
+static int write_snapshot(const struct opts *o, const struct ps_run *run,
+			  const struct ps_symtab *st, size_t k, uint64_t end_seq,
+			  struct ps_truth_stats *stats)
+{
+	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
+				  .psb_every = o->psb_every, .time_base = o->time_base,
+				  .ns_per_step = o->ns_per_step };
+	struct ps_aux aux[64];
+	struct ps_pd_queue q[64];
+	struct ps_truth_thread tt[64];
+	struct ps_pd pd = { .pid = run->pid, .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
+			    .snapshot = o->window || o->nsnap, .maps = run->maps,
+			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000 };
+	char err[256] = "", *out = numbered(o->out, k), *truth = NULL;
+	size_t i, nq = 0;
+	int rc = 0;
+
+	if (!out || (o->truth && !(truth = numbered(o->truth, k))))
+		return -ENOMEM;
+	for (i = 0; i < run->nthreads && i < 64 && rc == 0; i++) {
+		const struct ps_thread *th = &run->threads[i];
+		size_t to = local_step(th, end_seq);
+		size_t from = o->window && to > o->window ? to - o->window : 0;
+
+		if (from >= to)
+			continue;
+		eo.ovf_at = o->ovf_at != UINT64_MAX && owns(th, o->ovf_at) ?
+			local_step(th, o->ovf_at) : SIZE_MAX;
+		rc = ps_encode(th, from, to, &run->icache, &eo, &aux[nq], err, sizeof(err));
+		tt[nq] = (struct ps_truth_thread){ .th = th, .from = from, .to = to,
+						   .ovf_step = aux[nq].ovf_step, .cut = SIZE_MAX };
+		q[nq] = (struct ps_pd_queue){ .tid = th->tid, .comm = th->comm,
+					      .data = aux[nq].data, .len = aux[nq].len };
+		if (o->trunc_at != UINT64_MAX && owns(th, o->trunc_at)) {
+			size_t cut = local_step(th, o->trunc_at);
+
+			if (cut >= from && cut < to) {
+				tt[nq].cut = cut;
+				q[nq].len = aux[nq].offset[cut - from];
+			}
+		}
+		nq++;
+	}
+	pd.nqueues = nq;
+	if (rc < 0)
+		diag_error("encoding: %s", err[0] ? err : strerror(-rc));
+	else if ((rc = ps_perf_write(out, &pd)) < 0)
+		diag_error("%s: cannot write: %s", out, strerror(-rc));
+	if (rc == 0 && truth) {
+		FILE *f = fopen(truth, "w");
+
+		rc = f ? ps_truth_write(f, run, st, tt, nq, o->time_base, o->ns_per_step, stats)
+		       : -errno;
+		if (f && fclose(f) && rc == 0)
+			rc = -EIO;
+		if (rc < 0)
+			diag_error("%s: cannot write: %s", truth, strerror(-rc));
+	}
+	for (i = 0; i < nq; i++)
+		ps_aux_free(&aux[i]);
+	free(out);
+	free(truth);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .out = "perf.data", .start = "main", .tsc_every = 8,
+			  .max_steps = 2000000, .time_base = 1000000000, .ns_per_step = 10,
+			  .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX };
+	struct ps_truth_stats stats = { 0 };
+	struct ps_run run;
+	struct ps_symtab st;
+	char err[512];
+	size_t k, nsnap;
+	int first, rc;
+
+	diag_init(argv[0]);
+	first = parse_args(argc, argv, &o);
+	if (first < 0)
+		return EXIT_USAGE;
+	rc = ps_run_trace(&run, argv + first, o.start, o.max_steps, err, sizeof(err));
+	if (rc < 0) {
+		diag_error("%s: %s", argv[first], err[0] ? err : strerror(-rc));
+		ps_run_free(&run);
+		return EXIT_RUNTIME;
+	}
+	if (ps_symtab_load(&st, &run) < 0) {
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	nsnap = o.nsnap ? o.nsnap : 1;
+	for (k = 0; k < nsnap && rc == 0; k++) {
+		uint64_t end = o.nsnap ? snapshot_end(&o, &run, &st, k) : UINT64_MAX;
+
+		if (!end) {
+			diag_error("--snapshot-at: expected a step number or a function that runs, "
+				   "found '%s'", o.snap[k]);
+			rc = -EINVAL;
+			break;
+		}
+		rc = write_snapshot(&o, &run, &st, k, end, &stats);
+	}
+	if (rc == 0 && !o.quiet)
+		fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps (%" PRIu64 " filled after cpuid), "
+			"%zu threads; traced %" PRIu64 " instructions, %" PRIu64 " taken branches, "
+			"%" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64 " syscalls\n",
+			argv[first], run.nsteps, run.filled, run.nthreads, stats.steps, stats.taken,
+			stats.calls, stats.rets, stats.syscalls);
+	ps_symtab_free(&st);
+	ps_run_free(&run);
+	return rc == 0 ? EXIT_OK : EXIT_RUNTIME;
+}

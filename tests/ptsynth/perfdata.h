@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfdata: writes a perf.data file (format of tools/perf/Documentation/
+ * perf.data-file-format.txt, as read by perf 6.1) that holds synthesized
+ * Intel PT data: the PERFILE2 header, one intel_pt attr, the features
+ * EVENT_DESC and AUXTRACE (index entries {file offset, 48}), then the
+ * records AUXTRACE_INFO (17 private words, identity TSC-to-time conversion),
+ * COMM per thread, MMAP2 per executable mapping, ITRACE_START per CPU in
+ * per-CPU layout, and one AUXTRACE record (reference != 0) plus its data per
+ * queue.
+ */
+#ifndef PTSYNTH_PERFDATA_H
+#define PTSYNTH_PERFDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "trace.h"
+
+/* One AUX queue: a thread (per-thread layout) or a CPU running one thread. */
+struct ps_pd_queue {
+	pid_t tid;
+	const char *comm;
+	const uint8_t *data;   /* the Intel PT bytes (not owned) */
+	size_t len;
+};
+
+struct ps_pd {
+	pid_t pid;
+	bool noretcomp;        /* config bit 0x800, priv NORETCOMP */
+	bool per_cpu;          /* queue k is CPU k (with ITRACE_START), else thread */
+	bool snapshot;         /* priv SNAPSHOT_MODE */
+	uint64_t meta_time;    /* perf time (ns) of the COMM/MMAP2 records */
+	const struct ps_map *maps;
+	size_t nmaps;
+	const struct ps_pd_queue *queues;
+	size_t nqueues;
+};
+
+/*
+ * Writes PD to PATH. Returns 0 or a negative errno (the file may then be
+ * partly written).
+ */
+int ps_perf_write(const char *path, const struct ps_pd *pd);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * truth: the ground truth of a synthesized trace, as text. For each traced
+ * thread, the control transfers that actually happened between functions,
+ * in order, named like perf script's sym field (symtab.h). Format (one
+ * record a line, fields separated by TAB, names last as they may hold
+ * spaces):
+ *
+ *   # comment
+ *   thread PID TID COMM FIRST END START_IP START_SYM
+ *       the trace of TID holds its steps [FIRST, END) (step = instruction
+ *       executed, counted per thread from the start point); START_SYM is
+ *       the function it starts in
+ *   KIND TID STEP TIME SRC_IP DST_IP DST_OFF SRC_DSO DST_DSO SRC_SYM DST_SYM
+ *       KIND is call, ret, jump (a jump or taken jcc to another function;
+ *       DST_OFF 0 means a function entry, a tail call), syscall (DST_* are
+ *       0 / "-": the kernel), or error (a decode error was injected before
+ *       this step; SRC_SYM then holds the message perf prints). TIME is the
+ *       step's TSC (= perf time, ns); IPs in hex; a call to the next
+ *       instruction (call next; pop) is not a function call and is left out.
+ *   end TID STEP
+ *       the last step perf's decoder walks: after the last packet it
+ *       follows direct branches up to the next instruction needing a
+ *       packet, so the trace may reach past END.
+ */
+#ifndef PTSYNTH_TRUTH_H
+#define PTSYNTH_TRUTH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "encode.h"
+#include "symtab.h"
+#include "trace.h"
+
+/* What one thread contributes to one perf.data file. */
+struct ps_truth_thread {
+	const struct ps_thread *th;
+	size_t from, to;        /* encoded steps [from, to) */
+	size_t ovf_step;        /* SIZE_MAX: none */
+	size_t cut;             /* truncated before this step, SIZE_MAX: not */
+};
+
+/* Counts of what a trace holds (for the summary). */
+struct ps_truth_stats {
+	uint64_t steps, taken, calls, rets, syscalls;
+};
+
+/*
+ * Writes the truth of NT threads of RUN to F (time of a step: TIME_BASE +
+ * seq * NS_PER_STEP) and adds to STATS. Returns 0 or -EIO.
+ */
+int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st,
+		   const struct ps_truth_thread *tt, size_t nt, uint64_t time_base,
+		   uint64_t ns_per_step, struct ps_truth_stats *stats);
+
+#endif
