@@ -238,6 +238,7 @@ int main(int argc, char **argv)
 	struct fxt_writer *w;
 	struct converter *cv;
 	struct conv_opts copts;
+	const struct conv_stats *stats;
 	int rc, err;
 	uint64_t bytes;
 
@@ -266,6 +267,15 @@ int main(int argc, char **argv)
 	}
 	for (int i = optind; i < argc && rc == EXIT_OK; i++)
 		rc = convert_input(cv, argv[i], &perf);
+	stats = converter_stats(cv);
+	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
+	    !stats->decode_errors) {
+		diag_error("%s: no line was perf script output (%llu skipped); expected the "
+			   "output of: perf script --ns --itrace=bep -F %s", argv[optind],
+			   (unsigned long long)stats->skipped, "comm,pid,tid,time,flags,ip,addr,sym,"
+			   "symoff,dso,event,period");
+		rc = EXIT_RUNTIME;
+	}
 	bytes = fxt_writer_bytes(w);
 	if (rc) {
 		fxt_writer_abort(w);
@@ -273,7 +283,7 @@ int main(int argc, char **argv)
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 	} else {
-		summary(&o, converter_stats(cv), bytes);
+		summary(&o, stats, bytes);
 	}
 	converter_free(cv);
 out:
