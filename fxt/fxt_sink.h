@@ -22,8 +22,12 @@
 enum {
 	FXT_SINK_BUF_BYTES = 1 << 20,   /* uncompressed staging buffer */
 	FXT_SINK_ZBUF_BYTES = 1 << 18,  /* deflate output buffer */
-	FXT_SINK_GZIP_LEVEL = 3,        /* measured: see fxt_sink.c */
 };
+
+/* Deflate level of gzip output (measured: see fxt_sink.c); -D may override it. */
+#ifndef FXT_SINK_GZIP_LEVEL
+#define FXT_SINK_GZIP_LEVEL 1
+#endif
 
 struct fxt_sink {
 	uint8_t *buf;          /* staging buffer of FXT_SINK_BUF_BYTES */

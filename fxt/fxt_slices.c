@@ -307,8 +307,9 @@ static void one_thread(struct builder *b, const struct fxt_revent **order, size_
 	if (on_track && !named(kobjs, nkobjs, order[0]->pid, order[0]->tid))
 		PROBLEM(b, order[0], "%s", "events on a thread that no kernel object record "
 			"names (with a \"process\" koid argument)");
-	qsort(b->t->slices + first_slice, b->t->nslices - first_slice,
-	      sizeof(*b->t->slices), cmp_slice_order);
+	if (b->t->nslices > first_slice)
+		qsort(b->t->slices + first_slice, b->t->nslices - first_slice,
+		      sizeof(*b->t->slices), cmp_slice_order);
 }
 
 int fxt_trace_slices(struct fxt_trace *t)
@@ -329,11 +330,13 @@ int fxt_trace_slices(struct fxt_trace *t)
 	}
 	for (size_t i = 0; i < t->nevents; i++)
 		order[i] = &t->events[i];
-	qsort(order, t->nevents, sizeof(*order), cmp_thread_time);
+	if (t->nevents)
+		qsort(order, t->nevents, sizeof(*order), cmp_thread_time);
 	for (size_t i = 0; i < t->nkobjs; i++)
 		if (t->kobjs[i].obj_type == FXT_ZX_OBJ_THREAD)
 			kobjs[nk++] = &t->kobjs[i];
-	qsort(kobjs, nk, sizeof(*kobjs), cmp_kobj);
+	if (nk)
+		qsort(kobjs, nk, sizeof(*kobjs), cmp_kobj);
 	for (size_t i = 0, j; i < t->nevents && !b.err; i = j) {
 		for (j = i + 1; j < t->nevents; j++)
 			if (order[j]->pid != order[i]->pid || order[j]->tid != order[i]->tid)

@@ -50,8 +50,9 @@ static size_t put_padded(uint8_t *p, const char *s, size_t len)
 {
 	size_t words = (len + 7) / 8;
 
-	if (words)
-		fxt_put64(p + (words - 1) * 8, 0);
+	if (!words)
+		return 0;
+	fxt_put64(p + (words - 1) * 8, 0);
 	memcpy(p, s, len);
 	return words;
 }

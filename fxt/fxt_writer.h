@@ -95,7 +95,8 @@ struct fxt_writer;
  * Opens PATH for writing ("-" is stdout, always raw) and writes the magic
  * number record, a provider info record naming PROVIDER (id 0, name cut to
  * 255 bytes) and the initialization record (1,000,000,000 ticks/s), in this
- * order. Gzip output uses deflate level 3. Returns the writer, or NULL with
+ * order. Gzip output uses deflate level 1
+ * (fast; see fxt_sink.c). Returns the writer, or NULL with
  * *err set to a negative errno. The caller owns the writer and must end it
  * with fxt_writer_close() or fxt_writer_abort().
  */

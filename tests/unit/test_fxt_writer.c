@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the FXT writer (fxt/fxt_writer.h): exact bytes of pinned
+ * records, round trips of every event and argument type through the
+ * project's reader, string and thread index recycling, truncation, record
+ * sizes and alignment, gzip and raw output, failure paths (no file left
+ * under the final name), and a throughput measurement.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fxt_format.h"
+#include "fxt_reader.h"
+#include "fxt_sink.h"
+#include "fxt_writer.h"
+#include "unit.h"
+
+static char tmpdir[64];
+
+/* PATH of NAME in the test's scratch directory (a rotating static buffer). */
+static const char *tpath(const char *name)
+{
+	static char bufs[4][256];
+	static int n;
+	char *b = bufs[n++ % 4];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
+	return b;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* The whole file PATH as 64-bit little-endian words (*N words); NULL if unreadable. */
+static uint64_t *read_words(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint64_t *w = NULL;
+	long len;
+
+	*n = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	if (len >= 0 && len % 8 == 0) {
+		w = malloc((size_t)len + 8);
+		uint8_t *b = (uint8_t *)w;
+
+		if (w && fread(w, 1, (size_t)len, f) == (size_t)len) {
+			for (long i = 0; i < len / 8; i++) {
+				uint64_t v = 0;
+
+				for (int k = 7; k >= 0; k--)
+					v = (v << 8) | b[i * 8 + k];
+				w[i] = v;
+			}
+			*n = (size_t)len / 8;
+		}
+	}
+	fclose(f);
+	return w;
+}
+
+static struct fxt_writer *open_or_fail(const char *path, enum fxt_output out)
+{
+	int err = 1;
+	struct fxt_writer *w = fxt_writer_open(path, out, "snaptrace", &err);
+
+	if (!w)
+		UNIT_FAIL("fxt_writer_open(%s): %s", path, strerror(-err));
+	else
+		CHECK_INT_EQ(err, 0);
+	return w;
+}
+
+/* Reads PATH back with the project's reader and builds its slices; 0 on success. */
+static int read_back(const char *path, struct fxt_trace *t)
+{
+	char errbuf[256];
+	int err = fxt_trace_read(path, t, errbuf, sizeof(errbuf));
+
+	if (err) {
+		UNIT_FAIL("fxt_trace_read(%s): %s", path, errbuf);
+		return err;
+	}
+	err = fxt_trace_slices(t);
+	CHECK_INT_EQ(err, 0);
+	return err;
+}
+
+static void check_no_problems(const struct fxt_trace *t)
+{
+	for (size_t i = 0; i < t->nproblems && i < 5; i++)
+		UNIT_FAIL("problem: %s", t->problems[i]);
+}
+
+/* Pinned records: the words the writer must produce, computed by hand from the spec. */
+static const struct {
+	const char *what;
+	uint64_t word;
+} pinned[] = {
+	{ "magic number record", 0x0016547846040010 },
+	/* metadata type 1 | size 3 | name length 9 << 52 */
+	{ "provider info header", 0x0090000000010030 },
+	{ "provider name 'snaptrac'", 0x6361727470616e73 },
+	{ "provider name 'e' + padding", 0x0000000000000065 },
+	{ "initialization record header", 0x0000000000000021 },
+	{ "ticks per second 1e9", 1000000000 },
+	/* process "p [1]": string record index 1 len 5, then kernel object */
+	{ "string record index 1 len 5", 0x0000000500010022 },
+	{ "'p [1]' padded", 0x0000005d315b2070 },
+	{ "kobj process, name ref 1, 0 args", 0x0000000001010027 },
+	{ "koid 1", 1 },
+	/* thread "t [2]": its name, then "process" (argument name), then kobj */
+	{ "string record index 2 len 5", 0x0000000500020022 },
+	{ "'t [2]' padded", 0x0000005d325b2074 },
+	{ "string record index 3 len 7", 0x0000000700030022 },
+	{ "'process' padded", 0x00737365636f7270 },
+	{ "kobj thread, size 4, name ref 2, 1 arg", 0x0000010002020047 },
+	{ "koid 2", 2 },
+	{ "koid arg, size 2, name ref 3", 0x0000000000030028 },
+	{ "arg value pid 1", 1 },
+	/* begin "main" cat "c" at 1000 on 1/2: thread record, two strings, event */
+	{ "thread record index 1", 0x0000000000010033 },
+	{ "process koid 1", 1 },
+	{ "thread koid 2", 2 },
+	{ "string record index 4 len 1", 0x0000000100040022 },
+	{ "'c' padded", 0x0000000000000063 },
+	{ "string record index 5 len 4", 0x0000000400050022 },
+	{ "'main' padded", 0x000000006e69616d },
+	{ "begin event: thread 1, cat 4, name 5", 0x0005000401020024 },
+	{ "timestamp 1000", 1000 },
+	/* end at 2000: every ref already known, a bare 2-word record */
+	{ "end event: thread 1, cat 4, name 5", 0x0005000401030024 },
+	{ "timestamp 2000", 2000 },
+	/* instant at 3000 with int64 -5 "n" and bool true "b" */
+	{ "string record index 6 len 1", 0x0000000100060022 },
+	{ "'n' padded", 0x000000000000006e },
+	{ "string record index 7 len 1", 0x0000000100070022 },
+	{ "'b' padded", 0x0000000000000062 },
+	{ "instant event, 2 args, size 5", 0x0005000401200054 },
+	{ "timestamp 3000", 3000 },
+	{ "int64 arg, size 2, name ref 6", 0x0000000000060023 },
+	{ "value -5", 0xfffffffffffffffb },
+	{ "bool arg, size 1, name ref 7, value 1", 0x0000000100070019 },
+};
+
+static void writer_pinned_bytes(void)
+{
+	const char *path = tpath("pinned.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
+	struct fxt_arg args[2] = {
+		{ .type = FXT_ARG_INT64, .i64 = -5 },
+		{ .type = FXT_ARG_BOOL, .b = true },
+	};
+	struct fxt_event ev = { .type = FXT_EVENT_BEGIN, .ts = 1000, .pid = 1, .tid = 2 };
+	uint64_t *words;
+	size_t n, want = sizeof(pinned) / sizeof(pinned[0]);
+
+	if (!w)
+		return;
+	CHECK_INT_EQ(fxt_writer_process(w, 1, fxt_writer_cstring(w, "p [1]")), 0);
+	CHECK_INT_EQ(fxt_writer_thread(w, 1, 2, fxt_writer_cstring(w, "t [2]")), 0);
+	ev.category = fxt_writer_cstring(w, "c");
+	ev.name = fxt_writer_cstring(w, "main");
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	ev.type = FXT_EVENT_END;
+	ev.ts = 2000;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	args[0].name = fxt_writer_cstring(w, "n");
+	args[1].name = fxt_writer_cstring(w, "b");
+	ev.type = FXT_EVENT_INSTANT;
+	ev.ts = 3000;
+	ev.args = args;
+	ev.nargs = 2;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	CHECK_U64_EQ(fxt_writer_bytes(w), want * 8);
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	words = read_words(path, &n);
+	CHECK(words != NULL);
+	CHECK_INT_EQ(n, want);
+	for (size_t i = 0; words && i < n && i < want; i++)
+		if (words[i] != pinned[i].word)
+			UNIT_FAIL("word %zu (%s): 0x%016llx, expected 0x%016llx", i, pinned[i].what,
+				  (unsigned long long)words[i], (unsigned long long)pinned[i].word);
+	free(words);
+}
+
+/* Writes one event of every type with arguments of every type; checks them read back. */
+static void roundtrip(const char *path, enum fxt_output out)
+{
+	struct fxt_writer *w = open_or_fail(path, out);
+	struct fxt_arg args[8];
+	struct fxt_event ev[5];
+	struct fxt_trace t;
+	char tmp[300];
+
+	if (!w)
+		return;
+	CHECK_INT_EQ(fxt_writer_process(w, 100, fxt_writer_cstring(w, "demo [100]")), 0);
+	CHECK_INT_EQ(fxt_writer_thread(w, 100, 101, fxt_writer_cstring(w, "worker [101]")), 0);
+	args[0] = (struct fxt_arg){ .type = FXT_ARG_INT64, .i64 = INT64_MIN };
+	args[1] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .u64 = UINT64_MAX };
+	args[2] = (struct fxt_arg){ .type = FXT_ARG_DOUBLE, .f64 = -1.0 / 3 };
+	args[3] = (struct fxt_arg){ .type = FXT_ARG_STRING };
+	args[4] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .u64 = 0xffffffff81000000 };
+	args[5] = (struct fxt_arg){ .type = FXT_ARG_KOID, .u64 = 77 };
+	args[6] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .b = true };
+	args[7] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .b = false };
+	args[3].str = fxt_writer_cstring(w, "libc.so.6");
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "arg%d", i);
+		args[i].name = fxt_writer_cstring(w, name);
+	}
+	for (int i = 0; i < 5; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "ev%d", i);
+		ev[i] = (struct fxt_event){ .ts = 1000 + 10 * (uint64_t)i, .pid = 100, .tid = 101,
+					    .category = fxt_writer_cstring(w, "cat"),
+					    .name = fxt_writer_cstring(w, name),
+					    .args = args, .nargs = 8 };
+	}
+	ev[0].type = FXT_EVENT_BEGIN;
+	ev[1].type = FXT_EVENT_INSTANT;
+	ev[2].type = FXT_EVENT_COMPLETE;
+	ev[2].end_ts = 1025;
+	ev[3].type = FXT_EVENT_COUNTER;
+	ev[3].counter_id = 0x123456789;
+	ev[4].type = FXT_EVENT_END;
+	ev[4].nargs = 0;
+	ev[4].category = 0;     /* the empty string */
+	for (int i = 0; i < 5; i++)
+		CHECK_INT_EQ(fxt_writer_event(w, &ev[i]), 0);
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	CHECK(!exists(tmp));
+	if (read_back(path, &t))
+		return;
+	check_no_problems(&t);
+	CHECK_U64_EQ(t.ticks_per_second, 1000000000);
+	CHECK_INT_EQ(t.nevents, 5);
+	for (size_t i = 0; i < t.nevents && i < 5; i++) {
+		const struct fxt_revent *r = &t.events[i];
+		char name[16];
+
+		snprintf(name, sizeof(name), "ev%zu", i);
+		CHECK_INT_EQ(r->type, ev[i].type);
+		CHECK_U64_EQ(r->ts, ev[i].ts);
+		CHECK_U64_EQ(r->pid, 100);
+		CHECK_U64_EQ(r->tid, 101);
+		CHECK_STR_EQ(r->name, name);
+		CHECK_STR_EQ(r->category, i == 4 ? "" : "cat");
+		CHECK_INT_EQ(r->nargs, ev[i].nargs);
+		if (r->nargs != 8)
+			continue;
+		CHECK_INT_EQ(r->args[0].type, FXT_ARG_INT64);
+		CHECK_INT_EQ(r->args[0].i64, INT64_MIN);
+		CHECK_INT_EQ(r->args[1].type, FXT_ARG_UINT64);
+		CHECK_U64_EQ(r->args[1].u64, UINT64_MAX);
+		CHECK_INT_EQ(r->args[2].type, FXT_ARG_DOUBLE);
+		CHECK(r->args[2].f64 == -1.0 / 3);
+		CHECK_INT_EQ(r->args[3].type, FXT_ARG_STRING);
+		CHECK_STR_EQ(r->args[3].str, "libc.so.6");
+		CHECK_INT_EQ(r->args[4].type, FXT_ARG_POINTER);
+		CHECK_U64_EQ(r->args[4].u64, 0xffffffff81000000);
+		CHECK_INT_EQ(r->args[5].type, FXT_ARG_KOID);
+		CHECK_U64_EQ(r->args[5].u64, 77);
+		CHECK_INT_EQ(r->args[6].type, FXT_ARG_BOOL);
+		CHECK(r->args[6].b);
+		CHECK_INT_EQ(r->args[7].type, FXT_ARG_BOOL);
+		CHECK(!r->args[7].b);
+		CHECK_STR_EQ(r->args[7].name, "arg7");
+	}
+	if (t.nevents == 5) {
+		CHECK_U64_EQ(t.events[2].end_ts, 1025);
+		CHECK_U64_EQ(t.events[3].counter_id, 0x123456789);
+	}
+	CHECK_INT_EQ(t.nkobjs, 2);
+	if (t.nkobjs == 2) {
+		CHECK_INT_EQ(t.kobjs[0].obj_type, FXT_ZX_OBJ_PROCESS);
+		CHECK_U64_EQ(t.kobjs[0].koid, 100);
+		CHECK_STR_EQ(t.kobjs[0].name, "demo [100]");
+		CHECK_INT_EQ(t.kobjs[1].obj_type, FXT_ZX_OBJ_THREAD);
+		CHECK_U64_EQ(t.kobjs[1].koid, 101);
+		CHECK_U64_EQ(t.kobjs[1].process, 100);
+		CHECK_STR_EQ(t.kobjs[1].name, "worker [101]");
+	}
+	/* begin ev0 [1000, 1040] holds complete ev2 [1020, 1025]; instant ev1 inside */
+	CHECK_INT_EQ(t.nslices, 2);
+	CHECK_INT_EQ(t.ninstants, 1);
+	if (t.nslices == 2 && t.ninstants == 1) {
+		CHECK_STR_EQ(t.slices[0].ev->name, "ev0");
+		CHECK_U64_EQ(t.slices[0].end, 1040);
+		CHECK_INT_EQ(t.slices[1].depth, 1);
+		CHECK_U64_EQ(t.slices[1].end, 1025);
+		CHECK_INT_EQ(t.instants[0].depth, 1);
+	}
+	fxt_trace_free(&t);
+}
+
+static void writer_roundtrip_raw(void)
+{
+	roundtrip(tpath("rt.fxt"), FXT_OUTPUT_AUTO);
+}
+
+static void writer_roundtrip_gzip(void)
+{
+	const char *path = tpath("rt.fxt.gz");
+	FILE *f;
+	int c1, c2;
+
+	roundtrip(path, FXT_OUTPUT_AUTO);
+	f = fopen(path, "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	c1 = fgetc(f);
+	c2 = fgetc(f);
+	fclose(f);
+	CHECK(c1 == 0x1f && c2 == 0x8b);
+}
+
+/* A thread and its process, named. */
+static void name_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "p [%llu]", (unsigned long long)pid);
+	CHECK_INT_EQ(fxt_writer_process(w, pid, fxt_writer_cstring(w, name)), 0);
+	snprintf(name, sizeof(name), "t [%llu]", (unsigned long long)tid);
+	CHECK_INT_EQ(fxt_writer_thread(w, pid, tid, fxt_writer_cstring(w, name)), 0);
+}
+
+/* 45,000 distinct names (and string argument values) reuse recycled indexes. */
+static void writer_string_recycling(void)
+{
+	enum { N = 45000 };
+	const char *path = tpath("strings.fxt.gz");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
+	fxt_string_id *ids = malloc(N * sizeof(*ids));
+	struct fxt_arg arg = { .type = FXT_ARG_STRING };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1, .args = &arg,
+				.nargs = 1 };
+	struct fxt_trace t;
+	size_t bad = 0;
+
+	if (!w || !ids) {
+		free(ids);
+		return;
+	}
+	name_thread(w, 1, 1);
+	for (int i = 0; i < N; i++) {
+		char s[32];
+
+		snprintf(s, sizeof(s), "function_%d", i);
+		ids[i] = fxt_writer_cstring(w, s);
+	}
+	arg.name = fxt_writer_cstring(w, "sym");
+	ev.category = fxt_writer_cstring(w, "cat");
+	/* every name once, then a second pass in a shuffled order over evicted ones */
+	for (int i = 0; i < 2 * N; i++) {
+		int k = i < N ? i : (int)(((uint64_t)(i - N) * 7919) % N);
+
+		ev.ts = (uint64_t)i;
+		ev.name = ids[k];
+		arg.str = ids[(k + 1) % N];
+		CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	}
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	if (read_back(path, &t)) {
+		free(ids);
+		return;
+	}
+	check_no_problems(&t);
+	CHECK_INT_EQ(t.nevents, 2 * N);
+	for (size_t i = 0; i < t.nevents; i++) {
+		int k = i < N ? (int)i : (int)(((uint64_t)(i - N) * 7919) % N);
+		char s[32], v[32];
+
+		snprintf(s, sizeof(s), "function_%d", k);
+		snprintf(v, sizeof(v), "function_%d", (k + 1) % N);
+		if (strcmp(t.events[i].name, s) || t.events[i].nargs != 1 ||
+		    strcmp(t.events[i].args[0].str, v) || strcmp(t.events[i].args[0].name, "sym") ||
+		    strcmp(t.events[i].category, "cat")) {
+			if (!bad++)
+				UNIT_FAIL("event %zu: name \"%s\" arg \"%s\", expected \"%s\" "
+					  "\"%s\"", i, t.events[i].name,
+					  t.events[i].nargs ? t.events[i].args[0].str : "", s, v);
+		}
+	}
+	CHECK_INT_EQ(bad, 0);
+	fxt_trace_free(&t);
+	free(ids);
+}
+
+/* 300 threads in 3 processes, interleaved: each event on its own thread. */
+static void writer_thread_recycling(void)
+{
+	enum { NT = 300, ROUNDS = 4 };
+	const char *path = tpath("threads.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT };
+	struct fxt_trace t;
+	size_t bad = 0;
+
+	if (!w)
+		return;
+	for (int i = 0; i < NT; i++)
+		name_thread(w, 1000 + (uint64_t)(i % 3), 5000 + (uint64_t)i);
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int i = 0; i < NT; i++) {
+			/* odd rounds go backwards, so LRU victims differ from round to round */
+			int k = r % 2 ? NT - 1 - i : (i * 7) % NT;
+			char name[32];
+
+			snprintf(name, sizeof(name), "ev_%d", k);
+			ev.pid = 1000 + (uint64_t)(k % 3);
+			ev.tid = 5000 + (uint64_t)k;
+			ev.ts = (uint64_t)(r * NT + i);
+			ev.name = fxt_writer_cstring(w, name);
+			CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+		}
+	}
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	if (read_back(path, &t))
+		return;
+	check_no_problems(&t);
+	CHECK_INT_EQ(t.nevents, NT * ROUNDS);
+	for (size_t i = 0; i < t.nevents; i++) {
+		int k;
+
+		if (sscanf(t.events[i].name, "ev_%d", &k) != 1 ||
+		    t.events[i].pid != 1000 + (uint64_t)(k % 3) ||
+		    t.events[i].tid != 5000 + (uint64_t)k) {
+			if (!bad++)
+				UNIT_FAIL("event %zu \"%s\" on %llu/%llu", i, t.events[i].name,
+					  (unsigned long long)t.events[i].pid,
+					  (unsigned long long)t.events[i].tid);
+		}
+	}
+	CHECK_INT_EQ(bad, 0);
+	CHECK_INT_EQ(t.ninstants, NT * ROUNDS);
+	fxt_trace_free(&t);
+}
+
+/*
+ * Walks the records of the raw FXT file PATH: every record's size is
+ * non-zero and within the file, the walk ends exactly at the end of the
+ * file. Returns the largest record size in words, 0 on a bad walk.
+ */
+static size_t walk_records(const char *path, size_t *nrecords)
+{
+	size_t n, max = 0, i = 0;
+	uint64_t *w = read_words(path, &n);
+
+	*nrecords = 0;
+	if (!w)
+		return 0;
+	while (i < n) {
+		size_t size = FXT_FIELD(w[i], FXT_HDR_SIZE_FIRST, FXT_HDR_SIZE_LAST);
+
+		if (size == 0 || size > n - i) {
+			free(w);
+			return 0;
+		}
+		if (size > max)
+			max = size;
+		i += size;
+		++*nrecords;
+	}
+	free(w);
+	return max;
+}
+
+static void writer_truncation(void)
+{
+	enum { LEN = 40000 };
+	static const char marker[] = FXT_STRING_TRUNCATED_MARKER;
+	const char *path = tpath("long.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
+	char *name = malloc(LEN), *utf8 = malloc(LEN);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	size_t mlen = sizeof(marker) - 1, nrec;
+	struct fxt_trace t;
+
+	if (!w || !name || !utf8)
+		goto out;
+	for (int i = 0; i < LEN; i++)
+		name[i] = (char)('a' + i % 26);
+	/* 3-byte characters (U+20AC), so that a byte cut would split one */
+	for (int i = 0; i < LEN; i++)
+		utf8[i] = "\xe2\x82\xac"[i % 3];
+	name_thread(w, 1, 1);
+	ev.name = fxt_writer_string(w, name, LEN);
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	ev.name = fxt_writer_string(w, utf8, LEN - LEN % 3);
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	w = NULL;
+	CHECK(walk_records(path, &nrec) * 8 <= 32760);
+	CHECK(walk_records(path, &nrec) * 8 >= FXT_STRING_MAX_BYTES);
+	if (read_back(path, &t))
+		goto out;
+	check_no_problems(&t);
+	CHECK_INT_EQ(t.nevents, 2);
+	if (t.nevents == 2) {
+		const char *a = t.events[0].name, *b = t.events[1].name;
+		size_t la = strlen(a), lb = strlen(b);
+
+		CHECK_INT_EQ(la, FXT_STRING_MAX_BYTES);
+		CHECK(la >= mlen && strcmp(a + la - mlen, marker) == 0);
+		CHECK(memcmp(a, name, la - mlen) == 0);
+		/* whole characters only: the kept part is a multiple of 3 bytes */
+		CHECK(lb >= mlen && strcmp(b + lb - mlen, marker) == 0);
+		CHECK_INT_EQ((lb - mlen) % 3, 0);
+		CHECK(lb <= FXT_STRING_MAX_BYTES && lb > FXT_STRING_MAX_BYTES - mlen - 3);
+		CHECK(memcmp(b, utf8, lb - mlen) == 0);
+	}
+	fxt_trace_free(&t);
+out:
+	if (w)
+		fxt_writer_abort(w);
+	free(name);
+	free(utf8);
+}
+
+/* Strings of every length 1..24 keep records 8-byte aligned with zero padding. */
+static void writer_alignment(void)
+{
+	const char *path = tpath("align.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	char s[32];
+	size_t n, nrec, i = 0, strings = 0;
+	uint64_t *words;
+
+	if (!w)
+		return;
+	name_thread(w, 1, 1);
+	for (int len = 1; len <= 24; len++) {
+		memset(s, 'x', sizeof(s));
+		ev.name = fxt_writer_string(w, s, (size_t)len);
+		CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	}
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	CHECK(walk_records(path, &nrec) > 0);
+	words = read_words(path, &n);
+	CHECK(words != NULL);
+	/* each string record: size = 1 + ceil(len / 8), padding bytes zero */
+	while (words && i < n) {
+		size_t size = FXT_FIELD(words[i], FXT_HDR_SIZE_FIRST, FXT_HDR_SIZE_LAST);
+
+		if (FXT_FIELD(words[i], 0, 3) == FXT_REC_STRING) {
+			size_t len = FXT_FIELD(words[i], FXT_STRING_LEN_FIRST, FXT_STRING_LEN_LAST);
+			uint64_t last = words[i + size - 1];
+
+			CHECK_INT_EQ(size, 1 + (len + 7) / 8);
+			if (len % 8)
+				CHECK_U64_EQ(last >> (8 * (len % 8)), 0);
+			strings++;
+		}
+		i += size ? size : n;
+	}
+	CHECK_INT_EQ(strings, 24 + 3);   /* 24 names, 2 object names, "process" */
+	free(words);
+}
+
+static void writer_invalid_event(void)
+{
+	const char *path = tpath("invalid.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
+	struct fxt_arg args[16] = { { .type = FXT_ARG_BOOL } };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	uint64_t before;
+
+	if (!w)
+		return;
+	ev.name = fxt_writer_cstring(w, "ok");
+	before = fxt_writer_bytes(w);
+	ev.args = args;
+	ev.nargs = 16;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
+	ev.nargs = 1;
+	args[0].type = (enum fxt_arg_type)1;          /* int32: not writable */
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
+	args[0].type = FXT_ARG_STRING;
+	args[0].str = 999;                             /* never interned */
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
+	ev.nargs = 0;
+	ev.type = FXT_EVENT_COMPLETE;
+	ev.ts = 10;
+	ev.end_ts = 9;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
+	ev.type = (enum fxt_event_type)5;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
+	ev.type = FXT_EVENT_INSTANT;
+	ev.name = 12345;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
+	CHECK_INT_EQ(fxt_writer_process(w, 1, 12345), -EINVAL);
+	CHECK_U64_EQ(fxt_writer_bytes(w), before);
+	/* not sticky: the writer still works */
+	ev.name = fxt_writer_cstring(w, "ok");
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	CHECK(fxt_writer_bytes(w) > before);
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+}
+
+static void writer_unwritable_directory(void)
+{
+	const char *path = tpath("no/such/dir/out.fxt.gz");
+	int err = 0;
+	struct fxt_writer *w = fxt_writer_open(path, FXT_OUTPUT_AUTO, "x", &err);
+
+	CHECK(w == NULL);
+	CHECK_INT_EQ(err, -ENOENT);
+	CHECK(!exists(path));
+	if (w)
+		fxt_writer_abort(w);
+}
+
+/* Runs in a child: writes past RLIMIT_FSIZE; returns a bitmask of failed checks. */
+static int sticky_child(const char *path, const char *tmp)
+{
+	struct rlimit rl = { .rlim_cur = 256 << 10, .rlim_max = 256 << 10 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_writer *w;
+	int err = 0, bad = 0, i;
+
+	signal(SIGXFSZ, SIG_IGN);
+	if (setrlimit(RLIMIT_FSIZE, &rl))
+		return 64;
+	w = fxt_writer_open(path, FXT_OUTPUT_RAW, "x", &err);
+	if (!w)
+		return 128;
+	ev.name = fxt_writer_cstring(w, "e");
+	for (i = 0; i < 10000000 && !err; i++) {
+		ev.ts = (uint64_t)i;
+		err = fxt_writer_event(w, &ev);
+	}
+	bad |= err != -EFBIG;                             /* 1: the write error */
+	bad |= (fxt_writer_event(w, &ev) != -EFBIG) << 1; /* 2: sticky */
+	bad |= (fxt_writer_close(w) != -EFBIG) << 2;      /* 4: close reports it */
+	bad |= exists(path) << 3;                         /* 8: no final file */
+	bad |= exists(tmp) << 4;                          /* 16: no temporary file */
+	return bad;
+}
+
+static void writer_sticky_error(void)
+{
+	char path[256], tmp[300];
+	pid_t pid;
+	int status = 0;
+
+	snprintf(path, sizeof(path), "%s", tpath("big.fxt"));
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+		_exit(sticky_child(path, tmp));
+	}
+	if (pid < 0)
+		return;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		UNIT_FAIL("child checks failed: mask %d (1 error, 2 sticky, 4 close, 8 file, "
+			  "16 tmp, 64/128 setup)", WEXITSTATUS(status));
+	CHECK(!exists(path));
+}
+
+static void writer_rename_fails(void)
+{
+	const char *dir = tpath("isdir.fxt");
+	char inner[300], tmp[300];
+	struct fxt_writer *w;
+	FILE *f;
+
+	/* the final path is a non-empty directory: rename() must fail */
+	CHECK_INT_EQ(mkdir(dir, 0755), 0);
+	snprintf(inner, sizeof(inner), "%s/keep", dir);
+	f = fopen(inner, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	w = open_or_fail(dir, FXT_OUTPUT_RAW);
+	if (!w)
+		return;
+	CHECK(fxt_writer_close(w) < 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
+	CHECK(!exists(tmp));
+	CHECK(exists(inner));
+}
+
+static void writer_abort_leaves_nothing(void)
+{
+	const char *path = tpath("aborted.fxt.gz");
+	char tmp[300];
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
+
+	if (!w)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	CHECK(exists(tmp));
+	CHECK(!exists(path));
+	fxt_writer_abort(w);
+	CHECK(!exists(tmp));
+	CHECK(!exists(path));
+}
+
+/* "-" writes raw FXT to stdout (redirected to a file in a child). */
+static void writer_stdout(void)
+{
+	char path[256];
+	pid_t pid;
+	int status = 0;
+	struct fxt_trace t;
+
+	snprintf(path, sizeof(path), "%s", tpath("stdout.fxt"));
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), err;
+		struct fxt_writer *w;
+		struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = 5, .pid = 1, .tid = 1 };
+
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(1);
+		w = fxt_writer_open("-", FXT_OUTPUT_GZIP, "x", &err);
+		if (!w)
+			_exit(2);
+		ev.name = fxt_writer_cstring(w, "on stdout");
+		if (fxt_writer_event(w, &ev) || fxt_writer_close(w))
+			_exit(3);
+		_exit(0);
+	}
+	if (pid < 0)
+		return;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (fxt_trace_read(path, &t, (char[128]){ 0 }, 128) != 0) {
+		UNIT_FAIL("cannot read %s", path);
+		return;
+	}
+	CHECK_INT_EQ(t.nevents, 1);
+	if (t.nevents == 1)
+		CHECK_STR_EQ(t.events[0].name, "on stdout");
+	fxt_trace_free(&t);
+}
+
+/* CPU time of this process, s: the machine may be shared, wall time is noisy. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Writes converter-like traffic (begin/end pairs over 2,000 names on 8
+ * threads, one string argument per begin, irregular time steps) and prints
+ * events per CPU second; the checks are floors far below what the writer
+ * does, to catch gross regressions.
+ */
+static double throughput(const char *path, enum fxt_output out, uint64_t *bytes_out)
+{
+	enum { N = 2000000, NAMES = 2000 };
+	struct fxt_writer *w = open_or_fail(path, out);
+	static fxt_string_id names[NAMES];
+	struct fxt_arg arg = { .type = FXT_ARG_STRING };
+	struct fxt_event ev = { .pid = 10 };
+	uint64_t ts = 1000000000, rnd = 12345;
+	double t0;
+	struct stat st;
+
+	if (!w)
+		return 0;
+	for (int i = 0; i < NAMES; i++) {
+		char s[64];
+
+		snprintf(s, sizeof(s), "namespace::function_number_%d(int, char const*)", i);
+		names[i] = fxt_writer_cstring(w, s);
+	}
+	arg.name = fxt_writer_cstring(w, "dso");
+	arg.str = fxt_writer_cstring(w, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	ev.category = fxt_writer_cstring(w, "libc.so.6");
+	t0 = now_s();
+	for (int i = 0; i < N; i += 2) {
+		rnd = rnd * 6364136223846793005u + 1442695040888963407u;
+		ev.tid = 10 + (uint64_t)(i / 64 % 8);
+		ev.name = names[(rnd >> 33) % NAMES];
+		ev.type = FXT_EVENT_BEGIN;
+		ev.ts = ts += (rnd >> 20) % 200;
+		ev.args = &arg;
+		ev.nargs = 1;
+		fxt_writer_event(w, &ev);
+		ev.type = FXT_EVENT_END;
+		ev.ts = ts += (rnd >> 40) % 100;
+		ev.nargs = 0;
+		fxt_writer_event(w, &ev);
+	}
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	t0 = now_s() - t0;
+	*bytes_out = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	unlink(path);
+	return N / t0;
+}
+
+static void writer_throughput(void)
+{
+	uint64_t raw_bytes, gz_bytes;
+	double raw = throughput(tpath("speed.fxt"), FXT_OUTPUT_RAW, &raw_bytes);
+	double gz = throughput(tpath("speed.fxt.gz"), FXT_OUTPUT_GZIP, &gz_bytes);
+
+	printf("# writer: raw %.2f M events/s (%.1f MB); gzip level %d %.2f M events/s "
+	       "(%.1f MB)\n", raw / 1e6, raw_bytes / 1e6, FXT_SINK_GZIP_LEVEL, gz / 1e6,
+	       gz_bytes / 1e6);
+	CHECK(raw > 1e6);
+	CHECK(gz > 2e5);
+	CHECK(gz_bytes > 0 && gz_bytes < raw_bytes / 3);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_fxt_writer.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	UNIT_RUN(writer_pinned_bytes);
+	UNIT_RUN(writer_roundtrip_raw);
+	UNIT_RUN(writer_roundtrip_gzip);
+	UNIT_RUN(writer_string_recycling);
+	UNIT_RUN(writer_thread_recycling);
+	UNIT_RUN(writer_truncation);
+	UNIT_RUN(writer_alignment);
+	UNIT_RUN(writer_invalid_event);
+	UNIT_RUN(writer_unwritable_directory);
+	UNIT_RUN(writer_sticky_error);
+	UNIT_RUN(writer_rename_fails);
+	UNIT_RUN(writer_abort_leaves_nothing);
+	UNIT_RUN(writer_stdout);
+	UNIT_RUN(writer_throughput);
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", tmpdir);
+	return unit_exit();
+}
