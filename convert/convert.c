@@ -386,6 +386,8 @@ int converter_line(struct converter *cv, const char *s, size_t len)
 	case CONV_LINE_UNKNOWN_FLAG:
 		return skip(cv, SKIP_UNKNOWN_FLAG, s, len);
 	case CONV_LINE_BAD:
+		if (!cv->seen_branch && l.has_time && l.flags)
+			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)");
 		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
 		    memmem(s, len, "=>", 2))
 			return missing_column(cv, "pid/tid and time columns");
