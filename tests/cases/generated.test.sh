@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Generated inputs (../shared/cases/README.md), made at test time:
+#   many-strings  40,000 distinct function names + one of 40,000 characters:
+#                 converts, every slice keeps its own name, the long one is
+#                 cut with the visible "...[truncated]" marker.
+#   many-threads  300 threads of one process (+2 of another), interleaved:
+#                 every thread in the result, each under its own process.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+GEN="$SNAPTRACE_TOP/tests/gen"
+
+if [ ! -x "$CONVERT" ]; then
+	skip generated "snaptrace-convert not built ($CONVERT)"
+	exit 0
+fi
+
+# convert_and_dump NAME: converts $TMP/NAME.txt to $TMP/NAME.fxt.gz and dumps
+# its slices and records; returns 1 after a FAIL line.
+convert_and_dump() {
+	local n=$1
+	if ! "$CONVERT" --quiet "$TMP/$n.txt" -o "$TMP/$n.fxt.gz" 2>"$TMP/$n.err"; then
+		fail "$n" "conversion failed: $(head -n 3 "$TMP/$n.err" | tr '\n' '|')"
+		return 1
+	fi
+	if ! "$CONVERT" --dump=slices "$TMP/$n.fxt.gz" >"$TMP/$n.slices" 2>"$TMP/$n.err"; then
+		fail "$n" "reader rejects the output: $(head -n 3 "$TMP/$n.err" | tr '\n' '|')"
+		return 1
+	fi
+	if ! "$CONVERT" --dump=records "$TMP/$n.fxt.gz" >"$TMP/$n.records" 2>"$TMP/$n.err"; then
+		fail "$n" "--dump=records fails: $(head -n 3 "$TMP/$n.err" | tr '\n' '|')"
+		return 1
+	fi
+}
+
+many_strings() {
+	local n=40000 longlen=40000 why
+	awk -v n=$n -v longlen=$longlen -f "$GEN/many-strings.awk" >"$TMP/many-strings.txt"
+	convert_and_dump many-strings || return
+	# Expected: "4000 0 main", then fn_00000.. at depth 1 in order, the long
+	# name right after fn_(n/2-1); nothing else.
+	why=$(awk -v n=$n -v longlen=$longlen '
+	BEGIN {
+		long = "long_"
+		while (length(long) < longlen) long = long "0123456789"
+		long = substr(long, 1, longlen)
+		want_main = 1; i = 0
+	}
+	{
+		tid = $1; depth = $2; name = substr($0, length($1) + length($2) + 3)
+		if (tid != 4000) { print "unexpected thread " tid; exit 1 }
+		if (want_main) {
+			if (depth != 0 || name != "main") { print "first slice is not main at depth 0: " $0; exit 1 }
+			want_main = 0; next
+		}
+		if (depth != 1) { print "slice not at depth 1: " substr($0, 1, 80); exit 1 }
+		if (name ~ /^long_/) {
+			if (i != int(n / 2) || seen_long) { print "long name at position " i; exit 1 }
+			seen_long = 1
+			m = "...[truncated]"
+			if (length(name) >= longlen) { print "long name not truncated: " length(name) " bytes"; exit 1 }
+			if (length(name) < 1000) { print "long name cut too short: " length(name) " bytes"; exit 1 }
+			if (substr(name, length(name) - length(m) + 1) != m) { print "no truncation marker at the end of the long name"; exit 1 }
+			if (substr(long, 1, length(name) - length(m)) != substr(name, 1, length(name) - length(m))) { print "long name prefix differs"; exit 1 }
+			next
+		}
+		want = sprintf("fn_%05d", i)
+		if (name != want) { print "slice " i ": expected " want ", found " substr(name, 1, 80); exit 1 }
+		names[name] = 1; i++
+	}
+	END {
+		if (want_main) { print "no slices"; exit 1 }
+		if (i != n) { print "found " i " fn_ slices, expected " n; exit 1 }
+		if (!seen_long) { print "long name missing"; exit 1 }
+		d = 0; for (k in names) d++
+		if (d != n) { print d " distinct fn_ names, expected " n; exit 1 }
+	}' "$TMP/many-strings.slices")
+	if [ -n "$why" ]; then
+		fail many-strings "$why"
+		return
+	fi
+	# The name count also holds on the raw dump (40,000 + main + long).
+	local distinct
+	distinct=$(cut -d' ' -f3- "$TMP/many-strings.slices" | sort -u | wc -l)
+	if [ "$distinct" -ne $((n + 2)) ]; then
+		fail many-strings "$distinct distinct names in the dump, expected $((n + 2))"
+		return
+	fi
+	ok many-strings
+}
+
+many_threads() {
+	local nt=300 why
+	awk -v nt=$nt -f "$GEN/many-threads.awk" >"$TMP/many-threads.txt"
+	convert_and_dump many-threads || return
+	# Slices: every thread exactly "TID 0 main" then "TID 1 work".
+	why=$(awk -v nt=$nt '
+	{
+		n[$1]++
+		if (n[$1] == 1 && ($2 != 0 || $3 != "main")) { print "thread " $1 " starts with " $0; exit 1 }
+		if (n[$1] == 2 && ($2 != 1 || $3 != "work")) { print "thread " $1 " second slice " $0; exit 1 }
+		if (n[$1] > 2) { print "thread " $1 " has extra slice " $0; exit 1 }
+	}
+	END {
+		for (t = 5001; t <= 5000 + nt; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; exit 1 }
+		for (t = 6000; t <= 6001; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; exit 1 }
+		c = 0; for (t in n) c++
+		if (c != nt + 2) { print c " threads, expected " nt + 2; exit 1 }
+	}' "$TMP/many-threads.slices")
+	if [ -n "$why" ]; then
+		fail many-threads "$why"
+		return
+	fi
+	# Records: every event of thread T is on process 5000 (6000 for 6000/6001),
+	# and each thread has a kernel object record naming it with that process.
+	why=$(awk -v nt=$nt '
+	function proc(t) { return (t >= 6000) ? 6000 : 5000 }
+	/ event / {
+		pid = ""; tid = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^pid=/) pid = substr($i, 5)
+			if ($i ~ /^tid=/) tid = substr($i, 5)
+		}
+		if (tid == "" || pid == "") next
+		ev[tid]++
+		if (pid != proc(tid + 0)) { print "event of thread " tid " on process " pid; exit 1 }
+	}
+	/kobj thread / {
+		koid = ""; p = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^koid=/) koid = substr($i, 6)
+			if ($i ~ /^process=/) p = substr($i, 9)
+		}
+		if (p != proc(koid + 0)) { print "thread object " koid " has process " p; exit 1 }
+		if (index($0, "[" koid "]") == 0) { print "thread object " koid " not named COMM [TID]: " $0; exit 1 }
+		named[koid] = 1
+	}
+	END {
+		for (t = 5001; t <= 5000 + nt; t++) {
+			if (!(t in named)) { print "thread " t " never named by a kernel object record"; exit 1 }
+			if (ev[t] < 2) { print "thread " t ": " ev[t] + 0 " events"; exit 1 }
+		}
+		if (!(6000 in named) || !(6001 in named)) { print "process 6000 threads not named"; exit 1 }
+	}' "$TMP/many-threads.records")
+	if [ -n "$why" ]; then
+		fail many-threads "$why"
+		return
+	fi
+	ok many-threads
+}
+
+many_strings
+many_threads
