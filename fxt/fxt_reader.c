@@ -609,6 +609,7 @@ static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_
 	}
 	gzbuffer(gz, 1 << 17);
 	for (;;) {
+		const char *msg;
 		int n, zerr;
 
 		if (cap - len < (1 << 20)) {
@@ -627,10 +628,10 @@ static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_
 			len += (size_t)n;
 			continue;
 		}
-		if (n == 0)
+		/* a cut gzip stream ends reading (0) with Z_BUF_ERROR pending */
+		msg = gzerror(gz, &zerr);
+		if (zerr == Z_OK)
 			break;
-		const char *msg = gzerror(gz, &zerr);
-
 		if (zerr == Z_ERRNO) {
 			err = -errno;
 			snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
