@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Converter benchmark (`make bench`): generates a realistic branch text
+# (tests/gen/gen_branch_text: perf 6.1 layout, ~75% same-function jcc/jmp,
+# nested calls/returns, 4 threads, long C++ names) of BENCH_LINES lines
+# (default 2,000,000) and one 4x larger, under O/bench/ (kept between runs,
+# remade when the generator changes), then prints in one run:
+#   - converter lines/s and MB/s on the 1x file (best of 3),
+#   - the ratio of its time to `wc -l` on the same file (reference run in
+#     this invocation, best of 3, page cache warm for both),
+#   - peak RSS (/usr/bin/time -f %M) at 1x and 4x, and their ratio
+#     (streaming: RSS must not grow with the input).
+# The 1x output is read back with --dump=slices (it must be balanced).
+#   bench/bench.sh [O]     (O = build directory, default build)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${1:-build}
+case "$O" in /*) ;; *) O="$top/$O" ;; esac
+CONVERT="$O/bin/snaptrace-convert"
+GEN="$O/test/gen/gen_branch_text"
+DIR="$O/bench"
+LINES=${BENCH_LINES:-2000000}
+export PAGER=cat
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$CONVERT" ] || die "$CONVERT not built (make O=$O)"
+[ -x "$GEN" ] || die "$GEN not built (make O=$O $GEN)"
+mkdir -p "$DIR" || die "cannot create $DIR"
+
+# make_input N: prints the path of a generated input of N lines, made when
+# missing or older than the generator.
+make_input() {
+	local f="$DIR/branches-$1.txt"
+	if [ ! -s "$f" ] || [ "$GEN" -nt "$f" ]; then
+		"$GEN" "$1" 1 >"$f.tmp" || die "generator failed"
+		mv "$f.tmp" "$f"
+	fi
+	echo "$f"
+}
+
+now_ns() { date +%s%N; }
+
+# best_of3 CMD...: runs CMD three times, prints the shortest wall time in ns.
+best_of3() {
+	local best= t0 t1 i
+	for i in 1 2 3; do
+		t0=$(now_ns)
+		"$@" >/dev/null 2>&1 || die "failed: $*"
+		t1=$(now_ns)
+		if [ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ]; then best=$((t1 - t0)); fi
+	done
+	echo "$best"
+}
+
+# peak_rss_kib CMD...: runs CMD once, prints its peak RSS in KiB.
+peak_rss_kib() {
+	local out="$DIR/rss.txt"
+	/usr/bin/time -f %M -o "$out" "$@" >/dev/null 2>"$DIR/rss.err" || {
+		cat "$DIR/rss.err" >&2
+		die "failed: $*"
+	}
+	tail -n 1 "$out"
+}
+
+in1=$(make_input "$LINES")
+in4=$(make_input $((LINES * 4)))
+bytes1=$(stat -c %s "$in1")
+bytes4=$(stat -c %s "$in4")
+lines1=$(wc -l <"$in1")
+lines4=$(wc -l <"$in4")
+cat "$in1" >/dev/null
+
+wc_ns=$(best_of3 wc -l "$in1")
+conv_ns=$(best_of3 "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
+raw_ns=$(best_of3 "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt")
+
+"$CONVERT" --dump=slices "$DIR/out-1x.fxt.gz" >"$DIR/out-1x.slices" 2>"$DIR/dump.err"
+rc=$?
+slices=$(wc -l <"$DIR/out-1x.slices")
+if [ "$rc" -ne 0 ] || [ -s "$DIR/dump.err" ] || [ "$slices" -eq 0 ]; then
+	die "the 1x output does not read back cleanly: $(head -n 3 "$DIR/dump.err")"
+fi
+
+if [ -x /usr/bin/time ]; then
+	rss1=$(peak_rss_kib "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
+	cat "$in4" >/dev/null
+	t0=$(now_ns)
+	rss4=$(peak_rss_kib "$CONVERT" --quiet "$in4" -o "$DIR/out-4x.fxt.gz")
+	t1=$(now_ns)
+	conv4_ns=$((t1 - t0))
+else
+	rss1="" rss4=""
+	cat "$in4" >/dev/null
+	conv4_ns=$(best_of3 "$CONVERT" --quiet "$in4" -o "$DIR/out-4x.fxt.gz")
+fi
+
+awk -v l1="$lines1" -v b1="$bytes1" -v l4="$lines4" -v b4="$bytes4" -v wc="$wc_ns" \
+    -v cv="$conv_ns" -v raw="$raw_ns" -v cv4="$conv4_ns" -v r1="$rss1" -v r4="$rss4" \
+    -v slices="$slices" -v dir="$DIR" '
+BEGIN {
+	s = cv / 1e9
+	printf "input: 1x %d lines %.1f MB, 4x %d lines %.1f MB (%s)\n", l1, b1 / 1e6, l4, b4 / 1e6, dir
+	printf "wc -l: %.3f s (%.0f MB/s)\n", wc / 1e9, b1 / (wc / 1e9) / 1e6
+	if (r1 != "")
+		rss = sprintf("peak RSS 1x %.1f MiB, 4x %.1f MiB (ratio %.2f)", r1 / 1024, r4 / 1024, r4 / r1)
+	else
+		rss = "peak RSS n/a (no /usr/bin/time: install package time)"
+	printf "convert: %d lines in %.2f s = %.2f M lines/s, %.0f MB/s, %.1fx wc -l; %s\n",
+		l1, s, l1 / s / 1e6, b1 / s / 1e6, cv / wc, rss
+	printf "convert (raw .fxt output): %.2f s = %.2f M lines/s, %.1fx wc -l\n",
+		raw / 1e9, l1 / (raw / 1e9) / 1e6, raw / wc
+	printf "convert 4x: %d lines in %.2f s = %.2f M lines/s; 1x output: %d slices, read back balanced\n",
+		l4, cv4 / 1e9, l4 / (cv4 / 1e9) / 1e6, slices
+}'
