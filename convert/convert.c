@@ -358,35 +358,35 @@ static void aux_line(struct converter *cv, const struct conv_line *l)
 	conv_emit_counter(&cv->c, t, cv->c.s_cpufreq, l->ts, &arg);
 }
 
-int converter_line(struct converter *cv, const char *s, size_t len)
+int converter_parsed(struct converter *cv, const struct conv_line *l)
 {
-	struct conv_line l;
+	const char *s = l->text.s;
+	size_t len = l->text.len;
 
 	cv->lineno++;
 	cv->c.stats.lines++;
-	conv_parse_line(s, len, &l);
-	if (l.kind != CONV_LINE_CHAIN && l.kind != CONV_LINE_BAD)
+	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD)
 		sample_done(cv);
-	switch (l.kind) {
+	switch (l->kind) {
 	case CONV_LINE_BRANCH:
-		return branch_line(cv, &l, s, len);
+		return branch_line(cv, l, s, len);
 	case CONV_LINE_CHAIN:
 		if (!cv->sample.open)
 			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
-		return add_frame(cv, &l.from);
+		return add_frame(cv, &l->from);
 	case CONV_LINE_SAMPLE:
-		return sample_line(cv, &l, s, len);
+		return sample_line(cv, l, s, len);
 	case CONV_LINE_ERROR:
-		return error_line(cv, &l);
+		return error_line(cv, l);
 	case CONV_LINE_AUX:
-		aux_line(cv, &l);
+		aux_line(cv, l);
 		return CONV_OK;
 	case CONV_LINE_BLANK:
 		return CONV_OK;
 	case CONV_LINE_UNKNOWN_FLAG:
 		return skip(cv, SKIP_UNKNOWN_FLAG, s, len);
 	case CONV_LINE_BAD:
-		if (!cv->seen_branch && l.has_time && l.flags)
+		if (!cv->seen_branch && l->has_time && l->flags)
 			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)");
 		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
 		    memmem(s, len, "=>", 2))

@@ -16,7 +16,7 @@ struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
 };
 
-/* Why converter_line() stopped the conversion. */
+/* Why converter_parsed() stopped the conversion. */
 enum conv_error {
 	CONV_OK = 0,
 	CONV_ERR_NOMEM = -1,
@@ -33,11 +33,12 @@ struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *op
 void converter_begin_input(struct converter *cv, const char *name);
 
 /*
- * Converts one line: LEN bytes at S, without the newline. Returns CONV_OK or
- * a negative enum conv_error after which the conversion must stop;
- * converter_message() then holds the one-line reason ("FILE:LINE: ...").
+ * Converts one line, parsed by conv_parse_line() (lines must come in input
+ * order; parsing may happen anywhere before). Returns CONV_OK or a negative
+ * enum conv_error after which the conversion must stop; converter_message()
+ * then holds the one-line reason ("FILE:LINE: ...").
  */
-int converter_line(struct converter *cv, const char *s, size_t len);
+int converter_parsed(struct converter *cv, const struct conv_line *l);
 
 /* Ends the current input: closes every open frame of every thread at its
  * last time (an input is one snapshot; the next starts new segments). */

@@ -13,14 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define BUF_SIZE (4u << 20)
-#define LINE_MAX_BYTES (1u << 20)
-
 struct input {
 	int fd;
 	pid_t perf;              /* perf script child, or 0 */
-	char *buf;
-	size_t start, end;       /* unread bytes are buf[start, end) */
 	bool eof;
 	uint64_t bytes, size;
 	const char *path;
@@ -145,8 +140,7 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 	struct stat st;
 	int err;
 
-	if (!in || !(in->buf = malloc(BUF_SIZE))) {
-		free(in);
+	if (!in) {
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
@@ -178,54 +172,25 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 fail:
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
-	free(in->buf);
 	free(in);
 	return err;
 }
 
-int input_line(struct input *in, const char **line, size_t *len, char *errbuf, size_t errlen)
+long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen)
 {
-	for (;;) {
-		char *s = in->buf + in->start;
-		char *nl = memchr(s, '\n', in->end - in->start);
-		ssize_t r;
+	ssize_t r;
 
-		if (nl) {
-			*line = s;
-			*len = (size_t)(nl - s);
-			in->start += *len + 1;
-			return 1;
-		}
-		if (in->eof) {
-			if (in->start == in->end)
-				return 0;
-			*line = s;	/* a last line without its newline */
-			*len = in->end - in->start;
-			in->start = in->end;
-			return 1;
-		}
-		if (in->end - in->start >= LINE_MAX_BYTES) {
-			snprintf(errbuf, errlen, "%s: a line longer than %u bytes", in->path,
-				 LINE_MAX_BYTES);
-			return -E2BIG;
-		}
-		if (in->start > 0 && in->end + LINE_MAX_BYTES > BUF_SIZE) {
-			memmove(in->buf, s, in->end - in->start);
-			in->end -= in->start;
-			in->start = 0;
-		}
-		do
-			r = read(in->fd, in->buf + in->end, BUF_SIZE - in->end);
-		while (r < 0 && errno == EINTR);
-		if (r < 0) {
-			snprintf(errbuf, errlen, "%s: %s", in->path, strerror(errno));
-			return -errno;
-		}
-		if (r == 0)
-			in->eof = true;
-		in->end += (size_t)r;
-		in->bytes += (uint64_t)r;
+	do
+		r = read(in->fd, buf, cap);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		snprintf(errbuf, errlen, "%s", strerror(errno));
+		return -errno;
 	}
+	if (r == 0)
+		in->eof = true;
+	in->bytes += (uint64_t)r;
+	return (long)r;
 }
 
 uint64_t input_bytes(const struct input *in)
@@ -256,7 +221,6 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 			rc = -1;
 		}
 	}
-	free(in->buf);
 	free(in);
 	return rc;
 }

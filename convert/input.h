@@ -28,17 +28,14 @@ int input_open(const char *path, const struct input_perf *perf, struct input **i
 	       char *errbuf, size_t errlen);
 
 /*
- * Returns 1 with the next line in *LINE and *LEN (without its newline; valid
- * until the next call), 0 at the end, or a negative errno (read error, or a
- * line longer than 1 MiB) with a reason in ERRBUF. A last line without a
- * newline is returned as a line.
+ * Reads up to CAP bytes of IN's text into BUF. Returns the number read, 0 at
+ * the end, or a negative errno with a reason in ERRBUF.
  */
-int input_line(struct input *in, const char **line, size_t *len, char *errbuf, size_t errlen);
+long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen);
 
-/* Bytes read so far (for progress). */
+/* Bytes read so far, and the input's size when known (a regular text
+ * file, else 0): for progress. */
 uint64_t input_bytes(const struct input *in);
-
-/* Total bytes of the input when known (a regular text file), else 0. */
 uint64_t input_size(const struct input *in);
 
 /*

@@ -9,15 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convert.h"
 #include "diag.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 #include "input.h"
+#include "pipeline.h"
 #include "version.h"
 
-#define PROGRESS_EVERY (1u << 20)	/* lines between progress updates */
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
 
 enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
@@ -162,42 +163,30 @@ static int dump(const char *path, enum dump_view view)
 /* Feeds one input to the converter. Returns an exit status. */
 static int convert_input(struct converter *cv, const char *path, const struct input_perf *perf)
 {
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
-	const char *line;
-	size_t len;
-	uint64_t n = 0;
 	char err[512];
-	int r, rc = EXIT_OK;
+	int conv_err = 0, rc = EXIT_OK;
 
 	if (input_open(path, perf, &in, err, sizeof(err))) {
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	converter_begin_input(cv, path);
-	while ((r = input_line(in, &line, &len, err, sizeof(err))) > 0) {
-		int e = converter_line(cv, line, len);
-
-		if (e) {
-			diag_error("%s", e == CONV_ERR_NOMEM ? "out of memory" :
-				   converter_message(cv));
-			rc = e == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
-			break;
-		}
-		if (++n % PROGRESS_EVERY == 0) {
-			uint64_t size = input_size(in);
-
-			if (size)
-				diag_progress("%s: %llu%%", path,
-					      (unsigned long long)(input_bytes(in) * 100 / size));
-			else
-				diag_progress("%s: %llu M lines", path,
-					      (unsigned long long)(n >> 20));
-		}
-	}
-	diag_progress("%s", "");
-	if (r < 0) {
-		diag_error("%s", err);
+	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
+				 sizeof(err))) {
+	case PIPELINE_OK:
+		break;
+	case PIPELINE_CONVERT:
+		diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" :
+			   converter_message(cv));
+		rc = conv_err == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
+		break;
+	case PIPELINE_READ_ERROR:
+	case PIPELINE_NOMEM:
+		diag_error("%s: %s", path, err);
 		rc = EXIT_RUNTIME;
+		break;
 	}
 	if (input_close(in, err, sizeof(err)) && rc == EXIT_OK) {
 		diag_error("%s", err);

@@ -413,6 +413,7 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 	const char *end = s + len, *p, *prev = NULL, *prev_end = NULL, *t, *te;
 
 	memset(l, 0, sizeof(*l));
+	l->text = (struct conv_span){ s, (uint32_t)len };
 	p = skip_spaces(s, end);
 	if (p == end) {
 		l->kind = CONV_LINE_BLANK;

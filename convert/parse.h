@@ -79,6 +79,7 @@ enum conv_line_kind {
 
 struct conv_line {
 	enum conv_line_kind kind;
+	struct conv_span text;  /* the whole line */
 	struct conv_span comm;  /* len 0 when absent */
 	int64_t pid, tid;       /* pid = tid when only one is printed */
 	bool has_time;

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pipeline: reads an input in blocks of whole lines, parses the blocks on
+ * worker threads (conv_parse_line, the bulk of the work) and feeds the
+ * parsed lines, in input order, to the converter on the calling thread.
+ * Memory is a fixed ring of blocks: PIPELINE_BLOCK bytes each plus their
+ * parsed lines, whatever the input's length.
+ */
+#ifndef SNAPTRACE_CONVERT_PIPELINE_H
+#define SNAPTRACE_CONVERT_PIPELINE_H
+
+#include <stddef.h>
+
+#include "convert.h"
+#include "input.h"
+
+#define PIPELINE_BLOCK (1u << 20)        /* bytes of text per block */
+#define PIPELINE_LINE_MAX (1u << 20)     /* longest line accepted, bytes */
+
+/* What stopped a pipeline run. */
+enum pipeline_status {
+	PIPELINE_OK = 0,
+	PIPELINE_READ_ERROR = -1,   /* reading the input failed, or a line was too long */
+	PIPELINE_CONVERT = -2,      /* the converter stopped: see converter_parsed()'s code */
+	PIPELINE_NOMEM = -3,
+};
+
+/*
+ * Converts every line of IN (named NAME in messages) with CV, using WORKERS
+ * parsing threads (at least 1). Returns PIPELINE_OK, or a negative status;
+ * for PIPELINE_CONVERT *CONV_ERR holds the converter's code, for the others
+ * ERRBUF holds a one-line reason. Shows progress via diag_progress().
+ */
+int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
+		     int *conv_err, char *errbuf, size_t errlen);
+
+#endif
