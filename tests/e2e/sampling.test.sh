@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# End to end on this machine, sampling path: compile tests/e2e/sampling_target.c
+# (-O1 -g -fno-omit-frame-pointer), record it with
+#   perf record -e cpu-clock -F 5000 --call-graph fp|dwarf
+# convert the perf.data (the converter runs perf script itself) and check,
+# in the slices read back, that the known functions nest as in the source:
+# every snaptrace_e2e_outer under main, every _middle under _outer, every
+# _inner under _middle, and at least one main > outer > middle > inner chain.
+# With dwarf unwinding, also every _leaf under _inner (fp skips a frameless
+# leaf's caller, so that is not checked with fp). Skips when perf cannot
+# record here. Never leaves perf or the target running.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+PERF=${SNAPTRACE_PERF:-perf}
+PERF_PID=
+
+cleanup() {
+	# perf, timeout and the target share one process group led by PERF_PID
+	if [ -n "$PERF_PID" ] && kill -0 "$PERF_PID" 2>/dev/null; then
+		kill -TERM -- "-$PERF_PID" 2>/dev/null
+		sleep 0.5
+		kill -KILL -- "-$PERF_PID" 2>/dev/null
+		wait "$PERF_PID" 2>/dev/null
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ ! -x "$CONVERT" ]; then
+	skip sampling "snaptrace-convert not built ($CONVERT)"
+	exit 0
+fi
+if ! command -v "$PERF" >/dev/null 2>&1; then
+	skip sampling "no perf ($PERF)"
+	exit 0
+fi
+if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
+	-o "$TMP/sampling_target" "$SNAPTRACE_TOP/tests/e2e/sampling_target.c" 2>"$TMP/cc.err"; then
+	fail sampling "cannot compile sampling_target.c: $(head -n 2 "$TMP/cc.err" | tr '\n' '|')"
+	exit 0
+fi
+
+# record MODE: records the target into $TMP/MODE.data; returns 1 when perf
+# cannot record here (the reason is in $TMP/MODE.rec.err).
+record() {
+	local mode=$1
+	setsid timeout -k 5 60 "$PERF" record -e cpu-clock -F 5000 --call-graph "$mode" \
+		-o "$TMP/$mode.data" -- "$TMP/sampling_target" >"$TMP/$mode.rec.out" \
+		2>"$TMP/$mode.rec.err" &
+	PERF_PID=$!
+	wait "$PERF_PID"
+	local rc=$?
+	PERF_PID=
+	[ "$rc" -eq 0 ] && [ -s "$TMP/$mode.data" ]
+}
+
+# check_nesting SLICES LEAF_TOO: prints what is wrong with the nesting, if anything.
+check_nesting() {
+	awk -v leaf_too="$2" '
+	BEGIN { O = "snaptrace_e2e_outer"; M = "snaptrace_e2e_middle"
+		I = "snaptrace_e2e_inner"; L = "snaptrace_e2e_leaf" }
+	{
+		tid = $1; d = $2 + 0; name = $3
+		st[tid, d] = name
+		parent = d > 0 ? st[tid, d - 1] : ""
+		n[name]++
+		if (name == O && parent != "main") { print O " under " parent " at depth " d; exit 1 }
+		if (name == M && parent != O) { print M " under " parent " at depth " d; exit 1 }
+		if (name == I && parent != M) { print I " under " parent " at depth " d; exit 1 }
+		if (leaf_too && name == L && parent != I) { print L " under " parent " at depth " d; exit 1 }
+		if (name == I && d >= 3 && st[tid, d - 2] == O && st[tid, d - 3] == "main") chain = 1
+	}
+	END {
+		if (!n["main"] || !n[O] || !n[M] || !n[I]) {
+			print "missing functions: main " n["main"] + 0 ", outer " n[O] + 0 \
+				", middle " n[M] + 0 ", inner " n[I] + 0
+			exit 1
+		}
+		if (!chain) { print "no main > outer > middle > inner chain"; exit 1 }
+	}' "$1"
+}
+
+# run MODE LEAF_TOO: one test line for call-graph MODE.
+run() {
+	local mode=$1 name="sampling-$1" why
+	if ! record "$mode"; then
+		skip "$name" "perf cannot record here: $(grep -v '^\[' "$TMP/$mode.rec.err" | head -n 2 | tr '\n' '|')"
+		return
+	fi
+	if ! "$CONVERT" --quiet "$TMP/$mode.data" -o "$TMP/$mode.fxt.gz" 2>"$TMP/$mode.conv.err"; then
+		fail "$name" "conversion failed: $(head -n 3 "$TMP/$mode.conv.err" | tr '\n' '|')"
+		return
+	fi
+	if ! "$CONVERT" --dump=slices "$TMP/$mode.fxt.gz" >"$TMP/$mode.slices" 2>"$TMP/$mode.dump.err"; then
+		fail "$name" "reader rejects the output: $(head -n 3 "$TMP/$mode.dump.err" | tr '\n' '|')"
+		return
+	fi
+	if ! why=$(check_nesting "$TMP/$mode.slices" "$2"); then
+		fail "$name" "$why"
+		return
+	fi
+	ok "$name"
+}
+
+run fp ""
+run dwarf 1
