@@ -65,7 +65,10 @@ void fxt_dump_records(const struct fxt_trace *t, FILE *out)
 
 	/* events and notes are each in record order: merge them */
 	while (i < t->nevents || j < nnotes) {
-		if (j == nnotes || (i < t->nevents && t->events[i].record_no < pv->notes[j].record_no)) {
+		bool event_first = j == nnotes || (i < t->nevents &&
+				   t->events[i].record_no < pv->notes[j].record_no);
+
+		if (event_first) {
 			print_event(out, &t->events[i++]);
 		} else {
 			fprintf(out, "%zu %s\n", pv->notes[j].record_no, pv->notes[j].text);
@@ -117,10 +120,12 @@ void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose)
 	/* both arrays are grouped by thread in (pid, tid) order */
 	while (i < t->nslices || j < t->ninstants) {
 		uint64_t pid, tid;
+		bool slice_first = j == t->ninstants ||
+				   (i < t->nslices &&
+				    cmp_thread(t->slices[i].pid, t->slices[i].tid,
+					       t->instants[j].pid, t->instants[j].tid) <= 0);
 
-		if (j == t->ninstants || (i < t->nslices &&
-					  cmp_thread(t->slices[i].pid, t->slices[i].tid,
-						     t->instants[j].pid, t->instants[j].tid) <= 0)) {
+		if (slice_first) {
 			pid = t->slices[i].pid;
 			tid = t->slices[i].tid;
 		} else {

@@ -261,7 +261,8 @@ static unsigned read_args(struct reader *r, unsigned nargs, struct fxt_rarg **ou
 			break;
 		}
 		arg_end = base + (size_t)size * 8;
-		x->name = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_NAME_FIRST, FXT_ARG_NAME_LAST));
+		x->name = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_NAME_FIRST,
+							   FXT_ARG_NAME_LAST));
 		switch (type) {
 		case FXT_WARG_NULL:
 			x->type = FXT_ARG_STRING;

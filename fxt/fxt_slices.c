@@ -130,8 +130,8 @@ static bool close_stack(struct builder *b, const struct fxt_revent *ev, bool pen
 		if (pending)
 			continue;
 		if (new_ts < e->end && new_dur > e->end - new_ts) {
-			PROBLEM(b, ev, "complete \"%s\" [%llu, %llu] overlaps \"%s\" ending at %llu; "
-				"Perfetto drops it", ev->name, (unsigned long long)ev->ts,
+			PROBLEM(b, ev, "complete \"%s\" [%llu, %llu] overlaps \"%s\" ending at "
+				"%llu; Perfetto drops it", ev->name, (unsigned long long)ev->ts,
 				(unsigned long long)ev->end_ts, entry_name(b, e),
 				(unsigned long long)e->end);
 			return false;
