@@ -21,7 +21,11 @@
 
 #include "fxt_writer.h"
 
-/* A decoded argument. Strings point into the trace's storage. */
+/*
+ * A decoded argument. Strings point into the trace's storage. FXT int32 and
+ * uint32 arguments read back as FXT_ARG_INT64 and FXT_ARG_UINT64, a null
+ * argument as the string "null" (as Perfetto shows it).
+ */
 struct fxt_rarg {
 	enum fxt_arg_type type;
 	const char *name;
@@ -78,7 +82,8 @@ struct fxt_trace {
 	 * (ties: outer first), threads ordered by (pid, tid). */
 	struct fxt_slice *slices;   size_t nslices;
 	struct fxt_instant *instants; size_t ninstants;
-	/* Problems found, one line each ("record 12: end without begin on 1/2"). */
+	/* Problems found, one line each, "record N: ..." (N as in record_no);
+	 * past 10,000 lines, one last line counts the problems not listed. */
 	char **problems;            size_t nproblems;
 	void *priv;                     /* storage owned by the trace */
 };
@@ -90,7 +95,11 @@ struct fxt_trace {
  * FXT (no magic number record); in both cases ERRBUF receives a one-line
  * message. Format deviations that a reader can step over (an unknown record
  * type, an unregistered reference, a truncated last record) are not errors:
- * they are added to T->problems.
+ * they are added to T->problems. A gzip stream is recognised by its content.
+ * Like Perfetto, a provider info record starts empty string and thread
+ * tables; events whose timestamp overflows int64 ns, complete events ending
+ * before they begin, and async/flow events are left out of T->events (and
+ * reported). On error *T holds nothing to free.
  */
 int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen);
 
@@ -99,6 +108,11 @@ int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t e
  * file), appending to T->problems each end without a begin, each begin never
  * ended, each complete event overlapping its parent, each slice deeper than
  * 512, and each event on a thread never named by a kernel object record.
+ * Also reported: an end closing a begin while a complete slice inside it
+ * lasts longer, and a complete slice ending while begins inside it are
+ * open (Perfetto cuts them at its end). Instants stack like Perfetto's
+ * zero-length slices: an instant at the same time as a previous instant is
+ * one deeper. Calling it again on the same trace does nothing.
  * Returns 0 or -ENOMEM.
  */
 int fxt_trace_slices(struct fxt_trace *t);
