@@ -47,32 +47,33 @@ many_strings() {
 	}
 	{
 		tid = $1; depth = $2; name = substr($0, length($1) + length($2) + 3)
-		if (tid != 4000) { print "unexpected thread " tid; exit 1 }
+		if (tid != 4000) { print "unexpected thread " tid; bad = 1; exit 1 }
 		if (want_main) {
-			if (depth != 0 || name != "main") { print "first slice is not main at depth 0: " $0; exit 1 }
+			if (depth != 0 || name != "main") { print "first slice is not main at depth 0: " $0; bad = 1; exit 1 }
 			want_main = 0; next
 		}
-		if (depth != 1) { print "slice not at depth 1: " substr($0, 1, 80); exit 1 }
+		if (depth != 1) { print "slice not at depth 1: " substr($0, 1, 80); bad = 1; exit 1 }
 		if (name ~ /^long_/) {
-			if (i != int(n / 2) || seen_long) { print "long name at position " i; exit 1 }
+			if (i != int(n / 2) || seen_long) { print "long name at position " i; bad = 1; exit 1 }
 			seen_long = 1
 			m = "...[truncated]"
-			if (length(name) >= longlen) { print "long name not truncated: " length(name) " bytes"; exit 1 }
-			if (length(name) < 1000) { print "long name cut too short: " length(name) " bytes"; exit 1 }
-			if (substr(name, length(name) - length(m) + 1) != m) { print "no truncation marker at the end of the long name"; exit 1 }
-			if (substr(long, 1, length(name) - length(m)) != substr(name, 1, length(name) - length(m))) { print "long name prefix differs"; exit 1 }
+			if (length(name) >= longlen) { print "long name not truncated: " length(name) " bytes"; bad = 1; exit 1 }
+			if (length(name) < 1000) { print "long name cut too short: " length(name) " bytes"; bad = 1; exit 1 }
+			if (substr(name, length(name) - length(m) + 1) != m) { print "no truncation marker at the end of the long name"; bad = 1; exit 1 }
+			if (substr(long, 1, length(name) - length(m)) != substr(name, 1, length(name) - length(m))) { print "long name prefix differs"; bad = 1; exit 1 }
 			next
 		}
 		want = sprintf("fn_%05d", i)
-		if (name != want) { print "slice " i ": expected " want ", found " substr(name, 1, 80); exit 1 }
+		if (name != want) { print "slice " i ": expected " want ", found " substr(name, 1, 80); bad = 1; exit 1 }
 		names[name] = 1; i++
 	}
 	END {
-		if (want_main) { print "no slices"; exit 1 }
-		if (i != n) { print "found " i " fn_ slices, expected " n; exit 1 }
-		if (!seen_long) { print "long name missing"; exit 1 }
+		if (bad) exit 1
+		if (want_main) { print "no slices"; bad = 1; exit 1 }
+		if (i != n) { print "found " i " fn_ slices, expected " n; bad = 1; exit 1 }
+		if (!seen_long) { print "long name missing"; bad = 1; exit 1 }
 		d = 0; for (k in names) d++
-		if (d != n) { print d " distinct fn_ names, expected " n; exit 1 }
+		if (d != n) { print d " distinct fn_ names, expected " n; bad = 1; exit 1 }
 	}' "$TMP/many-strings.slices")
 	if [ -n "$why" ]; then
 		fail many-strings "$why"
@@ -96,15 +97,16 @@ many_threads() {
 	why=$(awk -v nt=$nt '
 	{
 		n[$1]++
-		if (n[$1] == 1 && ($2 != 0 || $3 != "main")) { print "thread " $1 " starts with " $0; exit 1 }
-		if (n[$1] == 2 && ($2 != 1 || $3 != "work")) { print "thread " $1 " second slice " $0; exit 1 }
-		if (n[$1] > 2) { print "thread " $1 " has extra slice " $0; exit 1 }
+		if (n[$1] == 1 && ($2 != 0 || $3 != "main")) { print "thread " $1 " starts with " $0; bad = 1; exit 1 }
+		if (n[$1] == 2 && ($2 != 1 || $3 != "work")) { print "thread " $1 " second slice " $0; bad = 1; exit 1 }
+		if (n[$1] > 2) { print "thread " $1 " has extra slice " $0; bad = 1; exit 1 }
 	}
 	END {
-		for (t = 5001; t <= 5000 + nt; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; exit 1 }
-		for (t = 6000; t <= 6001; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; exit 1 }
+		if (bad) exit 1
+		for (t = 5001; t <= 5000 + nt; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; bad = 1; exit 1 }
+		for (t = 6000; t <= 6001; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; bad = 1; exit 1 }
 		c = 0; for (t in n) c++
-		if (c != nt + 2) { print c " threads, expected " nt + 2; exit 1 }
+		if (c != nt + 2) { print c " threads, expected " nt + 2; bad = 1; exit 1 }
 	}' "$TMP/many-threads.slices")
 	if [ -n "$why" ]; then
 		fail many-threads "$why"
@@ -122,7 +124,7 @@ many_threads() {
 		}
 		if (tid == "" || pid == "") next
 		ev[tid]++
-		if (pid != proc(tid + 0)) { print "event of thread " tid " on process " pid; exit 1 }
+		if (pid != proc(tid + 0)) { print "event of thread " tid " on process " pid; bad = 1; exit 1 }
 	}
 	/kobj thread / {
 		koid = ""; p = ""
@@ -130,16 +132,17 @@ many_threads() {
 			if ($i ~ /^koid=/) koid = substr($i, 6)
 			if ($i ~ /^process=/) p = substr($i, 9)
 		}
-		if (p != proc(koid + 0)) { print "thread object " koid " has process " p; exit 1 }
-		if (index($0, "[" koid "]") == 0) { print "thread object " koid " not named COMM [TID]: " $0; exit 1 }
+		if (p != proc(koid + 0)) { print "thread object " koid " has process " p; bad = 1; exit 1 }
+		if (index($0, "[" koid "]") == 0) { print "thread object " koid " not named COMM [TID]: " $0; bad = 1; exit 1 }
 		named[koid] = 1
 	}
 	END {
+		if (bad) exit 1
 		for (t = 5001; t <= 5000 + nt; t++) {
-			if (!(t in named)) { print "thread " t " never named by a kernel object record"; exit 1 }
-			if (ev[t] < 2) { print "thread " t ": " ev[t] + 0 " events"; exit 1 }
+			if (!(t in named)) { print "thread " t " never named by a kernel object record"; bad = 1; exit 1 }
+			if (ev[t] < 2) { print "thread " t ": " ev[t] + 0 " events"; bad = 1; exit 1 }
 		}
-		if (!(6000 in named) || !(6001 in named)) { print "process 6000 threads not named"; exit 1 }
+		if (!(6000 in named) || !(6001 in named)) { print "process 6000 threads not named"; bad = 1; exit 1 }
 	}' "$TMP/many-threads.records")
 	if [ -n "$why" ]; then
 		fail many-threads "$why"

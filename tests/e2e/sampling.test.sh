@@ -64,19 +64,20 @@ check_nesting() {
 		st[tid, d] = name
 		parent = d > 0 ? st[tid, d - 1] : ""
 		n[name]++
-		if (name == O && parent != "main") { print O " under " parent " at depth " d; exit 1 }
-		if (name == M && parent != O) { print M " under " parent " at depth " d; exit 1 }
-		if (name == I && parent != M) { print I " under " parent " at depth " d; exit 1 }
-		if (leaf_too && name == L && parent != I) { print L " under " parent " at depth " d; exit 1 }
+		if (name == O && parent != "main") { print O " under " parent " at depth " d; bad = 1; exit 1 }
+		if (name == M && parent != O) { print M " under " parent " at depth " d; bad = 1; exit 1 }
+		if (name == I && parent != M) { print I " under " parent " at depth " d; bad = 1; exit 1 }
+		if (leaf_too && name == L && parent != I) { print L " under " parent " at depth " d; bad = 1; exit 1 }
 		if (name == I && d >= 3 && st[tid, d - 2] == O && st[tid, d - 3] == "main") chain = 1
 	}
 	END {
+		if (bad) exit 1
 		if (!n["main"] || !n[O] || !n[M] || !n[I]) {
 			print "missing functions: main " n["main"] + 0 ", outer " n[O] + 0 \
 				", middle " n[M] + 0 ", inner " n[I] + 0
 			exit 1
 		}
-		if (!chain) { print "no main > outer > middle > inner chain"; exit 1 }
+		if (!chain) { print "no main > outer > middle > inner chain"; bad = 1; exit 1 }
 	}' "$1"
 }
 
