@@ -5,6 +5,14 @@
 #                 cut with the visible "...[truncated]" marker.
 #   many-threads  300 threads of one process (+2 of another), interleaved:
 #                 every thread in the result, each under its own process.
+#   deep-recursion-600  rec recursing 600 deep under main. Perfetto drops
+#                 nesting deeper than 512 (DESIGN.md "FXT facts"), and an
+#                 end whose begin it dropped then closes an outer slice, so
+#                 writing every level would corrupt the levels Perfetto
+#                 keeps. DESIGN.md gives no rule; what a user expects: the
+#                 file reads back balanced, levels 0..511 (main + 511 rec)
+#                 exact in names and times, deeper frames left out (an
+#                 instant marking the cut is allowed).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 GEN="$SNAPTRACE_TOP/tests/gen"
@@ -151,5 +159,46 @@ many_threads() {
 	ok many-threads
 }
 
+deep_recursion() {
+	local depth=${1:-600} why
+	awk -v depth=$depth -f "$GEN/deep-recursion.awk" >"$TMP/deep.txt"
+	if ! "$CONVERT" --quiet "$TMP/deep.txt" -o "$TMP/deep.fxt" 2>"$TMP/deep.err"; then
+		fail "deep-recursion-$depth" "conversion failed: $(head -n 3 "$TMP/deep.err" | tr '\n' '|')"
+		return
+	fi
+	if ! "$CONVERT" --dump=tree "$TMP/deep.fxt" >"$TMP/deep.tree" 2>"$TMP/deep.err"; then
+		fail "deep-recursion-$depth" "reader rejects the output: $(grep -c . "$TMP/deep.err") problems, first: $(head -n 1 "$TMP/deep.err")"
+		return
+	fi
+	# Line k (k = 0..511): depth k, main then rec; rec at depth k begins at
+	# 7 s + 10k ns and ends at 7 s + 20 depth - 10(k-1) ns (main: 10 .. 20 depth).
+	why=$(awk -v depth=$depth '
+	/^#/ || / instant / { next }
+	{
+		d = $2 + 0
+		if (!match($0, / \[[0-9]+, [0-9]+\]/)) { print "unparsed: " $0; bad = 1; exit 1 }
+		t = substr($0, RSTART + 2, RLENGTH - 3); split(t, be, ", ")
+		name = $3
+		if (d != k) { print "slice " k " at depth " d ": " $0; bad = 1; exit 1 }
+		if (name != (k ? "rec" : "main")) { print "slice " k " is " name; bad = 1; exit 1 }
+		wb = 7000000000 + (k ? 10 * k : 10); we = 7000000000 + 20 * depth - (k ? 10 * (k - 1) : 0)
+		if (be[1] - wb > 8 || wb - be[1] > 8 || be[2] - we > 8 || we - be[2] > 8) {
+			print "slice " k " " name " [" be[1] ", " be[2] "], expected [" wb ", " we "]"; bad = 1; exit 1
+		}
+		k++
+	}
+	END {
+		if (bad) exit 1
+		want = depth < 512 ? depth + 1 : 512
+		if (k != want) { print k " slices, expected " want; exit 1 }
+	}' "$TMP/deep.tree")
+	if [ -n "$why" ]; then
+		fail "deep-recursion-$depth" "$why"
+		return
+	fi
+	ok "deep-recursion-$depth"
+}
+
 many_strings
 many_threads
+deep_recursion 600
