@@ -8,6 +8,9 @@
 #                  paths are relative to the case directory)
 #   expect-exit    optional: expected exit status (default 0)
 #   expect-stderr  optional: a grep -E pattern stderr must match
+#   expect-records optional: grep -E patterns, one a line, each of which must
+#                  match a line of `snaptrace-convert --dump=records` (thread
+#                  and process names, the inferred argument, counters)
 # For each case: convert, check status and stderr; on failure, check that no
 # output (nor a temporary file) is left; on success, read the file back with
 # `snaptrace-convert --dump=slices` (non-zero when the reader finds the file
@@ -72,6 +75,19 @@ run_case() {
 	if ! diff=$(slices_match "$actual" "$dir/expected.txt"); then
 		fail "cases/$name" "$(echo "$diff" | tr '\n' ' ')"
 		return
+	fi
+	if [ -f "$dir/expect-records" ]; then
+		if ! "$CONVERT" --dump=records "$out" >"$TMP/$name.records" 2>"$err.dump"; then
+			fail "cases/$name" "--dump=records fails: $(first_lines "$err.dump")"
+			return
+		fi
+		while IFS= read -r pat; do
+			[ -n "$pat" ] || continue
+			if ! grep -E -q -- "$pat" "$TMP/$name.records"; then
+				fail "cases/$name" "no record matches /$pat/"
+				return
+			fi
+		done <"$dir/expect-records"
 	fi
 	ok "cases/$name"
 }
