@@ -8,7 +8,8 @@
 # `snaptrace-convert --dump=tree` must list, per thread and in order, the
 # same slices and instants with times within TOL ns (a converter may stagger
 # inferred begins by a few ns to order them; more is a different time).
-# DEPTH "*" matches any depth, a NAME ending in "*" matches by prefix.
+# DEPTH "*" matches any depth, a NAME ending in "*" matches by prefix. The
+# files pin decode errors at depth 0 (DESIGN: "an instant at depth 0 after them").
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
