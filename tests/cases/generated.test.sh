@@ -47,6 +47,7 @@ many_strings() {
 	# Expected: "4000 0 main", then fn_00000.. at depth 1 in order, the long
 	# name right after fn_(n/2-1); nothing else.
 	why=$(awk -v n=$n -v longlen=$longlen '
+	function die(msg) { print msg; bad = 1; exit 1 }
 	BEGIN {
 		long = "long_"
 		while (length(long) < longlen) long = long "0123456789"
@@ -55,33 +56,35 @@ many_strings() {
 	}
 	{
 		tid = $1; depth = $2; name = substr($0, length($1) + length($2) + 3)
-		if (tid != 4000) { print "unexpected thread " tid; bad = 1; exit 1 }
+		if (tid != 4000) die("unexpected thread " tid)
 		if (want_main) {
-			if (depth != 0 || name != "main") { print "first slice is not main at depth 0: " $0; bad = 1; exit 1 }
+			if (depth != 0 || name != "main")
+				die("first slice is not main at depth 0: " $0)
 			want_main = 0; next
 		}
-		if (depth != 1) { print "slice not at depth 1: " substr($0, 1, 80); bad = 1; exit 1 }
+		if (depth != 1) die("slice not at depth 1: " substr($0, 1, 80))
 		if (name ~ /^long_/) {
-			if (i != int(n / 2) || seen_long) { print "long name at position " i; bad = 1; exit 1 }
+			if (i != int(n / 2) || seen_long) die("long name at position " i)
 			seen_long = 1
 			m = "...[truncated]"
-			if (length(name) >= longlen) { print "long name not truncated: " length(name) " bytes"; bad = 1; exit 1 }
-			if (length(name) < 1000) { print "long name cut too short: " length(name) " bytes"; bad = 1; exit 1 }
-			if (substr(name, length(name) - length(m) + 1) != m) { print "no truncation marker at the end of the long name"; bad = 1; exit 1 }
-			if (substr(long, 1, length(name) - length(m)) != substr(name, 1, length(name) - length(m))) { print "long name prefix differs"; bad = 1; exit 1 }
+			len = length(name); kept = len - length(m)
+			if (len >= longlen) die("long name not truncated: " len " bytes")
+			if (len < 1000) die("long name cut too short: " len " bytes")
+			if (substr(name, kept + 1) != m) die("no truncation marker at the end of the long name")
+			if (substr(long, 1, kept) != substr(name, 1, kept)) die("long name prefix differs")
 			next
 		}
 		want = sprintf("fn_%05d", i)
-		if (name != want) { print "slice " i ": expected " want ", found " substr(name, 1, 80); bad = 1; exit 1 }
+		if (name != want) die("slice " i ": expected " want ", found " substr(name, 1, 80))
 		names[name] = 1; i++
 	}
 	END {
 		if (bad) exit 1
-		if (want_main) { print "no slices"; bad = 1; exit 1 }
-		if (i != n) { print "found " i " fn_ slices, expected " n; bad = 1; exit 1 }
-		if (!seen_long) { print "long name missing"; bad = 1; exit 1 }
+		if (want_main) die("no slices")
+		if (i != n) die("found " i " fn_ slices, expected " n)
+		if (!seen_long) die("long name missing")
 		d = 0; for (k in names) d++
-		if (d != n) { print d " distinct fn_ names, expected " n; bad = 1; exit 1 }
+		if (d != n) die(d " distinct fn_ names, expected " n)
 	}' "$TMP/many-strings.slices")
 	if [ -n "$why" ]; then
 		fail many-strings "$why"
@@ -103,18 +106,21 @@ many_threads() {
 	convert_and_dump many-threads || return
 	# Slices: every thread exactly "TID 0 main" then "TID 1 work".
 	why=$(awk -v nt=$nt '
+	function die(msg) { print msg; bad = 1; exit 1 }
 	{
 		n[$1]++
-		if (n[$1] == 1 && ($2 != 0 || $3 != "main")) { print "thread " $1 " starts with " $0; bad = 1; exit 1 }
-		if (n[$1] == 2 && ($2 != 1 || $3 != "work")) { print "thread " $1 " second slice " $0; bad = 1; exit 1 }
-		if (n[$1] > 2) { print "thread " $1 " has extra slice " $0; bad = 1; exit 1 }
+		if (n[$1] == 1 && ($2 != 0 || $3 != "main")) die("thread " $1 " starts with " $0)
+		if (n[$1] == 2 && ($2 != 1 || $3 != "work")) die("thread " $1 " second slice " $0)
+		if (n[$1] > 2) die("thread " $1 " has extra slice " $0)
 	}
 	END {
 		if (bad) exit 1
-		for (t = 5001; t <= 5000 + nt; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; bad = 1; exit 1 }
-		for (t = 6000; t <= 6001; t++) if (n[t] != 2) { print "thread " t ": " n[t] + 0 " slices"; bad = 1; exit 1 }
+		for (t = 5001; t <= 5000 + nt; t++)
+			if (n[t] != 2) die("thread " t ": " n[t] + 0 " slices")
+		for (t = 6000; t <= 6001; t++)
+			if (n[t] != 2) die("thread " t ": " n[t] + 0 " slices")
 		c = 0; for (t in n) c++
-		if (c != nt + 2) { print c " threads, expected " nt + 2; bad = 1; exit 1 }
+		if (c != nt + 2) die(c " threads, expected " nt + 2)
 	}' "$TMP/many-threads.slices")
 	if [ -n "$why" ]; then
 		fail many-threads "$why"
@@ -123,6 +129,7 @@ many_threads() {
 	# Records: every event of thread T is on process 5000 (6000 for 6000/6001),
 	# and each thread has a kernel object record naming it with that process.
 	why=$(awk -v nt=$nt '
+	function die(msg) { print msg; bad = 1; exit 1 }
 	function proc(t) { return (t >= 6000) ? 6000 : 5000 }
 	/ event / {
 		pid = ""; tid = ""
@@ -132,7 +139,7 @@ many_threads() {
 		}
 		if (tid == "" || pid == "") next
 		ev[tid]++
-		if (pid != proc(tid + 0)) { print "event of thread " tid " on process " pid; bad = 1; exit 1 }
+		if (pid != proc(tid + 0)) die("event of thread " tid " on process " pid)
 	}
 	/kobj thread / {
 		koid = ""; p = ""
@@ -140,17 +147,18 @@ many_threads() {
 			if ($i ~ /^koid=/) koid = substr($i, 6)
 			if ($i ~ /^process=/) p = substr($i, 9)
 		}
-		if (p != proc(koid + 0)) { print "thread object " koid " has process " p; bad = 1; exit 1 }
-		if (index($0, "[" koid "]") == 0) { print "thread object " koid " not named COMM [TID]: " $0; bad = 1; exit 1 }
+		if (p != proc(koid + 0)) die("thread object " koid " has process " p)
+		if (index($0, "[" koid "]") == 0)
+			die("thread object " koid " not named COMM [TID]: " $0)
 		named[koid] = 1
 	}
 	END {
 		if (bad) exit 1
 		for (t = 5001; t <= 5000 + nt; t++) {
-			if (!(t in named)) { print "thread " t " never named by a kernel object record"; bad = 1; exit 1 }
-			if (ev[t] < 2) { print "thread " t ": " ev[t] + 0 " events"; bad = 1; exit 1 }
+			if (!(t in named)) die("thread " t " never named by a kernel object record")
+			if (ev[t] < 2) die("thread " t ": " ev[t] + 0 " events")
 		}
-		if (!(6000 in named) || !(6001 in named)) { print "process 6000 threads not named"; bad = 1; exit 1 }
+		if (!(6000 in named) || !(6001 in named)) die("process 6000 threads not named")
 	}' "$TMP/many-threads.records")
 	if [ -n "$why" ]; then
 		fail many-threads "$why"
@@ -163,27 +171,31 @@ deep_recursion() {
 	local depth=${1:-600} why
 	awk -v depth=$depth -f "$GEN/deep-recursion.awk" >"$TMP/deep.txt"
 	if ! "$CONVERT" --quiet "$TMP/deep.txt" -o "$TMP/deep.fxt" 2>"$TMP/deep.err"; then
-		fail "deep-recursion-$depth" "conversion failed: $(head -n 3 "$TMP/deep.err" | tr '\n' '|')"
+		fail "deep-recursion-$depth" \
+			"conversion failed: $(head -n 3 "$TMP/deep.err" | tr '\n' '|')"
 		return
 	fi
 	if ! "$CONVERT" --dump=tree "$TMP/deep.fxt" >"$TMP/deep.tree" 2>"$TMP/deep.err"; then
-		fail "deep-recursion-$depth" "reader rejects the output: $(grep -c . "$TMP/deep.err") problems, first: $(head -n 1 "$TMP/deep.err")"
+		why="$(grep -c . "$TMP/deep.err") problems, first: $(head -n 1 "$TMP/deep.err")"
+		fail "deep-recursion-$depth" "reader rejects the output: $why"
 		return
 	fi
 	# Line k (k = 0..511): depth k, main then rec; rec at depth k begins at
 	# 7 s + 10k ns and ends at 7 s + 20 depth - 10(k-1) ns (main: 10 .. 20 depth).
 	why=$(awk -v depth=$depth '
+	function die(msg) { print msg; bad = 1; exit 1 }
 	/^#/ || / instant / { next }
 	{
 		d = $2 + 0
-		if (!match($0, / \[[0-9]+, [0-9]+\]/)) { print "unparsed: " $0; bad = 1; exit 1 }
+		if (!match($0, / \[[0-9]+, [0-9]+\]/)) die("unparsed: " $0)
 		t = substr($0, RSTART + 2, RLENGTH - 3); split(t, be, ", ")
 		name = $3
-		if (d != k) { print "slice " k " at depth " d ": " $0; bad = 1; exit 1 }
-		if (name != (k ? "rec" : "main")) { print "slice " k " is " name; bad = 1; exit 1 }
-		wb = 7000000000 + (k ? 10 * k : 10); we = 7000000000 + 20 * depth - (k ? 10 * (k - 1) : 0)
+		if (d != k) die("slice " k " at depth " d ": " $0)
+		if (name != (k ? "rec" : "main")) die("slice " k " is " name)
+		wb = 7000000000 + (k ? 10 * k : 10)
+		we = 7000000000 + 20 * depth - (k ? 10 * (k - 1) : 0)
 		if (be[1] - wb > 8 || wb - be[1] > 8 || be[2] - we > 8 || we - be[2] > 8) {
-			print "slice " k " " name " [" be[1] ", " be[2] "], expected [" wb ", " we "]"; bad = 1; exit 1
+			die("slice " k " " name " [" be[1] ", " be[2] "], expected [" wb ", " we "]")
 		}
 		k++
 	}

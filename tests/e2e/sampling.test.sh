@@ -57,6 +57,7 @@ record() {
 # check_nesting SLICES LEAF_TOO: prints what is wrong with the nesting, if anything.
 check_nesting() {
 	awk -v leaf_too="$2" '
+	function die(msg) { print msg; bad = 1; exit 1 }
 	BEGIN { O = "snaptrace_e2e_outer"; M = "snaptrace_e2e_middle"
 		I = "snaptrace_e2e_inner"; L = "snaptrace_e2e_leaf" }
 	{
@@ -64,10 +65,10 @@ check_nesting() {
 		st[tid, d] = name
 		parent = d > 0 ? st[tid, d - 1] : ""
 		n[name]++
-		if (name == O && parent != "main") { print O " under " parent " at depth " d; bad = 1; exit 1 }
-		if (name == M && parent != O) { print M " under " parent " at depth " d; bad = 1; exit 1 }
-		if (name == I && parent != M) { print I " under " parent " at depth " d; bad = 1; exit 1 }
-		if (leaf_too && name == L && parent != I) { print L " under " parent " at depth " d; bad = 1; exit 1 }
+		if (name == O && parent != "main") die(O " under " parent " at depth " d)
+		if (name == M && parent != O) die(M " under " parent " at depth " d)
+		if (name == I && parent != M) die(I " under " parent " at depth " d)
+		if (leaf_too && name == L && parent != I) die(L " under " parent " at depth " d)
 		if (name == I && d >= 3 && st[tid, d - 2] == O && st[tid, d - 3] == "main") chain = 1
 	}
 	END {
@@ -77,7 +78,7 @@ check_nesting() {
 				", middle " n[M] + 0 ", inner " n[I] + 0
 			exit 1
 		}
-		if (!chain) { print "no main > outer > middle > inner chain"; bad = 1; exit 1 }
+		if (!chain) die("no main > outer > middle > inner chain")
 	}' "$1"
 }
 
