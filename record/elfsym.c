@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+#include "elfsym.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+	bool pie;
+};
+
+static int elf_file_open(const char *path, struct elf_file *f)
+{
+	GElf_Ehdr eh;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return REC_ELF_ENOTELF;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh)) {
+		if (f->elf)
+			elf_end(f->elf);
+		close(f->fd);
+		return REC_ELF_ENOTELF;
+	}
+	f->pie = eh.e_type == ET_DYN;
+	return 0;
+}
+
+static void elf_file_close(struct elf_file *f)
+{
+	elf_end(f->elf);
+	close(f->fd);
+}
+
+/* Maps link-time VADDR to a file offset through the PT_LOAD segments. */
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(elf, &n))
+		return REC_ELF_ENOTELF;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
+			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return REC_ELF_ENOLOAD;
+}
+
+/*
+ * Calls FN(name, sym, arg) for every defined function symbol of .symtab and
+ * .dynsym; stops when FN returns non-zero and returns that value.
+ * Returns 0 after all, or REC_ELF_ENOSYMS when there were none.
+ */
+static int for_each_func(Elf *elf, int (*fn)(const char *, const GElf_Sym *, void *), void *arg)
+{
+	Elf_Scn *scn = NULL;
+	bool any = false;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, count;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB &&
+						 sh.sh_type != SHT_DYNSYM))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !sh.sh_entsize)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < count; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int t, ret;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				continue;
+			t = GELF_ST_TYPE(sym.st_info);
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+			    !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			any = true;
+			ret = fn(name, &sym, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return any ? 0 : REC_ELF_ENOSYMS;
+}
+
+struct lookup {
+	const char *name;
+	GElf_Sym sym;
+};
+
+static int lookup_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct lookup *l = arg;
+
+	if (strcmp(name, l->name))
+		return 0;
+	l->sym = *sym;
+	return 1;
+}
+
+int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s)
+{
+	struct elf_file f;
+	struct lookup l = { .name = name };
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = elf_file_open(path, &f);
+	if (err)
+		return err;
+	err = for_each_func(f.elf, lookup_cb, &l);
+	if (err == 1) {
+		snprintf(s->name, sizeof(s->name), "%s", name);
+		s->value = l.sym.st_value;
+		s->size = l.sym.st_size;
+		s->pie = f.pie;
+		err = vaddr_to_offset(f.elf, s->value, &s->file_offset);
+	} else if (err == 0) {
+		err = REC_ELF_ENOSYM;
+	}
+	elf_file_close(&f);
+	return err;
+}
+
+struct containing {
+	uint64_t vaddr;
+	struct rec_sym *s;
+};
+
+static int containing_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct containing *c = arg;
+
+	if (c->vaddr >= sym->st_value && c->vaddr < sym->st_value + (sym->st_size ? sym->st_size : 1)) {
+		snprintf(c->s->name, sizeof(c->s->name), "%s", name);
+		c->s->size = sym->st_size;
+		return 1;
+	}
+	return 0;
+}
+
+int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
+{
+	struct elf_file f;
+	struct containing c = { .vaddr = vaddr, .s = s };
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = elf_file_open(path, &f);
+	if (err)
+		return err;
+	s->value = vaddr;
+	s->pie = f.pie;
+	err = vaddr_to_offset(f.elf, vaddr, &s->file_offset);
+	if (!err)
+		for_each_func(f.elf, containing_cb, &c);
+	elf_file_close(&f);
+	return err;
+}
+
+unsigned rec_edit_distance(const char *a, const char *b)
+{
+	unsigned row[256], i, j, la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
+
+	if (la > 254)
+		la = 254;
+	if (lb > 254)
+		lb = 254;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned up = row[j], best;
+
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb] > 255 ? 255 : row[lb];
+}
+
+struct suggest {
+	const char *name;
+	char (*out)[128];
+	unsigned *score;
+	int max, n;
+};
+
+static int suggest_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct suggest *sg = arg;
+	unsigned score;
+	int i, pos;
+
+	(void)sym;
+	if (strlen(name) >= 128)
+		return 0;
+	/* names containing the wanted one (or contained in it) rank first */
+	if (strstr(name, sg->name) || strstr(sg->name, name))
+		score = (unsigned)abs((int)strlen(name) - (int)strlen(sg->name));
+	else
+		score = 1000 + rec_edit_distance(sg->name, name);
+	for (i = 0; i < sg->n; i++)
+		if (!strcmp(sg->out[i], name))
+			return 0;
+	for (pos = sg->n; pos > 0 && sg->score[pos - 1] > score; pos--)
+		;
+	if (pos >= sg->max)
+		return 0;
+	if (sg->n < sg->max)
+		sg->n++;
+	for (i = sg->n - 1; i > pos; i--) {
+		memcpy(sg->out[i], sg->out[i - 1], 128);
+		sg->score[i] = sg->score[i - 1];
+	}
+	snprintf(sg->out[pos], 128, "%s", name);
+	sg->score[pos] = score;
+	return 0;
+}
+
+int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int max)
+{
+	struct elf_file f;
+	unsigned score[16];
+	struct suggest sg = { .name = name, .out = out, .score = score, .max = max };
+	int err;
+
+	if (sg.max > 16)
+		sg.max = 16;
+	if (sg.max <= 0)
+		return 0;
+	err = elf_file_open(path, &f);
+	if (err)
+		return err;
+	err = for_each_func(f.elf, suggest_cb, &sg);
+	elf_file_close(&f);
+	if (err < 0)
+		return err;
+	/* drop far-fetched names: more than half the name changed */
+	while (sg.n > 1 && score[sg.n - 1] >= 1000 &&
+	       score[sg.n - 1] - 1000 > (unsigned)strlen(name) / 2 + 1)
+		sg.n--;
+	return sg.n;
+}
+
+const char *rec_elf_strerror(int err)
+{
+	switch (err) {
+	case REC_ELF_ENOTELF:
+		return "not an ELF file";
+	case REC_ELF_ENOSYMS:
+		return "no symbol table (stripped?)";
+	case REC_ELF_ENOSYM:
+		return "no such function";
+	case REC_ELF_ENOLOAD:
+		return "address outside the loaded segments";
+	default:
+		return strerror(-err);
+	}
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elfsym: function symbols of an ELF file, read with libelf from .symtab and
+ * .dynsym (System V gABI, "Symbol Table"; STT_FUNC and STT_GNU_IFUNC entries
+ * that are defined). Gives what a trigger needs: the symbol's link-time
+ * address and its file offset (st_value - p_vaddr + p_offset of the PT_LOAD
+ * segment that holds it), plus close names for a helpful error.
+ */
+#ifndef SNAPTRACE_REC_ELFSYM_H
+#define SNAPTRACE_REC_ELFSYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Errors beyond negative errno values. */
+enum {
+	REC_ELF_ENOTELF = -2001,   /* not an ELF file */
+	REC_ELF_ENOSYMS = -2002,   /* no .symtab and no .dynsym function symbol */
+	REC_ELF_ENOSYM = -2003,    /* no function of that name */
+	REC_ELF_ENOLOAD = -2004,   /* the address is in no PT_LOAD segment */
+};
+
+struct rec_sym {
+	char name[256];
+	uint64_t value;        /* st_value: link-time virtual address */
+	uint64_t size;         /* st_size, bytes */
+	uint64_t file_offset;  /* offset of the first instruction in the file */
+	bool pie;              /* ET_DYN: runtime address = load bias + value */
+};
+
+/*
+ * Looks up function NAME in the ELF file PATH. Fills *S.
+ * Returns 0, REC_ELF_ENOSYM, REC_ELF_ENOSYMS, REC_ELF_ENOTELF,
+ * REC_ELF_ENOLOAD, or a negative errno from open().
+ */
+int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
+
+/*
+ * Describes link-time address VADDR of PATH: its file offset and, when a
+ * function contains it, that function's name (else name ""). Fills *S.
+ * Returns 0, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
+ */
+int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
+
+/*
+ * Writes up to MAX function names of PATH that are closest to NAME (edit
+ * distance, names containing NAME first) into OUT, MAX rows of 128 bytes.
+ * Returns how many were written (0..MAX) or a negative error as above.
+ */
+int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int max);
+
+/* A message for an error returned by this module (or strerror for errno). */
+const char *rec_elf_strerror(int err);
+
+/* Levenshtein distance of A and B, capped at 255 (exposed for tests). */
+unsigned rec_edit_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+#include "host.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EVSRC "/sys/bus/event_source/devices/"
+
+int rec_find_program(const char *want, char *out, size_t size)
+{
+	const char *path, *p, *colon;
+	struct stat st;
+	char buf[PATH_MAX];
+
+	if (!want || !*want)
+		return -ENOENT;
+	if (strchr(want, '/')) {
+		if (stat(want, &st) || !S_ISREG(st.st_mode) || access(want, X_OK))
+			return -ENOENT;
+		if (!realpath(want, buf))
+			return -errno;
+		snprintf(out, size, "%s", buf);
+		return 0;
+	}
+	path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+	for (p = path; *p; p = colon + 1) {
+		size_t n;
+
+		colon = strchr(p, ':');
+		if (!colon)
+			colon = p + strlen(p);
+		n = (size_t)(colon - p);
+		if (n == 0)
+			snprintf(buf, sizeof(buf), "./%s", want);
+		else
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, want);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK)) {
+			char real[PATH_MAX];
+
+			if (!realpath(buf, real))
+				return -errno;
+			snprintf(out, size, "%s", real);
+			return 0;
+		}
+		if (!*colon)
+			break;
+	}
+	return -ENOENT;
+}
+
+int rec_run_capture(char *const argv[], char *buf, size_t size)
+{
+	int pipefd[2], status;
+	size_t len = 0;
+	pid_t pid;
+
+	if (size)
+		buf[0] = '\0';
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -err;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		setenv("PAGER", "cat", 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	for (;;) {
+		char tmp[4096];
+		ssize_t n = read(pipefd[0], tmp, sizeof(tmp));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (size && len + 1 < size) {
+			size_t take = (size_t)n;
+
+			if (take > size - 1 - len)
+				take = size - 1 - len;
+			memcpy(buf + len, tmp, take);
+			len += take;
+			buf[len] = '\0';
+		}
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* Reads the first integer of FILE into *OUT. Returns 0 or -errno. */
+static int read_int_file(const char *file, int *out)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EINVAL;
+	buf[n] = '\0';
+	*out = (int)strtol(buf, NULL, 10);
+	return 0;
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* Effective capabilities from /proc/self/status: CAP_SYS_ADMIN (21), CAP_PERFMON (38). */
+static bool has_perf_caps(void)
+{
+	char line[256];
+	bool yes = false;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long caps;
+
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			yes = (caps >> 21 & 1) || (caps >> 38 & 1);
+			break;
+		}
+	}
+	fclose(f);
+	return yes;
+}
+
+/* Fills h->feat from `perf record -h`, for a perf whose version is unknown. */
+static void probe_features(struct rec_host *h)
+{
+	static char help[65536];
+	char *argv[] = { h->perf_path, "record", "-h", NULL };
+
+	rec_run_capture(argv, help, sizeof(help));
+	h->feat_probed = true;
+	h->feat[PERF_FEAT_CONTROL] = strstr(help, "--control") != NULL;
+	h->feat[PERF_FEAT_KCORE] = strstr(help, "--kcore") != NULL;
+	h->feat[PERF_FEAT_DLFILTER] = strstr(help, "--dlfilter") != NULL;
+	/* --snapshot=e cannot be seen in the help; it is older than --kcore. */
+	h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT] = h->feat[PERF_FEAT_KCORE];
+}
+
+void rec_host_probe(struct rec_host *h, const char *perf_path)
+{
+	char out[1024];
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	h->pt_psb_cyc = -1;
+	h->uprobe_type = -1;
+	h->paranoid = INT_MIN;
+	perf_version_parse("", &h->perf_version);
+
+	if (rec_find_program(perf_path ? perf_path : "perf", h->perf_path,
+			     sizeof(h->perf_path)) == 0) {
+		char *argv[] = { h->perf_path, "--version", NULL };
+
+		h->perf_runs = rec_run_capture(argv, out, sizeof(out)) == 0;
+		perf_version_parse(h->perf_runs ? out : "", &h->perf_version);
+		if (h->perf_version.known) {
+			for (i = 0; i < PERF_FEAT_COUNT; i++)
+				h->feat[i] = perf_version_has(&h->perf_version, i) == 1;
+		} else if (h->perf_runs) {
+			probe_features(h);
+		}
+	} else {
+		h->perf_path[0] = '\0';
+	}
+
+	h->has_intel_pt = exists(EVSRC "intel_pt");
+	if (h->has_intel_pt && read_int_file(EVSRC "intel_pt/caps/psb_cyc", &i) == 0)
+		h->pt_psb_cyc = i != 0;
+	h->has_hw_pmu = exists(EVSRC "cpu/type") || exists(EVSRC "cpu_core/type");
+	if (read_int_file(EVSRC "uprobe/type", &i) == 0)
+		h->uprobe_type = i;
+	if (read_int_file("/proc/sys/kernel/perf_event_paranoid", &i) == 0)
+		h->paranoid = i;
+	if (read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &i) == 0)
+		h->max_sample_rate = i;
+	h->root = geteuid() == 0;
+	h->cap_perfmon = h->root || has_perf_caps();
+}
+
+enum rec_mode rec_host_auto_mode(const struct rec_host *h)
+{
+	return h->has_intel_pt ? REC_MODE_PT : REC_MODE_SAMPLING;
+}
+
+bool rec_host_lacks_permission(const struct rec_host *h, bool kernel, char *why, size_t size)
+{
+	if (h->cap_perfmon || h->paranoid == INT_MIN)
+		return false;
+	if (h->paranoid > 2) {
+		snprintf(why, size, "kernel.perf_event_paranoid is %d: perf is disabled for "
+			 "unprivileged users; run as root or `sysctl kernel.perf_event_paranoid=2`",
+			 h->paranoid);
+		return true;
+	}
+	if (kernel && h->paranoid > 1) {
+		snprintf(why, size, "kernel.perf_event_paranoid is %d: tracing the kernel needs "
+			 "root or `sysctl kernel.perf_event_paranoid=1`", h->paranoid);
+		return true;
+	}
+	return false;
+}

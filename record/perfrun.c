@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+#include "perfrun.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plan.h"
+
+double rec_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* In the child: moves FD to TARGET (which may collide with other fds). */
+static void place_fd(int fd, int target)
+{
+	if (fd != target)
+		dup2(fd, target);
+	fcntl(target, F_SETFD, 0);
+}
+
+int rec_perf_start(struct rec_perf *p, char *const argv[], bool control)
+{
+	int out[2] = { -1, -1 }, ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, err;
+	pid_t parent = getpid();
+
+	memset(p, 0, sizeof(*p));
+	p->out_fd = p->ctl_fd = p->ack_fd = -1;
+	if (pipe2(out, O_CLOEXEC) ||
+	    (control && (pipe2(ctl, O_CLOEXEC) || pipe2(ack, O_CLOEXEC)))) {
+		err = -errno;
+		goto fail;
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		err = -errno;
+		p->pid = 0;
+		goto fail;
+	}
+	if (p->pid == 0) {
+		sigset_t none;
+		int null, hi_ctl = -1, hi_ack = -1;
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		/* lift the control fds above 4 before placing them at 3 and 4 */
+		if (control) {
+			hi_ctl = fcntl(ctl[0], F_DUPFD_CLOEXEC, 10);
+			hi_ack = fcntl(ack[1], F_DUPFD_CLOEXEC, 10);
+		}
+		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		place_fd(null, 0);
+		place_fd(out[1], 1);
+		place_fd(out[1], 2);
+		if (control) {
+			place_fd(hi_ctl, REC_PERF_CTL_FD);
+			place_fd(hi_ack, REC_PERF_ACK_FD);
+		}
+		setenv("PAGER", "cat", 1);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(out[1]);
+	p->out_fd = out[0];
+	fcntl(p->out_fd, F_SETFL, O_NONBLOCK);
+	if (control) {
+		close(ctl[0]);
+		close(ack[1]);
+		p->ctl_fd = ctl[1];
+		p->ack_fd = ack[0];
+	}
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (ctl[i] >= 0)
+			close(ctl[i]);
+		if (ack[i] >= 0)
+			close(ack[i]);
+	}
+	return err;
+}
+
+static void log_append(struct rec_perf *p, const char *s, size_t n)
+{
+	if (n >= sizeof(p->log)) {
+		s += n - (sizeof(p->log) - 1);
+		n = sizeof(p->log) - 1;
+	}
+	if (p->log_len + n >= sizeof(p->log)) {
+		size_t drop = p->log_len + n - (sizeof(p->log) - 1);
+
+		memmove(p->log, p->log + drop, p->log_len - drop);
+		p->log_len -= drop;
+	}
+	memcpy(p->log + p->log_len, s, n);
+	p->log_len += n;
+	p->log[p->log_len] = '\0';
+}
+
+/* Handles one complete line of perf output; returns 1 for a Dump line. */
+static int handle_line(struct rec_perf *p, const char *line)
+{
+	static const char tag[] = "[ perf record: Dump ";
+	const char *s = strstr(line, tag), *end;
+	char *file;
+
+	if (!s || p->ndumps >= REC_MAX_DUMPS)
+		return 0;
+	s += sizeof(tag) - 1;
+	end = strstr(s, " ]");
+	if (!end)
+		return 0;
+	file = strndup(s, (size_t)(end - s));
+	if (!file)
+		return 0;
+	p->dumps[p->ndumps++] = file;
+	return 1;
+}
+
+int rec_perf_read_output(struct rec_perf *p)
+{
+	char buf[4096];
+	int dumps = 0;
+
+	while (p->out_fd >= 0) {
+		ssize_t n = read(p->out_fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (n == 0) {
+			close(p->out_fd);
+			p->out_fd = -1;
+			if (p->line_len) {
+				p->line[p->line_len] = '\0';
+				dumps += handle_line(p, p->line);
+				p->line_len = 0;
+			}
+			return dumps ? dumps : -EPIPE;
+		}
+		log_append(p, buf, (size_t)n);
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '\n' && p->line_len + 1 < sizeof(p->line)) {
+				p->line[p->line_len++] = buf[i];
+				continue;
+			}
+			if (buf[i] != '\n')
+				continue;   /* over-long line: keep its start */
+			p->line[p->line_len] = '\0';
+			dumps += handle_line(p, p->line);
+			p->line_len = 0;
+		}
+	}
+	return p->out_fd < 0 && !dumps ? -EPIPE : dumps;
+}
+
+int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms)
+{
+	double deadline = rec_now_ms() + timeout_ms;
+	char msg[64], ack[8];
+	size_t got = 0;
+	int n = snprintf(msg, sizeof(msg), "%s\n", cmd);
+
+	if (p->ctl_fd < 0)
+		return -ENOTSUP;
+	if (write(p->ctl_fd, msg, (size_t)n) != n)
+		return -EPIPE;
+	while (got < 5) {
+		struct pollfd pf[2] = { { p->ack_fd, POLLIN, 0 }, { p->out_fd, POLLIN, 0 } };
+		int left = (int)(deadline - rec_now_ms()), r;
+		ssize_t k;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(pf, p->out_fd >= 0 ? 2 : 1, left);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r <= 0)
+			continue;
+		if (pf[1].revents && p->out_fd >= 0)
+			rec_perf_read_output(p);
+		if (!pf[0].revents)
+			continue;
+		k = read(p->ack_fd, ack + got, 5 - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -EPIPE;
+		got += (size_t)k;
+	}
+	return strncmp(ack, "ack\n", 4) ? -EPROTO : 0;
+}
+
+/* Whether perf PID holds a perf_event fd (its events are open). */
+static bool has_perf_event_fd(pid_t pid)
+{
+	char dir[64], path[400], target[64];
+	struct dirent *de;
+	bool yes = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!yes && (de = readdir(d))) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		yes = strstr(target, "perf_event") != NULL;
+	}
+	closedir(d);
+	return yes;
+}
+
+/* Whether PID sleeps in poll/select (perf's main loop waits there). */
+static bool sleeps_in_poll(pid_t pid)
+{
+	char path[64], wchan[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, wchan, sizeof(wchan) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	wchan[n] = '\0';
+	return strstr(wchan, "poll") || strstr(wchan, "select");
+}
+
+int rec_perf_wait_started(struct rec_perf *p, int timeout_ms)
+{
+	double deadline = rec_now_ms() + timeout_ms;
+
+	while (rec_now_ms() < deadline) {
+		rec_perf_read_output(p);
+		if (rec_perf_reap(p, false))
+			return -EPIPE;
+		if (has_perf_event_fd(p->pid) && sleeps_in_poll(p->pid))
+			return 0;
+		poll(NULL, 0, 5);
+	}
+	return -ETIMEDOUT;
+}
+
+int rec_perf_signal(struct rec_perf *p, int sig)
+{
+	if (!p->pid || p->exited)
+		return -ESRCH;
+	return kill(p->pid, sig) ? -errno : 0;
+}
+
+int rec_perf_reap(struct rec_perf *p, bool block)
+{
+	pid_t r;
+
+	if (p->exited)
+		return 1;
+	if (!p->pid)
+		return 1;
+	do
+		r = waitpid(p->pid, &p->status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == p->pid || (r < 0 && errno == ECHILD)) {
+		p->exited = true;
+		return 1;
+	}
+	return 0;
+}
+
+int rec_perf_stop(struct rec_perf *p, int timeout_ms)
+{
+	double deadline = rec_now_ms() + timeout_ms;
+	int err = 0;
+
+	rec_perf_signal(p, SIGINT);
+	for (;;) {
+		struct pollfd pf = { p->out_fd, POLLIN, 0 };
+		int left = (int)(deadline - rec_now_ms());
+
+		if (rec_perf_reap(p, false) && p->out_fd < 0)
+			break;
+		if (left <= 0) {
+			rec_perf_signal(p, SIGKILL);
+			rec_perf_reap(p, true);
+			err = -ETIMEDOUT;
+			break;
+		}
+		if (p->out_fd >= 0) {
+			if (poll(&pf, 1, left > 50 ? 50 : left) > 0)
+				rec_perf_read_output(p);
+		} else {
+			poll(NULL, 0, 5);
+		}
+	}
+	rec_perf_read_output(p);
+	return err;
+}
+
+void rec_perf_free(struct rec_perf *p)
+{
+	if (p->out_fd >= 0)
+		close(p->out_fd);
+	if (p->ctl_fd >= 0)
+		close(p->ctl_fd);
+	if (p->ack_fd >= 0)
+		close(p->ack_fd);
+	p->out_fd = p->ctl_fd = p->ack_fd = -1;
+	for (int i = 0; i < p->ndumps; i++)
+		free(p->dumps[i]);
+	p->ndumps = 0;
+}

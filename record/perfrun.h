@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfrun: one running `perf record` child. It runs in its own process
+ * group (Ctrl-C on the terminal does not reach it; the recorder decides),
+ * with PR_SET_PDEATHSIG so it stops if the recorder dies, PAGER=cat, stdin
+ * from /dev/null, stdout and stderr into a pipe the recorder reads, and
+ * (when the plan says so) the control pipe as its fds 3 and 4 for
+ * --control=fd:3,4 (perf-record(1): commands "enable", "disable",
+ * "snapshot", "stop"; each acknowledged with "ack\n").
+ *
+ * perf's messages are kept (the last 16 KiB) to be shown when it fails, and
+ * scanned for "[ perf record: Dump FILE ]", the line --switch-output prints
+ * when a snapshot file is complete.
+ */
+#ifndef SNAPTRACE_REC_PERFRUN_H
+#define SNAPTRACE_REC_PERFRUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define REC_PERF_LOG_SIZE 16384
+#define REC_MAX_DUMPS 256
+
+struct rec_perf {
+	pid_t pid;            /* 0 once reaped */
+	int status;           /* wait status, valid once reaped */
+	bool exited;
+	int out_fd;           /* read end of perf's stdout+stderr, -1 at EOF */
+	int ctl_fd;           /* write end of perf's fd 3, -1 without control */
+	int ack_fd;           /* read end of perf's fd 4, -1 without control */
+	char log[REC_PERF_LOG_SIZE]; /* perf's output, the most recent part */
+	size_t log_len;
+	char line[1024];      /* partial line being assembled */
+	size_t line_len;
+	char *dumps[REC_MAX_DUMPS]; /* files named by "Dump" lines, in order (owned) */
+	int ndumps;
+};
+
+/*
+ * Starts ARGV (argv[0] the perf path) as described above; CONTROL adds the
+ * control pipe. Returns 0 or a negative errno (P->pid is then 0).
+ */
+int rec_perf_start(struct rec_perf *p, char *const argv[], bool control);
+
+/*
+ * Reads what perf printed (non-blocking), appends it to the log, records
+ * Dump lines. Returns the number of new Dump lines, 0, or -EPIPE at EOF.
+ */
+int rec_perf_read_output(struct rec_perf *p);
+
+/*
+ * Sends control command CMD ("enable", "snapshot", ...) and waits for the
+ * ack up to TIMEOUT_MS, reading perf's output meanwhile. Returns 0, -ETIMEDOUT,
+ * -EPIPE when perf is gone, or -ENOTSUP without a control pipe.
+ */
+int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms);
+
+/*
+ * Waits until perf has opened its events and sits in its main loop: for
+ * perf without --control. Polls /proc/PID (every 5 ms) up to TIMEOUT_MS.
+ * Returns 0, -ETIMEDOUT, or -EPIPE when perf exited.
+ */
+int rec_perf_wait_started(struct rec_perf *p, int timeout_ms);
+
+/* Sends signal SIG to perf (not to its group). Returns 0 or -errno. */
+int rec_perf_signal(struct rec_perf *p, int sig);
+
+/*
+ * Collects perf's exit status if it has exited (WNOHANG unless BLOCK).
+ * Returns 1 when it has exited (now or before), 0 when still running.
+ */
+int rec_perf_reap(struct rec_perf *p, bool block);
+
+/*
+ * Stops perf: SIGINT, then waits up to TIMEOUT_MS for it to write its data
+ * and exit, reading its output; SIGKILL after that. Returns 0 when perf
+ * exited by itself within the time, -ETIMEDOUT when it had to be killed.
+ */
+int rec_perf_stop(struct rec_perf *p, int timeout_ms);
+
+/* Closes the pipes and frees the Dump list. Does not touch the process. */
+void rec_perf_free(struct rec_perf *p);
+
+/* Milliseconds of CLOCK_MONOTONIC (for timeouts and latencies). */
+double rec_now_ms(void);
+
+#endif

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Appends one formatted argument; returns 0 or -E2BIG. */
+static int __attribute__((format(printf, 2, 3))) arg(struct rec_plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = sizeof(p->storage) - p->used;
+	int n;
+
+	if (p->argc + 1 >= REC_PLAN_MAX_ARGS)
+		return -E2BIG;
+	va_start(ap, fmt);
+	n = vsnprintf(p->storage + p->used, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= room)
+		return -E2BIG;
+	p->argv[p->argc++] = p->storage + p->used;
+	p->argv[p->argc] = NULL;
+	p->used += (size_t)n + 1;
+	return 0;
+}
+
+static void __attribute__((format(printf, 2, 3))) note(struct rec_plan *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->nnotes >= REC_PLAN_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->notes[p->nnotes++], sizeof(p->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+unsigned long rec_plan_pages(unsigned long long bytes)
+{
+	unsigned long long pages = (bytes + 4095) / 4096;
+	unsigned long p = 1;
+
+	while (p < pages && p < (1UL << 30))
+		p <<= 1;
+	return p;
+}
+
+static const char *pt_config(const struct rec_opts *o, const struct rec_host *h,
+			     struct rec_plan *p)
+{
+	enum rec_timer_res res = o->timer_res;
+
+	if (res != REC_RES_LOW && h->pt_psb_cyc == 0) {
+		note(p, "this CPU's Intel PT lacks caps/psb_cyc: using --timer-resolution low");
+		res = REC_RES_LOW;
+	}
+	switch (res) {
+	case REC_RES_LOW:
+		return "";
+	case REC_RES_NORMAL:
+		return "cyc=1,cyc_thresh=1,mtc_period=0";
+	case REC_RES_HIGH:
+		return "cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1";
+	}
+	return "";
+}
+
+static const char *callgraph_name(enum rec_callgraph cg)
+{
+	switch (cg) {
+	case REC_CG_FP:
+		return "fp";
+	case REC_CG_DWARF:
+		return "dwarf";
+	case REC_CG_LBR:
+		return "lbr";
+	}
+	return "fp";
+}
+
+/* The PT-specific part of the command line. */
+static int pt_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
+		   const char *targets, struct rec_plan *p)
+{
+	int err = 0;
+
+	snprintf(p->event, sizeof(p->event), "intel_pt/%s/%s", pt_config(o, h, p),
+		 o->kernel ? "uk" : "u");
+	err |= arg(p, "-e");
+	err |= arg(p, "%s", p->event);
+	if (!strcmp(flag, "-t"))
+		err |= arg(p, "--per-thread");
+	err |= arg(p, "%s", flag);
+	err |= arg(p, "%s", targets);
+	if (!o->full_execution) {
+		p->snapshot_on_exit = h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT];
+		err |= arg(p, "%s", p->snapshot_on_exit ? "--snapshot=e" : "--snapshot");
+		if (!p->snapshot_on_exit)
+			note(p, "perf < 5.4 has no --snapshot=e: if the target exits before "
+			     "the trigger, nothing is kept");
+	}
+	if (o->snapshot_size)
+		err |= arg(p, "-m,%lu", rec_plan_pages(o->snapshot_size));
+	if (o->kernel) {
+		if (h->feat[PERF_FEAT_KCORE])
+			err |= arg(p, "--kcore");
+		else
+			note(p, "perf < 5.5 has no --kcore: kernel code is decoded from the "
+			     "running kernel's image at conversion time");
+	}
+	if (o->full_execution)
+		p->snap = REC_SNAP_AT_STOP;
+	else if (o->multi_snapshot)
+		p->snap = REC_SNAP_SIGNAL_DUMP;
+	else if (p->control)
+		p->snap = REC_SNAP_CONTROL;
+	else if (p->snapshot_on_exit)
+		p->snap = REC_SNAP_AT_STOP;
+	else
+		p->snap = REC_SNAP_SIGNAL_BLIND;
+	p->switch_output = p->snap == REC_SNAP_SIGNAL_DUMP;
+	return err ? -E2BIG : 0;
+}
+
+/*
+ * Sampling: the samples go to an overwritable ring (event term "overwrite")
+ * while a dummy event, listed first so that perf puts the mmap/comm tracking
+ * on it, writes to a normal ring. A global --overwrite would make perf
+ * synthesize the target's existing mappings only when a snapshot is written
+ * (tail synthesis), which finds nothing once the target has exited; this way
+ * every snapshot file starts with them. --no-buildid keeps a snapshot quick
+ * (perf would otherwise read the whole file back for build ids).
+ */
+static int sampling_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
+			 const char *targets, struct rec_plan *p)
+{
+	const char *sel = o->kernel ? "" : "u";
+	const char *ow = o->full_execution ? "" : "overwrite";
+	int err = 0;
+
+	if (h->has_hw_pmu)
+		snprintf(p->event, sizeof(p->event), "cycles/freq=%u%s%s/%s", o->sampling_freq,
+			 *ow ? "," : "", ow, sel);
+	else if (*ow)
+		snprintf(p->event, sizeof(p->event), "cpu-clock/%s/%s", ow, sel);
+	else
+		snprintf(p->event, sizeof(p->event), "cpu-clock%s%s", *sel ? ":" : "", sel);
+	err |= arg(p, "-e");
+	err |= arg(p, "dummy%s%s", *sel ? ":" : "", sel);
+	err |= arg(p, "-e");
+	err |= arg(p, "%s", p->event);
+	if (!h->has_hw_pmu) {
+		err |= arg(p, "-F");
+		err |= arg(p, "%u", o->sampling_freq);
+	}
+	if (h->max_sample_rate > 0 && o->sampling_freq > (unsigned)h->max_sample_rate)
+		note(p, "--sampling-freq %u is above kernel.perf_event_max_sample_rate %d: "
+		     "perf will refuse or lower it", o->sampling_freq, h->max_sample_rate);
+	p->unwinder = callgraph_name(o->callgraph);
+	err |= arg(p, "--call-graph");
+	err |= arg(p, "%s", p->unwinder);
+	err |= arg(p, "--no-buildid");
+	if (o->full_execution) {
+		p->snap = REC_SNAP_AT_STOP;
+	} else {
+		p->snap = REC_SNAP_SIGNAL_DUMP;
+		p->switch_output = true;
+		p->freeze = p->control;
+	}
+	if (o->snapshot_size) {
+		err |= arg(p, "-m");
+		err |= arg(p, "%lu", rec_plan_pages(o->snapshot_size));
+	}
+	err |= arg(p, "%s", flag);
+	err |= arg(p, "%s", targets);
+	if (o->callgraph == REC_CG_FP)
+		note(p, "call stacks come from frame pointers (--callgraph fp): a leaf "
+		     "function without a frame shows directly under its grandparent; "
+		     "--callgraph dwarf has no such gap");
+	return err ? -E2BIG : 0;
+}
+
+int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const char *target_flag,
+		   const char *targets, const char *out, struct rec_plan *p)
+{
+	int err = 0, i;
+
+	memset(p, 0, sizeof(*p));
+	if (o->full_execution && o->multi_snapshot)
+		return -EINVAL;
+	p->mode = o->mode == REC_MODE_AUTO ? rec_host_auto_mode(h) : o->mode;
+	p->control = h->feat[PERF_FEAT_CONTROL];
+	err |= arg(p, "%s", h->perf_path[0] ? h->perf_path : "perf");
+	err |= arg(p, "record");
+	err |= arg(p, "-o");
+	err |= arg(p, "%s", out);
+	err |= arg(p, "--timestamp");
+	if (err)
+		return -E2BIG;
+	if (p->mode == REC_MODE_PT)
+		err = pt_args(o, h, target_flag, targets, p);
+	else
+		err = sampling_args(o, h, target_flag, targets, p);
+	if (err)
+		return err;
+	if (p->switch_output)
+		err |= arg(p, "--switch-output=signal");
+	if (p->control) {
+		err |= arg(p, "--delay=-1");
+		err |= arg(p, "--control=fd:%d,%d", REC_PERF_CTL_FD, REC_PERF_ACK_FD);
+	}
+	for (i = 0; i < o->nperf_args; i++)
+		err |= arg(p, "%s", o->perf_args[i]);
+	return err ? -E2BIG : 0;
+}
+
+static bool needs_quotes(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_=/.,:+@%", *s))
+			return true;
+	return false;
+}
+
+char *rec_plan_format(const struct rec_plan *p, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < p->argc && len + 1 < size; i++) {
+		const char *s = p->argv[i];
+
+		if (i)
+			buf[len++] = ' ';
+		if (!needs_quotes(s)) {
+			len += (size_t)snprintf(buf + len, size - len, "%s", s);
+			continue;
+		}
+		buf[len++] = '\'';
+		for (; *s && len + 5 < size; s++) {
+			if (*s == '\'') {
+				memcpy(buf + len, "'\\''", 4);
+				len += 4;
+			} else {
+				buf[len++] = *s;
+			}
+		}
+		if (len + 1 < size)
+			buf[len++] = '\'';
+		buf[len < size ? len : size - 1] = '\0';
+	}
+	if (len >= size)
+		len = size - 1;
+	buf[len] = '\0';
+	return buf;
+}

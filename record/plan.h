@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan: turns the options and the host's capabilities into the exact
+ * `perf record` command line and the way snapshots are taken. A pure
+ * function of its inputs (no I/O), so --dry-run and the unit tests see
+ * exactly what a recording runs.
+ *
+ * Command lines follow DESIGN.md "perf facts":
+ *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL
+ *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
+ *             [--switch-output=signal] [-D -1 --control=fd:3,4]
+ *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-F N]
+ *             --call-graph MODE --no-buildid [-m PAGES] (-t TID | -p PIDS)
+ *             --switch-output=signal [-D -1 --control=fd:3,4]
+ *             where EVENT is cpu-clock/overwrite/u or cycles/freq=N,overwrite/u
+ *             (see sampling_args() in plan.c for why not --overwrite)
+ * perf receives the control pipe as its fds 3 (commands) and 4 (acks).
+ */
+#ifndef SNAPTRACE_REC_PLAN_H
+#define SNAPTRACE_REC_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "host.h"
+#include "rec_opts.h"
+
+/* How a snapshot is taken and how the recorder knows it is done. */
+enum rec_snap_how {
+	/* SIGUSR2 to perf; done when perf prints "[ perf record: Dump FILE ]"
+	 * (needs --switch-output=signal: one file per snapshot). */
+	REC_SNAP_SIGNAL_DUMP,
+	/* "snapshot" on the control fd, done at its ack; then "disable" so
+	 * that perf's exit snapshot (--snapshot=e) adds nothing after it. */
+	REC_SNAP_CONTROL,
+	/* Stopping perf takes the snapshot (--snapshot=e, --full-execution). */
+	REC_SNAP_AT_STOP,
+	/* SIGUSR2 with nothing to wait for (PT on perf < 5.4), then stop. */
+	REC_SNAP_SIGNAL_BLIND,
+};
+
+/* perf's fd numbers for --control=fd:CTL,ACK (set up by perfrun.c). */
+#define REC_PERF_CTL_FD 3
+#define REC_PERF_ACK_FD 4
+
+#define REC_PLAN_MAX_ARGS 64
+#define REC_PLAN_MAX_NOTES 4
+
+struct rec_plan {
+	enum rec_mode mode;         /* resolved: REC_MODE_PT or REC_MODE_SAMPLING */
+	enum rec_snap_how snap;
+	bool control;               /* perf starts disabled; "enable" + ack = ready */
+	bool switch_output;         /* every SIGUSR2 rotates into OUT.<timestamp> */
+	bool snapshot_on_exit;      /* PT --snapshot=e */
+	bool freeze;                /* "disable" before a snapshot, "enable" after */
+	char event[160];            /* the -e argument */
+	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
+	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */
+	int argc;
+	char notes[REC_PLAN_MAX_NOTES][200]; /* fallbacks worth telling the user */
+	int nnotes;
+	char storage[8192];
+	size_t used;
+};
+
+/*
+ * Builds *P for recording with options O on host H into perf data file OUT,
+ * where TARGET_FLAG is "-t" or "-p" and TARGETS the comma-separated ids (or a
+ * placeholder for --dry-run). O->mode AUTO resolves with H.
+ * Returns 0, -E2BIG when the command line does not fit, or -EINVAL for an
+ * impossible combination (--full-execution with --multi-snapshot).
+ */
+int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const char *target_flag,
+		   const char *targets, const char *out, struct rec_plan *p);
+
+/*
+ * Writes P's command line into BUF (SIZE bytes) as one shell line, quoting
+ * arguments that need it. Returns BUF.
+ */
+char *rec_plan_format(const struct rec_plan *p, char *buf, size_t size);
+
+/* Rounds BYTES up to a power-of-two number of 4 KiB pages (at least 1). */
+unsigned long rec_plan_pages(unsigned long long bytes);
+
+#endif

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+#include "procfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Reads the state letter of /proc/ID/stat; returns it, or 0 when unreadable. */
+static char proc_state(pid_t id)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	if (!paren || paren[1] != ' ')
+		return 0;
+	return paren[2];
+}
+
+bool rec_proc_alive(pid_t id)
+{
+	char st;
+
+	if (id <= 0)
+		return false;
+	st = proc_state(id);
+	return st && st != 'Z' && st != 'X';
+}
+
+pid_t rec_proc_tgid(pid_t tid)
+{
+	char path[64], line[256];
+	pid_t tgid = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		int v;
+
+		if (sscanf(line, "Tgid: %d", &v) == 1) {
+			tgid = v;
+			break;
+		}
+	}
+	fclose(f);
+	return tgid;
+}
+
+int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size)
+{
+	char path[96];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size ? size - 1 : 0);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+int rec_proc_tasks(pid_t pid, pid_t *tids, int max)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (*end || tid <= 0)
+			continue;
+		if (n < max)
+			tids[n] = (pid_t)tid;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Parses one maps line into *M; returns 0, or -EINVAL for an anonymous or odd line. */
+static int parse_map_line(const char *line, struct rec_map *m)
+{
+	char perms[8];
+	int pos = 0;
+	uint64_t start, end, off, inode;
+	const char *p;
+	size_t n;
+
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %" SCNu64 " %n",
+		   &start, &end, perms, &off, &inode, &pos) < 5 || !pos)
+		return -EINVAL;
+	p = line + pos;
+	if (*p != '/')
+		return -EINVAL;
+	n = strcspn(p, "\n");
+	if (n >= sizeof(m->path))
+		return -EINVAL;
+	memcpy(m->path, p, n);
+	m->path[n] = '\0';
+	m->start = start;
+	m->end = end;
+	m->pgoff = off;
+	m->exec = perms[2] == 'x';
+	return 0;
+}
+
+int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_t addr,
+		      struct rec_map *m)
+{
+	char file[64], line[4400];
+	struct rec_map cur;
+	bool found = false;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/maps", (int)pid);
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		bool hit;
+
+		if (parse_map_line(line, &cur))
+			continue;
+		if (path)
+			hit = !strcmp(cur.path, path) && file_offset >= cur.pgoff &&
+			      file_offset < cur.pgoff + (cur.end - cur.start);
+		else
+			hit = addr >= cur.start && addr < cur.end;
+		if (!hit || (found && m->exec))
+			continue;
+		*m = cur;
+		found = true;
+	}
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+/* Whether file name NAME is what LIB asks for ("libm", "m", "libm.so", "libm.so.6"). */
+static bool lib_name_matches(const char *name, const char *lib)
+{
+	char want[256];
+	size_t n;
+
+	if (!strcmp(name, lib))
+		return true;
+	if (strncmp(lib, "lib", 3))
+		snprintf(want, sizeof(want), "lib%s", lib);
+	else
+		snprintf(want, sizeof(want), "%s", lib);
+	n = strlen(want);
+	if (strncmp(name, want, n))
+		return false;
+	/* after the prefix: ".so", "-2.36.so", or the rest of a given ".so.N" */
+	return !strncmp(name + n, ".so", 3) || (name[n] == '-' && strstr(name + n, ".so"));
+}
+
+static int find_lib_in_maps(pid_t pid, const char *lib, char *out, size_t size)
+{
+	char file[64], line[4400];
+	struct rec_map m;
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/maps", (int)pid);
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *base;
+
+		if (parse_map_line(line, &m))
+			continue;
+		base = strrchr(m.path, '/');
+		base = base ? base + 1 : m.path;
+		if (lib_name_matches(base, lib)) {
+			snprintf(out, size, "%s", m.path);
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+static int find_lib_in_dir(const char *dir, const char *lib, char *out, size_t size)
+{
+	struct dirent *de;
+	int err = -ENOENT;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		char path[4096];
+		struct stat st;
+
+		if (!lib_name_matches(de->d_name, lib))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(out, size, "%s", path);
+		err = 0;
+		/* prefer the versioned runtime name (libm.so.6) over a dev link */
+		if (strstr(de->d_name, ".so."))
+			break;
+	}
+	closedir(d);
+	return err;
+}
+
+int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
+{
+	static const char *const dirs[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
+		"/lib", "/usr/lib", "/usr/local/lib",
+	};
+	const char *env = getenv("LD_LIBRARY_PATH");
+	unsigned i;
+
+	if (strchr(lib, '/')) {
+		if (access(lib, R_OK))
+			return -ENOENT;
+		snprintf(out, size, "%s", lib);
+		return 0;
+	}
+	if (pid > 0 && find_lib_in_maps(pid, lib, out, size) == 0)
+		return 0;
+	if (env) {
+		char copy[4096], *save = NULL, *dir;
+
+		snprintf(copy, sizeof(copy), "%s", env);
+		for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+			if (find_lib_in_dir(dir, lib, out, size) == 0)
+				return 0;
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (find_lib_in_dir(dirs[i], lib, out, size) == 0)
+			return 0;
+	return -ENOENT;
+}

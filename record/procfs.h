@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * procfs: the few facts the recorder reads from /proc about a target:
+ * whether it exists, its threads and their names, and its file mappings
+ * (format of /proc/PID/maps: proc(5), "START-END PERMS OFFSET DEV INODE PATH").
+ */
+#ifndef SNAPTRACE_REC_PROCFS_H
+#define SNAPTRACE_REC_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One line of /proc/PID/maps that maps a file. */
+struct rec_map {
+	uint64_t start, end;    /* runtime addresses, end exclusive */
+	uint64_t pgoff;         /* file offset of START, bytes */
+	bool exec;              /* 'x' permission */
+	char path[4096];
+};
+
+/* Whether process (or thread) ID exists and is not a zombie. */
+bool rec_proc_alive(pid_t id);
+
+/* The thread group (process) id of thread TID, or a negative errno. */
+pid_t rec_proc_tgid(pid_t tid);
+
+/*
+ * Reads the name of thread TID of process PID (/proc/PID/task/TID/comm) into
+ * BUF (SIZE bytes, newline removed). Returns 0 or a negative errno.
+ */
+int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size);
+
+/*
+ * Lists the threads of process PID into TIDS (up to MAX). Returns how many
+ * there are (may exceed MAX: only MAX are stored), or a negative errno.
+ */
+int rec_proc_tasks(pid_t pid, pid_t *tids, int max);
+
+/*
+ * Finds the mapping of process PID that maps FILE_OFFSET of the file whose
+ * maps path is PATH (or, when PATH is NULL, the mapping containing runtime
+ * address ADDR). Prefers executable mappings. Fills *M.
+ * Returns 0, -ENOENT when there is none, or another negative errno.
+ */
+int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_t addr,
+		      struct rec_map *m);
+
+/*
+ * Finds a shared library named LIB among the mappings of process PID (pid 0:
+ * skip), or in the usual library directories and $LD_LIBRARY_PATH. LIB is a
+ * path (contains '/'), a file name, or a prefix like "libm" or "m" that
+ * matches "libm.so.6". Writes the path into OUT (SIZE bytes).
+ * Returns 0 or -ENOENT.
+ */
+int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size);
+
+#endif

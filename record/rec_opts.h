@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rec_opts: the options of snaptrace-record, filled by main.c and read by the
+ * other record modules. Plain data; the strings and arrays point into argv
+ * (or are owned by main) and outlive every module that reads them.
+ */
+#ifndef SNAPTRACE_REC_OPTS_H
+#define SNAPTRACE_REC_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum rec_mode {
+	REC_MODE_AUTO,      /* Intel PT when the host has it, else sampling */
+	REC_MODE_PT,
+	REC_MODE_SAMPLING,
+};
+
+/* Intel PT timing presets (DESIGN.md "Recording (Intel PT)"). */
+enum rec_timer_res {
+	REC_RES_LOW,        /* intel_pt//            */
+	REC_RES_NORMAL,     /* cyc=1,cyc_thresh=1,mtc_period=0 */
+	REC_RES_HIGH,       /* normal + noretcomp=1  */
+};
+
+enum rec_callgraph {
+	REC_CG_FP,
+	REC_CG_DWARF,
+	REC_CG_LBR,
+};
+
+enum rec_mechanism {
+	REC_MECH_AUTO,       /* start-up self-test picks the one that fires */
+	REC_MECH_BREAKPOINT, /* PERF_TYPE_BREAKPOINT, HW_BREAKPOINT_X */
+	REC_MECH_UPROBE,     /* the uprobe PMU */
+};
+
+#define REC_MAX_PIDS 64
+
+struct rec_opts {
+	enum rec_mode mode;
+	enum rec_timer_res timer_res;
+	enum rec_callgraph callgraph;
+	enum rec_mechanism mechanism;
+	uint64_t snapshot_size;     /* bytes, 0: perf's default buffer */
+	unsigned sampling_freq;     /* Hz */
+	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots */
+	double duration_s;          /* 0: no limit */
+	bool kernel;                /* also trace the kernel */
+	bool full_execution;        /* record everything, no snapshot ring */
+	bool multi_thread;          /* every thread (-p) rather than the main one */
+	bool multi_snapshot;        /* snapshot at every trigger hit */
+	bool dry_run;               /* print the perf command line and exit */
+	bool quiet;
+	const char *trigger;        /* SPEC; NULL: the default symbols; "none" */
+	const char *outdir;         /* NULL: ./snaptrace-YYYYmmdd-HHMMSS */
+	const char *perf_path;      /* NULL: "perf" from PATH */
+	pid_t pids[REC_MAX_PIDS];   /* attach: -p PID[,PID] */
+	int npids;
+	pid_t tid;                  /* attach: -t TID, 0 when not given */
+	char **cmd;                 /* launch: CMD ARGS... (NULL-terminated) */
+	int ncmd;
+	const char **perf_args;     /* extra arguments for perf record */
+	int nperf_args;
+	int argc;                   /* the recorder's own command line, for record.json */
+	char **argv;
+};
+
+#endif

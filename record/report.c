@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report: writes OUTDIR/record.json, the account of one recording. JSON
+ * (RFC 8259), one object:
+ *   "format": "snaptrace-record 1"
+ *   "command_line": [the recorder's argv]
+ *   "perf": {"path", "version", "command": [perf's argv]}
+ *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
+ *   "launched": bool, "executable", "pids": [..],
+ *   "threads": [{"pid", "tid", "comm"}]
+ *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset"} or null
+ *   "hits": [{"pid", "tid", "time_ns" (perf clock), "snapshot" (index or null)}]
+ *   "snapshots": [{"file", "reason", "freeze_ms", "ms"}]   one per line, in
+ *                time order; "freeze_ms" = from the request until perf stopped
+ *                filling the ring (sampling), "ms" = until perf confirmed it
+ *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
+ *   "ready_ms": from start to perf recording, "total_ms"
+ * Every snapshot object sits on a line of its own so that shell scripts can
+ * pick the files with sed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_str_array(FILE *f, char *const *v, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, v[i]);
+	}
+	fputc(']', f);
+}
+
+static void write_trigger(FILE *f, const struct rec_session *s)
+{
+	if (!s->have_trigger) {
+		fputs("  \"trigger\": null,\n", f);
+		return;
+	}
+	fputs("  \"trigger\": {\"spec\": ", f);
+	json_str(f, s->loc.spec);
+	fputs(", \"mechanism\": ", f);
+	json_str(f, rec_mechanism_name(s->mech));
+	fputs(", \"file\": ", f);
+	json_str(f, s->loc.file);
+	fputs(", \"symbol\": ", f);
+	json_str(f, s->loc.symbol);
+	fprintf(f, ", \"file_offset\": %" PRIu64 "},\n", s->loc.file_offset);
+}
+
+static void write_body(FILE *f, const struct rec_session *s)
+{
+	char ver[32];
+
+	fputs("{\n  \"format\": \"snaptrace-record 1\",\n  \"command_line\": ", f);
+	json_str_array(f, s->o->argv, s->o->argc);
+	fputs(",\n  \"perf\": {\"path\": ", f);
+	json_str(f, s->h->perf_path);
+	fputs(", \"version\": ", f);
+	json_str(f, perf_version_str(&s->h->perf_version, ver, sizeof(ver)));
+	fputs(", \"command\": ", f);
+	json_str_array(f, s->plan.argv, s->plan.argc);
+	fputs("},\n  \"mode\": ", f);
+	json_str(f, s->plan.mode == REC_MODE_PT ? "pt" : "sampling");
+	fputs(",\n  \"event\": ", f);
+	json_str(f, s->plan.event);
+	fputs(",\n  \"unwinder\": ", f);
+	if (s->plan.unwinder)
+		json_str(f, s->plan.unwinder);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"launched\": %s,\n  \"executable\": ",
+		s->target.launched ? "true" : "false");
+	json_str(f, s->exe);
+	fputs(",\n  \"pids\": [", f);
+	for (int i = 0; i < s->target.npids; i++)
+		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
+	fputs("],\n  \"threads\": [", f);
+	for (int i = 0; i < s->nthreads; i++) {
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"comm\": ", i ? "," : "",
+			(int)s->threads[i].pid, (int)s->threads[i].tid);
+		json_str(f, s->threads[i].comm);
+		fputc('}', f);
+	}
+	fputs(s->nthreads ? "\n  ],\n" : "],\n", f);
+	write_trigger(f, s);
+	fputs("  \"hits\": [", f);
+	for (int i = 0; i < s->nhits; i++) {
+		const struct rec_hit_log *h = &s->hits[i];
+
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64 ", \"snapshot\": ",
+			i ? "," : "", (int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+		if (h->snapshot >= 0)
+			fprintf(f, "%d}", h->snapshot);
+		else
+			fputs("null}", f);
+	}
+	fprintf(f, "%s  \"hits_dropped\": %" PRIu64 ",\n  \"snapshots\": [",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_dropped + s->trig.lost);
+	for (int i = 0; i < s->nsnaps; i++) {
+		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
+		json_str(f, s->snaps[i].file);
+		fprintf(f, ", \"reason\": \"%s\", \"freeze_ms\": %.3f, \"ms\": %.3f}",
+			rec_end_name(s->snaps[i].reason),
+			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
+			s->snaps[i].done_ms - s->snaps[i].requested_ms);
+	}
+	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": %.3f,\n  \"total_ms\": %.3f\n}\n",
+		s->nsnaps ? "\n  ],\n" : "],\n", rec_end_name(s->end), s->ready_ms - s->start_ms,
+		rec_now_ms() - s->start_ms);
+}
+
+int rec_report_write(const struct rec_session *s)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/record.json", s->outdir);
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	write_body(f, s);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}

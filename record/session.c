@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: MIT */
+#include "session.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "procfs.h"
+
+#define READY_TIMEOUT_MS 30000
+#define SNAPSHOT_TIMEOUT_MS 10000
+#define STOP_TIMEOUT_MS 30000
+#define SNAP_PENDING (-2)   /* hit whose snapshot is taken when perf stops */
+
+const char *rec_end_name(enum rec_end end)
+{
+	switch (end) {
+	case REC_END_NONE:
+		return "none";
+	case REC_END_TRIGGER:
+		return "trigger";
+	case REC_END_INTERRUPT:
+		return "interrupt";
+	case REC_END_EXIT:
+		return "exit";
+	case REC_END_DURATION:
+		return "duration";
+	case REC_END_PERF_DIED:
+		return "perf-died";
+	}
+	return "?";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Adds the threads of the targets (with their names) to S->threads. */
+static void collect_threads(struct rec_session *s)
+{
+	for (int i = 0; i < s->target.npids; i++) {
+		pid_t pid = s->target.pids[i], tids[REC_MAX_THREADS];
+		int n = rec_proc_tasks(pid, tids, REC_MAX_THREADS);
+
+		for (int j = 0; j < n && j < REC_MAX_THREADS; j++) {
+			struct rec_thread_info *ti = NULL;
+
+			for (int k = 0; k < s->nthreads; k++)
+				if (s->threads[k].tid == tids[j])
+					ti = &s->threads[k];
+			if (!ti) {
+				if (s->nthreads >= REC_MAX_THREADS)
+					return;
+				ti = &s->threads[s->nthreads++];
+				ti->pid = pid;
+				ti->tid = tids[j];
+			}
+			rec_proc_comm(pid, tids[j], ti->comm, sizeof(ti->comm));
+		}
+	}
+}
+
+/* Reaps every child that exited: perf, the launched target, or strays. */
+static void reap_children(struct rec_session *s)
+{
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+
+		if (pid <= 0)
+			return;
+		if (pid == s->perf.pid) {
+			s->perf.exited = true;
+			s->perf.status = status;
+		} else {
+			rec_target_reaped(&s->target, pid, status);
+		}
+	}
+}
+
+/* Waits up to TIMEOUT_MS for perf to print one more Dump line than BEFORE. */
+static int wait_dump(struct rec_session *s, int before, int timeout_ms)
+{
+	double deadline = rec_now_ms() + timeout_ms;
+
+	while (s->perf.ndumps <= before) {
+		struct pollfd pf = { s->perf.out_fd, POLLIN, 0 };
+		int left = (int)(deadline - rec_now_ms());
+
+		if (s->perf.out_fd < 0)
+			return -EPIPE;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pf, 1, left) > 0 && rec_perf_read_output(&s->perf) == -EPIPE)
+			return s->perf.ndumps > before ? 0 : -EPIPE;
+	}
+	return 0;
+}
+
+static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file)
+{
+	struct rec_snap *sn;
+
+	if (s->nsnaps >= REC_MAX_SNAPS)
+		return NULL;
+	sn = &s->snaps[s->nsnaps++];
+	memset(sn, 0, sizeof(*sn));
+	sn->reason = reason;
+	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
+	return sn;
+}
+
+/*
+ * Takes a snapshot now, for REASON, the way the plan says. Returns the
+ * index of the new snapshot, SNAP_PENDING when perf's stop will take it, or
+ * -1 when it failed.
+ */
+static int take_snapshot(struct rec_session *s, enum rec_end reason)
+{
+	double t0 = rec_now_ms(), t_frozen = t0;
+	struct rec_snap *sn;
+	int before = s->perf.ndumps, err;
+
+	switch (s->plan.snap) {
+	case REC_SNAP_SIGNAL_DUMP:
+		/* freeze the ring first: what follows the trigger overwrites nothing */
+		if (s->plan.freeze && rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS))
+			diag_warn("perf did not acknowledge \"disable\"");
+		t_frozen = rec_now_ms();
+		if (rec_perf_signal(&s->perf, SIGUSR2))
+			return -1;
+		err = wait_dump(s, before, SNAPSHOT_TIMEOUT_MS);
+		if (err) {
+			diag_warn("perf did not confirm the snapshot: %s", strerror(-err));
+			return -1;
+		}
+		sn = new_snap(s, reason, s->perf.dumps[before]);
+		s->dumps_used = before + 1;
+		if (s->plan.freeze && s->o->multi_snapshot &&
+		    rec_perf_control(&s->perf, "enable", SNAPSHOT_TIMEOUT_MS))
+			diag_warn("perf did not acknowledge \"enable\"");
+		break;
+	case REC_SNAP_CONTROL:
+		err = rec_perf_control(&s->perf, "snapshot", SNAPSHOT_TIMEOUT_MS);
+		if (err) {
+			diag_warn("perf did not acknowledge the snapshot: %s", strerror(-err));
+			return -1;
+		}
+		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
+		rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS);
+		sn = new_snap(s, reason, "perf.data");
+		break;
+	case REC_SNAP_SIGNAL_BLIND:
+		if (rec_perf_signal(&s->perf, SIGUSR2))
+			return -1;
+		sn = new_snap(s, reason, "perf.data");
+		break;
+	case REC_SNAP_AT_STOP:
+	default:
+		return SNAP_PENDING;
+	}
+	if (!sn)
+		return -1;
+	sn->requested_ms = t0;
+	sn->frozen_ms = t_frozen;
+	sn->done_ms = rec_now_ms();
+	s->last_snap_ms = sn->done_ms;
+	collect_threads(s);
+	return (int)(sn - s->snaps);
+}
+
+static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
+{
+	struct rec_hit_log *log;
+	double now = rec_now_ms();
+
+	if (s->nhits >= REC_MAX_HITS) {
+		s->hits_dropped++;
+		log = NULL;
+	} else {
+		log = &s->hits[s->nhits++];
+		log->hit = *hit;
+		log->seen_ms = now;
+		log->snapshot = -1;
+	}
+	if (s->end != REC_END_NONE)
+		return;
+	if (!s->o->multi_snapshot) {
+		int idx = take_snapshot(s, REC_END_TRIGGER);
+
+		if (log)
+			log->snapshot = idx;
+		s->end = REC_END_TRIGGER;
+		diag_info("trigger hit in thread %d; %s", (int)hit->tid,
+			  idx >= 0 ? "snapshot taken" : "stopping perf");
+		return;
+	}
+	if (s->nsnaps == 0 || now - s->last_snap_ms >= s->o->min_interval_ms) {
+		int idx = take_snapshot(s, REC_END_TRIGGER);
+
+		if (log)
+			log->snapshot = idx;
+		if (idx >= 0)
+			diag_info("trigger hit in thread %d: snapshot %d (%s)", (int)hit->tid,
+				  idx + 1, s->snaps[idx].file);
+	}
+}
+
+static void read_hits(struct rec_session *s, int idx)
+{
+	struct rec_hit hits[64];
+	int n;
+
+	while ((n = rec_trigger_read(&s->trig, idx, hits, 64)) > 0)
+		for (int i = 0; i < n; i++)
+			handle_hit(s, &hits[i]);
+}
+
+static void handle_signals(struct rec_session *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			reap_children(s);
+		} else if (s->end == REC_END_NONE) {
+			s->end = REC_END_INTERRUPT;
+			diag_info("%s: stopping", strsignal((int)si.ssi_signo));
+		}
+	}
+}
+
+/* One round of the main loop: waits for anything and handles it. */
+static void loop_once(struct rec_session *s, double deadline)
+{
+	struct pollfd pf[2 + REC_MAX_PIDS + 512];
+	int n = 0, first_trig, first_pidfd, timeout = -1;
+
+	pf[n++] = (struct pollfd){ s->sigfd, POLLIN, 0 };
+	pf[n++] = (struct pollfd){ s->perf.out_fd, POLLIN, 0 };
+	first_pidfd = n;
+	for (int i = 0; i < s->target.npids; i++)
+		pf[n++] = (struct pollfd){ s->target.pidfds[i], POLLIN, 0 };
+	first_trig = n;
+	for (int i = 0; i < s->trig.nev && n < (int)(sizeof(pf) / sizeof(pf[0])); i++) {
+		pf[n++] = (struct pollfd){ s->trig.ev[i].fd, s->trig.ev[i].hup ? 0 : POLLIN, 0 };
+		if (s->trig.ev[i].hup)
+			timeout = 100;   /* inherited threads may still report there */
+	}
+	if (deadline > 0) {
+		int left = (int)(deadline - rec_now_ms());
+
+		left = left < 0 ? 0 : left;
+		timeout = timeout < 0 || left < timeout ? left : timeout;
+	}
+	if (poll(pf, (nfds_t)n, timeout) < 0 && errno != EINTR)
+		return;
+	if (pf[0].revents)
+		handle_signals(s);
+	if (pf[1].revents)
+		rec_perf_read_output(&s->perf);
+	for (int i = first_trig; i < n; i++) {
+		struct rec_trig_event *ev = &s->trig.ev[i - first_trig];
+
+		if (pf[i].revents & POLLHUP)
+			ev->hup = true;
+		read_hits(s, i - first_trig);
+	}
+	for (int i = first_pidfd; i < first_trig; i++)
+		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == REC_END_NONE)
+			s->end = REC_END_EXIT;
+	if (deadline > 0 && rec_now_ms() >= deadline && s->end == REC_END_NONE)
+		s->end = REC_END_DURATION;
+	if (s->end == REC_END_NONE && s->target.launched && s->target.exited)
+		s->end = REC_END_EXIT;
+	if (s->end == REC_END_NONE && s->perf.exited)
+		s->end = rec_target_alive(&s->target) ? REC_END_PERF_DIED : REC_END_EXIT;
+}
+
+/* Removes the snapshot files perf wrote from index FROM on (post-trigger data). */
+static void drop_dumps(struct rec_session *s, int from)
+{
+	for (int i = from; i < s->perf.ndumps; i++)
+		unlink(s->perf.dumps[i]);
+}
+
+/* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
+static int finish(struct rec_session *s)
+{
+	bool taken = !s->o->multi_snapshot && s->nsnaps > 0;
+	int before = s->dumps_used;
+	double t0 = rec_now_ms();
+	struct rec_snap *sn = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
+		rec_perf_signal(&s->perf, SIGUSR2);
+	s->stop_requested = true;
+	if (!s->perf.exited) {
+		if (rec_perf_stop(&s->perf, STOP_TIMEOUT_MS))
+			diag_warn("perf did not stop within %d s: killed", STOP_TIMEOUT_MS / 1000);
+	} else {
+		while (rec_perf_read_output(&s->perf) > 0)
+			;
+	}
+	if (s->plan.switch_output) {
+		if (taken) {
+			drop_dumps(s, before);
+		} else if (s->perf.ndumps > before) {
+			/* the stop's dump (normally one file) is this end's snapshot */
+			sn = new_snap(s, s->end, s->perf.dumps[s->perf.ndumps - 1]);
+			for (int i = before; i < s->perf.ndumps - 1; i++)
+				unlink(s->perf.dumps[i]);
+		}
+	} else if (!taken || s->plan.snap == REC_SNAP_AT_STOP) {
+		sn = new_snap(s, s->end, "perf.data");
+	}
+	if (sn) {
+		sn->requested_ms = t0;
+		sn->frozen_ms = t0;
+		sn->done_ms = rec_now_ms();
+		for (int i = 0; i < s->nhits; i++)
+			if (s->hits[i].snapshot == SNAP_PENDING)
+				s->hits[i].snapshot = (int)(sn - s->snaps);
+	}
+	for (int i = 0; i < s->nhits; i++)
+		if (s->hits[i].snapshot == SNAP_PENDING)
+			s->hits[i].snapshot = -1;
+	/* keep only snapshots whose file exists and holds data */
+	for (int i = 0; i < s->nsnaps; i++) {
+		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
+		if (stat(path, &st) || st.st_size == 0) {
+			snprintf(s->error, sizeof(s->error), "perf wrote no data into %.400s", path);
+			return -ENODATA;
+		}
+	}
+	if (!s->nsnaps) {
+		snprintf(s->error, sizeof(s->error), "perf wrote no snapshot into %.400s", s->outdir);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* Opens the trigger events (disabled) for every target process. */
+static int open_trigger(struct rec_session *s)
+{
+	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, s->loc.file,
+				   s->loc.file_offset);
+
+	if (err)
+		return err;
+	for (int i = 0; i < s->target.npids; i++) {
+		uint64_t addr = 0;
+
+		if (s->mech == REC_MECH_BREAKPOINT &&
+		    rec_trigspec_runtime_addr(&s->loc, s->target.pids[i], &addr)) {
+			snprintf(s->error, sizeof(s->error), "%.400s is not mapped in process %d (yet): "
+				 "a breakpoint needs its address; use --trigger-mechanism uprobe",
+				 s->loc.file, (int)s->target.pids[i]);
+			return -ENOENT;
+		}
+		err = rec_trigger_add_process(&s->trig, s->target.pids[i], addr);
+		if (err < 0) {
+			snprintf(s->error, sizeof(s->error), "cannot open the %s trigger on "
+				 "process %d: %s", rec_mechanism_name(s->mech),
+				 (int)s->target.pids[i], strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void perf_failed(struct rec_session *s, const char *what)
+{
+	const char *log = s->perf.log;
+
+	if (s->perf.log_len > 3000)
+		log += s->perf.log_len - 3000;
+	snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.3000s", what,
+		 s->perf.log_len ? log : "(nothing)");
+}
+
+int rec_session_run(struct rec_session *s)
+{
+	double deadline = 0;
+	int err;
+
+	s->start_ms = rec_now_ms();
+	s->exit_code = EXIT_RUNTIME;
+	if (s->have_trigger) {
+		err = open_trigger(s);
+		if (err)
+			goto out_target;
+	}
+	err = rec_perf_start(&s->perf, s->plan.argv, s->plan.control);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "cannot start %s: %s", s->plan.argv[0],
+			 strerror(-err));
+		goto out_trigger;
+	}
+	if (s->plan.control)
+		err = rec_perf_control(&s->perf, "enable", READY_TIMEOUT_MS);
+	else
+		err = rec_perf_wait_started(&s->perf, READY_TIMEOUT_MS);
+	if (err) {
+		rec_perf_stop(&s->perf, 2000);
+		perf_failed(s, err == -ETIMEDOUT ? "perf did not get ready within 30 s"
+			    : "perf exited before recording");
+		goto out_perf;
+	}
+	s->ready_ms = rec_now_ms();
+	if (s->have_trigger && (err = rec_trigger_enable(&s->trig))) {
+		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
+		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
+		goto out_perf;
+	}
+	collect_threads(s);
+	err = rec_target_release(&s->target);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
+		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
+		goto out_perf;
+	}
+	if (s->o->duration_s > 0)
+		deadline = rec_now_ms() + s->o->duration_s * 1e3;
+	while (s->end == REC_END_NONE)
+		loop_once(s, deadline);
+	if (s->end == REC_END_PERF_DIED) {
+		while (rec_perf_read_output(&s->perf) > 0)
+			;
+		perf_failed(s, "perf exited while the target was running");
+		err = -EPIPE;
+		goto out_perf;
+	}
+	err = finish(s);
+	if (!err)
+		s->exit_code = EXIT_OK;
+out_perf:
+	if (!s->perf.exited)
+		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
+	rec_perf_free(&s->perf);
+out_trigger:
+	rec_trigger_close(&s->trig);
+out_target:
+	rec_target_finish(&s->target);
+	return err;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+#include "target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "procfs.h"
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0) {
+		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+		return (int)fd;
+	}
+#endif
+	(void)pid;
+	return -1;
+}
+
+static void init(struct rec_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < REC_MAX_PIDS; i++)
+		t->pidfds[i] = -1;
+}
+
+int rec_target_launch(struct rec_target *t, const char *path, char *const argv[])
+{
+	int errpipe[2], status, child_err = 0;
+	pid_t parent = getpid(), pid, r;
+
+	init(t);
+	if (pipe2(errpipe, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(errpipe[0]);
+		close(errpipe[1]);
+		return err;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int e;
+
+		close(errpipe[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+			e = errno;
+			if (write(errpipe[1], &e, sizeof(e)) < 0)
+				_exit(126);
+			_exit(127);
+		}
+		execv(path, argv);
+		e = errno;
+		if (write(errpipe[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(errpipe[1]);
+	t->launched = true;
+	t->pids[0] = pid;
+	t->npids = 1;
+	snprintf(t->exe, sizeof(t->exe), "%s", path);
+	do
+		r = waitpid(pid, &status, 0);
+	while (r < 0 && errno == EINTR);
+	if (read(errpipe[0], &child_err, sizeof(child_err)) != sizeof(child_err))
+		child_err = 0;
+	close(errpipe[0]);
+	if (r == pid && WIFSTOPPED(status) && !child_err) {
+		t->pidfds[0] = open_pidfd(pid);
+		return 0;
+	}
+	if (r == pid && WIFSTOPPED(status)) {
+		kill(pid, SIGKILL);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		waitpid(pid, &status, 0);
+	}
+	t->exited = true;
+	t->status = status;
+	return child_err ? -child_err : -ECHILD;
+}
+
+int rec_target_release(struct rec_target *t)
+{
+	if (!t->launched || t->released)
+		return 0;
+	if (ptrace(PTRACE_DETACH, t->pids[0], NULL, NULL))
+		return -errno;
+	t->released = true;
+	return 0;
+}
+
+int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid, pid_t *bad)
+{
+	init(t);
+	if (n > REC_MAX_PIDS || (n == 0 && tid <= 0))
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		if (!rec_proc_alive(pids[i])) {
+			*bad = pids[i];
+			return -ESRCH;
+		}
+		t->pids[t->npids++] = pids[i];
+	}
+	if (n == 0) {
+		pid_t tgid = rec_proc_tgid(tid);
+
+		if (tgid <= 0 || !rec_proc_alive(tid)) {
+			*bad = tid;
+			return -ESRCH;
+		}
+		t->tid = tid;
+		t->pids[t->npids++] = tgid;
+	}
+	for (int i = 0; i < t->npids; i++)
+		t->pidfds[i] = open_pidfd(t->pids[i]);
+	snprintf(t->exe, sizeof(t->exe), "/proc/%d/exe", (int)t->pids[0]);
+	return 0;
+}
+
+bool rec_target_reaped(struct rec_target *t, pid_t pid, int status)
+{
+	if (!t->launched || pid != t->pids[0] || t->exited)
+		return false;
+	if (WIFSTOPPED(status))
+		return false;
+	t->exited = true;
+	t->status = status;
+	return true;
+}
+
+bool rec_target_alive(struct rec_target *t)
+{
+	if (t->launched) {
+		int status;
+
+		if (t->exited)
+			return false;
+		if (waitpid(t->pids[0], &status, WNOHANG) == t->pids[0])
+			rec_target_reaped(t, t->pids[0], status);
+		return !t->exited;
+	}
+	if (t->tid)
+		return rec_proc_alive(t->tid);
+	for (int i = 0; i < t->npids; i++)
+		if (rec_proc_alive(t->pids[i]))
+			return true;
+	return false;
+}
+
+void rec_target_finish(struct rec_target *t)
+{
+	if (t->launched && !t->exited) {
+		int status;
+
+		kill(t->pids[0], SIGKILL);
+		if (!t->released)
+			ptrace(PTRACE_DETACH, t->pids[0], NULL, NULL);
+		while (waitpid(t->pids[0], &status, 0) < 0 && errno == EINTR)
+			;
+		t->exited = true;
+		t->status = status;
+	}
+	for (int i = 0; i < REC_MAX_PIDS; i++) {
+		if (t->pidfds[i] >= 0)
+			close(t->pidfds[i]);
+		t->pidfds[i] = -1;
+	}
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target: the traced processes. Launch mode forks a child that asks to be
+ * traced (PTRACE_TRACEME) and execs the command: the kernel stops it with
+ * SIGTRAP right after execve, before the first instruction of the new
+ * program, so perf and the trigger are armed before anything runs; then
+ * PTRACE_DETACH lets it go (ptrace(2), "execve under ptrace"). The child
+ * dies with the recorder (PR_SET_PDEATHSIG SIGKILL). Attach mode only checks
+ * that the processes exist; they are never signalled.
+ */
+#ifndef SNAPTRACE_REC_TARGET_H
+#define SNAPTRACE_REC_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "rec_opts.h"
+
+struct rec_target {
+	bool launched;
+	bool released;               /* launched child detached and running */
+	bool exited;                 /* launched child reaped */
+	int status;                  /* its wait status once exited */
+	pid_t pids[REC_MAX_PIDS];    /* traced processes (launch: the child) */
+	int npids;
+	pid_t tid;                   /* -t TID, else 0 */
+	int pidfds[REC_MAX_PIDS];    /* pidfd_open of each pid, -1 if unavailable */
+	char exe[PATH_MAX];          /* main executable of pids[0] */
+};
+
+/*
+ * Launches ARGV with the executable at PATH (already resolved), stopped at
+ * its first instruction. Returns 0, or a negative errno from fork or from
+ * the child's execve (the child is then reaped).
+ */
+int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]);
+
+/* Lets the stopped launched child run. Returns 0 or a negative errno. */
+int rec_target_release(struct rec_target *t);
+
+/*
+ * Attaches to processes PIDS (N of them) or, when N is 0, to thread TID.
+ * Returns 0, -ESRCH naming the first missing one in *BAD, or -EINVAL.
+ */
+int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid, pid_t *bad);
+
+/*
+ * Whether any traced process is still running. For a launched child this
+ * reaps it when it has exited (non-blocking).
+ */
+bool rec_target_alive(struct rec_target *t);
+
+/*
+ * Handles the exit of child PID with wait STATUS if PID is the launched
+ * target. Returns true when it was.
+ */
+bool rec_target_reaped(struct rec_target *t, pid_t pid, int status);
+
+/* Kills and reaps a launched target that is still running; nothing for an
+ * attached one. Closes the pidfds. */
+void rec_target_finish(struct rec_target *t);
+
+#endif
