@@ -178,18 +178,19 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 	struct pt_config cfg;
 	struct enc e = { .o = o };
 	const struct ps_insn *in;
-	size_t i, cap;
+	size_t i, cap, cut = SIZE_MAX;
 	uint64_t next, next_time;
 	unsigned count = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->ovf_step = SIZE_MAX;
+	out->lost_from = SIZE_MAX;
+	out->vis_end = from;
 	if (from >= to)
 		return 0;
 	cap = (to - from) * 24 + 4096;
 	out->data = malloc(cap);
-	out->offset = calloc(to - from + 1, sizeof(*out->offset));
-	if (!out->data || !out->offset)
+	if (!out->data)
 		return -ENOMEM;
 	pt_config_init(&cfg);
 	cfg.begin = out->data;
@@ -215,6 +216,17 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 		next_time = i + 1 < th->n ? step_time(o, &th->steps[i + 1]) : 0;
 		if (!next && in->kind != PS_SYSCALL && ps_kind_needs_packet(in->kind))
 			break;  /* how it ended is unknown */
+		if (i >= o->cut_at && ps_kind_needs_packet(in->kind)) {
+			size_t at;
+
+			flush_tnt(&e);
+			at = offset(&e);
+			branch(&e, in, next, next_time);
+			flush_tnt(&e);
+			/* one byte into the packets of the cut step (a TNT is one) */
+			cut = offset(&e) > at + 1 ? at + 1 : at;
+			break;
+		}
 		if (i > from && ++count >= o->tsc_every) {
 			tsc(&e, step_time(o, &th->steps[i]));
 			count = 0;
@@ -222,19 +234,20 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 		if (ps_kind_needs_packet(in->kind)) {
 			if (i >= o->ovf_at && out->ovf_step == SIZE_MAX) {
 				simple(&e, ppt_ovf);
-				psb(&e, step_time(o, &th->steps[i]), in->ip);
+				ip_packet(&e, ppt_fup, in->ip);
+				e.depth = 0;  /* perf's decoder forgets its returns */
 				out->ovf_step = i;
+				out->lost_from = out->vis_end;
 			} else if (o->psb_every && offset(&e) - e.since_psb >= o->psb_every) {
 				psb(&e, step_time(o, &th->steps[i]), in->ip);
 			}
 		}
-		out->offset[i - from] = offset(&e);
 		branch(&e, in, next, next_time);
+		if (ps_kind_needs_packet(in->kind))
+			out->vis_end = i + 1;
 	}
 	flush_tnt(&e);
-	out->len = offset(&e);
-	for (; i <= to; i++)
-		out->offset[i - from] = out->len;
+	out->len = cut != SIZE_MAX ? cut : offset(&e);
 	pt_free_encoder(e.pt);
 	free(e.stack);
 	return e.rc;
@@ -243,6 +256,5 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 void ps_aux_free(struct ps_aux *aux)
 {
 	free(aux->data);
-	free(aux->offset);
 	memset(aux, 0, sizeof(*aux));
 }

@@ -10,6 +10,11 @@
  * but a zero-length one, pop at every return, clear at every PSB; packets
  * that change it (PSB, OVF) are placed where the decoder reads them, just
  * before an instruction that needs a packet.
+ *
+ * perf's decoder walks the instructions between two packets only once it
+ * has read the second: the instructions after the last packet of the data,
+ * or between the last packet and an OVF, are never decoded (vis_end,
+ * lost_from).
  */
 #ifndef PTSYNTH_ENCODE_H
 #define PTSYNTH_ENCODE_H
@@ -25,6 +30,7 @@ struct ps_enc_opts {
 	unsigned tsc_every;    /* a TSC packet every this many instructions (>= 1) */
 	size_t psb_every;      /* a PSB+ after this many bytes (0: only at the start) */
 	size_t ovf_at;         /* step index where an OVF packet goes, SIZE_MAX: none */
+	size_t cut_at;         /* step index where the data is cut, SIZE_MAX: none */
 	uint64_t time_base;    /* TSC (= perf time, ns) of global step 0 */
 	uint64_t ns_per_step;  /* TSC ticks per global step */
 };
@@ -33,14 +39,17 @@ struct ps_enc_opts {
 struct ps_aux {
 	uint8_t *data;         /* owned */
 	size_t len;            /* bytes */
-	size_t *offset;        /* owned; offset[i - from]: bytes written before step i */
 	size_t ovf_step;       /* the step before which the OVF went, SIZE_MAX: none */
+	size_t lost_from;      /* steps [lost_from, ovf_step) are never decoded */
+	size_t vis_end;        /* steps from vis_end on are never decoded */
 	uint64_t first_time;   /* TSC of the first packet */
 };
 
 /*
  * Encodes steps [FROM, TO) of TH (TO <= TH->n; step TO, when recorded, tells
  * how the last one ended). A last step whose outcome is unknown is left out.
+ * With O->cut_at in [FROM, TO), the data ends at that step, in the middle of
+ * its first packet (truncated data).
  * Returns 0, -ENOMEM, or -EPROTO when an instruction is not in IC (ERR says
  * which).
  */

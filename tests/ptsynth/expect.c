@@ -14,7 +14,9 @@
  * "Precise rules") to the events that really happened, so it holds what the
  * trace can know: a window that starts mid-stack shows the callers that are
  * returned into as inferred frames from the start of the window (or of the
- * last decode error); each file given is a snapshot of its own.
+ * last decode error); each file given is a snapshot of its own. Decode
+ * errors are instants at depth 0, listed after the thread's slices (the
+ * order of the --dump=slices view).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -42,6 +44,8 @@ struct slice {
 
 struct thread {
 	int tid;
+	char **instants;       /* decode errors, printed after the slices */
+	size_t ninstants;
 	struct frame *stack;
 	size_t depth, cap;
 	struct slice *slices;
@@ -49,7 +53,6 @@ struct thread {
 	int segment;
 	int inferred;          /* inferred bottom frames in the current segment */
 	uint64_t seg_start;    /* ordinal where the segment began */
-	bool fresh;            /* no event yet in the segment */
 };
 
 static struct thread *threads;
@@ -81,7 +84,6 @@ static struct thread *thread_get(int tid)
 	threads = xrealloc(threads, (nthreads + 1) * sizeof(*threads));
 	memset(&threads[nthreads], 0, sizeof(*threads));
 	threads[nthreads].tid = tid;
-	threads[nthreads].fresh = true;
 	return &threads[nthreads++];
 }
 
@@ -96,13 +98,30 @@ static size_t slice_new(struct thread *t, const char *name, uint64_t begin, int 
 	return t->n++;
 }
 
-/* Frames of one function: the same name, or both unnamed in one DSO. */
+/* Frames of one function: the same name in the same DSO (code without a
+ * symbol: one function per DSO). */
 static bool same_fn(const char *n1, const char *d1, const char *n2, const char *d2)
 {
-	return !strcmp(n1, n2) && (strcmp(n1, "[unknown]") || !strcmp(d1, d2));
+	return !strcmp(n1, n2) && !strcmp(d1, d2);
 }
 
-static void push(struct thread *t, const char *name, const char *dso, uint64_t callsite)
+/* The converter's name of a frame: the symbol, or for code without one
+ * "[unknown @ 0xIP (DSO)]" with the address where the frame was seen. */
+static const char *frame_name(const char *name, const char *dso, uint64_t ip)
+{
+	static char buf[600];
+
+	if (strcmp(name, "[unknown]"))
+		return name;
+	if (strcmp(dso, "-"))
+		snprintf(buf, sizeof(buf), "[unknown @ 0x%" PRIx64 " (%.400s)]", ip, dso);
+	else
+		snprintf(buf, sizeof(buf), "[unknown @ 0x%" PRIx64 "]", ip);
+	return buf;
+}
+
+static void push(struct thread *t, const char *name, const char *dso, uint64_t callsite,
+		 uint64_t ip)
 {
 	if (t->depth == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
@@ -110,12 +129,13 @@ static void push(struct thread *t, const char *name, const char *dso, uint64_t c
 	}
 	t->stack[t->depth] = (struct frame){ .name = xstrdup(name), .dso = xstrdup(dso),
 					     .callsite = callsite };
-	t->stack[t->depth].slice = slice_new(t, name, ordinal, (int)t->depth);
+	t->stack[t->depth].slice = slice_new(t, frame_name(name, dso, ip), ordinal,
+					     (int)t->depth);
 	t->depth++;
 }
 
 /* A frame below every open one, begun at the segment's start. */
-static void push_bottom(struct thread *t, const char *name, const char *dso)
+static void push_bottom(struct thread *t, const char *name, const char *dso, uint64_t ip)
 {
 	if (t->depth == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
@@ -125,7 +145,7 @@ static void push_bottom(struct thread *t, const char *name, const char *dso)
 	t->inferred++;
 	t->stack[0] = (struct frame){ .name = xstrdup(name), .dso = xstrdup(dso) };
 	/* begins before everything of the segment: its depth is 0 for good */
-	t->stack[0].slice = slice_new(t, name, t->seg_start, 0);
+	t->stack[0].slice = slice_new(t, frame_name(name, dso, ip), t->seg_start, 0);
 	t->slices[t->stack[0].slice].base = -t->inferred;
 	t->depth++;
 }
@@ -149,12 +169,12 @@ static long find(const struct thread *t, const char *name, const char *dso)
 }
 
 /* Makes the branch's source the top frame (DESIGN: missed calls/returns). */
-static void ensure_source(struct thread *t, const char *name, const char *dso)
+static void ensure_source(struct thread *t, const char *name, const char *dso, uint64_t ip)
 {
 	long at;
 
 	if (!t->depth) {
-		push_bottom(t, name, dso);
+		push_bottom(t, name, dso, ip);
 		return;
 	}
 	if (same_fn(t->stack[t->depth - 1].name, t->stack[t->depth - 1].dso, name, dso))
@@ -164,21 +184,27 @@ static void ensure_source(struct thread *t, const char *name, const char *dso)
 		while ((long)t->depth > at + 1)
 			pop(t);
 	} else {
-		push(t, name, dso, 0);
+		push(t, name, dso, 0, ip);
 	}
 }
 
-static void on_call(struct thread *t, char **f, uint64_t src_ip)
+static uint64_t hex(const char *s)
+{
+	return strtoull(s, NULL, 16);
+}
+
+static void on_call(struct thread *t, char **f)
 {
 	if (!strcmp(f[9], f[10]) && strcmp(f[6], "0"))
 		return;  /* a call within the function (PC thunk): not a call */
-	if (!(t->fresh && !t->depth))
-		ensure_source(t, f[9], f[7]);
-	push(t, f[10], f[8], src_ip);
+	if (t->depth)  /* at the start of a segment a call pushes only its target */
+		ensure_source(t, f[9], f[7], hex(f[4]));
+	push(t, f[10], f[8], hex(f[4]), hex(f[5]));
 }
 
-static void on_ret(struct thread *t, char **f, uint64_t dst)
+static void on_ret(struct thread *t, char **f)
 {
+	uint64_t dst = hex(f[5]);
 	size_t i;
 	long at = -1;
 
@@ -194,7 +220,7 @@ static void on_ret(struct thread *t, char **f, uint64_t dst)
 		while ((long)t->depth > at)
 			pop(t);
 	} else {
-		ensure_source(t, f[9], f[7]);
+		ensure_source(t, f[9], f[7], hex(f[4]));
 		if (same_fn(t->stack[t->depth - 1].name, t->stack[t->depth - 1].dso, f[9], f[7]))
 			pop(t);
 		at = find(t, f[10], f[8]);
@@ -205,9 +231,9 @@ static void on_ret(struct thread *t, char **f, uint64_t dst)
 		}
 	}
 	if (!t->depth)
-		push_bottom(t, f[10], f[8]);
+		push_bottom(t, f[10], f[8], dst);
 	else if (!same_fn(t->stack[t->depth - 1].name, t->stack[t->depth - 1].dso, f[10], f[8]))
-		push(t, f[10], f[8], 0);
+		push(t, f[10], f[8], 0, dst);
 }
 
 static void on_jump(struct thread *t, char **f)
@@ -217,8 +243,9 @@ static void on_jump(struct thread *t, char **f)
 
 	if (same_fn(f[9], f[7], f[10], f[8]))
 		return;
-	ensure_source(t, f[9], f[7]);
-	if (strcmp(f[6], "0")) {
+	ensure_source(t, f[9], f[7], hex(f[4]));
+	/* into the middle of a function (code without a symbol has no offset) */
+	if (strcmp(f[6], "0") || !strcmp(f[10], "[unknown]")) {
 		at = find(t, f[10], f[8]);
 		if (at >= 0) {
 			while ((long)t->depth > at + 1)
@@ -228,17 +255,25 @@ static void on_jump(struct thread *t, char **f)
 	}
 	callsite = t->stack[t->depth - 1].callsite;
 	pop(t);
-	push(t, f[10], f[8], callsite);
+	push(t, f[10], f[8], callsite, hex(f[5]));
 }
 
-static void on_error(struct thread *t)
+/* Closes every frame; a new segment begins (a decode error, a new file). */
+static void new_segment(struct thread *t)
 {
 	while (t->depth)
 		pop(t);
 	t->segment++;
 	t->inferred = 0;
 	t->seg_start = ordinal;
-	t->fresh = true;
+}
+
+/* The trace (re)starts at IP in NAME (perf's "tr strt"): the converter
+ * shows the function as an inferred frame from the segment's start. */
+static void trace_start(struct thread *t, const char *name, const char *dso, uint64_t ip)
+{
+	if (!t->depth)
+		push_bottom(t, name, dso, ip);
 }
 
 /* Splits LINE at tabs into F; returns the count. */
@@ -271,9 +306,12 @@ static int read_truth(const char *path, bool events)
 		if (line[0] == '#')
 			continue;
 		n = split(line, f);
-		if (!strcmp(f[0], "thread") && n >= 8) {
+		if (!strcmp(f[0], "thread") && n >= 9) {
 			t = thread_get(atoi(f[2]));
-			on_error(t);  /* each file: a segment of its own */
+			ordinal++;
+			new_segment(t);  /* each file: a segment of its own */
+			if (!events)
+				trace_start(t, f[8], f[7], hex(f[6]));
 			continue;
 		}
 		if (!strcmp(f[0], "end"))
@@ -292,20 +330,26 @@ static int read_truth(const char *path, bool events)
 			       !strcmp(f[0], "syscall") || !strcmp(f[0], "error") ? "-" : f[10]);
 			continue;
 		}
-		if (!strcmp(f[0], "call"))
-			on_call(t, f, strtoull(f[4], NULL, 16));
-		else if (!strcmp(f[0], "ret"))
-			on_ret(t, f, strtoull(f[5], NULL, 16));
-		else if (!strcmp(f[0], "jump"))
+		if (!strcmp(f[0], "call")) {
+			on_call(t, f);
+		} else if (!strcmp(f[0], "ret")) {
+			on_ret(t, f);
+		} else if (!strcmp(f[0], "jump")) {
 			on_jump(t, f);
-		else if (!strcmp(f[0], "syscall")) {
-			ensure_source(t, f[9], f[7]);
+		} else if (!strcmp(f[0], "syscall")) {
+			ensure_source(t, f[9], f[7], hex(f[4]));
 			slice_new(t, "[syscall]", ordinal, (int)t->depth);
 		} else if (!strcmp(f[0], "error")) {
-			on_error(t);
-			continue;
+			char name[300];
+
+			new_segment(t);
+			snprintf(name, sizeof(name), "[decode error: %.256s]", f[9]);
+			/* an instant at depth 0 after the closed frames */
+			t->instants = xrealloc(t->instants,
+					       (t->ninstants + 1) * sizeof(*t->instants));
+			t->instants[t->ninstants++] = xstrdup(name);
+			trace_start(t, f[10], f[8], hex(f[5]));
 		}
-		t->fresh = false;
 	}
 	fclose(in);
 	return 0;
@@ -339,6 +383,8 @@ static void print_thread(struct thread *t)
 
 		printf("%d %d %s\n", t->tid, depth, s->name);
 	}
+	for (i = 0; i < t->ninstants; i++)
+		printf("%d 0 %s\n", t->tid, t->instants[i]);
 	free(inferred);
 }
 

@@ -255,19 +255,15 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			continue;
 		eo.ovf_at = o->ovf_at != UINT64_MAX && owns(th, o->ovf_at) ?
 			local_step(th, o->ovf_at) : SIZE_MAX;
+		eo.cut_at = o->trunc_at != UINT64_MAX && owns(th, o->trunc_at) ?
+			local_step(th, o->trunc_at) : SIZE_MAX;
 		rc = ps_encode(th, from, to, &run->icache, &eo, &aux[nq], err, sizeof(err));
-		tt[nq] = (struct ps_truth_thread){ .th = th, .from = from, .to = to,
-						   .ovf_step = aux[nq].ovf_step, .cut = SIZE_MAX };
+		tt[nq] = (struct ps_truth_thread){ .th = th, .from = from,
+						   .end = aux[nq].vis_end,
+						   .ovf_step = aux[nq].ovf_step,
+						   .lost_from = aux[nq].lost_from };
 		q[nq] = (struct ps_pd_queue){ .tid = th->tid, .comm = th->comm,
 					      .data = aux[nq].data, .len = aux[nq].len };
-		if (o->trunc_at != UINT64_MAX && owns(th, o->trunc_at)) {
-			size_t cut = local_step(th, o->trunc_at);
-
-			if (cut >= from && cut < to) {
-				tt[nq].cut = cut;
-				q[nq].len = aux[nq].offset[cut - from];
-			}
-		}
 		nq++;
 	}
 	pd.nqueues = nq;

@@ -22,7 +22,7 @@ function last_index(s, t,   i, j) {
 	while ((i = index(substr(s, j + 1), t)) > 0) j += i
 	return j
 }
-function same(a, ad, b, bd) { return a == b && (a != "[unknown]" || ad == bd) }
+function same(a, ad, b, bd) { return a == b && ad == bd }
 / instruction trace error / {
 	tid = $0; sub(/.* tid /, "", tid); sub(/ .*/, "", tid)
 	msg = $0; sub(/.*code [0-9]+: /, "", msg)

@@ -243,33 +243,32 @@ static int read_symbols(Elf *syms, Elf *runtime, Elf_Scn *scn, const GElf_Shdr *
 	return 0;
 }
 
-/* NAME@plt symbols for the PLT entries (perf's dso__synthesize_plt_symbols). */
+/*
+ * NAME@plt symbols for the entries of .plt (perf 6.1's
+ * dso__synthesize_plt_symbols: one entry of .plt's entsize per .rela.plt
+ * relocation, after a header of the same size). Kept apart from the other
+ * symbols: perf adds them after its end and alias fixups.
+ */
 static int plt_symbols(Elf *elf, struct symvec *sv)
 {
-	GElf_Shdr relsh, dynsh, pltsh, secsh;
+	GElf_Shdr relsh, dynsh, pltsh;
 	Elf_Scn *rel, *dyn;
 	Elf_Data *reld, *dynd;
 	size_t dynidx, i, n;
 	uint64_t at, entsize;
 	GElf_Rela ra;
 	GElf_Sym sym;
-	char buf[1024];
+	char buf[1024], *demangled;
 	const char *name;
 	int rc;
 
 	dyn = section_by_name(elf, ".dynsym", &dynsh, &dynidx);
 	rel = section_by_name(elf, ".rela.plt", &relsh, NULL);
-	if (!dyn || !rel || relsh.sh_link != dynidx || !relsh.sh_entsize)
+	if (!dyn || !rel || relsh.sh_link != dynidx || !relsh.sh_entsize ||
+	    !section_by_name(elf, ".plt", &pltsh, NULL) || !pltsh.sh_entsize)
 		return 0;
-	if (section_by_name(elf, ".plt.sec", &secsh, NULL)) {
-		at = secsh.sh_offset;
-		entsize = secsh.sh_entsize ? secsh.sh_entsize : 16;
-	} else if (section_by_name(elf, ".plt", &pltsh, NULL)) {
-		entsize = pltsh.sh_entsize ? pltsh.sh_entsize : 16;
-		at = pltsh.sh_offset + entsize;
-	} else {
-		return 0;
-	}
+	entsize = pltsh.sh_entsize;
+	at = pltsh.sh_offset + entsize;
 	reld = elf_getdata(rel, NULL);
 	dynd = elf_getdata(dyn, NULL);
 	n = relsh.sh_size / relsh.sh_entsize;
@@ -278,7 +277,11 @@ static int plt_symbols(Elf *elf, struct symvec *sv)
 		    !gelf_getsym(dynd, (int)GELF_R_SYM(ra.r_info), &sym))
 			continue;
 		name = elf_strptr(elf, dynsh.sh_link, sym.st_name);
-		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		demangled = ps_demangle(name ? name : "");
+		if (!demangled)
+			return -ENOMEM;
+		snprintf(buf, sizeof(buf), "%s@plt", demangled);
+		free(demangled);
 		if ((rc = sym_add(sv, at, entsize, STB_GLOBAL, STT_FUNC, buf)) < 0)
 			return rc;
 	}
@@ -362,7 +365,7 @@ static void fixup(struct symvec *sv)
 static struct ps_dso *load_dso(const char *path, const void *image, size_t len)
 {
 	struct ps_dso *dso = calloc(1, sizeof(*dso));
-	struct symvec sv = { 0 };
+	struct symvec sv = { 0 }, plt = { 0 };
 	struct elf_file rt, dbg;
 	char id[128], dpath[256];
 	Elf_Scn *scn = NULL;
@@ -389,11 +392,14 @@ static struct ps_dso *load_dso(const char *path, const void *image, size_t len)
 		syms = rt.elf;
 	if (!syms && (scn = section_by_type(rt.elf, SHT_DYNSYM, &sh)))
 		syms = rt.elf;
-	if ((!syms || read_symbols(syms, rt.elf, scn, &sh, &sv) == 0) &&
-	    plt_symbols(rt.elf, &sv) == 0)
+	if (!syms || read_symbols(syms, rt.elf, scn, &sh, &sv) == 0)
 		fixup(&sv);
 	dso->syms = sv.v;
 	dso->n = sv.n;
+	if (plt_symbols(rt.elf, &plt) == 0) {
+		dso->plt = plt.v;
+		dso->nplt = plt.n;
+	}
 	if (have_dbg)
 		elf_close(&dbg);
 	elf_close(&rt);
@@ -451,6 +457,12 @@ const char *ps_symtab_lookup(const struct ps_symtab *st, uint64_t ip, uint64_t *
 		return "[unknown]";
 	dso = m->dso;
 	off = ip - m->start + m->pgoff;
+	for (i = 0; i < dso->nplt; i++) {
+		if (off >= dso->plt[i].start && off < dso->plt[i].end) {
+			*start = ip - (off - dso->plt[i].start);
+			return dso->plt[i].name;
+		}
+	}
 	/* the last symbol starting at or before off */
 	for (lo = 0, hi = dso->n; lo < hi;) {
 		mid = (lo + hi) / 2;
@@ -479,7 +491,10 @@ void ps_symtab_free(struct ps_symtab *st)
 	for (i = 0; i < st->ndsos; i++) {
 		for (j = 0; j < st->dsos[i]->n; j++)
 			free(st->dsos[i]->syms[j].name);
+		for (j = 0; j < st->dsos[i]->nplt; j++)
+			free(st->dsos[i]->plt[j].name);
 		free(st->dsos[i]->syms);
+		free(st->dsos[i]->plt);
 		free(st->dsos[i]->path);
 		free(st->dsos[i]);
 	}

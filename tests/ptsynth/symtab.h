@@ -7,7 +7,11 @@
  * .dynsym; functions and text labels; zero-size symbols end where the next
  * begins; of several symbols at one address the best by perf's rules
  * (sized, not weak, global, fewest leading underscores, longest name);
- * NAME@plt for PLT entries; "[unknown]" where no symbol covers an address.
+ * NAME@plt for the entries of .plt; "[unknown]" where no symbol covers an
+ * address. Where a PLT entry also lies in another symbol (a zero-size _init
+ * stretched over .plt in an unstripped file), perf's choice depends on the
+ * shape of its red-black tree; we name the PLT entry, and the test programs
+ * are built with -fno-plt so that their own PLT is never run.
  */
 #ifndef PTSYNTH_SYMTAB_H
 #define PTSYNTH_SYMTAB_H
@@ -27,6 +31,8 @@ struct ps_dso {
 	char *path;           /* owned */
 	struct ps_sym *syms;  /* owned, sorted by start, no two at one start */
 	size_t n;
+	struct ps_sym *plt;   /* owned: the NAME@plt entries */
+	size_t nplt;
 };
 
 struct ps_symmap {

@@ -93,37 +93,26 @@ static void thread_truth(FILE *f, const struct ps_run *run, const struct ps_symt
 	const struct ps_thread *th = t->th;
 	const struct ps_insn *in;
 	struct where start;
-	size_t i, end = t->cut < t->to ? t->cut : t->to;
-	uint64_t next;
+	size_t i;
 
 	resolve(st, th->steps[t->from].ip, &start);
-	fprintf(f, "thread\t%d\t%d\t%s\t%zu\t%zu\t%" PRIx64 "\t%s\n", run->pid, th->tid, th->comm,
-		t->from, end, start.ip, start.sym);
-	for (i = t->from; i < end; i++) {
+	fprintf(f, "thread\t%d\t%d\t%s\t%zu\t%zu\t%" PRIx64 "\t%s\t%s\n", run->pid, th->tid,
+		th->comm, t->from, t->end, start.ip, start.dso, start.sym);
+	for (i = t->from; i < t->end; i++) {
 		in = ps_icache_get(&run->icache, th->steps[i].ip);
-		next = successor(th, i, in);
-		if (!next && in->kind != PS_SYSCALL && ps_kind_needs_packet(in->kind))
-			break;
 		if (i == t->ovf_step) {
-			struct where none = { .sym = "Overflow packet", .dso = "-" };
+			struct where msg = { .sym = "Overflow packet", .dso = "-" }, resume;
 
-			event(f, "error", th->tid, i, base + th->steps[i].seq * ns, &none, NULL);
+			resolve(st, th->steps[i].ip, &resume);
+			event(f, "error", th->tid, i, base + th->steps[i].seq * ns, &msg, &resume);
 		}
 		stats->steps++;
-		step_event(f, st, th, i, in, next, base + th->steps[i].seq * ns, stats);
+		if (i >= t->lost_from && i < t->ovf_step)
+			continue;
+		step_event(f, st, th, i, in, successor(th, i, in), base + th->steps[i].seq * ns,
+			   stats);
 	}
-	/* perf's decoder walks on through instructions that need no packet */
-	if (i == t->to && t->cut == SIZE_MAX) {
-		for (; i < th->n; i++) {
-			in = ps_icache_get(&run->icache, th->steps[i].ip);
-			if (ps_kind_needs_packet(in->kind))
-				break;
-			step_event(f, st, th, i, in, successor(th, i, in),
-				   base + th->steps[i].seq * ns, stats);
-			end = i + 1;
-		}
-	}
-	fprintf(f, "end\t%d\t%zu\n", th->tid, end);
+	fprintf(f, "end\t%d\t%zu\n", th->tid, t->end);
 }
 
 int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st,
@@ -136,7 +125,7 @@ int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st
 		"# KIND TID STEP TIME SRC_IP DST_IP DST_OFF SRC_DSO DST_DSO SRC_SYM DST_SYM;"
 		" end TID STEP\n");
 	for (i = 0; i < nt; i++)
-		if (tt[i].from < tt[i].to)
+		if (tt[i].from < tt[i].end)
 			thread_truth(f, run, st, &tt[i], time_base, ns_per_step, stats);
 	return ferror(f) ? -EIO : 0;
 }

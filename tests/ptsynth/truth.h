@@ -7,21 +7,23 @@
  * spaces):
  *
  *   # comment
- *   thread PID TID COMM FIRST END START_IP START_SYM
+ *   thread PID TID COMM FIRST END START_IP START_DSO START_SYM
  *       the trace of TID holds its steps [FIRST, END) (step = instruction
- *       executed, counted per thread from the start point); START_SYM is
- *       the function it starts in
+ *       executed, counted per thread from the start point) as far as perf's
+ *       decoder can see them (encode.h); START_SYM is the function it
+ *       starts in
  *   KIND TID STEP TIME SRC_IP DST_IP DST_OFF SRC_DSO DST_DSO SRC_SYM DST_SYM
  *       KIND is call, ret, jump (a jump or taken jcc to another function;
  *       DST_OFF 0 means a function entry, a tail call), syscall (DST_* are
  *       0 / "-": the kernel), or error (a decode error was injected before
- *       this step; SRC_SYM then holds the message perf prints). TIME is the
+ *       this step; SRC_SYM then holds the message perf prints, DST_* where the
+ *       trace resumes; the events
+ *       of the steps just before it, after the last packet, are lost and
+ *       left out). TIME is the
  *       step's TSC (= perf time, ns); IPs in hex; a call to the next
  *       instruction (call next; pop) is not a function call and is left out.
  *   end TID STEP
- *       the last step perf's decoder walks: after the last packet it
- *       follows direct branches up to the next instruction needing a
- *       packet, so the trace may reach past END.
+ *       closes the thread's records (STEP = END).
  */
 #ifndef PTSYNTH_TRUTH_H
 #define PTSYNTH_TRUTH_H
@@ -36,9 +38,9 @@
 /* What one thread contributes to one perf.data file. */
 struct ps_truth_thread {
 	const struct ps_thread *th;
-	size_t from, to;        /* encoded steps [from, to) */
-	size_t ovf_step;        /* SIZE_MAX: none */
-	size_t cut;             /* truncated before this step, SIZE_MAX: not */
+	size_t from, end;       /* steps [from, end) can be decoded */
+	size_t ovf_step;        /* an OVF before this step, SIZE_MAX: none */
+	size_t lost_from;       /* steps [lost_from, ovf_step) cannot be decoded */
 };
 
 /* Counts of what a trace holds (for the summary). */
