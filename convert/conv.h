@@ -36,6 +36,16 @@ struct conv_site {
 	bool has_symoff;
 };
 
+/* Perfetto drops slices nested this deep or deeper (and an end whose begin
+ * it dropped would close an outer slice): frames there are kept on the
+ * stack for matching but not written. A frame's depth in the file grows by
+ * one for each frame inferred below the stack's bottom later in its segment
+ * (those begin earlier), so the first CONV_BOTTOM_RESERVE of them are
+ * reserved: a frame is written when its index + the reserve left is below
+ * CONV_MAX_DEPTH. */
+#define CONV_MAX_DEPTH 512
+#define CONV_BOTTOM_RESERVE 64
+
 /* An open slice on a thread's stack. */
 struct conv_frame {
 	const struct conv_func *func;
@@ -43,6 +53,7 @@ struct conv_frame {
 	struct conv_site callsite;  /* the call that made it; ip 0 when inferred */
 	bool exact_return;          /* entered by "hw int": iret resumes at callsite */
 	bool kernel;                /* entered at a kernel address (>= 2^63) */
+	bool hidden;                /* too deep for Perfetto: not written */
 	uint64_t ip;                /* entry ip (sampled frames: the frame's ip) */
 };
 
@@ -55,7 +66,8 @@ struct conv_branch {
 /* Counts shown in the summary. */
 struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
-	uint64_t threads, time_backwards, unordered_inferred, deep_slices;
+	uint64_t threads, time_backwards, unordered_inferred;
+	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
 	unsigned max_depth;
 };
 
@@ -85,6 +97,7 @@ struct conv_thread {
 	uint64_t seg_first;            /* ns, time of the segment's first branch line */
 	uint64_t seg_floor;            /* ns, no begin may precede this (earlier ends) */
 	unsigned seg_inferred;         /* frames inferred below the segment's bottom */
+	bool seg_error;                /* the segment began at a decode error */
 	uint64_t last_end;             /* ns, latest end emitted on this thread */
 	bool gap_open;
 

@@ -164,6 +164,9 @@ static void thread_starts(struct conv *c, struct conv_thread *t, uint64_t ts)
 	for (size_t i = 0; i < t->nearly_errors; i++)
 		conv_stack_error(c, t, t->early_errors[i], ts);
 	t->nearly_errors = 0;
+	/* Nothing ran before them: the first segment is the thread's start. */
+	t->seg_error = false;
+	t->seg_floor = t->last_end;
 }
 
 static bool same_function(const struct conv_line *l)

@@ -208,8 +208,9 @@ static void summary(const struct options *o, const struct conv_stats *s, uint64_
 			  "shorter snapshot or convert fewer snapshot files at once",
 			  (unsigned long long)s->slices);
 	if (s->deep_slices)
-		diag_warn("%llu slices are nested deeper than 512 (max %u): Perfetto drops them",
-			  (unsigned long long)s->deep_slices, s->max_depth);
+		diag_warn("%llu slices nested deeper than %d (up to %u) were left out: Perfetto "
+			  "cannot show them", (unsigned long long)s->deep_slices, CONV_MAX_DEPTH,
+			  s->max_depth);
 	if (s->unordered_inferred)
 		diag_warn("%llu inferred frames begin at the same time as a decode error: their "
 			  "nesting may show wrong", (unsigned long long)s->unordered_inferred);

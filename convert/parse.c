@@ -150,34 +150,61 @@ static bool parse_dec(const char *p, const char *end, int64_t *out)
 	return true;
 }
 
+/* Reads up to 18 decimal digits at [p, end) into *V, stopping at the first
+ * other byte. Returns the number of digits read (0: none, or too many). */
+static size_t read_digits(const char *p, const char *end, uint64_t *v)
+{
+	size_t n = 0, max = (size_t)(end - p);
+	unsigned d;
+
+	*v = 0;
+	if (max > 19)
+		max = 19;
+	while (n < max && (d = (unsigned)(p[n] - '0')) <= 9) {
+		*v = *v * 10 + d;
+		n++;
+	}
+	return n == 19 ? 0 : n;
+}
+
 /* Reads "SEC.FRAC" (1 to 9 fraction digits) at [p, end) into ns. */
 static bool parse_time(const char *p, const char *end, uint64_t *ns)
 {
-	const char *dot = memchr(p, '.', (size_t)(end - p));
-	int64_t sec, frac;
-	size_t digits;
+	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000, 10000,
+					    1000, 100, 10, 1 };
+	uint64_t sec, frac;
+	size_t n = read_digits(p, end, &sec), m;
 
-	if (!dot || !parse_dec(p, dot, &sec) || sec < 0)
+	if (n == 0 || p + n == end || p[n] != '.' || sec > UINT64_MAX / 1000000000u - 1)
 		return false;
-	digits = (size_t)(end - dot - 1);
-	if (digits < 1 || digits > 9 || !parse_dec(dot + 1, end, &frac) || frac < 0)
+	p += n + 1;
+	m = read_digits(p, end, &frac);
+	if (m == 0 || m > 9 || p + m != end)
 		return false;
-	for (size_t i = digits; i < 9; i++)
-		frac *= 10;
-	if ((uint64_t)sec > (UINT64_MAX - 999999999u) / 1000000000u)
-		return false;
-	*ns = (uint64_t)sec * 1000000000u + (uint64_t)frac;
+	*ns = sec * 1000000000u + frac * scale[m];
 	return true;
 }
 
 /* Reads "PID/TID" or "TID" at [p, end). */
 static bool parse_pid_tid(const char *p, const char *end, struct conv_line *l)
 {
-	const char *slash = memchr(p, '/', (size_t)(end - p));
+	uint64_t a, b;
+	size_t n = read_digits(p, end, &a), m;
 
-	if (!slash)
-		return parse_dec(p, end, &l->tid) && (l->pid = l->tid, true);
-	return parse_dec(p, slash, &l->pid) && parse_dec(slash + 1, end, &l->tid);
+	if (n == 0 || a > INT64_MAX)
+		return false;
+	if (p + n == end) {
+		l->pid = l->tid = (int64_t)a;
+		return true;
+	}
+	if (p[n] != '/')
+		return false;
+	m = read_digits(p + n + 1, end, &b);
+	if (m == 0 || p + n + 1 + m != end || b > INT64_MAX)
+		return false;
+	l->pid = (int64_t)a;
+	l->tid = (int64_t)b;
+	return true;
 }
 
 /*

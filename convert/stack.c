@@ -8,10 +8,12 @@
  * at its own time, in order, except frames inferred below the bottom of the
  * stack (the trace began mid-stack): those are discovered late, innermost
  * first, but must begin before everything of their segment. The k-th such
- * frame of a segment begins at (segment's first time - k), so that each
- * outer frame sorts strictly before the frames it encloses, and never before
- * the segment's floor (the last end written on the thread before the
- * segment), so that it cannot swallow an earlier frame's end.
+ * frame of a segment begins k ns before the segment's first time (after a
+ * decode error: k ns before a point at most CONV_BOTTOM_RESERVE ns after the
+ * error), so that each outer frame sorts strictly before the frames it
+ * encloses, and never before the segment's floor (the last end written on
+ * the thread before the segment, or the decode error), so that it cannot
+ * swallow an earlier frame's end.
  */
 #include "conv.h"
 
@@ -35,6 +37,15 @@ static bool frame_push(struct conv_thread *t, const struct conv_frame *f)
 	return true;
 }
 
+/* Would a slice at stack index I be nested too deep for Perfetto? */
+static bool too_deep(const struct conv_thread *t, size_t i)
+{
+	unsigned reserve = t->seg_inferred < CONV_BOTTOM_RESERVE ?
+		CONV_BOTTOM_RESERVE - t->seg_inferred : 0;
+
+	return i + reserve >= CONV_MAX_DEPTH;
+}
+
 static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_site *site,
 		       const struct conv_site *callsite, uint64_t ts, bool inferred)
 {
@@ -47,13 +58,15 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 
 	if (callsite)
 		f.callsite = *callsite;
+	f.hidden = too_deep(t, t->depth);
 	if (!frame_push(t, &f))
 		return;
 	if (t->depth > c->stats.max_depth)
 		c->stats.max_depth = (unsigned)t->depth;
-	if (t->depth > 512)
+	if (f.hidden)
 		c->stats.deep_slices++;
-	conv_emit_begin(c, t, &f, ts, inferred);
+	else
+		conv_emit_begin(c, t, &f, ts, inferred);
 }
 
 void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
@@ -67,15 +80,28 @@ void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts)
 	if (t->depth == 0)
 		return;
 	t->depth--;
-	conv_emit_end(c, t, t->stack[t->depth].name, ts);
+	if (!t->stack[t->depth].hidden)
+		conv_emit_end(c, t, t->stack[t->depth].name, ts);
 }
 
-/* Time for a frame inferred below the bottom of the stack (see the top). */
+/*
+ * Time for the k-th frame inferred below the bottom of the stack in this
+ * segment (see the top): k ns before the segment's first time, or, after a
+ * decode error, within CONV_BOTTOM_RESERVE ns after the error (W - k, W the
+ * room before the first time). Never before the floor.
+ */
 static uint64_t bottom_time(struct conv *c, struct conv_thread *t)
 {
-	t->seg_inferred++;
-	if (t->seg_first >= t->seg_floor + t->seg_inferred)
-		return t->seg_first - t->seg_inferred;
+	uint64_t k = ++t->seg_inferred, room = t->seg_first - t->seg_floor;
+
+	if (t->seg_error) {
+		if (room > CONV_BOTTOM_RESERVE)
+			room = CONV_BOTTOM_RESERVE;
+		if (k <= room)
+			return t->seg_floor + room - k;
+	} else if (k <= room) {
+		return t->seg_first - k;
+	}
 	c->stats.unordered_inferred++;
 	return t->seg_floor;
 }
@@ -235,8 +261,8 @@ static void open_gap(struct conv *c, struct conv_thread *t, bool syscall, uint64
 {
 	struct conv_frame gap = { .name = syscall ? c->s_syscall : c->s_untraced };
 
-	if (t->depth == 0)
-		return;	/* nothing to hang it on: the thread has not started */
+	if (t->depth == 0 || too_deep(t, t->depth))
+		return;	/* nothing to hang it on, or too deep to be shown */
 	conv_emit_begin(c, t, &gap, now, false);
 	t->gap_open = true;
 }
@@ -283,6 +309,7 @@ void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts)
 	t->seg_started = false;
 	t->seg_inferred = 0;
 	t->seg_floor = t->last_end;
+	t->seg_error = false;
 }
 
 void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts)
@@ -290,4 +317,7 @@ void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name,
 	conv_stack_close(c, t, ts);
 	conv_emit_instant(c, t, name, ts, NULL, 0);
 	c->stats.decode_errors++;
+	t->seg_error = true;
+	if (ts > t->seg_floor)
+		t->seg_floor = ts;
 }

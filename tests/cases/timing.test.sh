@@ -8,8 +8,14 @@
 # `snaptrace-convert --dump=tree` must list, per thread and in order, the
 # same slices and instants with times within TOL ns (a converter may stagger
 # inferred begins by a few ns to order them; more is a different time).
-# DEPTH "*" matches any depth, a NAME ending in "*" matches by prefix. The
-# files pin decode errors at depth 0 (DESIGN: "an instant at depth 0 after them").
+# DEPTH "*" matches any depth, a NAME ending in "*" matches by prefix.
+# Frames inferred below the bottom of the stack cannot all begin exactly at
+# the segment's start: Perfetto would nest equal-time begins in file order,
+# innermost first. The converter staggers them, the k-th k ns before the
+# segment's first branch, or after a decode error k ns before a point at
+# most 64 ns after the error; the files pin those times. A decode error
+# without a time before the thread's first event lands inside the frames
+# inferred before that event (depth 1 in lost-data-no-time).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
