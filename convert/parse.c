@@ -77,15 +77,23 @@ static inline int hex_value(char c)
 	return v & C_HEX ? v & 15 : -1;
 }
 
-/* Skips blanks; perf pads its columns with long runs of spaces, so whole
- * words of spaces are stepped over first. */
+/* Skips blanks; perf pads its columns with long runs of spaces, so words of
+ * 8 bytes are stepped over, and the first non-space byte of a word is found
+ * from the lowest set byte of (word ^ spaces) (little-endian loads). */
 static const char *skip_spaces(const char *p, const char *end)
 {
 	static const uint64_t spaces = 0x2020202020202020ull;
 	uint64_t w;
 
-	while (end - p >= 8 && (memcpy(&w, p, 8), w == spaces))
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		w ^= spaces;
+		if (w) {
+			p += __builtin_ctzll(w) >> 3;
+			break;
+		}
 		p += 8;
+	}
 	while (p < end && is_space(*p))
 		p++;
 	return p;
@@ -291,6 +299,18 @@ static const char *find_arrow(const char *p, const char *end)
 	return NULL;
 }
 
+/* Can a flag name start with C? */
+static bool flag_start(char c)
+{
+	switch (c) {
+	case 'a': case 'b': case 'c': case 'h': case 'i': case 'j': case 'r': case 's':
+	case 't': case 'v':
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Reads the flag words at *PP. Returns false on an unknown word, which is
  * left in L->message. */
 static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
@@ -298,7 +318,7 @@ static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
 	const char *p = *pp;
 
 	for (;;) {
-		size_t i;
+		size_t i = 0;
 		const char *w;
 
 		p = skip_spaces(p, end);
@@ -323,7 +343,9 @@ static bool parse_flags(const char **pp, const char *end, struct conv_line *l)
 				continue;
 			}
 		}
-		for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
+		if (!flag_start(*p))
+			i = sizeof(flag_names) / sizeof(flag_names[0]);
+		for (; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
 			size_t n = flag_names[i].len;
 
 			if (p[0] == flag_names[i].name[0] && (size_t)(end - p) >= n &&
