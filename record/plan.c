@@ -167,7 +167,8 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	} else {
 		p->snap = REC_SNAP_SIGNAL_DUMP;
 		p->switch_output = true;
-		p->freeze = p->control;
+		/* multi-snapshot keeps recording: no gap after each snapshot */
+		p->freeze = p->control && !o->multi_snapshot;
 	}
 	if (o->snapshot_size) {
 		err |= arg(p, "-m");

@@ -52,7 +52,7 @@ struct rec_plan {
 	bool control;               /* perf starts disabled; "enable" + ack = ready */
 	bool switch_output;         /* every SIGUSR2 rotates into OUT.<timestamp> */
 	bool snapshot_on_exit;      /* PT --snapshot=e */
-	bool freeze;                /* "disable" before a snapshot, "enable" after */
+	bool freeze;                /* single snapshot: "disable" the events before it */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
 	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */

@@ -148,9 +148,6 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 		}
 		sn = new_snap(s, reason, s->perf.dumps[before]);
 		s->dumps_used = before + 1;
-		if (s->plan.freeze && s->o->multi_snapshot &&
-		    rec_perf_control(&s->perf, "enable", SNAPSHOT_TIMEOUT_MS))
-			diag_warn("perf did not acknowledge \"enable\"");
 		break;
 	case REC_SNAP_CONTROL:
 		err = rec_perf_control(&s->perf, "snapshot", SNAPSHOT_TIMEOUT_MS);
@@ -184,7 +181,6 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
 	struct rec_hit_log *log;
-	double now = rec_now_ms();
 
 	if (s->nhits >= REC_MAX_HITS) {
 		s->hits_dropped++;
@@ -192,7 +188,7 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 	} else {
 		log = &s->hits[s->nhits++];
 		log->hit = *hit;
-		log->seen_ms = now;
+		log->seen_ms = rec_now_ms();
 		log->snapshot = -1;
 	}
 	if (s->end != REC_END_NONE)
@@ -207,8 +203,13 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 		return;
 	}
-	if (s->nsnaps == 0 || now - s->last_snap_ms >= s->o->min_interval_ms) {
-		int idx = take_snapshot(s, REC_END_TRIGGER);
+	/* rate limit by the hits' own times: hits queued during a snapshot count right */
+	if (s->nsnaps == 0 || hit->time_ns - s->last_snap_hit_ns >=
+	    (uint64_t)s->o->min_interval_ms * 1000000) {
+		int idx;
+
+		s->last_snap_hit_ns = hit->time_ns;
+		idx = take_snapshot(s, REC_END_TRIGGER);
 
 		if (log)
 			log->snapshot = idx;
@@ -434,6 +435,10 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
+	diag_info("recording %s %d (%s, %s); Ctrl-C to stop", s->target.launched ? "launched process" :
+		  s->target.tid ? "thread" : "process", (int)(s->target.tid ? s->target.tid :
+		  s->target.pids[0]), s->plan.mode == REC_MODE_PT ? "Intel PT" : "sampling",
+		  s->have_trigger ? "until the trigger" : "no trigger");
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == REC_END_NONE)

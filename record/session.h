@@ -74,6 +74,7 @@ struct rec_session {
 	struct rec_snap snaps[REC_MAX_SNAPS];
 	int nsnaps;
 	double last_snap_ms;
+	uint64_t last_snap_hit_ns;    /* perf time of the hit of the last snapshot */
 	int dumps_used;               /* perf Dump files accounted for by snaps */
 	enum rec_end end;
 	bool stop_requested;          /* we asked perf to stop */

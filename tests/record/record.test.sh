@@ -1,0 +1,428 @@
+#!/usr/bin/env bash
+# End-to-end tests of snaptrace-record and the snaptrace front end on this
+# machine: real perf (sampling mode unless the host has Intel PT), real
+# triggers. Every snapshot is converted and read back with
+# `snaptrace-convert --dump=slices`. Needs perf and permission to use it
+# (root here); skips otherwise. No perf or target process may outlive a test.
+. "$(dirname "$0")/../lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+DEMO="$SNAPTRACE_O/examples/demo"
+export SNAPTRACE_BIN
+BG=()
+
+cleanup() {
+	local p
+	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
+target_sigkill_keeps_data second_thread_trigger missing_symbol dead_pid missing_perf usage_error
+check_report no_leftovers"
+skip_all() {
+	local n
+	for n in $NAMES; do skip "$n" "$1"; done
+	exit 0
+}
+command -v perf >/dev/null || skip_all "perf not installed"
+[ -x "$RECORD" ] || skip_all "$RECORD not built"
+[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+[ -x "$DEMO" ] || skip_all "$DEMO not built"
+if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
+	skip_all "perf_event_paranoid > 2 and not root"
+fi
+
+# The test target: nested work (work_top -> work_mid -> work_leaf) in modes
+# forever | hits N MS | thread | periodic | none.
+cat >"$TMP/prog.c" <<'EOF'
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+volatile double sink;
+__attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void target_fn(void) { __asm__ volatile("" ::: "memory"); }
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+__attribute__((noinline)) void tick(void) { __asm__ volatile("" ::: "memory"); }
+/* calls tick() so that it has a frame: sampled stacks then show it */
+__attribute__((noinline)) double work_leaf(int n)
+{
+	double s = 1;
+	for (int i = 1; i <= n; i++) {
+		s = s * 1.0000001 + 1.0 / i;
+		if (i % 4096 == 0)
+			tick();
+	}
+	return s;
+}
+__attribute__((noinline)) double work_mid(int n) { return work_leaf(n) + work_leaf(n / 2); }
+__attribute__((noinline)) double work_top(double secs)
+{
+	double end = now() + secs, s = 0;
+	while (now() < end)
+		s += work_mid(20000);
+	return s;
+}
+static void *second(void *a)
+{
+	(void)a;
+	sink += work_top(0.3);
+	snaptrace_trigger();
+	return NULL;
+}
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "none";
+	if (!strcmp(mode, "forever"))
+		for (;;)
+			sink += work_top(1);
+	if (!strcmp(mode, "periodic"))
+		for (;;) {
+			sink += work_top(0.2);
+			target_fn();
+		}
+	if (!strcmp(mode, "hits")) {
+		int n = atoi(argv[2]);
+		double ms = atof(argv[3]);
+		for (int i = 0; i < n; i++) {
+			sink += work_top(ms / 1e3);
+			snaptrace_trigger();
+		}
+		sink += work_top(0.1);
+		return 0;
+	}
+	if (!strcmp(mode, "thread")) {
+		pthread_t t;
+		pthread_create(&t, NULL, second, NULL);
+		sink += work_top(1.5);
+		pthread_join(t, NULL);
+		return 0;
+	}
+	sink += work_top(0.5);
+	return 0;
+}
+EOF
+PROG="$TMP/prog"
+if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" -lpthread 2>"$TMP/cc.log"; then
+	skip_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
+fi
+
+# wait_for FILE PATTERN SECONDS: waits until FILE has a line matching PATTERN.
+wait_for() {
+	local i
+	for ((i = 0; i < $3 * 100; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
+json_str() {
+	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1
+}
+
+# snaps DIR [REASON]: the snapshot files of a recording (with that reason).
+snaps() {
+	sed -n "s/^ *{\"file\": \"\([^\"]*\)\", \"reason\": \"${2:-[a-z-]*}\".*/\1/p" "$1/record.json"
+}
+
+# slices_of DIR FILE...: converts snapshot files of DIR, prints the slices.
+slices_of() {
+	local dir=$1 f
+	local -a in=()
+	shift
+	for f in "$@"; do in+=("$dir/$f"); done
+	"$CONVERT" --quiet "${in[@]}" -o "$dir/t.fxt.gz" >/dev/null 2>"$dir/convert.log" || return 1
+	"$CONVERT" --dump=slices "$dir/t.fxt.gz"
+}
+
+# nested SLICES OUTER MID INNER: OUTER at depth D, MID at D+1 and INNER at
+# D+2 in one thread.
+nested() {
+	echo "$1" | awk -v o="$2" -v m="$3" -v i="$4" '
+		{ d[$1 " " $3] = d[$1 " " $3] " " $2 " " }
+		END {
+			for (k in d) {
+				split(k, kk, " "); if (kk[2] != o) continue
+				split(d[k], ds, " ")
+				for (j in ds) {
+					D = ds[j] + 0
+					if (index(d[kk[1] " " m], " " D + 1 " ") && index(d[kk[1] " " i], " " D + 2 " "))
+						exit 0
+				}
+			}
+			exit 1
+		}'
+}
+
+# no_procs: no perf and no test target left running.
+no_procs() {
+	! pgrep -x perf >/dev/null && ! pgrep -f "^$PROG" >/dev/null && ! pgrep -f "^$DEMO" >/dev/null
+}
+
+t_demo_default_trigger() {
+	local d="$TMP/demo" s
+	if ! "$FRONT" run -o "$TMP/demo.fxt.gz" -d "$d" -- "$DEMO" >"$TMP/demo.out" 2>"$TMP/demo.err"; then
+		fail demo_default_trigger "snaptrace run failed: $(tail -n 3 "$TMP/demo.err" | tr '\n' ' ')"
+		return
+	fi
+	[ "$(json_str "$d/record.json" end)" = trigger ] ||
+		{ fail demo_default_trigger "end is not trigger: $(json_str "$d/record.json" end)"; return; }
+	grep -q '"spec": "magic_trace_stop_indicator"' "$d/record.json" ||
+		{ fail demo_default_trigger "default trigger not magic_trace_stop_indicator"; return; }
+	s=$("$CONVERT" --dump=slices "$TMP/demo.fxt.gz") ||
+		{ fail demo_default_trigger "cannot read demo.fxt.gz back"; return; }
+	# demo_arith, a leaf without a frame, shows under demo_outer (fp gap)
+	if ! nested "$s" demo_outer demo_middle demo_inner; then
+		fail demo_default_trigger "demo_outer > demo_middle > demo_inner not nested: $(echo "$s" | head -n 5 | tr '\n' ';')"
+		return
+	fi
+	nested "$s" main demo_outer demo_middle ||
+		{ fail demo_default_trigger "main > demo_outer > demo_middle not nested"; return; }
+	ok demo_default_trigger
+}
+
+t_attach_named_trigger() {
+	local d="$TMP/attach" pid s rc
+	"$PROG" periodic &
+	pid=$!
+	BG+=("$pid")
+	sleep 0.1
+	"$FRONT" attach -p "$pid" --trigger target_fn -o "$TMP/attach.fxt.gz" -d "$d" \
+		>"$TMP/attach.out" 2>"$TMP/attach.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail attach_named_trigger "exit $rc: $(tail -n 3 "$TMP/attach.err" | tr '\n' ' ')"
+	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
+		fail attach_named_trigger "end is $(json_str "$d/record.json" end), not trigger"
+	elif ! kill -0 "$pid" 2>/dev/null; then
+		fail attach_named_trigger "the attached process did not survive the recording"
+	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach.fxt.gz") || ! nested "$s" work_top work_mid work_leaf; then
+		fail attach_named_trigger "work_top > work_mid > work_leaf not in the trace"
+	elif ! grep -q "\"pid\": $pid, \"tid\": $pid, \"time_ns\"" "$d/record.json"; then
+		fail attach_named_trigger "no hit of process $pid in record.json"
+	else
+		ok attach_named_trigger
+	fi
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+
+t_multi_snapshot_three() {
+	local d="$TMP/multi" f n=0 bad=""
+	if ! "$RECORD" -q -o "$d" --multi-snapshot -- "$PROG" hits 3 300 >/dev/null 2>"$TMP/multi.err"; then
+		fail multi_snapshot_three "exit non-zero: $(tail -n 3 "$TMP/multi.err" | tr '\n' ' ')"
+		return
+	fi
+	for f in $(snaps "$d" trigger); do
+		n=$((n + 1))
+		slices_of "$d" "$f" | grep -q ' work_leaf$' || bad="$bad $f"
+	done
+	if [ $n -ne 3 ]; then
+		fail multi_snapshot_three "expected 3 trigger snapshots, found $n"
+	elif [ -n "$bad" ]; then
+		fail multi_snapshot_three "snapshots without work_leaf:$bad"
+	elif [ "$(grep -c '"snapshot": [0-9]' "$d/record.json")" -ne 3 ]; then
+		fail multi_snapshot_three "expected 3 hits with a snapshot in record.json"
+	else
+		ok multi_snapshot_three
+	fi
+}
+
+t_duration() {
+	local d="$TMP/duration" t0 t1 rc
+	t0=$(date +%s%N)
+	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" forever >/dev/null 2>"$TMP/duration.err"
+	rc=$?
+	t1=$(date +%s%N)
+	if [ $rc -ne 0 ]; then
+		fail duration "exit $rc: $(tail -n 3 "$TMP/duration.err" | tr '\n' ' ')"
+	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
+		fail duration "end is $(json_str "$d/record.json" end), not duration"
+	elif [ $(((t1 - t0) / 1000000)) -gt 5000 ]; then
+		fail duration "took $(((t1 - t0) / 1000000)) ms for --duration 0.5"
+	elif ! slices_of "$d" $(snaps "$d" duration) | grep -q ' work_leaf$'; then
+		fail duration "the duration snapshot has no work_leaf"
+	elif ! no_procs; then
+		fail duration "a perf or target process is left"
+	else
+		ok duration
+	fi
+}
+
+# start_forever NAME: launches the recorder on "prog forever" in the
+# background, waits until it records; sets REC_PID and REC_DIR.
+start_forever() {
+	REC_DIR="$TMP/$1"
+	"$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" forever >/dev/null 2>"$TMP/$1.err" &
+	REC_PID=$!
+	BG+=("$REC_PID")
+	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10
+}
+
+t_sigint_keeps_data() {
+	local rc
+	if ! start_forever sigint; then
+		fail sigint_keeps_data "the recorder did not start: $(tail -n 2 "$TMP/sigint.err" | tr '\n' ' ')"
+		return
+	fi
+	sleep 0.3
+	kill -INT "$REC_PID"
+	wait "$REC_PID"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail sigint_keeps_data "exit $rc after SIGINT: $(tail -n 3 "$TMP/sigint.err" | tr '\n' ' ')"
+	elif [ "$(json_str "$REC_DIR/record.json" end)" != interrupt ]; then
+		fail sigint_keeps_data "end is $(json_str "$REC_DIR/record.json" end), not interrupt"
+	elif ! slices_of "$REC_DIR" $(snaps "$REC_DIR") | grep -q ' work_leaf$'; then
+		fail sigint_keeps_data "the snapshot has no work_leaf"
+	elif ! no_procs; then
+		fail sigint_keeps_data "a perf or target process is left"
+	else
+		ok sigint_keeps_data
+	fi
+}
+
+t_target_sigkill_keeps_data() {
+	local rc target
+	if ! start_forever sigkill; then
+		fail target_sigkill_keeps_data "the recorder did not start"
+		return
+	fi
+	sleep 0.3
+	target=$(pgrep -P "$REC_PID" -f "^$PROG")
+	kill -9 $target
+	wait "$REC_PID"
+	rc=$?
+	if [ -z "$target" ]; then
+		fail target_sigkill_keeps_data "no target process found"
+	elif [ $rc -ne 0 ]; then
+		fail target_sigkill_keeps_data "exit $rc: $(tail -n 3 "$TMP/sigkill.err" | tr '\n' ' ')"
+	elif [ "$(json_str "$REC_DIR/record.json" end)" != exit ]; then
+		fail target_sigkill_keeps_data "end is $(json_str "$REC_DIR/record.json" end), not exit"
+	elif ! slices_of "$REC_DIR" $(snaps "$REC_DIR") | grep -q ' work_leaf$'; then
+		fail target_sigkill_keeps_data "the snapshot has no work_leaf (symbols lost?)"
+	elif ! no_procs; then
+		fail target_sigkill_keeps_data "a perf or target process is left"
+	else
+		ok target_sigkill_keeps_data
+	fi
+}
+
+t_second_thread_trigger() {
+	local d="$TMP/thread" hit
+	if ! "$RECORD" -q -o "$d" -- "$PROG" thread >/dev/null 2>"$TMP/thread.err"; then
+		fail second_thread_trigger "exit non-zero: $(tail -n 3 "$TMP/thread.err" | tr '\n' ' ')"
+		return
+	fi
+	hit=$(sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' "$d/record.json" | head -n 1)
+	if [ "$(json_str "$d/record.json" end)" != trigger ]; then
+		fail second_thread_trigger "end is $(json_str "$d/record.json" end), not trigger"
+	elif [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
+		fail second_thread_trigger "expected a hit in a thread other than the main one, found '$hit'"
+	elif ! no_procs; then
+		fail second_thread_trigger "a perf or target process is left"
+	else
+		ok second_thread_trigger
+	fi
+}
+
+t_missing_symbol() {
+	local rc
+	"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none >/dev/null 2>"$TMP/nosym.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail missing_symbol "exit $rc, expected 1"
+	elif ! grep -q "expected a function named 'work_mdi'.*closest:.*work_mid" "$TMP/nosym.err"; then
+		fail missing_symbol "no closest-name hint: $(cat "$TMP/nosym.err")"
+	elif ! no_procs; then
+		fail missing_symbol "a process is left"
+	else
+		ok missing_symbol
+	fi
+}
+
+t_dead_pid() {
+	local rc dead
+	true &
+	dead=$!
+	wait "$dead"
+	"$RECORD" -o "$TMP/dead" -p "$dead" >/dev/null 2>"$TMP/dead.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail dead_pid "exit $rc, expected 1"
+	elif ! grep -q "^snaptrace-record: -p $dead: expected a running process" "$TMP/dead.err"; then
+		fail dead_pid "unexpected message: $(cat "$TMP/dead.err")"
+	else
+		ok dead_pid
+	fi
+}
+
+t_missing_perf() {
+	local rc
+	"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none >/dev/null 2>"$TMP/noperf.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail missing_perf "exit $rc, expected 1"
+	elif ! grep -q "perf: expected the perf program, found none" "$TMP/noperf.err"; then
+		fail missing_perf "unexpected message: $(cat "$TMP/noperf.err")"
+	elif ! no_procs; then
+		fail missing_perf "a process is left"
+	else
+		ok missing_perf
+	fi
+}
+
+t_usage_error() {
+	local rc1 rc2
+	"$RECORD" >/dev/null 2>&1
+	rc1=$?
+	"$RECORD" --mode bogus -- true >/dev/null 2>&1
+	rc2=$?
+	if [ $rc1 -ne 2 ] || [ $rc2 -ne 2 ]; then
+		fail usage_error "exit $rc1 and $rc2, expected 2 and 2"
+	else
+		ok usage_error
+	fi
+}
+
+t_check_report() {
+	local out
+	out=$("$FRONT" check 2>&1)
+	if ! echo "$out" | grep -q '^perf version: [0-9]'; then
+		fail check_report "no perf version line: $(echo "$out" | head -n 3 | tr '\n' ';')"
+	elif ! echo "$out" | grep -q '^uprobe trigger: fires$\|^breakpoint trigger: fires$'; then
+		fail check_report "no trigger mechanism fires"
+	elif [ -e /sys/bus/event_source/devices/intel_pt ] &&
+		! echo "$out" | grep -q '^mode auto picks: pt'; then
+		fail check_report "Intel PT present but auto does not pick it"
+	elif [ ! -e /sys/bus/event_source/devices/intel_pt ] &&
+		! echo "$out" | grep -q '^mode auto picks: sampling'; then
+		fail check_report "no Intel PT but auto does not pick sampling"
+	else
+		ok check_report
+	fi
+}
+
+t_demo_default_trigger
+t_attach_named_trigger
+t_multi_snapshot_three
+t_duration
+t_sigint_keeps_data
+t_target_sigkill_keeps_data
+t_second_thread_trigger
+t_missing_symbol
+t_dead_pid
+t_missing_perf
+t_usage_error
+t_check_report
+if no_procs; then ok no_leftovers; else fail no_leftovers "left: $(pgrep -a -x perf) $(pgrep -af "^$PROG")"; fi
