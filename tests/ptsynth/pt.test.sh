@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Intel PT end to end without PT hardware: ptsynth runs each program of
+# tests/ptsynth/progs under single-step and writes a perf.data whose Intel PT
+# data encodes the executed control flow, plus the ground truth. Checked:
+#   perf-*     the stock decoder (perf script) sees exactly the truth's
+#              calls, returns, cross-function jumps and syscalls, with no
+#              decode error unless one was injected;
+#   convert-*  snaptrace-convert (which runs perf script) writes an FXT whose
+#              slices per thread, read back with --dump=slices (no problems),
+#              equal ptsynth-expect's listing of the truth (names, nesting,
+#              order; inferred callers where a window starts mid-stack);
+# in both return-compression modes and with a snapshot window, plus per-CPU
+# queues, PSB+ every few bytes, an injected overflow, truncated data, a
+# snapshot ending at magic_trace_stop_indicator and a two-snapshot recording
+# on one timeline with a gap. perf.data files are made here, never kept.
+. "$(dirname "$0")/../lib.sh"
+
+PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
+EXPECT="$SNAPTRACE_TEST_BIN/ptsynth-expect"
+PROGS="$SNAPTRACE_TEST_BIN/ptsynth-progs"
+EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
+PERF=${SNAPTRACE_PERF:-perf}
+PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
+
+# program:window size (the window keeps that many last instructions a thread)
+PROGRAMS="calls-static:200 calls-pie:300 recurse:250 tailcall:150 indirect:200 longjmp:200
+	except:4000 vdso:200 threads:300 stop:150"
+
+for f in "$PTSYNTH" "$EXPECT" "$CONVERT"; do
+	if [ ! -x "$f" ]; then
+		fail ptsynth-build "missing $f (make test builds it)"
+		exit 1
+	fi
+done
+if ! command -v "$PERF" >/dev/null 2>&1; then
+	skip ptsynth "no perf to decode Intel PT"
+	exit 0
+fi
+if ! "$PTSYNTH" -q -o "$TMP/probe.data" -- "$PROGS/tailcall" >"$TMP/probe.out" 2>&1; then
+	if grep -q -i 'permission\|not permitted' "$TMP/probe.out"; then
+		skip ptsynth "ptrace is not permitted here: $(head -1 "$TMP/probe.out")"
+		exit 0
+	fi
+fi
+
+# gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
+gen() {
+	local name=$1 prog=$2
+	shift 2
+	timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
+		-- "$PROGS/$prog" >"$TMP/$name.stdout" 2>"$TMP/$name.gen"
+}
+
+# check_perf NAME ERRORS: perf script agrees with the truth, ERRORS decode
+# errors (a number) are in its output.
+check_perf() {
+	local name=$1 want_errors=$2 errors
+	if ! "$PERF" script -i "$TMP/$name.data" --itrace=bep --ns -F "$PERF_FIELDS" \
+		>"$TMP/$name.txt" 2>"$TMP/$name.perr"; then
+		fail "perf-$name" "perf script failed: $(head -3 "$TMP/$name.perr")"
+		return
+	fi
+	errors=$(grep -c 'instruction trace error' "$TMP/$name.txt")
+	if [ "$errors" -ne "$want_errors" ]; then
+		fail "perf-$name" "expected $want_errors decode errors, found $errors: \
+$(grep -m 2 'instruction trace error' "$TMP/$name.txt")"
+		return
+	fi
+	# per thread, in order (perf interleaves the threads by time)
+	awk -f "$EVENTS_AWK" "$TMP/$name.txt" | sort -s -k1,1n >"$TMP/$name.perf-ev"
+	"$EXPECT" --events "$TMP/$name.truth" | sort -s -k1,1n >"$TMP/$name.truth-ev"
+	if ! diff "$TMP/$name.truth-ev" "$TMP/$name.perf-ev" >"$TMP/$name.ev-diff"; then
+		fail "perf-$name" "perf script differs from the truth (< truth, > perf): \
+$(head -6 "$TMP/$name.ev-diff" | tr '\n' ' ')"
+		return
+	fi
+	ok "perf-$name"
+}
+
+# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt and dumps its
+# slices into $TMP/NAME.slices; the reader must report no problem.
+convert() {
+	local name=$1
+	shift
+	if ! "$CONVERT" --quiet "$@" -o "$TMP/$name.fxt" 2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
+		2>"$TMP/$name.derr" || [ -s "$TMP/$name.derr" ]; then
+		echo "the FXT has problems: $(head -3 "$TMP/$name.derr")"
+		return 1
+	fi
+}
+
+# check_convert NAME ERRORS: the converter's slices equal the expected ones;
+# ERRORS decode-error instants.
+check_convert() {
+	local name=$1 want_errors=$2 why errors
+	if ! why=$(convert "$name" "$TMP/$name.data"); then
+		fail "convert-$name" "$why"
+		return
+	fi
+	"$EXPECT" "$TMP/$name.truth" >"$TMP/$name.expected"
+	errors=$(grep -c ' \[decode error: ' "$TMP/$name.slices")
+	if [ "$errors" -ne "$want_errors" ]; then
+		fail "convert-$name" "expected $want_errors decode-error instants, found $errors"
+		return
+	fi
+	if ! why=$(slices_match "$TMP/$name.slices" "$TMP/$name.expected"); then
+		fail "convert-$name" "slices differ from the truth's: $why"
+		return
+	fi
+	ok "convert-$name"
+}
+
+# both NAME PROG ERRORS OPTS...: generates, then checks perf and the converter.
+both() {
+	local name=$1 prog=$2 errors=$3
+	shift 3
+	if ! gen "$name" "$prog" "$@"; then
+		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		fail "convert-$name" "ptsynth failed"
+		return
+	fi
+	check_perf "$name" "$errors"
+	check_convert "$name" "$errors"
+	rm -f "$TMP/$name".*
+}
+
+for entry in $PROGRAMS; do
+	prog=${entry%%:*}
+	window=${entry##*:}
+	both "$prog" "$prog" 0
+	both "$prog-noretcomp" "$prog" 0 --noretcomp
+	both "$prog-window" "$prog" 0 --snapshot-window "$window"
+done
+
+# Layout and packet variants.
+both threads-per-cpu threads 0 --per-cpu
+both recurse-psb recurse 0 --psb-every 64 --tsc-every 3
+both except-window-noretcomp except 0 --snapshot-window 4000 --noretcomp
+
+# Damage: an OVF packet makes one decode error; the trace resumes after it
+# and every frame stays balanced. Truncated data ends the trace early.
+both calls-static-overflow calls-static 1 --damage overflow@150
+both recurse-overflow recurse 1 --damage overflow@700
+both tailcall-truncate tailcall 0 --damage truncate@200
+
+# A snapshot ending where magic_trace_stop_indicator is entered.
+name=stop-snapshot
+if gen "$name" stop --snapshot-at magic_trace_stop_indicator; then
+	check_perf "$name" 0
+	check_convert "$name" 0
+	last=$(grep -v '\[decode error' "$TMP/$name.slices" | tail -1 | cut -d' ' -f3-)
+	if [ "$last" = magic_trace_stop_indicator ]; then
+		ok "$name-ends-at-trigger"
+	else
+		fail "$name-ends-at-trigger" "expected the last slice magic_trace_stop_indicator, \
+found '$last'"
+	fi
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# Two snapshots of one run (perf.data files given as two inputs): one
+# timeline, the second snapshot after the first with a gap between them.
+name=multi
+if timeout 120 "$PTSYNTH" -q -o "$TMP/$name%d.data" --truth "$TMP/$name%d.truth" \
+	--snapshot-window 120 --snapshot-at magic_trace_stop_indicator,420 \
+	-- "$PROGS/stop" >/dev/null 2>"$TMP/$name.gen"; then
+	if why=$(convert "$name" "$TMP/${name}1.data" "$TMP/${name}2.data"); then
+		"$EXPECT" "$TMP/${name}1.truth" "$TMP/${name}2.truth" >"$TMP/$name.expected"
+		n1=$("$EXPECT" "$TMP/${name}1.truth" | grep -c .)
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null |
+			grep -v '^#' | grep -v ' instant ' >"$TMP/$name.tree"
+		# slices in start order: the first n1 come from snapshot 1
+		gap=$(awk -v n1="$n1" '
+			{ if (!match($0, /\[[0-9]+, [0-9]+\]/)) next
+			  split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
+			  if (++i <= n1) { if (t[2] > end1) end1 = t[2] }
+			  else if (!seen2++ || t[1] < begin2) begin2 = t[1] }
+			END { if (!seen2) print "none"; else print begin2 - end1 }' "$TMP/$name.tree")
+		if ! why=$(slices_match "$TMP/$name.slices" "$TMP/$name.expected"); then
+			fail "convert-$name" "slices differ from the truths': $why"
+		elif [ "$gap" = none ] || [ "$gap" -le 0 ]; then
+			fail "convert-$name" "expected the second snapshot after a gap, found \
+gap '$gap' ns"
+		else
+			ok "convert-$name"
+		fi
+	else
+		fail "convert-$name" "$why"
+	fi
+else
+	fail "convert-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
