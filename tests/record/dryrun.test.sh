@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Golden tests of the perf command lines snaptrace-record builds (--dry-run),
+# on any host: a stand-in `perf` prints the version under test, so the
+# Intel PT lines are checked for perf 4.19 (no --snapshot=e, --kcore,
+# --control), 5.4 (--snapshot=e), 5.10 (--kcore, --control, --delay=-1),
+# 6.1 and 6.8, for each option set.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x "$RECORD" ] || { skip dryrun "$RECORD not built"; exit 0; }
+
+# stand_in VERSION: a perf that only answers --version (and -h, with HELP).
+stand_in() {
+	local f="$TMP/perf-${1:-empty}"
+	cat >"$f" <<EOF
+#!/bin/sh
+case "\$1" in
+--version) echo "perf version $1"; exit 0 ;;
+record) echo "${2:-}"; exit 129 ;;
+esac
+exit 1
+EOF
+	chmod +x "$f"
+	echo "$f"
+}
+
+# check NAME VERSION "ARGS" "EXPECTED": runs --dry-run with the stand-in for
+# VERSION and compares the command line (perf's path shown as "perf").
+check() {
+	local name=$1 perf out
+	perf=$(stand_in "$2")
+	# shellcheck disable=SC2086
+	out=$("$RECORD" --perf "$perf" --dry-run $3 2>"$TMP/err")
+	local rc=$?
+	out=${out//$perf/perf}
+	if [ $rc -ne 0 ]; then
+		fail "$name" "exit $rc: $(cat "$TMP/err")"
+	elif [ "$out" != "$4" ]; then
+		fail "$name" "expected: $4
+     found: $out"
+	else
+		ok "$name"
+	fi
+}
+
+PT_NORMAL="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0"
+PT_HIGH="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1"
+PRE="perf record -o snaptrace-DIR/perf.data --timestamp"
+CTL="--delay=-1 --control=fd:3,4"
+
+psb=$(cat /sys/bus/event_source/devices/intel_pt/caps/psb_cyc 2>/dev/null)
+if [ "$psb" = 0 ]; then
+	skip dryrun_pt "this CPU lacks psb_cyc: the normal and high presets fall back to low"
+else
+	while IFS='|' read -r ver args expected; do
+		[ -n "$ver" ] || continue
+		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
+			"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
+	done <<'EOF'
+4.19.0|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot
+4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot
+4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot
+4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot -m,1024
+4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot --switch-output=signal
+4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7
+5.4.0|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e
+5.4.0|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e
+5.4.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e
+5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024
+5.4.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal
+5.4.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7
+5.10.0|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
+5.10.0|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
+5.10.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
+5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
+5.10.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+5.10.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+6.1.187|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
+6.1.187|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
+6.1.187|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
+6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
+6.1.187|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+6.1.187|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+6.8.12|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
+6.8.12|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
+6.8.12|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
+6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
+6.8.12|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+6.8.12|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+EOF
+fi
+
+# Sampling lines depend on whether the host has a hardware PMU.
+if [ -e /sys/bus/event_source/devices/cpu/type ] || [ -e /sys/bus/event_source/devices/cpu_core/type ]; then
+	EV="cycles/freq=5000,overwrite/u"; EV2="cycles/freq=2000,overwrite/u"; EVK="cycles/freq=5000,overwrite/"
+	F=""; F2=""
+else
+	EV="cpu-clock/overwrite/u"; EV2=$EV; EVK="cpu-clock/overwrite/"
+	F=" -F 5000"; F2=" -F 2000"
+fi
+check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
+	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 42 --switch-output=signal $CTL"
+check dryrun_sampling_options 6.1.187 \
+	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
+	"$PRE -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 --switch-output=signal $CTL"
+check dryrun_sampling_kernel_multi 6.1.187 "--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
+	"$PRE -e dummy -e $EVK$F --call-graph fp --no-buildid -p 5 --switch-output=signal $CTL"
+check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
+	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 3 --switch-output=signal"
+check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
+	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t PID --switch-output=signal $CTL"
+check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-bpf-event -t 1" \
+	"$PRE -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $CTL --no-bpf-event"
+
+# A perf whose version says nothing: features come from `perf record -h`.
+perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
+        --kcore    copy /proc/kcore")
+out=$("$RECORD" --perf "$perf" --dry-run --mode pt --kernel -t 1 2>/dev/null)
+out=${out//$perf/perf}
+exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $CTL"
+if [ "$psb" = 0 ]; then
+	skip dryrun_unknown_version_probes_help "psb_cyc 0"
+elif [ "$out" = "$exp" ]; then
+	ok dryrun_unknown_version_probes_help
+else
+	fail dryrun_unknown_version_probes_help "expected: $exp
+     found: $out"
+fi
+
+# --dry-run never starts anything.
+if pgrep -x perf >/dev/null; then fail dryrun_no_process "a perf process runs"; else ok dryrun_no_process; fi
