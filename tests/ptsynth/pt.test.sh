@@ -22,9 +22,12 @@ EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
 PERF=${SNAPTRACE_PERF:-perf}
 PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
 
-# program:window size (the window keeps that many last instructions a thread)
-PROGRAMS="calls-static:200 calls-pie:300 recurse:250 tailcall:150 indirect:200 longjmp:200
-	except:4000 vdso:200 threads:300 stop:150"
+# program:S:W: the window test takes a snapshot at global step S keeping
+# the last W instructions of each thread, so that it starts and ends in the
+# middle of the program's own calls (its exit path comes later).
+PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
+	indirect:300:150 longjmp:250:150 except:30000:15000 vdso:300:150 threads:1500:700
+	stop:80:50"
 
 for f in "$PTSYNTH" "$EXPECT" "$CONVERT"; do
 	if [ ! -x "$f" ]; then
@@ -129,17 +132,17 @@ both() {
 }
 
 for entry in $PROGRAMS; do
-	prog=${entry%%:*}
-	window=${entry##*:}
+	IFS=: read -r prog at window <<<"$entry"
 	both "$prog" "$prog" 0
 	both "$prog-noretcomp" "$prog" 0 --noretcomp
-	both "$prog-window" "$prog" 0 --snapshot-window "$window"
+	both "$prog-window" "$prog" 0 --snapshot-at "$at" --snapshot-window "$window"
 done
 
 # Layout and packet variants.
 both threads-per-cpu threads 0 --per-cpu
 both recurse-psb recurse 0 --psb-every 64 --tsc-every 3
-both except-window-noretcomp except 0 --snapshot-window 4000 --noretcomp
+both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
+both recurse-window-end recurse 0 --snapshot-window 800
 
 # Damage: an OVF packet makes one decode error; the trace resumes after it
 # and every frame stays balanced. Truncated data ends the trace early.
