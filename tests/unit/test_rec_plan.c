@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of record/plan: perf command lines and snapshot methods. */
+#include <errno.h>
+#include <string.h>
+
+#include "plan.h"
+#include "unit.h"
+
+static struct rec_opts default_opts(void)
+{
+	struct rec_opts o = {
+		.mode = REC_MODE_PT,
+		.timer_res = REC_RES_NORMAL,
+		.callgraph = REC_CG_FP,
+		.sampling_freq = 5000,
+		.min_interval_ms = 100,
+	};
+	return o;
+}
+
+static struct rec_host host(const char *version)
+{
+	struct rec_host h;
+
+	memset(&h, 0, sizeof(h));
+	strcpy(h.perf_path, "/usr/bin/perf");
+	perf_version_parse(version, &h.perf_version);
+	for (int i = 0; i < PERF_FEAT_COUNT; i++)
+		h.feat[i] = perf_version_has(&h.perf_version, i) == 1;
+	h.pt_psb_cyc = 1;
+	h.has_intel_pt = true;
+	h.uprobe_type = -1;
+	return h;
+}
+
+static const char *line(const struct rec_plan *p)
+{
+	static char buf[4096];
+
+	return rec_plan_format(p, buf, sizeof(buf));
+}
+
+static void plan_pages(void)
+{
+	CHECK_INT_EQ(rec_plan_pages(1), 1);
+	CHECK_INT_EQ(rec_plan_pages(4096), 1);
+	CHECK_INT_EQ(rec_plan_pages(4097), 2);
+	CHECK_INT_EQ(rec_plan_pages(3 * 4096), 4);
+	CHECK_INT_EQ(rec_plan_pages(4 << 20), 1024);
+	CHECK_INT_EQ(rec_plan_pages((4 << 20) + 1), 2048);
+}
+
+static void plan_pt_snapshot_methods(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h;
+	struct rec_plan p;
+
+	h = host("perf version 6.1.187");
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p), 0);
+	CHECK_INT_EQ(p.mode, REC_MODE_PT);
+	CHECK_INT_EQ(p.snap, REC_SNAP_CONTROL);
+	CHECK(p.control && p.snapshot_on_exit && !p.switch_output);
+	h = host("perf version 5.4.0");
+	rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p);
+	CHECK_INT_EQ(p.snap, REC_SNAP_AT_STOP);
+	CHECK(!p.control);
+	h = host("perf version 4.19.0");
+	rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p);
+	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_BLIND);
+	CHECK_INT_EQ(p.nnotes, 1);     /* no --snapshot=e: nothing kept on exit */
+	o.multi_snapshot = true;
+	rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p);
+	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
+	CHECK(p.switch_output);
+}
+
+static void plan_pt_psb_cyc_fallback(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+
+	h.pt_psb_cyc = 0;
+	o.timer_res = REC_RES_HIGH;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "1", "perf.data", &p), 0);
+	CHECK_STR_EQ(p.event, "intel_pt//u");
+	CHECK(p.nnotes >= 1 && strstr(p.notes[0], "psb_cyc"));
+}
+
+static void plan_sampling(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+
+	o.mode = REC_MODE_SAMPLING;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp -e dummy:u "
+		     "-e cpu-clock/overwrite/u -F 5000 --call-graph fp --no-buildid -t 7 "
+		     "--switch-output=signal --delay=-1 --control=fd:3,4");
+	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
+	CHECK(p.freeze);
+	CHECK_STR_EQ(p.unwinder, "fp");
+	h.has_hw_pmu = true;
+	o.multi_snapshot = true;
+	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
+	CHECK_STR_EQ(p.event, "cycles/freq=5000,overwrite/u");
+	CHECK(!p.freeze);     /* multi-snapshot keeps recording through snapshots */
+	o.mode = REC_MODE_AUTO;
+	h.has_intel_pt = false;
+	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
+	CHECK_INT_EQ(p.mode, REC_MODE_SAMPLING);
+	h.has_intel_pt = true;
+	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
+	CHECK_INT_EQ(p.mode, REC_MODE_PT);
+}
+
+static void plan_invalid(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+	const char *many[REC_PLAN_MAX_ARGS];
+
+	o.full_execution = o.multi_snapshot = true;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "1", "perf.data", &p), -EINVAL);
+	o = default_opts();
+	for (int i = 0; i < REC_PLAN_MAX_ARGS; i++)
+		many[i] = "--x";
+	o.perf_args = many;
+	o.nperf_args = REC_PLAN_MAX_ARGS;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "1", "perf.data", &p), -E2BIG);
+}
+
+static void plan_format_quotes(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+	const char *args[] = { "--symfs=/a b", "it's" };
+	char small[16];
+
+	o.perf_args = args;
+	o.nperf_args = 2;
+	rec_plan_build(&o, &h, "-t", "1", "perf.data", &p);
+	CHECK(strstr(line(&p), " '--symfs=/a b' 'it'\\''s'"));
+	/* a short buffer is cut, never overrun, and stays terminated */
+	rec_plan_format(&p, small, sizeof(small));
+	CHECK_INT_EQ(strlen(small), sizeof(small) - 1);
+}
+
+int main(void)
+{
+	UNIT_RUN(plan_pages);
+	UNIT_RUN(plan_pt_snapshot_methods);
+	UNIT_RUN(plan_pt_psb_cyc_fallback);
+	UNIT_RUN(plan_sampling);
+	UNIT_RUN(plan_invalid);
+	UNIT_RUN(plan_format_quotes);
+	return unit_exit();
+}

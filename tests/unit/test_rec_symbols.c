@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of record/elfsym, record/trigspec and record/procfs, checked
+ * against this test program itself: the file offset libelf computes for a
+ * function must be where /proc/self/maps says the running code is.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "elfsym.h"
+#include "procfs.h"
+#include "trigspec.h"
+#include "unit.h"
+
+/* Two functions with known names, kept out of line. */
+__attribute__((noinline)) int elfsym_probe_fn(int x);
+__attribute__((noinline)) int elfsym_probe_fn(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x * 3;
+}
+
+__attribute__((noinline)) void snaptrace_trigger(void);
+__attribute__((noinline)) void snaptrace_trigger(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static const char *self_exe(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	path[n > 0 ? n : 0] = '\0';
+	return path;
+}
+
+static void elf_lookup_matches_maps(void)
+{
+	struct rec_sym s;
+	struct rec_map m;
+	uintptr_t addr = (uintptr_t)&elfsym_probe_fn;
+
+	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "elfsym_probe_fn", &s), 0);
+	CHECK_INT_EQ(rec_proc_find_map(getpid(), NULL, 0, addr, &m), 0);
+	CHECK(m.exec);
+	CHECK_STR_EQ(m.path, self_exe());
+	CHECK_U64_EQ(s.file_offset, addr - m.start + m.pgoff);
+	/* and back: the mapping that holds the offset gives the address */
+	CHECK_INT_EQ(rec_proc_find_map(getpid(), self_exe(), s.file_offset, 0, &m), 0);
+	CHECK_U64_EQ(m.start + (s.file_offset - m.pgoff), addr);
+	CHECK(s.size > 0);
+	CHECK_INT_EQ(elfsym_probe_fn(2), 6);
+}
+
+static void elf_errors(void)
+{
+	struct rec_sym s;
+	char path[] = "/tmp/snaptrace-unit-XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "no_such_function_here", &s), REC_ELF_ENOSYM);
+	CHECK_INT_EQ(rec_elf_lookup("/nonexistent/file", "main", &s), -ENOENT);
+	CHECK(fd >= 0);
+	CHECK_INT_EQ(write(fd, "not an elf file\n", 16), 16);
+	close(fd);
+	CHECK_INT_EQ(rec_elf_lookup(path, "main", &s), REC_ELF_ENOTELF);
+	unlink(path);
+	CHECK_STR_EQ(rec_elf_strerror(REC_ELF_ENOSYMS), "no symbol table (stripped?)");
+}
+
+static void elf_suggest(void)
+{
+	char names[5][128];
+	int n = rec_elf_suggest(self_exe(), "elfsym_probe_fm", names, 5);
+
+	CHECK(n >= 1);
+	if (n >= 1)
+		CHECK_STR_EQ(names[0], "elfsym_probe_fn");
+	n = rec_elf_suggest(self_exe(), "probe_fn", names, 5);
+	CHECK(n >= 1);
+	if (n >= 1)
+		CHECK_STR_EQ(names[0], "elfsym_probe_fn");   /* contains the name */
+	CHECK_INT_EQ(rec_edit_distance("kitten", "sitting"), 3);
+	CHECK_INT_EQ(rec_edit_distance("", "abc"), 3);
+	CHECK_INT_EQ(rec_edit_distance("same", "same"), 0);
+}
+
+static void trigspec_forms(void)
+{
+	struct rec_trigger_loc loc;
+	char why[1024];
+	uint64_t addr;
+
+	/* default: snaptrace_trigger is defined above */
+	CHECK_INT_EQ(rec_trigspec_resolve(NULL, self_exe(), getpid(), &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.spec, "snaptrace_trigger");
+	CHECK(loc.in_main);
+	CHECK_INT_EQ(rec_trigspec_runtime_addr(&loc, getpid(), &addr), 0);
+	CHECK_U64_EQ(addr, (uintptr_t)&snaptrace_trigger);
+	snaptrace_trigger();
+
+	CHECK_INT_EQ(rec_trigspec_resolve("none", self_exe(), getpid(), &loc, why, sizeof(why)),
+		     REC_TRIGSPEC_NONE);
+	CHECK_INT_EQ(rec_trigspec_resolve("addr:0xzz", self_exe(), getpid(), &loc, why,
+					  sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "expected addr:0xHEX"));
+
+	/* addr: the link-time address of a function names that function */
+	CHECK_INT_EQ(rec_trigspec_resolve("elfsym_probe_fn", self_exe(), getpid(), &loc, why,
+					  sizeof(why)), 0);
+	{
+		char spec[64], why2[256];
+		uint64_t off = loc.file_offset;
+
+		snprintf(spec, sizeof(spec), "addr:0x%llx", (unsigned long long)loc.vaddr);
+		CHECK_INT_EQ(rec_trigspec_resolve(spec, self_exe(), getpid(), &loc, why2,
+						  sizeof(why2)), 0);
+		CHECK_STR_EQ(loc.symbol, "elfsym_probe_fn");
+		CHECK_U64_EQ(loc.file_offset, off);
+	}
+
+	CHECK_INT_EQ(rec_trigspec_resolve("elfsym_probe_fx", self_exe(), getpid(), &loc, why,
+					  sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "closest: elfsym_probe_fn"));
+
+	CHECK_INT_EQ(rec_trigspec_resolve("libc:malloc", self_exe(), getpid(), &loc, why,
+					  sizeof(why)), 0);
+	CHECK(strstr(loc.file, "libc"));
+	CHECK(!loc.in_main);
+	CHECK_INT_EQ(rec_trigspec_runtime_addr(&loc, getpid(), &addr), 0);
+	CHECK_INT_EQ(rec_trigspec_resolve("libsnaptrace_nonexistent:f", self_exe(), getpid(),
+					  &loc, why, sizeof(why)), -ENOENT);
+	CHECK_INT_EQ(rec_trigspec_resolve(":f", self_exe(), getpid(), &loc, why, sizeof(why)),
+		     -EINVAL);
+}
+
+static void procfs_self(void)
+{
+	pid_t tids[64], child;
+	char comm[32];
+	int n, status;
+
+	CHECK(rec_proc_alive(getpid()));
+	CHECK_INT_EQ(rec_proc_tgid(getpid()), getpid());
+	n = rec_proc_tasks(getpid(), tids, 64);
+	CHECK(n >= 1);
+	CHECK_INT_EQ(rec_proc_comm(getpid(), getpid(), comm, sizeof(comm)), 0);
+	CHECK(strlen(comm) > 0 && !strchr(comm, '\n'));
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, &status, 0);
+	CHECK(!rec_proc_alive(child));
+	CHECK(rec_proc_tasks(child, tids, 64) < 0);
+}
+
+int main(void)
+{
+	UNIT_RUN(elf_lookup_matches_maps);
+	UNIT_RUN(elf_errors);
+	UNIT_RUN(elf_suggest);
+	UNIT_RUN(trigspec_forms);
+	UNIT_RUN(procfs_self);
+	return unit_exit();
+}
