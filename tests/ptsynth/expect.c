@@ -400,7 +400,13 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
-		printf("usage: ptsynth-expect [--events] TRUTH...\n");
+		printf("usage: ptsynth-expect [--events] TRUTH...\n"
+		       "Prints the slices the converter must show for ptsynth truth files\n"
+		       "(TID DEPTH NAME), or with --events the events perf script must show.\n");
+		return EXIT_OK;
+	}
+	if (i < argc && (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))) {
+		printf("ptsynth-expect 0.1\n");
 		return EXIT_OK;
 	}
 	if (i >= argc) {

@@ -120,22 +120,26 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (c == O_NS) o->ns_per_step = v;
 			break;
 		case O_AT:
-			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			for (tok = strtok_r(optarg, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
 				if (o->nsnap == MAX_SNAPSHOTS) {
-					diag_error("--snapshot-at: at most %d snapshots", MAX_SNAPSHOTS);
+					diag_error("--snapshot-at: at most %d snapshots",
+						   MAX_SNAPSHOTS);
 					return -EINVAL;
 				}
 				o->snap[o->nsnap++] = tok;
 			}
 			break;
 		case O_DAMAGE:
-			if (!strncmp(optarg, "overflow@", 9) && parse_u64(optarg + 9, &v) == 0) {
+			if (!strncmp(optarg, "overflow@", 9) &&
+			    parse_u64(optarg + 9, &v) == 0) {
 				o->ovf_at = v;
-			} else if (!strncmp(optarg, "truncate@", 9) && parse_u64(optarg + 9, &v) == 0) {
+			} else if (!strncmp(optarg, "truncate@", 9) &&
+				   parse_u64(optarg + 9, &v) == 0) {
 				o->trunc_at = v;
 			} else {
-				diag_error("--damage: expected overflow@N or truncate@N, found '%s'",
-					   optarg);
+				diag_error("--damage: expected overflow@N or truncate@N, "
+					   "found '%s'", optarg);
 				return -EINVAL;
 			}
 			break;

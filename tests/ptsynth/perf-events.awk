@@ -10,11 +10,17 @@ function side(s,   i) {
 	sub(/^ +/, "", s); sub(/ +$/, "", s)
 	S_DSO = ""
 	i = last_index(s, " (")
-	if (i > 0 && substr(s, length(s)) == ")") { S_DSO = substr(s, i + 2, length(s) - i - 2); s = substr(s, 1, i - 1) }
+	if (i > 0 && substr(s, length(s)) == ")") {
+		S_DSO = substr(s, i + 2, length(s) - i - 2)
+		s = substr(s, 1, i - 1)
+	}
 	i = index(s, " ")
 	S_IP = substr(s, 1, i - 1); s = substr(s, i + 1)
 	S_OFF = 0
-	if (match(s, /\+0x[0-9a-f]+$/)) { S_OFF = substr(s, RSTART + 3); s = substr(s, 1, RSTART - 1) }
+	if (match(s, /\+0x[0-9a-f]+$/)) {
+		S_OFF = substr(s, RSTART + 3)
+		s = substr(s, 1, RSTART - 1)
+	}
 	S_SYM = s
 }
 function last_index(s, t,   i, j) {

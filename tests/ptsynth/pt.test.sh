@@ -183,7 +183,8 @@ if timeout 120 "$PTSYNTH" -q -o "$TMP/$name%d.data" --truth "$TMP/$name%d.truth"
 			  split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
 			  if (++i <= n1) { if (t[2] > end1) end1 = t[2] }
 			  else if (!seen2++ || t[1] < begin2) begin2 = t[1] }
-			END { if (!seen2) print "none"; else print begin2 - end1 }' "$TMP/$name.tree")
+			END { if (!seen2) print "none"; else print begin2 - end1 }' \
+			"$TMP/$name.tree")
 		if ! why=$(slices_match "$TMP/$name.slices" "$TMP/$name.expected"); then
 			fail "convert-$name" "slices differ from the truths': $why"
 		elif [ "$gap" = none ] || [ "$gap" -le 0 ]; then

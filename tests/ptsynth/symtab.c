@@ -179,7 +179,8 @@ static bool build_id(Elf *elf, char *hex, size_t hexlen)
 		data = elf_getdata(scn, NULL);
 		for (off = 0; data && (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0;) {
 			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)data->d_buf + noff, "GNU", 4) || nh.n_descsz * 2 >= hexlen)
+			    memcmp((char *)data->d_buf + noff, "GNU", 4) ||
+			    nh.n_descsz * 2 >= hexlen)
 				continue;
 			for (i = 0; i < nh.n_descsz; i++)
 				sprintf(hex + 2 * i, "%02x",

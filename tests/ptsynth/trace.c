@@ -157,8 +157,9 @@ static int record(struct tracer *t, struct ps_thread *th, uint64_t ip)
 					    ps_kind_name(prev.kind), prev.ip, ip);
 			for (at = prev.ip + prev.len, n = 0; at != ip; at += fill.len, n++) {
 				if (n == 4)
-					return fail(t, -EPROTO, "thread %d: cannot fill the step "
-						    "lost after cpuid at %#" PRIx64, th->tid, prev.ip);
+					return fail(t, -EPROTO, "thread %d: cannot fill the "
+						    "step lost after cpuid at %#" PRIx64, th->tid,
+						    prev.ip);
 				if ((rc = learn(t, at, &fill)) < 0)
 					return rc;
 				if (fill.kind != PS_OTHER)
@@ -258,7 +259,8 @@ static int find_start(struct tracer *t, const char *start_sym, uint64_t *addr)
 	for (i = 0; i < t->run->nmaps; i++) {
 		const struct ps_map *m = &t->run->maps[i];
 
-		if (!strcmp(m->path, path) && off >= m->pgoff && off < m->pgoff + m->end - m->start) {
+		if (!strcmp(m->path, path) && off >= m->pgoff &&
+		    off < m->pgoff + m->end - m->start) {
 			*addr = m->start + off - m->pgoff;
 			return 0;
 		}
@@ -334,7 +336,8 @@ static int step_all(struct tracer *t)
 	for (;;) {
 		tid = waitpid(-1, &st, __WALL);
 		if (tid < 0)
-			return errno == ECHILD ? 0 : fail(t, -errno, "waitpid: %s", strerror(errno));
+			return errno == ECHILD ? 0 : fail(t, -errno, "waitpid: %s",
+							  strerror(errno));
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			if (tid == run->pid)
 				run->status = st;
