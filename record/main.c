@@ -435,6 +435,9 @@ static void print_summary(const struct rec_session *s)
 {
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
 		  s->outdir, rec_end_name(s->end));
+	/* the front end converts the files and says where the trace is */
+	if (getenv("SNAPTRACE_FRONTEND"))
+		return;
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
 			  rec_end_name(s->snaps[i].reason));
@@ -507,16 +510,20 @@ int main(int argc, char **argv)
 	diag_init(argv[0]);
 	r = parse_args(argc, argv, &o, &check);
 	if (r >= 0)
-		return r;
+		goto out;
 	diag_set_quiet(o.quiet);
 	rec_host_probe(&h, o.perf_path);
-	if (check)
-		return rec_check_print(stdout, &h) ? EXIT_RUNTIME : EXIT_OK;
-	if (o.dry_run)
-		return dry_run(&o, &h);
+	if (check) {
+		r = rec_check_print(stdout, &h) ? EXIT_RUNTIME : EXIT_OK;
+		goto out;
+	}
+	if (o.dry_run) {
+		r = dry_run(&o, &h);
+		goto out;
+	}
 	r = preflight(&o, &h);
 	if (r >= 0)
-		return r;
+		goto out;
 	/* signals arrive through a signalfd; children unblock them */
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -528,9 +535,12 @@ int main(int argc, char **argv)
 	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sigfd < 0) {
 		diag_error("signalfd: %s", strerror(errno));
-		return EXIT_RUNTIME;
+		r = EXIT_RUNTIME;
+		goto out;
 	}
 	r = record(&o, &h, sigfd);
+	close(sigfd);
+out:
 	free(o.perf_args);
 	return r;
 }
