@@ -20,8 +20,8 @@ cleanup() {
 trap cleanup EXIT
 
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
-target_sigkill_keeps_data second_thread_trigger missing_symbol dead_pid missing_perf usage_error
-check_report no_leftovers"
+target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
+usage_error check_report installed_layout no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -336,6 +336,23 @@ t_second_thread_trigger() {
 	fi
 }
 
+# --multi-thread: both threads of "prog thread" are in the trace.
+t_multi_thread() {
+	local d="$TMP/mthread" tids
+	if ! "$RECORD" -q -o "$d" --multi-thread -- "$PROG" thread >/dev/null 2>"$TMP/mthread.err"; then
+		fail multi_thread "exit non-zero: $(tail -n 3 "$TMP/mthread.err" | tr '\n' ' ')"
+		return
+	fi
+	tids=$(slices_of "$d" $(snaps "$d") | awk '$3 == "work_leaf" { print $1 }' | sort -u | wc -l)
+	if [ "$tids" -ne 2 ]; then
+		fail multi_thread "expected work_leaf in 2 threads, found $tids"
+	elif ! no_procs; then
+		fail multi_thread "a perf or target process is left"
+	else
+		ok multi_thread
+	fi
+}
+
 t_missing_symbol() {
 	local rc
 	"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none >/dev/null 2>"$TMP/nosym.err"
@@ -413,6 +430,27 @@ t_check_report() {
 	fi
 }
 
+# make install: the front end finds its programs in PREFIX/libexec/snaptrace.
+t_installed_layout() {
+	local p="$TMP/prefix" rc
+	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" install >"$TMP/install.log" 2>&1; then
+		fail installed_layout "make install failed: $(tail -n 3 "$TMP/install.log" | tr '\n' ' ')"
+		return
+	fi
+	(cd "$TMP" && env -u SNAPTRACE_BIN "$p/bin/snaptrace" run -q -o "$TMP/inst.fxt.gz" --duration 0.3 \
+		--trigger none -- "$PROG" forever >/dev/null 2>"$TMP/inst.err")
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail installed_layout "installed snaptrace run: exit $rc: $(tail -n 2 "$TMP/inst.err" | tr '\n' ' ')"
+	elif ! "$CONVERT" --dump=slices "$TMP/inst.fxt.gz" | grep -q ' work_leaf$'; then
+		fail installed_layout "the trace of the installed front end has no work_leaf"
+	elif ! no_procs; then
+		fail installed_layout "a perf or target process is left"
+	else
+		ok installed_layout
+	fi
+}
+
 t_demo_default_trigger
 t_attach_named_trigger
 t_multi_snapshot_three
@@ -420,9 +458,11 @@ t_duration
 t_sigint_keeps_data
 t_target_sigkill_keeps_data
 t_second_thread_trigger
+t_multi_thread
 t_missing_symbol
 t_dead_pid
 t_missing_perf
 t_usage_error
 t_check_report
+t_installed_layout
 if no_procs; then ok no_leftovers; else fail no_leftovers "left: $(pgrep -a -x perf) $(pgrep -af "^$PROG")"; fi
