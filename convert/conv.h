@@ -46,6 +46,13 @@ struct conv_site {
 #define CONV_MAX_DEPTH 512
 #define CONV_BOTTOM_RESERVE 64
 
+/* A segment that follows a closed one (after a decode error, or in the next
+ * input) keeps this many ns after the closing time for the frames it will
+ * infer below its bottom, each needing a time of its own: its first events
+ * are moved up to this point when they are earlier (see stack.c). As many
+ * as Perfetto can nest. */
+#define CONV_INFERRED_ROOM_NS 512
+
 /* An open slice on a thread's stack. */
 struct conv_frame {
 	const struct conv_func *func;
@@ -96,8 +103,10 @@ struct conv_thread {
 	bool seg_started;
 	uint64_t seg_first;            /* ns, time of the segment's first branch line */
 	uint64_t seg_floor;            /* ns, no begin may precede this (earlier ends) */
+	uint64_t min_ts;               /* ns, events are moved up to this time */
 	unsigned seg_inferred;         /* frames inferred below the segment's bottom */
-	bool seg_error;                /* the segment began at a decode error */
+	bool seg_after_close;          /* an earlier segment was closed (error, input end) */
+	bool seg_error;                /* ... by a decode error */
 	uint64_t last_end;             /* ns, latest end emitted on this thread */
 	bool gap_open;
 

@@ -165,8 +165,9 @@ static void thread_starts(struct conv *c, struct conv_thread *t, uint64_t ts)
 		conv_stack_error(c, t, t->early_errors[i], ts);
 	t->nearly_errors = 0;
 	/* Nothing ran before them: the first segment is the thread's start. */
+	t->seg_after_close = false;
 	t->seg_error = false;
-	t->seg_floor = t->last_end;
+	t->seg_floor = 0;
 }
 
 static bool same_function(const struct conv_line *l)
@@ -205,8 +206,12 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 	}
 	if (!t->seg_started) {
 		t->seg_started = true;
-		t->seg_first = ts;
+		if (t->seg_after_close)
+			t->min_ts = t->seg_floor + CONV_INFERRED_ROOM_NS;
+		t->seg_first = ts > t->min_ts ? ts : t->min_ts;
 	}
+	if (ts < t->min_ts)
+		ts = t->min_ts;	/* the room for inferred frames (stack.c) */
 	/* Jumps within one function, and calls into the middle of the caller
 	 * (call next, PC thunks), change no stack: most lines end here. */
 	if (same_function(l) &&
@@ -260,6 +265,8 @@ static int error_line(struct converter *cv, const struct conv_line *l)
 	if (!t->has_ts)
 		t->has_ts = true;
 	t->last_ts = ts;
+	if (ts < t->min_ts)
+		ts = t->min_ts;
 	if (t->npending)
 		flush_pending(c, t, ts);
 	if (!t->has_branches)
@@ -401,10 +408,11 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
-	uint64_t end = t->last_ts > t->now ? t->last_ts : t->now;
+	uint64_t end;
 
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
+	end = t->last_ts > t->now ? t->last_ts : t->now;
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else

@@ -212,8 +212,10 @@ static void summary(const struct options *o, const struct conv_stats *s, uint64_
 			  "cannot show them", (unsigned long long)s->deep_slices, CONV_MAX_DEPTH,
 			  s->max_depth);
 	if (s->unordered_inferred)
-		diag_warn("%llu inferred frames begin at the same time as a decode error: their "
-			  "nesting may show wrong", (unsigned long long)s->unordered_inferred);
+		diag_warn("%llu frames inferred below the stack's bottom after a decode error "
+			  "found no time of their own (more than %d in one segment): their nesting "
+			  "may show wrong", (unsigned long long)s->unordered_inferred,
+			  CONV_INFERRED_ROOM_NS);
 	if (strcmp(o->output, "-"))
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }

@@ -8,12 +8,14 @@
  * at its own time, in order, except frames inferred below the bottom of the
  * stack (the trace began mid-stack): those are discovered late, innermost
  * first, but must begin before everything of their segment. The k-th such
- * frame of a segment begins k ns before the segment's first time (after a
- * decode error: k ns before a point at most CONV_BOTTOM_RESERVE ns after the
- * error), so that each outer frame sorts strictly before the frames it
- * encloses, and never before the segment's floor (the last end written on
- * the thread before the segment, or the decode error), so that it cannot
- * swallow an earlier frame's end.
+ * frame of a segment begins k ns before the segment's first time, so that
+ * each outer frame sorts strictly before the frames it encloses. A segment
+ * after a closed one (a decode error, a new input) must also not begin
+ * before the closing time (its floor), or an earlier frame's end would close
+ * it: its events are moved up to floor + CONV_INFERRED_ROOM_NS when they come
+ * earlier (convert.c), so that the room is always there. After a decode
+ * error the frames begin next to the error (DESIGN: "or the last decode
+ * error's"), the k-th at floor + CONV_INFERRED_ROOM_NS - k.
  */
 #include "conv.h"
 
@@ -84,22 +86,16 @@ void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts)
 		conv_emit_end(c, t, t->stack[t->depth].name, ts);
 }
 
-/*
- * Time for the k-th frame inferred below the bottom of the stack in this
- * segment (see the top): k ns before the segment's first time, or, after a
- * decode error, within CONV_BOTTOM_RESERVE ns after the error (W - k, W the
- * room before the first time). Never before the floor.
- */
+/* Time for the k-th frame inferred below the bottom of the stack in this
+ * segment (see the top). */
 static uint64_t bottom_time(struct conv *c, struct conv_thread *t)
 {
-	uint64_t k = ++t->seg_inferred, room = t->seg_first - t->seg_floor;
+	uint64_t k = ++t->seg_inferred;
 
 	if (t->seg_error) {
-		if (room > CONV_BOTTOM_RESERVE)
-			room = CONV_BOTTOM_RESERVE;
-		if (k <= room)
-			return t->seg_floor + room - k;
-	} else if (k <= room) {
+		if (k <= CONV_INFERRED_ROOM_NS)
+			return t->seg_floor + CONV_INFERRED_ROOM_NS - k;
+	} else if (k <= t->seg_first - t->seg_floor) {
 		return t->seg_first - k;
 	}
 	c->stats.unordered_inferred++;
@@ -308,7 +304,8 @@ void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts)
 		conv_stack_pop(c, t, ts);
 	t->seg_started = false;
 	t->seg_inferred = 0;
-	t->seg_floor = t->last_end;
+	t->seg_floor = t->last_end > ts ? t->last_end : ts;
+	t->seg_after_close = true;
 	t->seg_error = false;
 }
 
@@ -318,6 +315,4 @@ void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name,
 	conv_emit_instant(c, t, name, ts, NULL, 0);
 	c->stats.decode_errors++;
 	t->seg_error = true;
-	if (ts > t->seg_floor)
-		t->seg_floor = ts;
 }

@@ -12,8 +12,10 @@
 # Frames inferred below the bottom of the stack cannot all begin exactly at
 # the segment's start: Perfetto would nest equal-time begins in file order,
 # innermost first. The converter staggers them, the k-th k ns before the
-# segment's first branch, or after a decode error k ns before a point at
-# most 64 ns after the error; the files pin those times. A decode error
+# segment's first branch, or after a decode error at error + 512 - k, and
+# then moves the segment's events earlier than error + 512 up to that time
+# (each inferred frame needs a ns of its own; 512 is as deep as Perfetto
+# nests); the files pin those times. A decode error
 # without a time before the thread's first event lands inside the frames
 # inferred before that event (depth 1 in lost-data-no-time).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
