@@ -14,6 +14,7 @@ static const struct {
 	[PERF_FEAT_KCORE] = { 5, 5, "--kcore" },
 	[PERF_FEAT_CONTROL] = { 5, 10, "--control" },
 	[PERF_FEAT_DLFILTER] = { 5, 14, "--dlfilter" },
+	[PERF_FEAT_NO_BPF_EVENT] = { 5, 1, "--no-bpf-event" },
 };
 
 /* Reads a decimal number of at most 6 digits at *P; advances *P. -1 if none. */

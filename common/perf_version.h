@@ -10,6 +10,7 @@
  * Only the leading MAJOR.MINOR[.PATCH] is used; anything else means unknown.
  *
  * Feature thresholds (first upstream perf release that has them):
+ *   --no-bpf-event                     5.1
  *   --snapshot=e (snapshot on exit)   5.4
  *   --kcore                            5.5
  *   --control=fd: and --delay=-1       5.10
@@ -31,6 +32,7 @@ enum perf_feature {
 	PERF_FEAT_KCORE,             /* --kcore */
 	PERF_FEAT_CONTROL,           /* --control=fd:R,W with ack, --delay=-1 */
 	PERF_FEAT_DLFILTER,          /* --dlfilter */
+	PERF_FEAT_NO_BPF_EVENT,      /* --no-bpf-event (no side-band thread) */
 	PERF_FEAT_COUNT,
 };
 

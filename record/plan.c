@@ -198,6 +198,9 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "-o");
 	err |= arg(p, "%s", out);
 	err |= arg(p, "--timestamp");
+	/* perf's BPF side-band thread polls with a 1 s timeout: stopping waits for it */
+	if (h->feat[PERF_FEAT_NO_BPF_EVENT])
+		err |= arg(p, "--no-bpf-event");
 	if (err)
 		return -E2BIG;
 	if (p->mode == REC_MODE_PT)

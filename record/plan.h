@@ -6,6 +6,7 @@
  * exactly what a recording runs.
  *
  * Command lines follow DESIGN.md "perf facts":
+ * (--no-bpf-event follows --timestamp where perf >= 5.1 has it.)
  *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             [--switch-output=signal] [-D -1 --control=fd:3,4]

@@ -45,6 +45,7 @@ check() {
 PT_NORMAL="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0"
 PT_HIGH="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1"
 PRE="perf record -o snaptrace-DIR/perf.data --timestamp"
+NB="$PRE --no-bpf-event"   # perf >= 5.1
 CTL="--delay=-1 --control=fd:3,4"
 
 psb=$(cat /sys/bus/event_source/devices/intel_pt/caps/psb_cyc 2>/dev/null)
@@ -62,30 +63,30 @@ else
 4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot -m,1024
 4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot --switch-output=signal
 4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7
-5.4.0|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e
-5.4.0|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e
-5.4.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e
-5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024
-5.4.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal
-5.4.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7
-5.10.0|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
-5.10.0|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
-5.10.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
-5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
-5.10.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
-5.10.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
-6.1.187|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
-6.1.187|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
-6.1.187|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
-6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
-6.1.187|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
-6.1.187|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
-6.8.12|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
-6.8.12|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
-6.8.12|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
-6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
-6.8.12|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
-6.8.12|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+5.4.0|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e
+5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e
+5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e
+5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024
+5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal
+5.4.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7
+5.10.0|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
+5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
+5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
+5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
+5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+6.1.187|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
+6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
+6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
+6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
+6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+6.8.12|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
+6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
+6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
+6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
+6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
 EOF
 fi
 
@@ -98,25 +99,25 @@ else
 	F=" -F 5000"; F2=" -F 2000"
 fi
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 42 --switch-output=signal $CTL"
+	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 42 --switch-output=signal $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$PRE -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 --switch-output=signal $CTL"
+	"$NB -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 --switch-output=signal $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 "--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$PRE -e dummy -e $EVK$F --call-graph fp --no-buildid -p 5 --switch-output=signal $CTL"
+	"$NB -e dummy -e $EVK$F --call-graph fp --no-buildid -p 5 --switch-output=signal $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
 	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 3 --switch-output=signal"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t PID --switch-output=signal $CTL"
-check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-bpf-event -t 1" \
-	"$PRE -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $CTL --no-bpf-event"
+	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t PID --switch-output=signal $CTL"
+check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --switch-events -t 1" \
+	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $CTL --switch-events"
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
         --kcore    copy /proc/kcore")
 out=$("$RECORD" --perf "$perf" --dry-run --mode pt --kernel -t 1 2>/dev/null)
 out=${out//$perf/perf}
-exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $CTL"
+exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $CTL"   # no bpf-event in that help
 if [ "$psb" = 0 ]; then
 	skip dryrun_unknown_version_probes_help "psb_cyc 0"
 elif [ "$out" = "$exp" ]; then

@@ -164,9 +164,11 @@ nested() {
 		}'
 }
 
-# no_procs: no perf and no test target left running.
+# no_procs: no perf of ours (its output is under $TMP; other suites may run
+# perf at the same time) and no test target left running.
 no_procs() {
-	! pgrep -x perf >/dev/null && ! pgrep -f "^$PROG" >/dev/null && ! pgrep -f "^$DEMO" >/dev/null
+	! pgrep -f "perf record -o $TMP" >/dev/null && ! pgrep -f "^$PROG" >/dev/null &&
+		! pgrep -f "^$DEMO" >/dev/null
 }
 
 t_demo_default_trigger() {
@@ -465,4 +467,8 @@ t_missing_perf
 t_usage_error
 t_check_report
 t_installed_layout
-if no_procs; then ok no_leftovers; else fail no_leftovers "left: $(pgrep -a -x perf) $(pgrep -af "^$PROG")"; fi
+if no_procs; then
+	ok no_leftovers
+else
+	fail no_leftovers "left: $(pgrep -af "perf record -o $TMP") $(pgrep -af "^$PROG")"
+fi

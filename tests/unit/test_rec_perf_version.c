@@ -68,7 +68,10 @@ static void version_features(void)
 	char buf[32];
 
 	perf_version_parse("perf version 4.19.0", &v);
+	CHECK_INT_EQ(perf_version_has(&v, PERF_FEAT_NO_BPF_EVENT), 0);
 	CHECK_INT_EQ(perf_version_has(&v, PERF_FEAT_SNAPSHOT_ON_EXIT), 0);
+	perf_version_parse("perf version 5.1.0", &v);
+	CHECK_INT_EQ(perf_version_has(&v, PERF_FEAT_NO_BPF_EVENT), 1);
 	CHECK_INT_EQ(perf_version_has(&v, PERF_FEAT_KCORE), 0);
 	CHECK_INT_EQ(perf_version_has(&v, PERF_FEAT_CONTROL), 0);
 	perf_version_parse("perf version 5.4.0", &v);
