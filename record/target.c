@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,12 +171,24 @@ bool rec_target_alive(struct rec_target *t)
 void rec_target_finish(struct rec_target *t)
 {
 	if (t->launched && !t->exited) {
-		int status;
+		int status = 0;
+		pid_t r = 0;
 
-		kill(t->pids[0], SIGKILL);
-		if (!t->released)
+		if (!t->released) {
+			kill(t->pids[0], SIGKILL);
 			ptrace(PTRACE_DETACH, t->pids[0], NULL, NULL);
-		while (waitpid(t->pids[0], &status, 0) < 0 && errno == EINTR)
+		} else {
+			/* SIGTERM lets it clean up; SIGKILL after 500 ms */
+			kill(t->pids[0], SIGTERM);
+			for (int i = 0; i < 100 && r == 0; i++) {
+				r = waitpid(t->pids[0], &status, WNOHANG);
+				if (r == 0)
+					poll(NULL, 0, 5);
+			}
+			if (r == 0)
+				kill(t->pids[0], SIGKILL);
+		}
+		while (r <= 0 && (r = waitpid(t->pids[0], &status, 0)) < 0 && errno == EINTR)
 			;
 		t->exited = true;
 		t->status = status;

@@ -58,8 +58,9 @@ bool rec_target_alive(struct rec_target *t);
  */
 bool rec_target_reaped(struct rec_target *t, pid_t pid, int status);
 
-/* Kills and reaps a launched target that is still running; nothing for an
- * attached one. Closes the pidfds. */
+/* Ends and reaps a launched target that is still running (SIGTERM, SIGKILL
+ * after 500 ms; SIGKILL right away if it never ran); nothing for an attached
+ * one. Closes the pidfds. */
 void rec_target_finish(struct rec_target *t);
 
 #endif

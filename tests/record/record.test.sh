@@ -21,7 +21,7 @@ trap cleanup EXIT
 
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
-usage_error check_report installed_layout no_leftovers"
+usage_error check_report installed_layout recorder_killed no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -320,6 +320,26 @@ t_target_sigkill_keeps_data() {
 	fi
 }
 
+# SIGKILL of the recorder: the launched target and perf go with it.
+t_recorder_killed() {
+	local i
+	if ! start_forever killed; then
+		fail recorder_killed "the recorder did not start"
+		return
+	fi
+	kill -9 "$REC_PID"
+	wait "$REC_PID" 2>/dev/null
+	for ((i = 0; i < 300; i++)); do
+		no_procs && break
+		sleep 0.01
+	done
+	if no_procs; then
+		ok recorder_killed
+	else
+		fail recorder_killed "left after SIGKILL of the recorder: $(pgrep -af "^$PROG") $(pgrep -af "perf record -o $TMP")"
+	fi
+}
+
 t_second_thread_trigger() {
 	local d="$TMP/thread" hit
 	if ! "$RECORD" -q -o "$d" -- "$PROG" thread >/dev/null 2>"$TMP/thread.err"; then
@@ -459,6 +479,7 @@ t_multi_snapshot_three
 t_duration
 t_sigint_keeps_data
 t_target_sigkill_keeps_data
+t_recorder_killed
 t_second_thread_trigger
 t_multi_thread
 t_missing_symbol
