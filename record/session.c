@@ -194,7 +194,12 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 	if (s->end != REC_END_NONE)
 		return;
 	if (!s->o->multi_snapshot) {
-		int idx = take_snapshot(s, REC_END_TRIGGER);
+		int idx;
+
+		/* a launched target ends with the recording: stop it right away */
+		if (s->target.launched && !s->target.exited)
+			kill(s->target.pids[0], SIGSTOP);
+		idx = take_snapshot(s, REC_END_TRIGGER);
 
 		if (log)
 			log->snapshot = idx;

@@ -180,6 +180,7 @@ void rec_target_finish(struct rec_target *t)
 		} else {
 			/* SIGTERM lets it clean up; SIGKILL after 500 ms */
 			kill(t->pids[0], SIGTERM);
+			kill(t->pids[0], SIGCONT);   /* stopped at the trigger */
 			for (int i = 0; i < 100 && r == 0; i++) {
 				r = waitpid(t->pids[0], &status, WNOHANG);
 				if (r == 0)
