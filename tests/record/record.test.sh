@@ -21,7 +21,8 @@ trap cleanup EXIT
 
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
-usage_error check_report installed_layout recorder_killed no_leftovers"
+usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
+unprivileged_user no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -375,6 +376,71 @@ t_multi_thread() {
 	fi
 }
 
+t_stripped_target() {
+	local rc
+	cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
+	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" none >/dev/null 2>"$TMP/strip.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail stripped_target "exit $rc, expected 1"
+	elif ! grep -q "expected a symbol table to find 'work_mid', found none" "$TMP/strip.err"; then
+		fail stripped_target "unexpected message: $(cat "$TMP/strip.err")"
+	else
+		ok stripped_target
+	fi
+}
+
+# Hardware breakpoints, also in a thread created after the start.
+t_breakpoint_mechanism() {
+	local d="$TMP/bp" hit
+	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint -- "$PROG" thread >/dev/null \
+		2>"$TMP/bp.err"; then
+		fail breakpoint_mechanism "exit non-zero: $(tail -n 3 "$TMP/bp.err" | tr '\n' ' ')"
+		return
+	fi
+	hit=$(sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' "$d/record.json" | head -n 1)
+	if ! grep -q '"mechanism": "breakpoint"' "$d/record.json"; then
+		fail breakpoint_mechanism "record.json does not say breakpoint"
+	elif [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
+		fail breakpoint_mechanism "expected a hit in the second thread, found '$hit'"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
+		fail breakpoint_mechanism "the snapshot has no work_leaf"
+	else
+		ok breakpoint_mechanism
+	fi
+}
+
+# As an unprivileged user: user-space recording works (auto picks what fires
+# for that user), --kernel is refused with the reason.
+t_unprivileged_user() {
+	local pub="$TMP/pub" rc1 rc2
+	if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ]; then
+		skip unprivileged_user "needs root, setpriv and the user nobody"
+		return
+	fi
+	chmod 711 "$TMP"
+	mkdir -p "$pub" && chmod 777 "$pub"
+	cp "$PROG" "$pub/prog" && chmod 755 "$pub/prog"
+	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$RECORD" -o "$pub/k" --kernel -- "$pub/prog" none >/dev/null 2>"$pub/k.err")
+	rc1=$?
+	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$RECORD" -q -o "$pub/u" -- "$pub/prog" hits 1 300 >/dev/null 2>"$pub/u.err")
+	rc2=$?
+	if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ] &&
+		{ [ $rc1 -ne 1 ] || ! grep -q "no permission to record" "$pub/k.err"; }; then
+		fail unprivileged_user "--kernel as nobody: exit $rc1: $(cat "$pub/k.err")"
+	elif [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
+		skip unprivileged_user "perf_event_paranoid > 2: perf is for root only here"
+	elif [ $rc2 -ne 0 ]; then
+		fail unprivileged_user "as nobody: exit $rc2: $(tail -n 2 "$pub/u.err" | tr '\n' ' ')"
+	elif [ "$(json_str "$pub/u/record.json" end)" != trigger ]; then
+		fail unprivileged_user "as nobody: end is $(json_str "$pub/u/record.json" end)"
+	else
+		ok unprivileged_user
+	fi
+}
+
 t_missing_symbol() {
 	local rc
 	"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none >/dev/null 2>"$TMP/nosym.err"
@@ -488,6 +554,9 @@ t_missing_perf
 t_usage_error
 t_check_report
 t_installed_layout
+t_stripped_target
+t_breakpoint_mechanism
+t_unprivileged_user
 if no_procs; then
 	ok no_leftovers
 else
