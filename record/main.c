@@ -292,6 +292,8 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 		len += (size_t)snprintf(list + len, size - len, "%s%d", i ? "," : "", (int)pids[i]);
 }
 
+static bool outdir_created;
+
 static int make_outdir(const struct rec_opts *o, char *out, size_t size)
 {
 	char path[PATH_MAX + 16];
@@ -306,7 +308,9 @@ static int make_outdir(const struct rec_opts *o, char *out, size_t size)
 		localtime_r(&now, &tm);
 		strftime(out, size, "snaptrace-%Y%m%d-%H%M%S", &tm);
 	}
-	if (mkdir(out, 0755) && errno != EEXIST) {
+	if (mkdir(out, 0755) == 0) {
+		outdir_created = true;
+	} else if (errno != EEXIST) {
 		diag_error("%s: cannot create the output directory: %s", out, strerror(errno));
 		return -1;
 	}
@@ -456,8 +460,11 @@ static int record(struct rec_opts *o, const struct rec_host *h, int sigfd)
 	if (make_outdir(o, s.outdir, sizeof(s.outdir)))
 		return EXIT_RUNTIME;
 	r = prepare_target(&s, o);
-	if (r >= 0)
+	if (r >= 0) {
+		if (outdir_created)
+			rmdir(s.outdir);
 		return r;
+	}
 	target_args(o, s.target.pids, s.target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
@@ -478,6 +485,8 @@ static int record(struct rec_opts *o, const struct rec_host *h, int sigfd)
 	err = rec_session_run(&s);
 	if (err && s.end == REC_END_NONE) {
 		diag_error("%s", s.error);
+		if (outdir_created)
+			rmdir(s.outdir);   /* only when empty */
 		return EXIT_RUNTIME;
 	}
 	if (rec_report_write(&s))

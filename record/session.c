@@ -389,14 +389,26 @@ static int open_trigger(struct rec_session *s)
 	return 0;
 }
 
+/* Puts WHAT and perf's messages (the first and last lines when long) in S->error. */
 static void perf_failed(struct rec_session *s, const char *what)
 {
-	const char *log = s->perf.log;
+	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail;
+	int lines = 0;
 
-	if (s->perf.log_len > 3000)
-		log += s->perf.log_len - 3000;
-	snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.3000s", what,
-		 s->perf.log_len ? log : "(nothing)");
+	head_end = log;
+	while (*head_end && lines < 8)
+		if (*head_end++ == '\n')
+			lines++;
+	tail = log + strlen(log);
+	for (lines = 0; tail > head_end && lines < 9; tail--)
+		if (tail[-1] == '\n')
+			lines++;
+	if (tail <= head_end)
+		snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.3000s", what, log);
+	else
+		snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.*s  [...]\n%.1500s",
+			 what, (int)(head_end - log > 1500 ? 1500 : head_end - log), log,
+			 *tail == '\n' ? tail + 1 : tail);
 }
 
 int rec_session_run(struct rec_session *s)

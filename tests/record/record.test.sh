@@ -22,7 +22,7 @@ trap cleanup EXIT
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
-unprivileged_user no_leftovers"
+unprivileged_user perf_refuses perf_killed no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -441,6 +441,46 @@ t_unprivileged_user() {
 	fi
 }
 
+t_perf_refuses() {
+	local rc
+	"$RECORD" -o "$TMP/refuse" --perf-arg --no-such-perf-option -- "$PROG" forever >/dev/null \
+		2>"$TMP/refuse.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail perf_refuses "exit $rc, expected 1"
+	elif ! grep -q "perf exited before recording; perf said:" "$TMP/refuse.err" ||
+		! grep -q "unknown option .no-such-perf-option" "$TMP/refuse.err"; then
+		fail perf_refuses "perf's message not shown: $(head -n 3 "$TMP/refuse.err" | tr '\n' ' ')"
+	elif ! no_procs; then
+		fail perf_refuses "the launched target is left"
+	else
+		ok perf_refuses
+	fi
+}
+
+t_perf_killed() {
+	local rc perf
+	if ! start_forever perfkill; then
+		fail perf_killed "the recorder did not start"
+		return
+	fi
+	perf=$(pgrep -f "perf record -o $REC_DIR")
+	kill -9 $perf
+	wait "$REC_PID"
+	rc=$?
+	if [ -z "$perf" ]; then
+		fail perf_killed "no perf process found"
+	elif [ $rc -ne 1 ]; then
+		fail perf_killed "exit $rc, expected 1"
+	elif ! grep -q "perf exited while the target was running" "$TMP/perfkill.err"; then
+		fail perf_killed "unexpected message: $(tail -n 2 "$TMP/perfkill.err" | tr '\n' ' ')"
+	elif ! no_procs; then
+		fail perf_killed "the launched target is left"
+	else
+		ok perf_killed
+	fi
+}
+
 t_missing_symbol() {
 	local rc
 	"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none >/dev/null 2>"$TMP/nosym.err"
@@ -557,6 +597,8 @@ t_installed_layout
 t_stripped_target
 t_breakpoint_mechanism
 t_unprivileged_user
+t_perf_refuses
+t_perf_killed
 if no_procs; then
 	ok no_leftovers
 else
