@@ -51,7 +51,8 @@ int rec_check_print(FILE *f, const struct rec_host *h)
 	fprintf(f, "intel_pt: %s\n", h->has_intel_pt ? "present" : "absent");
 	if (h->has_intel_pt)
 		fprintf(f, "intel_pt caps/psb_cyc: %s\n",
-			h->pt_psb_cyc < 0 ? "unknown" : h->pt_psb_cyc ? "1" : "0 (timer resolution low)");
+			h->pt_psb_cyc < 0 ? "unknown" :
+			h->pt_psb_cyc ? "1" : "0 (timer resolution low)");
 	fprintf(f, "hardware PMU (cycles): %s\n", h->has_hw_pmu ? "present" : "absent (cpu-clock)");
 	if (h->paranoid == INT_MIN)
 		fprintf(f, "perf_event_paranoid: unknown\n");
@@ -64,8 +65,10 @@ int rec_check_print(FILE *f, const struct rec_host *h)
 		fprintf(f, "permission: %s\n", why);
 		ok = 0;
 	} else {
-		fprintf(f, "permission: ok%s\n", rec_host_lacks_permission(h, true, why, sizeof(why))
-			? " (user space only; --kernel needs more)" : "");
+		bool user_only = rec_host_lacks_permission(h, true, why, sizeof(why));
+
+		fprintf(f, "permission: ok%s\n",
+			user_only ? " (user space only; --kernel needs more)" : "");
 	}
 	rec_trigger_selftest(h->uprobe_type, &bp, &up);
 	fprintf(f, "breakpoint trigger: %s\n", fires(bp, b1, sizeof(b1)));

@@ -155,7 +155,9 @@ static int containing_cb(const char *name, const GElf_Sym *sym, void *arg)
 {
 	struct containing *c = arg;
 
-	if (c->vaddr >= sym->st_value && c->vaddr < sym->st_value + (sym->st_size ? sym->st_size : 1)) {
+	uint64_t size = sym->st_size ? sym->st_size : 1;
+
+	if (c->vaddr >= sym->st_value && c->vaddr < sym->st_value + size) {
 		snprintf(c->s->name, sizeof(c->s->name), "%s", name);
 		c->s->size = sym->st_size;
 		return 1;

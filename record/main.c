@@ -193,7 +193,8 @@ static int parse_one(int c, const char *arg, struct rec_opts *o, bool *check)
 		break;
 	case OPT_SNAPSHOT_SIZE:
 		if (parse_size(arg, &o->snapshot_size))
-			return bad_usage("--snapshot-size: expected BYTES (e.g. 4M), found '%s'", arg);
+			return bad_usage("--snapshot-size: expected BYTES (e.g. 4M), "
+					 "found '%s'", arg);
 		break;
 	case OPT_KERNEL: o->kernel = true; break;
 	case OPT_FULL: o->full_execution = true; break;
@@ -364,7 +365,8 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 
 	if (!h->perf_path[0]) {
 		diag_error("perf: expected the perf program, found none ('%s' not in PATH); "
-			   "install linux-perf or pass --perf PATH", o->perf_path ? o->perf_path : "perf");
+			   "install linux-perf or pass --perf PATH",
+			   o->perf_path ? o->perf_path : "perf");
 		return EXIT_RUNTIME;
 	}
 	if (!h->perf_runs) {
@@ -481,7 +483,8 @@ static int record(struct rec_opts *o, const struct rec_host *h, int sigfd)
 	for (int i = 0; i < s.plan.nnotes; i++)
 		diag_info("note: %s", s.plan.notes[i]);
 	if (s.have_trigger)
-		diag_info("trigger: %s (%s) by %s", s.loc.spec, s.loc.file, rec_mechanism_name(s.mech));
+		diag_info("trigger: %s (%s) by %s", s.loc.spec, s.loc.file,
+			  rec_mechanism_name(s.mech));
 	err = rec_session_run(&s);
 	if (err && s.end == REC_END_NONE) {
 		diag_error("%s", s.error);

@@ -113,8 +113,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nhits; i++) {
 		const struct rec_hit_log *h = &s->hits[i];
 
-		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64 ", \"snapshot\": ",
-			i ? "," : "", (int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64
+			", \"snapshot\": ", i ? "," : "", (int)h->hit.pid, (int)h->hit.tid,
+			h->hit.time_ns);
 		if (h->snapshot >= 0)
 			fprintf(f, "%d}", h->snapshot);
 		else

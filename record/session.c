@@ -349,12 +349,14 @@ static int finish(struct rec_session *s)
 	for (int i = 0; i < s->nsnaps; i++) {
 		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
 		if (stat(path, &st) || st.st_size == 0) {
-			snprintf(s->error, sizeof(s->error), "perf wrote no data into %.400s", path);
+			snprintf(s->error, sizeof(s->error), "perf wrote no data into %.400s",
+				 path);
 			return -ENODATA;
 		}
 	}
 	if (!s->nsnaps) {
-		snprintf(s->error, sizeof(s->error), "perf wrote no snapshot into %.400s", s->outdir);
+		snprintf(s->error, sizeof(s->error), "perf wrote no snapshot into %.400s",
+			 s->outdir);
 		return -ENODATA;
 	}
 	return 0;
@@ -373,8 +375,9 @@ static int open_trigger(struct rec_session *s)
 
 		if (s->mech == REC_MECH_BREAKPOINT &&
 		    rec_trigspec_runtime_addr(&s->loc, s->target.pids[i], &addr)) {
-			snprintf(s->error, sizeof(s->error), "%.400s is not mapped in process %d (yet): "
-				 "a breakpoint needs its address; use --trigger-mechanism uprobe",
+			snprintf(s->error, sizeof(s->error),
+				 "%.400s is not mapped in process %d (yet): a breakpoint needs "
+				 "its address; use --trigger-mechanism uprobe",
 				 s->loc.file, (int)s->target.pids[i]);
 			return -ENOENT;
 		}
@@ -452,9 +455,10 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s, %s); Ctrl-C to stop", s->target.launched ? "launched process" :
-		  s->target.tid ? "thread" : "process", (int)(s->target.tid ? s->target.tid :
-		  s->target.pids[0]), s->plan.mode == REC_MODE_PT ? "Intel PT" : "sampling",
+	diag_info("recording %s %d (%s, %s); Ctrl-C to stop",
+		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
+		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
+		  s->plan.mode == REC_MODE_PT ? "Intel PT" : "sampling",
 		  s->have_trigger ? "until the trigger" : "no trigger");
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;

@@ -75,7 +75,9 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 	if (spec && !strcmp(spec, "none"))
 		return REC_TRIGSPEC_NONE;
 	if (!spec) {
-		for (unsigned i = 0; i < sizeof(default_symbols) / sizeof(default_symbols[0]); i++) {
+		unsigned n = sizeof(default_symbols) / sizeof(default_symbols[0]);
+
+		for (unsigned i = 0; i < n; i++) {
 			struct rec_sym s;
 
 			if (rec_elf_lookup(exe, default_symbols[i], &s))

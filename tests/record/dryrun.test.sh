@@ -47,6 +47,10 @@ PT_HIGH="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1"
 PRE="perf record -o snaptrace-DIR/perf.data --timestamp"
 NB="$PRE --no-bpf-event"   # perf >= 5.1
 CTL="--delay=-1 --control=fd:3,4"
+SE="--snapshot=e"
+T42="--per-thread -t 42"
+SW="--switch-output=signal"
+MT="-p 1234,1235"
 
 psb=$(cat /sys/bus/event_source/devices/intel_pt/caps/psb_cyc 2>/dev/null)
 if [ "$psb" = 0 ]; then
@@ -57,42 +61,45 @@ else
 		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
 			"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
 	done <<'EOF'
-4.19.0|-t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot
-4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u --per-thread -t 42 --snapshot
-4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk --per-thread -t 42 --snapshot
-4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u -p 1234,1235 --snapshot -m,1024
-4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u --per-thread -t 42 --snapshot --switch-output=signal
+4.19.0|-t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot
+4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u $T42 --snapshot
+4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk $T42 --snapshot
+4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u $MT --snapshot -m,1024
+4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot $SW
 4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7
-5.4.0|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e
-5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e
-5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e
-5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024
-5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal
+5.4.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e
+5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e
+5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e
+5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT --snapshot=e -m,1024
+5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW
 5.4.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7
-5.10.0|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
-5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
-5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
-5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
-5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+5.10.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $CTL
+5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $CTL
+5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $CTL
+5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $CTL
+5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW $CTL
 5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
-6.1.187|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
-6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
-6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
-6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
-6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+6.1.187|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $CTL
+6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $CTL
+6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $CTL
+6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $CTL
+6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW $CTL
 6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
-6.8.12|-t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e $CTL
-6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u --per-thread -t 42 --snapshot=e $CTL
-6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk --per-thread -t 42 --snapshot=e --kcore $CTL
-6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u -p 1234,1235 --snapshot=e -m,1024 $CTL
-6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u --per-thread -t 42 --snapshot=e --switch-output=signal $CTL
+6.8.12|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $CTL
+6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $CTL
+6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $CTL
+6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $CTL
+6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW $CTL
 6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
 EOF
 fi
 
 # Sampling lines depend on whether the host has a hardware PMU.
-if [ -e /sys/bus/event_source/devices/cpu/type ] || [ -e /sys/bus/event_source/devices/cpu_core/type ]; then
-	EV="cycles/freq=5000,overwrite/u"; EV2="cycles/freq=2000,overwrite/u"; EVK="cycles/freq=5000,overwrite/"
+EVSRC=/sys/bus/event_source/devices
+if [ -e $EVSRC/cpu/type ] || [ -e $EVSRC/cpu_core/type ]; then
+	EV="cycles/freq=5000,overwrite/u"
+	EV2="cycles/freq=2000,overwrite/u"
+	EVK="cycles/freq=5000,overwrite/"
 	F=""; F2=""
 else
 	EV="cpu-clock/overwrite/u"; EV2=$EV; EVK="cpu-clock/overwrite/"
@@ -102,8 +109,9 @@ check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
 	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 42 --switch-output=signal $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$NB -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 --switch-output=signal $CTL"
-check dryrun_sampling_kernel_multi 6.1.187 "--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
+	"$NB -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 $SW $CTL"
+check dryrun_sampling_kernel_multi 6.1.187 \
+	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
 	"$NB -e dummy -e $EVK$F --call-graph fp --no-buildid -p 5 --switch-output=signal $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
 	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 3 --switch-output=signal"
@@ -117,7 +125,8 @@ perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo
         --kcore    copy /proc/kcore")
 out=$("$RECORD" --perf "$perf" --dry-run --mode pt --kernel -t 1 2>/dev/null)
 out=${out//$perf/perf}
-exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $CTL"   # no bpf-event in that help
+# (no --no-bpf-event: that help does not list it)
+exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $CTL"
 if [ "$psb" = 0 ]; then
 	skip dryrun_unknown_version_probes_help "psb_cyc 0"
 elif [ "$out" = "$exp" ]; then
@@ -128,4 +137,8 @@ else
 fi
 
 # --dry-run never starts anything.
-if pgrep -x perf >/dev/null; then fail dryrun_no_process "a perf process runs"; else ok dryrun_no_process; fi
+if pgrep -f "$TMP/perf-" >/dev/null; then
+	fail dryrun_no_process "a stand-in perf runs"
+else
+	ok dryrun_no_process
+fi

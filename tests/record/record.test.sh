@@ -116,6 +116,17 @@ if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" -lpthread 2>"$TM
 	skip_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
 fi
 
+# first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
+first_hit() {
+	sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' \
+		"$1/record.json" | head -n 1
+}
+
+# tl N FILE: the last N lines of FILE on one line (for failure messages).
+tl() {
+	tail -n "$1" "$2" | tr '\n' ' '
+}
+
 # wait_for FILE PATTERN SECONDS: waits until FILE has a line matching PATTERN.
 wait_for() {
 	local i
@@ -133,7 +144,9 @@ json_str() {
 
 # snaps DIR [REASON]: the snapshot files of a recording (with that reason).
 snaps() {
-	sed -n "s/^ *{\"file\": \"\([^\"]*\)\", \"reason\": \"${2:-[a-z-]*}\".*/\1/p" "$1/record.json"
+	local reason=${2:-[a-z-]*}
+	sed -n "s/^ *{\"file\": \"\([^\"]*\)\", \"reason\": \"$reason\".*/\1/p" \
+		"$1/record.json"
 }
 
 # slices_of DIR FILE...: converts snapshot files of DIR, prints the slices.
@@ -157,7 +170,8 @@ nested() {
 				split(d[k], ds, " ")
 				for (j in ds) {
 					D = ds[j] + 0
-					if (index(d[kk[1] " " m], " " D + 1 " ") && index(d[kk[1] " " i], " " D + 2 " "))
+					if (index(d[kk[1] " " m], " " D + 1 " ") &&
+					    index(d[kk[1] " " i], " " D + 2 " "))
 						exit 0
 				}
 			}
@@ -174,19 +188,25 @@ no_procs() {
 
 t_demo_default_trigger() {
 	local d="$TMP/demo" s
-	if ! "$FRONT" run -o "$TMP/demo.fxt.gz" -d "$d" -- "$DEMO" >"$TMP/demo.out" 2>"$TMP/demo.err"; then
-		fail demo_default_trigger "snaptrace run failed: $(tail -n 3 "$TMP/demo.err" | tr '\n' ' ')"
+	if ! "$FRONT" run -o "$TMP/demo.fxt.gz" -d "$d" -- "$DEMO" >"$TMP/demo.out" \
+		2>"$TMP/demo.err"; then
+		fail demo_default_trigger "snaptrace run failed: $(tl 3 "$TMP/demo.err")"
 		return
 	fi
-	[ "$(json_str "$d/record.json" end)" = trigger ] ||
-		{ fail demo_default_trigger "end is not trigger: $(json_str "$d/record.json" end)"; return; }
-	grep -q '"spec": "magic_trace_stop_indicator"' "$d/record.json" ||
-		{ fail demo_default_trigger "default trigger not magic_trace_stop_indicator"; return; }
+	if [ "$(json_str "$d/record.json" end)" != trigger ]; then
+		fail demo_default_trigger "end is not trigger: $(json_str "$d/record.json" end)"
+		return
+	fi
+	if ! grep -q '"spec": "magic_trace_stop_indicator"' "$d/record.json"; then
+		fail demo_default_trigger "default trigger not magic_trace_stop_indicator"
+		return
+	fi
 	s=$("$CONVERT" --dump=slices "$TMP/demo.fxt.gz") ||
 		{ fail demo_default_trigger "cannot read demo.fxt.gz back"; return; }
 	# demo_arith, a leaf without a frame, shows under demo_outer (fp gap)
 	if ! nested "$s" demo_outer demo_middle demo_inner; then
-		fail demo_default_trigger "demo_outer > demo_middle > demo_inner not nested: $(echo "$s" | head -n 5 | tr '\n' ';')"
+		fail demo_default_trigger "demo_outer > demo_middle > demo_inner not nested:" \
+			"$(echo "$s" | head -n 5 | tr '\n' ';')"
 		return
 	fi
 	nested "$s" main demo_outer demo_middle ||
@@ -204,12 +224,13 @@ t_attach_named_trigger() {
 		>"$TMP/attach.out" 2>"$TMP/attach.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		fail attach_named_trigger "exit $rc: $(tail -n 3 "$TMP/attach.err" | tr '\n' ' ')"
+		fail attach_named_trigger "exit $rc: $(tl 3 "$TMP/attach.err")"
 	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
 		fail attach_named_trigger "end is $(json_str "$d/record.json" end), not trigger"
 	elif ! kill -0 "$pid" 2>/dev/null; then
 		fail attach_named_trigger "the attached process did not survive the recording"
-	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach.fxt.gz") || ! nested "$s" work_top work_mid work_leaf; then
+	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach.fxt.gz") ||
+		! nested "$s" work_top work_mid work_leaf; then
 		fail attach_named_trigger "work_top > work_mid > work_leaf not in the trace"
 	elif ! grep -q "\"pid\": $pid, \"tid\": $pid, \"time_ns\"" "$d/record.json"; then
 		fail attach_named_trigger "no hit of process $pid in record.json"
@@ -222,8 +243,9 @@ t_attach_named_trigger() {
 
 t_multi_snapshot_three() {
 	local d="$TMP/multi" f n=0 bad=""
-	if ! "$RECORD" -q -o "$d" --multi-snapshot -- "$PROG" hits 3 300 >/dev/null 2>"$TMP/multi.err"; then
-		fail multi_snapshot_three "exit non-zero: $(tail -n 3 "$TMP/multi.err" | tr '\n' ' ')"
+	if ! "$RECORD" -q -o "$d" --multi-snapshot -- "$PROG" hits 3 300 >/dev/null \
+		2>"$TMP/multi.err"; then
+		fail multi_snapshot_three "exit non-zero: $(tl 3 "$TMP/multi.err")"
 		return
 	fi
 	for f in $(snaps "$d" trigger); do
@@ -244,11 +266,12 @@ t_multi_snapshot_three() {
 t_duration() {
 	local d="$TMP/duration" t0 t1 rc
 	t0=$(date +%s%N)
-	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" forever >/dev/null 2>"$TMP/duration.err"
+	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" forever >/dev/null \
+		2>"$TMP/duration.err"
 	rc=$?
 	t1=$(date +%s%N)
 	if [ $rc -ne 0 ]; then
-		fail duration "exit $rc: $(tail -n 3 "$TMP/duration.err" | tr '\n' ' ')"
+		fail duration "exit $rc: $(tl 3 "$TMP/duration.err")"
 	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
 		fail duration "end is $(json_str "$d/record.json" end), not duration"
 	elif [ $(((t1 - t0) / 1000000)) -gt 5000 ]; then
@@ -275,7 +298,7 @@ start_forever() {
 t_sigint_keeps_data() {
 	local rc
 	if ! start_forever sigint; then
-		fail sigint_keeps_data "the recorder did not start: $(tail -n 2 "$TMP/sigint.err" | tr '\n' ' ')"
+		fail sigint_keeps_data "the recorder did not start: $(tl 2 "$TMP/sigint.err")"
 		return
 	fi
 	sleep 0.3
@@ -283,9 +306,9 @@ t_sigint_keeps_data() {
 	wait "$REC_PID"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		fail sigint_keeps_data "exit $rc after SIGINT: $(tail -n 3 "$TMP/sigint.err" | tr '\n' ' ')"
+		fail sigint_keeps_data "exit $rc after SIGINT: $(tl 3 "$TMP/sigint.err")"
 	elif [ "$(json_str "$REC_DIR/record.json" end)" != interrupt ]; then
-		fail sigint_keeps_data "end is $(json_str "$REC_DIR/record.json" end), not interrupt"
+		fail sigint_keeps_data "end: $(json_str "$REC_DIR/record.json" end), not interrupt"
 	elif ! slices_of "$REC_DIR" $(snaps "$REC_DIR") | grep -q ' work_leaf$'; then
 		fail sigint_keeps_data "the snapshot has no work_leaf"
 	elif ! no_procs; then
@@ -309,9 +332,9 @@ t_target_sigkill_keeps_data() {
 	if [ -z "$target" ]; then
 		fail target_sigkill_keeps_data "no target process found"
 	elif [ $rc -ne 0 ]; then
-		fail target_sigkill_keeps_data "exit $rc: $(tail -n 3 "$TMP/sigkill.err" | tr '\n' ' ')"
+		fail target_sigkill_keeps_data "exit $rc: $(tl 3 "$TMP/sigkill.err")"
 	elif [ "$(json_str "$REC_DIR/record.json" end)" != exit ]; then
-		fail target_sigkill_keeps_data "end is $(json_str "$REC_DIR/record.json" end), not exit"
+		fail target_sigkill_keeps_data "end: $(json_str "$REC_DIR/record.json" end)"
 	elif ! slices_of "$REC_DIR" $(snaps "$REC_DIR") | grep -q ' work_leaf$'; then
 		fail target_sigkill_keeps_data "the snapshot has no work_leaf (symbols lost?)"
 	elif ! no_procs; then
@@ -337,21 +360,23 @@ t_recorder_killed() {
 	if no_procs; then
 		ok recorder_killed
 	else
-		fail recorder_killed "left after SIGKILL of the recorder: $(pgrep -af "^$PROG") $(pgrep -af "perf record -o $TMP")"
+		fail recorder_killed "left after SIGKILL of the recorder:" \
+			"$(pgrep -af "^$PROG") $(pgrep -af "perf record -o $TMP")"
 	fi
 }
 
 t_second_thread_trigger() {
 	local d="$TMP/thread" hit
 	if ! "$RECORD" -q -o "$d" -- "$PROG" thread >/dev/null 2>"$TMP/thread.err"; then
-		fail second_thread_trigger "exit non-zero: $(tail -n 3 "$TMP/thread.err" | tr '\n' ' ')"
+		fail second_thread_trigger "exit non-zero: $(tl 3 "$TMP/thread.err")"
 		return
 	fi
-	hit=$(sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' "$d/record.json" | head -n 1)
+	hit=$(first_hit "$d")
 	if [ "$(json_str "$d/record.json" end)" != trigger ]; then
 		fail second_thread_trigger "end is $(json_str "$d/record.json" end), not trigger"
 	elif [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
-		fail second_thread_trigger "expected a hit in a thread other than the main one, found '$hit'"
+		fail second_thread_trigger "expected a hit in a thread other than the main one," \
+			"found '$hit'"
 	elif ! no_procs; then
 		fail second_thread_trigger "a perf or target process is left"
 	else
@@ -362,11 +387,13 @@ t_second_thread_trigger() {
 # --multi-thread: both threads of "prog thread" are in the trace.
 t_multi_thread() {
 	local d="$TMP/mthread" tids
-	if ! "$RECORD" -q -o "$d" --multi-thread -- "$PROG" thread >/dev/null 2>"$TMP/mthread.err"; then
-		fail multi_thread "exit non-zero: $(tail -n 3 "$TMP/mthread.err" | tr '\n' ' ')"
+	if ! "$RECORD" -q -o "$d" --multi-thread -- "$PROG" thread >/dev/null \
+		2>"$TMP/mthread.err"; then
+		fail multi_thread "exit non-zero: $(tl 3 "$TMP/mthread.err")"
 		return
 	fi
-	tids=$(slices_of "$d" $(snaps "$d") | awk '$3 == "work_leaf" { print $1 }' | sort -u | wc -l)
+	tids=$(slices_of "$d" $(snaps "$d") | awk '$3 == "work_leaf" { print $1 }' | sort -u |
+		wc -l)
 	if [ "$tids" -ne 2 ]; then
 		fail multi_thread "expected work_leaf in 2 threads, found $tids"
 	elif ! no_procs; then
@@ -379,11 +406,13 @@ t_multi_thread() {
 t_stripped_target() {
 	local rc
 	cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
-	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" none >/dev/null 2>"$TMP/strip.err"
+	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" none >/dev/null \
+		2>"$TMP/strip.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail stripped_target "exit $rc, expected 1"
-	elif ! grep -q "expected a symbol table to find 'work_mid', found none" "$TMP/strip.err"; then
+	elif ! grep -q "expected a symbol table to find 'work_mid', found none" \
+		"$TMP/strip.err"; then
 		fail stripped_target "unexpected message: $(cat "$TMP/strip.err")"
 	else
 		ok stripped_target
@@ -395,10 +424,10 @@ t_breakpoint_mechanism() {
 	local d="$TMP/bp" hit
 	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint -- "$PROG" thread >/dev/null \
 		2>"$TMP/bp.err"; then
-		fail breakpoint_mechanism "exit non-zero: $(tail -n 3 "$TMP/bp.err" | tr '\n' ' ')"
+		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
 		return
 	fi
-	hit=$(sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' "$d/record.json" | head -n 1)
+	hit=$(first_hit "$d")
 	if ! grep -q '"mechanism": "breakpoint"' "$d/record.json"; then
 		fail breakpoint_mechanism "record.json does not say breakpoint"
 	elif [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
@@ -414,7 +443,8 @@ t_breakpoint_mechanism() {
 # for that user), --kernel is refused with the reason.
 t_unprivileged_user() {
 	local pub="$TMP/pub" rc1 rc2
-	if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ]; then
+	if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1 ||
+		[ "$(id -u)" -ne 0 ]; then
 		skip unprivileged_user "needs root, setpriv and the user nobody"
 		return
 	fi
@@ -433,7 +463,7 @@ t_unprivileged_user() {
 	elif [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
 		skip unprivileged_user "perf_event_paranoid > 2: perf is for root only here"
 	elif [ $rc2 -ne 0 ]; then
-		fail unprivileged_user "as nobody: exit $rc2: $(tail -n 2 "$pub/u.err" | tr '\n' ' ')"
+		fail unprivileged_user "as nobody: exit $rc2: $(tl 2 "$pub/u.err")"
 	elif [ "$(json_str "$pub/u/record.json" end)" != trigger ]; then
 		fail unprivileged_user "as nobody: end is $(json_str "$pub/u/record.json" end)"
 	else
@@ -450,7 +480,7 @@ t_perf_refuses() {
 		fail perf_refuses "exit $rc, expected 1"
 	elif ! grep -q "perf exited before recording; perf said:" "$TMP/refuse.err" ||
 		! grep -q "unknown option .no-such-perf-option" "$TMP/refuse.err"; then
-		fail perf_refuses "perf's message not shown: $(head -n 3 "$TMP/refuse.err" | tr '\n' ' ')"
+		fail perf_refuses "perf's message not shown: $(head -n 3 "$TMP/refuse.err")"
 	elif ! no_procs; then
 		fail perf_refuses "the launched target is left"
 	else
@@ -473,7 +503,7 @@ t_perf_killed() {
 	elif [ $rc -ne 1 ]; then
 		fail perf_killed "exit $rc, expected 1"
 	elif ! grep -q "perf exited while the target was running" "$TMP/perfkill.err"; then
-		fail perf_killed "unexpected message: $(tail -n 2 "$TMP/perfkill.err" | tr '\n' ' ')"
+		fail perf_killed "unexpected message: $(tl 2 "$TMP/perfkill.err")"
 	elif ! no_procs; then
 		fail perf_killed "the launched target is left"
 	else
@@ -487,7 +517,8 @@ t_missing_symbol() {
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail missing_symbol "exit $rc, expected 1"
-	elif ! grep -q "expected a function named 'work_mdi'.*closest:.*work_mid" "$TMP/nosym.err"; then
+	elif ! grep -q "expected a function named 'work_mdi'.*closest:.*work_mid" \
+		"$TMP/nosym.err"; then
 		fail missing_symbol "no closest-name hint: $(cat "$TMP/nosym.err")"
 	elif ! no_procs; then
 		fail missing_symbol "a process is left"
@@ -505,7 +536,8 @@ t_dead_pid() {
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail dead_pid "exit $rc, expected 1"
-	elif ! grep -q "^snaptrace-record: -p $dead: expected a running process" "$TMP/dead.err"; then
+	elif ! grep -q "^snaptrace-record: -p $dead: expected a running process" \
+		"$TMP/dead.err"; then
 		fail dead_pid "unexpected message: $(cat "$TMP/dead.err")"
 	else
 		ok dead_pid
@@ -514,7 +546,8 @@ t_dead_pid() {
 
 t_missing_perf() {
 	local rc
-	"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none >/dev/null 2>"$TMP/noperf.err"
+	"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none >/dev/null \
+		2>"$TMP/noperf.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail missing_perf "exit $rc, expected 1"
@@ -561,15 +594,16 @@ t_check_report() {
 # make install: the front end finds its programs in PREFIX/libexec/snaptrace.
 t_installed_layout() {
 	local p="$TMP/prefix" rc
-	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" install >"$TMP/install.log" 2>&1; then
-		fail installed_layout "make install failed: $(tail -n 3 "$TMP/install.log" | tr '\n' ' ')"
+	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" install \
+		>"$TMP/install.log" 2>&1; then
+		fail installed_layout "make install failed: $(tl 3 "$TMP/install.log")"
 		return
 	fi
-	(cd "$TMP" && env -u SNAPTRACE_BIN "$p/bin/snaptrace" run -q -o "$TMP/inst.fxt.gz" --duration 0.3 \
-		--trigger none -- "$PROG" forever >/dev/null 2>"$TMP/inst.err")
+	(cd "$TMP" && env -u SNAPTRACE_BIN "$p/bin/snaptrace" run -q -o "$TMP/inst.fxt.gz" \
+		--duration 0.3 --trigger none -- "$PROG" forever >/dev/null 2>"$TMP/inst.err")
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		fail installed_layout "installed snaptrace run: exit $rc: $(tail -n 2 "$TMP/inst.err" | tr '\n' ' ')"
+		fail installed_layout "installed snaptrace run: exit $rc: $(tl 2 "$TMP/inst.err")"
 	elif ! "$CONVERT" --dump=slices "$TMP/inst.fxt.gz" | grep -q ' work_leaf$'; then
 		fail installed_layout "the trace of the installed front end has no work_leaf"
 	elif ! no_procs; then

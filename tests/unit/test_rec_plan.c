@@ -96,8 +96,9 @@ static void plan_sampling(void)
 
 	o.mode = REC_MODE_SAMPLING;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
-	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event -e dummy:u "
-		     "-e cpu-clock/overwrite/u -F 5000 --call-graph fp --no-buildid -t 7 "
+	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event "
+		     "-e dummy:u -e cpu-clock/overwrite/u -F 5000 --call-graph fp --no-buildid "
+		     "-t 7 "
 		     "--switch-output=signal --delay=-1 --control=fd:3,4");
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
 	CHECK(p.freeze);
