@@ -22,7 +22,8 @@ trap cleanup EXIT
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
-unprivileged_user perf_refuses perf_killed no_leftovers"
+unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
+no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -511,6 +512,28 @@ t_perf_killed() {
 	fi
 }
 
+# start_not_missed NAME [RECORD OPTIONS]: "prog hits 1 300" works 300 ms from
+# its start, then hits the trigger; the snapshot must reach back to the
+# program's start: its first sample is at least 280 ms before the hit.
+start_not_missed() {
+	local name=$1 d="$TMP/$1" f hit first
+	shift
+	if ! "$RECORD" -q -o "$d" "$@" -- "$PROG" hits 1 300 >/dev/null 2>"$TMP/$name.err"; then
+		fail "$name" "exit non-zero: $(tl 3 "$TMP/$name.err")"
+		return
+	fi
+	f=$(snaps "$d" trigger | head -n 1)
+	hit=$(sed -n 's/.*"time_ns": \([0-9]*\), "snapshot": 0}.*/\1/p' "$d/record.json")
+	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
+	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
+		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
+	elif [ $((hit - first)) -lt 280000000 ]; then
+		fail "$name" "first sample only $(((hit - first) / 1000000)) ms before the hit"
+	else
+		ok "$name"
+	fi
+}
+
 t_missing_symbol() {
 	local rc
 	"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none >/dev/null 2>"$TMP/nosym.err"
@@ -633,6 +656,11 @@ t_breakpoint_mechanism
 t_unprivileged_user
 t_perf_refuses
 t_perf_killed
+start_not_missed start_not_missed
+# a perf that says 5.4 has no --control: readiness is seen in /proc instead
+printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \
+	>"$TMP/perf-5.4" && chmod +x "$TMP/perf-5.4"
+start_not_missed start_not_missed_without_control --perf "$TMP/perf-5.4"
 if no_procs; then
 	ok no_leftovers
 else
