@@ -439,11 +439,14 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 
 static void print_summary(const struct rec_session *s)
 {
+	/* the front end converts the files and says where the trace is */
+	if (getenv("SNAPTRACE_FRONTEND")) {
+		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
+			  rec_end_name(s->end));
+		return;
+	}
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
 		  s->outdir, rec_end_name(s->end));
-	/* the front end converts the files and says where the trace is */
-	if (getenv("SNAPTRACE_FRONTEND"))
-		return;
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
 			  rec_end_name(s->snaps[i].reason));
