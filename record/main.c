@@ -408,8 +408,9 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		if (!realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
-	err = rec_trigspec_resolve(o->trigger, s->exe, o->ncmd ? 0 : s->target.pids[0],
-				   &s->loc, why, sizeof(why));
+	/* attached: read /proc/PID/exe, which works for a deleted or replaced file */
+	err = rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
+				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
 		diag_error("--trigger: %s", why);
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;

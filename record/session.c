@@ -365,7 +365,10 @@ static int finish(struct rec_session *s)
 /* Opens the trigger events (disabled) for every target process. */
 static int open_trigger(struct rec_session *s)
 {
-	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, s->loc.file,
+	/* the uprobe of an attached program's executable goes through /proc/PID/exe:
+	 * right even when the file was replaced or is in another mount namespace */
+	const char *file = s->loc.in_main && !s->target.launched ? s->target.exe : s->loc.file;
+	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, file,
 				   s->loc.file_offset);
 
 	if (err)
