@@ -80,7 +80,8 @@ static inline int hex_value(char c)
 /* Skips blanks; perf pads its columns with long runs of spaces, so words of
  * 8 bytes are stepped over, and the first non-space byte of a word is found
  * from the lowest set byte of (word ^ spaces) (little-endian loads). */
-static const char *skip_spaces(const char *p, const char *end)
+static inline __attribute__((always_inline)) const char *skip_spaces(const char *p,
+								     const char *end)
 {
 	static const uint64_t spaces = 0x2020202020202020ull;
 	uint64_t w;
