@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <zlib.h>
 
@@ -41,6 +42,15 @@ struct fxt_sink {
 	uint64_t total;        /* bytes committed (before compression) */
 	uint8_t *zbuf;
 	z_stream z;
+	/* Gzip: deflate runs on its own thread over a full staging buffer
+	 * (job) while the writer fills the other one (buf). */
+	uint8_t *job;          /* the buffer being deflated, or spare when idle */
+	size_t job_len;
+	int job_err;           /* the deflate thread's error, taken when idle */
+	bool job_busy, stop, thread_ready;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 };
 
 /*
