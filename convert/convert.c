@@ -7,6 +7,7 @@
  */
 #include "convert.h"
 
+#include "array.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,16 +221,11 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 		return CONV_OK;
 	if (t->npending && ts != t->pending_ts)
 		flush_pending(c, t, ts);
-	if (t->npending == t->cappending) {
-		size_t cap = t->cappending ? t->cappending * 2 : 16;
-		struct conv_branch *p = realloc(t->pending, cap * sizeof(*p));
-
-		if (!p)
-			return CONV_ERR_NOMEM;
-		t->pending = p;
-		t->cappending = cap;
-	}
-	b = &t->pending[t->npending];
+	b = array_grow(t->pending, &t->cappending, t->npending, sizeof(*b));
+	if (!b)
+		return CONV_ERR_NOMEM;
+	t->pending = b;
+	b += t->npending;
 	b->flags = l->flags;
 	if (!site_of(c, &l->from, &b->from) || !site_of(c, &l->to, &b->to))
 		return CONV_ERR_NOMEM;
@@ -310,16 +306,11 @@ static void sample_done(struct converter *cv)
 static int add_frame(struct converter *cv, const struct conv_loc *loc)
 {
 	struct sample *sm = &cv->sample;
+	struct conv_site *f = array_grow(sm->frames, &sm->cap, sm->n, sizeof(*f));
 
-	if (sm->n == sm->cap) {
-		size_t cap = sm->cap ? sm->cap * 2 : 64;
-		struct conv_site *f = realloc(sm->frames, cap * sizeof(*f));
-
-		if (!f)
-			return CONV_ERR_NOMEM;
-		sm->frames = f;
-		sm->cap = cap;
-	}
+	if (!f)
+		return CONV_ERR_NOMEM;
+	sm->frames = f;
 	if (!site_of(&cv->c, loc, &sm->frames[sm->n]))
 		return CONV_ERR_NOMEM;
 	sm->n++;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "input.h"
 
+#include "run.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -10,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 struct input {
@@ -26,82 +27,33 @@ static const char branch_fields[] =
 	"comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
 static const char sample_fields[] = "comm,pid,tid,time,ip,sym,symoff,dso,event,period";
 
-/* Runs ARGV with stdout to a pipe, stdin from
- * /dev/null, PAGER=cat. Returns the child's pid and *RFD, or -errno. */
-static pid_t spawn(char *const argv[], int *rfd)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(p[0]);
-		close(p[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		dup2(p[1], STDOUT_FILENO);
-		setenv("PAGER", "cat", 1);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	*rfd = p[0];
-	return pid;
-}
-
-/* Waits for PID; returns its exit status, 128+signal, or -1. */
-static int reap(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* Is PATH's recording an Intel PT one? Asks `perf evlist`. Returns 1, 0, or
- * -1 when perf could not be run. */
-static int is_intel_pt(const char *perf, const char *path)
+ * -1 when perf failed (its output is then in OUT). */
+static int is_intel_pt(const char *perf, const char *path, char *out, size_t size)
 {
 	char *argv[] = { (char *)perf, "evlist", "-i", (char *)path, NULL };
-	char out[4096];
-	size_t n = 0;
-	ssize_t r;
-	int fd, found;
-	pid_t pid = spawn(argv, &fd);
 
-	if (pid < 0)
+	if (run_capture(argv, out, size) != 0)
 		return -1;
-	while ((r = read(fd, out + n, sizeof(out) - 1 - n)) > 0 && n < sizeof(out) - 1)
-		n += (size_t)r;
-	out[n] = 0;
-	close(fd);
-	found = strstr(out, "intel_pt") != NULL;
-	return reap(pid) == 0 ? found : -1;
+	return strstr(out, "intel_pt") != NULL;
 }
 
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
 	const char *argv[32 + 64];
+	char out[4096];
 	size_t n = 0;
-	int pt = is_intel_pt(perf->perf, in->path), fd;
+	int pt = is_intel_pt(perf->perf, in->path, out, sizeof(out)), fd;
 	pid_t pid;
 
 	if (pt < 0) {
-		snprintf(errbuf, errlen, "%s: `%s evlist` failed: is perf installed and the file a "
-			 "perf.data?", in->path, perf->perf);
+		char *nl = strchr(out, '\n');
+
+		if (nl)
+			*nl = 0;
+		snprintf(errbuf, errlen, "%s: `%s evlist` failed (is perf installed, and the "
+			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
 	argv[n++] = perf->perf;
@@ -120,7 +72,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	for (size_t i = 0; i < perf->nargs && n < sizeof(argv) / sizeof(argv[0]) - 1; i++)
 		argv[n++] = perf->args[i];
 	argv[n] = NULL;
-	pid = spawn((char *const *)argv, &fd);
+	pid = run_spawn((char *const *)argv, false, &fd);
 	if (pid < 0) {
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
 			 strerror((int)-pid));
@@ -214,7 +166,7 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 
 		if (!in->eof)
 			kill(in->perf, SIGTERM);
-		st = reap(in->perf);
+		st = run_wait(in->perf);
 		if (st != 0 && in->eof) {
 			snprintf(errbuf, errlen, "%s: perf script exited with status %d", in->path,
 				 st);

@@ -7,6 +7,7 @@
  */
 #include "pipeline.h"
 
+#include "array.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -46,16 +47,11 @@ static bool parse_block(struct block *b)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
+		struct conv_line *l = array_grow(b->lines, &b->caplines, b->nlines, sizeof(*l));
 
-		if (b->nlines == b->caplines) {
-			size_t cap = b->caplines ? b->caplines * 2 : 8192;
-			struct conv_line *l = realloc(b->lines, cap * sizeof(*l));
-
-			if (!l)
-				return false;
-			b->lines = l;
-			b->caplines = cap;
-		}
+		if (!l)
+			return false;
+		b->lines = l;
 		conv_parse_line(p, (size_t)(e - p), &b->lines[b->nlines++]);
 		p = e + 1;
 	}

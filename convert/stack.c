@@ -19,6 +19,7 @@
  */
 #include "conv.h"
 
+#include "array.h"
 #include <stdlib.h>
 
 #define KERNEL_START 0x8000000000000000ull
@@ -26,15 +27,11 @@
 
 static bool frame_push(struct conv_thread *t, const struct conv_frame *f)
 {
-	if (t->depth == t->capstack) {
-		size_t cap = t->capstack ? t->capstack * 2 : 64;
-		struct conv_frame *s = realloc(t->stack, cap * sizeof(*s));
+	struct conv_frame *s = array_grow(t->stack, &t->capstack, t->depth, sizeof(*s));
 
-		if (!s)
-			return false;
-		t->stack = s;
-		t->capstack = cap;
-	}
+	if (!s)
+		return false;
+	t->stack = s;
 	t->stack[t->depth++] = *f;
 	return true;
 }
@@ -140,22 +137,25 @@ static bool callsite_matches(const struct conv_frame *f, const struct conv_site 
 	       to->symoff - cs->symoff <= limit;
 }
 
-/* The branch's source must be the top frame: unwind to it when deeper
- * (returns were missed), else push it (a call was missed). */
-static void source_check(struct conv *c, struct conv_thread *t, const struct conv_site *from,
-			 uint64_t now)
+/*
+ * Makes SITE's function the top frame: unwinds to it when it is deeper, else
+ * pushes it as an inferred frame. For a branch's source: returns were
+ * missed, or a call was. For a return's target: the function returned into.
+ */
+static void make_top(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+		     uint64_t now)
 {
 	long i;
 
-	if (!from->ip)
+	if (!site->ip)
 		return;
-	if (t->depth && t->stack[t->depth - 1].func == from->func)
+	if (t->depth && t->stack[t->depth - 1].func == site->func)
 		return;
-	i = find_func(t, from->func);
+	i = find_func(t, site->func);
 	if (i >= 0)
 		unwind_to(c, t, (size_t)i, now);
 	else
-		push_inferred(c, t, from, now);
+		push_inferred(c, t, site, now);
 }
 
 static void do_call(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
@@ -167,29 +167,12 @@ static void do_call(struct conv *c, struct conv_thread *t, const struct conv_bra
 	if (b->from.func == b->to.func && b->to.has_symoff && b->to.symoff != 0)
 		return;
 	if (t->depth)	/* at the start of a segment a call pushes only its target */
-		source_check(c, t, &b->from, now);
+		make_top(c, t, &b->from, now);
 	push_frame(c, t, &b->to, &b->from, now, false);
 	if (t->depth == 0)
 		return;
 	top = &t->stack[t->depth - 1];
 	top->exact_return = (b->flags & CONV_F_HW_INT) != 0;
-}
-
-/* After a return: the target's function must be the top frame. */
-static void land_on(struct conv *c, struct conv_thread *t, const struct conv_site *to,
-		    uint64_t now)
-{
-	long i;
-
-	if (!to->ip)
-		return;
-	if (t->depth && t->stack[t->depth - 1].func == to->func)
-		return;
-	i = find_func(t, to->func);
-	if (i >= 0)
-		unwind_to(c, t, (size_t)i, now);
-	else
-		push_inferred(c, t, to, now);
 }
 
 static void do_return(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
@@ -218,7 +201,7 @@ static void do_return(struct conv *c, struct conv_thread *t, const struct conv_b
 	if ((b->flags & (CONV_F_SYSRET | CONV_F_IRET)) && b->to.ip && b->to.ip < KERNEL_START)
 		while (t->depth && t->stack[t->depth - 1].kernel)
 			conv_stack_pop(c, t, now);
-	land_on(c, t, &b->to, now);
+	make_top(c, t, &b->to, now);
 }
 
 /* jmp/jcc to another function (same-function jumps never get here), and
@@ -232,7 +215,7 @@ static void do_jump(struct conv *c, struct conv_thread *t, const struct conv_bra
 	if (!b->to.ip)
 		return;
 	if (source_known)
-		source_check(c, t, &b->from, now);
+		make_top(c, t, &b->from, now);
 	if (t->depth == 0) {
 		push_inferred(c, t, &b->to, now);
 		return;
@@ -284,7 +267,7 @@ void conv_stack_branch(struct conv *c, struct conv_thread *t, const struct conv_
 				.flags = f & ~(CONV_F_TRACE_END | CONV_F_TRACE_BEGIN),
 				.from = b->from, .to = b->to }, now);
 		else
-			source_check(c, t, &b->from, now);
+			make_top(c, t, &b->from, now);
 		open_gap(c, t, (f & CONV_F_SYSCALL) != 0, now);
 	} else if (f & CONV_F_TRACE_BEGIN) {
 		do_jump(c, t, b, now, false);

@@ -7,6 +7,7 @@
  */
 #include "conv.h"
 
+#include "array.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,18 +80,15 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 
 static bool pid_named(struct conv *c, uint64_t pkoid)
 {
+	uint64_t *p;
+
 	for (size_t i = 0; i < c->nnamed_pids; i++)
 		if (c->named_pids[i] == pkoid)
 			return true;
-	if (c->nnamed_pids == c->capnamed_pids) {
-		size_t cap = c->capnamed_pids ? c->capnamed_pids * 2 : 16;
-		uint64_t *p = realloc(c->named_pids, cap * sizeof(*p));
-
-		if (!p)
-			return true;	/* unnamed is better than a crash */
-		c->named_pids = p;
-		c->capnamed_pids = cap;
-	}
+	p = array_grow(c->named_pids, &c->capnamed_pids, c->nnamed_pids, sizeof(*p));
+	if (!p)
+		return true;	/* unnamed is better than a crash */
+	c->named_pids = p;
 	c->named_pids[c->nnamed_pids++] = pkoid;
 	return false;
 }

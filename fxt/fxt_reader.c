@@ -11,6 +11,7 @@
  * a failure: only an unreadable file or one without the magic number record
  * is an error.
  */
+#include "array.h"
 #include "fxt_reader.h"
 
 #include <errno.h>
@@ -57,23 +58,6 @@ void *fxt_trace_alloc(struct fxt_trace *t, size_t n)
 	return p;
 }
 
-/*
- * Returns ARR (of *CAP elements of SIZE bytes) grown to hold at least N + 1
- * elements (possibly moved), or NULL with ARR untouched.
- */
-static void *grow(void *arr, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p;
-
-	if (n < *cap)
-		return arr;
-	p = realloc(arr, c * size);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 {
 	struct fxt_trace_priv *pv = t->priv;
@@ -100,7 +84,7 @@ int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 		t->problems[FXT_TRACE_PROBLEMS_MAX] = s;
 		return 0;
 	}
-	arr = grow(t->problems, &pv->problems_cap, t->nproblems, sizeof(char *));
+	arr = array_grow(t->problems, &pv->problems_cap, t->nproblems, sizeof(char *));
 	if (!arr)
 		return -ENOMEM;
 	t->problems = arr;
@@ -152,7 +136,7 @@ static void note(struct reader *r, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	s = fxt_trace_alloc(r->t, strlen(line) + 1);
-	notes = grow(pv->notes, &pv->notes_cap, pv->nnotes, sizeof(*pv->notes));
+	notes = array_grow(pv->notes, &pv->notes_cap, pv->nnotes, sizeof(*pv->notes));
 	if (!s || !notes) {
 		r->err = -ENOMEM;
 		return;
@@ -384,7 +368,7 @@ static void read_event(struct reader *r, uint64_t h)
 		note(r, "event complete name=\"%s\" dropped: negative duration", ev.name);
 		return;
 	}
-	events = grow(t->events, &pv->events_cap, t->nevents, sizeof(ev));
+	events = array_grow(t->events, &pv->events_cap, t->nevents, sizeof(ev));
 	if (!events) {
 		r->err = -ENOMEM;
 		return;
@@ -425,7 +409,7 @@ static void read_kobj(struct reader *r, uint64_t h)
 		     k.obj_type == FXT_ZX_OBJ_PROCESS ? "process" :
 		     k.obj_type == FXT_ZX_OBJ_THREAD ? "thread" : "other",
 		     (unsigned long long)k.koid, k.name);
-	kobjs = grow(t->kobjs, &pv->kobjs_cap, t->nkobjs, sizeof(k));
+	kobjs = array_grow(t->kobjs, &pv->kobjs_cap, t->nkobjs, sizeof(k));
 	if (!kobjs) {
 		r->err = -ENOMEM;
 		return;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fxt_format.h"
 #include "fxt_reader.h"
 #include "fxt_trace_priv.h"
@@ -142,15 +143,11 @@ static bool close_stack(struct builder *b, const struct fxt_revent *ev, bool pen
 
 static int push(struct builder *b, struct entry e)
 {
-	if (b->depth == b->stack_cap) {
-		size_t cap = b->stack_cap ? b->stack_cap * 2 : 64;
-		struct entry *s = realloc(b->stack, cap * sizeof(*s));
+	struct entry *s = array_grow(b->stack, &b->stack_cap, b->depth, sizeof(*s));
 
-		if (!s)
-			return -ENOMEM;
-		b->stack = s;
-		b->stack_cap = cap;
-	}
+	if (!s)
+		return -ENOMEM;
+	b->stack = s;
 	b->stack[b->depth++] = e;
 	return 0;
 }
@@ -161,15 +158,11 @@ static int add_slice(struct builder *b, const struct fxt_revent *ev, uint64_t en
 	struct entry e = { .begin = ev->ts, .end = end, .slice = t->nslices,
 			   .pending = ev->type == FXT_EVENT_BEGIN };
 
-	if (t->nslices == b->slices_cap) {
-		size_t cap = b->slices_cap ? b->slices_cap * 2 : 256;
-		struct fxt_slice *s = realloc(t->slices, cap * sizeof(*s));
+	struct fxt_slice *s = array_grow(t->slices, &b->slices_cap, t->nslices, sizeof(*s));
 
-		if (!s)
-			return -ENOMEM;
-		t->slices = s;
-		b->slices_cap = cap;
-	}
+	if (!s)
+		return -ENOMEM;
+	t->slices = s;
 	t->slices[t->nslices++] = (struct fxt_slice){
 		.pid = ev->pid, .tid = ev->tid, .depth = (unsigned)b->depth,
 		.begin = ev->ts, .end = end, .ev = ev,
@@ -182,15 +175,12 @@ static int add_instant(struct builder *b, const struct fxt_revent *ev)
 	struct fxt_trace *t = b->t;
 	struct entry e = { .begin = ev->ts, .end = ev->ts, .slice = SIZE_MAX, .instant = true };
 
-	if (t->ninstants == b->instants_cap) {
-		size_t cap = b->instants_cap ? b->instants_cap * 2 : 256;
-		struct fxt_instant *s = realloc(t->instants, cap * sizeof(*s));
+	struct fxt_instant *s = array_grow(t->instants, &b->instants_cap, t->ninstants,
+					   sizeof(*s));
 
-		if (!s)
-			return -ENOMEM;
-		t->instants = s;
-		b->instants_cap = cap;
-	}
+	if (!s)
+		return -ENOMEM;
+	t->instants = s;
 	t->instants[t->ninstants++] = (struct fxt_instant){
 		.pid = ev->pid, .tid = ev->tid, .depth = (unsigned)b->depth, .ev = ev,
 	};

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "host.h"
 
+#include "run.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -58,66 +60,6 @@ int rec_find_program(const char *want, char *out, size_t size)
 	return -ENOENT;
 }
 
-int rec_run_capture(char *const argv[], char *buf, size_t size)
-{
-	int pipefd[2], status;
-	size_t len = 0;
-	pid_t pid;
-
-	if (size)
-		buf[0] = '\0';
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = errno;
-
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -err;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(pipefd[1], 1);
-		dup2(pipefd[1], 2);
-		setenv("PAGER", "cat", 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		char tmp[4096];
-		ssize_t n = read(pipefd[0], tmp, sizeof(tmp));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (size && len + 1 < size) {
-			size_t take = (size_t)n;
-
-			if (take > size - 1 - len)
-				take = size - 1 - len;
-			memcpy(buf + len, tmp, take);
-			len += take;
-			buf[len] = '\0';
-		}
-	}
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}
-
 /* Reads the first integer of FILE into *OUT. Returns 0 or -errno. */
 static int read_int_file(const char *file, int *out)
 {
@@ -168,7 +110,7 @@ static void probe_features(struct rec_host *h)
 	static char help[65536];
 	char *argv[] = { h->perf_path, "record", "-h", NULL };
 
-	rec_run_capture(argv, help, sizeof(help));
+	run_capture(argv, help, sizeof(help));
 	h->feat_probed = true;
 	h->feat[PERF_FEAT_CONTROL] = strstr(help, "--control") != NULL;
 	h->feat[PERF_FEAT_KCORE] = strstr(help, "--kcore") != NULL;
@@ -193,7 +135,7 @@ void rec_host_probe(struct rec_host *h, const char *perf_path)
 			     sizeof(h->perf_path)) == 0) {
 		char *argv[] = { h->perf_path, "--version", NULL };
 
-		h->perf_runs = rec_run_capture(argv, out, sizeof(out)) == 0;
+		h->perf_runs = run_capture(argv, out, sizeof(out)) == 0;
 		perf_version_parse(h->perf_runs ? out : "", &h->perf_version);
 		if (h->perf_version.known) {
 			for (i = 0; i < PERF_FEAT_COUNT; i++)

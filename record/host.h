@@ -46,13 +46,6 @@ int rec_find_program(const char *want, char *out, size_t size);
  */
 void rec_host_probe(struct rec_host *h, const char *perf_path);
 
-/*
- * Runs ARGV (argv[0] a path) with stdin from /dev/null and stdout+stderr
- * captured into BUF (SIZE bytes, NUL-terminated, truncated). PAGER=cat.
- * Returns the exit status (0..255), 128+N when killed by signal N, or a
- * negative errno when it could not be started.
- */
-int rec_run_capture(char *const argv[], char *buf, size_t size);
 
 /* The mode auto picks on H: Intel PT when present, else sampling. */
 enum rec_mode rec_host_auto_mode(const struct rec_host *h);

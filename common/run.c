@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+pid_t run_spawn(char *const argv[], bool with_stderr, int *fd)
+{
+	int pipefd[2];
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -err;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		dup2(pipefd[1], STDOUT_FILENO);
+		if (with_stderr)
+			dup2(pipefd[1], STDERR_FILENO);
+		setenv("PAGER", "cat", 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	*fd = pipefd[0];
+	return pid;
+}
+
+int run_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int run_capture(char *const argv[], char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd;
+	pid_t pid = run_spawn(argv, true, &fd);
+
+	if (size)
+		buf[0] = '\0';
+	if (pid < 0)
+		return (int)pid;
+	for (;;) {
+		char tmp[4096];
+		ssize_t n = read(fd, tmp, sizeof(tmp));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (size && len + 1 < size) {
+			size_t take = (size_t)n;
+
+			if (take > size - 1 - len)
+				take = size - 1 - len;
+			memcpy(buf + len, tmp, take);
+			len += take;
+			buf[len] = '\0';
+		}
+	}
+	close(fd);
+	return run_wait(pid);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* run: running a helper program (perf) and reading what it prints. */
+#ifndef SNAPTRACE_RUN_H
+#define SNAPTRACE_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Starts ARGV (argv[0] a path, or a name looked up in PATH) with stdin from
+ * /dev/null, PAGER=cat and an empty signal mask, its stdout (and its stderr
+ * too with WITH_STDERR, else stderr is inherited) going to a pipe whose read
+ * end is returned in *FD (close-on-exec; the caller closes it). Returns the
+ * child's pid, or a negative errno. A failed exec exits the child with 127.
+ */
+pid_t run_spawn(char *const argv[], bool with_stderr, int *fd);
+
+/* Waits for child PID. Returns its exit status (0..255), 128+N when killed
+ * by signal N, or a negative errno. */
+int run_wait(pid_t pid);
+
+/*
+ * Runs ARGV as run_spawn() with stdout+stderr captured into BUF (SIZE bytes,
+ * NUL-terminated, truncated) and waits for it. Returns what run_wait()
+ * returns, or a negative errno when it could not be started.
+ */
+int run_capture(char *const argv[], char *buf, size_t size);
+
+#endif
