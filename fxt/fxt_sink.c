@@ -8,7 +8,7 @@
  * fills, while the writer goes on filling a second staging buffer. Short
  * writes and EINTR are retried; any other failure becomes the sticky error.
  *
- * Gzip level 1, by measurement (test_fxt_writer's writer_throughput traffic:
+ * Gzip level 1, by measurement (converter-like traffic through the writer:
  * 2 M begin/end events, 40 MB of FXT; this 2-core VM, CPU time, best of 5):
  *	level 1: 5.2 M events/s, 10.6 MB     level 4: 3.2 M events/s, 9.7 MB
  *	level 3: 3.6 M events/s, 10.5 MB     level 6: 1.9 M events/s, 9.6 MB

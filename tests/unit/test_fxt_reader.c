@@ -16,8 +16,8 @@
 #include "fxt_format.h"
 #include "fxt_reader.h"
 #include "unit.h"
+#include "unit_tmp.h"
 
-static char tmpdir[64];
 static char path[256];
 
 /* A file being assembled, word by word. */
@@ -83,7 +83,7 @@ static const char *save(const char *name, bool gz)
 	for (size_t i = 0; i < nwords; i++)
 		for (int k = 0; k < 8; k++)
 			bytes[i * 8 + k] = (uint8_t)(words[i] >> (8 * k));
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	snprintf(path, sizeof(path), "%s", unit_tmp(name));
 	if (gz) {
 		gzFile f = gzopen(path, "wb");
 
@@ -144,7 +144,7 @@ static void reader_not_fxt(void)
 	nwords = 0;
 	CHECK_INT_EQ(fxt_trace_read(save("empty.fxt", false), &t, errbuf, sizeof(errbuf)),
 		     -EINVAL);
-	snprintf(path, sizeof(path), "%s/missing.fxt", tmpdir);
+	snprintf(path, sizeof(path), "%s", unit_tmp("missing.fxt"));
 	errbuf[0] = 0;
 	CHECK_INT_EQ(fxt_trace_read(path, &t, errbuf, sizeof(errbuf)), -ENOENT);
 	CHECK(strstr(errbuf, "missing.fxt") != NULL);
@@ -397,7 +397,7 @@ static void reader_gzip_truncated(void)
 		put(2);
 	}
 	snprintf(name, sizeof(name), "%s", save("full.fxt.gz", true));
-	snprintf(cut, sizeof(cut), "%s/cut.fxt.gz", tmpdir);
+	snprintf(cut, sizeof(cut), "%s", unit_tmp("cut.fxt.gz"));
 	in = fopen(name, "rb");
 	out = fopen(cut, "wb");
 	CHECK(in && out);
@@ -508,13 +508,8 @@ static void reader_dump_records(void)
 
 int main(void)
 {
-	char cmd[128];
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_fxt_reader.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (unit_tmp_init("test_fxt_reader"))
 		return 1;
-	}
 	UNIT_RUN(reader_not_fxt);
 	UNIT_RUN(reader_inline_refs);
 	UNIT_RUN(reader_index_redefinition);
@@ -527,8 +522,6 @@ int main(void)
 	UNIT_RUN(reader_ticks_per_second);
 	UNIT_RUN(reader_thread_object_without_process);
 	UNIT_RUN(reader_dump_records);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
+	unit_tmp_fini();
 	return unit_exit();
 }

@@ -15,8 +15,8 @@
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 #include "unit.h"
+#include "unit_tmp.h"
 
-static char tmpdir[64];
 static char path[256];
 static struct fxt_writer *w;
 
@@ -25,7 +25,7 @@ static void begin_trace(const char *name, bool unnamed)
 {
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%s.fxt", tmpdir, name);
+	snprintf(path, sizeof(path), "%s/%s.fxt", unit_tmpdir, name);
 	w = fxt_writer_open(path, FXT_OUTPUT_RAW, "test", &err);
 	if (!w) {
 		UNIT_FAIL("fxt_writer_open: %s", strerror(-err));
@@ -376,13 +376,8 @@ static void slices_thread_order(void)
 
 int main(void)
 {
-	char cmd[128];
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_fxt_slices.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (unit_tmp_init("test_fxt_slices"))
 		return 1;
-	}
 	UNIT_RUN(slices_nesting);
 	UNIT_RUN(slices_end_closes_innermost);
 	UNIT_RUN(slices_end_without_begin);
@@ -395,8 +390,6 @@ int main(void)
 	UNIT_RUN(slices_unnamed_thread);
 	UNIT_RUN(slices_counters_ignored);
 	UNIT_RUN(slices_thread_order);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
+	unit_tmp_fini();
 	return unit_exit();
 }

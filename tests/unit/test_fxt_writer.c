@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fxt_format.h"
@@ -20,19 +19,8 @@
 #include "fxt_sink.h"
 #include "fxt_writer.h"
 #include "unit.h"
+#include "unit_tmp.h"
 
-static char tmpdir[64];
-
-/* PATH of NAME in the test's scratch directory (a rotating static buffer). */
-static const char *tpath(const char *name)
-{
-	static char bufs[4][256];
-	static int n;
-	char *b = bufs[n++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
-	return b;
-}
 
 static bool exists(const char *path)
 {
@@ -159,7 +147,7 @@ static const struct {
 
 static void writer_pinned_bytes(void)
 {
-	const char *path = tpath("pinned.fxt");
+	const char *path = unit_tmp("pinned.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
 	struct fxt_arg args[2] = {
 		{ .type = FXT_ARG_INT64, .i64 = -5 },
@@ -315,12 +303,12 @@ static void roundtrip(const char *path, enum fxt_output out)
 
 static void writer_roundtrip_raw(void)
 {
-	roundtrip(tpath("rt.fxt"), FXT_OUTPUT_AUTO);
+	roundtrip(unit_tmp("rt.fxt"), FXT_OUTPUT_AUTO);
 }
 
 static void writer_roundtrip_gzip(void)
 {
-	const char *path = tpath("rt.fxt.gz");
+	const char *path = unit_tmp("rt.fxt.gz");
 	FILE *f;
 	int c1, c2;
 
@@ -350,7 +338,7 @@ static void name_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid)
 static void writer_string_recycling(void)
 {
 	enum { N = 45000 };
-	const char *path = tpath("strings.fxt.gz");
+	const char *path = unit_tmp("strings.fxt.gz");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
 	fxt_string_id *ids = malloc(N * sizeof(*ids));
 	struct fxt_arg arg = { .type = FXT_ARG_STRING };
@@ -412,7 +400,7 @@ static void writer_string_recycling(void)
 static void writer_thread_recycling(void)
 {
 	enum { NT = 300, ROUNDS = 4 };
-	const char *path = tpath("threads.fxt");
+	const char *path = unit_tmp("threads.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
 	struct fxt_event ev = { .type = FXT_EVENT_INSTANT };
 	struct fxt_trace t;
@@ -491,7 +479,7 @@ static void writer_truncation(void)
 {
 	enum { LEN = 40000 };
 	static const char marker[] = FXT_STRING_TRUNCATED_MARKER;
-	const char *path = tpath("long.fxt");
+	const char *path = unit_tmp("long.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
 	char *name = malloc(LEN), *utf8 = malloc(LEN);
 	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
@@ -542,7 +530,7 @@ out:
 /* Strings of every length 1..24 keep records 8-byte aligned with zero padding. */
 static void writer_alignment(void)
 {
-	const char *path = tpath("align.fxt");
+	const char *path = unit_tmp("align.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
 	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
 	char s[32];
@@ -582,7 +570,7 @@ static void writer_alignment(void)
 
 static void writer_invalid_event(void)
 {
-	const char *path = tpath("invalid.fxt");
+	const char *path = unit_tmp("invalid.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
 	struct fxt_arg args[16] = { { .type = FXT_ARG_BOOL } };
 	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
@@ -620,87 +608,10 @@ static void writer_invalid_event(void)
 	CHECK_INT_EQ(fxt_writer_close(w), 0);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/*
- * Writes converter-like traffic (begin/end pairs over 2,000 names on 8
- * threads, one string argument per begin, irregular time steps) and prints
- * events per CPU second; the checks are floors far below what the writer
- * does, to catch gross regressions.
- */
-static double throughput(const char *path, enum fxt_output out, uint64_t *bytes_out)
-{
-	enum { N = 2000000, NAMES = 2000 };
-	struct fxt_writer *w = open_or_fail(path, out);
-	static fxt_string_id names[NAMES];
-	struct fxt_arg arg = { .type = FXT_ARG_STRING };
-	struct fxt_event ev = { .pid = 10 };
-	uint64_t ts = 1000000000, rnd = 12345;
-	double t0;
-	struct stat st;
-
-	if (!w)
-		return 0;
-	for (int i = 0; i < NAMES; i++) {
-		char s[64];
-
-		snprintf(s, sizeof(s), "namespace::function_number_%d(int, char const*)", i);
-		names[i] = fxt_writer_cstring(w, s);
-	}
-	arg.name = fxt_writer_cstring(w, "dso");
-	arg.str = fxt_writer_cstring(w, "/usr/lib/x86_64-linux-gnu/libc.so.6");
-	ev.category = fxt_writer_cstring(w, "libc.so.6");
-	t0 = now_s();
-	for (int i = 0; i < N; i += 2) {
-		rnd = rnd * 6364136223846793005u + 1442695040888963407u;
-		ev.tid = 10 + (uint64_t)(i / 64 % 8);
-		ev.name = names[(rnd >> 33) % NAMES];
-		ev.type = FXT_EVENT_BEGIN;
-		ev.ts = ts += (rnd >> 20) % 200;
-		ev.args = &arg;
-		ev.nargs = 1;
-		fxt_writer_event(w, &ev);
-		ev.type = FXT_EVENT_END;
-		ev.ts = ts += (rnd >> 40) % 100;
-		ev.nargs = 0;
-		fxt_writer_event(w, &ev);
-	}
-	CHECK_INT_EQ(fxt_writer_close(w), 0);
-	t0 = now_s() - t0;
-	*bytes_out = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
-	unlink(path);
-	return N / t0;
-}
-
-static void writer_throughput(void)
-{
-	uint64_t raw_bytes, gz_bytes;
-	double raw = throughput(tpath("speed.fxt"), FXT_OUTPUT_RAW, &raw_bytes);
-	double gz = throughput(tpath("speed.fxt.gz"), FXT_OUTPUT_GZIP, &gz_bytes);
-
-	printf("# writer: raw %.2f M events/s (%.1f MB); gzip level %d %.2f M events/s "
-	       "(%.1f MB)\n", raw / 1e6, raw_bytes / 1e6, FXT_SINK_GZIP_LEVEL, gz / 1e6,
-	       gz_bytes / 1e6);
-	CHECK(raw > 1e6);
-	CHECK(gz > 2e5);
-	CHECK(gz_bytes > 0 && gz_bytes < raw_bytes / 3);
-}
-
 int main(void)
 {
-	char cmd[128];
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_fxt_writer.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (unit_tmp_init("test_fxt_writer"))
 		return 1;
-	}
 	UNIT_RUN(writer_pinned_bytes);
 	UNIT_RUN(writer_roundtrip_raw);
 	UNIT_RUN(writer_roundtrip_gzip);
@@ -709,9 +620,6 @@ int main(void)
 	UNIT_RUN(writer_truncation);
 	UNIT_RUN(writer_alignment);
 	UNIT_RUN(writer_invalid_event);
-	UNIT_RUN(writer_throughput);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
+	unit_tmp_fini();
 	return unit_exit();
 }

@@ -19,19 +19,8 @@
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 #include "unit.h"
+#include "unit_tmp.h"
 
-static char tmpdir[64];
-
-/* PATH of NAME in the test's scratch directory (a rotating static buffer). */
-static const char *tpath(const char *name)
-{
-	static char bufs[4][256];
-	static int n;
-	char *b = bufs[n++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
-	return b;
-}
 
 static bool exists(const char *path)
 {
@@ -54,7 +43,7 @@ static struct fxt_writer *open_or_fail(const char *path, enum fxt_output out)
 
 static void writer_unwritable_directory(void)
 {
-	const char *path = tpath("no/such/dir/out.fxt.gz");
+	const char *path = unit_tmp("no/such/dir/out.fxt.gz");
 	int err = 0;
 	struct fxt_writer *w = fxt_writer_open(path, FXT_OUTPUT_AUTO, "x", &err);
 
@@ -98,7 +87,7 @@ static void writer_sticky_error(void)
 	pid_t pid;
 	int status = 0;
 
-	snprintf(path, sizeof(path), "%s", tpath("big.fxt"));
+	snprintf(path, sizeof(path), "%s", unit_tmp("big.fxt"));
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
@@ -117,7 +106,7 @@ static void writer_sticky_error(void)
 
 static void writer_rename_fails(void)
 {
-	const char *dir = tpath("isdir.fxt");
+	const char *dir = unit_tmp("isdir.fxt");
 	char inner[300], tmp[300];
 	struct fxt_writer *w;
 	FILE *f;
@@ -140,7 +129,7 @@ static void writer_rename_fails(void)
 
 static void writer_abort_leaves_nothing(void)
 {
-	const char *path = tpath("aborted.fxt.gz");
+	const char *path = unit_tmp("aborted.fxt.gz");
 	char tmp[300];
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
 
@@ -162,7 +151,7 @@ static void writer_stdout(void)
 	int status = 0;
 	struct fxt_trace t;
 
-	snprintf(path, sizeof(path), "%s", tpath("stdout.fxt"));
+	snprintf(path, sizeof(path), "%s", unit_tmp("stdout.fxt"));
 	fflush(stdout);
 	pid = fork();
 	CHECK(pid >= 0);
@@ -198,20 +187,13 @@ static void writer_stdout(void)
 /* CPU time of this process, s: the machine may be shared, wall time is noisy. */
 int main(void)
 {
-	char cmd[128];
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_fxt_writer_errors.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (unit_tmp_init("test_fxt_writer_errors"))
 		return 1;
-	}
 	UNIT_RUN(writer_unwritable_directory);
 	UNIT_RUN(writer_sticky_error);
 	UNIT_RUN(writer_rename_fails);
 	UNIT_RUN(writer_abort_leaves_nothing);
 	UNIT_RUN(writer_stdout);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", tmpdir);
+	unit_tmp_fini();
 	return unit_exit();
 }
