@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-pid_t run_spawn(char *const argv[], bool with_stderr, int *fd)
+pid_t run_spawn(char *const argv[], int err_fd, int *fd)
 {
 	int pipefd[2];
 	pid_t pid;
@@ -33,8 +33,7 @@ pid_t run_spawn(char *const argv[], bool with_stderr, int *fd)
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
 		dup2(pipefd[1], STDOUT_FILENO);
-		if (with_stderr)
-			dup2(pipefd[1], STDERR_FILENO);
+		dup2(err_fd < 0 ? pipefd[1] : err_fd, STDERR_FILENO);
 		setenv("PAGER", "cat", 1);
 		execvp(argv[0], argv);
 		_exit(127);
@@ -60,7 +59,7 @@ int run_capture(char *const argv[], char *buf, size_t size)
 {
 	size_t len = 0;
 	int fd;
-	pid_t pid = run_spawn(argv, true, &fd);
+	pid_t pid = run_spawn(argv, -1, &fd);
 
 	if (size)
 		buf[0] = '\0';

@@ -3,18 +3,18 @@
 #ifndef SNAPTRACE_RUN_H
 #define SNAPTRACE_RUN_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 /*
  * Starts ARGV (argv[0] a path, or a name looked up in PATH) with stdin from
- * /dev/null, PAGER=cat and an empty signal mask, its stdout (and its stderr
- * too with WITH_STDERR, else stderr is inherited) going to a pipe whose read
- * end is returned in *FD (close-on-exec; the caller closes it). Returns the
- * child's pid, or a negative errno. A failed exec exits the child with 127.
+ * /dev/null, PAGER=cat and an empty signal mask, its stdout going to a pipe
+ * whose read end is returned in *FD (close-on-exec; the caller closes it),
+ * and its stderr to ERR_FD (STDERR_FILENO: inherited), or to the same pipe
+ * when ERR_FD < 0. Returns the child's pid, or a negative errno. A failed
+ * exec exits the child with 127.
  */
-pid_t run_spawn(char *const argv[], bool with_stderr, int *fd);
+pid_t run_spawn(char *const argv[], int err_fd, int *fd);
 
 /* Waits for child PID. Returns its exit status (0..255), 128+N when killed
  * by signal N, or a negative errno. */

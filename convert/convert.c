@@ -31,8 +31,11 @@ static const char *const skip_what[] = {
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
-static const char perf_script_hint[] =
+/* The perf script command lines whose output this reads (DESIGN.md "Decoding"). */
+static const char branch_hint[] =
 	"perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
+static const char sample_hint[] =
+	"perf script --ns -F comm,pid,tid,time,ip,sym,symoff,dso,event,period";
 
 /* A sample being gathered: its header, then its call chain. */
 struct sample {
@@ -42,13 +45,14 @@ struct sample {
 	fxt_string_id event;
 	struct conv_site *frames;
 	size_t n, cap;
+	bool symtext;           /* some frame had a sym column */
 };
 
 struct converter {
 	struct conv c;
 	const char *input;
 	uint64_t lineno;
-	bool seen_branch;
+	bool seen_branch, seen_sample;
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
 	uint64_t max_ts;
@@ -98,25 +102,32 @@ const struct conv_stats *converter_stats(const struct converter *cv)
  * CONV_ERR_STRICT when --strict makes it fatal. */
 static int skip(struct converter *cv, enum skip_kind kind, const char *s, size_t len)
 {
-	int n = len > 200 ? 200 : (int)len;
+	char text[201];
+	size_t n = len < sizeof(text) - 1 ? len : sizeof(text) - 1;
 
 	cv->c.stats.skipped++;
+	/* Quote the line printable (the input may be a binary file). */
+	for (size_t i = 0; i < n; i++)
+		text[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ? '?' : s[i];
+	text[n] = 0;
 	if (cv->c.strict) {
-		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s: %.*s", cv->input,
-			 (unsigned long long)cv->lineno, skip_what[kind], n, s);
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s: %s", cv->input,
+			 (unsigned long long)cv->lineno, skip_what[kind], text);
 		return CONV_ERR_STRICT;
 	}
 	if (cv->skips[kind]++ == 0)
-		diag_warn("%s:%llu: %s (further ones are counted in the summary): %.*s",
-			  cv->input, (unsigned long long)cv->lineno, skip_what[kind], n, s);
+		diag_warn("%s:%llu: %s (further ones are counted in the summary): %s",
+			  cv->input, (unsigned long long)cv->lineno, skip_what[kind], text);
 	return CONV_OK;
 }
 
-static int missing_column(struct converter *cv, const char *what)
+/* The text lacks a column the conversion needs: the usage error that shows
+ * the perf script line to use (HINT). */
+static int missing_column(struct converter *cv, const char *what, const char *hint)
 {
 	snprintf(cv->message, sizeof(cv->message),
-		 "%s:%llu: expected perf script branch lines with %s, found none; run: %s",
-		 cv->input, (unsigned long long)cv->lineno, what, perf_script_hint);
+		 "%s:%llu: expected perf script lines with %s, found none; run: %s",
+		 cv->input, (unsigned long long)cv->lineno, what, hint);
 	return CONV_ERR_COLUMN;
 }
 
@@ -185,9 +196,10 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 
 	if (!cv->seen_branch) {
 		if (!(l->flags & ~CONV_F_IN_TX))
-			return missing_column(cv, "the flags column (call, return, jcc...)");
+			return missing_column(cv, "the flags column (call, return, jcc...)",
+					      branch_hint);
 		if (!l->from.has_symtext && !l->to.has_symtext && (l->from.ip || l->to.ip))
-			return missing_column(cv, "the sym column");
+			return missing_column(cv, "the sym column", branch_hint);
 		cv->seen_branch = true;
 	}
 	c->stats.branches++;
@@ -272,16 +284,22 @@ static int error_line(struct converter *cv, const struct conv_line *l)
 }
 
 /* Ends the sample being gathered: slices from its chain, or an instant in
- * a thread whose stacks come from branches. */
-static void sample_done(struct converter *cv)
+ * a thread whose stacks come from branches. Returns CONV_OK, or
+ * CONV_ERR_COLUMN when the first sample shows the text has no sym column. */
+static int sample_done(struct converter *cv)
 {
 	struct sample *sm = &cv->sample;
 	struct conv *c = &cv->c;
 	struct conv_thread *t = sm->t;
 
 	if (!sm->open)
-		return;
+		return CONV_OK;
 	sm->open = false;
+	if (!cv->seen_sample && sm->n) {
+		if (!sm->symtext)
+			return missing_column(cv, "the sym column", sample_hint);
+		cv->seen_sample = true;
+	}
 	if (t->has_branches || sm->n == 0) {
 		struct fxt_arg args[3] = {
 			{ .type = FXT_ARG_UINT64, .name = c->s_period, .u64 = sm->period },
@@ -298,9 +316,10 @@ static void sample_done(struct converter *cv)
 		if (t->npending)
 			flush_pending(c, t, sm->ts);
 		conv_emit_instant(c, t, sm->event, sm->ts, args, nargs);
-		return;
+		return CONV_OK;
 	}
 	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns);
+	return CONV_OK;
 }
 
 static int add_frame(struct converter *cv, const struct conv_loc *loc)
@@ -311,6 +330,7 @@ static int add_frame(struct converter *cv, const struct conv_loc *loc)
 	if (!f)
 		return CONV_ERR_NOMEM;
 	sm->frames = f;
+	sm->symtext |= loc->has_symtext;
 	if (!site_of(&cv->c, loc, &sm->frames[sm->n]))
 		return CONV_ERR_NOMEM;
 	sm->n++;
@@ -340,6 +360,7 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	sm->period_ns = period_is_time(l->event) ? sm->period : 0;
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
+	sm->symtext = false;
 	conv_thread_name(&cv->c, t, l->comm);
 	return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
 }
@@ -366,12 +387,19 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 
 	cv->lineno++;
 	cv->c.stats.lines++;
-	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD)
-		sample_done(cv);
+	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD) {
+		int e = sample_done(cv);
+
+		if (e)
+			return e;
+	}
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
 		return branch_line(cv, l, s, len);
 	case CONV_LINE_CHAIN:
+		if (!cv->sample.open && !cv->seen_branch && cv->c.stats.samples == 0)
+			return missing_column(cv, "a header (pid/tid, time, event) before each call "
+					      "chain", sample_hint);
 		if (!cv->sample.open)
 			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
 		return add_frame(cv, &l->from);
@@ -388,10 +416,11 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 		return skip(cv, SKIP_UNKNOWN_FLAG, s, len);
 	case CONV_LINE_BAD:
 		if (!cv->seen_branch && l->has_time && l->flags)
-			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)");
+			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)",
+					      branch_hint);
 		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
 		    memmem(s, len, "=>", 2))
-			return missing_column(cv, "pid/tid and time columns");
+			return missing_column(cv, "the pid/tid and time columns", branch_hint);
 		return skip(cv, SKIP_BAD_LINE, s, len);
 	}
 	return CONV_OK;
@@ -411,17 +440,20 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	t->now = end;
 }
 
-void converter_end_input(struct converter *cv)
+int converter_end_input(struct converter *cv)
 {
 	struct conv *c = &cv->c;
+	int e = sample_done(cv);
 
-	sample_done(cv);
+	if (e)
+		return e;
 	conv_threads_each(c, thread_end_input);
 	/* Errors without a time in threads that never had one. */
 	for (size_t i = 0; i < c->capthreads; i++)
 		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
 			if (t->nearly_errors)
 				thread_starts(c, t, cv->max_ts);
+	return CONV_OK;
 }
 
 void converter_free(struct converter *cv)

@@ -41,8 +41,9 @@ void converter_begin_input(struct converter *cv, const char *name);
 int converter_parsed(struct converter *cv, const struct conv_line *l);
 
 /* Ends the current input: closes every open frame of every thread at its
- * last time (an input is one snapshot; the next starts new segments). */
-void converter_end_input(struct converter *cv);
+ * last time (an input is one snapshot; the next starts new segments).
+ * Returns CONV_OK, or an enum conv_error as converter_parsed() does. */
+int converter_end_input(struct converter *cv);
 
 /* The reason of the last error. */
 const char *converter_message(const struct converter *cv);

@@ -17,6 +17,7 @@
 struct input {
 	int fd;
 	pid_t perf;              /* perf script child, or 0 */
+	FILE *perf_err;          /* what perf script says on stderr, or NULL */
 	bool eof;
 	uint64_t bytes, size;
 	const char *path;
@@ -72,8 +73,13 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	for (size_t i = 0; i < perf->nargs && n < sizeof(argv) / sizeof(argv[0]) - 1; i++)
 		argv[n++] = perf->args[i];
 	argv[n] = NULL;
-	pid = run_spawn((char *const *)argv, false, &fd);
+	in->perf_err = tmpfile();	/* shown as one line at the end; else inherited */
+	pid = run_spawn((char *const *)argv, in->perf_err ? fileno(in->perf_err) : STDERR_FILENO,
+			&fd);
 	if (pid < 0) {
+		if (in->perf_err)
+			fclose(in->perf_err);
+		in->perf_err = NULL;
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
 			 strerror((int)-pid));
 		return (int)pid;
@@ -104,14 +110,19 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 		goto fail;
 	}
 	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		char magic[8];
+		char head[512];
+		ssize_t n = pread(in->fd, head, sizeof(head), 0);
 
 		in->size = (uint64_t)st.st_size;
-		if (pread(in->fd, magic, sizeof(magic), 0) == sizeof(magic) &&
-		    !memcmp(magic, "PERFILE", 7)) {
+		if (n >= 8 && !memcmp(head, "PERFILE", 7)) {
 			err = run_perf_script(in, perf, errbuf, errlen);
 			if (err)
 				goto fail;
+		} else if (n > 0 && memchr(head, 0, (size_t)n)) {
+			err = -EINVAL;
+			snprintf(errbuf, errlen, "%s: a binary file, expected a perf.data or perf "
+				 "script text", path);
+			goto fail;
 		}
 	} else if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		err = -EISDIR;
@@ -155,8 +166,33 @@ uint64_t input_size(const struct input *in)
 	return in->size;
 }
 
+/* Reads what perf script wrote to stderr into BUF as one line: its lines
+ * joined by a space, blank ones dropped, cut at SIZE. */
+static void perf_said(FILE *f, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c, last = ' ';
+
+	buf[0] = 0;
+	rewind(f);
+	while ((c = getc(f)) != EOF && n + 4 < size) {
+		if (c == '\n' || c == '\t' || c == '\r')
+			c = ' ';
+		if (c == ' ' && last == ' ')
+			continue;
+		buf[n++] = (char)(c < 0x20 || c >= 0x7f ? '?' : c);
+		last = c;
+	}
+	if (c != EOF)
+		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = 0;
+}
+
 int input_close(struct input *in, char *errbuf, size_t errlen)
 {
+	char said[400] = "";
 	int rc = 0;
 
 	if (in->fd > STDIN_FILENO)
@@ -167,12 +203,19 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 		if (!in->eof)
 			kill(in->perf, SIGTERM);
 		st = run_wait(in->perf);
+		if (in->perf_err)
+			perf_said(in->perf_err, said, sizeof(said));
 		if (st != 0 && in->eof) {
-			snprintf(errbuf, errlen, "%s: perf script exited with status %d", in->path,
-				 st);
+			snprintf(errbuf, errlen, "%s: perf script exited with status %d%s%s",
+				 in->path, st, said[0] ? ": " : "", said);
 			rc = -1;
+		} else if (said[0]) {
+			snprintf(errbuf, errlen, "%s: perf script: %s", in->path, said);
+			rc = 1;
 		}
 	}
+	if (in->perf_err)
+		fclose(in->perf_err);
 	free(in);
 	return rc;
 }

@@ -39,8 +39,10 @@ uint64_t input_bytes(const struct input *in);
 uint64_t input_size(const struct input *in);
 
 /*
- * Closes IN, waiting for perf script if one was run. Returns 0, or -1 when
- * perf script failed (reason in ERRBUF: "perf script exited with status 1").
+ * Closes IN, waiting for perf script if one was run. Returns 0; 1 when perf
+ * script printed something (warnings: in ERRBUF as one line "PATH: perf
+ * script: ..."); or -1 when perf script failed (reason in ERRBUF: "PATH: perf
+ * script exited with status 1: what it printed").
  */
 int input_close(struct input *in, char *errbuf, size_t errlen);
 

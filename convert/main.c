@@ -87,7 +87,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		[DUMP_TREE] = "tree",
 	};
 
-	while ((c = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1) {
+	opterr = 0;	/* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -124,7 +125,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_VERSION:
 			printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
 			exit(EXIT_OK);
+		case ':':
+			diag_error("%s needs an argument (see --help)", argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
+			diag_error("unknown option %s (see --help)", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}
@@ -160,6 +165,13 @@ static int dump(const char *path, enum dump_view view)
 	return rc;
 }
 
+/* Reports why the converter stopped (an enum conv_error); returns the exit status. */
+static int converter_failed(const struct converter *cv, int conv_err)
+{
+	diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" : converter_message(cv));
+	return conv_err == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 /* Feeds one input to the converter. Returns an exit status. */
 static int convert_input(struct converter *cv, const char *path, const struct input_perf *perf)
 {
@@ -167,20 +179,20 @@ static int convert_input(struct converter *cv, const char *path, const struct in
 	struct input *in;
 	char err[512];
 	int conv_err = 0, rc = EXIT_OK;
+	uint64_t lines;
 
 	if (input_open(path, perf, &in, err, sizeof(err))) {
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	converter_begin_input(cv, path);
+	lines = converter_stats(cv)->lines;
 	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
 				 sizeof(err))) {
 	case PIPELINE_OK:
 		break;
 	case PIPELINE_CONVERT:
-		diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" :
-			   converter_message(cv));
-		rc = conv_err == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
+		rc = converter_failed(cv, conv_err);
 		break;
 	case PIPELINE_READ_ERROR:
 	case PIPELINE_NOMEM:
@@ -188,11 +200,22 @@ static int convert_input(struct converter *cv, const char *path, const struct in
 		rc = EXIT_RUNTIME;
 		break;
 	}
-	if (input_close(in, err, sizeof(err)) && rc == EXIT_OK) {
-		diag_error("%s", err);
+	switch (input_close(in, err, sizeof(err))) {
+	case 0:
+		break;
+	case 1:
+		diag_warn("%s", err);
+		break;
+	default:
+		if (rc == EXIT_OK)
+			diag_error("%s", err);
 		rc = EXIT_RUNTIME;
+		break;
 	}
-	converter_end_input(cv);
+	if (rc == EXIT_OK && converter_stats(cv)->lines == lines)
+		diag_warn("%s: empty input: it adds nothing to the trace", path);
+	if (rc == EXIT_OK && (conv_err = converter_end_input(cv)))
+		rc = converter_failed(cv, conv_err);
 	return rc;
 }
 

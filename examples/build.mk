@@ -6,10 +6,11 @@
 #               a summary.
 #
 # The demo is built like a program one wants to see in a timeline: with
-# debug info and frame pointers (complete sampled call stacks).
+# debug info and frame pointers in every function, leaves included
+# (complete sampled call stacks).
 
 DEMO := $(O)/examples/demo
-DEMO_CFLAGS := -O1 -g -fno-omit-frame-pointer
+DEMO_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 
 $(DEMO): examples/demo.c
 	@mkdir -p $(dir $@)
