@@ -136,8 +136,10 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
 		/* freeze the ring first: what follows the trigger overwrites nothing */
-		if (s->plan.freeze && rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS))
-			diag_warn("perf did not acknowledge \"disable\"");
+		if (s->plan.freeze &&
+		    (err = rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS)))
+			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
+				  "also hold samples taken just after the trigger", strerror(-err));
 		t_frozen = rec_now_ms();
 		if (rec_perf_signal(&s->perf, SIGUSR2))
 			return -1;
