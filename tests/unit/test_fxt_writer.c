@@ -20,14 +20,8 @@
 #include "fxt_writer.h"
 #include "unit.h"
 #include "unit_tmp.h"
+#include "unit_fxt.h"
 
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
 
 /* The whole file PATH as 64-bit little-endian words (*N words); NULL if unreadable. */
 static uint64_t *read_words(const char *path, size_t *n)
@@ -58,18 +52,6 @@ static uint64_t *read_words(const char *path, size_t *n)
 		}
 	}
 	fclose(f);
-	return w;
-}
-
-static struct fxt_writer *open_or_fail(const char *path, enum fxt_output out)
-{
-	int err = 1;
-	struct fxt_writer *w = fxt_writer_open(path, out, "snaptrace", &err);
-
-	if (!w)
-		UNIT_FAIL("fxt_writer_open(%s): %s", path, strerror(-err));
-	else
-		CHECK_INT_EQ(err, 0);
 	return w;
 }
 
@@ -236,7 +218,7 @@ static void roundtrip(const char *path, enum fxt_output out)
 		CHECK_INT_EQ(fxt_writer_event(w, &ev[i]), 0);
 	CHECK_INT_EQ(fxt_writer_close(w), 0);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	CHECK(!exists(tmp));
+	CHECK(!unit_exists(tmp));
 	if (read_back(path, &t))
 		return;
 	check_no_problems(&t);

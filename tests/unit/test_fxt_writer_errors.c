@@ -20,26 +20,8 @@
 #include "fxt_writer.h"
 #include "unit.h"
 #include "unit_tmp.h"
+#include "unit_fxt.h"
 
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-static struct fxt_writer *open_or_fail(const char *path, enum fxt_output out)
-{
-	int err = 1;
-	struct fxt_writer *w = fxt_writer_open(path, out, "snaptrace", &err);
-
-	if (!w)
-		UNIT_FAIL("fxt_writer_open(%s): %s", path, strerror(-err));
-	else
-		CHECK_INT_EQ(err, 0);
-	return w;
-}
 
 static void writer_unwritable_directory(void)
 {
@@ -49,7 +31,7 @@ static void writer_unwritable_directory(void)
 
 	CHECK(w == NULL);
 	CHECK_INT_EQ(err, -ENOENT);
-	CHECK(!exists(path));
+	CHECK(!unit_exists(path));
 	if (w)
 		fxt_writer_abort(w);
 }
@@ -76,8 +58,8 @@ static int sticky_child(const char *path, const char *tmp)
 	bad |= err != -EFBIG;                             /* 1: the write error */
 	bad |= (fxt_writer_event(w, &ev) != -EFBIG) << 1; /* 2: sticky */
 	bad |= (fxt_writer_close(w) != -EFBIG) << 2;      /* 4: close reports it */
-	bad |= exists(path) << 3;                         /* 8: no final file */
-	bad |= exists(tmp) << 4;                          /* 16: no temporary file */
+	bad |= unit_exists(path) << 3;                         /* 8: no final file */
+	bad |= unit_exists(tmp) << 4;                          /* 16: no temporary file */
 	return bad;
 }
 
@@ -101,7 +83,7 @@ static void writer_sticky_error(void)
 	if (WEXITSTATUS(status))
 		UNIT_FAIL("child checks failed: mask %d (1 error, 2 sticky, 4 close, 8 file, "
 			  "16 tmp, 64/128 setup)", WEXITSTATUS(status));
-	CHECK(!exists(path));
+	CHECK(!unit_exists(path));
 }
 
 static void writer_rename_fails(void)
@@ -123,8 +105,8 @@ static void writer_rename_fails(void)
 		return;
 	CHECK(fxt_writer_close(w) < 0);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
-	CHECK(!exists(tmp));
-	CHECK(exists(inner));
+	CHECK(!unit_exists(tmp));
+	CHECK(unit_exists(inner));
 }
 
 static void writer_abort_leaves_nothing(void)
@@ -136,11 +118,11 @@ static void writer_abort_leaves_nothing(void)
 	if (!w)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	CHECK(exists(tmp));
-	CHECK(!exists(path));
+	CHECK(unit_exists(tmp));
+	CHECK(!unit_exists(path));
 	fxt_writer_abort(w);
-	CHECK(!exists(tmp));
-	CHECK(!exists(path));
+	CHECK(!unit_exists(tmp));
+	CHECK(!unit_exists(path));
 }
 
 /* "-" writes raw FXT to stdout (redirected to a file in a child). */

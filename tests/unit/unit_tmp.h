@@ -7,8 +7,10 @@
 #ifndef SNAPTRACE_UNIT_TMP_H
 #define SNAPTRACE_UNIT_TMP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static char unit_tmpdir[64];
 
@@ -33,6 +35,14 @@ static inline const char *unit_tmp(const char *name)
 
 	snprintf(b, sizeof(bufs[0]), "%s/%s", unit_tmpdir, name);
 	return b;
+}
+
+/* Does PATH exist? */
+static inline bool unit_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
 }
 
 /* Removes the scratch directory and everything in it. */
