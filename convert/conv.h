@@ -134,7 +134,7 @@ struct conv {
 	size_t nnamed_pids, capnamed_pids;
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
-		s_period, s_cpufreq, s_mhz, s_samples;
+		s_period, s_cpufreq, s_mhz;
 };
 
 /* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
