@@ -226,6 +226,9 @@ static void summary(const struct options *o, const struct conv_stats *s, uint64_
 		  (unsigned long long)s->threads, (unsigned long long)s->slices,
 		  (unsigned long long)s->samples, (unsigned long long)s->decode_errors,
 		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
+	if (s->time_backwards)
+		diag_warn("%llu lines went back in time within their thread and were clamped",
+			  (unsigned long long)s->time_backwards);
 	if (!s->slices && !s->instants)
 		diag_warn("the trace is empty: no branch, sample or decode error was found for "
 			  "any thread");
