@@ -35,7 +35,7 @@ PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/test/unit/%,$(UNIT_SRC))
 TEST_BINS := $(UNIT_BINS)
 
-.PHONY: all test unit asan demo bench deps install clean help
+.PHONY: all test unit asan demo bench fuzz deps install clean help
 all: $(PROGRAMS)
 
 $(O)/obj/%.o: %.c
@@ -87,7 +87,7 @@ clean:
 	rm -rf build
 
 help:
-	@echo "targets: all test unit asan demo bench install clean"
+	@echo "targets: all test unit asan demo bench fuzz install clean"
 	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR"
 
 -include $(shell find $(O)/obj $(O)/test -name '*.d' 2>/dev/null)

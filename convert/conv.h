@@ -75,7 +75,6 @@ struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
-	unsigned max_depth;
 };
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
@@ -105,6 +104,7 @@ struct conv_thread {
 	uint64_t seg_floor;            /* ns, no begin may precede this (earlier ends) */
 	uint64_t min_ts;               /* ns, events are moved up to this time */
 	unsigned seg_inferred;         /* frames inferred below the segment's bottom */
+	unsigned seg_levels;           /* nesting levels its written slices take */
 	bool seg_after_close;          /* an earlier segment was closed (error, input end) */
 	bool seg_error;                /* ... by a decode error */
 	uint64_t last_end;             /* ns, latest end emitted on this thread */

@@ -237,9 +237,9 @@ static void summary(const struct options *o, const struct conv_stats *s, uint64_
 			  "shorter snapshot or convert fewer snapshot files at once",
 			  (unsigned long long)s->slices);
 	if (s->deep_slices)
-		diag_warn("%llu slices nested deeper than %d (up to %u) were left out: Perfetto "
-			  "cannot show them", (unsigned long long)s->deep_slices, CONV_MAX_DEPTH,
-			  s->max_depth);
+		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
+			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,
+			  CONV_MAX_DEPTH);
 	if (s->unordered_inferred)
 		diag_warn("%llu frames inferred below the stack's bottom after a decode error "
 			  "found no time of their own (more than %d in one segment): their nesting "

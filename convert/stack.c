@@ -45,8 +45,15 @@ static bool too_deep(const struct conv_thread *t, size_t i)
 	return i + reserve >= CONV_MAX_DEPTH;
 }
 
+/* How a frame comes on the stack. */
+enum push_kind {
+	PUSH_CALL,       /* a call seen in the trace */
+	PUSH_INFERRED,   /* a call that was missed: on top, now */
+	PUSH_BOTTOM,     /* below everything of the segment (empty stack), early */
+};
+
 static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_site *site,
-		       const struct conv_site *callsite, uint64_t ts, bool inferred)
+		       const struct conv_site *callsite, uint64_t ts, enum push_kind kind)
 {
 	struct conv_frame f = {
 		.func = site->func,
@@ -57,21 +64,25 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 
 	if (callsite)
 		f.callsite = *callsite;
-	f.hidden = too_deep(t, t->depth);
+	/* A bottom frame deepens every frame written in its segment by one. */
+	f.hidden = kind == PUSH_BOTTOM ? t->seg_levels >= CONV_MAX_DEPTH : too_deep(t, t->depth);
 	if (!frame_push(t, &f))
 		return;
-	if (t->depth > c->stats.max_depth)
-		c->stats.max_depth = (unsigned)t->depth;
-	if (f.hidden)
+	if (f.hidden) {
 		c->stats.deep_slices++;
-	else
-		conv_emit_begin(c, t, &f, ts, inferred);
+		return;
+	}
+	if (kind == PUSH_BOTTOM)
+		t->seg_levels++;
+	else if (t->depth > t->seg_levels)
+		t->seg_levels = (unsigned)t->depth;
+	conv_emit_begin(c, t, &f, ts, kind != PUSH_CALL);
 }
 
 void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
 		     const struct conv_site *callsite, uint64_t ts)
 {
-	push_frame(c, t, site, callsite, ts, false);
+	push_frame(c, t, site, callsite, ts, PUSH_CALL);
 }
 
 void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts)
@@ -104,7 +115,10 @@ static uint64_t bottom_time(struct conv *c, struct conv_thread *t)
 static void push_inferred(struct conv *c, struct conv_thread *t, const struct conv_site *site,
 			  uint64_t now)
 {
-	push_frame(c, t, site, NULL, t->depth ? now : bottom_time(c, t), true);
+	if (t->depth)
+		push_frame(c, t, site, NULL, now, PUSH_INFERRED);
+	else
+		push_frame(c, t, site, NULL, bottom_time(c, t), PUSH_BOTTOM);
 }
 
 /* Index of the topmost frame of F, or -1. */
@@ -168,7 +182,7 @@ static void do_call(struct conv *c, struct conv_thread *t, const struct conv_bra
 		return;
 	if (t->depth)	/* at the start of a segment a call pushes only its target */
 		make_top(c, t, &b->from, now);
-	push_frame(c, t, &b->to, &b->from, now, false);
+	push_frame(c, t, &b->to, &b->from, now, PUSH_CALL);
 	if (t->depth == 0)
 		return;
 	top = &t->stack[t->depth - 1];
@@ -233,7 +247,7 @@ static void do_jump(struct conv *c, struct conv_thread *t, const struct conv_bra
 	 * new frame inherits the call site so the later return still matches. */
 	callsite = t->stack[t->depth - 1].callsite;
 	conv_stack_pop(c, t, now);
-	push_frame(c, t, &b->to, &callsite, now, false);
+	push_frame(c, t, &b->to, &callsite, now, PUSH_CALL);
 }
 
 static void open_gap(struct conv *c, struct conv_thread *t, bool syscall, uint64_t now)
@@ -242,6 +256,8 @@ static void open_gap(struct conv *c, struct conv_thread *t, bool syscall, uint64
 
 	if (t->depth == 0 || too_deep(t, t->depth))
 		return;	/* nothing to hang it on, or too deep to be shown */
+	if (t->depth + 1 > t->seg_levels)
+		t->seg_levels = (unsigned)t->depth + 1;
 	conv_emit_begin(c, t, &gap, now, false);
 	t->gap_open = true;
 }
@@ -287,6 +303,7 @@ void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts)
 		conv_stack_pop(c, t, ts);
 	t->seg_started = false;
 	t->seg_inferred = 0;
+	t->seg_levels = 0;
 	t->seg_floor = t->last_end > ts ? t->last_end : ts;
 	t->seg_after_close = true;
 	t->seg_error = false;

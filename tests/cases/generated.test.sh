@@ -214,6 +214,33 @@ deep_recursion() {
 	ok "deep-recursion-$depth"
 }
 
+# deep_unwind DEPTH: a trace that starts DEPTH frames deep in a recursion and
+# unwinds it: every return infers one more caller below the others. Perfetto
+# shows 512 levels: the file must read back balanced with levels 0..511, all
+# "rec", each enclosing the next.
+deep_unwind() {
+	local depth=$1 why
+	awk -v depth="$depth" -f "$GEN/deep-unwind.awk" >"$TMP/unwind.txt"
+	if ! "$CONVERT" --quiet "$TMP/unwind.txt" -o "$TMP/unwind.fxt" 2>"$TMP/unwind.err"; then
+		fail "deep-unwind-$depth" "conversion failed: $(head -n 3 "$TMP/unwind.err" | tr '\n' '|')"
+		return
+	fi
+	if ! "$CONVERT" --dump=slices "$TMP/unwind.fxt" >"$TMP/unwind.slices" 2>"$TMP/unwind.err"; then
+		fail "deep-unwind-$depth" "reader rejects the output: $(head -n 1 "$TMP/unwind.err")"
+		return
+	fi
+	why=$(awk -v want=512 '
+		$3 != "rec" || $2 != NR - 1 { print "line " NR ": " $0; exit 1 }
+		END { if (NR != want) { print NR " slices, expected " want; exit 1 } }' \
+		"$TMP/unwind.slices")
+	if [ -n "$why" ]; then
+		fail "deep-unwind-$depth" "$why"
+		return
+	fi
+	ok "deep-unwind-$depth"
+}
+
 many_strings
 many_threads
 deep_recursion 600
+deep_unwind 600
