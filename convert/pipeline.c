@@ -94,21 +94,25 @@ static void *worker(void *arg)
 static int fill_block(struct input *in, struct block *b, char *carry, size_t *ncarry, bool *eof,
 		      char *errbuf, size_t errlen)
 {
-	size_t len = *ncarry;
+	size_t len = *ncarry, want = PIPELINE_BLOCK;
 	char *cut;
 
 	memcpy(b->text, carry, len);
-	while (!*eof && len < PIPELINE_BLOCK) {
-		long r = input_read(in, b->text + len, PIPELINE_BLOCK + PIPELINE_LINE_MAX - len,
-				    errbuf, errlen);
+	for (;;) {
+		while (!*eof && len < want) {
+			long r = input_read(in, b->text + len, want - len, errbuf, errlen);
 
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			*eof = true;
-		len += (size_t)r;
+			if (r < 0)
+				return -1;
+			if (r == 0)
+				*eof = true;
+			len += (size_t)r;
+		}
+		cut = *eof ? NULL : memrchr(b->text, '\n', len);
+		if (*eof || cut || want > PIPELINE_BLOCK)
+			break;
+		want = PIPELINE_BLOCK + PIPELINE_LINE_MAX;	/* a line longer than a block */
 	}
-	cut = *eof ? NULL : memrchr(b->text, '\n', len);
 	if (!*eof && !cut) {
 		snprintf(errbuf, errlen, "a line longer than %u bytes", PIPELINE_LINE_MAX);
 		return -1;
