@@ -6,8 +6,9 @@
 #               a summary.
 #
 # The demo is built like a program one wants to see in a timeline: with
-# debug info and frame pointers in every function, leaves included
-# (complete sampled call stacks).
+# debug info and frame pointers in every function, leaves included where the
+# compiler honours it (clang does; gcc 12 omits them in leaves that need no
+# stack).
 
 DEMO := $(O)/examples/demo
 DEMO_CFLAGS := -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
