@@ -534,53 +534,42 @@ start_not_missed() {
 	fi
 }
 
-t_missing_symbol() {
-	local rc
-	"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none >/dev/null 2>"$TMP/nosym.err"
+# expect_error NAME STATUS PATTERN CMD...: CMD must exit with STATUS, say a
+# line matching PATTERN on stderr, and leave no process behind.
+expect_error() {
+	local name=$1 want=$2 pattern=$3 rc
+	shift 3
+	"$@" >/dev/null 2>"$TMP/$name.err"
 	rc=$?
-	if [ $rc -ne 1 ]; then
-		fail missing_symbol "exit $rc, expected 1"
-	elif ! grep -q "expected a function named 'work_mdi'.*closest:.*work_mid" \
-		"$TMP/nosym.err"; then
-		fail missing_symbol "no closest-name hint: $(cat "$TMP/nosym.err")"
+	if [ $rc -ne "$want" ]; then
+		fail "$name" "exit $rc, expected $want"
+	elif ! grep -q "$pattern" "$TMP/$name.err"; then
+		fail "$name" "unexpected message: $(cat "$TMP/$name.err")"
 	elif ! no_procs; then
-		fail missing_symbol "a process is left"
+		fail "$name" "a process is left"
 	else
-		ok missing_symbol
+		ok "$name"
 	fi
+}
+
+t_missing_symbol() {
+	# the closest names are suggested
+	expect_error missing_symbol 1 "expected a function named 'work_mdi'.*closest:.*work_mid" \
+		"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none
 }
 
 t_dead_pid() {
-	local rc dead
+	local dead
 	true &
 	dead=$!
 	wait "$dead"
-	"$RECORD" -o "$TMP/dead" -p "$dead" >/dev/null 2>"$TMP/dead.err"
-	rc=$?
-	if [ $rc -ne 1 ]; then
-		fail dead_pid "exit $rc, expected 1"
-	elif ! grep -q "^snaptrace-record: -p $dead: expected a running process" \
-		"$TMP/dead.err"; then
-		fail dead_pid "unexpected message: $(cat "$TMP/dead.err")"
-	else
-		ok dead_pid
-	fi
+	expect_error dead_pid 1 "^snaptrace-record: -p $dead: expected a running process" \
+		"$RECORD" -o "$TMP/dead" -p "$dead"
 }
 
 t_missing_perf() {
-	local rc
-	"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none >/dev/null \
-		2>"$TMP/noperf.err"
-	rc=$?
-	if [ $rc -ne 1 ]; then
-		fail missing_perf "exit $rc, expected 1"
-	elif ! grep -q "perf: expected the perf program, found none" "$TMP/noperf.err"; then
-		fail missing_perf "unexpected message: $(cat "$TMP/noperf.err")"
-	elif ! no_procs; then
-		fail missing_perf "a process is left"
-	else
-		ok missing_perf
-	fi
+	expect_error missing_perf 1 "perf: expected the perf program, found none" \
+		"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none
 }
 
 t_usage_error() {
