@@ -13,6 +13,20 @@ ok() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "skip $1: $2"; }
 
+# first_lines FILE: the first lines of FILE on one line, for a FAIL message.
+first_lines() {
+	head -n 3 "$1" | tr '\n' '|' | cut -c 1-300
+}
+
+# need_convert SUITE: ends the suite with a skip line when snaptrace-convert
+# is not built.
+need_convert() {
+	if [ ! -x "$CONVERT" ]; then
+		skip "$1" "snaptrace-convert not built ($CONVERT)"
+		exit 0
+	fi
+}
+
 # A scratch directory removed when the suite exits.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

@@ -20,15 +20,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 
-if [ ! -x "$CONVERT" ]; then
-	skip cases "snaptrace-convert not built ($CONVERT)"
-	exit 0
-fi
-
-# first_lines FILE: the first lines of FILE on one line, for a FAIL message.
-first_lines() {
-	head -n 3 "$1" | tr '\n' '|' | cut -c 1-300
-}
+need_convert cases
 
 # run_case DIR: prints one ok/FAIL line for the case in DIR.
 run_case() {

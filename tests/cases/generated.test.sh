@@ -18,25 +18,22 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 GEN="$SNAPTRACE_TOP/tests/gen"
 
-if [ ! -x "$CONVERT" ]; then
-	skip generated "snaptrace-convert not built ($CONVERT)"
-	exit 0
-fi
+need_convert generated
 
 # convert_and_dump NAME: converts $TMP/NAME.txt to $TMP/NAME.fxt.gz and dumps
 # its slices and records; returns 1 after a FAIL line.
 convert_and_dump() {
 	local n=$1
 	if ! "$CONVERT" --quiet "$TMP/$n.txt" -o "$TMP/$n.fxt.gz" 2>"$TMP/$n.err"; then
-		fail "$n" "conversion failed: $(head -n 3 "$TMP/$n.err" | tr '\n' '|')"
+		fail "$n" "conversion failed: $(first_lines "$TMP/$n.err")"
 		return 1
 	fi
 	if ! "$CONVERT" --dump=slices "$TMP/$n.fxt.gz" >"$TMP/$n.slices" 2>"$TMP/$n.err"; then
-		fail "$n" "reader rejects the output: $(head -n 3 "$TMP/$n.err" | tr '\n' '|')"
+		fail "$n" "reader rejects the output: $(first_lines "$TMP/$n.err")"
 		return 1
 	fi
 	if ! "$CONVERT" --dump=records "$TMP/$n.fxt.gz" >"$TMP/$n.records" 2>"$TMP/$n.err"; then
-		fail "$n" "--dump=records fails: $(head -n 3 "$TMP/$n.err" | tr '\n' '|')"
+		fail "$n" "--dump=records fails: $(first_lines "$TMP/$n.err")"
 		return 1
 	fi
 }
@@ -173,7 +170,7 @@ deep_recursion() {
 	awk -v depth=$depth -f "$GEN/deep-recursion.awk" >"$TMP/deep.txt"
 	if ! "$CONVERT" --quiet "$TMP/deep.txt" -o "$TMP/deep.fxt" 2>"$TMP/deep.err"; then
 		fail "deep-recursion-$depth" \
-			"conversion failed: $(head -n 3 "$TMP/deep.err" | tr '\n' '|')"
+			"conversion failed: $(first_lines "$TMP/deep.err")"
 		return
 	fi
 	if ! "$CONVERT" --dump=tree "$TMP/deep.fxt" >"$TMP/deep.tree" 2>"$TMP/deep.err"; then
@@ -219,25 +216,18 @@ deep_recursion() {
 # shows 512 levels: the file must read back balanced with levels 0..511, all
 # "rec", each enclosing the next.
 deep_unwind() {
-	local depth=$1 why
-	awk -v depth="$depth" -f "$GEN/deep-unwind.awk" >"$TMP/unwind.txt"
-	if ! "$CONVERT" --quiet "$TMP/unwind.txt" -o "$TMP/unwind.fxt" 2>"$TMP/unwind.err"; then
-		fail "deep-unwind-$depth" "conversion failed: $(head -n 3 "$TMP/unwind.err" | tr '\n' '|')"
-		return
-	fi
-	if ! "$CONVERT" --dump=slices "$TMP/unwind.fxt" >"$TMP/unwind.slices" 2>"$TMP/unwind.err"; then
-		fail "deep-unwind-$depth" "reader rejects the output: $(head -n 1 "$TMP/unwind.err")"
-		return
-	fi
+	local depth=$1 n="deep-unwind-$1" why
+	awk -v depth="$depth" -f "$GEN/deep-unwind.awk" >"$TMP/$n.txt"
+	convert_and_dump "$n" || return
 	why=$(awk -v want=512 '
 		$3 != "rec" || $2 != NR - 1 { print "line " NR ": " $0; exit 1 }
 		END { if (NR != want) { print NR " slices, expected " want; exit 1 } }' \
-		"$TMP/unwind.slices")
+		"$TMP/$n.slices")
 	if [ -n "$why" ]; then
-		fail "deep-unwind-$depth" "$why"
+		fail "$n" "$why"
 		return
 	fi
-	ok "deep-unwind-$depth"
+	ok "$n"
 }
 
 many_strings

@@ -23,10 +23,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 TOL=8
 
-if [ ! -x "$CONVERT" ]; then
-	skip timing "snaptrace-convert not built ($CONVERT)"
-	exit 0
-fi
+need_convert timing
 
 # times_match TREE EXPECTED: prints the first difference and returns 1.
 times_match() {

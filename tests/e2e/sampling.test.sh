@@ -26,10 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ ! -x "$CONVERT" ]; then
-	skip sampling "snaptrace-convert not built ($CONVERT)"
-	exit 0
-fi
+need_convert sampling
 if ! command -v "$PERF" >/dev/null 2>&1; then
 	skip sampling "no perf ($PERF)"
 	exit 0
@@ -90,11 +87,11 @@ run() {
 		return
 	fi
 	if ! "$CONVERT" --quiet "$TMP/$mode.data" -o "$TMP/$mode.fxt.gz" 2>"$TMP/$mode.conv.err"; then
-		fail "$name" "conversion failed: $(head -n 3 "$TMP/$mode.conv.err" | tr '\n' '|')"
+		fail "$name" "conversion failed: $(first_lines "$TMP/$mode.conv.err")"
 		return
 	fi
 	if ! "$CONVERT" --dump=slices "$TMP/$mode.fxt.gz" >"$TMP/$mode.slices" 2>"$TMP/$mode.dump.err"; then
-		fail "$name" "reader rejects the output: $(head -n 3 "$TMP/$mode.dump.err" | tr '\n' '|')"
+		fail "$name" "reader rejects the output: $(first_lines "$TMP/$mode.dump.err")"
 		return
 	fi
 	if ! why=$(check_nesting "$TMP/$mode.slices" "$2"); then
