@@ -83,6 +83,7 @@ struct conv_thread {
 	int64_t pid, tid;              /* as perf printed them */
 	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31) */
 	char *comm;                    /* last name given to the thread; owned */
+	size_t comm_len;               /* strlen(comm) */
 	bool named;
 
 	bool has_ts;                   /* seen a branch or sample line */

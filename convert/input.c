@@ -109,7 +109,9 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(in->fd, &st))
+		st.st_mode = 0;	/* unknown: read it as a stream */
+	if (S_ISREG(st.st_mode)) {
 		char head[512];
 		ssize_t n = pread(in->fd, head, sizeof(head), 0);
 
@@ -124,7 +126,7 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 				 "script text", path);
 			goto fail;
 		}
-	} else if (fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	} else if (S_ISDIR(st.st_mode)) {
 		err = -EISDIR;
 		snprintf(errbuf, errlen, "%s: is a directory, expected a perf.data or text file",
 			 path);

@@ -104,7 +104,7 @@ static fxt_string_id object_name(struct conv *c, const char *comm, int64_t id)
 
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
 {
-	if (t->named && (comm.len == 0 || (t->comm && strlen(t->comm) == comm.len &&
+	if (t->named && (comm.len == 0 || (t->comm && t->comm_len == comm.len &&
 					   !memcmp(t->comm, comm.s, comm.len))))
 		return;
 	if (comm.len || !t->comm) {
@@ -114,6 +114,7 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 			return;
 		free(t->comm);
 		t->comm = s;
+		t->comm_len = comm.len;
 	}
 	if (!pid_named(c, t->pkoid) || t->pid == t->tid)
 		fxt_writer_process(c->w, t->pkoid, object_name(c, t->comm, t->pid));
