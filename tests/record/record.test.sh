@@ -421,8 +421,17 @@ t_stripped_target() {
 }
 
 # Hardware breakpoints, also in a thread created after the start.
+# BP_FIRES: 1 when a hardware execute breakpoint fires on this host (some
+# VMs open the event but never deliver it; the recorder's self-test says so).
+BP_FIRES=0
+"$RECORD" --check 2>/dev/null | grep -q '^breakpoint trigger: fires' && BP_FIRES=1
+
 t_breakpoint_mechanism() {
 	local d="$TMP/bp" hit
+	if [ $BP_FIRES -eq 0 ]; then
+		skip breakpoint_mechanism "hardware breakpoints do not fire on this host (--check)"
+		return
+	fi
 	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint -- "$PROG" thread >/dev/null \
 		2>"$TMP/bp.err"; then
 		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
@@ -463,6 +472,8 @@ t_unprivileged_user() {
 		fail unprivileged_user "--kernel as nobody: exit $rc1: $(cat "$pub/k.err")"
 	elif [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
 		skip unprivileged_user "perf_event_paranoid > 2: perf is for root only here"
+	elif [ $rc2 -ne 0 ] && [ $BP_FIRES -eq 0 ] && grep -q "neither did" "$pub/u.err"; then
+		skip unprivileged_user "a normal user's trigger needs a hardware breakpoint, which does not fire on this host"
 	elif [ $rc2 -ne 0 ]; then
 		fail unprivileged_user "as nobody: exit $rc2: $(tl 2 "$pub/u.err")"
 	elif [ "$(json_str "$pub/u/record.json" end)" != trigger ]; then
