@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #define EVSRC "/sys/bus/event_source/devices/"
+#define TRACEFS "/sys/kernel/tracing/"
+#define DEBUGFS_TRACING "/sys/kernel/debug/tracing/"
 
 int rec_find_program(const char *want, char *out, size_t size)
 {
@@ -159,6 +161,9 @@ void rec_host_probe(struct rec_host *h, const char *perf_path)
 		h->max_sample_rate = i;
 	h->root = geteuid() == 0;
 	h->cap_perfmon = h->root || has_perf_caps();
+	h->sched_switch = (h->cap_perfmon || (h->paranoid != INT_MIN && h->paranoid <= -1)) &&
+			  (access(TRACEFS "events/sched/sched_switch/id", R_OK) == 0 ||
+			   access(DEBUGFS_TRACING "events/sched/sched_switch/id", R_OK) == 0);
 }
 
 enum rec_mode rec_host_auto_mode(const struct rec_host *h)

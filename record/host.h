@@ -31,6 +31,9 @@ struct rec_host {
 	int max_sample_rate;        /* kernel.perf_event_max_sample_rate, 0 when unreadable */
 	bool root;                  /* effective uid 0 */
 	bool cap_perfmon;           /* CAP_PERFMON or CAP_SYS_ADMIN in the effective set */
+	/* sched:sched_switch samples work: CAP_PERFMON (or paranoid <= -1, the raw
+	 * tracepoint data) and the tracepoint's id readable in tracefs */
+	bool sched_switch;
 };
 
 /*

@@ -80,6 +80,24 @@ static const char *callgraph_name(enum rec_callgraph cg)
 	return "fp";
 }
 
+/*
+ * The recorded tasks. One thread (-t) gets --per-thread: one ring for the
+ * thread rather than one per CPU, so a snapshot is the thread's newest
+ * contiguous stretch (a CPU ring it left early would keep a stale fragment
+ * of its past). Processes (-p) keep perf's per-CPU rings (new threads would
+ * otherwise need a ring each).
+ */
+static int target_args(const char *flag, const char *targets, struct rec_plan *p)
+{
+	int err = 0;
+
+	if (!strcmp(flag, "-t"))
+		err |= arg(p, "--per-thread");
+	err |= arg(p, "%s", flag);
+	err |= arg(p, "%s", targets);
+	return err;
+}
+
 /* The PT-specific part of the command line. */
 static int pt_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 		   const char *targets, struct rec_plan *p)
@@ -90,10 +108,7 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 		 o->kernel ? "uk" : "u");
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
-	if (!strcmp(flag, "-t"))
-		err |= arg(p, "--per-thread");
-	err |= arg(p, "%s", flag);
-	err |= arg(p, "%s", targets);
+	err |= target_args(flag, targets, p);
 	if (!o->full_execution) {
 		p->snapshot_on_exit = h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT];
 		err |= arg(p, "%s", p->snapshot_on_exit ? "--snapshot=e" : "--snapshot");
@@ -127,33 +142,37 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 /*
  * Sampling: the samples go to an overwritable ring (event term "overwrite")
  * while a dummy event, listed first so that perf puts the mmap/comm tracking
- * on it, writes to a normal ring. A global --overwrite would make perf
- * synthesize the target's existing mappings only when a snapshot is written
- * (tail synthesis), which finds nothing once the target has exited; this way
- * every snapshot file starts with them. --no-buildid keeps a snapshot quick
- * (perf would otherwise read the whole file back for build ids).
+ * (and the --switch-events records) on it, writes to a normal ring. A global
+ * --overwrite would make perf synthesize the target's existing mappings only
+ * when a snapshot is written (tail synthesis), which finds nothing once the
+ * target has exited; this way every snapshot file starts with them.
+ * --no-buildid keeps a snapshot quick (perf would otherwise read the whole
+ * file back for build ids). The frequency is an event term, not -F: -F would
+ * also put sched:sched_switch in frequency mode (the kernel then raises its
+ * period and drops switches); a tracepoint left alone samples every hit. Its
+ * samples carry the call chain the thread blocked or was preempted in.
  */
 static int sampling_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 			 const char *targets, struct rec_plan *p)
 {
 	const char *sel = o->kernel ? "" : "u";
-	const char *ow = o->full_execution ? "" : "overwrite";
+	const char *ow = o->full_execution ? "" : ",overwrite";
 	int err = 0;
 
-	if (h->has_hw_pmu)
-		snprintf(p->event, sizeof(p->event), "cycles/freq=%u%s%s/%s", o->sampling_freq,
-			 *ow ? "," : "", ow, sel);
-	else if (*ow)
-		snprintf(p->event, sizeof(p->event), "cpu-clock/%s/%s", ow, sel);
-	else
-		snprintf(p->event, sizeof(p->event), "cpu-clock%s%s", *sel ? ":" : "", sel);
+	snprintf(p->event, sizeof(p->event), "%s/freq=%u%s/%s",
+		 h->has_hw_pmu ? "cycles" : "cpu-clock", o->sampling_freq, ow, sel);
 	err |= arg(p, "-e");
 	err |= arg(p, "dummy%s%s", *sel ? ":" : "", sel);
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
-	if (!h->has_hw_pmu) {
-		err |= arg(p, "-F");
-		err |= arg(p, "%u", o->sampling_freq);
+	p->sched_switch = h->sched_switch;
+	if (p->sched_switch) {
+		err |= arg(p, "-e");
+		err |= arg(p, "sched:sched_switch%s", *ow ? "/overwrite/" : "");
+	} else {
+		note(p, "sched:sched_switch needs root (CAP_PERFMON) or "
+		     "kernel.perf_event_paranoid -1 and a readable tracefs: off-CPU time "
+		     "comes from switch events alone, without the stack it blocked in");
 	}
 	if (h->max_sample_rate > 0 && o->sampling_freq > (unsigned)h->max_sample_rate)
 		note(p, "--sampling-freq %u is above kernel.perf_event_max_sample_rate %d: "
@@ -174,8 +193,7 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		err |= arg(p, "-m");
 		err |= arg(p, "%lu", rec_plan_pages(o->snapshot_size));
 	}
-	err |= arg(p, "%s", flag);
-	err |= arg(p, "%s", targets);
+	err |= target_args(flag, targets, p);
 	if (o->callgraph == REC_CG_FP)
 		note(p, "call stacks come from frame pointers (--callgraph fp): a leaf "
 		     "function without a frame shows directly under its grandparent; "
@@ -209,6 +227,9 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 		err = sampling_args(o, h, target_flag, targets, p);
 	if (err)
 		return err;
+	/* PERF_RECORD_SWITCH on the tracking event: when the thread left and
+	 * came back to a CPU, the off-CPU time in every mode */
+	err |= arg(p, "--switch-events");
 	if (p->switch_output)
 		err |= arg(p, "--switch-output=signal");
 	if (p->control) {

@@ -9,12 +9,14 @@
  * (--no-bpf-event follows --timestamp where perf >= 5.1 has it.)
  *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
- *             [--switch-output=signal] [-D -1 --control=fd:3,4]
- *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-F N]
- *             --call-graph MODE --no-buildid [-m PAGES] (-t TID | -p PIDS)
+ *             --switch-events [--switch-output=signal] [-D -1 --control=fd:3,4]
+ *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT
+ *             [-e sched:sched_switch/overwrite/] --call-graph MODE --no-buildid
+ *             [-m PAGES] (--per-thread -t TID | -p PIDS) --switch-events
  *             --switch-output=signal [-D -1 --control=fd:3,4]
- *             where EVENT is cpu-clock/overwrite/u or cycles/freq=N,overwrite/u
- *             (see sampling_args() in plan.c for why not --overwrite)
+ *             where EVENT is cpu-clock/freq=N,overwrite/u or cycles/freq=N,overwrite/u
+ *             and sched:sched_switch is there where the host allows tracepoints
+ *             (see sampling_args() in plan.c for why not --overwrite or -F)
  * perf receives the control pipe as its fds 3 (commands) and 4 (acks).
  */
 #ifndef SNAPTRACE_REC_PLAN_H
@@ -54,6 +56,7 @@ struct rec_plan {
 	bool switch_output;         /* every SIGUSR2 rotates into OUT.<timestamp> */
 	bool snapshot_on_exit;      /* PT --snapshot=e */
 	bool freeze;                /* single snapshot: "disable" the events before it */
+	bool sched_switch;          /* sampling: sched:sched_switch samples are recorded */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
 	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */

@@ -50,6 +50,7 @@ CTL="--delay=-1 --control=fd:3,4"
 SE="--snapshot=e"
 T42="--per-thread -t 42"
 SW="--switch-output=signal"
+SWE="--switch-events"
 MT="-p 1234,1235"
 
 psb=$(cat /sys/bus/event_source/devices/intel_pt/caps/psb_cyc 2>/dev/null)
@@ -61,64 +62,73 @@ else
 		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
 			"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
 	done <<'EOF'
-4.19.0|-t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot
-4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u $T42 --snapshot
-4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk $T42 --snapshot
-4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u $MT --snapshot -m,1024
-4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot $SW
-4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7
-5.4.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e
-5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e
-5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e
-5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT --snapshot=e -m,1024
-5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW
-5.4.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7
-5.10.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $CTL
-5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $CTL
-5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $CTL
-5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $CTL
-5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW $CTL
-5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
-6.1.187|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $CTL
-6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $CTL
-6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $CTL
-6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $CTL
-6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW $CTL
-6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
-6.8.12|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $CTL
-6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $CTL
-6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $CTL
-6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $CTL
-6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SW $CTL
-6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $CTL
+4.19.0|-t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot $SWE
+4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u $T42 --snapshot $SWE
+4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk $T42 --snapshot $SWE
+4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u $MT --snapshot -m,1024 $SWE
+4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot $SWE $SW
+4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 $SWE
+5.4.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE
+5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE
+5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e $SWE
+5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT --snapshot=e -m,1024 $SWE
+5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW
+5.4.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 $SWE
+5.10.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $CTL
+5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE $CTL
+5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $SWE $CTL
+5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $SWE $CTL
+5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW $CTL
+5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $SWE $CTL
+6.1.187|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $CTL
+6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE $CTL
+6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $SWE $CTL
+6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $SWE $CTL
+6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW $CTL
+6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $SWE $CTL
+6.8.12|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $CTL
+6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE $CTL
+6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $SWE $CTL
+6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $SWE $CTL
+6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW $CTL
+6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $SWE $CTL
 EOF
 fi
 
-# Sampling lines depend on whether the host has a hardware PMU.
+# Sampling lines depend on whether the host has a hardware PMU, and on
+# whether it allows sched:sched_switch (CAP_PERFMON or paranoid -1, and the
+# tracepoint's id readable in tracefs).
 EVSRC=/sys/bus/event_source/devices
 if [ -e $EVSRC/cpu/type ] || [ -e $EVSRC/cpu_core/type ]; then
-	EV="cycles/freq=5000,overwrite/u"
-	EV2="cycles/freq=2000,overwrite/u"
-	EVK="cycles/freq=5000,overwrite/"
-	F=""; F2=""
+	BASE=cycles
 else
-	EV="cpu-clock/overwrite/u"; EV2=$EV; EVK="cpu-clock/overwrite/"
-	F=" -F 5000"; F2=" -F 2000"
+	BASE=cpu-clock
+fi
+EV="$BASE/freq=5000,overwrite/u"; EV2="$BASE/freq=2000,overwrite/u"; EVK="$BASE/freq=5000,overwrite/"
+TP_ID=/sys/kernel/tracing/events/sched/sched_switch/id
+[ -r $TP_ID ] || TP_ID=/sys/kernel/debug/tracing/events/sched/sched_switch/id
+if [ -r $TP_ID ] && { [ "$(id -u)" = 0 ] ||
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le -1 ]; }; then
+	SS=" -e sched:sched_switch/overwrite/"
+else
+	SS=""
 fi
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 42 --switch-output=signal $CTL"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --no-buildid $T42 $SWE $SW $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$NB -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 $SW $CTL"
+	"$NB -e dummy:u -e $EV2$SS --call-graph dwarf --no-buildid -m 256 --per-thread -t 5 $SWE $SW $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$NB -e dummy -e $EVK$F --call-graph fp --no-buildid -p 5 --switch-output=signal $CTL"
+	"$NB -e dummy -e $EVK$SS --call-graph fp --no-buildid -p 5 $SWE $SW $CTL"
+check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
+	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --no-buildid --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
-	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 3 --switch-output=signal"
+	"$PRE -e dummy:u -e $EV$SS --call-graph fp --no-buildid --per-thread -t 3 $SWE $SW"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t PID --switch-output=signal $CTL"
-check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --switch-events -t 1" \
-	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $CTL --switch-events"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --no-buildid --per-thread -t PID $SWE $SW $CTL"
+check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \
+	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
@@ -126,7 +136,7 @@ perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo
 out=$("$RECORD" --perf "$perf" --dry-run --mode pt --kernel -t 1 2>/dev/null)
 out=${out//$perf/perf}
 # (no --no-bpf-event: that help does not list it)
-exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $CTL"
+exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $SWE $CTL"
 if [ "$psb" = 0 ]; then
 	skip dryrun_unknown_version_probes_help "psb_cyc 0"
 elif [ "$out" = "$exp" ]; then

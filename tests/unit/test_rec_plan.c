@@ -97,16 +97,29 @@ static void plan_sampling(void)
 	o.mode = REC_MODE_SAMPLING;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
 	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event "
-		     "-e dummy:u -e cpu-clock/overwrite/u -F 5000 --call-graph fp --no-buildid "
-		     "-t 7 "
+		     "-e dummy:u -e cpu-clock/freq=5000,overwrite/u --call-graph fp --no-buildid "
+		     "--per-thread -t 7 --switch-events "
 		     "--switch-output=signal --delay=-1 --control=fd:3,4");
+	CHECK(!p.sched_switch);
+	CHECK(p.nnotes >= 1 && strstr(p.notes[0], "sched:sched_switch"));
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
 	CHECK(p.freeze);
 	CHECK_STR_EQ(p.unwinder, "fp");
 	h.has_hw_pmu = true;
+	h.sched_switch = true;
 	o.multi_snapshot = true;
 	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
 	CHECK_STR_EQ(p.event, "cycles/freq=5000,overwrite/u");
+	/* the tracepoint has no -F: it samples every switch, with its call chain */
+	CHECK(p.sched_switch);
+	CHECK(strstr(line(&p), " -e cycles/freq=5000,overwrite/u -e sched:sched_switch/overwrite/ "));
+	CHECK(!strstr(line(&p), " -F ") && !strstr(line(&p), "--per-thread"));
+	o.full_execution = true;
+	o.multi_snapshot = false;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(strstr(line(&p), " -e cycles/freq=5000/u -e sched:sched_switch --call-graph "));
+	o.full_execution = false;
+	o.multi_snapshot = true;
 	CHECK(!p.freeze);     /* multi-snapshot keeps recording through snapshots */
 	o.mode = REC_MODE_AUTO;
 	h.has_intel_pt = false;
