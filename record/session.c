@@ -180,9 +180,42 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 	return (int)(sn - s->snaps);
 }
 
+/* Whether the recording holds thread TID: every thread with --multi-thread,
+ * else the thread -t names or the main thread of each target (tid == pid). */
+static bool thread_recorded(const struct rec_session *s, pid_t tid)
+{
+	if (s->target.tid)
+		return tid == s->target.tid;
+	if (s->o->multi_thread)
+		return true;
+	for (int i = 0; i < s->target.npids; i++)
+		if (tid == s->target.pids[i])
+			return true;
+	return false;
+}
+
+/* Warns (once a recording) of a hit in a thread the recording leaves out:
+ * the trace would show the recorded thread only, silently. */
+static void check_hit_thread(struct rec_session *s, const struct rec_hit *hit)
+{
+	char comm[32], name[40] = "";
+
+	if (s->warned_unrecorded || thread_recorded(s, hit->tid))
+		return;
+	s->warned_unrecorded = true;
+	if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
+		snprintf(name, sizeof(name), " (%s)", comm);
+	diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
+		  "(only %s %d is); record it with --multi-thread", (int)hit->tid, name,
+		  (int)hit->pid, s->target.tid ? "thread" : "the main thread",
+		  (int)(s->target.tid ? s->target.tid : hit->pid));
+}
+
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
 	struct rec_hit_log *log;
+
+	check_hit_thread(s, hit);
 
 	if (s->nhits >= REC_MAX_HITS) {
 		s->hits_dropped++;

@@ -78,6 +78,7 @@ struct rec_session {
 	int dumps_used;               /* perf Dump files accounted for by snaps */
 	enum rec_end end;
 	bool stop_requested;          /* we asked perf to stop */
+	bool warned_unrecorded;       /* a hit in a thread not recorded was reported */
 	struct rec_thread_info threads[REC_MAX_THREADS];
 	int nthreads;
 	int exit_code;                /* EXIT_OK or EXIT_RUNTIME */

@@ -5,6 +5,7 @@
 # `snaptrace-convert --dump=slices`. Needs perf and permission to use it
 # (root here); skips otherwise. No perf or target process may outlive a test.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
@@ -113,52 +114,10 @@ int main(int argc, char **argv)
 }
 EOF
 PROG="$TMP/prog"
+TARGETS=("$PROG" "$DEMO")
 if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" -lpthread 2>"$TMP/cc.log"; then
 	skip_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
 fi
-
-# first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
-first_hit() {
-	sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' \
-		"$1/record.json" | head -n 1
-}
-
-# tl N FILE: the last N lines of FILE on one line (for failure messages).
-tl() {
-	tail -n "$1" "$2" | tr '\n' ' '
-}
-
-# wait_for FILE PATTERN SECONDS: waits until FILE has a line matching PATTERN.
-wait_for() {
-	local i
-	for ((i = 0; i < $3 * 100; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.01
-	done
-	return 1
-}
-
-# json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
-json_str() {
-	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1
-}
-
-# snaps DIR [REASON]: the snapshot files of a recording (with that reason).
-snaps() {
-	local reason=${2:-[a-z-]*}
-	sed -n "s/^ *{\"file\": \"\([^\"]*\)\", \"reason\": \"$reason\".*/\1/p" \
-		"$1/record.json"
-}
-
-# slices_of DIR FILE...: converts snapshot files of DIR, prints the slices.
-slices_of() {
-	local dir=$1 f
-	local -a in=()
-	shift
-	for f in "$@"; do in+=("$dir/$f"); done
-	"$CONVERT" --quiet "${in[@]}" -o "$dir/t.fxt.gz" >/dev/null 2>"$dir/convert.log" || return 1
-	"$CONVERT" --dump=slices "$dir/t.fxt.gz"
-}
 
 # nested SLICES OUTER MID INNER: OUTER at depth D, MID at D+1 and INNER at
 # D+2 in one thread.
@@ -180,12 +139,6 @@ nested() {
 		}'
 }
 
-# no_procs: no perf of ours (its output is under $TMP; other suites may run
-# perf at the same time) and no test target left running.
-no_procs() {
-	! pgrep -f "perf record -o $TMP" >/dev/null && ! pgrep -f "^$PROG" >/dev/null &&
-		! pgrep -f "^$DEMO" >/dev/null
-}
 
 t_demo_default_trigger() {
 	local d="$TMP/demo" s

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The recorder's side of off-CPU time and of truthful snapshots, with real
+# perf sampling on this machine (tests/record/offcpu_target.c):
+# - a snapshot holds the context switches (PERF_RECORD_SWITCH) and, where the
+#   host allows tracepoints, sched:sched_switch samples whose call chain shows
+#   where the thread blocked, as stock `perf script --show-switch-events`
+#   prints them; blocked and preempted are told apart;
+# - one thread is recorded into its own ring (--per-thread): a snapshot is
+#   its newest contiguous stretch, never a stale fragment of a CPU it left;
+# - a trigger hit in a thread the recording leaves out is warned about.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="offcpu_switch_events offcpu_preempted offcpu_no_stale_fragment
+offcpu_unrecorded_thread_warning offcpu_multi_thread_no_warning offcpu_no_leftovers"
+skip_all() {
+	local n
+	for n in $NAMES; do skip "$n" "$1"; done
+	exit 0
+}
+command -v perf >/dev/null || skip_all "perf not installed"
+[ -x "$RECORD" ] || skip_all "$RECORD not built"
+if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
+	skip_all "perf_event_paranoid > 2 and not root"
+fi
+PROG="$TMP/offcpu_target"
+TARGETS=("$PROG")
+if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$PROG" \
+	"$SNAPTRACE_TOP/tests/record/offcpu_target.c" -lpthread 2>"$TMP/cc.log"; then
+	command -v cc >/dev/null || skip_all "no C compiler"
+	for n in $NAMES; do fail "$n" "offcpu_target.c: $(first_lines "$TMP/cc.log")"; done
+	exit 0
+fi
+
+# Whether the recorder adds sched:sched_switch here (as its --dry-run says).
+SCHED=0
+"$RECORD" --mode sampling --dry-run -t 1 2>/dev/null | grep -q sched:sched_switch && SCHED=1
+
+# record NAME ARGS...: runs snaptrace-record in sampling mode into $TMP/NAME
+# and sets SNAP to its last snapshot file; returns 1 (with a FAIL line) when
+# the recording failed.
+record() {
+	local name=$1 d="$TMP/$1" f
+	shift
+	if ! "$RECORD" -q --mode sampling -o "$d" "$@" >/dev/null 2>"$d.err"; then
+		fail "$name" "snaptrace-record failed: $(tl 3 "$d.err")"
+		return 1
+	fi
+	f=$(snaps "$d" | tail -n 1)
+	if [ -z "$f" ] || [ ! -s "$d/$f" ]; then
+		fail "$name" "no snapshot in $d: $(tl 3 "$d.err")"
+		return 1
+	fi
+	SNAP="$d/$f"
+}
+
+# switches FILE TID FN: what `perf script --show-switch-events` shows of
+# thread TID: "OUT PREEMPT IN GAPS_MS STACK_S STACK_R" = blocked switch-outs,
+# preempted switch-outs, switch-ins, the off-CPU time (OUT to IN) of every
+# blocked switch-out in ms (comma-separated), and sched_switch samples with
+# prev_state S / R whose call chain holds a function named FN...
+switches() {
+	perf script -i "$1" --ns --show-switch-events 2>/dev/null | awk -v tid="$2" -v fn="$3" '
+	function when(   i) { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0; return -1 }
+	/^[^ \t]/ {
+		if (chain) finish()
+		mine = $2 == tid
+		if (!mine) next
+		if (/PERF_RECORD_SWITCH OUT preempt/) { preempt++; out_t = -1 }
+		else if (/PERF_RECORD_SWITCH OUT/) { out++; out_t = when() }
+		else if (/PERF_RECORD_SWITCH IN/) {
+			in_++
+			if (out_t >= 0) gaps = gaps sprintf("%s%.1f", gaps == "" ? "" : ",", (when() - out_t) * 1e3)
+			out_t = -1
+		} else if (/sched:sched_switch:/) { chain = 1; state = $0; sub(/.*prev_state=/, "", state); sub(/ .*/, "", state); hit = 0 }
+		next
+	}
+	chain && mine && index($2, fn) == 1 { hit = 1 }
+	/^$/ && chain { finish() }
+	function finish() { if (hit) { if (state == "S") s++; else if (state ~ /^R/) r++ } chain = 0 }
+	END { if (chain) finish(); printf "%d %d %d %s %d %d\n", out, preempt, in_, gaps == "" ? "-" : gaps, s, r }'
+}
+
+# naps: 12 times spin 4 ms and sleep 30 ms. Every sleep is a blocked
+# switch-out followed by a switch-in about 30 ms later, and (with the
+# tracepoint) a sched_switch sample with prev_state S whose chain holds libc's
+# clock_nanosleep (nap() itself is hidden: clock_nanosleep sets up no frame).
+t_offcpu_switch_events() {
+	local f hit tid out in gaps long s
+	record offcpu_switch_events -- "$PROG" naps 12 4 30 || return
+	f=$SNAP
+	hit=$(first_hit "$TMP/offcpu_switch_events")
+	tid=${hit#* }
+	read -r out _ in gaps s _ <<<"$(switches "$f" "$tid" clock_nanosleep)"
+	# sleeps of 25 ms to 1 s (the machine is shared: generous upper bound)
+	long=$(echo "$gaps" | tr ',' '\n' | awk '$1 >= 25 && $1 < 1000' | wc -l)
+	if [ -z "$hit" ]; then
+		fail offcpu_switch_events "no trigger hit in record.json"
+	elif [ "$out" -lt 12 ] || [ "$in" -lt 12 ]; then
+		fail offcpu_switch_events "expected >= 12 blocked switch-outs and switch-ins of thread $tid, found $out and $in"
+	elif [ "$long" -lt 12 ]; then
+		fail offcpu_switch_events "expected 12 off-CPU stretches of about 30 ms, found $long (ms: $gaps)"
+	elif [ "$SCHED" = 1 ] && [ "$s" -lt 12 ]; then
+		fail offcpu_switch_events "expected 12 sched_switch samples (prev_state S) with clock_nanosleep in the call chain, found $s"
+	else
+		ok offcpu_switch_events
+	fi
+}
+
+# contend: a child spins on the same CPU as spin(): the thread is preempted
+# (OUT preempt; sched_switch prev_state R with spin in the chain).
+t_offcpu_preempted() {
+	local f hit tid preempt r
+	record offcpu_preempted -- "$PROG" contend 400 || return
+	f=$SNAP
+	hit=$(first_hit "$TMP/offcpu_preempted")
+	tid=${hit#* }
+	read -r _ preempt _ _ _ r <<<"$(switches "$f" "$tid" spin)"
+	if [ -z "$hit" ]; then
+		fail offcpu_preempted "no trigger hit in record.json"
+	elif [ "$preempt" -lt 3 ]; then
+		fail offcpu_preempted "expected preempted switch-outs of thread $tid, found $preempt"
+	elif [ "$SCHED" = 1 ] && [ "$r" -lt 3 ]; then
+		fail offcpu_preempted "expected sched_switch samples (prev_state R) with spin in the call chain, found $r"
+	else
+		ok offcpu_preempted
+	fi
+}
+
+# migrate: early() 300 ms on one CPU, then late() 1 s on another, with a
+# 64 KiB ring (about 0.1 s of samples): the snapshot is late() only, in one
+# contiguous stretch. One ring per CPU kept early()'s last samples in the
+# first CPU's ring, stitched to late()'s across a hole.
+t_offcpu_no_stale_fragment() {
+	local f samples n early gap
+	if [ "$(nproc)" -lt 2 ]; then
+		skip offcpu_no_stale_fragment "needs two CPUs"
+		return
+	fi
+	record offcpu_no_stale_fragment --snapshot-size 64K -- "$PROG" migrate 300 1000 || return
+	f=$SNAP
+	samples=$(perf script -i "$f" --ns -F time,event,sym 2>/dev/null | awk '
+		/cpu-clock|cycles/ { t = $1 + 0; if (n++ && t - prev > gap) gap = t - prev; prev = t; s = 1; next }
+		s && $1 == "early" { early++ }
+		/^$/ { s = 0 }
+		END { printf "%d %d %.0f\n", n, early, gap * 1e3 }')
+	read -r n early gap <<<"$samples"
+	if [ "$n" -lt 50 ]; then
+		fail offcpu_no_stale_fragment "expected a snapshot of late(), found $n samples"
+	elif [ "$early" -ne 0 ]; then
+		fail offcpu_no_stale_fragment "$early samples of early() (a stale fragment) in a snapshot that should hold only late()"
+	elif [ "$gap" -gt 100 ]; then
+		fail offcpu_no_stale_fragment "a hole of $gap ms between two samples of one spin"
+	else
+		ok offcpu_no_stale_fragment
+	fi
+}
+
+# worker: the trigger fires in thread "offcpu-worker"; the default recording
+# holds the main thread only, so the recorder says so; --multi-thread does not.
+t_offcpu_unrecorded_thread_warning() {
+	local d="$TMP/unrec" hit
+	if ! "$RECORD" -q --mode sampling -o "$d" -- "$PROG" worker >/dev/null 2>"$d.err"; then
+		fail offcpu_unrecorded_thread_warning "snaptrace-record failed: $(tl 3 "$d.err")"
+		return
+	fi
+	hit=$(first_hit "$d")
+	if [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
+		fail offcpu_unrecorded_thread_warning "expected a hit in the worker thread, found '$hit'"
+	elif ! grep -q "warning: trigger hit in thread ${hit#* } (offcpu-worker) of process" \
+		"$d.err" || ! grep -q "${hit% *}, which is not recorded .*--multi-thread" "$d.err"; then
+		fail offcpu_unrecorded_thread_warning "no warning naming thread ${hit#* } (offcpu-worker): $(tl 3 "$d.err")"
+	elif [ "$(grep -c "not recorded" "$d.err")" -ne 1 ]; then
+		fail offcpu_unrecorded_thread_warning "expected one warning: $(tl 4 "$d.err")"
+	else
+		ok offcpu_unrecorded_thread_warning
+	fi
+}
+
+t_offcpu_multi_thread_no_warning() {
+	local d="$TMP/mt"
+	if ! "$RECORD" -q --mode sampling --multi-thread -o "$d" -- "$PROG" worker >/dev/null \
+		2>"$d.err"; then
+		fail offcpu_multi_thread_no_warning "snaptrace-record failed: $(tl 3 "$d.err")"
+	elif grep -q "not recorded" "$d.err"; then
+		fail offcpu_multi_thread_no_warning "warned with --multi-thread: $(tl 2 "$d.err")"
+	elif [ -z "$(first_hit "$d")" ]; then
+		fail offcpu_multi_thread_no_warning "no trigger hit in record.json"
+	else
+		ok offcpu_multi_thread_no_warning
+	fi
+}
+
+t_offcpu_switch_events
+t_offcpu_preempted
+t_offcpu_no_stale_fragment
+t_offcpu_unrecorded_thread_warning
+t_offcpu_multi_thread_no_warning
+if no_procs; then
+	ok offcpu_no_leftovers
+else
+	fail offcpu_no_leftovers "a perf or target process is left"
+fi

@@ -1,0 +1,56 @@
+# Helpers of the recorder's suites (sourced after tests/lib.sh).
+
+# first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
+first_hit() {
+	sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' \
+		"$1/record.json" | head -n 1
+}
+
+# tl N FILE: the last N lines of FILE on one line (for failure messages).
+tl() {
+	tail -n "$1" "$2" | tr '\n' ' '
+}
+
+# wait_for FILE PATTERN SECONDS: waits until FILE has a line matching PATTERN.
+wait_for() {
+	local i
+	for ((i = 0; i < $3 * 100; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
+json_str() {
+	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1
+}
+
+# snaps DIR [REASON]: the snapshot files of a recording (with that reason).
+snaps() {
+	local reason=${2:-[a-z-]*}
+	sed -n "s/^ *{\"file\": \"\([^\"]*\)\", \"reason\": \"$reason\".*/\1/p" \
+		"$1/record.json"
+}
+
+# slices_of DIR FILE...: converts snapshot files of DIR, prints the slices.
+slices_of() {
+	local dir=$1 f
+	local -a in=()
+	shift
+	for f in "$@"; do in+=("$dir/$f"); done
+	"$CONVERT" --quiet "${in[@]}" -o "$dir/t.fxt.gz" >/dev/null 2>"$dir/convert.log" || return 1
+	"$CONVERT" --dump=slices "$dir/t.fxt.gz"
+}
+
+# no_procs: no perf of ours (its output is under $TMP; other suites may run
+# perf at the same time) and none of the programs in the array TARGETS left
+# running.
+no_procs() {
+	local p
+	pgrep -f "perf record -o $TMP" >/dev/null && return 1
+	for p in "${TARGETS[@]}"; do
+		pgrep -f "^$p" >/dev/null && return 1
+	done
+	return 0
+}
