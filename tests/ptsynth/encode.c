@@ -129,7 +129,7 @@ static uint64_t pop(struct enc *e)
 
 static uint64_t step_time(const struct ps_enc_opts *o, const struct ps_step *s)
 {
-	return o->time_base + s->seq * o->ns_per_step;
+	return ps_clock_time(o->clock, s->seq);
 }
 
 /* Packets for instruction IN, which was followed by NEXT (0: by nothing). */
@@ -181,6 +181,7 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 	size_t i, cap, cut = SIZE_MAX;
 	uint64_t next, next_time;
 	unsigned count = 0;
+	size_t sw = 0;         /* the next switch of o->clock, by seq */
 
 	memset(out, 0, sizeof(*out));
 	out->ovf_step = SIZE_MAX;
@@ -227,7 +228,18 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 			cut = offset(&e) > at + 1 ? at + 1 : at;
 			break;
 		}
-		if (i > from && ++count >= o->tsc_every) {
+		while (sw < o->clock->n && o->clock->sw[sw].seq < th->steps[i].seq)
+			sw++;
+		if (i > from && sw < o->clock->n && o->clock->sw[sw].seq == th->steps[i].seq &&
+		    o->clock->sw[sw].preempt) {
+			/* interrupted before step i: out of the traced (user) code */
+			ip_packet(&e, ppt_fup, th->steps[i].ip);
+			ip_packet(&e, ppt_tip_pgd, 0);
+			tsc(&e, step_time(o, &th->steps[i]));
+			mode_exec(&e);
+			ip_packet(&e, ppt_tip_pge, th->steps[i].ip);
+			count = 0;
+		} else if (i > from && ++count >= o->tsc_every) {
 			tsc(&e, step_time(o, &th->steps[i]));
 			count = 0;
 		}

@@ -6,7 +6,10 @@
  * TNT bit per conditional branch; TIP for indirect branches and for returns
  * that return compression cannot express; TIP.PGD (IP suppressed) at a
  * syscall and TSC, MODE.Exec, TIP.PGE where the thread resumes; a TSC every
- * N instructions. The return stack mirrors perf's decoder: push at every call
+ * N instructions; where a thread is preempted (switches.h), the packets of
+ * an interrupt in a user-only trace: FUP and TIP.PGD (IP suppressed) before
+ * the step, TSC, MODE.Exec and TIP.PGE where it resumes (perf: "tr end
+ * async", "tr strt"). The return stack mirrors perf's decoder: push at every call
  * but a zero-length one, pop at every return, clear at every PSB; packets
  * that change it (PSB, OVF) are placed where the decoder reads them, just
  * before an instruction that needs a packet.
@@ -23,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "switches.h"
 #include "trace.h"
 
 struct ps_enc_opts {
@@ -31,8 +35,8 @@ struct ps_enc_opts {
 	size_t psb_every;      /* a PSB+ after this many bytes (0: only at the start) */
 	size_t ovf_at;         /* step index where an OVF packet goes, SIZE_MAX: none */
 	size_t cut_at;         /* step index where the data is cut, SIZE_MAX: none */
-	uint64_t time_base;    /* TSC (= perf time, ns) of global step 0 */
-	uint64_t ns_per_step;  /* TSC ticks per global step */
+	const struct ps_clock *clock; /* TSC (= perf time, ns) of each step, and
+				       * where the thread is preempted */
 };
 
 /* The encoded data of one thread. */

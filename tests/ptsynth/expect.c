@@ -8,7 +8,9 @@
  *                                    `snaptrace-convert --dump=slices`)
  *   ptsynth-expect --events TRUTH... "TID KIND SRC DST" per event (call, ret,
  *                                    jump to another function, syscall,
- *                                    error), to compare with perf script
+ *                                    error, async; "TID switch-out|switch-in
+ *                                    STATE TIME" per switch), to compare
+ *                                    with perf script
  *
  * The listing applies the stack rules of DESIGN.md ("Stack reconstruction",
  * "Precise rules") to the events that really happened, so it holds what the
@@ -16,7 +18,9 @@
  * returned into as inferred frames from the start of the window (or of the
  * last decode error); each file given is a snapshot of its own. Decode
  * errors are instants at depth 0, listed after the thread's slices (the
- * order of the --dump=slices view).
+ * order of the --dump=slices view). A switch out is an [off-cpu] slice in the
+ * gap the trace has there: under [syscall] when it blocked in one, under an
+ * [untraced] interrupt (tr end async) when preempted.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -326,6 +330,12 @@ static int read_truth(const char *path, bool events)
 		if (events) {
 			if (!strcmp(f[0], "jump") && same_fn(f[9], f[7], f[10], f[8]))
 				continue;
+			if (!strcmp(f[0], "switch-out") && !strcmp(f[10], "preempt"))
+				printf("%s async %s -\n", f[1], f[9]);  /* the interrupt */
+			if (!strncmp(f[0], "switch-", 7)) {
+				printf("%s %s %s %s\n", f[1], f[0], f[10], f[3]);
+				continue;
+			}
 			printf("%s %s %s %s\n", f[1], f[0], f[9],
 			       !strcmp(f[0], "syscall") || !strcmp(f[0], "error") ? "-" : f[10]);
 			continue;
@@ -339,6 +349,13 @@ static int read_truth(const char *path, bool events)
 		} else if (!strcmp(f[0], "syscall")) {
 			ensure_source(t, f[9], f[7], hex(f[4]));
 			slice_new(t, "[syscall]", ordinal, (int)t->depth);
+		} else if (!strcmp(f[0], "switch-out")) {
+			/* in the gap the trace has there: the [syscall] it blocked
+			 * in, or the [untraced] interrupt that preempted it */
+			ensure_source(t, f[9], f[7], hex(f[4]));
+			if (!strcmp(f[10], "preempt"))
+				slice_new(t, "[untraced]", ordinal, (int)t->depth);
+			slice_new(t, "[off-cpu]", ordinal, (int)t->depth + 1);
 		} else if (!strcmp(f[0], "error")) {
 			char name[300];
 

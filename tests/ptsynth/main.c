@@ -16,12 +16,15 @@
 #include "diag.h"
 #include "encode.h"
 #include "perfdata.h"
+#include "switches.h"
 #include "symtab.h"
 #include "trace.h"
 #include "truth.h"
 
 #define PTSYNTH_VERSION "0.1"
 #define MAX_SNAPSHOTS 16
+#define MAX_PREEMPTS 16
+#define MAX_QUEUES 64
 
 struct opts {
 	const char *out, *truth, *start;
@@ -32,6 +35,9 @@ struct opts {
 	char *snap[MAX_SNAPSHOTS];   /* global step numbers or symbol names */
 	size_t nsnap;
 	uint64_t ovf_at, trunc_at;   /* global step numbers, UINT64_MAX: none */
+	uint64_t block_ns;           /* every syscall blocks this long, 0: none */
+	uint64_t preempt_seq[MAX_PREEMPTS], preempt_ns[MAX_PREEMPTS];
+	size_t npreempt;
 };
 
 static void usage(FILE *f)
@@ -54,6 +60,10 @@ static void usage(FILE *f)
 "                           K-th mention) ends the snapshot; one file each\n"
 "      --damage overflow@N  an OVF packet at global step N (in its thread)\n"
 "      --damage truncate@N  cut the AUX data of the thread at global step N\n"
+"      --block-syscalls NS  every syscall blocks NS ns: the thread switches out\n"
+"                           after it and back in before it resumes\n"
+"      --preempt-at LIST    comma-separated STEP:NS: the thread running global\n"
+"                           step STEP is preempted for NS ns just before it\n"
 "      --start SYM          start tracing at function SYM of PROG (default\n"
 "                           main; '' from the first instruction)\n"
 "      --max-steps N        give up after N steps (default 2000000)\n"
@@ -74,7 +84,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -88,6 +98,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "start", required_argument, NULL, O_START },
 		{ "max-steps", required_argument, NULL, O_MAX },
 		{ "ns-per-step", required_argument, NULL, O_NS },
+		{ "block-syscalls", required_argument, NULL, O_BLOCK },
+		{ "preempt-at", required_argument, NULL, O_PREEMPT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -107,8 +119,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': printf("ptsynth %s\n", PTSYNTH_VERSION); exit(EXIT_OK);
-		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS:
-			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX))) {
+		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS: case O_BLOCK:
+			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX)) ||
+			    (c == O_NS && v < 2)) {
 				diag_error("--%s: expected a number, found '%s'",
 					   lo[c - O_TRUTH + 1].name, optarg);
 				return -EINVAL;
@@ -118,6 +131,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (c == O_WINDOW) o->window = v;
 			if (c == O_MAX) o->max_steps = v;
 			if (c == O_NS) o->ns_per_step = v;
+			if (c == O_BLOCK) o->block_ns = v;
+			break;
+		case O_PREEMPT:
+			for (tok = strtok_r(optarg, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				char *colon = strchr(tok, ':');
+
+				if (colon)
+					*colon = '\0';
+				if (o->npreempt == MAX_PREEMPTS || !colon ||
+				    parse_u64(tok, &o->preempt_seq[o->npreempt]) < 0 ||
+				    parse_u64(colon + 1, &o->preempt_ns[o->npreempt]) < 0) {
+					diag_error("--preempt-at: expected at most %d STEP:NS, "
+						   "found '%s'", MAX_PREEMPTS, tok);
+					return -EINVAL;
+				}
+				o->npreempt++;
+			}
 			break;
 		case O_AT:
 			for (tok = strtok_r(optarg, ",", &save); tok;
@@ -208,59 +239,65 @@ static char *numbered(const char *pattern, size_t k)
 	return s;
 }
 
-/* Index of the first step of TH at or after global step SEQ. */
-static size_t local_step(const struct ps_thread *th, uint64_t seq)
-{
-	size_t lo = 0, hi = th->n, mid;
-
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (th->steps[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* True when global step SEQ was executed by TH. */
 static bool owns(const struct ps_thread *th, uint64_t seq)
 {
-	size_t i = local_step(th, seq);
+	size_t i = ps_thread_step(th, seq);
 
 	return i < th->n && th->steps[i].seq == seq;
 }
 
+/* The switch records of the steps (FROM, END) of queue Q's thread, added to
+ * SW (room for CLOCK's switches twice). */
+static size_t switch_records(const struct ps_clock *clock, const struct ps_thread *th,
+			     size_t from, size_t end, int cpu, struct ps_pd_switch *sw, size_t n)
+{
+	for (size_t i = 0; i < clock->n; i++) {
+		const struct ps_switch *s = &clock->sw[i];
+
+		if (s->th != th || s->step <= from || s->step >= end)
+			continue;
+		sw[n++] = (struct ps_pd_switch){ .tid = th->tid, .cpu = cpu, .time = s->out,
+						 .out = true, .preempt = s->preempt };
+		sw[n++] = (struct ps_pd_switch){ .tid = th->tid, .cpu = cpu, .time = s->in };
+	}
+	return n;
+}
+
 static int write_snapshot(const struct opts *o, const struct ps_run *run,
-			  const struct ps_symtab *st, size_t k, uint64_t end_seq,
-			  struct ps_truth_stats *stats)
+			  const struct ps_symtab *st, const struct ps_clock *clock, size_t k,
+			  uint64_t end_seq, struct ps_truth_stats *stats)
 {
 	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
-				  .psb_every = o->psb_every, .time_base = o->time_base,
-				  .ns_per_step = o->ns_per_step };
-	struct ps_aux aux[64];
-	struct ps_pd_queue q[64];
-	struct ps_truth_thread tt[64];
+				  .psb_every = o->psb_every, .clock = clock };
+	struct ps_aux aux[MAX_QUEUES];
+	struct ps_pd_queue q[MAX_QUEUES];
+	struct ps_truth_thread tt[MAX_QUEUES];
+	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
 	struct ps_pd pd = { .pid = run->pid, .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
 			    .snapshot = o->window || o->nsnap, .maps = run->maps,
-			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000 };
+			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,
+			    .switches = sw };
 	char err[256] = "", *out = numbered(o->out, k), *truth = NULL;
 	size_t i, nq = 0;
 	int rc = 0;
 
-	if (!out || (o->truth && !(truth = numbered(o->truth, k))))
+	if (!out || !sw || (o->truth && !(truth = numbered(o->truth, k)))) {
+		free(out);
+		free(sw);
 		return -ENOMEM;
-	for (i = 0; i < run->nthreads && i < 64 && rc == 0; i++) {
+	}
+	for (i = 0; i < run->nthreads && i < MAX_QUEUES && rc == 0; i++) {
 		const struct ps_thread *th = &run->threads[i];
-		size_t to = local_step(th, end_seq);
+		size_t to = ps_thread_step(th, end_seq);
 		size_t from = o->window && to > o->window ? to - o->window : 0;
 
 		if (from >= to)
 			continue;
 		eo.ovf_at = o->ovf_at != UINT64_MAX && owns(th, o->ovf_at) ?
-			local_step(th, o->ovf_at) : SIZE_MAX;
+			ps_thread_step(th, o->ovf_at) : SIZE_MAX;
 		eo.cut_at = o->trunc_at != UINT64_MAX && owns(th, o->trunc_at) ?
-			local_step(th, o->trunc_at) : SIZE_MAX;
+			ps_thread_step(th, o->trunc_at) : SIZE_MAX;
 		rc = ps_encode(th, from, to, &run->icache, &eo, &aux[nq], err, sizeof(err));
 		tt[nq] = (struct ps_truth_thread){ .th = th, .from = from,
 						   .end = aux[nq].vis_end,
@@ -268,6 +305,8 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 						   .lost_from = aux[nq].lost_from };
 		q[nq] = (struct ps_pd_queue){ .tid = th->tid, .comm = th->comm,
 					      .data = aux[nq].data, .len = aux[nq].len };
+		pd.nswitches = switch_records(clock, th, from, aux[nq].vis_end,
+					      o->per_cpu ? (int)nq : 0, sw, pd.nswitches);
 		nq++;
 	}
 	pd.nqueues = nq;
@@ -278,8 +317,7 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 	if (rc == 0 && truth) {
 		FILE *f = fopen(truth, "w");
 
-		rc = f ? ps_truth_write(f, run, st, tt, nq, o->time_base, o->ns_per_step, stats)
-		       : -errno;
+		rc = f ? ps_truth_write(f, run, st, tt, nq, clock, stats) : -errno;
 		if (f && fclose(f) && rc == 0)
 			rc = -EIO;
 		if (rc < 0)
@@ -289,6 +327,7 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 		ps_aux_free(&aux[i]);
 	free(out);
 	free(truth);
+	free(sw);
 	return rc;
 }
 
@@ -298,6 +337,7 @@ int main(int argc, char **argv)
 			  .max_steps = 2000000, .time_base = 1000000000, .ns_per_step = 10,
 			  .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX };
 	struct ps_truth_stats stats = { 0 };
+	struct ps_clock clock;
 	struct ps_run run;
 	struct ps_symtab st;
 	char err[512];
@@ -318,6 +358,14 @@ int main(int argc, char **argv)
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
+	rc = ps_clock_init(&clock, &run, o.time_base, o.ns_per_step, o.block_ns, o.preempt_seq,
+			   o.preempt_ns, o.npreempt, err, sizeof(err));
+	if (rc < 0) {
+		diag_error("%s", rc == -EINVAL ? err : "out of memory");
+		ps_symtab_free(&st);
+		ps_run_free(&run);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
 	nsnap = o.nsnap ? o.nsnap : 1;
 	for (k = 0; k < nsnap && rc == 0; k++) {
 		uint64_t end = o.nsnap ? snapshot_end(&o, &run, &st, k) : UINT64_MAX;
@@ -328,7 +376,7 @@ int main(int argc, char **argv)
 			rc = -EINVAL;
 			break;
 		}
-		rc = write_snapshot(&o, &run, &st, k, end, &stats);
+		rc = write_snapshot(&o, &run, &st, &clock, k, end, &stats);
 	}
 	if (rc == 0 && !o.quiet)
 		fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps (%" PRIu64 " filled after cpuid), "
@@ -336,6 +384,7 @@ int main(int argc, char **argv)
 			"%" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64 " syscalls\n",
 			argv[first], run.nsteps, run.filled, run.nthreads, stats.steps, stats.taken,
 			stats.calls, stats.rets, stats.syscalls);
+	ps_clock_free(&clock);
 	ps_symtab_free(&st);
 	ps_run_free(&run);
 	return rc == 0 ? EXIT_OK : EXIT_RUNTIME;

@@ -1,8 +1,10 @@
 # perf-events.awk: turns `perf script --itrace=bep -F comm,pid,tid,time,flags,
 # ip,addr,sym,symoff,dso,event,period` text into "TID KIND SRC DST" lines
 # (the form of `ptsynth-expect --events`): call, ret, jump (to another
-# function), syscall, error. Same-function jumps, calls within a function
-# (call next), trace starts and power/PSB events are left out.
+# function), syscall, error, async (an interrupt: preempted); and, from `--show-switch-events`, "TID
+# switch-out blocked|preempt TIME" and "TID switch-in - TIME" (TIME in ns).
+# Same-function jumps, calls within a function (call next), trace starts and
+# power/PSB events are left out.
 # Symbols may hold spaces: each side is split from the right.
 
 # "IP SYM+0xOFF (DSO)" -> sets S_IP, S_SYM, S_OFF, S_DSO
@@ -29,6 +31,17 @@ function last_index(s, t,   i, j) {
 	return j
 }
 function same(a, ad, b, bd) { return a == b && ad == bd }
+/ PERF_RECORD_SWITCH(_CPU_WIDE)? (OUT|IN) / {
+	for (i = 2; i <= NF && $i !~ /^PERF_RECORD_SWITCH/; i++)
+		;
+	split($(i - 2), pt, "/"); tid = pt[2]
+	t = $(i - 1); sub(/:$/, "", t); sub(/\./, "", t)
+	if ($(i + 1) == "OUT")
+		printf "%s switch-out %s %.0f\n", tid, $(i + 2) == "preempt" ? "preempt" : "blocked", t
+	else
+		printf "%s switch-in - %.0f\n", tid, t
+	next
+}
 / instruction trace error / {
 	tid = $0; sub(/.* tid /, "", tid); sub(/ .*/, "", tid)
 	msg = $0; sub(/.*code [0-9]+: /, "", msg)
@@ -54,6 +67,7 @@ function same(a, ad, b, bd) { return a == b && ad == bd }
 	side(right); dip = S_IP; dsym = S_SYM; ddso = S_DSO; doff = S_OFF
 	if (flags == "tr strt") next
 	if (flags ~ /syscall/) { print tid " syscall " ssym " -"; next }
+	if (flags == "tr end  async") { print tid " async " ssym " -"; next }
 	if (flags == "call") {
 		if (ssym == dsym && doff != "0") next
 		print tid " call " ssym " " dsym; next

@@ -109,6 +109,7 @@ static void attr(struct out *o, const struct ps_pd *pd)
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.sample_id_all = 1;
+	a.context_switch = pd->nswitches > 0;
 	put(o, &a, sizeof(a));
 }
 
@@ -164,6 +165,21 @@ static void itrace_start(struct out *o, const struct ps_pd *pd, pid_t tid, int c
 	u32(o, (uint32_t)pd->pid);
 	u32(o, (uint32_t)tid);
 	trailer(o, pd->pid, tid, pd->meta_time, cpu);
+}
+
+static void context_switch(struct out *o, const struct ps_pd *pd, const struct ps_pd_switch *sw)
+{
+	uint16_t misc = (sw->out ? PERF_RECORD_MISC_SWITCH_OUT : 0) |
+			(sw->preempt ? PERF_RECORD_MISC_SWITCH_OUT_PREEMPT : 0);
+
+	if (pd->per_cpu) {
+		header(o, PERF_RECORD_SWITCH_CPU_WIDE, misc, 8 + 8 + TRAILER);
+		u32(o, 0);  /* next (out) or previous (in) pid/tid: the idle task */
+		u32(o, 0);
+	} else {
+		header(o, PERF_RECORD_SWITCH, misc, 8 + TRAILER);
+	}
+	trailer(o, pd->pid, sw->tid, sw->time, sw->cpu);
 }
 
 static void auxtrace(struct out *o, const struct ps_pd *pd, size_t q)
@@ -228,6 +244,8 @@ int ps_perf_write(const char *path, const struct ps_pd *pd)
 		mmap2(&o, pd, &pd->maps[i]);
 	for (i = 0; pd->per_cpu && i < pd->nqueues; i++)
 		itrace_start(&o, pd, pd->queues[i].tid, (int)i);
+	for (i = 0; i < pd->nswitches; i++)
+		context_switch(&o, pd, &pd->switches[i]);
 	for (i = 0; i < pd->nqueues; i++) {
 		index[i] = (uint64_t)ftell(o.f);
 		auxtrace(&o, pd, i);

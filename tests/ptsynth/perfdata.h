@@ -6,8 +6,10 @@
  * EVENT_DESC and AUXTRACE (index entries {file offset, 48}), then the
  * records AUXTRACE_INFO (17 private words, identity TSC-to-time conversion),
  * COMM per thread, MMAP2 per executable mapping, ITRACE_START per CPU in
- * per-CPU layout, and one AUXTRACE record (reference != 0) plus its data per
- * queue.
+ * per-CPU layout, the context switches (PERF_RECORD_SWITCH, or
+ * PERF_RECORD_SWITCH_CPU_WIDE to and from the idle task in per-CPU layout,
+ * as perf's --switch-events writes them), and one AUXTRACE record
+ * (reference != 0) plus its data per queue.
  */
 #ifndef PTSYNTH_PERFDATA_H
 #define PTSYNTH_PERFDATA_H
@@ -27,6 +29,15 @@ struct ps_pd_queue {
 	size_t len;
 };
 
+/* One context switch record. */
+struct ps_pd_switch {
+	pid_t tid;
+	int cpu;               /* its queue's CPU in per-CPU layout, else 0 */
+	uint64_t time;         /* perf time, ns */
+	bool out;              /* switch out (else in) */
+	bool preempt;          /* out while runnable (PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) */
+};
+
 struct ps_pd {
 	pid_t pid;
 	bool noretcomp;        /* config bit 0x800, priv NORETCOMP */
@@ -37,6 +48,8 @@ struct ps_pd {
 	size_t nmaps;
 	const struct ps_pd_queue *queues;
 	size_t nqueues;
+	const struct ps_pd_switch *switches; /* attr context_switch when any */
+	size_t nswitches;
 };
 
 /*

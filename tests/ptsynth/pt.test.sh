@@ -12,7 +12,10 @@
 # in both return-compression modes and with a snapshot window, plus per-CPU
 # queues, PSB+ every few bytes, an injected overflow, truncated data, a
 # snapshot ending at magic_trace_stop_indicator and a two-snapshot recording
-# on one timeline with a gap. perf.data files are made here, never kept.
+# on one timeline with a gap; and context switches (blocked in syscalls,
+# preempted): perf places each where the generator put it, and the converter
+# draws an [off-cpu] slice from its switch out to its switch in
+# (offcpu-*). perf.data files are made here, never kept.
 . "$(dirname "$0")/../lib.sh"
 
 PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
@@ -59,7 +62,7 @@ gen() {
 check_perf() {
 	local name=$1 want_errors=$2 errors
 	if ! "$PERF" script -i "$TMP/$name.data" --itrace=bep --ns -F "$PERF_FIELDS" \
-		>"$TMP/$name.txt" 2>"$TMP/$name.perr"; then
+		--show-switch-events >"$TMP/$name.txt" 2>"$TMP/$name.perr"; then
 		fail "perf-$name" "perf script failed: $(head -3 "$TMP/$name.perr")"
 		return
 	fi
@@ -149,6 +152,51 @@ both recurse-window-end recurse 0 --snapshot-window 800
 both calls-static-overflow calls-static 1 --damage overflow@150
 both recurse-overflow recurse 1 --damage overflow@700
 both tailcall-truncate tailcall 0 --damage truncate@200
+
+# Context switches: every syscall blocks NS, and the thread of a global step
+# is preempted before it. perf (check_perf, with --show-switch-events) must
+# show each switch at the generator's time, in order among the thread's
+# branches; the converter an [off-cpu] slice under the open frames (under
+# [syscall] when blocked in one: check_convert) from the switch out to the
+# switch in, to the nanosecond.
+# offcpu NAME PROG KINDS OPTS...: KINDS are the switch kinds the truth must
+# hold ("blocked preempt").
+offcpu() {
+	local name=$1 prog=$2 kinds=$3 want got k
+	shift 3
+	if ! gen "$name" "$prog" "$@"; then
+		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		return
+	fi
+	check_perf "$name" 0
+	check_convert "$name" 0
+	want=$(awk -F '\t' '$1 == "switch-out" { o = $4; s = $11 }
+		$1 == "switch-in" { print $2, o, $4, s }' "$TMP/$name.truth" | sort)
+	got=$("$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null | awk '
+		$0 ~ /\[off-cpu\] \[/ { match($0, /\[[0-9]+, [0-9]+\]/)
+			split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
+			s = $0 ~ /preempt/ ? "preempt" : "blocked"; print $1, t[1], t[2], s }' | sort)
+	for k in $kinds; do
+		if ! grep -q " $k\$" <<<"$want"; then
+			fail "offcpu-$name" "expected $k switches in the truth, found: $want"
+			return
+		fi
+	done
+	if [ "$got" != "$want" ]; then
+		fail "offcpu-$name" "[off-cpu] slices (TID OUT IN STATE) differ from the switches \
+(< truth, > converter): $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -4 |
+			tr '\n' ' ')"
+	else
+		ok "offcpu-$name"
+	fi
+	rm -f "$TMP/$name".*
+}
+offcpu calls-static calls-static "blocked preempt" --block-syscalls 2000000 \
+	--preempt-at 40:3000000
+offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+	--preempt-at 1500:500000
+offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
+	--block-syscalls 1000000 --preempt-at 700:250000
 
 # A snapshot ending where magic_trace_stop_indicator is entered.
 name=stop-snapshot

@@ -446,3 +446,17 @@ void ps_run_free(struct ps_run *run)
 	ps_icache_free(&run->icache);
 	memset(run, 0, sizeof(*run));
 }
+
+size_t ps_thread_step(const struct ps_thread *th, uint64_t seq)
+{
+	size_t lo = 0, hi = th->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (th->steps[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -65,4 +65,8 @@ int ps_run_trace(struct ps_run *run, char *const argv[], const char *start_sym,
 
 void ps_run_free(struct ps_run *run);
 
+/* The index in TH->steps of its first step at or after global step SEQ
+ * (TH->n when there is none). */
+size_t ps_thread_step(const struct ps_thread *th, uint64_t seq);
+
 #endif

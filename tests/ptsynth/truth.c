@@ -86,38 +86,55 @@ static uint64_t successor(const struct ps_thread *th, size_t i, const struct ps_
 	return in->kind == PS_OTHER || in->kind == PS_CPUID ? in->ip + in->len : 0;
 }
 
+/* The switch out and back in of S, where the thread resumes at step I. */
+static void switch_truth(FILE *f, const struct ps_symtab *st, const struct ps_switch *s, size_t i)
+{
+	struct where at;
+
+	resolve(st, s->th->steps[i].ip, &at);
+	fprintf(f, "switch-out\t%d\t%zu\t%" PRIu64 "\t%" PRIx64 "\t0\t0\t%s\t-\t%s\t%s\n",
+		s->th->tid, i, s->out, at.ip, at.dso, at.sym, s->preempt ? "preempt" : "blocked");
+	fprintf(f, "switch-in\t%d\t%zu\t%" PRIu64 "\t%" PRIx64 "\t0\t0\t%s\t-\t%s\t-\n",
+		s->th->tid, i, s->in, at.ip, at.dso, at.sym);
+}
+
 static void thread_truth(FILE *f, const struct ps_run *run, const struct ps_symtab *st,
-			 const struct ps_truth_thread *t, uint64_t base, uint64_t ns,
+			 const struct ps_truth_thread *t, const struct ps_clock *clock,
 			 struct ps_truth_stats *stats)
 {
 	const struct ps_thread *th = t->th;
 	const struct ps_insn *in;
 	struct where start;
-	size_t i;
+	size_t i, sw = 0;
 
 	resolve(st, th->steps[t->from].ip, &start);
 	fprintf(f, "thread\t%d\t%d\t%s\t%zu\t%zu\t%" PRIx64 "\t%s\t%s\n", run->pid, th->tid,
 		th->comm, t->from, t->end, start.ip, start.dso, start.sym);
 	for (i = t->from; i < t->end; i++) {
 		in = ps_icache_get(&run->icache, th->steps[i].ip);
+		while (sw < clock->n && clock->sw[sw].seq < th->steps[i].seq)
+			sw++;
+		if (i > t->from && sw < clock->n && clock->sw[sw].seq == th->steps[i].seq)
+			switch_truth(f, st, &clock->sw[sw], i);
 		if (i == t->ovf_step) {
 			struct where msg = { .sym = "Overflow packet", .dso = "-" }, resume;
 
 			resolve(st, th->steps[i].ip, &resume);
-			event(f, "error", th->tid, i, base + th->steps[i].seq * ns, &msg, &resume);
+			event(f, "error", th->tid, i, ps_clock_time(clock, th->steps[i].seq), &msg,
+			      &resume);
 		}
 		stats->steps++;
 		if (i >= t->lost_from && i < t->ovf_step)
 			continue;
-		step_event(f, st, th, i, in, successor(th, i, in), base + th->steps[i].seq * ns,
-			   stats);
+		step_event(f, st, th, i, in, successor(th, i, in),
+			   ps_clock_time(clock, th->steps[i].seq), stats);
 	}
 	fprintf(f, "end\t%d\t%zu\n", th->tid, t->end);
 }
 
 int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st,
-		   const struct ps_truth_thread *tt, size_t nt, uint64_t time_base,
-		   uint64_t ns_per_step, struct ps_truth_stats *stats)
+		   const struct ps_truth_thread *tt, size_t nt, const struct ps_clock *clock,
+		   struct ps_truth_stats *stats)
 {
 	size_t i;
 
@@ -126,6 +143,6 @@ int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st
 		" end TID STEP\n");
 	for (i = 0; i < nt; i++)
 		if (tt[i].from < tt[i].end)
-			thread_truth(f, run, st, &tt[i], time_base, ns_per_step, stats);
+			thread_truth(f, run, st, &tt[i], clock, stats);
 	return ferror(f) ? -EIO : 0;
 }

@@ -22,6 +22,11 @@
  *       left out). TIME is the
  *       step's TSC (= perf time, ns); IPs in hex; a call to the next
  *       instruction (call next; pop) is not a function call and is left out.
+ *   switch-out TID STEP TIME IP 0 0 DSO - SYM STATE
+ *   switch-in TID STEP TIME IP 0 0 DSO - SYM -
+ *       the thread left the CPU (STATE blocked: in the syscall before STEP;
+ *       preempt: just before STEP) and came back, at TIME; IP/DSO/SYM are
+ *       where it resumes (step STEP)
  *   end TID STEP
  *       closes the thread's records (STEP = END).
  */
@@ -32,6 +37,7 @@
 #include <stdio.h>
 
 #include "encode.h"
+#include "switches.h"
 #include "symtab.h"
 #include "trace.h"
 
@@ -49,11 +55,11 @@ struct ps_truth_stats {
 };
 
 /*
- * Writes the truth of NT threads of RUN to F (time of a step: TIME_BASE +
- * seq * NS_PER_STEP) and adds to STATS. Returns 0 or -EIO.
+ * Writes the truth of NT threads of RUN to F (times and switches from
+ * CLOCK) and adds to STATS. Returns 0 or -EIO.
  */
 int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st,
-		   const struct ps_truth_thread *tt, size_t nt, uint64_t time_base,
-		   uint64_t ns_per_step, struct ps_truth_stats *stats);
+		   const struct ps_truth_thread *tt, size_t nt, const struct ps_clock *clock,
+		   struct ps_truth_stats *stats);
 
 #endif
