@@ -2,9 +2,10 @@
 /*
  * demo: the bundled target of `make demo`. It does about a second of work
  * in a few nested functions (demo_outer -> demo_middle -> demo_inner, a loop
- * calling cos() from libm opened with dlopen), runs a second thread, then
- * calls magic_trace_stop_indicator(): snaptrace's default trigger, so the
- * snapshot shows the work just before that call.
+ * calling cos() from libm opened with dlopen), sleeping 2 ms in demo_nap()
+ * every 20 rounds (the timeline shows it as [off-cpu]), runs a second
+ * thread, then calls magic_trace_stop_indicator(): snaptrace's default
+ * trigger, so the snapshot shows the work just before that call.
  *
  * Built with -O1 -g -fno-omit-frame-pointer so that sampled call stacks
  * (frame pointers) are complete.
@@ -63,13 +64,25 @@ __attribute__((noinline)) double demo_middle(int round)
 	return s;
 }
 
+/* Off the CPU for 2 ms: blocked in nanosleep. */
+__attribute__((noinline)) void demo_nap(void)
+{
+	struct timespec ts = { 0, 2000000 };
+
+	nanosleep(&ts, NULL);
+	sink += 1;	/* not a tail call: the frame stays on the stack */
+}
+
 __attribute__((noinline)) double demo_outer(double seconds)
 {
 	double end = now_s() + seconds, s = 0;
 	int round = 0;
 
-	while (now_s() < end)
+	while (now_s() < end) {
 		s += demo_middle(round++);
+		if (round % 20 == 0)
+			demo_nap();
+	}
 	return s;
 }
 
