@@ -13,11 +13,12 @@
 
 #include "diag.h"
 
-/* Functions a complete user-space call chain ends in (glibc's and the
+/* Functions a complete user-space call chain ends in (glibc's, the dynamic
+ * loader's and the
  * kernel's thread entry points). */
 static const char *const roots[] = {
 	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
-	"clone", "clone3", "start_thread", "thread_start",
+	"clone", "clone3", "start_thread", "thread_start", "_dl_start", "_dl_start_user",
 };
 
 /* A chain is called broken when more than this share of a thread's chains
@@ -73,8 +74,9 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 									     "[unknown]", 9)))
 			innermost = f;
 	}
-	if (!user)
-		return;	/* a kernel thread, or kernel-only chain */
+	if (!user || (innermost && innermost->dsolen > 7 &&
+		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
+		return;	/* a kernel thread; the dynamic loader's start-up before main */
 	t->chains++;
 	if (rooted && unknown * 2 <= user)
 		return;

@@ -15,9 +15,10 @@ static const char *const scheduler[] = {
 	"_cond_resched",
 };
 
-/* Entry points of system call NAME: PREFIX NAME. */
+/* Entry points of system call NAME: PREFIX NAME (ksys_read when
+ * __x64_sys_read is a tail call). */
 static const char *const syscall_entry[] = {
-	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__do_sys_", "__se_sys_",
+	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__do_sys_", "__se_sys_", "ksys_",
 };
 
 /* Returns the length of the entry in TABLE that S (LEN bytes) starts with, or 0. */
