@@ -176,6 +176,17 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 	c->stats.slices++;
 }
 
+void conv_emit_slice_begin(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+			   const struct fxt_arg *args, unsigned nargs)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_BEGIN, .ts = ts, .name = name, .args = args, .nargs = nargs,
+	};
+
+	emit(c, t, &ev);
+	c->stats.slices++;
+}
+
 void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts)
 {
 	struct fxt_event ev = { .type = FXT_EVENT_END, .ts = ts, .name = name };
