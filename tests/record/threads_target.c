@@ -1,27 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The target of tests/record/offcpu.test.sh: known on-CPU and off-CPU time.
- *   naps N SPIN_MS SLEEP_MS  N times: spin() SPIN_MS, then nap() SLEEP_MS
- *                            (nanosleep: blocked), then the trigger
- *   contend MS               a child spins on this process's CPU while
- *                            spin() spins MS there too (preempted)
- *   migrate MS1 MS2          early() MS1 on the first allowed CPU, late()
- *                            MS2 on another one, then the trigger
- *   worker                   a thread named "offcpu-worker" calls the
- *                            trigger; main waits for it
+ * The target of tests/record/switches.test.sh for what depends on threads
+ * and CPUs (tests/e2e/offcpu_target.c has the sleeping and spinning):
+ *   migrate MS1 MS2   early() spins MS1 on the first allowed CPU, late() MS2
+ *                     on another one, then the trigger
+ *   worker            a thread named "offcpu-worker" calls the trigger;
+ *                     main waits for it
  * Built with frame pointers so that sampled stacks are complete.
  */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 static volatile double sink;
 
@@ -45,13 +37,6 @@ __attribute__((noinline)) void spin(double ms)
 
 	while (now_ms() < end)
 		sink = sink * 1.0000001 + 1.0;
-}
-
-__attribute__((noinline)) void nap(double ms)
-{
-	struct timespec ts = { (time_t)(ms / 1e3), (long)((ms - (time_t)(ms / 1e3) * 1e3) * 1e6) };
-
-	nanosleep(&ts, NULL);
 }
 
 __attribute__((noinline)) void early(double ms)
@@ -97,36 +82,6 @@ int main(int argc, char **argv)
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return 1;
 
-	if (!strcmp(mode, "naps") && argc == 5) {
-		int n = atoi(argv[2]);
-
-		for (int i = 0; i < n; i++) {
-			spin(atof(argv[3]));
-			nap(atof(argv[4]));
-		}
-		snaptrace_trigger();
-		return 0;
-	}
-	if (!strcmp(mode, "contend") && argc == 3) {
-		pid_t hog;
-
-		if (pin_nth(0) < 0)
-			return 1;
-		hog = fork();
-		if (hog == 0) {
-			/* dies with the parent, which the recorder ends at the trigger */
-			if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
-				_exit(1);
-			alarm(30);
-			for (;;)
-				sink = sink + 1.0;
-		}
-		spin(atof(argv[2]));
-		snaptrace_trigger();
-		kill(hog, SIGKILL);
-		waitpid(hog, NULL, 0);
-		return 0;
-	}
 	if (!strcmp(mode, "migrate") && argc == 4) {
 		if (pin_nth(0) < 0)
 			return 1;
@@ -146,7 +101,6 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: offcpu_target naps N SPIN_MS SLEEP_MS | contend MS | "
-		"migrate MS1 MS2 | worker\n");
+	fprintf(stderr, "usage: threads_target migrate MS1 MS2 | worker\n");
 	return 2;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The recorder's side of off-CPU time and of truthful snapshots, with real
-# perf sampling on this machine (tests/record/offcpu_target.c):
+# perf sampling on this machine (targets: tests/e2e/offcpu_target.c for
+# sleeping and spinning, tests/record/threads_target.c for threads and CPUs):
 # - a snapshot holds the context switches (PERF_RECORD_SWITCH) and, where the
 #   host allows tracepoints, sched:sched_switch samples whose call chain shows
 #   where the thread blocked, as stock `perf script --show-switch-events`
@@ -11,8 +12,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="offcpu_switch_events offcpu_preempted offcpu_no_stale_fragment
-offcpu_unrecorded_thread_warning offcpu_multi_thread_no_warning offcpu_no_leftovers"
+NAMES="switches_recorded switches_preempted switches_no_stale_fragment
+switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -23,14 +24,19 @@ command -v perf >/dev/null || skip_all "perf not installed"
 if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
 	skip_all "perf_event_paranoid > 2 and not root"
 fi
-PROG="$TMP/offcpu_target"
-TARGETS=("$PROG")
-if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$PROG" \
-	"$SNAPTRACE_TOP/tests/record/offcpu_target.c" -lpthread 2>"$TMP/cc.log"; then
-	command -v cc >/dev/null || skip_all "no C compiler"
-	for n in $NAMES; do fail "$n" "offcpu_target.c: $(first_lines "$TMP/cc.log")"; done
-	exit 0
-fi
+command -v cc >/dev/null || skip_all "no C compiler"
+OFFCPU="$TMP/offcpu_target"
+THREADS="$TMP/threads_target"
+TARGETS=("$OFFCPU" "$THREADS")
+HOG=
+trap '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"' EXIT
+for t in e2e/offcpu_target record/threads_target; do
+	if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
+		-o "$TMP/${t#*/}" "$SNAPTRACE_TOP/tests/$t.c" -lpthread 2>"$TMP/cc.log"; then
+		for n in $NAMES; do fail "$n" "$t.c: $(first_lines "$TMP/cc.log")"; done
+		exit 0
+	fi
+done
 
 # Whether the recorder adds sched:sched_switch here (as its --dry-run says).
 SCHED=0
@@ -81,63 +87,75 @@ switches() {
 	END { if (chain) finish(); printf "%d %d %d %s %d %d\n", out, preempt, in_, gaps == "" ? "-" : gaps, s, r }'
 }
 
-# naps: 12 times spin 4 ms and sleep 30 ms. Every sleep is a blocked
-# switch-out followed by a switch-in about 30 ms later, and (with the
-# tracepoint) a sched_switch sample with prev_state S whose chain holds libc's
-# clock_nanosleep (nap() itself is hidden: clock_nanosleep sets up no frame).
-t_offcpu_switch_events() {
-	local f hit tid out in gaps long s
-	record offcpu_switch_events -- "$PROG" naps 12 4 30 || return
+# the recorded thread of DIR (launched: the process's main thread)
+main_tid() {
+	sed -n 's/^  "pids": \[\([0-9]*\).*/\1/p' "$1/record.json"
+}
+
+# naps: 12 times spin 4 ms and sleep 30 ms, no trigger (the snapshot is
+# taken at the exit). Every sleep is a blocked switch-out followed by a
+# switch-in about 30 ms later, and (with the tracepoint) a sched_switch
+# sample with prev_state S whose chain holds libc's clock_nanosleep.
+t_switches_recorded() {
+	local f tid out in gaps long s
+	record switches_recorded -- "$OFFCPU" naps 12 4000 30000 || return
 	f=$SNAP
-	hit=$(first_hit "$TMP/offcpu_switch_events")
-	tid=${hit#* }
+	tid=$(main_tid "$TMP/switches_recorded")
 	read -r out _ in gaps s _ <<<"$(switches "$f" "$tid" clock_nanosleep)"
 	# sleeps of 25 ms to 1 s (the machine is shared: generous upper bound)
 	long=$(echo "$gaps" | tr ',' '\n' | awk '$1 >= 25 && $1 < 1000' | wc -l)
-	if [ -z "$hit" ]; then
-		fail offcpu_switch_events "no trigger hit in record.json"
+	if [ -z "$tid" ]; then
+		fail switches_recorded "no pid in record.json"
 	elif [ "$out" -lt 12 ] || [ "$in" -lt 12 ]; then
-		fail offcpu_switch_events "expected >= 12 blocked switch-outs and switch-ins of thread $tid, found $out and $in"
+		fail switches_recorded "expected >= 12 blocked switch-outs and switch-ins of thread $tid, found $out and $in"
 	elif [ "$long" -lt 12 ]; then
-		fail offcpu_switch_events "expected 12 off-CPU stretches of about 30 ms, found $long (ms: $gaps)"
+		fail switches_recorded "expected 12 off-CPU stretches of about 30 ms, found $long (ms: $gaps)"
 	elif [ "$SCHED" = 1 ] && [ "$s" -lt 12 ]; then
-		fail offcpu_switch_events "expected 12 sched_switch samples (prev_state S) with clock_nanosleep in the call chain, found $s"
+		fail switches_recorded "expected 12 sched_switch samples (prev_state S) with clock_nanosleep in the call chain, found $s"
 	else
-		ok offcpu_switch_events
+		ok switches_recorded
 	fi
 }
 
-# contend: a child spins on the same CPU as spin(): the thread is preempted
-# (OUT preempt; sched_switch prev_state R with spin in the chain).
-t_offcpu_preempted() {
-	local f hit tid preempt r
-	record offcpu_preempted -- "$PROG" contend 400 || return
-	f=$SNAP
-	hit=$(first_hit "$TMP/offcpu_preempted")
-	tid=${hit#* }
-	read -r _ preempt _ _ _ r <<<"$(switches "$f" "$tid" spin)"
-	if [ -z "$hit" ]; then
-		fail offcpu_preempted "no trigger hit in record.json"
-	elif [ "$preempt" -lt 3 ]; then
-		fail offcpu_preempted "expected preempted switch-outs of thread $tid, found $preempt"
-	elif [ "$SCHED" = 1 ] && [ "$r" -lt 3 ]; then
-		fail offcpu_preempted "expected sched_switch samples (prev_state R) with spin in the call chain, found $r"
+# spin 400 ms pinned to one CPU with a busier process pinned there too: the
+# thread is preempted (OUT preempt; sched_switch prev_state R in
+# snaptrace_spin).
+t_switches_preempted() {
+	local f tid preempt r cpu
+	cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
+	taskset -c "$cpu" "$OFFCPU" spin 5000 >/dev/null 2>&1 &
+	HOG=$!
+	if ! taskset -c "$cpu" "$RECORD" -q --mode sampling -o "$TMP/pre" -- "$OFFCPU" spin 400 \
+		>/dev/null 2>"$TMP/pre.err"; then
+		fail switches_preempted "snaptrace-record failed: $(tl 3 "$TMP/pre.err")"
 	else
-		ok offcpu_preempted
+		f="$TMP/pre/$(snaps "$TMP/pre" | tail -n 1)"
+		tid=$(main_tid "$TMP/pre")
+		read -r _ preempt _ _ _ r <<<"$(switches "$f" "$tid" snaptrace_spin)"
+		if [ "$preempt" -lt 3 ]; then
+			fail switches_preempted "expected preempted switch-outs of thread $tid, found $preempt"
+		elif [ "$SCHED" = 1 ] && [ "$r" -lt 3 ]; then
+			fail switches_preempted "expected sched_switch samples (prev_state R) with snaptrace_spin in the call chain, found $r"
+		else
+			ok switches_preempted
+		fi
 	fi
+	kill -KILL "$HOG" 2>/dev/null
+	wait "$HOG" 2>/dev/null
+	HOG=
 }
 
 # migrate: early() 300 ms on one CPU, then late() 1 s on another, with a
 # 64 KiB ring (about 0.1 s of samples): the snapshot is late() only, in one
 # contiguous stretch. One ring per CPU kept early()'s last samples in the
 # first CPU's ring, stitched to late()'s across a hole.
-t_offcpu_no_stale_fragment() {
+t_switches_no_stale_fragment() {
 	local f samples n early gap
 	if [ "$(nproc)" -lt 2 ]; then
-		skip offcpu_no_stale_fragment "needs two CPUs"
+		skip switches_no_stale_fragment "needs two CPUs"
 		return
 	fi
-	record offcpu_no_stale_fragment --snapshot-size 64K -- "$PROG" migrate 300 1000 || return
+	record switches_no_stale_fragment --snapshot-size 64K -- "$THREADS" migrate 300 1000 || return
 	f=$SNAP
 	samples=$(perf script -i "$f" --ns -F time,event,sym 2>/dev/null | awk '
 		/cpu-clock|cycles/ { t = $1 + 0; if (n++ && t - prev > gap) gap = t - prev; prev = t; s = 1; next }
@@ -146,58 +164,58 @@ t_offcpu_no_stale_fragment() {
 		END { printf "%d %d %.0f\n", n, early, gap * 1e3 }')
 	read -r n early gap <<<"$samples"
 	if [ "$n" -lt 50 ]; then
-		fail offcpu_no_stale_fragment "expected a snapshot of late(), found $n samples"
+		fail switches_no_stale_fragment "expected a snapshot of late(), found $n samples"
 	elif [ "$early" -ne 0 ]; then
-		fail offcpu_no_stale_fragment "$early samples of early() (a stale fragment) in a snapshot that should hold only late()"
+		fail switches_no_stale_fragment "$early samples of early() (a stale fragment) in a snapshot that should hold only late()"
 	elif [ "$gap" -gt 100 ]; then
-		fail offcpu_no_stale_fragment "a hole of $gap ms between two samples of one spin"
+		fail switches_no_stale_fragment "a hole of $gap ms between two samples of one spin"
 	else
-		ok offcpu_no_stale_fragment
+		ok switches_no_stale_fragment
 	fi
 }
 
 # worker: the trigger fires in thread "offcpu-worker"; the default recording
 # holds the main thread only, so the recorder says so; --multi-thread does not.
-t_offcpu_unrecorded_thread_warning() {
+t_switches_unrecorded_thread_warning() {
 	local d="$TMP/unrec" hit
-	if ! "$RECORD" -q --mode sampling -o "$d" -- "$PROG" worker >/dev/null 2>"$d.err"; then
-		fail offcpu_unrecorded_thread_warning "snaptrace-record failed: $(tl 3 "$d.err")"
+	if ! "$RECORD" -q --mode sampling -o "$d" -- "$THREADS" worker >/dev/null 2>"$d.err"; then
+		fail switches_unrecorded_thread_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 		return
 	fi
 	hit=$(first_hit "$d")
 	if [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
-		fail offcpu_unrecorded_thread_warning "expected a hit in the worker thread, found '$hit'"
+		fail switches_unrecorded_thread_warning "expected a hit in the worker thread, found '$hit'"
 	elif ! grep -q "warning: trigger hit in thread ${hit#* } (offcpu-worker) of process" \
 		"$d.err" || ! grep -q "${hit% *}, which is not recorded .*--multi-thread" "$d.err"; then
-		fail offcpu_unrecorded_thread_warning "no warning naming thread ${hit#* } (offcpu-worker): $(tl 3 "$d.err")"
+		fail switches_unrecorded_thread_warning "no warning naming thread ${hit#* } (offcpu-worker): $(tl 3 "$d.err")"
 	elif [ "$(grep -c "not recorded" "$d.err")" -ne 1 ]; then
-		fail offcpu_unrecorded_thread_warning "expected one warning: $(tl 4 "$d.err")"
+		fail switches_unrecorded_thread_warning "expected one warning: $(tl 4 "$d.err")"
 	else
-		ok offcpu_unrecorded_thread_warning
+		ok switches_unrecorded_thread_warning
 	fi
 }
 
-t_offcpu_multi_thread_no_warning() {
+t_switches_multi_thread_no_warning() {
 	local d="$TMP/mt"
-	if ! "$RECORD" -q --mode sampling --multi-thread -o "$d" -- "$PROG" worker >/dev/null \
+	if ! "$RECORD" -q --mode sampling --multi-thread -o "$d" -- "$THREADS" worker >/dev/null \
 		2>"$d.err"; then
-		fail offcpu_multi_thread_no_warning "snaptrace-record failed: $(tl 3 "$d.err")"
+		fail switches_multi_thread_no_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 	elif grep -q "not recorded" "$d.err"; then
-		fail offcpu_multi_thread_no_warning "warned with --multi-thread: $(tl 2 "$d.err")"
+		fail switches_multi_thread_no_warning "warned with --multi-thread: $(tl 2 "$d.err")"
 	elif [ -z "$(first_hit "$d")" ]; then
-		fail offcpu_multi_thread_no_warning "no trigger hit in record.json"
+		fail switches_multi_thread_no_warning "no trigger hit in record.json"
 	else
-		ok offcpu_multi_thread_no_warning
+		ok switches_multi_thread_no_warning
 	fi
 }
 
-t_offcpu_switch_events
-t_offcpu_preempted
-t_offcpu_no_stale_fragment
-t_offcpu_unrecorded_thread_warning
-t_offcpu_multi_thread_no_warning
+t_switches_recorded
+t_switches_preempted
+t_switches_no_stale_fragment
+t_switches_unrecorded_thread_warning
+t_switches_multi_thread_no_warning
 if no_procs; then
-	ok offcpu_no_leftovers
+	ok switches_no_leftovers
 else
-	fail offcpu_no_leftovers "a perf or target process is left"
+	fail switches_no_leftovers "a perf or target process is left"
 fi
