@@ -277,6 +277,107 @@ int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int ma
 	return sg.n;
 }
 
+struct prologues {
+	struct elf_file *f;
+	uint64_t with, total;
+};
+
+/* Adds the function SYM to the counts: with a frame pointer when its first
+ * 32 bytes hold mov %rsp,%rbp (48 89 e5; compilers schedule other
+ * instructions around the push %rbp before it). */
+static int prologue_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	static const uint8_t mov_rsp_rbp[3] = { 0x48, 0x89, 0xe5 };
+	struct prologues *p = arg;
+	uint8_t code[32];
+	uint64_t off;
+	size_t n = sizeof(code);
+
+	(void)name;
+	if (sym->st_size < 16 || vaddr_to_offset(p->f->elf, sym->st_value, &off))
+		return 0;
+	if (sym->st_size < n)
+		n = sym->st_size;
+	if (pread(p->f->fd, code, n, (off_t)off) != (ssize_t)n)
+		return 0;
+	p->total += sym->st_size;
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (!memcmp(code + i, mov_rsp_rbp, 3)) {
+			p->with += sym->st_size;
+			break;
+		}
+	return 0;
+}
+
+/*
+ * The functions of a stripped file: the sorted table of .eh_frame_hdr
+ * (PT_GNU_EH_FRAME; LSB "Exception Frame Header") lists the start of every
+ * function with unwind information; each runs to the next one. Only the
+ * usual encoding (table DW_EH_PE_datarel|sdata4 after a 4-byte eh_frame_ptr
+ * and a udata4 count) is read. Calls FN like for_each_func.
+ */
+static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
+			void *arg)
+{
+	size_t n, i;
+	GElf_Phdr ph;
+	uint8_t h[12];
+	uint32_t count;
+	int32_t pair[2], prev = 0;
+
+	if (elf_getphdrnum(f->elf, &n))
+		return REC_ELF_ENOTELF;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+			break;
+	if (i == n || ph.p_filesz < sizeof(h) ||
+	    pread(f->fd, h, sizeof(h), (off_t)ph.p_offset) != (ssize_t)sizeof(h) ||
+	    h[0] != 1 || h[1] != 0x1b || h[2] != 0x03 || h[3] != 0x3b)
+		return REC_ELF_ENOSYMS;
+	memcpy(&count, h + 8, 4);
+	for (i = 0; i < count && 12 + (i + 1) * 8 <= ph.p_filesz; i++) {
+		GElf_Sym sym = { 0 };
+		int ret;
+
+		if (pread(f->fd, pair, 8, (off_t)(ph.p_offset + 12 + i * 8)) != 8)
+			return -EIO;
+		if (i) {
+			sym.st_value = ph.p_vaddr + (uint64_t)(int64_t)prev;
+			sym.st_size = (uint64_t)((int64_t)pair[0] - prev);
+			ret = fn("", &sym, arg);
+			if (ret)
+				return ret;
+		}
+		prev = pair[0];
+	}
+	return count > 1 ? 0 : REC_ELF_ENOSYMS;
+}
+
+int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
+{
+	struct elf_file f;
+	struct prologues p = { .f = &f };
+	GElf_Ehdr eh;
+	int err;
+
+	*with = *total = 0;
+	err = elf_file_open(path, &f);
+	if (err)
+		return err;
+	if (!gelf_getehdr(f.elf, &eh) || eh.e_machine != EM_X86_64)
+		err = REC_ELF_ENOTELF;
+	else
+		err = for_each_func(f.elf, prologue_cb, &p);
+	if (err == REC_ELF_ENOSYMS || (err == 0 && !p.total))
+		err = for_each_fde(&f, prologue_cb, &p);
+	elf_file_close(&f);
+	if (err == 0 && !p.total)
+		err = REC_ELF_ENOSYMS;
+	*with = p.with;
+	*total = p.total;
+	return err;
+}
+
 const char *rec_elf_strerror(int err)
 {
 	switch (err) {

@@ -50,6 +50,17 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
  */
 int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int max);
 
+/*
+ * Measures the code of the x86-64 ELF file PATH that sets up a frame pointer:
+ * *TOTAL is the size in bytes of its functions of 16 bytes or more (.symtab
+ * and .dynsym; in a stripped file, the function starts .eh_frame_hdr lists),
+ * *WITH the size of those among them whose first 32 bytes hold
+ * mov %rsp,%rbp, as gcc and clang emit with -fno-omit-frame-pointer.
+ * Returns 0, REC_ELF_ENOSYMS, REC_ELF_ENOTELF (also for another machine) or
+ * a negative errno.
+ */
+int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total);
+
 /* A message for an error returned by this module (or strerror for errno). */
 const char *rec_elf_strerror(int err);
 

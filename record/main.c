@@ -22,6 +22,7 @@
 #include "procfs.h"
 #include "session.h"
 #include "trigspec.h"
+#include "unwinder.h"
 
 #define VERSION "0.1"
 
@@ -80,7 +81,8 @@ static void usage(FILE *f)
 "      --kernel              trace the kernel too (PT: --kcore where perf has it)\n"
 "      --full-execution      record everything from the start, no ring buffer\n"
 "      --sampling-freq N     sampling mode: samples per second (default 5000)\n"
-"      --callgraph MODE      sampling mode: fp (default), dwarf or lbr\n"
+"      --callgraph MODE      sampling mode: fp (default), dwarf, lbr, or auto (dwarf\n"
+"                            for a program built without frame pointers)\n"
 "triggers:\n"
 "      --trigger SPEC        SYMBOL, LIB:SYMBOL, addr:0xHEX or none (default:\n"
 "                            magic_trace_stop_indicator or snaptrace_trigger if present)\n"
@@ -206,7 +208,9 @@ static int parse_one(int c, const char *arg, struct rec_opts *o, bool *check)
 		if (!strcmp(arg, "fp")) o->callgraph = REC_CG_FP;
 		else if (!strcmp(arg, "dwarf")) o->callgraph = REC_CG_DWARF;
 		else if (!strcmp(arg, "lbr")) o->callgraph = REC_CG_LBR;
-		else return bad_usage("--callgraph: expected fp, dwarf or lbr, found '%s'", arg);
+		else if (!strcmp(arg, "auto")) o->callgraph = REC_CG_AUTO;
+		else return bad_usage("--callgraph: expected fp, dwarf, lbr or auto, found '%s'",
+				      arg);
 		break;
 	case OPT_TRIGGER: o->trigger = arg; break;
 	case OPT_MECH:
@@ -339,13 +343,32 @@ static enum rec_mechanism pick_mechanism(const struct rec_opts *o, const struct 
 	return rec_check_pick_mechanism(bp, up);
 }
 
-static int dry_run(const struct rec_opts *o, const struct rec_host *h)
+/* Resolves --callgraph auto in O for the executable EXE (in sampling mode). */
+static void pick_callgraph(struct rec_opts *o, const struct rec_host *h, const char *exe)
 {
+	char why[PATH_MAX + 256];
+	enum rec_mode mode = o->mode == REC_MODE_AUTO ? rec_host_auto_mode(h) : o->mode;
+
+	if (o->callgraph != REC_CG_AUTO)
+		return;
+	o->callgraph = REC_CG_FP;
+	if (mode != REC_MODE_SAMPLING)
+		return;
+	o->callgraph = rec_callgraph_pick(exe, why, sizeof(why));
+	diag_info("%s", why);
+}
+
+static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
+{
+	struct rec_opts oo = *opts, *o = &oo;
 	struct rec_plan plan;
-	char list[256], line[8192];
+	char list[256], line[8192], exe[PATH_MAX];
 	const char *flag;
 	int err;
 
+	if (!o->ncmd || rec_find_program(o->cmd[0], exe, sizeof(exe)))
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)(o->tid ? o->tid : o->pids[0]));
+	pick_callgraph(o, h, exe);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
 	if (err) {
@@ -471,6 +494,7 @@ static int record(struct rec_opts *o, const struct rec_host *h, int sigfd)
 			rmdir(s.outdir);
 		return r;
 	}
+	pick_callgraph(o, h, s.exe);
 	target_args(o, s.target.pids, s.target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";

@@ -67,17 +67,14 @@ static const char *pt_config(const struct rec_opts *o, const struct rec_host *h,
 	return "";
 }
 
+/* perf's --call-graph name (AUTO is resolved before the plan: fp). */
 static const char *callgraph_name(enum rec_callgraph cg)
 {
-	switch (cg) {
-	case REC_CG_FP:
-		return "fp";
-	case REC_CG_DWARF:
-		return "dwarf";
-	case REC_CG_LBR:
-		return "lbr";
-	}
-	return "fp";
+	static const char *const name[] = {
+		[REC_CG_FP] = "fp", [REC_CG_DWARF] = "dwarf", [REC_CG_LBR] = "lbr",
+	};
+
+	return cg < sizeof(name) / sizeof(name[0]) && name[cg] ? name[cg] : "fp";
 }
 
 /*

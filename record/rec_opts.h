@@ -28,6 +28,8 @@ enum rec_callgraph {
 	REC_CG_FP,
 	REC_CG_DWARF,
 	REC_CG_LBR,
+	REC_CG_AUTO,        /* dwarf when the main binary has no frame pointers, else
+			     * fp: resolved before the plan (rec_callgraph_pick) */
 };
 
 enum rec_mechanism {

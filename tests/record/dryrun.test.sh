@@ -152,3 +152,33 @@ if pgrep -f "$TMP/perf-" >/dev/null; then
 else
 	ok dryrun_no_process
 fi
+
+# --callgraph auto: fp for a program built with frame pointers (also when
+# stripped: the functions then come from .eh_frame_hdr), dwarf without them.
+if ! command -v cc >/dev/null; then
+	skip dryrun_callgraph_auto "no C compiler"
+else
+	auto_ok=1
+	src="$SNAPTRACE_TOP/tests/e2e/offcpu_target.c"
+	for v in fp:-fno-omit-frame-pointer:fp nofp:-fomit-frame-pointer:dwarf \
+		stripped:-fno-omit-frame-pointer:fp; do
+		IFS=: read -r name flag want <<<"$v"
+		if ! cc -std=c11 -D_GNU_SOURCE -O2 "$flag" -o "$TMP/auto-$name" "$src" \
+			2>"$TMP/cc.err"; then
+			fail dryrun_callgraph_auto "cannot compile $src: $(first_lines "$TMP/cc.err")"
+			auto_ok=0
+			break
+		fi
+		[ "$name" = stripped ] && strip "$TMP/auto-$name"
+		out=$("$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling \
+			--callgraph auto -- "$TMP/auto-$name" 2>"$TMP/auto.err")
+		if [[ "$out" != *" --call-graph $want "* ]] ||
+			! grep -q "callgraph auto: $TMP/auto-$name: .*using $want" "$TMP/auto.err"; then
+			fail dryrun_callgraph_auto "$name: expected --call-graph $want, found: $out \
+$(first_lines "$TMP/auto.err")"
+			auto_ok=0
+			break
+		fi
+	done
+	[ "$auto_ok" = 1 ] && ok dryrun_callgraph_auto
+fi
