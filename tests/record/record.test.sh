@@ -25,18 +25,9 @@ target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
 no_leftovers"
-skip_all() {
-	local n
-	for n in $NAMES; do skip "$n" "$1"; done
-	exit 0
-}
-command -v perf >/dev/null || skip_all "perf not installed"
-[ -x "$RECORD" ] || skip_all "$RECORD not built"
+need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 [ -x "$DEMO" ] || skip_all "$DEMO not built"
-if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-	skip_all "perf_event_paranoid > 2 and not root"
-fi
 
 # The test target: nested work (work_top -> work_mid -> work_leaf) in modes
 # forever | hits N MS | thread | periodic | none.

@@ -14,16 +14,7 @@
 
 NAMES="switches_recorded switches_preempted switches_no_stale_fragment
 switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
-skip_all() {
-	local n
-	for n in $NAMES; do skip "$n" "$1"; done
-	exit 0
-}
-command -v perf >/dev/null || skip_all "perf not installed"
-[ -x "$RECORD" ] || skip_all "$RECORD not built"
-if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-	skip_all "perf_event_paranoid > 2 and not root"
-fi
+need_recording
 command -v cc >/dev/null || skip_all "no C compiler"
 OFFCPU="$TMP/offcpu_target"
 THREADS="$TMP/threads_target"
@@ -43,12 +34,15 @@ SCHED=0
 "$RECORD" --mode sampling --dry-run -t 1 2>/dev/null | grep -q sched:sched_switch && SCHED=1
 
 # record NAME ARGS...: runs snaptrace-record in sampling mode into $TMP/NAME
-# and sets SNAP to its last snapshot file; returns 1 (with a FAIL line) when
-# the recording failed.
+# (pinned to the CPUs of the taskset list PIN when set) and sets SNAP to its
+# last snapshot file; returns 1 (with a FAIL line) when the recording failed.
+PIN=
 record() {
 	local name=$1 d="$TMP/$1" f
+	local -a pin=()
 	shift
-	if ! "$RECORD" -q --mode sampling -o "$d" "$@" >/dev/null 2>"$d.err"; then
+	[ -z "$PIN" ] || pin=(taskset -c "$PIN")
+	if ! "${pin[@]}" "$RECORD" -q --mode sampling -o "$d" "$@" >/dev/null 2>"$d.err"; then
 		fail "$name" "snaptrace-record failed: $(tl 3 "$d.err")"
 		return 1
 	fi
@@ -121,28 +115,25 @@ t_switches_recorded() {
 # thread is preempted (OUT preempt; sched_switch prev_state R in
 # snaptrace_spin).
 t_switches_preempted() {
-	local f tid preempt r cpu
-	cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
-	taskset -c "$cpu" "$OFFCPU" spin 5000 >/dev/null 2>&1 &
+	local tid preempt r rc
+	PIN=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
+	taskset -c "$PIN" "$OFFCPU" spin 5000 >/dev/null 2>&1 &
 	HOG=$!
-	if ! taskset -c "$cpu" "$RECORD" -q --mode sampling -o "$TMP/pre" -- "$OFFCPU" spin 400 \
-		>/dev/null 2>"$TMP/pre.err"; then
-		fail switches_preempted "snaptrace-record failed: $(tl 3 "$TMP/pre.err")"
-	else
-		f="$TMP/pre/$(snaps "$TMP/pre" | tail -n 1)"
-		tid=$(main_tid "$TMP/pre")
-		read -r _ preempt _ _ _ r <<<"$(switches "$f" "$tid" snaptrace_spin)"
-		if [ "$preempt" -lt 3 ]; then
-			fail switches_preempted "expected preempted switch-outs of thread $tid, found $preempt"
-		elif [ "$SCHED" = 1 ] && [ "$r" -lt 3 ]; then
-			fail switches_preempted "expected sched_switch samples (prev_state R) with snaptrace_spin in the call chain, found $r"
-		else
-			ok switches_preempted
-		fi
-	fi
+	record switches_preempted -- "$OFFCPU" spin 400
+	rc=$?
 	kill -KILL "$HOG" 2>/dev/null
 	wait "$HOG" 2>/dev/null
-	HOG=
+	HOG= PIN=
+	[ $rc -eq 0 ] || return
+	tid=$(main_tid "$TMP/switches_preempted")
+	read -r _ preempt _ _ _ r <<<"$(switches "$SNAP" "$tid" snaptrace_spin)"
+	if [ "$preempt" -lt 3 ]; then
+		fail switches_preempted "expected preempted switch-outs of thread $tid, found $preempt"
+	elif [ "$SCHED" = 1 ] && [ "$r" -lt 3 ]; then
+		fail switches_preempted "expected sched_switch samples (prev_state R) with snaptrace_spin in the call chain, found $r"
+	else
+		ok switches_preempted
+	fi
 }
 
 # migrate: early() 300 ms on one CPU, then late() 1 s on another, with a
