@@ -142,6 +142,7 @@ struct conv_thread {
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
 	bool offcpu_open;
 	uint64_t offcpu_since;         /* ns */
+	bool switch_ins;               /* switch-in records were seen for T */
 
 	/* What the trace covers (summary, coverage.c). */
 	uint64_t first_ts;             /* ns, the thread's first time */
@@ -184,6 +185,8 @@ struct conv {
 
 /* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
 struct conv_offcpu {
+	bool state_known;              /* else no state argument (a sched_switch sample
+					* without its fields) */
 	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
 	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
@@ -281,7 +284,7 @@ void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts);
 
 /* offcpu.c: fills *OFF from a sched_switch sample: PREV_STATE (R:
- * preempted) and the N KERNEL frames of its call chain, innermost first
+ * preempted; len 0: the fields were not printed, state unknown) and the N KERNEL frames of its call chain, innermost first
  * (the syscall, and the first function below the scheduler's). */
 void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
 			   struct conv_span prev_state, struct conv_offcpu *off);
