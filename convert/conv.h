@@ -24,6 +24,7 @@ struct conv_func {
 	fxt_string_id name;      /* the symbol; 0 when unknown */
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
+	bool root;               /* a thread's first function (conv_coverage_is_root) */
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };
@@ -55,6 +56,13 @@ struct conv_site {
 
 /* Addresses from here up are the kernel's (x86-64). */
 #define CONV_KERNEL_START 0x8000000000000000ull
+
+/* A + B, or UINT64_MAX when that overflows (times near the end of the
+ * clock, garbage periods). */
+static inline uint64_t conv_add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
 
 /* An open slice on a thread's stack. */
 struct conv_frame {
@@ -295,6 +303,11 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
  * or is mostly unknown frames is broken, and its innermost user dso blamed. */
 void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			 const struct conv_site *frames, size_t n);
+
+/* coverage.c: is SYM a function a complete user-space call chain ends in
+ * (_start, __libc_start_main, clone, start_thread...; a "@VERSION" suffix
+ * is ignored)? */
+bool conv_coverage_is_root(struct conv_span sym);
 
 /* coverage.c: prints what the trace covers (per thread, the TOP longest,
  * then a total line) and the broken-stack warning, on stderr (diag). */

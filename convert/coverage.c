@@ -26,15 +26,15 @@ static const char *const roots[] = {
 #define BROKEN_PERCENT 20
 #define MIN_CHAINS 10
 
-static bool is_root(const struct conv_func *f)
+bool conv_coverage_is_root(struct conv_span sym)
 {
-	uint32_t len = f->symlen;
-	const char *at = memchr(f->key, '@', len);	/* "clone3@@GLIBC_2.34" */
+	uint32_t len = sym.len;
+	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
 
 	if (at)
-		len = (uint32_t)(at - f->key);
+		len = (uint32_t)(at - sym.s);
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (strlen(roots[i]) == len && !memcmp(roots[i], f->key, len))
+		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
 			return true;
 	return false;
 }
@@ -69,7 +69,7 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			continue;
 		user++;
 		unknown += f->unknown;
-		rooted |= !f->unknown && is_root(f);
+		rooted |= f->root;
 		if (!innermost && f->dsolen && !(f->dsolen == 9 && !memcmp(f->key + f->symlen,
 									     "[unknown]", 9)))
 			innermost = f;
