@@ -188,6 +188,7 @@ struct conv {
 
 	struct conv_dso_count blamed[CONV_MAX_BLAMED];  /* dsos of broken chains */
 	size_t nblamed;
+	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t max_ts;               /* ns, the latest time of the current input */
 };
 

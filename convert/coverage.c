@@ -83,6 +83,8 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	t->broken_chains++;
 	if (innermost)
 		blame(c, innermost);
+	else
+		c->unnamed_chains++;	/* no binary known: perf found no mapping */
 }
 
 /* Time in ms. */
@@ -134,6 +136,15 @@ static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
 
 	if (chains < MIN_CHAINS || broken * 100 <= chains * BROKEN_PERCENT)
 		return;
+	if (c->unnamed_chains * 2 > broken) {
+		diag_warn("%llu of %llu sampled call stacks name no binary: perf found no mapping "
+			  "for their addresses (the perf.data lacks the process's mmap records, or "
+			  "the binaries are not here: --perf-arg=--symfs=DIR)",
+			  (unsigned long long)c->unnamed_chains, (unsigned long long)chains);
+		broken -= c->unnamed_chains;
+		if (broken * 100 <= chains * BROKEN_PERCENT)
+			return;
+	}
 	qsort(c->blamed, c->nblamed, sizeof(c->blamed[0]), by_count);
 	for (size_t i = 0; i < c->nblamed && i < 4 && len < sizeof(dsos) - 1; i++)
 		len += (size_t)snprintf(dsos + len, sizeof(dsos) - len, "%s%s (%llu)",
@@ -144,6 +155,7 @@ static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
 		  "pointers, in %s; rebuild it with -fno-omit-frame-pointer, or record with "
 		  "--callgraph dwarf (or lbr on Intel)", (unsigned long long)broken,
 		  (unsigned long long)chains, len ? dsos : "binaries perf could not name");
+
 }
 
 void conv_coverage_report(struct conv *c, unsigned top)
