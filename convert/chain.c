@@ -40,9 +40,9 @@ static uint64_t median_spacing(const struct conv_thread *t)
  * thread is next seen at TS. */
 static uint64_t frames_end(const struct conv_thread *t, uint64_t ts)
 {
-	if (!t->seen || !t->period_ns || t->seen_ts + t->period_ns > ts)
-		return ts;
-	return t->seen_ts + t->period_ns;
+	uint64_t end = conv_add_sat(t->seen_ts, t->period_ns);
+
+	return !t->seen || !t->period_ns || end > ts ? ts : end;
 }
 
 /* Pops T's frames above depth K at TS's frame end. */
@@ -54,25 +54,36 @@ static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
 		conv_stack_pop(c, t, end);
 }
 
-/* T is seen on the CPU at TS: ends an [off-cpu] slice whose switch-in was
- * not recorded (one period before TS), then a hole longer than
- * CONV_GAP_PERIODS periods becomes "[no samples]". */
+/*
+ * T is seen on the CPU at TS: ends an [off-cpu] slice whose switch-in is
+ * missing, then a hole longer than CONV_GAP_PERIODS periods becomes
+ * "[no samples]". Without switch-in records (only sched_switch samples)
+ * the thread came back one period before TS. With them, this one was lost
+ * (a ring buffer that wrapped, per-CPU rings reaching back to different
+ * times): when it came back is not known, so the [off-cpu] slice lasts one
+ * period, the stack was last seen when it left, and the rest is a hole.
+ */
 static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	uint64_t from;
 
 	if (t->offcpu_open) {
-		uint64_t back = ts > t->period_ns ? ts - t->period_ns : 0;
+		uint64_t since = t->offcpu_since, back;
 
-		back = back > t->offcpu_since ? back : t->offcpu_since;
+		if (t->switch_ins)
+			back = conv_add_sat(since, t->period_ns);
+		else
+			back = ts > t->period_ns ? ts - t->period_ns : 0;
+		back = back > ts ? ts : back > since ? back : since;
 		conv_offcpu_end(c, t, back);
 		t->seen = true;
-		t->seen_ts = back;
+		t->seen_ts = t->switch_ins ? since : back;
 	}
-	if (!t->seen || !t->period_ns || ts - t->seen_ts <= CONV_GAP_PERIODS * t->period_ns)
+	if (!t->seen || !t->period_ns || t->period_ns > UINT64_MAX / CONV_GAP_PERIODS ||
+	    ts - t->seen_ts <= CONV_GAP_PERIODS * t->period_ns)
 		return;
 	pop_to(c, t, 0, ts);
-	from = t->seen_ts + t->period_ns;
+	from = t->seen_ts + t->period_ns;	/* < ts: the hole is longer */
 	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
 	conv_emit_end(c, t, c->s_nosamples, ts);
 	t->nosamples_ns += ts - from;
@@ -146,7 +157,7 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts)
 		t->seen_ts = ts;
 	}
 	/* The last sample's frames ran for its period, TS being its time. */
-	pop_to(c, t, 0, (t->seen_ts > ts ? t->seen_ts : ts) + t->period_ns);
+	pop_to(c, t, 0, conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, t->period_ns));
 	t->seen = false;
 	t->spacing_from = false;
 }

@@ -24,6 +24,7 @@ struct conv_func {
 	fxt_string_id name;      /* the symbol; 0 when unknown */
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
+	bool root;               /* a thread's first function (conv_coverage_is_root) */
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };
@@ -55,6 +56,13 @@ struct conv_site {
 
 /* Addresses from here up are the kernel's (x86-64). */
 #define CONV_KERNEL_START 0x8000000000000000ull
+
+/* A + B, or UINT64_MAX when that overflows (times near the end of the
+ * clock, garbage periods). */
+static inline uint64_t conv_add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
 
 /* An open slice on a thread's stack. */
 struct conv_frame {
@@ -142,6 +150,7 @@ struct conv_thread {
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
 	bool offcpu_open;
 	uint64_t offcpu_since;         /* ns */
+	bool switch_ins;               /* switch-in records were seen for T */
 
 	/* What the trace covers (summary, coverage.c). */
 	uint64_t first_ts;             /* ns, the thread's first time */
@@ -179,11 +188,14 @@ struct conv {
 
 	struct conv_dso_count blamed[CONV_MAX_BLAMED];  /* dsos of broken chains */
 	size_t nblamed;
+	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t max_ts;               /* ns, the latest time of the current input */
 };
 
 /* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
 struct conv_offcpu {
+	bool state_known;              /* else no state argument (a sched_switch sample
+					* without its fields) */
 	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
 	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
@@ -281,7 +293,7 @@ void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts);
 
 /* offcpu.c: fills *OFF from a sched_switch sample: PREV_STATE (R:
- * preempted) and the N KERNEL frames of its call chain, innermost first
+ * preempted; len 0: the fields were not printed, state unknown) and the N KERNEL frames of its call chain, innermost first
  * (the syscall, and the first function below the scheduler's). */
 void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
 			   struct conv_span prev_state, struct conv_offcpu *off);
@@ -292,6 +304,11 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
  * or is mostly unknown frames is broken, and its innermost user dso blamed. */
 void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			 const struct conv_site *frames, size_t n);
+
+/* coverage.c: is SYM a function a complete user-space call chain ends in
+ * (_start, __libc_start_main, clone, start_thread...; a "@VERSION" suffix
+ * is ignored)? */
+bool conv_coverage_is_root(struct conv_span sym);
 
 /* coverage.c: prints what the trace covers (per thread, the TOP longest,
  * then a total line) and the broken-stack warning, on stderr (diag). */

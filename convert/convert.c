@@ -343,7 +343,7 @@ static int switch_line(struct converter *cv, const struct conv_line *l, const ch
 	if (ts < t->min_ts)
 		ts = t->min_ts;
 	if (l->switch_out) {
-		struct conv_offcpu off = { .preempted = l->switch_preempt };
+		struct conv_offcpu off = { .state_known = true, .preempted = l->switch_preempt };
 
 		switch_out(c, t, ts, NULL, 0, &off);
 	} else if (t->has_branches) {
@@ -353,6 +353,7 @@ static int switch_line(struct converter *cv, const struct conv_line *l, const ch
 	} else {
 		conv_chain_switch_in(c, t, ts);
 	}
+	t->switch_ins |= !l->switch_out;
 	return CONV_OK;
 }
 
@@ -438,10 +439,13 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
-	sm->sched_switch = l->sched.valid && l->sched.prev_pid == l->tid;
+	/* The tracepoint fires in the thread leaving the CPU (prev). */
+	sm->sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18) &&
+		(!l->sched.valid || l->sched.prev_pid == l->tid);
 	sm->prev_state_len = l->sched.prev_state.len < sizeof(sm->prev_state) ?
 		l->sched.prev_state.len : 0;
-	memcpy(sm->prev_state, l->sched.prev_state.s, sm->prev_state_len);
+	if (sm->prev_state_len)
+		memcpy(sm->prev_state, l->sched.prev_state.s, sm->prev_state_len);
 	conv_thread_name(&cv->c, t, l->comm);
 	return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
 }

@@ -26,15 +26,15 @@ static const char *const roots[] = {
 #define BROKEN_PERCENT 20
 #define MIN_CHAINS 10
 
-static bool is_root(const struct conv_func *f)
+bool conv_coverage_is_root(struct conv_span sym)
 {
-	uint32_t len = f->symlen;
-	const char *at = memchr(f->key, '@', len);	/* "clone3@@GLIBC_2.34" */
+	uint32_t len = sym.len;
+	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
 
 	if (at)
-		len = (uint32_t)(at - f->key);
+		len = (uint32_t)(at - sym.s);
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (strlen(roots[i]) == len && !memcmp(roots[i], f->key, len))
+		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
 			return true;
 	return false;
 }
@@ -69,7 +69,7 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			continue;
 		user++;
 		unknown += f->unknown;
-		rooted |= !f->unknown && is_root(f);
+		rooted |= f->root;
 		if (!innermost && f->dsolen && !(f->dsolen == 9 && !memcmp(f->key + f->symlen,
 									     "[unknown]", 9)))
 			innermost = f;
@@ -83,6 +83,8 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	t->broken_chains++;
 	if (innermost)
 		blame(c, innermost);
+	else
+		c->unnamed_chains++;	/* no binary known: perf found no mapping */
 }
 
 /* Time in ms. */
@@ -134,6 +136,15 @@ static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
 
 	if (chains < MIN_CHAINS || broken * 100 <= chains * BROKEN_PERCENT)
 		return;
+	if (c->unnamed_chains * 2 > broken) {
+		diag_warn("%llu of %llu sampled call stacks name no binary: perf found no mapping "
+			  "for their addresses (the perf.data lacks the process's mmap records, or "
+			  "the binaries are not here: --perf-arg=--symfs=DIR)",
+			  (unsigned long long)c->unnamed_chains, (unsigned long long)chains);
+		broken -= c->unnamed_chains;
+		if (broken * 100 <= chains * BROKEN_PERCENT)
+			return;
+	}
 	qsort(c->blamed, c->nblamed, sizeof(c->blamed[0]), by_count);
 	for (size_t i = 0; i < c->nblamed && i < 4 && len < sizeof(dsos) - 1; i++)
 		len += (size_t)snprintf(dsos + len, sizeof(dsos) - len, "%s%s (%llu)",
@@ -144,6 +155,7 @@ static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
 		  "pointers, in %s; rebuild it with -fno-omit-frame-pointer, or record with "
 		  "--callgraph dwarf (or lbr on Intel)", (unsigned long long)broken,
 		  (unsigned long long)chains, len ? dsos : "binaries perf could not name");
+
 }
 
 void conv_coverage_report(struct conv *c, unsigned top)

@@ -37,6 +37,7 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 			   struct conv_span prev_state, struct conv_offcpu *off)
 {
 	memset(off, 0, sizeof(*off));
+	off->state_known = prev_state.len != 0;
 	off->preempted = prev_state.len && prev_state.s[0] == 'R';
 	if (prev_state.len < sizeof(off->prev_state))
 		memcpy(off->prev_state, prev_state.s, prev_state.len);

@@ -275,14 +275,14 @@ void conv_offcpu_begin(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_offcpu *off)
 {
 	size_t depth = t->depth + t->gap_open;
-	struct fxt_arg args[4] = {
-		{ .type = FXT_ARG_STRING, .name = c->s_state,
-		  .str = off->preempted ? c->s_preempted : c->s_blocked },
-	};
-	unsigned n = 1;
+	struct fxt_arg args[4];
+	unsigned n = 0;
 
 	if (t->offcpu_open || (depth && too_deep(t, depth)))
 		return;
+	if (off->state_known)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_state,
+			.str = off->preempted ? c->s_preempted : c->s_blocked };
 	if (off->prev_state[0])
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_prev_state,
 			.str = fxt_writer_cstring(c->w, off->prev_state) };

@@ -18,6 +18,10 @@
 #   process pinned there too shows [off-cpu] state preempted.
 # - offcpu-broken-stacks: the same program built without frame pointers
 #   gets the broken-stack warning naming its binary.
+# - offcpu-no-switches: a recording without switch records nor sched_switch
+#   converts with no message from perf script and no [off-cpu] slice.
+# Every conversion's stderr must hold no message from perf script (the
+# converter asks for fields per event kind).
 # Skips when perf cannot record here. Never leaves perf or a target running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
@@ -25,6 +29,7 @@ PERF=${SNAPTRACE_PERF:-perf}
 PERF_PID=
 HOG_PID=
 PERIOD_NS=200000	# -F 5000
+EVENTS=(-e cpu-clock -F 5000 --call-graph fp --switch-events -e sched:sched_switch --call-graph fp)
 
 cleanup() {
 	local p
@@ -55,7 +60,7 @@ for v in fp:-fno-omit-frame-pointer nofp:-fomit-frame-pointer; do
 	fi
 done
 
-# record NAME [taskset CPU] -- CMD...: records CMD into $TMP/NAME.data (its
+# record NAME [taskset CPU] -- CMD...: records CMD with EVENTS into $TMP/NAME.data (its
 # stdout in $TMP/NAME.out), converts it to $TMP/NAME.tree (summary in
 # $TMP/NAME.conv.err). Returns 1 when perf cannot record here (reason in
 # $TMP/NAME.rec.err), 2 when conversion or reading back failed.
@@ -64,8 +69,7 @@ record() {
 	shift
 	if [ "$1" = taskset ]; then pin=(taskset -c "$2"); shift 2; fi
 	shift	# --
-	setsid timeout -k 5 60 "${pin[@]}" "$PERF" record -q -e cpu-clock -F 5000 --call-graph fp \
-		--switch-events -e sched:sched_switch --call-graph fp -o "$TMP/$name.data" -- "$@" \
+	setsid timeout -k 5 60 "${pin[@]}" "$PERF" record -q "${EVENTS[@]}" -o "$TMP/$name.data" -- "$@" \
 		>"$TMP/$name.out" 2>"$TMP/$name.rec.err" &
 	PERF_PID=$!
 	wait "$PERF_PID"
@@ -73,6 +77,7 @@ record() {
 	PERF_PID=
 	[ "$rc" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
 	"$CONVERT" "$TMP/$name.data" -o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
+	! grep -q "perf script" "$TMP/$name.conv.err" || return 2
 	"$CONVERT" --dump=tree "$TMP/$name.fxt.gz" >"$TMP/$name.tree" 2>"$TMP/$name.dump.err" || return 2
 }
 
@@ -159,5 +164,18 @@ if recorded offcpu-broken-stacks $?; then
 		ok offcpu-broken-stacks
 	else
 		fail offcpu-broken-stacks "no broken-stack warning naming target_nofp: $(first_lines "$TMP/offcpu-broken-stacks.conv.err")"
+	fi
+fi
+
+# no switch records: as before, and no complaint from perf script.
+EVENTS=(-e cpu-clock -F 5000 --call-graph fp)
+record offcpu-no-switches -- "$TMP/target_fp" naps 3 3000 20000
+if recorded offcpu-no-switches $?; then
+	if grep -q 'off-cpu\]' "$TMP/offcpu-no-switches.tree"; then
+		fail offcpu-no-switches "[off-cpu] slices without switch records"
+	elif ! grep -q ' snaptrace_spin \[' "$TMP/offcpu-no-switches.tree"; then
+		fail offcpu-no-switches "no snaptrace_spin slice"
+	else
+		ok offcpu-no-switches
 	fi
 fi
