@@ -64,7 +64,7 @@ int ps_clock_init(struct ps_clock *c, const struct ps_run *run, uint64_t base,
 			const struct ps_insn *in = ps_icache_get(&run->icache, th->steps[j].ip);
 
 			if (in && in->kind == PS_SYSCALL && add(c, &cap, th, j + 1, block_ns, false))
-				return -ENOMEM;
+				goto nomem;
 		}
 	}
 	for (i = 0; i < npreempt; i++) {
@@ -77,12 +77,13 @@ int ps_clock_init(struct ps_clock *c, const struct ps_run *run, uint64_t base,
 			return -EINVAL;
 		}
 		if (add(c, &cap, th, j, preempt_ns[i], true))
-			return -ENOMEM;
+			goto nomem;
 	}
-	qsort(c->sw, c->n, sizeof(*c->sw), by_seq);
+	if (c->n)
+		qsort(c->sw, c->n, sizeof(*c->sw), by_seq);
 	c->after = malloc((c->n + 1) * sizeof(*c->after));
 	if (!c->after)
-		return -ENOMEM;
+		goto nomem;
 	for (i = 0; i < c->n; i++) {
 		struct ps_switch *s = &c->sw[i];
 
@@ -97,6 +98,9 @@ int ps_clock_init(struct ps_clock *c, const struct ps_run *run, uint64_t base,
 		c->after[i] = total;
 	}
 	return 0;
+nomem:
+	ps_clock_free(c);
+	return -ENOMEM;
 }
 
 uint64_t ps_clock_time(const struct ps_clock *c, uint64_t seq)
