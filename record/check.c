@@ -70,6 +70,8 @@ int rec_check_print(FILE *f, const struct rec_host *h)
 		fprintf(f, "permission: ok%s\n",
 			user_only ? " (user space only; --kernel needs more)" : "");
 	}
+	fprintf(f, "sched_switch samples: %s\n", h->sched_switch ? "yes" :
+		"no (needs root or CAP_PERFMON, or perf_event_paranoid -1, and a readable tracefs)");
 	rec_trigger_selftest(h->uprobe_type, &bp, &up);
 	fprintf(f, "breakpoint trigger: %s\n", fires(bp, b1, sizeof(b1)));
 	fprintf(f, "uprobe trigger: %s\n", h->uprobe_type < 0 ? "no uprobe PMU" :

@@ -81,8 +81,9 @@ static const char *callgraph_name(enum rec_callgraph cg)
  * The recorded tasks. One thread (-t) gets --per-thread: one ring for the
  * thread rather than one per CPU, so a snapshot is the thread's newest
  * contiguous stretch (a CPU ring it left early would keep a stale fragment
- * of its past). Processes (-p) keep perf's per-CPU rings (new threads would
- * otherwise need a ring each).
+ * of its past). Processes (-p) keep perf's per-CPU rings: perf 6.1's
+ * --per-thread -p records no thread created after it started (seen with the
+ * demo's worker).
  */
 static int target_args(const char *flag, const char *targets, struct rec_plan *p)
 {

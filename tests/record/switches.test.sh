@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="switches_recorded switches_preempted switches_no_stale_fragment
+NAMES="switches_check_agrees switches_recorded switches_preempted switches_no_stale_fragment
 switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
 need_recording
 command -v cc >/dev/null || skip_all "no C compiler"
@@ -200,6 +200,20 @@ t_switches_multi_thread_no_warning() {
 	fi
 }
 
+# --check says whether sched_switch samples are recorded, as the command line does.
+t_switches_check_agrees() {
+	local line want=no
+	[ "$SCHED" = 1 ] && want=yes
+	line=$("$RECORD" --check 2>/dev/null | grep '^sched_switch samples: ')
+	if [ "${line#sched_switch samples: }" = "$want" ] ||
+		{ [ "$want" = no ] && [[ "$line" == "sched_switch samples: no ("* ]]; }; then
+		ok switches_check_agrees
+	else
+		fail switches_check_agrees "expected 'sched_switch samples: $want', found '$line'"
+	fi
+}
+
+t_switches_check_agrees
 t_switches_recorded
 t_switches_preempted
 t_switches_no_stale_fragment
