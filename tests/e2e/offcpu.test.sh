@@ -104,7 +104,8 @@ if recorded offcpu-naps $?; then
 			e[n] = be[2]
 			if (dur() - truth[n] > 3 * period) { print "spin " n ": a slice of " dur() " ns, truth " truth[n] " ns"; bad = 1; exit 1 }
 		}
-		/ \[off-cpu\] \[/ && /state:string="blocked"/ && /syscall:string="clock_nanosleep"/ { off += dur(); open = 0 }
+		# a nap: blocked (at the root when its sched_switch sample was lost)
+		/ \[off-cpu\] \[/ && /state:string="blocked"/ { off += dur(); open = 0 }
 		END {
 			if (bad) exit 1
 			if (n != ns) { print n " spins drawn for " ns " spins run"; exit 1 }
@@ -112,11 +113,13 @@ if recorded offcpu-naps $?; then
 				ext = e[i] - b[i]
 				if (ext - truth[i] > 3 * period) { print "spin " i ": drawn over " ext " ns, truth " truth[i] " ns"; exit 1 }
 				if (ext > longest) { longest = ext; li = i }
+				if (i == 1 || ext - truth[i] > worst) worst = ext - truth[i]
 			}
 			share = 100 * off / sleep
-			printf "longest spin %.3f ms (truth %.3f ms), %d spins in %d slices (a sample in a " \
-				"function prologue skips its caller); [off-cpu] covers %.1f%% of %.1f ms asleep\n",
-				longest / 1e6, truth[li] / 1e6, n, pieces, share, sleep / 1e6
+			printf "longest spin %.3f ms (truth %.3f ms), drawn at most %.3f ms longer than " \
+				"its truth, %d spins in %d slices (a sample in a function prologue skips its " \
+				"caller); [off-cpu] covers %.1f%% of %.1f ms asleep\n", longest / 1e6,
+				truth[li] / 1e6, worst / 1e6, n, pieces, share, sleep / 1e6
 			if (share < 80) exit 1
 		}' "$TMP/offcpu-naps.out" "$TMP/offcpu-naps.tree"); then
 		if grep -q "call stacks are broken" "$TMP/offcpu-naps.conv.err"; then
