@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "version.h"
 
 #define MAX_FIELDS 12
 
@@ -406,7 +407,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (i < argc && (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))) {
-		printf("ptsynth-expect 0.1\n");
+		printf("ptsynth-expect %s\n", SNAPTRACE_VERSION);
 		return EXIT_OK;
 	}
 	if (i >= argc) {
