@@ -25,9 +25,11 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # with; it is rewritten (and so every object rebuilds) only when they change.
 FLAGS_STAMP := $(O)/flags
 FLAGS_LINE = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out clean help,$(MAKECMDGOALS)),all),)
 ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_LINE))
 $(shell mkdir -p $(O))
 $(file >$(FLAGS_STAMP),$(FLAGS_LINE))
+endif
 endif
 
 ifeq ($(V),1)
