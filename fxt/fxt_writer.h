@@ -16,6 +16,7 @@
  * returns the same negative errno and writes nothing; fxt_writer_close()
  * reports it. A failed or aborted writer never leaves a file under the
  * final name: output goes to "PATH.tmp.PID" and is renamed on close.
+ * Why (and what Perfetto does otherwise): docs/design.md "FXT writer".
  */
 #ifndef SNAPTRACE_FXT_WRITER_H
 #define SNAPTRACE_FXT_WRITER_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * snaptrace-record: records a process with perf around a trigger and keeps
- * the moments before it (DESIGN.md "perf facts"). Option parsing and the
+ * the moments before it (docs/design.md "The recorder"). Option parsing and the
  * order of the steps live here; the work is in the record/ modules.
  */
 #include <errno.h>

@@ -16,6 +16,10 @@
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
+#   doc_references    every reference to a section of docs/*.md in the
+#                     tree (docs/design.md "Section") names a heading of
+#                     that file, and nothing points to the design notes
+#                     outside the repository (a "shared" directory above it)
 . "$(dirname "$0")/../lib.sh"
 
 top=$SNAPTRACE_TOP
@@ -189,6 +193,30 @@ t_case_failure_help() {
 	[ -n "$kept" ] && case "$kept" in "${TMPDIR:-/tmp}"/snaptrace-test.*) rm -rf "$kept" ;; esac
 }
 
+t_doc_references() {
+	local bad
+	# a reference may be wrapped over comment lines: join them first
+	bad=$(cd "$top" && git ls-files -z 2>/dev/null | xargs -0 perl -0777 -ne '
+		my $f = $ARGV;
+		next if $f eq "tests/tooling/tooling.test.sh";
+		s/\n[ \t]*(?:\*(?!\/)|#|\/\/)?[ \t]*/ /g;
+		while (/docs\/(\w+)\.md"?\s*(?:\(|,|:)?\s*"([^"]+)"/g) {
+			my ($doc, $sec) = ($1, $2);
+			open(my $h, "<", "docs/$doc.md") or do { print "$f: no docs/$doc.md\n"; next };
+			my $text = do { local $/; <$h> };
+			close $h;
+			my $found = $text =~ /^#+ \Q$sec\E[ \t]*$/m;
+			print "$f: docs/$doc.md has no section \"$sec\"\n" unless $found;
+		}
+		print "$f: points outside the repository\n" if m{\.\./(?:\.\./)*shar[e]d/};
+	')
+	if [ -n "$bad" ]; then
+		fail doc_references "$(echo "$bad" | head -n 5 | tr '\n' ';')"
+	else
+		ok doc_references
+	fi
+}
+
 need_convert tooling
 t_version_agree
 t_deps_nothing_missing
@@ -198,3 +226,4 @@ t_asan_respects_O
 t_bench_scratch
 t_run_one_case
 t_case_failure_help
+t_doc_references
