@@ -113,7 +113,7 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
  */
 fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len);
 
-/* fxt_writer_string() of a NUL-terminated string. */
+/* fxt_writer_string() of the NUL-terminated string S; returns what it returns. */
 fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s);
 
 /*
@@ -141,7 +141,7 @@ int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_stri
  */
 int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
 
-/* Bytes of FXT written so far (before compression). */
+/* Returns the bytes of FXT written so far (before compression). */
 uint64_t fxt_writer_bytes(const struct fxt_writer *w);
 
 /*
