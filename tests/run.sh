@@ -3,8 +3,8 @@
 #   tests/run.sh [O] [SUITE[/NAME]...]
 # SUITE is "unit" or the name of a tests/*/*.test.sh script without
 # .test.sh (e.g. "cases"); none means all. SUITE/NAME runs one part of a
-# suite: unit/test_parse (one unit test program), cases/jit-int (one golden
-# case: the suite gets NAME as an argument). Every test prints one line
+# suite: unit/test_parse (one unit test program), cases/jit-int or just
+# jit-int (one golden case: the suite gets NAME as an argument). Every test prints one line
 # "ok NAME", "FAIL NAME: why" or "skip NAME: why"; a suite that exits
 # non-zero without a FAIL line counts as one failure. A failing suite's other
 # output follows its FAIL lines (a golden case's diff, the command that reruns
@@ -19,11 +19,17 @@ case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
 
-selected=("$@")
-for s in "${selected[@]}"; do
+selected=()
+for s in "$@"; do
 	suite=${s%%/*}
+	# a golden case may be named alone
+	if [ "$s" = "$suite" ] && [ -f "$top/tests/cases/$s/input.txt" ] &&
+		! compgen -G "$top/tests/*/$s.test.sh" >/dev/null; then
+		s=cases/$s suite=cases
+	fi
+	selected+=("$s")
 	if [ "$suite" != unit ] && ! compgen -G "$top/tests/*/$suite.test.sh" >/dev/null; then
-		echo "tests/run.sh: no suite '$suite': expected unit or one of:" \
+		echo "tests/run.sh: no suite '$suite': expected unit, a golden case or one of:" \
 			$(basename -s .test.sh "$top"/tests/*/*.test.sh) >&2
 		exit 2
 	fi

@@ -11,8 +11,8 @@
 #                     when they are the same
 #   asan_respects_O   make O=DIR asan builds in DIR/asan
 #   bench_scratch     make bench's inputs are gone when it ends (KEEP=1 keeps)
-#   run_one_case      tests/run.sh O cases/NAME runs that case alone; an
-#                     unknown suite is a usage error (exit 2)
+#   run_one_case      tests/run.sh O cases/NAME (or just NAME) runs that case
+#                     alone; an unknown suite is a usage error (exit 2)
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
@@ -156,6 +156,12 @@ t_run_one_case() {
 	"$top/tests/run.sh" "$SNAPTRACE_O" cases/sym-cpp >"$TMP/one.out" 2>&1
 	if ! grep -q '^cases: 1 passed, 0 failed' "$TMP/one.out"; then
 		fail run_one_case "expected 'cases: 1 passed, 0 failed': $(first_lines "$TMP/one.out")"
+		return
+	fi
+	"$top/tests/run.sh" "$SNAPTRACE_O" sym-cpp >"$TMP/alone.out" 2>&1
+	if ! grep -q '^cases: 1 passed, 0 failed' "$TMP/alone.out"; then
+		fail run_one_case "a case named alone: expected 'cases: 1 passed, 0 failed': \
+$(first_lines "$TMP/alone.out")"
 		return
 	fi
 	"$top/tests/run.sh" "$SNAPTRACE_O" no-such-suite >"$TMP/none.out" 2>&1
