@@ -1,10 +1,12 @@
 # snaptrace build. `make` builds the programs into $(O)/bin; `make test` installs
 # missing packages, builds everything and runs the suite; `make asan` runs the
-# suite on a sanitizer build in build/asan; `make demo` records the bundled demo.
+# suite on a sanitizer build in $(O)/asan; `make demo` records the bundled demo.
 #
 # Knobs: O=DIR (object and program directory, default build), SAN=1
-# (address+undefined sanitizers), V=1 (show commands), PREFIX=DIR (install),
-# T=SUITE[/CASE] (`make test` runs only that suite or golden case).
+# (address+undefined sanitizers; remembered in $(O)/san, so a later make of
+# that directory without SAN, e.g. a test's `make install`, keeps them), V=1
+# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (`make test` runs
+# only that suite or golden case).
 #
 # The version is the one line of the file VERSION: compiled in as
 # SNAPTRACE_VERSION (common/version.h) and written into the installed front end.
@@ -13,6 +15,17 @@ O ?= build
 PREFIX ?= /usr/local
 CC ?= cc
 CFLAGS ?= -O2 -g
+
+# Goals that build something (not clean or help): only they write into $(O).
+BUILDING := $(if $(MAKECMDGOALS),$(filter-out clean help,$(MAKECMDGOALS)),all)
+ifeq ($(origin SAN),command line)
+ifneq ($(BUILDING),)
+$(shell mkdir -p $(O))
+$(file >$(O)/san,$(SAN))
+endif
+else ifeq ($(origin SAN),undefined)
+SAN := $(file <$(O)/san)
+endif
 WARN := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wstrict-prototypes
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -25,7 +38,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # with; it is rewritten (and so every object rebuilds) only when they change.
 FLAGS_STAMP := $(O)/flags
 FLAGS_LINE = $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
-ifneq ($(if $(MAKECMDGOALS),$(filter-out clean help,$(MAKECMDGOALS)),all),)
+ifneq ($(BUILDING),)
 ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_LINE))
 $(shell mkdir -p $(O))
 $(file >$(FLAGS_STAMP),$(FLAGS_LINE))

@@ -8,7 +8,7 @@
 #                     is missing; as root, no sudo
 #   clean_respects_O  make O=DIR clean removes DIR and nothing else
 #   flags_rebuild     an object is out of date after CFLAGS change, up to date
-#                     when they are the same
+#                     when they are the same; a SAN=1 directory stays one
 #   asan_respects_O   make O=DIR asan builds in DIR/asan
 #   bench_scratch     make bench's inputs are gone when it ends (KEEP=1 keeps)
 #   run_one_case      tests/run.sh O cases/NAME (or just NAME) runs that case
@@ -113,6 +113,11 @@ t_flags_rebuild() {
 		fail flags_rebuild "$obj out of date right after building it"
 	elif make -s -q -C "$top" O="$o" CFLAGS=-O0 "$obj"; then
 		fail flags_rebuild "$obj up to date after CFLAGS changed"
+	elif ! make -s -C "$top" O="$o" SAN=1 "$obj" >"$TMP/flags.log" 2>&1 ||
+		! grep -q fsanitize "$o/flags"; then
+		fail flags_rebuild "SAN=1 did not rebuild $obj with sanitizers: $(first_lines "$TMP/flags.log")"
+	elif ! make -s -q -C "$top" O="$o" "$obj"; then
+		fail flags_rebuild "$obj out of date in a SAN=1 directory made again without SAN"
 	else
 		ok flags_rebuild
 	fi
