@@ -18,6 +18,9 @@ shift $(( $# > 0 ? 1 : 0 ))
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
+# Marks every process this run starts (they inherit the environment), so the
+# final check finds its own leftovers, not the perf processes of others.
+export SNAPTRACE_TEST_RUN="$$.$RANDOM$RANDOM"
 
 selected=()
 for s in "$@"; do
@@ -94,9 +97,17 @@ for s in "$top"/tests/*/*.test.sh; do
 	fi
 done
 
-# No test may leave perf or a traced program behind.
-if pgrep -x perf >/dev/null 2>&1; then
-	echo "FAIL cleanup: perf processes left running: $(pgrep -x perf | tr '\n' ' ')"
+# No test may leave perf or a traced program behind: this run's processes
+# (other perf sessions may run on this machine at the same time).
+left=
+for p in /proc/[0-9]*; do
+	[ "${p#/proc/}" = "$$" ] && continue
+	if tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "SNAPTRACE_TEST_RUN=$SNAPTRACE_TEST_RUN"; then
+		left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
+	fi
+done
+if [ -n "$left" ]; then
+	echo "FAIL cleanup: processes of this test run left running:$left"
 	failed=$((failed + 1))
 fi
 
