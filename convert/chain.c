@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Sampled call chains (perf record --call-graph): DESIGN.md "Sampled call
- * chains". Consecutive samples of a thread are compared from the root; a
+ * Sampled call chains (perf record --call-graph): docs/design.md "Sampled
+ * call chains". Consecutive samples of a thread are compared from the root; a
  * frame continues while its function and its caller's return address stay
  * the same, and ends at the first sample that lacks it, but no later than
  * one sampling period after the last sample that had it. The thread's stack

@@ -3,7 +3,7 @@
  * conv: the state shared by the converter's parts: interned functions
  * (funcs.c), threads and their output (threads.c), the branch stack machine
  * (stack.c), sampled call chains (chain.c) and the line driver (convert.c).
- * The semantics are DESIGN.md "Stack reconstruction"; the names of the
+ * The semantics are docs/design.md "Stack reconstruction"; the names of the
  * parts of a branch are perf's (ip, sym, symoff, dso).
  */
 #ifndef SNAPTRACE_CONVERT_CONV_H

@@ -31,7 +31,8 @@ static const char *const skip_what[] = {
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
-/* The perf script command lines whose output this reads (DESIGN.md "Decoding"). */
+/* The perf script command lines whose output this reads (docs/design.md
+ * "perf script grammar"). */
 static const char branch_hint[] =
 	"perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
 static const char sample_hint[] =

@@ -5,7 +5,7 @@
  * tools/perf/builtin-script.c (process_event, the -F fields), and
  * tools/perf/util/trace-event-scripting.c perf_sample__sprintf_flags() with
  * its sample_flags[] table for the branch flags. Facts on the variants met
- * across perf versions are in DESIGN.md "perf facts / Decoding".
+ * across perf versions are in docs/design.md "perf script grammar".
  *
  * Line kinds:
  *   branch     [COMM] PID/TID TIME: [PERIOD] [EVENT:MODS:] FLAGS FROM => TO

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The branch stack machine: DESIGN.md "Stack reconstruction" and its
- * "Precise rules", applied to one thread's branches in time order.
+ * The branch stack machine: docs/design.md "Stack reconstruction" (the
+ * rules) and "Ordering in the file" (this comment), applied to one thread's
+ * branches in time order.
  *
  * Ordering in the file: Perfetto sorts a thread's events by (timestamp, file
  * order) and an end closes the innermost open slice. Every event is written
@@ -14,8 +15,8 @@
  * before the closing time (its floor), or an earlier frame's end would close
  * it: its events are moved up to floor + CONV_INFERRED_ROOM_NS when they come
  * earlier (convert.c), so that the room is always there. After a decode
- * error the frames begin next to the error (DESIGN: "or the last decode
- * error's"), the k-th at floor + CONV_INFERRED_ROOM_NS - k.
+ * error the frames begin next to the error, the k-th at
+ * floor + CONV_INFERRED_ROOM_NS - k.
  */
 #include "conv.h"
 

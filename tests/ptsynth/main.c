@@ -20,8 +20,8 @@
 #include "symtab.h"
 #include "trace.h"
 #include "truth.h"
+#include "version.h"
 
-#define PTSYNTH_VERSION "0.1"
 #define MAX_SNAPSHOTS 16
 #define MAX_PREEMPTS 16
 #define MAX_QUEUES 64
@@ -118,7 +118,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_START: o->start = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
-		case 'V': printf("ptsynth %s\n", PTSYNTH_VERSION); exit(EXIT_OK);
+		case 'V': printf("ptsynth %s\n", SNAPTRACE_VERSION); exit(EXIT_OK);
 		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS: case O_BLOCK:
 			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX)) ||
 			    (c == O_NS && v < 2)) {

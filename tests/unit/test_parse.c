@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the perf script line parser (convert/parse.c) on the format
- * variants of DESIGN.md "perf facts / Decoding". */
+ * variants of docs/design.md "perf script grammar". */
 #include "parse.h"
 #include "unit.h"
 
