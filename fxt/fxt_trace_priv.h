@@ -26,6 +26,7 @@ struct fxt_trace_priv {
 	size_t nnotes, notes_cap;
 	size_t events_cap, kobjs_cap, problems_cap;
 	size_t problems_unlisted;       /* problems past FXT_TRACE_PROBLEMS_MAX */
+	char unlisted_line[64];         /* the last problem line, counting those */
 	bool slices_done;
 };
 
