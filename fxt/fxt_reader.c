@@ -424,10 +424,14 @@ static void read_kobj(struct reader *r, uint64_t h)
 		note(r, "kobj thread koid=%llu name=\"%s\" process=%llu",
 		     (unsigned long long)k.koid, k.name, (unsigned long long)k.process);
 	else
-		note(r, "kobj %s koid=%llu name=\"%s\"",
+		note(r, "kobj %s koid=%llu name=\"%s\"%s%s%s%s",
 		     k.obj_type == FXT_ZX_OBJ_PROCESS ? "process" :
 		     k.obj_type == FXT_ZX_OBJ_THREAD ? "thread" : "other",
-		     (unsigned long long)k.koid, k.name);
+		     (unsigned long long)k.koid, k.name,
+		     nargs && args[0].type == FXT_ARG_STRING ? " " : "",
+		     nargs && args[0].type == FXT_ARG_STRING ? args[0].name : "",
+		     nargs && args[0].type == FXT_ARG_STRING ? "=" : "",
+		     nargs && args[0].type == FXT_ARG_STRING ? args[0].str : "");
 	if (r->ops) {
 		r->err = r->ops->kobj ? r->ops->kobj(r->ctx, &k) : 0;
 		return;

@@ -1,0 +1,9 @@
+# stats/: snaptrace-stats, per-function statistics of an FXT trace, on the
+# project's FXT reader (streaming).
+STATS_SRC := $(wildcard stats/*.c)
+
+$(O)/bin/snaptrace-stats: $(call obj,$(STATS_SRC)) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz -lm
+
