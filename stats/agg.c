@@ -417,7 +417,8 @@ static void restart(struct agg *a)
 	for (size_t i = 0; i < a->nthreads; i++) {
 		struct agg_thread *t = &a->threads[i];
 
-		qsort(t->late, t->nlate, sizeof(*t->late), cmp_late);
+		if (t->nlate)
+			qsort(t->late, t->nlate, sizeof(*t->late), cmp_late);
 		t->depth = 0;
 		t->seen = false;
 		t->max_ts = 0;
@@ -444,11 +445,6 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 	size_t late = 0;
 	int err;
 
-	if (!strcmp(path, "-")) {
-		snprintf(errbuf, errlen, "-: standard input cannot be read: a trace may need "
-			 "two passes; give a file");
-		return -EINVAL;
-	}
 	a->first_ts = UINT64_MAX;
 	a->passes = 1;
 	err = fxt_stream_read(path, &ops, a, &t, errbuf, errlen);
@@ -473,7 +469,8 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 	}
 	if (a->first_ts == UINT64_MAX)
 		a->first_ts = 0;
-	qsort(a->top, a->ntop, sizeof(*a->top), cmp_call);
+	if (a->ntop)
+		qsort(a->top, a->ntop, sizeof(*a->top), cmp_call);
 	return 0;
 }
 

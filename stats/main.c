@@ -185,6 +185,8 @@ static int parse(int argc, char **argv, struct options *o)
 	if (optind + 1 != argc)
 		return usage_error(optind == argc ? "expected a trace file" :
 				   "expected one trace file");
+	if (!strcmp(argv[optind], "-") || (o->baseline && !strcmp(o->baseline, "-")))
+		return usage_error("-: a trace may be read twice: give a file, not standard input");
 	if (o->baseline && o->report.function)
 		return usage_error("--baseline and --function do not go together");
 	return -1;

@@ -73,8 +73,11 @@ void report_sort_rows(struct agg *a, const struct report_opts *o)
 	qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
 }
 
+/* Rows of O's function or match; a row whose slices never ended has no calls. */
 static bool wanted(const struct agg_row *r, const struct report_opts *o)
 {
+	if (!r->hist.total)
+		return false;
 	if (o->function)
 		return !strcmp(r->name, o->function);
 	return !o->match || !fnmatch(o->match, r->name, 0);
@@ -109,10 +112,13 @@ static int rows_table(const struct agg *a, const struct report_opts *o, struct t
 
 		if (!wanted(&a->rows[i], o))
 			continue;
+		struct cell full[ROW_COLS] = { 0 };
+
 		c = table_row(t);
 		if (!c)
 			return -ENOMEM;
-		fill_row(a, &a->rows[i], c);
+		fill_row(a, &a->rows[i], full);
+		memcpy(c, full, t->ncols * sizeof(*c));
 		n++;
 	}
 	return 0;
@@ -427,7 +433,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 	for (size_t i = 0; !err && i < new->nrows + old->nrows; i++) {
 		const struct agg_row *r = i < new->nrows ? &new->rows[i] : idx[i - new->nrows];
 		const struct agg_row **m = NULL;
-		struct cell *c;
+		struct cell c[BASE_COLS] = { 0 }, *row;
 
 		if (!wanted(r, o))
 			continue;
@@ -435,8 +441,8 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 			m = bsearch(&r, idx, old->nrows, sizeof(*idx), cmp_key);
 		else if (matched[i - new->nrows])
 			continue;
-		c = table_row(&t);
-		if (!c) {
+		row = table_row(&t);
+		if (!row) {
 			err = -ENOMEM;
 			break;
 		}
@@ -445,6 +451,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		fill_side(new, i < new->nrows ? r : NULL, c, false);
 		fill_side(old, i < new->nrows ? (m ? *m : NULL) : r, c, true);
 		ratios(c);
+		memcpy(row, c, t.ncols * sizeof(*row));
 	}
 	if (!err) {
 		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
