@@ -225,7 +225,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 		t->stack[t->depth - 1].child_ns += dur;
 	if (a->opts.function && !strcmp(r->name, a->opts.function))
 		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = dur, .pid = t->pid,
-						.tid = t->tid, .row = f->row });
+						.tid = t->tid, .dso = r->dso });
 }
 
 /* Pops the slices of known end that are over at TS. */

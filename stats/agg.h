@@ -40,7 +40,7 @@ struct agg_row {
 struct agg_call {
 	uint64_t begin, dur;       /* ns */
 	uint64_t pid, tid;
-	uint32_t row;
+	const char *dso;           /* its row's, borrowed (rows may be sorted) */
 };
 
 struct agg_opts {

@@ -280,7 +280,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_TID].u = call->tid;
 		c[T_THREAD].s = agg_thread_name(a, call->pid, call->tid);
 		c[T_THREAD].missing = !c[T_THREAD].s;
-		c[T_DSO].s = a->rows[call->row].dso;
+		c[T_DSO].s = call->dso;
 	}
 	if (!err && !rows.nrows) {
 		fprintf(stderr, "%s: %s: no function named \"%s\"\n", "snaptrace-stats", path,

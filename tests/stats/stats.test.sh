@@ -178,11 +178,11 @@ awk 'BEGIN {
 	t = 1000
 	for (i = 1; i <= 100; i++) {
 		print "B 7 7 " t " work /opt/app"
-		print "B 7 7 " t + 10 " child /opt/app"
+		print "B 7 7 " t + 10 " child /opt/lib.so"
 		print "E 7 7 " t + 110
 		print "E 7 7 " t + i * 1000
 		t += i * 1000 + 50
-		print "X 7 7 " t " " t + i " tiny /opt/app"
+		print "X 7 7 " t " " t + i " tiny /opt/tiny.so"
 		t += 200
 	}
 }' >"$TMP/exact.script"
@@ -192,8 +192,8 @@ if ! "$MKFXT" "$TMP/exact.fxt" <"$TMP/exact.script" 2>"$TMP/mk.err"; then
 fi
 stats_tsv "$TMP/exact.fxt" >"$TMP/exact.stats"
 # NAME DSO calls total self min max p50 p90 p99, percentiles exact
-printf 'child\t/opt/app\t100\t10000\t10000\t100\t100\t100\t100\t100\n' >"$TMP/exact.want"
-printf 'tiny\t/opt/app\t100\t5050\t5050\t1\t100\t50\t90\t99\n' >>"$TMP/exact.want"
+printf 'child\t/opt/lib.so\t100\t10000\t10000\t100\t100\t100\t100\t100\n' >"$TMP/exact.want"
+printf 'tiny\t/opt/tiny.so\t100\t5050\t5050\t1\t100\t50\t90\t99\n' >>"$TMP/exact.want"
 printf 'work\t/opt/app\t100\t5050000\t5040000\t1000\t100000\t50000\t90000\t99000\n' >>"$TMP/exact.want"
 if ! why=$(same_rows "$TMP/exact.want" "$TMP/exact.stats"); then
 	fail exact-percentiles "$why"
@@ -206,12 +206,13 @@ else
 fi
 
 # --top: the longest calls, longest first, with their start times
-"$STATS" --format csv --function work --top 3 "$TMP/exact.fxt" >"$TMP/top.csv"
-longest=$(awk -F, '/^rank,/ { on = 1; next } on { print $2 "," $4 }' "$TMP/top.csv" | tr '\n' ' ')
-want=$(awk '/ work / { b = $4 } /^E / && b { n++; if (n % 2 == 0) { print $4 - b "," b; b = 0 } }' \
+# --sort calls moves the rows (ties by name): the calls must keep their dso
+"$STATS" --format csv --sort calls --function work --top 3 "$TMP/exact.fxt" >"$TMP/top.csv"
+longest=$(awk -F, '/^rank,/ { on = 1; next } on { print $2 "," $4 "," $7 }' "$TMP/top.csv" | tr '\n' ' ')
+want=$(awk '/ work / { b = $4 } /^E / && b { n++; if (n % 2 == 0) { print $4 - b "," b ",/opt/app"; b = 0 } }' \
 	"$TMP/exact.script" | sort -t, -k1,1nr | head -n 3 | tr '\n' ' ')
 if [ -z "$longest" ] || [ "$longest" != "$want" ]; then
-	fail exact-top "expected (duration,start) $want, found $longest"
+	fail exact-top "expected (duration,start,dso) $want, found $longest"
 elif ! "$STATS" --function work --top 3 "$TMP/exact.fxt" | grep -q '00:00:00\.'; then
 	fail exact-top "the table shows no start time as Perfetto does"
 elif ! "$STATS" --function work "$TMP/exact.fxt" | grep -q '|#'; then
