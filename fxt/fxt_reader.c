@@ -401,7 +401,7 @@ static void read_kobj(struct reader *r, uint64_t h)
 	unsigned nargs = (unsigned)FXT_FIELD(h, FXT_KOBJ_NARGS_FIRST, FXT_KOBJ_NARGS_LAST);
 	struct fxt_rkobj k = { 0 }, *kobjs;
 	struct fxt_rarg *args;
-	bool has_process = false;
+	bool has_process = false, str_arg;
 
 	k.obj_type = (unsigned)FXT_FIELD(h, FXT_KOBJ_TYPE_FIRST, FXT_KOBJ_TYPE_LAST);
 	k.koid = next_word(r);
@@ -417,6 +417,7 @@ static void read_kobj(struct reader *r, uint64_t h)
 			has_process = true;
 		}
 	}
+	str_arg = nargs && args[0].type == FXT_ARG_STRING;   /* trace info: shown in notes */
 	if (k.obj_type == FXT_ZX_OBJ_THREAD && !has_process)
 		PROBLEM(r, "thread object %llu \"%s\" has no koid argument \"process\" "
 			"(Perfetto leaves the thread unnamed)", (unsigned long long)k.koid, k.name);
@@ -424,14 +425,11 @@ static void read_kobj(struct reader *r, uint64_t h)
 		note(r, "kobj thread koid=%llu name=\"%s\" process=%llu",
 		     (unsigned long long)k.koid, k.name, (unsigned long long)k.process);
 	else
-		note(r, "kobj %s koid=%llu name=\"%s\"%s%s%s%s",
+		note(r, "kobj %s koid=%llu name=\"%s\"%s%.200s%s%.200s",
 		     k.obj_type == FXT_ZX_OBJ_PROCESS ? "process" :
 		     k.obj_type == FXT_ZX_OBJ_THREAD ? "thread" : "other",
-		     (unsigned long long)k.koid, k.name,
-		     nargs && args[0].type == FXT_ARG_STRING ? " " : "",
-		     nargs && args[0].type == FXT_ARG_STRING ? args[0].name : "",
-		     nargs && args[0].type == FXT_ARG_STRING ? "=" : "",
-		     nargs && args[0].type == FXT_ARG_STRING ? args[0].str : "");
+		     (unsigned long long)k.koid, k.name, str_arg ? " " : "",
+		     str_arg ? args[0].name : "", str_arg ? "=" : "", str_arg ? args[0].str : "");
 	if (r->ops) {
 		r->err = r->ops->kobj ? r->ops->kobj(r->ctx, &k) : 0;
 		return;
@@ -724,23 +722,30 @@ static int source_open(struct source *s, const char *path, char *errbuf, size_t 
 	return 0;
 }
 
-/* Reads PATH into T through a reader R whose ops (if any) are set. */
-static int read_path(struct reader *r, const char *path, struct fxt_trace *t, char *errbuf,
-		     size_t errlen)
+/* Reads PATH into T, handing records to OPS (with CTX) when OPS is set. */
+static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ctx,
+		    struct fxt_trace *t, char *errbuf, size_t errlen)
 {
+	struct reader *r = calloc(1, sizeof(*r));
 	struct source src;
 	int err;
 
 	memset(t, 0, sizeof(*t));
 	t->ticks_per_second = 1000000000;
 	t->priv = calloc(1, sizeof(struct fxt_trace_priv));
-	if (!t->priv) {
+	if (!t->priv || !r) {
+		free(r);
+		free(t->priv);
+		t->priv = NULL;
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
 	r->t = t;
+	r->ops = ops;
+	r->ctx = ctx;
 	err = source_open(&src, path, errbuf, errlen);
 	if (err) {
+		free(r);
 		fxt_trace_free(t);
 		return err;
 	}
@@ -770,6 +775,7 @@ static int read_path(struct reader *r, const char *path, struct fxt_trace *t, ch
 	free(src.buf);
 	for (size_t i = 0; i <= FXT_STRING_INDEX_MAX; i++)
 		free(r->owned[i]);
+	free(r);
 	if (err)
 		fxt_trace_free(t);
 	return err;
@@ -777,35 +783,13 @@ static int read_path(struct reader *r, const char *path, struct fxt_trace *t, ch
 
 int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen)
 {
-	struct reader *r = calloc(1, sizeof(*r));
-	int err;
-
-	if (!r) {
-		memset(t, 0, sizeof(*t));
-		snprintf(errbuf, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	err = read_path(r, path, t, errbuf, errlen);
-	free(r);
-	return err;
+	return read_new(path, NULL, NULL, t, errbuf, errlen);
 }
 
 int fxt_stream_read(const char *path, const struct fxt_stream_ops *ops, void *ctx,
 		    struct fxt_trace *t, char *errbuf, size_t errlen)
 {
-	struct reader *r = calloc(1, sizeof(*r));
-	int err;
-
-	if (!r) {
-		memset(t, 0, sizeof(*t));
-		snprintf(errbuf, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	r->ops = ops;
-	r->ctx = ctx;
-	err = read_path(r, path, t, errbuf, errlen);
-	free(r);
-	return err;
+	return read_new(path, ops, ctx, t, errbuf, errlen);
 }
 
 void fxt_trace_free(struct fxt_trace *t)
