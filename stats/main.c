@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 		rc = load(&old, o.baseline, o.quiet);
 	if (rc != EXIT_OK)
 		goto out;
-	if (agg_sampled(&cur) && o.report.format == TABLE_CSV)
+	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.quiet)
 		diag_warn("%s: a sampled trace: rows are time on the stack, not calls; "
 			  "the per-call columns are left empty", path);
 	report_sort_rows(&cur, &o.report);

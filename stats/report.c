@@ -135,6 +135,16 @@ static const char *meaning(const struct agg *a)
 	return "the trace does not say how it was made: every slice is taken as a call";
 }
 
+/* Functions with at least one finished slice. */
+static size_t functions(const struct agg *a)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nrows; i++)
+		n += a->rows[i].hist.total > 0;
+	return n;
+}
+
 static void head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
 {
 	if (o->format == TABLE_JSON) {
@@ -147,12 +157,12 @@ static void head(const struct agg *a, const char *path, const struct report_opts
 			fputs("null", out);
 		fprintf(out, ",\"calls_are_calls\":%s,\"slices\":%" PRIu64
 			",\"unended\":%" PRIu64 ",\"functions\":%zu,\n",
-			agg_sampled(a) ? "false" : "true", a->slices, a->unended, a->nrows);
+			agg_sampled(a) ? "false" : "true", a->slices, a->unended, functions(a));
 		return;
 	}
 	if (o->format == TABLE_CSV)
 		return;
-	fprintf(out, "%s: %zu functions, %" PRIu64 " slices (%s)\n", path, a->nrows, a->slices,
+	fprintf(out, "%s: %zu functions, %" PRIu64 " slices (%s)\n", path, functions(a), a->slices,
 		meaning(a));
 	if (a->unended)
 		fprintf(out, "%" PRIu64 " slices never ended are left out\n", a->unended);

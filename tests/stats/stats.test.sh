@@ -367,6 +367,8 @@ elif ! grep -q '1 slices never ended' "$TMP/unended.err"; then
 	fail unended "no warning about the slice never ended: $(cat "$TMP/unended.err")"
 elif [ -n "$quiet_err" ]; then
 	fail unended "--quiet still prints: $quiet_err"
+elif ! "$STATS" "$TMP/unended.fxt" 2>/dev/null | head -n 1 | grep -q ': 1 functions, 1 slices'; then
+	fail unended "the header counts a function without a finished slice: $("$STATS" "$TMP/unended.fxt" 2>/dev/null | head -n 1)"
 else
 	ok unended
 fi
