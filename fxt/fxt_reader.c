@@ -46,12 +46,16 @@ void *fxt_trace_alloc(struct fxt_trace *t, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > ARENA_BLOCK_BYTES ? n : ARENA_BLOCK_BYTES;
 
-		b = malloc(sizeof(*b) + size);
+		/* the block a stream gave back, else a new one */
+		b = pv->spare && pv->spare->size >= size ? pv->spare : malloc(sizeof(*b) + size);
 		if (!b)
 			return NULL;
+		if (b == pv->spare)
+			pv->spare = NULL;
+		else
+			b->size = size;
 		b->prev = pv->arena;
 		b->used = 0;
-		b->size = size;
 		pv->arena = b;
 	}
 	p = b->data + b->used;
@@ -636,11 +640,18 @@ static void arena_release(struct fxt_trace *t, struct arena_mark m)
 {
 	struct fxt_trace_priv *pv = t->priv;
 
+	/* the newest block is kept aside: a record that crosses a block's end
+	 * would otherwise cost a malloc and a free */
 	while (pv->arena != m.block) {
 		struct fxt_arena_block *b = pv->arena;
 
 		pv->arena = b->prev;
-		free(b);
+		if (!pv->spare || pv->spare->size < b->size) {
+			free(pv->spare);
+			pv->spare = b;
+		} else {
+			free(b);
+		}
 	}
 	if (m.block)
 		m.block->used = m.used;
@@ -803,6 +814,7 @@ void fxt_trace_free(struct fxt_trace *t)
 			pv->arena = b->prev;
 			free(b);
 		}
+		free(pv->spare);
 		free(pv->notes);
 		free(pv);
 	}
