@@ -60,7 +60,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
 
-PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record
+PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record $(O)/bin/snaptrace-stats
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/test/unit/%,$(UNIT_SRC))
 TEST_BINS := $(UNIT_BINS)
 

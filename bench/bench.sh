@@ -11,12 +11,16 @@
 #   - peak RSS (/usr/bin/time -f %M) at 1x and 4x, and their ratio
 #     (streaming: RSS must not grow with the input).
 # The 1x output is read back with --dump=slices (it must be balanced).
+# Then snaptrace-stats on the 1x and 4x outputs: its wall and CPU time (best
+# of 3) as ratios to the conversion that wrote the same trace (goal: below
+# 1), and its peak RSS at 1x and 4x (streaming: it must not grow).
 #   bench/bench.sh [O]     (O = build directory, default build)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-build}
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 CONVERT="$O/bin/snaptrace-convert"
+STATS="$O/bin/snaptrace-stats"
 GEN="$O/test/gen/gen_branch_text"
 DIR="$O/bench"
 LINES=${BENCH_LINES:-2000000}
@@ -24,6 +28,7 @@ export PAGER=cat
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$CONVERT" ] || die "$CONVERT not built (make O=$O)"
+[ -x "$STATS" ] || die "$STATS not built (make O=$O)"
 [ -x "$GEN" ] || die "$GEN not built (make O=$O $GEN)"
 mkdir -p "$DIR" || die "cannot create $DIR"
 if [ "${KEEP:-0}" = 1 ]; then
@@ -53,6 +58,18 @@ best_of3() {
 		"$@" >/dev/null 2>&1 || die "failed: $*"
 		t1=$(now_ns)
 		if [ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ]; then best=$((t1 - t0)); fi
+	done
+	echo "$best"
+}
+
+# best_cpu3 CMD...: runs CMD three times, prints the least CPU time (user +
+# system, ns) of a run; needs /usr/bin/time.
+best_cpu3() {
+	local best= t i
+	for i in 1 2 3; do
+		/usr/bin/time -f '%U %S' -o "$DIR/cpu.txt" "$@" >/dev/null 2>&1 || die "failed: $*"
+		t=$(awk '{ printf "%d", ($1 + $2) * 1e9 }' "$DIR/cpu.txt")
+		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
 	done
 	echo "$best"
 }
@@ -99,9 +116,24 @@ else
 	conv4_ns=$(best_of3 "$CONVERT" --quiet "$in4" -o "$DIR/out-4x.fxt.gz")
 fi
 
+stats_ns=$(best_of3 "$STATS" --quiet "$DIR/out-1x.fxt.gz")
+"$STATS" --quiet --format csv "$DIR/out-1x.fxt.gz" >"$DIR/stats-1x.csv" ||
+	die "snaptrace-stats failed on the 1x output"
+functions=$(($(wc -l <"$DIR/stats-1x.csv") - 1))
+[ "$functions" -gt 0 ] || die "snaptrace-stats found no function in the 1x output"
+if [ -n "$rss1" ]; then
+	srss1=$(peak_rss_kib "$STATS" --quiet "$DIR/out-1x.fxt.gz")
+	srss4=$(peak_rss_kib "$STATS" --quiet "$DIR/out-4x.fxt.gz")
+	conv_cpu=$(best_cpu3 "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
+	stats_cpu=$(best_cpu3 "$STATS" --quiet "$DIR/out-1x.fxt.gz")
+else
+	srss1="" srss4="" conv_cpu="" stats_cpu=""
+fi
+
 awk -v l1="$lines1" -v b1="$bytes1" -v l4="$lines4" -v b4="$bytes4" -v wc="$wc_ns" \
     -v cv="$conv_ns" -v raw="$raw_ns" -v cv4="$conv4_ns" -v r1="$rss1" -v r4="$rss4" \
-    -v slices="$slices" -v dir="$DIR" '
+    -v slices="$slices" -v dir="$DIR" -v st="$stats_ns" -v fn="$functions" \
+    -v sr1="$srss1" -v sr4="$srss4" -v ccpu="$conv_cpu" -v scpu="$stats_cpu" '
 BEGIN {
 	s = cv / 1e9
 	printf "input: 1x %d lines %.1f MB, 4x %d lines %.1f MB (%s)\n", l1, b1 / 1e6, l4, b4 / 1e6, dir
@@ -116,4 +148,14 @@ BEGIN {
 		raw / 1e9, l1 / (raw / 1e9) / 1e6, raw / wc
 	printf "convert 4x: %d lines in %.2f s = %.2f M lines/s; 1x output: %d slices, read back balanced\n",
 		l4, cv4 / 1e9, l4 / (cv4 / 1e9) / 1e6, slices
+	if (sr1 != "")
+		srss = sprintf("peak RSS 1x %.1f MiB, 4x %.1f MiB (ratio %.2f)", sr1 / 1024, sr4 / 1024, sr4 / sr1)
+	else
+		srss = "peak RSS n/a"
+	if (scpu != "" && ccpu > 0)
+		cpu = sprintf("CPU %.2f s = %.2fx the CPU of the conversion (%.2f s)", scpu / 1e9, scpu / ccpu, ccpu / 1e9)
+	else
+		cpu = "CPU n/a"
+	printf "stats on the 1x output (%d slices, %d functions): %.2f s = %.2fx the conversion that wrote it; %s; %s\n",
+		slices, fn, st / 1e9, st / cv, cpu, srss
 }'

@@ -543,6 +543,13 @@ int converter_end_input(struct converter *cv)
 		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
 			if (t->nearly_errors)
 				thread_starts(c, t, cv->c.max_ts);
+	/* How the slices so far were made, for readers such as snaptrace-stats:
+	 * any sampled call chain makes some slices time on the stack. */
+	if (c->stats.samples || c->stats.branches)
+		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
+				fxt_writer_cstring(c->w, FXT_INFO_MODE),
+				fxt_writer_cstring(c->w, c->stats.samples ? FXT_MODE_SAMPLING :
+						   FXT_MODE_PT));
 	return CONV_OK;
 }
 

@@ -177,6 +177,7 @@ enum {
 
 /* zx_obj_type_t values used in kernel object records. */
 enum fxt_wire_kobj {
+	FXT_ZX_OBJ_NONE = 0,
 	FXT_ZX_OBJ_PROCESS = 1,
 	FXT_ZX_OBJ_THREAD = 2,
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * fxt_reader: reads a whole FXT file into a struct fxt_trace (see
- * fxt_reader.h). The file is read through zlib's gzread, which inflates a
- * gzip stream (recognised by its content, 1f 8b) and passes raw bytes
- * through. Records are then decoded in file order with a string table and a
+ * fxt_reader: reads an FXT file into a struct fxt_trace, or hands its
+ * records one by one to a caller (fxt_stream_read; see fxt_reader.h). The
+ * file is read through zlib's gzread, which inflates a gzip stream
+ * (recognised by its content, 1f 8b) and passes raw bytes through, into a
+ * window of at least one record. Records are then decoded in file order with a string table and a
  * thread table that every string or thread record (re)defines, as
  * Perfetto's tokenizer does; a provider info record starts fresh tables.
  *
@@ -45,12 +46,16 @@ void *fxt_trace_alloc(struct fxt_trace *t, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > ARENA_BLOCK_BYTES ? n : ARENA_BLOCK_BYTES;
 
-		b = malloc(sizeof(*b) + size);
+		/* the block a stream gave back, else a new one */
+		b = pv->spare && pv->spare->size >= size ? pv->spare : malloc(sizeof(*b) + size);
 		if (!b)
 			return NULL;
+		if (b == pv->spare)
+			pv->spare = NULL;
+		else
+			b->size = size;
 		b->prev = pv->arena;
 		b->used = 0;
-		b->size = size;
 		pv->arena = b;
 	}
 	p = b->data + b->used;
@@ -67,23 +72,29 @@ int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 	char *s, **arr;
 
 	if (t->nproblems >= FXT_TRACE_PROBLEMS_MAX) {
+		/* one line counts the rest, rewritten in place: memory stays bounded */
+		if (t->nproblems == FXT_TRACE_PROBLEMS_MAX) {
+			arr = array_grow(t->problems, &pv->problems_cap, t->nproblems,
+					 sizeof(char *));
+			if (!arr)
+				return -ENOMEM;
+			t->problems = arr;
+			t->nproblems++;
+		}
 		pv->problems_unlisted++;
-		snprintf(line, sizeof(line), "... and %zu more problems not listed",
-			 pv->problems_unlisted);
-	} else {
-		va_start(ap, fmt);
-		vsnprintf(line, sizeof(line), fmt, ap);
-		va_end(ap);
+		snprintf(pv->unlisted_line, sizeof(pv->unlisted_line),
+			 "... and %zu more problems not listed", pv->problems_unlisted);
+		t->problems[FXT_TRACE_PROBLEMS_MAX] = pv->unlisted_line;
+		return 0;
 	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
 	len = strlen(line) + 1;
 	s = fxt_trace_alloc(t, len);
 	if (!s)
 		return -ENOMEM;
 	memcpy(s, line, len);
-	if (t->nproblems > FXT_TRACE_PROBLEMS_MAX) {
-		t->problems[FXT_TRACE_PROBLEMS_MAX] = s;
-		return 0;
-	}
 	arr = array_grow(t->problems, &pv->problems_cap, t->nproblems, sizeof(char *));
 	if (!arr)
 		return -ENOMEM;
@@ -113,7 +124,11 @@ struct reader {
 	size_t rec;                   /* record number */
 	const uint8_t *p, *end;       /* cursor in the current record */
 	bool overrun;                 /* the record's content exceeds its size */
-	int err;                      /* -ENOMEM */
+	int err;                      /* -ENOMEM, or what a stream callback returned */
+	/* streaming (fxt_stream_read): records are handed over, not kept */
+	const struct fxt_stream_ops *ops;
+	void *ctx;
+	char *owned[FXT_STRING_INDEX_MAX + 1];   /* the string table, malloc'd */
 };
 
 #define PROBLEM(r, fmt, ...) \
@@ -132,6 +147,8 @@ static void note(struct reader *r, const char *fmt, ...)
 	va_list ap;
 	char *s;
 
+	if (r->ops)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
@@ -368,6 +385,10 @@ static void read_event(struct reader *r, uint64_t h)
 		note(r, "event complete name=\"%s\" dropped: negative duration", ev.name);
 		return;
 	}
+	if (r->ops) {
+		r->err = r->ops->event(r->ctx, &ev);
+		return;
+	}
 	events = array_grow(t->events, &pv->events_cap, t->nevents, sizeof(ev));
 	if (!events) {
 		r->err = -ENOMEM;
@@ -384,7 +405,7 @@ static void read_kobj(struct reader *r, uint64_t h)
 	unsigned nargs = (unsigned)FXT_FIELD(h, FXT_KOBJ_NARGS_FIRST, FXT_KOBJ_NARGS_LAST);
 	struct fxt_rkobj k = { 0 }, *kobjs;
 	struct fxt_rarg *args;
-	bool has_process = false;
+	bool has_process = false, str_arg;
 
 	k.obj_type = (unsigned)FXT_FIELD(h, FXT_KOBJ_TYPE_FIRST, FXT_KOBJ_TYPE_LAST);
 	k.koid = next_word(r);
@@ -392,12 +413,15 @@ static void read_kobj(struct reader *r, uint64_t h)
 	nargs = read_args(r, nargs, &args);
 	if (r->overrun)
 		return;
+	k.args = args;
+	k.nargs = nargs;
 	for (unsigned i = 0; i < nargs; i++) {
 		if (strcmp(args[i].name, "process") == 0 && args[i].type == FXT_ARG_KOID) {
 			k.process = args[i].u64;
 			has_process = true;
 		}
 	}
+	str_arg = nargs && args[0].type == FXT_ARG_STRING;   /* trace info: shown in notes */
 	if (k.obj_type == FXT_ZX_OBJ_THREAD && !has_process)
 		PROBLEM(r, "thread object %llu \"%s\" has no koid argument \"process\" "
 			"(Perfetto leaves the thread unnamed)", (unsigned long long)k.koid, k.name);
@@ -405,10 +429,15 @@ static void read_kobj(struct reader *r, uint64_t h)
 		note(r, "kobj thread koid=%llu name=\"%s\" process=%llu",
 		     (unsigned long long)k.koid, k.name, (unsigned long long)k.process);
 	else
-		note(r, "kobj %s koid=%llu name=\"%s\"",
+		note(r, "kobj %s koid=%llu name=\"%s\"%s%.200s%s%.200s",
 		     k.obj_type == FXT_ZX_OBJ_PROCESS ? "process" :
 		     k.obj_type == FXT_ZX_OBJ_THREAD ? "thread" : "other",
-		     (unsigned long long)k.koid, k.name);
+		     (unsigned long long)k.koid, k.name, str_arg ? " " : "",
+		     str_arg ? args[0].name : "", str_arg ? "=" : "", str_arg ? args[0].str : "");
+	if (r->ops) {
+		r->err = r->ops->kobj ? r->ops->kobj(r->ctx, &k) : 0;
+		return;
+	}
 	kobjs = array_grow(t->kobjs, &pv->kobjs_cap, t->nkobjs, sizeof(k));
 	if (!kobjs) {
 		r->err = -ENOMEM;
@@ -416,6 +445,18 @@ static void read_kobj(struct reader *r, uint64_t h)
 	}
 	t->kobjs = kobjs;
 	t->kobjs[t->nkobjs++] = k;
+}
+
+/* Streaming: the string at index IX outlives its record (the arena does not). */
+static void own_string(struct reader *r, unsigned ix)
+{
+	char *c = strdup(r->strtab[ix]);
+
+	free(r->owned[ix]);
+	r->owned[ix] = c;
+	r->strtab[ix] = c;
+	if (!c)
+		r->err = -ENOMEM;
 }
 
 static void reset_tables(struct reader *r)
@@ -487,6 +528,8 @@ static void read_record(struct reader *r, const uint8_t *p, size_t words)
 		ix = (unsigned)FXT_FIELD(h, FXT_STRING_INDEX_FIRST, FXT_STRING_INDEX_LAST);
 		r->strtab[ix] = inline_str(r, FXT_FIELD(h, FXT_STRING_LEN_FIRST,
 							FXT_STRING_LEN_LAST));
+		if (r->ops)
+			own_string(r, ix);
 		if (ix == 0) {
 			PROBLEM(r, "%s", "string record with index 0");
 			r->strtab[0] = NULL;
@@ -527,20 +570,109 @@ static void read_record(struct reader *r, const uint8_t *p, size_t words)
 			(size_t)(r->p - p) / 8);
 }
 
-static void read_records(struct reader *r, const uint8_t *buf, size_t len)
+/* The file, inflated as it is read: a window of at least one record. */
+struct source {
+	gzFile gz;
+	uint8_t *buf;
+	size_t len, off, cap;   /* bytes in buf, the cursor, buf's size */
+	size_t consumed;        /* bytes before buf[0] */
+	bool eof;
+	int err;                /* -errno of a read error */
+	const char *damage;     /* zlib's message for a damaged gzip stream */
+};
+
+enum { SOURCE_CHUNK = 1 << 17 };
+
+/* Makes at least NEED bytes available at the cursor (fewer only at the end). */
+static void source_fill(struct source *s, size_t need)
 {
-	size_t off = 0;
+	if (s->len - s->off >= need || s->eof)
+		return;
+	memmove(s->buf, s->buf + s->off, s->len - s->off);
+	s->consumed += s->off;
+	s->len -= s->off;
+	s->off = 0;
+	while (s->len < need && !s->eof) {
+		int n, zerr;
 
-	for (r->rec = 0; off < len && !r->err; r->rec++) {
+		n = gzread(s->gz, s->buf + s->len, (unsigned)(s->cap - s->len));
+		if (n > 0) {
+			s->len += (size_t)n;
+			continue;
+		}
+		s->eof = true;
+		/* a cut gzip stream ends reading (0) with Z_BUF_ERROR pending */
+		s->damage = gzerror(s->gz, &zerr);
+		if (zerr == Z_ERRNO)
+			s->err = errno ? -errno : -EIO;
+		if (zerr == Z_OK || zerr == Z_ERRNO)
+			s->damage = NULL;
+	}
+}
+
+/* Skips N bytes (a record this reader does not keep), reading through. */
+static void source_skip(struct source *s, uint64_t n)
+{
+	while (n && !s->eof) {
+		size_t have = s->len - s->off, step = n < have ? (size_t)n : have;
+
+		s->off += step;
+		n -= step;
+		if (n)
+			source_fill(s, n < s->cap ? (size_t)n : s->cap);
+	}
+}
+
+/* Streaming: what the arena held before a record, to give back after it. */
+struct arena_mark {
+	struct fxt_arena_block *block;
+	size_t used;
+};
+
+static struct arena_mark arena_mark(const struct fxt_trace *t)
+{
+	const struct fxt_trace_priv *pv = t->priv;
+
+	return (struct arena_mark){ pv->arena, pv->arena ? pv->arena->used : 0 };
+}
+
+static void arena_release(struct fxt_trace *t, struct arena_mark m)
+{
+	struct fxt_trace_priv *pv = t->priv;
+
+	/* the newest block is kept aside: a record that crosses a block's end
+	 * would otherwise cost a malloc and a free */
+	while (pv->arena != m.block) {
+		struct fxt_arena_block *b = pv->arena;
+
+		pv->arena = b->prev;
+		if (!pv->spare || pv->spare->size < b->size) {
+			free(pv->spare);
+			pv->spare = b;
+		} else {
+			free(b);
+		}
+	}
+	if (m.block)
+		m.block->used = m.used;
+}
+
+static void read_records(struct reader *r, struct source *src)
+{
+	for (r->rec = 0; !r->err; r->rec++) {
+		size_t problems = r->t->nproblems, words, left;
+		struct arena_mark mark = arena_mark(r->t);
 		uint64_t h;
-		size_t words;
 
-		if (len - off < 8) {
-			PROBLEM(r, "truncated: %zu bytes left at the end, less than a header",
-				len - off);
+		source_fill(src, 8);
+		left = src->len - src->off;
+		if (left == 0)
+			break;
+		if (left < 8) {
+			PROBLEM(r, "truncated: %zu bytes left at the end, less than a header", left);
 			break;
 		}
-		h = fxt_get64(buf + off);
+		h = fxt_get64(src->buf + src->off);
 		words = FXT_FIELD(h, FXT_HDR_SIZE_FIRST, FXT_HDR_SIZE_LAST);
 		if (FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST) == FXT_REC_LARGE) {
 			/* large record: [4..35] size in words; Perfetto reads [4..15] */
@@ -549,130 +681,126 @@ static void read_records(struct reader *r, const uint8_t *buf, size_t len)
 			words = FXT_FIELD(h, 4, 35);
 		}
 		if (words == 0) {
-			PROBLEM(r, "record at byte %zu has size 0: cannot go on", off);
+			PROBLEM(r, "record at byte %zu has size 0: cannot go on",
+				src->consumed + src->off);
 			break;
 		}
-		if (words > (len - off) / 8) {
-			PROBLEM(r, "truncated last record: %zu words, %zu bytes left "
-				"(Perfetto drops it)", words, len - off);
-			break;
-		}
-		if (FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST) == FXT_REC_LARGE)
+		if (FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST) == FXT_REC_LARGE) {
 			note(r, "large record, %zu words (skipped)", words);
-		else
-			read_record(r, buf + off, words);
-		off += words * 8;
+			source_skip(src, (uint64_t)words * 8);
+		} else {
+			source_fill(src, words * 8);
+			left = src->len - src->off;
+			if (words > left / 8) {
+				PROBLEM(r, "truncated last record: %zu words, %zu bytes left "
+					"(Perfetto drops it)", words, left);
+				break;
+			}
+			read_record(r, src->buf + src->off, words);
+			src->off += words * 8;
+		}
+		if (r->ops && r->t->nproblems == problems)
+			arena_release(r->t, mark);
 	}
 	r->t->nrecords = r->rec;
 }
 
-/* Reads all of PATH ("-" = stdin), inflating gzip. */
-static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_t *outlen,
-		     char *errbuf, size_t errlen)
+/* Opens PATH ("-" = stdin) as a source; 0 or a negative errno with ERRBUF set. */
+static int source_open(struct source *s, const char *path, char *errbuf, size_t errlen)
 {
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 1 << 20;
-	uint8_t *buf = NULL;
-	gzFile gz;
-	int err = 0;
 
+	memset(s, 0, sizeof(*s));
 	if (fd < 0) {
-		err = -errno;
+		int err = -errno;
+
 		snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return err;
 	}
-	gz = gzdopen(fd, "rb");
-	buf = malloc(cap);
-	if (!gz || !buf) {
-		if (gz)
-			gzclose(gz);
+	s->gz = gzdopen(fd, "rb");
+	s->cap = (size_t)FXT_MAX_RECORD_WORDS * 8 + SOURCE_CHUNK;
+	s->buf = malloc(s->cap);
+	if (!s->gz || !s->buf) {
+		if (s->gz)
+			gzclose(s->gz);
 		else
 			close(fd);
-		free(buf);
+		free(s->buf);
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	gzbuffer(gz, 1 << 17);
-	for (;;) {
-		const char *msg;
-		int n, zerr;
-
-		if (cap - len < (1 << 20)) {
-			uint8_t *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				err = -ENOMEM;
-				snprintf(errbuf, errlen, "%s: out of memory", path);
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = gzread(gz, buf + len, 1 << 20);
-		if (n > 0) {
-			len += (size_t)n;
-			continue;
-		}
-		/* a cut gzip stream ends reading (0) with Z_BUF_ERROR pending */
-		msg = gzerror(gz, &zerr);
-		if (zerr == Z_OK)
-			break;
-		if (zerr == Z_ERRNO) {
-			err = -errno;
-			snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
-		} else if (fxt_trace_problem(t, "gzip stream damaged after %zu bytes: %s",
-					     len, msg)) {
-			err = -ENOMEM;
-		}
-		break;
-	}
-	gzclose(gz);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	*outlen = len;
+	gzbuffer(s->gz, SOURCE_CHUNK);
 	return 0;
 }
 
-int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen)
+/* Reads PATH into T, handing records to OPS (with CTX) when OPS is set. */
+static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ctx,
+		    struct fxt_trace *t, char *errbuf, size_t errlen)
 {
-	struct reader *r;
-	uint8_t *buf = NULL;
-	size_t len = 0;
+	struct reader *r = calloc(1, sizeof(*r));
+	struct source src;
 	int err;
 
 	memset(t, 0, sizeof(*t));
 	t->ticks_per_second = 1000000000;
 	t->priv = calloc(1, sizeof(struct fxt_trace_priv));
-	r = calloc(1, sizeof(*r));
 	if (!t->priv || !r) {
 		free(r);
+		free(t->priv);
+		t->priv = NULL;
 		snprintf(errbuf, errlen, "%s: out of memory", path);
-		fxt_trace_free(t);
 		return -ENOMEM;
 	}
-	err = read_file(path, t, &buf, &len, errbuf, errlen);
-	if (!err && (len < 8 || fxt_get64(buf) != FXT_MAGIC_RECORD)) {
+	r->t = t;
+	r->ops = ops;
+	r->ctx = ctx;
+	err = source_open(&src, path, errbuf, errlen);
+	if (err) {
+		free(r);
+		fxt_trace_free(t);
+		return err;
+	}
+	source_fill(&src, 8);
+	if (!src.err && (src.len < 8 || fxt_get64(src.buf) != FXT_MAGIC_RECORD)) {
 		snprintf(errbuf, errlen, "%s: not an FXT file: expected the magic number "
 			 "record 0x%016llx, found %s", path,
 			 (unsigned long long)FXT_MAGIC_RECORD,
-			 len < 8 ? "less than 8 bytes" : "other bytes");
+			 src.len < 8 ? "less than 8 bytes" : "other bytes");
 		err = -EINVAL;
 	}
-	if (!err) {
-		r->t = t;
-		read_records(r, buf, len);
-		err = r->err;
-		if (err)
-			snprintf(errbuf, errlen, "%s: out of memory", path);
+	if (!err && !src.err)
+		read_records(r, &src);
+	if (!err && src.err) {
+		err = src.err;
+		snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(-err));
+	} else if (!err && src.damage && !r->err &&
+		   fxt_trace_problem(t, "gzip stream damaged after %zu bytes: %s",
+				     src.consumed + src.len, src.damage)) {
+		r->err = -ENOMEM;
 	}
-	free(buf);
+	if (!err && r->err) {
+		err = r->err;
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(-err));
+	}
+	gzclose(src.gz);
+	free(src.buf);
+	for (size_t i = 0; i <= FXT_STRING_INDEX_MAX; i++)
+		free(r->owned[i]);
 	free(r);
 	if (err)
 		fxt_trace_free(t);
 	return err;
+}
+
+int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen)
+{
+	return read_new(path, NULL, NULL, t, errbuf, errlen);
+}
+
+int fxt_stream_read(const char *path, const struct fxt_stream_ops *ops, void *ctx,
+		    struct fxt_trace *t, char *errbuf, size_t errlen)
+{
+	return read_new(path, ops, ctx, t, errbuf, errlen);
 }
 
 void fxt_trace_free(struct fxt_trace *t)
@@ -686,6 +814,7 @@ void fxt_trace_free(struct fxt_trace *t)
 			pv->arena = b->prev;
 			free(b);
 		}
+		free(pv->spare);
 		free(pv->notes);
 		free(pv);
 	}

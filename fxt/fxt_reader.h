@@ -55,6 +55,8 @@ struct fxt_rkobj {
 	uint64_t koid;
 	uint64_t process;      /* thread only: its "process" koid argument, else 0 */
 	const char *name;
+	struct fxt_rarg *args;
+	unsigned nargs;
 };
 
 /* One rebuilt slice on a thread's track. */
@@ -116,6 +118,31 @@ int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t e
  * Returns 0 or -ENOMEM.
  */
 int fxt_trace_slices(struct fxt_trace *t);
+
+/*
+ * What fxt_stream_read() calls, in file order. EV and K, with their strings
+ * and arguments, are valid only during the call. A callback returns 0 to go
+ * on, or a negative errno to stop reading (fxt_stream_read returns it).
+ * KOBJ may be NULL.
+ */
+struct fxt_stream_ops {
+	int (*event)(void *ctx, const struct fxt_revent *ev);
+	int (*kobj)(void *ctx, const struct fxt_rkobj *k);
+};
+
+/*
+ * Reads PATH as fxt_trace_read() does, but hands each event and kernel
+ * object to OPS (with CTX) instead of keeping it: T receives only
+ * ticks_per_second, nrecords and the problems (T->events and T->kobjs stay
+ * empty; fxt_trace_slices() gives nothing). Memory is bounded by the string
+ * and thread tables and the problem lines, never by the file's length. Events
+ * come in file order, which is not time order where a writer wrote a begin
+ * late (snaptrace's inferred frames). Returns 0, a negative errno as
+ * fxt_trace_read() does (ERRBUF set), or what a callback returned. On error
+ * *T holds nothing to free; else free it with fxt_trace_free().
+ */
+int fxt_stream_read(const char *path, const struct fxt_stream_ops *ops, void *ctx,
+		    struct fxt_trace *t, char *errbuf, size_t errlen);
 
 /* Frees everything T holds (not T itself). */
 void fxt_trace_free(struct fxt_trace *t);

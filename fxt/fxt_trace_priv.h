@@ -22,10 +22,12 @@ struct fxt_arena_block;
 
 struct fxt_trace_priv {
 	struct fxt_arena_block *arena;  /* strings, args and notes; never moves */
+	struct fxt_arena_block *spare;  /* streaming: a block given back, reused next */
 	struct fxt_note *notes;
 	size_t nnotes, notes_cap;
 	size_t events_cap, kobjs_cap, problems_cap;
 	size_t problems_unlisted;       /* problems past FXT_TRACE_PROBLEMS_MAX */
+	char unlisted_line[64];         /* the last problem line, counting those */
 	bool slices_done;
 };
 

@@ -196,24 +196,31 @@ fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s)
 }
 
 /* Writes a kernel object record; HAS_PROCESS adds the koid argument "process". */
+/* Writes a kernel object record with one argument ARG_NAME of wire type
+ * ARG_TYPE: a koid VALUE, or (FXT_WARG_STRING) the string id VALUE; no
+ * argument when ARG_NAME is 0. */
 static int write_kobj(struct fxt_writer *w, unsigned obj_type, uint64_t koid,
-		      fxt_string_id name, bool has_process, uint64_t process)
+		      fxt_string_id name, fxt_string_id arg_name, unsigned arg_type,
+		      uint64_t value)
 {
-	unsigned words = has_process ? 4 : 2;
-	int name_ref, arg_ref = 0;
+	bool str = arg_type == FXT_WARG_STRING;
+	unsigned words = 2 + (arg_name ? (str ? 1 : 2) : 0);
+	int name_ref, arg_ref = 0, val_ref = 0;
 	uint8_t *p;
 
 	if (sticky(w))
 		return sticky(w);
-	if (name >= w->strings.count)
+	if (name >= w->strings.count || arg_name >= w->strings.count ||
+	    (str && value >= w->strings.count))
 		return -EINVAL;
 	name_ref = string_ref(w, name);
 	if (name_ref < 0)
 		return name_ref;
-	if (has_process) {
-		arg_ref = string_ref(w, w->process_arg);
-		if (arg_ref < 0)
-			return arg_ref;
+	if (arg_name) {
+		arg_ref = string_ref(w, arg_name);
+		val_ref = str ? string_ref(w, (fxt_string_id)value) : 0;
+		if (arg_ref < 0 || val_ref < 0)
+			return sticky(w);
 	}
 	p = fxt_sink_reserve(&w->sink, words * 8);
 	if (!p)
@@ -221,26 +228,35 @@ static int write_kobj(struct fxt_writer *w, unsigned obj_type, uint64_t koid,
 	fxt_put64(p, header(FXT_REC_KERNEL_OBJECT, words) |
 		  FXT_MAKE(obj_type, FXT_KOBJ_TYPE_FIRST, FXT_KOBJ_TYPE_LAST) |
 		  FXT_MAKE(name_ref, FXT_KOBJ_NAME_FIRST, FXT_KOBJ_NAME_LAST) |
-		  FXT_MAKE(has_process ? 1 : 0, FXT_KOBJ_NARGS_FIRST, FXT_KOBJ_NARGS_LAST));
+		  FXT_MAKE(arg_name ? 1 : 0, FXT_KOBJ_NARGS_FIRST, FXT_KOBJ_NARGS_LAST));
 	fxt_put64(p + 8, koid);
-	if (has_process) {
-		fxt_put64(p + 16, FXT_MAKE(FXT_WARG_KOID, FXT_ARG_TYPE_FIRST, FXT_ARG_TYPE_LAST) |
-			  FXT_MAKE(2, FXT_ARG_SIZE_FIRST, FXT_ARG_SIZE_LAST) |
-			  FXT_MAKE(arg_ref, FXT_ARG_NAME_FIRST, FXT_ARG_NAME_LAST));
-		fxt_put64(p + 24, process);
-	}
+	if (arg_name)
+		fxt_put64(p + 16, FXT_MAKE(arg_type, FXT_ARG_TYPE_FIRST, FXT_ARG_TYPE_LAST) |
+			  FXT_MAKE(words - 2, FXT_ARG_SIZE_FIRST, FXT_ARG_SIZE_LAST) |
+			  FXT_MAKE(arg_ref, FXT_ARG_NAME_FIRST, FXT_ARG_NAME_LAST) |
+			  FXT_MAKE(val_ref, FXT_ARG_STRVAL_FIRST, FXT_ARG_STRVAL_LAST));
+	if (arg_name && !str)
+		fxt_put64(p + 24, value);
 	fxt_sink_commit(&w->sink, words * 8);
 	return 0;
 }
 
 int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name)
 {
-	return write_kobj(w, FXT_ZX_OBJ_PROCESS, pid, name, false, 0);
+	return write_kobj(w, FXT_ZX_OBJ_PROCESS, pid, name, 0, 0, 0);
 }
 
 int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name)
 {
-	return write_kobj(w, FXT_ZX_OBJ_THREAD, tid, name, true, pid);
+	return write_kobj(w, FXT_ZX_OBJ_THREAD, tid, name, w->process_arg, FXT_WARG_KOID, pid);
+}
+
+int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
+		    fxt_string_id value)
+{
+	if (!key)
+		return -EINVAL;
+	return write_kobj(w, FXT_ZX_OBJ_NONE, 0, name, key, FXT_WARG_STRING, value);
 }
 
 /* Words an argument of type TYPE takes (header included), 0 for a bad type. */

@@ -133,6 +133,23 @@ int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name);
 int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name);
 
 /*
+ * Writes a kernel object record of object type "none" (zx_obj_type_t 0),
+ * koid 0, named NAME, with one string argument KEY = VALUE (string ids): a
+ * fact about the whole trace, which Perfetto (it reads processes and threads
+ * only) leaves alone. snaptrace-convert writes FXT_INFO_NAME with
+ * FXT_INFO_MODE. Returns 0, -EINVAL for a KEY of 0 or an id that is not a
+ * string id, or the sticky negative errno.
+ */
+int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
+		    fxt_string_id value);
+
+/* snaptrace's trace info: how the slices were made (the last record wins). */
+#define FXT_INFO_NAME "snaptrace"
+#define FXT_INFO_MODE "mode"
+#define FXT_MODE_PT "pt"              /* from branches (Intel PT): a slice is a call */
+#define FXT_MODE_SAMPLING "sampling"  /* from sampled call stacks: time on the stack */
+
+/*
  * Writes one event record (FXT spec, Event record), preceded by any string
  * or thread record its references need. Returns 0, -EINVAL for a malformed
  * event (more than 15 args, end_ts < ts, an unknown event or argument type,

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * agg: per-function statistics of the slices of an FXT trace, read as a
+ * stream (fxt_stream_read): memory is bounded by the number of distinct
+ * functions (rows), threads and stack depth, never by the trace's length.
+ *
+ * A thread's events are taken as Perfetto sorts them, by (timestamp, file
+ * order); an end closes the innermost open begin. A file written in that
+ * order is read once. A writer may write a begin late (snaptrace-convert's
+ * inferred frames, which begin before the events that revealed them): such
+ * events are kept aside (a few per snapshot) and the file is read a second
+ * time, with them merged in at their place.
+ *
+ * Per row: calls (slices closed), total_ns (inclusive; an activation nested
+ * in an activation of the same function on the same thread adds nothing, so
+ * recursion is not counted twice), self_ns (inclusive minus the time of the
+ * slices directly inside), and the durations' histogram (hist.h). Instants
+ * and counters are not slices; begins never ended are counted apart.
+ */
+#ifndef SNAPTRACE_STATS_AGG_H
+#define SNAPTRACE_STATS_AGG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+/* One function (with --by-thread: one function on one thread). */
+struct agg_row {
+	char *name, *dso;          /* the slice's name and category (snaptrace: the dso) */
+	uint64_t pid, tid;         /* by-thread rows only, else 0 */
+	uint64_t total_ns, self_ns;
+	struct hist hist;          /* durations: hist.total is the number of calls */
+	/* private */
+	uint32_t open, open_thread, next;
+};
+
+/* One call, for --function's longest calls. */
+struct agg_call {
+	uint64_t begin, dur;       /* ns */
+	uint64_t pid, tid;
+	const char *dso;           /* its row's, borrowed (rows may be sorted) */
+};
+
+struct agg_opts {
+	bool by_thread;            /* a row per (thread, function) */
+	bool one_thread;           /* only the events of thread TID */
+	uint64_t tid;
+	const char *function;      /* keep the TOP longest calls of slices named so */
+	size_t top;
+};
+
+struct agg_thread;
+
+/* The statistics of one trace. Zero-initialise, then agg_read(); agg_free(). */
+struct agg {
+	struct agg_opts opts;
+	struct agg_row *rows;       size_t nrows;
+	struct agg_call *top;       size_t ntop;   /* longest first after agg_read() */
+	char *mode;                 /* the trace's FXT_INFO_MODE, or NULL */
+	uint64_t first_ts;          /* earliest event (Perfetto's trace start), ns */
+	uint64_t slices, unended;   /* slices closed; begins never ended */
+	unsigned passes;            /* 1, or 2 when events came out of time order */
+	/* private */
+	struct agg_thread *threads; size_t nthreads, capthreads;
+	uint32_t *row_hash;         size_t row_hash_cap, caprows;
+	uint32_t *thread_hash;      size_t thread_hash_cap;
+	size_t captop;
+	bool merging;
+	int err;
+};
+
+/*
+ * Reads the FXT file PATH (raw or gzip; a file, not a pipe: it may be read
+ * twice) into A, whose opts are set. Returns 0; or a negative errno with a
+ * one-line message in ERRBUF: -EINVAL for a file that is not FXT, else an
+ * unreadable file or -ENOMEM. Problems the reader steps over are left out
+ * (snaptrace-convert --dump lists them). *NPROBLEMS receives their number.
+ */
+int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, size_t errlen);
+
+/* The name of thread (PID, TID) from the trace's kernel objects, or NULL. */
+const char *agg_thread_name(const struct agg *a, uint64_t pid, uint64_t tid);
+
+/* True when A's trace says its slices come from sampled call stacks. */
+bool agg_sampled(const struct agg *a);
+
+/* Frees everything A holds. */
+void agg_free(struct agg *a);
+
+#endif

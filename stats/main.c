@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * snaptrace-stats: per-function call statistics of an FXT trace, in the
+ * terminal: how long each function really takes, per call.
+ *   snaptrace-stats [OPTIONS] TRACE.fxt[.gz]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "diag.h"
+#include "report.h"
+#include "version.h"
+
+enum { OPT_FORMAT = 256, OPT_SORT, OPT_LIMIT, OPT_BY_THREAD, OPT_THREAD, OPT_MATCH,
+       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_VERSION };
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "by-thread", no_argument, NULL, OPT_BY_THREAD },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "match", required_argument, NULL, OPT_MATCH },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"usage: snaptrace-stats [OPTIONS] TRACE.fxt[.gz]\n"
+	"\n"
+	"Per-function statistics of the slices of a Fuchsia trace (snaptrace's or\n"
+	"magic-trace's): one row per function (name and dso) with\n"
+	"  calls      slices of the function\n"
+	"  total_ns   inclusive time; a call nested in a call of the same function\n"
+	"             (recursion) counts as a call but adds nothing\n"
+	"  self_ns    inclusive time minus the time of the calls it made\n"
+	"  min_ns p50_ns p90_ns p99_ns max_ns   call durations; min and max are exact,\n"
+	"             percentiles (nearest rank) come from a log-bucketed histogram and\n"
+	"             are within 1% of the exact value (exact below 128 ns)\n"
+	"Bracketed pseudo-frames ([untraced], [syscall], [off-cpu], ...) are rows of\n"
+	"their own. On a sampled trace a slice is time on the stack in consecutive\n"
+	"samples, not a call: the per-call columns are left out (\"-\", empty, null).\n"
+	"\n"
+	"      --format table|csv|json   default table (human units); csv and json in ns\n"
+	"      --sort total|self|calls|p99|max   largest first (default total)\n"
+	"      --limit N         at most N rows (default all)\n"
+	"      --by-thread       a row per thread and function (columns tid, thread)\n"
+	"      --thread TID      only the slices of thread TID\n"
+	"      --match PATTERN   only functions whose name matches the shell PATTERN\n"
+	"      --function NAME   NAME in detail: its rows, a histogram of its call\n"
+	"                        durations and its longest calls (thread, start time)\n"
+	"      --top N           longest calls shown by --function (default 10)\n"
+	"      --baseline OLD    compare with the trace OLD: calls, p50, p99, total with\n"
+	"                        their ratios new/old, largest change of total first\n"
+	"  -q, --quiet           only errors on stderr\n"
+	"  -h, --help            this help\n"
+	"      --version         print the version\n"
+	"\n"
+	"Exit status: 0 done, 1 unreadable or not an FXT file (or --function names no\n"
+	"function of the trace), 2 usage error.\n";
+
+struct options {
+	struct agg_opts agg;
+	struct report_opts report;
+	const char *baseline;
+	bool quiet;
+};
+
+/* A table of the names of a choice, for --format and --sort. */
+struct choice {
+	const char *name;
+	int value;
+};
+
+static const struct choice formats[] = {
+	{ "table", TABLE_TEXT }, { "csv", TABLE_CSV }, { "json", TABLE_JSON }, { NULL, 0 },
+};
+
+static const struct choice sorts[] = {
+	{ "total", SORT_TOTAL }, { "self", SORT_SELF }, { "calls", SORT_CALLS },
+	{ "p99", SORT_P99 }, { "max", SORT_MAX }, { NULL, 0 },
+};
+
+static int usage_error(const char *what)
+{
+	diag_error("%s (see --help)", what);
+	return EXIT_USAGE;
+}
+
+static bool pick(const struct choice *c, const char *arg, int *out)
+{
+	for (; c->name; c++)
+		if (!strcmp(c->name, arg)) {
+			*out = c->value;
+			return true;
+		}
+	return false;
+}
+
+static bool number(const char *arg, uint64_t *out)
+{
+	char *end;
+
+	if (!*arg || *arg == '-')
+		return false;
+	errno = 0;
+	*out = strtoull(arg, &end, 10);
+	return !errno && !*end;
+}
+
+/* Parses ARGV into O; returns -1 to go on, or an exit status. */
+static int parse(int argc, char **argv, struct options *o)
+{
+	char msg[300];
+	uint64_t n;
+	int c, v;
+
+	while ((c = getopt_long(argc, argv, "qh", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+		case OPT_SORT:
+			if (!pick(c == OPT_FORMAT ? formats : sorts, optarg, &v)) {
+				snprintf(msg, sizeof(msg), "--%s %s: expected %s", c == OPT_FORMAT ?
+					 "format" : "sort", optarg, c == OPT_FORMAT ?
+					 "table, csv or json" : "total, self, calls, p99 or max");
+				return usage_error(msg);
+			}
+			if (c == OPT_FORMAT)
+				o->report.format = (enum table_format)v;
+			else
+				o->report.sort = (enum report_sort)v;
+			break;
+		case OPT_LIMIT:
+		case OPT_TOP:
+		case OPT_THREAD:
+			if (!number(optarg, &n) || (c != OPT_THREAD && n > SIZE_MAX / 64)) {
+				snprintf(msg, sizeof(msg), "--%s %s: expected a number",
+					 c == OPT_LIMIT ? "limit" : c == OPT_TOP ? "top" : "thread",
+					 optarg);
+				return usage_error(msg);
+			}
+			if (c == OPT_LIMIT)
+				o->report.limit = (size_t)n;
+			else if (c == OPT_TOP)
+				o->agg.top = (size_t)n;
+			else {
+				o->agg.one_thread = true;
+				o->agg.tid = n;
+			}
+			break;
+		case OPT_BY_THREAD:
+			o->agg.by_thread = true;
+			break;
+		case OPT_MATCH:
+			o->report.match = optarg;
+			break;
+		case OPT_FUNCTION:
+			o->agg.function = o->report.function = optarg;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case OPT_VERSION:
+			printf("snaptrace-stats %s\n", SNAPTRACE_VERSION);
+			return EXIT_OK;
+		default:
+			return usage_error("bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return usage_error(optind == argc ? "expected a trace file" :
+				   "expected one trace file");
+	if (!strcmp(argv[optind], "-") || (o->baseline && !strcmp(o->baseline, "-")))
+		return usage_error("-: a trace may be read twice: give a file, not standard input");
+	if (o->baseline && o->report.function)
+		return usage_error("--baseline and --function do not go together");
+	return -1;
+}
+
+/* Reads PATH into A; prints the error and returns EXIT_RUNTIME on failure. */
+static int load(struct agg *a, const char *path, bool quiet)
+{
+	char errbuf[512];
+	size_t problems = 0;
+	int err = agg_read(a, path, &problems, errbuf, sizeof(errbuf));
+
+	if (err) {
+		diag_error("%s", errbuf);
+		return EXIT_RUNTIME;
+	}
+	if (problems && !quiet)
+		diag_warn("%s: %zu problems in the file (snaptrace-convert --dump lists them); "
+			  "the statistics step over them", path, problems);
+	if (a->unended && !quiet)
+		diag_warn("%s: %llu slices never ended are left out", path,
+			  (unsigned long long)a->unended);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .agg.top = 10 };
+	struct agg cur = { 0 }, old = { 0 };
+	const char *path;
+	int rc, err;
+
+	diag_init(argv[0]);
+	rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	path = argv[optind];
+	diag_set_quiet(o.quiet);
+	cur.opts = o.agg;
+	old.opts = o.agg;
+	rc = load(&cur, path, o.quiet);
+	if (rc == EXIT_OK && o.baseline)
+		rc = load(&old, o.baseline, o.quiet);
+	if (rc != EXIT_OK)
+		goto out;
+	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.quiet)
+		diag_warn("%s: a sampled trace: rows are time on the stack, not calls; "
+			  "the per-call columns are left empty", path);
+	report_sort_rows(&cur, &o.report);
+	if (o.baseline)
+		err = report_baseline(&old, &cur, o.baseline, path, &o.report, stdout);
+	else if (o.report.function)
+		err = report_function(&cur, path, &o.report, stdout);
+	else
+		err = report_rows(&cur, path, &o.report, stdout);
+	if (err < 0)
+		diag_error("out of memory");
+	rc = err ? EXIT_RUNTIME : EXIT_OK;
+	if (fflush(stdout) || ferror(stdout)) {
+		diag_error("cannot write the output: %s", strerror(errno));
+		rc = EXIT_RUNTIME;
+	}
+out:
+	agg_free(&cur);
+	agg_free(&old);
+	return rc;
+}

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: MIT
+/* report: the views of snaptrace-stats (see report.h). */
+#include "report.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt_writer.h"
+
+/* The columns of a function row; CSV's first nine are fixed by the issue. */
+enum { C_FUNCTION, C_CALLS, C_TOTAL, C_SELF, C_MIN, C_P50, C_P90, C_P99, C_MAX, C_DSO,
+       C_TID, C_THREAD, ROW_COLS };
+
+static const struct col row_cols[ROW_COLS] = {
+	[C_FUNCTION] = { "function", "function", COL_TEXT },
+	[C_CALLS] = { "calls", "calls", COL_COUNT },
+	[C_TOTAL] = { "total_ns", "total", COL_NS },
+	[C_SELF] = { "self_ns", "self", COL_NS },
+	[C_MIN] = { "min_ns", "min", COL_NS },
+	[C_P50] = { "p50_ns", "p50", COL_NS },
+	[C_P90] = { "p90_ns", "p90", COL_NS },
+	[C_P99] = { "p99_ns", "p99", COL_NS },
+	[C_MAX] = { "max_ns", "max", COL_NS },
+	[C_DSO] = { "dso", "dso", COL_TEXT },
+	[C_TID] = { "tid", "tid", COL_COUNT },
+	[C_THREAD] = { "thread", "thread", COL_TEXT },
+};
+
+/* Columns that describe calls: left out of a sampled trace's rows. */
+static const bool per_call[ROW_COLS] = {
+	[C_CALLS] = true, [C_MIN] = true, [C_P50] = true, [C_P90] = true, [C_P99] = true,
+	[C_MAX] = true,
+};
+
+static uint64_t sort_value(const struct agg_row *r, enum report_sort s)
+{
+	switch (s) {
+	case SORT_TOTAL: return r->total_ns;
+	case SORT_SELF: return r->self_ns;
+	case SORT_CALLS: return r->hist.total;
+	case SORT_P99: return hist_percentile(&r->hist, 99);
+	case SORT_MAX: return r->hist.n ? r->hist.max : 0;
+	}
+	return 0;
+}
+
+static int cmp_row(const void *x, const void *y, void *arg)
+{
+	const struct agg_row *p = x, *q = y;
+	enum report_sort s = *(const enum report_sort *)arg;
+	uint64_t a = sort_value(p, s), b = sort_value(q, s);
+	int c;
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	c = strcmp(p->name, q->name);
+	if (c)
+		return c;
+	c = strcmp(p->dso, q->dso);
+	if (c)
+		return c;
+	return p->tid < q->tid ? -1 : p->tid > q->tid;
+}
+
+void report_sort_rows(struct agg *a, const struct report_opts *o)
+{
+	enum report_sort s = o->sort;
+
+	qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
+}
+
+/* Rows of O's function or match; a row whose slices never ended has no calls. */
+static bool wanted(const struct agg_row *r, const struct report_opts *o)
+{
+	if (!r->hist.total)
+		return false;
+	if (o->function)
+		return !strcmp(r->name, o->function);
+	return !o->match || !fnmatch(o->match, r->name, 0);
+}
+
+static void fill_row(const struct agg *a, const struct agg_row *r, struct cell *c)
+{
+	c[C_FUNCTION].s = r->name;
+	c[C_CALLS].u = r->hist.total;
+	c[C_TOTAL].u = r->total_ns;
+	c[C_SELF].u = r->self_ns;
+	c[C_MIN].u = r->hist.min;
+	c[C_P50].u = hist_percentile(&r->hist, 50);
+	c[C_P90].u = hist_percentile(&r->hist, 90);
+	c[C_P99].u = hist_percentile(&r->hist, 99);
+	c[C_MAX].u = r->hist.max;
+	c[C_DSO].s = r->dso;
+	c[C_TID].u = r->tid;
+	c[C_THREAD].s = agg_thread_name(a, r->pid, r->tid);
+	c[C_THREAD].missing = !c[C_THREAD].s;
+	for (size_t j = 0; j < ROW_COLS; j++)
+		if (per_call[j] && agg_sampled(a))
+			c[j].missing = true;
+}
+
+/* The rows table of A: rows wanted by O, at most O->limit. */
+static int rows_table(const struct agg *a, const struct report_opts *o, struct table *t)
+{
+	*t = (struct table){ .cols = row_cols, .ncols = a->opts.by_thread ? ROW_COLS : C_TID };
+	for (size_t i = 0, n = 0; i < a->nrows && (!o->limit || n < o->limit); i++) {
+		struct cell *c;
+
+		if (!wanted(&a->rows[i], o))
+			continue;
+		struct cell full[ROW_COLS] = { 0 };
+
+		c = table_row(t);
+		if (!c)
+			return -ENOMEM;
+		fill_row(a, &a->rows[i], full);
+		memcpy(c, full, t->ncols * sizeof(*c));
+		n++;
+	}
+	return 0;
+}
+
+/* What a slice means in A, for the text header and JSON. */
+static const char *meaning(const struct agg *a)
+{
+	if (agg_sampled(a))
+		return "sampled call stacks: rows are time on the stack in consecutive samples, "
+		       "not calls; the per-call columns are left out";
+	if (a->mode && !strcmp(a->mode, FXT_MODE_PT))
+		return "Intel PT: every slice is a call";
+	return "the trace does not say how it was made: every slice is taken as a call";
+}
+
+/* Functions with at least one finished slice. */
+static size_t functions(const struct agg *a)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nrows; i++)
+		n += a->rows[i].hist.total > 0;
+	return n;
+}
+
+static void head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
+{
+	if (o->format == TABLE_JSON) {
+		fputs("{\"trace\":", out);
+		json_string(out, path);
+		fputs(",\"mode\":", out);
+		if (a->mode)
+			json_string(out, a->mode);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"calls_are_calls\":%s,\"slices\":%" PRIu64
+			",\"unended\":%" PRIu64 ",\"functions\":%zu,\n",
+			agg_sampled(a) ? "false" : "true", a->slices, a->unended, functions(a));
+		return;
+	}
+	if (o->format == TABLE_CSV)
+		return;
+	fprintf(out, "%s: %zu functions, %" PRIu64 " slices (%s)\n", path, functions(a), a->slices,
+		meaning(a));
+	if (a->unended)
+		fprintf(out, "%" PRIu64 " slices never ended are left out\n", a->unended);
+	fputc('\n', out);
+}
+
+int report_rows(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
+{
+	struct table t;
+	int err = rows_table(a, o, &t);
+
+	if (!err) {
+		head(a, path, o, out);
+		if (o->format == TABLE_JSON)
+			fputs("\"rows\":", out);
+		table_print(&t, o->format, out);
+		if (o->format == TABLE_JSON)
+			fputs("}\n", out);
+	}
+	table_free(&t);
+	return err;
+}
+
+/* Perfetto's timecode of NS since the trace's start: "HH:MM:SS.mmm uuu nnn". */
+static const char *timecode(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = ns / 1000000000, sub = ns % 1000000000;
+
+	snprintf(buf, len, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64 ".%03" PRIu64 " %03" PRIu64
+		 " %03" PRIu64, s / 3600, s / 60 % 60, s % 60, sub / 1000000, sub / 1000 % 1000,
+		 sub % 1000);
+	return buf;
+}
+
+enum { H_LOW, H_HIGH, H_CALLS, HIST_COLS };
+static const struct col hist_cols[HIST_COLS] = {
+	[H_LOW] = { "low_ns", "from", COL_NS },
+	[H_HIGH] = { "high_ns", "below", COL_NS },
+	[H_CALLS] = { "calls", "calls", COL_COUNT },
+};
+
+/* H's durations a bucket per power of two: [2^k, 2^(k+1)), and [0, 1). */
+static int hist_table(const struct hist *h, struct table *t)
+{
+	*t = (struct table){ .cols = hist_cols, .ncols = HIST_COLS };
+	for (uint32_t i = 0; i < h->n; i++) {
+		uint64_t low = hist_bucket_low(h->lo + i);
+		unsigned k = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
+		uint64_t from = low ? UINT64_C(1) << k : 0;
+		struct cell *c = t->nrows ? &t->cells[(t->nrows - 1) * HIST_COLS] : NULL;
+
+		if (!h->counts[i])
+			continue;
+		if (!c || c[H_LOW].u != from) {
+			c = table_row(t);
+			if (!c)
+				return -ENOMEM;
+			c[H_LOW].u = from;
+			c[H_HIGH].u = low ? (k == 63 ? UINT64_MAX : UINT64_C(1) << (k + 1)) : 1;
+		}
+		c[H_CALLS].u += h->counts[i];
+	}
+	return 0;
+}
+
+static void print_bars(const struct table *t, FILE *out)
+{
+	enum { BAR = 50 };
+	uint64_t most = 0;
+	char a[32], b[32];
+
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->cells[i * HIST_COLS + H_CALLS].u > most)
+			most = t->cells[i * HIST_COLS + H_CALLS].u;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct cell *c = &t->cells[i * HIST_COLS];
+		int n = (int)((c[H_CALLS].u * BAR + most - 1) / most);
+
+		/* widths in characters: "µ" takes two bytes */
+		human_ns(c[H_LOW].u, a, sizeof(a));
+		human_ns(c[H_HIGH].u, b, sizeof(b));
+		fprintf(out, "  %*s - %-*s |%.*s%*s %" PRIu64 "\n",
+			9 + (strstr(a, "µ") ? 1 : 0), a, 9 + (strstr(b, "µ") ? 1 : 0), b, n,
+			"##################################################", BAR - n, "",
+			c[H_CALLS].u);
+	}
+}
+
+enum { T_RANK, T_DUR, T_START, T_START_NS, T_TID, T_THREAD, T_DSO, TOP_COLS };
+static const struct col top_cols[TOP_COLS] = {
+	[T_RANK] = { "rank", "#", COL_COUNT },
+	[T_DUR] = { "duration_ns", "duration", COL_NS },
+	[T_START] = { "start", "start (Perfetto)", COL_TEXT },
+	[T_START_NS] = { "start_ns", "start_ns", COL_COUNT },
+	[T_TID] = { "tid", "tid", COL_COUNT },
+	[T_THREAD] = { "thread", "thread", COL_TEXT },
+	[T_DSO] = { "dso", "dso", COL_TEXT },
+};
+
+int report_function(const struct agg *a, const char *path, const struct report_opts *o,
+		    FILE *out)
+{
+	struct table rows, hist = { 0 }, top = { .cols = top_cols, .ncols = TOP_COLS };
+	struct hist all = HIST_INIT;
+	char (*starts)[40] = calloc(a->ntop + 1, sizeof(*starts));
+	int err = starts ? rows_table(a, o, &rows) : -ENOMEM;
+
+	for (size_t i = 0; !err && i < a->nrows; i++)
+		if (wanted(&a->rows[i], o))
+			err = hist_merge(&all, &a->rows[i].hist);
+	if (!err)
+		err = hist_table(&all, &hist);
+	for (size_t i = 0; !err && i < a->ntop; i++) {
+		const struct agg_call *call = &a->top[i];
+		struct cell *c = table_row(&top);
+
+		if (!c) {
+			err = -ENOMEM;
+			break;
+		}
+		c[T_RANK].u = i + 1;
+		c[T_DUR].u = call->dur;
+		c[T_START].s = timecode(call->begin - a->first_ts, starts[i], sizeof(starts[i]));
+		c[T_START_NS].u = call->begin;
+		c[T_TID].u = call->tid;
+		c[T_THREAD].s = agg_thread_name(a, call->pid, call->tid);
+		c[T_THREAD].missing = !c[T_THREAD].s;
+		c[T_DSO].s = call->dso;
+	}
+	if (!err && !rows.nrows) {
+		fprintf(stderr, "%s: %s: no function named \"%s\"\n", "snaptrace-stats", path,
+			o->function);
+		err = 1;
+	}
+	if (!err) {
+		head(a, path, o, out);
+		if (o->format == TABLE_JSON)
+			fputs("\"rows\":", out);
+		table_print(&rows, o->format, out);
+		if (o->format == TABLE_TEXT)
+			fprintf(out, "\n%s durations (%" PRIu64 " %s, a bar per power of two):\n",
+				o->function, all.total, agg_sampled(a) ? "slices" : "calls");
+		else
+			fputs(o->format == TABLE_JSON ? ",\n\"histogram\":" : "\n", out);
+		if (o->format == TABLE_TEXT)
+			print_bars(&hist, out);
+		else
+			table_print(&hist, o->format, out);
+		if (o->format == TABLE_TEXT)
+			fprintf(out, "\nlongest %zu %s (start: since the trace's start, as Perfetto "
+				"shows it):\n", a->ntop, agg_sampled(a) ? "slices" : "calls");
+		else
+			fputs(o->format == TABLE_JSON ? ",\n\"longest\":" : "\n", out);
+		table_print(&top, o->format, out);
+		if (o->format == TABLE_JSON)
+			fputs("}\n", out);
+	}
+	hist_free(&all);
+	table_free(&hist);
+	table_free(&top);
+	if (starts)
+		table_free(&rows);
+	free(starts);
+	return err;
+}
+
+enum { B_FUNCTION, B_CALLS_OLD, B_CALLS_NEW, B_CALLS_RATIO, B_P50_OLD, B_P50_NEW, B_P50_RATIO,
+       B_P99_OLD, B_P99_NEW, B_P99_RATIO, B_TOTAL_OLD, B_TOTAL_NEW, B_TOTAL_RATIO, B_DSO,
+       B_TID, BASE_COLS };
+static const struct col base_cols[BASE_COLS] = {
+	[B_FUNCTION] = { "function", "function", COL_TEXT },
+	[B_CALLS_OLD] = { "calls_old", "calls old", COL_COUNT },
+	[B_CALLS_NEW] = { "calls_new", "new", COL_COUNT },
+	[B_CALLS_RATIO] = { "calls_ratio", "ratio", COL_RATIO },
+	[B_P50_OLD] = { "p50_old_ns", "p50 old", COL_NS },
+	[B_P50_NEW] = { "p50_new_ns", "new", COL_NS },
+	[B_P50_RATIO] = { "p50_ratio", "ratio", COL_RATIO },
+	[B_P99_OLD] = { "p99_old_ns", "p99 old", COL_NS },
+	[B_P99_NEW] = { "p99_new_ns", "new", COL_NS },
+	[B_P99_RATIO] = { "p99_ratio", "ratio", COL_RATIO },
+	[B_TOTAL_OLD] = { "total_old_ns", "total old", COL_NS },
+	[B_TOTAL_NEW] = { "total_new_ns", "new", COL_NS },
+	[B_TOTAL_RATIO] = { "total_ratio", "ratio", COL_RATIO },
+	[B_DSO] = { "dso", "dso", COL_TEXT },
+	[B_TID] = { "tid", "tid", COL_COUNT },
+};
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct agg_row *p = *(const struct agg_row *const *)x;
+	const struct agg_row *q = *(const struct agg_row *const *)y;
+	int c = strcmp(p->name, q->name);
+
+	if (c)
+		return c;
+	c = strcmp(p->dso, q->dso);
+	if (c)
+		return c;
+	if (p->pid != q->pid)
+		return p->pid < q->pid ? -1 : 1;
+	return p->tid < q->tid ? -1 : p->tid > q->tid;
+}
+
+/* Fills the old (OLD_SIDE) or new columns of C from R (NULL: absent). */
+static void fill_side(const struct agg *a, const struct agg_row *r, struct cell *c, bool old_side)
+{
+	static const int cols[2][4] = {
+		{ B_CALLS_NEW, B_P50_NEW, B_P99_NEW, B_TOTAL_NEW },
+		{ B_CALLS_OLD, B_P50_OLD, B_P99_OLD, B_TOTAL_OLD },
+	};
+	const int *k = cols[old_side];
+
+	if (!r)
+		return;
+	c[B_FUNCTION].s = r->name;
+	c[B_DSO].s = r->dso;
+	c[B_TID].u = r->tid;
+	c[k[0]].u = r->hist.total;
+	c[k[0]].missing = agg_sampled(a);
+	c[k[1]].u = hist_percentile(&r->hist, 50);
+	c[k[1]].missing = agg_sampled(a);
+	c[k[2]].u = hist_percentile(&r->hist, 99);
+	c[k[2]].missing = agg_sampled(a);
+	c[k[3]].u = r->total_ns;
+}
+
+/* |log(total new / old)|: how much a row changed; a row of one side only: infinite. */
+static double change(const struct cell *c)
+{
+	if (!c[B_TOTAL_OLD].u || !c[B_TOTAL_NEW].u)
+		return c[B_TOTAL_OLD].u == c[B_TOTAL_NEW].u ? 0 : INFINITY;
+	return fabs(log((double)c[B_TOTAL_NEW].u / (double)c[B_TOTAL_OLD].u));
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct cell *p = x, *q = y;
+	double a = change(p), b = change(q);
+	uint64_t sa = p[B_TOTAL_OLD].u + p[B_TOTAL_NEW].u, sb = q[B_TOTAL_OLD].u + q[B_TOTAL_NEW].u;
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	return strcmp(p[B_FUNCTION].s, q[B_FUNCTION].s);
+}
+
+static void ratios(struct cell *c)
+{
+	static const int r[][3] = {
+		{ B_CALLS_RATIO, B_CALLS_OLD, B_CALLS_NEW },
+		{ B_P50_RATIO, B_P50_OLD, B_P50_NEW },
+		{ B_P99_RATIO, B_P99_OLD, B_P99_NEW },
+		{ B_TOTAL_RATIO, B_TOTAL_OLD, B_TOTAL_NEW },
+	};
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		struct cell *o = &c[r[i][1]], *n = &c[r[i][2]];
+
+		c[r[i][0]].missing = o->missing || n->missing || !o->u;
+		if (!c[r[i][0]].missing)
+			c[r[i][0]].r = (double)n->u / (double)o->u;
+	}
+}
+
+int report_baseline(const struct agg *old, const struct agg *new, const char *old_path,
+		    const char *new_path, const struct report_opts *o, FILE *out)
+{
+	const struct agg_row **idx = malloc((old->nrows + 1) * sizeof(*idx));
+	bool *matched = calloc(old->nrows + 1, sizeof(*matched));
+	struct table t = { .cols = base_cols, .ncols = new->opts.by_thread ? BASE_COLS : B_TID };
+	int err = idx && matched ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < old->nrows; i++)
+		idx[i] = &old->rows[i];
+	if (!err)
+		qsort(idx, old->nrows, sizeof(*idx), cmp_key);
+	for (size_t i = 0; !err && i < new->nrows + old->nrows; i++) {
+		const struct agg_row *r = i < new->nrows ? &new->rows[i] : idx[i - new->nrows];
+		const struct agg_row **m = NULL;
+		struct cell c[BASE_COLS] = { 0 }, *row;
+
+		if (!wanted(r, o))
+			continue;
+		if (i < new->nrows)
+			m = bsearch(&r, idx, old->nrows, sizeof(*idx), cmp_key);
+		else if (matched[i - new->nrows])
+			continue;
+		row = table_row(&t);
+		if (!row) {
+			err = -ENOMEM;
+			break;
+		}
+		if (m)
+			matched[m - idx] = true;
+		fill_side(new, i < new->nrows ? r : NULL, c, false);
+		fill_side(old, i < new->nrows ? (m ? *m : NULL) : r, c, true);
+		ratios(c);
+		memcpy(row, c, t.ncols * sizeof(*row));
+	}
+	if (!err) {
+		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
+		if (o->limit && t.nrows > o->limit)
+			t.nrows = o->limit;
+		if (o->format == TABLE_TEXT)
+			fprintf(out, "%s (old) -> %s (new): %zu functions, largest change of total "
+				"time first%s\n\n", old_path, new_path, t.nrows,
+				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and percentiles "
+				"left out)" : "");
+		if (o->format == TABLE_JSON) {
+			fputs("{\"old\":", out);
+			json_string(out, old_path);
+			fputs(",\"new\":", out);
+			json_string(out, new_path);
+			fputs(",\"rows\":", out);
+		}
+		table_print(&t, o->format, out);
+		if (o->format == TABLE_JSON)
+			fputs("}\n", out);
+	}
+	table_free(&t);
+	free(idx);
+	free(matched);
+	return err;
+}

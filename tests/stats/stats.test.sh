@@ -1,0 +1,408 @@
+#!/usr/bin/env bash
+# snaptrace-stats: every number checked against an independent oracle
+# (oracle.awk over `snaptrace-convert --dump=tree`, the whole-trace reader)
+# or against exact durations written by hand (mkfxt, through the project's
+# FXT writer):
+#   pt-*        synthesized Intel PT of programs with known calls (tests/ptsynth):
+#               exact calls (from the ground truth), recursion not double
+#               counted, self = total - callee, callers >= callees, and a
+#               snapshot window starting mid-stack (inferred frames written
+#               late, read with two passes);
+#   exact-*     hand-built durations: percentiles within 1%, --top order,
+#               table/csv/json agree, --baseline ratios;
+#   magic-trace the same events in magic-trace's layout give the same rows;
+#   pseudo, sampled, options, errors: bracketed frames are rows, a sampled
+#               trace leaves the per-call columns out, filters, exit codes.
+. "$(dirname "$0")/../lib.sh"
+
+STATS="$SNAPTRACE_BIN/snaptrace-stats"
+MKFXT="$SNAPTRACE_TEST_BIN/stats-mkfxt"
+ORACLE="$SNAPTRACE_TOP/tests/stats/oracle.awk"
+PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
+EXPECT="$SNAPTRACE_TEST_BIN/ptsynth-expect"
+PROGS="$SNAPTRACE_TEST_BIN/ptsynth-progs"
+need_convert stats
+for f in "$STATS" "$MKFXT"; do
+	if [ ! -x "$f" ]; then
+		fail stats-build "missing $f (make all tests-build)"
+		exit 1
+	fi
+done
+
+# stats_tsv FILE [OPTS...]: snaptrace-stats --format csv as the oracle's
+# columns (NAME DSO calls total self min max p50 p90 p99), sorted.
+stats_tsv() {
+	local f=$1
+	shift
+	"$STATS" --format csv "$@" "$f" | awk -F, 'NR > 1 {
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $1, $10, $2, $3, $4, $5, $9, $6, $7, $8 }' |
+		sort
+}
+
+# oracle_tsv FILE: the oracle's rows, sorted.
+oracle_tsv() {
+	"$CONVERT" --dump=tree "$1" | awk -f "$ORACLE" | sort
+}
+
+# same_rows A B: rows equal, counts and times exact, percentiles within 1%;
+# prints the first difference.
+same_rows() {
+	awk -F'\t' 'NR == FNR { e[$1 "\t" $2] = $0; n++; next }
+	{
+		k = $1 "\t" $2
+		if (!(k in e)) { print "unexpected row: " $0; bad = 1; exit }
+		split(e[k], x, "\t")
+		for (i = 3; i <= 7; i++) if (x[i] != $i) { print "column " i " of " k ": expected " x[i] ", found " $i; bad = 1; exit }
+		for (i = 8; i <= 10; i++) { d = x[i] - $i; if (d < 0) d = -d; if (d > x[i] / 100) { print "percentile column " i " of " k ": exact " x[i] ", found " $i " (more than 1% off)"; bad = 1; exit } }
+		m++
+	}
+	END { if (!bad && m != n) { print "expected " n " rows, found " m; exit 1 } exit bad }' "$1" "$2"
+}
+
+# col TSV NAME COLUMN: a column of the row of function NAME.
+col() {
+	awk -F'\t' -v n="$2" -v c="$3" '$1 == n { print $c; exit }' "$1"
+}
+
+# ---- Intel PT, synthesized ----
+have_pt=1
+if [ ! -x "$PTSYNTH" ] || ! command -v "${SNAPTRACE_PERF:-perf}" >/dev/null 2>&1; then
+	have_pt=0
+	skip pt "no ptsynth or no perf to decode Intel PT"
+fi
+
+# pt NAME PROG OPTS...: $TMP/NAME.fxt from a synthesized recording, its
+# stats in $TMP/NAME.stats and the oracle's in $TMP/NAME.oracle; compares them.
+pt() {
+	local name=$1 prog=$2 why
+	shift 2
+	if ! timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
+		-- "$PROGS/$prog" >/dev/null 2>"$TMP/$name.gen"; then
+		fail "pt-$name" "ptsynth failed: $(first_lines "$TMP/$name.gen")"
+		return 1
+	fi
+	if ! "$CONVERT" -q "$TMP/$name.data" -o "$TMP/$name.fxt" 2>"$TMP/$name.cerr"; then
+		fail "pt-$name" "convert failed: $(first_lines "$TMP/$name.cerr")"
+		return 1
+	fi
+	stats_tsv "$TMP/$name.fxt" >"$TMP/$name.stats"
+	oracle_tsv "$TMP/$name.fxt" >"$TMP/$name.oracle"
+	if [ ! -s "$TMP/$name.oracle" ]; then
+		fail "pt-$name" "the trace has no slices"
+		return 1
+	fi
+	if ! why=$(same_rows "$TMP/$name.oracle" "$TMP/$name.stats"); then
+		fail "pt-$name" "stats differ from the oracle: $why"
+		return 1
+	fi
+}
+
+# ordered TSV: min <= p50 <= p90 <= p99 <= max and self <= total on every row.
+ordered() {
+	awk -F'\t' '!($6 <= $8 && $8 <= $9 && $9 <= $10 && $10 <= $7 && $5 <= $4) { print "row " $1 ": " $0; exit 1 }' "$1"
+}
+
+if [ "$have_pt" = 1 ]; then
+	if pt recurse recurse; then
+		truth_calls=$("$EXPECT" "$TMP/recurse.truth" | awk '$3 == "down"' | wc -l)
+		calls=$(col "$TMP/recurse.stats" down 3)
+		total=$(col "$TMP/recurse.stats" down 4)
+		main_total=$(col "$TMP/recurse.stats" main 4)
+		# down(100) and down(3): 101 + 4 activations, two of them outermost
+		if [ "$calls" != 105 ] || [ "$truth_calls" != 105 ]; then
+			fail pt-recurse "down: expected 105 calls (truth: $truth_calls), found $calls"
+		elif [ "$total" -ge "$main_total" ]; then
+			fail pt-recurse "down's total $total is not below main's $main_total (recursion counted twice?)"
+		elif ! ordered "$TMP/recurse.stats" >"$TMP/why"; then
+			fail pt-recurse "percentiles out of order: $(cat "$TMP/why")"
+		else
+			ok pt-recurse
+		fi
+	fi
+	# a window starting 100 deep in the recursion: inferred frames written
+	# late (begins before the events that revealed them)
+	if pt recurse-window recurse --snapshot-at 900 --snapshot-window 400; then
+		if ! "$CONVERT" --dump=tree "$TMP/recurse-window.fxt" | grep -q 'inferred:bool=true'; then
+			fail pt-recurse-window "no inferred frame in the window: the test lost its point"
+		else
+			ok pt-recurse-window
+		fi
+	fi
+	if pt calls calls-static; then
+		f=$TMP/calls.stats
+		mt=$(col "$f" main 4) mi=$(col "$f" middle 4) ms=$(col "$f" middle 5) lt=$(col "$f" leaf 4)
+		mc=$(col "$f" middle 3) lc=$(col "$f" leaf 3)
+		if [ "$mc" != 2 ] || [ "$lc" != 7 ]; then
+			fail pt-calls "expected middle 2 calls and leaf 7 (4 + 3), found $mc and $lc"
+		elif [ "$ms" != $((mi - lt)) ]; then
+			fail pt-calls "middle calls only leaf: self $ms != total $mi - leaf's total $lt"
+		elif [ "$mt" -lt "$mi" ] || [ "$mi" -lt "$lt" ]; then
+			fail pt-calls "a caller's total below its callee's: main $mt middle $mi leaf $lt"
+		elif ! ordered "$f" >"$TMP/why"; then
+			fail pt-calls "percentiles out of order: $(cat "$TMP/why")"
+		else
+			ok pt-calls
+		fi
+	fi
+	if pt threads threads; then
+		# per thread: the rows of each thread add up to the all-threads rows
+		"$STATS" --format csv --by-thread "$TMP/threads.fxt" >"$TMP/by-thread.csv"
+		tids=$(awk -F, 'NR > 1 { print $11 }' "$TMP/by-thread.csv" | sort -u)
+		sum=$(awk -F, 'NR > 1 { c[$1 "," $10] += $2 } END { for (k in c) print k "," c[k] }' \
+			"$TMP/by-thread.csv" | sort)
+		all=$("$STATS" --format csv "$TMP/threads.fxt" | awk -F, 'NR > 1 { print $1 "," $10 "," $2 }' | sort)
+		one=$(echo "$tids" | tail -n 1)
+		by_one=$(awk -F, -v t="$one" 'NR > 1 && $11 == t { print $1 "," $2 "," $3 "," $4 }' \
+			"$TMP/by-thread.csv" | sort)
+		only=$("$STATS" --format csv --thread "$one" "$TMP/threads.fxt" |
+			awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 }' | sort)
+		if [ "$(echo "$tids" | wc -l)" -lt 2 ]; then
+			fail pt-threads "expected rows of several threads, found tids: $tids"
+		elif [ "$sum" != "$all" ]; then
+			fail pt-threads "the per-thread calls do not add up to the all-threads calls"
+		elif [ "$by_one" != "$only" ] || [ -z "$only" ]; then
+			fail pt-threads "--thread $one differs from its --by-thread rows"
+		elif ! awk -F, 'NR > 1 && $12 !~ /\[/ { exit 1 }' "$TMP/by-thread.csv"; then
+			fail pt-threads "a --by-thread row without its thread's name"
+		else
+			ok pt-threads
+		fi
+	fi
+fi
+
+# ---- hand-built traces with exact durations ----
+# exact.fxt: "work" called 100 times for 1..100 us, each calling "child"
+# for 100 ns; "tiny" 100 times for 1..100 ns (exact buckets).
+awk 'BEGIN {
+	print "process 7 app"; print "thread 7 7 app"; print "info mode pt"
+	t = 1000
+	for (i = 1; i <= 100; i++) {
+		print "B 7 7 " t " work /opt/app"
+		print "B 7 7 " t + 10 " child /opt/lib.so"
+		print "E 7 7 " t + 110
+		print "E 7 7 " t + i * 1000
+		t += i * 1000 + 50
+		print "X 7 7 " t " " t + i " tiny /opt/tiny.so"
+		t += 200
+	}
+}' >"$TMP/exact.script"
+if ! "$MKFXT" "$TMP/exact.fxt" <"$TMP/exact.script" 2>"$TMP/mk.err"; then
+	fail exact "mkfxt failed: $(first_lines "$TMP/mk.err")"
+	exit 1
+fi
+stats_tsv "$TMP/exact.fxt" >"$TMP/exact.stats"
+# NAME DSO calls total self min max p50 p90 p99, percentiles exact
+printf 'child\t/opt/lib.so\t100\t10000\t10000\t100\t100\t100\t100\t100\n' >"$TMP/exact.want"
+printf 'tiny\t/opt/tiny.so\t100\t5050\t5050\t1\t100\t50\t90\t99\n' >>"$TMP/exact.want"
+printf 'work\t/opt/app\t100\t5050000\t5040000\t1000\t100000\t50000\t90000\t99000\n' >>"$TMP/exact.want"
+if ! why=$(same_rows "$TMP/exact.want" "$TMP/exact.stats"); then
+	fail exact-percentiles "$why"
+elif [ "$(col "$TMP/exact.stats" tiny 8),$(col "$TMP/exact.stats" tiny 9),$(col "$TMP/exact.stats" tiny 10)" != 50,90,99 ]; then
+	fail exact-percentiles "durations below 128 ns must give exact percentiles: $(grep tiny "$TMP/exact.stats")"
+elif ! why=$(same_rows "$TMP/exact.want" <(oracle_tsv "$TMP/exact.fxt")); then
+	fail exact-percentiles "the oracle disagrees with the hand-made numbers: $why"
+else
+	ok exact-percentiles
+fi
+
+# --top: the longest calls, longest first, with their start times
+# --sort calls moves the rows (ties by name): the calls must keep their dso
+"$STATS" --format csv --sort calls --function work --top 3 "$TMP/exact.fxt" >"$TMP/top.csv"
+longest=$(awk -F, '/^rank,/ { on = 1; next } on { print $2 "," $4 "," $7 }' "$TMP/top.csv" | tr '\n' ' ')
+want=$(awk '/ work / { b = $4 } /^E / && b { n++; if (n % 2 == 0) { print $4 - b "," b ",/opt/app"; b = 0 } }' \
+	"$TMP/exact.script" | sort -t, -k1,1nr | head -n 3 | tr '\n' ' ')
+if [ -z "$longest" ] || [ "$longest" != "$want" ]; then
+	fail exact-top "expected (duration,start,dso) $want, found $longest"
+elif ! "$STATS" --function work --top 3 "$TMP/exact.fxt" | grep -q '00:00:00\.'; then
+	fail exact-top "the table shows no start time as Perfetto does"
+elif ! "$STATS" --function work "$TMP/exact.fxt" | grep -q '|#'; then
+	fail exact-top "no histogram bars"
+else
+	ok exact-top
+fi
+
+# table, csv and json show the same rows
+"$STATS" --format csv "$TMP/exact.fxt" | tail -n +2 >"$TMP/f.csv"
+"$STATS" --format json "$TMP/exact.fxt" | awk '/^  \{/ {
+	s = $0; sub(/^  \{/, "", s); sub(/\},?$/, "", s)
+	n = split(s, kv, ","); line = ""
+	for (i = 1; i <= n; i++) { v = kv[i]; sub(/^"[^"]*":/, "", v); gsub(/"/, "", v); line = line (i > 1 ? "," : "") v }
+	print line }' >"$TMP/f.json"
+"$STATS" "$TMP/exact.fxt" | awk 'NR > 3 { print $1 "," $2 "," $9 }' >"$TMP/f.table"
+awk -F, 'function h(ns,   v) {
+		if (ns >= 1e9) { v = ns / 1e9; u = "s" } else if (ns >= 1e6) { v = ns / 1e6; u = "ms" }
+		else if (ns >= 1e3) { v = ns / 1e3; u = "µs" } else return ns "ns"
+		return sprintf(v < 10 ? "%.2f%s" : v < 100 ? "%.1f%s" : "%.0f%s", v, u) }
+	{ print $2 "," h($3) "," $1 }' "$TMP/f.csv" >"$TMP/f.table-want"
+if ! cmp -s "$TMP/f.csv" "$TMP/f.json"; then
+	fail exact-formats "csv and json differ: $(diff "$TMP/f.csv" "$TMP/f.json" | head -4 | tr '\n' ' ')"
+elif ! cmp -s "$TMP/f.table-want" "$TMP/f.table"; then
+	fail exact-formats "table and csv differ: $(diff "$TMP/f.table-want" "$TMP/f.table" | head -4 | tr '\n' ' ')"
+elif [ "$("$STATS" --format csv "$TMP/exact.fxt" | head -n 1)" != \
+	"function,calls,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,dso" ]; then
+	fail exact-formats "csv header: $("$STATS" --format csv "$TMP/exact.fxt" | head -n 1)"
+else
+	ok exact-formats
+fi
+
+# --baseline: f 10 x 1 us -> 20 x 3 us; g only in the new trace, h only in the old
+{
+	echo "thread 7 7 app"
+	for i in $(seq 10); do echo "X 7 7 $((i * 10000)) $((i * 10000 + 1000)) f /opt/app"; done
+	echo "X 7 7 200000 200500 h /opt/app"
+} >"$TMP/old.script"
+{
+	echo "thread 7 7 app"
+	for i in $(seq 20); do echo "X 7 7 $((i * 10000)) $((i * 10000 + 3000)) f /opt/app"; done
+	echo "X 7 7 300000 300700 g /opt/app"
+} >"$TMP/new.script"
+"$MKFXT" "$TMP/old.fxt" <"$TMP/old.script" && "$MKFXT" "$TMP/new.fxt" <"$TMP/new.script"
+"$STATS" --format csv --baseline "$TMP/old.fxt" "$TMP/new.fxt" >"$TMP/base.csv"
+want='function,calls_old,calls_new,calls_ratio,p50_old_ns,p50_new_ns,p50_ratio,p99_old_ns,p99_new_ns,p99_ratio,total_old_ns,total_new_ns,total_ratio,dso
+g,0,1,,0,700,,0,700,,0,700,,/opt/app
+h,1,0,0.000,500,0,0.000,500,0,0.000,500,0,0.000,/opt/app
+f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/opt/app'
+if [ "$(cat "$TMP/base.csv")" != "$want" ]; then
+	fail exact-baseline "expected: $(echo "$want" | tr '\n' '|') found: $(tr '\n' '|' <"$TMP/base.csv")"
+elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" | grep -q ' 6\.00x'; then
+	fail exact-baseline "the table shows no 6.00x total ratio for f"
+else
+	ok exact-baseline
+fi
+
+# ---- magic-trace's layout: begin/end with its argument set, category "" ----
+# The same calls as snaptrace would write them (dso category, addr argument).
+events() {  # events LAYOUT: main > a > b, a again, an inferred caller
+	awk -v mt="$1" 'function b(ts, n) {
+		if (mt) print "B 9 9 " ts " " n " - address=0x401000 symbol=" n
+		else print "B 9 9 " ts " " n " /opt/app addr=0x401000"
+	}
+	function e(ts, n) { if (mt) print "E 9 9 " ts " " n " -"; else print "E 9 9 " ts }
+	BEGIN {
+		print "process 9 app"; print "thread 9 9 app"
+		b(100, "main"); b(200, "a"); b(250, "b"); e(400, "b"); e(900, "a")
+		b(1000, "a"); b(1100, "a"); e(1300, "a"); e(1800, "a"); e(5000, "main")
+	}'
+}
+events 1 | "$MKFXT" "$TMP/mt.fxt" && events 0 | "$MKFXT" "$TMP/st.fxt"
+"$STATS" --format csv "$TMP/mt.fxt" | cut -d, -f1-9 >"$TMP/mt.csv"
+"$STATS" --format csv "$TMP/st.fxt" | cut -d, -f1-9 >"$TMP/st.csv"
+if [ "$(wc -l <"$TMP/st.csv")" -ne 4 ]; then
+	fail magic-trace "expected 3 rows for the snaptrace layout: $(tr '\n' '|' <"$TMP/st.csv")"
+elif ! cmp -s "$TMP/mt.csv" "$TMP/st.csv"; then
+	fail magic-trace "rows differ: $(diff "$TMP/st.csv" "$TMP/mt.csv" | head -4 | tr '\n' ' ')"
+elif [ "$(grep '^a,' "$TMP/mt.csv" | cut -d, -f1-5)" != "a,3,1500,1350,200" ]; then
+	fail magic-trace "a: expected 3 calls, total 1500 (the nested call adds nothing), self 1350, min 200: $(grep '^a,' "$TMP/mt.csv")"
+else
+	ok magic-trace
+fi
+
+# ---- pseudo-frames are rows of their own ----
+cat >"$TMP/pseudo.script" <<'SCRIPT'
+thread 5 5 app
+B 5 5 100 f /opt/app
+X 5 5 200 300 [untraced] -
+X 5 5 400 600 [syscall] -
+X 5 5 700 1000 [off-cpu] -
+E 5 5 2000
+X 5 5 3000 3010 [untraced] -
+SCRIPT
+"$MKFXT" "$TMP/pseudo.fxt" <"$TMP/pseudo.script"
+stats_tsv "$TMP/pseudo.fxt" | cut -f1,3,4,5 >"$TMP/pseudo.tsv"
+printf '[off-cpu]\t1\t300\t300\n[syscall]\t1\t200\t200\n[untraced]\t2\t110\t110\nf\t1\t1900\t1300\n' \
+	>"$TMP/pseudo.want"
+if ! cmp -s "$TMP/pseudo.want" "$TMP/pseudo.tsv"; then
+	fail pseudo-frames "expected $(tr '\n\t' '| ' <"$TMP/pseudo.want"), found $(tr '\n\t' '| ' <"$TMP/pseudo.tsv")"
+else
+	ok pseudo-frames
+fi
+
+# ---- the trace's mode: sampled rows are not calls ----
+"$CONVERT" -q "$SNAPTRACE_TOP/tests/cases/sampling-chains/input.txt" -o "$TMP/sampled.fxt"
+"$CONVERT" -q "$SNAPTRACE_TOP/tests/cases/call-return/input.txt" -o "$TMP/branches.fxt"
+if ! "$CONVERT" --dump=records "$TMP/sampled.fxt" | grep -q 'kobj other koid=0 name="snaptrace" mode=sampling'; then
+	fail sampled "the converter did not record mode=sampling"
+elif ! "$CONVERT" --dump=records "$TMP/branches.fxt" | grep -q 'name="snaptrace" mode=pt'; then
+	fail sampled "the converter did not record mode=pt for branches"
+elif ! "$STATS" --format csv -q "$TMP/sampled.fxt" | awk -F, 'NR > 1 && ($2 != "" || $5 != "" || $6 != "" || $9 != "" || $3 == "") { exit 1 } NR > 1 { n++ } END { exit n == 0 }'; then
+	fail sampled "csv: per-call columns must be empty and total kept: $("$STATS" --format csv -q "$TMP/sampled.fxt" | sed -n 2p)"
+elif ! "$STATS" "$TMP/sampled.fxt" | head -n 1 | grep -q 'not calls'; then
+	fail sampled "the table does not say rows are not calls"
+elif ! "$STATS" --format json "$TMP/sampled.fxt" | grep -q '"calls_are_calls":false.*' ||
+	! "$STATS" --format json "$TMP/sampled.fxt" | grep -q '"calls":null'; then
+	fail sampled "json: expected calls_are_calls false and calls null"
+elif ! "$STATS" --format json "$TMP/branches.fxt" | grep -q '"mode":"pt","calls_are_calls":true'; then
+	fail sampled "json of a branch trace: expected mode pt"
+elif "$STATS" --format csv "$TMP/sampled.fxt" 2>&1 >/dev/null | grep -qv 'sampled'; then
+	fail sampled "unexpected stderr"
+else
+	ok sampled
+fi
+
+# ---- options ----
+names=$("$STATS" --format csv --match 'c*' "$TMP/exact.fxt" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')
+limit=$("$STATS" --format csv --limit 2 "$TMP/exact.fxt" | tail -n +2 | wc -l)
+by_calls=$("$STATS" --format csv --sort self "$TMP/exact.fxt" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')
+front=$("$SNAPTRACE_TOP/scripts/snaptrace" stats --format csv "$TMP/exact.fxt" | md5sum)
+direct=$("$STATS" --format csv "$TMP/exact.fxt" | md5sum)
+if [ "$names" != "child " ]; then
+	fail options "--match 'c*': expected child, found $names"
+elif [ "$limit" != 2 ]; then
+	fail options "--limit 2: found $limit rows"
+elif [ "$by_calls" != "work child tiny " ]; then
+	fail options "--sort self: expected work child tiny, found $by_calls"
+elif [ "$front" != "$direct" ]; then
+	fail options "snaptrace stats differs from snaptrace-stats"
+else
+	ok options
+fi
+
+# ---- never-ended slices and errors ----
+printf 'thread 3 3 app\nB 3 3 10 open /x\nB 3 3 20 done /x\nE 3 3 30\n' | "$MKFXT" "$TMP/unended.fxt"
+"$STATS" --format csv "$TMP/unended.fxt" >"$TMP/unended.csv" 2>"$TMP/unended.err"
+quiet_err=$("$STATS" -q "$TMP/unended.fxt" 2>&1 >/dev/null)
+if [ "$(tail -n +2 "$TMP/unended.csv")" != "done,1,10,10,10,10,10,10,10,/x" ]; then
+	fail unended "expected only done's row: $(tr '\n' '|' <"$TMP/unended.csv")"
+elif ! grep -q '1 slices never ended' "$TMP/unended.err"; then
+	fail unended "no warning about the slice never ended: $(cat "$TMP/unended.err")"
+elif [ -n "$quiet_err" ]; then
+	fail unended "--quiet still prints: $quiet_err"
+elif ! "$STATS" "$TMP/unended.fxt" 2>/dev/null | head -n 1 | grep -q ': 1 functions, 1 slices'; then
+	fail unended "the header counts a function without a finished slice: $("$STATS" "$TMP/unended.fxt" 2>/dev/null | head -n 1)"
+else
+	ok unended
+fi
+
+# expect_exit NAME STATUS PATTERN ARGS...: status and a one-line message.
+expect_exit() {
+	local name=$1 want=$2 pattern=$3 rc
+	shift 3
+	"$STATS" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "expected exit $want, got $rc: $(first_lines "$TMP/err")"
+	elif [ "$(wc -l <"$TMP/err")" -ne 1 ] || ! grep -q -- "$pattern" "$TMP/err"; then
+		fail "$name" "expected one line matching '$pattern': $(first_lines "$TMP/err")"
+	elif [ -s "$TMP/out" ]; then
+		fail "$name" "printed on stdout: $(first_lines "$TMP/out")"
+	else
+		ok "$name"
+	fi
+}
+echo "not a trace" >"$TMP/text.fxt"
+expect_exit error-not-fxt 1 "$TMP/text.fxt: not an FXT file" "$TMP/text.fxt"
+expect_exit error-missing 1 "$TMP/none.fxt: cannot open" "$TMP/none.fxt"
+expect_exit error-sort 2 "expected total, self, calls, p99 or max" --sort fast "$TMP/exact.fxt"
+expect_exit error-stdin 2 "give a file" -
+expect_exit error-no-function 1 'no function named "nothere"' --function nothere "$TMP/exact.fxt"
+# a file cut in the middle of a record: the rows before the cut, and a warning
+head -c 4001 "$TMP/exact.fxt" >"$TMP/cut.fxt"
+if ! "$STATS" --format csv "$TMP/cut.fxt" >"$TMP/cut.csv" 2>"$TMP/cut.err"; then
+	fail truncated "exit $?: $(first_lines "$TMP/cut.err")"
+elif ! grep -q "cut.fxt: 1 problems in the file" "$TMP/cut.err"; then
+	fail truncated "no warning about the cut: $(first_lines "$TMP/cut.err")"
+elif ! grep -q '^work,' "$TMP/cut.csv"; then
+	fail truncated "no rows before the cut: $(first_lines "$TMP/cut.csv")"
+else
+	ok truncated
+fi
