@@ -32,6 +32,7 @@ t_version_agree() {
 		return
 	fi
 	for line in "snaptrace-convert:$CONVERT" "snaptrace-record:$RECORD" \
+		"snaptrace-stats:$SNAPTRACE_BIN/snaptrace-stats" \
 		"snaptrace:$top/scripts/snaptrace" "snaptrace:$p/bin/snaptrace" \
 		"ptsynth:$SNAPTRACE_TEST_BIN/ptsynth" "ptsynth-expect:$SNAPTRACE_TEST_BIN/ptsynth-expect"; do
 		want="${line%%:*} $version"
@@ -139,6 +140,7 @@ t_bench_scratch() {
 	local o="$TMP/bench-o"
 	mkdir -p "$o/bin" "$o/test/gen"
 	ln -s "$CONVERT" "$o/bin/snaptrace-convert"
+	ln -s "$SNAPTRACE_BIN/snaptrace-stats" "$o/bin/snaptrace-stats"
 	ln -s "$SNAPTRACE_TEST_BIN/gen/gen_branch_text" "$o/test/gen/gen_branch_text"
 	if ! KEEP=0 BENCH_LINES=2000 "$top/bench/bench.sh" "$o" >"$TMP/bench.out" 2>&1; then
 		fail bench_scratch "bench.sh failed: $(first_lines "$TMP/bench.out")"
