@@ -6,6 +6,11 @@
 # "ok NAME", "FAIL NAME: why" or "skip NAME: why"; a suite that exits
 # non-zero without a FAIL line counts as one failure. Ends with the line
 # "N passed, N failed" (", N skipped" when some were) and exits 1 on failure.
+# Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its own) in its environment,
+# which every process it starts inherits (perf, targets, converters): a
+# process still carrying the token after the suite ended is a leftover of
+# that suite, reported as a failure and killed. Processes of other users of
+# the machine (another perf, another suite) are never looked at.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-build}
@@ -27,12 +32,42 @@ passed=0 failed=0 skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# survivors TOKEN: the pids of the processes whose environment holds
+# SNAPTRACE_TEST_RUN=TOKEN.
+survivors() {
+	local e p
+	for e in /proc/[0-9]*/environ; do
+		if grep -qsxz "SNAPTRACE_TEST_RUN=$1" "$e" 2>/dev/null; then
+			p=${e#/proc/}
+			echo "${p%/environ}"
+		fi
+	done
+}
+
+# check_survivors NAME TOKEN: FAIL (and SIGKILL) what suite NAME left
+# running, after a grace second for processes on their way out.
+check_survivors() {
+	local left i p
+	for ((i = 0; i < 20; i++)); do
+		left=$(survivors "$2")
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL $1: processes left running:"
+	for p in $left; do
+		echo "    $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c 1-200)"
+		kill -9 "$p" 2>/dev/null
+	done
+	return 1
+}
+
 # run NAME CMD...: runs one suite, tallies its ok/FAIL/skip lines.
 run() {
-	local name=$1 rc
+	local name=$1 rc token="$$.$RANDOM.$1"
 	shift
-	"$@" >"$log" 2>&1
+	SNAPTRACE_TEST_RUN=$token "$@" >"$log" 2>&1
 	rc=$?
+	check_survivors "$name" "$token" >>"$log" || rc=1
 	local p f s
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
@@ -62,12 +97,6 @@ for s in "$top"/tests/*/*.test.sh; do
 		run "$name" bash "$s"
 	fi
 done
-
-# No test may leave perf or a traced program behind.
-if pgrep -x perf >/dev/null 2>&1; then
-	echo "FAIL cleanup: perf processes left running: $(pgrep -x perf | tr '\n' ' ')"
-	failed=$((failed + 1))
-fi
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
