@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "frontend.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -73,6 +74,14 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 		return EXIT_RUNTIME;
 	if (find_convert(fe))
 		return EXIT_RUNTIME;
+	if (!strcmp(cli->trace, "-")) {
+		fflush(stdout);
+		fe->trace_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fe->trace_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			diag_error("stdout: cannot keep it for the trace: %s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+	}
 	if (cli->data_dir) {
 		snprintf(fe->dir, sizeof(fe->dir), "%s", cli->data_dir);
 	} else {
@@ -85,14 +94,6 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 		fe->temporary = true;
 	}
 	cli->rec.outdir = fe->dir;
-	if (!strcmp(cli->trace, "-")) {
-		fflush(stdout);
-		fe->trace_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (fe->trace_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-			diag_error("stdout: cannot keep it for the trace: %s", strerror(errno));
-			return EXIT_RUNTIME;
-		}
-	}
 	return -1;
 }
 
@@ -102,19 +103,58 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-/* Runs snaptrace-convert on S's snapshots, stopping it on SIGINT/SIGTERM/SIGHUP.
- * Returns its exit status, or 128 + N when signal N stopped it. */
-static int convert(struct rec_frontend *fe, const struct rec_session *s, int sigfd)
+/* scandir filter: the files perf writes ("perf.data", "perf.data.<timestamp>"). */
+static int is_perf_data(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "perf.data", 9);
+}
+
+/*
+ * The files to convert into *FILES (NULL-terminated, owned): S's snapshots,
+ * or, when the recording failed before it settled any (perf died), every
+ * non-empty perf.data file in the directory. Returns their number, or -1
+ * when out of memory.
+ */
+static int inputs(const struct rec_frontend *fe, const struct rec_session *s, char ***files)
+{
+	struct dirent **ents = NULL;
+	int n = 0, nents = 0;
+	char **v;
+
+	if (!s || s->nsnaps == 0)
+		nents = scandir(fe->dir, &ents, is_perf_data, alphasort);
+	v = calloc((size_t)(s ? s->nsnaps : 0) + (size_t)(nents > 0 ? nents : 0) + 1, sizeof(*v));
+	for (int i = 0; v && s && i < s->nsnaps; i++)
+		if (asprintf(&v[n++], "%s/%s", fe->dir, s->snaps[i].file) < 0)
+			v[--n] = NULL;
+	for (int i = 0; i < nents; i++) {
+		struct stat st;
+
+		if (v && asprintf(&v[n], "%s/%s", fe->dir, ents[i]->d_name) >= 0) {
+			if (!stat(v[n], &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+				n++;
+			else
+				free(v[n]);
+			v[n] = NULL;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	*files = v;
+	return v ? n : -1;
+}
+
+/* Runs snaptrace-convert on FILES (N of them), stopping it on SIGINT/SIGTERM/
+ * SIGHUP read from SIGFD. Returns its exit status, or 128 + N when signal N
+ * stopped it. */
+static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
 {
 	const struct rec_cli *cli = fe->cli;
 	int n = 0, status = 0, stopped = 0;
-	char **argv = calloc((size_t)(cli->nconvert_args + s->nsnaps + 8), sizeof(*argv));
-	char (*files)[PATH_MAX] = calloc((size_t)s->nsnaps, sizeof(*files));
+	char **argv = calloc((size_t)(cli->nconvert_args + nfiles + 8), sizeof(*argv));
 	pid_t pid;
 
-	if (!argv || !files) {
-		free(argv);
-		free(files);
+	if (!argv) {
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -127,15 +167,12 @@ static int convert(struct rec_frontend *fe, const struct rec_session *s, int sig
 	}
 	for (int i = 0; i < cli->nconvert_args; i++)
 		argv[n++] = (char *)cli->convert_args[i];
-	for (int i = 0; i < s->nsnaps; i++) {
-		snprintf(files[i], PATH_MAX, "%.2000s/%.2000s", fe->dir, s->snaps[i].file);
+	for (int i = 0; i < nfiles; i++)
 		argv[n++] = files[i];
-	}
 	argv[n++] = "-o";
 	argv[n++] = (char *)cli->trace;
 	pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO, STDERR_FILENO);
 	free(argv);
-	free(files);
 	if (pid < 0) {
 		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));
 		return EXIT_RUNTIME;
@@ -163,15 +200,20 @@ static int convert(struct rec_frontend *fe, const struct rec_session *s, int sig
 int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, int status,
 			int sigfd)
 {
-	int conv;
+	char **files;
+	int n = inputs(fe, s, &files), conv = 0;
 
-	if (!s || s->nsnaps == 0) {
-		/* nothing to convert: keep whatever perf left, remove an empty directory */
+	if (n > 0)
+		conv = convert(fe, files, n, sigfd);
+	for (int i = 0; files && files[i]; i++)
+		free(files[i]);
+	free(files);
+	if (n <= 0) {
+		/* nothing to convert: remove the temporary directory if empty, else name it */
 		if (fe->temporary && rmdir(fe->dir))
 			diag_error("what perf wrote stays in %s", fe->dir);
-		return status;
+		return n < 0 ? EXIT_RUNTIME : status;
 	}
-	conv = convert(fe, s, sigfd);
 	if (conv != 0) {
 		diag_error("%s; the recording stays in %s",
 			   conv > 128 ? "conversion stopped" : "conversion failed", fe->dir);

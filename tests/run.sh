@@ -35,13 +35,7 @@ trap 'rm -f "$log"' EXIT
 # survivors TOKEN: the pids of the processes whose environment holds
 # SNAPTRACE_TEST_RUN=TOKEN.
 survivors() {
-	local e p
-	for e in /proc/[0-9]*/environ; do
-		if grep -qsxz "SNAPTRACE_TEST_RUN=$1" "$e" 2>/dev/null; then
-			p=${e#/proc/}
-			echo "${p%/environ}"
-		fi
-	done
+	grep -lsxzF "SNAPTRACE_TEST_RUN=$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
 }
 
 # check_survivors NAME TOKEN: FAIL (and SIGKILL) what suite NAME left
