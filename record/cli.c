@@ -434,8 +434,9 @@ static int unknown_option(const char *bad, enum rec_cli_mode mode)
 		for (size_t i = 0; i < NOPTS; i++)
 			if (table[i].short_name == optopt && table[i].arg && (table[i].modes & mode))
 				return bad_usage("-%c: expected a value", optopt);
-	return bad_usage("%s: expected one of the options of --help", optopt && bad[0] == '-' &&
-			 bad[1] != '-' ? (char[]){ '-', (char)optopt, '\0' } : bad);
+	if (optopt)
+		return bad_usage("-%c: expected one of the options of --help", optopt);
+	return bad_usage("%s: expected one of the options of --help", bad);
 }
 
 /* Takes "--front-end VERB" or "--front-end=VERB" from ARGV[1]. Returns the

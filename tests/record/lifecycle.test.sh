@@ -58,16 +58,37 @@ if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.log";
 	exit 0
 fi
 
-# A perf that says where it is and waits 1 s (a bash builtin: no child)
-# before becoming perf: the "starting" phase, and a slow perf script.
-mkfifo "$TMP/never"
-cat >"$TMP/slowperf" <<EOS
-#!/bin/bash
-echo "\$\$ \$1" >>"\$SLOWPERF_LOG"
-[ "\$1" = --version ] || read -r -t 1 <>"$TMP/never"
-exec "$PERF" "\$@"
+# A perf that says where it is and waits 1 s before becoming perf: the
+# "starting" phase, and a slow perf script. Signals take their default
+# action on it (a background job of a script starts with SIGINT ignored).
+cat >"$TMP/slowperf.c" <<'EOS'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct timespec one = { 1, 0 };
+	FILE *log = fopen(getenv("SLOWPERF_LOG"), "a");
+
+	signal(SIGINT, SIG_DFL);
+	if (log) {
+		fprintf(log, "%d %s\n", (int)getpid(), argc > 1 ? argv[1] : "");
+		fclose(log);
+	}
+	if (argc > 1 && strcmp(argv[1], "--version"))
+		nanosleep(&one, NULL);
+	argv[0] = (char *)PERF;
+	execv(PERF, argv);
+	return 127;
+}
 EOS
-chmod +x "$TMP/slowperf"
+if ! cc -DPERF="\"$PERF\"" -o "$TMP/slowperf" "$TMP/slowperf.c" 2>"$TMP/cc.log"; then
+	skip lifecycle "cannot compile the perf stand-in: $(head -n 1 "$TMP/cc.log")"
+	exit 0
+fi
 
 # case_pids NAME: the pids of the processes of case NAME.
 case_pids() {
@@ -208,10 +229,12 @@ expect() {
 	if [ "$who" = front ]; then
 		has_slices "$OUT" || echo "the trace has no work_leaf"
 	elif [ "$phase" != starting ]; then
-		local f
-		f=$(sed -n 's/^ *{"file": "\([^"]*\)", "reason": "interrupt".*/\1/p' "$DIR/record.json")
-		"$CONVERT" -q "$DIR/$f" -o "$TMP/$name.check.fxt" 2>/dev/null &&
-			has_slices "$TMP/$name.check.fxt" || echo "the interrupt snapshot has no work_leaf"
+		# what the front end converts: every snapshot of record.json
+		local -a f
+		mapfile -t f < <(sed -n "s|^ *{\"file\": \"\([^\"]*\)\".*|$DIR/\1|p" \
+			"$DIR/record.json")
+		"$CONVERT" -q "${f[@]}" -o "$TMP/$name.check.fxt" 2>/dev/null &&
+			has_slices "$TMP/$name.check.fxt" || echo "the snapshots have no work_leaf"
 	fi
 }
 
