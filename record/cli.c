@@ -20,17 +20,15 @@
 #define DURATION_MAX_NS (366ULL * 86400 * 1000000000) /* a year */
 #define DONE 1000                    /* a setter's "exit 0 now" (--help, --version) */
 
-struct rec_cli_opt;
-typedef int (*setter)(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg,
-		      int choice);
+typedef int (*setter)(struct rec_cli *c, const char *arg);
 
 /*
  * One option. CHOICES (NULL-terminated) lists the accepted words of an
- * option whose value is an enum: the word's index is the enum value, passed
- * to SET as CHOICE. EXPECT says what a value must be, for the error message
+ * option whose value is an enum: the word's index is the enum value. EXPECT says what a value must be, for the error message
  * (choices make their own). SET returns 0, a negative errno for a bad value,
  * or DONE. Without SET the option stores into the member of struct rec_cli
- * at offset FIELD: true into a bool (no value), or its value into a string.
+ * at offset FIELD: the word's index into an enum (CHOICES), true into a bool
+ * (no value), or its value into a string.
  */
 struct rec_cli_opt {
 	const char *name;
@@ -63,12 +61,11 @@ static int push(const char ***v, int *n, const char *arg)
 	return 0;
 }
 
-static int set_pids(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int set_pids(struct rec_cli *c, const char *arg)
 {
 	struct rec_opts *o = &c->rec;
 	const char *p = arg;
 
-	(void)opt, (void)ch;
 	for (;;) {
 		const char *comma = strchr(p, ',');
 		char item[24];
@@ -90,12 +87,11 @@ static int set_pids(struct rec_cli *c, const struct rec_cli_opt *opt, const char
 	}
 }
 
-static int set_tid(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int set_tid(struct rec_cli *c, const char *arg)
 {
 	uint64_t v;
 	int err = num_parse_u64(arg, 1, PID_MAX_LIMIT, &v);
 
-	(void)opt, (void)ch;
 	if (!err)
 		c->rec.tid = (pid_t)v;
 	return err;
@@ -111,97 +107,67 @@ static int set_unsigned(unsigned *out, const char *arg, uint64_t min, uint64_t m
 	return err;
 }
 
-static int set_freq(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int set_freq(struct rec_cli *c, const char *arg)
 {
-	(void)opt, (void)ch;
 	return set_unsigned(&c->rec.sampling_freq, arg, 1, 1000000);
 }
 
-static int set_min_interval(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg,
-			    int ch)
+static int set_min_interval(struct rec_cli *c, const char *arg)
 {
-	(void)opt, (void)ch;
 	return set_unsigned(&c->rec.min_interval_ms, arg, 0, 86400000);
 }
 
-static int set_snapshot_size(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg,
-			     int ch)
+static int set_snapshot_size(struct rec_cli *c, const char *arg)
 {
-	(void)opt, (void)ch;
 	return num_parse_size(arg, SNAPSHOT_SIZE_MIN, SNAPSHOT_SIZE_MAX, &c->rec.snapshot_size);
 }
 
-static int set_duration(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int set_duration(struct rec_cli *c, const char *arg)
 {
 	uint64_t ns;
 	int err = num_parse_seconds(arg, 1000000, DURATION_MAX_NS, &ns);
 
-	(void)opt, (void)ch;
 	if (!err)
 		c->rec.duration_s = (double)ns / 1e9;
 	return err;
 }
 
-static int set_mode(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int set_perf_arg(struct rec_cli *c, const char *arg)
 {
-	(void)opt, (void)arg;
-	c->rec.mode = (enum rec_mode)ch;
-	return 0;
-}
-
-static int set_timer_res(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
-{
-	(void)opt, (void)arg;
-	c->rec.timer_res = (enum rec_timer_res)ch;
-	return 0;
-}
-
-static int set_callgraph(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
-{
-	(void)opt, (void)arg;
-	c->rec.callgraph = (enum rec_callgraph)ch;
-	return 0;
-}
-
-static int set_mechanism(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
-{
-	(void)opt, (void)arg;
-	c->rec.mechanism = (enum rec_mechanism)ch;
-	return 0;
-}
-
-static int set_perf_arg(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
-{
-	(void)opt, (void)ch;
 	return push(&c->rec.perf_args, &c->rec.nperf_args, arg);
 }
 
-static int set_convert_arg(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg,
-			   int ch)
+static int set_convert_arg(struct rec_cli *c, const char *arg)
 {
-	(void)opt, (void)ch;
 	return push(&c->convert_args, &c->nconvert_args, arg);
 }
 
-static int set_front_end(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int set_front_end(struct rec_cli *c, const char *arg)
 {
-	(void)c, (void)opt, (void)arg, (void)ch;
+	(void)c, (void)arg;
 	return -EINVAL;   /* valid only as the first option, taken before getopt */
 }
 
-static int show_help(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int show_help(struct rec_cli *c, const char *arg)
 {
-	(void)opt, (void)arg, (void)ch;
+	(void)arg;
 	rec_cli_usage(stdout, c->mode);
 	return DONE;
 }
 
-static int show_version(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg, int ch)
+static int show_version(struct rec_cli *c, const char *arg)
 {
-	(void)c, (void)opt, (void)arg, (void)ch;
+	(void)c, (void)arg;
 	printf("%s %s\n", diag_program(), SNAPTRACE_VERSION);
 	return DONE;
 }
+
+/* The enums CHOICES options store into have the size of an int. */
+#define ENUM_IS_INT(e) _Static_assert(sizeof(e) == sizeof(int), #e " is not an int")
+ENUM_IS_INT(enum rec_mode);
+ENUM_IS_INT(enum rec_timer_res);
+ENUM_IS_INT(enum rec_callgraph);
+ENUM_IS_INT(enum rec_mechanism);
 
 #define BOTH (REC_CLI_RECORDER | REC_CLI_FRONTEND)
 #define FIELD(m) .field = offsetof(struct rec_cli, m)
@@ -216,9 +182,9 @@ static const struct rec_cli_opt table[] = {
 	{ "output", 'o', "DIR", NULL, NULL, REC_CLI_RECORDER, "recording",
 	  "working directory (default ./snaptrace-YYYYmmdd-HHMMSS)", NULL, FIELD(rec.outdir) },
 	{ "mode", 0, "MODE", modes, NULL, BOTH, "recording",
-	  "auto (default), pt (Intel PT) or sampling", set_mode, 0 },
+	  "auto (default), pt (Intel PT) or sampling", NULL, FIELD(rec.mode) },
 	{ "timer-resolution", 0, "R", timer_res, NULL, BOTH, "recording",
-	  "PT timing: low, normal (default) or high", set_timer_res, 0 },
+	  "PT timing: low, normal (default) or high", NULL, FIELD(rec.timer_res) },
 	{ "snapshot-size", 0, "BYTES", NULL, "BYTES from 4K to 4G (e.g. 4M)", BOTH, "recording",
 	  "ring buffer size (K/M/G suffixes; power-of-two pages)", set_snapshot_size, 0 },
 	{ "kernel", 0, NULL, NULL, NULL, BOTH, "recording",
@@ -228,13 +194,13 @@ static const struct rec_cli_opt table[] = {
 	{ "sampling-freq", 0, "N", NULL, "a rate in Hz from 1 to 1000000", BOTH, "recording",
 	  "sampling mode: samples per second (default 5000)", set_freq, 0 },
 	{ "callgraph", 0, "MODE", callgraphs, NULL, BOTH, "recording",
-	  "sampling mode: fp (default), dwarf or lbr", set_callgraph, 0 },
+	  "sampling mode: fp (default), dwarf or lbr", NULL, FIELD(rec.callgraph) },
 	{ "trigger", 0, "SPEC", NULL, NULL, BOTH, "triggers",
 	  "SYMBOL, LIB:SYMBOL, addr:0xHEX or none (default:\n"
 	  "magic_trace_stop_indicator or snaptrace_trigger if present)", NULL,
 	  FIELD(rec.trigger) },
 	{ "trigger-mechanism", 0, "M", mechanisms, NULL, BOTH, "triggers",
-	  "auto (default: self-test), breakpoint or uprobe", set_mechanism, 0 },
+	  "auto (default: self-test), breakpoint or uprobe", NULL, FIELD(rec.mechanism) },
 	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
 	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
 	{ "min-interval", 0, "MS", NULL, "milliseconds from 0 to 86400000", BOTH, "triggers",
@@ -375,13 +341,15 @@ static int apply(struct rec_cli *c, const struct rec_cli_opt *opt, const char *a
 		}
 	}
 	if (!opt->set) {
-		if (opt->arg)
+		if (opt->choices)
+			memcpy(base, &choice, sizeof(choice));   /* an enum (ENUM_IS_INT) */
+		else if (opt->arg)
 			memcpy(base, &arg, sizeof(arg));
 		else
 			*(bool *)(void *)base = true;
 		return -1;
 	}
-	err = opt->set(c, opt, arg, choice);
+	err = opt->set(c, arg);
 	if (err == DONE)
 		return EXIT_OK;
 	if (err == -ENOMEM) {

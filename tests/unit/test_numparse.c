@@ -7,12 +7,26 @@
 #include "unit.h"
 
 #define GIB (UINT64_C(1) << 30)
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef int (*parser)(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* Each parser refuses these forms whatever the range. */
 static const char *const not_numbers[] = {
 	"", " 1", "1 ", "+1", "-1", "inf", "nan", "NaN", "1e30", "1e3", "0x10", "0x1p4",
 	"1,", ",1", "1,2", "0.5.1", "abc", "1\n", "--1",
 };
+
+/* Each of the N strings of BAD (except SKIP, if any) must give -EINVAL. */
+static void refused(parser parse, const char *const *bad, size_t n, const char *skip)
+{
+	uint64_t v = 7;
+
+	for (size_t i = 0; i < n; i++)
+		if ((!skip || strcmp(bad[i], skip)) && parse(bad[i], 0, UINT64_MAX, &v) != -EINVAL)
+			UNIT_FAIL("'%s' not refused with -EINVAL", bad[i]);
+	CHECK_U64_EQ(v, 7);
+}
 
 static void u64_accepts_digits(void)
 {
@@ -37,9 +51,7 @@ static void u64_refuses_range_and_overflow(void)
 	CHECK_INT_EQ(num_parse_u64("0", 1, 10, &v), -ERANGE);
 	CHECK_INT_EQ(num_parse_u64("11", 1, 10, &v), -ERANGE);
 	CHECK_U64_EQ(v, 7);
-	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++)
-		if (num_parse_u64(not_numbers[i], 0, UINT64_MAX, &v) != -EINVAL)
-			UNIT_FAIL("'%s' accepted or not -EINVAL", not_numbers[i]);
+	refused(num_parse_u64, not_numbers, N(not_numbers), NULL);
 	CHECK_INT_EQ(num_parse_u64("0.5", 0, UINT64_MAX, &v), -EINVAL);
 	CHECK_INT_EQ(num_parse_u64("4K", 0, UINT64_MAX, &v), -EINVAL);
 	CHECK_U64_EQ(v, 7);
@@ -54,7 +66,7 @@ static void size_units(void)
 	};
 	uint64_t v;
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+	for (size_t i = 0; i < N(ok); i++) {
 		v = 0;
 		if (num_parse_size(ok[i].s, 0, UINT64_MAX, &v) || v != ok[i].bytes)
 			UNIT_FAIL("'%s': %llu, expected %llu", ok[i].s, (unsigned long long)v,
@@ -67,12 +79,8 @@ static void size_refuses_nonsense(void)
 	static const char *const bad[] = { "0.5", "1.5M", "4X", "4KK", "4Bi", "M", "4 M", "4i" };
 	uint64_t v = 7;
 
-	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++)
-		if (num_parse_size(not_numbers[i], 0, UINT64_MAX, &v) != -EINVAL)
-			UNIT_FAIL("'%s' not refused with -EINVAL", not_numbers[i]);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (num_parse_size(bad[i], 0, UINT64_MAX, &v) != -EINVAL)
-			UNIT_FAIL("'%s' not refused with -EINVAL", bad[i]);
+	refused(num_parse_size, not_numbers, N(not_numbers), NULL);
+	refused(num_parse_size, bad, N(bad), NULL);
 	CHECK_INT_EQ(num_parse_size("64G", 4096, 4 * GIB, &v), -ERANGE);
 	CHECK_INT_EQ(num_parse_size("0", 4096, 4 * GIB, &v), -ERANGE);
 	CHECK_INT_EQ(num_parse_size("16777216T", 0, UINT64_MAX, &v), -ERANGE);
@@ -88,7 +96,7 @@ static void seconds_fractions(void)
 	};
 	uint64_t v;
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+	for (size_t i = 0; i < N(ok); i++) {
 		v = 0;
 		if (num_parse_seconds(ok[i].s, 0, UINT64_MAX, &v) || v != ok[i].ns)
 			UNIT_FAIL("'%s': %llu ns, expected %llu", ok[i].s, (unsigned long long)v,
@@ -101,13 +109,8 @@ static void seconds_refuse_nonsense(void)
 	static const char *const bad[] = { ".", "1.", "1.0000000001", "1s", "1:00", "0x10" };
 	uint64_t v = 7;
 
-	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++)
-		if (strcmp(not_numbers[i], "0.5") &&
-		    num_parse_seconds(not_numbers[i], 0, UINT64_MAX, &v) != -EINVAL)
-			UNIT_FAIL("'%s' not refused with -EINVAL", not_numbers[i]);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (num_parse_seconds(bad[i], 0, UINT64_MAX, &v) != -EINVAL)
-			UNIT_FAIL("'%s' not refused with -EINVAL", bad[i]);
+	refused(num_parse_seconds, not_numbers, N(not_numbers), "0.5");
+	refused(num_parse_seconds, bad, N(bad), NULL);
 	CHECK_INT_EQ(num_parse_seconds("0", 1, UINT64_MAX, &v), -ERANGE);
 	CHECK_INT_EQ(num_parse_seconds("0.0000000001", 1, UINT64_MAX, &v), -EINVAL);
 	CHECK_INT_EQ(num_parse_seconds("18446744074", 0, UINT64_MAX, &v), -ERANGE);
