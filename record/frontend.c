@@ -111,31 +111,30 @@ static int is_perf_data(const struct dirent *d)
 
 /*
  * The files to convert into *FILES (NULL-terminated, owned): S's snapshots,
- * or, when the recording failed before it settled any (perf died), every
- * non-empty perf.data file in the directory. Returns their number, or -1
+ * or, when the session ran but settled none (perf died), every non-empty
+ * perf.data file in the directory. Returns their number, or -1
  * when out of memory.
  */
 static int inputs(const struct rec_frontend *fe, const struct rec_session *s, char ***files)
 {
 	struct dirent **ents = NULL;
-	int n = 0, nents = 0;
-	char **v;
+	/* perf's files only when perf ran (a -d directory may hold others) */
+	bool scan = s->nsnaps == 0 && s->start_ms > 0;
+	int n = 0, nents = scan ? scandir(fe->dir, &ents, is_perf_data, alphasort) : 0;
+	char **v = calloc((size_t)s->nsnaps + (size_t)(nents > 0 ? nents : 0) + 1, sizeof(*v));
+	char *path;
 
-	if (!s || s->nsnaps == 0)
-		nents = scandir(fe->dir, &ents, is_perf_data, alphasort);
-	v = calloc((size_t)(s ? s->nsnaps : 0) + (size_t)(nents > 0 ? nents : 0) + 1, sizeof(*v));
-	for (int i = 0; v && s && i < s->nsnaps; i++)
-		if (asprintf(&v[n++], "%s/%s", fe->dir, s->snaps[i].file) < 0)
-			v[--n] = NULL;
+	for (int i = 0; v && i < s->nsnaps; i++)
+		if (asprintf(&path, "%s/%s", fe->dir, s->snaps[i].file) >= 0)
+			v[n++] = path;
 	for (int i = 0; i < nents; i++) {
 		struct stat st;
 
-		if (v && asprintf(&v[n], "%s/%s", fe->dir, ents[i]->d_name) >= 0) {
-			if (!stat(v[n], &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-				n++;
+		if (v && asprintf(&path, "%s/%s", fe->dir, ents[i]->d_name) >= 0) {
+			if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+				v[n++] = path;
 			else
-				free(v[n]);
-			v[n] = NULL;
+				free(path);
 		}
 		free(ents[i]);
 	}

@@ -37,10 +37,10 @@ struct rec_frontend {
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli);
 
 /*
- * After the recording that ended with exit status STATUS (S its session, or
- * NULL when none started): converts S's snapshots into the trace, if there
- * are any, whatever STATUS is. SIGINT/SIGTERM/SIGHUP read from SIGFD stop
- * the conversion (SIGTERM to it). Removes the temporary directory only when
+ * After the recording S that ended with exit status STATUS: converts S's
+ * snapshots into the trace, whatever STATUS is (when S ran perf but settled
+ * none, every non-empty perf.data file perf left in the directory).
+ * SIGINT/SIGTERM/SIGHUP read from SIGFD stop the conversion (SIGTERM to it). Removes the temporary directory only when
  * it is empty or when the recording succeeded and was converted; otherwise
  * names it. Returns the exit status: STATUS, or EXIT_RUNTIME when the
  * conversion failed or was stopped.

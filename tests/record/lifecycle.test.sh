@@ -221,9 +221,9 @@ expect() {
 	grep -q '"end": "interrupt"' "$DIR/record.json" 2>/dev/null ||
 		{ echo "record.json does not say end: interrupt"; return; }
 	if [ "$who" = front ] && [ "$phase" = starting ]; then
-		# the program was stopped at its first instruction: it ran only just
-		[ "$("$CONVERT" --dump=slices "$OUT" 2>/dev/null | wc -l)" -gt 0 ] ||
-			echo "the trace does not read back with slices"
+		# the program, stopped at its first instruction until perf was ready,
+		# ran only just: the trace may hold nothing, but it is a valid one
+		"$CONVERT" --dump=slices "$OUT" >/dev/null 2>&1 || echo "the trace does not read back"
 	elif [ "$who" = front ]; then
 		has_slices "$OUT" || echo "the trace has no work_leaf"
 	elif [ "$phase" != starting ]; then

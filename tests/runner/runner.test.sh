@@ -34,6 +34,11 @@ out=$(env -u SNAPTRACE_TEST_RUN LEAK_PID_FILE="$TMP/leak.pid" \
 	bash "$TMP/top/tests/run.sh" "$TMP/top/build" leaky tidy 2>&1)
 rc=$?
 leak=$(cat "$TMP/leak.pid" 2>/dev/null)
+# killed, it may take a moment to be reaped
+for ((i = 0; i < 40; i++)); do
+	[ -n "$leak" ] && [ -d "/proc/$leak" ] || break
+	sleep 0.05
+done
 if [ $rc -eq 0 ]; then
 	fail runner_finds_leftovers "the run passed although a suite left 'sleep 300': $out"
 elif ! echo "$out" | grep -q "^FAIL leaky: processes left running:" ||
@@ -41,7 +46,7 @@ elif ! echo "$out" | grep -q "^FAIL leaky: processes left running:" ||
 	fail runner_finds_leftovers "no FAIL naming process $leak: $(echo "$out" | tr '\n' '|')"
 elif echo "$out" | grep -q "FAIL tidy"; then
 	fail runner_finds_leftovers "the tidy suite failed: $(echo "$out" | tr '\n' '|')"
-elif [ -n "$leak" ] && kill -0 "$leak" 2>/dev/null; then
+elif [ -n "$leak" ] && [ -d "/proc/$leak" ]; then
 	fail runner_finds_leftovers "the leftover $leak was not killed"
 else
 	ok runner_finds_leftovers
