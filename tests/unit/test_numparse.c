@@ -17,6 +17,24 @@ static const char *const not_numbers[] = {
 	"1,", ",1", "1,2", "0.5.1", "abc", "1\n", "--1",
 };
 
+/* A string and the value it must give. */
+struct accepted {
+	const char *s;
+	uint64_t v;
+};
+
+/* Each of the N strings of OK must give its value. */
+static void accepts(parser parse, const struct accepted *ok, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+
+		if (parse(ok[i].s, 0, UINT64_MAX, &v) || v != ok[i].v)
+			UNIT_FAIL("'%s': %llu, expected %llu", ok[i].s, (unsigned long long)v,
+				  (unsigned long long)ok[i].v);
+	}
+}
+
 /* Each of the N strings of BAD (except SKIP, if any) must give -EINVAL. */
 static void refused(parser parse, const char *const *bad, size_t n, const char *skip)
 {
@@ -59,19 +77,13 @@ static void u64_refuses_range_and_overflow(void)
 
 static void size_units(void)
 {
-	static const struct { const char *s; uint64_t bytes; } ok[] = {
+	static const struct accepted ok[] = {
 		{ "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 }, { "4KB", 4096 },
 		{ "4KiB", 4096 }, { "1M", 1 << 20 }, { "16m", 16 << 20 }, { "2G", 2 * GIB },
 		{ "1T", GIB << 10 }, { "100b", 100 }, { "16777215T", UINT64_C(16777215) << 40 },
 	};
-	uint64_t v;
 
-	for (size_t i = 0; i < N(ok); i++) {
-		v = 0;
-		if (num_parse_size(ok[i].s, 0, UINT64_MAX, &v) || v != ok[i].bytes)
-			UNIT_FAIL("'%s': %llu, expected %llu", ok[i].s, (unsigned long long)v,
-				  (unsigned long long)ok[i].bytes);
-	}
+	accepts(num_parse_size, ok, N(ok));
 }
 
 static void size_refuses_nonsense(void)
@@ -90,18 +102,12 @@ static void size_refuses_nonsense(void)
 
 static void seconds_fractions(void)
 {
-	static const struct { const char *s; uint64_t ns; } ok[] = {
+	static const struct accepted ok[] = {	/* nanoseconds */
 		{ "2", 2000000000 }, { "0.5", 500000000 }, { ".25", 250000000 },
 		{ "1.000000001", 1000000001 }, { "0010", 10000000000 }, { "3.10", 3100000000 },
 	};
-	uint64_t v;
 
-	for (size_t i = 0; i < N(ok); i++) {
-		v = 0;
-		if (num_parse_seconds(ok[i].s, 0, UINT64_MAX, &v) || v != ok[i].ns)
-			UNIT_FAIL("'%s': %llu ns, expected %llu", ok[i].s, (unsigned long long)v,
-				  (unsigned long long)ok[i].ns);
-	}
+	accepts(num_parse_seconds, ok, N(ok));
 }
 
 static void seconds_refuse_nonsense(void)
