@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * snaptrace-record: records a process with perf around a trigger and keeps
- * the moments before it (DESIGN.md "perf facts"). The order of the steps
- * lives here; the options are in cli.c, the work in the other record/
+ * the moments before it (docs/design.md "The recorder"). The order of the
+ * steps lives here; the options are in cli.c, the work in the other record/
  * modules, and `snaptrace run|attach` (--front-end) in frontend.c.
  */
 #include <errno.h>

@@ -2,8 +2,9 @@
 /*
  * Fuzz target (libFuzzer): any text through the converter must give an FXT
  * file that the project's reader finds well-formed and balanced, with no
- * problem Perfetto would trip on (DESIGN.md: "the converter must be right by
- * construction"). Built and run by `make fuzz` (tests/fuzz/build.mk).
+ * problem Perfetto would trip on (docs/design.md "Perfetto quirks": the
+ * importer drops mistakes silently, so the converter must be right by
+ * construction). Built and run by `make fuzz` (tests/fuzz/build.mk).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@ FOREIGN=
 cleanup() {
 	[ -n "$FOREIGN" ] && kill -9 "$FOREIGN" 2>/dev/null
 	wait 2>/dev/null
-	rm -rf "$TMP"
+	scratch_done
 }
 trap cleanup EXIT
 
