@@ -149,6 +149,7 @@ static int inputs(const struct rec_frontend *fe, const struct rec_session *s, ch
 static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
 {
 	const struct rec_cli *cli = fe->cli;
+	struct signalfd_siginfo si;
 	int n = 0, status = 0, stopped = 0;
 	char **argv = calloc((size_t)(cli->nconvert_args + nfiles + 8), sizeof(*argv));
 	pid_t pid;
@@ -170,6 +171,9 @@ static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
 		argv[n++] = files[i];
 	argv[n++] = "-o";
 	argv[n++] = (char *)cli->trace;
+	/* a signal still pending was meant for the recording, which is over */
+	while (read(sigfd, &si, sizeof(si)) == sizeof(si))
+		;
 	pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO, STDERR_FILENO);
 	free(argv);
 	if (pid < 0) {
@@ -179,7 +183,6 @@ static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
 	/* SIGCHLD arrives on SIGFD too: one loop waits for the end and for signals */
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		struct pollfd pf = { sigfd, POLLIN, 0 };
-		struct signalfd_siginfo si;
 
 		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
 			break;

@@ -7,7 +7,7 @@
 #   phases:    starting    perf is being started (a stand-in perf waits 1 s)
 #              recording   the program runs, perf records
 #              snapshot    --multi-snapshot with the trigger hit every few ms: a
-#                          snapshot every 100 ms (signalled after the third)
+#                          snapshot every 300 ms (signalled after the third)
 #              converting  snaptrace-convert runs (its perf script waits 1 s)
 # Each case checks the exit status and message the README gives, that the
 # trace or the recording is there (read back with --dump=slices), and that
@@ -142,7 +142,8 @@ start_case() {
 	export SLOWPERF_LOG="$TMP/$name.slowperf"
 	case $phase in
 	starting) opts+=(--perf "$TMP/slowperf") ;;
-	snapshot) mode=storm opts=(--trigger snaptrace_trigger --multi-snapshot --duration 20) ;;
+	snapshot) mode=storm opts=(--trigger snaptrace_trigger --multi-snapshot --min-interval 300
+		--duration 20) ;;
 	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$TMP/slowperf") ;;
 	esac
 	if [ "$who" = record ]; then
