@@ -6,8 +6,38 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+pid_t run_start(char *const argv[], int out_fd, int err_fd)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		sigset_t none;
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		if (out_fd != STDOUT_FILENO)
+			dup2(out_fd, STDOUT_FILENO);
+		if (err_fd != STDERR_FILENO)
+			dup2(err_fd, STDERR_FILENO);
+		setenv("PAGER", "cat", 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
 
 pid_t run_spawn(char *const argv[], int err_fd, int *fd)
 {
@@ -16,30 +46,12 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd)
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = errno;
-
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -err;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(err_fd < 0 ? pipefd[1] : err_fd, STDERR_FILENO);
-		setenv("PAGER", "cat", 1);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
+	pid = run_start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd);
 	close(pipefd[1]);
-	*fd = pipefd[0];
+	if (pid < 0)
+		close(pipefd[0]);
+	else
+		*fd = pipefd[0];
 	return pid;
 }
 

@@ -8,11 +8,17 @@
 
 /*
  * Starts ARGV (argv[0] a path, or a name looked up in PATH) with stdin from
- * /dev/null, PAGER=cat and an empty signal mask, its stdout going to a pipe
- * whose read end is returned in *FD (close-on-exec; the caller closes it),
+ * /dev/null, stdout on OUT_FD, stderr on ERR_FD, PAGER=cat, an empty signal
+ * mask and SIGPIPE at its default; the child gets SIGTERM when the calling
+ * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. Returns
+ * the child's pid or a negative errno; a failed exec exits the child with 127.
+ */
+pid_t run_start(char *const argv[], int out_fd, int err_fd);
+
+/*
+ * Starts ARGV as run_start() does, its stdout going to a pipe whose read end is returned in *FD (close-on-exec; the caller closes it),
  * and its stderr to ERR_FD (STDERR_FILENO: inherited), or to the same pipe
- * when ERR_FD < 0. Returns the child's pid, or a negative errno. A failed
- * exec exits the child with 127.
+ * when ERR_FD < 0. Returns the child's pid, or a negative errno.
  */
 pid_t run_spawn(char *const argv[], int err_fd, int *fd);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rec_opts: the options of snaptrace-record, filled by main.c and read by the
+ * rec_opts: the options of snaptrace-record, filled by cli.c and read by the
  * other record modules. Plain data; the strings and arrays point into argv
  * (or are owned by main) and outlive every module that reads them.
  */

@@ -11,6 +11,11 @@
 # it). With KEEP=1 suites keep their scratch directories and say where
 # ("kept DIR"). Ends with the line "N passed, N failed" (", N skipped" when
 # some were) and exits 1 on failure, 2 when a SUITE does not exist.
+# Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its own) in its environment,
+# which every process it starts inherits (perf, targets, converters): a
+# process still carrying the token after the suite ended is a leftover of
+# that suite, reported as a failure and killed. Processes of other users of
+# the machine (another perf, another suite) are never looked at.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-build}
@@ -18,9 +23,6 @@ shift $(( $# > 0 ? 1 : 0 ))
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
-# Marks every process this run starts (they inherit the environment), so the
-# final check finds its own leftovers, not the perf processes of others.
-export SNAPTRACE_TEST_RUN="$$.$RANDOM$RANDOM"
 
 selected=()
 for s in "$@"; do
@@ -58,12 +60,36 @@ passed=0 failed=0 skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# survivors TOKEN: the pids of the processes whose environment holds
+# SNAPTRACE_TEST_RUN=TOKEN.
+survivors() {
+	grep -lsxzF "SNAPTRACE_TEST_RUN=$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
+}
+
+# check_survivors NAME TOKEN: FAIL (and SIGKILL) what suite NAME left
+# running, after a grace second for processes on their way out.
+check_survivors() {
+	local left i p
+	for ((i = 0; i < 20; i++)); do
+		left=$(survivors "$2")
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL $1: processes left running:"
+	for p in $left; do
+		echo "    $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c 1-200)"
+		kill -9 "$p" 2>/dev/null
+	done
+	return 1
+}
+
 # run NAME CMD...: runs one suite, tallies its ok/FAIL/skip lines.
 run() {
-	local name=$1 rc
+	local name=$1 rc token="$$.$RANDOM$RANDOM.$1"
 	shift
-	"$@" >"$log" 2>&1
+	SNAPTRACE_TEST_RUN=$token "$@" >"$log" 2>&1
 	rc=$?
+	check_survivors "$name" "$token" >>"$log" || rc=1
 	local p f s
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
@@ -96,20 +122,6 @@ for s in "$top"/tests/*/*.test.sh; do
 		run "$name" bash "$s" "${parts[@]}"
 	fi
 done
-
-# No test may leave perf or a traced program behind: this run's processes
-# (other perf sessions may run on this machine at the same time).
-left=
-for p in /proc/[0-9]*; do
-	[ "${p#/proc/}" = "$$" ] && continue
-	if tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "SNAPTRACE_TEST_RUN=$SNAPTRACE_TEST_RUN"; then
-		left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
-	fi
-done
-if [ -n "$left" ]; then
-	echo "FAIL cleanup: processes of this test run left running:$left"
-	failed=$((failed + 1))
-fi
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

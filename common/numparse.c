@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#include "numparse.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <strings.h>
+
+/*
+ * Reads the digits at *S into *V (at least one unless EMPTY_OK), advancing
+ * *S past them. Returns 0, or -ERANGE when the value overflows 64 bits (the
+ * digits are still consumed), or -EINVAL when there are none.
+ */
+static int digits(const char **s, int empty_ok, uint64_t *v)
+{
+	const char *p = *s;
+	int err = 0;
+
+	*v = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			err = -ERANGE;
+		else
+			*v = *v * 10 + d;
+	}
+	if (p == *s && !empty_ok)
+		return -EINVAL;
+	*s = p;
+	return err;
+}
+
+/* The result of a parse: ERR if any, else the range check of V. */
+static int finish(int err, uint64_t v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (err)
+		return err;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+	int err = digits(&s, 0, &v);
+
+	if (err != -EINVAL && *s)
+		err = -EINVAL;
+	return finish(err, v, min, max, out);
+}
+
+int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const struct { char unit; unsigned shift; } units[] = {
+		{ 'k', 10 }, { 'm', 20 }, { 'g', 30 }, { 't', 40 },
+	};
+	unsigned shift = 0;
+	uint64_t v;
+	int err = digits(&s, 0, &v);
+
+	if (err == -EINVAL)
+		return err;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if ((*s | 0x20) == units[i].unit) {
+			shift = units[i].shift;
+			s++;
+			if ((*s | 0x20) == 'i')
+				s++;
+			break;
+		}
+	if ((*s | 0x20) == 'b' && (shift || s[-1] != 'i'))
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (!err && v > (UINT64_MAX >> shift))
+		err = -ERANGE;
+	return finish(err, v << (err ? 0 : shift), min, max, out);
+}
+
+int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *start = s;
+	uint64_t secs, frac = 0;
+	int err = digits(&s, 1, &secs), nfrac = 0;
+
+	if (*s == '.') {
+		s++;
+		for (; *s >= '0' && *s <= '9' && nfrac < 9; s++, nfrac++)
+			frac = frac * 10 + (uint64_t)(*s - '0');
+		if (nfrac == 0)
+			return -EINVAL;
+	}
+	if (*s || s == start)
+		return -EINVAL;
+	for (; nfrac < 9; nfrac++)
+		frac *= 10;
+	if (!err && secs > (UINT64_MAX - frac) / 1000000000u)
+		err = -ERANGE;
+	return finish(err, err ? 0 : secs * 1000000000u + frac, min, max, out);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * numparse: strict parsers for the numbers of a command line (counts, pids,
+ * sizes, durations). Integer arithmetic only: no strtod, so "inf", "nan",
+ * "1e30", "0x10" and hex floats are refused, and so are signs, spaces, empty
+ * strings and anything that overflows. (The model is uftrace's parse_size.)
+ *
+ * Every parser returns 0 with the value in *OUT, -EINVAL when S does not have
+ * the expected form, or -ERANGE when the value is outside [MIN, MAX]; *OUT
+ * is left alone on error.
+ */
+#ifndef SNAPTRACE_NUMPARSE_H
+#define SNAPTRACE_NUMPARSE_H
+
+#include <stdint.h>
+
+/* S: decimal digits only ("0".."18446744073709551615"). */
+int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * S: decimal digits with an optional binary unit K, M, G or T (KiB, MiB,
+ * GiB, TiB; either case; a trailing "B" or "iB" allowed: "4M", "4MiB",
+ * "4096"). *OUT: bytes.
+ */
+int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * S: seconds as decimal digits with an optional fraction of up to nine
+ * digits ("2", "0.5", ".25", "1.000000001"). *OUT: nanoseconds; MIN and MAX
+ * are nanoseconds too.
+ */
+int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+#endif

@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: MIT */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "numparse.h"
+#include "version.h"
+
+#define PID_MAX_LIMIT 4194304        /* the kernel's largest pid_max (2^22) */
+#define SNAPSHOT_SIZE_MIN 4096ULL    /* one page */
+#define SNAPSHOT_SIZE_MAX (4ULL << 30)
+#define DURATION_MAX_NS (366ULL * 86400 * 1000000000) /* a year */
+#define DONE 1000                    /* a setter's "exit 0 now" (--help, --version) */
+
+typedef int (*setter)(struct rec_cli *c, const char *arg);
+
+/*
+ * One option. CHOICES (NULL-terminated) lists the accepted words of an
+ * option whose value is an enum: the word's index is the enum value. EXPECT says what a value must be, for the error message
+ * (choices make their own). SET returns 0, a negative errno for a bad value,
+ * or DONE. Without SET the option stores into the member of struct rec_cli
+ * at offset FIELD: the word's index into an enum (CHOICES), true into a bool
+ * (no value), or its value into a string.
+ */
+struct rec_cli_opt {
+	const char *name;
+	char short_name;
+	const char *arg;             /* the help's name of the value; NULL: no value */
+	const char *const *choices;
+	const char *expect;
+	unsigned modes;              /* enum rec_cli_mode bits */
+	const char *section;         /* the help's heading */
+	const char *help;            /* may hold '\n' for more lines */
+	setter set;
+	size_t field;
+};
+
+static const char *const modes[] = { "auto", "pt", "sampling", NULL };
+static const char *const timer_res[] = { "low", "normal", "high", NULL };
+static const char *const callgraphs[] = { "fp", "dwarf", "lbr", "auto", NULL };
+static const char *const mechanisms[] = { "auto", "breakpoint", "uprobe", NULL };
+static const char *const verbs[] = { "", "run", "attach", NULL };
+
+/* Adds ARG to the array *V of *N strings. Returns 0 or -ENOMEM. */
+static int push(const char ***v, int *n, const char *arg)
+{
+	const char **p = realloc(*v, (size_t)(*n + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	p[(*n)++] = arg;
+	return 0;
+}
+
+static int set_pids(struct rec_cli *c, const char *arg)
+{
+	struct rec_opts *o = &c->rec;
+	const char *p = arg;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		char item[24];
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		uint64_t v;
+		int err;
+
+		if (len >= sizeof(item) || o->npids >= REC_MAX_PIDS)
+			return -ERANGE;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		err = num_parse_u64(item, 1, PID_MAX_LIMIT, &v);
+		if (err)
+			return err;
+		o->pids[o->npids++] = (pid_t)v;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static int set_tid(struct rec_cli *c, const char *arg)
+{
+	uint64_t v;
+	int err = num_parse_u64(arg, 1, PID_MAX_LIMIT, &v);
+
+	if (!err)
+		c->rec.tid = (pid_t)v;
+	return err;
+}
+
+static int set_unsigned(unsigned *out, const char *arg, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+	int err = num_parse_u64(arg, min, max, &v);
+
+	if (!err)
+		*out = (unsigned)v;
+	return err;
+}
+
+static int set_freq(struct rec_cli *c, const char *arg)
+{
+	return set_unsigned(&c->rec.sampling_freq, arg, 1, 1000000);
+}
+
+static int set_min_interval(struct rec_cli *c, const char *arg)
+{
+	return set_unsigned(&c->rec.min_interval_ms, arg, 0, 86400000);
+}
+
+static int set_snapshot_size(struct rec_cli *c, const char *arg)
+{
+	return num_parse_size(arg, SNAPSHOT_SIZE_MIN, SNAPSHOT_SIZE_MAX, &c->rec.snapshot_size);
+}
+
+static int set_duration(struct rec_cli *c, const char *arg)
+{
+	uint64_t ns;
+	int err = num_parse_seconds(arg, 1000000, DURATION_MAX_NS, &ns);
+
+	if (!err)
+		c->rec.duration_s = (double)ns / 1e9;
+	return err;
+}
+
+static int set_perf_arg(struct rec_cli *c, const char *arg)
+{
+	return push(&c->rec.perf_args, &c->rec.nperf_args, arg);
+}
+
+static int set_convert_arg(struct rec_cli *c, const char *arg)
+{
+	return push(&c->convert_args, &c->nconvert_args, arg);
+}
+
+static int set_front_end(struct rec_cli *c, const char *arg)
+{
+	(void)c, (void)arg;
+	return -EINVAL;   /* valid only as the first option, taken before getopt */
+}
+
+static int show_help(struct rec_cli *c, const char *arg)
+{
+	(void)arg;
+	rec_cli_usage(stdout, c->mode);
+	return DONE;
+}
+
+static int show_version(struct rec_cli *c, const char *arg)
+{
+	(void)c, (void)arg;
+	printf("%s %s\n", diag_program(), SNAPTRACE_VERSION);
+	return DONE;
+}
+
+/* The enums CHOICES options store into have the size of an int. */
+#define ENUM_IS_INT(e) _Static_assert(sizeof(e) == sizeof(int), #e " is not an int")
+ENUM_IS_INT(enum rec_mode);
+ENUM_IS_INT(enum rec_timer_res);
+ENUM_IS_INT(enum rec_callgraph);
+ENUM_IS_INT(enum rec_mechanism);
+
+#define BOTH (REC_CLI_RECORDER | REC_CLI_FRONTEND)
+#define FIELD(m) .field = offsetof(struct rec_cli, m)
+
+static const struct rec_cli_opt table[] = {
+	{ "pid", 'p', "PID[,PID]", NULL, "PID[,PID...], each from 1 to 4194304", BOTH, "target",
+	  "attach (the processes keep running afterwards)", set_pids, 0 },
+	{ "tid", 't', "TID", NULL, "a thread id from 1 to 4194304", BOTH, "target",
+	  "attach to one thread", set_tid, 0 },
+	{ "multi-thread", 0, NULL, NULL, NULL, BOTH, "target",
+	  "trace every thread (default: the main thread only)", NULL, FIELD(rec.multi_thread) },
+	{ "output", 'o', "DIR", NULL, NULL, REC_CLI_RECORDER, "recording",
+	  "working directory (default ./snaptrace-YYYYmmdd-HHMMSS)", NULL, FIELD(rec.outdir) },
+	{ "mode", 0, "MODE", modes, NULL, BOTH, "recording",
+	  "auto (default), pt (Intel PT) or sampling", NULL, FIELD(rec.mode) },
+	{ "timer-resolution", 0, "R", timer_res, NULL, BOTH, "recording",
+	  "PT timing: low, normal (default) or high", NULL, FIELD(rec.timer_res) },
+	{ "snapshot-size", 0, "BYTES", NULL, "BYTES from 4K to 4G (e.g. 4M)", BOTH, "recording",
+	  "ring buffer size (K/M/G suffixes; power-of-two pages)", set_snapshot_size, 0 },
+	{ "kernel", 0, NULL, NULL, NULL, BOTH, "recording",
+	  "trace the kernel too (PT: --kcore where perf has it)", NULL, FIELD(rec.kernel) },
+	{ "full-execution", 0, NULL, NULL, NULL, BOTH, "recording",
+	  "record everything from the start, no ring buffer", NULL, FIELD(rec.full_execution) },
+	{ "sampling-freq", 0, "N", NULL, "a rate in Hz from 1 to 1000000", BOTH, "recording",
+	  "sampling mode: samples per second (default 5000)", set_freq, 0 },
+	{ "callgraph", 0, "MODE", callgraphs, NULL, BOTH, "recording",
+	  "sampling mode: fp (default), dwarf, lbr, or auto (dwarf\n"
+	  "for a program built without frame pointers)", NULL, FIELD(rec.callgraph) },
+	{ "trigger", 0, "SPEC", NULL, NULL, BOTH, "triggers",
+	  "SYMBOL, LIB:SYMBOL, addr:0xHEX or none (default:\n"
+	  "magic_trace_stop_indicator or snaptrace_trigger if present)", NULL,
+	  FIELD(rec.trigger) },
+	{ "trigger-mechanism", 0, "M", mechanisms, NULL, BOTH, "triggers",
+	  "auto (default: self-test), breakpoint or uprobe", NULL, FIELD(rec.mechanism) },
+	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
+	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
+	{ "min-interval", 0, "MS", NULL, "milliseconds from 0 to 86400000", BOTH, "triggers",
+	  "least time between two snapshots (default 100)", set_min_interval, 0 },
+	{ "duration", 0, "SECONDS", NULL, "seconds from 0.001 to 31622400 (e.g. 2.5)", BOTH,
+	  "triggers", "stop (and snapshot) after this time", set_duration, 0 },
+	{ "perf", 0, "PATH", NULL, NULL, BOTH, "perf",
+	  "the perf program (default: perf from PATH)", NULL, FIELD(rec.perf_path) },
+	{ "perf-arg", 0, "ARG", NULL, NULL, BOTH, "perf",
+	  "pass ARG to perf record (repeatable)", set_perf_arg, 0 },
+	{ "dry-run", 0, NULL, NULL, NULL, BOTH, "perf",
+	  "print the perf command line and exit", NULL, FIELD(rec.dry_run) },
+	{ "output", 'o', "FILE", NULL, NULL, REC_CLI_FRONTEND, "trace",
+	  "the trace: FILE.fxt.gz (default trace.fxt.gz), FILE.fxt\n"
+	  "or - (raw FXT on stdout; the program's stdout then goes to stderr)", NULL,
+	  FIELD(trace) },
+	{ "data-dir", 'd', "DIR", NULL, NULL, REC_CLI_FRONTEND, "trace",
+	  "keep the recording (perf.data files, record.json) in DIR;\n"
+	  "by default it goes to a temporary directory removed afterwards", NULL,
+	  FIELD(data_dir) },
+	{ "convert-arg", 0, "ARG", NULL, NULL, REC_CLI_FRONTEND, "trace",
+	  "pass ARG to snaptrace-convert (repeatable)", set_convert_arg, 0 },
+	{ "check", 0, NULL, NULL, NULL, REC_CLI_RECORDER, "other",
+	  "print the host report and exit", NULL, FIELD(check) },
+	{ "front-end", 0, "VERB", verbs, NULL, REC_CLI_RECORDER, "other",
+	  "be `snaptrace VERB` (run or attach): record, then convert\n"
+	  "(first option only; what the snaptrace script runs)", set_front_end, 0 },
+	{ "quiet", 'q', NULL, NULL, NULL, BOTH, "other",
+	  "print errors only", NULL, FIELD(rec.quiet) },
+	{ "help", 'h', NULL, NULL, NULL, BOTH, "other", "this help", show_help, 0 },
+	{ "version", 'V', NULL, NULL, NULL, BOTH, "other", "the version", show_version, 0 },
+};
+
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+
+/* "--NAME" or "-X/--NAME" for messages and help. */
+static void opt_label(const struct rec_cli_opt *opt, char *buf, size_t size)
+{
+	if (opt->short_name)
+		snprintf(buf, size, "-%c, --%s", opt->short_name, opt->name);
+	else
+		snprintf(buf, size, "    --%s", opt->name);
+}
+
+/* "a, b or c" of CHOICES (the empty word left out). */
+static void choice_list(const char *const *choices, char *buf, size_t size)
+{
+	size_t len = 0;
+	int n = 0, i = 0;
+
+	for (const char *const *c = choices; *c; c++)
+		n += **c != '\0';
+	buf[0] = '\0';
+	for (const char *const *c = choices; *c && len < size; c++) {
+		if (!**c)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i == 0 ? "" : i == n - 1 ? " or " : ", ", *c);
+		i++;
+	}
+}
+
+void rec_cli_usage(FILE *f, enum rec_cli_mode mode)
+{
+	const char *section = NULL;
+
+	if (mode == REC_CLI_FRONTEND)
+		fputs("usage: snaptrace run [OPTIONS] -- CMD [ARGS...]        launch CMD, record, convert\n"
+		      "       snaptrace attach [OPTIONS] -p PID[,PID] | -t TID  attach, record, convert\n"
+		      "\n"
+		      "Records with perf into a ring buffer, keeps the moments before the trigger\n"
+		      "and writes them as a Perfetto trace.\n", f);
+	else
+		fputs("usage: snaptrace-record [OPTIONS] -- CMD [ARGS...]   launch CMD and record it\n"
+		      "       snaptrace-record [OPTIONS] -p PID[,PID...]    attach to running processes\n"
+		      "       snaptrace-record [OPTIONS] -t TID             attach to one thread\n"
+		      "       snaptrace-record --check                      report what this host offers\n"
+		      "\n"
+		      "Records with perf into a ring buffer and keeps the moments before the trigger.\n", f);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct rec_cli_opt *opt = &table[i];
+		char label[64];
+		const char *h = opt->help;
+
+		if (!(opt->modes & mode))
+			continue;
+		if (!section || strcmp(section, opt->section)) {
+			section = opt->section;
+			fprintf(f, "%s%s:\n", i ? "" : "\n", section);
+		}
+		opt_label(opt, label, sizeof(label));
+		if (opt->arg)
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s", opt->arg);
+		fprintf(f, "  %-25s ", label);
+		for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
+			fprintf(f, "%.*s\n%28s", (int)(nl - h), h, "");
+		fprintf(f, "%s\n", h);
+	}
+	fputs("\nSIGINT (Ctrl-C), SIGTERM or SIGHUP ends the recording: the snapshot is taken\n"
+	      "and kept. ", f);
+	if (mode == REC_CLI_FRONTEND)
+		fputs("The trace is then written; a signal while converting stops the\n"
+		      "conversion and keeps the recording. See README.md \"Signals\".\n", f);
+	else
+		fputs("The output directory holds perf.data files and record.json;\n"
+		      "snaptrace-convert turns them into a trace.\n", f);
+}
+
+static const char *help_hint = "snaptrace-record --help";
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error("%s (try '%s')", msg, help_hint);
+	return EXIT_USAGE;
+}
+
+/* Applies OPT with value ARG. Returns -1 to go on, or an exit status. */
+static int apply(struct rec_cli *c, const struct rec_cli_opt *opt, const char *arg)
+{
+	char *base = (char *)c + opt->field, what[256];
+	int choice = -1, err;
+
+	if (opt->choices) {
+		for (int i = 0; opt->choices[i]; i++)
+			if (*opt->choices[i] && !strcmp(opt->choices[i], arg))
+				choice = i;
+		if (choice < 0) {
+			choice_list(opt->choices, what, sizeof(what));
+			return bad_usage("--%s: expected %s, found '%s'", opt->name, what, arg);
+		}
+	}
+	if (!opt->set) {
+		if (opt->choices)
+			memcpy(base, &choice, sizeof(choice));   /* an enum (ENUM_IS_INT) */
+		else if (opt->arg)
+			memcpy(base, &arg, sizeof(arg));
+		else
+			*(bool *)(void *)base = true;
+		return -1;
+	}
+	err = opt->set(c, arg);
+	if (err == DONE)
+		return EXIT_OK;
+	if (err == -ENOMEM) {
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	if (err == -EINVAL && opt->set == set_front_end)
+		return bad_usage("--front-end: expected as the first option");
+	if (err)
+		return bad_usage("--%s: expected %s, found '%s'", opt->name,
+				 opt->expect ? opt->expect : "a value", arg);
+	return -1;
+}
+
+/* Checks what the options say together. Returns -1 or EXIT_USAGE. */
+static int check_combination(struct rec_cli *c)
+{
+	struct rec_opts *o = &c->rec;
+	int targets = (o->ncmd > 0) + (o->npids > 0) + (o->tid > 0);
+
+	if (c->check) {
+		if (o->ncmd > 0)
+			return bad_usage("--check: expected no other argument, found '%s'",
+					 o->cmd[0]);
+		return -1;
+	}
+	if (c->verb == REC_VERB_ATTACH && o->ncmd > 0)
+		return bad_usage("attach: expected -p PID or -t TID, found a command '%s' "
+				 "(use run)", o->cmd[0]);
+	if (c->verb == REC_VERB_RUN && o->ncmd == 0)
+		return bad_usage("run: expected a command after --");
+	if (targets != 1)
+		return bad_usage("%s", targets ? "expected one target: -- CMD, -p PID or -t TID; "
+				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
+	if (o->full_execution && o->multi_snapshot)
+		return bad_usage("--full-execution records everything once: it does not go "
+				 "with --multi-snapshot");
+	return -1;
+}
+
+/* The error for what getopt_long returned '?' for; BAD: the argument it was
+ * at, MODE: the options in force. Returns EXIT_USAGE. */
+static int unknown_option(const char *bad, enum rec_cli_mode mode)
+{
+	if (optopt >= 256 && table[optopt - 256].arg)
+		return bad_usage("--%s: expected a value", table[optopt - 256].name);
+	if (optopt >= 256)
+		return bad_usage("--%s: expected no value", table[optopt - 256].name);
+	if (optopt)
+		for (size_t i = 0; i < NOPTS; i++)
+			if (table[i].short_name == optopt && table[i].arg && (table[i].modes & mode))
+				return bad_usage("-%c: expected a value", optopt);
+	if (optopt)
+		return bad_usage("-%c: expected one of the options of --help", optopt);
+	return bad_usage("%s: expected one of the options of --help", bad);
+}
+
+/* Takes "--front-end VERB" or "--front-end=VERB" from ARGV[1]. Returns the
+ * number of arguments it used (0: not there), or -1 for a bad verb. */
+static int take_front_end(int argc, char **argv, struct rec_cli *c)
+{
+	const char *v = NULL;
+	int used = 0;
+
+	if (argc > 1 && !strncmp(argv[1], "--front-end=", 12)) {
+		v = argv[1] + 12;
+		used = 1;
+	} else if (argc > 2 && !strcmp(argv[1], "--front-end")) {
+		v = argv[2];
+		used = 2;
+	}
+	if (!used)
+		return 0;
+	for (int i = 1; verbs[i]; i++)
+		if (!strcmp(verbs[i], v)) {
+			c->verb = (enum rec_cli_verb)i;
+			c->mode = REC_CLI_FRONTEND;
+			diag_init("snaptrace");
+			help_hint = c->verb == REC_VERB_RUN ? "snaptrace run --help" :
+				    "snaptrace attach --help";
+			return used;
+		}
+	return -1;
+}
+
+int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
+{
+	struct option longs[NOPTS + 1];
+	char shorts[2 * NOPTS + 2] = "+";
+	size_t nl = 0, ns = 1;
+	int skip, ch;
+
+	memset(c, 0, sizeof(*c));
+	c->rec = (struct rec_opts){
+		.mode = REC_MODE_AUTO,
+		.timer_res = REC_RES_NORMAL,
+		.callgraph = REC_CG_FP,
+		.mechanism = REC_MECH_AUTO,
+		.sampling_freq = 5000,
+		.min_interval_ms = 100,
+		.argc = argc,
+		.argv = argv,
+	};
+	c->mode = REC_CLI_RECORDER;
+	c->trace = "trace.fxt.gz";
+	skip = take_front_end(argc, argv, c);
+	if (skip < 0)
+		return bad_usage("--front-end: expected run or attach, found '%s'",
+				 argv[1][11] == '=' ? argv[1] + 12 : argv[2]);
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (!(table[i].modes & c->mode))
+			continue;
+		longs[nl++] = (struct option){ table[i].name,
+					       table[i].arg ? required_argument : no_argument,
+					       NULL, 256 + (int)i };
+		if (table[i].short_name) {
+			shorts[ns++] = table[i].short_name;
+			if (table[i].arg)
+				shorts[ns++] = ':';
+		}
+	}
+	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns] = '\0';
+	opterr = 0;
+	optind = 1 + skip;   /* after --front-end VERB */
+	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		const struct rec_cli_opt *opt = NULL;
+		int r;
+
+		if (ch >= 256) {
+			opt = &table[ch - 256];
+		} else {
+			for (size_t i = 0; i < NOPTS && !opt; i++)
+				if (table[i].short_name == ch && (table[i].modes & c->mode))
+					opt = &table[i];
+		}
+		if (!opt)
+			return unknown_option(argv[optind - 1], c->mode);
+		r = apply(c, opt, optarg);
+		if (r >= 0)
+			return r;
+	}
+	c->rec.cmd = argv + optind;
+	c->rec.ncmd = argc - optind;
+	return check_combination(c);
+}
+
+void rec_cli_free(struct rec_cli *c)
+{
+	free(c->rec.perf_args);
+	free(c->convert_args);
+	c->rec.perf_args = NULL;
+	c->convert_args = NULL;
+}

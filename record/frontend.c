@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+#include "frontend.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "run.h"
+
+/* Checks that the trace FILE can be written: its directory exists and is
+ * writable, and FILE is not a directory. Returns 0 or -1 after an error. */
+static int check_trace_path(const char *file)
+{
+	char copy[PATH_MAX], *dir;
+	struct stat st;
+
+	snprintf(copy, sizeof(copy), "%s", file);
+	dir = dirname(copy);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		diag_error("%s: expected an existing directory %s, found none", file, dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		diag_error("%s: directory %s is not writable", file, dir);
+		return -1;
+	}
+	if (!stat(file, &st) && S_ISDIR(st.st_mode)) {
+		diag_error("%s: is a directory, expected a trace file name", file);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finds snaptrace-convert next to this program. Returns 0 or -1 after an error. */
+static int find_convert(struct rec_frontend *fe)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0) {
+		diag_error("/proc/self/exe: cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	snprintf(fe->convert, sizeof(fe->convert), "%s/snaptrace-convert", dirname(self));
+	if (access(fe->convert, X_OK)) {
+		diag_error("%s: expected the snaptrace-convert program next to "
+			   "snaptrace-record, found none", fe->convert);
+		return -1;
+	}
+	return 0;
+}
+
+int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	memset(fe, 0, sizeof(*fe));
+	fe->cli = cli;
+	fe->trace_fd = -1;
+	if (strcmp(cli->trace, "-") && check_trace_path(cli->trace))
+		return EXIT_RUNTIME;
+	if (find_convert(fe))
+		return EXIT_RUNTIME;
+	if (!strcmp(cli->trace, "-")) {
+		fflush(stdout);
+		fe->trace_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fe->trace_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			diag_error("stdout: cannot keep it for the trace: %s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+	}
+	if (cli->data_dir) {
+		snprintf(fe->dir, sizeof(fe->dir), "%s", cli->data_dir);
+	} else {
+		snprintf(fe->dir, sizeof(fe->dir), "%s/snaptrace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(fe->dir)) {
+			diag_error("%s: cannot create a temporary directory: %s", fe->dir,
+				   strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		fe->temporary = true;
+	}
+	cli->rec.outdir = fe->dir;
+	return -1;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* scandir filter: the files perf writes ("perf.data", "perf.data.<timestamp>"). */
+static int is_perf_data(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "perf.data", 9);
+}
+
+/*
+ * The files to convert into *FILES (NULL-terminated, owned): S's snapshots,
+ * or, when the session ran but settled none (perf died), every non-empty
+ * perf.data file in the directory. Returns their number, or -1
+ * when out of memory.
+ */
+static int inputs(const struct rec_frontend *fe, const struct rec_session *s, char ***files)
+{
+	struct dirent **ents = NULL;
+	/* perf's files only when perf ran (a -d directory may hold others) */
+	bool scan = s->nsnaps == 0 && s->start_ms > 0;
+	int n = 0, nents = scan ? scandir(fe->dir, &ents, is_perf_data, alphasort) : 0;
+	char **v = calloc((size_t)s->nsnaps + (size_t)(nents > 0 ? nents : 0) + 1, sizeof(*v));
+	char *path;
+
+	for (int i = 0; v && i < s->nsnaps; i++)
+		if (asprintf(&path, "%s/%s", fe->dir, s->snaps[i].file) >= 0)
+			v[n++] = path;
+	for (int i = 0; i < nents; i++) {
+		struct stat st;
+
+		if (v && asprintf(&path, "%s/%s", fe->dir, ents[i]->d_name) >= 0) {
+			if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+				v[n++] = path;
+			else
+				free(path);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	*files = v;
+	return v ? n : -1;
+}
+
+/* Runs snaptrace-convert on FILES (N of them), stopping it on SIGINT/SIGTERM/
+ * SIGHUP read from SIGFD. Returns its exit status, or 128 + N when signal N
+ * stopped it. */
+static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
+{
+	const struct rec_cli *cli = fe->cli;
+	struct signalfd_siginfo si;
+	int n = 0, status = 0, stopped = 0;
+	char **argv = calloc((size_t)(cli->nconvert_args + nfiles + 8), sizeof(*argv));
+	pid_t pid;
+
+	if (!argv) {
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	argv[n++] = fe->convert;
+	if (cli->rec.quiet)
+		argv[n++] = "--quiet";
+	if (cli->rec.perf_path) {
+		argv[n++] = "--perf";
+		argv[n++] = (char *)cli->rec.perf_path;
+	}
+	for (int i = 0; i < cli->nconvert_args; i++)
+		argv[n++] = (char *)cli->convert_args[i];
+	for (int i = 0; i < nfiles; i++)
+		argv[n++] = files[i];
+	argv[n++] = "-o";
+	argv[n++] = (char *)cli->trace;
+	/* a signal still pending was meant for the recording, which is over */
+	while (read(sigfd, &si, sizeof(si)) == sizeof(si))
+		;
+	pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO, STDERR_FILENO);
+	free(argv);
+	if (pid < 0) {
+		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));
+		return EXIT_RUNTIME;
+	}
+	/* SIGCHLD arrives on SIGFD too: one loop waits for the end and for signals */
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		struct pollfd pf = { sigfd, POLLIN, 0 };
+
+		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+			break;
+		while (read(sigfd, &si, sizeof(si)) == sizeof(si))
+			if (si.ssi_signo != SIGCHLD && !stopped) {
+				stopped = (int)si.ssi_signo;
+				kill(pid, SIGTERM);
+			}
+	}
+	if (stopped) {
+		diag_error("%s: stopping the conversion", strsignal(stopped));
+		return 128 + stopped;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, int status,
+			int sigfd)
+{
+	char **files;
+	int n = inputs(fe, s, &files), conv = 0;
+
+	if (n > 0)
+		conv = convert(fe, files, n, sigfd);
+	for (int i = 0; files && files[i]; i++)
+		free(files[i]);
+	free(files);
+	if (n <= 0) {
+		/* nothing to convert: remove the temporary directory if empty, else name it */
+		if (fe->temporary && rmdir(fe->dir))
+			diag_error("what perf wrote stays in %s", fe->dir);
+		return n < 0 ? EXIT_RUNTIME : status;
+	}
+	if (conv != 0) {
+		diag_error("%s; the recording stays in %s",
+			   conv > 128 ? "conversion stopped" : "conversion failed", fe->dir);
+		return EXIT_RUNTIME;
+	}
+	if (status != EXIT_OK) {
+		diag_error("the trace of what was captured is in %s; the recording stays in %s",
+			   fe->cli->trace, fe->dir);
+		return status;
+	}
+	if (fe->temporary)
+		nftw(fe->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	else
+		diag_info("recording kept in %s", fe->dir);
+	return EXIT_OK;
+}

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# The command line of snaptrace-record and of the snaptrace front end: the
+# README's option table and --help list the same options; nonsense values
+# are usage errors (exit 2, one line naming the option) that start nothing;
+# front-end usage errors exit 2; SNAPTRACE_BIN naming no programs is one
+# clear line; -o - keeps the program's stdout out of the trace; the
+# temporary recording is removed after success and kept (and named) when
+# perf fails.
+. "$(dirname "$0")/../lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+export SNAPTRACE_BIN
+if [ ! -x "$RECORD" ] || [ ! -x "$CONVERT" ]; then
+	skip frontend "snaptrace-record or snaptrace-convert not built"
+	exit 0
+fi
+
+# help_options: every -X and --NAME that --help (recorder and front end) lists
+# (the label column: the first 27 characters of an option's line).
+help_options() {
+	{ "$RECORD" --help; "$RECORD" --front-end run --help; } |
+		grep -E '^      --|^  -[a-zA-Z], --' | cut -c 1-27 |
+		grep -oE '(^|[ ,])--?[a-zA-Z][a-z-]*' | tr -d ' ,' | sort -u
+}
+
+# readme_options: every -X and --NAME in the first column of README's
+# "Recording options" table.
+readme_options() {
+	sed -n '/^### Recording options/,/^#/p' "$SNAPTRACE_TOP/README.md" |
+		grep '^| `' | cut -d '|' -f 2 |
+		grep -oE '(^|[ `/,])--?[a-zA-Z][a-z-]*' | tr -d ' `/,' | sort -u
+}
+
+t_options_in_readme() {
+	local h r
+	h=$(help_options)
+	r=$(readme_options)
+	if [ "$(echo "$h" | wc -l)" -lt 20 ]; then
+		fail options_in_readme "--help lists only: $(echo "$h" | tr '\n' ' ')"
+	elif [ "$h" != "$r" ]; then
+		fail options_in_readme "only in --help: $(comm -23 <(echo "$h") <(echo "$r") |
+			tr '\n' ' ')| only in README: $(comm -13 <(echo "$h") <(echo "$r") | tr '\n' ' ')"
+	else
+		ok options_in_readme
+	fi
+}
+
+# Each ARGS|OPTION: the arguments are refused with exit 2 and one line
+# naming OPTION; nothing is created or started.
+NONSENSE='--snapshot-size 64G|--snapshot-size
+--snapshot-size nan|--snapshot-size
+--snapshot-size inf|--snapshot-size
+--snapshot-size 1e30|--snapshot-size
+--snapshot-size 0.5|--snapshot-size
+--snapshot-size -4K|--snapshot-size
+--snapshot-size 18446744073709551616|--snapshot-size
+--duration nan|--duration
+--duration inf|--duration
+--duration 0x10|--duration
+--duration 1e3|--duration
+--duration 0|--duration
+--duration -1|--duration
+-p 4294967297|--pid
+-p 1,|--pid
+-p ,1|--pid
+-p 1,,2|--pid
+-p 0|--pid
+-t 4294967297|--tid
+--sampling-freq 5e3|--sampling-freq
+--sampling-freq 0x100|--sampling-freq
+--min-interval nan|--min-interval
+--min-interval 99999999999|--min-interval
+--mode fast|--mode
+--callgraph x|--callgraph
+--check extra|--check
+--kernel=yes|--kernel
+--no-such-option|--no-such-option'
+
+t_nonsense_refused() {
+	local line args opt rc bad="" err="$TMP/nonsense.err"
+	while IFS='|' read -r args opt; do
+		for prog in record front; do
+			# shellcheck disable=SC2086
+			if [ $prog = record ]; then
+				(cd "$TMP" && "$RECORD" -o "$TMP/nonsense.d" $args -- /bin/true) \
+					>/dev/null 2>"$err"
+			else
+				(cd "$TMP" && "$FRONT" run -o "$TMP/n.fxt" $args -- /bin/true) \
+					>/dev/null 2>"$err"
+			fi
+			rc=$?
+			line=$(cat "$err")
+			if [ $rc -ne 2 ] || [ "$(wc -l <"$err")" -ne 1 ] ||
+				! grep -q -- "$opt" "$err" || [ -e "$TMP/nonsense.d" ] ||
+				[ -e "$TMP/n.fxt" ]; then
+				bad="$bad [$prog $args: exit $rc: $line]"
+			fi
+		done
+	done <<<"$NONSENSE"
+	if [ -n "$bad" ]; then
+		fail nonsense_refused "$bad"
+	else
+		ok nonsense_refused
+	fi
+}
+
+t_frontend_usage_exit_2() {
+	local bad="" rc args
+	for args in "run" "attach -- /bin/true" "run --bogus -- /bin/true" "bogus" "" \
+		"run -o" "attach -p" "run --front-end run -- /bin/true"; do
+		# shellcheck disable=SC2086
+		"$FRONT" $args >/dev/null 2>"$TMP/usage.err"
+		rc=$?
+		[ $rc -eq 2 ] || bad="$bad [snaptrace $args: exit $rc: $(head -n 1 "$TMP/usage.err")]"
+	done
+	if [ -n "$bad" ]; then
+		fail frontend_usage_exit_2 "$bad"
+	else
+		ok frontend_usage_exit_2
+	fi
+}
+
+t_snaptrace_bin_missing() {
+	local rc
+	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail snaptrace_bin_missing "exit $rc, expected 1"
+	elif [ "$(wc -l <"$TMP/bin.err")" -ne 1 ] ||
+		! grep -q '^snaptrace: SNAPTRACE_BIN=/nonexistent: expected snaptrace-record' \
+			"$TMP/bin.err"; then
+		fail snaptrace_bin_missing "message: $(tr '\n' '|' <"$TMP/bin.err")"
+	else
+		ok snaptrace_bin_missing
+	fi
+}
+
+# The remaining tests record: they need perf and the permission to use it.
+if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; }; then
+	t_options_in_readme
+	t_nonsense_refused
+	t_frontend_usage_exit_2
+	t_snaptrace_bin_missing
+	for n in stdout_trace_only temporary_removed failed_recording_kept; do
+		skip $n "perf cannot record here"
+	done
+	exit 0
+fi
+
+cat >"$TMP/prog.c" <<'EOS'
+#include <stdio.h>
+volatile double sink;
+__attribute__((noinline)) double work_leaf(int n)
+{
+	double s = 1;
+	for (int i = 1; i <= n; i++)
+		s = s * 1.0000001 + 1.0 / i;
+	return s;
+}
+/* prints a line on stdout, then works forever */
+int main(void)
+{
+	printf("TARGET-STDOUT-LINE\n");
+	fflush(stdout);
+	for (;;)
+		sink += work_leaf(200000);
+}
+EOS
+PROG="$TMP/prog"
+cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c"
+
+t_stdout_trace_only() {
+	local rc
+	(cd "$TMP" && "$FRONT" run -q -o - --trigger none --duration 0.5 -- "$PROG") \
+		>"$TMP/stdout.fxt" 2>"$TMP/stdout.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail stdout_trace_only "exit $rc: $(tail -n 2 "$TMP/stdout.err" | tr '\n' '|')"
+	elif grep -aq TARGET-STDOUT-LINE "$TMP/stdout.fxt"; then
+		fail stdout_trace_only "the program's stdout is in the trace stream"
+	elif ! grep -q TARGET-STDOUT-LINE "$TMP/stdout.err"; then
+		fail stdout_trace_only "the program's stdout is not on stderr"
+	elif ! "$CONVERT" --dump=slices "$TMP/stdout.fxt" | grep -q ' work_leaf$'; then
+		fail stdout_trace_only "the trace on stdout does not read back with work_leaf"
+	else
+		ok stdout_trace_only
+	fi
+}
+
+t_temporary_removed() {
+	local rc
+	mkdir -p "$TMP/tmp1"
+	TMPDIR="$TMP/tmp1" "$FRONT" run -q -o "$TMP/tmp1.fxt.gz" --trigger none --duration 0.3 \
+		-- "$PROG" >/dev/null 2>"$TMP/tmp1.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail temporary_removed "exit $rc: $(tail -n 2 "$TMP/tmp1.err" | tr '\n' '|')"
+	elif [ -n "$(ls -A "$TMP/tmp1")" ]; then
+		fail temporary_removed "left in TMPDIR: $(ls -A "$TMP/tmp1")"
+	elif ! "$CONVERT" --dump=slices "$TMP/tmp1.fxt.gz" | grep -q ' work_leaf$'; then
+		fail temporary_removed "the trace has no work_leaf"
+	else
+		ok temporary_removed
+	fi
+}
+
+# perf killed during the recording: exit 1, and the temporary recording is
+# kept, named in the message and still holds what perf wrote.
+t_failed_recording_kept() {
+	local pid perf i dir rc
+	mkdir -p "$TMP/tmp2"
+	TMPDIR="$TMP/tmp2" "$FRONT" run -o "$TMP/tmp2.fxt.gz" --trigger none --duration 20 \
+		-- "$PROG" >/dev/null 2>"$TMP/tmp2.err" &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q "recording launched" "$TMP/tmp2.err" && break
+		sleep 0.05
+	done
+	sleep 0.3
+	perf=$(pgrep -P "$pid" -x perf)
+	[ -n "$perf" ] && kill -9 "$perf"
+	wait "$pid"
+	rc=$?
+	dir=$(ls -d "$TMP"/tmp2/snaptrace.* 2>/dev/null)
+	if [ -z "$perf" ]; then
+		fail failed_recording_kept "no perf child of $pid found"
+	elif [ $rc -ne 1 ]; then
+		fail failed_recording_kept "exit $rc, expected 1"
+	elif [ -z "$dir" ] || ! ls "$dir"/perf.data* >/dev/null 2>&1; then
+		fail failed_recording_kept "the temporary recording is gone"
+	elif ! grep -q "stays in $dir" "$TMP/tmp2.err"; then
+		fail failed_recording_kept "the message does not name $dir:" \
+			"$(tail -n 2 "$TMP/tmp2.err" | tr '\n' '|')"
+	else
+		ok failed_recording_kept
+	fi
+}
+
+t_options_in_readme
+t_nonsense_refused
+t_frontend_usage_exit_2
+t_snaptrace_bin_missing
+t_stdout_trace_only
+t_temporary_removed
+t_failed_recording_kept

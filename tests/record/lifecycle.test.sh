@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# The process lifecycle (README "Signals"): SIGINT, SIGTERM, SIGHUP and
+# SIGKILL sent to each process of a recording at each phase.
+#   processes: front  `snaptrace run` (which is the recorder, exec'd)
+#              record `snaptrace-record` alone
+#              perf   perf record, or perf script while converting
+#   phases:    starting    perf is being started (a stand-in perf waits 1 s)
+#              recording   the program runs, perf records
+#              snapshot    --multi-snapshot with the trigger hit every few ms: a
+#                          snapshot every 300 ms (signalled after the third)
+#              converting  snaptrace-convert runs (its perf script waits 1 s)
+# Each case checks the exit status and message the README gives, that the
+# trace or the recording is there (read back with --dump=slices), and that
+# no process of the case is left: every process a case starts carries
+# LIFECYCLE_CASE=NAME in its environment, and none may carry it afterwards.
+# LIFECYCLE_WHO and LIFECYCLE_PHASES (space-separated) run a part only.
+# About a minute with 3 cases at a time (LIFECYCLE_JOBS) on an idle machine.
+. "$(dirname "$0")/../lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+export SNAPTRACE_BIN
+PERF=$(command -v perf)
+if [ -z "$PERF" ] || [ ! -x "$RECORD" ] || [ ! -x "$CONVERT" ]; then
+	skip lifecycle "needs perf, snaptrace-record and snaptrace-convert"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
+	skip lifecycle "perf_event_paranoid > 2 and not root"
+	exit 0
+fi
+
+cat >"$TMP/prog.c" <<'EOS'
+#include <stdlib.h>
+#include <string.h>
+volatile double sink;
+__attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) double work_leaf(int n)
+{
+	double s = 1;
+	for (int i = 1; i <= n; i++)
+		s = s * 1.0000001 + 1.0 / i;
+	return s;
+}
+__attribute__((noinline)) double work_mid(int n) { return work_leaf(n) + work_leaf(n / 2); }
+/* forever: work; storm: work and hit the trigger every few ms */
+int main(int argc, char **argv)
+{
+	int storm = argc > 1 && !strcmp(argv[1], "storm");
+	for (;;) {
+		sink += work_mid(400000);
+		if (storm)
+			snaptrace_trigger();
+	}
+}
+EOS
+PROG="$TMP/prog"
+if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.log"; then
+	skip lifecycle "cannot compile the target: $(head -n 1 "$TMP/cc.log")"
+	exit 0
+fi
+
+# A perf that says where it is and waits 1 s before becoming perf: the
+# "starting" phase, and a slow perf script. Signals take their default
+# action on it (a background job of a script starts with SIGINT ignored).
+cat >"$TMP/slowperf.c" <<'EOS'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct timespec one = { 1, 0 };
+	FILE *log = fopen(getenv("SLOWPERF_LOG"), "a");
+
+	signal(SIGINT, SIG_DFL);
+	if (log) {
+		fprintf(log, "%d %s\n", (int)getpid(), argc > 1 ? argv[1] : "");
+		fclose(log);
+	}
+	if (argc > 1 && strcmp(argv[1], "--version"))
+		nanosleep(&one, NULL);
+	argv[0] = (char *)PERF;
+	execv(PERF, argv);
+	return 127;
+}
+EOS
+if ! cc -DPERF="\"$PERF\"" -o "$TMP/slowperf" "$TMP/slowperf.c" 2>"$TMP/cc.log"; then
+	skip lifecycle "cannot compile the perf stand-in: $(head -n 1 "$TMP/cc.log")"
+	exit 0
+fi
+
+# case_pids NAME: the pids of the processes of case NAME.
+case_pids() {
+	grep -lsxzF "LIFECYCLE_CASE=$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
+}
+
+# wait_gone NAME: waits up to 3 s until no process of case NAME is left.
+wait_gone() {
+	local i
+	for ((i = 0; i < 30; i++)); do
+		[ -z "$(case_pids "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# child_named PID COMM: the child of PID whose comm is COMM.
+child_named() {
+	local f
+	for f in /proc/[0-9]*/stat; do
+		read -r -a st 2>/dev/null <"$f" || continue
+		if [ "${st[3]}" = "$1" ] && [ "${st[1]}" = "($2)" ]; then
+			echo "${st[0]}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wait_until SECONDS CMD...: polls CMD every 50 ms until it succeeds.
+wait_until() {
+	local i n=$(($1 * 20))
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+log_has() { grep -q "$2" "$1" 2>/dev/null; }
+slowperf_ran() { grep -q " $2\$" "$1" 2>/dev/null; }
+
+# start_case NAME PROCESS PHASE: starts the recording of a case in the
+# background; sets PID (of the front end or recorder), DIR, OUT, ERR.
+start_case() {
+	local name=$1 who=$2 phase=$3 mode=forever
+	local -a opts=(--trigger none --duration 20) conv=()
+		DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
+	export SLOWPERF_LOG="$TMP/$name.slowperf"
+	case $phase in
+	starting) opts+=(--perf "$TMP/slowperf") ;;
+	snapshot) mode=storm opts=(--trigger snaptrace_trigger --multi-snapshot --min-interval 300
+		--duration 20) ;;
+	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$TMP/slowperf") ;;
+	esac
+	if [ "$who" = record ]; then
+		LIFECYCLE_CASE=$name "$RECORD" -o "$DIR" "${opts[@]}" -- "$PROG" $mode \
+			>/dev/null 2>"$ERR" &
+	else
+		LIFECYCLE_CASE=$name "$FRONT" run -o "$OUT" -d "$DIR" "${opts[@]}" "${conv[@]}" \
+			-- "$PROG" $mode >/dev/null 2>"$ERR" &
+	fi
+	PID=$!
+}
+
+# victim PROCESS PHASE: waits for PHASE, prints the pid to signal.
+victim() {
+	local who=$1 phase=$2 p
+	case $phase in
+	starting)
+		wait_until 10 slowperf_ran "$SLOWPERF_LOG" record || return 1
+		p=$(awk '$2 == "record" { print $1 }' "$SLOWPERF_LOG") ;;
+	recording | snapshot)
+		wait_until 10 log_has "$ERR" "recording launched process" || return 1
+		if [ "$phase" = snapshot ]; then
+			wait_until 10 log_has "$ERR" "snapshot 3 " || return 1
+		else
+			sleep 0.3
+		fi
+		p=$(child_named "$PID" perf) ;;
+	converting)
+		wait_until 30 slowperf_ran "$SLOWPERF_LOG" script || return 1
+		p=$(awk '$2 == "script" { print $1 }' "$SLOWPERF_LOG") ;;
+	esac
+	[ "$who" = perf ] && echo "$p" || echo "$PID"
+}
+
+# has_slices FILE: FILE is a trace holding work_leaf.
+has_slices() {
+	"$CONVERT" --dump=slices "$1" 2>/dev/null | grep -q ' work_leaf$'
+}
+
+# kept_named: the message names the recording directory, which holds perf data.
+kept_named() {
+	grep -q "stays in $DIR" "$ERR" && ls "$DIR"/perf.data* >/dev/null 2>&1
+}
+
+# expect NAME WHO PHASE SIG RC: what the README says for the case.
+expect() {
+	local name=$1 who=$2 phase=$3 sig=$4 rc=$5
+	if [ "$who" = perf ]; then
+		# perf failed (any signal): exit 1; whatever was captured is kept and named
+		[ "$rc" -eq 1 ] || { echo "exit $rc, expected 1"; return; }
+		if [ "$phase" = starting ]; then
+			log_has "$ERR" "perf exited before recording" || echo "no perf message"
+		else
+			kept_named || echo "the recording is not kept and named"
+		fi
+		return
+	fi
+	if [ "$sig" = KILL ]; then
+		# killed: what was recorded so far stays on disk
+		if [ "$rc" -ne 137 ]; then
+			echo "exit $rc, expected 137 (killed)"
+		elif [ "$phase" = converting ] && ! ls "$DIR"/perf.data* >/dev/null 2>&1; then
+			echo "the recording was removed"
+		fi
+		return
+	fi
+	if [ "$phase" = converting ]; then
+		[ "$rc" -eq 1 ] || { echo "exit $rc, expected 1"; return; }
+		log_has "$ERR" "conversion stopped; the recording stays in $DIR" ||
+			{ echo "no 'conversion stopped' message"; return; }
+		kept_named || echo "the recording is not kept"
+		return
+	fi
+	# like Ctrl-C: the snapshot is taken and kept, exit 0
+	[ "$rc" -eq 0 ] || { echo "exit $rc, expected 0"; return; }
+	grep -q '"end": "interrupt"' "$DIR/record.json" 2>/dev/null ||
+		{ echo "record.json does not say end: interrupt"; return; }
+	if [ "$who" = front ] && [ "$phase" = starting ]; then
+		# the program, stopped at its first instruction until perf was ready,
+		# ran only just: the trace may hold nothing, but it is a valid one
+		"$CONVERT" --dump=slices "$OUT" >/dev/null 2>&1 || echo "the trace does not read back"
+	elif [ "$who" = front ]; then
+		has_slices "$OUT" || echo "the trace has no work_leaf"
+	elif [ "$phase" != starting ]; then
+		# what the front end converts: every snapshot of record.json
+		local -a f
+		mapfile -t f < <(sed -n "s|^ *{\"file\": \"\([^\"]*\)\".*|$DIR/\1|p" \
+			"$DIR/record.json")
+		"$CONVERT" -q "${f[@]}" -o "$TMP/$name.check.fxt" 2>/dev/null &&
+			has_slices "$TMP/$name.check.fxt" || echo "the snapshots have no work_leaf"
+	fi
+}
+
+# run_case WHO PHASE SIG
+run_case() {
+	local who=$1 phase=$2 sig=$3 name="$1_$2_$3" p rc why
+	start_case "$name" "$who" "$phase"
+	if ! p=$(victim "$who" "$phase") || [ -z "$p" ]; then
+		fail "$name" "phase $phase not reached: $(tail -n 3 "$ERR" | tr '\n' '|')"
+		kill -9 "$PID" 2>/dev/null
+		wait "$PID" 2>/dev/null
+		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		return
+	fi
+	kill -"$sig" "$p"
+	wait "$PID" 2>/dev/null
+	rc=$?
+	if ! wait_gone "$name"; then
+		fail "$name" "left running: $(for q in $(case_pids "$name"); do
+			tr '\0' ' ' <"/proc/$q/cmdline"; echo -n '| '; done)"
+		kill -9 $(case_pids "$name") 2>/dev/null
+		return
+	fi
+	why=$(expect "$name" "$who" "$phase" "$sig" "$rc")
+	if [ -n "$why" ]; then
+		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
+	else
+		ok "$name"
+	fi
+	rm -rf "$DIR" "$OUT"
+}
+
+# The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
+# waiting for perf; each has its own names, directory and token.
+jobs=${LIFECYCLE_JOBS:-3}
+order=()
+for who in ${LIFECYCLE_WHO:-front record perf}; do
+	for phase in ${LIFECYCLE_PHASES:-starting recording snapshot converting}; do
+		[ "$who" = record ] && [ "$phase" = converting ] && continue
+		for sig in INT TERM HUP KILL; do
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+				wait -n
+			done
+			run_case "$who" "$phase" "$sig" >"$TMP/${who}_${phase}_$sig.result" &
+			order+=("$TMP/${who}_${phase}_$sig.result")
+		done
+	done
+done
+wait
+cat "${order[@]}"
