@@ -197,6 +197,7 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "record");
 	err |= arg(p, "-o");
 	err |= arg(p, "%s", out);
+	p->output = p->argv[p->argc - 1];
 	err |= arg(p, "--timestamp");
 	/* perf's BPF side-band thread polls with a 1 s timeout: stopping waits for it */
 	if (h->feat[PERF_FEAT_NO_BPF_EVENT])

@@ -54,6 +54,7 @@ struct rec_plan {
 	bool switch_output;         /* every SIGUSR2 rotates into OUT.<timestamp> */
 	bool snapshot_on_exit;      /* PT --snapshot=e */
 	bool freeze;                /* single snapshot: "disable" the events before it */
+	const char *output;         /* the -o argument (points into storage) */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
 	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */

@@ -10,8 +10,15 @@
  *   "threads": [{"pid", "tid", "comm"}]
  *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset"} or null
  *   "hits": [{"pid", "tid", "time_ns" (perf clock), "snapshot" (index or null)}]
+ *           the hits that asked for a snapshot (the first; with
+ *           --multi-snapshot one per --min-interval at most)
+ *   "hits_total": every hit seen, "hits_coalesced": those that took no
+ *           snapshot of their own (within --min-interval of the last one, or
+ *           while a snapshot was waiting or in flight, or after the end),
+ *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
  *   "snapshots": [{"file", "reason", "freeze_ms", "ms"}]   one per line, in
- *                time order; "freeze_ms" = from the request until perf stopped
+ *                time order, every file perf wrote (reason "none": a file
+ *                perf switched to by itself); "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
  *   "ready_ms": from start to perf recording, "total_ms"
@@ -121,8 +128,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 		else
 			fputs("null}", f);
 	}
-	fprintf(f, "%s  \"hits_dropped\": %" PRIu64 ",\n  \"snapshots\": [",
-		s->nhits ? "\n  ],\n" : "],\n", s->hits_dropped + s->trig.lost);
+	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_coalesced\": %" PRIu64
+		", \"hits_lost\": %" PRIu64 ",\n  \"snapshots\": [",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_coalesced, s->trig.lost);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);
