@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plan: turns the options and the host's capabilities into the exact
- * `perf record` command line and the way snapshots are taken. A pure
- * function of its inputs (no I/O), so --dry-run and the unit tests see
+ * `perf record` command line and the way snapshots are taken. Building it is
+ * a pure function of its inputs (no I/O), so --dry-run and the unit tests see
  * exactly what a recording runs.
  *
  * Command lines follow DESIGN.md "perf facts":
@@ -11,7 +11,7 @@
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             [--switch-output=signal] [-D -1 --control=fd:3,4]
  *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-F N]
- *             --call-graph MODE --no-buildid [-m PAGES] (-t TID | -p PIDS)
+ *             --call-graph MODE [--buildid-mmap] [-m PAGES] (-t TID | -p PIDS)
  *             --switch-output=signal [-D -1 --control=fd:3,4]
  *             where EVENT is cpu-clock/overwrite/u or cycles/freq=N,overwrite/u
  *             (see sampling_args() in plan.c for why not --overwrite)
@@ -61,6 +61,8 @@ struct rec_plan {
 	int argc;
 	char notes[REC_PLAN_MAX_NOTES][200]; /* fallbacks worth telling the user */
 	int nnotes;
+	char warnings[REC_PLAN_MAX_NOTES][200]; /* options this plan ignores */
+	int nwarnings;
 	char storage[8192];
 	size_t used;
 };
@@ -74,6 +76,9 @@ struct rec_plan {
  */
 int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const char *target_flag,
 		   const char *targets, const char *out, struct rec_plan *p);
+
+/* Prints P's notes (as information, silenced by --quiet) and warnings. */
+void rec_plan_print_notes(const struct rec_plan *p);
 
 /*
  * Writes P's command line into BUF (SIZE bytes) as one shell line, quoting

@@ -26,9 +26,11 @@
  * pick the files with sed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "session.h"
 
@@ -144,6 +146,29 @@ static void write_body(FILE *f, const struct rec_session *s)
 		rec_now_ms() - s->start_ms);
 }
 
+int rec_report_reserve(const char *outdir)
+{
+	char path[PATH_MAX + 16];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/record.json", outdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = posix_fallocate(fd, 0, REC_REPORT_RESERVE);
+	close(fd);
+	/* a file system without fallocate still gets its record.json at the end */
+	return err && err != EOPNOTSUPP && err != EINVAL ? -err : 0;
+}
+
+void rec_report_unreserve(const char *outdir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/record.json", outdir);
+	unlink(path);
+}
+
 int rec_report_write(const struct rec_session *s)
 {
 	char path[PATH_MAX + 16];
@@ -154,9 +179,10 @@ int rec_report_write(const struct rec_session *s)
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
+	errno = 0;
 	write_body(f, s);
-	if (ferror(f))
-		err = -EIO;
+	if (fflush(f) || ferror(f))
+		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;

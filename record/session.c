@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,16 +141,19 @@ static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, con
 
 /*
  * Gives each file perf has announced (Dump lines) its snapshot: the one in
- * flight; else, when the files hold only post-trigger data, deletes it; else
- * a snapshot of its own (perf's stop, or a switch perf made by itself), so
- * that record.json lists every file perf wrote.
+ * flight; else, once perf has stopped (FINAL), when the files hold only
+ * post-trigger data, deletes it; else a snapshot of its own (perf's stop, or
+ * a switch perf made by itself), so that record.json lists every file perf
+ * wrote.
  */
-static void settle_dumps(struct rec_session *s)
+static void settle_dumps(struct rec_session *s, bool final)
 {
 	for (; s->dumps_used < s->perf.ndumps; s->dumps_used++) {
 		const char *file = s->perf.dumps[s->dumps_used];
 		struct rec_snap *sn;
 
+		if (s->inflight < 0 && !final)
+			return;
 		if (s->inflight >= 0) {
 			sn = &s->snaps[s->inflight];
 			snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
@@ -179,7 +183,7 @@ static int wait_inflight(struct rec_session *s, int timeout_ms)
 			return -ETIMEDOUT;
 		if (poll(&pf, 1, left) > 0)
 			rec_perf_read_output(&s->perf);
-		settle_dumps(s);
+		settle_dumps(s, false);
 	}
 	return 0;
 }
@@ -200,8 +204,10 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
 		/* freeze the ring first: what follows the trigger overwrites nothing */
+		/* -EPIPE: perf is gone, which the end of the recording reports */
 		if (s->plan.freeze &&
-		    (err = rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS)))
+		    (err = rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS)) &&
+		    err != -EPIPE)
 			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
 				  "also hold samples taken just after the trigger", strerror(-err));
 		t_frozen = rec_now_ms();
@@ -216,14 +222,16 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 		if (s->o->multi_snapshot)
 			return s->inflight;
 		err = wait_inflight(s, SNAPSHOT_TIMEOUT_MS);
-		if (err)
+		if (err && err != -EPIPE)
 			diag_warn("perf did not confirm the snapshot: %s", strerror(-err));
 		s->drop_dumps = true;
 		return (int)(sn - s->snaps);
 	case REC_SNAP_CONTROL:
 		err = rec_perf_control(&s->perf, "snapshot", SNAPSHOT_TIMEOUT_MS);
 		if (err) {
-			diag_warn("perf did not acknowledge the snapshot: %s", strerror(-err));
+			if (err != -EPIPE)
+				diag_warn("perf did not acknowledge the snapshot: %s",
+					  strerror(-err));
 			return -1;
 		}
 		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
@@ -375,7 +383,7 @@ static void loop_once(struct rec_session *s, double deadline)
 		handle_signals(s);
 	if (pf[1].revents)
 		rec_perf_read_output(&s->perf);
-	settle_dumps(s);
+	settle_dumps(s, false);
 	for (int i = first_trig; i < n; i++) {
 		struct rec_trig_event *ev = &s->trig.ev[i - first_trig];
 
@@ -427,7 +435,7 @@ static int finish(struct rec_session *s)
 		while (rec_perf_read_output(&s->perf) > 0)
 			;
 	}
-	settle_dumps(s);
+	settle_dumps(s, true);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
 		sn = new_snap(s, s->end, "perf.data");
 		if (sn)
@@ -501,7 +509,17 @@ static int open_trigger(struct rec_session *s)
 static void perf_failed(struct rec_session *s, const char *what)
 {
 	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail;
+	char full[800];
+	struct statvfs vfs;
 	int lines = 0;
+
+	/* a full disk is named first: perf's own words for it may have scrolled away */
+	if (strstr(log, strerror(ENOSPC)) || (!statvfs(s->outdir, &vfs) && vfs.f_bavail == 0)) {
+		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
+			 "file%s perf completed %s kept", s->outdir, strerror(ENOSPC), what,
+			 s->nsnaps, s->nsnaps == 1 ? "" : "s", s->nsnaps == 1 ? "is" : "are");
+		what = full;
+	}
 
 	head_end = log;
 	while (*head_end && lines < 8)
@@ -512,9 +530,9 @@ static void perf_failed(struct rec_session *s, const char *what)
 		if (tail[-1] == '\n')
 			lines++;
 	if (tail <= head_end)
-		snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.3000s", what, log);
+		snprintf(s->error, sizeof(s->error), "%.800s; perf said:\n%.3000s", what, log);
 	else
-		snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.*s  [...]\n%.1500s",
+		snprintf(s->error, sizeof(s->error), "%.800s; perf said:\n%.*s  [...]\n%.1500s",
 			 what, (int)(head_end - log > 1500 ? 1500 : head_end - log), log,
 			 *tail == '\n' ? tail + 1 : tail);
 }
@@ -527,6 +545,12 @@ int rec_session_run(struct rec_session *s)
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
 	s->want = s->inflight = -1;
+	err = rec_report_reserve(s->outdir);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",
+			 s->outdir, strerror(-err));
+		goto out_target;
+	}
 	if (s->have_trigger) {
 		err = open_trigger(s);
 		if (err)
@@ -545,7 +569,8 @@ int rec_session_run(struct rec_session *s)
 	if (err) {
 		rec_perf_stop(&s->perf, 2000);
 		perf_failed(s, err == -ETIMEDOUT ? "perf did not get ready within 30 s"
-			    : "perf exited before recording");
+			    : !rec_target_alive(&s->target) ? "the target exited before perf "
+			    "could record it" : "perf exited before recording");
 		goto out_perf;
 	}
 	s->ready_ms = rec_now_ms();
@@ -585,6 +610,8 @@ out_trigger:
 	rec_trigger_close(&s->trig);
 out_target:
 	rec_target_finish(&s->target);
+	if (err && s->end == REC_END_NONE)
+		rec_report_unreserve(s->outdir);   /* nothing recorded: nothing to report */
 	free(s->pf);
 	s->pf = NULL;
 	s->pf_cap = 0;

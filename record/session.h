@@ -24,6 +24,8 @@
 #include "trigger.h"
 #include "trigspec.h"
 
+#define REC_REPORT_RESERVE (256 * 1024)   /* bytes kept for record.json */
+
 enum rec_end {
 	REC_END_NONE,        /* not ended; a snapshot file perf wrote by itself */
 	REC_END_TRIGGER,     /* the (first) trigger hit */
@@ -115,8 +117,18 @@ int rec_session_run(struct rec_session *s);
 const char *rec_end_name(enum rec_end end);
 
 /*
+ * Creates OUTDIR/record.json with REC_REPORT_RESERVE bytes allocated, so
+ * that the report still fits when perf fills the disk (rec_report_write
+ * truncates it first, freeing that room). Returns 0 or a negative errno.
+ */
+int rec_report_reserve(const char *outdir);
+
+/* Removes OUTDIR/record.json (a recording that kept nothing). */
+void rec_report_unreserve(const char *outdir);
+
+/*
  * Writes S as OUTDIR/record.json (format: see record/report.c).
- * Returns 0 or a negative errno.
+ * Returns 0 or a negative errno (-ENOSPC when the disk is full).
  */
 int rec_report_write(const struct rec_session *s);
 

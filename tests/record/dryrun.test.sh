@@ -106,19 +106,37 @@ else
 	F=" -F 5000"; F2=" -F 2000"
 fi
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 42 --switch-output=signal $CTL"
+	"$NB -e dummy:u -e $EV$F --call-graph fp --buildid-mmap -t 42 --switch-output=signal $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$NB -e dummy:u -e $EV2$F2 --call-graph dwarf --no-buildid -m 256 -t 5 $SW $CTL"
+	"$NB -e dummy:u -e $EV2$F2 --call-graph dwarf --buildid-mmap -m 256 -t 5 $SW $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$NB -e dummy -e $EVK$F --call-graph fp --no-buildid -p 5 --switch-output=signal $CTL"
+	"$NB -e dummy -e $EVK$F --call-graph fp --buildid-mmap -p 5 --switch-output=signal $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
-	"$PRE -e dummy:u -e $EV$F --call-graph fp --no-buildid -t 3 --switch-output=signal"
+	"$PRE -e dummy:u -e $EV$F --call-graph fp -t 3 --switch-output=signal"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$NB -e dummy:u -e $EV$F --call-graph fp --no-buildid -t PID --switch-output=signal $CTL"
+	"$NB -e dummy:u -e $EV$F --call-graph fp --buildid-mmap -t PID --switch-output=signal $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --switch-events -t 1" \
 	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $CTL --switch-events"
+
+# An option the mode does not use is a warning, also under --quiet.
+# warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.
+warned() {
+	local perf
+	perf=$(stand_in 6.1.187)
+	# shellcheck disable=SC2086
+	if ! "$RECORD" --perf "$perf" --dry-run -q $2 >/dev/null 2>"$TMP/err"; then
+		fail "$1" "exit non-zero: $(cat "$TMP/err")"
+	elif ! grep -q "^snaptrace-record: warning: $3" "$TMP/err"; then
+		fail "$1" "expected a warning '$3', found: $(cat "$TMP/err")"
+	else
+		ok "$1"
+	fi
+}
+warned dryrun_warn_timer_res_sampling "--mode sampling --timer-resolution high -t 42" \
+	"--timer-resolution is ignored"
+warned dryrun_warn_callgraph_pt "--mode pt --callgraph dwarf -t 42" "--callgraph is ignored"
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>

@@ -97,7 +97,7 @@ static void plan_sampling(void)
 	o.mode = REC_MODE_SAMPLING;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
 	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event "
-		     "-e dummy:u -e cpu-clock/overwrite/u -F 5000 --call-graph fp --no-buildid "
+		     "-e dummy:u -e cpu-clock/overwrite/u -F 5000 --call-graph fp --buildid-mmap "
 		     "-t 7 "
 		     "--switch-output=signal --delay=-1 --control=fd:3,4");
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
@@ -115,6 +115,35 @@ static void plan_sampling(void)
 	h.has_intel_pt = true;
 	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
 	CHECK_INT_EQ(p.mode, REC_MODE_PT);
+}
+
+/* An option the mode does not use is a warning; perf < 5.12 keeps build ids its own way. */
+static void plan_ignored_options(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+
+	o.mode = REC_MODE_SAMPLING;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK_INT_EQ(p.nwarnings, 0);
+	o.timer_res = REC_RES_HIGH;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(p.nwarnings == 1 && strstr(p.warnings[0], "--timer-resolution is ignored"));
+	o = default_opts();
+	o.mode = REC_MODE_PT;
+	h.pt_psb_cyc = 1;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK_INT_EQ(p.nwarnings, 0);
+	o.callgraph = REC_CG_DWARF;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(p.nwarnings == 1 && strstr(p.warnings[0], "--callgraph is ignored"));
+	o = default_opts();
+	o.mode = REC_MODE_SAMPLING;
+	h = host("perf version 5.11.0");
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(!strstr(line(&p), "buildid"));
+	CHECK(p.nnotes >= 1 && strstr(p.notes[0], "--buildid-mmap"));
 }
 
 static void plan_invalid(void)
@@ -157,6 +186,7 @@ int main(void)
 	UNIT_RUN(plan_pt_snapshot_methods);
 	UNIT_RUN(plan_pt_psb_cyc_fallback);
 	UNIT_RUN(plan_sampling);
+	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
 	return unit_exit();
