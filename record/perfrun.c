@@ -78,6 +78,10 @@ int rec_perf_start(struct rec_perf *p, char *const argv[], const char *output, b
 		if (control) {
 			place_fd(hi_ctl, REC_PERF_CTL_FD);
 			place_fd(hi_ack, REC_PERF_ACK_FD);
+			/* perf keeps a write end of its control pipe: the recorder's
+			 * death must not hang it up (perf 6.1 then fails with "Thread
+			 * and evlist pollfd index mismatch" and writes no data) */
+			fcntl(ctl[1], F_DUPFD, REC_PERF_ACK_FD + 1);
 		}
 		setenv("PAGER", "cat", 1);
 		execv(argv[0], argv);

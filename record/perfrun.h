@@ -14,9 +14,10 @@
  * ".<timestamp>"; the path is matched as the recorder passed it, so a path
  * holding newlines or " ]" is still recognised.
  *
- * perf ignores SIGPIPE (inherited SIG_IGN): when the recorder dies, perf's
- * messages go nowhere but perf still writes its data (PR_SET_PDEATHSIG sends
- * it SIGTERM, which it handles like SIGINT).
+ * perf ignores SIGPIPE (inherited SIG_IGN) and holds a write end of its own
+ * control pipe: when the recorder dies, perf's messages and acks go nowhere
+ * and its control fd does not hang up, and perf still writes its data
+ * (PR_SET_PDEATHSIG sends it SIGTERM, which it handles like SIGINT).
  */
 #ifndef SNAPTRACE_REC_PERFRUN_H
 #define SNAPTRACE_REC_PERFRUN_H

@@ -21,7 +21,9 @@
  *                perf switched to by itself); "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
- *   "ready_ms": from start to perf recording, "total_ms"
+ *   "end": "none" while the recording runs (the report written at its
+ *          start, left as it is when the recorder is killed)
+ *   "ready_ms": from start to perf recording (null before), "total_ms"
  * Every snapshot object sits on a line of its own so that shell scripts can
  * pick the files with sed.
  */
@@ -141,24 +143,31 @@ static void write_body(FILE *f, const struct rec_session *s)
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": %.3f,\n  \"total_ms\": %.3f\n}\n",
-		s->nsnaps ? "\n  ],\n" : "],\n", rec_end_name(s->end), s->ready_ms - s->start_ms,
-		rec_now_ms() - s->start_ms);
+	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": ", s->nsnaps ? "\n  ],\n" : "],\n",
+		rec_end_name(s->end));
+	if (s->ready_ms > 0)
+		fprintf(f, "%.3f", s->ready_ms - s->start_ms);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"total_ms\": %.3f\n}\n", rec_now_ms() - s->start_ms);
 }
 
-int rec_report_reserve(const char *outdir)
+int rec_report_reserve(const struct rec_session *s)
 {
 	char path[PATH_MAX + 16];
-	int fd, err;
+	int fd, err = rec_report_write(s);
 
-	snprintf(path, sizeof(path), "%s/record.json", outdir);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/record.json", s->outdir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	err = posix_fallocate(fd, 0, REC_REPORT_RESERVE);
+	/* blocks past the end: the file stays this report until the final one */
+	err = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, REC_REPORT_RESERVE) ? errno : 0;
 	close(fd);
 	/* a file system without fallocate still gets its record.json at the end */
-	return err && err != EOPNOTSUPP && err != EINVAL ? -err : 0;
+	return err && err != EOPNOTSUPP ? -err : 0;
 }
 
 void rec_report_unreserve(const char *outdir)

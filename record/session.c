@@ -391,6 +391,9 @@ static void loop_once(struct rec_session *s, double deadline)
 			ev->hup = true;
 		read_hits(s, i - first_trig);
 	}
+	/* a hit seen counts even when the target exited or time ran out meanwhile */
+	if (s->end == REC_END_NONE && s->want >= 0)
+		snapshot_wanted(s);
 	for (int i = first_pidfd; i < first_trig; i++)
 		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == REC_END_NONE)
 			s->end = REC_END_EXIT;
@@ -400,8 +403,6 @@ static void loop_once(struct rec_session *s, double deadline)
 		s->end = REC_END_EXIT;
 	if (s->end == REC_END_NONE && s->perf.exited)
 		s->end = perf_exit_end(s);
-	if (s->end == REC_END_NONE && s->want >= 0)
-		snapshot_wanted(s);
 }
 
 /* Whether perf's wait STATUS is a failure: an exit status other than 0, or a
@@ -441,7 +442,9 @@ static int finish(struct rec_session *s)
 		if (sn)
 			sn->requested_ms = sn->frozen_ms = t0;
 	}
-	/* a hit whose snapshot perf's stop took: the last snapshot */
+	/* a hit whose snapshot perf's stop took (or that still waited for one): the last snapshot */
+	if (s->want >= 0)
+		s->hits[s->want].snapshot = SNAP_PENDING;
 	for (int i = 0; i < s->nhits; i++)
 		if (s->hits[i].snapshot == SNAP_PENDING)
 			s->hits[i].snapshot = s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
@@ -545,7 +548,7 @@ int rec_session_run(struct rec_session *s)
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
 	s->want = s->inflight = -1;
-	err = rec_report_reserve(s->outdir);
+	err = rec_report_reserve(s);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",
 			 s->outdir, strerror(-err));

@@ -117,11 +117,13 @@ int rec_session_run(struct rec_session *s);
 const char *rec_end_name(enum rec_end end);
 
 /*
- * Creates OUTDIR/record.json with REC_REPORT_RESERVE bytes allocated, so
- * that the report still fits when perf fills the disk (rec_report_write
- * truncates it first, freeing that room). Returns 0 or a negative errno.
+ * Writes the report of S as it stands (a recording that has not ended:
+ * "end": "none", what a killed recorder leaves) with REC_REPORT_RESERVE
+ * more bytes allocated past its end, so that the final report still fits
+ * when perf fills the disk (rec_report_write truncates the file first,
+ * freeing that room). Returns 0 or a negative errno.
  */
-int rec_report_reserve(const char *outdir);
+int rec_report_reserve(const struct rec_session *s);
 
 /* Removes OUTDIR/record.json (a recording that kept nothing). */
 void rec_report_unreserve(const char *outdir);
