@@ -342,7 +342,7 @@ static enum rec_mechanism pick_mechanism(const struct rec_opts *o, const struct 
 static int dry_run(const struct rec_opts *o, const struct rec_host *h)
 {
 	struct rec_plan plan;
-	char list[256], line[8192];
+	char list[REC_MAX_PIDS * 12], line[8192];
 	const char *flag;
 	int err;
 
@@ -455,7 +455,7 @@ static void print_summary(const struct rec_session *s)
 static int record(struct rec_opts *o, const struct rec_host *h, int sigfd)
 {
 	static struct rec_session s;
-	char list[256], data[PATH_MAX + 16];
+	char list[REC_MAX_PIDS * 12], data[PATH_MAX + 16];
 	const char *flag;
 	int r, err;
 

@@ -89,14 +89,9 @@ static void collect_threads(struct rec_session *s)
 
 	for (int i = 0; i < s->target.npids; i++) {
 		pid_t pid = s->target.pids[i];
-		int n = rec_proc_tasks(pid, tids, (int)cap);
+		int n = rec_proc_tasks(pid, &tids, &cap);
 
-		if (n > (int)cap) {
-			if (reserve((void **)&tids, &cap, (size_t)n, sizeof(*tids)))
-				break;
-			n = rec_proc_tasks(pid, tids, (int)cap);
-		}
-		for (int j = 0; j < n && j < (int)cap; j++) {
+		for (int j = 0; j < n; j++) {
 			struct rec_thread_info *ti = thread_info(s, pid, tids[j]);
 
 			if (ti)

@@ -120,6 +120,11 @@ check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --switch-events -t 1" \
 	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $CTL --switch-events"
 
+# The most pids -p takes (64, of 7 digits) all reach perf's command line.
+PIDS=$(seq -s, 1000001 1000064)
+check dryrun_many_pids 6.1.187 "--mode pt --timer-resolution low --multi-thread -p $PIDS" \
+	"$NB -e intel_pt//u -p $PIDS --snapshot=e $CTL"
+
 # An option the mode does not use is a warning, also under --quiet.
 # warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.
 warned() {

@@ -699,8 +699,8 @@ json_num() {
 t_trigger_storm() {
 	local d="$TMP/storm" t0 ms rc bad
 	t0=$(date +%s%N)
-	"$RECORD" -q -o "$d" --multi-snapshot --duration 3 -- "$PROG" storm 100 >/dev/null \
-		2>"$TMP/storm.err"
+	timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --duration 3 -- "$PROG" storm 100 \
+		>/dev/null 2>"$TMP/storm.err"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	bad=$(snaps_ok "$d")
@@ -729,7 +729,7 @@ t_trigger_storm() {
 # SIGINT in a storm of hits with no --min-interval (a snapshot always in
 # flight) ends the recording within seconds, data kept.
 t_storm_interrupt() {
-	local d="$TMP/storm-int" pid t0 ms rc bad
+	local d="$TMP/storm-int" pid t0 ms rc bad i
 	"$RECORD" -o "$d" --multi-snapshot --min-interval 0 -- "$PROG" storm 100 >/dev/null \
 		2>"$TMP/storm-int.err" &
 	pid=$!
@@ -741,6 +741,11 @@ t_storm_interrupt() {
 	sleep 1.5
 	t0=$(date +%s%N)
 	kill -INT "$pid"
+	for ((i = 0; i < 3000; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -9 "$pid" 2>/dev/null   # still running after 30 s: fails below
 	wait "$pid"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
