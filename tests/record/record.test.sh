@@ -25,7 +25,7 @@ target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
 trigger_storm storm_interrupt short_lived_targets attached_targets_exit grandchildren_end
-newline_in_dir disk_full addr_zero no_leftovers"
+newline_in_dir disk_full addr_zero rebuilt_binary no_leftovers"
 skip_all() {
 	local n
 	for n in $NAMES; do skip "$n" "$1"; done
@@ -891,6 +891,36 @@ t_disk_full() {
 	umount "$m"
 }
 
+# A binary rebuilt between recording and conversion: the build ids in the
+# recording keep perf from giving its old addresses the new binary's names.
+t_rebuilt_binary() {
+	local d="$TMP/rebuilt" p="$TMP/rebuilt-prog" s
+	cp "$PROG" "$p"
+	if ! "$RECORD" -q -o "$d" -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
+		fail rebuilt_binary "exit non-zero: $(tl 3 "$TMP/rebuilt.err")"
+		return
+	fi
+	if ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
+		fail rebuilt_binary "before the rebuild the snapshot has no work_leaf"
+		return
+	fi
+	# the same program with 4 KiB of code in front: every function moves
+	{ echo 'void pad(void); void pad(void) { __asm__ volatile(".fill 4096, 1, 0x90"); }'
+	  cat "$TMP/prog.c"; } >"$TMP/rebuilt.c"
+	rm -f "$p"
+	cc -O1 -g -fno-omit-frame-pointer -o "$p" "$TMP/rebuilt.c" -lpthread || {
+		fail rebuilt_binary "cannot compile the rebuilt program"; return; }
+	s=$(slices_of "$d" $(snaps "$d"))
+	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|tick\|pad\)$'; then
+		fail rebuilt_binary "the old addresses got the rebuilt binary's names:" \
+			"$(echo "$s" | grep ' \(work_\|tick\|pad\)' | head -n 3 | tr '\n' ';')"
+	elif ! echo "$s" | grep -q 'unknown.*rebuilt-prog'; then
+		fail rebuilt_binary "expected [unknown] frames in rebuilt-prog: $(echo "$s" | head -n 3)"
+	else
+		ok rebuilt_binary
+	fi
+}
+
 t_addr_zero() {
 	expect_error addr_zero 2 "addr:0x0: expected an address of .*code" \
 		"$RECORD" -o "$TMP/addr0" --trigger addr:0x0 -- "$PROG" none
@@ -924,6 +954,7 @@ t_grandchildren_end
 t_newline_in_dir
 t_disk_full
 t_addr_zero
+t_rebuilt_binary
 start_not_missed start_not_missed
 # a perf that says 5.4 has no --control: readiness is seen in /proc instead
 printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \
