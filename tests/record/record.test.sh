@@ -765,23 +765,31 @@ t_storm_interrupt() {
 	fi
 }
 
+# exits_clean DIR ARGS...: the recorder with ARGS into DIR ends with the
+# target's exit, status 0 and a snapshot that converts; else says why.
+exits_clean() {
+	local d=$1
+	shift
+	if ! "$RECORD" -q -o "$d" "$@" >/dev/null 2>"$d.err"; then
+		echo "exit non-zero: $(tl 3 "$d.err")"
+	elif [ "$(json_str "$d/record.json" end)" != exit ]; then
+		echo "end is $(json_str "$d/record.json" end), not exit"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_'; then
+		echo "the snapshot does not convert: $(tl 2 "$d/convert.log")"
+	fi
+}
+
 # A target that exits by itself while perf records (perf may see the exit
-# before the recorder can reap it): exit 0 and a snapshot, every time.
+# before the recorder can reap it): exit 0 and a snapshot, every time; the
+# same for attached targets.
 t_short_lived_targets() {
-	local d="$TMP/short" i f bad=""
+	local d="$TMP/short" i bad=""
 	mkdir -p "$d"
-	for ((i = 0; i < 30; i++)); do
-		[ -z "$bad" ] || break
-		if ! "$RECORD" -q -o "$d/$i" -- "$PROG" brief 50 >/dev/null 2>"$d/$i.err"; then
-			bad="run $i: exit non-zero: $(tl 3 "$d/$i.err")"
-		elif [ "$(json_str "$d/$i/record.json" end)" != exit ]; then
-			bad="run $i: end is $(json_str "$d/$i/record.json" end), not exit"
-		elif f=$(snaps "$d/$i") && [ -z "$f" ] || ! slices_of "$d/$i" $f | grep -q ' work_'; then
-			bad="run $i: the snapshot '$f' does not convert: $(tl 2 "$d/$i/convert.log")"
-		fi
+	for ((i = 0; i < 30 && ${#bad} == 0; i++)); do
+		bad=$(exits_clean "$d/$i" -- "$PROG" brief 50)
 	done
 	if [ -n "$bad" ]; then
-		fail short_lived_targets "$bad"
+		fail short_lived_targets "run $i: $bad"
 	elif ! no_procs; then
 		fail short_lived_targets "a perf or target process is left"
 	else
@@ -792,22 +800,15 @@ t_short_lived_targets() {
 t_attached_targets_exit() {
 	local d="$TMP/attexit" i pid bad=""
 	mkdir -p "$d"
-	for ((i = 0; i < 4; i++)); do
-		[ -z "$bad" ] || break
+	for ((i = 0; i < 4 && ${#bad} == 0; i++)); do
 		"$PROG" brief 2500 &
 		pid=$!
 		BG+=("$pid")
-		if ! "$RECORD" -q -o "$d/$i" -p "$pid" >/dev/null 2>"$d/$i.err"; then
-			bad="run $i: exit non-zero: $(tl 3 "$d/$i.err")"
-		elif [ "$(json_str "$d/$i/record.json" end)" != exit ]; then
-			bad="run $i: end is $(json_str "$d/$i/record.json" end), not exit"
-		elif ! slices_of "$d/$i" $(snaps "$d/$i") | grep -q ' work_leaf$'; then
-			bad="run $i: the snapshot does not convert: $(tl 2 "$d/$i/convert.log")"
-		fi
+		bad=$(exits_clean "$d/$i" -p "$pid")
 		wait "$pid"
 	done
 	if [ -n "$bad" ]; then
-		fail attached_targets_exit "$bad"
+		fail attached_targets_exit "run $i: $bad"
 	else
 		ok attached_targets_exit
 	fi

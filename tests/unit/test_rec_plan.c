@@ -120,24 +120,29 @@ static void plan_sampling(void)
 /* An option the mode does not use is a warning; perf < 5.12 keeps build ids its own way. */
 static void plan_ignored_options(void)
 {
+	static const struct {
+		enum rec_mode mode;
+		enum rec_timer_res res;
+		enum rec_callgraph cg;
+		const char *warning;   /* NULL: none */
+	} cases[] = {
+		{ REC_MODE_SAMPLING, REC_RES_NORMAL, REC_CG_DWARF, NULL },
+		{ REC_MODE_SAMPLING, REC_RES_HIGH, REC_CG_FP, "--timer-resolution is ignored" },
+		{ REC_MODE_PT, REC_RES_HIGH, REC_CG_FP, NULL },
+		{ REC_MODE_PT, REC_RES_NORMAL, REC_CG_DWARF, "--callgraph is ignored" },
+	};
 	struct rec_opts o = default_opts();
 	struct rec_host h = host("perf version 6.1.187");
 	struct rec_plan p;
 
-	o.mode = REC_MODE_SAMPLING;
-	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
-	CHECK_INT_EQ(p.nwarnings, 0);
-	o.timer_res = REC_RES_HIGH;
-	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
-	CHECK(p.nwarnings == 1 && strstr(p.warnings[0], "--timer-resolution is ignored"));
-	o = default_opts();
-	o.mode = REC_MODE_PT;
-	h.pt_psb_cyc = 1;
-	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
-	CHECK_INT_EQ(p.nwarnings, 0);
-	o.callgraph = REC_CG_DWARF;
-	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
-	CHECK(p.nwarnings == 1 && strstr(p.warnings[0], "--callgraph is ignored"));
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		o.mode = cases[i].mode;
+		o.timer_res = cases[i].res;
+		o.callgraph = cases[i].cg;
+		rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+		CHECK_INT_EQ(p.nwarnings, cases[i].warning != NULL);
+		CHECK(!cases[i].warning || strstr(p.warnings[0], cases[i].warning));
+	}
 	o = default_opts();
 	o.mode = REC_MODE_SAMPLING;
 	h = host("perf version 5.11.0");
