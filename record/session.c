@@ -346,7 +346,9 @@ static void loop_once(struct rec_session *s, double deadline)
 	int n = 0, first_trig, first_pidfd, timeout = -1, room;
 	struct pollfd *pf;
 
-	if (reserve((void **)&s->pf, &s->pf_cap, want, sizeof(*s->pf)) && s->pf_cap < 2 + REC_MAX_PIDS) {
+	/* out of memory: poll what fits (the first trigger events) */
+	if (reserve((void **)&s->pf, &s->pf_cap, want, sizeof(*s->pf)) &&
+	    s->pf_cap < 2 + REC_MAX_PIDS) {
 		snprintf(s->error, sizeof(s->error), "out of memory");
 		s->end = REC_END_INTERRUPT;
 		return;
