@@ -664,8 +664,10 @@ t_check_report() {
 # make install: the front end finds its programs in PREFIX/libexec/snaptrace.
 t_installed_layout() {
 	local p="$TMP/prefix" rc
-	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" install \
-		>"$TMP/install.log" 2>&1; then
+	# -o: install the programs under test as they are (never rebuilt here
+	# without the flags they were built with, e.g. SAN=1)
+	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" \
+		-o "$RECORD" -o "$CONVERT" install >"$TMP/install.log" 2>&1; then
 		fail installed_layout "make install failed: $(tl 3 "$TMP/install.log")"
 		return
 	fi
