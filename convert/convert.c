@@ -416,11 +416,17 @@ static int add_frame(struct converter *cv, const struct conv_loc *loc)
 	return CONV_OK;
 }
 
-/* Events whose period counts nanoseconds. */
+/* Events whose period counts nanoseconds: cpu-clock and task-clock, also
+ * as perf names them with terms and modifiers (cpu-clock/freq=5000,overwrite/u,
+ * cpu-clock:u, the recorder's own event). */
 static bool period_is_time(struct conv_span ev)
 {
-	return (ev.len == 9 && !memcmp(ev.s, "cpu-clock", 9)) ||
-	       (ev.len == 10 && !memcmp(ev.s, "task-clock", 10));
+	size_t n = 0;
+
+	while (n < ev.len && ev.s[n] != '/' && ev.s[n] != ':')
+		n++;
+	return (n == 9 && !memcmp(ev.s, "cpu-clock", 9)) ||
+	       (n == 10 && !memcmp(ev.s, "task-clock", 10));
 }
 
 static int sample_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
