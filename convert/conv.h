@@ -53,6 +53,12 @@ struct conv_site {
  * as Perfetto can nest. */
 #define CONV_INFERRED_ROOM_NS 512
 
+/* The latest time accepted in the input, ns (2^62: 146 years; perf's
+ * clocks count from boot or 1970). Every time written is an input time
+ * plus at most CONV_TS_MAX (a sample's period is cut to it), so it stays
+ * below 2^63, FXT's limit as Perfetto reads it. */
+#define CONV_TS_MAX (UINT64_C(1) << 62)
+
 /* An open slice on a thread's stack. */
 struct conv_frame {
 	const struct conv_func *func;
@@ -82,8 +88,9 @@ struct conv_thread {
 	struct conv_thread *next;      /* hash chain */
 	int64_t pid, tid;              /* as perf printed them */
 	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31) */
-	char *comm;                    /* last name given to the thread; owned */
-	size_t comm_len;               /* strlen(comm) */
+	char *comm;                    /* last name given to the thread (comm_len bytes,
+					  NULs possible); owned */
+	uint32_t comm_len;
 	bool named;
 
 	bool has_ts;                   /* seen a branch or sample line */
@@ -141,6 +148,15 @@ struct conv {
 /* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
  * or NULL on out-of-memory. */
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
+
+/* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
+ * included: the writer replaces what FXT does not allow) + POST. PRE and
+ * POST are NUL-terminated, up to CONV_NAME_AFFIX_MAX bytes each; MAX is cut
+ * to CONV_NAME_MID_MAX. */
+#define CONV_NAME_AFFIX_MAX 64
+#define CONV_NAME_MID_MAX 512
+fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
+			const char *post);
 
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
  * "[unknown @ 0xIP (DSO)]" when F has none. */

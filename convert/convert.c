@@ -251,10 +251,7 @@ static int error_line(struct converter *cv, const struct conv_line *l)
 {
 	struct conv *c = &cv->c;
 	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
-	char buf[300];
-	int n = snprintf(buf, sizeof(buf), "[decode error: %.*s]",
-			 (int)(l->message.len > 256 ? 256 : l->message.len), l->message.s);
-	fxt_string_id name = fxt_writer_string(c->w, buf, (size_t)n);
+	fxt_string_id name = conv_name(c, "[decode error: ", l->message, 256, "]");
 	uint64_t ts;
 
 	if (!t)
@@ -357,7 +354,8 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	if (!t->has_ts)
 		thread_starts(&cv->c, t, sm->ts);
 	sm->period = l->has_period ? l->period : 0;
-	sm->period_ns = period_is_time(l->event) ? sm->period : 0;
+	sm->period_ns = !period_is_time(l->event) ? 0 : sm->period < CONV_TS_MAX ? sm->period
+									  : CONV_TS_MAX;
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
@@ -387,6 +385,13 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 
 	cv->lineno++;
 	cv->c.stats.lines++;
+	if (l->has_time && l->ts > CONV_TS_MAX) {
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: time %llu.%09llu s is past "
+			 "2^62 ns (146 years), which no perf clock reaches", cv->input,
+			 (unsigned long long)cv->lineno, (unsigned long long)(l->ts / 1000000000u),
+			 (unsigned long long)(l->ts % 1000000000u));
+		return CONV_ERR_TIME;
+	}
 	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD) {
 		int e = sample_done(cv);
 

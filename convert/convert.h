@@ -22,6 +22,7 @@ enum conv_error {
 	CONV_ERR_NOMEM = -1,
 	CONV_ERR_STRICT = -2,   /* --strict and an unrecognised line */
 	CONV_ERR_COLUMN = -3,   /* the text lacks a required column (a usage error) */
+	CONV_ERR_TIME = -4,     /* a time past CONV_TS_MAX */
 };
 
 struct converter;

@@ -93,32 +93,32 @@ static bool pid_named(struct conv *c, uint64_t pkoid)
 	return false;
 }
 
-static fxt_string_id object_name(struct conv *c, const char *comm, int64_t id)
+static fxt_string_id object_name(struct conv *c, const struct conv_thread *t, int64_t id)
 {
-	char buf[320];
-	int n = snprintf(buf, sizeof(buf), "%.256s%s[%lld]", comm, comm[0] ? " " : "",
-			 (long long)id);
+	char post[32];
 
-	return fxt_writer_string(c->w, buf, (size_t)n);
+	snprintf(post, sizeof(post), "%s[%lld]", t->comm_len ? " " : "", (long long)id);
+	return conv_name(c, "", (struct conv_span){ t->comm, t->comm_len }, 256, post);
 }
 
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
 {
-	if (t->named && (comm.len == 0 || (t->comm && t->comm_len == comm.len &&
-					   !memcmp(t->comm, comm.s, comm.len))))
+	if (t->named && (comm.len == 0 || conv_span_eq((struct conv_span){ t->comm, t->comm_len },
+						       comm)))
 		return;
-	if (comm.len || !t->comm) {
-		char *s = strndup(comm.s ? comm.s : "", comm.len);
+	if (comm.len) {
+		char *s = malloc(comm.len);
 
 		if (!s)
 			return;
+		memcpy(s, comm.s, comm.len);
 		free(t->comm);
 		t->comm = s;
 		t->comm_len = comm.len;
 	}
 	if (!pid_named(c, t->pkoid) || t->pid == t->tid)
-		fxt_writer_process(c->w, t->pkoid, object_name(c, t->comm, t->pid));
-	fxt_writer_thread(c->w, t->pkoid, t->tkoid, object_name(c, t->comm, t->tid));
+		fxt_writer_process(c->w, t->pkoid, object_name(c, t, t->pid));
+	fxt_writer_thread(c->w, t->pkoid, t->tkoid, object_name(c, t, t->tid));
 	t->named = true;
 }
 

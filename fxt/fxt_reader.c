@@ -26,8 +26,9 @@
 #include "fxt_format.h"
 #include "fxt_sink.h"
 #include "fxt_trace_priv.h"
+#include "fxt_utf8.h"
 
-enum { ARENA_BLOCK_BYTES = 1 << 20 };
+enum { ARENA_BLOCK_BYTES = 1 << 16 };
 
 struct fxt_arena_block {
 	struct fxt_arena_block *prev;
@@ -176,7 +177,7 @@ static const char *copy_str(struct reader *r, const uint8_t *s, size_t len)
 /* Reads LEN inline bytes (padded to 8) at the cursor. */
 static const char *inline_str(struct reader *r, size_t len)
 {
-	size_t padded = (len + 7) & ~(size_t)7;
+	size_t padded = (len + 7) & ~(size_t)7, bad;
 	const char *s;
 
 	if ((size_t)(r->end - r->p) < padded) {
@@ -184,6 +185,10 @@ static const char *inline_str(struct reader *r, size_t len)
 		return "";
 	}
 	s = copy_str(r, r->p, len);
+	bad = fxt_utf8_check((const char *)r->p, len);
+	if (bad < len)
+		PROBLEM(r, "a string of %zu bytes holds a NUL or ill-formed UTF-8 at byte %zu "
+			"(0x%02x): a strict reader rejects the file", len, bad, r->p[bad]);
 	r->p += padded;
 	return s;
 }
@@ -571,7 +576,7 @@ static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_
 		     char *errbuf, size_t errlen)
 {
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 1 << 20;
+	size_t len = 0, cap = 1 << 16;	/* doubled as needed */
 	uint8_t *buf = NULL;
 	gzFile gz;
 	int err = 0;
@@ -597,7 +602,7 @@ static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_
 		const char *msg;
 		int n, zerr;
 
-		if (cap - len < (1 << 20)) {
+		if (len == cap) {
 			uint8_t *nb = realloc(buf, cap * 2);
 
 			if (!nb) {
@@ -608,7 +613,7 @@ static int read_file(const char *path, struct fxt_trace *t, uint8_t **out, size_
 			buf = nb;
 			cap *= 2;
 		}
-		n = gzread(gz, buf + len, 1 << 20);
+		n = gzread(gz, buf + len, (unsigned)(cap - len < (1u << 30) ? cap - len : 1u << 30));
 		if (n > 0) {
 			len += (size_t)n;
 			continue;

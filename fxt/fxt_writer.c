@@ -377,6 +377,8 @@ int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev)
 
 	if (sticky(w))
 		return sticky(w);
+	if (ev->ts > FXT_TS_MAX || (ev->type == FXT_EVENT_COMPLETE && ev->end_ts > FXT_TS_MAX))
+		return w->sink.err = -ERANGE;	/* the trace would be wrong: sticky */
 	words = event_words(w, ev);
 	if (words < 0)
 		return words;

@@ -76,6 +76,10 @@ struct fxt_arg {
 	};
 };
 
+/* The latest time an event may have, ns: Perfetto reads FXT times as int64
+ * and drops later events. */
+#define FXT_TS_MAX ((uint64_t)INT64_MAX)
+
 /* One event. Times are in ticks; the writer declares 1e9 ticks/s (ns). */
 struct fxt_event {
 	enum fxt_event_type type;
@@ -104,10 +108,12 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
 				   const char *provider, int *err);
 
 /*
- * Returns the stable id of the string S of LEN bytes (not NUL-terminated),
- * interning it on first use; the writer copies it. A string longer than
- * FXT_STRING_MAX_BYTES is cut to that size and ends in "...[truncated]", so
- * the cut is visible. Never fails except on out-of-memory (returns 0, the
+ * Returns the stable id of the string S of LEN bytes (not NUL-terminated,
+ * any bytes), interning it on first use; the writer copies it. FXT strings
+ * are UTF-8 without NUL: each NUL byte and each byte of an ill-formed UTF-8
+ * sequence is written as U+FFFD (FXT_UTF8_REPLACEMENT). A string longer than
+ * FXT_STRING_MAX_BYTES (after that) is cut to that size and ends in
+ * "...[truncated]", so the cut is visible. Never fails except on out-of-memory (returns 0, the
  * empty string, and sets the sticky error to -ENOMEM).
  */
 fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len);
@@ -136,7 +142,8 @@ int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_stri
  * or thread record its references need. Returns 0, -EINVAL for a malformed
  * event (more than 15 args, end_ts < ts, an unknown event or argument type,
  * a string id never returned by fxt_writer_string) without writing, or the
- * sticky negative errno.
+ * sticky negative errno. A time past FXT_TS_MAX sets the sticky error
+ * -ERANGE (the trace would lose the event), so the writer's close fails.
  */
 int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
 
