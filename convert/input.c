@@ -29,10 +29,12 @@ static const char branch_fields[] =
 static const char sample_fields[] = "comm,pid,tid,time,ip,sym,symoff,dso,event,period";
 
 /* Is PATH's recording an Intel PT one? Asks `perf evlist`. Returns 1, 0, or
- * -1 when perf failed (its output is then in OUT). */
+ * -1 when perf failed (its output is then in OUT). Every perf command run on
+ * an input gets -f: without it perf refuses a file owned by another user
+ * even to root. */
 static int is_intel_pt(const char *perf, const char *path, char *out, size_t size)
 {
-	char *argv[] = { (char *)perf, "evlist", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "evlist", "-f", "-i", (char *)path, NULL };
 
 	if (run_capture(argv, out, size) != 0)
 		return -1;
@@ -59,6 +61,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	}
 	argv[n++] = perf->perf;
 	argv[n++] = "script";
+	argv[n++] = "-f";	/* root reading another user's perf.data */
 	argv[n++] = "-i";
 	argv[n++] = in->path;
 	argv[n++] = "--ns";

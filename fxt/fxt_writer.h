@@ -15,7 +15,8 @@
  * Errors are sticky (as redis rio): after the first failed write every call
  * returns the same negative errno and writes nothing; fxt_writer_close()
  * reports it. A failed or aborted writer never leaves a file under the
- * final name: output goes to "PATH.tmp.PID" and is renamed on close.
+ * final name: a regular file is written under a temporary name and renamed
+ * on close; a device or FIFO is written straight (common/outpath.h).
  */
 #ifndef SNAPTRACE_FXT_WRITER_H
 #define SNAPTRACE_FXT_WRITER_H
@@ -26,10 +27,19 @@
 
 /* How the stream is stored. */
 enum fxt_output {
-	FXT_OUTPUT_AUTO,  /* from the path: "-" stdout raw, "*.fxt" raw, else gzip */
+	FXT_OUTPUT_AUTO,  /* from the path: see fxt_output_of_path() */
 	FXT_OUTPUT_RAW,   /* plain FXT words */
 	FXT_OUTPUT_GZIP,  /* gzip member (zlib deflate), which Perfetto detects */
 };
+
+/*
+ * The storage a path's name asks for: "-" (stdout) and "*.fxt" raw,
+ * "*.fxt.gz" and "*.gz" gzip, any other name of an existing device or FIFO
+ * (/dev/null...) raw, as stdout. Returns FXT_OUTPUT_RAW or FXT_OUTPUT_GZIP,
+ * or FXT_OUTPUT_AUTO for any other name (".zst", ".json", none...), which
+ * no writer would store as asked.
+ */
+enum fxt_output fxt_output_of_path(const char *path);
 
 /* Event types; the values are FXT's (Event record, bits 16-19). */
 enum fxt_event_type {
@@ -101,7 +111,8 @@ struct fxt_writer;
  * 255 bytes) and the initialization record (1,000,000,000 ticks/s), in this
  * order. Gzip output uses deflate level 1
  * (fast; see fxt_sink.c). Returns the writer, or NULL with
- * *err set to a negative errno. The caller owns the writer and must end it
+ * *err set to a negative errno (-EINVAL: FXT_OUTPUT_AUTO and a PATH whose
+ * name fxt_output_of_path() does not know). The caller owns the writer and must end it
  * with fxt_writer_close() or fxt_writer_abort().
  */
 struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
