@@ -87,7 +87,7 @@ struct conv_stats {
 struct conv_thread {
 	struct conv_thread *next;      /* hash chain */
 	int64_t pid, tid;              /* as perf printed them */
-	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31) */
+	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31): see CONV_KOID_BAND */
 	char *comm;                    /* last name given to the thread (comm_len bytes,
 					  NULs possible); owned */
 	uint32_t comm_len;
@@ -126,6 +126,12 @@ struct conv_thread {
 	uint64_t chain_period;         /* ns of the last sample when its period is time */
 };
 
+/* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
+ * koids; up to CONV_ODD_IDS_MAX others (-1, 0, past any Linux pid) get the
+ * koids from CONV_KOID_BAND to 2^31 - 1 (threads.c). */
+#define CONV_ODD_IDS_MAX 4096
+#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
+
 /* The converter: everything one conversion holds. */
 struct conv {
 	struct fxt_writer *w;
@@ -140,6 +146,9 @@ struct conv {
 	struct conv_thread *last_thread;   /* lookup cache */
 	uint64_t *named_pids;          /* processes already named (small set) */
 	size_t nnamed_pids, capnamed_pids;
+	int64_t odd_ids[CONV_ODD_IDS_MAX];  /* ids outside 1..CONV_KOID_BAND-1, by koid */
+	size_t nodd_ids;
+	bool odd_ids_full;             /* conv_thread_get failed: one id too many */
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
@@ -165,7 +174,9 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);
 
-/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory. */
+/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory,
+ * or with c->odd_ids_full set when PID or TID is one id too many outside
+ * 1..CONV_KOID_BAND-1. */
 struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
 
 /* threads.c: names T's process and T itself "COMM [ID]" in the output when

@@ -196,7 +196,8 @@ static int dump(const char *path, enum dump_view view)
 static int converter_failed(const struct converter *cv, int conv_err)
 {
 	diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" : converter_message(cv));
-	return conv_err == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
+	return conv_err == CONV_ERR_COLUMN || conv_err == CONV_ERR_LINE_ENDS ? EXIT_USAGE
+									     : EXIT_RUNTIME;
 }
 
 /* Feeds one input to the converter. Returns an exit status. */

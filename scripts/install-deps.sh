@@ -2,6 +2,7 @@
 # Installs the Debian packages snaptrace needs to build and test, only those
 # missing. Quiet and quick when everything is there.
 #   scripts/install-deps.sh          build + test + demo packages
+#   scripts/install-deps.sh PKG...   the same and PKG... (make fuzz: clang)
 set -eu
 
 # gcc make libc6-dev: build; g++: a C++ test program (exceptions);
@@ -11,7 +12,7 @@ set -eu
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine.
 PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libelf-dev libipt-dev libzydis-dev
-linux-perf binutils procps time"
+linux-perf binutils procps time $*"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -7,16 +7,21 @@
 #   fuzz_fxt_reader  any bytes through the FXT reader behind --dump, seeded
 #                    with the FXT of the golden cases.
 # A crash, a sanitizer report or a failed check stops a target and leaves
-# the input as $(O)/fuzz/crash-*. Needs clang (scripts/install-deps.sh
-# --fuzz installs it). FUZZ_FLAGS adds libFuzzer flags (-jobs=1...).
+# the input as $(O)/fuzz/crash-*. Installs clang and its libFuzzer runtime
+# when missing (scripts/install-deps.sh). FUZZ_FLAGS adds libFuzzer flags.
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS ?=
 FUZZ_TARGETS := fuzz_convert fuzz_fxt_reader
 FUZZ_BINS := $(addprefix $(O)/fuzz/,$(FUZZ_TARGETS))
 FUZZ_LIB_SRC := $(CONVERT_SRC) $(FXT_SRC) $(COMMON_SRC)
+FUZZ_PACKAGES := clang libclang-rt-dev
+
+.PHONY: fuzz-deps
+fuzz-deps:
+	@scripts/install-deps.sh $(FUZZ_PACKAGES)
 
 $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/build.mk $(FUZZ_LIB_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
-	@command -v clang >/dev/null || { echo "make fuzz needs clang (scripts/install-deps.sh --fuzz)" >&2; exit 1; }
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: scripts/install-deps.sh $(FUZZ_PACKAGES)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -32,6 +37,10 @@ $(O)/fuzz/seeds.stamp: $(O)/bin/snaptrace-convert $(wildcard tests/cases/*/input
 			2>/dev/null || true; done
 	@touch $@
 
-fuzz: $(FUZZ_BINS) $(O)/fuzz/seeds.stamp
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory fuzz-run
+
+.PHONY: fuzz-run
+fuzz-run: $(FUZZ_BINS) $(O)/fuzz/seeds.stamp
 	@cd $(O)/fuzz && ./fuzz_convert -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) corpus-convert
 	@cd $(O)/fuzz && ./fuzz_fxt_reader -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) corpus-fxt

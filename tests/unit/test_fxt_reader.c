@@ -506,6 +506,31 @@ static void reader_dump_records(void)
 	fxt_trace_free(&t);
 }
 
+/* FXT strings are UTF-8 without NUL: a string record or inline string
+ * breaking that is a problem (a strict reader rejects the file). */
+static void reader_invalid_strings(void)
+{
+	static const char nul[] = "a\0b";
+	struct fxt_trace t;
+
+	start();
+	string_rec(1, "ok \xc3\xa9");                          /* valid: é */
+	string_rec(2, "bad \xff");                               /* not UTF-8 */
+	string_rec(3, "\xed\xa0\x80");                            /* a surrogate */
+	put(hdr(FXT_REC_STRING, 2) | (uint64_t)4 << 16 | (uint64_t)3 << 32);
+	put_bytes(nul, 3);                                        /* holds a NUL */
+	if (load(save("badstr.fxt", false), &t))
+		return;
+	CHECK_INT_EQ(t.nproblems, 3);
+	CHECK(has_problem(&t, "record 2: a string of 5 bytes holds a NUL or ill-formed UTF-8 "
+			  "at byte 4 (0xff)"));
+	CHECK(has_problem(&t, "record 3: a string of 3 bytes holds a NUL or ill-formed UTF-8 "
+			  "at byte 0 (0xed)"));
+	CHECK(has_problem(&t, "record 4: a string of 3 bytes holds a NUL or ill-formed UTF-8 "
+			  "at byte 1 (0x00)"));
+	fxt_trace_free(&t);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_fxt_reader"))
@@ -522,6 +547,7 @@ int main(void)
 	UNIT_RUN(reader_ticks_per_second);
 	UNIT_RUN(reader_thread_object_without_process);
 	UNIT_RUN(reader_dump_records);
+	UNIT_RUN(reader_invalid_strings);
 	unit_tmp_fini();
 	return unit_exit();
 }
