@@ -469,7 +469,7 @@ static void read_metadata(struct reader *r, uint64_t h)
 /* Decodes the record of SIZE words at P, the record number r->rec. */
 static void read_record(struct reader *r, const uint8_t *p, size_t words)
 {
-	uint64_t h = fxt_get64(p);
+	uint64_t h = fxt_get64(p), tps;
 	unsigned type = (unsigned)FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST);
 	unsigned ix;
 
@@ -481,11 +481,13 @@ static void read_record(struct reader *r, const uint8_t *p, size_t words)
 		read_metadata(r, h);
 		break;
 	case FXT_REC_INIT:
-		r->t->ticks_per_second = next_word(r);
-		if (!r->t->ticks_per_second && !r->overrun) {
+		tps = next_word(r);
+		if (r->overrun)
+			break;	/* reported below; the rate stays */
+		if (!tps)
 			PROBLEM(r, "%s", "initialization record with 0 ticks per second");
-			r->t->ticks_per_second = 1000000000;
-		}
+		else
+			r->t->ticks_per_second = tps;
 		note(r, "init ticks_per_second=%llu", (unsigned long long)r->t->ticks_per_second);
 		break;
 	case FXT_REC_STRING:

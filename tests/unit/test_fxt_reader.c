@@ -443,6 +443,28 @@ static void reader_ticks_per_second(void)
 	fxt_trace_free(&t);
 }
 
+/* An initialization record cut short (fuzzing found a division by zero):
+ * a problem, and the rate stays what it was. */
+static void reader_init_record_cut(void)
+{
+	struct fxt_trace t;
+
+	start();
+	put(hdr(FXT_REC_INIT, 1));                 /* no room for the rate */
+	put(event_hdr(FXT_EV_INSTANT, 4, 0, 0, 0, 0));
+	put(5);
+	put(1);
+	put(2);
+	if (load(save("initcut.fxt", false), &t))
+		return;
+	CHECK_U64_EQ(t.ticks_per_second, 1000000000);
+	CHECK(has_problem(&t, "record 1: record type 1: content runs past its size of 1 words"));
+	CHECK_INT_EQ(t.nevents, 1);
+	if (t.nevents == 1)
+		CHECK_U64_EQ(t.events[0].ts, 5);
+	fxt_trace_free(&t);
+}
+
 static void reader_thread_object_without_process(void)
 {
 	struct fxt_trace t;
@@ -548,6 +570,7 @@ int main(void)
 	UNIT_RUN(reader_thread_object_without_process);
 	UNIT_RUN(reader_dump_records);
 	UNIT_RUN(reader_invalid_strings);
+	UNIT_RUN(reader_init_record_cut);
 	unit_tmp_fini();
 	return unit_exit();
 }
