@@ -29,8 +29,7 @@ static const char *const skip_what[] = {
 	[SKIP_UNKNOWN_FLAG] = "unknown branch flag, line skipped",
 	[SKIP_ORPHAN_CHAIN] = "call-chain line without a sample header, skipped",
 	[SKIP_TIME_BACKWARDS] = "time goes backwards in this thread, clamped to its last time",
-	[SKIP_DSO_COLUMN] = "a location without the (dso) the first one had, or the reverse "
-			    "(text after the last column?), line skipped",
+	[SKIP_DSO_COLUMN] = "(dso) column unlike the first line's (text after the last column?)",
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 

@@ -111,11 +111,11 @@ cr_only() {
 
 strict_junk() {
 	{ call_return 100; branch 100 5.000000400 call 401020 main+0x20 402000 work+0x0 | sed 's/$/ JUNK/'; } >"$TMP/junk.txt"
-	expect_fail strict-junk 1 'junk.txt:3: a location without the \(dso\).*JUNK' \
+	expect_fail strict-junk 1 'junk.txt:3: \(dso\) column unlike the first line.*JUNK' \
 		"$CONVERT" -q --strict "$TMP/junk.txt" -o "$TMP/strict-junk.fxt" || return
 	if ! "$CONVERT" "$TMP/junk.txt" -o "$TMP/junk.fxt" 2>"$TMP/junk.err"; then
 		fail strict-junk "without --strict: exit $?: $(first_lines "$TMP/junk.err")"
-	elif ! grep -q 'warning: .*junk.txt:3: a location without the (dso)' "$TMP/junk.err" ||
+	elif ! grep -q 'warning: .*junk.txt:3: (dso) column unlike the first line' "$TMP/junk.err" ||
 		! grep -q '1 lines skipped' "$TMP/junk.err"; then
 		fail strict-junk "no warning and count: $(first_lines "$TMP/junk.err")"
 	else
