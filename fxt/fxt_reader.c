@@ -77,6 +77,9 @@ int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 		va_end(ap);
 	}
 	len = strlen(line) + 1;
+	for (size_t i = 0; i + 1 < len; i++)	/* one line, whatever names it quotes */
+		if ((unsigned char)line[i] < 0x20)
+			line[i] = '?';
 	s = fxt_trace_alloc(t, len);
 	if (!s)
 		return -ENOMEM;

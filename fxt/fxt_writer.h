@@ -108,6 +108,7 @@ struct fxt_writer;
 /*
  * Opens PATH for writing ("-" is stdout, always raw) and writes the magic
  * number record, a provider info record naming PROVIDER (id 0, name cut to
+ * its longest UTF-8 prefix without NUL, and to
  * 255 bytes) and the initialization record (1,000,000,000 ticks/s), in this
  * order. Gzip output uses deflate level 1
  * (fast; see fxt_sink.c). Returns the writer, or NULL with

@@ -551,6 +551,19 @@ static void reader_invalid_strings(void)
 	CHECK(has_problem(&t, "record 4: a string of 3 bytes holds a NUL or ill-formed UTF-8 "
 			  "at byte 1 (0x00)"));
 	fxt_trace_free(&t);
+	/* a problem quoting a name with a newline is still one line */
+	start();
+	string_rec(1, "two\nlines");
+	thread_rec(1, 1, 1);
+	put(event_hdr(FXT_EV_DURATION_BEGIN, 2, 0, 1, 0, 1));
+	put(5);
+	if (load(save("nl.fxt", false), &t))
+		return;
+	if (!fxt_trace_slices(&t))
+		CHECK(has_problem(&t, "two?lines"));
+	for (size_t i = 0; i < t.nproblems; i++)
+		CHECK(!strchr(t.problems[i], '\n'));
+	fxt_trace_free(&t);
 }
 
 int main(void)

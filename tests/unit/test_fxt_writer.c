@@ -610,6 +610,7 @@ static void writer_invalid_utf8(void)
 	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
 	char junk[LONG];
 	struct fxt_trace t;
+	int err;
 
 	if (!w)
 		return;
@@ -637,6 +638,13 @@ static void writer_invalid_utf8(void)
 		CHECK_INT_EQ((n - m) % 3, 0);
 		CHECK(!memcmp(l, "\xef\xbf\xbd\xef\xbf\xbd", 6));
 	}
+	fxt_trace_free(&t);
+	/* the provider name, written inline, is cut before what is not allowed */
+	w = fxt_writer_open(path, FXT_OUTPUT_RAW, "prov\xffider", &err);
+	CHECK(w != NULL);
+	if (!w || fxt_writer_close(w) || read_back(path, &t))
+		return;
+	check_no_problems(&t);
 	fxt_trace_free(&t);
 }
 
