@@ -1,9 +1,10 @@
 # `make fuzz`: the fuzz targets of tests/fuzz/ built with clang's libFuzzer
 # and ASan/UBSan into $(O)/fuzz/, each run for FUZZ_SECONDS (default 120):
-#   fuzz_convert     text through the converter's real input path (file,
-#                    binary check, block pipeline, converter), seeded with
-#                    the golden cases' inputs; the output must read back
-#                    balanced with no problem;
+#   fuzz_convert     text (up to 16 KiB: 4 blocks of the fuzz build) through
+#                    the converter's real input path (file, binary check,
+#                    block pipeline, long-line check, converter), seeded
+#                    with the golden cases' inputs; the output must read
+#                    back balanced with no problem;
 #   fuzz_fxt_reader  any bytes through the FXT reader behind --dump, seeded
 #                    with the FXT of the golden cases.
 # A crash, a sanitizer report or a failed check stops a target and leaves
@@ -42,5 +43,5 @@ fuzz: fuzz-deps
 
 .PHONY: fuzz-run
 fuzz-run: $(FUZZ_BINS) $(O)/fuzz/seeds.stamp
-	@cd $(O)/fuzz && ./fuzz_convert -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) corpus-convert
+	@cd $(O)/fuzz && ./fuzz_convert -max_total_time=$(FUZZ_SECONDS) -max_len=16384 $(FUZZ_FLAGS) corpus-convert
 	@cd $(O)/fuzz && ./fuzz_fxt_reader -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) corpus-fxt
