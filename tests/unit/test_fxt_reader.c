@@ -563,6 +563,20 @@ static void reader_invalid_strings(void)
 		CHECK(has_problem(&t, "two?lines"));
 	for (size_t i = 0; i < t.nproblems; i++)
 		CHECK(!strchr(t.problems[i], '\n'));
+	/* and every view shows it on one line */
+	{
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&text, &size);
+
+		CHECK(f != NULL);
+		if (f) {
+			fxt_dump_slices(&t, f, false);
+			fclose(f);
+			CHECK_STR_EQ(text, "1 0 two?lines\n");
+			free(text);
+		}
+	}
 	fxt_trace_free(&t);
 }
 
