@@ -2,8 +2,9 @@
 # Converter benchmark (`make bench`): generates a realistic branch text
 # (tests/gen/gen_branch_text: perf 6.1 layout, ~75% same-function jcc/jmp,
 # nested calls/returns, 4 threads, long C++ names) of BENCH_LINES lines
-# (default 2,000,000) and one 4x larger, under O/bench/ (kept between runs,
-# remade when the generator changes), then prints in one run:
+# (default 2,000,000) and one 4x larger, under O/bench/ (several GB: removed
+# when the benchmark ends, kept with KEEP=1 and then reused while newer than
+# the generator), then prints in one run:
 #   - converter lines/s and MB/s on the 1x file (best of 3),
 #   - the ratio of its time to `wc -l` on the same file (reference run in
 #     this invocation, best of 3, page cache warm for both),
@@ -25,6 +26,11 @@ die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$CONVERT" ] || die "$CONVERT not built (make O=$O)"
 [ -x "$GEN" ] || die "$GEN not built (make O=$O $GEN)"
 mkdir -p "$DIR" || die "cannot create $DIR"
+if [ "${KEEP:-0}" = 1 ]; then
+	trap 'echo "bench: kept $DIR" >&2' EXIT
+else
+	trap 'rm -rf "$DIR"' EXIT
+fi
 
 # make_input N: prints the path of a generated input of N lines, made when
 # missing or older than the generator.

@@ -20,7 +20,7 @@ enum {
 /* Sets the program name printed before every message (basename of ARGV0). */
 void diag_init(const char *argv0);
 
-/* The name given to diag_init(). */
+/* Returns the name given to diag_init() ("snaptrace" before it), never NULL. */
 const char *diag_program(void);
 
 /* Prints "PROGRAM: MESSAGE" and a newline. */

@@ -48,12 +48,12 @@ int perf_version_parse(const char *text, struct perf_version *v);
 bool perf_version_at_least(const struct perf_version *v, int major, int minor);
 
 /*
- * Whether perf V has feature F: 1 yes, 0 no, -1 unknown (V not known; the
- * caller may probe `perf record -h` instead).
+ * Returns 1 when perf V has feature F, 0 when it has not, or -1 when V is
+ * not known (the caller may probe `perf record -h` instead).
  */
 int perf_version_has(const struct perf_version *v, enum perf_feature f);
 
-/* The perf option that feature F stands for, e.g. "--kcore". Never NULL. */
+/* Returns the perf option that feature F stands for, e.g. "--kcore"; never NULL. */
 const char *perf_feature_option(enum perf_feature f);
 
 /* Formats V as "6.1.187" (or "unknown") into BUF of SIZE bytes; returns BUF. */

@@ -1,15 +1,98 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Sampled call chains (perf record --call-graph): DESIGN.md "Sampled call
- * chains". Consecutive samples of a thread are compared from the root; a
+ * Sampled call chains (perf record --call-graph): docs/design.md "Sampled
+ * call chains". Consecutive samples of a thread are compared from the root; a
  * frame continues while its function and its caller's return address stay
- * the same, and ends at the first sample that lacks it. The thread's stack
- * holds the previous sample's frames, root first.
+ * the same, and ends at the first sample that lacks it, but no later than
+ * one sampling period after the last sample that had it. The thread's stack
+ * holds the frames of the last sample, root first, seen at seen_ts.
+ *
+ * Time that is not a function's: a hole of more than CONV_GAP_PERIODS
+ * periods in which the thread is not known to be off the CPU (a ring that
+ * wrapped, per-CPU buffers that reach back to different times) ends every
+ * frame and is a "[no samples]" slice at the root; time off the CPU (a
+ * sched_switch sample or switch-out record until the switch-in, or the next
+ * sample less one period) is an "[off-cpu]" slice under the stack the
+ * thread left the CPU with.
  */
 #include "conv.h"
 
-void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
-		       const struct conv_site *frames, size_t n, uint64_t period_ns)
+#include <string.h>
+
+/* The median of T's recent sample spacings, or 0 without any. */
+static uint64_t median_spacing(const struct conv_thread *t)
+{
+	uint64_t v[CONV_SPACINGS];
+	size_t n = t->nspacing < CONV_SPACINGS ? t->nspacing : CONV_SPACINGS;
+
+	memcpy(v, t->spacing, n * sizeof(v[0]));
+	for (size_t i = 1; i < n; i++)	/* insertion sort: at most CONV_SPACINGS */
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t x = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return n ? v[n / 2] : 0;
+}
+
+/* When frames last seen at T->seen_ts end at the latest, given that the
+ * thread is next seen at TS. */
+static uint64_t frames_end(const struct conv_thread *t, uint64_t ts)
+{
+	uint64_t end = conv_add_sat(t->seen_ts, t->period_ns);
+
+	return !t->seen || !t->period_ns || end > ts ? ts : end;
+}
+
+/* Pops T's frames above depth K at TS's frame end. */
+static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
+{
+	uint64_t end = frames_end(t, ts);
+
+	while (t->depth > k)
+		conv_stack_pop(c, t, end);
+}
+
+/*
+ * T is seen on the CPU at TS: ends an [off-cpu] slice whose switch-in is
+ * missing, then a hole longer than CONV_GAP_PERIODS periods becomes
+ * "[no samples]". Without switch-in records (only sched_switch samples)
+ * the thread came back one period before TS. With them, this one was lost
+ * (a ring buffer that wrapped, per-CPU rings reaching back to different
+ * times): when it came back is not known, so the [off-cpu] slice lasts one
+ * period, the stack was last seen when it left, and the rest is a hole.
+ */
+static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	uint64_t from;
+
+	if (t->offcpu_open) {
+		uint64_t since = t->offcpu_since, back;
+
+		if (t->switch_ins)
+			back = conv_add_sat(since, t->period_ns);
+		else
+			back = ts > t->period_ns ? ts - t->period_ns : 0;
+		back = back > ts ? ts : back > since ? back : since;
+		conv_offcpu_end(c, t, back);
+		t->seen = true;
+		t->seen_ts = t->switch_ins ? since : back;
+	}
+	if (!t->seen || !t->period_ns || t->period_ns > UINT64_MAX / CONV_GAP_PERIODS ||
+	    ts - t->seen_ts <= CONV_GAP_PERIODS * t->period_ns)
+		return;
+	pop_to(c, t, 0, ts);
+	from = t->seen_ts + t->period_ns;	/* < ts: the hole is longer */
+	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
+	conv_emit_end(c, t, c->s_nosamples, ts);
+	t->nosamples_ns += ts - from;
+	t->spacing_from = false;	/* the hole is no sampling period */
+}
+
+/* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix. */
+static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n)
 {
 	size_t k = 0;
 
@@ -17,21 +100,64 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	while (k < t->depth && k < n && t->stack[k].func == frames[n - 1 - k].func &&
 	       (k == 0 || t->stack[k - 1].ip == frames[n - k].ip))
 		k++;
-	while (t->depth > k)
-		conv_stack_pop(c, t, ts);
+	pop_to(c, t, k, ts);
 	for (size_t i = k; i < n; i++)
 		conv_stack_push(c, t, &frames[n - 1 - i], NULL, ts);
 	/* Continuing frames take this sample's addresses (leaf ip may move). */
 	for (size_t i = 0; i < t->depth && i < n; i++)
 		t->stack[i].ip = frames[n - 1 - i].ip;
-	t->chain_period = period_ns;
+	t->seen = true;
+	t->seen_ts = ts;
+}
+
+void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n, uint64_t period_ns)
+{
+	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
+		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
+	t->period_ns = period_ns ? period_ns : median_spacing(t);
+	on_cpu(c, t, ts);
+	set_stack(c, t, ts, frames, n);
+	t->spacing_from = true;
+	t->nsamples++;
 	c->stats.samples++;
+	conv_coverage_chain(c, t, frames, n);
+}
+
+void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
+			   const struct conv_site *frames, size_t n,
+			   const struct conv_offcpu *off)
+{
+	if (t->offcpu_open)
+		return;	/* the sched_switch sample, then the switch-out record */
+	on_cpu(c, t, ts);
+	if (n) {
+		set_stack(c, t, ts, frames, n);
+		conv_coverage_chain(c, t, frames, n);
+	} else {
+		pop_to(c, t, 0, ts);
+	}
+	conv_offcpu_begin(c, t, ts, off);
+	t->spacing_from = false;
+}
+
+void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (!t->offcpu_open)
+		return;
+	conv_offcpu_end(c, t, ts);
+	t->seen = true;
+	t->seen_ts = ts;
 }
 
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
-	ts += t->chain_period;
-	t->chain_period = 0;
-	while (t->depth)
-		conv_stack_pop(c, t, ts);
+	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
+		conv_offcpu_end(c, t, ts);
+		t->seen_ts = ts;
+	}
+	/* The last sample's frames ran for its period, TS being its time. */
+	pop_to(c, t, 0, conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, t->period_ns));
+	t->seen = false;
+	t->spacing_from = false;
 }

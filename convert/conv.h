@@ -3,7 +3,7 @@
  * conv: the state shared by the converter's parts: interned functions
  * (funcs.c), threads and their output (threads.c), the branch stack machine
  * (stack.c), sampled call chains (chain.c) and the line driver (convert.c).
- * The semantics are DESIGN.md "Stack reconstruction"; the names of the
+ * The semantics are docs/design.md "Stack reconstruction"; the names of the
  * parts of a branch are perf's (ip, sym, symoff, dso).
  */
 #ifndef SNAPTRACE_CONVERT_CONV_H
@@ -24,6 +24,7 @@ struct conv_func {
 	fxt_string_id name;      /* the symbol; 0 when unknown */
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
+	bool root;               /* a thread's first function (conv_coverage_is_root) */
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };
@@ -59,6 +60,16 @@ struct conv_site {
  * below 2^63, FXT's limit as Perfetto reads it. */
 #define CONV_TS_MAX (UINT64_C(1) << 62)
 
+/* Addresses from here up are the kernel's (x86-64). */
+#define CONV_KERNEL_START 0x8000000000000000ull
+
+/* A + B, or UINT64_MAX when that overflows (times near the end of the
+ * clock, garbage periods). */
+static inline uint64_t conv_add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* An open slice on a thread's stack. */
 struct conv_frame {
 	const struct conv_func *func;
@@ -75,6 +86,14 @@ struct conv_branch {
 	uint32_t flags;
 	struct conv_site from, to;
 };
+
+/* A hole in a thread's samples longer than this many sampling periods, with
+ * the thread not known to be off the CPU, is "[no samples]" (chain.c). */
+#define CONV_GAP_PERIODS 3
+
+/* Sample spacings a thread keeps to estimate its sampling period (median)
+ * when the period column is not time. */
+#define CONV_SPACINGS 9
 
 /* Counts shown in the summary. */
 struct conv_stats {
@@ -123,7 +142,28 @@ struct conv_thread {
 	size_t nearly_errors;
 
 	bool has_branches;             /* then samples are instants */
-	uint64_t chain_period;         /* ns of the last sample when its period is time */
+
+	/* Sampled stacks (chain.c): the stack holds what the last sample (or
+	 * the last switch back in) showed at SEEN_TS. */
+	bool seen;
+	uint64_t seen_ts;              /* ns */
+	uint64_t period_ns;            /* sampling period: the period column when it is
+					* time, else the median spacing; 0: unknown */
+	uint64_t spacing[CONV_SPACINGS];   /* recent spacings of on-CPU samples, ns */
+	unsigned nspacing;             /* how many were recorded (ring index) */
+	bool spacing_from;             /* the last sample starts a spacing */
+
+	/* Off the CPU (a switch out until the switch back in): the open
+	 * [off-cpu] slice, on top of the stack (and of an open gap). */
+	bool offcpu_open;
+	uint64_t offcpu_since;         /* ns */
+	bool switch_ins;               /* switch-in records were seen for T */
+
+	/* What the trace covers (summary, coverage.c). */
+	uint64_t first_ts;             /* ns, the thread's first time */
+	uint64_t nsamples;             /* sampled call chains drawn */
+	uint64_t offcpu_ns, nosamples_ns;
+	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
 };
 
 /* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
@@ -131,6 +171,13 @@ struct conv_thread {
  * koids from CONV_KOID_BAND to 2^31 - 1 (threads.c). */
 #define CONV_ODD_IDS_MAX 4096
 #define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
+
+/* A binary blamed for broken call chains (coverage.c). */
+struct conv_dso_count {
+	char *dso;                     /* owned */
+	uint64_t n;
+};
+#define CONV_MAX_BLAMED 32
 
 /* The converter: everything one conversion holds. */
 struct conv {
@@ -152,6 +199,23 @@ struct conv {
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
+	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
+		s_syscall_arg, s_preempted, s_blocked;
+
+	struct conv_dso_count blamed[CONV_MAX_BLAMED];  /* dsos of broken chains */
+	size_t nblamed;
+	uint64_t unnamed_chains;       /* broken chains with no binary known */
+	uint64_t max_ts;               /* ns, the latest time of the current input */
+};
+
+/* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
+struct conv_offcpu {
+	bool state_known;              /* else no state argument (a sched_switch sample
+					* without its fields) */
+	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
+	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
+	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
+	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
 };
 
 /* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
@@ -194,6 +258,8 @@ void conv_threads_free(struct conv *c);
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
 		     uint64_t ts, bool inferred);
 void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);
+void conv_emit_slice_begin(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+			   const struct fxt_arg *args, unsigned nargs);
 void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *args, unsigned nargs);
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
@@ -217,14 +283,65 @@ void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_si
 /* stack.c: pops T's top frame at TS. */
 void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts);
 
-/* chain.c: a sampled call chain of T at TS: FRAMES innermost first (as
+/* stack.c: T left the CPU at TS: opens an [off-cpu] slice on top of its
+ * stack (nothing when one is open) with OFF's arguments. */
+void conv_offcpu_begin(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_offcpu *off);
+
+/* stack.c: T is back on the CPU at TS: ends its [off-cpu] slice, if any. */
+void conv_offcpu_end(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+/*
+ * chain.c: a sampled call chain of T at TS: FRAMES innermost first (as
  * perf prints them), N of them; builds slices by common prefix with the
- * thread's previous sample. PERIOD_NS is the sample's period when it is
- * time (cpu-clock, task-clock), else 0. */
+ * thread's previous sample. A frame that is gone ends one sampling period
+ * after the last sample that had it (or at TS if sooner); a hole of more
+ * than CONV_GAP_PERIODS periods since the stack was last seen ends every
+ * frame and is a "[no samples]" slice. PERIOD_NS is the sample's period
+ * when it is time (cpu-clock, task-clock), else 0 (the median spacing of
+ * the thread's samples is used).
+ */
 void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, uint64_t period_ns);
 
-/* chain.c: ends the sampled frames of T at TS (+ the last period). */
+/* chain.c: T left the CPU at TS (a sched_switch sample or a switch-out
+ * record) with FRAMES (N, innermost first, user space only) on its stack;
+ * N = 0 when the stack is not known: the sampled frames then end and the
+ * [off-cpu] slice is at the root. */
+void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
+			   const struct conv_site *frames, size_t n,
+			   const struct conv_offcpu *off);
+
+/* chain.c: T came back on the CPU at TS (a switch-in record). */
+void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+/* chain.c: ends the sampled frames of T at TS (at most one period after
+ * they were last seen); an [off-cpu] slice still open ends at TS. */
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+/* offcpu.c: fills *OFF from a sched_switch sample: PREV_STATE (R:
+ * preempted; len 0: the fields were not printed, state unknown) and the N KERNEL frames of its call chain, innermost first
+ * (the syscall, and the first function below the scheduler's). */
+void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
+			   struct conv_span prev_state, struct conv_offcpu *off);
+
+/* coverage.c: counts one sampled call chain of T (FRAMES, N, innermost
+ * first) for the broken-stack check: a chain with user-space frames that
+ * reaches no thread root (_start, __libc_start_main, clone, start_thread...)
+ * or is mostly unknown frames is broken, and its innermost user dso blamed. */
+void conv_coverage_chain(struct conv *c, struct conv_thread *t,
+			 const struct conv_site *frames, size_t n);
+
+/* coverage.c: is SYM a function a complete user-space call chain ends in
+ * (_start, __libc_start_main, clone, start_thread...; a "@VERSION" suffix
+ * is ignored)? */
+bool conv_coverage_is_root(struct conv_span sym);
+
+/* coverage.c: prints what the trace covers (per thread, the TOP longest,
+ * then a total line) and the broken-stack warning, on stderr (diag). */
+void conv_coverage_report(struct conv *c, unsigned top);
+
+/* coverage.c: frees the blamed dsos. */
+void conv_coverage_free(struct conv *c);
 
 #endif

@@ -33,7 +33,8 @@ static const char *const skip_what[] = {
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
-/* The perf script command lines whose output this reads (DESIGN.md "Decoding"). */
+/* The perf script command lines whose output this reads (docs/design.md
+ * "perf script grammar"). */
 static const char branch_hint[] =
 	"perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
 static const char sample_hint[] =
@@ -48,6 +49,9 @@ struct sample {
 	struct conv_site *frames;
 	size_t n, cap;
 	bool symtext;           /* some frame had a sym column */
+	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
+	char prev_state[8];     /* its prev_state */
+	uint32_t prev_state_len;
 };
 
 struct converter {
@@ -57,7 +61,6 @@ struct converter {
 	bool seen_branch, seen_sample;
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
-	uint64_t max_ts;
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
 	char message[512];
 };
@@ -81,6 +84,14 @@ struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *op
 	c->s_period = fxt_writer_cstring(w, "period");
 	c->s_cpufreq = fxt_writer_cstring(w, "CPU frequency");
 	c->s_mhz = fxt_writer_cstring(w, "MHz");
+	c->s_offcpu = fxt_writer_cstring(w, "[off-cpu]");
+	c->s_nosamples = fxt_writer_cstring(w, "[no samples]");
+	c->s_state = fxt_writer_cstring(w, "state");
+	c->s_prev_state = fxt_writer_cstring(w, "prev_state");
+	c->s_kernel_function = fxt_writer_cstring(w, "kernel_function");
+	c->s_syscall_arg = fxt_writer_cstring(w, "syscall");
+	c->s_preempted = fxt_writer_cstring(w, "preempted");
+	c->s_blocked = fxt_writer_cstring(w, "blocked");
 	cv->input = "-";
 	return cv;
 }
@@ -99,6 +110,11 @@ const char *converter_message(const struct converter *cv)
 const struct conv_stats *converter_stats(const struct converter *cv)
 {
 	return &cv->c.stats;
+}
+
+void converter_report(struct converter *cv, unsigned top)
+{
+	conv_coverage_report(&cv->c, top);
 }
 
 /* Counts a skipped line; warns on the first of its kind. Returns
@@ -178,8 +194,8 @@ static uint64_t thread_time(struct converter *cv, struct conv_thread *t, uint64_
 		ts = t->last_ts;
 	}
 	t->last_ts = ts;
-	if (ts > cv->max_ts)
-		cv->max_ts = ts;
+	if (ts > cv->c.max_ts)
+		cv->c.max_ts = ts;
 	return ts;
 }
 
@@ -187,6 +203,7 @@ static uint64_t thread_time(struct converter *cv, struct conv_thread *t, uint64_
 static void thread_starts(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	t->has_ts = true;
+	t->first_ts = ts;
 	for (size_t i = 0; i < t->nearly_errors; i++)
 		conv_stack_error(c, t, t->early_errors[i], ts);
 	t->nearly_errors = 0;
@@ -226,7 +243,7 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 	if (!t->has_branches) {
 		t->has_branches = true;
 		if (t->depth) {	/* sampled chains so far: the branches take over */
-			t->chain_period = 0;
+			t->period_ns = 0;	/* end the sampled frames here */
 			conv_chain_close(c, t, ts);
 			conv_stack_close(c, t, ts);
 		}
@@ -294,6 +311,64 @@ static int error_line(struct converter *cv, const struct conv_line *l)
 	return CONV_OK;
 }
 
+/* T leaves the CPU at TS, for the reason OFF, with FRAMES (N, innermost
+ * first, user space) on its stack (N = 0: not known). */
+static void switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n, const struct conv_offcpu *off)
+{
+	if (t->has_branches) {
+		if (t->npending)
+			flush_pending(c, t, ts);
+		conv_offcpu_begin(c, t, ts, off);
+	} else {
+		conv_chain_switch_out(c, t, ts, frames, n, off);
+	}
+}
+
+/* The sched_switch sample being gathered: the thread leaves the CPU in the
+ * call chain it has (kernel frames first). */
+static void switch_sample(struct converter *cv)
+{
+	struct sample *sm = &cv->sample;
+	struct conv_offcpu off;
+	size_t k = 0;
+
+	while (k < sm->n && sm->frames[k].ip >= CONV_KERNEL_START)
+		k++;
+	conv_offcpu_of_switch(&cv->c, sm->frames, k,
+			      (struct conv_span){ sm->prev_state, sm->prev_state_len }, &off);
+	switch_out(&cv->c, sm->t, sm->ts, sm->frames + k, sm->n - k, &off);
+}
+
+/* A context switch record (perf script --show-switch-events). */
+static int switch_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
+{
+	struct conv *c = &cv->c;
+	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
+	uint64_t ts;
+
+	if (!t)
+		return CONV_ERR_NOMEM;
+	if (!t->has_ts)
+		return CONV_OK;	/* nothing of the thread is drawn yet */
+	ts = thread_time(cv, t, l->ts, s, len);
+	if (ts < t->min_ts)
+		ts = t->min_ts;
+	if (l->switch_out) {
+		struct conv_offcpu off = { .state_known = true, .preempted = l->switch_preempt };
+
+		switch_out(c, t, ts, NULL, 0, &off);
+	} else if (t->has_branches) {
+		if (t->npending)
+			flush_pending(c, t, ts);
+		conv_offcpu_end(c, t, ts);
+	} else {
+		conv_chain_switch_in(c, t, ts);
+	}
+	t->switch_ins |= !l->switch_out;
+	return CONV_OK;
+}
+
 /* Ends the sample being gathered: slices from its chain, or an instant in
  * a thread whose stacks come from branches. Returns CONV_OK, or
  * CONV_ERR_COLUMN when the first sample shows the text has no sym column. */
@@ -310,6 +385,10 @@ static int sample_done(struct converter *cv)
 		if (!sm->symtext)
 			return missing_column(cv, "the sym column", sample_hint);
 		cv->seen_sample = true;
+	}
+	if (sm->sched_switch) {
+		switch_sample(cv);
+		return CONV_OK;
 	}
 	if (t->has_branches || sm->n == 0) {
 		struct fxt_arg args[3] = {
@@ -373,6 +452,13 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
+	/* The tracepoint fires in the thread leaving the CPU (prev). */
+	sm->sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18) &&
+		(!l->sched.valid || l->sched.prev_pid == l->tid);
+	sm->prev_state_len = l->sched.prev_state.len < sizeof(sm->prev_state) ?
+		l->sched.prev_state.len : 0;
+	if (sm->prev_state_len)
+		memcpy(sm->prev_state, l->sched.prev_state.s, sm->prev_state_len);
 	conv_thread_name(&cv->c, t, l->comm);
 	return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
 }
@@ -460,6 +546,8 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 		return sample_line(cv, l, s, len);
 	case CONV_LINE_ERROR:
 		return error_line(cv, l);
+	case CONV_LINE_SWITCH:
+		return switch_line(cv, l, s, len);
 	case CONV_LINE_AUX:
 		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
@@ -492,6 +580,8 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
+	if (t->offcpu_open && c->max_ts > end)
+		end = c->max_ts;	/* off the CPU until the recording's end */
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else
@@ -511,7 +601,7 @@ int converter_end_input(struct converter *cv)
 	for (size_t i = 0; i < c->capthreads; i++)
 		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
 			if (t->nearly_errors)
-				thread_starts(c, t, cv->max_ts);
+				thread_starts(c, t, cv->c.max_ts);
 	return CONV_OK;
 }
 
@@ -521,6 +611,7 @@ void converter_free(struct converter *cv)
 		return;
 	conv_threads_free(&cv->c);
 	conv_funcs_free(&cv->c);
+	conv_coverage_free(&cv->c);
 	free(cv->sample.frames);
 	free(cv);
 }

@@ -54,6 +54,12 @@ const char *converter_message(const struct converter *cv);
 /* Counts so far. */
 const struct conv_stats *converter_stats(const struct converter *cv);
 
+/* Prints what the trace covers: the TOP threads of longest span (time span,
+ * samples and sampling period, [off-cpu] and [no samples] time), a total
+ * line, and a warning when many sampled call stacks are broken (naming the
+ * binaries and the fix). On stderr through diag_info/diag_warn. */
+void converter_report(struct converter *cv, unsigned top);
+
 /* Frees CV (not its writer). */
 void converter_free(struct converter *cv);
 

@@ -80,6 +80,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	if (dso.len)
 		memcpy(f->key + sym.len, dso.s, dso.len);
 	f->unknown = sym.len == 0;
+	f->root = !f->unknown && conv_coverage_is_root(sym);
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
 	f->next = c->funcs[h & (c->capfuncs - 1)];

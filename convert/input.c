@@ -27,18 +27,24 @@ struct input {
 static const char branch_fields[] =
 	"comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
 static const char sample_fields[] = "comm,pid,tid,time,ip,sym,symoff,dso,event,period";
+/* A recording of sched:sched_switch: the same per kind of event, and the
+ * tracepoint's text (perf warns about `trace` for any other kind). */
+static const char *const sched_fields[] = {
+	"-F", "hw:comm,pid,tid,time,ip,sym,symoff,dso,event,period",
+	"-F", "sw:comm,pid,tid,time,ip,sym,symoff,dso,event,period",
+	"-F", "raw:comm,pid,tid,time,ip,sym,symoff,dso,event,period",
+	"-F", "trace:comm,pid,tid,time,ip,sym,symoff,dso,event,period,trace",
+};
 
-/* Is PATH's recording an Intel PT one? Asks `perf evlist`. Returns 1, 0, or
- * -1 when perf failed (its output is then in OUT). Every perf command run on
- * an input gets -f: without it perf refuses a file owned by another user
- * even to root. */
-static int is_intel_pt(const char *perf, const char *path, char *out, size_t size)
+/* Runs `perf evlist` on PATH: its event list in OUT. Returns 0, or -1 when
+ * perf failed (its output is then in OUT). Every perf command run on an
+ * input gets -f: without it perf refuses a file owned by another user even
+ * to root. */
+static int evlist(const char *perf, const char *path, char *out, size_t size)
 {
 	char *argv[] = { (char *)perf, "evlist", "-f", "-i", (char *)path, NULL };
 
-	if (run_capture(argv, out, size) != 0)
-		return -1;
-	return strstr(out, "intel_pt") != NULL;
+	return run_capture(argv, out, size) != 0 ? -1 : 0;
 }
 
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
@@ -47,10 +53,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	const char *argv[32 + 64];
 	char out[4096];
 	size_t n = 0;
-	int pt = is_intel_pt(perf->perf, in->path, out, sizeof(out)), fd;
+	int fd;
 	pid_t pid;
 
-	if (pt < 0) {
+	if (evlist(perf->perf, in->path, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
@@ -65,10 +71,14 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	argv[n++] = "-i";
 	argv[n++] = in->path;
 	argv[n++] = "--ns";
-	if (pt) {
+	argv[n++] = "--show-switch-events";	/* off-CPU time; none when not recorded */
+	if (strstr(out, "intel_pt")) {
 		argv[n++] = "--itrace=bep";
 		argv[n++] = "-F";
 		argv[n++] = branch_fields;
+	} else if (strstr(out, "sched:sched_switch")) {
+		for (size_t i = 0; i < sizeof(sched_fields) / sizeof(sched_fields[0]); i++)
+			argv[n++] = sched_fields[i];
 	} else {
 		argv[n++] = "-F";
 		argv[n++] = sample_fields;

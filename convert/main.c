@@ -21,6 +21,7 @@
 #include "version.h"
 
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
+#define SUMMARY_THREADS 5		/* threads listed in the summary */
 
 enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
 
@@ -247,13 +248,16 @@ static int convert_input(struct converter *cv, const char *path, const struct in
 	return rc;
 }
 
-static void summary(const struct options *o, const struct conv_stats *s, uint64_t bytes)
+static void summary(const struct options *o, struct converter *cv, uint64_t bytes)
 {
+	const struct conv_stats *s = converter_stats(cv);
+
 	diag_info("%llu threads, %llu slices, %llu samples, %llu decode errors, %llu lines "
 		  "skipped, %.1f MiB of FXT",
 		  (unsigned long long)s->threads, (unsigned long long)s->slices,
 		  (unsigned long long)s->samples, (unsigned long long)s->decode_errors,
 		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
+	converter_report(cv, SUMMARY_THREADS);
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
 			  (unsigned long long)s->time_backwards);
@@ -332,7 +336,7 @@ int main(int argc, char **argv)
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 	} else {
-		summary(&o, stats, bytes);
+		summary(&o, cv, bytes);
 	}
 	converter_free(cv);
 out:

@@ -6,6 +6,7 @@
  */
 #include "parse.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* Branch flag names as perf prints them (sample_flags[] in perf). Longer
@@ -44,6 +45,35 @@ static const struct {
 };
 
 static const char error_prefix[] = "instruction trace error";
+
+/* Context switch records as perf script --show-switch-events prints them. */
+static const struct {
+	const char *name;
+	uint8_t len;
+} switch_records[] = {
+	{ "PERF_RECORD_SWITCH_CPU_WIDE", 27 }, { "PERF_RECORD_SWITCH", 18 },
+};
+
+/* The fields of sched:sched_switch's text, in order; a comm runs up to the
+ * next field's key (it may hold spaces), the others are one word. */
+enum field_kind { FIELD_COMM, FIELD_WORD, FIELD_INT, FIELD_ARROW };
+
+static const struct {
+	const char *key;     /* with its '=' */
+	uint8_t len;
+	uint8_t kind;        /* enum field_kind */
+	uint8_t offset;      /* in struct conv_sched_switch */
+} sched_switch_fields[] = {
+	{ "prev_comm=", 10, FIELD_COMM, offsetof(struct conv_sched_switch, prev_comm) },
+	{ "prev_pid=", 9, FIELD_INT, offsetof(struct conv_sched_switch, prev_pid) },
+	{ "prev_prio=", 10, FIELD_INT, offsetof(struct conv_sched_switch, prev_prio) },
+	{ "prev_state=", 11, FIELD_WORD, offsetof(struct conv_sched_switch, prev_state) },
+	{ "==>", 3, FIELD_ARROW, 0 },
+	{ "next_comm=", 10, FIELD_COMM, offsetof(struct conv_sched_switch, next_comm) },
+	{ "next_pid=", 9, FIELD_INT, offsetof(struct conv_sched_switch, next_pid) },
+	{ "next_prio=", 10, FIELD_INT, offsetof(struct conv_sched_switch, next_prio) },
+};
+#define NFIELDS (sizeof(sched_switch_fields) / sizeof(sched_switch_fields[0]))
 
 /* Byte classes, one table lookup per byte on the hot paths: C_HEX | value
  * for a hex digit, C_SPACE for a blank, 0 for anything else. */
@@ -458,6 +488,71 @@ static struct conv_span event_name(const char *p, const char *e)
 	return (struct conv_span){ p, (uint32_t)(c - p) };
 }
 
+/* "IN|OUT [preempt] [next|prev pid/tid: P/T]" after a switch record's name. */
+static void parse_switch(const char *p, const char *end, struct conv_line *l)
+{
+	const char *w = token_end(p, end);
+
+	l->kind = CONV_LINE_BAD;
+	if (w - p == 3 && !memcmp(p, "OUT", 3))
+		l->switch_out = true;
+	else if (w - p != 2 || memcmp(p, "IN", 2))
+		return;
+	p = skip_spaces(w, end);
+	w = token_end(p, end);
+	if (l->switch_out && w - p == 7 && !memcmp(p, "preempt", 7))
+		l->switch_preempt = true;
+	l->kind = CONV_LINE_SWITCH;
+}
+
+/*
+ * Reads sched:sched_switch's fields at [p, end) into L->sched (valid when
+ * all were there, in order). Returns where its text ends: an inline
+ * "IP SYM (DSO)" may follow when no call chain was recorded.
+ */
+static const char *parse_sched_switch(const char *p, const char *end, struct conv_line *l)
+{
+	char *base = (char *)&l->sched;
+
+	for (size_t i = 0; i < NFIELDS; i++) {
+		const char *v, *ve;
+		size_t n = sched_switch_fields[i].len;
+
+		p = skip_spaces(p, end);
+		if ((size_t)(end - p) < n || memcmp(p, sched_switch_fields[i].key, n))
+			return p;
+		v = p + n;
+		ve = token_end(v, end);
+		if (sched_switch_fields[i].kind == FIELD_COMM && i + 1 < NFIELDS) {
+			const char *next = memmem(v, (size_t)(end - v), sched_switch_fields[i + 1].key,
+						  sched_switch_fields[i + 1].len);
+
+			if (!next)
+				return p;
+			ve = next;
+			while (ve > v && is_space(ve[-1]))
+				ve--;
+		}
+		switch (sched_switch_fields[i].kind) {
+		case FIELD_COMM:
+		case FIELD_WORD:
+			*(struct conv_span *)(base + sched_switch_fields[i].offset) =
+				(struct conv_span){ v, (uint32_t)(ve - v) };
+			break;
+		case FIELD_INT:
+			if (!parse_dec(v, ve, (int64_t *)(base + sched_switch_fields[i].offset)))
+				return p;
+			break;
+		case FIELD_ARROW:
+			ve = v;
+			break;
+		}
+		p = ve;
+	}
+	l->sched.valid = true;
+	return p;
+}
+
 void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 {
 	const char *end = s + len, *p, *prev = NULL, *prev_end = NULL, *t, *te;
@@ -522,6 +617,14 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 	if (p < te && te[-1] == ':') {
 		l->event = event_name(p, te);
 		p = te;
+	} else if (p < te && *p == 'P') {
+		for (size_t i = 0; i < sizeof(switch_records) / sizeof(switch_records[0]); i++) {
+			if (te - p == switch_records[i].len &&
+			    !memcmp(p, switch_records[i].name, switch_records[i].len)) {
+				parse_switch(skip_spaces(te, end), end, l);
+				return;
+			}
+		}
 	}
 	if (l->event.len == 0 || (l->event.len == 8 && !memcmp(l->event.s, "branches", 8))) {
 		parse_branch(p, end, l);
@@ -537,6 +640,8 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		}
 	}
 	l->kind = CONV_LINE_SAMPLE;
+	if (l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18))
+		p = parse_sched_switch(p, end, l);
 	p = skip_spaces(p, end);
 	if (p < end)
 		l->has_loc = parse_loc(p, end, &l->from);

@@ -5,7 +5,7 @@
  * tools/perf/builtin-script.c (process_event, the -F fields), and
  * tools/perf/util/trace-event-scripting.c perf_sample__sprintf_flags() with
  * its sample_flags[] table for the branch flags. Facts on the variants met
- * across perf versions are in DESIGN.md "perf facts / Decoding".
+ * across perf versions are in docs/design.md "perf script grammar".
  *
  * Line kinds:
  *   branch     [COMM] PID/TID TIME: [PERIOD] [EVENT:MODS:] FLAGS FROM => TO
@@ -15,7 +15,13 @@
  *   aux        a psb, cbr, pwre, pwrx, exstop, mwait, ptwrite... event line
  *   error      " instruction trace error type T [time S.N ]cpu C pid P tid T
  *               ip 0xIP code N: MESSAGE"
+ *   switch     [COMM] PID/TID TIME: PERF_RECORD_SWITCH[_CPU_WIDE] IN|OUT [preempt]
+ *              [next|prev pid/tid: P/T]   (perf script --show-switch-events;
+ *              perf's perf_event__fprintf_switch())
  *   blank      the empty line ending a call chain
+ * A sample of sched:sched_switch also has its tracepoint text read (the
+ * `trace` field, perf's sched_switch format): "prev_comm=C prev_pid=P
+ * prev_prio=N prev_state=S ==> next_comm=C next_pid=P next_prio=N".
  * where FROM and TO are "IP [SYM[+0xOFF]] [(DSO)]".
  */
 #ifndef SNAPTRACE_CONVERT_PARSE_H
@@ -73,8 +79,17 @@ enum conv_line_kind {
 	CONV_LINE_CHAIN,
 	CONV_LINE_AUX,
 	CONV_LINE_ERROR,
+	CONV_LINE_SWITCH,         /* a context switch record (side-band) */
 	CONV_LINE_UNKNOWN_FLAG,   /* a branch line with a flag we do not know */
 	CONV_LINE_BAD,            /* anything else */
+};
+
+/* The fields of a sched:sched_switch sample's tracepoint text. Spans point
+ * into the line. */
+struct conv_sched_switch {
+	bool valid;               /* every field below was read */
+	struct conv_span prev_comm, prev_state, next_comm;
+	int64_t prev_pid, prev_prio, next_pid, next_prio;
 };
 
 struct conv_line {
@@ -94,6 +109,9 @@ struct conv_line {
 	struct conv_span message;  /* error: MESSAGE; unknown flag: the flag word */
 	uint32_t cbr_mhz;       /* aux "cbr": frequency in MHz, 0 if none */
 	bool cr_joined;         /* bad: a CR inside, then a whole line (CR-only line ends) */
+	bool switch_out;        /* switch: OUT (else IN) */
+	bool switch_preempt;    /* switch: OUT preempt (the thread was still runnable) */
+	struct conv_sched_switch sched;  /* sample of sched:sched_switch */
 };
 
 /*

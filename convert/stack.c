@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The branch stack machine: DESIGN.md "Stack reconstruction" and its
- * "Precise rules", applied to one thread's branches in time order.
+ * The branch stack machine: docs/design.md "Stack reconstruction" (the
+ * rules) and "Ordering in the file" (this comment), applied to one thread's
+ * branches in time order.
  *
  * Ordering in the file: Perfetto sorts a thread's events by (timestamp, file
  * order) and an end closes the innermost open slice. Every event is written
@@ -14,15 +15,14 @@
  * before the closing time (its floor), or an earlier frame's end would close
  * it: its events are moved up to floor + CONV_INFERRED_ROOM_NS when they come
  * earlier (convert.c), so that the room is always there. After a decode
- * error the frames begin next to the error (DESIGN: "or the last decode
- * error's"), the k-th at floor + CONV_INFERRED_ROOM_NS - k.
+ * error the frames begin next to the error, the k-th at
+ * floor + CONV_INFERRED_ROOM_NS - k.
  */
 #include "conv.h"
 
 #include "array.h"
 #include <stdlib.h>
 
-#define KERNEL_START 0x8000000000000000ull
 #define MAX_INSN_LEN 15	/* longest x86 instruction: return address - call site */
 
 static bool frame_push(struct conv_thread *t, const struct conv_frame *f)
@@ -59,7 +59,7 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 		.func = site->func,
 		.name = conv_func_frame_name(c, site->func, site->ip),
 		.ip = site->ip,
-		.kernel = site->ip >= KERNEL_START,
+		.kernel = site->ip >= CONV_KERNEL_START,
 	};
 
 	if (callsite)
@@ -89,6 +89,7 @@ void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	if (t->depth == 0)
 		return;
+	conv_offcpu_end(c, t, ts);
 	t->depth--;
 	if (!t->stack[t->depth].hidden)
 		conv_emit_end(c, t, t->stack[t->depth].name, ts);
@@ -212,7 +213,7 @@ static void do_return(struct conv *c, struct conv_thread *t, const struct conv_b
 		}
 	}
 	/* sysret/iret to user space leave the kernel entirely. */
-	if ((b->flags & (CONV_F_SYSRET | CONV_F_IRET)) && b->to.ip && b->to.ip < KERNEL_START)
+	if ((b->flags & (CONV_F_SYSRET | CONV_F_IRET)) && b->to.ip && b->to.ip < CONV_KERNEL_START)
 		while (t->depth && t->stack[t->depth - 1].kernel)
 			conv_stack_pop(c, t, now);
 	make_top(c, t, &b->to, now);
@@ -264,10 +265,50 @@ static void open_gap(struct conv *c, struct conv_thread *t, bool syscall, uint64
 
 static void close_gap(struct conv *c, struct conv_thread *t, uint64_t now)
 {
+	conv_offcpu_end(c, t, now);	/* nested in the gap */
 	if (!t->gap_open)
 		return;
 	t->gap_open = false;
 	conv_emit_end(c, t, 0, now);
+}
+
+void conv_offcpu_begin(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_offcpu *off)
+{
+	size_t depth = t->depth + t->gap_open;
+	struct fxt_arg args[4];
+	unsigned n = 0;
+
+	if (t->offcpu_open || (depth && too_deep(t, depth)))
+		return;
+	if (off->state_known)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_state,
+			.str = off->preempted ? c->s_preempted : c->s_blocked };
+	if (off->prev_state[0])
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_prev_state,
+			.str = fxt_writer_cstring(c->w, off->prev_state) };
+	if (off->syscall)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_syscall_arg,
+			.str = off->syscall };
+	if (off->kernel_function)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING,
+			.name = c->s_kernel_function, .str = off->kernel_function };
+	if (depth + 1 > t->seg_levels)
+		t->seg_levels = (unsigned)depth + 1;
+	conv_emit_slice_begin(c, t, c->s_offcpu, ts, args, n);
+	t->offcpu_open = true;
+	t->offcpu_since = ts;
+}
+
+void conv_offcpu_end(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (!t->offcpu_open)
+		return;
+	t->offcpu_open = false;
+	if (ts < t->offcpu_since)
+		ts = t->offcpu_since;
+	t->offcpu_ns += ts - t->offcpu_since;
+	conv_emit_end(c, t, c->s_offcpu, ts);
 }
 
 void conv_stack_branch(struct conv *c, struct conv_thread *t, const struct conv_branch *b,

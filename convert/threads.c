@@ -192,6 +192,24 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 	c->stats.slices++;
 }
 
+/* An event of TYPE named NAME at TS with NARGS ARGS on T's track. */
+static void emit_named(struct conv *c, struct conv_thread *t, enum fxt_event_type type,
+		       fxt_string_id name, uint64_t ts, const struct fxt_arg *args, unsigned nargs)
+{
+	struct fxt_event ev = {
+		.type = type, .ts = ts, .name = name, .args = args, .nargs = nargs,
+	};
+
+	emit(c, t, &ev);
+}
+
+void conv_emit_slice_begin(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
+			   const struct fxt_arg *args, unsigned nargs)
+{
+	emit_named(c, t, FXT_EVENT_BEGIN, name, ts, args, nargs);
+	c->stats.slices++;
+}
+
 void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts)
 {
 	struct fxt_event ev = { .type = FXT_EVENT_END, .ts = ts, .name = name };
@@ -204,11 +222,7 @@ void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, ui
 void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *args, unsigned nargs)
 {
-	struct fxt_event ev = {
-		.type = FXT_EVENT_INSTANT, .ts = ts, .name = name, .args = args, .nargs = nargs,
-	};
-
-	emit(c, t, &ev);
+	emit_named(c, t, FXT_EVENT_INSTANT, name, ts, args, nargs);
 	c->stats.instants++;
 }
 

@@ -106,7 +106,7 @@ static inline void fxt_put64(uint8_t *p, uint64_t v)
 #endif
 }
 
-/* Loads 8 little-endian bytes at P (no alignment needed). */
+/* Returns the 8 little-endian bytes at P as a number (no alignment needed). */
 static inline uint64_t fxt_get64(const uint8_t *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

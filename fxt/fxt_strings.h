@@ -59,7 +59,8 @@ void fxt_strings_free(struct fxt_strings *t);
  */
 int fxt_strings_intern(struct fxt_strings *t, const char *s, size_t len, uint32_t *id);
 
-/* Slow path of fxt_strings_index(): assigns an index to ID (evicting LRU). */
+/* Slow path of fxt_strings_index(): assigns an index to ID, taking the least
+ * recently used one when all are in use. Returns the index (1..32767). */
 unsigned fxt_strings_assign(struct fxt_strings *t, uint32_t id);
 
 /* Marks index IX as the most recently used. */

@@ -39,7 +39,7 @@ void *fxt_trace_alloc(struct fxt_trace *t, size_t n);
 int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Name of an event type ("begin", "end", ...). */
+/* Returns the name of an event type ("begin", "end", ...; "?" if unknown), static. */
 const char *fxt_event_type_name(enum fxt_event_type type);
 
 #endif

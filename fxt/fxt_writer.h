@@ -17,6 +17,7 @@
  * reports it. A failed or aborted writer never leaves a file under the
  * final name: a regular file is written under a temporary name and renamed
  * on close; a device or FIFO is written straight (common/outpath.h).
+ * Why (and what Perfetto does otherwise): docs/design.md "FXT writer".
  */
 #ifndef SNAPTRACE_FXT_WRITER_H
 #define SNAPTRACE_FXT_WRITER_H
@@ -130,7 +131,7 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
  */
 fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len);
 
-/* fxt_writer_string() of a NUL-terminated string. */
+/* fxt_writer_string() of the NUL-terminated string S; returns what it returns. */
 fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s);
 
 /*
@@ -159,7 +160,7 @@ int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_stri
  */
 int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
 
-/* Bytes of FXT written so far (before compression). */
+/* Returns the bytes of FXT written so far (before compression). */
 uint64_t fxt_writer_bytes(const struct fxt_writer *w);
 
 /*

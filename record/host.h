@@ -2,7 +2,8 @@
 /*
  * host: what this machine offers for recording. Finds perf, asks its version
  * (common/perf_version), and reads the PMUs and limits under
- * /sys/bus/event_source/devices and /proc/sys/kernel (DESIGN.md "perf facts").
+ * /sys/bus/event_source/devices and /proc/sys/kernel (docs/design.md
+ * "perf command lines").
  * Probing runs `perf --version` (and `perf record -h` when the version is
  * unknown) but never records anything.
  */

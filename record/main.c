@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * snaptrace-record: records a process with perf around a trigger and keeps
- * the moments before it (DESIGN.md "perf facts"). Option parsing and the
+ * the moments before it (docs/design.md "The recorder"). Option parsing and the
  * order of the steps live here; the work is in the record/ modules.
  */
 #include <errno.h>
@@ -22,8 +22,7 @@
 #include "procfs.h"
 #include "session.h"
 #include "trigspec.h"
-
-#define VERSION "0.1"
+#include "version.h"
 
 enum {
 	OPT_MODE = 256, OPT_MULTI_THREAD, OPT_TIMER_RES, OPT_SNAPSHOT_SIZE, OPT_KERNEL,
@@ -243,7 +242,7 @@ static int parse_one(int c, const char *arg, struct rec_opts *o, bool *check)
 	case OPT_CHECK: *check = true; break;
 	case 'q': o->quiet = true; break;
 	case 'h': usage(stdout); return EXIT_OK;
-	case 'V': printf("snaptrace-record %s\n", VERSION); return EXIT_OK;
+	case 'V': printf("snaptrace-record %s\n", SNAPTRACE_VERSION); return EXIT_OK;
 	default: fprintf(stderr, "Try '%s --help'.\n", diag_program()); return EXIT_USAGE;
 	}
 	return -1;

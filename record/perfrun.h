@@ -10,7 +10,7 @@
  *
  * perf's messages are kept (the last 16 KiB) to be shown when it fails, and
  * scanned for "[ perf record: Dump FILE ]", the line --switch-output prints
- * when a snapshot file is complete.
+ * when a snapshot file is complete. Why: docs/design.md "Process model".
  */
 #ifndef SNAPTRACE_REC_PERFRUN_H
 #define SNAPTRACE_REC_PERFRUN_H

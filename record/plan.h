@@ -5,7 +5,7 @@
  * function of its inputs (no I/O), so --dry-run and the unit tests see
  * exactly what a recording runs.
  *
- * Command lines follow DESIGN.md "perf facts":
+ * Command lines (why each part: docs/design.md "perf command lines"):
  * (--no-bpf-event follows --timestamp where perf >= 5.1 has it.)
  *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]

@@ -17,7 +17,7 @@ enum rec_mode {
 	REC_MODE_SAMPLING,
 };
 
-/* Intel PT timing presets (DESIGN.md "Recording (Intel PT)"). */
+/* Intel PT timing presets (docs/design.md "perf command lines"). */
 enum rec_timer_res {
 	REC_RES_LOW,        /* intel_pt//            */
 	REC_RES_NORMAL,     /* cyc=1,cyc_thresh=1,mtc_period=0 */

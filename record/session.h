@@ -6,6 +6,7 @@
  * a trigger hit, a signal (SIGINT/SIGTERM/SIGHUP through a signalfd), the
  * target's exit, perf's exit or the --duration deadline, and takes the
  * snapshots the options ask for. Never leaves perf running.
+ * Why: docs/design.md "Process model" and "Snapshots".
  */
 #ifndef SNAPTRACE_REC_SESSION_H
 #define SNAPTRACE_REC_SESSION_H

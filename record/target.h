@@ -6,7 +6,8 @@
  * program, so perf and the trigger are armed before anything runs; then
  * PTRACE_DETACH lets it go (ptrace(2), "execve under ptrace"). The child
  * dies with the recorder (PR_SET_PDEATHSIG SIGKILL). Attach mode only checks
- * that the processes exist; they are never signalled.
+ * that the processes exist; they are never signalled. Why: docs/design.md
+ * "Process model".
  */
 #ifndef SNAPTRACE_REC_TARGET_H
 #define SNAPTRACE_REC_TARGET_H

@@ -22,6 +22,7 @@
  * single early hit cannot be missed. Sample records follow
  * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME): the
  * time is perf's clock, the same one `perf record` stamps samples with.
+ * Why: docs/design.md "Triggers".
  */
 #ifndef SNAPTRACE_REC_TRIGGER_H
 #define SNAPTRACE_REC_TRIGGER_H

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages snaptrace needs to build and test, only those
-# missing. Quiet and quick when everything is there.
+# missing. Quiet and quick when everything is there: then it runs neither
+# sudo nor apt-get. Elsewhere than Debian it only lists the packages.
 #   scripts/install-deps.sh          build + test + demo packages
 #   scripts/install-deps.sh PKG...   the same and PKG... (make fuzz: clang)
 set -eu
@@ -14,6 +15,11 @@ set -eu
 PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libelf-dev libipt-dev libzydis-dev
 linux-perf binutils procps time $*"
 
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "install-deps: not a Debian system (no dpkg-query): nothing installed;" \
+		"the build needs the equivalents of:" $PACKAGES >&2
+	exit 0
+fi
 missing=""
 for pkg in $PACKAGES; do
 	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)

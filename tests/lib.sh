@@ -27,9 +27,19 @@ need_convert() {
 	fi
 }
 
-# A scratch directory removed when the suite exits.
+# A scratch directory for the suite's files. scratch_done removes it when the
+# suite exits, or, with KEEP=1 in the environment, keeps it and prints a line
+# "kept DIR" (tests/run.sh shows those lines). A suite with a cleanup of its
+# own calls scratch_done at the end of it.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+scratch_done() {
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "kept $TMP"
+	else
+		rm -rf "$TMP"
+	fi
+}
+trap scratch_done EXIT
 
 # slices_match ACTUAL EXPECTED: compares two "TID DEPTH NAME" listings (the
 # format of tests/cases/*/expected.txt and of `snaptrace-convert --dump=slices`).

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Runs the test suite against the build in directory O (default build).
-#   tests/run.sh [O] [SUITE...]
+#   tests/run.sh [O] [SUITE[/NAME]...]
 # SUITE is "unit" or the name of a tests/*/*.test.sh script without
-# .test.sh (e.g. "cases"); none means all. Every test prints one line
+# .test.sh (e.g. "cases"); none means all. SUITE/NAME runs one part of a
+# suite: unit/test_parse (one unit test program), cases/jit-int or just
+# jit-int (one golden case: the suite gets NAME as an argument). Every test prints one line
 # "ok NAME", "FAIL NAME: why" or "skip NAME: why"; a suite that exits
-# non-zero without a FAIL line counts as one failure. Ends with the line
-# "N passed, N failed" (", N skipped" when some were) and exits 1 on failure.
+# non-zero without a FAIL line counts as one failure. A failing suite's other
+# output follows its FAIL lines (a golden case's diff, the command that reruns
+# it). With KEEP=1 suites keep their scratch directories and say where
+# ("kept DIR"). Ends with the line "N passed, N failed" (", N skipped" when
+# some were) and exits 1 on failure, 2 when a SUITE does not exist.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-build}
@@ -13,15 +18,41 @@ shift $(( $# > 0 ? 1 : 0 ))
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
+# Marks every process this run starts (they inherit the environment), so the
+# final check finds its own leftovers, not the perf processes of others.
+export SNAPTRACE_TEST_RUN="$$.$RANDOM$RANDOM"
 
+selected=()
+for s in "$@"; do
+	suite=${s%%/*}
+	# a golden case may be named alone
+	if [ "$s" = "$suite" ] && [ -f "$top/tests/cases/$s/input.txt" ] &&
+		! compgen -G "$top/tests/*/$s.test.sh" >/dev/null; then
+		s=cases/$s suite=cases
+	fi
+	selected+=("$s")
+	if [ "$suite" != unit ] && ! compgen -G "$top/tests/*/$suite.test.sh" >/dev/null; then
+		echo "tests/run.sh: no suite '$suite': expected unit, a golden case or one of:" \
+			$(basename -s .test.sh "$top"/tests/*/*.test.sh) >&2
+		exit 2
+	fi
+done
+
+# want SUITE: true when SUITE is to run; sets parts to the NAMEs asked for
+# (none: the whole suite).
 want() {
-	[ $# -eq 0 ] && return 0
 	local s
-	for s in "${selected[@]}"; do [ "$s" = "$1" ] && return 0; done
-	return 1
+	parts=()
+	[ ${#selected[@]} -eq 0 ] && return 0
+	local hit=1
+	for s in "${selected[@]}"; do
+		case "$s" in
+		"$1") hit=0; parts=(); break ;;
+		"$1"/*) hit=0; parts+=("${s#*/}") ;;
+		esac
+	done
+	return $hit
 }
-selected=("$@")
-[ ${#selected[@]} -eq 0 ] && selected=()
 
 passed=0 failed=0 skipped=0
 log=$(mktemp)
@@ -37,35 +68,46 @@ run() {
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
 	s=$(grep -c '^skip ' "$log")
-	grep -E '^(FAIL|skip) ' "$log"
+	grep -E '^(FAIL|skip|kept) ' "$log"
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL $name: exited $rc without a FAIL line; its output:"
 		tail -n 20 "$log" | sed 's/^/    /'
 		f=1
 	elif [ "$f" -gt 0 ]; then
-		grep -v -E '^(ok|FAIL|skip) ' "$log" | tail -n 40 | sed 's/^/    /'
+		grep -v -E '^(ok|FAIL|skip|kept) ' "$log" | sed 's/^/    /'
 	fi
 	echo "$name: $p passed, $f failed, $s skipped"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
-if [ ${#selected[@]} -eq 0 ] || want unit; then
+if want unit; then
 	for t in "$O"/test/unit/test_*; do
 		[ -x "$t" ] || continue
+		if [ ${#parts[@]} -gt 0 ] && ! printf '%s\n' "${parts[@]}" | grep -qx "$(basename "$t")"; then
+			continue
+		fi
 		run "unit/$(basename "$t")" "$t"
 	done
 fi
 for s in "$top"/tests/*/*.test.sh; do
 	[ -e "$s" ] || continue
 	name=$(basename "$s" .test.sh)
-	if [ ${#selected[@]} -eq 0 ] || want "$name"; then
-		run "$name" bash "$s"
+	if want "$name"; then
+		run "$name" bash "$s" "${parts[@]}"
 	fi
 done
 
-# No test may leave perf or a traced program behind.
-if pgrep -x perf >/dev/null 2>&1; then
-	echo "FAIL cleanup: perf processes left running: $(pgrep -x perf | tr '\n' ' ')"
+# No test may leave perf or a traced program behind: this run's processes
+# (other perf sessions may run on this machine at the same time).
+left=
+for p in /proc/[0-9]*; do
+	[ "${p#/proc/}" = "$$" ] && continue
+	if tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "SNAPTRACE_TEST_RUN=$SNAPTRACE_TEST_RUN"; then
+		left="$left ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
+	fi
+done
+if [ -n "$left" ]; then
+	echo "FAIL cleanup: processes of this test run left running:$left"
 	failed=$((failed + 1))
 fi
 

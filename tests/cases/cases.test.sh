@@ -2,7 +2,8 @@
 # Golden cases: every tests/cases/NAME/ directory holds
 #   input.txt      perf script text (branch or sampled call chains)
 #   expected.txt   the slices a correct conversion shows, "TID DEPTH NAME"
-#                  (format: tests/lib.sh slices_match, ../shared/cases/README.md)
+#                  (format: docs/contributing.md "Golden cases"; compared by
+#                  tests/lib.sh slices_match)
 #   README         one line: what the case checks
 #   args           optional: extra converter options, one line (word-split;
 #                  paths are relative to the case directory)
@@ -14,13 +15,24 @@
 # For each case: convert, check status and stderr; on failure, check that no
 # output (nor a temporary file) is left; on success, read the file back with
 # `snaptrace-convert --dump=slices` (non-zero when the reader finds the file
-# unbalanced or malformed) and compare with expected.txt.
+# unbalanced or malformed) and compare with expected.txt. A failing case
+# prints, after its FAIL line, the whole diff of expected.txt against what
+# the converter wrote (when the slices differ) and the command that reruns
+# just that case. How to add a case: docs/contributing.md.
 # Usage: bash tests/cases/cases.test.sh [NAME...]   (normally via tests/run.sh)
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 
 need_convert cases
+
+# case_fail NAME WHY: the FAIL line of case NAME, then the command that runs
+# it alone and keeps its files ($TMP/NAME.*).
+case_fail() {
+	local o=${SNAPTRACE_O#"$SNAPTRACE_TOP"/}
+	fail "cases/$1" "$2"
+	echo "  rerun: KEEP=1 tests/run.sh $o cases/$1   (or: make test T=cases/$1)"
+}
 
 # run_case DIR: prints one ok/FAIL line for the case in DIR.
 run_case() {
@@ -36,47 +48,53 @@ run_case() {
 	(cd "$dir" && "$CONVERT" --quiet "${args[@]}" input.txt -o "$out") >"$TMP/$name.stdout" 2>"$err"
 	rc=$?
 	if [ "$rc" -ne "$want_rc" ]; then
-		fail "cases/$name" "exit $rc, expected $want_rc; stderr: $(first_lines "$err")"
+		case_fail "$name" "exit $rc, expected $want_rc; stderr: $(first_lines "$err")"
 		return
 	fi
 	if [ -f "$dir/expect-stderr" ]; then
 		pat=$(cat "$dir/expect-stderr")
 		if ! grep -E -q -- "$pat" "$err"; then
-			fail "cases/$name" "stderr does not match /$pat/: $(first_lines "$err")"
+			case_fail "$name" "stderr does not match /$pat/: $(first_lines "$err")"
 			return
 		fi
 	fi
 	if [ "$want_rc" -ne 0 ]; then
 		# A failed conversion never leaves a file under the final name, nor a temporary.
 		if [ -e "$out" ] || compgen -G "$TMP/.st-*.tmp" >/dev/null; then
-			fail "cases/$name" "exit $rc but an output file was left: $(ls "$out"* 2>/dev/null | tr '\n' ' ')"
+			case_fail "$name" "exit $rc but an output file was left: $(ls "$out"* 2>/dev/null | tr '\n' ' ')"
 			return
 		fi
 		ok "cases/$name"
 		return
 	fi
 	if [ ! -s "$out" ]; then
-		fail "cases/$name" "exit 0 but no output file $out"
+		case_fail "$name" "exit 0 but no output file $out"
 		return
 	fi
 	if ! "$CONVERT" --dump=slices "$out" >"$actual" 2>"$err.dump"; then
-		fail "cases/$name" "reader rejects the output: $(first_lines "$err.dump")"
+		case_fail "$name" "reader rejects the output: $(first_lines "$err.dump")"
 		return
 	fi
 	local diff
 	if ! diff=$(slices_match "$actual" "$dir/expected.txt"); then
-		fail "cases/$name" "$(echo "$diff" | tr '\n' ' ')"
+		case_fail "$name" "$(echo "$diff" | tr '\n' ' ')"
+		# thread by thread, as slices_match compares them
+		sort -s -k1,1n "$dir/expected.txt" >"$TMP/$name.expected"
+		sort -s -k1,1n "$actual" >"$TMP/$name.actual"
+		echo "  diff -u expected.txt actual, by thread ('*' in expected.txt matches any depth or name suffix):"
+		diff -u --label expected.txt --label actual "$TMP/$name.expected" "$TMP/$name.actual" |
+			sed 's/^/  /'
 		return
 	fi
 	if [ -f "$dir/expect-records" ]; then
 		if ! "$CONVERT" --dump=records "$out" >"$TMP/$name.records" 2>"$err.dump"; then
-			fail "cases/$name" "--dump=records fails: $(first_lines "$err.dump")"
+			case_fail "$name" "--dump=records fails: $(first_lines "$err.dump")"
 			return
 		fi
 		while IFS= read -r pat; do
 			[ -n "$pat" ] || continue
 			if ! grep -E -q -- "$pat" "$TMP/$name.records"; then
-				fail "cases/$name" "no record matches /$pat/"
+				case_fail "$name" "no record matches /$pat/"
 				return
 			fi
 		done <"$dir/expect-records"

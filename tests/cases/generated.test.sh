@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Generated inputs (../shared/cases/README.md), made at test time:
+# Generated inputs (docs/contributing.md "Golden cases"), made at test time:
 #   many-strings  40,000 distinct function names + one of 40,000 characters:
 #                 converts, every slice keeps its own name, the long one is
 #                 cut with the visible "...[truncated]" marker.
 #   many-threads  300 threads of one process (+2 of another), interleaved:
 #                 every thread in the result, each under its own process.
 #   deep-recursion-600  rec recursing 600 deep under main. Perfetto drops
-#                 nesting deeper than 512 (DESIGN.md "FXT facts"), and an
-#                 end whose begin it dropped then closes an outer slice, so
-#                 writing every level would corrupt the levels Perfetto
-#                 keeps. DESIGN.md gives no rule; what a user expects: the
+#                 nesting deeper than 512 (docs/design.md "Perfetto
+#                 quirks"), and an end whose begin it dropped then closes
+#                 an outer slice, so writing every level would corrupt the
+#                 levels Perfetto keeps. What a user expects (docs/design.md
+#                 "Ordering in the file"): the
 #                 file reads back balanced, the levels kept exact in names
 #                 and times, deeper frames left out. The converter keeps 64
 #                 levels for frames inferred below the bottom (main, here),

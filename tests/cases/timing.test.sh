@@ -2,8 +2,8 @@
 # Timing of golden cases: a case may hold expected-times.txt, lines
 #   TID DEPTH BEGIN END NAME        a slice (BEGIN/END in ns, "*" = any)
 #   TID DEPTH TIME - NAME           an instant (after that thread's slices)
-# derived from DESIGN.md's "Precise rules" (thread's first timestamp,
-# segment start after a decode error, spreading of equal timestamps, gaps,
+# derived from docs/design.md "The line driver" and "Ordering in the file"
+# (thread's first timestamp, segment start after a decode error, spreading of equal timestamps, gaps,
 # period as time). The converter's output read back with
 # `snaptrace-convert --dump=tree` must list, per thread and in order, the
 # same slices and instants with times within TOL ns (a converter may stagger

@@ -22,7 +22,7 @@ cleanup() {
 		kill -KILL -- "-$PERF_PID" 2>/dev/null
 		wait "$PERF_PID" 2>/dev/null
 	fi
-	rm -rf "$TMP"
+	scratch_done
 }
 trap cleanup EXIT
 

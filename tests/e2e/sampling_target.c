@@ -5,7 +5,7 @@
  * snaptrace_e2e_middle > snaptrace_e2e_inner, where every checked level is a
  * non-leaf function (inner calls the leaf snaptrace_e2e_leaf), so that
  * frame-pointer call chains show it even though a sample in a frameless leaf
- * skips the leaf's caller (../shared/DESIGN.md, sampling fallback). Most time
+ * skips the leaf's caller (docs/design.md "Sampled call chains"). Most time
  * is spent in inner's own loop.
  *   sampling_target [ITERATIONS]     (default 3,000,000 per inner call)
  */

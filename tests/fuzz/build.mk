@@ -9,8 +9,10 @@
 #                    with the FXT of the golden cases.
 # A crash, a sanitizer report or a failed check stops a target and leaves
 # the input as $(O)/fuzz/crash-*. Installs clang and its libFuzzer runtime
-# when missing (scripts/install-deps.sh). FUZZ_FLAGS adds libFuzzer flags.
+# when missing (scripts/install-deps.sh). FUZZ_CC is the compiler (default
+# clang), FUZZ_FLAGS adds libFuzzer flags.
 FUZZ_SECONDS ?= 120
+FUZZ_CC ?= clang
 FUZZ_FLAGS ?=
 FUZZ_TARGETS := fuzz_convert fuzz_fxt_reader
 FUZZ_BINS := $(addprefix $(O)/fuzz/,$(FUZZ_TARGETS))
@@ -22,10 +24,10 @@ fuzz-deps:
 	@scripts/install-deps.sh $(FUZZ_PACKAGES)
 
 $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/build.mk $(FUZZ_LIB_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
-	@command -v clang >/dev/null || { echo "make fuzz needs clang: scripts/install-deps.sh $(FUZZ_PACKAGES)" >&2; exit 1; }
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang: scripts/install-deps.sh $(FUZZ_PACKAGES), or FUZZ_CC=..." >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 		-DPIPELINE_BLOCK=4096 -DPIPELINE_LINE_MAX=2048 \
 		-Icommon -Ifxt -Iconvert -Itests/fuzz -o $@ $< $(FUZZ_LIB_SRC) -lz -pthread
 

@@ -4,9 +4,10 @@
  * (input_open's binary check, the block pipeline with its worker threads and
  * its long-line check, the converter) must either be refused with a message
  * or give an FXT file that the project's reader finds well-formed and
- * balanced, with no problem Perfetto would trip on (DESIGN.md: "the
- * converter must be right by construction"). The first byte picks --strict
- * (odd) and the number of parsing threads (1 or 2); the rest is the input.
+ * balanced, with no problem Perfetto would trip on (docs/design.md
+ * "Perfetto quirks": the converter must be right by construction). The
+ * first byte picks --strict (odd) and the number of parsing threads (1 or
+ * 2); the rest is the input.
  * Built and run by `make fuzz` (tests/fuzz/build.mk).
  */
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * gen_branch_text: writes a large, realistic `perf script --itrace=b` text
- * (perf 6.1 column layout, as in ../shared/DESIGN.md "Decoding") for the
+ * (perf 6.1 column layout, docs/design.md "perf script grammar") for the
  * converter's benchmark and stress tests.
  *
  *   gen_branch_text LINES [SEED] > FILE

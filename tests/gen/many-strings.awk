@@ -1,4 +1,4 @@
-# Generates the `many-strings` input (see ../../../shared/cases/README.md):
+# Generates the `many-strings` input (docs/contributing.md "Golden cases"):
 # perf script branch text (perf 6.1 column layout) of one thread whose main
 # calls N distinct functions fn_00000 .. fn_(N-1) in turn, and, after the
 # first half of them, one function whose name is LONGLEN characters long

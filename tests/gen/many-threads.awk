@@ -1,4 +1,4 @@
-# Generates the `many-threads` input (see ../../../shared/cases/README.md):
+# Generates the `many-threads` input (docs/contributing.md "Golden cases"):
 # perf script branch text (perf 6.1 column layout) of NT threads of process
 # 5000 (tids 5001..5000+NT, comm "pool") plus two threads of process 6000
 # (tids 6000, 6001, comm "other"), each thread calling work() from main and

@@ -1,7 +1,25 @@
 # tests/ptsynth: the Intel PT generator (a test tool, built by `make test`,
 # never installed) and the expected-listing tool of its suite.
+#
+# It needs libipt and Zydis (libipt-dev, libzydis-dev) and a C++ compiler.
+# Where one is missing nothing of it is built: $(O)/test/ptsynth.skip says
+# what is missing and the suite (pt.test.sh) reports a skip with that text.
 PTSYNTH_SRC := $(filter-out tests/ptsynth/expect.c,$(wildcard tests/ptsynth/*.c))
+PTSYNTH_MISSING := $(strip \
+	$(if $(shell echo 'int main(void) { return 0; }' | $(CC) -x c - -include intel-pt.h \
+		-include Zydis/Zydis.h -o /dev/null -lipt -lZydis 2>/dev/null && echo y),, \
+		libipt-dev or libzydis-dev) \
+	$(if $(shell command -v $(CXX)),,a C++ compiler ($(CXX))))
 
+ifneq ($(PTSYNTH_MISSING),)
+$(O)/test/ptsynth.skip: FORCE
+	@mkdir -p $(dir $@)
+	@echo "the Intel PT generator needs $(PTSYNTH_MISSING) (scripts/install-deps.sh)" \
+		| tee $@ >&2
+
+TEST_BINS += $(O)/test/ptsynth.skip
+else
+$(shell rm -f $(O)/test/ptsynth.skip)
 $(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
@@ -47,6 +65,7 @@ $(PTSYNTH_PROGS_DIR)/threads: tests/ptsynth/progs/threads.c
 
 $(PTSYNTH_PROGS_DIR)/except: tests/ptsynth/progs/except.cc
 	@mkdir -p $(dir $@)
-	$(Q)g++ $(PTSYNTH_PROG_FLAGS) -O1 -o $@ $<
+	$(Q)$(CXX) $(PTSYNTH_PROG_FLAGS) -O1 -o $@ $<
 
 TEST_BINS += $(PTSYNTH_PROGS)
+endif

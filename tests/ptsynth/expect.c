@@ -10,8 +10,8 @@
  *                                    jump to another function, syscall,
  *                                    error), to compare with perf script
  *
- * The listing applies the stack rules of DESIGN.md ("Stack reconstruction",
- * "Precise rules") to the events that really happened, so it holds what the
+ * The listing applies the stack rules of docs/design.md ("Stack
+ * reconstruction", "Ordering in the file") to the events that really happened, so it holds what the
  * trace can know: a window that starts mid-stack shows the callers that are
  * returned into as inferred frames from the start of the window (or of the
  * last decode error); each file given is a snapshot of its own. Decode
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "version.h"
 
 #define MAX_FIELDS 12
 
@@ -168,7 +169,8 @@ static long find(const struct thread *t, const char *name, const char *dso)
 	return -1;
 }
 
-/* Makes the branch's source the top frame (DESIGN: missed calls/returns). */
+/* Makes the branch's source the top frame (docs/design.md "Stack
+ * reconstruction": missed calls/returns). */
 static void ensure_source(struct thread *t, const char *name, const char *dso, uint64_t ip)
 {
 	long at;
@@ -406,7 +408,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (i < argc && (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))) {
-		printf("ptsynth-expect 0.1\n");
+		printf("ptsynth-expect %s\n", SNAPTRACE_VERSION);
 		return EXIT_OK;
 	}
 	if (i >= argc) {

@@ -19,8 +19,8 @@
 #include "symtab.h"
 #include "trace.h"
 #include "truth.h"
+#include "version.h"
 
-#define PTSYNTH_VERSION "0.1"
 #define MAX_SNAPSHOTS 16
 
 struct opts {
@@ -106,7 +106,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_START: o->start = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
-		case 'V': printf("ptsynth %s\n", PTSYNTH_VERSION); exit(EXIT_OK);
+		case 'V': printf("ptsynth %s\n", SNAPTRACE_VERSION); exit(EXIT_OK);
 		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS:
 			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX))) {
 				diag_error("--%s: expected a number, found '%s'",

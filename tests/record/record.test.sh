@@ -15,7 +15,7 @@ cleanup() {
 	local p
 	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	rm -rf "$TMP"
+	scratch_done
 }
 trap cleanup EXIT
 

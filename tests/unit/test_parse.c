@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the perf script line parser (convert/parse.c) on the format
- * variants of DESIGN.md "perf facts / Decoding". */
+ * variants of docs/design.md "perf script grammar". */
 #include "parse.h"
 #include "unit.h"
 
@@ -258,6 +258,75 @@ static void aux_events(void)
 	CHECK_INT_EQ(l.cbr_mhz, 0);
 }
 
+static void switch_records(void)
+{
+	struct conv_line l = parse("naps 10580/10580   282.997609080: PERF_RECORD_SWITCH OUT preempt");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_SWITCH);
+	CHECK_SPAN(l.comm, "naps");
+	CHECK_INT_EQ(l.tid, 10580);
+	CHECK_U64_EQ(l.ts, 282997609080ull);
+	CHECK(l.switch_out);
+	CHECK(l.switch_preempt);
+	l = parse("naps 10580/10580   283.005957473: PERF_RECORD_SWITCH IN         ");
+	CHECK_INT_EQ(l.kind, CONV_LINE_SWITCH);
+	CHECK(!l.switch_out);
+	CHECK(!l.switch_preempt);
+	l = parse("  my app  7/9  1.000000001: PERF_RECORD_SWITCH_CPU_WIDE OUT          next pid/tid:"
+		  "     0/0    ");
+	CHECK_INT_EQ(l.kind, CONV_LINE_SWITCH);
+	CHECK_SPAN(l.comm, "my app");
+	CHECK(l.switch_out);
+	CHECK(!l.switch_preempt);
+	l = parse("app 7/9  1.000000001: PERF_RECORD_SWITCH_CPU_WIDE IN           prev pid/tid:  12/13");
+	CHECK_INT_EQ(l.kind, CONV_LINE_SWITCH);
+	CHECK(!l.switch_out);
+	l = parse("app 7/9  1.000000001: PERF_RECORD_SWITCH SIDEWAYS");
+	CHECK_INT_EQ(l.kind, CONV_LINE_BAD);
+	l = parse("app 7/9  1.000000001: PERF_RECORD_SWITCHED OUT");
+	CHECK(l.kind != CONV_LINE_SWITCH);
+}
+
+static void sched_switch_fields(void)
+{
+	struct conv_line l = parse(
+		"naps 10580/10580   283.006030111:          1 sched:sched_switch: prev_comm=naps "
+		"prev_pid=10580 prev_prio=120 prev_state=S ==> next_comm=cc1 next_pid=10558 "
+		"next_prio=120");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK_SPAN(l.event, "sched:sched_switch");
+	CHECK(l.sched.valid);
+	CHECK_SPAN(l.sched.prev_comm, "naps");
+	CHECK_INT_EQ(l.sched.prev_pid, 10580);
+	CHECK_INT_EQ(l.sched.prev_prio, 120);
+	CHECK_SPAN(l.sched.prev_state, "S");
+	CHECK_SPAN(l.sched.next_comm, "cc1");
+	CHECK_INT_EQ(l.sched.next_pid, 10558);
+	CHECK(!l.has_loc);
+	/* comms with spaces and '=', R+ (preempted), and an inline ip without a chain */
+	l = parse("Web Content 5/6 2.000000000: 1 sched:sched_switch: prev_comm=Web Content "
+		  "prev_pid=6 prev_prio=120 prev_state=R+ ==> next_comm=a=b c next_pid=0 next_prio=120"
+		  " ffffffff82265908 __schedule+0x628 ([kernel.kallsyms])");
+	CHECK(l.sched.valid);
+	CHECK_SPAN(l.sched.prev_comm, "Web Content");
+	CHECK_SPAN(l.sched.prev_state, "R+");
+	CHECK_SPAN(l.sched.next_comm, "a=b c");
+	CHECK_INT_EQ(l.sched.next_pid, 0);
+	CHECK(l.has_loc);
+	CHECK_SPAN(l.from.sym, "__schedule");
+	/* no trace field, or cut short: a plain sample */
+	l = parse("app 5/6 2.000000000: 1 sched:sched_switch: ");
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK(!l.sched.valid);
+	l = parse("app 5/6 2.000000000: 1 sched:sched_switch: prev_comm=app prev_pid=x6");
+	CHECK(!l.sched.valid);
+	/* other tracepoints keep their text unread */
+	l = parse("app 5/6 2.000000000: 1 sched:sched_wakeup: comm=app pid=6 prio=120");
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK(!l.sched.valid);
+}
+
 static void bad_lines(void)
 {
 	CHECK_INT_EQ(parse("Warning: something odd").kind, CONV_LINE_BAD);
@@ -282,6 +351,8 @@ int main(void)
 	UNIT_RUN(decode_errors);
 	UNIT_RUN(samples_and_chains);
 	UNIT_RUN(aux_events);
+	UNIT_RUN(switch_records);
+	UNIT_RUN(sched_switch_fields);
 	UNIT_RUN(bad_lines);
 	return unit_exit();
 }

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the trace covers: per thread its time span, samples and sampling
+ * period, and how much of it is [off-cpu] and [no samples]; and broken call
+ * chains (frame-pointer unwinding through code built without frame
+ * pointers), with the binaries to blame and the fix.
+ */
+#include "conv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* Functions a complete user-space call chain ends in (glibc's, the dynamic
+ * loader's and the
+ * kernel's thread entry points). */
+static const char *const roots[] = {
+	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
+	"clone", "clone3", "start_thread", "thread_start", "_dl_start", "_dl_start_user",
+};
+
+/* A chain is called broken when more than this share of a thread's chains
+ * are (in percent), over at least MIN_CHAINS chains. */
+#define BROKEN_PERCENT 20
+#define MIN_CHAINS 10
+
+bool conv_coverage_is_root(struct conv_span sym)
+{
+	uint32_t len = sym.len;
+	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
+
+	if (at)
+		len = (uint32_t)(at - sym.s);
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
+			return true;
+	return false;
+}
+
+static void blame(struct conv *c, const struct conv_func *f)
+{
+	const char *dso = f->key + f->symlen;
+	size_t i;
+
+	for (i = 0; i < c->nblamed; i++)
+		if (strlen(c->blamed[i].dso) == f->dsolen && !memcmp(c->blamed[i].dso, dso, f->dsolen))
+			break;
+	if (i == c->nblamed) {
+		if (i == CONV_MAX_BLAMED || !(c->blamed[i].dso = strndup(dso, f->dsolen)))
+			return;
+		c->nblamed++;
+	}
+	c->blamed[i].n++;
+}
+
+void conv_coverage_chain(struct conv *c, struct conv_thread *t,
+			 const struct conv_site *frames, size_t n)
+{
+	size_t user = 0, unknown = 0;
+	const struct conv_func *innermost = NULL;
+	bool rooted = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct conv_func *f = frames[i].func;
+
+		if (frames[i].ip >= CONV_KERNEL_START)
+			continue;
+		user++;
+		unknown += f->unknown;
+		rooted |= f->root;
+		if (!innermost && f->dsolen && !(f->dsolen == 9 && !memcmp(f->key + f->symlen,
+									     "[unknown]", 9)))
+			innermost = f;
+	}
+	if (!user || (innermost && innermost->dsolen > 7 &&
+		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
+		return;	/* a kernel thread; the dynamic loader's start-up before main */
+	t->chains++;
+	if (rooted && unknown * 2 <= user)
+		return;
+	t->broken_chains++;
+	if (innermost)
+		blame(c, innermost);
+	else
+		c->unnamed_chains++;	/* no binary known: perf found no mapping */
+}
+
+/* Time in ms. */
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static uint64_t span(const struct conv_thread *t)
+{
+	uint64_t end = t->last_ts > t->last_end ? t->last_ts : t->last_end;
+
+	return end > t->first_ts ? end - t->first_ts : 0;
+}
+
+static int by_span(const void *a, const void *b)
+{
+	uint64_t x = span(*(struct conv_thread *const *)a), y = span(*(struct conv_thread *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	uint64_t x = ((const struct conv_dso_count *)a)->n, y = ((const struct conv_dso_count *)b)->n;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void thread_line(const struct conv_thread *t)
+{
+	uint64_t sp = span(t);
+	char sampled[96] = "";
+
+	if (t->nsamples)
+		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
+			 (unsigned long long)t->nsamples, (double)t->period_ns / 1e3);
+	diag_info("  %s [%lld]: %.3f ms from %.6f s%s; off-cpu %.3f ms (%.0f%%), no samples "
+		  "%.3f ms (%.0f%%)", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
+		  (double)t->first_ts / 1e9, sampled, ms(t->offcpu_ns),
+		  sp ? 100.0 * (double)t->offcpu_ns / (double)sp : 0.0, ms(t->nosamples_ns),
+		  sp ? 100.0 * (double)t->nosamples_ns / (double)sp : 0.0);
+}
+
+static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
+{
+	char dsos[400] = "";
+	size_t len = 0;
+
+	if (chains < MIN_CHAINS || broken * 100 <= chains * BROKEN_PERCENT)
+		return;
+	if (c->unnamed_chains * 2 > broken) {
+		diag_warn("%llu of %llu sampled call stacks name no binary: perf found no mapping "
+			  "for their addresses (the perf.data lacks the process's mmap records, or "
+			  "the binaries are not here: --perf-arg=--symfs=DIR)",
+			  (unsigned long long)c->unnamed_chains, (unsigned long long)chains);
+		broken -= c->unnamed_chains;
+		if (broken * 100 <= chains * BROKEN_PERCENT)
+			return;
+	}
+	qsort(c->blamed, c->nblamed, sizeof(c->blamed[0]), by_count);
+	for (size_t i = 0; i < c->nblamed && i < 4 && len < sizeof(dsos) - 1; i++)
+		len += (size_t)snprintf(dsos + len, sizeof(dsos) - len, "%s%s (%llu)",
+					i ? ", " : "", c->blamed[i].dso,
+					(unsigned long long)c->blamed[i].n);
+	diag_warn("%llu of %llu sampled call stacks are broken (they reach no thread root such "
+		  "as _start or start_thread, or are mostly [unknown]): code without frame "
+		  "pointers, in %s; rebuild it with -fno-omit-frame-pointer, or record with "
+		  "--callgraph dwarf (or lbr on Intel)", (unsigned long long)broken,
+		  (unsigned long long)chains, len ? dsos : "binaries perf could not name");
+
+}
+
+void conv_coverage_report(struct conv *c, unsigned top)
+{
+	struct conv_thread **all = calloc(c->stats.threads ? c->stats.threads : 1, sizeof(*all));
+	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, total = 0;
+
+	for (size_t i = 0; i < c->capthreads; i++)
+		for (struct conv_thread *t = c->threads[i]; t; t = t->next) {
+			if (!t->has_ts)
+				continue;
+			if (all)
+				all[n] = t;
+			n++;
+			offcpu += t->offcpu_ns;
+			nosamples += t->nosamples_ns;
+			chains += t->chains;
+			broken += t->broken_chains;
+			total += span(t);
+		}
+	if (all) {
+		qsort(all, n, sizeof(*all), by_span);
+		for (uint64_t i = 0; i < n && i < top; i++)
+			thread_line(all[i]);
+		free(all);
+	}
+	if (n > 1 || n > top)
+		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms of %.3f ms",
+			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
+			  ms(nosamples), ms(total));
+	broken_warning(c, chains, broken);
+}
+
+void conv_coverage_free(struct conv *c)
+{
+	for (size_t i = 0; i < c->nblamed; i++)
+		free(c->blamed[i].dso);
+	c->nblamed = 0;
+}

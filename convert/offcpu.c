@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Why a thread left the CPU, from a sched:sched_switch sample: its
+ * prev_state (R: preempted, still runnable; S, D, ...: blocked) and the
+ * kernel half of its call chain (the system call and the kernel function it
+ * blocked in, below the scheduler's own frames).
+ */
+#include "conv.h"
+
+#include <string.h>
+
+/* The scheduler's own functions, on top of every sched_switch chain. */
+static const char *const scheduler[] = {
+	"__schedule", "schedule", "preempt_schedule", "io_schedule", "__cond_resched",
+	"_cond_resched",
+};
+
+/* Entry points of system call NAME: PREFIX NAME (ksys_read when
+ * __x64_sys_read is a tail call). */
+static const char *const syscall_entry[] = {
+	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__do_sys_", "__se_sys_", "ksys_",
+};
+
+/* Returns the length of the entry in TABLE that S (LEN bytes) starts with, or 0. */
+static size_t starts_with(const char *const *table, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(table[i]);
+
+		if (len >= l && !memcmp(s, table[i], l))
+			return l;
+	}
+	return 0;
+}
+
+void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
+			   struct conv_span prev_state, struct conv_offcpu *off)
+{
+	memset(off, 0, sizeof(*off));
+	off->state_known = prev_state.len != 0;
+	off->preempted = prev_state.len && prev_state.s[0] == 'R';
+	if (prev_state.len < sizeof(off->prev_state))
+		memcpy(off->prev_state, prev_state.s, prev_state.len);
+	for (size_t i = 0; i < n; i++) {
+		const struct conv_func *f = kernel[i].func;
+		size_t p;
+
+		if (f->unknown)
+			continue;
+		if (!off->kernel_function &&
+		    !starts_with(scheduler, sizeof(scheduler) / sizeof(scheduler[0]), f->key,
+				 f->symlen))
+			off->kernel_function = f->name;
+		p = starts_with(syscall_entry, sizeof(syscall_entry) / sizeof(syscall_entry[0]),
+				f->key, f->symlen);
+		if (p && !off->syscall) {
+			off->syscall = fxt_writer_string(c->w, f->key + p, f->symlen - p);
+			break;
+		}
+	}
+}

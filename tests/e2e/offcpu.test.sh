@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Off-CPU time and sampling truth on this machine: compile
+# tests/e2e/offcpu_target.c and record it with
+#   perf record -e cpu-clock -F 5000 --call-graph fp --switch-events \
+#       -e sched:sched_switch --call-graph fp
+# then convert (the converter runs perf script itself) and check, in the
+# trace read back with --dump=tree:
+# - offcpu-naps: 20 x (spin 3 ms, sleep 40 ms): one snaptrace_spin slice
+#   per iteration (a few split in two where a sample in a function's
+#   prologue skips its caller: frame pointers), no slice nor iteration drawn
+#   longer than the measured spin (the program prints it) by more than 3
+#   sampling periods; [off-cpu] blocked slices cover at
+#   least 80% of the measured sleeping time; no broken-stack warning (the
+#   program keeps frame pointers). Prints the longest spin slice against
+#   its truth and the share of sleep shown as [off-cpu].
+# - offcpu-pipe: read() on a pipe is [off-cpu] state blocked, syscall read.
+# - offcpu-preempted: a spin pinned (taskset) to one CPU with a busier
+#   process pinned there too shows [off-cpu] state preempted.
+# - offcpu-broken-stacks: the same program built without frame pointers
+#   gets the broken-stack warning naming its binary.
+# - offcpu-no-switches: a recording without switch records nor sched_switch
+#   converts with no message from perf script and no [off-cpu] slice.
+# Every conversion's stderr must hold no message from perf script (the
+# converter asks for fields per event kind).
+# Skips when perf cannot record here. Never leaves perf or a target running.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+PERF=${SNAPTRACE_PERF:-perf}
+PERF_PID=
+HOG_PID=
+PERIOD_NS=200000	# -F 5000
+EVENTS=(-e cpu-clock -F 5000 --call-graph fp --switch-events -e sched:sched_switch --call-graph fp)
+
+cleanup() {
+	local p
+	for p in "$PERF_PID" "$HOG_PID"; do
+		# perf, timeout and the target share one process group led by p
+		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
+			kill -TERM -- "-$p" 2>/dev/null
+			sleep 0.5
+			kill -KILL -- "-$p" 2>/dev/null
+			wait "$p" 2>/dev/null
+		fi
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+need_convert offcpu
+if ! command -v "$PERF" >/dev/null 2>&1; then
+	skip offcpu "no perf ($PERF)"
+	exit 0
+fi
+SRC="$SNAPTRACE_TOP/tests/e2e/offcpu_target.c"
+for v in fp:-fno-omit-frame-pointer nofp:-fomit-frame-pointer; do
+	if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${v#*:}" \
+		-o "$TMP/target_${v%%:*}" "$SRC" 2>"$TMP/cc.err"; then
+		fail offcpu "cannot compile offcpu_target.c: $(first_lines "$TMP/cc.err")"
+		exit 0
+	fi
+done
+
+# record NAME [taskset CPU] -- CMD...: records CMD with EVENTS into $TMP/NAME.data (its
+# stdout in $TMP/NAME.out), converts it to $TMP/NAME.tree (summary in
+# $TMP/NAME.conv.err). Returns 1 when perf cannot record here (reason in
+# $TMP/NAME.rec.err), 2 when conversion or reading back failed.
+record() {
+	local name=$1 pin=()
+	shift
+	if [ "$1" = taskset ]; then pin=(taskset -c "$2"); shift 2; fi
+	shift	# --
+	setsid timeout -k 5 60 "${pin[@]}" "$PERF" record -q "${EVENTS[@]}" -o "$TMP/$name.data" -- "$@" \
+		>"$TMP/$name.out" 2>"$TMP/$name.rec.err" &
+	PERF_PID=$!
+	wait "$PERF_PID"
+	local rc=$?
+	PERF_PID=
+	[ "$rc" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
+	"$CONVERT" "$TMP/$name.data" -o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
+	! grep -q "perf script" "$TMP/$name.conv.err" || return 2
+	"$CONVERT" --dump=tree "$TMP/$name.fxt.gz" >"$TMP/$name.tree" 2>"$TMP/$name.dump.err" || return 2
+}
+
+# recorded NAME RC: reports a failed record() and returns 1.
+recorded() {
+	case $2 in
+	0) return 0 ;;
+	1) skip "$1" "perf cannot record here: $(grep -v '^\[' "$TMP/$1.rec.err" | first_lines /dev/stdin)" ;;
+	*) fail "$1" "conversion failed: $(first_lines "$TMP/$1.conv.err") $(first_lines "$TMP/$1.dump.err" 2>/dev/null)" ;;
+	esac
+	return 1
+}
+
+# naps: spins and sleeps against the program's own measurements.
+record offcpu-naps -- "$TMP/target_fp" naps 20 3000 40000
+if recorded offcpu-naps $?; then
+	if why=$(awk -v period=$PERIOD_NS '
+		function times(   t) { t = $0; sub(/.*\[/, "", t); sub(/\].*/, "", t); split(t, be, ", ") }
+		function dur(   d) { d = $0; sub(/.*dur=/, "", d); sub(/ .*/, "", d); return d + 0 }
+		FNR == NR { if ($1 == "spin") truth[++ns] = $2; else sleep += $2; next }
+		/ snaptrace_spin \[/ {
+			times(); pieces++
+			if (!open) { n++; open = 1; b[n] = be[1] }
+			e[n] = be[2]
+			if (dur() - truth[n] > 3 * period) { print "spin " n ": a slice of " dur() " ns, truth " truth[n] " ns"; bad = 1; exit 1 }
+		}
+		# a nap: blocked (at the root when its sched_switch sample was lost)
+		/ \[off-cpu\] \[/ && /state:string="blocked"/ { off += dur(); open = 0 }
+		END {
+			if (bad) exit 1
+			if (n != ns) { print n " spins drawn for " ns " spins run"; exit 1 }
+			for (i = 1; i <= n; i++) {
+				ext = e[i] - b[i]
+				if (ext - truth[i] > 3 * period) { print "spin " i ": drawn over " ext " ns, truth " truth[i] " ns"; exit 1 }
+				if (ext > longest) { longest = ext; li = i }
+				if (i == 1 || ext - truth[i] > worst) worst = ext - truth[i]
+			}
+			share = 100 * off / sleep
+			printf "longest spin %.3f ms (truth %.3f ms), drawn at most %.3f ms longer than " \
+				"its truth, %d spins in %d slices (a sample in a function prologue skips its " \
+				"caller); [off-cpu] covers %.1f%% of %.1f ms asleep\n", longest / 1e6,
+				truth[li] / 1e6, worst / 1e6, n, pieces, share, sleep / 1e6
+			if (share < 80) exit 1
+		}' "$TMP/offcpu-naps.out" "$TMP/offcpu-naps.tree"); then
+		if grep -q "call stacks are broken" "$TMP/offcpu-naps.conv.err"; then
+			fail offcpu-naps "broken-stack warning for a program with frame pointers: $(grep broken "$TMP/offcpu-naps.conv.err")"
+		else
+			echo "# offcpu-naps: $why"
+			ok offcpu-naps
+		fi
+	else
+		fail offcpu-naps "$why"
+	fi
+fi
+
+# pipe: blocked in read().
+record offcpu-pipe -- "$TMP/target_fp" pipe 5 30000
+if recorded offcpu-pipe $?; then
+	if grep -E -q '\[off-cpu\] .*state:string="blocked".*syscall:string="read"' "$TMP/offcpu-pipe.tree"; then
+		ok offcpu-pipe
+	else
+		fail offcpu-pipe "no [off-cpu] blocked in read: $(grep -c 'off-cpu' "$TMP/offcpu-pipe.tree") [off-cpu] slices"
+	fi
+fi
+
+# preempted: a busier process on the same CPU.
+CPU=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
+setsid taskset -c "$CPU" "$TMP/target_fp" spin 3000 >/dev/null 2>&1 &
+HOG_PID=$!
+record offcpu-preempted taskset "$CPU" -- "$TMP/target_fp" spin 400
+rc=$?
+kill -TERM -- "-$HOG_PID" 2>/dev/null
+wait "$HOG_PID" 2>/dev/null
+HOG_PID=
+if recorded offcpu-preempted $rc; then
+	if grep -E -q '\[off-cpu\] .*state:string="preempted"' "$TMP/offcpu-preempted.tree"; then
+		ok offcpu-preempted
+	else
+		fail offcpu-preempted "no [off-cpu] preempted: $(grep -c 'off-cpu' "$TMP/offcpu-preempted.tree") [off-cpu] slices"
+	fi
+fi
+
+# broken stacks: no frame pointers.
+record offcpu-broken-stacks -- "$TMP/target_nofp" spin 300
+if recorded offcpu-broken-stacks $?; then
+	if grep -q "call stacks are broken.*target_nofp.*-fno-omit-frame-pointer" "$TMP/offcpu-broken-stacks.conv.err"; then
+		ok offcpu-broken-stacks
+	else
+		fail offcpu-broken-stacks "no broken-stack warning naming target_nofp: $(first_lines "$TMP/offcpu-broken-stacks.conv.err")"
+	fi
+fi
+
+# no switch records: as before, and no complaint from perf script.
+EVENTS=(-e cpu-clock -F 5000 --call-graph fp)
+record offcpu-no-switches -- "$TMP/target_fp" naps 3 3000 20000
+if recorded offcpu-no-switches $?; then
+	if grep -q 'off-cpu\]' "$TMP/offcpu-no-switches.tree"; then
+		fail offcpu-no-switches "[off-cpu] slices without switch records"
+	elif ! grep -q ' snaptrace_spin \[' "$TMP/offcpu-no-switches.tree"; then
+		fail offcpu-no-switches "no snaptrace_spin slice"
+	else
+		ok offcpu-no-switches
+	fi
+fi

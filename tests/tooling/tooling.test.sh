@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# The build and test tooling itself (Makefile, scripts/install-deps.sh,
+# bench/bench.sh, tests/run.sh, the golden-case runner):
+#   version_agree     the three programs (and the installed front end, and
+#                     the test tools) print the version of the file VERSION
+#   deps_nothing_missing  install-deps runs neither sudo nor apt-get when
+#                     every package is there; as a user, sudo only for what
+#                     is missing; as root, no sudo
+#   clean_respects_O  make O=DIR clean removes DIR and nothing else
+#   flags_rebuild     an object is out of date after CFLAGS change, up to date
+#                     when they are the same; a SAN=1 directory stays one
+#   asan_respects_O   make O=DIR asan builds in DIR/asan
+#   bench_scratch     make bench's inputs are gone when it ends (KEEP=1 keeps)
+#   run_one_case      tests/run.sh O cases/NAME (or just NAME) runs that case
+#                     alone; an unknown suite is a usage error (exit 2)
+#   case_failure_help a failing golden case prints the whole diff and the
+#                     command that reruns it; KEEP=1 keeps the scratch
+#                     directory
+#   doc_references    every reference to a section of docs/*.md in the
+#                     tree (docs/design.md "Section") names a heading of
+#                     that file, and nothing points to the design notes
+#                     outside the repository (a "shared" directory above it)
+. "$(dirname "$0")/../lib.sh"
+
+top=$SNAPTRACE_TOP
+version=$(cat "$top/VERSION")
+
+t_version_agree() {
+	local p="$TMP/prefix" line want got bad=""
+	if ! make -s -C "$top" O="$SNAPTRACE_O" PREFIX="$p" install >"$TMP/install.log" 2>&1; then
+		fail version_agree "make install failed: $(first_lines "$TMP/install.log")"
+		return
+	fi
+	for line in "snaptrace-convert:$CONVERT" "snaptrace-record:$RECORD" \
+		"snaptrace:$top/scripts/snaptrace" "snaptrace:$p/bin/snaptrace" \
+		"ptsynth:$SNAPTRACE_TEST_BIN/ptsynth" "ptsynth-expect:$SNAPTRACE_TEST_BIN/ptsynth-expect"; do
+		want="${line%%:*} $version"
+		[ -x "${line#*:}" ] || continue
+		got=$("${line#*:}" --version 2>&1)
+		[ "$got" = "$want" ] || bad="$bad ${line#*:} printed '$got', expected '$want';"
+	done
+	if [ -z "$version" ]; then
+		fail version_agree "VERSION is empty"
+	elif [ -n "$bad" ]; then
+		fail version_agree "$bad"
+	else
+		ok version_agree
+	fi
+}
+
+# stub DIR NAME BODY: a program NAME in DIR running the shell BODY.
+stub() {
+	printf '#!/bin/sh\n%s\n' "$3" >"$1/$2" && chmod +x "$1/$2"
+}
+
+# deps_run UID MISSING: runs install-deps with a dpkg-query that reports
+# MISSING (a package name or "") as not installed, id -u printing UID, and
+# sudo and apt-get logging their calls to $TMP/deps/calls.
+deps_run() {
+	local d="$TMP/deps"
+	rm -rf "$d" && mkdir -p "$d/bin"
+	: >"$d/calls"
+	stub "$d/bin" dpkg-query "for a; do p=\$a; done
+[ \"\$p\" = '$2' ] && { echo 'unknown ok not-installed'; exit 1; }
+echo 'install ok installed'"
+	stub "$d/bin" id "echo $1"
+	stub "$d/bin" sudo "echo \"sudo \$*\" >>'$d/calls'; \"\$@\""
+	stub "$d/bin" apt-get "echo \"apt-get \$1\" >>'$d/calls'"
+	PATH="$d/bin:$PATH" sh "$top/scripts/install-deps.sh" >"$d/out" 2>&1
+}
+
+t_deps_nothing_missing() {
+	local rc
+	deps_run 1000 ""
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$TMP/deps/calls" ]; then
+		fail deps_nothing_missing "nothing missing: exit $rc, calls: $(first_lines "$TMP/deps/calls")"
+		return
+	fi
+	deps_run 1000 libipt-dev
+	if ! grep -q '^sudo apt-get install .*libipt-dev' "$TMP/deps/calls" ||
+		grep -q '^apt-get .*zlib1g-dev' "$TMP/deps/calls"; then
+		fail deps_nothing_missing "user, libipt-dev missing: calls: $(first_lines "$TMP/deps/calls")"
+		return
+	fi
+	deps_run 0 libipt-dev
+	if grep -q '^sudo' "$TMP/deps/calls" || ! grep -q '^apt-get install' "$TMP/deps/calls"; then
+		fail deps_nothing_missing "root, libipt-dev missing: calls: $(first_lines "$TMP/deps/calls")"
+		return
+	fi
+	ok deps_nothing_missing
+}
+
+t_clean_respects_O() {
+	local o="$TMP/clean-o"
+	mkdir -p "$o/obj" && touch "$o/obj/marker"
+	if ! make -s -C "$top" O="$o" clean >"$TMP/clean.log" 2>&1; then
+		fail clean_respects_O "make clean failed: $(first_lines "$TMP/clean.log")"
+	elif [ -e "$o" ]; then
+		fail clean_respects_O "$o is still there"
+	elif [ ! -x "$CONVERT" ]; then
+		fail clean_respects_O "make O=$o clean removed $CONVERT"
+	else
+		ok clean_respects_O
+	fi
+}
+
+t_flags_rebuild() {
+	local o="$TMP/flags-o" obj="$TMP/flags-o/obj/common/diag.o"
+	if ! make -s -C "$top" O="$o" "$obj" >"$TMP/flags.log" 2>&1; then
+		fail flags_rebuild "building $obj failed: $(first_lines "$TMP/flags.log")"
+	elif ! make -s -q -C "$top" O="$o" "$obj"; then
+		fail flags_rebuild "$obj out of date right after building it"
+	elif make -s -q -C "$top" O="$o" CFLAGS=-O0 "$obj"; then
+		fail flags_rebuild "$obj up to date after CFLAGS changed"
+	elif ! make -s -C "$top" O="$o" SAN=1 "$obj" >"$TMP/flags.log" 2>&1 ||
+		! grep -q fsanitize "$o/flags"; then
+		fail flags_rebuild "SAN=1 did not rebuild $obj with sanitizers: $(first_lines "$TMP/flags.log")"
+	elif ! make -s -q -C "$top" O="$o" "$obj"; then
+		fail flags_rebuild "$obj out of date in a SAN=1 directory made again without SAN"
+	else
+		ok flags_rebuild
+	fi
+}
+
+t_asan_respects_O() {
+	local o="$TMP/asan-o"
+	make -n -C "$top" O="$o" asan >"$TMP/asan.log" 2>&1
+	if ! grep -q "$o/asan/obj/" "$TMP/asan.log"; then
+		fail asan_respects_O "make -n O=$o asan builds nothing in $o/asan: $(first_lines "$TMP/asan.log")"
+	elif grep -q " build/asan" "$TMP/asan.log"; then
+		fail asan_respects_O "make -n O=$o asan still uses build/asan"
+	else
+		ok asan_respects_O
+	fi
+}
+
+t_bench_scratch() {
+	local o="$TMP/bench-o"
+	mkdir -p "$o/bin" "$o/test/gen"
+	ln -s "$CONVERT" "$o/bin/snaptrace-convert"
+	ln -s "$SNAPTRACE_TEST_BIN/gen/gen_branch_text" "$o/test/gen/gen_branch_text"
+	if ! KEEP=0 BENCH_LINES=2000 "$top/bench/bench.sh" "$o" >"$TMP/bench.out" 2>&1; then
+		fail bench_scratch "bench.sh failed: $(first_lines "$TMP/bench.out")"
+	elif ! grep -q 'read back balanced' "$TMP/bench.out"; then
+		fail bench_scratch "no result line: $(first_lines "$TMP/bench.out")"
+	elif [ -e "$o/bench" ]; then
+		fail bench_scratch "$o/bench left: $(ls "$o/bench" | tr '\n' ' ')"
+	elif ! KEEP=1 BENCH_LINES=2000 "$top/bench/bench.sh" "$o" >/dev/null 2>&1 ||
+		[ ! -s "$o/bench/branches-2000.txt" ]; then
+		fail bench_scratch "KEEP=1 did not keep $o/bench/branches-2000.txt"
+	else
+		ok bench_scratch
+	fi
+}
+
+# The runs below start tests/run.sh inside this suite: their output goes to
+# files and is only searched, so their own ok/FAIL lines never count here.
+t_run_one_case() {
+	local rc
+	"$top/tests/run.sh" "$SNAPTRACE_O" cases/sym-cpp >"$TMP/one.out" 2>&1
+	if ! grep -q '^cases: 1 passed, 0 failed' "$TMP/one.out"; then
+		fail run_one_case "expected 'cases: 1 passed, 0 failed': $(first_lines "$TMP/one.out")"
+		return
+	fi
+	"$top/tests/run.sh" "$SNAPTRACE_O" sym-cpp >"$TMP/alone.out" 2>&1
+	if ! grep -q '^cases: 1 passed, 0 failed' "$TMP/alone.out"; then
+		fail run_one_case "a case named alone: expected 'cases: 1 passed, 0 failed': \
+$(first_lines "$TMP/alone.out")"
+		return
+	fi
+	"$top/tests/run.sh" "$SNAPTRACE_O" no-such-suite >"$TMP/none.out" 2>&1
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -q "no suite 'no-such-suite'" "$TMP/none.out"; then
+		fail run_one_case "unknown suite: exit $rc, expected 2: $(first_lines "$TMP/none.out")"
+		return
+	fi
+	ok run_one_case
+}
+
+t_case_failure_help() {
+	local t="$TMP/top" c="$TMP/top/tests/cases/broken" kept
+	mkdir -p "$c"
+	cp "$top/tests/lib.sh" "$t/tests/"
+	cp "$top/tests/cases/cases.test.sh" "$t/tests/cases/"
+	cp "$top/tests/cases/sym-cpp/input.txt" "$c/"
+	# the second slice renamed: the case must fail there
+	awk 'NR == 2 { $NF = "not_this_name" } { print }' \
+		"$top/tests/cases/sym-cpp/expected.txt" >"$c/expected.txt"
+	SNAPTRACE_TOP="$t" KEEP=1 bash "$t/tests/cases/cases.test.sh" broken >"$TMP/broken.out" 2>&1
+	kept=$(sed -n 's/^kept //p' "$TMP/broken.out")
+	if ! grep -q '^FAIL cases/broken: ' "$TMP/broken.out"; then
+		fail case_failure_help "the broken case did not fail: $(first_lines "$TMP/broken.out")"
+	elif ! grep -q '^  -.* not_this_name$' "$TMP/broken.out" ||
+		[ "$(grep -c '^  [+-][0-9]' "$TMP/broken.out")" -ne 2 ]; then
+		fail case_failure_help "no diff of the one wrong line: $(first_lines "$TMP/broken.out")"
+	elif ! grep -q 'rerun: KEEP=1 tests/run.sh .* cases/broken' "$TMP/broken.out"; then
+		fail case_failure_help "no rerun command"
+	elif [ -z "$kept" ] || [ ! -s "$kept/broken.slices" ]; then
+		fail case_failure_help "KEEP=1 kept no scratch directory with broken.slices ('$kept')"
+	else
+		ok case_failure_help
+	fi
+	[ -n "$kept" ] && case "$kept" in "${TMPDIR:-/tmp}"/snaptrace-test.*) rm -rf "$kept" ;; esac
+}
+
+t_doc_references() {
+	local bad
+	# a reference may be wrapped over comment lines: join them first
+	bad=$(cd "$top" && git ls-files -z 2>/dev/null | xargs -0 perl -0777 -ne '
+		my $f = $ARGV;
+		next if $f eq "tests/tooling/tooling.test.sh";
+		s/\n[ \t]*(?:\*(?!\/)|#|\/\/)?[ \t]*/ /g;
+		while (/docs\/(\w+)\.md"?\s*(?:\(|,|:)?\s*"([^"]+)"/g) {
+			my ($doc, $sec) = ($1, $2);
+			open(my $h, "<", "docs/$doc.md") or do { print "$f: no docs/$doc.md\n"; next };
+			my $text = do { local $/; <$h> };
+			close $h;
+			my $found = $text =~ /^#+ \Q$sec\E[ \t]*$/m;
+			print "$f: docs/$doc.md has no section \"$sec\"\n" unless $found;
+		}
+		print "$f: points outside the repository\n" if m{\.\./(?:\.\./)*shar[e]d/};
+	')
+	if [ -n "$bad" ]; then
+		fail doc_references "$(echo "$bad" | head -n 5 | tr '\n' ';')"
+	else
+		ok doc_references
+	fi
+}
+
+need_convert tooling
+t_version_agree
+t_deps_nothing_missing
+t_clean_respects_O
+t_flags_rebuild
+t_asan_respects_O
+t_bench_scratch
+t_run_one_case
+t_case_failure_help
+t_doc_references
