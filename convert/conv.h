@@ -107,8 +107,9 @@ struct conv_thread {
 	struct conv_thread *next;      /* hash chain */
 	int64_t pid, tid;              /* as perf printed them */
 	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31): see CONV_KOID_BAND */
-	char *comm;                    /* last name given to the thread (comm_len bytes,
-					  NULs possible); owned */
+	char *comm;                    /* last name given to the thread: comm_len bytes
+					  (NULs possible, so use the length), then a NUL
+					  for C-string readers; owned */
 	uint32_t comm_len;
 	bool named;
 

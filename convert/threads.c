@@ -123,11 +123,12 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 						       comm)))
 		return;
 	if (comm.len) {
-		char *s = malloc(comm.len);
+		char *s = malloc(comm.len + 1);
 
 		if (!s)
 			return;
 		memcpy(s, comm.s, comm.len);
+		s[comm.len] = 0;
 		free(t->comm);
 		t->comm = s;
 		t->comm_len = comm.len;
