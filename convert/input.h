@@ -8,6 +8,7 @@
 #ifndef SNAPTRACE_CONVERT_INPUT_H
 #define SNAPTRACE_CONVERT_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@ struct input_perf {
 	const char *perf;          /* the perf binary */
 	const char *const *args;   /* extra perf script arguments (--symfs DIR...) */
 	size_t nargs;
+	bool no_dlfilter;          /* never the dlfilter: perf's text only */
 };
 
 struct input;
@@ -32,6 +34,15 @@ int input_open(const char *path, const struct input_perf *perf, struct input **i
  * the end, or a negative errno with a reason in ERRBUF.
  */
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen);
+
+/*
+ * Returns true when IN's perf script runs with snaptrace's dlfilter (an
+ * Intel PT perf.data, perf >= 5.14 or of unknown version, the dlfilter
+ * beside this program, no --no-dlfilter): its output is then a binstream
+ * (binstream.h), text only when perf refused the dlfilter and was run again
+ * without it (input_read() does that by itself, with a note).
+ */
+bool input_dlfilter(const struct input *in);
 
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binstream.h"
 #include "diag.h"
 
 #define MAX_WORKERS 8
@@ -151,6 +152,8 @@ int pipeline_convert(struct input *in, const char *name, struct converter *cv, u
 	bool eof = false;
 	int rc = PIPELINE_OK;
 
+	if (input_dlfilter(in))	/* binary records: no parsing to spread */
+		return binstream_convert(in, name, cv, conv_err, errbuf, errlen);
 	workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
 	pl.nblocks = 2 * workers + 2;
 	pl.blocks = calloc(pl.nblocks, sizeof(*pl.blocks));
