@@ -9,6 +9,9 @@
 #              slices per thread, read back with --dump=slices (no problems),
 #              equal ptsynth-expect's listing of the truth (names, nesting,
 #              order; inferred callers where a window starts mid-stack);
+#              it decodes through snaptrace's dlfilter (perf is seen given
+#              --dlfilter), and the FXT is byte for byte the one the text
+#              path (--no-dlfilter) writes: same slices, times, order;
 # in both return-compression modes and with a snapshot window, plus per-CPU
 # queues, PSB+ every few bytes, an injected overflow, truncated data, a
 # snapshot ending at magic_trace_stop_indicator and a two-snapshot recording
@@ -85,13 +88,41 @@ $(head -6 "$TMP/$name.ev-diff" | tr '\n' ' ')"
 	ok "perf-$name"
 }
 
-# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt and dumps its
-# slices into $TMP/NAME.slices; the reader must report no problem.
+# A perf that logs its command lines, to see the dlfilter used.
+cat >"$TMP/perf" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+exec "$(command -v "$PERF")" "\$@"
+EOF
+chmod +x "$TMP/perf"
+
+# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (through the
+# dlfilter) and dumps its slices into $TMP/NAME.slices; the reader must
+# report no problem, and the text path (--no-dlfilter) must write the same
+# bytes.
 convert() {
 	local name=$1
 	shift
-	if ! "$CONVERT" --quiet "$@" -o "$TMP/$name.fxt" 2>"$TMP/$name.cerr"; then
+	rm -f "$TMP/perf.log"
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet "$@" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if [ "$(grep -c -e '^script .*--dlfilter .*/snaptrace-dlfilter.so' "$TMP/perf.log")" -ne $# ]; then
+		echo "perf script was not run with the dlfilter: $(first_lines "$TMP/perf.log")"
+		return 1
+	fi
+	if ! "$CONVERT" --quiet --no-dlfilter "$@" -o "$TMP/$name.text.fxt" \
+		2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert --no-dlfilter failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.text.fxt"; then
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.fast.tree" 2>&1
+		"$CONVERT" --dump=tree "$TMP/$name.text.fxt" >"$TMP/$name.text.tree" 2>&1
+		echo "the dlfilter's trace differs from the text path's (< dlfilter, > text): \
+$(diff "$TMP/$name.fast.tree" "$TMP/$name.text.tree" | head -6 | tr '\n' ' ')"
 		return 1
 	fi
 	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
