@@ -235,3 +235,53 @@ gap '$gap' ns"
 else
 	fail "convert-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
+
+# The fallback to perf's text: a perf that refuses --dlfilter (run again
+# without it, with a note), a perf older than 5.14 (never given it), and a
+# snaptrace-convert with no dlfilter beside it: each writes the text path's
+# trace.
+name=fallback
+if gen "$name" calls-static; then
+	real=$(command -v "$PERF")
+	"$CONVERT" --quiet --no-dlfilter "$TMP/$name.data" -o "$TMP/$name.text.fxt" 2>/dev/null
+	cat >"$TMP/perf-refuses" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+case " \$* " in *" --dlfilter "*) echo "  Error: unknown option 'dlfilter'" >&2; exit 129 ;; esac
+exec "$real" "\$@"
+EOF
+	cat >"$TMP/perf-old" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+[ "\$1" = --version ] && { echo "perf version 5.10.0"; exit 0; }
+exec "$real" "\$@"
+EOF
+	mkdir "$TMP/alone"
+	cp "$CONVERT" "$TMP/alone/"
+	chmod +x "$TMP/perf-refuses" "$TMP/perf-old"
+	# case|convert binary|perf|perf script runs given --dlfilter|note on stderr
+	while IFS='|' read -r case bin perf want note; do
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" "$TMP/$name.data" -o "$TMP/$case.fxt" \
+			2>"$TMP/$case.err"; then
+			fail "$case" "snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
+		elif [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
+			fail "$case" "expected $want perf script runs with --dlfilter: \
+$(first_lines "$TMP/perf.log")"
+		elif [ -n "$note" ] && ! grep -q -F -e "$note" "$TMP/$case.err"; then
+			fail "$case" "expected the note '$note', found: $(first_lines "$TMP/$case.err")"
+		elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
+			fail "$case" "the trace differs from the text path's"
+		elif ! "$CONVERT" --dump=slices "$TMP/$case.fxt" >/dev/null 2>&1; then
+			fail "$case" "the FXT does not read back cleanly"
+		else
+			ok "$case"
+		fi
+	done <<EOF
+fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with the dlfilter (status 129: Error: unknown option 'dlfilter'): decoding through text
+fallback-perf-5.10|$CONVERT|perf-old|0|
+fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
+EOF
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
