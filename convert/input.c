@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "input.h"
 
+#include "binrec.h"
 #include "diag.h"
 #include "perf_version.h"
 #include "run.h"
@@ -31,6 +32,7 @@ struct input {
 	const char *path;
 	const char *argv[MAX_ARGS];  /* perf script's command line */
 	size_t dlfilter_arg;     /* argv index of "--dlfilter", or 0: the text path */
+	bool binrec;             /* a saved output of perf script with the dlfilter */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 };
 
@@ -189,6 +191,16 @@ static int without_dlfilter(struct input *in)
 	return 1;
 }
 
+/* Does HEAD (N bytes) hold a binary record of the dlfilter at a line's
+ * start (a saved output of perf script --dlfilter snaptrace-dlfilter.so)? */
+static bool holds_binrec(const char *head, size_t n)
+{
+	for (size_t i = 0; i + sizeof(struct binrec_header) <= n; i++)
+		if (head[i] == BINREC_MARK && (i == 0 || head[i - 1] == '\n'))
+			return head[i + 1] >= BINREC_STRING && head[i + 1] <= BINREC_TICK;
+	return false;
+}
+
 int input_open(const char *path, const struct input_perf *perf, struct input **out,
 	       char *errbuf, size_t errlen)
 {
@@ -218,6 +230,8 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 			err = run_perf_script(in, perf, errbuf, errlen);
 			if (err)
 				goto fail;
+		} else if (n > 0 && holds_binrec(head, (size_t)n)) {
+			in->binrec = true;
 		} else if (n > 0 && memchr(head, 0, (size_t)n)) {
 			err = -EINVAL;
 			snprintf(errbuf, errlen, "%s: a binary file, expected a perf.data or perf "
@@ -266,10 +280,11 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 	return (long)r;
 }
 
-bool input_dlfilter(const struct input *in)
+bool input_binstream(const struct input *in)
 {
-	return in->dlfilter_arg != 0;
+	return in->dlfilter_arg != 0 || in->binrec;
 }
+
 
 uint64_t input_bytes(const struct input *in)
 {

@@ -152,7 +152,7 @@ int pipeline_convert(struct input *in, const char *name, struct converter *cv, u
 	bool eof = false;
 	int rc = PIPELINE_OK;
 
-	if (input_dlfilter(in))	/* binary records: no parsing to spread */
+	if (input_binstream(in))	/* binary records: no parsing to spread */
 		return binstream_convert(in, name, cv, conv_err, errbuf, errlen);
 	workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
 	pl.nblocks = 2 * workers + 2;
