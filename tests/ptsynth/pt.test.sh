@@ -15,7 +15,8 @@
 # in both return-compression modes and with a snapshot window, plus per-CPU
 # queues, PSB+ every few bytes, an injected overflow, truncated data, a
 # snapshot ending at magic_trace_stop_indicator and a two-snapshot recording
-# on one timeline with a gap. perf.data files are made here, never kept.
+# on one timeline with a gap, and the repeat mode (--repeat). perf.data
+# files are made here, never kept.
 . "$(dirname "$0")/../lib.sh"
 
 PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
@@ -179,6 +180,11 @@ both threads-per-cpu threads 0 --per-cpu
 both recurse-psb recurse 0 --psb-every 64 --tsc-every 3
 both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
 both recurse-window-end recurse 0 --snapshot-window 800
+
+# The repeat mode (the benchmark's input): a loop's turn repeated in both
+# threads is a trace perf decodes to the truth.
+both bench-repeat bench 0 --repeat turn,5
+both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
 
 # Damage: an OVF packet makes one decode error; the trace resumes after it
 # and every frame stays balanced. Truncated data ends the trace early.
