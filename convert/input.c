@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #define MAX_ARGS (32 + 64)
+#define PIPE_SIZE (1 << 20)      /* bytes of perf's output the pipe holds */
 
 struct input {
 	int fd;
@@ -104,6 +105,7 @@ static int spawn(struct input *in)
 		return (int)pid;
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
+	(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint only */
 	in->fd = fd;
 	in->perf = pid;
 	in->reaped = false;
@@ -222,7 +224,7 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */
 	if (S_ISREG(st.st_mode)) {
-		char head[512];
+		char head[1 << 16];	/* where a saved dlfilter output shows its first record */
 		ssize_t n = pread(in->fd, head, sizeof(head), 0);
 
 		in->size = (uint64_t)st.st_size;

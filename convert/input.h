@@ -43,7 +43,7 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
  * unknown version, the dlfilter beside this program, no --no-dlfilter; text
  * only when perf refused the dlfilter and was run again without it, which
  * input_read() does by itself, with a note), or it is a file of such output
- * (a binary record at a line's start in its first 512 bytes).
+ * (a binary record at a line's start in its first 64 KiB).
  */
 bool input_binstream(const struct input *in);
 

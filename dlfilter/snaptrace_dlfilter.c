@@ -70,6 +70,7 @@ static const struct {
 	{ B | CALL | PERF_DLFILTER_FLAG_VMEXIT, CONV_F_VMEXIT },
 };
 
+#define OUT_BUFFER (1u << 20)     /* perf's stdout buffer: fewer writes into the pipe */
 #define STRINGS_MIN 1024          /* initial string table slots (power of two) */
 #define THREADS_MIN 64            /* initial thread table slots (power of two) */
 
@@ -264,9 +265,15 @@ int start(void **data, void *ctx)
 {
 	struct state *s = calloc(1, sizeof(*s));
 
+	char *buf = malloc(OUT_BUFFER);
+
 	(void)ctx;
 	if (!s)
 		return -1;
+	/* Before any output. Never freed: stdout uses it until perf exits,
+	 * after the filter is unloaded. */
+	if (buf && setvbuf(stdout, buf, _IOFBF, OUT_BUFFER))
+		free(buf);
 	*data = s;
 	return 0;
 }
