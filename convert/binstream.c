@@ -80,7 +80,9 @@ static bool define_string(struct binstream *s, const char *rec, size_t size)
 	char *copy;
 
 	memcpy(&id, rec + sizeof(struct binrec_header), sizeof(id));
-	if (id == 0 || id > (1u << 30))
+	/* Ids come in order (the dlfilter numbers them 1, 2, ...): a new one is
+	 * the next, so a hostile id cannot make the table huge. */
+	if (id == 0 || id > s->nstrings + (s->nstrings == 0))
 		return false;
 	while (s->nstrings <= id) {
 		struct conv_span *t = array_grow(s->strings, &s->capstrings, s->nstrings,

@@ -291,3 +291,56 @@ EOF
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
+
+# A saved output of perf script with the dlfilter converts like the
+# perf.data; a damaged one is a one-line error naming the file and the byte
+# (exit 1), never a crash or a partial trace: cut inside a record, a record
+# of unknown type, a string id out of order, a branch naming no string.
+name=saved
+if gen "$name" calls-static; then
+	"$PERF" script -i "$TMP/$name.data" --ns --itrace=bep -F "$PERF_FIELDS" \
+		--show-switch-events --dlfilter "$SNAPTRACE_BIN/snaptrace-dlfilter.so" \
+		>"$TMP/$name.bin" 2>/dev/null
+	"$CONVERT" --quiet "$TMP/$name.data" -o "$TMP/$name.want.fxt" 2>/dev/null
+	if ! "$CONVERT" --quiet "$TMP/$name.bin" -o "$TMP/$name.fxt" 2>"$TMP/$name.err"; then
+		fail "$name-stream" "conversion failed: $(first_lines "$TMP/$name.err")"
+	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.want.fxt"; then
+		fail "$name-stream" "the saved stream converts to another trace than the perf.data"
+	else
+		ok "$name-stream"
+	fi
+	# the first record's offset (a NUL at a line's start)
+	first=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
+	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
+	# damage|what the message says
+	while IFS='|' read -r damage says; do
+		cp "$TMP/$name.bin" "$TMP/$damage.bin"
+		case $damage in
+		cut) truncate -s $((first + 10)) "$TMP/$damage.bin" ;;
+		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
+		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
+		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
+			grep -a -o -P '\x00\x02P\x00[\s\S]{76}' "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
+		esac
+		"$CONVERT" --quiet "$TMP/$damage.bin" -o "$TMP/$damage.fxt" 2>"$TMP/$damage.err"
+		rc=$?
+		if [ "$rc" -ne 1 ]; then
+			fail "$name-$damage" "exit $rc, expected 1: $(first_lines "$TMP/$damage.err")"
+		elif [ -e "$TMP/$damage.fxt" ]; then
+			fail "$name-$damage" "an output file was left"
+		elif [ "$(grep -c . "$TMP/$damage.err")" -ne 1 ] ||
+			! grep -q -E "^snaptrace-convert: (error: )?$TMP/$damage.bin: byte [0-9]+: $says" "$TMP/$damage.err"; then
+			fail "$name-$damage" "expected one line '$TMP/$damage.bin: byte N: $says', found: \
+$(first_lines "$TMP/$damage.err")"
+		else
+			ok "$name-$damage"
+		fi
+	done <<EOF
+cut|a binary record cut short
+type|a malformed binary record \(type 9,
+id|a malformed binary record \(type 1,
+nostring|a malformed binary record \(type 2,
+EOF
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
