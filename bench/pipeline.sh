@@ -28,18 +28,13 @@ FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
 DIR="$O/bench-pt"
 export PAGER=cat
 
-die() { echo "bench: $*" >&2; exit 1; }
+. "$top/bench/lib.sh"
 for f in "$CONVERT" "$PTSYNTH" "$PROG" "$MT"; do
 	[ -x "$f" ] || [ -f "$f" ] || die "$f not built (make O=$O bench builds it)"
 done
 command -v "$PERF" >/dev/null || die "no perf"
 [ -x /usr/bin/time ] || die "no /usr/bin/time (install package time)"
-mkdir -p "$DIR" || die "cannot create $DIR"
-if [ "${KEEP:-0}" = 1 ]; then
-	trap 'echo "bench: kept $DIR" >&2' EXIT
-else
-	trap 'rm -rf "$DIR"' EXIT
-fi
+scratch "$DIR"
 
 # make_data MB: prints the path of a perf.data of about MB MB of PT.
 make_data() {

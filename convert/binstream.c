@@ -130,6 +130,18 @@ static struct conv_span trim(struct conv_span t)
 	return t;
 }
 
+/* A branch line of thread PID/TID at TIME with FLAGS. */
+static void branch_line(struct conv_line *l, int32_t pid, int32_t tid, uint64_t time,
+			uint32_t flags)
+{
+	l->kind = CONV_LINE_BRANCH;
+	l->pid = pid;
+	l->tid = tid;
+	l->has_time = true;
+	l->ts = time;
+	l->flags = flags;
+}
+
 /* Fills L from the record REC of SIZE bytes. Returns 1 when L holds a line
  * to convert, 0 for a record that only defines a string, -1 when the record
  * is malformed. */
@@ -149,12 +161,7 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 		if (size != sizeof(b))
 			return -1;
 		memcpy(&b, rec, sizeof(b));
-		l->kind = CONV_LINE_BRANCH;
-		l->pid = b.pid;
-		l->tid = b.tid;
-		l->has_time = true;
-		l->ts = b.time;
-		l->flags = b.flags;
+		branch_line(l, b.pid, b.tid, b.time, b.flags);
 		if (!string_of(s, b.comm, &l->comm) || !loc_of(s, &b.from, &l->from) ||
 		    !loc_of(s, &b.to, &l->to))
 			return -1;
@@ -168,12 +175,7 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 			return -1;
 		memcpy(&t, rec, sizeof(t));
 		/* A jump within one function: same (empty) symbol and dso. */
-		l->kind = CONV_LINE_BRANCH;
-		l->pid = t.pid;
-		l->tid = t.tid;
-		l->has_time = true;
-		l->ts = t.time;
-		l->flags = CONV_F_JMP;
+		branch_line(l, t.pid, t.tid, t.time, CONV_F_JMP);
 		l->from.has_symtext = l->to.has_symtext = true;
 		return 1;
 	}
