@@ -312,6 +312,13 @@ if gen "$name" calls-static; then
 	# the first record's offset (a NUL at a line's start)
 	first=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
 	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
+	# the first BRANCH record's offset: walk the records and lines
+	branch=$(od -An -tu1 -v "$TMP/$name.bin" | tr -s ' ' '\n' | grep . | awk '
+		{ b[n++] = $1 }
+		END { for (i = 0; i < n;) {
+			if (b[i] != 0) { while (i < n && b[i] != 10) i++; i++; continue }
+			if (b[i + 1] == 2) { print i; exit }
+			i += b[i + 2] + 256 * b[i + 3] } }')
 	# damage|what the message says
 	while IFS='|' read -r damage says; do
 		cp "$TMP/$name.bin" "$TMP/$damage.bin"
@@ -320,7 +327,7 @@ if gen "$name" calls-static; then
 		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
 		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
 		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
-			grep -a -o -P '\x00\x02P\x00[\s\S]{76}' "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
+			tail -c +$((branch + 1)) "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
 		esac
 		"$CONVERT" --quiet "$TMP/$damage.bin" -o "$TMP/$damage.fxt" 2>"$TMP/$damage.err"
 		rc=$?
