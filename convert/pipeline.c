@@ -139,8 +139,9 @@ static void progress(struct input *in, const char *name)
 		diag_progress("%s: %llu MiB", name, (unsigned long long)(done >> 20));
 }
 
-int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
-		     int *conv_err, char *errbuf, size_t errlen)
+/* pipeline_convert() of a text input. */
+static int convert_text(struct input *in, const char *name, struct converter *cv,
+			unsigned workers, int *conv_err, char *errbuf, size_t errlen)
 {
 	struct pipeline pl = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			       .work = PTHREAD_COND_INITIALIZER,
@@ -152,8 +153,6 @@ int pipeline_convert(struct input *in, const char *name, struct converter *cv, u
 	bool eof = false;
 	int rc = PIPELINE_OK;
 
-	if (input_binstream(in))	/* binary records: no parsing to spread */
-		return binstream_convert(in, name, cv, conv_err, errbuf, errlen);
 	workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
 	pl.nblocks = 2 * workers + 2;
 	pl.blocks = calloc(pl.nblocks, sizeof(*pl.blocks));
@@ -235,4 +234,12 @@ out:
 	free(pl.blocks);
 	free(carry);
 	return rc;
+}
+
+int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
+		     int *conv_err, char *errbuf, size_t errlen)
+{
+	if (input_binstream(in))	/* binary records: no parsing to spread */
+		return binstream_convert(in, name, cv, conv_err, errbuf, errlen);
+	return convert_text(in, name, cv, workers, conv_err, errbuf, errlen);
 }
