@@ -2,8 +2,10 @@
 # The whole pipeline's benchmark (`make bench`, after bench/bench.sh):
 # perf.data -> trace.fxt.gz on synthesized Intel PT of about 1 MB and 4 MB of
 # AUX data, made here by the Intel PT generator of the tests (ptsynth
-# --repeat on tests/ptsynth/progs/bench.c, two threads; the repeat count is
-# scaled from a probe), under O/bench-pt/ (removed at the end unless KEEP=1).
+# --repeat on tests/ptsynth/progs/bench.c, two threads; a TSC packet every
+# 64 instructions, not ptsynth's default 8, so that, as in recorded PT, most
+# bytes are branches rather than timing packets; the repeat count is scaled
+# from a probe), under O/bench-pt/ (removed at the end unless KEEP=1).
 # Prints, in one run, the CPU time (user + sys, perf included: it is the
 # converter's child; best of 3) of:
 #   (a) perf script with the project's fields writing text to /dev/null (the
@@ -40,11 +42,11 @@ scratch "$DIR"
 make_data() {
 	local f="$DIR/pt-$1mb.data" k
 	if [ ! -s "$DIR/probe.data" ]; then
-		"$PTSYNTH" -q -o "$DIR/probe.data" --repeat turn,100 -- "$PROG" >/dev/null 2>&1 ||
+		"$PTSYNTH" -q -o "$DIR/probe.data" --tsc-every 64 --repeat turn,100 -- "$PROG" >/dev/null 2>&1 ||
 			die "ptsynth failed"
 	fi
 	k=$(( $1 * 1048576 * 100 / $(stat -c %s "$DIR/probe.data") ))
-	"$PTSYNTH" -q -o "$f" --repeat "turn,$k" -- "$PROG" >/dev/null 2>"$DIR/gen.err" ||
+	"$PTSYNTH" -q -o "$f" --tsc-every 64 --repeat "turn,$k" -- "$PROG" >/dev/null 2>"$DIR/gen.err" ||
 		die "ptsynth failed: $(head -n 2 "$DIR/gen.err")"
 	echo "$f"
 }
