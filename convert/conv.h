@@ -80,6 +80,8 @@ struct conv_frame {
 	uint64_t entry_off;         /* the entry's bytes past func's symbol: the call
 				     * target's symoff; 0 (the function's entry) for
 				     * inferred and sampled frames */
+	uint64_t sym_start;         /* the symbol's start in the process (ip - symoff),
+				     * 0: unknown */
 };
 
 /* A branch waiting for its timestamp to be spread. */
@@ -220,12 +222,13 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
  * "[unknown @ 0xIP (DSO)]" when F has none. */
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
 
-/* funcs.c: the source line of F's entry at OFF bytes past its symbol, as
+/* funcs.c: the source line of F's entry at OFF bytes past its symbol, which
+ * starts at SYM_START in the process (0: unknown; see srcline_lookup), as
  * the arguments "file" and "line" in ARGS (room for 2). Returns how many it
  * wrote: 0 when srcline is off, F is unknown or KERNEL, or the binary has no
  * line for it. The result for OFF 0 is cached on F. */
-unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off, bool kernel,
-			   struct fxt_arg *args);
+unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
+			   uint64_t sym_start, bool kernel, struct fxt_arg *args);
 
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);

@@ -109,23 +109,25 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 
 /* Looks up F's entry at OFF in its binary: the file's string id (0: none) and *LINE. */
 static fxt_string_id func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
-				  uint32_t *line)
+				  uint64_t sym_start, uint32_t *line)
 {
 	const char *file;
 	unsigned l;
 
 	if (!srcline_lookup(c->srcline, f->key + f->symlen, f->dsolen, f->key, f->symlen, off,
-			    &file, &l))
+			    sym_start, &file, &l))
 		return 0;
 	*line = l;
 	return fxt_writer_cstring(c->w, file);
 }
 
-unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off, bool kernel,
-			   struct fxt_arg *args)
+unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
+			   uint64_t sym_start, bool kernel, struct fxt_arg *args)
 {
 	/* The table owns its functions; only this cache is written through
-	 * the const pointers the rest of the converter holds. */
+	 * the const pointers the rest of the converter holds. The check of
+	 * SYM_START against the binary holds for every process alike (load
+	 * biases are whole pages), so one answer serves them all. */
 	struct conv_func *m = (struct conv_func *)f;
 	fxt_string_id file;
 	uint32_t line = 0;
@@ -133,11 +135,11 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 	if (!c->srcline || f->unknown || kernel)
 		return 0;
 	if (off) {
-		file = func_srcline(c, f, off, &line);
+		file = func_srcline(c, f, off, sym_start, &line);
 	} else {
 		if (!m->src_done) {
 			m->src_done = true;
-			m->src_file = func_srcline(c, f, 0, &m->src_line);
+			m->src_file = func_srcline(c, f, 0, sym_start, &m->src_line);
 		}
 		file = m->src_file;
 		line = m->src_line;

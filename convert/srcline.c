@@ -27,7 +27,6 @@ struct sl_sym {
 	struct sl_sym *next;    /* hash chain */
 	const char *name;       /* in the ELF's string table */
 	uint64_t addr;          /* st_value */
-	bool ambiguous;         /* several symbols of this name, at different addresses */
 };
 
 /* A looked-up address: its line, or none (file NULL). */
@@ -191,10 +190,8 @@ static int add_sym(struct sl_dso *d, const char *name, uint64_t addr)
 	struct sl_sym *y;
 
 	for (y = d->syms[i]; y; y = y->next)
-		if (!strcmp(y->name, name)) {
-			y->ambiguous |= y->addr != addr;
-			return 0;
-		}
+		if (y->addr == addr && !strcmp(y->name, name))
+			return 0;	/* .symtab and .dynsym both have it */
 	y = malloc(sizeof(*y));
 	if (!y)
 		return -1;
@@ -289,13 +286,31 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	return d;
 }
 
-static const struct sl_sym *find_sym(const struct sl_dso *d, const char *name, size_t len)
+/* What find_sym() found. */
+enum sym_found { SYM_NONE, SYM_ONE, SYM_MISPLACED, SYM_AMBIGUOUS };
+
+/* The symbol NAME (LEN bytes) of D that agrees with START (see
+ * srcline_lookup) in *ADDR. */
+static enum sym_found find_sym(const struct sl_dso *d, const char *name, size_t len,
+			       uint64_t start, uint64_t *addr)
 {
+	enum sym_found found = SYM_NONE;
+
 	for (const struct sl_sym *y = d->syms[hash_bytes(name, len) & (d->capsyms - 1)]; y;
-	     y = y->next)
-		if (!strncmp(y->name, name, len) && !y->name[len])
-			return y;
-	return NULL;
+	     y = y->next) {
+		if (strncmp(y->name, name, len) || y->name[len])
+			continue;
+		if (start && (start - y->addr) % SRCLINE_PAGE) {
+			if (found == SYM_NONE)
+				found = SYM_MISPLACED;
+			continue;
+		}
+		if (found == SYM_ONE)
+			return SYM_AMBIGUOUS;
+		found = SYM_ONE;
+		*addr = y->addr;
+	}
+	return found;
 }
 
 /* The line-table row of ADDR in DW: its CU from .debug_aranges, else by
@@ -364,11 +379,13 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 }
 
 bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
-		    size_t symlen, uint64_t off, const char **file, unsigned *line)
+		    size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
+		    unsigned *line)
 {
 	struct sl_dso *d;
-	const struct sl_sym *y;
 	const struct sl_addr *a = NULL;
+	enum sym_found found;
+	uint64_t addr = 0;
 
 	if (!dsolen || dso[0] != '/' || !symlen)
 		return false;
@@ -380,9 +397,10 @@ bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const cha
 	}
 	if (!d || d->state != DSO_OK)
 		return false;
-	y = find_sym(d, sym, symlen);
-	if (y && !y->ambiguous)
-		a = lookup_addr(d, y->addr + off);
+	found = find_sym(d, sym, symlen, sym_start, &addr);
+	s->stats.no_binary += off == 0 && found == SYM_MISPLACED;
+	if (found == SYM_ONE)
+		a = lookup_addr(d, addr + off);
 	if (!a || !a->file)
 		return false;
 	s->stats.found += off == 0;

@@ -18,6 +18,9 @@
 
 struct srcline;
 
+/* The page size of x86-64: load biases are multiples of it. */
+#define SRCLINE_PAGE 4096u
+
 /* Returns an empty srcline reading binaries under SYMFS (NULL or "": the
  * paths as they are; the string is copied), or NULL on out-of-memory. */
 struct srcline *srcline_new(const char *symfs);
@@ -34,19 +37,26 @@ int srcline_read_buildids(struct srcline *s, const char *perf, const char *path)
 /*
  * Looks up the entry of function SYM (SYMLEN bytes) of binary DSO (DSOLEN
  * bytes, an absolute path as perf prints it) at OFF bytes past the symbol's
- * start. Returns true with *FILE (NUL-terminated, owned by S, valid until
- * srcline_free) and *LINE (1-based); false when there is none: not a path,
- * binary not found or changed, no debug info, symbol not in its symbol
- * table or ambiguous (several local symbols of that name).
+ * start. SYM_START is where the symbol starts in the traced process (perf's
+ * ip - symoff), 0 when unknown: a load bias is a whole number of pages
+ * (SRCLINE_PAGE), so a symbol of the binary whose address is not SYM_START
+ * modulo a page is not this function (the binary is not the one traced:
+ * text from another machine), and of several local symbols of one name
+ * only the one that agrees is taken. Returns true with *FILE (NUL-terminated,
+ * owned by S, valid until srcline_free) and *LINE (1-based); false when
+ * there is none: not a path, binary not found or changed, no debug info,
+ * symbol not in its symbol table, not agreeing with SYM_START, or ambiguous.
  */
 bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
-		    size_t symlen, uint64_t off, const char **file, unsigned *line);
+		    size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
+		    unsigned *line);
 
 /* Counts of distinct functions looked up (srcline_lookup with OFF 0). */
 struct srcline_stats {
 	uint64_t functions;      /* looked up */
 	uint64_t found;          /* with a line */
-	uint64_t no_binary;      /* the binary was not found (or changed) */
+	uint64_t no_binary;      /* the binary was not found, or changed (build id,
+				  * or a symbol not where the trace has it) */
 	uint64_t no_debuginfo;   /* in a binary without DWARF */
 };
 

@@ -174,7 +174,8 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 	};
 
 	if (f->func)
-		n += conv_func_srcline(c, f->func, f->entry_off, f->kernel, args + n);
+		n += conv_func_srcline(c, f->func, f->entry_off, f->sym_start, f->kernel,
+				       args + n);
 	ev.nargs = n;
 
 	emit(c, t, &ev);

@@ -5,6 +5,7 @@
  * (not a path, a missing binary, an unknown symbol) and how it is counted.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,7 +24,7 @@ static char exe[PATH_MAX];
 static bool lookup(struct srcline *s, const char *dso, const char *sym, uint64_t off,
 		   const char **file, unsigned *line)
 {
-	return srcline_lookup(s, dso, strlen(dso), sym, strlen(sym), off, file, line);
+	return srcline_lookup(s, dso, strlen(dso), sym, strlen(sym), off, 0, file, line);
 }
 
 static void test_own_function(void)
@@ -65,6 +66,23 @@ static void test_none(void)
 	srcline_free(s);
 }
 
+/* The symbol's start in this process agrees with the binary modulo a page;
+ * an address that does not (text from another machine's binary) gets none. */
+static void test_sym_start(void)
+{
+	struct srcline *s = srcline_new(NULL);
+	uint64_t start = (uint64_t)(uintptr_t)&srcline_probe;
+	const char *file = NULL;
+	unsigned line = 0;
+
+	CHECK(srcline_lookup(s, exe, strlen(exe), "srcline_probe", 13, 0, start, &file, &line));
+	srcline_free(s);
+	s = srcline_new(NULL);
+	CHECK(!srcline_lookup(s, exe, strlen(exe), "srcline_probe", 13, 0, start + 16, &file, &line));
+	CHECK_U64_EQ(srcline_stats(s).no_binary, 1);
+	srcline_free(s);
+}
+
 /* Under a symfs DIR, a binary is DIR + its path: the root as symfs finds it, a
  * directory without it does not. */
 static void test_symfs(void)
@@ -91,5 +109,6 @@ int main(void)
 	UNIT_RUN(test_own_function);
 	UNIT_RUN(test_none);
 	UNIT_RUN(test_symfs);
+	UNIT_RUN(test_sym_start);
 	return unit_exit();
 }
