@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "run.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -32,7 +33,8 @@ struct sl_sym {
 /* A looked-up address: its line, or none (file NULL). */
 struct sl_addr {
 	uint64_t addr;
-	const char *file;       /* owned by the binary's Dwarf */
+	const char *file;       /* owned by the binary's Dwarf, or joined */
+	char *joined;           /* the CU's directory + a relative file name; owned */
 	unsigned line;
 	bool used;
 };
@@ -315,20 +317,34 @@ static enum sym_found find_sym(const struct sl_dso *d, const char *name, size_t 
 
 /* The line-table row of ADDR in DW: its CU from .debug_aranges, else by
  * walking the CUs' address ranges (clang emits no aranges). */
-static Dwarf_Line *addr_line(Dwarf *dw, uint64_t addr)
+static Dwarf_Line *addr_line(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 {
-	Dwarf_Die cu;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	if (dwarf_addrdie(dw, addr, &cu))
-		return dwarf_getsrc_die(&cu, addr);
+	if (dwarf_addrdie(dw, addr, cu))
+		return dwarf_getsrc_die(cu, addr);
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_haspc(&cu, addr) > 0)
-			return dwarf_getsrc_die(&cu, addr);
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return dwarf_getsrc_die(cu, addr);
 		off = next;
 	}
 	return NULL;
+}
+
+/* Sets A's file to NAME, a line table's file name: a relative one is
+ * joined to CU's compilation directory (as addr2line shows it). */
+static void set_file(struct sl_addr *a, Dwarf_Die *cu, const char *name)
+{
+	Dwarf_Attribute attr;
+	const char *dir = name[0] == '/' ? NULL :
+		dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+
+	a->file = name;
+	if (dir && asprintf(&a->joined, "%s/%s", dir, name) > 0)
+		a->file = a->joined;
+	else
+		a->joined = NULL;
 }
 
 static int addrs_grow(struct sl_dso *d)
@@ -358,6 +374,8 @@ static int addrs_grow(struct sl_dso *d)
 static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 {
 	struct sl_addr *a;
+	Dwarf_Die cu;
+	const char *name;
 	size_t i;
 	int line;
 
@@ -370,11 +388,11 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 	a = &d->addrs[i];
 	*a = (struct sl_addr){ .addr = addr, .used = true };
 	d->naddrs++;
-	Dwarf_Line *l = addr_line(d->dw, addr);
-	if (l && dwarf_lineno(l, &line) == 0 && line > 0 && (a->file = dwarf_linesrc(l, NULL, NULL)))
+	Dwarf_Line *l = addr_line(d->dw, addr, &cu);
+	if (l && dwarf_lineno(l, &line) == 0 && line > 0 && (name = dwarf_linesrc(l, NULL, NULL))) {
+		set_file(a, &cu, name);
 		a->line = (unsigned)line;
-	else
-		a->file = NULL;
+	}
 	return a;
 }
 
@@ -426,6 +444,8 @@ void srcline_free(struct srcline *s)
 				free(y);
 			}
 		free(d->syms);
+		for (size_t i = 0; i < d->capaddrs; i++)
+			free(d->addrs[i].joined);
 		free(d->addrs);
 		dwarf_end(d->dw);
 		elf_end(d->debug_elf);
