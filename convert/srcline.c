@@ -20,13 +20,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* libstdc++'s demangler (extern "C" in <cxxabi.h>): perf prints C++
+ * names demangled, the symbol tables hold them mangled. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
 #define DEBUG_DIR "/usr/lib/debug/.build-id/"
 #define BUILDID_MAX 64          /* hex digits of the longest build id kept */
 
 /* A function symbol of a binary. */
 struct sl_sym {
 	struct sl_sym *next;    /* hash chain */
-	const char *name;       /* in the ELF's string table */
+	const char *name;       /* in the ELF's string table, or demangled */
+	char *demangled;        /* a C++ name as perf prints it; owned, or NULL */
 	uint64_t addr;          /* st_value */
 };
 
@@ -186,18 +191,56 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
 	return true;
 }
 
-static int add_sym(struct sl_dso *d, const char *name, uint64_t addr)
+/*
+ * Cuts demangled name D down to perf's form (libiberty without
+ * DMGL_PARAMS, as `c++filt -p` prints): without its parameter list (the
+ * last top-level "(...)" and what follows, " const"...) and, for a template
+ * function, without its return type ("void foo<int>(int)" -> "foo<int>").
+ */
+static void perf_demangled_form(char *d)
+{
+	char *close = strrchr(d, ')'), *p, *space = NULL;
+	int depth = 0;
+
+	if (!close)
+		return;
+	for (p = close; p >= d; p--) {
+		depth += (*p == ')') - (*p == '(');
+		if (depth == 0)
+			break;
+	}
+	if (p <= d)
+		return;
+	*p = 0;
+	depth = 0;
+	for (p = d; *p; p++) {
+		depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
+		if (*p == ' ' && depth == 0 && !(p - d >= 8 && !strncmp(p - 8, "operator", 8)))
+			space = p;
+	}
+	if (space && depth == 0)
+		memmove(d, space + 1, strlen(space + 1) + 1);
+}
+
+/* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
+ * when it was demangled. Returns 0, or -1 on out-of-memory. */
+static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t addr)
 {
 	size_t i = hash_bytes(name, strlen(name)) & (d->capsyms - 1);
 	struct sl_sym *y;
 
 	for (y = d->syms[i]; y; y = y->next)
-		if (y->addr == addr && !strcmp(y->name, name))
+		if (y->addr == addr && !strcmp(y->name, name)) {
+			free(demangled);
 			return 0;	/* .symtab and .dynsym both have it */
+		}
 	y = malloc(sizeof(*y));
-	if (!y)
+	if (!y) {
+		free(demangled);
 		return -1;
-	*y = (struct sl_sym){ .next = d->syms[i], .name = name, .addr = addr };
+	}
+	*y = (struct sl_sym){ .next = d->syms[i], .name = name, .demangled = demangled,
+			      .addr = addr };
 	d->syms[i] = y;
 	return 0;
 }
@@ -223,8 +266,16 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 			    sym.st_shndx == SHN_UNDEF)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && *name && add_sym(d, name, sym.st_value))
-				return -1;
+			if (!name || !*name || add_sym(d, name, NULL, sym.st_value))
+				return name && *name ? -1 : 0;
+			if (!strncmp(name, "_Z", 2)) {
+				char *dm = __cxa_demangle(name, NULL, NULL, NULL);
+
+				if (dm)
+					perf_demangled_form(dm);
+				if (dm && add_sym(d, dm, dm, sym.st_value))
+					return -1;
+			}
 		}
 	}
 	return 0;
@@ -441,6 +492,7 @@ void srcline_free(struct srcline *s)
 		for (size_t i = 0; i < d->capsyms; i++)
 			for (struct sl_sym *y = d->syms[i], *yn; y; y = yn) {
 				yn = y->next;
+				free(y->demangled);
 				free(y);
 			}
 		free(d->syms);

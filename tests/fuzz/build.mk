@@ -14,7 +14,7 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Icommon -Ifxt -Iconvert \
-		-o $@ $(FUZZ_SRC) -lz -ldw -lelf -pthread
+		-o $@ $(FUZZ_SRC) -lz -ldw -lelf -lstdc++ -pthread
 
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(O)/fuzz/corpus
