@@ -53,7 +53,9 @@ struct sl_dso {
 	enum dso_state state;
 	int fd, debug_fd;
 	Elf *elf, *debug_elf;
-	Dwarf *dw;              /* of elf or debug_elf */
+	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
+	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
+	bool dw_failed;         /* libdw could not read it */
 	struct sl_sym **syms;   /* power-of-two buckets */
 	size_t capsyms;
 	struct sl_addr *addrs;  /* open addressing, power-of-two size */
@@ -281,6 +283,26 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 	return 0;
 }
 
+/* Does ELF hold a DWARF line table (not an empty NOBITS stub)? */
+static bool has_lines(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    (!strcmp(name, ".debug_line") || !strcmp(name, ".zdebug_line")))
+			return true;
+	}
+	return false;
+}
+
 /* Opens D's separate debug file by its build id HEX, if there is one. */
 static void open_debug_file(const struct srcline *s, struct sl_dso *d, const char *hex)
 {
@@ -290,11 +312,11 @@ static void open_debug_file(const struct srcline *s, struct sl_dso *d, const cha
 		return;
 	snprintf(path, sizeof(path), DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
 	d->debug_fd = open_elf(s, path, &d->debug_elf);
-	if (d->debug_fd >= 0)
-		d->dw = dwarf_begin_elf(d->debug_elf, DWARF_C_READ, NULL);
 }
 
-/* Opens D's binary, checks its build id, reads its symbols and DWARF. */
+/* Opens D's binary, checks its build id, finds its line table (in it or
+ * in its debug file) and reads its symbols. The DWARF itself is read at
+ * the first line looked up (a large one takes a while: libc's, 0.1 s). */
 static void open_dso(struct srcline *s, struct sl_dso *d)
 {
 	char hex[BUILDID_MAX + 1];
@@ -308,11 +330,14 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 	if (!buildid_matches(s, d->path, hex))
 		return;
 	d->state = DSO_NODEBUG;
-	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
-	if (!d->dw)
+	if (has_lines(d->elf)) {
+		d->dwarf_elf = d->elf;
+	} else {
 		open_debug_file(s, d, hex);
-	if (!d->dw)
-		return;
+		if (!d->debug_elf || !has_lines(d->debug_elf))
+			return;
+		d->dwarf_elf = d->debug_elf;
+	}
 	d->capsyms = 1024;
 	d->syms = calloc(d->capsyms, sizeof(*d->syms));
 	if (!d->syms || read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf)))
@@ -439,6 +464,10 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 	a = &d->addrs[i];
 	*a = (struct sl_addr){ .addr = addr, .used = true };
 	d->naddrs++;
+	if (!d->dw && !d->dw_failed)
+		d->dw_failed = !(d->dw = dwarf_begin_elf(d->dwarf_elf, DWARF_C_READ, NULL));
+	if (!d->dw)
+		return a;
 	Dwarf_Line *l = addr_line(d->dw, addr, &cu);
 	if (l && dwarf_lineno(l, &line) == 0 && line > 0 && (name = dwarf_linesrc(l, NULL, NULL))) {
 		set_file(a, &cu, name);
