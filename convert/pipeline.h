@@ -14,8 +14,14 @@
 #include "convert.h"
 #include "input.h"
 
+/* The fuzz build (tests/fuzz/build.mk) makes both small, so that its inputs
+ * cross blocks and reach the long-line check. */
+#ifndef PIPELINE_BLOCK
 #define PIPELINE_BLOCK (1u << 20)        /* bytes of text per block */
+#endif
+#ifndef PIPELINE_LINE_MAX
 #define PIPELINE_LINE_MAX (1u << 20)     /* longest line accepted, bytes */
+#endif
 
 /* What stopped a pipeline run. */
 enum pipeline_status {
@@ -30,6 +36,8 @@ enum pipeline_status {
  * parsing threads (at least 1). Returns PIPELINE_OK, or a negative status;
  * for PIPELINE_CONVERT *CONV_ERR holds the converter's code, for the others
  * ERRBUF holds a one-line reason. Shows progress via diag_progress().
+ * An input of snaptrace's dlfilter (input_binstream()) is read by
+ * binstream_convert() on the calling thread instead.
  */
 int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
 		     int *conv_err, char *errbuf, size_t errlen);

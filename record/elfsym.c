@@ -43,8 +43,9 @@ static void elf_file_close(struct elf_file *f)
 }
 
 /* Maps link-time VADDR to a file offset through the PT_LOAD segments. */
-static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec, uint64_t *off)
 {
+	bool in_load = false;
 	size_t n, i;
 
 	if (elf_getphdrnum(elf, &n))
@@ -52,14 +53,16 @@ static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    vaddr < ph.p_vaddr || vaddr >= ph.p_vaddr + ph.p_filesz)
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
-			*off = vaddr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
+		in_load = true;
+		if (exec && !(ph.p_flags & PF_X))
+			continue;
+		*off = vaddr - ph.p_vaddr + ph.p_offset;
+		return 0;
 	}
-	return REC_ELF_ENOLOAD;
+	return in_load ? REC_ELF_ENOTEXEC : REC_ELF_ENOLOAD;
 }
 
 /*
@@ -138,7 +141,7 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s)
 		s->value = l.sym.st_value;
 		s->size = l.sym.st_size;
 		s->pie = f.pie;
-		err = vaddr_to_offset(f.elf, s->value, &s->file_offset);
+		err = vaddr_to_offset(f.elf, s->value, false, &s->file_offset);
 	} else if (err == 0) {
 		err = REC_ELF_ENOSYM;
 	}
@@ -177,7 +180,7 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 		return err;
 	s->value = vaddr;
 	s->pie = f.pie;
-	err = vaddr_to_offset(f.elf, vaddr, &s->file_offset);
+	err = vaddr_to_offset(f.elf, vaddr, true, &s->file_offset);
 	if (!err)
 		for_each_func(f.elf, containing_cb, &c);
 	elf_file_close(&f);
@@ -294,7 +297,7 @@ static int prologue_cb(const char *name, const GElf_Sym *sym, void *arg)
 	size_t n = sizeof(code);
 
 	(void)name;
-	if (sym->st_size < 16 || vaddr_to_offset(p->f->elf, sym->st_value, &off))
+	if (sym->st_size < 16 || vaddr_to_offset(p->f->elf, sym->st_value, true, &off))
 		return 0;
 	if (sym->st_size < n)
 		n = sym->st_size;
@@ -389,6 +392,8 @@ const char *rec_elf_strerror(int err)
 		return "no such function";
 	case REC_ELF_ENOLOAD:
 		return "address outside the loaded segments";
+	case REC_ELF_ENOTEXEC:
+		return "address outside the executable segments (not code)";
 	default:
 		return strerror(-err);
 	}

@@ -104,8 +104,11 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		}
 		err = rec_elf_addr(exe, a, &s);
 		if (err) {
-			snprintf(why, size, "%s: address 0x%" PRIx64 ": %s", exe, a,
-				 rec_elf_strerror(err));
+			snprintf(why, size, "--trigger %s: expected an address of %s's code "
+				 "(as nm/objdump print it), found one %s", spec, exe,
+				 err == REC_ELF_ENOTEXEC ? "outside its executable segments"
+				 : err == REC_ELF_ENOLOAD ? "outside its loaded segments"
+				 : rec_elf_strerror(err));
 			return err < -2000 ? -EINVAL : err;
 		}
 		real_file(exe, loc->file, sizeof(loc->file));
