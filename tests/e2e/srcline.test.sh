@@ -14,21 +14,10 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 PERF=${SNAPTRACE_PERF:-perf}
-PERF_PID=
 FUNCS="main srcline_outer srcline_inner srcline_lib_spin srcline_lib_inner"
 SRC="$SNAPTRACE_TOP/tests/e2e"
 
-cleanup() {
-	# perf, timeout and the target share one process group led by PERF_PID
-	if [ -n "$PERF_PID" ] && kill -0 "$PERF_PID" 2>/dev/null; then
-		kill -TERM -- "-$PERF_PID" 2>/dev/null
-		sleep 0.5
-		kill -KILL -- "-$PERF_PID" 2>/dev/null
-		wait "$PERF_PID" 2>/dev/null
-	fi
-	scratch_done
-}
-trap cleanup EXIT
+trap group_cleanup EXIT
 
 need_convert srcline
 for tool in "$PERF" addr2line nm cc; do
@@ -51,13 +40,8 @@ build() {
 
 # record DIR: samples DIR/target into DIR/perf.data; 1 when perf cannot.
 record() {
-	setsid timeout -k 5 60 "$PERF" record -e cpu-clock -F 5000 --call-graph fp \
-		-o "$1/perf.data" -- "$1/target" >"$1/rec.out" 2>"$1/rec.err" &
-	PERF_PID=$!
-	wait "$PERF_PID"
-	local rc=$?
-	PERF_PID=
-	[ "$rc" -eq 0 ] && [ -s "$1/perf.data" ]
+	run_group "$1/rec.out" "$1/rec.err" "$PERF" record -e cpu-clock -F 5000 --call-graph fp \
+		-o "$1/perf.data" -- "$1/target" && [ -s "$1/perf.data" ]
 }
 
 # lines FXT: "NAME CATEGORY FILE:LINE" (FILE:LINE "-" when none) of every
