@@ -57,6 +57,10 @@ CONVERT_SRC := $(filter-out convert/main.c,$(wildcard convert/*.c))
 RECORD_SRC := $(filter-out record/main.c,$(wildcard record/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
+# The recorder's libraries: libelf (symbols), libdw (line tables, line:),
+# libstdc++ (its demangler, __cxa_demangle).
+RECORD_LIBS := -lelf -ldw -lstdc++
+
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
 
@@ -80,14 +84,14 @@ $(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ)
 $(O)/bin/snaptrace-record: $(call obj,record/main.c $(RECORD_SRC)) $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lelf
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(RECORD_LIBS)
 
 # Unit tests link the library parts of every program.
 $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_OBJ) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) -lz -lelf -pthread
+		$(filter-out $(FLAGS_STAMP),$^) -lz $(RECORD_LIBS) -pthread
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.

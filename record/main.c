@@ -24,6 +24,7 @@
 #include "procfs.h"
 #include "session.h"
 #include "trigspec.h"
+#include "unwinder.h"
 
 /* The -t/-p part of perf's command line for the target(s). */
 static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,

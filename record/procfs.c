@@ -168,6 +168,34 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
 	return found ? 0 : -ENOENT;
 }
 
+int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
+{
+	char file[64], line[4400];
+	struct rec_map m;
+	int n = 0;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/maps", (int)pid);
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		bool seen = false;
+
+		if (parse_map_line(line, &m) || !m.exec)
+			continue;
+		for (int i = 0; i < n && i < max && !seen; i++)
+			seen = !strcmp(paths[i], m.path);
+		if (seen)
+			continue;
+		if (n < max)
+			snprintf(paths[n], sizeof(paths[n]), "%s", m.path);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
 /* Whether file name NAME is what LIB asks for ("libm", "m", "libm.so", "libm.so.6"). */
 static bool lib_name_matches(const char *name, const char *lib)
 {
