@@ -360,6 +360,11 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		return form_default(&c, "") ? REC_TRIGSPEC_NONE : 0;
 	}
 	snprintf(loc->spec, sizeof(loc->spec), "%s", spec);
+	if (!*spec) {
+		say(&c, "expected a SPEC (NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, "
+		    "LIB:NAME, '.', '?' or none), found ''");
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		size_t n = strlen(forms[i].prefix);
 
