@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,6 +220,7 @@ static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* never outlives the recorder */
 		dup2(fd, STDIN_FILENO);
 		dup2(p[1], STDOUT_FILENO);
 		execl(fzf, "fzf", "--delimiter=\t", "--with-nth=2,3", "--prompt=trigger> ",
@@ -246,6 +249,36 @@ static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
 	return *pick < t->n ? 0 : -ECANCELED;
 }
 
+/*
+ * Reads a line typed on the terminal (stdin, canonical mode) into LINE.
+ * Returns 0, or -ECANCELED at the end of input or when SIGINT, SIGTERM or
+ * SIGHUP is pending (the recorder blocks them to read them later: Ctrl-C
+ * cancels the pick, and the recorder then ends).
+ */
+static int read_answer(char *line, size_t size)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	ssize_t n;
+
+	for (;;) {
+		sigset_t pending;
+
+		sigpending(&pending);
+		for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+			if (sigismember(&pending, stops[i]))
+				return -ECANCELED;
+		if (poll(&p, 1, 200) > 0)
+			break;
+	}
+	n = read(STDIN_FILENO, line, size - 1);
+	if (n <= 0)
+		return -ECANCELED;
+	line[n] = '\0';
+	line[strcspn(line, "\r\n")] = '\0';
+	return 0;
+}
+
 /* The numbered list on stderr, narrowed by lines read from stdin; sets *PICK. */
 static int pick_list(const struct table *t, size_t *pick)
 {
@@ -270,9 +303,8 @@ static int pick_list(const struct table *t, size_t *pick)
 			fprintf(stderr, "     ... %zu more: type part of a name to narrow the list\n",
 				total - n);
 		fprintf(stderr, "trigger: a number, part of a name, or nothing to cancel: ");
-		if (!fgets(line, sizeof(line), stdin))
+		if (read_answer(line, sizeof(line)))
 			return -ECANCELED;
-		line[strcspn(line, "\n")] = '\0';
 		if (!*line)
 			return -ECANCELED;
 		if (line[strspn(line, "0123456789")] == '\0') {

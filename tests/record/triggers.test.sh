@@ -26,7 +26,7 @@ trap cleanup EXIT
 NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_line_bare
 form_line_address form_line_col form_addr form_dot form_lib form_default error_several error_empty error_closest
 error_line_no_code error_no_library error_dot_missing error_bare symbols_program
-symbols_library symbols_process symbols_usage pick_not_terminal pick_list pick_fzf_protocol
+symbols_library symbols_process symbols_usage pick_not_terminal pick_list pick_list_ctrl_c pick_fzf_protocol
 pick_fzf_real no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
@@ -223,7 +223,7 @@ for a in answers:
         print("no prompt; saw:", seen[-300:])
         break
     seen = b""
-    os.write(fd, a.encode() + b"\n")
+    os.write(fd, b"\x03" if a == "^C" else a.encode() + b"\n")
 while True:
     try:
         got = os.read(fd, 4096)
@@ -255,6 +255,16 @@ t_pick() {
 		fail pick_list "the narrowed list lacks app::Store::flush: $(tl 4 "$TMP/pick_list.out")"
 	else
 		ok pick_list
+	fi
+	# Ctrl-C at the prompt cancels: nothing recorded, nothing left
+	pty_pick pick_list_ctrl_c "$empty" "^C"
+	if ! grep -q '^exit 1' "$TMP/pick_list_ctrl_c.out" ||
+		! grep -q "no function picked" "$TMP/pick_list_ctrl_c.out"; then
+		fail pick_list_ctrl_c "$(tl 3 "$TMP/pick_list_ctrl_c.out")"
+	elif [ -e "$TMP/pick_list_ctrl_c/record.json" ] || ! no_procs; then
+		fail pick_list_ctrl_c "something was recorded or left running"
+	else
+		ok pick_list_ctrl_c
 	fi
 	# fzf's side: the list on its stdin (INDEX<TAB>NAME<TAB>FILE), the chosen line on its stdout
 	mkdir -p "$fake"
