@@ -27,7 +27,7 @@ NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_l
 form_line_address form_line_col form_addr form_dot form_lib form_default error_several error_empty error_closest
 error_line_no_code error_no_library error_dot_missing error_bare symbols_program
 symbols_library symbols_process symbols_usage pick_not_terminal pick_list pick_list_ctrl_c pick_fzf_protocol
-pick_fzf_real no_leftovers"
+pick_fzf_real readme_examples no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 command -v g++ >/dev/null || skip_all "g++ not installed"
@@ -316,7 +316,42 @@ EOF_PY
 	fi
 }
 
+# Every --trigger example of README's trigger table resolves (and records):
+# on the demo, the C++ ones on the test target; the address of the demo's
+# demo_nap depends on the compiler, so addr: takes the one `snaptrace
+# symbols` gives; '?' is the picker's (above).
+t_readme_examples() {
+	local demo="$SNAPTRACE_O/examples/demo" spec target n=0 bad="" addr d
+	[ -x "$demo" ] || { skip readme_examples "$demo not built"; return; }
+	addr=$("$FRONT" symbols "$demo" demo_nap | awk -F '\t' '$2 == "demo_nap" { print $4 }')
+	while read -r spec; do
+		target=$demo
+		case "$spec" in
+		'?') continue ;;
+		*app::*) target=$PROG ;;
+		addr:*) spec="addr:$addr" ;;
+		esac
+		n=$((n + 1))
+		d="$TMP/readme$n"
+		if ! "$RECORD" -q -o "$d" --duration 0.3 --trigger "$spec" -- "$target" \
+			>/dev/null 2>"$d.err"; then
+			bad="$bad [$spec: $(tl 1 "$d.err")]"
+		elif [ "$spec" != none ] && [ -z "$(trigger_json "$d" symbol)" ]; then
+			bad="$bad [$spec: no trigger in record.json]"
+		fi
+	done < <(sed -n '/^### Triggers/,/^### /p' "$SNAPTRACE_TOP/README.md" | grep '^| ' |
+		cut -d '|' -f 3 | grep -oE -- "--trigger ('[^']*'|[^ \`]*)" | sed "s/^--trigger //; s/'//g")
+	if [ $n -lt 11 ]; then
+		fail readme_examples "only $n examples found in README's trigger table"
+	elif [ -n "$bad" ]; then
+		fail readme_examples "$bad"
+	else
+		ok readme_examples
+	fi
+}
+
 t_forms
+t_readme_examples
 t_errors
 t_symbols
 t_pick
