@@ -10,15 +10,6 @@
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 export SNAPTRACE_BIN
-BG=()
-
-cleanup() {
-	local p
-	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	scratch_done
-}
-trap cleanup EXIT
 
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf

@@ -13,15 +13,6 @@
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
-BG=()
-
-cleanup() {
-	local p
-	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	scratch_done
-}
-trap cleanup EXIT
 
 NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_line_bare
 form_line_address form_line_col form_addr form_dot form_lib form_default error_several error_empty error_closest

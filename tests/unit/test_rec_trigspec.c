@@ -19,6 +19,7 @@
 #include "symbols.h"
 #include "trigspec.h"
 #include "unit.h"
+#include "unit_self.h"
 
 /* app::Store::load(int), and two overloads of app::Store::save */
 __attribute__((noinline)) int store_load(int x) __asm__("_ZN3app5Store4loadEi");
@@ -55,18 +56,9 @@ __attribute__((noinline)) void magic_trace_stop_indicator(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static const char *self_exe(void)
-{
-	static char path[4096];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	path[n > 0 ? n : 0] = '\0';
-	return path;
-}
-
 static int resolve(const char *spec, struct rec_trigger_loc *loc, char *why, size_t size)
 {
-	return rec_trigspec_resolve(spec, self_exe(), getpid(), loc, why, size);
+	return rec_trigspec_resolve(spec, unit_self_exe(), getpid(), loc, why, size);
 }
 
 static void demangling(void)
@@ -99,7 +91,7 @@ static void function_forms(void)
 	struct rec_sym s;
 	char why[2048];
 
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "trigspec_probe", &s), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
 	CHECK_INT_EQ(resolve("symbol:trigspec_probe", &loc, why, sizeof(why)), 0);
 	CHECK_U64_EQ(loc.vaddr, s.value);
 	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
@@ -107,7 +99,7 @@ static void function_forms(void)
 	CHECK_INT_EQ(resolve("trigspec_probe", &loc, why, sizeof(why)), 0);
 	CHECK_U64_EQ(loc.vaddr, s.value);
 
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "_ZN3app5Store4loadEi", &s), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "_ZN3app5Store4loadEi", &s), 0);
 	CHECK_INT_EQ(resolve("app::Store::load", &loc, why, sizeof(why)), 0);
 	CHECK_U64_EQ(loc.vaddr, s.value);
 	CHECK_STR_EQ(loc.symbol, "_ZN3app5Store4loadEi");
@@ -122,7 +114,7 @@ static void function_forms(void)
 	CHECK(strstr(why, "app::Store::save(int)"));
 	CHECK(strstr(why, "app::Store::save(double)"));
 	CHECK_INT_EQ(resolve("app::Store::save(double)", &loc, why, sizeof(why)), 0);
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "_ZN3app5Store4saveEd", &s), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "_ZN3app5Store4saveEd", &s), 0);
 	CHECK_U64_EQ(loc.vaddr, s.value);
 
 	/* missing: the closest demangled names */
@@ -142,8 +134,8 @@ static void line_forms(void)
 	char why[2048], spec[256];
 	uint64_t a;
 
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "trigspec_probe", &s), 0);
-	CHECK_INT_EQ(rec_srcline_find(self_exe(), "test_rec_trigspec.c", probe_line, 0, &a), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
+	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "test_rec_trigspec.c", probe_line, 0, &a), 0);
 	CHECK(a >= s.value && a < s.value + s.size);
 	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u", probe_line);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
@@ -165,7 +157,7 @@ static void line_forms(void)
 	CHECK(strstr(why, "expected a source file 'no_such_file.c'"));
 	CHECK(strstr(why, "nor in its"));
 	/* est_rec_trigspec.c is not test_rec_trigspec.c */
-	CHECK_INT_EQ(rec_srcline_find(self_exe(), "est_rec_trigspec.c", probe_line, 0, &a),
+	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "est_rec_trigspec.c", probe_line, 0, &a),
 		     -ENOENT);
 	CHECK_INT_EQ(resolve("line:x.c", &loc, why, sizeof(why)), -EINVAL);
 	CHECK_INT_EQ(resolve("line:x.c:0", &loc, why, sizeof(why)), -EINVAL);
@@ -184,7 +176,7 @@ static void other_forms(void)
 	CHECK_INT_EQ(resolve(NULL, &loc, why, sizeof(why)), 0);
 	CHECK_STR_EQ(loc.symbol, "magic_trace_stop_indicator");
 	/* addresses: addr:, and a bare word that is no symbol */
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "trigspec_probe", &s), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
 	snprintf(spec, sizeof(spec), "addr:0x%llx", (unsigned long long)s.value);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
 	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
@@ -220,7 +212,7 @@ static void symbol_listing(void)
 	FILE *f = open_memstream(&buf, &len);
 	int n;
 
-	n = rec_symbols_list(f, self_exe(), "store::", why, sizeof(why));
+	n = rec_symbols_list(f, unit_self_exe(), "store::", why, sizeof(why));
 	fclose(f);
 	CHECK_INT_EQ(n, 3);
 	CHECK(buf && strstr(buf, "app::Store::load(int)\t_ZN3app5Store4loadEi\t/"));
