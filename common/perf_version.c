@@ -15,6 +15,7 @@ static const struct {
 	[PERF_FEAT_CONTROL] = { 5, 10, "--control" },
 	[PERF_FEAT_DLFILTER] = { 5, 14, "--dlfilter" },
 	[PERF_FEAT_NO_BPF_EVENT] = { 5, 1, "--no-bpf-event" },
+	[PERF_FEAT_BUILDID_MMAP] = { 5, 12, "--buildid-mmap" },
 };
 
 /* Reads a decimal number of at most 6 digits at *P; advances *P. -1 if none. */

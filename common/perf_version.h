@@ -15,6 +15,7 @@
  *   --kcore                            5.5
  *   --control=fd: and --delay=-1       5.10
  *   --dlfilter                         5.14
+ *   --buildid-mmap                     5.12
  */
 #ifndef SNAPTRACE_PERF_VERSION_H
 #define SNAPTRACE_PERF_VERSION_H
@@ -33,6 +34,7 @@ enum perf_feature {
 	PERF_FEAT_CONTROL,           /* --control=fd:R,W with ack, --delay=-1 */
 	PERF_FEAT_DLFILTER,          /* --dlfilter */
 	PERF_FEAT_NO_BPF_EVENT,      /* --no-bpf-event (no side-band thread) */
+	PERF_FEAT_BUILDID_MMAP,      /* --buildid-mmap (build ids in the mmap events) */
 	PERF_FEAT_COUNT,
 };
 

@@ -54,6 +54,12 @@ struct conv_site {
  * as Perfetto can nest. */
 #define CONV_INFERRED_ROOM_NS 512
 
+/* The latest time accepted in the input, ns (2^62: 146 years; perf's
+ * clocks count from boot or 1970). Every time written is an input time
+ * plus at most CONV_TS_MAX (a sample's period is cut to it), so it stays
+ * below 2^63, FXT's limit as Perfetto reads it. */
+#define CONV_TS_MAX (UINT64_C(1) << 62)
+
 /* Addresses from here up are the kernel's (x86-64). */
 #define CONV_KERNEL_START 0x8000000000000000ull
 
@@ -100,9 +106,11 @@ struct conv_stats {
 struct conv_thread {
 	struct conv_thread *next;      /* hash chain */
 	int64_t pid, tid;              /* as perf printed them */
-	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31) */
-	char *comm;                    /* last name given to the thread; owned */
-	size_t comm_len;               /* strlen(comm) */
+	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31): see CONV_KOID_BAND */
+	char *comm;                    /* last name given to the thread: comm_len bytes
+					  (NULs possible, so use the length), then a NUL
+					  for C-string readers; owned */
+	uint32_t comm_len;
 	bool named;
 
 	bool has_ts;                   /* seen a branch or sample line */
@@ -159,6 +167,12 @@ struct conv_thread {
 	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
 };
 
+/* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
+ * koids; up to CONV_ODD_IDS_MAX others (-1, 0, past any Linux pid) get the
+ * koids from CONV_KOID_BAND to 2^31 - 1 (threads.c). */
+#define CONV_ODD_IDS_MAX 4096
+#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
+
 /* A binary blamed for broken call chains (coverage.c). */
 struct conv_dso_count {
 	char *dso;                     /* owned */
@@ -180,6 +194,9 @@ struct conv {
 	struct conv_thread *last_thread;   /* lookup cache */
 	uint64_t *named_pids;          /* processes already named (small set) */
 	size_t nnamed_pids, capnamed_pids;
+	int64_t odd_ids[CONV_ODD_IDS_MAX];  /* ids outside 1..CONV_KOID_BAND-1, by koid */
+	size_t nodd_ids;
+	bool odd_ids_full;             /* conv_thread_get failed: one id too many */
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
@@ -206,6 +223,15 @@ struct conv_offcpu {
  * or NULL on out-of-memory. */
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
 
+/* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
+ * included: the writer replaces what FXT does not allow) + POST. PRE and
+ * POST are NUL-terminated, up to CONV_NAME_AFFIX_MAX bytes each; MAX is cut
+ * to CONV_NAME_MID_MAX. */
+#define CONV_NAME_AFFIX_MAX 64
+#define CONV_NAME_MID_MAX 512
+fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
+			const char *post);
+
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
  * "[unknown @ 0xIP (DSO)]" when F has none. */
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
@@ -213,7 +239,9 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);
 
-/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory. */
+/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory,
+ * or with c->odd_ids_full set when PID or TID is one id too many outside
+ * 1..CONV_KOID_BAND-1. */
 struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
 
 /* threads.c: names T's process and T itself "COMM [ID]" in the output when

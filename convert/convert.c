@@ -20,6 +20,7 @@ enum skip_kind {
 	SKIP_UNKNOWN_FLAG,
 	SKIP_ORPHAN_CHAIN,
 	SKIP_TIME_BACKWARDS,
+	SKIP_DSO_COLUMN,
 	SKIP_KINDS,
 };
 
@@ -28,6 +29,7 @@ static const char *const skip_what[] = {
 	[SKIP_UNKNOWN_FLAG] = "unknown branch flag, line skipped",
 	[SKIP_ORPHAN_CHAIN] = "call-chain line without a sample header, skipped",
 	[SKIP_TIME_BACKWARDS] = "time goes backwards in this thread, clamped to its last time",
+	[SKIP_DSO_COLUMN] = "(dso) column unlike the first line's (text after the last column?)",
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
@@ -59,6 +61,7 @@ struct converter {
 	bool seen_branch, seen_sample;
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
+	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
 	char message[512];
 };
 
@@ -147,6 +150,17 @@ static int missing_column(struct converter *cv, const char *what, const char *hi
 	return CONV_ERR_COLUMN;
 }
 
+/* Why conv_thread_get() returned NULL, as an enum conv_error. */
+static int no_thread(struct converter *cv)
+{
+	if (!cv->c.odd_ids_full)
+		return CONV_ERR_NOMEM;
+	snprintf(cv->message, sizeof(cv->message), "%s:%llu: more than %d distinct thread or "
+		 "process ids outside 1..%lld: not perf script output", cv->input,
+		 (unsigned long long)cv->lineno, CONV_ODD_IDS_MAX, (long long)CONV_KOID_BAND - 1);
+	return CONV_ERR_IDS;
+}
+
 static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site *site)
 {
 	site->ip = loc->ip;
@@ -222,7 +236,7 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 	c->stats.branches++;
 	t = conv_thread_get(c, l->pid, l->tid);
 	if (!t)
-		return CONV_ERR_NOMEM;
+		return no_thread(cv);
 	ts = thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts)
 		thread_starts(c, t, ts);
@@ -268,14 +282,11 @@ static int error_line(struct converter *cv, const struct conv_line *l)
 {
 	struct conv *c = &cv->c;
 	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
-	char buf[300];
-	int n = snprintf(buf, sizeof(buf), "[decode error: %.*s]",
-			 (int)(l->message.len > 256 ? 256 : l->message.len), l->message.s);
-	fxt_string_id name = fxt_writer_string(c->w, buf, (size_t)n);
+	fxt_string_id name = conv_name(c, "[decode error: ", l->message, 256, "]");
 	uint64_t ts;
 
 	if (!t)
-		return CONV_ERR_NOMEM;
+		return no_thread(cv);
 	if (!l->has_time && !t->has_ts) {	/* goes at the thread's first time */
 		fxt_string_id *e = realloc(t->early_errors,
 					   (t->nearly_errors + 1) * sizeof(*e));
@@ -416,11 +427,17 @@ static int add_frame(struct converter *cv, const struct conv_loc *loc)
 	return CONV_OK;
 }
 
-/* Events whose period counts nanoseconds. */
+/* Events whose period counts nanoseconds: cpu-clock and task-clock, also
+ * as perf names them with terms and modifiers (cpu-clock/freq=5000,overwrite/u,
+ * cpu-clock:u, the recorder's own event). */
 static bool period_is_time(struct conv_span ev)
 {
-	return (ev.len == 9 && !memcmp(ev.s, "cpu-clock", 9)) ||
-	       (ev.len == 10 && !memcmp(ev.s, "task-clock", 10));
+	size_t n = 0;
+
+	while (n < ev.len && ev.s[n] != '/' && ev.s[n] != ':')
+		n++;
+	return (n == 9 && !memcmp(ev.s, "cpu-clock", 9)) ||
+	       (n == 10 && !memcmp(ev.s, "task-clock", 10));
 }
 
 static int sample_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
@@ -429,14 +446,15 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
 
 	if (!t)
-		return CONV_ERR_NOMEM;
+		return no_thread(cv);
 	sm->open = true;
 	sm->t = t;
 	sm->ts = thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts)
 		thread_starts(&cv->c, t, sm->ts);
 	sm->period = l->has_period ? l->period : 0;
-	sm->period_ns = period_is_time(l->event) ? sm->period : 0;
+	sm->period_ns = !period_is_time(l->event) ? 0 : sm->period < CONV_TS_MAX ? sm->period
+									  : CONV_TS_MAX;
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
@@ -451,19 +469,51 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
 }
 
-static void aux_line(struct converter *cv, const struct conv_line *l)
+static int aux_line(struct converter *cv, const struct conv_line *l)
 {
 	struct conv_thread *t;
 	struct fxt_arg arg;
 
 	if (!l->cbr_mhz)
-		return;	/* psb, pwre, ...: no control flow */
+		return CONV_OK;	/* psb, pwre, ...: no control flow */
 	t = conv_thread_get(&cv->c, l->pid, l->tid);
 	if (!t)
-		return;
+		return no_thread(cv);
 	arg = (struct fxt_arg){ .type = FXT_ARG_INT64, .name = cv->c.s_mhz, .i64 = l->cbr_mhz };
 	conv_thread_name(&cv->c, t, l->comm);
 	conv_emit_counter(&cv->c, t, cv->c.s_cpufreq, l->ts, &arg);
+	return CONV_OK;
+}
+
+/* Does LOC print the dso column as the input's first location did? perf
+ * prints the same columns on every line, so text after the last column
+ * (junk) shows as a location without its "(dso)" at the end. Only an
+ * "[unknown]" location may lack it where others have it (perf omits the
+ * dso of an address in no map). */
+static bool dso_column_kept(struct converter *cv, const struct conv_loc *loc)
+{
+	enum dso_column has = loc->dso.len ? DSO_PRINTED : DSO_ABSENT;
+
+	if (!loc->sym.len)
+		return true;
+	if (cv->dso_column == DSO_UNSEEN)
+		cv->dso_column = has;
+	return cv->dso_column == has;
+}
+
+/* The locations of L (none, one or two) keep the input's dso column. */
+static bool dso_columns_kept(struct converter *cv, const struct conv_line *l)
+{
+	switch (l->kind) {
+	case CONV_LINE_BRANCH:
+		return dso_column_kept(cv, &l->from) && dso_column_kept(cv, &l->to);
+	case CONV_LINE_SAMPLE:
+		return !l->has_loc || dso_column_kept(cv, &l->from);
+	case CONV_LINE_CHAIN:
+		return dso_column_kept(cv, &l->from);
+	default:
+		return true;
+	}
 }
 
 int converter_parsed(struct converter *cv, const struct conv_line *l)
@@ -473,6 +523,15 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 
 	cv->lineno++;
 	cv->c.stats.lines++;
+	if (l->has_time && l->ts > CONV_TS_MAX) {
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: time %llu.%09llu s is past "
+			 "2^62 ns (146 years), which no perf clock reaches", cv->input,
+			 (unsigned long long)cv->lineno, (unsigned long long)(l->ts / 1000000000u),
+			 (unsigned long long)(l->ts % 1000000000u));
+		return CONV_ERR_TIME;
+	}
+	if (!dso_columns_kept(cv, l))
+		return skip(cv, SKIP_DSO_COLUMN, s, len);
 	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD) {
 		int e = sample_done(cv);
 
@@ -496,13 +555,19 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 	case CONV_LINE_SWITCH:
 		return switch_line(cv, l, s, len);
 	case CONV_LINE_AUX:
-		aux_line(cv, l);
-		return CONV_OK;
+		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
 		return CONV_OK;
 	case CONV_LINE_UNKNOWN_FLAG:
 		return skip(cv, SKIP_UNKNOWN_FLAG, s, len);
 	case CONV_LINE_BAD:
+		if (l->cr_joined) {
+			snprintf(cv->message, sizeof(cv->message), "%s:%llu: a carriage return "
+				 "between two perf script lines: the text has CR-only line ends; "
+				 "expected LF or CR LF (convert with: tr '\\r' '\\n')", cv->input,
+				 (unsigned long long)cv->lineno);
+			return CONV_ERR_LINE_ENDS;
+		}
 		if (!cv->seen_branch && l->has_time && l->flags)
 			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)",
 					      branch_hint);

@@ -22,6 +22,9 @@ enum conv_error {
 	CONV_ERR_NOMEM = -1,
 	CONV_ERR_STRICT = -2,   /* --strict and an unrecognised line */
 	CONV_ERR_COLUMN = -3,   /* the text lacks a required column (a usage error) */
+	CONV_ERR_TIME = -4,     /* a time past CONV_TS_MAX */
+	CONV_ERR_LINE_ENDS = -5, /* CR-only line ends (a usage error) */
+	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
 };
 
 struct converter;

@@ -89,19 +89,31 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	return f;
 }
 
+fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
+			const char *post)
+{
+	char buf[2 * CONV_NAME_AFFIX_MAX + CONV_NAME_MID_MAX];
+	size_t np = strnlen(pre, CONV_NAME_AFFIX_MAX), nq = strnlen(post, CONV_NAME_AFFIX_MAX);
+	size_t nm = mid.len < max ? mid.len : max;
+
+	if (nm > CONV_NAME_MID_MAX)
+		nm = CONV_NAME_MID_MAX;
+	memcpy(buf, pre, np);
+	if (nm)
+		memcpy(buf + np, mid.s, nm);
+	memcpy(buf + np + nm, post, nq);
+	return fxt_writer_string(c->w, buf, np + nm + nq);
+}
+
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip)
 {
-	char buf[512];
-	int n;
+	char pre[48];
 
 	if (!f->unknown)
 		return f->name;
-	if (f->dsolen)
-		n = snprintf(buf, sizeof(buf), "[unknown @ 0x%" PRIx64 " (%.*s)]", ip,
-			     (int)(f->dsolen < 400 ? f->dsolen : 400), f->key);
-	else
-		n = snprintf(buf, sizeof(buf), "[unknown @ 0x%" PRIx64 "]", ip);
-	return fxt_writer_string(c->w, buf, (size_t)n);
+	snprintf(pre, sizeof(pre), "[unknown @ 0x%" PRIx64 "%s", ip, f->dsolen ? " (" : "");
+	return conv_name(c, pre, (struct conv_span){ f->key, f->dsolen }, 400,
+			 f->dsolen ? ")]" : "]");
 }
 
 void conv_funcs_free(struct conv *c)

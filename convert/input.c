@@ -37,10 +37,12 @@ static const char *const sched_fields[] = {
 };
 
 /* Runs `perf evlist` on PATH: its event list in OUT. Returns 0, or -1 when
- * perf failed (its output is then in OUT). */
+ * perf failed (its output is then in OUT). Every perf command run on an
+ * input gets -f: without it perf refuses a file owned by another user even
+ * to root. */
 static int evlist(const char *perf, const char *path, char *out, size_t size)
 {
-	char *argv[] = { (char *)perf, "evlist", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "evlist", "-f", "-i", (char *)path, NULL };
 
 	return run_capture(argv, out, size) != 0 ? -1 : 0;
 }
@@ -65,6 +67,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	}
 	argv[n++] = perf->perf;
 	argv[n++] = "script";
+	argv[n++] = "-f";	/* root reading another user's perf.data */
 	argv[n++] = "-i";
 	argv[n++] = in->path;
 	argv[n++] = "--ns";

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * input: the lines of one input of snaptrace-convert. An input is a perf.data
- * file (recognised by its "PERFILE" magic; `perf script` is then run on it
+ * file (recognised by its "PERFILE" magic; `perf script -f` is then run on it
  * with the fields of docs/design.md "perf script grammar", PAGER=cat, its stderr passed
  * through), a file of perf script text, or "-" for standard input.
  */

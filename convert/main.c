@@ -16,6 +16,7 @@
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 #include "input.h"
+#include "outpath.h"
 #include "pipeline.h"
 #include "version.h"
 
@@ -56,8 +57,9 @@ static const char usage_text[] =
 	"Several inputs (the perf.data.<time> files of a multi-snapshot recording)\n"
 	"go on one timeline.\n"
 	"\n"
-	"  -o, --output FILE     output: FILE.fxt.gz (gzip), FILE.fxt (raw) or - (stdout);\n"
-	"                        default trace.fxt.gz\n"
+	"  -o, --output FILE     output: FILE.fxt.gz or FILE.gz (gzip), FILE.fxt (raw) or -\n"
+	"                        (stdout); default trace.fxt.gz. A symlink is followed, a\n"
+	"                        device or FIFO written straight; the input is refused\n"
 	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
 	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
 	"                        --kallsyms=FILE for archived data)\n"
@@ -136,6 +138,31 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind >= argc)
 		return usage_error(o->dump ? "--dump needs an FXT file" : "no input given");
+	if (o->dump && argc - optind > 1) {
+		diag_error("--dump reads one FXT file, got %d (the second: %s) (see --help)",
+			   argc - optind, argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (o->dump && o->output) {
+		diag_error("--dump prints to stdout: it takes no -o %s (see --help)", o->output);
+		return EXIT_USAGE;
+	}
+	if (o->dump)
+		return EXIT_OK;
+	if (!o->output)
+		o->output = "trace.fxt.gz";
+	if (fxt_output_of_path(o->output) == FXT_OUTPUT_AUTO) {
+		diag_error("%s: unknown output type: expected FILE.fxt.gz or FILE.gz (gzip), "
+			   "FILE.fxt (raw) or - (stdout) (see --help)", o->output);
+		return EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (outpath_same_file(o->output, argv[i])) {
+			diag_error("%s: the output is the input %s: it would be overwritten; give "
+				   "another -o (see --help)", o->output, argv[i]);
+			return EXIT_USAGE;
+		}
+	}
 	return EXIT_OK;
 }
 
@@ -170,7 +197,8 @@ static int dump(const char *path, enum dump_view view)
 static int converter_failed(const struct converter *cv, int conv_err)
 {
 	diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" : converter_message(cv));
-	return conv_err == CONV_ERR_COLUMN ? EXIT_USAGE : EXIT_RUNTIME;
+	return conv_err == CONV_ERR_COLUMN || conv_err == CONV_ERR_LINE_ENDS ? EXIT_USAGE
+									     : EXIT_RUNTIME;
 }
 
 /* Feeds one input to the converter. Returns an exit status. */
@@ -256,7 +284,6 @@ static void summary(const struct options *o, struct converter *cv, uint64_t byte
 int main(int argc, char **argv)
 {
 	struct options o = {
-		.output = "trace.fxt.gz",
 		.perf = getenv("SNAPTRACE_PERF") ? getenv("SNAPTRACE_PERF") : "perf",
 	};
 	struct input_perf perf;
@@ -277,6 +304,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args };
+	outpath_remove_on_signals();
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));

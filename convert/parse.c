@@ -568,6 +568,17 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		l->kind = parse_loc(p, end, &l->from) ? CONV_LINE_CHAIN : CONV_LINE_BAD;
 		return;
 	}
+	if ((t = memchr(s, '\r', len)) && t + 1 < end) {	/* a CR inside: CR-only line ends? */
+		struct conv_line next;
+
+		te = memchr(t + 1, '\r', (size_t)(end - t - 1));
+		conv_parse_line(t + 1, (size_t)((te ? te : end) - t - 1), &next);
+		if (next.kind != CONV_LINE_BAD && next.kind != CONV_LINE_BLANK) {
+			l->kind = CONV_LINE_BAD;
+			l->cr_joined = true;
+			return;
+		}
+	}
 	if ((size_t)(end - p) > sizeof(error_prefix) &&
 	    !memcmp(p, error_prefix, sizeof(error_prefix) - 1)) {
 		parse_error(p, end, l);

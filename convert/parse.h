@@ -108,6 +108,7 @@ struct conv_line {
 	bool has_loc;           /* sample: an inline IP was printed */
 	struct conv_span message;  /* error: MESSAGE; unknown flag: the flag word */
 	uint32_t cbr_mhz;       /* aux "cbr": frequency in MHz, 0 if none */
+	bool cr_joined;         /* bad: a CR inside, then a whole line (CR-only line ends) */
 	bool switch_out;        /* switch: OUT (else IN) */
 	bool switch_preempt;    /* switch: OUT preempt (the thread was still runnable) */
 	struct conv_sched_switch sched;  /* sample of sched:sched_switch */

@@ -14,8 +14,14 @@
 #include "convert.h"
 #include "input.h"
 
+/* The fuzz build (tests/fuzz/build.mk) makes both small, so that its inputs
+ * cross blocks and reach the long-line check. */
+#ifndef PIPELINE_BLOCK
 #define PIPELINE_BLOCK (1u << 20)        /* bytes of text per block */
+#endif
+#ifndef PIPELINE_LINE_MAX
 #define PIPELINE_LINE_MAX (1u << 20)     /* longest line accepted, bytes */
+#endif
 
 /* What stopped a pipeline run. */
 enum pipeline_status {

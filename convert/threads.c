@@ -12,13 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* perf prints -1 (and 0 for the idle task) where FXT koids, as Perfetto
- * reads them, must be in [1, 2^31): those map to the top of that range. */
-static uint64_t koid_of(int64_t id)
+/* The koid of thread or process id ID, in [1, 2^31) as Perfetto reads FXT
+ * koids: ids in 1..CONV_KOID_BAND-1 keep their number; any other (perf's
+ * -1 and 0, and numbers no Linux pid reaches) gets its own koid from the
+ * band above, the first seen 2^31-1, the next 2^31-2..., so that no two ids
+ * share a track. Returns 0 when the band is full (CONV_ODD_IDS_MAX ids). */
+static uint64_t koid_of(struct conv *c, int64_t id)
 {
-	if (id > 0 && id < 0x7fffffff)
+	if (id > 0 && id < CONV_KOID_BAND)
 		return (uint64_t)id;
-	return 0x7fffffffull - (uint64_t)(id < 0 ? -id : id) % 0x1000;
+	for (size_t i = 0; i < c->nodd_ids; i++)
+		if (c->odd_ids[i] == id)
+			return 0x7fffffffull - i;
+	if (c->nodd_ids == CONV_ODD_IDS_MAX)
+		return 0;
+	c->odd_ids[c->nodd_ids++] = id;
+	return 0x7fffffffull - (c->nodd_ids - 1);
 }
 
 static uint64_t thread_hash(int64_t pid, int64_t tid)
@@ -53,6 +62,7 @@ static int threads_grow(struct conv *c)
 struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 {
 	struct conv_thread *t = c->last_thread;
+	uint64_t pkoid, tkoid;
 	size_t b;
 
 	if (t && t->tid == tid && t->pid == pid)
@@ -64,13 +74,19 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 	}
 	if (c->stats.threads >= c->capthreads / 2 && threads_grow(c))
 		return NULL;
+	pkoid = koid_of(c, pid);
+	tkoid = koid_of(c, tid);
+	if (!pkoid || !tkoid) {
+		c->odd_ids_full = true;
+		return NULL;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
-	t->pkoid = koid_of(pid);
-	t->tkoid = koid_of(tid);
+	t->pkoid = pkoid;
+	t->tkoid = tkoid;
 	b = thread_hash(pid, tid) & (c->capthreads - 1);
 	t->next = c->threads[b];
 	c->threads[b] = t;
@@ -93,32 +109,33 @@ static bool pid_named(struct conv *c, uint64_t pkoid)
 	return false;
 }
 
-static fxt_string_id object_name(struct conv *c, const char *comm, int64_t id)
+static fxt_string_id object_name(struct conv *c, const struct conv_thread *t, int64_t id)
 {
-	char buf[320];
-	int n = snprintf(buf, sizeof(buf), "%.256s%s[%lld]", comm, comm[0] ? " " : "",
-			 (long long)id);
+	char post[32];
 
-	return fxt_writer_string(c->w, buf, (size_t)n);
+	snprintf(post, sizeof(post), "%s[%lld]", t->comm_len ? " " : "", (long long)id);
+	return conv_name(c, "", (struct conv_span){ t->comm, t->comm_len }, 256, post);
 }
 
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
 {
-	if (t->named && (comm.len == 0 || (t->comm && t->comm_len == comm.len &&
-					   !memcmp(t->comm, comm.s, comm.len))))
+	if (t->named && (comm.len == 0 || conv_span_eq((struct conv_span){ t->comm, t->comm_len },
+						       comm)))
 		return;
-	if (comm.len || !t->comm) {
-		char *s = strndup(comm.s ? comm.s : "", comm.len);
+	if (comm.len) {
+		char *s = malloc(comm.len + 1);
 
 		if (!s)
 			return;
+		memcpy(s, comm.s, comm.len);
+		s[comm.len] = 0;
 		free(t->comm);
 		t->comm = s;
 		t->comm_len = comm.len;
 	}
 	if (!pid_named(c, t->pkoid) || t->pid == t->tid)
-		fxt_writer_process(c->w, t->pkoid, object_name(c, t->comm, t->pid));
-	fxt_writer_thread(c->w, t->pkoid, t->tkoid, object_name(c, t->comm, t->tid));
+		fxt_writer_process(c->w, t->pkoid, object_name(c, t, t->pid));
+	fxt_writer_thread(c->w, t->pkoid, t->tkoid, object_name(c, t, t->tid));
 	t->named = true;
 }
 

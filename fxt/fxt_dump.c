@@ -7,35 +7,61 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "fxt_format.h"
 #include "fxt_reader.h"
 #include "fxt_trace_priv.h"
 
+/*
+ * S shown on one line: S itself, or a copy with each control byte (a
+ * newline in a comm...) as '?', in one of four static buffers used in turn
+ * (enough for the strings of one printf). Every view is one line per item.
+ */
+static const char *one_line(const char *s)
+{
+	static char bufs[4][FXT_STRING_LEN_MAX + 1];
+	static unsigned n;
+	char *b;
+	size_t i;
+
+	for (i = 0; s[i] && (unsigned char)s[i] >= 0x20; i++)
+		;
+	if (!s[i])
+		return s;
+	b = bufs[n++ % 4];
+	for (i = 0; s[i] && i < FXT_STRING_LEN_MAX; i++)
+		b[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	b[i] = 0;
+	return b;
+}
+
 static void print_arg(FILE *out, const struct fxt_rarg *a)
 {
+	const char *name = one_line(a->name);
+
 	switch (a->type) {
 	case FXT_ARG_INT64:
-		fprintf(out, " %s:int64=%" PRId64, a->name, a->i64);
+		fprintf(out, " %s:int64=%" PRId64, name, a->i64);
 		return;
 	case FXT_ARG_UINT64:
-		fprintf(out, " %s:uint64=%" PRIu64, a->name, a->u64);
+		fprintf(out, " %s:uint64=%" PRIu64, name, a->u64);
 		return;
 	case FXT_ARG_DOUBLE:
-		fprintf(out, " %s:double=%.17g", a->name, a->f64);
+		fprintf(out, " %s:double=%.17g", name, a->f64);
 		return;
 	case FXT_ARG_STRING:
-		fprintf(out, " %s:string=\"%s\"", a->name, a->str);
+		fprintf(out, " %s:string=\"%s\"", name, one_line(a->str));
 		return;
 	case FXT_ARG_POINTER:
-		fprintf(out, " %s:pointer=0x%" PRIx64, a->name, a->u64);
+		fprintf(out, " %s:pointer=0x%" PRIx64, name, a->u64);
 		return;
 	case FXT_ARG_KOID:
-		fprintf(out, " %s:koid=%" PRIu64, a->name, a->u64);
+		fprintf(out, " %s:koid=%" PRIu64, name, a->u64);
 		return;
 	case FXT_ARG_BOOL:
-		fprintf(out, " %s:bool=%s", a->name, a->b ? "true" : "false");
+		fprintf(out, " %s:bool=%s", name, a->b ? "true" : "false");
 		return;
 	}
-	fprintf(out, " %s:?", a->name);
+	fprintf(out, " %s:?", name);
 }
 
 static void print_args(FILE *out, const struct fxt_revent *ev)
@@ -48,7 +74,7 @@ static void print_event(FILE *out, const struct fxt_revent *ev)
 {
 	fprintf(out, "%zu event %s ts=%" PRIu64 " pid=%" PRIu64 " tid=%" PRIu64
 		" cat=\"%s\" name=\"%s\"", ev->record_no, fxt_event_type_name(ev->type),
-		ev->ts, ev->pid, ev->tid, ev->category, ev->name);
+		ev->ts, ev->pid, ev->tid, one_line(ev->category), one_line(ev->name));
 	if (ev->type == FXT_EVENT_COMPLETE)
 		fprintf(out, " end_ts=%" PRIu64, ev->end_ts);
 	if (ev->type == FXT_EVENT_COUNTER)
@@ -71,7 +97,7 @@ void fxt_dump_records(const struct fxt_trace *t, FILE *out)
 		if (event_first) {
 			print_event(out, &t->events[i++]);
 		} else {
-			fprintf(out, "%zu %s\n", pv->notes[j].record_no, pv->notes[j].text);
+			fprintf(out, "%zu %s\n", pv->notes[j].record_no, one_line(pv->notes[j].text));
 			j++;
 		}
 	}
@@ -87,16 +113,16 @@ static int cmp_thread(uint64_t pid_a, uint64_t tid_a, uint64_t pid_b, uint64_t t
 static void print_slice(FILE *out, const struct fxt_slice *s, bool verbose)
 {
 	if (!verbose) {
-		fprintf(out, "%" PRIu64 " %u %s\n", s->tid, s->depth, s->ev->name);
+		fprintf(out, "%" PRIu64 " %u %s\n", s->tid, s->depth, one_line(s->ev->name));
 		return;
 	}
 	fprintf(out, "%" PRIu64 " %u %*s%s [%" PRIu64 ", ", s->tid, s->depth, 2 * (int)s->depth,
-		"", s->ev->name, s->begin);
+		"", one_line(s->ev->name), s->begin);
 	if (s->end == UINT64_MAX)
 		fprintf(out, "did not end]");
 	else
 		fprintf(out, "%" PRIu64 "] dur=%" PRIu64, s->end, s->end - s->begin);
-	fprintf(out, " cat=\"%s\"", s->ev->category);
+	fprintf(out, " cat=\"%s\"", one_line(s->ev->category));
 	print_args(out, s->ev);
 	fputc('\n', out);
 }
@@ -104,11 +130,12 @@ static void print_slice(FILE *out, const struct fxt_slice *s, bool verbose)
 static void print_instant(FILE *out, const struct fxt_instant *n, bool verbose)
 {
 	if (!verbose) {
-		fprintf(out, "%" PRIu64 " %u %s\n", n->tid, n->depth, n->ev->name);
+		fprintf(out, "%" PRIu64 " %u %s\n", n->tid, n->depth, one_line(n->ev->name));
 		return;
 	}
 	fprintf(out, "%" PRIu64 " %u %*s%s @%" PRIu64 " instant cat=\"%s\"", n->tid, n->depth,
-		2 * (int)n->depth, "", n->ev->name, n->ev->ts, n->ev->category);
+		2 * (int)n->depth, "", one_line(n->ev->name), n->ev->ts,
+		one_line(n->ev->category));
 	print_args(out, n->ev);
 	fputc('\n', out);
 }

@@ -27,8 +27,9 @@
 #include "fxt_format.h"
 #include "fxt_sink.h"
 #include "fxt_trace_priv.h"
+#include "fxt_utf8.h"
 
-enum { ARENA_BLOCK_BYTES = 1 << 20 };
+enum { ARENA_BLOCK_BYTES = 1 << 16 };
 
 struct fxt_arena_block {
 	struct fxt_arena_block *prev;
@@ -91,6 +92,9 @@ int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	len = strlen(line) + 1;
+	for (size_t i = 0; i + 1 < len; i++)	/* one line, whatever names it quotes */
+		if ((unsigned char)line[i] < 0x20)
+			line[i] = '?';
 	s = fxt_trace_alloc(t, len);
 	if (!s)
 		return -ENOMEM;
@@ -193,7 +197,7 @@ static const char *copy_str(struct reader *r, const uint8_t *s, size_t len)
 /* Reads LEN inline bytes (padded to 8) at the cursor. */
 static const char *inline_str(struct reader *r, size_t len)
 {
-	size_t padded = (len + 7) & ~(size_t)7;
+	size_t padded = (len + 7) & ~(size_t)7, bad;
 	const char *s;
 
 	if ((size_t)(r->end - r->p) < padded) {
@@ -201,6 +205,10 @@ static const char *inline_str(struct reader *r, size_t len)
 		return "";
 	}
 	s = copy_str(r, r->p, len);
+	bad = fxt_utf8_check((const char *)r->p, len);
+	if (bad < len)
+		PROBLEM(r, "a string of %zu bytes holds a NUL or ill-formed UTF-8 at byte %zu "
+			"(0x%02x): a strict reader rejects the file", len, bad, r->p[bad]);
 	r->p += padded;
 	return s;
 }
@@ -505,7 +513,7 @@ static void read_metadata(struct reader *r, uint64_t h)
 /* Decodes the record of SIZE words at P, the record number r->rec. */
 static void read_record(struct reader *r, const uint8_t *p, size_t words)
 {
-	uint64_t h = fxt_get64(p);
+	uint64_t h = fxt_get64(p), tps;
 	unsigned type = (unsigned)FXT_FIELD(h, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST);
 	unsigned ix;
 
@@ -517,11 +525,13 @@ static void read_record(struct reader *r, const uint8_t *p, size_t words)
 		read_metadata(r, h);
 		break;
 	case FXT_REC_INIT:
-		r->t->ticks_per_second = next_word(r);
-		if (!r->t->ticks_per_second && !r->overrun) {
+		tps = next_word(r);
+		if (r->overrun)
+			break;	/* reported below; the rate stays */
+		if (!tps)
 			PROBLEM(r, "%s", "initialization record with 0 ticks per second");
-			r->t->ticks_per_second = 1000000000;
-		}
+		else
+			r->t->ticks_per_second = tps;
 		note(r, "init ticks_per_second=%llu", (unsigned long long)r->t->ticks_per_second);
 		break;
 	case FXT_REC_STRING:

@@ -66,7 +66,7 @@ static int deflate_out(struct fxt_sink *s, const uint8_t *in, size_t len, int fl
 		zr = deflate(&s->z, flush);
 		if (zr == Z_STREAM_ERROR)
 			return -EINVAL;
-		err = write_all(s->fd, s->zbuf, FXT_SINK_ZBUF_BYTES - s->z.avail_out);
+		err = write_all(s->out.fd, s->zbuf, FXT_SINK_ZBUF_BYTES - s->z.avail_out);
 		if (err)
 			return err;
 		if (flush == Z_FINISH ? zr == Z_STREAM_END : s->z.avail_in == 0 &&
@@ -158,7 +158,7 @@ int fxt_sink_flush(struct fxt_sink *s)
 		return 0;
 	if (s->gzip)
 		return hand_over(s);
-	err = write_all(s->fd, s->buf, s->len);
+	err = write_all(s->out.fd, s->buf, s->len);
 	if (err)
 		return set_err(s, err);
 	s->len = 0;
@@ -174,16 +174,16 @@ static void free_mem(struct fxt_sink *s)
 	free(s->buf);
 	free(s->job);
 	free(s->zbuf);
-	free(s->path);
-	free(s->tmp_path);
 	s->buf = s->zbuf = s->job = NULL;
-	s->path = s->tmp_path = NULL;
 }
 
 int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip, int level)
 {
+	char why[16];	/* the caller words the message */
+	int err;
+
 	memset(s, 0, sizeof(*s));
-	s->fd = -1;
+	s->out.fd = -1;
 	s->is_stdout = strcmp(path, "-") == 0;
 	s->gzip = gzip && !s->is_stdout;
 	s->buf = malloc(FXT_SINK_BUF_BYTES);
@@ -205,19 +205,8 @@ int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip, int level)
 			goto nomem;
 		s->thread_ready = true;
 	}
-	if (s->is_stdout) {
-		s->fd = STDOUT_FILENO;
-		return 0;
-	}
-	s->path = strdup(path);
-	if (!s->path || asprintf(&s->tmp_path, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		s->tmp_path = NULL;
-		goto nomem;
-	}
-	s->fd = open(s->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (s->fd < 0) {
-		int err = -errno;
-
+	err = outpath_open(&s->out, path, why, sizeof(why));
+	if (err) {
 		free_mem(s);
 		return err;
 	}
@@ -239,27 +228,16 @@ int fxt_sink_close(struct fxt_sink *s)
 		fxt_sink_flush(s);
 	}
 	err = s->err;
-	if (s->is_stdout) {
-		free_mem(s);
-		return err;
-	}
-	if (close(s->fd) < 0 && !err)
-		err = -errno;
-	s->fd = -1;
-	if (!err && rename(s->tmp_path, s->path) < 0)
-		err = -errno;
 	if (err)
-		unlink(s->tmp_path);
+		outpath_abort(&s->out);
+	else
+		err = outpath_commit(&s->out);
 	free_mem(s);
 	return err;
 }
 
 void fxt_sink_abort(struct fxt_sink *s)
 {
-	if (!s->is_stdout && s->fd >= 0) {
-		close(s->fd);
-		unlink(s->tmp_path);
-	}
-	s->fd = -1;
+	outpath_abort(&s->out);
 	free_mem(s);
 }

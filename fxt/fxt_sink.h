@@ -2,9 +2,10 @@
 /*
  * fxt_sink (private to fxt/): a buffered byte sink with a sticky error, after
  * redis rio. Bytes go to a raw file, a gzip member (zlib deflate) or stdout.
- * A file is written as "PATH.tmp.PID" and renamed to PATH by
- * fxt_sink_close(); on any error, or fxt_sink_abort(), the temporary file is
- * removed and nothing exists under PATH.
+ * The output is opened by outpath (common/outpath.h): a regular file is
+ * written under a temporary name and renamed to PATH by fxt_sink_close();
+ * on any error, or fxt_sink_abort(), the temporary file is removed and
+ * nothing new exists under PATH. A device or FIFO is written straight.
  *
  * Writers reserve room with fxt_sink_reserve(), fill it, and commit it with
  * fxt_sink_commit(): whole records are placed in the buffer at once. After
@@ -20,6 +21,8 @@
 #include <stdint.h>
 #include <zlib.h>
 
+#include "outpath.h"
+
 enum {
 	FXT_SINK_BUF_BYTES = 1 << 20,   /* uncompressed staging buffer */
 	FXT_SINK_ZBUF_BYTES = 1 << 18,  /* deflate output buffer */
@@ -34,11 +37,10 @@ struct fxt_sink {
 	uint8_t *buf;          /* staging buffer of FXT_SINK_BUF_BYTES */
 	size_t len;            /* bytes staged */
 	int err;               /* 0 or the sticky negative errno */
-	int fd;
+	struct outpath out;    /* the file written (out.fd) */
 	bool is_stdout;
 	bool gzip;
 	bool z_ready;          /* deflateInit2 succeeded */
-	char *path, *tmp_path; /* final and temporary paths (NULL for stdout) */
 	uint64_t total;        /* bytes committed (before compression) */
 	uint8_t *zbuf;
 	z_stream z;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fxt_utf8.h"
 #include "fxt_writer.h"
 
 enum { ARENA_CHUNK_BYTES = 1 << 20 };
@@ -144,22 +145,39 @@ static int intern_exact(struct fxt_strings *t, const char *s, size_t len, uint32
 int fxt_strings_intern(struct fxt_strings *t, const char *s, size_t len, uint32_t *id)
 {
 	static const char marker[] = FXT_STRING_TRUNCATED_MARKER;
-	char cut[FXT_STRING_MAX_BYTES];
-	size_t keep;
+	enum { ROOM = FXT_STRING_MAX_BYTES - (sizeof(marker) - 1) };
+	const uint8_t *u = (const uint8_t *)s;
+	char out[FXT_STRING_MAX_BYTES];
+	size_t i = 0, n = 0;
 
 	if (len == 0) {
 		*id = 0;
 		return 0;
 	}
-	if (len <= FXT_STRING_MAX_BYTES)
+	if (len <= FXT_STRING_MAX_BYTES && fxt_utf8_check(s, len) == len)
 		return intern_exact(t, s, len, id);
-	/* Keep whole UTF-8 characters: never cut before a continuation byte. */
-	keep = FXT_STRING_MAX_BYTES - (sizeof(marker) - 1);
-	while (keep > 0 && ((uint8_t)s[keep] & 0xc0) == 0x80)
-		keep--;
-	memcpy(cut, s, keep);
-	memcpy(cut + keep, marker, sizeof(marker) - 1);
-	return intern_exact(t, cut, keep + sizeof(marker) - 1, id);
+	/* Copy whole characters, each ill-formed byte or NUL as U+FFFD, up to
+	 * the limit; a cut string ends in the marker at a character boundary. */
+	while (i < len) {
+		size_t k = fxt_utf8_char(u + i, len - i);
+		const char *c = k ? s + i : FXT_UTF8_REPLACEMENT;
+		size_t clen = k ? k : sizeof(FXT_UTF8_REPLACEMENT) - 1;
+
+		if (n + clen > FXT_STRING_MAX_BYTES)
+			break;
+		memcpy(out + n, c, clen);
+		n += clen;
+		i += k ? k : 1;
+	}
+	if (i < len) {
+		if (n > ROOM)
+			n = ROOM;
+		while (n > 0 && ((uint8_t)out[n] & 0xc0) == 0x80)
+			n--;
+		memcpy(out + n, marker, sizeof(marker) - 1);
+		n += sizeof(marker) - 1;
+	}
+	return intern_exact(t, out, n, id);
 }
 
 unsigned fxt_strings_assign(struct fxt_strings *t, uint32_t id)

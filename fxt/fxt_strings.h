@@ -51,8 +51,10 @@ int fxt_strings_init(struct fxt_strings *t);
 void fxt_strings_free(struct fxt_strings *t);
 
 /*
- * Interns S[0..LEN) (truncated with the visible marker when longer than
- * FXT_STRING_MAX_BYTES) and stores its id in *ID (0 for LEN 0).
+ * Interns S[0..LEN) and stores its id in *ID (0 for LEN 0). What FXT does
+ * not allow in a string (a NUL, ill-formed UTF-8: see fxt_utf8.h) is stored
+ * as U+FFFD, one per byte; what goes past FXT_STRING_MAX_BYTES is cut with
+ * the visible marker.
  * Returns 0 or -ENOMEM.
  */
 int fxt_strings_intern(struct fxt_strings *t, const char *s, size_t len, uint32_t *id);

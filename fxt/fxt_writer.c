@@ -19,11 +19,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fxt_format.h"
 #include "fxt_sink.h"
 #include "fxt_strings.h"
 #include "fxt_threads.h"
+#include "fxt_utf8.h"
 
 enum { TICKS_PER_SECOND = 1000000000 };
 
@@ -120,6 +122,7 @@ static int write_preamble(struct fxt_writer *w, const char *provider)
 
 	if (len > FXT_META_NAME_MAX)
 		len = FXT_META_NAME_MAX;
+	len = fxt_utf8_check(provider, len);	/* FXT strings: UTF-8, no NUL */
 	words = 1 + 1 + (len + 7) / 8 + 2;
 	p = fxt_sink_reserve(&w->sink, words * 8);
 	if (!p)
@@ -138,12 +141,32 @@ static int write_preamble(struct fxt_writer *w, const char *provider)
 	return 0;
 }
 
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+enum fxt_output fxt_output_of_path(const char *path)
+{
+	size_t n = strlen(path);
+	struct stat st;
+
+	if (!strcmp(path, "-") || ends_with(path, n, ".fxt"))
+		return FXT_OUTPUT_RAW;
+	if (ends_with(path, n, ".gz"))
+		return FXT_OUTPUT_GZIP;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return FXT_OUTPUT_RAW;	/* a device or FIFO, as stdout */
+	return FXT_OUTPUT_AUTO;
+}
+
 struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
 				   const char *provider, int *err)
 {
 	struct fxt_writer *w = calloc(1, sizeof(*w));
 	bool gzip;
-	size_t n = strlen(path);
 	int e;
 
 	if (!w) {
@@ -157,10 +180,13 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
 		*err = e;
 		return NULL;
 	}
-	if (output == FXT_OUTPUT_AUTO)
-		gzip = !(n >= 4 && strcmp(path + n - 4, ".fxt") == 0);
-	else
-		gzip = output == FXT_OUTPUT_GZIP;
+	if (output == FXT_OUTPUT_AUTO && (output = fxt_output_of_path(path)) == FXT_OUTPUT_AUTO) {
+		fxt_strings_free(&w->strings);
+		free(w);
+		*err = -EINVAL;
+		return NULL;
+	}
+	gzip = output == FXT_OUTPUT_GZIP;
 	e = fxt_sink_open(&w->sink, path, gzip, 0);
 	if (!e)
 		e = fxt_strings_intern(&w->strings, "process", 7, &w->process_arg);
@@ -393,6 +419,8 @@ int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev)
 
 	if (sticky(w))
 		return sticky(w);
+	if (ev->ts > FXT_TS_MAX || (ev->type == FXT_EVENT_COMPLETE && ev->end_ts > FXT_TS_MAX))
+		return w->sink.err = -ERANGE;	/* the trace would be wrong: sticky */
 	words = event_words(w, ev);
 	if (words < 0)
 		return words;

@@ -15,7 +15,8 @@
  * Errors are sticky (as redis rio): after the first failed write every call
  * returns the same negative errno and writes nothing; fxt_writer_close()
  * reports it. A failed or aborted writer never leaves a file under the
- * final name: output goes to "PATH.tmp.PID" and is renamed on close.
+ * final name: a regular file is written under a temporary name and renamed
+ * on close; a device or FIFO is written straight (common/outpath.h).
  * Why (and what Perfetto does otherwise): docs/design.md "FXT writer".
  */
 #ifndef SNAPTRACE_FXT_WRITER_H
@@ -27,10 +28,19 @@
 
 /* How the stream is stored. */
 enum fxt_output {
-	FXT_OUTPUT_AUTO,  /* from the path: "-" stdout raw, "*.fxt" raw, else gzip */
+	FXT_OUTPUT_AUTO,  /* from the path: see fxt_output_of_path() */
 	FXT_OUTPUT_RAW,   /* plain FXT words */
 	FXT_OUTPUT_GZIP,  /* gzip member (zlib deflate), which Perfetto detects */
 };
+
+/*
+ * The storage a path's name asks for: "-" (stdout) and "*.fxt" raw,
+ * "*.fxt.gz" and "*.gz" gzip, any other name of an existing device or FIFO
+ * (/dev/null...) raw, as stdout. Returns FXT_OUTPUT_RAW or FXT_OUTPUT_GZIP,
+ * or FXT_OUTPUT_AUTO for any other name (".zst", ".json", none...), which
+ * no writer would store as asked.
+ */
+enum fxt_output fxt_output_of_path(const char *path);
 
 /* Event types; the values are FXT's (Event record, bits 16-19). */
 enum fxt_event_type {
@@ -77,6 +87,10 @@ struct fxt_arg {
 	};
 };
 
+/* The latest time an event may have, ns: Perfetto reads FXT times as int64
+ * and drops later events. */
+#define FXT_TS_MAX ((uint64_t)INT64_MAX)
+
 /* One event. Times are in ticks; the writer declares 1e9 ticks/s (ns). */
 struct fxt_event {
 	enum fxt_event_type type;
@@ -95,20 +109,24 @@ struct fxt_writer;
 /*
  * Opens PATH for writing ("-" is stdout, always raw) and writes the magic
  * number record, a provider info record naming PROVIDER (id 0, name cut to
+ * its longest UTF-8 prefix without NUL, and to
  * 255 bytes) and the initialization record (1,000,000,000 ticks/s), in this
  * order. Gzip output uses deflate level 1
  * (fast; see fxt_sink.c). Returns the writer, or NULL with
- * *err set to a negative errno. The caller owns the writer and must end it
+ * *err set to a negative errno (-EINVAL: FXT_OUTPUT_AUTO and a PATH whose
+ * name fxt_output_of_path() does not know). The caller owns the writer and must end it
  * with fxt_writer_close() or fxt_writer_abort().
  */
 struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
 				   const char *provider, int *err);
 
 /*
- * Returns the stable id of the string S of LEN bytes (not NUL-terminated),
- * interning it on first use; the writer copies it. A string longer than
- * FXT_STRING_MAX_BYTES is cut to that size and ends in "...[truncated]", so
- * the cut is visible. Never fails except on out-of-memory (returns 0, the
+ * Returns the stable id of the string S of LEN bytes (not NUL-terminated,
+ * any bytes), interning it on first use; the writer copies it. FXT strings
+ * are UTF-8 without NUL: each NUL byte and each byte of an ill-formed UTF-8
+ * sequence is written as U+FFFD (FXT_UTF8_REPLACEMENT). A string longer than
+ * FXT_STRING_MAX_BYTES (after that) is cut to that size and ends in
+ * "...[truncated]", so the cut is visible. Never fails except on out-of-memory (returns 0, the
  * empty string, and sets the sticky error to -ENOMEM).
  */
 fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len);
@@ -154,7 +172,8 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
  * or thread record its references need. Returns 0, -EINVAL for a malformed
  * event (more than 15 args, end_ts < ts, an unknown event or argument type,
  * a string id never returned by fxt_writer_string) without writing, or the
- * sticky negative errno.
+ * sticky negative errno. A time past FXT_TS_MAX sets the sticky error
+ * -ERANGE (the trace would lose the event), so the writer's close fails.
  */
 int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
 

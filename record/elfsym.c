@@ -45,8 +45,9 @@ static void elf_file_close(struct elf_file *f)
 }
 
 /* Maps link-time VADDR to a file offset through the PT_LOAD segments. */
-static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec, uint64_t *off)
 {
+	bool in_load = false;
 	size_t n, i;
 
 	if (elf_getphdrnum(elf, &n))
@@ -54,14 +55,16 @@ static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    vaddr < ph.p_vaddr || vaddr >= ph.p_vaddr + ph.p_filesz)
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
-			*off = vaddr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
+		in_load = true;
+		if (exec && !(ph.p_flags & PF_X))
+			continue;
+		*off = vaddr - ph.p_vaddr + ph.p_offset;
+		return 0;
 	}
-	return REC_ELF_ENOLOAD;
+	return in_load ? REC_ELF_ENOTEXEC : REC_ELF_ENOLOAD;
 }
 
 /*
@@ -126,8 +129,8 @@ static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 	s->value = sym->st_value;
 	s->size = sym->st_size;
 	s->pie = fs->f->pie;
-	if (vaddr_to_offset(fs->f->elf, s->value, &s->file_offset))
-		return 0;   /* not loaded: no trigger can be there */
+	if (vaddr_to_offset(fs->f->elf, s->value, true, &s->file_offset))
+		return 0;   /* not code: no trigger can be there */
 	return fs->fn(s, fs->arg);
 }
 
@@ -226,7 +229,7 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 		return err;
 	s->value = vaddr;
 	s->pie = f.pie;
-	err = vaddr_to_offset(f.elf, vaddr, &s->file_offset);
+	err = vaddr_to_offset(f.elf, vaddr, true, &s->file_offset);
 	if (!err)
 		for_each_func(f.elf, containing_cb, &c);
 	elf_file_close(&f);
@@ -343,7 +346,7 @@ static int prologue_cb(const char *name, const GElf_Sym *sym, void *arg)
 	size_t n = sizeof(code);
 
 	(void)name;
-	if (sym->st_size < 16 || vaddr_to_offset(p->f->elf, sym->st_value, &off))
+	if (sym->st_size < 16 || vaddr_to_offset(p->f->elf, sym->st_value, true, &off))
 		return 0;
 	if (sym->st_size < n)
 		n = sym->st_size;
@@ -438,6 +441,8 @@ const char *rec_elf_strerror(int err)
 		return "no such function";
 	case REC_ELF_ENOLOAD:
 		return "address outside the loaded segments";
+	case REC_ELF_ENOTEXEC:
+		return "address outside the executable segments (not code)";
 	default:
 		return strerror(-err);
 	}

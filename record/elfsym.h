@@ -19,6 +19,7 @@ enum {
 	REC_ELF_ENOSYMS = -2002,   /* no .symtab and no .dynsym function symbol */
 	REC_ELF_ENOSYM = -2003,    /* no function of that name */
 	REC_ELF_ENOLOAD = -2004,   /* the address is in no PT_LOAD segment */
+	REC_ELF_ENOTEXEC = -2005,  /* the address is in no executable PT_LOAD segment */
 };
 
 struct rec_sym {
@@ -56,9 +57,10 @@ int rec_elf_find(const char *path, const char *name, struct rec_sym *out, int ma
 int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
 
 /*
- * Describes link-time address VADDR of PATH: its file offset and, when a
- * function contains it, that function's name (else name ""). Fills *S.
- * Returns 0, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
+ * Describes link-time address VADDR of PATH, which must be code (in an
+ * executable PT_LOAD segment): its file offset and, when a function contains
+ * it, that function's name (else name ""). Fills *S.
+ * Returns 0, REC_ELF_ENOTEXEC, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
  */
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
 

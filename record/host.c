@@ -118,6 +118,7 @@ static void probe_features(struct rec_host *h)
 	h->feat[PERF_FEAT_KCORE] = strstr(help, "--kcore") != NULL;
 	h->feat[PERF_FEAT_DLFILTER] = strstr(help, "--dlfilter") != NULL;
 	h->feat[PERF_FEAT_NO_BPF_EVENT] = strstr(help, "bpf-event") != NULL;
+	h->feat[PERF_FEAT_BUILDID_MMAP] = strstr(help, "--buildid-mmap") != NULL;
 	/* --snapshot=e cannot be seen in the help; it is older than --kcore. */
 	h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT] = h->feat[PERF_FEAT_KCORE];
 }

@@ -112,7 +112,7 @@ static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 {
 	struct rec_opts oo = *opts, *o = &oo;
 	struct rec_plan plan;
-	char list[256], line[8192], exe[PATH_MAX];
+	char list[REC_MAX_PIDS * 12], line[8192], exe[PATH_MAX];
 	const char *flag;
 	int err;
 
@@ -125,8 +125,7 @@ static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 		diag_error("cannot build the perf command line: %s", strerror(-err));
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < plan.nnotes; i++)
-		diag_info("note: %s", plan.notes[i]);
+	rec_plan_print_notes(&plan);
 	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
 	return EXIT_OK;
 }
@@ -230,7 +229,7 @@ static void print_summary(const struct rec_session *s, bool front_end)
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
 {
-	char list[256], data[PATH_MAX + 16];
+	char list[REC_MAX_PIDS * 12], data[PATH_MAX + 16];
 	const char *flag;
 	int r, err;
 
@@ -259,8 +258,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	if (o->mode == REC_MODE_AUTO)
 		diag_info("mode: %s", s->plan.mode == REC_MODE_PT ? "Intel PT" :
 			  "sampling (no Intel PT on this host)");
-	for (int i = 0; i < s->plan.nnotes; i++)
-		diag_info("note: %s", s->plan.notes[i]);
+	rec_plan_print_notes(&s->plan);
 	if (s->have_trigger)
 		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 			  rec_mechanism_name(s->mech));
@@ -271,12 +269,13 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);   /* only when empty */
 		return EXIT_RUNTIME;
 	}
-	if (rec_report_write(s))
-		diag_warn("%s/record.json: cannot write it", s->outdir);
-	if (err) {
+	r = rec_report_write(s);
+	if (r)
+		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
+	if (err)
 		diag_error("%s", s->error);
+	if (err || r)
 		return EXIT_RUNTIME;
-	}
 	print_summary(s, front_end);
 	return EXIT_OK;
 }

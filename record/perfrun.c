@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "perfrun.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "plan.h"
 
 double rec_now_ms(void)
@@ -32,12 +34,13 @@ static void place_fd(int fd, int target)
 	fcntl(target, F_SETFD, 0);
 }
 
-int rec_perf_start(struct rec_perf *p, char *const argv[], bool control)
+int rec_perf_start(struct rec_perf *p, char *const argv[], const char *output, bool control)
 {
 	int out[2] = { -1, -1 }, ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, err;
 	pid_t parent = getpid();
 
 	memset(p, 0, sizeof(*p));
+	p->out = output;
 	p->out_fd = p->ctl_fd = p->ack_fd = -1;
 	if (pipe2(out, O_CLOEXEC) ||
 	    (control && (pipe2(ctl, O_CLOEXEC) || pipe2(ack, O_CLOEXEC)))) {
@@ -60,7 +63,9 @@ int rec_perf_start(struct rec_perf *p, char *const argv[], bool control)
 			_exit(127);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
+		/* after the recorder's death its messages have no reader: perf must
+		 * still write its data (exec keeps SIG_IGN) */
+		signal(SIGPIPE, SIG_IGN);
 		/* lift the control fds above 4 before placing them at 3 and 4 */
 		if (control) {
 			hi_ctl = fcntl(ctl[0], F_DUPFD_CLOEXEC, 10);
@@ -73,6 +78,10 @@ int rec_perf_start(struct rec_perf *p, char *const argv[], bool control)
 		if (control) {
 			place_fd(hi_ctl, REC_PERF_CTL_FD);
 			place_fd(hi_ack, REC_PERF_ACK_FD);
+			/* perf keeps a write end of its control pipe: the recorder's
+			 * death must not hang it up (perf 6.1 then fails with "Thread
+			 * and evlist pollfd index mismatch" and writes no data) */
+			fcntl(ctl[1], F_DUPFD, REC_PERF_ACK_FD + 1);
 		}
 		setenv("PAGER", "cat", 1);
 		execv(argv[0], argv);
@@ -118,24 +127,74 @@ static void log_append(struct rec_perf *p, const char *s, size_t n)
 	p->log[p->log_len] = '\0';
 }
 
-/* Handles one complete line of perf output; returns 1 for a Dump line. */
-static int handle_line(struct rec_perf *p, const char *line)
+/* Appends NAME (LEN bytes) to P's Dump list; returns 1, or 0 on out-of-memory. */
+static int add_dump(struct rec_perf *p, const char *name, size_t len)
 {
-	static const char tag[] = "[ perf record: Dump ";
-	const char *s = strstr(line, tag), *end;
+	char **v = array_grow(p->dumps, &p->dumps_cap, p->ndumps, sizeof(*p->dumps));
 	char *file;
 
-	if (!s || p->ndumps >= REC_MAX_DUMPS)
+	if (!v)
 		return 0;
-	s += sizeof(tag) - 1;
-	end = strstr(s, " ]");
-	if (!end)
-		return 0;
-	file = strndup(s, (size_t)(end - s));
+	p->dumps = v;
+	file = strndup(name, len);
 	if (!file)
 		return 0;
 	p->dumps[p->ndumps++] = file;
 	return 1;
+}
+
+/*
+ * Where the file name in the Dump text P->dump ends: after P->out (matched
+ * byte for byte, newlines included) and ".<timestamp>", before " ]". Returns
+ * the end, NULL while the text is a beginning of P->out (the path goes on on
+ * the next line), or P->dump itself when the text is no Dump of ours.
+ */
+static const char *dump_name_end(const struct rec_perf *p)
+{
+	size_t olen = strlen(p->out);
+	const char *q = p->dump + olen, *end;
+
+	if (p->dump_len < olen)
+		return memcmp(p->dump, p->out, p->dump_len) ? p->dump : NULL;
+	if (memcmp(p->dump, p->out, olen)) {
+		end = strstr(p->dump, " ]");   /* perf printed another path */
+		return end ? end : p->dump;
+	}
+	if (*q == '.')
+		while (isdigit((unsigned char)*++q))
+			;
+	return strncmp(q, " ]", 2) ? p->dump : q;
+}
+
+/* Handles one complete line of perf output; returns 1 when it completed a Dump line. */
+static int handle_line(struct rec_perf *p, const char *line)
+{
+	static const char tag[] = "[ perf record: Dump ";
+	const char *s = strstr(line, tag), *end;
+	size_t n;
+
+	if (p->in_dump) {
+		s = line;
+		p->dump[p->dump_len++] = '\n';
+	} else if (s) {
+		s += sizeof(tag) - 1;
+		p->dump_len = 0;
+		p->in_dump = true;
+	} else {
+		return 0;
+	}
+	n = strlen(s);
+	if (p->dump_len + n + 1 >= sizeof(p->dump)) {
+		p->in_dump = false;
+		return 0;
+	}
+	memcpy(p->dump + p->dump_len, s, n + 1);
+	p->dump_len += n;
+	end = dump_name_end(p);
+	if (!end)
+		return 0;
+	p->in_dump = false;
+	return end != p->dump && add_dump(p, p->dump, (size_t)(end - p->dump));
 }
 
 int rec_perf_read_output(struct rec_perf *p)
@@ -336,7 +395,9 @@ void rec_perf_free(struct rec_perf *p)
 	if (p->ack_fd >= 0)
 		close(p->ack_fd);
 	p->out_fd = p->ctl_fd = p->ack_fd = -1;
-	for (int i = 0; i < p->ndumps; i++)
+	for (size_t i = 0; i < p->ndumps; i++)
 		free(p->dumps[i]);
-	p->ndumps = 0;
+	free(p->dumps);
+	p->dumps = NULL;
+	p->ndumps = p->dumps_cap = 0;
 }

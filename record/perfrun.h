@@ -10,17 +10,25 @@
  *
  * perf's messages are kept (the last 16 KiB) to be shown when it fails, and
  * scanned for "[ perf record: Dump FILE ]", the line --switch-output prints
- * when a snapshot file is complete. Why: docs/design.md "Process model".
+ * when a snapshot file is complete. FILE is perf's -o path plus
+ * ".<timestamp>"; the path is matched as the recorder passed it, so a path
+ * holding newlines or " ]" is still recognised.
+ *
+ * perf ignores SIGPIPE (inherited SIG_IGN) and holds a write end of its own
+ * control pipe: when the recorder dies, perf's messages and acks go nowhere
+ * and its control fd does not hang up, and perf still writes its data
+ * (PR_SET_PDEATHSIG sends it SIGTERM, which it handles like SIGINT).
+ * Why: docs/design.md "Process model".
  */
 #ifndef SNAPTRACE_REC_PERFRUN_H
 #define SNAPTRACE_REC_PERFRUN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #define REC_PERF_LOG_SIZE 16384
-#define REC_MAX_DUMPS 256
 
 struct rec_perf {
 	pid_t pid;            /* 0 once reaped */
@@ -31,17 +39,22 @@ struct rec_perf {
 	int ack_fd;           /* read end of perf's fd 4, -1 without control */
 	char log[REC_PERF_LOG_SIZE]; /* perf's output, the most recent part */
 	size_t log_len;
-	char line[1024];      /* partial line being assembled */
+	const char *out;      /* perf's -o path (not owned) */
+	char line[PATH_MAX + 128]; /* partial line being assembled */
 	size_t line_len;
-	char *dumps[REC_MAX_DUMPS]; /* files named by "Dump" lines, in order (owned) */
-	int ndumps;
+	char dump[PATH_MAX + 128]; /* a Dump line's text so far (it may span lines) */
+	size_t dump_len;
+	bool in_dump;         /* a Dump line started and is not complete yet */
+	char **dumps;         /* files named by "Dump" lines, in order (owned) */
+	size_t ndumps, dumps_cap;
 };
 
 /*
- * Starts ARGV (argv[0] the perf path) as described above; CONTROL adds the
+ * Starts ARGV (argv[0] the perf path) as described above, writing into OUT
+ * (the -o path in ARGV; kept by pointer, it must outlive P); CONTROL adds the
  * control pipe. Returns 0 or a negative errno (P->pid is then 0).
  */
-int rec_perf_start(struct rec_perf *p, char *const argv[], bool control);
+int rec_perf_start(struct rec_perf *p, char *const argv[], const char *out, bool control);
 
 /*
  * Reads what perf printed (non-blocking), appends it to the log, records

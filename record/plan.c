@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diag.h"
+
 /* Appends one formatted argument; returns 0 or -E2BIG. */
 static int __attribute__((format(printf, 2, 3))) arg(struct rec_plan *p, const char *fmt, ...)
 {
@@ -35,6 +37,23 @@ static void __attribute__((format(printf, 2, 3))) note(struct rec_plan *p, const
 	va_start(ap, fmt);
 	vsnprintf(p->notes[p->nnotes++], sizeof(p->notes[0]), fmt, ap);
 	va_end(ap);
+}
+
+/* An option the plan ignores (checked against its default: rec_opts cannot
+ * tell an option given from one left alone). */
+static void ignored(struct rec_plan *p, const char *option, const char *why)
+{
+	if (p->nwarnings < REC_PLAN_MAX_NOTES)
+		snprintf(p->warnings[p->nwarnings++], sizeof(p->warnings[0]),
+			 "%s is ignored: %s", option, why);
+}
+
+void rec_plan_print_notes(const struct rec_plan *p)
+{
+	for (int i = 0; i < p->nnotes; i++)
+		diag_info("note: %s", p->notes[i]);
+	for (int i = 0; i < p->nwarnings; i++)
+		diag_warn("%s", p->warnings[i]);
 }
 
 unsigned long rec_plan_pages(unsigned long long bytes)
@@ -116,6 +135,9 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 	}
 	if (o->snapshot_size)
 		err |= arg(p, "-m,%lu", rec_plan_pages(o->snapshot_size));
+	if (o->callgraph != REC_CG_FP)
+		ignored(p, "--callgraph", "Intel PT records every call and return; call "
+			"graphs are for sampling mode");
 	if (o->kernel) {
 		if (h->feat[PERF_FEAT_KCORE])
 			err |= arg(p, "--kcore");
@@ -144,8 +166,10 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
  * --overwrite would make perf synthesize the target's existing mappings only
  * when a snapshot is written (tail synthesis), which finds nothing once the
  * target has exited; this way every snapshot file starts with them.
- * --no-buildid keeps a snapshot quick (perf would otherwise read the whole
- * file back for build ids). The frequency is an event term, not -F: -F would
+ * --buildid-mmap (perf >= 5.12) puts each file's build id in its mmap event,
+ * so a binary rebuilt before the conversion is told apart, and keeps a
+ * snapshot quick (without it perf reads the whole file back for the build-id
+ * table when writing it). The frequency is an event term, not -F: -F would
  * also put sched:sched_switch in frequency mode (the kernel then raises its
  * period and drops switches); a tracepoint left alone samples every hit. Its
  * samples carry the call chain the thread blocked or was preempted in.
@@ -178,7 +202,14 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	p->unwinder = callgraph_name(o->callgraph);
 	err |= arg(p, "--call-graph");
 	err |= arg(p, "%s", p->unwinder);
-	err |= arg(p, "--no-buildid");
+	if (h->feat[PERF_FEAT_BUILDID_MMAP])
+		err |= arg(p, "--buildid-mmap");
+	else
+		note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
+		     "when it writes each snapshot, which makes snapshots slower");
+	if (o->timer_res != REC_RES_NORMAL)
+		ignored(p, "--timer-resolution", "it sets Intel PT timing, and this "
+			"recording samples");
 	if (o->full_execution) {
 		p->snap = REC_SNAP_AT_STOP;
 	} else {
@@ -213,6 +244,7 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "record");
 	err |= arg(p, "-o");
 	err |= arg(p, "%s", out);
+	p->output = p->argv[p->argc - 1];
 	err |= arg(p, "--timestamp");
 	/* perf's BPF side-band thread polls with a 1 s timeout: stopping waits for it */
 	if (h->feat[PERF_FEAT_NO_BPF_EVENT])

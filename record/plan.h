@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * plan: turns the options and the host's capabilities into the exact
- * `perf record` command line and the way snapshots are taken. A pure
- * function of its inputs (no I/O), so --dry-run and the unit tests see
+ * `perf record` command line and the way snapshots are taken. Building it is
+ * a pure function of its inputs (no I/O), so --dry-run and the unit tests see
  * exactly what a recording runs.
  *
  * Command lines (why each part: docs/design.md "perf command lines"):
@@ -11,7 +11,7 @@
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             --switch-events [--switch-output=signal] [-D -1 --control=fd:3,4]
  *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT
- *             [-e sched:sched_switch/overwrite/] --call-graph MODE --no-buildid
+ *             [-e sched:sched_switch/overwrite/] --call-graph MODE [--buildid-mmap]
  *             [-m PAGES] (--per-thread -t TID | -p PIDS) --switch-events
  *             --switch-output=signal [-D -1 --control=fd:3,4]
  *             where EVENT is cpu-clock/freq=N,overwrite/u or cycles/freq=N,overwrite/u
@@ -57,12 +57,15 @@ struct rec_plan {
 	bool snapshot_on_exit;      /* PT --snapshot=e */
 	bool freeze;                /* single snapshot: "disable" the events before it */
 	bool sched_switch;          /* sampling: sched:sched_switch samples are recorded */
+	const char *output;         /* the -o argument (points into storage) */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
 	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */
 	int argc;
 	char notes[REC_PLAN_MAX_NOTES][200]; /* fallbacks worth telling the user */
 	int nnotes;
+	char warnings[REC_PLAN_MAX_NOTES][200]; /* options this plan ignores */
+	int nwarnings;
 	char storage[8192];
 	size_t used;
 };
@@ -76,6 +79,9 @@ struct rec_plan {
  */
 int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const char *target_flag,
 		   const char *targets, const char *out, struct rec_plan *p);
+
+/* Prints P's notes (as information, silenced by --quiet) and warnings. */
+void rec_plan_print_notes(const struct rec_plan *p);
 
 /*
  * Writes P's command line into BUF (SIZE bytes) as one shell line, quoting

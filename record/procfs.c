@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "array.h"
 
 /* Reads the state letter of /proc/ID/stat; returns it, or 0 when unreadable. */
 static char proc_state(pid_t id)
@@ -85,11 +88,11 @@ int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 	return 0;
 }
 
-int rec_proc_tasks(pid_t pid, pid_t *tids, int max)
+int rec_proc_tasks(pid_t pid, pid_t **tids, size_t *cap)
 {
 	char path[64];
 	struct dirent *de;
-	int n = 0;
+	size_t n = 0;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -99,15 +102,20 @@ int rec_proc_tasks(pid_t pid, pid_t *tids, int max)
 	while ((de = readdir(d))) {
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
+		pid_t *v;
 
 		if (*end || tid <= 0)
 			continue;
-		if (n < max)
-			tids[n] = (pid_t)tid;
-		n++;
+		v = array_grow(*tids, cap, n, sizeof(**tids));
+		if (!v) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		*tids = v;
+		(*tids)[n++] = (pid_t)tid;
 	}
 	closedir(d);
-	return n;
+	return n > INT_MAX ? -E2BIG : (int)n;
 }
 
 /* Parses one maps line into *M; returns 0, or -EINVAL for an anonymous or odd line. */
@@ -125,10 +133,17 @@ static int parse_map_line(const char *line, struct rec_map *m)
 	p = line + pos;
 	if (*p != '/')
 		return -EINVAL;
-	n = strcspn(p, "\n");
-	if (n >= sizeof(m->path))
-		return -EINVAL;
-	memcpy(m->path, p, n);
+	/* the kernel writes a newline in a path as \012 (seq_file_path) */
+	for (n = 0; *p && *p != '\n'; n++) {
+		if (n + 1 >= sizeof(m->path))
+			return -EINVAL;
+		if (!strncmp(p, "\\012", 4)) {
+			m->path[n] = '\n';
+			p += 4;
+		} else {
+			m->path[n] = *p++;
+		}
+	}
 	m->path[n] = '\0';
 	m->start = start;
 	m->end = end;

@@ -2,7 +2,8 @@
 /*
  * procfs: the few facts the recorder reads from /proc about a target:
  * whether it exists, its threads and their names, and its file mappings
- * (format of /proc/PID/maps: proc(5), "START-END PERMS OFFSET DEV INODE PATH").
+ * (format of /proc/PID/maps: proc(5), "START-END PERMS OFFSET DEV INODE PATH",
+ * a newline in PATH written as \012).
  */
 #ifndef SNAPTRACE_REC_PROCFS_H
 #define SNAPTRACE_REC_PROCFS_H
@@ -33,10 +34,11 @@ pid_t rec_proc_tgid(pid_t tid);
 int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 
 /*
- * Lists the threads of process PID into TIDS (up to MAX). Returns how many
- * there are (may exceed MAX: only MAX are stored), or a negative errno.
+ * Lists the threads of process PID into *TIDS, an array of *CAP elements
+ * that grows as needed (common/array.h; owned by the caller, may start
+ * NULL/0). Returns how many there are, or a negative errno.
  */
-int rec_proc_tasks(pid_t pid, pid_t *tids, int max);
+int rec_proc_tasks(pid_t pid, pid_t **tids, size_t *cap);
 
 /*
  * Finds the mapping of process PID that maps FILE_OFFSET of the file whose

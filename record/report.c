@@ -10,18 +10,29 @@
  *   "threads": [{"pid", "tid", "comm"}]
  *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset"} or null
  *   "hits": [{"pid", "tid", "time_ns" (perf clock), "snapshot" (index or null)}]
+ *           the hits that asked for a snapshot (the first; with
+ *           --multi-snapshot one per --min-interval at most)
+ *   "hits_total": every hit seen, "hits_coalesced": those that took no
+ *           snapshot of their own (within --min-interval of the last one, or
+ *           while a snapshot was waiting or in flight, or after the end),
+ *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
  *   "snapshots": [{"file", "reason", "freeze_ms", "ms"}]   one per line, in
- *                time order; "freeze_ms" = from the request until perf stopped
+ *                time order, every file perf wrote (reason "none": a file
+ *                perf switched to by itself); "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
- *   "ready_ms": from start to perf recording, "total_ms"
+ *   "end": "none" while the recording runs (the report written at its
+ *          start, left as it is when the recorder is killed)
+ *   "ready_ms": from start to perf recording (null before), "total_ms"
  * Every snapshot object sits on a line of its own so that shell scripts can
  * pick the files with sed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "session.h"
 
@@ -121,8 +132,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 		else
 			fputs("null}", f);
 	}
-	fprintf(f, "%s  \"hits_dropped\": %" PRIu64 ",\n  \"snapshots\": [",
-		s->nhits ? "\n  ],\n" : "],\n", s->hits_dropped + s->trig.lost);
+	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_coalesced\": %" PRIu64
+		", \"hits_lost\": %" PRIu64 ",\n  \"snapshots\": [",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_coalesced, s->trig.lost);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);
@@ -131,9 +143,39 @@ static void write_body(FILE *f, const struct rec_session *s)
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": %.3f,\n  \"total_ms\": %.3f\n}\n",
-		s->nsnaps ? "\n  ],\n" : "],\n", rec_end_name(s->end), s->ready_ms - s->start_ms,
-		rec_now_ms() - s->start_ms);
+	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": ", s->nsnaps ? "\n  ],\n" : "],\n",
+		rec_end_name(s->end));
+	if (s->ready_ms > 0)
+		fprintf(f, "%.3f", s->ready_ms - s->start_ms);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"total_ms\": %.3f\n}\n", rec_now_ms() - s->start_ms);
+}
+
+int rec_report_reserve(const struct rec_session *s)
+{
+	char path[PATH_MAX + 16];
+	int fd, err = rec_report_write(s);
+
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/record.json", s->outdir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* blocks past the end: the file stays this report until the final one */
+	err = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, REC_REPORT_RESERVE) ? errno : 0;
+	close(fd);
+	/* a file system without fallocate still gets its record.json at the end */
+	return err && err != EOPNOTSUPP ? -err : 0;
+}
+
+void rec_report_unreserve(const char *outdir)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/record.json", outdir);
+	unlink(path);
 }
 
 int rec_report_write(const struct rec_session *s)
@@ -146,9 +188,10 @@ int rec_report_write(const struct rec_session *s)
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
+	errno = 0;
 	write_body(f, s);
-	if (ferror(f))
-		err = -EIO;
+	if (fflush(f) || ferror(f))
+		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;

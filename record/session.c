@@ -10,15 +10,18 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "diag.h"
 #include "procfs.h"
 
 #define READY_TIMEOUT_MS 30000
 #define SNAPSHOT_TIMEOUT_MS 10000
 #define STOP_TIMEOUT_MS 30000
+#define TARGET_EXIT_MS 2000     /* the target's exit after perf saw it */
 #define SNAP_PENDING (-2)   /* hit whose snapshot is taken when perf stops */
 
 const char *rec_end_name(enum rec_end end)
@@ -47,29 +50,55 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* Grows *ARR (of *CAP elements of SIZE bytes) to hold at least WANT. Returns 0 or -ENOMEM. */
+static int reserve(void **arr, size_t *cap, size_t want, size_t size)
+{
+	while (*cap < want) {
+		void *p = array_grow(*arr, cap, *cap, size);
+
+		if (!p)
+			return -ENOMEM;
+		*arr = p;
+	}
+	return 0;
+}
+
+/* The entry of thread TID of process PID in S->threads, added if new; NULL on out-of-memory. */
+static struct rec_thread_info *thread_info(struct rec_session *s, pid_t pid, pid_t tid)
+{
+	struct rec_thread_info *ti;
+
+	for (int k = 0; k < s->nthreads; k++)
+		if (s->threads[k].tid == tid)
+			return &s->threads[k];
+	if (reserve((void **)&s->threads, &s->threads_cap, (size_t)s->nthreads + 1,
+		    sizeof(*s->threads)))
+		return NULL;
+	ti = &s->threads[s->nthreads++];
+	memset(ti, 0, sizeof(*ti));
+	ti->pid = pid;
+	ti->tid = tid;
+	return ti;
+}
+
 /* Adds the threads of the targets (with their names) to S->threads. */
 static void collect_threads(struct rec_session *s)
 {
+	pid_t *tids = NULL;
+	size_t cap = 0;
+
 	for (int i = 0; i < s->target.npids; i++) {
-		pid_t pid = s->target.pids[i], tids[REC_MAX_THREADS];
-		int n = rec_proc_tasks(pid, tids, REC_MAX_THREADS);
+		pid_t pid = s->target.pids[i];
+		int n = rec_proc_tasks(pid, &tids, &cap);
 
-		for (int j = 0; j < n && j < REC_MAX_THREADS; j++) {
-			struct rec_thread_info *ti = NULL;
+		for (int j = 0; j < n; j++) {
+			struct rec_thread_info *ti = thread_info(s, pid, tids[j]);
 
-			for (int k = 0; k < s->nthreads; k++)
-				if (s->threads[k].tid == tids[j])
-					ti = &s->threads[k];
-			if (!ti) {
-				if (s->nthreads >= REC_MAX_THREADS)
-					return;
-				ti = &s->threads[s->nthreads++];
-				ti->pid = pid;
-				ti->tid = tids[j];
-			}
-			rec_proc_comm(pid, tids[j], ti->comm, sizeof(ti->comm));
+			if (ti)
+				rec_proc_comm(pid, tids[j], ti->comm, sizeof(ti->comm));
 		}
 	}
+	free(tids);
 }
 
 /* Reaps every child that exited: perf, the launched target, or strays. */
@@ -90,12 +119,56 @@ static void reap_children(struct rec_session *s)
 	}
 }
 
-/* Waits up to TIMEOUT_MS for perf to print one more Dump line than BEFORE. */
-static int wait_dump(struct rec_session *s, int before, int timeout_ms)
+/* A new snapshot for REASON in FILE ("" while perf writes it); NULL on out-of-memory. */
+static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file)
+{
+	struct rec_snap *sn;
+
+	if (reserve((void **)&s->snaps, &s->snaps_cap, (size_t)s->nsnaps + 1, sizeof(*s->snaps)))
+		return NULL;
+	sn = &s->snaps[s->nsnaps++];
+	memset(sn, 0, sizeof(*sn));
+	sn->reason = reason;
+	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
+	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
+	return sn;
+}
+
+/*
+ * Gives each file perf has announced (Dump lines) its snapshot: the one in
+ * flight; else, once perf has stopped (FINAL), when the files hold only
+ * post-trigger data, deletes it; else a snapshot of its own (perf's stop, or
+ * a switch perf made by itself), so that record.json lists every file perf
+ * wrote.
+ */
+static void settle_dumps(struct rec_session *s, bool final)
+{
+	for (; s->dumps_used < s->perf.ndumps; s->dumps_used++) {
+		const char *file = s->perf.dumps[s->dumps_used];
+		struct rec_snap *sn;
+
+		if (s->inflight < 0 && !final)
+			return;
+		if (s->inflight >= 0) {
+			sn = &s->snaps[s->inflight];
+			snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
+			sn->done_ms = rec_now_ms();
+			s->inflight = -1;
+			collect_threads(s);
+		} else if (s->drop_dumps) {
+			unlink(file);
+		} else if (!new_snap(s, s->end, file)) {
+			diag_warn("%s: out of memory: not listed in record.json", file);
+		}
+	}
+}
+
+/* Waits up to TIMEOUT_MS for perf to confirm the snapshot in flight. Returns 0 or -errno. */
+static int wait_inflight(struct rec_session *s, int timeout_ms)
 {
 	double deadline = rec_now_ms() + timeout_ms;
 
-	while (s->perf.ndumps <= before) {
+	while (s->inflight >= 0) {
 		struct pollfd pf = { s->perf.out_fd, POLLIN, 0 };
 		int left = (int)(deadline - rec_now_ms());
 
@@ -103,58 +176,57 @@ static int wait_dump(struct rec_session *s, int before, int timeout_ms)
 			return -EPIPE;
 		if (left <= 0)
 			return -ETIMEDOUT;
-		if (poll(&pf, 1, left) > 0 && rec_perf_read_output(&s->perf) == -EPIPE)
-			return s->perf.ndumps > before ? 0 : -EPIPE;
+		if (poll(&pf, 1, left) > 0)
+			rec_perf_read_output(&s->perf);
+		settle_dumps(s, false);
 	}
 	return 0;
 }
 
-static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file)
-{
-	struct rec_snap *sn;
-
-	if (s->nsnaps >= REC_MAX_SNAPS)
-		return NULL;
-	sn = &s->snaps[s->nsnaps++];
-	memset(sn, 0, sizeof(*sn));
-	sn->reason = reason;
-	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
-	return sn;
-}
-
 /*
- * Takes a snapshot now, for REASON, the way the plan says. Returns the
- * index of the new snapshot, SNAP_PENDING when perf's stop will take it, or
- * -1 when it failed.
+ * Takes a snapshot for REASON the way the plan says. Multi-snapshot
+ * recordings do not wait for perf's SIGUSR2 snapshot: it stays in flight
+ * (S->inflight) until perf's Dump line, and the main loop goes on. Returns
+ * the index of the new snapshot, SNAP_PENDING when perf's stop will take it,
+ * or -1 when it failed.
  */
 static int take_snapshot(struct rec_session *s, enum rec_end reason)
 {
 	double t0 = rec_now_ms(), t_frozen = t0;
 	struct rec_snap *sn;
-	int before = s->perf.ndumps, err;
+	int err;
 
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
 		/* freeze the ring first: what follows the trigger overwrites nothing */
+		/* -EPIPE: perf is gone, which the end of the recording reports */
 		if (s->plan.freeze &&
-		    (err = rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS)))
+		    (err = rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS)) &&
+		    err != -EPIPE)
 			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
 				  "also hold samples taken just after the trigger", strerror(-err));
 		t_frozen = rec_now_ms();
-		if (rec_perf_signal(&s->perf, SIGUSR2))
-			return -1;
-		err = wait_dump(s, before, SNAPSHOT_TIMEOUT_MS);
-		if (err) {
-			diag_warn("perf did not confirm the snapshot: %s", strerror(-err));
+		sn = new_snap(s, reason, "");
+		if (!sn || rec_perf_signal(&s->perf, SIGUSR2)) {
+			s->nsnaps -= sn != NULL;
 			return -1;
 		}
-		sn = new_snap(s, reason, s->perf.dumps[before]);
-		s->dumps_used = before + 1;
-		break;
+		s->inflight = (int)(sn - s->snaps);
+		sn->requested_ms = t0;
+		sn->frozen_ms = t_frozen;
+		if (s->o->multi_snapshot)
+			return s->inflight;
+		err = wait_inflight(s, SNAPSHOT_TIMEOUT_MS);
+		if (err && err != -EPIPE)
+			diag_warn("perf did not confirm the snapshot: %s", strerror(-err));
+		s->drop_dumps = true;
+		return (int)(sn - s->snaps);
 	case REC_SNAP_CONTROL:
 		err = rec_perf_control(&s->perf, "snapshot", SNAPSHOT_TIMEOUT_MS);
 		if (err) {
-			diag_warn("perf did not acknowledge the snapshot: %s", strerror(-err));
+			if (err != -EPIPE)
+				diag_warn("perf did not acknowledge the snapshot: %s",
+					  strerror(-err));
 			return -1;
 		}
 		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
@@ -172,10 +244,7 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 	}
 	if (!sn)
 		return -1;
-	sn->requested_ms = t0;
-	sn->frozen_ms = t_frozen;
-	sn->done_ms = rec_now_ms();
-	s->last_snap_ms = sn->done_ms;
+	sn->requested_ms = sn->frozen_ms = t0;
 	collect_threads(s);
 	return (int)(sn - s->snaps);
 }
@@ -211,62 +280,63 @@ static void check_hit_thread(struct rec_session *s, const struct rec_hit *hit)
 		  (int)(s->target.tid ? s->target.tid : hit->pid));
 }
 
+/*
+ * Counts a hit; keeps it as S->want when it is to take a snapshot: the first
+ * hit, or (--multi-snapshot) one at least --min-interval after the hit of the
+ * last snapshot while no other waits. Every other hit is coalesced.
+ */
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
 	struct rec_hit_log *log;
 
 	check_hit_thread(s, hit);
-
-	if (s->nhits >= REC_MAX_HITS) {
-		s->hits_dropped++;
-		log = NULL;
-	} else {
-		log = &s->hits[s->nhits++];
-		log->hit = *hit;
-		log->seen_ms = rec_now_ms();
-		log->snapshot = -1;
-	}
-	if (s->end != REC_END_NONE)
+	s->hits_seen++;
+	if (s->end != REC_END_NONE || s->want >= 0 ||
+	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns - s->last_snap_hit_ns <
+						     (uint64_t)s->o->min_interval_ms * 1000000)) ||
+	    reserve((void **)&s->hits, &s->hits_cap, (size_t)s->nhits + 1, sizeof(*s->hits))) {
+		s->hits_coalesced++;
 		return;
+	}
+	log = &s->hits[s->nhits];
+	log->hit = *hit;
+	log->seen_ms = rec_now_ms();
+	log->snapshot = -1;
+	s->want = s->nhits++;
+	s->last_snap_hit_ns = hit->time_ns;
+	/* a launched target ends with the recording: stop it right away */
+	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
+		kill(s->target.pids[0], SIGSTOP);
+}
+
+/* Takes the snapshot S->want asks for, once none is in flight. */
+static void snapshot_wanted(struct rec_session *s)
+{
+	struct rec_hit_log *log = &s->hits[s->want];
+	int idx;
+
+	if (s->inflight >= 0)
+		return;
+	s->want = -1;
+	idx = take_snapshot(s, REC_END_TRIGGER);
+	log->snapshot = idx;
 	if (!s->o->multi_snapshot) {
-		int idx;
-
-		/* a launched target ends with the recording: stop it right away */
-		if (s->target.launched && !s->target.exited)
-			kill(s->target.pids[0], SIGSTOP);
-		idx = take_snapshot(s, REC_END_TRIGGER);
-
-		if (log)
-			log->snapshot = idx;
 		s->end = REC_END_TRIGGER;
-		diag_info("trigger hit in thread %d; %s", (int)hit->tid,
+		diag_info("trigger hit in thread %d; %s", (int)log->hit.tid,
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
-		return;
-	}
-	/* rate limit by the hits' own times: hits queued during a snapshot count right */
-	if (s->nsnaps == 0 || hit->time_ns - s->last_snap_hit_ns >=
-	    (uint64_t)s->o->min_interval_ms * 1000000) {
-		int idx;
-
-		s->last_snap_hit_ns = hit->time_ns;
-		idx = take_snapshot(s, REC_END_TRIGGER);
-
-		if (log)
-			log->snapshot = idx;
-		if (idx >= 0)
-			diag_info("trigger hit in thread %d: snapshot %d (%s)", (int)hit->tid,
-				  idx + 1, s->snaps[idx].file);
+	} else if (idx >= 0) {
+		diag_info("trigger hit in thread %d: snapshot %d", (int)log->hit.tid, idx + 1);
 	}
 }
 
+/* Reads what event IDX holds now (bounded: the hits arriving meanwhile wait for the next round). */
 static void read_hits(struct rec_session *s, int idx)
 {
-	struct rec_hit hits[64];
-	int n;
+	struct rec_hit hits[256];
+	int n = rec_trigger_read(&s->trig, idx, hits, 256);
 
-	while ((n = rec_trigger_read(&s->trig, idx, hits, 64)) > 0)
-		for (int i = 0; i < n; i++)
-			handle_hit(s, &hits[i]);
+	for (int i = 0; i < n; i++)
+		handle_hit(s, &hits[i]);
 }
 
 static void handle_signals(struct rec_session *s)
@@ -283,23 +353,53 @@ static void handle_signals(struct rec_session *s)
 	}
 }
 
+/*
+ * perf has exited: perf notices the target's exit (its events hang up in
+ * the kernel's do_exit) before the target can be reaped or shows as a
+ * zombie, so the target gets TARGET_EXIT_MS to finish exiting. Returns the
+ * end: the target's exit, or perf's death while the target runs.
+ */
+static enum rec_end perf_exit_end(struct rec_session *s)
+{
+	double deadline = rec_now_ms() + TARGET_EXIT_MS;
+
+	while (rec_target_alive(&s->target)) {
+		if (rec_now_ms() >= deadline)
+			return REC_END_PERF_DIED;
+		poll(NULL, 0, 5);
+	}
+	return REC_END_EXIT;
+}
+
 /* One round of the main loop: waits for anything and handles it. */
 static void loop_once(struct rec_session *s, double deadline)
 {
-	struct pollfd pf[2 + REC_MAX_PIDS + 512];
-	int n = 0, first_trig, first_pidfd, timeout = -1;
+	size_t want = 2 + (size_t)s->target.npids + (size_t)s->trig.nev;
+	int n = 0, first_trig, first_pidfd, timeout = -1, room;
+	struct pollfd *pf;
 
+	/* out of memory: poll what fits (the first trigger events) */
+	if (reserve((void **)&s->pf, &s->pf_cap, want, sizeof(*s->pf)) &&
+	    s->pf_cap < 2 + REC_MAX_PIDS) {
+		snprintf(s->error, sizeof(s->error), "out of memory");
+		s->end = REC_END_INTERRUPT;
+		return;
+	}
+	pf = s->pf;
+	room = (int)s->pf_cap;
 	pf[n++] = (struct pollfd){ s->sigfd, POLLIN, 0 };
 	pf[n++] = (struct pollfd){ s->perf.out_fd, POLLIN, 0 };
 	first_pidfd = n;
 	for (int i = 0; i < s->target.npids; i++)
 		pf[n++] = (struct pollfd){ s->target.pidfds[i], POLLIN, 0 };
 	first_trig = n;
-	for (int i = 0; i < s->trig.nev && n < (int)(sizeof(pf) / sizeof(pf[0])); i++) {
+	for (int i = 0; i < s->trig.nev && n < room; i++) {
 		pf[n++] = (struct pollfd){ s->trig.ev[i].fd, s->trig.ev[i].hup ? 0 : POLLIN, 0 };
 		if (s->trig.ev[i].hup)
 			timeout = 100;   /* inherited threads may still report there */
 	}
+	if (s->inflight >= 0 || s->want >= 0)
+		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
 	if (deadline > 0) {
 		int left = (int)(deadline - rec_now_ms());
 
@@ -312,6 +412,7 @@ static void loop_once(struct rec_session *s, double deadline)
 		handle_signals(s);
 	if (pf[1].revents)
 		rec_perf_read_output(&s->perf);
+	settle_dumps(s, false);
 	for (int i = first_trig; i < n; i++) {
 		struct rec_trig_event *ev = &s->trig.ev[i - first_trig];
 
@@ -319,6 +420,9 @@ static void loop_once(struct rec_session *s, double deadline)
 			ev->hup = true;
 		read_hits(s, i - first_trig);
 	}
+	/* a hit seen counts even when the target exited or time ran out meanwhile */
+	if (s->end == REC_END_NONE && s->want >= 0)
+		snapshot_wanted(s);
 	for (int i = first_pidfd; i < first_trig; i++)
 		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == REC_END_NONE)
 			s->end = REC_END_EXIT;
@@ -327,21 +431,25 @@ static void loop_once(struct rec_session *s, double deadline)
 	if (s->end == REC_END_NONE && s->target.launched && s->target.exited)
 		s->end = REC_END_EXIT;
 	if (s->end == REC_END_NONE && s->perf.exited)
-		s->end = rec_target_alive(&s->target) ? REC_END_PERF_DIED : REC_END_EXIT;
+		s->end = perf_exit_end(s);
 }
 
-/* Removes the snapshot files perf wrote from index FROM on (post-trigger data). */
-static void drop_dumps(struct rec_session *s, int from)
+/* Whether perf's wait STATUS is a failure: an exit status other than 0, or a
+ * signal other than the SIGINT/SIGTERM it re-raises after a clean stop. */
+static bool perf_status_failed(int status)
 {
-	for (int i = from; i < s->perf.ndumps; i++)
-		unlink(s->perf.dumps[i]);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status) != 0;
+	return !WIFSIGNALED(status) ||
+	       (WTERMSIG(status) != SIGINT && WTERMSIG(status) != SIGTERM);
 }
+
+static void perf_failed(struct rec_session *s, const char *what);
 
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
 	bool taken = !s->o->multi_snapshot && s->nsnaps > 0;
-	int before = s->dumps_used;
 	double t0 = rec_now_ms();
 	struct rec_snap *sn = NULL;
 	char path[PATH_MAX];
@@ -357,31 +465,30 @@ static int finish(struct rec_session *s)
 		while (rec_perf_read_output(&s->perf) > 0)
 			;
 	}
-	if (s->plan.switch_output) {
-		if (taken) {
-			drop_dumps(s, before);
-		} else if (s->perf.ndumps > before) {
-			/* the stop's dump (normally one file) is this end's snapshot */
-			sn = new_snap(s, s->end, s->perf.dumps[s->perf.ndumps - 1]);
-			for (int i = before; i < s->perf.ndumps - 1; i++)
-				unlink(s->perf.dumps[i]);
-		}
-	} else if (!taken || s->plan.snap == REC_SNAP_AT_STOP) {
+	settle_dumps(s, true);
+	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
 		sn = new_snap(s, s->end, "perf.data");
+		if (sn)
+			sn->requested_ms = sn->frozen_ms = t0;
 	}
-	if (sn) {
-		sn->requested_ms = t0;
-		sn->frozen_ms = t0;
-		sn->done_ms = rec_now_ms();
-		for (int i = 0; i < s->nhits; i++)
-			if (s->hits[i].snapshot == SNAP_PENDING)
-				s->hits[i].snapshot = (int)(sn - s->snaps);
-	}
+	/* a hit whose snapshot perf's stop took (or that still waited for one): the last snapshot */
+	if (s->want >= 0)
+		s->hits[s->want].snapshot = SNAP_PENDING;
 	for (int i = 0; i < s->nhits; i++)
 		if (s->hits[i].snapshot == SNAP_PENDING)
-			s->hits[i].snapshot = -1;
-	/* keep only snapshots whose file exists and holds data */
+			s->hits[i].snapshot = s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
+					      s->nsnaps - 1 : -1;
+	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
+	if (perf_status_failed(s->perf.status)) {
+		perf_failed(s, "perf failed while recording");
+		return -EIO;
+	}
 	for (int i = 0; i < s->nsnaps; i++) {
+		if (!s->snaps[i].file[0]) {
+			snprintf(s->error, sizeof(s->error), "perf did not write snapshot %d "
+				 "(it printed no Dump line for it)", i + 1);
+			return -ENODATA;
+		}
 		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
 		if (stat(path, &st) || st.st_size == 0) {
 			snprintf(s->error, sizeof(s->error), "perf wrote no data into %.400s",
@@ -434,7 +541,17 @@ static int open_trigger(struct rec_session *s)
 static void perf_failed(struct rec_session *s, const char *what)
 {
 	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail;
+	char full[800];
+	struct statvfs vfs;
 	int lines = 0;
+
+	/* a full disk is named first: perf's own words for it may have scrolled away */
+	if (strstr(log, strerror(ENOSPC)) || (!statvfs(s->outdir, &vfs) && vfs.f_bavail == 0)) {
+		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
+			 "file%s perf completed %s kept", s->outdir, strerror(ENOSPC), what,
+			 s->nsnaps, s->nsnaps == 1 ? "" : "s", s->nsnaps == 1 ? "is" : "are");
+		what = full;
+	}
 
 	head_end = log;
 	while (*head_end && lines < 8)
@@ -445,9 +562,9 @@ static void perf_failed(struct rec_session *s, const char *what)
 		if (tail[-1] == '\n')
 			lines++;
 	if (tail <= head_end)
-		snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.3000s", what, log);
+		snprintf(s->error, sizeof(s->error), "%.800s; perf said:\n%.3000s", what, log);
 	else
-		snprintf(s->error, sizeof(s->error), "%.200s; perf said:\n%.*s  [...]\n%.1500s",
+		snprintf(s->error, sizeof(s->error), "%.800s; perf said:\n%.*s  [...]\n%.1500s",
 			 what, (int)(head_end - log > 1500 ? 1500 : head_end - log), log,
 			 *tail == '\n' ? tail + 1 : tail);
 }
@@ -459,12 +576,19 @@ int rec_session_run(struct rec_session *s)
 
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
+	s->want = s->inflight = -1;
+	err = rec_report_reserve(s);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",
+			 s->outdir, strerror(-err));
+		goto out_target;
+	}
 	if (s->have_trigger) {
 		err = open_trigger(s);
 		if (err)
 			goto out_target;
 	}
-	err = rec_perf_start(&s->perf, s->plan.argv, s->plan.control);
+	err = rec_perf_start(&s->perf, s->plan.argv, s->plan.output, s->plan.control);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "cannot start %s: %s", s->plan.argv[0],
 			 strerror(-err));
@@ -477,7 +601,8 @@ int rec_session_run(struct rec_session *s)
 	if (err) {
 		rec_perf_stop(&s->perf, 2000);
 		perf_failed(s, err == -ETIMEDOUT ? "perf did not get ready within 30 s"
-			    : "perf exited before recording");
+			    : !rec_target_alive(&s->target) ? "the target exited before perf "
+			    "could record it" : "perf exited before recording");
 		goto out_perf;
 	}
 	s->ready_ms = rec_now_ms();
@@ -502,14 +627,11 @@ int rec_session_run(struct rec_session *s)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == REC_END_NONE)
 		loop_once(s, deadline);
+	err = finish(s);
 	if (s->end == REC_END_PERF_DIED) {
-		while (rec_perf_read_output(&s->perf) > 0)
-			;
 		perf_failed(s, "perf exited while the target was running");
 		err = -EPIPE;
-		goto out_perf;
 	}
-	err = finish(s);
 	if (!err)
 		s->exit_code = EXIT_OK;
 out_perf:
@@ -520,5 +642,10 @@ out_trigger:
 	rec_trigger_close(&s->trig);
 out_target:
 	rec_target_finish(&s->target);
+	if (err && s->end == REC_END_NONE)
+		rec_report_unreserve(s->outdir);   /* nothing recorded: nothing to report */
+	free(s->pf);
+	s->pf = NULL;
+	s->pf_cap = 0;
 	return err;
 }

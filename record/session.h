@@ -12,6 +12,7 @@
 #define SNAPTRACE_REC_SESSION_H
 
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -24,12 +25,10 @@
 #include "trigger.h"
 #include "trigspec.h"
 
-#define REC_MAX_HITS 1024
-#define REC_MAX_SNAPS 256
-#define REC_MAX_THREADS 256
+#define REC_REPORT_RESERVE (256 * 1024)   /* bytes kept for record.json */
 
 enum rec_end {
-	REC_END_NONE,
+	REC_END_NONE,        /* not ended; a snapshot file perf wrote by itself */
 	REC_END_TRIGGER,     /* the (first) trigger hit */
 	REC_END_INTERRUPT,   /* SIGINT, SIGTERM or SIGHUP to the recorder */
 	REC_END_EXIT,        /* the target exited */
@@ -37,14 +36,16 @@ enum rec_end {
 	REC_END_PERF_DIED,   /* perf exited on its own while the target ran */
 };
 
+/* A trigger hit that asked for a snapshot. */
 struct rec_hit_log {
 	struct rec_hit hit;
 	double seen_ms;      /* CLOCK_MONOTONIC ms when the recorder saw it */
-	int snapshot;        /* index into snaps, -1: none (rate-limited, or late) */
+	int snapshot;        /* index into snaps, -1: none (it failed, or came too late) */
 };
 
 struct rec_snap {
-	char file[PATH_MAX]; /* the perf.data file holding it (basename) */
+	char file[NAME_MAX + 1]; /* the perf.data file holding it (basename); "" while
+				    perf has not confirmed it */
 	enum rec_end reason;
 	double requested_ms, done_ms; /* CLOCK_MONOTONIC */
 	double frozen_ms;             /* perf's ring stopped (sampling), else requested_ms */
@@ -55,6 +56,11 @@ struct rec_thread_info {
 	char comm[32];
 };
 
+/*
+ * The arrays grow as needed (common/array.h): a recording has no fixed limit
+ * on snapshots or threads. Hits are counted; only those that asked for a
+ * snapshot are kept, so memory stays bounded whatever the hit rate.
+ */
 struct rec_session {
 	const struct rec_opts *o;
 	const struct rec_host *h;
@@ -69,19 +75,32 @@ struct rec_session {
 	char exe[PATH_MAX];           /* the target's executable (real path) */
 	int sigfd;
 	double start_ms, ready_ms;
-	struct rec_hit_log hits[REC_MAX_HITS];
+	struct rec_hit_log *hits;     /* owned */
 	int nhits;
-	uint64_t hits_dropped;        /* beyond REC_MAX_HITS */
-	struct rec_snap snaps[REC_MAX_SNAPS];
+	size_t hits_cap;
+	uint64_t hits_seen;           /* every hit in the targets */
+	uint64_t hits_coalesced;      /* hits that took no snapshot of their own: within
+					 --min-interval of the last one's hit, while
+					 one was waiting or in flight, or after the end */
+	int want;                     /* index into hits of the hit whose snapshot is
+					 to be taken, -1: none */
+	struct rec_snap *snaps;       /* owned */
 	int nsnaps;
-	double last_snap_ms;
+	size_t snaps_cap;
+	int inflight;                 /* snapshot perf is writing (SIGUSR2 sent, no Dump
+					 line yet), -1: none */
+	bool drop_dumps;              /* files perf writes from now on hold only
+					 post-trigger data: delete them */
+	size_t dumps_used;            /* perf Dump files accounted for by snaps */
 	uint64_t last_snap_hit_ns;    /* perf time of the hit of the last snapshot */
-	int dumps_used;               /* perf Dump files accounted for by snaps */
 	enum rec_end end;
 	bool stop_requested;          /* we asked perf to stop */
 	bool warned_unrecorded;       /* a hit in a thread not recorded was reported */
-	struct rec_thread_info threads[REC_MAX_THREADS];
+	struct rec_thread_info *threads; /* owned */
 	int nthreads;
+	size_t threads_cap;
+	struct pollfd *pf;            /* the main loop's poll set (owned) */
+	size_t pf_cap;
 	int exit_code;                /* EXIT_OK or EXIT_RUNTIME */
 	char error[4096];             /* why the session failed */
 };
@@ -90,7 +109,8 @@ struct rec_session {
  * Runs a recording. S->o, S->h, S->plan, S->target (launched and stopped,
  * or attached), S->loc/S->have_trigger/S->mech and S->outdir must be set.
  * Returns 0 when data was kept; a negative errno with S->error filled
- * otherwise. perf is stopped and reaped in every case; a launched target is
+ * otherwise (S->snaps then lists what perf did write). perf is stopped and
+ * reaped in every case; a launched target and every process it started are
  * killed and reaped if still running.
  */
 int rec_session_run(struct rec_session *s);
@@ -99,8 +119,20 @@ int rec_session_run(struct rec_session *s);
 const char *rec_end_name(enum rec_end end);
 
 /*
+ * Writes the report of S as it stands (a recording that has not ended:
+ * "end": "none", what a killed recorder leaves) with REC_REPORT_RESERVE
+ * more bytes allocated past its end, so that the final report still fits
+ * when perf fills the disk (rec_report_write truncates the file first,
+ * freeing that room). Returns 0 or a negative errno.
+ */
+int rec_report_reserve(const struct rec_session *s);
+
+/* Removes OUTDIR/record.json (a recording that kept nothing). */
+void rec_report_unreserve(const char *outdir);
+
+/*
  * Writes S as OUTDIR/record.json (format: see record/report.c).
- * Returns 0 or a negative errno.
+ * Returns 0 or a negative errno (-ENOSPC when the disk is full).
  */
 int rec_report_write(const struct rec_session *s);
 

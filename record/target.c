@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -44,6 +45,8 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 	init(t);
 	if (pipe2(errpipe, O_CLOEXEC))
 		return -errno;
+	/* what the target forks comes back to the recorder when its parent dies */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = fork();
 	if (pid < 0) {
 		int err = -errno;
@@ -168,6 +171,58 @@ bool rec_target_alive(struct rec_target *t)
 	return false;
 }
 
+/*
+ * Lists the recorder's children (at most MAX) into PIDS from
+ * /proc/self/task/TID/children. Returns how many, or -1 when unreadable.
+ */
+static int own_children(pid_t *pids, int max)
+{
+	char path[64];
+	int n = 0;
+	long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (n < max && fscanf(f, "%ld", &v) == 1)
+		pids[n++] = (pid_t)v;
+	fclose(f);
+	return n;
+}
+
+/* Reaps the children that exited; returns how many. */
+static int reap_exited(void)
+{
+	int n = 0, status;
+
+	while (waitpid(-1, &status, WNOHANG) > 0)
+		n++;
+	return n;
+}
+
+/*
+ * Ends what the launched target left running: as their subreaper the
+ * recorder inherits them when their parent dies (perf is reaped by now, so
+ * every child is one of them). SIGTERM, then SIGKILL after 500 ms, until
+ * none is left (killing one may orphan its own children).
+ */
+static void end_descendants(void)
+{
+	double waited = 0;
+	pid_t kids[256];
+	int n;
+
+	while ((n = own_children(kids, 256)) > 0) {
+		for (int i = 0; i < n; i++)
+			kill(kids[i], waited < 500 ? SIGTERM : SIGKILL);
+		for (int i = 0; i < 10 && !reap_exited(); i++, waited += 5)
+			poll(NULL, 0, 5);
+	}
+	reap_exited();
+}
+
 void rec_target_finish(struct rec_target *t)
 {
 	if (t->launched && !t->exited) {
@@ -194,6 +249,8 @@ void rec_target_finish(struct rec_target *t)
 		t->exited = true;
 		t->status = status;
 	}
+	if (t->launched)
+		end_descendants();
 	for (int i = 0; i < REC_MAX_PIDS; i++) {
 		if (t->pidfds[i] >= 0)
 			close(t->pidfds[i]);

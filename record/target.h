@@ -5,7 +5,10 @@
  * SIGTRAP right after execve, before the first instruction of the new
  * program, so perf and the trigger are armed before anything runs; then
  * PTRACE_DETACH lets it go (ptrace(2), "execve under ptrace"). The child
- * dies with the recorder (PR_SET_PDEATHSIG SIGKILL). Attach mode only checks
+ * dies with the recorder (PR_SET_PDEATHSIG SIGKILL). The recorder is the
+ * subreaper (PR_SET_CHILD_SUBREAPER) of what the child forks: those
+ * processes come back to it when their parent dies, and end with the
+ * recording. Attach mode only checks
  * that the processes exist; they are never signalled. Why: docs/design.md
  * "Process model".
  */
@@ -60,8 +63,9 @@ bool rec_target_alive(struct rec_target *t);
 bool rec_target_reaped(struct rec_target *t, pid_t pid, int status);
 
 /* Ends and reaps a launched target that is still running (SIGTERM, SIGKILL
- * after 500 ms; SIGKILL right away if it never ran); nothing for an attached
- * one. Closes the pidfds. */
+ * after 500 ms; SIGKILL right away if it never ran), then every process it
+ * left running (perf must be reaped already: any other child of the recorder
+ * is ended); nothing for an attached one. Closes the pidfds. */
 void rec_target_finish(struct rec_target *t);
 
 #endif

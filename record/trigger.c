@@ -199,7 +199,8 @@ static int add_cpus(struct rec_trigger *t)
 
 int rec_trigger_add_process(struct rec_trigger *t, pid_t pid, uint64_t bp_addr)
 {
-	pid_t tids[1024];
+	pid_t *tids = NULL;
+	size_t cap = 0;
 	int added = 0, first_err = 0, pass;
 
 	if (t->npids >= REC_MAX_PIDS)
@@ -209,12 +210,12 @@ int rec_trigger_add_process(struct rec_trigger *t, pid_t pid, uint64_t bp_addr)
 		return t->cpu_wide ? 0 : add_cpus(t);
 
 	for (pass = 0; pass < 100; pass++) {
-		int n = rec_proc_tasks(pid, tids, 1024), i, new = 0;
+		int n = rec_proc_tasks(pid, &tids, &cap), i, new = 0;
 
-		if (n < 0)
-			return added ? added : n;
-		if (n > 1024)
-			n = 1024;
+		if (n < 0) {
+			first_err = added ? 0 : n;
+			break;
+		}
 		for (i = 0; i < n; i++) {
 			int err = rec_trigger_add_thread(t, pid, tids[i], bp_addr);
 
@@ -228,6 +229,7 @@ int rec_trigger_add_process(struct rec_trigger *t, pid_t pid, uint64_t bp_addr)
 		if (!new)
 			break;
 	}
+	free(tids);
 	if (!added && first_err)
 		return first_err;
 	return added;

@@ -229,7 +229,10 @@ static int form_addr(struct ctx *c, const char *arg)
 	}
 	err = rec_elf_addr(c->exe, a, &s);
 	if (err) {
-		say(c, "%s: address 0x%" PRIx64 ": %s", c->exe, a, rec_elf_strerror(err));
+		say(c, "--trigger %s: expected an address of %s's code (as nm/objdump print it), "
+		    "found one %s", c->spec, c->exe,
+		    err == REC_ELF_ENOTEXEC ? "outside its executable segments" :
+		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
 		return err < -2000 ? -EINVAL : err;
 	}
 	set_loc(c, c->exe, &s, true);

@@ -3,6 +3,7 @@
 # missing. Quiet and quick when everything is there: then it runs neither
 # sudo nor apt-get. Elsewhere than Debian it only lists the packages.
 #   scripts/install-deps.sh          build + test + demo packages
+#   scripts/install-deps.sh PKG...   the same and PKG... (make fuzz: clang)
 set -eu
 
 # gcc make libc6-dev: build; g++: a C++ test program (exceptions);
@@ -13,7 +14,7 @@ set -eu
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine.
 PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libelf-dev libdw-dev libipt-dev libzydis-dev
-linux-perf binutils procps time"
+linux-perf binutils procps time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system (no dpkg-query): nothing installed;" \

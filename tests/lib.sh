@@ -10,7 +10,7 @@ RECORD="$SNAPTRACE_BIN/snaptrace-record"
 export PAGER=cat
 
 ok() { echo "ok $1"; }
-fail() { echo "FAIL $1: $2"; }
+fail() { local name=$1; shift; echo "FAIL $name: $*"; }
 skip() { echo "skip $1: $2"; }
 
 # first_lines FILE: the first lines of FILE on one line, for a FAIL message.

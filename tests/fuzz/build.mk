@@ -1,22 +1,49 @@
-# `make fuzz`: the converter's fuzz target (tests/fuzz/fuzz_convert.c) built
-# with clang's libFuzzer (FUZZ_CC, default clang) and ASan/UBSan into
-# $(O)/fuzz/, then run for FUZZ_SECONDS (default 120) from the golden cases'
-# inputs. A crash, a sanitizer report or an output the reader finds
-# unbalanced stops it and leaves the input as $(O)/fuzz/crash-*. Not part of
-# `make test`.
+# `make fuzz`: the fuzz targets of tests/fuzz/ built with clang's libFuzzer
+# and ASan/UBSan into $(O)/fuzz/, each run for FUZZ_SECONDS (default 120):
+#   fuzz_convert     text (up to 16 KiB: 4 blocks of the fuzz build) through
+#                    the converter's real input path (file, binary check,
+#                    block pipeline, long-line check, converter), seeded
+#                    with the golden cases' inputs; the output must read
+#                    back balanced with no problem;
+#   fuzz_fxt_reader  any bytes through the FXT reader behind --dump, seeded
+#                    with the FXT of the golden cases.
+# A crash, a sanitizer report or a failed check stops a target and leaves
+# the input as $(O)/fuzz/crash-*. Installs clang and its libFuzzer runtime
+# when missing (scripts/install-deps.sh). FUZZ_CC is the compiler (default
+# clang), FUZZ_FLAGS adds libFuzzer flags.
 FUZZ_SECONDS ?= 120
 FUZZ_CC ?= clang
-FUZZ_BIN := $(O)/fuzz/fuzz_convert
-FUZZ_SRC := tests/fuzz/fuzz_convert.c $(CONVERT_SRC) $(FXT_SRC) $(COMMON_SRC)
+FUZZ_FLAGS ?=
+FUZZ_TARGETS := fuzz_convert fuzz_fxt_reader
+FUZZ_BINS := $(addprefix $(O)/fuzz/,$(FUZZ_TARGETS))
+FUZZ_LIB_SRC := $(CONVERT_SRC) $(FXT_SRC) $(COMMON_SRC)
+FUZZ_PACKAGES := clang libclang-rt-dev
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
-	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang (apt-get install clang, or FUZZ_CC=...)" >&2; exit 1; }
+.PHONY: fuzz-deps
+fuzz-deps:
+	@scripts/install-deps.sh $(FUZZ_PACKAGES)
+
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/build.mk $(FUZZ_LIB_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang: scripts/install-deps.sh $(FUZZ_PACKAGES), or FUZZ_CC=..." >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Icommon -Ifxt -Iconvert \
-		-o $@ $(FUZZ_SRC) -lz -pthread
+	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+		-DPIPELINE_BLOCK=4096 -DPIPELINE_LINE_MAX=2048 \
+		-Icommon -Ifxt -Iconvert -Itests/fuzz -o $@ $< $(FUZZ_LIB_SRC) -lz -pthread
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(O)/fuzz/corpus
-	@for d in tests/cases/*/; do cp "$$d/input.txt" "$(O)/fuzz/corpus/$$(basename $$d).txt"; done
-	@cd $(O)/fuzz && ./fuzz_convert -max_total_time=$(FUZZ_SECONDS) corpus
+# Seeds: every case's input, and the FXT the converter makes of it.
+$(O)/fuzz/seeds.stamp: $(O)/bin/snaptrace-convert $(wildcard tests/cases/*/input.txt)
+	@mkdir -p $(O)/fuzz/corpus-convert $(O)/fuzz/corpus-fxt
+	@for d in tests/cases/*/; do n=$$(basename $$d); \
+		cp "$$d/input.txt" "$(O)/fuzz/corpus-convert/$$n.txt"; \
+		$(O)/bin/snaptrace-convert -q "$$d/input.txt" -o "$(O)/fuzz/corpus-fxt/$$n.fxt" \
+			2>/dev/null || true; done
+	@touch $@
+
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory fuzz-run
+
+.PHONY: fuzz-run
+fuzz-run: $(FUZZ_BINS) $(O)/fuzz/seeds.stamp
+	@cd $(O)/fuzz && ./fuzz_convert -max_total_time=$(FUZZ_SECONDS) -max_len=16384 $(FUZZ_FLAGS) corpus-convert
+	@cd $(O)/fuzz && ./fuzz_fxt_reader -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) corpus-fxt

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target (libFuzzer): any text through the converter must give an FXT
- * file that the project's reader finds well-formed and balanced, with no
- * problem Perfetto would trip on (docs/design.md "Perfetto quirks": the
- * importer drops mistakes silently, so the converter must be right by
- * construction). Built and run by `make fuzz` (tests/fuzz/build.mk).
+ * Fuzz target (libFuzzer): any input through the converter's real input path
+ * (input_open's binary check, the block pipeline with its worker threads and
+ * its long-line check, the converter) must either be refused with a message
+ * or give an FXT file that the project's reader finds well-formed and
+ * balanced, with no problem Perfetto would trip on (docs/design.md
+ * "Perfetto quirks": the converter must be right by construction). The
+ * first byte picks --strict (odd) and the number of parsing threads (1 or
+ * 2); the rest is the input.
+ * Built and run by `make fuzz` (tests/fuzz/build.mk).
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,43 +20,48 @@
 #include "convert.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
-
-static char path[64];
+#include "fuzz_file.h"
+#include "input.h"
+#include "pipeline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct conv_opts opts = { .strict = false };
+	static const char *const no_perf[] = { NULL };
+	struct input_perf perf = { "/nonexistent/perf", no_perf, 0 };
+	struct conv_opts opts = { .strict = size && (data[0] & 1) };
+	unsigned workers = size && (data[0] & 2) ? 2 : 1;
 	struct fxt_trace t = { 0 };
 	struct converter *cv;
 	struct fxt_writer *w;
-	char err[256];
-	const char *p = (const char *)data, *end = p + size;
-	int e = 0;
+	struct input *in;
+	const char *text = fuzz_file_write("txt", size ? data + 1 : data, size ? size - 1 : 0);
+	const char *out = fuzz_file_path("fxt");
+	char err[512];
+	int e = 0, conv_err = 0, rc;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/fuzz_convert.%ld.fxt", (long)getpid());
-	w = fxt_writer_open(path, FXT_OUTPUT_RAW, "fuzz", &e);
+	w = fxt_writer_open(out, FXT_OUTPUT_RAW, "fuzz", &e);
 	if (!w)
 		abort();
 	cv = converter_new(w, &opts);
-	converter_begin_input(cv, "fuzz");
-	while (p < end && e == 0) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		struct conv_line l;
-
-		conv_parse_line(p, (size_t)(le - p), &l);
-		e = converter_parsed(cv, &l);
-		p = le + 1;
-	}
-	if (e == 0)
-		e = converter_end_input(cv);
-	converter_free(cv);
-	if (e) {	/* a refused input: nothing is written */
+	if (!cv)
+		abort();
+	if (input_open(text, &perf, &in, err, sizeof(err))) {	/* refused: a binary file */
+		converter_free(cv);
 		fxt_writer_abort(w);
 		return 0;
 	}
-	if (fxt_writer_close(w) || fxt_trace_read(path, &t, err, sizeof(err)) ||
+	converter_begin_input(cv, text);
+	rc = pipeline_convert(in, text, cv, workers, &conv_err, err, sizeof(err));
+	if (input_close(in, err, sizeof(err)) < 0)
+		rc = PIPELINE_READ_ERROR;
+	if (rc == PIPELINE_OK)
+		rc = converter_end_input(cv);
+	converter_free(cv);
+	if (rc) {	/* a refused input: nothing is written */
+		fxt_writer_abort(w);
+		return 0;
+	}
+	if (fxt_writer_close(w) || fxt_trace_read(out, &t, err, sizeof(err)) ||
 	    fxt_trace_slices(&t)) {
 		fprintf(stderr, "cannot read back: %s\n", err);
 		abort();
@@ -62,6 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	fxt_trace_free(&t);
-	unlink(path);
+	unlink(out);
 	return 0;
 }

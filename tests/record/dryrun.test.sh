@@ -114,21 +114,44 @@ else
 	SS=""
 fi
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --no-buildid $T42 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$NB -e dummy:u -e $EV2$SS --call-graph dwarf --no-buildid -m 256 --per-thread -t 5 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV2$SS --call-graph dwarf --buildid-mmap -m 256 --per-thread -t 5 $SWE $SW $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$NB -e dummy -e $EVK$SS --call-graph fp --no-buildid -p 5 $SWE $SW $CTL"
+	"$NB -e dummy -e $EVK$SS --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
-	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --no-buildid --per-thread -t 3 $SWE $CTL"
+	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
-	"$PRE -e dummy:u -e $EV$SS --call-graph fp --no-buildid --per-thread -t 3 $SWE $SW"
+	"$PRE -e dummy:u -e $EV$SS --call-graph fp --per-thread -t 3 $SWE $SW"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --no-buildid --per-thread -t PID $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t PID $SWE $SW $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \
 	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
+
+# The most pids -p takes (64, of 7 digits) all reach perf's command line.
+PIDS=$(seq -s, 1000001 1000064)
+check dryrun_many_pids 6.1.187 "--mode pt --timer-resolution low --multi-thread -p $PIDS" \
+	"$NB -e intel_pt//u -p $PIDS --snapshot=e $SWE $CTL"
+
+# An option the mode does not use is a warning, also under --quiet.
+# warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.
+warned() {
+	local perf
+	perf=$(stand_in 6.1.187)
+	# shellcheck disable=SC2086
+	if ! "$RECORD" --perf "$perf" --dry-run -q $2 >/dev/null 2>"$TMP/err"; then
+		fail "$1" "exit non-zero: $(cat "$TMP/err")"
+	elif ! grep -q "^snaptrace-record: warning: $3" "$TMP/err"; then
+		fail "$1" "expected a warning '$3', found: $(cat "$TMP/err")"
+	else
+		ok "$1"
+	fi
+}
+warned dryrun_warn_timer_res_sampling "--mode sampling --timer-resolution high -t 42" \
+	"--timer-resolution is ignored"
+warned dryrun_warn_callgraph_pt "--mode pt --callgraph dwarf -t 42" "--callgraph is ignored"
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>

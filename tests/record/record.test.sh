@@ -10,23 +10,39 @@
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 export SNAPTRACE_BIN
+BG=()
+
+cleanup() {
+	local p
+	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	mountpoint -q "$TMP/full" 2>/dev/null && umount "$TMP/full"
+	scratch_done
+}
+trap cleanup EXIT
 
 NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
-no_leftovers"
+trigger_storm storm_interrupt short_lived_targets attached_targets_exit grandchildren_end
+newline_in_dir disk_full addr_zero rebuilt_binary no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 [ -x "$DEMO" ] || skip_all "$DEMO not built"
 
 # The test target: nested work (work_top -> work_mid -> work_leaf) in modes
-# forever | hits N MS | thread | periodic | none.
+# forever | hits N MS | thread | periodic | none | brief MS (work MS, exit) |
+# until FILE (work until FILE exists, exit) |
+# storm US (the trigger every US microseconds, forever) | fork, fork-exit
+# (leave a child and a grandchild sleeping in a session of their own, then
+# hit the trigger and work forever, or exit).
 cat >"$TMP/prog.c" <<'EOF'
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 volatile double sink;
 __attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
 __attribute__((noinline)) void target_fn(void) { __asm__ volatile("" ::: "memory"); }
@@ -83,6 +99,38 @@ int main(int argc, char **argv)
 		}
 		sink += work_top(0.1);
 		return 0;
+	}
+	if (!strcmp(mode, "brief")) {
+		sink += work_top(atof(argv[2]) / 1e3);
+		return 0;
+	}
+	if (!strcmp(mode, "until")) {
+		while (access(argv[2], F_OK))
+			sink += work_top(0.05);
+		return 0;
+	}
+	if (!strcmp(mode, "storm")) {
+		double us = atof(argv[2]), next = now();
+		for (;;) {
+			while (now() < next)
+				sink += work_leaf(64);
+			next += us / 1e6;
+			snaptrace_trigger();
+		}
+	}
+	if (!strncmp(mode, "fork", 4)) {
+		if (fork() == 0) {
+			setsid();
+			fork();
+			for (;;)
+				pause();
+		}
+		sink += work_top(0.3);
+		if (strcmp(mode, "fork"))
+			return 0;
+		snaptrace_trigger();
+		for (;;)
+			sink += work_top(1);
 	}
 	if (!strcmp(mode, "thread")) {
 		pthread_t t;
@@ -280,24 +328,32 @@ t_target_sigkill_keeps_data() {
 	fi
 }
 
-# SIGKILL of the recorder: the launched target and perf go with it.
+# SIGKILL of the recorder: the launched target and perf go with it, and perf
+# still writes its snapshot (record.json is the one written at the start).
 t_recorder_killed() {
 	local i
 	if ! start_forever killed; then
 		fail recorder_killed "the recorder did not start"
 		return
 	fi
+	sleep 0.5
 	kill -9 "$REC_PID"
 	wait "$REC_PID" 2>/dev/null
 	for ((i = 0; i < 300; i++)); do
 		no_procs && break
 		sleep 0.01
 	done
-	if no_procs; then
-		ok recorder_killed
-	else
+	if ! no_procs; then
 		fail recorder_killed "left after SIGKILL of the recorder:" \
 			"$(pgrep -af "^$PROG") $(pgrep -af "perf record -o $TMP")"
+	elif [ "$(json_str "$REC_DIR/record.json" end)" != none ]; then
+		fail recorder_killed "record.json: end '$(json_str "$REC_DIR/record.json" end)', not none"
+	elif ! ls "$REC_DIR"/perf.data.* >/dev/null 2>&1; then
+		fail recorder_killed "no snapshot file: $(ls "$REC_DIR" | tr '\n' ' ')"
+	elif ! slices_of "$REC_DIR" $(cd "$REC_DIR" && ls perf.data.*) | grep -q ' work_leaf$'; then
+		fail recorder_killed "the snapshot does not convert: $(tl 2 "$REC_DIR/convert.log")"
+	else
+		ok recorder_killed
 	fi
 }
 
@@ -552,8 +608,10 @@ t_check_report() {
 # make install: the front end finds its programs in PREFIX/libexec/snaptrace.
 t_installed_layout() {
 	local p="$TMP/prefix" rc
-	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" install \
-		>"$TMP/install.log" 2>&1; then
+	# -o: install the programs under test as they are (never rebuilt here
+	# without the flags they were built with, e.g. SAN=1)
+	if ! make -s -C "$SNAPTRACE_TOP" O="$SNAPTRACE_O" PREFIX="$p" \
+		-o "$RECORD" -o "$CONVERT" install >"$TMP/install.log" 2>&1; then
 		fail installed_layout "make install failed: $(tl 3 "$TMP/install.log")"
 		return
 	fi
@@ -569,6 +627,280 @@ t_installed_layout() {
 	else
 		ok installed_layout
 	fi
+}
+
+# snaps_ok DIR: every file record.json lists exists and holds data, and
+# record.json lists every perf.data.* file in DIR. Prints what is wrong.
+snaps_ok() {
+	local f n=0 files
+	for f in $(snaps "$1"); do
+		n=$((n + 1))
+		[ -s "$1/$f" ] || echo "listed but missing or empty: $f"
+	done
+	files=$(find "$1" -maxdepth 1 -name 'perf.data.*' -printf x | wc -c)
+	[ "$files" -eq "$n" ] || echo "perf wrote $files files, record.json lists $n"
+}
+
+# json_num FILE KEY: the number after "KEY": in FILE.
+json_num() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
+}
+
+# A trigger hit every 100 us: the deadline holds, every hit is counted,
+# every file perf wrote is listed and converts.
+t_trigger_storm() {
+	local d="$TMP/storm" t0 ms rc bad
+	t0=$(date +%s%N)
+	timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --duration 3 -- "$PROG" storm 100 \
+		>/dev/null 2>"$TMP/storm.err"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	bad=$(snaps_ok "$d")
+	if [ $rc -ne 0 ]; then
+		fail trigger_storm "exit $rc: $(tl 3 "$TMP/storm.err")"
+	elif [ $ms -gt 15000 ]; then
+		fail trigger_storm "--duration 3 took $ms ms"
+	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
+		fail trigger_storm "end is $(json_str "$d/record.json" end), not duration"
+	elif [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
+		fail trigger_storm "expected several trigger snapshots, found $(snaps "$d" trigger | wc -l)"
+	elif [ -n "$bad" ]; then
+		fail trigger_storm "$bad"
+	elif [ "$(json_num "$d/record.json" hits_coalesced)" -lt 1000 ]; then
+		fail trigger_storm "expected thousands of coalesced hits, found" \
+			"$(json_num "$d/record.json" hits_coalesced)"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' main$'; then
+		# (most samples are in the uprobe's trampoline at this rate)
+		fail trigger_storm "the snapshots do not convert to main: $(tl 2 "$d/convert.log")"
+	elif ! no_procs; then
+		fail trigger_storm "a perf or target process is left"
+	else
+		ok trigger_storm
+	fi
+}
+
+# SIGINT in a storm of hits with no --min-interval (a snapshot always in
+# flight) ends the recording within seconds, data kept.
+t_storm_interrupt() {
+	local d="$TMP/storm-int" pid t0 ms rc bad i
+	"$RECORD" -o "$d" --multi-snapshot --min-interval 0 -- "$PROG" storm 100 >/dev/null \
+		2>"$TMP/storm-int.err" &
+	pid=$!
+	BG+=("$pid")
+	if ! wait_for "$TMP/storm-int.err" "^snaptrace-record: recording" 10; then
+		fail storm_interrupt "the recorder did not start: $(tl 2 "$TMP/storm-int.err")"
+		return
+	fi
+	sleep 1.5
+	t0=$(date +%s%N)
+	kill -INT "$pid"
+	for ((i = 0; i < 3000; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -9 "$pid" 2>/dev/null   # still running after 30 s: fails below
+	wait "$pid"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	bad=$(snaps_ok "$d")
+	if [ $rc -ne 0 ]; then
+		fail storm_interrupt "exit $rc: $(tl 3 "$TMP/storm-int.err")"
+	elif [ $ms -gt 5000 ]; then
+		fail storm_interrupt "SIGINT took $ms ms to end the recording"
+	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
+		fail storm_interrupt "end is $(json_str "$d/record.json" end), not interrupt"
+	elif [ -n "$bad" ]; then
+		fail storm_interrupt "$bad"
+	elif ! no_procs; then
+		fail storm_interrupt "a perf or target process is left"
+	else
+		ok storm_interrupt
+	fi
+}
+
+# exits_clean DIR ARGS...: the recorder with ARGS into DIR ends with the
+# target's exit, status 0 and a snapshot that converts; else says why.
+exits_clean() {
+	local d=$1
+	shift
+	if ! "$RECORD" -q -o "$d" "$@" >/dev/null 2>"$d.err"; then
+		echo "exit non-zero: $(tl 3 "$d.err")"
+	elif [ "$(json_str "$d/record.json" end)" != exit ]; then
+		echo "end is $(json_str "$d/record.json" end), not exit"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_'; then
+		echo "the snapshot does not convert: $(tl 2 "$d/convert.log")"
+	fi
+}
+
+# A target that exits by itself while perf records (perf may see the exit
+# before the recorder can reap it): exit 0 and a snapshot, every time; the
+# same for attached targets.
+t_short_lived_targets() {
+	local d="$TMP/short" i bad=""
+	mkdir -p "$d"
+	for ((i = 0; i < 30 && ${#bad} == 0; i++)); do
+		bad=$(exits_clean "$d/$i" -- "$PROG" brief 50)
+	done
+	if [ -n "$bad" ]; then
+		fail short_lived_targets "run $i: $bad"
+	elif ! no_procs; then
+		fail short_lived_targets "a perf or target process is left"
+	else
+		ok short_lived_targets
+	fi
+}
+
+# attached_exit DIR: attaches to "prog until DIR.go", which exits by itself
+# once the recorder records; says what is wrong.
+attached_exit() {
+	local d=$1 pid rec rc
+	"$PROG" until "$d.go" &
+	pid=$!
+	BG+=("$pid")
+	"$RECORD" -o "$d" -p "$pid" >/dev/null 2>"$d.err" &
+	rec=$!
+	BG+=("$rec")
+	wait_for "$d.err" "^snaptrace-record: recording" 30 || echo "the recorder did not start"
+	sleep 0.3
+	touch "$d.go"
+	wait "$pid"
+	wait "$rec"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "exit $rc: $(tl 3 "$d.err")"
+	elif [ "$(json_str "$d/record.json" end)" != exit ]; then
+		echo "end is $(json_str "$d/record.json" end), not exit"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_'; then
+		echo "the snapshot does not convert: $(tl 2 "$d/convert.log")"
+	fi
+}
+
+t_attached_targets_exit() {
+	local d="$TMP/attexit" i bad=""
+	mkdir -p "$d"
+	for ((i = 0; i < 5 && ${#bad} == 0; i++)); do
+		bad=$(attached_exit "$d/$i")
+	done
+	if [ -n "$bad" ]; then
+		fail attached_targets_exit "run $i: $bad"
+	elif ! no_procs; then
+		fail attached_targets_exit "a perf or target process is left"
+	else
+		ok attached_targets_exit
+	fi
+}
+
+# What a launched target forks (even into a session of its own) ends with
+# the recording, whether the target is ended or exits by itself.
+t_grandchildren_end() {
+	local rc1 rc2
+	"$RECORD" -q -o "$TMP/fork1" -- "$PROG" fork >/dev/null 2>"$TMP/fork1.err"
+	rc1=$?
+	"$RECORD" -q -o "$TMP/fork2" --trigger none -- "$PROG" fork-exit >/dev/null \
+		2>"$TMP/fork2.err"
+	rc2=$?
+	if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
+		fail grandchildren_end "exit $rc1 and $rc2: $(tl 2 "$TMP/fork1.err") $(tl 2 "$TMP/fork2.err")"
+	elif [ "$(json_str "$TMP/fork1/record.json" end)" != trigger ] ||
+		[ "$(json_str "$TMP/fork2/record.json" end)" != exit ]; then
+		fail grandchildren_end "ends: $(json_str "$TMP/fork1/record.json" end)," \
+			"$(json_str "$TMP/fork2/record.json" end)"
+	elif ! no_procs; then
+		fail grandchildren_end "left running: $(pgrep -af "^$PROG" | tr '\n' ' ')"
+	else
+		ok grandchildren_end
+	fi
+}
+
+# An output directory whose name holds a newline: perf's Dump lines are
+# matched against the path as given.
+t_newline_in_dir() {
+	local d="$TMP/new
+line" bad
+	if ! "$RECORD" -q -o "$d" --multi-snapshot -- "$PROG" hits 2 300 >/dev/null \
+		2>"$TMP/newline.err"; then
+		fail newline_in_dir "exit non-zero: $(tl 3 "$TMP/newline.err")"
+		return
+	fi
+	bad=$(snaps_ok "$d")
+	if [ "$(snaps "$d" trigger | wc -l)" -ne 2 ]; then
+		fail newline_in_dir "expected 2 trigger snapshots, found $(snaps "$d" trigger | wc -l)"
+	elif [ -n "$bad" ]; then
+		fail newline_in_dir "$bad"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
+		fail newline_in_dir "the snapshots do not convert to work_leaf"
+	else
+		ok newline_in_dir
+	fi
+}
+
+# A disk that fills during --multi-snapshot: exit 1 naming ENOSPC, no
+# "Broken pipe", record.json lists the files written and they convert.
+t_disk_full() {
+	local m="$TMP/full" d="$TMP/full/rec" rc bad f
+	local -a all=()
+	if [ "$(id -u)" -ne 0 ] || ! mkdir -p "$m" ||
+		! mount -t tmpfs -o size=2m tmpfs "$m" 2>/dev/null; then
+		skip disk_full "cannot mount a small tmpfs (needs root)"
+		return
+	fi
+	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --duration 60 -- \
+		"$PROG" storm 1000 >/dev/null 2>"$TMP/full.err"
+	rc=$?
+	bad=$(snaps_ok "$d")
+	for f in $(snaps "$d"); do all+=("$d/$f"); done
+	if [ $rc -ne 1 ]; then
+		fail disk_full "exit $rc, expected 1: $(tl 2 "$TMP/full.err")"
+	elif ! grep -q "^snaptrace-record: $d: No space left on device (ENOSPC)" "$TMP/full.err"; then
+		fail disk_full "ENOSPC not named first: $(head -n 1 "$TMP/full.err")"
+	elif grep -qi "broken pipe" "$TMP/full.err"; then
+		fail disk_full "Broken pipe warnings: $(grep -ci "broken pipe" "$TMP/full.err")"
+	elif [ ${#all[@]} -eq 0 ]; then
+		fail disk_full "record.json lists no snapshot: $(head -c 300 "$d/record.json")"
+	elif [ -n "$bad" ]; then
+		fail disk_full "$bad"
+	elif ! "$CONVERT" -q "${all[@]}" -o "$TMP/full.fxt.gz" 2>"$TMP/full-conv.err" ||
+		! "$CONVERT" --dump=slices "$TMP/full.fxt.gz" | grep -q ' main$'; then
+		fail disk_full "the snapshots do not convert: $(tl 2 "$TMP/full-conv.err")"
+	else
+		ok disk_full
+	fi
+	umount "$m"
+}
+
+# A binary rebuilt between recording and conversion: the build ids in the
+# recording keep perf from giving its old addresses the new binary's names.
+t_rebuilt_binary() {
+	local d="$TMP/rebuilt" p="$TMP/rebuilt-prog" s
+	cp "$PROG" "$p"
+	if ! "$RECORD" -q -o "$d" -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
+		fail rebuilt_binary "exit non-zero: $(tl 3 "$TMP/rebuilt.err")"
+		return
+	fi
+	if ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
+		fail rebuilt_binary "before the rebuild the snapshot has no work_leaf"
+		return
+	fi
+	# the same program with 4 KiB of code in front: every function moves
+	{ echo 'void pad(void); void pad(void) { __asm__ volatile(".fill 4096, 1, 0x90"); }'
+	  cat "$TMP/prog.c"; } >"$TMP/rebuilt.c"
+	rm -f "$p"
+	cc -O1 -g -fno-omit-frame-pointer -o "$p" "$TMP/rebuilt.c" -lpthread || {
+		fail rebuilt_binary "cannot compile the rebuilt program"; return; }
+	s=$(slices_of "$d" $(snaps "$d"))
+	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|tick\|pad\)$'; then
+		fail rebuilt_binary "the old addresses got the rebuilt binary's names:" \
+			"$(echo "$s" | grep ' \(work_\|tick\|pad\)' | head -n 3 | tr '\n' ';')"
+	elif ! echo "$s" | grep -q 'unknown.*rebuilt-prog'; then
+		fail rebuilt_binary "expected [unknown] frames in rebuilt-prog: $(echo "$s" | head -n 3)"
+	else
+		ok rebuilt_binary
+	fi
+}
+
+t_addr_zero() {
+	expect_error addr_zero 2 "addr:0x0: expected an address of .*code" \
+		"$RECORD" -o "$TMP/addr0" --trigger addr:0x0 -- "$PROG" none
 }
 
 t_demo_default_trigger
@@ -591,6 +923,15 @@ t_breakpoint_mechanism
 t_unprivileged_user
 t_perf_refuses
 t_perf_killed
+t_trigger_storm
+t_storm_interrupt
+t_short_lived_targets
+t_attached_targets_exit
+t_grandchildren_end
+t_newline_in_dir
+t_disk_full
+t_addr_zero
+t_rebuilt_binary
 start_not_missed start_not_missed
 # a perf that says 5.4 has no --control: readiness is seen in /proc instead
 printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \

@@ -443,6 +443,28 @@ static void reader_ticks_per_second(void)
 	fxt_trace_free(&t);
 }
 
+/* An initialization record cut short (fuzzing found a division by zero):
+ * a problem, and the rate stays what it was. */
+static void reader_init_record_cut(void)
+{
+	struct fxt_trace t;
+
+	start();
+	put(hdr(FXT_REC_INIT, 1));                 /* no room for the rate */
+	put(event_hdr(FXT_EV_INSTANT, 4, 0, 0, 0, 0));
+	put(5);
+	put(1);
+	put(2);
+	if (load(save("initcut.fxt", false), &t))
+		return;
+	CHECK_U64_EQ(t.ticks_per_second, 1000000000);
+	CHECK(has_problem(&t, "record 1: record type 1: content runs past its size of 1 words"));
+	CHECK_INT_EQ(t.nevents, 1);
+	if (t.nevents == 1)
+		CHECK_U64_EQ(t.events[0].ts, 5);
+	fxt_trace_free(&t);
+}
+
 static void reader_thread_object_without_process(void)
 {
 	struct fxt_trace t;
@@ -506,6 +528,58 @@ static void reader_dump_records(void)
 	fxt_trace_free(&t);
 }
 
+/* FXT strings are UTF-8 without NUL: a string record or inline string
+ * breaking that is a problem (a strict reader rejects the file). */
+static void reader_invalid_strings(void)
+{
+	static const char nul[] = "a\0b";
+	struct fxt_trace t;
+
+	start();
+	string_rec(1, "ok \xc3\xa9");                          /* valid: é */
+	string_rec(2, "bad \xff");                               /* not UTF-8 */
+	string_rec(3, "\xed\xa0\x80");                            /* a surrogate */
+	put(hdr(FXT_REC_STRING, 2) | (uint64_t)4 << 16 | (uint64_t)3 << 32);
+	put_bytes(nul, 3);                                        /* holds a NUL */
+	if (load(save("badstr.fxt", false), &t))
+		return;
+	CHECK_INT_EQ(t.nproblems, 3);
+	CHECK(has_problem(&t, "record 2: a string of 5 bytes holds a NUL or ill-formed UTF-8 "
+			  "at byte 4 (0xff)"));
+	CHECK(has_problem(&t, "record 3: a string of 3 bytes holds a NUL or ill-formed UTF-8 "
+			  "at byte 0 (0xed)"));
+	CHECK(has_problem(&t, "record 4: a string of 3 bytes holds a NUL or ill-formed UTF-8 "
+			  "at byte 1 (0x00)"));
+	fxt_trace_free(&t);
+	/* a problem quoting a name with a newline is still one line */
+	start();
+	string_rec(1, "two\nlines");
+	thread_rec(1, 1, 1);
+	put(event_hdr(FXT_EV_DURATION_BEGIN, 2, 0, 1, 0, 1));
+	put(5);
+	if (load(save("nl.fxt", false), &t))
+		return;
+	if (!fxt_trace_slices(&t))
+		CHECK(has_problem(&t, "two?lines"));
+	for (size_t i = 0; i < t.nproblems; i++)
+		CHECK(!strchr(t.problems[i], '\n'));
+	/* and every view shows it on one line */
+	{
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&text, &size);
+
+		CHECK(f != NULL);
+		if (f) {
+			fxt_dump_slices(&t, f, false);
+			fclose(f);
+			CHECK_STR_EQ(text, "1 0 two?lines\n");
+			free(text);
+		}
+	}
+	fxt_trace_free(&t);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_fxt_reader"))
@@ -522,6 +596,8 @@ int main(void)
 	UNIT_RUN(reader_ticks_per_second);
 	UNIT_RUN(reader_thread_object_without_process);
 	UNIT_RUN(reader_dump_records);
+	UNIT_RUN(reader_invalid_strings);
+	UNIT_RUN(reader_init_record_cut);
 	unit_tmp_fini();
 	return unit_exit();
 }

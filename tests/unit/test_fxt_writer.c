@@ -175,7 +175,6 @@ static void roundtrip(const char *path, enum fxt_output out)
 	struct fxt_arg args[8];
 	struct fxt_event ev[5];
 	struct fxt_trace t;
-	char tmp[300];
 
 	if (!w)
 		return;
@@ -217,8 +216,7 @@ static void roundtrip(const char *path, enum fxt_output out)
 	for (int i = 0; i < 5; i++)
 		CHECK_INT_EQ(fxt_writer_event(w, &ev[i]), 0);
 	CHECK_INT_EQ(fxt_writer_close(w), 0);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	CHECK(!unit_exists(tmp));
+	CHECK_INT_EQ(unit_temps(), 0);
 	if (read_back(path, &t))
 		return;
 	check_no_problems(&t);
@@ -590,6 +588,90 @@ static void writer_invalid_event(void)
 	CHECK_INT_EQ(fxt_writer_close(w), 0);
 }
 
+/* What FXT forbids in a string (NUL, ill-formed UTF-8) is written as
+ * U+FFFD, one per byte; the file has no problem; a long invalid string is
+ * still cut at a character boundary with the marker. */
+static void writer_invalid_utf8(void)
+{
+	static const struct { const char *in; size_t len; const char *out; } cases[] = {
+		{ "a\0b", 3, "a\xef\xbf\xbd" "b" },
+		{ "x\xffy", 3, "x\xef\xbf\xbdy" },
+		{ "\xc3", 1, "\xef\xbf\xbd" },                       /* cut short */
+		{ "\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd" },       /* overlong '/' */
+		{ "\xed\xa0\x80", 3, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" }, /* surrogate */
+		{ "\xf4\x90\x80\x80", 4,                               /* past U+10FFFF */
+		  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "\xf0\x9f\x98\x80 ok \xc3\xa9", 10, "\xf0\x9f\x98\x80 ok \xc3\xa9" },
+	};
+	enum { N = sizeof(cases) / sizeof(cases[0]), LONG = 3000 };
+	static const char marker[] = FXT_STRING_TRUNCATED_MARKER;
+	const char *path = unit_tmp("utf8.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	char junk[LONG];
+	struct fxt_trace t;
+	int err;
+
+	if (!w)
+		return;
+	memset(junk, 0xff, sizeof(junk));	/* 3 bytes out for each: past the limit */
+	name_thread(w, 1, 1);
+	for (int i = 0; i < N; i++) {
+		ev.name = fxt_writer_string(w, cases[i].in, cases[i].len);
+		CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	}
+	ev.name = fxt_writer_string(w, junk, sizeof(junk));
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	if (read_back(path, &t))
+		return;
+	check_no_problems(&t);
+	CHECK_INT_EQ(t.nevents, N + 1);
+	for (int i = 0; i < N && (size_t)i < t.nevents; i++)
+		CHECK_STR_EQ(t.events[i].name, cases[i].out);
+	if (t.nevents == N + 1) {
+		const char *l = t.events[N].name;
+		size_t n = strlen(l), m = sizeof(marker) - 1;
+
+		CHECK(n <= FXT_STRING_MAX_BYTES && n > FXT_STRING_MAX_BYTES - m - 3);
+		CHECK(n >= m && !strcmp(l + n - m, marker));
+		CHECK_INT_EQ((n - m) % 3, 0);
+		CHECK(!memcmp(l, "\xef\xbf\xbd\xef\xbf\xbd", 6));
+	}
+	fxt_trace_free(&t);
+	/* the provider name, written inline, is cut before what is not allowed */
+	w = fxt_writer_open(path, FXT_OUTPUT_RAW, "prov\xffider", &err);
+	CHECK(w != NULL);
+	if (!w || fxt_writer_close(w) || read_back(path, &t))
+		return;
+	check_no_problems(&t);
+	fxt_trace_free(&t);
+}
+
+/* A time Perfetto would drop (past INT64_MAX ns) is never written: the
+ * writer fails for good, so the conversion fails instead of losing events. */
+static void writer_time_range(void)
+{
+	const char *path = unit_tmp("range.fxt");
+	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+
+	if (!w)
+		return;
+	ev.name = fxt_writer_cstring(w, "e");
+	ev.ts = FXT_TS_MAX;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+	ev.type = FXT_EVENT_COMPLETE;
+	ev.ts = 1;
+	ev.end_ts = FXT_TS_MAX + 1;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -ERANGE);
+	ev.type = FXT_EVENT_INSTANT;
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), -ERANGE);	/* sticky */
+	CHECK_INT_EQ(fxt_writer_close(w), -ERANGE);
+	CHECK(!unit_exists(path));
+	CHECK_INT_EQ(unit_temps(), 0);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_fxt_writer"))
@@ -602,6 +684,8 @@ int main(void)
 	UNIT_RUN(writer_truncation);
 	UNIT_RUN(writer_alignment);
 	UNIT_RUN(writer_invalid_event);
+	UNIT_RUN(writer_invalid_utf8);
+	UNIT_RUN(writer_time_range);
 	unit_tmp_fini();
 	return unit_exit();
 }

@@ -97,7 +97,7 @@ static void plan_sampling(void)
 	o.mode = REC_MODE_SAMPLING;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
 	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event "
-		     "-e dummy:u -e cpu-clock/freq=5000,overwrite/u --call-graph fp --no-buildid "
+		     "-e dummy:u -e cpu-clock/freq=5000,overwrite/u --call-graph fp --buildid-mmap "
 		     "--per-thread -t 7 --switch-events "
 		     "--switch-output=signal --delay=-1 --control=fd:3,4");
 	CHECK(!p.sched_switch);
@@ -128,6 +128,43 @@ static void plan_sampling(void)
 	h.has_intel_pt = true;
 	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
 	CHECK_INT_EQ(p.mode, REC_MODE_PT);
+}
+
+/* An option the mode does not use is a warning; perf < 5.12 keeps build ids its own way. */
+static void plan_ignored_options(void)
+{
+	static const struct {
+		enum rec_mode mode;
+		enum rec_timer_res res;
+		enum rec_callgraph cg;
+		const char *warning;   /* NULL: none */
+	} cases[] = {
+		{ REC_MODE_SAMPLING, REC_RES_NORMAL, REC_CG_DWARF, NULL },
+		{ REC_MODE_SAMPLING, REC_RES_HIGH, REC_CG_FP, "--timer-resolution is ignored" },
+		{ REC_MODE_PT, REC_RES_HIGH, REC_CG_FP, NULL },
+		{ REC_MODE_PT, REC_RES_NORMAL, REC_CG_DWARF, "--callgraph is ignored" },
+	};
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		o.mode = cases[i].mode;
+		o.timer_res = cases[i].res;
+		o.callgraph = cases[i].cg;
+		rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+		CHECK_INT_EQ(p.nwarnings, cases[i].warning != NULL);
+		CHECK(!cases[i].warning || strstr(p.warnings[0], cases[i].warning));
+	}
+	o = default_opts();
+	o.mode = REC_MODE_SAMPLING;
+	h = host("perf version 5.11.0");
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(!strstr(line(&p), "buildid"));
+	bool noted = false;
+	for (int i = 0; i < p.nnotes; i++)
+		noted |= strstr(p.notes[i], "--buildid-mmap") != NULL;
+	CHECK(noted);
 }
 
 static void plan_invalid(void)
@@ -170,6 +207,7 @@ int main(void)
 	UNIT_RUN(plan_pt_snapshot_methods);
 	UNIT_RUN(plan_pt_psb_cyc_fallback);
 	UNIT_RUN(plan_sampling);
+	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
 	return unit_exit();

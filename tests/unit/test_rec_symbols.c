@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +20,7 @@
 #include "trigspec.h"
 #include "unit.h"
 #include "unit_self.h"
+#include "unit_tmp.h"
 
 /* Two functions with known names, kept out of line. */
 __attribute__((noinline)) int elfsym_probe_fn(int x);
@@ -134,14 +138,16 @@ static void trigspec_forms(void)
 
 static void procfs_self(void)
 {
-	pid_t tids[64], child;
+	pid_t *tids = NULL, child;
+	size_t cap = 0;
 	char comm[32];
 	int n, status;
 
 	CHECK(rec_proc_alive(getpid()));
 	CHECK_INT_EQ(rec_proc_tgid(getpid()), getpid());
-	n = rec_proc_tasks(getpid(), tids, 64);
-	CHECK(n >= 1);
+	n = rec_proc_tasks(getpid(), &tids, &cap);
+	CHECK(n >= 1 && cap >= (size_t)n);
+	CHECK(tids[0] > 0);
 	CHECK_INT_EQ(rec_proc_comm(getpid(), getpid(), comm, sizeof(comm)), 0);
 	CHECK(strlen(comm) > 0 && !strchr(comm, '\n'));
 	child = fork();
@@ -149,15 +155,41 @@ static void procfs_self(void)
 		_exit(0);
 	waitpid(child, &status, 0);
 	CHECK(!rec_proc_alive(child));
-	CHECK(rec_proc_tasks(child, tids, 64) < 0);
+	CHECK(rec_proc_tasks(child, &tids, &cap) < 0);
+	free(tids);
+}
+
+/* A mapped file whose directory name holds a newline (maps shows it as \012). */
+static void procfs_map_newline(void)
+{
+	const char *path = unit_tmp("new\nline");
+	struct rec_map m;
+	void *p;
+	int fd;
+
+	CHECK_INT_EQ(mkdir(path, 0700), 0);
+	path = unit_tmp("new\nline/f");
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, 8192) == 0);
+	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	CHECK_INT_EQ(rec_proc_find_map(getpid(), path, 4096, 0, &m), 0);
+	CHECK_STR_EQ(m.path, path);
+	CHECK(m.start == (uintptr_t)p);
+	munmap(p, 8192);
+	close(fd);
 }
 
 int main(void)
 {
+	if (unit_tmp_init("test_rec_symbols"))
+		return 1;
 	UNIT_RUN(elf_lookup_matches_maps);
 	UNIT_RUN(elf_errors);
 	UNIT_RUN(elf_suggest);
 	UNIT_RUN(trigspec_forms);
 	UNIT_RUN(procfs_self);
+	UNIT_RUN(procfs_map_newline);
+	unit_tmp_fini();
 	return unit_exit();
 }

@@ -7,9 +7,11 @@
 #ifndef SNAPTRACE_UNIT_TMP_H
 #define SNAPTRACE_UNIT_TMP_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static char unit_tmpdir[64];
@@ -43,6 +45,22 @@ static inline bool unit_exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0;
+}
+
+/* The number of output temporaries (common/outpath.c: ".st-*.tmp") in the
+ * scratch directory. */
+static inline int unit_temps(void)
+{
+	DIR *d = opendir(unit_tmpdir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, ".st-", 4);
+	closedir(d);
+	return n;
 }
 
 /* Removes the scratch directory and everything in it. */

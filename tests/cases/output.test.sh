@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Output safety of snaptrace-convert -o (common/outpath.h): what -o names is
+# never destroyed, and every trace written is read back.
+#   device    a char device made with mknod (a copy of /dev/null): written
+#             straight, still a char device after.
+#   fifo      a FIFO: its reader gets the whole trace, which reads back.
+#   symlink   a symlink (and a dangling one) to a .fxt: the target is written,
+#             the link stays a link.
+#   input     -o naming the input (same file, a symlink or a hard link to it):
+#             refused with exit 2, the input unchanged.
+#   long-name a 254-byte output name (the temporary name must not overflow).
+#   suffix    .zst, .json, no suffix: refused with exit 2, nothing written;
+#             .gz is gzip, .fxt raw.
+#   signals   a converter killed by SIGINT, SIGTERM or SIGHUP while writing
+#             leaves neither the output nor its temporary.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+need_convert output
+IN="$SNAPTRACE_TOP/tests/cases/call-return/input.txt"
+EXPECTED="$SNAPTRACE_TOP/tests/cases/call-return/expected.txt"
+
+# reads_back NAME FILE: FILE holds the call-return trace; returns 1 after a FAIL.
+reads_back() {
+	if ! "$CONVERT" --dump=slices "$2" >"$TMP/$1.slices" 2>"$TMP/$1.err"; then
+		fail "$1" "reader rejects what was written: $(first_lines "$TMP/$1.err")"
+		return 1
+	fi
+	if ! slices_match "$TMP/$1.slices" "$EXPECTED" >"$TMP/$1.diff"; then
+		fail "$1" "wrong trace: $(first_lines "$TMP/$1.diff")"
+		return 1
+	fi
+}
+
+# no_temps NAME DIR: no temporary is left in DIR; returns 1 after a FAIL.
+no_temps() {
+	if compgen -G "$2/.st-*.tmp" >/dev/null; then
+		fail "$1" "temporary left: $(ls -a "$2" | grep '^\.st-' | tr '\n' ' ')"
+		return 1
+	fi
+}
+
+device() {
+	local d="$TMP/device"
+	mkdir "$d"
+	if ! mknod "$d/null" c "$(stat -c %t /dev/null | xargs printf '%d')" \
+		"$(stat -c %T /dev/null | xargs printf '%d')" 2>"$d/err"; then
+		skip device "cannot mknod here: $(first_lines "$d/err")"
+		return
+	fi
+	if ! "$CONVERT" -q "$IN" -o "$d/null" 2>"$d/err"; then
+		fail device "exit $?: $(first_lines "$d/err")"
+	elif [ ! -c "$d/null" ]; then
+		fail device "the device node is no longer a char device: $(ls -l "$d/null")"
+	elif no_temps device "$d"; then
+		ok device
+	fi
+}
+
+fifo() {
+	local d="$TMP/fifo" reader
+	mkdir "$d"
+	mkfifo "$d/ff"
+	cat "$d/ff" >"$d/got.fxt" &
+	reader=$!
+	if ! timeout 20 "$CONVERT" -q "$IN" -o "$d/ff" 2>"$d/err"; then
+		fail fifo "exit $?: $(first_lines "$d/err")"
+		kill "$reader" 2>/dev/null
+		wait "$reader" 2>/dev/null
+		return
+	fi
+	wait "$reader"
+	if [ ! -p "$d/ff" ]; then
+		fail fifo "the FIFO is no longer a FIFO: $(ls -l "$d/ff")"
+	elif reads_back fifo "$d/got.fxt" && no_temps fifo "$d"; then
+		ok fifo
+	fi
+}
+
+symlink() {
+	local d="$TMP/symlink"
+	mkdir -p "$d/real"
+	echo old >"$d/real/t.fxt"
+	ln -s real/t.fxt "$d/link.fxt"
+	ln -s real/new.fxt "$d/dangling.fxt"
+	if ! "$CONVERT" -q "$IN" -o "$d/link.fxt" 2>"$d/err" ||
+		! "$CONVERT" -q "$IN" -o "$d/dangling.fxt" 2>>"$d/err"; then
+		fail symlink "exit $?: $(first_lines "$d/err")"
+	elif [ ! -L "$d/link.fxt" ] || [ ! -L "$d/dangling.fxt" ]; then
+		fail symlink "a link was replaced: $(ls -l "$d" | tr '\n' ' ')"
+	elif reads_back symlink "$d/real/t.fxt" && reads_back symlink "$d/real/new.fxt" &&
+		no_temps symlink "$d" && no_temps symlink "$d/real"; then
+		ok symlink
+	fi
+}
+
+input() {
+	local d="$TMP/input" o rc
+	mkdir "$d"
+	cp "$IN" "$d/in.fxt"
+	ln -s in.fxt "$d/alias.fxt"
+	ln "$d/in.fxt" "$d/hard.fxt"
+	for o in in.fxt alias.fxt hard.fxt ./in.fxt; do
+		(cd "$d" && "$CONVERT" -q in.fxt -o "$o") 2>"$d/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || ! grep -q "is the input" "$d/err"; then
+			fail input "-o $o: exit $rc, expected 2 and 'is the input': $(first_lines "$d/err")"
+			return
+		fi
+		if ! cmp -s "$IN" "$d/in.fxt"; then
+			fail input "-o $o changed the input"
+			return
+		fi
+	done
+	no_temps input "$d" && ok input
+}
+
+long_name() {
+	local d="$TMP/long" name
+	mkdir "$d"
+	name=$(printf 'n%.0s' $(seq 250)).fxt
+	if [ ${#name} -ne 254 ]; then
+		fail long-name "test bug: the name has ${#name} bytes"
+	elif ! "$CONVERT" -q "$IN" -o "$d/$name" 2>"$d/err"; then
+		fail long-name "exit $?: $(first_lines "$d/err")"
+	elif reads_back long-name "$d/$name" && no_temps long-name "$d"; then
+		ok long-name
+	fi
+}
+
+suffix() {
+	local d="$TMP/suffix" o rc
+	mkdir "$d"
+	for o in t.zst t.json t t.fxt.zst; do
+		"$CONVERT" -q "$IN" -o "$d/$o" 2>"$d/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ -e "$d/$o" ] || ! grep -q "unknown output type" "$d/err"; then
+			fail suffix "-o $o: exit $rc, expected 2, 'unknown output type' and no file: $(first_lines "$d/err")"
+			return
+		fi
+	done
+	if ! "$CONVERT" -q "$IN" -o "$d/t.gz" 2>"$d/err" || ! "$CONVERT" -q "$IN" -o "$d/t.fxt" 2>>"$d/err"; then
+		fail suffix ".gz or .fxt refused: $(first_lines "$d/err")"
+	elif [ "$(head -c 2 "$d/t.gz" | od -An -tx1 | tr -d ' ')" != 1f8b ]; then
+		fail suffix ".gz is not gzip"
+	elif [ "$(head -c 2 "$d/t.fxt" | od -An -tx1 | tr -d ' ')" = 1f8b ]; then
+		fail suffix ".fxt is gzip, expected raw"
+	elif reads_back suffix "$d/t.gz" && reads_back suffix "$d/t.fxt"; then
+		ok suffix
+	fi
+}
+
+# The converter reads a pipe that stays open, so it is still writing when the
+# signal comes; it must die of it and leave nothing behind.
+signals() {
+	local d="$TMP/signals" sig pid feeder st left
+	mkdir "$d"
+	for sig in INT TERM HUP; do
+		mkfifo "$d/feed.$sig"
+		{ cat "$IN"; exec sleep 30; } >"$d/feed.$sig" &
+		feeder=$!
+		"$CONVERT" -q "$d/feed.$sig" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
+		pid=$!
+		for _ in $(seq 200); do
+			compgen -G "$d/.st-*.tmp" >/dev/null && break
+			sleep 0.05
+		done
+		if ! compgen -G "$d/.st-*.tmp" >/dev/null; then
+			fail signals "SIG$sig: the converter never created its temporary: $(ls -A "$d" | tr '\n' ' ')"
+			kill "$pid" "$feeder" 2>/dev/null
+			wait "$pid" "$feeder" 2>/dev/null
+			return
+		fi
+		kill -s "$sig" "$pid"
+		wait "$pid" 2>/dev/null
+		st=$?
+		kill "$feeder" 2>/dev/null
+		wait "$feeder" 2>/dev/null
+		if [ "$st" -lt 128 ]; then
+			fail signals "SIG$sig: exit $st, expected death by the signal"
+			return
+		fi
+		left=$(ls -A "$d" | grep -v -e '^feed\.' -e '^err$')
+		if [ -n "$left" ]; then
+			fail signals "SIG$sig left files behind: $(echo "$left" | tr '\n' ' ')"
+			return
+		fi
+	done
+	ok signals
+}
+
+device
+fifo
+symlink
+input
+long_name
+suffix
+signals
