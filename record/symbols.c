@@ -165,13 +165,14 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 	int err;
 
 	why[0] = '\0';
-	if (pid)
+	if (pid) {
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	else if (rec_find_program(target, exe, sizeof(exe)) && access(target, R_OK)) {
-		snprintf(why, size, "%s: expected a process id or an ELF file (a program or a "
-			 "library), found neither", target);
-		return -ENOENT;
-	} else if (access(exe, R_OK)) {
+	} else if (rec_find_program(target, exe, sizeof(exe))) {
+		if (access(target, R_OK)) {
+			snprintf(why, size, "%s: expected a process id or an ELF file (a program "
+				 "or a library), found neither", target);
+			return -ENOENT;
+		}
 		snprintf(exe, sizeof(exe), "%s", target);   /* a library: not executable */
 	}
 	err = table_files(&t, exe, pid);

@@ -226,6 +226,13 @@ static void symbol_listing(void)
 	CHECK(n >= 1);
 	CHECK(buf && strstr(buf, "\tmalloc\t") && strstr(buf, "libc"));
 	free(buf);
+	/* a library file (not executable: no program lookup applies) */
+	f = open_memstream(&buf, &len);
+	n = rec_symbols_list(f, "/lib/x86_64-linux-gnu/libm.so.6", "cosf", why, sizeof(why));
+	fclose(f);
+	CHECK(n >= 1);
+	CHECK(buf && strstr(buf, "cosf\tcosf\t/") && strstr(buf, "libm.so.6\t0x"));
+	free(buf);
 	f = open_memstream(&buf, &len);
 	CHECK_INT_EQ(rec_symbols_list(f, "/nonexistent/prog", NULL, why, sizeof(why)), -ENOENT);
 	fclose(f);
