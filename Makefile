@@ -31,7 +31,7 @@ ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 VERSION := $(shell cat VERSION)
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -MMD -MP
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -Idlfilter -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 # $(O)/flags holds the compiler and flags the objects of $(O) were built
@@ -64,7 +64,10 @@ RECORD_LIBS := -lelf -ldw -lstdc++
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
 
-PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record $(O)/bin/snaptrace-stats
+# snaptrace-dlfilter.so goes with the programs: snaptrace-convert finds it
+# beside itself (dlfilter/build.mk).
+PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record $(O)/bin/snaptrace-stats \
+	$(O)/bin/snaptrace-dlfilter.so
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/test/unit/%,$(UNIT_SRC))
 TEST_BINS := $(UNIT_BINS)
 

@@ -26,16 +26,11 @@ DIR="$O/bench"
 LINES=${BENCH_LINES:-2000000}
 export PAGER=cat
 
-die() { echo "bench: $*" >&2; exit 1; }
+. "$top/bench/lib.sh"
 [ -x "$CONVERT" ] || die "$CONVERT not built (make O=$O)"
 [ -x "$STATS" ] || die "$STATS not built (make O=$O)"
 [ -x "$GEN" ] || die "$GEN not built (make O=$O $GEN)"
-mkdir -p "$DIR" || die "cannot create $DIR"
-if [ "${KEEP:-0}" = 1 ]; then
-	trap 'echo "bench: kept $DIR" >&2' EXIT
-else
-	trap 'rm -rf "$DIR"' EXIT
-fi
+scratch "$DIR"
 
 # make_input N: prints the path of a generated input of N lines, made when
 # missing or older than the generator.

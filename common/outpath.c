@@ -132,26 +132,35 @@ static char *resolve(const char *path)
 	return res;
 }
 
-/* Creates a new temporary beside PATH; returns its fd and *TMP, or -errno. */
-static int make_temp(const char *path, char **tmp)
+/*
+ * Creates a new temporary beside PATH; returns its fd, *TMP and its registry
+ * *SLOT, or -errno. The name is registered before the file exists, so a
+ * signal at any moment removes it (the name holds our pid: a file of that
+ * name left by an earlier process of the same pid is nobody's).
+ */
+static int make_temp(const char *path, char **tmp, int *slot)
 {
 	const char *slash = strrchr(path, '/');
 
 	for (unsigned n = 0; n < 1000; n++) {
 		char name[64];
-		int fd;
+		int fd, err;
 
 		snprintf(name, sizeof(name), ".st-%ld-%u.tmp", (long)getpid(), n);
 		*tmp = join(path, (size_t)(slash - path), name);
 		if (!*tmp)
 			return -ENOMEM;
+		*slot = temp_register(*tmp);
 		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0)
 			return fd;
+		err = errno;
+		temp_forget(*slot);
+		*slot = -1;
 		free(*tmp);
 		*tmp = NULL;
-		if (errno != EEXIST)
-			return -errno;
+		if (err != EEXIST)
+			return -err;
 	}
 	return -EEXIST;
 }
@@ -190,14 +199,13 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		}
 		return 0;
 	}
-	o->fd = make_temp(o->path, &o->tmp);
+	o->fd = make_temp(o->path, &o->tmp, &o->slot);
 	if (o->fd < 0) {
 		err = o->fd;
 		o->fd = -1;
 		snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(-err));
 		goto fail;
 	}
-	o->slot = temp_register(o->tmp);
 	return 0;
 nomem:
 	err = -ENOMEM;

@@ -2,12 +2,15 @@
 /*
  * input: the lines of one input of snaptrace-convert. An input is a perf.data
  * file (recognised by its "PERFILE" magic; `perf script -f` is then run on it
- * with the fields of docs/design.md "perf script grammar", PAGER=cat, its stderr passed
- * through), a file of perf script text, or "-" for standard input.
+ * with the fields of docs/design.md "perf script grammar", PAGER=cat, its
+ * stderr collected; for Intel PT with snaptrace's dlfilter, docs/design.md
+ * "Decoding"), a file of perf script text (or of the dlfilter's output), or
+ * "-" for standard input.
  */
 #ifndef SNAPTRACE_CONVERT_INPUT_H
 #define SNAPTRACE_CONVERT_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +19,7 @@ struct input_perf {
 	const char *perf;          /* the perf binary */
 	const char *const *args;   /* extra perf script arguments (--symfs DIR...) */
 	size_t nargs;
+	bool no_dlfilter;          /* never the dlfilter: perf's text only */
 };
 
 struct input;
@@ -32,6 +36,16 @@ int input_open(const char *path, const struct input_perf *perf, struct input **i
  * the end, or a negative errno with a reason in ERRBUF.
  */
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen);
+
+/*
+ * Returns true when IN reads as a binstream (binstream.h): its perf script
+ * runs with snaptrace's dlfilter (an Intel PT perf.data, perf >= 5.14 or of
+ * unknown version, the dlfilter beside this program, no --no-dlfilter; text
+ * only when perf refused the dlfilter and was run again without it, which
+ * input_read() does by itself, with a note), or it is a file of such output
+ * (a binary record at a line's start in its first 64 KiB).
+ */
+bool input_binstream(const struct input *in);
 
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */

@@ -30,17 +30,18 @@ struct options {
 	const char *perf;
 	const char **perf_args;
 	size_t nperf_args;
-	bool quiet, strict;
+	bool quiet, strict, no_dlfilter;
 	enum dump_view dump;
 };
 
-enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION };
+enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "perf", required_argument, NULL, OPT_PERF },
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
@@ -63,6 +64,8 @@ static const char usage_text[] =
 	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
 	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
 	"                        --kallsyms=FILE for archived data)\n"
+	"      --no-dlfilter     decode Intel PT through perf's text only, not through\n"
+	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
 	"      --strict          an unrecognised line is an error, not a warning\n"
 	"  -q, --quiet           no summary, no progress\n"
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
@@ -110,6 +113,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		}
 		case OPT_STRICT:
 			o->strict = true;
+			break;
+		case OPT_NO_DLFILTER:
+			o->no_dlfilter = true;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -303,7 +309,7 @@ int main(int argc, char **argv)
 		rc = dump(argv[optind], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args };
+	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter };
 	outpath_remove_on_signals();
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {

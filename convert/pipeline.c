@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binstream.h"
 #include "diag.h"
 
 #define MAX_WORKERS 8
@@ -138,8 +139,9 @@ static void progress(struct input *in, const char *name)
 		diag_progress("%s: %llu MiB", name, (unsigned long long)(done >> 20));
 }
 
-int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
-		     int *conv_err, char *errbuf, size_t errlen)
+/* pipeline_convert() of a text input. */
+static int convert_text(struct input *in, const char *name, struct converter *cv,
+			unsigned workers, int *conv_err, char *errbuf, size_t errlen)
 {
 	struct pipeline pl = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			       .work = PTHREAD_COND_INITIALIZER,
@@ -232,4 +234,12 @@ out:
 	free(pl.blocks);
 	free(carry);
 	return rc;
+}
+
+int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
+		     int *conv_err, char *errbuf, size_t errlen)
+{
+	if (input_binstream(in))	/* binary records: no parsing to spread */
+		return binstream_convert(in, name, cv, conv_err, errbuf, errlen);
+	return convert_text(in, name, cv, workers, conv_err, errbuf, errlen);
 }

@@ -36,6 +36,8 @@ enum pipeline_status {
  * parsing threads (at least 1). Returns PIPELINE_OK, or a negative status;
  * for PIPELINE_CONVERT *CONV_ERR holds the converter's code, for the others
  * ERRBUF holds a one-line reason. Shows progress via diag_progress().
+ * An input of snaptrace's dlfilter (input_binstream()) is read by
+ * binstream_convert() on the calling thread instead.
  */
 int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
 		     int *conv_err, char *errbuf, size_t errlen);

@@ -18,11 +18,15 @@
 # unbalanced or malformed) and compare with expected.txt. A failing case
 # prints, after its FAIL line, the whole diff of expected.txt against what
 # the converter wrote (when the slices differ) and the command that reruns
-# just that case. How to add a case: docs/contributing.md.
+# just that case. A case that converts is also converted in the form perf
+# script prints with snaptrace's dlfilter (tests/gen/text2bin: its branch
+# lines as binary records), which must write the same FXT bytes. How to add
+# a case: docs/contributing.md.
 # Usage: bash tests/cases/cases.test.sh [NAME...]   (normally via tests/run.sh)
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
+TEXT2BIN="$SNAPTRACE_TEST_BIN/gen/text2bin"
 
 need_convert cases
 
@@ -98,6 +102,22 @@ run_case() {
 				return
 			fi
 		done <"$dir/expect-records"
+	fi
+	if ! "$TEXT2BIN" <"$dir/input.txt" >"$TMP/$name.bin"; then
+		case_fail "$name" "$TEXT2BIN failed"
+		return
+	fi
+	if ! (cd "$dir" && "$CONVERT" --quiet "${args[@]}" "$TMP/$name.bin" -o "$out.bin.fxt") \
+		2>"$err.bin"; then
+		case_fail "$name" "the dlfilter's form fails to convert: $(first_lines "$err.bin")"
+		return
+	fi
+	if ! cmp -s "$out" "$out.bin.fxt"; then
+		"$CONVERT" --dump=tree "$out" >"$TMP/$name.tree" 2>&1
+		"$CONVERT" --dump=tree "$out.bin.fxt" >"$TMP/$name.bin.tree" 2>&1
+		case_fail "$name" "the dlfilter's form converts to another trace (< text, > binary): \
+$(diff "$TMP/$name.tree" "$TMP/$name.bin.tree" | head -6 | tr '\n' ' ')"
+		return
 	fi
 	ok "cases/$name"
 }

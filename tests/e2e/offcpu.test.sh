@@ -79,6 +79,13 @@ record() {
 	"$CONVERT" "$TMP/$name.data" -o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
 	! grep -q "perf script" "$TMP/$name.conv.err" || return 2
 	"$CONVERT" --dump=tree "$TMP/$name.fxt.gz" >"$TMP/$name.tree" 2>"$TMP/$name.dump.err" || return 2
+	# The dlfilter does not change it (docs/design.md "Decoding").
+	"$CONVERT" --quiet "$TMP/$name.data" -o "$TMP/$name.fxt" 2>/dev/null || return 2
+	"$CONVERT" --quiet --no-dlfilter "$TMP/$name.data" -o "$TMP/$name.text.fxt" 2>/dev/null || return 2
+	cmp -s "$TMP/$name.fxt" "$TMP/$name.text.fxt" 2>/dev/null || {
+		echo "the trace differs with --no-dlfilter" >"$TMP/$name.dump.err"
+		return 2
+	}
 }
 
 # recorded NAME RC: reports a failed record() and returns 1.

@@ -94,6 +94,13 @@ run() {
 		fail "$name" "reader rejects the output: $(first_lines "$TMP/$mode.dump.err")"
 		return
 	fi
+	# The dlfilter does not change a sampled trace (docs/design.md "Decoding").
+	"$CONVERT" --quiet "$TMP/$mode.data" -o "$TMP/$mode.fxt" 2>/dev/null
+	"$CONVERT" --quiet --no-dlfilter "$TMP/$mode.data" -o "$TMP/$mode.text.fxt" 2>/dev/null
+	if ! cmp -s "$TMP/$mode.fxt" "$TMP/$mode.text.fxt"; then
+		fail "$name" "the trace differs with --no-dlfilter"
+		return
+	fi
 	if ! why=$(check_nesting "$TMP/$mode.slices" "$2"); then
 		fail "$name" "$why"
 		return

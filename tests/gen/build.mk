@@ -7,3 +7,9 @@ $(O)/test/gen/%: tests/gen/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+# text2bin reads lines with the converter's parser.
+$(O)/test/gen/text2bin: tests/gen/text2bin.c $(call obj,convert/parse.c) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert $(ALL_LDFLAGS) -o $@ $< $(call obj,convert/parse.c)

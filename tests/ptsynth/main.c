@@ -17,6 +17,7 @@
 #include "encode.h"
 #include "perfdata.h"
 #include "switches.h"
+#include "repeat.h"
 #include "symtab.h"
 #include "trace.h"
 #include "truth.h"
@@ -38,6 +39,8 @@ struct opts {
 	uint64_t block_ns;           /* every syscall blocks this long, 0: none */
 	uint64_t preempt_seq[MAX_PREEMPTS], preempt_ns[MAX_PREEMPTS];
 	size_t npreempt;
+	char *repeat;                /* --repeat: the function */
+	uint64_t repeat_times;
 };
 
 static void usage(FILE *f)
@@ -68,6 +71,9 @@ static void usage(FILE *f)
 "                           main; '' from the first instruction)\n"
 "      --max-steps N        give up after N steps (default 2000000)\n"
 "      --ns-per-step N      time between steps in ns (default 10)\n"
+"      --repeat FUNC,K      in each thread, repeat K more times the steps from\n"
+"                           FUNC's first entry to its second (a loop's turn):\n"
+"                           a long trace from a short run (repeat.h)\n"
 "  -q, --quiet              no summary line\n"
 "  -h, --help, -V, --version\n");
 }
@@ -84,7 +90,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -100,6 +106,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "ns-per-step", required_argument, NULL, O_NS },
 		{ "block-syscalls", required_argument, NULL, O_BLOCK },
 		{ "preempt-at", required_argument, NULL, O_PREEMPT },
+		{ "repeat", required_argument, NULL, O_REPEAT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -116,6 +123,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NORET: o->noretcomp = true; break;
 		case O_PERCPU: o->per_cpu = true; break;
 		case O_START: o->start = optarg; break;
+		case O_REPEAT: {
+			char *comma = strrchr(optarg, ',');
+
+			if (!comma || comma == optarg || parse_u64(comma + 1, &o->repeat_times) < 0) {
+				diag_error("--repeat: expected FUNC,K, found '%s'", optarg);
+				return -EINVAL;
+			}
+			*comma = 0;
+			o->repeat = optarg;
+			break;
+		}
 		case 'q': o->quiet = true; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': printf("ptsynth %s\n", SNAPTRACE_VERSION); exit(EXIT_OK);
@@ -358,6 +376,14 @@ int main(int argc, char **argv)
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
+	if (o.repeat && (rc = ps_repeat(&run, &st, o.repeat, o.repeat_times)) <= 0) {
+		diag_error("--repeat: %s", rc < 0 ? "out of memory" :
+			   "no thread enters the function twice");
+		ps_symtab_free(&st);
+		ps_run_free(&run);
+		return EXIT_RUNTIME;
+	}
+	rc = 0;
 	rc = ps_clock_init(&clock, &run, o.time_base, o.ns_per_step, o.block_ns, o.preempt_seq,
 			   o.preempt_ns, o.npreempt, err, sizeof(err));
 	if (rc < 0) {

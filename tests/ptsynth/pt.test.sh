@@ -9,13 +9,16 @@
 #              slices per thread, read back with --dump=slices (no problems),
 #              equal ptsynth-expect's listing of the truth (names, nesting,
 #              order; inferred callers where a window starts mid-stack);
+#              it decodes through snaptrace's dlfilter (perf is seen given
+#              --dlfilter), and the FXT is byte for byte the one the text
+#              path (--no-dlfilter) writes: same slices, times, order;
 # in both return-compression modes and with a snapshot window, plus per-CPU
 # queues, PSB+ every few bytes, an injected overflow, truncated data, a
 # snapshot ending at magic_trace_stop_indicator and a two-snapshot recording
-# on one timeline with a gap; and context switches (blocked in syscalls,
+# on one timeline with a gap; context switches (blocked in syscalls,
 # preempted): perf places each where the generator put it, and the converter
-# draws an [off-cpu] slice from its switch out to its switch in
-# (offcpu-*). perf.data files are made here, never kept.
+# draws an [off-cpu] slice from its switch out to its switch in (offcpu-*);
+# and the repeat mode (--repeat). perf.data files are made here, never kept.
 . "$(dirname "$0")/../lib.sh"
 
 PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
@@ -88,13 +91,41 @@ $(head -6 "$TMP/$name.ev-diff" | tr '\n' ' ')"
 	ok "perf-$name"
 }
 
-# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt and dumps its
-# slices into $TMP/NAME.slices; the reader must report no problem.
+# A perf that logs its command lines, to see the dlfilter used.
+cat >"$TMP/perf" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+exec "$(command -v "$PERF")" "\$@"
+EOF
+chmod +x "$TMP/perf"
+
+# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (through the
+# dlfilter) and dumps its slices into $TMP/NAME.slices; the reader must
+# report no problem, and the text path (--no-dlfilter) must write the same
+# bytes.
 convert() {
 	local name=$1
 	shift
-	if ! "$CONVERT" --quiet "$@" -o "$TMP/$name.fxt" 2>"$TMP/$name.cerr"; then
+	rm -f "$TMP/perf.log"
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet "$@" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if [ "$(grep -c -e '^script .*--dlfilter .*/snaptrace-dlfilter.so' "$TMP/perf.log")" -ne $# ]; then
+		echo "perf script was not run with the dlfilter: $(first_lines "$TMP/perf.log")"
+		return 1
+	fi
+	if ! "$CONVERT" --quiet --no-dlfilter "$@" -o "$TMP/$name.text.fxt" \
+		2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert --no-dlfilter failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.text.fxt"; then
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.fast.tree" 2>&1
+		"$CONVERT" --dump=tree "$TMP/$name.text.fxt" >"$TMP/$name.text.tree" 2>&1
+		echo "the dlfilter's trace differs from the text path's (< dlfilter, > text): \
+$(diff "$TMP/$name.fast.tree" "$TMP/$name.text.tree" | head -6 | tr '\n' ' ')"
 		return 1
 	fi
 	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
@@ -151,6 +182,11 @@ both threads-per-cpu threads 0 --per-cpu
 both recurse-psb recurse 0 --psb-every 64 --tsc-every 3
 both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
 both recurse-window-end recurse 0 --snapshot-window 800
+
+# The repeat mode (the benchmark's input): a loop's turn repeated in both
+# threads is a trace perf decodes to the truth.
+both bench-repeat bench 0 --repeat turn,5
+both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
 
 # Damage: an OVF packet makes one decode error; the trace resumes after it
 # and every frame stays balanced. Truncated data ends the trace early.
@@ -251,4 +287,114 @@ gap '$gap' ns"
 	fi
 else
 	fail "convert-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# The fallback to perf's text: a perf that refuses --dlfilter (run again
+# without it, with a note), a perf older than 5.14 (never given it), and a
+# snaptrace-convert with no dlfilter beside it: each writes the text path's
+# trace.
+name=fallback
+if gen "$name" calls-static; then
+	real=$(command -v "$PERF")
+	"$CONVERT" --quiet --no-dlfilter "$TMP/$name.data" -o "$TMP/$name.text.fxt" 2>/dev/null
+	cat >"$TMP/perf-refuses" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+case " \$* " in *" --dlfilter "*) echo "  Error: unknown option 'dlfilter'" >&2; exit 129 ;; esac
+exec "$real" "\$@"
+EOF
+	cat >"$TMP/perf-old" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+[ "\$1" = --version ] && { echo "perf version 5.10.0"; exit 0; }
+exec "$real" "\$@"
+EOF
+	mkdir "$TMP/alone"
+	cp "$CONVERT" "$TMP/alone/"
+	chmod +x "$TMP/perf-refuses" "$TMP/perf-old"
+	# case|convert binary|perf|perf script runs given --dlfilter|note on stderr
+	while IFS='|' read -r case bin perf want note; do
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" "$TMP/$name.data" -o "$TMP/$case.fxt" \
+			2>"$TMP/$case.err"; then
+			fail "$case" "snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
+		elif [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
+			fail "$case" "expected $want perf script runs with --dlfilter: \
+$(first_lines "$TMP/perf.log")"
+		elif [ -n "$note" ] && ! grep -q -F -e "$note" "$TMP/$case.err"; then
+			fail "$case" "expected the note '$note', found: $(first_lines "$TMP/$case.err")"
+		elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
+			fail "$case" "the trace differs from the text path's"
+		elif ! "$CONVERT" --dump=slices "$TMP/$case.fxt" >/dev/null 2>&1; then
+			fail "$case" "the FXT does not read back cleanly"
+		else
+			ok "$case"
+		fi
+	done <<EOF
+fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with the dlfilter (status 129: Error: unknown option 'dlfilter'): decoding through text
+fallback-perf-5.10|$CONVERT|perf-old|0|
+fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
+EOF
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# A saved output of perf script with the dlfilter converts like the
+# perf.data; a damaged one is a one-line error naming the file and the byte
+# (exit 1), never a crash or a partial trace: cut inside a record, a record
+# of unknown type, a string id out of order, a branch naming no string.
+name=saved
+if gen "$name" calls-static; then
+	"$PERF" script -i "$TMP/$name.data" --ns --itrace=bep -F "$PERF_FIELDS" \
+		--show-switch-events --dlfilter "$SNAPTRACE_BIN/snaptrace-dlfilter.so" \
+		>"$TMP/$name.bin" 2>/dev/null
+	"$CONVERT" --quiet "$TMP/$name.data" -o "$TMP/$name.want.fxt" 2>/dev/null
+	if ! "$CONVERT" --quiet "$TMP/$name.bin" -o "$TMP/$name.fxt" 2>"$TMP/$name.err"; then
+		fail "$name-stream" "conversion failed: $(first_lines "$TMP/$name.err")"
+	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.want.fxt"; then
+		fail "$name-stream" "the saved stream converts to another trace than the perf.data"
+	else
+		ok "$name-stream"
+	fi
+	# the first record's offset (a NUL at a line's start)
+	first=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
+	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
+	# the first BRANCH record's offset: walk the records and lines
+	branch=$(od -An -tu1 -v "$TMP/$name.bin" | tr -s ' ' '\n' | grep . | awk '
+		{ b[n++] = $1 }
+		END { for (i = 0; i < n;) {
+			if (b[i] != 0) { while (i < n && b[i] != 10) i++; i++; continue }
+			if (b[i + 1] == 2) { print i; exit }
+			i += b[i + 2] + 256 * b[i + 3] } }')
+	# damage|what the message says
+	while IFS='|' read -r damage says; do
+		cp "$TMP/$name.bin" "$TMP/$damage.bin"
+		case $damage in
+		cut) truncate -s $((first + 10)) "$TMP/$damage.bin" ;;
+		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
+		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
+		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
+			tail -c +$((branch + 1)) "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
+		esac
+		"$CONVERT" --quiet "$TMP/$damage.bin" -o "$TMP/$damage.fxt" 2>"$TMP/$damage.err"
+		rc=$?
+		if [ "$rc" -ne 1 ]; then
+			fail "$name-$damage" "exit $rc, expected 1: $(first_lines "$TMP/$damage.err")"
+		elif [ -e "$TMP/$damage.fxt" ]; then
+			fail "$name-$damage" "an output file was left"
+		elif [ "$(grep -c . "$TMP/$damage.err")" -ne 1 ] ||
+			! grep -q -E "^snaptrace-convert: (error: )?$TMP/$damage.bin: byte [0-9]+: $says" "$TMP/$damage.err"; then
+			fail "$name-$damage" "expected one line '$TMP/$damage.bin: byte N: $says', found: \
+$(first_lines "$TMP/$damage.err")"
+		else
+			ok "$name-$damage"
+		fi
+	done <<EOF
+cut|a binary record cut short
+type|a malformed binary record \(type 9,
+id|a malformed binary record \(type 1,
+nostring|a malformed binary record \(type 2,
+EOF
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi

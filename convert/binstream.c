@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One pass over a buffer refilled from the input: at each item's start a
+ * NUL byte is a binary record (its size in its header), anything else a
+ * text line up to its '\n'. Records become the struct conv_line that the
+ * matching text line would have parsed into (docs/design.md "Decoding");
+ * string ids index a table of the strings the stream defined, which the
+ * lines' spans point into.
+ */
+#include "binstream.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "binrec.h"
+#include "diag.h"
+#include "pipeline.h"
+
+#define READ_CHUNK (1u << 20)                     /* bytes read at once */
+#define BUF_SIZE (READ_CHUNK + PIPELINE_LINE_MAX)  /* a chunk plus the longest line */
+
+static const char unknown[] = "[unknown]";        /* perf's name of a missing dso */
+
+struct binstream {
+	struct input *in;
+	const char *name;           /* for progress */
+	char *buf;
+	size_t start, end;          /* unread bytes: buf[start, end) */
+	bool eof;
+	uint64_t offset;            /* input offset of buf[0] */
+	struct conv_span *strings;  /* by id; [0] unused */
+	size_t nstrings, capstrings;
+	char *errbuf;
+	size_t errlen;
+};
+
+/* Makes at least WANT bytes available at s->start (fewer at the end).
+ * Returns false on a read error (reason in errbuf). */
+static bool fill(struct binstream *s, size_t want)
+{
+	if (s->end - s->start >= want || s->eof)
+		return true;
+	if (s->start) {
+		memmove(s->buf, s->buf + s->start, s->end - s->start);
+		s->offset += s->start;
+		s->end -= s->start;
+		s->start = 0;
+	}
+	while (!s->eof && s->end < want) {
+		size_t room = BUF_SIZE - s->end;
+		long r = input_read(s->in, s->buf + s->end, room < READ_CHUNK ? room : READ_CHUNK,
+				    s->errbuf, s->errlen);
+
+		if (r < 0)
+			return false;
+		if (r == 0)
+			s->eof = true;
+		s->end += (size_t)r;
+	}
+	diag_progress("%s: %llu MiB", s->name, (unsigned long long)(input_bytes(s->in) >> 20));
+	return true;
+}
+
+/* The string of id ID, or an empty span for 0. Returns false for an id the
+ * stream never defined. */
+static bool string_of(const struct binstream *s, uint32_t id, struct conv_span *out)
+{
+	if (id >= s->nstrings || (id && !s->strings[id].s))
+		return false;
+	*out = id ? s->strings[id] : (struct conv_span){ NULL, 0 };
+	return true;
+}
+
+static bool define_string(struct binstream *s, const char *rec, size_t size)
+{
+	uint32_t id;
+	char *copy;
+
+	memcpy(&id, rec + sizeof(struct binrec_header), sizeof(id));
+	/* Ids come in order (the dlfilter numbers them 1, 2, ...): a new one is
+	 * the next, so a hostile id cannot make the table huge. */
+	if (id == 0 || id > s->nstrings + (s->nstrings == 0))
+		return false;
+	while (s->nstrings <= id) {
+		struct conv_span *t = array_grow(s->strings, &s->capstrings, s->nstrings,
+						 sizeof(*t));
+
+		if (!t)
+			return false;
+		s->strings = t;
+		s->strings[s->nstrings++] = (struct conv_span){ NULL, 0 };
+	}
+	copy = malloc(size - 8 + 1);
+	if (!copy)
+		return false;
+	memcpy(copy, rec + 8, size - 8);
+	copy[size - 8] = 0;
+	free((char *)s->strings[id].s);
+	s->strings[id] = (struct conv_span){ copy, (uint32_t)(size - 8) };
+	return true;
+}
+
+/* A location as the text parser reads "IP SYM+0xOFF (DSO)". */
+static bool loc_of(const struct binstream *s, const struct binrec_loc *r, struct conv_loc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = r->ip;
+	loc->has_symtext = true;	/* perf prints "[unknown]" without one */
+	if (!string_of(s, r->sym, &loc->sym) || !string_of(s, r->dso, &loc->dso))
+		return false;
+	if (r->sym) {
+		loc->symoff = r->symoff;
+		loc->has_symoff = true;
+	}
+	if (!r->dso)
+		loc->dso = (struct conv_span){ unknown, sizeof(unknown) - 1 };
+	return true;
+}
+
+/* Comm as the text parser reads perf's right-aligned column: trimmed. */
+static struct conv_span trim(struct conv_span t)
+{
+	while (t.len && t.s[0] == ' ')
+		t.s++, t.len--;
+	while (t.len && t.s[t.len - 1] == ' ')
+		t.len--;
+	return t;
+}
+
+/* A branch line of thread PID/TID at TIME with FLAGS. */
+static void branch_line(struct conv_line *l, int32_t pid, int32_t tid, uint64_t time,
+			uint32_t flags)
+{
+	l->kind = CONV_LINE_BRANCH;
+	l->pid = pid;
+	l->tid = tid;
+	l->has_time = true;
+	l->ts = time;
+	l->flags = flags;
+}
+
+/* Fills L from the record REC of SIZE bytes. Returns 1 when L holds a line
+ * to convert, 0 for a record that only defines a string, -1 when the record
+ * is malformed. */
+static int record_line(struct binstream *s, const char *rec, size_t size, struct conv_line *l)
+{
+	struct binrec_header h;
+
+	memcpy(&h, rec, sizeof(h));
+	memset(l, 0, sizeof(*l));
+	l->text = (struct conv_span){ "(binary record)", 15 };
+	switch (h.type) {
+	case BINREC_STRING:
+		return size >= 8 && define_string(s, rec, size) ? 0 : -1;
+	case BINREC_BRANCH: {
+		struct binrec_branch b;
+
+		if (size != sizeof(b))
+			return -1;
+		memcpy(&b, rec, sizeof(b));
+		branch_line(l, b.pid, b.tid, b.time, b.flags);
+		if (!string_of(s, b.comm, &l->comm) || !loc_of(s, &b.from, &l->from) ||
+		    !loc_of(s, &b.to, &l->to))
+			return -1;
+		l->comm = trim(l->comm);
+		return 1;
+	}
+	case BINREC_TICK: {
+		struct binrec_tick t;
+
+		if (size != sizeof(t))
+			return -1;
+		memcpy(&t, rec, sizeof(t));
+		/* A jump within one function: same (empty) symbol and dso. */
+		branch_line(l, t.pid, t.tid, t.time, CONV_F_JMP);
+		l->from.has_symtext = l->to.has_symtext = true;
+		return 1;
+	}
+	}
+	return -1;
+}
+
+int binstream_convert(struct input *in, const char *name, struct converter *cv, int *conv_err,
+		      char *errbuf, size_t errlen)
+{
+	struct binstream s = { .in = in, .name = name, .errbuf = errbuf, .errlen = errlen };
+	int rc = PIPELINE_OK;
+
+	s.buf = malloc(BUF_SIZE);
+	if (!s.buf) {
+		snprintf(errbuf, errlen, "out of memory");
+		return PIPELINE_NOMEM;
+	}
+	for (;;) {
+		struct conv_line l;
+		const char *p;
+		size_t avail;
+		int e;
+
+		if (!fill(&s, sizeof(struct binrec_header))) {
+			rc = PIPELINE_READ_ERROR;
+			break;
+		}
+		avail = s.end - s.start;
+		if (avail == 0)
+			break;
+		p = s.buf + s.start;
+		if (*p == BINREC_MARK) {
+			struct binrec_header h;
+			int k = 0;
+
+			if (avail < sizeof(h)) {
+				snprintf(errbuf, errlen, "byte %llu: a binary record cut short",
+					 (unsigned long long)(s.offset + s.start));
+				rc = PIPELINE_READ_ERROR;
+				break;
+			}
+			memcpy(&h, p, sizeof(h));
+			if (h.size < sizeof(h)) {
+				k = -1;
+			} else if (!fill(&s, h.size)) {
+				rc = PIPELINE_READ_ERROR;
+				break;
+			} else if (s.end - s.start < h.size) {
+				snprintf(errbuf, errlen, "byte %llu: a binary record cut short",
+					 (unsigned long long)(s.offset + s.start));
+				rc = PIPELINE_READ_ERROR;
+				break;
+			}
+			p = s.buf + s.start;
+			if (k == 0)
+				k = record_line(&s, p, h.size, &l);
+			if (k < 0) {
+				snprintf(errbuf, errlen, "byte %llu: a malformed binary record (type "
+					 "%u, %u bytes)", (unsigned long long)(s.offset + s.start),
+					 h.type, h.size);
+				rc = PIPELINE_READ_ERROR;
+				break;
+			}
+			s.start += h.size;
+			if (k == 0)
+				continue;
+		} else {
+			const char *nl = memchr(p, '\n', avail);
+			size_t len;
+
+			if (!nl && !s.eof) {
+				if (!fill(&s, avail + 1)) {
+					rc = PIPELINE_READ_ERROR;
+					break;
+				}
+				/* fill() may move the bytes; look again. */
+				p = s.buf + s.start;
+				nl = memchr(p, '\n', s.end - s.start);
+				if (!nl && !s.eof) {
+					if (s.end - s.start < PIPELINE_LINE_MAX)
+						continue;
+					snprintf(errbuf, errlen, "a line longer than %u bytes",
+						 PIPELINE_LINE_MAX);
+					rc = PIPELINE_READ_ERROR;
+					break;
+				}
+			}
+			len = nl ? (size_t)(nl - p) : s.end - s.start;
+			conv_parse_line(p, len, &l);
+			s.start += len + (nl ? 1 : 0);
+		}
+		e = converter_parsed(cv, &l);
+		if (e) {
+			*conv_err = e;
+			rc = PIPELINE_CONVERT;
+			break;
+		}
+	}
+	diag_progress("%s", "");
+	for (size_t i = 0; i < s.nstrings; i++)
+		free((char *)s.strings[i].s);
+	free(s.strings);
+	free(s.buf);
+	return rc;
+}
