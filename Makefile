@@ -57,6 +57,11 @@ CONVERT_SRC := $(filter-out convert/main.c,$(wildcard convert/*.c))
 RECORD_SRC := $(filter-out record/main.c,$(wildcard record/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
+# Debug information for both programs: libelf (ELF symbols), libdw (DWARF
+# line tables: the converter's source lines, the recorder's line: triggers),
+# libstdc++ (its demangler, __cxa_demangle).
+DEBUGINFO_LIBS := -lelf -ldw -lstdc++
+
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
 
@@ -78,19 +83,19 @@ $(O)/obj/%.o: %.c $(FLAGS_STAMP)
 $(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz -ldw -lelf -lstdc++ -pthread
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz $(DEBUGINFO_LIBS) -pthread
 
 $(O)/bin/snaptrace-record: $(call obj,record/main.c $(RECORD_SRC)) $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lelf
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEBUGINFO_LIBS)
 
 # Unit tests link the library parts of every program.
 $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_OBJ) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) -lz -ldw -lelf -lstdc++ -pthread
+		$(filter-out $(FLAGS_STAMP),$^) -lz $(DEBUGINFO_LIBS) -pthread
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.

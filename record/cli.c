@@ -197,8 +197,10 @@ static const struct rec_cli_opt table[] = {
 	  "sampling mode: fp (default), dwarf, lbr, or auto (dwarf\n"
 	  "for a program built without frame pointers)", NULL, FIELD(rec.callgraph) },
 	{ "trigger", 0, "SPEC", NULL, NULL, BOTH, "triggers",
-	  "SYMBOL, LIB:SYMBOL, addr:0xHEX or none (default:\n"
-	  "magic_trace_stop_indicator or snaptrace_trigger if present)", NULL,
+	  "NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX,\n"
+	  "LIB:NAME, '.', '?' (pick one) or none; NAME may be a\n"
+	  "demangled C++/Rust name (default '.': magic_trace_stop_indicator\n"
+	  "or snaptrace_trigger if present)", NULL,
 	  FIELD(rec.trigger) },
 	{ "trigger-mechanism", 0, "M", mechanisms, NULL, BOTH, "triggers",
 	  "auto (default: self-test), breakpoint or uprobe", NULL, FIELD(rec.mechanism) },
@@ -226,6 +228,9 @@ static const struct rec_cli_opt table[] = {
 	  "pass ARG to snaptrace-convert (repeatable)", set_convert_arg, 0 },
 	{ "check", 0, NULL, NULL, NULL, REC_CLI_RECORDER, "other",
 	  "print the host report and exit", NULL, FIELD(check) },
+	{ "symbols", 0, "PROG|PID", NULL, NULL, REC_CLI_RECORDER, "other",
+	  "list the functions that can be triggers and exit (then an\n"
+	  "optional PATTERN; `snaptrace symbols`)", NULL, FIELD(symbols) },
 	{ "front-end", 0, "VERB", verbs, NULL, REC_CLI_RECORDER, "other",
 	  "be `snaptrace VERB` (run or attach): record, then convert\n"
 	  "(first option only; what the snaptrace script runs)", set_front_end, 0 },
@@ -371,6 +376,12 @@ static int check_combination(struct rec_cli *c)
 	struct rec_opts *o = &c->rec;
 	int targets = (o->ncmd > 0) + (o->npids > 0) + (o->tid > 0);
 
+	if (c->symbols) {
+		if (o->ncmd > 1)
+			return bad_usage("--symbols: expected PROG|PID [PATTERN], found '%s' after "
+					 "the pattern", o->cmd[1]);
+		return -1;
+	}
 	if (c->check) {
 		if (o->ncmd > 0)
 			return bad_usage("--check: expected no other argument, found '%s'",

@@ -31,6 +31,7 @@ struct rec_cli {
 	enum rec_cli_mode mode;
 	enum rec_cli_verb verb;
 	bool check;             /* --check */
+	const char *symbols;    /* --symbols PROG|PID: list its functions (rec.cmd[0]: a pattern) */
 	const char *trace;      /* front end: -o FILE, "-" for stdout (default trace.fxt.gz) */
 	const char *data_dir;   /* front end: -d DIR, NULL: a temporary directory */
 	const char **convert_args; /* front end: --convert-arg values (owned array, argv strings) */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "elfsym.h"
 
+#include "demangle.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -110,43 +112,90 @@ static int for_each_func(Elf *elf, int (*fn)(const char *, const GElf_Sym *, voi
 	return any ? 0 : REC_ELF_ENOSYMS;
 }
 
-struct lookup {
-	const char *name;
-	GElf_Sym sym;
+struct functions {
+	struct elf_file *f;
+	int (*fn)(const struct rec_sym *, void *);
+	void *arg;
+	struct rec_sym s;
 };
 
-static int lookup_cb(const char *name, const GElf_Sym *sym, void *arg)
+static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 {
-	struct lookup *l = arg;
+	struct functions *fs = arg;
+	struct rec_sym *s = &fs->s;
 
-	if (strcmp(name, l->name))
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	rec_demangle(name, s->demangled, sizeof(s->demangled));
+	s->value = sym->st_value;
+	s->size = sym->st_size;
+	s->pie = fs->f->pie;
+	if (vaddr_to_offset(fs->f->elf, s->value, true, &s->file_offset))
+		return 0;   /* not code: no trigger can be there */
+	return fs->fn(s, fs->arg);
+}
+
+int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg), void *arg)
+{
+	struct elf_file f;
+	struct functions fs = { .f = &f, .fn = fn, .arg = arg };
+	int err;
+
+	err = elf_file_open(path, &f);
+	if (err)
+		return err;
+	err = for_each_func(f.elf, functions_cb, &fs);
+	elf_file_close(&f);
+	return err;
+}
+
+struct find {
+	const char *name;
+	bool exact;            /* pass: by symbol name, else by demangled name */
+	struct rec_sym *out;
+	uint64_t seen[64];     /* the values found (distinct functions) */
+	int max, n;
+};
+
+static int find_cb(const struct rec_sym *s, void *arg)
+{
+	struct find *fd = arg;
+	int i;
+
+	if (fd->exact ? strcmp(s->name, fd->name) : !rec_demangled_matches(s->demangled, fd->name))
 		return 0;
-	l->sym = *sym;
-	return 1;
+	for (i = 0; i < fd->n && i < 64; i++)
+		if (fd->seen[i] == s->value)
+			return 0;
+	if (fd->n < 64)
+		fd->seen[fd->n] = s->value;
+	if (fd->n < fd->max)
+		fd->out[fd->n] = *s;
+	fd->n++;
+	return 0;
+}
+
+int rec_elf_find(const char *path, const char *name, struct rec_sym *out, int max)
+{
+	struct find fd = { .name = name, .exact = true, .out = out, .max = max };
+	int err = rec_elf_functions(path, find_cb, &fd);
+
+	if (!err && !fd.n) {
+		fd.exact = false;
+		err = rec_elf_functions(path, find_cb, &fd);
+	}
+	return err ? err : fd.n;
 }
 
 int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s)
 {
-	struct elf_file f;
-	struct lookup l = { .name = name };
+	struct find fd = { .name = name, .exact = true, .out = s, .max = 1 };
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	err = elf_file_open(path, &f);
+	err = rec_elf_functions(path, find_cb, &fd);
 	if (err)
 		return err;
-	err = for_each_func(f.elf, lookup_cb, &l);
-	if (err == 1) {
-		snprintf(s->name, sizeof(s->name), "%s", name);
-		s->value = l.sym.st_value;
-		s->size = l.sym.st_size;
-		s->pie = f.pie;
-		err = vaddr_to_offset(f.elf, s->value, false, &s->file_offset);
-	} else if (err == 0) {
-		err = REC_ELF_ENOSYM;
-	}
-	elf_file_close(&f);
-	return err;
+	return fd.n ? 0 : REC_ELF_ENOSYM;
 }
 
 struct containing {
@@ -223,15 +272,20 @@ struct suggest {
 	int max, n;
 };
 
-static int suggest_cb(const char *name, const GElf_Sym *sym, void *arg)
+static int suggest_cb(const struct rec_sym *s, void *arg)
 {
 	struct suggest *sg = arg;
+	char name[128];
+	size_t len = strchr(sg->name, '(') ? strlen(s->demangled) :
+		     rec_demangled_base_len(s->demangled);
 	unsigned score;
 	int i, pos;
 
-	(void)sym;
-	if (strlen(name) >= 128)
+	/* compared as the user wrote it: without parameters unless given */
+	if (len >= sizeof(name))
 		return 0;
+	memcpy(name, s->demangled, len);
+	name[len] = '\0';
 	/* names containing the wanted one (or contained in it) rank first */
 	if (strstr(name, sg->name) || strstr(sg->name, name))
 		score = (unsigned)abs((int)strlen(name) - (int)strlen(sg->name));
@@ -257,7 +311,6 @@ static int suggest_cb(const char *name, const GElf_Sym *sym, void *arg)
 
 int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int max)
 {
-	struct elf_file f;
 	unsigned score[16];
 	struct suggest sg = { .name = name, .out = out, .score = score, .max = max };
 	int err;
@@ -266,11 +319,7 @@ int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int ma
 		sg.max = 16;
 	if (sg.max <= 0)
 		return 0;
-	err = elf_file_open(path, &f);
-	if (err)
-		return err;
-	err = for_each_func(f.elf, suggest_cb, &sg);
-	elf_file_close(&f);
+	err = rec_elf_functions(path, suggest_cb, &sg);
 	if (err < 0)
 		return err;
 	/* drop far-fetched names: more than half the name changed */

@@ -23,7 +23,8 @@ enum {
 };
 
 struct rec_sym {
-	char name[256];
+	char name[256];        /* the symbol as in the file (mangled) */
+	char demangled[1024];  /* rec_demangle(name): NAME itself for a C name */
 	uint64_t value;        /* st_value: link-time virtual address */
 	uint64_t size;         /* st_size, bytes */
 	uint64_t file_offset;  /* offset of the first instruction in the file */
@@ -31,7 +32,25 @@ struct rec_sym {
 };
 
 /*
- * Looks up function NAME in the ELF file PATH. Fills *S.
+ * Calls FN(S, ARG) for every defined function symbol of PATH (.symtab and
+ * .dynsym, so a function may come twice, at the same value), S filled in
+ * full; stops when FN returns non-zero and returns that value. Returns 0
+ * after all, REC_ELF_ENOSYMS, REC_ELF_ENOTELF or a negative errno.
+ */
+int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
+		      void *arg);
+
+/*
+ * Finds the functions of PATH that NAME names: by their symbol name exactly
+ * or, when none is, by the demangled name with or without the parameter
+ * list (rec_demangled_matches). One entry per address: up to MAX into OUT.
+ * Returns how many functions match (may exceed MAX; 0: none), or an error
+ * as rec_elf_lookup.
+ */
+int rec_elf_find(const char *path, const char *name, struct rec_sym *out, int max);
+
+/*
+ * Looks up function NAME (its symbol name exactly) in the ELF file PATH. Fills *S.
  * Returns 0, REC_ELF_ENOSYM, REC_ELF_ENOSYMS, REC_ELF_ENOTELF,
  * REC_ELF_ENOLOAD, or a negative errno from open().
  */
@@ -46,8 +65,10 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
 
 /*
- * Writes up to MAX function names of PATH that are closest to NAME (edit
- * distance, names containing NAME first) into OUT, MAX rows of 128 bytes.
+ * Writes up to MAX demangled function names of PATH that are closest to
+ * NAME (edit distance on the demangled name, without its parameter list
+ * when NAME has none; names containing NAME first) into OUT, MAX rows of
+ * 128 bytes.
  * Returns how many were written (0..MAX) or a negative error as above.
  */
 int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int max);

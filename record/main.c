@@ -23,6 +23,7 @@
 #include "plan.h"
 #include "procfs.h"
 #include "session.h"
+#include "symbols.h"
 #include "trigspec.h"
 #include "unwinder.h"
 
@@ -279,6 +280,22 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	return EXIT_OK;
 }
 
+/* --symbols PROG|PID [PATTERN]: exit 0 when a function was listed, 1 when
+ * none matched or the target cannot be read. */
+static int list_symbols(const struct rec_cli *cli)
+{
+	char why[PATH_MAX + 256];
+	int n = rec_symbols_list(stdout, cli->symbols, cli->rec.ncmd ? cli->rec.cmd[0] : NULL,
+				 why, sizeof(why));
+
+	if (n < 0)
+		diag_error("%s", why);
+	else if (n == 0)
+		diag_info("%s: no function matches '%s'", cli->symbols,
+			  cli->rec.ncmd ? cli->rec.cmd[0] : "");
+	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
+}
+
 /* Blocks the signals the recorder handles and returns a signalfd for them
  * (children unblock them), or -1 after an error. */
 static int signals_to_fd(void)
@@ -315,6 +332,10 @@ int main(int argc, char **argv)
 		goto out;
 	front_end = cli.mode == REC_CLI_FRONTEND;
 	diag_set_quiet(o->quiet);
+	if (cli.symbols) {
+		r = list_symbols(&cli);
+		goto out;
+	}
 	/* from here on a signal ends the recording instead of the program */
 	sigfd = signals_to_fd();
 	if (sigfd < 0) {

@@ -152,35 +152,87 @@ static int parse_map_line(const char *line, struct rec_map *m)
 	return 0;
 }
 
-int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_t addr,
-		      struct rec_map *m)
+/*
+ * Calls FN(M, ARG) for every file mapping of process PID, in the order of
+ * /proc/PID/maps, until FN returns non-zero. Returns 0, or a negative errno
+ * when the maps cannot be read.
+ */
+static int for_each_map(pid_t pid, int (*fn)(const struct rec_map *m, void *arg), void *arg)
 {
 	char file[64], line[4400];
-	struct rec_map cur;
-	bool found = false;
+	struct rec_map m;
 	FILE *f;
 
 	snprintf(file, sizeof(file), "/proc/%d/maps", (int)pid);
 	f = fopen(file, "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		bool hit;
-
-		if (parse_map_line(line, &cur))
-			continue;
-		if (path)
-			hit = !strcmp(cur.path, path) && file_offset >= cur.pgoff &&
-			      file_offset < cur.pgoff + (cur.end - cur.start);
-		else
-			hit = addr >= cur.start && addr < cur.end;
-		if (!hit || (found && m->exec))
-			continue;
-		*m = cur;
-		found = true;
-	}
+	while (fgets(line, sizeof(line), f))
+		if (!parse_map_line(line, &m) && fn(&m, arg))
+			break;
 	fclose(f);
-	return found ? 0 : -ENOENT;
+	return 0;
+}
+
+struct find_map {
+	const char *path;       /* NULL: by address */
+	uint64_t file_offset, addr;
+	struct rec_map *m;
+	bool found;
+};
+
+static int find_map_cb(const struct rec_map *cur, void *arg)
+{
+	struct find_map *fm = arg;
+	bool hit;
+
+	if (fm->path)
+		hit = !strcmp(cur->path, fm->path) && fm->file_offset >= cur->pgoff &&
+		      fm->file_offset < cur->pgoff + (cur->end - cur->start);
+	else
+		hit = fm->addr >= cur->start && fm->addr < cur->end;
+	if (hit && !(fm->found && fm->m->exec)) {
+		*fm->m = *cur;
+		fm->found = true;
+	}
+	return 0;
+}
+
+int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_t addr,
+		      struct rec_map *m)
+{
+	struct find_map fm = { .path = path, .file_offset = file_offset, .addr = addr, .m = m };
+	int err = for_each_map(pid, find_map_cb, &fm);
+
+	return err ? err : fm.found ? 0 : -ENOENT;
+}
+
+struct exec_files {
+	char (*paths)[4096];
+	int max, n;
+};
+
+static int exec_files_cb(const struct rec_map *m, void *arg)
+{
+	struct exec_files *ef = arg;
+
+	if (!m->exec)
+		return 0;
+	for (int i = 0; i < ef->n && i < ef->max; i++)
+		if (!strcmp(ef->paths[i], m->path))
+			return 0;
+	if (ef->n < ef->max)
+		snprintf(ef->paths[ef->n], sizeof(ef->paths[ef->n]), "%s", m->path);
+	ef->n++;
+	return 0;
+}
+
+int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
+{
+	struct exec_files ef = { .paths = paths, .max = max };
+	int err = for_each_map(pid, exec_files_cb, &ef);
+
+	return err ? err : ef.n;
 }
 
 /* Whether file name NAME is what LIB asks for ("libm", "m", "libm.so", "libm.so.6"). */
@@ -202,32 +254,32 @@ static bool lib_name_matches(const char *name, const char *lib)
 	return !strncmp(name + n, ".so", 3) || (name[n] == '-' && strstr(name + n, ".so"));
 }
 
+struct lib_in_maps {
+	const char *lib;
+	char *out;
+	size_t size;
+	bool found;
+};
+
+static int lib_in_maps_cb(const struct rec_map *m, void *arg)
+{
+	struct lib_in_maps *lm = arg;
+	const char *base = strrchr(m->path, '/');
+
+	base = base ? base + 1 : m->path;
+	if (!lib_name_matches(base, lm->lib))
+		return 0;
+	snprintf(lm->out, lm->size, "%s", m->path);
+	lm->found = true;
+	return 1;
+}
+
 static int find_lib_in_maps(pid_t pid, const char *lib, char *out, size_t size)
 {
-	char file[64], line[4400];
-	struct rec_map m;
-	int err = -ENOENT;
-	FILE *f;
+	struct lib_in_maps lm = { .lib = lib, .out = out, .size = size };
+	int err = for_each_map(pid, lib_in_maps_cb, &lm);
 
-	snprintf(file, sizeof(file), "/proc/%d/maps", (int)pid);
-	f = fopen(file, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		const char *base;
-
-		if (parse_map_line(line, &m))
-			continue;
-		base = strrchr(m.path, '/');
-		base = base ? base + 1 : m.path;
-		if (lib_name_matches(base, lib)) {
-			snprintf(out, size, "%s", m.path);
-			err = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return err;
+	return err ? err : lm.found ? 0 : -ENOENT;
 }
 
 static int find_lib_in_dir(const char *dir, const char *lib, char *out, size_t size)

@@ -50,6 +50,14 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
 		      struct rec_map *m);
 
 /*
+ * Lists the files process PID maps executable (its program, its libraries,
+ * the loader), each once, in the order of /proc/PID/maps, into PATHS (up to
+ * MAX rows of 4096 bytes). Returns how many there are (may exceed MAX), or
+ * a negative errno.
+ */
+int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max);
+
+/*
  * Finds a shared library named LIB among the mappings of process PID (pid 0:
  * skip), or in the usual library directories and $LD_LIBRARY_PATH. LIB is a
  * path (contains '/'), a file name, or a prefix like "libm" or "m" that

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,35 @@
 
 #include "elfsym.h"
 #include "procfs.h"
+#include "lineaddr.h"
+#include "symbols.h"
 
 static const char *const default_symbols[] = { "magic_trace_stop_indicator", "snaptrace_trigger" };
+
+/* What one resolution works on. */
+struct ctx {
+	const char *spec;       /* as given */
+	const char *exe;
+	pid_t pid;
+	struct rec_trigger_loc *loc;
+	char *why;
+	size_t size;
+};
+
+/* Appends to C->why. */
+static void say(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct ctx *c, const char *fmt, ...)
+{
+	size_t len = strlen(c->why);
+	va_list ap;
+
+	if (len + 1 >= c->size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->why + len, c->size - len, fmt, ap);
+	va_end(ap);
+}
 
 /* Real path of FILE (resolving /proc/PID/exe) into OUT. */
 static void real_file(const char *file, char *out, size_t size)
@@ -24,123 +52,333 @@ static void real_file(const char *file, char *out, size_t size)
 		snprintf(out, size, "%s", file);
 }
 
-/* Explains a failed lookup of SYMBOL in FILE into WHY; returns the error to give. */
-static int explain_missing(int err, const char *file, const char *symbol, char *why, size_t size)
+/* Sets C->loc to the address S of FILE. */
+static void set_loc(struct ctx *c, const char *file, const struct rec_sym *s, bool in_main)
+{
+	real_file(file, c->loc->file, sizeof(c->loc->file));
+	snprintf(c->loc->symbol, sizeof(c->loc->symbol), "%s", s->name);
+	c->loc->vaddr = s->value;
+	c->loc->file_offset = s->file_offset;
+	c->loc->pie = s->pie;
+	c->loc->in_main = in_main;
+}
+
+/* Says why function NAME of FILE was not found (ERR from rec_elf_find, or 0),
+ * with the closest names. Returns the error to give. */
+static int explain_missing(struct ctx *c, int err, const char *file, const char *name)
 {
 	char names[5][128];
-	size_t len;
-	int n, i;
+	int n;
 
 	if (err == REC_ELF_ENOSYMS) {
-		snprintf(why, size, "%s: expected a symbol table to find '%s', found none "
-			 "(stripped?); use --trigger addr:0xHEX", file, symbol);
+		say(c, "%s: expected a symbol table to find '%s', found none (stripped?); "
+		    "use line:FILE:LINE or addr:0xHEX", file, name);
 		return -ENODATA;
 	}
-	if (err != REC_ELF_ENOSYM) {
-		snprintf(why, size, "%s: cannot read symbols: %s", file, rec_elf_strerror(err));
+	if (err) {
+		say(c, "%s: cannot read symbols: %s", file, rec_elf_strerror(err));
 		return err == REC_ELF_ENOTELF ? -ENOEXEC : err < -2000 ? -EINVAL : err;
 	}
-	len = (size_t)snprintf(why, size, "%s: expected a function named '%s', found none",
-			       file, symbol);
-	n = rec_elf_suggest(file, symbol, names, 5);
-	for (i = 0; i < n && len < size; i++)
-		len += (size_t)snprintf(why + len, size - len, "%s%s", i ? ", " : "; closest: ",
-					names[i]);
+	say(c, "%s: expected a function named '%s', found none", file, name);
+	n = rec_elf_suggest(file, name, names, 5);
+	for (int i = 0; i < n; i++)
+		say(c, "%s%s", i ? ", " : "; closest: ", names[i]);
 	return -ENOENT;
 }
 
-static int lookup(const char *file, const char *symbol, struct rec_trigger_loc *loc,
-		  char *why, size_t size)
+/* Resolves function NAME (symbol or demangled name) of FILE. */
+static int find_function(struct ctx *c, const char *file, const char *name, bool in_main)
 {
-	struct rec_sym s;
-	int err = rec_elf_lookup(file, symbol, &s);
+	struct rec_sym m[8];
+	int n = rec_elf_find(file, name, m, 8);
 
-	if (err)
-		return explain_missing(err, file, symbol, why, size);
-	snprintf(loc->symbol, sizeof(loc->symbol), "%s", symbol);
-	loc->vaddr = s.value;
-	loc->file_offset = s.file_offset;
-	loc->pie = s.pie;
+	if (n == 1) {
+		set_loc(c, file, &m[0], in_main);
+		return 0;
+	}
+	if (n <= 0)
+		return explain_missing(c, n, file, name);
+	say(c, "%s: expected one function named '%s', found %d:", file, name, n);
+	for (int i = 0; i < n && i < 8; i++)
+		say(c, "%s %s (%s, 0x%" PRIx64 ")", i ? "," : "", m[i].demangled, m[i].name,
+		    m[i].value);
+	say(c, "; give the parameter list or symbol:MANGLED");
+	return -EINVAL;
+}
+
+static int form_symbol(struct ctx *c, const char *name)
+{
+	if (!*name) {
+		say(c, "--trigger %s: expected symbol:NAME", c->spec);
+		return -EINVAL;
+	}
+	return find_function(c, c->exe, name, true);
+}
+
+/* Parses "FILE:LINE[:COL]". Returns 0 or -EINVAL. */
+static int parse_line(const char *s, char *file, size_t size, unsigned *line, unsigned *col)
+{
+	const char *p = strrchr(s, ':'), *q;
+	unsigned long a, b = 0;
+	char *end;
+
+	if (!p || !p[1])
+		return -EINVAL;
+	a = strtoul(p + 1, &end, 10);
+	if (*end || a == 0 || a > 100000000)
+		return -EINVAL;
+	for (q = p; q > s && q[-1] != ':'; q--)
+		;
+	if (q > s + 1) {   /* maybe FILE:LINE:COL */
+		char *end2;
+		unsigned long l = strtoul(q, &end2, 10);
+
+		if (end2 == p && l > 0 && l <= 100000000) {
+			b = a;
+			a = l;
+			p = q - 1;
+		}
+	}
+	if (p == s || (size_t)(p - s) >= size || strchr(s, ':') != p)
+		return -EINVAL;
+	memcpy(file, s, (size_t)(p - s));
+	file[p - s] = '\0';
+	*line = (unsigned)a;
+	*col = (unsigned)b;
 	return 0;
 }
+
+/* Resolves FILE:LINE[:COL] in PATH; returns 0, or a negative error after
+ * saying why. */
+static int line_in(struct ctx *c, const char *path, const char *file, unsigned line,
+		   unsigned col, bool in_main)
+{
+	struct rec_sym s;
+	uint64_t a;
+	int err = rec_srcline_find(path, file, line, col, &a);
+
+	if (err == -ERANGE) {
+		say(c, "%s: expected code at %s:%u%s, found none", path, file, line,
+		    col ? " at that column" : "");
+		if (a)
+			say(c, " (the next line with code: %" PRIu64 ")", a);
+		return -ENOENT;
+	}
+	if (err == -ENODATA) {
+		say(c, "%s: expected DWARF line tables (build with -g), found none", path);
+		return -ENOENT;
+	}
+	if (err == -ENOENT) {
+		say(c, "%s: expected a source file '%s' in its line tables, found none", path, file);
+		return -ENOENT;
+	}
+	if (err) {
+		say(c, "%s: cannot read: %s", path, strerror(-err));
+		return err;
+	}
+	err = rec_elf_addr(path, a, &s);
+	if (err) {
+		say(c, "%s: line %s:%u at 0x%" PRIx64 ": %s", path, file, line, a,
+		    rec_elf_strerror(err));
+		return -ENOENT;
+	}
+	set_loc(c, path, &s, in_main);
+	c->loc->vaddr = a;
+	return 0;
+}
+
+static int form_line(struct ctx *c, const char *arg)
+{
+	char file[PATH_MAX], libs[32][4096];
+	unsigned line, col;
+	size_t keep;
+	int err, n;
+
+	if (parse_line(arg, file, sizeof(file), &line, &col)) {
+		say(c, "--trigger %s: expected line:FILE:LINE[:COL], found '%s'", c->spec, arg);
+		return -EINVAL;
+	}
+	err = line_in(c, c->exe, file, line, col, true);
+	if (err != -ENOENT || c->pid <= 0)
+		return err;
+	/* the program's libraries, as mapped in the target; the reason given is
+	 * the program's */
+	keep = strlen(c->why);
+	n = rec_proc_exec_files(c->pid, libs, 32);
+	for (int i = 1; i < n && i < 32; i++) {
+		if (!line_in(c, libs[i], file, line, col, false))
+			return 0;
+		c->why[keep] = '\0';
+	}
+	say(c, " (nor in its %d libraries)", n > 1 ? n - 1 : 0);
+	return -ENOENT;
+}
+
+static int form_addr(struct ctx *c, const char *arg)
+{
+	struct rec_sym s;
+	char *end;
+	uint64_t a;
+	int err;
+
+	errno = 0;
+	a = strtoull(arg, &end, 16);
+	if (errno || *end || end == arg || !strncmp(arg, "-", 1)) {
+		say(c, "--trigger %s: expected addr:0xHEX, found '%s'", c->spec, arg);
+		return -EINVAL;
+	}
+	err = rec_elf_addr(c->exe, a, &s);
+	if (err) {
+		say(c, "--trigger %s: expected an address of %s's code (as nm/objdump print it), "
+		    "found one %s", c->spec, c->exe,
+		    err == REC_ELF_ENOTEXEC ? "outside its executable segments" :
+		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
+		return err < -2000 ? -EINVAL : err;
+	}
+	set_loc(c, c->exe, &s, true);
+	return 0;
+}
+
+/* "." (and no --trigger at all): the stop indicators of the program. */
+static int form_default(struct ctx *c, const char *arg)
+{
+	(void)arg;
+	for (size_t i = 0; i < sizeof(default_symbols) / sizeof(default_symbols[0]); i++) {
+		struct rec_sym s;
+
+		if (rec_elf_lookup(c->exe, default_symbols[i], &s))
+			continue;
+		snprintf(c->loc->spec, sizeof(c->loc->spec), "%s", default_symbols[i]);
+		set_loc(c, c->exe, &s, true);
+		return 0;
+	}
+	say(c, "%s: expected a function magic_trace_stop_indicator or snaptrace_trigger "
+	    "(the default stop indicator '.'), found neither", c->exe);
+	return -ENOENT;
+}
+
+/* "?": the user picks on the terminal; not on one is a usage error. */
+static int form_pick(struct ctx *c, const char *arg)
+{
+	static struct rec_sym s;   /* big; one pick per process */
+	char file[PATH_MAX], real[PATH_MAX];
+	int err;
+
+	(void)arg;
+	err = rec_symbols_pick(c->exe, c->pid, &s, file, sizeof(file), c->why, c->size);
+	if (err)
+		return err == -ENOTTY ? -EINVAL : err;
+	real_file(c->exe, real, sizeof(real));
+	set_loc(c, file, &s, !strcmp(file, real));
+	snprintf(c->loc->spec, sizeof(c->loc->spec), "%.*s", (int)sizeof(c->loc->spec) - 1,
+		 s.demangled);
+	return 0;
+}
+
+/* The first ':' of S that is not part of "::" (a C++ or Rust scope), or NULL. */
+static const char *single_colon(const char *s)
+{
+	for (const char *p = s; (p = strchr(p, ':')); p++) {
+		if (p[1] == ':') {
+			p++;
+			continue;
+		}
+		return p;
+	}
+	return NULL;
+}
+
+static int form_lib(struct ctx *c, const char *colon)
+{
+	char lib[256], path[PATH_MAX];
+	const char *spec = c->spec;
+
+	if (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(lib)) {
+		say(c, "--trigger %s: expected LIB:SYMBOL", spec);
+		return -EINVAL;
+	}
+	memcpy(lib, spec, (size_t)(colon - spec));
+	lib[colon - spec] = '\0';
+	if (rec_proc_find_lib(c->pid, lib, path, sizeof(path))) {
+		say(c, "--trigger %s: expected a shared library '%s' (LIB:SYMBOL), found none "
+		    "mapped in the target nor in the library directories; the other forms are "
+		    "symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, NS::NAME", spec, lib);
+		return -ENOENT;
+	}
+	real_file(path, c->loc->file, sizeof(c->loc->file));
+	return find_function(c, c->loc->file, colon + 1, false);
+}
+
+/* A bare word, as magic-trace: a symbol, then FILE:LINE[:COL], then an
+ * address; LIB:SYMBOL when it has a single ':' and is no FILE:LINE. */
+static int form_bare(struct ctx *c)
+{
+	const char *colon = single_colon(c->spec);
+	char file[PATH_MAX];
+	unsigned line, col;
+	int err;
+
+	if (!parse_line(c->spec, file, sizeof(file), &line, &col))
+		return form_line(c, c->spec);
+	if (colon)
+		return form_lib(c, colon);
+	say(c, "tried '%s' as a symbol: ", c->spec);
+	err = find_function(c, c->exe, c->spec, true);
+	if (err != -ENOENT)
+		return err;
+	if (c->spec[strspn(c->spec, "0123456789abcdefABCDEFx")] == '\0') {
+		say(c, "; as an address: ");
+		if (!form_addr(c, c->spec))
+			return 0;
+	} else {
+		say(c, "; not a FILE:LINE nor an address (addr:0xHEX)");
+	}
+	return -ENOENT;
+}
+
+/* The forms with a prefix. */
+static const struct {
+	const char *prefix;
+	int (*resolve)(struct ctx *c, const char *arg);
+} forms[] = {
+	{ "symbol:", form_symbol },
+	{ "line:", form_line },
+	{ "addr:", form_addr },
+	{ "?", form_pick },
+	{ ".", form_default },
+};
 
 int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 			 struct rec_trigger_loc *loc, char *why, size_t size)
 {
-	const char *colon;
-	int err;
+	struct ctx c = { .spec = spec, .exe = exe, .pid = pid, .loc = loc, .why = why,
+			 .size = size };
 
 	memset(loc, 0, sizeof(*loc));
 	why[0] = '\0';
 	if (spec && !strcmp(spec, "none"))
 		return REC_TRIGSPEC_NONE;
 	if (!spec) {
-		unsigned n = sizeof(default_symbols) / sizeof(default_symbols[0]);
-
-		for (unsigned i = 0; i < n; i++) {
-			struct rec_sym s;
-
-			if (rec_elf_lookup(exe, default_symbols[i], &s))
-				continue;
-			snprintf(loc->spec, sizeof(loc->spec), "%s", default_symbols[i]);
-			real_file(exe, loc->file, sizeof(loc->file));
-			loc->in_main = true;
-			return lookup(exe, default_symbols[i], loc, why, size);
-		}
-		return REC_TRIGSPEC_NONE;
+		c.spec = ".";
+		return form_default(&c, "") ? REC_TRIGSPEC_NONE : 0;
 	}
 	snprintf(loc->spec, sizeof(loc->spec), "%s", spec);
-	if (!strncmp(spec, "addr:", 5)) {
-		struct rec_sym s;
-		char *end;
-		uint64_t a;
-
-		errno = 0;
-		a = strtoull(spec + 5, &end, 16);
-		if (errno || *end || end == spec + 5) {
-			snprintf(why, size, "--trigger %s: expected addr:0xHEX, found '%s'", spec,
-				 spec + 5);
-			return -EINVAL;
-		}
-		err = rec_elf_addr(exe, a, &s);
-		if (err) {
-			snprintf(why, size, "--trigger %s: expected an address of %s's code "
-				 "(as nm/objdump print it), found one %s", spec, exe,
-				 err == REC_ELF_ENOTEXEC ? "outside its executable segments"
-				 : err == REC_ELF_ENOLOAD ? "outside its loaded segments"
-				 : rec_elf_strerror(err));
-			return err < -2000 ? -EINVAL : err;
-		}
-		real_file(exe, loc->file, sizeof(loc->file));
-		loc->in_main = true;
-		snprintf(loc->symbol, sizeof(loc->symbol), "%s", s.name);
-		loc->vaddr = a;
-		loc->file_offset = s.file_offset;
-		loc->pie = s.pie;
-		return 0;
+	if (!*spec) {
+		say(&c, "expected a SPEC (NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, "
+		    "LIB:NAME, '.', '?' or none), found ''");
+		return -EINVAL;
 	}
-	colon = strchr(spec, ':');
-	if (colon) {
-		char lib[256], path[PATH_MAX];
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t n = strlen(forms[i].prefix);
 
-		if (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(lib)) {
-			snprintf(why, size, "--trigger %s: expected LIB:SYMBOL", spec);
-			return -EINVAL;
-		}
-		memcpy(lib, spec, (size_t)(colon - spec));
-		lib[colon - spec] = '\0';
-		if (rec_proc_find_lib(pid, lib, path, sizeof(path))) {
-			snprintf(why, size, "--trigger %s: expected a shared library '%s', found "
-				 "none mapped in the target nor in the library directories",
-				 spec, lib);
-			return -ENOENT;
-		}
-		real_file(path, loc->file, sizeof(loc->file));
-		return lookup(loc->file, colon + 1, loc, why, size);
+		if (strncmp(spec, forms[i].prefix, n))
+			continue;
+		/* "?" and "." are whole words; the others prefixes */
+		if (forms[i].prefix[n - 1] != ':' && spec[n])
+			continue;
+		return forms[i].resolve(&c, spec + n);
 	}
-	real_file(exe, loc->file, sizeof(loc->file));
-	loc->in_main = true;
-	return lookup(exe, spec, loc, why, size);
+	return form_bare(&c);
 }
 
 int rec_trigspec_runtime_addr(const struct rec_trigger_loc *loc, pid_t pid, uint64_t *addr)

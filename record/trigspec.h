@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trigspec: turns a --trigger SPEC into the file and offset to probe.
- *   SYMBOL        a function of the target's main executable (exact name)
- *   LIB:SYMBOL    a function of shared library LIB ("libm", "libm.so.6",
- *                 or a path)
- *   addr:0xHEX    an address of the main executable as `nm`/`objdump` print
- *                 it (the link-time address; the load bias is added for PIE)
- *   none          no trigger
+ * trigspec: turns a --trigger SPEC into the file and offset to probe. The
+ * forms (magic-trace's, plus demangled names; README "Triggers"):
+ *   NAME                  a bare word: a symbol, else FILE:LINE[:COL], else an address
+ *   symbol:NAME           a function of the main executable: its symbol, or its
+ *                         demangled C++/Rust name with or without the parameters
+ *   line:FILE:LINE[:COL]  the first address of a source line (DWARF line tables)
+ *                         of the executable or, attached, of a library it maps
+ *   addr:0xHEX            a code address of the main executable as `nm`/`objdump`
+ *                         print it (the link-time address; the load bias is
+ *                         added for PIE)
+ *   LIB:NAME              a function of shared library LIB ("libm", "libm.so.6",
+ *                         or a path); a single ':' (not a "::" scope)
+ *   .                     the default stop indicator (below); an error without one
+ *   ?                     picked by the user on the terminal (symbols.h)
+ *   none                  no trigger
  * Without a SPEC the default symbols magic_trace_stop_indicator and
  * snaptrace_trigger are tried, and no trigger is used when neither exists.
  */
@@ -39,9 +47,11 @@ enum {
  * EXE (a path, possibly /proc/PID/exe) and, when PID > 0, whose libraries
  * are those mapped in PID. Fills *LOC.
  * Returns 0, REC_TRIGSPEC_NONE, or a negative error with a one-line
- * explanation in WHY (SIZE bytes), e.g. the closest names of a missing
- * symbol. -EINVAL: malformed SPEC; -ENOENT: no such symbol or library;
- * -ENODATA: the file has no symbols; other negative errno: unreadable file.
+ * explanation in WHY (SIZE bytes): what was tried, and the closest names of
+ * a missing function. -EINVAL: a usage error (malformed SPEC, several
+ * functions match, not code, '?' off a terminal); -ENOENT: no such
+ * function, line or library; -ENODATA: the file has no symbols;
+ * -ECANCELED: nothing picked; other negative errno: unreadable file.
  */
 int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 			 struct rec_trigger_loc *loc, char *why, size_t size);

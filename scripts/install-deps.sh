@@ -7,8 +7,9 @@
 set -eu
 
 # gcc make libc6-dev: build; g++: a C++ test program (exceptions);
-# zlib1g-dev: gzip output; libelf-dev: trigger symbols; libdw-dev: source
-# lines of slices (DWARF); libipt-dev and
+# zlib1g-dev: gzip output; libelf-dev: ELF symbols; libdw-dev: DWARF line
+# tables (source lines of slices, line: triggers); libstdc++-12-dev (with
+# g++): the C++ demangler; libipt-dev and
 # libzydis-dev: the Intel PT generator of the tests; linux-perf: recording
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the

@@ -71,3 +71,14 @@ no_procs() {
 	done
 	return 0
 }
+
+# Background processes a suite started (BG+=("$!")): killed, waited for, and
+# the scratch directory handled, when the suite exits.
+BG=()
+rec_cleanup() {
+	local p
+	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	scratch_done
+}
+trap rec_cleanup EXIT

@@ -19,6 +19,7 @@
 #include "procfs.h"
 #include "trigspec.h"
 #include "unit.h"
+#include "unit_self.h"
 #include "unit_tmp.h"
 
 /* Two functions with known names, kept out of line. */
@@ -35,28 +36,19 @@ __attribute__((noinline)) void snaptrace_trigger(void)
 	__asm__ volatile("" ::: "memory");
 }
 
-static const char *self_exe(void)
-{
-	static char path[4096];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	path[n > 0 ? n : 0] = '\0';
-	return path;
-}
-
 static void elf_lookup_matches_maps(void)
 {
 	struct rec_sym s;
 	struct rec_map m;
 	uintptr_t addr = (uintptr_t)&elfsym_probe_fn;
 
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "elfsym_probe_fn", &s), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "elfsym_probe_fn", &s), 0);
 	CHECK_INT_EQ(rec_proc_find_map(getpid(), NULL, 0, addr, &m), 0);
 	CHECK(m.exec);
-	CHECK_STR_EQ(m.path, self_exe());
+	CHECK_STR_EQ(m.path, unit_self_exe());
 	CHECK_U64_EQ(s.file_offset, addr - m.start + m.pgoff);
 	/* and back: the mapping that holds the offset gives the address */
-	CHECK_INT_EQ(rec_proc_find_map(getpid(), self_exe(), s.file_offset, 0, &m), 0);
+	CHECK_INT_EQ(rec_proc_find_map(getpid(), unit_self_exe(), s.file_offset, 0, &m), 0);
 	CHECK_U64_EQ(m.start + (s.file_offset - m.pgoff), addr);
 	CHECK(s.size > 0);
 	CHECK_INT_EQ(elfsym_probe_fn(2), 6);
@@ -68,7 +60,7 @@ static void elf_errors(void)
 	char path[] = "/tmp/snaptrace-unit-XXXXXX";
 	int fd = mkstemp(path);
 
-	CHECK_INT_EQ(rec_elf_lookup(self_exe(), "no_such_function_here", &s), REC_ELF_ENOSYM);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "no_such_function_here", &s), REC_ELF_ENOSYM);
 	CHECK_INT_EQ(rec_elf_lookup("/nonexistent/file", "main", &s), -ENOENT);
 	CHECK(fd >= 0);
 	CHECK_INT_EQ(write(fd, "not an elf file\n", 16), 16);
@@ -81,12 +73,12 @@ static void elf_errors(void)
 static void elf_suggest(void)
 {
 	char names[5][128];
-	int n = rec_elf_suggest(self_exe(), "elfsym_probe_fm", names, 5);
+	int n = rec_elf_suggest(unit_self_exe(), "elfsym_probe_fm", names, 5);
 
 	CHECK(n >= 1);
 	if (n >= 1)
 		CHECK_STR_EQ(names[0], "elfsym_probe_fn");
-	n = rec_elf_suggest(self_exe(), "probe_fn", names, 5);
+	n = rec_elf_suggest(unit_self_exe(), "probe_fn", names, 5);
 	CHECK(n >= 1);
 	if (n >= 1)
 		CHECK_STR_EQ(names[0], "elfsym_probe_fn");   /* contains the name */
@@ -102,45 +94,45 @@ static void trigspec_forms(void)
 	uint64_t addr;
 
 	/* default: snaptrace_trigger is defined above */
-	CHECK_INT_EQ(rec_trigspec_resolve(NULL, self_exe(), getpid(), &loc, why, sizeof(why)), 0);
+	CHECK_INT_EQ(rec_trigspec_resolve(NULL, unit_self_exe(), getpid(), &loc, why, sizeof(why)), 0);
 	CHECK_STR_EQ(loc.spec, "snaptrace_trigger");
 	CHECK(loc.in_main);
 	CHECK_INT_EQ(rec_trigspec_runtime_addr(&loc, getpid(), &addr), 0);
 	CHECK_U64_EQ(addr, (uintptr_t)&snaptrace_trigger);
 	snaptrace_trigger();
 
-	CHECK_INT_EQ(rec_trigspec_resolve("none", self_exe(), getpid(), &loc, why, sizeof(why)),
+	CHECK_INT_EQ(rec_trigspec_resolve("none", unit_self_exe(), getpid(), &loc, why, sizeof(why)),
 		     REC_TRIGSPEC_NONE);
-	CHECK_INT_EQ(rec_trigspec_resolve("addr:0xzz", self_exe(), getpid(), &loc, why,
+	CHECK_INT_EQ(rec_trigspec_resolve("addr:0xzz", unit_self_exe(), getpid(), &loc, why,
 					  sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "expected addr:0xHEX"));
 
 	/* addr: the link-time address of a function names that function */
-	CHECK_INT_EQ(rec_trigspec_resolve("elfsym_probe_fn", self_exe(), getpid(), &loc, why,
+	CHECK_INT_EQ(rec_trigspec_resolve("elfsym_probe_fn", unit_self_exe(), getpid(), &loc, why,
 					  sizeof(why)), 0);
 	{
 		char spec[64], why2[256];
 		uint64_t off = loc.file_offset;
 
 		snprintf(spec, sizeof(spec), "addr:0x%llx", (unsigned long long)loc.vaddr);
-		CHECK_INT_EQ(rec_trigspec_resolve(spec, self_exe(), getpid(), &loc, why2,
+		CHECK_INT_EQ(rec_trigspec_resolve(spec, unit_self_exe(), getpid(), &loc, why2,
 						  sizeof(why2)), 0);
 		CHECK_STR_EQ(loc.symbol, "elfsym_probe_fn");
 		CHECK_U64_EQ(loc.file_offset, off);
 	}
 
-	CHECK_INT_EQ(rec_trigspec_resolve("elfsym_probe_fx", self_exe(), getpid(), &loc, why,
+	CHECK_INT_EQ(rec_trigspec_resolve("elfsym_probe_fx", unit_self_exe(), getpid(), &loc, why,
 					  sizeof(why)), -ENOENT);
 	CHECK(strstr(why, "closest: elfsym_probe_fn"));
 
-	CHECK_INT_EQ(rec_trigspec_resolve("libc:malloc", self_exe(), getpid(), &loc, why,
+	CHECK_INT_EQ(rec_trigspec_resolve("libc:malloc", unit_self_exe(), getpid(), &loc, why,
 					  sizeof(why)), 0);
 	CHECK(strstr(loc.file, "libc"));
 	CHECK(!loc.in_main);
 	CHECK_INT_EQ(rec_trigspec_runtime_addr(&loc, getpid(), &addr), 0);
-	CHECK_INT_EQ(rec_trigspec_resolve("libsnaptrace_nonexistent:f", self_exe(), getpid(),
+	CHECK_INT_EQ(rec_trigspec_resolve("libsnaptrace_nonexistent:f", unit_self_exe(), getpid(),
 					  &loc, why, sizeof(why)), -ENOENT);
-	CHECK_INT_EQ(rec_trigspec_resolve(":f", self_exe(), getpid(), &loc, why, sizeof(why)),
+	CHECK_INT_EQ(rec_trigspec_resolve(":f", unit_self_exe(), getpid(), &loc, why, sizeof(why)),
 		     -EINVAL);
 }
 

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+#include "lineaddr.h"
+
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Whether the line table's file NAME is FILE: equal, or ending in "/FILE". */
+static bool same_file(const char *name, const char *file)
+{
+	size_t n = strlen(name), f = strlen(file);
+
+	if (n < f || strcmp(name + n - f, file))
+		return false;
+	return n == f || name[n - f - 1] == '/';
+}
+
+int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned col,
+		     uint64_t *vaddr)
+{
+	Dwarf *dw;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	bool any_table = false, any_file = false, found = false;
+	unsigned next_line = 0;
+	uint64_t next_addr = 0;
+	int fd;
+
+	*vaddr = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!dw) {
+		close(fd);
+		return -ENODATA;
+	}
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nlines;
+
+		if (!dwarf_offdie(dw, off + hsize, &cu) ||
+		    dwarf_getsrclines(&cu, &lines, &nlines)) {
+			off = next;
+			continue;
+		}
+		any_table = true;
+		for (size_t i = 0; i < nlines; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			const char *name;
+			Dwarf_Addr a;
+			int ln, lc;
+			bool stmt = false, end = false;
+
+			if (!l || !(name = dwarf_linesrc(l, NULL, NULL)) || !same_file(name, file) ||
+			    dwarf_lineno(l, &ln) || dwarf_lineaddr(l, &a) ||
+			    dwarf_linebeginstatement(l, &stmt) || dwarf_lineendsequence(l, &end) ||
+			    !stmt || end)
+				continue;
+			any_file = true;
+			if (dwarf_linecol(l, &lc))
+				lc = 0;
+			if ((unsigned)ln == line && (!col || (unsigned)lc == col)) {
+				if (!found || a < *vaddr)
+					*vaddr = a;
+				found = true;
+			} else if ((unsigned)ln > line && (!next_line || (unsigned)ln < next_line ||
+							   ((unsigned)ln == next_line && a < next_addr))) {
+				next_line = (unsigned)ln;
+				next_addr = a;
+			}
+		}
+		off = next;
+	}
+	dwarf_end(dw);
+	close(fd);
+	if (found)
+		return 0;
+	if (!any_table)
+		return -ENODATA;
+	if (!any_file)
+		return -ENOENT;
+	*vaddr = next_line;
+	return -ERANGE;
+}

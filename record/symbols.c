@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+#include "symbols.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "host.h"
+#include "procfs.h"
+
+#define MAX_FILES 256
+#define LIST_ROWS 20    /* rows the numbered list shows at a time */
+
+struct entry {
+	char *demangled, *name;   /* owned */
+	int file;                 /* index into the table's files */
+	struct rec_sym s;         /* value, size, file_offset, pie (names left empty) */
+};
+
+/* The functions of some files (one pass over each), matching a pattern. */
+struct table {
+	char (*files)[4096];
+	int nfiles;
+	const char *pattern;      /* NULL: every function */
+	struct entry *e;
+	size_t n, cap;
+	int file, err;            /* while collecting: the file, an error */
+};
+
+/* The file name of PATH. */
+static const char *base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static int collect_cb(const struct rec_sym *s, void *arg)
+{
+	struct table *t = arg;
+	struct entry *e;
+
+	if (t->pattern && !strcasestr(s->demangled, t->pattern) && !strcasestr(s->name, t->pattern))
+		return 0;
+	e = array_grow(t->e, &t->cap, t->n, sizeof(*t->e));
+	if (!e)
+		return -ENOMEM;
+	t->e = e;
+	e = &t->e[t->n];
+	e->demangled = strdup(s->demangled);
+	e->name = strdup(s->name);
+	if (!e->demangled || !e->name) {
+		free(e->demangled);
+		free(e->name);
+		return -ENOMEM;
+	}
+	e->file = t->file;
+	e->s = *s;
+	e->s.name[0] = e->s.demangled[0] = '\0';
+	t->n++;
+	return 0;
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->s.value != y->s.value)
+		return x->s.value < y->s.value ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->e[i].demangled);
+		free(t->e[i].name);
+	}
+	free(t->e);
+	free(t->files);
+}
+
+/* Reads the functions of T's files, sorted, each once (.symtab and .dynsym
+ * both list the exported ones). Returns 0 or the error of the first file
+ * (the program); a library that cannot be read is left out. */
+static int table_collect(struct table *t, char *why, size_t size)
+{
+	size_t k = 0;
+
+	for (t->file = 0; t->file < t->nfiles; t->file++) {
+		int err = rec_elf_functions(t->files[t->file], collect_cb, t);
+
+		if (err == -ENOMEM || (err && t->file == 0 && err != REC_ELF_ENOSYMS)) {
+			snprintf(why, size, "%s: cannot read its functions: %s", t->files[t->file],
+				 rec_elf_strerror(err));
+			return err;
+		}
+	}
+	qsort(t->e, t->n, sizeof(*t->e), by_place);
+	for (size_t i = 0; i < t->n; i++) {
+		if (k && !by_place(&t->e[k - 1], &t->e[i])) {
+			free(t->e[i].demangled);
+			free(t->e[i].name);
+			continue;
+		}
+		t->e[k++] = t->e[i];
+	}
+	t->n = k;
+	return 0;
+}
+
+/* T's files: EXE first (its real path), then the other files PID maps
+ * executable (pid 0: none). Returns 0 or -ENOMEM. */
+static int table_files(struct table *t, const char *exe, pid_t pid)
+{
+	char real[4096];
+	int n;
+
+	t->files = calloc(MAX_FILES, sizeof(*t->files));
+	if (!t->files)
+		return -ENOMEM;
+	if (!realpath(exe, real))
+		snprintf(real, sizeof(real), "%s", exe);
+	snprintf(t->files[0], sizeof(t->files[0]), "%s", real);
+	t->nfiles = 1;
+	if (pid <= 0)
+		return 0;
+	n = rec_proc_exec_files(pid, t->files + 1, MAX_FILES - 1);
+	for (int i = 0; i < n && i < MAX_FILES - 1; i++)
+		if (strcmp(t->files[1 + i], real))
+			memmove(t->files[t->nfiles++], t->files[1 + i], sizeof(t->files[0]));
+	return 0;
+}
+
+/* Whether S is a process id that exists. */
+static pid_t as_pid(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v <= 0 || v > INT32_MAX || !rec_proc_alive((pid_t)v))
+		return 0;
+	return (pid_t)v;
+}
+
+int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *why, size_t size)
+{
+	struct table t = { .pattern = pattern && *pattern ? pattern : NULL };
+	char exe[4096];
+	pid_t pid = as_pid(target);
+	int err;
+
+	why[0] = '\0';
+	if (pid) {
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	} else if (rec_find_program(target, exe, sizeof(exe))) {
+		if (access(target, R_OK)) {
+			snprintf(why, size, "%s: expected a process id or an ELF file (a program "
+				 "or a library), found neither", target);
+			return -ENOENT;
+		}
+		snprintf(exe, sizeof(exe), "%s", target);   /* a library: not executable */
+	}
+	err = table_files(&t, exe, pid);
+	if (!err)
+		err = table_collect(&t, why, size);
+	if (err) {
+		if (!why[0])
+			snprintf(why, size, "%s", strerror(-err));
+		table_free(&t);
+		return err;
+	}
+	for (size_t i = 0; i < t.n; i++)
+		fprintf(out, "%s\t%s\t%s\t0x%" PRIx64 "\n", t.e[i].demangled, t.e[i].name,
+			t.files[t.e[i].file], t.e[i].s.value);
+	err = (int)t.n;
+	table_free(&t);
+	return err;
+}
+
+/* Runs fzf (at FZF) on T's entries; sets *PICK. Returns 0, -ECANCELED or an error. */
+static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
+{
+	char buf[64];
+	int fd = memfd_create("snaptrace-symbols", MFD_CLOEXEC), p[2], status;
+	ssize_t got = 0, r;
+	pid_t child;
+	FILE *f;
+
+	if (fd < 0)
+		return -errno;
+	f = fdopen(dup(fd), "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(f, "%zu\t%s\t%s\n", i, t->e[i].demangled,
+			base(t->files[t->e[i].file]));
+	if (fclose(f) || lseek(fd, 0, SEEK_SET) || pipe2(p, O_CLOEXEC)) {
+		close(fd);
+		return -EIO;
+	}
+	child = fork();
+	if (child == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* never outlives the recorder */
+		dup2(fd, STDIN_FILENO);
+		dup2(p[1], STDOUT_FILENO);
+		execl(fzf, "fzf", "--delimiter=\t", "--with-nth=2,3", "--prompt=trigger> ",
+		      "--header=the function whose call takes the snapshot", (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	close(p[1]);
+	while (child > 0 && got < (ssize_t)sizeof(buf) - 1 &&
+	       (r = read(p[0], buf + got, sizeof(buf) - 1 - (size_t)got)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		got += r;
+	}
+	close(p[0]);
+	if (child < 0)
+		return -errno;
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	buf[got] = '\0';
+	if (!got || !isdigit((unsigned char)buf[0]))
+		return -ECANCELED;
+	*pick = strtoull(buf, NULL, 10);
+	return *pick < t->n ? 0 : -ECANCELED;
+}
+
+/*
+ * Reads a line typed on the terminal (stdin, canonical mode) into LINE.
+ * Returns 0, or -ECANCELED at the end of input or when SIGINT, SIGTERM or
+ * SIGHUP is pending (the recorder blocks them to read them later: Ctrl-C
+ * cancels the pick, and the recorder then ends).
+ */
+static int read_answer(char *line, size_t size)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	ssize_t n;
+
+	for (;;) {
+		sigset_t pending;
+
+		sigpending(&pending);
+		for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+			if (sigismember(&pending, stops[i]))
+				return -ECANCELED;
+		if (poll(&p, 1, 200) > 0)
+			break;
+	}
+	n = read(STDIN_FILENO, line, size - 1);
+	if (n <= 0)
+		return -ECANCELED;
+	line[n] = '\0';
+	line[strcspn(line, "\r\n")] = '\0';
+	return 0;
+}
+
+/* The numbered list on stderr, narrowed by lines read from stdin; sets *PICK. */
+static int pick_list(const struct table *t, size_t *pick)
+{
+	char filter[256] = "", line[256];
+	size_t shown[LIST_ROWS];
+
+	for (;;) {
+		size_t n = 0, total = 0;
+
+		for (size_t i = 0; i < t->n; i++) {
+			if (*filter && !strcasestr(t->e[i].demangled, filter))
+				continue;
+			if (n < LIST_ROWS) {
+				shown[n] = i;
+				fprintf(stderr, "%3zu) %s  (%s)\n", n + 1, t->e[i].demangled,
+					base(t->files[t->e[i].file]));
+				n++;
+			}
+			total++;
+		}
+		if (total > n)
+			fprintf(stderr, "     ... %zu more: type part of a name to narrow the list\n",
+				total - n);
+		fprintf(stderr, "trigger: a number, part of a name, or nothing to cancel: ");
+		if (read_answer(line, sizeof(line)))
+			return -ECANCELED;
+		if (!*line)
+			return -ECANCELED;
+		if (line[strspn(line, "0123456789")] == '\0') {
+			unsigned long k = strtoul(line, NULL, 10);
+
+			if (k >= 1 && k <= n) {
+				*pick = shown[k - 1];
+				return 0;
+			}
+			fprintf(stderr, "trigger: expected a number from 1 to %zu, found %s\n", n,
+				line);
+			continue;
+		}
+		snprintf(filter, sizeof(filter), "%s", line);
+	}
+}
+
+int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
+		     size_t size_file, char *why, size_t size)
+{
+	struct table t = { 0 };
+	char fzf[4096];
+	size_t pick = 0;
+	int err;
+
+	if (!isatty(STDIN_FILENO)) {
+		snprintf(why, size, "--trigger '?': expected a terminal to pick a function on, "
+			 "found none (stdin is not one); list them with `snaptrace symbols %s`",
+			 pid > 0 ? "PID" : exe);
+		return -ENOTTY;
+	}
+	err = table_files(&t, exe, pid);
+	if (!err)
+		err = table_collect(&t, why, size);
+	if (!err && !t.n) {
+		snprintf(why, size, "%s: expected functions to pick from, found none", exe);
+		err = -ENOENT;
+	}
+	if (!err)
+		err = rec_find_program("fzf", fzf, sizeof(fzf)) ? pick_list(&t, &pick) :
+		      pick_fzf(fzf, &t, &pick);
+	if (err == -ECANCELED)
+		snprintf(why, size, "--trigger '?': no function picked");
+	else if (err && !why[0])
+		snprintf(why, size, "--trigger '?': %s", strerror(-err));
+	if (!err) {
+		*s = t.e[pick].s;
+		snprintf(s->name, sizeof(s->name), "%s", t.e[pick].name);
+		snprintf(s->demangled, sizeof(s->demangled), "%s", t.e[pick].demangled);
+		snprintf(file, size_file, "%s", t.files[t.e[pick].file]);
+	}
+	table_free(&t);
+	return err;
+}

@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# Triggers as users write them (README "Triggers"), recorded for real on a
+# C++ program with known symbols, lines and a namespace
+# (triggers_target.cc): every form takes the snapshot at the function it
+# names (record.json's trigger, the end "trigger", work_leaf in the
+# converted snapshot); bad forms are one-line errors with what was tried
+# and the closest names; `snaptrace symbols` lists a program's, a
+# library's and a process's functions; --trigger '?' picks in a
+# pseudo-terminal (numbered list, and fzf's protocol), and is a usage error
+# off a terminal.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+export SNAPTRACE_BIN
+
+NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_line_bare
+form_line_address form_line_col form_addr form_dot form_lib form_default error_several error_empty error_closest
+error_line_no_code error_no_library error_dot_missing error_bare symbols_program
+symbols_library symbols_process symbols_usage pick_not_terminal pick_list pick_list_ctrl_c pick_fzf_protocol
+pick_fzf_real readme_examples no_leftovers"
+need_recording
+[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+command -v g++ >/dev/null || skip_all "g++ not installed"
+
+PROG="$TMP/triggers_target"
+SRC="$SNAPTRACE_TOP/tests/record/triggers_target.cc"
+cp "$SRC" "$TMP/prog.cc"
+g++ -g -O1 -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.cc" 2>"$TMP/cc.err" ||
+	skip_all "cannot build triggers_target.cc: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG")
+FLUSH_LINE=$(grep -n '// FLUSH_LINE$' "$SRC" | cut -d: -f1)
+# DWARF columns count bytes from 1 (a tab is one): where the statement starts
+FLUSH_COL=$(awk -v l="$FLUSH_LINE" 'NR == l { print index($0, "sink") }' "$SRC")
+TIMEOUT=$(command -v timeout)
+PYTHON=$(python3 -c 'import sys; print(sys.executable)')   # not a shim needing PATH
+FLUSH=_ZN3app5Store5flushEi
+PERF=$(command -v perf)
+
+# trigger_json DIR KEY: a field of record.json's trigger.
+trigger_json() {
+	sed -n "s/^  \"trigger\": {.*\"$2\": \"\{0,1\}\([^\",}]*\)\"\{0,1\}[,}].*/\1/p" "$1/record.json"
+}
+
+# record_form NAME SYMBOL SPEC [ARG]: records the target (with ARG) with
+# --trigger SPEC; the trigger must resolve to SYMBOL, fire and end the
+# recording, and the snapshot hold work_leaf.
+record_form() {
+	local name=$1 sym=$2 spec=$3 d="$TMP/$1" f
+	local -a trig=(--trigger "$spec")
+	shift 3
+	[ -z "$spec" ] && trig=()
+	if ! "$RECORD" -q -o "$d" "${trig[@]}" -- "$PROG" "$@" >/dev/null 2>"$TMP/$name.err"
+	then
+		fail "$name" "--trigger '$spec': exit non-zero: $(tl 3 "$TMP/$name.err")"
+	elif [ "$(trigger_json "$d" symbol)" != "$sym" ]; then
+		fail "$name" "--trigger '$spec' resolved to '$(trigger_json "$d" symbol)', not $sym"
+	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
+		fail "$name" "end is $(json_str "$d/record.json" end), not trigger"
+	elif ! f=$(snaps "$d" trigger) || [ -z "$f" ] ||
+		! slices_of "$d" $f | grep -q ' work_leaf$'; then
+		fail "$name" "no trigger snapshot with work_leaf: $(tl 2 "$d/convert.log")"
+	else
+		ok "$name"
+	fi
+}
+
+# address_of SYMBOL: the link-time address `snaptrace symbols` gives it.
+address_of() {
+	"$FRONT" symbols "$PROG" "$1" | awk -F '\t' -v s="$1" '$2 == s { print $4 }'
+}
+
+t_forms() {
+	local addr off vaddr want seg_off seg_vaddr
+	record_form form_demangled "$FLUSH" 'app::Store::flush'
+	record_form form_demangled_params "$FLUSH" 'symbol:app::Store::flush(int)'
+	record_form form_symbol_mangled "$FLUSH" "symbol:$FLUSH"
+	record_form form_line "$FLUSH" "line:prog.cc:$FLUSH_LINE"
+	# the line's own address, as the line table (objdump) has it, not the function's
+	want=$(objdump --dwarf=decodedline "$PROG" 2>/dev/null |
+		awk -v l="$FLUSH_LINE" '$1 == "prog.cc" && $2 == l && $NF == "x" { print $3 }' |
+		sort | head -n 1)
+	off=$(trigger_json "$TMP/form_line" file_offset)
+	# the file offset back to an address through the code segment (readelf)
+	read -r seg_off seg_vaddr < <(readelf -lW "$PROG" | awk '$1 == "LOAD" && $7 ~ /E/ { print $2, $3 }')
+	vaddr=$(( ${off:-0} - seg_off + seg_vaddr ))
+	if [ -z "$want" ] || [ "$((want))" -ne "$vaddr" ]; then
+		fail form_line_address "line $FLUSH_LINE is at $want (objdump), the trigger at $vaddr"
+	else
+		ok form_line_address
+	fi
+	record_form form_line_bare "$FLUSH" "prog.cc:$FLUSH_LINE"
+	record_form form_line_col "$FLUSH" "line:$TMP/prog.cc:$FLUSH_LINE:$FLUSH_COL"
+	addr=$(address_of "$FLUSH")
+	record_form form_addr "$FLUSH" "addr:$addr"
+	record_form form_dot magic_trace_stop_indicator . stop
+	record_form form_default magic_trace_stop_indicator '' stop
+	record_form form_lib getpid 'libc:getpid'
+}
+
+# expect_error NAME STATUS PATTERN ARGS...: the recorder fails with STATUS
+# and one line matching PATTERN; nothing is recorded.
+expect_error() {
+	local name=$1 want=$2 pattern=$3 rc
+	shift 3
+	"$RECORD" -o "$TMP/$name" "$@" </dev/null >/dev/null 2>"$TMP/$name.err"
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		fail "$name" "exit $rc, expected $want: $(tl 2 "$TMP/$name.err")"
+	elif [ "$(wc -l <"$TMP/$name.err")" -ne 1 ] || ! grep -q -- "$pattern" "$TMP/$name.err"; then
+		fail "$name" "unexpected message: $(tl 3 "$TMP/$name.err")"
+	elif [ -e "$TMP/$name/record.json" ] || ! no_procs; then
+		fail "$name" "something was recorded or left running"
+	else
+		ok "$name"
+	fi
+}
+
+t_errors() {
+	expect_error error_several 2 "expected one function named 'app::Store::load', found 2: .*app::Store::load(int) (_ZN3app5Store4loadEi, 0x[0-9a-f]*)" \
+		--trigger app::Store::load -- "$PROG"
+	grep -q "app::Store::load(char const\*) (_ZN3app5Store4loadEPKc, 0x" "$TMP/error_several.err" ||
+		fail error_several_both "the other overload is not listed: $(cat "$TMP/error_several.err")"
+	expect_error error_empty 2 "expected a SPEC" --trigger '' -- "$PROG"
+	expect_error error_closest 1 "tried 'app::Store::flsuh' as a symbol: .*closest: app::Store::flush" \
+		--trigger app::Store::flsuh -- "$PROG"
+	expect_error error_line_no_code 1 "expected code at prog.cc:2, found none (the next line with code: [0-9]*)" \
+		--trigger line:prog.cc:2 -- "$PROG"
+	expect_error error_no_library 1 "expected a shared library 'libnosuch' (LIB:SYMBOL).*symbol:NAME, line:FILE:LINE" \
+		--trigger libnosuch:f -- "$PROG"
+	expect_error error_dot_missing 1 "expected a function magic_trace_stop_indicator or snaptrace_trigger" \
+		--trigger . -- "$RECORD"
+	expect_error error_bare 1 "tried 'nothing_here' as a symbol: .*not a FILE:LINE nor an address" \
+		--trigger nothing_here -- "$PROG"
+}
+
+t_symbols() {
+	local out pid rc
+	out=$("$FRONT" symbols "$PROG" Store)
+	if [ "$(echo "$out" | cut -f 1,2 | sort)" != "$(printf '%s\t%s\n' \
+		'app::Store::flush(int)' _ZN3app5Store5flushEi \
+		'app::Store::load(char const*)' _ZN3app5Store4loadEPKc \
+		'app::Store::load(int)' _ZN3app5Store4loadEi)" ]; then
+		fail symbols_program "expected the three app::Store functions, found: $(echo "$out" | tr '\n\t' '| ')"
+	elif [ "$(echo "$out" | cut -f 3 | sort -u)" != "$PROG" ] ||
+		[ "$(echo "$out" | cut -f 4 | grep -vc '^0x[0-9a-f]*$')" -ne 0 ]; then
+		fail symbols_program "file or address columns wrong: $(echo "$out" | tr '\n\t' '| ')"
+	else
+		ok symbols_program
+	fi
+	out=$("$FRONT" symbols /lib/x86_64-linux-gnu/libm.so.6 cos)
+	if ! echo "$out" | grep -q "^cos	cos	/.*libm.so.6	0x[0-9a-f]*$"; then
+		fail symbols_library "no line for cos: $(echo "$out" | head -n 3 | tr '\n\t' '| ')"
+	else
+		ok symbols_library
+	fi
+	"$PROG" &
+	pid=$!
+	BG+=("$pid")
+	sleep 0.2
+	out=$("$FRONT" symbols "$pid")
+	if ! echo "$out" | grep -q "^app::Store::flush(int)	$FLUSH	$PROG	" ||
+		! echo "$out" | grep -q "^getpid	getpid	/.*libc.so.6	"; then
+		fail symbols_process "expected the program's and libc's functions: $(echo "$out" | wc -l) lines"
+	else
+		ok symbols_process
+	fi
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	"$FRONT" symbols >/dev/null 2>&1
+	rc=$?
+	"$FRONT" symbols /nonexistent/prog >/dev/null 2>"$TMP/nofile.err"
+	if [ $rc -ne 2 ]; then
+		fail symbols_usage "no argument: exit $rc, expected 2"
+	elif "$FRONT" symbols "$PROG" zz_no_such_function >/dev/null 2>&1; then
+		fail symbols_usage "no match: exit 0, expected 1"
+	elif ! grep -q "expected a process id or an ELF file" "$TMP/nofile.err"; then
+		fail symbols_usage "a missing file: $(tl 2 "$TMP/nofile.err")"
+	else
+		ok symbols_usage
+	fi
+}
+
+# pty_pick NAME PATH INPUT...: runs the recorder with --trigger '?' in a
+# pseudo-terminal with PATH, answering each prompt with the next INPUT.
+pty_pick() {
+	local name=$1 path=$2
+	shift 2
+	PATH="$path" "$TIMEOUT" 60 "$PYTHON" - "$RECORD" "$PERF" "$TMP/$name" "$PROG" "$@" \
+		>"$TMP/$name.out" 2>&1 <<'EOF_PY'
+import os, pty, sys, time, select
+rec, perf, out, prog = sys.argv[1:5]
+answers = sys.argv[5:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(rec, [rec, "-q", "--perf", perf, "-o", out, "--trigger", "?", "--", prog])
+seen = b""
+log = b""
+def read_until(pat, secs):
+    global seen, log
+    end = time.time() + secs
+    while pat not in seen and time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                got = os.read(fd, 4096)
+            except OSError:
+                return False
+            seen += got
+            log += got
+    return pat in seen
+for a in answers:
+    if not read_until(b"trigger: a number", 20):
+        print("no prompt; saw:", seen[-300:])
+        break
+    seen = b""
+    os.write(fd, b"\x03" if a == "^C" else a.encode() + b"\n")
+while True:
+    try:
+        got = os.read(fd, 4096)
+    except OSError:
+        break
+    if not got:
+        break
+    log += got
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(log.decode(errors="replace").replace("\r", ""))
+print("exit", os.waitstatus_to_exitcode(status))
+EOF_PY
+}
+
+t_pick() {
+	local empty="$TMP/empty-path" fake="$TMP/fake-fzf"
+	# not on a terminal: a usage error naming the way out
+	expect_error pick_not_terminal 2 "expected a terminal to pick a function on, found none.*snaptrace symbols" \
+		--trigger '?' -- "$PROG"
+	# the numbered list: narrow by a name, then pick the first
+	mkdir -p "$empty"
+	pty_pick pick_list "$empty" "Store::fl" "1"
+	if ! grep -q '^exit 0' "$TMP/pick_list.out"; then
+		fail pick_list "$(tl 4 "$TMP/pick_list.out")"
+	elif [ "$(trigger_json "$TMP/pick_list" symbol)" != "$FLUSH" ] ||
+		[ "$(json_str "$TMP/pick_list/record.json" end)" != trigger ]; then
+		fail pick_list "picked $(trigger_json "$TMP/pick_list" symbol), end $(json_str "$TMP/pick_list/record.json" end)"
+	elif ! grep -q '1) app::Store::flush(int)  (triggers_target)' "$TMP/pick_list.out"; then
+		fail pick_list "the narrowed list lacks app::Store::flush: $(tl 4 "$TMP/pick_list.out")"
+	else
+		ok pick_list
+	fi
+	# Ctrl-C at the prompt cancels: nothing recorded, nothing left
+	pty_pick pick_list_ctrl_c "$empty" "^C"
+	if ! grep -q '^exit 1' "$TMP/pick_list_ctrl_c.out" ||
+		! grep -q "no function picked" "$TMP/pick_list_ctrl_c.out"; then
+		fail pick_list_ctrl_c "$(tl 3 "$TMP/pick_list_ctrl_c.out")"
+	elif [ -e "$TMP/pick_list_ctrl_c/record.json" ] || ! no_procs; then
+		fail pick_list_ctrl_c "something was recorded or left running"
+	else
+		ok pick_list_ctrl_c
+	fi
+	# fzf's side: the list on its stdin (INDEX<TAB>NAME<TAB>FILE), the chosen line on its stdout
+	mkdir -p "$fake"
+	printf '#!/bin/sh\nexec %s -m 1 "	app::Store::load(int)	"\n' "$(command -v grep)" >"$fake/fzf"
+	chmod +x "$fake/fzf"
+	pty_pick pick_fzf_protocol "$fake:$empty"
+	if ! grep -q '^exit 0' "$TMP/pick_fzf_protocol.out" ||
+		[ "$(trigger_json "$TMP/pick_fzf_protocol" symbol)" != _ZN3app5Store4loadEi ]; then
+		fail pick_fzf_protocol "picked '$(trigger_json "$TMP/pick_fzf_protocol" symbol)': $(tl 3 "$TMP/pick_fzf_protocol.out")"
+	else
+		ok pick_fzf_protocol
+	fi
+	if ! command -v fzf >/dev/null; then
+		skip pick_fzf_real "fzf not installed"
+		return
+	fi
+	ln -sf "$(command -v fzf)" "$fake/fzf"
+	pty_pick_fzf
+}
+
+# The real fzf in a pseudo-terminal: type a query, Enter.
+pty_pick_fzf() {
+	PATH="$TMP/fake-fzf" "$TIMEOUT" 60 "$PYTHON" - "$RECORD" "$PERF" "$TMP/fzf" "$PROG" \
+		>"$TMP/fzf.out" 2>&1 <<'EOF_PY'
+import os, pty, sys, time
+rec, perf, out, prog = sys.argv[1:5]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["TERM"] = "xterm"
+    os.execv(rec, [rec, "-q", "--perf", perf, "-o", out, "--trigger", "?", "--", prog])
+time.sleep(1.5)
+os.write(fd, b"Store::flush")
+time.sleep(1.0)
+os.write(fd, b"\r")
+while True:
+    try:
+        if not os.read(fd, 4096):
+            break
+    except OSError:
+        break
+_, status = os.waitpid(pid, 0)
+print("exit", os.waitstatus_to_exitcode(status))
+EOF_PY
+	if ! grep -q '^exit 0' "$TMP/fzf.out" ||
+		[ "$(trigger_json "$TMP/fzf" symbol)" != "$FLUSH" ]; then
+		fail pick_fzf_real "picked '$(trigger_json "$TMP/fzf" symbol)': $(tl 3 "$TMP/fzf.out")"
+	else
+		ok pick_fzf_real
+	fi
+}
+
+# Every --trigger example of README's trigger table resolves (and records):
+# on the demo, the C++ ones on the test target; the address of the demo's
+# demo_nap depends on the compiler, so addr: takes the one `snaptrace
+# symbols` gives; '?' is the picker's (above).
+t_readme_examples() {
+	local demo="$SNAPTRACE_O/examples/demo" spec target n=0 bad="" addr d
+	[ -x "$demo" ] || { skip readme_examples "$demo not built"; return; }
+	addr=$("$FRONT" symbols "$demo" demo_nap | awk -F '\t' '$2 == "demo_nap" { print $4 }')
+	while read -r spec; do
+		target=$demo
+		case "$spec" in
+		'?') continue ;;
+		*app::*) target=$PROG ;;
+		addr:*) spec="addr:$addr" ;;
+		esac
+		n=$((n + 1))
+		d="$TMP/readme$n"
+		if ! "$RECORD" -q -o "$d" --duration 0.3 --trigger "$spec" -- "$target" \
+			>/dev/null 2>"$d.err"; then
+			bad="$bad [$spec: $(tl 1 "$d.err")]"
+		elif [ "$spec" != none ] && [ -z "$(trigger_json "$d" symbol)" ]; then
+			bad="$bad [$spec: no trigger in record.json]"
+		fi
+	done < <(sed -n '/^### Triggers/,/^### /p' "$SNAPTRACE_TOP/README.md" | grep '^| ' |
+		cut -d '|' -f 3 | grep -oE -- "--trigger ('[^']*'|[^ \`]*)" | sed "s/^--trigger //; s/'//g")
+	if [ $n -lt 11 ]; then
+		fail readme_examples "only $n examples found in README's trigger table"
+	elif [ -n "$bad" ]; then
+		fail readme_examples "$bad"
+	else
+		ok readme_examples
+	fi
+}
+
+t_forms
+t_readme_examples
+t_errors
+t_symbols
+t_pick
+if no_procs; then ok no_leftovers; else fail no_leftovers "a perf or target is left"; fi

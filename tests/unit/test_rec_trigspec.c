@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the trigger grammar (record/trigspec), the demangler
+ * (record/demangle) and the source lines (record/lineaddr), against this test
+ * program itself: it is built with -g, and holds C functions whose symbol
+ * names are the mangled names of C++ functions (an asm label), so that the
+ * demangled forms are checked without a C++ compiler.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demangle.h"
+#include "elfsym.h"
+#include "lineaddr.h"
+#include "symbols.h"
+#include "trigspec.h"
+#include "unit.h"
+#include "unit_self.h"
+
+/* app::Store::load(int), and two overloads of app::Store::save */
+__attribute__((noinline)) int store_load(int x) __asm__("_ZN3app5Store4loadEi");
+__attribute__((noinline)) int store_load(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 1;
+}
+__attribute__((noinline)) int store_save_i(int x) __asm__("_ZN3app5Store4saveEi");
+__attribute__((noinline)) int store_save_i(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 2;
+}
+__attribute__((noinline)) int store_save_d(double x) __asm__("_ZN3app5Store4saveEd");
+__attribute__((noinline)) int store_save_d(double x)
+{
+	__asm__ volatile("" : "+x"(x));
+	return (int)x + 3;
+}
+
+/* A function with a known line; the line before it has no code. */
+static const unsigned probe_line = __LINE__ + 4;
+__attribute__((noinline)) int trigspec_probe(int x);
+__attribute__((noinline)) int trigspec_probe(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x * 5;
+}
+
+__attribute__((noinline)) void magic_trace_stop_indicator(void);
+__attribute__((noinline)) void magic_trace_stop_indicator(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static int resolve(const char *spec, struct rec_trigger_loc *loc, char *why, size_t size)
+{
+	return rec_trigspec_resolve(spec, unit_self_exe(), getpid(), loc, why, size);
+}
+
+static void demangling(void)
+{
+	char out[256];
+
+	CHECK(rec_demangle("_ZN3app5Store4loadEi", out, sizeof(out)));
+	CHECK_STR_EQ(out, "app::Store::load(int)");
+	CHECK(!rec_demangle("main", out, sizeof(out)));
+	CHECK_STR_EQ(out, "main");
+	CHECK(!rec_demangle("_Zbogus", out, sizeof(out)));
+	CHECK_STR_EQ(out, "_Zbogus");
+	/* Rust's legacy mangling: the hash is dropped */
+	CHECK(rec_demangle("_ZN4core3fmt5write17h0123456789abcdefE", out, sizeof(out)));
+	CHECK_STR_EQ(out, "core::fmt::write");
+	CHECK_INT_EQ(rec_demangled_base_len("app::Store::load(int) const"), 16);
+	CHECK_INT_EQ(rec_demangled_base_len("app::X::operator()(int)"), 18);
+	CHECK_INT_EQ(rec_demangled_base_len("main"), 4);
+	CHECK(rec_demangled_matches("app::Store::load(int)", "app::Store::load"));
+	CHECK(rec_demangled_matches("app::Store::load(int)", "app::Store::load(int)"));
+	CHECK(!rec_demangled_matches("app::Store::load(int)", "app::Store::load(long)"));
+	CHECK(!rec_demangled_matches("app::Store::loader(int)", "app::Store::load"));
+	CHECK(!rec_demangled_matches("app::Store::load(int)", "Store::load"));
+}
+
+/* The forms with a function name: symbol:, bare, demangled, several. */
+static void function_forms(void)
+{
+	struct rec_trigger_loc loc;
+	struct rec_sym s;
+	char why[2048];
+
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
+	CHECK_INT_EQ(resolve("symbol:trigspec_probe", &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value);
+	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
+	CHECK(loc.in_main);
+	CHECK_INT_EQ(resolve("trigspec_probe", &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value);
+
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "_ZN3app5Store4loadEi", &s), 0);
+	CHECK_INT_EQ(resolve("app::Store::load", &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value);
+	CHECK_STR_EQ(loc.symbol, "_ZN3app5Store4loadEi");
+	CHECK_INT_EQ(resolve("symbol:app::Store::load(int)", &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value);
+	CHECK_INT_EQ(resolve("symbol:_ZN3app5Store4loadEi", &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value);
+
+	/* several: listed, none taken */
+	CHECK_INT_EQ(resolve("app::Store::save", &loc, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "found 2"));
+	CHECK(strstr(why, "app::Store::save(int)"));
+	CHECK(strstr(why, "app::Store::save(double)"));
+	CHECK_INT_EQ(resolve("app::Store::save(double)", &loc, why, sizeof(why)), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "_ZN3app5Store4saveEd", &s), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value);
+
+	/* missing: the closest demangled names */
+	CHECK_INT_EQ(resolve("app::Store::lod", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "tried 'app::Store::lod' as a symbol"));
+	CHECK(strstr(why, "closest: app::Store::load"));
+	CHECK_INT_EQ(resolve("symbol:trigspec_prob", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "closest: trigspec_probe"));
+	CHECK_INT_EQ(resolve("symbol:", &loc, why, sizeof(why)), -EINVAL);
+	CHECK_INT_EQ(store_load(1) + store_save_i(1) + store_save_d(1) + trigspec_probe(1), 14);
+}
+
+static void line_forms(void)
+{
+	struct rec_trigger_loc loc;
+	struct rec_sym s;
+	char why[2048], spec[256];
+	uint64_t a;
+
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
+	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "test_rec_trigspec.c", probe_line, 0, &a), 0);
+	CHECK(a >= s.value && a < s.value + s.size);
+	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u", probe_line);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, a);
+	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
+	CHECK(loc.file_offset > 0);
+	/* a longer path suffix, and the bare form */
+	snprintf(spec, sizeof(spec), "unit/test_rec_trigspec.c:%u", probe_line);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, a);
+	/* no such column; no code on the line before; no such file */
+	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u:999", probe_line);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), -ENOENT);
+	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u", probe_line - 4);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "expected code at test_rec_trigspec.c:"));
+	CHECK(strstr(why, "the next line with code"));
+	CHECK_INT_EQ(resolve("line:no_such_file.c:10", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "expected a source file 'no_such_file.c'"));
+	CHECK(strstr(why, "nor in its"));
+	/* est_rec_trigspec.c is not test_rec_trigspec.c */
+	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "est_rec_trigspec.c", probe_line, 0, &a),
+		     -ENOENT);
+	CHECK_INT_EQ(resolve("line:x.c", &loc, why, sizeof(why)), -EINVAL);
+	CHECK_INT_EQ(resolve("line:x.c:0", &loc, why, sizeof(why)), -EINVAL);
+	CHECK_INT_EQ(rec_srcline_find("/nonexistent", "x.c", 1, 0, &a), -ENOENT);
+}
+
+static void other_forms(void)
+{
+	struct rec_trigger_loc loc;
+	struct rec_sym s;
+	char why[2048], spec[64];
+
+	/* "." and no spec: the stop indicator */
+	CHECK_INT_EQ(resolve(".", &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.spec, "magic_trace_stop_indicator");
+	CHECK_INT_EQ(resolve(NULL, &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.symbol, "magic_trace_stop_indicator");
+	/* addresses: addr:, and a bare word that is no symbol */
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
+	snprintf(spec, sizeof(spec), "addr:0x%llx", (unsigned long long)s.value);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
+	snprintf(spec, sizeof(spec), "0x%llx", (unsigned long long)s.value + 1);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
+	CHECK_U64_EQ(loc.vaddr, s.value + 1);
+	CHECK_U64_EQ(loc.file_offset, s.file_offset + 1);
+	CHECK_INT_EQ(resolve("zz_not_anything", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "not a FILE:LINE nor an address"));
+	/* LIB:NAME, with a demangled name too; never confused with NS::NAME */
+	CHECK_INT_EQ(resolve("libc:malloc", &loc, why, sizeof(why)), 0);
+	CHECK(strstr(loc.file, "libc"));
+	CHECK(!loc.in_main);
+	CHECK_INT_EQ(resolve("libstdc++:std::terminate", &loc, why, sizeof(why)), 0);
+	CHECK(strstr(loc.file, "libstdc++"));
+	CHECK_STR_EQ(loc.symbol, "_ZSt9terminatev");
+	CHECK_INT_EQ(resolve("libnosuch:f", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "expected a shared library 'libnosuch'"));
+	CHECK_INT_EQ(resolve("std::nosuch", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(!strstr(why, "shared library"));
+	/* "?": not on a terminal, a usage error that says so */
+	CHECK(freopen("/dev/null", "r", stdin) != NULL);
+	CHECK_INT_EQ(resolve("?", &loc, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "expected a terminal"));
+	CHECK_INT_EQ(resolve("none", &loc, why, sizeof(why)), REC_TRIGSPEC_NONE);
+	magic_trace_stop_indicator();
+}
+
+static void symbol_listing(void)
+{
+	char why[512], *buf = NULL, pid[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int n;
+
+	n = rec_symbols_list(f, unit_self_exe(), "store::", why, sizeof(why));
+	fclose(f);
+	CHECK_INT_EQ(n, 3);
+	CHECK(buf && strstr(buf, "app::Store::load(int)\t_ZN3app5Store4loadEi\t/"));
+	CHECK(buf && strstr(buf, "app::Store::save(double)\t_ZN3app5Store4saveEd\t"));
+	free(buf);
+	/* a process: its libraries too */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	f = open_memstream(&buf, &len);
+	n = rec_symbols_list(f, pid, "malloc", why, sizeof(why));
+	fclose(f);
+	CHECK(n >= 1);
+	CHECK(buf && strstr(buf, "\tmalloc\t") && strstr(buf, "libc"));
+	free(buf);
+	/* a library file (not executable: no program lookup applies) */
+	f = open_memstream(&buf, &len);
+	n = rec_symbols_list(f, "/lib/x86_64-linux-gnu/libm.so.6", "cosf", why, sizeof(why));
+	fclose(f);
+	CHECK(n >= 1);
+	CHECK(buf && strstr(buf, "cosf\tcosf\t/") && strstr(buf, "libm.so.6\t0x"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	CHECK_INT_EQ(rec_symbols_list(f, "/nonexistent/prog", NULL, why, sizeof(why)), -ENOENT);
+	fclose(f);
+	free(buf);
+	CHECK(strstr(why, "expected a process id or an ELF file"));
+}
+
+int main(void)
+{
+	UNIT_RUN(demangling);
+	UNIT_RUN(function_forms);
+	UNIT_RUN(line_forms);
+	UNIT_RUN(other_forms);
+	UNIT_RUN(symbol_listing);
+	return unit_exit();
+}
