@@ -70,6 +70,7 @@ static const char usage_text[] =
 	"  -q, --quiet           only errors on stderr\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
+	"\n"
 	"--top needs --function; --match and --baseline do not go with --function,\n"
 	"nor --sort with --baseline (usage errors).\n"
 	"\n"
