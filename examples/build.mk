@@ -1,9 +1,11 @@
 # examples/build.mk: the demo target (included by the top Makefile).
 #
-#   make demo   installs missing packages, builds, records the demo with
-#               `scripts/snaptrace run` (default trigger:
-#               magic_trace_stop_indicator) into trace.fxt.gz and prints
-#               a summary.
+#   make demo   installs missing packages, then `make demo-run`.
+#   make demo-run  builds, records the demo with `scripts/snaptrace run`
+#               (default trigger: magic_trace_stop_indicator) into
+#               $(DEMO_TRACE) (default trace.fxt.gz) and prints its summary:
+#               `snaptrace stats`' own table of the functions with the most
+#               time, never a re-parse of a tool's output.
 #
 # The demo is built like a program one wants to see in a timeline: with
 # debug info and frame pointers in every function, leaves included where the
@@ -21,11 +23,15 @@ $(DEMO): examples/demo.c
 # the record tests use the demo as their known target
 TEST_BINS += $(DEMO)
 
+DEMO_TRACE ?= trace.fxt.gz
+DEMO_ROWS := 8
+
+.PHONY: demo-run
 demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run:
 	@$(MAKE) --no-print-directory all $(DEMO)
-	@SNAPTRACE_BIN=$(abspath $(O)/bin) scripts/snaptrace run -o trace.fxt.gz -- $(DEMO)
-	@echo "functions in the snapshot (slices per function):"
-	@SNAPTRACE_BIN=$(abspath $(O)/bin) scripts/snaptrace convert --dump=slices trace.fxt.gz \
-		| awk '{ n[$$3]++ } END { for (f in n) printf "  %6d  %s\n", n[f], f }' \
-		| sort -rn | head -n 8
-	@echo "open trace.fxt.gz in https://ui.perfetto.dev"
+	@SNAPTRACE_BIN=$(abspath $(O)/bin) scripts/snaptrace run -o $(DEMO_TRACE) -- $(DEMO)
+	@echo
+	@SNAPTRACE_BIN=$(abspath $(O)/bin) scripts/snaptrace stats --limit $(DEMO_ROWS) $(DEMO_TRACE)

@@ -14,6 +14,8 @@
 #include "agg.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,7 @@ struct agg_thread {
 	struct frame *stack;   size_t depth, capstack;
 	uint64_t max_ts;       /* the latest time of an in-order event */
 	bool seen;
+	bool events;           /* has events (any, even those --thread leaves out) */
 	struct late *late;     size_t nlate, caplate, next_late;
 };
 
@@ -339,11 +342,14 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 
 	if (ev->ts < a->first_ts)
 		a->first_ts = ev->ts;
-	if (ev->type == FXT_EVENT_COUNTER || (a->opts.one_thread && ev->tid != a->opts.tid))
+	if (ev->type == FXT_EVENT_COUNTER)
 		return 0;
 	t = thread_get(a, ev->pid, ev->tid);
 	if (!t)
 		return -ENOMEM;
+	t->events = true;
+	if (a->opts.one_thread && ev->tid != a->opts.tid)
+		return 0;
 	if ((ev->type == FXT_EVENT_BEGIN || ev->type == FXT_EVENT_COMPLETE) &&
 	    row_get(a, t, ev->name, ev->category, &row))
 		return -ENOMEM;
@@ -480,6 +486,70 @@ const char *agg_thread_name(const struct agg *a, uint64_t pid, uint64_t tid)
 		if (a->threads[i].pid == pid && a->threads[i].tid == tid)
 			return a->threads[i].name;
 	return NULL;
+}
+
+bool agg_has_thread(const struct agg *a, uint64_t tid)
+{
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (a->threads[i].tid == tid && a->threads[i].events)
+			return true;
+	return false;
+}
+
+/* A "the trace has" list being written into a buffer (agg_list_*). */
+struct list {
+	char *buf;
+	size_t len, at, n, shown;
+};
+
+/* Counts one more item and writes it (FMT) when there is room for it. */
+__attribute__((format(printf, 2, 3)))
+static void list_add(struct list *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	l->n++;
+	if (l->shown == AGG_LIST_MAX || l->at >= l->len)
+		return;
+	if (l->shown)
+		l->at += (size_t)snprintf(l->buf + l->at, l->len - l->at, ", ");
+	if (l->at < l->len) {
+		va_start(ap, fmt);
+		l->at += (size_t)vsnprintf(l->buf + l->at, l->len - l->at, fmt, ap);
+		va_end(ap);
+	}
+	l->shown++;
+}
+
+static const char *list_end(struct list *l)
+{
+	if (l->n > l->shown && l->at < l->len)
+		snprintf(l->buf + l->at, l->len - l->at, ", ... (%zu in all)", l->n);
+	return l->buf;
+}
+
+const char *agg_list_threads(const struct agg *a, char *buf, size_t len)
+{
+	struct list l = { .buf = buf, .len = len };
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (a->threads[i].events)
+			list_add(&l, "%" PRIu64 "%s%s", a->threads[i].tid,
+				 a->threads[i].name ? " " : "",
+				 a->threads[i].name ? a->threads[i].name : "");
+	return list_end(&l);
+}
+
+const char *agg_list_functions(const struct agg *a, char *buf, size_t len)
+{
+	struct list l = { .buf = buf, .len = len };
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].hist.total && (i == 0 || strcmp(a->rows[i].name, a->rows[i - 1].name)))
+			list_add(&l, "%s", a->rows[i].name);
+	return list_end(&l);
 }
 
 bool agg_sampled(const struct agg *a)

@@ -83,6 +83,26 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 /* The name of thread (PID, TID) from the trace's kernel objects, or NULL. */
 const char *agg_thread_name(const struct agg *a, uint64_t pid, uint64_t tid);
 
+/* True when A's trace has events on a thread TID (of any process). */
+bool agg_has_thread(const struct agg *a, uint64_t tid);
+
+/* Names listed at most in a "the trace has ..." message. */
+enum { AGG_LIST_MAX = 8 };
+
+/*
+ * Writes into BUF (LEN bytes, cut to fit) the threads of A that have events,
+ * "TID NAME" comma-separated in file order, at most AGG_LIST_MAX, then
+ * "... (N in all)"; an empty string when there are none. Returns BUF.
+ */
+const char *agg_list_threads(const struct agg *a, char *buf, size_t len);
+
+/*
+ * The same for the names of A's functions with calls, in the rows' order
+ * (sort them first: report_sort_rows); a name is listed once per run of
+ * rows of that name (--by-thread, or one name in several dsos).
+ */
+const char *agg_list_functions(const struct agg *a, char *buf, size_t len);
+
 /* True when A's trace says its slices come from sampled call stacks. */
 bool agg_sampled(const struct agg *a);
 

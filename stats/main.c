@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include "version.h"
 
 enum { OPT_FORMAT = 256, OPT_SORT, OPT_LIMIT, OPT_BY_THREAD, OPT_THREAD, OPT_MATCH,
-       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_VERSION };
+       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_VERSION, OPT_END };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -52,21 +53,30 @@ static const char usage_text[] =
 	"\n"
 	"      --format table|csv|json   default table (human units); csv and json in ns\n"
 	"      --sort total|self|calls|p99|max   largest first (default total)\n"
-	"      --limit N         at most N rows (default all)\n"
+	"      --limit N         at most N rows, N >= 1 (default all)\n"
 	"      --by-thread       a row per thread and function (columns tid, thread)\n"
-	"      --thread TID      only the slices of thread TID\n"
+	"      --thread TID      only the slices of thread TID (a TID without events in\n"
+	"                        the trace is an error)\n"
 	"      --match PATTERN   only functions whose name matches the shell PATTERN\n"
+	"                        (matching nothing is an empty table, not an error)\n"
 	"      --function NAME   NAME in detail: its rows, a histogram of its call\n"
 	"                        durations and its longest calls (thread, start time)\n"
-	"      --top N           longest calls shown by --function (default 10)\n"
+	"      --top N           longest calls shown by --function, N >= 1 (default 10)\n"
 	"      --baseline OLD    compare with the trace OLD: calls, p50, p99, total with\n"
-	"                        their ratios new/old, largest change of total first\n"
+	"                        their ratios new/old, largest change of total first;\n"
+	"                        \"-\" (empty, null) where a value does not exist: the\n"
+	"                        percentiles of a function absent from one trace, a\n"
+	"                        ratio to 0, the per-call columns of a sampled trace\n"
 	"  -q, --quiet           only errors on stderr\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
 	"\n"
-	"Exit status: 0 done, 1 unreadable or not an FXT file (or --function names no\n"
-	"function of the trace), 2 usage error.\n";
+	"--top needs --function; --match and --baseline do not go with --function,\n"
+	"nor --sort with --baseline (usage errors).\n"
+	"\n"
+	"Exit status: 0 done, 1 unreadable or not an FXT file, or --function or\n"
+	"--thread names what the trace does not have (the message lists what it has),\n"
+	"2 usage error.\n";
 
 struct options {
 	struct agg_opts agg;
@@ -89,6 +99,28 @@ static const struct choice sorts[] = {
 	{ "total", SORT_TOTAL }, { "self", SORT_SELF }, { "calls", SORT_CALLS },
 	{ "p99", SORT_P99 }, { "max", SORT_MAX }, { NULL, 0 },
 };
+
+/*
+ * Options that have an effect only with another (NEEDS) or none beside it
+ * (!NEEDS): each breach is a usage error, never an option silently ignored.
+ */
+static const struct pairing {
+	int opt, other;
+	bool needs;
+} pairings[] = {
+	{ OPT_TOP, OPT_FUNCTION, true },        /* the longest calls of --function */
+	{ OPT_MATCH, OPT_FUNCTION, false },     /* --function names one function */
+	{ OPT_BASELINE, OPT_FUNCTION, false },  /* the comparison has no detail view */
+	{ OPT_SORT, OPT_BASELINE, false },      /* --baseline sorts by the change */
+};
+
+static const char *option_name(int opt)
+{
+	for (const struct option *l = long_options; l->name; l++)
+		if (l->val == opt)
+			return l->name;
+	return "?";
+}
 
 static int usage_error(const char *what)
 {
@@ -120,17 +152,21 @@ static bool number(const char *arg, uint64_t *out)
 /* Parses ARGV into O; returns -1 to go on, or an exit status. */
 static int parse(int argc, char **argv, struct options *o)
 {
+	bool given[OPT_END - OPT_FORMAT] = { 0 };
 	char msg[300];
 	uint64_t n;
 	int c, v;
 
-	while ((c = getopt_long(argc, argv, "qh", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qh", long_options, NULL)) != -1) {
+		if (c >= OPT_FORMAT && c < OPT_END)
+			given[c - OPT_FORMAT] = true;
 		switch (c) {
 		case OPT_FORMAT:
 		case OPT_SORT:
 			if (!pick(c == OPT_FORMAT ? formats : sorts, optarg, &v)) {
-				snprintf(msg, sizeof(msg), "--%s %s: expected %s", c == OPT_FORMAT ?
-					 "format" : "sort", optarg, c == OPT_FORMAT ?
+				snprintf(msg, sizeof(msg), "--%s %s: expected %s", option_name(c),
+					 optarg, c == OPT_FORMAT ?
 					 "table, csv or json" : "total, self, calls, p99 or max");
 				return usage_error(msg);
 			}
@@ -142,10 +178,10 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_LIMIT:
 		case OPT_TOP:
 		case OPT_THREAD:
-			if (!number(optarg, &n) || (c != OPT_THREAD && n > SIZE_MAX / 64)) {
-				snprintf(msg, sizeof(msg), "--%s %s: expected a number",
-					 c == OPT_LIMIT ? "limit" : c == OPT_TOP ? "top" : "thread",
-					 optarg);
+			if (!number(optarg, &n) ||
+			    (c != OPT_THREAD && (n == 0 || n > SIZE_MAX / 64))) {
+				snprintf(msg, sizeof(msg), "--%s %s: expected a number%s",
+					 option_name(c), optarg, c == OPT_THREAD ? "" : ", 1 or more");
 				return usage_error(msg);
 			}
 			if (c == OPT_LIMIT)
@@ -178,8 +214,25 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_VERSION:
 			printf("snaptrace-stats %s\n", SNAPTRACE_VERSION);
 			return EXIT_OK;
+		case ':':   /* only long options take a value */
+			snprintf(msg, sizeof(msg), "--%s: expected a value", option_name(optopt));
+			return usage_error(msg);
 		default:
-			return usage_error("bad option");
+			if (optopt)
+				snprintf(msg, sizeof(msg), "-%c: unknown option", optopt);
+			else
+				snprintf(msg, sizeof(msg), "%s: unknown option", argv[optind - 1]);
+			return usage_error(msg);
+		}
+	}
+	for (size_t i = 0; i < sizeof(pairings) / sizeof(pairings[0]); i++) {
+		const struct pairing *p = &pairings[i];
+
+		if (given[p->opt - OPT_FORMAT] && p->needs != given[p->other - OPT_FORMAT]) {
+			snprintf(msg, sizeof(msg), p->needs ? "--%s needs --%s" :
+				 "--%s does not go with --%s", option_name(p->opt),
+				 option_name(p->other));
+			return usage_error(msg);
 		}
 	}
 	if (optind + 1 != argc)
@@ -187,8 +240,6 @@ static int parse(int argc, char **argv, struct options *o)
 				   "expected one trace file");
 	if (!strcmp(argv[optind], "-") || (o->baseline && !strcmp(o->baseline, "-")))
 		return usage_error("-: a trace may be read twice: give a file, not standard input");
-	if (o->baseline && o->report.function)
-		return usage_error("--baseline and --function do not go together");
 	return -1;
 }
 
@@ -201,6 +252,11 @@ static int load(struct agg *a, const char *path, bool quiet)
 
 	if (err) {
 		diag_error("%s", errbuf);
+		return EXIT_RUNTIME;
+	}
+	if (a->opts.one_thread && !agg_has_thread(a, a->opts.tid)) {
+		diag_error("%s: no thread %" PRIu64 " (the trace has: %s)", path, a->opts.tid,
+			   agg_list_threads(a, errbuf, sizeof(errbuf)));
 		return EXIT_RUNTIME;
 	}
 	if (problems && !quiet)

@@ -293,8 +293,11 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_DSO].s = call->dso;
 	}
 	if (!err && !rows.nrows) {
-		fprintf(stderr, "%s: %s: no function named \"%s\"\n", "snaptrace-stats", path,
-			o->function);
+		char have[512];
+
+		fprintf(stderr, "%s: %s: no function named \"%s\" (the trace has: %s)\n",
+			"snaptrace-stats", path, o->function,
+			agg_list_functions(a, have, sizeof(have)));
 		err = 1;
 	}
 	if (!err) {
@@ -366,7 +369,13 @@ static int cmp_key(const void *x, const void *y)
 	return p->tid < q->tid ? -1 : p->tid > q->tid;
 }
 
-/* Fills the old (OLD_SIDE) or new columns of C from R (NULL: absent). */
+/*
+ * Fills the old (OLD_SIDE) or new columns of C from R (NULL: the function is
+ * not in A's trace). One notation: a count or time is a number, 0 included
+ * (an absent function made 0 calls in 0 ns); a value that does not exist is
+ * missing ("-"): the percentiles of no call, the per-call columns of a
+ * sampled trace.
+ */
 static void fill_side(const struct agg *a, const struct agg_row *r, struct cell *c, bool old_side)
 {
 	static const int cols[2][4] = {
@@ -375,18 +384,17 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 	};
 	const int *k = cols[old_side];
 
-	if (!r)
-		return;
-	c[B_FUNCTION].s = r->name;
-	c[B_DSO].s = r->dso;
-	c[B_TID].u = r->tid;
-	c[k[0]].u = r->hist.total;
+	if (r) {
+		c[B_FUNCTION].s = r->name;
+		c[B_DSO].s = r->dso;
+		c[B_TID].u = r->tid;
+		c[k[0]].u = r->hist.total;
+		c[k[1]].u = hist_percentile(&r->hist, 50);
+		c[k[2]].u = hist_percentile(&r->hist, 99);
+		c[k[3]].u = r->total_ns;
+	}
 	c[k[0]].missing = agg_sampled(a);
-	c[k[1]].u = hist_percentile(&r->hist, 50);
-	c[k[1]].missing = agg_sampled(a);
-	c[k[2]].u = hist_percentile(&r->hist, 99);
-	c[k[2]].missing = agg_sampled(a);
-	c[k[3]].u = r->total_ns;
+	c[k[1]].missing = c[k[2]].missing = agg_sampled(a) || !r;
 }
 
 /* |log(total new / old)|: how much a row changed; a row of one side only: infinite. */

@@ -12,7 +12,12 @@
 #               table/csv/json agree, --baseline ratios;
 #   magic-trace the same events in magic-trace's layout give the same rows;
 #   pseudo, sampled, options, errors: bracketed frames are rows, a sampled
-#               trace leaves the per-call columns out, filters, exit codes.
+#               trace leaves the per-call columns out (--baseline too: "-"
+#               for what does not exist, numbers for counts and times),
+#               filters, exit codes: a thread or function the trace lacks
+#               is an error listing what it has, a filter matching nothing
+#               is not; bad values, options that need or exclude another,
+#               files that are not traces (directory, empty, missing).
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -259,15 +264,34 @@ fi
 "$MKFXT" "$TMP/old.fxt" <"$TMP/old.script" && "$MKFXT" "$TMP/new.fxt" <"$TMP/new.script"
 "$STATS" --format csv --baseline "$TMP/old.fxt" "$TMP/new.fxt" >"$TMP/base.csv"
 want='function,calls_old,calls_new,calls_ratio,p50_old_ns,p50_new_ns,p50_ratio,p99_old_ns,p99_new_ns,p99_ratio,total_old_ns,total_new_ns,total_ratio,dso
-g,0,1,,0,700,,0,700,,0,700,,/opt/app
-h,1,0,0.000,500,0,0.000,500,0,0.000,500,0,0.000,/opt/app
+g,0,1,,,700,,,700,,0,700,,/opt/app
+h,1,0,0.000,500,,,500,,,500,0,0.000,/opt/app
 f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/opt/app'
 if [ "$(cat "$TMP/base.csv")" != "$want" ]; then
 	fail exact-baseline "expected: $(echo "$want" | tr '\n' '|') found: $(tr '\n' '|' <"$TMP/base.csv")"
 elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" | grep -q ' 6\.00x'; then
 	fail exact-baseline "the table shows no 6.00x total ratio for f"
+elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" |
+	awk '$13 == "g" { exit !($1 == "0" && $4 == "-" && $7 == "-" && $10 == "0ns") }'; then
+	fail exact-baseline "table row g: expected 0 calls, '-' percentiles, 0ns total old: $("$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" | grep ' g ')"
 else
 	ok exact-baseline
+fi
+# the same traces sampled: the per-call columns are "-" on both sides, the
+# totals numbers (0 for an absent function), never a mix of "-" and 0
+{ echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
+{ echo "info mode sampling"; cat "$TMP/new.script"; } | "$MKFXT" "$TMP/new-s.fxt"
+want='g,,,,,,,,,,0,700,,/opt/app
+h,,,,,,,,,,500,0,0.000,/opt/app
+f,,,,,,,,,,10000,60000,6.000,/opt/app'
+got=$("$STATS" -q --format csv --baseline "$TMP/old-s.fxt" "$TMP/new-s.fxt" | tail -n +2)
+if [ "$got" != "$want" ]; then
+	fail sampled-baseline "expected $(echo "$want" | tr '\n' '|') found $(echo "$got" | tr '\n' '|')"
+elif ! "$STATS" -q --baseline "$TMP/old-s.fxt" "$TMP/new-s.fxt" | awk '$13 ~ /^[fgh]$/ {
+		for (i = 1; i <= 9; i++) if ($i != "-") exit 1; n++ } END { exit n != 3 }'; then
+	fail sampled-baseline "table: calls and percentiles must be '-' on both sides: $("$STATS" -q --baseline "$TMP/old-s.fxt" "$TMP/new-s.fxt" | tr '\n' '|')"
+else
+	ok sampled-baseline
 fi
 
 # ---- magic-trace's layout: begin/end with its argument set, category "" ----
@@ -394,7 +418,42 @@ expect_exit error-not-fxt 1 "$TMP/text.fxt: not an FXT file" "$TMP/text.fxt"
 expect_exit error-missing 1 "$TMP/none.fxt: cannot open" "$TMP/none.fxt"
 expect_exit error-sort 2 "expected total, self, calls, p99 or max" --sort fast "$TMP/exact.fxt"
 expect_exit error-stdin 2 "give a file" -
-expect_exit error-no-function 1 'no function named "nothere"' --function nothere "$TMP/exact.fxt"
+expect_exit error-no-function 1 'no function named "nothere" (the trace has: work, child, tiny)$' \
+	--function nothere "$TMP/exact.fxt"
+# a named thread that the trace lacks is an error like a function; a filter
+# matching nothing is an empty result (exit 0), for scripts
+expect_exit error-no-thread 1 "exact.fxt: no thread 12345 (the trace has: 7 app)$" \
+	--thread 12345 "$TMP/exact.fxt"
+printf 'thread 8 8 other\nX 8 8 10 20 f /x\n' | "$MKFXT" "$TMP/other.fxt"
+expect_exit error-no-thread-baseline 1 "other.fxt: no thread 7 (the trace has: 8 other)$" \
+	--thread 7 --baseline "$TMP/other.fxt" "$TMP/exact.fxt"
+if [ "$("$STATS" --format csv --match 'zz*' "$TMP/exact.fxt" 2>&1; echo "rc=$?")" != \
+	"$(printf 'function,calls,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,dso\nrc=0')" ]; then
+	fail match-nothing "expected the header alone and exit 0: $("$STATS" --format csv --match 'zz*' "$TMP/exact.fxt" 2>&1 | tr '\n' '|')"
+else
+	ok match-nothing
+fi
+# values: N of --limit and --top is 1 or more; a missing value or an unknown
+# option is one line
+expect_exit error-limit-0 2 "--limit 0: expected a number, 1 or more" --limit 0 "$TMP/exact.fxt"
+expect_exit error-top-0 2 "--top 0: expected a number, 1 or more" --function work --top 0 "$TMP/exact.fxt"
+expect_exit error-limit-text 2 "--limit 5x: expected a number" --limit 5x "$TMP/exact.fxt"
+expect_exit error-thread-negative 2 "--thread -7: expected a number" --thread -7 "$TMP/exact.fxt"
+expect_exit error-no-value 2 "^snaptrace-stats: --format: expected a value" "$TMP/exact.fxt" --format
+expect_exit error-unknown-long 2 "--fast: unknown option" --fast "$TMP/exact.fxt"
+expect_exit error-unknown-short 2 "-x: unknown option" -qx "$TMP/exact.fxt"
+# options that work only with another (or never beside it): usage errors
+expect_exit pair-top 2 "--top needs --function" --top 3 "$TMP/exact.fxt"
+expect_exit pair-match 2 "--match does not go with --function" --match 'w*' --function work "$TMP/exact.fxt"
+expect_exit pair-baseline 2 "--baseline does not go with --function" --function work --baseline "$TMP/old.fxt" "$TMP/exact.fxt"
+expect_exit pair-sort 2 "--sort does not go with --baseline" --sort calls --baseline "$TMP/old.fxt" "$TMP/exact.fxt"
+# files that are not traces: a directory, an empty file, a missing or bad baseline
+mkdir -p "$TMP/dir.fxt"
+: >"$TMP/empty.fxt"
+expect_exit error-directory 1 "dir.fxt: .*directory" "$TMP/dir.fxt"
+expect_exit error-empty 1 "empty.fxt: not an FXT file" "$TMP/empty.fxt"
+expect_exit error-baseline-missing 1 "none.fxt: cannot open" --baseline "$TMP/none.fxt" "$TMP/exact.fxt"
+expect_exit error-baseline-text 1 "text.fxt: not an FXT file" --baseline "$TMP/text.fxt" "$TMP/exact.fxt"
 # a file cut in the middle of a record: the rows before the cut, and a warning
 head -c 4001 "$TMP/exact.fxt" >"$TMP/cut.fxt"
 if ! "$STATS" --format csv "$TMP/cut.fxt" >"$TMP/cut.csv" 2>"$TMP/cut.err"; then

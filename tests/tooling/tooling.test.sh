@@ -16,6 +16,11 @@
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
+#   demo_summary      make demo-run (make demo without the package check)
+#                     records the demo into DEMO_TRACE, reads it back, and
+#                     its summary is snaptrace stats' own table (whole
+#                     names, not a re-parse) with the converter's "open"
+#                     line once
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -156,6 +161,33 @@ t_bench_scratch() {
 	fi
 }
 
+t_demo_summary() {
+	local trace="$TMP/demo.fxt.gz" out="$TMP/demo.out" rows
+	if ! command -v "${SNAPTRACE_PERF:-perf}" >/dev/null 2>&1 || { [ "$(id -u)" -ne 0 ] &&
+		[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; }; then
+		skip demo_summary "no perf, or perf_event_paranoid forbids recording"
+		return
+	fi
+	if ! timeout 180 make -s -C "$top" O="$SNAPTRACE_O" DEMO_TRACE="$trace" demo-run \
+		>"$out" 2>&1; then
+		fail demo_summary "make demo-run failed: $(first_lines "$out")"
+		return
+	fi
+	rows=$("$CONVERT" --dump=slices "$trace" 2>/dev/null | wc -l)
+	"$SNAPTRACE_BIN/snaptrace-stats" --limit 8 "$trace" >"$TMP/demo.stats" 2>&1
+	if [ "$rows" -lt 10 ]; then
+		fail demo_summary "the demo's trace reads back with $rows slices"
+	elif [ "$(grep -c 'open .* in https://ui.perfetto.dev' "$out")" -ne 1 ]; then
+		fail demo_summary "expected one 'open' line: $(grep 'open ' "$out" | tr '\n' '|')"
+	elif [ "$(tail -n "$(wc -l <"$TMP/demo.stats")" "$out")" != "$(cat "$TMP/demo.stats")" ]; then
+		fail demo_summary "the summary is not snaptrace stats' table: $(tail -n 4 "$out" | tr '\n' '|')"
+	elif [ "$(wc -l <"$TMP/demo.stats")" -ne 11 ]; then
+		fail demo_summary "expected a header and 8 rows: $(tr '\n' '|' <"$TMP/demo.stats")"
+	else
+		ok demo_summary
+	fi
+}
+
 # The runs below start tests/run.sh inside this suite: their output goes to
 # files and is only searched, so their own ok/FAIL lines never count here.
 t_run_one_case() {
@@ -239,4 +271,5 @@ t_asan_respects_O
 t_bench_scratch
 t_run_one_case
 t_case_failure_help
+t_demo_summary
 t_doc_references
