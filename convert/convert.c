@@ -348,10 +348,14 @@ static int switch_line(struct converter *cv, const struct conv_line *l, const ch
 	uint64_t ts;
 
 	if (!t)
-		return CONV_ERR_NOMEM;
-	if (!t->has_ts)
-		return CONV_OK;	/* nothing of the thread is drawn yet */
+		return no_thread(cv);
+	/* A thread seen only switching (one that slept all along) still has a
+	 * track: from a switch out it is off the CPU until the recording's end. */
 	ts = thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts) {
+		thread_starts(c, t, ts);
+		conv_thread_name(c, t, l->comm);
+	}
 	if (ts < t->min_ts)
 		ts = t->min_ts;
 	if (l->switch_out) {
