@@ -59,6 +59,7 @@ struct converter {
 	const char *input;
 	uint64_t lineno;
 	bool seen_branch, seen_sample;
+	bool seen_switch;       /* a switch record or sched_switch sample */
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
@@ -333,6 +334,8 @@ static void switch_sample(struct converter *cv)
 	struct conv_offcpu off;
 	size_t k = 0;
 
+	cv->seen_switch = true;
+
 	while (k < sm->n && sm->frames[k].ip >= CONV_KERNEL_START)
 		k++;
 	conv_offcpu_of_switch(&cv->c, sm->frames, k,
@@ -349,6 +352,7 @@ static int switch_line(struct converter *cv, const struct conv_line *l, const ch
 
 	if (!t)
 		return no_thread(cv);
+	cv->seen_switch = true;
 	/* A thread seen only switching (one that slept all along) still has a
 	 * track: from a switch out it is off the CPU until the recording's end. */
 	ts = thread_time(cv, t, l->ts, s, len);
@@ -603,6 +607,7 @@ int converter_end_input(struct converter *cv)
 {
 	struct conv *c = &cv->c;
 	int e = sample_done(cv);
+	bool sampling;
 
 	if (e)
 		return e;
@@ -613,12 +618,14 @@ int converter_end_input(struct converter *cv)
 			if (t->nearly_errors)
 				thread_starts(c, t, cv->c.max_ts);
 	/* How the slices so far were made, for readers such as snaptrace-stats:
-	 * any sampled call chain makes some slices time on the stack. */
-	if (c->stats.samples || c->stats.branches)
+	 * any sampled call chain makes some slices time on the stack; without
+	 * branches, switches alone (sched_switch samples, switch records of a
+	 * thread that slept) come from a sampling recording too. */
+	sampling = c->stats.samples || (!c->stats.branches && cv->seen_switch);
+	if (sampling || c->stats.branches)
 		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
 				fxt_writer_cstring(c->w, FXT_INFO_MODE),
-				fxt_writer_cstring(c->w, c->stats.samples ? FXT_MODE_SAMPLING :
-						   FXT_MODE_PT));
+				fxt_writer_cstring(c->w, sampling ? FXT_MODE_SAMPLING : FXT_MODE_PT));
 	return CONV_OK;
 }
 
