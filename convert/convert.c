@@ -51,6 +51,7 @@ struct sample {
 	bool symtext;           /* some frame had a sym column */
 	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
 	char prev_state[8];     /* its prev_state */
+	uint64_t lineno;        /* the header's line in the input */
 	uint32_t prev_state_len;
 };
 
@@ -141,13 +142,14 @@ static int skip(struct converter *cv, enum skip_kind kind, const char *s, size_t
 	return CONV_OK;
 }
 
-/* The text lacks a column the conversion needs: the usage error that shows
- * the perf script line to use (HINT). */
-static int missing_column(struct converter *cv, const char *what, const char *hint)
+/* The text lacks a column the conversion needs, as line LINENO shows: the
+ * usage error that shows the perf script line to use (HINT). */
+static int missing_column(struct converter *cv, uint64_t lineno, const char *what,
+			  const char *hint)
 {
 	snprintf(cv->message, sizeof(cv->message),
 		 "%s:%llu: expected perf script lines with %s, found none; run: %s",
-		 cv->input, (unsigned long long)cv->lineno, what, hint);
+		 cv->input, (unsigned long long)lineno, what, hint);
 	return CONV_ERR_COLUMN;
 }
 
@@ -228,10 +230,10 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 
 	if (!cv->seen_branch) {
 		if (!(l->flags & ~CONV_F_IN_TX))
-			return missing_column(cv, "the flags column (call, return, jcc...)",
+			return missing_column(cv, cv->lineno, "the flags column (call, return, jcc...)",
 					      branch_hint);
 		if (!l->from.has_symtext && !l->to.has_symtext && (l->from.ip || l->to.ip))
-			return missing_column(cv, "the sym column", branch_hint);
+			return missing_column(cv, cv->lineno, "the sym column", branch_hint);
 		cv->seen_branch = true;
 	}
 	c->stats.branches++;
@@ -391,9 +393,15 @@ static int sample_done(struct converter *cv)
 	sm->open = false;
 	if (!cv->seen_sample && sm->n) {
 		if (!sm->symtext)
-			return missing_column(cv, "the sym column", sample_hint);
+			return missing_column(cv, sm->lineno, "the sym column", sample_hint);
 		cv->seen_sample = true;
 	}
+	/* A sample without a location (no ip column: perf then prints no sym
+	 * nor call chain either) gives no slice; a sched_switch sample may lack
+	 * its stack, and a branch trace draws samples as instants. */
+	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
+		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
+				      "when recorded with -g)", sample_hint);
 	if (sm->sched_switch) {
 		switch_sample(cv);
 		return CONV_OK;
@@ -457,6 +465,7 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 		return no_thread(cv);
 	sm->open = true;
 	sm->t = t;
+	sm->lineno = cv->lineno;
 	sm->ts = thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts)
 		thread_starts(&cv->c, t, sm->ts);
@@ -551,7 +560,7 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 		return branch_line(cv, l, s, len);
 	case CONV_LINE_CHAIN:
 		if (!cv->sample.open && !cv->seen_branch && cv->c.stats.samples == 0)
-			return missing_column(cv, "a header (pid/tid, time, event) before each call "
+			return missing_column(cv, cv->lineno, "a header (pid/tid, time, event) before each call "
 					      "chain", sample_hint);
 		if (!cv->sample.open)
 			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
@@ -577,11 +586,11 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 			return CONV_ERR_LINE_ENDS;
 		}
 		if (!cv->seen_branch && l->has_time && l->flags)
-			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)",
+			return missing_column(cv, cv->lineno, "the ip and addr columns (IP SYM => IP SYM)",
 					      branch_hint);
 		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
 		    memmem(s, len, "=>", 2))
-			return missing_column(cv, "the pid/tid and time columns", branch_hint);
+			return missing_column(cv, cv->lineno, "the pid/tid and time columns", branch_hint);
 		return skip(cv, SKIP_BAD_LINE, s, len);
 	}
 	return CONV_OK;
