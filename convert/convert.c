@@ -49,6 +49,7 @@ struct sample {
 	struct conv_site *frames;
 	size_t n, cap;
 	bool symtext;           /* some frame had a sym column */
+	bool callchain;         /* the frames came as call-chain lines (perf record -g) */
 	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
 	char prev_state[8];     /* its prev_state */
 	uint64_t lineno;        /* the header's line in the input */
@@ -424,7 +425,7 @@ static int sample_done(struct converter *cv)
 		conv_emit_instant(c, t, sm->event, sm->ts, args, nargs);
 		return CONV_OK;
 	}
-	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns);
+	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns, sm->callchain);
 	return CONV_OK;
 }
 
@@ -475,6 +476,7 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
+	sm->callchain = !l->has_loc;	/* perf prints the ip on the header without -g */
 	/* The tracepoint fires in the thread leaving the CPU (prev). */
 	sm->sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18) &&
 		(!l->sched.valid || l->sched.prev_pid == l->tid);
