@@ -215,7 +215,8 @@ struct conv {
 	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
-	uint64_t max_ts;               /* ns, the latest time of the current input */
+	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	bool last_input;               /* every input has ended (converter_end) */
 };
 
 /* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */

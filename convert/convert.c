@@ -598,10 +598,15 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 	return CONV_OK;
 }
 
+/* Ends T's part of an input. A sampled thread still off the CPU stays so
+ * into the next input (one timeline: its switch in, or its next sample, is
+ * there) until the last input ends (c->last_input). */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
+	if (!c->last_input && t->offcpu_open && !t->has_branches)
+		return;
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
@@ -612,6 +617,13 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	else
 		conv_chain_close(c, t, end);
 	t->now = end;
+}
+
+int converter_end(struct converter *cv)
+{
+	cv->c.last_input = true;
+	conv_threads_each(&cv->c, thread_end_input);
+	return CONV_OK;
 }
 
 int converter_end_input(struct converter *cv)
