@@ -111,7 +111,8 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 }
 
 void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
-		       const struct conv_site *frames, size_t n, uint64_t period_ns)
+		       const struct conv_site *frames, size_t n, uint64_t period_ns,
+		       bool callchain)
 {
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
@@ -121,7 +122,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->spacing_from = true;
 	t->nsamples++;
 	c->stats.samples++;
-	conv_coverage_chain(c, t, frames, n);
+	conv_coverage_chain(c, t, frames, n, callchain);
 }
 
 void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
@@ -133,7 +134,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	on_cpu(c, t, ts);
 	if (n) {
 		set_stack(c, t, ts, frames, n);
-		conv_coverage_chain(c, t, frames, n);
+		conv_coverage_chain(c, t, frames, n, true);
 	} else {
 		pop_to(c, t, 0, ts);
 	}

@@ -174,6 +174,8 @@ struct conv_thread {
 	uint64_t nsamples;             /* sampled call chains drawn */
 	uint64_t offcpu_ns, nosamples_ns;
 	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
+	uint64_t unsymbolized_chains;  /* chains reaching a root, mostly unknown frames */
+	uint64_t flat_samples;         /* samples without a call chain (no -g) */
 };
 
 /* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
@@ -188,6 +190,13 @@ struct conv_dso_count {
 	uint64_t n;
 };
 #define CONV_MAX_BLAMED 32
+
+/* Binaries blamed for one kind of call-chain trouble, most blamed first
+ * once sorted (coverage.c). */
+struct conv_blame {
+	struct conv_dso_count dso[CONV_MAX_BLAMED];
+	size_t n;
+};
 
 /* The converter: everything one conversion holds. */
 struct conv {
@@ -215,10 +224,11 @@ struct conv {
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
 
-	struct conv_dso_count blamed[CONV_MAX_BLAMED];  /* dsos of broken chains */
-	size_t nblamed;
+	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
+	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
-	uint64_t max_ts;               /* ns, the latest time of the current input */
+	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	bool last_input;               /* every input has ended (converter_end) */
 };
 
 /* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
@@ -322,10 +332,12 @@ void conv_offcpu_end(struct conv *c, struct conv_thread *t, uint64_t ts);
  * than CONV_GAP_PERIODS periods since the stack was last seen ends every
  * frame and is a "[no samples]" slice. PERIOD_NS is the sample's period
  * when it is time (cpu-clock, task-clock), else 0 (the median spacing of
- * the thread's samples is used).
+ * the thread's samples is used). CALLCHAIN: the frames are a call chain
+ * (else the one location of a sample recorded without -g).
  */
 void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
-		       const struct conv_site *frames, size_t n, uint64_t period_ns);
+		       const struct conv_site *frames, size_t n, uint64_t period_ns,
+		       bool callchain);
 
 /* chain.c: T left the CPU at TS (a sched_switch sample or a switch-out
  * record) with FRAMES (N, innermost first, user space only) on its stack;
@@ -351,9 +363,13 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 /* coverage.c: counts one sampled call chain of T (FRAMES, N, innermost
  * first) for the broken-stack check: a chain with user-space frames that
  * reaches no thread root (_start, __libc_start_main, clone, start_thread...)
- * or is mostly unknown frames is broken, and its innermost user dso blamed. */
+ * is broken, and its innermost user dso blamed; one that reaches a root but
+ * is mostly unknown frames is unsymbolized, the dso of its innermost unknown
+ * frame blamed. CALLCHAIN false: a sample without a call chain (recorded
+ * without -g: perf printed its one location on the header line), counted
+ * apart. */
 void conv_coverage_chain(struct conv *c, struct conv_thread *t,
-			 const struct conv_site *frames, size_t n);
+			 const struct conv_site *frames, size_t n, bool callchain);
 
 /* coverage.c: is SYM a function a complete user-space call chain ends in
  * (_start, __libc_start_main, clone, start_thread...; a "@VERSION" suffix

@@ -49,8 +49,10 @@ struct sample {
 	struct conv_site *frames;
 	size_t n, cap;
 	bool symtext;           /* some frame had a sym column */
+	bool callchain;         /* the frames came as call-chain lines (perf record -g) */
 	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
 	char prev_state[8];     /* its prev_state */
+	uint64_t lineno;        /* the header's line in the input */
 	uint32_t prev_state_len;
 };
 
@@ -59,6 +61,7 @@ struct converter {
 	const char *input;
 	uint64_t lineno;
 	bool seen_branch, seen_sample;
+	bool seen_switch;       /* a switch record or sched_switch sample */
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
@@ -143,13 +146,14 @@ static int skip(struct converter *cv, enum skip_kind kind, const char *s, size_t
 	return CONV_OK;
 }
 
-/* The text lacks a column the conversion needs: the usage error that shows
- * the perf script line to use (HINT). */
-static int missing_column(struct converter *cv, const char *what, const char *hint)
+/* The text lacks a column the conversion needs, as line LINENO shows: the
+ * usage error that shows the perf script line to use (HINT). */
+static int missing_column(struct converter *cv, uint64_t lineno, const char *what,
+			  const char *hint)
 {
 	snprintf(cv->message, sizeof(cv->message),
 		 "%s:%llu: expected perf script lines with %s, found none; run: %s",
-		 cv->input, (unsigned long long)cv->lineno, what, hint);
+		 cv->input, (unsigned long long)lineno, what, hint);
 	return CONV_ERR_COLUMN;
 }
 
@@ -230,10 +234,10 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 
 	if (!cv->seen_branch) {
 		if (!(l->flags & ~CONV_F_IN_TX))
-			return missing_column(cv, "the flags column (call, return, jcc...)",
+			return missing_column(cv, cv->lineno, "the flags column (call, return, jcc...)",
 					      branch_hint);
 		if (!l->from.has_symtext && !l->to.has_symtext && (l->from.ip || l->to.ip))
-			return missing_column(cv, "the sym column", branch_hint);
+			return missing_column(cv, cv->lineno, "the sym column", branch_hint);
 		cv->seen_branch = true;
 	}
 	c->stats.branches++;
@@ -336,6 +340,8 @@ static void switch_sample(struct converter *cv)
 	struct conv_offcpu off;
 	size_t k = 0;
 
+	cv->seen_switch = true;
+
 	while (k < sm->n && sm->frames[k].ip >= CONV_KERNEL_START)
 		k++;
 	conv_offcpu_of_switch(&cv->c, sm->frames, k,
@@ -351,10 +357,15 @@ static int switch_line(struct converter *cv, const struct conv_line *l, const ch
 	uint64_t ts;
 
 	if (!t)
-		return CONV_ERR_NOMEM;
-	if (!t->has_ts)
-		return CONV_OK;	/* nothing of the thread is drawn yet */
+		return no_thread(cv);
+	cv->seen_switch = true;
+	/* A thread seen only switching (one that slept all along) still has a
+	 * track: from a switch out it is off the CPU until the recording's end. */
 	ts = thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts) {
+		thread_starts(c, t, ts);
+		conv_thread_name(c, t, l->comm);
+	}
 	if (ts < t->min_ts)
 		ts = t->min_ts;
 	if (l->switch_out) {
@@ -386,9 +397,15 @@ static int sample_done(struct converter *cv)
 	sm->open = false;
 	if (!cv->seen_sample && sm->n) {
 		if (!sm->symtext)
-			return missing_column(cv, "the sym column", sample_hint);
+			return missing_column(cv, sm->lineno, "the sym column", sample_hint);
 		cv->seen_sample = true;
 	}
+	/* A sample without a location (no ip column: perf then prints no sym
+	 * nor call chain either) gives no slice; a sched_switch sample may lack
+	 * its stack, and a branch trace draws samples as instants. */
+	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
+		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
+				      "when recorded with -g)", sample_hint);
 	if (sm->sched_switch) {
 		switch_sample(cv);
 		return CONV_OK;
@@ -411,7 +428,7 @@ static int sample_done(struct converter *cv)
 		conv_emit_instant(c, t, sm->event, sm->ts, args, nargs);
 		return CONV_OK;
 	}
-	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns);
+	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns, sm->callchain);
 	return CONV_OK;
 }
 
@@ -452,6 +469,7 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 		return no_thread(cv);
 	sm->open = true;
 	sm->t = t;
+	sm->lineno = cv->lineno;
 	sm->ts = thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts)
 		thread_starts(&cv->c, t, sm->ts);
@@ -461,6 +479,7 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
+	sm->callchain = !l->has_loc;	/* perf prints the ip on the header without -g */
 	/* The tracepoint fires in the thread leaving the CPU (prev). */
 	sm->sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18) &&
 		(!l->sched.valid || l->sched.prev_pid == l->tid);
@@ -546,7 +565,7 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 		return branch_line(cv, l, s, len);
 	case CONV_LINE_CHAIN:
 		if (!cv->sample.open && !cv->seen_branch && cv->c.stats.samples == 0)
-			return missing_column(cv, "a header (pid/tid, time, event) before each call "
+			return missing_column(cv, cv->lineno, "a header (pid/tid, time, event) before each call "
 					      "chain", sample_hint);
 		if (!cv->sample.open)
 			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
@@ -572,20 +591,25 @@ int converter_parsed(struct converter *cv, const struct conv_line *l)
 			return CONV_ERR_LINE_ENDS;
 		}
 		if (!cv->seen_branch && l->has_time && l->flags)
-			return missing_column(cv, "the ip and addr columns (IP SYM => IP SYM)",
+			return missing_column(cv, cv->lineno, "the ip and addr columns (IP SYM => IP SYM)",
 					      branch_hint);
 		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
 		    memmem(s, len, "=>", 2))
-			return missing_column(cv, "the pid/tid and time columns", branch_hint);
+			return missing_column(cv, cv->lineno, "the pid/tid and time columns", branch_hint);
 		return skip(cv, SKIP_BAD_LINE, s, len);
 	}
 	return CONV_OK;
 }
 
+/* Ends T's part of an input. A sampled thread still off the CPU stays so
+ * into the next input (one timeline: its switch in, or its next sample, is
+ * there) until the last input ends (c->last_input). */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
+	if (!c->last_input && t->offcpu_open && !t->has_branches)
+		return;
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
@@ -598,10 +622,18 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	t->now = end;
 }
 
+int converter_end(struct converter *cv)
+{
+	cv->c.last_input = true;
+	conv_threads_each(&cv->c, thread_end_input);
+	return CONV_OK;
+}
+
 int converter_end_input(struct converter *cv)
 {
 	struct conv *c = &cv->c;
 	int e = sample_done(cv);
+	bool sampling;
 
 	if (e)
 		return e;
@@ -612,12 +644,14 @@ int converter_end_input(struct converter *cv)
 			if (t->nearly_errors)
 				thread_starts(c, t, cv->c.max_ts);
 	/* How the slices so far were made, for readers such as snaptrace-stats:
-	 * any sampled call chain makes some slices time on the stack. */
-	if (c->stats.samples || c->stats.branches)
+	 * any sampled call chain makes some slices time on the stack; without
+	 * branches, switches alone (sched_switch samples, switch records of a
+	 * thread that slept) come from a sampling recording too. */
+	sampling = c->stats.samples || (!c->stats.branches && cv->seen_switch);
+	if (sampling || c->stats.branches)
 		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
 				fxt_writer_cstring(c->w, FXT_INFO_MODE),
-				fxt_writer_cstring(c->w, c->stats.samples ? FXT_MODE_SAMPLING :
-						   FXT_MODE_PT));
+				fxt_writer_cstring(c->w, sampling ? FXT_MODE_SAMPLING : FXT_MODE_PT));
 	return CONV_OK;
 }
 

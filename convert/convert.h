@@ -45,9 +45,16 @@ void converter_begin_input(struct converter *cv, const char *name);
 int converter_parsed(struct converter *cv, const struct conv_line *l);
 
 /* Ends the current input: closes every open frame of every thread at its
- * last time (an input is one snapshot; the next starts new segments).
- * Returns CONV_OK, or an enum conv_error as converter_parsed() does. */
+ * last time (an input is one snapshot; the next starts new segments), but
+ * for a sampled thread that is off the CPU: its [off-cpu] slice (and the
+ * frames it nests in) carries on into the next input, where its switch in
+ * or next sample ends it. Returns CONV_OK, or an enum conv_error as
+ * converter_parsed() does. */
 int converter_end_input(struct converter *cv);
+
+/* After the last input: closes what is still open ([off-cpu] slices at the
+ * latest time of any input). Returns CONV_OK. */
+int converter_end(struct converter *cv);
 
 /* The reason of the last error. */
 const char *converter_message(const struct converter *cv);

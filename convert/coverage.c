@@ -39,28 +39,34 @@ bool conv_coverage_is_root(struct conv_span sym)
 	return false;
 }
 
-static void blame(struct conv *c, const struct conv_func *f)
+/* Counts one chain against F's dso in B. */
+static void blame(struct conv_blame *b, const struct conv_func *f)
 {
 	const char *dso = f->key + f->symlen;
 	size_t i;
 
-	for (i = 0; i < c->nblamed; i++)
-		if (strlen(c->blamed[i].dso) == f->dsolen && !memcmp(c->blamed[i].dso, dso, f->dsolen))
+	for (i = 0; i < b->n; i++)
+		if (strlen(b->dso[i].dso) == f->dsolen && !memcmp(b->dso[i].dso, dso, f->dsolen))
 			break;
-	if (i == c->nblamed) {
-		if (i == CONV_MAX_BLAMED || !(c->blamed[i].dso = strndup(dso, f->dsolen)))
+	if (i == b->n) {
+		if (i == CONV_MAX_BLAMED || !(b->dso[i].dso = strndup(dso, f->dsolen)))
 			return;
-		c->nblamed++;
+		b->n++;
 	}
-	c->blamed[i].n++;
+	b->dso[i].n++;
 }
 
 void conv_coverage_chain(struct conv *c, struct conv_thread *t,
-			 const struct conv_site *frames, size_t n)
+			 const struct conv_site *frames, size_t n, bool callchain)
 {
 	size_t user = 0, unknown = 0;
-	const struct conv_func *innermost = NULL;
+	const struct conv_func *innermost = NULL, *unknown_dso = NULL;
 	bool rooted = false;
+
+	if (!callchain) {
+		t->flat_samples++;
+		return;
+	}
 
 	for (size_t i = 0; i < n; i++) {
 		const struct conv_func *f = frames[i].func;
@@ -70,6 +76,9 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 		user++;
 		unknown += f->unknown;
 		rooted |= f->root;
+		if (!unknown_dso && f->unknown && f->dsolen &&
+		    !(f->dsolen == 9 && !memcmp(f->key + f->symlen, "[unknown]", 9)))
+			unknown_dso = f;
 		if (!innermost && f->dsolen && !(f->dsolen == 9 && !memcmp(f->key + f->symlen,
 									     "[unknown]", 9)))
 			innermost = f;
@@ -80,9 +89,15 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	t->chains++;
 	if (rooted && unknown * 2 <= user)
 		return;
+	if (rooted) {	/* complete, but the binaries have no symbols */
+		t->unsymbolized_chains++;
+		if (unknown_dso)
+			blame(&c->unsymbolized, unknown_dso);
+		return;
+	}
 	t->broken_chains++;
 	if (innermost)
-		blame(c, innermost);
+		blame(&c->broken, innermost);
 	else
 		c->unnamed_chains++;	/* no binary known: perf found no mapping */
 }
@@ -129,12 +144,47 @@ static void thread_line(const struct conv_thread *t)
 		  sp ? 100.0 * (double)t->nosamples_ns / (double)sp : 0.0);
 }
 
-static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
+/* The most blamed binaries of B, "DSO (N), ..." into BUF (SIZE bytes); the
+ * text when none is known. */
+static const char *blamed_list(struct conv_blame *b, char *buf, size_t size)
 {
-	char dsos[400] = "";
 	size_t len = 0;
 
-	if (chains < MIN_CHAINS || broken * 100 <= chains * BROKEN_PERCENT)
+	qsort(b->dso, b->n, sizeof(b->dso[0]), by_count);
+	buf[0] = 0;
+	for (size_t i = 0; i < b->n && i < 4 && len < size - 1; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s (%llu)", i ? ", " : "",
+					b->dso[i].dso, (unsigned long long)b->dso[i].n);
+	return len ? buf : "binaries perf could not name";
+}
+
+/* Is PART more than BROKEN_PERCENT of ALL, over at least MIN_CHAINS? */
+static bool too_many(uint64_t part, uint64_t all)
+{
+	return all >= MIN_CHAINS && part * 100 > all * BROKEN_PERCENT;
+}
+
+/* The warnings on call chains that cannot show the stack, each with its own
+ * fix: none recorded (FLAT samples of FLAT + CHAINS), chains that reach no
+ * thread root (BROKEN: frame pointers missing), rooted chains mostly
+ * [unknown] (UNSYM: no symbols). */
+static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint64_t broken,
+			   uint64_t unsym)
+{
+	char dsos[400];
+
+	if (flat && too_many(flat, flat + chains))
+		diag_warn("%llu of %llu samples have no call chain: none was recorded, so each "
+			  "slice is only the sampled function; record with --call-graph fp (perf "
+			  "record -g), dwarf, or lbr on Intel (snaptrace: --callgraph)",
+			  (unsigned long long)flat, (unsigned long long)(flat + chains));
+	if (too_many(unsym, chains))
+		diag_warn("%llu of %llu sampled call stacks reach the thread's root but are mostly "
+			  "[unknown]: no symbols for %s (stripped binaries); install their debug "
+			  "symbols (Debian: the -dbgsym packages) or give perf a copy that has "
+			  "them: --perf-arg=--symfs=DIR", (unsigned long long)unsym,
+			  (unsigned long long)chains, blamed_list(&c->unsymbolized, dsos, sizeof(dsos)));
+	if (!too_many(broken, chains))
 		return;
 	if (c->unnamed_chains * 2 > broken) {
 		diag_warn("%llu of %llu sampled call stacks name no binary: perf found no mapping "
@@ -142,26 +192,21 @@ static void broken_warning(struct conv *c, uint64_t chains, uint64_t broken)
 			  "the binaries are not here: --perf-arg=--symfs=DIR)",
 			  (unsigned long long)c->unnamed_chains, (unsigned long long)chains);
 		broken -= c->unnamed_chains;
-		if (broken * 100 <= chains * BROKEN_PERCENT)
+		if (!too_many(broken, chains))
 			return;
 	}
-	qsort(c->blamed, c->nblamed, sizeof(c->blamed[0]), by_count);
-	for (size_t i = 0; i < c->nblamed && i < 4 && len < sizeof(dsos) - 1; i++)
-		len += (size_t)snprintf(dsos + len, sizeof(dsos) - len, "%s%s (%llu)",
-					i ? ", " : "", c->blamed[i].dso,
-					(unsigned long long)c->blamed[i].n);
 	diag_warn("%llu of %llu sampled call stacks are broken (they reach no thread root such "
-		  "as _start or start_thread, or are mostly [unknown]): code without frame "
-		  "pointers, in %s; rebuild it with -fno-omit-frame-pointer, or record with "
-		  "--callgraph dwarf (or lbr on Intel)", (unsigned long long)broken,
-		  (unsigned long long)chains, len ? dsos : "binaries perf could not name");
-
+		  "as _start or start_thread): code without frame pointers, in %s; rebuild it "
+		  "with -fno-omit-frame-pointer, or record with --callgraph dwarf (or lbr on "
+		  "Intel)", (unsigned long long)broken, (unsigned long long)chains,
+		  blamed_list(&c->broken, dsos, sizeof(dsos)));
 }
 
 void conv_coverage_report(struct conv *c, unsigned top)
 {
 	struct conv_thread **all = calloc(c->stats.threads ? c->stats.threads : 1, sizeof(*all));
-	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, total = 0;
+	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, unsym = 0, flat = 0;
+	uint64_t total = 0;
 
 	for (size_t i = 0; i < c->capthreads; i++)
 		for (struct conv_thread *t = c->threads[i]; t; t = t->next) {
@@ -174,6 +219,8 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			nosamples += t->nosamples_ns;
 			chains += t->chains;
 			broken += t->broken_chains;
+			unsym += t->unsymbolized_chains;
+			flat += t->flat_samples;
 			total += span(t);
 		}
 	if (all) {
@@ -186,12 +233,16 @@ void conv_coverage_report(struct conv *c, unsigned top)
 		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms of %.3f ms",
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
 			  ms(nosamples), ms(total));
-	broken_warning(c, chains, broken);
+	chain_warnings(c, flat, chains, broken, unsym);
 }
 
 void conv_coverage_free(struct conv *c)
 {
-	for (size_t i = 0; i < c->nblamed; i++)
-		free(c->blamed[i].dso);
-	c->nblamed = 0;
+	struct conv_blame *b[] = { &c->broken, &c->unsymbolized };
+
+	for (size_t k = 0; k < sizeof(b) / sizeof(b[0]); k++) {
+		for (size_t i = 0; i < b[k]->n; i++)
+			free(b[k]->dso[i].dso);
+		b[k]->n = 0;
+	}
 }

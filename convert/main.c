@@ -377,6 +377,8 @@ int main(int argc, char **argv)
 	}
 	for (int i = optind; i < argc && rc == EXIT_OK; i++)
 		rc = convert_input(cv, argv[i], &perf);
+	if (rc == EXIT_OK && (err = converter_end(cv)))
+		rc = converter_failed(cv, err);
 	stats = converter_stats(cv);
 	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
 	    !stats->decode_errors) {

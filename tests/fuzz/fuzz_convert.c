@@ -56,6 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = PIPELINE_READ_ERROR;
 	if (rc == PIPELINE_OK)
 		rc = converter_end_input(cv);
+	if (rc == PIPELINE_OK)
+		rc = converter_end(cv);
 	converter_free(cv);
 	if (rc) {	/* a refused input: nothing is written */
 		fxt_writer_abort(w);
