@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,7 @@ static int usage_error(const char *what)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
+	char err[PATH_MAX + 128];
 	int c;
 	static const char *const views[] = {
 		[DUMP_ALL] = "", [DUMP_RECORDS] = "records", [DUMP_SLICES] = "slices",
@@ -157,9 +159,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return EXIT_OK;
 	if (!o->output)
 		o->output = "trace.fxt.gz";
-	if (fxt_output_of_path(o->output) == FXT_OUTPUT_AUTO) {
-		diag_error("%s: unknown output type: expected FILE.fxt.gz or FILE.gz (gzip), "
-			   "FILE.fxt (raw) or - (stdout) (see --help)", o->output);
+	if (outpath_check(o->output, err, sizeof(err))) {
+		diag_error("%s (see --help)", err);
 		return EXIT_USAGE;
 	}
 	for (int i = optind; i < argc; i++) {

@@ -120,6 +120,33 @@ t_frontend_usage_exit_2() {
 	fi
 }
 
+# A bad -o is refused before anything is recorded, by snaptrace run and by
+# snaptrace-convert alike (one rule: common/outpath.c): exit 2, one line, the
+# same reason from both, and the program never started.
+t_output_checked_first() {
+	local out bad="" rc msg cmsg
+	mkdir -p "$TMP/outdir"
+	for out in "$TMP/x.txt" "$TMP/x.zst" "$TMP/x.json" "$TMP/outdir" "$TMP/none/x.fxt" \
+		"$TMP/x.fxt.gz/"; do
+		rm -f "$TMP/ran"
+		"$FRONT" run -q -o "$out" -- sh -c ": >'$TMP/ran'" >/dev/null 2>"$TMP/o.err"
+		rc=$?
+		msg=$(sed 's/^snaptrace: //; s/ (see .*//' "$TMP/o.err")
+		"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o "$out" \
+			>/dev/null 2>"$TMP/c.err"
+		cmsg=$(sed 's/^snaptrace-convert: //; s/ (see .*//' "$TMP/c.err")
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/o.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
+			! grep -qF -- "$out" "$TMP/o.err" || [ "$msg" != "$cmsg" ]; then
+			bad="$bad [-o $out: exit $rc: $(cat "$TMP/o.err") | convert: $(cat "$TMP/c.err")]"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		fail output_checked_first "$bad"
+	else
+		ok output_checked_first
+	fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -240,6 +267,7 @@ t_failed_recording_kept() {
 t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
+t_output_checked_first
 t_snaptrace_bin_missing
 t_stdout_trace_only
 t_temporary_removed
