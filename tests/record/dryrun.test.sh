@@ -121,6 +121,9 @@ check dryrun_sampling_options 6.1.187 \
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
 	"$NB -e dummy -e $EVK$SS --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
+# a pid named twice (or in two -p) is recorded once: perf gets it once
+check dryrun_pid_list_deduplicated 6.1.187 "--mode sampling -p 5,5 -p 6,5" \
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t 5,6 $SWE $SW $CTL"
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
 	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
