@@ -183,7 +183,7 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	err = rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
 				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
-		diag_error("--trigger: %s", why);
+		diag_error("--trigger %s: %s", o->trigger ? o->trigger : s->loc.spec, why);
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;

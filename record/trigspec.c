@@ -89,6 +89,11 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		}
 		return REC_TRIGSPEC_NONE;
 	}
+	if (!*spec) {
+		snprintf(why, size, "expected SYMBOL, LIB:SYMBOL, addr:0xHEX or none, "
+			 "found an empty string");
+		return -EINVAL;
+	}
 	snprintf(loc->spec, sizeof(loc->spec), "%s", spec);
 	if (!strncmp(spec, "addr:", 5)) {
 		struct rec_sym s;
@@ -98,14 +103,13 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		errno = 0;
 		a = strtoull(spec + 5, &end, 16);
 		if (errno || *end || end == spec + 5) {
-			snprintf(why, size, "--trigger %s: expected addr:0xHEX, found '%s'", spec,
-				 spec + 5);
+			snprintf(why, size, "expected addr:0xHEX, found '%s'", spec + 5);
 			return -EINVAL;
 		}
 		err = rec_elf_addr(exe, a, &s);
 		if (err) {
-			snprintf(why, size, "--trigger %s: expected an address of %s's code "
-				 "(as nm/objdump print it), found one %s", spec, exe,
+			snprintf(why, size, "expected an address of %s's code "
+				 "(as nm/objdump print it), found one %s", exe,
 				 err == REC_ELF_ENOTEXEC ? "outside its executable segments"
 				 : err == REC_ELF_ENOLOAD ? "outside its loaded segments"
 				 : rec_elf_strerror(err));
@@ -124,15 +128,15 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		char lib[256], path[PATH_MAX];
 
 		if (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(lib)) {
-			snprintf(why, size, "--trigger %s: expected LIB:SYMBOL", spec);
+			snprintf(why, size, "expected LIB:SYMBOL");
 			return -EINVAL;
 		}
 		memcpy(lib, spec, (size_t)(colon - spec));
 		lib[colon - spec] = '\0';
 		if (rec_proc_find_lib(pid, lib, path, sizeof(path))) {
-			snprintf(why, size, "--trigger %s: expected a shared library '%s', found "
+			snprintf(why, size, "expected a shared library '%s', found "
 				 "none mapped in the target nor in the library directories",
-				 spec, lib);
+				 lib);
 			return -ENOENT;
 		}
 		real_file(path, loc->file, sizeof(loc->file));

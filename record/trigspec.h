@@ -39,7 +39,8 @@ enum {
  * EXE (a path, possibly /proc/PID/exe) and, when PID > 0, whose libraries
  * are those mapped in PID. Fills *LOC.
  * Returns 0, REC_TRIGSPEC_NONE, or a negative error with a one-line
- * explanation in WHY (SIZE bytes), e.g. the closest names of a missing
+ * explanation in WHY (SIZE bytes; it does not repeat SPEC: the caller
+ * prefixes "--trigger SPEC: "), e.g. the closest names of a missing
  * symbol. -EINVAL: malformed SPEC; -ENOENT: no such symbol or library;
  * -ENODATA: the file has no symbols; other negative errno: unreadable file.
  */

@@ -70,6 +70,8 @@ NONSENSE='--snapshot-size 64G|--snapshot-size
 --sampling-freq 0x100|--sampling-freq
 --min-interval nan|--min-interval
 --min-interval 99999999999|--min-interval
+--trigger addr:0xzz|^[a-z-]*: --trigger addr:0xzz: expected addr:0xHEX, found .0xzz.$
+--trigger libc:|^[a-z-]*: --trigger libc:: expected LIB:SYMBOL$
 --mode fast|--mode
 --callgraph x|--callgraph
 --check extra|--check
@@ -117,6 +119,19 @@ t_frontend_usage_exit_2() {
 		fail frontend_usage_exit_2 "$bad"
 	else
 		ok frontend_usage_exit_2
+	fi
+}
+
+# An empty --trigger is a usage error (it was a failed symbol lookup, exit 1).
+t_empty_trigger() {
+	local rc
+	"$RECORD" -o "$TMP/empty.d" --trigger '' -- /bin/true >/dev/null 2>"$TMP/empty.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/empty.err")" -ne 1 ] || [ -e "$TMP/empty.d" ] ||
+		! grep -q "found an empty string" "$TMP/empty.err"; then
+		fail empty_trigger "exit $rc: $(cat "$TMP/empty.err")"
+	else
+		ok empty_trigger
 	fi
 }
 
@@ -268,6 +283,7 @@ t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
 t_output_checked_first
+t_empty_trigger
 t_snaptrace_bin_missing
 t_stdout_trace_only
 t_temporary_removed
