@@ -86,10 +86,18 @@ static enum rec_mechanism pick_mechanism(const struct rec_opts *o, const struct 
 {
 	int bp, up;
 
-	if (o->mechanism != REC_MECH_AUTO)
-		return o->mechanism;
 	rec_trigger_selftest(h->uprobe_type, &bp, &up);
-	return rec_check_pick_mechanism(bp, up);
+	if (o->mechanism == REC_MECH_AUTO)
+		return rec_check_pick_mechanism(bp, up);
+	/* asked for: kept, but said when the self-test saw it not fire */
+	if ((o->mechanism == REC_MECH_BREAKPOINT ? bp : up) != 1)
+		diag_warn("--trigger-mechanism %s: it did not fire in the start-up self-test "
+			  "on this host (see --check): the trigger will likely never fire%s",
+			  rec_mechanism_name(o->mechanism),
+			  (o->mechanism == REC_MECH_BREAKPOINT ? up : bp) == 1 ?
+			  (o->mechanism == REC_MECH_BREAKPOINT ? "; --trigger-mechanism uprobe does"
+			   : "; --trigger-mechanism breakpoint does") : "");
+	return o->mechanism;
 }
 
 /* Resolves --callgraph auto in O for the executable EXE (in sampling mode). */
@@ -117,6 +125,10 @@ static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 
 	if (!o->ncmd || rec_find_program(o->cmd[0], exe, sizeof(exe)))
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)(o->tid ? o->tid : o->pids[0]));
+	if (rec_host_refuses(h, o, line, sizeof(line))) {
+		diag_error("%s", line);
+		return EXIT_USAGE;
+	}
 	pick_callgraph(o, h, exe);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
@@ -147,6 +159,10 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 	if (rec_host_lacks_permission(h, o->kernel, why, sizeof(why))) {
 		diag_error("no permission to record: %s", why);
 		return EXIT_RUNTIME;
+	}
+	if (rec_host_refuses(h, o, why, sizeof(why))) {
+		diag_error("%s", why);
+		return EXIT_USAGE;
 	}
 	if (o->mode == REC_MODE_PT && !h->has_intel_pt) {
 		diag_error("--mode pt: expected Intel PT (/sys/bus/event_source/devices/intel_pt), "

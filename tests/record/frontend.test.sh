@@ -122,6 +122,37 @@ t_frontend_usage_exit_2() {
 	fi
 }
 
+# What the host cannot do (the limits --check reports) is refused before
+# anything starts: exit 2, one line naming the option and the limit.
+t_host_limits_refused() {
+	local max rc bad="" args evsrc=/sys/bus/event_source/devices
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
+	set --
+	[ "$max" -gt 0 ] && [ "$max" -lt 1000000 ] &&
+		set -- "--mode sampling --sampling-freq $((max + 1))|--sampling-freq $((max + 1)): expected at most $max"
+	[ -e $evsrc/cpu/type ] || [ -e $evsrc/cpu_core/type ] ||
+		set -- "$@" "--mode sampling --callgraph lbr|--callgraph lbr: expected a hardware PMU"
+	if [ $# -eq 0 ]; then
+		skip host_limits_refused "this host has a PMU and a sample rate limit of $max"
+		return
+	fi
+	for args in "$@"; do
+		rm -rf "$TMP/limits.d"
+		# shellcheck disable=SC2086
+		"$RECORD" -o "$TMP/limits.d" ${args%%|*} -- /bin/true >/dev/null 2>"$TMP/limits.err"
+		rc=$?
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/limits.err")" -ne 1 ] ||
+			[ -e "$TMP/limits.d" ] || ! grep -qF -- "${args#*|}" "$TMP/limits.err"; then
+			bad="$bad [${args%%|*}: exit $rc: $(cat "$TMP/limits.err")]"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		fail host_limits_refused "$bad"
+	else
+		ok host_limits_refused
+	fi
+}
+
 # An empty --trigger is a usage error (it was a failed symbol lookup, exit 1).
 t_empty_trigger() {
 	local rc
@@ -184,7 +215,8 @@ if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
 	t_nonsense_refused
 	t_frontend_usage_exit_2
 	t_snaptrace_bin_missing
-	for n in stdout_trace_only temporary_removed failed_recording_kept; do
+	for n in output_checked_first empty_trigger host_limits_refused breakpoint_warned \
+		stdout_trace_only temporary_removed failed_recording_kept; do
 		skip $n "perf cannot record here"
 	done
 	exit 0
@@ -211,6 +243,26 @@ int main(void)
 EOS
 PROG="$TMP/prog"
 cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c"
+
+# --trigger-mechanism breakpoint on a host where breakpoints do not fire
+# (--check: "opens but does not fire") is kept but warned about at start.
+t_breakpoint_warned() {
+	local rc
+	if ! "$RECORD" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire'; then
+		skip breakpoint_warned "breakpoints fire (or do not open) on this host"
+		return
+	fi
+	"$RECORD" -q -o "$TMP/bp.d" --trigger work_leaf --trigger-mechanism breakpoint \
+		--duration 0.3 -- "$PROG" \
+		>/dev/null 2>"$TMP/bp.err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q "warning: --trigger-mechanism breakpoint: it did not fire" \
+		"$TMP/bp.err"; then
+		fail breakpoint_warned "exit $rc: $(tr '\n' '|' <"$TMP/bp.err")"
+	else
+		ok breakpoint_warned
+	fi
+}
 
 t_stdout_trace_only() {
 	local rc
@@ -282,9 +334,11 @@ t_failed_recording_kept() {
 t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
+t_snaptrace_bin_missing
 t_output_checked_first
 t_empty_trigger
-t_snaptrace_bin_missing
+t_host_limits_refused
+t_breakpoint_warned
 t_stdout_trace_only
 t_temporary_removed
 t_failed_recording_kept
