@@ -460,7 +460,7 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 		.callgraph = REC_CG_FP,
 		.mechanism = REC_MECH_AUTO,
 		.sampling_freq = 5000,
-		.min_interval_ms = 100,
+		.min_interval_ms = REC_MIN_INTERVAL_MS,
 		.argc = argc,
 		.argv = argv,
 	};

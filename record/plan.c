@@ -248,6 +248,9 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 		err |= arg(p, "--no-bpf-event");
 	if (err)
 		return -E2BIG;
+	if (!o->multi_snapshot && o->min_interval_ms != REC_MIN_INTERVAL_MS)
+		ignored(p, "--min-interval", "it spaces --multi-snapshot snapshots, and this "
+			"recording takes one");
 	if (p->mode == REC_MODE_PT)
 		err = pt_args(o, h, target_flag, targets, p);
 	else

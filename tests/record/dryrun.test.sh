@@ -155,6 +155,14 @@ warned() {
 warned dryrun_warn_timer_res_sampling "--mode sampling --timer-resolution high -t 42" \
 	"--timer-resolution is ignored"
 warned dryrun_warn_callgraph_pt "--mode pt --callgraph dwarf -t 42" "--callgraph is ignored"
+warned dryrun_warn_min_interval_single "--mode sampling --min-interval 10 -t 42" \
+	"--min-interval is ignored"
+if "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling --multi-snapshot \
+	--min-interval 10 -t 42 2>&1 >/dev/null | grep -q 'min-interval'; then
+	fail dryrun_min_interval_multi_quiet "--min-interval with --multi-snapshot is warned about"
+else
+	ok dryrun_min_interval_multi_quiet
+fi
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
