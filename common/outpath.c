@@ -288,13 +288,33 @@ enum outpath_format outpath_format(const char *path)
 	return OUTPATH_FORMAT_NONE;
 }
 
+static bool stdout_closed;
+
+void outpath_keep_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (fd == STDOUT_FILENO)
+			stdout_closed = true;
+		/* the lowest free number: FD itself, as the ones below are open */
+		if (open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd)
+			return;
+	}
+}
+
 int outpath_check(const char *path, char *errbuf, size_t errlen)
 {
 	char copy[PATH_MAX], *dir;
 	struct stat st;
 
-	if (!strcmp(path, "-"))
-		return 0;
+	if (!strcmp(path, "-")) {
+		if (!stdout_closed)
+			return 0;
+		snprintf(errbuf, errlen, "-: standard output is closed: expected somewhere to "
+			 "write the trace; redirect it or give -o FILE");
+		return -1;
+	}
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		snprintf(errbuf, errlen, "%s: is a directory, expected a trace file name "
 			 "(FILE.fxt.gz, FILE.gz, FILE.fxt or -)", path);

@@ -69,10 +69,19 @@ enum outpath_format outpath_format(const char *path);
 /*
  * Checks, before anything is recorded or converted, that a trace can be
  * written at PATH: a known format (outpath_format), not a directory, in an
- * existing, writable directory. "-" always passes. Returns 0, or -1 with a
+ * existing, writable directory. "-" passes unless stdout was closed when
+ * outpath_keep_std_fds() ran. Returns 0, or -1 with a
  * one-line reason naming PATH in ERRBUF (a usage error: exit 2).
  */
 int outpath_check(const char *path, char *errbuf, size_t errlen);
+
+/*
+ * Call first in main(), before anything is opened: puts /dev/null on each of
+ * stdin, stdout and stderr that is closed, so that no file opened later takes
+ * their number (and the trace never goes into, say, a signalfd), and
+ * remembers a closed stdout for outpath_check("-").
+ */
+void outpath_keep_std_fds(void);
 
 /* Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every open
  * temporary, then die of the signal as they would have. */

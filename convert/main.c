@@ -301,6 +301,7 @@ int main(int argc, char **argv)
 	int rc, err;
 	uint64_t bytes;
 
+	outpath_keep_std_fds();
 	diag_init(argv[0]);
 	rc = parse_options(argc, argv, &o);
 	if (rc)

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "host.h"
+#include "outpath.h"
 #include "plan.h"
 #include "procfs.h"
 #include "session.h"
@@ -325,6 +326,7 @@ int main(int argc, char **argv)
 	bool front_end;
 	int r, sigfd = -1;
 
+	outpath_keep_std_fds();
 	diag_init(argv[0]);
 	r = rec_cli_parse(argc, argv, &cli);
 	if (r >= 0)

@@ -193,6 +193,49 @@ t_output_checked_first() {
 	fi
 }
 
+# A helper program that cannot be run is named with the reason (a failed exec
+# says why on the stderr its caller captures: common/run.c).
+t_missing_perf_reason() {
+	local rc
+	{ printf 'PERFILE2'; head -c 200 /dev/zero; } >"$TMP/fake.data"
+	"$FRONT" convert --perf "$TMP/no-such-perf" "$TMP/fake.data" -o "$TMP/fake.fxt" \
+		>/dev/null 2>"$TMP/noperf.err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ "$(wc -l <"$TMP/noperf.err")" -ne 1 ] ||
+		! grep -qF "$TMP/no-such-perf: No such file or directory" "$TMP/noperf.err" ||
+		[ -e "$TMP/fake.fxt" ]; then
+		fail missing_perf_reason "exit $rc: $(cat "$TMP/noperf.err")"
+	else
+		ok missing_perf_reason
+	fi
+}
+
+# -o - with stdout closed: one line saying so, exit 2, nothing run (the
+# trace once went into whatever the recorder opened first, fd 1).
+t_stdout_closed() {
+	local bad="" rc
+	rm -f "$TMP/ran"
+	"$FRONT" run -q -o - -- sh -c ": >'$TMP/ran'" >&- 2>"$TMP/closed.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/closed.err")" -eq 1 ] && [ ! -e "$TMP/ran" ] &&
+		grep -q "standard output is closed" "$TMP/closed.err" ||
+		bad="[run: exit $rc: $(cat "$TMP/closed.err")]"
+	"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o - >&- 2>"$TMP/closed.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "standard output is closed" "$TMP/closed.err" ||
+		bad="$bad [convert: exit $rc: $(cat "$TMP/closed.err")]"
+	"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o "$TMP/closed.fxt" >&- \
+		2>"$TMP/closed.err"
+	rc=$?
+	[ $rc -eq 0 ] && "$CONVERT" --dump=slices "$TMP/closed.fxt" 2>/dev/null | grep -q ' main$' ||
+		bad="$bad [convert -o FILE with stdout closed: exit $rc: $(cat "$TMP/closed.err")]"
+	if [ -n "$bad" ]; then
+		fail stdout_closed "$bad"
+	else
+		ok stdout_closed
+	fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -215,7 +258,8 @@ if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
 	t_nonsense_refused
 	t_frontend_usage_exit_2
 	t_snaptrace_bin_missing
-	for n in output_checked_first empty_trigger host_limits_refused breakpoint_warned \
+	t_missing_perf_reason
+	for n in stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
 		stdout_trace_only temporary_removed failed_recording_kept; do
 		skip $n "perf cannot record here"
 	done
@@ -335,6 +379,8 @@ t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
 t_snaptrace_bin_missing
+t_missing_perf_reason
+t_stdout_closed
 t_output_checked_first
 t_empty_trigger
 t_host_limits_refused
