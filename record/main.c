@@ -285,6 +285,10 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);   /* only when empty */
 		return EXIT_RUNTIME;
 	}
+	if (s->stopped_at_start)
+		diag_warn("SIG%s came while the recording was starting: it was stopped before "
+			  "anything was recorded (the trace is empty)",
+			  sigabbrev_np(s->stopped_at_start));
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
@@ -328,13 +332,13 @@ int main(int argc, char **argv)
 
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
+	/* first: from here on a signal ends the recording instead of the program */
+	sigfd = signals_to_fd();
 	r = rec_cli_parse(argc, argv, &cli);
 	if (r >= 0)
 		goto out;
 	front_end = cli.mode == REC_CLI_FRONTEND;
 	diag_set_quiet(o->quiet);
-	/* from here on a signal ends the recording instead of the program */
-	sigfd = signals_to_fd();
 	if (sigfd < 0) {
 		r = EXIT_RUNTIME;
 		goto out;
