@@ -236,6 +236,54 @@ t_stdout_closed() {
 	fi
 }
 
+# The front end's window before it execs the recorder has no subshell and no
+# external program (a signal there killed bash silently for ~0.2 s): no
+# fork or clone between the script's start and the recorder's exec.
+t_no_fork_before_exec() {
+	local verb forks bad=""
+	if ! command -v strace >/dev/null; then
+		skip no_fork_before_exec "no strace"
+		return
+	fi
+	for verb in run attach check convert; do
+		strace -f -e trace=execve,clone,clone3,fork,vfork -o "$TMP/st.log" \
+			"$FRONT" $verb --help >/dev/null 2>&1
+		forks=$(sed -n '/execve(".*scripts\/snaptrace"/,/execve(".*snaptrace-\(record\|convert\)".* = 0$/p' \
+			"$TMP/st.log" | grep -cE '(clone3?|v?fork)\(')
+		grep -qE 'execve\(".*snaptrace-(record|convert)".* = 0$' "$TMP/st.log" ||
+			bad="$bad [$verb: no exec of the program]"
+		[ "$forks" -eq 0 ] || bad="$bad [$verb: $forks forks before the exec]"
+	done
+	if [ -n "$bad" ]; then
+		fail no_fork_before_exec "$bad"
+	else
+		ok no_fork_before_exec
+	fi
+}
+
+# A SIGTERM that came while the recorder was starting (here: pending across
+# its exec, so deterministic) ends the recording like Ctrl-C, exit 0, with
+# a warning that nothing was recorded; the trace is written and reads back.
+t_signal_at_start_named() {
+	local rc
+	if ! command -v python3 >/dev/null; then
+		skip signal_at_start_named "no python3"
+		return
+	fi
+	python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+os.kill(os.getpid(), signal.SIGTERM)
+os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start.fxt" \
+		--trigger none -- "$PROG" >/dev/null 2>"$TMP/start.err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q "warning: SIGTERM came while the recording was starting: it was stopped before anything was recorded" "$TMP/start.err" ||
+		! "$CONVERT" --dump=slices "$TMP/start.fxt" >/dev/null 2>&1; then
+		fail signal_at_start_named "exit $rc: $(tr '\n' '|' <"$TMP/start.err")"
+	else
+		ok signal_at_start_named
+	fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -259,7 +307,8 @@ if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
 	t_frontend_usage_exit_2
 	t_snaptrace_bin_missing
 	t_missing_perf_reason
-	for n in stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
+	t_no_fork_before_exec
+	for n in signal_at_start_named stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
 		stdout_trace_only temporary_removed failed_recording_kept; do
 		skip $n "perf cannot record here"
 	done
@@ -380,6 +429,8 @@ t_nonsense_refused
 t_frontend_usage_exit_2
 t_snaptrace_bin_missing
 t_missing_perf_reason
+t_no_fork_before_exec
+t_signal_at_start_named
 t_stdout_closed
 t_output_checked_first
 t_empty_trigger
