@@ -78,7 +78,7 @@ $(O)/obj/%.o: %.c $(FLAGS_STAMP)
 $(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz -pthread
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz -ldw -lelf -lstdc++ -pthread
 
 $(O)/bin/snaptrace-record: $(call obj,record/main.c $(RECORD_SRC)) $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
@@ -90,7 +90,7 @@ $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) -lz -lelf -pthread
+		$(filter-out $(FLAGS_STAMP),$^) -lz -ldw -lelf -lstdc++ -pthread
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.

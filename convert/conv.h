@@ -15,6 +15,7 @@
 
 #include "fxt_writer.h"
 #include "parse.h"
+#include "srcline.h"
 
 /* A function: one (symbol, dso) pair. Frames without a symbol are one
  * function per dso (unknown = true). Interned: compare by pointer. */
@@ -25,6 +26,9 @@ struct conv_func {
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
 	bool root;               /* a thread's first function (conv_coverage_is_root) */
+	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
+	fxt_string_id src_file;  /* source file of the entry; 0: none */
+	uint32_t src_line;
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };
@@ -79,6 +83,11 @@ struct conv_frame {
 	bool kernel;                /* entered at a kernel address (>= 2^63) */
 	bool hidden;                /* too deep for Perfetto: not written */
 	uint64_t ip;                /* entry ip (sampled frames: the frame's ip) */
+	uint64_t entry_off;         /* the entry's bytes past func's symbol: the call
+				     * target's symoff; 0 (the function's entry) for
+				     * inferred and sampled frames */
+	uint64_t sym_start;         /* the symbol's start in the process (ip - symoff),
+				     * 0: unknown */
 };
 
 /* A branch waiting for its timestamp to be spread. */
@@ -203,6 +212,9 @@ struct conv {
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
 		s_syscall_arg, s_preempted, s_blocked;
 
+	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
+	fxt_string_id s_file, s_line;
+
 	struct conv_dso_count blamed[CONV_MAX_BLAMED];  /* dsos of broken chains */
 	size_t nblamed;
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
@@ -235,6 +247,14 @@ fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, s
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
  * "[unknown @ 0xIP (DSO)]" when F has none. */
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
+
+/* funcs.c: the source line of F's entry at OFF bytes past its symbol, which
+ * starts at SYM_START in the process (0: unknown; see srcline_lookup), as
+ * the arguments "file" and "line" in ARGS (room for 2). Returns how many it
+ * wrote: 0 when srcline is off, F is unknown or KERNEL, or the binary has no
+ * line for it. The result for OFF 0 is cached on F. */
+unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
+			   uint64_t sym_start, bool kernel, struct fxt_arg *args);
 
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);
@@ -277,7 +297,9 @@ void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name,
 /* stack.c: closes T's gap and every frame at TS and starts a new segment. */
 void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts);
 
-/* stack.c: pushes a frame of SITE's function at TS (not inferred). */
+/* stack.c: pushes a frame of SITE's function at TS (not inferred). The
+ * frame's entry is SITE (a call's target) with a CALLSITE, else (NULL: a
+ * sampled frame) the function's start. */
 void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
 		     const struct conv_site *callsite, uint64_t ts);
 

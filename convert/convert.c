@@ -75,6 +75,9 @@ struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *op
 	c = &cv->c;
 	c->w = w;
 	c->strict = opts->strict;
+	c->srcline = opts->srcline;
+	c->s_file = fxt_writer_cstring(w, "file");
+	c->s_line = fxt_writer_cstring(w, "line");
 	c->s_addr = fxt_writer_cstring(w, "addr");
 	c->s_inferred = fxt_writer_cstring(w, "inferred");
 	c->s_untraced = fxt_writer_cstring(w, "[untraced]");

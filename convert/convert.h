@@ -14,6 +14,7 @@
 
 struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
+	struct srcline *srcline;   /* file/line arguments of slices; NULL: none (borrowed) */
 };
 
 /* Why converter_parsed() stopped the conversion. */

@@ -80,6 +80,9 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	if (dso.len)
 		memcpy(f->key + sym.len, dso.s, dso.len);
 	f->unknown = sym.len == 0;
+	f->src_done = false;
+	f->src_file = 0;
+	f->src_line = 0;
 	f->root = !f->unknown && conv_coverage_is_root(sym);
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
@@ -114,6 +117,50 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 	snprintf(pre, sizeof(pre), "[unknown @ 0x%" PRIx64 "%s", ip, f->dsolen ? " (" : "");
 	return conv_name(c, pre, (struct conv_span){ f->key, f->dsolen }, 400,
 			 f->dsolen ? ")]" : "]");
+}
+
+/* Looks up F's entry at OFF in its binary: the file's string id (0: none) and *LINE. */
+static fxt_string_id func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
+				  uint64_t sym_start, uint32_t *line)
+{
+	const char *file;
+	unsigned l;
+
+	if (!srcline_lookup(c->srcline, f->key + f->symlen, f->dsolen, f->key, f->symlen, off,
+			    sym_start, &file, &l))
+		return 0;
+	*line = l;
+	return fxt_writer_cstring(c->w, file);
+}
+
+unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
+			   uint64_t sym_start, bool kernel, struct fxt_arg *args)
+{
+	/* The table owns its functions; only this cache is written through
+	 * the const pointers the rest of the converter holds. The check of
+	 * SYM_START against the binary holds for every process alike (load
+	 * biases are whole pages), so one answer serves them all. */
+	struct conv_func *m = (struct conv_func *)f;
+	fxt_string_id file;
+	uint32_t line = 0;
+
+	if (!c->srcline || f->unknown || kernel)
+		return 0;
+	if (off) {
+		file = func_srcline(c, f, off, sym_start, &line);
+	} else {
+		if (!m->src_done) {
+			m->src_done = true;
+			m->src_file = func_srcline(c, f, 0, sym_start, &m->src_line);
+		}
+		file = m->src_file;
+		line = m->src_line;
+	}
+	if (!file)
+		return 0;
+	args[0] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_file, .str = file };
+	args[1] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .name = c->s_line, .u64 = line };
+	return 2;
 }
 
 void conv_funcs_free(struct conv *c)

@@ -31,11 +31,12 @@ struct options {
 	const char *perf;
 	const char **perf_args;
 	size_t nperf_args;
-	bool quiet, strict, no_dlfilter;
+	bool quiet, strict, no_srcline, no_dlfilter;
 	enum dump_view dump;
 };
 
-enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER };
+enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
+	OPT_NO_SRCLINE };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -43,6 +44,7 @@ static const struct option long_options[] = {
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
+	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
@@ -68,6 +70,7 @@ static const char usage_text[] =
 	"      --no-dlfilter     decode Intel PT through perf's text only, not through\n"
 	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
 	"      --strict          an unrecognised line is an error, not a warning\n"
+	"      --no-srcline      no file/line arguments on slices (DWARF line tables)\n"
 	"  -q, --quiet           no summary, no progress\n"
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	"                        (slices with times and arguments); default records + tree.\n"
@@ -118,6 +121,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_DLFILTER:
 			o->no_dlfilter = true;
+			break;
+		case OPT_NO_SRCLINE:
+			o->no_srcline = true;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -255,7 +261,39 @@ static int convert_input(struct converter *cv, const char *path, const struct in
 	return rc;
 }
 
-static void summary(const struct options *o, struct converter *cv, uint64_t bytes)
+/* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
+static const char *symfs_arg(const struct options *o)
+{
+	const char *dir = NULL;
+
+	for (size_t i = 0; i < o->nperf_args; i++)
+		if (!strncmp(o->perf_args[i], "--symfs=", 8))
+			dir = o->perf_args[i] + 8;
+		else if (!strcmp(o->perf_args[i], "--symfs") && i + 1 < o->nperf_args)
+			dir = o->perf_args[++i];
+	return dir;
+}
+
+/* The one summary line of source lines: how many functions have none, and why. */
+static void srcline_summary(const struct srcline *sl)
+{
+	struct srcline_stats st;
+
+	if (!sl)
+		return;
+	st = srcline_stats(sl);
+	if (st.found == st.functions)
+		return;
+	diag_info("source lines: %llu of %llu functions have none (%llu in binaries without "
+		  "debug info, %llu in binaries not found or changed, %llu not in their binary's "
+		  "symbols or without a line)",
+		  (unsigned long long)(st.functions - st.found), (unsigned long long)st.functions,
+		  (unsigned long long)st.no_debuginfo, (unsigned long long)st.no_binary,
+		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary));
+}
+
+static void summary(const struct options *o, struct converter *cv, const struct srcline *sl,
+		    uint64_t bytes)
 {
 	const struct conv_stats *s = converter_stats(cv);
 
@@ -265,6 +303,7 @@ static void summary(const struct options *o, struct converter *cv, uint64_t byte
 		  (unsigned long long)s->samples, (unsigned long long)s->decode_errors,
 		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
 	converter_report(cv, SUMMARY_THREADS);
+	srcline_summary(sl);
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
 			  (unsigned long long)s->time_backwards);
@@ -297,6 +336,7 @@ int main(int argc, char **argv)
 	struct fxt_writer *w;
 	struct converter *cv;
 	struct conv_opts copts;
+	struct srcline *sl = NULL;
 	const struct conv_stats *stats;
 	int rc, err;
 	uint64_t bytes;
@@ -319,9 +359,20 @@ int main(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	copts = (struct conv_opts){ .strict = o.strict };
+	if (!o.no_srcline) {
+		sl = srcline_new(symfs_arg(&o));
+		for (int i = optind; sl && i < argc; i++)
+			if (srcline_read_buildids(sl, o.perf, argv[i]))
+				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are not "
+					  "checked", argv[i], o.perf);
+	}
+	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl };
 	cv = converter_new(w, &copts);
-	if (!cv) {
+	if (!cv || (!o.no_srcline && !sl)) {
+		diag_error("out of memory");
+		if (cv)
+			converter_free(cv);
+		srcline_free(sl);
 		fxt_writer_abort(w);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -344,9 +395,10 @@ int main(int argc, char **argv)
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 	} else {
-		summary(&o, cv, bytes);
+		summary(&o, cv, sl, bytes);
 	}
 	converter_free(cv);
+	srcline_free(sl);
 out:
 	free(o.perf_args);
 	return rc;

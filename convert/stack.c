@@ -60,6 +60,8 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 		.name = conv_func_frame_name(c, site->func, site->ip),
 		.ip = site->ip,
 		.kernel = site->ip >= CONV_KERNEL_START,
+		.entry_off = kind == PUSH_CALL && callsite && site->has_symoff ? site->symoff : 0,
+		.sym_start = site->has_symoff && site->ip >= site->symoff ? site->ip - site->symoff : 0,
 	};
 
 	if (callsite)

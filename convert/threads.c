@@ -180,14 +180,20 @@ static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
 		     uint64_t ts, bool inferred)
 {
-	struct fxt_arg args[2] = {
+	struct fxt_arg args[4] = {
 		{ .type = FXT_ARG_POINTER, .name = c->s_addr, .u64 = f->ip },
 		{ .type = FXT_ARG_BOOL, .name = c->s_inferred, .b = true },
 	};
+	unsigned n = inferred ? 2 : 1;
 	struct fxt_event ev = {
 		.type = FXT_EVENT_BEGIN, .ts = ts, .category = f->func ? f->func->dso : 0,
-		.name = f->name, .args = args, .nargs = inferred ? 2 : 1,
+		.name = f->name, .args = args,
 	};
+
+	if (f->func)
+		n += conv_func_srcline(c, f->func, f->entry_off, f->sym_start, f->kernel,
+				       args + n);
+	ev.nargs = n;
 
 	emit(c, t, &ev);
 	c->stats.slices++;

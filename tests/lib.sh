@@ -41,6 +41,39 @@ scratch_done() {
 }
 trap scratch_done EXIT
 
+# A test that runs perf and its target in a session of their own (run_group)
+# sets `trap group_cleanup EXIT`: the group still running at the end (a test
+# interrupted) gets SIGTERM, then SIGKILL, and is reaped.
+GROUP_PID=
+group_cleanup() {
+	stop_group "$GROUP_PID"
+	scratch_done
+}
+
+# stop_group PID: ends the process group led by PID (a child of this shell;
+# empty or gone: nothing), SIGTERM then SIGKILL, and reaps it.
+stop_group() {
+	if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+		kill -TERM -- "-$1" 2>/dev/null
+		sleep 0.5
+		kill -KILL -- "-$1" 2>/dev/null
+		wait "$1" 2>/dev/null
+	fi
+}
+
+# run_group OUT ERR CMD...: runs CMD (at most 60 s) in a new session, its
+# stdout in OUT and stderr in ERR; returns its status.
+run_group() {
+	local out=$1 err=$2 rc
+	shift 2
+	setsid timeout -k 5 60 "$@" >"$out" 2>"$err" &
+	GROUP_PID=$!
+	wait "$GROUP_PID"
+	rc=$?
+	GROUP_PID=
+	return "$rc"
+}
+
 # slices_match ACTUAL EXPECTED: compares two "TID DEPTH NAME" listings (the
 # format of tests/cases/*/expected.txt and of `snaptrace-convert --dump=slices`).
 # Threads are compared one by one, in any order; within a thread line by line.

@@ -32,16 +32,9 @@ PERIOD_NS=200000	# -F 5000
 EVENTS=(-e cpu-clock -F 5000 --call-graph fp --switch-events -e sched:sched_switch --call-graph fp)
 
 cleanup() {
-	local p
-	for p in "$PERF_PID" "$HOG_PID"; do
-		# perf, timeout and the target share one process group led by p
-		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
-			kill -TERM -- "-$p" 2>/dev/null
-			sleep 0.5
-			kill -KILL -- "-$p" 2>/dev/null
-			wait "$p" 2>/dev/null
-		fi
-	done
+	# perf, timeout and the target share one process group led by each
+	stop_group "$PERF_PID"
+	stop_group "$HOG_PID"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT

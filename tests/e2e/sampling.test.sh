@@ -12,19 +12,8 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 PERF=${SNAPTRACE_PERF:-perf}
-PERF_PID=
 
-cleanup() {
-	# perf, timeout and the target share one process group led by PERF_PID
-	if [ -n "$PERF_PID" ] && kill -0 "$PERF_PID" 2>/dev/null; then
-		kill -TERM -- "-$PERF_PID" 2>/dev/null
-		sleep 0.5
-		kill -KILL -- "-$PERF_PID" 2>/dev/null
-		wait "$PERF_PID" 2>/dev/null
-	fi
-	scratch_done
-}
-trap cleanup EXIT
+trap group_cleanup EXIT
 
 need_convert sampling
 if ! command -v "$PERF" >/dev/null 2>&1; then
@@ -41,14 +30,9 @@ fi
 # cannot record here (the reason is in $TMP/MODE.rec.err).
 record() {
 	local mode=$1
-	setsid timeout -k 5 60 "$PERF" record -e cpu-clock -F 5000 --call-graph "$mode" \
-		-o "$TMP/$mode.data" -- "$TMP/sampling_target" >"$TMP/$mode.rec.out" \
-		2>"$TMP/$mode.rec.err" &
-	PERF_PID=$!
-	wait "$PERF_PID"
-	local rc=$?
-	PERF_PID=
-	[ "$rc" -eq 0 ] && [ -s "$TMP/$mode.data" ]
+	run_group "$TMP/$mode.rec.out" "$TMP/$mode.rec.err" "$PERF" record -e cpu-clock -F 5000 \
+		--call-graph "$mode" -o "$TMP/$mode.data" -- "$TMP/sampling_target" &&
+		[ -s "$TMP/$mode.data" ]
 }
 
 # check_nesting SLICES LEAF_TOO: prints what is wrong with the nesting, if anything.

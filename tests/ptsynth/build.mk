@@ -39,7 +39,7 @@ TEST_BINS += $(O)/test/ptsynth-expect
 PTSYNTH_PROGS_DIR := $(O)/test/ptsynth-progs
 PTSYNTH_PROG_FLAGS := -g -fno-omit-frame-pointer -fno-plt
 PTSYNTH_PROGS := $(addprefix $(PTSYNTH_PROGS_DIR)/,calls-static calls-pie recurse tailcall \
-	indirect longjmp except vdso threads stop bench)
+	indirect longjmp except vdso threads stop bench calls-nodebug)
 
 $(PTSYNTH_PROGS_DIR)/calls-static: tests/ptsynth/progs/calls.c
 	@mkdir -p $(dir $@)
@@ -48,6 +48,11 @@ $(PTSYNTH_PROGS_DIR)/calls-static: tests/ptsynth/progs/calls.c
 $(PTSYNTH_PROGS_DIR)/calls-pie: tests/ptsynth/progs/calls.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(PTSYNTH_PROG_FLAGS) -O1 -fPIE -pie -o $@ $<
+
+# Without debug info: its slices get no source lines.
+$(PTSYNTH_PROGS_DIR)/calls-nodebug: tests/ptsynth/progs/calls.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(filter-out -g,$(PTSYNTH_PROG_FLAGS)) -O1 -fPIE -pie -o $@ $<
 
 $(PTSYNTH_PROGS_DIR)/tailcall $(PTSYNTH_PROGS_DIR)/indirect: $(PTSYNTH_PROGS_DIR)/%: \
 		tests/ptsynth/progs/%.c

@@ -398,3 +398,48 @@ EOF
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
+
+# Source lines: every slice of a program's own functions carries the
+# file:line addr2line gives for the function's symbol (the call's target is
+# its start; a caller found at its return is drawn from its start too), or
+# none where addr2line has none (the static libc's code; a program built
+# without -g).
+# srcline_check PROG: prints what is wrong, if anything, else how many
+# functions have lines. C++ names are as perf prints them (c++filt -p).
+srcline_check() {
+	local prog=$1 name="srcline-$1" bin="$PROGS/$1" f have want addr n=0
+	gen "$name" "$prog" || { echo "ptsynth failed: $(head -3 "$TMP/$name.gen")"; return; }
+	convert "$name" "$TMP/$name.data" || return
+	"$CONVERT" --dump=tree "$TMP/$name.fxt" |
+		awk -v b="$bin" 'index($0, "cat=\"" b "\"") {
+			line = "-"
+			if (match($0, /file:string="[^"]*" line:uint64=[0-9]+/)) {
+				s = substr($0, RSTART, RLENGTH); gsub(/file:string="|" line:uint64=/, " ", s)
+				split(s, p, " "); line = p[1] ":" p[2]
+			}
+			sub(/^[0-9]+ [0-9]+ +/, "")
+			if (match($0, / \[[0-9]+, [0-9]+\]/)) print substr($0, 1, RSTART - 1) "\t" line
+		}' | sort -u >"$TMP/$name.lines"
+	nm "$bin" | awk '$2 ~ /^[TtW]$/ { print $3 "\t" $1 }' | c++filt -p >"$TMP/$name.nm"
+	while IFS=$'\t' read -r f have; do
+		addr=$(awk -F'\t' -v f="$f" '$1 == f { print $2 }' "$TMP/$name.nm")
+		[ "$(echo "$addr" | grep -c .)" = 1 ] || continue	# not one symbol: not checked
+		want=$(addr2line -e "$bin" "0x$addr")
+		case $want in '??:'* | *':?') want=- ;; esac
+		if [ "$have" != "$want" ]; then
+			echo "$f: $have, addr2line says $want"
+			return
+		fi
+		[ "$want" = - ] || n=$((n + 1))
+	done <"$TMP/$name.lines"
+	echo "$n with lines"
+}
+for prog in calls-pie calls-static recurse except calls-nodebug; do
+	why=$(srcline_check "$prog")
+	case $prog:$why in
+	calls-nodebug:"0 with lines" | calls-*:[4-9]" with lines" | recurse:[1-9]*" with lines" | except:[2-9]" with lines")
+		ok "srcline-$prog" ;;
+	*) fail "srcline-$prog" "$why" ;;
+	esac
+	rm -f "$TMP/srcline-$prog".*
+done

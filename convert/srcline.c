@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcline: source lines of function entries (see srcline.h). Binaries are
+ * kept open (libelf, libdw) until srcline_free: the symbol names and file
+ * names handed out point into their data. Per binary: a hash table of its
+ * function symbols (name -> address) and one of the addresses looked up.
+ */
+#include "srcline.h"
+
+#include "diag.h"
+#include "run.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* libstdc++'s demangler (extern "C" in <cxxabi.h>): perf prints C++
+ * names demangled, the symbol tables hold them mangled. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+#define DEBUG_DIR "/usr/lib/debug/.build-id/"
+#define BUILDID_MAX 64          /* hex digits of the longest build id kept */
+
+/* A function symbol of a binary. */
+struct sl_sym {
+	struct sl_sym *next;    /* hash chain */
+	const char *name;       /* in the ELF's string table, or demangled */
+	char *demangled;        /* a C++ name as perf prints it; owned, or NULL */
+	uint64_t addr;          /* st_value */
+};
+
+/* A looked-up address: its line, or none (file NULL). */
+struct sl_addr {
+	uint64_t addr;
+	const char *file;       /* owned by the binary's Dwarf, or joined */
+	char *joined;           /* the CU's directory + a relative file name; owned */
+	unsigned line;
+	bool used;
+};
+
+enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG };
+
+struct sl_dso {
+	struct sl_dso *next;
+	char *path;             /* as perf printed it; owned */
+	size_t len;
+	enum dso_state state;
+	int fd, debug_fd;
+	Elf *elf, *debug_elf;
+	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
+	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
+	bool dw_failed;         /* libdw could not read it */
+	struct sl_sym **syms;   /* power-of-two buckets */
+	size_t capsyms;
+	struct sl_addr *addrs;  /* open addressing, power-of-two size */
+	size_t naddrs, capaddrs;
+};
+
+/* A build id a perf.data recorded for a path. */
+struct sl_buildid {
+	struct sl_buildid *next;
+	char hex[BUILDID_MAX + 1];
+	char path[];
+};
+
+struct srcline {
+	char *symfs;            /* "" for none */
+	struct sl_dso *dsos;
+	struct sl_buildid *buildids;
+	struct srcline_stats stats;
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+struct srcline *srcline_new(const char *symfs)
+{
+	struct srcline *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->symfs = strdup(symfs ? symfs : "");
+	if (!s->symfs) {
+		free(s);
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	return s;
+}
+
+static bool is_perf_data(const char *path)
+{
+	char magic[8];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, magic, sizeof(magic)) == sizeof(magic) && !memcmp(magic, "PERFILE", 7);
+	close(fd);
+	return yes;
+}
+
+int srcline_read_buildids(struct srcline *s, const char *perf, const char *path)
+{
+	char *argv[] = { (char *)perf, "buildid-list", "-i", (char *)path, NULL };
+	static char out[1 << 16];
+
+	if (!is_perf_data(path))
+		return 0;
+	if (run_capture(argv, out, sizeof(out)) != 0)
+		return -1;
+	/* Lines "HEX PATH". */
+	for (char *p = out, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t hexlen = strspn(p, "0123456789abcdef");
+		struct sl_buildid *b;
+
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		if (!hexlen || hexlen > BUILDID_MAX || p[hexlen] != ' ' || p[hexlen + 1] != '/')
+			continue;
+		b = malloc(sizeof(*b) + strlen(p + hexlen + 1) + 1);
+		if (!b)
+			return -1;
+		memcpy(b->hex, p, hexlen);
+		b->hex[hexlen] = 0;
+		strcpy(b->path, p + hexlen + 1);
+		b->next = s->buildids;
+		s->buildids = b;
+	}
+	return 0;
+}
+
+/* Opens PATH under the symfs: fd and ELF, or -1. */
+static int open_elf(const struct srcline *s, const char *path, Elf **elf)
+{
+	char full[4096];
+	int fd;
+
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", s->symfs, path) >= sizeof(full))
+		return -1;
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
+		elf_end(*elf);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The build id of ELF in hex (BUILDID_MAX + 1 bytes), or "" when it has none. */
+static void buildid_hex(Elf *elf, char *hex)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+
+	hex[0] = 0;
+	for (ssize_t i = 0; i < n && i * 2 < BUILDID_MAX; i++)
+		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
+}
+
+/* Does the binary's build id HEX match what the perf.data recorded for
+ * PATH (perf pads short ids with zeros)? True when nothing was recorded. */
+static bool buildid_matches(const struct srcline *s, const char *path, const char *hex)
+{
+	for (const struct sl_buildid *b = s->buildids; b; b = b->next) {
+		size_t n = strlen(hex);
+
+		if (strcmp(b->path, path))
+			continue;
+		if (strncmp(b->hex, hex, n) || strspn(b->hex + n, "0") != strlen(b->hex + n)) {
+			diag_warn("%s: its build id is %s, the recording's was %s: the binary changed "
+				  "since; no source lines for it", path, hex[0] ? hex : "none", b->hex);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Cuts demangled name D down to perf's form (libiberty without
+ * DMGL_PARAMS, as `c++filt -p` prints): without its parameter list (the
+ * last top-level "(...)" and what follows, " const"...) and, for a template
+ * function, without its return type ("void foo<int>(int)" -> "foo<int>").
+ */
+static void perf_demangled_form(char *d)
+{
+	char *close = strrchr(d, ')'), *p, *space = NULL;
+	int depth = 0;
+
+	if (!close)
+		return;
+	for (p = close; p >= d; p--) {
+		depth += (*p == ')') - (*p == '(');
+		if (depth == 0)
+			break;
+	}
+	if (p <= d)
+		return;
+	*p = 0;
+	depth = 0;
+	for (p = d; *p; p++) {
+		depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
+		if (*p == ' ' && depth == 0 && !(p - d >= 8 && !strncmp(p - 8, "operator", 8)))
+			space = p;
+	}
+	if (space && depth == 0)
+		memmove(d, space + 1, strlen(space + 1) + 1);
+}
+
+/* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
+ * when it was demangled. Returns 0, or -1 on out-of-memory. */
+static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t addr)
+{
+	size_t i = hash_bytes(name, strlen(name)) & (d->capsyms - 1);
+	struct sl_sym *y;
+
+	for (y = d->syms[i]; y; y = y->next)
+		if (y->addr == addr && !strcmp(y->name, name)) {
+			free(demangled);
+			return 0;	/* .symtab and .dynsym both have it */
+		}
+	y = malloc(sizeof(*y));
+	if (!y) {
+		free(demangled);
+		return -1;
+	}
+	*y = (struct sl_sym){ .next = d->syms[i], .name = name, .demangled = demangled,
+			      .addr = addr };
+	d->syms[i] = y;
+	return 0;
+}
+
+/* Adds the defined function symbols of ELF's symbol tables (.symtab and
+ * .dynsym) to D's table. Returns 0, or -1 on out-of-memory. */
+static int read_syms(struct sl_dso *d, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name || add_sym(d, name, NULL, sym.st_value))
+				return name && *name ? -1 : 0;
+			if (!strncmp(name, "_Z", 2)) {
+				char *dm = __cxa_demangle(name, NULL, NULL, NULL);
+
+				if (dm)
+					perf_demangled_form(dm);
+				if (dm && add_sym(d, dm, dm, sym.st_value))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Does ELF hold a DWARF line table (not an empty NOBITS stub)? */
+static bool has_lines(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    (!strcmp(name, ".debug_line") || !strcmp(name, ".zdebug_line")))
+			return true;
+	}
+	return false;
+}
+
+/* Opens D's separate debug file by its build id HEX, if there is one. */
+static void open_debug_file(const struct srcline *s, struct sl_dso *d, const char *hex)
+{
+	char path[sizeof(DEBUG_DIR) + BUILDID_MAX + 16];
+
+	if (strlen(hex) < 4)
+		return;
+	snprintf(path, sizeof(path), DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
+	d->debug_fd = open_elf(s, path, &d->debug_elf);
+}
+
+/* Opens D's binary, checks its build id, finds its line table (in it or
+ * in its debug file) and reads its symbols. The DWARF itself is read at
+ * the first line looked up (a large one takes a while: libc's, 0.1 s). */
+static void open_dso(struct srcline *s, struct sl_dso *d)
+{
+	char hex[BUILDID_MAX + 1];
+
+	d->state = DSO_MISSING;
+	d->debug_fd = -1;
+	d->fd = open_elf(s, d->path, &d->elf);
+	if (d->fd < 0)
+		return;
+	buildid_hex(d->elf, hex);
+	if (!buildid_matches(s, d->path, hex))
+		return;
+	d->state = DSO_NODEBUG;
+	if (has_lines(d->elf)) {
+		d->dwarf_elf = d->elf;
+	} else {
+		open_debug_file(s, d, hex);
+		if (!d->debug_elf || !has_lines(d->debug_elf))
+			return;
+		d->dwarf_elf = d->debug_elf;
+	}
+	d->capsyms = 1024;
+	d->syms = calloc(d->capsyms, sizeof(*d->syms));
+	if (!d->syms || read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf)))
+		return;
+	d->state = DSO_OK;
+}
+
+static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
+{
+	struct sl_dso *d;
+
+	for (d = s->dsos; d; d = d->next)
+		if (d->len == len && !memcmp(d->path, path, len))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strndup(path, len))) {
+		free(d);
+		return NULL;
+	}
+	d->len = len;
+	d->next = s->dsos;
+	s->dsos = d;
+	open_dso(s, d);
+	return d;
+}
+
+/* What find_sym() found. */
+enum sym_found { SYM_NONE, SYM_ONE, SYM_MISPLACED, SYM_AMBIGUOUS };
+
+/* The symbol NAME (LEN bytes) of D that agrees with START (see
+ * srcline_lookup) in *ADDR. */
+static enum sym_found find_sym(const struct sl_dso *d, const char *name, size_t len,
+			       uint64_t start, uint64_t *addr)
+{
+	enum sym_found found = SYM_NONE;
+
+	for (const struct sl_sym *y = d->syms[hash_bytes(name, len) & (d->capsyms - 1)]; y;
+	     y = y->next) {
+		if (strncmp(y->name, name, len) || y->name[len])
+			continue;
+		if (start && (start - y->addr) % SRCLINE_PAGE) {
+			if (found == SYM_NONE)
+				found = SYM_MISPLACED;
+			continue;
+		}
+		if (found == SYM_ONE)
+			return SYM_AMBIGUOUS;
+		found = SYM_ONE;
+		*addr = y->addr;
+	}
+	return found;
+}
+
+/* The line-table row of ADDR in DW: its CU from .debug_aranges, else by
+ * walking the CUs' address ranges (clang emits no aranges). */
+static Dwarf_Line *addr_line(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dw, addr, cu))
+		return dwarf_getsrc_die(cu, addr);
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return dwarf_getsrc_die(cu, addr);
+		off = next;
+	}
+	return NULL;
+}
+
+/* Sets A's file to NAME, a line table's file name: a relative one is
+ * joined to CU's compilation directory (as addr2line shows it). */
+static void set_file(struct sl_addr *a, Dwarf_Die *cu, const char *name)
+{
+	Dwarf_Attribute attr;
+	const char *dir = name[0] == '/' ? NULL :
+		dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+
+	a->file = name;
+	if (dir && asprintf(&a->joined, "%s/%s", dir, name) > 0)
+		a->file = a->joined;
+	else
+		a->joined = NULL;
+}
+
+static int addrs_grow(struct sl_dso *d)
+{
+	size_t cap = d->capaddrs ? d->capaddrs * 2 : 256;
+	struct sl_addr *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < d->capaddrs; i++) {
+		size_t j;
+
+		if (!d->addrs[i].used)
+			continue;
+		for (j = hash_bytes((const char *)&d->addrs[i].addr, 8) & (cap - 1); t[j].used;
+		     j = (j + 1) & (cap - 1))
+			;
+		t[j] = d->addrs[i];
+	}
+	free(d->addrs);
+	d->addrs = t;
+	d->capaddrs = cap;
+	return 0;
+}
+
+/* The cached line of ADDR in D, looked up the first time. NULL on out-of-memory. */
+static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
+{
+	struct sl_addr *a;
+	Dwarf_Die cu;
+	const char *name;
+	size_t i;
+	int line;
+
+	if (d->naddrs * 2 >= d->capaddrs && addrs_grow(d))
+		return NULL;
+	for (i = hash_bytes((const char *)&addr, 8) & (d->capaddrs - 1); d->addrs[i].used;
+	     i = (i + 1) & (d->capaddrs - 1))
+		if (d->addrs[i].addr == addr)
+			return &d->addrs[i];
+	a = &d->addrs[i];
+	*a = (struct sl_addr){ .addr = addr, .used = true };
+	d->naddrs++;
+	if (!d->dw && !d->dw_failed)
+		d->dw_failed = !(d->dw = dwarf_begin_elf(d->dwarf_elf, DWARF_C_READ, NULL));
+	if (!d->dw)
+		return a;
+	Dwarf_Line *l = addr_line(d->dw, addr, &cu);
+	if (l && dwarf_lineno(l, &line) == 0 && line > 0 && (name = dwarf_linesrc(l, NULL, NULL))) {
+		set_file(a, &cu, name);
+		a->line = (unsigned)line;
+	}
+	return a;
+}
+
+bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		    size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
+		    unsigned *line)
+{
+	struct sl_dso *d;
+	const struct sl_addr *a = NULL;
+	enum sym_found found;
+	uint64_t addr = 0;
+
+	if (!dsolen || dso[0] != '/' || !symlen)
+		return false;
+	d = get_dso(s, dso, dsolen);
+	if (off == 0 && d) {
+		s->stats.functions++;
+		s->stats.no_binary += d->state == DSO_MISSING;
+		s->stats.no_debuginfo += d->state == DSO_NODEBUG;
+	}
+	if (!d || d->state != DSO_OK)
+		return false;
+	found = find_sym(d, sym, symlen, sym_start, &addr);
+	s->stats.no_binary += off == 0 && found == SYM_MISPLACED;
+	if (found == SYM_ONE)
+		a = lookup_addr(d, addr + off);
+	if (!a || !a->file)
+		return false;
+	s->stats.found += off == 0;
+	*file = a->file;
+	*line = a->line;
+	return true;
+}
+
+struct srcline_stats srcline_stats(const struct srcline *s)
+{
+	return s->stats;
+}
+
+void srcline_free(struct srcline *s)
+{
+	if (!s)
+		return;
+	for (struct sl_dso *d = s->dsos, *dn; d; d = dn) {
+		dn = d->next;
+		for (size_t i = 0; i < d->capsyms; i++)
+			for (struct sl_sym *y = d->syms[i], *yn; y; y = yn) {
+				yn = y->next;
+				free(y->demangled);
+				free(y);
+			}
+		free(d->syms);
+		for (size_t i = 0; i < d->capaddrs; i++)
+			free(d->addrs[i].joined);
+		free(d->addrs);
+		dwarf_end(d->dw);
+		elf_end(d->debug_elf);
+		elf_end(d->elf);
+		if (d->debug_fd >= 0)
+			close(d->debug_fd);
+		if (d->fd >= 0)
+			close(d->fd);
+		free(d->path);
+		free(d);
+	}
+	for (struct sl_buildid *b = s->buildids, *bn; b; b = bn) {
+		bn = b->next;
+		free(b);
+	}
+	free(s->symfs);
+	free(s);
+}

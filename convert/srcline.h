@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcline: the source file and line of a function's entry, from the DWARF
+ * line table of its binary (libdw). A function is named as perf names it:
+ * its symbol and its dso's path; its entry is the symbol's address in the
+ * binary (from the ELF symbol table: no load bias is needed) plus an offset.
+ * Each binary is opened once (under perf's --symfs DIR when given; its
+ * separate debug file /usr/lib/debug/.build-id/XX/YYYY.debug when it has no
+ * DWARF of its own) and each looked-up address is cached per binary, so the
+ * cost grows with the distinct functions of a trace, not its length.
+ */
+#ifndef SNAPTRACE_CONVERT_SRCLINE_H
+#define SNAPTRACE_CONVERT_SRCLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct srcline;
+
+/* The page size of x86-64: load biases are multiples of it. */
+#define SRCLINE_PAGE 4096u
+
+/* Returns an empty srcline reading binaries under SYMFS (NULL or "": the
+ * paths as they are; the string is copied), or NULL on out-of-memory. */
+struct srcline *srcline_new(const char *symfs);
+
+/*
+ * Records the build ids a perf.data at PATH names (`PERF buildid-list -i
+ * PATH`): a binary whose build id differs from the recorded one gets no
+ * lines and one warning. PATH that is not a perf.data (no "PERFILE" magic,
+ * or "-") is ignored. Returns 0, or -1 when perf failed (nothing recorded:
+ * the binaries are then used unchecked).
+ */
+int srcline_read_buildids(struct srcline *s, const char *perf, const char *path);
+
+/*
+ * Looks up the entry of function SYM (SYMLEN bytes) of binary DSO (DSOLEN
+ * bytes, an absolute path as perf prints it) at OFF bytes past the symbol's
+ * start. SYM_START is where the symbol starts in the traced process (perf's
+ * ip - symoff), 0 when unknown: a load bias is a whole number of pages
+ * (SRCLINE_PAGE), so a symbol of the binary whose address is not SYM_START
+ * modulo a page is not this function (the binary is not the one traced:
+ * text from another machine), and of several local symbols of one name
+ * only the one that agrees is taken. Returns true with *FILE (NUL-terminated,
+ * owned by S, valid until srcline_free) and *LINE (1-based); false when
+ * there is none: not a path, binary not found or changed, no debug info,
+ * symbol not in its symbol table, not agreeing with SYM_START, or ambiguous.
+ */
+bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		    size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
+		    unsigned *line);
+
+/* Counts of distinct functions looked up (srcline_lookup with OFF 0). */
+struct srcline_stats {
+	uint64_t functions;      /* looked up */
+	uint64_t found;          /* with a line */
+	uint64_t no_binary;      /* the binary was not found, or changed (build id,
+				  * or a symbol not where the trace has it) */
+	uint64_t no_debuginfo;   /* in a binary without DWARF */
+};
+
+/* The counts so far. */
+struct srcline_stats srcline_stats(const struct srcline *s);
+
+/* Frees S and every string it gave out. NULL is fine. */
+void srcline_free(struct srcline *s);
+
+#endif

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Source lines on slices, end to end: tests/e2e/srcline_target.c and its
+# shared library tests/e2e/srcline_lib.c, built with -g as a PIE and as a
+# non-PIE, are sampled (perf record -e cpu-clock --call-graph fp) and
+# converted; every slice of their five functions must carry the file:line
+# addr2line gives for the function's address (nm), the same on every slice.
+# Built without -g: no slice of them has a line, and the one summary line
+# counts them. --no-srcline: no line anywhere. The binaries moved under a
+# --symfs directory: found there, and not without it. The program rebuilt
+# (another build id) after the recording: one warning, no lines for it.
+# A golden text case (binaries that do not exist): the one summary line,
+# nothing else; without a dso column: not even that.
+# Never leaves perf or the target running.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+PERF=${SNAPTRACE_PERF:-perf}
+FUNCS="main srcline_outer srcline_inner srcline_lib_spin srcline_lib_inner"
+SRC="$SNAPTRACE_TOP/tests/e2e"
+
+trap group_cleanup EXIT
+
+need_convert srcline
+for tool in "$PERF" addr2line nm cc; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		skip srcline "no $tool"
+		exit 0
+	fi
+done
+
+# build DIR CFLAGS...: the library and the program into DIR (absolute).
+build() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	cc -std=c11 -O1 -fno-omit-frame-pointer "$@" -fPIC -shared -o "$dir/libsrcline.so" \
+		"$SRC/srcline_lib.c" 2>"$TMP/cc.err" &&
+		cc -std=c11 -O1 -fno-omit-frame-pointer "$@" -o "$dir/target" "$SRC/srcline_target.c" \
+			-L"$dir" -lsrcline -Wl,-rpath,"$dir" 2>>"$TMP/cc.err"
+}
+
+# record DIR: samples DIR/target into DIR/perf.data; 1 when perf cannot.
+record() {
+	run_group "$1/rec.out" "$1/rec.err" "$PERF" record -e cpu-clock -F 5000 --call-graph fp \
+		-o "$1/perf.data" -- "$1/target" && [ -s "$1/perf.data" ]
+}
+
+# lines FXT: "NAME CATEGORY FILE:LINE" (FILE:LINE "-" when none) of every
+# slice, once each, from the slices read back.
+lines() {
+	"$CONVERT" --dump=tree "$1" | sed -n 's/^[0-9]* [0-9]* *\([^ ]*\) \[.* cat="\([^"]*\)".*/\1 \2 &/p' |
+		sed 's/^\([^ ]*\) \([^ ]*\) .*file:string="\([^"]*\)" line:uint64=\([0-9]*\).*/\1 \2 \3:\4/;
+		     t; s/^\([^ ]*\) \([^ ]*\) .*/\1 \2 -/' | sort -u
+}
+
+# expect_addr2line NAME DIR LINES: every function of FUNCS has, on all its
+# slices, the line addr2line gives for its symbol in DIR's binaries.
+expect_addr2line() {
+	local name=$1 dir=$2 got=$3 f bin addr want have
+	for f in $FUNCS; do
+		case $f in srcline_lib_*) bin="$dir/libsrcline.so" ;; *) bin="$dir/target" ;; esac
+		addr=$(nm "$bin" | awk -v f="$f" '$3 == f && ($2 == "T" || $2 == "t") { print $1 }')
+		want=$(addr2line -e "$bin" "0x$addr")
+		have=$(awk -v f="$f" -v b="$bin" '$1 == f && $2 == b { print $3 }' "$got")
+		if [ -z "$have" ]; then
+			fail "$name" "no slice of $f: $(first_lines "$got")"
+			return 1
+		fi
+		if [ "$have" != "$want" ]; then
+			fail "$name" "$f: $(echo $have), addr2line says $want"
+			return 1
+		fi
+	done
+}
+
+# convert NAME DATA OUT [ARGS...]: converts (stderr in OUT.err), lines in OUT.lines.
+convert() {
+	local name=$1 data=$2 out=$3
+	shift 3
+	if ! "$CONVERT" "$@" "$data" -o "$out.fxt" 2>"$out.err"; then
+		fail "$name" "conversion failed: $(first_lines "$out.err")"
+		return 1
+	fi
+	lines "$out.fxt" >"$out.lines"
+}
+
+# with_debug NAME CFLAGS...: a -g build gets addr2line's lines; returns the
+# directory's recording for the tests that follow, in $DIR.
+with_debug() {
+	local name=$1
+	shift
+	DIR="$TMP/$name"
+	if ! build "$DIR" -g "$@"; then
+		fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
+		return 1
+	fi
+	if ! record "$DIR"; then
+		skip "$name" "perf cannot record here: $(first_lines "$DIR/rec.err")"
+		return 1
+	fi
+	convert "$name" "$DIR/perf.data" "$DIR/out" || return 1
+	expect_addr2line "$name" "$DIR" "$DIR/out.lines" || return 1
+	if grep -q 'kernel.kallsyms.* [^-]*$' "$DIR/out.lines"; then
+		fail "$name" "a kernel frame has a line: $(grep -m1 kernel.kallsyms "$DIR/out.lines")"
+		return 1
+	fi
+	ok "$name"
+}
+
+with_debug srcline-nopie -no-pie
+if with_debug srcline-pie -fPIE -pie; then
+	PIE=$DIR
+	name=srcline-off
+	if convert "$name" "$PIE/perf.data" "$PIE/off" --no-srcline; then
+		if grep -q ':[0-9]*$' "$PIE/off.lines" || grep -q 'source lines' "$PIE/off.err"; then
+			fail "$name" "a line or a summary: $(grep -m1 ':[0-9]*$' "$PIE/off.lines") $(grep 'source lines' "$PIE/off.err")"
+		else
+			ok "$name"
+		fi
+	fi
+
+	# The binaries under a symfs directory, gone from their paths.
+	name=srcline-symfs
+	mkdir -p "$TMP/symfs$PIE"
+	mv "$PIE/target" "$PIE/libsrcline.so" "$TMP/symfs$PIE/"
+	if convert "$name" "$PIE/perf.data" "$PIE/symfs" "--perf-arg=--symfs=$TMP/symfs" &&
+		convert "$name" "$PIE/perf.data" "$PIE/nosymfs"; then
+		sed -i "s| $TMP/symfs| |" "$PIE/symfs.lines"
+		if cmp -s "$PIE/symfs.lines" "$PIE/out.lines" 2>/dev/null ||
+			diff <(grep ' /tmp\| '"$PIE" "$PIE/symfs.lines") <(grep ' /tmp\| '"$PIE" "$PIE/out.lines") >/dev/null; then
+			if grep " $PIE/" "$PIE/nosymfs.lines" | grep -q ':[0-9]*$'; then
+				fail "$name" "lines without the symfs: $(grep -m1 " $PIE/" "$PIE/nosymfs.lines")"
+			elif ! grep -q 'source lines: .* [1-9][0-9]* in binaries not found' "$PIE/nosymfs.err"; then
+				fail "$name" "no summary of missing binaries: $(grep 'source lines' "$PIE/nosymfs.err")"
+			else
+				ok "$name"
+			fi
+		else
+			fail "$name" "other lines under the symfs: $(diff "$PIE/symfs.lines" "$PIE/out.lines" | head -n 3 | tr '\n' '|')"
+		fi
+	fi
+	mv "$TMP/symfs$PIE/target" "$TMP/symfs$PIE/libsrcline.so" "$PIE/"
+
+	# The program rebuilt after the recording: another build id.
+	name=srcline-buildid
+	if cc -std=c11 -O1 -g -fno-omit-frame-pointer -DVARIANT -o "$PIE/target" \
+		"$SRC/srcline_target.c" -L"$PIE" -lsrcline -Wl,-rpath,"$PIE" 2>"$TMP/cc.err" &&
+		convert "$name" "$PIE/perf.data" "$PIE/changed"; then
+		warned=$(grep -c "$PIE/target: its build id is" "$PIE/changed.err")
+		if [ "$warned" != 1 ]; then
+			fail "$name" "$warned build id warnings: $(first_lines "$PIE/changed.err")"
+		elif awk -v b="$PIE/target" '$2 == b && $3 != "-"' "$PIE/changed.lines" | grep -q .; then
+			fail "$name" "lines from the changed binary: $(awk -v b="$PIE/target" '$2 == b' "$PIE/changed.lines" | head -n 1)"
+		elif ! awk -v b="$PIE/libsrcline.so" '$2 == b && $3 != "-"' "$PIE/changed.lines" | grep -q .; then
+			fail "$name" "the unchanged library lost its lines"
+		else
+			ok "$name"
+		fi
+	fi
+fi
+
+# Without -g: none of the program's or the library's functions has a line,
+# and the summary counts at least those that were sampled.
+name=srcline-nodebug
+DIR="$TMP/nodebug"
+if ! build "$DIR"; then
+	fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
+elif ! record "$DIR"; then
+	skip "$name" "perf cannot record here: $(first_lines "$DIR/rec.err")"
+elif convert "$name" "$DIR/perf.data" "$DIR/out"; then
+	ours=$(awk -v d="$DIR/" 'index($2, d) == 1' "$DIR/out.lines")
+	nodebug=$(sed -n 's/.*source lines: .* (\([0-9]*\) in binaries without debug info.*/\1/p' "$DIR/out.err")
+	nours=$(echo "$ours" | awk '{ print $1 }' | sort -u | grep -c .)
+	if echo "$ours" | grep -q ':[0-9]*$'; then
+		fail "$name" "a line without debug info: $(echo "$ours" | grep -m1 ':[0-9]*$')"
+	elif [ "$(grep -c 'source lines' "$DIR/out.err")" != 1 ] || [ -z "$nodebug" ]; then
+		fail "$name" "not one summary line: $(first_lines "$DIR/out.err")"
+	elif [ "$nours" -lt 3 ] || [ "$nodebug" -lt "$nours" ]; then
+		fail "$name" "summary counts $nodebug without debug info, the trace has $nours of ours"
+	else
+		ok "$name"
+	fi
+fi
+
+# Golden text: binaries that do not exist give the summary line alone.
+name=srcline-golden
+err="$TMP/golden.err"
+if ! "$CONVERT" "$SNAPTRACE_TOP/tests/cases/call-return/input.txt" -o "$TMP/golden.fxt" 2>"$err"; then
+	fail "$name" "conversion failed: $(first_lines "$err")"
+elif [ "$(grep -c 'source lines: [0-9]* of [0-9]* functions have none (0 in binaries without debug info, [1-9][0-9]* in binaries not found' "$err")" != 1 ] ||
+	grep -qi 'warning' "$err"; then
+	fail "$name" "not the one summary line: $(grep -i 'source\|warn' "$err" | head -n 2 | tr '\n' '|')"
+elif grep -q "file:string" <("$CONVERT" --dump=tree "$TMP/golden.fxt"); then
+	fail "$name" "a line from a binary that does not exist"
+elif ! "$CONVERT" "$SNAPTRACE_TOP/tests/cases/layout-no-dso/input.txt" -o "$TMP/nodso.fxt" 2>"$err"; then
+	fail "$name" "layout-no-dso: conversion failed: $(first_lines "$err")"
+elif grep -q 'source lines' "$err"; then
+	fail "$name" "layout-no-dso (no binary at all) has a summary: $(grep 'source lines' "$err")"
+else
+	ok "$name"
+fi

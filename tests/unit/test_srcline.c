@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of convert/srcline: the line of a function of this very
+ * program (built with -g) read back from its DWARF; what gets no line
+ * (not a path, a missing binary, an unknown symbol) and how it is counted.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "srcline.h"
+#include "unit.h"
+
+static const int probe_first = __LINE__;
+__attribute__((noinline)) int srcline_probe(int x)
+{
+	return x * 3 + 1;
+}
+static const int probe_last = __LINE__;
+
+static char exe[PATH_MAX];
+
+static bool lookup(struct srcline *s, const char *dso, const char *sym, uint64_t off,
+		   const char **file, unsigned *line)
+{
+	return srcline_lookup(s, dso, strlen(dso), sym, strlen(sym), off, 0, file, line);
+}
+
+static void test_own_function(void)
+{
+	struct srcline *s = srcline_new(NULL);
+	const char *file = NULL, *again = NULL;
+	unsigned line = 0, line2 = 0;
+
+	CHECK(s);
+	CHECK(srcline_probe(1) == 4);
+	CHECK(lookup(s, exe, "srcline_probe", 0, &file, &line));
+	CHECK(file && strstr(file, "test_srcline.c"));
+	CHECK((int)line > probe_first && (int)line < probe_last);
+	/* A second lookup is the cached one: the same string. */
+	CHECK(lookup(s, exe, "srcline_probe", 0, &again, &line2));
+	CHECK(again == file && line2 == line);
+	CHECK_U64_EQ(srcline_stats(s).functions, 2);
+	CHECK_U64_EQ(srcline_stats(s).found, 2);
+	srcline_free(s);
+}
+
+static void test_none(void)
+{
+	struct srcline *s = srcline_new("");
+	const char *file = NULL;
+	unsigned line = 0;
+	struct srcline_stats st;
+
+	CHECK(!lookup(s, "[kernel.kallsyms]", "schedule", 0, &file, &line));
+	CHECK(!lookup(s, "[unknown]", "x", 0, &file, &line));
+	CHECK(!lookup(s, "/nonexistent/snaptrace/bin", "main", 0, &file, &line));
+	CHECK(!lookup(s, exe, "no_such_function_anywhere", 0, &file, &line));
+	CHECK(!lookup(s, exe, "", 0, &file, &line));
+	st = srcline_stats(s);
+	CHECK_U64_EQ(st.functions, 2);   /* the missing binary and the unknown symbol */
+	CHECK_U64_EQ(st.no_binary, 1);
+	CHECK_U64_EQ(st.no_debuginfo, 0);
+	CHECK_U64_EQ(st.found, 0);
+	srcline_free(s);
+}
+
+/* The symbol's start in this process agrees with the binary modulo a page;
+ * an address that does not (text from another machine's binary) gets none. */
+static void test_sym_start(void)
+{
+	struct srcline *s = srcline_new(NULL);
+	uint64_t start = (uint64_t)(uintptr_t)&srcline_probe;
+	const char *file = NULL;
+	unsigned line = 0;
+
+	CHECK(srcline_lookup(s, exe, strlen(exe), "srcline_probe", 13, 0, start, &file, &line));
+	srcline_free(s);
+	s = srcline_new(NULL);
+	CHECK(!srcline_lookup(s, exe, strlen(exe), "srcline_probe", 13, 0, start + 16, &file, &line));
+	CHECK_U64_EQ(srcline_stats(s).no_binary, 1);
+	srcline_free(s);
+}
+
+/* Under a symfs DIR, a binary is DIR + its path: the root as symfs finds it, a
+ * directory without it does not. */
+static void test_symfs(void)
+{
+	struct srcline *root = srcline_new("/"), *empty = srcline_new("/nonexistent-symfs");
+	const char *file = NULL;
+	unsigned line = 0;
+
+	CHECK(lookup(root, exe, "srcline_probe", 0, &file, &line));
+	CHECK(!lookup(empty, exe, "srcline_probe", 0, &file, &line));
+	CHECK_U64_EQ(srcline_stats(empty).no_binary, 1);
+	srcline_free(root);
+	srcline_free(empty);
+	srcline_free(NULL);
+}
+
+int main(void)
+{
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return 1;
+	exe[n] = 0;
+	UNIT_RUN(test_own_function);
+	UNIT_RUN(test_none);
+	UNIT_RUN(test_symfs);
+	UNIT_RUN(test_sym_start);
+	return unit_exit();
+}
