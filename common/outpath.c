@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -264,4 +265,76 @@ bool outpath_same_file(const char *out, const char *in)
 	free(ro);
 	free(ri);
 	return same;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+enum outpath_format outpath_format(const char *path)
+{
+	size_t n = strlen(path);
+	struct stat st;
+
+	if (!strcmp(path, "-") || ends_with(path, n, ".fxt"))
+		return OUTPATH_FORMAT_RAW;
+	if (ends_with(path, n, ".gz"))
+		return OUTPATH_FORMAT_GZIP;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return OUTPATH_FORMAT_RAW;	/* a device or FIFO, as stdout */
+	return OUTPATH_FORMAT_NONE;
+}
+
+static bool stdout_closed;
+
+void outpath_keep_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (fd == STDOUT_FILENO)
+			stdout_closed = true;
+		/* the lowest free number: FD itself, as the ones below are open */
+		if (open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd)
+			return;
+	}
+}
+
+int outpath_check(const char *path, char *errbuf, size_t errlen)
+{
+	char copy[PATH_MAX], *dir;
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		if (!stdout_closed)
+			return 0;
+		snprintf(errbuf, errlen, "-: standard output is closed: expected somewhere to "
+			 "write the trace; redirect it or give -o FILE");
+		return -1;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, errlen, "%s: is a directory, expected a trace file name "
+			 "(FILE.fxt.gz, FILE.gz, FILE.fxt or -)", path);
+		return -1;
+	}
+	if (outpath_format(path) == OUTPATH_FORMAT_NONE) {
+		snprintf(errbuf, errlen, "%s: unknown output type: expected FILE.fxt.gz or "
+			 "FILE.gz (gzip), FILE.fxt (raw) or - (stdout)", path);
+		return -1;
+	}
+	snprintf(copy, sizeof(copy), "%s", path);
+	dir = dirname(copy);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, errlen, "%s: expected an existing directory %s, found none",
+			 path, dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		snprintf(errbuf, errlen, "%s: directory %s is not writable", path, dir);
+		return -1;
+	}
+	return 0;
 }

@@ -55,6 +55,34 @@ void outpath_abort(struct outpath *o);
  */
 bool outpath_same_file(const char *out, const char *in);
 
+/* The trace format an output path names (the one suffix rule of
+ * snaptrace-convert -o and snaptrace run|attach -o). */
+enum outpath_format {
+	OUTPATH_FORMAT_NONE,  /* any other name (".zst", ".json", a directory, none...) */
+	OUTPATH_FORMAT_RAW,   /* "-" (stdout), "*.fxt", or an existing device/FIFO/socket */
+	OUTPATH_FORMAT_GZIP,  /* "*.fxt.gz" or "*.gz" */
+};
+
+/* The format PATH's name asks for (see enum outpath_format). */
+enum outpath_format outpath_format(const char *path);
+
+/*
+ * Checks, before anything is recorded or converted, that a trace can be
+ * written at PATH: a known format (outpath_format), not a directory, in an
+ * existing, writable directory. "-" passes unless stdout was closed when
+ * outpath_keep_std_fds() ran. Returns 0, or -1 with a
+ * one-line reason naming PATH in ERRBUF (a usage error: exit 2).
+ */
+int outpath_check(const char *path, char *errbuf, size_t errlen);
+
+/*
+ * Call first in main(), before anything is opened: puts /dev/null on each of
+ * stdin, stdout and stderr that is closed, so that no file opened later takes
+ * their number (and the trace never goes into, say, a signalfd), and
+ * remembers a closed stdout for outpath_check("-").
+ */
+void outpath_keep_std_fds(void);
+
 /* Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every open
  * temporary, then die of the signal as they would have. */
 void outpath_remove_on_signals(void);

@@ -7,8 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* In the child after a failed exec: says why on its stderr (which a caller
+ * may capture), with write() alone, and exits 127. */
+static _Noreturn void exec_failed(const char *prog, int err)
+{
+	char *why = strerror(err);
+	struct iovec line[] = {
+		{ (char *)prog, strlen(prog) }, { ": ", 2 }, { why, strlen(why) }, { "\n", 1 },
+	};
+	(void)writev(STDERR_FILENO, line, 4);	/* nothing more to do if stderr is gone */
+	_exit(127);
+}
 
 pid_t run_start(char *const argv[], int out_fd, int err_fd)
 {
@@ -34,7 +47,7 @@ pid_t run_start(char *const argv[], int out_fd, int err_fd)
 			dup2(err_fd, STDERR_FILENO);
 		setenv("PAGER", "cat", 1);
 		execvp(argv[0], argv);
-		_exit(127);
+		exec_failed(argv[0], errno);
 	}
 	return pid;
 }

@@ -11,7 +11,8 @@
  * /dev/null, stdout on OUT_FD, stderr on ERR_FD, PAGER=cat, an empty signal
  * mask and SIGPIPE at its default; the child gets SIGTERM when the calling
  * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. Returns
- * the child's pid or a negative errno; a failed exec exits the child with 127.
+ * the child's pid or a negative errno; a failed exec exits the child with 127
+ * after "ARGV0: REASON" on ERR_FD (e.g. "No such file or directory").
  */
 pid_t run_start(char *const argv[], int out_fd, int err_fd);
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,7 @@ static int usage_error(const char *what)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
+	char err[PATH_MAX + 128];
 	int c;
 	static const char *const views[] = {
 		[DUMP_ALL] = "", [DUMP_RECORDS] = "records", [DUMP_SLICES] = "slices",
@@ -163,9 +165,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return EXIT_OK;
 	if (!o->output)
 		o->output = "trace.fxt.gz";
-	if (fxt_output_of_path(o->output) == FXT_OUTPUT_AUTO) {
-		diag_error("%s: unknown output type: expected FILE.fxt.gz or FILE.gz (gzip), "
-			   "FILE.fxt (raw) or - (stdout) (see --help)", o->output);
+	if (outpath_check(o->output, err, sizeof(err))) {
+		diag_error("%s (see --help)", err);
 		return EXIT_USAGE;
 	}
 	for (int i = optind; i < argc; i++) {
@@ -326,6 +327,13 @@ static void summary(const struct options *o, struct converter *cv, const struct 
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
+/* Whether PERF names a program that can be run (a bare name is looked up in
+ * PATH by the run itself: taken as runnable). */
+static bool perf_runs(const char *perf)
+{
+	return !strchr(perf, '/') || access(perf, X_OK) == 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -340,6 +348,7 @@ int main(int argc, char **argv)
 	int rc, err;
 	uint64_t bytes;
 
+	outpath_keep_std_fds();
 	diag_init(argv[0]);
 	rc = parse_options(argc, argv, &o);
 	if (rc)
@@ -360,7 +369,8 @@ int main(int argc, char **argv)
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
 		for (int i = optind; sl && i < argc; i++)
-			if (srcline_read_buildids(sl, o.perf, argv[i]))
+			/* a perf that cannot run is named once, by the conversion */
+			if (srcline_read_buildids(sl, o.perf, argv[i]) && perf_runs(o.perf))
 				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are not "
 					  "checked", argv[i], o.perf);
 	}

@@ -115,7 +115,7 @@ static bool is_perf_data(const char *path)
 
 int srcline_read_buildids(struct srcline *s, const char *perf, const char *path)
 {
-	char *argv[] = { (char *)perf, "buildid-list", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "buildid-list", "-f", "-i", (char *)path, NULL };
 	static char out[1 << 16];
 
 	if (!is_perf_data(path))

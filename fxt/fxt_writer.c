@@ -26,6 +26,7 @@
 #include "fxt_strings.h"
 #include "fxt_threads.h"
 #include "fxt_utf8.h"
+#include "outpath.h"
 
 enum { TICKS_PER_SECOND = 1000000000 };
 
@@ -141,25 +142,15 @@ static int write_preamble(struct fxt_writer *w, const char *provider)
 	return 0;
 }
 
-static bool ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n > k && !strcmp(s + n - k, suffix);
-}
-
 enum fxt_output fxt_output_of_path(const char *path)
 {
-	size_t n = strlen(path);
-	struct stat st;
+	static const enum fxt_output of_format[] = {
+		[OUTPATH_FORMAT_NONE] = FXT_OUTPUT_AUTO,
+		[OUTPATH_FORMAT_RAW] = FXT_OUTPUT_RAW,
+		[OUTPATH_FORMAT_GZIP] = FXT_OUTPUT_GZIP,
+	};
 
-	if (!strcmp(path, "-") || ends_with(path, n, ".fxt"))
-		return FXT_OUTPUT_RAW;
-	if (ends_with(path, n, ".gz"))
-		return FXT_OUTPUT_GZIP;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return FXT_OUTPUT_RAW;	/* a device or FIFO, as stdout */
-	return FXT_OUTPUT_AUTO;
+	return of_format[outpath_format(path)];
 }
 
 struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,

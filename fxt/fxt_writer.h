@@ -34,11 +34,10 @@ enum fxt_output {
 };
 
 /*
- * The storage a path's name asks for: "-" (stdout) and "*.fxt" raw,
- * "*.fxt.gz" and "*.gz" gzip, any other name of an existing device or FIFO
- * (/dev/null...) raw, as stdout. Returns FXT_OUTPUT_RAW or FXT_OUTPUT_GZIP,
- * or FXT_OUTPUT_AUTO for any other name (".zst", ".json", none...), which
- * no writer would store as asked.
+ * The storage a path's name asks for, by outpath_format() (common/outpath.h,
+ * the one suffix rule). Returns FXT_OUTPUT_RAW or FXT_OUTPUT_GZIP, or
+ * FXT_OUTPUT_AUTO for any other name (".zst", ".json", none...), which no
+ * writer would store as asked.
  */
 enum fxt_output fxt_output_of_path(const char *path);
 

@@ -61,6 +61,15 @@ static int push(const char ***v, int *n, const char *arg)
 	return 0;
 }
 
+static bool has_pid(const pid_t *pids, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* -p PID[,PID...], repeatable: each process once, however often named. */
 static int set_pids(struct rec_cli *c, const char *arg)
 {
 	struct rec_opts *o = &c->rec;
@@ -80,7 +89,8 @@ static int set_pids(struct rec_cli *c, const char *arg)
 		err = num_parse_u64(item, 1, PID_MAX_LIMIT, &v);
 		if (err)
 			return err;
-		o->pids[o->npids++] = (pid_t)v;
+		if (!has_pid(o->pids, o->npids, (pid_t)v))	/* -p P,P: P once */
+			o->pids[o->npids++] = (pid_t)v;
 		if (!comma)
 			return 0;
 		p = comma + 1;
@@ -461,7 +471,7 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 		.callgraph = REC_CG_FP,
 		.mechanism = REC_MECH_AUTO,
 		.sampling_freq = 5000,
-		.min_interval_ms = 100,
+		.min_interval_ms = REC_MIN_INTERVAL_MS,
 		.argc = argc,
 		.argv = argv,
 	};

@@ -17,31 +17,8 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "outpath.h"
 #include "run.h"
-
-/* Checks that the trace FILE can be written: its directory exists and is
- * writable, and FILE is not a directory. Returns 0 or -1 after an error. */
-static int check_trace_path(const char *file)
-{
-	char copy[PATH_MAX], *dir;
-	struct stat st;
-
-	snprintf(copy, sizeof(copy), "%s", file);
-	dir = dirname(copy);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		diag_error("%s: expected an existing directory %s, found none", file, dir);
-		return -1;
-	}
-	if (access(dir, W_OK)) {
-		diag_error("%s: directory %s is not writable", file, dir);
-		return -1;
-	}
-	if (!stat(file, &st) && S_ISDIR(st.st_mode)) {
-		diag_error("%s: is a directory, expected a trace file name", file);
-		return -1;
-	}
-	return 0;
-}
 
 /* Finds snaptrace-convert next to this program. Returns 0 or -1 after an error. */
 static int find_convert(struct rec_frontend *fe)
@@ -66,12 +43,16 @@ static int find_convert(struct rec_frontend *fe)
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 {
 	const char *tmp = getenv("TMPDIR");
+	char err[PATH_MAX + 128];
 
 	memset(fe, 0, sizeof(*fe));
 	fe->cli = cli;
 	fe->trace_fd = -1;
-	if (strcmp(cli->trace, "-") && check_trace_path(cli->trace))
-		return EXIT_RUNTIME;
+	if (outpath_check(cli->trace, err, sizeof(err))) {
+		diag_error("%s (see snaptrace %s --help)", err,
+			   cli->verb == REC_VERB_RUN ? "run" : "attach");
+		return EXIT_USAGE;
+	}
 	if (find_convert(fe))
 		return EXIT_RUNTIME;
 	if (!strcmp(cli->trace, "-")) {

@@ -189,3 +189,22 @@ bool rec_host_lacks_permission(const struct rec_host *h, bool kernel, char *why,
 	}
 	return false;
 }
+
+bool rec_host_refuses(const struct rec_host *h, const struct rec_opts *o, char *why, size_t size)
+{
+	enum rec_mode mode = o->mode == REC_MODE_AUTO ? rec_host_auto_mode(h) : o->mode;
+
+	if (mode == REC_MODE_SAMPLING && h->max_sample_rate > 0 &&
+	    o->sampling_freq > (unsigned)h->max_sample_rate) {
+		snprintf(why, size, "--sampling-freq %u: expected at most %d "
+			 "(kernel.perf_event_max_sample_rate on this host, see --check)",
+			 o->sampling_freq, h->max_sample_rate);
+		return true;
+	}
+	if (mode == REC_MODE_SAMPLING && o->callgraph == REC_CG_LBR && !h->has_hw_pmu) {
+		snprintf(why, size, "--callgraph lbr: expected a hardware PMU (Intel LBR), "
+			 "found none (see --check); use --callgraph fp or dwarf");
+		return true;
+	}
+	return false;
+}

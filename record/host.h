@@ -59,4 +59,13 @@ enum rec_mode rec_host_auto_mode(const struct rec_host *h);
  * one-line reason in WHY (SIZE bytes) when it does. */
 bool rec_host_lacks_permission(const struct rec_host *h, bool kernel, char *why, size_t size);
 
+/*
+ * Whether O asks for something H cannot do, the facts --check reports: a
+ * sampling frequency above kernel.perf_event_max_sample_rate (in sampling
+ * mode), --callgraph lbr without a hardware PMU. Returns true and a one-line
+ * reason naming the option and the limit in WHY (SIZE bytes): a usage
+ * error, refused before anything starts (perf would fail confusingly).
+ */
+bool rec_host_refuses(const struct rec_host *h, const struct rec_opts *o, char *why, size_t size);
+
 #endif

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "host.h"
+#include "outpath.h"
 #include "plan.h"
 #include "procfs.h"
 #include "session.h"
@@ -87,10 +88,18 @@ static enum rec_mechanism pick_mechanism(const struct rec_opts *o, const struct 
 {
 	int bp, up;
 
-	if (o->mechanism != REC_MECH_AUTO)
-		return o->mechanism;
 	rec_trigger_selftest(h->uprobe_type, &bp, &up);
-	return rec_check_pick_mechanism(bp, up);
+	if (o->mechanism == REC_MECH_AUTO)
+		return rec_check_pick_mechanism(bp, up);
+	/* asked for: kept, but said when the self-test saw it not fire */
+	if ((o->mechanism == REC_MECH_BREAKPOINT ? bp : up) != 1)
+		diag_warn("--trigger-mechanism %s: it did not fire in the start-up self-test "
+			  "on this host (see --check): the trigger will likely never fire%s",
+			  rec_mechanism_name(o->mechanism),
+			  (o->mechanism == REC_MECH_BREAKPOINT ? up : bp) == 1 ?
+			  (o->mechanism == REC_MECH_BREAKPOINT ? "; --trigger-mechanism uprobe does"
+			   : "; --trigger-mechanism breakpoint does") : "");
+	return o->mechanism;
 }
 
 /* Resolves --callgraph auto in O for the executable EXE (in sampling mode). */
@@ -118,6 +127,10 @@ static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 
 	if (!o->ncmd || rec_find_program(o->cmd[0], exe, sizeof(exe)))
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)(o->tid ? o->tid : o->pids[0]));
+	if (rec_host_refuses(h, o, line, sizeof(line))) {
+		diag_error("%s", line);
+		return EXIT_USAGE;
+	}
 	pick_callgraph(o, h, exe);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
@@ -148,6 +161,10 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 	if (rec_host_lacks_permission(h, o->kernel, why, sizeof(why))) {
 		diag_error("no permission to record: %s", why);
 		return EXIT_RUNTIME;
+	}
+	if (rec_host_refuses(h, o, why, sizeof(why))) {
+		diag_error("%s", why);
+		return EXIT_USAGE;
 	}
 	if (o->mode == REC_MODE_PT && !h->has_intel_pt) {
 		diag_error("--mode pt: expected Intel PT (/sys/bus/event_source/devices/intel_pt), "
@@ -184,7 +201,7 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	err = rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
 				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
-		diag_error("--trigger: %s", why);
+		diag_error("--trigger %s: %s", o->trigger ? o->trigger : s->loc.spec, why);
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;
@@ -269,6 +286,10 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);   /* only when empty */
 		return EXIT_RUNTIME;
 	}
+	if (s->stopped_at_start)
+		diag_warn("SIG%s came while the recording was starting: it was stopped before "
+			  "anything was recorded (the trace is empty)",
+			  sigabbrev_np(s->stopped_at_start));
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
@@ -326,7 +347,10 @@ int main(int argc, char **argv)
 	bool front_end;
 	int r, sigfd = -1;
 
+	outpath_keep_std_fds();
 	diag_init(argv[0]);
+	/* first: from here on a signal ends the recording instead of the program */
+	sigfd = signals_to_fd();
 	r = rec_cli_parse(argc, argv, &cli);
 	if (r >= 0)
 		goto out;
@@ -336,8 +360,6 @@ int main(int argc, char **argv)
 		r = list_symbols(&cli);
 		goto out;
 	}
-	/* from here on a signal ends the recording instead of the program */
-	sigfd = signals_to_fd();
 	if (sigfd < 0) {
 		r = EXIT_RUNTIME;
 		goto out;

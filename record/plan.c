@@ -196,9 +196,6 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		     "kernel.perf_event_paranoid -1 and a readable tracefs: off-CPU time "
 		     "comes from switch events alone, without the stack it blocked in");
 	}
-	if (h->max_sample_rate > 0 && o->sampling_freq > (unsigned)h->max_sample_rate)
-		note(p, "--sampling-freq %u is above kernel.perf_event_max_sample_rate %d: "
-		     "perf will refuse or lower it", o->sampling_freq, h->max_sample_rate);
 	p->unwinder = callgraph_name(o->callgraph);
 	err |= arg(p, "--call-graph");
 	err |= arg(p, "%s", p->unwinder);
@@ -251,6 +248,9 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 		err |= arg(p, "--no-bpf-event");
 	if (err)
 		return -E2BIG;
+	if (!o->multi_snapshot && o->min_interval_ms != REC_MIN_INTERVAL_MS)
+		ignored(p, "--min-interval", "it spaces --multi-snapshot snapshots, and this "
+			"recording takes one");
 	if (p->mode == REC_MODE_PT)
 		err = pt_args(o, h, target_flag, targets, p);
 	else

@@ -40,6 +40,9 @@ enum rec_mechanism {
 
 #define REC_MAX_PIDS 64
 
+/* --min-interval when not given, in milliseconds */
+#define REC_MIN_INTERVAL_MS 100
+
 struct rec_opts {
 	enum rec_mode mode;
 	enum rec_timer_res timer_res;
@@ -47,7 +50,8 @@ struct rec_opts {
 	enum rec_mechanism mechanism;
 	uint64_t snapshot_size;     /* bytes, 0: perf's default buffer */
 	unsigned sampling_freq;     /* Hz */
-	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots */
+	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots
+	                             * (default REC_MIN_INTERVAL_MS) */
 	double duration_s;          /* 0: no limit */
 	bool kernel;                /* also trace the kernel */
 	bool full_execution;        /* record everything, no snapshot ring */

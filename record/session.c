@@ -339,6 +339,20 @@ static void read_hits(struct rec_session *s, int idx)
 		handle_hit(s, &hits[i]);
 }
 
+/* The first of SIGINT, SIGTERM, SIGHUP pending (blocked, unread), or 0. */
+static int stop_signal_pending(void)
+{
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t set;
+
+	if (sigpending(&set))
+		return 0;
+	for (unsigned i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (sigismember(&set, stops[i]))
+			return stops[i];
+	return 0;
+}
+
 static void handle_signals(struct rec_session *s)
 {
 	struct signalfd_siginfo si;
@@ -612,6 +626,7 @@ int rec_session_run(struct rec_session *s)
 		goto out_perf;
 	}
 	collect_threads(s);
+	s->stopped_at_start = stop_signal_pending();
 	err = rec_target_release(&s->target);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));

@@ -75,6 +75,8 @@ struct rec_session {
 	char exe[PATH_MAX];           /* the target's executable (real path) */
 	int sigfd;
 	double start_ms, ready_ms;
+	int stopped_at_start;         /* SIGINT/SIGTERM/SIGHUP that came before the target
+	                               * ran under perf (nothing recorded), else 0 */
 	struct rec_hit_log *hits;     /* owned */
 	int nhits;
 	size_t hits_cap;

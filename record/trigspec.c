@@ -109,7 +109,7 @@ static int find_function(struct ctx *c, const char *file, const char *name, bool
 static int form_symbol(struct ctx *c, const char *name)
 {
 	if (!*name) {
-		say(c, "--trigger %s: expected symbol:NAME", c->spec);
+		say(c, "expected symbol:NAME");
 		return -EINVAL;
 	}
 	return find_function(c, c->exe, name, true);
@@ -195,7 +195,7 @@ static int form_line(struct ctx *c, const char *arg)
 	int err, n;
 
 	if (parse_line(arg, file, sizeof(file), &line, &col)) {
-		say(c, "--trigger %s: expected line:FILE:LINE[:COL], found '%s'", c->spec, arg);
+		say(c, "expected line:FILE:LINE[:COL], found '%s'", arg);
 		return -EINVAL;
 	}
 	err = line_in(c, c->exe, file, line, col, true);
@@ -224,13 +224,13 @@ static int form_addr(struct ctx *c, const char *arg)
 	errno = 0;
 	a = strtoull(arg, &end, 16);
 	if (errno || *end || end == arg || !strncmp(arg, "-", 1)) {
-		say(c, "--trigger %s: expected addr:0xHEX, found '%s'", c->spec, arg);
+		say(c, "expected addr:0xHEX, found '%s'", arg);
 		return -EINVAL;
 	}
 	err = rec_elf_addr(c->exe, a, &s);
 	if (err) {
-		say(c, "--trigger %s: expected an address of %s's code (as nm/objdump print it), "
-		    "found one %s", c->spec, c->exe,
+		say(c, "expected an address of %s's code (as nm/objdump print it), "
+		    "found one %s", c->exe,
 		    err == REC_ELF_ENOTEXEC ? "outside its executable segments" :
 		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
 		return err < -2000 ? -EINVAL : err;
@@ -294,15 +294,15 @@ static int form_lib(struct ctx *c, const char *colon)
 	const char *spec = c->spec;
 
 	if (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(lib)) {
-		say(c, "--trigger %s: expected LIB:SYMBOL", spec);
+		say(c, "expected LIB:SYMBOL");
 		return -EINVAL;
 	}
 	memcpy(lib, spec, (size_t)(colon - spec));
 	lib[colon - spec] = '\0';
 	if (rec_proc_find_lib(c->pid, lib, path, sizeof(path))) {
-		say(c, "--trigger %s: expected a shared library '%s' (LIB:SYMBOL), found none "
+		say(c, "expected a shared library '%s' (LIB:SYMBOL), found none "
 		    "mapped in the target nor in the library directories; the other forms are "
-		    "symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, NS::NAME", spec, lib);
+		    "symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, NS::NAME", lib);
 		return -ENOENT;
 	}
 	real_file(path, c->loc->file, sizeof(c->loc->file));

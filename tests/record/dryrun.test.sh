@@ -121,6 +121,9 @@ check dryrun_sampling_options 6.1.187 \
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
 	"$NB -e dummy -e $EVK$SS --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
+# a pid named twice (or in two -p) is recorded once: perf gets it once
+check dryrun_pid_list_deduplicated 6.1.187 "--mode sampling -p 5,5 -p 6,5" \
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t 5,6 $SWE $SW $CTL"
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
 	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
@@ -152,6 +155,14 @@ warned() {
 warned dryrun_warn_timer_res_sampling "--mode sampling --timer-resolution high -t 42" \
 	"--timer-resolution is ignored"
 warned dryrun_warn_callgraph_pt "--mode pt --callgraph dwarf -t 42" "--callgraph is ignored"
+warned dryrun_warn_min_interval_single "--mode sampling --min-interval 10 -t 42" \
+	"--min-interval is ignored"
+if "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling --multi-snapshot \
+	--min-interval 10 -t 42 2>&1 >/dev/null | grep -q 'min-interval'; then
+	fail dryrun_min_interval_multi_quiet "--min-interval with --multi-snapshot is warned about"
+else
+	ok dryrun_min_interval_multi_quiet
+fi
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>

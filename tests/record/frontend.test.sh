@@ -70,6 +70,8 @@ NONSENSE='--snapshot-size 64G|--snapshot-size
 --sampling-freq 0x100|--sampling-freq
 --min-interval nan|--min-interval
 --min-interval 99999999999|--min-interval
+--trigger addr:0xzz|^[a-z-]*: --trigger addr:0xzz: expected addr:0xHEX, found .0xzz.$
+--trigger libc:|^[a-z-]*: --trigger libc:: expected LIB:SYMBOL$
 --mode fast|--mode
 --callgraph x|--callgraph
 --check extra|--check
@@ -120,6 +122,168 @@ t_frontend_usage_exit_2() {
 	fi
 }
 
+# What the host cannot do (the limits --check reports) is refused before
+# anything starts: exit 2, one line naming the option and the limit.
+t_host_limits_refused() {
+	local max rc bad="" args evsrc=/sys/bus/event_source/devices
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
+	set --
+	[ "$max" -gt 0 ] && [ "$max" -lt 1000000 ] &&
+		set -- "--mode sampling --sampling-freq $((max + 1))|--sampling-freq $((max + 1)): expected at most $max"
+	[ -e $evsrc/cpu/type ] || [ -e $evsrc/cpu_core/type ] ||
+		set -- "$@" "--mode sampling --callgraph lbr|--callgraph lbr: expected a hardware PMU"
+	if [ $# -eq 0 ]; then
+		skip host_limits_refused "this host has a PMU and a sample rate limit of $max"
+		return
+	fi
+	for args in "$@"; do
+		rm -rf "$TMP/limits.d"
+		# shellcheck disable=SC2086
+		"$RECORD" -o "$TMP/limits.d" ${args%%|*} -- /bin/true >/dev/null 2>"$TMP/limits.err"
+		rc=$?
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/limits.err")" -ne 1 ] ||
+			[ -e "$TMP/limits.d" ] || ! grep -qF -- "${args#*|}" "$TMP/limits.err"; then
+			bad="$bad [${args%%|*}: exit $rc: $(cat "$TMP/limits.err")]"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		fail host_limits_refused "$bad"
+	else
+		ok host_limits_refused
+	fi
+}
+
+# An empty --trigger is a usage error (it was a failed symbol lookup, exit 1).
+t_empty_trigger() {
+	local rc
+	"$RECORD" -o "$TMP/empty.d" --trigger '' -- /bin/true >/dev/null 2>"$TMP/empty.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/empty.err")" -ne 1 ] || [ -e "$TMP/empty.d" ] ||
+		! grep -q "expected a SPEC.*found ''" "$TMP/empty.err"; then
+		fail empty_trigger "exit $rc: $(cat "$TMP/empty.err")"
+	else
+		ok empty_trigger
+	fi
+}
+
+# A bad -o is refused before anything is recorded, by snaptrace run and by
+# snaptrace-convert alike (one rule: common/outpath.c): exit 2, one line, the
+# same reason from both, and the program never started.
+t_output_checked_first() {
+	local out bad="" rc msg cmsg
+	mkdir -p "$TMP/outdir"
+	for out in "$TMP/x.txt" "$TMP/x.zst" "$TMP/x.json" "$TMP/outdir" "$TMP/none/x.fxt" \
+		"$TMP/x.fxt.gz/"; do
+		rm -f "$TMP/ran"
+		"$FRONT" run -q -o "$out" -- sh -c ": >'$TMP/ran'" >/dev/null 2>"$TMP/o.err"
+		rc=$?
+		msg=$(sed 's/^snaptrace: //; s/ (see .*//' "$TMP/o.err")
+		"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o "$out" \
+			>/dev/null 2>"$TMP/c.err"
+		cmsg=$(sed 's/^snaptrace-convert: //; s/ (see .*//' "$TMP/c.err")
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/o.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
+			! grep -qF -- "$out" "$TMP/o.err" || [ "$msg" != "$cmsg" ]; then
+			bad="$bad [-o $out: exit $rc: $(cat "$TMP/o.err") | convert: $(cat "$TMP/c.err")]"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		fail output_checked_first "$bad"
+	else
+		ok output_checked_first
+	fi
+}
+
+# A helper program that cannot be run is named with the reason (a failed exec
+# says why on the stderr its caller captures: common/run.c).
+t_missing_perf_reason() {
+	local rc
+	{ printf 'PERFILE2'; head -c 200 /dev/zero; } >"$TMP/fake.data"
+	"$FRONT" convert --perf "$TMP/no-such-perf" "$TMP/fake.data" -o "$TMP/fake.fxt" \
+		>/dev/null 2>"$TMP/noperf.err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ "$(wc -l <"$TMP/noperf.err")" -ne 1 ] ||
+		! grep -qF "$TMP/no-such-perf: No such file or directory" "$TMP/noperf.err" ||
+		[ -e "$TMP/fake.fxt" ]; then
+		fail missing_perf_reason "exit $rc: $(cat "$TMP/noperf.err")"
+	else
+		ok missing_perf_reason
+	fi
+}
+
+# -o - with stdout closed: one line saying so, exit 2, nothing run (the
+# trace once went into whatever the recorder opened first, fd 1).
+t_stdout_closed() {
+	local bad="" rc
+	rm -f "$TMP/ran"
+	"$FRONT" run -q -o - -- sh -c ": >'$TMP/ran'" >&- 2>"$TMP/closed.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/closed.err")" -eq 1 ] && [ ! -e "$TMP/ran" ] &&
+		grep -q "standard output is closed" "$TMP/closed.err" ||
+		bad="[run: exit $rc: $(cat "$TMP/closed.err")]"
+	"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o - >&- 2>"$TMP/closed.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "standard output is closed" "$TMP/closed.err" ||
+		bad="$bad [convert: exit $rc: $(cat "$TMP/closed.err")]"
+	"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o "$TMP/closed.fxt" >&- \
+		2>"$TMP/closed.err"
+	rc=$?
+	[ $rc -eq 0 ] && "$CONVERT" --dump=slices "$TMP/closed.fxt" 2>/dev/null | grep -q ' main$' ||
+		bad="$bad [convert -o FILE with stdout closed: exit $rc: $(cat "$TMP/closed.err")]"
+	if [ -n "$bad" ]; then
+		fail stdout_closed "$bad"
+	else
+		ok stdout_closed
+	fi
+}
+
+# The front end's window before it execs the recorder has no subshell and no
+# external program (a signal there killed bash silently for ~0.2 s): no
+# fork or clone between the script's start and the recorder's exec.
+t_no_fork_before_exec() {
+	local verb forks bad=""
+	if ! command -v strace >/dev/null; then
+		skip no_fork_before_exec "no strace"
+		return
+	fi
+	for verb in run attach check convert; do
+		strace -f -e trace=execve,clone,clone3,fork,vfork -o "$TMP/st.log" \
+			"$FRONT" $verb --help >/dev/null 2>&1
+		forks=$(sed -n '/execve(".*scripts\/snaptrace"/,/execve(".*snaptrace-\(record\|convert\)".* = 0$/p' \
+			"$TMP/st.log" | grep -cE '(clone3?|v?fork)\(')
+		grep -qE 'execve\(".*snaptrace-(record|convert)".* = 0$' "$TMP/st.log" ||
+			bad="$bad [$verb: no exec of the program]"
+		[ "$forks" -eq 0 ] || bad="$bad [$verb: $forks forks before the exec]"
+	done
+	if [ -n "$bad" ]; then
+		fail no_fork_before_exec "$bad"
+	else
+		ok no_fork_before_exec
+	fi
+}
+
+# A SIGTERM that came while the recorder was starting (here: pending across
+# its exec, so deterministic) ends the recording like Ctrl-C, exit 0, with
+# a warning that nothing was recorded; the trace is written and reads back.
+t_signal_at_start_named() {
+	local rc
+	if ! command -v python3 >/dev/null; then
+		skip signal_at_start_named "no python3"
+		return
+	fi
+	python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+os.kill(os.getpid(), signal.SIGTERM)
+os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start.fxt" \
+		--trigger none -- "$PROG" >/dev/null 2>"$TMP/start.err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q "warning: SIGTERM came while the recording was starting: it was stopped before anything was recorded" "$TMP/start.err" ||
+		! "$CONVERT" --dump=slices "$TMP/start.fxt" >/dev/null 2>&1; then
+		fail signal_at_start_named "exit $rc: $(tr '\n' '|' <"$TMP/start.err")"
+	else
+		ok signal_at_start_named
+	fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -142,7 +306,10 @@ if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
 	t_nonsense_refused
 	t_frontend_usage_exit_2
 	t_snaptrace_bin_missing
-	for n in stdout_trace_only temporary_removed failed_recording_kept; do
+	t_missing_perf_reason
+	t_no_fork_before_exec
+	for n in signal_at_start_named stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
+		stdout_trace_only temporary_removed failed_recording_kept; do
 		skip $n "perf cannot record here"
 	done
 	exit 0
@@ -169,6 +336,26 @@ int main(void)
 EOS
 PROG="$TMP/prog"
 cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c"
+
+# --trigger-mechanism breakpoint on a host where breakpoints do not fire
+# (--check: "opens but does not fire") is kept but warned about at start.
+t_breakpoint_warned() {
+	local rc
+	if ! "$RECORD" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire'; then
+		skip breakpoint_warned "breakpoints fire (or do not open) on this host"
+		return
+	fi
+	"$RECORD" -q -o "$TMP/bp.d" --trigger work_leaf --trigger-mechanism breakpoint \
+		--duration 0.3 -- "$PROG" \
+		>/dev/null 2>"$TMP/bp.err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q "warning: --trigger-mechanism breakpoint: it did not fire" \
+		"$TMP/bp.err"; then
+		fail breakpoint_warned "exit $rc: $(tr '\n' '|' <"$TMP/bp.err")"
+	else
+		ok breakpoint_warned
+	fi
+}
 
 t_stdout_trace_only() {
 	local rc
@@ -241,6 +428,14 @@ t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
 t_snaptrace_bin_missing
+t_missing_perf_reason
+t_no_fork_before_exec
+t_signal_at_start_named
+t_stdout_closed
+t_output_checked_first
+t_empty_trigger
+t_host_limits_refused
+t_breakpoint_warned
 t_stdout_trace_only
 t_temporary_removed
 t_failed_recording_kept

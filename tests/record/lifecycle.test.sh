@@ -12,7 +12,7 @@
 # Each case checks the exit status and message the README gives, that the
 # trace or the recording is there (read back with --dump=slices), and that
 # no process of the case is left: every process a case starts carries
-# LIFECYCLE_CASE=NAME in its environment, and none may carry it afterwards.
+# LIFECYCLE_CASE=TMP/NAME (unique to this run: another run of the suite on the machine has its own) in its environment, and none may carry it afterwards.
 # LIFECYCLE_WHO and LIFECYCLE_PHASES (space-separated) run a part only.
 # About a minute with 3 cases at a time (LIFECYCLE_JOBS) on an idle machine.
 . "$(dirname "$0")/../lib.sh"
@@ -93,7 +93,7 @@ fi
 
 # case_pids NAME: the pids of the processes of case NAME.
 case_pids() {
-	grep -lsxzF "LIFECYCLE_CASE=$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
+	grep -lsxzF "LIFECYCLE_CASE=$TMP/$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
 }
 
 # wait_gone NAME: waits up to 3 s until no process of case NAME is left.
@@ -147,10 +147,10 @@ start_case() {
 	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$TMP/slowperf") ;;
 	esac
 	if [ "$who" = record ]; then
-		LIFECYCLE_CASE=$name "$RECORD" -o "$DIR" "${opts[@]}" -- "$PROG" $mode \
+		LIFECYCLE_CASE=$TMP/$name "$RECORD" -o "$DIR" "${opts[@]}" -- "$PROG" $mode \
 			>/dev/null 2>"$ERR" &
 	else
-		LIFECYCLE_CASE=$name "$FRONT" run -o "$OUT" -d "$DIR" "${opts[@]}" "${conv[@]}" \
+		LIFECYCLE_CASE=$TMP/$name "$FRONT" run -o "$OUT" -d "$DIR" "${opts[@]}" "${conv[@]}" \
 			-- "$PROG" $mode >/dev/null 2>"$ERR" &
 	fi
 	PID=$!
