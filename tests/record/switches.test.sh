@@ -148,8 +148,11 @@ t_switches_no_stale_fragment() {
 	fi
 	record switches_no_stale_fragment --snapshot-size 64K -- "$THREADS" migrate 300 1000 || return
 	f=$SNAP
-	samples=$(perf script -i "$f" --ns -F time,event,sym 2>/dev/null | awk '
-		/cpu-clock|cycles/ { t = $1 + 0; if (n++ && t - prev > gap) gap = t - prev; prev = t; s = 1; next }
+	# the largest hole between two samples in which the thread stayed on the
+	# CPU (a switch record inside a hole: it was descheduled, not lost)
+	samples=$(perf script -i "$f" --ns -F time,event,sym --show-switch-events 2>/dev/null | awk '
+		/PERF_RECORD_SWITCH/ { off = 1; next }
+		/cpu-clock|cycles/ { t = $1 + 0; if (n++ && !off && t - prev > gap) gap = t - prev; prev = t; off = 0; s = 1; next }
 		s && $1 == "early" { early++ }
 		/^$/ { s = 0 }
 		END { printf "%d %d %.0f\n", n, early, gap * 1e3 }')
