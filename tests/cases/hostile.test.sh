@@ -173,7 +173,8 @@ perf_force() {
 	head -c 600 /dev/zero >>"$TMP/perf.data"
 	if ! "$CONVERT" -q --perf "$fake" "$TMP/perf.data" -o "$TMP/force.fxt" 2>"$TMP/force.err"; then
 		fail perf-force "exit $?: $(first_lines "$TMP/force.err")"
-	elif [ "$(grep -c -- ' -f ' "$TMP/force.args")" -ne 2 ]; then
+	elif [ "$(grep -c -- ' -f ' "$TMP/force.args")" -ne "$(wc -l <"$TMP/force.args")" ] ||
+		[ "$(wc -l <"$TMP/force.args")" -lt 2 ]; then
 		fail perf-force "perf commands without -f: $(first_lines "$TMP/force.args")"
 	else
 		ok perf-force
