@@ -346,7 +346,8 @@ static void switch_sample(struct converter *cv)
 		k++;
 	conv_offcpu_of_switch(&cv->c, sm->frames, k,
 			      (struct conv_span){ sm->prev_state, sm->prev_state_len }, &off);
-	switch_out(&cv->c, sm->t, sm->ts, sm->frames + k, sm->n - k, &off);
+	/* no call chain: no frames (NULL + 0 is not a pointer to add to) */
+	switch_out(&cv->c, sm->t, sm->ts, sm->n ? sm->frames + k : NULL, sm->n - k, &off);
 }
 
 /* A context switch record (perf script --show-switch-events). */

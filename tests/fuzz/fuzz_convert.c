@@ -27,7 +27,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const no_perf[] = { NULL };
-	struct input_perf perf = { "/nonexistent/perf", no_perf, 0 };
+	struct input_perf perf = { .perf = "/nonexistent/perf", .args = no_perf };
 	struct conv_opts opts = { .strict = size && (data[0] & 1) };
 	unsigned workers = size && (data[0] & 2) ? 2 : 1;
 	struct fxt_trace t = { 0 };
