@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 /*
@@ -81,9 +82,13 @@ int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 
 int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+		{ "", 1000000000 },
+	};
 	const char *start = s;
-	uint64_t secs, frac = 0;
-	int err = digits(&s, 1, &secs), nfrac = 0;
+	uint64_t whole, frac = 0, unit = 0;
+	int err = digits(&s, 1, &whole), nfrac = 0;
 
 	if (*s == '.') {
 		s++;
@@ -92,11 +97,20 @@ int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		if (nfrac == 0)
 			return -EINVAL;
 	}
-	if (*s || s == start)
+	if (s == start || (*s >= '0' && *s <= '9'))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && !unit; i++)
+		if (!strcmp(s, units[i].unit))
+			unit = units[i].ns;
+	if (!unit)
 		return -EINVAL;
 	for (; nfrac < 9; nfrac++)
 		frac *= 10;
-	if (!err && secs > (UINT64_MAX - frac) / 1000000000u)
+	/* FRAC is in billionths of UNIT: a fraction finer than a nanosecond is refused */
+	if (frac * unit % 1000000000u)
+		return -EINVAL;
+	frac = frac * unit / 1000000000u;
+	if (!err && whole > (UINT64_MAX - frac) / unit)
 		err = -ERANGE;
-	return finish(err, err ? 0 : secs * 1000000000u + frac, min, max, out);
+	return finish(err, err ? 0 : whole * unit + frac, min, max, out);
 }

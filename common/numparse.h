@@ -25,9 +25,10 @@ int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
- * S: seconds as decimal digits with an optional fraction of up to nine
- * digits ("2", "0.5", ".25", "1.000000001"). *OUT: nanoseconds; MIN and MAX
- * are nanoseconds too.
+ * S: a duration: decimal digits with an optional fraction of up to nine
+ * digits, then an optional unit ns, us, ms or s (none: seconds): "2",
+ * "0.5", ".25", "1.000000001", "10ms", "2.5us". A fraction finer than a
+ * nanosecond is refused. *OUT: nanoseconds; MIN and MAX are nanoseconds too.
  */
 int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 

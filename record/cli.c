@@ -142,6 +142,11 @@ static int set_duration(struct rec_cli *c, const char *arg)
 	return err;
 }
 
+static int set_slower_than(struct rec_cli *c, const char *arg)
+{
+	return num_parse_seconds(arg, 1, DURATION_MAX_NS, &c->rec.slower_than_ns);
+}
+
 static int set_perf_arg(struct rec_cli *c, const char *arg)
 {
 	return push(&c->rec.perf_args, &c->rec.nperf_args, arg);
@@ -214,11 +219,15 @@ static const struct rec_cli_opt table[] = {
 	  FIELD(rec.trigger) },
 	{ "trigger-mechanism", 0, "M", mechanisms, NULL, BOTH, "triggers",
 	  "auto (default: self-test), breakpoint or uprobe", NULL, FIELD(rec.mechanism) },
+	{ "trigger-slower-than", 0, "DURATION", NULL,
+	  "a duration from 1ns to a year (e.g. 10ms, 250us, 1.5s)", BOTH, "triggers",
+	  "a hit is a call of the trigger function that took\n"
+	  "longer than DURATION: snapshot at its return", set_slower_than, 0 },
 	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
 	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
 	{ "min-interval", 0, "MS", NULL, "milliseconds from 0 to 86400000", BOTH, "triggers",
 	  "least time between two snapshots (default 100)", set_min_interval, 0 },
-	{ "duration", 0, "SECONDS", NULL, "seconds from 0.001 to 31622400 (e.g. 2.5)", BOTH,
+	{ "duration", 0, "SECONDS", NULL, "seconds from 0.001 to 31622400 (e.g. 2.5, 500ms)", BOTH,
 	  "triggers", "stop (and snapshot) after this time", set_duration, 0 },
 	{ "perf", 0, "PATH", NULL, NULL, BOTH, "perf",
 	  "the perf program (default: perf from PATH)", NULL, FIELD(rec.perf_path) },
@@ -406,6 +415,9 @@ static int check_combination(struct rec_cli *c)
 	if (targets != 1)
 		return bad_usage("%s", targets ? "expected one target: -- CMD, -p PID or -t TID; "
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
+	if (o->slower_than_ns && o->mechanism == REC_MECH_BREAKPOINT)
+		return bad_usage("--trigger-slower-than: expected --trigger-mechanism uprobe or "
+				 "auto (a uretprobe watches the returns), found breakpoint");
 	if (o->full_execution && o->multi_snapshot)
 		return bad_usage("--full-execution records everything once: it does not go "
 				 "with --multi-snapshot");

@@ -129,6 +129,7 @@ static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 	s->value = sym->st_value;
 	s->size = sym->st_size;
 	s->pie = fs->f->pie;
+	s->entry = true;
 	if (vaddr_to_offset(fs->f->elf, s->value, true, &s->file_offset))
 		return 0;   /* not code: no trigger can be there */
 	return fs->fn(s, fs->arg);
@@ -212,6 +213,7 @@ static int containing_cb(const char *name, const GElf_Sym *sym, void *arg)
 	if (c->vaddr >= sym->st_value && c->vaddr < sym->st_value + size) {
 		snprintf(c->s->name, sizeof(c->s->name), "%s", name);
 		c->s->size = sym->st_size;
+		c->s->entry = c->vaddr == sym->st_value;
 		return 1;
 	}
 	return 0;

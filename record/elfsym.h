@@ -29,6 +29,9 @@ struct rec_sym {
 	uint64_t size;         /* st_size, bytes */
 	uint64_t file_offset;  /* offset of the first instruction in the file */
 	bool pie;              /* ET_DYN: runtime address = load bias + value */
+	bool entry;            /* VALUE is the first instruction of function NAME
+	                        * (always for a function; rec_elf_addr: the address
+	                        * is where the function holding it starts) */
 };
 
 /*

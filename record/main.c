@@ -6,6 +6,7 @@
  * modules, and `snaptrace run|attach` (--front-end) in frontend.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,12 +175,39 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 	return -1;
 }
 
+/*
+ * --trigger-slower-than needs a trigger at a function's first instruction
+ * (each hit a call, with a return to watch). Returns -1 or EXIT_USAGE.
+ */
+static int check_slow_call(const struct rec_session *s, const struct rec_opts *o)
+{
+	if (!o->slower_than_ns)
+		return -1;
+	if (!s->have_trigger) {
+		diag_error("--trigger-slower-than: expected a function trigger (--trigger NAME), "
+			   "found %s", o->trigger ? "--trigger none" : "no default stop indicator");
+		return EXIT_USAGE;
+	}
+	if (!s->loc.entry && s->loc.symbol[0]) {
+		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
+			   "'%s' at 0x%" PRIx64 " inside %s; name the function: --trigger %s",
+			   s->loc.spec, s->loc.vaddr, s->loc.symbol, s->loc.symbol);
+		return EXIT_USAGE;
+	}
+	if (!s->loc.entry) {
+		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
+			   "'%s' at 0x%" PRIx64 ", in no function", s->loc.spec, s->loc.vaddr);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 /* Resolves the target and the trigger; launches a command (stopped). */
 static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 {
 	char why[1024], path[PATH_MAX];
 	pid_t bad = 0;
-	int err;
+	int err, r;
 
 	if (o->ncmd) {
 		if (rec_find_program(o->cmd[0], path, sizeof(path))) {
@@ -205,11 +233,20 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;
+	r = check_slow_call(s, o);
+	if (r >= 0)
+		return r;
 	if (s->have_trigger) {
 		s->mech = pick_mechanism(o, s->h);
 		if (s->mech == REC_MECH_AUTO) {
 			diag_error("trigger: expected a breakpoint or a uprobe to fire in the "
 				   "self-test, neither did (see --check); use --trigger none");
+			return EXIT_RUNTIME;
+		}
+		if (o->slower_than_ns && s->mech != REC_MECH_UPROBE) {
+			diag_error("--trigger-slower-than: expected the uprobe to fire in the "
+				   "self-test (a uretprobe watches the returns), it did not (see "
+				   "--check)");
 			return EXIT_RUNTIME;
 		}
 	} else if (!o->trigger) {
@@ -227,8 +264,25 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	return -1;
 }
 
+/* The slow-call trigger's account: the calls measured, the slow ones, the first. */
+static void print_slow_calls(const struct rec_session *s)
+{
+	const struct rec_hit *first = s->nhits ? &s->hits[0].hit : NULL;
+
+	if (!s->o->slower_than_ns || !s->have_trigger)
+		return;
+	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s",
+		  s->slow.calls, s->slow.calls == 1 ? "" : "s", s->loc.symbol, s->slow.slow,
+		  s->o->slower_than_ns / 1e6, first ? ":" : "");
+	if (first)
+		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, returned at %"
+			  PRIu64 " ns (perf clock)", first->duration_ns / 1e6, (int)first->tid,
+			  first->entry_ns, first->time_ns);
+}
+
 static void print_summary(const struct rec_session *s, bool front_end)
 {
+	print_slow_calls(s);
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",

@@ -53,6 +53,9 @@ struct rec_opts {
 	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots
 	                             * (default REC_MIN_INTERVAL_MS) */
 	double duration_s;          /* 0: no limit */
+	uint64_t slower_than_ns;    /* --trigger-slower-than: a hit is a call of the
+	                             * trigger function longer than this; 0: every
+	                             * execution of the trigger is a hit */
 	bool kernel;                /* also trace the kernel */
 	bool full_execution;        /* record everything, no snapshot ring */
 	bool multi_thread;          /* every thread (-p) rather than the main one */

@@ -8,10 +8,18 @@
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
  *   "threads": [{"pid", "tid", "comm"}]
- *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset"} or null
- *   "hits": [{"pid", "tid", "time_ns" (perf clock), "snapshot" (index or null)}]
+ *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
+ *               "slower_than_ns"} or null; "slower_than_ns": the
+ *               --trigger-slower-than threshold, null without it, and then
+ *               "calls" (calls measured: a return matched to its entry),
+ *               "calls_slower" (those longer than the threshold),
+ *               "returns_unmatched", "entries_untracked" (slowcall.h)
+ *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",]
+ *             "snapshot" (index or null)}]
  *           the hits that asked for a snapshot (the first; with
- *           --multi-snapshot one per --min-interval at most)
+ *           --multi-snapshot one per --min-interval at most); a slow call's
+ *           hit is its return: "time_ns" the return, "entry_ns" the call's
+ *           entry (perf clock), "duration_ns" = time_ns - entry_ns
  *   "hits_total": every hit seen, "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
@@ -81,7 +89,15 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 	json_str(f, s->loc.file);
 	fputs(", \"symbol\": ", f);
 	json_str(f, s->loc.symbol);
-	fprintf(f, ", \"file_offset\": %" PRIu64 "},\n", s->loc.file_offset);
+	fprintf(f, ", \"file_offset\": %" PRIu64 ", \"slower_than_ns\": ", s->loc.file_offset);
+	if (!s->o->slower_than_ns) {
+		fputs("null},\n", f);
+		return;
+	}
+	fprintf(f, "%" PRIu64 ", \"calls\": %" PRIu64 ", \"calls_slower\": %" PRIu64
+		", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %" PRIu64 "},\n",
+		s->o->slower_than_ns, s->slow.calls, s->slow.slow, s->slow.unmatched,
+		s->slow.untracked);
 }
 
 static void write_body(FILE *f, const struct rec_session *s)
@@ -124,9 +140,12 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nhits; i++) {
 		const struct rec_hit_log *h = &s->hits[i];
 
-		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64
-			", \"snapshot\": ", i ? "," : "", (int)h->hit.pid, (int)h->hit.tid,
-			h->hit.time_ns);
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, i ? "," : "",
+			(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+		if (s->o->slower_than_ns)
+			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64,
+				h->hit.entry_ns, h->hit.duration_ns);
+		fputs(", \"snapshot\": ", f);
 		if (h->snapshot >= 0)
 			fprintf(f, "%d}", h->snapshot);
 		else

@@ -23,6 +23,7 @@
 #define STOP_TIMEOUT_MS 30000
 #define TARGET_EXIT_MS 2000     /* the target's exit after perf saw it */
 #define SNAP_PENDING (-2)   /* hit whose snapshot is taken when perf stops */
+#define SLOW_PASS_MS 5      /* the latest a slow-call sample waits for its pass */
 
 const char *rec_end_name(enum rec_end end)
 {
@@ -309,10 +310,22 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 		kill(s->target.pids[0], SIGSTOP);
 }
 
+/* "in thread TID" of HIT, with the call's duration for a slow call, into BUF. */
+static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
+{
+	if (hit->duration_ns)
+		snprintf(buf, size, "a call of %.3f ms in thread %d", hit->duration_ns / 1e6,
+			 (int)hit->tid);
+	else
+		snprintf(buf, size, "in thread %d", (int)hit->tid);
+	return buf;
+}
+
 /* Takes the snapshot S->want asks for, once none is in flight. */
 static void snapshot_wanted(struct rec_session *s)
 {
 	struct rec_hit_log *log = &s->hits[s->want];
+	char what[80];
 	int idx;
 
 	if (s->inflight >= 0)
@@ -320,23 +333,62 @@ static void snapshot_wanted(struct rec_session *s)
 	s->want = -1;
 	idx = take_snapshot(s, REC_END_TRIGGER);
 	log->snapshot = idx;
+	hit_words(&log->hit, what, sizeof(what));
 	if (!s->o->multi_snapshot) {
 		s->end = REC_END_TRIGGER;
-		diag_info("trigger hit in thread %d; %s", (int)log->hit.tid,
+		diag_info("trigger hit: %s; %s", what,
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
-		diag_info("trigger hit in thread %d: snapshot %d", (int)log->hit.tid, idx + 1);
+		diag_info("trigger hit: %s: snapshot %d", what, idx + 1);
 	}
 }
 
-/* Reads what event IDX holds now (bounded: the hits arriving meanwhile wait for the next round). */
+static void slow_call(const struct rec_hit *hit, void *arg)
+{
+	handle_hit(arg, hit);
+}
+
+/*
+ * Reads what event IDX holds now. A hit is handled as it is read (bounded:
+ * the hits arriving meanwhile wait for the next round); the samples of a
+ * slow-call trigger go to S->slow, the ring drained.
+ */
 static void read_hits(struct rec_session *s, int idx)
 {
-	struct rec_hit hits[256];
-	int n = rec_trigger_read(&s->trig, idx, hits, 256);
+	struct rec_trig_sample smp[256];
+	int n, left = rec_trigger_ring_samples(&s->trig);
 
-	for (int i = 0; i < n; i++)
-		handle_hit(s, &hits[i]);
+	do {
+		n = rec_trigger_read(&s->trig, idx, smp, 256);
+		left -= n;
+		for (int i = 0; i < n; i++) {
+			struct rec_hit hit = { smp[i].pid, smp[i].tid, smp[i].time_ns, 0, 0 };
+
+			if (s->o->slower_than_ns)
+				rec_slowcall_add(&s->slow, &smp[i]);
+			else
+				handle_hit(s, &hit);
+		}
+	} while (s->o->slower_than_ns && n == 256 && left > 0);
+}
+
+/*
+ * Reads every trigger event (the first NPOLL of them have their poll
+ * results in POLL_FDS).
+ * With a slow-call trigger, the samples read are matched after a second
+ * pass (slowcall.h); those that still wait make S->slow.npending non-zero.
+ */
+static void read_triggers(struct rec_session *s, const struct pollfd *poll_fds, int npoll)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < s->trig.nev; i++) {
+			if (i < npoll && (poll_fds[i].revents & POLLHUP))
+				s->trig.ev[i].hup = true;
+			read_hits(s, i);
+		}
+		if (!s->o->slower_than_ns || !rec_slowcall_pass(&s->slow, slow_call, s))
+			return;
+	}
 }
 
 /* The first of SIGINT, SIGTERM, SIGHUP pending (blocked, unread), or 0. */
@@ -414,6 +466,9 @@ static void loop_once(struct rec_session *s, double deadline)
 	}
 	if (s->inflight >= 0 || s->want >= 0)
 		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
+	/* slow-call samples waiting for the next pass: soon, even when no other comes */
+	if (s->slow.npending)
+		timeout = timeout < 0 || timeout > SLOW_PASS_MS ? SLOW_PASS_MS : timeout;
 	if (deadline > 0) {
 		int left = (int)(deadline - rec_now_ms());
 
@@ -427,13 +482,7 @@ static void loop_once(struct rec_session *s, double deadline)
 	if (pf[1].revents)
 		rec_perf_read_output(&s->perf);
 	settle_dumps(s, false);
-	for (int i = first_trig; i < n; i++) {
-		struct rec_trig_event *ev = &s->trig.ev[i - first_trig];
-
-		if (pf[i].revents & POLLHUP)
-			ev->hup = true;
-		read_hits(s, i - first_trig);
-	}
+	read_triggers(s, pf + first_trig, n - first_trig);
 	/* a hit seen counts even when the target exited or time ran out meanwhile */
 	if (s->end == REC_END_NONE && s->want >= 0)
 		snapshot_wanted(s);
@@ -525,7 +574,7 @@ static int open_trigger(struct rec_session *s)
 	 * right even when the file was replaced or is in another mount namespace */
 	const char *file = s->loc.in_main && !s->target.launched ? s->target.exe : s->loc.file;
 	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, file,
-				   s->loc.file_offset);
+				   s->loc.file_offset, s->o->slower_than_ns > 0);
 
 	if (err)
 		return err;
@@ -591,6 +640,7 @@ int rec_session_run(struct rec_session *s)
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
 	s->want = s->inflight = -1;
+	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	err = rec_report_reserve(s);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",
@@ -655,6 +705,7 @@ out_perf:
 	rec_perf_free(&s->perf);
 out_trigger:
 	rec_trigger_close(&s->trig);
+	rec_slowcall_free(&s->slow);
 out_target:
 	rec_target_finish(&s->target);
 	if (err && s->end == REC_END_NONE)

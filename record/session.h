@@ -21,6 +21,7 @@
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
+#include "slowcall.h"
 #include "target.h"
 #include "trigger.h"
 #include "trigspec.h"
@@ -68,6 +69,7 @@ struct rec_session {
 	struct rec_target target;
 	struct rec_perf perf;
 	struct rec_trigger trig;
+	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */
 	struct rec_trigger_loc loc;
 	bool have_trigger;
 	enum rec_mechanism mech;      /* the one used */
@@ -80,7 +82,8 @@ struct rec_session {
 	struct rec_hit_log *hits;     /* owned */
 	int nhits;
 	size_t hits_cap;
-	uint64_t hits_seen;           /* every hit in the targets */
+	uint64_t hits_seen;           /* every hit in the targets (a slow call, with
+					 --trigger-slower-than) */
 	uint64_t hits_coalesced;      /* hits that took no snapshot of their own: within
 					 --min-interval of the last one's hit, while
 					 one was waiting or in flight, or after the end */

@@ -14,7 +14,19 @@
 
 #include "procfs.h"
 
-#define REC_TRIG_PAGES 1   /* data pages per ring (power of two) */
+#if defined(__x86_64__) || defined(__aarch64__)
+#include <asm/perf_regs.h>
+#endif
+
+#define REC_TRIG_PAGES 1       /* data pages per ring (power of two) */
+#define REC_TRIG_RET_PAGES 16  /* the same, watching returns (twice the samples, more often) */
+
+/* The bit of the user stack pointer in sample_regs_user (asm/perf_regs.h). */
+#if defined(__x86_64__)
+#define REC_SAMPLE_SP_REG PERF_REG_X86_SP
+#elif defined(__aarch64__)
+#define REC_SAMPLE_SP_REG PERF_REG_ARM64_SP
+#endif
 
 static long page_size(void)
 {
@@ -32,9 +44,13 @@ static int perf_open(struct perf_event_attr *attr, pid_t pid)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* The attr of one trigger event; PATH must outlive perf_event_open. */
+/*
+ * The attr of one trigger event; PATH must outlive perf_event_open. RET: the
+ * uretprobe; REGS: sample the user stack pointer.
+ */
 static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int uprobe_type,
-		      const char *path, uint64_t file_offset, uint64_t bp_addr)
+		      const char *path, uint64_t file_offset, uint64_t bp_addr, bool ret,
+		      bool regs)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -51,21 +67,49 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 		attr->bp_len = sizeof(long);
 	} else {
 		attr->type = (uint32_t)uprobe_type;
-		attr->config = 0;   /* bit 0 "retprobe" off: fire at entry */
+		attr->config = ret;   /* bit 0 "retprobe": fire at the returns */
 		attr->config1 = (uint64_t)(uintptr_t)path;
 		attr->config2 = file_offset;
 	}
+#ifdef REC_SAMPLE_SP_REG
+	if (regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER;
+		attr->sample_regs_user = 1ULL << REC_SAMPLE_SP_REG;
+	}
+#else
+	(void)regs;
+#endif
+}
+
+/* Bytes of one ring's data (a power of two). */
+static size_t ring_size(const struct rec_trigger *t)
+{
+	return (size_t)page_size() * t->pages;
+}
+
+/* Bytes of one ring's mapping: the control page and the data. */
+static size_t map_size(const struct rec_trigger *t)
+{
+	return (size_t)page_size() + ring_size(t);
 }
 
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
-		     const char *path, uint64_t file_offset)
+		     const char *path, uint64_t file_offset, bool returns)
 {
 	memset(t, 0, sizeof(*t));
 	if (mech != REC_MECH_BREAKPOINT && mech != REC_MECH_UPROBE)
 		return -EINVAL;
 	if (mech == REC_MECH_UPROBE && (uprobe_type < 0 || !path))
 		return -EINVAL;
+#ifndef REC_SAMPLE_SP_REG
+	if (returns)
+		return -EOPNOTSUPP;
+#endif
+	if (returns && mech != REC_MECH_UPROBE)
+		return -EOPNOTSUPP;
 	t->mech = mech;
+	t->returns = returns;
+	t->pages = returns ? REC_TRIG_RET_PAGES : REC_TRIG_PAGES;
 	t->uprobe_type = uprobe_type;
 	if (path)
 		snprintf(t->path, sizeof(t->path), "%s", path);
@@ -94,7 +138,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 {
 	struct perf_event_attr attr;
 	struct rec_trig_event *ev;
-	size_t len = (size_t)page_size() * (1 + REC_TRIG_PAGES);
+	size_t len = map_size(t);
 	void *ring;
 	int fd, efd, i;
 
@@ -125,7 +169,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 		close(fd);
 		return err;
 	}
-	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr);
+	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr, false, false);
 	attr.inherit = 1;
 	efd = perf_open(&attr, tid);
 	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
@@ -149,47 +193,70 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 }
 
 /*
- * Uprobes: one event per CPU for every process (pid -1). Inheriting a
+ * Opens the uprobe (RET: the uretprobe) of T on CPU, maps its ring and
+ * appends it to T. Returns 0 or a negative errno (-ENODEV: no such CPU).
+ */
+static int add_cpu_event(struct rec_trigger *t, int cpu, bool ret)
+{
+	struct perf_event_attr attr;
+	struct rec_trig_event *ev;
+	void *ring;
+	long fd;
+
+	if (reserve(t))
+		return -ENOMEM;
+	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, 0, ret, t->returns);
+	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ring = mmap(NULL, map_size(t), PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	if (ring == MAP_FAILED) {
+		int err = -errno;
+
+		close((int)fd);
+		return err;
+	}
+	ev = &t->ev[t->nev++];
+	memset(ev, 0, sizeof(*ev));
+	ev->fd = ev->event_fd = (int)fd;
+	ev->pid = ev->tid = -1;
+	ev->cpu = cpu;
+	ev->ring = ring;
+	ev->ret = ret;
+	return 0;
+}
+
+/*
+ * Uprobes: one event per CPU for every process (pid -1), and one uretprobe
+ * per CPU when T watches returns. Inheriting a
  * per-thread uprobe event is no option: the kernel re-reads the path through
  * config1 in the address space of the thread being created, where the
  * pointer means nothing, and the target's clone() then fails with EFAULT.
  * Hits of processes other than the targets are dropped by rec_trigger_read.
+ * A CPU whose return events cannot be opened is left out whole: its
+ * entries would never be matched.
  */
 static int add_cpus(struct rec_trigger *t)
 {
-	size_t len = (size_t)page_size() * (1 + REC_TRIG_PAGES);
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int added = 0, first_err = 0;
 
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		struct perf_event_attr attr;
-		struct rec_trig_event *ev;
-		void *ring;
-		long fd;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		int err = add_cpu_event(t, cpu, false);
 
-		if (reserve(t))
-			return -ENOMEM;
-		fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, 0);
-		fd = syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			if (!first_err && errno != ENODEV)
-				first_err = -errno;
+		if (!err && t->returns && (err = add_cpu_event(t, cpu, true))) {
+			t->nev--;   /* the entry event just added */
+			munmap(t->ev[t->nev].ring, map_size(t));
+			close(t->ev[t->nev].fd);
+		}
+		if (err) {
+			if (err == -ENOMEM)
+				return err;
+			if (!first_err && err != -ENODEV)
+				first_err = err;
 			continue;
 		}
-		ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-		if (ring == MAP_FAILED) {
-			if (!first_err)
-				first_err = -errno;
-			close((int)fd);
-			continue;
-		}
-		ev = &t->ev[t->nev++];
-		memset(ev, 0, sizeof(*ev));
-		ev->fd = ev->event_fd = (int)fd;
-		ev->pid = ev->tid = -1;
-		ev->cpu = (int)cpu;
-		ev->ring = ring;
-		added++;
+		added += 1 + t->returns;
 	}
 	if (!added)
 		return first_err ? first_err : -ENODEV;
@@ -271,14 +338,23 @@ static bool is_target(const struct rec_trigger *t, pid_t pid)
 	return t->npids == 0;
 }
 
-int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int max)
+/* The bytes of a sample record after its header, as fill_attr asks for them. */
+struct sample_body {
+	uint32_t pid, tid;   /* PERF_SAMPLE_TID */
+	uint64_t time;       /* PERF_SAMPLE_TIME */
+	uint64_t abi;        /* PERF_SAMPLE_REGS_USER: PERF_SAMPLE_REGS_ABI_NONE (0): no regs */
+	uint64_t sp;         /* the one register asked for */
+};
+
+int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out, int max)
 {
 	struct rec_trig_event *ev = &t->ev[idx];
 	struct perf_event_mmap_page *mp = ev->ring;
 	const char *data = (const char *)ev->ring + page_size();
-	size_t size = (size_t)page_size() * REC_TRIG_PAGES;
+	size_t size = ring_size(t);
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = mp->data_tail;
+	size_t want = t->returns ? offsetof(struct sample_body, sp) : offsetof(struct sample_body, abi);
 	int n = 0;
 
 	while (tail < head && n < max) {
@@ -287,18 +363,22 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int m
 		ring_copy(data, size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h))
 			break;
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 16) {
-			struct { uint32_t pid, tid; uint64_t time; } body;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + want) {
+			struct sample_body body = { 0 };
+			size_t len = h.size - sizeof(h) < sizeof(body) ? h.size - sizeof(h)
+								       : sizeof(body);
 
-			ring_copy(data, size, tail + sizeof(h), &body, sizeof(body));
+			ring_copy(data, size, tail + sizeof(h), &body, len);
 			if (!is_target(t, (pid_t)body.pid)) {
 				t->foreign++;
 				tail += h.size;
 				continue;
 			}
-			hits[n].pid = (pid_t)body.pid;
-			hits[n].tid = (pid_t)body.tid;
-			hits[n].time_ns = body.time;
+			out[n].pid = (pid_t)body.pid;
+			out[n].tid = (pid_t)body.tid;
+			out[n].time_ns = body.time;
+			out[n].sp = t->returns && body.abi ? body.sp : 0;
+			out[n].ret = ev->ret;
 			n++;
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost[2];
@@ -312,9 +392,15 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int m
 	return n;
 }
 
+int rec_trigger_ring_samples(const struct rec_trigger *t)
+{
+	/* the smallest sample: a header and pid/tid and time */
+	return (int)(ring_size(t) / (sizeof(struct perf_event_header) + 16));
+}
+
 void rec_trigger_close(struct rec_trigger *t)
 {
-	size_t len = (size_t)page_size() * (1 + REC_TRIG_PAGES);
+	size_t len = map_size(t);
 	int i;
 
 	for (i = 0; i < t->nev; i++) {
@@ -360,7 +446,7 @@ void rec_trigger_selftest(int uprobe_type, int *breakpoint, int *uprobe)
 	uintptr_t addr = (uintptr_t)&rec_selftest_target;
 	struct rec_map m;
 
-	fill_attr(&attr, REC_MECH_BREAKPOINT, -1, NULL, 0, addr);
+	fill_attr(&attr, REC_MECH_BREAKPOINT, -1, NULL, 0, addr, false, false);
 	*breakpoint = selftest_one(&attr);
 	*uprobe = -ENODEV;
 	if (uprobe_type < 0)
@@ -368,7 +454,8 @@ void rec_trigger_selftest(int uprobe_type, int *breakpoint, int *uprobe)
 	*uprobe = rec_proc_find_map(getpid(), NULL, 0, addr, &m);
 	if (*uprobe)
 		return;
-	fill_attr(&attr, REC_MECH_UPROBE, uprobe_type, m.path, addr - m.start + m.pgoff, 0);
+	fill_attr(&attr, REC_MECH_UPROBE, uprobe_type, m.path, addr - m.start + m.pgoff, 0, false,
+		  false);
 	*uprobe = selftest_one(&attr);
 }
 

@@ -17,10 +17,16 @@
  * dropped (an inherited uprobe makes the target's clone() fail with EFAULT:
  * the kernel re-reads config1, our pointer, in the target's memory). While
  * recording, every process that runs the probed code takes the trap.
+ * Slow-call triggers (rec_trigger_init RETURNS) add a uretprobe per CPU
+ * (config bit 0 "retprobe", /sys/bus/event_source/devices/uprobe/format),
+ * which fires when a call of the function returns, and both events sample
+ * the user stack pointer (PERF_SAMPLE_REGS_USER) so that a return can be
+ * matched to its entry (slowcall.h).
  * Events are opened disabled; the
  * caller puts their fds in its poll set and only then enables them, so a
  * single early hit cannot be missed. Sample records follow
- * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME): the
+ * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME
+ * [| PERF_SAMPLE_REGS_USER]): the
  * time is perf's clock, the same one `perf record` stamps samples with.
  * Why: docs/design.md "Triggers".
  */
@@ -43,6 +49,7 @@ struct rec_trig_event {
 	void *ring;            /* mmap of 1 + REC_TRIG_PAGES pages */
 	bool enabled;
 	bool hup;              /* the thread exited: poll reports POLLHUP forever */
+	bool ret;              /* the uretprobe: its samples are returns */
 };
 
 struct rec_trigger {
@@ -50,6 +57,8 @@ struct rec_trigger {
 	int uprobe_type;           /* PMU type of the uprobe PMU */
 	char path[4096];           /* uprobe: the ELF file holding the trigger */
 	uint64_t file_offset;      /* uprobe: offset of the instruction in PATH */
+	bool returns;              /* uprobe: also a uretprobe, and the stack pointer */
+	unsigned pages;            /* data pages of each ring (a power of two) */
 	struct rec_trig_event *ev; /* owned */
 	int nev, cap;
 	uint64_t lost;             /* hits the kernel could not store (ring full) */
@@ -59,19 +68,32 @@ struct rec_trigger {
 	int npids;
 };
 
-/* A trigger hit. */
-struct rec_hit {
+/* One sample of a trigger event: the trigger executed, or (RET) a call returned. */
+struct rec_trig_sample {
 	pid_t pid, tid;
 	uint64_t time_ns;          /* perf clock (local_clock), ns */
+	uint64_t sp;               /* RETURNS: the user stack pointer (0: unknown) */
+	bool ret;                  /* from the uretprobe: the function returned */
+};
+
+/* A trigger hit: one that may take a snapshot. */
+struct rec_hit {
+	pid_t pid, tid;
+	uint64_t time_ns;          /* perf clock (local_clock), ns; a slow call: its return */
+	uint64_t entry_ns;         /* a slow call: its entry (perf clock), else 0 */
+	uint64_t duration_ns;      /* a slow call: time_ns - entry_ns, else 0 */
 };
 
 /*
  * Sets up *T (no event yet) for mechanism MECH (BREAKPOINT or UPROBE).
  * For the uprobe PATH and FILE_OFFSET say where to probe; UPROBE_TYPE is the
- * uprobe PMU's type. Returns 0 or -EINVAL.
+ * uprobe PMU's type. RETURNS (uprobe only; PATH/FILE_OFFSET the first
+ * instruction of a function) watches every return as well, with the stack
+ * pointer. Returns 0, -EINVAL, or -EOPNOTSUPP for RETURNS with a breakpoint
+ * or on an architecture whose stack pointer register this file does not know.
  */
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
-		     const char *path, uint64_t file_offset);
+		     const char *path, uint64_t file_offset, bool returns);
 
 /*
  * Breakpoints only: opens a disabled breakpoint at runtime address BP_ADDR
@@ -94,10 +116,30 @@ int rec_trigger_add_process(struct rec_trigger *t, pid_t pid, uint64_t bp_addr);
 int rec_trigger_enable(struct rec_trigger *t);
 
 /*
- * Moves the hits stored in event IDX's ring into HITS (at most MAX; the rest
- * stay for the next call). Returns the number stored.
+ * Moves the samples of the target processes stored in event IDX's ring into
+ * OUT (at most MAX; the rest stay for the next call). Returns the number
+ * stored.
  */
-int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int max);
+int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out, int max);
+
+/*
+ * The most samples one ring of T can hold: reading that many from each
+ * event drains every ring.
+ */
+int rec_trigger_ring_samples(const struct rec_trigger *t);
+
+/*
+ * REC_RET_SP_DELTA: bytes the return instruction pops (the stack pointer in
+ * a return's sample minus the one at its call's entry). Defined where
+ * trigger.c knows the stack pointer register (REC_SAMPLE_SP_REG).
+ */
+#if defined(__x86_64__)
+#define REC_RET_SP_DELTA 8     /* ret pops the return address */
+#elif defined(__aarch64__)
+#define REC_RET_SP_DELTA 0     /* ret branches to x30 */
+#else
+#define REC_RET_SP_DELTA 0     /* unused: rec_trigger_init refuses RETURNS */
+#endif
 
 /* Closes every event and frees T's memory. T may be re-initialized. */
 void rec_trigger_close(struct rec_trigger *t);

@@ -61,6 +61,7 @@ static void set_loc(struct ctx *c, const char *file, const struct rec_sym *s, bo
 	c->loc->file_offset = s->file_offset;
 	c->loc->pie = s->pie;
 	c->loc->in_main = in_main;
+	c->loc->entry = s->entry && s->name[0];
 }
 
 /* Says why function NAME of FILE was not found (ERR from rec_elf_find, or 0),

@@ -35,6 +35,8 @@ struct rec_trigger_loc {
 	uint64_t file_offset;   /* offset in FILE */
 	bool pie;               /* ET_DYN: add the load bias at run time */
 	bool in_main;           /* FILE is the main executable */
+	bool entry;             /* VADDR is the first instruction of function SYMBOL:
+	                         * each hit is a call (--trigger-slower-than needs it) */
 };
 
 /* Results beyond 0 and negative errors. */

@@ -105,6 +105,9 @@ static void seconds_fractions(void)
 	static const struct accepted ok[] = {	/* nanoseconds */
 		{ "2", 2000000000 }, { "0.5", 500000000 }, { ".25", 250000000 },
 		{ "1.000000001", 1000000001 }, { "0010", 10000000000 }, { "3.10", 3100000000 },
+		{ "1s", 1000000000 }, { "10ms", 10000000 }, { "2.5ms", 2500000 },
+		{ ".5us", 500 }, { "250us", 250000 }, { "7ns", 7 }, { "0.000000001s", 1 },
+		{ "1.000001ms", 1000001 },
 	};
 
 	accepts(num_parse_seconds, ok, N(ok));
@@ -112,7 +115,8 @@ static void seconds_fractions(void)
 
 static void seconds_refuse_nonsense(void)
 {
-	static const char *const bad[] = { ".", "1.", "1.0000000001", "1s", "1:00", "0x10" };
+	static const char *const bad[] = { ".", "1.", "1.0000000001", "1:00", "0x10", "ms",
+		"1.5ns", "1.0001us", "10 ms", "10m", "10MS", "10mss", "1s0", "-1ms", "1e3ms" };
 	uint64_t v = 7;
 
 	refused(num_parse_seconds, not_numbers, N(not_numbers), "0.5");
@@ -121,6 +125,9 @@ static void seconds_refuse_nonsense(void)
 	CHECK_INT_EQ(num_parse_seconds("0.0000000001", 1, UINT64_MAX, &v), -EINVAL);
 	CHECK_INT_EQ(num_parse_seconds("18446744074", 0, UINT64_MAX, &v), -ERANGE);
 	CHECK_INT_EQ(num_parse_seconds("99999999999999999999", 0, UINT64_MAX, &v), -ERANGE);
+	CHECK_INT_EQ(num_parse_seconds("18446744073709551616ns", 0, UINT64_MAX, &v), -ERANGE);
+	CHECK_INT_EQ(num_parse_seconds("18446744073710ms", 0, UINT64_MAX, &v), -ERANGE);
+	CHECK_INT_EQ(num_parse_seconds("0ms", 1, UINT64_MAX, &v), -ERANGE);
 	CHECK_U64_EQ(v, 7);
 }
 

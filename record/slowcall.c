@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+#include "slowcall.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+
+void rec_slowcall_init(struct rec_slowcall *sc, uint64_t slower_than_ns)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->slower_than_ns = slower_than_ns;
+}
+
+int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s)
+{
+	void *p = array_grow(sc->pending, &sc->pending_cap, sc->npending, sizeof(*sc->pending));
+
+	if (!p) {
+		if (s->ret)
+			sc->unmatched++;
+		else
+			sc->untracked++;
+		return -ENOMEM;
+	}
+	sc->pending = p;
+	sc->pending[sc->npending++] = *s;
+	if (s->time_ns > sc->read_max_ns)
+		sc->read_max_ns = s->time_ns;
+	return 0;
+}
+
+/* Time order; at the same time an entry before a return. */
+static int by_time(const void *a, const void *b)
+{
+	const struct rec_trig_sample *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return (int)x->ret - (int)y->ret;
+}
+
+/* The calls thread TID is in; NULL when it is in none. */
+static struct rec_slow_thread *thread_of(struct rec_slowcall *sc, pid_t tid)
+{
+	for (int i = 0; i < sc->nthreads; i++)
+		if (sc->threads[i].tid == tid)
+			return &sc->threads[i];
+	return NULL;
+}
+
+/* A new thread (no call yet) for sample S; NULL when no more can be kept. */
+static struct rec_slow_thread *new_thread(struct rec_slowcall *sc, const struct rec_trig_sample *s)
+{
+	struct rec_slow_thread *th;
+	void *p;
+
+	if (sc->nthreads >= REC_SLOW_THREADS)
+		return NULL;
+	p = array_grow(sc->threads, &sc->threads_cap, (size_t)sc->nthreads, sizeof(*sc->threads));
+	if (!p)
+		return NULL;
+	sc->threads = p;
+	th = &sc->threads[sc->nthreads++];
+	th->pid = s->pid;
+	th->tid = s->tid;
+	th->depth = 0;
+	return th;
+}
+
+/* Forgets TH once it is in no call: memory follows the calls in progress. */
+static void drop_if_idle(struct rec_slowcall *sc, struct rec_slow_thread *th)
+{
+	if (th->depth)
+		return;
+	*th = sc->threads[--sc->nthreads];
+}
+
+static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s)
+{
+	struct rec_slow_thread *th = thread_of(sc, s->tid);
+
+	if (!s->sp || (!th && !(th = new_thread(sc, s)))) {
+		sc->untracked++;
+		return;
+	}
+	/* a call entered at the same or a deeper stack pointer has ended */
+	while (th->depth && th->e[th->depth - 1].sp <= s->sp)
+		th->depth--;
+	if (th->depth == REC_SLOW_DEPTH) {
+		sc->untracked++;
+		return;
+	}
+	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns };
+}
+
+static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
+		      rec_slowcall_fn fn, void *arg)
+{
+	struct rec_slow_thread *th = thread_of(sc, s->tid);
+	uint64_t entry_sp = s->sp - REC_RET_SP_DELTA;
+	struct rec_slow_entry *e;
+	struct rec_hit hit;
+
+	if (!th || !s->sp) {
+		sc->unmatched++;
+		return;
+	}
+	/* calls deeper than the one returning will not return any more */
+	while (th->depth && th->e[th->depth - 1].sp < entry_sp)
+		th->depth--;
+	if (!th->depth || th->e[th->depth - 1].sp != entry_sp || s->time_ns < th->e[th->depth - 1].time_ns) {
+		sc->unmatched++;
+		drop_if_idle(sc, th);
+		return;
+	}
+	e = &th->e[--th->depth];
+	sc->calls++;
+	hit = (struct rec_hit){ .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
+				.entry_ns = e->time_ns, .duration_ns = s->time_ns - e->time_ns };
+	drop_if_idle(sc, th);
+	if (hit.duration_ns > sc->slower_than_ns) {
+		sc->slow++;
+		fn(&hit, arg);
+	}
+}
+
+size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg)
+{
+	size_t n = 0, i;
+
+	qsort(sc->pending, sc->npending, sizeof(*sc->pending), by_time);
+	for (; n < sc->npending && sc->pending[n].time_ns <= sc->ready_ns; n++) {
+		if (sc->pending[n].ret)
+			on_return(sc, &sc->pending[n], fn, arg);
+		else
+			on_entry(sc, &sc->pending[n]);
+	}
+	for (i = n; i < sc->npending; i++)
+		sc->pending[i - n] = sc->pending[i];
+	sc->npending -= n;
+	/* what this pass read is complete once the next pass has run */
+	sc->ready_ns = sc->read_max_ns;
+	return sc->npending;
+}
+
+void rec_slowcall_free(struct rec_slowcall *sc)
+{
+	free(sc->pending);
+	free(sc->threads);
+	sc->pending = NULL;
+	sc->threads = NULL;
+	sc->npending = sc->pending_cap = sc->threads_cap = 0;
+	sc->nthreads = 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slowcall: the slow-call trigger (--trigger-slower-than). Takes the
+ * samples of a function's entry uprobe and its uretprobe (trigger.h, with
+ * the user stack pointer) and measures every call: per thread, a stack of
+ * the calls entered and not yet returned, each with its stack pointer and
+ * entry time. A return is matched to its entry by the stack pointer (the
+ * return's, minus what the return instruction pops, is the entry's), never
+ * by order alone, so recursion and nesting are measured call by call, and
+ * calls that never return (longjmp, exit, an exception, a sample the
+ * kernel lost) are dropped as soon as a later entry or return shows their
+ * frame is gone: an entry at the stack pointer S ends every call entered at
+ * S or deeper (lower), a return ends every call deeper than its own.
+ * Memory is bounded: REC_SLOW_DEPTH calls per thread (the kernel's own
+ * uretprobe nesting limit is 64), REC_SLOW_THREADS threads inside the
+ * function at once.
+ *
+ * The samples come from per-CPU rings, so a thread that moved between CPUs
+ * may have its return read before its entry. The caller reads every ring
+ * in passes and calls rec_slowcall_pass() after each one; a sample is
+ * matched only after the pass following the one that read it, when every
+ * earlier sample has been read too, and the samples are matched in time
+ * order. Why: docs/design.md "Triggers".
+ */
+#ifndef SNAPTRACE_REC_SLOWCALL_H
+#define SNAPTRACE_REC_SLOWCALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "trigger.h"
+
+#define REC_SLOW_DEPTH 64        /* calls of the function in one thread at once */
+#define REC_SLOW_THREADS 4096    /* threads inside the function at once */
+
+/* One call entered and not returned yet. */
+struct rec_slow_entry {
+	uint64_t sp;                 /* the user stack pointer at the entry */
+	uint64_t time_ns;            /* perf clock */
+};
+
+/* The calls a thread is in, outermost first. */
+struct rec_slow_thread {
+	pid_t pid, tid;
+	int depth;
+	struct rec_slow_entry e[REC_SLOW_DEPTH];
+};
+
+struct rec_slowcall {
+	uint64_t slower_than_ns;     /* a call longer than this is a hit */
+	struct rec_trig_sample *pending; /* read, not matched yet (owned) */
+	size_t npending, pending_cap;
+	uint64_t read_max_ns;        /* the latest time of a sample added */
+	uint64_t ready_ns;           /* samples up to this time can be matched */
+	struct rec_slow_thread *threads; /* owned */
+	int nthreads;
+	size_t threads_cap;
+	uint64_t calls;              /* calls measured (a return matched to its entry) */
+	uint64_t slow;               /* of those, longer than SLOWER_THAN_NS */
+	uint64_t unmatched;          /* returns without their entry (it came before the
+				        trigger was armed, was lost or not kept) */
+	uint64_t untracked;          /* entries not kept: too deep, too many threads,
+				        no stack pointer, out of memory */
+};
+
+/* Called with each slow call; HIT holds its return, entry and duration. */
+typedef void (*rec_slowcall_fn)(const struct rec_hit *hit, void *arg);
+
+/* Sets up *SC for calls longer than SLOWER_THAN_NS (> 0). */
+void rec_slowcall_init(struct rec_slowcall *sc, uint64_t slower_than_ns);
+
+/*
+ * Adds sample S (an entry, or a return: S->ret) read from a ring in the
+ * current pass. Returns 0, or -ENOMEM (the sample is counted in untracked
+ * or unmatched and dropped).
+ */
+int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s);
+
+/*
+ * Ends a pass over every ring: matches, in time order, the samples that no
+ * sample still unread can precede (those up to the latest time added
+ * before the previous pass ended), and calls FN(hit, ARG) for each call
+ * longer than the threshold, in the order the calls returned. Returns the
+ * number of samples still pending (to be matched after the next pass).
+ */
+size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg);
+
+/* Frees what SC holds. */
+void rec_slowcall_free(struct rec_slowcall *sc);
+
+#endif

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The target of tests/record/slowcall.test.sh (the slow-call trigger). Every
+ * call of the watched function timed() prints one line on stderr, with its
+ * own measure of the call (CLOCK_MONOTONIC, inside the call):
+ *   call N tid TID ms MS depth D
+ * Modes:
+ *   seq N SLOW        N calls of about 1 ms; call SLOW takes about 20 ms
+ *   recurse           the call at depth 2 takes about 16 ms: it calls itself
+ *                     twice at depth 1 (3 ms each), each of which calls
+ *                     itself twice at depth 0 (1 ms each); then 20 fast calls
+ *   threads           two threads call timed() at the same time, 700 calls
+ *                     of 1 ms each; thread A's 50th call takes about 15 ms,
+ *                     thread B's 600th about 30 ms (half a second later)
+ *   jump              timed() leaves its 5th call by longjmp (it never
+ *                     returns), then 10 calls of 1 ms, then one of 20 ms
+ *   loop N            N calls of an empty timed_empty(), then the CPU time
+ *                     they took ("loop N calls cpu_ns NS") on stdout
+ * Built with frame pointers so that sampled stacks are complete.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile double sink;
+static int ncalls;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static jmp_buf escape;
+static int jump_at = -1;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Spins MS milliseconds of wall time. */
+__attribute__((noinline)) void spin(double ms)
+{
+	double end = now_ms() + ms;
+
+	while (now_ms() < end)
+		sink = sink * 1.0000001 + 1.0;
+}
+
+/*
+ * The watched function: spins MS (split around its inner calls), makes
+ * INNER calls of itself at DEPTH - 1 when DEPTH > 0, then prints its line.
+ */
+__attribute__((noinline)) void timed(double ms, int depth, int inner)
+{
+	double t0 = now_ms();
+	int n;
+
+	pthread_mutex_lock(&lock);
+	n = ++ncalls;
+	pthread_mutex_unlock(&lock);
+	spin(ms / 2);
+	for (int i = 0; depth > 0 && i < inner; i++)
+		timed(1, depth - 1, depth - 1 > 0 ? inner : 0);
+	if (n == jump_at)
+		longjmp(escape, 1);
+	spin(ms / 2);
+	fprintf(stderr, "call %d tid %ld ms %.3f depth %d\n", n, (long)syscall(SYS_gettid),
+		now_ms() - t0, depth);
+}
+
+__attribute__((noinline)) void timed_empty(int x)
+{
+	__asm__ volatile("" : "+r"(x) :: "memory");
+}
+
+struct worker {
+	int slow_call;
+	double slow_ms;
+};
+
+static void *worker_main(void *arg)
+{
+	const struct worker *w = arg;
+
+	for (int i = 1; i <= 700; i++)
+		timed(i == w->slow_call ? w->slow_ms : 1, 0, 0);
+	return NULL;
+}
+
+static int threads_mode(void)
+{
+	struct worker a = { 50, 15 }, b = { 600, 30 };
+	pthread_t ta, tb;
+
+	if (pthread_create(&ta, NULL, worker_main, &a) || pthread_create(&tb, NULL, worker_main, &b))
+		return 1;
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	return 0;
+}
+
+static int loop_mode(long n)
+{
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	for (long i = 0; i < n; i++)
+		timed_empty((int)i);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	printf("loop %ld calls cpu_ns %lld\n", n,
+	       (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "seq";
+
+	if (!strcmp(mode, "seq")) {
+		int n = argc > 2 ? atoi(argv[2]) : 60, slow = argc > 3 ? atoi(argv[3]) : 37;
+
+		for (int i = 1; i <= n; i++)
+			timed(i == slow ? 20 : 1, 0, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "recurse")) {
+		timed(10, 2, 2);
+		for (int i = 0; i < 20; i++)
+			timed(1, 0, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "threads"))
+		return threads_mode();
+	if (!strcmp(mode, "jump")) {
+		jump_at = 5;
+		for (int i = 1; i <= 4; i++)
+			timed(1, 0, 0);
+		if (!setjmp(escape))
+			timed(1, 0, 0);
+		for (int i = 0; i < 10; i++)
+			timed(1, 0, 0);
+		timed(20, 0, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "loop"))
+		return loop_mode(argc > 2 ? atol(argv[2]) : 1000000);
+	fprintf(stderr, "usage: %s seq [N SLOW] | recurse | threads | jump | loop [N]\n", argv[0]);
+	return 2;
+}
