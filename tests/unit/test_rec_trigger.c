@@ -66,11 +66,13 @@ static void child_main(int go)
 	_exit(0);
 }
 
+static int uprobe_type;
+
 static void run_mechanism(enum rec_mechanism mech, int uprobe_type)
 {
 	struct rec_trigger t;
 	struct rec_map m;
-	struct rec_hit hits[16];
+	struct rec_trig_sample hits[16];
 	uintptr_t addr = (uintptr_t)&trigger_probe_fn;
 	int go[2], nh = 0, status = -1, err;
 	pid_t child;
@@ -80,7 +82,8 @@ static void run_mechanism(enum rec_mechanism mech, int uprobe_type)
 	child = fork();
 	if (child == 0)
 		child_main(go[0]);
-	CHECK_INT_EQ(rec_trigger_init(&t, mech, uprobe_type, m.path, addr - m.start + m.pgoff), 0);
+	CHECK_INT_EQ(rec_trigger_init(&t, mech, uprobe_type, m.path, addr - m.start + m.pgoff,
+				      false), 0);
 	err = rec_trigger_add_process(&t, child, addr);
 	if (err < 0) {
 		UNIT_FAIL("rec_trigger_add_process: %s", strerror(-err));
@@ -112,7 +115,80 @@ static void run_mechanism(enum rec_mechanism mech, int uprobe_type)
 	close(go[1]);
 }
 
-static int uprobe_type;
+__attribute__((noinline)) int trigger_recursive_fn(int depth);
+__attribute__((noinline)) int trigger_recursive_fn(int depth)
+{
+	int r = depth ? trigger_recursive_fn(depth - 1) + 1 : 0;
+
+	__asm__ volatile("" : "+r"(r) :: "memory");
+	return r;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rec_trig_sample *x = a, *y = b;
+
+	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+/*
+ * RETURNS: a child calls the function recursively (4 calls deep); the
+ * uretprobe's samples are the returns, each at the stack pointer of an
+ * entry plus REC_RET_SP_DELTA, innermost first.
+ */
+static void trigger_uprobe_returns(void)
+{
+	struct rec_trigger t;
+	struct rec_map m;
+	struct rec_trig_sample smp[32], in[8], out[8];
+	uintptr_t addr = (uintptr_t)&trigger_recursive_fn;
+	int go[2], n = 0, nin = 0, nout = 0, status = -1, err;
+	pid_t child;
+	char c;
+
+	CHECK_INT_EQ(rec_proc_find_map(getpid(), NULL, 0, addr, &m), 0);
+	CHECK_INT_EQ(pipe(go), 0);
+	child = fork();
+	if (child == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(3);
+		_exit(trigger_recursive_fn(3) == 3 ? 0 : 4);
+	}
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, uprobe_type, m.path,
+				      addr - m.start + m.pgoff, true), 0);
+	err = rec_trigger_add_process(&t, child, addr);
+	CHECK(err > 0);
+	CHECK_INT_EQ(rec_trigger_enable(&t), 0);
+	CHECK_INT_EQ(write(go[1], "g", 1), 1);
+	waitpid(child, &status, 0);
+	for (int i = 0; i < t.nev; i++)
+		n += rec_trigger_read(&t, i, smp + n, 32 - n);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (int i = 0; i < n && nin < 8 && nout < 8; i++) {
+		CHECK_INT_EQ(smp[i].tid, child);
+		CHECK(smp[i].sp != 0);
+		if (smp[i].ret)
+			out[nout++] = smp[i];
+		else
+			in[nin++] = smp[i];
+	}
+	CHECK_INT_EQ(nin, 4);
+	CHECK_INT_EQ(nout, 4);
+	/* in time order (the rings are per CPU): entries go deeper (lower), the
+	 * returns come back up, each at its entry's stack pointer */
+	qsort(in, (size_t)nin, sizeof(in[0]), by_time);
+	qsort(out, (size_t)nout, sizeof(out[0]), by_time);
+	for (int i = 0; nin == 4 && nout == 4 && i < 4; i++) {
+		if (i)
+			CHECK(in[i].sp < in[i - 1].sp && out[i].sp > out[i - 1].sp);
+		CHECK_U64_EQ(out[i].sp - REC_RET_SP_DELTA, in[3 - i].sp);
+		CHECK(out[i].time_ns > in[3 - i].time_ns);
+	}
+	rec_trigger_close(&t);
+	close(go[0]);
+	close(go[1]);
+}
+
 static int bp_ok, uprobe_ok;
 
 static void trigger_uprobe_threads(void)
@@ -129,10 +205,11 @@ static void trigger_init_rejects(void)
 {
 	struct rec_trigger t;
 
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_AUTO, 8, "/x", 0), -EINVAL);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, -1, "/x", 0), -EINVAL);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, NULL, 0), -EINVAL);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, "/x", 0), 0);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_AUTO, 8, "/x", 0, false), -EINVAL);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, -1, "/x", 0, false), -EINVAL);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, NULL, 0, false), -EINVAL);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_BREAKPOINT, -1, NULL, 0, true), -EOPNOTSUPP);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, "/x", 0, false), 0);
 	CHECK_INT_EQ(rec_trigger_add_thread(&t, getpid(), getpid(), 0), -EINVAL);
 	rec_trigger_close(&t);
 	CHECK_STR_EQ(rec_mechanism_name(REC_MECH_UPROBE), "uprobe");
@@ -143,9 +220,10 @@ int main(void)
 	uprobe_type = read_uprobe_type();
 	rec_trigger_selftest(uprobe_type, &bp_ok, &uprobe_ok);
 	UNIT_RUN(trigger_init_rejects);
-	if (uprobe_ok == 1)
+	if (uprobe_ok == 1) {
 		UNIT_RUN(trigger_uprobe_threads);
-	else
+		UNIT_RUN(trigger_uprobe_returns);
+	} else
 		printf("skip trigger_uprobe_threads: uprobe self-test: %d\n", uprobe_ok);
 	if (bp_ok == 1)
 		UNIT_RUN(trigger_breakpoint_threads);

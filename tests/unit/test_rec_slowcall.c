@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of record/slowcall: the matching of returns to entries by the
+ * stack pointer (nesting, recursion, threads, calls that never return,
+ * lost samples, depth and memory bounds) and the release of samples only
+ * after the pass that follows the one that read them (a return read before
+ * its entry). Synthetic samples: SP values as the kernel gives them (a
+ * return's is its entry's plus REC_RET_SP_DELTA).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "slowcall.h"
+#include "unit.h"
+
+#define MS 1000000ULL
+
+/* The hits FN received, in order. */
+static struct rec_hit got[256];
+static int ngot;
+
+static void collect(const struct rec_hit *hit, void *arg)
+{
+	(void)arg;
+	if (ngot < 256)
+		got[ngot++] = *hit;
+}
+
+static void entry(struct rec_slowcall *sc, pid_t tid, uint64_t sp, uint64_t t)
+{
+	struct rec_trig_sample s = { 1, tid, t, sp, false };
+
+	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
+}
+
+static void ret(struct rec_slowcall *sc, pid_t tid, uint64_t sp, uint64_t t)
+{
+	struct rec_trig_sample s = { 1, tid, t, sp + REC_RET_SP_DELTA, true };
+
+	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
+}
+
+/* Two passes: everything added so far is matched. */
+static void settle(struct rec_slowcall *sc)
+{
+	rec_slowcall_pass(sc, collect, NULL);
+	CHECK_INT_EQ((int)rec_slowcall_pass(sc, collect, NULL), 0);
+}
+
+static struct rec_slowcall start(uint64_t threshold)
+{
+	struct rec_slowcall sc;
+
+	rec_slowcall_init(&sc, threshold);
+	ngot = 0;
+	return sc;
+}
+
+static void slowcall_outer_of_recursion(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	/* outer (16 ms) calls itself twice (3 ms), each calls itself twice (1 ms) */
+	entry(&sc, 7, 0x1000, 100 * MS);
+	for (int i = 0; i < 2; i++) {
+		uint64_t t = 104 * MS + (uint64_t)i * 4 * MS;
+
+		entry(&sc, 7, 0xf00, t);
+		entry(&sc, 7, 0xe00, t + MS / 4);
+		ret(&sc, 7, 0xe00, t + MS);
+		entry(&sc, 7, 0xe00, t + MS + MS / 4);
+		ret(&sc, 7, 0xe00, t + 2 * MS);
+		ret(&sc, 7, 0xf00, t + 3 * MS);
+	}
+	ret(&sc, 7, 0x1000, 116 * MS);
+	settle(&sc);
+	CHECK_U64_EQ(sc.calls, 7);
+	CHECK_INT_EQ(ngot, 1);
+	CHECK_U64_EQ(got[0].entry_ns, 100 * MS);
+	CHECK_U64_EQ(got[0].time_ns, 116 * MS);
+	CHECK_U64_EQ(got[0].duration_ns, 16 * MS);
+	CHECK_INT_EQ(got[0].tid, 7);
+	CHECK_INT_EQ(sc.nthreads, 0);   /* no call in progress: nothing kept */
+	CHECK_U64_EQ(sc.unmatched, 0);
+	rec_slowcall_free(&sc);
+}
+
+static void slowcall_threads_apart(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	/* the same stack pointers in two threads, interleaved */
+	entry(&sc, 1, 0x1000, 0);
+	entry(&sc, 2, 0x1000, 1 * MS);
+	ret(&sc, 1, 0x1000, 2 * MS);        /* thread 1: 2 ms */
+	entry(&sc, 1, 0x1000, 3 * MS);
+	ret(&sc, 2, 0x1000, 31 * MS);       /* thread 2: 30 ms */
+	ret(&sc, 1, 0x1000, 18 * MS);       /* thread 1: 15 ms (read late) */
+	settle(&sc);
+	CHECK_U64_EQ(sc.calls, 3);
+	CHECK_INT_EQ(ngot, 2);
+	/* in the order of the returns */
+	CHECK_INT_EQ(got[0].tid, 1);
+	CHECK_U64_EQ(got[0].duration_ns, 15 * MS);
+	CHECK_INT_EQ(got[1].tid, 2);
+	CHECK_U64_EQ(got[1].duration_ns, 30 * MS);
+	rec_slowcall_free(&sc);
+}
+
+static void slowcall_return_read_before_entry(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	/* the thread moved: its return is in a ring read before its entry's */
+	ret(&sc, 3, 0x2000, 50 * MS);
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 1);
+	entry(&sc, 3, 0x2000, 20 * MS);
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 0);
+	CHECK_INT_EQ(ngot, 1);
+	CHECK_U64_EQ(got[0].duration_ns, 30 * MS);
+	CHECK_U64_EQ(sc.unmatched, 0);
+	rec_slowcall_free(&sc);
+}
+
+static void slowcall_pass_waits_for_the_next(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	entry(&sc, 3, 0x2000, 20 * MS);
+	ret(&sc, 3, 0x2000, 50 * MS);
+	/* read in this pass: an earlier sample may still be unread in another ring */
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 2);
+	CHECK_INT_EQ(ngot, 0);
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 0);
+	CHECK_INT_EQ(ngot, 1);
+	rec_slowcall_free(&sc);
+}
+
+static void slowcall_never_returned(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	/* longjmp out of a call at 0x1000; later calls at the same depth */
+	entry(&sc, 4, 0x1000, 0);
+	entry(&sc, 4, 0x1000, 40 * MS);
+	ret(&sc, 4, 0x1000, 41 * MS);
+	/* longjmp out of a nested call (0x900): the outer call's return ends it */
+	entry(&sc, 4, 0x1000, 50 * MS);
+	entry(&sc, 4, 0x900, 51 * MS);
+	ret(&sc, 4, 0x1000, 52 * MS);
+	settle(&sc);
+	CHECK_U64_EQ(sc.calls, 2);
+	CHECK_INT_EQ(ngot, 0);   /* the abandoned call is not a 41 ms call */
+	CHECK_INT_EQ(sc.nthreads, 0);
+	/* lost returns: entries at one depth, over and over, keep one */
+	for (int i = 0; i < 1000; i++)
+		entry(&sc, 4, 0x1000, 100 * MS + (uint64_t)i * 1000);
+	settle(&sc);
+	CHECK_INT_EQ(sc.threads[0].depth, 1);
+	rec_slowcall_free(&sc);
+}
+
+static void slowcall_bounded_depth(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+	int deep = REC_SLOW_DEPTH + 6;
+
+	for (int i = 0; i < deep; i++)
+		entry(&sc, 5, 0x100000 - (uint64_t)i * 0x40, (uint64_t)i * MS);
+	for (int i = deep - 1; i >= 0; i--)
+		ret(&sc, 5, 0x100000 - (uint64_t)i * 0x40, 1000 * MS - (uint64_t)i * MS);
+	settle(&sc);
+	CHECK_U64_EQ(sc.untracked, 6);
+	CHECK_U64_EQ(sc.unmatched, 6);
+	CHECK_U64_EQ(sc.calls, (uint64_t)REC_SLOW_DEPTH);
+	CHECK_INT_EQ(sc.nthreads, 0);
+	/* the outermost call was kept and measured */
+	CHECK_U64_EQ(got[ngot - 1].entry_ns, 0);
+	CHECK_U64_EQ(got[ngot - 1].duration_ns, 1000 * MS);
+	rec_slowcall_free(&sc);
+}
+
+static void slowcall_unmatched_returns(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+	struct rec_trig_sample nosp = { 1, 6, 40 * MS, 0, false };   /* no user registers */
+
+	ret(&sc, 6, 0x1000, 5 * MS);          /* entered before the trigger was armed */
+	entry(&sc, 6, 0x800, 6 * MS);
+	ret(&sc, 6, 0x1000, 30 * MS);         /* an outer call's, entered before */
+	CHECK_INT_EQ(rec_slowcall_add(&sc, &nosp), 0);
+	settle(&sc);
+	CHECK_U64_EQ(sc.unmatched, 2);
+	CHECK_U64_EQ(sc.untracked, 1);
+	CHECK_U64_EQ(sc.calls, 0);
+	CHECK_INT_EQ(ngot, 0);
+	CHECK_INT_EQ(sc.nthreads, 0);
+	rec_slowcall_free(&sc);
+}
+
+int main(void)
+{
+	UNIT_RUN(slowcall_outer_of_recursion);
+	UNIT_RUN(slowcall_threads_apart);
+	UNIT_RUN(slowcall_return_read_before_entry);
+	UNIT_RUN(slowcall_pass_waits_for_the_next);
+	UNIT_RUN(slowcall_never_returned);
+	UNIT_RUN(slowcall_bounded_depth);
+	UNIT_RUN(slowcall_unmatched_returns);
+	return unit_exit();
+}
