@@ -23,7 +23,8 @@
 #define STOP_TIMEOUT_MS 30000
 #define TARGET_EXIT_MS 2000     /* the target's exit after perf saw it */
 #define SNAP_PENDING (-2)   /* hit whose snapshot is taken when perf stops */
-#define SLOW_PASS_MS 5      /* the latest a slow-call sample waits for its pass */
+#define SLOW_POLL_MS 5      /* a slow-call trigger's rings are read this often: the
+			     * longest a slow call's return waits to be seen */
 
 const char *rec_end_name(enum rec_end end)
 {
@@ -466,9 +467,9 @@ static void loop_once(struct rec_session *s, double deadline)
 	}
 	if (s->inflight >= 0 || s->want >= 0)
 		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
-	/* slow-call samples waiting for the next pass: soon, even when no other comes */
-	if (s->slow.npending)
-		timeout = timeout < 0 || timeout > SLOW_PASS_MS ? SLOW_PASS_MS : timeout;
+	/* a slow-call trigger's rings wake no one before they are half full */
+	if (s->o->slower_than_ns && s->have_trigger)
+		timeout = timeout < 0 || timeout > SLOW_POLL_MS ? SLOW_POLL_MS : timeout;
 	if (deadline > 0) {
 		int left = (int)(deadline - rec_now_ms());
 
@@ -692,6 +693,9 @@ int rec_session_run(struct rec_session *s)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == REC_END_NONE)
 		loop_once(s, deadline);
+	/* every call that returned is counted (the slow ones now as coalesced hits) */
+	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
+		read_triggers(s, NULL, 0);
 	err = finish(s);
 	if (s->end == REC_END_PERF_DIED) {
 		perf_failed(s, "perf exited while the target was running");

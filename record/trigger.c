@@ -206,6 +206,16 @@ static int add_cpu_event(struct rec_trigger *t, int cpu, bool ret)
 	if (reserve(t))
 		return -ENOMEM;
 	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, 0, ret, t->returns);
+	/*
+	 * Watching returns, the events wake the recorder only when their ring is
+	 * half full: it reads them every few milliseconds anyway (session.c). A
+	 * wake-up per sample would cost the watched thread about as much again
+	 * as the two probes.
+	 */
+	if (t->returns) {
+		attr.watermark = 1;
+		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
+	}
 	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;

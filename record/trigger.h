@@ -21,7 +21,8 @@
  * (config bit 0 "retprobe", /sys/bus/event_source/devices/uprobe/format),
  * which fires when a call of the function returns, and both events sample
  * the user stack pointer (PERF_SAMPLE_REGS_USER) so that a return can be
- * matched to its entry (slowcall.h).
+ * matched to its entry (slowcall.h); they wake the poller only when a ring
+ * is half full, so the caller reads them on a timer too.
  * Events are opened disabled; the
  * caller puts their fds in its poll set and only then enables them, so a
  * single early hit cannot be missed. Sample records follow

@@ -5,18 +5,25 @@
  * own measure of the call (CLOCK_MONOTONIC, inside the call):
  *   call N tid TID ms MS depth D
  * Modes:
- *   seq N SLOW        N calls of about 1 ms; call SLOW takes about 20 ms
- *   recurse           the call at depth 2 takes about 16 ms: it calls itself
+ *   seq N SLOW        N calls of about 1 ms, 0.5 ms apart (spinning in main);
+ *                     call SLOW takes about 20 ms
+ *   recurse           the call at depth 2 takes about 66 ms: it calls itself
  *                     twice at depth 1 (3 ms each), each of which calls
  *                     itself twice at depth 0 (1 ms each); then 20 fast calls
  *   threads           two threads call timed() at the same time, 700 calls
  *                     of 1 ms each; thread A's 50th call takes about 15 ms,
  *                     thread B's 600th about 30 ms (half a second later)
  *   jump              timed() leaves its 5th call by longjmp (it never
- *                     returns), then 10 calls of 1 ms, then one of 20 ms
- *   loop N            N calls of an empty timed_empty(), then the CPU time
- *                     they took ("loop N calls cpu_ns NS") on stdout
- * Built with frame pointers so that sampled stacks are complete.
+ *                     returns), then 10 calls of 1 ms, then one of 60 ms
+ *   loop N            N calls of an empty timed_empty() and as many of
+ *                     other_empty() (the same, never watched) in blocks
+ *                     taken in turn; on stdout the CPU time per call of
+ *                     each, the cheapest block's ("loop N calls watched_ns
+ *                     W unwatched_ns U")
+ * A call spins SPIN_MS at each end and sleeps the rest, so that a loaded
+ * machine seldom stretches a fast call past the slow ones. Built with frame
+ * pointers so that sampled stacks are complete, and with -z now (no lazy
+ * binding inside the first call).
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -31,6 +38,8 @@ static volatile double sink;
 static int ncalls;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static jmp_buf escape;
+
+#define SPIN_MS 0.1   /* on the CPU at each end of a call: the samples show it */
 static int jump_at = -1;
 
 static double now_ms(void)
@@ -50,9 +59,20 @@ __attribute__((noinline)) void spin(double ms)
 		sink = sink * 1.0000001 + 1.0;
 }
 
+/* Sleeps MS milliseconds (off the CPU: a loaded machine stretches it little). */
+static void nap(double ms)
+{
+	struct timespec ts = { (time_t)(ms / 1e3), (long)((ms - (time_t)(ms / 1e3) * 1e3) * 1e6) };
+
+	if (ms > 0)
+		nanosleep(&ts, NULL);
+}
+
 /*
- * The watched function: spins MS (split around its inner calls), makes
- * INNER calls of itself at DEPTH - 1 when DEPTH > 0, then prints its line.
+ * The watched function: takes about MS (a little spinning at its start and
+ * end, sleeping in between, in two halves around its inner calls when it
+ * makes some), makes INNER calls of itself at DEPTH - 1 when DEPTH > 0,
+ * then prints its line.
  */
 __attribute__((noinline)) void timed(double ms, int depth, int inner)
 {
@@ -62,12 +82,14 @@ __attribute__((noinline)) void timed(double ms, int depth, int inner)
 	pthread_mutex_lock(&lock);
 	n = ++ncalls;
 	pthread_mutex_unlock(&lock);
-	spin(ms / 2);
+	spin(SPIN_MS);
+	nap((depth ? ms / 2 : ms) - SPIN_MS * 2);   /* BODY_LINE */
 	for (int i = 0; depth > 0 && i < inner; i++)
 		timed(1, depth - 1, depth - 1 > 0 ? inner : 0);
 	if (n == jump_at)
 		longjmp(escape, 1);
-	spin(ms / 2);
+	nap(depth ? ms / 2 : 0);
+	spin(SPIN_MS);
 	fprintf(stderr, "call %d tid %ld ms %.3f depth %d\n", n, (long)syscall(SYS_gettid),
 		now_ms() - t0, depth);
 }
@@ -103,16 +125,37 @@ static int threads_mode(void)
 	return 0;
 }
 
-static int loop_mode(long n)
+__attribute__((noinline)) void other_empty(int x)
+{
+	__asm__ volatile("" : "+r"(x) :: "memory");
+}
+
+/* CPU time (this thread, kernel time included) of N calls of FN, in ns. */
+static double cpu_ns(void (*fn)(int), long n)
 {
 	struct timespec t0, t1;
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	for (long i = 0; i < n; i++)
-		timed_empty((int)i);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-	printf("loop %ld calls cpu_ns %lld\n", n,
-	       (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+		fn((int)i);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	return (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+}
+
+/* Blocks of calls of timed_empty (watched) and other_empty (the same, not
+ * watched) in turn; the cheapest block of each, per call. */
+static int loop_mode(long n)
+{
+	double best_w = 0, best_u = 0;
+
+	for (int b = 0; b < 20; b++) {
+		double w = cpu_ns(timed_empty, n / 20) / (double)(n / 20);
+		double u = cpu_ns(other_empty, n / 20) / (double)(n / 20);
+
+		best_w = b == 0 || w < best_w ? w : best_w;
+		best_u = b == 0 || u < best_u ? u : best_u;
+	}
+	printf("loop %ld calls watched_ns %.0f unwatched_ns %.1f\n", n, best_w, best_u);
 	return 0;
 }
 
@@ -120,15 +163,23 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "seq";
 
+	/* the first call's own measure misses what a first use costs (stdio's
+	 * set-up, page faults): done here, outside the calls measured */
+	fprintf(stderr, "start tid %ld ms %.3f\n", (long)syscall(SYS_gettid), now_ms());
+	spin(SPIN_MS);
+	nap(SPIN_MS);
+
 	if (!strcmp(mode, "seq")) {
 		int n = argc > 2 ? atoi(argv[2]) : 60, slow = argc > 3 ? atoi(argv[3]) : 37;
 
-		for (int i = 1; i <= n; i++)
+		for (int i = 1; i <= n; i++) {
 			timed(i == slow ? 20 : 1, 0, 0);
+			spin(0.5);   /* samples outside timed() between two calls */
+		}
 		return 0;
 	}
 	if (!strcmp(mode, "recurse")) {
-		timed(10, 2, 2);
+		timed(60, 2, 2);
 		for (int i = 0; i < 20; i++)
 			timed(1, 0, 0);
 		return 0;
@@ -143,7 +194,7 @@ int main(int argc, char **argv)
 			timed(1, 0, 0);
 		for (int i = 0; i < 10; i++)
 			timed(1, 0, 0);
-		timed(20, 0, 0);
+		timed(60, 0, 0);
 		return 0;
 	}
 	if (!strcmp(mode, "loop"))

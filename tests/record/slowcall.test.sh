@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# The slow-call trigger (--trigger-slower-than, README "Triggers") recorded
+# for real on slowcall_target.c, whose watched function timed() prints its
+# own measure of every call ("call N tid TID ms MS depth D"): the snapshot
+# is taken at the return of exactly the first call longer than the
+# threshold (record.json: that call's thread, entry and duration, the
+# number of calls measured), and the converted trace holds that whole call
+# as one slice; nested calls of the same function, two threads and a call
+# left by longjmp are measured call by call; the option's usage errors; the
+# overhead per call of a watched function (CPU time, uprobe + uretprobe
+# against not watched). The machine is shared: a 1 ms call the scheduler
+# stretched past the threshold is a real slow call, so a run where the
+# program saw one where the test wants none is recorded again (3 tries).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="seq_call_37 seq_whole_call_slice recurse_outer threads_per_thread longjmp_ignored
+addr_entry usage_errors overhead_per_call no_leftovers"
+need_recording
+[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+command -v gcc >/dev/null || skip_all "gcc not installed"
+
+PROG="$TMP/slowcall_target"
+SRC="$SNAPTRACE_TOP/tests/record/slowcall_target.c"
+cp "$SRC" "$TMP/prog.c"
+gcc -g -O1 -fno-omit-frame-pointer -pthread -Wl,-z,now -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
+	skip_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG")
+
+# trig DIR KEY: a number of record.json's trigger object.
+trig() {
+	sed -n "s/^  \"trigger\": {.*\"$2\": \([0-9]*\)[,}].*/\1/p" "$1/record.json"
+}
+
+# hits DIR: "TID ENTRY_NS TIME_NS DURATION_NS" of each hit.
+hits() {
+	sed -n 's/^    {"pid": [0-9]*, "tid": \([0-9]*\), "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), "duration_ns": \([0-9]*\),.*/\1 \3 \2 \4/p' \
+		"$1/record.json"
+}
+
+# own LOG: "N TID MS DEPTH" of each call the program measured.
+own() {
+	sed -n 's/^call \([0-9]*\) tid \([0-9]*\) ms \([0-9.]*\) depth \([0-9]*\)$/\1 \2 \3 \4/p' "$1"
+}
+
+# rec DIR ARGS...: records the program (ARGS: recorder options, -- and the
+# program's arguments) into DIR; the program's lines and the recorder's
+# messages go to DIR.err. Returns the recorder's status.
+rec() {
+	local d=$1
+	shift
+	rm -rf "$d"
+	"$RECORD" -q -o "$d" --trigger timed "$@" >"$d.out" 2>"$d.err"
+}
+
+# quiet_run LOG MAXMS SKIP: true when no call of LOG took more than MAXMS
+# ms (the program's own measure) but call number SKIP, or the depth 2 call
+# when SKIP is "outer".
+quiet_run() {
+	own "$1" | awk -v max="$2" -v skip="${3:-0}" '
+		$1 != skip && !(skip == "outer" && $4 == 2) && $3 > max { bad = 1 }
+		END { exit bad }'
+}
+
+# close_to REC_NS OWN_MS: the recorder's duration is the program's own
+# measure (which it contains) within 5 ms + 25% (a loaded machine may
+# preempt the call outside the program's measure).
+close_to() {
+	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
+}
+
+# first_slow LOG: the number of the first call of LOG (a sequence) longer
+# than 10 ms by the program's own measure.
+first_slow() {
+	own "$1" | awk '$3 > 10 { print $1; exit }'
+}
+
+# taken LOG DURATION_NS: the number of the call of LOG that the recorder's
+# DURATION_NS measured: the longest call it can hold (whose own measure is
+# at most that).
+taken() {
+	own "$1" | awk -v r="$2" '$3 <= r / 1e6 + 0.05 && $3 > best { best = $3; n = $1 }
+		END { print n + 0 }'
+}
+
+# The snapshot is at the return of call 37, the first longer than 10 ms. A
+# loaded machine may stretch an earlier 1 ms call past 10 ms (a real slow
+# call, which the recorder rightly takes): up to 5 tries for a run where
+# call 37 is the first; if every try had one, the call taken must be the
+# first slow one (or an earlier one of 7.2 to 10 ms, which the recorder's
+# measure, holding a little more, may put above 10 ms).
+t_seq() {
+	local d="$TMP/seq" try line tid entry ret dur first n own_ms calls
+	for try in 1 2 3 4 5; do
+		rec "$d" --trigger-slower-than 10ms -- "$PROG" seq 60 37 || break
+		quiet_run "$d.err" 7.2 37 && break
+	done
+	first=$(first_slow "$d.err")
+	read -r tid entry ret dur < <(hits "$d")
+	n=$(taken "$d.err" "${dur:-0}")
+	own_ms=$(own "$d.err" | awk -v n="$n" '$1 == n { print $3 }')
+	calls=$(trig "$d" calls)
+	if [ ! -s "$d/record.json" ]; then
+		fail seq_call_37 "no recording: $(tl 3 "$d.err")"
+	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
+		fail seq_call_37 "end $(json_str "$d/record.json" end), not trigger: $(tl 3 "$d.err")"
+	elif [ "$(hits "$d" | wc -l)" -ne 1 ] || [ "${calls:-0}" -lt "${first:-37}" ] ||
+		[ "$(trig "$d" slower_than_ns)" != 10000000 ] || [ "$n" -gt "${first:-37}" ] ||
+		! own "$d.err" | awk -v n="$n" '$1 < n && $3 > 10 { bad = 1 } END { exit bad }'; then
+		fail seq_call_37 "expected one hit, at call ${first:-37} (the first slow one): $calls calls measured, hits: $(hits "$d" | tr '\n' ';') (call $n), the program's slow calls: $(own "$d.err" | awk '$3 > 7.2' | tr '\n' ';')"
+	elif ! close_to "$dur" "$own_ms" || [ "$dur" -le 10000000 ] ||
+		[ $((ret - entry)) -ne "$dur" ] || ! grep -q "^call $n tid $tid " "$d.err"; then
+		fail seq_call_37 "call $n took $own_ms ms in thread $(own "$d.err" | awk -v n="$n" '$1 == n { print $2 }'), the hit says $dur ns in thread $tid"
+	elif [ "$n" != 37 ]; then
+		echo "ok seq_call_37: (the machine stretched a 1 ms call in each of 5 tries; that call, $n, was taken)"
+	else
+		ok seq_call_37
+	fi
+
+	# the trace: one slice of timed holds the call, from its entry to its
+	# return (the samples' times: within 2 ms inside, 5 ms outside)
+	line=""
+	if [ -n "${entry:-}" ] && "$CONVERT" --quiet $(snaps "$d" trigger | sed "s|^|$d/|") \
+		-o "$d/t.fxt.gz" 2>"$d/convert.log"; then
+		line=$("$CONVERT" --dump "$d/t.fxt.gz" |
+			sed -n 's/^[0-9]* [0-9]* *timed \[\([0-9]*\), \([0-9]*\)\] dur=\([0-9]*\) .*/\1 \2 \3/p' |
+			awk -v e="$entry" -v r="$ret" '$1 > e - 5e6 && $1 < e + 2e6 &&
+				$2 > r - 2e6 && $2 < r + 5e6 { print; n++ } END { exit n != 1 }')
+	fi
+	if [ -z "$line" ]; then
+		fail seq_whole_call_slice "no single timed slice of about 20 ms from $entry to $ret: $(tl 2 "$d/convert.log")"
+	else
+		ok seq_whole_call_slice
+	fi
+}
+
+# the outer call (about 66 ms) against 40 ms: its inner calls (1 and 3 ms)
+# stay below however loaded the machine
+t_recurse() {
+	local d="$TMP/recurse" try tid entry ret dur outer
+	for try in 1 2 3; do
+		rec "$d" --trigger-slower-than 40ms -- "$PROG" recurse || break
+		quiet_run "$d.err" 35 outer && break
+	done
+	outer=$(own "$d.err" | awk '$4 == 2 { print $3 }')
+	read -r tid entry ret dur < <(hits "$d")
+	# the outer call returns 7th; the program runs on until the hit is seen
+	if [ "$(trig "$d" calls)" -lt 7 ] || [ "$(hits "$d" | wc -l)" -ne 1 ] ||
+		[ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		fail recurse_outer "expected the 7th call (the outer) to be the hit: $(trig "$d" calls) calls, $(trig "$d" returns_unmatched) unmatched, hits $(hits "$d" | tr '\n' ';'): $(tl 3 "$d.err")"
+	elif [ -z "$outer" ] || ! close_to "$dur" "$outer"; then
+		fail recurse_outer "the outer call took $outer ms, the hit says $dur ns"
+	else
+		ok recurse_outer
+	fi
+}
+
+# threads_wrong DIR: why the threads recording in DIR is wrong (nothing when right).
+threads_wrong() {
+	local d=$1 bad="" tid entry ret dur near lo hi slower
+	# calls the program measured above the threshold; the recorder's measure
+	# contains the program's (close_to), so it finds at least LO, at most HI
+	lo=$(own "$d.err" | awk '$3 > 10 { n++ } END { print n + 0 }')
+	hi=$(own "$d.err" | awk '$3 > 7.2 { n++ } END { print n + 0 }')
+	slower=$(trig "$d" calls_slower)
+	while read -r tid entry ret dur; do
+		# each hit is a call of its own thread: the longest that fits in it
+		near=$(own "$d.err" | awk -v t="$tid" -v r="$dur" '$2 == t && $3 <= r / 1e6 + 0.05 &&
+			$3 > best { best = $3 } END { print best + 0 }')
+		close_to "$dur" "$near" || bad="$bad [thread $tid: $dur ns, its closest call $near ms]"
+	done < <(hits "$d")
+	if [ "$(trig "$d" calls)" != 1400 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		echo "expected 1400 calls measured, none unmatched: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+	elif [ "${slower:-0}" -lt "$lo" ] || [ "${slower:-0}" -gt "$hi" ]; then
+		echo "$slower calls slower than 10 ms, the program measured $lo above 10 ms and $hi above 7.2 ms"
+	elif [ "$(hits "$d" | cut -d ' ' -f 1 | sort -u | wc -l)" -ne 2 ]; then
+		echo "expected hits in both threads: $(hits "$d" | tr '\n' ';')"
+	else
+		echo "$bad"
+	fi
+}
+
+t_threads() {
+	local d="$TMP/threads" try why
+	for try in 1 2 3; do
+		rec "$d" --multi-thread --multi-snapshot --min-interval 0 --trigger-slower-than 10ms \
+			-- "$PROG" threads
+		why=$(threads_wrong "$d")
+		[ -z "$why" ] && break
+	done
+	if [ -n "$why" ]; then
+		fail threads_per_thread "$why"
+	else
+		ok threads_per_thread
+	fi
+}
+
+t_longjmp() {
+	local d="$TMP/jump" try tid entry ret dur
+	for try in 1 2 3; do
+		rec "$d" --trigger-slower-than 40ms -- "$PROG" jump || break
+		quiet_run "$d.err" 35 16 && break
+	done
+	read -r tid entry ret dur < <(hits "$d")
+	# calls 1-4, 6-16 return (15); call 5, left by longjmp, is no call of 40 ms or more
+	if [ "$(trig "$d" calls)" != 15 ] || [ "$(hits "$d" | wc -l)" -ne 1 ] ||
+		[ "$(trig "$d" calls_slower)" != 1 ] ||
+		[ "$(trig "$d" returns_unmatched)" != 0 ] ||
+		! close_to "${dur:-0}" "$(own "$d.err" | awk '$1 == 16 { print $3 }')"; then
+		fail longjmp_ignored "expected the hit at call 16 (60 ms), the 15th return: $(grep '"trigger"' "$d/record.json"), hits $(hits "$d" | tr '\n' ';')"
+	else
+		ok longjmp_ignored
+	fi
+}
+
+# the symbol's address as `snaptrace symbols` prints it
+addr_of() {
+	"$SNAPTRACE_TOP/scripts/snaptrace" symbols "$PROG" "$1" | awk -F '\t' -v s="$1" '$2 == s { print $4 }'
+}
+
+t_addr_entry() {
+	local d="$TMP/addr" a
+	a=$(addr_of timed)
+	if ! "$RECORD" -q -o "$d" --trigger "addr:$a" --trigger-slower-than 10ms -- "$PROG" seq 20 15 \
+		>/dev/null 2>"$d.err"; then
+		fail addr_entry "--trigger addr:$a (timed's entry) refused: $(tl 2 "$d.err")"
+	elif [ "$(hits "$d" | wc -l)" -lt 1 ]; then
+		fail addr_entry "no slow call caught at addr:$a: $(grep '"trigger"' "$d/record.json")"
+	else
+		ok addr_entry
+	fi
+}
+
+# refused WHAT PATTERN ARGS...: exit 2, one line matching PATTERN, nothing recorded.
+refused() {
+	local what=$1 pattern=$2 rc
+	shift 2
+	"$RECORD" -o "$TMP/bad" "$@" </dev/null >/dev/null 2>"$TMP/bad.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] ||
+		! grep -q -- "$pattern" "$TMP/bad.err" || [ -e "$TMP/bad" ]; then
+		echo " [$what: exit $rc: $(tl 2 "$TMP/bad.err")]"
+	fi
+}
+
+t_usage() {
+	local bad="" mid body v
+	mid=$(printf '0x%x' $(($(addr_of timed) + 4)))
+	body=$(grep -n 'BODY_LINE' "$TMP/prog.c" | cut -d: -f1)
+	for v in 0 0ms -5ms 10m nan 1e3ms 1.5ns 10ms5 ''; do
+		bad+=$(refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
+			--trigger timed --trigger-slower-than "$v" -- "$PROG")
+	done
+	bad+=$(refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
+		--trigger-slower-than 10ms --trigger-mechanism breakpoint -- "$PROG")
+	bad+=$(refused "addr mid-function" "expected a trigger at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --trigger timed" \
+		--trigger "addr:$mid" --trigger-slower-than 10ms -- "$PROG")
+	bad+=$(refused "line in the body" "expected a trigger at a function's entry, found 'line:prog.c:$body' at 0x[0-9a-f]* inside timed" \
+		--trigger "line:prog.c:$body" --trigger-slower-than 10ms -- "$PROG")
+	bad+=$(refused none "expected a function trigger (--trigger NAME), found --trigger none" \
+		--trigger none --trigger-slower-than 10ms -- "$PROG")
+	if [ -n "$bad" ]; then
+		fail usage_errors "$bad"
+	else
+		ok usage_errors
+	fi
+}
+
+# The CPU time per call of an empty function watched (timed_empty) and of
+# the same function not watched (other_empty), in the same run (the
+# program's own measure, CLOCK_THREAD_CPUTIME_ID, kernel time included; the
+# cheapest of 20 blocks, as the machine is shared): by the slow-call trigger
+# (uprobe + uretprobe), and by a plain trigger (the entry uprobe).
+t_overhead() {
+	local n=20000 d="$TMP/ovh" slow entry unw
+	"$RECORD" -q -o "$d-slow" --trigger timed_empty --trigger-slower-than 1000s \
+		-- "$PROG" loop $n >"$d-slow.out" 2>"$d-slow.err"
+	"$RECORD" -q -o "$d-entry" --trigger timed_empty --multi-snapshot --min-interval 86400000 \
+		-- "$PROG" loop $n >"$d-entry.out" 2>"$d-entry.err"
+	read -r slow unw < <(sed -n 's/^loop [0-9]* calls watched_ns \([0-9]*\) unwatched_ns \([0-9]*\).*/\1 \2/p' "$d-slow.out")
+	entry=$(sed -n 's/^loop [0-9]* calls watched_ns \([0-9]*\) .*/\1/p' "$d-entry.out")
+	if [ -z "${slow:-}" ] || [ -z "$entry" ]; then
+		fail overhead_per_call "a run failed: $(tl 2 "$d-slow.err") $(tl 2 "$d-entry.err")"
+	elif [ "$(trig "$d-slow" calls)" != $n ]; then
+		fail overhead_per_call "expected $n calls measured: $(grep '"trigger"' "$d-slow/record.json")"
+	elif [ "$slow" -lt 100 ] || [ "$slow" -gt 1000000 ] || [ "$unw" -gt 1000 ]; then
+		fail overhead_per_call "a watched call costs $slow ns, one not watched $unw ns: expected 100 ns to 1 ms, and below 1 us"
+	else
+		echo "ok overhead_per_call: CPU time per call: $unw ns not watched, $slow ns watched by uprobe + uretprobe, $entry ns by the entry uprobe alone (a wake-up per hit)"
+	fi
+}
+
+t_seq
+t_recurse
+t_threads
+t_longjmp
+t_addr_entry
+t_usage
+t_overhead
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
