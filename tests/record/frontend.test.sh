@@ -60,6 +60,11 @@ NONSENSE='--snapshot-size 64G|--snapshot-size
 --duration 1e3|--duration
 --duration 0|--duration
 --duration -1|--duration
+--duration 10m|--duration
+--trigger-slower-than 0|--trigger-slower-than
+--trigger-slower-than -5ms|--trigger-slower-than
+--trigger-slower-than 1.5ns|--trigger-slower-than
+--trigger-slower-than 10ms --trigger-mechanism breakpoint|--trigger-slower-than
 -p 4294967297|--pid
 -p 1,|--pid
 -p ,1|--pid

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="seq_call_37 seq_whole_call_slice recurse_outer threads_per_thread longjmp_ignored
-addr_entry usage_errors overhead_per_call no_leftovers"
+addr_entry usage_errors overhead_per_call readme_examples no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 command -v gcc >/dev/null || skip_all "gcc not installed"
@@ -290,6 +290,34 @@ t_overhead() {
 	fi
 }
 
+# The README's slow-call examples that run the demo, as written (with -d
+# and -o into the scratch directory): each takes a snapshot at a call
+# longer than its threshold.
+t_readme_examples() {
+	local demo="$SNAPTRACE_O/examples/demo" n=0 bad="" line d
+	[ -x "$demo" ] || { skip readme_examples "$demo not built"; return; }
+	while read -r line; do
+		n=$((n + 1))
+		d="$TMP/readme$n"
+		line=${line//build\/examples\/demo/$demo}
+		# shellcheck disable=SC2086
+		if ! (cd "$SNAPTRACE_TOP" && ${line/ -- / -q -d $d -o $d.fxt -- }) >/dev/null 2>"$d.err"; then
+			bad="$bad [$line: $(tl 2 "$d.err")]"
+		elif ! hits "$d" | awk -v t="$(trig "$d" slower_than_ns)" '$4 > t { n++ } END { exit !n }' ||
+			! "$CONVERT" --dump=slices "$d.fxt" >/dev/null; then
+			bad="$bad [$line: no slow call taken, or a bad trace: $(hits "$d" | tr '\n' ';')]"
+		fi
+	done < <(sed -n '/^#### The slow-call trigger/,/^###* [A-Z]/p' "$SNAPTRACE_TOP/README.md" |
+		sed -n 's/^    \(scripts\/snaptrace run .*--trigger-slower-than.*\)$/\1/p')
+	if [ "$n" -lt 2 ]; then
+		fail readme_examples "expected the README's examples, found $n"
+	elif [ -n "$bad" ]; then
+		fail readme_examples "$bad"
+	else
+		ok readme_examples
+	fi
+}
+
 t_seq
 t_recurse
 t_threads
@@ -297,4 +325,5 @@ t_longjmp
 t_addr_entry
 t_usage
 t_overhead
+t_readme_examples
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
