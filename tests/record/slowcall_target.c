@@ -34,30 +34,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile double sink;
+#include "spin.h"
+
 static int ncalls;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static jmp_buf escape;
-
-#define SPIN_MS 0.1   /* on the CPU at each end of a call: the samples show it */
 static int jump_at = -1;
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* Spins MS milliseconds of wall time. */
-__attribute__((noinline)) void spin(double ms)
-{
-	double end = now_ms() + ms;
-
-	while (now_ms() < end)
-		sink = sink * 1.0000001 + 1.0;
-}
+#define SPIN_MS 0.1   /* on the CPU at each end of a call: the samples show it */
 
 /* Sleeps MS milliseconds (off the CPU: a loaded machine stretches it little). */
 static void nap(double ms)

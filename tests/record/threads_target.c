@@ -15,28 +15,11 @@
 #include <string.h>
 #include <time.h>
 
-static volatile double sink;
+#include "spin.h"
 
 __attribute__((noinline)) void snaptrace_trigger(void)
 {
 	__asm__ volatile("" ::: "memory");
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* Spins MS milliseconds of wall time. */
-__attribute__((noinline)) void spin(double ms)
-{
-	double end = now_ms() + ms;
-
-	while (now_ms() < end)
-		sink = sink * 1.0000001 + 1.0;
 }
 
 __attribute__((noinline)) void early(double ms)
