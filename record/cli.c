@@ -319,7 +319,11 @@ void rec_cli_usage(FILE *f, enum rec_cli_mode mode)
 		opt_label(opt, label, sizeof(label));
 		if (opt->arg)
 			snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s", opt->arg);
-		fprintf(f, "  %-25s ", label);
+		/* a label too long for its column puts the help on the next line */
+		if (strlen(label) > 25)
+			fprintf(f, "  %s\n%28s", label, "");
+		else
+			fprintf(f, "  %-25s ", label);
 		for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
 			fprintf(f, "%.*s\n%28s", (int)(nl - h), h, "");
 		fprintf(f, "%s\n", h);

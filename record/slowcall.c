@@ -110,12 +110,13 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 	/* calls deeper than the one returning will not return any more */
 	while (th->depth && th->e[th->depth - 1].sp < entry_sp)
 		th->depth--;
-	if (!th->depth || th->e[th->depth - 1].sp != entry_sp || s->time_ns < th->e[th->depth - 1].time_ns) {
+	e = th->depth ? &th->e[th->depth - 1] : NULL;
+	if (!e || e->sp != entry_sp || s->time_ns < e->time_ns) {
 		sc->unmatched++;
 		drop_if_idle(sc, th);
 		return;
 	}
-	e = &th->e[--th->depth];
+	th->depth--;
 	sc->calls++;
 	hit = (struct rec_hit){ .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
 				.entry_ns = e->time_ns, .duration_ns = s->time_ns - e->time_ns };
