@@ -293,8 +293,9 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 
 	check_hit_thread(s, hit);
 	s->hits_seen++;
+	/* a hit read after a later one (another CPU's ring) is within the interval too */
 	if (s->end != REC_END_NONE || s->want >= 0 ||
-	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns - s->last_snap_hit_ns <
+	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns < s->last_snap_hit_ns +
 						     (uint64_t)s->o->min_interval_ms * 1000000)) ||
 	    reserve((void **)&s->hits, &s->hits_cap, (size_t)s->nhits + 1, sizeof(*s->hits))) {
 		s->hits_coalesced++;
