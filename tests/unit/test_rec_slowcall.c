@@ -198,8 +198,22 @@ static void slowcall_unmatched_returns(void)
 	rec_slowcall_free(&sc);
 }
 
+/* Passes before any sample (the recorder makes them every few ms): nothing,
+ * and no NULL array handed to qsort (UBSan). */
+static void slowcall_pass_without_samples(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 0);
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 0);
+	CHECK_INT_EQ(ngot, 0);
+	rec_slowcall_free(&sc);
+	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 0);   /* after free too */
+}
+
 int main(void)
 {
+	UNIT_RUN(slowcall_pass_without_samples);
 	UNIT_RUN(slowcall_outer_of_recursion);
 	UNIT_RUN(slowcall_threads_apart);
 	UNIT_RUN(slowcall_return_read_before_entry);
