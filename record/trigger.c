@@ -19,7 +19,7 @@
 #endif
 
 #define REC_TRIG_PAGES 1       /* data pages per ring (power of two) */
-#define REC_TRIG_RET_PAGES 16  /* the same, watching returns (twice the samples, more often) */
+#define REC_TRIG_RET_PAGES 16  /* watching returns: rings read on a timer, not at each sample */
 
 /* The bit of the user stack pointer in sample_regs_user (asm/perf_regs.h). */
 #if defined(__x86_64__)
