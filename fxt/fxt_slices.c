@@ -46,18 +46,26 @@ struct builder {
 	int err;
 };
 
+/* Orders events X and Y by (process, track KX/KY, time, file order). */
+static int cmp_track_time(const struct fxt_revent *x, const struct fxt_revent *y, uint64_t kx,
+			  uint64_t ky)
+{
+	if (x->process_koid != y->process_koid)
+		return x->process_koid < y->process_koid ? -1 : 1;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->record_no < y->record_no ? -1 : x->record_no > y->record_no;
+}
+
+/* qsort order of thread events: the thread is the track. */
 static int cmp_thread_time(const void *a, const void *b)
 {
 	const struct fxt_revent *x = *(const struct fxt_revent *const *)a;
 	const struct fxt_revent *y = *(const struct fxt_revent *const *)b;
 
-	if (x->process_koid != y->process_koid)
-		return x->process_koid < y->process_koid ? -1 : 1;
-	if (x->thread_koid != y->thread_koid)
-		return x->thread_koid < y->thread_koid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->record_no < y->record_no ? -1 : x->record_no > y->record_no;
+	return cmp_track_time(x, y, x->thread_koid, y->thread_koid);
 }
 
 static int cmp_slice_order(const void *a, const void *b)
@@ -256,18 +264,13 @@ static bool on_thread_track(const struct fxt_revent *ev)
 	return ev->type != FXT_EVENT_COUNTER && ev->type != FXT_EVENT_ASYNC_INSTANT;
 }
 
+/* qsort order of async instants: the correlation id is the track. */
 static int cmp_async(const void *a, const void *b)
 {
 	const struct fxt_revent *x = *(const struct fxt_revent *const *)a;
 	const struct fxt_revent *y = *(const struct fxt_revent *const *)b;
 
-	if (x->process_koid != y->process_koid)
-		return x->process_koid < y->process_koid ? -1 : 1;
-	if (x->correlation_id != y->correlation_id)
-		return x->correlation_id < y->correlation_id ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->record_no < y->record_no ? -1 : x->record_no > y->record_no;
+	return cmp_track_time(x, y, x->correlation_id, y->correlation_id);
 }
 
 /* Lists T's async instants per process track; ORDER has room for them all.
