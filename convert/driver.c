@@ -490,7 +490,7 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
  * thread's stacks (docs/design.md "Extra events"); every other event's
  * samples are instants on the event's own track. Those whose period counts
  * nanoseconds say so. */
-static const struct {
+static const struct stack_event {
 	const char *name;
 	uint8_t len;
 	bool period_is_time;
@@ -501,7 +501,7 @@ static const struct {
 
 /* The entry of stack_events[] for EV (as parsed: no mods nor generic
  * terms; a PMU's "cpu_core/cycles/" is its event), or NULL. */
-static const __typeof__(stack_events[0]) *stack_event(struct conv_span ev)
+static const struct stack_event *stack_event(struct conv_span ev)
 {
 	const char *s = ev.s, *slash = memchr(ev.s, '/', ev.len);
 	size_t n = ev.len;
@@ -521,7 +521,7 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	struct sample *sm = &cv->sample;
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
 	bool sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18);
-	const __typeof__(stack_events[0]) *se = stack_event(l->event);
+	const struct stack_event *se = stack_event(l->event);
 
 	if (!t)
 		return no_thread(cv);

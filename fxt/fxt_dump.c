@@ -175,7 +175,7 @@ void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose)
 		fprintf(out, "%" PRIu64 ":%s 0 %s", n->process_koid, one_line(n->track),
 			one_line(n->ev->name));
 		if (verbose) {
-			fprintf(out, " @%" PRIu64 " async_instant tid=%" PRIu64 " cat=\"%s\"",
+			fprintf(out, " @%" PRIu64 " instant tid=%" PRIu64 " cat=\"%s\"",
 				n->ev->ts, n->thread_koid, one_line(n->ev->category));
 			print_args(out, n->ev);
 		}

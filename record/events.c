@@ -8,6 +8,9 @@
 #include "numparse.h"
 #include "run.h"
 
+/* What an event's name may hold: perf's names, tracepoints, PMU terms. */
+#define EVENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:=,/"
+
 /* The largest period accepted: the converter's time bound, far past any use. */
 #define EVENT_PERIOD_MAX (UINT64_C(1) << 62)
 
@@ -33,14 +36,18 @@ int rec_event_parse(const char *spec, struct rec_event *ev)
 			return -EINVAL;
 		len = (size_t)(slash - spec);
 	}
-	if (!len || len > 128 || strcspn(spec, " \t\n") < len)
+	/* one event: perf's name characters, no list or group */
+	if (!len || len > 128 || strspn(spec, EVENT_CHARS) < len)
 		return -EINVAL;
 	/* the modifiers are the recorder's (u, or k with --kernel) */
 	colon = memrchr(spec, ':', len);
 	if (colon && modifiers(colon + 1, len - (size_t)(colon - spec) - 1))
 		return -EINVAL;
-	slash = memrchr(spec, '/', len);
-	if (slash && slash + 1 < spec + len)	/* PMU/TERMS/MODS, or NAME/junk */
+	/* a '/' only as PMU/TERMS/ (no modifiers after it); ',' only in TERMS */
+	slash = memchr(spec, '/', len);
+	if (slash && (spec[len - 1] != '/' || slash == spec + len - 1))
+		return -EINVAL;
+	if (memchr(spec, ',', len) && !slash)
 		return -EINVAL;
 	ev->name_len = (unsigned)len;
 	return 0;
@@ -62,8 +69,8 @@ int rec_event_arg(const struct rec_event *ev, bool overwrite, bool kernel, char 
 		 (unsigned long long)ev->period, ev->period && overwrite ? "," : "",
 		 overwrite ? "overwrite" : "");
 	if (pmu)
-		len = snprintf(buf, size, "%.*s%s%s/%s", (int)n - 1, s, terms[0] ? "," : "", terms,
-			       sel);
+		len = snprintf(buf, size, "%.*s%s%s/%s", (int)n - 1, s,
+			       terms[0] && s[n - 2] != '/' ? "," : "", terms, sel);
 	else if (terms[0])
 		len = snprintf(buf, size, "%.*s/%s/%s", (int)n, s, terms, sel);
 	else

@@ -14,8 +14,10 @@
 
 /*
  * Reads SPEC "EVENT[/PERIOD]" into *EV (which points into SPEC). PERIOD is
- * a decimal from 1 to 2^62; EVENT is non-empty, without blanks, and without
- * a ":MODS" or "/MODS" suffix of modifier letters. Returns 0 or -EINVAL.
+ * a decimal from 1 to 2^62; EVENT is one event of perf's name characters
+ * (letters, digits, "_-.:=,/"), a '/' only in a PMU/TERMS/ form (',' only
+ * in its terms), and without a ":MODS" or "/MODS" suffix of modifier
+ * letters. Returns 0 or -EINVAL.
  */
 int rec_event_parse(const char *spec, struct rec_event *ev);
 

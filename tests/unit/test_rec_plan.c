@@ -157,6 +157,10 @@ static void plan_events(void)
 		{ "/5", false, false, NULL },
 		{ "", false, false, NULL },
 		{ "cache misses", false, false, NULL },
+		{ "page-faults/", false, false, NULL },
+		{ "page-faults,cycles", false, false, NULL },
+		{ "{cycles,instructions}", false, false, NULL },
+		{ "cpu//", true, false, "cpu/overwrite/u" },
 	};
 	struct rec_opts o = default_opts();
 	struct rec_host h = host("perf version 6.1.187");
