@@ -18,6 +18,7 @@
 #define SNAPSHOT_SIZE_MIN 4096ULL    /* one page */
 #define SNAPSHOT_SIZE_MAX (4ULL << 30)
 #define DURATION_MAX_NS (366ULL * 86400 * 1000000000) /* a year */
+#define ARM_AFTER_MAX_NS (86400ULL * 1000000000) /* a day */
 #define DONE 1000                    /* a setter's "exit 0 now" (--help, --version) */
 
 typedef int (*setter)(struct rec_cli *c, const char *arg);
@@ -142,6 +143,16 @@ static int set_duration(struct rec_cli *c, const char *arg)
 	return err;
 }
 
+static int set_arm_after(struct rec_cli *c, const char *arg)
+{
+	uint64_t ns;
+	int err = num_parse_seconds(arg, 0, ARM_AFTER_MAX_NS, &ns);
+
+	if (!err)
+		c->rec.arm_after_s = (double)ns / 1e9;
+	return err;
+}
+
 static int set_perf_arg(struct rec_cli *c, const char *arg)
 {
 	return push(&c->rec.perf_args, &c->rec.nperf_args, arg);
@@ -216,6 +227,10 @@ static const struct rec_cli_opt table[] = {
 	  "auto (default: self-test), breakpoint or uprobe", NULL, FIELD(rec.mechanism) },
 	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
 	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
+	{ "arm-after", 0, "SECONDS", NULL, "seconds from 0 to 86400 (e.g. 0.5)", BOTH, "triggers",
+	  "ignore trigger hits until the recording has run this long\n"
+	  "(default: a hit waits until the ring has filled; 0: at once)",
+	  set_arm_after, 0 },
 	{ "min-interval", 0, "MS", NULL, "milliseconds from 0 to 86400000", BOTH, "triggers",
 	  "least time between two snapshots (default 100)", set_min_interval, 0 },
 	{ "duration", 0, "SECONDS", NULL, "seconds from 0.001 to 31622400 (e.g. 2.5)", BOTH,
@@ -472,6 +487,7 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 		.mechanism = REC_MECH_AUTO,
 		.sampling_freq = 5000,
 		.min_interval_ms = REC_MIN_INTERVAL_MS,
+		.arm_after_s = -1,
 		.argc = argc,
 		.argv = argv,
 	};

@@ -6,6 +6,7 @@
  * modules, and `snaptrace run|attach` (--front-end) in frontend.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,14 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 
 static void print_summary(const struct rec_session *s, bool front_end)
 {
+	bool deferred = s->nhits && s->hits[0].deferred;
+	uint64_t early = s->hits_before_armed + deferred;
+
+	if (early)
+		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "
+			  "was armed: %s", early, early == 1 ? "" : "s", s->arm.after_ms,
+			  deferred ? "the last one's snapshot waited for it" :
+			  "ignored (--arm-after)");
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
@@ -276,9 +285,14 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		diag_info("mode: %s", s->plan.mode == REC_MODE_PT ? "Intel PT" :
 			  "sampling (no Intel PT on this host)");
 	rec_plan_print_notes(&s->plan);
-	if (s->have_trigger)
+	if (s->have_trigger) {
+		char armed[400];
+
+		rec_arming_decide(o, h, &s->plan, &s->arm);
 		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 			  rec_mechanism_name(s->mech));
+		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
+	}
 	err = rec_session_run(s);
 	if (err && s->end == REC_END_NONE) {
 		diag_error("%s", s->error);

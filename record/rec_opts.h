@@ -53,6 +53,7 @@ struct rec_opts {
 	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots
 	                             * (default REC_MIN_INTERVAL_MS) */
 	double duration_s;          /* 0: no limit */
+	double arm_after_s;         /* --arm-after; < 0: when the ring has filled (arming.h) */
 	bool kernel;                /* also trace the kernel */
 	bool full_execution;        /* record everything, no snapshot ring */
 	bool multi_thread;          /* every thread (-p) rather than the main one */

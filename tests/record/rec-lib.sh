@@ -60,6 +60,24 @@ slices_of() {
 	"$CONVERT" --dump=slices "$dir/t.fxt.gz"
 }
 
+# span_ms DIR FILE...: converts snapshot files of DIR and prints the time
+# the trace covers, in whole ms: from its first slice's begin to its last
+# end, as `snaptrace-convert --dump=tree` reads them back.
+span_ms() {
+	local dir=$1 f
+	local -a in=()
+	shift
+	for f in "$@"; do in+=("$dir/$f"); done
+	"$CONVERT" --quiet "${in[@]}" -o "$dir/span.fxt.gz" >/dev/null 2>"$dir/convert.log" || return 1
+	"$CONVERT" --dump=tree "$dir/span.fxt.gz" | awk '
+		match($0, /\[[0-9]+, [0-9]+\]/) {
+			split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
+			if (min == "" || t[1] + 0 < min) min = t[1] + 0
+			if (t[2] + 0 > max) max = t[2] + 0
+		}
+		END { if (min == "") exit 1; printf "%d\n", (max - min) / 1e6 }'
+}
+
 # no_procs: no perf of ours (its output is under $TMP; other suites may run
 # perf at the same time) and none of the programs in the array TARGETS left
 # running.
