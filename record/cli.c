@@ -301,6 +301,7 @@ void rec_cli_usage(FILE *f, enum rec_cli_mode mode)
 	if (mode == REC_CLI_FRONTEND)
 		fputs("usage: snaptrace run [OPTIONS] -- CMD [ARGS...]        launch CMD, record, convert\n"
 		      "       snaptrace attach [OPTIONS] -p PID[,PID] | -t TID  attach, record, convert\n"
+		      "       snaptrace attach [OPTIONS]                        pick the process first\n"
 		      "\n"
 		      "Records with perf into a ring buffer, keeps the moments before the trigger\n"
 		      "and writes them as a Perfetto trace.\n", f);
@@ -418,6 +419,9 @@ static int check_combination(struct rec_cli *c)
 				 "(use run)", o->cmd[0]);
 	if (c->verb == REC_VERB_RUN && o->ncmd == 0)
 		return bad_usage("run: expected a command after --");
+	/* attach without -p or -t: the process is picked on the terminal (procpick.h) */
+	if (c->verb == REC_VERB_ATTACH && targets == 0)
+		return -1;
 	if (targets != 1)
 		return bad_usage("%s", targets ? "expected one target: -- CMD, -p PID or -t TID; "
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");

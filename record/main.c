@@ -24,6 +24,7 @@
 #include "outpath.h"
 #include "plan.h"
 #include "procfs.h"
+#include "procpick.h"
 #include "session.h"
 #include "symbols.h"
 #include "trigspec.h"
@@ -331,6 +332,25 @@ static int list_symbols(const struct rec_cli *cli)
 	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/* snaptrace attach without -p or -t: the user picks the process (into O).
+ * Returns -1 to go on, or the exit status after a one-line error. */
+static int pick_process(struct rec_opts *o)
+{
+	char why[256], comm[32] = "";
+	pid_t pid;
+	int err = rec_procpick(&pid, why, sizeof(why));
+
+	if (err) {
+		diag_error("%s", why);
+		return err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	o->pids[0] = pid;
+	o->npids = 1;
+	rec_proc_comm(pid, pid, comm, sizeof(comm));
+	diag_info("attaching to process %d (%s)", (int)pid, comm);
+	return -1;
+}
+
 /* Blocks the signals the recorder handles and returns a signalfd for them
  * (children unblock them), or -1 after an error. */
 static int signals_to_fd(void)
@@ -390,6 +410,11 @@ int main(int argc, char **argv)
 	r = preflight(o, &h);
 	if (r >= 0)
 		goto out;
+	if (cli.verb == REC_VERB_ATTACH && !o->npids && !o->tid) {
+		r = pick_process(o);
+		if (r >= 0)
+			goto out;
+	}
 	if (front_end) {
 		r = rec_frontend_prepare(&fe, &cli);
 		if (r >= 0)
