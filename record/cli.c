@@ -133,24 +133,25 @@ static int set_snapshot_size(struct rec_cli *c, const char *arg)
 	return num_parse_size(arg, SNAPSHOT_SIZE_MIN, SNAPSHOT_SIZE_MAX, &c->rec.snapshot_size);
 }
 
-static int set_duration(struct rec_cli *c, const char *arg)
+/* Seconds (a fraction allowed) from MIN_NS to MAX_NS into *OUT. */
+static int set_seconds(double *out, const char *arg, uint64_t min_ns, uint64_t max_ns)
 {
 	uint64_t ns;
-	int err = num_parse_seconds(arg, 1000000, DURATION_MAX_NS, &ns);
+	int err = num_parse_seconds(arg, min_ns, max_ns, &ns);
 
 	if (!err)
-		c->rec.duration_s = (double)ns / 1e9;
+		*out = (double)ns / 1e9;
 	return err;
+}
+
+static int set_duration(struct rec_cli *c, const char *arg)
+{
+	return set_seconds(&c->rec.duration_s, arg, 1000000, DURATION_MAX_NS);
 }
 
 static int set_arm_after(struct rec_cli *c, const char *arg)
 {
-	uint64_t ns;
-	int err = num_parse_seconds(arg, 0, ARM_AFTER_MAX_NS, &ns);
-
-	if (!err)
-		c->rec.arm_after_s = (double)ns / 1e9;
-	return err;
+	return set_seconds(&c->rec.arm_after_s, arg, 0, ARM_AFTER_MAX_NS);
 }
 
 static int set_perf_arg(struct rec_cli *c, const char *arg)
