@@ -8,9 +8,8 @@ set -eu
 
 # gcc make libc6-dev: build; g++: a C++ test program (exceptions);
 # zlib1g-dev: gzip output; libelf-dev: ELF symbols; libdw-dev: DWARF line
-# tables (source lines of slices, line: triggers); libstdc++-12-dev (with
-# g++): the converter's C++ demangler; libiberty-dev: the recorder's
-# demangler (C++, Rust legacy and v0); libipt-dev and
+# tables (source lines of slices, line: triggers); libiberty-dev: the
+# demangler (C++, Rust legacy and v0), perf's own; libipt-dev and
 # libzydis-dev: the Intel PT generator of the tests; linux-perf: recording
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
