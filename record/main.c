@@ -293,6 +293,9 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 			  rec_mechanism_name(s->mech));
 		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
+	} else if (o->arm_after_s >= 0) {
+		diag_warn("--arm-after is ignored: it delays the trigger, and this recording "
+			  "has none");
 	}
 	err = rec_session_run(s);
 	if (err && s->end == REC_END_NONE) {

@@ -862,6 +862,10 @@ t_arm_after() {
 		fail arm_after "expected tens of hits before the arming, found '$early'"
 	elif [ -z "$span" ] || [ "$span" -lt 500 ]; then
 		fail arm_after "the snapshot covers '$span' ms: taken before --arm-after 0.6?"
+	elif ! "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
+		"$PROG" forever >/dev/null 2>"$TMP/arm-none.err" ||
+		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and this recording has none" ]; then
+		fail arm_after "without a trigger: $(tl 2 "$TMP/arm-none.err")"
 	else
 		ok arm_after
 	fi
