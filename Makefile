@@ -59,8 +59,9 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 # Debug information for both programs: libelf (ELF symbols), libdw (DWARF
 # line tables: the converter's source lines, the recorder's line: triggers),
-# libstdc++ (its demangler, __cxa_demangle).
-DEBUGINFO_LIBS := -lelf -ldw -lstdc++
+# libiberty (the demangler of C++ and Rust legacy and v0 names, perf's own:
+# the converter's source lines, the recorder's triggers).
+DEBUGINFO_LIBS := -lelf -ldw -liberty
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))

@@ -20,9 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* libstdc++'s demangler (extern "C" in <cxxabi.h>): perf prints C++
- * names demangled, the symbol tables hold them mangled. */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+/* perf prints C++ and Rust names demangled, the symbol tables hold them
+ * mangled: libiberty's demangler, perf's own (C++, Rust legacy and v0;
+ * libstdc++'s __cxa_demangle reads no v0 and keeps the legacy hash). */
+#include <libiberty/demangle.h>
 
 #define DEBUG_DIR "/usr/lib/debug/.build-id/"
 #define BUILDID_MAX 64          /* hex digits of the longest build id kept */
@@ -195,7 +196,8 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
 
 /*
  * Cuts demangled name D down to perf's form (libiberty without
- * DMGL_PARAMS, as `c++filt -p` prints): without its parameter list (the
+ * DMGL_PARAMS, as `c++filt -p` prints; a Rust name has no parameters and
+ * no hash already): without its parameter list (the
  * last top-level "(...)" and what follows, " const"...) and, for a template
  * function, without its return type ("void foo<int>(int)" -> "foo<int>").
  */
@@ -270,8 +272,8 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name || add_sym(d, name, NULL, sym.st_value))
 				return name && *name ? -1 : 0;
-			if (!strncmp(name, "_Z", 2)) {
-				char *dm = __cxa_demangle(name, NULL, NULL, NULL);
+			if (!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) {
+				char *dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
 
 				if (dm)
 					perf_demangled_form(dm);

@@ -19,6 +19,7 @@
 #define SNAPSHOT_SIZE_MIN 4096ULL    /* one page */
 #define SNAPSHOT_SIZE_MAX (4ULL << 30)
 #define DURATION_MAX_NS (366ULL * 86400 * 1000000000) /* a year */
+#define ARM_AFTER_MAX_NS (86400ULL * 1000000000) /* a day */
 #define DONE 1000                    /* a setter's "exit 0 now" (--help, --version) */
 
 typedef int (*setter)(struct rec_cli *c, const char *arg);
@@ -133,19 +134,30 @@ static int set_snapshot_size(struct rec_cli *c, const char *arg)
 	return num_parse_size(arg, SNAPSHOT_SIZE_MIN, SNAPSHOT_SIZE_MAX, &c->rec.snapshot_size);
 }
 
-static int set_duration(struct rec_cli *c, const char *arg)
+/* Seconds (a fraction allowed) from MIN_NS to MAX_NS into *OUT. */
+static int set_seconds(double *out, const char *arg, uint64_t min_ns, uint64_t max_ns)
 {
 	uint64_t ns;
-	int err = num_parse_seconds(arg, 1000000, DURATION_MAX_NS, &ns);
+	int err = num_parse_seconds(arg, min_ns, max_ns, &ns);
 
 	if (!err)
-		c->rec.duration_s = (double)ns / 1e9;
+		*out = (double)ns / 1e9;
 	return err;
 }
 
 static int set_slower_than(struct rec_cli *c, const char *arg)
 {
 	return num_parse_seconds(arg, 1, DURATION_MAX_NS, &c->rec.slower_than_ns);
+}
+
+static int set_duration(struct rec_cli *c, const char *arg)
+{
+	return set_seconds(&c->rec.duration_s, arg, 1000000, DURATION_MAX_NS);
+}
+
+static int set_arm_after(struct rec_cli *c, const char *arg)
+{
+	return set_seconds(&c->rec.arm_after_s, arg, 0, ARM_AFTER_MAX_NS);
 }
 
 /* --event EVENT[/PERIOD], repeatable. */
@@ -243,6 +255,10 @@ static const struct rec_cli_opt table[] = {
 	  "longer than DURATION: snapshot at its return", set_slower_than, 0 },
 	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
 	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
+	{ "arm-after", 0, "SECONDS", NULL, "seconds from 0 to 86400 (e.g. 0.5, 500ms)", BOTH, "triggers",
+	  "ignore trigger hits until the recording has run this long\n"
+	  "(default: a hit waits until the ring has filled; 0: at once)",
+	  set_arm_after, 0 },
 	{ "min-interval", 0, "MS", NULL, "milliseconds from 0 to 86400000", BOTH, "triggers",
 	  "least time between two snapshots (default 100)", set_min_interval, 0 },
 	{ "duration", 0, "SECONDS", NULL, "seconds from 0.001 to 31622400 (e.g. 2.5, 500ms)", BOTH,
@@ -313,6 +329,7 @@ void rec_cli_usage(FILE *f, enum rec_cli_mode mode)
 	if (mode == REC_CLI_FRONTEND)
 		fputs("usage: snaptrace run [OPTIONS] -- CMD [ARGS...]        launch CMD, record, convert\n"
 		      "       snaptrace attach [OPTIONS] -p PID[,PID] | -t TID  attach, record, convert\n"
+		      "       snaptrace attach [OPTIONS]                        pick the process first\n"
 		      "\n"
 		      "Records with perf into a ring buffer, keeps the moments before the trigger\n"
 		      "and writes them as a Perfetto trace.\n", f);
@@ -434,6 +451,9 @@ static int check_combination(struct rec_cli *c)
 				 "(use run)", o->cmd[0]);
 	if (c->verb == REC_VERB_RUN && o->ncmd == 0)
 		return bad_usage("run: expected a command after --");
+	/* attach without -p or -t: the process is picked on the terminal (procpick.h) */
+	if (c->verb == REC_VERB_ATTACH && targets == 0)
+		return -1;
 	if (targets != 1)
 		return bad_usage("%s", targets ? "expected one target: -- CMD, -p PID or -t TID; "
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
@@ -506,6 +526,7 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 		.mechanism = REC_MECH_AUTO,
 		.sampling_freq = 5000,
 		.min_interval_ms = REC_MIN_INTERVAL_MS,
+		.arm_after_s = -1,
 		.argc = argc,
 		.argv = argv,
 	};

@@ -6,39 +6,59 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libstdc++'s demangler (<cxxabi.h>: abi::__cxa_demangle, C linkage). Returns
- * a malloc'ed string, or NULL with *STATUS -2 when NAME is not mangled. */
-char *__cxa_demangle(const char *name, char *buf, size_t *len, int *status);
+#include <libiberty/demangle.h>
 
-/* Drops a Rust legacy hash "::h" + 16 hex digits from the end of S. */
-static void drop_rust_hash(char *s)
+/* libiberty's auto style: Rust (legacy _ZN...17h<hash>E and v0 _R...) first,
+ * then the Itanium C++ ABI; with the parameter lists, as perf and c++filt. */
+#define STYLE (DMGL_PARAMS | DMGL_ANSI)
+
+/* Demangles NAME with libiberty's OPTIONS into OUT. Returns whether it was mangled. */
+static bool demangle_as(const char *name, int options, char *out, size_t size)
 {
-	size_t n = strlen(s);
+	char *d = NULL;
 
-	if (n < 19 || memcmp(s + n - 19, "::h", 3))
-		return;
-	for (size_t i = n - 16; i < n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return;
-	s[n - 19] = '\0';
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+		d = cplus_demangle(name, options);
+	snprintf(out, size, "%s", d ? d : name);
+	free(d);
+	return d != NULL;
 }
 
 bool rec_demangle(const char *name, char *out, size_t size)
 {
-	int status = -1;
-	char *d = NULL;
+	return demangle_as(name, STYLE, out, size);
+}
 
-	if (name[0] == '_' && name[1] == 'Z')
-		d = __cxa_demangle(name, NULL, NULL, &status);
-	if (!d || status) {
-		free(d);
-		snprintf(out, size, "%s", name);
+/* Whether S ends in a Rust legacy hash "::h" and 16 hex digits. */
+static bool has_legacy_hash(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 19 || memcmp(s + n - 19, "::h", 3))
 		return false;
-	}
-	drop_rust_hash(d);
-	snprintf(out, size, "%s", d);
-	free(d);
+	for (size_t i = n - 16; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
 	return true;
+}
+
+/* Whether S holds a Rust v0 crate disambiguator: an identifier followed by
+ * "[" hex digits "]" ("mycrate[5f3a]::f"). */
+static bool has_v0_hash(const char *s)
+{
+	for (const char *p = strchr(s, '['); p; p = strchr(p + 1, '[')) {
+		size_t k = strspn(p + 1, "0123456789abcdef");
+
+		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_') && k && p[1 + k] == ']')
+			return true;
+	}
+	return false;
+}
+
+/* Whether WANTED carries a Rust hash, legacy or v0. */
+static bool has_hash(const char *wanted)
+{
+	return has_legacy_hash(wanted) || has_v0_hash(wanted);
 }
 
 size_t rec_demangled_base_len(const char *s)
@@ -61,10 +81,16 @@ size_t rec_demangled_base_len(const char *s)
 	return n;
 }
 
-bool rec_demangled_matches(const char *demangled, const char *wanted)
+bool rec_demangled_matches(const char *symbol, const char *demangled, const char *wanted)
 {
+	char verbose[1024];
 	size_t base;
 
+	/* a Rust name with its hash names the one function of that hash */
+	if (has_hash(wanted)) {
+		demangle_as(symbol, STYLE | DMGL_VERBOSE, verbose, sizeof(verbose));
+		demangled = verbose;
+	}
 	if (!strcmp(demangled, wanted))
 		return true;
 	if (strchr(wanted, '('))

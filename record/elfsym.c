@@ -162,7 +162,7 @@ static int find_cb(const struct rec_sym *s, void *arg)
 	struct find *fd = arg;
 	int i;
 
-	if (fd->exact ? strcmp(s->name, fd->name) : !rec_demangled_matches(s->demangled, fd->name))
+	if (fd->exact ? strcmp(s->name, fd->name) : !rec_demangled_matches(s->name, s->demangled, fd->name))
 		return 0;
 	for (i = 0; i < fd->n && i < 64; i++)
 		if (fd->seen[i] == s->value)

@@ -25,6 +25,7 @@
 #include "outpath.h"
 #include "plan.h"
 #include "procfs.h"
+#include "procpick.h"
 #include "session.h"
 #include "symbols.h"
 #include "trigspec.h"
@@ -285,6 +286,14 @@ static void print_slow_calls(const struct rec_session *s)
 static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
+	bool deferred = s->nhits && s->hits[0].deferred;
+	uint64_t early = s->hits_before_armed + deferred;
+
+	if (early)
+		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "
+			  "was armed: %s", early, early == 1 ? "" : "s", s->arm.after_ms,
+			  deferred ? "the last one's snapshot waited for it" :
+			  "ignored (--arm-after)");
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
@@ -332,9 +341,17 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		diag_info("mode: %s", s->plan.mode == REC_MODE_PT ? "Intel PT" :
 			  "sampling (no Intel PT on this host)");
 	rec_plan_print_notes(&s->plan);
-	if (s->have_trigger)
+	if (s->have_trigger) {
+		char armed[400];
+
+		rec_arming_decide(o, h, &s->plan, &s->arm);
 		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 			  rec_mechanism_name(s->mech));
+		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
+	} else if (o->arm_after_s >= 0) {
+		diag_warn("--arm-after is ignored: it delays the trigger, and this recording "
+			  "has none");
+	}
 	err = rec_session_run(s);
 	if (err && s->end == REC_END_NONE) {
 		diag_error("%s", s->error);
@@ -371,6 +388,25 @@ static int list_symbols(const struct rec_cli *cli)
 		diag_info("%s: no function matches '%s'", cli->symbols,
 			  cli->rec.ncmd ? cli->rec.cmd[0] : "");
 	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
+}
+
+/* snaptrace attach without -p or -t: the user picks the process (into O).
+ * Returns -1 to go on, or the exit status after a one-line error. */
+static int pick_process(struct rec_opts *o)
+{
+	char why[256], comm[32] = "";
+	pid_t pid;
+	int err = rec_procpick(&pid, why, sizeof(why));
+
+	if (err) {
+		diag_error("%s", why);
+		return err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	o->pids[0] = pid;
+	o->npids = 1;
+	rec_proc_comm(pid, pid, comm, sizeof(comm));
+	diag_info("attaching to process %d (%s)", (int)pid, comm);
+	return -1;
 }
 
 /* Blocks the signals the recorder handles and returns a signalfd for them
@@ -432,6 +468,11 @@ int main(int argc, char **argv)
 	r = preflight(o, &h);
 	if (r >= 0)
 		goto out;
+	if (cli.verb == REC_VERB_ATTACH && !o->npids && !o->tid) {
+		r = pick_process(o);
+		if (r >= 0)
+			goto out;
+	}
 	if (front_end) {
 		r = rec_frontend_prepare(&fe, &cli);
 		if (r >= 0)

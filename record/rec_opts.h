@@ -68,6 +68,7 @@ struct rec_opts {
 	uint64_t slower_than_ns;    /* --trigger-slower-than: a hit is a call of the
 	                             * trigger function longer than this; 0: every
 	                             * execution of the trigger is a hit */
+	double arm_after_s;         /* --arm-after; < 0: when the ring has filled (arming.h) */
 	bool kernel;                /* also trace the kernel */
 	bool full_execution;        /* record everything, no snapshot ring */
 	bool multi_thread;          /* every thread (-p) rather than the main one */

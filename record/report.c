@@ -14,13 +14,19 @@
  *               "calls" (calls measured: a return matched to its entry),
  *               "calls_slower" (those longer than the threshold),
  *               "returns_unmatched", "entries_untracked" (slowcall.h)
+ *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
+ *           when hits start to count (arming.h): after the ring's estimated
+ *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
  *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",]
- *             "snapshot" (index or null)}]
+ *             "snapshot" (index or null), "deferred"}]
  *           the hits that asked for a snapshot (the first; with
  *           --multi-snapshot one per --min-interval at most); a slow call's
  *           hit is its return: "time_ns" the return, "entry_ns" the call's
- *           entry (perf clock), "duration_ns" = time_ns - entry_ns
- *   "hits_total": every hit seen, "hits_coalesced": those that took no
+ *           entry (perf clock), "duration_ns" = time_ns - entry_ns;
+ *           "deferred": it came before the arming, which took its snapshot
+ *   "hits_total": every hit seen, "hits_before_armed": those before the
+ *           arming that took no snapshot of their own (ignored with
+ *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
@@ -100,6 +106,20 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 		s->slow.untracked);
 }
 
+static void write_arming(FILE *f, const struct rec_session *s)
+{
+	static const char *const by[] = {
+		[REC_ARM_AT_ONCE] = "at-once", [REC_ARM_RING] = "ring", [REC_ARM_OPTION] = "option",
+	};
+
+	if (!s->have_trigger) {
+		fputs("  \"arming\": null,\n", f);
+		return;
+	}
+	fprintf(f, "  \"arming\": {\"by\": \"%s\", \"after_ms\": %.3f, \"fill_ms\": %.3f},\n",
+		by[s->arm.by], s->arm.after_ms, s->arm.fill_ms);
+}
+
 static void write_body(FILE *f, const struct rec_session *s)
 {
 	char ver[32];
@@ -136,6 +156,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fputs(s->nthreads ? "\n  ],\n" : "],\n", f);
 	write_trigger(f, s);
+	write_arming(f, s);
 	fputs("  \"hits\": [", f);
 	for (int i = 0; i < s->nhits; i++) {
 		const struct rec_hit_log *h = &s->hits[i];
@@ -147,13 +168,15 @@ static void write_body(FILE *f, const struct rec_session *s)
 				h->hit.entry_ns, h->hit.duration_ns);
 		fputs(", \"snapshot\": ", f);
 		if (h->snapshot >= 0)
-			fprintf(f, "%d}", h->snapshot);
+			fprintf(f, "%d", h->snapshot);
 		else
-			fputs("null}", f);
+			fputs("null", f);
+		fprintf(f, ", \"deferred\": %s}", h->deferred ? "true" : "false");
 	}
-	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_coalesced\": %" PRIu64
-		", \"hits_lost\": %" PRIu64 ",\n  \"snapshots\": [",
-		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_coalesced, s->trig.lost);
+	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
+		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
+		",\n  \"snapshots\": [", s->nhits ? "\n  ],\n" : "],\n", s->hits_seen,
+		s->hits_before_armed, s->hits_coalesced, s->trig.lost);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);

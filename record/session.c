@@ -282,6 +282,57 @@ static void check_hit_thread(struct rec_session *s, const struct rec_hit *hit)
 		  (int)(s->target.tid ? s->target.tid : hit->pid));
 }
 
+/* Whether the trigger is armed: hits take snapshots (arming.h). */
+static bool armed(const struct rec_session *s)
+{
+	return s->armed_ms > 0 && rec_now_ms() >= s->armed_ms;
+}
+
+/* Logs HIT as the one whose snapshot is to be taken (S->want). Returns the
+ * log entry, or NULL on out-of-memory. */
+static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit *hit)
+{
+	struct rec_hit_log *log;
+
+	if (reserve((void **)&s->hits, &s->hits_cap, (size_t)s->nhits + 1, sizeof(*s->hits)))
+		return NULL;
+	log = &s->hits[s->nhits];
+	memset(log, 0, sizeof(*log));
+	log->hit = *hit;
+	log->seen_ms = rec_now_ms();
+	log->snapshot = -1;
+	s->want = s->nhits++;
+	s->last_snap_hit_ns = hit->time_ns;
+	return log;
+}
+
+/*
+ * A hit before the trigger is armed: ignored with --arm-after; else it waits
+ * for the arming to take its snapshot, and a later early hit takes its place
+ * (it has the longer look-back). Counted in hits_before_armed either way.
+ */
+static void early_hit(struct rec_session *s, const struct rec_hit *hit)
+{
+	struct rec_hit_log *log;
+
+	if (s->arm.by == REC_ARM_OPTION) {
+		s->hits_before_armed++;
+		return;
+	}
+	if (s->want >= 0) {
+		s->hits_before_armed++;
+		s->hits[s->want].hit = *hit;
+		s->hits[s->want].seen_ms = rec_now_ms();
+		s->last_snap_hit_ns = hit->time_ns;
+		return;
+	}
+	log = want_hit(s, hit);
+	if (log)
+		log->deferred = true;
+	else
+		s->hits_coalesced++;
+}
+
 /*
  * Counts a hit; keeps it as S->want when it is to take a snapshot: the first
  * hit, or (--multi-snapshot) one at least --min-interval after the hit of the
@@ -289,27 +340,18 @@ static void check_hit_thread(struct rec_session *s, const struct rec_hit *hit)
  */
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
-	struct rec_hit_log *log;
-
 	check_hit_thread(s, hit);
 	s->hits_seen++;
+	if (s->end == REC_END_NONE && !armed(s)) {
+		early_hit(s, hit);
+		return;
+	}
 	/* a hit read after a later one (another CPU's ring) is within the interval too */
 	if (s->end != REC_END_NONE || s->want >= 0 ||
 	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns < s->last_snap_hit_ns +
 						     (uint64_t)s->o->min_interval_ms * 1000000)) ||
-	    reserve((void **)&s->hits, &s->hits_cap, (size_t)s->nhits + 1, sizeof(*s->hits))) {
+	    !want_hit(s, hit))
 		s->hits_coalesced++;
-		return;
-	}
-	log = &s->hits[s->nhits];
-	log->hit = *hit;
-	log->seen_ms = rec_now_ms();
-	log->snapshot = -1;
-	s->want = s->nhits++;
-	s->last_snap_hit_ns = hit->time_ns;
-	/* a launched target ends with the recording: stop it right away */
-	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
-		kill(s->target.pids[0], SIGSTOP);
 }
 
 /* "in thread TID" of HIT, with the call's duration for a slow call, into BUF. */
@@ -333,15 +375,20 @@ static void snapshot_wanted(struct rec_session *s)
 	if (s->inflight >= 0)
 		return;
 	s->want = -1;
+	/* a launched target ends with the recording: stop it right away */
+	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
+		kill(s->target.pids[0], SIGSTOP);
 	idx = take_snapshot(s, REC_END_TRIGGER);
 	log->snapshot = idx;
 	hit_words(&log->hit, what, sizeof(what));
 	if (!s->o->multi_snapshot) {
 		s->end = REC_END_TRIGGER;
-		diag_info("trigger hit: %s; %s", what,
+		diag_info("trigger hit: %s%s; %s", what,
+			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
-		diag_info("trigger hit: %s: snapshot %d", what, idx + 1);
+		diag_info("trigger hit: %s%s: snapshot %d", what,
+			  log->deferred ? " before it was armed" : "", idx + 1);
 	}
 }
 
@@ -468,6 +515,11 @@ static void loop_once(struct rec_session *s, double deadline)
 	}
 	if (s->inflight >= 0 || s->want >= 0)
 		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
+	if (s->want >= 0 && !armed(s)) {   /* a hit waits for the arming */
+		int left = (int)(s->armed_ms - rec_now_ms()) + 1;
+
+		timeout = timeout < 0 || left < timeout ? left : timeout;
+	}
 	/* a slow-call trigger's rings wake no one before they are half full */
 	if (s->o->slower_than_ns && s->have_trigger)
 		timeout = timeout < 0 || timeout > SLOW_POLL_MS ? SLOW_POLL_MS : timeout;
@@ -486,7 +538,7 @@ static void loop_once(struct rec_session *s, double deadline)
 	settle_dumps(s, false);
 	read_triggers(s, pf + first_trig, n - first_trig);
 	/* a hit seen counts even when the target exited or time ran out meanwhile */
-	if (s->end == REC_END_NONE && s->want >= 0)
+	if (s->end == REC_END_NONE && s->want >= 0 && armed(s))
 		snapshot_wanted(s);
 	for (int i = first_pidfd; i < first_trig; i++)
 		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == REC_END_NONE)
@@ -543,6 +595,10 @@ static int finish(struct rec_session *s)
 		if (s->hits[i].snapshot == SNAP_PENDING)
 			s->hits[i].snapshot = s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
 					      s->nsnaps - 1 : -1;
+	/* a hit still waiting for the arming when the recording ended (the target
+	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
+	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
+		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
@@ -672,6 +728,7 @@ int rec_session_run(struct rec_session *s)
 		goto out_perf;
 	}
 	s->ready_ms = rec_now_ms();
+	s->armed_ms = s->ready_ms + s->arm.after_ms;
 	if (s->have_trigger && (err = rec_trigger_enable(&s->trig))) {
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "arming.h"
 #include "host.h"
 #include "perfrun.h"
 #include "plan.h"
@@ -42,6 +43,8 @@ struct rec_hit_log {
 	struct rec_hit hit;
 	double seen_ms;      /* CLOCK_MONOTONIC ms when the recorder saw it */
 	int snapshot;        /* index into snaps, -1: none (it failed, or came too late) */
+	bool deferred;       /* came before the trigger was armed: its snapshot was
+				taken when it was (arming.h) */
 };
 
 struct rec_snap {
@@ -72,6 +75,9 @@ struct rec_session {
 	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */
 	struct rec_trigger_loc loc;
 	bool have_trigger;
+	struct rec_arming arm;        /* when hits start to count (set by the caller) */
+	double armed_ms;              /* CLOCK_MONOTONIC ms when the trigger arms (0: not
+				       * recording yet) */
 	enum rec_mechanism mech;      /* the one used */
 	char outdir[PATH_MAX];
 	char exe[PATH_MAX];           /* the target's executable (real path) */
@@ -84,6 +90,9 @@ struct rec_session {
 	size_t hits_cap;
 	uint64_t hits_seen;           /* every hit in the targets (a slow call, with
 					 --trigger-slower-than) */
+	uint64_t hits_before_armed;   /* hits before the trigger was armed that took no
+					 snapshot of their own: ignored (--arm-after), or
+					 followed by a later one that waited for it */
 	uint64_t hits_coalesced;      /* hits that took no snapshot of their own: within
 					 --min-interval of the last one's hit, while
 					 one was waiting or in flight, or after the end */
@@ -112,7 +121,7 @@ struct rec_session {
 
 /*
  * Runs a recording. S->o, S->h, S->plan, S->target (launched and stopped,
- * or attached), S->loc/S->have_trigger/S->mech and S->outdir must be set.
+ * or attached), S->loc/S->have_trigger/S->mech/S->arm and S->outdir must be set.
  * Returns 0 when data was kept; a negative errno with S->error filled
  * otherwise (S->snaps then lists what perf did write). perf is stopped and
  * reaped in every case; a launched target and every process it started are

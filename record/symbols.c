@@ -1,27 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 #include "symbols.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "host.h"
+#include "picker.h"
 #include "procfs.h"
 
 #define MAX_FILES 256
-#define LIST_ROWS 20    /* rows the numbered list shows at a time */
 
 struct entry {
 	char *demangled, *name;   /* owned */
@@ -192,142 +186,34 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 	return err;
 }
 
-/* Runs fzf (at FZF) on T's entries; sets *PICK. Returns 0, -ECANCELED or an error. */
-static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
+/* Picks one of T's entries on the terminal (rec_pick); sets *PICK. */
+static int pick_entry(const struct table *t, size_t *pick)
 {
-	char buf[64];
-	int fd = memfd_create("snaptrace-symbols", MFD_CLOEXEC), p[2], status;
-	ssize_t got = 0, r;
-	pid_t child;
-	FILE *f;
+	static const struct rec_picker picker = {
+		"trigger", "the function whose call takes the snapshot",
+	};
+	char **rows = calloc(t->n ? t->n : 1, sizeof(*rows));
+	int err = rows ? 0 : -ENOMEM;
 
-	if (fd < 0)
-		return -errno;
-	f = fdopen(dup(fd), "w");
-	if (!f) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < t->n; i++)
-		fprintf(f, "%zu\t%s\t%s\n", i, t->e[i].demangled,
-			base(t->files[t->e[i].file]));
-	if (fclose(f) || lseek(fd, 0, SEEK_SET) || pipe2(p, O_CLOEXEC)) {
-		close(fd);
-		return -EIO;
-	}
-	child = fork();
-	if (child == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* never outlives the recorder */
-		dup2(fd, STDIN_FILENO);
-		dup2(p[1], STDOUT_FILENO);
-		execl(fzf, "fzf", "--delimiter=\t", "--with-nth=2,3", "--prompt=trigger> ",
-		      "--header=the function whose call takes the snapshot", (char *)NULL);
-		_exit(127);
-	}
-	close(fd);
-	close(p[1]);
-	while (child > 0 && got < (ssize_t)sizeof(buf) - 1 &&
-	       (r = read(p[0], buf + got, sizeof(buf) - 1 - (size_t)got)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		got += r;
-	}
-	close(p[0]);
-	if (child < 0)
-		return -errno;
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	buf[got] = '\0';
-	if (!got || !isdigit((unsigned char)buf[0]))
-		return -ECANCELED;
-	*pick = strtoull(buf, NULL, 10);
-	return *pick < t->n ? 0 : -ECANCELED;
-}
-
-/*
- * Reads a line typed on the terminal (stdin, canonical mode) into LINE.
- * Returns 0, or -ECANCELED at the end of input or when SIGINT, SIGTERM or
- * SIGHUP is pending (the recorder blocks them to read them later: Ctrl-C
- * cancels the pick, and the recorder then ends).
- */
-static int read_answer(char *line, size_t size)
-{
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-	ssize_t n;
-
-	for (;;) {
-		sigset_t pending;
-
-		sigpending(&pending);
-		for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-			if (sigismember(&pending, stops[i]))
-				return -ECANCELED;
-		if (poll(&p, 1, 200) > 0)
-			break;
-	}
-	n = read(STDIN_FILENO, line, size - 1);
-	if (n <= 0)
-		return -ECANCELED;
-	line[n] = '\0';
-	line[strcspn(line, "\r\n")] = '\0';
-	return 0;
-}
-
-/* The numbered list on stderr, narrowed by lines read from stdin; sets *PICK. */
-static int pick_list(const struct table *t, size_t *pick)
-{
-	char filter[256] = "", line[256];
-	size_t shown[LIST_ROWS];
-
-	for (;;) {
-		size_t n = 0, total = 0;
-
-		for (size_t i = 0; i < t->n; i++) {
-			if (*filter && !strcasestr(t->e[i].demangled, filter))
-				continue;
-			if (n < LIST_ROWS) {
-				shown[n] = i;
-				fprintf(stderr, "%3zu) %s  (%s)\n", n + 1, t->e[i].demangled,
-					base(t->files[t->e[i].file]));
-				n++;
-			}
-			total++;
+	for (size_t i = 0; i < t->n && !err; i++) {
+		if (asprintf(&rows[i], "%s\t%s", t->e[i].demangled,
+			     base(t->files[t->e[i].file])) < 0) {
+			rows[i] = NULL;
+			err = -ENOMEM;
 		}
-		if (total > n)
-			fprintf(stderr, "     ... %zu more: type part of a name to narrow the list\n",
-				total - n);
-		fprintf(stderr, "trigger: a number, part of a name, or nothing to cancel: ");
-		if (read_answer(line, sizeof(line)))
-			return -ECANCELED;
-		if (!*line)
-			return -ECANCELED;
-		if (line[strspn(line, "0123456789")] == '\0') {
-			unsigned long k = strtoul(line, NULL, 10);
-
-			if (k >= 1 && k <= n) {
-				*pick = shown[k - 1];
-				return 0;
-			}
-			fprintf(stderr, "trigger: expected a number from 1 to %zu, found %s\n", n,
-				line);
-			continue;
-		}
-		snprintf(filter, sizeof(filter), "%s", line);
 	}
+	if (!err)
+		err = rec_pick(&picker, rows, t->n, pick);
+	for (size_t i = 0; rows && i < t->n; i++)
+		free(rows[i]);
+	free(rows);
+	return err;
 }
 
 int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
 		     size_t size_file, char *why, size_t size)
 {
 	struct table t = { 0 };
-	char fzf[4096];
 	size_t pick = 0;
 	int err;
 
@@ -345,8 +231,7 @@ int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
 		err = -ENOENT;
 	}
 	if (!err)
-		err = rec_find_program("fzf", fzf, sizeof(fzf)) ? pick_list(&t, &pick) :
-		      pick_fzf(fzf, &t, &pick);
+		err = pick_entry(&t, &pick);
 	if (err == -ECANCELED)
 		snprintf(why, size, "--trigger '?': no function picked");
 	else if (err && !why[0])

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * symbols: the functions that can be triggers, for people: the listing of
- * `snaptrace symbols PROG|PID [PATTERN]` and the picker of --trigger '?'
- * (fzf where it is installed, as magic-trace does; else a numbered list
- * read from the terminal).
+ * `snaptrace symbols PROG|PID [PATTERN]` and the functions --trigger '?'
+ * offers to the picker (picker.h: fzf where it is installed, as magic-trace
+ * does; else a numbered list read from the terminal).
  */
 #ifndef SNAPTRACE_REC_SYMBOLS_H
 #define SNAPTRACE_REC_SYMBOLS_H

@@ -80,6 +80,10 @@ NONSENSE='--snapshot-size 64G|--snapshot-size
 --sampling-freq 0x100|--sampling-freq
 --min-interval nan|--min-interval
 --min-interval 99999999999|--min-interval
+--arm-after nan|--arm-after
+--arm-after -1|--arm-after
+--arm-after 1e3|--arm-after
+--arm-after 86401|--arm-after
 --trigger addr:0xzz|^[a-z-]*: --trigger addr:0xzz: expected addr:0xHEX, found .0xzz.$
 --trigger libc:|^[a-z-]*: --trigger libc:: expected LIB:SYMBOL$
 --mode fast|--mode

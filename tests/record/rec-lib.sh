@@ -50,14 +50,34 @@ snaps() {
 		"$1/record.json"
 }
 
-# slices_of DIR FILE...: converts snapshot files of DIR, prints the slices.
-slices_of() {
+# convert_snaps DIR FILE...: converts snapshot files of DIR into
+# DIR/t.fxt.gz (messages in DIR/convert.log).
+convert_snaps() {
 	local dir=$1 f
 	local -a in=()
 	shift
 	for f in "$@"; do in+=("$dir/$f"); done
-	"$CONVERT" --quiet "${in[@]}" -o "$dir/t.fxt.gz" >/dev/null 2>"$dir/convert.log" || return 1
-	"$CONVERT" --dump=slices "$dir/t.fxt.gz"
+	"$CONVERT" --quiet "${in[@]}" -o "$dir/t.fxt.gz" >/dev/null 2>"$dir/convert.log"
+}
+
+# slices_of DIR FILE...: converts snapshot files of DIR, prints the slices.
+slices_of() {
+	convert_snaps "$@" || return 1
+	"$CONVERT" --dump=slices "$1/t.fxt.gz"
+}
+
+# span_ms DIR FILE...: converts snapshot files of DIR and prints the time
+# the trace covers, in whole ms: from its first slice's begin to its last
+# end, as `snaptrace-convert --dump=tree` reads them back.
+span_ms() {
+	convert_snaps "$@" || return 1
+	"$CONVERT" --dump=tree "$1/t.fxt.gz" | awk '
+		match($0, /\[[0-9]+, [0-9]+\]/) {
+			split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
+			if (min == "" || t[1] + 0 < min) min = t[1] + 0
+			if (t[2] + 0 > max) max = t[2] + 0
+		}
+		END { if (min == "") exit 1; printf "%d\n", (max - min) / 1e6 }'
 }
 
 # no_procs: no perf of ours (its output is under $TMP; other suites may run

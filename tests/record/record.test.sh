@@ -26,7 +26,8 @@ target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
 trigger_storm storm_interrupt short_lived_targets attached_targets_exit grandchildren_end
-newline_in_dir disk_full addr_zero rebuilt_binary no_leftovers"
+newline_in_dir disk_full addr_zero rebuilt_binary arm_after hot_trigger_lookback
+hot_trigger_multi no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 [ -x "$DEMO" ] || skip_all "$DEMO not built"
@@ -227,7 +228,8 @@ t_attach_named_trigger() {
 
 t_multi_snapshot_three() {
 	local d="$TMP/multi" f n=0 bad=""
-	if ! "$RECORD" -q -o "$d" --multi-snapshot -- "$PROG" hits 3 300 >/dev/null \
+	# armed at once: every hit counts (the default waits for the ring to fill)
+	if ! "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 -- "$PROG" hits 3 300 >/dev/null \
 		2>"$TMP/multi.err"; then
 		fail multi_snapshot_three "exit non-zero: $(tl 3 "$TMP/multi.err")"
 		return
@@ -525,7 +527,7 @@ start_not_missed() {
 		return
 	fi
 	f=$(snaps "$d" trigger | head -n 1)
-	hit=$(sed -n 's/.*"time_ns": \([0-9]*\), "snapshot": 0}.*/\1/p' "$d/record.json")
+	hit=$(sed -n 's/.*"time_ns": \([0-9]*\), "snapshot": 0[,}].*/\1/p' "$d/record.json")
 	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
 	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
 		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
@@ -817,7 +819,7 @@ t_grandchildren_end() {
 t_newline_in_dir() {
 	local d="$TMP/new
 line" bad
-	if ! "$RECORD" -q -o "$d" --multi-snapshot -- "$PROG" hits 2 300 >/dev/null \
+	if ! "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 -- "$PROG" hits 2 300 >/dev/null \
 		2>"$TMP/newline.err"; then
 		fail newline_in_dir "exit non-zero: $(tl 3 "$TMP/newline.err")"
 		return
@@ -832,6 +834,75 @@ line" bad
 	else
 		ok newline_in_dir
 	fi
+}
+
+# json_ms FILE KEY: the whole milliseconds after "KEY": in FILE.
+json_ms() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
+}
+
+# --arm-after: a trigger hit every 10 ms from the start takes no snapshot
+# before 600 ms: the hits before are counted as before_armed, the snapshot
+# is the first hit's after it, and its trace reaches back past 500 ms.
+t_arm_after() {
+	local d="$TMP/arm-after" f span early
+	if ! "$RECORD" -q -o "$d" --arm-after 0.6 -- "$PROG" storm 10000 >/dev/null \
+		2>"$TMP/arm-after.err"; then
+		fail arm_after "exit non-zero: $(tl 3 "$TMP/arm-after.err")"
+		return
+	fi
+	f=$(snaps "$d" trigger)
+	early=$(json_num "$d/record.json" hits_before_armed)
+	span=$(span_ms "$d" $f)
+	if ! grep -q '"arming": {"by": "option", "after_ms": 600.000' "$d/record.json"; then
+		fail arm_after "record.json: $(grep '"arming"' "$d/record.json")"
+	elif [ -z "$f" ] || [ "$(grep -c '"deferred": false}' "$d/record.json")" -ne 1 ]; then
+		fail arm_after "expected one trigger snapshot of a hit after the arming"
+	elif [ "${early:-0}" -lt 10 ]; then
+		fail arm_after "expected tens of hits before the arming, found '$early'"
+	elif [ -z "$span" ] || [ "$span" -lt 500 ]; then
+		fail arm_after "the snapshot covers '$span' ms: taken before --arm-after 0.6?"
+	elif ! "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
+		"$PROG" forever >/dev/null 2>"$TMP/arm-none.err" ||
+		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and this recording has none" ]; then
+		fail arm_after "without a trigger: $(tl 2 "$TMP/arm-none.err")"
+	else
+		ok arm_after
+	fi
+}
+
+# hot_lookback NAME [OPTIONS]: a trigger hit every 10 ms from the start;
+# the (first) trigger snapshot, taken when the ring has had time to fill,
+# covers at least 80% of the arming time record.json gives (without the
+# arming it covered about 13 ms). Prints the span.
+hot_lookback() {
+	local name=$1 d="$TMP/$1" f span after
+	shift
+	if ! "$RECORD" -o "$d" "$@" -- "$PROG" storm 10000 >/dev/null 2>"$TMP/$name.err"; then
+		fail "$name" "exit non-zero: $(tl 3 "$TMP/$name.err")"
+		return
+	fi
+	f=$(snaps "$d" trigger | head -n 1)
+	after=$(sed -n 's/.*trigger armed after \([0-9]*\) ms: the ring fills in about.*/\1/p' \
+		"$TMP/$name.err")
+	span=$(span_ms "$d" $f)
+	if [ -z "$after" ] || [ "$after" -lt 100 ]; then
+		fail "$name" "expected the arming said (after the ring's fill time): $(tl 3 "$TMP/$name.err")"
+	elif ! grep -q '"arming": {"by": "ring", "after_ms": [1-9]' "$d/record.json"; then
+		fail "$name" "record.json: $(grep '"arming"' "$d/record.json")"
+	elif [ -z "$f" ] || ! grep -q '"snapshot": 0, "deferred": true}' "$d/record.json"; then
+		fail "$name" "the first snapshot is not the one of a hit that waited for the arming"
+	elif [ -z "$span" ] || [ $((span * 10)) -lt $((after * 8)) ]; then
+		fail "$name" "the snapshot covers '$span' ms, the arming was after $after ms"
+	else
+		echo "# $name: look-back $span ms, armed after $after ms"
+		ok "$name"
+	fi
+}
+
+t_hot_trigger() {
+	hot_lookback hot_trigger_lookback
+	hot_lookback hot_trigger_multi --multi-snapshot --duration 2
 }
 
 # A disk that fills during --multi-snapshot: exit 1 naming ENOSPC, no
@@ -932,6 +1003,8 @@ t_newline_in_dir
 t_disk_full
 t_addr_zero
 t_rebuilt_binary
+t_arm_after
+t_hot_trigger
 start_not_missed start_not_missed
 # a perf that says 5.4 has no --control: readiness is seen in /proc instead
 printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \

@@ -7,7 +7,8 @@
 # and the closest names; `snaptrace symbols` lists a program's, a
 # library's and a process's functions; --trigger '?' picks in a
 # pseudo-terminal (numbered list, and fzf's protocol), and is a usage error
-# off a terminal.
+# off a terminal; `snaptrace attach` without -p picks the process the same
+# way. Rust names (legacy and v0 manglings, with and without the hash).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
@@ -15,10 +16,12 @@ FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
 
 NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_line_bare
-form_line_address form_line_col form_addr form_dot form_lib form_default error_several error_empty error_closest
+form_line_address form_line_col form_addr form_dot form_lib form_default form_rust_legacy
+form_rust_legacy_hash form_rust_v0 form_rust_v0_hash error_rust_hash error_several error_empty error_closest
 error_line_no_code error_no_library error_dot_missing error_bare symbols_program
-symbols_library symbols_process symbols_usage pick_not_terminal pick_list pick_list_ctrl_c pick_fzf_protocol
-pick_fzf_real readme_examples no_leftovers"
+symbols_library symbols_process symbols_usage symbols_rust pick_not_terminal pick_list pick_list_ctrl_c
+pick_fzf_protocol pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
+readme_examples no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 command -v g++ >/dev/null || skip_all "g++ not installed"
@@ -35,6 +38,8 @@ FLUSH_COL=$(awk -v l="$FLUSH_LINE" 'NR == l { print index($0, "sink") }' "$SRC")
 TIMEOUT=$(command -v timeout)
 PYTHON=$(python3 -c 'import sys; print(sys.executable)')   # not a shim needing PATH
 FLUSH=_ZN3app5Store5flushEi
+RUST_LOAD=_ZN7mycrate5store4load17h0123456789abcdefE
+RUST_FLUSH=_RNvNtCs1234_7mycrate5store5flush
 PERF=$(command -v perf)
 
 # trigger_json DIR KEY: a field of record.json's trigger.
@@ -96,6 +101,10 @@ t_forms() {
 	record_form form_dot magic_trace_stop_indicator . stop
 	record_form form_default magic_trace_stop_indicator '' stop
 	record_form form_lib getpid 'libc:getpid'
+	record_form form_rust_legacy "$RUST_LOAD" 'mycrate::store::load'
+	record_form form_rust_legacy_hash "$RUST_LOAD" 'symbol:mycrate::store::load::h0123456789abcdef'
+	record_form form_rust_v0 "$RUST_FLUSH" 'mycrate::store::flush'
+	record_form form_rust_v0_hash "$RUST_FLUSH" 'mycrate[3c1c0]::store::flush'
 }
 
 # expect_error NAME STATUS PATTERN ARGS...: the recorder fails with STATUS
@@ -122,6 +131,9 @@ t_errors() {
 	grep -q "app::Store::load(char const\*) (_ZN3app5Store4loadEPKc, 0x" "$TMP/error_several.err" ||
 		fail error_several_both "the other overload is not listed: $(cat "$TMP/error_several.err")"
 	expect_error error_empty 2 "expected a SPEC" --trigger '' -- "$PROG"
+	# another hash is another function: none here
+	expect_error error_rust_hash 1 "expected a function named 'mycrate::store::load::hfedcba9876543210', found none; closest: mycrate::store::load" \
+		--trigger mycrate::store::load::hfedcba9876543210 -- "$PROG"
 	expect_error error_closest 1 "tried 'app::Store::flsuh' as a symbol: .*closest: app::Store::flush" \
 		--trigger app::Store::flsuh -- "$PROG"
 	expect_error error_line_no_code 1 "expected code at prog.cc:2, found none (the next line with code: [0-9]*)" \
@@ -136,7 +148,7 @@ t_errors() {
 
 t_symbols() {
 	local out pid rc
-	out=$("$FRONT" symbols "$PROG" Store)
+	out=$("$FRONT" symbols "$PROG" app::Store)
 	if [ "$(echo "$out" | cut -f 1,2 | sort)" != "$(printf '%s\t%s\n' \
 		'app::Store::flush(int)' _ZN3app5Store5flushEi \
 		'app::Store::load(char const*)' _ZN3app5Store4loadEPKc \
@@ -167,6 +179,13 @@ t_symbols() {
 	fi
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	out=$("$FRONT" symbols "$PROG" mycrate)
+	if [ "$(echo "$out" | cut -f 1,2 | sort)" != "$(printf '%s\t%s\n' \
+		mycrate::store::flush "$RUST_FLUSH" mycrate::store::load "$RUST_LOAD")" ]; then
+		fail symbols_rust "expected the two Rust functions demangled: $(echo "$out" | tr '\n\t' '| ')"
+	else
+		ok symbols_rust
+	fi
 	"$FRONT" symbols >/dev/null 2>&1
 	rc=$?
 	"$FRONT" symbols /nonexistent/prog >/dev/null 2>"$TMP/nofile.err"
@@ -186,14 +205,30 @@ t_symbols() {
 pty_pick() {
 	local name=$1 path=$2
 	shift 2
-	PATH="$path" "$TIMEOUT" 60 "$PYTHON" - "$RECORD" "$PERF" "$TMP/$name" "$PROG" "$@" \
-		>"$TMP/$name.out" 2>&1 <<'EOF_PY'
+	pty_run "$TMP/$name.out" "$path" "$@" -- \
+		"$RECORD" -q --perf "$PERF" -o "$TMP/$name" --trigger '?' -- "$PROG"
+}
+
+# pty_run OUT PATH INPUT... -- ARGV...: runs ARGV in a pseudo-terminal with
+# PATH, answering each prompt of the picker with the next INPUT ("^C":
+# Ctrl-C); writes what the terminal showed and "exit STATUS" into OUT. The
+# INPUTs go through the environment, so that no command line (which the
+# process picker lists and searches) holds them.
+pty_run() {
+	local out=$1 path=$2 answers=""
+	shift 2
+	while [ "$1" != -- ]; do
+		answers+="$1"$'\n'
+		shift
+	done
+	shift
+	PTY_ANSWERS="$answers" PATH="$path" "$TIMEOUT" 60 "$PYTHON" - "$@" >"$out" 2>&1 <<'EOF_PY'
 import os, pty, sys, time, select
-rec, perf, out, prog = sys.argv[1:5]
-answers = sys.argv[5:]
+answers = os.environ.pop("PTY_ANSWERS").split("\n")[:-1]
+argv = sys.argv[1:]
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(rec, [rec, "-q", "--perf", perf, "-o", out, "--trigger", "?", "--", prog])
+    os.execv(argv[0], argv)
 seen = b""
 log = b""
 def read_until(pat, secs):
@@ -210,7 +245,7 @@ def read_until(pat, secs):
             log += got
     return pat in seen
 for a in answers:
-    if not read_until(b"trigger: a number", 20):
+    if not read_until(b": a number, part of a name", 20):
         print("no prompt; saw:", seen[-300:])
         break
     seen = b""
@@ -276,6 +311,60 @@ t_pick() {
 	pty_pick_fzf
 }
 
+# snaptrace attach without -p: off a terminal a usage error; on one the
+# numbered list of processes, narrowed by a name, then a number; an invalid
+# number asks again, an empty answer cancels (nothing recorded, the process
+# untouched).
+t_attach_pick() {
+	local path="$TMP/nofzf-path" tgt="$TMP/attach_pick_me" pid d="$TMP/attach_pick" rc s
+	"$FRONT" attach --trigger none </dev/null >/dev/null 2>"$TMP/attach_nott.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/attach_nott.err")" -ne 1 ] ||
+		! grep -q "attach: expected -p PID, -t TID, or a terminal to pick a process on" \
+			"$TMP/attach_nott.err"; then
+		fail attach_pick_not_terminal "exit $rc: $(tl 2 "$TMP/attach_nott.err")"
+	else
+		ok attach_pick_not_terminal
+	fi
+	cp "$PROG" "$tgt"
+	TARGETS+=("$tgt")
+	"$tgt" x 30000 &
+	pid=$!
+	BG+=("$pid")
+	# the front end's bash and the converter's perf, but no fzf: the numbered list
+	mkdir -p "$path"
+	ln -sf "$(command -v bash)" "$path/bash"
+	ln -sf "$PERF" "$path/perf"
+	pty_run "$TMP/attach_pick.out" "$path" attach_pick_me "1" -- "$FRONT" attach \
+		--perf "$PERF" --trigger none --duration 0.5 -d "$d" -o "$TMP/attach_pick.fxt.gz"
+	if ! grep -q '^exit 0' "$TMP/attach_pick.out"; then
+		fail attach_pick_list "$(tl 4 "$TMP/attach_pick.out")"
+	elif ! grep -q "^  1) $pid attach_pick_me  ($tgt x 30000)" "$TMP/attach_pick.out"; then
+		fail attach_pick_list "the narrowed list lacks process $pid: $(tl 4 "$TMP/attach_pick.out")"
+	elif ! grep -q "^  \"pids\": \[$pid\]," "$d/record.json"; then
+		fail attach_pick_list "recorded $(grep '"pids"' "$d/record.json"), not $pid"
+	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach_pick.fxt.gz") ||
+		! echo "$s" | grep -q ' work_leaf$'; then
+		fail attach_pick_list "the trace has no work_leaf"
+	else
+		ok attach_pick_list
+	fi
+	pty_run "$TMP/attach_invalid.out" "$path" attach_pick_me "7" "" -- "$FRONT" attach \
+		--perf "$PERF" --trigger none --duration 0.5 -d "$d.2" -o "$TMP/attach_invalid.fxt.gz"
+	if ! grep -q '^exit 1' "$TMP/attach_invalid.out" ||
+		! grep -q "process: expected a number from 1 to 1, found 7" "$TMP/attach_invalid.out" ||
+		! grep -q "attach: no process picked" "$TMP/attach_invalid.out"; then
+		fail attach_pick_invalid "$(tl 4 "$TMP/attach_invalid.out")"
+	elif [ -e "$d.2/record.json" ] || [ -e "$TMP/attach_invalid.fxt.gz" ] ||
+		! kill -0 "$pid" 2>/dev/null; then
+		fail attach_pick_invalid "something was recorded, or the process is gone"
+	else
+		ok attach_pick_invalid
+	fi
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+
 # The real fzf in a pseudo-terminal: type a query, Enter.
 pty_pick_fzf() {
 	PATH="$TMP/fake-fzf" "$TIMEOUT" 60 "$PYTHON" - "$RECORD" "$PERF" "$TMP/fzf" "$PROG" \
@@ -319,7 +408,7 @@ t_readme_examples() {
 		target=$demo
 		case "$spec" in
 		'?') continue ;;
-		*app::*) target=$PROG ;;
+		*app::* | *mycrate*) target=$PROG ;;
 		addr:*) spec="addr:$addr" ;;
 		esac
 		n=$((n + 1))
@@ -346,4 +435,5 @@ t_readme_examples
 t_errors
 t_symbols
 t_pick
+t_attach_pick
 if no_procs; then ok no_leftovers; else fail no_leftovers "a perf or target is left"; fi

@@ -2,7 +2,10 @@
 // The target of tests/record/triggers.test.sh: known symbols, a C++
 // namespace with an overloaded function, a known line (FLUSH_LINE; built
 // with -g), the stop indicator (called with an argument), a libc call
-// (getpid). It spins 300 ms in work_leaf, calls each once, then spins 5 s.
+// (getpid), and two functions named as Rust names them (asm labels: the
+// legacy mangling mycrate::store::load with its hash, the v0 mangling
+// mycrate::store::flush). It spins 300 ms in work_leaf, calls each once,
+// then spins 5 s (argv[2]: that many ms).
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -25,6 +28,11 @@ __attribute__((noinline)) int app::Store::flush(int n)
 	sink += n * 2; // FLUSH_LINE
 	return (int)sink;
 }
+
+extern "C" __attribute__((noinline)) int rust_load(int x) __asm__("_ZN7mycrate5store4load17h0123456789abcdefE");
+extern "C" __attribute__((noinline)) int rust_load(int x) { sink += x; return (int)sink; }
+extern "C" __attribute__((noinline)) int rust_flush(int x) __asm__("_RNvNtCs1234_7mycrate5store5flush");
+extern "C" __attribute__((noinline)) int rust_flush(int x) { sink += x * 3; return (int)sink; }
 
 extern "C" __attribute__((noinline)) void magic_trace_stop_indicator(void)
 {
@@ -61,10 +69,12 @@ int main(int argc, char **argv)
 	app::Store::load(1);
 	app::Store::load("x");
 	app::Store::flush(3);
+	rust_load(4);
+	rust_flush(5);
 	if (getpid() < 0)
 		return 1;
 	if (argc > 1)
 		magic_trace_stop_indicator();
-	spin(5000);
+	spin(argc > 2 ? atof(argv[2]) : 5000);
 	return 0;
 }

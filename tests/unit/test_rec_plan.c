@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "arming.h"
 #include "events.h"
 #include "plan.h"
 #include "unit.h"
@@ -15,6 +16,7 @@ static struct rec_opts default_opts(void)
 		.callgraph = REC_CG_FP,
 		.sampling_freq = 5000,
 		.min_interval_ms = 100,
+		.arm_after_s = -1,
 	};
 	return o;
 }
@@ -266,6 +268,55 @@ static void plan_format_quotes(void)
 	CHECK_INT_EQ(strlen(small), sizeof(small) - 1);
 }
 
+/* When the trigger arms: the ring's fill time by mode, unwinder, ring size
+ * and privileges (capped), --arm-after, or at once without a ring. */
+static void plan_arming(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_arming a;
+	struct rec_plan p;
+	char buf[400];
+
+	o.mode = REC_MODE_SAMPLING;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK_INT_EQ(a.by, REC_ARM_RING);
+	CHECK_INT_EQ((int)a.fill_ms, 911);   /* 512 KiB / (115 B x 5000/s) */
+	CHECK(a.after_ms == a.fill_ms);
+	CHECK(strstr(rec_arming_describe(&a, buf, sizeof(buf)), "trigger armed after 912 ms: "
+		     "the ring fills in about 912 ms (512 KiB at about 115 bytes a sample (fp), "
+		     "5000 samples a second)"));
+	o.callgraph = REC_CG_DWARF;
+	o.snapshot_size = 3 << 20;           /* perf rounds it up to 4 MiB */
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK_INT_EQ((int)a.fill_ms, 101);   /* 4 MiB / (8300 B x 5000/s) */
+	o.callgraph = REC_CG_FP;
+	o.snapshot_size = 0;
+	o.sampling_freq = 100;               /* 45.6 s to fill: capped */
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK(a.fill_ms > 45000 && a.after_ms == REC_ARM_MAX_MS);
+	CHECK(strstr(rec_arming_describe(&a, buf, sizeof(buf)), "(the longest it waits)"));
+	o = default_opts();                  /* Intel PT: the AUX ring at 100 MB/s */
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	h.root = true;
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK_INT_EQ((int)a.fill_ms, 41);    /* 4 MiB */
+	h.root = false;
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK_INT_EQ((int)a.fill_ms, 1);     /* 128 KiB */
+	o.arm_after_s = 0.25;
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK(a.by == REC_ARM_OPTION && a.after_ms == 250);
+	o.arm_after_s = -1;
+	o.full_execution = true;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	rec_arming_decide(&o, &h, &p, &a);
+	CHECK(a.by == REC_ARM_AT_ONCE && a.after_ms == 0);
+}
+
 int main(void)
 {
 	UNIT_RUN(plan_pages);
@@ -276,5 +327,6 @@ int main(void)
 	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
+	UNIT_RUN(plan_arming);
 	return unit_exit();
 }

@@ -4,7 +4,9 @@
  * (record/demangle) and the source lines (record/lineaddr), against this test
  * program itself: it is built with -g, and holds C functions whose symbol
  * names are the mangled names of C++ functions (an asm label), so that the
- * demangled forms are checked without a C++ compiler.
+ * demangled forms are checked without a C++ compiler; the same way Rust
+ * functions in Rust's legacy (_ZN...17h<hash>E) and v0 (_R...) manglings,
+ * each path twice with another hash (two versions of a crate).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -40,6 +42,19 @@ __attribute__((noinline)) int store_save_d(double x)
 	__asm__ volatile("" : "+x"(x));
 	return (int)x + 3;
 }
+
+/* Rust: mycrate::store::load (legacy) and mycrate::store::flush (v0), twice each */
+#define RUST_FN(fn, sym, k)                                          \
+	__attribute__((noinline)) int fn(int x) __asm__(sym);        \
+	__attribute__((noinline)) int fn(int x)                      \
+	{                                                            \
+		__asm__ volatile("" : "+r"(x));                      \
+		return x + k;                                        \
+	}
+RUST_FN(rust_load_a, "_ZN7mycrate5store4load17h0123456789abcdefE", 4)
+RUST_FN(rust_load_b, "_ZN7mycrate5store4load17hfedcba9876543210E", 5)
+RUST_FN(rust_flush_a, "_RNvNtCs1234_7mycrate5store5flush", 6)
+RUST_FN(rust_flush_b, "_RNvNtCs5678_7mycrate5store5flush", 7)
 
 /* A function with a known line; the line before it has no code. */
 static const unsigned probe_line = __LINE__ + 4;
@@ -77,11 +92,51 @@ static void demangling(void)
 	CHECK_INT_EQ(rec_demangled_base_len("app::Store::load(int) const"), 16);
 	CHECK_INT_EQ(rec_demangled_base_len("app::X::operator()(int)"), 18);
 	CHECK_INT_EQ(rec_demangled_base_len("main"), 4);
-	CHECK(rec_demangled_matches("app::Store::load(int)", "app::Store::load"));
-	CHECK(rec_demangled_matches("app::Store::load(int)", "app::Store::load(int)"));
-	CHECK(!rec_demangled_matches("app::Store::load(int)", "app::Store::load(long)"));
-	CHECK(!rec_demangled_matches("app::Store::loader(int)", "app::Store::load"));
-	CHECK(!rec_demangled_matches("app::Store::load(int)", "Store::load"));
+	CHECK(rec_demangled_matches("_ZN3app5Store4loadEi", "app::Store::load(int)",
+				    "app::Store::load"));
+	CHECK(rec_demangled_matches("_ZN3app5Store4loadEi", "app::Store::load(int)",
+				    "app::Store::load(int)"));
+	CHECK(!rec_demangled_matches("_ZN3app5Store4loadEi", "app::Store::load(int)",
+				     "app::Store::load(long)"));
+	CHECK(!rec_demangled_matches("_ZN3app5Store6loaderEi", "app::Store::loader(int)",
+				     "app::Store::load"));
+	CHECK(!rec_demangled_matches("_ZN3app5Store4loadEi", "app::Store::load(int)",
+				     "Store::load"));
+	/* Rust's v0 mangling; with a hash, only the function of that hash matches */
+	CHECK(rec_demangle("_RNvNtCs1234_7mycrate5store5flush", out, sizeof(out)));
+	CHECK_STR_EQ(out, "mycrate::store::flush");
+	CHECK(rec_demangle("_RINvNtCs1234_7mycrate5store4scanlEB4_", out, sizeof(out)));
+	CHECK_STR_EQ(out, "mycrate::store::scan::<i32>");
+	CHECK(rec_demangled_matches("_RNvNtCs1234_7mycrate5store5flush", "mycrate::store::flush",
+				    "mycrate[3c1c0]::store::flush"));
+	CHECK(!rec_demangled_matches("_RNvNtCs5678_7mycrate5store5flush", "mycrate::store::flush",
+				     "mycrate[3c1c0]::store::flush"));
+	CHECK(rec_demangled_matches("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write",
+				    "core::fmt::write::h0123456789abcdef"));
+	CHECK(!rec_demangled_matches("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write",
+				     "core::fmt::write::h0123456789abcde0"));
+}
+
+/* Rust functions by their demangled names: without the hash both versions
+ * are listed, none taken; with it, that one. */
+static void rust_names(void)
+{
+	struct rec_trigger_loc loc;
+	char why[2048];
+
+	CHECK_INT_EQ(resolve("mycrate::store::load::h0123456789abcdef", &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.symbol, "_ZN7mycrate5store4load17h0123456789abcdefE");
+	CHECK_INT_EQ(resolve("symbol:mycrate::store::load::hfedcba9876543210", &loc, why,
+			     sizeof(why)), 0);
+	CHECK_STR_EQ(loc.symbol, "_ZN7mycrate5store4load17hfedcba9876543210E");
+	CHECK_INT_EQ(resolve("mycrate[128aac]::store::flush", &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.symbol, "_RNvNtCs5678_7mycrate5store5flush");
+	CHECK_INT_EQ(resolve("mycrate::store::flush", &loc, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "found 2: mycrate::store::flush (_RNvNtCs1234_7mycrate5store5flush"));
+	CHECK_INT_EQ(resolve("mycrate::store::load", &loc, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "_ZN7mycrate5store4load17hfedcba9876543210E"));
+	CHECK_INT_EQ(resolve("mycrate::store::flsh", &loc, why, sizeof(why)), -ENOENT);
+	CHECK(strstr(why, "closest: mycrate::store::flush"));
 }
 
 /* The forms with a function name: symbol:, bare, demangled, several. */
@@ -212,11 +267,19 @@ static void symbol_listing(void)
 	FILE *f = open_memstream(&buf, &len);
 	int n;
 
-	n = rec_symbols_list(f, unit_self_exe(), "store::", why, sizeof(why));
+	n = rec_symbols_list(f, unit_self_exe(), "app::store::", why, sizeof(why));
 	fclose(f);
 	CHECK_INT_EQ(n, 3);
 	CHECK(buf && strstr(buf, "app::Store::load(int)\t_ZN3app5Store4loadEi\t/"));
 	CHECK(buf && strstr(buf, "app::Store::save(double)\t_ZN3app5Store4saveEd\t"));
+	free(buf);
+	/* Rust names demangled (without the hash), beside their symbols */
+	f = open_memstream(&buf, &len);
+	n = rec_symbols_list(f, unit_self_exe(), "mycrate::", why, sizeof(why));
+	fclose(f);
+	CHECK_INT_EQ(n, 4);
+	CHECK(buf && strstr(buf, "mycrate::store::flush\t_RNvNtCs5678_7mycrate5store5flush\t/"));
+	CHECK(buf && strstr(buf, "mycrate::store::load\t_ZN7mycrate5store4load17h0123456789abcdefE\t/"));
 	free(buf);
 	/* a process: its libraries too */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
@@ -244,6 +307,7 @@ int main(void)
 {
 	UNIT_RUN(demangling);
 	UNIT_RUN(function_forms);
+	UNIT_RUN(rust_names);
 	UNIT_RUN(line_forms);
 	UNIT_RUN(other_forms);
 	UNIT_RUN(symbol_listing);

@@ -2,7 +2,9 @@
 /*
  * Unit tests of convert/srcline: the line of a function of this very
  * program (built with -g) read back from its DWARF; what gets no line
- * (not a path, a missing binary, an unknown symbol) and how it is counted.
+ * (not a path, a missing binary, an unknown symbol) and how it is counted;
+ * functions with Rust-mangled symbols (asm labels), legacy and v0, found by
+ * the names perf prints for them.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -18,6 +20,18 @@ __attribute__((noinline)) int srcline_probe(int x)
 	return x * 3 + 1;
 }
 static const int probe_last = __LINE__;
+
+__attribute__((noinline)) int rust_legacy(int x) __asm__("_ZN7mycrate5store4load17h0123456789abcdefE");
+__attribute__((noinline)) int rust_legacy(int x)
+{
+	return x * 5 + 1;
+}
+__attribute__((noinline)) int rust_v0(int x) __asm__("_RNvNtCs1234_7mycrate5store5flush");
+__attribute__((noinline)) int rust_v0(int x)
+{
+	return x * 7 + 1;
+}
+static const int rust_last = __LINE__;
 
 static char exe[PATH_MAX];
 
@@ -43,6 +57,22 @@ static void test_own_function(void)
 	CHECK(again == file && line2 == line);
 	CHECK_U64_EQ(srcline_stats(s).functions, 2);
 	CHECK_U64_EQ(srcline_stats(s).found, 2);
+	srcline_free(s);
+}
+
+/* perf 6.1 prints "mycrate::store::load" and "mycrate::store::flush". */
+static void test_rust_names(void)
+{
+	struct srcline *s = srcline_new(NULL);
+	const char *file = NULL;
+	unsigned line = 0;
+
+	CHECK(rust_legacy(1) + rust_v0(1) == 14);
+	CHECK(lookup(s, exe, "mycrate::store::load", 0, &file, &line));
+	CHECK(file && strstr(file, "test_srcline.c"));
+	CHECK((int)line > probe_last && (int)line < rust_last);
+	CHECK(lookup(s, exe, "mycrate::store::flush", 0, &file, &line));
+	CHECK((int)line > probe_last && (int)line < rust_last);
 	srcline_free(s);
 }
 
@@ -107,6 +137,7 @@ int main(void)
 		return 1;
 	exe[n] = 0;
 	UNIT_RUN(test_own_function);
+	UNIT_RUN(test_rust_names);
 	UNIT_RUN(test_none);
 	UNIT_RUN(test_symfs);
 	UNIT_RUN(test_sym_start);

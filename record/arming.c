@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#include "arming.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Bytes one sample takes in perf's ring, by unwinder, measured with perf 6.1
+ * on a busy thread (README "Off-CPU time and how far back a snapshot
+ * reaches"): the header, ip, tid, time and period, then the call chain (fp:
+ * about ten frames), the 8 KiB stack copy and registers (dwarf), or 32
+ * branch entries of 24 bytes (lbr, estimated).
+ */
+static const struct {
+	const char *unwinder;
+	unsigned bytes;
+} sample_bytes[] = {
+	{ "fp", 115 },
+	{ "dwarf", 8300 },
+	{ "lbr", 920 },
+};
+
+/* perf's default data ring (perf_event_mlock_kb 516: 512 KiB + a page) */
+#define PERF_DATA_RING (512.0 * 1024)
+/* perf's default Intel PT AUX ring in snapshot mode: 4 MiB for a privileged
+ * user, else 128 KiB (tools/perf/arch/x86/util/intel-pt.c) */
+#define PERF_AUX_PRIVILEGED (4.0 * 1024 * 1024)
+#define PERF_AUX_USER (128.0 * 1024)
+/* Intel PT writes "hundreds of megabytes per second per core" (perf's
+ * intel-pt.txt): the low end, so the ring has surely filled */
+#define PT_BYTES_PER_S 100e6
+
+static unsigned bytes_per_sample(const char *unwinder)
+{
+	for (size_t i = 0; i < sizeof(sample_bytes) / sizeof(sample_bytes[0]); i++)
+		if (unwinder && !strcmp(unwinder, sample_bytes[i].unwinder))
+			return sample_bytes[i].bytes;
+	return sample_bytes[0].bytes;
+}
+
+/* The ring's size in bytes: --snapshot-size (as perf rounds it) or perf's default. */
+static double ring_bytes(const struct rec_opts *o, const struct rec_host *h, bool pt)
+{
+	if (o->snapshot_size)
+		return (double)rec_plan_pages(o->snapshot_size) * 4096;
+	if (!pt)
+		return PERF_DATA_RING;
+	return h->root || h->cap_perfmon ? PERF_AUX_PRIVILEGED : PERF_AUX_USER;
+}
+
+void rec_arming_decide(const struct rec_opts *o, const struct rec_host *h,
+		       const struct rec_plan *p, struct rec_arming *a)
+{
+	bool pt = p->mode == REC_MODE_PT;
+	double ring = ring_bytes(o, h, pt), rate;
+
+	memset(a, 0, sizeof(*a));
+	if (o->arm_after_s >= 0) {
+		a->by = REC_ARM_OPTION;
+		a->after_ms = o->arm_after_s * 1e3;
+		return;
+	}
+	if (o->full_execution) {
+		a->by = REC_ARM_AT_ONCE;
+		return;
+	}
+	a->by = REC_ARM_RING;
+	if (pt) {
+		rate = PT_BYTES_PER_S;
+		snprintf(a->why, sizeof(a->why), "%.0f KiB of Intel PT at about %.0f MB/s",
+			 ring / 1024, rate / 1e6);
+	} else {
+		unsigned b = bytes_per_sample(p->unwinder);
+
+		rate = (double)b * o->sampling_freq;
+		snprintf(a->why, sizeof(a->why), "%.0f KiB at about %u bytes a sample (%s), "
+			 "%u samples a second", ring / 1024, b, p->unwinder ? p->unwinder : "fp",
+			 o->sampling_freq);
+	}
+	a->fill_ms = ring / rate * 1e3;
+	a->after_ms = a->fill_ms < REC_ARM_MAX_MS ? a->fill_ms : REC_ARM_MAX_MS;
+}
+
+char *rec_arming_describe(const struct rec_arming *a, char *buf, size_t size)
+{
+	switch (a->by) {
+	case REC_ARM_AT_ONCE:
+		snprintf(buf, size, "trigger armed at once (no ring buffer)");
+		break;
+	case REC_ARM_OPTION:
+		snprintf(buf, size, "trigger armed after %.0f ms (--arm-after): hits before "
+			 "are ignored", a->after_ms);
+		break;
+	case REC_ARM_RING:
+		snprintf(buf, size, "trigger armed after %.0f ms%s: the ring fills in about "
+			 "%.0f ms (%s); a hit before waits for it (--arm-after 0 arms at once)",
+			 a->after_ms, a->fill_ms > a->after_ms ? " (the longest it waits)" : "",
+			 a->fill_ms, a->why);
+		break;
+	}
+	return buf;
+}

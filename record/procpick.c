@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#include "procpick.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "picker.h"
+#include "procfs.h"
+
+#define CMDLINE_SHOWN 200   /* bytes of a command line shown */
+
+struct proc_row {
+	pid_t pid;
+	char *row;     /* "PID COMM<TAB>COMMAND LINE", owned */
+};
+
+/* Reads process PID's command line (arguments joined by spaces) into BUF.
+ * Returns its length; 0 for a kernel thread (none) or a process gone. */
+static size_t read_cmdline(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0' || buf[i] == '\t' || buf[i] == '\n')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return (size_t)n;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct proc_row *x = a, *y = b;
+
+	return x->pid < y->pid ? 1 : x->pid > y->pid ? -1 : 0;
+}
+
+/* Fills *ROWS (*N of them) with the processes to pick from. Returns 0 or -ENOMEM. */
+static int collect(struct proc_row **rows, size_t *n)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		char cmd[CMDLINE_SHOWN + 1], comm[32], *end;
+		long pid = strtol(de->d_name, &end, 10);
+		struct proc_row *r;
+
+		if (*end || pid <= 0 || pid == getpid() || !rec_proc_alive((pid_t)pid) ||
+		    !read_cmdline((pid_t)pid, cmd, sizeof(cmd)) ||
+		    rec_proc_comm((pid_t)pid, (pid_t)pid, comm, sizeof(comm)))
+			continue;
+		r = array_grow(*rows, &cap, *n, sizeof(**rows));
+		if (!r) {
+			err = -ENOMEM;
+			break;
+		}
+		*rows = r;
+		r = &(*rows)[*n];
+		r->pid = (pid_t)pid;
+		if (asprintf(&r->row, "%ld %s\t%s", pid, comm, cmd) < 0)
+			err = -ENOMEM;
+		else
+			(*n)++;
+	}
+	closedir(d);
+	qsort(*rows, *n, sizeof(**rows), newest_first);
+	return err;
+}
+
+int rec_procpick(pid_t *pid, char *why, size_t size)
+{
+	static const struct rec_picker picker = {
+		"process", "the process to attach to and record",
+	};
+	struct proc_row *rows = NULL;
+	char **text = NULL;
+	size_t n = 0, pick;
+	int err;
+
+	if (!isatty(STDIN_FILENO)) {
+		snprintf(why, size, "attach: expected -p PID, -t TID, or a terminal to pick a "
+			 "process on, found none (stdin is not a terminal)");
+		return -ENOTTY;
+	}
+	err = collect(&rows, &n);
+	if (!err && !n)
+		err = -ENOENT;
+	if (!err && !(text = calloc(n, sizeof(*text))))
+		err = -ENOMEM;
+	for (size_t i = 0; !err && i < n; i++)
+		text[i] = rows[i].row;
+	if (!err)
+		err = rec_pick(&picker, text, n, &pick);
+	if (!err)
+		*pid = rows[pick].pid;
+	else if (err == -ECANCELED)
+		snprintf(why, size, "attach: no process picked");
+	else if (err == -ENOENT)
+		snprintf(why, size, "attach: expected processes to pick from, found none");
+	else
+		snprintf(why, size, "attach: cannot pick a process: %s", strerror(-err));
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].row);
+	free(rows);
+	free(text);
+	return err;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * procpick: `snaptrace attach` without -p or -t: the user picks the process
+ * on the terminal, with the picker of --trigger '?' (picker.h).
+ */
+#ifndef SNAPTRACE_REC_PROCPICK_H
+#define SNAPTRACE_REC_PROCPICK_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Lists the running processes that have a program (kernel threads, zombies
+ * and this process left out), newest (highest pid) first, as
+ * "PID COMM<TAB>COMMAND LINE", and lets the user pick one. Sets *PID.
+ * Returns 0; or a negative error with a one-line reason in WHY (SIZE
+ * bytes): -ENOTTY stdin is not a terminal, -ECANCELED nothing was picked,
+ * -ENOENT no process to pick, -ENOMEM.
+ */
+int rec_procpick(pid_t *pid, char *why, size_t size);
+
+#endif
