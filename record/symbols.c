@@ -12,13 +12,13 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "host.h"
 #include "procfs.h"
+#include "spawn.h"
 
 #define MAX_FILES 256
 #define LIST_ROWS 20    /* rows the numbered list shows at a time */
@@ -197,6 +197,8 @@ static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
 {
 	char buf[64];
 	int fd = memfd_create("snaptrace-symbols", MFD_CLOEXEC), p[2], status;
+	char *fzf_argv[] = { "fzf", "--delimiter=\t", "--with-nth=2,3", "--prompt=trigger> ",
+			     "--header=the function whose call takes the snapshot", NULL };
 	ssize_t got = 0, r;
 	pid_t child;
 	FILE *f;
@@ -215,19 +217,10 @@ static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
 		close(fd);
 		return -EIO;
 	}
-	child = fork();
-	if (child == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* never outlives the recorder */
-		dup2(fd, STDIN_FILENO);
-		dup2(p[1], STDOUT_FILENO);
-		execl(fzf, "fzf", "--delimiter=\t", "--with-nth=2,3", "--prompt=trigger> ",
-		      "--header=the function whose call takes the snapshot", (char *)NULL);
-		_exit(127);
-	}
+	child = spawn_start(&(struct spawn){
+		.path = fzf, .argv = fzf_argv, .nfds = 2, .fds = { fd, p[1] },
+		.death_signal = SIGTERM,	/* never outlives the recorder */
+	});
 	close(fd);
 	close(p[1]);
 	while (child > 0 && got < (ssize_t)sizeof(buf) - 1 &&
@@ -240,7 +233,7 @@ static int pick_fzf(const char *fzf, const struct table *t, size_t *pick)
 	}
 	close(p[0]);
 	if (child < 0)
-		return -errno;
+		return (int)child;
 	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 		;
 	buf[got] = '\0';
