@@ -183,7 +183,7 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 	return -1;
 }
 
-int binstream_convert(struct input *in, const char *name, struct converter *cv, int *conv_err,
+int binstream_convert(struct input *in, const char *name, struct conv_driver *cv, int *conv_err,
 		      char *errbuf, size_t errlen)
 {
 	struct binstream s = { .in = in, .name = name, .errbuf = errbuf, .errlen = errlen };
@@ -268,7 +268,7 @@ int binstream_convert(struct input *in, const char *name, struct converter *cv, 
 			conv_parse_line(p, len, &l);
 			s.start += len + (nl ? 1 : 0);
 		}
-		e = converter_parsed(cv, &l);
+		e = conv_driver_parsed(cv, &l);
 		if (e) {
 			*conv_err = e;
 			rc = PIPELINE_CONVERT;

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "convert.h"
+#include "driver.h"
 #include "input.h"
 
 /*
@@ -22,7 +22,7 @@
  * one-line reason in ERRBUF ("NAME: byte N: a binary record of unknown
  * type 9"). Memory: one read buffer and the strings the stream defined.
  */
-int binstream_convert(struct input *in, const char *name, struct converter *cv, int *conv_err,
+int binstream_convert(struct input *in, const char *name, struct conv_driver *cv, int *conv_err,
 		      char *errbuf, size_t errlen);
 
 #endif

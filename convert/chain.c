@@ -15,7 +15,7 @@
  * sample less one period) is an "[off-cpu]" slice under the stack the
  * thread left the CPU with.
  */
-#include "conv.h"
+#include "state.h"
 
 #include <string.h>
 

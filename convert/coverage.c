@@ -5,7 +5,7 @@
  * chains (frame-pointer unwinding through code built without frame
  * pointers), with the binaries to blame and the fix.
  */
-#include "conv.h"
+#include "state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * open hash table with chaining that doubles when it is full. Memory grows
  * with the distinct functions of the input, never with its length.
  */
-#include "conv.h"
+#include "state.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert.h"
+#include "driver.h"
 #include "diag.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
@@ -207,15 +207,15 @@ static int dump(const char *path, enum dump_view view)
 }
 
 /* Reports why the converter stopped (an enum conv_error); returns the exit status. */
-static int converter_failed(const struct converter *cv, int conv_err)
+static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 {
-	diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" : converter_message(cv));
+	diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" : conv_driver_message(cv));
 	return conv_err == CONV_ERR_COLUMN || conv_err == CONV_ERR_LINE_ENDS ? EXIT_USAGE
 									     : EXIT_RUNTIME;
 }
 
 /* Feeds one input to the converter. Returns an exit status. */
-static int convert_input(struct converter *cv, const char *path, const struct input_perf *perf)
+static int convert_input(struct conv_driver *cv, const char *path, const struct input_perf *perf)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
@@ -227,14 +227,14 @@ static int convert_input(struct converter *cv, const char *path, const struct in
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
-	converter_begin_input(cv, path);
-	lines = converter_stats(cv)->lines;
+	conv_driver_begin_input(cv, path);
+	lines = conv_driver_stats(cv)->lines;
 	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
 				 sizeof(err))) {
 	case PIPELINE_OK:
 		break;
 	case PIPELINE_CONVERT:
-		rc = converter_failed(cv, conv_err);
+		rc = conv_driver_failed(cv, conv_err);
 		break;
 	case PIPELINE_READ_ERROR:
 	case PIPELINE_NOMEM:
@@ -254,10 +254,10 @@ static int convert_input(struct converter *cv, const char *path, const struct in
 		rc = EXIT_RUNTIME;
 		break;
 	}
-	if (rc == EXIT_OK && converter_stats(cv)->lines == lines)
+	if (rc == EXIT_OK && conv_driver_stats(cv)->lines == lines)
 		diag_warn("%s: empty input: it adds nothing to the trace", path);
-	if (rc == EXIT_OK && (conv_err = converter_end_input(cv)))
-		rc = converter_failed(cv, conv_err);
+	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
+		rc = conv_driver_failed(cv, conv_err);
 	return rc;
 }
 
@@ -292,17 +292,17 @@ static void srcline_summary(const struct srcline *sl)
 		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary));
 }
 
-static void summary(const struct options *o, struct converter *cv, const struct srcline *sl,
+static void summary(const struct options *o, struct conv_driver *cv, const struct srcline *sl,
 		    uint64_t bytes)
 {
-	const struct conv_stats *s = converter_stats(cv);
+	const struct conv_stats *s = conv_driver_stats(cv);
 
 	diag_info("%llu threads, %llu slices, %llu samples, %llu decode errors, %llu lines "
 		  "skipped, %.1f MiB of FXT",
 		  (unsigned long long)s->threads, (unsigned long long)s->slices,
 		  (unsigned long long)s->samples, (unsigned long long)s->decode_errors,
 		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
-	converter_report(cv, SUMMARY_THREADS);
+	conv_driver_report(cv, SUMMARY_THREADS);
 	srcline_summary(sl);
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
 	};
 	struct input_perf perf;
 	struct fxt_writer *w;
-	struct converter *cv;
+	struct conv_driver *cv;
 	struct conv_opts copts;
 	struct srcline *sl = NULL;
 	const struct conv_stats *stats;
@@ -375,11 +375,11 @@ int main(int argc, char **argv)
 					  "checked", argv[i], o.perf);
 	}
 	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl };
-	cv = converter_new(w, &copts);
+	cv = conv_driver_new(w, &copts);
 	if (!cv || (!o.no_srcline && !sl)) {
 		diag_error("out of memory");
 		if (cv)
-			converter_free(cv);
+			conv_driver_free(cv);
 		srcline_free(sl);
 		fxt_writer_abort(w);
 		rc = EXIT_RUNTIME;
@@ -387,9 +387,9 @@ int main(int argc, char **argv)
 	}
 	for (int i = optind; i < argc && rc == EXIT_OK; i++)
 		rc = convert_input(cv, argv[i], &perf);
-	if (rc == EXIT_OK && (err = converter_end(cv)))
-		rc = converter_failed(cv, err);
-	stats = converter_stats(cv);
+	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
+		rc = conv_driver_failed(cv, err);
+	stats = conv_driver_stats(cv);
 	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
 	    !stats->decode_errors) {
 		diag_error("%s: no line was perf script output (%llu skipped); expected the "
@@ -407,7 +407,7 @@ int main(int argc, char **argv)
 	} else {
 		summary(&o, cv, sl, bytes);
 	}
-	converter_free(cv);
+	conv_driver_free(cv);
 	srcline_free(sl);
 out:
 	free(o.perf_args);

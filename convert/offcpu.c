@@ -5,7 +5,7 @@
  * kernel half of its call chain (the system call and the kernel function it
  * blocked in, below the scheduler's own frames).
  */
-#include "conv.h"
+#include "state.h"
 
 #include <string.h>
 

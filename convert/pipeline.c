@@ -140,7 +140,7 @@ static void progress(struct input *in, const char *name)
 }
 
 /* pipeline_convert() of a text input. */
-static int convert_text(struct input *in, const char *name, struct converter *cv,
+static int convert_text(struct input *in, const char *name, struct conv_driver *cv,
 			unsigned workers, int *conv_err, char *errbuf, size_t errlen)
 {
 	struct pipeline pl = { .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -198,7 +198,7 @@ static int convert_text(struct input *in, const char *name, struct converter *cv
 		if (b->nomem)
 			goto nomem;
 		for (size_t i = 0; i < b->nlines; i++) {
-			int e = converter_parsed(cv, &b->lines[i]);
+			int e = conv_driver_parsed(cv, &b->lines[i]);
 
 			if (e) {
 				*conv_err = e;
@@ -236,7 +236,7 @@ out:
 	return rc;
 }
 
-int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
+int pipeline_convert(struct input *in, const char *name, struct conv_driver *cv, unsigned workers,
 		     int *conv_err, char *errbuf, size_t errlen)
 {
 	if (input_binstream(in))	/* binary records: no parsing to spread */

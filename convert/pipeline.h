@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "convert.h"
+#include "driver.h"
 #include "input.h"
 
 /* The fuzz build (tests/fuzz/build.mk) makes both small, so that its inputs
@@ -27,7 +27,7 @@
 enum pipeline_status {
 	PIPELINE_OK = 0,
 	PIPELINE_READ_ERROR = -1,   /* reading the input failed, or a line was too long */
-	PIPELINE_CONVERT = -2,      /* the converter stopped: see converter_parsed()'s code */
+	PIPELINE_CONVERT = -2,      /* the converter stopped: see conv_driver_parsed()'s code */
 	PIPELINE_NOMEM = -3,
 };
 
@@ -39,7 +39,7 @@ enum pipeline_status {
  * An input of snaptrace's dlfilter (input_binstream()) is read by
  * binstream_convert() on the calling thread instead.
  */
-int pipeline_convert(struct input *in, const char *name, struct converter *cv, unsigned workers,
+int pipeline_convert(struct input *in, const char *name, struct conv_driver *cv, unsigned workers,
 		     int *conv_err, char *errbuf, size_t errlen);
 
 #endif

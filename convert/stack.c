@@ -14,11 +14,11 @@
  * after a closed one (a decode error, a new input) must also not begin
  * before the closing time (its floor), or an earlier frame's end would close
  * it: its events are moved up to floor + CONV_INFERRED_ROOM_NS when they come
- * earlier (convert.c), so that the room is always there. After a decode
+ * earlier (driver.c), so that the room is always there. After a decode
  * error the frames begin next to the error, the k-th at
  * floor + CONV_INFERRED_ROOM_NS - k.
  */
-#include "conv.h"
+#include "state.h"
 
 #include "array.h"
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * thread), naming of processes and threads as FXT kernel objects, and the
  * events written on a thread's track.
  */
-#include "conv.h"
+#include "state.h"
 
 #include "array.h"
 #include <stdio.h>
@@ -172,8 +172,8 @@ static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
 {
 	if (!t->named)
 		conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
-	ev->pid = t->pkoid;
-	ev->tid = t->tkoid;
+	ev->process_koid = t->pkoid;
+	ev->thread_koid = t->tkoid;
 	fxt_writer_event(c->w, ev);
 }
 

@@ -74,7 +74,7 @@ static void print_event(FILE *out, const struct fxt_revent *ev)
 {
 	fprintf(out, "%zu event %s ts=%" PRIu64 " pid=%" PRIu64 " tid=%" PRIu64
 		" cat=\"%s\" name=\"%s\"", ev->record_no, fxt_event_type_name(ev->type),
-		ev->ts, ev->pid, ev->tid, one_line(ev->category), one_line(ev->name));
+		ev->ts, ev->process_koid, ev->thread_koid, one_line(ev->category), one_line(ev->name));
 	if (ev->type == FXT_EVENT_COMPLETE)
 		fprintf(out, " end_ts=%" PRIu64, ev->end_ts);
 	if (ev->type == FXT_EVENT_COUNTER)
@@ -113,10 +113,10 @@ static int cmp_thread(uint64_t pid_a, uint64_t tid_a, uint64_t pid_b, uint64_t t
 static void print_slice(FILE *out, const struct fxt_slice *s, bool verbose)
 {
 	if (!verbose) {
-		fprintf(out, "%" PRIu64 " %u %s\n", s->tid, s->depth, one_line(s->ev->name));
+		fprintf(out, "%" PRIu64 " %u %s\n", s->thread_koid, s->depth, one_line(s->ev->name));
 		return;
 	}
-	fprintf(out, "%" PRIu64 " %u %*s%s [%" PRIu64 ", ", s->tid, s->depth, 2 * (int)s->depth,
+	fprintf(out, "%" PRIu64 " %u %*s%s [%" PRIu64 ", ", s->thread_koid, s->depth, 2 * (int)s->depth,
 		"", one_line(s->ev->name), s->begin);
 	if (s->end == UINT64_MAX)
 		fprintf(out, "did not end]");
@@ -130,10 +130,10 @@ static void print_slice(FILE *out, const struct fxt_slice *s, bool verbose)
 static void print_instant(FILE *out, const struct fxt_instant *n, bool verbose)
 {
 	if (!verbose) {
-		fprintf(out, "%" PRIu64 " %u %s\n", n->tid, n->depth, one_line(n->ev->name));
+		fprintf(out, "%" PRIu64 " %u %s\n", n->thread_koid, n->depth, one_line(n->ev->name));
 		return;
 	}
-	fprintf(out, "%" PRIu64 " %u %*s%s @%" PRIu64 " instant cat=\"%s\"", n->tid, n->depth,
+	fprintf(out, "%" PRIu64 " %u %*s%s @%" PRIu64 " instant cat=\"%s\"", n->thread_koid, n->depth,
 		2 * (int)n->depth, "", one_line(n->ev->name), n->ev->ts,
 		one_line(n->ev->category));
 	print_args(out, n->ev);
@@ -149,21 +149,21 @@ void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose)
 		uint64_t pid, tid;
 		bool slice_first = j == t->ninstants ||
 				   (i < t->nslices &&
-				    cmp_thread(t->slices[i].pid, t->slices[i].tid,
-					       t->instants[j].pid, t->instants[j].tid) <= 0);
+				    cmp_thread(t->slices[i].process_koid, t->slices[i].thread_koid,
+					       t->instants[j].process_koid, t->instants[j].thread_koid) <= 0);
 
 		if (slice_first) {
-			pid = t->slices[i].pid;
-			tid = t->slices[i].tid;
+			pid = t->slices[i].process_koid;
+			tid = t->slices[i].thread_koid;
 		} else {
-			pid = t->instants[j].pid;
-			tid = t->instants[j].tid;
+			pid = t->instants[j].process_koid;
+			tid = t->instants[j].thread_koid;
 		}
 		if (verbose)
 			fprintf(out, "# thread pid=%" PRIu64 " tid=%" PRIu64 "\n", pid, tid);
-		for (; i < t->nslices && t->slices[i].pid == pid && t->slices[i].tid == tid; i++)
+		for (; i < t->nslices && t->slices[i].process_koid == pid && t->slices[i].thread_koid == tid; i++)
 			print_slice(out, &t->slices[i], verbose);
-		for (; j < t->ninstants && t->instants[j].pid == pid && t->instants[j].tid == tid;
+		for (; j < t->ninstants && t->instants[j].process_koid == pid && t->instants[j].thread_koid == tid;
 		     j++)
 			print_instant(out, &t->instants[j], verbose);
 	}

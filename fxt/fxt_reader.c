@@ -25,7 +25,6 @@
 #include <zlib.h>
 
 #include "fxt_format.h"
-#include "fxt_sink.h"
 #include "fxt_trace_priv.h"
 #include "fxt_utf8.h"
 
@@ -123,7 +122,7 @@ const char *fxt_event_type_name(enum fxt_event_type type)
 struct reader {
 	struct fxt_trace *t;
 	const char *strtab[FXT_STRING_INDEX_MAX + 1];
-	struct { uint64_t pid, tid; bool set; } thrtab[FXT_THREAD_INDEX_MAX + 1];
+	struct { uint64_t process_koid, thread_koid; bool set; } thrtab[FXT_THREAD_INDEX_MAX + 1];
 	uint32_t provider;
 	size_t rec;                   /* record number */
 	const uint8_t *p, *end;       /* cursor in the current record */
@@ -342,11 +341,11 @@ static void read_event(struct reader *r, uint64_t h)
 
 	ticks = next_word(r);
 	if (th == FXT_THREAD_REF_INLINE) {
-		ev.pid = next_word(r);
-		ev.tid = next_word(r);
+		ev.process_koid = next_word(r);
+		ev.thread_koid = next_word(r);
 	} else if (r->thrtab[th].set) {
-		ev.pid = r->thrtab[th].pid;
-		ev.tid = r->thrtab[th].tid;
+		ev.process_koid = r->thrtab[th].process_koid;
+		ev.thread_koid = r->thrtab[th].thread_koid;
 	} else {
 		PROBLEM(r, "unregistered thread index %u (Perfetto puts it on pid 0/tid 0)", th);
 	}
@@ -548,13 +547,13 @@ static void read_record(struct reader *r, const uint8_t *p, size_t words)
 		break;
 	case FXT_REC_THREAD:
 		ix = (unsigned)FXT_FIELD(h, FXT_THREAD_INDEX_FIRST, FXT_THREAD_INDEX_LAST);
-		r->thrtab[ix].pid = next_word(r);
-		r->thrtab[ix].tid = next_word(r);
+		r->thrtab[ix].process_koid = next_word(r);
+		r->thrtab[ix].thread_koid = next_word(r);
 		r->thrtab[ix].set = ix != 0;
 		if (ix == 0)
 			PROBLEM(r, "%s", "thread record with index 0");
 		note(r, "thread index=%u pid=%llu tid=%llu", ix,
-		     (unsigned long long)r->thrtab[ix].pid, (unsigned long long)r->thrtab[ix].tid);
+		     (unsigned long long)r->thrtab[ix].process_koid, (unsigned long long)r->thrtab[ix].thread_koid);
 		break;
 	case FXT_REC_EVENT:
 		read_event(r, h);

@@ -42,7 +42,7 @@ struct fxt_rarg {
 struct fxt_revent {
 	enum fxt_event_type type;
 	uint64_t ts, end_ts, counter_id;
-	uint64_t pid, tid;
+	uint64_t process_koid, thread_koid;
 	const char *category, *name;
 	struct fxt_rarg *args;
 	unsigned nargs;
@@ -61,7 +61,7 @@ struct fxt_rkobj {
 
 /* One rebuilt slice on a thread's track. */
 struct fxt_slice {
-	uint64_t pid, tid;
+	uint64_t process_koid, thread_koid;
 	unsigned depth;        /* 0 = outermost */
 	uint64_t begin, end;   /* ns; end = UINT64_MAX when it never ended */
 	const struct fxt_revent *ev;   /* the begin or complete event */
@@ -69,7 +69,7 @@ struct fxt_slice {
 
 /* One instant, with the depth of the thread's stack when it happened. */
 struct fxt_instant {
-	uint64_t pid, tid;
+	uint64_t process_koid, thread_koid;
 	unsigned depth;
 	const struct fxt_revent *ev;
 };
@@ -81,7 +81,7 @@ struct fxt_trace {
 	struct fxt_revent *events;  size_t nevents;
 	struct fxt_rkobj *kobjs;    size_t nkobjs;
 	/* Filled by fxt_trace_slices(): slices of each thread in start order
-	 * (ties: outer first), threads ordered by (pid, tid). */
+	 * (ties: outer first), threads ordered by (process_koid, thread_koid). */
 	struct fxt_slice *slices;   size_t nslices;
 	struct fxt_instant *instants; size_t ninstants;
 	/* Problems found, one line each, "record N: ..." (N as in record_no);

@@ -95,32 +95,5 @@ int fxt_sink_close(struct fxt_sink *s);
 /* Discards the output: closes and removes the temporary file; frees S's memory. */
 void fxt_sink_abort(struct fxt_sink *s);
 
-/* Stores V as 8 little-endian bytes at P (no alignment needed). */
-static inline void fxt_put64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	__builtin_memcpy(p, &v, 8);
-#else
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
-
-/* Returns the 8 little-endian bytes at P as a number (no alignment needed). */
-static inline uint64_t fxt_get64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, 8);
-	return v;
-#else
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-#endif
-}
 
 #endif

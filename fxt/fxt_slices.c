@@ -49,10 +49,10 @@ static int cmp_thread_time(const void *a, const void *b)
 	const struct fxt_revent *x = *(const struct fxt_revent *const *)a;
 	const struct fxt_revent *y = *(const struct fxt_revent *const *)b;
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	if (x->process_koid != y->process_koid)
+		return x->process_koid < y->process_koid ? -1 : 1;
+	if (x->thread_koid != y->thread_koid)
+		return x->thread_koid < y->thread_koid ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->record_no < y->record_no ? -1 : x->record_no > y->record_no;
@@ -72,8 +72,8 @@ static int cmp_slice_order(const void *a, const void *b)
 #define PROBLEM(b, ev, fmt, ...) \
 	do { \
 		if (fxt_trace_problem((b)->t, "record %zu: %llu/%llu: " fmt, (ev)->record_no, \
-				      (unsigned long long)(ev)->pid, \
-				      (unsigned long long)(ev)->tid, __VA_ARGS__)) \
+				      (unsigned long long)(ev)->process_koid, \
+				      (unsigned long long)(ev)->thread_koid, __VA_ARGS__)) \
 			(b)->err = -ENOMEM; \
 	} while (0)
 
@@ -164,7 +164,7 @@ static int add_slice(struct builder *b, const struct fxt_revent *ev, uint64_t en
 		return -ENOMEM;
 	t->slices = s;
 	t->slices[t->nslices++] = (struct fxt_slice){
-		.pid = ev->pid, .tid = ev->tid, .depth = (unsigned)b->depth,
+		.process_koid = ev->process_koid, .thread_koid = ev->thread_koid, .depth = (unsigned)b->depth,
 		.begin = ev->ts, .end = end, .ev = ev,
 	};
 	return push(b, e);
@@ -182,7 +182,7 @@ static int add_instant(struct builder *b, const struct fxt_revent *ev)
 		return -ENOMEM;
 	t->instants = s;
 	t->instants[t->ninstants++] = (struct fxt_instant){
-		.pid = ev->pid, .tid = ev->tid, .depth = (unsigned)b->depth, .ev = ev,
+		.process_koid = ev->process_koid, .thread_koid = ev->thread_koid, .depth = (unsigned)b->depth, .ev = ev,
 	};
 	return push(b, e);
 }
@@ -294,7 +294,7 @@ static void one_thread(struct builder *b, const struct fxt_revent **order, size_
 				"begin \"%s\" never ended (Perfetto: \"Did not end\")",
 				entry_name(b, &b->stack[i]));
 	}
-	if (on_track && !named(kobjs, nkobjs, order[0]->pid, order[0]->tid))
+	if (on_track && !named(kobjs, nkobjs, order[0]->process_koid, order[0]->thread_koid))
 		PROBLEM(b, order[0], "%s", "events on a thread that no kernel object record "
 			"names (with a \"process\" koid argument)");
 	if (b->t->nslices > first_slice)
@@ -329,7 +329,7 @@ int fxt_trace_slices(struct fxt_trace *t)
 		qsort(kobjs, nk, sizeof(*kobjs), cmp_kobj);
 	for (size_t i = 0, j; i < t->nevents && !b.err; i = j) {
 		for (j = i + 1; j < t->nevents; j++)
-			if (order[j]->pid != order[i]->pid || order[j]->tid != order[i]->tid)
+			if (order[j]->process_koid != order[i]->process_koid || order[j]->thread_koid != order[i]->thread_koid)
 				break;
 		one_thread(&b, order + i, j - i, kobjs, nk);
 	}

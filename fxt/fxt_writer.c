@@ -415,7 +415,7 @@ int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev)
 	words = event_words(w, ev);
 	if (words < 0)
 		return words;
-	th = thread_ref(w, ev->pid, ev->tid);
+	th = thread_ref(w, ev->process_koid, ev->thread_koid);
 	if (th < 0)
 		return th;
 	cat = string_ref(w, ev->category);

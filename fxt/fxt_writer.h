@@ -94,7 +94,7 @@ struct fxt_arg {
 struct fxt_event {
 	enum fxt_event_type type;
 	uint64_t ts;             /* ns */
-	uint64_t pid, tid;       /* koids of the thread's process and the thread: [1, 2^31) */
+	uint64_t process_koid, thread_koid;     /* koids of the thread's process and the thread: [1, 2^31) */
 	fxt_string_id category;
 	fxt_string_id name;
 	const struct fxt_arg *args;

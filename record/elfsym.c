@@ -430,20 +430,31 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
 	return err;
 }
 
+/* Each REC_ELF_* error: its message and the errno it stands for. */
+static const struct {
+	int err;
+	int errno_like;
+	const char *msg;
+} elf_errors[] = {
+	{ REC_ELF_ENOTELF, -ENOEXEC, "not an ELF file" },
+	{ REC_ELF_ENOSYMS, -EINVAL, "no symbol table (stripped?)" },
+	{ REC_ELF_ENOSYM, -EINVAL, "no such function" },
+	{ REC_ELF_ENOLOAD, -EINVAL, "address outside the loaded segments" },
+	{ REC_ELF_ENOTEXEC, -EINVAL, "address outside the executable segments (not code)" },
+};
+
 const char *rec_elf_strerror(int err)
 {
-	switch (err) {
-	case REC_ELF_ENOTELF:
-		return "not an ELF file";
-	case REC_ELF_ENOSYMS:
-		return "no symbol table (stripped?)";
-	case REC_ELF_ENOSYM:
-		return "no such function";
-	case REC_ELF_ENOLOAD:
-		return "address outside the loaded segments";
-	case REC_ELF_ENOTEXEC:
-		return "address outside the executable segments (not code)";
-	default:
-		return strerror(-err);
-	}
+	for (size_t i = 0; i < sizeof(elf_errors) / sizeof(elf_errors[0]); i++)
+		if (elf_errors[i].err == err)
+			return elf_errors[i].msg;
+	return strerror(-err);
+}
+
+int rec_elf_errno(int err)
+{
+	for (size_t i = 0; i < sizeof(elf_errors) / sizeof(elf_errors[0]); i++)
+		if (elf_errors[i].err == err)
+			return elf_errors[i].errno_like;
+	return err;
 }

@@ -87,6 +87,10 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total);
 /* A message for an error returned by this module (or strerror for errno). */
 const char *rec_elf_strerror(int err);
 
+/* Returns the negative errno ERR stands for: -ENOEXEC for REC_ELF_ENOTELF,
+ * -EINVAL for the other REC_ELF_* errors, ERR itself for an errno. */
+int rec_elf_errno(int err);
+
 /* Levenshtein distance of A and B, capped at 255 (exposed for tests). */
 unsigned rec_edit_distance(const char *a, const char *b);
 

@@ -77,7 +77,7 @@ static int explain_missing(struct ctx *c, int err, const char *file, const char 
 	}
 	if (err) {
 		say(c, "%s: cannot read symbols: %s", file, rec_elf_strerror(err));
-		return err == REC_ELF_ENOTELF ? -ENOEXEC : err < -2000 ? -EINVAL : err;
+		return rec_elf_errno(err);
 	}
 	say(c, "%s: expected a function named '%s', found none", file, name);
 	n = rec_elf_suggest(file, name, names, 5);
@@ -233,7 +233,7 @@ static int form_addr(struct ctx *c, const char *arg)
 		    "found one %s", c->exe,
 		    err == REC_ELF_ENOTEXEC ? "outside its executable segments" :
 		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
-		return err < -2000 ? -EINVAL : err;
+		return rec_elf_errno(err);
 	}
 	set_loc(c, c->exe, &s, true);
 	return 0;

@@ -344,11 +344,11 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 		a->first_ts = ev->ts;
 	if (ev->type == FXT_EVENT_COUNTER)
 		return 0;
-	t = thread_get(a, ev->pid, ev->tid);
+	t = thread_get(a, ev->process_koid, ev->thread_koid);
 	if (!t)
 		return -ENOMEM;
 	t->events = true;
-	if (a->opts.one_thread && ev->tid != a->opts.tid)
+	if (a->opts.one_thread && ev->thread_koid != a->opts.tid)
 		return 0;
 	if ((ev->type == FXT_EVENT_BEGIN || ev->type == FXT_EVENT_COMPLETE) &&
 	    row_get(a, t, ev->name, ev->category, &row))

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert.h"
+#include "driver.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 #include "fuzz_file.h"
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct conv_opts opts = { .strict = size && (data[0] & 1) };
 	unsigned workers = size && (data[0] & 2) ? 2 : 1;
 	struct fxt_trace t = { 0 };
-	struct converter *cv;
+	struct conv_driver *cv;
 	struct fxt_writer *w;
 	struct input *in;
 	const char *text = fuzz_file_write("txt", size ? data + 1 : data, size ? size - 1 : 0);
@@ -42,23 +42,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	w = fxt_writer_open(out, FXT_OUTPUT_RAW, "fuzz", &e);
 	if (!w)
 		abort();
-	cv = converter_new(w, &opts);
+	cv = conv_driver_new(w, &opts);
 	if (!cv)
 		abort();
 	if (input_open(text, &perf, &in, err, sizeof(err))) {	/* refused: a binary file */
-		converter_free(cv);
+		conv_driver_free(cv);
 		fxt_writer_abort(w);
 		return 0;
 	}
-	converter_begin_input(cv, text);
+	conv_driver_begin_input(cv, text);
 	rc = pipeline_convert(in, text, cv, workers, &conv_err, err, sizeof(err));
 	if (input_close(in, err, sizeof(err)) < 0)
 		rc = PIPELINE_READ_ERROR;
 	if (rc == PIPELINE_OK)
-		rc = converter_end_input(cv);
+		rc = conv_driver_end_input(cv);
 	if (rc == PIPELINE_OK)
-		rc = converter_end(cv);
-	converter_free(cv);
+		rc = conv_driver_end(cv);
+	conv_driver_free(cv);
 	if (rc) {	/* a refused input: nothing is written */
 		fxt_writer_abort(w);
 		return 0;

@@ -68,8 +68,8 @@ static int command(struct fxt_writer *w, char **f, int n)
 				       str(w, f[2]));
 	if (n < 4 || strlen(f[0]) != 1 || !strchr("BEXI", f[0][0]))
 		return -1;
-	ev.pid = strtoull(f[1], NULL, 10);
-	ev.tid = strtoull(f[2], NULL, 10);
+	ev.process_koid = strtoull(f[1], NULL, 10);
+	ev.thread_koid = strtoull(f[2], NULL, 10);
 	ev.ts = strtoull(f[3], NULL, 10);
 	switch (f[0][0]) {
 	case 'B':

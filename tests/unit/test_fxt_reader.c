@@ -193,8 +193,8 @@ static void reader_inline_refs(void)
 		goto out;
 	e = &t.events[0];
 	CHECK_U64_EQ(e->ts, 77);
-	CHECK_U64_EQ(e->pid, 5);
-	CHECK_U64_EQ(e->tid, 6);
+	CHECK_U64_EQ(e->process_koid, 5);
+	CHECK_U64_EQ(e->thread_koid, 6);
 	CHECK_STR_EQ(e->category, "c");
 	CHECK_STR_EQ(e->name, "inline!");
 	CHECK_INT_EQ(e->nargs, 4);
@@ -237,10 +237,10 @@ static void reader_index_redefinition(void)
 	CHECK_INT_EQ(t.nevents, 2);
 	if (t.nevents == 2) {
 		CHECK_STR_EQ(t.events[0].name, "first");
-		CHECK_U64_EQ(t.events[0].tid, 11);
+		CHECK_U64_EQ(t.events[0].thread_koid, 11);
 		CHECK_STR_EQ(t.events[1].name, "second");
-		CHECK_U64_EQ(t.events[1].pid, 20);
-		CHECK_U64_EQ(t.events[1].tid, 21);
+		CHECK_U64_EQ(t.events[1].process_koid, 20);
+		CHECK_U64_EQ(t.events[1].thread_koid, 21);
 	}
 	fxt_trace_free(&t);
 }
@@ -263,8 +263,8 @@ static void reader_unregistered_refs(void)
 	CHECK_INT_EQ(t.nevents, 2);
 	if (t.nevents == 2) {
 		CHECK_STR_EQ(t.events[0].name, "<unregistered string 9>");
-		CHECK_U64_EQ(t.events[1].pid, 0);
-		CHECK_U64_EQ(t.events[1].tid, 0);
+		CHECK_U64_EQ(t.events[1].process_koid, 0);
+		CHECK_U64_EQ(t.events[1].thread_koid, 0);
 	}
 	fxt_trace_free(&t);
 }

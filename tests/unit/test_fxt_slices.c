@@ -41,8 +41,8 @@ static void begin_trace(const char *name, bool unnamed)
 static void ev_on(enum fxt_event_type type, uint64_t ts, uint64_t end_ts, uint64_t pid,
 		  uint64_t tid, const char *name)
 {
-	struct fxt_event ev = { .type = type, .ts = ts, .end_ts = end_ts, .pid = pid,
-				.tid = tid };
+	struct fxt_event ev = { .type = type, .ts = ts, .end_ts = end_ts, .process_koid = pid,
+				.thread_koid = tid };
 
 	if (!w)
 		return;
@@ -133,8 +133,8 @@ static void slices_nesting(void)
 		CHECK_U64_EQ(t.slices[1].end, 30);
 		CHECK_U64_EQ(t.slices[2].begin, 30);
 		CHECK_U64_EQ(t.slices[2].end, 40);
-		CHECK_U64_EQ(t.slices[2].pid, 1);
-		CHECK_U64_EQ(t.slices[2].tid, 2);
+		CHECK_U64_EQ(t.slices[2].process_koid, 1);
+		CHECK_U64_EQ(t.slices[2].thread_koid, 2);
 	}
 	fxt_trace_free(&t);
 }

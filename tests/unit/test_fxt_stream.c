@@ -29,8 +29,8 @@ static void write_trace(const char *path)
 	for (unsigned i = 0; i < NAMES; i++) {
 		struct fxt_arg arg = { .type = FXT_ARG_UINT64, .name = fxt_writer_cstring(w, "i"),
 				       .u64 = i };
-		struct fxt_event ev = { .type = FXT_EVENT_BEGIN, .ts = 10 * i, .pid = 1,
-					.tid = 1 + i % 2, .args = &arg, .nargs = 1 };
+		struct fxt_event ev = { .type = FXT_EVENT_BEGIN, .ts = 10 * i, .process_koid = 1,
+					.thread_koid = 1 + i % 2, .args = &arg, .nargs = 1 };
 
 		snprintf(name, sizeof(name), "f%u", i);
 		ev.name = fxt_writer_cstring(w, name);
@@ -58,7 +58,7 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	const struct fxt_revent *e = s->events < s->whole->nevents ?
 				     &s->whole->events[s->events] : NULL;
 
-	if (!e || e->type != ev->type || e->ts != ev->ts || e->tid != ev->tid ||
+	if (!e || e->type != ev->type || e->ts != ev->ts || e->thread_koid != ev->thread_koid ||
 	    strcmp(e->name, ev->name) || strcmp(e->category, ev->category) ||
 	    e->nargs != ev->nargs || e->record_no != ev->record_no ||
 	    (ev->nargs && ev->args[0].u64 != e->args[0].u64)) {

@@ -135,7 +135,7 @@ static void writer_pinned_bytes(void)
 		{ .type = FXT_ARG_INT64, .i64 = -5 },
 		{ .type = FXT_ARG_BOOL, .b = true },
 	};
-	struct fxt_event ev = { .type = FXT_EVENT_BEGIN, .ts = 1000, .pid = 1, .tid = 2 };
+	struct fxt_event ev = { .type = FXT_EVENT_BEGIN, .ts = 1000, .process_koid = 1, .thread_koid = 2 };
 	uint64_t *words;
 	size_t n, want = sizeof(pinned) / sizeof(pinned[0]);
 
@@ -199,7 +199,7 @@ static void roundtrip(const char *path, enum fxt_output out)
 		char name[16];
 
 		snprintf(name, sizeof(name), "ev%d", i);
-		ev[i] = (struct fxt_event){ .ts = 1000 + 10 * (uint64_t)i, .pid = 100, .tid = 101,
+		ev[i] = (struct fxt_event){ .ts = 1000 + 10 * (uint64_t)i, .process_koid = 100, .thread_koid = 101,
 					    .category = fxt_writer_cstring(w, "cat"),
 					    .name = fxt_writer_cstring(w, name),
 					    .args = args, .nargs = 8 };
@@ -229,8 +229,8 @@ static void roundtrip(const char *path, enum fxt_output out)
 		snprintf(name, sizeof(name), "ev%zu", i);
 		CHECK_INT_EQ(r->type, ev[i].type);
 		CHECK_U64_EQ(r->ts, ev[i].ts);
-		CHECK_U64_EQ(r->pid, 100);
-		CHECK_U64_EQ(r->tid, 101);
+		CHECK_U64_EQ(r->process_koid, 100);
+		CHECK_U64_EQ(r->thread_koid, 101);
 		CHECK_STR_EQ(r->name, name);
 		CHECK_STR_EQ(r->category, i == 4 ? "" : "cat");
 		CHECK_INT_EQ(r->nargs, ev[i].nargs);
@@ -322,7 +322,7 @@ static void writer_string_recycling(void)
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_AUTO);
 	fxt_string_id *ids = malloc(N * sizeof(*ids));
 	struct fxt_arg arg = { .type = FXT_ARG_STRING };
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1, .args = &arg,
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1, .args = &arg,
 				.nargs = 1 };
 	struct fxt_trace t;
 	size_t bad = 0;
@@ -397,8 +397,8 @@ static void writer_thread_recycling(void)
 			char name[32];
 
 			snprintf(name, sizeof(name), "ev_%d", k);
-			ev.pid = 1000 + (uint64_t)(k % 3);
-			ev.tid = 5000 + (uint64_t)k;
+			ev.process_koid = 1000 + (uint64_t)(k % 3);
+			ev.thread_koid = 5000 + (uint64_t)k;
 			ev.ts = (uint64_t)(r * NT + i);
 			ev.name = fxt_writer_cstring(w, name);
 			CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
@@ -413,12 +413,12 @@ static void writer_thread_recycling(void)
 		int k;
 
 		if (sscanf(t.events[i].name, "ev_%d", &k) != 1 ||
-		    t.events[i].pid != 1000 + (uint64_t)(k % 3) ||
-		    t.events[i].tid != 5000 + (uint64_t)k) {
+		    t.events[i].process_koid != 1000 + (uint64_t)(k % 3) ||
+		    t.events[i].thread_koid != 5000 + (uint64_t)k) {
 			if (!bad++)
 				UNIT_FAIL("event %zu \"%s\" on %llu/%llu", i, t.events[i].name,
-					  (unsigned long long)t.events[i].pid,
-					  (unsigned long long)t.events[i].tid);
+					  (unsigned long long)t.events[i].process_koid,
+					  (unsigned long long)t.events[i].thread_koid);
 		}
 	}
 	CHECK_INT_EQ(bad, 0);
@@ -462,7 +462,7 @@ static void writer_truncation(void)
 	const char *path = unit_tmp("long.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
 	char *name = malloc(LEN), *utf8 = malloc(LEN);
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
 	size_t mlen = sizeof(marker) - 1, nrec;
 	struct fxt_trace t;
 
@@ -512,7 +512,7 @@ static void writer_alignment(void)
 {
 	const char *path = unit_tmp("align.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
 	char s[32];
 	size_t n, nrec, i = 0, strings = 0;
 	uint64_t *words;
@@ -553,7 +553,7 @@ static void writer_invalid_event(void)
 	const char *path = unit_tmp("invalid.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
 	struct fxt_arg args[16] = { { .type = FXT_ARG_BOOL } };
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
 	uint64_t before;
 
 	if (!w)
@@ -607,7 +607,7 @@ static void writer_invalid_utf8(void)
 	static const char marker[] = FXT_STRING_TRUNCATED_MARKER;
 	const char *path = unit_tmp("utf8.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
 	char junk[LONG];
 	struct fxt_trace t;
 	int err;
@@ -654,7 +654,7 @@ static void writer_time_range(void)
 {
 	const char *path = unit_tmp("range.fxt");
 	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
 
 	if (!w)
 		return;

@@ -40,7 +40,7 @@ static void writer_unwritable_directory(void)
 static int sticky_child(const char *path)
 {
 	struct rlimit rl = { .rlim_cur = 256 << 10, .rlim_max = 256 << 10 };
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .pid = 1, .tid = 1 };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
 	struct fxt_writer *w;
 	int err = 0, bad = 0, i;
 
@@ -144,7 +144,7 @@ static void writer_stdout(void)
 	if (pid == 0) {
 		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), err;
 		struct fxt_writer *w;
-		struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = 5, .pid = 1, .tid = 1 };
+		struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = 5, .process_koid = 1, .thread_koid = 1 };
 
 		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 			_exit(1);

@@ -5,7 +5,7 @@
  * to its next one, gathers call chains of samples, and hands everything to
  * the stack machine (stack.c) or the call-chain builder (chain.c).
  */
-#include "convert.h"
+#include "driver.h"
 
 #include "array.h"
 #include <stdio.h>
@@ -56,7 +56,7 @@ struct sample {
 	uint32_t prev_state_len;
 };
 
-struct converter {
+struct conv_driver {
 	struct conv c;
 	const char *input;
 	uint64_t lineno;
@@ -68,9 +68,9 @@ struct converter {
 	char message[512];
 };
 
-struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *opts)
+struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts *opts)
 {
-	struct converter *cv = calloc(1, sizeof(*cv));
+	struct conv_driver *cv = calloc(1, sizeof(*cv));
 	struct conv *c;
 
 	if (!cv)
@@ -102,30 +102,30 @@ struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *op
 	return cv;
 }
 
-void converter_begin_input(struct converter *cv, const char *name)
+void conv_driver_begin_input(struct conv_driver *cv, const char *name)
 {
 	cv->input = name;
 	cv->lineno = 0;
 }
 
-const char *converter_message(const struct converter *cv)
+const char *conv_driver_message(const struct conv_driver *cv)
 {
 	return cv->message;
 }
 
-const struct conv_stats *converter_stats(const struct converter *cv)
+const struct conv_stats *conv_driver_stats(const struct conv_driver *cv)
 {
 	return &cv->c.stats;
 }
 
-void converter_report(struct converter *cv, unsigned top)
+void conv_driver_report(struct conv_driver *cv, unsigned top)
 {
 	conv_coverage_report(&cv->c, top);
 }
 
 /* Counts a skipped line; warns on the first of its kind. Returns
  * CONV_ERR_STRICT when --strict makes it fatal. */
-static int skip(struct converter *cv, enum skip_kind kind, const char *s, size_t len)
+static int skip(struct conv_driver *cv, enum skip_kind kind, const char *s, size_t len)
 {
 	char text[201];
 	size_t n = len < sizeof(text) - 1 ? len : sizeof(text) - 1;
@@ -148,7 +148,7 @@ static int skip(struct converter *cv, enum skip_kind kind, const char *s, size_t
 
 /* The text lacks a column the conversion needs, as line LINENO shows: the
  * usage error that shows the perf script line to use (HINT). */
-static int missing_column(struct converter *cv, uint64_t lineno, const char *what,
+static int missing_column(struct conv_driver *cv, uint64_t lineno, const char *what,
 			  const char *hint)
 {
 	snprintf(cv->message, sizeof(cv->message),
@@ -158,7 +158,7 @@ static int missing_column(struct converter *cv, uint64_t lineno, const char *wha
 }
 
 /* Why conv_thread_get() returned NULL, as an enum conv_error. */
-static int no_thread(struct converter *cv)
+static int no_thread(struct conv_driver *cv)
 {
 	if (!cv->c.odd_ids_full)
 		return CONV_ERR_NOMEM;
@@ -191,7 +191,7 @@ static void flush_pending(struct conv *c, struct conv_thread *t, uint64_t next)
 }
 
 /* Clamps TS to T's last time (with a warning) and makes it T's last time. */
-static uint64_t thread_time(struct converter *cv, struct conv_thread *t, uint64_t ts,
+static uint64_t thread_time(struct conv_driver *cv, struct conv_thread *t, uint64_t ts,
 			    const char *s, size_t len)
 {
 	if (t->has_ts && ts < t->last_ts) {
@@ -225,7 +225,7 @@ static bool same_function(const struct conv_line *l)
 	return conv_span_eq(l->from.sym, l->to.sym) && conv_span_eq(l->from.dso, l->to.dso);
 }
 
-static int branch_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
+static int branch_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct conv *c = &cv->c;
 	struct conv_thread *t;
@@ -285,7 +285,7 @@ static int branch_line(struct converter *cv, const struct conv_line *l, const ch
 	return CONV_OK;
 }
 
-static int error_line(struct converter *cv, const struct conv_line *l)
+static int error_line(struct conv_driver *cv, const struct conv_line *l)
 {
 	struct conv *c = &cv->c;
 	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
@@ -334,7 +334,7 @@ static void switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 
 /* The sched_switch sample being gathered: the thread leaves the CPU in the
  * call chain it has (kernel frames first). */
-static void switch_sample(struct converter *cv)
+static void switch_sample(struct conv_driver *cv)
 {
 	struct sample *sm = &cv->sample;
 	struct conv_offcpu off;
@@ -351,7 +351,7 @@ static void switch_sample(struct converter *cv)
 }
 
 /* A context switch record (perf script --show-switch-events). */
-static int switch_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
+static int switch_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct conv *c = &cv->c;
 	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
@@ -387,7 +387,7 @@ static int switch_line(struct converter *cv, const struct conv_line *l, const ch
 /* Ends the sample being gathered: slices from its chain, or an instant in
  * a thread whose stacks come from branches. Returns CONV_OK, or
  * CONV_ERR_COLUMN when the first sample shows the text has no sym column. */
-static int sample_done(struct converter *cv)
+static int sample_done(struct conv_driver *cv)
 {
 	struct sample *sm = &cv->sample;
 	struct conv *c = &cv->c;
@@ -433,7 +433,7 @@ static int sample_done(struct converter *cv)
 	return CONV_OK;
 }
 
-static int add_frame(struct converter *cv, const struct conv_loc *loc)
+static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 {
 	struct sample *sm = &cv->sample;
 	struct conv_site *f = array_grow(sm->frames, &sm->cap, sm->n, sizeof(*f));
@@ -461,7 +461,7 @@ static bool period_is_time(struct conv_span ev)
 	       (n == 10 && !memcmp(ev.s, "task-clock", 10));
 }
 
-static int sample_line(struct converter *cv, const struct conv_line *l, const char *s, size_t len)
+static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
@@ -492,7 +492,7 @@ static int sample_line(struct converter *cv, const struct conv_line *l, const ch
 	return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
 }
 
-static int aux_line(struct converter *cv, const struct conv_line *l)
+static int aux_line(struct conv_driver *cv, const struct conv_line *l)
 {
 	struct conv_thread *t;
 	struct fxt_arg arg;
@@ -513,7 +513,7 @@ static int aux_line(struct converter *cv, const struct conv_line *l)
  * (junk) shows as a location without its "(dso)" at the end. Only an
  * "[unknown]" location may lack it where others have it (perf omits the
  * dso of an address in no map). */
-static bool dso_column_kept(struct converter *cv, const struct conv_loc *loc)
+static bool dso_column_kept(struct conv_driver *cv, const struct conv_loc *loc)
 {
 	enum dso_column has = loc->dso.len ? DSO_PRINTED : DSO_ABSENT;
 
@@ -525,7 +525,7 @@ static bool dso_column_kept(struct converter *cv, const struct conv_loc *loc)
 }
 
 /* The locations of L (none, one or two) keep the input's dso column. */
-static bool dso_columns_kept(struct converter *cv, const struct conv_line *l)
+static bool dso_columns_kept(struct conv_driver *cv, const struct conv_line *l)
 {
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
@@ -539,7 +539,7 @@ static bool dso_columns_kept(struct converter *cv, const struct conv_line *l)
 	}
 }
 
-int converter_parsed(struct converter *cv, const struct conv_line *l)
+int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 {
 	const char *s = l->text.s;
 	size_t len = l->text.len;
@@ -623,14 +623,14 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	t->now = end;
 }
 
-int converter_end(struct converter *cv)
+int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
 	return CONV_OK;
 }
 
-int converter_end_input(struct converter *cv)
+int conv_driver_end_input(struct conv_driver *cv)
 {
 	struct conv *c = &cv->c;
 	int e = sample_done(cv);
@@ -656,7 +656,7 @@ int converter_end_input(struct converter *cv)
 	return CONV_OK;
 }
 
-void converter_free(struct converter *cv)
+void conv_driver_free(struct conv_driver *cv)
 {
 	if (!cv)
 		return;

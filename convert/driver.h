@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * converter: perf script text, line by line, into FXT events on a writer.
+ * driver (conv_driver_*): perf script text, line by line, into FXT events on a writer.
  * Memory is bounded by threads x stack depth + distinct functions (plus the
  * branches of one thread that share one timestamp), never by input length.
  */
-#ifndef SNAPTRACE_CONVERT_CONVERTER_H
-#define SNAPTRACE_CONVERT_CONVERTER_H
+#ifndef SNAPTRACE_CONVERT_DRIVER_H
+#define SNAPTRACE_CONVERT_DRIVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "conv.h"
+#include "state.h"
 
 struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
 	struct srcline *srcline;   /* file/line arguments of slices; NULL: none (borrowed) */
 };
 
-/* Why converter_parsed() stopped the conversion. */
+/* Why conv_driver_parsed() stopped the conversion. */
 enum conv_error {
 	CONV_OK = 0,
 	CONV_ERR_NOMEM = -1,
@@ -28,47 +28,47 @@ enum conv_error {
 	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
 };
 
-struct converter;
+struct conv_driver;
 
 /* Returns a converter writing to W (borrowed; the caller closes it), or NULL. */
-struct converter *converter_new(struct fxt_writer *w, const struct conv_opts *opts);
+struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts *opts);
 
 /* Names the input whose lines follow (for messages) and restarts line numbers. */
-void converter_begin_input(struct converter *cv, const char *name);
+void conv_driver_begin_input(struct conv_driver *cv, const char *name);
 
 /*
  * Converts one line, parsed by conv_parse_line() (lines must come in input
  * order; parsing may happen anywhere before). Returns CONV_OK or a negative
- * enum conv_error after which the conversion must stop; converter_message()
+ * enum conv_error after which the conversion must stop; conv_driver_message()
  * then holds the one-line reason ("FILE:LINE: ...").
  */
-int converter_parsed(struct converter *cv, const struct conv_line *l);
+int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l);
 
 /* Ends the current input: closes every open frame of every thread at its
  * last time (an input is one snapshot; the next starts new segments), but
  * for a sampled thread that is off the CPU: its [off-cpu] slice (and the
  * frames it nests in) carries on into the next input, where its switch in
  * or next sample ends it. Returns CONV_OK, or an enum conv_error as
- * converter_parsed() does. */
-int converter_end_input(struct converter *cv);
+ * conv_driver_parsed() does. */
+int conv_driver_end_input(struct conv_driver *cv);
 
 /* After the last input: closes what is still open ([off-cpu] slices at the
  * latest time of any input). Returns CONV_OK. */
-int converter_end(struct converter *cv);
+int conv_driver_end(struct conv_driver *cv);
 
 /* The reason of the last error. */
-const char *converter_message(const struct converter *cv);
+const char *conv_driver_message(const struct conv_driver *cv);
 
 /* Counts so far. */
-const struct conv_stats *converter_stats(const struct converter *cv);
+const struct conv_stats *conv_driver_stats(const struct conv_driver *cv);
 
 /* Prints what the trace covers: the TOP threads of longest span (time span,
  * samples and sampling period, [off-cpu] and [no samples] time), a total
  * line, and a warning when many sampled call stacks are broken (naming the
  * binaries and the fix). On stderr through diag_info/diag_warn. */
-void converter_report(struct converter *cv, unsigned top);
+void conv_driver_report(struct conv_driver *cv, unsigned top);
 
 /* Frees CV (not its writer). */
-void converter_free(struct converter *cv);
+void conv_driver_free(struct conv_driver *cv);
 
 #endif

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * conv: the state shared by the converter's parts: interned functions
+ * state: the state shared by the converter's parts: interned functions
  * (funcs.c), threads and their output (threads.c), the branch stack machine
- * (stack.c), sampled call chains (chain.c) and the line driver (convert.c).
+ * (stack.c), sampled call chains (chain.c) and the line driver (driver.c).
  * The semantics are docs/design.md "Stack reconstruction"; the names of the
  * parts of a branch are perf's (ip, sym, symoff, dso).
  */
-#ifndef SNAPTRACE_CONVERT_CONV_H
-#define SNAPTRACE_CONVERT_CONV_H
+#ifndef SNAPTRACE_CONVERT_STATE_H
+#define SNAPTRACE_CONVERT_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -228,7 +228,7 @@ struct conv {
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
-	bool last_input;               /* every input has ended (converter_end) */
+	bool last_input;               /* every input has ended (conv_driver_end) */
 };
 
 /* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
