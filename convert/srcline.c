@@ -339,8 +339,9 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 			return;
 		d->dwarf_elf = d->debug_elf;
 	}
-	d->capsyms = 1024;
-	d->syms = calloc(d->capsyms, sizeof(*d->syms));
+	d->syms = calloc(1024, sizeof(*d->syms));
+	if (d->syms)
+		d->capsyms = 1024;	/* srcline_free() walks capsyms entries */
 	if (!d->syms || read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
 		d->state = DSO_NOMEM;
 		return;
