@@ -539,7 +539,7 @@ static bool dso_columns_kept(struct conv_driver *cv, const struct conv_line *l)
 	}
 }
 
-/* conv_driver_parsed() but for an allocation failure of the line (c->nomem). */
+/* Converts line L as conv_driver_parsed() does, but for the check of c->nomem. */
 static int parsed(struct conv_driver *cv, const struct conv_line *l)
 {
 	const char *s = l->text.s;
