@@ -4,52 +4,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* In the child after a failed exec: says why on its stderr (which a caller
- * may capture), with write() alone, and exits 127. */
-static _Noreturn void exec_failed(const char *prog, int err)
-{
-	char *why = strerror(err);
-	struct iovec line[] = {
-		{ (char *)prog, strlen(prog) }, { ": ", 2 }, { why, strlen(why) }, { "\n", 1 },
-	};
-	(void)writev(STDERR_FILENO, line, 4);	/* nothing more to do if stderr is gone */
-	_exit(127);
-}
+#include "spawn.h"
 
 pid_t run_start(char *const argv[], int out_fd, int err_fd)
 {
-	pid_t parent = getpid(), pid = fork();
+	static const char *const pager[] = { "PAGER=cat", NULL };
+	struct spawn s = {
+		.path = argv[0], .argv = argv, .search_path = true, .env = pager,
+		.nfds = 3, .fds = { SPAWN_DEVNULL, out_fd, err_fd },
+		.death_signal = SIGTERM,
+	};
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		sigset_t none;
-
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		if (out_fd != STDOUT_FILENO)
-			dup2(out_fd, STDOUT_FILENO);
-		if (err_fd != STDERR_FILENO)
-			dup2(err_fd, STDERR_FILENO);
-		setenv("PAGER", "cat", 1);
-		execvp(argv[0], argv);
-		exec_failed(argv[0], errno);
-	}
-	return pid;
+	return spawn_start(&s);
 }
 
 pid_t run_spawn(char *const argv[], int err_fd, int *fd)
@@ -88,8 +59,10 @@ int run_capture(char *const argv[], char *buf, size_t size)
 
 	if (size)
 		buf[0] = '\0';
-	if (pid < 0)
+	if (pid < 0) {
+		snprintf(buf, size, "%s: %s", argv[0], strerror((int)-pid));
 		return (int)pid;
+	}
 	for (;;) {
 		char tmp[4096];
 		ssize_t n = read(fd, tmp, sizeof(tmp));

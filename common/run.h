@@ -7,12 +7,12 @@
 #include <sys/types.h>
 
 /*
- * Starts ARGV (argv[0] a path, or a name looked up in PATH) with stdin from
- * /dev/null, stdout on OUT_FD, stderr on ERR_FD, PAGER=cat, an empty signal
- * mask and SIGPIPE at its default; the child gets SIGTERM when the calling
- * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. Returns
- * the child's pid or a negative errno; a failed exec exits the child with 127
- * after "ARGV0: REASON" on ERR_FD (e.g. "No such file or directory").
+ * Starts ARGV (argv[0] a path, or a name looked up in PATH) through
+ * spawn_start() with stdin from /dev/null, stdout on OUT_FD, stderr on
+ * ERR_FD, PAGER=cat, an empty signal mask and SIGPIPE at its default; the
+ * child gets SIGTERM when the calling thread ends (PR_SET_PDEATHSIG), so it
+ * never outlives its parent. Returns the child's pid, or a negative errno
+ * when it could not be started (e.g. -ENOENT: no such program).
  */
 pid_t run_start(char *const argv[], int out_fd, int err_fd);
 
@@ -30,7 +30,8 @@ int run_wait(pid_t pid);
 /*
  * Runs ARGV as run_spawn() with stdout+stderr captured into BUF (SIZE bytes,
  * NUL-terminated, truncated) and waits for it. Returns what run_wait()
- * returns, or a negative errno when it could not be started.
+ * returns, or a negative errno when it could not be started (BUF then says
+ * "ARGV0: REASON", e.g. "No such file or directory").
  */
 int run_capture(char *const argv[], char *buf, size_t size);
 

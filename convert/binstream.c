@@ -9,6 +9,7 @@
  */
 #include "binstream.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,9 @@ static bool string_of(const struct binstream *s, uint32_t id, struct conv_span *
 	return true;
 }
 
-static bool define_string(struct binstream *s, const char *rec, size_t size)
+/* Stores the string record REC of SIZE bytes. Returns 0, -1 when it is
+ * malformed, or -ENOMEM. */
+static int define_string(struct binstream *s, const char *rec, size_t size)
 {
 	uint32_t id;
 	char *copy;
@@ -83,24 +86,24 @@ static bool define_string(struct binstream *s, const char *rec, size_t size)
 	/* Ids come in order (the dlfilter numbers them 1, 2, ...): a new one is
 	 * the next, so a hostile id cannot make the table huge. */
 	if (id == 0 || id > s->nstrings + (s->nstrings == 0))
-		return false;
+		return -1;
 	while (s->nstrings <= id) {
 		struct conv_span *t = array_grow(s->strings, &s->capstrings, s->nstrings,
 						 sizeof(*t));
 
 		if (!t)
-			return false;
+			return -ENOMEM;
 		s->strings = t;
 		s->strings[s->nstrings++] = (struct conv_span){ NULL, 0 };
 	}
 	copy = malloc(size - 8 + 1);
 	if (!copy)
-		return false;
+		return -ENOMEM;
 	memcpy(copy, rec + 8, size - 8);
 	copy[size - 8] = 0;
 	free((char *)s->strings[id].s);
 	s->strings[id] = (struct conv_span){ copy, (uint32_t)(size - 8) };
-	return true;
+	return 0;
 }
 
 /* A location as the text parser reads "IP SYM+0xOFF (DSO)". */
@@ -144,7 +147,7 @@ static void branch_line(struct conv_line *l, int32_t pid, int32_t tid, uint64_t 
 
 /* Fills L from the record REC of SIZE bytes. Returns 1 when L holds a line
  * to convert, 0 for a record that only defines a string, -1 when the record
- * is malformed. */
+ * is malformed, -ENOMEM when out of memory. */
 static int record_line(struct binstream *s, const char *rec, size_t size, struct conv_line *l)
 {
 	struct binrec_header h;
@@ -154,7 +157,7 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 	l->text = (struct conv_span){ "(binary record)", 15 };
 	switch (h.type) {
 	case BINREC_STRING:
-		return size >= 8 && define_string(s, rec, size) ? 0 : -1;
+		return size >= 8 ? define_string(s, rec, size) : -1;
 	case BINREC_BRANCH: {
 		struct binrec_branch b;
 
@@ -233,6 +236,11 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 			p = s.buf + s.start;
 			if (k == 0)
 				k = record_line(&s, p, h.size, &l);
+			if (k == -ENOMEM) {
+				snprintf(errbuf, errlen, "out of memory");
+				rc = PIPELINE_NOMEM;
+				break;
+			}
 			if (k < 0) {
 				snprintf(errbuf, errlen, "byte %llu: a malformed binary record (type "
 					 "%u, %u bytes)", (unsigned long long)(s.offset + s.start),

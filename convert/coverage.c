@@ -39,8 +39,9 @@ bool conv_coverage_is_root(struct conv_span sym)
 	return false;
 }
 
-/* Counts one chain against F's dso in B. */
-static void blame(struct conv_blame *b, const struct conv_func *f)
+/* Counts one chain against F's dso in B (one of C's); sets c->nomem when
+ * out of memory. */
+static void blame(struct conv *c, struct conv_blame *b, const struct conv_func *f)
 {
 	const char *dso = f->key + f->symlen;
 	size_t i;
@@ -49,8 +50,12 @@ static void blame(struct conv_blame *b, const struct conv_func *f)
 		if (strlen(b->dso[i].dso) == f->dsolen && !memcmp(b->dso[i].dso, dso, f->dsolen))
 			break;
 	if (i == b->n) {
-		if (i == CONV_MAX_BLAMED || !(b->dso[i].dso = strndup(dso, f->dsolen)))
+		if (i == CONV_MAX_BLAMED)
 			return;
+		if (!(b->dso[i].dso = strndup(dso, f->dsolen))) {
+			c->nomem = true;
+			return;
+		}
 		b->n++;
 	}
 	b->dso[i].n++;
@@ -92,12 +97,12 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	if (rooted) {	/* complete, but the binaries have no symbols */
 		t->unsymbolized_chains++;
 		if (unknown_dso)
-			blame(&c->unsymbolized, unknown_dso);
+			blame(c, &c->unsymbolized, unknown_dso);
 		return;
 	}
 	t->broken_chains++;
 	if (innermost)
-		blame(&c->broken, innermost);
+		blame(c, &c->broken, innermost);
 	else
 		c->unnamed_chains++;	/* no binary known: perf found no mapping */
 }
@@ -228,6 +233,8 @@ void conv_coverage_report(struct conv *c, unsigned top)
 		for (uint64_t i = 0; i < n && i < top; i++)
 			thread_line(all[i]);
 		free(all);
+	} else {
+		diag_warn("out of memory: the threads are not listed");
 	}
 	if (n > 1 || n > top)
 		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms of %.3f ms",

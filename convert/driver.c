@@ -603,7 +603,8 @@ static bool dso_columns_kept(struct conv_driver *cv, const struct conv_line *l)
 	}
 }
 
-int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
+/* Converts line L as conv_driver_parsed() does, but for the check of c->nomem. */
+static int parsed(struct conv_driver *cv, const struct conv_line *l)
 {
 	const char *s = l->text.s;
 	size_t len = l->text.len;
@@ -668,6 +669,17 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 	return CONV_OK;
 }
 
+/* E, or CONV_ERR_NOMEM when an allocation failed (sticky: state.h "Errors"). */
+static int nomem_checked(const struct conv_driver *cv, int e)
+{
+	return e ? e : cv->c.nomem ? CONV_ERR_NOMEM : CONV_OK;
+}
+
+int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
+{
+	return nomem_checked(cv, parsed(cv, l));
+}
+
 /* Ends T's part of an input. A sampled thread still off the CPU stays so
  * into the next input (one timeline: its switch in, or its next sample, is
  * there) until the last input ends (c->last_input). */
@@ -693,7 +705,7 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
-	return CONV_OK;
+	return nomem_checked(cv, CONV_OK);
 }
 
 int conv_driver_end_input(struct conv_driver *cv)
@@ -719,7 +731,7 @@ int conv_driver_end_input(struct conv_driver *cv)
 		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
 				fxt_writer_cstring(c->w, FXT_INFO_MODE),
 				fxt_writer_cstring(c->w, sampling ? FXT_MODE_SAMPLING : FXT_MODE_PT));
-	return CONV_OK;
+	return nomem_checked(cv, CONV_OK);
 }
 
 void conv_driver_free(struct conv_driver *cv)

@@ -40,7 +40,9 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name);
  * Converts one line, parsed by conv_parse_line() (lines must come in input
  * order; parsing may happen anywhere before). Returns CONV_OK or a negative
  * enum conv_error after which the conversion must stop; conv_driver_message()
- * then holds the one-line reason ("FILE:LINE: ...").
+ * then holds the one-line reason ("FILE:LINE: ..."), but for CONV_ERR_NOMEM:
+ * an allocation failed, for this line or (sticky) before. Errors of the
+ * writer are not checked here: they are sticky, for fxt_writer_close().
  */
 int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l);
 
@@ -53,7 +55,7 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l);
 int conv_driver_end_input(struct conv_driver *cv);
 
 /* After the last input: closes what is still open ([off-cpu] slices at the
- * latest time of any input). Returns CONV_OK. */
+ * latest time of any input). Returns CONV_OK, or CONV_ERR_NOMEM. */
 int conv_driver_end(struct conv_driver *cv);
 
 /* The reason of the last error. */

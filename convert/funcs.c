@@ -67,11 +67,15 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 			    (!sym.len || !memcmp(f->key, sym.s, sym.len)) &&
 			    (!dso.len || !memcmp(f->key + sym.len, dso.s, dso.len)))
 				return f;
-	if (c->nfuncs >= c->capfuncs && funcs_grow(c))
+	if (c->nfuncs >= c->capfuncs && funcs_grow(c)) {
+		c->nomem = true;
 		return NULL;
+	}
 	f = malloc(sizeof(*f) + sym.len + dso.len);
-	if (!f)
+	if (!f) {
+		c->nomem = true;
 		return NULL;
+	}
 	f->hash = h;
 	f->symlen = sym.len;
 	f->dsolen = dso.len;
@@ -119,15 +123,19 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 			 f->dsolen ? ")]" : "]");
 }
 
-/* Looks up F's entry at OFF in its binary: the file's string id (0: none) and *LINE. */
+/* Looks up F's entry at OFF in its binary: the file's string id (0: none,
+ * or out of memory: c->nomem set) and *LINE. */
 static fxt_string_id func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
 				  uint64_t sym_start, uint32_t *line)
 {
 	const char *file;
 	unsigned l;
+	int found = srcline_lookup(c->srcline, f->key + f->symlen, f->dsolen, f->key, f->symlen,
+				   off, sym_start, &file, &l);
 
-	if (!srcline_lookup(c->srcline, f->key + f->symlen, f->dsolen, f->key, f->symlen, off,
-			    sym_start, &file, &l))
+	if (found < 0)
+		c->nomem = true;
+	if (found <= 0)
 		return 0;
 	*line = l;
 	return fxt_writer_cstring(c->w, file);

@@ -110,8 +110,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_PERF_ARG: {
 			const char **a = realloc(o->perf_args, (o->nperf_args + 1) * sizeof(*a));
 
-			if (!a)
+			if (!a) {
+				diag_error("out of memory");
 				return EXIT_RUNTIME;
+			}
 			o->perf_args = a;
 			a[o->nperf_args++] = optarg;
 			break;
@@ -369,11 +371,18 @@ int main(int argc, char **argv)
 	}
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
-		for (int i = optind; sl && i < argc; i++)
-			/* a perf that cannot run is named once, by the conversion */
-			if (srcline_read_buildids(sl, o.perf, argv[i]) && perf_runs(o.perf))
-				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are not "
-					  "checked", argv[i], o.perf);
+		for (int i = optind; sl && i < argc; i++) {
+			int e = srcline_read_buildids(sl, o.perf, argv[i]);
+
+			if (e == -ENOMEM) {
+				srcline_free(sl);
+				sl = NULL;	/* out of memory, below */
+			} else if (e && perf_runs(o.perf)) {
+				/* a perf that cannot run is named once, by the conversion */
+				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are "
+					  "not checked", argv[i], o.perf);
+			}
+		}
 	}
 	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl };
 	cv = conv_driver_new(w, &copts);

@@ -13,6 +13,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ struct sl_addr {
 	bool used;
 };
 
-enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG };
+enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG, DSO_NOMEM };
 
 struct sl_dso {
 	struct sl_dso *next;
@@ -135,7 +136,7 @@ int srcline_read_buildids(struct srcline *s, const char *perf, const char *path)
 			continue;
 		b = malloc(sizeof(*b) + strlen(p + hexlen + 1) + 1);
 		if (!b)
-			return -1;
+			return -ENOMEM;
 		memcpy(b->hex, p, hexlen);
 		b->hex[hexlen] = 0;
 		strcpy(b->path, p + hexlen + 1);
@@ -340,10 +341,13 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 			return;
 		d->dwarf_elf = d->debug_elf;
 	}
-	d->capsyms = 1024;
-	d->syms = calloc(d->capsyms, sizeof(*d->syms));
-	if (!d->syms || read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf)))
+	d->syms = calloc(1024, sizeof(*d->syms));
+	if (d->syms)
+		d->capsyms = 1024;	/* srcline_free() walks capsyms entries */
+	if (!d->syms || read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
+		d->state = DSO_NOMEM;
 		return;
+	}
 	d->state = DSO_OK;
 }
 
@@ -411,18 +415,25 @@ static Dwarf_Line *addr_line(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 }
 
 /* Sets A's file to NAME, a line table's file name: a relative one is
- * joined to CU's compilation directory (as addr2line shows it). */
-static void set_file(struct sl_addr *a, Dwarf_Die *cu, const char *name)
+ * joined to CU's compilation directory (as addr2line shows it). Returns
+ * false when out of memory (A's file then stays unset). */
+static bool set_file(struct sl_addr *a, Dwarf_Die *cu, const char *name)
 {
 	Dwarf_Attribute attr;
 	const char *dir = name[0] == '/' ? NULL :
 		dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
 
-	a->file = name;
-	if (dir && asprintf(&a->joined, "%s/%s", dir, name) > 0)
-		a->file = a->joined;
-	else
+	a->joined = NULL;
+	if (!dir) {
+		a->file = name;
+		return true;
+	}
+	if (asprintf(&a->joined, "%s/%s", dir, name) < 0) {
 		a->joined = NULL;
+		return false;
+	}
+	a->file = a->joined;
+	return true;
 }
 
 static int addrs_grow(struct sl_dso *d)
@@ -472,15 +483,16 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 		return a;
 	Dwarf_Line *l = addr_line(d->dw, addr, &cu);
 	if (l && dwarf_lineno(l, &line) == 0 && line > 0 && (name = dwarf_linesrc(l, NULL, NULL))) {
-		set_file(a, &cu, name);
+		if (!set_file(a, &cu, name))
+			return NULL;
 		a->line = (unsigned)line;
 	}
 	return a;
 }
 
-bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
-		    size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
-		    unsigned *line)
+int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		   size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
+		   unsigned *line)
 {
 	struct sl_dso *d;
 	const struct sl_addr *a = NULL;
@@ -488,25 +500,30 @@ bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const cha
 	uint64_t addr = 0;
 
 	if (!dsolen || dso[0] != '/' || !symlen)
-		return false;
+		return 0;
 	d = get_dso(s, dso, dsolen);
-	if (off == 0 && d) {
+	if (!d || d->state == DSO_NOMEM)
+		return -ENOMEM;
+	if (off == 0) {
 		s->stats.functions++;
 		s->stats.no_binary += d->state == DSO_MISSING;
 		s->stats.no_debuginfo += d->state == DSO_NODEBUG;
 	}
-	if (!d || d->state != DSO_OK)
-		return false;
+	if (d->state != DSO_OK)
+		return 0;
 	found = find_sym(d, sym, symlen, sym_start, &addr);
 	s->stats.no_binary += off == 0 && found == SYM_MISPLACED;
-	if (found == SYM_ONE)
-		a = lookup_addr(d, addr + off);
-	if (!a || !a->file)
-		return false;
+	if (found != SYM_ONE)
+		return 0;
+	a = lookup_addr(d, addr + off);
+	if (!a)
+		return -ENOMEM;
+	if (!a->file)
+		return 0;
 	s->stats.found += off == 0;
 	*file = a->file;
 	*line = a->line;
-	return true;
+	return 1;
 }
 
 struct srcline_stats srcline_stats(const struct srcline *s)

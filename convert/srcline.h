@@ -29,8 +29,8 @@ struct srcline *srcline_new(const char *symfs);
  * Records the build ids a perf.data at PATH names (`PERF buildid-list -i
  * PATH`): a binary whose build id differs from the recorded one gets no
  * lines and one warning. PATH that is not a perf.data (no "PERFILE" magic,
- * or "-") is ignored. Returns 0, or -1 when perf failed (nothing recorded:
- * the binaries are then used unchecked).
+ * or "-") is ignored. Returns 0, -1 when perf failed (nothing recorded:
+ * the binaries are then used unchecked), or -ENOMEM.
  */
 int srcline_read_buildids(struct srcline *s, const char *perf, const char *path);
 
@@ -42,14 +42,16 @@ int srcline_read_buildids(struct srcline *s, const char *perf, const char *path)
  * (SRCLINE_PAGE), so a symbol of the binary whose address is not SYM_START
  * modulo a page is not this function (the binary is not the one traced:
  * text from another machine), and of several local symbols of one name
- * only the one that agrees is taken. Returns true with *FILE (NUL-terminated,
- * owned by S, valid until srcline_free) and *LINE (1-based); false when
- * there is none: not a path, binary not found or changed, no debug info,
- * symbol not in its symbol table, not agreeing with SYM_START, or ambiguous.
+ * only the one that agrees is taken. Returns 1 with *FILE (NUL-terminated,
+ * owned by S, valid until srcline_free) and *LINE (1-based); 0 when there
+ * is none: not a path, binary not found or changed, no debug info, symbol
+ * not in its symbol table, not agreeing with SYM_START, or ambiguous;
+ * -ENOMEM when out of memory (the binary's tables then stay incomplete: the
+ * conversion must end).
  */
-bool srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
-		    size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
-		    unsigned *line);
+int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		   size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
+		   unsigned *line);
 
 /* Counts of distinct functions looked up (srcline_lookup with OFF 0). */
 struct srcline_stats {

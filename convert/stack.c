@@ -68,8 +68,10 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 		f.callsite = *callsite;
 	/* A bottom frame deepens every frame written in its segment by one. */
 	f.hidden = kind == PUSH_BOTTOM ? t->seg_levels >= CONV_MAX_DEPTH : too_deep(t, t->depth);
-	if (!frame_push(t, &f))
+	if (!frame_push(t, &f)) {
+		c->nomem = true;
 		return;
+	}
 	if (f.hidden) {
 		c->stats.deep_slices++;
 		return;

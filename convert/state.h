@@ -204,6 +204,8 @@ struct conv {
 	struct fxt_writer *w;
 	struct conv_stats stats;
 	bool strict;
+	bool nomem;                    /* an allocation failed: sticky, the conversion
+					* ends (see "Errors" below) */
 
 	struct conv_func **funcs;      /* hash table, power-of-two size */
 	size_t nfuncs, capfuncs;
@@ -242,8 +244,18 @@ struct conv_offcpu {
 	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
 };
 
+/*
+ * Errors. Out of memory is sticky, as every error of the FXT writer is
+ * (fxt_writer.h): a part of the converter whose allocation fails sets
+ * c->nomem (and returns what it can: NULL, 0, nothing), the driver checks it
+ * after each line and each input end and ends the conversion with
+ * CONV_ERR_NOMEM (exit 1, "out of memory"). So a void function of the stack
+ * machine never drops a frame silently, and the writer's returns need no
+ * check until fxt_writer_close(). Why: docs/design.md "Errors".
+ */
+
 /* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
- * or NULL on out-of-memory. */
+ * or NULL on out-of-memory (c->nomem set). */
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
 
 /* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
@@ -270,8 +282,8 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);
 
-/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory,
- * or with c->odd_ids_full set when PID or TID is one id too many outside
+/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory
+ * (c->nomem set), or with c->odd_ids_full set when PID or TID is one id too many outside
  * 1..CONV_KOID_BAND-1. */
 struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
 
@@ -285,8 +297,8 @@ void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thr
 /* threads.c: frees the thread table. */
 void conv_threads_free(struct conv *c);
 
-/* threads.c: output of one event on T's track. Returns nothing: write
- * errors are sticky in the writer and reported at close. */
+/* threads.c: output of one event on T's track. Returns nothing: every
+ * error of the writer is sticky and reported at close. */
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
 		     uint64_t ts, bool inferred);
 void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);

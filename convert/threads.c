@@ -72,8 +72,10 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 			if (t->tid == tid && t->pid == pid)
 				return c->last_thread = t;
 	}
-	if (c->stats.threads >= c->capthreads / 2 && threads_grow(c))
+	if (c->stats.threads >= c->capthreads / 2 && threads_grow(c)) {
+		c->nomem = true;
 		return NULL;
+	}
 	pkoid = koid_of(c, pid);
 	tkoid = koid_of(c, tid);
 	if (!pkoid || !tkoid) {
@@ -81,8 +83,10 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		c->nomem = true;
 		return NULL;
+	}
 	t->pid = pid;
 	t->tid = tid;
 	t->pkoid = pkoid;
@@ -102,8 +106,10 @@ static bool pid_named(struct conv *c, uint64_t pkoid)
 		if (c->named_pids[i] == pkoid)
 			return true;
 	p = array_grow(c->named_pids, &c->capnamed_pids, c->nnamed_pids, sizeof(*p));
-	if (!p)
-		return true;	/* unnamed is better than a crash */
+	if (!p) {
+		c->nomem = true;
+		return true;
+	}
 	c->named_pids = p;
 	c->named_pids[c->nnamed_pids++] = pkoid;
 	return false;
@@ -125,8 +131,10 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 	if (comm.len) {
 		char *s = malloc(comm.len + 1);
 
-		if (!s)
+		if (!s) {
+			c->nomem = true;
 			return;
+		}
 		memcpy(s, comm.s, comm.len);
 		s[comm.len] = 0;
 		free(t->comm);

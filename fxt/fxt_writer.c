@@ -42,6 +42,15 @@ static int sticky(struct fxt_writer *w)
 	return w->sink.err;
 }
 
+/* Makes ERR (a negative errno) W's sticky error unless it has one; returns
+ * the sticky error (every error of the writer is sticky: fxt_writer.h). */
+static int fail(struct fxt_writer *w, int err)
+{
+	if (!w->sink.err)
+		w->sink.err = err;
+	return w->sink.err;
+}
+
 static uint64_t header(unsigned type, unsigned words)
 {
 	return FXT_MAKE(type, FXT_HDR_TYPE_FIRST, FXT_HDR_TYPE_LAST) |
@@ -200,8 +209,7 @@ fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len)
 	fxt_string_id id;
 
 	if (fxt_strings_intern(&w->strings, s, len, &id) < 0) {
-		if (!w->sink.err)
-			w->sink.err = -ENOMEM;
+		fail(w, -ENOMEM);
 		return 0;
 	}
 	return id;
@@ -212,7 +220,6 @@ fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s)
 	return fxt_writer_string(w, s, strlen(s));
 }
 
-/* Writes a kernel object record; HAS_PROCESS adds the koid argument "process". */
 /* Writes a kernel object record with one argument ARG_NAME of wire type
  * ARG_TYPE: a koid VALUE, or (FXT_WARG_STRING) the string id VALUE; no
  * argument when ARG_NAME is 0. */
@@ -229,7 +236,7 @@ static int write_kobj(struct fxt_writer *w, unsigned obj_type, uint64_t koid,
 		return sticky(w);
 	if (name >= w->strings.count || arg_name >= w->strings.count ||
 	    (str && value >= w->strings.count))
-		return -EINVAL;
+		return fail(w, -EINVAL);
 	name_ref = string_ref(w, name);
 	if (name_ref < 0)
 		return name_ref;
@@ -272,7 +279,7 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 		    fxt_string_id value)
 {
 	if (!key)
-		return -EINVAL;
+		return fail(w, -EINVAL);
 	return write_kobj(w, FXT_ZX_OBJ_NONE, 0, name, key, FXT_WARG_STRING, value);
 }
 
@@ -412,10 +419,10 @@ int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev)
 	if (sticky(w))
 		return sticky(w);
 	if (ev->ts > FXT_TS_MAX || (ev->type == FXT_EVENT_COMPLETE && ev->end_ts > FXT_TS_MAX))
-		return w->sink.err = -ERANGE;	/* the trace would be wrong: sticky */
+		return fail(w, -ERANGE);	/* Perfetto would drop the event */
 	words = event_words(w, ev);
 	if (words < 0)
-		return words;
+		return fail(w, words);
 	th = thread_ref(w, ev->process_koid, ev->thread_koid);
 	if (th < 0)
 		return th;
@@ -447,6 +454,11 @@ int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev)
 		fxt_put64(p, ev->correlation_id);
 	fxt_sink_commit(&w->sink, (size_t)words * 8);
 	return 0;
+}
+
+int fxt_writer_error(const struct fxt_writer *w)
+{
+	return w->sink.err;
 }
 
 uint64_t fxt_writer_bytes(const struct fxt_writer *w)

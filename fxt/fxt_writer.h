@@ -12,9 +12,14 @@
  * uses a recycled index. Every record is written whole (never a large
  * record, type 15; never over the 32,760-byte record limit).
  *
- * Errors are sticky (as redis rio): after the first failed write every call
- * returns the same negative errno and writes nothing; fxt_writer_close()
- * reports it. A failed or aborted writer never leaves a file under the
+ * Every error is sticky (as redis rio): the first error of any kind (a
+ * failed write, out of memory, a malformed call: -EINVAL, a time past
+ * FXT_TS_MAX: -ERANGE) is kept, and from then on every call returns it and
+ * writes nothing; fxt_writer_error() reads it and fxt_writer_close() reports
+ * it. So a caller may ignore the returns of the calls in between and check
+ * once at the end: no error can leave a trace silently missing a record.
+ * (A string longer than FXT_STRING_MAX_BYTES is no error: it is cut,
+ * visibly.) A failed or aborted writer never leaves a file under the
  * final name: a regular file is written under a temporary name and renamed
  * on close; a device or FIFO is written straight (common/outpath.h).
  * Why (and what Perfetto does otherwise): docs/design.md "FXT writer".
@@ -130,7 +135,7 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
  * sequence is written as U+FFFD (FXT_UTF8_REPLACEMENT). A string longer than
  * FXT_STRING_MAX_BYTES (after that) is cut to that size and ends in
  * "...[truncated]", so the cut is visible. Never fails except on out-of-memory (returns 0, the
- * empty string, and sets the sticky error to -ENOMEM).
+ * empty string, and makes -ENOMEM the sticky error).
  */
 fxt_string_id fxt_writer_string(struct fxt_writer *w, const char *s, size_t len);
 
@@ -140,16 +145,16 @@ fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s);
 /*
  * Writes a kernel object record (FXT spec, Kernel Object record) naming
  * process PID ("COMM [pid]" is the caller's choice of NAME).
- * Returns 0, -EINVAL for a NAME that is not a string id, or the sticky
- * negative errno.
+ * Returns 0 or the sticky negative errno (-EINVAL for a NAME that is not a
+ * string id).
  */
 int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name);
 
 /*
  * Writes a kernel object record naming thread TID of process PID, with the
  * koid argument "process" = PID, which Perfetto needs to attach the thread.
- * Returns 0, -EINVAL for a NAME that is not a string id, or the sticky
- * negative errno.
+ * Returns 0 or the sticky negative errno (-EINVAL for a NAME that is not a
+ * string id).
  */
 int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name);
 
@@ -158,8 +163,8 @@ int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_stri
  * koid 0, named NAME, with one string argument KEY = VALUE (string ids): a
  * fact about the whole trace, which Perfetto (it reads processes and threads
  * only) leaves alone. snaptrace-convert writes FXT_INFO_NAME with
- * FXT_INFO_MODE. Returns 0, -EINVAL for a KEY of 0 or an id that is not a
- * string id, or the sticky negative errno.
+ * FXT_INFO_MODE. Returns 0 or the sticky negative errno (-EINVAL for a KEY
+ * of 0 or an id that is not a string id).
  */
 int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 		    fxt_string_id value);
@@ -172,13 +177,17 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 
 /*
  * Writes one event record (FXT spec, Event record), preceded by any string
- * or thread record its references need. Returns 0, -EINVAL for a malformed
- * event (more than 15 args, end_ts < ts, an unknown event or argument type,
- * a string id never returned by fxt_writer_string) without writing, or the
- * sticky negative errno. A time past FXT_TS_MAX sets the sticky error
- * -ERANGE (the trace would lose the event), so the writer's close fails.
+ * or thread record its references need. Returns 0, or the sticky negative
+ * errno with nothing written: -EINVAL for a malformed event (more than 15
+ * args, end_ts < ts, an unknown event or argument type, a string id never
+ * returned by fxt_writer_string), -ERANGE for a time past FXT_TS_MAX
+ * (Perfetto would drop the event), or an earlier error.
  */
 int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev);
+
+/* Returns W's sticky error: 0 while every call succeeded, else the first
+ * error's negative errno (what every call returns from then on). */
+int fxt_writer_error(const struct fxt_writer *w);
 
 /* Returns the bytes of FXT written so far (before compression). */
 uint64_t fxt_writer_bytes(const struct fxt_writer *w);
@@ -186,8 +195,8 @@ uint64_t fxt_writer_bytes(const struct fxt_writer *w);
 /*
  * Flushes, finishes the gzip stream, closes and renames the temporary file
  * to the final path, and frees W. Returns 0, or a negative errno (the sticky
- * error, or that of the flush/close/rename), in which case no file is left
- * under the final name.
+ * error of any call before, or that of the flush/close/rename), in which
+ * case no file is left under the final name.
  */
 int fxt_writer_close(struct fxt_writer *w);
 

@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "plan.h"
+#include "spawn.h"
 
 double rec_now_ms(void)
 {
@@ -26,18 +26,17 @@ double rec_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* In the child: moves FD to TARGET (which may collide with other fds). */
-static void place_fd(int fd, int target)
-{
-	if (fd != target)
-		dup2(fd, target);
-	fcntl(target, F_SETFD, 0);
-}
-
 int rec_perf_start(struct rec_perf *p, char *const argv[], const char *output, bool control)
 {
+	static const char *const pager[] = { "PAGER=cat", NULL };
 	int out[2] = { -1, -1 }, ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, err;
-	pid_t parent = getpid();
+	/* after the recorder's death its messages have no reader: perf must
+	 * still write its data (exec keeps SIG_IGN) */
+	struct spawn s = {
+		.path = argv[0], .argv = argv, .env = pager, .new_pgroup = true,
+		.death_signal = SIGTERM, .ignore_sigpipe = true,
+	};
+	pid_t pid;
 
 	memset(p, 0, sizeof(*p));
 	p->out = output;
@@ -47,47 +46,24 @@ int rec_perf_start(struct rec_perf *p, char *const argv[], const char *output, b
 		err = -errno;
 		goto fail;
 	}
-	p->pid = fork();
-	if (p->pid < 0) {
-		err = -errno;
-		p->pid = 0;
+	s.fds[0] = SPAWN_DEVNULL;
+	s.fds[1] = s.fds[2] = out[1];
+	s.nfds = 3;
+	if (control) {
+		s.fds[REC_PERF_CTL_FD] = ctl[0];
+		s.fds[REC_PERF_ACK_FD] = ack[1];
+		/* perf keeps a write end of its control pipe: the recorder's
+		 * death must not hang it up (perf 6.1 then fails with "Thread
+		 * and evlist pollfd index mismatch" and writes no data) */
+		s.fds[REC_PERF_ACK_FD + 1] = ctl[1];
+		s.nfds = REC_PERF_ACK_FD + 2;
+	}
+	pid = spawn_start(&s);
+	if (pid < 0) {
+		err = (int)pid;
 		goto fail;
 	}
-	if (p->pid == 0) {
-		sigset_t none;
-		int null, hi_ctl = -1, hi_ack = -1;
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		/* after the recorder's death its messages have no reader: perf must
-		 * still write its data (exec keeps SIG_IGN) */
-		signal(SIGPIPE, SIG_IGN);
-		/* lift the control fds above 4 before placing them at 3 and 4 */
-		if (control) {
-			hi_ctl = fcntl(ctl[0], F_DUPFD_CLOEXEC, 10);
-			hi_ack = fcntl(ack[1], F_DUPFD_CLOEXEC, 10);
-		}
-		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		place_fd(null, 0);
-		place_fd(out[1], 1);
-		place_fd(out[1], 2);
-		if (control) {
-			place_fd(hi_ctl, REC_PERF_CTL_FD);
-			place_fd(hi_ack, REC_PERF_ACK_FD);
-			/* perf keeps a write end of its control pipe: the recorder's
-			 * death must not hang it up (perf 6.1 then fails with "Thread
-			 * and evlist pollfd index mismatch" and writes no data) */
-			fcntl(ctl[1], F_DUPFD, REC_PERF_ACK_FD + 1);
-		}
-		setenv("PAGER", "cat", 1);
-		execv(argv[0], argv);
-		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	p->pid = pid;
 	close(out[1]);
 	p->out_fd = out[0];
 	fcntl(p->out_fd, F_SETFL, O_NONBLOCK);

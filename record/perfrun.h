@@ -6,7 +6,8 @@
  * from /dev/null, stdout and stderr into a pipe the recorder reads, and
  * (when the plan says so) the control pipe as its fds 3 and 4 for
  * --control=fd:3,4 (perf-record(1): commands "enable", "disable",
- * "snapshot", "stop"; each acknowledged with "ack\n").
+ * "snapshot", "stop"; each acknowledged with "ack\n"), and the write end of
+ * that control pipe as its fd 5 (below). Started by spawn_start().
  *
  * perf's messages are kept (the last 16 KiB) to be shown when it fails, and
  * scanned for "[ perf record: Dump FILE ]", the line --switch-output prints
@@ -52,7 +53,8 @@ struct rec_perf {
 /*
  * Starts ARGV (argv[0] the perf path) as described above, writing into OUT
  * (the -o path in ARGV; kept by pointer, it must outlive P); CONTROL adds the
- * control pipe. Returns 0 or a negative errno (P->pid is then 0).
+ * control pipe. Returns 0 or a negative errno from spawn_start() (e.g.
+ * -ENOENT: no program at argv[0]; P->pid is then 0).
  */
 int rec_perf_start(struct rec_perf *p, char *const argv[], const char *out, bool control);
 

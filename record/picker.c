@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "host.h"
+#include "spawn.h"
 
 #define LIST_ROWS 20    /* rows the numbered list shows at a time */
 
@@ -44,18 +44,11 @@ static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *ro
 	}
 	snprintf(prompt, sizeof(prompt), "--prompt=%s> ", p->what);
 	snprintf(header, sizeof(header), "--header=%s", p->header);
-	child = fork();
-	if (child == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* never outlives the recorder */
-		dup2(fd, STDIN_FILENO);
-		dup2(pp[1], STDOUT_FILENO);
-		execl(fzf, "fzf", "--delimiter=\t", "--with-nth=2..", prompt, header, (char *)NULL);
-		_exit(127);
-	}
+	char *argv[] = { "fzf", "--delimiter=\t", "--with-nth=2..", prompt, header, NULL };
+	child = spawn_start(&(struct spawn){
+		.path = fzf, .argv = argv, .nfds = 2, .fds = { fd, pp[1] },
+		.death_signal = SIGTERM,	/* never outlives the recorder */
+	});
 	close(fd);
 	close(pp[1]);
 	while (child > 0 && got < (ssize_t)sizeof(buf) - 1 &&
@@ -68,7 +61,7 @@ static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *ro
 	}
 	close(pp[0]);
 	if (child < 0)
-		return -errno;
+		return (int)child;
 	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 		;
 	buf[got] = '\0';

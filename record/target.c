@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "procfs.h"
+#include "spawn.h"
 
 static int open_pidfd(pid_t pid)
 {
@@ -39,46 +40,20 @@ static void init(struct rec_target *t)
 
 int rec_target_launch(struct rec_target *t, const char *path, char *const argv[])
 {
-	int errpipe[2], status, child_err = 0;
-	pid_t parent = getpid(), pid, r;
+	struct spawn s = {
+		.path = path, .argv = argv, .death_signal = SIGKILL, .trace_me = true,
+	};
+	int status;
+	pid_t pid, r;
 
 	init(t);
-	if (pipe2(errpipe, O_CLOEXEC))
-		return -errno;
 	/* what the target forks comes back to the recorder when its parent dies */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	pid = fork();
+	pid = spawn_start(&s);
 	if (pid < 0) {
-		int err = -errno;
-
-		close(errpipe[0]);
-		close(errpipe[1]);
-		return err;
+		t->exited = true;
+		return (int)pid;
 	}
-	if (pid == 0) {
-		sigset_t none;
-		int e;
-
-		close(errpipe[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
-			e = errno;
-			if (write(errpipe[1], &e, sizeof(e)) < 0)
-				_exit(126);
-			_exit(127);
-		}
-		execv(path, argv);
-		e = errno;
-		if (write(errpipe[1], &e, sizeof(e)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	close(errpipe[1]);
 	t->launched = true;
 	t->pids[0] = pid;
 	t->npids = 1;
@@ -86,21 +61,13 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 	do
 		r = waitpid(pid, &status, 0);
 	while (r < 0 && errno == EINTR);
-	if (read(errpipe[0], &child_err, sizeof(child_err)) != sizeof(child_err))
-		child_err = 0;
-	close(errpipe[0]);
-	if (r == pid && WIFSTOPPED(status) && !child_err) {
+	if (r == pid && WIFSTOPPED(status)) {
 		t->pidfds[0] = open_pidfd(pid);
 		return 0;
 	}
-	if (r == pid && WIFSTOPPED(status)) {
-		kill(pid, SIGKILL);
-		ptrace(PTRACE_DETACH, pid, NULL, NULL);
-		waitpid(pid, &status, 0);
-	}
 	t->exited = true;
 	t->status = status;
-	return child_err ? -child_err : -ECHILD;
+	return -ECHILD;
 }
 
 int rec_target_release(struct rec_target *t)

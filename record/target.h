@@ -36,8 +36,9 @@ struct rec_target {
 
 /*
  * Launches ARGV with the executable at PATH (already resolved), stopped at
- * its first instruction. Returns 0, or a negative errno from fork or from
- * the child's execve (the child is then reaped).
+ * its first instruction (spawn_start() with trace_me). Returns 0, a negative
+ * errno from spawn_start() (fork, the child's PTRACE_TRACEME or execve; the
+ * child is then reaped), or -ECHILD when it ended instead of stopping.
  */
 int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]);
 

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -19,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "spawn.h"
 #include "symtab.h"
 
 /* Longest x86 instruction. */
@@ -382,16 +382,12 @@ int ps_run_trace(struct ps_run *run, char *const argv[], const char *start_sym,
 
 	memset(run, 0, sizeof(*run));
 	err[0] = 0;
-	pid = fork();
+	pid = spawn_start(&(struct spawn){
+		.path = argv[0], .argv = argv, .search_path = true, .trace_me = true,
+		.no_aslr = true,
+	});
 	if (pid < 0)
-		return fail(&t, -errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		personality(ADDR_NO_RANDOMIZE);
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) == 0)
-			execvp(argv[0], argv);
-		fprintf(stderr, "ptsynth: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+		return fail(&t, (int)pid, "cannot run %s: %s", argv[0], strerror((int)-pid));
 	run->pid = pid;
 	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
 		rc = fail(&t, -ENOEXEC, "%s did not start", argv[0]);

@@ -548,44 +548,91 @@ static void writer_alignment(void)
 	free(words);
 }
 
+/* The malformed calls, each made on a writer of its own: what it returns. */
+enum bad_call {
+	BAD_NARGS, BAD_ARG_TYPE, BAD_ARG_STRING, BAD_END_TS, BAD_EVENT_TYPE, BAD_NAME,
+	BAD_PROCESS_NAME, BAD_THREAD_NAME, BAD_INFO_KEY, BAD_INFO_VALUE, BAD_TS, BAD_CALLS,
+};
+
+static int bad_call(struct fxt_writer *w, enum bad_call kind, fxt_string_id ok)
+{
+	struct fxt_arg args[16] = { { .type = FXT_ARG_BOOL } };
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1,
+				.name = ok, .args = args, .nargs = 1 };
+
+	switch (kind) {
+	case BAD_NARGS:
+		ev.nargs = 16;
+		break;
+	case BAD_ARG_TYPE:
+		args[0].type = (enum fxt_arg_type)1;          /* int32: not writable */
+		break;
+	case BAD_ARG_STRING:
+		args[0].type = FXT_ARG_STRING;
+		args[0].str = 999;                             /* never interned */
+		break;
+	case BAD_END_TS:
+		ev.type = FXT_EVENT_COMPLETE;
+		ev.ts = 10;
+		ev.end_ts = 9;
+		break;
+	case BAD_EVENT_TYPE:
+		ev.type = (enum fxt_event_type)5;
+		break;
+	case BAD_NAME:
+		ev.name = 12345;
+		break;
+	case BAD_PROCESS_NAME:
+		return fxt_writer_process(w, 1, 12345);
+	case BAD_THREAD_NAME:
+		return fxt_writer_thread(w, 1, 2, 12345);
+	case BAD_INFO_KEY:
+		return fxt_writer_info(w, ok, 0, ok);
+	case BAD_INFO_VALUE:
+		return fxt_writer_info(w, ok, ok, 999);
+	case BAD_TS:
+		ev.ts = FXT_TS_MAX + 1;
+		break;
+	case BAD_CALLS:
+		break;
+	}
+	return fxt_writer_event(w, &ev);
+}
+
+/* Every error is sticky: a malformed call writes nothing and fails the
+ * writer for good (the next valid call returns the same error,
+ * fxt_writer_error() holds it, close reports it and leaves no file), so a
+ * caller that checks only at close never gets a trace missing a record. */
 static void writer_invalid_event(void)
 {
 	const char *path = unit_tmp("invalid.fxt");
-	struct fxt_writer *w = open_or_fail(path, FXT_OUTPUT_RAW);
-	struct fxt_arg args[16] = { { .type = FXT_ARG_BOOL } };
-	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
-	uint64_t before;
 
-	if (!w)
-		return;
-	ev.name = fxt_writer_cstring(w, "ok");
-	before = fxt_writer_bytes(w);
-	ev.args = args;
-	ev.nargs = 16;
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
-	ev.nargs = 1;
-	args[0].type = (enum fxt_arg_type)1;          /* int32: not writable */
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
-	args[0].type = FXT_ARG_STRING;
-	args[0].str = 999;                             /* never interned */
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
-	ev.nargs = 0;
-	ev.type = FXT_EVENT_COMPLETE;
-	ev.ts = 10;
-	ev.end_ts = 9;
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
-	ev.type = (enum fxt_event_type)5;
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
-	ev.type = FXT_EVENT_INSTANT;
-	ev.name = 12345;
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), -EINVAL);
-	CHECK_INT_EQ(fxt_writer_process(w, 1, 12345), -EINVAL);
-	CHECK_U64_EQ(fxt_writer_bytes(w), before);
-	/* not sticky: the writer still works */
-	ev.name = fxt_writer_cstring(w, "ok");
-	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
-	CHECK(fxt_writer_bytes(w) > before);
-	CHECK_INT_EQ(fxt_writer_close(w), 0);
+	for (int kind = 0; kind < BAD_CALLS; kind++) {
+		struct fxt_writer *w = open_or_fail(path, kind % 2 ? FXT_OUTPUT_GZIP : FXT_OUTPUT_RAW);
+		struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .process_koid = 1, .thread_koid = 1 };
+		int want = kind == BAD_TS ? -ERANGE : -EINVAL, err;
+		uint64_t before;
+
+		if (!w)
+			return;
+		ev.name = fxt_writer_cstring(w, "ok");
+		CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+		CHECK_INT_EQ(fxt_writer_error(w), 0);
+		before = fxt_writer_bytes(w);
+		err = bad_call(w, (enum bad_call)kind, ev.name);
+		if (err != want)
+			UNIT_FAIL("bad call %d: returned %d, expected %d", kind, err, want);
+		CHECK_U64_EQ(fxt_writer_bytes(w), before);
+		CHECK_INT_EQ(fxt_writer_error(w), want);
+		CHECK_INT_EQ(fxt_writer_event(w, &ev), want);           /* sticky */
+		CHECK_INT_EQ(fxt_writer_process(w, 1, ev.name), want);
+		CHECK_INT_EQ(fxt_writer_thread(w, 1, 1, ev.name), want);
+		CHECK_INT_EQ(fxt_writer_info(w, ev.name, ev.name, ev.name), want);
+		CHECK_U64_EQ(fxt_writer_bytes(w), before);
+		CHECK_INT_EQ(fxt_writer_close(w), want);
+		CHECK(!unit_exists(path));
+		CHECK_INT_EQ(unit_temps(), 0);
+	}
 }
 
 /* What FXT forbids in a string (NUL, ill-formed UTF-8) is written as

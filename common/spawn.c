@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/*
+ * The environment of the child: environ without the names ENV sets, then
+ * ENV. Returns a malloc'd array (the strings are not copied), or NULL when
+ * out of memory.
+ */
+static char **build_env(const char *const *env)
+{
+	size_t n = 0, k = 0, out = 0;
+	char **v;
+
+	while (environ[n])
+		n++;
+	while (env[k])
+		k++;
+	v = malloc((n + k + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool set = false;
+
+		for (size_t j = 0; j < k && !set; j++) {
+			size_t len = strcspn(env[j], "=");
+
+			set = !strncmp(environ[i], env[j], len) && environ[i][len] == '=';
+		}
+		if (!set)
+			v[out++] = environ[i];
+	}
+	for (size_t j = 0; j < k; j++)
+		v[out++] = (char *)env[j];
+	v[out] = NULL;
+	return v;
+}
+
+/* In the child: tells the parent ERR through ERRFD and exits 127. */
+static _Noreturn void child_failed(int errfd, int err)
+{
+	while (write(errfd, &err, sizeof(err)) < 0 && errno == EINTR)
+		;
+	_exit(127);
+}
+
+/*
+ * In the child: puts S->fds at 0..nfds-1. Each source is first copied
+ * above SPAWN_MAX_FDS (close-on-exec) so that placing one never closes
+ * another's source. Returns 0 or an errno.
+ */
+static int place_fds(const struct spawn *s)
+{
+	int high[SPAWN_MAX_FDS];
+
+	for (int i = 0; i < s->nfds; i++) {
+		int fd = s->fds[i], null = -1;
+
+		if (fd == SPAWN_DEVNULL) {
+			fd = null = open("/dev/null", O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				return errno;
+		}
+		high[i] = fcntl(fd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS);
+		if (high[i] < 0)
+			return errno;
+		if (null >= 0)
+			close(null);
+	}
+	for (int i = 0; i < s->nfds; i++)
+		if (dup2(high[i], i) < 0)	/* clears close-on-exec on i */
+			return errno;
+	return 0;
+}
+
+/* In the child (async-signal-safe calls only): sets it up as S says and
+ * execs ENVP; reports a failure through ERRFD (close-on-exec). */
+static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t parent, int errfd)
+{
+	struct sigaction sa = { .sa_handler = s->ignore_sigpipe ? SIG_IGN : SIG_DFL };
+	sigset_t none;
+	int err;
+
+	/* above the fds to place, so that placing them cannot close it */
+	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS);
+	if (errfd < 0)
+		_exit(127);
+	if (s->new_pgroup && setpgid(0, 0))
+		child_failed(errfd, errno);
+	if (s->death_signal) {
+		if (prctl(PR_SET_PDEATHSIG, s->death_signal))
+			child_failed(errfd, errno);
+		if (getppid() != parent)	/* it died before the prctl */
+			_exit(127);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	err = place_fds(s);
+	if (err)
+		child_failed(errfd, err);
+	if (s->no_aslr && personality((unsigned long)personality(0xffffffff) |
+				      ADDR_NO_RANDOMIZE) < 0)
+		child_failed(errfd, errno);
+	if (s->trace_me && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+		child_failed(errfd, errno);
+	if (s->search_path)
+		execvpe(s->path, s->argv, envp);
+	else
+		execve(s->path, s->argv, envp);
+	child_failed(errfd, errno);
+}
+
+/* Reaps the failed child PID (killing it first: a traced one may be stopped). */
+static void reap_failed(pid_t pid)
+{
+	int status;
+	pid_t r;
+
+	kill(pid, SIGKILL);
+	do
+		r = waitpid(pid, &status, 0);
+	while ((r < 0 && errno == EINTR) || (r == pid && WIFSTOPPED(status)));
+}
+
+pid_t spawn_start(const struct spawn *s)
+{
+	char **envp = environ, **built = NULL;
+	int errpipe[2], child_err = 0;
+	pid_t parent = getpid(), pid;
+	ssize_t n;
+
+	if (s->nfds < 0 || s->nfds > SPAWN_MAX_FDS)
+		return -EINVAL;
+	if (s->env) {
+		envp = built = build_env(s->env);
+		if (!envp)
+			return -ENOMEM;
+	}
+	if (pipe2(errpipe, O_CLOEXEC)) {
+		int err = -errno;
+
+		free(built);
+		return err;
+	}
+	pid = fork();
+	if (pid == 0)
+		child(s, envp, parent, errpipe[1]);
+	if (pid < 0)
+		pid = -errno;
+	free(built);
+	close(errpipe[1]);
+	/* EOF: the exec closed the write end; an int: why the child failed */
+	do
+		n = pid > 0 ? read(errpipe[0], &child_err, sizeof(child_err)) : 0;
+	while (n < 0 && errno == EINTR);
+	close(errpipe[0]);
+	if (n == (ssize_t)sizeof(child_err) && child_err > 0) {
+		reap_failed(pid);
+		return -child_err;
+	}
+	return pid;
+}

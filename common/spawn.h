@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spawn: starting a child program, the one place that forks. A struct
+ * spawn says what the child gets (program, argv, environment, fds, process
+ * group, death signal, SIGPIPE, ptrace); spawn_start() forks and execs it
+ * and reports a failed setup or exec to the parent through a close-on-exec
+ * pipe. Everything that allocates (the environment array) or is not
+ * async-signal-safe (the error text) happens in the parent: the converter
+ * forks while its deflate thread runs, and POSIX allows only
+ * async-signal-safe calls in the child of a multi-threaded process. Why:
+ * docs/design.md "Child processes".
+ */
+#ifndef SNAPTRACE_SPAWN_H
+#define SNAPTRACE_SPAWN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* How many of the child's fds a struct spawn can place (0..SPAWN_MAX_FDS-1). */
+#define SPAWN_MAX_FDS 8
+/* In struct spawn.fds: /dev/null (opened read-write). */
+#define SPAWN_DEVNULL (-2)
+
+struct spawn {
+	const char *path;        /* the program: a path, or with search_path a name
+				  * looked up in PATH when it has no '/' */
+	char *const *argv;       /* its arguments, NULL-terminated (argv[0] is what
+				  * the program sees) */
+	bool search_path;        /* execvpe (PATH lookup) instead of execve */
+	const char *const *env;  /* "NAME=VALUE" entries put over the inherited
+				  * environment, NULL-terminated; NULL: inherited as is */
+	int nfds;                /* the child's fds 0..nfds-1 become fds[0..nfds-1] */
+	int fds[SPAWN_MAX_FDS];  /* a parent fd (close-on-exec or not) or
+				  * SPAWN_DEVNULL; the child's fds from nfds on are
+				  * the parent's that are not close-on-exec */
+	bool new_pgroup;         /* in a process group of its own (setpgid(0, 0)) */
+	int death_signal;        /* PR_SET_PDEATHSIG: sent to the child when the
+				  * forking thread ends; 0 for none */
+	bool ignore_sigpipe;     /* SIGPIPE ignored (exec keeps SIG_IGN); else default */
+	bool trace_me;           /* PTRACE_TRACEME: the kernel stops the child with
+				  * SIGTRAP right after execve (the caller waits
+				  * for that stop) */
+	bool no_aslr;            /* personality ADDR_NO_RANDOMIZE (fixed addresses) */
+};
+
+/*
+ * Forks and execs S. The child starts with an empty signal mask, SIGPIPE
+ * as S says, and every other signal as exec leaves it. Returns the child's
+ * pid once its execve has succeeded, or a negative errno: from the parent
+ * (pipe, fork, out of memory, more than SPAWN_MAX_FDS fds) or from the
+ * child's setup or execve (e.g. -ENOENT for a missing program); a child that
+ * failed is reaped before the return. The caller owns the pid (waits for it).
+ */
+pid_t spawn_start(const struct spawn *s);
+
+#endif

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of common/spawn.c (the one child-process setup) and of
+ * common/run.c over it: what the child gets, and how failures come back. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "spawn.h"
+#include "unit.h"
+
+/* Reads FD to EOF into BUF (SIZE bytes, NUL-terminated); closes FD. */
+static void read_all(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while (len + 1 < size && ((n = read(fd, buf + len, size - 1 - len)) > 0 ||
+				  (n < 0 && errno == EINTR)))
+		if (n > 0)
+			len += (size_t)n;
+	buf[len] = '\0';
+	close(fd);
+}
+
+/* Starts S with its stdout on a pipe; returns the output in BUF and the
+ * wait status, or -1 when it did not start. */
+static int output_of(struct spawn *s, char *buf, size_t size)
+{
+	int p[2], status = -1;
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	s->fds[1] = p[1];
+	if (s->nfds < 2)
+		s->nfds = 2;
+	pid = spawn_start(s);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	read_all(p[0], buf, size);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+/* A close-on-exec pipe at fds AT (read) and AT+1 (write), out of the way
+ * of the low fds a test places. Returns 0 or -1. */
+static int high_pipe(int p[2], int at)
+{
+	int q[2];
+
+	if (pipe2(q, O_CLOEXEC))
+		return -1;
+	p[0] = dup3(q[0], at, O_CLOEXEC);
+	p[1] = dup3(q[1], at + 1, O_CLOEXEC);
+	close(q[0]);
+	close(q[1]);
+	return p[0] == at && p[1] == at + 1 ? 0 : -1;
+}
+
+/* The value of "KEY:\t..." in /proc/PID/status text BUF, as a number. */
+static unsigned long long status_field(const char *buf, const char *key)
+{
+	const char *p = strstr(buf, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 16) : ~0ULL;
+}
+
+/* ENV entries replace inherited ones of the same name, add the others, and
+ * leave the rest; the parent's environment is untouched. */
+static void spawn_environment(void)
+{
+	static const char *const env[] = { "PAGER=cat", "SPAWN_NEW=new", NULL };
+	char *argv[] = { "sh", "-c", "echo \"$PAGER $SPAWN_NEW $SPAWN_KEPT $PAGERX\"; "
+			 "env | grep -c '^PAGER='", NULL };
+	struct spawn s = { .path = "/bin/sh", .argv = argv, .env = env,
+			   .nfds = 1, .fds = { SPAWN_DEVNULL } };
+	char out[256];
+
+	setenv("PAGER", "less", 1);
+	setenv("PAGERX", "x", 1);	/* a longer name with the same start stays */
+	setenv("SPAWN_KEPT", "kept", 1);
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "cat new kept x\n1\n");
+	CHECK_STR_EQ(getenv("PAGER"), "less");
+	CHECK(getenv("SPAWN_NEW") == NULL);
+	/* run_start sets PAGER=cat over the caller's */
+	{
+		char *pager[] = { "sh", "-c", "echo $PAGER", NULL };
+
+		CHECK_INT_EQ(run_capture(pager, out, sizeof(out)), 0);
+		CHECK_STR_EQ(out, "cat\n");
+	}
+	unsetenv("PAGER");
+	unsetenv("PAGERX");
+	unsetenv("SPAWN_KEPT");
+}
+
+/* A missing program comes back as -ENOENT from the parent's call, the
+ * child reaped; run_capture says "ARGV0: REASON". */
+static void spawn_exec_error(void)
+{
+	char *argv[] = { "/nonexistent/prog", NULL }, *bare[] = { "no-such-prog-st", NULL };
+	char out[256];
+	struct spawn s = { .path = argv[0], .argv = argv };
+	struct spawn p = { .path = bare[0], .argv = bare, .search_path = true };
+
+	CHECK_INT_EQ(spawn_start(&s), -ENOENT);
+	CHECK_INT_EQ(spawn_start(&p), -ENOENT);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+	CHECK_INT_EQ(run_capture(argv, out, sizeof(out)), -ENOENT);
+	CHECK_STR_EQ(out, "/nonexistent/prog: No such file or directory");
+	/* a directory: execve's EACCES */
+	s.path = argv[0] = "/";
+	CHECK_INT_EQ(spawn_start(&s), -EACCES);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+}
+
+/* A failure of the child's setup (here a bad fd to place) comes back too. */
+static void spawn_setup_error(void)
+{
+	char *argv[] = { "true", NULL };
+	struct spawn s = { .path = "/bin/true", .argv = argv, .nfds = 1, .fds = { 1000 } };
+
+	CHECK(fcntl(1000, F_GETFD) < 0);
+	CHECK_INT_EQ(spawn_start(&s), -EBADF);
+	s.nfds = SPAWN_MAX_FDS + 1;
+	CHECK_INT_EQ(spawn_start(&s), -EINVAL);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+}
+
+/* fds are placed even when the sources sit where others go (3 and 4
+ * swapped), stdin from /dev/null, and close-on-exec fds not placed stay
+ * closed. */
+static void spawn_fds(void)
+{
+	char *argv[] = { "sh", "-c", "cat; echo three >&3; echo four >&4; "
+			 "{ echo five >&5; } 2>/dev/null || echo closed", NULL };
+	int a[2], b[2], c[2];
+	char out[64], three[64], four[64];
+	struct spawn s = { .path = "/bin/sh", .argv = argv, .nfds = 5 };
+
+	/* a's write end at fd 4, b's at fd 3, c's at 5 (close-on-exec all) */
+	CHECK_INT_EQ(high_pipe(a, 20), 0);
+	CHECK_INT_EQ(high_pipe(b, 22), 0);
+	CHECK_INT_EQ(high_pipe(c, 24), 0);
+	CHECK_INT_EQ(dup3(a[1], 4, O_CLOEXEC), 4);
+	CHECK_INT_EQ(dup3(b[1], 3, O_CLOEXEC), 3);
+	CHECK_INT_EQ(dup3(c[1], 5, O_CLOEXEC), 5);   /* not placed: closed in the child */
+	s.fds[0] = SPAWN_DEVNULL;
+	s.fds[2] = STDERR_FILENO;
+	s.fds[3] = 4;	/* child's 3 := a */
+	s.fds[4] = 3;	/* child's 4 := b */
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	close(a[1]);
+	close(b[1]);
+	close(c[1]);
+	close(3);
+	close(4);
+	close(5);
+	read_all(a[0], three, sizeof(three));
+	read_all(b[0], four, sizeof(four));
+	read_all(c[0], out + strlen(out), sizeof(out) - strlen(out));
+	CHECK_STR_EQ(out, "closed\n");
+	CHECK_STR_EQ(three, "three\n");
+	CHECK_STR_EQ(four, "four\n");
+}
+
+/* The child's signal mask is empty and SIGPIPE as asked, whatever the
+ * parent's; it gets a process group of its own when asked. */
+static void spawn_signals_pgroup(void)
+{
+	char *argv[] = { "cat", "/proc/self/status", NULL };
+	char *stat[] = { "cat", "/proc/self/stat", NULL };
+	struct spawn s = { .path = "/bin/cat", .argv = argv, .nfds = 1, .fds = { SPAWN_DEVNULL } };
+	char out[4096];
+	sigset_t block, old;
+	int pid, pgrp;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	signal(SIGPIPE, SIG_IGN);
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK_U64_EQ(status_field(out, "SigBlk:"), 0);
+	CHECK_U64_EQ(status_field(out, "SigIgn:") & (1ULL << (SIGPIPE - 1)), 0);
+	s.ignore_sigpipe = true;
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK_U64_EQ(status_field(out, "SigIgn:") & (1ULL << (SIGPIPE - 1)), 1ULL << (SIGPIPE - 1));
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	s.argv = stat;
+	s.ignore_sigpipe = false;
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK(sscanf(out, "%d (cat) %*c %*d %d", &pid, &pgrp) == 2 && pgrp == getpgrp());
+	s.new_pgroup = true;
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK(sscanf(out, "%d (cat) %*c %*d %d", &pid, &pgrp) == 2 && pgrp == pid);
+}
+
+/* trace_me: the child stops with SIGTRAP after its execve, before it runs. */
+static void spawn_trace_me(void)
+{
+	char *argv[] = { "true", NULL };
+	struct spawn s = { .path = "/bin/true", .argv = argv, .trace_me = true };
+	pid_t pid = spawn_start(&s);
+	int status = 0;
+
+	CHECK(pid > 0);
+	if (pid <= 0)
+		return;
+	CHECK_INT_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
+	CHECK_INT_EQ(ptrace(PTRACE_DETACH, pid, NULL, NULL), 0);
+	CHECK_INT_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* death_signal: the child ends when the process that started it ends. */
+static void spawn_death_signal(void)
+{
+	int p[2], status;
+	pid_t mid, child = 0;
+
+	CHECK_INT_EQ(pipe(p), 0);
+	mid = fork();	/* a parent that ends: the child of the test, no exec */
+	if (mid == 0) {
+		char *argv[] = { "sleep", "60", NULL };
+		struct spawn s = { .path = "/bin/sleep", .argv = argv, .death_signal = SIGTERM };
+		pid_t pid = spawn_start(&s);
+
+		_exit(write(p[1], &pid, sizeof(pid)) == sizeof(pid) ? 0 : 1);
+	}
+	close(p[1]);
+	CHECK(mid > 0);
+	CHECK_INT_EQ(read(p[0], &child, sizeof(child)), sizeof(child));
+	close(p[0]);
+	waitpid(mid, &status, 0);
+	CHECK(child > 0);
+	if (child <= 0)
+		return;
+	/* gone (or a zombie of its new parent) within 10 s */
+	for (int i = 0; i < 1000; i++) {
+		char path[64], st[256] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		f = fopen(path, "r");
+		if (!f || !fgets(st, sizeof(st), f) || strstr(st, ") Z ")) {
+			if (f)
+				fclose(f);
+			return;
+		}
+		fclose(f);
+		poll(NULL, 0, 10);
+	}
+	UNIT_FAIL("the child %d outlived its parent", (int)child);
+	kill(child, SIGKILL);
+}
+
+int main(void)
+{
+	UNIT_RUN(spawn_environment);
+	UNIT_RUN(spawn_exec_error);
+	UNIT_RUN(spawn_setup_error);
+	UNIT_RUN(spawn_fds);
+	UNIT_RUN(spawn_signals_pgroup);
+	UNIT_RUN(spawn_trace_me);
+	UNIT_RUN(spawn_death_signal);
+	return unit_exit();
+}
