@@ -103,6 +103,14 @@ static bool define_string(struct binstream *s, const char *rec, size_t size)
 	return true;
 }
 
+/* Frees the strings the stream defined. */
+static void forget_strings(struct binstream *s)
+{
+	for (size_t i = 0; i < s->nstrings; i++)
+		free((char *)s->strings[i].s);
+	s->nstrings = 0;
+}
+
 /* A location as the text parser reads "IP SYM+0xOFF (DSO)". */
 static bool loc_of(const struct binstream *s, const struct binrec_loc *r, struct conv_loc *loc)
 {
@@ -205,8 +213,14 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 			break;
 		}
 		avail = s.end - s.start;
-		if (avail == 0)
-			break;
+		if (avail == 0) {
+			/* The next time range's stream: a perf of its own, ids of its own. */
+			if (!input_next_part(in))
+				break;
+			forget_strings(&s);
+			s.eof = false;
+			continue;
+		}
 		p = s.buf + s.start;
 		if (*p == BINREC_MARK) {
 			struct binrec_header h;
@@ -276,8 +290,7 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 		}
 	}
 	diag_progress("%s", "");
-	for (size_t i = 0; i < s.nstrings; i++)
-		free((char *)s.strings[i].s);
+	forget_strings(&s);
 	free(s.strings);
 	free(s.buf);
 	return rc;
