@@ -195,8 +195,10 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 		      char *errbuf, size_t errlen)
 {
 	struct binstream s = { .in = in, .name = name, .errbuf = errbuf, .errlen = errlen };
+	uint64_t first = 0, last = UINT64_MAX;	/* the current part's time range */
 	int rc = PIPELINE_OK;
 
+	input_part_range(in, &first, &last);
 	s.buf = malloc(BUF_SIZE);
 	if (!s.buf) {
 		snprintf(errbuf, errlen, "out of memory");
@@ -219,6 +221,7 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 				break;
 			forget_strings(&s);
 			s.eof = false;
+			input_part_range(in, &first, &last);
 			continue;
 		}
 		p = s.buf + s.start;
@@ -282,6 +285,8 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 			conv_parse_line(p, len, &l);
 			s.start += len + (nl ? 1 : 0);
 		}
+		if (l.has_time && (l.ts < first || l.ts > last))
+			continue;	/* another range's (input_part_range()) */
 		e = conv_driver_parsed(cv, &l);
 		if (e) {
 			*conv_err = e;

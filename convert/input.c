@@ -36,6 +36,7 @@ struct part {
 	int status;
 	FILE *perf_err;          /* what perf script says on stderr, or NULL */
 	bool eof;
+	uint64_t first, last;    /* its time range (ns, inclusive) when there are several */
 };
 
 struct input {
@@ -187,6 +188,8 @@ static int make_parts(struct input *in, unsigned jobs)
 		o.first = k ? bounds[k - 1] : 0;
 		o.last = k < nb ? bounds[k] - 1 : UINT64_MAX;
 		perfcmd_build(&p->cmd, &o);
+		p->first = o.first;
+		p->last = o.last;
 		p->fd = -1;
 		p->spool = k > 0;	/* read after the ranges before it */
 	}
@@ -400,6 +403,17 @@ bool input_next_part(struct input *in)
 	if (!in->nparts || in->cur + 1 >= in->nparts || !in->parts[in->cur].eof)
 		return false;
 	in->cur++;
+	return true;
+}
+
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
+{
+	const struct part *p = in->nparts > 1 ? &in->parts[in->cur] : NULL;
+
+	if (!p)
+		return false;
+	*first = p->first;
+	*last = p->last;
 	return true;
 }
 

@@ -62,6 +62,12 @@ bool input_next_part(struct input *in);
  */
 bool input_binstream(const struct input *in);
 
+/* When IN is read in several time ranges: the current one's FIRST and LAST
+ * times (ns, inclusive) and true. perf script --time leaves some lines of
+ * other times in (switch records, lines of its decoder's run-up to the
+ * range): the reader drops every timed line outside the range. */
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last);
+
 /* The command line of part K of a perf.data input (perfcmd.h), or NULL
  * (a text input, or no such part). Borrowed from IN. */
 const struct perfcmd *input_perf_command(const struct input *in, size_t k);
