@@ -102,6 +102,12 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name)
 	cv->lineno = 0;
 }
 
+const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_span sym,
+					 struct conv_span dso)
+{
+	return conv_func_get(&cv->c, sym, dso);
+}
+
 const char *conv_driver_message(const struct conv_driver *cv)
 {
 	return cv->message;
@@ -171,7 +177,7 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 	site->ip = loc->ip;
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
-	site->func = conv_func_get(c, loc->sym, loc->dso);
+	site->func = loc->func ? loc->func : conv_func_get(c, loc->sym, loc->dso);
 	return site->func != NULL;
 }
 
