@@ -24,6 +24,8 @@
 #define PSB_LEN 16
 #define PSBPLUS_MAX 256         /* bytes of PSB+ looked through for its TSC */
 #define CHUNK (1u << 20)
+#define AUXTRACE_INTEL_PT 1     /* AUXTRACE_INFO's type (perf's enum auxtrace_type) */
+#define INFO_WITHIN 4096        /* records looked through for AUXTRACE_INFO */
 
 /* AUXTRACE_INFO's private words for Intel PT (tools/perf/util/intel-pt.h). */
 enum { PT_TIME_SHIFT = 1, PT_TIME_MULT, PT_TIME_ZERO, PT_CAP_USER_TIME_ZERO, PT_WORDS };
@@ -150,18 +152,30 @@ static bool scan_aux(struct scan *s, uint64_t off, uint64_t size)
 	return true;
 }
 
+/* The data section of the perf.data open as FD: [*OFF, *END). Returns
+ * false when it is not a perf.data this reads (perf's pipe format, another
+ * header size). */
+static bool data_section(int fd, uint64_t *off, uint64_t *end)
+{
+	unsigned char h[HEADER_SIZE];
+
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8) ||
+	    le64(h + 8) != HEADER_SIZE)
+		return false;
+	*off = le64(h + 40);
+	*end = *off + le64(h + 48);
+	return true;
+}
+
 /* Reads the records of the data section. Returns false when the file is
  * not one this reads. */
 static bool scan_records(struct scan *s)
 {
-	unsigned char h[HEADER_SIZE], rec[AUXTRACE_SIZE];
+	unsigned char rec[AUXTRACE_SIZE];
 	uint64_t off, end;
 
-	if (pread(s->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8) ||
-	    le64(h + 8) != HEADER_SIZE)
+	if (!data_section(s->fd, &off, &end))
 		return false;
-	off = le64(h + 40);
-	end = off + le64(h + 48);
 	while (off + 8 <= end && !s->nomem) {
 		uint32_t type;
 		uint16_t size;
@@ -234,4 +248,37 @@ size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
 	free(s.buf);
 	free(s.psbs);
 	return nb;
+}
+
+bool ptsplit_intel_pt(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t off, end;
+	bool pt = false;
+
+	if (fd < 0)
+		return false;
+	if (data_section(fd, &off, &end)) {
+		/* perf record writes it before any sample or AUX data */
+		for (int i = 0; i < INFO_WITHIN && off + 16 <= end; i++) {
+			unsigned char rec[16];
+			uint32_t type, aux;
+			uint16_t size;
+
+			if (pread(fd, rec, sizeof(rec), (off_t)off) != (ssize_t)sizeof(rec))
+				break;
+			memcpy(&type, rec, 4);
+			memcpy(&size, rec + 6, 2);
+			memcpy(&aux, rec + 8, 4);
+			if (type == REC_AUXTRACE_INFO) {
+				pt = aux == AUXTRACE_INTEL_PT;
+				break;
+			}
+			if (size < 8 || type == REC_AUXTRACE)
+				break;
+			off += size;
+		}
+	}
+	close(fd);
+	return pt;
 }

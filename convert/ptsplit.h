@@ -10,6 +10,7 @@
 #ifndef SNAPTRACE_CONVERT_PTSPLIT_H
 #define SNAPTRACE_CONVERT_PTSPLIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,5 +26,12 @@
  * Memory: a read buffer and 16 bytes per PSB.
  */
 size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds);
+
+/*
+ * Is PATH a perf.data of Intel PT (an AUXTRACE_INFO record of Intel PT among
+ * its first records, where perf record writes it)? Returns false when it
+ * is not, or cannot be read: then `perf evlist` is asked.
+ */
+bool ptsplit_intel_pt(const char *path);
 
 #endif
