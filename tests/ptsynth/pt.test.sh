@@ -369,6 +369,8 @@ fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with t
 fallback-perf-5.10|$CONVERT|perf-old|0|
 fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
 EOF
+	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
+	check_perf_command perf-command-branches branches "$TMP/$name.data"
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
