@@ -116,7 +116,7 @@ static uint64_t hash64(uint64_t x)
  * pending after it (to notice perf's own writes in between). */
 static void put(struct state *s, const void *rec, size_t len)
 {
-	if (fwrite(rec, 1, len, stdout) != len)
+	if (fwrite_unlocked(rec, 1, len, stdout) != len)	/* perf prints on this thread only */
 		s->failed = true;
 	s->pending = __fpending(stdout);
 }
