@@ -17,6 +17,7 @@
 #include "array.h"
 #include "binrec.h"
 #include "diag.h"
+#include "hash.h"
 #include "pipeline.h"
 
 #define READ_CHUNK (1u << 20)                     /* bytes read at once */
@@ -123,14 +124,6 @@ static void forget_strings(struct binstream *s)
 	if (s->funcs)
 		memset(s->funcs, 0, s->capfuncs * sizeof(*s->funcs));
 	s->nfuncs = 0;
-}
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
 }
 
 /* Doubles the function table. Returns false when out of memory. */

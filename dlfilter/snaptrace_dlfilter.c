@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "binrec.h"
+#include "hash.h"
 #include "parse.h"
 
 /* perf's PERF_IP_FLAG_* bits beyond those perf_dlfilter.h names. */
@@ -103,14 +104,6 @@ struct state {
 	bool event_is_branches;         /* is_branches(event) */
 	bool failed;
 };
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
 
 /* Writes LEN bytes of record REC to perf's output; remembers what is
  * pending after it (to notice perf's own writes in between). */
