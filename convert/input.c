@@ -173,7 +173,11 @@ static int make_parts(struct input *in, unsigned jobs)
 	uint64_t bounds[PTSPLIT_MAX];
 	size_t nb = 0;
 
-	/* Text would spool gigabytes: ranges only for the dlfilter's records. */
+	/* Text would spool gigabytes: ranges only for the dlfilter's records;
+	 * none when the user gave perf a --time of their own. */
+	for (size_t i = 0; i < in->opts.nextra && jobs > 1; i++)
+		if (!strncmp(in->opts.extra[i], "--time", 6))
+			jobs = 1;
 	if (jobs > 1 && in->opts.dlfilter)
 		nb = ptsplit_bounds(in->path, jobs, bounds);
 	in->parts = calloc(nb + 1, sizeof(*in->parts));
