@@ -85,6 +85,14 @@ static bool string_of(const struct binstream *s, uint32_t id, struct conv_span *
 	return true;
 }
 
+/* Forgets the functions named by string ids. */
+static void forget_funcs(struct binstream *s)
+{
+	if (s->nfuncs)
+		memset(s->funcs, 0, s->capfuncs * sizeof(*s->funcs));
+	s->nfuncs = 0;
+}
+
 static bool define_string(struct binstream *s, const char *rec, size_t size)
 {
 	uint32_t id;
@@ -109,6 +117,8 @@ static bool define_string(struct binstream *s, const char *rec, size_t size)
 		return false;
 	memcpy(copy, rec + 8, size - 8);
 	copy[size - 8] = 0;
+	if (s->strings[id].s)
+		forget_funcs(s);	/* an id named anew (a saved stream): other functions */
 	free((char *)s->strings[id].s);
 	s->strings[id] = (struct conv_span){ copy, (uint32_t)(size - 8) };
 	return true;
@@ -121,9 +131,7 @@ static void forget_strings(struct binstream *s)
 	for (size_t i = 0; i < s->nstrings; i++)
 		free((char *)s->strings[i].s);
 	s->nstrings = 0;
-	if (s->funcs)
-		memset(s->funcs, 0, s->capfuncs * sizeof(*s->funcs));
-	s->nfuncs = 0;
+	forget_funcs(s);
 }
 
 /* Doubles the function table. Returns false when out of memory. */

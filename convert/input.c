@@ -72,6 +72,8 @@ static int evlist(const char *perf, const char *path, char *out, size_t size)
  * the fast path can be tried. */
 static bool dlfilter_usable(struct input *in, const char *perf)
 {
+	static const char *asked;	/* the perf whose version is known (one per run) */
+	static bool has;
 	char self[PATH_MAX], out[256];
 	char *argv[] = { (char *)perf, "--version", NULL };
 	struct perf_version v;
@@ -84,10 +86,14 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 			     dlfilter_name) >= sizeof(in->dlfilter) ||
 	    access(in->dlfilter, R_OK))
 		return false;
+	if (asked == perf)	/* each input of a multi-snapshot run: perf ran once */
+		return has;
 	if (run_capture(argv, out, sizeof(out)) != 0)
 		return false;
 	perf_version_parse(out, &v);
-	return perf_version_has(&v, PERF_FEAT_DLFILTER) != 0;
+	asked = perf;
+	has = perf_version_has(&v, PERF_FEAT_DLFILTER) != 0;
+	return has;
 }
 
 /* An unnamed file in $TMPDIR (or /tmp) for a range's output. Returns its

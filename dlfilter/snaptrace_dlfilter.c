@@ -232,10 +232,12 @@ static uint32_t conv_flags(uint32_t flags)
 	return 0;
 }
 
-/* Fills LOC from perf's resolved location AL of IP. Returns false when
+/* Fills LOC from perf's resolved location AL of IP; BEFORE (or NULL) is a
+ * location filled before, its dso's id BEFORE_DSO. Returns false when
  * perf's text would show an offset the filter cannot compute. */
 static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t ip,
-		   struct binrec_loc *loc)
+		   struct binrec_loc *loc, const struct perf_dlfilter_al *before,
+		   uint32_t before_dso)
 {
 	loc->ip = ip;
 	loc->symoff = 0;
@@ -246,7 +248,8 @@ static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t 
 		loc->symoff = al->addr - al->sym_start;
 		loc->sym = string_id(s, al->sym);
 	}
-	loc->dso = al ? string_id(s, al->dso) : 0;
+	/* a branch within one dso looks its name up once */
+	loc->dso = !al ? 0 : before && al->dso == before->dso ? before_dso : string_id(s, al->dso);
 	return true;
 }
 
@@ -347,8 +350,8 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	rec.time = sample->time;
 	rec.pid = sample->pid;
 	rec.tid = sample->tid;
-	if (!to || !loc_of(s, from, sample->ip, &rec.from) ||
-	    !loc_of(s, to, sample->addr, &rec.to))
+	if (!to || !loc_of(s, from, sample->ip, &rec.from, NULL, 0) ||
+	    !loc_of(s, to, sample->addr, &rec.to, from, rec.from.dso))
 		return 0;
 	rec.comm = string_id(s, from->comm);
 	if (s->failed)
