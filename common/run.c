@@ -39,16 +39,30 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd)
 	return pid;
 }
 
-int run_wait(pid_t pid)
+/* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */
+static int wait_for(pid_t pid, int flags)
 {
 	int status;
+	pid_t r;
 
-	while (waitpid(pid, &status, 0) < 0)
+	while ((r = waitpid(pid, &status, flags)) < 0)
 		if (errno != EINTR)
 			return -errno;
+	if (r == 0)
+		return -EAGAIN;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+int run_wait(pid_t pid)
+{
+	return wait_for(pid, 0);
+}
+
+int run_try_wait(pid_t pid)
+{
+	return wait_for(pid, WNOHANG);
 }
 
 int run_capture(char *const argv[], char *buf, size_t size)

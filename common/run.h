@@ -27,6 +27,10 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd);
  * by signal N, or a negative errno. */
 int run_wait(pid_t pid);
 
+/* Reaps child PID when it has ended, without waiting. Returns what
+ * run_wait() returns, or -EAGAIN while it runs. */
+int run_try_wait(pid_t pid);
+
 /*
  * Runs ARGV as run_spawn() with stdout+stderr captured into BUF (SIZE bytes,
  * NUL-terminated, truncated) and waits for it. Returns what run_wait()

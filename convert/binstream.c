@@ -18,15 +18,26 @@
 #include "array.h"
 #include "binrec.h"
 #include "diag.h"
+#include "hash.h"
 #include "pipeline.h"
 
 #define READ_CHUNK (1u << 20)                     /* bytes read at once */
+#define FUNCS_MIN 1024                            /* initial function slots (power of two) */
 #define BUF_SIZE (READ_CHUNK + PIPELINE_LINE_MAX)  /* a chunk plus the longest line */
 
 static const char unknown[] = "[unknown]";        /* perf's name of a missing dso */
 
+/* The interned function of a (symbol id, dso id) pair. */
+struct func_slot {
+	uint64_t key;               /* sym << 32 | dso */
+	const struct conv_func *f;  /* NULL: a free slot */
+};
+
 struct binstream {
 	struct input *in;
+	struct conv_driver *cv;
+	struct func_slot *funcs;    /* open addressing by key: hashing no strings */
+	size_t nfuncs, capfuncs;
 	const char *name;           /* for progress */
 	char *buf;
 	size_t start, end;          /* unread bytes: buf[start, end) */
@@ -75,6 +86,14 @@ static bool string_of(const struct binstream *s, uint32_t id, struct conv_span *
 	return true;
 }
 
+/* Forgets the functions named by string ids. */
+static void forget_funcs(struct binstream *s)
+{
+	if (s->nfuncs)
+		memset(s->funcs, 0, s->capfuncs * sizeof(*s->funcs));
+	s->nfuncs = 0;
+}
+
 /* Stores the string record REC of SIZE bytes. Returns 0, -1 when it is
  * malformed, or -ENOMEM. */
 static int define_string(struct binstream *s, const char *rec, size_t size)
@@ -101,13 +120,71 @@ static int define_string(struct binstream *s, const char *rec, size_t size)
 		return -ENOMEM;
 	memcpy(copy, rec + 8, size - 8);
 	copy[size - 8] = 0;
+	if (s->strings[id].s)
+		forget_funcs(s);	/* an id named anew (a saved stream): other functions */
 	free((char *)s->strings[id].s);
 	s->strings[id] = (struct conv_span){ copy, (uint32_t)(size - 8) };
 	return 0;
 }
 
+/* Frees the strings the stream defined, and forgets the functions named
+ * by their ids. */
+static void forget_strings(struct binstream *s)
+{
+	for (size_t i = 0; i < s->nstrings; i++)
+		free((char *)s->strings[i].s);
+	s->nstrings = 0;
+	forget_funcs(s);
+}
+
+/* Doubles the function table. Returns false when out of memory. */
+static bool funcs_grow(struct binstream *s)
+{
+	size_t cap = s->capfuncs ? 2 * s->capfuncs : FUNCS_MIN;
+	struct func_slot *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return false;
+	for (size_t i = 0; i < s->capfuncs; i++) {
+		size_t j;
+
+		if (!s->funcs[i].f)
+			continue;
+		for (j = hash64(s->funcs[i].key) & (cap - 1); t[j].f; j = (j + 1) & (cap - 1))
+			;
+		t[j] = s->funcs[i];
+	}
+	free(s->funcs);
+	s->funcs = t;
+	s->capfuncs = cap;
+	return true;
+}
+
+/* The interned function of R's ids, LOC's strings: from the table, else
+ * from the converter (and kept). NULL when out of memory: the driver then
+ * interns LOC's strings itself (and reports it). */
+static const struct conv_func *func_of(struct binstream *s, const struct binrec_loc *r,
+				       const struct conv_loc *loc)
+{
+	uint64_t key = (uint64_t)r->sym << 32 | r->dso;
+	const struct conv_func *f;
+	size_t i;
+
+	if (2 * (s->nfuncs + 1) > s->capfuncs && !funcs_grow(s))
+		return NULL;
+	for (i = hash64(key) & (s->capfuncs - 1); s->funcs[i].f; i = (i + 1) & (s->capfuncs - 1))
+		if (s->funcs[i].key == key)
+			return s->funcs[i].f;
+	f = conv_driver_func(s->cv, loc->sym, loc->dso);
+	if (f) {
+		s->funcs[i] = (struct func_slot){ key, f };
+		s->nfuncs++;
+	}
+	return f;
+}
+
 /* A location as the text parser reads "IP SYM+0xOFF (DSO)". */
-static bool loc_of(const struct binstream *s, const struct binrec_loc *r, struct conv_loc *loc)
+static bool loc_of(struct binstream *s, const struct binrec_loc *r, struct conv_loc *loc)
 {
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = r->ip;
@@ -120,6 +197,7 @@ static bool loc_of(const struct binstream *s, const struct binrec_loc *r, struct
 	}
 	if (!r->dso)
 		loc->dso = (struct conv_span){ unknown, sizeof(unknown) - 1 };
+	loc->func = func_of(s, r, loc);
 	return true;
 }
 
@@ -189,9 +267,12 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 int binstream_convert(struct input *in, const char *name, struct conv_driver *cv, int *conv_err,
 		      char *errbuf, size_t errlen)
 {
-	struct binstream s = { .in = in, .name = name, .errbuf = errbuf, .errlen = errlen };
+	struct binstream s = { .in = in, .cv = cv, .name = name, .errbuf = errbuf,
+			       .errlen = errlen };
+	uint64_t first = 0, last = UINT64_MAX;	/* the current part's time range */
 	int rc = PIPELINE_OK;
 
+	input_part_range(in, &first, &last);
 	s.buf = malloc(BUF_SIZE);
 	if (!s.buf) {
 		snprintf(errbuf, errlen, "out of memory");
@@ -208,8 +289,15 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 			break;
 		}
 		avail = s.end - s.start;
-		if (avail == 0)
-			break;
+		if (avail == 0) {
+			/* The next time range's stream: a perf of its own, ids of its own. */
+			if (!input_next_part(in))
+				break;
+			forget_strings(&s);
+			s.eof = false;
+			input_part_range(in, &first, &last);
+			continue;
+		}
 		p = s.buf + s.start;
 		if (*p == BINREC_MARK) {
 			struct binrec_header h;
@@ -276,6 +364,8 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 			conv_parse_line(p, len, &l);
 			s.start += len + (nl ? 1 : 0);
 		}
+		if (l.has_time && (l.ts < first || l.ts > last))
+			continue;	/* another range's (input_part_range()) */
 		e = conv_driver_parsed(cv, &l);
 		if (e) {
 			*conv_err = e;
@@ -284,9 +374,9 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 		}
 	}
 	diag_progress("%s", "");
-	for (size_t i = 0; i < s.nstrings; i++)
-		free((char *)s.strings[i].s);
+	forget_strings(&s);
 	free(s.strings);
+	free(s.funcs);
 	free(s.buf);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "perfcmd.h"
 
 /* Kinds of lines skipped with a warning (one warning per kind). */
 enum skip_kind {
@@ -32,13 +33,6 @@ static const char *const skip_what[] = {
 	[SKIP_DSO_COLUMN] = "(dso) column unlike the first line's (text after the last column?)",
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
-
-/* The perf script command lines whose output this reads (docs/design.md
- * "perf script grammar"). */
-static const char branch_hint[] =
-	"perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
-static const char sample_hint[] =
-	"perf script --ns -F comm,pid,tid,time,ip,sym,symoff,dso,event,period";
 
 /* A sample being gathered: its header, then its call chain. */
 struct sample {
@@ -115,6 +109,12 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name)
 	cv->lineno = 0;
 }
 
+const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_span sym,
+					 struct conv_span dso)
+{
+	return conv_func_get(&cv->c, sym, dso);
+}
+
 const char *conv_driver_message(const struct conv_driver *cv)
 {
 	return cv->message;
@@ -156,11 +156,15 @@ static int skip(struct conv_driver *cv, enum skip_kind kind, const char *s, size
 /* The text lacks a column the conversion needs, as line LINENO shows: the
  * usage error that shows the perf script line to use (HINT). */
 static int missing_column(struct conv_driver *cv, uint64_t lineno, const char *what,
-			  const char *hint)
+			  enum perfcmd_kind kind)
 {
-	snprintf(cv->message, sizeof(cv->message),
-		 "%s:%llu: expected perf script lines with %s, found none; run: %s",
-		 cv->input, (unsigned long long)lineno, what, hint);
+	int n = snprintf(cv->message, sizeof(cv->message),
+			 "%s:%llu: expected perf script lines with %s, found none; run: ",
+			 cv->input, (unsigned long long)lineno, what);
+
+	/* the perf script command line whose output this reads */
+	if (n > 0 && (size_t)n < sizeof(cv->message))
+		perfcmd_text(kind, cv->message + n, sizeof(cv->message) - (size_t)n);
 	return CONV_ERR_COLUMN;
 }
 
@@ -180,7 +184,7 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 	site->ip = loc->ip;
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
-	site->func = conv_func_get(c, loc->sym, loc->dso);
+	site->func = loc->func ? loc->func : conv_func_get(c, loc->sym, loc->dso);
 	return site->func != NULL;
 }
 
@@ -242,9 +246,9 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	if (!cv->seen_branch) {
 		if (!(l->flags & ~CONV_F_IN_TX))
 			return missing_column(cv, cv->lineno, "the flags column (call, return, jcc...)",
-					      branch_hint);
+					      PERFCMD_BRANCHES);
 		if (!l->from.has_symtext && !l->to.has_symtext && (l->from.ip || l->to.ip))
-			return missing_column(cv, cv->lineno, "the sym column", branch_hint);
+			return missing_column(cv, cv->lineno, "the sym column", PERFCMD_BRANCHES);
 		cv->seen_branch = true;
 	}
 	c->stats.branches++;
@@ -436,7 +440,7 @@ static int sample_done(struct conv_driver *cv)
 	sm->open = false;
 	if (!cv->seen_sample && sm->n) {
 		if (!sm->symtext)
-			return missing_column(cv, sm->lineno, "the sym column", sample_hint);
+			return missing_column(cv, sm->lineno, "the sym column", PERFCMD_SAMPLES);
 		cv->seen_sample = true;
 	}
 	/* A sample without a location (no ip column: perf then prints no sym
@@ -444,7 +448,7 @@ static int sample_done(struct conv_driver *cv)
 	 * its stack, and a branch trace draws samples as instants. */
 	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
 		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
-				      "when recorded with -g)", sample_hint);
+				      "when recorded with -g)", PERFCMD_SAMPLES);
 	if (sm->sched_switch) {
 		switch_sample(cv);
 		return CONV_OK;
@@ -632,7 +636,7 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	case CONV_LINE_CHAIN:
 		if (!cv->sample.open && !cv->seen_branch && cv->c.stats.samples == 0)
 			return missing_column(cv, cv->lineno, "a header (pid/tid, time, event) before each call "
-					      "chain", sample_hint);
+					      "chain", PERFCMD_SAMPLES);
 		if (!cv->sample.open)
 			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
 		if (cv->sample.header_loc)
@@ -660,10 +664,10 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 		}
 		if (!cv->seen_branch && l->has_time && l->flags)
 			return missing_column(cv, cv->lineno, "the ip and addr columns (IP SYM => IP SYM)",
-					      branch_hint);
+					      PERFCMD_BRANCHES);
 		if (!cv->seen_branch && cv->c.stats.samples == 0 && !cv->sample.open &&
 		    memmem(s, len, "=>", 2))
-			return missing_column(cv, cv->lineno, "the pid/tid and time columns", branch_hint);
+			return missing_column(cv, cv->lineno, "the pid/tid and time columns", PERFCMD_BRANCHES);
 		return skip(cv, SKIP_BAD_LINE, s, len);
 	}
 	return CONV_OK;

@@ -58,6 +58,11 @@ int conv_driver_end_input(struct conv_driver *cv);
  * latest time of any input). Returns CONV_OK, or CONV_ERR_NOMEM. */
 int conv_driver_end(struct conv_driver *cv);
 
+/* The interned function of (SYM, DSO) (a struct conv_loc's func), or NULL
+ * when out of memory. Owned by CV. */
+const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_span sym,
+					 struct conv_span dso);
+
 /* The reason of the last error. */
 const char *conv_driver_message(const struct conv_driver *cv);
 

@@ -4,6 +4,8 @@
 #include "binrec.h"
 #include "diag.h"
 #include "perf_version.h"
+#include "perfcmd.h"
+#include "ptsplit.h"
 #include "run.h"
 
 #include <errno.h>
@@ -17,41 +19,39 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
-#define MAX_ARGS (32 + 64)
 #define PIPE_SIZE (1 << 20)      /* bytes of perf's output the pipe holds */
+#define SPOOL_POLL_NS 2000000    /* a spooling perf is looked at every 2 ms */
 
-struct input {
-	int fd;
+/* One perf script run: the whole input, or one time range of it. */
+struct part {
+	struct perfcmd cmd;
+	int fd;                  /* perf's output: a pipe, or a spool file read at OFF */
+	bool spool;
+	uint64_t off;
 	pid_t perf;              /* perf script child, or 0 */
 	bool reaped;             /* perf was waited for already: its status is STATUS */
 	int status;
 	FILE *perf_err;          /* what perf script says on stderr, or NULL */
 	bool eof;
+	uint64_t first, last;    /* its time range (ns, inclusive) when there are several */
+};
+
+struct input {
+	int fd;                  /* a text file or stdin; -1 for a perf.data */
 	uint64_t bytes, size;
 	const char *path;
-	const char *argv[MAX_ARGS];  /* perf script's command line */
-	size_t dlfilter_arg;     /* argv index of "--dlfilter", or 0: the text path */
+	struct perfcmd_opts opts;  /* how perf script is run (ranges aside) */
+	struct part *parts;      /* one per time range; none for a text input */
+	size_t nparts, cur;
 	bool binrec;             /* a saved output of perf script with the dlfilter */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
 static const char dlfilter_name[] = "snaptrace-dlfilter.so";
-
-/* perf script fields: branch traces (Intel PT) and sampled call chains. */
-static const char branch_fields[] =
-	"comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period";
-static const char sample_fields[] = "comm,pid,tid,time,ip,sym,symoff,dso,event,period";
-/* A recording of sched:sched_switch: the same per kind of event, and the
- * tracepoint's text (perf warns about `trace` for any other kind). */
-static const char *const sched_fields[] = {
-	"-F", "hw:comm,pid,tid,time,ip,sym,symoff,dso,event,period",
-	"-F", "sw:comm,pid,tid,time,ip,sym,symoff,dso,event,period",
-	"-F", "raw:comm,pid,tid,time,ip,sym,symoff,dso,event,period",
-	"-F", "trace:comm,pid,tid,time,ip,sym,symoff,dso,event,period,trace",
-};
 
 static void perf_said(FILE *f, char *buf, size_t size);
 
@@ -72,6 +72,8 @@ static int evlist(const char *perf, const char *path, char *out, size_t size)
  * the fast path can be tried. */
 static bool dlfilter_usable(struct input *in, const char *perf)
 {
+	static const char *asked;	/* the perf whose version is known (one per run) */
+	static bool has;
 	char self[PATH_MAX], out[256];
 	char *argv[] = { (char *)perf, "--version", NULL };
 	struct perf_version v;
@@ -84,45 +86,140 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 			     dlfilter_name) >= sizeof(in->dlfilter) ||
 	    access(in->dlfilter, R_OK))
 		return false;
+	if (asked == perf)	/* each input of a multi-snapshot run: perf ran once */
+		return has;
 	if (run_capture(argv, out, sizeof(out)) != 0)
 		return false;
 	perf_version_parse(out, &v);
-	return perf_version_has(&v, PERF_FEAT_DLFILTER) != 0;
+	asked = perf;
+	has = perf_version_has(&v, PERF_FEAT_DLFILTER) != 0;
+	return has;
 }
 
-/* Starts perf script with IN->argv; stderr into IN->perf_err (made when
- * missing, emptied when there). Returns 0 or a negative errno. */
-static int spawn(struct input *in)
+/* An unnamed file in $TMPDIR (or /tmp) for a range's output. Returns its
+ * descriptor or a negative errno. */
+static int spool_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || errno != EOPNOTSUPP)
+		return fd >= 0 ? fd : -errno;
+	if ((size_t)snprintf(path, sizeof(path), "%s/.snaptrace-XXXXXX", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+/* Starts part P's perf script: its output into a pipe, or into a spool
+ * file when P->spool; stderr into P->perf_err (made when missing, emptied
+ * when there). Returns 0 or a negative errno. */
+static int spawn(struct part *p)
 {
 	int fd;
 	pid_t pid;
 
-	if (!in->perf_err)
-		in->perf_err = tmpfile();	/* shown as one line at the end; else inherited */
-	else if (ftruncate(fileno(in->perf_err), 0) == 0)
-		rewind(in->perf_err);
-	pid = run_spawn((char *const *)in->argv,
-			in->perf_err ? fileno(in->perf_err) : STDERR_FILENO, &fd);
+	if (!p->perf_err)
+		p->perf_err = tmpfile();	/* shown as one line at the end; else inherited */
+	else if (ftruncate(fileno(p->perf_err), 0) == 0)
+		rewind(p->perf_err);
+	if (p->spool) {
+		fd = spool_file();
+		if (fd < 0)
+			return fd;
+		pid = run_start((char *const *)p->cmd.argv, fd,
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO);
+		if (pid < 0)
+			close(fd);
+	} else {
+		pid = run_spawn((char *const *)p->cmd.argv,
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd);
+		if (pid >= 0)
+			(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint */
+	}
 	if (pid < 0)
 		return (int)pid;
-	if (in->fd > STDIN_FILENO)
-		close(in->fd);
-	(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint only */
-	in->fd = fd;
-	in->perf = pid;
-	in->reaped = false;
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = fd;
+	p->off = 0;
+	p->perf = pid;
+	p->reaped = false;
+	p->eof = false;
+	return 0;
+}
+
+/* Stops part P's perf (when it still runs) and frees what it holds. */
+static void part_end(struct part *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	if (p->perf > 0 && !p->reaped) {
+		kill(p->perf, SIGTERM);
+		p->status = run_wait(p->perf);
+		p->reaped = true;
+	}
+	if (p->perf_err)
+		fclose(p->perf_err);
+	p->perf_err = NULL;
+}
+
+/* Makes IN's parts: one per time range of the decoding when JOBS > 1 and
+ * the branches come through the dlfilter (ptsplit.h), else one. */
+static int make_parts(struct input *in, unsigned jobs)
+{
+	uint64_t bounds[PTSPLIT_MAX];
+	size_t nb = 0;
+
+	/* Text would spool gigabytes: ranges only for the dlfilter's records;
+	 * none when the user gave perf a --time of their own. */
+	for (size_t i = 0; i < in->opts.nextra && jobs > 1; i++)
+		if (!strncmp(in->opts.extra[i], "--time", 6))
+			jobs = 1;
+	if (jobs > 1 && in->opts.dlfilter)
+		nb = ptsplit_bounds(in->path, jobs, bounds);
+	in->parts = calloc(nb + 1, sizeof(*in->parts));
+	if (!in->parts)
+		return -ENOMEM;
+	in->nparts = nb + 1;
+	for (size_t k = 0; k < in->nparts; k++) {
+		struct part *p = &in->parts[k];
+		struct perfcmd_opts o = in->opts;
+
+		o.has_range = nb > 0;
+		o.first = k ? bounds[k - 1] : 0;
+		o.last = k < nb ? bounds[k] - 1 : UINT64_MAX;
+		perfcmd_build(&p->cmd, &o);
+		p->first = o.first;
+		p->last = o.last;
+		p->fd = -1;
+		p->spool = k > 0;	/* read after the ranges before it */
+	}
+	for (size_t k = 0; k < in->nparts; k++) {
+		int err = spawn(&in->parts[k]);
+
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
-	const char **argv = in->argv;
-	char out[4096];
-	size_t n = 0;
+	char out[4096] = "intel_pt";
 	int err;
 
-	if (evlist(perf->perf, in->path, out, sizeof(out))) {
+	/* perf's own answer unless the file says so (a perf run costs ~30 ms) */
+	if (!ptsplit_intel_pt(in->path) && evlist(perf->perf, in->path, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
@@ -131,34 +228,15 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
-	argv[n++] = perf->perf;
-	argv[n++] = "script";
-	argv[n++] = "-f";	/* root reading another user's perf.data */
-	argv[n++] = "-i";
-	argv[n++] = in->path;
-	argv[n++] = "--ns";
-	argv[n++] = "--show-switch-events";	/* off-CPU time; none when not recorded */
-	if (strstr(out, "intel_pt")) {
-		argv[n++] = "--itrace=bep";
-		argv[n++] = "-F";
-		argv[n++] = branch_fields;
-		/* The branches in binary (docs/design.md "Decoding"). */
-		if (!perf->no_dlfilter && dlfilter_usable(in, perf->perf)) {
-			in->dlfilter_arg = n;
-			argv[n++] = "--dlfilter";
-			argv[n++] = in->dlfilter;
-		}
-	} else if (strstr(out, "sched:sched_switch")) {
-		for (size_t i = 0; i < sizeof(sched_fields) / sizeof(sched_fields[0]); i++)
-			argv[n++] = sched_fields[i];
-	} else {
-		argv[n++] = "-F";
-		argv[n++] = sample_fields;
-	}
-	for (size_t i = 0; i < perf->nargs && n < MAX_ARGS - 1; i++)
-		argv[n++] = perf->args[i];
-	argv[n] = NULL;
-	err = spawn(in);
+	in->opts = (struct perfcmd_opts){
+		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
+		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
+			strstr(out, "sched:sched_switch") ? PERFCMD_SCHED : PERFCMD_SAMPLES,
+	};
+	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
+	    dlfilter_usable(in, perf->perf))
+		in->opts.dlfilter = in->dlfilter;
+	err = make_parts(in, perf->jobs);
 	if (err) {
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
 			 strerror(-err));
@@ -170,30 +248,30 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 
 /* perf script ended with no output while given the dlfilter: when it
  * failed (a perf that refuses --dlfilter, or cannot load it), runs it again
- * without. Returns 1 when it was restarted, 0 when not, or a negative errno. */
+ * without, as one range (text would spool gigabytes). Returns 1 when it was
+ * restarted, 0 when not, or a negative errno. */
 static int without_dlfilter(struct input *in)
 {
+	struct part *p = &in->parts[0];
 	char said[400] = "";
-	size_t n = in->dlfilter_arg;
 	int err;
 
-	in->status = run_wait(in->perf);
-	in->reaped = true;
-	if (in->status == 0)
+	p->status = run_wait(p->perf);
+	p->reaped = true;
+	if (p->status == 0)
 		return 0;
-	if (in->perf_err) {
-		fflush(in->perf_err);
-		perf_said(in->perf_err, said, sizeof(said));
+	if (p->perf_err) {
+		fflush(p->perf_err);
+		perf_said(p->perf_err, said, sizeof(said));
 	}
 	diag_info("%s: perf script failed with the dlfilter (status %d%s%.200s): decoding "
-		  "through text", in->path, in->status, said[0] ? ": " : "", said);
-	memmove(&in->argv[n], &in->argv[n + 2], (MAX_ARGS - n - 2) * sizeof(in->argv[0]));
-	in->dlfilter_arg = 0;
-	err = spawn(in);
-	if (err)
-		return err;
-	in->eof = false;
-	return 1;
+		  "through text", in->path, p->status, said[0] ? ": " : "", said);
+	while (in->nparts > 1)
+		part_end(&in->parts[--in->nparts]);
+	in->opts.dlfilter = NULL;
+	perfcmd_build(&p->cmd, &in->opts);
+	err = spawn(p);
+	return err ? err : 1;
 }
 
 /* Does HEAD (N bytes) hold a binary record of the dlfilter at a line's
@@ -204,6 +282,16 @@ static bool holds_binrec(const char *head, size_t n)
 		if (head[i] == BINREC_MARK && (i == 0 || head[i - 1] == '\n'))
 			return head[i + 1] >= BINREC_STRING && head[i + 1] <= BINREC_TICK;
 	return false;
+}
+
+static void input_free(struct input *in)
+{
+	for (size_t k = 0; k < in->nparts; k++)
+		part_end(&in->parts[k]);
+	free(in->parts);
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	free(in);
 }
 
 int input_open(const char *path, const struct input_perf *perf, struct input **out,
@@ -232,6 +320,8 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 
 		in->size = (uint64_t)st.st_size;
 		if (n >= 8 && !memcmp(head, "PERFILE", 7)) {
+			close(in->fd);
+			in->fd = -1;	/* perf reads it */
 			err = run_perf_script(in, perf, errbuf, errlen);
 			if (err)
 				goto fail;
@@ -252,24 +342,58 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 	*out = in;
 	return 0;
 fail:
-	if (in->fd > STDIN_FILENO)
-		close(in->fd);
-	free(in);
+	input_free(in);
 	return err;
+}
+
+/* Reads from a spool file that its perf may still be writing: at its end,
+ * waits for more or for perf's exit. Returns as read(). */
+static ssize_t read_spool(struct part *p, char *buf, size_t cap)
+{
+	for (;;) {
+		ssize_t r = pread(p->fd, buf, cap, (off_t)p->off);
+
+		if (r > 0) {
+			p->off += (uint64_t)r;
+			return r;
+		}
+		if (r < 0 && errno != EINTR)
+			return r;
+		if (r == 0 && p->reaped)
+			return 0;
+		if (r == 0) {
+			int st = run_try_wait(p->perf);
+
+			if (st == -EAGAIN) {
+				struct timespec ts = { 0, SPOOL_POLL_NS };
+
+				nanosleep(&ts, NULL);
+			} else {
+				p->status = st;	/* what it wrote before it ended is read next */
+				p->reaped = true;
+			}
+		}
+	}
 }
 
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen)
 {
+	struct part *p = in->nparts ? &in->parts[in->cur] : NULL;
+	int fd = p ? p->fd : in->fd;
 	ssize_t r;
 
-	do
-		r = read(in->fd, buf, cap);
-	while (r < 0 && errno == EINTR);
+	if (p && p->spool) {
+		r = read_spool(p, buf, cap);
+	} else {
+		do
+			r = read(fd, buf, cap);
+		while (r < 0 && errno == EINTR);
+	}
 	if (r < 0) {
 		snprintf(errbuf, errlen, "%s", strerror(errno));
 		return -errno;
 	}
-	if (r == 0 && in->dlfilter_arg && in->bytes == 0 && in->perf > 0) {
+	if (r == 0 && p && p->cmd.dlfilter_arg && in->bytes == 0 && in->cur == 0) {
 		int again = without_dlfilter(in);
 
 		if (again < 0) {
@@ -279,17 +403,35 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 		if (again)
 			return input_read(in, buf, cap, errbuf, errlen);
 	}
-	if (r == 0)
-		in->eof = true;
+	if (r == 0 && p)
+		p->eof = true;
 	in->bytes += (uint64_t)r;
 	return (long)r;
 }
 
-bool input_binstream(const struct input *in)
+bool input_next_part(struct input *in)
 {
-	return in->dlfilter_arg != 0 || in->binrec;
+	if (!in->nparts || in->cur + 1 >= in->nparts || !in->parts[in->cur].eof)
+		return false;
+	in->cur++;
+	return true;
 }
 
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
+{
+	const struct part *p = in->nparts > 1 ? &in->parts[in->cur] : NULL;
+
+	if (!p)
+		return false;
+	*first = p->first;
+	*last = p->last;
+	return true;
+}
+
+bool input_binstream(const struct input *in)
+{
+	return (in->nparts && in->parts[0].cmd.dlfilter_arg) || in->binrec;
+}
 
 uint64_t input_bytes(const struct input *in)
 {
@@ -299,6 +441,11 @@ uint64_t input_bytes(const struct input *in)
 uint64_t input_size(const struct input *in)
 {
 	return in->size;
+}
+
+const struct perfcmd *input_perf_command(const struct input *in, size_t k)
+{
+	return k < in->nparts ? &in->parts[k].cmd : NULL;
 }
 
 /* Reads what perf script wrote to stderr into BUF as one line: its lines
@@ -327,30 +474,34 @@ static void perf_said(FILE *f, char *buf, size_t size)
 
 int input_close(struct input *in, char *errbuf, size_t errlen)
 {
-	char said[400] = "";
 	int rc = 0;
 
-	if (in->fd > STDIN_FILENO)
-		close(in->fd);
-	if (in->perf > 0) {
+	/* A failure of any range is the input's; else the first range's words. */
+	for (size_t k = 0; k < in->nparts; k++) {
+		struct part *p = &in->parts[k];
+		char said[400] = "";
+		bool ended = p->eof;
 		int st;
 
-		if (!in->eof && !in->reaped)
-			kill(in->perf, SIGTERM);
-		st = in->reaped ? in->status : run_wait(in->perf);
-		if (in->perf_err)
-			perf_said(in->perf_err, said, sizeof(said));
-		if (st != 0 && in->eof) {
-			snprintf(errbuf, errlen, "%s: perf script exited with status %d%s%s",
-				 in->path, st, said[0] ? ": " : "", said);
+		if (p->fd >= 0)
+			close(p->fd);
+		p->fd = -1;
+		if (!ended && !p->reaped)
+			kill(p->perf, SIGTERM);
+		st = p->reaped ? p->status : run_wait(p->perf);
+		p->reaped = true;
+		if (p->perf_err)
+			perf_said(p->perf_err, said, sizeof(said));
+		if (st != 0 && ended && rc >= 0) {
+			snprintf(errbuf, errlen, "%s: perf script%s%s exited with status %d%s%s",
+				 in->path, in->nparts > 1 ? " --time " : "",
+				 in->nparts > 1 ? p->cmd.time : "", st, said[0] ? ": " : "", said);
 			rc = -1;
-		} else if (said[0]) {
+		} else if (said[0] && rc == 0) {
 			snprintf(errbuf, errlen, "%s: perf script: %s", in->path, said);
 			rc = 1;
 		}
 	}
-	if (in->perf_err)
-		fclose(in->perf_err);
-	free(in);
+	input_free(in);
 	return rc;
 }

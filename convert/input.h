@@ -14,12 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfcmd.h"
+
 /* How perf is run for perf.data inputs. */
 struct input_perf {
 	const char *perf;          /* the perf binary */
 	const char *const *args;   /* extra perf script arguments (--symfs DIR...) */
 	size_t nargs;
 	bool no_dlfilter;          /* never the dlfilter: perf's text only */
+	unsigned jobs;             /* perf script processes at most (time ranges); 0, 1: one */
 };
 
 struct input;
@@ -33,9 +36,21 @@ int input_open(const char *path, const struct input_perf *perf, struct input **i
 
 /*
  * Reads up to CAP bytes of IN's text into BUF. Returns the number read, 0 at
- * the end, or a negative errno with a reason in ERRBUF.
+ * the end of the current part, or a negative errno with a reason in ERRBUF.
+ * A perf.data decoded through the dlfilter with PERF->jobs > 1 is split into
+ * up to that many time ranges (ptsplit.h), each decoded by its own perf
+ * script at once: the first into a pipe, the others into unnamed files in
+ * $TMPDIR (/tmp); they are read in time order, one part each
+ * (docs/design.md "Parallel decoding"). Any other input is one part.
  */
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen);
+
+/*
+ * After input_read() returned 0: moves to the next part. Returns true when
+ * there is one (its stream starts afresh: the dlfilter's string ids are
+ * its own), false at the end of the input.
+ */
+bool input_next_part(struct input *in);
 
 /*
  * Returns true when IN reads as a binstream (binstream.h): its perf script
@@ -46,6 +61,16 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
  * (a binary record at a line's start in its first 64 KiB).
  */
 bool input_binstream(const struct input *in);
+
+/* When IN is read in several time ranges: the current one's FIRST and LAST
+ * times (ns, inclusive) and true. perf script --time leaves some lines of
+ * other times in (switch records, lines of its decoder's run-up to the
+ * range): the reader drops every timed line outside the range. */
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last);
+
+/* The command line of part K of a perf.data input (perfcmd.h), or NULL
+ * (a text input, or no such part). Borrowed from IN. */
+const struct perfcmd *input_perf_command(const struct input *in, size_t k);
 
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */

@@ -18,7 +18,10 @@
 #include "fxt_writer.h"
 #include "input.h"
 #include "outpath.h"
+#include "numparse.h"
+#include "perfcmd.h"
 #include "pipeline.h"
+#include "ptsplit.h"
 #include "version.h"
 
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
@@ -32,11 +35,12 @@ struct options {
 	const char **perf_args;
 	size_t nperf_args;
 	bool quiet, strict, no_srcline, no_dlfilter;
+	unsigned jobs;          /* perf script processes for one Intel PT input */
 	enum dump_view dump;
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE };
+	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -45,6 +49,8 @@ static const struct option long_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
 	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "print-perf-command", optional_argument, NULL, OPT_PRINT_PERF_COMMAND },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
@@ -69,6 +75,11 @@ static const char usage_text[] =
 	"                        --kallsyms=FILE for archived data)\n"
 	"      --no-dlfilter     decode Intel PT through perf's text only, not through\n"
 	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
+	"  -j, --jobs N          decode Intel PT in up to N perf script processes, one\n"
+	"                        time range each (default: the online CPUs)\n"
+	"      --print-perf-command[=KIND]  print the perf script command line run on\n"
+	"                        a perf.data of KIND (branches, samples, sched; default\n"
+	"                        branches), less -i FILE, and exit\n"
 	"      --strict          an unrecognised line is an error, not a warning\n"
 	"      --no-srcline      no file/line arguments on slices (DWARF line tables)\n"
 	"  -q, --quiet           no summary, no progress\n"
@@ -79,9 +90,9 @@ static const char usage_text[] =
 	"      --version         print the version\n"
 	"\n"
 	"Text input is what this prints (columns may be missing, except flags, ip, addr, sym):\n"
-	"  perf script --ns --itrace=bep -F comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period\n"
+	"  %s\n"
 	"or, for sampled call chains:\n"
-	"  perf script --ns -F comm,pid,tid,time,ip,sym,symoff,dso,event,period\n";
+	"  %s\n";
 
 static int usage_error(const char *what)
 {
@@ -99,7 +110,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	};
 
 	opterr = 0;	/* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qhj:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -130,6 +141,28 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'j': {
+			uint64_t n;
+
+			if (num_parse_u64(optarg, 1, PTSPLIT_MAX, &n)) {
+				diag_error("-j %s: expected a number of perf script processes, 1 "
+					   "to %d (see --help)", optarg, PTSPLIT_MAX);
+				return EXIT_USAGE;
+			}
+			o->jobs = (unsigned)n;
+			break;
+		}
+		case OPT_PRINT_PERF_COMMAND: {
+			enum perfcmd_kind kind = PERFCMD_BRANCHES;
+			char cmd[512];
+
+			if (optarg && perfcmd_kind_parse(optarg, &kind))
+				return usage_error("--print-perf-command takes branches, samples "
+						   "or sched");
+			perfcmd_text(kind, cmd, sizeof(cmd));
+			printf("%s\n", cmd);
+			exit(EXIT_OK);
+		}
 		case OPT_DUMP:
 			o->dump = DUMP_NONE;
 			for (int v = DUMP_ALL; v <= DUMP_TREE; v++)
@@ -138,9 +171,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (o->dump == DUMP_NONE)
 				return usage_error("--dump takes records, slices or tree");
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
+		case 'h': {
+			char branches[512], samples[512];
+
+			perfcmd_text(PERFCMD_BRANCHES, branches, sizeof(branches));
+			perfcmd_text(PERFCMD_SAMPLES, samples, sizeof(samples));
+			printf(usage_text, branches, samples);
 			exit(EXIT_OK);
+		}
 		case OPT_VERSION:
 			printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
 			exit(EXIT_OK);
@@ -357,11 +395,16 @@ int main(int argc, char **argv)
 	if (rc)
 		goto out;
 	diag_set_quiet(o.quiet);
+	if (!o.jobs) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o.jobs = ncpu < 1 ? 1 : ncpu > PTSPLIT_MAX ? PTSPLIT_MAX : (unsigned)ncpu;
+	}
 	if (o.dump) {
 		rc = dump(argv[optind], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter };
+	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs };
 	outpath_remove_on_signals();
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {
@@ -402,10 +445,11 @@ int main(int argc, char **argv)
 	stats = conv_driver_stats(cv);
 	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
 	    !stats->decode_errors) {
+		char cmd[512];
+
+		perfcmd_text(PERFCMD_BRANCHES, cmd, sizeof(cmd));
 		diag_error("%s: no line was perf script output (%llu skipped); expected the "
-			   "output of: perf script --ns --itrace=bep -F %s", argv[optind],
-			   (unsigned long long)stats->skipped, "comm,pid,tid,time,flags,ip,addr,sym,"
-			   "symoff,dso,event,period");
+			   "output of: %s", argv[optind], (unsigned long long)stats->skipped, cmd);
 		rc = EXIT_RUNTIME;
 	}
 	bytes = fxt_writer_bytes(w);

@@ -65,6 +65,8 @@ struct conv_span {
 };
 
 /* One code location: "IP [SYM[+0xOFF]] [(DSO)]". */
+struct conv_func;
+
 struct conv_loc {
 	uint64_t ip;
 	struct conv_span sym;   /* len 0: no symbol ([unknown] or column absent) */
@@ -72,6 +74,8 @@ struct conv_loc {
 	uint64_t symoff;        /* bytes from the symbol's start */
 	bool has_symoff;
 	bool has_symtext;       /* a symbol column was printed (even "[unknown]") */
+	const struct conv_func *func;  /* (sym, dso) interned by a reader that knew it
+				        * (binstream.c); NULL: the driver interns it */
 };
 
 enum conv_line_kind {

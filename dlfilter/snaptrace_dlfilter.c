@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "binrec.h"
+#include "hash.h"
 #include "parse.h"
 
 /* perf's PERF_IP_FLAG_* bits beyond those perf_dlfilter.h names. */
@@ -99,22 +100,16 @@ struct state {
 	struct thread_time *threads;    /* open addressing by tid */
 	size_t nthreads, capthreads;
 	size_t pending;                 /* __fpending(stdout) after our last record */
+	const char *event;              /* the last sample's event name (perf's string) */
+	bool event_is_branches;         /* is_branches(event) */
 	bool failed;
 };
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
 
 /* Writes LEN bytes of record REC to perf's output; remembers what is
  * pending after it (to notice perf's own writes in between). */
 static void put(struct state *s, const void *rec, size_t len)
 {
-	if (fwrite(rec, 1, len, stdout) != len)
+	if (fwrite_unlocked(rec, 1, len, stdout) != len)	/* perf prints on this thread only */
 		s->failed = true;
 	s->pending = __fpending(stdout);
 }
@@ -237,10 +232,12 @@ static uint32_t conv_flags(uint32_t flags)
 	return 0;
 }
 
-/* Fills LOC from perf's resolved location AL of IP. Returns false when
+/* Fills LOC from perf's resolved location AL of IP; BEFORE (or NULL) is a
+ * location filled before, its dso's id BEFORE_DSO. Returns false when
  * perf's text would show an offset the filter cannot compute. */
 static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t ip,
-		   struct binrec_loc *loc)
+		   struct binrec_loc *loc, const struct perf_dlfilter_al *before,
+		   uint32_t before_dso)
 {
 	loc->ip = ip;
 	loc->symoff = 0;
@@ -251,7 +248,8 @@ static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t 
 		loc->symoff = al->addr - al->sym_start;
 		loc->sym = string_id(s, al->sym);
 	}
-	loc->dso = al ? string_id(s, al->dso) : 0;
+	/* a branch within one dso looks its name up once */
+	loc->dso = !al ? 0 : before && al->dso == before->dso ? before_dso : string_id(s, al->dso);
 	return true;
 }
 
@@ -292,30 +290,51 @@ int stop(void *data, void *ctx)
 	return rc;
 }
 
+/* Does a jump from FROM (perf's resolution of the sample's ip) to the
+ * sample's addr stay inside FROM's symbol? The target's address in FROM's
+ * dso is FROM's plus the jump's distance; inside the symbol's bounds it is
+ * in the same map, symbol and dso, which perf would resolve it to: no
+ * resolve_addr() (a symbol lookup, a fifth of perf's time) is needed. */
+static bool jump_within(const struct perf_dlfilter_sample *sample,
+			const struct perf_dlfilter_al *from)
+{
+	uint64_t to = from->addr + (sample->addr - sample->ip);
+
+	return from->sym && to >= from->sym_start && to < from->sym_end;
+}
+
 int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
 	struct state *s = data;
-	const struct perf_dlfilter_al *from, *to;
+	const struct perf_dlfilter_al *from, *to = NULL;
 	struct binrec_branch rec;
 	struct thread_time *tt;
 	uint32_t flags;
+	bool jump;
 
-	if (s->failed || !is_branches(sample->event) || !sample->addr_correlates_sym)
+	if (s->failed || !sample->addr_correlates_sym)
+		return 0;
+	if (sample->event != s->event) {	/* one string per event: compared once */
+		s->event = sample->event;
+		s->event_is_branches = is_branches(sample->event);
+	}
+	if (!s->event_is_branches)
 		return 0;
 	flags = conv_flags(sample->flags);
 	if (!flags)
 		return 0;
+	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
 	from = perf_dlfilter_fns.resolve_ip(ctx);
-	to = perf_dlfilter_fns.resolve_addr(ctx);
-	if (!from || !to || !(tt = thread_of(s, sample->tid)))
+	if (!from || !(jump && jump_within(sample, from)))
+		to = perf_dlfilter_fns.resolve_addr(ctx);
+	if (!from || !(tt = thread_of(s, sample->tid)))
 		return 0;
 	/* perf printed something since our last record (a decode error, a
 	 * switch record): the thread's next record may not be skipped. */
 	if (__fpending(stdout) != s->pending)
 		for (size_t i = 0; i < s->capthreads; i++)
 			s->threads[i].used = false;
-	if (!(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX)) && from->sym == to->sym &&
-	    from->dso == to->dso) {
+	if (jump && (!to || (from->sym == to->sym && from->dso == to->dso))) {
 		struct binrec_tick tick = { { BINREC_MARK, BINREC_TICK, sizeof(tick) },
 					    sample->pid, sample->tid, sample->time };
 
@@ -331,7 +350,8 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	rec.time = sample->time;
 	rec.pid = sample->pid;
 	rec.tid = sample->tid;
-	if (!loc_of(s, from, sample->ip, &rec.from) || !loc_of(s, to, sample->addr, &rec.to))
+	if (!to || !loc_of(s, from, sample->ip, &rec.from, NULL, 0) ||
+	    !loc_of(s, to, sample->addr, &rec.to, from, rec.from.dso))
 		return 0;
 	rec.comm = string_id(s, from->comm);
 	if (s->failed)

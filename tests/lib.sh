@@ -27,6 +27,40 @@ need_convert() {
 	fi
 }
 
+# check_perf_command NAME KIND DATA: the perf script command line the
+# converter runs on DATA (text path, one range; seen through a perf that
+# logs its arguments), less -i DATA, is what `snaptrace-convert
+# --print-perf-command=KIND` prints, and every README line showing that
+# command (a line starting "perf script" with its first -F) is that line
+# (a trailing "\" continuation aside).
+check_perf_command() {
+	local name=$1 kind=$2 data=$3 real want ran fields readme
+	real=$(command -v "${SNAPTRACE_PERF:-perf}")
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$TMP/cmd-perf.log" "$real" \
+		>"$TMP/cmd-perf"
+	chmod +x "$TMP/cmd-perf"
+	rm -f "$TMP/cmd-perf.log"
+	want=$("$CONVERT" --print-perf-command="$kind")
+	if ! SNAPTRACE_PERF="$TMP/cmd-perf" "$CONVERT" --quiet --no-srcline --no-dlfilter -j 1 \
+		"$data" -o "$TMP/cmd.fxt" 2>"$TMP/cmd.err"; then
+		fail "$name" "conversion failed: $(first_lines "$TMP/cmd.err")"
+		return
+	fi
+	ran="perf $(grep '^script ' "$TMP/cmd-perf.log" | head -n 1 | sed "s| -i $data||")"
+	fields=$(sed 's/^[^-]*\(-[^F][^ ]* \)*-F \([^ ]*\) .*/\2/' <<<"$want")
+	readme=$(grep -F -e "-F $fields " "$SNAPTRACE_TOP/README.md" | grep '^ *perf script ' |
+		sed 's/ \\$//; s/^ *//' | sort -u)
+	if [ "$ran" != "$want" ]; then
+		fail "$name" "the converter ran '$ran', --print-perf-command=$kind prints '$want'"
+	elif [ -z "$readme" ]; then
+		fail "$name" "README.md shows no 'perf script ... -F $fields ...' line"
+	elif [ "$readme" != "$want" ]; then
+		fail "$name" "README.md shows '$(tr '\n' '|' <<<"$readme")', the converter runs '$want'"
+	else
+		ok "$name"
+	fi
+}
+
 # A scratch directory for the suite's files. scratch_done removes it when the
 # suite exits, or, with KEEP=1 in the environment, keeps it and prints a line
 # "kept DIR" (tests/run.sh shows those lines). A suite with a cleanup of its

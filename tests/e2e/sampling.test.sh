@@ -85,6 +85,12 @@ run() {
 		fail "$name" "the trace differs with --no-dlfilter"
 		return
 	fi
+	# -j N splits Intel PT only (README "How Intel PT is decoded")
+	"$CONVERT" --quiet -j 3 "$TMP/$mode.data" -o "$TMP/$mode.j3.fxt" 2>/dev/null
+	if ! cmp -s "$TMP/$mode.fxt" "$TMP/$mode.j3.fxt"; then
+		fail "$name" "the trace differs with -j 3"
+		return
+	fi
 	if ! why=$(check_nesting "$TMP/$mode.slices" "$2"); then
 		fail "$name" "$why"
 		return
@@ -94,3 +100,7 @@ run() {
 
 run fp ""
 run dwarf 1
+# the command line of a sampling perf.data is the README's and --print-perf-command's
+if [ -s "$TMP/fp.data" ]; then
+	check_perf_command perf-command-samples samples "$TMP/fp.data"
+fi

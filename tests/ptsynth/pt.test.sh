@@ -61,6 +61,7 @@ fi
 gen() {
 	local name=$1 prog=$2
 	shift 2
+	echo "$*" >"$TMP/$name.opts"
 	timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
 		-- "$PROGS/$prog" >"$TMP/$name.stdout" 2>"$TMP/$name.gen"
 }
@@ -100,14 +101,16 @@ EOF
 chmod +x "$TMP/perf"
 
 # convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (through the
-# dlfilter) and dumps its slices into $TMP/NAME.slices; the reader must
-# report no problem, and the text path (--no-dlfilter) must write the same
-# bytes.
+# dlfilter, -j 1) and dumps its slices into $TMP/NAME.slices; the reader must
+# report no problem, the text path (--no-dlfilter) must write the same
+# bytes, and so must -j 2 and -j 3 (perf script run on time ranges: how
+# many ranges -j 3 made, summed over the inputs, is left in
+# $TMP/NAME.ranges).
 convert() {
-	local name=$1
+	local name=$1 j
 	shift
 	rm -f "$TMP/perf.log"
-	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet "$@" -o "$TMP/$name.fxt" \
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet -j 1 "$@" -o "$TMP/$name.fxt" \
 		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert failed: $(head -3 "$TMP/$name.cerr")"
 		return 1
@@ -116,6 +119,23 @@ convert() {
 		echo "perf script was not run with the dlfilter: $(first_lines "$TMP/perf.log")"
 		return 1
 	fi
+	for j in 2 3; do
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet -j $j "$@" \
+			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
+			return 1
+		fi
+		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.j$j.fxt"; then
+			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.j1.tree" 2>&1
+			"$CONVERT" --dump=tree "$TMP/$name.j$j.fxt" >"$TMP/$name.jn.tree" 2>&1
+			echo "-j $j's trace differs from -j 1's (< -j 1, > -j $j; perf ran: \
+$(grep -o -e '--time [^ ]*' "$TMP/perf.log" | tr '\n' ' ')): \
+$(diff "$TMP/$name.j1.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
+			return 1
+		fi
+	done
+	grep -c -e '^script .* --time ' "$TMP/perf.log" >"$TMP/$name.ranges"
 	if ! "$CONVERT" --quiet --no-dlfilter "$@" -o "$TMP/$name.text.fxt" \
 		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert --no-dlfilter failed: $(head -3 "$TMP/$name.cerr")"
@@ -136,11 +156,17 @@ $(diff "$TMP/$name.fast.tree" "$TMP/$name.text.tree" | head -6 | tr '\n' ' ')"
 }
 
 # check_convert NAME ERRORS: the converter's slices equal the expected ones;
-# ERRORS decode-error instants.
+# ERRORS decode-error instants. A perf.data with a PSB+ every few bytes
+# (ptsynth --psb-every) must have been split into time ranges by -j 3.
 check_convert() {
 	local name=$1 want_errors=$2 why errors
 	if ! why=$(convert "$name" "$TMP/$name.data"); then
 		fail "convert-$name" "$why"
+		return
+	fi
+	if grep -q -e '--psb-every' "$TMP/$name.opts" && [ "$(cat "$TMP/$name.ranges")" -lt 2 ]; then
+		fail "convert-$name" "-j 3 did not split the decoding into time ranges \
+($(cat "$TMP/$name.ranges") perf script runs with --time)"
 		return
 	fi
 	"$EXPECT" "$TMP/$name.truth" >"$TMP/$name.expected"
@@ -175,11 +201,16 @@ for entry in $PROGRAMS; do
 	both "$prog" "$prog" 0
 	both "$prog-noretcomp" "$prog" 0 --noretcomp
 	both "$prog-window" "$prog" 0 --snapshot-at "$at" --snapshot-window "$window"
+	# a PSB+ every 128 bytes: places where -j N can start a time range
+	both "$prog-psb" "$prog" 0 --psb-every 128
 done
 
 # Layout and packet variants.
 both threads-per-cpu threads 0 --per-cpu
-both recurse-psb recurse 0 --psb-every 64 --tsc-every 3
+both recurse-psb64 recurse 0 --psb-every 64 --tsc-every 3
+both threads-per-cpu-psb threads 0 --per-cpu --psb-every 128
+both recurse-noretcomp-psb recurse 0 --noretcomp --psb-every 128
+both except-window-psb except 0 --snapshot-at 30000 --snapshot-window 15000 --psb-every 256
 both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
 both recurse-window-end recurse 0 --snapshot-window 800
 
@@ -192,6 +223,7 @@ both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
 # and every frame stays balanced. Truncated data ends the trace early.
 both calls-static-overflow calls-static 1 --damage overflow@150
 both recurse-overflow recurse 1 --damage overflow@700
+both recurse-overflow-psb recurse 1 --damage overflow@700 --psb-every 128
 both tailcall-truncate tailcall 0 --damage truncate@200
 
 # Context switches: every syscall blocks NS, and the thread of a global step
@@ -238,6 +270,8 @@ offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000
 	--preempt-at 1500:500000
 offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
 	--block-syscalls 1000000 --preempt-at 700:250000
+offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+	--preempt-at 1500:500000 --psb-every 128
 
 # A snapshot ending where magic_trace_stop_indicator is entered.
 name=stop-snapshot
@@ -335,6 +369,8 @@ fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with t
 fallback-perf-5.10|$CONVERT|perf-old|0|
 fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
 EOF
+	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
+	check_perf_command perf-command-branches branches "$TMP/$name.data"
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One pass over the perf.data's records (perf's on-disk format,
+ * tools/perf/Documentation/perf.data-file-format.txt): AUXTRACE_INFO gives
+ * the TSC conversion, each AUXTRACE record is followed by its PT bytes; in
+ * them every PSB (a 16-byte pattern no other packet makes) starts a PSB+
+ * whose TSC packet is the time perf's decoder has there. Each PSB weighs
+ * the bytes up to the next one in its buffer.
+ */
+#include "ptsplit.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+
+#define HEADER_SIZE 104         /* struct perf_file_header */
+#define REC_AUXTRACE_INFO 70
+#define REC_AUXTRACE 71
+#define AUXTRACE_SIZE 48        /* struct perf_record_auxtrace, without its data */
+#define PSB_LEN 16
+#define PSBPLUS_MAX 256         /* bytes of PSB+ looked through for its TSC */
+#define CHUNK (1u << 20)
+#define AUXTRACE_INTEL_PT 1     /* AUXTRACE_INFO's type (perf's enum auxtrace_type) */
+#define INFO_WITHIN 4096        /* records looked through for AUXTRACE_INFO */
+
+/* AUXTRACE_INFO's private words for Intel PT (tools/perf/util/intel-pt.h). */
+enum { PT_TIME_SHIFT = 1, PT_TIME_MULT, PT_TIME_ZERO, PT_CAP_USER_TIME_ZERO, PT_WORDS };
+
+struct psb {
+	uint64_t time;          /* perf time, ns */
+	uint64_t bytes;         /* PT bytes from this PSB to the next one of its buffer */
+};
+
+struct scan {
+	int fd;
+	bool have_tc;           /* the TSC conversion is known */
+	uint64_t shift, mult, zero;
+	struct psb *psbs;
+	size_t npsbs, cap;
+	uint64_t total;         /* bytes of all PSBs */
+	bool nomem;
+	unsigned char *buf;     /* CHUNK + PSBPLUS_MAX */
+};
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* perf's tsc_to_perf_time() */
+static uint64_t perf_time(const struct scan *s, uint64_t tsc)
+{
+	uint64_t quot = tsc >> s->shift, rem = tsc & ((1ull << s->shift) - 1);
+
+	return s->zero + quot * s->mult + ((rem * s->mult) >> s->shift);
+}
+
+/* The length of the PSB+ packet at P (N bytes there), 0 for PSBEND or a
+ * packet that is not part of a PSB+ (perf's intel-pt-pkt-decoder.c). */
+static size_t packet_len(const unsigned char *p, size_t n)
+{
+	static const unsigned char fup_ip[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+
+	if (p[0] == 0x00)
+		return 1;               /* PAD */
+	if (p[0] == 0x19)
+		return 8;               /* TSC */
+	if (p[0] == 0x99 || p[0] == 0x59)
+		return 2;               /* MODE, MTC */
+	if ((p[0] & 0x1f) == 0x1d && fup_ip[p[0] >> 5] != 0xff)
+		return 1u + fup_ip[p[0] >> 5];  /* FUP */
+	if (p[0] != 0x02 || n < 2)
+		return 0;
+	switch (p[1]) {
+	case 0x03: return 4;            /* CBR */
+	case 0x73: case 0xc8: return 7; /* TMA, VMCS */
+	case 0x43: return 8;            /* PIP */
+	}
+	return 0;                       /* PSBEND, or not PSB+ */
+}
+
+/* The TSC of the PSB+ after a PSB (P, N bytes), or false when it has none. */
+static bool psb_tsc(const unsigned char *p, size_t n, uint64_t *tsc)
+{
+	size_t i = 0, len;
+
+	while (i < n && (len = packet_len(p + i, n - i)) && i + len <= n) {
+		if (p[i] == 0x19) {
+			unsigned char b[8] = { 0 };
+
+			memcpy(b, p + i + 1, 7);
+			*tsc = le64(b);
+			return true;
+		}
+		i += len;
+	}
+	return false;
+}
+
+static void add_psb(struct scan *s, uint64_t time)
+{
+	struct psb *t = array_grow(s->psbs, &s->cap, s->npsbs, sizeof(*t));
+
+	if (!t) {
+		s->nomem = true;
+		return;
+	}
+	s->psbs = t;
+	s->psbs[s->npsbs++] = (struct psb){ time, 0 };
+}
+
+/* Scans SIZE bytes of PT at file offset OFF. */
+static bool scan_aux(struct scan *s, uint64_t off, uint64_t size)
+{
+	static const unsigned char psb[PSB_LEN] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+						    2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	uint64_t pos = 0, last = UINT64_MAX;	/* buffer offset of the last PSB */
+	size_t first = s->npsbs;
+
+	while (pos < size) {
+		size_t want = size - pos > CHUNK + PSBPLUS_MAX ? CHUNK + PSBPLUS_MAX :
+			      (size_t)(size - pos);
+		size_t step = want > CHUNK ? CHUNK : want;	/* PSBs starting in this chunk */
+		ssize_t r = pread(s->fd, s->buf, want, (off_t)(off + pos));
+		const unsigned char *p = s->buf, *end;
+
+		if (r != (ssize_t)want)
+			return false;
+		end = s->buf + step;
+		while ((p = memmem(p, (size_t)(s->buf + want - p), psb, PSB_LEN)) && p < end) {
+			uint64_t at = pos + (uint64_t)(p - s->buf), tsc;
+
+			if (psb_tsc(p + PSB_LEN, (size_t)(s->buf + want - p) - PSB_LEN, &tsc)) {
+				if (last != UINT64_MAX && s->npsbs > first)
+					s->psbs[s->npsbs - 1].bytes = at - last;
+				add_psb(s, perf_time(s, tsc));
+				last = at;
+			}
+			p += PSB_LEN;
+		}
+		pos += step;
+	}
+	if (last != UINT64_MAX && s->npsbs > first)
+		s->psbs[s->npsbs - 1].bytes = size - last;
+	return true;
+}
+
+/* The data section of the perf.data open as FD: [*OFF, *END). Returns
+ * false when it is not a perf.data this reads (perf's pipe format, another
+ * header size). */
+static bool data_section(int fd, uint64_t *off, uint64_t *end)
+{
+	unsigned char h[HEADER_SIZE];
+
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8) ||
+	    le64(h + 8) != HEADER_SIZE)
+		return false;
+	*off = le64(h + 40);
+	*end = *off + le64(h + 48);
+	return true;
+}
+
+/* Reads the records of the data section. Returns false when the file is
+ * not one this reads. */
+static bool scan_records(struct scan *s)
+{
+	unsigned char rec[AUXTRACE_SIZE];
+	uint64_t off, end;
+
+	if (!data_section(s->fd, &off, &end))
+		return false;
+	while (off + 8 <= end && !s->nomem) {
+		uint32_t type;
+		uint16_t size;
+
+		if (pread(s->fd, rec, 8, (off_t)off) != 8)
+			return false;
+		memcpy(&type, rec, 4);
+		memcpy(&size, rec + 6, 2);
+		if (size < 8)
+			return false;
+		if (type == REC_AUXTRACE_INFO) {
+			unsigned char info[16 + 8 * PT_WORDS];
+
+			if (size < sizeof(info) ||
+			    pread(s->fd, info, sizeof(info), (off_t)off) != (ssize_t)sizeof(info))
+				return false;
+			s->shift = le64(info + 16 + 8 * PT_TIME_SHIFT);
+			s->mult = le64(info + 16 + 8 * PT_TIME_MULT);
+			s->zero = le64(info + 16 + 8 * PT_TIME_ZERO);
+			s->have_tc = le64(info + 16 + 8 * PT_CAP_USER_TIME_ZERO) && s->shift < 64;
+		} else if (type == REC_AUXTRACE) {
+			uint64_t data;
+
+			if (size < AUXTRACE_SIZE || !s->have_tc ||
+			    pread(s->fd, rec, AUXTRACE_SIZE, (off_t)off) != AUXTRACE_SIZE)
+				return false;
+			data = le64(rec + 8);
+			if (!scan_aux(s, off + size, data))
+				return false;
+			off += data;
+		}
+		off += size;
+	}
+	return !s->nomem;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct psb *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
+{
+	struct scan s = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	uint64_t sum = 0;
+	size_t nb = 0;
+
+	if (n > PTSPLIT_MAX)
+		n = PTSPLIT_MAX;
+	s.buf = malloc(CHUNK + PSBPLUS_MAX);
+	if (s.fd >= 0 && s.buf && n > 1 && scan_records(&s) && s.npsbs > 1) {
+		qsort(s.psbs, s.npsbs, sizeof(*s.psbs), by_time);
+		for (size_t i = 0; i < s.npsbs; i++)
+			s.total += s.psbs[i].bytes;
+		/* Range k starts just after the first PSB at or past k/n of the
+		 * work: perf fast-forwards to that PSB (the last one before
+		 * the range), whose own samples fall in range k - 1. */
+		for (size_t i = 1; i < s.npsbs && nb < n - 1; i++) {
+			sum += s.psbs[i - 1].bytes;
+			if (sum * n >= s.total * (nb + 1) &&
+			    s.psbs[i].time > s.psbs[0].time &&
+			    (nb == 0 || s.psbs[i].time + 1 > bounds[nb - 1]))
+				bounds[nb++] = s.psbs[i].time + 1;
+		}
+	}
+	if (s.fd >= 0)
+		close(s.fd);
+	free(s.buf);
+	free(s.psbs);
+	return nb;
+}
+
+bool ptsplit_intel_pt(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t off, end;
+	bool pt = false;
+
+	if (fd < 0)
+		return false;
+	if (data_section(fd, &off, &end)) {
+		/* perf record writes it before any sample or AUX data */
+		for (int i = 0; i < INFO_WITHIN && off + 16 <= end; i++) {
+			unsigned char rec[16];
+			uint32_t type, aux;
+			uint16_t size;
+
+			if (pread(fd, rec, sizeof(rec), (off_t)off) != (ssize_t)sizeof(rec))
+				break;
+			memcpy(&type, rec, 4);
+			memcpy(&size, rec + 6, 2);
+			memcpy(&aux, rec + 8, 4);
+			if (type == REC_AUXTRACE_INFO) {
+				pt = aux == AUXTRACE_INTEL_PT;
+				break;
+			}
+			if (size < 8 || type == REC_AUXTRACE)
+				break;
+			off += size;
+		}
+	}
+	close(fd);
+	return pt;
+}
