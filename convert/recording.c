@@ -335,9 +335,9 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		snprintf(at, sizeof(at), "snapshots[%zu]", i);
 		if (!json_object_is_type(o, json_type_object))
 			return bad(rd, at, "an object", o);
-		if (member_str(rd, o, at, "file", false, &file) ||
-		    member_reason(rd, o, at, "reason", &sn->reason) ||
-		    member_time(rd, o, at, "time_ns", true, &sn->time_ns))
+		if (member_reason(rd, o, at, "reason", &sn->reason) ||
+		    member_time(rd, o, at, "time_ns", true, &sn->time_ns) ||
+		    member_str(rd, o, at, "file", false, &file))
 			return 1;
 		r->nsnapshots++;
 		if (!*file) {   /* perf never confirmed it: nothing to convert */
