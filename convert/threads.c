@@ -123,8 +123,23 @@ static fxt_string_id object_name(struct conv *c, const struct conv_thread *t, in
 	return conv_name(c, "", (struct conv_span){ t->comm, t->comm_len }, 256, post);
 }
 
+/* The comm a recording's record.json gives thread TID, or NULL. */
+static const char *recorded_comm(const struct conv *c, int64_t tid)
+{
+	const char *comm = NULL;
+
+	for (size_t i = 0; i < c->nrecs && !comm; i++)
+		comm = recording_comm(c->recs[i], tid);
+	return comm;
+}
+
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
 {
+	/* text without a comm column: the name the recorder saw, if any */
+	if (!comm.len && !t->named && recorded_comm(c, t->tid)) {
+		comm.s = recorded_comm(c, t->tid);
+		comm.len = (uint32_t)strlen(comm.s);
+	}
 	if (t->named && (comm.len == 0 || conv_span_eq((struct conv_span){ t->comm, t->comm_len },
 						       comm)))
 		return;
@@ -145,6 +160,28 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 		fxt_writer_process(c->w, t->pkoid, object_name(c, t, t->pid));
 	fxt_writer_thread(c->w, t->pkoid, t->tkoid, object_name(c, t, t->tid));
 	t->named = true;
+}
+
+bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
+		uint64_t *pkoid, uint64_t *tkoid)
+{
+	/* an id below any perf prints (-1, 0, pids), one per process: its band koid */
+	int64_t id = -(INT64_C(1) << 32) - pid;
+
+	*pkoid = koid_of(c, pid);
+	*tkoid = koid_of(c, id);
+	if (!*pkoid || !*tkoid)
+		return false;
+	if (!pid_named(c, *pkoid)) {
+		struct conv_thread named = { .comm = (char *)(comm ? comm : ""),
+					     .comm_len = comm ? (uint32_t)strlen(comm) : 0 };
+
+		fxt_writer_process(c->w, *pkoid, object_name(c, &named, pid));
+	}
+	/* the set of named koids holds the track's too: named once */
+	if (!pid_named(c, *tkoid))
+		fxt_writer_thread(c->w, *pkoid, *tkoid, fxt_writer_cstring(c->w, name));
+	return true;
 }
 
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))

@@ -60,7 +60,10 @@ void rec_arming_decide(const struct rec_opts *o, const struct rec_host *h,
 		a->after_ms = o->arm_after_s * 1e3;
 		return;
 	}
-	if (o->full_execution) {
+	/* no ring to fill; or a slow-call trigger, whose hits are rare by nature
+	 * and whose first slow call is the one asked for (a deferred hit would
+	 * give way to a later one) */
+	if (o->full_execution || o->slower_than_ns) {
 		a->by = REC_ARM_AT_ONCE;
 		return;
 	}

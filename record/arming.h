@@ -8,7 +8,8 @@
  * before that waits (its snapshot is taken when the trigger is armed, and
  * then holds everything since the start: nothing is lost, and a trigger hit
  * again meanwhile gets the ring's whole look-back). --arm-after SECONDS sets
- * the time instead, and hits before it are ignored (counted).
+ * the time instead, and hits before it are ignored (counted). A slow-call
+ * trigger (--trigger-slower-than) arms at once unless --arm-after says.
  * Why and the estimates: docs/design.md "Arming".
  */
 #ifndef SNAPTRACE_REC_ARMING_H
@@ -22,7 +23,7 @@
 #include "rec_opts.h"
 
 enum rec_arm_by {
-	REC_ARM_AT_ONCE,     /* no ring to fill (--full-execution) */
+	REC_ARM_AT_ONCE,     /* no ring to fill (--full-execution), or a slow-call trigger */
 	REC_ARM_RING,        /* the ring's fill time: early hits wait for it */
 	REC_ARM_OPTION,      /* --arm-after: early hits are ignored */
 };

@@ -9,32 +9,42 @@
  *   "launched": bool, "executable", "pids": [..],
  *   "threads": [{"pid", "tid", "comm"}]
  *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
- *               "slower_than_ns"} or null; "slower_than_ns": the
+ *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
  *               --trigger-slower-than threshold, null without it, and then
  *               "calls" (calls measured: a return matched to its entry),
  *               "calls_slower" (those longer than the threshold),
- *               "returns_unmatched", "entries_untracked" (slowcall.h)
+ *               "returns_unmatched", "entries_untracked" (slowcall.h);
+ *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
+ *               trigger event's mmap page (TSC -> perf clock), null when the
+ *               kernel offers none (cap_user_time_zero: no TSC sched_clock)
  *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
  *           when hits start to count (arming.h): after the ring's estimated
  *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
  *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",]
- *             "snapshot" (index or null), "deferred"}]
+ *             "ip", "args", "snapshot" (index or null), "deferred"}]
  *           the hits that asked for a snapshot (the first; with
  *           --multi-snapshot one per --min-interval at most); a slow call's
  *           hit is its return: "time_ns" the return, "entry_ns" the call's
- *           entry (perf clock), "duration_ns" = time_ns - entry_ns;
- *           "deferred": it came before the arming, which took its snapshot
+ *           entry (perf clock), "duration_ns" = time_ns - entry_ns; "ip": the
+ *           user address hit, "args": [the call's first two integer
+ *           arguments] (x86-64 rdi, rsi), both null when the registers
+ *           were not sampled; "deferred": it came before the arming, which
+ *           took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with
  *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
- *   "snapshots": [{"file", "reason", "freeze_ms", "ms"}]   one per line, in
- *                time order, every file perf wrote (reason "none": a file
- *                perf switched to by itself); "freeze_ms" = from the request until perf stopped
+ *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms"}]   one per
+ *                line, in time order, every file perf wrote (reason "none": a file
+ *                perf switched to by itself); "time_ns" = perf clock when it was
+ *                asked for (after the ring was frozen), null: unknown;
+ *                "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
+ *   "end_ns": perf clock when the recording ended (null while it runs, or
+ *          unknown); "end" and "end_ns" each on a line of their own
  *   "end": "none" while the recording runs (the report written at its
  *          start, left as it is when the recorder is killed)
  *   "ready_ms": from start to perf recording (null before), "total_ms"
@@ -96,14 +106,20 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 	fputs(", \"symbol\": ", f);
 	json_str(f, s->loc.symbol);
 	fprintf(f, ", \"file_offset\": %" PRIu64 ", \"slower_than_ns\": ", s->loc.file_offset);
-	if (!s->o->slower_than_ns) {
+	if (!s->o->slower_than_ns)
+		fputs("null", f);
+	else
+		fprintf(f, "%" PRIu64 ", \"calls\": %" PRIu64 ", \"calls_slower\": %" PRIu64
+			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %" PRIu64,
+			s->o->slower_than_ns, s->slow.calls, s->slow.slow, s->slow.unmatched,
+			s->slow.untracked);
+	fputs(", \"tsc\": ", f);
+	if (s->tsc.known)
+		fprintf(f, "{\"time_shift\": %u, \"time_mult\": %u, \"time_zero\": %" PRIu64
+			"}},\n", (unsigned)s->tsc.time_shift, (unsigned)s->tsc.time_mult,
+			s->tsc.time_zero);
+	else
 		fputs("null},\n", f);
-		return;
-	}
-	fprintf(f, "%" PRIu64 ", \"calls\": %" PRIu64 ", \"calls_slower\": %" PRIu64
-		", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %" PRIu64 "},\n",
-		s->o->slower_than_ns, s->slow.calls, s->slow.slow, s->slow.unmatched,
-		s->slow.untracked);
 }
 
 static void write_arming(FILE *f, const struct rec_session *s)
@@ -118,6 +134,15 @@ static void write_arming(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "  \"arming\": {\"by\": \"%s\", \"after_ms\": %.3f, \"fill_ms\": %.3f},\n",
 		by[s->arm.by], s->arm.after_ms, s->arm.fill_ms);
+}
+
+/* ", \"KEY\": N" or ", \"KEY\": null" for a perf-clock time 0 (unknown). */
+static void json_time(FILE *f, const char *key, uint64_t ns)
+{
+	if (ns)
+		fprintf(f, ", \"%s\": %" PRIu64, key, ns);
+	else
+		fprintf(f, ", \"%s\": null", key);
 }
 
 static void write_body(FILE *f, const struct rec_session *s)
@@ -166,6 +191,11 @@ static void write_body(FILE *f, const struct rec_session *s)
 		if (s->o->slower_than_ns)
 			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64,
 				h->hit.entry_ns, h->hit.duration_ns);
+		if (h->hit.has_args)
+			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
+				h->hit.ip, h->hit.args[0], h->hit.args[1]);
+		else
+			fputs(", \"ip\": null, \"args\": null", f);
 		fputs(", \"snapshot\": ", f);
 		if (h->snapshot >= 0)
 			fprintf(f, "%d", h->snapshot);
@@ -180,13 +210,19 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);
-		fprintf(f, ", \"reason\": \"%s\", \"freeze_ms\": %.3f, \"ms\": %.3f}",
-			rec_end_name(s->snaps[i].reason),
+		fprintf(f, ", \"reason\": \"%s\"", rec_end_name(s->snaps[i].reason));
+		json_time(f, "time_ns", s->snaps[i].time_ns);
+		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f}",
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": ", s->nsnaps ? "\n  ],\n" : "],\n",
+	fprintf(f, "%s  \"end\": \"%s\",\n  \"end_ns\": ", s->nsnaps ? "\n  ],\n" : "],\n",
 		rec_end_name(s->end));
+	if (s->end_ns)
+		fprintf(f, "%" PRIu64, s->end_ns);
+	else
+		fputs("null", f);
+	fputs(",\n  \"ready_ms\": ", f);
 	if (s->ready_ms > 0)
 		fprintf(f, "%.3f", s->ready_ms - s->start_ms);
 	else

@@ -16,6 +16,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "perfclock.h"
 #include "procfs.h"
 
 #define READY_TIMEOUT_MS 30000
@@ -132,6 +133,8 @@ static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, con
 	memset(sn, 0, sizeof(*sn));
 	sn->reason = reason;
 	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
+	if (rec_perf_clock_now(&sn->time_ns))
+		sn->time_ns = 0;
 	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
 	return sn;
 }
@@ -411,7 +414,11 @@ static void read_hits(struct rec_session *s, int idx)
 		n = rec_trigger_read(&s->trig, idx, smp, 256);
 		left -= n;
 		for (int i = 0; i < n; i++) {
-			struct rec_hit hit = { smp[i].pid, smp[i].tid, smp[i].time_ns, 0, 0 };
+			struct rec_hit hit = {
+				.pid = smp[i].pid, .tid = smp[i].tid, .time_ns = smp[i].time_ns,
+				.has_args = smp[i].has_args, .ip = smp[i].ip,
+				.args = { smp[i].args[0], smp[i].args[1] },
+			};
 
 			if (s->o->slower_than_ns)
 				rec_slowcall_add(&s->slow, &smp[i]);
@@ -572,6 +579,8 @@ static int finish(struct rec_session *s)
 	char path[PATH_MAX];
 	struct stat st;
 
+	if (rec_perf_clock_now(&s->end_ns))
+		s->end_ns = 0;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
 	s->stop_requested = true;
@@ -729,6 +738,7 @@ int rec_session_run(struct rec_session *s)
 	}
 	s->ready_ms = rec_now_ms();
 	s->armed_ms = s->ready_ms + s->arm.after_ms;
+	rec_trigger_tsc(&s->trig, &s->tsc);
 	if (s->have_trigger && (err = rec_trigger_enable(&s->trig))) {
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);

@@ -21,12 +21,62 @@
 #define REC_TRIG_PAGES 1       /* data pages per ring (power of two) */
 #define REC_TRIG_RET_PAGES 16  /* watching returns: rings read on a timer, not at each sample */
 
-/* The bit of the user stack pointer in sample_regs_user (asm/perf_regs.h). */
+/*
+ * The user registers each sample asks for (PERF_SAMPLE_REGS_USER,
+ * asm/perf_regs.h): the call's first two integer arguments and the
+ * instruction pointer, for every hit; the stack pointer too when returns are
+ * watched (slowcall.h). The kernel writes them in ascending register
+ * number. None elsewhere: hits then carry no ip or arguments, and returns
+ * cannot be watched.
+ */
 #if defined(__x86_64__)
+#define REC_REG_ARG0 PERF_REG_X86_DI
+#define REC_REG_ARG1 PERF_REG_X86_SI
+#define REC_REG_IP PERF_REG_X86_IP
 #define REC_SAMPLE_SP_REG PERF_REG_X86_SP
 #elif defined(__aarch64__)
+#define REC_REG_ARG0 PERF_REG_ARM64_X0
+#define REC_REG_ARG1 PERF_REG_ARM64_X1
+#define REC_REG_IP PERF_REG_ARM64_PC
 #define REC_SAMPLE_SP_REG PERF_REG_ARM64_SP
 #endif
+#ifdef REC_REG_IP
+#define REC_REGS_MASK ((1ull << REC_REG_ARG0) | (1ull << REC_REG_ARG1) | (1ull << REC_REG_IP))
+#else
+#define REC_REGS_MASK 0ull
+#endif
+
+/*
+ * The user registers each hit samples (PERF_SAMPLE_REGS_USER), in the
+ * kernel's order (ascending bit): the call's first two integer arguments
+ * and the instruction pointer. None elsewhere: hits then carry no ip or
+ * arguments.
+ */
+#if defined(__x86_64__)
+#define REC_REG_ARG0 PERF_REG_X86_DI
+#define REC_REG_ARG1 PERF_REG_X86_SI
+#define REC_REG_IP PERF_REG_X86_IP
+#elif defined(__aarch64__)
+#define REC_REG_ARG0 PERF_REG_ARM64_X0
+#define REC_REG_ARG1 PERF_REG_ARM64_X1
+#define REC_REG_IP PERF_REG_ARM64_PC
+#endif
+#ifdef REC_REG_IP
+#define REC_REGS_MASK ((1ull << REC_REG_ARG0) | (1ull << REC_REG_ARG1) | (1ull << REC_REG_IP))
+#else
+#define REC_REGS_MASK 0ull
+#endif
+
+/* The registers a sample asks for: REC_REGS_MASK, and the stack pointer when SP. */
+static uint64_t regs_mask(bool sp)
+{
+#ifdef REC_SAMPLE_SP_REG
+	return REC_REGS_MASK | (sp ? 1ull << REC_SAMPLE_SP_REG : 0);
+#else
+	(void)sp;
+	return REC_REGS_MASK;
+#endif
+}
 
 static long page_size(void)
 {
@@ -46,16 +96,18 @@ static int perf_open(struct perf_event_attr *attr, pid_t pid)
 
 /*
  * The attr of one trigger event; PATH must outlive perf_event_open. RET: the
- * uretprobe; REGS: sample the user stack pointer.
+ * uretprobe; SP: sample the user stack pointer too (regs_mask).
  */
 static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int uprobe_type,
 		      const char *path, uint64_t file_offset, uint64_t bp_addr, bool ret,
-		      bool regs)
+		      bool sp)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->sample_period = 1;
-	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr->sample_regs_user = regs_mask(sp);
+	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    (attr->sample_regs_user ? PERF_SAMPLE_REGS_USER : 0);
 	attr->wakeup_events = 1;
 	attr->disabled = 1;
 	attr->exclude_kernel = 1;
@@ -71,14 +123,6 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 		attr->config1 = (uint64_t)(uintptr_t)path;
 		attr->config2 = file_offset;
 	}
-#ifdef REC_SAMPLE_SP_REG
-	if (regs) {
-		attr->sample_type |= PERF_SAMPLE_REGS_USER;
-		attr->sample_regs_user = 1ULL << REC_SAMPLE_SP_REG;
-	}
-#else
-	(void)regs;
-#endif
 }
 
 /* Bytes of one ring's data (a power of two). */
@@ -353,8 +397,44 @@ struct sample_body {
 	uint32_t pid, tid;   /* PERF_SAMPLE_TID */
 	uint64_t time;       /* PERF_SAMPLE_TIME */
 	uint64_t abi;        /* PERF_SAMPLE_REGS_USER: PERF_SAMPLE_REGS_ABI_NONE (0): no regs */
-	uint64_t sp;         /* the one register asked for */
+	uint64_t regs[4];    /* the registers of MASK, in ascending number */
 };
+
+/* The value of register REG in REGS, sampled with MASK (ascending order). */
+static uint64_t sampled_reg(const uint64_t *regs, uint64_t mask, int reg)
+{
+	return regs[__builtin_popcountll(mask & ((1ull << reg) - 1))];
+}
+
+/* Fills OUT's ip, arguments and (MASK has it) stack pointer from BODY's
+ * registers, sampled with MASK. */
+static void sample_regs(struct rec_trig_sample *out, const struct sample_body *body,
+			uint64_t mask)
+{
+#ifdef REC_REG_IP
+	out->args[0] = sampled_reg(body->regs, mask, REC_REG_ARG0);
+	out->args[1] = sampled_reg(body->regs, mask, REC_REG_ARG1);
+	out->ip = sampled_reg(body->regs, mask, REC_REG_IP);
+	out->has_args = true;
+	if (mask & (1ull << REC_SAMPLE_SP_REG))
+		out->sp = sampled_reg(body->regs, mask, REC_SAMPLE_SP_REG);
+#else
+	(void)out, (void)body, (void)mask;
+#endif
+}
+
+void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
+{
+	const struct perf_event_mmap_page *mp = t->nev ? t->ev[0].ring : NULL;
+
+	memset(tsc, 0, sizeof(*tsc));
+	if (!mp || !mp->cap_user_time_zero)
+		return;
+	tsc->known = true;
+	tsc->time_shift = mp->time_shift;
+	tsc->time_mult = mp->time_mult;
+	tsc->time_zero = mp->time_zero;
+}
 
 int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out, int max)
 {
@@ -364,7 +444,8 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 	size_t size = ring_size(t);
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = mp->data_tail;
-	size_t want = t->returns ? offsetof(struct sample_body, sp) : offsetof(struct sample_body, abi);
+	size_t want = offsetof(struct sample_body, abi);
+	uint64_t mask = regs_mask(t->returns);
 	int n = 0;
 
 	while (tail < head && n < max) {
@@ -384,11 +465,14 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 				tail += h.size;
 				continue;
 			}
+			memset(&out[n], 0, sizeof(out[n]));
 			out[n].pid = (pid_t)body.pid;
 			out[n].tid = (pid_t)body.tid;
 			out[n].time_ns = body.time;
-			out[n].sp = t->returns && body.abi ? body.sp : 0;
 			out[n].ret = ev->ret;
+			if (mask && body.abi && len >= offsetof(struct sample_body, regs) +
+							 8 * (size_t)__builtin_popcountll(mask))
+				sample_regs(&out[n], &body, mask);
 			n++;
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost[2];

@@ -26,9 +26,11 @@
  * Events are opened disabled; the
  * caller puts their fds in its poll set and only then enables them, so a
  * single early hit cannot be missed. Sample records follow
- * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME
- * [| PERF_SAMPLE_REGS_USER]): the
- * time is perf's clock, the same one `perf record` stamps samples with.
+ * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+ * PERF_SAMPLE_REGS_USER): the time is perf's clock, the same one `perf
+ * record` stamps samples with; the user registers give the hit's ip and the
+ * call's first two integer arguments (x86-64 rdi, rsi; arm64 x0, x1), and,
+ * when returns are watched, the stack pointer.
  * Why: docs/design.md "Triggers".
  */
 #ifndef SNAPTRACE_REC_TRIGGER_H
@@ -75,6 +77,10 @@ struct rec_trig_sample {
 	uint64_t time_ns;          /* perf clock (local_clock), ns */
 	uint64_t sp;               /* RETURNS: the user stack pointer (0: unknown) */
 	bool ret;                  /* from the uretprobe: the function returned */
+	bool has_args;             /* the registers came with the sample (user space) */
+	uint64_t ip;               /* the user ip (when has_args) */
+	uint64_t args[2];          /* the call's first two integer arguments (when has_args;
+				    * meaningful at a function's entry) */
 };
 
 /* A trigger hit: one that may take a snapshot. */
@@ -83,6 +89,19 @@ struct rec_hit {
 	uint64_t time_ns;          /* perf clock (local_clock), ns; a slow call: its return */
 	uint64_t entry_ns;         /* a slow call: its entry (perf clock), else 0 */
 	uint64_t duration_ns;      /* a slow call: time_ns - entry_ns, else 0 */
+	bool has_args;             /* the registers came with the hit (user space) */
+	uint64_t ip;               /* the user ip hit (when has_args) */
+	uint64_t args[2];          /* the call's first two integer arguments (when has_args) */
+};
+
+/* How the TSC converts to perf's clock, from an event's mmap page
+ * (struct perf_event_mmap_page: time_shift, time_mult, time_zero). */
+struct rec_tsc_conv {
+	bool known;                /* the kernel offers it (cap_user_time_zero): a TSC
+				    * clocksource with a native sched_clock */
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
 };
 
 /*
@@ -141,6 +160,10 @@ int rec_trigger_ring_samples(const struct rec_trigger *t);
 #else
 #define REC_RET_SP_DELTA 0     /* unused: rec_trigger_init refuses RETURNS */
 #endif
+
+/* The TSC conversion of T's first event's mmap page into *TSC (known false
+ * when T has no event or the kernel offers none). */
+void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc);
 
 /* Closes every event and frees T's memory. T may be re-initialized. */
 void rec_trigger_close(struct rec_trigger *t);

@@ -10,7 +10,7 @@ $(O)/test/failmalloc/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)
 		$(FAILMALLOC_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $(FAILMALLOC_LDFLAGS) -o $@ $^ -lz $(DEBUGINFO_LIBS) -pthread
+	$(Q)$(CC) $(ALL_LDFLAGS) $(FAILMALLOC_LDFLAGS) -o $@ $^ $(CONVERT_LIBS)
 
 TEST_BINS += $(O)/test/failmalloc/snaptrace-convert
 

@@ -28,14 +28,15 @@ static void collect(const struct rec_hit *hit, void *arg)
 
 static void entry(struct rec_slowcall *sc, pid_t tid, uint64_t sp, uint64_t t)
 {
-	struct rec_trig_sample s = { 1, tid, t, sp, false };
+	struct rec_trig_sample s = { .pid = 1, .tid = tid, .time_ns = t, .sp = sp };
 
 	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
 }
 
 static void ret(struct rec_slowcall *sc, pid_t tid, uint64_t sp, uint64_t t)
 {
-	struct rec_trig_sample s = { 1, tid, t, sp + REC_RET_SP_DELTA, true };
+	struct rec_trig_sample s = { .pid = 1, .tid = tid, .time_ns = t, .sp = sp + REC_RET_SP_DELTA,
+				      .ret = true };
 
 	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
 }
@@ -183,7 +184,7 @@ static void slowcall_bounded_depth(void)
 static void slowcall_unmatched_returns(void)
 {
 	struct rec_slowcall sc = start(10 * MS);
-	struct rec_trig_sample nosp = { 1, 6, 40 * MS, 0, false };   /* no user registers */
+	struct rec_trig_sample nosp = { .pid = 1, .tid = 6, .time_ns = 40 * MS };   /* no user registers */
 
 	ret(&sc, 6, 0x1000, 5 * MS);          /* entered before the trigger was armed */
 	entry(&sc, 6, 0x800, 6 * MS);
