@@ -33,10 +33,12 @@ struct options {
 	size_t nperf_args;
 	bool quiet, strict, no_srcline, no_dlfilter;
 	enum dump_view dump;
+	struct conv_cut cut;
+	const char *filter;        /* --filter's argument, or NULL */
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE };
+	OPT_NO_SRCLINE, OPT_FILTER };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -45,6 +47,7 @@ static const struct option long_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
 	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
+	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
@@ -71,6 +74,9 @@ static const char usage_text[] =
 	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
 	"      --strict          an unrecognised line is an error, not a warning\n"
 	"      --no-srcline      no file/line arguments on slices (DWARF line tables)\n"
+	"      --filter START,STOP  keep what each thread does from a call of START to its\n"
+	"                        next call of STOP, repeatedly (symbols as the trace names\n"
+	"                        them); frames open at an edge are cut there\n"
 	"  -q, --quiet           no summary, no progress\n"
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	"                        (slices with times and arguments); default records + tree.\n"
@@ -124,6 +130,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_SRCLINE:
 			o->no_srcline = true;
+			break;
+		case OPT_FILTER:
+			o->filter = optarg;
+			if (conv_cut_parse_filter(optarg, &o->cut)) {
+				diag_error("--filter takes START,STOP: two function names as the trace "
+					   "shows them, one comma between (outside (), <> and []); got "
+					   "'%s' (see --help)", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'q':
 			o->quiet = true;
@@ -292,6 +307,19 @@ static void srcline_summary(const struct srcline *sl)
 		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary));
 }
 
+/* What --filter kept and left out. */
+static void cut_summary(const struct options *o, const struct conv_stats *s)
+{
+	if (!s->cut_intervals) {
+		diag_warn("--filter %s: no thread called %.*s: the trace is empty", o->filter,
+			  (int)o->cut.start_len, o->cut.start);
+		return;
+	}
+	diag_info("--filter %s: %llu intervals kept, %llu slices left out (and %llu instants)",
+		  o->filter, (unsigned long long)s->cut_intervals,
+		  (unsigned long long)s->cut_dropped, (unsigned long long)s->cut_dropped_instants);
+}
+
 static void summary(const struct options *o, struct conv_driver *cv, const struct srcline *sl,
 		    uint64_t bytes)
 {
@@ -307,7 +335,7 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
 			  (unsigned long long)s->time_backwards);
-	if (!s->slices && !s->instants)
+	if (!s->slices && !s->instants && !o->cut.on)
 		diag_warn("the trace is empty: no branch, sample or decode error was found for "
 			  "any thread");
 	if (s->slices > MANY_SLICES)
@@ -318,6 +346,8 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
 			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,
 			  CONV_MAX_DEPTH);
+	if (o->cut.on)
+		cut_summary(o, s);
 	if (s->unordered_inferred)
 		diag_warn("%llu frames inferred below the stack's bottom after a decode error "
 			  "found no time of their own (more than %d in one segment): their nesting "
@@ -374,7 +404,7 @@ int main(int argc, char **argv)
 				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are not "
 					  "checked", argv[i], o.perf);
 	}
-	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl };
+	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut };
 	cv = conv_driver_new(w, &copts);
 	if (!cv || (!o.no_srcline && !sl)) {
 		diag_error("out of memory");
