@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 /*
@@ -99,4 +100,35 @@ int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (!err && secs > (UINT64_MAX - frac) / 1000000000u)
 		err = -ERANGE;
 	return finish(err, err ? 0 : secs * 1000000000u + frac, min, max, out);
+}
+
+int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	char num[48];
+	size_t len = strlen(s), n;
+	unsigned __int128 ns;
+	uint64_t v;
+	int err;
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		n = strlen(units[i].unit);
+		if (len <= n || strcmp(s + len - n, units[i].unit) || len - n >= sizeof(num) ||
+		    (s[len - n - 1] < '0' || s[len - n - 1] > '9'))
+			continue;
+		memcpy(num, s, len - n);
+		num[len - n] = 0;
+		/* the number in billionths of the unit */
+		err = num_parse_seconds(num, 0, UINT64_MAX, &v);
+		if (err)
+			return err;
+		ns = (unsigned __int128)v * units[i].ns;
+		if (ns % 1000000000u)
+			return -EINVAL;
+		ns /= 1000000000u;
+		return finish(ns > UINT64_MAX ? -ERANGE : 0, (uint64_t)ns, min, max, out);
+	}
+	return -EINVAL;
 }

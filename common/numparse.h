@@ -31,4 +31,12 @@ int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  */
 int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * S: a duration, a number as num_parse_seconds reads it followed by its unit
+ * ns, us, ms or s ("10ms", "1.5ms", "250us"); a unit is required, and the
+ * value must be a whole number of nanoseconds. *OUT, MIN and MAX:
+ * nanoseconds.
+ */
+int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
 #endif
