@@ -61,6 +61,8 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 # line tables: the converter's source lines, the recorder's line: triggers),
 # libstdc++ (its demangler, __cxa_demangle).
 DEBUGINFO_LIBS := -lelf -ldw -lstdc++
+# json-c: the converter reads a recording's record.json (convert/recording.c).
+CONVERT_LIBS := -lz -ljson-c $(DEBUGINFO_LIBS) -pthread
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
@@ -83,7 +85,7 @@ $(O)/obj/%.o: %.c $(FLAGS_STAMP)
 $(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz $(DEBUGINFO_LIBS) -pthread
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONVERT_LIBS)
 
 $(O)/bin/snaptrace-record: $(call obj,record/main.c $(RECORD_SRC)) $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
@@ -95,7 +97,7 @@ $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) -lz $(DEBUGINFO_LIBS) -pthread
+		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS)
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.

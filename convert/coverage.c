@@ -129,19 +129,40 @@ static int by_count(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void thread_line(const struct conv_thread *t)
+/* Where the (last) trigger hit of T's process lies against the end of T's
+ * span, "; trigger at -3.200 ms from its end (the last of 4)", into BUF;
+ * "" without a recording's hit. */
+static const char *trigger_at(const struct conv *c, const struct conv_thread *t, char *buf,
+			      size_t size)
+{
+	uint64_t hit, end = t->first_ts + span(t);
+	size_t n;
+	char last[40] = "";
+
+	buf[0] = 0;
+	if (!conv_markers_last_hit(c, t->pid, &hit, &n))
+		return buf;
+	if (n > 1)
+		snprintf(last, sizeof(last), " (the last of %zu)", n);
+	snprintf(buf, size, "; trigger at %+.3f ms from its end%s",
+		 hit >= end ? ms(hit - end) : -ms(end - hit), last);
+	return buf;
+}
+
+static void thread_line(const struct conv *c, const struct conv_thread *t)
 {
 	uint64_t sp = span(t);
-	char sampled[96] = "";
+	char sampled[96] = "", trigger[96];
 
 	if (t->nsamples)
 		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
 			 (unsigned long long)t->nsamples, (double)t->period_ns / 1e3);
 	diag_info("  %s [%lld]: %.3f ms from %.6f s%s; off-cpu %.3f ms (%.0f%%), no samples "
-		  "%.3f ms (%.0f%%)", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
+		  "%.3f ms (%.0f%%)%s", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
 		  (double)t->first_ts / 1e9, sampled, ms(t->offcpu_ns),
 		  sp ? 100.0 * (double)t->offcpu_ns / (double)sp : 0.0, ms(t->nosamples_ns),
-		  sp ? 100.0 * (double)t->nosamples_ns / (double)sp : 0.0);
+		  sp ? 100.0 * (double)t->nosamples_ns / (double)sp : 0.0,
+		  trigger_at(c, t, trigger, sizeof(trigger)));
 }
 
 /* The most blamed binaries of B, "DSO (N), ..." into BUF (SIZE bytes); the
@@ -226,7 +247,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 	if (all) {
 		qsort(all, n, sizeof(*all), by_span);
 		for (uint64_t i = 0; i < n && i < top; i++)
-			thread_line(all[i]);
+			thread_line(c, all[i]);
 		free(all);
 	}
 	if (n > 1 || n > top)

@@ -121,6 +121,23 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name)
 	cv->lineno = 0;
 }
 
+int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
+{
+	struct conv *c = &cv->c;
+	const struct recording **p = array_grow(c->recs, &c->caprecs, c->nrecs, sizeof(*p));
+
+	if (!p)
+		return CONV_ERR_NOMEM;
+	c->recs = p;
+	c->recs[c->nrecs++] = r;
+	return CONV_OK;
+}
+
+void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns)
+{
+	cv->c.snap_end = end_ns;
+}
+
 const char *conv_driver_message(const struct conv_driver *cv)
 {
 	return cv->message;
@@ -670,8 +687,12 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
+	/* off the CPU until the snapshot's end: its last record, or later where
+	 * record.json says the snapshot ended later */
 	if (t->offcpu_open && c->max_ts > end)
-		end = c->max_ts;	/* off the CPU until the recording's end */
+		end = c->max_ts;
+	if (t->offcpu_open && c->snap_end > end)
+		end = c->snap_end;
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else
@@ -683,6 +704,8 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
+	for (size_t i = 0; i < cv->c.nrecs; i++)
+		conv_markers_write(&cv->c, cv->c.recs[i]);
 	return CONV_OK;
 }
 
@@ -720,6 +743,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_threads_free(&cv->c);
 	conv_funcs_free(&cv->c);
 	conv_coverage_free(&cv->c);
+	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);
 	free(cv);

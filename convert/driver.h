@@ -55,8 +55,21 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l);
 int conv_driver_end_input(struct conv_driver *cv);
 
 /* After the last input: closes what is still open ([off-cpu] slices at the
- * latest time of any input). Returns CONV_OK. */
+ * latest time of any input, or the last snapshot's end when later) and
+ * writes the recordings' markers. Returns CONV_OK. */
 int conv_driver_end(struct conv_driver *cv);
+
+/* The inputs that follow are snapshots of recording R (borrowed: it must
+ * outlive CV): conv_driver_end writes its hits and snapshots as markers
+ * (docs/design.md "Trigger markers"), and the summary places the trigger in
+ * each thread's span. Returns CONV_OK or CONV_ERR_NOMEM. */
+int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
+
+/* The input that begins is a snapshot ending at END_NS (perf clock, from
+ * record.json; 0: unknown, as for a plain perf.data or text): a thread
+ * still off the CPU at its end stays so until END_NS, not only until the
+ * input's last record. */
+void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns);
 
 /* The reason of the last error. */
 const char *conv_driver_message(const struct conv_driver *cv);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "driver.h"
 #include "diag.h"
 #include "fxt_reader.h"
@@ -19,6 +20,7 @@
 #include "input.h"
 #include "outpath.h"
 #include "pipeline.h"
+#include "recording.h"
 #include "version.h"
 
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
@@ -276,6 +278,62 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 	return rc;
 }
 
+/* One file to convert: an argument, or a snapshot of a recording directory. */
+struct conv_input {
+	const char *path;
+	const struct recording *rec;   /* the recording it is a snapshot of, or NULL */
+	size_t snapshot;               /* its index in rec */
+};
+
+/*
+ * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): each
+ * argument, or every snapshot of a recording directory, whose record.json
+ * goes into RECS (room for one per argument; the caller frees each read,
+ * *NRECS of them). Returns an exit status.
+ */
+static int expand_inputs(char **argv, int first, int argc, struct conv_input **inputs, size_t *n,
+			 struct recording *recs, size_t *nrecs)
+{
+	char err[PATH_MAX + 256];
+	size_t cap = 0;
+
+	*inputs = NULL;
+	*n = *nrecs = 0;
+	for (int i = first; i < argc; i++) {
+		struct recording *r = NULL;
+		size_t count = 1;
+		int rc;
+
+		if (recording_is_dir(argv[i])) {
+			r = &recs[(*nrecs)++];
+			rc = recording_read(argv[i], r, err, sizeof(err));
+			if (rc) {
+				diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+				return rc;
+			}
+			count = r->nsnapshots;
+			if (!count) {
+				diag_error("%s: the recording holds no perf.data file (record.json "
+					   "lists none, and none is in the directory)", argv[i]);
+				return EXIT_RUNTIME;
+			}
+		}
+		for (size_t k = 0; k < count; k++) {
+			struct conv_input *in = array_grow(*inputs, &cap, *n, sizeof(*in));
+
+			if (!in) {
+				diag_error("out of memory");
+				return EXIT_RUNTIME;
+			}
+			*inputs = in;
+			if (r && !r->snapshots[k].path)
+				continue;   /* a snapshot perf never wrote */
+			in[(*n)++] = (struct conv_input){ r ? r->snapshots[k].path : argv[i], r, k };
+		}
+	}
+	return EXIT_OK;
+}
+
 /* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
 static const char *symfs_arg(const struct options *o)
 {
@@ -375,6 +433,9 @@ int main(int argc, char **argv)
 	struct conv_opts copts;
 	struct srcline *sl = NULL;
 	const struct conv_stats *stats;
+	struct conv_input *inputs = NULL;
+	struct recording *recs = NULL;
+	size_t ninputs = 0, nrecs = 0;
 	int rc, err;
 	uint64_t bytes;
 
@@ -389,6 +450,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter };
+	recs = calloc((size_t)(argc - optind), sizeof(*recs));
+	if (!recs) {
+		diag_error("out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = expand_inputs(argv, optind, argc, &inputs, &ninputs, recs, &nrecs);
+	if (rc)
+		goto out;
 	outpath_remove_on_signals();
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {
@@ -398,11 +468,11 @@ int main(int argc, char **argv)
 	}
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
-		for (int i = optind; sl && i < argc; i++)
+		for (size_t i = 0; sl && i < ninputs; i++)
 			/* a perf that cannot run is named once, by the conversion */
-			if (srcline_read_buildids(sl, o.perf, argv[i]) && perf_runs(o.perf))
+			if (srcline_read_buildids(sl, o.perf, inputs[i].path) && perf_runs(o.perf))
 				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are not "
-					  "checked", argv[i], o.perf);
+					  "checked", inputs[i].path, o.perf);
 	}
 	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut };
 	cv = conv_driver_new(w, &copts);
@@ -415,8 +485,15 @@ int main(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (int i = optind; i < argc && rc == EXIT_OK; i++)
-		rc = convert_input(cv, argv[i], &perf);
+	for (size_t i = 0; i < nrecs && rc == EXIT_OK; i++)
+		if (conv_driver_recording(cv, &recs[i]))
+			rc = conv_driver_failed(cv, CONV_ERR_NOMEM);
+	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
+		const struct conv_input *in = &inputs[i];
+
+		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0);
+		rc = convert_input(cv, in->path, &perf);
+	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);
 	stats = conv_driver_stats(cv);
@@ -440,6 +517,10 @@ int main(int argc, char **argv)
 	conv_driver_free(cv);
 	srcline_free(sl);
 out:
+	for (size_t i = 0; i < nrecs; i++)
+		recording_free(&recs[i]);
+	free(recs);
+	free(inputs);
 	free(o.perf_args);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "fxt_writer.h"
 #include "parse.h"
+#include "recording.h"
 #include "srcline.h"
 
 /* A function: one (symbol, dso) pair. Frames without a symbol are one
@@ -271,6 +272,10 @@ struct conv {
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	uint64_t snap_end;             /* ns, perf clock: where the current input's snapshot
+					* ends (record.json); 0: unknown */
+	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
+	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */
 };
 
@@ -320,6 +325,13 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
 /* threads.c: names T's process and T itself "COMM [ID]" in the output when
  * not yet named or when COMM changed (len 0 keeps the current name). */
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm);
+
+/* threads.c: a track NAME of its own (no thread of the input: "triggers")
+ * in process PID, whose koids go to *PKOID and *TKOID; the process is named
+ * "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns false
+ * when no koid is left for it (CONV_ODD_IDS_MAX). */
+bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
+		uint64_t *pkoid, uint64_t *tkoid);
 
 /* threads.c: calls FN on every thread. */
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
@@ -424,6 +436,16 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts);
  * (the syscall, and the first function below the scheduler's). */
 void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
 			   struct conv_span prev_state, struct conv_offcpu *off);
+
+/* markers.c: writes recording R's trigger hits ("[trigger] SPEC" instants,
+ * and the span from a start TSC passed to magic_trace_stop_indicator) and
+ * its snapshots that no hit took ("[snapshot] REASON") on a track
+ * "triggers" in each traced process. */
+void conv_markers_write(struct conv *c, const struct recording *r);
+
+/* markers.c: the time of the last hit in process PID of any recording into
+ * *NS, and their number into *N. Returns false when there is none. */
+bool conv_markers_last_hit(const struct conv *c, int64_t pid, uint64_t *ns, size_t *n);
 
 /* coverage.c: counts one sampled call chain of T (FRAMES, N, innermost
  * first) for the broken-stack check: a chain with user-space frames that

@@ -139,6 +139,28 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 	t->named = true;
 }
 
+bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
+		uint64_t *pkoid, uint64_t *tkoid)
+{
+	/* an id below any perf prints (-1, 0, pids), one per process: its band koid */
+	int64_t id = -(INT64_C(1) << 32) - pid;
+
+	*pkoid = koid_of(c, pid);
+	*tkoid = koid_of(c, id);
+	if (!*pkoid || !*tkoid)
+		return false;
+	if (!pid_named(c, *pkoid)) {
+		struct conv_thread named = { .comm = (char *)(comm ? comm : ""),
+					     .comm_len = comm ? (uint32_t)strlen(comm) : 0 };
+
+		fxt_writer_process(c->w, *pkoid, object_name(c, &named, pid));
+	}
+	/* the set of named koids holds the track's too: named once */
+	if (!pid_named(c, *tkoid))
+		fxt_writer_thread(c->w, *pkoid, *tkoid, fxt_writer_cstring(c->w, name));
+	return true;
+}
+
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
 {
 	for (size_t i = 0; i < c->capthreads; i++)

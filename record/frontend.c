@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "frontend.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -18,6 +17,7 @@
 
 #include "diag.h"
 #include "outpath.h"
+#include "perfdata.h"
 #include "run.h"
 
 /* Finds snaptrace-convert next to this program. Returns 0 or -1 after an error. */
@@ -84,55 +84,37 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-/* scandir filter: the files perf writes ("perf.data", "perf.data.<timestamp>"). */
-static int is_perf_data(const struct dirent *d)
-{
-	return !strncmp(d->d_name, "perf.data", 9);
-}
-
 /*
- * The files to convert into *FILES (NULL-terminated, owned): S's snapshots,
- * or, when the session ran but settled none (perf died), every non-empty
- * perf.data file in the directory. Returns their number, or -1
- * when out of memory.
+ * Whether the recording holds anything to convert: S's snapshots or, when
+ * the session ran but settled none (perf died), a non-empty perf.data file
+ * (snaptrace-convert then takes every one, as record.json lists none).
+ * Returns 1, 0, or -1 when out of memory.
  */
-static int inputs(const struct rec_frontend *fe, const struct rec_session *s, char ***files)
+static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
 {
-	struct dirent **ents = NULL;
-	/* perf's files only when perf ran (a -d directory may hold others) */
-	bool scan = s->nsnaps == 0 && s->start_ms > 0;
-	int n = 0, nents = scan ? scandir(fe->dir, &ents, is_perf_data, alphasort) : 0;
-	char **v = calloc((size_t)s->nsnaps + (size_t)(nents > 0 ? nents : 0) + 1, sizeof(*v));
-	char *path;
+	char **paths;
+	int n;
 
-	for (int i = 0; v && i < s->nsnaps; i++)
-		if (asprintf(&path, "%s/%s", fe->dir, s->snaps[i].file) >= 0)
-			v[n++] = path;
-	for (int i = 0; i < nents; i++) {
-		struct stat st;
-
-		if (v && asprintf(&path, "%s/%s", fe->dir, ents[i]->d_name) >= 0) {
-			if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-				v[n++] = path;
-			else
-				free(path);
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	*files = v;
-	return v ? n : -1;
+	if (s->nsnaps)
+		return 1;
+	if (s->start_ms <= 0)
+		return 0;   /* perf's files only when perf ran (a -d directory may hold others) */
+	n = perfdata_scan(fe->dir, &paths);
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return n > 0 ? 1 : n == -ENOMEM ? -1 : 0;
 }
 
-/* Runs snaptrace-convert on FILES (N of them), stopping it on SIGINT/SIGTERM/
- * SIGHUP read from SIGFD. Returns its exit status, or 128 + N when signal N
- * stopped it. */
-static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
+/* Runs snaptrace-convert on the recording directory (its record.json says
+ * which files, hits and names), stopping it on SIGINT/SIGTERM/SIGHUP read
+ * from SIGFD. Returns its exit status, or 128 + N when signal N stopped it. */
+static int convert(struct rec_frontend *fe, int sigfd)
 {
 	const struct rec_cli *cli = fe->cli;
 	struct signalfd_siginfo si;
 	int n = 0, status = 0, stopped = 0;
-	char **argv = calloc((size_t)(cli->nconvert_args + nfiles + 8), sizeof(*argv));
+	char **argv = calloc((size_t)cli->nconvert_args + 9, sizeof(*argv));
 	pid_t pid;
 
 	if (!argv) {
@@ -148,8 +130,7 @@ static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
 	}
 	for (int i = 0; i < cli->nconvert_args; i++)
 		argv[n++] = (char *)cli->convert_args[i];
-	for (int i = 0; i < nfiles; i++)
-		argv[n++] = files[i];
+	argv[n++] = fe->dir;
 	argv[n++] = "-o";
 	argv[n++] = (char *)cli->trace;
 	/* a signal still pending was meant for the recording, which is over */
@@ -183,14 +164,10 @@ static int convert(struct rec_frontend *fe, char **files, int nfiles, int sigfd)
 int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, int status,
 			int sigfd)
 {
-	char **files;
-	int n = inputs(fe, s, &files), conv = 0;
+	int n = has_data(fe, s), conv = 0;
 
 	if (n > 0)
-		conv = convert(fe, files, n, sigfd);
-	for (int i = 0; files && files[i]; i++)
-		free(files[i]);
-	free(files);
+		conv = convert(fe, sigfd);
 	if (n <= 0) {
 		/* nothing to convert: remove the temporary directory if empty, else name it */
 		if (fe->temporary && rmdir(fe->dir))

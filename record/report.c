@@ -8,19 +8,30 @@
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
  *   "threads": [{"pid", "tid", "comm"}]
- *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset"} or null
- *   "hits": [{"pid", "tid", "time_ns" (perf clock), "snapshot" (index or null)}]
+ *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset", "tsc"} or
+ *           null; "tsc": {"time_shift", "time_mult", "time_zero"} of the
+ *           trigger event's mmap page (TSC -> perf clock), null when the
+ *           kernel offers none (cap_user_time_zero: no TSC sched_clock)
+ *   "hits": [{"pid", "tid", "time_ns" (perf clock), "ip", "args",
+ *             "snapshot" (index or null)}]
  *           the hits that asked for a snapshot (the first; with
- *           --multi-snapshot one per --min-interval at most)
+ *           --multi-snapshot one per --min-interval at most); "ip": the
+ *           user address hit, "args": [the call's first two integer
+ *           arguments] (x86-64 rdi, rsi), both null when the registers
+ *           were not sampled
  *   "hits_total": every hit seen, "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
- *   "snapshots": [{"file", "reason", "freeze_ms", "ms"}]   one per line, in
- *                time order, every file perf wrote (reason "none": a file
- *                perf switched to by itself); "freeze_ms" = from the request until perf stopped
+ *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms"}]   one per
+ *                line, in time order, every file perf wrote (reason "none": a file
+ *                perf switched to by itself); "time_ns" = perf clock when it was
+ *                asked for (after the ring was frozen), null: unknown;
+ *                "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
+ *   "end_ns": perf clock when the recording ended (null while it runs, or
+ *          unknown)
  *   "end": "none" while the recording runs (the report written at its
  *          start, left as it is when the recorder is killed)
  *   "ready_ms": from start to perf recording (null before), "total_ms"
@@ -81,7 +92,22 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 	json_str(f, s->loc.file);
 	fputs(", \"symbol\": ", f);
 	json_str(f, s->loc.symbol);
-	fprintf(f, ", \"file_offset\": %" PRIu64 "},\n", s->loc.file_offset);
+	fprintf(f, ", \"file_offset\": %" PRIu64 ", \"tsc\": ", s->loc.file_offset);
+	if (s->tsc.known)
+		fprintf(f, "{\"time_shift\": %u, \"time_mult\": %u, \"time_zero\": %" PRIu64
+			"}},\n", (unsigned)s->tsc.time_shift, (unsigned)s->tsc.time_mult,
+			s->tsc.time_zero);
+	else
+		fputs("null},\n", f);
+}
+
+/* ", \"KEY\": N" or ", \"KEY\": null" for a perf-clock time 0 (unknown). */
+static void json_time(FILE *f, const char *key, uint64_t ns)
+{
+	if (ns)
+		fprintf(f, ", \"%s\": %" PRIu64, key, ns);
+	else
+		fprintf(f, ", \"%s\": null", key);
 }
 
 static void write_body(FILE *f, const struct rec_session *s)
@@ -124,9 +150,14 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nhits; i++) {
 		const struct rec_hit_log *h = &s->hits[i];
 
-		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64
-			", \"snapshot\": ", i ? "," : "", (int)h->hit.pid, (int)h->hit.tid,
-			h->hit.time_ns);
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64,
+			i ? "," : "", (int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+		if (h->hit.has_args)
+			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
+				h->hit.ip, h->hit.args[0], h->hit.args[1]);
+		else
+			fputs(", \"ip\": null, \"args\": null", f);
+		fputs(", \"snapshot\": ", f);
 		if (h->snapshot >= 0)
 			fprintf(f, "%d}", h->snapshot);
 		else
@@ -138,13 +169,15 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);
-		fprintf(f, ", \"reason\": \"%s\", \"freeze_ms\": %.3f, \"ms\": %.3f}",
-			rec_end_name(s->snaps[i].reason),
+		fprintf(f, ", \"reason\": \"%s\"", rec_end_name(s->snaps[i].reason));
+		json_time(f, "time_ns", s->snaps[i].time_ns);
+		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f}",
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"ready_ms\": ", s->nsnaps ? "\n  ],\n" : "],\n",
-		rec_end_name(s->end));
+	fprintf(f, "%s  \"end\": \"%s\"", s->nsnaps ? "\n  ],\n" : "],\n", rec_end_name(s->end));
+	json_time(f, "end_ns", s->end_ns);
+	fputs(",\n  \"ready_ms\": ", f);
 	if (s->ready_ms > 0)
 		fprintf(f, "%.3f", s->ready_ms - s->start_ms);
 	else

@@ -16,6 +16,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "perfclock.h"
 #include "procfs.h"
 
 #define READY_TIMEOUT_MS 30000
@@ -130,6 +131,8 @@ static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, con
 	memset(sn, 0, sizeof(*sn));
 	sn->reason = reason;
 	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
+	if (rec_perf_clock_now(&sn->time_ns))
+		sn->time_ns = 0;
 	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
 	return sn;
 }
@@ -469,6 +472,8 @@ static int finish(struct rec_session *s)
 	char path[PATH_MAX];
 	struct stat st;
 
+	if (rec_perf_clock_now(&s->end_ns))
+		s->end_ns = 0;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
 	s->stop_requested = true;
@@ -620,6 +625,7 @@ int rec_session_run(struct rec_session *s)
 		goto out_perf;
 	}
 	s->ready_ms = rec_now_ms();
+	rec_trigger_tsc(&s->trig, &s->tsc);
 	if (s->have_trigger && (err = rec_trigger_enable(&s->trig))) {
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);

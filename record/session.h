@@ -49,6 +49,7 @@ struct rec_snap {
 	enum rec_end reason;
 	double requested_ms, done_ms; /* CLOCK_MONOTONIC */
 	double frozen_ms;             /* perf's ring stopped (sampling), else requested_ms */
+	uint64_t time_ns;             /* perf clock when it was asked for; 0: unknown */
 };
 
 struct rec_thread_info {
@@ -96,6 +97,8 @@ struct rec_session {
 	size_t dumps_used;            /* perf Dump files accounted for by snaps */
 	uint64_t last_snap_hit_ns;    /* perf time of the hit of the last snapshot */
 	enum rec_end end;
+	uint64_t end_ns;              /* perf clock when the recording ended; 0: unknown */
+	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
 	bool stop_requested;          /* we asked perf to stop */
 	bool warned_unrecorded;       /* a hit in a thread not recorded was reported */
 	struct rec_thread_info *threads; /* owned */

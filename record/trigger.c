@@ -14,7 +14,32 @@
 
 #include "procfs.h"
 
+#if defined(__x86_64__) || defined(__aarch64__)
+#include <asm/perf_regs.h>
+#endif
+
 #define REC_TRIG_PAGES 1   /* data pages per ring (power of two) */
+
+/*
+ * The user registers each hit samples (PERF_SAMPLE_REGS_USER), in the
+ * kernel's order (ascending bit): the call's first two integer arguments
+ * and the instruction pointer. None elsewhere: hits then carry no ip or
+ * arguments.
+ */
+#if defined(__x86_64__)
+#define REC_REG_ARG0 PERF_REG_X86_DI
+#define REC_REG_ARG1 PERF_REG_X86_SI
+#define REC_REG_IP PERF_REG_X86_IP
+#elif defined(__aarch64__)
+#define REC_REG_ARG0 PERF_REG_ARM64_X0
+#define REC_REG_ARG1 PERF_REG_ARM64_X1
+#define REC_REG_IP PERF_REG_ARM64_PC
+#endif
+#ifdef REC_REG_IP
+#define REC_REGS_MASK ((1ull << REC_REG_ARG0) | (1ull << REC_REG_ARG1) | (1ull << REC_REG_IP))
+#else
+#define REC_REGS_MASK 0ull
+#endif
 
 static long page_size(void)
 {
@@ -39,7 +64,9 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->sample_period = 1;
-	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    (REC_REGS_MASK ? PERF_SAMPLE_REGS_USER : 0);
+	attr->sample_regs_user = REC_REGS_MASK;
 	attr->wakeup_events = 1;
 	attr->disabled = 1;
 	attr->exclude_kernel = 1;
@@ -271,6 +298,40 @@ static bool is_target(const struct rec_trigger *t, pid_t pid)
 	return t->npids == 0;
 }
 
+/* Fills HIT's ip and arguments from REGS, the sampled registers in
+ * REC_REGS_MASK's order (ascending register number). */
+static void hit_regs(struct rec_hit *hit, const uint64_t *regs)
+{
+#ifdef REC_REG_IP
+	static const int order[] = { REC_REG_ARG0, REC_REG_ARG1, REC_REG_IP };
+	uint64_t *dst[] = { &hit->args[0], &hit->args[1], &hit->ip };
+
+	for (int i = 0; i < 3; i++) {
+		int pos = 0;
+
+		for (int j = 0; j < 3; j++)
+			pos += order[j] < order[i];
+		*dst[i] = regs[pos];
+	}
+	hit->has_args = true;
+#else
+	(void)hit, (void)regs;
+#endif
+}
+
+void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
+{
+	const struct perf_event_mmap_page *mp = t->nev ? t->ev[0].ring : NULL;
+
+	memset(tsc, 0, sizeof(*tsc));
+	if (!mp || !mp->cap_user_time_zero)
+		return;
+	tsc->known = true;
+	tsc->time_shift = mp->time_shift;
+	tsc->time_mult = mp->time_mult;
+	tsc->time_zero = mp->time_zero;
+}
+
 int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int max)
 {
 	struct rec_trig_event *ev = &t->ev[idx];
@@ -288,17 +349,23 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int m
 		if (h.size < sizeof(h))
 			break;
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 16) {
-			struct { uint32_t pid, tid; uint64_t time; } body;
+			/* TID, TIME, then REGS_USER: the ABI (0: none) and the registers */
+			struct { uint32_t pid, tid; uint64_t time, abi, regs[3]; } body = { 0 };
+			size_t len = h.size - sizeof(h) < sizeof(body) ? h.size - sizeof(h)
+								       : sizeof(body);
 
-			ring_copy(data, size, tail + sizeof(h), &body, sizeof(body));
+			ring_copy(data, size, tail + sizeof(h), &body, len);
 			if (!is_target(t, (pid_t)body.pid)) {
 				t->foreign++;
 				tail += h.size;
 				continue;
 			}
+			memset(&hits[n], 0, sizeof(hits[n]));
 			hits[n].pid = (pid_t)body.pid;
 			hits[n].tid = (pid_t)body.tid;
 			hits[n].time_ns = body.time;
+			if (REC_REGS_MASK && body.abi && len == sizeof(body))
+				hit_regs(&hits[n], body.regs);
 			n++;
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost[2];

@@ -20,8 +20,10 @@
  * Events are opened disabled; the
  * caller puts their fds in its poll set and only then enables them, so a
  * single early hit cannot be missed. Sample records follow
- * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME): the
- * time is perf's clock, the same one `perf record` stamps samples with.
+ * include/uapi/linux/perf_event.h (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+ * PERF_SAMPLE_REGS_USER): the time is perf's clock, the same one `perf
+ * record` stamps samples with; the user registers give the hit's ip and the
+ * call's first two integer arguments (x86-64 rdi, rsi; arm64 x0, x1).
  * Why: docs/design.md "Triggers".
  */
 #ifndef SNAPTRACE_REC_TRIGGER_H
@@ -63,6 +65,19 @@ struct rec_trigger {
 struct rec_hit {
 	pid_t pid, tid;
 	uint64_t time_ns;          /* perf clock (local_clock), ns */
+	bool has_args;             /* the registers came with the hit (user space) */
+	uint64_t ip;               /* the user ip hit (when has_args) */
+	uint64_t args[2];          /* the call's first two integer arguments (when has_args) */
+};
+
+/* How the TSC converts to perf's clock, from an event's mmap page
+ * (struct perf_event_mmap_page: time_shift, time_mult, time_zero). */
+struct rec_tsc_conv {
+	bool known;                /* the kernel offers it (cap_user_time_zero): a TSC
+				    * clocksource with a native sched_clock */
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
 };
 
 /*
@@ -98,6 +113,10 @@ int rec_trigger_enable(struct rec_trigger *t);
  * stay for the next call). Returns the number stored.
  */
 int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_hit *hits, int max);
+
+/* The TSC conversion of T's first event's mmap page into *TSC (known false
+ * when T has no event or the kernel offers none). */
+void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc);
 
 /* Closes every event and frees T's memory. T may be re-initialized. */
 void rec_trigger_close(struct rec_trigger *t);

@@ -7,14 +7,15 @@
 set -eu
 
 # gcc make libc6-dev: build; g++: a C++ test program (exceptions);
-# zlib1g-dev: gzip output; libelf-dev: ELF symbols; libdw-dev: DWARF line
+# zlib1g-dev: gzip output; libjson-c-dev: record.json read by the
+# converter; libelf-dev: ELF symbols; libdw-dev: DWARF line
 # tables (source lines of slices, line: triggers); libstdc++-12-dev (with
 # g++): the C++ demangler; libipt-dev and
 # libzydis-dev: the Intel PT generator of the tests; linux-perf: recording
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine.
-PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libelf-dev libdw-dev libipt-dev libzydis-dev
+PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libjson-c-dev libelf-dev libdw-dev libipt-dev libzydis-dev
 linux-perf binutils procps time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

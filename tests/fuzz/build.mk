@@ -29,7 +29,7 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/build.mk $(FUZZ_LI
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 		-DPIPELINE_BLOCK=4096 -DPIPELINE_LINE_MAX=2048 \
-		-Icommon -Ifxt -Iconvert -Idlfilter -Itests/fuzz -o $@ $< $(FUZZ_LIB_SRC) -lz $(DEBUGINFO_LIBS) -pthread
+		-Icommon -Ifxt -Iconvert -Idlfilter -Itests/fuzz -o $@ $< $(FUZZ_LIB_SRC) $(CONVERT_LIBS)
 
 # Seeds: every case's input, and the FXT the converter makes of it.
 $(O)/fuzz/seeds.stamp: $(O)/bin/snaptrace-convert $(wildcard tests/cases/*/input.txt)

@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: MIT */
+#include "recording.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata.h"
+
+#define RECORDING_FORMAT "snaptrace-record 1"
+#define RECORDING_TIME_MAX (UINT64_C(1) << 62)   /* the converter's CONV_TS_MAX */
+#define RECORDING_MAX_BYTES (256u << 20)   /* a record.json larger than this is no report */
+
+static const char *const reason_names[RECORDING_REASONS] = {
+	[RECORDING_NONE] = "none", [RECORDING_TRIGGER] = "trigger",
+	[RECORDING_INTERRUPT] = "interrupt", [RECORDING_EXIT] = "exit",
+	[RECORDING_DURATION] = "duration", [RECORDING_PERF_DIED] = "perf-died",
+};
+
+/* The keys of a hit the converter reads itself; any other is an extra field. */
+static const char *const hit_keys[] = { "pid", "tid", "time_ns", "ip", "args", "snapshot" };
+
+/* Reading state: the file's name and the error being reported. */
+struct reader {
+	const char *file;
+	char *err;
+	size_t size;
+};
+
+const char *recording_reason_name(enum recording_reason reason)
+{
+	return reason < RECORDING_REASONS ? reason_names[reason] : "?";
+}
+
+bool recording_is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* "FILE: AT: expected WHAT, found VALUE" into the reader's error; returns 1. */
+static int bad(struct reader *rd, const char *at, const char *what, struct json_object *found)
+{
+	const char *text = found ? json_object_to_json_string_ext(found, JSON_C_TO_STRING_PLAIN)
+				 : "nothing";
+
+	snprintf(rd->err, rd->size, "%s: %s: expected %s, found %.80s%s", rd->file, at, what,
+		 text, strlen(text) > 80 ? "..." : "");
+	return 1;
+}
+
+/* Member KEY of OBJ of TYPE into *OUT (NULL allowed when NULLABLE). Returns 0 or 1. */
+static int member(struct reader *rd, struct json_object *obj, const char *at, const char *key,
+		  enum json_type type, bool nullable, struct json_object **out)
+{
+	static const char *const type_names[] = {
+		[json_type_null] = "null", [json_type_boolean] = "true or false",
+		[json_type_double] = "a number", [json_type_int] = "an integer",
+		[json_type_object] = "an object", [json_type_array] = "an array",
+		[json_type_string] = "a string",
+	};
+	char where[160], what[64];
+
+	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
+	if (!json_object_object_get_ex(obj, key, out) && !nullable)
+		return bad(rd, where, type_names[type], NULL);
+	if (!*out || json_object_is_type(*out, type)) {
+		if (!*out && !nullable)
+			return bad(rd, where, type_names[type], NULL);
+		return 0;
+	}
+	snprintf(what, sizeof(what), "%s%s", type_names[type], nullable ? " or null" : "");
+	return bad(rd, where, what, *out);
+}
+
+/* A non-negative integer member (up to 2^64-1) into *OUT; 0 when null and NULLABLE. */
+static int member_u64(struct reader *rd, struct json_object *obj, const char *at, const char *key,
+		      bool nullable, uint64_t *out)
+{
+	struct json_object *v;
+	char where[160];
+
+	*out = 0;
+	if (member(rd, obj, at, key, json_type_int, nullable, &v))
+		return 1;
+	if (!v)
+		return 0;
+	if (json_object_get_int64(v) < 0) {
+		snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
+		return bad(rd, where, "a non-negative integer", v);
+	}
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+/* A perf-clock time member (ns, below 2^62 as every input time) into *OUT;
+ * 0 when null and NULLABLE. */
+static int member_time(struct reader *rd, struct json_object *obj, const char *at,
+		       const char *key, bool nullable, uint64_t *out)
+{
+	char where[160];
+
+	if (member_u64(rd, obj, at, key, nullable, out))
+		return 1;
+	if (*out < RECORDING_TIME_MAX)
+		return 0;
+	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
+	return bad(rd, where, "a time in ns below 2^62", json_object_object_get(obj, key));
+}
+
+/* A thread or process id member (1 to 2^31-1) into *OUT. */
+static int member_id(struct reader *rd, struct json_object *obj, const char *at, const char *key,
+		     int64_t *out)
+{
+	struct json_object *v;
+	char where[160];
+
+	if (member(rd, obj, at, key, json_type_int, false, &v))
+		return 1;
+	*out = json_object_get_int64(v);
+	if (*out < 1 || *out > 0x7fffffff) {
+		snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
+		return bad(rd, where, "a process or thread id (1 to 2147483647)", v);
+	}
+	return 0;
+}
+
+/* A string member, copied into *OUT (NULL for null when NULLABLE). */
+static int member_str(struct reader *rd, struct json_object *obj, const char *at, const char *key,
+		      bool nullable, char **out)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (member(rd, obj, at, key, json_type_string, nullable, &v))
+		return 1;
+	if (v && !(*out = strdup(json_object_get_string(v)))) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		return 1;
+	}
+	return 0;
+}
+
+/* A reason word member into *OUT. */
+static int member_reason(struct reader *rd, struct json_object *obj, const char *at,
+			 const char *key, enum recording_reason *out)
+{
+	struct json_object *v;
+	char where[160];
+
+	if (member(rd, obj, at, key, json_type_string, false, &v))
+		return 1;
+	for (int k = 0; k < RECORDING_REASONS; k++)
+		if (!strcmp(json_object_get_string(v), reason_names[k])) {
+			*out = (enum recording_reason)k;
+			return 0;
+		}
+	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
+	return bad(rd, where, "trigger, interrupt, exit, duration, perf-died or none", v);
+}
+
+static int read_tsc(struct reader *rd, struct json_object *trigger, struct recording_tsc *tsc)
+{
+	struct json_object *v;
+	uint64_t shift, mult;
+
+	if (member(rd, trigger, "trigger", "tsc", json_type_object, true, &v))
+		return 1;
+	if (!v)
+		return 0;   /* the recording's host had no TSC conversion */
+	if (member_u64(rd, v, "trigger.tsc", "time_shift", false, &shift) ||
+	    member_u64(rd, v, "trigger.tsc", "time_mult", false, &mult) ||
+	    member_u64(rd, v, "trigger.tsc", "time_zero", false, &tsc->time_zero))
+		return 1;
+	if (shift > 63 || mult > UINT32_MAX)
+		return bad(rd, "trigger.tsc", "time_shift below 64 and a 32-bit time_mult", v);
+	tsc->time_shift = (uint16_t)shift;
+	tsc->time_mult = (uint32_t)mult;
+	tsc->known = true;
+	return 0;
+}
+
+/* The fields of hit object H not in hit_keys, as extras. */
+static int read_extra(struct reader *rd, struct json_object *h, const char *at,
+		      struct recording_hit *hit)
+{
+	size_t n = (size_t)json_object_object_length(h);
+
+	hit->extra = calloc(n ? n : 1, sizeof(*hit->extra));
+	if (!hit->extra) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		return 1;
+	}
+	json_object_object_foreach(h, key, v) {
+		struct recording_field *f = &hit->extra[hit->nextra];
+		bool known = false;
+		char where[160];
+
+		for (size_t k = 0; k < sizeof(hit_keys) / sizeof(hit_keys[0]); k++)
+			known |= !strcmp(key, hit_keys[k]);
+		if (known || json_object_is_type(v, json_type_null))
+			continue;
+		snprintf(where, sizeof(where), "%s.%s", at, key);
+		if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_string))
+			return bad(rd, where, "an integer or a string", v);
+		if (!(f->name = strdup(key)) ||
+		    (json_object_is_type(v, json_type_string) &&
+		     !(f->str = strdup(json_object_get_string(v))))) {
+			free(f->name);
+			snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+			return 1;
+		}
+		f->i64 = json_object_get_int64(v);
+		if (!f->str && f->i64 == INT64_MAX && json_object_get_uint64(v) > INT64_MAX) {
+			f->i64 = (int64_t)json_object_get_uint64(v);
+			f->is_unsigned = true;
+		}
+		hit->nextra++;
+	}
+	return 0;
+}
+
+static int read_hit(struct reader *rd, struct json_object *h, size_t i, size_t nsnaps,
+		    struct recording_hit *hit)
+{
+	struct json_object *args, *snap;
+	char at[48];
+
+	snprintf(at, sizeof(at), "hits[%zu]", i);
+	if (!json_object_is_type(h, json_type_object))
+		return bad(rd, at, "an object", h);
+	if (member_id(rd, h, at, "pid", &hit->pid) || member_id(rd, h, at, "tid", &hit->tid) ||
+	    member_time(rd, h, at, "time_ns", false, &hit->time_ns) ||
+	    member_u64(rd, h, at, "ip", true, &hit->ip) ||
+	    member(rd, h, at, "args", json_type_array, true, &args) ||
+	    member(rd, h, at, "snapshot", json_type_int, true, &snap))
+		return 1;
+	hit->has_ip = json_object_object_get_ex(h, "ip", NULL) &&
+		      !json_object_is_type(json_object_object_get(h, "ip"), json_type_null);
+	hit->snapshot = -1;
+	if (snap) {
+		int64_t k = json_object_get_int64(snap);
+
+		if (k < 0 || (uint64_t)k >= nsnaps) {
+			snprintf(at, sizeof(at), "hits[%zu].snapshot", i);
+			return bad(rd, at, "the index of a listed snapshot or null", snap);
+		}
+		hit->snapshot = (long)k;
+	}
+	if (args) {
+		snprintf(at, sizeof(at), "hits[%zu].args", i);
+		if (json_object_array_length(args) != 2)
+			return bad(rd, at, "[two integers]", args);
+		for (size_t k = 0; k < 2; k++) {
+			struct json_object *a = json_object_array_get_idx(args, k);
+
+			if (!json_object_is_type(a, json_type_int))
+				return bad(rd, at, "[two integers]", args);
+			hit->args[k] = json_object_get_uint64(a);
+			if (json_object_get_int64(a) < 0)   /* a signed value as written: keep its bits */
+				hit->args[k] = (uint64_t)json_object_get_int64(a);
+		}
+		hit->has_args = true;
+	}
+	snprintf(at, sizeof(at), "hits[%zu]", i);
+	return read_extra(rd, h, at, hit);
+}
+
+/* A recording without a snapshot list (its recorder was killed): every
+ * non-empty perf.data* file of the directory, in name order. */
+static int scan_dir(struct reader *rd, struct recording *r)
+{
+	char **paths;
+	int n = perfdata_scan(r->dir, &paths);
+
+	if (n < 0) {
+		snprintf(rd->err, rd->size, "%s: cannot list it: %s", r->dir, strerror(-n));
+		return 1;
+	}
+	r->snapshots = calloc((size_t)n + 1, sizeof(*r->snapshots));
+	for (int i = 0; i < n; i++) {
+		if (r->snapshots)
+			r->snapshots[r->nsnapshots++].path = paths[i];
+		else
+			free(paths[i]);
+	}
+	free(paths);
+	if (!r->snapshots) {
+		snprintf(rd->err, rd->size, "%s: out of memory", r->dir);
+		return 1;
+	}
+	return 0;
+}
+
+static int read_snapshots(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (member(rd, root, "", "snapshots", json_type_array, false, &a))
+		return 1;
+	n = json_object_array_length(a);
+	if (!n)
+		return scan_dir(rd, r);
+	r->snapshots = calloc(n, sizeof(*r->snapshots));
+	if (!r->snapshots) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		struct recording_snapshot *sn = &r->snapshots[i];
+		struct stat st;
+		char at[48], *file;
+
+		snprintf(at, sizeof(at), "snapshots[%zu]", i);
+		if (!json_object_is_type(o, json_type_object))
+			return bad(rd, at, "an object", o);
+		if (member_str(rd, o, at, "file", false, &file) ||
+		    member_reason(rd, o, at, "reason", &sn->reason) ||
+		    member_time(rd, o, at, "time_ns", true, &sn->time_ns))
+			return 1;
+		r->nsnapshots++;
+		if (!*file) {   /* perf never confirmed it: nothing to convert */
+			free(file);
+			continue;
+		}
+		if (strchr(file, '/')) {
+			free(file);
+			return bad(rd, at, "a file name in the recording directory",
+				   json_object_object_get(o, "file"));
+		}
+		if (asprintf(&sn->path, "%s/%s", r->dir, file) < 0)
+			sn->path = NULL;
+		free(file);
+		if (!sn->path) {
+			snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+			return 1;
+		}
+		if (stat(sn->path, &st) || !S_ISREG(st.st_mode)) {
+			snprintf(rd->err, rd->size, "%s: %s: expected the snapshot file %s, found "
+				 "none", rd->file, at, sn->path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int read_threads(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (member(rd, root, "", "threads", json_type_array, false, &a))
+		return 1;
+	n = json_object_array_length(a);
+	r->threads = calloc(n ? n : 1, sizeof(*r->threads));
+	if (!r->threads) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		struct recording_thread *t = &r->threads[i];
+		char at[48];
+
+		snprintf(at, sizeof(at), "threads[%zu]", i);
+		if (!json_object_is_type(o, json_type_object))
+			return bad(rd, at, "an object", o);
+		if (member_id(rd, o, at, "pid", &t->pid) || member_id(rd, o, at, "tid", &t->tid) ||
+		    member_str(rd, o, at, "comm", false, &t->comm))
+			return 1;
+		r->nthreads++;
+	}
+	return 0;
+}
+
+static int read_hits(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (member(rd, root, "", "hits", json_type_array, false, &a))
+		return 1;
+	n = json_object_array_length(a);
+	r->hits = calloc(n ? n : 1, sizeof(*r->hits));
+	if (!r->hits) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		r->nhits++;
+		if (read_hit(rd, json_object_array_get_idx(a, i), i, r->nsnapshots, &r->hits[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static int read_pids(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (member(rd, root, "", "pids", json_type_array, false, &a))
+		return 1;
+	n = json_object_array_length(a);
+	r->pids = calloc(n ? n : 1, sizeof(*r->pids));
+	if (!r->pids) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(a, i);
+
+		r->pids[i] = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
+		if (r->pids[i] < 1 || r->pids[i] > 0x7fffffff)
+			return bad(rd, "pids[]", "process ids (1 to 2147483647)", v);
+		r->npids++;
+	}
+	return 0;
+}
+
+/* The document of FILE parsed, or NULL with the reader's error set. */
+static struct json_object *parse_file(struct reader *rd)
+{
+	FILE *f = fopen(rd->file, "re");
+	struct json_tokener *tok;
+	struct json_object *root = NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, line = 1;
+
+	if (!f) {
+		snprintf(rd->err, rd->size, "%s: cannot open it: %s", rd->file, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			char *p = cap < RECORDING_MAX_BYTES ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
+
+			if (!p) {
+				snprintf(rd->err, rd->size, "%s: %s", rd->file, cap < RECORDING_MAX_BYTES ?
+					 "out of memory" : "larger than 256 MiB: not a record.json");
+				goto out;
+			}
+			buf = p;
+			cap = cap ? cap * 2 : 65536;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(rd->err, rd->size, "%s: cannot read it: %s", rd->file, strerror(errno));
+		goto out;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+		goto out;
+	}
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	if (!root || json_tokener_get_parse_end(tok) < len) {
+		size_t end = json_tokener_get_parse_end(tok);
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		for (size_t i = 0; i < end && i < len; i++)
+			line += buf[i] == '\n';
+		snprintf(rd->err, rd->size, "%s:%zu: expected the JSON of snaptrace-record's report, "
+			 "found %s", rd->file, line, !root && e == json_tokener_continue ?
+			 "the end of the file (cut short?)" : !root ? json_tokener_error_desc(e)
+			 : "text after the document");
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+out:
+	free(buf);
+	fclose(f);
+	return root;
+}
+
+int recording_read(const char *dir, struct recording *r, char *err, size_t size)
+{
+	struct reader rd = { .err = err, .size = size };
+	struct json_object *root, *v;
+	char *file = NULL, *format = NULL;
+	int rc = 1;
+
+	memset(r, 0, sizeof(*r));
+	err[0] = 0;
+	if (!(r->dir = strdup(dir)) || asprintf(&file, "%s/record.json", dir) < 0) {
+		snprintf(err, size, "%s: out of memory", dir);
+		return 1;
+	}
+	rd.file = file;
+	if (access(file, F_OK)) {
+		snprintf(err, size, "%s: expected a recording directory of snaptrace-record "
+			 "(with record.json), found no record.json", dir);
+		free(file);
+		return 2;
+	}
+	root = parse_file(&rd);
+	if (!root)
+		goto out;
+	if (!json_object_is_type(root, json_type_object)) {
+		bad(&rd, "the document", "an object", root);
+		goto out;
+	}
+	if (member_str(&rd, root, "", "format", false, &format))
+		goto out;
+	if (strcmp(format, RECORDING_FORMAT)) {
+		bad(&rd, "format", "\"" RECORDING_FORMAT "\"", json_object_object_get(root, "format"));
+		goto out;
+	}
+	if (member(&rd, root, "", "trigger", json_type_object, true, &v))
+		goto out;
+	if (v && (member_str(&rd, v, "trigger", "spec", false, &r->trigger) ||
+		  member_str(&rd, v, "trigger", "symbol", true, &r->trigger_symbol) ||
+		  read_tsc(&rd, v, &r->tsc)))
+		goto out;
+	if (read_pids(&rd, root, r))
+		goto out;
+	if (member_reason(&rd, root, "", "end", &r->end) ||
+	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
+	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r))
+		goto out;
+	rc = 0;
+out:
+	json_object_put(root);
+	free(format);
+	free(file);
+	return rc;
+}
+
+void recording_free(struct recording *r)
+{
+	for (size_t i = 0; i < r->nhits; i++) {
+		for (size_t k = 0; k < r->hits[i].nextra; k++) {
+			free(r->hits[i].extra[k].name);
+			free(r->hits[i].extra[k].str);
+		}
+		free(r->hits[i].extra);
+	}
+	for (size_t i = 0; i < r->nsnapshots; i++)
+		free(r->snapshots[i].path);
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(r->threads[i].comm);
+	free(r->hits);
+	free(r->snapshots);
+	free(r->threads);
+	free(r->trigger);
+	free(r->trigger_symbol);
+	free(r->pids);
+	free(r->dir);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *recording_comm(const struct recording *r, int64_t tid)
+{
+	for (size_t i = 0; r && i < r->nthreads; i++)
+		if (r->threads[i].tid == tid)
+			return r->threads[i].comm;
+	return NULL;
+}
+
+bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64_t *ns)
+{
+	uint64_t quot, rem;
+
+	if (!tsc->known)
+		return false;
+	quot = cyc >> tsc->time_shift;
+	rem = cyc & ((UINT64_C(1) << tsc->time_shift) - 1);
+	*ns = tsc->time_zero + quot * tsc->time_mult + ((rem * tsc->time_mult) >> tsc->time_shift);
+	return true;
+}
+
+uint64_t recording_snapshot_end(const struct recording *r, size_t i)
+{
+	if (i >= r->nsnapshots)
+		return 0;
+	for (size_t k = 0; k < r->nhits; k++)
+		if (r->hits[k].snapshot == (long)i)
+			return r->hits[k].time_ns;
+	if (r->snapshots[i].time_ns)
+		return r->snapshots[i].time_ns;
+	return i + 1 == r->nsnapshots ? r->end_ns : 0;
+}

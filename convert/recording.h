@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recording: a recording directory as snaptrace-record leaves it
+ * (DIR/record.json and the perf.data files it lists; the shape of
+ * record.json is documented in record/report.c), read with json-c. What the
+ * converter takes from it: the snapshot files in order with their reasons
+ * and times, the trigger hits (perf clock), the threads' names, the
+ * recording's end, and the TSC conversion of the trigger's mmap page.
+ * Why: docs/design.md "Recording directories".
+ */
+#ifndef SNAPTRACE_CONVERT_RECORDING_H
+#define SNAPTRACE_CONVERT_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An integer or string field of a hit that the converter does not know
+ * (a later recorder's: "entry_ns", "duration_ns"...): shown on the marker. */
+struct recording_field {
+	char *name;            /* owned */
+	char *str;             /* owned; NULL: an integer */
+	int64_t i64;           /* the integer (when str is NULL) */
+	bool is_unsigned;      /* the integer is u64 (above INT64_MAX): read it as such */
+};
+
+/* A trigger hit that asked for a snapshot. */
+struct recording_hit {
+	int64_t pid, tid;
+	uint64_t time_ns;      /* perf clock, ns */
+	bool has_ip;
+	uint64_t ip;           /* the user address hit (when has_ip) */
+	bool has_args;
+	uint64_t args[2];      /* the call's first two integer arguments (rdi, rsi) */
+	long snapshot;         /* index into snapshots, -1: none */
+	struct recording_field *extra;  /* owned, nextra of them */
+	size_t nextra;
+};
+
+/* Why a snapshot was taken (record.json's "reason" and "end" words). */
+enum recording_reason {
+	RECORDING_NONE,        /* "none": a file perf switched to by itself; "end" while running */
+	RECORDING_TRIGGER,
+	RECORDING_INTERRUPT,
+	RECORDING_EXIT,
+	RECORDING_DURATION,
+	RECORDING_PERF_DIED,
+	RECORDING_REASONS,
+};
+
+struct recording_snapshot {
+	char *path;            /* DIR/FILE, owned; NULL: perf never wrote it (file "") */
+	enum recording_reason reason;
+	uint64_t time_ns;      /* perf clock when it was taken; 0: unknown */
+};
+
+struct recording_thread {
+	int64_t pid, tid;
+	char *comm;            /* owned */
+};
+
+/* TSC -> perf clock (perf_event_mmap_page's time_shift, time_mult, time_zero). */
+struct recording_tsc {
+	bool known;
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
+};
+
+struct recording {
+	char *dir;             /* as given, owned */
+	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
+	char *trigger_symbol;  /* the symbol it resolved to ("" for an address); owned */
+	int64_t *pids;         /* the traced processes, owned */
+	size_t npids;
+	struct recording_tsc tsc;
+	struct recording_hit *hits;           /* owned, in record.json's (time) order */
+	size_t nhits;
+	struct recording_snapshot *snapshots; /* owned, in time order */
+	size_t nsnapshots;
+	struct recording_thread *threads;     /* owned */
+	size_t nthreads;
+	enum recording_reason end;            /* RECORDING_NONE: the recorder did not finish */
+	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
+};
+
+/* Is PATH a directory (a recording to read with recording_read)? */
+bool recording_is_dir(const char *path);
+
+/*
+ * Reads DIR/record.json into *R (zeroed first; free it with recording_free
+ * whatever the result). A recording whose record.json lists no snapshot
+ * (the recorder was killed: "end": "none") gets the non-empty perf.data*
+ * files of DIR, in name order, as snapshots of reason RECORDING_NONE.
+ * Returns 0; 2 (a usage error) when DIR has no record.json; 1 when it
+ * cannot be read, is not JSON or not the shape expected, or lists a
+ * snapshot file that is missing. ERR (SIZE bytes) then holds one line
+ * "DIR/record.json[:LINE]: expected ..., found ...".
+ */
+int recording_read(const char *dir, struct recording *r, char *err, size_t size);
+
+/* Frees what R owns and zeroes it. */
+void recording_free(struct recording *r);
+
+/* The record.json word of REASON ("trigger", "interrupt", ...). */
+const char *recording_reason_name(enum recording_reason reason);
+
+/* The comm of thread TID of R, or NULL. */
+const char *recording_comm(const struct recording *r, int64_t tid);
+
+/*
+ * Converts a TSC value to perf's clock with R's TSC conversion (the
+ * kernel's formula for cap_user_time_zero, include/uapi/linux/perf_event.h).
+ * Returns false when R has none (TSC unknown on the recording's host).
+ */
+bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64_t *ns);
+
+/*
+ * The end of snapshot I of R in perf clock: the time of the hit that took
+ * it, else the snapshot's own time, else (the last snapshot) the
+ * recording's end. 0: unknown.
+ */
+uint64_t recording_snapshot_end(const struct recording *r, size_t i);
+
+#endif

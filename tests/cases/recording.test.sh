@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# A recording directory as an input (README "Finding the moment"):
+# snaptrace-convert DIR converts the snapshots record.json lists, in its
+# order, with its hits and snapshot reasons. Built here from perf script
+# text (the converter takes text snapshots as it takes perf.data) and a
+# record.json written by hand, so every time is known:
+#   markers       one "[trigger] SPEC" instant per hit at its time on the
+#                 track "triggers" of the process (tid, ip, snapshot, the
+#                 call's two arguments, a later recorder's extra fields),
+#                 "[snapshot] interrupt" for the snapshot Ctrl-C took; the
+#                 FXT read back with --dump
+#   tsc-span      a first argument that is a TSC before the hit (record.json's
+#                 TSC conversion) draws "[trigger span] SPEC" from it to the hit
+#   offcpu-end    a thread asleep when its snapshot ends: [off-cpu] reaches
+#                 the snapshot's end (the hit), not only the file's last record
+#   summary       the summary puts the trigger in each thread's span
+#   same-as-files the slices are those of the files given one by one
+#   killed        a killed recorder's directory (no snapshot listed): its
+#                 perf.data files are converted
+#   errors        no record.json: exit 2; a bad one: exit 1; one line naming
+#                 the file and what was expected; no output left
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+need_convert recording
+
+CASE="$SNAPTRACE_TOP/tests/cases/offcpu-across-snapshots"
+
+# record_json DIR HITS SNAPSHOTS [TSC]: writes DIR/record.json (process 300 "app").
+record_json() {
+	cat >"$1/record.json" <<EOF
+{
+  "format": "snaptrace-record 1",
+  "pids": [300],
+  "threads": [{"pid": 300, "tid": 300, "comm": "app"}],
+  "trigger": {"spec": "magic_trace_stop_indicator", "mechanism": "uprobe", "file": "/opt/app", "symbol": "magic_trace_stop_indicator", "file_offset": 4608, "tsc": ${4:-null}},
+  "hits": [$2
+  ],
+  "hits_total": 2, "hits_coalesced": 0, "hits_lost": 0,
+  "snapshots": [$3
+  ],
+  "end": "interrupt", "end_ns": 20090000000
+}
+EOF
+}
+
+# A recording of two snapshots: the first taken by a hit at 20.05 s (the
+# thread went to sleep at 20.0002 s and is still asleep), the second by
+# Ctrl-C at 20.08 s; a second hit at 20.06 s was coalesced into it.
+D="$TMP/rec"
+mkdir -p "$D"
+cp "$CASE/snapshot-1.txt" "$D/perf.data.1"
+cp "$CASE/input.txt" "$D/perf.data.2"
+HITS='
+    {"pid": 300, "tid": 300, "time_ns": 20050000000, "ip": 4198912, "args": [11, 22], "snapshot": 0, "duration_ns": 1500},
+    {"pid": 300, "tid": 300, "time_ns": 20060000000, "ip": 4198912, "args": [33, 44], "snapshot": null}'
+SNAPS='
+    {"file": "perf.data.1", "reason": "trigger", "time_ns": 20050100000, "freeze_ms": 1.0, "ms": 2.0},
+    {"file": "perf.data.2", "reason": "interrupt", "time_ns": 20080000000, "freeze_ms": 1.0, "ms": 2.0}'
+record_json "$D" "$HITS" "$SNAPS"
+
+# convert NAME ARGS...: converts into $TMP/NAME.fxt, records and tree into
+# $TMP/NAME.records and $TMP/NAME.tree (the reader's verdict: exit 0).
+convert() {
+	local name=$1
+	shift
+	"$CONVERT" "$@" -o "$TMP/$name.fxt" >/dev/null 2>"$TMP/$name.err" &&
+		"$CONVERT" --dump=records "$TMP/$name.fxt" >"$TMP/$name.records" &&
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.tree"
+}
+
+# The "triggers" track: a thread object of its own in process 300.
+t_markers() {
+	local koid want got n
+	if ! convert markers "$D"; then
+		fail markers "conversion failed: $(first_lines "$TMP/markers.err")"
+		return
+	fi
+	koid=$(sed -n 's/.* kobj thread koid=\([0-9]*\) name="triggers" process=300$/\1/p' \
+		"$TMP/markers.records")
+	if [ -z "$koid" ] || [ "$koid" = 300 ]; then
+		fail markers "no thread object \"triggers\" in process 300: $(grep kobj "$TMP/markers.records" | tr '\n' '|')"
+		return
+	fi
+	want="event instant ts=20050000000 pid=300 tid=$koid cat=\"\" name=\"[trigger] magic_trace_stop_indicator\" tid:int64=300 ip:pointer=0x401200 snapshot:uint64=0 snapshot_file:string=\"perf.data.1\" arg0:uint64=11 arg1:uint64=22 duration_ns:int64=1500
+event instant ts=20060000000 pid=300 tid=$koid cat=\"\" name=\"[trigger] magic_trace_stop_indicator\" tid:int64=300 ip:pointer=0x401200 arg0:uint64=33 arg1:uint64=44
+event instant ts=20080000000 pid=300 tid=$koid cat=\"\" name=\"[snapshot] interrupt\""
+	got=$(grep -E '^[0-9]+ event .* tid='"$koid"' ' "$TMP/markers.records" | cut -d' ' -f2-)
+	n=$(grep -c "tid=$koid " "$TMP/markers.records")
+	if [ "$got" != "$want" ]; then
+		fail markers "the triggers track holds: $got"
+	elif [ "$n" -ne 3 ]; then
+		fail markers "$n events on the triggers track, expected 3"
+	else
+		ok markers
+	fi
+}
+
+# TSC -> perf clock: with time_shift 1, time_mult 1 and time_zero 0, a TSC
+# is twice the time in ns. The first hit's first argument is the TSC of
+# 20.04 s, 10 ms before the hit; the second's (33: 16 ns) lies before the
+# trace: no span.
+t_tsc_span() {
+	local d="$TMP/tsc" span
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	record_json "$d" "${HITS/\[11, 22\]/[40080000000, 22]}" "$SNAPS" \
+		'{"time_shift": 1, "time_mult": 1, "time_zero": 0}'
+	if ! convert tsc "$d"; then
+		fail tsc-span "conversion failed: $(first_lines "$TMP/tsc.err")"
+		return
+	fi
+	span=$(grep -F '[trigger span]' "$TMP/tsc.tree")
+	if [ "$(grep -c -F '[trigger span]' "$TMP/tsc.tree")" -ne 1 ]; then
+		fail tsc-span "expected one span, found: $(grep -F '[trigger' "$TMP/tsc.tree" | tr '\n' '|')"
+	elif ! grep -q -F '[trigger span] magic_trace_stop_indicator [20040000000, 20050000000] dur=10000000 cat="" start_tsc:uint64=40080000000' <<<"$span"; then
+		fail tsc-span "span: $span"
+	else
+		ok tsc-span
+	fi
+}
+
+# Thread 300 goes to sleep at 20.0002 s, the last record of perf.data.1; the
+# snapshot ends at the hit (20.05 s). Alone the file cannot say so.
+t_offcpu_end() {
+	local d="$TMP/one" alone rec
+	mkdir -p "$d"
+	cp "$D/perf.data.1" "$d/"
+	record_json "$d" "${HITS%%,
+    {*}" "${SNAPS%%,
+    {*}"
+	if ! convert one "$d" || ! convert alone "$d/perf.data.1"; then
+		fail offcpu-end "conversion failed: $(first_lines "$TMP/one.err") $(first_lines "$TMP/alone.err")"
+		return
+	fi
+	rec=$(grep -F '[off-cpu]' "$TMP/one.tree")
+	alone=$(grep -F '[off-cpu]' "$TMP/alone.tree")
+	if ! grep -q -F '[off-cpu] [20000200000, 20050000000]' <<<"$rec"; then
+		fail offcpu-end "with record.json: $rec"
+	elif ! grep -q -F '[off-cpu] [20000200000, 20000200000]' <<<"$alone"; then
+		fail offcpu-end "the file alone (its last record): $alone"
+	elif [ "$(grep -c -F '[off-cpu]' "$TMP/one.tree")" -ne 1 ]; then
+		fail offcpu-end "$(grep -c -F '[off-cpu]' "$TMP/one.tree") [off-cpu] slices, expected 1"
+	else
+		ok offcpu-end
+	fi
+}
+
+# The thread's span in the two snapshots: 20.0001 to 20.0402 s; the last
+# hit (20.06 s) lies 19.8 ms after its end.
+t_summary() {
+	local line
+	line=$(grep -F 'app [300]:' "$TMP/markers.err")
+	if ! grep -q -F 'trigger at +19.800 ms from its end (the last of 2)' <<<"$line"; then
+		fail summary "summary line: $line"
+	else
+		ok summary
+	fi
+}
+
+# The slices of a directory are those of its files given in order (but the
+# [off-cpu] slice, which reaches the recording's end).
+t_same_as_files() {
+	if ! convert files "$D/perf.data.1" "$D/perf.data.2"; then
+		fail same-as-files "conversion failed: $(first_lines "$TMP/files.err")"
+	elif ! diff <(grep -v -F -e '[off-cpu]' -e '[trigger' -e '[snapshot' -e '# thread' "$TMP/markers.tree") \
+		<(grep -v -F -e '[off-cpu]' -e '# thread' "$TMP/files.tree") >"$TMP/same.diff"; then
+		fail same-as-files "$(head -n 4 "$TMP/same.diff" | tr '\n' '|')"
+	else
+		ok same-as-files
+	fi
+}
+
+# A recorder killed before it listed its snapshots ("end": "none"): every
+# non-empty perf.data file of the directory, in name order.
+t_killed() {
+	local d="$TMP/killed"
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	: >"$d/perf.data.3"
+	record_json "$d" "" ""
+	sed -i 's/"end": "interrupt", "end_ns": 20090000000/"end": "none", "end_ns": null/' "$d/record.json"
+	if ! convert killed "$d"; then
+		fail killed "conversion failed: $(first_lines "$TMP/killed.err")"
+	elif ! cmp -s <(grep -v -F '[off-cpu]' "$TMP/killed.tree") <(grep -v -F '[off-cpu]' "$TMP/files.tree"); then
+		fail killed "slices differ from those of perf.data.1 perf.data.2"
+	else
+		ok killed
+	fi
+}
+
+# expect_error NAME DIR STATUS PATTERN: the conversion of DIR exits STATUS
+# with one line matching PATTERN, and leaves no output.
+expect_error() {
+	local rc
+	"$CONVERT" "$2" -o "$TMP/$1.fxt" >/dev/null 2>"$TMP/$1.err"
+	rc=$?
+	if [ "$rc" -ne "$3" ]; then
+		fail "errors/$1" "exit $rc, expected $3: $(first_lines "$TMP/$1.err")"
+	elif [ "$(wc -l <"$TMP/$1.err")" -ne 1 ] || ! grep -q -E -- "$4" "$TMP/$1.err"; then
+		fail "errors/$1" "stderr: $(first_lines "$TMP/$1.err")"
+	elif [ -e "$TMP/$1.fxt" ] || ls -a "$TMP" | grep -q '^\.st-'; then
+		fail "errors/$1" "output left behind"
+	else
+		return 0
+	fi
+	return 1
+}
+
+t_errors() {
+	local d="$TMP/bad" all=0
+	mkdir -p "$TMP/empty" "$d"
+	cp "$D"/perf.data.* "$d/"
+	expect_error no-json "$TMP/empty" 2 \
+		"^snaptrace-convert: $TMP/empty: expected a recording directory of snaptrace-record \(with record.json\), found no record.json \(see --help\)$" || all=1
+	record_json "$d" "${HITS/20050000000/\"soon\"}" "$SNAPS"
+	expect_error bad-time "$d" 1 \
+		"^snaptrace-convert: $d/record.json: hits\[0\]\.time_ns: expected an integer, found \"soon\"$" || all=1
+	record_json "$d" "$HITS" "${SNAPS/perf.data.2/perf.data.7}"
+	expect_error missing-file "$d" 1 \
+		"^snaptrace-convert: $d/record.json: snapshots\[1\]: expected the snapshot file $d/perf.data.7, found none$" || all=1
+	head -c 300 "$D/record.json" >"$d/record.json"
+	expect_error cut-short "$d" 1 \
+		"^snaptrace-convert: $d/record.json:7: expected the JSON of snaptrace-record's report, found the end of the file \(cut short\?\)$" || all=1
+	[ "$all" = 0 ] && ok errors
+}
+
+t_markers
+t_tsc_span
+t_offcpu_end
+t_summary
+t_same_as_files
+t_killed
+t_errors

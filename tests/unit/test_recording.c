@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of convert/recording: a recording directory's record.json read
+ * (every field the converter uses, and a later recorder's extra hit fields),
+ * bad ones refused with the file, the place and what was expected (exit 1;
+ * no record.json at all: 2), a killed recorder's directory scanned for its
+ * perf.data files, the end of each snapshot, and the TSC -> perf clock
+ * conversion of perf_event_mmap_page (this host's kvm-clock offers none, so
+ * it is checked here against the kernel's formula worked by hand).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "recording.h"
+#include "unit.h"
+#include "unit_tmp.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Writes TEXT into FILE of the scratch directory. */
+static void put(const char *file, const char *text)
+{
+	FILE *f = fopen(unit_tmp(file), "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char good[] =
+	"{\n  \"format\": \"snaptrace-record 1\",\n"
+	"  \"pids\": [100],\n"
+	"  \"threads\": [{\"pid\": 100, \"tid\": 100, \"comm\": \"app\"}, "
+	"{\"pid\": 100, \"tid\": 101, \"comm\": \"worker\"}],\n"
+	"  \"trigger\": {\"spec\": \"magic_trace_stop_indicator\", \"mechanism\": \"uprobe\", "
+	"\"file\": \"/app\", \"symbol\": \"magic_trace_stop_indicator\", \"file_offset\": 4641, "
+	"\"tsc\": {\"time_shift\": 10, \"time_mult\": 512, \"time_zero\": 1000}},\n"
+	"  \"hits\": [\n"
+	"    {\"pid\": 100, \"tid\": 101, \"time_ns\": 5000, \"ip\": 4096, \"args\": [7, "
+	"18446744073709551615], \"snapshot\": 0, \"duration_ns\": 12, \"note\": \"x\"},\n"
+	"    {\"pid\": 100, \"tid\": 100, \"time_ns\": 9000, \"ip\": null, \"args\": null, "
+	"\"snapshot\": null}\n  ],\n"
+	"  \"snapshots\": [\n"
+	"    {\"file\": \"perf.data.1\", \"reason\": \"trigger\", \"time_ns\": 5100},\n"
+	"    {\"file\": \"perf.data.2\", \"reason\": \"interrupt\", \"time_ns\": 9500},\n"
+	"    {\"file\": \"perf.data.3\", \"reason\": \"exit\", \"time_ns\": null}\n  ],\n"
+	"  \"end\": \"exit\", \"end_ns\": 9900\n}\n";
+
+static void reads_everything(void)
+{
+	struct recording r;
+	char err[512];
+
+	put("perf.data.1", "x");
+	put("perf.data.2", "x");
+	put("perf.data.3", "x");
+	put("record.json", good);
+	CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 0);
+	CHECK_STR_EQ(r.trigger, "magic_trace_stop_indicator");
+	CHECK_STR_EQ(r.trigger_symbol, "magic_trace_stop_indicator");
+	CHECK_INT_EQ(r.npids, 1);
+	CHECK_INT_EQ(r.nthreads, 2);
+	CHECK_STR_EQ(recording_comm(&r, 101), "worker");
+	CHECK(recording_comm(&r, 102) == NULL);
+	CHECK_INT_EQ(r.nhits, 2);
+	CHECK_INT_EQ(r.hits[0].tid, 101);
+	CHECK_U64_EQ(r.hits[0].time_ns, 5000);
+	CHECK(r.hits[0].has_ip && r.hits[0].ip == 4096);
+	CHECK(r.hits[0].has_args);
+	CHECK_U64_EQ(r.hits[0].args[0], 7);
+	CHECK_U64_EQ(r.hits[0].args[1], UINT64_MAX);
+	CHECK_INT_EQ(r.hits[0].snapshot, 0);
+	CHECK_INT_EQ(r.hits[0].nextra, 2);
+	CHECK_STR_EQ(r.hits[0].extra[0].name, "duration_ns");
+	CHECK_INT_EQ(r.hits[0].extra[0].i64, 12);
+	CHECK_STR_EQ(r.hits[0].extra[1].str, "x");
+	CHECK(!r.hits[1].has_ip && !r.hits[1].has_args && r.hits[1].snapshot == -1);
+	CHECK_INT_EQ(r.nsnapshots, 3);
+	CHECK_STR_EQ(r.snapshots[1].path, unit_tmp("perf.data.2"));
+	CHECK_INT_EQ(r.snapshots[1].reason, RECORDING_INTERRUPT);
+	CHECK_INT_EQ(r.end, RECORDING_EXIT);
+	/* a hit's snapshot ends at the hit; another at its time; the last
+	 * without one at the recording's end */
+	CHECK_U64_EQ(recording_snapshot_end(&r, 0), 5000);
+	CHECK_U64_EQ(recording_snapshot_end(&r, 1), 9500);
+	CHECK_U64_EQ(recording_snapshot_end(&r, 2), 9900);
+	CHECK(r.tsc.known);
+	recording_free(&r);
+}
+
+/* A record.json text (from `good` with FROM replaced by TO) and the error
+ * it must give. */
+struct bad_case {
+	const char *from, *to, *error;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "\"time_ns\": 5000", "\"time_ns\": -5", "hits[0].time_ns: expected a non-negative integer, found -5" },
+	{ "\"time_ns\": 5000", "\"time_ns\": \"5\"", "hits[0].time_ns: expected an integer, found \"5\"" },
+	{ "\"time_ns\": 5000", "\"time_ns\": 4611686018427387904",
+	  "hits[0].time_ns: expected a time in ns below 2^62" },
+	{ "\"pid\": 100, \"tid\": 101, \"time_ns\"", "\"tid\": 101, \"time_ns\"",
+	  "hits[0].pid: expected an integer, found nothing" },
+	{ "\"snapshot\": 0", "\"snapshot\": 3", "hits[0].snapshot: expected the index of a listed snapshot or null, found 3" },
+	{ "\"reason\": \"interrupt\"", "\"reason\": \"ctrl-c\"",
+	  "snapshots[1].reason: expected trigger, interrupt, exit, duration, perf-died or none, found \"ctrl-c\"" },
+	{ "\"perf.data.2\"", "\"../x\"", "snapshots[1]: expected a file name in the recording directory" },
+	{ "\"perf.data.2\"", "\"perf.data.9\"", "snapshots[1]: expected the snapshot file" },
+	{ "snaptrace-record 1", "snaptrace-record 2", "format: expected \"snaptrace-record 1\"" },
+	{ "\"tid\": 101, \"comm\": \"worker\"", "\"tid\": 0, \"comm\": \"worker\"",
+	  "threads[1].tid: expected a process or thread id (1 to 2147483647), found 0" },
+	{ "[7, 18446744073709551615]", "[7]", "hits[0].args: expected [two integers], found [7]" },
+	{ "\"time_shift\": 10", "\"time_shift\": 64", "trigger.tsc: expected time_shift below 64" },
+	{ "\"end\": \"exit\"", "\"end\": 3", "end: expected a string, found 3" },
+	{ "  \"hits\": [\n", "  \"hits\": [,\n", ".json:6: expected the JSON of snaptrace-record's report, found" },
+	{ "\"end_ns\": 9900\n}\n", "\"end_ns\": 9900\n", ".json:16: expected the JSON of snaptrace-record's report, found the end of the file (cut short?)" },
+	{ "\"end_ns\": 9900\n}\n", "\"end_ns\": 9900\n}\n}", "found text after the document" },
+};
+
+/* SRC with the first FROM replaced by TO, into BUF. */
+static void edit(char *buf, size_t size, const char *src, const char *from, const char *to)
+{
+	const char *at = strstr(src, from);
+
+	snprintf(buf, size, "%.*s%s%s", (int)(at - src), src, to, at + strlen(from));
+}
+
+static void refuses_bad(void)
+{
+	for (size_t i = 0; i < N(bad_cases); i++) {
+		struct recording r;
+		char text[4096], err[512];
+
+		CHECK(strstr(good, bad_cases[i].from) != NULL);
+		edit(text, sizeof(text), good, bad_cases[i].from, bad_cases[i].to);
+		put("record.json", text);
+		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 1);
+		if (!strstr(err, bad_cases[i].error) || !strstr(err, unit_tmp("record.json")) ||
+		    strchr(err, '\n'))
+			UNIT_FAIL("case %zu: got \"%s\", expected \"%s\"", i, err, bad_cases[i].error);
+		recording_free(&r);
+	}
+	unlink(unit_tmp("record.json"));
+	{
+		struct recording r;
+		char err[512];
+
+		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 2);
+		CHECK(strstr(err, "found no record.json") != NULL);
+		recording_free(&r);
+	}
+}
+
+/* A killed recorder's record.json lists no snapshot: the directory's
+ * non-empty perf.data* files are taken, in name order. */
+static void scans_without_snapshots(void)
+{
+	struct recording r;
+	char hit[4096], text[4096], err[512];
+	const char *at, *end;
+
+	/* the hit that pointed at a snapshot has nothing to point at now */
+	edit(hit, sizeof(hit), good, "\"snapshot\": 0", "\"snapshot\": null");
+	at = strstr(hit, "  \"snapshots\"");
+	end = strstr(hit, "  \"end\"");
+	snprintf(text, sizeof(text), "%.*s  \"snapshots\": [],\n%s", (int)(at - hit), hit, end);
+	put("record.json", text);
+	put("perf.data.0", "");   /* empty: not taken */
+	put("perf.data.b", "x");
+	put("perf.data.a", "x");
+	CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 0);
+	if (r.nsnapshots != 5)
+		UNIT_FAIL("%zu snapshots: %s", r.nsnapshots, err);
+	else {
+		CHECK_STR_EQ(r.snapshots[0].path, unit_tmp("perf.data.1"));
+		CHECK_STR_EQ(r.snapshots[3].path, unit_tmp("perf.data.a"));
+		CHECK_STR_EQ(r.snapshots[4].path, unit_tmp("perf.data.b"));
+		CHECK_INT_EQ(r.snapshots[4].reason, RECORDING_NONE);
+	}
+	recording_free(&r);
+}
+
+/* include/uapi/linux/perf_event.h: quot = cyc >> shift, rem = cyc & (2^shift
+ * - 1), ns = zero + quot * mult + ((rem * mult) >> shift). */
+static void tsc_conversion(void)
+{
+	struct recording_tsc tsc = { .known = true, .time_shift = 10, .time_mult = 512,
+				     .time_zero = 1000 };
+	uint64_t ns = 0;
+
+	/* 3000 cycles at 0.5 ns each: 2 * 1024 + 952 -> 1000 + 1024 + 476 */
+	CHECK(recording_tsc_to_perf(&tsc, 3000, &ns));
+	CHECK_U64_EQ(ns, 2500);
+	/* a 2.5 GHz TSC (mult/2^shift = 0.4) from a time_zero below zero */
+	tsc = (struct recording_tsc){ .known = true, .time_shift = 31, .time_mult = 858993459,
+				      .time_zero = (uint64_t)-4000000000000ll };
+	CHECK(recording_tsc_to_perf(&tsc, 25000000000000ull, &ns));
+	CHECK(ns > 5999999990000ull && ns < 6000000000000ull);
+	tsc.known = false;
+	CHECK(!recording_tsc_to_perf(&tsc, 1, &ns));
+}
+
+int main(void)
+{
+	if (unit_tmp_init("test_recording"))
+		return 1;
+	UNIT_RUN(reads_everything);
+	UNIT_RUN(refuses_bad);
+	UNIT_RUN(scans_without_snapshots);
+	UNIT_RUN(tsc_conversion);
+	unit_tmp_fini();
+	return unit_exit();
+}
