@@ -14,6 +14,7 @@
 #include "state.h"
 
 #include "array.h"
+#include "numparse.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,15 @@ static void write_event(struct conv *c, const struct fxt_event *ev)
 		c->stats.instants++;
 }
 
-static void write_begin(struct conv *c, const struct conv_thread *t, const struct conv_cut_slice *s,
+/* Counts T's kept interval when it writes its first event. */
+static void kept(struct conv *c, struct conv_thread *t)
+{
+	if (!t->cut_counted)
+		c->stats.cut_intervals++;
+	t->cut_counted = true;
+}
+
+static void write_begin(struct conv *c, struct conv_thread *t, const struct conv_cut_slice *s,
 			uint64_t ts)
 {
 	struct fxt_event ev = {
@@ -36,6 +45,7 @@ static void write_begin(struct conv *c, const struct conv_thread *t, const struc
 		.args = s->args, .nargs = s->nargs,
 	};
 
+	kept(c, t);
 	write_event(c, &ev);
 }
 
@@ -56,7 +66,7 @@ static void edge_open(struct conv *c, struct conv_thread *t, uint64_t ts)
 	t->cut_in = true;
 	t->cut_edge = ts;
 	t->cut_early = 0;
-	c->stats.cut_intervals++;
+	t->cut_counted = false;
 	for (size_t i = 0; i < t->ncut_open; i++) {
 		write_begin(c, t, &t->cut_open[i], ts);
 		t->cut_open[i].written = t->cut_open[i].kept = true;
@@ -170,8 +180,10 @@ void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_even
 		close_slice(c, t, ev);
 		break;
 	default:	/* instants and counters: at their time only */
-		if (t->cut_in && ev->ts >= t->cut_edge)
+		if (t->cut_in && ev->ts >= t->cut_edge) {
+			kept(c, t);
 			write_event(c, ev);
+		}
 		else if (ev->type == FXT_EVENT_INSTANT)
 			c->stats.cut_dropped_instants++;
 		break;
@@ -247,5 +259,23 @@ int conv_cut_parse_filter(const char *arg, struct conv_cut *cut)
 	cut->start_len = (size_t)(comma - arg);
 	cut->stop = comma + 1;
 	cut->stop_len = strlen(comma + 1);
+	return 0;
+}
+
+int conv_cut_parse_window(const char *arg, uint64_t *before, uint64_t *after)
+{
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+	char b[64];
+
+	if (n >= sizeof(b))
+		return -1;
+	memcpy(b, arg, n);
+	b[n] = 0;
+	*after = 0;
+	if (num_parse_duration(b, 0, CONV_TS_MAX, before) ||
+	    (comma && num_parse_duration(comma + 1, 0, CONV_TS_MAX, after)) ||
+	    *before + *after == 0)
+		return -1;
 	return 0;
 }

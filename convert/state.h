@@ -110,7 +110,7 @@ struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
-	uint64_t cut_intervals;        /* kept intervals begun, over all threads (cut.c) */
+	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
 };
@@ -218,6 +218,7 @@ struct conv_thread {
 	uint64_t cut_pos;              /* ns, the latest time the windows were moved to */
 	size_t cut_window;             /* index of the window T is in or before */
 	unsigned cut_early;            /* begins written before the edge in this interval */
+	bool cut_counted;              /* this interval wrote something (counted) */
 };
 
 /* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
@@ -368,6 +369,11 @@ void conv_cut_call(struct conv *c, struct conv_thread *t, const struct conv_func
  * (), <> and []: C++ names keep theirs), into CUT (pointing into ARG).
  * Returns 0, or -1 when ARG is not two non-empty names so separated. */
 int conv_cut_parse_filter(const char *arg, struct conv_cut *cut);
+
+/* cut.c: reads --window's ARG, "BEFORE[,AFTER]" (durations with a unit:
+ * num_parse_duration; AFTER 0 when absent), into *BEFORE and *AFTER, ns.
+ * Returns 0, or -1 when ARG is not of that form or keeps no time. */
+int conv_cut_parse_window(const char *arg, uint64_t *before, uint64_t *after);
 
 /* cut.c: sorts the N windows W by start and merges those that overlap, in
  * place. Returns how many are left. */

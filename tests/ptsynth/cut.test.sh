@@ -66,11 +66,11 @@ slices() {
 edges() {
 	awk -v start="$2" '
 	/^#/ { next }
+	!match($0, /\[[0-9]+, [0-9]+\] dur=/) { next }
 	{
 		tid = $1; name = $3
-		b = $0; sub(/^[^[]*\[/, "", b); e = b; sub(/,.*/, "", b)
-		sub(/^[^,]*, /, "", e); sub(/\].*/, "", e)
-		b += 0; e += 0
+		split(substr($0, RSTART + 1, RLENGTH - 7), t, ", ")
+		b = t[1] + 0; e = t[2] + 0
 	}
 	$2 == 0 { n[tid] = 0; inner[tid] = 0 }
 	name == start { inner[tid] = 1; sb = b
@@ -159,7 +159,121 @@ t_filter_usage() {
 	fi
 }
 
+# tree_slices TREE: --dump=tree's slices as "TID DEPTH BEGIN END NAME"
+# (instants, such as the trigger markers, left out).
+tree_slices() {
+	awk 'match($0, /\[[0-9]+, [0-9]+\] dur=/) {
+		split(substr($0, RSTART + 1, RLENGTH - 7), t, ", ")
+		print $1, $2, t[1], t[2], $3
+	}' "$1"
+}
+
+# window_expect LO,HI... < SLICES: what --window keeps of the uncut trace's
+# SLICES (tree_slices): per thread and window, in order, each slice that
+# overlaps the window (both ends included) with its times cut to it. The
+# callers of main are left out (found only at its return, after the
+# windows), depths counted from main. Prints the listing, then into the file
+# $TMP/window.counts "INTERVALS DROPPED": the (thread, window) pairs that
+# keep a slice and the uncut slices kept in no window.
+window_expect() {
+	awk -v windows="$1" -v counts="$TMP/window.counts" '
+	{ n++; tid[n] = $1; d[n] = $2; b[n] = $3; e[n] = $4; name[n] = $5
+	  if (!($1 in seen)) { seen[$1] = 1; order[++nt] = $1 }
+	  if ($5 == "main") base[$1] = $2 }
+	END {
+		nw = split(windows, w, ",")
+		for (i = 1; i <= nt; i++) for (k = 1; k < nw; k += 2) {
+			lo = w[k] + 0; hi = w[k + 1] + 0; any = 0
+			for (j = 1; j <= n; j++) {
+				if (tid[j] != order[i] || d[j] < base[tid[j]] + 0 || b[j] > hi || e[j] < lo) continue
+				print tid[j], d[j] - base[tid[j]], (b[j] > lo ? b[j] : lo), (e[j] < hi ? e[j] : hi), name[j]
+				kept[j] = 1; any = 1
+			}
+			intervals += any
+		}
+		for (j = 1; j <= n; j++) dropped += !(j in kept)
+		print intervals, dropped > counts
+	}'
+}
+
+# --window 300ns,200ns around two hits of a recording directory: in the
+# main thread's first phase_begin and at the worker's second phase_end.
+t_window() {
+	local why pid h1 h2 d="$TMP/rec" line intervals dropped
+	pid=$(sed -n 's/^# thread pid=\([0-9]*\) .*/\1/p' "$TMP/all.tree" | head -1)
+	tree_slices "$TMP/all.tree" >"$TMP/all.times"
+	h1=$(awk '$5 == "phase_begin" { print $3 + 50; exit }' "$TMP/all.times")
+	h2=$(awk -v pid="$pid" '$5 == "phase_end" && $1 != pid { if (++n == 2) { print $3; exit } }' \
+		"$TMP/all.times")
+	mkdir -p "$d"
+	cp "$TMP/phases.data" "$d/perf.data.1"
+	cat >"$d/record.json" <<EOF
+{
+  "format": "snaptrace-record 1",
+  "pids": [$pid],
+  "threads": [],
+  "trigger": {"spec": "phase_begin", "mechanism": "uprobe", "file": "$PROGS/phases", "symbol": "phase_begin", "file_offset": 0},
+  "hits": [
+    {"pid": $pid, "tid": $pid, "time_ns": $h1, "snapshot": null},
+    {"pid": $pid, "tid": $pid, "time_ns": $h2, "snapshot": 0}
+  ],
+  "hits_total": 2, "hits_coalesced": 1, "hits_lost": 0,
+  "snapshots": [{"file": "perf.data.1", "reason": "trigger", "time_ns": $h2}],
+  "end": "exit"
+}
+EOF
+	window_expect "$((h1 - 300)),$((h1 + 200)),$((h2 - 300)),$((h2 + 200))" <"$TMP/all.times" \
+		>"$TMP/window.expected"
+	read -r intervals dropped <"$TMP/window.counts"
+	line="--window 300ns,200ns: $intervals intervals kept, $dropped slices left out"
+	if ! "$CONVERT" --window 300ns,200ns "$d" -o "$TMP/window.fxt" 2>"$TMP/window.err" ||
+		! "$CONVERT" --dump=tree "$TMP/window.fxt" >"$TMP/window.tree" 2>"$TMP/window.derr" ||
+		[ -s "$TMP/window.derr" ]; then
+		fail cut-window "conversion or read-back failed: $(first_lines "$TMP/window.err") $(first_lines "$TMP/window.derr")"
+	elif [ "$intervals" -lt 2 ] || [ "$(wc -l <"$TMP/window.expected")" -lt 10 ]; then
+		fail cut-window "the windows keep too little to test: $intervals intervals"
+	elif ! why=$(diff "$TMP/window.expected" <(tree_slices "$TMP/window.tree")); then
+		fail cut-window "kept slices differ from the uncut trace's cut at the windows (< expected, > found): $(echo "$why" | head -4 | tr '\n' ' ')"
+	elif ! grep -q -F -- "$line" "$TMP/window.err"; then
+		fail cut-window "expected the summary '$line': $(grep -e --window "$TMP/window.err")"
+	elif ! grep -q '\[trigger\] phase_begin' "$TMP/window.tree"; then
+		fail cut-window "the trigger markers are gone"
+	else
+		ok cut-window
+	fi
+}
+
+# --window without hits: a usage error naming what it needs; malformed
+# values, and --window with --filter: exit 2, one line.
+t_window_usage() {
+	local v rc bad=""
+	"$CONVERT" --window 10ms "$TMP/phases.data" -o "$TMP/w.fxt" 2>"$TMP/w.err"
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -q "needs a recording directory with trigger hits" "$TMP/w.err"; then
+		bad="$bad no hits (exit $rc: $(first_lines "$TMP/w.err"))"
+	fi
+	for v in "" "10" "10ms," ",1ms" "10ms,1ms,1ms" "0ms" "0ms,0ns" "-1ms" "1.5ns" "10 ms" "1e3ms"; do
+		"$CONVERT" --window "$v" "$TMP/rec" -o "$TMP/w.fxt" 2>"$TMP/w.err"
+		rc=$?
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/w.err")" -ne 1 ] || ! grep -q -e "--window" "$TMP/w.err"; then
+			bad="$bad '$v' (exit $rc: $(first_lines "$TMP/w.err"))"
+		fi
+	done
+	"$CONVERT" --window 1ms --filter a,b "$TMP/rec" -o "$TMP/w.fxt" 2>"$TMP/w.err"
+	rc=$?
+	[ $rc -eq 2 ] || bad="$bad with --filter (exit $rc)"
+	if [ -e "$TMP/w.fxt" ]; then
+		fail cut-window-usage "a refused --window left an output"
+	elif [ -n "$bad" ]; then
+		fail cut-window-usage "not a usage error:$bad"
+	else
+		ok cut-window-usage
+	fi
+}
+
 t_uncut
 t_filter
 t_filter_never
 t_filter_usage
+t_window
+t_window_usage
