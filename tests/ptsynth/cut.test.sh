@@ -9,27 +9,12 @@
 # exact counts of intervals kept and slices left out; usage errors exit 2.
 . "$(dirname "$0")/../lib.sh"
 
-PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
-EXPECT="$SNAPTRACE_TEST_BIN/ptsynth-expect"
-PROGS="$SNAPTRACE_TEST_BIN/ptsynth-progs"
+. "$SNAPTRACE_TOP/tests/ptsynth/ptsynth.sh"
 CUT_AWK="$SNAPTRACE_TOP/tests/ptsynth/cut-expect.awk"
-PERF=${SNAPTRACE_PERF:-perf}
 
-if [ -f "$SNAPTRACE_TEST_BIN/ptsynth.skip" ]; then
-	skip cut "$(cat "$SNAPTRACE_TEST_BIN/ptsynth.skip")"
-	exit 0
-fi
-need_convert cut
-if ! command -v "$PERF" >/dev/null 2>&1; then
-	skip cut "no perf to decode Intel PT"
-	exit 0
-fi
+ptsynth_ready cut
 if ! "$PTSYNTH" -q -o "$TMP/phases.data" --truth "$TMP/phases.truth" -- "$PROGS/phases" \
 	>/dev/null 2>"$TMP/gen.err"; then
-	if grep -q -i 'permission\|not permitted' "$TMP/gen.err"; then
-		skip cut "ptrace is not permitted here: $(head -1 "$TMP/gen.err")"
-		exit 0
-	fi
 	fail cut "ptsynth failed: $(first_lines "$TMP/gen.err")"
 	exit 1
 fi
