@@ -23,7 +23,9 @@
 # - offcpu-multi-snapshot: snaptrace-record --multi-snapshot (switch records
 #   printed ahead of the samples of their time, issue 8): converted with no
 #   time clamped, every [off-cpu] slice ends at a switch in that perf script
-#   prints (or at the recording's end).
+#   prints (or at the recording's end); offcpu-window: the recording directory
+#   converted with --window 2ms,1ms holds only slices within those bounds of
+#   a hit of its record.json.
 # Every conversion's stderr must hold no message from perf script (the
 # converter asks for fields per event kind).
 # Skips when perf cannot record here. Never leaves perf or a target running.
@@ -230,6 +232,31 @@ multi_snapshot() {
 	else
 		echo "# offcpu-multi-snapshot: $why, each ending at a switch in"
 		ok offcpu-multi-snapshot
+	fi
+	# --window on the recording directory: every slice within 2 ms before
+	# to 1 ms after a hit of its record.json, one interval per hit.
+	if ! "$CONVERT" --window 2ms,1ms "$d" -o "$TMP/window.fxt" 2>"$TMP/window.err" ||
+		! "$CONVERT" --dump=tree "$TMP/window.fxt" >"$TMP/window.tree" 2>/dev/null; then
+		fail offcpu-window "conversion failed: $(first_lines "$TMP/window.err")"
+	elif ! why=$(awk '
+		FNR == NR { hit[++nh] = $2; next }
+		match($0, /\[[0-9]+, [0-9]+\] dur=/) {
+			split(substr($0, RSTART + 1, RLENGTH - 7), t, ", "); n++
+			for (i = 1; i <= nh; i++)
+				if (t[1] >= hit[i] - 2000000 && t[2] <= hit[i] + 1000000) { seen[i] = 1; next }
+			print "a slice outside every window: " $0; exit 1
+		}
+		END { for (i = 1; i <= nh; i++) k += i in seen
+		      if (k < 2) { print "only " k " of " nh " windows hold slices"; exit 1 }
+		      print n " slices in " k " of " nh " windows" }' \
+		<(grep '"tid": .*"time_ns": ' "$d/record.json" | grep -o '"time_ns": [0-9]*') \
+		"$TMP/window.tree"); then
+		fail offcpu-window "$why"
+	elif ! grep -q -e "--window 2ms,1ms: [0-9]* intervals kept" "$TMP/window.err"; then
+		fail offcpu-window "no summary of the cut: $(first_lines "$TMP/window.err")"
+	else
+		echo "# offcpu-window: $why"
+		ok offcpu-window
 	fi
 }
 multi_snapshot
