@@ -131,8 +131,10 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 					      sizeof(*s));
 	size_t i = t->ncut_open;
 
-	if (!s)
-		return;	/* out of memory: the slice is lost, never misnested */
+	if (!s) {
+		c->cut_nomem = true;	/* the conversion fails at the input's end */
+		return;
+	}
 	t->cut_open = s;
 	while (i > 0 && s[i - 1].ts > ev->ts)
 		i--;

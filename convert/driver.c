@@ -719,6 +719,8 @@ int conv_driver_end_input(struct conv_driver *cv)
 		return e;
 	release_switches(cv, UINT64_MAX);
 	conv_threads_each(c, thread_end_input);
+	if (c->cut_nomem)
+		return CONV_ERR_NOMEM;	/* a slice the cut could not keep: nesting lost */
 	/* Errors without a time in threads that never had one. */
 	for (size_t i = 0; i < c->capthreads; i++)
 		for (struct conv_thread *t = c->threads[i]; t; t = t->next)

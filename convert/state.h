@@ -268,6 +268,7 @@ struct conv {
 	fxt_string_id s_file, s_line;
 
 	struct conv_cut cut;
+	bool cut_nomem;                /* the cut lost a slice for lack of memory */
 
 	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
