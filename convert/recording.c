@@ -55,6 +55,12 @@ static int bad(struct reader *rd, const char *at, const char *what, struct json_
 	return 1;
 }
 
+static int oom(struct reader *rd)
+{
+	snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+	return 1;
+}
+
 /* Member KEY of OBJ of TYPE into *OUT (NULL allowed when NULLABLE). Returns 0 or 1. */
 static int member(struct reader *rd, struct json_object *obj, const char *at, const char *key,
 		  enum json_type type, bool nullable, struct json_object **out)
@@ -77,6 +83,18 @@ static int member(struct reader *rd, struct json_object *obj, const char *at, co
 	}
 	snprintf(what, sizeof(what), "%s%s", type_names[type], nullable ? " or null" : "");
 	return bad(rd, where, what, *out);
+}
+
+/* The array member KEY of ROOT into *A, and *ELEMS allocated (zeroed) for
+ * its elements of SIZE bytes each, *N of them. Returns 0 or 1. */
+static int array_member(struct reader *rd, struct json_object *root, const char *key,
+			struct json_object **a, void **elems, size_t size, size_t *n)
+{
+	if (member(rd, root, "", key, json_type_array, false, a))
+		return 1;
+	*n = json_object_array_length(*a);
+	*elems = calloc(*n ? *n : 1, size);
+	return *elems ? 0 : oom(rd);
 }
 
 /* A non-negative integer member (up to 2^64-1) into *OUT; 0 when null and NULLABLE. */
@@ -141,8 +159,7 @@ static int member_str(struct reader *rd, struct json_object *obj, const char *at
 	if (member(rd, obj, at, key, json_type_string, nullable, &v))
 		return 1;
 	if (v && !(*out = strdup(json_object_get_string(v)))) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		return 1;
+		return oom(rd);
 	}
 	return 0;
 }
@@ -194,8 +211,7 @@ static int read_extra(struct reader *rd, struct json_object *h, const char *at,
 
 	hit->extra = calloc(n ? n : 1, sizeof(*hit->extra));
 	if (!hit->extra) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		return 1;
+		return oom(rd);
 	}
 	json_object_object_foreach(h, key, v) {
 		struct recording_field *f = &hit->extra[hit->nextra];
@@ -213,8 +229,7 @@ static int read_extra(struct reader *rd, struct json_object *h, const char *at,
 		    (json_object_is_type(v, json_type_string) &&
 		     !(f->str = strdup(json_object_get_string(v))))) {
 			free(f->name);
-			snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-			return 1;
+			return oom(rd);
 		}
 		f->i64 = json_object_get_int64(v);
 		if (!f->str && f->i64 == INT64_MAX && json_object_get_uint64(v) > INT64_MAX) {
@@ -303,15 +318,13 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 	struct json_object *a;
 	size_t n;
 
-	if (member(rd, root, "", "snapshots", json_type_array, false, &a))
+	if (array_member(rd, root, "snapshots", &a, (void **)&r->snapshots, sizeof(*r->snapshots),
+			 &n))
 		return 1;
-	n = json_object_array_length(a);
-	if (!n)
+	if (!n) {
+		free(r->snapshots);
+		r->snapshots = NULL;
 		return scan_dir(rd, r);
-	r->snapshots = calloc(n, sizeof(*r->snapshots));
-	if (!r->snapshots) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
@@ -322,9 +335,9 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		snprintf(at, sizeof(at), "snapshots[%zu]", i);
 		if (!json_object_is_type(o, json_type_object))
 			return bad(rd, at, "an object", o);
-		if (member_str(rd, o, at, "file", false, &file) ||
-		    member_reason(rd, o, at, "reason", &sn->reason) ||
-		    member_time(rd, o, at, "time_ns", true, &sn->time_ns))
+		if (member_reason(rd, o, at, "reason", &sn->reason) ||
+		    member_time(rd, o, at, "time_ns", true, &sn->time_ns) ||
+		    member_str(rd, o, at, "file", false, &file))
 			return 1;
 		r->nsnapshots++;
 		if (!*file) {   /* perf never confirmed it: nothing to convert */
@@ -340,8 +353,7 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 			sn->path = NULL;
 		free(file);
 		if (!sn->path) {
-			snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-			return 1;
+			return oom(rd);
 		}
 		if (stat(sn->path, &st) || !S_ISREG(st.st_mode)) {
 			snprintf(rd->err, rd->size, "%s: %s: expected the snapshot file %s, found "
@@ -362,8 +374,7 @@ static int read_threads(struct reader *rd, struct json_object *root, struct reco
 	n = json_object_array_length(a);
 	r->threads = calloc(n ? n : 1, sizeof(*r->threads));
 	if (!r->threads) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		return 1;
+		return oom(rd);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
@@ -391,8 +402,7 @@ static int read_hits(struct reader *rd, struct json_object *root, struct recordi
 	n = json_object_array_length(a);
 	r->hits = calloc(n ? n : 1, sizeof(*r->hits));
 	if (!r->hits) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		return 1;
+		return oom(rd);
 	}
 	for (size_t i = 0; i < n; i++) {
 		r->nhits++;
@@ -412,8 +422,7 @@ static int read_pids(struct reader *rd, struct json_object *root, struct recordi
 	n = json_object_array_length(a);
 	r->pids = calloc(n ? n : 1, sizeof(*r->pids));
 	if (!r->pids) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		return 1;
+		return oom(rd);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(a, i);

@@ -12,8 +12,8 @@
  *           null; "tsc": {"time_shift", "time_mult", "time_zero"} of the
  *           trigger event's mmap page (TSC -> perf clock), null when the
  *           kernel offers none (cap_user_time_zero: no TSC sched_clock)
- *   "hits": [{"pid", "tid", "time_ns" (perf clock), "ip", "args",
- *             "snapshot" (index or null)}]
+ *   "hits": [{"pid", "tid", "time_ns" (perf clock), "snapshot" (index or null),
+ *             "ip", "args"}]
  *           the hits that asked for a snapshot (the first; with
  *           --multi-snapshot one per --min-interval at most); "ip": the
  *           user address hit, "args": [the call's first two integer
@@ -31,7 +31,7 @@
  *                filling the ring (sampling), "ms" = until perf confirmed it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
  *   "end_ns": perf clock when the recording ended (null while it runs, or
- *          unknown)
+ *          unknown); "end" and "end_ns" each on a line of their own
  *   "end": "none" while the recording runs (the report written at its
  *          start, left as it is when the recorder is killed)
  *   "ready_ms": from start to perf recording (null before), "total_ms"
@@ -150,18 +150,18 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nhits; i++) {
 		const struct rec_hit_log *h = &s->hits[i];
 
-		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64,
-			i ? "," : "", (int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64
+			", \"snapshot\": ", i ? "," : "", (int)h->hit.pid, (int)h->hit.tid,
+			h->hit.time_ns);
+		if (h->snapshot >= 0)
+			fprintf(f, "%d", h->snapshot);
+		else
+			fputs("null", f);
 		if (h->hit.has_args)
-			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
+			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]}",
 				h->hit.ip, h->hit.args[0], h->hit.args[1]);
 		else
-			fputs(", \"ip\": null, \"args\": null", f);
-		fputs(", \"snapshot\": ", f);
-		if (h->snapshot >= 0)
-			fprintf(f, "%d}", h->snapshot);
-		else
-			fputs("null}", f);
+			fputs(", \"ip\": null, \"args\": null}", f);
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_coalesced\": %" PRIu64
 		", \"hits_lost\": %" PRIu64 ",\n  \"snapshots\": [",
@@ -175,8 +175,12 @@ static void write_body(FILE *f, const struct rec_session *s)
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
 	}
-	fprintf(f, "%s  \"end\": \"%s\"", s->nsnaps ? "\n  ],\n" : "],\n", rec_end_name(s->end));
-	json_time(f, "end_ns", s->end_ns);
+	fprintf(f, "%s  \"end\": \"%s\",\n  \"end_ns\": ", s->nsnaps ? "\n  ],\n" : "],\n",
+		rec_end_name(s->end));
+	if (s->end_ns)
+		fprintf(f, "%" PRIu64, s->end_ns);
+	else
+		fputs("null", f);
 	fputs(",\n  \"ready_ms\": ", f);
 	if (s->ready_ms > 0)
 		fprintf(f, "%.3f", s->ready_ms - s->start_ms);

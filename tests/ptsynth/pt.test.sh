@@ -14,7 +14,8 @@
 #              path (--no-dlfilter) writes: same slices, times, order;
 # in both return-compression modes and with a snapshot window, plus per-CPU
 # queues, PSB+ every few bytes, an injected overflow, truncated data, a
-# snapshot ending at magic_trace_stop_indicator and a two-snapshot recording
+# snapshot ending at magic_trace_stop_indicator (also as a recording
+# directory with its trigger marker) and a two-snapshot recording
 # on one timeline with a gap; context switches (blocked in syscalls,
 # preempted): perf places each where the generator put it, and the converter
 # draws an [off-cpu] slice from its switch out to its switch in (offcpu-*);
@@ -227,6 +228,36 @@ if gen "$name" stop --snapshot-at magic_trace_stop_indicator; then
 	else
 		fail "$name-ends-at-trigger" "expected the last slice magic_trace_stop_indicator, \
 found '$last'"
+	fi
+	# The same perf.data as a recording directory (record.json written here,
+	# its hit where magic_trace_stop_indicator was entered): the same
+	# slices, and the marker at the hit on the process's triggers track.
+	rec="$TMP/$name.rec"
+	mkdir -p "$rec"
+	cp "$TMP/$name.data" "$rec/perf.data"
+	hit=$("$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* magic_trace_stop_indicator \[\([0-9]*\), .*/\1/p' | tail -1)
+	pid=$("$CONVERT" --dump=records "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* kobj process koid=\([0-9]*\) .*/\1/p' | head -1)
+	cat >"$rec/record.json" <<EOF
+{"format": "snaptrace-record 1", "pids": [$pid], "threads": [],
+ "trigger": {"spec": "magic_trace_stop_indicator", "symbol": "magic_trace_stop_indicator", "tsc": null},
+ "hits": [{"pid": $pid, "tid": $pid, "time_ns": ${hit:-0}, "snapshot": 0, "ip": null, "args": null}],
+ "snapshots": [{"file": "perf.data", "reason": "trigger", "time_ns": null}],
+ "end": "trigger", "end_ns": null}
+EOF
+	if [ -z "$hit" ] || [ -z "$pid" ]; then
+		fail "$name-recording" "no magic_trace_stop_indicator slice or process in the trace"
+	elif ! "$CONVERT" -q "$rec" -o "$TMP/$name.rec.fxt" 2>"$TMP/$name.rec.err"; then
+		fail "$name-recording" "converting the directory failed: $(head -3 "$TMP/$name.rec.err")"
+	elif ! diff <("$CONVERT" --dump=slices "$TMP/$name.fxt") \
+		<("$CONVERT" --dump=slices "$TMP/$name.rec.fxt" | grep -v ' \[trigger\] ') >/dev/null; then
+		fail "$name-recording" "the directory's slices differ from the file's"
+	elif [ "$("$CONVERT" --dump=records "$TMP/$name.rec.fxt" |
+		grep -c " event instant ts=$hit pid=$pid tid=[0-9]* cat=\"\" name=\"\[trigger\] magic_trace_stop_indicator\" tid:int64=$pid snapshot:uint64=0 snapshot_file:string=\"perf.data\"$")" -ne 1 ]; then
+		fail "$name-recording" "no marker at the hit $hit: $("$CONVERT" --dump=records "$TMP/$name.rec.fxt" | grep -F '[trigger]')"
+	else
+		ok "$name-recording"
 	fi
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"

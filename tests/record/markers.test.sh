@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The trigger on the timeline, recorded for real (README "Finding the
+# moment"): the front end converts the recording directory, and the trace
+# holds one "[trigger] SPEC" instant per hit of record.json at its time, on
+# the track "triggers" of the traced process, with the arguments the call
+# was made with:
+#   demo              the bundled demo (make demo): its one hit
+#   multi_snapshot    --multi-snapshot, 3 calls 300 ms apart: 3 markers, one
+#                     per hit and snapshot, and the exit snapshot's
+#                     "[snapshot] exit"
+#   call_arguments    magic_trace_stop_indicator(1001, 0xfeed0001) ... shows
+#                     arg0 and arg1 on each marker
+#   tsc_span          whether this host's kernel offers the TSC conversion
+#                     (record.json's trigger.tsc); the span itself is checked
+#                     on a written record.json (tests/cases/recording.test.sh)
+#   no_leftovers      no perf or target of ours left running
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+DEMO="$SNAPTRACE_O/examples/demo"
+PROG="$TMP/markers_target"
+NAMES="demo multi_snapshot call_arguments tsc_span no_leftovers"
+need_recording
+[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
+	-o "$PROG" "$SNAPTRACE_TOP/tests/record/markers_target.c" 2>"$TMP/cc.log"; then
+	skip_all "markers_target.c: $(first_lines "$TMP/cc.log")"
+fi
+TARGETS=("$PROG" "$DEMO")
+
+# hit_times DIR: the time_ns of every hit of DIR/record.json, one a line.
+hit_times() {
+	sed -n 's/^ *{"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\),.*/\1/p' "$1/record.json"
+}
+
+# markers FXT: the instants named "[trigger] ..." or "[snapshot] ...", as
+# `snaptrace-convert --dump=records` prints them (from "ts=").
+markers() {
+	"$CONVERT" --dump=records "$1" | grep -E ' event instant .* name="\[(trigger|snapshot)\] ' |
+		sed 's/.* event instant //'
+}
+
+# run_front NAME ARGS... -- CMD...: snaptrace run into $TMP/NAME (recording
+# kept) and $TMP/NAME.fxt; 1 with a FAIL line when it failed.
+run_front() {
+	local name=$1
+	shift
+	if ! "$FRONT" run -q -d "$TMP/$name" -o "$TMP/$name.fxt" "$@" >/dev/null 2>"$TMP/$name.err"; then
+		fail "$name" "snaptrace run failed: $(tl 3 "$TMP/$name.err")"
+		return 1
+	fi
+}
+
+t_demo() {
+	local hit got
+	if [ ! -x "$DEMO" ]; then
+		skip demo "$DEMO not built"
+		return
+	fi
+	run_front demo -- "$DEMO" || return
+	hit=$(hit_times "$TMP/demo")
+	got=$(markers "$TMP/demo.fxt")
+	if [ -z "$hit" ] || [ "$(wc -l <<<"$hit")" -ne 1 ]; then
+		fail demo "expected one hit in record.json: $hit"
+	elif [ "$(wc -l <<<"$got")" -ne 1 ] ||
+		! grep -q "^ts=$hit pid=[0-9]* tid=[0-9]* cat=\"\" name=\"\[trigger\] magic_trace_stop_indicator\" tid:int64=[0-9]* ip:pointer=0x[0-9a-f]* snapshot:uint64=0 " <<<"$got"; then
+		fail demo "no marker at the hit's time $hit: $got"
+	else
+		ok demo
+	fi
+}
+
+# The three calls, 300 ms apart (above --min-interval's 100 ms): a snapshot
+# each, a marker each at its hit's time with the call's arguments.
+t_multi() {
+	local d="$TMP/multi" hits got i=0 t bad=
+	run_front multi --multi-snapshot --trigger magic_trace_stop_indicator -- "$PROG" 3 300 ||
+		{ fail call_arguments "no recording"; return; }
+	hits=$(hit_times "$d")
+	got=$(markers "$TMP/multi.fxt")
+	for t in $hits; do
+		i=$((i + 1))
+		grep -q "^ts=$t .* name=\"\[trigger\] magic_trace_stop_indicator\" .* snapshot:uint64=$((i - 1)) .*arg0:uint64=$((1000 + i)) arg1:uint64=$((0xfeed0000 + i))\$" <<<"$got" ||
+			bad="hit $i at $t: no marker with snapshot $((i - 1)), arg0 $((1000 + i)), arg1 $((0xfeed0000 + i))"
+	done
+	if [ "$i" -ne 3 ]; then
+		fail multi_snapshot "record.json lists $i hits, expected 3: $(tl 3 "$TMP/multi.err")"
+		fail call_arguments "record.json lists $i hits"
+	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne 3 ]; then
+		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected 3: $got"
+		fail call_arguments "see multi_snapshot"
+	elif [ -n "$bad" ]; then
+		ok multi_snapshot
+		fail call_arguments "$bad; markers: $got"
+	elif [ "$(snaps "$d" exit | wc -l)" -eq 1 ] && ! grep -q '"\[snapshot\] exit"$' <<<"$got"; then
+		fail multi_snapshot "an exit snapshot but no [snapshot] exit marker: $got"
+		ok call_arguments
+	else
+		ok multi_snapshot
+		ok call_arguments
+	fi
+}
+
+# The kernel gives the TSC conversion (cap_user_time_zero) only with a TSC
+# sched_clock: record.json says which.
+t_tsc() {
+	local tsc
+	tsc=$(sed -n 's/^  "trigger": {.*"tsc": \(.*\)},$/\1/p' "$TMP/multi/record.json")
+	case "$tsc" in
+	null) skip tsc_span "this host's kernel offers no TSC conversion (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)): record.json's tsc is null, no span drawn; the span is tested on a written record.json (suite recording)" ;;
+	'{"time_shift": '*) ok tsc_span ;;
+	*) fail tsc_span "record.json's trigger.tsc: '$tsc'" ;;
+	esac
+}
+
+t_demo
+t_multi
+t_tsc
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or a target still running"; fi
