@@ -117,8 +117,23 @@ static fxt_string_id object_name(struct conv *c, const struct conv_thread *t, in
 	return conv_name(c, "", (struct conv_span){ t->comm, t->comm_len }, 256, post);
 }
 
+/* The comm a recording's record.json gives thread TID, or NULL. */
+static const char *recorded_comm(const struct conv *c, int64_t tid)
+{
+	const char *comm = NULL;
+
+	for (size_t i = 0; i < c->nrecs && !comm; i++)
+		comm = recording_comm(c->recs[i], tid);
+	return comm;
+}
+
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
 {
+	/* text without a comm column: the name the recorder saw, if any */
+	if (!comm.len && !t->named && recorded_comm(c, t->tid)) {
+		comm.s = recorded_comm(c, t->tid);
+		comm.len = (uint32_t)strlen(comm.s);
+	}
 	if (t->named && (comm.len == 0 || conv_span_eq((struct conv_span){ t->comm, t->comm_len },
 						       comm)))
 		return;

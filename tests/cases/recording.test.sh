@@ -17,6 +17,7 @@
 #   same-as-files the slices are those of the files given one by one
 #   killed        a killed recorder's directory (no snapshot listed): its
 #                 perf.data files are converted
+#   names         text without a comm column: threads get record.json's names
 #   errors        no record.json: exit 2; a bad one: exit 1; one line naming
 #                 the file and what was expected; no output left
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -187,6 +188,28 @@ t_killed() {
 	fi
 }
 
+# perf script text without its comm column (tests/cases/layout-no-comm):
+# alone, thread 100 is "[100]"; in a recording, the name record.json gives.
+t_names() {
+	local d="$TMP/names"
+	mkdir -p "$d"
+	cp "$SNAPTRACE_TOP/tests/cases/layout-no-comm/input.txt" "$d/perf.data.1"
+	record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": null}'
+	sed -i 's/"pids": \[300\]/"pids": [100]/; s/"pid": 300, "tid": 300, "comm": "app"/"pid": 100, "tid": 100, "comm": "server"/' \
+		"$d/record.json"
+	if ! convert names "$d" || ! convert names-alone "$d/perf.data.1"; then
+		fail names "conversion failed: $(first_lines "$TMP/names.err")"
+	elif ! grep -q 'kobj thread koid=100 name="server \[100\]" process=100$' "$TMP/names.records" ||
+		! grep -q 'kobj process koid=100 name="server \[100\]"$' "$TMP/names.records"; then
+		fail names "$(grep kobj "$TMP/names.records" | tr '\n' '|')"
+	elif ! grep -q 'kobj thread koid=100 name="\[100\]" process=100$' "$TMP/names-alone.records"; then
+		fail names "alone: $(grep kobj "$TMP/names-alone.records" | tr '\n' '|')"
+	else
+		ok names
+	fi
+}
+
 # expect_error NAME DIR STATUS PATTERN: the conversion of DIR exits STATUS
 # with one line matching PATTERN, and leaves no output.
 expect_error() {
@@ -229,4 +252,5 @@ t_offcpu_end
 t_summary
 t_same_as_files
 t_killed
+t_names
 t_errors

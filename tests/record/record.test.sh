@@ -525,7 +525,7 @@ start_not_missed() {
 		return
 	fi
 	f=$(snaps "$d" trigger | head -n 1)
-	hit=$(sed -n 's/.*"time_ns": \([0-9]*\), "snapshot": 0}.*/\1/p' "$d/record.json")
+	hit=$(sed -n 's/.*"time_ns": \([0-9]*\),.* "snapshot": 0[,}].*/\1/p' "$d/record.json")
 	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
 	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
 		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
