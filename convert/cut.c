@@ -145,7 +145,8 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 		.ts = ev->ts, .name = ev->name, .category = ev->category,
 		.nargs = ev->nargs < CONV_CUT_ARGS ? ev->nargs : CONV_CUT_ARGS,
 	};
-	memcpy(s->args, ev->args, s->nargs * sizeof(s->args[0]));
+	if (s->nargs)	/* a begin without arguments may have no array */
+		memcpy(s->args, ev->args, s->nargs * sizeof(s->args[0]));
 	if (t->cut_in) {
 		write_begin(c, t, s, begin_time(t, ev->ts));
 		s->written = s->kept = true;
