@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * snaptrace-convert: perf.data files or perf script text -> FXT for Perfetto.
+ * snaptrace-convert: recording directories, perf.data files or perf script
+ * text -> FXT for Perfetto.
  *   snaptrace-convert [OPTIONS] INPUT... [-o OUT]
  *   snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]
  */
@@ -64,10 +65,11 @@ static const char usage_text[] =
 	"usage: snaptrace-convert [OPTIONS] INPUT... [-o OUT]\n"
 	"       snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]\n"
 	"\n"
-	"Converts perf.data files (perf script is run on them) or perf script text\n"
-	"(a file, or - for standard input) into a Fuchsia trace for ui.perfetto.dev.\n"
-	"Several inputs (the perf.data.<time> files of a multi-snapshot recording)\n"
-	"go on one timeline.\n"
+	"Converts a recording directory (snaptrace-record -o DIR, snaptrace run -d DIR:\n"
+	"its snapshots, with their trigger hits as markers), perf.data files (perf\n"
+	"script is run on them) or perf script text (a file, or - for standard\n"
+	"input) into a Fuchsia trace for ui.perfetto.dev. Several inputs (the\n"
+	"perf.data.<time> files of a multi-snapshot recording) go on one timeline.\n"
 	"\n"
 	"  -o, --output FILE     output: FILE.fxt.gz or FILE.gz (gzip), FILE.fxt (raw) or -\n"
 	"                        (stdout); default trace.fxt.gz. A symlink is followed, a\n"
