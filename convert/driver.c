@@ -51,6 +51,12 @@ struct sample {
 	bool symtext;           /* some frame had a sym column */
 	bool callchain;         /* the frames came as call-chain lines (perf record -g) */
 	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
+	bool extra;             /* an event sample: an instant on the event's process
+				 * track, never a stack (docs/design.md "Extra events") */
+	bool header_loc;        /* the header printed a location (frames[0] until a
+				 * call chain shows it was the addr column) */
+	bool has_addr;          /* perf's addr column was printed: ADDR */
+	uint64_t addr;
 	char prev_state[8];     /* its prev_state */
 	uint64_t lineno;        /* the header's line in the input */
 	uint32_t prev_state_len;
@@ -111,6 +117,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_syscall_arg = fxt_writer_cstring(w, "syscall");
 	c->s_preempted = fxt_writer_cstring(w, "preempted");
 	c->s_blocked = fxt_writer_cstring(w, "blocked");
+	c->s_dso = fxt_writer_cstring(w, "dso");
 	cv->input = "-";
 	return cv;
 }
@@ -455,8 +462,39 @@ static int switch_line(struct conv_driver *cv, const struct conv_line *l)
 	return CONV_OK;
 }
 
-/* Ends the sample being gathered: slices from its chain, or an instant in
- * a thread whose stacks come from branches. Returns CONV_OK, or
+/* The sample being gathered is an event's: an instant named after the
+ * event on the event's track in the thread's process, with its period, ip,
+ * symbol, dso and addr (docs/design.md "Extra events"). */
+static void event_sample(struct conv_driver *cv)
+{
+	struct sample *sm = &cv->sample;
+	struct conv *c = &cv->c;
+	struct fxt_arg args[5] = {
+		{ .type = FXT_ARG_UINT64, .name = c->s_period, .u64 = sm->period },
+	};
+	unsigned n = 1;
+
+	if (sm->n) {
+		const struct conv_site *f = &sm->frames[0];
+
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_ip,
+					      .u64 = f->ip };
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_symbol,
+					      .str = conv_func_frame_name(c, f->func, f->ip) };
+		if (f->func->dso)
+			args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_dso,
+						      .str = f->func->dso };
+	}
+	if (sm->has_addr)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_addr,
+					      .u64 = sm->addr };
+	conv_emit_track_instant(c, sm->t, sm->event, sm->ts, args, n);
+	c->stats.event_samples++;
+}
+
+/* Ends the sample being gathered: slices from its chain, or an instant on
+ * its event's track (an event sample, or any sample in a thread whose
+ * stacks come from branches). Returns CONV_OK, or
  * CONV_ERR_COLUMN when the first sample shows the text has no sym column. */
 static int sample_done(struct conv_driver *cv)
 {
@@ -482,26 +520,26 @@ static int sample_done(struct conv_driver *cv)
 		switch_sample(cv);
 		return CONV_OK;
 	}
-	if (t->has_branches || sm->n == 0) {
-		struct fxt_arg args[3] = {
-			{ .type = FXT_ARG_UINT64, .name = c->s_period, .u64 = sm->period },
-			{ .type = FXT_ARG_POINTER, .name = c->s_ip },
-			{ .type = FXT_ARG_STRING, .name = c->s_symbol },
-		};
-		unsigned nargs = 1;
-
-		if (sm->n) {
-			args[1].u64 = sm->frames[0].ip;
-			args[2].str = conv_func_frame_name(c, sm->frames[0].func, sm->frames[0].ip);
-			nargs = 3;
-		}
-		if (t->npending)
-			flush_pending(c, t, sm->ts);
-		conv_emit_instant(c, t, sm->event, sm->ts, args, nargs);
+	if (sm->extra || t->has_branches || sm->n == 0) {
+		event_sample(cv);
 		return CONV_OK;
 	}
 	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns, sm->callchain);
 	return CONV_OK;
+}
+
+/* A call chain follows a header that printed a location: with a call chain
+ * perf prints the ip only in the chain, so that location was the addr
+ * column (-F addr: a data address), not a frame. */
+static void chain_after_header_loc(struct sample *sm)
+{
+	if (!sm->has_addr && sm->n) {
+		sm->has_addr = true;
+		sm->addr = sm->frames[0].ip;
+	}
+	sm->n = 0;
+	sm->header_loc = false;
+	sm->callchain = true;
 }
 
 static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
@@ -519,42 +557,68 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 	return CONV_OK;
 }
 
-/* Events whose period counts nanoseconds: cpu-clock and task-clock, also
- * as perf names them with terms and modifiers (cpu-clock/freq=5000,overwrite/u,
- * cpu-clock:u, the recorder's own event). */
-static bool period_is_time(struct conv_span ev)
-{
-	size_t n = 0;
+/* Events whose samples are where the time goes: their call chains are the
+ * thread's stacks (docs/design.md "Extra events"); every other event's
+ * samples are instants on the event's own track. Those whose period counts
+ * nanoseconds say so. */
+static const struct stack_event {
+	const char *name;
+	uint8_t len;
+	bool period_is_time;
+} stack_events[] = {
+	{ "cpu-clock", 9, true }, { "task-clock", 10, true }, { "cycles", 6, false },
+	{ "cpu-cycles", 10, false }, { "ref-cycles", 10, false }, { "instructions", 12, false },
+};
 
-	while (n < ev.len && ev.s[n] != '/' && ev.s[n] != ':')
-		n++;
-	return (n == 9 && !memcmp(ev.s, "cpu-clock", 9)) ||
-	       (n == 10 && !memcmp(ev.s, "task-clock", 10));
+/* The entry of stack_events[] for EV (as parsed: no mods nor generic
+ * terms; a PMU's "cpu_core/cycles/" is its event), or NULL. */
+static const struct stack_event *stack_event(struct conv_span ev)
+{
+	const char *s = ev.s, *slash = memchr(ev.s, '/', ev.len);
+	size_t n = ev.len;
+
+	if (slash && ev.s[ev.len - 1] == '/' && !memchr(slash, '=', ev.len - (size_t)(slash - ev.s))) {
+		s = slash + 1;
+		n = ev.len - (size_t)(s - ev.s) - 1;
+	}
+	for (size_t i = 0; i < sizeof(stack_events) / sizeof(stack_events[0]); i++)
+		if (n == stack_events[i].len && !memcmp(s, stack_events[i].name, n))
+			return &stack_events[i];
+	return NULL;
 }
 
 static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
+	bool sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18);
+	const struct stack_event *se = stack_event(l->event);
 
 	if (!t)
 		return no_thread(cv);
 	sm->open = true;
 	sm->t = t;
 	sm->lineno = cv->lineno;
-	sm->ts = thread_time(cv, t, l->ts, s, len);
-	if (!t->has_ts)
+	/* An event sample marks a moment on its own track: it neither moves the
+	 * thread's clock nor starts it (perf keeps such events from before a
+	 * PT snapshot's first branch). A text without an event column is one
+	 * of stacks. */
+	sm->extra = !sched_switch && l->event.len && !se;
+	sm->ts = sm->extra ? l->ts : thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts && !sm->extra)
 		thread_starts(&cv->c, t, sm->ts);
 	sm->period = l->has_period ? l->period : 0;
-	sm->period_ns = !period_is_time(l->event) ? 0 : sm->period < CONV_TS_MAX ? sm->period
-									  : CONV_TS_MAX;
+	sm->period_ns = !se || !se->period_is_time ? 0 : sm->period < CONV_TS_MAX ? sm->period
+										: CONV_TS_MAX;
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);
 	sm->n = 0;
 	sm->symtext = false;
 	sm->callchain = !l->has_loc;	/* perf prints the ip on the header without -g */
+	sm->header_loc = l->has_loc;
+	sm->has_addr = l->has_addr;
+	sm->addr = l->to.ip;
 	/* The tracepoint fires in the thread leaving the CPU (prev). */
-	sm->sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18) &&
-		(!l->sched.valid || l->sched.prev_pid == l->tid);
+	sm->sched_switch = sched_switch && (!l->sched.valid || l->sched.prev_pid == l->tid);
 	sm->prev_state_len = l->sched.prev_state.len < sizeof(sm->prev_state) ?
 		l->sched.prev_state.len : 0;
 	if (sm->prev_state_len)
@@ -643,6 +707,8 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 					      "chain", sample_hint);
 		if (!cv->sample.open)
 			return skip(cv, SKIP_ORPHAN_CHAIN, s, len);
+		if (cv->sample.header_loc)
+			chain_after_header_loc(&cv->sample);
 		return add_frame(cv, &l->from);
 	case CONV_LINE_SAMPLE:
 		return sample_line(cv, l, s, len);

@@ -442,10 +442,11 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 {
 	const struct conv_stats *s = conv_driver_stats(cv);
 
-	diag_info("%llu threads, %llu slices, %llu samples, %llu decode errors, %llu lines "
-		  "skipped, %.1f MiB of FXT",
+	diag_info("%llu threads, %llu slices, %llu samples, %llu event samples, %llu decode "
+		  "errors, %llu lines skipped, %.1f MiB of FXT",
 		  (unsigned long long)s->threads, (unsigned long long)s->slices,
-		  (unsigned long long)s->samples, (unsigned long long)s->decode_errors,
+		  (unsigned long long)s->samples, (unsigned long long)s->event_samples,
+		  (unsigned long long)s->decode_errors,
 		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
 	conv_driver_report(cv, SUMMARY_THREADS);
 	srcline_summary(sl);

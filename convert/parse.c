@@ -468,24 +468,91 @@ static uint32_t parse_cbr(const char *p, const char *end)
 	return 0;
 }
 
-/* Event token "NAME[:MODS]:" without the mods ("branches:u:" -> "branches";
- * "sched:sched_switch:" stays whole). */
+/* perf's event terms that set how an event samples, not which event it is
+ * (perf's parse-events config terms): "NAME/TERMS/" with only these is NAME. */
+static const struct {
+	const char *name;
+	uint8_t len;
+} sampling_terms[] = {
+	{ "period", 6 }, { "freq", 4 }, { "overwrite", 9 }, { "no-overwrite", 12 },
+	{ "call-graph", 10 }, { "stack-size", 10 }, { "max-stack", 9 }, { "inherit", 7 },
+	{ "no-inherit", 10 }, { "time", 4 }, { "nr", 2 }, { "percore", 7 },
+	{ "aux-output", 10 }, { "aux-sample-size", 15 },
+};
+
+/* Is [p, e) a comma-separated list of sampling_terms, each with or without
+ * "=VALUE"? */
+static bool only_sampling_terms(const char *p, const char *e)
+{
+	while (p < e) {
+		const char *c = memchr(p, ',', (size_t)(e - p)), *k;
+		size_t i, n = sizeof(sampling_terms) / sizeof(sampling_terms[0]);
+
+		c = c ? c : e;
+		k = memchr(p, '=', (size_t)(c - p));
+		k = k ? k : c;
+		for (i = 0; i < n; i++)
+			if ((size_t)(k - p) == sampling_terms[i].len &&
+			    !memcmp(p, sampling_terms[i].name, sampling_terms[i].len))
+				break;
+		if (i == n)
+			return false;
+		p = c + (c < e);
+	}
+	return true;
+}
+
+/* Are [p, e) all event modifier letters (perf's "u", "k", "ppp"...)? */
+static bool only_mods(const char *p, const char *e)
+{
+	while (p < e && memchr("ukhHGIpPSDeWxb", *p, 14))
+		p++;
+	return p == e;
+}
+
+/* Event token "NAME[/TERMS/][:MODS]:" without the mods and generic terms
+ * ("branches:u:" -> "branches"; "branch-misses/period=50/u:" ->
+ * "branch-misses"; "sched:sched_switch:" and "cpu/event=0x3c/" stay whole). */
 static struct conv_span event_name(const char *p, const char *e)
 {
 	const char *c = e - 1;	/* the closing ':' */
-	const char *m = c;
+	const char *m = c, *s1, *s2;
 
 	while (m > p && m[-1] != ':')
 		m--;
-	if (m > p) {
-		const char *q = m;
-
-		while (q < c && memchr("ukhHGIpPSDeWxb", *q, 14))
-			q++;
-		if (q == c)
-			c = m - 1;
-	}
+	if (m > p && only_mods(m, c))
+		c = m - 1;
+	s1 = memchr(p, '/', (size_t)(c - p));
+	s2 = s1 ? memrchr(s1 + 1, '/', (size_t)(c - s1 - 1)) : NULL;
+	if (s2 && only_mods(s2 + 1, c) && only_sampling_terms(s1 + 1, s2))
+		c = s1;
 	return (struct conv_span){ p, (uint32_t)(c - p) };
+}
+
+/* Where the IP starts in a sample's body "[ADDR [SYM] [(DSO)]] IP ...", or
+ * NULL when the body is one location (no addr column): the second of two
+ * hex words at its start ("ADDR IP"), else the hex word after the first
+ * ") " (the addr resolved to "SYM (DSO)", as perf prints it for page
+ * faults). A body without symoff whose symbol is a hex word ("7f10 add")
+ * reads as ADDR IP: perf script always prints symoff here. */
+static const char *sample_ip(const char *p, const char *end)
+{
+	uint64_t v;
+	size_t n = parse_hex(p, end, &v);
+	const char *q = p + n;
+
+	if (n == 0 || q == end || !is_space(*q))
+		return NULL;
+	for (;;) {
+		const char *r = skip_spaces(q, end);
+
+		n = parse_hex(r, end, &v);
+		if (r > q && n && (r + n == end || is_space(r[n])))
+			return r;
+		q = memchr(q, ')', (size_t)(end - q));
+		if (!q || ++q == end)
+			return NULL;
+	}
 }
 
 /* "IN|OUT [preempt] [next|prev pid/tid: P/T]" after a switch record's name. */
@@ -643,6 +710,8 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 	if (l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18))
 		p = parse_sched_switch(p, end, l);
 	p = skip_spaces(p, end);
+	if (p < end && (t = sample_ip(p, end)) != NULL)
+		l->has_addr = parse_loc(p, t, &l->to);
 	if (p < end)
-		l->has_loc = parse_loc(p, end, &l->from);
+		l->has_loc = parse_loc(l->has_addr ? t : p, end, &l->from);
 }

@@ -9,8 +9,10 @@
  *
  * Line kinds:
  *   branch     [COMM] PID/TID TIME: [PERIOD] [EVENT:MODS:] FLAGS FROM => TO
- *   sample     [COMM] PID/TID TIME: [PERIOD] EVENT:MODS: [IP SYM+OFF (DSO)]
- *              (a call chain follows on TAB-indented lines when recorded)
+ *   sample     [COMM] PID/TID TIME: [PERIOD] EVENT:MODS: [[ADDR [SYM] [(DSO)]] IP SYM+OFF (DSO)]
+ *              (a call chain follows on TAB-indented lines when recorded;
+ *              ADDR is perf's addr column, printed when -F has addr: the
+ *              data address, resolved for page faults)
  *   chain      \t IP SYM+OFF (DSO)           (one call-chain entry)
  *   aux        a psb, cbr, pwre, pwrx, exstop, mwait, ptwrite... event line
  *   error      " instruction trace error type T [time S.N ]cpu C pid P tid T
@@ -101,11 +103,14 @@ struct conv_line {
 	uint64_t ts;            /* ns */
 	bool has_period;
 	uint64_t period;
-	struct conv_span event; /* "branches", "cpu-clock", "cbr" (no mods); len 0 if absent */
+	struct conv_span event; /* "branches", "cpu-clock", "cbr": without its mods and
+				 * perf's generic /TERMS/ ("branch-misses/period=50/u"
+				 * is "branch-misses"); len 0 if absent */
 	uint32_t flags;         /* enum conv_flag bits; branch lines only */
 	struct conv_loc from;   /* branch: source; sample/chain: the ip */
-	struct conv_loc to;     /* branch: target */
+	struct conv_loc to;     /* branch: target; sample: the addr column (has_addr) */
 	bool has_loc;           /* sample: an inline IP was printed */
+	bool has_addr;          /* sample: an addr column came before the IP */
 	struct conv_span message;  /* error: MESSAGE; unknown flag: the flag word */
 	uint32_t cbr_mhz;       /* aux "cbr": frequency in MHz, 0 if none */
 	bool cr_joined;         /* bad: a CR inside, then a whole line (CR-only line ends) */

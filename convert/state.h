@@ -108,6 +108,7 @@ struct conv_branch {
 /* Counts shown in the summary. */
 struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
+	uint64_t event_samples;        /* samples of events on their own tracks */
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
 	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
@@ -262,7 +263,7 @@ struct conv {
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
-		s_syscall_arg, s_preempted, s_blocked;
+		s_syscall_arg, s_preempted, s_blocked, s_dso;
 
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
@@ -353,6 +354,11 @@ void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name
 		       const struct fxt_arg *args, unsigned nargs);
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *arg);
+/* threads.c: an instant named NAME at TS with NARGS ARGS on the track NAME
+ * of T's process (an FXT async instant whose correlation id is NAME's
+ * string id: one track per name in each process). */
+void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,
+			     uint64_t ts, const struct fxt_arg *args, unsigned nargs);
 
 /* cut.c: writes EV (an event of T's track, koids set) as far as the cut
  * keeps it: all of it when c->cut.on is false; else a begin or end only

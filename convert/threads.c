@@ -268,6 +268,18 @@ void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name
 	emit_named(c, t, FXT_EVENT_INSTANT, name, ts, args, nargs);
 }
 
+void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,
+			     uint64_t ts, const struct fxt_arg *args, unsigned nargs)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_ASYNC_INSTANT, .ts = ts, .name = name, .args = args,
+		.nargs = nargs, .correlation_id = name,
+	};
+
+	emit(c, t, &ev);
+	c->stats.instants++;
+}
+
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *arg)
 {

@@ -79,6 +79,8 @@ static void print_event(FILE *out, const struct fxt_revent *ev)
 		fprintf(out, " end_ts=%" PRIu64, ev->end_ts);
 	if (ev->type == FXT_EVENT_COUNTER)
 		fprintf(out, " counter_id=%" PRIu64, ev->counter_id);
+	if (ev->type == FXT_EVENT_ASYNC_INSTANT)
+		fprintf(out, " correlation_id=%" PRIu64, ev->correlation_id);
 	print_args(out, ev);
 	fputc('\n', out);
 }
@@ -166,5 +168,17 @@ void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose)
 		for (; j < t->ninstants && t->instants[j].process_koid == pid && t->instants[j].thread_koid == tid;
 		     j++)
 			print_instant(out, &t->instants[j], verbose);
+	}
+	for (i = 0; i < t->nasync_instants; i++) {
+		const struct fxt_instant *n = &t->async_instants[i];
+
+		fprintf(out, "%" PRIu64 ":%s 0 %s", n->process_koid, one_line(n->track),
+			one_line(n->ev->name));
+		if (verbose) {
+			fprintf(out, " @%" PRIu64 " instant tid=%" PRIu64 " cat=\"%s\"",
+				n->ev->ts, n->thread_koid, one_line(n->ev->category));
+			print_args(out, n->ev);
+		}
+		fputc('\n', out);
 	}
 }

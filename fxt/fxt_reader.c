@@ -114,6 +114,7 @@ const char *fxt_event_type_name(enum fxt_event_type type)
 	case FXT_EVENT_BEGIN: return "begin";
 	case FXT_EVENT_END: return "end";
 	case FXT_EVENT_COMPLETE: return "complete";
+	case FXT_EVENT_ASYNC_INSTANT: return "async_instant";
 	}
 	return "?";
 }
@@ -360,11 +361,14 @@ static void read_event(struct reader *r, uint64_t h)
 	case FXT_EV_DURATION_COMPLETE:
 		end_ticks = next_word(r);
 		break;
+	case FXT_EV_ASYNC_INSTANT:
+		ev.correlation_id = next_word(r);
+		break;
 	case FXT_EV_INSTANT:
 	case FXT_EV_DURATION_BEGIN:
 	case FXT_EV_DURATION_END:
 		break;
-	case FXT_EV_ASYNC_BEGIN: case FXT_EV_ASYNC_INSTANT: case FXT_EV_ASYNC_END:
+	case FXT_EV_ASYNC_BEGIN: case FXT_EV_ASYNC_END:
 	case FXT_EV_FLOW_BEGIN: case FXT_EV_FLOW_STEP: case FXT_EV_FLOW_END:
 		next_word(r);
 		PROBLEM(r, "event type %u (async/flow) is not supported by this reader", type);
@@ -831,6 +835,7 @@ void fxt_trace_free(struct fxt_trace *t)
 	free(t->kobjs);
 	free(t->slices);
 	free(t->instants);
+	free(t->async_instants);
 	free(t->problems);
 	memset(t, 0, sizeof(*t));
 }

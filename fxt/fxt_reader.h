@@ -42,6 +42,7 @@ struct fxt_rarg {
 struct fxt_revent {
 	enum fxt_event_type type;
 	uint64_t ts, end_ts, counter_id;
+	uint64_t correlation_id;   /* async instant: its track's id in the process */
 	uint64_t process_koid, thread_koid;
 	const char *category, *name;
 	struct fxt_rarg *args;
@@ -67,11 +68,14 @@ struct fxt_slice {
 	const struct fxt_revent *ev;   /* the begin or complete event */
 };
 
-/* One instant, with the depth of the thread's stack when it happened. */
+/* One instant, with the depth of the thread's stack when it happened; for
+ * an async instant, depth 0 and the name of its process track (Perfetto
+ * names it after the first event of its correlation id, in time order). */
 struct fxt_instant {
 	uint64_t process_koid, thread_koid;
 	unsigned depth;
 	const struct fxt_revent *ev;
+	const char *track;     /* async instants only, else NULL */
 };
 
 /* Everything read from one file. Owned by the caller; free with fxt_trace_free(). */
@@ -84,6 +88,9 @@ struct fxt_trace {
 	 * (ties: outer first), threads ordered by (process_koid, thread_koid). */
 	struct fxt_slice *slices;   size_t nslices;
 	struct fxt_instant *instants; size_t ninstants;
+	/* Async instants, by (process_koid, correlation id, time, file order):
+	 * tracks of the process, not of a thread. */
+	struct fxt_instant *async_instants; size_t nasync_instants;
 	/* Problems found, one line each, "record N: ..." (N as in record_no);
 	 * past 10,000 lines, one last line counts the problems not listed. */
 	char **problems;            size_t nproblems;
@@ -100,8 +107,8 @@ struct fxt_trace {
  * they are added to T->problems. A gzip stream is recognised by its content.
  * Like Perfetto, a provider info record starts empty string and thread
  * tables; events whose timestamp overflows int64 ns, complete events ending
- * before they begin, and async/flow events are left out of T->events (and
- * reported). On error *T holds nothing to free.
+ * before they begin, and async begin/end and flow events are left out of
+ * T->events (and reported); async instants are kept. On error *T holds nothing to free.
  */
 int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen);
 
@@ -153,9 +160,11 @@ void fxt_dump_records(const struct fxt_trace *t, FILE *out);
 /*
  * Prints the slice tree of T (after fxt_trace_slices) as lines
  * "TID DEPTH NAME", per thread in start order, then that thread's instants
- * as "TID DEPTH NAME" lines: the format of tests/cases/NAME/expected.txt
- * (the --dump=slices view). With VERBOSE, each line also shows
- * begin/end times, category and arguments, indented by depth.
+ * as "TID DEPTH NAME" lines, then each process track's async instants as
+ * "PID:TRACK 0 NAME" lines in time order: the format of
+ * tests/cases/NAME/expected.txt (the --dump=slices view). With VERBOSE,
+ * each line also shows begin/end times, category and arguments, indented by
+ * depth.
  */
 void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose);
 

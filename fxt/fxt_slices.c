@@ -17,6 +17,8 @@
  *  - end: closes the innermost open begin, whatever its name;
  *  - counter: not on the thread's track; ignored.
  * Depth 512 and deeper is dropped. Each deviation is a problem line.
+ * Async instants are on a track of their process (one per correlation id,
+ * named after its first event): listed apart, never on a thread's stack.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,18 +46,26 @@ struct builder {
 	int err;
 };
 
+/* Orders events X and Y by (process, track KX/KY, time, file order). */
+static int cmp_track_time(const struct fxt_revent *x, const struct fxt_revent *y, uint64_t kx,
+			  uint64_t ky)
+{
+	if (x->process_koid != y->process_koid)
+		return x->process_koid < y->process_koid ? -1 : 1;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->record_no < y->record_no ? -1 : x->record_no > y->record_no;
+}
+
+/* qsort order of thread events: the thread is the track. */
 static int cmp_thread_time(const void *a, const void *b)
 {
 	const struct fxt_revent *x = *(const struct fxt_revent *const *)a;
 	const struct fxt_revent *y = *(const struct fxt_revent *const *)b;
 
-	if (x->process_koid != y->process_koid)
-		return x->process_koid < y->process_koid ? -1 : 1;
-	if (x->thread_koid != y->thread_koid)
-		return x->thread_koid < y->thread_koid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->record_no < y->record_no ? -1 : x->record_no > y->record_no;
+	return cmp_track_time(x, y, x->thread_koid, y->thread_koid);
 }
 
 static int cmp_slice_order(const void *a, const void *b)
@@ -243,8 +253,55 @@ static void one_event(struct builder *b, const struct fxt_revent *ev)
 		end_event(b, ev);
 		break;
 	case FXT_EVENT_COUNTER:
+	case FXT_EVENT_ASYNC_INSTANT:
 		break;
 	}
+}
+
+/* Is EV on its thread's track (not a counter, not on a process track)? */
+static bool on_thread_track(const struct fxt_revent *ev)
+{
+	return ev->type != FXT_EVENT_COUNTER && ev->type != FXT_EVENT_ASYNC_INSTANT;
+}
+
+/* qsort order of async instants: the correlation id is the track. */
+static int cmp_async(const void *a, const void *b)
+{
+	const struct fxt_revent *x = *(const struct fxt_revent *const *)a;
+	const struct fxt_revent *y = *(const struct fxt_revent *const *)b;
+
+	return cmp_track_time(x, y, x->correlation_id, y->correlation_id);
+}
+
+/* Lists T's async instants per process track; ORDER has room for them all.
+ * Returns 0 or -ENOMEM. */
+static int async_tracks(struct fxt_trace *t, const struct fxt_revent **order)
+{
+	size_t n = 0;
+	const char *track = NULL;
+
+	for (size_t i = 0; i < t->nevents; i++)
+		if (t->events[i].type == FXT_EVENT_ASYNC_INSTANT)
+			order[n++] = &t->events[i];
+	if (!n)
+		return 0;
+	qsort(order, n, sizeof(*order), cmp_async);
+	t->async_instants = calloc(n, sizeof(*t->async_instants));
+	if (!t->async_instants)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct fxt_revent *ev = order[i];
+
+		if (i == 0 || ev->process_koid != order[i - 1]->process_koid ||
+		    ev->correlation_id != order[i - 1]->correlation_id)
+			track = ev->name;
+		t->async_instants[i] = (struct fxt_instant){
+			.process_koid = ev->process_koid, .thread_koid = ev->thread_koid,
+			.ev = ev, .track = track,
+		};
+	}
+	t->nasync_instants = n;
+	return 0;
 }
 
 /* True when a thread kernel object names (PID, TID); KOBJS sorted by (process, koid). */
@@ -285,7 +342,7 @@ static void one_thread(struct builder *b, const struct fxt_revent **order, size_
 
 	b->depth = 0;
 	for (size_t i = 0; i < n && !b->err; i++) {
-		on_track |= order[i]->type != FXT_EVENT_COUNTER;
+		on_track |= on_thread_track(order[i]);
 		one_event(b, order[i]);
 	}
 	for (size_t i = 0; i < b->depth && !b->err; i++) {
@@ -333,6 +390,8 @@ int fxt_trace_slices(struct fxt_trace *t)
 				break;
 		one_thread(&b, order + i, j - i, kobjs, nk);
 	}
+	if (!b.err)
+		b.err = async_tracks(t, order);
 	pv->slices_done = !b.err;
 out:
 	free(order);

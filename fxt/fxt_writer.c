@@ -304,6 +304,7 @@ static int event_words(const struct fxt_writer *w, const struct fxt_event *ev)
 	case FXT_EVENT_END:
 		break;
 	case FXT_EVENT_COUNTER:
+	case FXT_EVENT_ASYNC_INSTANT:
 		words++;
 		break;
 	case FXT_EVENT_COMPLETE:
@@ -442,6 +443,8 @@ int fxt_writer_event(struct fxt_writer *w, const struct fxt_event *ev)
 		fxt_put64(p, ev->end_ts);
 	else if (ev->type == FXT_EVENT_COUNTER)
 		fxt_put64(p, ev->counter_id);
+	else if (ev->type == FXT_EVENT_ASYNC_INSTANT)
+		fxt_put64(p, ev->correlation_id);
 	fxt_sink_commit(&w->sink, (size_t)words * 8);
 	return 0;
 }

@@ -48,6 +48,9 @@ enum fxt_event_type {
 	FXT_EVENT_BEGIN = 2,    /* duration begin */
 	FXT_EVENT_END = 3,      /* duration end */
 	FXT_EVENT_COMPLETE = 4, /* duration complete: needs end_ts */
+	FXT_EVENT_ASYNC_INSTANT = 6, /* an instant on the process's async track
+				      * correlation_id (Perfetto: a process track
+				      * named after the track's first event) */
 };
 
 /* Argument types; the values are FXT's (Arguments, bits 0-3). */
@@ -101,6 +104,7 @@ struct fxt_event {
 	unsigned nargs;          /* at most 15 */
 	uint64_t end_ts;         /* FXT_EVENT_COMPLETE only: ns, >= ts */
 	uint64_t counter_id;     /* FXT_EVENT_COUNTER only */
+	uint64_t correlation_id; /* FXT_EVENT_ASYNC_INSTANT only: its track in the process */
 };
 
 struct fxt_writer;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "events.h"
 #include "numparse.h"
 #include "version.h"
 
@@ -142,6 +143,19 @@ static int set_duration(struct rec_cli *c, const char *arg)
 	return err;
 }
 
+/* --event EVENT[/PERIOD], repeatable. */
+static int set_event(struct rec_cli *c, const char *arg)
+{
+	struct rec_opts *o = &c->rec;
+
+	if (o->nevents >= REC_MAX_EVENTS)
+		return -ERANGE;
+	if (rec_event_parse(arg, &o->events[o->nevents]))
+		return -EINVAL;
+	o->nevents++;
+	return 0;
+}
+
 static int set_perf_arg(struct rec_cli *c, const char *arg)
 {
 	return push(&c->rec.perf_args, &c->rec.nperf_args, arg);
@@ -206,6 +220,10 @@ static const struct rec_cli_opt table[] = {
 	{ "callgraph", 0, "MODE", callgraphs, NULL, BOTH, "recording",
 	  "sampling mode: fp (default), dwarf, lbr, or auto (dwarf\n"
 	  "for a program built without frame pointers)", NULL, FIELD(rec.callgraph) },
+	{ "event", 0, "EVENT[/N]", NULL, "EVENT[/PERIOD] without modifiers (e.g. branch-misses/50, "
+	  "page-faults, sched:sched_wakeup), at most 8", BOTH, "recording",
+	  "also sample a perf event (every Nth), shown as instants on\n"
+	  "its own track; repeatable", set_event, 0 },
 	{ "trigger", 0, "SPEC", NULL, NULL, BOTH, "triggers",
 	  "NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX,\n"
 	  "LIB:NAME, '.', '?' (pick one) or none; NAME may be a\n"

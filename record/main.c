@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "events.h"
 #include "cli.h"
 #include "diag.h"
 #include "frontend.h"
@@ -162,7 +163,8 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 		diag_error("no permission to record: %s", why);
 		return EXIT_RUNTIME;
 	}
-	if (rec_host_refuses(h, o, why, sizeof(why))) {
+	if (rec_host_refuses(h, o, why, sizeof(why)) ||
+	    !rec_events_usable(h->perf_path, o, why, sizeof(why))) {
 		diag_error("%s", why);
 		return EXIT_USAGE;
 	}

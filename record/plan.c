@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "events.h"
 
 /* Appends one formatted argument; returns 0 or -E2BIG. */
 static int __attribute__((format(printf, 2, 3))) arg(struct rec_plan *p, const char *fmt, ...)
@@ -115,6 +116,25 @@ static int target_args(const char *flag, const char *targets, struct rec_plan *p
 	return err;
 }
 
+/* The --event events, each "-e ARG" (record/events.h): in PT mode beside
+ * intel_pt in perf's normal ring (as magic-trace records branch-misses), in
+ * sampling mode in the samples' overwritable ring (OVERWRITE), so a
+ * snapshot holds the same stretch of both. */
+static int event_args(const struct rec_opts *o, bool overwrite, struct rec_plan *p)
+{
+	int err = 0;
+
+	for (int i = 0; i < o->nevents; i++) {
+		char e[256];
+
+		if (rec_event_arg(&o->events[i], overwrite, o->kernel, e, sizeof(e)) < 0)
+			return -1;
+		err |= arg(p, "-e");
+		err |= arg(p, "%s", e);
+	}
+	return err;
+}
+
 /* The PT-specific part of the command line. */
 static int pt_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 		   const char *targets, struct rec_plan *p)
@@ -125,6 +145,7 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 		 o->kernel ? "uk" : "u");
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
+	err |= event_args(o, false, p);
 	err |= target_args(flag, targets, p);
 	if (!o->full_execution) {
 		p->snapshot_on_exit = h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT];
@@ -187,6 +208,7 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	err |= arg(p, "dummy%s%s", *sel ? ":" : "", sel);
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
+	err |= event_args(o, *ow, p);
 	p->sched_switch = h->sched_switch;
 	if (p->sched_switch) {
 		err |= arg(p, "-e");

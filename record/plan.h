@@ -7,16 +7,17 @@
  *
  * Command lines (why each part: docs/design.md "perf command lines"):
  * (--no-bpf-event follows --timestamp where perf >= 5.1 has it.)
- *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL
+ *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL [-e EXTRA...]
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             --switch-events [--switch-output=signal] [-D -1 --control=fd:3,4]
- *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT
+ *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-e EXTRA...]
  *             [-e sched:sched_switch/overwrite/] --call-graph MODE [--buildid-mmap]
  *             [-m PAGES] (--per-thread -t TID | -p PIDS) --switch-events
  *             --switch-output=signal [-D -1 --control=fd:3,4]
  *             where EVENT is cpu-clock/freq=N,overwrite/u or cycles/freq=N,overwrite/u
  *             and sched:sched_switch is there where the host allows tracepoints
  *             (see sampling_args() in plan.c for why not --overwrite or -F)
+ *   EXTRA:    each --event (rec_event_arg(): NAME/period=N[,overwrite]/u)
  * perf receives the control pipe as its fds 3 (commands) and 4 (acks).
  */
 #ifndef SNAPTRACE_REC_PLAN_H

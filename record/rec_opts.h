@@ -40,6 +40,18 @@ enum rec_mechanism {
 
 #define REC_MAX_PIDS 64
 
+/* An extra event to sample beside the branches or the samples (--event
+ * EVENT[/PERIOD]): perf's event is the first name_len bytes of spec (a name
+ * such as branch-misses, a tracepoint SUBSYS:NAME, or PMU/TERMS/), without
+ * modifiers (the recorder adds u or k). */
+struct rec_event {
+	const char *spec;           /* as given (points into argv) */
+	unsigned name_len;
+	uint64_t period;            /* a sample every PERIOD events; 0: perf's default
+				     * (4000 samples a second) */
+};
+#define REC_MAX_EVENTS 8
+
 /* --min-interval when not given, in milliseconds */
 #define REC_MIN_INTERVAL_MS 100
 
@@ -67,6 +79,8 @@ struct rec_opts {
 	pid_t tid;                  /* attach: -t TID, 0 when not given */
 	char **cmd;                 /* launch: CMD ARGS... (NULL-terminated) */
 	int ncmd;
+	struct rec_event events[REC_MAX_EVENTS];   /* --event, in order */
+	int nevents;
 	const char **perf_args;     /* extra arguments for perf record */
 	int nperf_args;
 	int argc;                   /* the recorder's own command line, for record.json */

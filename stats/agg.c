@@ -294,6 +294,7 @@ static void step(struct agg *a, struct agg_thread *t, enum fxt_event_type type, 
 	}
 	case FXT_EVENT_INSTANT:
 	case FXT_EVENT_COUNTER:
+	case FXT_EVENT_ASYNC_INSTANT:
 		break;
 	}
 }
@@ -342,8 +343,8 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 
 	if (ev->ts < a->first_ts)
 		a->first_ts = ev->ts;
-	if (ev->type == FXT_EVENT_COUNTER)
-		return 0;
+	if (ev->type == FXT_EVENT_COUNTER || ev->type == FXT_EVENT_ASYNC_INSTANT)
+		return 0;	/* not on the thread's track */
 	t = thread_get(a, ev->process_koid, ev->thread_koid);
 	if (!t)
 		return -ENOMEM;

@@ -48,6 +48,11 @@ t_options_in_readme() {
 # Each ARGS|OPTION: the arguments are refused with exit 2 and one line
 # naming OPTION; nothing is created or started.
 NONSENSE='--snapshot-size 64G|--snapshot-size
+--event branch-misses:u|--event
+--event branch-misses/0|--event
+--event cpu/event=0x3c/u|--event
+--event /5|--event
+--event a --event b --event c --event d --event e --event f --event g --event h --event i|--event
 --snapshot-size nan|--snapshot-size
 --snapshot-size inf|--snapshot-size
 --snapshot-size 1e30|--snapshot-size

@@ -327,6 +327,51 @@ static void slices_unnamed_thread(void)
 	fxt_trace_free(&t);
 }
 
+/* Writes an async instant NAME at TS on PID/TID's process track CID. */
+static void async_on(uint64_t ts, uint64_t pid, uint64_t tid, uint64_t cid, const char *name)
+{
+	struct fxt_event ev = { .type = FXT_EVENT_ASYNC_INSTANT, .ts = ts, .process_koid = pid,
+				.thread_koid = tid, .correlation_id = cid };
+
+	if (!w)
+		return;
+	ev.name = fxt_writer_cstring(w, name);
+	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
+}
+
+/* Async instants: on a track of their process per correlation id, named
+ * after its first event in time (as Perfetto names it), never on the
+ * thread's stack; the writer refuses none, the reader reports nothing. */
+static void slices_async_instants(void)
+{
+	struct fxt_trace t;
+
+	begin_trace("async", false);
+	fxt_writer_thread(w, 1, 3, fxt_writer_cstring(w, "t [3]"));
+	ev(FXT_EVENT_BEGIN, 10, "A");
+	async_on(15, 1, 2, 7, "miss");
+	async_on(12, 1, 3, 7, "miss");	/* earlier, another thread: first on track 7 */
+	async_on(12, 1, 2, 9, "fault");
+	ev(FXT_EVENT_INSTANT, 16, "i");
+	ev(FXT_EVENT_END, 20, "A");
+	async_on(30, 1, 3, 7, "other name");	/* the track keeps its first name */
+	if (finish(&t))
+		return;
+	check_no_problems(&t);
+	CHECK_INT_EQ(t.nevents, 7);
+	CHECK_INT_EQ(t.ninstants, 1);
+	CHECK_INT_EQ(t.nasync_instants, 4);
+	check_dump(&t, "2 0 A\n2 1 i\n1:miss 0 miss\n1:miss 0 miss\n1:miss 0 other name\n"
+		   "1:fault 0 fault\n");
+	if (t.nasync_instants == 4) {
+		CHECK_U64_EQ(t.async_instants[0].ev->ts, 12);
+		CHECK_U64_EQ(t.async_instants[0].thread_koid, 3);
+		CHECK_U64_EQ(t.async_instants[1].ev->correlation_id, 7);
+		CHECK_U64_EQ(t.async_instants[3].ev->correlation_id, 9);
+	}
+	fxt_trace_free(&t);
+}
+
 static void slices_counters_ignored(void)
 {
 	struct fxt_trace t;
@@ -389,6 +434,7 @@ int main(void)
 	UNIT_RUN(slices_depth_limit);
 	UNIT_RUN(slices_unnamed_thread);
 	UNIT_RUN(slices_counters_ignored);
+	UNIT_RUN(slices_async_instants);
 	UNIT_RUN(slices_thread_order);
 	unit_tmp_fini();
 	return unit_exit();

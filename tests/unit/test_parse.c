@@ -238,12 +238,56 @@ static void samples_and_chains(void)
 
 	l = parse("  app 10/11 5.000000001: 50 branch-misses/period=50/u:  401000 f+0x1 (/bin/app)");
 	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
-	CHECK_SPAN(l.event, "branch-misses/period=50/u");
+	CHECK_SPAN(l.event, "branch-misses");
 	CHECK(l.has_loc);
+	CHECK(!l.has_addr);
 	CHECK_SPAN(l.from.sym, "f");
 
 	l = parse("");
 	CHECK_INT_EQ(l.kind, CONV_LINE_BLANK);
+}
+
+/* perf's addr column before the ip (-F with addr: a branch trace's fields),
+ * bare for most events, resolved to SYM (DSO) for page faults. */
+static void sample_addr_column(void)
+{
+	struct conv_line l = parse("3871/3871 431345.473157382:         50                  "
+				   "branch-misses/period=50/u:                                      0"
+				   "     7fca99943ac7 dl_open_worker+0x37 (/usr/lib64/ld-2.28.so)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK_SPAN(l.event, "branch-misses");
+	CHECK(l.has_addr);
+	CHECK_U64_EQ(l.to.ip, 0);
+	CHECK(l.has_loc);
+	CHECK_U64_EQ(l.from.ip, 0x7fca99943ac7ull);
+	CHECK_SPAN(l.from.sym, "dl_open_worker");
+	CHECK_U64_EQ(l.from.symoff, 0x37);
+	CHECK_SPAN(l.from.dso, "/usr/lib64/ld-2.28.so");
+
+	l = parse("app 10/10 2.000000001: 1 page-faults/period=1/u:    7ffc1000 [unknown] ([stack])"
+		  "      401020 fill(int)+0x20 (/opt/app)");
+	CHECK(l.has_addr);
+	CHECK_U64_EQ(l.to.ip, 0x7ffc1000);
+	CHECK_SPAN(l.to.dso, "[stack]");
+	CHECK_U64_EQ(l.from.ip, 0x401020);
+	CHECK_SPAN(l.from.sym, "fill(int)");
+	CHECK_SPAN(l.from.dso, "/opt/app");
+
+	/* one location: a symbol with parentheses and spaces is not an addr */
+	l = parse("app 10/10 2.000000001: 1 cache-misses:u:  401020 (anonymous namespace)::f(int, "
+		  "char) const+0x20 (/opt/app)");
+	CHECK(!l.has_addr);
+	CHECK_U64_EQ(l.from.ip, 0x401020);
+	CHECK_SPAN(l.from.sym, "(anonymous namespace)::f(int, char) const");
+
+	/* event names: generic terms go, terms that choose the event stay */
+	l = parse("app 10/10 2.000000001: 1 cpu-clock/freq=10000,overwrite/u: ");
+	CHECK_SPAN(l.event, "cpu-clock");
+	l = parse("app 10/10 2.000000001: 1 cpu/event=0x3c,umask=0x1/u: ");
+	CHECK_SPAN(l.event, "cpu/event=0x3c,umask=0x1/u");
+	l = parse("app 10/10 2.000000001: 1 syscalls:sys_enter_write: fd: 1");
+	CHECK_SPAN(l.event, "syscalls:sys_enter_write");
 }
 
 static void aux_events(void)
@@ -350,6 +394,7 @@ int main(void)
 	UNIT_RUN(unknown_symbols);
 	UNIT_RUN(decode_errors);
 	UNIT_RUN(samples_and_chains);
+	UNIT_RUN(sample_addr_column);
 	UNIT_RUN(aux_events);
 	UNIT_RUN(switch_records);
 	UNIT_RUN(sched_switch_fields);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "events.h"
 #include "plan.h"
 #include "unit.h"
 
@@ -130,6 +131,70 @@ static void plan_sampling(void)
 	CHECK_INT_EQ(p.mode, REC_MODE_PT);
 }
 
+/* --event EVENT[/PERIOD]: what is read, and the -e argument for each kind
+ * of event in each ring. */
+static void plan_events(void)
+{
+	static const struct {
+		const char *spec;
+		bool overwrite, kernel;
+		const char *arg;       /* NULL: refused */
+	} cases[] = {
+		{ "page-faults", true, false, "page-faults/overwrite/u" },
+		{ "page-faults", false, false, "page-faults:u" },
+		{ "page-faults", false, true, "page-faults" },
+		{ "branch-misses/50", false, false, "branch-misses/period=50/u" },
+		{ "branch-misses/50", true, true, "branch-misses/period=50,overwrite/" },
+		{ "sched:sched_wakeup", true, false, "sched:sched_wakeup/overwrite/" },
+		{ "sched:sched_wakeup/3", false, false, "sched:sched_wakeup/period=3/" },
+		{ "cpu/event=0x3c/", true, false, "cpu/event=0x3c,overwrite/u" },
+		{ "cpu/event=0x3c/", false, false, "cpu/event=0x3c/u" },
+		{ "cpu/event=0x3c//9", false, true, "cpu/event=0x3c,period=9/" },
+		{ "branch-misses:u", false, false, NULL },      /* modifiers are the recorder's */
+		{ "cpu/event=0x3c/u", false, false, NULL },
+		{ "branch-misses/0", false, false, NULL },
+		{ "branch-misses/4611686018427387905", false, false, NULL },  /* 2^62 + 1 */
+		{ "/5", false, false, NULL },
+		{ "", false, false, NULL },
+		{ "cache misses", false, false, NULL },
+		{ "page-faults/", false, false, NULL },
+		{ "page-faults,cycles", false, false, NULL },
+		{ "{cycles,instructions}", false, false, NULL },
+		{ "cpu//", true, false, "cpu/overwrite/u" },
+	};
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rec_event ev;
+		char buf[256];
+		int r = rec_event_parse(cases[i].spec, &ev);
+
+		if (!cases[i].arg) {
+			CHECK_INT_EQ(r, -EINVAL);
+			continue;
+		}
+		CHECK_INT_EQ(r, 0);
+		if (r)
+			continue;
+		CHECK(rec_event_arg(&ev, cases[i].overwrite, cases[i].kernel, buf, sizeof(buf)) > 0);
+		CHECK_STR_EQ(buf, cases[i].arg);
+		CHECK_INT_EQ(rec_event_arg(&ev, cases[i].overwrite, cases[i].kernel, buf, 4), -E2BIG);
+	}
+	/* in the command line: beside the samples (their ring), beside intel_pt */
+	CHECK_INT_EQ(rec_event_parse("page-faults", &o.events[0]), 0);
+	CHECK_INT_EQ(rec_event_parse("branch-misses/50", &o.events[1]), 0);
+	o.nevents = 2;
+	o.mode = REC_MODE_SAMPLING;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(strstr(line(&p), " -e cpu-clock/freq=5000,overwrite/u -e page-faults/overwrite/u "
+		     "-e branch-misses/period=50,overwrite/u --call-graph "));
+	o.mode = REC_MODE_PT;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(strstr(line(&p), "/u -e page-faults:u -e branch-misses/period=50/u --per-thread "));
+}
+
 /* An option the mode does not use is a warning; perf < 5.12 keeps build ids its own way. */
 static void plan_ignored_options(void)
 {
@@ -207,6 +272,7 @@ int main(void)
 	UNIT_RUN(plan_pt_snapshot_methods);
 	UNIT_RUN(plan_pt_psb_cyc_fallback);
 	UNIT_RUN(plan_sampling);
+	UNIT_RUN(plan_events);
 	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
