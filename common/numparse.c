@@ -114,3 +114,13 @@ int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		err = -ERANGE;
 	return finish(err, err ? 0 : whole * unit + frac, min, max, out);
 }
+
+int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	size_t len = strlen(s);
+
+	/* every unit (ns, us, ms, s) ends in 's'; a bare number does not */
+	if (!len || s[len - 1] != 's')
+		return -EINVAL;
+	return num_parse_seconds(s, min, max, out);
+}

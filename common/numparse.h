@@ -32,4 +32,11 @@ int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  */
 int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * S: a duration as num_parse_seconds reads it, with its unit required
+ * (ns, us, ms or s: "10ms", "1.5ms", "250us"). *OUT, MIN and MAX:
+ * nanoseconds.
+ */
+int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
 #endif

@@ -56,6 +56,16 @@ struct sample {
 	uint32_t prev_state_len;
 };
 
+/* A switch record waiting for its time (switch_line). */
+struct held_switch {
+	struct conv_thread *t;
+	uint64_t ts, lineno;
+	bool out, preempt;      /* a switch out; OUT preempt */
+};
+
+/* Switch records held at most (switch_line): 1.5 MiB. */
+#define CONV_HELD_SWITCHES 65536
+
 struct conv_driver {
 	struct conv c;
 	const char *input;
@@ -64,6 +74,8 @@ struct conv_driver {
 	bool seen_switch;       /* a switch record or sched_switch sample */
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
+	struct held_switch *held;   /* held switch records, in input order from HELD_FIRST */
+	size_t held_first, nheld, capheld;
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
 	char message[512];
 };
@@ -79,6 +91,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->w = w;
 	c->strict = opts->strict;
 	c->srcline = opts->srcline;
+	c->cut = opts->cut;
 	c->s_file = fxt_writer_cstring(w, "file");
 	c->s_line = fxt_writer_cstring(w, "line");
 	c->s_addr = fxt_writer_cstring(w, "addr");
@@ -378,27 +391,25 @@ static void switch_sample(struct conv_driver *cv)
 	switch_out(&cv->c, sm->t, sm->ts, sm->n ? sm->frames + k : NULL, sm->n - k, &off);
 }
 
-/* A context switch record (perf script --show-switch-events). */
-static int switch_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
+/* A context switch record (perf script --show-switch-events) of T at TS,
+ * processed in time order (see held_switch). */
+static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 {
 	struct conv *c = &cv->c;
-	struct conv_thread *t = conv_thread_get(c, l->pid, l->tid);
-	uint64_t ts;
+	struct conv_thread *t = h->t;
+	uint64_t lineno = cv->lineno, ts;
 
-	if (!t)
-		return no_thread(cv);
-	cv->seen_switch = true;
+	cv->lineno = h->lineno;	/* for the clamping warning */
+	ts = thread_time(cv, t, h->ts, "PERF_RECORD_SWITCH", 18);
+	cv->lineno = lineno;
 	/* A thread seen only switching (one that slept all along) still has a
 	 * track: from a switch out it is off the CPU until the recording's end. */
-	ts = thread_time(cv, t, l->ts, s, len);
-	if (!t->has_ts) {
+	if (!t->has_ts)
 		thread_starts(c, t, ts);
-		conv_thread_name(c, t, l->comm);
-	}
 	if (ts < t->min_ts)
 		ts = t->min_ts;
-	if (l->switch_out) {
-		struct conv_offcpu off = { .state_known = true, .preempted = l->switch_preempt };
+	if (h->out) {
+		struct conv_offcpu off = { .state_known = true, .preempted = h->preempt };
 
 		switch_out(c, t, ts, NULL, 0, &off);
 	} else if (t->has_branches) {
@@ -408,7 +419,50 @@ static int switch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	} else {
 		conv_chain_switch_in(c, t, ts);
 	}
-	t->switch_ins |= !l->switch_out;
+	t->switch_ins |= !h->out;
+}
+
+/* Processes the held switch records up to time TS (all: UINT64_MAX), in
+ * the order they came. */
+static void release_switches(struct conv_driver *cv, uint64_t ts)
+{
+	while (cv->held_first < cv->nheld && cv->held[cv->held_first].ts <= ts)
+		switch_record(cv, &cv->held[cv->held_first++]);
+	if (cv->held_first == cv->nheld)
+		cv->held_first = cv->nheld = 0;
+}
+
+/* A switch record is held until a line of a later time comes (or the
+ * input ends): perf prints the switch records of a sampling snapshot, read
+ * from their own ring as the recording went, ahead of the samples of the
+ * same time, which come from the overwritten ring at the snapshot. Held are
+ * at most CONV_HELD_SWITCHES; past that the oldest is processed. */
+static int switch_line(struct conv_driver *cv, const struct conv_line *l)
+{
+	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
+	struct held_switch *h;
+
+	if (!t)
+		return no_thread(cv);
+	cv->seen_switch = true;
+	if (!t->has_ts && !t->named)
+		conv_thread_name(&cv->c, t, l->comm);
+	if (cv->nheld - cv->held_first == CONV_HELD_SWITCHES)
+		switch_record(cv, &cv->held[cv->held_first++]);
+	if (cv->held_first && cv->nheld == cv->capheld) {
+		memmove(cv->held, cv->held + cv->held_first,
+			(cv->nheld - cv->held_first) * sizeof(*h));
+		cv->nheld -= cv->held_first;
+		cv->held_first = 0;
+	}
+	h = array_grow(cv->held, &cv->capheld, cv->nheld, sizeof(*h));
+	if (!h)
+		return CONV_ERR_NOMEM;
+	cv->held = h;
+	cv->held[cv->nheld++] = (struct held_switch){
+		.t = t, .ts = l->ts, .lineno = cv->lineno, .out = l->switch_out,
+		.preempt = l->switch_preempt,
+	};
 	return CONV_OK;
 }
 
@@ -647,6 +701,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 		if (e)
 			return e;
 	}
+	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_BAD)
+		release_switches(cv, l->ts);
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
 		return branch_line(cv, l, s, len);
@@ -664,7 +720,7 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	case CONV_LINE_ERROR:
 		return error_line(cv, l);
 	case CONV_LINE_SWITCH:
-		return switch_line(cv, l, s, len);
+		return switch_line(cv, l);
 	case CONV_LINE_AUX:
 		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
@@ -743,7 +799,10 @@ int conv_driver_end_input(struct conv_driver *cv)
 
 	if (e)
 		return e;
+	release_switches(cv, UINT64_MAX);
 	conv_threads_each(c, thread_end_input);
+	if (c->cut_nomem)
+		return CONV_ERR_NOMEM;	/* a slice the cut could not keep: nesting lost */
 	/* Errors without a time in threads that never had one. */
 	for (size_t i = 0; i < c->capthreads; i++)
 		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
@@ -770,5 +829,6 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_coverage_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
+	free(cv->held);
 	free(cv);
 }

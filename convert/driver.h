@@ -15,6 +15,8 @@
 struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
 	struct srcline *srcline;   /* file/line arguments of slices; NULL: none (borrowed) */
+	struct conv_cut cut;       /* what the output keeps (--filter, --window); its
+				    * names and windows borrowed */
 };
 
 /* Why conv_driver_parsed() stopped the conversion. */

@@ -40,10 +40,14 @@ struct options {
 	bool quiet, strict, no_srcline, no_dlfilter;
 	unsigned jobs;          /* perf script processes for one Intel PT input */
 	enum dump_view dump;
+	struct conv_cut cut;
+	const char *filter;        /* --filter's argument, or NULL */
+	const char *window;        /* --window's argument, or NULL */
+	uint64_t before, after;    /* --window's, ns */
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND };
+	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -54,6 +58,8 @@ static const struct option long_options[] = {
 	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "print-perf-command", optional_argument, NULL, OPT_PRINT_PERF_COMMAND },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
@@ -86,6 +92,11 @@ static const char usage_text[] =
 	"                        branches), less -i FILE, and exit\n"
 	"      --strict          an unrecognised line is an error, not a warning\n"
 	"      --no-srcline      no file/line arguments on slices (DWARF line tables)\n"
+	"      --filter START,STOP  keep what each thread does from a call of START to its\n"
+	"                        next call of STOP, repeatedly (symbols as the trace names\n"
+	"                        them); frames open at an edge are cut there\n"
+	"      --window BEFORE[,AFTER]  keep only that much time around each trigger hit of\n"
+	"                        a recording directory (10ms,1ms; units ns us ms s)\n"
 	"  -q, --quiet           no summary, no progress\n"
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	"                        (slices with times and arguments); default records + tree.\n"
@@ -141,6 +152,24 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_SRCLINE:
 			o->no_srcline = true;
+			break;
+		case OPT_FILTER:
+			o->filter = optarg;
+			if (conv_cut_parse_filter(optarg, &o->cut)) {
+				diag_error("--filter takes START,STOP: two function names as the trace "
+					   "shows them, one comma between (outside (), <> and []); got "
+					   "'%s' (see --help)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_WINDOW:
+			o->window = optarg;
+			if (conv_cut_parse_window(optarg, &o->before, &o->after)) {
+				diag_error("--window takes BEFORE[,AFTER]: durations with a unit (ns, us, "
+					   "ms, s), not both 0, e.g. 10ms,1ms; got '%s' (see --help)",
+					   optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'q':
 			o->quiet = true;
@@ -205,6 +234,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		diag_error("--dump prints to stdout: it takes no -o %s (see --help)", o->output);
 		return EXIT_USAGE;
 	}
+	if (o->filter && o->window)
+		return usage_error("--filter and --window cannot be combined");
 	if (o->dump)
 		return EXIT_OK;
 	if (!o->output)
@@ -392,6 +423,60 @@ static void srcline_summary(const struct srcline *sl)
 		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary));
 }
 
+/* What --filter or --window kept and left out. */
+static void cut_summary(const struct options *o, const struct conv_stats *s)
+{
+	if (!s->cut_intervals && o->filter) {
+		diag_warn("--filter %s: no thread called %.*s: the trace is empty", o->filter,
+			  (int)o->cut.start_len, o->cut.start);
+		return;
+	}
+	if (!s->cut_intervals) {
+		diag_warn("--window %s: no thread ran in the %zu windows: the trace is empty",
+			  o->window, o->cut.nwindows);
+		return;
+	}
+	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants)",
+		  o->filter ? "--filter" : "--window", o->filter ? o->filter : o->window,
+		  (unsigned long long)s->cut_intervals, (unsigned long long)s->cut_dropped,
+		  (unsigned long long)s->cut_dropped_instants);
+}
+
+/* --window's windows around the hits of the NRECS recordings RECS into
+ * O->cut (*W, owned by the caller). Returns an exit status: a usage error
+ * when there is no hit. */
+static int window_cut(struct options *o, const struct recording *recs, size_t nrecs,
+		      struct conv_window **w)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nrecs; i++)
+		n += recs[i].nhits;
+	if (!n) {
+		diag_error("--window %s needs a recording directory with trigger hits (as "
+			   "snaptrace-record writes it: its record.json lists them); %s", o->window,
+			   nrecs ? "the recordings given have none" : "no recording directory was given");
+		return EXIT_USAGE;
+	}
+	*w = malloc(n * sizeof(**w));
+	if (!*w) {
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	n = 0;
+	for (size_t i = 0; i < nrecs; i++)
+		for (size_t k = 0; k < recs[i].nhits; k++) {
+			uint64_t hit = recs[i].hits[k].time_ns;
+
+			(*w)[n++] = (struct conv_window){ hit > o->before ? hit - o->before : 0,
+							  conv_add_sat(hit, o->after) };
+		}
+	o->cut.on = true;
+	o->cut.windows = *w;
+	o->cut.nwindows = conv_cut_windows(*w, n);
+	return EXIT_OK;
+}
+
 static void summary(const struct options *o, struct conv_driver *cv, const struct srcline *sl,
 		    uint64_t bytes)
 {
@@ -408,7 +493,7 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
 			  (unsigned long long)s->time_backwards);
-	if (!s->slices && !s->instants)
+	if (!s->slices && !s->instants && !o->cut.on)
 		diag_warn("the trace is empty: no branch, sample or decode error was found for "
 			  "any thread");
 	if (s->slices > MANY_SLICES)
@@ -419,6 +504,8 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
 			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,
 			  CONV_MAX_DEPTH);
+	if (o->cut.on)
+		cut_summary(o, s);
 	if (s->unordered_inferred)
 		diag_warn("%llu frames inferred below the stack's bottom after a decode error "
 			  "found no time of their own (more than %d in one segment): their nesting "
@@ -448,6 +535,7 @@ int main(int argc, char **argv)
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
+	struct conv_window *windows = NULL;
 	size_t ninputs = 0, nrecs = 0;
 	int rc, err;
 	uint64_t bytes;
@@ -475,6 +563,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	rc = expand_inputs(argv, optind, argc, &inputs, &ninputs, recs, &nrecs);
+	if (!rc && o.window)
+		rc = window_cut(&o, recs, nrecs, &windows);
 	if (rc)
 		goto out;
 	outpath_remove_on_signals();
@@ -499,7 +589,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl };
+	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut };
 	cv = conv_driver_new(w, &copts);
 	if (!cv || (!o.no_srcline && !sl)) {
 		diag_error("out of memory");
@@ -547,6 +637,7 @@ out:
 		recording_free(&recs[i]);
 	free(recs);
 	free(inputs);
+	free(windows);
 	free(o.perf_args);
 	return rc;
 }

@@ -66,6 +66,8 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 
 	if (callsite)
 		f.callsite = *callsite;
+	if (kind == PUSH_CALL)
+		conv_cut_call(c, t, site->func, ts);
 	/* A bottom frame deepens every frame written in its segment by one. */
 	f.hidden = kind == PUSH_BOTTOM ? t->seg_levels >= CONV_MAX_DEPTH : too_deep(t, t->depth);
 	if (!frame_push(t, &f)) {

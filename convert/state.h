@@ -111,6 +111,37 @@ struct conv_stats {
 	uint64_t event_samples;        /* samples of events on their own tracks */
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
+	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
+	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
+	uint64_t cut_dropped_instants; /* instants outside them */
+};
+
+/* A slice open in the uncut trace, mirrored by the cut (cut.c): its begin,
+ * to be written again at an edge. */
+#define CONV_CUT_ARGS 4            /* the most arguments a begin has (threads.c, stack.c) */
+struct conv_cut_slice {
+	uint64_t ts;                   /* ns, its begin in the uncut trace */
+	fxt_string_id name, category;
+	struct fxt_arg args[CONV_CUT_ARGS];
+	unsigned nargs;
+	bool written;                  /* begun in the output and not yet ended there */
+	bool kept;                     /* some part of it is in the output */
+};
+
+/* A kept interval of time, ns, both ends included. */
+struct conv_window {
+	uint64_t lo, hi;
+};
+
+/* What the output keeps (cut.c): everything (ON false), each thread's time
+ * from a call of START to its next call of STOP (--filter), or WINDOWS
+ * (--window: sorted, disjoint; the same for every thread). */
+struct conv_cut {
+	bool on;
+	const char *start, *stop;      /* symbols as perf prints them (borrowed); NULL: no filter */
+	size_t start_len, stop_len;
+	const struct conv_window *windows;   /* borrowed */
+	size_t nwindows;
 };
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
@@ -178,6 +209,17 @@ struct conv_thread {
 	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
 	uint64_t unsymbolized_chains;  /* chains reaching a root, mostly unknown frames */
 	uint64_t flat_samples;         /* samples without a call chain (no -g) */
+
+	/* The cut (cut.c): the slices open in the uncut trace, outermost first. */
+	struct conv_cut_slice *cut_open;
+	size_t ncut_open, capcut_open;
+	bool cut_in;                   /* in a kept interval */
+	uint64_t cut_edge;             /* ns, where the kept interval began */
+	uint64_t cut_floor;            /* ns, where the last one ended */
+	uint64_t cut_pos;              /* ns, the latest time the windows were moved to */
+	size_t cut_window;             /* index of the window T is in or before */
+	unsigned cut_early;            /* begins written before the edge in this interval */
+	bool cut_counted;              /* this interval wrote something (counted) */
 };
 
 /* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
@@ -227,6 +269,9 @@ struct conv {
 
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
+
+	struct conv_cut cut;
+	bool cut_nomem;                /* the cut lost a slice for lack of memory */
 
 	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
@@ -326,6 +371,33 @@ void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name
  * string id: one track per name in each process). */
 void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,
 			     uint64_t ts, const struct fxt_arg *args, unsigned nargs);
+
+/* cut.c: writes EV (an event of T's track, koids set) as far as the cut
+ * keeps it: all of it when c->cut.on is false; else a begin or end only
+ * within T's kept intervals, the slices open at an interval's edges begun
+ * or ended there. Counts slices and instants written, and what is left out
+ * (c->stats). Write errors are sticky in the writer. */
+void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
+
+/* cut.c: T calls F at TS (a frame pushed for a call, a tail call or a
+ * sampled frame, before its begin is written): with --filter, a call of
+ * START begins a kept interval of T at TS, a call of STOP ends it there (the
+ * STOP call itself is left out). */
+void conv_cut_call(struct conv *c, struct conv_thread *t, const struct conv_func *f, uint64_t ts);
+
+/* cut.c: reads --filter's ARG, "START,STOP" (split at the one comma outside
+ * (), <> and []: C++ names keep theirs), into CUT (pointing into ARG).
+ * Returns 0, or -1 when ARG is not two non-empty names so separated. */
+int conv_cut_parse_filter(const char *arg, struct conv_cut *cut);
+
+/* cut.c: reads --window's ARG, "BEFORE[,AFTER]" (durations with a unit:
+ * num_parse_duration; AFTER 0 when absent), into *BEFORE and *AFTER, ns.
+ * Returns 0, or -1 when ARG is not of that form or keeps no time. */
+int conv_cut_parse_window(const char *arg, uint64_t *before, uint64_t *after);
+
+/* cut.c: sorts the N windows W by start and merges those that overlap, in
+ * place. Returns how many are left. */
+size_t conv_cut_windows(struct conv_window *w, size_t n);
 
 /* stack.c: processes branch B of T at time NOW (ns, already spread). */
 void conv_stack_branch(struct conv *c, struct conv_thread *t, const struct conv_branch *b,

@@ -202,6 +202,7 @@ void conv_threads_free(struct conv *c)
 			free(t->pending);
 			free(t->stack);
 			free(t->early_errors);
+			free(t->cut_open);
 			free(t);
 		}
 	}
@@ -219,7 +220,7 @@ static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
 		conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
 	ev->process_koid = t->pkoid;
 	ev->thread_koid = t->tkoid;
-	fxt_writer_event(c->w, ev);
+	conv_cut_event(c, t, ev);
 }
 
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
@@ -241,7 +242,6 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 	ev.nargs = n;
 
 	emit(c, t, &ev);
-	c->stats.slices++;
 }
 
 /* An event of TYPE named NAME at TS with NARGS ARGS on T's track. */
@@ -259,7 +259,6 @@ void conv_emit_slice_begin(struct conv *c, struct conv_thread *t, fxt_string_id 
 			   const struct fxt_arg *args, unsigned nargs)
 {
 	emit_named(c, t, FXT_EVENT_BEGIN, name, ts, args, nargs);
-	c->stats.slices++;
 }
 
 void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts)
@@ -275,7 +274,6 @@ void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name
 		       const struct fxt_arg *args, unsigned nargs)
 {
 	emit_named(c, t, FXT_EVENT_INSTANT, name, ts, args, nargs);
-	c->stats.instants++;
 }
 
 void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,

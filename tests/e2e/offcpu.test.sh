@@ -20,6 +20,12 @@
 #   gets the broken-stack warning naming its binary.
 # - offcpu-no-switches: a recording without switch records nor sched_switch
 #   converts with no message from perf script and no [off-cpu] slice.
+# - offcpu-multi-snapshot: snaptrace-record --multi-snapshot (switch records
+#   printed ahead of the samples of their time, issue 8): converted with no
+#   time clamped, every [off-cpu] slice ends at a switch in that perf script
+#   prints (or at the recording's end); offcpu-window: the recording directory
+#   converted with --window 2ms,1ms holds only slices within those bounds of
+#   a hit of its record.json.
 # Every conversion's stderr must hold no message from perf script (the
 # converter asks for fields per event kind).
 # Skips when perf cannot record here. Never leaves perf or a target running.
@@ -182,3 +188,75 @@ if recorded offcpu-no-switches $?; then
 		ok offcpu-no-switches
 	fi
 fi
+
+# multi-snapshot: perf prints each file's switch records (their own ring,
+# read as the recording went) ahead of the samples of the same time (the
+# overwritten ring, at the snapshot); the converter merges them by time.
+multi_snapshot() {
+	local d="$TMP/multi" f why
+	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --min-interval 200 \
+		--trigger snaptrace_nap -- "$TMP/target_fp" naps 30 3000 20000 \
+		>"$TMP/multi.out" 2>"$TMP/multi.rec.err" &
+	PERF_PID=$!
+	wait "$PERF_PID"
+	f=$?
+	PERF_PID=
+	if [ "$f" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
+		skip offcpu-multi-snapshot "snaptrace-record cannot record here: $(first_lines "$TMP/multi.rec.err")"
+		return
+	fi
+	if ! "$CONVERT" "$d"/perf.data.* -o "$TMP/multi.fxt" 2>"$TMP/multi.conv.err" ||
+		! "$CONVERT" --dump=tree "$TMP/multi.fxt" >"$TMP/multi.tree" 2>"$TMP/multi.dump.err" ||
+		[ -s "$TMP/multi.dump.err" ]; then
+		fail offcpu-multi-snapshot "conversion failed: $(first_lines "$TMP/multi.conv.err") $(first_lines "$TMP/multi.dump.err")"
+		return
+	fi
+	for f in "$d"/perf.data.*; do
+		"$PERF" script -f -i "$f" --ns --show-switch-events -F tid,time 2>/dev/null
+	done | awk '/PERF_RECORD_SWITCH IN/ { t = $2; sub(/:$/, "", t); sub(/\./, "", t); print t }' \
+		>"$TMP/multi.ins"
+	if grep -q "back in time\|clamped" "$TMP/multi.conv.err"; then
+		fail offcpu-multi-snapshot "times clamped: $(grep -m 1 "clamped" "$TMP/multi.conv.err")"
+	elif ! why=$(awk '
+		FNR == NR { in_at[$1] = 1; next }
+		/^#/ { next }
+		{ t = $0; sub(/.*\[/, "", t); sub(/\].*/, "", t); split(t, be, ", "); if (be[2] > last) last = be[2] }
+		/ \[off-cpu\] \[/ { n++; end[n] = be[2] }
+		END {
+			if (n < 5) { print "only " n " [off-cpu] slices"; exit 1 }
+			for (i = 1; i <= n; i++)
+				if (!(end[i] in in_at) && end[i] != last) { print "an [off-cpu] slice ends at " end[i] ", no switch in"; exit 1 }
+			print n " [off-cpu] slices"
+		}' "$TMP/multi.ins" "$TMP/multi.tree"); then
+		fail offcpu-multi-snapshot "$why"
+	else
+		echo "# offcpu-multi-snapshot: $why, each ending at a switch in"
+		ok offcpu-multi-snapshot
+	fi
+	# --window on the recording directory: every slice within 2 ms before
+	# to 1 ms after a hit of its record.json, one interval per hit.
+	if ! "$CONVERT" --window 2ms,1ms "$d" -o "$TMP/window.fxt" 2>"$TMP/window.err" ||
+		! "$CONVERT" --dump=tree "$TMP/window.fxt" >"$TMP/window.tree" 2>/dev/null; then
+		fail offcpu-window "conversion failed: $(first_lines "$TMP/window.err")"
+	elif ! why=$(awk '
+		FNR == NR { hit[++nh] = $2; next }
+		match($0, /\[[0-9]+, [0-9]+\] dur=/) {
+			split(substr($0, RSTART + 1, RLENGTH - 7), t, ", "); n++
+			for (i = 1; i <= nh; i++)
+				if (t[1] >= hit[i] - 2000000 && t[2] <= hit[i] + 1000000) { seen[i] = 1; next }
+			print "a slice outside every window: " $0; exit 1
+		}
+		END { for (i = 1; i <= nh; i++) k += i in seen
+		      if (k < 2) { print "only " k " of " nh " windows hold slices"; exit 1 }
+		      print n " slices in " k " of " nh " windows" }' \
+		<(grep '"tid": .*"time_ns": ' "$d/record.json" | grep -o '"time_ns": [0-9]*') \
+		"$TMP/window.tree"); then
+		fail offcpu-window "$why"
+	elif ! grep -q -e "--window 2ms,1ms: [0-9]* intervals kept" "$TMP/window.err"; then
+		fail offcpu-window "no summary of the cut: $(first_lines "$TMP/window.err")"
+	else
+		echo "# offcpu-window: $why"
+		ok offcpu-window
+	fi
+}
+multi_snapshot

@@ -22,11 +22,8 @@
 # and the repeat mode (--repeat). perf.data files are made here, never kept.
 . "$(dirname "$0")/../lib.sh"
 
-PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
-EXPECT="$SNAPTRACE_TEST_BIN/ptsynth-expect"
-PROGS="$SNAPTRACE_TEST_BIN/ptsynth-progs"
+. "$SNAPTRACE_TOP/tests/ptsynth/ptsynth.sh"
 EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
-PERF=${SNAPTRACE_PERF:-perf}
 PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
 
 # program:S:W: the window test takes a snapshot at global step S keeping
@@ -36,27 +33,7 @@ PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
 	indirect:300:150 longjmp:250:150 except:30000:15000 vdso:300:150 threads:1500:700
 	stop:80:50"
 
-# the build leaves this file instead of the tools where libipt/Zydis are missing
-if [ -f "$SNAPTRACE_TEST_BIN/ptsynth.skip" ]; then
-	skip ptsynth "$(cat "$SNAPTRACE_TEST_BIN/ptsynth.skip")"
-	exit 0
-fi
-for f in "$PTSYNTH" "$EXPECT" "$CONVERT"; do
-	if [ ! -x "$f" ]; then
-		fail ptsynth-build "missing $f (make test builds it)"
-		exit 1
-	fi
-done
-if ! command -v "$PERF" >/dev/null 2>&1; then
-	skip ptsynth "no perf to decode Intel PT"
-	exit 0
-fi
-if ! "$PTSYNTH" -q -o "$TMP/probe.data" -- "$PROGS/tailcall" >"$TMP/probe.out" 2>&1; then
-	if grep -q -i 'permission\|not permitted' "$TMP/probe.out"; then
-		skip ptsynth "ptrace is not permitted here: $(head -1 "$TMP/probe.out")"
-		exit 0
-	fi
-fi
+ptsynth_ready ptsynth
 
 # gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
 gen() {

@@ -131,6 +131,31 @@ static void seconds_refuse_nonsense(void)
 	CHECK_U64_EQ(v, 7);
 }
 
+static void duration_units(void)
+{
+	static const struct accepted ok[] = {	/* nanoseconds */
+		{ "10ms", 10000000 }, { "1ms", 1000000 }, { "1.5ms", 1500000 }, { "250us", 250000 },
+		{ "7ns", 7 }, { "2s", 2000000000 }, { "0.000000001s", 1 }, { "0ms", 0 },
+		{ ".5us", 500 },
+	};
+
+	accepts(num_parse_duration, ok, N(ok));
+}
+
+static void duration_refuses_nonsense(void)
+{
+	static const char *const bad[] = {
+		"10", "ms", "10 ms", "10m", "10MS", "1.5ns", "1.ms", "10msx", "-1ms", "1e3ms", "10sec",
+		"0x10ms",
+	};
+	uint64_t v = 7;
+
+	refused(num_parse_duration, bad, N(bad), NULL);
+	CHECK_INT_EQ(num_parse_duration("0ms", 1, UINT64_MAX, &v), -ERANGE);
+	CHECK_INT_EQ(num_parse_duration("18446744074s", 0, UINT64_MAX, &v), -ERANGE);
+	CHECK_U64_EQ(v, 7);
+}
+
 int main(void)
 {
 	UNIT_RUN(u64_accepts_digits);
@@ -139,5 +164,7 @@ int main(void)
 	UNIT_RUN(size_refuses_nonsense);
 	UNIT_RUN(seconds_fractions);
 	UNIT_RUN(seconds_refuse_nonsense);
+	UNIT_RUN(duration_units);
+	UNIT_RUN(duration_refuses_nonsense);
 	return unit_exit();
 }
