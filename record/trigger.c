@@ -46,27 +46,6 @@
 #define REC_REGS_MASK 0ull
 #endif
 
-/*
- * The user registers each hit samples (PERF_SAMPLE_REGS_USER), in the
- * kernel's order (ascending bit): the call's first two integer arguments
- * and the instruction pointer. None elsewhere: hits then carry no ip or
- * arguments.
- */
-#if defined(__x86_64__)
-#define REC_REG_ARG0 PERF_REG_X86_DI
-#define REC_REG_ARG1 PERF_REG_X86_SI
-#define REC_REG_IP PERF_REG_X86_IP
-#elif defined(__aarch64__)
-#define REC_REG_ARG0 PERF_REG_ARM64_X0
-#define REC_REG_ARG1 PERF_REG_ARM64_X1
-#define REC_REG_IP PERF_REG_ARM64_PC
-#endif
-#ifdef REC_REG_IP
-#define REC_REGS_MASK ((1ull << REC_REG_ARG0) | (1ull << REC_REG_ARG1) | (1ull << REC_REG_IP))
-#else
-#define REC_REGS_MASK 0ull
-#endif
-
 /* The registers a sample asks for: REC_REGS_MASK, and the stack pointer when SP. */
 static uint64_t regs_mask(bool sp)
 {
