@@ -194,7 +194,7 @@ fi
 # overwritten ring, at the snapshot); the converter merges them by time.
 multi_snapshot() {
 	local d="$TMP/multi" f why
-	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --min-interval 200 \
+	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 --min-interval 200 \
 		--trigger snaptrace_nap -- "$TMP/target_fp" naps 30 3000 20000 \
 		>"$TMP/multi.out" 2>"$TMP/multi.rec.err" &
 	PERF_PID=$!
