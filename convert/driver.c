@@ -140,9 +140,10 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 	return CONV_OK;
 }
 
-void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns)
+void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording)
 {
 	cv->c.snap_end = end_ns;
+	cv->c.recording_ends = last_of_recording;
 }
 
 const char *conv_driver_message(const struct conv_driver *cv)
@@ -759,12 +760,13 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 
 /* Ends T's part of an input. A sampled thread still off the CPU stays so
  * into the next input (one timeline: its switch in, or its next sample, is
- * there) until the last input ends (c->last_input). */
+ * there) until the last input, or the last snapshot of its recording, ends
+ * (c->last_input, c->recording_ends). */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
-	if (!c->last_input && t->offcpu_open && !t->has_branches)
+	if (!c->last_input && !c->recording_ends && t->offcpu_open && !t->has_branches)
 		return;
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);

@@ -75,8 +75,11 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
 /* The input that begins is a snapshot ending at END_NS (perf clock, from
  * record.json; 0: unknown, as for a plain perf.data or text): a thread
  * still off the CPU at its end stays so until END_NS, not only until the
- * input's last record. */
-void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns);
+ * input's last record. LAST_OF_RECORDING: it is its recording's last
+ * snapshot, so such a thread's [off-cpu] ends at END_NS instead of carrying
+ * into the inputs that follow (another recording's: nothing of it is known
+ * after its end). */
+void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording);
 
 /* The reason of the last error. */
 const char *conv_driver_message(const struct conv_driver *cv);

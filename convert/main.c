@@ -606,7 +606,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &inputs[i];
 
-		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0);
+		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
+					 in->rec && in->snapshot + 1 >= in->rec->nsnapshots);
 		rc = convert_input(cv, in->path, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))

@@ -279,6 +279,7 @@ struct conv {
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
 	uint64_t snap_end;             /* ns, perf clock: where the current input's snapshot
 					* ends (record.json); 0: unknown */
+	bool recording_ends;           /* the current input is its recording's last snapshot */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */

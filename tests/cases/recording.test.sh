@@ -12,7 +12,9 @@
 #   tsc-span      a first argument that is a TSC before the hit (record.json's
 #                 TSC conversion) draws "[trigger span] SPEC" from it to the hit
 #   offcpu-end    a thread asleep when its snapshot ends: [off-cpu] reaches
-#                 the snapshot's end (the hit), not only the file's last record
+#                 the snapshot's end (the hit), not only the file's last record;
+#                 given before another recording, it ends there too (never
+#                 carried into another recording's time)
 #   summary       the summary puts the trigger in each thread's span
 #   same-as-files the slices are those of the files given one by one
 #   killed        a killed recorder's directory (no snapshot listed): its
@@ -140,6 +142,12 @@ t_offcpu_end() {
 		fail offcpu-end "the file alone (its last record): $alone"
 	elif [ "$(grep -c -F '[off-cpu]' "$TMP/one.tree")" -ne 1 ]; then
 		fail offcpu-end "$(grep -c -F '[off-cpu]' "$TMP/one.tree") [off-cpu] slices, expected 1"
+	elif ! mkdir -p "$TMP/other" || ! cp "$D/perf.data.2" "$TMP/other/perf.data.1" ||
+		! record_json "$TMP/other" "" "${SNAPS%%,
+    {*}" || ! convert two "$d" "$TMP/other"; then
+		fail offcpu-end "two recordings: $(first_lines "$TMP/two.err")"
+	elif ! grep -q -F '[off-cpu] [20000200000, 20050000000]' "$TMP/two.tree"; then
+		fail offcpu-end "carried into the next recording: $(grep -F '[off-cpu]' "$TMP/two.tree")"
 	else
 		ok offcpu-end
 	fi
