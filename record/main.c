@@ -360,8 +360,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		return EXIT_RUNTIME;
 	}
 	if (s->stopped_at_start)
-		diag_warn("SIG%s came while the recording was starting: it was stopped before "
-			  "anything was recorded (the trace is empty)",
+		diag_warn("SIG%s came while the recording was starting: it was stopped at once "
+			  "(the trace holds at most the program's first moments)",
 			  sigabbrev_np(s->stopped_at_start));
 	r = rec_report_write(s);
 	if (r)
