@@ -86,8 +86,10 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 /*
  * Whether the recording holds anything to convert: S's snapshots or, when
- * the session ran but settled none (perf died), a non-empty perf.data file
- * (snaptrace-convert then takes every one, as record.json lists none).
+ * perf recorded but the session settled none (perf died), a non-empty
+ * perf.data file (snaptrace-convert then takes every one, as record.json
+ * lists none). A perf that exited before recording left at most its header:
+ * nothing to convert (its files stay, named).
  * Returns 1, 0, or -1 when out of memory.
  */
 static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
@@ -97,8 +99,8 @@ static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
 
 	if (s->nsnaps)
 		return 1;
-	if (s->start_ms <= 0)
-		return 0;   /* perf's files only when perf ran (a -d directory may hold others) */
+	if (s->start_ms <= 0 || s->ready_ms <= 0)
+		return 0;   /* perf's files only when perf recorded (a -d directory may hold others) */
 	n = perfdata_scan(fe->dir, &paths);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);

@@ -438,6 +438,47 @@ t_failed_recording_kept() {
 	fi
 }
 
+# A perf that writes a perf.data header and exits before recording (as
+# "libperf: Miscounted nr_mmaps" did on an attach): exit 1 with perf's own
+# message, and no conversion is tried (nothing was recorded): no message of
+# the converter's, no trace, the directory named.
+t_perf_refused_not_converted() {
+	local rc
+	mkdir -p "$TMP/tmp3"
+	cat >"$TMP/tmp3/perf" <<'EOF2'
+#!/bin/sh
+case "$1" in
+record)
+	out=perf.data
+	while [ $# -gt 0 ]; do
+		case $1 in -o) out=$2; shift ;; -o*) out=${1#-o} ;; --output=*) out=${1#--output=} ;; esac
+		shift
+	done
+	head -c 1000 /dev/zero >"$out"
+	echo "libperf: Miscounted nr_mmaps 2 vs 1" >&2
+	exit 1 ;;
+*) exec perf "$@" ;;
+esac
+EOF2
+	chmod +x "$TMP/tmp3/perf"
+	TMPDIR="$TMP/tmp3" "$FRONT" run -o "$TMP/tmp3.fxt.gz" --trigger none --perf "$TMP/tmp3/perf" \
+		-- "$PROG" >/dev/null 2>"$TMP/tmp3.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail perf_refused_not_converted "exit $rc, expected 1"
+	elif ! grep -q "perf exited before recording" "$TMP/tmp3.err"; then
+		fail perf_refused_not_converted "perf's failure not named: $(tr '\n' '|' <"$TMP/tmp3.err")"
+	elif grep -q "snaptrace-convert\|conversion" "$TMP/tmp3.err"; then
+		fail perf_refused_not_converted "a conversion was tried: $(tr '\n' '|' <"$TMP/tmp3.err")"
+	elif [ -e "$TMP/tmp3.fxt.gz" ]; then
+		fail perf_refused_not_converted "a trace was written"
+	elif ! grep -q "stays in $TMP/tmp3/snaptrace\\." "$TMP/tmp3.err"; then
+		fail perf_refused_not_converted "the directory is not named: $(tr '\n' '|' <"$TMP/tmp3.err")"
+	else
+		ok perf_refused_not_converted
+	fi
+}
+
 t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
@@ -453,3 +494,4 @@ t_breakpoint_warned
 t_stdout_trace_only
 t_temporary_removed
 t_failed_recording_kept
+t_perf_refused_not_converted
