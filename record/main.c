@@ -384,9 +384,11 @@ static int list_symbols(const struct rec_cli *cli)
 
 	if (n < 0)
 		diag_error("%s", why);
+	else if (n == 0 && cli->rec.ncmd)
+		diag_info("%s: no function matches '%s'", cli->symbols, cli->rec.cmd[0]);
 	else if (n == 0)
-		diag_info("%s: no function matches '%s'", cli->symbols,
-			  cli->rec.ncmd ? cli->rec.cmd[0] : "");
+		diag_info("%s: expected function symbols, found none (stripped?): triggers "
+			  "need line:FILE:LINE or addr:0xHEX there", cli->symbols);
 	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
 }
 
