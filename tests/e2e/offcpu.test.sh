@@ -23,7 +23,8 @@
 # - offcpu-multi-snapshot: snaptrace-record --multi-snapshot (switch records
 #   printed ahead of the samples of their time, issue 8): converted with no
 #   time clamped, every [off-cpu] slice ends at a switch in that perf script
-#   prints (or at the recording's end); offcpu-window: the recording directory
+#   prints (or at the recording's end, or one period after it began when its
+#   switch in was lost); offcpu-window: the recording directory
 #   converted with --window 2ms,1ms holds only slices within those bounds of
 #   a hit of its record.json.
 # Every conversion's stderr must hold no message from perf script (the
@@ -221,13 +222,16 @@ multi_snapshot() {
 		FNR == NR { in_at[$1] = 1; next }
 		/^#/ { next }
 		{ t = $0; sub(/.*\[/, "", t); sub(/\].*/, "", t); split(t, be, ", "); if (be[2] > last) last = be[2] }
-		/ \[off-cpu\] \[/ { n++; end[n] = be[2] }
+		/ \[off-cpu\] \[/ { n++; beg[n] = be[1]; end[n] = be[2] }
 		END {
 			if (n < 5) { print "only " n " [off-cpu] slices"; exit 1 }
+			# a switch in lost with a wrapped ring: the slice lasts one period
 			for (i = 1; i <= n; i++)
-				if (!(end[i] in in_at) && end[i] != last) { print "an [off-cpu] slice ends at " end[i] ", no switch in"; exit 1 }
+				if (!(end[i] in in_at) && end[i] != last && end[i] - beg[i] > period) {
+					print "an [off-cpu] slice [" beg[i] ", " end[i] "] ends at no switch in"; exit 1
+				}
 			print n " [off-cpu] slices"
-		}' "$TMP/multi.ins" "$TMP/multi.tree"); then
+		}' period="$PERIOD_NS" "$TMP/multi.ins" "$TMP/multi.tree"); then
 		fail offcpu-multi-snapshot "$why"
 	else
 		echo "# offcpu-multi-snapshot: $why, each ending at a switch in"
