@@ -371,13 +371,8 @@ static int read_threads(struct reader *rd, struct json_object *root, struct reco
 	struct json_object *a;
 	size_t n;
 
-	if (member(rd, root, "", "threads", json_type_array, false, &a))
+	if (array_member(rd, root, "threads", &a, (void **)&r->threads, sizeof(*r->threads), &n))
 		return 1;
-	n = json_object_array_length(a);
-	r->threads = calloc(n ? n : 1, sizeof(*r->threads));
-	if (!r->threads) {
-		return oom(rd);
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
 		struct recording_thread *t = &r->threads[i];
@@ -399,13 +394,8 @@ static int read_hits(struct reader *rd, struct json_object *root, struct recordi
 	struct json_object *a;
 	size_t n;
 
-	if (member(rd, root, "", "hits", json_type_array, false, &a))
+	if (array_member(rd, root, "hits", &a, (void **)&r->hits, sizeof(*r->hits), &n))
 		return 1;
-	n = json_object_array_length(a);
-	r->hits = calloc(n ? n : 1, sizeof(*r->hits));
-	if (!r->hits) {
-		return oom(rd);
-	}
 	for (size_t i = 0; i < n; i++) {
 		r->nhits++;
 		if (read_hit(rd, json_object_array_get_idx(a, i), i, r->nsnapshots, &r->hits[i]))
@@ -419,13 +409,8 @@ static int read_pids(struct reader *rd, struct json_object *root, struct recordi
 	struct json_object *a;
 	size_t n;
 
-	if (member(rd, root, "", "pids", json_type_array, false, &a))
+	if (array_member(rd, root, "pids", &a, (void **)&r->pids, sizeof(*r->pids), &n))
 		return 1;
-	n = json_object_array_length(a);
-	r->pids = calloc(n ? n : 1, sizeof(*r->pids));
-	if (!r->pids) {
-		return oom(rd);
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(a, i);
 
