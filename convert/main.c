@@ -22,6 +22,7 @@
 #include "outpath.h"
 #include "numparse.h"
 #include "perfcmd.h"
+#include "perfdata.h"
 #include "pipeline.h"
 #include "ptsplit.h"
 #include "recording.h"
@@ -344,16 +345,38 @@ struct conv_input {
 };
 
 /*
+ * Whether PATH is a perf.data perf did not finish (perfdata.h: a full disk,
+ * perf killed while writing it, a file cut short since), which is then
+ * named: as an error when it is the only input (ALONE), else as a warning:
+ * it is left out and the other inputs are converted.
+ */
+static bool left_out(const char *path, bool alone)
+{
+	char why[160];
+
+	if (perfdata_check(path, why, sizeof(why)) != PERFDATA_UNFINISHED)
+		return false;
+	if (alone)
+		diag_error("%s: an unfinished perf.data: %s", path, why);
+	else
+		diag_warn("%s: left out: an unfinished perf.data: %s", path, why);
+	return true;
+}
+
+/*
  * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): each
  * argument, or every snapshot of a recording directory, whose record.json
  * goes into RECS (room for one per argument; the caller frees each read,
- * *NRECS of them). Returns an exit status.
+ * *NRECS of them); an unfinished perf.data is left out (left_out(); its
+ * snapshot then names no file, like one perf never wrote). Returns an exit
+ * status: a runtime failure when nothing is left to convert.
  */
 static int expand_inputs(char **argv, int first, int argc, struct conv_input **inputs, size_t *n,
 			 struct recording *recs, size_t *nrecs)
 {
 	char err[PATH_MAX + 256];
-	size_t cap = 0;
+	size_t cap = 0, unfinished = 0;
+	bool alone = argc - first == 1 && !recording_is_dir(argv[first]);
 
 	*inputs = NULL;
 	*n = *nrecs = 0;
@@ -378,18 +401,31 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 		}
 		for (size_t k = 0; k < count; k++) {
 			struct conv_input *in = array_grow(*inputs, &cap, *n, sizeof(*in));
+			const char *path = r ? r->snapshots[k].path : argv[i];
 
 			if (!in) {
 				diag_error("out of memory");
 				return EXIT_RUNTIME;
 			}
 			*inputs = in;
-			if (r && !r->snapshots[k].path)
+			if (!path)
 				continue;   /* a snapshot perf never wrote */
-			in[(*n)++] = (struct conv_input){ r ? r->snapshots[k].path : argv[i], r, k };
+			if (left_out(path, alone)) {
+				unfinished++;
+				if (r) {
+					free(r->snapshots[k].path);
+					r->snapshots[k].path = NULL;
+				}
+				continue;
+			}
+			in[(*n)++] = (struct conv_input){ path, r, k };
 		}
 	}
-	return EXIT_OK;
+	if (!*n && !alone)
+		diag_error("nothing left to convert: %s", unfinished ? "every perf.data given is "
+			   "unfinished (named above)" : "perf wrote none of the snapshot files "
+			   "record.json lists");
+	return *n ? EXIT_OK : EXIT_RUNTIME;
 }
 
 /* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
@@ -606,8 +642,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &inputs[i];
 
+		/* the last snapshot converted ends its recording (a later one may be left out) */
 		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
-					 in->rec && in->snapshot + 1 >= in->rec->nsnapshots);
+					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec));
 		rc = convert_input(cv, in->path, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))

@@ -50,7 +50,8 @@ enum recording_reason {
 };
 
 struct recording_snapshot {
-	char *path;            /* DIR/FILE, owned; NULL: perf never wrote it (file "") */
+	char *path;            /* DIR/FILE, owned; NULL: perf never wrote it (file ""),
+			        * or the converter left it out (an unfinished perf.data) */
 	enum recording_reason reason;
 	uint64_t time_ns;      /* perf clock when it was taken; 0: unknown */
 };

@@ -85,27 +85,31 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /*
- * Whether the recording holds anything to convert: S's snapshots or, when
- * perf recorded but the session settled none (perf died), a non-empty
- * perf.data file (snaptrace-convert then takes every one, as record.json
- * lists none). A perf that exited before recording left at most its header:
- * nothing to convert (its files stay, named).
+ * Whether the recording holds anything to convert: a snapshot perf finished
+ * or, when perf recorded but the session settled none (perf died), a
+ * perf.data file perf finished (snaptrace-convert then takes every one, as
+ * record.json lists none). A perf that exited before recording left at most
+ * its header: nothing to convert (its files stay, named).
  * Returns 1, 0, or -1 when out of memory.
  */
 static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
 {
-	char **paths;
-	int n;
+	char **paths, why[160];
+	int n, found = 0;
 
-	if (s->nsnaps)
-		return 1;
+	for (int i = 0; i < s->nsnaps; i++)
+		found |= s->snaps[i].file[0] && !s->snaps[i].problem[0];
+	if (found || s->nsnaps)
+		return found;
 	if (s->start_ms <= 0 || s->ready_ms <= 0)
 		return 0;   /* perf's files only when perf recorded (a -d directory may hold others) */
 	n = perfdata_scan(fe->dir, &paths);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		found |= perfdata_check(paths[i], why, sizeof(why)) == PERFDATA_FINISHED;
 		free(paths[i]);
+	}
 	free(paths);
-	return n > 0 ? 1 : n == -ENOMEM ? -1 : 0;
+	return n == -ENOMEM ? -1 : found;
 }
 
 /* Runs snaptrace-convert on the recording directory (its record.json says

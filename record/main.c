@@ -307,6 +307,16 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  rec_end_name(s->snaps[i].reason));
 }
 
+/* One warning per snapshot file perf did not finish (record.json marks it). */
+static void warn_unfinished(const struct rec_session *s)
+{
+	for (int i = 0; i < s->nsnaps; i++)
+		if (s->snaps[i].problem[0])
+			diag_warn("%s/%s: an unfinished perf.data, kept but not to be converted "
+				  "(record.json marks it): %s", s->outdir, s->snaps[i].file,
+				  s->snaps[i].problem);
+}
+
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
@@ -368,6 +378,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
 	if (err)
 		diag_error("%s", s->error);
+	warn_unfinished(s);
 	if (err || r)
 		return EXIT_RUNTIME;
 	print_summary(s, front_end);

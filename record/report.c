@@ -36,12 +36,16 @@
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
- *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms"}]   one per
- *                line, in time order, every file perf wrote (reason "none": a file
- *                perf switched to by itself); "time_ns" = perf clock when it was
- *                asked for (after the ring was frozen), null: unknown;
+ *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms", "problem"}]
+ *                one per line, in time order, every file perf wrote (reason "none":
+ *                a file perf switched to by itself); "time_ns" = perf clock when it
+ *                was asked for (after the ring was frozen), null: unknown;
  *                "freeze_ms" = from the request until perf stopped
- *                filling the ring (sampling), "ms" = until perf confirmed it
+ *                filling the ring (sampling), "ms" = until perf confirmed it;
+ *                "problem": null for a perf.data perf finished, else why it is
+ *                not one (common/perfdata.h: "its header was never written (zero
+ *                bytes)", "cut short inside its data section (...)", "empty"):
+ *                kept, never to be converted
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
@@ -212,9 +216,14 @@ static void write_body(FILE *f, const struct rec_session *s)
 		json_str(f, s->snaps[i].file);
 		fprintf(f, ", \"reason\": \"%s\"", rec_end_name(s->snaps[i].reason));
 		json_time(f, "time_ns", s->snaps[i].time_ns);
-		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f}",
+		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f, \"problem\": ",
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
+		if (s->snaps[i].problem[0])
+			json_str(f, s->snaps[i].problem);
+		else
+			fputs("null", f);
+		fputc('}', f);
 	}
 	fprintf(f, "%s  \"end\": \"%s\",\n  \"end_ns\": ", s->nsnaps ? "\n  ],\n" : "],\n",
 		rec_end_name(s->end));

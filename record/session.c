@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include "array.h"
 #include "diag.h"
 #include "perfclock.h"
+#include "perfdata.h"
 #include "procfs.h"
 
 #define READY_TIMEOUT_MS 30000
@@ -570,14 +570,32 @@ static bool perf_status_failed(int status)
 
 static void perf_failed(struct rec_session *s, const char *what);
 
+/* Checks each file perf wrote (perfdata.h): one it did not finish (a full
+ * disk, perf killed while writing it) gets its problem, which record.json
+ * shows. Returns how many got one. */
+static int check_snaps(struct rec_session *s)
+{
+	char path[PATH_MAX];
+	int n = 0;
+
+	for (int i = 0; i < s->nsnaps; i++) {
+		struct rec_snap *sn = &s->snaps[i];
+
+		if (!sn->file[0])
+			continue;
+		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, sn->file);
+		n += perfdata_check(path, sn->problem, sizeof(sn->problem)) != PERFDATA_FINISHED;
+	}
+	return n;
+}
+
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
 	bool taken = !s->o->multi_snapshot && s->nsnaps > 0;
 	double t0 = rec_now_ms();
 	struct rec_snap *sn = NULL;
-	char path[PATH_MAX];
-	struct stat st;
+	int unfinished;
 
 	if (rec_perf_clock_now(&s->end_ns))
 		s->end_ns = 0;
@@ -609,6 +627,7 @@ static int finish(struct rec_session *s)
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
+	unfinished = check_snaps(s);
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
 		return -EIO;
@@ -619,12 +638,12 @@ static int finish(struct rec_session *s)
 				 "(it printed no Dump line for it)", i + 1);
 			return -ENODATA;
 		}
-		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
-		if (stat(path, &st) || st.st_size == 0) {
-			snprintf(s->error, sizeof(s->error), "perf wrote no data into %.400s",
-				 path);
-			return -ENODATA;
-		}
+	}
+	if (unfinished) {
+		snprintf(s->error, sizeof(s->error), "perf did not finish %d of the %d snapshot "
+			 "files in %.400s (named below; record.json marks them)", unfinished,
+			 s->nsnaps, s->outdir);
+		return -ENODATA;
 	}
 	if (!s->nsnaps) {
 		snprintf(s->error, sizeof(s->error), "perf wrote no snapshot into %.400s",
@@ -673,13 +692,18 @@ static void perf_failed(struct rec_session *s, const char *what)
 	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail;
 	char full[800];
 	struct statvfs vfs;
-	int lines = 0;
+	int lines = 0, kept = 0, unfinished = 0;
 
 	/* a full disk is named first: perf's own words for it may have scrolled away */
 	if (strstr(log, strerror(ENOSPC)) || (!statvfs(s->outdir, &vfs) && vfs.f_bavail == 0)) {
+		for (int i = 0; i < s->nsnaps; i++) {
+			kept += s->snaps[i].file[0] && !s->snaps[i].problem[0];
+			unfinished += s->snaps[i].problem[0] != 0;
+		}
 		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
-			 "file%s perf completed %s kept", s->outdir, strerror(ENOSPC), what,
-			 s->nsnaps, s->nsnaps == 1 ? "" : "s", s->nsnaps == 1 ? "is" : "are");
+			 "file%s perf completed %s kept; %d it did not finish%s", s->outdir,
+			 strerror(ENOSPC), what, kept, kept == 1 ? "" : "s", kept == 1 ? "is" : "are",
+			 unfinished, unfinished ? " (named below)" : "");
 		what = full;
 	}
 

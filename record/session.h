@@ -54,6 +54,8 @@ struct rec_snap {
 	double requested_ms, done_ms; /* CLOCK_MONOTONIC */
 	double frozen_ms;             /* perf's ring stopped (sampling), else requested_ms */
 	uint64_t time_ns;             /* perf clock when it was asked for; 0: unknown */
+	char problem[160];            /* why the file is no finished perf.data (perfdata.h:
+				       * "cut short inside its data section ..."), "": it is */
 };
 
 struct rec_thread_info {
