@@ -701,9 +701,9 @@ static void perf_failed(struct rec_session *s, const char *what)
 			unfinished += s->snaps[i].problem[0] != 0;
 		}
 		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
-			 "file%s perf completed %s kept; %d it did not finish%s", s->outdir,
-			 strerror(ENOSPC), what, kept, kept == 1 ? "" : "s", kept == 1 ? "is" : "are",
-			 unfinished, unfinished ? " (named below)" : "");
+			 "file%s perf completed %s kept%s", s->outdir, strerror(ENOSPC), what, kept,
+			 kept == 1 ? "" : "s", kept == 1 ? "is" : "are", unfinished ?
+			 ", those it did not finish are marked (named below)" : "");
 		what = full;
 	}
 

@@ -50,6 +50,12 @@ snaps() {
 		"$1/record.json"
 }
 
+# snap_problem DIR FILE: the "problem" record.json gives snapshot FILE: null
+# for a perf.data perf finished, else why it is not one (without quotes).
+snap_problem() {
+	sed -n "s/^ *{\"file\": \"$2\", .*\"problem\": \"*\([^\"]*\)\"*}.*/\1/p" "$1/record.json"
+}
+
 # convert_snaps DIR FILE...: converts snapshot files of DIR into
 # DIR/t.fxt.gz (messages in DIR/convert.log).
 convert_snaps() {

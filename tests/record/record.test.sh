@@ -26,7 +26,7 @@ target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
 trigger_storm storm_interrupt short_lived_targets attached_targets_exit grandchildren_end
-newline_in_dir disk_full addr_zero rebuilt_binary arm_after hot_trigger_lookback
+newline_in_dir disk_full cut_snapshot unfinished_snapshot addr_zero rebuilt_binary arm_after hot_trigger_lookback
 hot_trigger_multi no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
@@ -905,11 +905,14 @@ t_hot_trigger() {
 	hot_lookback hot_trigger_multi --multi-snapshot --duration 2
 }
 
-# A disk that fills during --multi-snapshot: exit 1 naming ENOSPC, no
-# "Broken pipe", record.json lists the files written and they convert.
+# A disk that fills during --multi-snapshot: exit 1 naming ENOSPC first, no
+# "Broken pipe"; record.json lists every file perf wrote, each either a
+# perf.data perf finished (perf reads it: `perf evlist`) or marked with its
+# problem and named in a warning; the directory converts what is good,
+# naming each file left out, and fails (exit 1) only when nothing is good.
 t_disk_full() {
-	local m="$TMP/full" d="$TMP/full/rec" rc bad f
-	local -a all=()
+	local m="$TMP/full" d="$TMP/full/rec" rc crc bad f p
+	local -a good=() unfinished=()
 	if [ "$(id -u)" -ne 0 ] || ! mkdir -p "$m" ||
 		! mount -t tmpfs -o size=2m tmpfs "$m" 2>/dev/null; then
 		skip disk_full "cannot mount a small tmpfs (needs root)"
@@ -919,24 +922,187 @@ t_disk_full() {
 		"$PROG" storm 1000 >/dev/null 2>"$TMP/full.err"
 	rc=$?
 	bad=$(snaps_ok "$d")
-	for f in $(snaps "$d"); do all+=("$d/$f"); done
+	for f in $(snaps "$d"); do
+		p=$(snap_problem "$d" "$f")
+		if [ "$p" = null ]; then
+			good+=("$f")
+			perf evlist -f -i "$d/$f" >/dev/null 2>"$TMP/full-evlist.err" ||
+				bad+="$f is listed as finished, perf cannot read it: $(head -n 1 "$TMP/full-evlist.err"); "
+		else
+			unfinished+=("$f")
+			grep -q -F "warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): $p" \
+				"$TMP/full.err" || bad+="$f is marked '$p' but not named; "
+		fi
+	done
+	"$CONVERT" -q "$d" -o "$TMP/full.fxt.gz" >/dev/null 2>"$TMP/full-conv.err"
+	crc=$?
+	for f in "${unfinished[@]}"; do
+		grep -q -F "warning: $d/$f: left out: an unfinished perf.data: " "$TMP/full-conv.err" ||
+			bad+="the conversion does not name $f as left out; "
+	done
 	if [ $rc -ne 1 ]; then
 		fail disk_full "exit $rc, expected 1: $(tl 2 "$TMP/full.err")"
 	elif ! grep -q "^snaptrace-record: $d: No space left on device (ENOSPC)" "$TMP/full.err"; then
 		fail disk_full "ENOSPC not named first: $(head -n 1 "$TMP/full.err")"
 	elif grep -qi "broken pipe" "$TMP/full.err"; then
 		fail disk_full "Broken pipe warnings: $(grep -ci "broken pipe" "$TMP/full.err")"
-	elif [ ${#all[@]} -eq 0 ]; then
+	elif [ $((${#good[@]} + ${#unfinished[@]})) -eq 0 ]; then
 		fail disk_full "record.json lists no snapshot: $(head -c 300 "$d/record.json")"
 	elif [ -n "$bad" ]; then
 		fail disk_full "$bad"
-	elif ! "$CONVERT" -q "${all[@]}" -o "$TMP/full.fxt.gz" 2>"$TMP/full-conv.err" ||
-		! "$CONVERT" --dump=slices "$TMP/full.fxt.gz" | grep -q ' main$'; then
-		fail disk_full "the snapshots do not convert: $(tl 2 "$TMP/full-conv.err")"
+	elif [ $((${#good[@]} + ${#unfinished[@]})) -ne "$(grep -c '^ *{"file": "[^"]' "$d/record.json")" ]; then
+		fail disk_full "a snapshot without \"problem\": $(grep '^ *{"file": ' "$d/record.json" | head -n 2)"
+	elif [ ${#good[@]} -eq 0 ] && { [ $crc -ne 1 ] || [ -e "$TMP/full.fxt.gz" ] ||
+		! grep -q "nothing left to convert" "$TMP/full-conv.err"; }; then
+		fail disk_full "no finished snapshot, yet the conversion exits $crc: $(tl 2 "$TMP/full-conv.err")"
+	elif [ ${#good[@]} -gt 0 ] && { [ $crc -ne 0 ] ||
+		[ "$(grep -c -v ': left out: an unfinished perf.data: ' "$TMP/full-conv.err")" -ne 0 ] ||
+		! "$CONVERT" --dump=slices "$TMP/full.fxt.gz" | grep -q ' main$'; }; then
+		fail disk_full "the ${#good[@]} finished snapshots do not convert (exit $crc): $(tl 2 "$TMP/full-conv.err")"
 	else
 		ok disk_full
 	fi
 	umount "$m"
+}
+
+# u64_at FILE OFFSET: the little-endian u64 at OFFSET of FILE.
+u64_at() {
+	od -A n -t u8 -j "$2" -N 8 "$1" | tr -d ' '
+}
+
+# A snapshot file cut short on purpose (perf.data's struct perf_file_header:
+# attrs at 24/32, data at 40/48), at every place perf writes: inside the
+# header, a header never written (zero bytes), inside the attributes, the
+# data section, the feature section table and the last feature section.
+# Converting the directory leaves it out with one warning naming the file
+# and the place (perf's own warnings on the others may follow), and its trace is that of the other snapshots given as
+# files, which is read back (main, work_leaf); no marker names the file; the
+# file alone is an error (exit 1) naming it; a directory of such files only
+# converts nothing (exit 1).
+t_cut_snapshot() {
+	local d="$TMP/cut" f2 c kind at want rc all=0 ao asz dof dsz size e
+	local -a files good
+	if ! "$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- \
+		"$PROG" hits 3 300 >/dev/null 2>"$TMP/cut.err" || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
+		fail cut_snapshot "expected 3 snapshots or more: $(tl 2 "$TMP/cut.err") $(snaps "$d" | tr '\n' ' ')"
+		return
+	fi
+	files=($(snaps "$d"))
+	f2=${files[1]}
+	good=("${files[@]:0:1}" "${files[@]:2}")
+	if ! slices_of "$d" "${good[@]}" >"$TMP/cut.want" || ! grep -q ' main$' "$TMP/cut.want" ||
+		! grep -q ' work_leaf$' "$TMP/cut.want"; then
+		fail cut_snapshot "the finished snapshots do not convert to main and work_leaf: $(tl 2 "$d/convert.log")"
+		return
+	fi
+	ao=$(u64_at "$d/$f2" 24) asz=$(u64_at "$d/$f2" 32) dof=$(u64_at "$d/$f2" 40)
+	dsz=$(u64_at "$d/$f2" 48) size=$(stat -c %s "$d/$f2")
+	for c in "header:50:cut short inside its header" \
+		"never:0:its header was never written (zero bytes)" \
+		"attributes:$((ao + asz / 2)):cut short inside its attributes" \
+		"data:$((dof + dsz / 2)):cut short inside its data section" \
+		"table:$((dof + dsz + 8)):cut short inside its feature sections" \
+		"features:$((size - 1)):cut short inside its feature sections"; do
+		kind=${c%%:*} at=${c#*:} want=${at#*:} at=${at%%:*} e="$TMP/cut-$kind"
+		rm -rf "$e"
+		cp -r "$d" "$e"
+		if [ "$kind" = never ]; then
+			dd if=/dev/zero of="$e/$f2" bs=104 count=1 conv=notrunc 2>/dev/null
+		else
+			truncate -s "$at" "$e/$f2"
+		fi
+		"$CONVERT" -q "$e" -o "$e.fxt.gz" >/dev/null 2>"$e.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			fail "cut_snapshot/$kind" "exit $rc: $(tl 2 "$e.err")"
+		elif [ "$(grep -c ': left out: ' "$e.err")" -ne 1 ] ||
+			! grep -q -F "snaptrace-convert: warning: $e/$f2: left out: an unfinished perf.data: $want" "$e.err"; then
+			fail "cut_snapshot/$kind" "expected one warning '$want': $(tl 3 "$e.err")"
+		elif ! "$CONVERT" --dump=slices "$e.fxt.gz" | grep -v -F -e '[trigger]' -e '[snapshot]' |
+			diff -q - "$TMP/cut.want" >/dev/null; then
+			fail "cut_snapshot/$kind" "the slices are not those of ${good[*]}"
+		elif "$CONVERT" --dump=records "$e.fxt.gz" | grep -q -F "\"$f2\"" ||
+			! "$CONVERT" --dump=records "$e.fxt.gz" | grep -q -F "snapshot_file:string=\"${files[0]}\""; then
+			fail "cut_snapshot/$kind" "the markers name $f2, or not ${files[0]}"
+		elif "$CONVERT" -q "$e/$f2" -o "$e-alone.fxt.gz" >/dev/null 2>"$e-alone.err" ||
+			[ "$(wc -l <"$e-alone.err")" -ne 1 ] || [ -e "$e-alone.fxt.gz" ] ||
+			! grep -q -F "snaptrace-convert: $e/$f2: an unfinished perf.data: $want" "$e-alone.err"; then
+			fail "cut_snapshot/$kind" "alone: not one error naming it: $(tl 2 "$e-alone.err")"
+		else
+			continue
+		fi
+		all=1
+	done
+	for c in "${files[@]}"; do
+		truncate -s 50 "$TMP/cut-header/$c"
+	done
+	"$CONVERT" -q "$TMP/cut-header" -o "$TMP/cut-none.fxt.gz" >/dev/null 2>"$TMP/cut-none.err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ -e "$TMP/cut-none.fxt.gz" ] ||
+		[ "$(grep -c ': left out: an unfinished perf.data: ' "$TMP/cut-none.err")" -ne ${#files[@]} ] ||
+		! tail -n 1 "$TMP/cut-none.err" | grep -q '^snaptrace-convert: nothing left to convert: '; then
+		fail cut_snapshot "every snapshot cut: exit $rc (expected 1): $(tl 2 "$TMP/cut-none.err")"
+	elif [ $all = 0 ]; then
+		ok cut_snapshot
+	fi
+}
+
+# A perf that does not finish two of its snapshot files (a stand-in cuts
+# the second one in half and zeroes the third one's header before perf's
+# Dump line reaches the recorder): the front end exits 1; the recorder names
+# both (error and a warning each), record.json marks them ("problem") and
+# no other; the trace of the others is written and read back (main); the
+# conversion names the two it left out; the recording is kept.
+t_unfinished_snapshot() {
+	local d="$TMP/unfin" w="$TMP/unfin-perf" rc f bad="" n=0
+	cat >"$w" <<'EOF'
+#!/bin/bash
+[ "$1" = record ] || exec perf "$@"
+exec perf "$@" 2> >(n=0
+	while IFS= read -r l; do
+		case $l in
+		*"[ perf record: Dump "*)
+			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
+			[ $n -eq 2 ] && truncate -s $(($(stat -c %s "$f") / 2)) "$f"
+			[ $n -eq 3 ] && dd if=/dev/zero of="$f" bs=104 count=1 conv=notrunc 2>/dev/null ;;
+		esac
+		printf '%s\n' "$l"
+	done >&2)
+EOF
+	chmod +x "$w"
+	"$FRONT" run -q --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" --multi-snapshot --min-interval 0 \
+		--arm-after 0 -- "$PROG" hits 4 300 >/dev/null 2>"$TMP/unfin.err"
+	rc=$?
+	for f in $(snaps "$d"); do
+		n=$((n + 1))
+		case "$n:$(snap_problem "$d" "$f")" in
+		"2:cut short inside its data section (ending at byte "*) ;;
+		"3:its header was never written (zero bytes)") ;;
+		[23]:* | *:[!n]*) bad+="snapshot $n ($f): '$(snap_problem "$d" "$f")'; " ;;
+		esac
+		case $n in 2 | 3)
+			grep -q -F "snaptrace: warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): " \
+				"$TMP/unfin.err" || bad+="the recorder does not name $f; "
+			grep -q -F "snaptrace-convert: warning: $d/$f: left out: an unfinished perf.data: " \
+				"$TMP/unfin.err" || bad+="the converter does not name $f; " ;;
+		esac
+	done
+	if [ $rc -ne 1 ]; then
+		fail unfinished_snapshot "exit $rc, expected 1: $(tl 3 "$TMP/unfin.err")"
+	elif [ $n -lt 4 ]; then
+		fail unfinished_snapshot "expected 4 snapshots or more, record.json lists $n"
+	elif [ -n "$bad" ]; then
+		fail unfinished_snapshot "$bad"
+	elif ! grep -q "^snaptrace: perf did not finish 2 of the $n snapshot files in $d (named below; record.json marks them)$" \
+		"$TMP/unfin.err"; then
+		fail unfinished_snapshot "no error counting them: $(head -n 2 "$TMP/unfin.err" | tr '\n' '|')"
+	elif ! "$CONVERT" --dump=slices "$TMP/unfin.fxt.gz" | grep -q ' main$'; then
+		fail unfinished_snapshot "the trace of the other snapshots has no main: $(tl 3 "$TMP/unfin.err")"
+	elif ! grep -q "the recording stays in $d" "$TMP/unfin.err"; then
+		fail unfinished_snapshot "the recording is not named: $(tl 2 "$TMP/unfin.err")"
+	else
+		ok unfinished_snapshot
+	fi
 }
 
 # A binary rebuilt between recording and conversion: the build ids in the
@@ -1001,6 +1167,8 @@ t_attached_targets_exit
 t_grandchildren_end
 t_newline_in_dir
 t_disk_full
+t_cut_snapshot
+t_unfinished_snapshot
 t_addr_zero
 t_rebuilt_binary
 t_arm_after
