@@ -105,7 +105,7 @@ static enum perfdata_state verdict(int fd, const unsigned char *h, size_t n, uin
 				   char *why, size_t size)
 {
 	unsigned char table[FEAT_BITS * SECTION_SIZE];
-	bool big = n >= 8 && !memcmp(h, magic_be, 8), zero = true;
+	bool big = !memcmp(h, magic_be, n < 8 ? n : 8), zero = true;
 	uint64_t hsize, nfeat = 0, feat_at, feat_end;
 	struct region r[3];
 	const struct region *cut;
