@@ -20,6 +20,11 @@
 #   killed        a killed recorder's directory (no snapshot listed): its
 #                 perf.data files are converted
 #   names         text without a comm column: threads get record.json's names
+#   unfinished    a snapshot file perf did not finish (its header never
+#                 written) is left out with one warning naming it, listed or
+#                 found in a killed recorder's directory; the snapshot before
+#                 it then ends the recording ([off-cpu] not carried into the
+#                 next one); no marker names the file; nothing left: exit 1
 #   errors        no record.json: exit 2; a bad one: exit 1; one line naming
 #                 the file and what was expected; no output left
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -218,6 +223,46 @@ t_names() {
 	fi
 }
 
+# perf.data.2 is a perf.data whose header perf never wrote (zero bytes: a
+# full disk, perf killed while writing it): left out, perf.data.1 is the
+# recording's last snapshot.
+t_unfinished() {
+	local d="$TMP/unfin" k="$TMP/unfin-killed" o="$TMP/unfin-other" warn
+	mkdir -p "$d" "$k" "$o"
+	cp "$D/perf.data.2" "$o/perf.data.1"
+	record_json "$o" "" "${SNAPS%%,
+    {*}"
+	cp "$D/perf.data.1" "$d/"
+	head -c 4096 /dev/zero >"$d/perf.data.2"
+	record_json "$d" "$HITS" "$SNAPS"
+	cp "$d"/perf.data.* "$k/"
+	record_json "$k" "" ""
+	sed -i 's/"end": "interrupt", "end_ns": 20090000000/"end": "none", "end_ns": null/' "$k/record.json"
+	warn="snaptrace-convert: warning: %s/perf.data.2: left out: an unfinished perf.data: its header was never written (zero bytes)"
+	if ! convert unfin "$d" "$o" || ! convert unfin-killed "$k"; then
+		fail unfinished "conversion failed: $(first_lines "$TMP/unfin.err") $(first_lines "$TMP/unfin-killed.err")"
+	elif [ "$(grep -c 'warning:' "$TMP/unfin.err")" -ne 1 ] || ! grep -q -x -F "$(printf "$warn" "$d")" "$TMP/unfin.err" ||
+		! grep -q -x -F "$(printf "$warn" "$k")" "$TMP/unfin-killed.err"; then
+		fail unfinished "expected one warning naming perf.data.2: $(first_lines "$TMP/unfin.err")"
+	elif ! grep -q -F '[off-cpu] [20000200000, 20050000000]' "$TMP/unfin.tree"; then
+		fail unfinished "carried into the next recording: $(grep -F '[off-cpu]' "$TMP/unfin.tree")"
+	elif grep -q -F 'perf.data.2' "$TMP/unfin.records" ||
+		! grep -q -F 'snapshot_file:string="perf.data.1"' "$TMP/unfin.records"; then
+		fail unfinished "markers: $(grep -F 'snapshot_file' "$TMP/unfin.records" | tr '\n' '|')"
+	elif ! cmp -s <(grep -v -F -e '[off-cpu]' -e '[trigger' -e '[snapshot' "$TMP/unfin-killed.tree") \
+		<(grep -v -F -e '[off-cpu]' "$TMP/alone.tree"); then
+		fail unfinished "killed: the slices are not those of perf.data.1 alone"
+	elif rm "$d/perf.data.1" && head -c 4096 /dev/zero >"$d/perf.data.1" &&
+		"$CONVERT" "$d" -o "$TMP/unfin-none.fxt" >/dev/null 2>"$TMP/unfin-none.err"; then
+		fail unfinished "every snapshot unfinished: exit 0"
+	elif [ -e "$TMP/unfin-none.fxt" ] ||
+		! tail -n 1 "$TMP/unfin-none.err" | grep -q -x "snaptrace-convert: nothing left to convert: every perf.data given is unfinished (named above)"; then
+		fail unfinished "every snapshot unfinished: $(first_lines "$TMP/unfin-none.err")"
+	else
+		ok unfinished
+	fi
+}
+
 # expect_error NAME DIR STATUS PATTERN: the conversion of DIR exits STATUS
 # with one line matching PATTERN, and leaves no output.
 expect_error() {
@@ -261,4 +306,5 @@ t_summary
 t_same_as_files
 t_killed
 t_names
+t_unfinished
 t_errors
