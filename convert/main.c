@@ -422,7 +422,8 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 		}
 	}
 	if (!*n && !alone)
-		diag_error("nothing left to convert: %s", unfinished ? "every perf.data given is "
+		diag_error("%s%snothing left to convert: %s", argc - first == 1 ? argv[first] : "",
+			   argc - first == 1 ? ": " : "", unfinished ? "every perf.data given is "
 			   "unfinished (named above)" : "perf wrote none of the snapshot files "
 			   "record.json lists");
 	return *n ? EXIT_OK : EXIT_RUNTIME;

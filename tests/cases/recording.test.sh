@@ -25,8 +25,9 @@
 #                 found in a killed recorder's directory; the snapshot before
 #                 it then ends the recording ([off-cpu] not carried into the
 #                 next one); no marker names the file; nothing left: exit 1
-#   errors        no record.json: exit 2; a bad one: exit 1; one line naming
-#                 the file and what was expected; no output left
+#   errors        no record.json: exit 2; a bad one, or one whose snapshots
+#                 perf never wrote: exit 1; one line naming the file and what
+#                 was expected; no output left
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 need_convert recording
 
@@ -256,7 +257,7 @@ t_unfinished() {
 		"$CONVERT" "$d" -o "$TMP/unfin-none.fxt" >/dev/null 2>"$TMP/unfin-none.err"; then
 		fail unfinished "every snapshot unfinished: exit 0"
 	elif [ -e "$TMP/unfin-none.fxt" ] ||
-		! tail -n 1 "$TMP/unfin-none.err" | grep -q -x "snaptrace-convert: nothing left to convert: every perf.data given is unfinished (named above)"; then
+		! tail -n 1 "$TMP/unfin-none.err" | grep -q -x "snaptrace-convert: $d: nothing left to convert: every perf.data given is unfinished (named above)"; then
 		fail unfinished "every snapshot unfinished: $(first_lines "$TMP/unfin-none.err")"
 	else
 		ok unfinished
@@ -293,6 +294,10 @@ t_errors() {
 	record_json "$d" "$HITS" "${SNAPS/perf.data.2/perf.data.7}"
 	expect_error missing-file "$d" 1 \
 		"^snaptrace-convert: $d/record.json: snapshots\[1\]: expected the snapshot file $d/perf.data.7, found none$" || all=1
+	record_json "$d" "" '
+    {"file": "", "reason": "trigger", "time_ns": 20050100000}'
+	expect_error none-written "$d" 1 \
+		"^snaptrace-convert: $d: nothing left to convert: perf wrote none of the snapshot files record.json lists$" || all=1
 	head -c 300 "$D/record.json" >"$d/record.json"
 	expect_error cut-short "$d" 1 \
 		"^snaptrace-convert: $d/record.json:7: expected the JSON of snaptrace-record's report, found the end of the file \(cut short\?\)$" || all=1

@@ -1040,7 +1040,7 @@ t_cut_snapshot() {
 	rc=$?
 	if [ $rc -ne 1 ] || [ -e "$TMP/cut-none.fxt.gz" ] ||
 		[ "$(grep -c ': left out: an unfinished perf.data: ' "$TMP/cut-none.err")" -ne ${#files[@]} ] ||
-		! tail -n 1 "$TMP/cut-none.err" | grep -q '^snaptrace-convert: nothing left to convert: '; then
+		! tail -n 1 "$TMP/cut-none.err" | grep -q "^snaptrace-convert: $TMP/cut-header: nothing left to convert: "; then
 		fail cut_snapshot "every snapshot cut: exit $rc (expected 1): $(tl 2 "$TMP/cut-none.err")"
 	elif [ $all = 0 ]; then
 		ok cut_snapshot
