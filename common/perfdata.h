@@ -38,9 +38,9 @@ enum perfdata_state {
  * perf_file_header, either byte order): reads the header and the feature
  * section table, at most 4 KiB, never the data. Returns what it found; for
  * every state but PERFDATA_FINISHED, WHY (SIZE bytes) holds one phrase
- * without the path, e.g. "cut short inside its data section (the file ends
- * at byte 100000, the section at byte 458968)", "its header was never
- * written (zero bytes)", "empty", "No such file or directory".
+ * without the path, e.g. "cut short inside its data section (ending at byte
+ * 458968; the file ends at byte 100000)", "its header was never written
+ * (zero bytes)", "empty", "No such file or directory".
  */
 enum perfdata_state perfdata_check(const char *path, char *why, size_t size);
 
