@@ -27,6 +27,23 @@ need_convert() {
 	fi
 }
 
+# perf_data_stub FILE: a perf.data for stand-in perfs: the header of perf's
+# struct perf_file_header (little-endian: no attribute, 8 bytes of data at
+# 104, no feature) and its data, all there, so the converter takes it as a
+# perf.data perf finished and runs perf on it.
+perf_data_stub() {
+	local v i
+	{
+		printf 'PERFILE2'
+		for v in 104 136 104 0 104 8; do
+			for ((i = 0; i < 8; i++)); do
+				printf "\\$(printf %03o $((v >> (8 * i) & 255)))"
+			done
+		done
+		head -c 56 /dev/zero
+	} >"$1"
+}
+
 # check_perf_command NAME KIND DATA: the perf script command line the
 # converter runs on DATA (text path, one range; seen through a perf that
 # logs its arguments), less -i DATA, is what `snaptrace-convert

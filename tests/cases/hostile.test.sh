@@ -169,8 +169,7 @@ perf_force() {
 	case "\$1" in evlist) echo "cycles:u" ;; script) cat "$TMP/force.txt" ;; esac
 	EOF
 	chmod +x "$fake"
-	printf 'PERFILE2' >"$TMP/perf.data"
-	head -c 600 /dev/zero >>"$TMP/perf.data"
+	perf_data_stub "$TMP/perf.data"
 	if ! "$CONVERT" -q --perf "$fake" "$TMP/perf.data" -o "$TMP/force.fxt" 2>"$TMP/force.err"; then
 		fail perf-force "exit $?: $(first_lines "$TMP/force.err")"
 	elif [ "$(grep -c -- ' -f ' "$TMP/force.args")" -ne "$(wc -l <"$TMP/force.args")" ] ||

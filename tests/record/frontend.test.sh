@@ -207,21 +207,11 @@ t_output_checked_first() {
 	fi
 }
 
-# le64 N: N as 8 little-endian bytes.
-le64() {
-	local i
-	for ((i = 0; i < 8; i++)); do
-		printf "\\$(printf %03o $(($1 >> (8 * i) & 255)))"
-	done
-}
-
 # A helper program that cannot be run is named with the reason (a failed exec
-# says why on the stderr its caller captures: common/run.c). The input is a
-# perf.data header whose data (8 bytes) is all there: perf would be run.
+# says why on the stderr its caller captures: common/run.c).
 t_missing_perf_reason() {
 	local rc
-	{ printf 'PERFILE2'; le64 104; le64 136; le64 104; le64 0; le64 104; le64 8
-	  head -c 56 /dev/zero; } >"$TMP/fake.data"
+	perf_data_stub "$TMP/fake.data"
 	"$FRONT" convert --perf "$TMP/no-such-perf" "$TMP/fake.data" -o "$TMP/fake.fxt" \
 		>/dev/null 2>"$TMP/noperf.err"
 	rc=$?
