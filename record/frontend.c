@@ -84,6 +84,23 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
+/* The number of non-empty perf.data* files perf left in DIR, of which
+ * *FINISHED are perf.data files perf finished (perfdata.h); -1 when out of
+ * memory. */
+static int perf_files(const char *dir, int *finished)
+{
+	char **paths, why[160];
+	int n = perfdata_scan(dir, &paths);
+
+	*finished = 0;
+	for (int i = 0; i < n; i++) {
+		*finished += perfdata_check(paths[i], why, sizeof(why)) == PERFDATA_FINISHED;
+		free(paths[i]);
+	}
+	free(paths);
+	return n == -ENOMEM ? -1 : n < 0 ? 0 : n;
+}
+
 /*
  * Whether the recording holds anything to convert: a snapshot perf finished
  * or, when perf recorded but the session settled none (perf died), a
@@ -94,8 +111,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
  */
 static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
 {
-	char **paths, why[160];
-	int n, found = 0;
+	int found = 0;
 
 	for (int i = 0; i < s->nsnaps; i++)
 		found |= s->snaps[i].file[0] && !s->snaps[i].problem[0];
@@ -103,13 +119,7 @@ static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
 		return found;
 	if (s->start_ms <= 0 || s->ready_ms <= 0)
 		return 0;   /* perf's files only when perf recorded (a -d directory may hold others) */
-	n = perfdata_scan(fe->dir, &paths);
-	for (int i = 0; i < n; i++) {
-		found |= perfdata_check(paths[i], why, sizeof(why)) == PERFDATA_FINISHED;
-		free(paths[i]);
-	}
-	free(paths);
-	return n == -ENOMEM ? -1 : found;
+	return perf_files(fe->dir, &found) < 0 ? -1 : found > 0;
 }
 
 /* Runs snaptrace-convert on the recording directory (its record.json says
@@ -170,13 +180,15 @@ static int convert(struct rec_frontend *fe, int sigfd)
 int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, int status,
 			int sigfd)
 {
-	int n = has_data(fe, s), conv = 0;
+	int n = has_data(fe, s), conv = 0, finished;
 
 	if (n > 0)
 		conv = convert(fe, sigfd);
 	if (n <= 0) {
-		/* nothing to convert: remove the temporary directory if empty, else name it */
-		if (fe->temporary && rmdir(fe->dir))
+		/* nothing to convert: remove the temporary directory if empty, else name
+		 * it, as a -d directory holding what a failed perf left */
+		if (fe->temporary ? rmdir(fe->dir) != 0 :
+		    status != EXIT_OK && perf_files(fe->dir, &finished) != 0)
 			diag_error("what perf wrote stays in %s", fe->dir);
 		return n < 0 ? EXIT_RUNTIME : status;
 	}
