@@ -626,8 +626,8 @@ static int finish(struct rec_session *s)
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
-	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	unfinished = check_snaps(s);
+	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
 		return -EIO;
