@@ -74,6 +74,7 @@ static const struct {
 #define OUT_BUFFER (1u << 20)     /* perf's stdout buffer: fewer writes into the pipe */
 #define STRINGS_MIN 1024          /* initial string table slots (power of two) */
 #define THREADS_MIN 64            /* initial thread table slots (power of two) */
+#define CALL_SITES 16             /* call sites kept per thread (the newest) */
 
 /* A string already sent: perf's pointer, a copy to notice reuse, its id. */
 struct sent_string {
@@ -82,12 +83,22 @@ struct sent_string {
 	uint32_t id;
 };
 
-/* A thread's time of its last record (for TICK). */
-struct thread_time {
+/* A symbol's bytes at their run-time addresses, as perf resolved an
+ * address in them: [lo, hi), named by string ids SYM and DSO. */
+struct extent {
+	uint64_t lo, hi;
+	uint32_t sym, dso;
+};
+
+/* A thread: the time of its last record (for TICK), and the symbols its
+ * last calls came from (where its returns go back to), newest last. */
+struct thread_state {
 	bool taken;                /* the slot holds TID */
 	bool used;                 /* TIME is the time of the thread's last record */
-	int32_t tid;
+	int32_t tid, pid;
 	uint64_t time;
+	uint32_t nsites;           /* calls in SITES, the newest at nsites - 1 */
+	struct extent sites[CALL_SITES];
 };
 
 /* Filled in by perf when it loads the filter. */
@@ -97,7 +108,7 @@ struct state {
 	struct sent_string *strings;    /* open addressing by pointer */
 	size_t nstrings, capstrings;
 	uint32_t next_id;
-	struct thread_time *threads;    /* open addressing by tid */
+	struct thread_state *threads;    /* open addressing by tid */
 	size_t nthreads, capthreads;
 	size_t pending;                 /* __fpending(stdout) after our last record */
 	const char *event;              /* the last sample's event name (perf's string) */
@@ -186,13 +197,13 @@ static uint32_t string_id(struct state *s, const char *str)
 }
 
 /* Returns TID's entry (a new one has used = false), or NULL on failure. */
-static struct thread_time *thread_of(struct state *s, int32_t tid)
+static struct thread_state *thread_of(struct state *s, int32_t tid)
 {
 	size_t i;
 
 	if (2 * (s->nthreads + 1) > s->capthreads) {
 		size_t cap = s->capthreads ? s->capthreads * 2 : THREADS_MIN;
-		struct thread_time *t = malloc(cap * sizeof(*t));
+		struct thread_state *t = malloc(cap * sizeof(*t));
 
 		if (!t)
 			return NULL;
@@ -214,7 +225,7 @@ static struct thread_time *thread_of(struct state *s, int32_t tid)
 		if (s->threads[i].tid == tid)
 			return &s->threads[i];
 	s->nthreads++;
-	s->threads[i] = (struct thread_time){ .taken = true, .tid = tid };
+	s->threads[i] = (struct thread_state){ .taken = true, .tid = tid };
 	return &s->threads[i];
 }
 
@@ -290,17 +301,64 @@ int stop(void *data, void *ctx)
 	return rc;
 }
 
-/* Does a jump from FROM (perf's resolution of the sample's ip) to the
- * sample's addr stay inside FROM's symbol? The target's address in FROM's
- * dso is FROM's plus the jump's distance; inside the symbol's bounds it is
- * in the same map, symbol and dso, which perf would resolve it to: no
- * resolve_addr() (a symbol lookup, a fifth of perf's time) is needed. */
-static bool jump_within(const struct perf_dlfilter_sample *sample,
-			const struct perf_dlfilter_al *from)
+/* The extent of AL's symbol, AL being perf's resolution of IP, into *E
+ * (without ids). Returns false when AL has no symbol or IP is past its
+ * end (perf then prints an offset from the map). */
+static bool extent_of(const struct perf_dlfilter_al *al, uint64_t ip, struct extent *e)
 {
-	uint64_t to = from->addr + (sample->addr - sample->ip);
+	if (!al->sym || al->addr < al->sym_start || al->addr >= al->sym_end)
+		return false;
+	e->lo = ip - (al->addr - al->sym_start);
+	e->hi = e->lo + (al->sym_end - al->sym_start);
+	return true;
+}
 
-	return from->sym && to >= from->sym_start && to < from->sym_end;
+static bool in_extent(const struct extent *e, uint64_t addr)
+{
+	return addr - e->lo < e->hi - e->lo;
+}
+
+/* LOC for ADDR inside extent E: what perf's resolution of ADDR is. Within
+ * one resolved symbol an address is in the same map, symbol and dso, which
+ * perf would resolve it to; so no resolve_addr() (a symbol lookup, a fifth
+ * of perf's time) is needed. */
+static void loc_in(const struct extent *e, uint64_t addr, struct binrec_loc *loc)
+{
+	*loc = (struct binrec_loc){ .ip = addr, .symoff = addr - e->lo, .sym = e->sym, .dso = e->dso };
+}
+
+/* A return of thread T to ADDR: drops the call sites above the newest one
+ * ADDR is in, and that one (a longjmp or an exception returns past some);
+ * all of them when ADDR is in none. */
+static void return_to(struct thread_state *t, uint64_t addr)
+{
+	uint32_t n = t->nsites;
+
+	while (n && !in_extent(&t->sites[n - 1], addr))
+		n--;
+	t->nsites = n ? n - 1 : 0;
+}
+
+/* A call of thread T from extent E: keeps it for the return (the oldest
+ * site goes when the table is full). */
+static void call_from(struct thread_state *t, const struct extent *e)
+{
+	if (t->nsites == CALL_SITES) {
+		memmove(t->sites, t->sites + 1, (CALL_SITES - 1) * sizeof(t->sites[0]));
+		t->nsites--;
+	}
+	t->sites[t->nsites++] = *e;
+}
+
+/* Forgets what every thread's records let the next ones leave out or take
+ * over: perf printed something in between (a decode error, a switch
+ * record, a trace start or end). */
+static void forget_threads(struct state *s)
+{
+	for (size_t i = 0; i < s->capthreads; i++) {
+		s->threads[i].used = false;
+		s->threads[i].nsites = 0;
+	}
 }
 
 int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
@@ -308,9 +366,10 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	struct state *s = data;
 	const struct perf_dlfilter_al *from, *to = NULL;
 	struct binrec_branch rec;
-	struct thread_time *tt;
+	struct thread_state *tt;
+	struct extent fe;
 	uint32_t flags;
-	bool jump;
+	bool jump, have_fe, within;
 
 	if (s->failed || !sample->addr_correlates_sym)
 		return 0;
@@ -325,16 +384,21 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 		return 0;
 	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
 	from = perf_dlfilter_fns.resolve_ip(ctx);
-	if (!from || !(jump && jump_within(sample, from)))
-		to = perf_dlfilter_fns.resolve_addr(ctx);
 	if (!from || !(tt = thread_of(s, sample->tid)))
 		return 0;
-	/* perf printed something since our last record (a decode error, a
-	 * switch record): the thread's next record may not be skipped. */
 	if (__fpending(stdout) != s->pending)
-		for (size_t i = 0; i < s->capthreads; i++)
-			s->threads[i].used = false;
-	if (jump && (!to || (from->sym == to->sym && from->dso == to->dso))) {
+		forget_threads(s);
+	if (tt->pid != sample->pid) {	/* a tid of another process now */
+		tt->pid = sample->pid;
+		tt->used = false;
+		tt->nsites = 0;
+	}
+	have_fe = extent_of(from, sample->ip, &fe);
+	within = have_fe && in_extent(&fe, sample->addr);
+	if (jump && !within)
+		to = perf_dlfilter_fns.resolve_addr(ctx);
+	if (jump && (within || !to || (from->sym == to->sym && from->dso == to->dso))) {
+		/* a jump within one function */
 		struct binrec_tick tick = { { BINREC_MARK, BINREC_TICK, sizeof(tick) },
 					    sample->pid, sample->tid, sample->time };
 
@@ -350,15 +414,31 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	rec.time = sample->time;
 	rec.pid = sample->pid;
 	rec.tid = sample->tid;
-	if (!to || !loc_of(s, from, sample->ip, &rec.from, NULL, 0) ||
-	    !loc_of(s, to, sample->addr, &rec.to, from, rec.from.dso))
+	if (!loc_of(s, from, sample->ip, &rec.from, NULL, 0))
 		return 0;
+	fe.sym = rec.from.sym;
+	fe.dso = rec.from.dso;
+	if (within) {
+		loc_in(&fe, sample->addr, &rec.to);
+	} else if ((flags & CONV_F_POP) && tt->nsites &&
+		   in_extent(&tt->sites[tt->nsites - 1], sample->addr)) {
+		loc_in(&tt->sites[tt->nsites - 1], sample->addr, &rec.to);
+	} else {
+		if (!to)
+			to = perf_dlfilter_fns.resolve_addr(ctx);
+		if (!to || !loc_of(s, to, sample->addr, &rec.to, from, rec.from.dso))
+			return 0;
+	}
 	rec.comm = string_id(s, from->comm);
 	if (s->failed)
 		return 0;
 	put(s, &rec, sizeof(rec));
 	tt->used = true;
 	tt->time = sample->time;
+	if (flags & CONV_F_POP)
+		return_to(tt, sample->addr);
+	if ((flags & CONV_F_PUSH) && have_fe)
+		call_from(tt, &fe);
 	return 1;
 }
 
