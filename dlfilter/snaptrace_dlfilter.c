@@ -75,6 +75,7 @@ static const struct {
 #define STRINGS_MIN 1024          /* initial string table slots (power of two) */
 #define THREADS_MIN 64            /* initial thread table slots (power of two) */
 #define CALL_SITES 16             /* call sites kept per thread (the newest) */
+#define SYMS 16                   /* symbols kept per thread (power of two) */
 
 /* A string already sent: perf's pointer, a copy to notice reuse, its id. */
 struct sent_string {
@@ -90,15 +91,26 @@ struct extent {
 	uint32_t sym, dso;
 };
 
-/* A thread: the time of its last record (for TICK), and the symbols its
- * last calls came from (where its returns go back to), newest last. */
+/* A symbol a thread's samples were resolved to, with perf's strings. */
+struct known_sym {
+	struct extent e;           /* hi = lo: a free slot */
+	const char *sym, *dso;     /* perf's strings */
+};
+
+/* A thread: the time of its last record (for TICK), the symbol its last
+ * resolved sample was in, the symbols its last calls came from (where its
+ * returns go back to; newest last) and those its calls went to. */
 struct thread_state {
 	bool taken;                /* the slot holds TID */
 	bool used;                 /* TIME is the time of the thread's last record */
 	int32_t tid, pid;
 	uint64_t time;
+	const char *comm;          /* perf's comm string of the thread's last record */
+	uint32_t comm_id;          /* its string id */
+	struct extent here;        /* hi = lo: none; ids valid */
 	uint32_t nsites;           /* calls in SITES, the newest at nsites - 1 */
 	struct extent sites[CALL_SITES];
+	struct known_sym syms[SYMS];  /* by the hash of the symbol's start */
 };
 
 /* Filled in by perf when it loads the filter. */
@@ -243,24 +255,21 @@ static uint32_t conv_flags(uint32_t flags)
 	return 0;
 }
 
-/* Fills LOC from perf's resolved location AL of IP; BEFORE (or NULL) is a
- * location filled before, its dso's id BEFORE_DSO. Returns false when
+/* Fills LOC from perf's resolved location AL of IP. Returns false when
  * perf's text would show an offset the filter cannot compute. */
 static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t ip,
-		   struct binrec_loc *loc, const struct perf_dlfilter_al *before,
-		   uint32_t before_dso)
+		   struct binrec_loc *loc)
 {
 	loc->ip = ip;
 	loc->symoff = 0;
 	loc->sym = 0;
-	if (al && al->sym) {
+	if (al->sym) {
 		if (al->addr < al->sym_start || al->addr >= al->sym_end)
 			return false;	/* perf's map-relative fallback offset */
 		loc->symoff = al->addr - al->sym_start;
 		loc->sym = string_id(s, al->sym);
 	}
-	/* a branch within one dso looks its name up once */
-	loc->dso = !al ? 0 : before && al->dso == before->dso ? before_dso : string_id(s, al->dso);
+	loc->dso = string_id(s, al->dso);
 	return true;
 }
 
@@ -350,15 +359,73 @@ static void call_from(struct thread_state *t, const struct extent *e)
 	t->sites[t->nsites++] = *e;
 }
 
+/* The slot of thread T's symbols for a symbol starting at LO. */
+static struct known_sym *sym_slot(struct thread_state *t, uint64_t lo)
+{
+	return &t->syms[hash64(lo) & (SYMS - 1)];
+}
+
+/* Forgets what thread T's records let the next ones take over. */
+static void forget_thread(struct thread_state *t)
+{
+	t->used = false;
+	t->comm = NULL;
+	t->here.lo = t->here.hi = 0;
+	t->nsites = 0;
+	memset(t->syms, 0, sizeof(t->syms));
+}
+
+/* The symbol of AL, perf's resolution of ADDR, with its ids in *E, and
+ * ADDR's location in LOC: thread T's symbol when it has it (perf's strings
+ * of a mapped dso stay while it is mapped), else looked up and kept.
+ * Returns false as loc_of() does; *E is without a symbol (hi = lo) when AL
+ * has none. */
+static bool symbol_of(struct state *s, struct thread_state *t, const struct perf_dlfilter_al *al,
+		      uint64_t addr, struct extent *e, struct binrec_loc *loc)
+{
+	struct known_sym *k = NULL;
+
+	e->lo = e->hi = 0;
+	if (extent_of(al, addr, e)) {
+		k = sym_slot(t, e->lo);
+		if (k->e.lo == e->lo && k->e.hi == e->hi && k->sym == al->sym && k->dso == al->dso) {
+			*e = k->e;
+			loc_in(e, addr, loc);
+			return true;
+		}
+	}
+	if (!loc_of(s, al, addr, loc))
+		return false;
+	if (k && !s->failed) {
+		e->sym = loc->sym;
+		e->dso = loc->dso;
+		*k = (struct known_sym){ *e, al->sym, al->dso };
+	}
+	return true;
+}
+
 /* Forgets what every thread's records let the next ones leave out or take
  * over: perf printed something in between (a decode error, a switch
  * record, a trace start or end). */
 static void forget_threads(struct state *s)
 {
-	for (size_t i = 0; i < s->capthreads; i++) {
-		s->threads[i].used = false;
-		s->threads[i].nsites = 0;
-	}
+	for (size_t i = 0; i < s->capthreads; i++)
+		if (s->threads[i].taken)
+			forget_thread(&s->threads[i]);
+}
+
+/* Writes a TICK of thread T at the sample's time unless its last record
+ * was at that time. Returns 1 (perf drops the sample). */
+static int tick(struct state *s, struct thread_state *t, const struct perf_dlfilter_sample *sample)
+{
+	struct binrec_tick rec = { { BINREC_MARK, BINREC_TICK, sizeof(rec) },
+				   sample->pid, sample->tid, sample->time };
+
+	if (!t->used || t->time != sample->time)
+		put(s, &rec, sizeof(rec));
+	t->used = true;
+	t->time = sample->time;
+	return 1;
 }
 
 int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
@@ -367,9 +434,9 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	const struct perf_dlfilter_al *from, *to = NULL;
 	struct binrec_branch rec;
 	struct thread_state *tt;
-	struct extent fe;
+	struct extent *here;
 	uint32_t flags;
-	bool jump, have_fe, within;
+	bool jump, within;
 
 	if (s->failed || !sample->addr_correlates_sym)
 		return 0;
@@ -380,56 +447,60 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	if (!s->event_is_branches)
 		return 0;
 	flags = conv_flags(sample->flags);
-	if (!flags)
-		return 0;
-	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
-	from = perf_dlfilter_fns.resolve_ip(ctx);
-	if (!from || !(tt = thread_of(s, sample->tid)))
+	if (!flags || !(tt = thread_of(s, sample->tid)))
 		return 0;
 	if (__fpending(stdout) != s->pending)
 		forget_threads(s);
-	if (tt->pid != sample->pid) {	/* a tid of another process now */
+	if (tt->pid != sample->pid) {	/* another process with this tid now */
+		forget_thread(tt);
 		tt->pid = sample->pid;
-		tt->used = false;
-		tt->nsites = 0;
 	}
-	have_fe = extent_of(from, sample->ip, &fe);
-	within = have_fe && in_extent(&fe, sample->addr);
+	here = &tt->here;
+	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
+	/* A jump inside the symbol of the thread's last resolved sample: it
+	 * ran from there to here without any other branch (a call, a return,
+	 * a syscall would have been resolved), so no exec or map change came
+	 * in between and perf would resolve both ends to that symbol. */
+	if (jump && in_extent(here, sample->ip) && in_extent(here, sample->addr))
+		return tick(s, tt, sample);
+	from = perf_dlfilter_fns.resolve_ip(ctx);
+	if (!from)
+		return 0;
+	if (tt->comm != from->comm) {	/* an exec (or the first sample): other maps */
+		forget_thread(tt);
+		tt->comm = from->comm;
+		tt->comm_id = string_id(s, from->comm);
+	}
+	if (!symbol_of(s, tt, from, sample->ip, here, &rec.from))
+		return 0;
+	within = in_extent(here, sample->addr);
 	if (jump && !within)
 		to = perf_dlfilter_fns.resolve_addr(ctx);
-	if (jump && (within || !to || (from->sym == to->sym && from->dso == to->dso))) {
-		/* a jump within one function */
-		struct binrec_tick tick = { { BINREC_MARK, BINREC_TICK, sizeof(tick) },
-					    sample->pid, sample->tid, sample->time };
-
-		if (!tt->used || tt->time != sample->time)
-			put(s, &tick, sizeof(tick));
-		tt->used = true;
-		tt->time = sample->time;
-		return 1;
-	}
-	memset(&rec, 0, sizeof(rec));
+	if (jump && (within || !to || (from->sym == to->sym && from->dso == to->dso)))
+		return tick(s, tt, sample);	/* a jump within one function */
 	rec.h = (struct binrec_header){ BINREC_MARK, BINREC_BRANCH, sizeof(rec) };
 	rec.flags = flags;
 	rec.time = sample->time;
 	rec.pid = sample->pid;
 	rec.tid = sample->tid;
-	if (!loc_of(s, from, sample->ip, &rec.from, NULL, 0))
-		return 0;
-	fe.sym = rec.from.sym;
-	fe.dso = rec.from.dso;
+	rec.pad = 0;
 	if (within) {
-		loc_in(&fe, sample->addr, &rec.to);
+		loc_in(here, sample->addr, &rec.to);
 	} else if ((flags & CONV_F_POP) && tt->nsites &&
 		   in_extent(&tt->sites[tt->nsites - 1], sample->addr)) {
 		loc_in(&tt->sites[tt->nsites - 1], sample->addr, &rec.to);
+	} else if ((flags & CONV_F_CALL) && in_extent(&sym_slot(tt, sample->addr)->e, sample->addr)) {
+		/* a call to a function's start: a symbol the thread was in */
+		loc_in(&sym_slot(tt, sample->addr)->e, sample->addr, &rec.to);
 	} else {
+		struct extent e;
+
 		if (!to)
 			to = perf_dlfilter_fns.resolve_addr(ctx);
-		if (!to || !loc_of(s, to, sample->addr, &rec.to, from, rec.from.dso))
+		if (!to || !symbol_of(s, tt, to, sample->addr, &e, &rec.to))
 			return 0;
 	}
-	rec.comm = string_id(s, from->comm);
+	rec.comm = tt->comm_id;
 	if (s->failed)
 		return 0;
 	put(s, &rec, sizeof(rec));
@@ -437,8 +508,8 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	tt->time = sample->time;
 	if (flags & CONV_F_POP)
 		return_to(tt, sample->addr);
-	if ((flags & CONV_F_PUSH) && have_fe)
-		call_from(tt, &fe);
+	if ((flags & CONV_F_PUSH) && here->hi != here->lo)
+		call_from(tt, here);
 	return 1;
 }
 
