@@ -132,9 +132,18 @@ struct state {
  * pending after it (to notice perf's own writes in between). */
 static void put(struct state *s, const void *rec, size_t len)
 {
-	if (fwrite_unlocked(rec, 1, len, stdout) != len)	/* perf prints on this thread only */
+	FILE *f = stdout;
+
+	/* Into the buffer's room directly (glibc's FILE, as putc_unlocked
+	 * does; fwrite's own overhead was most of a record's cost), else
+	 * through fwrite (perf prints on this thread only). */
+	if (f->_IO_write_ptr && (size_t)(f->_IO_buf_end - f->_IO_write_ptr) >= len) {
+		memcpy(f->_IO_write_ptr, rec, len);
+		f->_IO_write_ptr += len;
+	} else if (fwrite_unlocked(rec, 1, len, f) != len) {
 		s->failed = true;
-	s->pending = __fpending(stdout);
+	}
+	s->pending = __fpending(f);
 }
 
 static bool grow_strings(struct state *s)
@@ -419,7 +428,7 @@ static void forget_threads(struct state *s)
 static int tick(struct state *s, struct thread_state *t, const struct perf_dlfilter_sample *sample)
 {
 	struct binrec_tick rec = { { BINREC_MARK, BINREC_TICK, sizeof(rec) },
-				   sample->pid, sample->tid, sample->time };
+				   sample->pid, sample->tid, 0, sample->time };
 
 	if (!t->used || t->time != sample->time)
 		put(s, &rec, sizeof(rec));
