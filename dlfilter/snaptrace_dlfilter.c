@@ -134,10 +134,12 @@ static void put(struct state *s, const void *rec, size_t len)
 {
 	FILE *f = stdout;
 
-	/* Into the buffer's room directly (glibc's FILE, as putc_unlocked
-	 * does; fwrite's own overhead was most of a record's cost), else
-	 * through fwrite (perf prints on this thread only). */
-	if (f->_IO_write_ptr && (size_t)(f->_IO_buf_end - f->_IO_write_ptr) >= len) {
+	/* Into the buffer's room directly, as glibc's putc_unlocked does (its
+	 * room for writing ends at _IO_write_end, which is where the pointer
+	 * is outside of put mode; fwrite's own overhead was most of a record's
+	 * cost), else through fwrite (perf prints on this thread only). */
+	if (f->_IO_write_ptr < f->_IO_write_end &&
+	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= len) {
 		memcpy(f->_IO_write_ptr, rec, len);
 		f->_IO_write_ptr += len;
 	} else if (fwrite_unlocked(rec, 1, len, f) != len) {
@@ -414,8 +416,7 @@ static bool symbol_of(struct state *s, struct thread_state *t, const struct perf
 }
 
 /* Forgets what every thread's records let the next ones leave out or take
- * over: perf printed something in between (a decode error, a switch
- * record, a trace start or end). */
+ * over. */
 static void forget_threads(struct state *s)
 {
 	for (size_t i = 0; i < s->capthreads; i++)
@@ -458,7 +459,10 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	flags = conv_flags(sample->flags);
 	if (!flags || !(tt = thread_of(s, sample->tid)))
 		return 0;
-	if (__fpending(stdout) != s->pending)
+	/* perf printed something since our last record (a decode error, a
+	 * switch record, a trace start or end), or a syscall, through which
+	 * any thread of a process maps, unmaps or execs */
+	if (__fpending(stdout) != s->pending || (flags & (CONV_F_SYSCALL | CONV_F_SYSRET)))
 		forget_threads(s);
 	if (tt->pid != sample->pid) {	/* another process with this tid now */
 		forget_thread(tt);
@@ -517,8 +521,8 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	tt->time = sample->time;
 	if (flags & CONV_F_POP)
 		return_to(tt, sample->addr);
-	if ((flags & CONV_F_PUSH) && here->hi != here->lo)
-		call_from(tt, here);
+	if ((flags & CONV_F_PUSH & ~CONV_F_SYSCALL) && here->hi != here->lo)
+		call_from(tt, here);	/* a syscall's return is resolved: it may exec */
 	return 1;
 }
 
