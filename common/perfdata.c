@@ -334,3 +334,75 @@ out:
 	close(fd);
 	return err ? err : rc;
 }
+
+/* Reads a u32 at *AT within [.., END) of FD into *V and moves *AT past it.
+ * Returns 0 or a negative errno (-EIO: past END). */
+static int read_u32(int fd, uint64_t *at, uint64_t end, uint32_t *v)
+{
+	unsigned char b[4];
+	int err;
+
+	if (end - *at < 4)
+		return -EIO;
+	err = pread_all(fd, b, 4, *at);
+	if (err)
+		return err;
+	*v = le32(b);
+	*at += 4;
+	return 0;
+}
+
+int perfdata_event_names(const char *path, char *buf, size_t size)
+{
+	struct perfdata_header h;
+	uint64_t at = 0, end, len = 0;
+	uint32_t nr, attr_size;
+	size_t used = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (size)
+		buf[0] = 0;
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err)
+		err = perfdata_feature(fd, &h, PERFDATA_FEAT_EVENT_DESC, &at, &len);
+	end = at + len;
+	/* u32 nr, u32 attr_size; per event: the attr, u32 nr_ids, the name
+	 * (u32 length, NUL-padded bytes), the ids (u64 each) */
+	if (!err)
+		err = read_u32(fd, &at, end, &nr);
+	if (!err)
+		err = read_u32(fd, &at, end, &attr_size);
+	for (uint32_t i = 0; !err && i < nr; i++) {
+		uint32_t nr_ids, name_len;
+		char name[256];
+		size_t n;
+
+		if (end - at < attr_size) {
+			err = -EIO;
+			break;
+		}
+		at += attr_size;
+		err = read_u32(fd, &at, end, &nr_ids);
+		if (!err)
+			err = read_u32(fd, &at, end, &name_len);
+		if (err || end - at < name_len + 8ull * nr_ids) {
+			err = err ? err : -EIO;
+			break;
+		}
+		n = name_len < sizeof(name) - 1 ? name_len : sizeof(name) - 1;
+		err = pread_all(fd, name, n, at);
+		name[n] = 0;
+		at += name_len + 8ull * nr_ids;
+		n = strlen(name);
+		if (!err && used + n + 2 <= size) {
+			memcpy(buf + used, name, n);
+			used += n;
+			buf[used++] = '\n';
+			buf[used] = 0;
+		}
+	}
+	close(fd);
+	return err;
+}

@@ -26,6 +26,7 @@ int perfdata_scan(const char *dir, char ***paths);
 /* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
 enum perfdata_feature {
 	PERFDATA_FEAT_BUILD_ID = 2,
+	PERFDATA_FEAT_EVENT_DESC = 12,
 	PERFDATA_FEAT_BITS = 256,     /* the size of the header's bitmap */
 };
 
@@ -114,5 +115,17 @@ const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err);
  */
 int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, const char *path),
 		      void *arg, char *errbuf, size_t errlen);
+
+/*
+ * The names of the events the perf.data at PATH recorded, from its
+ * HEADER_EVENT_DESC feature ("cpu-clock", "sched:sched_switch",
+ * "intel_pt//u"): what `perf evlist -i PATH` prints, one a line, into BUF
+ * (SIZE bytes, NUL-terminated; names past its end are left out). Returns 0;
+ * -ENOENT when the file has no such feature (the pipe format; perf must
+ * be asked); -EINVAL or -EIO as perfdata_header_read() and
+ * perfdata_feature() return them, also -EIO for a damaged section; or
+ * another negative errno.
+ */
+int perfdata_event_names(const char *path, char *buf, size_t size);
 
 #endif

@@ -406,6 +406,32 @@ EOF
 	else
 		ok "$case"
 	fi
+	# What the converter reads of a synthesized PT perf.data without perf
+	# (common/perfdata.c: its events' names, its build ids) is what perf
+	# evlist and perf buildid-list print.
+	case=perfdata-as-perf
+	why=
+	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" \
+		"$SNAPTRACE_TOP/tests/e2e/perfdata_dump.c" "$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
+		why="cannot compile: $(first_lines "$TMP/cc.err")"
+	else
+		for what in events:evlist buildids:buildid-list; do
+			"$real" "${what#*:}" -f -i "$TMP/$name.data" 2>/dev/null | grep -v '^#' >"$TMP/$case.perf"
+			if ! "$TMP/perfdata_dump" "${what%%:*}" "$TMP/$name.data" >"$TMP/$case.ours" 2>"$TMP/$case.err"; then
+				why="${what%%:*}: $(first_lines "$TMP/$case.err")"
+			elif ! cmp -s "$TMP/$case.perf" "$TMP/$case.ours"; then
+				why="${what%%:*} differ (< perf, > ours): $(diff "$TMP/$case.perf" "$TMP/$case.ours" | head -n 4 | tr '\n' '|')"
+			elif [ "${what%%:*}" = events ] && ! grep -q '^intel_pt' "$TMP/$case.ours"; then
+				why="no intel_pt event: $(first_lines "$TMP/$case.ours")"
+			fi
+			[ -n "$why" ] && break
+		done
+	fi
+	if [ -n "$why" ]; then
+		fail "$case" "$why"
+	else
+		ok "$case"
+	fi
 	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
 	check_perf_command perf-command-branches branches "$TMP/$name.data"
 else

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of common/perfdata's reader of perf.data headers and build
- * ids, on files written here byte by byte as perf lays them out: the
+ * Unit tests of common/perfdata's reader of perf.data headers, event
+ * names and build ids, on files written here byte by byte as perf lays
+ * them out: the HEADER_EVENT_DESC feature (names perf evlist prints), the
  * HEADER_BUILD_ID feature (with and without a size in misc), MMAP2 records
  * of perf record --buildid-mmap (an AUXTRACE record's data skipped on the
  * way), the pipe format's build id records; and hostile files: each of
@@ -322,6 +323,94 @@ static void test_garbage(void)
 	}
 }
 
+/* HEADER_EVENT_DESC of two events, "cpu-clock" (two ids) and
+ * "sched:sched_switch" (one), after an empty data section. */
+static void make_event_desc_file(struct file *f)
+{
+	static const char *names[] = { "cpu-clock", "sched:sched_switch" };
+	unsigned char attr[136] = { 0 };
+	uint32_t u;
+	size_t table, sec;
+
+	f->len = 0;
+	put_file_header(f, 104, 0, 1u << 12);
+	table = f->len;
+	put64(f, 0);
+	put64(f, 0);
+	sec = f->len;
+	u = 2;
+	put(f, &u, 4);
+	u = sizeof(attr);
+	put(f, &u, 4);
+	for (int i = 0; i < 2; i++) {
+		char name[32] = { 0 };
+
+		put(f, attr, sizeof(attr));
+		u = 2 - (uint32_t)i;	/* ids */
+		put(f, &u, 4);
+		u = 32;			/* the name, NUL-padded */
+		put(f, &u, 4);
+		strcpy(name, names[i]);
+		put(f, name, 32);
+		for (uint32_t k = 0; k < 2 - (uint32_t)i; k++)
+			put64(f, 1000 + k);
+	}
+	put_at64(f, table, sec);
+	put_at64(f, table + 8, f->len - sec);
+}
+
+/* Writes the first LEN bytes of F and reads its event names into NAMES. */
+static int read_names(const struct file *f, size_t len, char *names, size_t size)
+{
+	const char *path = unit_tmp("events.data");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write(fd, f->b, len) != (ssize_t)len) {
+		if (fd >= 0)
+			close(fd);
+		return -999;
+	}
+	close(fd);
+	return perfdata_event_names(path, names, size);
+}
+
+static void test_event_names(void)
+{
+	struct file f;
+	char names[256], small[16];
+
+	make_event_desc_file(&f);
+	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), 0);
+	CHECK_STR_EQ(names, "cpu-clock\nsched:sched_switch\n");
+	/* a buffer too small for the second name keeps the first */
+	CHECK_INT_EQ(read_names(&f, f.len, small, sizeof(small)), 0);
+	CHECK_STR_EQ(small, "cpu-clock\n");
+	/* no such feature: perf must be asked */
+	make_mmap2_file(&f);
+	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), -ENOENT);
+	make_pipe_file(&f);
+	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), -ENOENT);
+	/* cut anywhere, or any byte 0xff: names of the file, or an error */
+	make_event_desc_file(&f);
+	for (size_t len = 0; len < f.len; len++) {
+		int rc = read_names(&f, len, names, sizeof(names));
+
+		if (rc == 0 || (rc != -EIO && rc != -EINVAL))
+			UNIT_FAIL("cut at %zu: %d, \"%s\"", len, rc, names);
+	}
+	for (size_t at = 0; at < f.len; at++) {
+		unsigned char was = f.b[at];
+		int rc;
+
+		f.b[at] = 0xff;
+		rc = read_names(&f, f.len, names, sizeof(names));
+		if (rc == 0 && strcmp(names, "cpu-clock\nsched:sched_switch\n") &&
+		    !strstr(names, "\xff"))
+			UNIT_FAIL("byte %zu: \"%s\"", at, names);
+		f.b[at] = was;
+	}
+}
+
 /* The data section and the feature sections, read back from a file. */
 static void test_header_feature(void)
 {
@@ -355,6 +444,7 @@ int main(void)
 	UNIT_RUN(test_cut);
 	UNIT_RUN(test_garbage);
 	UNIT_RUN(test_header_feature);
+	UNIT_RUN(test_event_names);
 	unit_tmp_fini();
 	return unit_exit();
 }
