@@ -182,18 +182,26 @@ static int collect(void *arg, const char *hex, const char *path)
 	return 0;
 }
 
-/* Writes F (its first LEN bytes) and reads its build ids into G. */
-static int read_ids(const struct file *f, size_t len, struct got *g, char *why, size_t whylen)
+/* Writes the first LEN bytes of F to the scratch file perf.data. Returns
+ * its path, or NULL when it cannot. */
+static const char *write_file(const struct file *f, size_t len)
 {
 	const char *path = unit_tmp("perf.data");
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool written = fd >= 0 && write(fd, f->b, len) == (ssize_t)len;
 
-	if (fd < 0 || write(fd, f->b, len) != (ssize_t)len) {
-		if (fd >= 0)
-			close(fd);
+	if (fd >= 0)
+		close(fd);
+	return written ? path : NULL;
+}
+
+/* Writes F (its first LEN bytes) and reads its build ids into G. */
+static int read_ids(const struct file *f, size_t len, struct got *g, char *why, size_t whylen)
+{
+	const char *path = write_file(f, len);
+
+	if (!path)
 		return -999;
-	}
-	close(fd);
 	memset(g, 0, sizeof(*g));
 	why[0] = 0;
 	return perfdata_buildids(path, collect, g, why, whylen);
@@ -362,16 +370,9 @@ static void make_event_desc_file(struct file *f)
 /* Writes the first LEN bytes of F and reads its event names into NAMES. */
 static int read_names(const struct file *f, size_t len, char *names, size_t size)
 {
-	const char *path = unit_tmp("events.data");
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	const char *path = write_file(f, len);
 
-	if (fd < 0 || write(fd, f->b, len) != (ssize_t)len) {
-		if (fd >= 0)
-			close(fd);
-		return -999;
-	}
-	close(fd);
-	return perfdata_event_names(path, names, size);
+	return path ? perfdata_event_names(path, names, size) : -999;
 }
 
 static void test_event_names(void)
