@@ -525,6 +525,7 @@ int main(int argc, char **argv)
 	struct conv_driver *cv;
 	struct conv_opts copts;
 	struct srcline *sl = NULL;
+	char buildid_why[512] = "";	/* the first input whose build ids cannot be read */
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
@@ -576,9 +577,11 @@ int main(int argc, char **argv)
 			if (e == -ENOMEM) {
 				srcline_free(sl);
 				sl = NULL;	/* out of memory, below */
-			} else if (e) {
-				diag_warn("%s: cannot read its build ids: %s; no source lines, as no "
-					  "binary can be checked", inputs[i].path, why);
+			} else if (e && !buildid_why[0]) {
+				/* said once the trace is written: a file perf cannot
+				 * read either fails the conversion with perf's words */
+				snprintf(buildid_why, sizeof(buildid_why), "%s: cannot read its "
+					 "build ids: %s", inputs[i].path, why);
 			}
 		}
 	}
@@ -622,6 +625,8 @@ int main(int argc, char **argv)
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 	} else {
+		if (buildid_why[0])
+			diag_warn("%s; no source lines, as no binary can be checked", buildid_why);
 		summary(&o, cv, sl, bytes);
 	}
 	conv_driver_free(cv);
