@@ -194,10 +194,22 @@ static bool cache_find(const char *path, const char *key, char *text, size_t siz
 	return found;
 }
 
+/* Is LINE of the cache about the binary at EXE (its key ends " EXE\t")? */
+static bool cache_line_of(const char *line, const char *exe)
+{
+	const char *tab = strchr(line, '\t');
+	size_t n = strlen(exe);
+
+	return tab && (size_t)(tab - line) > n && tab[-(long)n - 1] == ' ' &&
+	       !strncmp(tab - n, exe, n);
+}
+
 /* Writes KEY TEXT as the newest line of the cache file PATH in DIR, with
- * up to CACHE_LINES - 1 of its other lines (through a temporary renamed
- * over it: readers see the old file or the new). Failures are ignored. */
-static void cache_store(const char *dir, const char *path, const char *key, const char *text)
+ * up to CACHE_LINES - 1 of its lines about other binaries than EXE
+ * (through a temporary renamed over it: readers see the old file or the
+ * new). Failures are ignored. */
+static void cache_store(const char *dir, const char *path, const char *exe, const char *key,
+			const char *text)
 {
 	char tmp[PATH_MAX], line[CACHE_LINE], *nl;
 	char *lines[CACHE_LINES] = { NULL };
@@ -221,7 +233,7 @@ static void cache_store(const char *dir, const char *path, const char *key, cons
 	}
 	in = fopen(path, "re");
 	while (in && n < CACHE_LINES - 1 && fgets(line, sizeof(line), in))
-		if ((nl = strchr(line, '\n')) && strncmp(line, key, strlen(key)))
+		if ((nl = strchr(line, '\n')) && !cache_line_of(line, exe))
 			lines[n++] = strdup(line);
 	if (in)
 		fclose(in);
@@ -255,6 +267,6 @@ int perf_version_of(const char *perf, struct perf_version *v)
 		return -1;
 	perf_version_parse(out, v);
 	if (cached)
-		cache_store(dir, file, key, v->text);
+		cache_store(dir, file, exe, key, v->text);
 	return 0;
 }

@@ -63,7 +63,7 @@ const char *perf_feature_option(enum perf_feature f);
  * PATH) into *V, as `PERF --version` says, that program run once per
  * binary (its start-up costs ~20 ms of CPU): the answer is kept in
  * $XDG_CACHE_HOME/snaptrace/perf-versions (default ~/.cache), one line
- * per binary, keyed by its device, inode, size, modification and change
+ * per binary path (at most 16, the latest), keyed by its device, inode, size, modification and change
  * times and the kernel's release (a wrapper script that picks a perf by
  * kernel); a cache that cannot be read or written is done without. A
  * stale answer can only cost time: a perf that refuses an option it was
