@@ -6,7 +6,7 @@
  * for a recording whose own list of them is missing (its recorder was
  * killed, or perf died first); a file's header, its feature sections and
  * its records; the build ids it names (what `perf buildid-list` prints,
- * without perf's start-up: docs/design.md "Source lines").
+ * without perf's start-up: docs/design.md "The converter").
  */
 #ifndef SNAPTRACE_PERFDATA_H
 #define SNAPTRACE_PERFDATA_H
