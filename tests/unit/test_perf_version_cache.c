@@ -38,26 +38,10 @@ static const char *stand_in(const char *name, const char *version)
 	return path;
 }
 
-/* How many times the stand-in NAME ran. */
-static int runs(const char *name)
+/* The lines of the file at PATH (0 when there is none). */
+static int count_lines(const char *path)
 {
-	char path[300], line[64];
-	FILE *f;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "%s.runs", unit_tmp(name));
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		n++;
-	if (f)
-		fclose(f);
-	return n;
-}
-
-/* Lines of the cache file. */
-static int cache_lines(void)
-{
-	FILE *f = fopen(unit_tmp("cache/snaptrace/perf-versions"), "r");
+	FILE *f = fopen(path, "r");
 	char line[1024];
 	int n = 0;
 
@@ -66,6 +50,21 @@ static int cache_lines(void)
 	if (f)
 		fclose(f);
 	return n;
+}
+
+/* How many times the stand-in NAME ran. */
+static int runs(const char *name)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s.runs", unit_tmp(name));
+	return count_lines(path);
+}
+
+/* Lines of the cache file. */
+static int cache_lines(void)
+{
+	return count_lines(unit_tmp("cache/snaptrace/perf-versions"));
 }
 
 static void test_once_per_binary(void)
