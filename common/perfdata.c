@@ -3,10 +3,23 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC "PERFILE2"
+#define HEADER_SIZE 104          /* struct perf_file_header */
+#define PIPE_HEADER_SIZE 16      /* struct perf_pipe_file_header */
+#define REC_HEADER 8             /* struct perf_event_header */
+#define MISC_MMAP_BUILD_ID (1u << 14)   /* PERF_RECORD_MISC_MMAP_BUILD_ID */
+#define MISC_BUILD_ID_SIZE (1u << 15)   /* PERF_RECORD_MISC_BUILD_ID_SIZE */
+#define BUILD_ID_SIZE 20         /* bytes of a build id perf keeps */
+#define BUILD_ID_NAME 36         /* struct perf_record_header_build_id: its filename */
+#define MMAP2_BUILD_ID 40        /* struct perf_record_mmap2: build_id_size, then the id */
+#define MMAP2_NAME 72            /* its filename */
 
 static int is_perf_data(const struct dirent *d)
 {
@@ -40,4 +53,356 @@ int perfdata_scan(const char *dir, char ***paths)
 		return -ENOMEM;
 	*paths = v;
 	return n;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint16_t le16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/* pread() of exactly N bytes at OFF: 0, -EIO when the file ends first, or -errno. */
+static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EIO;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Does [OFF, OFF + SIZE) lie within a file of FILE_SIZE bytes? */
+static bool within(uint64_t off, uint64_t size, uint64_t file_size)
+{
+	return off <= file_size && size <= file_size - off;
+}
+
+int perfdata_header_read(int fd, struct perfdata_header *h)
+{
+	unsigned char b[HEADER_SIZE];
+	struct stat st;
+	ssize_t n;
+	uint64_t file_size;
+
+	memset(h, 0, sizeof(*h));
+	if (fstat(fd, &st))
+		return -errno;
+	file_size = (uint64_t)st.st_size;
+	do
+		n = pread(fd, b, sizeof(b), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n < 8 || memcmp(b, MAGIC, 8))
+		return -EINVAL;	/* also the other byte order: "2ELIFREP" */
+	if (n < PIPE_HEADER_SIZE)
+		return -EIO;
+	h->file_size = file_size;
+	if (le64(b + 8) == PIPE_HEADER_SIZE) {
+		h->pipe = true;
+		h->data_off = PIPE_HEADER_SIZE;
+		h->data_size = file_size - PIPE_HEADER_SIZE;
+		return 0;
+	}
+	if (le64(b + 8) != HEADER_SIZE)
+		return -EINVAL;
+	if (n < HEADER_SIZE)
+		return -EIO;
+	h->attr_size = le64(b + 16);
+	h->attrs_off = le64(b + 24);
+	h->attrs_size = le64(b + 32);
+	h->data_off = le64(b + 40);
+	h->data_size = le64(b + 48);
+	for (int i = 0; i < PERFDATA_FEAT_BITS / 64; i++)
+		h->features[i] = le64(b + 72 + 8 * i);
+	return within(h->data_off, h->data_size, file_size) ? 0 : -EIO;
+}
+
+int perfdata_feature(int fd, const struct perfdata_header *h, unsigned feat, uint64_t *off,
+		     uint64_t *size)
+{
+	unsigned char sec[16];
+	uint64_t index = 0, at;
+	int err;
+
+	if (h->pipe || feat >= PERFDATA_FEAT_BITS || !(h->features[feat / 64] >> (feat % 64) & 1))
+		return -ENOENT;
+	/* the sections follow the data, one per feature bit set, in bit order */
+	for (unsigned i = 0; i < feat; i++)
+		index += h->features[i / 64] >> (i % 64) & 1;
+	at = h->data_off + h->data_size + index * sizeof(sec);
+	err = pread_all(fd, sec, sizeof(sec), at);
+	if (err)
+		return err;
+	*off = le64(sec);
+	*size = le64(sec + 8);
+	return within(*off, *size, h->file_size) ? 0 : -EIO;
+}
+
+/* Starts R on [OFF, END) of FD. */
+static void records_start(struct perfdata_records *r, int fd, uint64_t off, uint64_t end)
+{
+	r->fd = fd;
+	r->off = r->rec_off = off;
+	r->end = end;
+	r->buf_off = off;
+	r->buf_len = 0;
+}
+
+void perfdata_records_start(struct perfdata_records *r, int fd, const struct perfdata_header *h)
+{
+	records_start(r, fd, h->data_off, h->data_off + h->data_size);
+}
+
+/* Makes [OFF, OFF + LEN) (LEN <= the buffer's size, within R's section) be
+ * in R's buffer. Returns 0 or a negative errno (-EIO: the file ends first). */
+static int records_have(struct perfdata_records *r, uint64_t off, size_t len)
+{
+	size_t want;
+
+	if (off >= r->buf_off && off + len <= r->buf_off + r->buf_len)
+		return 0;
+	want = r->end - off < sizeof(r->buf) ? (size_t)(r->end - off) : sizeof(r->buf);
+	r->buf_off = off;
+	r->buf_len = 0;
+	if (pread_all(r->fd, r->buf, want, off))
+		return -EIO;
+	r->buf_len = want;
+	return 0;
+}
+
+const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err)
+{
+	const unsigned char *rec;
+	uint16_t size;
+
+	*err = 0;
+	if (r->off >= r->end)
+		return NULL;
+	if (r->end - r->off < REC_HEADER || (*err = records_have(r, r->off, REC_HEADER)))
+		goto damaged;
+	size = le16(r->buf + (r->off - r->buf_off) + 6);
+	if (size < REC_HEADER || size > r->end - r->off || (*err = records_have(r, r->off, size)))
+		goto damaged;
+	rec = r->buf + (r->off - r->buf_off);
+	r->rec_off = r->off;
+	r->off += size;
+	if (le32(rec) == PERFDATA_REC_AUXTRACE) {
+		uint64_t aux = size >= 16 ? le64(rec + 8) : UINT64_MAX;
+
+		if (aux > r->end - r->off)
+			goto damaged;
+		r->off += aux;
+	}
+	return rec;
+damaged:
+	*err = -EIO;
+	r->rec_off = r->off;
+	r->off = r->end;
+	return NULL;
+}
+
+/* The build id of N bytes at ID as lowercase hex into HEX (2 * N + 1 bytes). */
+static void to_hex(const unsigned char *id, size_t n, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 15];
+	}
+	hex[2 * n] = 0;
+}
+
+/*
+ * Gives FN the build id of REC (SIZE bytes, at least its filename's
+ * offset): a build id event (the HEADER_BUILD_ID feature's or record's)
+ * or, with MMAP2 set, an MMAP2 record carrying one (others are skipped).
+ * Returns FN's answer, or 0.
+ */
+static int give_buildid(const unsigned char *rec, size_t size, bool mmap2,
+			int (*fn)(void *, const char *, const char *), void *arg)
+{
+	uint16_t misc = le16(rec + 4);
+	size_t id_at = mmap2 ? MMAP2_BUILD_ID + 4 : BUILD_ID_NAME - 24;
+	size_t name_at = mmap2 ? MMAP2_NAME : BUILD_ID_NAME;
+	size_t len = BUILD_ID_SIZE;
+	char hex[2 * BUILD_ID_SIZE + 1], path[4096];
+	size_t plen;
+
+	if (mmap2 && !(misc & MISC_MMAP_BUILD_ID))
+		return 0;
+	if (mmap2 || (misc & MISC_BUILD_ID_SIZE))
+		len = rec[mmap2 ? MMAP2_BUILD_ID : BUILD_ID_NAME - 4];
+	if (len > BUILD_ID_SIZE)
+		len = BUILD_ID_SIZE;
+	to_hex(rec + id_at, len, hex);
+	plen = strnlen((const char *)rec + name_at, size - name_at);
+	if (!len || !plen || plen >= sizeof(path))
+		return 0;
+	memcpy(path, rec + name_at, plen);
+	path[plen] = 0;
+	return fn(arg, hex, path);
+}
+
+int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, const char *path),
+		      void *arg, char *errbuf, size_t errlen)
+{
+	struct perfdata_header h;
+	struct perfdata_records *r = NULL;
+	const unsigned char *rec;
+	uint64_t off, size;
+	bool feature;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err, rc = 0;
+
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s", strerror(errno));
+		return err;
+	}
+	err = perfdata_header_read(fd, &h);
+	if (err) {
+		snprintf(errbuf, errlen, "%s", err == -EINVAL ?
+			 "not a perf.data of this byte order and header size" :
+			 err == -EIO ? "its header is cut short, or its data lies past its end" :
+			 strerror(-err));
+		goto out;
+	}
+	err = perfdata_feature(fd, &h, PERFDATA_FEAT_BUILD_ID, &off, &size);
+	feature = err == 0;
+	if (err && err != -ENOENT) {
+		snprintf(errbuf, errlen, "its HEADER_BUILD_ID section %s", err == -EIO ?
+			 "lies past the end of the file" : strerror(-err));
+		goto out;
+	}
+	err = 0;
+	r = malloc(sizeof(*r));
+	if (!r) {
+		err = -ENOMEM;
+		snprintf(errbuf, errlen, "out of memory");
+		goto out;
+	}
+	if (feature)
+		records_start(r, fd, off, off + size);
+	else
+		perfdata_records_start(r, fd, &h);
+	while (!rc && (rec = perfdata_record_next(r, &err))) {
+		bool mmap2 = !feature && le32(rec) == PERFDATA_REC_MMAP2;
+		uint16_t len = le16(rec + 6);
+
+		if (!feature && !mmap2 && le32(rec) != PERFDATA_REC_HEADER_BUILD_ID)
+			continue;
+		if (len < (mmap2 ? MMAP2_NAME : BUILD_ID_NAME)) {
+			err = -EIO;	/* too short for its kind */
+			break;
+		}
+		rc = give_buildid(rec, len, mmap2, fn, arg);
+	}
+	if (err)
+		snprintf(errbuf, errlen, "its %s is damaged or cut short at byte %llu",
+			 feature ? "HEADER_BUILD_ID section" : "data section",
+			 (unsigned long long)r->rec_off);
+out:
+	free(r);
+	close(fd);
+	return err ? err : rc;
+}
+
+/* Reads a u32 at *AT within [.., END) of FD into *V and moves *AT past it.
+ * Returns 0 or a negative errno (-EIO: past END). */
+static int read_u32(int fd, uint64_t *at, uint64_t end, uint32_t *v)
+{
+	unsigned char b[4];
+	int err;
+
+	if (end - *at < 4)
+		return -EIO;
+	err = pread_all(fd, b, 4, *at);
+	if (err)
+		return err;
+	*v = le32(b);
+	*at += 4;
+	return 0;
+}
+
+int perfdata_event_names(const char *path, char *buf, size_t size)
+{
+	struct perfdata_header h;
+	uint64_t at = 0, end, len = 0;
+	uint32_t nr, attr_size;
+	size_t used = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (size)
+		buf[0] = 0;
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err)
+		err = perfdata_feature(fd, &h, PERFDATA_FEAT_EVENT_DESC, &at, &len);
+	end = at + len;
+	/* u32 nr, u32 attr_size; per event: the attr, u32 nr_ids, the name
+	 * (u32 length, NUL-padded bytes), the ids (u64 each) */
+	if (!err)
+		err = read_u32(fd, &at, end, &nr);
+	if (!err)
+		err = read_u32(fd, &at, end, &attr_size);
+	for (uint32_t i = 0; !err && i < nr; i++) {
+		uint32_t nr_ids, name_len;
+		char name[256];
+		size_t n;
+
+		if (end - at < attr_size) {
+			err = -EIO;
+			break;
+		}
+		at += attr_size;
+		err = read_u32(fd, &at, end, &nr_ids);
+		if (!err)
+			err = read_u32(fd, &at, end, &name_len);
+		if (err || end - at < name_len + 8ull * nr_ids) {
+			err = err ? err : -EIO;
+			break;
+		}
+		n = name_len < sizeof(name) - 1 ? name_len : sizeof(name) - 1;
+		err = pread_all(fd, name, n, at);
+		name[n] = 0;
+		at += name_len + 8ull * nr_ids;
+		n = strlen(name);
+		if (!err && used + n + 2 <= size) {
+			memcpy(buf + used, name, n);
+			used += n;
+			buf[used++] = '\n';
+			buf[used] = 0;
+		}
+	}
+	close(fd);
+	return err;
 }

@@ -5,6 +5,7 @@
 #include "diag.h"
 #include "perf_version.h"
 #include "perfcmd.h"
+#include "perfdata.h"
 #include "ptsplit.h"
 #include "run.h"
 
@@ -68,14 +69,14 @@ static int evlist(const char *perf, const char *path, char *out, size_t size)
 
 /* Finds the dlfilter beside this program into IN->dlfilter and checks that
  * PERF is at least the version that has --dlfilter (unknown versions are
- * tried: input_read() falls back when perf refuses it). Returns true when
- * the fast path can be tried. */
+ * tried: input_read() falls back when perf refuses it; the version is
+ * perf_version_of()'s, asked once per perf binary, not per conversion).
+ * Returns true when the fast path can be tried. */
 static bool dlfilter_usable(struct input *in, const char *perf)
 {
 	static const char *asked;	/* the perf whose version is known (one per run) */
 	static bool has;
-	char self[PATH_MAX], out[256];
-	char *argv[] = { (char *)perf, "--version", NULL };
+	char self[PATH_MAX];
 	struct perf_version v;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -86,11 +87,10 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 			     dlfilter_name) >= sizeof(in->dlfilter) ||
 	    access(in->dlfilter, R_OK))
 		return false;
-	if (asked == perf)	/* each input of a multi-snapshot run: perf ran once */
+	if (asked == perf)	/* each input of a multi-snapshot run: asked once */
 		return has;
-	if (run_capture(argv, out, sizeof(out)) != 0)
+	if (perf_version_of(perf, &v))
 		return false;
-	perf_version_parse(out, &v);
 	asked = perf;
 	has = perf_version_has(&v, PERF_FEAT_DLFILTER) != 0;
 	return has;
@@ -218,8 +218,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	char out[4096] = "intel_pt";
 	int err;
 
-	/* perf's own answer unless the file says so (a perf run costs ~30 ms) */
-	if (!ptsplit_intel_pt(in->path) && evlist(perf->perf, in->path, out, sizeof(out))) {
+	/* perf's own answer only when the file does not say (a perf run costs
+	 * ~25 ms: the event names of its header, else perf evlist's) */
+	if (!ptsplit_intel_pt(in->path) && perfdata_event_names(in->path, out, sizeof(out)) &&
+	    evlist(perf->perf, in->path, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
