@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +353,10 @@ static int read_u32(int fd, uint64_t *at, uint64_t end, uint32_t *v)
 	return 0;
 }
 
+/* Bytes of struct perf_event_attr read: up to its bit field (perf's
+ * PERF_ATTR_SIZE_VER0 is 64). */
+#define ATTR_SAMPLE_MIN 48
+
 int perfdata_event_names(const char *path, char *buf, size_t size)
 {
 	struct perfdata_header h;
@@ -376,13 +381,23 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 		err = read_u32(fd, &at, end, &attr_size);
 	for (uint32_t i = 0; !err && i < nr; i++) {
 		uint32_t nr_ids, name_len;
-		char name[256];
+		unsigned char attr[ATTR_SAMPLE_MIN];
+		char name[256], line[320];
+		bool freq;
+		uint64_t n_or_freq;
 		size_t n;
 
-		if (end - at < attr_size) {
+		if (end - at < attr_size || attr_size < sizeof(attr)) {
 			err = -EIO;
 			break;
 		}
+		err = pread_all(fd, attr, sizeof(attr), at);
+		if (err)
+			break;
+		/* struct perf_event_attr: sample_period (or sample_freq) at 16,
+		 * the bit field at 40 whose bit 10 is freq */
+		n_or_freq = le64(attr + 16);
+		freq = le64(attr + 40) >> 10 & 1;
 		at += attr_size;
 		err = read_u32(fd, &at, end, &nr_ids);
 		if (!err)
@@ -395,12 +410,11 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 		err = pread_all(fd, name, n, at);
 		name[n] = 0;
 		at += name_len + 8ull * nr_ids;
-		n = strlen(name);
-		if (!err && used + n + 2 <= size) {
-			memcpy(buf + used, name, n);
+		n = (size_t)snprintf(line, sizeof(line), "%s: %s=%" PRIu64 "\n", name,
+				     freq ? "sample_freq" : "sample_period", n_or_freq);
+		if (!err && n < sizeof(line) && used + n + 1 <= size) {
+			memcpy(buf + used, line, n + 1);
 			used += n;
-			buf[used++] = '\n';
-			buf[used] = 0;
 		}
 	}
 	close(fd);

@@ -117,10 +117,11 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
 		      void *arg, char *errbuf, size_t errlen);
 
 /*
- * The names of the events the perf.data at PATH recorded, from its
- * HEADER_EVENT_DESC feature ("cpu-clock", "sched:sched_switch",
- * "intel_pt//u"): what `perf evlist -i PATH` prints, one a line, into BUF
- * (SIZE bytes, NUL-terminated; names past its end are left out). Returns 0;
+ * The events the perf.data at PATH recorded, from its HEADER_EVENT_DESC
+ * feature: what `perf evlist -F -i PATH` prints, one "NAME: sample_freq=N"
+ * or "NAME: sample_period=N" a line ("cpu-clock: sample_freq=4000",
+ * "intel_pt//u: sample_period=1"), into BUF (SIZE bytes, NUL-terminated;
+ * lines past its end are left out). Returns 0;
  * -ENOENT when the file has no such feature (the pipe format; perf must
  * be asked); -EINVAL or -EIO as perfdata_header_read() and
  * perfdata_feature() return them, also -EIO for a damaged section; or

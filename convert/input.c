@@ -49,6 +49,8 @@ struct input {
 	size_t nparts, cur;
 	bool binrec;             /* a saved output of perf script with the dlfilter */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
+	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
+				  * them; "": not read (Intel PT) */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -56,13 +58,14 @@ static const char dlfilter_name[] = "snaptrace-dlfilter.so";
 
 static void perf_said(FILE *f, char *buf, size_t size);
 
-/* Runs `perf evlist` on PATH: its event list in OUT. Returns 0, or -1 when
+/* Runs `perf evlist -F` on PATH: its event list in OUT, one "EVENT:
+ * sample_freq=N" or "EVENT: sample_period=N" a line. Returns 0, or -1 when
  * perf failed (its output is then in OUT). Every perf command run on an
  * input gets -f: without it perf refuses a file owned by another user even
  * to root. */
 static int evlist(const char *perf, const char *path, char *out, size_t size)
 {
-	char *argv[] = { (char *)perf, "evlist", "-f", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "evlist", "-F", "-f", "-i", (char *)path, NULL };
 
 	return run_capture(argv, out, size) != 0 ? -1 : 0;
 }
@@ -215,12 +218,13 @@ static int make_parts(struct input *in, unsigned jobs)
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
-	char out[4096] = "intel_pt";
+	char out[sizeof(in->evlist)] = "intel_pt";
+	bool read = !ptsplit_intel_pt(in->path);
 	int err;
 
 	/* perf's own answer only when the file does not say (a perf run costs
-	 * ~25 ms: the event names of its header, else perf evlist's) */
-	if (!ptsplit_intel_pt(in->path) && perfdata_event_names(in->path, out, sizeof(out)) &&
+	 * ~25 ms: the events of its header, else perf evlist's) */
+	if (read && perfdata_event_names(in->path, out, sizeof(out)) &&
 	    evlist(perf->perf, in->path, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
@@ -230,6 +234,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
+	if (read)
+		memcpy(in->evlist, out, sizeof(out));
 	in->opts = (struct perfcmd_opts){
 		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
@@ -506,4 +512,9 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 	}
 	input_free(in);
 	return rc;
+}
+
+const char *input_evlist(const struct input *in)
+{
+	return in->evlist;
 }

@@ -3,7 +3,7 @@
  * perfdata_dump buildids|events FILE: prints what common/perfdata.c reads
  * from the perf.data FILE without perf, as perf prints it: its build ids
  * as `perf buildid-list -i FILE` ("HEX PATH" lines), or its events' names
- * as `perf evlist -i FILE`. Exits 1 with the reason on stderr when it
+ * as `perf evlist -F -i FILE`. Exits 1 with the reason on stderr when it
  * cannot read them. Built by the tests (tests/e2e/srcline.test.sh,
  * tests/ptsynth/pt.test.sh) against common/perfdata.c.
  */

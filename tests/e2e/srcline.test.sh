@@ -179,8 +179,8 @@ if with_debug srcline-pie -fPIE -pie; then
 		fi
 	fi
 
-	# The event names read from the header (HEADER_EVENT_DESC) are perf
-	# evlist's: cpu-clock alone, with sched:sched_switch (what decides the
+	# The events read from the header (HEADER_EVENT_DESC) are perf
+	# evlist -F's (names and sampling frequency or period): cpu-clock alone, with sched:sched_switch (what decides the
 	# perf script fields), and the conversion runs no perf but perf script.
 	name=perfdata-evlist
 	why=
@@ -193,7 +193,7 @@ if with_debug srcline-pie -fPIE -pie; then
 	fi
 	for data in perf mm sw; do
 		[ -n "$why" ] && break
-		"$PERF" evlist -f -i "$PIE/$data.data" 2>/dev/null | grep -v '^#' >"$PIE/$data.perf-ev"
+		"$PERF" evlist -F -f -i "$PIE/$data.data" 2>/dev/null | grep -v '^#' >"$PIE/$data.perf-ev"
 		if ! "$TMP/perfdata_dump" events "$PIE/$data.data" >"$PIE/$data.ev" 2>"$PIE/$data.ev-err"; then
 			why="$data.data: $(first_lines "$PIE/$data.ev-err")"
 		elif ! [ -s "$PIE/$data.ev" ] || ! cmp -s "$PIE/$data.perf-ev" "$PIE/$data.ev"; then

@@ -407,16 +407,17 @@ EOF
 		ok "$case"
 	fi
 	# What the converter reads of a synthesized PT perf.data without perf
-	# (common/perfdata.c: its events' names, its build ids) is what perf
-	# evlist and perf buildid-list print.
+	# (common/perfdata.c: its events, its build ids) is what perf evlist -F
+	# and perf buildid-list print.
 	case=perfdata-as-perf
 	why=
 	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" \
 		"$SNAPTRACE_TOP/tests/e2e/perfdata_dump.c" "$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
 		why="cannot compile: $(first_lines "$TMP/cc.err")"
 	else
-		for what in events:evlist buildids:buildid-list; do
-			"$real" "${what#*:}" -f -i "$TMP/$name.data" 2>/dev/null | grep -v '^#' >"$TMP/$case.perf"
+		for what in events:evlist:-F buildids:buildid-list; do
+			args=${what#*:}
+			"$real" ${args//:/ } -f -i "$TMP/$name.data" 2>/dev/null | grep -v '^#' >"$TMP/$case.perf"
 			if ! "$TMP/perfdata_dump" "${what%%:*}" "$TMP/$name.data" >"$TMP/$case.ours" 2>"$TMP/$case.err"; then
 				why="${what%%:*}: $(first_lines "$TMP/$case.err")"
 			elif ! cmp -s "$TMP/$case.perf" "$TMP/$case.ours"; then

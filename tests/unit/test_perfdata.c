@@ -352,7 +352,12 @@ static void make_event_desc_file(struct file *f)
 	put(f, &u, 4);
 	for (int i = 0; i < 2; i++) {
 		char name[32] = { 0 };
+		/* cpu-clock at 4000 Hz (freq, bit 10 of the bit field at 40);
+		 * sched_switch every event (sample_period 1) */
+		uint64_t period = i == 0 ? 4000 : 1, bits = i == 0 ? 1u << 10 : 0;
 
+		memcpy(attr + 16, &period, 8);
+		memcpy(attr + 40, &bits, 8);
 		put(f, attr, sizeof(attr));
 		u = 2 - (uint32_t)i;	/* ids */
 		put(f, &u, 4);
@@ -375,17 +380,41 @@ static int read_names(const struct file *f, size_t len, char *names, size_t size
 	return path ? perfdata_event_names(path, names, size) : -999;
 }
 
+/* S without its numbers and with sample_freq as sample_period (a static
+ * buffer per call site: one of two). */
+static const char *shape(const char *s)
+{
+	static char buf[2][256];
+	static int k;
+	char *o = buf[k ^= 1];
+	size_t n = 0;
+
+	for (; *s && n + 1 < sizeof(buf[0]); s++) {
+		if (!strncmp(s, "sample_freq", 11)) {
+			n += (size_t)snprintf(o + n, sizeof(buf[0]) - n, "sample_period");
+			s += 10;
+		} else if (*s < '0' || *s > '9') {
+			o[n++] = *s;
+		}
+	}
+	o[n] = 0;
+	return o;
+}
+
+/* What perf evlist -F prints of make_event_desc_file()'s events. */
+#define EVENTS "cpu-clock: sample_freq=4000\nsched:sched_switch: sample_period=1\n"
+
 static void test_event_names(void)
 {
 	struct file f;
-	char names[256], small[16];
+	char names[256], small[40];
 
 	make_event_desc_file(&f);
 	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), 0);
-	CHECK_STR_EQ(names, "cpu-clock\nsched:sched_switch\n");
-	/* a buffer too small for the second name keeps the first */
+	CHECK_STR_EQ(names, EVENTS);
+	/* a buffer too small for the second line keeps the first */
 	CHECK_INT_EQ(read_names(&f, f.len, small, sizeof(small)), 0);
-	CHECK_STR_EQ(small, "cpu-clock\n");
+	CHECK_STR_EQ(small, "cpu-clock: sample_freq=4000\n");
 	/* no such feature: perf must be asked */
 	make_mmap2_file(&f);
 	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), -ENOENT);
@@ -405,8 +434,9 @@ static void test_event_names(void)
 
 		f.b[at] = 0xff;
 		rc = read_names(&f, f.len, names, sizeof(names));
-		if (rc == 0 && strcmp(names, "cpu-clock\nsched:sched_switch\n") &&
-		    !strstr(names, "\xff"))
+		/* the file's names, or one with the byte in it; the numbers
+		 * are the attrs' whatever they say */
+		if (rc == 0 && strcmp(shape(names), shape(EVENTS)) && !strstr(names, "\xff"))
 			UNIT_FAIL("byte %zu: \"%s\"", at, names);
 		f.b[at] = was;
 	}
