@@ -16,8 +16,15 @@
 #       (bench/mt_dlfilter.c),
 #   snaptrace-convert end to end (dlfilter) with -j 1 and -j 2, and through
 #   text (--no-dlfilter),
+#   (c) perf script with snaptrace's dlfilter alone (its records to
+#       /dev/null): the perf side of the end-to-end run; the rest of that
+#       run's CPU is the converter's own,
 # as ratios to (a) and (b), the wall time and -j 2's speed-up over -j 1 in
-# wall time (best of 3 each), and the converter's peak RSS at 1 MB and 4 MB.
+# wall time (best of 3 each), the most -j 2 can gain on this machine's CPUs
+# (from CPU times alone, which load does not inflate as it does wall
+# times: -j 1 overlaps perf's and the converter's CPU, so its wall is at
+# least the larger; -j 2 at best spreads their sum over the CPUs), and the
+# converter's peak RSS at 1 MB and 4 MB.
 # The dlfilter's trace must equal the text path's, and -j 2's -j 1's, byte
 # for byte, and read back cleanly.
 #   bench/pipeline.sh [O]     (O = build directory, default build)
@@ -29,12 +36,14 @@ CONVERT="$O/bin/snaptrace-convert"
 PTSYNTH="$O/test/ptsynth"
 PROG="$O/test/ptsynth-progs/bench"
 MT="$O/bench-tools/mt-dlfilter.so"
+FILTER="$O/bin/snaptrace-dlfilter.so"
+NCPU=$(getconf _NPROCESSORS_ONLN)
 PERF=${SNAPTRACE_PERF:-perf}
 DIR="$O/bench-pt"
 export PAGER=cat
 
 . "$top/bench/lib.sh"
-for f in "$CONVERT" "$PTSYNTH" "$PROG" "$MT"; do
+for f in "$CONVERT" "$PTSYNTH" "$PROG" "$MT" "$FILTER"; do
 	[ -x "$f" ] || [ -f "$f" ] || die "$f not built (make O=$O bench builds it)"
 done
 command -v "$PERF" >/dev/null || die "no perf"
@@ -77,9 +86,10 @@ measure() {
 }
 
 report() {
-	local mb=$1 data=$2 a b fast fast2 text
+	local mb=$1 data=$2 a b c fast fast2 text
 	a=$(measure "${SCRIPT[@]}" -i "$data")
 	b=$(measure "${SCRIPT[@]}" -i "$data" --dlfilter "$MT")
+	c=$(measure "${SCRIPT[@]}" -i "$data" --dlfilter "$FILTER")
 	fast=$(measure "$CONVERT" --quiet -j 1 "$data" -o "$DIR/fast.fxt.gz")
 	fast2=$(measure "$CONVERT" --quiet -j 2 "$data" -o "$DIR/fast2.fxt.gz")
 	text=$(measure "$CONVERT" --quiet --no-dlfilter "$data" -o "$DIR/text.fxt.gz")
@@ -90,10 +100,10 @@ report() {
 	cmp -s "$DIR/fast.fxt" "$DIR/fast2.fxt" || die "$mb MB: -j 2's trace differs from -j 1's"
 	"$CONVERT" --dump=slices "$DIR/fast.fxt" >"$DIR/slices" 2>"$DIR/dump.err" && [ ! -s "$DIR/dump.err" ] ||
 		die "$mb MB: the trace does not read back cleanly: $(head -n 2 "$DIR/dump.err")"
-	awk -v mb="$mb" -v size="$(stat -c %s "$data")" -v a="$a" -v b="$b" -v f="$fast" \
+	awk -v mb="$mb" -v size="$(stat -c %s "$data")" -v a="$a" -v b="$b" -v c="$c" -v f="$fast" -v ncpu="$NCPU" \
 	    -v f2="$fast2" -v t="$text" -v slices="$(wc -l <"$DIR/slices")" '
 	BEGIN {
-		split(a, A, " "); split(b, B, " "); split(f, F, " "); split(f2, G, " "); split(t, T, " ")
+		split(a, A, " "); split(b, B, " "); split(c, C, " "); split(f, F, " "); split(f2, G, " "); split(t, T, " ")
 		printf "pt %d MB (%.1f MB perf.data, %d slices):\n", mb, size / 1e6, slices
 		printf "  (a) perf script text to /dev/null:      CPU %6.2f s, wall %6.2f s\n", A[1], A[2]
 		printf "  (b) same, same-symbol dlfilter:         CPU %6.2f s, wall %6.2f s\n", B[1], B[2]
@@ -103,6 +113,12 @@ report() {
 			G[1], G[2], F[2] / G[2], G[3] / 1024
 		printf "  snaptrace-convert --no-dlfilter:        CPU %6.2f s, wall %6.2f s = %.2f x (a) CPU; peak RSS %.1f MiB\n",
 			T[1], T[2], T[1] / A[1], T[3] / 1024
+		own = F[1] > C[1] ? F[1] - C[1] : 0
+		printf "  (c) perf script, snaptrace'"'"'s dlfilter:    CPU %6.2f s (the perf side of -j 1); the converter'"'"'s own CPU %.2f s\n",
+			C[1], own
+		m = C[1] > own ? C[1] : own
+		printf "  -j 2 at most %.2f x faster than -j 1 on %d CPUs: -j 1 runs (c) and the converter side by side (wall >= %.2f s), -j 2 at best spreads both over the CPUs (wall >= %.2f s)\n",
+			m / (F[1] / ncpu), ncpu, m, F[1] / ncpu
 	}'
 	echo "$fast" >"$DIR/rss-$mb"
 }

@@ -3,8 +3,20 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define CACHE_NAME "perf-versions"
+#define CACHE_LINES 16          /* binaries remembered; the oldest go first */
+#define CACHE_LINE 512
 
 static const struct {
 	int major, minor;
@@ -128,4 +140,133 @@ const char *perf_version_str(const struct perf_version *v, char *buf, unsigned s
 	else
 		snprintf(buf, size, "%d.%d.%d", v->major, v->minor, v->patch);
 	return buf;
+}
+
+/* The cache file's directory ($XDG_CACHE_HOME/snaptrace) into DIR. Returns
+ * false when there is no home to put it in. */
+static bool cache_dir(char *dir, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(dir, size, "%s/snaptrace", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(dir, size, "%s/.cache/snaptrace", home);
+	else
+		return false;
+	return n > 0 && (size_t)n < size;
+}
+
+/* The cache key of the binary at PATH into KEY ("KEY\t" starts its line).
+ * Returns false when PATH cannot be looked at. */
+static bool cache_key(const char *path, char *key, size_t size)
+{
+	struct stat st;
+	struct utsname u;
+	int n;
+
+	if (stat(path, &st) || uname(&u))
+		return false;
+	n = snprintf(key, size, "%llu %llu %lld %lld.%09ld %lld.%09ld %s %s\t",
+		     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		     (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		     (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec, u.release, path);
+	return n > 0 && (size_t)n < size && !strchr(path, '\n') && !strchr(path, '\t');
+}
+
+/* Looks KEY up in the cache file PATH: the version text it holds into
+ * TEXT. Returns true when found. */
+static bool cache_find(const char *path, const char *key, char *text, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	char line[CACHE_LINE];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key))) {
+			snprintf(text, size, "%s", line + strlen(key));
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
+/* Is LINE of the cache about the binary at EXE (its key ends " EXE\t")? */
+static bool cache_line_of(const char *line, const char *exe)
+{
+	const char *tab = strchr(line, '\t');
+	size_t n = strlen(exe);
+
+	return tab && (size_t)(tab - line) > n && tab[-(long)n - 1] == ' ' &&
+	       !strncmp(tab - n, exe, n);
+}
+
+/* Writes KEY TEXT as the newest line of the cache file PATH in DIR, with
+ * up to CACHE_LINES - 1 of its lines about other binaries than EXE
+ * (through a temporary renamed over it: readers see the old file or the
+ * new). Failures are ignored. */
+static void cache_store(const char *dir, const char *path, const char *exe, const char *key,
+			const char *text)
+{
+	char tmp[PATH_MAX], line[CACHE_LINE], *nl;
+	char *lines[CACHE_LINES] = { NULL };
+	int n = 0, fd;
+	FILE *in, *out;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	if ((nl = strrchr(tmp, '/')) && nl > tmp) {
+		*nl = 0;
+		mkdir(tmp, 0700);	/* ~/.cache may not be there yet */
+	}
+	mkdir(dir, 0700);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, CACHE_NAME) >= sizeof(tmp) ||
+	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+		return;
+	out = fdopen(fd, "w");
+	if (!out) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	in = fopen(path, "re");
+	while (in && n < CACHE_LINES - 1 && fgets(line, sizeof(line), in))
+		if ((nl = strchr(line, '\n')) && !cache_line_of(line, exe))
+			lines[n++] = strdup(line);
+	if (in)
+		fclose(in);
+	fprintf(out, "%s%s\n", key, text);
+	for (int i = 0; i < n; i++)
+		if (lines[i])
+			fputs(lines[i], out);
+	for (int i = 0; i < n; i++)
+		free(lines[i]);
+	if (fclose(out) || rename(tmp, path))
+		unlink(tmp);
+}
+
+int perf_version_of(const char *perf, struct perf_version *v)
+{
+	char exe[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 32], key[PATH_MAX + 128];
+	char out[256];
+	char *argv[] = { exe, "--version", NULL };
+	bool cached = cache_dir(dir, sizeof(dir)) &&
+		      (size_t)snprintf(file, sizeof(file), "%s/%s", dir, CACHE_NAME) < sizeof(file);
+
+	perf_version_parse("", v);
+	if (run_find_program(perf, exe, sizeof(exe)))
+		return -1;
+	cached = cached && cache_key(exe, key, sizeof(key));
+	if (cached && cache_find(file, key, out, sizeof(out))) {
+		perf_version_parse(out, v);
+		return 0;
+	}
+	if (run_capture(argv, out, sizeof(out)) != 0)
+		return -1;
+	perf_version_parse(out, v);
+	if (cached)
+		cache_store(dir, file, exe, key, v->text);
+	return 0;
 }

@@ -58,6 +58,21 @@ int perf_version_has(const struct perf_version *v, enum perf_feature f);
 /* Returns the perf option that feature F stands for, e.g. "--kcore"; never NULL. */
 const char *perf_feature_option(enum perf_feature f);
 
+/*
+ * The version of the perf program PERF (a path, or a name looked up in
+ * PATH) into *V, as `PERF --version` says, that program run once per
+ * binary (its start-up costs ~20 ms of CPU): the answer is kept in
+ * $XDG_CACHE_HOME/snaptrace/perf-versions (default ~/.cache), one line
+ * per binary path (at most 16, the latest), keyed by its device, inode, size, modification and change
+ * times and the kernel's release (a wrapper script that picks a perf by
+ * kernel); a cache that cannot be read or written is done without. A
+ * stale answer can only cost time: a perf that refuses an option it was
+ * thought to have is run again without it. Returns 0 (V->known false when
+ * perf printed no version), or -1 when PERF cannot be found or run, or
+ * failed (*V then unknown).
+ */
+int perf_version_of(const char *perf, struct perf_version *v);
+
 /* Formats V as "6.1.187" (or "unknown") into BUF of SIZE bytes; returns BUF. */
 const char *perf_version_str(const struct perf_version *v, char *buf, unsigned size);
 

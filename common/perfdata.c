@@ -3,14 +3,24 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define MAGIC "PERFILE2"
+#define HEADER_SIZE 104          /* struct perf_file_header */
+#define PIPE_HEADER_SIZE 16      /* struct perf_pipe_file_header */
+#define REC_HEADER 8             /* struct perf_event_header */
+#define MISC_MMAP_BUILD_ID (1u << 14)   /* PERF_RECORD_MISC_MMAP_BUILD_ID */
+#define MISC_BUILD_ID_SIZE (1u << 15)   /* PERF_RECORD_MISC_BUILD_ID_SIZE */
+#define BUILD_ID_SIZE 20         /* bytes of a build id perf keeps */
+#define BUILD_ID_NAME 36         /* struct perf_record_header_build_id: its filename */
+#define MMAP2_BUILD_ID 40        /* struct perf_record_mmap2: build_id_size, then the id */
+#define MMAP2_NAME 72            /* its filename */
 
 static int is_perf_data(const struct dirent *d)
 {
@@ -46,27 +56,369 @@ int perfdata_scan(const char *dir, char ***paths)
 	return n;
 }
 
-/* perf's struct perf_file_header (tools/perf/util/header.h): the magic,
- * its own size, the size of one attribute, the sections attrs, data and
- * event_types (offset, size each), then the feature bitmap. */
-#define HEADER_SIZE 104
-#define HEADER_SIZE_NO_FEATURES 72   /* an older perf's: no feature bitmap */
-#define PIPE_HEADER_SIZE 16          /* struct perf_pipe_file_header: a stream */
-#define FEAT_BITS 256                /* HEADER_FEAT_BITS */
-#define SECTION_SIZE 16              /* struct perf_file_section: offset, size */
-
-/* The magic as a little-endian and as a big-endian perf writes it. */
-static const char magic_le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
-static const char magic_be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
-
-/* The u64 at P in the file's byte order (BIG: big-endian). */
-static uint64_t get64(const unsigned char *p, bool big)
+static uint64_t le64(const unsigned char *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[big ? 7 - i : i] << (8 * i);
+	memcpy(&v, p, 8);
 	return v;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint16_t le16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/* pread() of exactly N bytes at OFF: 0, -EIO when the file ends first, or -errno. */
+static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EIO;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Does [OFF, OFF + SIZE) lie within a file of FILE_SIZE bytes? */
+static bool within(uint64_t off, uint64_t size, uint64_t file_size)
+{
+	return off <= file_size && size <= file_size - off;
+}
+
+int perfdata_header_read(int fd, struct perfdata_header *h)
+{
+	unsigned char b[HEADER_SIZE];
+	struct stat st;
+	ssize_t n;
+	uint64_t file_size;
+
+	memset(h, 0, sizeof(*h));
+	if (fstat(fd, &st))
+		return -errno;
+	file_size = (uint64_t)st.st_size;
+	do
+		n = pread(fd, b, sizeof(b), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n < 8 || memcmp(b, MAGIC, 8))
+		return -EINVAL;	/* also the other byte order: "2ELIFREP" */
+	if (n < PIPE_HEADER_SIZE)
+		return -EIO;
+	h->file_size = file_size;
+	if (le64(b + 8) == PIPE_HEADER_SIZE) {
+		h->pipe = true;
+		h->data_off = PIPE_HEADER_SIZE;
+		h->data_size = file_size - PIPE_HEADER_SIZE;
+		return 0;
+	}
+	if (le64(b + 8) != HEADER_SIZE)
+		return -EINVAL;
+	if (n < HEADER_SIZE)
+		return -EIO;
+	h->attr_size = le64(b + 16);
+	h->attrs_off = le64(b + 24);
+	h->attrs_size = le64(b + 32);
+	h->data_off = le64(b + 40);
+	h->data_size = le64(b + 48);
+	for (int i = 0; i < PERFDATA_FEAT_BITS / 64; i++)
+		h->features[i] = le64(b + 72 + 8 * i);
+	return within(h->data_off, h->data_size, file_size) ? 0 : -EIO;
+}
+
+int perfdata_feature(int fd, const struct perfdata_header *h, unsigned feat, uint64_t *off,
+		     uint64_t *size)
+{
+	unsigned char sec[16];
+	uint64_t index = 0, at;
+	int err;
+
+	if (h->pipe || feat >= PERFDATA_FEAT_BITS || !(h->features[feat / 64] >> (feat % 64) & 1))
+		return -ENOENT;
+	/* the sections follow the data, one per feature bit set, in bit order */
+	for (unsigned i = 0; i < feat; i++)
+		index += h->features[i / 64] >> (i % 64) & 1;
+	at = h->data_off + h->data_size + index * sizeof(sec);
+	err = pread_all(fd, sec, sizeof(sec), at);
+	if (err)
+		return err;
+	*off = le64(sec);
+	*size = le64(sec + 8);
+	return within(*off, *size, h->file_size) ? 0 : -EIO;
+}
+
+/* Starts R on [OFF, END) of FD. */
+static void records_start(struct perfdata_records *r, int fd, uint64_t off, uint64_t end)
+{
+	r->fd = fd;
+	r->off = r->rec_off = off;
+	r->end = end;
+	r->buf_off = off;
+	r->buf_len = 0;
+}
+
+void perfdata_records_start(struct perfdata_records *r, int fd, const struct perfdata_header *h)
+{
+	records_start(r, fd, h->data_off, h->data_off + h->data_size);
+}
+
+/* Makes [OFF, OFF + LEN) (LEN <= the buffer's size, within R's section) be
+ * in R's buffer. Returns 0 or a negative errno (-EIO: the file ends first). */
+static int records_have(struct perfdata_records *r, uint64_t off, size_t len)
+{
+	size_t want;
+
+	if (off >= r->buf_off && off + len <= r->buf_off + r->buf_len)
+		return 0;
+	want = r->end - off < sizeof(r->buf) ? (size_t)(r->end - off) : sizeof(r->buf);
+	r->buf_off = off;
+	r->buf_len = 0;
+	if (pread_all(r->fd, r->buf, want, off))
+		return -EIO;
+	r->buf_len = want;
+	return 0;
+}
+
+const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err)
+{
+	const unsigned char *rec;
+	uint16_t size;
+
+	*err = 0;
+	if (r->off >= r->end)
+		return NULL;
+	if (r->end - r->off < REC_HEADER || (*err = records_have(r, r->off, REC_HEADER)))
+		goto damaged;
+	size = le16(r->buf + (r->off - r->buf_off) + 6);
+	if (size < REC_HEADER || size > r->end - r->off || (*err = records_have(r, r->off, size)))
+		goto damaged;
+	rec = r->buf + (r->off - r->buf_off);
+	r->rec_off = r->off;
+	r->off += size;
+	if (le32(rec) == PERFDATA_REC_AUXTRACE) {
+		uint64_t aux = size >= 16 ? le64(rec + 8) : UINT64_MAX;
+
+		if (aux > r->end - r->off)
+			goto damaged;
+		r->off += aux;
+	}
+	return rec;
+damaged:
+	*err = -EIO;
+	r->rec_off = r->off;
+	r->off = r->end;
+	return NULL;
+}
+
+/* The build id of N bytes at ID as lowercase hex into HEX (2 * N + 1 bytes). */
+static void to_hex(const unsigned char *id, size_t n, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 15];
+	}
+	hex[2 * n] = 0;
+}
+
+/*
+ * Gives FN the build id of REC (SIZE bytes, at least its filename's
+ * offset): a build id event (the HEADER_BUILD_ID feature's or record's)
+ * or, with MMAP2 set, an MMAP2 record carrying one (others are skipped).
+ * Returns FN's answer, or 0.
+ */
+static int give_buildid(const unsigned char *rec, size_t size, bool mmap2,
+			int (*fn)(void *, const char *, const char *), void *arg)
+{
+	uint16_t misc = le16(rec + 4);
+	size_t id_at = mmap2 ? MMAP2_BUILD_ID + 4 : BUILD_ID_NAME - 24;
+	size_t name_at = mmap2 ? MMAP2_NAME : BUILD_ID_NAME;
+	size_t len = BUILD_ID_SIZE;
+	char hex[2 * BUILD_ID_SIZE + 1], path[4096];
+	size_t plen;
+
+	if (mmap2 && !(misc & MISC_MMAP_BUILD_ID))
+		return 0;
+	if (mmap2 || (misc & MISC_BUILD_ID_SIZE))
+		len = rec[mmap2 ? MMAP2_BUILD_ID : BUILD_ID_NAME - 4];
+	if (len > BUILD_ID_SIZE)
+		len = BUILD_ID_SIZE;
+	to_hex(rec + id_at, len, hex);
+	plen = strnlen((const char *)rec + name_at, size - name_at);
+	if (!len || !plen || plen >= sizeof(path))
+		return 0;
+	memcpy(path, rec + name_at, plen);
+	path[plen] = 0;
+	return fn(arg, hex, path);
+}
+
+int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, const char *path),
+		      void *arg, char *errbuf, size_t errlen)
+{
+	struct perfdata_header h;
+	struct perfdata_records *r = NULL;
+	const unsigned char *rec;
+	uint64_t off, size;
+	bool feature;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err, rc = 0;
+
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s", strerror(errno));
+		return err;
+	}
+	err = perfdata_header_read(fd, &h);
+	if (err) {
+		snprintf(errbuf, errlen, "%s", err == -EINVAL ?
+			 "not a perf.data of this byte order and header size" :
+			 err == -EIO ? "its header is cut short, or its data lies past its end" :
+			 strerror(-err));
+		goto out;
+	}
+	err = perfdata_feature(fd, &h, PERFDATA_FEAT_BUILD_ID, &off, &size);
+	feature = err == 0;
+	if (err && err != -ENOENT) {
+		snprintf(errbuf, errlen, "its HEADER_BUILD_ID section %s", err == -EIO ?
+			 "lies past the end of the file" : strerror(-err));
+		goto out;
+	}
+	err = 0;
+	r = malloc(sizeof(*r));
+	if (!r) {
+		err = -ENOMEM;
+		snprintf(errbuf, errlen, "out of memory");
+		goto out;
+	}
+	if (feature)
+		records_start(r, fd, off, off + size);
+	else
+		perfdata_records_start(r, fd, &h);
+	while (!rc && (rec = perfdata_record_next(r, &err))) {
+		bool mmap2 = !feature && le32(rec) == PERFDATA_REC_MMAP2;
+		uint16_t len = le16(rec + 6);
+
+		if (!feature && !mmap2 && le32(rec) != PERFDATA_REC_HEADER_BUILD_ID)
+			continue;
+		if (len < (mmap2 ? MMAP2_NAME : BUILD_ID_NAME)) {
+			err = -EIO;	/* too short for its kind */
+			break;
+		}
+		rc = give_buildid(rec, len, mmap2, fn, arg);
+	}
+	if (err)
+		snprintf(errbuf, errlen, "its %s is damaged or cut short at byte %llu",
+			 feature ? "HEADER_BUILD_ID section" : "data section",
+			 (unsigned long long)r->rec_off);
+out:
+	free(r);
+	close(fd);
+	return err ? err : rc;
+}
+
+/* Reads a u32 at *AT within [.., END) of FD into *V and moves *AT past it.
+ * Returns 0 or a negative errno (-EIO: past END). */
+static int read_u32(int fd, uint64_t *at, uint64_t end, uint32_t *v)
+{
+	unsigned char b[4];
+	int err;
+
+	if (end - *at < 4)
+		return -EIO;
+	err = pread_all(fd, b, 4, *at);
+	if (err)
+		return err;
+	*v = le32(b);
+	*at += 4;
+	return 0;
+}
+
+/* Bytes of struct perf_event_attr read: up to its bit field (perf's
+ * PERF_ATTR_SIZE_VER0 is 64). */
+#define ATTR_SAMPLE_MIN 48
+
+int perfdata_event_names(const char *path, char *buf, size_t size)
+{
+	struct perfdata_header h;
+	uint64_t at = 0, end, len = 0;
+	uint32_t nr, attr_size;
+	size_t used = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (size)
+		buf[0] = 0;
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err)
+		err = perfdata_feature(fd, &h, PERFDATA_FEAT_EVENT_DESC, &at, &len);
+	end = at + len;
+	/* u32 nr, u32 attr_size; per event: the attr, u32 nr_ids, the name
+	 * (u32 length, NUL-padded bytes), the ids (u64 each) */
+	if (!err)
+		err = read_u32(fd, &at, end, &nr);
+	if (!err)
+		err = read_u32(fd, &at, end, &attr_size);
+	for (uint32_t i = 0; !err && i < nr; i++) {
+		uint32_t nr_ids, name_len;
+		unsigned char attr[ATTR_SAMPLE_MIN];
+		char name[256], line[320];
+		bool freq;
+		uint64_t n_or_freq;
+		size_t n;
+
+		if (end - at < attr_size || attr_size < sizeof(attr)) {
+			err = -EIO;
+			break;
+		}
+		err = pread_all(fd, attr, sizeof(attr), at);
+		if (err)
+			break;
+		/* struct perf_event_attr: sample_period (or sample_freq) at 16,
+		 * the bit field at 40 whose bit 10 is freq */
+		n_or_freq = le64(attr + 16);
+		freq = le64(attr + 40) >> 10 & 1;
+		at += attr_size;
+		err = read_u32(fd, &at, end, &nr_ids);
+		if (!err)
+			err = read_u32(fd, &at, end, &name_len);
+		if (err || end - at < name_len + 8ull * nr_ids) {
+			err = err ? err : -EIO;
+			break;
+		}
+		n = name_len < sizeof(name) - 1 ? name_len : sizeof(name) - 1;
+		err = pread_all(fd, name, n, at);
+		name[n] = 0;
+		at += name_len + 8ull * nr_ids;
+		n = (size_t)snprintf(line, sizeof(line), "%s: %s=%" PRIu64 "\n", name,
+				     freq ? "sample_freq" : "sample_period", n_or_freq);
+		if (!err && n < sizeof(line) && used + n + 1 <= size) {
+			memcpy(buf + used, line, n + 1);
+			used += n;
+		}
+	}
+	close(fd);
+	return err;
 }
 
 /* OFF + LEN, or UINT64_MAX where that overflows (never within a file). */
@@ -98,20 +450,43 @@ static const struct region *cut_region(const struct region *r, size_t n, uint64_
 	return cut;
 }
 
-/* What a file of FSIZE bytes whose first N bytes are H (at most
- * HEADER_SIZE) is, as perfdata_check() says it; FD is read for the
- * feature section table. */
-static enum perfdata_state verdict(int fd, const unsigned char *h, size_t n, uint64_t fsize,
-				   char *why, size_t size)
+/* Where the feature sections of the file H was read from (FD) end: the
+ * section table's end, or the furthest section's end when the table is in
+ * the file. */
+static uint64_t features_end(int fd, const struct perfdata_header *h)
 {
-	unsigned char table[FEAT_BITS * SECTION_SIZE];
-	bool big = !memcmp(h, magic_be, n < 8 ? n : 8), zero = true;
-	uint64_t hsize, nfeat = 0, feat_at, feat_end;
+	uint64_t nfeat = 0, end, off, size;
+
+	for (int i = 0; i < PERFDATA_FEAT_BITS / 64; i++)
+		nfeat += (uint64_t)__builtin_popcountll(h->features[i]);
+	end = end_of(end_of(h->data_off, h->data_size), nfeat * 16);
+	if (end > h->file_size)
+		return end;
+	for (unsigned feat = 0; feat < PERFDATA_FEAT_BITS; feat++) {
+		int err;
+
+		off = size = 0;
+		err = perfdata_feature(fd, h, feat, &off, &size);
+
+		if (!err || err == -EIO)
+			end = end_of(off, size) > end ? end_of(off, size) : end;
+	}
+	return end;
+}
+
+/* What the file open as FD, whose first N bytes are HEAD (at most 16), is,
+ * as perfdata_check() says it. */
+static enum perfdata_state verdict(int fd, const unsigned char *head, size_t n, char *why,
+				   size_t size)
+{
+	struct perfdata_header h;
 	struct region r[3];
 	const struct region *cut;
+	bool zero = true;
+	int err;
 
 	for (size_t i = 0; i < n; i++)
-		zero &= !h[i];
+		zero &= !head[i];
 	if (n == 0) {
 		snprintf(why, size, "empty");
 		return PERFDATA_OTHER;
@@ -121,60 +496,50 @@ static enum perfdata_state verdict(int fd, const unsigned char *h, size_t n, uin
 		snprintf(why, size, "its header was never written (zero bytes)");
 		return PERFDATA_UNFINISHED;
 	}
-	if (memcmp(h, big ? magic_be : magic_le, n < 8 ? n : 8)) {
+	if (memcmp(head, MAGIC, n < 8 ? n : 8)) {
 		snprintf(why, size, "not a perf.data (no PERFILE2 header)");
 		return PERFDATA_OTHER;
 	}
-	hsize = n >= 16 ? get64(h + 8, big) : 0;
-	if (hsize == PIPE_HEADER_SIZE)
+	err = n < PIPE_HEADER_SIZE ? -EIO : perfdata_header_read(fd, &h);
+	if (err == -EIO && (n < PIPE_HEADER_SIZE || h.file_size < HEADER_SIZE)) {
+		snprintf(why, size, "cut short inside its header (%" PRIu64 " of its %d bytes)",
+			 n < PIPE_HEADER_SIZE ? (uint64_t)n : h.file_size, HEADER_SIZE);
+		return PERFDATA_UNFINISHED;
+	}
+	if (err == -EINVAL || (!err && !h.pipe && !h.attr_size)) {
+		snprintf(why, size, "its header is not one perf finished (header size %" PRIu64
+			 ", attribute size %" PRIu64 ")", le64(head + 8), h.attr_size);
+		return PERFDATA_UNFINISHED;
+	}
+	if (err && err != -EIO) {
+		snprintf(why, size, "%s", strerror(-err));
+		return PERFDATA_UNREADABLE;
+	}
+	if (h.pipe)
 		return PERFDATA_FINISHED;
-	if (n < 16 || (n < HEADER_SIZE && n < hsize)) {
-		snprintf(why, size, "cut short inside its header (%zu of its %d bytes)", n,
-			 HEADER_SIZE);
-		return PERFDATA_UNFINISHED;
-	}
-	if ((hsize != HEADER_SIZE && hsize != HEADER_SIZE_NO_FEATURES) || !get64(h + 16, big)) {
-		snprintf(why, size, "its header is not one perf finished (header size %llu, "
-			 "attribute size %llu)", (unsigned long long)hsize,
-			 (unsigned long long)get64(h + 16, big));
-		return PERFDATA_UNFINISHED;
-	}
-	if (!get64(h + 48, big)) {
+	if (!h.data_size) {
 		/* perf's own words: "data size field is 0 ... properly terminated?" */
 		snprintf(why, size, "its header's data size is 0 (perf never finished it)");
 		return PERFDATA_UNFINISHED;
 	}
-	for (int i = 0; hsize == HEADER_SIZE && i < FEAT_BITS / 64; i++)
-		nfeat += (uint64_t)__builtin_popcountll(get64(h + 72 + 8 * i, big));
-	feat_at = end_of(get64(h + 40, big), get64(h + 48, big));
-	feat_end = end_of(feat_at, nfeat * SECTION_SIZE);
-	if (feat_end <= fsize &&
-	    pread(fd, table, nfeat * SECTION_SIZE, (off_t)feat_at) == (ssize_t)(nfeat * SECTION_SIZE))
-		for (uint64_t i = 0; i < nfeat; i++) {
-			uint64_t e = end_of(get64(table + i * SECTION_SIZE, big),
-					    get64(table + i * SECTION_SIZE + 8, big));
-
-			feat_end = e > feat_end ? e : feat_end;
-		}
-	r[0] = (struct region){ "attributes", get64(h + 24, big),
-				end_of(get64(h + 24, big), get64(h + 32, big)) };
-	r[1] = (struct region){ "data section", get64(h + 40, big), feat_at };
-	r[2] = (struct region){ "feature sections", feat_at, feat_end };
-	cut = cut_region(r, 3, fsize);
+	r[0] = (struct region){ "attributes", h.attrs_off, end_of(h.attrs_off, h.attrs_size) };
+	r[1] = (struct region){ "data section", h.data_off, end_of(h.data_off, h.data_size) };
+	r[2] = (struct region){ "feature sections", r[1].end, features_end(fd, &h) };
+	cut = cut_region(r, 3, h.file_size);
 	if (!cut)
 		return PERFDATA_FINISHED;
-	snprintf(why, size, "cut short inside its %s (ending at byte %llu; the file ends "
-		 "at byte %llu)", cut->name, (unsigned long long)cut->end, (unsigned long long)fsize);
+	snprintf(why, size, "cut short inside its %s (ending at byte %" PRIu64 "; the file ends "
+		 "at byte %" PRIu64 ")", cut->name, cut->end, h.file_size);
 	return PERFDATA_UNFINISHED;
 }
 
 enum perfdata_state perfdata_check(const char *path, char *why, size_t size)
 {
-	unsigned char h[HEADER_SIZE];
+	unsigned char head[PIPE_HEADER_SIZE];
 	enum perfdata_state state;
 	struct stat st;
 	ssize_t n = -1;
-	int fd = -1;
+	int fd;
 
 	/* a FIFO, a device or standard input is never waited on, nor read */
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
@@ -182,15 +547,15 @@ enum perfdata_state perfdata_check(const char *path, char *why, size_t size)
 		return PERFDATA_OTHER;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st))
-		n = pread(fd, h, sizeof(h), 0);
+	if (fd >= 0)
+		n = pread(fd, head, sizeof(head), 0);
 	if (n < 0) {
 		snprintf(why, size, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return PERFDATA_UNREADABLE;
 	}
-	state = verdict(fd, h, (size_t)n, (uint64_t)st.st_size, why, size);
+	state = verdict(fd, head, (size_t)n, why, size);
 	close(fd);
 	return state;
 }

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfdata: the perf.data files perf wrote into a recording directory
- * ("perf.data", "perf.data.<timestamp>"): finding them, for a recording
- * whose own list of them is missing (its recorder was killed, or perf died
- * first), and telling a file perf finished from one it did not (a full
- * disk, perf killed while writing, a file cut short since).
- * Why: docs/design.md "Unfinished perf.data files".
+ * perfdata: perf.data files read without perf (perf's on-disk format,
+ * tools/perf/Documentation/perf.data-file-format.txt): the files perf
+ * wrote into a recording directory ("perf.data", "perf.data.<timestamp>"),
+ * for a recording whose own list of them is missing (its recorder was
+ * killed, or perf died first); a file's header, its feature sections and
+ * its records; the build ids it names (what `perf buildid-list` prints,
+ * without perf's start-up: docs/design.md "The converter"); and whether
+ * perf finished a file (a full disk, perf killed while writing it, a file
+ * cut short since: docs/design.md "Unfinished perf.data files").
  */
 #ifndef SNAPTRACE_PERFDATA_H
 #define SNAPTRACE_PERFDATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Stores in *PATHS (owned by the caller: each string and the array, which
@@ -20,6 +25,112 @@
  */
 int perfdata_scan(const char *dir, char ***paths);
 
+/* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
+enum perfdata_feature {
+	PERFDATA_FEAT_BUILD_ID = 2,
+	PERFDATA_FEAT_EVENT_DESC = 12,
+	PERFDATA_FEAT_BITS = 256,     /* the size of the header's bitmap */
+};
+
+/* perf's record types read here (PERF_RECORD_*). */
+enum perfdata_record_type {
+	PERFDATA_REC_MMAP2 = 10,
+	PERFDATA_REC_HEADER_BUILD_ID = 67,
+	PERFDATA_REC_AUXTRACE_INFO = 70,
+	PERFDATA_REC_AUXTRACE = 71,   /* followed by its own size of AUX data */
+};
+
+/* The file header of a perf.data (struct perf_file_header), in this host's
+ * byte order; or of perf's pipe format (perf record -o -), whose records
+ * start right after its 16 bytes and go to the end of the file. */
+struct perfdata_header {
+	bool pipe;                    /* the pipe format: no attrs, no features */
+	uint64_t file_size;           /* bytes */
+	uint64_t attr_size;           /* bytes of one attr entry */
+	uint64_t attrs_off, attrs_size;
+	uint64_t data_off, data_size; /* the records */
+	uint64_t features[PERFDATA_FEAT_BITS / 64];  /* adds_features */
+};
+
+/*
+ * Reads the header of the perf.data open as FD. Returns 0 and *H; -EINVAL
+ * when FD is not a perf.data this reads (another magic or byte order, an
+ * unknown header size), -EIO when it is cut short within its header or its
+ * data section lies past its end, or another negative errno (pread).
+ */
+int perfdata_header_read(int fd, struct perfdata_header *h);
+
+/*
+ * Finds the section of feature FEAT (< PERFDATA_FEAT_BITS) of the file H
+ * was read from (FD): returns 0 with its file offset in *OFF and its length
+ * in *SIZE; -ENOENT when the file has no such feature (the pipe format has
+ * none); -EIO when the section table or the section lies past the end of
+ * the file; or another negative errno.
+ */
+int perfdata_feature(int fd, const struct perfdata_header *h, unsigned feat, uint64_t *off,
+		     uint64_t *size);
+
+/* A walk over the records of a data section through one buffer. */
+struct perfdata_records {
+	int fd;
+	uint64_t off, end;            /* the next record's file offset; the section's end */
+	uint64_t rec_off;             /* the file offset of the record last returned */
+	uint64_t buf_off;             /* the file offset of BUF[0] */
+	size_t buf_len;
+	unsigned char buf[1 << 16];   /* a record is at most 65535 bytes */
+};
+
+/*
+ * Starts R on the data section of the file H was read from (FD, borrowed;
+ * H's data section, or the rest of the file for the pipe format).
+ */
+void perfdata_records_start(struct perfdata_records *r, int fd, const struct perfdata_header *h);
+
+/*
+ * The next record of R: returns its bytes (its perf_event_header first; its
+ * size is the u16 at byte 6; valid until the next call), its file offset
+ * in R->rec_off; NULL at the end of the section, with *ERR 0, or when the
+ * records are damaged (a record shorter than its header, or cut short by
+ * the end of the section or file), with *ERR -EIO and the damaged record's
+ * offset in R->rec_off. The AUX
+ * data after an AUXTRACE record (its u64 at byte 8 says how long) is
+ * skipped: it starts at R->rec_off plus the record's size.
+ */
+const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err);
+
+/*
+ * Calls FN(ARG, HEX, PATH) for each build id the perf.data at PATH names:
+ * HEX its build id in lowercase hex (NUL-terminated, 40 digits or fewer),
+ * PATH the binary's path as perf names it ("/usr/lib/x86_64-linux-gnu/
+ * libc.so.6", "[kernel.kallsyms]"); both valid only during the call. The
+ * ids come from the HEADER_BUILD_ID feature (perf record's default), else
+ * from the MMAP2 records that carry one (perf record --buildid-mmap) and
+ * the pipe format's HEADER_BUILD_ID records: `perf buildid-list -i PATH`
+ * prints the same ids for the same paths (in the --buildid-mmap case only
+ * of binaries with samples; here of every one mapped). A path named twice
+ * is given twice. Returns 0; FN's nonzero return (which stops the walk;
+ * it must not be -EIO); or
+ * -EINVAL when PATH is not a perf.data this reads, -EIO when it is cut
+ * short or its build ids or records are damaged, or another negative errno,
+ * with a one-line reason in ERRBUF ("HEADER_BUILD_ID is cut short at byte
+ * 4880"; without the path).
+ */
+int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, const char *path),
+		      void *arg, char *errbuf, size_t errlen);
+
+/*
+ * The events the perf.data at PATH recorded, from its HEADER_EVENT_DESC
+ * feature: what `perf evlist -F -i PATH` prints, one "NAME: sample_freq=N"
+ * or "NAME: sample_period=N" a line ("cpu-clock: sample_freq=4000",
+ * "intel_pt//u: sample_period=1"), into BUF (SIZE bytes, NUL-terminated;
+ * lines past its end are left out). Returns 0;
+ * -ENOENT when the file has no such feature (the pipe format; perf must
+ * be asked); -EINVAL or -EIO as perfdata_header_read() and
+ * perfdata_feature() return them, also -EIO for a damaged section; or
+ * another negative errno.
+ */
+int perfdata_event_names(const char *path, char *buf, size_t size);
+
 /* What perfdata_check() found in a file. */
 enum perfdata_state {
 	PERFDATA_FINISHED,   /* a perf.data whose header, attributes, data section and
@@ -28,19 +139,20 @@ enum perfdata_state {
 	PERFDATA_UNFINISHED, /* a perf.data perf did not finish (or cut short since): its
 			      * header never written (zero bytes), cut short inside it,
 			      * data size 0, or a section past the end of the file */
-	PERFDATA_OTHER,      /* not a perf.data: empty, another kind of file (text), or
-			      * not a regular file (a FIFO, a device: never opened) */
+	PERFDATA_OTHER,      /* not a perf.data this reads: empty, another kind of file
+			      * (text), another byte order, or not a regular file (a FIFO,
+			      * a device: never opened) */
 	PERFDATA_UNREADABLE, /* cannot be opened or read */
 };
 
 /*
- * Checks the perf.data PATH against its header (perf's struct
- * perf_file_header, either byte order): reads the header and the feature
- * section table, at most 4 KiB, never the data. Returns what it found; for
- * every state but PERFDATA_FINISHED, WHY (SIZE bytes) holds one phrase
- * without the path, e.g. "cut short inside its data section (ending at byte
- * 458968; the file ends at byte 100000)", "its header was never written
- * (zero bytes)", "empty", "No such file or directory".
+ * Checks the perf.data PATH against its header (perfdata_header_read()):
+ * reads the header and the feature section table, never the data. Returns
+ * what it found; for every state but PERFDATA_FINISHED, WHY (SIZE bytes)
+ * holds one phrase without the path, e.g. "cut short inside its data
+ * section (ending at byte 458968; the file ends at byte 100000)", "its
+ * header was never written (zero bytes)", "empty", "No such file or
+ * directory".
  */
 enum perfdata_state perfdata_check(const char *path, char *why, size_t size);
 

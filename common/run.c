@@ -2,6 +2,9 @@
 #include "run.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -97,4 +100,48 @@ int run_capture(char *const argv[], char *buf, size_t size)
 	}
 	close(fd);
 	return run_wait(pid);
+}
+
+int run_find_program(const char *want, char *out, size_t size)
+{
+	const char *path, *p, *colon;
+	struct stat st;
+	char buf[PATH_MAX];
+
+	if (!want || !*want)
+		return -ENOENT;
+	if (strchr(want, '/')) {
+		if (stat(want, &st) || !S_ISREG(st.st_mode) || access(want, X_OK))
+			return -ENOENT;
+		if (!realpath(want, buf))
+			return -errno;
+		snprintf(out, size, "%s", buf);
+		return 0;
+	}
+	path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+	for (p = path; *p; p = colon + 1) {
+		size_t n;
+
+		colon = strchr(p, ':');
+		if (!colon)
+			colon = p + strlen(p);
+		n = (size_t)(colon - p);
+		if (n == 0)
+			snprintf(buf, sizeof(buf), "./%s", want);
+		else
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, want);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK)) {
+			char real[PATH_MAX];
+
+			if (!realpath(buf, real))
+				return -errno;
+			snprintf(out, size, "%s", real);
+			return 0;
+		}
+		if (!*colon)
+			break;
+	}
+	return -ENOENT;
 }

@@ -39,4 +39,11 @@ int run_try_wait(pid_t pid);
  */
 int run_capture(char *const argv[], char *buf, size_t size);
 
+/*
+ * Resolves WANT ("perf", a name looked up in $PATH, or a path containing '/')
+ * to an executable's absolute path in OUT (SIZE bytes).
+ * Returns 0, or -ENOENT when there is no such executable file.
+ */
+int run_find_program(const char *want, char *out, size_t size);
+
 #endif

@@ -10,7 +10,9 @@
  * Time that is not a function's: a hole of more than CONV_GAP_PERIODS
  * periods in which the thread is not known to be off the CPU (a ring that
  * wrapped, per-CPU buffers that reach back to different times) ends every
- * frame and is a "[no samples]" slice at the root; time off the CPU (a
+ * frame and is a "[no samples]" slice at the root, whether it follows a
+ * sample or a switch in (before the thread's first sample, or in a thread
+ * with no sample at all); time off the CPU (a
  * sched_switch sample or switch-out record until the switch-in, or the next
  * sample less one period) is an "[off-cpu]" slice under the stack the
  * thread left the CPU with.
@@ -36,19 +38,24 @@ static uint64_t median_spacing(const struct conv_thread *t)
 	return n ? v[n / 2] : 0;
 }
 
+uint64_t conv_chain_period(const struct conv *c, const struct conv_thread *t)
+{
+	return t->period_ns ? t->period_ns : c->period_ns;
+}
+
 /* When frames last seen at T->seen_ts end at the latest, given that the
  * thread is next seen at TS. */
-static uint64_t frames_end(const struct conv_thread *t, uint64_t ts)
+static uint64_t frames_end(const struct conv *c, const struct conv_thread *t, uint64_t ts)
 {
-	uint64_t end = conv_add_sat(t->seen_ts, t->period_ns);
+	uint64_t p = conv_chain_period(c, t), end = conv_add_sat(t->seen_ts, p);
 
-	return !t->seen || !t->period_ns || end > ts ? ts : end;
+	return !t->seen || !p || end > ts ? ts : end;
 }
 
 /* Pops T's frames above depth K at TS's frame end. */
 static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
 {
-	uint64_t end = frames_end(t, ts);
+	uint64_t end = frames_end(c, t, ts);
 
 	while (t->depth > k)
 		conv_stack_pop(c, t, end);
@@ -62,28 +69,33 @@ static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
  * (a ring buffer that wrapped, per-CPU rings reaching back to different
  * times): when it came back is not known, so the [off-cpu] slice lasts one
  * period, the stack was last seen when it left, and the rest is a hole.
+ * The hole starts one period after the stack was last seen (its frames run
+ * that long), or where the thread was seen without one (a switch in with
+ * no stack known).
  */
 static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
-	uint64_t from;
+	uint64_t p = conv_chain_period(c, t), from, back = 0;
 
 	if (t->offcpu_open) {
-		uint64_t since = t->offcpu_since, back;
+		uint64_t since = t->offcpu_since;
 
 		if (t->switch_ins)
-			back = conv_add_sat(since, t->period_ns);
+			back = conv_add_sat(since, p);
 		else
-			back = ts > t->period_ns ? ts - t->period_ns : 0;
+			back = ts > p ? ts - p : 0;
 		back = back > ts ? ts : back > since ? back : since;
 		conv_offcpu_end(c, t, back);
 		t->seen = true;
 		t->seen_ts = t->switch_ins ? since : back;
 	}
-	if (!t->seen || !t->period_ns || t->period_ns > UINT64_MAX / CONV_GAP_PERIODS ||
-	    ts - t->seen_ts <= CONV_GAP_PERIODS * t->period_ns)
+	if (!t->seen || !p || p > UINT64_MAX / CONV_GAP_PERIODS ||
+	    ts - t->seen_ts <= CONV_GAP_PERIODS * p)
 		return;
+	from = t->depth ? t->seen_ts + p : t->seen_ts;	/* < ts: the hole is longer */
+	if (from < back)	/* after the [off-cpu] slice, with no stack under it */
+		from = back;
 	pop_to(c, t, 0, ts);
-	from = t->seen_ts + t->period_ns;	/* < ts: the hole is longer */
 	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
 	conv_emit_end(c, t, c->s_nosamples, ts);
 	t->nosamples_ns += ts - from;
@@ -117,6 +129,8 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
 	t->period_ns = period_ns ? period_ns : median_spacing(t);
+	if (!c->period_ns)	/* any thread's, until the recording tells */
+		c->period_ns = t->period_ns;
 	on_cpu(c, t, ts);
 	set_stack(c, t, ts, frames, n);
 	t->spacing_from = true;
@@ -144,21 +158,23 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 
 void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
-	if (!t->offcpu_open)
-		return;
-	conv_offcpu_end(c, t, ts);
+	if (t->offcpu_open)
+		conv_offcpu_end(c, t, ts);
+	else if (t->seen)
+		return;	/* on the CPU since it was seen: its switch out was lost */
 	t->seen = true;
 	t->seen_ts = ts;
 }
 
-void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts)
+void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts)
 {
 	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
 		conv_offcpu_end(c, t, ts);
 		t->seen_ts = ts;
 	}
 	/* The last sample's frames ran for its period, TS being its time. */
-	pop_to(c, t, 0, conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, t->period_ns));
+	pop_to(c, t, 0, past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts,
+					       conv_chain_period(c, t)) : ts);
 	t->seen = false;
 	t->spacing_from = false;
 }

@@ -292,8 +292,7 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	if (!t->has_branches) {
 		t->has_branches = true;
 		if (t->depth) {	/* sampled chains so far: the branches take over */
-			t->period_ns = 0;	/* end the sampled frames here */
-			conv_chain_close(c, t, ts);
+			conv_chain_close(c, t, ts, false);
 			conv_stack_close(c, t, ts);
 		}
 	}
@@ -355,7 +354,7 @@ static int error_line(struct conv_driver *cv, const struct conv_line *l)
 	if (t->npending)
 		flush_pending(c, t, ts);
 	if (!t->has_branches)
-		conv_chain_close(c, t, ts);
+		conv_chain_close(c, t, ts, true);
 	conv_stack_error(c, t, name, ts);
 	return CONV_OK;
 }
@@ -592,6 +591,24 @@ static const struct stack_event *stack_event(struct conv_span ev)
 	return NULL;
 }
 
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist)
+{
+	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e) {
+		const struct stack_event *se;
+		struct conv_span ev;
+		uint64_t n;
+		bool freq;
+
+		e = strchrnul(s, '\n');
+		if (!conv_parse_evlist_line(s, (size_t)(e - s), &ev, &n, &freq) ||
+		    !(se = stack_event(ev)) || (!freq && !se->period_is_time))
+			continue;
+		n = freq ? 1000000000 / n : n;
+		cv->c.period_ns = n < CONV_TS_MAX ? n : CONV_TS_MAX;
+		return;
+	}
+}
+
 static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
@@ -780,7 +797,7 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else
-		conv_chain_close(c, t, end);
+		conv_chain_close(c, t, end, true);
 	t->now = end;
 }
 

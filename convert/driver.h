@@ -81,6 +81,18 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
  * after its end). */
 void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording);
 
+/*
+ * The input that begins is a perf.data whose events are EVLIST (the output
+ * of `perf evlist -F` on it; NULL or "": not known, a text input): the first
+ * stack-sampling event's frequency (1e9/N ns) or period (N ns, for an event
+ * counting time: cpu-clock, task-clock) becomes the recording's sampling
+ * period, which a thread uses until its own samples give one, so that its
+ * on-CPU time before its first sample, and a thread with no sample at all,
+ * can be judged as [no samples] (docs/design.md "Sampled call chains").
+ * Else the period stays what it was: the first any thread's samples gave.
+ */
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist);
+
 /* The reason of the last error. */
 const char *conv_driver_message(const struct conv_driver *cv);
 

@@ -167,7 +167,8 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 	if (!file)
 		return 0;
 	args[0] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_file, .str = file };
-	args[1] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .name = c->s_line, .u64 = line };
+	/* one word, not two: an eighth less to write and compress per slice */
+	args[1] = (struct fxt_arg){ .type = FXT_ARG_UINT32, .name = c->s_line, .u64 = line };
 	return 2;
 }
 

@@ -5,6 +5,7 @@
 #include "diag.h"
 #include "perf_version.h"
 #include "perfcmd.h"
+#include "perfdata.h"
 #include "ptsplit.h"
 #include "run.h"
 
@@ -48,6 +49,8 @@ struct input {
 	size_t nparts, cur;
 	bool binrec;             /* a saved output of perf script with the dlfilter */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
+	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
+				  * them; "": not read (Intel PT) */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -55,27 +58,28 @@ static const char dlfilter_name[] = "snaptrace-dlfilter.so";
 
 static void perf_said(FILE *f, char *buf, size_t size);
 
-/* Runs `perf evlist` on PATH: its event list in OUT. Returns 0, or -1 when
+/* Runs `perf evlist -F` on PATH: its event list in OUT, one "EVENT:
+ * sample_freq=N" or "EVENT: sample_period=N" a line. Returns 0, or -1 when
  * perf failed (its output is then in OUT). Every perf command run on an
  * input gets -f: without it perf refuses a file owned by another user even
  * to root. */
 static int evlist(const char *perf, const char *path, char *out, size_t size)
 {
-	char *argv[] = { (char *)perf, "evlist", "-f", "-i", (char *)path, NULL };
+	char *argv[] = { (char *)perf, "evlist", "-F", "-f", "-i", (char *)path, NULL };
 
 	return run_capture(argv, out, size) != 0 ? -1 : 0;
 }
 
 /* Finds the dlfilter beside this program into IN->dlfilter and checks that
  * PERF is at least the version that has --dlfilter (unknown versions are
- * tried: input_read() falls back when perf refuses it). Returns true when
- * the fast path can be tried. */
+ * tried: input_read() falls back when perf refuses it; the version is
+ * perf_version_of()'s, asked once per perf binary, not per conversion).
+ * Returns true when the fast path can be tried. */
 static bool dlfilter_usable(struct input *in, const char *perf)
 {
 	static const char *asked;	/* the perf whose version is known (one per run) */
 	static bool has;
-	char self[PATH_MAX], out[256];
-	char *argv[] = { (char *)perf, "--version", NULL };
+	char self[PATH_MAX];
 	struct perf_version v;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -86,11 +90,10 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 			     dlfilter_name) >= sizeof(in->dlfilter) ||
 	    access(in->dlfilter, R_OK))
 		return false;
-	if (asked == perf)	/* each input of a multi-snapshot run: perf ran once */
+	if (asked == perf)	/* each input of a multi-snapshot run: asked once */
 		return has;
-	if (run_capture(argv, out, sizeof(out)) != 0)
+	if (perf_version_of(perf, &v))
 		return false;
-	perf_version_parse(out, &v);
 	asked = perf;
 	has = perf_version_has(&v, PERF_FEAT_DLFILTER) != 0;
 	return has;
@@ -215,11 +218,14 @@ static int make_parts(struct input *in, unsigned jobs)
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
-	char out[4096] = "intel_pt";
+	char out[sizeof(in->evlist)] = "intel_pt";
+	bool read = !ptsplit_intel_pt(in->path);
 	int err;
 
-	/* perf's own answer unless the file says so (a perf run costs ~30 ms) */
-	if (!ptsplit_intel_pt(in->path) && evlist(perf->perf, in->path, out, sizeof(out))) {
+	/* perf's own answer only when the file does not say (a perf run costs
+	 * ~25 ms: the events of its header, else perf evlist's) */
+	if (read && perfdata_event_names(in->path, out, sizeof(out)) &&
+	    evlist(perf->perf, in->path, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
@@ -228,6 +234,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
+	if (read)
+		memcpy(in->evlist, out, sizeof(out));
 	in->opts = (struct perfcmd_opts){
 		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
@@ -504,4 +512,9 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 	}
 	input_free(in);
 	return rc;
+}
+
+const char *input_evlist(const struct input *in)
+{
+	return in->evlist;
 }

@@ -72,6 +72,11 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last);
  * (a text input, or no such part). Borrowed from IN. */
 const struct perfcmd *input_perf_command(const struct input *in, size_t k);
 
+/* What `perf evlist -F` printed for a perf.data input (its events with
+ * their sample_freq or sample_period, one a line); "" for a text input or
+ * an Intel PT perf.data known by its header. Borrowed from IN. */
+const char *input_evlist(const struct input *in);
+
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */
 uint64_t input_bytes(const struct input *in);

@@ -304,6 +304,7 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 		return EXIT_RUNTIME;
 	}
 	conv_driver_begin_input(cv, path);
+	conv_driver_evlist(cv, input_evlist(in));
 	lines = conv_driver_stats(cv)->lines;
 	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
 				 sizeof(err))) {
@@ -552,13 +553,6 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
-/* Whether PERF names a program that can be run (a bare name is looked up in
- * PATH by the run itself: taken as runnable). */
-static bool perf_runs(const char *perf)
-{
-	return !strchr(perf, '/') || access(perf, X_OK) == 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -569,6 +563,7 @@ int main(int argc, char **argv)
 	struct conv_driver *cv;
 	struct conv_opts copts;
 	struct srcline *sl = NULL;
+	char buildid_why[512] = "";	/* the first input whose build ids cannot be read */
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
@@ -614,15 +609,17 @@ int main(int argc, char **argv)
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
 		for (size_t i = 0; sl && i < ninputs; i++) {
-			int e = srcline_read_buildids(sl, o.perf, inputs[i].path);
+			char why[256];
+			int e = srcline_read_buildids(sl, inputs[i].path, why, sizeof(why));
 
 			if (e == -ENOMEM) {
 				srcline_free(sl);
 				sl = NULL;	/* out of memory, below */
-			} else if (e && perf_runs(o.perf)) {
-				/* a perf that cannot run is named once, by the conversion */
-				diag_warn("%s: `%s buildid-list` failed: its binaries' build ids are "
-					  "not checked", inputs[i].path, o.perf);
+			} else if (e && !buildid_why[0]) {
+				/* said once the trace is written: a file perf cannot
+				 * read either fails the conversion with perf's words */
+				snprintf(buildid_why, sizeof(buildid_why), "%s: cannot read its "
+					 "build ids: %s", inputs[i].path, why);
 			}
 		}
 	}
@@ -667,6 +664,8 @@ int main(int argc, char **argv)
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 	} else {
+		if (buildid_why[0])
+			diag_warn("%s; no source lines, as no binary can be checked", buildid_why);
 		summary(&o, cv, sl, bytes);
 	}
 	conv_driver_free(cv);

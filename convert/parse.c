@@ -715,3 +715,30 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 	if (p < end)
 		l->has_loc = parse_loc(l->has_addr ? t : p, end, &l->from);
 }
+
+bool conv_parse_evlist_line(const char *s, size_t len, struct conv_span *event, uint64_t *n,
+			    bool *freq)
+{
+	static const char sep[] = ": sample_", fkey[] = "freq=", pkey[] = "period=";
+	const char *e = s + len, *p = s, *k, *v;
+	int64_t x;
+
+	/* The last ": sample_" (an event name may hold ':', never that). */
+	for (const char *q = s; (q = memmem(q, (size_t)(e - q), sep, sizeof(sep) - 1)); q++)
+		p = q;
+	if (p == s)
+		return false;
+	k = p + sizeof(sep) - 1;
+	*freq = (size_t)(e - k) > sizeof(fkey) - 1 && !memcmp(k, fkey, sizeof(fkey) - 1);
+	if (*freq)
+		v = k + sizeof(fkey) - 1;
+	else if ((size_t)(e - k) > sizeof(pkey) - 1 && !memcmp(k, pkey, sizeof(pkey) - 1))
+		v = k + sizeof(pkey) - 1;
+	else
+		return false;
+	if (!parse_dec(v, e, &x) || x <= 0)
+		return false;
+	*n = (uint64_t)x;
+	*event = event_name(s, p + 1);	/* "NAME...:" */
+	return true;
+}

@@ -131,6 +131,16 @@ struct conv_line {
  */
 void conv_parse_line(const char *s, size_t len, struct conv_line *l);
 
+/*
+ * Parses one line of `perf evlist -F` (LEN bytes at S, no newline): "EVENT:
+ * sample_freq=N" (N samples per second) or "EVENT: sample_period=N" (one
+ * sample every N counts of the event). Returns true with *EVENT the event's
+ * name as conv_line.event gives it (pointing into S), *N (> 0) and *FREQ
+ * (N is a frequency); false for any other line.
+ */
+bool conv_parse_evlist_line(const char *s, size_t len, struct conv_span *event, uint64_t *n,
+			    bool *freq);
+
 /* Returns true when spans A and B hold the same bytes. */
 static inline bool conv_span_eq(struct conv_span a, struct conv_span b)
 {

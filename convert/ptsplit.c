@@ -16,10 +16,8 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "perfdata.h"
 
-#define HEADER_SIZE 104         /* struct perf_file_header */
-#define REC_AUXTRACE_INFO 70
-#define REC_AUXTRACE 71
 #define AUXTRACE_SIZE 48        /* struct perf_record_auxtrace, without its data */
 #define PSB_LEN 16
 #define PSBPLUS_MAX 256         /* bytes of PSB+ looked through for its TSC */
@@ -152,18 +150,16 @@ static bool scan_aux(struct scan *s, uint64_t off, uint64_t size)
 	return true;
 }
 
-/* The data section of the perf.data open as FD: [*OFF, *END). Returns
- * false when it is not a perf.data this reads (perf's pipe format, another
- * header size). */
-static bool data_section(int fd, uint64_t *off, uint64_t *end)
+/* Starts R on the records of the perf.data open as FD. Returns false when
+ * it is not one this reads (perf's pipe format has no AUXTRACE_INFO up
+ * front for ptsplit_intel_pt, nor PT a split would help). */
+static bool records_start(int fd, struct perfdata_records *r)
 {
-	unsigned char h[HEADER_SIZE];
+	struct perfdata_header h;
 
-	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h, "PERFILE2", 8) ||
-	    le64(h + 8) != HEADER_SIZE)
+	if (perfdata_header_read(fd, &h) || h.pipe)
 		return false;
-	*off = le64(h + 40);
-	*end = *off + le64(h + 48);
+	perfdata_records_start(r, fd, &h);
 	return true;
 }
 
@@ -171,45 +167,36 @@ static bool data_section(int fd, uint64_t *off, uint64_t *end)
  * not one this reads. */
 static bool scan_records(struct scan *s)
 {
-	unsigned char rec[AUXTRACE_SIZE];
-	uint64_t off, end;
+	struct perfdata_records *r = malloc(sizeof(*r));
+	const unsigned char *rec;
+	int err = -1;
 
-	if (!data_section(s->fd, &off, &end))
+	if (!r || !records_start(s->fd, r)) {
+		free(r);
 		return false;
-	while (off + 8 <= end && !s->nomem) {
+	}
+	while (!s->nomem && (rec = perfdata_record_next(r, &err))) {
 		uint32_t type;
 		uint16_t size;
 
-		if (pread(s->fd, rec, 8, (off_t)off) != 8)
-			return false;
 		memcpy(&type, rec, 4);
 		memcpy(&size, rec + 6, 2);
-		if (size < 8)
-			return false;
-		if (type == REC_AUXTRACE_INFO) {
-			unsigned char info[16 + 8 * PT_WORDS];
-
-			if (size < sizeof(info) ||
-			    pread(s->fd, info, sizeof(info), (off_t)off) != (ssize_t)sizeof(info))
-				return false;
-			s->shift = le64(info + 16 + 8 * PT_TIME_SHIFT);
-			s->mult = le64(info + 16 + 8 * PT_TIME_MULT);
-			s->zero = le64(info + 16 + 8 * PT_TIME_ZERO);
-			s->have_tc = le64(info + 16 + 8 * PT_CAP_USER_TIME_ZERO) && s->shift < 64;
-		} else if (type == REC_AUXTRACE) {
-			uint64_t data;
-
+		if (type == PERFDATA_REC_AUXTRACE_INFO) {
+			if (size < 16 + 8 * PT_WORDS)
+				break;
+			s->shift = le64(rec + 16 + 8 * PT_TIME_SHIFT);
+			s->mult = le64(rec + 16 + 8 * PT_TIME_MULT);
+			s->zero = le64(rec + 16 + 8 * PT_TIME_ZERO);
+			s->have_tc = le64(rec + 16 + 8 * PT_CAP_USER_TIME_ZERO) && s->shift < 64;
+		} else if (type == PERFDATA_REC_AUXTRACE) {
+			/* its PT bytes follow it (the walk skips them) */
 			if (size < AUXTRACE_SIZE || !s->have_tc ||
-			    pread(s->fd, rec, AUXTRACE_SIZE, (off_t)off) != AUXTRACE_SIZE)
-				return false;
-			data = le64(rec + 8);
-			if (!scan_aux(s, off + size, data))
-				return false;
-			off += data;
+			    !scan_aux(s, r->rec_off + size, le64(rec + 8)))
+				break;
 		}
-		off += size;
 	}
-	return !s->nomem;
+	free(r);
+	return !rec && !err && !s->nomem;
 }
 
 static int by_time(const void *a, const void *b)
@@ -252,33 +239,30 @@ size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
 
 bool ptsplit_intel_pt(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint64_t off, end;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	struct perfdata_records *r = malloc(sizeof(*r));
+	const unsigned char *rec;
 	bool pt = false;
 
-	if (fd < 0)
-		return false;
-	if (data_section(fd, &off, &end)) {
-		/* perf record writes it before any sample or AUX data */
-		for (int i = 0; i < INFO_WITHIN && off + 16 <= end; i++) {
-			unsigned char rec[16];
+	/* perf record writes it before any sample or AUX data */
+	if (fd >= 0 && r && records_start(fd, r)) {
+		for (int i = 0; i < INFO_WITHIN && (rec = perfdata_record_next(r, &err)); i++) {
 			uint32_t type, aux;
 			uint16_t size;
 
-			if (pread(fd, rec, sizeof(rec), (off_t)off) != (ssize_t)sizeof(rec))
-				break;
 			memcpy(&type, rec, 4);
 			memcpy(&size, rec + 6, 2);
 			memcpy(&aux, rec + 8, 4);
-			if (type == REC_AUXTRACE_INFO) {
-				pt = aux == AUXTRACE_INTEL_PT;
+			if (type == PERFDATA_REC_AUXTRACE_INFO) {
+				pt = size >= 16 && aux == AUXTRACE_INTEL_PT;
 				break;
 			}
-			if (size < 8 || type == REC_AUXTRACE)
+			if (type == PERFDATA_REC_AUXTRACE)
 				break;
-			off += size;
 		}
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	free(r);
 	return pt;
 }

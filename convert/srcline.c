@@ -8,7 +8,7 @@
 #include "srcline.h"
 
 #include "diag.h"
-#include "run.h"
+#include "perfdata.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -75,6 +75,7 @@ struct srcline {
 	char *symfs;            /* "" for none */
 	struct sl_dso *dsos;
 	struct sl_buildid *buildids;
+	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
 	struct srcline_stats stats;
 };
 
@@ -115,35 +116,39 @@ static bool is_perf_data(const char *path)
 	return yes;
 }
 
-int srcline_read_buildids(struct srcline *s, const char *perf, const char *path)
+/* perfdata_buildids()'s callback: records HEX for PATH. */
+static int add_buildid(void *arg, const char *hex, const char *path)
 {
-	char *argv[] = { (char *)perf, "buildid-list", "-f", "-i", (char *)path, NULL };
-	static char out[1 << 16];
+	struct srcline *s = arg;
+	struct sl_buildid *b;
+
+	if (path[0] != '/')
+		return 0;	/* [kernel.kallsyms], [vdso]: never looked up */
+	for (b = s->buildids; b; b = b->next)
+		if (!strcmp(b->path, path) && !strncmp(b->hex, hex, BUILDID_MAX))
+			return 0;	/* an MMAP2 of each of its segments */
+	b = malloc(sizeof(*b) + strlen(path) + 1);
+	if (!b)
+		return -ENOMEM;
+	snprintf(b->hex, sizeof(b->hex), "%s", hex);
+	strcpy(b->path, path);
+	b->next = s->buildids;
+	s->buildids = b;
+	return 0;
+}
+
+int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, size_t errlen)
+{
+	int err;
 
 	if (!is_perf_data(path))
 		return 0;
-	if (run_capture(argv, out, sizeof(out)) != 0)
-		return -1;
-	/* Lines "HEX PATH". */
-	for (char *p = out, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		size_t hexlen = strspn(p, "0123456789abcdef");
-		struct sl_buildid *b;
-
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		if (!hexlen || hexlen > BUILDID_MAX || p[hexlen] != ' ' || p[hexlen + 1] != '/')
-			continue;
-		b = malloc(sizeof(*b) + strlen(p + hexlen + 1) + 1);
-		if (!b)
-			return -ENOMEM;
-		memcpy(b->hex, p, hexlen);
-		b->hex[hexlen] = 0;
-		strcpy(b->path, p + hexlen + 1);
-		b->next = s->buildids;
-		s->buildids = b;
+	err = perfdata_buildids(path, add_buildid, s, errbuf, errlen);
+	if (err && err != -ENOMEM) {
+		s->unchecked = true;
+		return -EIO;
 	}
-	return 0;
+	return err;
 }
 
 /* Opens PATH under the symfs: fd and ELF, or -1. */
@@ -326,7 +331,7 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 
 	d->state = DSO_MISSING;
 	d->debug_fd = -1;
-	d->fd = open_elf(s, d->path, &d->elf);
+	d->fd = s->unchecked ? -1 : open_elf(s, d->path, &d->elf);
 	if (d->fd < 0)
 		return;
 	buildid_hex(d->elf, hex);

@@ -26,13 +26,16 @@ struct srcline;
 struct srcline *srcline_new(const char *symfs);
 
 /*
- * Records the build ids a perf.data at PATH names (`PERF buildid-list -i
- * PATH`): a binary whose build id differs from the recorded one gets no
- * lines and one warning. PATH that is not a perf.data (no "PERFILE" magic,
- * or "-") is ignored. Returns 0, -1 when perf failed (nothing recorded:
- * the binaries are then used unchecked), or -ENOMEM.
+ * Records the build ids the perf.data at PATH names (perfdata_buildids():
+ * what `perf buildid-list -i PATH` prints, read without perf): a binary
+ * whose build id differs from the recorded one gets no lines and one
+ * warning. PATH that is not a perf.data (no "PERFILE" magic, or "-") is
+ * ignored: the binaries of a text input are used unchecked. Returns 0;
+ * -ENOMEM; or -EIO when PATH's build ids cannot be read (a header or
+ * section cut short or damaged, another byte order: a one-line reason in
+ * ERRBUF): then no binary gets lines from S, as none can be checked.
  */
-int srcline_read_buildids(struct srcline *s, const char *perf, const char *path);
+int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, size_t errlen);
 
 /*
  * Looks up the entry of function SYM (SYMLEN bytes) of binary DSO (DSOLEN

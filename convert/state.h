@@ -277,6 +277,9 @@ struct conv {
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	uint64_t period_ns;            /* ns, the recording's sampling period: its
+					* perf.data's sampling event (conv_driver_period),
+					* else the first a thread's samples gave; 0: unknown */
 	uint64_t snap_end;             /* ns, perf clock: where the current input's snapshot
 					* ends (record.json); 0: unknown */
 	bool recording_ends;           /* the current input is its recording's last snapshot */
@@ -454,9 +457,15 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 /* chain.c: T came back on the CPU at TS (a switch-in record). */
 void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
 
-/* chain.c: ends the sampled frames of T at TS (at most one period after
- * they were last seen); an [off-cpu] slice still open ends at TS. */
-void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts);
+/* chain.c: ends the sampled frames of T one period after they were last
+ * seen: PAST_TS, even past TS (the end of an input: the last sample's
+ * frames ran for its period); else by TS at the latest (Intel PT branches
+ * take over at TS). An [off-cpu] slice still open ends at TS. */
+void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts);
+
+/* chain.c: T's sampling period, ns: its own (conv_thread.period_ns), else
+ * the recording's (conv.period_ns); 0: unknown. */
+uint64_t conv_chain_period(const struct conv *c, const struct conv_thread *t);
 
 /* offcpu.c: fills *OFF from a sched_switch sample: PREV_STATE (R:
  * preempted; len 0: the fields were not printed, state unknown) and the N KERNEL frames of its call chain, innermost first

@@ -64,6 +64,7 @@ struct binrec_branch {
 struct binrec_tick {
 	struct binrec_header h;      /* type BINREC_TICK, size sizeof(struct binrec_tick) */
 	int32_t pid, tid;
+	uint32_t pad;                /* 0 */
 	uint64_t time;               /* ns */
 };
 

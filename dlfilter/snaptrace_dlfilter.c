@@ -74,6 +74,8 @@ static const struct {
 #define OUT_BUFFER (1u << 20)     /* perf's stdout buffer: fewer writes into the pipe */
 #define STRINGS_MIN 1024          /* initial string table slots (power of two) */
 #define THREADS_MIN 64            /* initial thread table slots (power of two) */
+#define CALL_SITES 16             /* call sites kept per thread (the newest) */
+#define SYMS 16                   /* symbols kept per thread (power of two) */
 
 /* A string already sent: perf's pointer, a copy to notice reuse, its id. */
 struct sent_string {
@@ -82,12 +84,33 @@ struct sent_string {
 	uint32_t id;
 };
 
-/* A thread's time of its last record (for TICK). */
-struct thread_time {
+/* A symbol's bytes at their run-time addresses, as perf resolved an
+ * address in them: [lo, hi), named by string ids SYM and DSO. */
+struct extent {
+	uint64_t lo, hi;
+	uint32_t sym, dso;
+};
+
+/* A symbol a thread's samples were resolved to, with perf's strings. */
+struct known_sym {
+	struct extent e;           /* hi = lo: a free slot */
+	const char *sym, *dso;     /* perf's strings */
+};
+
+/* A thread: the time of its last record (for TICK), the symbol its last
+ * resolved sample was in, the symbols its last calls came from (where its
+ * returns go back to; newest last) and those its calls went to. */
+struct thread_state {
 	bool taken;                /* the slot holds TID */
 	bool used;                 /* TIME is the time of the thread's last record */
-	int32_t tid;
+	int32_t tid, pid;
 	uint64_t time;
+	const char *comm;          /* perf's comm string of the thread's last record */
+	uint32_t comm_id;          /* its string id */
+	struct extent here;        /* hi = lo: none; ids valid */
+	uint32_t nsites;           /* calls in SITES, the newest at nsites - 1 */
+	struct extent sites[CALL_SITES];
+	struct known_sym syms[SYMS];  /* by the hash of the symbol's start */
 };
 
 /* Filled in by perf when it loads the filter. */
@@ -97,7 +120,7 @@ struct state {
 	struct sent_string *strings;    /* open addressing by pointer */
 	size_t nstrings, capstrings;
 	uint32_t next_id;
-	struct thread_time *threads;    /* open addressing by tid */
+	struct thread_state *threads;    /* open addressing by tid */
 	size_t nthreads, capthreads;
 	size_t pending;                 /* __fpending(stdout) after our last record */
 	const char *event;              /* the last sample's event name (perf's string) */
@@ -109,9 +132,20 @@ struct state {
  * pending after it (to notice perf's own writes in between). */
 static void put(struct state *s, const void *rec, size_t len)
 {
-	if (fwrite_unlocked(rec, 1, len, stdout) != len)	/* perf prints on this thread only */
+	FILE *f = stdout;
+
+	/* Into the buffer's room directly, as glibc's putc_unlocked does (its
+	 * room for writing ends at _IO_write_end, which is where the pointer
+	 * is outside of put mode; fwrite's own overhead was most of a record's
+	 * cost), else through fwrite (perf prints on this thread only). */
+	if (f->_IO_write_ptr < f->_IO_write_end &&
+	    (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= len) {
+		memcpy(f->_IO_write_ptr, rec, len);
+		f->_IO_write_ptr += len;
+	} else if (fwrite_unlocked(rec, 1, len, f) != len) {
 		s->failed = true;
-	s->pending = __fpending(stdout);
+	}
+	s->pending = __fpending(f);
 }
 
 static bool grow_strings(struct state *s)
@@ -186,13 +220,13 @@ static uint32_t string_id(struct state *s, const char *str)
 }
 
 /* Returns TID's entry (a new one has used = false), or NULL on failure. */
-static struct thread_time *thread_of(struct state *s, int32_t tid)
+static struct thread_state *thread_of(struct state *s, int32_t tid)
 {
 	size_t i;
 
 	if (2 * (s->nthreads + 1) > s->capthreads) {
 		size_t cap = s->capthreads ? s->capthreads * 2 : THREADS_MIN;
-		struct thread_time *t = malloc(cap * sizeof(*t));
+		struct thread_state *t = malloc(cap * sizeof(*t));
 
 		if (!t)
 			return NULL;
@@ -214,7 +248,7 @@ static struct thread_time *thread_of(struct state *s, int32_t tid)
 		if (s->threads[i].tid == tid)
 			return &s->threads[i];
 	s->nthreads++;
-	s->threads[i] = (struct thread_time){ .taken = true, .tid = tid };
+	s->threads[i] = (struct thread_state){ .taken = true, .tid = tid };
 	return &s->threads[i];
 }
 
@@ -232,24 +266,21 @@ static uint32_t conv_flags(uint32_t flags)
 	return 0;
 }
 
-/* Fills LOC from perf's resolved location AL of IP; BEFORE (or NULL) is a
- * location filled before, its dso's id BEFORE_DSO. Returns false when
+/* Fills LOC from perf's resolved location AL of IP. Returns false when
  * perf's text would show an offset the filter cannot compute. */
 static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t ip,
-		   struct binrec_loc *loc, const struct perf_dlfilter_al *before,
-		   uint32_t before_dso)
+		   struct binrec_loc *loc)
 {
 	loc->ip = ip;
 	loc->symoff = 0;
 	loc->sym = 0;
-	if (al && al->sym) {
+	if (al->sym) {
 		if (al->addr < al->sym_start || al->addr >= al->sym_end)
 			return false;	/* perf's map-relative fallback offset */
 		loc->symoff = al->addr - al->sym_start;
 		loc->sym = string_id(s, al->sym);
 	}
-	/* a branch within one dso looks its name up once */
-	loc->dso = !al ? 0 : before && al->dso == before->dso ? before_dso : string_id(s, al->dso);
+	loc->dso = string_id(s, al->dso);
 	return true;
 }
 
@@ -290,17 +321,121 @@ int stop(void *data, void *ctx)
 	return rc;
 }
 
-/* Does a jump from FROM (perf's resolution of the sample's ip) to the
- * sample's addr stay inside FROM's symbol? The target's address in FROM's
- * dso is FROM's plus the jump's distance; inside the symbol's bounds it is
- * in the same map, symbol and dso, which perf would resolve it to: no
- * resolve_addr() (a symbol lookup, a fifth of perf's time) is needed. */
-static bool jump_within(const struct perf_dlfilter_sample *sample,
-			const struct perf_dlfilter_al *from)
+/* The extent of AL's symbol, AL being perf's resolution of IP, into *E
+ * (without ids). Returns false when AL has no symbol or IP is past its
+ * end (perf then prints an offset from the map). */
+static bool extent_of(const struct perf_dlfilter_al *al, uint64_t ip, struct extent *e)
 {
-	uint64_t to = from->addr + (sample->addr - sample->ip);
+	if (!al->sym || al->addr < al->sym_start || al->addr >= al->sym_end)
+		return false;
+	e->lo = ip - (al->addr - al->sym_start);
+	e->hi = e->lo + (al->sym_end - al->sym_start);
+	return true;
+}
 
-	return from->sym && to >= from->sym_start && to < from->sym_end;
+static bool in_extent(const struct extent *e, uint64_t addr)
+{
+	return addr - e->lo < e->hi - e->lo;
+}
+
+/* LOC for ADDR inside extent E: what perf's resolution of ADDR is. Within
+ * one resolved symbol an address is in the same map, symbol and dso, which
+ * perf would resolve it to; so no resolve_addr() (a symbol lookup, a fifth
+ * of perf's time) is needed. */
+static void loc_in(const struct extent *e, uint64_t addr, struct binrec_loc *loc)
+{
+	*loc = (struct binrec_loc){ .ip = addr, .symoff = addr - e->lo, .sym = e->sym, .dso = e->dso };
+}
+
+/* A return of thread T to ADDR: drops the call sites above the newest one
+ * ADDR is in, and that one (a longjmp or an exception returns past some);
+ * all of them when ADDR is in none. */
+static void return_to(struct thread_state *t, uint64_t addr)
+{
+	uint32_t n = t->nsites;
+
+	while (n && !in_extent(&t->sites[n - 1], addr))
+		n--;
+	t->nsites = n ? n - 1 : 0;
+}
+
+/* A call of thread T from extent E: keeps it for the return (the oldest
+ * site goes when the table is full). */
+static void call_from(struct thread_state *t, const struct extent *e)
+{
+	if (t->nsites == CALL_SITES) {
+		memmove(t->sites, t->sites + 1, (CALL_SITES - 1) * sizeof(t->sites[0]));
+		t->nsites--;
+	}
+	t->sites[t->nsites++] = *e;
+}
+
+/* The slot of thread T's symbols for a symbol starting at LO. */
+static struct known_sym *sym_slot(struct thread_state *t, uint64_t lo)
+{
+	return &t->syms[hash64(lo) & (SYMS - 1)];
+}
+
+/* Forgets what thread T's records let the next ones take over. */
+static void forget_thread(struct thread_state *t)
+{
+	t->used = false;
+	t->comm = NULL;
+	t->here.lo = t->here.hi = 0;
+	t->nsites = 0;
+	memset(t->syms, 0, sizeof(t->syms));
+}
+
+/* The symbol of AL, perf's resolution of ADDR, with its ids in *E, and
+ * ADDR's location in LOC: thread T's symbol when it has it (perf's strings
+ * of a mapped dso stay while it is mapped), else looked up and kept.
+ * Returns false as loc_of() does; *E is without a symbol (hi = lo) when AL
+ * has none. */
+static bool symbol_of(struct state *s, struct thread_state *t, const struct perf_dlfilter_al *al,
+		      uint64_t addr, struct extent *e, struct binrec_loc *loc)
+{
+	struct known_sym *k = NULL;
+
+	e->lo = e->hi = 0;
+	if (extent_of(al, addr, e)) {
+		k = sym_slot(t, e->lo);
+		if (k->e.lo == e->lo && k->e.hi == e->hi && k->sym == al->sym && k->dso == al->dso) {
+			*e = k->e;
+			loc_in(e, addr, loc);
+			return true;
+		}
+	}
+	if (!loc_of(s, al, addr, loc))
+		return false;
+	if (k && !s->failed) {
+		e->sym = loc->sym;
+		e->dso = loc->dso;
+		*k = (struct known_sym){ *e, al->sym, al->dso };
+	}
+	return true;
+}
+
+/* Forgets what every thread's records let the next ones leave out or take
+ * over. */
+static void forget_threads(struct state *s)
+{
+	for (size_t i = 0; i < s->capthreads; i++)
+		if (s->threads[i].taken)
+			forget_thread(&s->threads[i]);
+}
+
+/* Writes a TICK of thread T at the sample's time unless its last record
+ * was at that time. Returns 1 (perf drops the sample). */
+static int tick(struct state *s, struct thread_state *t, const struct perf_dlfilter_sample *sample)
+{
+	struct binrec_tick rec = { { BINREC_MARK, BINREC_TICK, sizeof(rec) },
+				   sample->pid, sample->tid, 0, sample->time };
+
+	if (!t->used || t->time != sample->time)
+		put(s, &rec, sizeof(rec));
+	t->used = true;
+	t->time = sample->time;
+	return 1;
 }
 
 int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
@@ -308,9 +443,10 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	struct state *s = data;
 	const struct perf_dlfilter_al *from, *to = NULL;
 	struct binrec_branch rec;
-	struct thread_time *tt;
+	struct thread_state *tt;
+	struct extent *here;
 	uint32_t flags;
-	bool jump;
+	bool jump, within;
 
 	if (s->failed || !sample->addr_correlates_sym)
 		return 0;
@@ -321,44 +457,72 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	if (!s->event_is_branches)
 		return 0;
 	flags = conv_flags(sample->flags);
-	if (!flags)
-		return 0;
-	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
-	from = perf_dlfilter_fns.resolve_ip(ctx);
-	if (!from || !(jump && jump_within(sample, from)))
-		to = perf_dlfilter_fns.resolve_addr(ctx);
-	if (!from || !(tt = thread_of(s, sample->tid)))
+	if (!flags || !(tt = thread_of(s, sample->tid)))
 		return 0;
 	/* perf printed something since our last record (a decode error, a
-	 * switch record): the thread's next record may not be skipped. */
-	if (__fpending(stdout) != s->pending)
-		for (size_t i = 0; i < s->capthreads; i++)
-			s->threads[i].used = false;
-	if (jump && (!to || (from->sym == to->sym && from->dso == to->dso))) {
-		struct binrec_tick tick = { { BINREC_MARK, BINREC_TICK, sizeof(tick) },
-					    sample->pid, sample->tid, sample->time };
-
-		if (!tt->used || tt->time != sample->time)
-			put(s, &tick, sizeof(tick));
-		tt->used = true;
-		tt->time = sample->time;
-		return 1;
+	 * switch record, a trace start or end), or a syscall, through which
+	 * any thread of a process maps, unmaps or execs */
+	if (__fpending(stdout) != s->pending || (flags & (CONV_F_SYSCALL | CONV_F_SYSRET)))
+		forget_threads(s);
+	if (tt->pid != sample->pid) {	/* another process with this tid now */
+		forget_thread(tt);
+		tt->pid = sample->pid;
 	}
-	memset(&rec, 0, sizeof(rec));
+	here = &tt->here;
+	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
+	/* A jump inside the symbol of the thread's last resolved sample: it
+	 * ran from there to here without any other branch (a call, a return,
+	 * a syscall would have been resolved), so no exec or map change came
+	 * in between and perf would resolve both ends to that symbol. */
+	if (jump && in_extent(here, sample->ip) && in_extent(here, sample->addr))
+		return tick(s, tt, sample);
+	from = perf_dlfilter_fns.resolve_ip(ctx);
+	if (!from)
+		return 0;
+	if (tt->comm != from->comm) {	/* an exec (or the first sample): other maps */
+		forget_thread(tt);
+		tt->comm = from->comm;
+		tt->comm_id = string_id(s, from->comm);
+	}
+	if (!symbol_of(s, tt, from, sample->ip, here, &rec.from))
+		return 0;
+	within = in_extent(here, sample->addr);
+	if (jump && !within)
+		to = perf_dlfilter_fns.resolve_addr(ctx);
+	if (jump && (within || !to || (from->sym == to->sym && from->dso == to->dso)))
+		return tick(s, tt, sample);	/* a jump within one function */
 	rec.h = (struct binrec_header){ BINREC_MARK, BINREC_BRANCH, sizeof(rec) };
 	rec.flags = flags;
 	rec.time = sample->time;
 	rec.pid = sample->pid;
 	rec.tid = sample->tid;
-	if (!to || !loc_of(s, from, sample->ip, &rec.from, NULL, 0) ||
-	    !loc_of(s, to, sample->addr, &rec.to, from, rec.from.dso))
-		return 0;
-	rec.comm = string_id(s, from->comm);
+	rec.pad = 0;
+	if (within) {
+		loc_in(here, sample->addr, &rec.to);
+	} else if ((flags & CONV_F_POP) && tt->nsites &&
+		   in_extent(&tt->sites[tt->nsites - 1], sample->addr)) {
+		loc_in(&tt->sites[tt->nsites - 1], sample->addr, &rec.to);
+	} else if ((flags & CONV_F_CALL) && in_extent(&sym_slot(tt, sample->addr)->e, sample->addr)) {
+		/* a call to a function's start: a symbol the thread was in */
+		loc_in(&sym_slot(tt, sample->addr)->e, sample->addr, &rec.to);
+	} else {
+		struct extent e;
+
+		if (!to)
+			to = perf_dlfilter_fns.resolve_addr(ctx);
+		if (!to || !symbol_of(s, tt, to, sample->addr, &e, &rec.to))
+			return 0;
+	}
+	rec.comm = tt->comm_id;
 	if (s->failed)
 		return 0;
 	put(s, &rec, sizeof(rec));
 	tt->used = true;
 	tt->time = sample->time;
+	if (flags & CONV_F_POP)
+		return_to(tt, sample->addr);
+	if ((flags & CONV_F_PUSH & ~CONV_F_SYSCALL) && here->hi != here->lo)
+		call_from(tt, here);	/* a syscall's return is resolved: it may exec */
 	return 1;
 }
 

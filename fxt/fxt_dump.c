@@ -42,6 +42,7 @@ static void print_arg(FILE *out, const struct fxt_rarg *a)
 	case FXT_ARG_INT64:
 		fprintf(out, " %s:int64=%" PRId64, name, a->i64);
 		return;
+	case FXT_ARG_UINT32:	/* the reader gives uint32 as UINT64 */
 	case FXT_ARG_UINT64:
 		fprintf(out, " %s:uint64=%" PRIu64, name, a->u64);
 		return;

@@ -293,6 +293,7 @@ static unsigned arg_words(enum fxt_arg_type type)
 	case FXT_ARG_POINTER:
 	case FXT_ARG_KOID:
 		return 2;
+	case FXT_ARG_UINT32:
 	case FXT_ARG_STRING:
 	case FXT_ARG_BOOL:
 		return 1;
@@ -342,6 +343,7 @@ static int event_words(const struct fxt_writer *w, const struct fxt_event *ev)
 static unsigned wire_arg(enum fxt_arg_type t)
 {
 	switch (t) {
+	case FXT_ARG_UINT32: return FXT_WARG_UINT32;
 	case FXT_ARG_INT64: return FXT_WARG_INT64;
 	case FXT_ARG_UINT64: return FXT_WARG_UINT64;
 	case FXT_ARG_DOUBLE: return FXT_WARG_DOUBLE;
@@ -390,6 +392,9 @@ static uint8_t *put_args(uint8_t *p, const struct fxt_event *ev, const uint16_t 
 			break;
 		case FXT_ARG_BOOL:
 			h |= (uint64_t)(a->b ? 1 : 0) << FXT_ARG_BOOL_BIT;
+			break;
+		case FXT_ARG_UINT32:
+			h |= FXT_MAKE((uint32_t)a->u64, FXT_ARG_VALUE32_FIRST, FXT_ARG_VALUE32_LAST);
 			break;
 		case FXT_ARG_DOUBLE:
 			memcpy(&v, &a->f64, 8);

@@ -60,6 +60,7 @@ enum fxt_event_type {
 
 /* Argument types; the values are FXT's (Arguments, bits 0-3). */
 enum fxt_arg_type {
+	FXT_ARG_UINT32 = 2,     /* u64's low 32 bits: one word (the value in the header) */
 	FXT_ARG_INT64 = 3,
 	FXT_ARG_UINT64 = 4,
 	FXT_ARG_DOUBLE = 5,
@@ -87,7 +88,7 @@ struct fxt_arg {
 	fxt_string_id name;
 	union {
 		int64_t i64;
-		uint64_t u64;   /* also POINTER and KOID */
+		uint64_t u64;   /* also UINT32 (its low bits), POINTER and KOID */
 		double f64;
 		fxt_string_id str;
 		bool b;

@@ -18,50 +18,6 @@
 #define TRACEFS "/sys/kernel/tracing/"
 #define DEBUGFS_TRACING "/sys/kernel/debug/tracing/"
 
-int rec_find_program(const char *want, char *out, size_t size)
-{
-	const char *path, *p, *colon;
-	struct stat st;
-	char buf[PATH_MAX];
-
-	if (!want || !*want)
-		return -ENOENT;
-	if (strchr(want, '/')) {
-		if (stat(want, &st) || !S_ISREG(st.st_mode) || access(want, X_OK))
-			return -ENOENT;
-		if (!realpath(want, buf))
-			return -errno;
-		snprintf(out, size, "%s", buf);
-		return 0;
-	}
-	path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
-	for (p = path; *p; p = colon + 1) {
-		size_t n;
-
-		colon = strchr(p, ':');
-		if (!colon)
-			colon = p + strlen(p);
-		n = (size_t)(colon - p);
-		if (n == 0)
-			snprintf(buf, sizeof(buf), "./%s", want);
-		else
-			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, want);
-		if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK)) {
-			char real[PATH_MAX];
-
-			if (!realpath(buf, real))
-				return -errno;
-			snprintf(out, size, "%s", real);
-			return 0;
-		}
-		if (!*colon)
-			break;
-	}
-	return -ENOENT;
-}
-
 /* Reads the first integer of FILE into *OUT. Returns 0 or -errno. */
 static int read_int_file(const char *file, int *out)
 {
@@ -134,7 +90,7 @@ void rec_host_probe(struct rec_host *h, const char *perf_path)
 	h->paranoid = INT_MIN;
 	perf_version_parse("", &h->perf_version);
 
-	if (rec_find_program(perf_path ? perf_path : "perf", h->perf_path,
+	if (run_find_program(perf_path ? perf_path : "perf", h->perf_path,
 			     sizeof(h->perf_path)) == 0) {
 		char *argv[] = { h->perf_path, "--version", NULL };
 

@@ -37,12 +37,6 @@ struct rec_host {
 	bool sched_switch;
 };
 
-/*
- * Resolves WANT ("perf", a name looked up in $PATH, or a path containing '/')
- * to an executable's absolute path in OUT (SIZE bytes).
- * Returns 0, or -ENOENT when there is no such executable file.
- */
-int rec_find_program(const char *want, char *out, size_t size);
 
 /*
  * Fills *H for perf at PERF_PATH (NULL: look up "perf" in $PATH). Never fails:

@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "frontend.h"
 #include "host.h"
+#include "run.h"
 #include "outpath.h"
 #include "plan.h"
 #include "procfs.h"
@@ -128,7 +129,7 @@ static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 	const char *flag;
 	int err;
 
-	if (!o->ncmd || rec_find_program(o->cmd[0], exe, sizeof(exe)))
+	if (!o->ncmd || run_find_program(o->cmd[0], exe, sizeof(exe)))
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)(o->tid ? o->tid : o->pids[0]));
 	if (rec_host_refuses(h, o, line, sizeof(line))) {
 		diag_error("%s", line);
@@ -213,7 +214,7 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	int err, r;
 
 	if (o->ncmd) {
-		if (rec_find_program(o->cmd[0], path, sizeof(path))) {
+		if (run_find_program(o->cmd[0], path, sizeof(path))) {
 			diag_error("%s: expected an executable program, found none", o->cmd[0]);
 			return EXIT_USAGE;
 		}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "run.h"
 #include "spawn.h"
 
 #define LIST_ROWS 20    /* rows the numbered list shows at a time */
@@ -163,7 +164,7 @@ int rec_pick(const struct rec_picker *p, char *const *rows, size_t n, size_t *pi
 
 	if (!isatty(STDIN_FILENO))
 		return -ENOTTY;
-	if (rec_find_program("fzf", fzf, sizeof(fzf)))
+	if (run_find_program("fzf", fzf, sizeof(fzf)))
 		return pick_list(p, rows, n, pick);
 	return pick_fzf(fzf, p, rows, n, pick);
 }

@@ -12,6 +12,7 @@
 
 #include "array.h"
 #include "host.h"
+#include "run.h"
 #include "picker.h"
 #include "procfs.h"
 
@@ -161,7 +162,7 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 	why[0] = '\0';
 	if (pid) {
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	} else if (rec_find_program(target, exe, sizeof(exe))) {
+	} else if (run_find_program(target, exe, sizeof(exe))) {
 		if (access(target, R_OK)) {
 			snprintf(why, size, "%s: expected a process id or an ELF file (a program "
 				 "or a library), found neither", target);

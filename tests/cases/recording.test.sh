@@ -16,6 +16,12 @@
 #                 given before another recording, it ends there too (never
 #                 carried into another recording's time)
 #   summary       the summary puts the trigger in each thread's span
+#   summary-no-samples  the summary's [no samples] time per thread is what
+#                 its [no samples] slices add up to, also before a thread's
+#                 first sample and in a thread of switch records only (golden
+#                 case sampling-no-samples-before-first, not --quiet); a
+#                 thread of one cycles sample reports the period another
+#                 thread's samples gave, not 0
 #   same-as-files the slices are those of the files given one by one
 #   killed        a killed recorder's directory (no snapshot listed): its
 #                 perf.data files are converted
@@ -171,6 +177,35 @@ t_summary() {
 	fi
 }
 
+t_summary_no_samples() {
+	local c="$SNAPTRACE_TOP/tests/cases/sampling-no-samples-before-first" why
+	if ! "$CONVERT" "$c/input.txt" -o "$TMP/nosamples.fxt" 2>"$TMP/nosamples.err" ||
+		! "$CONVERT" --dump=tree "$TMP/nosamples.fxt" >"$TMP/nosamples.tree" 2>/dev/null; then
+		fail summary-no-samples "conversion failed: $(first_lines "$TMP/nosamples.err")"
+	elif ! why=$(awk '
+		FILENAME == ARGV[1] {
+			if (match($0, /\[[0-9]+\]: .*no samples [0-9.]+ ms/)) {
+				tid = substr($0, RSTART + 1); sub(/\].*/, "", tid)
+				ms = $0; sub(/.*no samples /, "", ms); sub(/ ms.*/, "", ms); said[tid] = ms + 0
+			}
+			if (/once \[103\]: .*1 samples every 100 us/) once = 1
+			next
+		}
+		/ \[no samples\] \[/ { t = $0; sub(/.*\[no samples\] \[/, "", t); sub(/\].*/, "", t)
+			split(t, be, ", "); drawn[$1] += be[2] - be[1] }
+		END {
+			for (tid in said) if (said[tid] - drawn[tid] / 1e6 > 0.0005 || drawn[tid] / 1e6 - said[tid] > 0.0005) {
+				print "thread " tid ": no samples " said[tid] " ms in the summary, " drawn[tid] / 1e6 " ms drawn"; exit 1
+			}
+			if (said[101] != 4 || said[102] != 3) { print "work and helper: " said[101] " and " said[102] " ms, expected 4 and 3"; exit 1 }
+			if (!once) { print "once [103]: not \"1 samples every 100 us\""; exit 1 }
+		}' "$TMP/nosamples.err" "$TMP/nosamples.tree"); then
+		fail summary-no-samples "$why"
+	else
+		ok summary-no-samples
+	fi
+}
+
 # The slices of a directory are those of its files given in order (but the
 # [off-cpu] slice, which reaches the recording's end).
 t_same_as_files() {
@@ -308,6 +343,7 @@ t_markers
 t_tsc_span
 t_offcpu_end
 t_summary
+t_summary_no_samples
 t_same_as_files
 t_killed
 t_names

@@ -27,6 +27,15 @@
 #   switch in was lost); offcpu-window: the recording directory
 #   converted with --window 2ms,1ms holds only slices within those bounds of
 #   a hit of its record.json.
+# - offcpu-no-samples-dwarf: snaptrace-record --callgraph dwarf of naps
+#   (spin 20 ms, sleep 10 ms, 30 times) with a small ring: its samples
+#   (8 KiB each) reach back a few ms, its switch records (their own ring)
+#   the whole run. Of the on-CPU time before the first sample (from perf
+#   script's switch records), the stretches longer than 3 periods are at
+#   least 90% [no samples] (shorter ones, sampling's grain, stay blank; at
+#   least 100 periods of it, or there is no blank to test), and the
+#   summary's "no samples" time is what the trace's [no samples] slices add
+#   up to.
 # Every conversion's stderr must hold no message from perf script (the
 # converter asks for fields per event kind).
 # Skips when perf cannot record here. Never leaves perf or a target running.
@@ -264,3 +273,72 @@ multi_snapshot() {
 	fi
 }
 multi_snapshot
+
+# dwarf: few samples, a long span of switch records. The period comes from
+# the perf.data (cpu-clock/freq=5000): no sample precedes the blank.
+no_samples_dwarf() {
+	local d="$TMP/dwarf" why
+	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --callgraph dwarf --snapshot-size 256K \
+		-- "$TMP/target_fp" naps 30 20000 10000 >"$TMP/dwarf.out" 2>"$TMP/dwarf.rec.err" &
+	PERF_PID=$!
+	wait "$PERF_PID"
+	why=$?
+	PERF_PID=
+	if [ "$why" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
+		skip offcpu-no-samples-dwarf "snaptrace-record cannot record here: $(first_lines "$TMP/dwarf.rec.err")"
+		return
+	fi
+	if ! "$CONVERT" "$d" -o "$TMP/dwarf.fxt" 2>"$TMP/dwarf.conv.err" ||
+		! "$CONVERT" --dump=tree "$TMP/dwarf.fxt" >"$TMP/dwarf.tree" 2>"$TMP/dwarf.dump.err" ||
+		[ -s "$TMP/dwarf.dump.err" ]; then
+		fail offcpu-no-samples-dwarf "conversion failed: $(first_lines "$TMP/dwarf.conv.err") $(first_lines "$TMP/dwarf.dump.err")"
+		return
+	fi
+	"$PERF" script -f -i "$d"/perf.data.* --ns --show-switch-events -F tid,time,event 2>/dev/null |
+		awk '{ t = $2; sub(/:$/, "", t); sub(/\./, "", t) }
+		     /PERF_RECORD_SWITCH IN/ { print "in", t; next }
+		     /PERF_RECORD_SWITCH OUT/ { print "out", t; next }
+		     /cpu-clock/ { print "sample", t }' >"$TMP/dwarf.events"
+	if why=$(awk -v period="$PERIOD_NS" '
+		FILENAME == ARGV[1] {
+			if ($1 == "sample" && (!first || $2 < first)) first = $2
+			ev[++ne] = $1; at[ne] = $2; next
+		}
+		FILENAME == ARGV[2] {
+			if (!said && match($0, /no samples [0-9.]+ ms/)) { ms = substr($0, RSTART + 11, RLENGTH - 14) + 0; said = 1 }
+			next
+		}
+		/ \[no samples\] \[/ {
+			t = $0; sub(/.*\[no samples\] \[/, "", t); sub(/\].*/, "", t); split(t, be, ", ")
+			all += be[2] - be[1]
+			if (be[1] < first) before += (be[2] < first ? be[2] : first) - be[1]
+		}
+		END {
+			if (!first) { print "no cpu-clock sample"; exit 1 }
+			if (!said) { print "no \"no samples\" time in the summary"; exit 1 }
+			for (i = 1; i <= ne; i++) {	# on the CPU before the first sample
+				if (ev[i] == "in") { on = at[i]; continue }
+				if (on && on < first) {
+					d = (at[i] < first ? at[i] : first) - on
+					blank += d
+					if (d > 3 * period) longer += d	# shorter: the sampling grain
+				}
+				on = 0
+			}
+			if (blank < 100 * period) { print "only " blank " ns on the CPU before the first sample: no blank to cover"; exit 1 }
+			if (all / 1e6 - ms > 0.002 || ms - all / 1e6 > 0.002) {
+				print "the summary says no samples " ms " ms, the trace has " all / 1e6 " ms"; exit 1
+			}
+			if (before < 0.9 * longer || before > blank) {
+				printf "[no samples] covers %.3f ms before the first sample, of %.3f ms on the CPU in stretches over 3 periods (%.3f ms in all)\n", before / 1e6, longer / 1e6, blank / 1e6; exit 1
+			}
+			printf "[no samples] covers %.1f of %.1f ms on the CPU before the first sample (%.1f%%; %.1f ms in stretches over 3 periods); summary and trace: %.3f ms\n",
+				before / 1e6, blank / 1e6, 100 * before / blank, longer / 1e6, ms
+		}' "$TMP/dwarf.events" "$TMP/dwarf.conv.err" "$TMP/dwarf.tree"); then
+		echo "# offcpu-no-samples-dwarf: $why"
+		ok offcpu-no-samples-dwarf
+	else
+		fail offcpu-no-samples-dwarf "$why"
+	fi
+}
+no_samples_dwarf

@@ -8,7 +8,9 @@
 # counts them. --no-srcline: no line anywhere. The binaries moved under a
 # --symfs directory: found there, and not without it. The program rebuilt
 # (another build id) after the recording: one warning, no lines for it.
-# A golden text case (binaries that do not exist): the one summary line,
+# The build ids read from the perf.data (tests/e2e/perfdata_dump.c) are perf
+# buildid-list's, with and without --buildid-mmap, and its event names perf
+# evlist's; a damaged build id section: one warning, no lines. A golden text case (binaries that do not exist): the one summary line,
 # nothing else; without a dso column: not even that.
 # Never leaves perf or the target running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -139,6 +141,114 @@ if with_debug srcline-pie -fPIE -pie; then
 		fi
 	fi
 	mv "$TMP/symfs$PIE/target" "$TMP/symfs$PIE/libsrcline.so" "$PIE/"
+
+	# The build ids read from the perf.data without perf: perf buildid-list's,
+	# from the HEADER_BUILD_ID feature (perf record's default) and from the
+	# MMAP2 records (--buildid-mmap: perf lists those of binaries with
+	# samples, we those of every binary mapped).
+	name=srcline-buildid-list
+	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" "$SRC/perfdata_dump.c" \
+		"$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
+		fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
+	elif ! run_group "$PIE/mm.out" "$PIE/mm.err" "$PERF" record -e cpu-clock -F 5000 --call-graph fp \
+		--buildid-mmap -o "$PIE/mm.data" -- "$PIE/target"; then
+		skip "$name" "perf record --buildid-mmap failed: $(first_lines "$PIE/mm.err")"
+	else
+		why=
+		for data in perf mm; do
+			"$PERF" buildid-list -f -i "$PIE/$data.data" 2>/dev/null | grep ' /' | sort -u >"$PIE/$data.perf-ids"
+			if ! "$TMP/perfdata_dump" buildids "$PIE/$data.data" 2>"$PIE/$data.ids-err" | grep ' /' | sort -u >"$PIE/$data.ids" ||
+				[ -s "$PIE/$data.ids-err" ]; then
+				why="$data.data: $(first_lines "$PIE/$data.ids-err")"
+			elif ! grep -q " $PIE/target\$" "$PIE/$data.perf-ids"; then
+				why="$data.data: perf buildid-list names no target: $(first_lines "$PIE/$data.perf-ids")"
+			elif [ $data = perf ] && ! cmp -s "$PIE/$data.perf-ids" "$PIE/$data.ids"; then
+				why="$data.data: ids differ (< perf, > ours): $(diff "$PIE/$data.perf-ids" "$PIE/$data.ids" | head -n 4 | tr '\n' '|')"
+			elif [ -n "$(comm -23 "$PIE/$data.perf-ids" "$PIE/$data.ids")" ] ||
+				[ -n "$(cut -d' ' -f2 "$PIE/$data.ids" | sort | uniq -d)" ]; then
+				why="$data.data: perf's ids not ours, or a path with two ids: $(comm -23 "$PIE/$data.perf-ids" "$PIE/$data.ids" | head -n 2 | tr '\n' '|')"
+			fi
+			[ -n "$why" ] && break
+		done
+		if [ -n "$why" ]; then
+			fail "$name" "$why"
+		elif ! convert "$name" "$PIE/mm.data" "$PIE/mm" || ! expect_addr2line "$name" "$PIE" "$PIE/mm.lines"; then
+			:	# said
+		else
+			ok "$name"
+		fi
+	fi
+
+	# The events read from the header (HEADER_EVENT_DESC) are perf
+	# evlist -F's (names and sampling frequency or period): cpu-clock alone, with sched:sched_switch (what decides the
+	# perf script fields), and the conversion runs no perf but perf script.
+	name=perfdata-evlist
+	why=
+	if [ ! -x "$TMP/perfdata_dump" ]; then
+		why="no perfdata_dump (see srcline-buildid-list)"
+	elif ! run_group "$PIE/sw.out" "$PIE/sw.err" "$PERF" record -e cpu-clock -e sched:sched_switch \
+		--call-graph fp -o "$PIE/sw.data" -- "$PIE/target"; then
+		skip "$name" "perf record -e sched:sched_switch failed: $(first_lines "$PIE/sw.err")"
+		why=skipped
+	fi
+	for data in perf mm sw; do
+		[ -n "$why" ] && break
+		"$PERF" evlist -F -f -i "$PIE/$data.data" 2>/dev/null | grep -v '^#' >"$PIE/$data.perf-ev"
+		if ! "$TMP/perfdata_dump" events "$PIE/$data.data" >"$PIE/$data.ev" 2>"$PIE/$data.ev-err"; then
+			why="$data.data: $(first_lines "$PIE/$data.ev-err")"
+		elif ! [ -s "$PIE/$data.ev" ] || ! cmp -s "$PIE/$data.perf-ev" "$PIE/$data.ev"; then
+			why="$data.data: events differ (< perf, > ours): $(diff "$PIE/$data.perf-ev" "$PIE/$data.ev" | head -n 4 | tr '\n' '|')"
+		fi
+	done
+	if [ -z "$why" ]; then
+		cat >"$TMP/perf-log" <<-EOF
+		#!/bin/sh
+		echo "\$*" >>"$TMP/perf-log.log"
+		exec "$(command -v "$PERF")" "\$@"
+		EOF
+		chmod +x "$TMP/perf-log"
+		rm -f "$TMP/perf-log.log"
+		if ! SNAPTRACE_PERF="$TMP/perf-log" "$CONVERT" -q "$PIE/sw.data" -o "$PIE/sw.fxt" 2>"$PIE/sw.cerr"; then
+			why="conversion failed: $(first_lines "$PIE/sw.cerr")"
+		elif [ "$(grep -c . "$TMP/perf-log.log")" != 1 ] || ! grep -q '^script .*-F .*trace:' "$TMP/perf-log.log"; then
+			why="perf ran other than once for script with the sched fields: $(first_lines "$TMP/perf-log.log")"
+		elif ! "$CONVERT" --dump=slices "$PIE/sw.fxt" >/dev/null 2>"$PIE/sw.derr"; then
+			why="the trace does not read back: $(first_lines "$PIE/sw.derr")"
+		fi
+	fi
+	if [ "$why" != skipped ]; then
+		if [ -n "$why" ]; then
+			fail "$name" "$why"
+		else
+			ok "$name"
+		fi
+	fi
+
+	# A damaged HEADER_BUILD_ID section (its size says 3 bytes: perf script
+	# goes on without it): one warning naming the file, no source lines at
+	# all (no binary can be checked), the trace otherwise whole.
+	name=srcline-buildid-damaged
+	u64() { od -An -tu8 -j "$2" -N 8 "$1" | tr -d ' '; }
+	cp "$PIE/perf.data" "$PIE/damaged.data"
+	feat=$(u64 "$PIE/damaged.data" 72)
+	if [ $(((feat >> 2) & 1)) != 1 ]; then
+		fail "$name" "the recording has no HEADER_BUILD_ID feature (bits $feat)"
+	else
+		entry=$(($(u64 "$PIE/damaged.data" 40) + $(u64 "$PIE/damaged.data" 48) + 16 * ((feat >> 1) & 1)))
+		printf '\003' | dd of="$PIE/damaged.data" bs=1 seek=$((entry + 8)) conv=notrunc 2>/dev/null
+		printf '\000\000\000\000\000\000\000' | dd of="$PIE/damaged.data" bs=1 seek=$((entry + 9)) conv=notrunc 2>/dev/null
+		if convert "$name" "$PIE/damaged.data" "$PIE/damaged"; then
+			if [ "$(grep -c "$PIE/damaged.data: cannot read its build ids: .*cut short.*no source lines" "$PIE/damaged.err")" != 1 ]; then
+				fail "$name" "not one warning: $(first_lines "$PIE/damaged.err")"
+			elif grep -q ':[0-9]*$' "$PIE/damaged.lines"; then
+				fail "$name" "a line: $(grep -m1 ':[0-9]*$' "$PIE/damaged.lines")"
+			elif ! diff <(cut -d' ' -f1,2 "$PIE/damaged.lines") <(cut -d' ' -f1,2 "$PIE/out.lines") >/dev/null; then
+				fail "$name" "other slices than the whole file's"
+			else
+				ok "$name"
+			fi
+		fi
+	fi
 
 	# The program rebuilt after the recording: another build id.
 	name=srcline-buildid

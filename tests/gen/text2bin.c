@@ -82,7 +82,7 @@ static int branch(const struct conv_line *l)
 	if (!(l->flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX)) &&
 	    conv_span_eq(l->from.sym, l->to.sym) && conv_span_eq(l->from.dso, l->to.dso)) {
 		struct binrec_tick t = { { BINREC_MARK, BINREC_TICK, sizeof(t) },
-					 (int32_t)l->pid, (int32_t)l->tid, l->ts };
+					 (int32_t)l->pid, (int32_t)l->tid, 0, l->ts };
 
 		fwrite(&t, 1, sizeof(t), stdout);
 		return 1;

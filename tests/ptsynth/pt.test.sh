@@ -332,9 +332,9 @@ else
 fi
 
 # The fallback to perf's text: a perf that refuses --dlfilter (run again
-# without it, with a note), a perf older than 5.14 (never given it), and a
-# snaptrace-convert with no dlfilter beside it: each writes the text path's
-# trace.
+# without it, with a note), a perf older than 5.14 (never given it, also
+# when its version comes from the cache), and a snaptrace-convert with no
+# dlfilter beside it: each writes the text path's trace.
 name=fallback
 if gen "$name" calls-static; then
 	real=$(command -v "$PERF")
@@ -377,6 +377,62 @@ fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with t
 fallback-perf-5.10|$CONVERT|perf-old|0|
 fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
 EOF
+	# perf --version runs once per perf binary, not per conversion (its
+	# answer is cached under XDG_CACHE_HOME): again when the binary changes;
+	# a cached old version still keeps the dlfilter from perf-old.
+	case=version-cached
+	rm -f "$TMP/perf.log"
+	why=
+	for k in 1 2 3; do
+		[ $k = 3 ] && touch -d '2001-01-01' "$TMP/perf"
+		for p in perf perf-old; do
+			if ! XDG_CACHE_HOME="$TMP/cache" SNAPTRACE_PERF="$TMP/$p" "$CONVERT" --quiet -j 1 \
+				"$TMP/$name.data" -o "$TMP/$case.fxt" 2>"$TMP/$case.err"; then
+				why="snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
+			elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
+				why="$p, run $k: the trace differs from the text path's"
+			fi
+		done
+	done
+	if [ -z "$why" ] && [ "$(grep -c -e '^--version' "$TMP/perf.log")" != 3 ]; then
+		why="perf --version ran $(grep -c -e '^--version' "$TMP/perf.log") times, expected 3 (twice for perf, once for perf-old)"
+	elif [ -z "$why" ] && [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" != 3 ]; then
+		why="$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log") perf script runs with --dlfilter, expected 3 (perf's)"
+	elif [ -z "$why" ] && [ "$(wc -l <"$TMP/cache/snaptrace/perf-versions")" != 2 ]; then
+		why="the cache holds $(wc -l <"$TMP/cache/snaptrace/perf-versions") lines, expected 2 (one per binary)"
+	fi
+	if [ -n "$why" ]; then
+		fail "$case" "$why"
+	else
+		ok "$case"
+	fi
+	# What the converter reads of a synthesized PT perf.data without perf
+	# (common/perfdata.c: its events, its build ids) is what perf evlist -F
+	# and perf buildid-list print.
+	case=perfdata-as-perf
+	why=
+	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" \
+		"$SNAPTRACE_TOP/tests/e2e/perfdata_dump.c" "$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
+		why="cannot compile: $(first_lines "$TMP/cc.err")"
+	else
+		for what in events:evlist:-F buildids:buildid-list; do
+			args=${what#*:}
+			"$real" ${args//:/ } -f -i "$TMP/$name.data" 2>/dev/null | grep -v '^#' >"$TMP/$case.perf"
+			if ! "$TMP/perfdata_dump" "${what%%:*}" "$TMP/$name.data" >"$TMP/$case.ours" 2>"$TMP/$case.err"; then
+				why="${what%%:*}: $(first_lines "$TMP/$case.err")"
+			elif ! cmp -s "$TMP/$case.perf" "$TMP/$case.ours"; then
+				why="${what%%:*} differ (< perf, > ours): $(diff "$TMP/$case.perf" "$TMP/$case.ours" | head -n 4 | tr '\n' '|')"
+			elif [ "${what%%:*}" = events ] && ! grep -q '^intel_pt' "$TMP/$case.ours"; then
+				why="no intel_pt event: $(first_lines "$TMP/$case.ours")"
+			fi
+			[ -n "$why" ] && break
+		done
+	fi
+	if [ -n "$why" ]; then
+		fail "$case" "$why"
+	else
+		ok "$case"
+	fi
 	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
 	check_perf_command perf-command-branches branches "$TMP/$name.data"
 else

@@ -172,7 +172,7 @@ static void writer_pinned_bytes(void)
 static void roundtrip(const char *path, enum fxt_output out)
 {
 	struct fxt_writer *w = open_or_fail(path, out);
-	struct fxt_arg args[8];
+	struct fxt_arg args[9];
 	struct fxt_event ev[5];
 	struct fxt_trace t;
 
@@ -188,8 +188,9 @@ static void roundtrip(const char *path, enum fxt_output out)
 	args[5] = (struct fxt_arg){ .type = FXT_ARG_KOID, .u64 = 77 };
 	args[6] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .b = true };
 	args[7] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .b = false };
+	args[8] = (struct fxt_arg){ .type = FXT_ARG_UINT32, .u64 = 0x1fffffffeull };  /* low 32 bits */
 	args[3].str = fxt_writer_cstring(w, "libc.so.6");
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 9; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "arg%d", i);
@@ -202,7 +203,7 @@ static void roundtrip(const char *path, enum fxt_output out)
 		ev[i] = (struct fxt_event){ .ts = 1000 + 10 * (uint64_t)i, .process_koid = 100, .thread_koid = 101,
 					    .category = fxt_writer_cstring(w, "cat"),
 					    .name = fxt_writer_cstring(w, name),
-					    .args = args, .nargs = 8 };
+					    .args = args, .nargs = 9 };
 	}
 	ev[0].type = FXT_EVENT_BEGIN;
 	ev[1].type = FXT_EVENT_INSTANT;
@@ -234,7 +235,7 @@ static void roundtrip(const char *path, enum fxt_output out)
 		CHECK_STR_EQ(r->name, name);
 		CHECK_STR_EQ(r->category, i == 4 ? "" : "cat");
 		CHECK_INT_EQ(r->nargs, ev[i].nargs);
-		if (r->nargs != 8)
+		if (r->nargs != 9)
 			continue;
 		CHECK_INT_EQ(r->args[0].type, FXT_ARG_INT64);
 		CHECK_INT_EQ(r->args[0].i64, INT64_MIN);
@@ -253,6 +254,8 @@ static void roundtrip(const char *path, enum fxt_output out)
 		CHECK_INT_EQ(r->args[7].type, FXT_ARG_BOOL);
 		CHECK(!r->args[7].b);
 		CHECK_STR_EQ(r->args[7].name, "arg7");
+		CHECK_INT_EQ(r->args[8].type, FXT_ARG_UINT64);	/* uint32 reads back as UINT64 */
+		CHECK_U64_EQ(r->args[8].u64, 0xfffffffe);
 	}
 	if (t.nevents == 5) {
 		CHECK_U64_EQ(t.events[2].end_ts, 1025);

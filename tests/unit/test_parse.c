@@ -371,6 +371,37 @@ static void sched_switch_fields(void)
 	CHECK(!l.sched.valid);
 }
 
+/* perf evlist -F: the sampling event's name, as a sample line gives it,
+ * and its frequency or period. */
+static void evlist_lines(void)
+{
+	struct conv_span ev;
+	uint64_t n;
+	bool freq;
+
+#define EVLIST(s) conv_parse_evlist_line(s, strlen(s), &ev, &n, &freq)
+	CHECK(EVLIST("cpu-clock/freq=5000,overwrite/u: sample_freq=5000"));
+	CHECK_SPAN(ev, "cpu-clock");
+	CHECK_INT_EQ(n, 5000);
+	CHECK(freq);
+	CHECK(EVLIST("dummy:u: sample_freq=4000"));
+	CHECK_SPAN(ev, "dummy");
+	CHECK(EVLIST("cpu-clock: sample_period=100000"));
+	CHECK_SPAN(ev, "cpu-clock");
+	CHECK_INT_EQ(n, 100000);
+	CHECK(!freq);
+	CHECK(EVLIST("sched:sched_switch: sample_period=1"));
+	CHECK_SPAN(ev, "sched:sched_switch");
+	/* not an event line, or no number */
+	CHECK(!EVLIST("# Tip: use 'perf evlist --trace-fields' to show fields"));
+	CHECK(!EVLIST("cpu-clock"));
+	CHECK(!EVLIST("cpu-clock: sample_freq="));
+	CHECK(!EVLIST("cpu-clock: sample_freq=0"));
+	CHECK(!EVLIST("cpu-clock: sample_freq=5000x"));
+	CHECK(!EVLIST("cpu-clock: sample_type=IP"));
+#undef EVLIST
+}
+
 static void bad_lines(void)
 {
 	CHECK_INT_EQ(parse("Warning: something odd").kind, CONV_LINE_BAD);
@@ -398,6 +429,7 @@ int main(void)
 	UNIT_RUN(aux_events);
 	UNIT_RUN(switch_records);
 	UNIT_RUN(sched_switch_fields);
+	UNIT_RUN(evlist_lines);
 	UNIT_RUN(bad_lines);
 	return unit_exit();
 }

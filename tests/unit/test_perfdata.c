@@ -1,203 +1,481 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of common/perfdata's perfdata_check(): a perf.data laid out as
- * perf 6.1 writes it (header, attribute ids, attributes, data, feature
- * section table, feature sections), in both byte orders, is finished; cut at
- * every byte it is unfinished, naming the part the cut falls in; a header
- * never written, a data size of 0, offsets that overflow, and every file
- * that is no perf.data are told apart.
+ * Unit tests of common/perfdata's reader of perf.data headers, event
+ * names and build ids, on files written here byte by byte as perf lays
+ * them out: the HEADER_EVENT_DESC feature (names perf evlist prints), the
+ * HEADER_BUILD_ID feature (with and without a size in misc), MMAP2 records
+ * of perf record --buildid-mmap (an AUXTRACE record's data skipped on the
+ * way), the pipe format's build id records; and hostile files: each of
+ * them cut at every length, and with every byte of its header and build
+ * id section set to 0xff, gives either the ids or an error, never a
+ * crash, an overrun (the ASan build) or an id for a path not in the file.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdbool.h>
 #include <stdint.h>
-#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "perfdata.h"
 #include "unit.h"
 #include "unit_tmp.h"
 
-/* The synthesized file: where perf puts each part. */
-enum {
-	IDS_AT = 104, ATTRS_AT = 112, ATTRS_SIZE = 144, DATA_AT = ATTRS_AT + ATTRS_SIZE,
-	DATA_SIZE = 96, TABLE_AT = DATA_AT + DATA_SIZE, NFEAT = 3,
-	FEATS_AT = TABLE_AT + NFEAT * 16, FEAT_SIZE = 24, FILE_SIZE = FEATS_AT + NFEAT * FEAT_SIZE,
+#define FILE_MAX 4096
+
+/* A perf.data being written. */
+struct file {
+	unsigned char b[FILE_MAX];
+	size_t len;
 };
 
-static void put64(unsigned char *p, uint64_t v, bool big)
+static void put(struct file *f, const void *p, size_t n)
 {
-	for (int i = 0; i < 8; i++)
-		p[big ? 7 - i : i] = (unsigned char)(v >> (8 * i));
+	memcpy(f->b + f->len, p, n);
+	f->len += n;
 }
 
-/* A perf.data of FILE_SIZE bytes in BUF, in the byte order BIG. */
-static void make(unsigned char *buf, bool big)
+static void put64(struct file *f, uint64_t v)
 {
-	static const int feats[NFEAT] = { 3, 12, 70 };   /* hostname, event_desc, a bit past 64 */
+	put(f, &v, 8);
+}
 
-	memset(buf, 0xa5, FILE_SIZE);
-	memcpy(buf, big ? "2ELIFREP" : "PERFILE2", 8);
-	put64(buf + 8, 104, big);
-	put64(buf + 16, ATTRS_SIZE, big);
-	put64(buf + 24, ATTRS_AT, big);
-	put64(buf + 32, ATTRS_SIZE, big);
-	put64(buf + 40, DATA_AT, big);
-	put64(buf + 48, DATA_SIZE, big);
-	put64(buf + 56, 0, big);
-	put64(buf + 64, 0, big);
-	uint64_t bits[4] = { 0 };
+static void put_at64(struct file *f, size_t at, uint64_t v)
+{
+	memcpy(f->b + at, &v, 8);
+}
 
-	for (int i = 0; i < NFEAT; i++) {
-		bits[feats[i] / 64] |= (uint64_t)1 << (feats[i] % 64);
-		put64(buf + TABLE_AT + 16 * i, FEATS_AT + (uint64_t)i * FEAT_SIZE, big);
-		put64(buf + TABLE_AT + 16 * i + 8, FEAT_SIZE, big);
+/* A record header: TYPE, MISC, SIZE. */
+static void put_header(struct file *f, uint32_t type, uint16_t misc, uint16_t size)
+{
+	put(f, &type, 4);
+	put(f, &misc, 2);
+	put(f, &size, 2);
+}
+
+/* A build id event (struct perf_record_header_build_id) of TYPE for PATH,
+ * its id NLEN bytes of SEED, SEED + 1...; WITH_SIZE: misc says its size. */
+static void put_buildid(struct file *f, uint32_t type, const char *path, unsigned char seed,
+			unsigned nlen, int with_size)
+{
+	unsigned char id[24] = { 0 };
+	size_t name = (strlen(path) + 1 + 63) / 64 * 64;   /* perf's NAME_ALIGN */
+	int32_t pid = -1;
+	char pad[128] = { 0 };
+
+	for (unsigned i = 0; i < nlen; i++)
+		id[i] = (unsigned char)(seed + i);
+	id[20] = (unsigned char)nlen;
+	put_header(f, type, with_size ? 1u << 15 : 0, (uint16_t)(36 + name));
+	put(f, &pid, 4);
+	put(f, id, 24);
+	memcpy(pad, path, strlen(path));
+	put(f, pad, name);
+}
+
+/* An MMAP2 record of PATH; with a build id of SEED... when WITH_ID. */
+static void put_mmap2(struct file *f, const char *path, unsigned char seed, int with_id)
+{
+	unsigned char body[64] = { 0 };
+	size_t name = (strlen(path) + 1 + 7) / 8 * 8;
+	char pad[64] = { 0 };
+
+	body[32] = 20;		/* build_id_size, at byte 40 of the record */
+	for (int i = 0; i < 20; i++)
+		body[36 + i] = (unsigned char)(seed + i);
+	put_header(f, PERFDATA_REC_MMAP2, with_id ? 1u << 14 : 0, (uint16_t)(72 + name));
+	put(f, body, 64);
+	memcpy(pad, path, strlen(path));
+	put(f, pad, name);
+}
+
+/* A file header: data at DATA_OFF, DATA_SIZE bytes; feature bits FEAT. */
+static void put_file_header(struct file *f, uint64_t data_off, uint64_t data_size, uint64_t feat)
+{
+	put(f, "PERFILE2", 8);
+	put64(f, 104);
+	put64(f, 136);	/* attr_size */
+	put64(f, 0);
+	put64(f, 0);
+	put64(f, data_off);
+	put64(f, data_size);
+	put64(f, 0);
+	put64(f, 0);
+	put64(f, feat);
+	put64(f, 0);
+	put64(f, 0);
+	put64(f, 0);
+}
+
+/* perf record's default: two records of data, then the feature table
+ * (TRACING_DATA's empty section, BUILD_ID's), then the build id events. */
+static void make_feature_file(struct file *f)
+{
+	size_t data_off = 104, table, sec;
+
+	f->len = 0;
+	put_file_header(f, data_off, 0, (1u << 1) | (1u << 2) | (1u << 5));
+	put_mmap2(f, "/not/from/here", 0x77, 1);	/* ignored: the feature is there */
+	put_header(f, 3, 0, 16);			/* a COMM of nothing */
+	put64(f, 0);
+	put_at64(f, 48, f->len - data_off);
+	table = f->len;
+	put64(f, 0);		/* TRACING_DATA */
+	put64(f, 0);
+	put64(f, 0);		/* BUILD_ID: filled below */
+	put64(f, 0);
+	put64(f, 0);		/* VERSION */
+	put64(f, 0);
+	sec = f->len;
+	put_buildid(f, 0, "/usr/bin/prog", 0x10, 20, 0);
+	put_buildid(f, 0, "[kernel.kallsyms]", 0x20, 20, 1);
+	put_buildid(f, 0, "/lib/short.so", 0xa0, 16, 1);
+	put_at64(f, table + 16, sec);
+	put_at64(f, table + 24, f->len - sec);
+}
+
+/* perf record --buildid-mmap: build ids in MMAP2 records only; an
+ * AUXTRACE record whose data looks like an MMAP2 is skipped. */
+static void make_mmap2_file(struct file *f)
+{
+	struct file fake = { .len = 0 };
+
+	f->len = 0;
+	put_file_header(f, 104, 0, 0);
+	put_mmap2(f, "/usr/bin/prog", 0x10, 1);
+	put_mmap2(f, "/no/id.so", 0x30, 0);
+	put_mmap2(&fake, "/in/aux/data", 0x50, 1);
+	put_header(f, PERFDATA_REC_AUXTRACE, 0, 48);
+	put64(f, fake.len);	/* the AUX data's size */
+	put64(f, 0);
+	put64(f, 0);
+	put64(f, 0);
+	put64(f, 0);
+	put(f, fake.b, fake.len);
+	put_mmap2(f, "/lib/libc.so.6", 0x40, 1);
+	put_at64(f, 48, f->len - 104);
+}
+
+/* perf record -o -: a 16-byte header, build id records among the others. */
+static void make_pipe_file(struct file *f)
+{
+	f->len = 0;
+	put(f, "PERFILE2", 8);
+	put64(f, 16);
+	put_buildid(f, PERFDATA_REC_HEADER_BUILD_ID, "/usr/bin/prog", 0x10, 20, 0);
+	put_mmap2(f, "/lib/libc.so.6", 0x40, 1);
+}
+
+/* What the walk gave, as "HEX PATH\n" lines. */
+struct got {
+	char text[2048];
+	size_t len;
+};
+
+static int collect(void *arg, const char *hex, const char *path)
+{
+	struct got *g = arg;
+	int n = snprintf(g->text + g->len, sizeof(g->text) - g->len, "%s %s\n", hex, path);
+
+	if (n > 0 && (size_t)n < sizeof(g->text) - g->len)
+		g->len += (size_t)n;
+	return 0;
+}
+
+/* Writes the first LEN bytes of F to the scratch file perf.data. Returns
+ * its path, or NULL when it cannot. */
+static const char *write_file(const struct file *f, size_t len)
+{
+	const char *path = unit_tmp("perf.data");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool written = fd >= 0 && write(fd, f->b, len) == (ssize_t)len;
+
+	if (fd >= 0)
+		close(fd);
+	return written ? path : NULL;
+}
+
+/* Writes F (its first LEN bytes) and reads its build ids into G. */
+static int read_ids(const struct file *f, size_t len, struct got *g, char *why, size_t whylen)
+{
+	const char *path = write_file(f, len);
+
+	if (!path)
+		return -999;
+	memset(g, 0, sizeof(*g));
+	why[0] = 0;
+	return perfdata_buildids(path, collect, g, why, whylen);
+}
+
+static void test_feature(void)
+{
+	struct file f;
+	struct got g;
+	char why[256];
+
+	make_feature_file(&f);
+	CHECK_INT_EQ(read_ids(&f, f.len, &g, why, sizeof(why)), 0);
+	CHECK_STR_EQ(g.text,
+		     "101112131415161718191a1b1c1d1e1f20212223 /usr/bin/prog\n"
+		     "202122232425262728292a2b2c2d2e2f30313233 [kernel.kallsyms]\n"
+		     "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf /lib/short.so\n");
+}
+
+static void test_mmap2(void)
+{
+	struct file f;
+	struct got g;
+	char why[256];
+
+	make_mmap2_file(&f);
+	CHECK_INT_EQ(read_ids(&f, f.len, &g, why, sizeof(why)), 0);
+	CHECK_STR_EQ(g.text,
+		     "101112131415161718191a1b1c1d1e1f20212223 /usr/bin/prog\n"
+		     "404142434445464748494a4b4c4d4e4f50515253 /lib/libc.so.6\n");
+}
+
+static void test_pipe(void)
+{
+	struct file f;
+	struct got g;
+	char why[256];
+
+	make_pipe_file(&f);
+	CHECK_INT_EQ(read_ids(&f, f.len, &g, why, sizeof(why)), 0);
+	CHECK_STR_EQ(g.text,
+		     "101112131415161718191a1b1c1d1e1f20212223 /usr/bin/prog\n"
+		     "404142434445464748494a4b4c4d4e4f50515253 /lib/libc.so.6\n");
+}
+
+static void test_not_perf_data(void)
+{
+	struct file f = { .len = 0 };
+	struct got g;
+	char why[256];
+
+	put(&f, "2ELIFREP", 8);	/* the other byte order */
+	put64(&f, 104ull << 56);
+	CHECK_INT_EQ(read_ids(&f, f.len, &g, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "byte order") != NULL);
+	make_feature_file(&f);
+	put_at64(&f, 8, 112);	/* a header size no perf writes */
+	CHECK_INT_EQ(read_ids(&f, f.len, &g, why, sizeof(why)), -EINVAL);
+}
+
+/* Every id a damaged file gives is one of the whole file's. */
+static bool subset(const struct got *part, const struct got *whole)
+{
+	const char *p = part->text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		char line[256];
+
+		if (!nl || (size_t)(nl - p) >= sizeof(line))
+			return false;
+		memcpy(line, p, (size_t)(nl - p));
+		line[nl - p] = 0;
+		if (!strstr(whole->text, line))
+			return false;
+		p = nl + 1;
 	}
-	for (int i = 0; i < 4; i++)
-		put64(buf + 72 + 8 * i, bits[i], big);
+	return true;
 }
 
-/* Writes the first N bytes of BUF as NAME; returns its path. */
-static const char *file(const char *name, const unsigned char *buf, size_t n)
+/* Each file cut at every length: the ids of the whole, an error with a
+ * reason, or (cut within its records' data) fewer of its ids. */
+static void test_cut(void)
 {
-	const char *path = unit_tmp(name);
-	FILE *f = fopen(path, "wb");
+	void (*make[])(struct file *) = { make_feature_file, make_mmap2_file, make_pipe_file };
 
-	if (!f || fwrite(buf, 1, n, f) != n || fclose(f))
-		UNIT_FAIL("cannot write %s", path);
-	return path;
-}
+	for (size_t m = 0; m < sizeof(make) / sizeof(make[0]); m++) {
+		struct file f;
+		struct got whole, g;
+		char why[256];
 
-static enum perfdata_state check(const char *path, char *why)
-{
-	strcpy(why, "(untouched)");
-	return perfdata_check(path, why, 160);
-}
+		make[m](&f);
+		CHECK_INT_EQ(read_ids(&f, f.len, &whole, why, sizeof(why)), 0);
+		for (size_t len = 0; len < f.len; len++) {
+			int rc = read_ids(&f, len, &g, why, sizeof(why));
 
-/* The part a cut after N bytes falls in, as perfdata_check() names it. */
-static const char *part_at(size_t n)
-{
-	return n < 104 ? "cut short inside its header" :
-	       n < DATA_AT ? "cut short inside its attributes" :
-	       n < TABLE_AT ? "cut short inside its data section" :
-	       "cut short inside its feature sections";
-}
-
-static void finished_in_both_byte_orders(void)
-{
-	unsigned char buf[FILE_SIZE];
-	char why[160];
-
-	for (int big = 0; big < 2; big++) {
-		make(buf, big);
-		CHECK_INT_EQ(check(file("whole", buf, FILE_SIZE), why), PERFDATA_FINISHED);
-	}
-}
-
-/* Every cut, from 1 byte to all but the last, is unfinished, never taken
- * for a finished file, and names where it falls. */
-static void every_cut_is_unfinished(void)
-{
-	unsigned char buf[FILE_SIZE];
-	char why[160];
-
-	for (int big = 0; big < 2; big++) {
-		make(buf, big);
-		for (size_t n = 1; n < FILE_SIZE; n++) {
-			enum perfdata_state st = check(file("cut", buf, n), why);
-
-			if (st != PERFDATA_UNFINISHED || strncmp(why, part_at(n), strlen(part_at(n))))
-				UNIT_FAIL("cut at %zu (%s): state %d, '%s', expected '%s'", n,
-					  big ? "big-endian" : "little-endian", st, why, part_at(n));
+			if (rc == 0 && !subset(&g, &whole))
+				UNIT_FAIL("file %zu cut at %zu: ids not in the file: %s", m, len, g.text);
+			if (rc && (rc == -999 || !why[0] || (rc != -EIO && rc != -EINVAL)))
+				UNIT_FAIL("file %zu cut at %zu: %d, \"%s\"", m, len, rc, why);
 		}
 	}
 }
 
-static void header_never_written(void)
+/* Every byte of the header, the feature table and the build ids set to
+ * 0xff in turn: an error or ids; never a read out of bounds. */
+static void test_garbage(void)
 {
-	unsigned char buf[FILE_SIZE];
-	char why[160];
+	void (*make[])(struct file *) = { make_feature_file, make_mmap2_file, make_pipe_file };
 
-	make(buf, false);
-	memset(buf, 0, 104);
-	CHECK_INT_EQ(check(file("zero", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
-	CHECK_STR_EQ(why, "its header was never written (zero bytes)");
+	for (size_t m = 0; m < sizeof(make) / sizeof(make[0]); m++) {
+		struct file f;
+		struct got g;
+		char why[256];
+
+		make[m](&f);
+		for (size_t at = 0; at < f.len; at++) {
+			unsigned char was = f.b[at];
+			int rc;
+
+			f.b[at] = 0xff;
+			rc = read_ids(&f, f.len, &g, why, sizeof(why));
+			if (rc && (rc == -999 || !why[0]))
+				UNIT_FAIL("file %zu, byte %zu: %d without a reason", m, at, rc);
+			f.b[at] = was;
+		}
+	}
 }
 
-/* perf writes the header with data size 0 at the start, and the real one at the end. */
-static void data_size_zero(void)
+/* HEADER_EVENT_DESC of two events, "cpu-clock" (two ids) and
+ * "sched:sched_switch" (one), after an empty data section. */
+static void make_event_desc_file(struct file *f)
 {
-	unsigned char buf[FILE_SIZE];
-	char why[160];
+	static const char *names[] = { "cpu-clock", "sched:sched_switch" };
+	unsigned char attr[136] = { 0 };
+	uint32_t u;
+	size_t table, sec;
 
-	make(buf, false);
-	put64(buf + 48, 0, false);
-	CHECK_INT_EQ(check(file("size0", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
-	CHECK_STR_EQ(why, "its header's data size is 0 (perf never finished it)");
+	f->len = 0;
+	put_file_header(f, 104, 0, 1u << 12);
+	table = f->len;
+	put64(f, 0);
+	put64(f, 0);
+	sec = f->len;
+	u = 2;
+	put(f, &u, 4);
+	u = sizeof(attr);
+	put(f, &u, 4);
+	for (int i = 0; i < 2; i++) {
+		char name[32] = { 0 };
+		/* cpu-clock at 4000 Hz (freq, bit 10 of the bit field at 40);
+		 * sched_switch every event (sample_period 1) */
+		uint64_t period = i == 0 ? 4000 : 1, bits = i == 0 ? 1u << 10 : 0;
+
+		memcpy(attr + 16, &period, 8);
+		memcpy(attr + 40, &bits, 8);
+		put(f, attr, sizeof(attr));
+		u = 2 - (uint32_t)i;	/* ids */
+		put(f, &u, 4);
+		u = 32;			/* the name, NUL-padded */
+		put(f, &u, 4);
+		strcpy(name, names[i]);
+		put(f, name, 32);
+		for (uint32_t k = 0; k < 2 - (uint32_t)i; k++)
+			put64(f, 1000 + k);
+	}
+	put_at64(f, table, sec);
+	put_at64(f, table + 8, f->len - sec);
 }
 
-/* Offsets and sizes near 2^64 are past the end, not wrapped into the file. */
-static void overflowing_offsets(void)
+/* Writes the first LEN bytes of F and reads its event names into NAMES. */
+static int read_names(const struct file *f, size_t len, char *names, size_t size)
 {
-	unsigned char buf[FILE_SIZE];
-	char why[160];
+	const char *path = write_file(f, len);
 
-	make(buf, false);
-	put64(buf + 48, UINT64_MAX - 8, false);
-	CHECK_INT_EQ(check(file("ovf-data", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
-	make(buf, false);
-	put64(buf + TABLE_AT + 8, UINT64_MAX, false);
-	CHECK_INT_EQ(check(file("ovf-feat", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
-	CHECK(!strncmp(why, "cut short inside its feature sections", 37));
-	make(buf, false);
-	put64(buf + 16, 0, false);
-	CHECK_INT_EQ(check(file("attr0", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
-	CHECK(!strncmp(why, "its header is not one perf finished", 35));
+	return path ? perfdata_event_names(path, names, size) : -999;
 }
 
-/* A pipe-mode perf.data (perf record -o -) is a stream: nothing to check.
- * An older perf's header (72 bytes, no feature bitmap) has no features. */
-static void pipe_mode_and_old_header(void)
+/* S without its numbers and with sample_freq as sample_period (a static
+ * buffer per call site: one of two). */
+static const char *shape(const char *s)
 {
-	unsigned char buf[FILE_SIZE];
-	char why[160];
+	static char buf[2][256];
+	static int k;
+	char *o = buf[k ^= 1];
+	size_t n = 0;
 
-	make(buf, false);
-	put64(buf + 8, 16, false);
-	CHECK_INT_EQ(check(file("pipe", buf, 40), why), PERFDATA_FINISHED);
-	make(buf, false);
-	put64(buf + 8, 72, false);
-	CHECK_INT_EQ(check(file("old", buf, TABLE_AT), why), PERFDATA_FINISHED);
+	for (; *s && n + 1 < sizeof(buf[0]); s++) {
+		if (!strncmp(s, "sample_freq", 11)) {
+			n += (size_t)snprintf(o + n, sizeof(buf[0]) - n, "sample_period");
+			s += 10;
+		} else if (*s < '0' || *s > '9') {
+			o[n++] = *s;
+		}
+	}
+	o[n] = 0;
+	return o;
 }
 
-static void not_perf_data(void)
-{
-	static const unsigned char text[] = "perf-12 [000] 1.000: cpu-clock:\n";
-	char why[160];
+/* What perf evlist -F prints of make_event_desc_file()'s events. */
+#define EVENTS "cpu-clock: sample_freq=4000\nsched:sched_switch: sample_period=1\n"
 
-	CHECK_INT_EQ(check(file("text", text, sizeof(text) - 1), why), PERFDATA_OTHER);
-	CHECK_STR_EQ(why, "not a perf.data (no PERFILE2 header)");
-	CHECK_INT_EQ(check(file("empty", text, 0), why), PERFDATA_OTHER);
-	CHECK_STR_EQ(why, "empty");
-	CHECK_INT_EQ(check(unit_tmp("missing"), why), PERFDATA_UNREADABLE);
-	CHECK_STR_EQ(why, strerror(ENOENT));
-	/* a FIFO without a writer would block an open(): it is never opened */
-	CHECK_INT_EQ(mkfifo(unit_tmp("fifo"), 0600), 0);
-	CHECK_INT_EQ(check(unit_tmp("fifo"), why), PERFDATA_OTHER);
-	CHECK_STR_EQ(why, "not a regular file");
+static void test_event_names(void)
+{
+	struct file f;
+	char names[256], small[40];
+
+	make_event_desc_file(&f);
+	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), 0);
+	CHECK_STR_EQ(names, EVENTS);
+	/* a buffer too small for the second line keeps the first */
+	CHECK_INT_EQ(read_names(&f, f.len, small, sizeof(small)), 0);
+	CHECK_STR_EQ(small, "cpu-clock: sample_freq=4000\n");
+	/* no such feature: perf must be asked */
+	make_mmap2_file(&f);
+	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), -ENOENT);
+	make_pipe_file(&f);
+	CHECK_INT_EQ(read_names(&f, f.len, names, sizeof(names)), -ENOENT);
+	/* cut anywhere, or any byte 0xff: names of the file, or an error */
+	make_event_desc_file(&f);
+	for (size_t len = 0; len < f.len; len++) {
+		int rc = read_names(&f, len, names, sizeof(names));
+
+		if (rc == 0 || (rc != -EIO && rc != -EINVAL))
+			UNIT_FAIL("cut at %zu: %d, \"%s\"", len, rc, names);
+	}
+	for (size_t at = 0; at < f.len; at++) {
+		unsigned char was = f.b[at];
+		int rc;
+
+		f.b[at] = 0xff;
+		rc = read_names(&f, f.len, names, sizeof(names));
+		/* the file's names, or one with the byte in it; the numbers
+		 * are the attrs' whatever they say */
+		if (rc == 0 && strcmp(shape(names), shape(EVENTS)) && !strstr(names, "\xff"))
+			UNIT_FAIL("byte %zu: \"%s\"", at, names);
+		f.b[at] = was;
+	}
+}
+
+/* The data section and the feature sections, read back from a file. */
+static void test_header_feature(void)
+{
+	struct file f;
+	struct perfdata_header h;
+	uint64_t off = 0, size = 0;
+	int fd;
+
+	make_feature_file(&f);
+	CHECK_INT_EQ(read_ids(&f, f.len, &(struct got){ .len = 0 }, (char[64]){ 0 }, 64), 0);
+	fd = open(unit_tmp("perf.data"), O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_INT_EQ(perfdata_header_read(fd, &h), 0);
+	CHECK(!h.pipe);
+	CHECK_U64_EQ(h.data_off, 104);
+	CHECK_U64_EQ(h.file_size, f.len);
+	CHECK_INT_EQ(perfdata_feature(fd, &h, PERFDATA_FEAT_BUILD_ID, &off, &size), 0);
+	CHECK_U64_EQ(off + size, f.len);
+	CHECK_INT_EQ(perfdata_feature(fd, &h, 3, &off, &size), -ENOENT);
+	close(fd);
 }
 
 int main(void)
 {
 	if (unit_tmp_init("test_perfdata"))
 		return 1;
-	UNIT_RUN(finished_in_both_byte_orders);
-	UNIT_RUN(every_cut_is_unfinished);
-	UNIT_RUN(header_never_written);
-	UNIT_RUN(data_size_zero);
-	UNIT_RUN(overflowing_offsets);
-	UNIT_RUN(pipe_mode_and_old_header);
-	UNIT_RUN(not_perf_data);
+	UNIT_RUN(test_feature);
+	UNIT_RUN(test_mmap2);
+	UNIT_RUN(test_pipe);
+	UNIT_RUN(test_not_perf_data);
+	UNIT_RUN(test_cut);
+	UNIT_RUN(test_garbage);
+	UNIT_RUN(test_header_feature);
+	UNIT_RUN(test_event_names);
 	unit_tmp_fini();
 	return unit_exit();
 }

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of common/perfdata's perfdata_check(): a perf.data laid out as
+ * perf 6.1 writes it (header, attribute ids, attributes, data, feature
+ * section table, feature sections) is finished; cut at every byte it is
+ * unfinished, naming the part the cut falls in; a header never written, a
+ * data size of 0, offsets that overflow, and every file that is no
+ * perf.data this reads (the other byte order too) are told apart.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata.h"
+#include "unit.h"
+#include "unit_tmp.h"
+
+/* The synthesized file: where perf puts each part. */
+enum {
+	IDS_AT = 104, ATTRS_AT = 112, ATTRS_SIZE = 144, DATA_AT = ATTRS_AT + ATTRS_SIZE,
+	DATA_SIZE = 96, TABLE_AT = DATA_AT + DATA_SIZE, NFEAT = 3,
+	FEATS_AT = TABLE_AT + NFEAT * 16, FEAT_SIZE = 24, FILE_SIZE = FEATS_AT + NFEAT * FEAT_SIZE,
+};
+
+static void put64(unsigned char *p, uint64_t v, bool big)
+{
+	for (int i = 0; i < 8; i++)
+		p[big ? 7 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A perf.data of FILE_SIZE bytes in BUF, in the byte order BIG. */
+static void make(unsigned char *buf, bool big)
+{
+	static const int feats[NFEAT] = { 3, 12, 70 };   /* hostname, event_desc, a bit past 64 */
+
+	memset(buf, 0xa5, FILE_SIZE);
+	memcpy(buf, big ? "2ELIFREP" : "PERFILE2", 8);
+	put64(buf + 8, 104, big);
+	put64(buf + 16, ATTRS_SIZE, big);
+	put64(buf + 24, ATTRS_AT, big);
+	put64(buf + 32, ATTRS_SIZE, big);
+	put64(buf + 40, DATA_AT, big);
+	put64(buf + 48, DATA_SIZE, big);
+	put64(buf + 56, 0, big);
+	put64(buf + 64, 0, big);
+	uint64_t bits[4] = { 0 };
+
+	for (int i = 0; i < NFEAT; i++) {
+		bits[feats[i] / 64] |= (uint64_t)1 << (feats[i] % 64);
+		put64(buf + TABLE_AT + 16 * i, FEATS_AT + (uint64_t)i * FEAT_SIZE, big);
+		put64(buf + TABLE_AT + 16 * i + 8, FEAT_SIZE, big);
+	}
+	for (int i = 0; i < 4; i++)
+		put64(buf + 72 + 8 * i, bits[i], big);
+}
+
+/* Writes the first N bytes of BUF as NAME; returns its path. */
+static const char *file(const char *name, const unsigned char *buf, size_t n)
+{
+	const char *path = unit_tmp(name);
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(buf, 1, n, f) != n || fclose(f))
+		UNIT_FAIL("cannot write %s", path);
+	return path;
+}
+
+static enum perfdata_state check(const char *path, char *why)
+{
+	strcpy(why, "(untouched)");
+	return perfdata_check(path, why, 160);
+}
+
+/* The part a cut after N bytes falls in, as perfdata_check() names it. */
+static const char *part_at(size_t n)
+{
+	return n < 104 ? "cut short inside its header" :
+	       n < DATA_AT ? "cut short inside its attributes" :
+	       n < TABLE_AT ? "cut short inside its data section" :
+	       "cut short inside its feature sections";
+}
+
+static void finished(void)
+{
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	make(buf, false);
+	CHECK_INT_EQ(check(file("whole", buf, FILE_SIZE), why), PERFDATA_FINISHED);
+	/* perf's reader takes one byte order (perfdata_header_read()) */
+	make(buf, true);
+	CHECK_INT_EQ(check(file("big", buf, FILE_SIZE), why), PERFDATA_OTHER);
+}
+
+/* Every cut, from 1 byte to all but the last, is unfinished, never taken
+ * for a finished file, and names where it falls. */
+static void every_cut_is_unfinished(void)
+{
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	make(buf, false);
+	for (size_t n = 1; n < FILE_SIZE; n++) {
+		enum perfdata_state st = check(file("cut", buf, n), why);
+
+		if (st != PERFDATA_UNFINISHED || strncmp(why, part_at(n), strlen(part_at(n))))
+			UNIT_FAIL("cut at %zu: state %d, '%s', expected '%s'", n, st, why,
+				  part_at(n));
+	}
+}
+
+static void header_never_written(void)
+{
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	make(buf, false);
+	memset(buf, 0, 104);
+	CHECK_INT_EQ(check(file("zero", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	CHECK_STR_EQ(why, "its header was never written (zero bytes)");
+}
+
+/* perf writes the header with data size 0 at the start, and the real one at the end. */
+static void data_size_zero(void)
+{
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	make(buf, false);
+	put64(buf + 48, 0, false);
+	CHECK_INT_EQ(check(file("size0", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	CHECK_STR_EQ(why, "its header's data size is 0 (perf never finished it)");
+}
+
+/* Offsets and sizes near 2^64 are past the end, not wrapped into the file. */
+static void overflowing_offsets(void)
+{
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	make(buf, false);
+	put64(buf + 48, UINT64_MAX - 8, false);
+	CHECK_INT_EQ(check(file("ovf-data", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	make(buf, false);
+	put64(buf + TABLE_AT + 8, UINT64_MAX, false);
+	CHECK_INT_EQ(check(file("ovf-feat", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	CHECK(!strncmp(why, "cut short inside its feature sections", 37));
+	make(buf, false);
+	put64(buf + 16, 0, false);
+	CHECK_INT_EQ(check(file("attr0", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	CHECK(!strncmp(why, "its header is not one perf finished", 35));
+}
+
+/* A pipe-mode perf.data (perf record -o -) is a stream: nothing to check. */
+static void pipe_mode(void)
+{
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	make(buf, false);
+	put64(buf + 8, 16, false);
+	CHECK_INT_EQ(check(file("pipe", buf, 40), why), PERFDATA_FINISHED);
+}
+
+static void not_perf_data(void)
+{
+	static const unsigned char text[] = "perf-12 [000] 1.000: cpu-clock:\n";
+	char why[160];
+
+	CHECK_INT_EQ(check(file("text", text, sizeof(text) - 1), why), PERFDATA_OTHER);
+	CHECK_STR_EQ(why, "not a perf.data (no PERFILE2 header)");
+	CHECK_INT_EQ(check(file("empty", text, 0), why), PERFDATA_OTHER);
+	CHECK_STR_EQ(why, "empty");
+	CHECK_INT_EQ(check(unit_tmp("missing"), why), PERFDATA_UNREADABLE);
+	CHECK_STR_EQ(why, strerror(ENOENT));
+	/* a FIFO without a writer would block an open(): it is never opened */
+	CHECK_INT_EQ(mkfifo(unit_tmp("fifo"), 0600), 0);
+	CHECK_INT_EQ(check(unit_tmp("fifo"), why), PERFDATA_OTHER);
+	CHECK_STR_EQ(why, "not a regular file");
+}
+
+int main(void)
+{
+	if (unit_tmp_init("test_perfdata_check"))
+		return 1;
+	UNIT_RUN(finished);
+	UNIT_RUN(every_cut_is_unfinished);
+	UNIT_RUN(header_never_written);
+	UNIT_RUN(data_size_zero);
+	UNIT_RUN(overflowing_offsets);
+	UNIT_RUN(pipe_mode);
+	UNIT_RUN(not_perf_data);
+	unit_tmp_fini();
+	return unit_exit();
+}
