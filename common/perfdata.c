@@ -493,7 +493,7 @@ static enum perfdata_state verdict(int fd, const unsigned char *head, size_t n, 
 	}
 	/* perf writes the header last: a file it did not finish has none */
 	if (zero) {
-		snprintf(why, size, "its header was never written (zero bytes)");
+		snprintf(why, size, "its header was never written (all zero bytes)");
 		return PERFDATA_UNFINISHED;
 	}
 	if (memcmp(head, MAGIC, n < 8 ? n : 8)) {

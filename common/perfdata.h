@@ -137,7 +137,7 @@ enum perfdata_state {
 			      * feature sections all lie within the file; or a pipe-mode
 			      * perf.data (a stream: nothing to check) */
 	PERFDATA_UNFINISHED, /* a perf.data perf did not finish (or cut short since): its
-			      * header never written (zero bytes), cut short inside it,
+			      * header never written (all zero bytes), cut short inside it,
 			      * data size 0, or a section past the end of the file */
 	PERFDATA_OTHER,      /* not a perf.data this reads: empty, another kind of file
 			      * (text), another byte order, or not a regular file (a FIFO,
@@ -151,7 +151,7 @@ enum perfdata_state {
  * what it found; for every state but PERFDATA_FINISHED, WHY (SIZE bytes)
  * holds one phrase without the path, e.g. "cut short inside its data
  * section (ending at byte 458968; the file ends at byte 100000)", "its
- * header was never written (zero bytes)", "empty", "No such file or
+ * header was never written (all zero bytes)", "empty", "No such file or
  * directory".
  */
 enum perfdata_state perfdata_check(const char *path, char *why, size_t size);

@@ -347,15 +347,20 @@ struct conv_input {
 
 /*
  * Whether PATH is a perf.data perf did not finish (perfdata.h: a full disk,
- * perf killed while writing it, a file cut short since), which is then
+ * perf killed while writing it, a file cut short since; for a SNAPSHOT of a
+ * recording also an empty file), which is then
  * named: as an error when it is the only input (ALONE), else as a warning:
  * it is left out and the other inputs are converted.
  */
-static bool left_out(const char *path, bool alone)
+static bool left_out(const char *path, bool alone, bool snapshot)
 {
 	char why[160];
+	enum perfdata_state st = perfdata_check(path, why, sizeof(why));
 
-	if (perfdata_check(path, why, sizeof(why)) != PERFDATA_UNFINISHED)
+	/* a recording's snapshot file left empty: perf never wrote into it */
+	if (snapshot && st == PERFDATA_OTHER && !strcmp(why, "empty"))
+		snprintf(why, sizeof(why), "empty: perf never wrote into it");
+	else if (st != PERFDATA_UNFINISHED)
 		return false;
 	if (alone)
 		diag_error("%s: an unfinished perf.data: %s", path, why);
@@ -411,7 +416,7 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 			*inputs = in;
 			if (!path)
 				continue;   /* a snapshot perf never wrote */
-			if (left_out(path, alone)) {
+			if (left_out(path, alone, r != NULL)) {
 				unfinished++;
 				if (r) {
 					free(r->snapshots[k].path);
@@ -640,9 +645,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &inputs[i];
 
-		/* the last snapshot converted ends its recording (a later one may be left out) */
+		/* a snapshot ends what it carries (a thread asleep, a stack) when
+		 * the next one converted is not the next of its recording: the
+		 * recording ends, or a snapshot between was left out or never
+		 * written, and its time is unknown */
 		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
-					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec));
+					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec ||
+						     inputs[i + 1].snapshot != in->snapshot + 1));
 		rc = convert_input(cv, in->path, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))

@@ -43,9 +43,10 @@
  *                "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it;
  *                "problem": null for a perf.data perf finished, else why it is
- *                not one (common/perfdata.h: "its header was never written (zero
+ *                not one (common/perfdata.h: "its header was never written (all zero
  *                bytes)", "cut short inside its data section (...)", "empty"):
- *                kept, never to be converted
+ *                kept, never to be converted; file "": a snapshot perf confirmed no file for
+ *                (a full disk), problem null
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own

@@ -31,6 +31,9 @@
 #                 found in a killed recorder's directory; the snapshot before
 #                 it then ends the recording ([off-cpu] not carried into the
 #                 next one); no marker names the file; nothing left: exit 1
+#   gap           a snapshot left out between two (unfinished, or empty)
+#                 ends what the one before carries; an empty only snapshot:
+#                 nothing left, exit 1
 #   errors        no record.json: exit 2; a bad one, or one whose snapshots
 #                 perf never wrote: exit 1; one line naming the file and what
 #                 was expected; no output left
@@ -274,7 +277,7 @@ t_unfinished() {
 	cp "$d"/perf.data.* "$k/"
 	record_json "$k" "" ""
 	sed -i 's/"end": "interrupt", "end_ns": 20090000000/"end": "none", "end_ns": null/' "$k/record.json"
-	warn="snaptrace-convert: warning: %s/perf.data.2: left out: an unfinished perf.data: its header was never written (zero bytes)"
+	warn="snaptrace-convert: warning: %s/perf.data.2: left out: an unfinished perf.data: its header was never written (all zero bytes)"
 	if ! convert unfin "$d" "$o" || ! convert unfin-killed "$k"; then
 		fail unfinished "conversion failed: $(first_lines "$TMP/unfin.err") $(first_lines "$TMP/unfin-killed.err")"
 	elif [ "$(grep -c 'warning:' "$TMP/unfin.err")" -ne 1 ] || ! grep -q -x -F "$(printf "$warn" "$d")" "$TMP/unfin.err" ||
@@ -296,6 +299,48 @@ t_unfinished() {
 		fail unfinished "every snapshot unfinished: $(first_lines "$TMP/unfin-none.err")"
 	else
 		ok unfinished
+	fi
+}
+
+# A snapshot left out between two others (unfinished, or empty: perf never
+# wrote into it) is a gap of unknown time: the snapshot before it ends what
+# it carries ([off-cpu] at its end, never bridged to the next snapshot's
+# switch in); a recording whose only snapshot is empty has nothing left to
+# convert.
+t_gap() {
+	local d="$TMP/gap" e="$TMP/gap-empty" what
+	mkdir -p "$d" "$e"
+	cp "$CASE/snapshot-1.txt" "$d/perf.data.1"
+	cp "$CASE/input.txt" "$d/perf.data.3"
+	record_json "$d" "$HITS" "$SNAPS,
+    {\"file\": \"perf.data.3\", \"reason\": \"interrupt\", \"time_ns\": 20080000000, \"freeze_ms\": 1.0, \"ms\": 2.0}"
+	for what in unfinished empty; do
+		if [ "$what" = unfinished ]; then
+			head -c 4096 /dev/zero >"$d/perf.data.2"
+		else
+			: >"$d/perf.data.2"
+		fi
+		if ! convert "gap-$what" "$d"; then
+			fail gap "$what: conversion failed: $(first_lines "$TMP/gap-$what.err")"
+			return
+		elif ! grep -q -F "perf.data.2: left out: an unfinished perf.data: " "$TMP/gap-$what.err"; then
+			fail gap "$what: not left out: $(first_lines "$TMP/gap-$what.err")"
+			return
+		elif ! grep -q -F '[off-cpu] [20000200000, 20050000000]' "$TMP/gap-$what.tree"; then
+			fail gap "$what: bridged to the next snapshot: $(grep -F '[off-cpu]' "$TMP/gap-$what.tree" | tr '\n' '|')"
+			return
+		fi
+	done
+	: >"$e/perf.data.1"
+	record_json "$e" "" '
+    {"file": "perf.data.1", "reason": "exit", "time_ns": 20050100000}'
+	if "$CONVERT" "$e" -o "$TMP/gap-none.fxt" >/dev/null 2>"$TMP/gap-none.err"; then
+		fail gap "an empty only snapshot: exit 0, $(first_lines "$TMP/gap-none.err")"
+	elif ! grep -q -x -F "snaptrace-convert: $e: nothing left to convert: every perf.data given is unfinished (named above)" "$TMP/gap-none.err" ||
+		[ -e "$TMP/gap-none.fxt" ]; then
+		fail gap "an empty only snapshot: $(first_lines "$TMP/gap-none.err")"
+	else
+		ok gap
 	fi
 }
 
@@ -348,4 +393,5 @@ t_same_as_files
 t_killed
 t_names
 t_unfinished
+t_gap
 t_errors

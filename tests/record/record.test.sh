@@ -972,7 +972,7 @@ u64_at() {
 
 # A snapshot file cut short on purpose (perf.data's struct perf_file_header:
 # attrs at 24/32, data at 40/48), at every place perf writes: inside the
-# header, a header never written (zero bytes), inside the attributes, the
+# header, a header never written (all zero bytes), inside the attributes, the
 # data section, the feature section table and the last feature section.
 # Converting the directory leaves it out with one warning naming the file
 # and the place (perf's own warnings on the others may follow), and its trace is that of the other snapshots given as
@@ -998,7 +998,7 @@ t_cut_snapshot() {
 	ao=$(u64_at "$d/$f2" 24) asz=$(u64_at "$d/$f2" 32) dof=$(u64_at "$d/$f2" 40)
 	dsz=$(u64_at "$d/$f2" 48) size=$(stat -c %s "$d/$f2")
 	for c in "header:50:cut short inside its header" \
-		"never:0:its header was never written (zero bytes)" \
+		"never:0:its header was never written (all zero bytes)" \
 		"attributes:$((ao + asz / 2)):cut short inside its attributes" \
 		"data:$((dof + dsz / 2)):cut short inside its data section" \
 		"table:$((dof + dsz + 8)):cut short inside its feature sections" \
@@ -1077,7 +1077,7 @@ EOF
 		n=$((n + 1))
 		case "$n:$(snap_problem "$d" "$f")" in
 		"2:cut short inside its data section (ending at byte "*) ;;
-		"3:its header was never written (zero bytes)") ;;
+		"3:its header was never written (all zero bytes)") ;;
 		[23]:* | *:[!n]*) bad+="snapshot $n ($f): '$(snap_problem "$d" "$f")'; " ;;
 		esac
 		case $n in 2 | 3)

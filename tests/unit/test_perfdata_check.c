@@ -120,7 +120,7 @@ static void header_never_written(void)
 	make(buf, false);
 	memset(buf, 0, 104);
 	CHECK_INT_EQ(check(file("zero", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
-	CHECK_STR_EQ(why, "its header was never written (zero bytes)");
+	CHECK_STR_EQ(why, "its header was never written (all zero bytes)");
 }
 
 /* perf writes the header with data size 0 at the start, and the real one at the end. */
