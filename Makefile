@@ -62,6 +62,9 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 # libiberty (the demangler of C++ and Rust legacy and v0 names, perf's own:
 # the converter's source lines, the recorder's triggers).
 DEBUGINFO_LIBS := -lelf -ldw -liberty
+# Zydis: the recorder decodes x86-64 to place probes on instruction starts
+# (record/insnstart.c).
+RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis
 # json-c: the converter reads a recording's record.json (convert/recording.c).
 CONVERT_LIBS := -lz -ljson-c $(DEBUGINFO_LIBS) -pthread
 
@@ -91,14 +94,14 @@ $(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ)
 $(O)/bin/snaptrace-record: $(call obj,record/main.c $(RECORD_SRC)) $(call obj,$(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEBUGINFO_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(RECORD_LIBS)
 
 # Unit tests link the library parts of every program.
 $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_OBJ) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS)
+		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS) -lZydis
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.

@@ -16,6 +16,7 @@ struct elf_file {
 	int fd;
 	Elf *elf;
 	bool pie;
+	uint16_t machine;      /* e_machine */
 };
 
 static int elf_file_open(const char *path, struct elf_file *f)
@@ -35,6 +36,7 @@ static int elf_file_open(const char *path, struct elf_file *f)
 		return REC_ELF_ENOTELF;
 	}
 	f->pie = eh.e_type == ET_DYN;
+	f->machine = eh.e_machine;
 	return 0;
 }
 
@@ -130,6 +132,8 @@ static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 	s->size = sym->st_size;
 	s->pie = fs->f->pie;
 	s->entry = true;
+	s->func_value = s->value;
+	s->machine = fs->f->machine;
 	if (vaddr_to_offset(fs->f->elf, s->value, true, &s->file_offset))
 		return 0;   /* not code: no trigger can be there */
 	return fs->fn(s, fs->arg);
@@ -214,6 +218,7 @@ static int containing_cb(const char *name, const GElf_Sym *sym, void *arg)
 		snprintf(c->s->name, sizeof(c->s->name), "%s", name);
 		c->s->size = sym->st_size;
 		c->s->entry = c->vaddr == sym->st_value;
+		c->s->func_value = sym->st_value;
 		return 1;
 	}
 	return 0;
@@ -231,6 +236,7 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 		return err;
 	s->value = vaddr;
 	s->pie = f.pie;
+	s->machine = f.machine;
 	err = vaddr_to_offset(f.elf, vaddr, true, &s->file_offset);
 	if (!err)
 		for_each_func(f.elf, containing_cb, &c);
@@ -411,14 +417,13 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
 {
 	struct elf_file f;
 	struct prologues p = { .f = &f };
-	GElf_Ehdr eh;
 	int err;
 
 	*with = *total = 0;
 	err = elf_file_open(path, &f);
 	if (err)
 		return err;
-	if (!gelf_getehdr(f.elf, &eh) || eh.e_machine != EM_X86_64)
+	if (f.machine != EM_X86_64)
 		err = REC_ELF_ENOTELF;
 	else
 		err = for_each_func(f.elf, prologue_cb, &p);

@@ -32,6 +32,9 @@ struct rec_sym {
 	bool entry;            /* VALUE is the first instruction of function NAME
 	                        * (always for a function; rec_elf_addr: the address
 	                        * is where the function holding it starts) */
+	uint64_t func_value;   /* rec_elf_addr: st_value of the function holding
+	                        * VALUE (0 when none does); else VALUE */
+	uint16_t machine;      /* e_machine of the file (EM_X86_64, ...) */
 };
 
 /*
@@ -62,7 +65,8 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
 /*
  * Describes link-time address VADDR of PATH, which must be code (in an
  * executable PT_LOAD segment): its file offset and, when a function contains
- * it, that function's name (else name ""). Fills *S.
+ * it, that function's name, size and start (else name "", func_value 0).
+ * Fills *S.
  * Returns 0, REC_ELF_ENOTEXEC, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
  */
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "insnstart.h"
 #include "procfs.h"
 #include "lineaddr.h"
 #include "symbols.h"
@@ -349,6 +350,30 @@ static const struct {
 	{ ".", form_default },
 };
 
+/* Resolves C->spec by its form (SPEC given and not "none"). */
+static int resolve_form(struct ctx *c)
+{
+	const char *spec = c->spec;
+
+	snprintf(c->loc->spec, sizeof(c->loc->spec), "%s", spec);
+	if (!*spec) {
+		say(c, "expected a SPEC (NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, "
+		    "LIB:NAME, '.', '?' or none), found ''");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t n = strlen(forms[i].prefix);
+
+		if (strncmp(spec, forms[i].prefix, n))
+			continue;
+		/* "?" and "." are whole words; the others prefixes */
+		if (forms[i].prefix[n - 1] != ':' && spec[n])
+			continue;
+		return forms[i].resolve(c, spec + n);
+	}
+	return form_bare(c);
+}
+
 int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 			 struct rec_trigger_loc *loc, char *why, size_t size)
 {
@@ -361,25 +386,19 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		return REC_TRIGSPEC_NONE;
 	if (!spec) {
 		c.spec = ".";
-		return form_default(&c, "") ? REC_TRIGSPEC_NONE : 0;
-	}
-	snprintf(loc->spec, sizeof(loc->spec), "%s", spec);
-	if (!*spec) {
-		say(&c, "expected a SPEC (NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, "
-		    "LIB:NAME, '.', '?' or none), found ''");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		size_t n = strlen(forms[i].prefix);
+		if (form_default(&c, "")) {
+			why[0] = '\0';
+			return REC_TRIGSPEC_NONE;
+		}
+	} else {
+		int err = resolve_form(&c);
 
-		if (strncmp(spec, forms[i].prefix, n))
-			continue;
-		/* "?" and "." are whole words; the others prefixes */
-		if (forms[i].prefix[n - 1] != ':' && spec[n])
-			continue;
-		return forms[i].resolve(&c, spec + n);
+		if (err)
+			return err;
 	}
-	return form_bare(&c);
+	/* every probe address passes here: an instruction start, or refused */
+	why[0] = '\0';
+	return rec_insn_start_check(loc->file, loc->vaddr, why, size);
 }
 
 int rec_trigspec_runtime_addr(const struct rec_trigger_loc *loc, pid_t pid, uint64_t *addr)

@@ -10,8 +10,9 @@ set -eu
 # zlib1g-dev: gzip output; libjson-c-dev: record.json read by the
 # converter; libelf-dev: ELF symbols; libdw-dev: DWARF line
 # tables (source lines of slices, line: triggers); libiberty-dev: the
-# demangler (C++, Rust legacy and v0), perf's own; libipt-dev and
-# libzydis-dev: the Intel PT generator of the tests; linux-perf: recording
+# demangler (C++, Rust legacy and v0), perf's own; libzydis-dev: the
+# recorder's instruction decoder (probes on instruction starts) and, with
+# libipt-dev, the Intel PT generator of the tests; linux-perf: recording
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine.

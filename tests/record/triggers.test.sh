@@ -21,7 +21,8 @@ form_rust_legacy_hash form_rust_v0 form_rust_v0_hash error_rust_hash error_sever
 error_line_no_code error_no_library error_dot_missing error_bare symbols_program
 symbols_library symbols_process symbols_usage symbols_rust pick_not_terminal pick_list pick_list_ctrl_c
 pick_fzf_protocol pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
-readme_examples no_leftovers"
+readme_examples mid_insn_refused mid_insn_not_started insn_start_fires insn_start_unharmed
+no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 command -v g++ >/dev/null || skip_all "g++ not installed"
@@ -430,8 +431,87 @@ t_readme_examples() {
 	fi
 }
 
+# The new user's report: addr: on the last byte of a 5-byte mov $0x0,%eax
+# (its imm32) was accepted, never fired, and the uprobe's 0xCC made the
+# immediate 0xCC000000: the program looped for ever. Such an address is a
+# usage error before the program starts; the mov's own address records, and
+# the program computes what it computes untraced.
+t_mid_instruction() {
+	local prog="$TMP/movimm" start last out rc hits
+	cat >"$TMP/movimm.c" <<-'EOF'
+	#include <stdio.h>
+	__attribute__((noinline)) unsigned work(void)
+	{
+		unsigned n;
+		__asm__ volatile("movl $0x0, %0" : "=a"(n));
+		return n + 1000;
+	}
+	int main(int argc, char **argv)
+	{
+		FILE *f = fopen(argv[1], "w");
+		unsigned long sum = 0;
+		fputs("started\n", f);
+		fflush(f);
+		for (int i = 0; i < 200; i++)
+			for (unsigned j = work(); j; j--)
+				sum += j;
+		fprintf(f, "%lu\n", sum);
+		return fclose(f) != 0;
+	}
+	EOF
+	if ! cc -O1 -g -fno-omit-frame-pointer -o "$prog" "$TMP/movimm.c" 2>"$TMP/movimm.err"; then
+		skip mid_insn_refused "cannot build movimm.c: $(tl 2 "$TMP/movimm.err")"
+		return
+	fi
+	TARGETS+=("$prog")
+	start=$(objdump -d --no-show-raw-insn "$prog" |
+		awk '/<work>:$/ { w = 1; next } w && /^$/ { exit }
+		     w && /mov +\$0x0,%eax/ { sub(":", "", $1); print $1; exit }')
+	if [ -z "$start" ]; then
+		fail mid_insn_refused "no mov \$0x0,%eax in work (objdump)"
+		return
+	fi
+	last=$(printf '0x%x' $((0x$start + 4)))
+	"$FRONT" run -q --arm-after 0 --duration 5 --trigger "addr:$last" -o "$TMP/mid.fxt.gz" \
+		-- "$prog" "$TMP/mid.out" </dev/null >/dev/null 2>"$TMP/mid.err"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		fail mid_insn_refused "exit $rc, expected 2: $(tl 2 "$TMP/mid.err")"
+	elif [ "$(wc -l <"$TMP/mid.err")" -ne 1 ] || ! grep -q -- "--trigger addr:$last: $last is inside the instruction at 0x$start (work+0x[0-9a-f]*, 5 bytes): a probe there would corrupt it; instruction starts nearby: 0x$start, $(printf '0x%x' $((0x$start + 5)))$" "$TMP/mid.err"; then
+		fail mid_insn_refused "unexpected message: $(tl 3 "$TMP/mid.err")"
+	else
+		ok mid_insn_refused
+	fi
+	if [ -e "$TMP/mid.out" ] || [ -e "$TMP/mid.fxt.gz" ] || ! no_procs; then
+		fail mid_insn_not_started "the program ran, a trace was written or something is left running"
+	else
+		ok mid_insn_not_started
+	fi
+	# --multi-snapshot: the program runs on after the hits, to its own end
+	"$RECORD" -q --multi-snapshot --arm-after 0 --duration 20 --trigger "addr:0x$start" \
+		-o "$TMP/start" -- "$prog" "$TMP/start.out" </dev/null >/dev/null 2>"$TMP/start.err"
+	rc=$?
+	hits=$(sed -n 's/.*"hits_total": \([0-9]*\).*/\1/p' "$TMP/start/record.json" 2>/dev/null)
+	if [ $rc -ne 0 ] || [ "${hits:-0}" -lt 1 ] ||
+		[ "$(trigger_json "$TMP/start" symbol)" != work ]; then
+		fail insn_start_fires "exit $rc, hits_total '$hits': $(tl 2 "$TMP/start.err")"
+	elif [ "$(json_str "$TMP/start/record.json" end)" != exit ]; then
+		fail insn_start_fires "end $(json_str "$TMP/start/record.json" end), not the program's exit"
+	else
+		ok insn_start_fires
+	fi
+	# 200 calls summing 1000..1 each; the program finishes on its own (no kill)
+	out=$(sed -n 2p "$TMP/start.out" 2>/dev/null)
+	if [ "$out" != $((200 * 1000 * 1001 / 2)) ]; then
+		fail insn_start_unharmed "the traced program computed '$out', not $((200 * 1000 * 1001 / 2))"
+	else
+		ok insn_start_unharmed
+	fi
+}
+
 t_forms
 t_readme_examples
+t_mid_instruction
 t_errors
 t_symbols
 t_pick

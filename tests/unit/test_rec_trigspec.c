@@ -65,6 +65,20 @@ __attribute__((noinline)) int trigspec_probe(int x)
 	return x * 5;
 }
 
+/* A function of known instructions: a 5-byte mov $0,%eax at +0, a nop at
+ * +5, a ret at +6; then 2 bytes in no function symbol. */
+__asm__(".text\n"
+	".globl insn_probe\n"
+	".type insn_probe, @function\n"
+	"insn_probe:\n"
+	"\tmovl $0x0, %eax\n"
+	"\tnop\n"
+	"\tret\n"
+	".size insn_probe, .-insn_probe\n"
+	"\tnop\n"
+	"\tnop\n");
+int insn_probe(void);
+
 __attribute__((noinline)) void magic_trace_stop_indicator(void);
 __attribute__((noinline)) void magic_trace_stop_indicator(void)
 {
@@ -235,10 +249,11 @@ static void other_forms(void)
 	snprintf(spec, sizeof(spec), "addr:0x%llx", (unsigned long long)s.value);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
 	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
-	snprintf(spec, sizeof(spec), "0x%llx", (unsigned long long)s.value + 1);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "insn_probe", &s), 0);
+	snprintf(spec, sizeof(spec), "0x%llx", (unsigned long long)s.value + 5);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
-	CHECK_U64_EQ(loc.vaddr, s.value + 1);
-	CHECK_U64_EQ(loc.file_offset, s.file_offset + 1);
+	CHECK_U64_EQ(loc.vaddr, s.value + 5);
+	CHECK_U64_EQ(loc.file_offset, s.file_offset + 5);
 	CHECK_INT_EQ(resolve("zz_not_anything", &loc, why, sizeof(why)), -ENOENT);
 	CHECK(strstr(why, "not a FILE:LINE nor an address"));
 	/* LIB:NAME, with a demangled name too; never confused with NS::NAME */
@@ -258,6 +273,49 @@ static void other_forms(void)
 	CHECK(strstr(why, "expected a terminal"));
 	CHECK_INT_EQ(resolve("none", &loc, why, sizeof(why)), REC_TRIGSPEC_NONE);
 	magic_trace_stop_indicator();
+}
+
+/* Every probe address is an instruction start: inside one (the new user's
+ * addr: on the last byte of a mov) is a usage error naming the instruction
+ * and the starts around it; starts, function entries and line: rows pass;
+ * an address in no function symbol is refused. */
+static void instruction_starts(void)
+{
+	struct rec_trigger_loc loc;
+	struct rec_sym s;
+	char why[2048], spec[64], want[512];
+	unsigned long long v;
+
+	CHECK_INT_EQ(insn_probe(), 0);
+	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "insn_probe", &s), 0);
+	CHECK_U64_EQ(s.size, 7);
+	v = (unsigned long long)s.value;
+	for (unsigned off = 1; off <= 4; off++) {
+		snprintf(spec, sizeof(spec), "addr:0x%llx", v + off);
+		CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), -EINVAL);
+		snprintf(want, sizeof(want), "0x%llx is inside the instruction at 0x%llx "
+			 "(insn_probe+0x0, 5 bytes): a probe there would corrupt it; "
+			 "instruction starts nearby: 0x%llx, 0x%llx", v + off, v, v, v + 5);
+		CHECK_STR_EQ(why, want);
+	}
+	for (unsigned off = 0; off <= 6; off += off ? 1 : 5) {
+		snprintf(spec, sizeof(spec), "addr:0x%llx", v + off);
+		CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
+		CHECK_U64_EQ(loc.vaddr, v + off);
+		CHECK_STR_EQ(loc.symbol, "insn_probe");
+		CHECK_STR_EQ(why, "");
+	}
+	CHECK_INT_EQ(resolve("symbol:insn_probe", &loc, why, sizeof(why)), 0);
+	CHECK(loc.entry);
+	/* past the symbol's size: no function holds it */
+	snprintf(spec, sizeof(spec), "addr:0x%llx", v + 7);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "inside a function symbol, found none holding it"));
+	/* a line: row of compiled C: its address is an instruction start */
+	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u", probe_line);
+	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
+	CHECK_STR_EQ(loc.symbol, "trigspec_probe");
+	CHECK_STR_EQ(why, "");
 }
 
 static void symbol_listing(void)
@@ -310,6 +368,7 @@ int main(void)
 	UNIT_RUN(rust_names);
 	UNIT_RUN(line_forms);
 	UNIT_RUN(other_forms);
+	UNIT_RUN(instruction_starts);
 	UNIT_RUN(symbol_listing);
 	return unit_exit();
 }
