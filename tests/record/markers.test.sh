@@ -109,7 +109,7 @@ t_multi() {
 # Snapshots up to the target's exit: perf synthesizes each file's side-band
 # from /proc when it switches files, which can miss a target about to exit;
 # the exit snapshot's samples then carry perf's ":TID" comm (docs/design.md
-# "Side-band of the exit snapshot"). Every thread and process keeps the
+# "Snapshots", its side-band bullet). Every thread and process keeps the
 # name record.json gives.
 t_exit_names() {
 	local d="$TMP/exitnames" names exitf sb=with
