@@ -342,8 +342,9 @@ void conv_funcs_free(struct conv *c);
 struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
 
 /* threads.c: names T's process and T itself "COMM [ID]" in the output when
- * not yet named or when COMM changed (len 0 keeps the current name; an
- * unnamed thread then gets the comm its recording's record.json gives). */
+ * not yet named or when COMM changed (len 0, or perf's ":TID" placeholder
+ * for a thread it saw no COMM record of, keeps the current name; an unnamed
+ * thread then gets the comm its recording's record.json gives). */
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm);
 
 /* threads.c: a track NAME of its own (no thread of the input: "triggers")

@@ -133,9 +133,25 @@ static const char *recorded_comm(const struct conv *c, int64_t tid)
 	return comm;
 }
 
+/*
+ * Whether COMM is what perf prints for a thread whose comm it never saw: its
+ * thread__comm_str() falls back to ":TID" (thread__new() names every thread
+ * so until a COMM record comes; a snapshot file without the side-band has
+ * only such names). It is no name: an earlier comm or record.json's wins.
+ */
+static bool comm_placeholder(struct conv_span comm, int64_t tid)
+{
+	char ph[24];
+	int n = snprintf(ph, sizeof(ph), ":%lld", (long long)tid);
+
+	return comm.len == (uint32_t)n && !memcmp(comm.s, ph, (size_t)n);
+}
+
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
 {
-	/* text without a comm column: the name the recorder saw, if any */
+	if (comm_placeholder(comm, t->tid))
+		comm.len = 0;
+	/* no comm (or perf's placeholder): the name the recorder saw, if any */
 	if (!comm.len && !t->named && recorded_comm(c, t->tid)) {
 		comm.s = recorded_comm(c, t->tid);
 		comm.len = (uint32_t)strlen(comm.s);

@@ -11,7 +11,8 @@
 #   expect-stderr  optional: a grep -E pattern stderr must match
 #   expect-records optional: grep -E patterns, one a line, each of which must
 #                  match a line of `snaptrace-convert --dump=records` (thread
-#                  and process names, the inferred argument, counters)
+#                  and process names, the inferred argument, counters);
+#                  a line "! PATTERN": no line may match PATTERN
 # For each case: convert, check status and stderr; on failure, check that no
 # output (nor a temporary file) is left; on success, read the file back with
 # `snaptrace-convert --dump=slices` (non-zero when the reader finds the file
@@ -97,7 +98,13 @@ run_case() {
 		fi
 		while IFS= read -r pat; do
 			[ -n "$pat" ] || continue
-			if ! grep -E -q -- "$pat" "$TMP/$name.records"; then
+			if [ "${pat#! }" != "$pat" ]; then
+				if grep -E -q -- "${pat#! }" "$TMP/$name.records"; then
+					case_fail "$name" "a record matches /${pat#! }/: \
+$(grep -E -m1 -- "${pat#! }" "$TMP/$name.records")"
+					return
+				fi
+			elif ! grep -E -q -- "$pat" "$TMP/$name.records"; then
 				case_fail "$name" "no record matches /$pat/"
 				return
 			fi

@@ -13,6 +13,10 @@
 #   tsc_span          whether this host's kernel offers the TSC conversion
 #                     (record.json's trigger.tsc); the span itself is checked
 #                     on a written record.json (tests/cases/recording.test.sh)
+#   exit_names        --multi-snapshot, calls 15 ms apart up to the exit: the
+#                     exit snapshot (often without side-band: perf's ":TID"
+#                     comm) names no thread or process ":TID"; all are
+#                     "markers_target [ID]" as record.json says
 #   no_leftovers      no perf or target of ours left running
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
@@ -20,7 +24,7 @@
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 PROG="$TMP/markers_target"
-NAMES="demo multi_snapshot call_arguments tsc_span no_leftovers"
+NAMES="demo multi_snapshot call_arguments exit_names tsc_span no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
@@ -102,6 +106,32 @@ t_multi() {
 	fi
 }
 
+# Snapshots up to the target's exit: perf synthesizes each file's side-band
+# from /proc when it switches files, which can miss a target about to exit;
+# the exit snapshot's samples then carry perf's ":TID" comm (docs/design.md
+# "Snapshots", its side-band bullet). Every thread and process keeps the
+# name record.json gives.
+t_exit_names() {
+	local d="$TMP/exitnames" names exitf sb=with
+	run_front exitnames --multi-snapshot --min-interval 100 --arm-after 0 \
+		--trigger magic_trace_stop_indicator -- "$PROG" 40 15 || return
+	names=$("$CONVERT" --dump=records "$TMP/exitnames.fxt" |
+		sed -n 's/^[0-9]* kobj \(thread\|process\) koid=[0-9]* name="\([^"]*\)".*/\2/p' | grep -vx triggers)
+	exitf=$(snaps "$d" exit)
+	if [ -n "$exitf" ] && ! PAGER=cat "${SNAPTRACE_PERF:-perf}" script -f -i "$d/$exitf" --show-task-events 2>/dev/null |
+		grep -q PERF_RECORD_COMM; then
+		sb=without
+	fi
+	if [ -z "$exitf" ]; then
+		fail exit_names "no exit snapshot in record.json: $(tl 3 "$TMP/exitnames.err")"
+	elif [ -z "$names" ] || grep -vqE '^markers_target \[[0-9]+\]$' <<<"$names"; then
+		fail exit_names "names other than record.json's \"markers_target\" (exit snapshot $sb side-band): $(tr '\n' ' ' <<<"$names")"
+	else
+		ok exit_names
+		echo "  (exit snapshot $sb side-band; names: $(sort -u <<<"$names" | tr '\n' ' '))"
+	fi
+}
+
 # The kernel gives the TSC conversion (cap_user_time_zero) only with a TSC
 # sched_clock: record.json says which.
 t_tsc() {
@@ -116,5 +146,6 @@ t_tsc() {
 
 t_demo
 t_multi
+t_exit_names
 t_tsc
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or a target still running"; fi
