@@ -369,6 +369,18 @@ static bool left_out(const char *path, bool alone, bool snapshot)
 	return true;
 }
 
+/* Whether record.json marks snapshot K of recording R (NULL: none) not to
+ * be converted, for what the recorder found and no header check finds
+ * (perf could not read a file it wrote on a full disk); it is then named. */
+static bool marked(const struct recording *r, size_t k)
+{
+	if (!r || !r->snapshots[k].problem)
+		return false;
+	diag_warn("%s: left out: record.json marks it: %s", r->snapshots[k].path,
+		  r->snapshots[k].problem);
+	return true;
+}
+
 /*
  * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): each
  * argument, or every snapshot of a recording directory, whose record.json
@@ -416,7 +428,7 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 			*inputs = in;
 			if (!path)
 				continue;   /* a snapshot perf never wrote */
-			if (left_out(path, alone, r != NULL)) {
+			if (left_out(path, alone, r != NULL) || marked(r, k)) {
 				unfinished++;
 				if (r) {
 					free(r->snapshots[k].path);

@@ -331,6 +331,7 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
 		struct recording_snapshot *sn = &r->snapshots[i];
+		struct json_object *v;
 		struct stat st;
 		char at[48], *file;
 
@@ -342,6 +343,13 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		    member_str(rd, o, at, "file", false, &file))
 			return 1;
 		r->nsnapshots++;
+		/* optional (older reports have none): a string, or null */
+		if (json_object_object_get_ex(o, "problem", &v) &&
+		    json_object_is_type(v, json_type_string) &&
+		    !(sn->problem = strdup(json_object_get_string(v)))) {
+			free(file);
+			return oom(rd);
+		}
 		if (!*file) {   /* perf never confirmed it: nothing to convert */
 			free(file);
 			continue;
@@ -546,8 +554,10 @@ void recording_free(struct recording *r)
 		}
 		free(r->hits[i].extra);
 	}
-	for (size_t i = 0; i < r->nsnapshots; i++)
+	for (size_t i = 0; i < r->nsnapshots; i++) {
 		free(r->snapshots[i].path);
+		free(r->snapshots[i].problem);
+	}
 	for (size_t i = 0; i < r->nthreads; i++)
 		free(r->threads[i].comm);
 	free(r->hits);

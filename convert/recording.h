@@ -54,6 +54,9 @@ struct recording_snapshot {
 			        * or the converter left it out (an unfinished perf.data) */
 	enum recording_reason reason;
 	uint64_t time_ns;      /* perf clock when it was taken; 0: unknown */
+	char *problem;         /* why the recorder marked the file not to be
+				* converted (record.json's "problem"), owned;
+				* NULL: none (null or absent) */
 };
 
 struct recording_thread {

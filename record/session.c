@@ -18,6 +18,7 @@
 #include "perfclock.h"
 #include "perfdata.h"
 #include "procfs.h"
+#include "run.h"
 
 #define READY_TIMEOUT_MS 30000
 #define SNAPSHOT_TIMEOUT_MS 10000
@@ -570,12 +571,31 @@ static bool perf_status_failed(int status)
 
 static void perf_failed(struct rec_session *s, const char *what);
 
+/* Whether perf itself reads the perf.data PATH (`perf evlist`); else SN's
+ * problem says what perf said. */
+static bool perf_reads(struct rec_session *s, const char *path, struct rec_snap *sn)
+{
+	char *argv[] = { s->plan.argv[0], "evlist", "-f", "-i", (char *)path, NULL };
+	char out[512], *nl;
+
+	if (run_capture(argv, out, sizeof(out)) == 0)
+		return true;
+	if ((nl = strchr(out, '\n')))
+		*nl = 0;
+	snprintf(sn->problem, sizeof(sn->problem), "perf cannot read it: %.100s", out);
+	return false;
+}
+
 /* Checks each file perf wrote (perfdata.h): one it did not finish (a full
  * disk, perf killed while writing it) gets its problem, which record.json
- * shows. Returns how many got one. */
+ * shows. On a full disk perf may also finish a header over contents it
+ * could not write, which no header check sees: there perf reads each file
+ * itself. Returns how many got a problem. */
 static int check_snaps(struct rec_session *s)
 {
 	char path[PATH_MAX];
+	struct statvfs vfs;
+	bool full = !statvfs(s->outdir, &vfs) && vfs.f_bavail == 0;
 	int n = 0;
 
 	for (int i = 0; i < s->nsnaps; i++) {
@@ -584,7 +604,9 @@ static int check_snaps(struct rec_session *s)
 		if (!sn->file[0])
 			continue;
 		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, sn->file);
-		n += perfdata_check(path, sn->problem, sizeof(sn->problem)) != PERFDATA_FINISHED;
+		if (perfdata_check(path, sn->problem, sizeof(sn->problem)) != PERFDATA_FINISHED ||
+		    (full && !perf_reads(s, path, sn)))
+			n++;
 	}
 	return n;
 }

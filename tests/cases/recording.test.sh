@@ -31,7 +31,8 @@
 #                 found in a killed recorder's directory; the snapshot before
 #                 it then ends the recording ([off-cpu] not carried into the
 #                 next one); no marker names the file; nothing left: exit 1
-#   gap           a snapshot left out between two (unfinished, or empty)
+#   gap           a snapshot left out between two (unfinished, empty, or
+#                 marked by record.json's "problem")
 #                 ends what the one before carries; an empty only snapshot:
 #                 nothing left, exit 1
 #   errors        no record.json: exit 2; a bad one, or one whose snapshots
@@ -331,6 +332,18 @@ t_gap() {
 			return
 		fi
 	done
+	# a file the recorder marks (perf could not read it on a full disk),
+	# though its header checks out: left out, named, the same gap
+	cp "$CASE/snapshot-1.txt" "$d/perf.data.2"
+	record_json "$d" "$HITS" "$SNAPS,
+    {\"file\": \"perf.data.3\", \"reason\": \"interrupt\", \"time_ns\": 20080000000, \"freeze_ms\": 1.0, \"ms\": 2.0}"
+	sed -i 's|"file": "perf.data.2", \(.*\)}|"file": "perf.data.2", \1, "problem": "perf cannot read it: incompatible file format"}|' "$d/record.json"
+	if ! convert gap-marked "$d" ||
+		! grep -q -x -F "snaptrace-convert: warning: $d/perf.data.2: left out: record.json marks it: perf cannot read it: incompatible file format" "$TMP/gap-marked.err" ||
+		! grep -q -F '[off-cpu] [20000200000, 20050000000]' "$TMP/gap-marked.tree"; then
+		fail gap "marked: $(first_lines "$TMP/gap-marked.err") $(grep -F '[off-cpu]' "$TMP/gap-marked.tree" | tr '\n' '|')"
+		return
+	fi
 	: >"$e/perf.data.1"
 	record_json "$e" "" '
     {"file": "perf.data.1", "reason": "exit", "time_ns": 20050100000}'
