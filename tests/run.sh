@@ -67,14 +67,23 @@ survivors() {
 }
 
 # check_survivors NAME TOKEN: FAIL (and SIGKILL) what suite NAME left
-# running, after a grace second for processes on their way out.
+# running, after a grace second for processes on their way out. None is
+# believed only when two looks 0.1 s apart find none: a process in the
+# middle of an exec cannot have its environment read for a moment (grep
+# skips it), which once let a leftover through.
 check_survivors() {
-	local left i p
+	local left i p none=0
 	for ((i = 0; i < 20; i++)); do
 		left=$(survivors "$2")
-		[ -z "$left" ] && return 0
+		if [ -z "$left" ]; then
+			none=$((none + 1))
+			[ $none -ge 2 ] && return 0
+		else
+			none=0
+		fi
 		sleep 0.1
 	done
+	[ -z "$left" ] && return 0
 	echo "FAIL $1: processes left running:"
 	for p in $left; do
 		echo "    $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c 1-200)"
