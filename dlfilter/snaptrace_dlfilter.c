@@ -266,18 +266,32 @@ static uint32_t conv_flags(uint32_t flags)
 	return 0;
 }
 
+/* The extent of AL's symbol, AL being perf's resolution of IP, into *E
+ * (without ids). Returns false when AL has no symbol or IP is past its
+ * end (perf then prints an offset from the map). */
+static bool extent_of(const struct perf_dlfilter_al *al, uint64_t ip, struct extent *e)
+{
+	if (!al->sym || al->addr < al->sym_start || al->addr >= al->sym_end)
+		return false;
+	e->lo = ip - (al->addr - al->sym_start);
+	e->hi = e->lo + (al->sym_end - al->sym_start);
+	return true;
+}
+
 /* Fills LOC from perf's resolved location AL of IP. Returns false when
  * perf's text would show an offset the filter cannot compute. */
 static bool loc_of(struct state *s, const struct perf_dlfilter_al *al, uint64_t ip,
 		   struct binrec_loc *loc)
 {
+	struct extent e;
+
 	loc->ip = ip;
 	loc->symoff = 0;
 	loc->sym = 0;
 	if (al->sym) {
-		if (al->addr < al->sym_start || al->addr >= al->sym_end)
+		if (!extent_of(al, ip, &e))
 			return false;	/* perf's map-relative fallback offset */
-		loc->symoff = al->addr - al->sym_start;
+		loc->symoff = ip - e.lo;
 		loc->sym = string_id(s, al->sym);
 	}
 	loc->dso = string_id(s, al->dso);
@@ -319,18 +333,6 @@ int stop(void *data, void *ctx)
 	free(s->threads);
 	free(s);
 	return rc;
-}
-
-/* The extent of AL's symbol, AL being perf's resolution of IP, into *E
- * (without ids). Returns false when AL has no symbol or IP is past its
- * end (perf then prints an offset from the map). */
-static bool extent_of(const struct perf_dlfilter_al *al, uint64_t ip, struct extent *e)
-{
-	if (!al->sym || al->addr < al->sym_start || al->addr >= al->sym_end)
-		return false;
-	e->lo = ip - (al->addr - al->sym_start);
-	e->hi = e->lo + (al->sym_end - al->sym_start);
-	return true;
 }
 
 static bool in_extent(const struct extent *e, uint64_t addr)
