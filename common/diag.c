@@ -2,8 +2,11 @@
 #include "diag.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "escape.h"
 
 static const char *program = "snaptrace";
 static bool quiet;
@@ -34,11 +37,23 @@ static void clear_progress(void)
 	}
 }
 
+/* Prints FMT's text escaped (escape.h): a name or a path in it may hold anything. */
+static void print_escaped(const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) >= 0)
+		esc_fputs(stderr, msg, ESC_TEXT);
+	else
+		fputs("(out of memory)", stderr);
+	free(msg);
+}
+
 static void vprint(const char *kind, const char *fmt, va_list ap)
 {
 	clear_progress();
 	fprintf(stderr, "%s: %s", program, kind);
-	vfprintf(stderr, fmt, ap);
+	print_escaped(fmt, ap);
 	fputc('\n', stderr);
 }
 
@@ -82,7 +97,24 @@ void diag_progress(const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	fprintf(stderr, "%s: ", program);
-	vfprintf(stderr, fmt, ap);
+	print_escaped(fmt, ap);
 	va_end(ap);
 	progress_shown = 1;
+}
+
+void diag_block(const char *text)
+{
+	const char *line = text, *nl;
+
+	clear_progress();
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		char *copy;
+
+		nl = strchr(line, '\n');
+		copy = strndup(line, nl ? (size_t)(nl - line) : strlen(line));
+		fputs("  ", stderr);
+		esc_fputs(stderr, copy ? copy : "(out of memory)", ESC_TEXT);
+		fputc('\n', stderr);
+		free(copy);
+	}
 }

@@ -3,6 +3,9 @@
  * diag: one-line diagnostics on stderr, prefixed with the program's name, in
  * the project's form "PROGRAM: FILE:LINE: what was expected, what was found".
  * Only a program's main() decides to exit; library code returns errors.
+ * Every message is printed escaped (escape.h, ESC_TEXT): a newline, an
+ * escape sequence or invalid UTF-8 in a name or path it quotes shows as
+ * "\xHH", so that a message stays one line and the terminal only shows it.
  */
 #ifndef SNAPTRACE_DIAG_H
 #define SNAPTRACE_DIAG_H
@@ -31,6 +34,11 @@ void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "PROGRAM: MESSAGE" unless quiet mode is set (summaries, hints). */
 void diag_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints TEXT (several lines of another program's words, e.g. what perf
+ * said after a diag_error() about it) one line at a time, each indented by
+ * two spaces and escaped. Not silenced by quiet mode. */
+void diag_block(const char *text);
 
 /* Quiet mode silences diag_info() and diag_progress(); errors still print. */
 void diag_set_quiet(bool quiet);

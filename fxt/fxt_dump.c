@@ -7,31 +7,22 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "escape.h"
 #include "fxt_format.h"
 #include "fxt_reader.h"
 #include "fxt_trace_priv.h"
 
 /*
- * S shown on one line: S itself, or a copy with each control byte (a
- * newline in a comm...) as '?', in one of four static buffers used in turn
- * (enough for the strings of one printf). Every view is one line per item.
+ * S shown on one line and safe on a terminal: escaped (escape.h, "\x0a" for
+ * a newline in a comm), in one of four static buffers used in turn (enough
+ * for the strings of one printf). Every view is one line per item.
  */
 static const char *one_line(const char *s)
 {
-	static char bufs[4][FXT_STRING_LEN_MAX + 1];
+	static char bufs[4][4 * FXT_STRING_LEN_MAX + 1];
 	static unsigned n;
-	char *b;
-	size_t i;
 
-	for (i = 0; s[i] && (unsigned char)s[i] >= 0x20; i++)
-		;
-	if (!s[i])
-		return s;
-	b = bufs[n++ % 4];
-	for (i = 0; s[i] && i < FXT_STRING_LEN_MAX; i++)
-		b[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
-	b[i] = 0;
-	return b;
+	return esc_str(bufs[n++ % 4], sizeof(bufs[0]), s, ESC_TEXT);
 }
 
 static void print_arg(FILE *out, const struct fxt_rarg *a)

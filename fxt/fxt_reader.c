@@ -26,7 +26,7 @@
 
 #include "fxt_format.h"
 #include "fxt_trace_priv.h"
-#include "fxt_utf8.h"
+#include "utf8.h"
 
 enum { ARENA_BLOCK_BYTES = 1 << 16 };
 
@@ -205,7 +205,7 @@ static const char *inline_str(struct reader *r, size_t len)
 		return "";
 	}
 	s = copy_str(r, r->p, len);
-	bad = fxt_utf8_check((const char *)r->p, len);
+	bad = utf8_check((const char *)r->p, len);
 	if (bad < len)
 		PROBLEM(r, "a string of %zu bytes holds a NUL or ill-formed UTF-8 at byte %zu "
 			"(0x%02x): a strict reader rejects the file", len, bad, r->p[bad]);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fxt_utf8.h"
+#include "utf8.h"
 #include "fxt_writer.h"
 
 enum { ARENA_CHUNK_BYTES = 1 << 20 };
@@ -154,14 +154,14 @@ int fxt_strings_intern(struct fxt_strings *t, const char *s, size_t len, uint32_
 		*id = 0;
 		return 0;
 	}
-	if (len <= FXT_STRING_MAX_BYTES && fxt_utf8_check(s, len) == len)
+	if (len <= FXT_STRING_MAX_BYTES && utf8_check(s, len) == len)
 		return intern_exact(t, s, len, id);
 	/* Copy whole characters, each ill-formed byte or NUL as U+FFFD, up to
 	 * the limit; a cut string ends in the marker at a character boundary. */
 	while (i < len) {
-		size_t k = fxt_utf8_char(u + i, len - i);
-		const char *c = k ? s + i : FXT_UTF8_REPLACEMENT;
-		size_t clen = k ? k : sizeof(FXT_UTF8_REPLACEMENT) - 1;
+		size_t k = utf8_char(u + i, len - i);
+		const char *c = k ? s + i : UTF8_REPLACEMENT;
+		size_t clen = k ? k : sizeof(UTF8_REPLACEMENT) - 1;
 
 		if (n + clen > FXT_STRING_MAX_BYTES)
 			break;

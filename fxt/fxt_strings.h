@@ -52,7 +52,7 @@ void fxt_strings_free(struct fxt_strings *t);
 
 /*
  * Interns S[0..LEN) and stores its id in *ID (0 for LEN 0). What FXT does
- * not allow in a string (a NUL, ill-formed UTF-8: see fxt_utf8.h) is stored
+ * not allow in a string (a NUL, ill-formed UTF-8: see utf8.h) is stored
  * as U+FFFD, one per byte; what goes past FXT_STRING_MAX_BYTES is cut with
  * the visible marker.
  * Returns 0 or -ENOMEM.

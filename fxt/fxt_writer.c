@@ -25,7 +25,7 @@
 #include "fxt_sink.h"
 #include "fxt_strings.h"
 #include "fxt_threads.h"
-#include "fxt_utf8.h"
+#include "utf8.h"
 #include "outpath.h"
 
 enum { TICKS_PER_SECOND = 1000000000 };
@@ -132,7 +132,7 @@ static int write_preamble(struct fxt_writer *w, const char *provider)
 
 	if (len > FXT_META_NAME_MAX)
 		len = FXT_META_NAME_MAX;
-	len = fxt_utf8_check(provider, len);	/* FXT strings: UTF-8, no NUL */
+	len = utf8_check(provider, len);	/* FXT strings: UTF-8, no NUL */
 	words = 1 + 1 + (len + 7) / 8 + 2;
 	p = fxt_sink_reserve(&w->sink, words * 8);
 	if (!p)

@@ -133,7 +133,7 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
  * Returns the stable id of the string S of LEN bytes (not NUL-terminated,
  * any bytes), interning it on first use; the writer copies it. FXT strings
  * are UTF-8 without NUL: each NUL byte and each byte of an ill-formed UTF-8
- * sequence is written as U+FFFD (FXT_UTF8_REPLACEMENT). A string longer than
+ * sequence is written as U+FFFD (UTF8_REPLACEMENT). A string longer than
  * FXT_STRING_MAX_BYTES (after that) is cut to that size and ends in
  * "...[truncated]", so the cut is visible. Never fails except on out-of-memory (returns 0, the
  * empty string, and makes -ENOMEM the sticky error).

@@ -366,6 +366,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	err = rec_session_run(s);
 	if (err && s->end == REC_END_NONE) {
 		diag_error("%s", s->error);
+		diag_block(s->said);
 		if (outdir_created)
 			rmdir(s->outdir);   /* only when empty */
 		return EXIT_RUNTIME;
@@ -377,8 +378,10 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
-	if (err)
+	if (err) {
 		diag_error("%s", s->error);
+		diag_block(s->said);
+	}
 	warn_unfinished(s);
 	if (err || r)
 		return EXIT_RUNTIME;

@@ -14,11 +14,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "host.h"
 #include "run.h"
 #include "spawn.h"
 
 #define LIST_ROWS 20    /* rows the numbered list shows at a time */
+
+/* Writes ROW's NAME, then BETWEEN and its DETAIL (when it has one) and
+ * AFTER, each part escaped (escape.h): a process's command line or a
+ * function's name is anybody's text, shown on the user's terminal. */
+static void put_row(FILE *f, const char *row, const char *between, const char *after)
+{
+	const char *tab = strchr(row, '\t');
+	char *name = tab ? strndup(row, (size_t)(tab - row)) : NULL;
+
+	esc_fputs(f, tab ? (name ? name : "?") : row, ESC_TEXT);
+	if (tab) {
+		fputs(between, f);
+		esc_fputs(f, tab + 1, ESC_TEXT);
+	}
+	fputs(tab ? after : "\n", f);
+	free(name);
+}
 
 /* Runs fzf (at FZF) on ROWS; sets *PICK. Returns 0, -ECANCELED or an error. */
 static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *rows, size_t n,
@@ -37,8 +55,10 @@ static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *ro
 		close(fd);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%zu\t%s\n", i, rows[i]);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%zu\t", i);
+		put_row(f, rows[i], "\t", "\n");
+	}
 	if (fclose(f) || lseek(fd, 0, SEEK_SET) || pipe2(pp, O_CLOEXEC)) {
 		close(fd);
 		return -EIO;
@@ -105,12 +125,8 @@ static int read_answer(char *line, size_t size)
 /* Shows ROW as "NAME  (DETAIL)" after its number K. */
 static void show_row(size_t k, const char *row)
 {
-	const char *tab = strchr(row, '\t');
-
-	if (tab)
-		fprintf(stderr, "%3zu) %.*s  (%s)\n", k, (int)(tab - row), row, tab + 1);
-	else
-		fprintf(stderr, "%3zu) %s\n", k, row);
+	fprintf(stderr, "%3zu) ", k);
+	put_row(stderr, row, "  (", ")\n");
 }
 
 /* The numbered list on stderr, narrowed by lines read from stdin; sets *PICK. */

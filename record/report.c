@@ -63,27 +63,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "session.h"
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void json_str_array(FILE *f, char *const *v, int n)
 {
@@ -91,7 +72,7 @@ static void json_str_array(FILE *f, char *const *v, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", f);
-		json_str(f, v[i]);
+		esc_json_string(f, v[i]);
 	}
 	fputc(']', f);
 }
@@ -103,13 +84,13 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 		return;
 	}
 	fputs("  \"trigger\": {\"spec\": ", f);
-	json_str(f, s->loc.spec);
+	esc_json_string(f, s->loc.spec);
 	fputs(", \"mechanism\": ", f);
-	json_str(f, rec_mechanism_name(s->mech));
+	esc_json_string(f, rec_mechanism_name(s->mech));
 	fputs(", \"file\": ", f);
-	json_str(f, s->loc.file);
+	esc_json_string(f, s->loc.file);
 	fputs(", \"symbol\": ", f);
-	json_str(f, s->loc.symbol);
+	esc_json_string(f, s->loc.symbol);
 	fprintf(f, ", \"file_offset\": %" PRIu64 ", \"slower_than_ns\": ", s->loc.file_offset);
 	if (!s->o->slower_than_ns)
 		fputs("null", f);
@@ -157,23 +138,23 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fputs("{\n  \"format\": \"snaptrace-record 1\",\n  \"command_line\": ", f);
 	json_str_array(f, s->o->argv, s->o->argc);
 	fputs(",\n  \"perf\": {\"path\": ", f);
-	json_str(f, s->h->perf_path);
+	esc_json_string(f, s->h->perf_path);
 	fputs(", \"version\": ", f);
-	json_str(f, perf_version_str(&s->h->perf_version, ver, sizeof(ver)));
+	esc_json_string(f, perf_version_str(&s->h->perf_version, ver, sizeof(ver)));
 	fputs(", \"command\": ", f);
 	json_str_array(f, s->plan.argv, s->plan.argc);
 	fputs("},\n  \"mode\": ", f);
-	json_str(f, s->plan.mode == REC_MODE_PT ? "pt" : "sampling");
+	esc_json_string(f, s->plan.mode == REC_MODE_PT ? "pt" : "sampling");
 	fputs(",\n  \"event\": ", f);
-	json_str(f, s->plan.event);
+	esc_json_string(f, s->plan.event);
 	fputs(",\n  \"unwinder\": ", f);
 	if (s->plan.unwinder)
-		json_str(f, s->plan.unwinder);
+		esc_json_string(f, s->plan.unwinder);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n  \"launched\": %s,\n  \"executable\": ",
 		s->target.launched ? "true" : "false");
-	json_str(f, s->exe);
+	esc_json_string(f, s->exe);
 	fputs(",\n  \"pids\": [", f);
 	for (int i = 0; i < s->target.npids; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
@@ -181,7 +162,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nthreads; i++) {
 		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"comm\": ", i ? "," : "",
 			(int)s->threads[i].pid, (int)s->threads[i].tid);
-		json_str(f, s->threads[i].comm);
+		esc_json_string(f, s->threads[i].comm);
 		fputc('}', f);
 	}
 	fputs(s->nthreads ? "\n  ],\n" : "],\n", f);
@@ -214,14 +195,14 @@ static void write_body(FILE *f, const struct rec_session *s)
 		s->hits_before_armed, s->hits_coalesced, s->trig.lost);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
-		json_str(f, s->snaps[i].file);
+		esc_json_string(f, s->snaps[i].file);
 		fprintf(f, ", \"reason\": \"%s\"", rec_end_name(s->snaps[i].reason));
 		json_time(f, "time_ns", s->snaps[i].time_ns);
 		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f, \"problem\": ",
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);
 		if (s->snaps[i].problem[0])
-			json_str(f, s->snaps[i].problem);
+			esc_json_string(f, s->snaps[i].problem);
 		else
 			fputs("null", f);
 		fputc('}', f);

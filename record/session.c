@@ -708,7 +708,7 @@ static int open_trigger(struct rec_session *s)
 	return 0;
 }
 
-/* Puts WHAT and perf's messages (the first and last lines when long) in S->error. */
+/* Puts WHAT in S->error and perf's messages (the first and last lines when long) in S->said. */
 static void perf_failed(struct rec_session *s, const char *what)
 {
 	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail;
@@ -737,11 +737,12 @@ static void perf_failed(struct rec_session *s, const char *what)
 	for (lines = 0; tail > head_end && lines < 9; tail--)
 		if (tail[-1] == '\n')
 			lines++;
+	snprintf(s->error, sizeof(s->error), "%.800s; perf said:", what);
 	if (tail <= head_end)
-		snprintf(s->error, sizeof(s->error), "%.800s; perf said:\n%.3000s", what, log);
+		snprintf(s->said, sizeof(s->said), "%.3000s", log);
 	else
-		snprintf(s->error, sizeof(s->error), "%.800s; perf said:\n%.*s  [...]\n%.1500s",
-			 what, (int)(head_end - log > 1500 ? 1500 : head_end - log), log,
+		snprintf(s->said, sizeof(s->said), "%.*s[...]\n%.1500s",
+			 (int)(head_end - log > 1500 ? 1500 : head_end - log), log,
 			 *tail == '\n' ? tail + 1 : tail);
 }
 

@@ -121,14 +121,16 @@ struct rec_session {
 	struct pollfd *pf;            /* the main loop's poll set (owned) */
 	size_t pf_cap;
 	int exit_code;                /* EXIT_OK or EXIT_RUNTIME */
-	char error[4096];             /* why the session failed */
+	char error[4096];             /* why the session failed: one line */
+	char said[4608];              /* what perf said about it (lines; "": nothing), shown
+				       * after the error with diag_block() */
 };
 
 /*
  * Runs a recording. S->o, S->h, S->plan, S->target (launched and stopped,
  * or attached), S->loc/S->have_trigger/S->mech/S->arm and S->outdir must be set.
- * Returns 0 when data was kept; a negative errno with S->error filled
- * otherwise (S->snaps then lists what perf did write). perf is stopped and
+ * Returns 0 when data was kept; a negative errno with S->error (and
+ * S->said when perf's words tell why) filled otherwise (S->snaps then lists what perf did write). perf is stopped and
  * reaped in every case; a launched target and every process it started are
  * killed and reaped if still running.
  */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "escape.h"
 #include "host.h"
 #include "run.h"
 #include "picker.h"
@@ -179,9 +180,14 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 		table_free(&t);
 		return err;
 	}
-	for (size_t i = 0; i < t.n; i++)
-		fprintf(out, "%s\t%s\t%s\t0x%" PRIx64 "\n", t.e[i].demangled, t.e[i].name,
-			t.files[t.e[i].file], t.e[i].s.value);
+	for (size_t i = 0; i < t.n; i++) {   /* each field escaped: a binary's names are anybody's */
+		esc_fputs(out, t.e[i].demangled, ESC_TEXT);
+		fputc('\t', out);
+		esc_fputs(out, t.e[i].name, ESC_TEXT);
+		fputc('\t', out);
+		esc_fputs(out, t.files[t.e[i].file], ESC_TEXT);
+		fprintf(out, "\t0x%" PRIx64 "\n", t.e[i].s.value);
+	}
 	err = (int)t.n;
 	table_free(&t);
 	return err;

@@ -18,7 +18,8 @@
 /*
  * Prints on OUT one line per function of TARGET whose demangled or symbol
  * name contains PATTERN (NULL: all; case-insensitive), sorted by file and
- * address: "DEMANGLED<TAB>SYMBOL<TAB>FILE<TAB>0xADDRESS" (the link-time
+ * address: "DEMANGLED<TAB>SYMBOL<TAB>FILE<TAB>0xADDRESS", each field escaped
+ * (escape.h: a binary's names are anybody's text) (the link-time
  * address, as addr: takes it for the program). TARGET is a process id (the
  * program and every library it maps), or an ELF file (a path, or a program
  * looked up in $PATH): a program or a library. Returns the number of lines

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+#include "escape.h"
 #include "fxt_writer.h"
 
 /* The columns of a function row; CSV's first nine are fixed by the issue. */
@@ -149,10 +151,10 @@ static void head(const struct agg *a, const char *path, const struct report_opts
 {
 	if (o->format == TABLE_JSON) {
 		fputs("{\"trace\":", out);
-		json_string(out, path);
+		esc_json_string(out, path);
 		fputs(",\"mode\":", out);
 		if (a->mode)
-			json_string(out, a->mode);
+			esc_json_string(out, a->mode);
 		else
 			fputs("null", out);
 		fprintf(out, ",\"calls_are_calls\":%s,\"slices\":%" PRIu64
@@ -162,7 +164,8 @@ static void head(const struct agg *a, const char *path, const struct report_opts
 	}
 	if (o->format == TABLE_CSV)
 		return;
-	fprintf(out, "%s: %zu functions, %" PRIu64 " slices (%s)\n", path, functions(a), a->slices,
+	esc_fputs(out, path, ESC_TEXT);
+	fprintf(out, ": %zu functions, %" PRIu64 " slices (%s)\n", functions(a), a->slices,
 		meaning(a));
 	if (a->unended)
 		fprintf(out, "%" PRIu64 " slices never ended are left out\n", a->unended);
@@ -295,9 +298,8 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 	if (!err && !rows.nrows) {
 		char have[512];
 
-		fprintf(stderr, "%s: %s: no function named \"%s\" (the trace has: %s)\n",
-			"snaptrace-stats", path, o->function,
-			agg_list_functions(a, have, sizeof(have)));
+		diag_error("%s: no function named \"%s\" (the trace has: %s)", path, o->function,
+			   agg_list_functions(a, have, sizeof(have)));
 		err = 1;
 	}
 	if (!err) {
@@ -305,9 +307,12 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		if (o->format == TABLE_JSON)
 			fputs("\"rows\":", out);
 		table_print(&rows, o->format, out);
-		if (o->format == TABLE_TEXT)
-			fprintf(out, "\n%s durations (%" PRIu64 " %s, a bar per power of two):\n",
-				o->function, all.total, agg_sampled(a) ? "slices" : "calls");
+		if (o->format == TABLE_TEXT) {
+			fputc('\n', out);
+			esc_fputs(out, o->function, ESC_TEXT);
+			fprintf(out, " durations (%" PRIu64 " %s, a bar per power of two):\n",
+				all.total, agg_sampled(a) ? "slices" : "calls");
+		}
 		else
 			fputs(o->format == TABLE_JSON ? ",\n\"histogram\":" : "\n", out);
 		if (o->format == TABLE_TEXT)
@@ -475,16 +480,19 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
 		if (o->limit && t.nrows > o->limit)
 			t.nrows = o->limit;
-		if (o->format == TABLE_TEXT)
-			fprintf(out, "%s (old) -> %s (new): %zu functions, largest change of total "
-				"time first%s\n\n", old_path, new_path, t.nrows,
-				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and percentiles "
-				"left out)" : "");
+		if (o->format == TABLE_TEXT) {
+			esc_fputs(out, old_path, ESC_TEXT);
+			fputs(" (old) -> ", out);
+			esc_fputs(out, new_path, ESC_TEXT);
+			fprintf(out, " (new): %zu functions, largest change of total time first%s\n\n",
+				t.nrows, agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and "
+				"percentiles left out)" : "");
+		}
 		if (o->format == TABLE_JSON) {
 			fputs("{\"old\":", out);
-			json_string(out, old_path);
+			esc_json_string(out, old_path);
 			fputs(",\"new\":", out);
-			json_string(out, new_path);
+			esc_json_string(out, new_path);
 			fputs(",\"rows\":", out);
 		}
 		table_print(&t, o->format, out);

@@ -3,11 +3,14 @@
 #include "table.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "escape.h"
 
 enum { TEXT_MAX = 80 };   /* longest text cell in the text table (C++ names) */
+enum { CELL_BYTES = 4 * TEXT_MAX + 64 };   /* a text cell's bytes escaped (escape.h), past its cut */
 
 struct cell *table_row(struct table *t)
 {
@@ -42,14 +45,14 @@ const char *human_ns(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-/* The text of cell C of column COL for the text table, in BUF. */
+/* The text of cell C of column COL for the text table, in BUF (text escaped). */
 static const char *text_cell(const struct col *col, const struct cell *c, char *buf, size_t len)
 {
 	if (c->missing)
 		return "-";
 	switch (col->kind) {
 	case COL_TEXT:
-		return c->s;
+		return esc_str(buf, len, c->s, ESC_TEXT);
 	case COL_COUNT:
 		snprintf(buf, len, "%" PRIu64, c->u);
 		return buf;
@@ -76,8 +79,12 @@ static void print_padded(FILE *out, const char *s, size_t w, bool left, bool las
 {
 	size_t sw = width(s), pad = sw < w ? w - sw : 0;
 
-	if (sw > TEXT_MAX) {
-		fprintf(out, "%.*s...", TEXT_MAX - 3, s);
+	if (sw > TEXT_MAX) {   /* cut after TEXT_MAX - 3 characters, not inside one */
+		size_t at = 0;
+
+		for (size_t chars = 0; s[at] && chars <= TEXT_MAX - 3; at++)
+			chars += ((unsigned char)s[at] & 0xc0) != 0x80;
+		fprintf(out, "%.*s...", (int)at - 1, s);
 		return;
 	}
 	if (!left)
@@ -90,7 +97,7 @@ static void print_padded(FILE *out, const char *s, size_t w, bool left, bool las
 static void print_text(const struct table *t, FILE *out)
 {
 	size_t order[64], n = 0, w[64];
-	char buf[64];
+	char buf[CELL_BYTES];
 
 	/* numbers first, then text (names are long) */
 	for (int pass = 0; pass < 2; pass++)
@@ -131,19 +138,30 @@ static void print_text(const struct table *t, FILE *out)
 	}
 }
 
+/* S as a CSV field (RFC 4180), its text escaped first (escape.h: no control
+ * character is left to quote). */
 static void csv_text(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
+	size_t n = s ? 4 * strlen(s) + 1 : 1;
+	char *e = malloc(n), *p;
+
+	if (!e) {
+		fputs("(out of memory)", out);
 		return;
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	esc_str(e, n, s, ESC_TEXT);
+	if (!strpbrk(e, ",\"")) {
+		fputs(e, out);
+	} else {
+		fputc('"', out);
+		for (p = e; *p; p++) {
+			if (*p == '"')
+				fputc('"', out);
+			fputc(*p, out);
+		}
+		fputc('"', out);
 	}
-	fputc('"', out);
+	free(e);
 }
 
 /* A number or string cell as CSV or JSON (which differ only in text and missing). */
@@ -157,7 +175,7 @@ static void value(FILE *out, const struct col *col, const struct cell *c, bool j
 	switch (col->kind) {
 	case COL_TEXT:
 		if (json)
-			json_string(out, c->s);
+			esc_json_string(out, c->s);
 		else
 			csv_text(out, c->s);
 		return;
@@ -169,22 +187,6 @@ static void value(FILE *out, const struct col *col, const struct cell *c, bool j
 		fprintf(out, "%.3f", c->r);
 		return;
 	}
-}
-
-void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
 }
 
 void table_print(const struct table *t, enum table_format format, FILE *out)
@@ -206,7 +208,7 @@ void table_print(const struct table *t, enum table_format format, FILE *out)
 			if (j)
 				fputc(',', out);
 			if (json) {
-				json_string(out, t->cols[j].key);
+				esc_json_string(out, t->cols[j].key);
 				fputc(':', out);
 			}
 			value(out, &t->cols[j], &t->cells[i * t->ncols + j], json);

@@ -3,6 +3,7 @@
  * table: rows of typed cells printed as an aligned text table (human units),
  * CSV (RFC 4180, integer nanoseconds) or a JSON array of objects: one
  * definition of each view's columns, three renderings that always agree.
+ * Text cells are escaped in each (escape.h): names come from the trace.
  */
 #ifndef SNAPTRACE_STATS_TABLE_H
 #define SNAPTRACE_STATS_TABLE_H
@@ -49,9 +50,6 @@ struct cell *table_row(struct table *t);
 
 /* Prints T as FORMAT; JSON is the bare array (callers wrap it). */
 void table_print(const struct table *t, enum table_format format, FILE *out);
-
-/* Prints S as a JSON string (quoted, escaped). */
-void json_string(FILE *out, const char *s);
 
 /* Formats NS with a unit (ns, µs, ms, s; 3 significant digits) into BUF. */
 const char *human_ns(uint64_t ns, char *buf, size_t len);

@@ -20,14 +20,14 @@ $(O)/test/ptsynth.skip: FORCE
 TEST_BINS += $(O)/test/ptsynth.skip
 else
 $(shell rm -f $(O)/test/ptsynth.skip)
-$(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c common/spawn.c)
+$(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c common/escape.c common/utf8.c common/spawn.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lipt -lZydis -lelf -lstdc++
 
 TEST_BINS += $(O)/test/ptsynth
 
-$(O)/test/ptsynth-expect: $(call obj,tests/ptsynth/expect.c common/diag.c)
+$(O)/test/ptsynth-expect: $(call obj,tests/ptsynth/expect.c common/diag.c common/escape.c common/utf8.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^

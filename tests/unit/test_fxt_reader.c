@@ -563,7 +563,7 @@ static void reader_invalid_strings(void)
 		CHECK(has_problem(&t, "two?lines"));
 	for (size_t i = 0; i < t.nproblems; i++)
 		CHECK(!strchr(t.problems[i], '\n'));
-	/* and every view shows it on one line */
+	/* and every view shows it on one line, escaped (escape.h) */
 	{
 		char *text = NULL;
 		size_t size = 0;
@@ -573,7 +573,7 @@ static void reader_invalid_strings(void)
 		if (f) {
 			fxt_dump_slices(&t, f, false);
 			fclose(f);
-			CHECK_STR_EQ(text, "1 0 two?lines\n");
+			CHECK_STR_EQ(text, "1 0 two\\x0alines\n");
 			free(text);
 		}
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* fxt_utf8: well-formed UTF-8 (Unicode 15, table 3-7) without NUL. */
-#include "fxt_utf8.h"
+/* utf8: well-formed UTF-8 (Unicode 15, table 3-7) without NUL. */
+#include "utf8.h"
 
-size_t fxt_utf8_char(const uint8_t *s, size_t n)
+size_t utf8_char(const uint8_t *s, size_t n)
 {
 	uint8_t c = s[0], lo = 0x80, hi = 0xbf;
 	size_t len;
@@ -25,12 +25,12 @@ size_t fxt_utf8_char(const uint8_t *s, size_t n)
 	return len;
 }
 
-size_t fxt_utf8_check(const char *s, size_t n)
+size_t utf8_check(const char *s, size_t n)
 {
 	const uint8_t *u = (const uint8_t *)s;
 	size_t i = 0, k;
 
-	while (i < n && (k = fxt_utf8_char(u + i, n - i)))
+	while (i < n && (k = utf8_char(u + i, n - i)))
 		i += k;
 	return i;
 }

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * escape: the one way text that others control (thread and function names
+ * from a trace, /proc or a binary; command lines; paths; what perf prints)
+ * reaches a terminal, a text or CSV file, or JSON: never a control
+ * character, never invalid UTF-8 (docs/design.md "Threat model").
+ *
+ * What is escaped: the control characters (C0 with NUL and newline, DEL,
+ * C1 U+0080..U+009F: a terminal acts on them), the bidirectional
+ * formatting characters (U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069: they reorder what is shown), and every byte of an
+ * ill-formed UTF-8 sequence (utf8_char()).
+ *
+ *   ESC_TEXT  each byte of those is shown as "\xHH" (lowercase hex, the
+ *             form a C programmer reads); everything else is kept, a
+ *             backslash too (text is for reading: "\x1b" in a name and an
+ *             escaped ESC look alike, neither acts).
+ *   ESC_JSON  the inside of a JSON string (RFC 8259, no quotes): '"' and
+ *             '\\' escaped, control and bidirectional characters as \uXXXX
+ *             (\n, \t, \r, \b, \f short), each byte of ill-formed UTF-8 as
+ *             the text "\xHH" (JSON holds no bytes: a reader gets those four
+ *             characters). A well-formed UTF-8 string reads back unchanged.
+ */
+#ifndef SNAPTRACE_ESCAPE_H
+#define SNAPTRACE_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum esc_form { ESC_TEXT, ESC_JSON };
+
+/*
+ * Escapes the LEN bytes at S as FORM into BUF (SIZE > 0 bytes, always
+ * NUL-terminated; an escape or character that does not fit is left out
+ * whole, with what follows). A NUL byte within LEN counts as a control
+ * character. Returns BUF.
+ */
+char *esc_mem(char *buf, size_t size, const char *s, size_t len, enum esc_form form);
+
+/* esc_mem() of the NUL-terminated S (NULL: ""). */
+char *esc_str(char *buf, size_t size, const char *s, enum esc_form form);
+
+/* Writes the NUL-terminated S (NULL: nothing) escaped as FORM to F, whole. */
+void esc_fputs(FILE *f, const char *s, enum esc_form form);
+
+/* Writes S as a quoted JSON string to F. */
+void esc_json_string(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of common/escape: what a terminal would act on never comes
+ * out raw, well-formed text comes out unchanged, JSON stays JSON (read back
+ * with json-c, whose reading shares nothing with the writer).
+ */
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "escape.h"
+#include "unit.h"
+#include "utf8.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+struct want {
+	const char *in;
+	const char *text;   /* ESC_TEXT */
+	const char *json;   /* ESC_JSON, inside the quotes */
+};
+
+static const struct want table[] = {
+	{ "plain main()", "plain main()", "plain main()" },
+	{ "C++ ns::f<int>", "C++ ns::f<int>", "C++ ns::f<int>" },
+	{ "\x1b[31mred", "\\x1b[31mred", "\\u001b[31mred" },           /* CSI */
+	{ "a\nb\tc\rd", "a\\x0ab\\x09c\\x0dd", "a\\nb\\tc\\rd" },
+	{ "del\x7f", "del\\x7f", "del\\u007f" },
+	{ "c1 \xc2\x9b", "c1 \\xc2\\x9b", "c1 \\u009b" },                /* C1 CSI in UTF-8 */
+	{ "raw \x9b", "raw \\x9b", "raw \\\\x9b" },                     /* a stray byte */
+	{ "bad \xff\xfe", "bad \\xff\\xfe", "bad \\\\xff\\\\xfe" },
+	{ "overlong \xc0\xaf", "overlong \\xc0\\xaf", "overlong \\\\xc0\\\\xaf" },
+	{ "surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80", "surrogate \\\\xed\\\\xa0\\\\x80" },
+	{ "cut \xe2\x82", "cut \\xe2\\x82", "cut \\\\xe2\\\\x82" },
+	{ "bidi \xe2\x80\xae", "bidi \\xe2\\x80\\xae", "bidi \\u202e" },  /* RIGHT-TO-LEFT OVERRIDE */
+	{ "µs é 中 \xf0\x9f\x98\x80", "µs é 中 \xf0\x9f\x98\x80", "µs é 中 \xf0\x9f\x98\x80" },
+	{ "quote \" back \\", "quote \" back \\", "quote \\\" back \\\\" },
+};
+
+static void text_and_json(void)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < N(table); i++) {
+		esc_str(buf, sizeof(buf), table[i].in, ESC_TEXT);
+		if (strcmp(buf, table[i].text))
+			UNIT_FAIL("text of case %zu: \"%s\", expected \"%s\"", i, buf, table[i].text);
+		esc_str(buf, sizeof(buf), table[i].in, ESC_JSON);
+		if (strcmp(buf, table[i].json))
+			UNIT_FAIL("json of case %zu: \"%s\", expected \"%s\"", i, buf, table[i].json);
+	}
+}
+
+/* Every output is well-formed UTF-8 holding no control character (C0, DEL, C1). */
+static void never_active(void)
+{
+	char in[512], buf[4 * sizeof(in) + 1];
+
+	srand(7);
+	for (int round = 0; round < 2000; round++) {
+		size_t n = (size_t)(rand() % 64);
+
+		for (size_t i = 0; i < n; i++)
+			in[i] = (char)(rand() % 255 + 1);
+		for (int form = ESC_TEXT; form <= ESC_JSON; form++) {
+			const uint8_t *u = (const uint8_t *)esc_mem(buf, sizeof(buf), in, n,
+								    (enum esc_form)form);
+			size_t len = strlen(buf), k;
+
+			for (size_t i = 0; i < len; i += k) {
+				k = utf8_char(u + i, len - i);
+				if (!k || u[i] < 0x20 || u[i] == 0x7f || (u[i] == 0xc2 && u[i + 1] <= 0x9f)) {
+					UNIT_FAIL("round %d form %d: byte 0x%02x at %zu", round, form,
+						  u[i], i);
+					return;
+				}
+			}
+		}
+	}
+}
+
+/* ESC_JSON of anything is a JSON string; of well-formed UTF-8 it reads back unchanged. */
+static void json_reads_back(void)
+{
+	static const char *const samples[] = {
+		"x\x1b]0;title\x07y", "a\"b\\c\n", "µ \xe2\x80\xae z", "\xff\xfe", "\x01\x02\x1f",
+	};
+	char buf[256], doc[300];
+
+	for (size_t i = 0; i < N(samples); i++) {
+		struct json_object *o;
+
+		snprintf(doc, sizeof(doc), "\"%s\"", esc_str(buf, sizeof(buf), samples[i], ESC_JSON));
+		o = json_tokener_parse(doc);
+		if (!o || !json_object_is_type(o, json_type_string)) {
+			UNIT_FAIL("sample %zu: not a JSON string: %s", i, doc);
+			json_object_put(o);
+			continue;
+		}
+		if (i != 3 && strcmp(json_object_get_string(o), samples[i]))
+			UNIT_FAIL("sample %zu does not read back: %s", i, doc);
+		if (i == 3)
+			CHECK_STR_EQ(json_object_get_string(o), "\\xff\\xfe");
+		json_object_put(o);
+	}
+}
+
+/* A buffer too small cuts before a whole escape or character, never inside. */
+static void cut_whole(void)
+{
+	char buf[8];
+
+	CHECK_STR_EQ(esc_str(buf, sizeof(buf), "ab\x1b" "cd", ESC_TEXT), "ab\\x1bc");
+	CHECK_STR_EQ(esc_str(buf, 6, "ab\x1b" "cd", ESC_TEXT), "ab");
+	CHECK_STR_EQ(esc_str(buf, 5, "abc中", ESC_TEXT), "abc");
+	CHECK_STR_EQ(esc_str(buf, sizeof(buf), NULL, ESC_TEXT), "");
+	CHECK_STR_EQ(esc_mem(buf, sizeof(buf), "a\0b", 3, ESC_TEXT), "a\\x00b");
+}
+
+int main(void)
+{
+	UNIT_RUN(text_and_json);
+	UNIT_RUN(never_active);
+	UNIT_RUN(json_reads_back);
+	UNIT_RUN(cut_whole);
+	return unit_exit();
+}
