@@ -1,36 +1,46 @@
 // SPDX-License-Identifier: MIT
 /*
- * outpath (see outpath.h). Temporaries are recorded in a small fixed
- * registry of path buffers, so that a signal handler can remove them with
- * unlink() alone: a slot's path is written before the slot is marked used,
- * and the mark cleared before the slot is reused.
+ * outpath (see outpath.h). A path is walked with openat(O_PATH|O_NOFOLLOW),
+ * one component at a time, each directory held as a descriptor: nothing is
+ * looked up twice by name. Named temporaries are recorded in a small fixed
+ * registry (directory descriptor and name), so that a signal handler can
+ * remove them with unlinkat() alone: a slot is filled before it is marked
+ * used, and the mark cleared before the slot is reused.
  */
 #include "outpath.h"
+#include "inpath.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
-#define MAX_TEMPS 8          /* temporaries open at once */
-#define MAX_LINKS 40         /* symbolic links followed, as the kernel's ELOOP */
+#define MAX_TEMPS 8            /* named temporaries at once */
+#define MAX_LINKS 40           /* symbolic links followed, as the kernel's ELOOP */
+#define TEMP_PREFIX ".snaptrace-"
+#define TEMP_SUFFIX ".tmp"
+#define TEMP_RANDOM 12         /* characters of randomness in a temporary's name */
+#define STALE_S 60             /* an unlocked temporary this old is a dead writer's */
 
 static struct {
 	volatile sig_atomic_t used;
-	char path[PATH_MAX];
+	int dirfd;
+	char name[32];
 } temps[MAX_TEMPS];
 
 void outpath_remove_temps(void)
 {
 	for (int i = 0; i < MAX_TEMPS; i++)
 		if (temps[i].used)
-			unlink(temps[i].path);
+			unlinkat(temps[i].dirfd, temps[i].name, 0);
 }
 
 static void on_signal(int sig)
@@ -42,23 +52,31 @@ static void on_signal(int sig)
 
 void outpath_remove_on_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaddset(&sa.sa_mask, sigs[i]);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* a SIGPIPE the program ignores stays ignored (write errors tell) */
+		if (sigs[i] == SIGPIPE && !sigaction(SIGPIPE, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
-/* Records TMP for removal on a signal; returns its slot or -1 (registry full). */
-static int temp_register(const char *tmp)
+/* Records temporary NAME of DIRFD for removal on a signal; returns its slot or -1 (full). */
+static int temp_register(int dirfd, const char *name)
 {
 	for (int i = 0; i < MAX_TEMPS; i++) {
 		if (temps[i].used)
 			continue;
-		snprintf(temps[i].path, sizeof(temps[i].path), "%s", tmp);
+		temps[i].dirfd = dirfd;
+		snprintf(temps[i].name, sizeof(temps[i].name), "%s", name);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		temps[i].used = 1;
 		return i;
@@ -66,176 +84,415 @@ static int temp_register(const char *tmp)
 	return -1;
 }
 
-static void temp_forget(int slot)
+static void temp_forget(int *slot)
 {
-	if (slot >= 0)
-		temps[slot].used = 0;
+	if (*slot >= 0)
+		temps[*slot].used = 0;
+	*slot = -1;
 }
 
-/* Joins directory DIR (of length DLEN) and NAME into a new string. */
-static char *join(const char *dir, size_t dlen, const char *name)
+/* A new unpredictable temporary name into NAME (32 bytes). Returns 0 or a
+ * negative errno (no randomness: getrandom() failed). */
+static int temp_name(char *name)
 {
-	char *s;
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+	unsigned char r[TEMP_RANDOM];
+	char *p = name + sizeof(TEMP_PREFIX) - 1;
 
-	if (asprintf(&s, "%.*s/%s", (int)dlen, dir, name) < 0)
-		return NULL;
-	return s;
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return errno ? -errno : -EIO;
+	memcpy(name, TEMP_PREFIX, sizeof(TEMP_PREFIX) - 1);
+	for (size_t i = 0; i < sizeof(r); i++)
+		*p++ = digits[r[i] & 63];
+	memcpy(p, TEMP_SUFFIX, sizeof(TEMP_SUFFIX));
+	return 0;
+}
+
+static bool is_temp_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n == sizeof(TEMP_PREFIX) - 1 + TEMP_RANDOM + sizeof(TEMP_SUFFIX) - 1 &&
+	       !strncmp(name, TEMP_PREFIX, sizeof(TEMP_PREFIX) - 1) &&
+	       !strcmp(name + n - (sizeof(TEMP_SUFFIX) - 1), TEMP_SUFFIX);
+}
+
+/* Where a path ends: its directory (held), its last name, and what is there. */
+struct place {
+	int dirfd;                /* O_PATH, owned */
+	char name[NAME_MAX + 1];
+	bool exists;
+	struct stat st;           /* of what NAME is (never a link) when it exists */
+};
+
+/* A world-writable sticky directory (/tmp): anybody puts names in it. */
+static bool shared_dir(const struct stat *d)
+{
+	return (d->st_mode & S_ISVTX) && (d->st_mode & S_IWOTH);
 }
 
 /*
- * Resolves PATH as a writer will reach it: every symbolic link followed,
- * also a last one whose target does not exist yet. Returns a new absolute
- * path, or NULL with errno set.
+ * May the caller follow link L found in directory D? Its own links; root's
+ * where the kernel's fs.protected_symlinks would follow them (not in a
+ * shared directory another user owns). Another user's link never: in their
+ * own directory the kernel would follow it, and root would write where they
+ * point. Returns NULL, or why not.
  */
-static char *resolve(const char *path)
+static const char *no_follow(const struct stat *d, const struct stat *l)
 {
-	char *cur = strdup(path), *res = NULL;
-	int hops;
+	if (l->st_uid == geteuid())
+		return NULL;
+	if (l->st_uid != 0)
+		return "another user's";
+	if (shared_dir(d) && d->st_uid != 0)
+		return "root's in a world-writable sticky directory of another user, here";
+	return NULL;
+}
 
-	for (hops = 0; cur && hops <= MAX_LINKS; hops++) {
-		char buf[PATH_MAX], *slash, *next;
-		struct stat st;
-		ssize_t n;
+/* An existing FIFO or device is written straight only when the caller's, or
+ * root's under no other name (a hard link to /dev/sda made elsewhere is not
+ * /dev/sda named by the caller). */
+static bool own_special(const struct stat *st)
+{
+	return st->st_uid == geteuid() || (st->st_uid == 0 && st->st_nlink == 1);
+}
 
-		if (realpath(cur, buf)) {
-			res = strdup(buf);
-			break;
+/* "PATH: expected an existing directory DIR, found none" into ERRBUF. */
+static void no_dir(const char *path, char *errbuf, size_t errlen)
+{
+	char copy[PATH_MAX];
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	snprintf(errbuf, errlen, "%s: expected an existing directory %s, found none", path,
+		 dirname(copy));
+}
+
+/*
+ * Walks PATH as outpath.h says into *P. Returns 0, or a negative errno with
+ * one line naming PATH in ERRBUF: -EPERM for a link not followed, -ENOENT
+ * for a missing directory on the way.
+ */
+static int locate(const char *path, struct place *p, char *errbuf, size_t errlen)
+{
+	char rest[2 * PATH_MAX], *r = rest;
+	int cur, hops = 0, err;
+
+	memset(p, 0, sizeof(*p));
+	p->dirfd = -1;
+	if (!*path || strlen(path) >= sizeof(rest) / 2) {
+		err = *path ? -ENAMETOOLONG : -ENOENT;
+		snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(-err));
+		return err;
+	}
+	strcpy(rest, path);
+	cur = open(*r == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0)
+		goto fail_errno;
+	for (;;) {
+		char comp[NAME_MAX + 1], *end;
+		struct stat st, dst;
+		bool last;
+		size_t len;
+		int fd;
+
+		while (*r == '/')
+			r++;
+		if (!*r) {	/* ends at a directory ("/", "dir/") */
+			p->dirfd = cur;
+			strcpy(p->name, ".");
+			p->exists = !fstat(cur, &p->st);
+			return 0;
 		}
-		if (errno != ENOENT)
-			break;
-		slash = strrchr(cur, '/');
-		if (lstat(cur, &st) == 0 && S_ISLNK(st.st_mode)) {	/* dangling link */
-			n = readlink(cur, buf, sizeof(buf) - 1);
-			if (n < 0)
-				break;
-			buf[n] = 0;
-			next = buf[0] == '/' || !slash ? strdup(buf)
-						       : join(cur, (size_t)(slash - cur), buf);
-			free(cur);
-			cur = next;
+		end = strchrnul(r, '/');
+		len = (size_t)(end - r);
+		last = !*end;
+		if (len > NAME_MAX) {
+			errno = ENAMETOOLONG;
+			goto fail_errno;
+		}
+		memcpy(comp, r, len);
+		comp[len] = 0;
+		r = end;
+		fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && last) {
+			p->dirfd = cur;
+			strcpy(p->name, comp);
+			return 0;
+		}
+		if (fd < 0 && errno == ENOENT) {
+			no_dir(path, errbuf, errlen);
+			close(cur);
+			return -ENOENT;
+		}
+		if (fd < 0 || fstat(fd, &st)) {
+			if (fd >= 0)
+				close(fd);
+			goto fail_errno;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX], joined[sizeof(rest)];
+			const char *why = NULL;
+			ssize_t n = -1;
+
+			if (!fstat(cur, &dst) && !(why = no_follow(&dst, &st)))
+				n = readlinkat(fd, "", target, sizeof(target) - 1);
+			close(fd);
+			if (why) {
+				snprintf(errbuf, errlen, "%s: cannot write: not following the "
+					 "symbolic link %s, %s (uid %u): an output follows only "
+					 "its caller's links, and root's where fs.protected_symlinks "
+					 "would; give the path it points to", path, comp, why,
+					 (unsigned)st.st_uid);
+				close(cur);
+				return -EPERM;
+			}
+			if (n <= 0 || ++hops > MAX_LINKS) {
+				errno = n < 0 ? errno : n == 0 ? ENOENT : ELOOP;
+				goto fail_errno;
+			}
+			target[n] = 0;
+			if ((size_t)snprintf(joined, sizeof(joined), "%s%s", target, r) >=
+			    sizeof(joined)) {
+				errno = ENAMETOOLONG;
+				goto fail_errno;
+			}
+			strcpy(rest, joined);
+			r = rest;
+			if (*r == '/') {
+				close(cur);
+				cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+				if (cur < 0)
+					goto fail_errno;
+			}
 			continue;
 		}
-		/* A new name: resolve its directory. */
-		if (!slash) {
-			res = realpath(".", buf) ? join(buf, strlen(buf), cur) : NULL;
-		} else {
-			char dir[PATH_MAX];
-
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash == cur ? 1 : slash - cur), cur);
-			res = realpath(dir, buf) ? join(buf, strcmp(buf, "/") ? strlen(buf) : 0,
-							slash + 1) : NULL;
+		if (last) {
+			close(fd);
+			p->dirfd = cur;
+			strcpy(p->name, comp);
+			p->exists = true;
+			p->st = st;
+			return 0;
 		}
-		break;
+		close(cur);
+		cur = fd;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto fail_errno;
+		}
 	}
-	if (hops > MAX_LINKS)
-		errno = ELOOP;
-	free(cur);
-	return res;
+fail_errno:
+	err = -errno;
+	snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(errno));
+	if (cur >= 0)
+		close(cur);
+	return err;
+}
+
+/* The refusal of an existing FIFO or device P another user owns; -EPERM. */
+static int not_own_special(const char *path, const struct place *p, char *errbuf, size_t errlen)
+{
+	snprintf(errbuf, errlen, "%s: cannot write: %s of uid %u%s, not yours or root's: an "
+		 "output writes into a FIFO or device only when its caller or root owns it",
+		 path, inpath_kind(p->st.st_mode), (unsigned)p->st.st_uid,
+		 p->st.st_uid == 0 ? " with another name (a hard link)" : "");
+	return -EPERM;
 }
 
 /*
- * Creates a new temporary beside PATH; returns its fd, *TMP and its registry
- * *SLOT, or -errno. The name is registered before the file exists, so a
- * signal at any moment removes it (the name holds our pid: a file of that
- * name left by an earlier process of the same pid is nobody's).
+ * Removes what killed writers left in directory DIRFD: named temporaries
+ * of the caller's that nobody holds locked and that are a minute old.
  */
-static int make_temp(const char *path, char **tmp, int *slot)
+static void sweep(int dirfd)
 {
-	const char *slash = strrchr(path, '/');
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	time_t now = time(NULL);
+	struct dirent *de;
 
-	for (unsigned n = 0; n < 1000; n++) {
-		char name[64];
-		int fd, err;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char proc[32];
+		struct stat st, again;
+		int pf, rf;
 
-		snprintf(name, sizeof(name), ".st-%ld-%u.tmp", (long)getpid(), n);
-		*tmp = join(path, (size_t)(slash - path), name);
-		if (!*tmp)
-			return -ENOMEM;
-		*slot = temp_register(*tmp);
-		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (!is_temp_name(de->d_name))
+			continue;
+		pf = openat(dirfd, de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (pf < 0)
+			continue;
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pf);
+		rf = !fstat(pf, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		     st.st_mtime < now - STALE_S ? open(proc, O_RDONLY | O_CLOEXEC) : -1;
+		if (rf >= 0 && !flock(rf, LOCK_EX | LOCK_NB) && !fstatat(dirfd, de->d_name, &again,
+		    AT_SYMLINK_NOFOLLOW) && again.st_ino == st.st_ino && again.st_dev == st.st_dev)
+			unlinkat(dirfd, de->d_name, 0);
+		if (rf >= 0)
+			close(rf);
+		close(pf);
+	}
+	closedir(d);
+}
+
+/*
+ * Creates a new named temporary in DIRFD (registered first, so that a
+ * signal at any moment removes it): LINK_FROM, when not NULL, a
+ * /proc/self/fd path, is linked there, else a new file is created. Returns
+ * the new file's fd (0 after a link), with its name in TMP and its *SLOT;
+ * or a negative errno.
+ */
+static int named_temp(int dirfd, const char *link_from, char *tmp, int *slot)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		int fd, err = temp_name(tmp);
+
+		if (err)
+			return err;
+		*slot = temp_register(dirfd, tmp);
+		fd = link_from ? linkat(AT_FDCWD, link_from, dirfd, tmp, AT_SYMLINK_FOLLOW) :
+			openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0)
 			return fd;
 		err = errno;
-		temp_forget(*slot);
-		*slot = -1;
-		free(*tmp);
-		*tmp = NULL;
+		temp_forget(slot);
+		tmp[0] = 0;
 		if (err != EEXIST)
 			return -err;
 	}
 	return -EEXIST;
 }
 
+static void release(struct outpath *o)
+{
+	temp_forget(&o->slot);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	free(o->path);
+	*o = (struct outpath){ .fd = -1, .dirfd = -1, .slot = -1 };
+}
+
 int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errlen)
 {
-	struct stat st;
+	struct place p = { .dirfd = -1 };
 	int err;
 
-	*o = (struct outpath){ .fd = -1, .slot = -1 };
+	*o = (struct outpath){ .fd = -1, .dirfd = -1, .slot = -1, .path = strdup(path) };
+	if (!o->path) {
+		snprintf(errbuf, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
 	if (!strcmp(path, "-")) {
-		o->path = strdup("-");
-		if (!o->path)
-			goto nomem;
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
-	errno = 0;
-	o->path = resolve(path);
-	if (!o->path) {
-		err = errno ? -errno : -ENOMEM;
-		snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(-err));
-		return err;
+	err = locate(path, &p, errbuf, errlen);
+	if (err)
+		goto fail;
+	if (p.exists && S_ISDIR(p.st.st_mode)) {
+		err = -EISDIR;
+		snprintf(errbuf, errlen, "%s: cannot write: is a directory", path);
+		goto fail;
 	}
-	if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode)) {
-			err = -EISDIR;
-			snprintf(errbuf, errlen, "%s: cannot write: is a directory", path);
+	if (p.exists && !S_ISREG(p.st.st_mode)) {	/* a device, a FIFO...: straight */
+		struct stat st;
+
+		err = own_special(&p.st) ? 0 : not_own_special(path, &p, errbuf, errlen);
+		if (err)
+			goto fail;
+		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (o->fd < 0 || fstat(o->fd, &st) || st.st_ino != p.st.st_ino ||
+		    st.st_dev != p.st.st_dev) {
+			err = o->fd < 0 ? -errno : -EAGAIN;
+			snprintf(errbuf, errlen, "%s: cannot write: %s", path, o->fd < 0 ?
+				 strerror(errno) : "it was replaced while being opened");
 			goto fail;
 		}
-		o->fd = open(o->path, O_WRONLY | O_CLOEXEC);	/* a device, FIFO...: straight */
-		if (o->fd < 0) {
-			err = -errno;
-			snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(errno));
-			goto fail;
-		}
+		close(p.dirfd);
 		return 0;
 	}
-	o->fd = make_temp(o->path, &o->tmp, &o->slot);
+	sweep(p.dirfd);
+	o->dirfd = p.dirfd;
+	p.dirfd = -1;
+	strcpy(o->name, p.name);
+	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+		o->fd = named_temp(o->dirfd, NULL, o->tmp, &o->slot);
+	else if (o->fd < 0)
+		o->fd = -errno;
 	if (o->fd < 0) {
 		err = o->fd;
-		o->fd = -1;
 		snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(-err));
 		goto fail;
 	}
+	flock(o->fd, LOCK_EX);	/* alive: sweep() leaves it */
 	return 0;
-nomem:
-	err = -ENOMEM;
-	snprintf(errbuf, errlen, "%s: out of memory", path);
 fail:
-	free(o->path);
-	*o = (struct outpath){ .fd = -1, .slot = -1 };
+	if (p.dirfd >= 0)
+		close(p.dirfd);
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	release(o);
 	return err;
 }
 
-static void release(struct outpath *o)
+/* Puts O's file (open as O->fd) under O->name. Returns 0 or a negative errno. */
+static int place_file(struct outpath *o)
 {
-	temp_forget(o->slot);
-	free(o->path);
-	free(o->tmp);
-	*o = (struct outpath){ .fd = -1, .slot = -1 };
+	char proc[32];
+	struct stat st;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	/* a new name: never replacing what appeared meanwhile */
+	if (!o->tmp[0] && !linkat(AT_FDCWD, proc, o->dirfd, o->name, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (o->tmp[0] && !renameat2(o->dirfd, o->tmp, o->dirfd, o->name, RENAME_NOREPLACE)) {
+		o->tmp[0] = 0;
+		return 0;
+	}
+	if (errno != EEXIST && !(o->tmp[0] && errno == EINVAL))
+		return -errno;
+	/* the name is taken: replaced only when it is a regular file */
+	if (!fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode))
+		return -EEXIST;
+	if (!o->tmp[0]) {
+		int err = named_temp(o->dirfd, proc, o->tmp, &o->slot);
+
+		if (err < 0)
+			return err;
+	}
+	if (renameat(o->dirfd, o->tmp, o->dirfd, o->name))
+		return -errno;
+	o->tmp[0] = 0;
+	return 0;
 }
 
 int outpath_commit(struct outpath *o)
 {
-	int err = 0;
+	int err = 0, keep;
 
-	if (o->fd > STDOUT_FILENO && close(o->fd) < 0)
+	if (o->dirfd < 0) {	/* standard output, or written straight */
+		if (o->fd > STDOUT_FILENO && close(o->fd) < 0)
+			err = -errno;
+		release(o);
+		return err;
+	}
+	/* close(2) reports what the file system could not write (NFS): a
+	 * duplicate keeps the file open for its link */
+	keep = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
+	if (keep < 0 || close(o->fd) < 0)
 		err = -errno;
-	o->fd = -1;
-	if (o->tmp && !err && rename(o->tmp, o->path) < 0)
-		err = -errno;
-	if (o->tmp && err)
-		unlink(o->tmp);
+	o->fd = keep;
+	if (!err)
+		err = place_file(o);
+	if (o->tmp[0])
+		unlinkat(o->dirfd, o->tmp, 0);
+	if (o->fd >= 0)
+		close(o->fd);
 	release(o);
 	return err;
 }
@@ -244,27 +501,109 @@ void outpath_abort(struct outpath *o)
 {
 	if (o->fd > STDOUT_FILENO)
 		close(o->fd);
-	if (o->tmp)
-		unlink(o->tmp);
+	if (o->dirfd >= 0 && o->tmp[0])
+		unlinkat(o->dirfd, o->tmp, 0);
 	release(o);
 }
 
-bool outpath_same_file(const char *out, const char *in)
+bool outpath_names(const char *out, const struct stat *st)
 {
-	struct stat so, si;
-	char *ro, *ri;
+	struct place p;
+	char why[16];
 	bool same;
 
-	if (!strcmp(out, "-") || !strcmp(in, "-"))
+	if (!strcmp(out, "-") || locate(out, &p, why, sizeof(why)))
 		return false;
-	if (stat(out, &so) == 0 && stat(in, &si) == 0)
-		return so.st_dev == si.st_dev && so.st_ino == si.st_ino;
-	ro = resolve(out);
-	ri = resolve(in);
-	same = ro && ri && !strcmp(ro, ri);
-	free(ro);
-	free(ri);
+	same = p.exists && p.st.st_dev == st->st_dev && p.st.st_ino == st->st_ino;
+	close(p.dirfd);
 	return same;
+}
+
+/* Whether directory FD holds anything; its first entry's name into FIRST
+ * (NAME_MAX + 1 bytes), preferring "record.json". */
+static bool holds_entries(int fd, char *first)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *de;
+
+	first[0] = 0;
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		strcpy(first, "?");	/* cannot be listed: not taken as empty */
+		return true;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    (!first[0] || !strcmp(de->d_name, "record.json")))
+			snprintf(first, NAME_MAX + 1, "%s", de->d_name);
+	closedir(d);
+	return first[0] != 0;
+}
+
+int outpath_dir(const char *path, bool *created, char *errbuf, size_t errlen)
+{
+	char first[NAME_MAX + 1];
+	struct place p;
+	struct stat st;
+	int fd, err = locate(path, &p, errbuf, errlen);
+
+	*created = false;
+	if (err)
+		return err;
+	if (!p.exists && mkdirat(p.dirfd, p.name, 0755) == 0)
+		*created = true;
+	else if (!p.exists && errno != EEXIST)
+		goto fail_errno;
+	fd = openat(p.dirfd, p.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP)) {
+		snprintf(errbuf, errlen, "%s: expected a directory, found %s", path,
+			 inpath_kind(p.st.st_mode));
+		close(p.dirfd);
+		return -ENOTDIR;
+	}
+	if (fd < 0 || fstat(fd, &st))
+		goto fail_errno;
+	close(p.dirfd);
+	err = 0;
+	if (st.st_uid != geteuid()) {
+		snprintf(errbuf, errlen, "%s: a directory of uid %u: a recording directory must "
+			 "be its recorder's own (perf writes its files there by name); give a new "
+			 "name", path, (unsigned)st.st_uid);
+		err = -EPERM;
+	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(errbuf, errlen, "%s: writable by others (mode %04o): a recording directory "
+			 "must be its recorder's alone (perf writes its files there by name); give a "
+			 "new name", path, (unsigned)(st.st_mode & 07777));
+		err = -EPERM;
+	} else if (!*created && holds_entries(fd, first)) {
+		if (!strcmp(first, "record.json"))
+			snprintf(errbuf, errlen, "%s: expected a new directory, found an earlier "
+				 "recording (record.json); choose another -o", path);
+		else
+			snprintf(errbuf, errlen, "%s: expected a new or empty directory, found %s "
+				 "in it; choose another -o", path, first);
+		err = -ENOTEMPTY;
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+fail_errno:
+	err = -errno;
+	snprintf(errbuf, errlen, "%s: cannot create the output directory: %s", path,
+		 strerror(errno));
+	close(p.dirfd);
+	return err;
+}
+
+int outpath_create_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+
+	return fd < 0 ? -errno : fd;
 }
 
 static bool ends_with(const char *s, size_t n, const char *suffix)
@@ -305,8 +644,9 @@ void outpath_keep_std_fds(void)
 
 int outpath_check(const char *path, char *errbuf, size_t errlen)
 {
-	char copy[PATH_MAX], *dir;
-	struct stat st;
+	struct place p = { .dirfd = -1 };
+	char copy[PATH_MAX];
+	int err;
 
 	if (!strcmp(path, "-")) {
 		if (!stdout_closed)
@@ -315,26 +655,23 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 			 "write the trace; redirect it or give -o FILE");
 		return -1;
 	}
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+	err = locate(path, &p, errbuf, errlen);
+	if (!err && p.exists && S_ISDIR(p.st.st_mode)) {
 		snprintf(errbuf, errlen, "%s: is a directory, expected a trace file name "
 			 "(FILE.fxt.gz, FILE.gz, FILE.fxt or -)", path);
-		return -1;
-	}
-	if (outpath_format(path) == OUTPATH_FORMAT_NONE) {
+		err = -EISDIR;
+	} else if (outpath_format(path) == OUTPATH_FORMAT_NONE) {
 		snprintf(errbuf, errlen, "%s: unknown output type: expected FILE.fxt.gz or "
 			 "FILE.gz (gzip), FILE.fxt (raw) or - (stdout)", path);
-		return -1;
+		err = err ? err : -EINVAL;
+	} else if (!err && p.exists && !S_ISREG(p.st.st_mode) && !own_special(&p.st)) {
+		err = not_own_special(path, &p, errbuf, errlen);
+	} else if (!err && faccessat(p.dirfd, ".", W_OK, AT_EACCESS)) {
+		snprintf(copy, sizeof(copy), "%s", path);
+		snprintf(errbuf, errlen, "%s: directory %s is not writable", path, dirname(copy));
+		err = -EACCES;
 	}
-	snprintf(copy, sizeof(copy), "%s", path);
-	dir = dirname(copy);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(errbuf, errlen, "%s: expected an existing directory %s, found none",
-			 path, dir);
-		return -1;
-	}
-	if (access(dir, W_OK)) {
-		snprintf(errbuf, errlen, "%s: directory %s is not writable", path, dir);
-		return -1;
-	}
-	return 0;
+	if (p.dirfd >= 0)
+		close(p.dirfd);
+	return err ? -1 : 0;
 }

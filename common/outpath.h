@@ -1,33 +1,57 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * outpath: writing an output file without destroying what its path names.
+ * outpath: the one way every program writes an output (a trace, a
+ * recording directory and its record.json, a cache), safe where others can
+ * write too (docs/design.md "Threat model"):
  *
  *   - "-" is standard output.
- *   - Symbolic links are followed: the file written is the link's target
- *     (also for a link whose target does not exist yet); the link stays.
- *   - A regular file or a new name is written under a temporary name in the
- *     same directory (".st-PID-N.tmp": short, so a 255-byte output name
- *     still works) and renamed over the final name on outpath_commit(), so
- *     a failed or interrupted write never leaves a half-written file there.
- *   - Anything else (a device such as /dev/null, a FIFO, a socket) is opened
- *     and written straight, with no temporary: it stays what it is.
+ *   - The path is walked one component at a time from the current (or the
+ *     root) directory, each directory held open: what is written is where
+ *     the walk ended, whatever is renamed meanwhile. A symbolic link on the
+ *     way (or at the end) is followed only when it belongs to the caller,
+ *     or to root where the kernel's fs.protected_symlinks would follow it
+ *     (not in a world-writable sticky directory that root does not own);
+ *     another user's link is refused with a message naming it and the rule.
+ *   - A regular file or a new name is written as an unnamed file in its
+ *     directory (O_TMPFILE), linked under its name on outpath_commit(): a
+ *     new name with link (never replacing what appeared meanwhile), an
+ *     existing regular file through a rename. A process killed at any moment
+ *     leaves nothing. Where the file system has no O_TMPFILE the file is
+ *     created (O_EXCL|O_NOFOLLOW) under an unpredictable hidden name
+ *     ".snaptrace-XXXXXXXXXXXX.tmp"; the name is also used for the instant of
+ *     the rename. Such a temporary is locked (flock) while its writer lives:
+ *     one left by a killed writer (unlocked, the caller's, a minute old) is
+ *     removed when an output is next opened in that directory.
+ *   - Anything else (a device such as /dev/null, a FIFO) is opened and
+ *     written straight, with no temporary, when it belongs to the caller, or
+ *     to root and has no other name: it stays what it is. Another user's
+ *     FIFO or device is refused (the kernel's fs.protected_fifos, for every
+ *     directory), and so is a hard link to root's.
  *   - A directory is refused (-EISDIR).
- * Temporaries still open are removed when the process is killed by
- * SIGINT, SIGTERM or SIGHUP once outpath_remove_on_signals() was called, or
- * by a caller's own handler through outpath_remove_temps().
+ * Named temporaries still open are removed when the process is killed by
+ * SIGINT, SIGTERM, SIGHUP or SIGPIPE once outpath_remove_on_signals() was
+ * called, or by a caller's own handler through outpath_remove_temps().
+ *
+ * Errors are a negative errno with one line in ERRBUF naming the path:
+ * -EPERM for a link, FIFO or device another user owns ("... the rule").
  */
 #ifndef SNAPTRACE_OUTPATH_H
 #define SNAPTRACE_OUTPATH_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* An output being written. Fields are read-only for the caller. */
 struct outpath {
-	int fd;          /* write here; -1 when closed */
-	char *path;      /* the file finally written (symlinks resolved), or "-"; owned */
-	char *tmp;       /* the temporary renamed to PATH on commit, or NULL (straight); owned */
-	int slot;        /* the temporary's place in the removal registry, or -1 */
+	int fd;                  /* write here; -1 when closed */
+	char *path;              /* as given (for messages), or "-"; owned */
+	int dirfd;               /* the directory it is linked into (O_PATH); -1: none
+				  * (standard output, or written straight) */
+	char name[NAME_MAX + 1]; /* its name in DIRFD */
+	char tmp[32];            /* its named temporary in DIRFD, or "" (unnamed) */
+	int slot;                /* the named temporary's removal registry slot, or -1 */
 };
 
 /*
@@ -38,22 +62,40 @@ struct outpath {
 int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errlen);
 
 /*
- * Closes O's descriptor and renames its temporary over its path. Returns 0,
- * or a negative errno (the close or rename failed) after removing the
- * temporary. Frees what O holds either way.
+ * Links O's file under its name (see above) and closes it. Returns 0, or a
+ * negative errno (the close or link failed; -EEXIST: what now has the name
+ * is no regular file, and is left alone) after removing the file. Frees
+ * what O holds either way.
  */
 int outpath_commit(struct outpath *o);
 
-/* Closes O and removes its temporary (a straight output keeps what was
+/* Closes O and removes its file (a straight output keeps what was
  * written). Frees what O holds. */
 void outpath_abort(struct outpath *o);
 
 /*
- * Does output path OUT name the same file as input path IN: the same device
- * and inode when both exist, or the same path once symlinks are resolved?
- * "-" names standard input or output, never a file here.
+ * Does output path OUT name the file ST describes (the same device and
+ * inode), the way outpath_open() would reach it? "-" names none.
  */
-bool outpath_same_file(const char *out, const char *in);
+bool outpath_names(const char *out, const struct stat *st);
+
+/*
+ * Opens the recording directory PATH, walked as above: a new directory
+ * is created (mode 0755 less the umask; *CREATED set), or an existing one
+ * taken when it is empty, the caller's, and writable by nobody else (perf
+ * writes its files there by name). Returns its descriptor (O_DIRECTORY,
+ * close-on-exec), or a negative errno with a one-line reason naming PATH
+ * in ERRBUF (-ENOTEMPTY: it holds something; "an earlier recording" when
+ * that is a record.json).
+ */
+int outpath_dir(const char *path, bool *created, char *errbuf, size_t errlen);
+
+/*
+ * Creates file NAME in directory DIRFD, which must not exist
+ * (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0666 less the umask), for writing.
+ * Returns its descriptor (close-on-exec) or a negative errno.
+ */
+int outpath_create_at(int dirfd, const char *name);
 
 /* The trace format an output path names (the one suffix rule of
  * snaptrace-convert -o and snaptrace run|attach -o). */
@@ -69,9 +111,10 @@ enum outpath_format outpath_format(const char *path);
 /*
  * Checks, before anything is recorded or converted, that a trace can be
  * written at PATH: a known format (outpath_format), not a directory, in an
- * existing, writable directory. "-" passes unless stdout was closed when
- * outpath_keep_std_fds() ran. Returns 0, or -1 with a
- * one-line reason naming PATH in ERRBUF (a usage error: exit 2).
+ * existing, writable directory, reached and named as outpath_open() allows.
+ * "-" passes unless stdout was closed when outpath_keep_std_fds() ran.
+ * Returns 0, or -1 with a one-line reason naming PATH in ERRBUF (a usage
+ * error: exit 2).
  */
 int outpath_check(const char *path, char *errbuf, size_t errlen);
 
@@ -83,11 +126,11 @@ int outpath_check(const char *path, char *errbuf, size_t errlen);
  */
 void outpath_keep_std_fds(void);
 
-/* Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every open
- * temporary, then die of the signal as they would have. */
+/* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE that remove
+ * every named temporary, then die of the signal as they would have. */
 void outpath_remove_on_signals(void);
 
-/* Removes every open temporary (async-signal-safe: for a signal handler). */
+/* Removes every named temporary (async-signal-safe: for a signal handler). */
 void outpath_remove_temps(void);
 
 #endif

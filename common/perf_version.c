@@ -12,6 +12,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "inpath.h"
+#include "outpath.h"
 #include "run.h"
 
 #define CACHE_NAME "perf-versions"
@@ -179,12 +181,16 @@ static bool cache_key(const char *path, char *key, size_t size)
  * TEXT. Returns true when found. */
 static bool cache_find(const char *path, const char *key, char *text, size_t size)
 {
-	FILE *f = fopen(path, "re");
-	char line[CACHE_LINE];
+	char line[CACHE_LINE], why[160];
+	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	bool found = false;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return false;
+	}
 	while (!found && fgets(line, sizeof(line), f))
 		if (!strncmp(line, key, strlen(key))) {
 			snprintf(text, size, "%s", line + strlen(key));
@@ -206,15 +212,15 @@ static bool cache_line_of(const char *line, const char *exe)
 
 /* Writes KEY TEXT as the newest line of the cache file PATH in DIR, with
  * up to CACHE_LINES - 1 of its lines about other binaries than EXE
- * (through a temporary renamed over it: readers see the old file or the
- * new). Failures are ignored. */
+ * (outpath.h: readers see the old file or the new). Failures are ignored. */
 static void cache_store(const char *dir, const char *path, const char *exe, const char *key,
 			const char *text)
 {
 	char tmp[PATH_MAX], line[CACHE_LINE], *nl;
 	char *lines[CACHE_LINES] = { NULL };
 	int n = 0, fd;
-	FILE *in, *out;
+	struct outpath out;
+	FILE *in, *f;
 
 	snprintf(tmp, sizeof(tmp), "%s", dir);
 	if ((nl = strrchr(tmp, '/')) && nl > tmp) {
@@ -222,29 +228,33 @@ static void cache_store(const char *dir, const char *path, const char *exe, cons
 		mkdir(tmp, 0700);	/* ~/.cache may not be there yet */
 	}
 	mkdir(dir, 0700);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, CACHE_NAME) >= sizeof(tmp) ||
-	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0)
-		return;
-	out = fdopen(fd, "w");
-	if (!out) {
+	fd = inpath_open(AT_FDCWD, path, 0, tmp, sizeof(tmp));
+	in = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !in)
 		close(fd);
-		unlink(tmp);
-		return;
-	}
-	in = fopen(path, "re");
 	while (in && n < CACHE_LINES - 1 && fgets(line, sizeof(line), in))
 		if ((nl = strchr(line, '\n')) && !cache_line_of(line, exe))
 			lines[n++] = strdup(line);
 	if (in)
 		fclose(in);
-	fprintf(out, "%s%s\n", key, text);
-	for (int i = 0; i < n; i++)
-		if (lines[i])
-			fputs(lines[i], out);
+	if (!outpath_open(&out, path, tmp, sizeof(tmp))) {
+		fd = fcntl(out.fd, F_DUPFD_CLOEXEC, 0);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (f) {
+			fprintf(f, "%s%s\n", key, text);
+			for (int i = 0; i < n; i++)
+				if (lines[i])
+					fputs(lines[i], f);
+		}
+		if (!f || fclose(f))
+			outpath_abort(&out);
+		else
+			outpath_commit(&out);
+		if (!f && fd >= 0)
+			close(fd);
+	}
 	for (int i = 0; i < n; i++)
 		free(lines[i]);
-	if (fclose(out) || rename(tmp, path))
-		unlink(tmp);
 }
 
 int perf_version_of(const char *perf, struct perf_version *v)

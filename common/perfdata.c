@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "perfdata.h"
+#include "array.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,37 +23,58 @@
 #define MMAP2_BUILD_ID 40        /* struct perf_record_mmap2: build_id_size, then the id */
 #define MMAP2_NAME 72            /* its filename */
 
-static int is_perf_data(const struct dirent *d)
+static bool is_perf_data(const char *name)
 {
-	return !strncmp(d->d_name, "perf.data", 9);
+	return !strncmp(name, "perf.data", 9);
 }
 
-int perfdata_scan(const char *dir, char ***paths)
+/* qsort() of names as alphasort() orders them (strcoll). */
+static int by_name(const void *a, const void *b)
 {
-	struct dirent **ents = NULL;
-	int nents = scandir(dir, &ents, is_perf_data, alphasort), n = 0;
-	char **v;
+	return strcoll(*(char *const *)a, *(char *const *)b);
+}
 
-	*paths = NULL;
-	if (nents < 0)
-		return -errno;
-	v = calloc((size_t)nents + 1, sizeof(*v));
-	for (int i = 0; i < nents; i++) {
-		struct stat st;
-		char *path;
+int perfdata_scan(int dirfd, char ***names)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	size_t cap = 0;
+	struct dirent *de;
+	char **v = NULL;
 
-		if (v && asprintf(&path, "%s/%s", dir, ents[i]->d_name) >= 0) {
-			if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-				v[n++] = path;
-			else
-				free(path);
-		}
-		free(ents[i]);
+	*names = NULL;
+	if (!d) {
+		n = -errno;
+		if (fd >= 0)
+			close(fd);
+		return n;
 	}
-	free(ents);
-	if (!v)
-		return -ENOMEM;
-	*paths = v;
+	while ((de = readdir(d))) {
+		char **grown;
+
+		if (!is_perf_data(de->d_name))
+			continue;
+		grown = array_grow(v, &cap, (size_t)n + 1, sizeof(*v));
+		if (!grown || !(grown[n] = strdup(de->d_name))) {
+			v = grown ? grown : v;
+			n = -ENOMEM;
+			break;
+		}
+		v = grown;
+		v[++n] = NULL;
+	}
+	closedir(d);
+	if (n == 0 && !(v = calloc(1, sizeof(*v))))
+		n = -ENOMEM;
+	if (n < 0) {
+		for (size_t i = 0; v && v[i]; i++)
+			free(v[i]);
+		free(v);
+		return n;
+	}
+	if (n)
+		qsort(v, (size_t)n, sizeof(*v), by_name);
+	*names = v;
 	return n;
 }
 

@@ -18,12 +18,13 @@
 #include <stdint.h>
 
 /*
- * Stores in *PATHS (owned by the caller: each string and the array, which
- * is NULL-terminated) "DIR/NAME" of every non-empty regular file of DIR
- * whose name starts with "perf.data", in name order. Returns their number,
- * or a negative errno (DIR cannot be listed, -ENOMEM) with *PATHS NULL.
+ * Stores in *NAMES (owned by the caller: each string and the array, which
+ * is NULL-terminated) the name of every entry of directory DIRFD that
+ * starts with "perf.data", in name order, whatever it is (the caller opens
+ * each as inpath.h allows). Returns their number, or a negative errno (the
+ * directory cannot be listed, -ENOMEM) with *NAMES NULL.
  */
-int perfdata_scan(const char *dir, char ***paths);
+int perfdata_scan(int dirfd, char ***names);
 
 /* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
 enum perfdata_feature {

@@ -109,6 +109,9 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
+	/* before the fds are placed, which may take CWD_FD's number */
+	if (s->cwd_fd > 0 && fchdir(s->cwd_fd))
+		child_failed(errfd, errno);
 	err = place_fds(s);
 	if (err)
 		child_failed(errfd, err);

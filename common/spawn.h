@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * spawn: starting a child program, the one place that forks. A struct
- * spawn says what the child gets (program, argv, environment, fds, process
- * group, death signal, SIGPIPE, ptrace); spawn_start() forks and execs it
+ * spawn says what the child gets (program, argv, environment, fds, working
+ * directory, process group, death signal, SIGPIPE, ptrace); spawn_start() forks and execs it
  * and reports a failed setup or exec to the parent through a close-on-exec
  * pipe. Everything that allocates (the environment array) or is not
  * async-signal-safe (the error text) happens in the parent: the converter
@@ -33,6 +33,10 @@ struct spawn {
 	int fds[SPAWN_MAX_FDS];  /* a parent fd (close-on-exec or not) or
 				  * SPAWN_DEVNULL; the child's fds from nfds on are
 				  * the parent's that are not close-on-exec */
+	int cwd_fd;              /* the child's working directory: an open directory (a
+				  * relative path in argv is then relative to it, not
+				  * to a name that may be swapped), or 0: the parent's
+				  * (fd 0 is standard input, never a directory here) */
 	bool new_pgroup;         /* in a process group of its own (setpgid(0, 0)) */
 	int death_signal;        /* PR_SET_PDEATHSIG: sent to the child when the
 				  * forking thread ends; 0 for none */

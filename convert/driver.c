@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "escape.h"
 #include "perfcmd.h"
 
 /* Kinds of lines skipped with a warning (one warning per kind). */
@@ -165,16 +166,13 @@ void conv_driver_report(struct conv_driver *cv, unsigned top)
  * CONV_ERR_STRICT when --strict makes it fatal. */
 static int skip(struct conv_driver *cv, enum skip_kind kind, const char *s, size_t len)
 {
-	char text[201];
-	size_t n = len < sizeof(text) - 1 ? len : sizeof(text) - 1;
+	char text[4 * 200 + 1];
 
 	cv->c.stats.skipped++;
-	/* Quote the line printable (the input may be a binary file). */
-	for (size_t i = 0; i < n; i++)
-		text[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ? '?' : s[i];
-	text[n] = 0;
+	/* its first 200 bytes, escaped (the input may be a binary file) */
+	esc_mem(text, sizeof(text), s, len < 200 ? len : 200, ESC_TEXT);
 	if (cv->c.strict) {
-		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s: %s", cv->input,
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s: %.200s", cv->input,
 			 (unsigned long long)cv->lineno, skip_what[kind], text);
 		return CONV_ERR_STRICT;
 	}

@@ -3,6 +3,7 @@
 
 #include "binrec.h"
 #include "diag.h"
+#include "inpath.h"
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
@@ -41,9 +42,10 @@ struct part {
 };
 
 struct input {
-	int fd;                  /* a text file or stdin; -1 for a perf.data */
+	int fd;                  /* a text file or stdin (borrowed); -1 for a perf.data */
 	uint64_t bytes, size;
-	const char *path;
+	const char *path;        /* its name, for messages */
+	char handle[32];         /* what is read: /proc/self/fd/N (inpath.h) */
 	struct perfcmd_opts opts;  /* how perf script is run (ranges aside) */
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
@@ -188,7 +190,7 @@ static int make_parts(struct input *in, unsigned jobs)
 		if (!strncmp(in->opts.extra[i], "--time", 6))
 			jobs = 1;
 	if (jobs > 1 && in->opts.dlfilter)
-		nb = ptsplit_bounds(in->path, jobs, bounds);
+		nb = ptsplit_bounds(in->handle, jobs, bounds);
 	in->parts = calloc(nb + 1, sizeof(*in->parts));
 	if (!in->parts)
 		return -ENOMEM;
@@ -219,13 +221,13 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			   size_t errlen)
 {
 	char out[sizeof(in->evlist)] = "intel_pt";
-	bool read = !ptsplit_intel_pt(in->path);
+	bool read = !ptsplit_intel_pt(in->handle);
 	int err;
 
 	/* perf's own answer only when the file does not say (a perf run costs
 	 * ~25 ms: the events of its header, else perf evlist's) */
-	if (read && perfdata_event_names(in->path, out, sizeof(out)) &&
-	    evlist(perf->perf, in->path, out, sizeof(out))) {
+	if (read && perfdata_event_names(in->handle, out, sizeof(out)) &&
+	    evlist(perf->perf, in->handle, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
@@ -237,7 +239,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	if (read)
 		memcpy(in->evlist, out, sizeof(out));
 	in->opts = (struct perfcmd_opts){
-		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
+		.perf = perf->perf, .input = in->handle, .extra = perf->args, .nextra = perf->nargs,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") ? PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
@@ -297,12 +299,10 @@ static void input_free(struct input *in)
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
-	if (in->fd > STDIN_FILENO)
-		close(in->fd);
 	free(in);
 }
 
-int input_open(const char *path, const struct input_perf *perf, struct input **out,
+int input_open(const char *path, int fd, const struct input_perf *perf, struct input **out,
 	       char *errbuf, size_t errlen)
 {
 	struct input *in = calloc(1, sizeof(*in));
@@ -314,12 +314,8 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 		return -ENOMEM;
 	}
 	in->path = path;
-	in->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	if (in->fd < 0) {
-		err = -errno;
-		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
+	in->fd = fd;
+	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */
 	if (S_ISREG(st.st_mode)) {
@@ -328,8 +324,7 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 
 		in->size = (uint64_t)st.st_size;
 		if (n >= 8 && !memcmp(head, "PERFILE", 7)) {
-			close(in->fd);
-			in->fd = -1;	/* perf reads it */
+			in->fd = -1;	/* perf reads it, through the handle */
 			err = run_perf_script(in, perf, errbuf, errlen);
 			if (err)
 				goto fail;
@@ -470,7 +465,7 @@ static void perf_said(FILE *f, char *buf, size_t size)
 			c = ' ';
 		if (c == ' ' && last == ' ')
 			continue;
-		buf[n++] = (char)(c < 0x20 || c >= 0x7f ? '?' : c);
+		buf[n++] = (char)c;	/* escaped where it is printed (diag.h) */
 		last = c;
 	}
 	if (c != EOF)

@@ -28,10 +28,12 @@ struct input_perf {
 struct input;
 
 /*
- * Opens PATH. Returns 0 and *IN, or a negative errno with a one-line
- * reason in ERRBUF ("PATH: No such file or directory").
+ * Takes the input PATH (its name, for messages), open as FD (inpath.h, not
+ * close-on-exec: perf reads a perf.data as /proc/self/fd/FD; 0 for "-";
+ * borrowed, open until input_close()). Returns 0 and *IN, or a negative
+ * errno with a one-line reason in ERRBUF ("PATH: a binary file, ...").
  */
-int input_open(const char *path, const struct input_perf *perf, struct input **in,
+int input_open(const char *path, int fd, const struct input_perf *perf, struct input **in,
 	       char *errbuf, size_t errlen);
 
 /*

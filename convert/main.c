@@ -6,11 +6,13 @@
  *   snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -18,6 +20,7 @@
 #include "diag.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
+#include "inpath.h"
 #include "input.h"
 #include "outpath.h"
 #include "numparse.h"
@@ -79,8 +82,9 @@ static const char usage_text[] =
 	"perf.data.<time> files of a multi-snapshot recording) go on one timeline.\n"
 	"\n"
 	"  -o, --output FILE     output: FILE.fxt.gz or FILE.gz (gzip), FILE.fxt (raw) or -\n"
-	"                        (stdout); default trace.fxt.gz. A symlink is followed, a\n"
-	"                        device or FIFO written straight; the input is refused\n"
+	"                        (stdout); default trace.fxt.gz. A symlink is followed when\n"
+	"                        yours or root's, a device or FIFO written straight; the\n"
+	"                        input is refused\n"
 	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
 	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
 	"                        --kallsyms=FILE for archived data)\n"
@@ -245,13 +249,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		diag_error("%s (see --help)", err);
 		return EXIT_USAGE;
 	}
-	for (int i = optind; i < argc; i++) {
-		if (outpath_same_file(o->output, argv[i])) {
-			diag_error("%s: the output is the input %s: it would be overwritten; give "
-				   "another -o (see --help)", o->output, argv[i]);
-			return EXIT_USAGE;
-		}
-	}
 	return EXIT_OK;
 }
 
@@ -290,17 +287,59 @@ static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 									     : EXIT_RUNTIME;
 }
 
+/* One file to convert: an argument, or a snapshot of a recording directory. */
+struct conv_input {
+	const char *path;              /* its name, for messages */
+	const struct recording *rec;   /* the recording it is a snapshot of, or NULL */
+	size_t snapshot;               /* its index in rec */
+	bool stream;                   /* an argument that is no regular file ("-", a FIFO,
+					* a terminal): opened once, to be converted */
+};
+
+/*
+ * Opens IN to read (inpath.h), not close-on-exec (perf reads it as
+ * /proc/self/fd/N): a snapshot as a regular file of its recording's
+ * directory, an argument as what it was when the inputs were listed (a
+ * regular file then is one now). Returns the fd (STDIN_FILENO for "-"), or
+ * -1 after an error naming it.
+ */
+static int open_input(const struct conv_input *in)
+{
+	char why[256];
+	int fd;
+
+	if (in->stream && !strcmp(in->path, "-"))
+		return STDIN_FILENO;
+	fd = in->rec ? recording_open(in->rec, in->snapshot, why, sizeof(why)) :
+		inpath_open(AT_FDCWD, in->path, INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0),
+			    why, sizeof(why));
+	if (fd < 0)
+		diag_error("%s: %s", in->path, why);
+	return fd < 0 ? -1 : fd;
+}
+
+static void close_input(int fd)
+{
+	if (fd > STDIN_FILENO)
+		close(fd);
+}
+
 /* Feeds one input to the converter. Returns an exit status. */
-static int convert_input(struct conv_driver *cv, const char *path, const struct input_perf *perf)
+static int convert_input(struct conv_driver *cv, const struct conv_input *ci,
+			 const struct input_perf *perf)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *path = ci->path;
 	struct input *in;
 	char err[512];
-	int conv_err = 0, rc = EXIT_OK;
+	int conv_err = 0, rc = EXIT_OK, fd = open_input(ci);
 	uint64_t lines;
 
-	if (input_open(path, perf, &in, err, sizeof(err))) {
+	if (fd < 0)
+		return EXIT_RUNTIME;
+	if (input_open(path, fd, perf, &in, err, sizeof(err))) {
 		diag_error("%s", err);
+		close_input(fd);
 		return EXIT_RUNTIME;
 	}
 	conv_driver_begin_input(cv, path);
@@ -331,6 +370,7 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 		rc = EXIT_RUNTIME;
 		break;
 	}
+	close_input(fd);
 	if (rc == EXIT_OK && conv_driver_stats(cv)->lines == lines)
 		diag_warn("%s: empty input: it adds nothing to the trace", path);
 	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
@@ -338,24 +378,18 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 	return rc;
 }
 
-/* One file to convert: an argument, or a snapshot of a recording directory. */
-struct conv_input {
-	const char *path;
-	const struct recording *rec;   /* the recording it is a snapshot of, or NULL */
-	size_t snapshot;               /* its index in rec */
-};
-
 /*
- * Whether PATH is a perf.data perf did not finish (perfdata.h: a full disk,
- * perf killed while writing it, a file cut short since; for a SNAPSHOT of a
- * recording also an empty file), which is then
- * named: as an error when it is the only input (ALONE), else as a warning:
- * it is left out and the other inputs are converted.
+ * Whether the file open as FD (named PATH) is a perf.data perf did not
+ * finish (perfdata.h: a full disk, perf killed while writing it, a file cut
+ * short since; for a SNAPSHOT of a recording also an empty file), which is
+ * then named: as an error when it is the only input (ALONE), else as a
+ * warning: it is left out and the other inputs are converted.
  */
-static bool left_out(const char *path, bool alone, bool snapshot)
+static bool left_out(const char *path, int fd, bool alone, bool snapshot)
 {
-	char why[160];
-	enum perfdata_state st = perfdata_check(path, why, sizeof(why));
+	char why[160], handle[32];
+	enum perfdata_state st = perfdata_check(inpath_proc(fd, handle, sizeof(handle)), why,
+						sizeof(why));
 
 	/* a recording's snapshot file left empty: perf never wrote into it */
 	if (snapshot && st == PERFDATA_OTHER && !strcmp(why, "empty"))
@@ -369,16 +403,63 @@ static bool left_out(const char *path, bool alone, bool snapshot)
 	return true;
 }
 
-/* Whether record.json marks snapshot K of recording R (NULL: none) not to
- * be converted, for what the recorder found and no header check finds
- * (perf could not read a file it wrote on a full disk); it is then named. */
+/* Whether snapshot K of recording R (NULL: none) is not to be converted:
+ * record.json marks it, for what the recorder found and no header check
+ * finds (perf could not read a file it wrote on a full disk), or it is no
+ * regular file of the directory (recording.h); it is then named. */
 static bool marked(const struct recording *r, size_t k)
 {
-	if (!r || !r->snapshots[k].problem)
+	const struct recording_snapshot *sn = r ? &r->snapshots[k] : NULL;
+
+	if (sn && sn->refused)
+		diag_warn("%s: left out: %s; a recording's files are read only as regular files "
+			  "of its directory", sn->path, sn->refused);
+	else if (sn && sn->problem)
+		diag_warn("%s: left out: record.json marks it: %s", sn->path, sn->problem);
+	return sn && (sn->refused || sn->problem);
+}
+
+/* Whether the output OUT is the file open as FD (named PATH), which it
+ * would replace; then it is named (a usage error). */
+static bool is_output(const char *out, const char *path, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !outpath_names(out, &st))
 		return false;
-	diag_warn("%s: left out: record.json marks it: %s", r->snapshots[k].path,
-		  r->snapshots[k].problem);
+	diag_error("%s: the output is the input %s: it would be overwritten; give another -o "
+		   "(see --help)", out, path);
 	return true;
+}
+
+/* A recording's snapshot K, or an argument (R NULL) named PATH: taken into
+ * *IN (its *STATUS EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or
+ * an exit status after an error). */
+static bool take_input(const char *out, const char *path, const struct recording *r, size_t k,
+		       bool alone, struct conv_input *in, int *status)
+{
+	struct stat st;
+	int fd;
+
+	*status = EXIT_OK;
+	*in = (struct conv_input){ path, r, k, false };
+	if (!r && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
+		in->stream = true;	/* read once, never checked ahead */
+	if (in->stream)
+		return true;
+	if (r && r->snapshots[k].refused)
+		return !marked(r, k);
+	fd = open_input(in);
+	if (fd < 0) {
+		*status = EXIT_RUNTIME;
+		return false;
+	}
+	if (is_output(out, path, fd))
+		*status = EXIT_USAGE;
+	else if (left_out(path, fd, alone, r != NULL) || marked(r, k))
+		k = SIZE_MAX;
+	close_input(fd);
+	return !*status && k != SIZE_MAX;
 }
 
 /*
@@ -386,14 +467,16 @@ static bool marked(const struct recording *r, size_t k)
  * argument, or every snapshot of a recording directory, whose record.json
  * goes into RECS (room for one per argument; the caller frees each read,
  * *NRECS of them); an unfinished perf.data is left out (left_out(); its
- * snapshot then names no file, like one perf never wrote). Returns an exit
+ * snapshot then names no file, like one perf never wrote), as is a
+ * snapshot record.json marks or that is no regular file of its directory
+ * (marked()). An input that is the output OUT is refused. Returns an exit
  * status: a runtime failure when nothing is left to convert.
  */
-static int expand_inputs(char **argv, int first, int argc, struct conv_input **inputs, size_t *n,
-			 struct recording *recs, size_t *nrecs)
+static int expand_inputs(char **argv, int first, int argc, const char *out,
+			 struct conv_input **inputs, size_t *n, struct recording *recs, size_t *nrecs)
 {
 	char err[PATH_MAX + 256];
-	size_t cap = 0, unfinished = 0;
+	size_t cap = 0, unfinished = 0, refused = 0;
 	bool alone = argc - first == 1 && !recording_is_dir(argv[first]);
 
 	*inputs = NULL;
@@ -409,6 +492,11 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 			if (rc) {
 				diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
 				return rc;
+			}
+			if (outpath_names(out, &r->json_st)) {
+				diag_error("%s: the output is the input %s/record.json: it would be "
+					   "overwritten; give another -o (see --help)", out, argv[i]);
+				return EXIT_USAGE;
 			}
 			count = r->nsnapshots;
 			if (!count) {
@@ -428,20 +516,24 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 			*inputs = in;
 			if (!path)
 				continue;   /* a snapshot perf never wrote */
-			if (left_out(path, alone, r != NULL) || marked(r, k)) {
-				unfinished++;
-				if (r) {
-					free(r->snapshots[k].path);
-					r->snapshots[k].path = NULL;
-				}
+			if (take_input(out, path, r, k, alone, &in[*n], &rc)) {
+				(*n)++;
 				continue;
 			}
-			in[(*n)++] = (struct conv_input){ path, r, k };
+			if (rc)
+				return rc;
+			unfinished++;
+			refused += r && r->snapshots[k].refused;
+			if (r) {
+				free(r->snapshots[k].path);
+				r->snapshots[k].path = NULL;
+			}
 		}
 	}
 	if (!*n && !alone)
 		diag_error("%s%snothing left to convert: %s", argc - first == 1 ? argv[first] : "",
-			   argc - first == 1 ? ": " : "", unfinished ? "every perf.data given is "
+			   argc - first == 1 ? ": " : "", refused ? "every perf.data given is left "
+			   "out (named above)" : unfinished ? "every perf.data given is "
 			   "unfinished (named above)" : "perf wrote none of the snapshot files "
 			   "record.json lists");
 	return *n ? EXIT_OK : EXIT_RUNTIME;
@@ -611,7 +703,7 @@ int main(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	rc = expand_inputs(argv, optind, argc, &inputs, &ninputs, recs, &nrecs);
+	rc = expand_inputs(argv, optind, argc, o.output, &inputs, &ninputs, recs, &nrecs);
 	if (!rc && o.window)
 		rc = window_cut(&o, recs, nrecs, &windows);
 	if (rc)
@@ -619,16 +711,26 @@ int main(int argc, char **argv)
 	outpath_remove_on_signals();
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {
-		diag_error("%s: cannot write: %s", o.output, strerror(-err));
+		char why[PATH_MAX + 256];
+
+		/* what changed since the options were checked, in outpath's words */
+		if (outpath_check(o.output, why, sizeof(why)))
+			diag_error("%s", why);
+		else
+			diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
 		for (size_t i = 0; sl && i < ninputs; i++) {
-			char why[256];
-			int e = srcline_read_buildids(sl, inputs[i].path, why, sizeof(why));
+			char why[256], handle[32];
+			int fd = inputs[i].stream ? -1 : open_input(&inputs[i]);
+			int e = fd < 0 ? 0 : srcline_read_buildids(sl, inpath_proc(fd, handle,
+								   sizeof(handle)), why, sizeof(why));
 
+			if (fd >= 0)
+				close_input(fd);
 			if (e == -ENOMEM) {
 				srcline_free(sl);
 				sl = NULL;	/* out of memory, below */
@@ -664,7 +766,7 @@ int main(int argc, char **argv)
 		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
 					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec ||
 						     inputs[i + 1].snapshot != in->snapshot + 1));
-		rc = convert_input(cv, in->path, &perf);
+		rc = convert_input(cv, in, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);

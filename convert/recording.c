@@ -2,6 +2,7 @@
 #include "recording.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,11 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inpath.h"
 #include "perfdata.h"
 
 #define RECORDING_FORMAT "snaptrace-record 1"
 #define RECORDING_TIME_MAX (UINT64_C(1) << 62)   /* the converter's CONV_TS_MAX */
 #define RECORDING_MAX_BYTES (256u << 20)   /* a record.json larger than this is no report */
+/* How a recording's files are opened: regular files of the directory itself. */
+#define RECORDING_OPEN (INPATH_NOFOLLOW | INPATH_OWNED)
 
 static const char *const reason_names[RECORDING_REASONS] = {
 	[RECORDING_NONE] = "none", [RECORDING_TRIGGER] = "trigger",
@@ -289,12 +293,39 @@ static int read_hit(struct reader *rd, struct json_object *h, size_t i, size_t n
 	return read_extra(rd, h, at, hit);
 }
 
+/*
+ * Checks snapshot SN's file (SN->file) in R's directory: taken, or given
+ * its REFUSED reason (not a regular file of the directory). Returns 0, 1
+ * with the reader's error (out of memory), or -ENOENT when there is no such
+ * file.
+ */
+static int check_file(struct reader *rd, const struct recording *r, struct recording_snapshot *sn,
+		      off_t *size)
+{
+	char why[160];
+	struct stat st;
+	int fd = inpath_open(r->dirfd, sn->file, RECORDING_OPEN, why, sizeof(why));
+
+	*size = 0;
+	if (fd == -ENOENT)
+		return -ENOENT;
+	if (fd >= 0) {
+		if (!fstat(fd, &st))
+			*size = st.st_size;
+		close(fd);
+		return 0;
+	}
+	sn->refused = strdup(why);
+	return sn->refused ? 0 : oom(rd);
+}
+
 /* A recording without a snapshot list (its recorder was killed): every
- * non-empty perf.data* file of the directory, in name order. */
+ * non-empty perf.data* file of the directory, in name order; an entry of
+ * that name that is no regular file is listed refused. */
 static int scan_dir(struct reader *rd, struct recording *r)
 {
-	char **paths;
-	int n = perfdata_scan(r->dir, &paths);
+	char **names;
+	int n = perfdata_scan(r->dirfd, &names), err = 0;
 
 	if (n < 0) {
 		snprintf(rd->err, rd->size, "%s: cannot list it: %s", r->dir, strerror(-n));
@@ -302,17 +333,33 @@ static int scan_dir(struct reader *rd, struct recording *r)
 	}
 	r->snapshots = calloc((size_t)n + 1, sizeof(*r->snapshots));
 	for (int i = 0; i < n; i++) {
-		if (r->snapshots)
-			r->snapshots[r->nsnapshots++].path = paths[i];
-		else
-			free(paths[i]);
+		struct recording_snapshot *sn = r->snapshots ? &r->snapshots[r->nsnapshots] : NULL;
+		off_t size;
+
+		if (!sn || err) {
+			free(names[i]);
+			continue;
+		}
+		sn->file = names[i];
+		if (asprintf(&sn->path, "%s/%s", r->dir, sn->file) < 0) {
+			sn->path = NULL;
+			err = oom(rd);
+		} else if (!(err = check_file(rd, r, sn, &size)) && (size > 0 || sn->refused)) {
+			r->nsnapshots++;
+			continue;
+		}
+		free(sn->file);
+		free(sn->path);
+		free(sn->refused);
+		memset(sn, 0, sizeof(*sn));
+		err = err > 0 ? err : 0;
 	}
-	free(paths);
+	free(names);
 	if (!r->snapshots) {
 		snprintf(rd->err, rd->size, "%s: out of memory", r->dir);
 		return 1;
 	}
-	return 0;
+	return err;
 }
 
 static int read_snapshots(struct reader *rd, struct json_object *root, struct recording *r)
@@ -332,8 +379,9 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		struct json_object *o = json_object_array_get_idx(a, i);
 		struct recording_snapshot *sn = &r->snapshots[i];
 		struct json_object *v;
-		struct stat st;
 		char at[48], *file;
+		off_t size;
+		int err;
 
 		snprintf(at, sizeof(at), "snapshots[%zu]", i);
 		if (!json_object_is_type(o, json_type_object))
@@ -354,22 +402,24 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 			free(file);
 			continue;
 		}
-		if (strchr(file, '/')) {
+		if (strchr(file, '/') || !strcmp(file, ".") || !strcmp(file, "..")) {
 			free(file);
 			return bad(rd, at, "a file name in the recording directory",
 				   json_object_object_get(o, "file"));
 		}
-		if (asprintf(&sn->path, "%s/%s", r->dir, file) < 0)
+		sn->file = file;
+		if (asprintf(&sn->path, "%s/%s", r->dir, file) < 0) {
 			sn->path = NULL;
-		free(file);
-		if (!sn->path) {
 			return oom(rd);
 		}
-		if (stat(sn->path, &st) || !S_ISREG(st.st_mode)) {
+		err = check_file(rd, r, sn, &size);
+		if (err == -ENOENT) {
 			snprintf(rd->err, rd->size, "%s: %s: expected the snapshot file %s, found "
 				 "none", rd->file, at, sn->path);
 			return 1;
 		}
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -430,10 +480,11 @@ static int read_pids(struct reader *rd, struct json_object *root, struct recordi
 	return 0;
 }
 
-/* The document of FILE parsed, or NULL with the reader's error set. */
-static struct json_object *parse_file(struct reader *rd)
+/* The document of the file open as FD (taken: closed here) parsed, or NULL
+ * with the reader's error set. */
+static struct json_object *parse_file(struct reader *rd, int fd)
 {
-	FILE *f = fopen(rd->file, "re");
+	FILE *f = fdopen(fd, "r");
 	struct json_tokener *tok;
 	struct json_object *root = NULL;
 	char *buf = NULL;
@@ -441,6 +492,7 @@ static struct json_object *parse_file(struct reader *rd)
 
 	if (!f) {
 		snprintf(rd->err, rd->size, "%s: cannot open it: %s", rd->file, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	for (;;) {
@@ -496,23 +548,37 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 {
 	struct reader rd = { .err = err, .size = size };
 	struct json_object *root, *v;
-	char *file = NULL, *format = NULL;
-	int rc = 1;
+	char *file = NULL, *format = NULL, why[160];
+	int rc = 1, fd;
 
 	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
 	err[0] = 0;
 	if (!(r->dir = strdup(dir)) || asprintf(&file, "%s/record.json", dir) < 0) {
 		snprintf(err, size, "%s: out of memory", dir);
 		return 1;
 	}
 	rd.file = file;
-	if (access(file, F_OK)) {
-		snprintf(err, size, "%s: expected a recording directory of snaptrace-record "
-			 "(with record.json), found no record.json", dir);
+	r->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = r->dirfd < 0 ? -errno : inpath_open(r->dirfd, "record.json", RECORDING_OPEN, why,
+						 sizeof(why));
+	if (r->dirfd < 0 || fd == -ENOENT) {
+		if (r->dirfd >= 0)
+			snprintf(err, size, "%s: expected a recording directory of snaptrace-record "
+				 "(with record.json), found no record.json", dir);
+		else
+			snprintf(err, size, "%s: cannot open it: %s", dir, strerror(-fd));
 		free(file);
-		return 2;
+		return r->dirfd >= 0 ? 2 : 1;
 	}
-	root = parse_file(&rd);
+	if (fd < 0 || fstat(fd, &r->json_st)) {
+		snprintf(err, size, "%s: %s", file, fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(file);
+		return 1;
+	}
+	root = parse_file(&rd, fd);
 	if (!root)
 		goto out;
 	if (!json_object_is_type(root, json_type_object)) {
@@ -556,8 +622,12 @@ void recording_free(struct recording *r)
 	}
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		free(r->snapshots[i].path);
+		free(r->snapshots[i].file);
+		free(r->snapshots[i].refused);
 		free(r->snapshots[i].problem);
 	}
+	if (r->dirfd >= 0)
+		close(r->dirfd);
 	for (size_t i = 0; i < r->nthreads; i++)
 		free(r->threads[i].comm);
 	free(r->hits);
@@ -568,6 +638,13 @@ void recording_free(struct recording *r)
 	free(r->pids);
 	free(r->dir);
 	memset(r, 0, sizeof(*r));
+	r->dirfd = -1;
+}
+
+int recording_open(const struct recording *r, size_t k, char *why, size_t size)
+{
+	return inpath_open(r->dirfd, r->snapshots[k].file, RECORDING_OPEN | INPATH_INHERIT, why,
+			   size);
 }
 
 const char *recording_comm(const struct recording *r, int64_t tid)

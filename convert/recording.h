@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 /* An integer or string field of a hit that the converter does not know
  * (a later recorder's: "entry_ns", "duration_ns"...): shown on the marker. */
@@ -50,8 +51,14 @@ enum recording_reason {
 };
 
 struct recording_snapshot {
-	char *path;            /* DIR/FILE, owned; NULL: perf never wrote it (file ""),
-			        * or the converter left it out (an unfinished perf.data) */
+	char *path;            /* DIR/FILE (for messages), owned; NULL: perf never wrote
+			        * it (file ""), or the converter left it out (an
+			        * unfinished perf.data) */
+	char *file;            /* FILE, the name in the directory (open it with
+				* recording_open()), owned; NULL with PATH */
+	char *refused;         /* why the converter does not read the file, owned (it
+				* is no regular file of the directory: inpath.h); NULL:
+				* none */
 	enum recording_reason reason;
 	uint64_t time_ns;      /* perf clock when it was taken; 0: unknown */
 	char *problem;         /* why the recorder marked the file not to be
@@ -74,6 +81,8 @@ struct recording_tsc {
 
 struct recording {
 	char *dir;             /* as given, owned */
+	int dirfd;             /* the directory, open (owned); -1 when not read */
+	struct stat json_st;   /* what record.json was when read (its inode) */
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
 	char *trigger_symbol;  /* the symbol it resolved to ("" for an address); owned */
 	int64_t *pids;         /* the traced processes, owned */
@@ -97,12 +106,25 @@ bool recording_is_dir(const char *path);
  * whatever the result). A recording whose record.json lists no snapshot
  * (the recorder was killed: "end": "none") gets the non-empty perf.data*
  * files of DIR, in name order, as snapshots of reason RECORDING_NONE.
+ * A recording's directory may be another user's: record.json and the
+ * snapshot files are read only as regular files of DIR itself (no
+ * symbolic link, no FIFO or device, no hard link to a file of another
+ * user than DIR's owner: inpath.h); a snapshot file that is not one is
+ * kept with its REFUSED reason, a record.json that is not one fails.
  * Returns 0; 2 (a usage error) when DIR has no record.json; 1 when it
  * cannot be read, is not JSON or not the shape expected, or lists a
  * snapshot file that is missing. ERR (SIZE bytes) then holds one line
  * "DIR/record.json[:LINE]: expected ..., found ...".
  */
 int recording_read(const char *dir, struct recording *r, char *err, size_t size);
+
+/*
+ * Opens snapshot K of R (one with a FILE and no REFUSED reason) to read,
+ * as recording_read() checked it, not close-on-exec (perf reads it as
+ * /proc/self/fd/N: inpath.h). Returns the fd, or a negative errno with WHY
+ * (SIZE bytes) a phrase without the path.
+ */
+int recording_open(const struct recording *r, size_t k, char *why, size_t size);
 
 /* Frees what R owns and zeroes it. */
 void recording_free(struct recording *r);

@@ -6,6 +6,7 @@
  * function symbols (name -> address) and one of the addresses looked up.
  */
 #include "srcline.h"
+#include "inpath.h"
 
 #include "diag.h"
 #include "perfdata.h"
@@ -154,12 +155,12 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 /* Opens PATH under the symfs: fd and ELF, or -1. */
 static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 {
-	char full[4096];
+	char full[4096], why[160];
 	int fd;
 
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", s->symfs, path) >= sizeof(full))
 		return -1;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = inpath_open(AT_FDCWD, full, 0, why, sizeof(why));	/* a FIFO is no binary */
 	if (fd < 0)
 		return -1;
 	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -26,6 +26,7 @@
 
 #include "fxt_format.h"
 #include "fxt_trace_priv.h"
+#include "escape.h"
 #include "utf8.h"
 
 enum { ARENA_BLOCK_BYTES = 1 << 16 };
@@ -66,7 +67,7 @@ void *fxt_trace_alloc(struct fxt_trace *t, size_t n)
 int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 {
 	struct fxt_trace_priv *pv = t->priv;
-	char line[512];
+	char text[512], line[4 * sizeof(text)];
 	va_list ap;
 	size_t len;
 	char *s, **arr;
@@ -88,12 +89,10 @@ int fxt_trace_problem(struct fxt_trace *t, const char *fmt, ...)
 		return 0;
 	}
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	len = strlen(line) + 1;
-	for (size_t i = 0; i + 1 < len; i++)	/* one line, whatever names it quotes */
-		if ((unsigned char)line[i] < 0x20)
-			line[i] = '?';
+	/* one line, safe to print, whatever names it quotes */
+	len = strlen(esc_str(line, sizeof(line), text, ESC_TEXT)) + 1;
 	s = fxt_trace_alloc(t, len);
 	if (!s)
 		return -ENOMEM;

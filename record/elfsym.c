@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "elfsym.h"
+#include "inpath.h"
 
 #include "demangle.h"
 
@@ -21,13 +22,15 @@ struct elf_file {
 
 static int elf_file_open(const char *path, struct elf_file *f)
 {
+	char why[160];
 	GElf_Ehdr eh;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return REC_ELF_ENOTELF;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never a FIFO to hang on: what is no regular file is no ELF file */
+	f->fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	if (f->fd < 0)
-		return -errno;
+		return f->fd == -EINVAL ? REC_ELF_ENOTELF : f->fd;
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh)) {
 		if (f->elf)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "inpath.h"
 #include "outpath.h"
 #include "perfdata.h"
 #include "run.h"
@@ -84,21 +85,30 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-/* The number of non-empty perf.data* files perf left in DIR, of which
- * *FINISHED are perf.data files perf finished (perfdata.h); -1 when out of
- * memory. */
-static int perf_files(const char *dir, int *finished)
+/* The number of non-empty perf.data* files perf left in directory DIRFD, of
+ * which *FINISHED are perf.data files perf finished (perfdata.h); -1 when
+ * out of memory. */
+static int perf_files(int dirfd, int *finished)
 {
-	char **paths, why[160];
-	int n = perfdata_scan(dir, &paths);
+	char **names, why[160], handle[32];
+	int n = perfdata_scan(dirfd, &names), files = 0;
 
 	*finished = 0;
 	for (int i = 0; i < n; i++) {
-		*finished += perfdata_check(paths[i], why, sizeof(why)) == PERFDATA_FINISHED;
-		free(paths[i]);
+		int fd = inpath_open(dirfd, names[i], INPATH_NOFOLLOW, why, sizeof(why));
+		struct stat st;
+
+		if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0) {
+			files++;
+			*finished += perfdata_check(inpath_proc(fd, handle, sizeof(handle)), why,
+						    sizeof(why)) == PERFDATA_FINISHED;
+		}
+		if (fd >= 0)
+			close(fd);
+		free(names[i]);
 	}
-	free(paths);
-	return n == -ENOMEM ? -1 : n < 0 ? 0 : n;
+	free(names);
+	return n == -ENOMEM ? -1 : files;
 }
 
 /*
@@ -109,7 +119,7 @@ static int perf_files(const char *dir, int *finished)
  * its header: nothing to convert (its files stay, named).
  * Returns 1, 0, or -1 when out of memory.
  */
-static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
+static int has_data(const struct rec_session *s)
 {
 	int found = 0;
 
@@ -119,7 +129,7 @@ static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
 		return found;
 	if (s->start_ms <= 0 || s->ready_ms <= 0)
 		return 0;   /* perf's files only when perf recorded (a -d directory may hold others) */
-	return perf_files(fe->dir, &found) < 0 ? -1 : found > 0;
+	return perf_files(s->outdir_fd, &found) < 0 ? -1 : found > 0;
 }
 
 /* Runs snaptrace-convert on the recording directory (its record.json says
@@ -180,7 +190,7 @@ static int convert(struct rec_frontend *fe, int sigfd)
 int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, int status,
 			int sigfd)
 {
-	int n = has_data(fe, s), conv = 0, finished;
+	int n = has_data(s), conv = 0, finished;
 
 	if (n > 0)
 		conv = convert(fe, sigfd);
@@ -188,7 +198,7 @@ int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, in
 		/* nothing to convert: remove the temporary directory if empty, else name
 		 * it, as a -d directory holding what a failed perf left */
 		if (fe->temporary ? rmdir(fe->dir) != 0 :
-		    status != EXIT_OK && perf_files(fe->dir, &finished) != 0)
+		    status != EXIT_OK && perf_files(s->outdir_fd, &finished) != 0)
 			diag_error("what perf wrote stays in %s", fe->dir);
 		return n < 0 ? EXIT_RUNTIME : status;
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* insnstart: the instruction start check of probe addresses (see insnstart.h). */
 #include "insnstart.h"
+#include "inpath.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -23,11 +24,12 @@
  * caller). Returns 0 or a negative errno. */
 static int read_code(const char *path, uint64_t offset, size_t n, uint8_t **buf)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[160];
+	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	ssize_t got;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	*buf = malloc(n);
 	if (!*buf) {
 		close(fd);

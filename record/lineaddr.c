@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "lineaddr.h"
+#include "inpath.h"
 
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -27,12 +28,13 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 	bool any_table = false, any_file = false, found = false;
 	unsigned next_line = 0;
 	uint64_t next_addr = 0;
+	char why[160];
 	int fd;
 
 	*vaddr = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		close(fd);

@@ -54,34 +54,25 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 
 static bool outdir_created;
 
-static int make_outdir(const struct rec_opts *o, char *out, size_t size)
+/* Opens the recording directory (-o, else ./snaptrace-DATE) into S: its
+ * name in S->outdir, its descriptor in S->outdir_fd (outpath_dir()).
+ * Returns 0, or -1 after an error. */
+static int make_outdir(const struct rec_opts *o, struct rec_session *s)
 {
-	char path[PATH_MAX + 16];
-	struct stat st;
+	char err[PATH_MAX + 256];
 
 	if (o->outdir) {
-		snprintf(out, size, "%s", o->outdir);
+		snprintf(s->outdir, sizeof(s->outdir), "%s", o->outdir);
 	} else {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		localtime_r(&now, &tm);
-		strftime(out, size, "snaptrace-%Y%m%d-%H%M%S", &tm);
+		strftime(s->outdir, sizeof(s->outdir), "snaptrace-%Y%m%d-%H%M%S", &tm);
 	}
-	if (mkdir(out, 0755) == 0) {
-		outdir_created = true;
-	} else if (errno != EEXIST) {
-		diag_error("%s: cannot create the output directory: %s", out, strerror(errno));
-		return -1;
-	}
-	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		diag_error("%s: expected a directory, found a file", out);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/record.json", out);
-	if (!access(path, F_OK)) {
-		diag_error("%s: expected a new directory, found an earlier recording "
-			   "(record.json); choose another -o", out);
+	s->outdir_fd = outpath_dir(s->outdir, &outdir_created, err, sizeof(err));
+	if (s->outdir_fd < 0) {
+		diag_error("%s", err);
 		return -1;
 	}
 	return 0;
@@ -322,14 +313,15 @@ static void warn_unfinished(const struct rec_session *s)
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
 {
-	char list[REC_MAX_PIDS * 12], data[PATH_MAX + 16];
+	char list[REC_MAX_PIDS * 12];
 	const char *flag;
 	int r, err;
 
 	s->o = o;
 	s->h = h;
 	s->sigfd = sigfd;
-	if (make_outdir(o, s->outdir, sizeof(s->outdir)))
+	s->report_fd = -1;
+	if (make_outdir(o, s))
 		return EXIT_RUNTIME;
 	r = prepare_target(s, o);
 	if (r >= 0) {
@@ -341,8 +333,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
-	snprintf(data, sizeof(data), "%s/perf.data", s->outdir);
-	err = rec_plan_build(o, h, flag, list, data, &s->plan);
+	/* perf runs in the recording directory: it writes nowhere else */
+	err = rec_plan_build(o, h, flag, list, "perf.data", &s->plan);
 	if (err) {
 		rec_target_finish(&s->target);
 		diag_error("cannot build the perf command line: %s", strerror(-err));

@@ -26,14 +26,15 @@ double rec_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-int rec_perf_start(struct rec_perf *p, char *const argv[], const char *output, bool control)
+int rec_perf_start(struct rec_perf *p, char *const argv[], int dirfd, const char *output,
+		   bool control)
 {
 	static const char *const pager[] = { "PAGER=cat", NULL };
 	int out[2] = { -1, -1 }, ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, err;
 	/* after the recorder's death its messages have no reader: perf must
 	 * still write its data (exec keeps SIG_IGN) */
 	struct spawn s = {
-		.path = argv[0], .argv = argv, .env = pager, .new_pgroup = true,
+		.path = argv[0], .argv = argv, .env = pager, .cwd_fd = dirfd, .new_pgroup = true,
 		.death_signal = SIGTERM, .ignore_sigpipe = true,
 	};
 	pid_t pid;

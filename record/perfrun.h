@@ -51,12 +51,14 @@ struct rec_perf {
 };
 
 /*
- * Starts ARGV (argv[0] the perf path) as described above, writing into OUT
- * (the -o path in ARGV; kept by pointer, it must outlive P); CONTROL adds the
- * control pipe. Returns 0 or a negative errno from spawn_start() (e.g.
- * -ENOENT: no program at argv[0]; P->pid is then 0).
+ * Starts ARGV (argv[0] the perf path, absolute) as described above in the
+ * recording directory DIRFD (its working directory), writing into OUT (the
+ * -o path in ARGV, relative to DIRFD; kept by pointer, it must outlive P);
+ * CONTROL adds the control pipe. Returns 0 or a negative errno from
+ * spawn_start() (e.g. -ENOENT: no program at argv[0]; P->pid is then 0).
  */
-int rec_perf_start(struct rec_perf *p, char *const argv[], const char *out, bool control);
+int rec_perf_start(struct rec_perf *p, char *const argv[], int dirfd, const char *out,
+		   bool control);
 
 /*
  * Reads what perf printed (non-blocking), appends it to the log, records

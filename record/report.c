@@ -64,7 +64,10 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "outpath.h"
 #include "session.h"
+
+#define REPORT_NAME "record.json"
 
 static void json_str_array(FILE *f, char *const *v, int n)
 {
@@ -221,47 +224,71 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fprintf(f, ",\n  \"total_ms\": %.3f\n}\n", rec_now_ms() - s->start_ms);
 }
 
-int rec_report_reserve(const struct rec_session *s)
+/* Writes the report of S over the file open as FD. Returns 0 or a negative errno. */
+static int write_report(int fd, const struct rec_session *s)
 {
-	char path[PATH_MAX + 16];
-	int fd, err = rec_report_write(s);
-
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/record.json", s->outdir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* blocks past the end: the file stays this report until the final one */
-	err = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, REC_REPORT_RESERVE) ? errno : 0;
-	close(fd);
-	/* a file system without fallocate still gets its record.json at the end */
-	return err && err != EOPNOTSUPP ? -err : 0;
-}
-
-void rec_report_unreserve(const char *outdir)
-{
-	char path[PATH_MAX + 16];
-
-	snprintf(path, sizeof(path), "%s/record.json", outdir);
-	unlink(path);
-}
-
-int rec_report_write(const struct rec_session *s)
-{
-	char path[PATH_MAX + 16];
+	int dup_fd, err = 0;
 	FILE *f;
-	int err = 0;
 
-	snprintf(path, sizeof(path), "%s/record.json", s->outdir);
-	f = fopen(path, "we");
-	if (!f)
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) ||
+	    (dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		return -errno;
+	f = fdopen(dup_fd, "w");
+	if (!f) {
+		close(dup_fd);
+		return -ENOMEM;
+	}
 	errno = 0;
 	write_body(f, s);
 	if (fflush(f) || ferror(f))
 		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
+	return err;
+}
+
+int rec_report_reserve(struct rec_session *s)
+{
+	int err;
+
+	s->report_fd = outpath_create_at(s->outdir_fd, REPORT_NAME);
+	if (s->report_fd < 0) {
+		err = s->report_fd;
+		s->report_fd = -1;
+		return err;
+	}
+	err = write_report(s->report_fd, s);
+	if (err)
+		return err;
+	/* blocks past the end: the file stays this report until the final one */
+	err = fallocate(s->report_fd, FALLOC_FL_KEEP_SIZE, 0, REC_REPORT_RESERVE) ? errno : 0;
+	/* a file system without fallocate still gets its record.json at the end */
+	return err && err != EOPNOTSUPP ? -err : 0;
+}
+
+void rec_report_unreserve(struct rec_session *s)
+{
+	if (s->report_fd >= 0)
+		close(s->report_fd);
+	s->report_fd = -1;
+	unlinkat(s->outdir_fd, REPORT_NAME, 0);
+}
+
+int rec_report_write(struct rec_session *s)
+{
+	int err;
+
+	if (s->report_fd < 0) {
+		s->report_fd = outpath_create_at(s->outdir_fd, REPORT_NAME);
+		if (s->report_fd < 0) {
+			err = s->report_fd;
+			s->report_fd = -1;
+			return err;
+		}
+	}
+	err = write_report(s->report_fd, s);
+	if (close(s->report_fd) && !err)
+		err = -errno;
+	s->report_fd = -1;
 	return err;
 }

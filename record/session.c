@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "inpath.h"
 #include "perfclock.h"
 #include "perfdata.h"
 #include "procfs.h"
@@ -162,7 +163,7 @@ static void settle_dumps(struct rec_session *s, bool final)
 			s->inflight = -1;
 			collect_threads(s);
 		} else if (s->drop_dumps) {
-			unlink(file);
+			unlinkat(s->outdir_fd, base_name(file), 0);
 		} else if (!new_snap(s, s->end, file)) {
 			diag_warn("%s: out of memory: not listed in record.json", file);
 		}
@@ -593,20 +594,26 @@ static bool perf_reads(struct rec_session *s, const char *path, struct rec_snap 
  * itself. Returns how many got a problem. */
 static int check_snaps(struct rec_session *s)
 {
-	char path[PATH_MAX];
+	char path[32];
 	struct statvfs vfs;
-	bool full = !statvfs(s->outdir, &vfs) && vfs.f_bavail == 0;
+	bool full = !fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0;
 	int n = 0;
 
 	for (int i = 0; i < s->nsnaps; i++) {
 		struct rec_snap *sn = &s->snaps[i];
+		int fd;
 
 		if (!sn->file[0])
 			continue;
-		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, sn->file);
-		if (perfdata_check(path, sn->problem, sizeof(sn->problem)) != PERFDATA_FINISHED ||
+		/* perf's file as perf left it in the directory; perf reads it too */
+		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW | INPATH_INHERIT,
+				 sn->problem, sizeof(sn->problem));
+		if (fd < 0 || perfdata_check(inpath_proc(fd, path, sizeof(path)), sn->problem,
+					     sizeof(sn->problem)) != PERFDATA_FINISHED ||
 		    (full && !perf_reads(s, path, sn)))
 			n++;
+		if (fd >= 0)
+			close(fd);
 	}
 	return n;
 }
@@ -717,7 +724,7 @@ static void perf_failed(struct rec_session *s, const char *what)
 	int lines = 0, kept = 0, unfinished = 0;
 
 	/* a full disk is named first: perf's own words for it may have scrolled away */
-	if (strstr(log, strerror(ENOSPC)) || (!statvfs(s->outdir, &vfs) && vfs.f_bavail == 0)) {
+	if (strstr(log, strerror(ENOSPC)) || (!fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0)) {
 		for (int i = 0; i < s->nsnaps; i++) {
 			kept += s->snaps[i].file[0] && !s->snaps[i].problem[0];
 			unfinished += s->snaps[i].problem[0] != 0;
@@ -766,7 +773,8 @@ int rec_session_run(struct rec_session *s)
 		if (err)
 			goto out_target;
 	}
-	err = rec_perf_start(&s->perf, s->plan.argv, s->plan.output, s->plan.control);
+	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
+			     s->plan.control);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "cannot start %s: %s", s->plan.argv[0],
 			 strerror(-err));
@@ -828,7 +836,7 @@ out_trigger:
 out_target:
 	rec_target_finish(&s->target);
 	if (err && s->end == REC_END_NONE)
-		rec_report_unreserve(s->outdir);   /* nothing recorded: nothing to report */
+		rec_report_unreserve(s);   /* nothing recorded: nothing to report */
 	free(s->pf);
 	s->pf = NULL;
 	s->pf_cap = 0;

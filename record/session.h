@@ -82,7 +82,11 @@ struct rec_session {
 	double armed_ms;              /* CLOCK_MONOTONIC ms when the trigger arms (0: not
 				       * recording yet) */
 	enum rec_mechanism mech;      /* the one used */
-	char outdir[PATH_MAX];
+	char outdir[PATH_MAX];        /* the recording directory as named (for messages) */
+	int outdir_fd;                /* it, open (outpath_dir()): every file in it is
+				       * reached through this, perf runs in it */
+	int report_fd;                /* its record.json while the recording runs
+				       * (rec_report_reserve()), else -1 */
 	char exe[PATH_MAX];           /* the target's executable (real path) */
 	int sigfd;
 	double start_ms, ready_ms;
@@ -128,7 +132,8 @@ struct rec_session {
 
 /*
  * Runs a recording. S->o, S->h, S->plan, S->target (launched and stopped,
- * or attached), S->loc/S->have_trigger/S->mech/S->arm and S->outdir must be set.
+ * or attached), S->loc/S->have_trigger/S->mech/S->arm, S->outdir and
+ * S->outdir_fd must be set.
  * Returns 0 when data was kept; a negative errno with S->error (and
  * S->said when perf's words tell why) filled otherwise (S->snaps then lists what perf did write). perf is stopped and
  * reaped in every case; a launched target and every process it started are
@@ -140,21 +145,24 @@ int rec_session_run(struct rec_session *s);
 const char *rec_end_name(enum rec_end end);
 
 /*
- * Writes the report of S as it stands (a recording that has not ended:
- * "end": "none", what a killed recorder leaves) with REC_REPORT_RESERVE
- * more bytes allocated past its end, so that the final report still fits
- * when perf fills the disk (rec_report_write truncates the file first,
- * freeing that room). Returns 0 or a negative errno.
+ * Creates S->outdir_fd's record.json (it must not exist: O_EXCL|O_NOFOLLOW)
+ * into S->report_fd and writes the report of S as it stands (a recording
+ * that has not ended: "end": "none", what a killed recorder leaves) with
+ * REC_REPORT_RESERVE more bytes allocated past its end, so that the final
+ * report still fits when perf fills the disk (rec_report_write truncates
+ * the file first, freeing that room). Returns 0 or a negative errno.
  */
-int rec_report_reserve(const struct rec_session *s);
+int rec_report_reserve(struct rec_session *s);
 
-/* Removes OUTDIR/record.json (a recording that kept nothing). */
-void rec_report_unreserve(const char *outdir);
+/* Removes record.json (a recording that kept nothing). */
+void rec_report_unreserve(struct rec_session *s);
 
 /*
- * Writes S as OUTDIR/record.json (format: see record/report.c).
- * Returns 0 or a negative errno (-ENOSPC when the disk is full).
+ * Writes S as record.json (format: see record/report.c): into the file
+ * rec_report_reserve() made, rewritten in place and closed (a name swapped
+ * meanwhile changes nothing), else a new one. Returns 0 or a negative errno
+ * (-ENOSPC when the disk is full).
  */
-int rec_report_write(const struct rec_session *s);
+int rec_report_write(struct rec_session *s);
 
 #endif

@@ -65,7 +65,7 @@ run_case() {
 	fi
 	if [ "$want_rc" -ne 0 ]; then
 		# A failed conversion never leaves a file under the final name, nor a temporary.
-		if [ -e "$out" ] || compgen -G "$TMP/.st-*.tmp" >/dev/null; then
+		if [ -e "$out" ] || compgen -G "$TMP/.snaptrace-*.tmp" >/dev/null; then
 			case_fail "$name" "exit $rc but an output file was left: $(ls "$out"* 2>/dev/null | tr '\n' ' ')"
 			return
 		fi

@@ -8,11 +8,17 @@
 #             the link stays a link.
 #   input     -o naming the input (same file, a symlink or a hard link to it):
 #             refused with exit 2, the input unchanged.
+#   snapshot  -o naming a file a recording directory's record.json lists (or
+#             a link to it): refused with exit 2, the snapshot unchanged.
+#   stale     a named temporary a killed writer left (the caller's, unlocked,
+#             a minute old) is removed by the next conversion in its
+#             directory; a locked, a recent and another user's one stay.
 #   long-name a 254-byte output name (the temporary name must not overflow).
 #   suffix    .zst, .json, no suffix: refused with exit 2, nothing written;
 #             .gz is gzip, .fxt raw.
-#   signals   a converter killed by SIGINT, SIGTERM or SIGHUP while writing
-#             leaves neither the output nor its temporary.
+#   signals   a converter killed by SIGINT, SIGTERM, SIGHUP, SIGPIPE or SIGKILL
+#             while writing (its unnamed file open in the directory) leaves
+#             neither the output nor a temporary.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 need_convert output
@@ -33,10 +39,20 @@ reads_back() {
 
 # no_temps NAME DIR: no temporary is left in DIR; returns 1 after a FAIL.
 no_temps() {
-	if compgen -G "$2/.st-*.tmp" >/dev/null; then
-		fail "$1" "temporary left: $(ls -a "$2" | grep '^\.st-' | tr '\n' ' ')"
+	if compgen -G "$2/.snaptrace-*.tmp" >/dev/null; then
+		fail "$1" "temporary left: $(ls -a "$2" | grep '^\.snaptrace-' | tr '\n' ' ')"
 		return 1
 	fi
+}
+
+# writing_in PID DIR: whether process PID has a file of DIR open that has no
+# name yet (O_TMPFILE: its /proc link reads "DIR/#INODE (deleted)").
+writing_in() {
+	local l
+	for l in /proc/"$1"/fd/*; do
+		case "$(readlink "$l" 2>/dev/null)" in "$2"/*" (deleted)") return 0 ;; esac
+	done
+	return 1
 }
 
 device() {
@@ -114,6 +130,66 @@ input() {
 	no_temps input "$d" && ok input
 }
 
+snapshot() {
+	local d="$TMP/snaprec" o rc
+	mkdir "$d"
+	cp "$IN" "$d/snap.fxt"
+	cat >"$d/record.json" <<'EOF_JSON'
+{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
+ "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
+ "end": "interrupt", "end_ns": null}
+EOF_JSON
+	ln -s snap.fxt "$d/alias.fxt"
+	for o in "$d/snap.fxt" "$d/alias.fxt"; do
+		"$CONVERT" -q "$d" -o "$o" 2>"$TMP/snapshot.err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || ! grep -q "is the input $d/snap.fxt" "$TMP/snapshot.err"; then
+			fail snapshot "-o $o: exit $rc, expected 2 and 'is the input': $(first_lines "$TMP/snapshot.err")"
+			return
+		fi
+		if ! cmp -s "$IN" "$d/snap.fxt"; then
+			fail snapshot "-o $o changed the snapshot"
+			return
+		fi
+	done
+	"$CONVERT" -q "$d" -o "$d/t.fxt" 2>"$TMP/snapshot.err" && reads_back snapshot "$d/t.fxt" &&
+		no_temps snapshot "$d" && ok snapshot
+}
+
+stale() {
+	local d="$TMP/stale" holder rc
+	mkdir -m 1777 "$d"
+	: >"$d/.snaptrace-deadwriter01.tmp"
+	touch -d '-2 minutes' "$d/.snaptrace-deadwriter01.tmp"
+	: >"$d/.snaptrace-livewriter01.tmp"
+	touch -d '-2 minutes' "$d/.snaptrace-livewriter01.tmp"
+	: >"$d/.snaptrace-newwriter001.tmp"
+	# a writer: the lock held on an open descriptor by the process itself
+	(exec 9>>"$d/.snaptrace-livewriter01.tmp" && flock 9 && exec sleep 60) &
+	holder=$!
+	if [ "$(id -u)" -eq 0 ]; then
+		: >"$d/.snaptrace-otheruser01.tmp"
+		chown 65534 "$d/.snaptrace-otheruser01.tmp"
+		touch -d '-2 minutes' "$d/.snaptrace-otheruser01.tmp"
+	fi
+	sleep 0.2
+	"$CONVERT" -q "$IN" -o "$d/t.fxt" 2>"$TMP/stale.err"
+	rc=$?
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	if [ "$rc" -ne 0 ]; then
+		fail stale "exit $rc: $(first_lines "$TMP/stale.err")"
+	elif [ -e "$d/.snaptrace-deadwriter01.tmp" ]; then
+		fail stale "the dead writer's temporary is still there"
+	elif [ ! -e "$d/.snaptrace-livewriter01.tmp" ] || [ ! -e "$d/.snaptrace-newwriter001.tmp" ]; then
+		fail stale "a live or recent writer's temporary was removed: $(ls -A "$d" | tr '\n' ' ')"
+	elif [ "$(id -u)" -eq 0 ] && [ ! -e "$d/.snaptrace-otheruser01.tmp" ]; then
+		fail stale "another user's temporary was removed"
+	elif reads_back stale "$d/t.fxt"; then
+		ok stale
+	fi
+}
+
 long_name() {
 	local d="$TMP/long" name
 	mkdir "$d"
@@ -154,18 +230,18 @@ suffix() {
 signals() {
 	local d="$TMP/signals" sig pid feeder st left
 	mkdir "$d"
-	for sig in INT TERM HUP; do
+	for sig in INT TERM HUP PIPE KILL; do
 		mkfifo "$d/feed.$sig"
 		{ cat "$IN"; exec sleep 30; } >"$d/feed.$sig" &
 		feeder=$!
 		"$CONVERT" -q "$d/feed.$sig" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
 		pid=$!
 		for _ in $(seq 200); do
-			compgen -G "$d/.st-*.tmp" >/dev/null && break
+			writing_in "$pid" "$d" && break
 			sleep 0.05
 		done
-		if ! compgen -G "$d/.st-*.tmp" >/dev/null; then
-			fail signals "SIG$sig: the converter never created its temporary: $(ls -A "$d" | tr '\n' ' ')"
+		if ! writing_in "$pid" "$d"; then
+			fail signals "SIG$sig: the converter never opened its output: $(ls -A "$d" | tr '\n' ' ')"
 			kill "$pid" "$feeder" 2>/dev/null
 			wait "$pid" "$feeder" 2>/dev/null
 			return
@@ -192,6 +268,8 @@ device
 fifo
 symlink
 input
+snapshot
+stale
 long_name
 suffix
 signals

@@ -367,7 +367,7 @@ expect_error() {
 		fail "errors/$1" "exit $rc, expected $3: $(first_lines "$TMP/$1.err")"
 	elif [ "$(wc -l <"$TMP/$1.err")" -ne 1 ] || ! grep -q -E -- "$4" "$TMP/$1.err"; then
 		fail "errors/$1" "stderr: $(first_lines "$TMP/$1.err")"
-	elif [ -e "$TMP/$1.fxt" ] || ls -a "$TMP" | grep -q '^\.st-'; then
+	elif [ -e "$TMP/$1.fxt" ] || ls -a "$TMP" | grep -q '^\.snaptrace-'; then
 		fail "errors/$1" "output left behind"
 	else
 		return 0

@@ -69,7 +69,7 @@ sweep() {
 					"line: $(first_lines "$out.err")"
 				return
 			fi
-			if [ -e "$out" ] || compgen -G "$TMP/.st-*.tmp" >/dev/null; then
+			if [ -e "$out" ] || compgen -G "$TMP/.snaptrace-*.tmp" >/dev/null; then
 				fail "$name" "allocation $n failed, exit 1, but an output file was left"
 				return
 			fi

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = fuzz_file_write("txt", size ? data + 1 : data, size ? size - 1 : 0);
 	const char *out = fuzz_file_path("fxt");
 	char err[512];
-	int e = 0, conv_err = 0, rc;
+	int e = 0, conv_err = 0, rc, fd;
 
 	w = fxt_writer_open(out, FXT_OUTPUT_RAW, "fuzz", &e);
 	if (!w)
@@ -45,7 +45,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cv = conv_driver_new(w, &opts);
 	if (!cv)
 		abort();
-	if (input_open(text, &perf, &in, err, sizeof(err))) {	/* refused: a binary file */
+	fd = open(text, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		abort();
+	if (input_open(text, fd, &perf, &in, err, sizeof(err))) {	/* refused: a binary file */
+		close(fd);
 		conv_driver_free(cv);
 		fxt_writer_abort(w);
 		return 0;
@@ -54,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = pipeline_convert(in, text, cv, workers, &conv_err, err, sizeof(err));
 	if (input_close(in, err, sizeof(err)) < 0)
 		rc = PIPELINE_READ_ERROR;
+	close(fd);
 	if (rc == PIPELINE_OK)
 		rc = conv_driver_end_input(cv);
 	if (rc == PIPELINE_OK)

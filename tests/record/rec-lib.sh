@@ -86,12 +86,23 @@ span_ms() {
 		END { if (min == "") exit 1; printf "%d\n", (max - min) / 1e6 }'
 }
 
-# no_procs: no perf of ours (its output is under $TMP; other suites may run
-# perf at the same time) and none of the programs in the array TARGETS left
-# running.
+# own_perfs [DIR]: the pids of our perf record processes, with their command
+# lines (pgrep -a): perf runs in its recording directory, under DIR (default
+# $TMP; other suites may run perf at the same time).
+own_perfs() {
+	local p
+	for p in $(pgrep -f "^[^ ]*perf record "); do
+		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in
+		"${1:-$TMP}" | "${1:-$TMP}"/*) echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" ;;
+		esac
+	done
+}
+
+# no_procs: no perf of ours (own_perfs) and none of the programs in the
+# array TARGETS left running.
 no_procs() {
 	local p
-	pgrep -f "perf record -o $TMP" >/dev/null && return 1
+	[ -n "$(own_perfs)" ] && return 1
 	for p in "${TARGETS[@]}"; do
 		pgrep -f "^$p" >/dev/null && return 1
 	done

@@ -347,7 +347,7 @@ t_recorder_killed() {
 	done
 	if ! no_procs; then
 		fail recorder_killed "left after SIGKILL of the recorder:" \
-			"$(pgrep -af "^$PROG") $(pgrep -af "perf record -o $TMP")"
+			"$(pgrep -af "^$PROG") $(own_perfs)"
 	elif [ "$(json_str "$REC_DIR/record.json" end)" != none ]; then
 		fail recorder_killed "record.json: end '$(json_str "$REC_DIR/record.json" end)', not none"
 	elif ! ls "$REC_DIR"/perf.data.* >/dev/null 2>&1; then
@@ -499,7 +499,7 @@ t_perf_killed() {
 		fail perf_killed "the recorder did not start"
 		return
 	fi
-	perf=$(pgrep -f "perf record -o $REC_DIR")
+	perf=$(own_perfs "$REC_DIR" | cut -d ' ' -f 1)
 	kill -9 $perf
 	wait "$REC_PID"
 	rc=$?
@@ -1183,5 +1183,5 @@ start_not_missed start_not_missed_without_control --perf "$TMP/perf-5.4"
 if no_procs; then
 	ok no_leftovers
 else
-	fail no_leftovers "left: $(pgrep -af "perf record -o $TMP") $(pgrep -af "^$PROG")"
+	fail no_leftovers "left: $(own_perfs) $(pgrep -af "^$PROG")"
 fi

@@ -560,7 +560,7 @@ static void reader_invalid_strings(void)
 	if (load(save("nl.fxt", false), &t))
 		return;
 	if (!fxt_trace_slices(&t))
-		CHECK(has_problem(&t, "two?lines"));
+		CHECK(has_problem(&t, "two\\x0alines"));
 	for (size_t i = 0; i < t.nproblems; i++)
 		CHECK(!strchr(t.problems[i], '\n'));
 	/* and every view shows it on one line, escaped (escape.h) */

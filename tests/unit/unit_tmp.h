@@ -47,7 +47,7 @@ static inline bool unit_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* The number of output temporaries (common/outpath.c: ".st-*.tmp") in the
+/* The number of named output temporaries (common/outpath.c: ".snaptrace-*.tmp") in the
  * scratch directory. */
 static inline int unit_temps(void)
 {
@@ -58,7 +58,7 @@ static inline int unit_temps(void)
 	if (!d)
 		return -1;
 	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, ".st-", 4);
+		n += !strncmp(e->d_name, ".snaptrace-", 11);
 	closedir(d);
 	return n;
 }

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * inpath: opening a file to read it, knowing what it is before anything
+ * reads it or waits on it (docs/design.md "Threat model"). The name is
+ * looked up once (O_PATH: a FIFO is not waited on, a device not opened);
+ * what it names is checked; only then is it opened to read, through
+ * /proc/self/fd, so the checked file is the one read. Every later use goes
+ * through the descriptor, or through "/proc/self/fd/N" (inpath_proc()) for
+ * code and programs that take a path: a name swapped meanwhile changes
+ * nothing.
+ */
+#ifndef SNAPTRACE_INPATH_H
+#define SNAPTRACE_INPATH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum {
+	INPATH_STREAM = 1,    /* a FIFO or a character device is taken too (a user's own
+			       * input: "<(...)", /dev/stdin), opened to wait for data as
+			       * an ordinary open would; else only a regular file */
+	INPATH_NOFOLLOW = 2,  /* a symbolic link (the last name) is refused, not followed */
+	INPATH_OWNED = 4,     /* a file of a directory someone else may fill (DIRFD): a
+			       * hard link (more than one name) to another user's file
+			       * than the directory's owner's is refused */
+	INPATH_INHERIT = 8,   /* not close-on-exec: the programs started while it is open
+			       * (perf) reach it as inpath_proc() */
+};
+
+/*
+ * Opens PATH, relative to directory DIRFD (AT_FDCWD: the current one), to
+ * read as FLAGS allow. Returns the descriptor (blocking reads); or a
+ * negative errno with WHY (SIZE bytes) a phrase without the path: "a FIFO,
+ * expected a regular file", "a symbolic link, not followed here", "a hard
+ * link to a file of uid 0, not of the directory's owner", strerror() (-ENOENT
+ * when there is nothing).
+ */
+int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t size);
+
+/* What MODE's file is, for a message: "a FIFO", "a character device",
+ * "a block device", "a socket", "a directory", "a symbolic link", "a
+ * regular file". */
+const char *inpath_kind(mode_t mode);
+
+/* "/proc/self/fd/FD" into BUF (SIZE >= 32 bytes); returns BUF. */
+const char *inpath_proc(int fd, char *buf, size_t size);
+
+#endif
