@@ -1,0 +1,581 @@
+#!/usr/bin/env bash
+# Safe as root (issue 23; docs/design.md "Threat model"): each test plays a
+# second, unprivileged user (uid 65534, "nobody", through setpriv: no user
+# is created) who prepares a trap in a shared place, then runs the tools
+# as root into it. A decoy root file keeps its contents and inode; the tool
+# either works into a safe place or refuses with one line naming the path
+# and the rule; no control character or invalid UTF-8 from the attacker's
+# names reaches the terminal; nothing blocks.
+#   out-link-shared   -o the attacker's symlink in a sticky world-writable
+#                     directory (to the decoy): refused, exit 2
+#   out-link-dangling -o the attacker's dangling symlink (to a root-only
+#                     directory): refused, nothing created there
+#   out-link-own-dir  -o the attacker's symlink in the attacker's own
+#                     directory (which fs.protected_symlinks would follow):
+#                     refused
+#   out-dir-link      -o through the attacker's symlink to a root-only
+#                     directory: refused, nothing created there
+#   out-fifo-other    -o the attacker's FIFO, with the attacker reading it:
+#                     refused, the attacker reads nothing
+#   out-temp-squat    the attacker creates a thousand temporaries of the
+#                     names the converter would have used: it converts
+#   rec-dir-other     snaptrace-record -o the attacker's directory holding a
+#                     dangling record.json link: refused, nothing created
+#   rec-json-swapped  -o the attacker's empty directory whose record.json
+#                     the attacker swaps for a link to the decoy while
+#                     recording: refused at once, the decoy intact
+#   rec-dir-link      -o the attacker's symlink to a root-only directory:
+#                     refused, nothing recorded there
+#   rec-default-name  the default ./snaptrace-DATE in a world-writable
+#                     directory where the attacker made the next seconds'
+#                     names: refused
+#   rec-dir-shared    -o a directory root owns that others may write:
+#                     refused
+#   in-snapshot-link  the attacker's recording lists a symlink to a root-only
+#                     file: left out and named, the file's text never shown
+#   in-snapshot-fifo  ... lists a FIFO: left out at once
+#   in-json-fifo      its record.json is a FIFO: one line, exit 1, at once
+#   in-hardlink       its snapshot is a hard link to a root file (a host with
+#                     fs.protected_hardlinks=0; made by root here): left out
+#   in-killed-link    a killed recorder's directory (no snapshot listed) with
+#                     a perf.data symlink: left out
+#   esc-stats         the attacker's trace names a function and a thread with
+#                     escape sequences and a bidi override: stats' text, CSV
+#                     and JSON show them escaped (the JSON parses)
+#   esc-dump          --dump of that trace: escaped
+#   esc-convert       converting the attacker's text and recording (comm with
+#                     escapes): every message escaped
+#   esc-symbols       snaptrace symbols on the attacker's binary whose symbol
+#                     holds escapes: escaped
+#   esc-picker        snaptrace attach's picker lists the attacker's process
+#                     whose command line holds escapes: escaped
+#   hang-symbols-fifo snaptrace symbols on the attacker's FIFO: an error, at once
+#   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
+#                     converts at once (source lines looked up)
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
+out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
+in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+esc-convert esc-symbols esc-picker hang-symbols-fifo hang-dso-fifo"
+need_convert rootsafe
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	for n in $NAMES; do
+		skip "$n" "requires second_user: only root can act as a second, unprivileged user here (setpriv to uid 65534)"
+	done
+	exit 0
+fi
+
+AUID=65534
+AGID=65534
+# the second user's command prefix (a function would hide a background pid)
+ATTACKER=(setpriv --reuid="$AUID" --regid="$AGID" --clear-groups)
+STATS="$SNAPTRACE_BIN/snaptrace-stats"
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+IN="$SNAPTRACE_TOP/tests/cases/call-return/input.txt"
+EXPECTED="$SNAPTRACE_TOP/tests/cases/call-return/expected.txt"
+ESC=$(printf '\033')
+BEL=$(printf '\007')
+RLO=$(printf '\342\200\256')   # U+202E RIGHT-TO-LEFT OVERRIDE
+
+# as_attacker CMD...: runs CMD as the second user (no groups, no capabilities).
+as_attacker() {
+	"${ATTACKER[@]}" "$@"
+}
+
+# The places: $TMP is only traversable by others; SHARED is like /tmp, HOME_A
+# a directory of the attacker's own, ROOTONLY one only root may write.
+chmod 711 "$TMP"
+SHARED="$TMP/shared"
+HOME_A="$TMP/home"
+ROOTONLY="$TMP/rootonly"
+mkdir -m 1777 "$SHARED"
+mkdir -m 755 "$HOME_A"
+chown "$AUID:$AGID" "$HOME_A"
+mkdir -m 755 "$ROOTONLY"
+cp "$IN" "$HOME_A/in.txt"
+chmod 644 "$HOME_A/in.txt"
+DECOY="$TMP/decoy"
+printf 'root decoy %s\n' "$RANDOM$RANDOM" >"$DECOY"
+chmod 600 "$DECOY"
+DECOY_TEXT=$(cat "$DECOY")
+DECOY_INO=$(stat -c %i "$DECOY")
+SECRET="$TMP/secret"
+printf 'SECRET-%s: a root-only file\n' "$RANDOM$RANDOM" >"$SECRET"
+chmod 600 "$SECRET"
+SECRET_WORD=$(cut -d: -f1 "$SECRET")
+
+# decoy_intact NAME: the decoy has its contents and inode; returns 1 after a FAIL.
+decoy_intact() {
+	if [ "$(stat -c %i "$DECOY")" != "$DECOY_INO" ] || [ "$(cat "$DECOY")" != "$DECOY_TEXT" ]; then
+		fail "$1" "the decoy root file changed: $(head -c 80 "$DECOY" | tr -c '[:print:]' '?')"
+		return 1
+	fi
+}
+
+# clean_text NAME FILE: FILE holds no control character but newlines and
+# tabs (the separators of the tools' own formats), and is UTF-8; returns 1
+# after a FAIL.
+clean_text() {
+	if LC_ALL=C tr -d '\n\t' <"$2" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+		fail "$1" "a control character reached the output: $(LC_ALL=C cat -v "$2" | grep -m1 '\^' | cut -c 1-200)"
+		return 1
+	fi
+	if ! iconv -f UTF-8 -t UTF-8 "$2" >/dev/null 2>&1; then
+		fail "$1" "invalid UTF-8 reached the output: $(LC_ALL=C cat -v "$2" | head -c 200)"
+		return 1
+	fi
+	if grep -q "$RLO" "$2"; then
+		fail "$1" "a bidi override reached the output"
+		return 1
+	fi
+}
+
+# refused RC NAME STATUS PATTERN ERR: the exit status RC is STATUS, ERR one
+# line matching PATTERN (the path and the rule); returns 1 after a FAIL.
+refused() {
+	local rc=$1 name=$2 want=$3 pat=$4 err=$5
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, expected $want: $(first_lines "$err")"
+	elif [ "$(wc -l <"$err")" -ne 1 ] || ! grep -Eq -- "$pat" "$err"; then
+		fail "$name" "expected one line matching /$pat/: $(first_lines "$err")"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# blocked RC: whether exit status RC is timeout's (the command blocked).
+blocked() {
+	[ "$1" -eq 124 ] || [ "$1" -eq 137 ]
+}
+
+# convert_to NAME OUT: root converts the call-return text to OUT (stderr in
+# $TMP/NAME.err); returns the converter's status.
+convert_to() {
+	timeout -k 5 30 "$CONVERT" -q "$IN" -o "$2" 2>"$TMP/$1.err"
+}
+
+out_link_shared() {
+	as_attacker ln -s "$DECOY" "$SHARED/trace.fxt"
+	convert_to out-link-shared "$SHARED/trace.fxt"
+	refused $? out-link-shared 2 "$SHARED/trace.fxt: .*not following the symbolic link trace.fxt, another user's \(uid $AUID\)" \
+		"$TMP/out-link-shared.err" && decoy_intact out-link-shared &&
+		[ -L "$SHARED/trace.fxt" ] && ok out-link-shared
+}
+
+out_link_dangling() {
+	as_attacker ln -s "$ROOTONLY/planted.fxt" "$SHARED/dangling.fxt"
+	convert_to out-link-dangling "$SHARED/dangling.fxt"
+	if refused $? out-link-dangling 2 "dangling.fxt: .*not following the symbolic link" \
+		"$TMP/out-link-dangling.err"; then
+		if [ -e "$ROOTONLY/planted.fxt" ]; then
+			fail out-link-dangling "root created the file the link names"
+		else
+			ok out-link-dangling
+		fi
+	fi
+}
+
+out_link_own_dir() {
+	as_attacker ln -s "$DECOY" "$HOME_A/trace.fxt.gz"
+	convert_to out-link-own-dir "$HOME_A/trace.fxt.gz"
+	refused $? out-link-own-dir 2 "not following the symbolic link trace.fxt.gz, another user's" \
+		"$TMP/out-link-own-dir.err" && decoy_intact out-link-own-dir && ok out-link-own-dir
+}
+
+out_dir_link() {
+	as_attacker ln -s "$ROOTONLY" "$SHARED/d"
+	convert_to out-dir-link "$SHARED/d/out.fxt"
+	if refused $? out-dir-link 2 "$SHARED/d/out.fxt: .*not following the symbolic link d," \
+		"$TMP/out-dir-link.err"; then
+		if [ -n "$(ls -A "$ROOTONLY")" ]; then
+			fail out-dir-link "root wrote into the directory the link names: $(ls -A "$ROOTONLY")"
+		else
+			ok out-dir-link
+		fi
+	fi
+}
+
+out_fifo_other() {
+	local reader
+	as_attacker mkfifo "$SHARED/t.fxt"
+	"${ATTACKER[@]}" sh -c "exec cat '$SHARED/t.fxt' >'$HOME_A/stolen'" &
+	reader=$!
+	convert_to out-fifo-other "$SHARED/t.fxt"
+	local rc=$?
+	kill "$reader" 2>/dev/null
+	wait "$reader" 2>/dev/null
+	if refused "$rc" out-fifo-other 2 "t.fxt: .*a FIFO of uid $AUID, not yours or root's" \
+		"$TMP/out-fifo-other.err"; then
+		if [ -s "$HOME_A/stolen" ]; then
+			fail out-fifo-other "the attacker read $(stat -c %s "$HOME_A/stolen") bytes of root's trace"
+		else
+			ok out-fifo-other
+		fi
+	fi
+}
+
+# The names the converter's temporaries once had (".st-PID-N.tmp") are all
+# taken before it starts (its pid is known here: the subshell execs it).
+out_temp_squat() {
+	local d="$SHARED/squat" rc
+	mkdir -m 1777 "$d"
+	(
+		as_attacker sh -c 'for n in $(seq 0 999); do : >"$1/.st-$2-$n.tmp"; done' sh "$d" "$BASHPID"
+		exec "$CONVERT" -q "$IN" -o "$d/t.fxt"	# the pid the names hold
+	) 2>"$TMP/out-temp-squat.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail out-temp-squat "exit $rc: $(first_lines "$TMP/out-temp-squat.err")"
+	elif ! "$CONVERT" --dump=slices "$d/t.fxt" >"$TMP/out-temp-squat.slices" 2>&1 ||
+		! slices_match "$TMP/out-temp-squat.slices" "$EXPECTED" >/dev/null; then
+		fail out-temp-squat "the trace does not read back: $(first_lines "$TMP/out-temp-squat.slices")"
+	elif [ "$(find "$d" -name '.st-*' -user "$AUID" | wc -l)" -ne 1000 ]; then
+		fail out-temp-squat "the attacker's files were touched"
+	else
+		ok out-temp-squat
+	fi
+}
+
+# record NAME ARGS...: root records `sleep 0.3` (no trigger) with ARGS;
+# returns its status, stderr in $TMP/NAME.err.
+record() {
+	local name=$1
+	shift
+	timeout -k 5 60 "$RECORD" "$@" --trigger none -- sleep 0.3 >/dev/null 2>"$TMP/$name.err"
+}
+
+rec_dir_other() {
+	local d="$SHARED/rec"
+	as_attacker mkdir -m 777 "$d"
+	as_attacker ln -s "$ROOTONLY/record.json" "$d/record.json"
+	record rec-dir-other -o "$d"
+	if refused $? rec-dir-other 1 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
+		"$TMP/rec-dir-other.err"; then
+		if [ -n "$(ls -A "$ROOTONLY")" ]; then
+			fail rec-dir-other "root wrote where the attacker's link points: $(ls -A "$ROOTONLY")"
+		else
+			ok rec-dir-other
+		fi
+	fi
+}
+
+# The attacker replaces record.json by a link to the decoy, again and
+# again, while root records into the attacker's directory.
+rec_json_swapped() {
+	local d="$SHARED/rec2" swapper rc
+	as_attacker mkdir -m 777 "$d"
+	"${ATTACKER[@]}" sh -c 'while :; do rm -f "$1/record.json"; ln -s "$2" "$1/record.json"; done' \
+		sh "$d" "$DECOY" 2>/dev/null &
+	swapper=$!
+	record rec-json-swapped -o "$d"
+	rc=$?
+	kill "$swapper" 2>/dev/null
+	wait "$swapper" 2>/dev/null
+	refused "$rc" rec-json-swapped 1 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
+		decoy_intact rec-json-swapped && ok rec-json-swapped
+}
+
+rec_dir_link() {
+	local empty="$ROOTONLY/empty"
+	mkdir -m 755 "$empty"
+	as_attacker ln -s "$empty" "$SHARED/recdir"
+	record rec-dir-link -o "$SHARED/recdir"
+	if refused $? rec-dir-link 1 "$SHARED/recdir: .*not following the symbolic link recdir" \
+		"$TMP/rec-dir-link.err"; then
+		if [ -n "$(ls -A "$empty")" ]; then
+			fail rec-dir-link "root recorded into the directory the link names: $(ls -A "$empty")"
+		else
+			ok rec-dir-link
+		fi
+	fi
+	rmdir "$empty"
+}
+
+# The attacker makes the default directory names of the next seconds, each
+# with a record.json link to where root would then write.
+rec_default_name() {
+	local d="$SHARED/cwd" t
+	mkdir -m 1777 "$d"
+	for t in $(seq 0 5); do
+		as_attacker sh -c 'mkdir -m 777 "$1" && ln -s "$2" "$1/record.json"' sh \
+			"$d/snaptrace-$(date -d "+$t seconds" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
+	done
+	(cd "$d" && record rec-default-name)
+	if refused $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
+		"$TMP/rec-default-name.err"; then
+		if [ -e "$ROOTONLY/default.json" ]; then
+			fail rec-default-name "root wrote where the attacker's link points"
+		else
+			ok rec-default-name
+		fi
+	fi
+}
+
+rec_dir_shared() {
+	local d="$TMP/open-rec"
+	mkdir -m 777 "$d"
+	chmod 777 "$d"
+	record rec-dir-shared -o "$d"
+	if refused $? rec-dir-shared 1 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err"; then
+		if [ -n "$(ls -A "$d")" ]; then
+			fail rec-dir-shared "recorded into it: $(ls -A "$d")"
+		else
+			ok rec-dir-shared
+		fi
+	fi
+}
+
+# attacker_recording DIR FILE: the attacker's recording directory DIR whose
+# record.json lists one snapshot FILE (made by the caller).
+attacker_recording() {
+	as_attacker mkdir -p "$1"
+	as_attacker sh -c 'cat >"$1/record.json"' sh "$1" <<EOF
+{
+  "format": "snaptrace-record 1",
+  "pids": [100],
+  "threads": [{"pid": 100, "tid": 100, "comm": "app${ESC}]0;pwned${BEL}x${RLO}y"}],
+  "trigger": null,
+  "hits": [],
+  "snapshots": [
+    {"file": "$2", "reason": "interrupt", "time_ns": 6000000000, "freeze_ms": 1.0, "ms": 2.0}
+  ],
+  "end": "interrupt", "end_ns": 6000000000
+}
+EOF
+}
+
+# converts_none NAME DIR: root converts the attacker's recording DIR: exit 1
+# at once, DIR/FILE named as left out with WHY, the secret never shown.
+converts_none() {
+	local name=$1 d=$2 why=$3 rc
+	timeout -k 5 20 "$CONVERT" "$d" -o "$TMP/$name.fxt" >/dev/null 2>"$TMP/$name.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail "$name" "the converter blocked"
+	elif [ "$rc" -ne 1 ]; then
+		fail "$name" "exit $rc, expected 1: $(first_lines "$TMP/$name.err")"
+	elif ! grep -q "left out: $why" "$TMP/$name.err"; then
+		fail "$name" "no line 'left out: $why': $(first_lines "$TMP/$name.err")"
+	elif grep -q "$SECRET_WORD" "$TMP/$name.err"; then
+		fail "$name" "the root-only file's text was shown"
+	elif clean_text "$name" "$TMP/$name.err"; then
+		return 0
+	fi
+	return 1
+}
+
+in_snapshot_link() {
+	local d="$HOME_A/rec-link"
+	attacker_recording "$d" perf.data.1
+	as_attacker ln -s "$SECRET" "$d/perf.data.1"
+	converts_none in-snapshot-link "$d" "a symbolic link, not followed here" && ok in-snapshot-link
+}
+
+in_snapshot_fifo() {
+	local d="$HOME_A/rec-fifo"
+	attacker_recording "$d" perf.data.1
+	as_attacker mkfifo "$d/perf.data.1"
+	converts_none in-snapshot-fifo "$d" "a FIFO, expected a regular file" && ok in-snapshot-fifo
+}
+
+in_json_fifo() {
+	local d="$HOME_A/rec-json-fifo" rc
+	as_attacker mkdir "$d"
+	as_attacker mkfifo "$d/record.json"
+	timeout -k 5 20 "$CONVERT" "$d" -o "$TMP/in-json-fifo.fxt" 2>"$TMP/in-json-fifo.err"
+	rc=$?
+	! blocked "$rc" || { fail in-json-fifo "the converter blocked"; return; }
+	refused "$rc" in-json-fifo 1 "$d/record.json: a FIFO, expected a regular file" \
+		"$TMP/in-json-fifo.err" && ok in-json-fifo
+}
+
+in_hardlink() {
+	local d="$HOME_A/rec-hard"
+	attacker_recording "$d" perf.data.1
+	ln "$SECRET" "$d/perf.data.1"	# what the attacker does where fs.protected_hardlinks=0
+	converts_none in-hardlink "$d" "a hard link to a file of uid 0, not of the directory's owner" &&
+		ok in-hardlink
+}
+
+in_killed_link() {
+	local d="$HOME_A/rec-killed"
+	attacker_recording "$d" perf.data.1
+	as_attacker sed -i 's/^  "snapshots": \[/  "snapshots": [],"was": [/; s/"end": "interrupt"/"end": "none"/' \
+		"$d/record.json"
+	as_attacker ln -s "$SECRET" "$d/perf.data"
+	converts_none in-killed-link "$d" "a symbolic link" && ok in-killed-link
+}
+
+# The attacker's trace: a thread and a function named with escape sequences,
+# a bell, a bidi override.
+EVIL_TRACE="$HOME_A/evil.fxt"
+make_evil_trace() {
+	local comm="ap${ESC}]0;pwned${BEL}p" fn="ev${ESC}[2J${RLO}il"
+	{
+		printf '%16s %6s/%-6s %s:          1  branches:u:   %-8s %16s %s (/opt/app) => %16s %s (/opt/app)\n' \
+			"$comm" 300 300 5.000000100 call 401010 main+0x10 402000 "$fn+0x0"
+		printf '%16s %6s/%-6s %s:          1  branches:u:   %-8s %16s %s (/opt/app) => %16s %s (/opt/app)\n' \
+			"$comm" 300 300 5.000000300 return 402010 "$fn+0x10" 401015 main+0x15
+	} | as_attacker sh -c 'cat >"$1"' sh "$HOME_A/evil.txt"
+	as_attacker "$CONVERT" -q "$HOME_A/evil.txt" -o "$EVIL_TRACE" 2>/dev/null
+}
+
+esc_stats() {
+	local f all=0
+	for f in table csv json; do
+		if ! "$STATS" --by-thread --format "$f" "$EVIL_TRACE" >"$TMP/esc-stats.$f" 2>"$TMP/esc-stats.$f.err"; then
+			fail esc-stats "--format $f: exit $?: $(first_lines "$TMP/esc-stats.$f.err")"
+			return
+		fi
+		cat "$TMP/esc-stats.$f.err" >>"$TMP/esc-stats.$f"
+		clean_text esc-stats "$TMP/esc-stats.$f" || return
+		[ "$f" = json ] || grep -qF 'ev\x1b[2J\xe2\x80\xaeil' "$TMP/esc-stats.$f" || all=1
+	done
+	if ! jq -e '.rows[] | select(.function == "ev\u001b[2J\u202eil")' "$TMP/esc-stats.json" >/dev/null 2>&1 &&
+		! jq -e '..|strings|select(test("ev\u001b\\[2J\u202eil"))' "$TMP/esc-stats.json" >/dev/null 2>&1; then
+		fail esc-stats "the JSON does not read back the function's name: $(head -c 300 "$TMP/esc-stats.json")"
+	elif [ "$all" -ne 0 ]; then
+		fail esc-stats "a table does not show the name escaped: $(first_lines "$TMP/esc-stats.table")"
+	else
+		ok esc-stats
+	fi
+}
+
+esc_dump() {
+	if ! "$CONVERT" --dump "$EVIL_TRACE" >"$TMP/esc-dump.out" 2>&1; then
+		fail esc-dump "exit $?: $(first_lines "$TMP/esc-dump.out")"
+	elif clean_text esc-dump "$TMP/esc-dump.out"; then
+		if grep -qF 'ap\x1b]0;pwned\x07p' "$TMP/esc-dump.out"; then
+			ok esc-dump
+		else
+			fail esc-dump "the thread's name is not shown escaped"
+		fi
+	fi
+}
+
+esc_convert() {
+	local d="$HOME_A/rec-names"
+	attacker_recording "$d" perf.data.1
+	as_attacker sh -c 'sed "s/ app / ap\x1bc /; 3s/^/bad line \x1b[31m\xff\n/" "$1" >"$2/perf.data.1"' \
+		sh "$HOME_A/in.txt" "$d"
+	if ! timeout -k 5 20 "$CONVERT" "$d" -o "$TMP/esc-convert.fxt" >/dev/null 2>"$TMP/esc-convert.err"; then
+		fail esc-convert "exit $?: $(first_lines "$TMP/esc-convert.err")"
+	elif clean_text esc-convert "$TMP/esc-convert.err"; then
+		if grep -qF 'ap\x1bc [100]' "$TMP/esc-convert.err" &&
+			grep -qF 'bad line \x1b[31m\xff' "$TMP/esc-convert.err"; then
+			ok esc-convert
+		else
+			fail esc-convert "the names are not shown escaped: $(first_lines "$TMP/esc-convert.err")"
+		fi
+	fi
+}
+
+esc_symbols() {
+	local bin="$HOME_A/evilsym"
+	if ! printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' |
+		cc -x c -o "$TMP/evilsym" - 2>"$TMP/esc-symbols.err" ||
+		! objcopy --redefine-sym "f=zz${ESC}]0;pwned${BEL}" "$TMP/evilsym" "$TMP/evilsym.out" 2>>"$TMP/esc-symbols.err"; then
+		skip esc-symbols "cannot build a binary with such a symbol (cc, objcopy): $(first_lines "$TMP/esc-symbols.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/evilsym.out"
+	if ! timeout -k 5 20 "$FRONT" symbols "$bin" >"$TMP/esc-symbols.out" 2>&1; then
+		fail esc-symbols "exit $?: $(first_lines "$TMP/esc-symbols.out")"
+	elif clean_text esc-symbols "$TMP/esc-symbols.out"; then
+		if grep -qF 'zz\x1b]0;pwned\x07' "$TMP/esc-symbols.out"; then
+			ok esc-symbols
+		else
+			fail esc-symbols "the symbol is not shown escaped: $(first_lines "$TMP/esc-symbols.out")"
+		fi
+	fi
+}
+
+# snaptrace attach without -p on a terminal (script(1)'s): the list narrowed
+# to the attacker's process by typing its marker, then an empty answer.
+esc_picker() {
+	local victim out="$TMP/esc-picker.out" marker="evil$RANDOM"
+	command -v script >/dev/null || { skip esc-picker "script(1) not installed (util-linux)"; return; }
+	if command -v fzf >/dev/null; then
+		skip esc-picker "fzf is installed: the picker runs it, and it draws with escapes of its own"
+		return
+	fi
+	"${ATTACKER[@]}" bash -c "exec -a '$marker${ESC}]0;pwned${BEL}${RLO}' sleep 60" &
+	victim=$!
+	sleep 0.3
+	{ sleep 1; echo "$marker"; sleep 1; echo; } |
+		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
+	kill "$victim" 2>/dev/null
+	wait "$victim" 2>/dev/null
+	# a terminal echoes what is typed (CR LF): only the program's bytes matter
+	tr -d '\r' <"$out" >"$out.lf"
+	if ! grep -q "$marker" "$out.lf"; then
+		fail esc-picker "the picker did not list the process: $(first_lines "$out.lf")"
+	elif clean_text esc-picker "$out.lf"; then
+		if grep -qF "$marker"'\x1b]0;pwned\x07\xe2\x80\xae' "$out.lf"; then
+			ok esc-picker
+		else
+			fail esc-picker "the command line is not shown escaped: $(grep "$marker" "$out.lf" | head -n 1)"
+		fi
+	fi
+}
+
+hang_symbols_fifo() {
+	local rc
+	as_attacker mkfifo "$SHARED/prog"
+	timeout -k 5 20 "$FRONT" symbols "$SHARED/prog" >/dev/null 2>"$TMP/hang-symbols-fifo.err"
+	rc=$?
+	! blocked "$rc" || { fail hang-symbols-fifo "snaptrace symbols blocked"; return; }
+	refused "$rc" hang-symbols-fifo 1 "$SHARED/prog: .*not an ELF file" "$TMP/hang-symbols-fifo.err" &&
+		ok hang-symbols-fifo
+}
+
+hang_dso_fifo() {
+	local rc
+	as_attacker mkfifo "$SHARED/lib.so"
+	sed "s|(/opt/app)|($SHARED/lib.so)|g" "$IN" >"$TMP/dso.txt"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/dso.txt" -o "$TMP/hang-dso-fifo.fxt" 2>"$TMP/hang-dso-fifo.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail hang-dso-fifo "the converter blocked on the FIFO"
+	elif [ "$rc" -ne 0 ]; then
+		fail hang-dso-fifo "exit $rc: $(first_lines "$TMP/hang-dso-fifo.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/hang-dso-fifo.fxt" >"$TMP/hang-dso-fifo.slices" 2>&1 ||
+		! slices_match "$TMP/hang-dso-fifo.slices" "$EXPECTED" >/dev/null; then
+		fail hang-dso-fifo "wrong trace: $(first_lines "$TMP/hang-dso-fifo.slices")"
+	else
+		ok hang-dso-fifo
+	fi
+}
+
+make_evil_trace
+out_link_shared
+out_link_dangling
+out_link_own_dir
+out_dir_link
+out_fifo_other
+out_temp_squat
+if command -v perf >/dev/null && [ -x "$RECORD" ]; then
+	rec_dir_other
+	rec_json_swapped
+	rec_dir_link
+	rec_default_name
+	rec_dir_shared
+else
+	for n in rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared; do
+		skip "$n" "perf not installed, or snaptrace-record not built"
+	done
+fi
+in_snapshot_link
+in_snapshot_fifo
+in_json_fifo
+in_hardlink
+in_killed_link
+esc_stats
+esc_dump
+esc_convert
+esc_symbols
+esc_picker
+hang_symbols_fifo
+hang_dso_fifo
