@@ -187,11 +187,26 @@ static int convert(struct rec_frontend *fe, int sigfd)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* Whether DIR still names the recording directory open as FD (the
+ * converter reads it by name: a -d DIR in another user's directory may have
+ * been renamed and replaced meanwhile). */
+static bool still_there(const char *dir, int fd)
+{
+	struct stat a, b;
+
+	return !stat(dir, &a) && !fstat(fd, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, int status,
 			int sigfd)
 {
 	int n = has_data(s), conv = 0, finished;
 
+	if (n > 0 && !still_there(fe->dir, s->outdir_fd)) {
+		diag_error("%s: no longer the recording directory (renamed or replaced while "
+			   "recording): not converted", fe->dir);
+		return EXIT_RUNTIME;
+	}
 	if (n > 0)
 		conv = convert(fe, sigfd);
 	if (n <= 0) {

@@ -31,6 +31,9 @@
 #                     names: refused
 #   rec-dir-shared    -o a directory root owns that others may write:
 #                     refused
+#   rec-dir-replaced  snaptrace run -d into the attacker's directory, which
+#                     the attacker renames and replaces by a fake recording
+#                     while root records: the fake is not converted
 #   in-snapshot-link  the attacker's recording lists a symlink to a root-only
 #                     file: left out and named, the file's text never shown
 #   in-snapshot-fifo  ... lists a FIFO: left out at once
@@ -56,7 +59,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker hang-symbols-fifo hang-dso-fifo"
 need_convert rootsafe
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
@@ -327,6 +330,29 @@ rec_dir_shared() {
 	fi
 }
 
+rec_dir_replaced() {
+	local d="$HOME_A/run-rec" swapper rc
+	"${ATTACKER[@]}" sh -c 'until [ -d "$1" ]; do sleep 0.01; done; sleep 0.3
+		mv "$1" "$1.moved" && mkdir "$1" &&
+		sed "s/ [a-z_]*+0x/ FAKE+0x/g" "$2" >"$1/perf.data" &&
+		printf "{\"format\": \"snaptrace-record 1\", \"pids\": [100], \"threads\": [], \"trigger\": null, \"hits\": [], \"snapshots\": [], \"end\": \"none\", \"end_ns\": null}\n" >"$1/record.json"' \
+		sh "$d" "$HOME_A/in.txt" &
+	swapper=$!
+	timeout -k 5 60 "$FRONT" run -q -d "$d" -o "$TMP/rec-dir-replaced.fxt" --trigger none -- sleep 1.5 \
+		>/dev/null 2>"$TMP/rec-dir-replaced.err"
+	rc=$?
+	wait "$swapper" 2>/dev/null
+	if [ ! -d "$d.moved" ]; then
+		fail rec-dir-replaced "the attacker's swap did not happen: $(first_lines "$TMP/rec-dir-replaced.err")"
+	elif [ -e "$TMP/rec-dir-replaced.fxt" ] &&
+		"$CONVERT" --dump=slices "$TMP/rec-dir-replaced.fxt" 2>/dev/null | grep -q FAKE; then
+		fail rec-dir-replaced "root's trace is the attacker's fake recording"
+	elif refused "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
+		"$TMP/rec-dir-replaced.err"; then
+		ok rec-dir-replaced
+	fi
+}
+
 # attacker_recording DIR FILE: the attacker's recording directory DIR whose
 # record.json lists one snapshot FILE (made by the caller).
 attacker_recording() {
@@ -562,8 +588,10 @@ if command -v perf >/dev/null && [ -x "$RECORD" ]; then
 	rec_dir_link
 	rec_default_name
 	rec_dir_shared
+	rec_dir_replaced
 else
-	for n in rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared; do
+	for n in rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared \
+		rec-dir-replaced; do
 		skip "$n" "perf not installed, or snaptrace-record not built"
 	done
 fi
