@@ -247,17 +247,21 @@ static int write_report(int fd, const struct rec_session *s)
 	return err;
 }
 
+/* Creates record.json into S->report_fd unless it is open. Returns 0 or a negative errno. */
+static int report_file(struct rec_session *s)
+{
+	int fd = s->report_fd >= 0 ? s->report_fd : outpath_create_at(s->outdir_fd, REPORT_NAME);
+
+	s->report_fd = fd < 0 ? -1 : fd;
+	return fd < 0 ? fd : 0;
+}
+
 int rec_report_reserve(struct rec_session *s)
 {
-	int err;
+	int err = report_file(s);
 
-	s->report_fd = outpath_create_at(s->outdir_fd, REPORT_NAME);
-	if (s->report_fd < 0) {
-		err = s->report_fd;
-		s->report_fd = -1;
-		return err;
-	}
-	err = write_report(s->report_fd, s);
+	if (!err)
+		err = write_report(s->report_fd, s);
 	if (err)
 		return err;
 	/* blocks past the end: the file stays this report until the final one */
@@ -276,16 +280,10 @@ void rec_report_unreserve(struct rec_session *s)
 
 int rec_report_write(struct rec_session *s)
 {
-	int err;
+	int err = report_file(s);
 
-	if (s->report_fd < 0) {
-		s->report_fd = outpath_create_at(s->outdir_fd, REPORT_NAME);
-		if (s->report_fd < 0) {
-			err = s->report_fd;
-			s->report_fd = -1;
-			return err;
-		}
-	}
+	if (err)
+		return err;
 	err = write_report(s->report_fd, s);
 	if (close(s->report_fd) && !err)
 		err = -errno;

@@ -116,6 +116,15 @@ decoy_intact() {
 	fi
 }
 
+# untouched NAME DIR: DIR, which only root may write, is still empty;
+# returns 1 after a FAIL.
+untouched() {
+	if [ -n "$(ls -A "$2")" ]; then
+		fail "$1" "root wrote into $2: $(ls -A "$2" | tr '\n' ' ')"
+		return 1
+	fi
+}
+
 # clean_text NAME FILE: FILE holds no control character but newlines and
 # tabs (the separators of the tools' own formats), and is UTF-8; returns 1
 # after a FAIL.
@@ -170,14 +179,9 @@ out_link_shared() {
 out_link_dangling() {
 	as_attacker ln -s "$ROOTONLY/planted.fxt" "$SHARED/dangling.fxt"
 	convert_to out-link-dangling "$SHARED/dangling.fxt"
-	if refused $? out-link-dangling 2 "dangling.fxt: .*not following the symbolic link" \
-		"$TMP/out-link-dangling.err"; then
-		if [ -e "$ROOTONLY/planted.fxt" ]; then
-			fail out-link-dangling "root created the file the link names"
-		else
-			ok out-link-dangling
-		fi
-	fi
+	refused $? out-link-dangling 2 "dangling.fxt: .*not following the symbolic link" \
+		"$TMP/out-link-dangling.err" && untouched out-link-dangling "$ROOTONLY" &&
+		ok out-link-dangling
 }
 
 out_link_own_dir() {
@@ -190,14 +194,8 @@ out_link_own_dir() {
 out_dir_link() {
 	as_attacker ln -s "$ROOTONLY" "$SHARED/d"
 	convert_to out-dir-link "$SHARED/d/out.fxt"
-	if refused $? out-dir-link 2 "$SHARED/d/out.fxt: .*not following the symbolic link d," \
-		"$TMP/out-dir-link.err"; then
-		if [ -n "$(ls -A "$ROOTONLY")" ]; then
-			fail out-dir-link "root wrote into the directory the link names: $(ls -A "$ROOTONLY")"
-		else
-			ok out-dir-link
-		fi
-	fi
+	refused $? out-dir-link 2 "$SHARED/d/out.fxt: .*not following the symbolic link d," \
+		"$TMP/out-dir-link.err" && untouched out-dir-link "$ROOTONLY" && ok out-dir-link
 }
 
 out_fifo_other() {
@@ -254,14 +252,8 @@ rec_dir_other() {
 	as_attacker mkdir -m 777 "$d"
 	as_attacker ln -s "$ROOTONLY/record.json" "$d/record.json"
 	record rec-dir-other -o "$d"
-	if refused $? rec-dir-other 1 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
-		"$TMP/rec-dir-other.err"; then
-		if [ -n "$(ls -A "$ROOTONLY")" ]; then
-			fail rec-dir-other "root wrote where the attacker's link points: $(ls -A "$ROOTONLY")"
-		else
-			ok rec-dir-other
-		fi
-	fi
+	refused $? rec-dir-other 1 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
+		"$TMP/rec-dir-other.err" && untouched rec-dir-other "$ROOTONLY" && ok rec-dir-other
 }
 
 # The attacker replaces record.json by a link to the decoy, again and
@@ -281,19 +273,10 @@ rec_json_swapped() {
 }
 
 rec_dir_link() {
-	local empty="$ROOTONLY/empty"
-	mkdir -m 755 "$empty"
-	as_attacker ln -s "$empty" "$SHARED/recdir"
+	as_attacker ln -s "$ROOTONLY" "$SHARED/recdir"
 	record rec-dir-link -o "$SHARED/recdir"
-	if refused $? rec-dir-link 1 "$SHARED/recdir: .*not following the symbolic link recdir" \
-		"$TMP/rec-dir-link.err"; then
-		if [ -n "$(ls -A "$empty")" ]; then
-			fail rec-dir-link "root recorded into the directory the link names: $(ls -A "$empty")"
-		else
-			ok rec-dir-link
-		fi
-	fi
-	rmdir "$empty"
+	refused $? rec-dir-link 1 "$SHARED/recdir: .*not following the symbolic link recdir" \
+		"$TMP/rec-dir-link.err" && untouched rec-dir-link "$ROOTONLY" && ok rec-dir-link
 }
 
 # The attacker makes the default directory names of the next seconds, each
@@ -306,14 +289,9 @@ rec_default_name() {
 			"$d/snaptrace-$(date -d "+$t seconds" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
 	done
 	(cd "$d" && record rec-default-name)
-	if refused $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
-		"$TMP/rec-default-name.err"; then
-		if [ -e "$ROOTONLY/default.json" ]; then
-			fail rec-default-name "root wrote where the attacker's link points"
-		else
-			ok rec-default-name
-		fi
-	fi
+	refused $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
+		"$TMP/rec-default-name.err" && untouched rec-default-name "$ROOTONLY" &&
+		ok rec-default-name
 }
 
 rec_dir_shared() {
@@ -321,13 +299,8 @@ rec_dir_shared() {
 	mkdir -m 777 "$d"
 	chmod 777 "$d"
 	record rec-dir-shared -o "$d"
-	if refused $? rec-dir-shared 1 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err"; then
-		if [ -n "$(ls -A "$d")" ]; then
-			fail rec-dir-shared "recorded into it: $(ls -A "$d")"
-		else
-			ok rec-dir-shared
-		fi
-	fi
+	refused $? rec-dir-shared 1 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err" &&
+		untouched rec-dir-shared "$d" && ok rec-dir-shared
 }
 
 rec_dir_replaced() {
