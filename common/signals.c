@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "signals.h"
 
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,4 +183,47 @@ bool sig_watched(int sig, unsigned long handler, int trigger)
 {
 	return is_crash_signal(sig) || (trigger > 0 && sig == trigger) ||
 	       (handler == 0 && sig_fatal_by_default(sig));
+}
+
+const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size)
+{
+	char name[SIG_NAME_MAX];
+	const char *code = e->has_code ? sig_code_name(e->sig, e->code) : NULL;
+	size_t n = 0;
+
+#define PUT(...) (n += (size_t)snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, __VA_ARGS__))
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (e->by_stop) {
+		PUT("was stopped with the recording (%s)", sig_name(e->sig, name, sizeof(name)));
+		return buf;
+	}
+	if (e->exited)
+		PUT("exited with status %d", e->status);
+	else if (!e->sig)
+		PUT("ended (its exit status is unknown)");
+	if (!e->sig)
+		return buf;
+	PUT("%s%s", e->exited ? " after handling " : "was killed by ", sig_name(e->sig, name,
+										    sizeof(name)));
+	if (e->cause || code || e->has_addr) {
+		PUT(" (%s", e->cause ? e->cause : code ? code : "");
+		if (e->has_addr)
+			PUT("%saddress 0x%" PRIx64, e->cause || code ? ", " : "", e->addr);
+		PUT(")");
+	}
+	if (e->sender_pid)
+		PUT(" from process %" PRId64 "%s%s%s", e->sender_pid, e->sender_comm ? " (" : "",
+		    e->sender_comm ? e->sender_comm : "", e->sender_comm ? ")" : "");
+	if (e->where)
+		PUT(" in %s", e->where);
+	else if (e->has_ip && !e->sender_pid)
+		PUT(" at ip 0x%" PRIx64, e->ip);
+	if (e->tid)
+		PUT(", thread %" PRId64, e->tid);
+	if (e->core_known && e->core)
+		PUT(", core dumped");
+#undef PUT
+	return buf;
 }

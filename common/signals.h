@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What the kernel does with a signal nobody handles (signal(7)). */
 enum sig_action {
@@ -69,5 +70,35 @@ const char *sig_deliver_filter(int trigger, char *buf, size_t size);
 /* Whether a signal:signal_deliver of SIG with HANDLER (sa_handler; 0: SIG_DFL) passes
  * sig_deliver_filter(TRIGGER): the same rule, for the recorder's own check. */
 bool sig_watched(int sig, unsigned long handler, int trigger);
+
+/* How a process ended, as both programs' summaries say it. */
+struct sig_ending {
+	bool exited;               /* it exited with STATUS */
+	int status;
+	int sig;                   /* the signal that killed it, or (EXITED) the crash
+				    * signal it handled before; 0: none */
+	bool has_code;
+	int code;                  /* its si_code */
+	bool core_known, core;     /* a core was dumped */
+	bool has_addr, has_ip;
+	uint64_t addr, ip;         /* fault address; user ip when it came */
+	const char *cause;         /* what aborted: "assert() failed"...; NULL */
+	const char *where;         /* "boom (crash.c:7)": the function it came in; NULL */
+	int64_t tid;               /* the thread it came to, 0: unknown */
+	int64_t sender_pid;        /* another process that sent it, 0: none */
+	const char *sender_comm;   /* its comm, NULL: unknown */
+	bool by_stop;              /* the recorder's own stop (Ctrl-C) */
+};
+
+/*
+ * E as words after "the program " / "process N ": "exited with status 3",
+ * "was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash.c:7),
+ * thread 1234, core dumped", "was killed by SIGKILL from process 99
+ * (kill)", "was stopped with the recording (SIGINT)", "exited with status 1
+ * after handling SIGSEGV (...) in boom (crash.c:7), thread 1234", "ended
+ * (its exit status is unknown)". Into BUF
+ * (SIZE bytes). Returns BUF.
+ */
+const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size);
 
 #endif

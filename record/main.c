@@ -294,6 +294,25 @@ static void print_slow_calls(const struct rec_session *s)
 			  first->entry_ns, first->time_ns);
 }
 
+/* How each target that ended during the recording ended (the front end's
+ * converter says it with the function and line, from record.json). */
+static void print_endings(const struct rec_session *s)
+{
+	char text[512];
+
+	for (int i = 0; i < s->target.npids; i++) {
+		struct sig_ending e;
+
+		if (!rec_session_ending(s, i, &e))
+			continue;
+		sig_ending_text(&e, text, sizeof(text));
+		if (s->target.launched)
+			diag_info("the program %s", text);
+		else
+			diag_info("process %d %s", (int)s->target.pids[i], text);
+	}
+}
+
 static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
@@ -313,6 +332,7 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	}
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
 		  s->outdir, rec_end_name(s->end));
+	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
 			  rec_end_name(s->snaps[i].reason));
@@ -509,6 +529,9 @@ int main(int argc, char **argv)
 	r = record(&session, o, &h, sigfd, front_end);
 	if (front_end)
 		r = rec_frontend_finish(&fe, &session, r, sigfd);
+	/* run passes the program's status on, once the trace is written */
+	if (front_end && cli.verb == REC_VERB_RUN && r == EXIT_OK)
+		r = rec_session_program_status(&session);
 out:
 	if (sigfd >= 0)
 		close(sigfd);

@@ -978,3 +978,68 @@ out_target:
 	s->pf_cap = 0;
 	return err;
 }
+
+/* The last signal of LOG for process PID that is fatal, or else a crash
+ * signal (or SIGABRT) the program handled, or NULL. */
+static const struct rec_signal_log *ending_signal(const struct rec_session *s, pid_t pid)
+{
+	const struct rec_signal_log *handled = NULL;
+
+	for (int i = 0; i < s->nsignals; i++) {
+		const struct rec_signal_log *l = &s->signals[i];
+
+		if (l->s.pid != pid)
+			continue;
+		if (l->fatal)
+			return l;
+		if (l->s.handled && (sig_is_crash(l->s.sig, l->s.code) || l->s.sig == SIGABRT))
+			handled = l;
+	}
+	return handled;
+}
+
+bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e)
+{
+	const struct rec_exit *x = &s->exits[i];
+	const struct rec_signal_log *l = ending_signal(s, s->target.pids[i]);
+
+	memset(e, 0, sizeof(*e));
+	if (!x->ended)
+		return false;
+	e->exited = x->has_status && WIFEXITED(x->status);
+	e->status = e->exited ? WEXITSTATUS(x->status) : 0;
+	if (x->has_status && WIFSIGNALED(x->status)) {
+		e->sig = WTERMSIG(x->status);
+		e->core_known = true;
+		e->core = WCOREDUMP(x->status);
+	}
+	/* the watch's signal: the one that killed it, or a crash it handled */
+	if (l && (l->fatal ? !e->exited && (!e->sig || e->sig == l->s.sig) : e->exited)) {
+		e->sig = l->s.sig;
+		e->has_code = true;
+		e->code = l->s.code;
+		e->has_addr = l->s.has_addr;
+		e->addr = l->s.addr;
+		e->has_ip = l->s.has_ip;
+		e->ip = l->s.ip;
+		e->tid = l->s.tid;
+		e->sender_pid = l->s.sender_pid;
+		e->sender_comm = l->s.sender_pid && l->s.sender_comm[0] ? l->s.sender_comm : NULL;
+		e->by_stop = l->by_stop;
+	}
+	if (!e->sig && !e->exited)
+		return true;   /* ended; how is unknown */
+	e->by_stop |= s->end == REC_END_INTERRUPT && e->sig == s->stop_signo && !e->exited;
+	return true;
+}
+
+int rec_session_program_status(const struct rec_session *s)
+{
+	struct sig_ending e;
+
+	if (!s->target.launched || !rec_session_ending(s, 0, &e) || e.by_stop)
+		return 0;
+	if (e.exited)
+		return e.status;
+	return e.sig ? 128 + e.sig : 0;
+}

@@ -22,6 +22,7 @@
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
+#include "signals.h"
 #include "sigwatch.h"
 #include "slowcall.h"
 #include "target.h"
@@ -169,6 +170,22 @@ struct rec_session {
  * killed and reaped if still running.
  */
 int rec_session_run(struct rec_session *s);
+
+/*
+ * How target I of S (an index into S->target.pids) ended, into *E: its exit
+ * or the signal that killed it (with the signal's details from the watch),
+ * or the crash signal it handled before it exited. Returns false when it
+ * did not end during the recording.
+ */
+bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e);
+
+/*
+ * The exit status `snaptrace run` passes on for the launched program of S:
+ * its own exit status, or 128 + N when signal N killed it; 0 when the
+ * recording ended it (the trigger, --duration, Ctrl-C) or its end is
+ * unknown.
+ */
+int rec_session_program_status(const struct rec_session *s);
 
 /* The word record.json uses for END ("trigger", "interrupt", ...). */
 const char *rec_end_name(enum rec_end end);
