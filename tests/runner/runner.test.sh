@@ -14,7 +14,7 @@ trap cleanup EXIT
 
 # A copy of the runner in a tree of its own with two suites.
 mkdir -p "$TMP/top/tests/leaky" "$TMP/top/tests/tidy" "$TMP/top/build"
-cp "$SNAPTRACE_TOP/tests/run.sh" "$TMP/top/tests/run.sh"
+cp "$SNAPTRACE_TOP/tests/run.sh" "$SNAPTRACE_TOP/tests/requirements.sh" "$TMP/top/tests/"
 cat >"$TMP/top/tests/leaky/leaky.test.sh" <<'EOS'
 setsid sleep 300 </dev/null >/dev/null 2>&1 &
 echo $! >"$LEAK_PID_FILE"
