@@ -13,6 +13,9 @@
 # it). With KEEP=1 suites keep their scratch directories and say where
 # ("kept DIR"). Ends with the line "N passed, N failed" (", N skipped" when
 # some were) and exits 1 on failure, 2 when a SUITE does not exist.
+# Every suite and unit program starts through $O/test/sigdfl
+# (tests/runner/sigdfl.c): SIGINT, SIGQUIT, SIGTERM and SIGHUP at their
+# default action however the runner was started (nohup, a background job).
 # Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its own) in its environment,
 # which every process it starts inherits (perf, targets, converters): a
 # process still carrying the token after the suite ended is a leftover of
@@ -25,6 +28,11 @@ shift $(( $# > 0 ? 1 : 0 ))
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
+sigdfl="$O/test/sigdfl"
+if [ ! -x "$sigdfl" ]; then
+	echo "tests/run.sh: $sigdfl is not built (make all tests-build)" >&2
+	exit 2
+fi
 
 selected=()
 for s in "$@"; do
@@ -102,7 +110,7 @@ check_survivors() {
 run() {
 	local name=$1 rc token="$$.$RANDOM$RANDOM.$1"
 	shift
-	SNAPTRACE_TEST_RUN=$token "$@" >"$log" 2>&1
+	SNAPTRACE_TEST_RUN=$token "$sigdfl" "$@" >"$log" 2>&1
 	rc=$?
 	check_survivors "$name" "$token" >>"$log" || rc=1
 	local p f s
