@@ -640,7 +640,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		  member_str(&rd, v, "trigger", "symbol", true, &r->trigger_symbol) ||
 		  read_tsc(&rd, v, &r->tsc)))
 		goto out;
-	if (read_pids(&rd, root, r))
+	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||

@@ -105,6 +105,7 @@ struct recording {
 	char *dir;             /* as given, owned */
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
 	char *trigger_symbol;  /* the symbol it resolved to ("" for an address); owned */
+	bool launched;         /* the recorder started the program (else attached) */
 	int64_t *pids;         /* the traced processes, owned */
 	size_t npids;
 	struct recording_tsc tsc;

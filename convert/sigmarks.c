@@ -296,7 +296,7 @@ static unsigned view_args(struct conv *c, const struct signal_view *v, struct fx
 	ARG("handled", .type = FXT_ARG_BOOL, .b = v->handled);
 	if (v->sender_pid)
 		ARG("sender_pid", .type = FXT_ARG_INT64, .i64 = v->sender_pid);
-	if (v->sender_comm)
+	if (v->sender_comm && *v->sender_comm)
 		ARG("sender_comm", .type = FXT_ARG_STRING,
 		    .str = fxt_writer_cstring(c->w, v->sender_comm));
 	if (v->snapshot >= 0)
@@ -412,9 +412,9 @@ static bool ending_of(struct conv *c, const struct recording *r, const struct re
 	e->sig = x->has_signal ? x->sig : 0;
 	e->core_known = x->has_signal;
 	e->core = x->core;
-	if (e->exited ? !handled : fatal && (!e->sig || e->sig == fatal->sig))
-		;
-	else
+	/* the signal's details: the crash it handled before it exited, or the
+	 * signal that killed it */
+	if (e->exited ? !handled : !fatal || (e->sig && e->sig != fatal->sig))
 		return true;
 	view_of_recording(c, e->exited ? handled : fatal, &v);
 	e->sig = v.sig;
@@ -427,7 +427,7 @@ static bool ending_of(struct conv *c, const struct recording *r, const struct re
 	e->cause = v.cause;
 	e->tid = v.tid;
 	e->sender_pid = v.sender_pid;
-	e->sender_comm = v.sender_comm;
+	e->sender_comm = v.sender_comm && *v.sender_comm ? v.sender_comm : NULL;
 	e->by_stop = !e->exited && fatal->by_stop;
 	e->where = where_text(c, &v, &file, &line, where, size);
 	return true;
@@ -445,7 +445,7 @@ void conv_sigmarks_report(struct conv *c, bool print)
 			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where)))
 				continue;
 			sig_ending_text(&e, text, sizeof(text));
-			if (r->nexits == 1)
+			if (r->launched)
 				snprintf(line, sizeof(line), "the program %s", text);
 			else
 				snprintf(line, sizeof(line), "process %" PRId64 " %s", r->exits[i].pid,
