@@ -486,7 +486,8 @@ static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_
 	    member_u64(rd, o, at, "ip", true, &sg->ip) ||
 	    member_u64(rd, o, at, "addr", true, &sg->addr) ||
 	    member_int(rd, o, at, "snapshot", 0, (int64_t)nsnaps - 1, &has, &snap) ||
-	    member(rd, o, at, "sender", json_type_object, true, &sender))
+	    member(rd, o, at, "sender", json_type_object, true, &sender) ||
+	    member_str(rd, o, at, "cause", true, &sg->cause))
 		return 1;
 	sg->snapshot = has ? snap : -1;
 	sg->has_ip = json_object_object_get_ex(o, "ip", &v) && !json_object_is_type(v, json_type_null);
@@ -670,8 +671,10 @@ void recording_free(struct recording *r)
 	}
 	for (size_t i = 0; i < r->nthreads; i++)
 		free(r->threads[i].comm);
-	for (size_t i = 0; i < r->nsignals; i++)
+	for (size_t i = 0; i < r->nsignals; i++) {
 		free(r->signals[i].sender_comm);
+		free(r->signals[i].cause);
+	}
 	free(r->signals);
 	free(r->exits);
 	free(r->hits);

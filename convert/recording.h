@@ -51,6 +51,7 @@ struct recording_signal {
 	bool has_ip, has_addr;
 	uint64_t ip;           /* the user ip when it came */
 	uint64_t addr;         /* the fault address */
+	char *cause;           /* what aborted ("assert() failed"), owned; NULL: unknown */
 	int64_t sender_pid;    /* another process that sent it, 0: none known */
 	char *sender_comm;     /* its comm, owned; NULL: unknown */
 	long snapshot;         /* index into snapshots, -1: none */

@@ -28,8 +28,9 @@
 #define SIGNALS_SEEN_MAX 4096
 
 /* How an abort happened, by the functions on the stack under abort():
- * the first of these found (innermost first) names the cause. A name
- * ending in "::" is a namespace prefix. */
+ * the outermost of these in the run of them (and of abort_carriers[]) that
+ * the chain starts with names the cause (__stack_chk_fail calls
+ * __fortify_fail). A name ending in "::" is a namespace prefix. */
 static const struct abort_path {
 	const char *func;
 	const char *cause;
@@ -62,7 +63,9 @@ static const char *const abort_carriers[] = {
 	"raise", "gsignal", "pthread_kill", "__pthread_kill_implementation",
 	"__pthread_kill_internal", "__libc_message", "__libc_message_impl", "std::process::abort",
 	"std::sys::", "std::rt::", "core::result::unwrap_failed", "core::option::unwrap_failed",
-	"core::option::expect_failed",
+	"core::option::expect_failed", "_int_free", "_int_malloc", "_int_realloc",
+	"_int_memalign", "unlink_chunk", "__libc_free", "__libc_malloc", "__libc_realloc", "free",
+	"malloc", "realloc",
 };
 
 /* Whether symbol NAME (LEN bytes) is ENTRY: the same, or within a
@@ -98,8 +101,7 @@ const char *conv_abort_cause(const struct conv_site *frames, size_t n, size_t *s
 			continue;
 		for (size_t k = 0; k < sizeof(abort_paths) / sizeof(abort_paths[0]); k++)
 			if (name_is(name, len, abort_paths[k].func)) {
-				if (!cause || !strcmp(cause, "abort()"))
-					cause = abort_paths[k].cause;
+				cause = abort_paths[k].cause;   /* the outermost wins */
 				carrier = true;
 				break;
 			}
@@ -110,7 +112,7 @@ const char *conv_abort_cause(const struct conv_site *frames, size_t n, size_t *s
 		else if (cause)
 			break;
 	}
-	*site = cause && last < n ? last : 0;
+	*site = last;
 	return cause;
 }
 
@@ -216,7 +218,10 @@ static void view_frames(struct signal_view *v, const struct conv_signal_seen *s)
 	if (!s || !s->nframes)
 		return;
 	v->cause = v->sig == SIGABRT ? conv_abort_cause(s->frames, s->nframes, &site) : NULL;
-	v->where = &s->frames[site];
+	/* an abort's own functions are not where it came from; an [unknown]
+	 * frame past them (a chain lost in a library without frame pointers)
+	 * names nothing */
+	v->where = site < s->nframes && !s->frames[site].func->unknown ? &s->frames[site] : NULL;
 	v->where_caller = site > 0;
 	if (!v->has_ip) {
 		v->has_ip = true;
@@ -345,6 +350,8 @@ static void view_of_recording(const struct conv *c, const struct recording_signa
 		.snapshot = rs->snapshot,
 	};
 	view_frames(v, s);
+	if (rs->cause)   /* the recorder's probes saw it: better than a chain */
+		v->cause = rs->cause;
 }
 
 /* Whether perf's sample S is one of a recording's signals. */

@@ -503,8 +503,8 @@ void conv_signal_stack(struct conv *c, struct conv_thread *t, size_t i, uint64_t
  * first): "assert() failed", "uncaught C++ exception", "Rust panic", "stack
  * smashing detected", "buffer overflow detected", "glibc malloc check
  * failed", "abort()"; NULL when no frame says. *SITE: the index of the
- * frame it came from (the first outside the abort's own functions), 0 when
- * none. */
+ * frame it came from, the first outside the abort's own functions and the
+ * C library's that carry it out (raise, pthread_kill...); N when none is. */
 const char *conv_abort_cause(const struct conv_site *frames, size_t n, size_t *site);
 
 /* sigmarks.c: "[crash] SIGSEGV" / "[signal] SIGABRT" instants of every

@@ -53,7 +53,9 @@
  *                program's handler ran), "fatal" (it ended the process),
  *                "by_stop" (the recorder's own stop, Ctrl-C on the terminal,
  *                reached the program too), "ip" (user ip when it came),
- *                "addr" (fault address) or null, "sender": {"pid", "tid",
+ *                "addr" (fault address) or null, "cause": what aborted
+ *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
+ *                null, "sender": {"pid", "tid",
  *                "comm"} of another process that sent it, or null,
  *                "snapshot" (index or null)}] one per line: the signals
  *           delivered to the targets that end a process, the crash signals
@@ -208,6 +210,11 @@ static void write_signals(FILE *f, const struct rec_session *s)
 			l->by_stop ? "true" : "false");
 		json_u64_or_null(f, "ip", l->s.has_ip, l->s.ip);
 		json_u64_or_null(f, "addr", l->s.has_addr, l->s.addr);
+		fputs(", \"cause\": ", f);
+		if (l->s.cause)
+			json_str(f, l->s.cause);
+		else
+			fputs("null", f);
 		if (l->s.sender_pid) {
 			fprintf(f, ", \"sender\": {\"pid\": %d, \"tid\": %d, \"comm\": ",
 				(int)l->s.sender_pid, (int)l->s.sender_tid);

@@ -852,8 +852,12 @@ static int open_sigwatch(struct rec_session *s)
 	else
 		snprintf(why, sizeof(why), "%s", needs);
 	s->watch_signals = !err;
-	if (!err)
+	if (!err) {
+		rec_sigwatch_probe_aborts(&s->sig, s->target.launched ? s->exe : s->target.exe,
+					  s->target.launched ? 0 : s->target.pids[0],
+					  s->h->uprobe_type);
 		return 0;
+	}
 	if (s->sig_trigger) {
 		snprintf(s->error, sizeof(s->error), "--trigger %.100s: cannot watch the "
 			 "program's signals: %s", s->loc.spec, why);

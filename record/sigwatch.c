@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <event-parse.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "perfring.h"
+#include "elfsym.h"
 #include "procfs.h"
 #include "signals.h"
 
@@ -28,7 +31,29 @@
 #define SW_RING_PAGES 1        /* signal rings: a sample is ~80 bytes, rare */
 #define SW_FORMAT_MAX 16384    /* a tracepoint's format file */
 
-enum sw_kind { SW_DELIVER, SW_FAULT, SW_GENERATE };
+enum sw_kind { SW_DELIVER, SW_FAULT, SW_GENERATE, SW_ABORT };
+
+/* Functions a program calls only on its way to abort(), and what that says
+ * (the converter's table of the same causes, by the frames of a chain, is
+ * convert/sigmarks.c's abort_paths[]). LIB: the library it is in, when
+ * not in the executable. The first matching probe hit before a SIGABRT
+ * names it; abort alone says "abort()". */
+static const struct abort_probe {
+	const char *lib;
+	const char *symbol;     /* as rec_elf_find() takes it */
+	const char *cause;
+} abort_probes[] = {
+	{ "libc.so.6", "__assert_fail", "assert() failed" },
+	{ "libc.so.6", "__assert_perror_fail", "assert() failed" },
+	{ "libc.so.6", "__stack_chk_fail", "stack smashing detected" },
+	{ "libc.so.6", "__fortify_fail", "buffer overflow detected" },
+	{ "libc.so.6", "__chk_fail", "buffer overflow detected" },
+	{ "libc.so.6", "malloc_printerr", "glibc malloc check failed" },
+	{ "libstdc++.so.6", "_ZN10__cxxabiv111__terminateEPFvvE", "uncaught C++ exception" },
+	{ "libstdc++.so.6", "_ZSt9terminatev", "uncaught C++ exception" },
+	{ NULL, "std::panicking::rust_panic_with_hook", "Rust panic" },
+	{ "libc.so.6", "abort", "abort()" },
+};
 
 /* One ring and the tracepoint event writing into it. */
 struct rec_sigwatch_event {
@@ -39,6 +64,7 @@ struct rec_sigwatch_event {
 	unsigned pages;
 	enum sw_kind kind;
 	pid_t tid;              /* -1 for a per-CPU event */
+	const char *cause;      /* SW_ABORT: its abort_probes[] cause */
 	bool hup;               /* its thread ended: poll reports POLLHUP forever */
 };
 
@@ -321,6 +347,72 @@ int rec_sigwatch_open(struct rec_sigwatch *w, const pid_t *pids, int npids, int 
 	return 0;
 }
 
+/* Opens the abort probe of FILE at OFFSET on every CPU. Returns how many. */
+static int add_abort_probe(struct rec_sigwatch *w, int uprobe_type, const char *file,
+			   uint64_t offset, const char *cause)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int added = 0;
+
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct perf_event_attr a;
+		void *ring;
+		int fd;
+
+		if (reserve(w))
+			break;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = (uint32_t)uprobe_type;
+		a.config1 = (uint64_t)(uintptr_t)file;
+		a.config2 = offset;
+		a.sample_period = 1;
+		a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		a.disabled = 1;
+		a.exclude_kernel = 1;
+		fd = rec_perf_open(&a, -1, cpu);
+		if (fd < 0)
+			continue;
+		ring = map_ring(fd, SW_RING_PAGES, false);
+		if (!ring) {
+			close(fd);
+			continue;
+		}
+		w->ev[w->nev++] = (struct rec_sigwatch_event){
+			.fd = fd, .event_fd = fd, .ring = ring, .pages = SW_RING_PAGES,
+			.kind = SW_ABORT, .tid = -1, .cause = cause,
+		};
+		added++;
+	}
+	return added;
+}
+
+int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid,
+			      int uprobe_type)
+{
+	char lib[PATH_MAX];
+	int added = 0;
+
+	if (uprobe_type < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(abort_probes) / sizeof(abort_probes[0]); i++) {
+		const struct abort_probe *p = &abort_probes[i];
+		const char *files[2] = { exe, NULL };
+		struct rec_sym sym;
+
+		if (p->lib && !rec_proc_find_lib(pid, p->lib, lib, sizeof(lib)))
+			files[1] = lib;
+		/* the executable first: a static libc, Rust's runtime */
+		for (int f = 0; f < 2; f++)
+			if (files[f] && rec_elf_find(files[f], p->symbol, &sym, 1) >= 1) {
+				added += add_abort_probe(w, uprobe_type, files[f], sym.file_offset,
+							 p->cause);
+				break;
+			}
+	}
+	return added;
+}
+
 int rec_sigwatch_enable(struct rec_sigwatch *w)
 {
 	for (int i = 0; i < w->nev; i++)
@@ -329,12 +421,19 @@ int rec_sigwatch_enable(struct rec_sigwatch *w)
 	return 0;
 }
 
+/* Whether E's ring wakes the recorder: the signals (faults and abort
+ * probes are read at a signal). */
+static bool polled(const struct rec_sigwatch_event *e)
+{
+	return e->kind == SW_DELIVER || e->kind == SW_GENERATE;
+}
+
 int rec_sigwatch_fds(struct rec_sigwatch *w, struct pollfd *pf, int max)
 {
 	int n = 0;
 
 	for (int i = 0; i < w->nev && n < max; i++)
-		if (w->ev[i].kind != SW_FAULT)
+		if (polled(&w->ev[i]))
 			pf[n++] = (struct pollfd){ w->ev[i].hup ? -1 : w->ev[i].fd, POLLIN, 0 };
 	return n;
 }
@@ -344,7 +443,7 @@ bool rec_sigwatch_hup(struct rec_sigwatch *w, const struct pollfd *pf, int n)
 	bool any = false;
 
 	for (int i = 0, k = 0; i < w->nev; i++) {
-		if (w->ev[i].kind == SW_FAULT)
+		if (!polled(&w->ev[i]))
 			continue;
 		if (k < n && (pf[k++].revents & POLLHUP))
 			w->ev[i].hup = true;
@@ -369,11 +468,18 @@ static bool split_sample(const char *rec, size_t len, enum sw_kind kind, struct 
 	uint32_t raw_size;
 	size_t at = 16 + 4;
 
-	if (len < at)
+	if (len < 16)
 		return false;
 	memcpy(&s->pid, rec, 4);
 	memcpy(&s->tid, rec + 4, 4);
 	memcpy(&s->time, rec + 8, 8);
+	s->raw = NULL;
+	s->has_ip = false;
+	s->ip = 0;
+	if (kind == SW_ABORT)
+		return true;
+	if (len < at)
+		return false;
 	memcpy(&raw_size, rec + 16, 4);
 	if (raw_size > len - at)
 		return false;
@@ -417,6 +523,36 @@ static void generated(struct rec_sigwatch *w, const struct sw_sample *s)
 	g->sender_tid = (pid_t)s->tid;
 	if (rec_proc_comm((pid_t)s->pid, (pid_t)s->tid, g->sender_comm, sizeof(g->sender_comm)))
 		g->sender_comm[0] = '\0';
+}
+
+/* A hit of an abort probe in a target: kept in W->aborts (the newest 16). */
+static void aborted(struct rec_sigwatch *w, const struct sw_sample *s, const char *cause)
+{
+	struct rec_signal *a;
+
+	if (w->naborts == (int)(sizeof(w->aborts) / sizeof(w->aborts[0])))
+		memmove(w->aborts, w->aborts + 1, (size_t)--w->naborts * sizeof(*w->aborts));
+	a = &w->aborts[w->naborts++];
+	memset(a, 0, sizeof(*a));
+	a->pid = (pid_t)s->pid;
+	a->tid = (pid_t)s->tid;
+	a->time_ns = s->time;
+	a->cause = cause;
+}
+
+/* The cause of SIG (a SIGABRT): its thread's abort probe hits before it, the
+ * earliest that is not abort() itself (__stack_chk_fail calls
+ * __fortify_fail), else abort(). */
+static void find_cause(const struct rec_sigwatch *w, struct rec_signal *sig)
+{
+	for (int i = 0; i < w->naborts; i++) {
+		const struct rec_signal *a = &w->aborts[i];
+
+		if (a->tid != sig->tid || a->time_ns > sig->time_ns)
+			continue;
+		if (!sig->cause || !strcmp(sig->cause, "abort()"))
+			sig->cause = a->cause;
+	}
 }
 
 /* The sender of SIG delivered to S's process: the newest signal_generate of
@@ -510,6 +646,9 @@ static int read_ring(struct rec_sigwatch *w, struct rec_sigwatch_event *e, struc
 				/* not ours to read */
 			} else if (e->kind == SW_GENERATE) {
 				generated(w, &s);
+			} else if (e->kind == SW_ABORT) {
+				if (is_target(w, (pid_t)s.pid))
+					aborted(w, &s, e->cause);
 			} else if (is_target(w, (pid_t)s.pid)) {
 				struct rec_signal *sig = &out[n];
 				unsigned long handler = (unsigned long)field(w->deliver, s.raw,
@@ -539,13 +678,15 @@ int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max)
 {
 	int n = 0;
 
-	/* the senders first: a signal is generated before it is delivered */
+	/* the senders and abort probes first: they come before the delivery */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < w->nev; i++)
-			if ((w->ev[i].kind == SW_GENERATE) == (pass == 0) && w->ev[i].kind != SW_FAULT)
+			if ((w->ev[i].kind != SW_DELIVER) == (pass == 0) && w->ev[i].kind != SW_FAULT)
 				n += read_ring(w, &w->ev[i], out + n, max - n);
 	for (int i = 0; i < n; i++) {
 		find_sender(w, &out[i]);
+		if (out[i].sig == SIGABRT)
+			find_cause(w, &out[i]);
 		if (sig_has_fault_addr(out[i].sig, out[i].code))
 			find_fault(w, &out[i]);
 	}

@@ -24,6 +24,14 @@
  *   to a target process (kill -9, the OOM killer), which signal_deliver in
  *   the receiver cannot tell.
  *
+ * - uprobes on the functions that abort a program on purpose (assert()'s
+ *   __assert_fail, __stack_chk_fail, the fortify checks, glibc's
+ *   malloc_printerr, libstdc++'s std::terminate, Rust's panic hook, abort
+ *   itself: abort_probes[] in sigwatch.c), one per CPU for all processes
+ *   as trigger.c's, hits of other processes dropped: called only on the
+ *   way to the end, they name the cause of a SIGABRT, which its call chain
+ *   rarely shows (the C library has no frame pointers).
+ *
  * Needs what sched:sched_switch samples need (CAP_PERFMON or paranoid -1,
  * tracefs readable: rec_host's sched_switch). Why: docs/design.md
  * "Signals and the exit".
@@ -52,6 +60,8 @@ struct rec_signal {
 	uint64_t addr;             /* the fault address (SIGSEGV, SIGBUS from a page fault) */
 	pid_t sender_pid, sender_tid; /* who sent it (signal_generate), 0: unknown or itself */
 	char sender_comm[16];
+	const char *cause;         /* what aborted ("assert() failed", abort_probes[]), or
+				    * NULL; static */
 };
 
 struct rec_sigwatch_event;
@@ -66,6 +76,9 @@ struct rec_sigwatch {
 	int trigger;               /* --trigger signal:NAME's signal, 0: none */
 	struct rec_signal sent[16];/* recent signal_generate of the targets, newest last */
 	int nsent;
+	struct rec_signal aborts[16]; /* recent hits of the abort probes (tid, time,
+				       * cause), newest last */
+	int naborts;
 	uint64_t lost;             /* samples the kernel dropped (a ring full) */
 };
 
@@ -77,6 +90,16 @@ struct rec_sigwatch {
  */
 int rec_sigwatch_open(struct rec_sigwatch *w, const pid_t *pids, int npids, int trigger,
 		      char *why, size_t size);
+
+/*
+ * Adds the abort probes (uprobe PMU of type UPROBE_TYPE) on the functions
+ * of abort_probes[] found in EXE (the target's executable: static libc,
+ * Rust) or in the libraries PID maps or would load (rec_proc_find_lib()).
+ * Returns how many were opened (0: none found or no uprobe PMU; the
+ * signals are still watched).
+ */
+int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid,
+			      int uprobe_type);
 
 /* Enables every event. Returns 0 or a negative errno. */
 int rec_sigwatch_enable(struct rec_sigwatch *w);

@@ -8,8 +8,10 @@
 #                    the triggers track (SEGV_MAPERR, addr 0x0, function boom, its line),
 #                    boom the thread's last slice, the snapshot taken at the signal
 #                    (end "signal"), the summary line, stats' header
-#   abort_assert     assert() fails: exit 134, "[signal] SIGABRT" (SI_TKILL) on the thread
-#   cxx_exception    an uncaught C++ exception: exit 134, "[signal] SIGABRT"
+#   abort_assert     assert() fails: exit 134, "[signal] SIGABRT" (SI_TKILL) on the thread,
+#                    cause "assert() failed" (the recorder's probe of __assert_fail)
+#   cxx_exception    an uncaught C++ exception: exit 134, "[signal] SIGABRT", cause
+#                    "uncaught C++ exception" (std::terminate)
 #   fpe              a division by zero in divide(): exit 136, "[crash] SIGFPE" FPE_INTDIV
 #   bus              a read past the end of a mapped file: exit 135, "[crash] SIGBUS"
 #                    BUS_ADRERR at the address the program printed
@@ -152,18 +154,20 @@ t_null_write() {
 	fi
 }
 
-# signal_checks NAME SIG CODE: "[signal] SIG" with CODE on the thread.
+# signal_checks NAME SIG CODE CAUSE: "[signal] SIG" with CODE and the
+# cause of an abort on the thread, the summary line naming the cause.
 signal_checks() {
 	local name=$1 tid m
 	tid=$(json_signal "$TMP/$name" 1 tid)
 	m=$(marker "$TMP/$name.fxt" "$tid" "\[signal\] $2")
 	if [ -z "$m" ]; then
 		fail "$name" "no [signal] $2 instant on thread $tid"
-	elif [[ "$m" != *"code:string=\"$3\""* ]] || [[ "$m" != *"handled:bool=false"* ]]; then
-		fail "$name" "expected $3, not handled: $m"
+	elif [[ "$m" != *"code:string=\"$3\""* ]] || [[ "$m" != *"handled:bool=false"* ]] ||
+		[[ "$m" != *"cause:string=\"$4\""* ]]; then
+		fail "$name" "expected $3, $4, not handled: $m"
 	elif [ -z "$(triggers_marker "$TMP/$name.fxt" "\[signal\] $2")" ]; then
 		fail "$name" "no [signal] $2 on the triggers track"
-	elif ! grep -q "the program was killed by $2" "$TMP/$name.err"; then
+	elif ! grep -q "the program was killed by $2 ($4)" "$TMP/$name.err"; then
 		fail "$name" "no summary line: $(tl 3 "$TMP/$name.err")"
 	else
 		ok "$name"
@@ -172,12 +176,12 @@ signal_checks() {
 
 t_abort_assert() {
 	run abort_assert 134 -- "$PROG" assert || return
-	signal_checks abort_assert SIGABRT SI_TKILL
+	signal_checks abort_assert SIGABRT SI_TKILL 'assert() failed'
 }
 
 t_cxx_exception() {
 	run cxx_exception 134 -- "$THROW" || return
-	signal_checks cxx_exception SIGABRT SI_TKILL
+	signal_checks cxx_exception SIGABRT SI_TKILL 'uncaught C++ exception'
 }
 
 t_fpe() {
