@@ -158,15 +158,22 @@ static void head(const struct agg *a, const char *path, const struct report_opts
 		else
 			fputs("null", out);
 		fprintf(out, ",\"calls_are_calls\":%s,\"slices\":%" PRIu64
-			",\"unended\":%" PRIu64 ",\"functions\":%zu,\n",
+			",\"unended\":%" PRIu64 ",\"functions\":%zu,\"ended\":",
 			agg_sampled(a) ? "false" : "true", a->slices, a->unended, functions(a));
+		if (a->ended)
+			esc_json_string(out, a->ended);
+		else
+			fputs("null", out);
+		fputs(",\n", out);
 		return;
 	}
 	if (o->format == TABLE_CSV)
 		return;
 	esc_fputs(out, path, ESC_TEXT);
-	fprintf(out, ": %zu functions, %" PRIu64 " slices (%s)\n", functions(a), a->slices,
-		meaning(a));
+	fprintf(out, ": %zu functions, %" PRIu64 " slices (%s)%s", functions(a), a->slices,
+		meaning(a), a->ended ? "; " : "");
+	esc_fputs(out, a->ended, ESC_TEXT);	/* the trace's words */
+	fputc('\n', out);
 	if (a->unended)
 		fprintf(out, "%" PRIu64 " slices never ended are left out\n", a->unended);
 	fputc('\n', out);

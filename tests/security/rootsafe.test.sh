@@ -61,13 +61,8 @@ NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker hang-symbols-fifo hang-dso-fifo"
-need_convert rootsafe
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
-	for n in $NAMES; do
-		skip "$n" "requires second_user: only root can act as a second, unprivileged user here (setpriv to uid 65534)"
-	done
-	exit 0
-fi
+need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
+requires_all second_user
 
 AUID=65534
 AGID=65534
@@ -284,7 +279,7 @@ rec_dir_link() {
 rec_default_name() {
 	local d="$SHARED/cwd" t
 	mkdir -m 1777 "$d"
-	for t in $(seq 0 5); do
+	for t in $(seq 0 40); do	# the recorder probes the host first: seconds
 		as_attacker sh -c 'mkdir -m 777 "$1" && ln -s "$2" "$1/record.json"' sh \
 			"$d/snaptrace-$(date -d "+$t seconds" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
 	done
@@ -473,10 +468,11 @@ esc_convert() {
 
 esc_symbols() {
 	local bin="$HOME_A/evilsym"
+	requires esc-symbols cc binutils || return
 	if ! printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' |
 		cc -x c -o "$TMP/evilsym" - 2>"$TMP/esc-symbols.err" ||
 		! objcopy --redefine-sym "f=zz${ESC}]0;pwned${BEL}" "$TMP/evilsym" "$TMP/evilsym.out" 2>>"$TMP/esc-symbols.err"; then
-		skip esc-symbols "cannot build a binary with such a symbol (cc, objcopy): $(first_lines "$TMP/esc-symbols.err")"
+		fail esc-symbols "cannot build a binary with such a symbol (cc, objcopy): $(first_lines "$TMP/esc-symbols.err")"
 		return
 	fi
 	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/evilsym.out"
@@ -495,11 +491,7 @@ esc_symbols() {
 # to the attacker's process by typing its marker, then an empty answer.
 esc_picker() {
 	local victim out="$TMP/esc-picker.out" marker="evil$RANDOM"
-	command -v script >/dev/null || { skip esc-picker "script(1) not installed (util-linux)"; return; }
-	if command -v fzf >/dev/null; then
-		skip esc-picker "fzf is installed: the picker runs it, and it draws with escapes of its own"
-		return
-	fi
+	requires esc-picker recording picker_list || return
 	"${ATTACKER[@]}" bash -c "exec -a '$marker${ESC}]0;pwned${BEL}${RLO}' sleep 60" &
 	victim=$!
 	sleep 0.3
@@ -555,19 +547,10 @@ out_link_own_dir
 out_dir_link
 out_fifo_other
 out_temp_squat
-if command -v perf >/dev/null && [ -x "$RECORD" ]; then
-	rec_dir_other
-	rec_json_swapped
-	rec_dir_link
-	rec_default_name
-	rec_dir_shared
-	rec_dir_replaced
-else
-	for n in rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared \
-		rec-dir-replaced; do
-		skip "$n" "perf not installed, or snaptrace-record not built"
-	done
-fi
+for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
+	rec_dir_replaced; do
+	requires "${t//_/-}" recording && $t
+done
 in_snapshot_link
 in_snapshot_fifo
 in_json_fifo
