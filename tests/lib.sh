@@ -52,10 +52,10 @@ perf_data_stub() {
 
 # check_perf_command NAME KIND DATA: the perf script command line the
 # converter runs on DATA (text path, one range; seen through a perf that
-# logs its arguments), less -i DATA, is what `snaptrace-convert
-# --print-perf-command=KIND` prints, and every README line showing that
-# command (a line starting "perf script" with its first -F) is that line
-# (a trailing "\" continuation aside).
+# logs its arguments), less -i FILE (DATA as /proc/self/fd/N, inpath.h),
+# is what `snaptrace-convert --print-perf-command=KIND` prints, and every
+# README line showing that command (a line starting "perf script" with its
+# first -F) is that line (a trailing "\" continuation aside).
 check_perf_command() {
 	local name=$1 kind=$2 data=$3 real want ran fields readme
 	real=$(command -v "${SNAPTRACE_PERF:-perf}")
@@ -69,7 +69,7 @@ check_perf_command() {
 		fail "$name" "conversion failed: $(first_lines "$TMP/cmd.err")"
 		return
 	fi
-	ran="perf $(grep '^script ' "$TMP/cmd-perf.log" | head -n 1 | sed "s| -i $data||")"
+	ran="perf $(grep '^script ' "$TMP/cmd-perf.log" | head -n 1 | sed 's| -i [^ ]*||')"
 	fields=$(sed 's/^[^-]*\(-[^F][^ ]* \)*-F \([^ ]*\) .*/\2/' <<<"$want")
 	readme=$(grep -F -e "-F $fields " "$SNAPTRACE_TOP/README.md" | grep '^ *perf script ' |
 		sed 's/ \\$//; s/^ *//' | sort -u)
