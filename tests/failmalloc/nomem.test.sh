@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Out of memory never gives a silently shorter trace. The converter linked
 # with tests/failmalloc (every allocation of its own code counted) converts
 # golden cases once per allocation N, the N-th failing; each run must either

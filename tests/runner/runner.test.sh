@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # tests/run.sh itself: a suite that leaves a process behind fails (and the
 # process is killed), while a process the suite did not start (another
 # user's perf, here a stand-in) is neither reported nor touched; a suite

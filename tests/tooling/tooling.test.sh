@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # The build and test tooling itself (Makefile, scripts/install-deps.sh,
 # bench/bench.sh, tests/run.sh, the golden-case runner):
 #   version_agree     the three programs (and the installed front end, and
@@ -16,11 +17,6 @@
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
-#   demo_summary      make demo-run (make demo without the package check)
-#                     records the demo into DEMO_TRACE, reads it back, and
-#                     its summary is snaptrace stats' own table (whole
-#                     names, not a re-parse) with the converter's "open"
-#                     line once
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -161,29 +157,6 @@ t_bench_scratch() {
 	fi
 }
 
-t_demo_summary() {
-	local trace="$TMP/demo.fxt.gz" out="$TMP/demo.out" rows
-	requires demo_summary recording || return
-	if ! timeout 180 make -s -C "$top" O="$SNAPTRACE_O" DEMO_TRACE="$trace" demo-run \
-		>"$out" 2>&1; then
-		fail demo_summary "make demo-run failed: $(first_lines "$out")"
-		return
-	fi
-	rows=$("$CONVERT" --dump=slices "$trace" 2>/dev/null | wc -l)
-	"$SNAPTRACE_BIN/snaptrace-stats" --limit 8 "$trace" >"$TMP/demo.stats" 2>&1
-	if [ "$rows" -lt 10 ]; then
-		fail demo_summary "the demo's trace reads back with $rows slices"
-	elif [ "$(grep -c 'open .* in https://ui.perfetto.dev' "$out")" -ne 1 ]; then
-		fail demo_summary "expected one 'open' line: $(grep 'open ' "$out" | tr '\n' '|')"
-	elif [ "$(tail -n "$(wc -l <"$TMP/demo.stats")" "$out")" != "$(cat "$TMP/demo.stats")" ]; then
-		fail demo_summary "the summary is not snaptrace stats' table: $(tail -n 4 "$out" | tr '\n' '|')"
-	elif [ "$(wc -l <"$TMP/demo.stats")" -ne 11 ]; then
-		fail demo_summary "expected a header and 8 rows: $(tr '\n' '|' <"$TMP/demo.stats")"
-	else
-		ok demo_summary
-	fi
-}
-
 # The runs below start tests/run.sh inside this suite: their output goes to
 # files and is only searched, so their own ok/FAIL lines never count here.
 t_run_one_case() {
@@ -267,5 +240,4 @@ t_asan_respects_O
 t_bench_scratch
 t_run_one_case
 t_case_failure_help
-t_demo_summary
 t_doc_references
