@@ -49,7 +49,7 @@ sweep() {
 	local nomem=0 same=0
 	shift 4
 	for n in "$@"; do
-		rm -f "$out"
+		rm -f "$out" "$out.err"
 		FAILMALLOC_AT=$n convert "$case" "$out" $mode
 		rc=$?
 		if [ $rc -eq 0 ]; then
