@@ -191,6 +191,14 @@ reqh_signal() {
 	}
 }
 
+# a mount namespace of its own can be made (unshare; root)
+req_mount_namespace() {
+	unshare --mount --propagation private true 2>/dev/null || {
+		echo "cannot make a mount namespace (unshare --mount: not root?)"
+		return 1
+	}
+}
+
 # reqh_tools NAME...: every NAME is a program on PATH
 reqh_tools() {
 	local t

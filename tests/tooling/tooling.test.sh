@@ -11,6 +11,9 @@
 #   flags_rebuild     an object is out of date after CFLAGS change, up to date
 #                     when they are the same; a SAN=1 directory stays one
 #   asan_respects_O   make O=DIR asan builds in DIR/asan
+#   test_targets      make test, check, test-stress and test-pt-hardware run
+#                     tests/run.sh on their tiers (T, R and J passed on);
+#                     test-stress then fuzzes
 #   bench_scratch     make bench's inputs are gone when it ends (KEEP=1 keeps)
 #   run_one_case      tests/run.sh O cases/NAME (or just NAME) runs that case
 #                     alone; an unknown suite is a usage error (exit 2)
@@ -137,6 +140,31 @@ t_asan_respects_O() {
 	fi
 }
 
+t_test_targets() {
+	local target want got bad=""
+	while IFS='|' read -r target want; do
+		# shellcheck disable=SC2086
+		make -n -s -C "$top" O="$SNAPTRACE_O" $target >"$TMP/targets.out" 2>&1
+		got=$(grep '^tests/run.sh ' "$TMP/targets.out" | tr -s ' ' | sed 's/ $//')
+		[ "$got" = "$want" ] || bad="$bad make $target: '$got', expected '$want';"
+	done <<EOF
+test|tests/run.sh --tiers check,record $SNAPTRACE_O
+check|tests/run.sh --tiers check $SNAPTRACE_O
+check T=pt R=2 J=3|tests/run.sh -r 2 -j 3 --tiers check $SNAPTRACE_O pt
+test-stress|tests/run.sh --stress -r 3 --tiers record,stress $SNAPTRACE_O
+test-stress T=lifecycle R=5|tests/run.sh --stress -r 5 --tiers record,stress $SNAPTRACE_O lifecycle
+test-pt-hardware|tests/run.sh --tiers pt-hardware $SNAPTRACE_O
+EOF
+	make -n -s -C "$top" O="$SNAPTRACE_O" test-stress >"$TMP/targets.out" 2>&1
+	grep -q 'fuzz_convert -max_total_time=' "$TMP/targets.out" ||
+		bad="$bad make test-stress runs no fuzzing;"
+	if [ -n "$bad" ]; then
+		fail test_targets "$bad"
+	else
+		ok test_targets
+	fi
+}
+
 t_bench_scratch() {
 	local o="$TMP/bench-o"
 	mkdir -p "$o/bin" "$o/test/gen"
@@ -237,6 +265,7 @@ t_deps_nothing_missing
 t_clean_respects_O
 t_flags_rebuild
 t_asan_respects_O
+t_test_targets
 t_bench_scratch
 t_run_one_case
 t_case_failure_help
