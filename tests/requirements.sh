@@ -67,6 +67,29 @@ req_intel_pt() {
 	reqh_perf_record -e intel_pt//u
 }
 
+# perf record --control=fd: (perf 5.10 and later): the recorder asks for a
+# snapshot on the control fd and waits for perf's ack
+req_perf_control() {
+	req_perf || return 1
+	"${SNAPTRACE_PERF:-perf}" record -h 2>&1 | grep -q -e '--control' || {
+		echo "perf record has no --control (perf < 5.10)"
+		return 1
+	}
+}
+
+# perf record --snapshot=e, a snapshot when the target exits (perf 5.4 and
+# later; the option is not in perf's help: its version says)
+req_perf_snapshot_e() {
+	local v
+	req_perf || return 1
+	v=$("${SNAPTRACE_PERF:-perf}" --version 2>/dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	set -- $v
+	[ $# -eq 2 ] && { [ "$1" -gt 5 ] || { [ "$1" -eq 5 ] && [ "$2" -ge 4 ]; }; } || {
+		echo "perf ${v:-of unknown version} has no --snapshot=e (perf < 5.4)"
+		return 1
+	}
+}
+
 # The CPU's Intel PT has PSB frequency control, or there is no Intel PT (the
 # dry run then assumes the common case): the presets differ.
 req_psb_cyc() {

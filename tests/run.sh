@@ -49,7 +49,8 @@
 #
 # Prints each suite's result line with its wall seconds as it ends, then the
 # ten slowest tests, one line per tier, the skips per requirement, and
-# "N passed, N failed" (", N skipped" when some were). Exits 1 on failure, 2
+# "N passed, N failed" (", N skipped" when some were). Exits 1 on a failure
+# or when nothing passed or skipped, 2
 # on a usage error (an unknown SUITE or tier, the build missing).
 set -u
 top=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
@@ -447,4 +448,4 @@ if [ "$skipped" -gt 0 ]; then
 else
 	echo "$passed passed, $failed failed"
 fi
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+[ "$failed" -eq 0 ] && [ $((passed + skipped)) -gt 0 ]
