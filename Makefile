@@ -1,6 +1,7 @@
 # snaptrace build. `make` builds the programs into $(O)/bin; `make test` installs
 # missing packages, builds everything and runs the suite; `make asan` runs the
-# suite on a sanitizer build in $(O)/asan; `make demo` records the bundled demo.
+# check tier on a sanitizer build in $(O)/asan; `make demo` records the
+# bundled demo.
 #
 # Tests (tests/run.sh; docs/contributing.md "Run the tests"):
 #   make test        the check and record tiers: what a change must pass (CI)
@@ -9,6 +10,8 @@
 #                    count, R times each (default 3), then `make fuzz`
 #                    (FUZZ_SECONDS per target)
 #   make test-pt-hardware  the real Intel PT cases (a host with Intel PT)
+#   make asan        the check tier on an ASan + UBSan build in $(O)/asan
+#                    (what CI runs; T=SUITE runs others under it, e.g. T=record)
 #
 # Knobs: O=DIR (object and program directory, default build), SAN=1
 # (address+undefined sanitizers; remembered in $(O)/san, so a later make of
@@ -143,9 +146,11 @@ tests-build: $(PROGRAMS) $(TEST_BINS)
 unit: $(PROGRAMS) $(UNIT_BINS) $(O)/test/sigdfl
 	@tests/run.sh $(O) unit
 
-# The sanitizer build lives beside the normal one: $(O)/asan.
-asan:
-	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 test
+# The sanitizer build lives beside the normal one: $(O)/asan. It runs the
+# check tier: the converter, FXT, stats, the recorder's command lines and
+# the unit tests, none of which records (T= runs any suite under it).
+asan: deps
+	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 check
 
 # The front end gets the version written in (a source tree's reads VERSION).
 install: all

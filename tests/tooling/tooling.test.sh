@@ -11,9 +11,9 @@
 #   flags_rebuild     an object is out of date after CFLAGS change, up to date
 #                     when they are the same; a SAN=1 directory stays one
 #   asan_respects_O   make O=DIR asan builds in DIR/asan
-#   test_targets      make test, check, test-stress and test-pt-hardware run
-#                     tests/run.sh on their tiers (T, R and J passed on);
-#                     test-stress then fuzzes
+#   test_targets      make test, check, test-stress, test-pt-hardware and
+#                     asan run tests/run.sh on their tiers (T, R and J passed
+#                     on); test-stress then fuzzes
 #   bench_scratch     make bench's inputs are gone when it ends (KEEP=1 keeps)
 #   run_one_case      tests/run.sh O cases/NAME (or just NAME) runs that case
 #                     alone; an unknown suite is a usage error (exit 2)
@@ -154,6 +154,7 @@ check T=pt R=2 J=3|tests/run.sh -r 2 -j 3 --tiers check $SNAPTRACE_O pt
 test-stress|tests/run.sh --stress -r 3 --tiers record,stress $SNAPTRACE_O
 test-stress T=lifecycle R=5|tests/run.sh --stress -r 5 --tiers record,stress $SNAPTRACE_O lifecycle
 test-pt-hardware|tests/run.sh --tiers pt-hardware $SNAPTRACE_O
+asan|tests/run.sh --tiers check $SNAPTRACE_O/asan
 EOF
 	make -n -s -C "$top" O="$SNAPTRACE_O" test-stress >"$TMP/targets.out" 2>&1
 	grep -q 'fuzz_convert -max_total_time=' "$TMP/targets.out" ||
