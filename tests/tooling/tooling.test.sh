@@ -141,22 +141,18 @@ t_asan_respects_O() {
 }
 
 t_test_targets() {
-	local target want got bad=""
+	local target want got bad="" o=$SNAPTRACE_O
+	# one make for the targets without knobs: their runner lines in order
 	while IFS='|' read -r target want; do
 		# shellcheck disable=SC2086
-		make -n -s -C "$top" O="$SNAPTRACE_O" $target >"$TMP/targets.out" 2>&1
-		got=$(grep '^tests/run.sh ' "$TMP/targets.out" | tr -s ' ' | sed 's/ $//')
+		make -n -s -C "$top" O="$o" $target >"$TMP/targets.out" 2>&1
+		got=$(grep '^tests/run.sh ' "$TMP/targets.out" | tr -s ' ' | sed 's/ $//' | paste -sd '|')
 		[ "$got" = "$want" ] || bad="$bad make $target: '$got', expected '$want';"
 	done <<EOF
-test|tests/run.sh --tiers check,record $SNAPTRACE_O
-check|tests/run.sh --tiers check $SNAPTRACE_O
-check T=pt R=2 J=3|tests/run.sh -r 2 -j 3 --tiers check $SNAPTRACE_O pt
-test-stress|tests/run.sh --stress -r 3 --tiers record,stress $SNAPTRACE_O
-test-stress T=lifecycle R=5|tests/run.sh --stress -r 5 --tiers record,stress $SNAPTRACE_O lifecycle
-test-pt-hardware|tests/run.sh --tiers pt-hardware $SNAPTRACE_O
-asan|tests/run.sh --tiers check $SNAPTRACE_O/asan
+test check test-stress test-pt-hardware asan|tests/run.sh --tiers check,record $o|tests/run.sh --tiers check $o|tests/run.sh --stress -r 3 --tiers record,stress $o|tests/run.sh --tiers pt-hardware $o|tests/run.sh --tiers check $o/asan
+check T=pt R=2 J=3|tests/run.sh -r 2 -j 3 --tiers check $o pt
+test-stress T=lifecycle R=5|tests/run.sh --stress -r 5 --tiers record,stress $o lifecycle
 EOF
-	make -n -s -C "$top" O="$SNAPTRACE_O" test-stress >"$TMP/targets.out" 2>&1
 	grep -q 'fuzz_convert -max_total_time=' "$TMP/targets.out" ||
 		bad="$bad make test-stress runs no fuzzing;"
 	if [ -n "$bad" ]; then
