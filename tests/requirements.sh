@@ -100,35 +100,27 @@ req_psb_cyc() {
 	}
 }
 
-# hardware execute breakpoints fire (snaptrace-record --check's self-test:
-# some VMs open the event and never deliver it)
-req_breakpoints() {
+# reqh_check ITEM VALUE: snaptrace-record --check's report (run once a
+# suite) says "ITEM: VALUE"; else prints what it says of ITEM.
+reqh_check() {
 	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
-	line=$("$rec" --check 2>/dev/null | grep '^breakpoint trigger: ')
-	[ "$line" = "breakpoint trigger: fires" ] || {
-		echo "${line:-snaptrace-record --check says nothing of breakpoints}"
+	[ -s "$TMP/req-check.out" ] || "$rec" --check >"$TMP/req-check.out" 2>/dev/null
+	line=$(grep "^$1: " "$TMP/req-check.out")
+	[ "$line" = "$1: $2" ] || {
+		echo "${line:-snaptrace-record --check says nothing of the $1}"
 		return 1
 	}
 }
+
+# hardware execute breakpoints fire (the recorder's self-test: some VMs
+# open the event and never deliver it)
+req_breakpoints() { reqh_check "breakpoint trigger" fires; }
 
 # hardware breakpoints open but never fire (the host the warning is for)
-req_dead_breakpoints() {
-	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record"
-	"$rec" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire' || {
-		echo "hardware breakpoints fire here (or do not open)"
-		return 1
-	}
-}
+req_dead_breakpoints() { reqh_check "breakpoint trigger" "opens but does not fire"; }
 
 # uprobes fire for this user (the unit programs' self-test says so itself)
-req_uprobes() {
-	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
-	line=$("$rec" --check 2>/dev/null | grep '^uprobe trigger: ')
-	[ "$line" = "uprobe trigger: fires" ] || {
-		echo "${line:-snaptrace-record --check says nothing of uprobes}"
-		return 1
-	}
-}
+req_uprobes() { reqh_check "uprobe trigger" fires; }
 
 # the kernel offers perf's TSC conversion (cap_user_time_zero), which it
 # does only with a TSC clocksource

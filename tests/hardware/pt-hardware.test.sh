@@ -6,7 +6,7 @@
 #   pt_plan            the perf command line snaptrace-record builds here
 #                      (--dry-run): intel_pt, --snapshot=e, and the control
 #                      fd where perf has --control
-#   pt_control_ack     tests/ptsynth/progs/hold recorded with its trigger
+#   pt_control_ack     tests/ptsynth/progs/stop recorded with its trigger
 #                      (magic_trace_stop_indicator, armed at once): perf
 #                      acknowledged the snapshot on the control fd (no
 #                      warning, the snapshot listed with reason trigger and
@@ -16,7 +16,7 @@
 #                      generator's truth of the same program, snapshot where
 #                      magic_trace_stop_indicator is entered, makes
 #                      ptsynth-expect expect (names, nesting, order)
-#   pt_snapshot_e      hold recorded with a trigger never armed: perf's
+#   pt_snapshot_e      stop recorded with a trigger never armed: perf's
 #                      --snapshot=e snapshot at its exit is the recording
 #                      (end "exit", reason "exit"), and main's whole call tree
 #                      in it is the truth's of the whole run
@@ -34,7 +34,7 @@
 
 NAMES="pt_plan pt_control_ack pt_trigger_truth pt_snapshot_e pt_demo"
 DEMO="$SNAPTRACE_O/examples/demo"
-HOLD="$PROGS/hold"
+STOP="$PROGS/stop"
 trap group_cleanup EXIT
 requires_all intel_pt
 need_built pt-hardware "$RECORD" "$CONVERT" "$DEMO"
@@ -72,19 +72,19 @@ main_tree() {
 	}' "$1"
 }
 
-# truth NAME OPTS...: ptsynth-expect's listing of hold run by the generator
+# truth NAME OPTS...: ptsynth-expect's listing of stop run by the generator
 # with OPTS, in $TMP/NAME.expected.
 truth() {
 	local name=$1
 	shift
 	timeout 120 "$PTSYNTH" -q -o "$TMP/$name.synth.data" --truth "$TMP/$name.truth" "$@" \
-		-- "$HOLD" >/dev/null 2>"$TMP/$name.gen" &&
+		-- "$STOP" >/dev/null 2>"$TMP/$name.gen" &&
 		"$EXPECT" "$TMP/$name.truth" >"$TMP/$name.expected"
 }
 
 t_plan() {
 	local line
-	line=$("$RECORD" --dry-run --mode pt -- "$HOLD" 2>"$TMP/plan.err")
+	line=$("$RECORD" --dry-run --mode pt -- "$STOP" 2>"$TMP/plan.err")
 	if ! grep -q -e ' -e intel_pt/' <<<"$line"; then
 		fail pt_plan "no intel_pt event: $line $(first_lines "$TMP/plan.err")"
 	elif requirement perf_snapshot_e >/dev/null && ! grep -q -e ' --snapshot=e' <<<"$line"; then
@@ -99,7 +99,7 @@ t_plan() {
 t_control_ack() {
 	local why
 	requires pt_control_ack perf_control || return
-	if ! record ack --arm-after 0 -- "$HOLD"; then
+	if ! record ack --arm-after 0 -- "$STOP"; then
 		fail pt_control_ack "exit non-zero: $(tl 3 "$TMP/ack.err")"
 	elif grep -q 'did not acknowledge\|did not confirm' "$TMP/ack.err"; then
 		fail pt_control_ack "$(grep -m 1 'did not' "$TMP/ack.err")"
@@ -127,7 +127,7 @@ t_trigger_truth() {
 		main_tree "$TMP/ack.slices" >"$TMP/trig.got"
 		n=$(wc -l <"$TMP/trig.want")
 		if [ "$n" -lt 8 ] || [ "$(tail -n 1 "$TMP/trig.want")" != "1 magic_trace_stop_indicator" ]; then
-			fail pt_trigger_truth "the truth is not hold.c's: $(tr '\n' '|' <"$TMP/trig.want")"
+			fail pt_trigger_truth "the truth is not stop.c's: $(tr '\n' '|' <"$TMP/trig.want")"
 		elif ! diff <(cat "$TMP/trig.want") <(head -n "$n" "$TMP/trig.got") >"$TMP/trig.diff"; then
 			fail pt_trigger_truth "main's tree differs from the truth's (< truth, > recorded): $(head -n 6 "$TMP/trig.diff" | tr '\n' '|')"
 		else
@@ -139,7 +139,7 @@ t_trigger_truth() {
 t_snapshot_e() {
 	local why
 	requires pt_snapshot_e perf_snapshot_e || return
-	if ! record exit --trigger round_of_work --arm-after 60 -- "$HOLD"; then
+	if ! record exit --trigger round_of_work --arm-after 60 -- "$STOP"; then
 		fail pt_snapshot_e "exit non-zero: $(tl 3 "$TMP/exit.err")"
 	elif [ "$(json_str "$TMP/exit/record.json" end)" != exit ]; then
 		fail pt_snapshot_e "end is '$(json_str "$TMP/exit/record.json" end)', not exit"
@@ -152,7 +152,7 @@ t_snapshot_e() {
 	elif ! truth whole; then
 		fail pt_snapshot_e "ptsynth failed: $(first_lines "$TMP/whole.gen")"
 	elif [ "$(main_tree "$TMP/whole.expected" | grep -c ' round_of_work$')" -ne 2 ]; then
-		fail pt_snapshot_e "the truth is not hold.c's: $(main_tree "$TMP/whole.expected" | tr '\n' '|')"
+		fail pt_snapshot_e "the truth is not stop.c's: $(main_tree "$TMP/whole.expected" | tr '\n' '|')"
 	elif ! diff <(main_tree "$TMP/whole.expected") <(main_tree "$TMP/exit.slices") >"$TMP/exit.diff"; then
 		fail pt_snapshot_e "main's tree differs from the truth's (< truth, > recorded): $(head -n 6 "$TMP/exit.diff" | tr '\n' '|')"
 	else
@@ -201,7 +201,7 @@ t_control_ack
 t_trigger_truth
 t_snapshot_e
 t_demo
-TARGETS=("$HOLD" "$DEMO")
+TARGETS=("$STOP" "$DEMO")
 if ! no_procs; then
 	fail pt-hardware "a perf or target of ours is left running"
 fi
