@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # Safe as root (issue 23; docs/design.md "Threat model"): each test plays a
 # second, unprivileged user (uid 65534, "nobody", through setpriv: no user
 # is created) who prepares a trap in a shared place, then runs the tools
