@@ -421,6 +421,28 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 	return err;
 }
 
+int perfdata_sample_types(const char *path, uint64_t *types)
+{
+	struct perfdata_header h;
+	unsigned char b[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	*types = 0;
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err && h.pipe)
+		err = -ENOENT;
+	if (!err && (h.attr_size < 32 || !within(h.attrs_off, h.attrs_size, h.file_size)))
+		err = -EIO;
+	for (uint64_t at = 0; !err && at + h.attr_size <= h.attrs_size; at += h.attr_size) {
+		err = pread_all(fd, b, sizeof(b), h.attrs_off + at + 24);
+		*types |= err ? 0 : le64(b);
+	}
+	close(fd);
+	return err;
+}
+
 /* OFF + LEN, or UINT64_MAX where that overflows (never within a file). */
 static uint64_t end_of(uint64_t off, uint64_t len)
 {

@@ -131,6 +131,18 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
  */
 int perfdata_event_names(const char *path, char *buf, size_t size);
 
+/*
+ * The sample_type bits (PERF_SAMPLE_*, include/uapi/linux/perf_event.h) of
+ * the events the perf.data at PATH recorded, or-ed together into *TYPES,
+ * from the attributes its header lists (struct perf_file_attr: the attr's
+ * sample_type at byte 24): PERF_SAMPLE_STACK_USER says a --call-graph dwarf
+ * recording, PERF_SAMPLE_BRANCH_STACK an lbr one. Returns 0; -ENOENT for
+ * the pipe format (no attributes in its header); -EINVAL or -EIO as
+ * perfdata_header_read() returns them, also -EIO when the attributes lie
+ * past the end of the file; or another negative errno.
+ */
+int perfdata_sample_types(const char *path, uint64_t *types);
+
 /* What perfdata_check() found in a file. */
 enum perfdata_state {
 	PERFDATA_FINISHED,   /* a perf.data whose header, attributes, data section and

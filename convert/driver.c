@@ -8,6 +8,7 @@
 #include "driver.h"
 
 #include "array.h"
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,8 +592,14 @@ static const struct stack_event *stack_event(struct conv_span ev)
 	return NULL;
 }
 
-void conv_driver_evlist(struct conv_driver *cv, const char *evlist)
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sample_types)
 {
+	if (sample_types & PERF_SAMPLE_STACK_USER)
+		cv->c.unwinders |= CONV_UNWIND_DWARF;
+	else if (sample_types & PERF_SAMPLE_BRANCH_STACK)
+		cv->c.unwinders |= CONV_UNWIND_LBR;
+	else if (sample_types & PERF_SAMPLE_CALLCHAIN)
+		cv->c.unwinders |= CONV_UNWIND_FP;
 	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e) {
 		const struct stack_event *se;
 		struct conv_span ev;

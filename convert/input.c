@@ -51,6 +51,7 @@ struct input {
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
+	uint64_t sample_types;   /* their sample_type bits or-ed; 0: not known */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -234,8 +235,11 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
-	if (read)
+	if (read) {
 		memcpy(in->evlist, out, sizeof(out));
+		if (perfdata_sample_types(in->path, &in->sample_types))
+			in->sample_types = 0;
+	}
 	in->opts = (struct perfcmd_opts){
 		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
@@ -517,4 +521,9 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 const char *input_evlist(const struct input *in)
 {
 	return in->evlist;
+}
+
+uint64_t input_sample_types(const struct input *in)
+{
+	return in->sample_types;
 }

@@ -77,6 +77,10 @@ const struct perfcmd *input_perf_command(const struct input *in, size_t k);
  * an Intel PT perf.data known by its header. Borrowed from IN. */
 const char *input_evlist(const struct input *in);
 
+/* The sample_type bits of a perf.data input's events, or-ed
+ * (perfdata_sample_types); 0 for a text input, the pipe format, or Intel PT. */
+uint64_t input_sample_types(const struct input *in);
+
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */
 uint64_t input_bytes(const struct input *in);

@@ -304,7 +304,7 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 		return EXIT_RUNTIME;
 	}
 	conv_driver_begin_input(cv, path);
-	conv_driver_evlist(cv, input_evlist(in));
+	conv_driver_evlist(cv, input_evlist(in), input_sample_types(in));
 	lines = conv_driver_stats(cv)->lines;
 	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
 				 sizeof(err))) {

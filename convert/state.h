@@ -229,6 +229,13 @@ struct conv_thread {
 #define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
 
 /* A binary blamed for broken call chains (coverage.c). */
+/* How a perf.data's call chains were unwound (its events' sample_type). */
+enum conv_unwinder {
+	CONV_UNWIND_FP = 1,            /* frame pointers: PERF_SAMPLE_CALLCHAIN alone */
+	CONV_UNWIND_DWARF = 2,         /* a copy of the user stack: PERF_SAMPLE_STACK_USER */
+	CONV_UNWIND_LBR = 4,           /* the last branch records: PERF_SAMPLE_BRANCH_STACK */
+};
+
 struct conv_dso_count {
 	char *dso;                     /* owned */
 	uint64_t n;
@@ -273,9 +280,13 @@ struct conv {
 	struct conv_cut cut;
 	bool cut_nomem;                /* the cut lost a slice for lack of memory */
 
-	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
+	struct conv_blame broken;      /* dsos of chains reaching no root: the innermost
+					* (frame pointers), the outermost (dwarf) */
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
+	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
+	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
+					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
 	uint64_t period_ns;            /* ns, the recording's sampling period: its
 					* perf.data's sampling event (conv_driver_period),

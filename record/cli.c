@@ -459,7 +459,7 @@ static int check_combination(struct rec_cli *c)
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
 	if (o->slower_than_ns && o->mechanism == REC_MECH_BREAKPOINT)
 		return bad_usage("--trigger-slower-than: expected --trigger-mechanism uprobe or "
-				 "auto (a uretprobe watches the returns), found breakpoint");
+				 "auto (uprobes watch the returns), found breakpoint");
 	if (o->full_execution && o->multi_snapshot)
 		return bad_usage("--full-execution records everything once: it does not go "
 				 "with --multi-snapshot");

@@ -19,9 +19,7 @@
 /* The longest x86 instruction, bytes. */
 #define INSN_MAX 15
 
-/* Reads N bytes at OFFSET of PATH into a new buffer (*BUF, freed by the
- * caller). Returns 0 or a negative errno. */
-static int read_code(const char *path, uint64_t offset, size_t n, uint8_t **buf)
+int rec_insn_read(const char *path, uint64_t offset, size_t n, uint8_t **buf)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t got;
@@ -70,7 +68,7 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 	skip = vaddr - s.func_value;
 	if (!skip)
 		return 0;
-	err = read_code(path, s.file_offset - skip, (size_t)skip + INSN_MAX, &code);
+	err = rec_insn_read(path, s.file_offset - skip, (size_t)skip + INSN_MAX, &code);
 	if (err) {
 		snprintf(why, size, "%s: cannot read the code of %s: %s", path, s.name,
 			 strerror(-err));

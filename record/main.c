@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -181,10 +182,14 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 
 /*
  * --trigger-slower-than needs a trigger at a function's first instruction
- * (each hit a call, with a return to watch). Returns -1 or EXIT_USAGE.
+ * (each hit a call) and the places its calls leave it (exits.h), found into
+ * S->exits. Returns -1, EXIT_USAGE or EXIT_RUNTIME (the file is unreadable).
  */
-static int check_slow_call(const struct rec_session *s, const struct rec_opts *o)
+static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 {
+	char why[1024];
+	int err;
+
 	if (!o->slower_than_ns)
 		return -1;
 	if (!s->have_trigger) {
@@ -202,6 +207,13 @@ static int check_slow_call(const struct rec_session *s, const struct rec_opts *o
 		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
 			   "'%s' at 0x%" PRIx64 ", in no function", s->loc.spec, s->loc.vaddr);
 		return EXIT_USAGE;
+	}
+	/* an attached program's executable through /proc/PID/exe, as its uprobes */
+	err = rec_exits_find(s->loc.in_main && !o->ncmd ? s->target.exe : s->loc.file,
+			     s->loc.vaddr, &s->exits, why, sizeof(why));
+	if (err) {
+		diag_error("--trigger-slower-than: %s", why);
+		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return -1;
 }
@@ -249,7 +261,7 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		}
 		if (o->slower_than_ns && s->mech != REC_MECH_UPROBE) {
 			diag_error("--trigger-slower-than: expected the uprobe to fire in the "
-				   "self-test (a uretprobe watches the returns), it did not (see "
+				   "self-test (uprobes watch the returns), it did not (see "
 				   "--check)");
 			return EXIT_RUNTIME;
 		}
@@ -284,8 +296,28 @@ static void print_slow_calls(const struct rec_session *s)
 			  first->entry_ns, first->time_ns);
 }
 
+/* How a launched program ended by itself, unless by exit(0) (record.json's
+ * target_exit): a signal is worth a warning. */
+static void print_target_exit(const struct rec_session *s)
+{
+	const struct rec_target *t = &s->target;
+	int sig;
+
+	if (!t->self_exit)
+		return;
+	if (WIFEXITED(t->status)) {
+		if (WEXITSTATUS(t->status))
+			diag_info("%s exited with status %d", s->exe, WEXITSTATUS(t->status));
+		return;
+	}
+	sig = WTERMSIG(t->status);
+	diag_warn("%s was killed by SIG%s%s", s->exe, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+		  WCOREDUMP(t->status) ? " (core dumped)" : "");
+}
+
 static void print_summary(const struct rec_session *s, bool front_end)
 {
+	print_target_exit(s);
 	print_slow_calls(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
 	uint64_t early = s->hits_before_armed + deferred;

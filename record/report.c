@@ -7,6 +7,9 @@
  *   "perf": {"path", "version", "command": [perf's argv]}
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
+ *   "target_exit": how a launched target exited by itself during the
+ *           recording: {"status": N} (exit(N)) or {"signal": "SIGABRT",
+ *           "core": bool}; null when the recorder ended it, or attached
  *   "threads": [{"pid", "tid", "comm"}]
  *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
  *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
@@ -61,6 +64,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "session.h"
@@ -150,6 +154,18 @@ static void json_time(FILE *f, const char *key, uint64_t ns)
 		fprintf(f, ", \"%s\": null", key);
 }
 
+static void write_target_exit(FILE *f, const struct rec_target *t)
+{
+	if (!t->self_exit)
+		fputs("null", f);
+	else if (WIFEXITED(t->status))
+		fprintf(f, "{\"status\": %d}", WEXITSTATUS(t->status));
+	else
+		fprintf(f, "{\"signal\": \"SIG%s\", \"core\": %s}",
+			sigabbrev_np(WTERMSIG(t->status)) ? sigabbrev_np(WTERMSIG(t->status)) : "?",
+			WCOREDUMP(t->status) ? "true" : "false");
+}
+
 static void write_body(FILE *f, const struct rec_session *s)
 {
 	char ver[32];
@@ -174,6 +190,8 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fprintf(f, ",\n  \"launched\": %s,\n  \"executable\": ",
 		s->target.launched ? "true" : "false");
 	json_str(f, s->exe);
+	fputs(",\n  \"target_exit\": ", f);
+	write_target_exit(f, &s->target);
 	fputs(",\n  \"pids\": [", f);
 	for (int i = 0; i < s->target.npids; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);

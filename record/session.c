@@ -682,7 +682,7 @@ static int open_trigger(struct rec_session *s)
 	 * right even when the file was replaced or is in another mount namespace */
 	const char *file = s->loc.in_main && !s->target.launched ? s->target.exe : s->loc.file;
 	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, file,
-				   s->loc.file_offset, s->o->slower_than_ns > 0);
+				   s->loc.file_offset, s->o->slower_than_ns ? &s->exits : NULL);
 
 	if (err)
 		return err;
@@ -823,6 +823,7 @@ out_perf:
 	rec_perf_free(&s->perf);
 out_trigger:
 	rec_trigger_close(&s->trig);
+	rec_exits_free(&s->exits);
 	rec_slowcall_free(&s->slow);
 out_target:
 	rec_target_finish(&s->target);

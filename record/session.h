@@ -77,6 +77,8 @@ struct rec_session {
 	struct rec_trigger trig;
 	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */
 	struct rec_trigger_loc loc;
+	struct rec_exits exits;       /* --trigger-slower-than: where the function's calls
+				       * leave it (freed by rec_session_run) */
 	bool have_trigger;
 	struct rec_arming arm;        /* when hits start to count (set by the caller) */
 	double armed_ms;              /* CLOCK_MONOTONIC ms when the trigger arms (0: not

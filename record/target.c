@@ -114,7 +114,7 @@ bool rec_target_reaped(struct rec_target *t, pid_t pid, int status)
 		return false;
 	if (WIFSTOPPED(status))
 		return false;
-	t->exited = true;
+	t->exited = t->self_exit = true;
 	t->status = status;
 	return true;
 }

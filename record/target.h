@@ -26,6 +26,7 @@ struct rec_target {
 	bool launched;
 	bool released;               /* launched child detached and running */
 	bool exited;                 /* launched child reaped */
+	bool self_exit;              /* it exited by itself, before the recorder ended it */
 	int status;                  /* its wait status once exited */
 	pid_t pids[REC_MAX_PIDS];    /* traced processes (launch: the child) */
 	int npids;
