@@ -442,6 +442,37 @@ static void test_event_names(void)
 	}
 }
 
+/* The attributes section (two struct perf_file_attr of 136 bytes, the
+ * attr's sample_type at 24) after the header, an empty data section. */
+static void test_sample_types(void)
+{
+	struct file f;
+	unsigned char attr[136] = { 0 };
+	uint64_t types[2] = { (1u << 5) | (1u << 13), 1u << 1 }, got = 1;
+	const char *path;
+
+	f.len = 0;
+	put_file_header(&f, 104 + 2 * sizeof(attr), 0, 0);
+	put_at64(&f, 24, 104);
+	put_at64(&f, 32, 2 * sizeof(attr));
+	for (int i = 0; i < 2; i++) {
+		memcpy(attr + 24, &types[i], 8);
+		put(&f, attr, sizeof(attr));
+	}
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_types(path, &got), 0);
+	CHECK_U64_EQ(got, types[0] | types[1]);
+	/* the attributes past the end of the file */
+	put_at64(&f, 32, 3 * sizeof(attr));
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_types(path, &got), -EIO);
+	CHECK_U64_EQ(got, 0);
+	/* the pipe format lists none */
+	make_pipe_file(&f);
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_types(path, &got), -ENOENT);
+}
+
 /* The data section and the feature sections, read back from a file. */
 static void test_header_feature(void)
 {
@@ -476,6 +507,7 @@ int main(void)
 	UNIT_RUN(test_garbage);
 	UNIT_RUN(test_header_feature);
 	UNIT_RUN(test_event_names);
+	UNIT_RUN(test_sample_types);
 	unit_tmp_fini();
 	return unit_exit();
 }
