@@ -28,11 +28,13 @@ struct input_perf {
 struct input;
 
 /*
- * Opens PATH. Returns 0 and *IN, or a negative errno with a one-line
- * reason in ERRBUF ("PATH: No such file or directory").
+ * Opens PATH, reading it from DATA when that is not NULL (a copy of the
+ * perf.data PATH that perf reads instead: its side-band carried,
+ * sideband.h); messages name PATH. Returns 0 and *IN, or a negative errno
+ * with a one-line reason in ERRBUF ("PATH: No such file or directory").
  */
-int input_open(const char *path, const struct input_perf *perf, struct input **in,
-	       char *errbuf, size_t errlen);
+int input_open(const char *path, const char *data, const struct input_perf *perf,
+	       struct input **in, char *errbuf, size_t errlen);
 
 /*
  * Reads up to CAP bytes of IN's text into BUF. Returns the number read, 0 at

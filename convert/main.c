@@ -26,6 +26,7 @@
 #include "pipeline.h"
 #include "ptsplit.h"
 #include "recording.h"
+#include "sideband.h"
 #include "version.h"
 
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
@@ -290,8 +291,10 @@ static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 									     : EXIT_RUNTIME;
 }
 
-/* Feeds one input to the converter. Returns an exit status. */
-static int convert_input(struct conv_driver *cv, const char *path, const struct input_perf *perf)
+/* Feeds one input to the converter: PATH, read from DATA when not NULL (a
+ * copy of it, input_open()). Returns an exit status. */
+static int convert_input(struct conv_driver *cv, const char *path, const char *data,
+			 const struct input_perf *perf)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
@@ -299,7 +302,7 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
 
-	if (input_open(path, perf, &in, err, sizeof(err))) {
+	if (input_open(path, data, perf, &in, err, sizeof(err))) {
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
@@ -447,6 +450,32 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 	return *n ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/*
+ * Feeds input IN to the converter; a snapshot of a recording (SB: its
+ * recording's side-band so far) that names none of the traced processes
+ * (perf wrote it after the target exited) is read with the side-band of
+ * the snapshots before it (sideband.h). Returns an exit status.
+ */
+static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
+			    struct sideband *sb, const struct input_perf *perf)
+{
+	char data[64];
+	int fd = -1, rc;
+
+	if (sb && !sideband_scan(sb, in->path, in->rec->pids, in->rec->npids) &&
+	    sideband_wanted(sb) && (fd = sideband_carry(sb, in->path, data, sizeof(data))) >= 0)
+		diag_info("%s: it names none of the traced processes (perf wrote it after they "
+			  "exited): read with the names and maps of the snapshots before it",
+			  in->path);
+	rc = convert_input(cv, in->path, fd >= 0 ? data : NULL, perf);
+	if (fd >= 0)
+		close(fd);
+	if (sb && sideband_next(sb))
+		diag_warn("%s: more than %u MiB of side-band: the snapshots after it get none "
+			  "carried", in->path, SIDEBAND_MAX >> 20);
+	return rc;
+}
+
 /* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
 static const char *symfs_arg(const struct options *o)
 {
@@ -584,6 +613,7 @@ int main(int argc, char **argv)
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
+	struct sideband *sbs = NULL;
 	struct conv_window *windows = NULL;
 	size_t ninputs = 0, nrecs = 0;
 	int rc, err;
@@ -606,7 +636,8 @@ int main(int argc, char **argv)
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs };
 	recs = calloc((size_t)(argc - optind), sizeof(*recs));
-	if (!recs) {
+	sbs = calloc((size_t)(argc - optind), sizeof(*sbs));
+	if (!recs || !sbs) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -664,7 +695,7 @@ int main(int argc, char **argv)
 		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
 					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec ||
 						     inputs[i + 1].snapshot != in->snapshot + 1));
-		rc = convert_input(cv, in->path, &perf);
+		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);
@@ -692,9 +723,12 @@ int main(int argc, char **argv)
 	conv_driver_free(cv);
 	srcline_free(sl);
 out:
-	for (size_t i = 0; i < nrecs; i++)
+	for (size_t i = 0; i < nrecs; i++) {
 		recording_free(&recs[i]);
+		sideband_free(&sbs[i]);
+	}
 	free(recs);
+	free(sbs);
 	free(inputs);
 	free(windows);
 	free(o.perf_args);

@@ -31,8 +31,10 @@
  *           entry (perf clock), "duration_ns" = time_ns - entry_ns; "ip": the
  *           user address hit, "args": [the call's first two integer
  *           arguments] (x86-64 rdi, rsi), both null when the registers
- *           were not sampled; "deferred": it came before the arming, which
- *           took its snapshot
+ *           were not sampled; "snapshot": the one holding it (sampling: the
+ *           first file with a sample of it, null when none has one,
+ *           session.c hits_held()); "deferred": it came before the arming,
+ *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with
  *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no

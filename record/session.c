@@ -369,7 +369,23 @@ static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
 	return buf;
 }
 
-/* Takes the snapshot S->want asks for, once none is in flight. */
+/*
+ * The first snapshot that holds a hit at TIME_NS (perf clock): one with a
+ * file whose ring was read at or after TIME_NS (its time_ns, taken once the
+ * ring was frozen or the snapshot asked for); -1 when none (a later one, or
+ * perf's last at its stop, will).
+ */
+static int holding_snapshot(const struct rec_session *s, uint64_t time_ns)
+{
+	for (int i = 0; i < s->nsnaps; i++)
+		if (s->snaps[i].file[0] && s->snaps[i].time_ns && s->snaps[i].time_ns >= time_ns)
+			return i;
+	return -1;
+}
+
+/* Takes the snapshot S->want asks for, once none is in flight; a hit that
+ * the last snapshot holds already (it came while that one was in flight)
+ * takes none of its own. */
 static void snapshot_wanted(struct rec_session *s)
 {
 	struct rec_hit_log *log = &s->hits[s->want];
@@ -379,6 +395,13 @@ static void snapshot_wanted(struct rec_session *s)
 	if (s->inflight >= 0)
 		return;
 	s->want = -1;
+	idx = holding_snapshot(s, log->hit.time_ns);
+	if (idx >= 0 && s->o->multi_snapshot) {
+		log->snapshot = idx;
+		diag_info("trigger hit: %s%s: in snapshot %d", hit_words(&log->hit, what,
+			  sizeof(what)), log->deferred ? " before it was armed" : "", idx + 1);
+		return;
+	}
 	/* a launched target ends with the recording: stop it right away */
 	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
 		kill(s->target.pids[0], SIGSTOP);
@@ -611,6 +634,80 @@ static int check_snaps(struct rec_session *s)
 	return n;
 }
 
+/* The sample times of a snapshot file, read once (perfdata_sample_times). */
+struct snap_samples {
+	bool read;
+	uint64_t *t;   /* ascending (owned) */
+	size_t n;
+};
+
+/*
+ * Whether sampling snapshot SN (the file in DIR; its samples cached in SM)
+ * holds the hit WINDOW [FROM, TO]: a sample in it (a slow call: its entry
+ * to its return); for an instant (FROM = TO) samples from before it and its
+ * ring read at or after it (SN->time_ns, or a later sample).
+ */
+static bool snap_holds(const char *dir, const struct rec_snap *sn, struct snap_samples *sm,
+		       uint64_t from, uint64_t to)
+{
+	char path[PATH_MAX];
+	size_t lo = 0, hi;
+
+	if (!sm->read) {
+		snprintf(path, sizeof(path), "%.2000s/%.2000s", dir, sn->file);
+		if (perfdata_sample_times(path, &sm->t, &sm->n))
+			sm->n = 0;
+		sm->read = true;
+	}
+	if (!sm->n)
+		return false;
+	if (from == to)
+		return sm->t[0] <= to && (sn->time_ns >= from || sm->t[sm->n - 1] >= from);
+	/* the first sample at or after FROM */
+	for (hi = sm->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sm->t[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sm->n && sm->t[lo] <= to;
+}
+
+/*
+ * Gives each hit of a sampling recording the first snapshot that holds it
+ * (snap_holds), the one it was given when that does; none when no snapshot
+ * does (perf lost those samples: its ring paused while it wrote an earlier
+ * snapshot, or overwritten). Intel PT snapshots hold no samples to tell:
+ * their hits keep theirs.
+ */
+static void hits_held(struct rec_session *s)
+{
+	struct snap_samples *sm;
+
+	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
+	    !(sm = calloc((size_t)s->nsnaps, sizeof(*sm))))
+		return;
+	for (int i = 0; i < s->nhits; i++) {
+		struct rec_hit_log *log = &s->hits[i];
+		uint64_t from = log->hit.entry_ns ? log->hit.entry_ns : log->hit.time_ns;
+		int k = log->snapshot, j;
+
+		if (k >= 0 && k < s->nsnaps && s->snaps[k].file[0] && !s->snaps[k].problem[0] &&
+		    snap_holds(s->outdir, &s->snaps[k], &sm[k], from, log->hit.time_ns))
+			continue;
+		for (j = 0; j < s->nsnaps; j++)
+			if (s->snaps[j].file[0] && !s->snaps[j].problem[0] &&
+			    snap_holds(s->outdir, &s->snaps[j], &sm[j], from, log->hit.time_ns))
+				break;
+		log->snapshot = j < s->nsnaps ? j : -1;
+	}
+	for (int j = 0; j < s->nsnaps; j++)
+		free(sm[j].t);
+	free(sm);
+}
+
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
@@ -640,15 +737,20 @@ static int finish(struct rec_session *s)
 	/* a hit whose snapshot perf's stop took (or that still waited for one): the last snapshot */
 	if (s->want >= 0)
 		s->hits[s->want].snapshot = SNAP_PENDING;
-	for (int i = 0; i < s->nhits; i++)
+	/* the first snapshot read after it, else the last (perf's stop read it) */
+	for (int i = 0; i < s->nhits; i++) {
+		int k = holding_snapshot(s, s->hits[i].hit.time_ns);
+
 		if (s->hits[i].snapshot == SNAP_PENDING)
-			s->hits[i].snapshot = s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
+			s->hits[i].snapshot = k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
 					      s->nsnaps - 1 : -1;
+	}
 	/* a hit still waiting for the arming when the recording ended (the target
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
 	unfinished = check_snaps(s);
+	hits_held(s);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");

@@ -21,6 +21,9 @@
  *                inside); several() has more than one return instruction
  *   deep         spins 300 ms at the bottom of a recursion 400 calls deep
  *                (some 50 KiB of stack: deeper than perf's dwarf stack copy)
+ *   burst N      N calls of burster(), each spinning 8 ms, back to back, then
+ *                exits at once (tests/record/multisnap.test.sh: snapshots
+ *                asked for at its last calls are written after its exit)
  */
 #include <csignal>
 #include <cstdio>
@@ -107,6 +110,14 @@ __attribute__((noinline)) long several(int i)
 	return (long)strlen(buf) + sink;
 }
 
+__attribute__((noinline)) void burster(int i)
+{
+	double t0 = now_ms();
+
+	spin(8);
+	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
+}
+
 /* Recurses D deep, a frame of some 128 bytes each, then spins. */
 __attribute__((noinline)) long deep(int d)
 {
@@ -167,10 +178,16 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(mode, "burst")) {
+		for (int i = 0; i < n; i++)
+			burster(i);
+		return 0;
+	}
 	if (!strcmp(mode, "deep")) {
 		sink = deep(400);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s throw N | serve | tail N | several N SLOW | deep\n", argv[0]);
+	fprintf(stderr, "usage: %s throw N | serve | tail N | several N SLOW | deep | burst N\n",
+		argv[0]);
 	return 2;
 }
