@@ -149,25 +149,13 @@ struct find {
 	size_t size;
 };
 
-/* Whether symbol NAME is a part split off function F: F followed by
- * ".cold", ".part" and numbers (F.cold, F.cold.1, F.part.0, F.part.0.cold). */
+/* Whether symbol NAME is a part split off function F: F followed by a part
+ * suffix (F.cold, F.cold.1, F.part.0, F.part.0.cold). */
 static bool is_part(const char *name, const char *f)
 {
 	size_t len = strlen(f);
-	bool named = false;
 
-	if (strncmp(name, f, len) || name[len] != '.')
-		return false;
-	for (const char *p = name + len; *p == '.';) {
-		size_t n = strcspn(++p, ".");
-
-		if ((n == 4 && !strncmp(p, "cold", 4)) || (n == 4 && !strncmp(p, "part", 4)))
-			named = true;
-		else if (!n || strspn(p, "0123456789") != n)
-			return false;
-		p += n;
-	}
-	return named;
+	return !strncmp(name, f, len) && rec_elf_part_suffix(name + len);
 }
 
 static int part_cb(const struct rec_sym *s, void *arg)
@@ -306,6 +294,7 @@ int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *
 {
 	struct rec_sym s;
 	struct find f = { .path = path, .x = x, .why = why, .size = size };
+	char label[300];
 	int err;
 
 	memset(x, 0, sizeof(*x));
@@ -320,26 +309,27 @@ int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *
 			 "decoding x86-64 code; this file is for another machine", path);
 		return -EOPNOTSUPP;
 	}
-	if (!s.name[0] || !s.entry || !s.size) {
+	if (!s.func_value || !s.entry || !s.size) {
 		snprintf(why, size, "%s: expected a function symbol with its size starting at "
 			 "0x%" PRIx64 ", found %s%s: its returns cannot be found", path, entry,
-			 s.name[0] ? s.name : "none", s.name[0] && !s.size ? " of size 0" :
-			 s.name[0] ? " around it" : "");
+			 s.func_value ? rec_sym_label(&s, label, sizeof(label)) : "none",
+			 s.func_value && !s.size ? " of size 0" : s.func_value ? " around it" : "");
 		return -EINVAL;
 	}
-	f.name = s.name;
+	f.name = rec_sym_label(&s, label, sizeof(label));
 	x->entry = entry;
 	x->code[0] = (struct rec_code_range){ entry, entry + s.size };
 	f.offset[0] = s.file_offset;
 	x->ncode = 1;
-	err = rec_elf_functions(path, part_cb, &f);
+	/* an unnamed function (a stripped file) has no parts by name */
+	err = s.unnamed ? 0 : rec_elf_functions(path, part_cb, &f);
 	for (int k = 0; !err && k < x->ncode; k++)
 		err = decode_range(&f, k);
 	if (err == -ENOMEM && !why[0])
 		snprintf(why, size, "out of memory");
 	if (!err && !x->n) {
 		snprintf(why, size, "%s: %s has no return and no jump out of it: its calls never "
-			 "end, nothing to measure", path, s.name);
+			 "end, nothing to measure", path, f.name);
 		err = -EINVAL;
 	}
 	if (err)

@@ -186,9 +186,10 @@ int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, in
 		conv = convert(fe, sigfd);
 	if (n <= 0) {
 		/* nothing to convert: remove the temporary directory if empty, else name
-		 * it, as a -d directory holding what a failed perf left */
+		 * it, as a -d directory holding what a failed perf left (a usage
+		 * error recorded nothing: what is there was there before) */
 		if (fe->temporary ? rmdir(fe->dir) != 0 :
-		    status != EXIT_OK && perf_files(fe->dir, &finished) != 0)
+		    status != EXIT_OK && status != EXIT_USAGE && perf_files(fe->dir, &finished) != 0)
 			diag_error("what perf wrote stays in %s", fe->dir);
 		return n < 0 ? EXIT_RUNTIME : status;
 	}

@@ -55,7 +55,14 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 
 static bool outdir_created;
 
-static int make_outdir(const struct rec_opts *o, char *out, size_t size)
+/*
+ * Creates the output directory O->outdir (or a new dated one) into OUT,
+ * FLAG the option that names it (-o, or the front end's -d). Returns -1, or
+ * an exit status after a one-line error: a usage error for a directory that
+ * is a file or holds a recording already, a runtime failure when it cannot
+ * be created.
+ */
+static int make_outdir(const struct rec_opts *o, const char *flag, char *out, size_t size)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
@@ -72,20 +79,21 @@ static int make_outdir(const struct rec_opts *o, char *out, size_t size)
 	if (mkdir(out, 0755) == 0) {
 		outdir_created = true;
 	} else if (errno != EEXIST) {
-		diag_error("%s: cannot create the output directory: %s", out, strerror(errno));
-		return -1;
+		diag_error("%s %s: cannot create the output directory: %s", flag, out,
+			   strerror(errno));
+		return EXIT_RUNTIME;
 	}
 	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		diag_error("%s: expected a directory, found a file", out);
-		return -1;
+		diag_error("%s %s: expected a directory, found a file", flag, out);
+		return EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/record.json", out);
 	if (!access(path, F_OK)) {
-		diag_error("%s: expected a new directory, found an earlier recording "
-			   "(record.json); choose another -o", out);
-		return -1;
+		diag_error("%s %s: expected a new directory, found an earlier recording "
+			   "(record.json); nothing was recorded: choose another %s", flag, out, flag);
+		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }
 
 /* Picks the trigger mechanism; returns it, or REC_MECH_AUTO when none works. */
@@ -203,6 +211,13 @@ static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 			   s->loc.spec, s->loc.vaddr, s->loc.symbol, s->loc.symbol);
 		return EXIT_USAGE;
 	}
+	if (!s->loc.entry && s->loc.func_vaddr) {
+		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
+			   "'%s' at 0x%" PRIx64 " inside the function at 0x%" PRIx64 "; give its "
+			   "start: --trigger addr:0x%" PRIx64, s->loc.spec, s->loc.vaddr,
+			   s->loc.func_vaddr, s->loc.func_vaddr);
+		return EXIT_USAGE;
+	}
 	if (!s->loc.entry) {
 		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
 			   "'%s' at 0x%" PRIx64 ", in no function", s->loc.spec, s->loc.vaddr);
@@ -233,6 +248,15 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
 	} else {
 		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid, &bad);
+		if (err == -EPERM) {
+			char comm[32] = "?";
+
+			rec_proc_comm(bad, bad, comm, sizeof(comm));
+			diag_error("%s %d: expected a user process, found a kernel thread (%s): "
+				   "no code of it runs in user space, where snaptrace records",
+				   o->tid ? "-t" : "-p", (int)bad, comm);
+			return EXIT_USAGE;
+		}
 		if (err) {
 			diag_error("%s %d: expected a running %s, found none", o->tid ? "-t" : "-p",
 				   (int)bad, o->tid ? "thread" : "process");
@@ -288,7 +312,8 @@ static void print_slow_calls(const struct rec_session *s)
 	if (!s->o->slower_than_ns || !s->have_trigger)
 		return;
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s",
-		  s->slow.calls, s->slow.calls == 1 ? "" : "s", s->loc.symbol, s->slow.slow,
+		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
+		  s->loc.symbol[0] ? s->loc.symbol : s->loc.spec, s->slow.slow,
 		  s->o->slower_than_ns / 1e6, first ? ":" : "");
 	if (first)
 		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, returned at %"
@@ -361,8 +386,9 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	s->o = o;
 	s->h = h;
 	s->sigfd = sigfd;
-	if (make_outdir(o, s->outdir, sizeof(s->outdir)))
-		return EXIT_RUNTIME;
+	r = make_outdir(o, front_end ? "-d" : "-o", s->outdir, sizeof(s->outdir));
+	if (r >= 0)
+		return r;
 	r = prepare_target(s, o);
 	if (r >= 0) {
 		if (outdir_created)
@@ -431,8 +457,8 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0 && cli->rec.ncmd)
 		diag_info("%s: no function matches '%s'", cli->symbols, cli->rec.cmd[0]);
 	else if (n == 0)
-		diag_info("%s: expected function symbols, found none (stripped?): triggers "
-			  "need line:FILE:LINE or addr:0xHEX there", cli->symbols);
+		diag_info("%s: expected functions, found no symbol and no unwind table",
+			  cli->symbols);
 	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
 }
 

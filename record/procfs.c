@@ -46,6 +46,28 @@ bool rec_proc_alive(pid_t id)
 	return st && st != 'Z' && st != 'X';
 }
 
+bool rec_proc_kernel_thread(pid_t id)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags = 0;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* ") STATE PPID PGRP SESSION TTY_NR TPGID FLAGS" */
+	p = strrchr(buf, ')');
+	return p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & 0x00200000ul);
+}
+
 pid_t rec_proc_tgid(pid_t tid)
 {
 	char path[64], line[256];

@@ -40,7 +40,9 @@
  *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
- *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
+ *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
+ *           "hits_unrecorded": hits in threads the recording leaves out (no
+ *           --multi-thread), which took no snapshot
  *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
@@ -230,8 +232,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		",\n  \"snapshots\": [", s->nhits ? "\n  ],\n" : "],\n", s->hits_seen,
-		s->hits_before_armed, s->hits_coalesced, s->trig.lost);
+		", \"hits_unrecorded\": %" PRIu64 ",\n  \"snapshots\": [",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
+		s->hits_coalesced, s->trig.lost, s->hits_unrecorded);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);

@@ -269,21 +269,25 @@ static bool thread_recorded(const struct rec_session *s, pid_t tid)
 	return false;
 }
 
-/* Warns (once a recording) of a hit in a thread the recording leaves out:
- * the trace would show the recorded thread only, silently. */
-static void check_hit_thread(struct rec_session *s, const struct rec_hit *hit)
+/* A hit in a thread the recording leaves out: its snapshot would not show
+ * it (an empty trace for a thread that only waits), so it takes none; counted
+ * in hits_unrecorded, and said once a recording. Returns true for such a hit. */
+static bool unrecorded_hit(struct rec_session *s, const struct rec_hit *hit)
 {
 	char comm[32], name[40] = "";
 
-	if (s->warned_unrecorded || thread_recorded(s, hit->tid))
-		return;
-	s->warned_unrecorded = true;
-	if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
-		snprintf(name, sizeof(name), " (%s)", comm);
-	diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
-		  "(only %s %d is); record it with --multi-thread", (int)hit->tid, name,
-		  (int)hit->pid, s->target.tid ? "thread" : "the main thread",
-		  (int)(s->target.tid ? s->target.tid : hit->pid));
+	if (thread_recorded(s, hit->tid))
+		return false;
+	if (!s->hits_unrecorded++) {
+		if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
+			snprintf(name, sizeof(name), " (%s)", comm);
+		diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
+			  "(only %s %d is): ignored, as its snapshot would not show it; record "
+			  "it with --multi-thread", (int)hit->tid, name, (int)hit->pid,
+			  s->target.tid ? "thread" : "the main thread",
+			  (int)(s->target.tid ? s->target.tid : hit->pid));
+	}
+	return true;
 }
 
 /* Whether the trigger is armed: hits take snapshots (arming.h). */
@@ -344,8 +348,9 @@ static void early_hit(struct rec_session *s, const struct rec_hit *hit)
  */
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
-	check_hit_thread(s, hit);
 	s->hits_seen++;
+	if (unrecorded_hit(s, hit))
+		return;
 	if (s->end == REC_END_NONE && !armed(s)) {
 		early_hit(s, hit);
 		return;

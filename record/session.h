@@ -116,7 +116,8 @@ struct rec_session {
 	uint64_t end_ns;              /* perf clock when the recording ended; 0: unknown */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
 	bool stop_requested;          /* we asked perf to stop */
-	bool warned_unrecorded;       /* a hit in a thread not recorded was reported */
+	uint64_t hits_unrecorded;     /* hits in threads the recording leaves out: they
+					 take no snapshot */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;
 	size_t threads_cap;
