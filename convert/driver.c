@@ -812,6 +812,9 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
+	for (size_t i = 0; cv->c.cut.start && i < cv->c.capthreads; i++)
+		for (struct conv_thread *t = cv->c.threads[i]; t; t = t->next)
+			cv->c.stats.cut_unstopped += t->cut_in && t->cut_counted;
 	for (size_t i = 0; i < cv->c.nrecs; i++)
 		conv_markers_write(&cv->c, cv->c.recs[i]);
 	return nomem_checked(cv, CONV_OK);

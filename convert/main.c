@@ -520,6 +520,11 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
 			  o->window, o->cut.nwindows);
 		return;
 	}
+	if (o->filter && s->cut_unstopped)
+		diag_warn("--filter %s: no call of %.*s ended the interval %.*s began in %llu "
+			  "thread%s: kept to the end of the trace", o->filter, (int)o->cut.stop_len,
+			  o->cut.stop, (int)o->cut.start_len, o->cut.start,
+			  (unsigned long long)s->cut_unstopped, s->cut_unstopped == 1 ? "" : "s");
 	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants)",
 		  o->filter ? "--filter" : "--window", o->filter ? o->filter : o->window,
 		  (unsigned long long)s->cut_intervals, (unsigned long long)s->cut_dropped,
@@ -534,12 +539,18 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < nrecs; i++)
+	/* the anchors: the hits, and the "[snapshot] REASON" marks of the
+	 * snapshots no hit took (Ctrl-C, --duration, the program's exit) */
+	for (size_t i = 0; i < nrecs; i++) {
 		n += recs[i].nhits;
+		for (size_t k = 0; k < recs[i].nsnapshots; k++)
+			n += recording_snapshot_mark(&recs[i], k) != 0;
+	}
 	if (!n) {
-		diag_error("--window %s needs a recording directory with trigger hits (as "
-			   "snaptrace-record writes it: its record.json lists them); %s", o->window,
-			   nrecs ? "the recordings given have none" : "no recording directory was given");
+		diag_error("--window %s needs a recording directory with trigger hits or "
+			   "snapshots (as snaptrace-record writes it: its record.json lists them); "
+			   "%s", o->window, nrecs ? "the recordings given have none" :
+			   "no recording directory was given");
 		return EXIT_USAGE;
 	}
 	*w = malloc(n * sizeof(**w));
@@ -549,11 +560,13 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 	}
 	n = 0;
 	for (size_t i = 0; i < nrecs; i++)
-		for (size_t k = 0; k < recs[i].nhits; k++) {
-			uint64_t hit = recs[i].hits[k].time_ns;
+		for (size_t k = 0; k < recs[i].nhits + recs[i].nsnapshots; k++) {
+			uint64_t at = k < recs[i].nhits ? recs[i].hits[k].time_ns :
+				      recording_snapshot_mark(&recs[i], k - recs[i].nhits);
 
-			(*w)[n++] = (struct conv_window){ hit > o->before ? hit - o->before : 0,
-							  conv_add_sat(hit, o->after) };
+			if (at)
+				(*w)[n++] = (struct conv_window){ at > o->before ? at - o->before : 0,
+								  conv_add_sat(at, o->after) };
 		}
 	o->cut.on = true;
 	o->cut.windows = *w;

@@ -114,6 +114,8 @@ struct conv_stats {
 	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
+	uint64_t cut_unstopped;        /* --filter: threads whose last interval no call of
+					* STOP ended: it runs to the end of the trace */
 };
 
 /* A slice open in the uncut trace, mirrored by the cut (cut.c): its begin,
@@ -226,7 +228,7 @@ struct conv_thread {
  * koids; up to CONV_ODD_IDS_MAX others (-1, 0, past any Linux pid) get the
  * koids from CONV_KOID_BAND to 2^31 - 1 (threads.c). */
 #define CONV_ODD_IDS_MAX 4096
-#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
+#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)   /* FXT_TRACK_KOID_MIN */
 
 /* A binary blamed for broken call chains (coverage.c). */
 /* How a perf.data's call chains were unwound (its events' sample_type). */

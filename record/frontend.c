@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,21 +22,14 @@
 /* Finds snaptrace-convert next to this program. Returns 0 or -1 after an error. */
 static int find_convert(struct rec_frontend *fe)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int err = run_find_sibling("snaptrace-convert", fe->convert, sizeof(fe->convert));
 
-	if (n <= 0) {
-		diag_error("/proc/self/exe: cannot read it: %s", strerror(errno));
-		return -1;
-	}
-	self[n] = '\0';
-	snprintf(fe->convert, sizeof(fe->convert), "%s/snaptrace-convert", dirname(self));
-	if (access(fe->convert, X_OK)) {
+	if (err == -ENOENT)
 		diag_error("%s: expected the snaptrace-convert program next to "
 			   "snaptrace-record, found none", fe->convert);
-		return -1;
-	}
-	return 0;
+	else if (err)
+		diag_error("/proc/self/exe: cannot read it: %s", strerror(-err));
+	return err ? -1 : 0;
 }
 
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)

@@ -7,13 +7,18 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "agg.h"
 #include "diag.h"
+#include "outpath.h"
 #include "report.h"
+#include "run.h"
 #include "version.h"
 
 enum { OPT_FORMAT = 256, OPT_SORT, OPT_LIMIT, OPT_BY_THREAD, OPT_THREAD, OPT_MATCH,
@@ -36,10 +41,11 @@ static const struct option long_options[] = {
 };
 
 static const char usage_text[] =
-	"usage: snaptrace-stats [OPTIONS] TRACE.fxt[.gz]\n"
+	"usage: snaptrace-stats [OPTIONS] TRACE.fxt[.gz]|RECORDING_DIR\n"
 	"\n"
 	"Per-function statistics of the slices of a Fuchsia trace (snaptrace's or\n"
-	"magic-trace's): one row per function (name and dso) with\n"
+	"magic-trace's), or of a recording directory (snaptrace-convert beside this\n"
+	"program converts it first): one row per function (name and dso) with\n"
 	"  calls      slices of the function\n"
 	"  total_ns   inclusive time; a call nested in a call of the same function\n"
 	"             (recursion) counts as a call but adds nothing\n"
@@ -243,12 +249,66 @@ static int parse(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* Reads PATH into A; prints the error and returns EXIT_RUNTIME on failure. */
+/*
+ * A recording directory (DIR/record.json, as snaptrace-record leaves it)
+ * given for a trace: converted by snaptrace-convert (beside this program)
+ * into an unnamed file, whose path is put in DATA (SIZE bytes). Returns
+ * the file's descriptor, -1 when PATH is no directory, or after an error
+ * -2 (a failed conversion) or -3 (a directory that is no recording: a
+ * usage error, as for snaptrace-convert).
+ */
+static int recording_trace(const char *path, char *data, size_t size)
+{
+	char convert[PATH_MAX], json[PATH_MAX + 16];
+	char *argv[] = { convert, "--quiet", (char *)path, "-o", "-", NULL };
+	struct stat st;
+	int fd, rc;
+	pid_t pid;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return -1;
+	snprintf(json, sizeof(json), "%s/record.json", path);
+	if (access(json, F_OK)) {
+		diag_error("%s: expected a trace file or a recording directory (record.json), "
+			   "found a directory without record.json", path);
+		return -3;
+	}
+	if (run_find_sibling("snaptrace-convert", convert, sizeof(convert))) {
+		diag_error("%s: a recording: expected snaptrace-convert beside snaptrace-stats "
+			   "to convert it (%s), found none", path, convert);
+		return -2;
+	}
+	fd = outpath_unnamed();
+	if (fd < 0) {
+		diag_error("%s: a recording: no scratch file to convert it into: %s", path,
+			   strerror(-fd));
+		return -2;
+	}
+	pid = run_start(argv, fd, STDERR_FILENO);
+	rc = pid < 0 ? (int)pid : run_wait(pid);
+	if (rc) {
+		diag_error("%s: a recording: snaptrace-convert %s (its message above)", path,
+			   rc < 0 ? strerror(-rc) : "failed");
+		close(fd);
+		return -2;
+	}
+	snprintf(data, size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* Reads PATH (a trace, or a recording directory converted first) into A;
+ * prints the error and returns EXIT_RUNTIME on failure. */
 static int load(struct agg *a, const char *path, bool quiet)
 {
-	char errbuf[512];
+	char errbuf[512], data[64];
 	size_t problems = 0;
-	int err = agg_read(a, path, &problems, errbuf, sizeof(errbuf));
+	int fd = recording_trace(path, data, sizeof(data)), err;
+
+	if (fd < -1)
+		return fd == -3 ? EXIT_USAGE : EXIT_RUNTIME;
+	err = agg_read(a, fd >= 0 ? data : path, &problems, errbuf, sizeof(errbuf));
+	if (fd >= 0)
+		close(fd);
 
 	if (err) {
 		diag_error("%s", errbuf);
