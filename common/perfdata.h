@@ -25,6 +25,12 @@
  */
 int perfdata_scan(const char *dir, char ***paths);
 
+/* The directory of a recording (snaptrace-record --keep-binaries) that keeps
+ * the binaries its perf.data files name, as perf's build-id cache lays them
+ * out (.build-id/XX/REST, PATH/BUILDID/elf): what `perf --buildid-dir`
+ * reads. */
+#define PERFDATA_BINARIES_DIR "binaries"
+
 /* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
 enum perfdata_feature {
 	PERFDATA_FEAT_BUILD_ID = 2,

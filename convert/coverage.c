@@ -52,6 +52,13 @@ static bool real_dso(const struct conv_func *f)
 	       !(f->dsolen == 7 && !memcmp(dso, "inlined", 7));
 }
 
+/* Whether F is in a page the kernel maps into every process ([vdso],
+ * [vsyscall], [uprobes]): no binary to install symbols for. */
+static bool kernel_page(const struct conv_func *f)
+{
+	return real_dso(f) && f->key[f->symlen] == '[';
+}
+
 bool conv_coverage_is_root(struct conv_span sym)
 {
 	uint32_t len = sym.len;
@@ -106,10 +113,11 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 		if (frames[i].ip >= CONV_KERNEL_START)
 			continue;
 		user++;
-		unknown += f->unknown;
+		/* the kernel's own pages ([vdso], [uprobes]) have no symbols to install */
+		unknown += f->unknown && !kernel_page(f);
 		rooted |= f->root;
 		last_ip = frames[i].ip;
-		if (!unknown_dso && f->unknown && real_dso(f))
+		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
 			unknown_dso = f;
 		if (real_dso(f)) {
 			innermost = innermost ? innermost : f;
@@ -122,7 +130,12 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	t->chains++;
 	if (rooted && unknown * 2 <= user)
 		return;
-	if (rooted) {	/* complete, but the binaries have no symbols */
+	/* complete, but a binary that changed since the recording (its own
+	 * warning) or one with no symbols */
+	if (rooted && unknown_dso &&
+	    binaries_changed(c->binaries, unknown_dso->key + unknown_dso->symlen, unknown_dso->dsolen))
+		return;
+	if (rooted) {
 		t->unsymbolized_chains++;
 		if (unknown_dso)
 			blame(c, &c->unsymbolized, unknown_dso);

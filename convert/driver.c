@@ -92,6 +92,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->w = w;
 	c->strict = opts->strict;
 	c->srcline = opts->srcline;
+	c->binaries = opts->binaries;
 	c->cut = opts->cut;
 	c->s_file = fxt_writer_cstring(w, "file");
 	c->s_line = fxt_writer_cstring(w, "line");

@@ -12,9 +12,13 @@
 
 #include "state.h"
 
+struct binaries;
+
 struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
 	struct srcline *srcline;   /* file/line arguments of slices; NULL: none (borrowed) */
+	const struct binaries *binaries;   /* the recorded binaries found changed since
+				    * (their own warning); NULL: none checked (borrowed) */
 	struct conv_cut cut;       /* what the output keeps (--filter, --window); its
 				    * names and windows borrowed */
 };

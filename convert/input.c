@@ -222,6 +222,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	}
 	in->opts = (struct perfcmd_opts){
 		.perf = perf->perf, .input = in->data, .extra = perf->args, .nextra = perf->nargs,
+		.buildid_dir = perf->buildid_dir,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") ? PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};

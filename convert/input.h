@@ -23,6 +23,8 @@ struct input_perf {
 	size_t nargs;
 	bool no_dlfilter;          /* never the dlfilter: perf's text only */
 	unsigned jobs;             /* perf script processes at most (time ranges); 0, 1: one */
+	const char *buildid_dir;   /* perf's build-id cache for this input (a recording's kept
+				    * binaries: perf --buildid-dir), or NULL */
 };
 
 struct input;

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
+#include "binaries.h"
 #include "driver.h"
 #include "diag.h"
 #include "fxt_reader.h"
@@ -450,16 +452,30 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 	return *n ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/* The binaries recording R keeps (PERFDATA_BINARIES_DIR, a directory) into
+ * BUF, or NULL (R NULL, or none kept). */
+static const char *kept_binaries(const struct recording *r, char *buf, size_t size)
+{
+	struct stat st;
+
+	if (!r || (size_t)snprintf(buf, size, "%s/%s", r->dir, PERFDATA_BINARIES_DIR) >= size ||
+	    stat(buf, &st) || !S_ISDIR(st.st_mode))
+		return NULL;
+	return buf;
+}
+
 /*
  * Feeds input IN to the converter; a snapshot of a recording (SB: its
  * recording's side-band so far) that names none of the traced processes
  * (perf wrote it after the target exited) is read with the side-band of
- * the snapshots before it (sideband.h). Returns an exit status.
+ * the snapshots before it (sideband.h), and perf reads the binaries the
+ * recording keeps (--keep-binaries). Returns an exit status.
  */
 static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 			    struct sideband *sb, const struct input_perf *perf)
 {
-	char data[64];
+	struct input_perf p = *perf;
+	char data[64], kept[PATH_MAX];
 	int fd = -1, rc;
 
 	if (sb && !sideband_scan(sb, in->path, in->rec->pids, in->rec->npids) &&
@@ -467,7 +483,8 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 		diag_info("%s: it names none of the traced processes (perf wrote it after they "
 			  "exited): read with the names and maps of the snapshots before it",
 			  in->path);
-	rc = convert_input(cv, in->path, fd >= 0 ? data : NULL, perf);
+	p.buildid_dir = kept_binaries(in->rec, kept, sizeof(kept));
+	rc = convert_input(cv, in->path, fd >= 0 ? data : NULL, &p);
 	if (fd >= 0)
 		close(fd);
 	if (sb && sideband_next(sb))
@@ -627,6 +644,7 @@ int main(int argc, char **argv)
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
 	struct sideband *sbs = NULL;
+	struct binaries bins = { 0 };
 	struct conv_window *windows = NULL;
 	size_t ninputs = 0, nrecs = 0;
 	int rc, err;
@@ -647,7 +665,7 @@ int main(int argc, char **argv)
 		rc = dump(argv[optind], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs };
+	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL };
 	recs = calloc((size_t)(argc - optind), sizeof(*recs));
 	sbs = calloc((size_t)(argc - optind), sizeof(*sbs));
 	if (!recs || !sbs) {
@@ -667,6 +685,17 @@ int main(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	bins.symfs = symfs_arg(&o);
+	for (size_t i = 0; i < ninputs; i++) {
+		char kept[PATH_MAX];
+
+		if (binaries_check(&bins, inputs[i].path, kept_binaries(inputs[i].rec, kept,
+									 sizeof(kept))) == -ENOMEM) {
+			diag_error("out of memory");
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
 		for (size_t i = 0; sl && i < ninputs; i++) {
@@ -684,7 +713,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut };
+	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut,
+				    .binaries = &bins };
 	cv = conv_driver_new(w, &copts);
 	if (!cv || (!o.no_srcline && !sl)) {
 		diag_error("out of memory");
@@ -742,6 +772,7 @@ out:
 	}
 	free(recs);
 	free(sbs);
+	binaries_free(&bins);
 	free(inputs);
 	free(windows);
 	free(o.perf_args);

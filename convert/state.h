@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "binaries.h"
 #include "fxt_writer.h"
 #include "parse.h"
 #include "recording.h"
@@ -276,6 +277,7 @@ struct conv {
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
 		s_syscall_arg, s_preempted, s_blocked, s_dso;
 
+	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
 

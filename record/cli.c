@@ -233,6 +233,10 @@ static const struct rec_cli_opt table[] = {
 	  "trace the kernel too (PT: --kcore where perf has it)", NULL, FIELD(rec.kernel) },
 	{ "full-execution", 0, NULL, NULL, NULL, BOTH, "recording",
 	  "record everything from the start, no ring buffer", NULL, FIELD(rec.full_execution) },
+	{ "keep-binaries", 0, NULL, NULL, NULL, BOTH, "recording",
+	  "copy the binaries the snapshots name into the recording\n"
+	  "(DIR/binaries, perf's build-id cache): it stays convertible\n"
+	  "when they are rebuilt or removed", NULL, FIELD(rec.keep_binaries) },
 	{ "sampling-freq", 0, "N", NULL, "a rate in Hz from 1 to 1000000", BOTH, "recording",
 	  "sampling mode: samples per second (default 5000)", set_freq, 0 },
 	{ "callgraph", 0, "MODE", callgraphs, NULL, BOTH, "recording",

@@ -54,6 +54,9 @@
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
  *                (a full disk), problem null
+ *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
+ *           the snapshots name, copied with --keep-binaries (perf's build-id
+ *           cache), and "binaries_kept" how many; both null without it
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
@@ -71,6 +74,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "perfdata.h"
 #include "session.h"
 
 static void json_str(FILE *f, const char *s)
@@ -249,8 +253,13 @@ static void write_body(FILE *f, const struct rec_session *s)
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"end_ns\": ", s->nsnaps ? "\n  ],\n" : "],\n",
-		rec_end_name(s->end));
+	fputs(s->nsnaps ? "\n  ],\n" : "],\n", f);
+	if (s->binaries_kept >= 0)
+		fprintf(f, "  \"binaries\": \"%s\", \"binaries_kept\": %d,\n", PERFDATA_BINARIES_DIR,
+			s->binaries_kept);
+	else
+		fputs("  \"binaries\": null, \"binaries_kept\": null,\n", f);
+	fprintf(f, "  \"end\": \"%s\",\n  \"end_ns\": ", rec_end_name(s->end));
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
 	else

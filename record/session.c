@@ -713,6 +713,86 @@ static void hits_held(struct rec_session *s)
 	free(sm);
 }
 
+/* The binaries keep_binaries() has seen (paths, owned), each once. */
+struct kept {
+	char **path;
+	size_t n, cap;
+	int copied;
+	struct rec_session *s;
+	char dir[PATH_MAX];
+};
+
+/* Copies the binary PATH a snapshot names (a file: not [kernel.kallsyms],
+ * [vdso]) into the build-id cache K->dir, once, with perf itself (perf
+ * buildid-cache --add: perf's own layout, which perf script --buildid-dir
+ * reads). */
+static int keep_one(void *arg, const char *hex, const char *path)
+{
+	struct kept *k = arg;
+	char *argv[] = { k->s->plan.argv[0], "--buildid-dir", k->dir, "buildid-cache", "--add",
+			 (char *)path, NULL };
+	char out[512], entry[PATH_MAX], *nl;
+	size_t len = strlen(hex);
+	void *p;
+
+	if (path[0] != '/' || len < 3)
+		return 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->path[i], path))
+			return 0;
+	if (!(p = array_grow(k->path, &k->cap, k->n, sizeof(*k->path))) ||
+	    !(((char **)p)[k->n] = strdup(path))) {
+		k->path = p ? p : k->path;
+		return -ENOMEM;
+	}
+	k->path = p;
+	k->n++;
+	/* perf exits 0 even when it could not add it: its cache entry tells
+	 * (.build-id/XX/REST; perf names a padded id by its own length) */
+	while (len > 3 && hex[len - 1] == '0' && hex[len - 2] == '0')
+		len -= 2;
+	snprintf(entry, sizeof(entry), "%.3000s/.build-id/%.2s/%.*s", k->dir, hex, (int)(len - 2),
+		 hex + 2);
+	out[0] = 0;
+	if (run_capture(argv, out, sizeof(out)) == 0 && !access(entry, F_OK)) {
+		k->copied++;
+		return 0;
+	}
+	if ((nl = strchr(out, '\n')))
+		*nl = 0;
+	diag_warn("%s: not kept in %s: perf buildid-cache: %.200s", path, k->dir,
+		  out[0] ? out : "no entry of its build id (the file changed since?)");
+	return 0;
+}
+
+/*
+ * --keep-binaries: copies every binary the finished snapshot files name by
+ * build id (perfdata_buildids) into OUTDIR/PERFDATA_BINARIES_DIR, so that
+ * the recording converts the same once they are rebuilt or removed
+ * (snaptrace-convert runs perf script with --buildid-dir there).
+ */
+static void keep_binaries(struct rec_session *s)
+{
+	struct kept k = { .s = s };
+	char path[PATH_MAX], why[256];
+
+	/* perf takes only an absolute --buildid-dir */
+	if (!realpath(s->outdir, path))
+		snprintf(path, sizeof(path), "%s", s->outdir);
+	snprintf(k.dir, sizeof(k.dir), "%.3000s/%s", path, PERFDATA_BINARIES_DIR);
+	for (int i = 0; i < s->nsnaps; i++) {
+		if (!s->snaps[i].file[0] || s->snaps[i].problem[0])
+			continue;
+		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
+		if (perfdata_buildids(path, keep_one, &k, why, sizeof(why)) == -ENOMEM)
+			diag_warn("out of memory: not every binary kept");
+	}
+	s->binaries_kept = k.copied;
+	for (size_t i = 0; i < k.n; i++)
+		free(k.path[i]);
+	free(k.path);
+}
+
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
@@ -756,6 +836,8 @@ static int finish(struct rec_session *s)
 		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
 	unfinished = check_snaps(s);
 	hits_held(s);
+	if (s->o->keep_binaries)
+		keep_binaries(s);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
@@ -860,6 +942,7 @@ int rec_session_run(struct rec_session *s)
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
 	s->want = s->inflight = -1;
+	s->binaries_kept = -1;
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	err = rec_report_reserve(s);
 	if (err) {

@@ -118,6 +118,7 @@ struct rec_session {
 	bool stop_requested;          /* we asked perf to stop */
 	uint64_t hits_unrecorded;     /* hits in threads the recording leaves out: they
 					 take no snapshot */
+	int binaries_kept;            /* --keep-binaries: binaries copied, -1: not asked */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;
 	size_t threads_cap;
