@@ -22,7 +22,7 @@
 #include "version.h"
 
 enum { OPT_FORMAT = 256, OPT_SORT, OPT_LIMIT, OPT_BY_THREAD, OPT_THREAD, OPT_MATCH,
-       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_VERSION, OPT_END };
+       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_BASELINE_PATHS, OPT_VERSION, OPT_END };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -34,6 +34,7 @@ static const struct option long_options[] = {
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-paths", no_argument, NULL, OPT_BASELINE_PATHS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -72,12 +73,17 @@ static const char usage_text[] =
 	"                        their ratios new/old, largest change of total first;\n"
 	"                        \"-\" (empty, null) where a value does not exist: the\n"
 	"                        percentiles of a function absent from one trace, a\n"
-	"                        ratio to 0, the per-call columns of a sampled trace\n"
+	"                        ratio to 0, the per-call columns of a sampled trace;\n"
+	"                        a function pairs with the one of the same name in the\n"
+	"                        binary of the same file name (two builds at other\n"
+	"                        paths pair)\n"
+	"      --baseline-paths  pair by the binary's full path instead\n"
 	"  -q, --quiet           only errors on stderr\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
 	"\n"
-	"--top needs --function; --match and --baseline do not go with --function,\n"
+	"--top needs --function, --baseline-paths --baseline; --match and --baseline\n"
+	"do not go with --function,\n"
 	"nor --sort with --baseline (usage errors).\n"
 	"\n"
 	"Exit status: 0 done, 1 unreadable or not an FXT file, or --function or\n"
@@ -118,6 +124,7 @@ static const struct pairing {
 	{ OPT_MATCH, OPT_FUNCTION, false },     /* --function names one function */
 	{ OPT_BASELINE, OPT_FUNCTION, false },  /* the comparison has no detail view */
 	{ OPT_SORT, OPT_BASELINE, false },      /* --baseline sorts by the change */
+	{ OPT_BASELINE_PATHS, OPT_BASELINE, true },   /* how --baseline pairs */
 };
 
 static const char *option_name(int opt)
@@ -210,6 +217,9 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_BASELINE:
 			o->baseline = optarg;
+			break;
+		case OPT_BASELINE_PATHS:
+			o->report.baseline_paths = true;
 			break;
 		case 'q':
 			o->quiet = true;

@@ -277,6 +277,20 @@ elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" |
 else
 	ok exact-baseline
 fi
+# two builds at other paths (issue 24): f of /build/v1/app and of
+# /build/v2/app pair by the binary's file name; --baseline-paths keeps them
+# apart (each on one side only); and it needs --baseline
+sed 's| /opt/app$| /build/v1/app|' "$TMP/old.script" | "$MKFXT" "$TMP/old-v1.fxt"
+sed 's| /opt/app$| /build/v2/app|' "$TMP/new.script" | "$MKFXT" "$TMP/new-v2.fxt"
+got=$("$STATS" --format csv --baseline "$TMP/old-v1.fxt" "$TMP/new-v2.fxt" | grep '^f,')
+paths=$("$STATS" --format csv --baseline-paths --baseline "$TMP/old-v1.fxt" "$TMP/new-v2.fxt" | grep -c '^f,')
+if [ "$got" != "f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/build/v2/app" ]; then
+	fail baseline-other-path "f of the two builds did not pair: $got"
+elif [ "$paths" != 2 ]; then
+	fail baseline-other-path "--baseline-paths: expected f twice (one per path), found $paths rows"
+else
+	ok baseline-other-path
+fi
 # the same traces sampled: the per-call columns are "-" on both sides, the
 # totals numbers (0 for an absent function), never a mix of "-" and 0
 { echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
@@ -447,6 +461,7 @@ expect_exit pair-top 2 "--top needs --function" --top 3 "$TMP/exact.fxt"
 expect_exit pair-match 2 "--match does not go with --function" --match 'w*' --function work "$TMP/exact.fxt"
 expect_exit pair-baseline 2 "--baseline does not go with --function" --function work --baseline "$TMP/old.fxt" "$TMP/exact.fxt"
 expect_exit pair-sort 2 "--sort does not go with --baseline" --sort calls --baseline "$TMP/old.fxt" "$TMP/exact.fxt"
+expect_exit pair-baseline-paths 2 "--baseline-paths needs --baseline" --baseline-paths "$TMP/exact.fxt"
 # files that are not traces: a directory, an empty file, a missing or bad baseline
 mkdir -p "$TMP/dir.fxt"
 : >"$TMP/empty.fxt"
