@@ -21,6 +21,10 @@ struct rec_map {
 	char path[4096];
 };
 
+/* Reads up to SIZE - 1 bytes of the /proc file PATH into BUF, NUL-terminated
+ * (SIZE >= 1). Returns the bytes read or a negative errno (BUF then ""). */
+ssize_t rec_proc_read(const char *path, char *buf, size_t size);
+
 /* Whether process (or thread) ID exists and is not a zombie. */
 bool rec_proc_alive(pid_t id);
 

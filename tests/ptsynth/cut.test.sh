@@ -183,30 +183,46 @@ window_expect() {
 
 # --window 300ns,200ns around two hits of a recording directory: in the
 # main thread's first phase_begin and at the worker's second phase_end.
-t_window() {
-	local why pid h1 h2 d="$TMP/rec" line intervals dropped
-	pid=$(sed -n 's/^# thread pid=\([0-9]*\) .*/\1/p' "$TMP/all.tree" | head -1)
-	tree_slices "$TMP/all.tree" >"$TMP/all.times"
-	h1=$(awk '$5 == "phase_begin" { print $3 + 50; exit }' "$TMP/all.times")
-	h2=$(awk -v pid="$pid" '$5 == "phase_end" && $1 != pid { if (++n == 2) { print $3; exit } }' \
-		"$TMP/all.times")
-	mkdir -p "$d"
-	cp "$TMP/phases.data" "$d/perf.data.1"
-	cat >"$d/record.json" <<EOF
+# MAIN_PID, WORKER_END: the main thread's pid, the time of the worker's
+# second phase_end (tree_slices of the uncut trace in all.times)
+main_pid() {
+	sed -n 's/^# thread pid=\([0-9]*\) .*/\1/p' "$TMP/all.tree" | head -1
+}
+worker_end() {
+	awk -v pid="$1" '$5 == "phase_end" && $1 != pid { if (++n == 2) { print $3; exit } }' \
+		"$TMP/all.times"
+}
+
+# recording_of DIR PID TRIGGER HITS SNAPSHOT_REASON SNAPSHOT_TIME: a
+# recording directory DIR of phases.data (one snapshot), with TRIGGER (a
+# JSON object or null) and HITS (JSON array elements).
+recording_of() {
+	mkdir -p "$1"
+	cp "$TMP/phases.data" "$1/perf.data.1"
+	cat >"$1/record.json" <<EOF
 {
   "format": "snaptrace-record 1",
-  "pids": [$pid],
+  "pids": [$2],
   "threads": [],
-  "trigger": {"spec": "phase_begin", "mechanism": "uprobe", "file": "$PROGS/phases", "symbol": "phase_begin", "file_offset": 0},
-  "hits": [
-    {"pid": $pid, "tid": $pid, "time_ns": $h1, "snapshot": null},
-    {"pid": $pid, "tid": $pid, "time_ns": $h2, "snapshot": 0}
+  "trigger": $3,
+  "hits": [$4
   ],
   "hits_total": 2, "hits_coalesced": 1, "hits_lost": 0,
-  "snapshots": [{"file": "perf.data.1", "reason": "trigger", "time_ns": $h2}],
+  "snapshots": [{"file": "perf.data.1", "reason": "$5", "time_ns": $6}],
   "end": "exit"
 }
 EOF
+}
+
+t_window() {
+	local why pid h1 h2 d="$TMP/rec" line intervals dropped
+	pid=$(main_pid)
+	tree_slices "$TMP/all.tree" >"$TMP/all.times"
+	h1=$(awk '$5 == "phase_begin" { print $3 + 50; exit }' "$TMP/all.times")
+	h2=$(worker_end "$pid")
+	recording_of "$d" "$pid" '{"spec": "phase_begin", "mechanism": "uprobe", "file": "'"$PROGS"'/phases", "symbol": "phase_begin", "file_offset": 0}' "
+    {\"pid\": $pid, \"tid\": $pid, \"time_ns\": $h1, \"snapshot\": null},
+    {\"pid\": $pid, \"tid\": $pid, \"time_ns\": $h2, \"snapshot\": 0}" trigger "$h2"
 	window_expect "$((h1 - 300)),$((h1 + 200)),$((h2 - 300)),$((h2 + 200))" <"$TMP/all.times" \
 		>"$TMP/window.expected"
 	read -r intervals dropped <"$TMP/window.counts"
@@ -233,23 +249,9 @@ EOF
 # recording without hits (issue 24: --window could anchor on hits only).
 t_window_snapshot() {
 	local pid at d="$TMP/rec-interrupt" why intervals dropped
-	pid=$(sed -n 's/^# thread pid=\([0-9]*\) .*/\1/p' "$TMP/all.tree" | head -1)
-	at=$(awk -v pid="$pid" '$5 == "phase_end" && $1 != pid { if (++n == 2) { print $3; exit } }' \
-		"$TMP/all.times")
-	mkdir -p "$d"
-	cp "$TMP/phases.data" "$d/perf.data.1"
-	cat >"$d/record.json" <<EOF
-{
-  "format": "snaptrace-record 1",
-  "pids": [$pid],
-  "threads": [],
-  "trigger": null,
-  "hits": [],
-  "hits_total": 0, "hits_coalesced": 0, "hits_lost": 0,
-  "snapshots": [{"file": "perf.data.1", "reason": "interrupt", "time_ns": $at}],
-  "end": "interrupt"
-}
-EOF
+	pid=$(main_pid)
+	at=$(worker_end "$pid")
+	recording_of "$d" "$pid" null "" interrupt "$at"
 	window_expect "$((at - 300)),$((at + 200))" <"$TMP/all.times" >"$TMP/wsnap.expected"
 	read -r intervals dropped <"$TMP/window.counts"
 	if ! "$CONVERT" --window 300ns,200ns "$d" -o "$TMP/wsnap.fxt" 2>"$TMP/wsnap.err" ||
