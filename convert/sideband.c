@@ -25,6 +25,8 @@ static bool is_sideband(const unsigned char *rec)
 /* Appends N bytes at P to *BUF (*LEN used of *CAP). Returns 0 or -ENOMEM. */
 static int append(unsigned char **buf, size_t *len, size_t *cap, const void *p, size_t n)
 {
+	if (!n)
+		return 0;   /* nothing: P may be NULL */
 	if (*len + n > SIDEBAND_MAX)
 		return -ENOMEM;
 	if (*len + n > *cap) {
