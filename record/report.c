@@ -7,9 +7,6 @@
  *   "perf": {"path", "version", "command": [perf's argv]}
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
- *   "target_exit": how a launched target exited by itself during the
- *           recording: {"status": N} (exit(N)) or {"signal": "SIGABRT",
- *           "core": bool}; null when the recorder ended it, or attached
  *   "threads": [{"pid", "tid", "comm"}]
  *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
  *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
@@ -57,7 +54,27 @@
  *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
  *           the snapshots name, copied with --keep-binaries (perf's build-id
  *           cache), and "binaries_kept" how many; both null without it
- *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
+ *   "signals": [{"pid", "tid", "time_ns" (perf clock), "signal" (number),
+ *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
+ *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
+ *                program's handler ran), "fatal" (it ended the process),
+ *                "by_stop" (the recorder's own stop, Ctrl-C on the terminal,
+ *                reached the program too), "ip" (user ip when it came),
+ *                "addr" (fault address) or null, "cause": what aborted
+ *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
+ *                null, "sender": {"pid", "tid",
+ *                "comm"} of another process that sent it, or null,
+ *                "snapshot" (index or null)}] one per line: the signals
+ *           delivered to the targets that end a process, the crash signals
+ *           and SIGABRT however handled, the --trigger signal (sigwatch.h);
+ *           at most 256, "signals_dropped" counts the rest
+ *   "exits": [{"pid", "status" (exit status) or null, "signal" (number) or
+ *           null, "name" or null, "core" (a core was dumped) or null}] the
+ *           target processes that ended during the recording (status and
+ *           signal both null: the status is unknown, an attached process
+ *           on a kernel before 6.15)
+ *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died" | "signal"
+ *          ("signal": a signal ended the target, the snapshot was taken at it)
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
  *   "end": "none" while the recording runs (the report written at its
@@ -76,6 +93,7 @@
 
 #include "perfdata.h"
 #include "session.h"
+#include "signals.h"
 
 static void json_str(FILE *f, const char *s)
 {
@@ -110,6 +128,13 @@ static void json_str_array(FILE *f, char *const *v, int n)
 
 static void write_trigger(FILE *f, const struct rec_session *s)
 {
+	if (s->sig_trigger) {
+		fputs("  \"trigger\": {\"spec\": ", f);
+		json_str(f, s->loc.spec);
+		fputs(", \"mechanism\": \"signal\", \"file\": \"\", \"symbol\": \"\", "
+		      "\"file_offset\": 0, \"slower_than_ns\": null, \"tsc\": null},\n", f);
+		return;
+	}
 	if (!s->have_trigger) {
 		fputs("  \"trigger\": null,\n", f);
 		return;
@@ -145,7 +170,7 @@ static void write_arming(FILE *f, const struct rec_session *s)
 		[REC_ARM_AT_ONCE] = "at-once", [REC_ARM_RING] = "ring", [REC_ARM_OPTION] = "option",
 	};
 
-	if (!s->have_trigger) {
+	if (!s->have_trigger && !s->sig_trigger) {
 		fputs("  \"arming\": null,\n", f);
 		return;
 	}
@@ -162,16 +187,74 @@ static void json_time(FILE *f, const char *key, uint64_t ns)
 		fprintf(f, ", \"%s\": null", key);
 }
 
-static void write_target_exit(FILE *f, const struct rec_target *t)
+/* ", \"KEY\": N" of a value that may be unknown (null). */
+static void json_u64_or_null(FILE *f, const char *key, bool known, uint64_t v)
 {
-	if (!t->self_exit)
-		fputs("null", f);
-	else if (WIFEXITED(t->status))
-		fprintf(f, "{\"status\": %d}", WEXITSTATUS(t->status));
+	if (known)
+		fprintf(f, ", \"%s\": %" PRIu64, key, v);
 	else
-		fprintf(f, "{\"signal\": \"SIG%s\", \"core\": %s}",
-			sigabbrev_np(WTERMSIG(t->status)) ? sigabbrev_np(WTERMSIG(t->status)) : "?",
-			WCOREDUMP(t->status) ? "true" : "false");
+		fprintf(f, ", \"%s\": null", key);
+}
+
+static void write_signals(FILE *f, const struct rec_session *s)
+{
+	char name[SIG_NAME_MAX];
+
+	fputs("  \"signals\": [", f);
+	for (int i = 0; i < s->nsignals; i++) {
+		const struct rec_signal_log *l = &s->signals[i];
+		const char *code = sig_code_name(l->s.sig, l->s.code);
+
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64
+			", \"signal\": %d, \"name\": \"%s\", \"code\": %d, \"code_name\": ",
+			i ? "," : "", (int)l->s.pid, (int)l->s.tid, l->s.time_ns, l->s.sig,
+			sig_name(l->s.sig, name, sizeof(name)), l->s.code);
+		if (code)
+			fprintf(f, "\"%s\"", code);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"errno\": %d, \"handled\": %s, \"fatal\": %s, \"by_stop\": %s",
+			l->s.err, l->s.handled ? "true" : "false", l->fatal ? "true" : "false",
+			l->by_stop ? "true" : "false");
+		json_u64_or_null(f, "ip", l->s.has_ip, l->s.ip);
+		json_u64_or_null(f, "addr", l->s.has_addr, l->s.addr);
+		fputs(", \"cause\": ", f);
+		if (l->s.cause)
+			json_str(f, l->s.cause);
+		else
+			fputs("null", f);
+		if (l->s.sender_pid) {
+			fprintf(f, ", \"sender\": {\"pid\": %d, \"tid\": %d, \"comm\": ",
+				(int)l->s.sender_pid, (int)l->s.sender_tid);
+			json_str(f, l->s.sender_comm);
+			fputc('}', f);
+		} else {
+			fputs(", \"sender\": null", f);
+		}
+		json_u64_or_null(f, "snapshot", l->snapshot >= 0, (uint64_t)l->snapshot);
+		fputc('}', f);
+	}
+	fprintf(f, "%s  \"signals_dropped\": %" PRIu64 ",\n  \"exits\": [",
+		s->nsignals ? "\n  ],\n" : "],\n", s->signals_dropped);
+	for (int i = 0, n = 0; i < s->target.npids; i++) {
+		const struct rec_exit *e = &s->exits[i];
+		bool sig = e->has_status && WIFSIGNALED(e->status);
+
+		if (!e->ended)
+			continue;
+		fprintf(f, "%s{\"pid\": %d", n++ ? ", " : "", (int)s->target.pids[i]);
+		json_u64_or_null(f, "status", e->has_status && WIFEXITED(e->status),
+				 e->has_status ? (uint64_t)WEXITSTATUS(e->status) : 0);
+		json_u64_or_null(f, "signal", sig, sig ? (uint64_t)WTERMSIG(e->status) : 0);
+		if (sig)
+			fprintf(f, ", \"name\": \"%s\", \"core\": %s",
+				sig_name(WTERMSIG(e->status), name, sizeof(name)),
+				WCOREDUMP(e->status) ? "true" : "false");
+		else
+			fputs(", \"name\": null, \"core\": null", f);
+		fputc('}', f);
+	}
+	fputs("],\n", f);
 }
 
 static void write_body(FILE *f, const struct rec_session *s)
@@ -198,8 +281,6 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fprintf(f, ",\n  \"launched\": %s,\n  \"executable\": ",
 		s->target.launched ? "true" : "false");
 	json_str(f, s->exe);
-	fputs(",\n  \"target_exit\": ", f);
-	write_target_exit(f, &s->target);
 	fputs(",\n  \"pids\": [", f);
 	for (int i = 0; i < s->target.npids; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
@@ -236,9 +317,11 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		", \"hits_unrecorded\": %" PRIu64 ",\n  \"snapshots\": [",
-		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
-		s->hits_coalesced, s->trig.lost, s->hits_unrecorded);
+		", \"hits_unrecorded\": %" PRIu64 ",\n", s->nhits ? "\n  ],\n" : "],\n",
+		s->hits_seen, s->hits_before_armed, s->hits_coalesced, s->trig.lost,
+		s->hits_unrecorded);
+	write_signals(f, s);
+	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);

@@ -2,7 +2,7 @@
 /*
  * slowcall: the slow-call trigger (--trigger-slower-than). Takes the
  * samples of a function's entry uprobe and of the uprobes on its exits
- * (trigger.h, exits.h: its returns and tail calls, with the user stack
+ * (trigger.h, callexits.h: its returns and tail calls, with the user stack
  * pointer) and measures every call: per thread, a stack of the calls
  * entered and not yet returned, each with its stack pointer and entry time.
  * A return (an exit's sample) is matched to its entry by the stack pointer

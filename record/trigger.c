@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "perfring.h"
 #include "procfs.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -27,7 +28,7 @@
  * asm/perf_regs.h): the call's first two integer arguments and the
  * instruction pointer, for every hit; the stack pointer too when exits are
  * watched (slowcall.h), and at an exit the ip, the stack pointer and what
- * tells whether it leaves (exits.h). The kernel writes them in ascending
+ * tells whether it leaves (callexits.h). The kernel writes them in ascending
  * register number. None elsewhere: hits then carry no ip or arguments, and
  * exits cannot be watched.
  */
@@ -59,25 +60,9 @@ static uint64_t regs_mask(bool sp)
 #endif
 }
 
-static long page_size(void)
-{
-	static long ps;
-
-	if (!ps)
-		ps = sysconf(_SC_PAGESIZE);
-	return ps;
-}
-
-static int perf_open(struct perf_event_attr *attr, pid_t pid)
-{
-	long fd = syscall(SYS_perf_event_open, attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : (int)fd;
-}
-
 /* The registers an exit's sample asks for: its ip, the stack pointer and those
  * that tell whether it leaves. */
-static uint64_t exit_regs(const struct rec_exit *e)
+static uint64_t exit_regs(const struct rec_callexit *e)
 {
 #ifdef REC_SAMPLE_SP_REG
 	return 1ull << REC_REG_IP | 1ull << REC_SAMPLE_SP_REG | e->regs;
@@ -91,8 +76,8 @@ static uint64_t exit_regs(const struct rec_exit *e)
  * the exit at the entry when there is one (its sample stands for both). */
 static uint64_t entry_regs(const struct rec_trigger *t)
 {
-	return regs_mask(t->exits != NULL) |
-	       (t->entry_exit >= 0 ? exit_regs(&t->exits->exit[t->entry_exit]) : 0);
+	return regs_mask(t->callexits != NULL) |
+	       (t->entry_exit >= 0 ? exit_regs(&t->callexits->exit[t->entry_exit]) : 0);
 }
 
 /*
@@ -130,17 +115,17 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 /* Bytes of one ring's data (a power of two). */
 static size_t ring_size(const struct rec_trigger *t)
 {
-	return (size_t)page_size() * t->pages;
+	return (size_t)rec_page_size() * t->pages;
 }
 
 /* Bytes of one ring's mapping: the control page and the data. */
 static size_t map_size(const struct rec_trigger *t)
 {
-	return (size_t)page_size() + ring_size(t);
+	return (size_t)rec_page_size() + ring_size(t);
 }
 
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
-		     const char *path, uint64_t file_offset, const struct rec_exits *exits)
+		     const char *path, uint64_t file_offset, const struct rec_callexits *exits)
 {
 	bool returns = exits != NULL;
 
@@ -156,7 +141,7 @@ int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_
 	if (returns && mech != REC_MECH_UPROBE)
 		return -EOPNOTSUPP;
 	t->mech = mech;
-	t->exits = exits;
+	t->callexits = exits;
 	t->entry_exit = -1;
 	for (int k = 0; exits && k < exits->n; k++)
 		if (exits->exit[k].vaddr == exits->entry)
@@ -211,7 +196,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.exclude_kernel = 1;
-	fd = perf_open(&attr, tid);
+	fd = rec_perf_open(&attr, tid, -1);
 	if (fd < 0)
 		return fd;
 	ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -224,7 +209,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr, regs_mask(false),
 		  false);
 	attr.inherit = 1;
-	efd = perf_open(&attr, tid);
+	efd = rec_perf_open(&attr, tid, -1);
 	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
 		close(efd);
 		efd = -errno;
@@ -257,15 +242,13 @@ static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, uint64_t file_o
 			   uint64_t regs)
 {
 	struct perf_event_attr attr;
-	long fd;
 
-	fill_attr(&attr, t->mech, t->uprobe_type, t->path, file_offset, 0, regs, t->exits != NULL);
-	if (t->exits) {
+	fill_attr(&attr, t->mech, t->uprobe_type, t->path, file_offset, 0, regs, t->callexits != NULL);
+	if (t->callexits) {
 		attr.watermark = 1;
 		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
 	}
-	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : (int)fd;
+	return rec_perf_open(&attr, -1, cpu);
 }
 
 /* The id of event FD (PERF_EVENT_IOC_ID) into *ID; 0 or a negative errno. */
@@ -289,8 +272,8 @@ static int add_cpu_exits(struct rec_trigger *t, int cpu, int ring_fd)
 {
 	int from = t->nxev, err = 0;
 
-	for (int k = 0; k < t->exits->n && !err; k++) {
-		const struct rec_exit *e = &t->exits->exit[k];
+	for (int k = 0; k < t->callexits->n && !err; k++) {
+		const struct rec_callexit *e = &t->callexits->exit[k];
 		struct rec_trig_exit_event *x;
 		void *p = array_grow(t->xev, &t->xev_cap, (size_t)t->nxev, sizeof(*t->xev));
 		int fd;
@@ -335,7 +318,7 @@ static int add_cpu_event(struct rec_trigger *t, int cpu)
 
 	if (reserve(t))
 		return -ENOMEM;
-	if (t->exits) {
+	if (t->callexits) {
 		void *p = realloc(t->entry_ids, (size_t)t->cap * sizeof(*t->entry_ids));
 
 		if (!p)
@@ -347,7 +330,7 @@ static int add_cpu_event(struct rec_trigger *t, int cpu)
 		return fd;
 	ring = mmap(NULL, map_size(t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	err = ring == MAP_FAILED ? -errno : 0;
-	if (!err && t->exits && !(err = event_id(fd, &id)))
+	if (!err && t->callexits && !(err = event_id(fd, &id)))
 		err = add_cpu_exits(t, cpu, fd);
 	if (err) {
 		if (ring != MAP_FAILED)
@@ -355,7 +338,7 @@ static int add_cpu_event(struct rec_trigger *t, int cpu)
 		close(fd);
 		return err;
 	}
-	if (t->exits)
+	if (t->callexits)
 		t->entry_ids[t->nev] = id;
 	ev = &t->ev[t->nev++];
 	memset(ev, 0, sizeof(*ev));
@@ -391,7 +374,7 @@ static int add_cpus(struct rec_trigger *t)
 				first_err = err;
 			continue;
 		}
-		added += 1 + (t->exits ? t->exits->n - (t->entry_exit >= 0) : 0);
+		added += 1 + (t->callexits ? t->callexits->n - (t->entry_exit >= 0) : 0);
 	}
 	if (!added)
 		return first_err ? first_err : -ENODEV;
@@ -478,18 +461,6 @@ int rec_trigger_enable(struct rec_trigger *t)
 	return 0;
 }
 
-/* Copies LEN bytes at ring offset POS (wrapping) into DST. */
-static void ring_copy(const char *data, size_t size, uint64_t pos, void *dst, size_t len)
-{
-	size_t off = (size_t)(pos % size), first = size - off;
-
-	if (first > len)
-		first = len;
-	memcpy(dst, data + off, first);
-	if (first < len)
-		memcpy((char *)dst + first, data, len - first);
-}
-
 static bool is_target(const struct rec_trigger *t, pid_t pid)
 {
 	int i;
@@ -524,17 +495,17 @@ static void sample_regs(struct rec_trig_sample *out, const uint64_t *regs, uint6
 
 /*
  * Whether the sample OUT (its registers REGS, sampled with MASK) of exit K
- * leaves the call (exits.h).
+ * leaves the call (callexits.h).
  */
 static bool exit_leaves(const struct rec_trigger *t, int k, const struct rec_trig_sample *out,
 			const uint64_t *regs, uint64_t mask)
 {
-	uint64_t all[REC_EXIT_NREGS] = { 0 };
+	uint64_t all[REC_CALLEXIT_NREGS] = { 0 };
 
-	for (int r = 0; r < REC_EXIT_NREGS; r++)
+	for (int r = 0; r < REC_CALLEXIT_NREGS; r++)
 		if (mask & (1ull << r))
 			all[r] = sampled_reg(regs, mask, r);
-	return rec_exit_leaves(t->exits, &t->exits->exit[k], out->pid, out->ip, all);
+	return rec_callexit_leaves(t->callexits, &t->callexits->exit[k], out->pid, out->ip, all);
 }
 
 void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
@@ -558,7 +529,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 {
 	struct rec_trig_event *ev = &t->ev[idx];
 	struct perf_event_mmap_page *mp = ev->ring;
-	const char *data = (const char *)ev->ring + page_size();
+	const char *data = (const char *)ev->ring + rec_page_size();
 	size_t size = ring_size(t);
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = mp->data_tail;
@@ -573,11 +544,11 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 		size_t len, words;
 		int k = -1;   /* the exit sampled */
 
-		ring_copy(data, size, tail, &h, sizeof(h));
+		rec_ring_copy(data, size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h))
 			break;
 		len = h.size - sizeof(h) < sizeof(body) ? h.size - sizeof(h) : sizeof(body);
-		ring_copy(data, size, tail + sizeof(h), body, len);
+		rec_ring_copy(data, size, tail + sizeof(h), body, len);
 		words = len / 8;
 		tail += h.size;
 		if (h.type == PERF_RECORD_LOST && len >= 16) {
@@ -585,13 +556,13 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 			continue;
 		}
 		/* id (EXITS), pid/tid, time */
-		if (h.type != PERF_RECORD_SAMPLE || words < 2u + (t->exits != NULL))
+		if (h.type != PERF_RECORD_SAMPLE || words < 2u + (t->callexits != NULL))
 			continue;
-		if (t->exits) {
+		if (t->callexits) {
 			if (*f != t->entry_ids[idx] && !(x = exit_event(t, *f)))
 				continue;   /* no event of ours */
 			if (x)
-				mask = exit_regs(&t->exits->exit[k = x->exit]);
+				mask = exit_regs(&t->callexits->exit[k = x->exit]);
 			f++;
 			words--;
 		}
@@ -620,7 +591,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 			continue;
 		}
 		out[n].ret = true;
-		out[n].part = t->exits->exit[k].part;
+		out[n].part = t->callexits->exit[k].part;
 		n++;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
@@ -667,7 +638,7 @@ __attribute__((noinline)) int rec_selftest_target(int x)
 static int selftest_one(struct perf_event_attr *attr)
 {
 	uint64_t count = 0;
-	int fd = perf_open(attr, 0), fired;
+	int fd = rec_perf_open(attr, 0, -1), fired;
 	volatile int sink;
 
 	if (fd < 0)

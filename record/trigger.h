@@ -18,7 +18,7 @@
  * the kernel re-reads config1, our pointer, in the target's memory). While
  * recording, every process that runs the probed code takes the trap.
  * Slow-call triggers (rec_trigger_init EXITS) add, per CPU, a uprobe on each
- * instruction where a call of the function leaves it (exits.h: its returns
+ * instruction where a call of the function leaves it (callexits.h: its returns
  * and tail calls; never a uretprobe, which would rewrite the return address
  * on the stack), writing into the entry uprobe's ring
  * (PERF_EVENT_IOC_SET_OUTPUT), each sample led by its event's id
@@ -45,7 +45,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "exits.h"
+#include "callexits.h"
 #include "rec_opts.h"
 
 /* One perf event watching one thread (and the threads it creates later). */
@@ -72,7 +72,7 @@ struct rec_trigger {
 	int uprobe_type;           /* PMU type of the uprobe PMU */
 	char path[4096];           /* uprobe: the ELF file holding the trigger */
 	uint64_t file_offset;      /* uprobe: offset of the instruction in PATH */
-	const struct rec_exits *exits; /* uprobe: the exits watched too, with the stack
+	const struct rec_callexits *callexits; /* uprobe: the exits watched too, with the stack
 				    * pointer (borrowed); NULL: the entry only */
 	unsigned pages;            /* data pages of each ring (a power of two) */
 	struct rec_trig_event *ev; /* owned: the rings, one per CPU or thread */
@@ -101,7 +101,7 @@ struct rec_trig_sample {
 	bool ret;                  /* at an exit: the call left the function (a return
 				    * or a tail call), at stack pointer SP = its entry's */
 	bool part;                 /* RET at an exit of a part split off the function
-				    * (exits.h), which other callers may call too */
+				    * (callexits.h), which other callers may call too */
 	bool has_args;             /* the registers came with the sample (user space) */
 	uint64_t ip;               /* the user ip (when has_args) */
 	uint64_t args[2];          /* the call's first two integer arguments (when has_args;
@@ -139,7 +139,7 @@ struct rec_tsc_conv {
  * architecture whose registers this file does not know.
  */
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
-		     const char *path, uint64_t file_offset, const struct rec_exits *exits);
+		     const char *path, uint64_t file_offset, const struct rec_callexits *exits);
 
 /*
  * Breakpoints only: opens a disabled breakpoint at runtime address BP_ADDR
@@ -164,7 +164,7 @@ int rec_trigger_enable(struct rec_trigger *t);
 /*
  * Moves the samples of the target processes stored in event IDX's ring into
  * OUT (at most MAX; the rest stay for the next call). With EXITS, an exit's
- * sample is kept (RET) only when the call leaves there (rec_exit_leaves:
+ * sample is kept (RET) only when the call leaves there (rec_callexit_leaves:
  * a jump that stays in the function is counted in T->inside and dropped).
  * Returns the number stored.
  */

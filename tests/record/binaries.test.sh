@@ -14,9 +14,9 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="rebuilt_named kept_binaries_rebuilt kept_binaries_removed no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-command -v g++ >/dev/null || skip_all "g++ not installed"
+need_recording binaries
+need_built binaries "$CONVERT"
+requires_all cxx
 
 SRC="$SNAPTRACE_TOP/tests/record/exits_target.cc"
 PROG="$TMP/prog"
@@ -27,7 +27,7 @@ build() {
 	rm -f "$PROG"
 	g++ -std=c++17 -g -fno-omit-frame-pointer "$@" -o "$PROG" "$SRC" 2>"$TMP/cc.err"
 }
-build -O1 || skip_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
+build -O1 || fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
 
 # record DIR ARGS...: a recording of 30 calls of several(), one slow.
 record() {

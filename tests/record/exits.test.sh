@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The slow-call trigger watches a function's returns with uprobes on its exit
-# instructions (record/exits.h), never a uretprobe, so nothing on the traced
+# instructions (record/callexits.h), never a uretprobe, so nothing on the traced
 # program's stack changes (docs/design.md "Triggers"). Real recordings of
 # exits_target.cc, built -O2 without frame pointers as distributions build:
 # a C++ exception thrown through the watched function and caught by its
@@ -18,13 +18,13 @@
 
 NAMES="throw_through_launched throw_through_attached several_returns duration_exact
 dwarf_stacks_whole tail_call_ends dwarf_cut_named no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-command -v g++ >/dev/null || skip_all "g++ not installed"
+need_recording exits
+need_built exits "$CONVERT"
+requires_all cxx binutils
 
 PROG="$TMP/exits_target"
 g++ -std=c++17 -Wall -Wextra -Werror -g -O2 -o "$PROG" "$SNAPTRACE_TOP/tests/record/exits_target.cc" \
-	2>"$TMP/cc.err" || skip_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
+	2>"$TMP/cc.err" || fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 
 # own LOG N: the program's own measure (ms) of its call N.
@@ -49,8 +49,8 @@ t_throw_launched() {
 	if [ "$rc_want" != 3 ] || [ "$want" != "caught 10 of 30" ]; then
 		fail throw_through_launched "without snaptrace the program gave '$want', status $rc_want"
 	elif [ $rc -ne 0 ] || [ "$(cat "$d.out")" != "$want" ] ||
-		! grep -q '^  "target_exit": {"status": 3},$' "$d/record.json"; then
-		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(grep target_exit "$d/record.json"), without: '$want', status 3: $(tl 3 "$d.err")"
+		! grep -q '^  "exits": \[{"pid": [0-9]*, "status": 3, "signal": null,' "$d/record.json"; then
+		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(grep '"exits"' "$d/record.json"), without: '$want', status 3: $(tl 3 "$d.err")"
 	elif [ "$(trig "$d" calls)" != 20 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
 		fail throw_through_launched "expected the 20 calls that returned measured, none unmatched: $(grep '"trigger"' "$d/record.json")"
 	else

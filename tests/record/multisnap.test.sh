@@ -17,16 +17,16 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="hits_in_their_snapshots snapshots_named stripped_snapshots_named no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+need_recording multisnap
+need_built multisnap "$CONVERT"
 STRIP="$SNAPTRACE_TEST_BIN/gen/perfdata_strip"
-[ -x "$STRIP" ] || skip_all "$STRIP not built"
-command -v g++ >/dev/null || skip_all "g++ not installed"
+need_built multisnap "$STRIP"
+requires_all cxx
 
 PROG="$TMP/exits_target"
 g++ -std=c++17 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer -o "$PROG" \
 	"$SNAPTRACE_TOP/tests/record/exits_target.cc" 2>"$TMP/cc.err" ||
-	skip_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
+	fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 
 D="$TMP/burst"

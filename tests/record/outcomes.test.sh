@@ -17,8 +17,8 @@
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested no_leftovers"
-need_recording
-command -v gcc >/dev/null || skip_all "gcc not installed"
+need_recording outcomes
+requires_all gcc
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 
 cat >"$TMP/prog.c" <<'EOF'
@@ -44,7 +44,7 @@ int main(void)
 EOF
 PROG="$TMP/prog"
 gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
-	skip_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 TARGETS=("$PROG" "$TMP/stripped")
 

@@ -160,7 +160,7 @@ static void trigger_uprobe_returns(void)
 	struct rec_trigger t;
 	struct rec_map m;
 	struct rec_sym sym;
-	struct rec_exits x;
+	struct rec_callexits x;
 	struct rec_trig_sample smp[32], in[8], out[8];
 	uintptr_t addr = (uintptr_t)&trigger_recursive_fn;
 	int go[2], n = 0, nin = 0, nout = 0, status = -1, err;
@@ -170,7 +170,7 @@ static void trigger_uprobe_returns(void)
 
 	CHECK_INT_EQ(rec_proc_find_map(getpid(), NULL, 0, addr, &m), 0);
 	CHECK_INT_EQ(rec_elf_lookup(m.path, "trigger_recursive_fn", &sym), 0);
-	err = rec_exits_find(m.path, sym.value, &x, why, sizeof(why));
+	err = rec_callexits_find(m.path, sym.value, &x, why, sizeof(why));
 	CHECK_INT_EQ(err, 0);
 	if (err) {
 		printf("  %s\n", why);
@@ -214,7 +214,7 @@ static void trigger_uprobe_returns(void)
 		CHECK(out[i].time_ns > in[3 - i].time_ns);
 	}
 	rec_trigger_close(&t);
-	rec_exits_free(&x);
+	rec_callexits_free(&x);
 	close(go[0]);
 	close(go[1]);
 }
@@ -235,7 +235,7 @@ static void trigger_init_rejects(void)
 {
 	struct rec_trigger t;
 
-	static const struct rec_exits exits;
+	static const struct rec_callexits exits;
 
 	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_AUTO, 8, "/x", 0, NULL), -EINVAL);
 	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, -1, "/x", 0, NULL), -EINVAL);
@@ -255,11 +255,13 @@ int main(void)
 	if (uprobe_ok == 1) {
 		UNIT_RUN(trigger_uprobe_threads);
 		UNIT_RUN(trigger_uprobe_returns);
-	} else
-		printf("skip trigger_uprobe_threads: uprobe self-test: %d\n", uprobe_ok);
+	} else {
+		UNIT_SKIP(trigger_uprobe_threads, "uprobes", "uprobe self-test: %d", uprobe_ok);
+		UNIT_SKIP(trigger_uprobe_returns, "uprobes", "uprobe self-test: %d", uprobe_ok);
+	}
 	if (bp_ok == 1)
 		UNIT_RUN(trigger_breakpoint_threads);
 	else
-		printf("skip trigger_breakpoint_threads: breakpoint self-test: %d\n", bp_ok);
+		UNIT_SKIP(trigger_breakpoint_threads, "breakpoints", "breakpoint self-test: %d", bp_ok);
 	return unit_exit();
 }

@@ -6,7 +6,7 @@
  * conditional jump to the function's own entry, a switch's jump table and a
  * tail call through a register, a tail call through memory, a part split
  * off the function (NAME.cold), and the refusals (no exit, an exit with an
- * operand-size prefix, a symbol of size 0); then rec_exit_leaves on
+ * operand-size prefix, a symbol of size 0); then rec_callexit_leaves on
  * sampled registers (a jump taken or not, a target inside or outside, a
  * target read from this process's memory).
  */
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
-#include "exits.h"
+#include "callexits.h"
 #include "unit.h"
 
 __asm__(
@@ -81,14 +81,14 @@ static uint64_t addr_of(const char *name)
 	return s.value;
 }
 
-/* Finds the exits of NAME into X; returns rec_exits_find's result. */
-static int find(const char *name, struct rec_exits *x, char *why, size_t size)
+/* Finds the exits of NAME into X; returns rec_callexits_find's result. */
+static int find(const char *name, struct rec_callexits *x, char *why, size_t size)
 {
-	return rec_exits_find(self, addr_of(name), x, why, size);
+	return rec_callexits_find(self, addr_of(name), x, why, size);
 }
 
 /* The kinds of X's exits and their offsets from the function, "RET+3 JMP+9". */
-static const char *shape(const struct rec_exits *x, char *buf, size_t size)
+static const char *shape(const struct rec_callexits *x, char *buf, size_t size)
 {
 	static const char *const kinds[] = { "RET", "JMP", "JCC", "JMP_IND" };
 	size_t len = 0;
@@ -103,7 +103,7 @@ static const char *shape(const struct rec_exits *x, char *buf, size_t size)
 
 static void expect_shape(const char *name, const char *want)
 {
-	struct rec_exits x;
+	struct rec_callexits x;
 	char why[512], buf[256];
 	int err = find(name, &x, why, sizeof(why));
 
@@ -113,7 +113,7 @@ static void expect_shape(const char *name, const char *want)
 		return;
 	}
 	CHECK_STR_EQ(shape(&x, buf, sizeof(buf)), want);
-	rec_exits_free(&x);
+	rec_callexits_free(&x);
 }
 
 static void exits_shapes(void)
@@ -129,7 +129,7 @@ static void exits_shapes(void)
 
 static void exits_refused(void)
 {
-	struct rec_exits x;
+	struct rec_callexits x;
 	char why[512];
 
 	CHECK_INT_EQ(find("ex_never", &x, why, sizeof(why)), -EINVAL);
@@ -139,12 +139,12 @@ static void exits_refused(void)
 	CHECK_INT_EQ(find("ex_nosize", &x, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "found ex_nosize of size 0") != NULL);
 	/* not a function's start */
-	CHECK_INT_EQ(rec_exits_find(self, addr_of("ex_multi") + 2, &x, why, sizeof(why)), -EINVAL);
+	CHECK_INT_EQ(rec_callexits_find(self, addr_of("ex_multi") + 2, &x, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "around it") != NULL);
 }
 
 /* The exit of X at offset OFF from the function's start. */
-static const struct rec_exit *exit_at(const struct rec_exits *x, uint64_t off)
+static const struct rec_callexit *exit_at(const struct rec_callexits *x, uint64_t off)
 {
 	for (int i = 0; i < x->n; i++)
 		if (x->exit[i].vaddr == x->entry + off)
@@ -154,23 +154,23 @@ static const struct rec_exit *exit_at(const struct rec_exits *x, uint64_t off)
 
 static void exits_leaves(void)
 {
-	struct rec_exits x;
-	uint64_t regs[REC_EXIT_NREGS] = { 0 }, bias = 0x555500000000ull, e, table[2];
-	const struct rec_exit *jcc, *jtab, *jreg, *jmem, *ret;
+	struct rec_callexits x;
+	uint64_t regs[REC_CALLEXIT_NREGS] = { 0 }, bias = 0x555500000000ull, e, table[2];
+	const struct rec_callexit *jcc, *jtab, *jreg, *jmem, *ret;
 	char why[512];
 
 	/* a conditional tail call: taken when ZF is clear (jne) */
 	CHECK_INT_EQ(find("ex_tail", &x, why, sizeof(why)), 0);
 	jcc = exit_at(&x, 2);
-	CHECK(jcc && jcc->kind == REC_EXIT_JCC);
+	CHECK(jcc && jcc->kind == REC_CALLEXIT_JCC);
 	if (jcc) {
 		CHECK(jcc->regs & (1ull << PERF_REG_X86_FLAGS));
 		regs[PERF_REG_X86_FLAGS] = 0x246;   /* ZF set: not taken */
-		CHECK(!rec_exit_leaves(&x, jcc, getpid(), jcc->vaddr + bias, regs));
+		CHECK(!rec_callexit_leaves(&x, jcc, getpid(), jcc->vaddr + bias, regs));
 		regs[PERF_REG_X86_FLAGS] = 0x206;
-		CHECK(rec_exit_leaves(&x, jcc, getpid(), jcc->vaddr + bias, regs));
+		CHECK(rec_callexit_leaves(&x, jcc, getpid(), jcc->vaddr + bias, regs));
 	}
-	rec_exits_free(&x);
+	rec_callexits_free(&x);
 
 	CHECK_INT_EQ(find("ex_ind", &x, why, sizeof(why)), 0);
 	e = x.entry;
@@ -183,28 +183,28 @@ static void exits_leaves(void)
 		CHECK_U64_EQ(jtab->regs, 1ull << PERF_REG_X86_AX);
 		CHECK_U64_EQ(jreg->regs, 1ull << PERF_REG_X86_SI);
 		CHECK_U64_EQ(jmem->regs, 1ull << PERF_REG_X86_DX);
-		CHECK(rec_exit_leaves(&x, ret, getpid(), ret->vaddr + bias, regs));
+		CHECK(rec_callexit_leaves(&x, ret, getpid(), ret->vaddr + bias, regs));
 		/* the table's target: inside; elsewhere: a tail call */
 		regs[PERF_REG_X86_AX] = e + 21 + bias;
-		CHECK(!rec_exit_leaves(&x, jtab, getpid(), jtab->vaddr + bias, regs));
+		CHECK(!rec_callexit_leaves(&x, jtab, getpid(), jtab->vaddr + bias, regs));
 		regs[PERF_REG_X86_AX] = e + 0x100000 + bias;
-		CHECK(rec_exit_leaves(&x, jtab, getpid(), jtab->vaddr + bias, regs));
+		CHECK(rec_callexit_leaves(&x, jtab, getpid(), jtab->vaddr + bias, regs));
 		/* to its own entry: a new call */
 		regs[PERF_REG_X86_SI] = e + bias;
-		CHECK(rec_exit_leaves(&x, jreg, getpid(), jreg->vaddr + bias, regs));
+		CHECK(rec_callexit_leaves(&x, jreg, getpid(), jreg->vaddr + bias, regs));
 		regs[PERF_REG_X86_SI] = e + 22 + bias;
-		CHECK(!rec_exit_leaves(&x, jreg, getpid(), jreg->vaddr + bias, regs));
+		CHECK(!rec_callexit_leaves(&x, jreg, getpid(), jreg->vaddr + bias, regs));
 		/* through memory: this process's table[1] at 8(%rdx) */
 		regs[PERF_REG_X86_DX] = (uint64_t)(uintptr_t)table;
 		table[1] = e + 21 + bias;
-		CHECK(!rec_exit_leaves(&x, jmem, getpid(), jmem->vaddr + bias, regs));
+		CHECK(!rec_callexit_leaves(&x, jmem, getpid(), jmem->vaddr + bias, regs));
 		table[1] = e - 16 + bias;
-		CHECK(rec_exit_leaves(&x, jmem, getpid(), jmem->vaddr + bias, regs));
+		CHECK(rec_callexit_leaves(&x, jmem, getpid(), jmem->vaddr + bias, regs));
 		/* unreadable: counted as leaving */
 		regs[PERF_REG_X86_DX] = 8;
-		CHECK(rec_exit_leaves(&x, jmem, getpid(), jmem->vaddr + bias, regs));
+		CHECK(rec_callexit_leaves(&x, jmem, getpid(), jmem->vaddr + bias, regs));
 	}
-	rec_exits_free(&x);
+	rec_callexits_free(&x);
 }
 
 int main(void)

@@ -25,28 +25,28 @@
  * this one any more (a stack sample shows it under the caller).
  * Why: docs/design.md "Triggers".
  */
-#ifndef SNAPTRACE_REC_EXITS_H
-#define SNAPTRACE_REC_EXITS_H
+#ifndef SNAPTRACE_REC_CALLEXITS_H
+#define SNAPTRACE_REC_CALLEXITS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#define REC_EXIT_MAX_PARTS 16  /* the function and the parts split off it */
-#define REC_EXIT_NREGS 24      /* perf's x86-64 user registers (PERF_REG_X86_64_MAX) */
+#define REC_CALLEXIT_MAX_PARTS 16  /* the function and the parts split off it */
+#define REC_CALLEXIT_NREGS 24      /* perf's x86-64 user registers (PERF_REG_X86_64_MAX) */
 
-enum rec_exit_kind {
-	REC_EXIT_RET,
-	REC_EXIT_JMP,
-	REC_EXIT_JCC,
-	REC_EXIT_JMP_IND,
+enum rec_callexit_kind {
+	REC_CALLEXIT_RET,
+	REC_CALLEXIT_JMP,
+	REC_CALLEXIT_JCC,
+	REC_CALLEXIT_JMP_IND,
 };
 
-struct rec_exit {
+struct rec_callexit {
 	uint64_t vaddr;          /* link-time address of the instruction */
 	uint64_t file_offset;    /* its offset in the file (the uprobe's) */
-	enum rec_exit_kind kind;
+	enum rec_callexit_kind kind;
 	uint64_t regs;           /* the perf registers (asm/perf_regs.h bits) that tell
 				  * whether it leaves: flags, rcx, the jump's operands */
 	bool part;               /* in a part split off the function, not in it */
@@ -59,24 +59,24 @@ struct rec_code_range {
 	uint64_t start, end;
 };
 
-struct rec_exits {
+struct rec_callexits {
 	uint64_t entry;          /* link-time address of the function's first instruction */
-	struct rec_code_range code[REC_EXIT_MAX_PARTS];   /* [0]: the function itself */
+	struct rec_code_range code[REC_CALLEXIT_MAX_PARTS];   /* [0]: the function itself */
 	int ncode;
-	struct rec_exit *exit;   /* owned, in address order */
+	struct rec_callexit *exit;   /* owned, in address order */
 	int n;
 };
 
 /*
  * Finds the exits of the function that starts at link-time address ENTRY of
  * the ELF file PATH (its symbol gives the extent; parts are looked up by
- * name). Fills *X (free with rec_exits_free). Returns 0; -EOPNOTSUPP (not
+ * name). Fills *X (free with rec_callexits_free). Returns 0; -EOPNOTSUPP (not
  * x86-64), -EINVAL (no function symbol starting at ENTRY, one of size 0,
  * code that does not decode, no exit at all, or an exit the kernel's
  * uprobes cannot probe), -ENOMEM, or another negative errno when PATH
  * cannot be read; each error with a one-line reason in WHY (SIZE bytes).
  */
-int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *why,
+int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x, char *why,
 		   size_t size);
 
 /*
@@ -88,10 +88,10 @@ int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *
  * from PID (process_vm_readv) when it has one; a target that cannot be read
  * counts as leaving.
  */
-bool rec_exit_leaves(const struct rec_exits *x, const struct rec_exit *e, pid_t pid,
-		     uint64_t ip, const uint64_t regs[REC_EXIT_NREGS]);
+bool rec_callexit_leaves(const struct rec_callexits *x, const struct rec_callexit *e, pid_t pid,
+		     uint64_t ip, const uint64_t regs[REC_CALLEXIT_NREGS]);
 
 /* Frees what X holds. */
-void rec_exits_free(struct rec_exits *x);
+void rec_callexits_free(struct rec_callexits *x);
 
 #endif

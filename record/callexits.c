@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* exits: where a call of a function leaves it (see exits.h). */
-#include "exits.h"
+#include "callexits.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -91,7 +91,7 @@ static void decoder(ZydisDecoder *dec)
 }
 
 /* Whether link-time address A is outside X's code, or its entry. */
-static bool leaves_to(const struct rec_exits *x, uint64_t a)
+static bool leaves_to(const struct rec_callexits *x, uint64_t a)
 {
 	if (a == x->entry)
 		return true;
@@ -101,8 +101,8 @@ static bool leaves_to(const struct rec_exits *x, uint64_t a)
 	return true;
 }
 
-bool rec_exit_leaves(const struct rec_exits *x, const struct rec_exit *e, pid_t pid,
-		     uint64_t ip, const uint64_t regs[REC_EXIT_NREGS])
+bool rec_callexit_leaves(const struct rec_callexits *x, const struct rec_callexit *e, pid_t pid,
+		     uint64_t ip, const uint64_t regs[REC_CALLEXIT_NREGS])
 {
 	ZydisDecoder dec;
 	ZydisDecodedInstruction in;
@@ -110,12 +110,12 @@ bool rec_exit_leaves(const struct rec_exits *x, const struct rec_exit *e, pid_t 
 	ZydisRegisterContext ctx;
 	uint64_t target, bias = ip - e->vaddr;
 
-	if (e->kind == REC_EXIT_RET || e->kind == REC_EXIT_JMP)
+	if (e->kind == REC_CALLEXIT_RET || e->kind == REC_CALLEXIT_JMP)
 		return true;
 	decoder(&dec);
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, e->bytes, e->len, &in, op)))
 		return true;
-	if (e->kind == REC_EXIT_JCC)
+	if (e->kind == REC_CALLEXIT_JCC)
 		return taken(in.mnemonic, regs[PERF_REG_X86_FLAGS], regs[PERF_REG_X86_CX]);
 	if (op[0].type == ZYDIS_OPERAND_TYPE_REGISTER) {
 		int r = perf_reg(op[0].reg.value);
@@ -142,8 +142,8 @@ bool rec_exit_leaves(const struct rec_exits *x, const struct rec_exit *e, pid_t 
 struct find {
 	const char *path;
 	const char *name;        /* the function's symbol */
-	struct rec_exits *x;
-	uint64_t offset[REC_EXIT_MAX_PARTS];   /* file offset of each code range */
+	struct rec_callexits *x;
+	uint64_t offset[REC_CALLEXIT_MAX_PARTS];   /* file offset of each code range */
 	size_t cap;
 	char *why;
 	size_t size;
@@ -161,16 +161,16 @@ static bool is_part(const char *name, const char *f)
 static int part_cb(const struct rec_sym *s, void *arg)
 {
 	struct find *f = arg;
-	struct rec_exits *x = f->x;
+	struct rec_callexits *x = f->x;
 
 	if (!s->size || !is_part(s->name, f->name))
 		return 0;
 	for (int i = 0; i < x->ncode; i++)
 		if (x->code[i].start == s->value)
 			return 0;   /* in .symtab and .dynsym */
-	if (x->ncode == REC_EXIT_MAX_PARTS) {
+	if (x->ncode == REC_CALLEXIT_MAX_PARTS) {
 		snprintf(f->why, f->size, "%s: %s has more than %d parts (%s...): its exits "
-			 "cannot all be watched", f->path, f->name, REC_EXIT_MAX_PARTS - 1, s->name);
+			 "cannot all be watched", f->path, f->name, REC_CALLEXIT_MAX_PARTS - 1, s->name);
 		return -EINVAL;
 	}
 	f->offset[x->ncode] = s->file_offset;
@@ -179,9 +179,9 @@ static int part_cb(const struct rec_sym *s, void *arg)
 }
 
 /* Appends exit E; returns 0 or -ENOMEM. */
-static int add_exit(struct find *f, const struct rec_exit *e)
+static int add_exit(struct find *f, const struct rec_callexit *e)
 {
-	struct rec_exits *x = f->x;
+	struct rec_callexits *x = f->x;
 	void *p = array_grow(x->exit, &f->cap, (size_t)x->n, sizeof(*x->exit));
 
 	if (!p)
@@ -211,7 +211,7 @@ static uint64_t operand_regs(const ZydisDecodedOperand *op)
 /* Classifies instruction IN at VADDR of range K: fills *E and returns true
  * when it may leave the call. */
 static bool classify(const struct find *f, const ZydisDecodedInstruction *in,
-		     const ZydisDecodedOperand *op, uint64_t vaddr, struct rec_exit *e)
+		     const ZydisDecodedOperand *op, uint64_t vaddr, struct rec_callexit *e)
 {
 	uint64_t target;
 	bool direct = op[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
@@ -220,18 +220,18 @@ static bool classify(const struct find *f, const ZydisDecodedInstruction *in,
 	memset(e, 0, sizeof(*e));
 	switch (in->meta.category) {
 	case ZYDIS_CATEGORY_RET:
-		e->kind = REC_EXIT_RET;
+		e->kind = REC_CALLEXIT_RET;
 		return true;
 	case ZYDIS_CATEGORY_UNCOND_BR:
 		if (direct) {
-			e->kind = REC_EXIT_JMP;
+			e->kind = REC_CALLEXIT_JMP;
 			return leaves_to(f->x, target);
 		}
-		e->kind = REC_EXIT_JMP_IND;
+		e->kind = REC_CALLEXIT_JMP_IND;
 		e->regs = operand_regs(&op[0]);
 		return true;
 	case ZYDIS_CATEGORY_COND_BR:
-		e->kind = REC_EXIT_JCC;
+		e->kind = REC_CALLEXIT_JCC;
 		e->regs = 1ull << PERF_REG_X86_FLAGS | 1ull << PERF_REG_X86_CX;
 		return direct && leaves_to(f->x, target);
 	default:
@@ -258,7 +258,7 @@ static int decode_range(struct find *f, int k)
 	}
 	decoder(&dec);
 	for (; at < len && !err; at += in.length) {
-		struct rec_exit e;
+		struct rec_callexit e;
 		uint64_t vaddr = r->start + at;
 
 		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, code + at, len - at, &in, op))) {
@@ -289,7 +289,7 @@ static int decode_range(struct find *f, int k)
 	return err;
 }
 
-int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *why,
+int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x, char *why,
 		   size_t size)
 {
 	struct rec_sym s;
@@ -333,20 +333,20 @@ int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *
 		err = -EINVAL;
 	}
 	if (err)
-		rec_exits_free(x);
+		rec_callexits_free(x);
 	return err;
 }
 
 #else
 
-bool rec_exit_leaves(const struct rec_exits *x, const struct rec_exit *e, pid_t pid,
-		     uint64_t ip, const uint64_t regs[REC_EXIT_NREGS])
+bool rec_callexit_leaves(const struct rec_callexits *x, const struct rec_callexit *e, pid_t pid,
+		     uint64_t ip, const uint64_t regs[REC_CALLEXIT_NREGS])
 {
 	(void)x, (void)e, (void)pid, (void)ip, (void)regs;
 	return true;
 }
 
-int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *why,
+int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x, char *why,
 		   size_t size)
 {
 	(void)entry;
@@ -358,7 +358,7 @@ int rec_exits_find(const char *path, uint64_t entry, struct rec_exits *x, char *
 
 #endif
 
-void rec_exits_free(struct rec_exits *x)
+void rec_callexits_free(struct rec_callexits *x)
 {
 	free(x->exit);
 	x->exit = NULL;
