@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # A program rebuilt (or removed) after its recording (issue 24 item 5): perf
 # names none of its frames (the build id differs), which the converter used
 # to call a stripped binary ("install the -dbgsym packages"). Real

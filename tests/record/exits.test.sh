@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The slow-call trigger watches a function's returns with uprobes on its exit
 # instructions (record/callexits.h), never a uretprobe, so nothing on the traced
 # program's stack changes (docs/design.md "Triggers"). Real recordings of

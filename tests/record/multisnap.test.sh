@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # --multi-snapshot recordings whose last snapshots perf writes after the
 # target exited (docs/design.md "Snapshots"): a real recording of
 # exits_target.cc's burst mode (back-to-back slow calls, then exit at once)

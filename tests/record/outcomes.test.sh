@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # What the recorder says where it used to mislead or say nothing (issue 24,
 # item 7), each a one-line error, exit 2 (usage) unless said:
 # - -d (front end) or -o naming an earlier recording: names the option,
