@@ -144,6 +144,16 @@ struct conv_cut {
 	size_t nwindows;
 };
 
+/* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
+struct conv_offcpu {
+	bool state_known;              /* else no state argument (a sched_switch sample
+					* without its fields) */
+	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
+	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
+	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
+	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
+};
+
 /* One thread: its identity, stack, segment and sampled-chain state. */
 struct conv_thread {
 	struct conv_thread *next;      /* hash chain */
@@ -195,6 +205,16 @@ struct conv_thread {
 	uint64_t spacing[CONV_SPACINGS];   /* recent spacings of on-CPU samples, ns */
 	unsigned nspacing;             /* how many were recorded (ring index) */
 	bool spacing_from;             /* the last sample starts a spacing */
+
+	/* A sched_switch sample held for its unwound twin (driver.c): the
+	 * thread left the CPU at HELD_TS, for HELD_OFF, with the user frames
+	 * HELD (innermost first). Processed at the twin, or at the thread's
+	 * next line or the input's end without it. */
+	bool switch_held;
+	uint64_t held_ts;              /* ns */
+	struct conv_offcpu held_off;
+	struct conv_site *held;        /* owned */
+	size_t nheld, capheld;
 
 	/* Off the CPU (a switch out until the switch back in): the open
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
@@ -290,15 +310,17 @@ struct conv {
 	size_t nsignals_seen, capsignals_seen;
 };
 
-/* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
-struct conv_offcpu {
-	bool state_known;              /* else no state argument (a sched_switch sample
-					* without its fields) */
-	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
-	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
-	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
-	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
-};
+/* unwound.c: splices a switch's user call chains into OUT (room for NFP +
+ * NDW frames), innermost first: DW (NDW frames), the twin's chain that perf
+ * unwound from a copy of the stack (DWARF; its callers one byte before their
+ * return addresses, as perf gives them), and FP (NFP), the frame-pointer
+ * chain of the same moment. DW's frames come first, its callers moved to
+ * their return addresses; when DW ends in a thread's root that is all, else
+ * FP's frames past the first return address both chains hold follow (past
+ * FP's first frame when none: the copy ended inside the frame FP's first
+ * caller left). Returns the number of frames in OUT. */
+size_t conv_unwound_splice(const struct conv_site *fp, size_t nfp, const struct conv_site *dw,
+			   size_t ndw, struct conv_site *out);
 
 /*
  * Errors. Out of memory is sticky, as every error of the FXT writer is

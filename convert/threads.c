@@ -216,6 +216,7 @@ void conv_threads_free(struct conv *c)
 			next = t->next;
 			free(t->comm);
 			free(t->pending);
+			free(t->held);
 			free(t->stack);
 			free(t->early_errors);
 			free(t->cut_open);
