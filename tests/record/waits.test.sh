@@ -3,11 +3,11 @@
 # Where threads wait, recorded for real with the default unwinder (--callgraph
 # fp) on waits_target.c, a pthreads program built -O2 -fno-omit-frame-pointer
 # against the system's C library (no frame pointers there): 4 workers, each
-# 100 times nap_ms(1) (nanosleep) and locked_update() (a mutex the others
+# 100 times nap_us(1000) (nanosleep) and locked_update() (a mutex the others
 # hold), measuring their own sleeps. One recording (--multi-thread, a ring
 # that holds the whole run, ended by the program's exit), converted:
 # - callers_sleeps: at least 90% of the [off-cpu] slices of the workers'
-#   sleeps (blocked in clock_nanosleep) have nap_ms among their callers,
+#   sleeps (blocked in clock_nanosleep) have nap_us among their callers,
 #   and there are at least 50 of them;
 # - callers_mutex: the same for the mutex waits (blocked in futex) and
 #   locked_update, at least 5 of them.
@@ -28,7 +28,7 @@ TARGETS=("$PROG")
 
 REC="$TMP/rec"
 "$RECORD" -q -o "$REC" --multi-thread --trigger none --snapshot-size 16M \
-	-- "$PROG" 4 100 1 >"$REC.out" 2>"$REC.err" ||
+	-- "$PROG" 4 100 1000 300 >"$REC.out" 2>"$REC.err" ||
 	fail_all "the recording failed: $(tl 3 "$REC.err")"
 "$CONVERT" --quiet "$REC" -o "$TMP/t.fxt.gz" 2>"$TMP/convert.err" ||
 	fail_all "the conversion failed: $(tl 3 "$TMP/convert.err")"
@@ -67,6 +67,6 @@ t_callers() {
 	fi
 }
 
-t_callers callers_sleeps clock_nanosleep nap_ms 50
+t_callers callers_sleeps clock_nanosleep nap_us 50
 t_callers callers_mutex futex locked_update 5
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
