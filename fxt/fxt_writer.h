@@ -177,6 +177,16 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 #define FXT_MODE_PT "pt"              /* from branches (Intel PT): a slice is a call */
 #define FXT_MODE_SAMPLING "sampling"  /* from sampled call stacks: time on the stack */
 
+/* snaptrace's slice of a thread off the CPU (README "What the timeline
+ * shows"), nested under the frames it left the CPU in, and its string
+ * arguments, read back by snaptrace-stats --off-cpu. */
+#define FXT_OFFCPU "[off-cpu]"
+#define FXT_OFFCPU_STATE "state"                  /* FXT_OFFCPU_BLOCKED or _PREEMPTED */
+#define FXT_OFFCPU_BLOCKED "blocked"
+#define FXT_OFFCPU_PREEMPTED "preempted"
+#define FXT_OFFCPU_SYSCALL "syscall"              /* the system call it blocked in */
+#define FXT_OFFCPU_KERNEL_FUNCTION "kernel_function"   /* where in the kernel */
+
 /*
  * Writes one event record (FXT spec, Event record), preceded by any string
  * or thread record its references need. Returns 0, or the sticky negative

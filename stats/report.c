@@ -73,10 +73,11 @@ void report_sort_rows(struct agg *a, const struct report_opts *o)
 	qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
 }
 
-/* Rows of O's function or match; a row whose slices never ended has no calls. */
+/* Rows of O's function or match; a row whose slices never ended has no
+ * calls; wait rows are the off-CPU view's (waits.c). */
 static bool wanted(const struct agg_row *r, const struct report_opts *o)
 {
-	if (!r->hist.total)
+	if (!r->hist.total || r->by)
 		return false;
 	if (o->function)
 		return !strcmp(r->name, o->function);
@@ -141,11 +142,11 @@ static size_t functions(const struct agg *a)
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->nrows; i++)
-		n += a->rows[i].hist.total > 0;
+		n += a->rows[i].hist.total > 0 && !a->rows[i].by;
 	return n;
 }
 
-static void head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
+void report_head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
 {
 	if (o->format == TABLE_JSON) {
 		fputs("{\"trace\":", out);
@@ -180,7 +181,7 @@ int report_rows(const struct agg *a, const char *path, const struct report_opts 
 	int err = rows_table(a, o, &t);
 
 	if (!err) {
-		head(a, path, o, out);
+		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
 			fputs("\"rows\":", out);
 		table_print(&t, o->format, out);
@@ -306,7 +307,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		err = 1;
 	}
 	if (!err) {
-		head(a, path, o, out);
+		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
 			fputs("\"rows\":", out);
 		table_print(&rows, o->format, out);

@@ -11,13 +11,18 @@
 #   and there are at least 50 of them;
 # - callers_mutex: the same for the mutex waits (blocked in futex) and
 #   locked_update, at least 5 of them.
-# On the old code (frame pointers only) the C library hid both wrappers.
+# - stats_sleeps: snaptrace stats --off-cpu on that trace gives, for each
+#   worker, as many waits blocked in clock_nanosleep as the program slept,
+#   and their total within 5% of what it measured around its nanosleep calls.
+# On the old code (frame pointers only) the C library hid both wrappers, and
+# stats had no --off-cpu.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="callers_sleeps callers_mutex no_leftovers"
+NAMES="callers_sleeps callers_mutex stats_sleeps no_leftovers"
 need_recording waits
 need_built waits "$CONVERT"
+need_built waits "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all gcc sched_switch
 
 PROG="$TMP/waits_target"
@@ -26,6 +31,7 @@ gcc -std=c11 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer -pthread \
 	fail_all "cannot build waits_target.c: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 
+STATS="$SNAPTRACE_BIN/snaptrace-stats"
 REC="$TMP/rec"
 "$RECORD" -q -o "$REC" --multi-thread --trigger none --snapshot-size 16M \
 	-- "$PROG" 4 100 1000 300 >"$REC.out" 2>"$REC.err" ||
@@ -67,6 +73,32 @@ t_callers() {
 	fi
 }
 
+# t_stats: each worker's sleeps (the program's "worker TID naps N slept_ns
+# NS") against stats' waits blocked in clock_nanosleep of that thread.
+t_stats() {
+	local bad="" tid n ns waits total
+	"$STATS" --off-cpu --format csv "$TMP/t.fxt.gz" >"$TMP/waits.csv" 2>"$TMP/stats.err" || {
+		fail stats_sleeps "snaptrace stats --off-cpu failed: $(tl 3 "$TMP/stats.err")"
+		return
+	}
+	while read -r tid n ns; do
+		read -r waits total < <(awk -F, -v t="$tid" '$1 == "syscall" && $2 == "blocked" &&
+			$3 == "clock_nanosleep" && $10 == t { print $4, $5 }' "$TMP/waits.csv")
+		if [ "${waits:-0}" != "$n" ] ||
+			! awk -v a="${total:-0}" -v b="$ns" 'BEGIN { exit !(a >= b * 0.95 && a <= b * 1.05) }'; then
+			bad="$bad [thread $tid slept $n times, $ns ns; stats: ${waits:-no} waits, ${total:-0} ns]"
+		fi
+	done < <(sed -n 's/^worker \([0-9]*\) naps \([0-9]*\) slept_ns \([0-9]*\)$/\1 \2 \3/p' "$REC.out")
+	if [ "$(grep -c '^worker ' "$REC.out")" -ne 4 ]; then
+		fail stats_sleeps "expected 4 workers' lines: $(tl 5 "$REC.out")"
+	elif [ -n "$bad" ]; then
+		fail stats_sleeps "$bad"
+	else
+		ok stats_sleeps
+	fi
+}
+
 t_callers callers_sleeps clock_nanosleep nap_us 50
 t_callers callers_mutex futex locked_update 5
+t_stats
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
