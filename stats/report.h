@@ -22,6 +22,8 @@ struct report_opts {
 	const char *match;         /* fnmatch(3) pattern on the function name, or NULL */
 	const char *function;      /* --function NAME */
 	bool off_cpu;              /* --off-cpu: the waits (report_waits) */
+	bool baseline_paths;       /* --baseline pairs by the binary's full path, not
+				    * its file name */
 };
 
 /* The header of a view of A (read from PATH): a line (text) or the opening
@@ -63,7 +65,8 @@ int report_waits(const struct agg *a, const char *path, const struct report_opts
 
 /*
  * NEW's waits of all threads against OLD's (--off-cpu --baseline), paired
- * by kind, state, name and the dso's file name: waits, p50, p99 and total
+ * by kind, state, name and the dso's file name (O->baseline_paths: its
+ * path): waits, p50, p99 and total
  * with their ratios new/old, the largest change of total first (a wait of
  * one trace only first). Returns 0 or -ENOMEM.
  */

@@ -209,19 +209,21 @@ static const struct col base_cols[BASE_COLS] = {
 	[B_NAME] = { "name", "name", COL_TEXT }, [B_DSO] = { "dso", "dso", COL_TEXT },
 };
 
-/* The file name of a dso: rows of two builds at other paths pair. */
-static const char *base_name(const char *dso)
+/* The part of DSO that pairs it: its file name (two builds at other paths
+ * pair), or with --baseline-paths the whole path. */
+static const char *dso_key(const char *dso, const struct report_opts *o)
 {
 	const char *s = strrchr(dso, '/');
 
-	return s ? s + 1 : dso;
+	return o->baseline_paths || !s ? dso : s + 1;
 }
 
 /* Whether wait rows P and Q (of all threads) pair. */
-static bool same_wait(const struct agg_row *p, const struct agg_row *q)
+static bool same_wait(const struct agg_row *p, const struct agg_row *q,
+		      const struct report_opts *o)
 {
 	return p->by == q->by && p->state == q->state && !strcmp(p->name, q->name) &&
-	       !strcmp(base_name(p->dso), base_name(q->dso));
+	       !strcmp(dso_key(p->dso, o), dso_key(q->dso, o));
 }
 
 /* Fills side SIDE (0 old, 1 new) of row C from R (NULL: not in that trace). */
@@ -278,7 +280,7 @@ int report_waits_baseline(const struct agg *old, const struct agg *new, const ch
 		if (i >= new->nrows && paired[i - new->nrows])
 			continue;
 		for (size_t j = 0; i < new->nrows && j < old->nrows && !m; j++)
-			if (old->rows[j].by && !old->rows[j].tid && same_wait(r, &old->rows[j])) {
+			if (old->rows[j].by && !old->rows[j].tid && same_wait(r, &old->rows[j], o)) {
 				m = &old->rows[j];
 				paired[j] = true;
 			}
