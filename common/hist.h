@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hist: a log-bucketed histogram of durations in ns, for percentiles in
+ * hist: a log-bucketed histogram of durations in ns (snaptrace-stats' rows,
+ * the recorder's --measure), for percentiles in
  * bounded memory. Durations below 128 ns have a bucket each (exact); above,
  * each power of two is cut into 64 equal buckets, so a bucket is at most 1/64
  * of its lower bound wide and its middle is within 1/128 (0.8%) of any value
