@@ -40,6 +40,10 @@ uint32_t hist_bucket(uint64_t v);
 uint64_t hist_bucket_low(uint32_t i);
 uint64_t hist_bucket_width(uint32_t i);
 
+/* The power of two bucket I lies in: [*FROM, *BELOW) = [2^k, 2^(k+1)), or
+ * [0, 1) for the bucket of 0 (the coarse view of a histogram's durations). */
+void hist_bucket_pow2(uint32_t i, uint64_t *from, uint64_t *below);
+
 /* Frees H's counters and empties it. */
 void hist_free(struct hist *h);
 

@@ -215,19 +215,18 @@ static int hist_table(const struct hist *h, struct table *t)
 {
 	*t = (struct table){ .cols = hist_cols, .ncols = HIST_COLS };
 	for (uint32_t i = 0; i < h->n; i++) {
-		uint64_t low = hist_bucket_low(h->lo + i);
-		unsigned k = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
-		uint64_t from = low ? UINT64_C(1) << k : 0;
 		struct cell *c = t->nrows ? &t->cells[(t->nrows - 1) * HIST_COLS] : NULL;
+		uint64_t from, below;
 
 		if (!h->counts[i])
 			continue;
+		hist_bucket_pow2(h->lo + i, &from, &below);
 		if (!c || c[H_LOW].u != from) {
 			c = table_row(t);
 			if (!c)
 				return -ENOMEM;
 			c[H_LOW].u = from;
-			c[H_HIGH].u = low ? (k == 63 ? UINT64_MAX : UINT64_C(1) << (k + 1)) : 1;
+			c[H_HIGH].u = below;
 		}
 		c[H_CALLS].u += h->counts[i];
 	}
