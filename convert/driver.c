@@ -120,6 +120,8 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_preempted = fxt_writer_cstring(w, FXT_OFFCPU_PREEMPTED);
 	c->s_blocked = fxt_writer_cstring(w, FXT_OFFCPU_BLOCKED);
 	c->s_dso = fxt_writer_cstring(w, "dso");
+	c->s_measured = fxt_writer_cstring(w, FXT_MEASURED_ARG);
+	c->s_duration_ns = fxt_writer_cstring(w, FXT_MEASURED_DURATION_ARG);
 	cv->input = "-";
 	return cv;
 }
@@ -136,6 +138,8 @@ const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_spa
 	return conv_func_get(&cv->c, sym, dso);
 }
 
+static int nomem_checked(const struct conv_driver *cv, int e);
+
 int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 {
 	struct conv *c = &cv->c;
@@ -145,7 +149,9 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 		return CONV_ERR_NOMEM;
 	c->recs = p;
 	c->recs[c->nrecs++] = r;
-	return CONV_OK;
+	if (conv_measured_add(c, r, cv->message, sizeof(cv->message)))
+		return CONV_ERR_INPUT;
+	return nomem_checked(cv, CONV_OK);
 }
 
 void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording)
@@ -988,6 +994,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_funcs_free(&cv->c);
 	conv_coverage_free(&cv->c);
 	conv_sigmarks_free(&cv->c);
+	conv_measured_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);

@@ -17,7 +17,9 @@
  *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
  *               trigger event's mmap page (TSC -> perf clock), null when the
  *               kernel offers none (cap_user_time_zero: no TSC sched_clock)
- *   "measure": [{"spec", "symbol", "file", "file_offset", "calls", "total_ns",
+ *   "measure": [{"spec", "symbol", "name" (demangled, without parameters: as
+ *               perf names its frames), "file", "vaddr" (its entry's link-time
+ *               address), "file_offset", "calls", "total_ns",
  *               "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "histogram",
  *               "slowest", "returns_unmatched", "entries_untracked",
  *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
@@ -106,6 +108,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "perfdata.h"
 #include "session.h"
 #include "signals.h"
@@ -165,14 +168,22 @@ static void write_measures(FILE *f, const struct rec_session *s)
 		};
 		uint64_t from = 0, below = 0, n = 0;
 
+		char name[512];
+
+		/* as perf names its frames: demangled, without the parameters */
+		rec_demangle(m->loc.symbol, name, sizeof(name));
+		name[rec_demangled_base_len(name)] = 0;
 		fprintf(f, "%s\n    {\"spec\": ", i ? "," : "");
 		json_str(f, m->spec);
 		fputs(", \"symbol\": ", f);
 		json_str(f, m->loc.symbol);
+		fputs(", \"name\": ", f);
+		json_str(f, name);
 		fputs(", \"file\": ", f);
 		json_str(f, m->loc.file);
-		fprintf(f, ", \"file_offset\": %" PRIu64 ", \"calls\": %" PRIu64 ", \"total_ns\": %"
-			PRIu64 ", \"min_ns\": ", m->loc.file_offset, st->calls, st->total_ns);
+		fprintf(f, ", \"vaddr\": %" PRIu64 ", \"file_offset\": %" PRIu64 ", \"calls\": %"
+			PRIu64 ", \"total_ns\": %" PRIu64 ", \"min_ns\": ", m->loc.vaddr,
+			m->loc.file_offset, st->calls, st->total_ns);
 		ns_or_null(f, h, h->min);
 		for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++) {
 			fprintf(f, ", \"%s\": ", pct[k].key);
