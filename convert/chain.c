@@ -223,9 +223,8 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 		      const struct conv_site *frames, size_t n)
 {
-	size_t k = common_prefix(t, frames, n), floor = measured_floor(t), from = k;
+	size_t k = common_prefix(t, frames, n), floor = measured_floor(t), from = k, keep = k;
 
-	pop_to(c, t, k, ts);
 	if (k < floor) {
 		size_t i = find_measured(c, frames, n, k, t->stack[floor - 1].mfunc);
 
@@ -233,7 +232,12 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 			t->stack[floor - 1].ip = frames[n - 1 - i].ip;
 			from = i + 1;
 		}
+		/* the frames inside it that the sample's continue */
+		for (keep = floor; keep < t->depth && from < n &&
+		     t->stack[keep].func == frames[n - 1 - from].func; keep++, from++)
+			t->stack[keep].ip = frames[n - 1 - from].ip;
 	}
+	pop_to(c, t, keep, ts);
 	for (size_t i = from; i < n; i++)
 		conv_stack_push(c, t, &frames[n - 1 - i], NULL, ts);
 	/* Continuing frames take this sample's addresses (leaf ip may move). */
