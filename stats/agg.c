@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ struct frame {
 	bool outer;        /* no activation of the same row below it */
 	bool claimed;      /* counted in its row's open count */
 	uint64_t begin, end, child_ns;
+	uint64_t call_ns;  /* a measured call: its whole duration; 0: not measured */
 	struct waits waits;
 };
 
@@ -58,6 +60,7 @@ struct late {
 	size_t record_no;
 	uint32_t row;
 	enum fxt_event_type type;
+	uint64_t call_ns;
 	struct waits waits;
 };
 
@@ -222,6 +225,15 @@ static int wait_rows(struct agg *a, const struct agg_thread *t, const char *by, 
 	return 0;
 }
 
+/* Whether EV has the boolean argument NAME, true. */
+static bool str_bool(const struct fxt_revent *ev, const char *name)
+{
+	for (unsigned i = 0; i < ev->nargs; i++)
+		if (ev->args[i].type == FXT_ARG_BOOL && !strcmp(ev->args[i].name, name))
+			return ev->args[i].b;
+	return false;
+}
+
 /* A string argument of EV named NAME, or NULL. */
 static const char *str_arg(const struct fxt_revent *ev, const char *name)
 {
@@ -322,7 +334,8 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 {
 	struct frame *f = &t->stack[--t->depth];
 	struct agg_row *r = &a->rows[f->row];
-	uint64_t dur = end > f->begin ? end - f->begin : 0;
+	uint64_t dur = end > f->begin ? end - f->begin : 0;	/* time on the stack */
+	uint64_t call = f->call_ns ? f->call_ns : dur;	/* a measured call: all of it */
 
 	if (f->claimed)
 		r->open--;
@@ -331,6 +344,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 		return;
 	}
 	a->slices++;
+	r->measured += f->call_ns != 0;
 	for (uint8_t i = 0; i < f->waits.n; i++) {
 		struct agg_row *w = &a->rows[f->waits.row[i]];
 
@@ -338,7 +352,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 			a->err = -ENOMEM;
 		w->total_ns += dur;
 	}
-	if (hist_add(&r->hist, dur))
+	if (hist_add(&r->hist, call))
 		a->err = -ENOMEM;
 	if (f->outer)
 		r->total_ns += dur;
@@ -346,7 +360,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	if (t->depth)
 		t->stack[t->depth - 1].child_ns += dur;
 	if (a->opts.function && !strcmp(r->name, a->opts.function))
-		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = dur, .pid = t->pid,
+		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = call, .pid = t->pid,
 						.tid = t->tid, .dso = r->dso });
 }
 
@@ -358,11 +372,11 @@ static void pop_ended(struct agg *a, struct agg_thread *t, uint64_t ts)
 }
 
 static void push(struct agg *a, struct agg_thread *t, uint32_t row, uint64_t begin,
-		 uint64_t end, bool pending, const struct waits *waits)
+		 uint64_t end, bool pending, uint64_t call_ns, const struct waits *waits)
 {
 	uint32_t self = (uint32_t)(t - a->threads) + 1;
 	struct frame f = { .row = row, .pending = pending, .begin = begin, .end = end,
-			   .waits = *waits };
+			   .call_ns = call_ns, .waits = *waits };
 	struct agg_row *r;
 	struct frame *s;
 
@@ -392,17 +406,18 @@ static void push(struct agg *a, struct agg_thread *t, uint32_t row, uint64_t beg
 	t->stack[t->depth++] = f;
 }
 
-/* One event of T in Perfetto's order (WAITS: an [off-cpu] begin's rows). */
+/* One event of T in Perfetto's order (CALL_NS: a measured call's duration;
+ * WAITS: an [off-cpu] begin's rows). */
 static void step(struct agg *a, struct agg_thread *t, enum fxt_event_type type, uint64_t ts,
-		 uint64_t end_ts, uint32_t row, const struct waits *waits)
+		 uint64_t end_ts, uint32_t row, uint64_t call_ns, const struct waits *waits)
 {
 	pop_ended(a, t, ts);
 	switch (type) {
 	case FXT_EVENT_BEGIN:
-		push(a, t, row, ts, UINT64_MAX, true, waits);
+		push(a, t, row, ts, UINT64_MAX, true, call_ns, waits);
 		break;
 	case FXT_EVENT_COMPLETE:
-		push(a, t, row, ts, end_ts, false, waits);
+		push(a, t, row, ts, end_ts, false, call_ns, waits);
 		break;
 	case FXT_EVENT_END: {
 		size_t i = t->depth;
@@ -440,13 +455,13 @@ static void merge_late(struct agg *a, struct agg_thread *t, uint64_t ts, size_t 
 
 		if (l->ts > ts || (l->ts == ts && l->record_no > record_no))
 			break;
-		step(a, t, l->type, l->ts, l->end_ts, l->row, &l->waits);
+		step(a, t, l->type, l->ts, l->end_ts, l->row, l->call_ns, &l->waits);
 		t->next_late++;
 	}
 }
 
 static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t row,
-		     const struct waits *waits)
+		     uint64_t call_ns, const struct waits *waits)
 {
 	struct late *l = array_grow(t->late, &t->caplate, t->nlate, sizeof(*l));
 
@@ -455,7 +470,7 @@ static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t
 	t->late = l;
 	t->late[t->nlate++] = (struct late){ .ts = ev->ts, .end_ts = ev->end_ts,
 					     .record_no = ev->record_no, .row = row,
-					     .type = ev->type, .waits = *waits };
+					     .type = ev->type, .call_ns = call_ns, .waits = *waits };
 	return 0;
 }
 
@@ -464,6 +479,7 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	struct agg *a = ctx;
 	struct agg_thread *t;
 	struct waits waits = { .n = 0 };
+	uint64_t call_ns = 0;
 	uint32_t row = 0;
 	bool late;
 
@@ -483,20 +499,100 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	    (row_get(a, t, ev->name, ev->category, &row) ||
 	     (a->opts.off_cpu && !strcmp(ev->name, FXT_OFFCPU) && wait_args(a, t, ev, &waits))))
 		return -ENOMEM;
+	for (unsigned i = 0; i < ev->nargs; i++)	/* a measured call (fxt_writer.h) */
+		if (ev->args[i].type == FXT_ARG_UINT64 &&
+		    !strcmp(ev->args[i].name, FXT_MEASURED_DURATION_ARG))
+			call_ns = ev->args[i].u64;
+	if (!str_bool(ev, FXT_MEASURED_ARG))
+		call_ns = 0;
 	late = t->seen && ev->ts < t->max_ts;
 	if (!late) {
 		t->seen = true;
 		t->max_ts = ev->ts;
 	}
 	if (late && !a->merging) {
-		if (keep_late(t, ev, row, &waits))
+		if (keep_late(t, ev, row, call_ns, &waits))
 			return -ENOMEM;
 	} else if (!late) {
 		if (a->merging)
 			merge_late(a, t, ev->ts, ev->record_no);
-		step(a, t, ev->type, ev->ts, ev->end_ts, row, &waits);
+		step(a, t, ev->type, ev->ts, ev->end_ts, row, call_ns, &waits);
 	}
 	return a->err;
+}
+
+/* Adds a measured function's whole run from its info record's VALUE
+ * (fxt_writer.h FXT_INFO_MEASURED: KEY=VALUE fields joined by tabs); a
+ * record without a function is left out. Returns 0 or -ENOMEM. */
+static int add_measured(struct agg *a, const char *value)
+{
+	static const struct { const char *key; size_t off; } nums[] = {
+		{ "calls", offsetof(struct agg_measured, calls) },
+		{ "total_ns", offsetof(struct agg_measured, total_ns) },
+		{ "min_ns", offsetof(struct agg_measured, min_ns) },
+		{ "p50_ns", offsetof(struct agg_measured, p50_ns) },
+		{ "p90_ns", offsetof(struct agg_measured, p90_ns) },
+		{ "p99_ns", offsetof(struct agg_measured, p99_ns) },
+		{ "max_ns", offsetof(struct agg_measured, max_ns) },
+	};
+	struct agg_measured m = { 0 }, *p;
+	char *copy = strdup(value), *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *f = strtok_r(copy, "\t", &save); f; f = strtok_r(NULL, "\t", &save)) {
+		char *eq = strchr(f, '=');
+
+		if (!eq)
+			continue;
+		*eq++ = 0;
+		if (!strcmp(f, "function") && !m.function)
+			m.function = strdup(eq);
+		else if (!strcmp(f, "dso") && !m.dso)
+			m.dso = strdup(eq);
+		else if (!strcmp(f, "buckets")) {
+			for (char *b = eq, *e; *b; b = *e ? e + 1 : e) {
+				struct agg_bucket k = { 0 };
+				void *g;
+
+				e = b + strcspn(b, ",");
+				if (sscanf(b, "%" SCNu64 ":%" SCNu64 ":%" SCNu64, &k.from, &k.below,
+					   &k.calls) != 3)
+					continue;
+				g = realloc(m.buckets, (m.nbuckets + 1) * sizeof(*m.buckets));
+				if (!g)
+					break;
+				m.buckets = g;
+				m.buckets[m.nbuckets++] = k;
+			}
+		} else {
+			for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+				if (!strcmp(f, nums[i].key))
+					*(uint64_t *)(void *)((char *)&m + nums[i].off) =
+						strtoull(eq, NULL, 10);
+		}
+	}
+	free(copy);
+	if (!m.function || !m.dso ||
+	    !(p = realloc(a->measured, (a->nmeasured + 1) * sizeof(*a->measured)))) {
+		bool oom = m.function && m.dso;
+
+		free(m.function);
+		free(m.dso);
+		free(m.buckets);
+		return oom ? -ENOMEM : 0;
+	}
+	a->measured = p;
+	a->measured[a->nmeasured++] = m;
+	return 0;
+}
+
+const struct agg_measured *agg_measured_of(const struct agg *a, const char *name)
+{
+	for (size_t i = 0; i < a->nmeasured; i++)
+		if (!strcmp(a->measured[i].function, name))
+			return &a->measured[i];
+	return NULL;
 }
 
 /* Adds an ended fact: "; " between several. Returns 0 or -ENOMEM. */
@@ -533,6 +629,8 @@ static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 				value = k->args[i].str;
 			} else if (!strcmp(k->args[i].name, FXT_INFO_ENDED) && !a->merging) {
 				return add_ended(a, k->args[i].str);
+			} else if (!strcmp(k->args[i].name, FXT_INFO_MEASURED) && !a->merging) {
+				return add_measured(a, k->args[i].str);
 			}
 		}
 	}
@@ -564,7 +662,7 @@ static void restart(struct agg *a)
 		struct agg_row *r = &a->rows[i];
 
 		hist_free(&r->hist);
-		r->total_ns = r->self_ns = 0;
+		r->total_ns = r->self_ns = r->measured = 0;
 		r->open = 0;
 	}
 	for (size_t i = 0; i < a->nthreads; i++) {
@@ -717,6 +815,12 @@ void agg_free(struct agg *a)
 		free(a->threads[i].stack);
 		free(a->threads[i].late);
 	}
+	for (size_t i = 0; i < a->nmeasured; i++) {
+		free(a->measured[i].function);
+		free(a->measured[i].dso);
+		free(a->measured[i].buckets);
+	}
+	free(a->measured);
 	free(a->rows);
 	free(a->threads);
 	free(a->row_hash);

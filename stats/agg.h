@@ -40,7 +40,11 @@ struct agg_row {
 				    * _unknown */
 	uint64_t pid, tid;         /* by-thread rows only, else 0 */
 	uint64_t total_ns, self_ns;
-	struct hist hist;          /* durations: hist.total is the number of calls */
+	struct hist hist;          /* durations: hist.total is the number of calls; a
+				    * measured call's is the whole call's (its slice may
+				    * be cut by the snapshot) */
+	uint64_t measured;         /* slices of measured calls (--measure: exact, not
+				    * sampled) */
 	/* private */
 	uint32_t open, open_thread, next;
 };
@@ -59,6 +63,17 @@ struct agg_opts {
 	uint64_t tid;
 	const char *function;      /* keep the TOP longest calls of slices named so */
 	size_t top;
+};
+
+/* A measured function's calls of the whole recording, as the trace's info
+ * record says (fxt_writer.h FXT_INFO_MEASURED). */
+struct agg_measured {
+	char *function, *dso;      /* owned */
+	uint64_t calls, total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns;
+	struct agg_bucket {
+		uint64_t from, below, calls;
+	} *buckets;                /* owned, a power of two each */
+	size_t nbuckets;
 };
 
 /* What a wait row is keyed by (agg_row.by) and its state (agg_row.state):
@@ -84,6 +99,8 @@ struct agg {
 	char *ended;                /* how the traced program ended (FXT_INFO_ENDED; several
 				     * joined by "; "), or NULL */
 	uint64_t first_ts;          /* earliest event (Perfetto's trace start), ns */
+	struct agg_measured *measured;  /* the measured functions' whole runs */
+	size_t nmeasured;
 	uint64_t slices, unended;   /* slices closed; begins never ended */
 	unsigned passes;            /* 1, or 2 when events came out of time order */
 	/* private */
@@ -131,6 +148,9 @@ const char *agg_list_functions(const struct agg *a, char *buf, size_t len);
  * frames a wait's caller is looked for past: the C library and the dynamic
  * loader, the C++ runtimes, libgcc_s, the [vdso] and the kernel. */
 bool agg_runtime_dso(const char *dso);
+
+/* The whole run of measured function NAME in A's trace, or NULL. */
+const struct agg_measured *agg_measured_of(const struct agg *a, const char *name);
 
 /* True when A's trace says its slices come from sampled call stacks. */
 bool agg_sampled(const struct agg *a);
