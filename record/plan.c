@@ -285,6 +285,14 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		err |= arg(p, "%lu", rec_plan_pages(o->snapshot_size));
 	}
 	err |= target_args(flag, targets, p);
+	/* a slow call of a few periods holds a sample or two: nothing of its inside */
+	if (o->slower_than_ns && o->sampling_freq &&
+	    o->slower_than_ns < REC_SLOW_PERIODS * (1000000000ull / o->sampling_freq))
+		note(p, "--trigger-slower-than %.3g ms is under %d sampling periods: the trace "
+		     "shows a sample or two of such a call, not its inside; --measure draws "
+		     "each call, or --sampling-freq above %llu", o->slower_than_ns / 1e6,
+		     REC_SLOW_PERIODS,
+		     (unsigned long long)(REC_SLOW_PERIODS * 1000000000ull / o->slower_than_ns));
 	if (o->callgraph == REC_CG_FP)
 		note(p, "call stacks come from frame pointers (--callgraph fp): a leaf "
 		     "function without a frame shows directly under its grandparent; "

@@ -58,6 +58,10 @@ enum rec_snap_how {
  * library, as measured in docs/design.md "The caller a library hides". */
 #define REC_SWITCH_STACK_BYTES 512
 
+/* A slow-call threshold under this many sampling periods gets a note: such
+ * a call holds a sample or two. */
+#define REC_SLOW_PERIODS 3
+
 #define REC_PLAN_MAX_ARGS 64
 #define REC_PLAN_MAX_NOTES 4
 

@@ -297,6 +297,36 @@ static void plan_invalid(void)
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "1", "perf.data", &p), -E2BIG);
 }
 
+/* A slow-call threshold under 3 sampling periods gets a note naming
+ * --measure and the frequency that would do; 3 periods or more, none. */
+static void plan_slow_call_note(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+	bool found = false;
+
+	o.mode = REC_MODE_SAMPLING;
+	o.sampling_freq = 5000;          /* 200 us periods */
+	o.slower_than_ns = 599999;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	for (int i = 0; i < p.nnotes; i++)
+		found |= strstr(p.notes[i], "--trigger-slower-than 0.6 ms is under 3 sampling "
+			       "periods") && strstr(p.notes[i], "--measure") &&
+			 strstr(p.notes[i], "--sampling-freq above 5000");
+	CHECK(found);
+	o.slower_than_ns = 600000;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	for (int i = 0; i < p.nnotes; i++)
+		CHECK(!strstr(p.notes[i], "sampling periods"));
+	o.mode = REC_MODE_PT;
+	h.has_intel_pt = true;
+	o.slower_than_ns = 1000;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	for (int i = 0; i < p.nnotes; i++)
+		CHECK(!strstr(p.notes[i], "sampling periods"));
+}
+
 static void plan_format_quotes(void)
 {
 	struct rec_opts o = default_opts();
@@ -374,6 +404,7 @@ int main(void)
 	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
+	UNIT_RUN(plan_slow_call_note);
 	UNIT_RUN(plan_arming);
 	return unit_exit();
 }
