@@ -33,7 +33,8 @@
  *           measured call costs on this host (null: unknown); "calls_file":
  *           REC_MEASURE_CALLS_FILE (a line per call, its place in "measure"
  *           first) or null when no call was written, "calls_written" the
- *           calls in it, "calls_dropped" those the ring lost before a snapshot
+ *           calls in it, "calls_dropped" those the ring lost before a snapshot;
+ *           "shared": the --trigger-slower-than function, whose probes it shares
  *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
  *           when hits start to count (arming.h): after the ring's estimated
  *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
@@ -227,8 +228,9 @@ static void write_measures(FILE *f, const struct rec_session *s)
 			fprintf(f, "\"%s\"", REC_MEASURE_CALLS_FILE);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"calls_written\": %" PRIu64 ", \"calls_dropped\": %" PRIu64 "}",
-			st->written - st->dropped, st->dropped);
+		fprintf(f, ", \"calls_written\": %" PRIu64 ", \"calls_dropped\": %" PRIu64
+			", \"shared\": %s}", st->written - st->dropped, st->dropped,
+			m->shared ? "true" : "false");
 	}
 	fputs(s->nmeasures ? "\n  ],\n" : "],\n", f);
 }
