@@ -235,12 +235,11 @@ static void read_measures(struct rec_session *s, bool final)
 		m->warned = true;
 		load = rec_measure_load(m, s->measure_cost_ns, seen);
 		if (load > REC_MEASURE_LOAD)
-			diag_warn("--measure %s: %" PRIu64 " calls in %s first second, at about "
-				  "%.1f us each (measured here): measuring it takes about %.0f%% "
-				  "of a CPU and slows the program; measure a caller that is called "
-				  "less often", m->spec, m->st.first_second,
-				  seen < 1000 ? "(part of) its" : "its",
-				  s->measure_cost_ns / 1e3, load * 100);
+			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at about "
+				  "%.1f us each (measured here) take about %.0f ms of CPU a second: "
+				  "measuring it slows the program; measure a caller that is called "
+				  "less often", m->spec, m->st.first_second, seen < 1000 ? seen : 1000,
+				  s->measure_cost_ns / 1e3, load * 1000);
 	}
 }
 
