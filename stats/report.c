@@ -567,28 +567,35 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		ratios(c);
 		memcpy(row, c, t.ncols * sizeof(*row));
 	}
-	if (!err) {
-		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
-		if (o->limit && t.nrows > o->limit)
-			t.nrows = o->limit;
-		if (o->format == TABLE_TEXT)
-			fprintf(out, "%s (old) -> %s (new): %zu functions, largest change of total "
-				"time first%s\n\n", old_path, new_path, t.nrows,
-				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and percentiles "
-				"left out)" : "");
-		if (o->format == TABLE_JSON) {
-			fputs("{\"old\":", out);
-			json_string(out, old_path);
-			fputs(",\"new\":", out);
-			json_string(out, new_path);
-			fputs(",\"rows\":", out);
-		}
-		table_print(&t, o->format, out);
-		if (o->format == TABLE_JSON)
-			fputs("}\n", out);
-	}
+	if (!err)
+		report_compared(&t, cmp_change, old_path, new_path, "functions",
+				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and "
+				"percentiles left out)" : "", o, out);
 	table_free(&t);
 	free(idx);
 	free(matched);
 	return err;
+}
+
+void report_compared(struct table *t, int (*cmp)(const void *, const void *),
+		     const char *old_path, const char *new_path, const char *what,
+		     const char *note, const struct report_opts *o, FILE *out)
+{
+	if (t->nrows)   /* no array before the first row: qsort takes no NULL */
+		qsort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), cmp);
+	if (o->limit && t->nrows > o->limit)
+		t->nrows = o->limit;
+	if (o->format == TABLE_TEXT)
+		fprintf(out, "%s (old) -> %s (new): %zu %s, largest change of total time first%s\n\n",
+			old_path, new_path, t->nrows, what, note);
+	if (o->format == TABLE_JSON) {
+		fputs("{\"old\":", out);
+		json_string(out, old_path);
+		fputs(",\"new\":", out);
+		json_string(out, new_path);
+		fputs(",\"rows\":", out);
+	}
+	table_print(t, o->format, out);
+	if (o->format == TABLE_JSON)
+		fputs("}\n", out);
 }

@@ -55,6 +55,16 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		    const char *new_path, const struct report_opts *o, FILE *out);
 
 /*
+ * Prints T, the rows of a comparison of OLD_PATH and NEW_PATH (sorted by CMP
+ * on rows of cells, at most O->limit of them): in text under the line "OLD
+ * (old) -> NEW (new): N WHAT, largest change of total time first NOTE", in
+ * JSON as an object {"old", "new", "rows"}, in CSV the table alone.
+ */
+void report_compared(struct table *t, int (*cmp)(const void *, const void *),
+		     const char *old_path, const char *new_path, const char *what,
+		     const char *note, const struct report_opts *o, FILE *out);
+
+/*
  * --off-cpu: A's wait rows (agg.h, A read with opts.off_cpu), by system
  * call, kernel function and caller: for each, those of all threads (largest
  * total first), then each thread's; O->match on their names, O->limit rows

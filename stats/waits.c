@@ -299,24 +299,9 @@ int report_waits_baseline(const struct agg *old, const struct agg *new, const ch
 				ratio->r = (double)nw->u / (double)ol->u;
 		}
 	}
-	if (!err) {
-		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
-		if (o->limit && t.nrows > o->limit)
-			t.nrows = o->limit;
-		if (o->format == TABLE_TEXT)
-			fprintf(out, "%s (old) -> %s (new): %zu kinds of wait of all threads, "
-				"largest change of total time first\n\n", old_path, new_path, t.nrows);
-		if (o->format == TABLE_JSON) {
-			fputs("{\"old\":", out);
-			json_string(out, old_path);
-			fputs(",\"new\":", out);
-			json_string(out, new_path);
-			fputs(",\"rows\":", out);
-		}
-		table_print(&t, o->format, out);
-		if (o->format == TABLE_JSON)
-			fputs("}\n", out);
-	}
+	if (!err)
+		report_compared(&t, cmp_change, old_path, new_path, "kinds of wait of all threads",
+				"", o, out);
 	table_free(&t);
 	free(paired);
 	return err;

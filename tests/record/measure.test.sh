@@ -163,30 +163,17 @@ t_overhead() {
 	fi
 }
 
-# refused WHAT PATTERN ARGS...: exit 2, one line matching PATTERN, nothing recorded
-refused() {
-	local what=$1 pattern=$2 rc
-	shift 2
-	rm -rf "$TMP/bad"
-	"$RECORD" -o "$TMP/bad" "$@" </dev/null >/dev/null 2>"$TMP/bad.err"
-	rc=$?
-	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] ||
-		! grep -q -- "$pattern" "$TMP/bad.err" || [ -e "$TMP/bad/perf.data" ]; then
-		echo " [$what: exit $rc: $(tl 2 "$TMP/bad.err")]"
-	fi
-}
-
 t_usage() {
 	local bad="" mid
 	mid=$(printf '0x%x' $(($("$SNAPTRACE_TOP/scripts/snaptrace" symbols "$PROG" timed |
 		awk -F '\t' '$2 == "timed" { print $4 }') + 4)))
-	bad+=$(refused breakpoint "--measure: expected --trigger-mechanism uprobe or auto" \
+	bad+=$(usage_refused breakpoint "--measure: expected --trigger-mechanism uprobe or auto" \
 		--trigger none --trigger-mechanism breakpoint --measure timed -- "$PROG")
-	bad+=$(refused none "--measure none: expected a function, found none" \
+	bad+=$(usage_refused none "--measure none: expected a function, found none" \
 		--trigger none --measure none -- "$PROG")
-	bad+=$(refused middle "--measure addr:$mid: expected a function at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --measure timed" \
+	bad+=$(usage_refused middle "--measure addr:$mid: expected a function at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --measure timed" \
 		--trigger none --measure "addr:$mid" -- "$PROG")
-	bad+=$(refused twice "--measure symbol:timed: expected each function once, found timed measured already (--measure timed)" \
+	bad+=$(usage_refused twice "--measure symbol:timed: expected each function once, found timed measured already (--measure timed)" \
 		--trigger none --measure timed --measure symbol:timed -- "$PROG")
 	if [ -n "$bad" ]; then
 		fail measure_usage "$bad"
