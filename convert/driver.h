@@ -32,6 +32,7 @@ enum conv_error {
 	CONV_ERR_TIME = -4,     /* a time past CONV_TS_MAX */
 	CONV_ERR_LINE_ENDS = -5, /* CR-only line ends (a usage error) */
 	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
+	CONV_ERR_INPUT = -7,    /* a recording's file is not what the recorder writes */
 };
 
 struct conv_driver;

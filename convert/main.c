@@ -726,8 +726,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < nrecs && rc == EXIT_OK; i++)
-		if (conv_driver_recording(cv, &recs[i]))
-			rc = conv_driver_failed(cv, CONV_ERR_NOMEM);
+		if ((err = conv_driver_recording(cv, &recs[i])))
+			rc = conv_driver_failed(cv, err);
 	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &inputs[i];
 

@@ -218,6 +218,7 @@ void conv_threads_free(struct conv *c)
 			next = t->next;
 			free(t->comm);
 			free(t->pending);
+			free(t->held);
 			free(t->stack);
 			free(t->early_errors);
 			free(t->cut_open);
@@ -244,7 +245,7 @@ static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
 		     uint64_t ts, bool inferred)
 {
-	struct fxt_arg args[4] = {
+	struct fxt_arg args[CONV_CUT_ARGS] = {
 		{ .type = FXT_ARG_POINTER, .name = c->s_addr, .u64 = f->ip },
 		{ .type = FXT_ARG_BOOL, .name = c->s_inferred, .b = true },
 	};
@@ -253,6 +254,13 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 		.type = FXT_EVENT_BEGIN, .ts = ts, .category = f->func ? f->func->dso : 0,
 		.name = f->name, .args = args,
 	};
+
+	/* a measured call: not sampled, and its whole time (the slice may be cut) */
+	if (f->measured_end) {
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .name = c->s_measured, .b = true };
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .name = c->s_duration_ns,
+					      .u64 = f->measured_end - f->measured_entry };
+	}
 
 	if (f->func)
 		n += conv_func_srcline(c, f->func, f->entry_off, f->sym_start, f->kernel,

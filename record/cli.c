@@ -161,6 +161,17 @@ static int set_arm_after(struct rec_cli *c, const char *arg)
 	return set_seconds(&c->rec.arm_after_s, arg, 0, ARM_AFTER_MAX_NS);
 }
 
+/* --measure FUNC, repeatable. */
+static int set_measure(struct rec_cli *c, const char *arg)
+{
+	struct rec_opts *o = &c->rec;
+
+	if (o->nmeasure >= REC_MAX_MEASURE || !*arg)
+		return -EINVAL;
+	o->measure[o->nmeasure++] = arg;
+	return 0;
+}
+
 /* --event EVENT[/PERIOD], repeatable. */
 static int set_event(struct rec_cli *c, const char *arg)
 {
@@ -259,6 +270,11 @@ static const struct rec_cli_opt table[] = {
 	  "a duration from 1ns to a year (e.g. 10ms, 250us, 1.5s)", BOTH, "triggers",
 	  "a hit is a call of the trigger function that took\n"
 	  "longer than DURATION: snapshot at its return", set_slower_than, 0 },
+	{ "measure", 0, "FUNC", NULL, "a function as --trigger names one (NAME, symbol:NAME, "
+	  "LIB:NAME, addr: of its entry...), at most 8", BOTH, "triggers",
+	  "time every call of FUNC for the whole recording (entry and\n"
+	  "exit uprobes): exact slices in the trace, a histogram in\n"
+	  "record.json; repeatable", set_measure, 0 },
 	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
 	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
 	{ "arm-after", 0, "SECONDS", NULL, "seconds from 0 to 86400 (e.g. 0.5, 500ms)", BOTH, "triggers",
@@ -469,6 +485,9 @@ static int check_combination(struct rec_cli *c)
 	if (o->slower_than_ns && o->mechanism == REC_MECH_BREAKPOINT)
 		return bad_usage("--trigger-slower-than: expected --trigger-mechanism uprobe or "
 				 "auto (uprobes watch the returns), found breakpoint");
+	if (o->nmeasure && o->mechanism == REC_MECH_BREAKPOINT)
+		return bad_usage("--measure: expected --trigger-mechanism uprobe or auto (uprobes "
+				 "watch the calls), found breakpoint");
 	if (o->full_execution && o->multi_snapshot)
 		return bad_usage("--full-execution records everything once: it does not go "
 				 "with --multi-snapshot");

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -192,6 +193,95 @@ static int wait_inflight(struct rec_session *s, int timeout_ms)
 	return 0;
 }
 
+/* Opens the probes of each --measure function of its own (disabled). */
+static int open_measures(struct rec_session *s)
+{
+	for (int i = 0; i < s->nmeasures; i++) {
+		struct rec_measure *m = &s->measures[i];
+		const char *file = m->loc.in_main && !s->target.launched ? s->target.exe : m->loc.file;
+		int err;
+
+		if (m->shared) {   /* the slow-call trigger's calls are its calls */
+			s->slow.every = rec_measure_call;
+			s->slow.every_arg = m;
+			continue;
+		}
+		err = rec_measure_open(m, s->h->uprobe_type, file, s->target.pids, s->target.npids);
+		if (err) {
+			snprintf(s->error, sizeof(s->error), "--measure %.200s: cannot open its "
+				 "uprobes: %s", m->spec, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reads the calls of every measured function; the first time a second
+ * has passed since a function's first call, warns when measuring it is
+ * estimated to take more than REC_MEASURE_LOAD of a CPU (FINAL: the
+ * recording ends, with what it saw).
+ */
+static void read_measures(struct rec_session *s, bool final)
+{
+	for (int i = 0; i < s->nmeasures; i++) {
+		struct rec_measure *m = &s->measures[i];
+		double seen = m->st.calls ? rec_now_ms() - m->first_ms : 0;
+		double load;
+
+		rec_measure_read(m);
+		if (m->warned || !m->st.calls || (seen < 1000 + SLOW_POLL_MS && !final))
+			continue;
+		m->warned = true;
+		load = rec_measure_load(m, s->measure_cost_ns, seen);
+		if (load > REC_MEASURE_LOAD)
+			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at about "
+				  "%.1f us each (measured here) take about %.0f ms of CPU a second: "
+				  "measuring it slows the program; measure a caller that is called "
+				  "less often", m->spec, m->st.first_second, seen < 1000 ? seen : 1000,
+				  s->measure_cost_ns / 1e3, load * 1000);
+	}
+}
+
+/* Appends the calls measured and not written yet to DIR/REC_MEASURE_CALLS_FILE
+ * (created at the first call to write, never over another file). */
+static void write_calls(struct rec_session *s)
+{
+	char path[PATH_MAX + 32];
+	bool any = false;
+	int fd;
+
+	for (int i = 0; i < s->nmeasures; i++)
+		any |= s->measures[i].st.written < s->measures[i].st.calls;
+	if (!any || s->calls_failed)
+		return;
+	if (!s->calls) {
+		snprintf(path, sizeof(path), "%s/%s", s->outdir, REC_MEASURE_CALLS_FILE);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		s->calls = fd >= 0 ? fdopen(fd, "w") : NULL;
+		s->calls_made = fd >= 0;
+		if (!s->calls || fprintf(s->calls, "%s\n", REC_MEASURE_CALLS_HEADER) < 0) {
+			diag_warn("%s: cannot write it (%s): the measured calls will not be drawn",
+				  path, strerror(errno));
+			if (s->calls)
+				fclose(s->calls);
+			else if (fd >= 0)
+				close(fd);
+			s->calls = NULL;
+			s->calls_failed = true;
+			return;
+		}
+	}
+	for (int i = 0; i < s->nmeasures; i++)
+		if (rec_call_stats_write(&s->measures[i].st, s->calls, i))
+			s->calls_failed = true;
+	if (fflush(s->calls) || s->calls_failed) {
+		diag_warn("%s/%s: cannot write it: some measured calls will not be drawn",
+			  s->outdir, REC_MEASURE_CALLS_FILE);
+		s->calls_failed = true;
+	}
+}
+
 /*
  * Takes a snapshot for REASON the way the plan says. Multi-snapshot
  * recordings do not wait for perf's SIGUSR2 snapshot: it stays in flight
@@ -204,6 +294,10 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 	double t0 = rec_now_ms(), t_frozen = t0;
 	struct rec_snap *sn;
 	int err;
+
+	/* the calls measured up to now, for the slices of this snapshot */
+	read_measures(s, false);
+	write_calls(s);
 
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
@@ -643,8 +737,9 @@ static void loop_once(struct rec_session *s, double deadline)
 
 		timeout = timeout < 0 || left < timeout ? left : timeout;
 	}
-	/* a slow-call trigger's rings wake no one before they are half full */
-	if (s->o->slower_than_ns && s->have_trigger)
+	/* a slow-call trigger's rings and the measured functions' wake no one
+	 * before they are half full */
+	if ((s->o->slower_than_ns && s->have_trigger) || s->nmeasures)
 		timeout = timeout < 0 || timeout > SLOW_POLL_MS ? SLOW_POLL_MS : timeout;
 	if (deadline > 0) {
 		int left = (int)(deadline - rec_now_ms());
@@ -662,6 +757,7 @@ static void loop_once(struct rec_session *s, double deadline)
 		s->sig_hup = rec_sigwatch_hup(&s->sig, pf + first_sig, n - first_sig);
 	settle_dumps(s, false);
 	read_triggers(s, pf + first_trig, first_sig - first_trig);
+	read_measures(s, false);
 	/* before the exit: the snapshot at the signal that ended the target */
 	read_target_signals(s);
 	/* a hit seen counts even when the target exited or time ran out meanwhile */
@@ -1096,6 +1192,12 @@ int rec_session_run(struct rec_session *s)
 		if (err)
 			goto out_target;
 	}
+	if (s->nmeasures) {
+		s->measure_cost_ns = rec_measure_cost_ns(s->h->uprobe_type);
+		err = open_measures(s);
+		if (err)
+			goto out_trigger;
+	}
 	err = open_sigwatch(s);
 	if (err)
 		goto out_trigger;
@@ -1119,7 +1221,9 @@ int rec_session_run(struct rec_session *s)
 	s->ready_ms = rec_now_ms();
 	s->armed_ms = s->ready_ms + s->arm.after_ms;
 	rec_trigger_tsc(&s->trig, &s->tsc);
-	if ((s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
+	for (int i = 0; i < s->nmeasures && !err; i++)
+		err = rec_measure_enable(&s->measures[i]);
+	if (err || (s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
 	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
@@ -1147,6 +1251,8 @@ int rec_session_run(struct rec_session *s)
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
+	read_measures(s, true);
+	write_calls(s);
 	err = finish(s);
 	if (s->end == REC_END_PERF_DIED) {
 		perf_failed(s, "perf exited while the target was running");
@@ -1161,6 +1267,11 @@ out_perf:
 out_trigger:
 	rec_trigger_close(&s->trig);
 	rec_callexits_free(&s->callexits);
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_close(&s->measures[i]);   /* their numbers go to record.json */
+	if (s->calls)
+		fclose(s->calls);
+	s->calls = NULL;
 	rec_sigwatch_close(&s->sig);
 	s->watch_signals = false;
 	rec_slowcall_free(&s->slow);

@@ -19,6 +19,7 @@
 
 #include "arming.h"
 #include "host.h"
+#include "measure.h"
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
@@ -104,6 +105,12 @@ struct rec_session {
 	struct rec_callexits callexits; /* --trigger-slower-than: where the function's calls
 				       * leave it (freed by rec_session_run) */
 	bool have_trigger;
+	struct rec_measure measures[REC_MAX_MEASURE];   /* --measure (measure.h) */
+	int nmeasures;
+	uint64_t measure_cost_ns;     /* the CPU time a measured call costs here, 0: unknown */
+	FILE *calls;                  /* the calls file (REC_MEASURE_CALLS_FILE) while open */
+	bool calls_made;              /* it was created */
+	bool calls_failed;            /* it could not be written (said once) */
 	int sig_trigger;              /* --trigger signal:NAME: the signal, else 0 */
 	bool watch_signals;           /* S->sig is open (sigwatch.h) */
 	bool sig_hup;                 /* a ring of S->sig lost its thread: read it on a timer */

@@ -131,9 +131,12 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 	hit = (struct rec_hit){ .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
 				.entry_ns = e->time_ns, .duration_ns = s->time_ns - e->time_ns };
 	drop_if_idle(sc, th);
+	if (sc->every)
+		sc->every(&hit, sc->every_arg);
 	if (hit.duration_ns > sc->slower_than_ns) {
 		sc->slow++;
-		fn(&hit, arg);
+		if (fn)
+			fn(&hit, arg);
 	}
 }
 

@@ -49,8 +49,13 @@ struct rec_slow_thread {
 	struct rec_slow_entry e[REC_SLOW_DEPTH];
 };
 
+/* Called with each slow call; HIT holds its return, entry and duration. */
+typedef void (*rec_slowcall_fn)(const struct rec_hit *hit, void *arg);
+
 struct rec_slowcall {
 	uint64_t slower_than_ns;     /* a call longer than this is a hit */
+	rec_slowcall_fn every;       /* called with every call measured (--measure), or NULL */
+	void *every_arg;
 	struct rec_trig_sample *pending; /* read, not matched yet (owned) */
 	size_t npending, pending_cap;
 	uint64_t read_max_ns;        /* the latest time of a sample added */
@@ -69,9 +74,6 @@ struct rec_slowcall {
 				        no stack pointer, out of memory */
 };
 
-/* Called with each slow call; HIT holds its return, entry and duration. */
-typedef void (*rec_slowcall_fn)(const struct rec_hit *hit, void *arg);
-
 /* Sets up *SC for calls longer than SLOWER_THAN_NS (> 0). */
 void rec_slowcall_init(struct rec_slowcall *sc, uint64_t slower_than_ns);
 
@@ -86,7 +88,8 @@ int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s);
  * Ends a pass over every ring: matches, in time order, the samples that no
  * sample still unread can precede (those up to the latest time added
  * before the previous pass ended), and calls FN(hit, ARG) for each call
- * longer than the threshold, in the order the calls returned. Returns the
+ * longer than the threshold (FN may be NULL), and SC->every for every call,
+ * in the order the calls returned. Returns the
  * number of samples still pending (to be matched after the next pass).
  */
 size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg);

@@ -22,7 +22,8 @@
 #include "version.h"
 
 enum { OPT_FORMAT = 256, OPT_SORT, OPT_LIMIT, OPT_BY_THREAD, OPT_THREAD, OPT_MATCH,
-       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_BASELINE_PATHS, OPT_VERSION, OPT_END };
+       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_BASELINE_PATHS, OPT_OFF_CPU, OPT_VERSION,
+       OPT_END };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -35,6 +36,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "baseline-paths", no_argument, NULL, OPT_BASELINE_PATHS },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -78,13 +80,18 @@ static const char usage_text[] =
 	"                        binary of the same file name (two builds at other\n"
 	"                        paths pair)\n"
 	"      --baseline-paths  pair by the binary's full path instead\n"
+	"      --off-cpu         where the threads waited: the [off-cpu] slices by system\n"
+	"                        call, kernel function and caller (the innermost function\n"
+	"                        outside the C library and language runtimes), blocked\n"
+	"                        or preempted: waits, total, p50, p99, max, of all threads\n"
+	"                        then of each (with --baseline: of all threads)\n"
 	"  -q, --quiet           only errors on stderr\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
 	"\n"
 	"--top needs --function, --baseline-paths --baseline; --match and --baseline\n"
-	"do not go with --function,\n"
-	"nor --sort with --baseline (usage errors).\n"
+	"do not go with --function, nor --sort with --baseline, nor --function,\n"
+	"--by-thread or --sort with --off-cpu (usage errors).\n"
 	"\n"
 	"Exit status: 0 done, 1 unreadable or not an FXT file, or --function or\n"
 	"--thread names what the trace does not have (the message lists what it has),\n"
@@ -125,6 +132,9 @@ static const struct pairing {
 	{ OPT_BASELINE, OPT_FUNCTION, false },  /* the comparison has no detail view */
 	{ OPT_SORT, OPT_BASELINE, false },      /* --baseline sorts by the change */
 	{ OPT_BASELINE_PATHS, OPT_BASELINE, true },   /* how --baseline pairs */
+	{ OPT_FUNCTION, OPT_OFF_CPU, false },   /* waits are not calls of a function */
+	{ OPT_BY_THREAD, OPT_OFF_CPU, false },  /* --off-cpu shows every thread */
+	{ OPT_SORT, OPT_OFF_CPU, false },       /* waits come largest total first */
 };
 
 static const char *option_name(int opt)
@@ -220,6 +230,9 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_BASELINE_PATHS:
 			o->report.baseline_paths = true;
+			break;
+		case OPT_OFF_CPU:
+			o->agg.off_cpu = o->report.off_cpu = true;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -358,11 +371,15 @@ int main(int argc, char **argv)
 		rc = load(&old, o.baseline, o.quiet);
 	if (rc != EXIT_OK)
 		goto out;
-	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.quiet)
+	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.report.off_cpu && !o.quiet)
 		diag_warn("%s: a sampled trace: rows are time on the stack, not calls; "
 			  "the per-call columns are left empty", path);
 	report_sort_rows(&cur, &o.report);
-	if (o.baseline)
+	if (o.baseline && o.report.off_cpu)
+		err = report_waits_baseline(&old, &cur, o.baseline, path, &o.report, stdout);
+	else if (o.report.off_cpu)
+		err = report_waits(&cur, path, &o.report, stdout);
+	else if (o.baseline)
 		err = report_baseline(&old, &cur, o.baseline, path, &o.report, stdout);
 	else if (o.report.function)
 		err = report_function(&cur, path, &o.report, stdout);

@@ -21,6 +21,21 @@ first_hit() {
 		"$1/record.json" | head -n 1
 }
 
+# usage_refused WHAT PATTERN ARGS...: snaptrace-record ARGS exits 2 with one line
+# matching PATTERN and records nothing (no $TMP/bad); else prints
+# " [WHAT: exit N: its last lines]".
+usage_refused() {
+	local what=$1 pattern=$2 rc
+	shift 2
+	rm -rf "$TMP/bad"
+	"$RECORD" -o "$TMP/bad" "$@" </dev/null >/dev/null 2>"$TMP/bad.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] ||
+		! grep -q -- "$pattern" "$TMP/bad.err" || [ -e "$TMP/bad" ]; then
+		echo " [$what: exit $rc: $(tl 2 "$TMP/bad.err")]"
+	fi
+}
+
 # tl N FILE: the last N lines of FILE on one line (for failure messages).
 tl() {
 	tail -n "$1" "$2" | tr '\n' ' '

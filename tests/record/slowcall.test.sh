@@ -215,33 +215,21 @@ t_addr_entry() {
 	fi
 }
 
-# refused WHAT PATTERN ARGS...: exit 2, one line matching PATTERN, nothing recorded.
-refused() {
-	local what=$1 pattern=$2 rc
-	shift 2
-	"$RECORD" -o "$TMP/bad" "$@" </dev/null >/dev/null 2>"$TMP/bad.err"
-	rc=$?
-	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] ||
-		! grep -q -- "$pattern" "$TMP/bad.err" || [ -e "$TMP/bad" ]; then
-		echo " [$what: exit $rc: $(tl 2 "$TMP/bad.err")]"
-	fi
-}
-
 t_usage() {
 	local bad="" mid body v
 	mid=$(printf '0x%x' $(($(addr_of timed) + 4)))
 	body=$(grep -n 'BODY_LINE' "$TMP/prog.c" | cut -d: -f1)
 	for v in 0 0ms -5ms 10m nan 1e3ms 1.5ns 10ms5 ''; do
-		bad+=$(refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
+		bad+=$(usage_refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
 			--trigger timed --trigger-slower-than "$v" -- "$PROG")
 	done
-	bad+=$(refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
+	bad+=$(usage_refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
 		--trigger-slower-than 10ms --trigger-mechanism breakpoint -- "$PROG")
-	bad+=$(refused "addr mid-function" "expected a trigger at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --trigger timed" \
+	bad+=$(usage_refused "addr mid-function" "expected a trigger at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --trigger timed" \
 		--trigger "addr:$mid" --trigger-slower-than 10ms -- "$PROG")
-	bad+=$(refused "line in the body" "expected a trigger at a function's entry, found 'line:prog.c:$body' at 0x[0-9a-f]* inside timed" \
+	bad+=$(usage_refused "line in the body" "expected a trigger at a function's entry, found 'line:prog.c:$body' at 0x[0-9a-f]* inside timed" \
 		--trigger "line:prog.c:$body" --trigger-slower-than 10ms -- "$PROG")
-	bad+=$(refused none "expected a function trigger (--trigger NAME), found --trigger none" \
+	bad+=$(usage_refused none "expected a function trigger (--trigger NAME), found --trigger none" \
 		--trigger none --trigger-slower-than 10ms -- "$PROG")
 	if [ -n "$bad" ]; then
 		fail usage_errors "$bad"
