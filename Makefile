@@ -74,7 +74,7 @@ DEBUGINFO_LIBS := -lelf -ldw -liberty
 TRACEEVENT_CFLAGS := -I/usr/include/traceevent
 RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis -ltraceevent
 # json-c: the converter reads a recording's record.json (convert/recording.c).
-CONVERT_LIBS := $(DEFLATE_LIBS) -ljson-c $(DEBUGINFO_LIBS) -pthread
+CONVERT_LIBS := $(DEFLATE_LIBS) -ljson-c $(DEBUGINFO_LIBS) -lipt -pthread
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
