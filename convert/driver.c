@@ -8,6 +8,7 @@
 #include "driver.h"
 
 #include "array.h"
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->w = w;
 	c->strict = opts->strict;
 	c->srcline = opts->srcline;
+	c->binaries = opts->binaries;
 	c->cut = opts->cut;
 	c->s_file = fxt_writer_cstring(w, "file");
 	c->s_line = fxt_writer_cstring(w, "line");
@@ -627,8 +629,14 @@ static const struct stack_event *stack_event(struct conv_span ev)
 	return NULL;
 }
 
-void conv_driver_evlist(struct conv_driver *cv, const char *evlist)
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sample_types)
 {
+	if (sample_types & PERF_SAMPLE_STACK_USER)
+		cv->c.unwinders |= CONV_UNWIND_DWARF;
+	else if (sample_types & PERF_SAMPLE_BRANCH_STACK)
+		cv->c.unwinders |= CONV_UNWIND_LBR;
+	else if (sample_types & PERF_SAMPLE_CALLCHAIN)
+		cv->c.unwinders |= CONV_UNWIND_FP;
 	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e) {
 		const struct stack_event *se;
 		struct conv_span ev;
@@ -856,6 +864,9 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
+	for (size_t i = 0; cv->c.cut.start && i < cv->c.capthreads; i++)
+		for (struct conv_thread *t = cv->c.threads[i]; t; t = t->next)
+			cv->c.stats.cut_unstopped += t->cut_in && t->cut_counted;
 	for (size_t i = 0; i < cv->c.nrecs; i++)
 		conv_markers_write(&cv->c, cv->c.recs[i]);
 	conv_sigmarks_write(&cv->c);

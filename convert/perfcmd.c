@@ -39,6 +39,10 @@ void perfcmd_build(struct perfcmd *cmd, const struct perfcmd_opts *o)
 	size_t n = 0;
 
 	a[n++] = o->perf;
+	if (o->buildid_dir) {   /* a global option: before the command */
+		a[n++] = "--buildid-dir";
+		a[n++] = o->buildid_dir;
+	}
 	a[n++] = "script";
 	a[n++] = "--ns";
 	for (size_t i = 0; i < 9 && kind_args[o->kind][i]; i++)

@@ -23,7 +23,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "hash.h"
+#include "perfdata.h"
 #include "parse.h"
 #include "pipeline.h"
 
@@ -627,6 +629,27 @@ int ptdecode_convert(struct ptdecode *d, struct conv_driver *cv, int *conv_err, 
 	return d->status;
 }
 
+/* Keeps a build id the perf.data names (perfdata_buildids()). */
+static int keep_buildid(void *arg, const char *hex, const char *path)
+{
+	struct ptdecode *d = arg;
+	struct ptd_buildid *b = array_grow(d->buildids, &d->capbuildids, d->nbuildids, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	d->buildids = b;
+	b = &b[d->nbuildids];
+	b->path = strdup(path);
+	b->hex = strdup(hex);
+	if (!b->path || !b->hex) {
+		free(b->path);
+		free(b->hex);
+		return -ENOMEM;
+	}
+	d->nbuildids++;
+	return 0;
+}
+
 int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptdecode **out,
 		  char *why, size_t whylen)
 {
@@ -649,6 +672,15 @@ int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptd
 		return rc;
 	}
 	rc = ptdata_read(d, why, whylen);
+	if (!rc) {
+		char bwhy[160];
+		int e = perfdata_buildids(path, keep_buildid, d, bwhy, sizeof(bwhy));
+
+		if (e == -ENOMEM)
+			rc = -ENOMEM;
+		else if (e)
+			rc = ptdata_why(why, whylen, "its build ids cannot be read: %s", bwhy);
+	}
 	if (!rc && (uint64_t)lseek(d->fd, 0, SEEK_END) < d->data_end) {
 		rc = 1;
 		snprintf(why, whylen, "its AUX data is cut short");
@@ -705,6 +737,11 @@ void ptdecode_close(struct ptdecode *d)
 		free(d->queues[i].psb_tscs);
 	}
 	ptimage_free(d);
+	for (size_t i = 0; i < d->nbuildids; i++) {
+		free(d->buildids[i].path);
+		free(d->buildids[i].hex);
+	}
+	free(d->buildids);
 	for (size_t i = 0; i < d->nsbs; i++)
 		free(d->sbs[i].str);
 	pt_iscache_free(d->iscache);

@@ -15,9 +15,11 @@
  * any line is converted, makes ptdecode_open() answer with the reason and
  * the input goes through perf script: a pipe-format file, per-CPU queues,
  * kernel code traced, packets whose timing or events perf reads its own way
- * (MTC, CYC, CBR, OVF, PTWRITE, power and VMX packets), lost or truncated
- * AUX data, samples of other events, a mapping made while tracing, an
- * executable mapping whose file is missing or has another build id.
+ * (MTC, CYC, CBR, OVF, PTWRITE, power and VMX packets), lost records or
+ * truncated AUX data, several AUX buffers in a queue, samples of other
+ * events, an executable mapping made over another (an exec, a library
+ * replaced), one whose file is missing or has another build id than the
+ * recorded one. What it meets only while decoding is PIPELINE_FALLBACK.
  */
 #ifndef SNAPTRACE_CONVERT_PTDECODE_H
 #define SNAPTRACE_CONVERT_PTDECODE_H

@@ -156,6 +156,8 @@ struct ptdecode {
 	struct ptd_thread *threads;
 	size_t nthreads, capthreads;
 	struct pt_image_section_cache *iscache;
+	struct ptd_buildid { char *path, *hex; } *buildids;  /* the perf.data's (perfdata_buildids()) */
+	size_t nbuildids, capbuildids;
 	uint8_t *vdso;                 /* this process's vdso (perf's own, as perf uses it) */
 	size_t vdso_len;
 	/* decoding */

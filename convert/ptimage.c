@@ -162,6 +162,15 @@ static struct ptd_dso *dso_of(struct ptdecode *d, const char *name, int *rc, cha
 		dso_free(s);
 		return NULL;
 	}
+	for (size_t i = 0; i < d->nbuildids; i++)
+		if (!strcmp(d->buildids[i].path, name) && s->syms->build_id[0] &&
+		    strcmp(d->buildids[i].hex, s->syms->build_id)) {
+			/* perf would not take it: its symbols are not what ran */
+			*rc = ptdata_why(why, len, "%s: build id %s, recorded %s", s->file,
+					 s->syms->build_id, d->buildids[i].hex);
+			dso_free(s);
+			return NULL;
+		}
 	d->dsos[d->ndsos++] = s;
 	*rc = 0;
 	return s;
@@ -198,6 +207,12 @@ static int add_map(struct ptdecode *d, const struct ptd_sb *s, char *why, size_t
 		return 0;	/* data, or the vsyscall page (never traced in user mode) */
 	if (s->str[0] != '/' && strcmp(s->str, "[vdso]"))
 		return ptdata_why(why, len, "an executable mapping of %s", s->str);
+	for (size_t i = 0; i < p->nmaps; i++)
+		if (s->addr < p->maps[i].end && p->maps[i].start < s->addr + s->len)
+			/* an exec, or a library unmapped and another mapped there: the
+			 * image changes while tracing, which one image cannot say */
+			return ptdata_why(why, len, "process %d maps %s over %s while tracing", s->pid,
+					  s->str, p->maps[i].dso->name);
 	dso = dso_of(d, s->str, &rc, why, len);
 	if (!dso)
 		return rc;

@@ -707,6 +707,18 @@ bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64
 	return true;
 }
 
+uint64_t recording_snapshot_mark(const struct recording *r, size_t i)
+{
+	enum recording_reason why = r->snapshots[i].reason;
+
+	for (size_t k = 0; k < r->nhits; k++)
+		if (r->hits[k].snapshot == (long)i)
+			return 0;
+	/* a signal's snapshot: the signal's own marker names it */
+	return why == RECORDING_TRIGGER || why == RECORDING_NONE || why == RECORDING_SIGNAL ? 0 :
+	       recording_snapshot_end(r, i);
+}
+
 uint64_t recording_snapshot_end(const struct recording *r, size_t i)
 {
 	if (i >= r->nsnapshots)

@@ -162,4 +162,13 @@ bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64
  */
 uint64_t recording_snapshot_end(const struct recording *r, size_t i);
 
+/*
+ * Where snapshot I of R is marked "[snapshot] REASON" (markers.c): a
+ * snapshot no hit took (Ctrl-C, --duration, the program's exit, perf's
+ * death), at its end (recording_snapshot_end); 0 when it has no such mark
+ * (a hit took it, its end is unknown, or its reason is "trigger", "none" or
+ * "signal": the signal's own marker names that one).
+ */
+uint64_t recording_snapshot_mark(const struct recording *r, size_t i);
+
 #endif

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "binaries.h"
 #include "fxt_writer.h"
 #include "parse.h"
 #include "recording.h"
@@ -114,6 +115,8 @@ struct conv_stats {
 	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
+	uint64_t cut_unstopped;        /* --filter: threads whose last interval no call of
+					* STOP ended: it runs to the end of the trace */
 };
 
 /* A slice open in the uncut trace, mirrored by the cut (cut.c): its begin,
@@ -226,9 +229,16 @@ struct conv_thread {
  * koids; up to CONV_ODD_IDS_MAX others (-1, 0, past any Linux pid) get the
  * koids from CONV_KOID_BAND to 2^31 - 1 (threads.c). */
 #define CONV_ODD_IDS_MAX 4096
-#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
+#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)   /* FXT_TRACK_KOID_MIN */
 
 /* A binary blamed for broken call chains (coverage.c). */
+/* How a perf.data's call chains were unwound (its events' sample_type). */
+enum conv_unwinder {
+	CONV_UNWIND_FP = 1,            /* frame pointers: PERF_SAMPLE_CALLCHAIN alone */
+	CONV_UNWIND_DWARF = 2,         /* a copy of the user stack: PERF_SAMPLE_STACK_USER */
+	CONV_UNWIND_LBR = 4,           /* the last branch records: PERF_SAMPLE_BRANCH_STACK */
+};
+
 struct conv_dso_count {
 	char *dso;                     /* owned */
 	uint64_t n;
@@ -267,15 +277,20 @@ struct conv {
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
 		s_syscall_arg, s_preempted, s_blocked, s_dso;
 
+	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
 
 	struct conv_cut cut;
 	bool cut_nomem;                /* the cut lost a slice for lack of memory */
 
-	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
+	struct conv_blame broken;      /* dsos of chains reaching no root: the innermost
+					* (frame pointers), the outermost (dwarf) */
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
+	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
+	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
+					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
 	uint64_t period_ns;            /* ns, the recording's sampling period: its
 					* perf.data's sampling event (conv_driver_period),

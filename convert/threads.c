@@ -17,6 +17,8 @@
  * -1 and 0, and numbers no Linux pid reaches) gets its own koid from the
  * band above, the first seen 2^31-1, the next 2^31-2..., so that no two ids
  * share a track. Returns 0 when the band is full (CONV_ODD_IDS_MAX ids). */
+_Static_assert(CONV_KOID_BAND == (long long)FXT_TRACK_KOID_MIN, "the band of tracks");
+
 static uint64_t koid_of(struct conv *c, int64_t id)
 {
 	if (id > 0 && id < CONV_KOID_BAND)

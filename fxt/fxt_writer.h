@@ -177,6 +177,13 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 #define FXT_MODE_PT "pt"              /* from branches (Intel PT): a slice is a call */
 #define FXT_MODE_SAMPLING "sampling"  /* from sampled call stacks: time on the stack */
 
+/* snaptrace's tracks that are no thread of the program: a thread object of
+ * this name with a koid from FXT_TRACK_KOID_MIN up (above every pid the
+ * converter writes as itself: convert/state.h CONV_KOID_BAND). The trigger
+ * markers of a recording (convert/markers.c). */
+#define FXT_TRACK_TRIGGERS "triggers"
+#define FXT_TRACK_KOID_MIN (0x80000000ull - 4096)
+
 /*
  * Writes one event record (FXT spec, Event record), preceded by any string
  * or thread record its references need. Returns 0, or the sticky negative

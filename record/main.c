@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +56,14 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 
 static bool outdir_created;
 
-static int make_outdir(const struct rec_opts *o, char *out, size_t size)
+/*
+ * Creates the output directory O->outdir (or a new dated one) into OUT,
+ * FLAG the option that names it (-o, or the front end's -d). Returns -1, or
+ * an exit status after a one-line error: a usage error for a directory that
+ * is a file or holds a recording already, a runtime failure when it cannot
+ * be created.
+ */
+static int make_outdir(const struct rec_opts *o, const char *flag, char *out, size_t size)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
@@ -72,20 +80,21 @@ static int make_outdir(const struct rec_opts *o, char *out, size_t size)
 	if (mkdir(out, 0755) == 0) {
 		outdir_created = true;
 	} else if (errno != EEXIST) {
-		diag_error("%s: cannot create the output directory: %s", out, strerror(errno));
-		return -1;
+		diag_error("%s %s: cannot create the output directory: %s", flag, out,
+			   strerror(errno));
+		return EXIT_RUNTIME;
 	}
 	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		diag_error("%s: expected a directory, found a file", out);
-		return -1;
+		diag_error("%s %s: expected a directory, found a file", flag, out);
+		return EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/record.json", out);
 	if (!access(path, F_OK)) {
-		diag_error("%s: expected a new directory, found an earlier recording "
-			   "(record.json); choose another -o", out);
-		return -1;
+		diag_error("%s %s: expected a new directory, found an earlier recording "
+			   "(record.json); nothing was recorded: choose another %s", flag, out, flag);
+		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }
 
 /* Picks the trigger mechanism; returns it, or REC_MECH_AUTO when none works. */
@@ -182,10 +191,14 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 
 /*
  * --trigger-slower-than needs a trigger at a function's first instruction
- * (each hit a call, with a return to watch). Returns -1 or EXIT_USAGE.
+ * (each hit a call) and the places its calls leave it (callexits.h), found into
+ * S->callexits. Returns -1, EXIT_USAGE or EXIT_RUNTIME (the file is unreadable).
  */
-static int check_slow_call(const struct rec_session *s, const struct rec_opts *o)
+static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 {
+	char why[1024];
+	int err;
+
 	if (!o->slower_than_ns)
 		return -1;
 	if (!s->have_trigger) {
@@ -200,10 +213,24 @@ static int check_slow_call(const struct rec_session *s, const struct rec_opts *o
 			   s->loc.spec, s->loc.vaddr, s->loc.symbol, s->loc.symbol);
 		return EXIT_USAGE;
 	}
+	if (!s->loc.entry && s->loc.func_vaddr) {
+		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
+			   "'%s' at 0x%" PRIx64 " inside the function at 0x%" PRIx64 "; give its "
+			   "start: --trigger addr:0x%" PRIx64, s->loc.spec, s->loc.vaddr,
+			   s->loc.func_vaddr, s->loc.func_vaddr);
+		return EXIT_USAGE;
+	}
 	if (!s->loc.entry) {
 		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
 			   "'%s' at 0x%" PRIx64 ", in no function", s->loc.spec, s->loc.vaddr);
 		return EXIT_USAGE;
+	}
+	/* an attached program's executable through /proc/PID/exe, as its uprobes */
+	err = rec_callexits_find(s->loc.in_main && !o->ncmd ? s->target.exe : s->loc.file,
+			     s->loc.vaddr, &s->callexits, why, sizeof(why));
+	if (err) {
+		diag_error("--trigger-slower-than: %s", why);
+		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return -1;
 }
@@ -223,6 +250,15 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
 	} else {
 		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid, &bad);
+		if (err == -EPERM) {
+			char comm[32] = "?";
+
+			rec_proc_comm(bad, bad, comm, sizeof(comm));
+			diag_error("%s %d: expected a user process, found a kernel thread (%s): "
+				   "no code of it runs in user space, where snaptrace records",
+				   o->tid ? "-t" : "-p", (int)bad, comm);
+			return EXIT_USAGE;
+		}
 		if (err) {
 			diag_error("%s %d: expected a running %s, found none", o->tid ? "-t" : "-p",
 				   (int)bad, o->tid ? "thread" : "process");
@@ -257,7 +293,7 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		}
 		if (o->slower_than_ns && s->mech != REC_MECH_UPROBE) {
 			diag_error("--trigger-slower-than: expected the uprobe to fire in the "
-				   "self-test (a uretprobe watches the returns), it did not (see "
+				   "self-test (uprobes watch the returns), it did not (see "
 				   "--check)");
 			return EXIT_RUNTIME;
 		}
@@ -286,7 +322,8 @@ static void print_slow_calls(const struct rec_session *s)
 	if (!s->o->slower_than_ns || !s->have_trigger)
 		return;
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s",
-		  s->slow.calls, s->slow.calls == 1 ? "" : "s", s->loc.symbol, s->slow.slow,
+		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
+		  s->loc.symbol[0] ? s->loc.symbol : s->loc.spec, s->slow.slow,
 		  s->o->slower_than_ns / 1e6, first ? ":" : "");
 	if (first)
 		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, returned at %"
@@ -359,8 +396,9 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	s->o = o;
 	s->h = h;
 	s->sigfd = sigfd;
-	if (make_outdir(o, s->outdir, sizeof(s->outdir)))
-		return EXIT_RUNTIME;
+	r = make_outdir(o, front_end ? "-d" : "-o", s->outdir, sizeof(s->outdir));
+	if (r >= 0)
+		return r;
 	r = prepare_target(s, o);
 	if (r >= 0) {
 		if (outdir_created)
@@ -433,8 +471,8 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0 && cli->rec.ncmd)
 		diag_info("%s: no function matches '%s'", cli->symbols, cli->rec.cmd[0]);
 	else if (n == 0)
-		diag_info("%s: expected function symbols, found none (stripped?): triggers "
-			  "need line:FILE:LINE or addr:0xHEX there", cli->symbols);
+		diag_info("%s: expected functions, found no symbol and no unwind table",
+			  cli->symbols);
 	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
 }
 

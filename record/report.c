@@ -28,14 +28,18 @@
  *           entry (perf clock), "duration_ns" = time_ns - entry_ns; "ip": the
  *           user address hit, "args": [the call's first two integer
  *           arguments] (x86-64 rdi, rsi), both null when the registers
- *           were not sampled; "deferred": it came before the arming, which
- *           took its snapshot
+ *           were not sampled; "snapshot": the one holding it (sampling: the
+ *           first file with a sample of it, null when none has one,
+ *           session.c hits_held()); "deferred": it came before the arming,
+ *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with
  *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
- *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
+ *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
+ *           "hits_unrecorded": hits in threads the recording leaves out (no
+ *           --multi-thread), which took no snapshot
  *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
@@ -47,6 +51,9 @@
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
  *                (a full disk), problem null
+ *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
+ *           the snapshots name, copied with --keep-binaries (perf's build-id
+ *           cache), and "binaries_kept" how many; both null without it
  *   "signals": [{"pid", "tid", "time_ns" (perf clock), "signal" (number),
  *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
  *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
@@ -84,6 +91,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "perfdata.h"
 #include "session.h"
 #include "signals.h"
 
@@ -309,8 +317,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		",\n", s->nhits ? "\n  ],\n" : "],\n", s->hits_seen,
-		s->hits_before_armed, s->hits_coalesced, s->trig.lost);
+		", \"hits_unrecorded\": %" PRIu64 ",\n", s->nhits ? "\n  ],\n" : "],\n",
+		s->hits_seen, s->hits_before_armed, s->hits_coalesced, s->trig.lost,
+		s->hits_unrecorded);
 	write_signals(f, s);
 	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
@@ -327,8 +336,13 @@ static void write_body(FILE *f, const struct rec_session *s)
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"end_ns\": ", s->nsnaps ? "\n  ],\n" : "],\n",
-		rec_end_name(s->end));
+	fputs(s->nsnaps ? "\n  ],\n" : "],\n", f);
+	if (s->binaries_kept >= 0)
+		fprintf(f, "  \"binaries\": \"%s\", \"binaries_kept\": %d,\n", PERFDATA_BINARIES_DIR,
+			s->binaries_kept);
+	else
+		fputs("  \"binaries\": null, \"binaries_kept\": null,\n", f);
+	fprintf(f, "  \"end\": \"%s\",\n  \"end_ns\": ", rec_end_name(s->end));
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
 	else

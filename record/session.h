@@ -101,6 +101,8 @@ struct rec_session {
 	struct rec_trigger trig;
 	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */
 	struct rec_trigger_loc loc;
+	struct rec_callexits callexits; /* --trigger-slower-than: where the function's calls
+				       * leave it (freed by rec_session_run) */
 	bool have_trigger;
 	int sig_trigger;              /* --trigger signal:NAME: the signal, else 0 */
 	bool watch_signals;           /* S->sig is open (sigwatch.h) */
@@ -151,7 +153,9 @@ struct rec_session {
 	uint64_t end_ns;              /* perf clock when the recording ended; 0: unknown */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
 	bool stop_requested;          /* we asked perf to stop */
-	bool warned_unrecorded;       /* a hit in a thread not recorded was reported */
+	uint64_t hits_unrecorded;     /* hits in threads the recording leaves out: they
+					 take no snapshot */
+	int binaries_kept;            /* --keep-binaries: binaries copied, -1: not asked */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;
 	size_t threads_cap;

@@ -49,6 +49,8 @@ struct agg_thread {
 	uint64_t max_ts;       /* the latest time of an in-order event */
 	bool seen;
 	bool events;           /* has events (any, even those --thread leaves out) */
+	bool track;            /* snaptrace's track of no thread (FXT_TRACK_TRIGGERS): its
+				  markers are no calls, and it is no thread to list */
 	struct late *late;     size_t nlate, caplate, next_late;
 };
 
@@ -348,6 +350,8 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	t = thread_get(a, ev->process_koid, ev->thread_koid);
 	if (!t)
 		return -ENOMEM;
+	if (t->track)
+		return 0;
 	t->events = true;
 	if (a->opts.one_thread && ev->thread_koid != a->opts.tid)
 		return 0;
@@ -393,6 +397,7 @@ static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 
 		if (!t)
 			return -ENOMEM;
+		t->track = k->koid >= FXT_TRACK_KOID_MIN && !strcmp(k->name, FXT_TRACK_TRIGGERS);
 		dst = &t->name;
 	} else if (k->obj_type == FXT_ZX_OBJ_NONE && !strcmp(k->name, FXT_INFO_NAME)) {
 		for (unsigned i = 0; i < k->nargs; i++) {

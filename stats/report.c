@@ -358,6 +358,18 @@ static const struct col base_cols[BASE_COLS] = {
 	[B_TID] = { "tid", "tid", COL_COUNT },
 };
 
+/* How report_baseline() pairs rows: by the binary's full path (true) or its
+ * file name (qsort and bsearch take no context). */
+static bool key_paths;
+
+/* The part of DSO that pairs it: the whole path, or its file name. */
+static const char *dso_key(const char *dso)
+{
+	const char *slash = strrchr(dso, '/');
+
+	return key_paths || !slash ? dso : slash + 1;
+}
+
 static int cmp_key(const void *x, const void *y)
 {
 	const struct agg_row *p = *(const struct agg_row *const *)x;
@@ -366,7 +378,7 @@ static int cmp_key(const void *x, const void *y)
 
 	if (c)
 		return c;
-	c = strcmp(p->dso, q->dso);
+	c = strcmp(dso_key(p->dso), dso_key(q->dso));
 	if (c)
 		return c;
 	if (p->pid != q->pid)
@@ -391,7 +403,8 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 
 	if (r) {
 		c[B_FUNCTION].s = r->name;
-		c[B_DSO].s = r->dso;
+		if (!c[B_DSO].s)   /* the new trace's binary, when both have the function */
+			c[B_DSO].s = r->dso;
 		c[B_TID].u = r->tid;
 		c[k[0]].u = r->hist.total;
 		c[k[1]].u = hist_percentile(&r->hist, 50);
@@ -449,6 +462,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 	struct table t = { .cols = base_cols, .ncols = new->opts.by_thread ? BASE_COLS : B_TID };
 	int err = idx && matched ? 0 : -ENOMEM;
 
+	key_paths = o->baseline_paths;
 	for (size_t i = 0; !err && i < old->nrows; i++)
 		idx[i] = &old->rows[i];
 	if (!err)

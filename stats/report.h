@@ -21,6 +21,8 @@ struct report_opts {
 	size_t limit;              /* rows at most; 0: all */
 	const char *match;         /* fnmatch(3) pattern on the function name, or NULL */
 	const char *function;      /* --function NAME */
+	bool baseline_paths;       /* --baseline pairs by the binary's full path, not
+				    * its file name */
 };
 
 /* Sorts the rows of A by O->sort (largest first, then by name). */

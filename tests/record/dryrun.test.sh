@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Golden tests of the perf command lines snaptrace-record builds (--dry-run),
 # on any host: a stand-in `perf` prints the version under test, so the
 # Intel PT lines are checked for perf 4.19 (no --snapshot=e, --kcore,
@@ -129,9 +130,17 @@ check dryrun_sampling_options 6.1.187 \
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
 	"$NB -e dummy -e $EVK$SS$SIG --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
-# a pid named twice (or in two -p) is recorded once: perf gets it once
-check dryrun_pid_list_deduplicated 6.1.187 "--mode sampling -p 5,5 -p 6,5" \
-	"$NB -e dummy:u -e $EV$SS$SIG --call-graph fp --buildid-mmap --per-thread -t 5,6 $SWE $SW $CTL"
+# a pid named twice (or in two -p) is a usage error naming it, not a
+# silently shorter list (issue 24)
+bad=""
+for args in "-p 5,5" "-p 6,5 -p 5"; do
+	# shellcheck disable=SC2086
+	"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling $args >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "expected each process once, found one named twice" "$TMP/err" ||
+		bad="$bad [$args: exit $rc: $(cat "$TMP/err")]"
+done
+if [ -n "$bad" ]; then fail dryrun_pid_twice_refused "$bad"; else ok dryrun_pid_twice_refused; fi
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
 	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/}$SIG --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \

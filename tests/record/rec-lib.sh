@@ -36,6 +36,24 @@ wait_for() {
 	return 1
 }
 
+# trig DIR KEY: a number of record.json's trigger object.
+trig() {
+	sed -n "s/^  \"trigger\": {.*\"$2\": \([0-9]*\)[,}].*/\1/p" "$1/record.json"
+}
+
+# hits DIR: "TID ENTRY_NS TIME_NS DURATION_NS" of each hit.
+hits() {
+	sed -n 's/^    {"pid": [0-9]*, "tid": \([0-9]*\), "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), "duration_ns": \([0-9]*\),.*/\1 \3 \2 \4/p' \
+		"$1/record.json"
+}
+
+# close_to REC_NS OWN_MS: the recorder's duration is the program's own
+# measure (which it contains) within 5 ms + 25% (a loaded machine may
+# preempt the call outside the program's measure).
+close_to() {
+	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
+}
+
 # json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
 json_str() {
 	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1
