@@ -108,7 +108,8 @@ report() {
 		# shellcheck disable=SC2086
 		row=$(measure "$runs" "$CONVERT" --quiet $opts "$data" -o "$DIR/out.fxt.gz")
 		# shellcheck disable=SC2086
-		"$CONVERT" --quiet $opts "$data" -o "$DIR/$name.fxt" || die "conversion failed: $opts"
+		"$CONVERT" --quiet $opts "$data" -o "$DIR/$name.fxt" 2>"$DIR/err" ||
+			die "conversion failed: $opts: $(head -n 2 "$DIR/err")"
 		echo "$row" >"$DIR/row-$name"
 		awk -v r="$row" -v a="$a" -v b="$b" -v what="snaptrace-convert $opts" -v base="$(cat "$DIR/row-${name%2}1" 2>/dev/null)" '
 		BEGIN { split(r, R, " "); split(a, A, " "); split(b, B, " "); split(base, J, " ")

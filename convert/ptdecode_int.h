@@ -28,6 +28,7 @@
 #include "perfsym.h"
 
 #define PTD_SYM_CACHE 4096      /* direct-mapped symbol lookups per process */
+#define PTD_POOL 4              /* sample buffers kept for reuse */
 
 /* A side-band record, replayed in time order. */
 struct ptd_sb {
@@ -73,6 +74,7 @@ struct ptd_proc {
 struct ptd_thread {
 	int32_t tid, pid;       /* pid -1: unknown */
 	char comm[32];          /* "": perf's ":TID" */
+	uint32_t comm_len;
 	bool used;              /* LAST_TIME and GEN are those of its last branch */
 	uint64_t last_time, gen;
 };
@@ -166,6 +168,8 @@ struct ptdecode {
 	size_t *order;                 /* chunk indexes in the order they are decoded */
 	size_t next_todo;              /* in ORDER */
 	size_t ahead, ahead_max;       /* chunks decoded and not yet converted */
+	struct ptd_buffer { struct ptd_sample *s; size_t cap; } pool[PTD_POOL];  /* for reuse */
+	size_t npool;
 	pthread_t *workers;
 	size_t nworkers;
 	bool stop;
