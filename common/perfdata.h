@@ -16,6 +16,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* The unsigned 64- and 32-bit numbers at P, in this host's byte order (a
+ * perf.data's, which perfdata_header_read() checks). */
+static inline uint64_t perfdata_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t perfdata_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
 
 /*
  * Stores in *PATHS (owned by the caller: each string and the array, which

@@ -7,6 +7,7 @@
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
+#include "ptdecode.h"
 #include "ptsplit.h"
 #include "run.h"
 
@@ -50,6 +51,7 @@ struct input {
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
 	bool binrec;             /* a saved output of perf script with the dlfilter */
+	struct ptdecode *pt;     /* decoded in process, or NULL */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
@@ -227,6 +229,25 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
+	if (in->opts.kind == PERFCMD_BRANCHES && !perf->perf_decoder) {
+		char why[512];
+
+		/* a recording's kept binaries are perf's build-id cache: perf's */
+		err = perf->buildid_dir ? 1 : ptdecode_open(in->data, perf->symfs, perf->jobs,
+							    &in->pt, why, sizeof(why));
+		if (perf->buildid_dir)
+			snprintf(why, sizeof(why), "the recording's kept binaries (perf --buildid-dir)");
+		if (err == 0) {
+			in->size = 0;
+			return 0;
+		}
+		if (err < 0) {
+			snprintf(errbuf, errlen, "%s: %s", in->path, why);
+			return err;
+		}
+		/* one line, and perf script decodes it (docs/design.md "Decoding") */
+		diag_info("%s: decoding through perf script: %s", in->path, why);
+	}
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))
 		in->opts.dlfilter = in->dlfilter;
@@ -280,6 +301,7 @@ static bool holds_binrec(const char *head, size_t n)
 
 static void input_free(struct input *in)
 {
+	ptdecode_close(in->pt);
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
@@ -421,6 +443,11 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
 	*first = p->first;
 	*last = p->last;
 	return true;
+}
+
+struct ptdecode *input_ptdecode(const struct input *in)
+{
+	return in->pt;
 }
 
 bool input_binstream(const struct input *in)

@@ -25,6 +25,8 @@ struct input_perf {
 	unsigned jobs;             /* perf script processes at most (time ranges); 0, 1: one */
 	const char *buildid_dir;   /* perf's build-id cache for this input (a recording's kept
 				    * binaries: perf --buildid-dir), or NULL */
+	bool perf_decoder;         /* Intel PT through perf script, never in process */
+	const char *symfs;         /* perf script's --symfs, or NULL */
 };
 
 struct input;
@@ -65,6 +67,10 @@ bool input_next_part(struct input *in);
  * (a binary record at a line's start in its first 64 KiB).
  */
 bool input_binstream(const struct input *in);
+
+/* The in-process decoder of IN (an Intel PT perf.data it reads exactly:
+ * ptdecode.h), or NULL: then IN is read through input_read(). */
+struct ptdecode *input_ptdecode(const struct input *in);
 
 /* When IN is read in several time ranges: the current one's FIRST and LAST
  * times (ns, inclusive) and true. perf script --time leaves some lines of

@@ -33,6 +33,7 @@
 
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
 #define SUMMARY_THREADS 5		/* threads listed in the summary */
+#define EXIT_FALLBACK (-1)		/* the in-process decoder gave up: all through perf */
 
 enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
 
@@ -42,6 +43,7 @@ struct options {
 	const char **perf_args;
 	size_t nperf_args;
 	bool quiet, strict, no_srcline, no_dlfilter;
+	bool perf_decoder;      /* --decoder=perf */
 	unsigned jobs;          /* perf script processes for one Intel PT input */
 	enum dump_view dump;
 	struct conv_cut cut;
@@ -51,7 +53,7 @@ struct options {
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW };
+	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW, OPT_DECODER };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -59,6 +61,7 @@ static const struct option long_options[] = {
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
+	{ "decoder", required_argument, NULL, OPT_DECODER },
 	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "print-perf-command", optional_argument, NULL, OPT_PRINT_PERF_COMMAND },
@@ -87,6 +90,9 @@ static const char usage_text[] =
 	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
 	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
 	"                        --kallsyms=FILE for archived data)\n"
+	"      --decoder=WHICH   who decodes Intel PT: builtin (default: in process, by\n"
+	"                        libipt; perf script where it cannot, with a note why)\n"
+	"                        or perf (perf script always)\n"
 	"      --no-dlfilter     decode Intel PT through perf's text only, not through\n"
 	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
 	"  -j, --jobs N          decode Intel PT in up to N perf script processes, one\n"
@@ -153,6 +159,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_DLFILTER:
 			o->no_dlfilter = true;
+			break;
+		case OPT_DECODER:
+			if (strcmp(optarg, "builtin") && strcmp(optarg, "perf"))
+				return usage_error("--decoder takes builtin or perf");
+			o->perf_decoder = !strcmp(optarg, "perf");
 			break;
 		case OPT_NO_SRCLINE:
 			o->no_srcline = true;
@@ -293,6 +304,39 @@ static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 									     : EXIT_RUNTIME;
 }
 
+/* Runs this program again on the same arguments with --decoder=perf (the
+ * in-process decoder gave up midway: docs/design.md "Decoding"). Returns
+ * only when that cannot be done. */
+static int rerun_with_perf(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int n = 0;
+
+	if (v) {
+		v[n++] = argv[0];
+		v[n++] = "--decoder=perf";
+		for (int i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "--"))
+				break;	/* operands only from here */
+			if (!strcmp(argv[i], "--decoder") && i + 1 < argc)
+				i++;
+			else if (strncmp(argv[i], "--decoder=", 10))
+				v[n++] = argv[i];
+		}
+		for (int i = 1; i < argc; i++)
+			if (!strcmp(argv[i], "--")) {
+				memcpy(v + n, argv + i, (size_t)(argc - i) * sizeof(*v));
+				n += argc - i;
+				break;
+			}
+		v[n] = NULL;
+		execv("/proc/self/exe", v);
+	}
+	diag_error("cannot run %s again with --decoder=perf: %s", argv[0], strerror(errno));
+	free(v);
+	return EXIT_RUNTIME;
+}
+
 /* Feeds one input to the converter: PATH, read from DATA when not NULL (a
  * copy of it, input_open()). Returns an exit status. */
 static int convert_input(struct conv_driver *cv, const char *path, const char *data,
@@ -317,6 +361,11 @@ static int convert_input(struct conv_driver *cv, const char *path, const char *d
 		break;
 	case PIPELINE_CONVERT:
 		rc = conv_driver_failed(cv, conv_err);
+		break;
+	case PIPELINE_FALLBACK:
+		/* nothing of the trace can be kept: all again, through perf */
+		diag_info("%s: %s: decoding through perf script", path, err);
+		rc = EXIT_FALLBACK;
 		break;
 	case PIPELINE_READ_ERROR:
 	case PIPELINE_NOMEM:
@@ -665,7 +714,8 @@ int main(int argc, char **argv)
 		rc = dump(argv[optind], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL };
+	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
+				    o.perf_decoder || o.no_dlfilter, symfs_arg(&o) };
 	recs = calloc((size_t)(argc - optind), sizeof(*recs));
 	sbs = calloc((size_t)(argc - optind), sizeof(*sbs));
 	if (!recs || !sbs) {
@@ -776,5 +826,7 @@ out:
 	free(inputs);
 	free(windows);
 	free(o.perf_args);
+	if (rc == EXIT_FALLBACK)
+		rc = rerun_with_perf(argc, argv);
 	return rc;
 }

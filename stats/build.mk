@@ -5,4 +5,4 @@ STATS_SRC := $(wildcard stats/*.c)
 $(O)/bin/snaptrace-stats: $(call obj,$(STATS_SRC)) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz -lm
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEFLATE_LIBS) -lm
