@@ -542,23 +542,26 @@ static bool holds_entries(int fd, char *first)
 	return first[0] != 0;
 }
 
-int outpath_dir(const char *path, bool *created, char *errbuf, size_t errlen)
+int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf, size_t errlen)
 {
 	char first[NAME_MAX + 1];
 	struct place p;
 	struct stat st;
-	int fd, err = locate(path, &p, errbuf, errlen);
+	char why[PATH_MAX + 256];
+	int fd, err = locate(path, &p, why, sizeof(why));
 
 	*created = false;
-	if (err)
+	if (err) {
+		snprintf(errbuf, errlen, "%s %s", flag, why);
 		return err;
+	}
 	if (!p.exists && mkdirat(p.dirfd, p.name, 0755) == 0)
 		*created = true;
 	else if (!p.exists && errno != EEXIST)
 		goto fail_errno;
 	fd = openat(p.dirfd, p.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP)) {
-		snprintf(errbuf, errlen, "%s: expected a directory, found %s", path,
+		snprintf(errbuf, errlen, "%s %s: expected a directory, found %s", flag, path,
 			 inpath_kind(p.st.st_mode));
 		close(p.dirfd);
 		return -ENOTDIR;
@@ -568,22 +571,24 @@ int outpath_dir(const char *path, bool *created, char *errbuf, size_t errlen)
 	close(p.dirfd);
 	err = 0;
 	if (st.st_uid != geteuid()) {
-		snprintf(errbuf, errlen, "%s: a directory of uid %u: a recording directory must "
+		snprintf(errbuf, errlen, "%s %s: a directory of uid %u: a recording directory must "
 			 "be its recorder's own (perf writes its files there by name); give a new "
-			 "name", path, (unsigned)st.st_uid);
+			 "name", flag, path, (unsigned)st.st_uid);
 		err = -EPERM;
 	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(errbuf, errlen, "%s: writable by others (mode %04o): a recording directory "
-			 "must be its recorder's alone (perf writes its files there by name); give a "
-			 "new name", path, (unsigned)(st.st_mode & 07777));
+		snprintf(errbuf, errlen, "%s %s: writable by others (mode %04o): a recording "
+			 "directory must be its recorder's alone (perf writes its files there by "
+			 "name); give a new name", flag, path, (unsigned)(st.st_mode & 07777));
 		err = -EPERM;
 	} else if (!*created && holds_entries(fd, first)) {
 		if (!strcmp(first, "record.json"))
-			snprintf(errbuf, errlen, "%s: expected a new directory, found an earlier "
-				 "recording (record.json); choose another -o", path);
+			snprintf(errbuf, errlen, "%s %s: expected a new directory, found an earlier "
+				 "recording (record.json); nothing was recorded: choose another %s",
+				 flag, path, flag);
 		else
-			snprintf(errbuf, errlen, "%s: expected a new or empty directory, found %s "
-				 "in it; choose another -o", path, first);
+			snprintf(errbuf, errlen, "%s %s: expected a new or empty directory, found %s "
+				 "in it; nothing was recorded: choose another %s", flag, path, first,
+				 flag);
 		err = -ENOTEMPTY;
 	}
 	if (err) {
@@ -593,7 +598,7 @@ int outpath_dir(const char *path, bool *created, char *errbuf, size_t errlen)
 	return fd;
 fail_errno:
 	err = -errno;
-	snprintf(errbuf, errlen, "%s: cannot create the output directory: %s", path,
+	snprintf(errbuf, errlen, "%s %s: cannot create the output directory: %s", flag, path,
 		 strerror(errno));
 	close(p.dirfd);
 	return err;
@@ -674,4 +679,24 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 	if (p.dirfd >= 0)
 		close(p.dirfd);
 	return err ? -1 : 0;
+}
+
+int outpath_unnamed(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || errno != EOPNOTSUPP)
+		return fd >= 0 ? fd : -errno;
+	if ((size_t)snprintf(path, sizeof(path), "%s/.snaptrace-XXXXXX", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
 }

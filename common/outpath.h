@@ -80,15 +80,18 @@ void outpath_abort(struct outpath *o);
 bool outpath_names(const char *out, const struct stat *st);
 
 /*
- * Opens the recording directory PATH, walked as above: a new directory
- * is created (mode 0755 less the umask; *CREATED set), or an existing one
- * taken when it is empty, the caller's, and writable by nobody else (perf
- * writes its files there by name). Returns its descriptor (O_DIRECTORY,
- * close-on-exec), or a negative errno with a one-line reason naming PATH
- * in ERRBUF (-ENOTEMPTY: it holds something; "an earlier recording" when
- * that is a record.json).
+ * Opens the recording directory PATH, given by option FLAG ("-o", "-d":
+ * messages name both), walked as above: a new directory is created (mode
+ * 0755 less the umask; *CREATED set), or an existing one taken when it is
+ * empty, the caller's, and writable by nobody else (perf writes its files
+ * there by name). Returns its descriptor (O_DIRECTORY, close-on-exec), or a
+ * negative errno with a one-line reason "FLAG PATH: ..." in ERRBUF:
+ * -ENOTDIR (no directory), -ENOTEMPTY (it holds something; "an earlier
+ * recording" when that is a record.json), -EPERM (another user's link or
+ * directory, or one others may write): the name given is wrong, a usage
+ * error; any other: it could not be created.
  */
-int outpath_dir(const char *path, bool *created, char *errbuf, size_t errlen);
+int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf, size_t errlen);
 
 /*
  * Creates file NAME in directory DIRFD, which must not exist
@@ -132,5 +135,13 @@ void outpath_remove_on_signals(void);
 
 /* Removes every named temporary (async-signal-safe: for a signal handler). */
 void outpath_remove_temps(void);
+
+/*
+ * A new unnamed file for scratch data, open read-write: O_TMPFILE in
+ * $TMPDIR (or /tmp), else a mkostemp file unlinked at once; it is gone when
+ * its last descriptor closes, whatever ends the program. Returns its
+ * descriptor (close-on-exec) or a negative errno.
+ */
+int outpath_unnamed(void);
 
 #endif

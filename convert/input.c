@@ -4,9 +4,11 @@
 #include "binrec.h"
 #include "diag.h"
 #include "inpath.h"
+#include "outpath.h"
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
+#include "ptdecode.h"
 #include "ptsplit.h"
 #include "run.h"
 
@@ -50,9 +52,11 @@ struct input {
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
 	bool binrec;             /* a saved output of perf script with the dlfilter */
+	struct ptdecode *pt;     /* decoded in process, or NULL */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
+	uint64_t sample_types;   /* their sample_type bits or-ed; 0: not known */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -101,28 +105,6 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 	return has;
 }
 
-/* An unnamed file in $TMPDIR (or /tmp) for a range's output. Returns its
- * descriptor or a negative errno. */
-static int spool_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[PATH_MAX];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0 || errno != EOPNOTSUPP)
-		return fd >= 0 ? fd : -errno;
-	if ((size_t)snprintf(path, sizeof(path), "%s/.snaptrace-XXXXXX", dir) >= sizeof(path))
-		return -ENAMETOOLONG;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
-}
-
 /* Starts part P's perf script: its output into a pipe, or into a spool
  * file when P->spool; stderr into P->perf_err (made when missing, emptied
  * when there). Returns 0 or a negative errno. */
@@ -136,7 +118,7 @@ static int spawn(struct part *p)
 	else if (ftruncate(fileno(p->perf_err), 0) == 0)
 		rewind(p->perf_err);
 	if (p->spool) {
-		fd = spool_file();
+		fd = outpath_unnamed();
 		if (fd < 0)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
@@ -236,14 +218,37 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
-	if (read)
+	if (read) {
 		memcpy(in->evlist, out, sizeof(out));
+		if (perfdata_sample_types(in->handle, &in->sample_types))
+			in->sample_types = 0;
+	}
 	in->opts = (struct perfcmd_opts){
 		.perf = perf->perf, .input = in->handle, .extra = perf->args, .nextra = perf->nargs,
+		.buildid_dir = perf->buildid_dir,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
+	if (in->opts.kind == PERFCMD_BRANCHES && !perf->perf_decoder) {
+		char why[512];
+
+		/* a recording's kept binaries are perf's build-id cache: perf's */
+		err = perf->buildid_dir ? 1 : ptdecode_open(in->handle, perf->symfs, perf->jobs,
+							    &in->pt, why, sizeof(why));
+		if (perf->buildid_dir)
+			snprintf(why, sizeof(why), "the recording's kept binaries (perf --buildid-dir)");
+		if (err == 0) {
+			in->size = 0;
+			return 0;
+		}
+		if (err < 0) {
+			snprintf(errbuf, errlen, "%s: %s", in->path, why);
+			return err;
+		}
+		/* one line, and perf script decodes it (docs/design.md "Decoding") */
+		diag_info("%s: decoding through perf script: %s", in->path, why);
+	}
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))
 		in->opts.dlfilter = in->dlfilter;
@@ -297,6 +302,7 @@ static bool holds_binrec(const char *head, size_t n)
 
 static void input_free(struct input *in)
 {
+	ptdecode_close(in->pt);
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
@@ -432,6 +438,11 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
 	return true;
 }
 
+struct ptdecode *input_ptdecode(const struct input *in)
+{
+	return in->pt;
+}
+
 bool input_binstream(const struct input *in)
 {
 	return (in->nparts && in->parts[0].cmd.dlfilter_arg) || in->binrec;
@@ -513,4 +524,9 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 const char *input_evlist(const struct input *in)
 {
 	return in->evlist;
+}
+
+uint64_t input_sample_types(const struct input *in)
+{
+	return in->sample_types;
 }
