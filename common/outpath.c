@@ -544,15 +544,17 @@ static bool holds_entries(int fd, char *first)
 
 int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf, size_t errlen)
 {
-	char first[NAME_MAX + 1];
+	const char *again = flag ? flag : "-o";
+	char first[NAME_MAX + 1], lead[PATH_MAX + 16], why[PATH_MAX + 256];
 	struct place p;
 	struct stat st;
-	char why[PATH_MAX + 256];
 	int fd, err = locate(path, &p, why, sizeof(why));
 
+	/* messages start "FLAG PATH: " (the option given), or "PATH: " */
+	snprintf(lead, sizeof(lead), "%s%s%s", flag ? flag : "", flag ? " " : "", path);
 	*created = false;
 	if (err) {
-		snprintf(errbuf, errlen, "%s %s", flag, why);
+		snprintf(errbuf, errlen, "%s%s%s", flag ? flag : "", flag ? " " : "", why);
 		return err;
 	}
 	if (!p.exists && mkdirat(p.dirfd, p.name, 0755) == 0)
@@ -561,7 +563,7 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 		goto fail_errno;
 	fd = openat(p.dirfd, p.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP)) {
-		snprintf(errbuf, errlen, "%s %s: expected a directory, found %s", flag, path,
+		snprintf(errbuf, errlen, "%s: expected a directory, found %s", lead,
 			 inpath_kind(p.st.st_mode));
 		close(p.dirfd);
 		return -ENOTDIR;
@@ -571,24 +573,23 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 	close(p.dirfd);
 	err = 0;
 	if (st.st_uid != geteuid()) {
-		snprintf(errbuf, errlen, "%s %s: a directory of uid %u: a recording directory must "
+		snprintf(errbuf, errlen, "%s: a directory of uid %u: a recording directory must "
 			 "be its recorder's own (perf writes its files there by name); give a new "
-			 "name", flag, path, (unsigned)st.st_uid);
+			 "name", lead, (unsigned)st.st_uid);
 		err = -EPERM;
 	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(errbuf, errlen, "%s %s: writable by others (mode %04o): a recording "
-			 "directory must be its recorder's alone (perf writes its files there by "
-			 "name); give a new name", flag, path, (unsigned)(st.st_mode & 07777));
+		snprintf(errbuf, errlen, "%s: writable by others (mode %04o): a recording directory "
+			 "must be its recorder's alone (perf writes its files there by name); give a "
+			 "new name", lead, (unsigned)(st.st_mode & 07777));
 		err = -EPERM;
 	} else if (!*created && holds_entries(fd, first)) {
 		if (!strcmp(first, "record.json"))
-			snprintf(errbuf, errlen, "%s %s: expected a new directory, found an earlier "
+			snprintf(errbuf, errlen, "%s: expected a new directory, found an earlier "
 				 "recording (record.json); nothing was recorded: choose another %s",
-				 flag, path, flag);
+				 lead, again);
 		else
-			snprintf(errbuf, errlen, "%s %s: expected a new or empty directory, found %s "
-				 "in it; nothing was recorded: choose another %s", flag, path, first,
-				 flag);
+			snprintf(errbuf, errlen, "%s: expected a new or empty directory, found %s "
+				 "in it; nothing was recorded: choose another %s", lead, first, again);
 		err = -ENOTEMPTY;
 	}
 	if (err) {
@@ -598,7 +599,7 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 	return fd;
 fail_errno:
 	err = -errno;
-	snprintf(errbuf, errlen, "%s %s: cannot create the output directory: %s", flag, path,
+	snprintf(errbuf, errlen, "%s: cannot create the output directory: %s", lead,
 		 strerror(errno));
 	close(p.dirfd);
 	return err;

@@ -81,11 +81,11 @@ bool outpath_names(const char *out, const struct stat *st);
 
 /*
  * Opens the recording directory PATH, given by option FLAG ("-o", "-d":
- * messages name both), walked as above: a new directory is created (mode
+ * messages name both; NULL: a name the program chose), walked as above: a new directory is created (mode
  * 0755 less the umask; *CREATED set), or an existing one taken when it is
  * empty, the caller's, and writable by nobody else (perf writes its files
  * there by name). Returns its descriptor (O_DIRECTORY, close-on-exec), or a
- * negative errno with a one-line reason "FLAG PATH: ..." in ERRBUF:
+ * negative errno with a one-line reason "[FLAG ]PATH: ..." in ERRBUF:
  * -ENOTDIR (no directory), -ENOTEMPTY (it holds something; "an earlier
  * recording" when that is a record.json), -EPERM (another user's link or
  * directory, or one others may write): the name given is wrong, a usage

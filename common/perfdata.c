@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "perfdata.h"
 #include "array.h"
+#include "inpath.h"
 
 #include "array.h"
 
@@ -28,6 +29,21 @@
 static bool is_perf_data(const char *name)
 {
 	return !strncmp(name, "perf.data", 9);
+}
+
+
+/* Opens the perf.data PATH to read, only when it is a regular file (inpath.h:
+ * a FIFO is never waited on, a device never opened; a symbolic link is
+ * followed). Returns the descriptor, or -1 with errno set (EINVAL: no
+ * regular file). */
+static int open_data(const char *path)
+{
+	char why[8];
+	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+
+	if (fd < 0)
+		errno = -fd;
+	return fd < 0 ? -1 : fd;
 }
 
 /* qsort() of names as alphasort() orders them (strcoll). */
@@ -305,7 +321,7 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
 	const unsigned char *rec;
 	uint64_t off, size;
 	bool feature;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err, rc = 0;
+	int fd = open_data(path), err, rc = 0;
 
 	if (fd < 0) {
 		err = -errno;
@@ -387,7 +403,7 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 	uint64_t at = 0, end, len = 0;
 	uint32_t nr, attr_size;
 	size_t used = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = open_data(path), err;
 
 	if (size)
 		buf[0] = 0;
@@ -449,7 +465,7 @@ int perfdata_sample_types(const char *path, uint64_t *types)
 {
 	struct perfdata_header h;
 	unsigned char b[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = open_data(path), err;
 
 	*types = 0;
 	if (fd < 0)
@@ -535,7 +551,7 @@ int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 	struct perfdata_header h;
 	unsigned char sec[16], size[8];
 	uint64_t at = 0, table, nfeat = 0, data_size;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = open_data(path), err;
 
 	if (fd < 0)
 		return -errno;
@@ -622,7 +638,7 @@ int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
 	const unsigned char *rec;
 	uint64_t off = 0;
 	size_t cap = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = open_data(path), err;
 
 	*times = NULL;
 	*n = 0;
@@ -777,16 +793,15 @@ enum perfdata_state perfdata_check(const char *path, char *why, size_t size)
 {
 	unsigned char head[PIPE_HEADER_SIZE];
 	enum perfdata_state state;
-	struct stat st;
 	ssize_t n = -1;
 	int fd;
 
 	/* a FIFO, a device or standard input is never waited on, nor read */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+	fd = open_data(path);
+	if (fd < 0 && errno == EINVAL) {
 		snprintf(why, size, "not a regular file");
 		return PERFDATA_OTHER;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
 		n = pread(fd, head, sizeof(head), 0);
 	if (n < 0) {

@@ -2,7 +2,9 @@
 /* binaries: the recorded binaries checked against the files now (see binaries.h). */
 #include "binaries.h"
 
+#include <dirent.h>
 #include <elfutils/libdwelf.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "inpath.h"
 #include "perfdata.h"
 
 void binaries_elf_id(Elf *elf, char *hex)
@@ -145,4 +148,130 @@ void binaries_free(struct binaries *b)
 	free(b->b);
 	b->b = NULL;
 	b->n = b->cap = 0;
+}
+
+/* Entries a kept-binaries tree may hold, and its depth: a tree past them is
+ * refused (perf would walk it all). */
+#define KEPT_ENTRIES_MAX 100000
+#define KEPT_DEPTH_MAX 64
+
+/* Whether symbolic link TARGET, in a directory DEPTH levels below the top
+ * of the tree, stays in it: "../" at most DEPTH times, then names only. */
+static bool link_inside(const char *target, int depth)
+{
+	bool names = false;
+
+	if (target[0] == '/' || !target[0])
+		return false;
+	for (const char *c = target; *c;) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 2 && !strncmp(c, "..", 2)) {
+			if (names || --depth < 0)
+				return false;
+		} else if (n && !(n == 1 && *c == '.')) {
+			names = true;
+		}
+		c += n + (c[n] == '/');
+	}
+	return true;
+}
+
+/*
+ * Checks every entry of directory FD, DEPTH levels below the top of a
+ * kept-binaries tree of uid OWNER: directories, regular files (with one
+ * name, or OWNER's), and symbolic links that stay in the tree. AT (SIZE
+ * bytes) holds the entry's path from the top so far (LEN bytes), for WHY.
+ * Returns true, or false with WHY (WSIZE bytes) naming the first entry
+ * refused and what it is.
+ */
+static bool tree_ok(int fd, int depth, uid_t owner, char *at, size_t len, size_t size,
+		    unsigned *left, char *why, size_t wsize)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *de;
+	bool ok = d != NULL;
+
+	if (!d) {
+		snprintf(why, wsize, "%s: cannot list it: %s", len ? at : ".", strerror(errno));
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return false;
+	}
+	while (ok && (de = readdir(d))) {
+		char target[PATH_MAX];
+		struct stat st;
+		ssize_t n;
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(at + len, size - len, "%s%s", len ? "/" : "", de->d_name);
+		if (!(*left)--) {
+			snprintf(why, wsize, "more than %d entries", KEPT_ENTRIES_MAX);
+			ok = false;
+		} else if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			snprintf(why, wsize, "%s: %s", at, strerror(errno));
+			ok = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			sub = depth < KEPT_DEPTH_MAX ? openat(fd, de->d_name, O_RDONLY | O_DIRECTORY |
+							      O_NOFOLLOW | O_CLOEXEC) : -1;
+			if (sub < 0) {
+				snprintf(why, wsize, "%s: %s", at, depth < KEPT_DEPTH_MAX ?
+					 strerror(errno) : "nested too deep");
+				ok = false;
+			} else {
+				ok = tree_ok(sub, depth + 1, owner, at, strlen(at), size, left, why,
+					     wsize);
+				close(sub);
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			if (st.st_nlink > 1 && st.st_uid != owner) {
+				snprintf(why, wsize, "%s: a hard link to a file of uid %u, not of the "
+					 "directory's owner (uid %u)", at, (unsigned)st.st_uid,
+					 (unsigned)owner);
+				ok = false;
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			n = readlinkat(fd, de->d_name, target, sizeof(target) - 1);
+			target[n > 0 ? n : 0] = 0;
+			if (n <= 0 || !link_inside(target, depth)) {
+				snprintf(why, wsize, "%s: a symbolic link out of it (to %s)", at,
+					 target);
+				ok = false;
+			}
+		} else {
+			snprintf(why, wsize, "%s: %s", at, inpath_kind(st.st_mode));
+			ok = false;
+		}
+		at[len] = 0;
+	}
+	closedir(d);
+	return ok;
+}
+
+int binaries_kept_open(int recdir, char *handle, size_t size, char *why, size_t wsize)
+{
+	unsigned left = KEPT_ENTRIES_MAX;
+	char at[PATH_MAX] = "";
+	struct stat st;
+	int fd = openat(recdir, PERFDATA_BINARIES_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+
+	if (fd < 0) {
+		int err = -errno;
+
+		if ((errno == ENOTDIR || errno == ELOOP) &&
+		    !fstatat(recdir, PERFDATA_BINARIES_DIR, &st, AT_SYMLINK_NOFOLLOW))
+			snprintf(why, wsize, "no directory (%s)", inpath_kind(st.st_mode));
+		else
+			snprintf(why, wsize, "%s", strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) || !tree_ok(fd, 0, st.st_uid, at, 0, sizeof(at), &left, why, wsize)) {
+		close(fd);
+		return -EPERM;
+	}
+	inpath_proc(fd, handle, size);
+	return fd;
 }

@@ -51,6 +51,23 @@ bool binaries_changed(const struct binaries *b, const char *dso, size_t len);
  * bytes), "" when it has none. */
 void binaries_elf_id(Elf *elf, char *hex);
 
+/*
+ * Opens the binaries a recording keeps (PERFDATA_BINARIES_DIR in the
+ * recording directory RECDIR) for perf script's --buildid-dir, when they
+ * are what snaptrace-record writes there and perf reads nothing else
+ * through them: a directory (no symbolic link) whose tree holds only
+ * directories, regular files (one name each, or the directory owner's), and
+ * symbolic links that stay in it (perf's .build-id links: "../" then names).
+ * Never a FIFO perf would wait on, a device it would open, a link to a
+ * file out of the recording. Returns the directory's descriptor, not
+ * close-on-exec, with HANDLE (SIZE >= 32 bytes) the path perf and this
+ * process reach it by (/proc/self/fd/N, inpath.h; the caller closes it);
+ * -ENOENT when there is none; or another negative errno with WHY (WSIZE
+ * bytes) the entry refused and what it is. The owner of the recording can
+ * still change the tree while perf reads it: docs/design.md "Threat model".
+ */
+int binaries_kept_open(int recdir, char *handle, size_t size, char *why, size_t wsize);
+
 /* Frees what B holds (B->symfs is borrowed). */
 void binaries_free(struct binaries *b);
 

@@ -587,16 +587,23 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 	return *n ? EXIT_OK : EXIT_RUNTIME;
 }
 
-/* The binaries recording R keeps (PERFDATA_BINARIES_DIR, a directory) into
- * BUF, or NULL (R NULL, or none kept). */
-static const char *kept_binaries(const struct recording *r, char *buf, size_t size)
+/*
+ * Opens the binaries recording R keeps (binaries_kept_open()) into *FD,
+ * with HANDLE (32 bytes) the path perf reads them by. Returns HANDLE, or
+ * NULL (R NULL, none kept, or a tree perf must not read: said when SAY, as
+ * a warning naming what was refused; the binaries there now are read).
+ */
+static const char *kept_binaries(const struct recording *r, bool say, char *handle, int *fd)
 {
-	struct stat st;
+	char why[PATH_MAX + 128];
 
-	if (!r || (size_t)snprintf(buf, size, "%s/%s", r->dir, PERFDATA_BINARIES_DIR) >= size ||
-	    stat(buf, &st) || !S_ISDIR(st.st_mode))
-		return NULL;
-	return buf;
+	*fd = r ? binaries_kept_open(r->dirfd, handle, 32, why, sizeof(why)) : -ENOENT;
+	if (*fd >= 0)
+		return handle;
+	if (say && *fd != -ENOENT)
+		diag_warn("%s/%s: the kept binaries are not read: %s", r->dir,
+			  PERFDATA_BINARIES_DIR, why);
+	return NULL;
 }
 
 /*
@@ -610,8 +617,8 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 			    struct sideband *sb, const struct input_perf *perf)
 {
 	struct input_perf p = *perf;
-	char handle[32], kept[PATH_MAX];
-	int fd = open_input(in), copy = -1, rc;
+	char handle[32], kept[32];
+	int fd = open_input(in), copy = -1, kept_fd, rc;
 
 	if (fd < 0)
 		return EXIT_RUNTIME;
@@ -621,8 +628,10 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 		diag_info("%s: it names none of the traced processes (perf wrote it after they "
 			  "exited): read with the names and maps of the snapshots before it",
 			  in->path);
-	p.buildid_dir = kept_binaries(in->rec, kept, sizeof(kept));
+	p.buildid_dir = kept_binaries(in->rec, false, kept, &kept_fd);
 	rc = convert_input(cv, in->path, copy >= 0 ? copy : fd, &p);
+	if (kept_fd >= 0)
+		close(kept_fd);
 	if (copy >= 0)
 		close(copy);
 	close_input(fd);
@@ -833,10 +842,18 @@ int main(int argc, char **argv)
 	}
 	bins.symfs = symfs_arg(&o);
 	for (size_t i = 0; i < ninputs; i++) {
-		char kept[PATH_MAX];
+		char kept[32], handle[32];
+		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), kept_fd, e = 0;
 
-		if (binaries_check(&bins, inputs[i].path, kept_binaries(inputs[i].rec, kept,
-									 sizeof(kept))) == -ENOMEM) {
+		if (fd >= 0) {
+			e = binaries_check(&bins, inpath_proc(fd, handle, sizeof(handle)),
+					   kept_binaries(inputs[i].rec, !i || inputs[i].rec !=
+							 inputs[i - 1].rec, kept, &kept_fd));
+			if (kept_fd >= 0)
+				close(kept_fd);
+			close_input(fd);
+		}
+		if (e == -ENOMEM) {
 			diag_error("out of memory");
 			rc = EXIT_RUNTIME;
 			goto out;

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inpath.h"
+
 /*
  * Removes the outermost parameter list "(...)" that ends the function part
  * of S, and the qualifiers after it; keeps a " [clone ...]" suffix.
@@ -71,9 +73,12 @@ static int elf_open(struct elf_file *f, const char *path, const void *image, siz
 	if (image) {
 		f->elf = elf_memory((char *)image, len);
 	} else {
-		f->fd = open(path, O_RDONLY);
+		char why[8];
+
+		/* only a regular file (inpath.h): never a FIFO waited on */
+		f->fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 		if (f->fd < 0)
-			return -errno;
+			return f->fd;
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	}
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "inpath.h"
 #include "hash.h"
 #include "perfdata.h"
 #include "parse.h"
@@ -686,10 +687,9 @@ int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptd
 		return -ENOMEM;
 	}
 	d->symfs = symfs;
-	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	d->fd = inpath_open(AT_FDCWD, path, 0, why, whylen);	/* a regular file only */
 	if (d->fd < 0) {
-		rc = -errno;
-		snprintf(why, whylen, "%s", strerror(errno));
+		rc = d->fd;
 		ptdecode_close(d);
 		return rc;
 	}

@@ -21,6 +21,7 @@
 
 #include "array.h"
 #include "hash.h"
+#include "inpath.h"
 
 #define REC_MMAP 1
 #define REC_COMM 3
@@ -137,10 +138,14 @@ static struct ptd_dso *dso_of(struct ptdecode *d, const char *name, int *rc, cha
 		s->bytes = d->vdso;
 		s->size = d->vdso_len;
 	} else {
-		fd = name[0] == '/' ? open(s->file, O_RDONLY | O_CLOEXEC) : -1;
-		if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		/* a name in the perf.data: only a regular file is opened (inpath.h),
+		 * never a FIFO waited on nor a device */
+		char no[160] = "no file";
+
+		fd = name[0] == '/' ? inpath_open(AT_FDCWD, s->file, 0, no, sizeof(no)) : -1;
+		if (fd < 0 || fstat(fd, &st) || st.st_size == 0) {
 			*rc = ptdata_why(why, len, "%s: %s", name[0] == '/' ? s->file : name,
-				   fd < 0 ? "cannot be read" : "not a regular file");
+				   fd < 0 ? no : "empty");
 			if (fd >= 0)
 				close(fd);
 			dso_free(s);

@@ -62,7 +62,7 @@ static bool outdir_created;
  * is the option that names it (-o, or the front end's -d). Returns -1, or
  * an exit status after a one-line error: a usage error for a name that is
  * no directory, holds something already, or is another user's, a runtime
- * failure when it cannot be created.
+ * failure when it cannot be created or the default name is taken.
  */
 static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_session *s)
 {
@@ -77,11 +77,13 @@ static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_se
 		localtime_r(&now, &tm);
 		strftime(s->outdir, sizeof(s->outdir), "snaptrace-%Y%m%d-%H%M%S", &tm);
 	}
-	s->outdir_fd = outpath_dir(flag, s->outdir, &outdir_created, err, sizeof(err));
+	s->outdir_fd = outpath_dir(o->outdir ? flag : NULL, s->outdir, &outdir_created, err,
+				   sizeof(err));
 	if (s->outdir_fd < 0) {
 		diag_error("%s", err);
-		return s->outdir_fd == -ENOTDIR || s->outdir_fd == -ENOTEMPTY ||
-		       s->outdir_fd == -EPERM ? EXIT_USAGE : EXIT_RUNTIME;
+		/* the name the user gave is wrong; the default name is taken */
+		return o->outdir && (s->outdir_fd == -ENOTDIR || s->outdir_fd == -ENOTEMPTY ||
+				     s->outdir_fd == -EPERM) ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return -1;
 }

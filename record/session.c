@@ -17,6 +17,7 @@
 #include "array.h"
 #include "diag.h"
 #include "inpath.h"
+#include "outpath.h"
 #include "perfclock.h"
 #include "perfdata.h"
 #include "procfs.h"
@@ -245,7 +246,8 @@ static void read_measures(struct rec_session *s, bool final)
 }
 
 /* Appends the calls measured and not written yet to DIR/REC_MEASURE_CALLS_FILE
- * (created at the first call to write, never over another file). */
+ * (created in the directory held open at the first call to write, never
+ * over another file: outpath_create_at()). */
 static void write_calls(struct rec_session *s)
 {
 	char path[PATH_MAX + 32];
@@ -258,7 +260,9 @@ static void write_calls(struct rec_session *s)
 		return;
 	if (!s->calls) {
 		snprintf(path, sizeof(path), "%s/%s", s->outdir, REC_MEASURE_CALLS_FILE);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = outpath_create_at(s->outdir_fd, REC_MEASURE_CALLS_FILE);
+		if (fd < 0)
+			errno = -fd;
 		s->calls = fd >= 0 ? fdopen(fd, "w") : NULL;
 		s->calls_made = fd >= 0;
 		if (!s->calls || fprintf(s->calls, "%s\n", REC_MEASURE_CALLS_HEADER) < 0) {
@@ -913,21 +917,24 @@ struct kept {
 	size_t n, cap;
 	int copied;
 	struct rec_session *s;
-	char dir[PATH_MAX];
+	char dir[64];           /* the cache as perf reaches it: through the held directory */
+	char shown[PATH_MAX];   /* the cache, for messages */
 };
 
 /* Copies the binary PATH a snapshot names (a file: not [kernel.kallsyms],
  * [vdso]) into the build-id cache K->dir, once, with perf itself (perf
  * buildid-cache --add: perf's own layout, which perf script --buildid-dir
- * reads). */
+ * reads). PATH is another user's name: perf is given it only when it is a
+ * regular file (never a FIFO it would wait on, a device it would open). */
 static int keep_one(void *arg, const char *hex, const char *path)
 {
 	struct kept *k = arg;
 	char *argv[] = { k->s->plan.argv[0], "--buildid-dir", k->dir, "buildid-cache", "--add",
 			 (char *)path, NULL };
-	char out[512], entry[PATH_MAX], *nl;
+	char out[512], entry[PATH_MAX], why[160], *nl;
 	size_t len = strlen(hex);
 	void *p;
+	int fd;
 
 	if (path[0] != '/' || len < 3)
 		return 0;
@@ -941,20 +948,27 @@ static int keep_one(void *arg, const char *hex, const char *path)
 	}
 	k->path = p;
 	k->n++;
+	fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	if (fd < 0) {
+		diag_warn("%s: not kept in %s: %s", path, k->shown, why);
+		return 0;
+	}
+	close(fd);
 	/* perf exits 0 even when it could not add it: its cache entry tells
 	 * (.build-id/XX/REST; perf names a padded id by its own length) */
 	while (len > 3 && hex[len - 1] == '0' && hex[len - 2] == '0')
 		len -= 2;
-	snprintf(entry, sizeof(entry), "%.3000s/.build-id/%.2s/%.*s", k->dir, hex, (int)(len - 2),
-		 hex + 2);
+	snprintf(entry, sizeof(entry), "%s/.build-id/%.2s/%.*s", PERFDATA_BINARIES_DIR, hex,
+		 (int)(len - 2), hex + 2);
 	out[0] = 0;
-	if (run_capture(argv, out, sizeof(out)) == 0 && !access(entry, F_OK)) {
+	if (run_capture(argv, out, sizeof(out)) == 0 &&
+	    !faccessat(k->s->outdir_fd, entry, F_OK, AT_SYMLINK_NOFOLLOW)) {
 		k->copied++;
 		return 0;
 	}
 	if ((nl = strchr(out, '\n')))
 		*nl = 0;
-	diag_warn("%s: not kept in %s: perf buildid-cache: %.200s", path, k->dir,
+	diag_warn("%s: not kept in %s: perf buildid-cache: %.200s", path, k->shown,
 		  out[0] ? out : "no entry of its build id (the file changed since?)");
 	return 0;
 }
@@ -968,18 +982,26 @@ static int keep_one(void *arg, const char *hex, const char *path)
 static void keep_binaries(struct rec_session *s)
 {
 	struct kept k = { .s = s };
-	char path[PATH_MAX], why[256];
+	char path[32], why[256];
 
-	/* perf takes only an absolute --buildid-dir */
-	if (!realpath(s->outdir, path))
-		snprintf(path, sizeof(path), "%s", s->outdir);
-	snprintf(k.dir, sizeof(k.dir), "%.3000s/%s", path, PERFDATA_BINARIES_DIR);
+	/* perf takes only an absolute --buildid-dir: the directory recorded into
+	 * (held open: whatever was renamed meanwhile), as perf, a child, reaches
+	 * it */
+	snprintf(k.dir, sizeof(k.dir), "/proc/%d/fd/%d/%s", (int)getpid(), s->outdir_fd,
+		 PERFDATA_BINARIES_DIR);
+	snprintf(k.shown, sizeof(k.shown), "%.3000s/%s", s->outdir, PERFDATA_BINARIES_DIR);
 	for (int i = 0; i < s->nsnaps; i++) {
+		int fd;
+
 		if (!s->snaps[i].file[0] || s->snaps[i].problem[0])
 			continue;
-		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
-		if (perfdata_buildids(path, keep_one, &k, why, sizeof(why)) == -ENOMEM)
+		fd = inpath_open(s->outdir_fd, s->snaps[i].file, INPATH_NOFOLLOW, why, sizeof(why));
+		if (fd < 0)
+			continue;
+		if (perfdata_buildids(inpath_proc(fd, path, sizeof(path)), keep_one, &k, why,
+				      sizeof(why)) == -ENOMEM)
 			diag_warn("out of memory: not every binary kept");
+		close(fd);
 	}
 	s->binaries_kept = k.copied;
 	for (size_t i = 0; i < k.n; i++)

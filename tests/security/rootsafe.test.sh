@@ -53,6 +53,14 @@
 #                     holds escapes: escaped
 #   esc-picker        snaptrace attach's picker lists the attacker's process
 #                     whose command line holds escapes: escaped
+#   in-kept-fifo      the attacker's copy of a real recording whose kept
+#                     binaries (DIR/binaries, perf's build-id cache) hold a
+#                     FIFO: the tree is not given to perf, said once; the
+#                     recording converts, at once
+#   in-kept-link-out  ... whose build-id link leads out of the recording (to a
+#                     root-only file): not given to perf, said once
+#   in-kept-dir-link  ... whose binaries directory is a link to a root-only
+#                     directory: not given to perf, said once
 #   hang-symbols-fifo snaptrace symbols on the attacker's FIFO: an error, at once
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
@@ -61,7 +69,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker hang-symbols-fifo hang-dso-fifo"
+esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-dir-link
+hang-symbols-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -248,7 +257,7 @@ rec_dir_other() {
 	as_attacker mkdir -m 777 "$d"
 	as_attacker ln -s "$ROOTONLY/record.json" "$d/record.json"
 	record rec-dir-other -o "$d"
-	refused $? rec-dir-other 1 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
+	refused $? rec-dir-other 2 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
 		"$TMP/rec-dir-other.err" && untouched rec-dir-other "$ROOTONLY" && ok rec-dir-other
 }
 
@@ -264,14 +273,14 @@ rec_json_swapped() {
 	rc=$?
 	kill "$swapper" 2>/dev/null
 	wait "$swapper" 2>/dev/null
-	refused "$rc" rec-json-swapped 1 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
+	refused "$rc" rec-json-swapped 2 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
 		decoy_intact rec-json-swapped && ok rec-json-swapped
 }
 
 rec_dir_link() {
 	as_attacker ln -s "$ROOTONLY" "$SHARED/recdir"
 	record rec-dir-link -o "$SHARED/recdir"
-	refused $? rec-dir-link 1 "$SHARED/recdir: .*not following the symbolic link recdir" \
+	refused $? rec-dir-link 2 "$SHARED/recdir: .*not following the symbolic link recdir" \
 		"$TMP/rec-dir-link.err" && untouched rec-dir-link "$ROOTONLY" && ok rec-dir-link
 }
 
@@ -295,7 +304,7 @@ rec_dir_shared() {
 	mkdir -m 777 "$d"
 	chmod 777 "$d"
 	record rec-dir-shared -o "$d"
-	refused $? rec-dir-shared 1 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err" &&
+	refused $? rec-dir-shared 2 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err" &&
 		untouched rec-dir-shared "$d" && ok rec-dir-shared
 }
 
@@ -513,6 +522,91 @@ esc_picker() {
 	fi
 }
 
+# kept_recording NAME: DIR, the attacker's copy of root's recording of a
+# shell loop (KEPT_SRC), with an empty binaries directory; its shell's
+# build id in KEPT_ID, the shell's path in KEPT_EXE.
+KEPT_SRC="$TMP/kept-src"
+kept_recording() {
+	local d="$HOME_A/$1"
+	cp -r "$KEPT_SRC" "$d"
+	chown -R "$AUID:$AGID" "$d"
+	as_attacker mkdir -p "$d/binaries/.build-id/${KEPT_ID:0:2}" "$d/binaries$KEPT_EXE/$KEPT_ID"
+	echo "$d"
+}
+
+# kept_refused NAME DIR WHY: root converts DIR at once, exit 0, one warning
+# that DIR/binaries is not read for WHY, a trace with the shell's samples.
+kept_refused() {
+	local name=$1 d=$2 why=$3 rc
+	timeout -k 5 60 "$CONVERT" "$d" -o "$TMP/$name.fxt" >/dev/null 2>"$TMP/$name.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail "$name" "the converter blocked"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(first_lines "$TMP/$name.err")"
+	elif [ "$(grep -c "warning: $d/binaries: the kept binaries are not read: $why" "$TMP/$name.err")" -ne 1 ]; then
+		fail "$name" "no one warning 'not read: $why': $(first_lines "$TMP/$name.err")"
+	elif ! "$CONVERT" --dump=records "$TMP/$name.fxt" 2>/dev/null | grep -q "name=\"$(basename "$KEPT_EXE") \["; then
+		fail "$name" "the trace has no thread of the recorded shell"
+	elif grep -q "$SECRET_WORD" "$TMP/$name.err"; then
+		fail "$name" "the root-only file's text was shown"
+	else
+		return 0
+	fi
+	return 1
+}
+
+in_kept_fifo() {
+	local d
+	d=$(kept_recording rec-kept-fifo)
+	as_attacker mkfifo "$d/binaries$KEPT_EXE/$KEPT_ID/elf"
+	as_attacker ln -s "../..$KEPT_EXE/$KEPT_ID/elf" "$d/binaries/.build-id/${KEPT_ID:0:2}/${KEPT_ID:2}"
+	kept_refused in-kept-fifo "$d" "${KEPT_EXE#/}/$KEPT_ID/elf: a FIFO" && ok in-kept-fifo
+}
+
+in_kept_link_out() {
+	local d
+	d=$(kept_recording rec-kept-out)
+	cp "$KEPT_EXE" "$ROOTONLY/prog"
+	chmod 700 "$ROOTONLY/prog"
+	as_attacker ln -s "../../../../../rootonly/prog" "$d/binaries/.build-id/${KEPT_ID:0:2}/${KEPT_ID:2}"
+	kept_refused in-kept-link-out "$d" ".build-id/${KEPT_ID:0:2}/${KEPT_ID:2}: a symbolic link out of it" &&
+		ok in-kept-link-out
+	rm -f "$ROOTONLY/prog"
+}
+
+in_kept_dir_link() {
+	local d
+	d=$(kept_recording rec-kept-dir)
+	as_attacker rm -r "$d/binaries"
+	as_attacker ln -s "$ROOTONLY" "$d/binaries"
+	kept_refused in-kept-dir-link "$d" "no directory (a symbolic link)" && ok in-kept-dir-link
+}
+
+# Root's recording of a shell loop, the source of the kept_ tests.
+kept_tests() {
+	local t
+	KEPT_EXE=$(readlink -f /bin/sh)
+	if ! timeout -k 5 60 "$RECORD" -q -o "$KEPT_SRC" --trigger none -- \
+		/bin/sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' 2>"$TMP/kept-src.err"; then
+		for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
+			fail "$t" "recording failed: $(first_lines "$TMP/kept-src.err")"
+		done
+		return
+	fi
+	KEPT_ID=$(perf buildid-list -i "$(ls "$KEPT_SRC"/perf.data* | head -n 1)" 2>/dev/null |
+		awk -v exe="$KEPT_EXE" '$2 == exe { print $1 }')
+	if [ -z "$KEPT_ID" ]; then
+		for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
+			fail "$t" "no build id of $KEPT_EXE in the recording"
+		done
+		return
+	fi
+	in_kept_fifo
+	in_kept_link_out
+	in_kept_dir_link
+}
+
 hang_symbols_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/prog"
@@ -562,5 +656,10 @@ esc_dump
 esc_convert
 esc_symbols
 esc_picker
+kept_ok=1
+for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
+	requires "$t" recording || kept_ok=0
+done
+[ "$kept_ok" = 1 ] && kept_tests
 hang_symbols_fifo
 hang_dso_fifo
