@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 const char *inpath_proc(int fd, char *buf, size_t size)
@@ -23,9 +25,10 @@ const char *inpath_kind(mode_t mode)
 }
 
 /* Why FLAGS refuse the file ST in directory DIRFD; NULL: taken. */
-static const char *refusal(int dirfd, const struct stat *st, unsigned flags, char *why,
+static const char *refusal(int dirfd, int pf, const struct stat *st, unsigned flags, char *why,
 			   size_t size)
 {
+	struct statfs fs;
 	struct stat dir;
 
 	if (S_ISLNK(st->st_mode))
@@ -33,6 +36,15 @@ static const char *refusal(int dirfd, const struct stat *st, unsigned flags, cha
 	if (!S_ISREG(st->st_mode) &&
 	    !((flags & INPATH_STREAM) && (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode)))) {
 		snprintf(why, size, "%s, expected a regular file", inpath_kind(st->st_mode));
+		return why;
+	}
+	if (!S_ISREG(st->st_mode) && st->st_uid != geteuid() && st->st_uid != 0 &&
+	    !(S_ISFIFO(st->st_mode) && !fstatfs(pf, &fs) && fs.f_type == PIPEFS_MAGIC)) {
+		/* fs.protected_fifos for reading: another user's named FIFO could
+		 * hold the reader waiting, or feed it as it likes (a pipe handed to
+		 * this process, /dev/stdin, is its caller's input) */
+		snprintf(why, size, "%s of uid %u: only the caller's or root's is read as a "
+			 "stream", inpath_kind(st->st_mode), (unsigned)st->st_uid);
 		return why;
 	}
 	if ((flags & INPATH_OWNED) && st->st_nlink > 1 && !fstat(dirfd, &dir) &&
@@ -59,7 +71,7 @@ int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t s
 			close(pf);
 		return err;
 	}
-	no = refusal(dirfd, &st, flags, why, size);
+	no = refusal(dirfd, pf, &st, flags, why, size);
 	if (no) {
 		if (no != why)
 			snprintf(why, size, "%s", no);

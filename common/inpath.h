@@ -18,7 +18,9 @@
 enum {
 	INPATH_STREAM = 1,    /* a FIFO or a character device is taken too (a user's own
 			       * input: "<(...)", /dev/stdin), opened to wait for data as
-			       * an ordinary open would; else only a regular file */
+			       * an ordinary open would, when it is the caller's or root's
+			       * (never another user's, who could hold the reader waiting:
+			       * fs.protected_fifos for reading); else only a regular file */
 	INPATH_NOFOLLOW = 2,  /* a symbolic link (the last name) is refused, not followed */
 	INPATH_OWNED = 4,     /* a file of a directory someone else may fill (DIRFD): a
 			       * hard link (more than one name) to another user's file

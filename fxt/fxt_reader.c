@@ -27,6 +27,7 @@
 #include "fxt_format.h"
 #include "fxt_trace_priv.h"
 #include "escape.h"
+#include "inpath.h"
 #include "utf8.h"
 
 enum { ARENA_BLOCK_BYTES = 1 << 16 };
@@ -717,16 +718,21 @@ static void read_records(struct reader *r, struct source *src)
 	r->t->nrecords = r->rec;
 }
 
-/* Opens PATH ("-" = stdin) as a source; 0 or a negative errno with ERRBUF set. */
+/* Opens PATH ("-" = stdin) as a source: a regular file, or the caller's
+ * (root's) FIFO or terminal, never another user's (inpath.h); 0 or a
+ * negative errno with ERRBUF set. */
 static int source_open(struct source *s, const char *path, char *errbuf, size_t errlen)
 {
-	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	char why[160];
+	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) :
+		 inpath_open(AT_FDCWD, path, INPATH_STREAM, why, sizeof(why));
 
 	memset(s, 0, sizeof(*s));
 	if (fd < 0) {
-		int err = -errno;
+		int err = strcmp(path, "-") ? fd : -errno;
 
-		snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(errbuf, errlen, "%s: cannot open: %s", path,
+			 strcmp(path, "-") ? why : strerror(errno));
 		return err;
 	}
 	s->gz = gzdopen(fd, "rb");

@@ -62,6 +62,11 @@
 #   in-kept-dir-link  ... whose binaries directory is a link to a root-only
 #                     directory: not given to perf, said once
 #   hang-symbols-fifo snaptrace symbols on the attacker's FIFO: an error, at once
+#   hang-stats-fifo   snaptrace stats on the attacker's FIFO (named as root's
+#                     trace would be): refused at once, naming the rule
+#   hang-convert-fifo snaptrace-convert on the attacker's FIFO (named as an
+#                     input would be): refused at once; root's own FIFO and a
+#                     pipe (/dev/stdin) still convert
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -70,7 +75,7 @@ NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-dir-link
-hang-symbols-fifo hang-dso-fifo"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -617,6 +622,38 @@ hang_symbols_fifo() {
 		ok hang-symbols-fifo
 }
 
+hang_stats_fifo() {
+	local rc
+	as_attacker mkfifo "$SHARED/stats-in.fxt"
+	timeout -k 5 20 "$STATS" "$SHARED/stats-in.fxt" >/dev/null 2>"$TMP/hang-stats-fifo.err"
+	rc=$?
+	! blocked "$rc" || { fail hang-stats-fifo "snaptrace stats blocked"; return; }
+	refused "$rc" hang-stats-fifo 1 "$SHARED/stats-in.fxt: .*a FIFO of uid $AUID: only the caller's or root's is read" \
+		"$TMP/hang-stats-fifo.err" && ok hang-stats-fifo
+}
+
+hang_convert_fifo() {
+	local rc
+	as_attacker mkfifo "$SHARED/in.txt"
+	timeout -k 5 20 "$CONVERT" "$SHARED/in.txt" -o "$TMP/hang-convert-fifo.fxt" >/dev/null \
+		2>"$TMP/hang-convert-fifo.err"
+	rc=$?
+	! blocked "$rc" || { fail hang-convert-fifo "the converter blocked"; return; }
+	refused "$rc" hang-convert-fifo 1 "$SHARED/in.txt: a FIFO of uid $AUID: only the caller's or root's is read" \
+		"$TMP/hang-convert-fifo.err" || return
+	mkfifo "$TMP/own.fifo"
+	cat "$IN" >"$TMP/own.fifo" &
+	if ! timeout -k 5 20 "$CONVERT" -q "$TMP/own.fifo" -o "$TMP/own-fifo.fxt" 2>"$TMP/own-fifo.err" ||
+		! "$CONVERT" --dump=slices "$TMP/own-fifo.fxt" 2>/dev/null | slices_match - "$EXPECTED" >/dev/null; then
+		fail hang-convert-fifo "root's own FIFO did not convert: $(first_lines "$TMP/own-fifo.err")"
+	elif ! cat "$IN" | timeout -k 5 20 "$CONVERT" -q /dev/stdin -o "$TMP/pipe.fxt" 2>"$TMP/pipe.err"; then
+		fail hang-convert-fifo "a pipe on /dev/stdin did not convert: $(first_lines "$TMP/pipe.err")"
+	else
+		ok hang-convert-fifo
+	fi
+	wait
+}
+
 hang_dso_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/lib.so"
@@ -662,4 +699,6 @@ for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
 done
 [ "$kept_ok" = 1 ] && kept_tests
 hang_symbols_fifo
+hang_stats_fifo
+hang_convert_fifo
 hang_dso_fifo
