@@ -32,6 +32,10 @@
 #                     names: refused
 #   rec-dir-shared    -o a directory root owns that others may write:
 #                     refused
+#   rec-keep-fifo     snaptrace-record --keep-binaries of the attacker's
+#                     program, which leaves a FIFO at its own path as it
+#                     exits: the recorder does not block in perf
+#                     buildid-cache, and names the binary not kept
 #   rec-dir-replaced  snaptrace run -d into the attacker's directory, which
 #                     the attacker renames and replaces by a fake recording
 #                     while root records: the fake is not converted
@@ -73,7 +77,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced rec-keep-fifo in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-dir-link
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
@@ -333,6 +337,33 @@ rec_dir_replaced() {
 	elif refused "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
+	fi
+}
+
+rec_keep_fifo() {
+	local bin="$HOME_A/selffifo" d="$TMP/rec-keep" rc
+	requires rec-keep-fifo cc || return
+	if ! printf '%s\n' '#include <sys/stat.h>' '#include <time.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) { struct timespec t, n; volatile unsigned long x = 0;' \
+		'clock_gettime(CLOCK_MONOTONIC, &t); do { x++; clock_gettime(CLOCK_MONOTONIC, &n); }' \
+		'while ((n.tv_sec - t.tv_sec) * 1000000000L + n.tv_nsec - t.tv_nsec < 300000000L);' \
+		'(void)argc; unlink(argv[0]); return mkfifo(argv[0], 0644) != 0; }' |
+		cc -x c -o "$TMP/selffifo" - 2>"$TMP/rec-keep-fifo.err"; then
+		fail rec-keep-fifo "cannot build the program (cc): $(first_lines "$TMP/rec-keep-fifo.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/selffifo"
+	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
+		>/dev/null 2>"$TMP/rec-keep-fifo.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail rec-keep-fifo "the recorder blocked (perf buildid-cache on the FIFO)"
+	elif [ ! -p "$bin" ]; then
+		fail rec-keep-fifo "the program left no FIFO (exit $rc): $(first_lines "$TMP/rec-keep-fifo.err")"
+	elif ! grep -q "$bin: not kept in $d/binaries: a FIFO, expected a regular file" "$TMP/rec-keep-fifo.err"; then
+		fail rec-keep-fifo "exit $rc, no warning naming the binary not kept: $(first_lines "$TMP/rec-keep-fifo.err")"
+	else
+		ok rec-keep-fifo
 	fi
 }
 
@@ -680,7 +711,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced; do
+	rec_dir_replaced rec_keep_fifo; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
