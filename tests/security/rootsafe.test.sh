@@ -71,6 +71,10 @@
 #   hang-convert-fifo snaptrace-convert on the attacker's FIFO (named as an
 #                     input would be): refused at once; root's own FIFO and a
 #                     pipe (/dev/stdin) still convert
+#   hang-pt-dso-fifo  an Intel PT perf.data (the generator's) of the attacker's
+#                     program, replaced by a FIFO since: the in-process
+#                     decoder does not wait on it (it names it, and perf
+#                     script decodes), the trace is read back
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -79,7 +83,7 @@ NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-keep-fifo in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-dir-link
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-dso-fifo"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -296,11 +300,12 @@ rec_dir_link() {
 # The attacker makes the default directory names of the next seconds, each
 # with a record.json link to where root would then write.
 rec_default_name() {
-	local d="$SHARED/cwd" t
+	local d="$SHARED/cwd" t now
 	mkdir -m 1777 "$d"
+	now=$(date +%s)	# once: a name per second from now, none skipped as the loop runs
 	for t in $(seq 0 40); do	# the recorder probes the host first: seconds
 		as_attacker sh -c 'mkdir -m 777 "$1" && ln -s "$2" "$1/record.json"' sh \
-			"$d/snaptrace-$(date -d "+$t seconds" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
+			"$d/snaptrace-$(date -d "@$((now + t))" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
 	done
 	(cd "$d" && record rec-default-name)
 	refused $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
@@ -685,6 +690,32 @@ hang_convert_fifo() {
 	wait
 }
 
+hang_pt_dso_fifo() {
+	local bin="$HOME_A/ptprog" rc
+	requires hang-pt-dso-fifo ptsynth perf ptrace || return
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$SNAPTRACE_TEST_BIN/ptsynth-progs/calls-static"
+	if ! timeout -k 5 120 "$SNAPTRACE_TEST_BIN/ptsynth" -q -o "$TMP/pt-fifo.data" -- "$bin" \
+		>/dev/null 2>"$TMP/hang-pt-dso-fifo.err"; then
+		fail hang-pt-dso-fifo "the generator failed: $(first_lines "$TMP/hang-pt-dso-fifo.err")"
+		return
+	fi
+	as_attacker sh -c 'rm "$1" && mkfifo "$1"' sh "$bin"
+	timeout -k 5 60 "$CONVERT" "$TMP/pt-fifo.data" -o "$TMP/pt-fifo.fxt" >/dev/null \
+		2>"$TMP/hang-pt-dso-fifo.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail hang-pt-dso-fifo "the converter blocked on the FIFO"
+	elif [ "$rc" -ne 0 ]; then
+		fail hang-pt-dso-fifo "exit $rc: $(first_lines "$TMP/hang-pt-dso-fifo.err")"
+	elif ! grep -q "decoding through perf script: $bin: a FIFO, expected a regular file" "$TMP/hang-pt-dso-fifo.err"; then
+		fail hang-pt-dso-fifo "the FIFO is not named: $(first_lines "$TMP/hang-pt-dso-fifo.err")"
+	elif ! "$CONVERT" --dump=records "$TMP/pt-fifo.fxt" 2>/dev/null | grep -q 'name="ptprog \['; then
+		fail hang-pt-dso-fifo "the trace has no thread of the program"
+	else
+		ok hang-pt-dso-fifo
+	fi
+}
+
 hang_dso_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/lib.so"
@@ -732,4 +763,5 @@ done
 hang_symbols_fifo
 hang_stats_fifo
 hang_convert_fifo
+hang_pt_dso_fifo
 hang_dso_fifo
