@@ -32,11 +32,7 @@ static bool is_perf_data(const char *name)
 }
 
 
-/* Opens the perf.data PATH to read, only when it is a regular file (inpath.h:
- * a FIFO is never waited on, a device never opened; a symbolic link is
- * followed). Returns the descriptor, or -1 with errno set (EINVAL: no
- * regular file). */
-static int open_data(const char *path)
+int perfdata_open(const char *path)
 {
 	char why[8];
 	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
@@ -321,7 +317,7 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
 	const unsigned char *rec;
 	uint64_t off, size;
 	bool feature;
-	int fd = open_data(path), err, rc = 0;
+	int fd = perfdata_open(path), err, rc = 0;
 
 	if (fd < 0) {
 		err = -errno;
@@ -403,7 +399,7 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 	uint64_t at = 0, end, len = 0;
 	uint32_t nr, attr_size;
 	size_t used = 0;
-	int fd = open_data(path), err;
+	int fd = perfdata_open(path), err;
 
 	if (size)
 		buf[0] = 0;
@@ -465,7 +461,7 @@ int perfdata_sample_types(const char *path, uint64_t *types)
 {
 	struct perfdata_header h;
 	unsigned char b[8];
-	int fd = open_data(path), err;
+	int fd = perfdata_open(path), err;
 
 	*types = 0;
 	if (fd < 0)
@@ -551,7 +547,7 @@ int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 	struct perfdata_header h;
 	unsigned char sec[16], size[8];
 	uint64_t at = 0, table, nfeat = 0, data_size;
-	int fd = open_data(path), err;
+	int fd = perfdata_open(path), err;
 
 	if (fd < 0)
 		return -errno;
@@ -638,7 +634,7 @@ int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
 	const unsigned char *rec;
 	uint64_t off = 0;
 	size_t cap = 0;
-	int fd = open_data(path), err;
+	int fd = perfdata_open(path), err;
 
 	*times = NULL;
 	*n = 0;
@@ -797,7 +793,7 @@ enum perfdata_state perfdata_check(const char *path, char *why, size_t size)
 	int fd;
 
 	/* a FIFO, a device or standard input is never waited on, nor read */
-	fd = open_data(path);
+	fd = perfdata_open(path);
 	if (fd < 0 && errno == EINVAL) {
 		snprintf(why, size, "not a regular file");
 		return PERFDATA_OTHER;

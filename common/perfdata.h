@@ -131,6 +131,15 @@ void perfdata_records_start(struct perfdata_records *r, int fd, const struct per
 const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err);
 
 /*
+ * Opens the perf.data PATH to read (close-on-exec), only when it is a
+ * regular file (inpath.h: a FIFO is never waited on, a device never opened;
+ * a symbolic link is followed: give /proc/self/fd/N of a checked file).
+ * Every reader of a perf.data opens it this way. Returns the descriptor, or
+ * -1 with errno set (EINVAL: no regular file).
+ */
+int perfdata_open(const char *path);
+
+/*
  * Calls FN(ARG, HEX, PATH) for each build id the perf.data at PATH names:
  * HEX its build id in lowercase hex (NUL-terminated, 40 digits or fewer),
  * PATH the binary's path as perf names it ("/usr/lib/x86_64-linux-gnu/

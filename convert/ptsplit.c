@@ -208,7 +208,7 @@ static int by_time(const void *a, const void *b)
 
 size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
 {
-	struct scan s = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	struct scan s = { .fd = perfdata_open(path) };
 	uint64_t sum = 0;
 	size_t nb = 0;
 
@@ -239,7 +239,7 @@ size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
 
 bool ptsplit_intel_pt(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = perfdata_open(path), err;
 	struct perfdata_records *r = malloc(sizeof(*r));
 	const unsigned char *rec;
 	bool pt = false;

@@ -59,7 +59,7 @@ int sideband_scan(struct sideband *sb, const char *path, const int64_t *pids, si
 	sb->complete = false;
 	if (!r)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = perfdata_open(path);
 	err = fd < 0 ? -errno : perfdata_header_read(fd, &h);
 	if (!err)
 		perfdata_records_start(r, fd, &h);

@@ -845,21 +845,26 @@ struct snap_samples {
 };
 
 /*
- * Whether sampling snapshot SN (the file in DIR; its samples cached in SM)
+ * Whether sampling snapshot SN (the file in directory DIRFD; its samples cached in SM)
  * holds the hit WINDOW [FROM, TO]: a sample in it (a slow call: its entry
  * to its return); for an instant (FROM = TO) samples from before it and its
  * ring read at or after it (SN->time_ns, or a later sample).
  */
-static bool snap_holds(const char *dir, const struct rec_snap *sn, struct snap_samples *sm,
+static bool snap_holds(int dirfd, const struct rec_snap *sn, struct snap_samples *sm,
 		       uint64_t from, uint64_t to)
 {
-	char path[PATH_MAX];
+	char path[32], why[160];
 	size_t lo = 0, hi;
 
 	if (!sm->read) {
-		snprintf(path, sizeof(path), "%.2000s/%.2000s", dir, sn->file);
-		if (perfdata_sample_times(path, &sm->t, &sm->n))
+		/* through the directory held open, as every file of it */
+		int fd = inpath_open(dirfd, sn->file, INPATH_NOFOLLOW, why, sizeof(why));
+
+		if (fd < 0 || perfdata_sample_times(inpath_proc(fd, path, sizeof(path)), &sm->t,
+						    &sm->n))
 			sm->n = 0;
+		if (fd >= 0)
+			close(fd);
 		sm->read = true;
 	}
 	if (!sm->n)
@@ -898,11 +903,11 @@ static void hits_held(struct rec_session *s)
 		int k = log->snapshot, j;
 
 		if (k >= 0 && k < s->nsnaps && s->snaps[k].file[0] && !s->snaps[k].problem[0] &&
-		    snap_holds(s->outdir, &s->snaps[k], &sm[k], from, log->hit.time_ns))
+		    snap_holds(s->outdir_fd, &s->snaps[k], &sm[k], from, log->hit.time_ns))
 			continue;
 		for (j = 0; j < s->nsnaps; j++)
 			if (s->snaps[j].file[0] && !s->snaps[j].problem[0] &&
-			    snap_holds(s->outdir, &s->snaps[j], &sm[j], from, log->hit.time_ns))
+			    snap_holds(s->outdir_fd, &s->snaps[j], &sm[j], from, log->hit.time_ns))
 				break;
 		log->snapshot = j < s->nsnaps ? j : -1;
 	}
