@@ -247,11 +247,11 @@ job() {
 	if [ $private_tmp = 1 ] && [ "${J_TIER[$i]}" != check ]; then
 		echo private >"$d/private"
 		# $d/tmp is the suite's /tmp (where the run's directory is not seen)
-		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token setsid unshare --mount --propagation private \
+		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid unshare --mount --propagation private \
 			sh -c 'mount --bind "$0" /tmp && exec "$@"' "$d/tmp" "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	else
-		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token setsid "$sigdfl" "${cmd[@]}" \
+		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	fi
 	pid=$!
