@@ -228,6 +228,14 @@ reqh_tools() {
 		command -v "$t" >/dev/null 2>&1 || { echo "no $t"; return 1; }
 	done
 }
+# the tree is a git checkout (the tests of what git would commit)
+req_git_checkout() {
+	git -C "$SNAPTRACE_TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
+		echo "$SNAPTRACE_TOP is not a git checkout"
+		return 1
+	}
+}
+
 req_cc() { reqh_tools cc; }
 req_gcc() { reqh_tools gcc; }
 req_cxx() { reqh_tools g++; }
