@@ -288,8 +288,8 @@ EOS
 			why="requires: expected 'has' ok, 'lacks' skipped for never and the unknown requirement a FAIL: $(out)"
 		else
 			run_tree "$t" "$t/build" recchk recrec
-			if ! grep -q "^FAIL records: requires recording (it records with perf) in a suite of the check tier" "$TMP/run.out" ||
-				! grep -q '^skip records: requires recording: no recording in this tree$' "$TMP/run.out"; then
+			if ! grep -q "^FAIL records: requires recording (it records with perf) in a suite of the check tier" "$OUT" ||
+				! grep -q '^skip records: requires recording: no recording in this tree$' "$OUT"; then
 				why="a recording requirement: expected a FAIL in the check tier and a skip in the record tier: $(out)"
 			fi
 		fi
