@@ -350,7 +350,8 @@ EOF
 	case=perfdata-as-perf
 	why=
 	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" \
-		"$SNAPTRACE_TOP/tests/e2e/perfdata_dump.c" "$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
+		"$SNAPTRACE_TOP/tests/e2e/perfdata_dump.c" "$SNAPTRACE_TOP/common/perfdata.c" \
+		"$SNAPTRACE_TOP/common/inpath.c" 2>"$TMP/cc.err"; then
 		why="cannot compile: $(first_lines "$TMP/cc.err")"
 	else
 		for what in events:evlist:-F buildids:buildid-list; do
@@ -425,7 +426,7 @@ done <<EOF
 per-cpu|threads|--per-cpu|per-CPU AUX queues
 overflow|calls-static|--damage overflow@150|Intel PT packets perf reads its own way
 deep-returns|recurse||compressed return without call
-image-gone|calls-static||$TMP/gone/calls-static: cannot be read
+image-gone|calls-static||$TMP/gone/calls-static: No such file or directory
 forced|calls-static||
 EOF
 
