@@ -471,11 +471,13 @@ static void srcline_summary(const struct srcline *sl)
 	if (st.found == st.functions)
 		return;
 	diag_info("source lines: %llu of %llu functions have none (%llu in binaries without "
-		  "debug info, %llu in binaries not found or changed, %llu not in their binary's "
-		  "symbols or without a line)",
+		  "debug info, %llu in binaries not found or changed, %llu in JIT or anonymous "
+		  "code, %llu not in their binary's symbols or without a line)",
 		  (unsigned long long)(st.functions - st.found), (unsigned long long)st.functions,
 		  (unsigned long long)st.no_debuginfo, (unsigned long long)st.no_binary,
-		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary));
+		  (unsigned long long)st.no_file,
+		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary -
+				       st.no_file));
 }
 
 /* What --filter or --window kept and left out. */
