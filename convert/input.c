@@ -38,6 +38,10 @@ struct part {
 	FILE *perf_err;          /* what perf script says on stderr, or NULL */
 	bool eof;
 	uint64_t first, last;    /* its time range (ns, inclusive) when there are several */
+	size_t psbs_due;         /* PSBs of the file in [first, last] */
+	size_t psbs_seen;        /* psb events at one of their times */
+	bool psb_astray;         /* a psb event at no PSB's time */
+	bool resumes;            /* the whole run, read on from FIRST (no --time) */
 };
 
 struct input {
@@ -47,6 +51,7 @@ struct input {
 	struct perfcmd_opts opts;  /* how perf script is run (ranges aside) */
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
+	struct ptsplit split;    /* the ranges and the PSB times they are checked by */
 	bool binrec;             /* a saved output of perf script with the dlfilter */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
@@ -175,12 +180,28 @@ static void part_end(struct part *p)
 	p->perf_err = NULL;
 }
 
+/* How many of SP's PSBs are at or before TIME. */
+static size_t psbs_upto(const struct ptsplit *sp, uint64_t time)
+{
+	size_t lo = 0, hi = sp->npsbs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp->psbs[mid] <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Makes IN's parts: one per time range of the decoding when JOBS > 1 and
  * the branches come through the dlfilter (ptsplit.h), else one. */
 static int make_parts(struct input *in, unsigned jobs)
 {
-	uint64_t bounds[PTSPLIT_MAX];
-	size_t nb = 0;
+	const struct ptsplit *sp = &in->split;
+	size_t nb;
 
 	/* Text would spool gigabytes: ranges only for the dlfilter's records;
 	 * none when the user gave perf a --time of their own. */
@@ -188,7 +209,8 @@ static int make_parts(struct input *in, unsigned jobs)
 		if (!strncmp(in->opts.extra[i], "--time", 6))
 			jobs = 1;
 	if (jobs > 1 && in->opts.dlfilter)
-		nb = ptsplit_bounds(in->path, jobs, bounds);
+		ptsplit_plan(in->path, jobs, &in->split);
+	nb = sp->nbounds;
 	in->parts = calloc(nb + 1, sizeof(*in->parts));
 	if (!in->parts)
 		return -ENOMEM;
@@ -198,11 +220,12 @@ static int make_parts(struct input *in, unsigned jobs)
 		struct perfcmd_opts o = in->opts;
 
 		o.has_range = nb > 0;
-		o.first = k ? bounds[k - 1] : 0;
-		o.last = k < nb ? bounds[k] - 1 : UINT64_MAX;
+		o.first = k ? sp->bounds[k - 1] : 0;
+		o.last = k < nb ? sp->bounds[k] - 1 : UINT64_MAX;
 		perfcmd_build(&p->cmd, &o);
 		p->first = o.first;
 		p->last = o.last;
+		p->psbs_due = psbs_upto(sp, o.last) - psbs_upto(sp, o.first - (k > 0));
 		p->fd = -1;
 		p->spool = k > 0;	/* read after the ranges before it */
 	}
@@ -297,6 +320,7 @@ static void input_free(struct input *in)
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
+	ptsplit_free(&in->split);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	free(in);
@@ -417,15 +441,64 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 	return (long)r;
 }
 
-bool input_next_part(struct input *in)
+void input_psb_seen(struct input *in, uint64_t time)
 {
-	if (!in->nparts || in->cur + 1 >= in->nparts || !in->parts[in->cur].eof)
-		return false;
-	in->cur++;
-	return true;
+	struct part *p = in->nparts > 1 ? &in->parts[in->cur] : NULL;
+	size_t n;
+
+	if (!p || p->resumes)
+		return;
+	n = psbs_upto(&in->split, time);
+	if (n && in->split.psbs[n - 1] == time)
+		p->psbs_seen++;
+	else
+		p->psb_astray = true;
 }
 
-bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
+/*
+ * The ranges after part K cannot be read as they are (its psb events do not
+ * show perf's decoder at its PSBs' times: a damaged timing packet). Stops
+ * their perf and reads on from the whole run's perf script, from the time
+ * after part K's range: what -j 1 shows there. Returns 0 or a negative errno.
+ */
+static int resume_whole(struct input *in, size_t k)
+{
+	struct part *next = &in->parts[k + 1];
+	struct perfcmd_opts o = in->opts;
+
+	diag_info("%s: -j: the rest after %llu.%09llu s is decoded in one range: perf's times "
+		  "there do not match the PSB packets' (a damaged timing packet)", in->path,
+		  (unsigned long long)(in->parts[k].last / 1000000000u),
+		  (unsigned long long)(in->parts[k].last % 1000000000u));
+	while (in->nparts > k + 1)
+		part_end(&in->parts[--in->nparts]);
+	memset(next, 0, sizeof(*next));
+	perfcmd_build(&next->cmd, &o);
+	next->fd = -1;
+	next->first = in->parts[k].last + 1;
+	next->last = UINT64_MAX;
+	next->resumes = true;
+	in->nparts = k + 2;
+	return spawn(next);
+}
+
+int input_next_part(struct input *in)
+{
+	struct part *p = in->nparts ? &in->parts[in->cur] : NULL;
+	int err;
+
+	if (!p || in->cur + 1 >= in->nparts || !p->eof)
+		return 0;
+	if (p->psbs_seen != p->psbs_due || p->psb_astray) {
+		err = resume_whole(in, in->cur);
+		if (err)
+			return err;
+	}
+	in->cur++;
+	return 1;
+}
+
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last, bool *resumes)
 {
 	const struct part *p = in->nparts > 1 ? &in->parts[in->cur] : NULL;
 
@@ -433,6 +506,7 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
 		return false;
 	*first = p->first;
 	*last = p->last;
+	*resumes = p->resumes;
 	return true;
 }
 
