@@ -336,9 +336,14 @@ static int error_line(struct conv_driver *cv, const struct conv_line *l)
 	if (!t)
 		return no_thread(cv);
 	if (!l->has_time && !t->has_ts) {	/* goes at the thread's first time */
-		fxt_string_id *e = realloc(t->early_errors,
-					   (t->nearly_errors + 1) * sizeof(*e));
+		fxt_string_id *e;
 
+		if (t->nearly_errors >= CONV_MAX_DEPTH) {	/* no room there: see conv_emit_instant */
+			c->stats.decode_errors++;
+			c->stats.deep_instants++;
+			return CONV_OK;
+		}
+		e = array_grow(t->early_errors, &t->capearly_errors, t->nearly_errors, sizeof(*e));
 		if (!e)
 			return CONV_ERR_NOMEM;
 		t->early_errors = e;
@@ -805,8 +810,12 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
-	for (size_t i = 0; i < cv->c.nrecs; i++)
-		conv_markers_write(&cv->c, cv->c.recs[i]);
+	for (size_t i = 0; i < cv->c.nrecs; i++) {
+		int e = conv_markers_write(&cv->c, cv->c.recs[i], cv->message, sizeof(cv->message));
+
+		if (e)
+			return e;
+	}
 	return nomem_checked(cv, CONV_OK);
 }
 

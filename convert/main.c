@@ -499,13 +499,44 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
 		  (unsigned long long)s->cut_dropped_instants);
 }
 
+/* Collecting --window's windows: one per hit, merged with the one before
+ * when they overlap (hits come in time order: memory grows with the
+ * windows kept, not the hits). */
+struct windows {
+	const struct options *o;
+	struct conv_window *w;
+	size_t n, cap;
+};
+
+static int add_window(void *arg, const struct recording_hit *h)
+{
+	struct windows *ws = arg;
+	struct conv_window win = { h->time_ns > ws->o->before ? h->time_ns - ws->o->before : 0,
+				   conv_add_sat(h->time_ns, ws->o->after) };
+	struct conv_window *last = ws->n ? &ws->w[ws->n - 1] : NULL, *w;
+
+	if (last && win.lo <= last->hi && win.hi >= last->lo) {
+		last->lo = win.lo < last->lo ? win.lo : last->lo;
+		last->hi = win.hi > last->hi ? win.hi : last->hi;
+		return 0;
+	}
+	w = array_grow(ws->w, &ws->cap, ws->n, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	ws->w = w;
+	ws->w[ws->n++] = win;
+	return 0;
+}
+
 /* --window's windows around the hits of the NRECS recordings RECS into
  * O->cut (*W, owned by the caller). Returns an exit status: a usage error
  * when there is no hit. */
 static int window_cut(struct options *o, const struct recording *recs, size_t nrecs,
 		      struct conv_window **w)
 {
+	struct windows ws = { .o = o };
 	size_t n = 0;
+	char err[512];
 
 	for (size_t i = 0; i < nrecs; i++)
 		n += recs[i].nhits;
@@ -515,22 +546,22 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 			   nrecs ? "the recordings given have none" : "no recording directory was given");
 		return EXIT_USAGE;
 	}
-	*w = malloc(n * sizeof(**w));
-	if (!*w) {
-		diag_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-	n = 0;
-	for (size_t i = 0; i < nrecs; i++)
-		for (size_t k = 0; k < recs[i].nhits; k++) {
-			uint64_t hit = recs[i].hits[k].time_ns;
+	for (size_t i = 0; i < nrecs; i++) {
+		int rc = recording_hits(&recs[i], add_window, &ws, err, sizeof(err));
 
-			(*w)[n++] = (struct conv_window){ hit > o->before ? hit - o->before : 0,
-							  conv_add_sat(hit, o->after) };
+		if (rc) {
+			if (rc == -ENOMEM)
+				diag_error("out of memory");
+			else
+				diag_error("%s", err);
+			free(ws.w);
+			return EXIT_RUNTIME;
 		}
+	}
+	*w = ws.w;
 	o->cut.on = true;
 	o->cut.windows = *w;
-	o->cut.nwindows = conv_cut_windows(*w, n);
+	o->cut.nwindows = conv_cut_windows(*w, ws.n);
 	return EXIT_OK;
 }
 
@@ -560,6 +591,11 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 	if (s->deep_slices)
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
 			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,
+			  CONV_MAX_DEPTH);
+	if (s->deep_instants)
+		diag_warn("%llu instants were left out: %d or more of one time on one track "
+			  "(decode errors, trigger markers), which Perfetto nests in one another "
+			  "and cannot show that deep", (unsigned long long)s->deep_instants,
 			  CONV_MAX_DEPTH);
 	if (o->cut.on)
 		cut_summary(o, s);

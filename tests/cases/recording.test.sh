@@ -397,7 +397,66 @@ t_errors() {
 	[ "$all" = 0 ] && ok errors
 }
 
+# A hit with more extra fields than FXT's 15 arguments hold beside the
+# marker's own (tid, ip, snapshot, snapshot_file, arg0, arg1): the marker
+# keeps what fits and names the rest in fields_left_out, one warning says so
+# (the conversion once failed: "cannot write: Invalid argument").
+t_many_fields() {
+	local d="$TMP/fields" extra="" k marker nargs
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	for k in $(seq 1 12); do extra="$extra, \"f$k\": $k"; done
+	record_json "$d" "${HITS/\"duration_ns\": 1500/\"duration_ns\": 1500$extra}" "$SNAPS"
+	if ! convert fields "$d"; then
+		fail many-fields "conversion failed: $(first_lines "$TMP/fields.err")"
+		return
+	fi
+	marker=$(grep -F 'name="[trigger] magic_trace_stop_indicator"' "$TMP/fields.records" | head -n 1)
+	nargs=$(grep -o ' [a-z_0-9]*:[a-z0-9]*=' <<<"$marker" | grep -c .)
+	if [ "$nargs" -ne 15 ]; then
+		fail many-fields "the marker has $nargs arguments, expected 15: $marker"
+	elif ! grep -q -F 'duration_ns:int64=1500 f1:int64=1 ' <<<"$marker" ||
+		! grep -q -F 'fields_left_out:string="f8, f9, f10, f11, f12"' <<<"$marker"; then
+		fail many-fields "the marker: $marker"
+	elif ! grep -q 'warning: .*record.json: 1 hits have more fields than a marker can show (15 arguments); .*fields_left_out .*(hits\[0\]: f8, f9, f10, f11, f12)' "$TMP/fields.err"; then
+		fail many-fields "no warning naming the fields left out: $(first_lines "$TMP/fields.err")"
+	else
+		ok many-fields
+	fi
+}
+
+# 600 hits at one time (and the snapshot Ctrl-C took, at that time too):
+# Perfetto nests the instants of one time on one track in one another and
+# drops those 512 deep; the converter writes 512 and says how many it left
+# out; the trace reads back without a problem.
+t_same_time() {
+	local d="$TMP/same" hits="" k n
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	for k in $(seq 1 600); do
+		hits="$hits${hits:+,}
+    {\"pid\": 300, \"tid\": 300, \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
+	done
+	record_json "$d" "$hits" "${SNAPS/20080000000/20060000000}"
+	if ! convert same "$d"; then
+		fail same-time "conversion failed: $(first_lines "$TMP/same.err")"
+		return
+	fi
+	n=$(grep -c 'ts=20060000000 .*name="\[\(trigger\|snapshot\)\]' "$TMP/same.records")
+	if ! "$CONVERT" --dump "$TMP/same.fxt" >/dev/null 2>"$TMP/same.dump.err"; then
+		fail same-time "the trace has problems: $(first_lines "$TMP/same.dump.err")"
+	elif [ "$n" -ne 512 ]; then
+		fail same-time "$n markers at 20.06 s, expected 512"
+	elif ! grep -q 'warning: 89 instants were left out: 512 or more of one time on one track' "$TMP/same.err"; then
+		fail same-time "no warning of the 89 left out: $(first_lines "$TMP/same.err")"
+	else
+		ok same-time
+	fi
+}
+
 t_markers
+t_many_fields
+t_same_time
 t_tsc_span
 t_offcpu_end
 t_summary
