@@ -23,7 +23,7 @@
 
 #define READ_CHUNK (1u << 20)                     /* bytes read at once */
 #define FUNCS_MIN 1024                            /* initial function slots (power of two) */
-#define BUF_SIZE (READ_CHUNK + PIPELINE_LINE_MAX)  /* a chunk plus the longest line */
+#define BUF_SIZE (READ_CHUNK + CONV_LINE_MAX + 1)  /* a chunk plus a line too long */
 
 static const char unknown[] = "[unknown]";        /* perf's name of a missing dso */
 
@@ -358,14 +358,8 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 				/* fill() may move the bytes; look again. */
 				p = s.buf + s.start;
 				nl = memchr(p, '\n', s.end - s.start);
-				if (!nl && !s.eof) {
-					if (s.end - s.start < PIPELINE_LINE_MAX)
-						continue;
-					snprintf(errbuf, errlen, "a line longer than %u bytes",
-						 PIPELINE_LINE_MAX);
-					rc = PIPELINE_READ_ERROR;
-					break;
-				}
+				if (!nl && !s.eof && s.end - s.start <= CONV_LINE_MAX)
+					continue;	/* else too long: the driver refuses it */
 			}
 			len = nl ? (size_t)(nl - p) : s.end - s.start;
 			conv_parse_line(p, len, &l);

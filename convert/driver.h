@@ -30,6 +30,7 @@ enum conv_error {
 	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
 	CONV_ERR_INPUT = -7,    /* a recording's record.json no longer reads (its hits
 				 * are read again for the markers) */
+	CONV_ERR_LINE_LONG = -8, /* a line longer than CONV_LINE_MAX */
 };
 
 struct conv_driver;

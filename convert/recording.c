@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "jsonstream.h"
+#include "parse.h"
 #include "perfdata.h"
 
 #define RECORDING_FORMAT "snaptrace-record 1"
-#define RECORDING_TIME_MAX (UINT64_C(1) << 62)   /* the converter's CONV_TS_MAX */
 #define RECORDING_MAX_BYTES (256u << 20)   /* a record.json larger than this is no report */
 
 static const char *const reason_names[RECORDING_REASONS] = {
@@ -128,7 +128,7 @@ static int member_time(struct reader *rd, struct json_object *obj, const char *a
 
 	if (member_u64(rd, obj, at, key, nullable, out))
 		return 1;
-	if (*out < RECORDING_TIME_MAX)
+	if (*out <= CONV_TS_MAX)
 		return 0;
 	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
 	return bad(rd, where, "a time in ns below 2^62", json_object_object_get(obj, key));

@@ -59,11 +59,6 @@ struct conv_site {
  * as Perfetto can nest. */
 #define CONV_INFERRED_ROOM_NS 512
 
-/* The latest time accepted in the input, ns (2^62: 146 years; perf's
- * clocks count from boot or 1970). Every time written is an input time
- * plus at most CONV_TS_MAX (a sample's period is cut to it), so it stays
- * below 2^63, FXT's limit as Perfetto reads it. */
-#define CONV_TS_MAX (UINT64_C(1) << 62)
 
 /* Addresses from here up are the kernel's (x86-64). */
 #define CONV_KERNEL_START 0x8000000000000000ull

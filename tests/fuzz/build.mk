@@ -28,7 +28,7 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/build.mk $(FUZZ_LI
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-		-DPIPELINE_BLOCK=4096 -DPIPELINE_LINE_MAX=2048 \
+		-DPIPELINE_BLOCK=4096 -DCONV_LINE_MAX=2048 \
 		-Icommon -Ifxt -Iconvert -Idlfilter -Itests/fuzz -o $@ $< $(FUZZ_LIB_SRC) $(CONVERT_LIBS)
 
 # Seeds: every case's input, and the FXT the converter makes of it.
