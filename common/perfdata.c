@@ -528,8 +528,13 @@ static enum perfdata_state verdict(int fd, const unsigned char *head, size_t n, 
 	cut = cut_region(r, 3, h.file_size);
 	if (!cut)
 		return PERFDATA_FINISHED;
-	snprintf(why, size, "cut short inside its %s (ending at byte %" PRIu64 "; the file ends "
-		 "at byte %" PRIu64 ")", cut->name, cut->end, h.file_size);
+	if (cut->end == UINT64_MAX)	/* end_of() saturated: no file is that long */
+		snprintf(why, size, "cut short inside its %s (its header puts its end past "
+			 "byte 2^64: damaged; the file ends at byte %" PRIu64 ")", cut->name,
+			 h.file_size);
+	else
+		snprintf(why, size, "cut short inside its %s (ending at byte %" PRIu64 "; the file "
+			 "ends at byte %" PRIu64 ")", cut->name, cut->end, h.file_size);
 	return PERFDATA_UNFINISHED;
 }
 
