@@ -221,7 +221,7 @@ void ptsplit_plan(const char *path, unsigned n, struct ptsplit *out)
 		n = PTSPLIT_MAX;
 	s.buf = malloc(CHUNK + PSBPLUS_MAX);
 	if (s.fd >= 0 && s.buf && n > 1 && scan_records(&s) && s.npsbs > 1 && !s.backwards) {
-		qsort(s.psbs, s.npsbs, sizeof(*s.psbs), by_time);
+		array_sort(s.psbs, s.npsbs, sizeof(*s.psbs), by_time);
 		for (size_t i = 0; i < s.npsbs; i++)
 			s.total += s.psbs[i].bytes;
 		/* Range k starts just after the first PSB at or past k/n of the

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fxt_writer.h"
 
 /* The columns of a function row; CSV's first nine are fixed by the issue. */
@@ -70,7 +71,7 @@ void report_sort_rows(struct agg *a, const struct report_opts *o)
 {
 	enum report_sort s = o->sort;
 
-	qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
+	array_sort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
 }
 
 /* Rows of O's function or match; a row whose slices never ended has no calls. */
@@ -447,7 +448,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 	for (size_t i = 0; !err && i < old->nrows; i++)
 		idx[i] = &old->rows[i];
 	if (!err)
-		qsort(idx, old->nrows, sizeof(*idx), cmp_key);
+		array_sort(idx, old->nrows, sizeof(*idx), cmp_key);
 	for (size_t i = 0; !err && i < new->nrows + old->nrows; i++) {
 		const struct agg_row *r = i < new->nrows ? &new->rows[i] : idx[i - new->nrows];
 		const struct agg_row **m = NULL;
@@ -456,7 +457,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		if (!wanted(r, o))
 			continue;
 		if (i < new->nrows)
-			m = bsearch(&r, idx, old->nrows, sizeof(*idx), cmp_key);
+			m = array_search(&r, idx, old->nrows, sizeof(*idx), cmp_key);
 		else if (matched[i - new->nrows])
 			continue;
 		row = table_row(&t);
@@ -472,7 +473,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		memcpy(row, c, t.ncols * sizeof(*row));
 	}
 	if (!err) {
-		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
+		array_sort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
 		if (o->limit && t.nrows > o->limit)
 			t.nrows = o->limit;
 		if (o->format == TABLE_TEXT)

@@ -148,7 +148,7 @@ t_errors() {
 }
 
 t_symbols() {
-	local out pid rc
+	local out pid rc nomatch
 	out=$("$FRONT" symbols "$PROG" app::Store)
 	if [ "$(echo "$out" | cut -f 1,2 | sort)" != "$(printf '%s\t%s\n' \
 		'app::Store::flush(int)' _ZN3app5Store5flushEi \
@@ -190,10 +190,14 @@ t_symbols() {
 	"$FRONT" symbols >/dev/null 2>&1
 	rc=$?
 	"$FRONT" symbols /nonexistent/prog >/dev/null 2>"$TMP/nofile.err"
+	"$FRONT" symbols "$PROG" zz_no_such_function >/dev/null 2>"$TMP/nomatch.err"
+	nomatch=$?
 	if [ $rc -ne 2 ]; then
 		fail symbols_usage "no argument: exit $rc, expected 2"
-	elif "$FRONT" symbols "$PROG" zz_no_such_function >/dev/null 2>&1; then
-		fail symbols_usage "no match: exit 0, expected 1"
+	elif [ $nomatch -ne 1 ] || [ "$(wc -l <"$TMP/nomatch.err")" -ne 1 ] ||
+		! grep -q "no function matches 'zz_no_such_function'" "$TMP/nomatch.err"; then
+		# (an empty table once went to qsort as NULL: the sanitizer build stopped)
+		fail symbols_usage "no match: exit $nomatch, expected 1 and one line: $(tl 2 "$TMP/nomatch.err")"
 	elif ! grep -q "expected a process id or an ELF file" "$TMP/nofile.err"; then
 		fail symbols_usage "a missing file: $(tl 2 "$TMP/nofile.err")"
 	else

@@ -21,6 +21,11 @@
 #                     its summary is snaptrace stats' own table (whole
 #                     names, not a re-parse) with the converter's "open"
 #                     line once
+#   sorts_take_empty  no qsort, qsort_r or bsearch call in the programs but
+#                     through common/array.h's (array_sort...), which take an
+#                     empty array as NULL: glibc's must never get a null
+#                     pointer, and `snaptrace stats` of an empty trace and
+#                     `snaptrace symbols` matching nothing once did
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -262,7 +267,19 @@ t_doc_references() {
 	fi
 }
 
+t_sorts_take_empty() {
+	local bad
+	bad=$(cd "$top" && grep -rnE '(^|[^_a-z])(qsort|qsort_r|bsearch) *\(' --include='*.c' --include='*.h' \
+		common convert fxt record stats dlfilter | grep -v '^common/array\.h:')
+	if [ -n "$bad" ]; then
+		fail sorts_take_empty "call array_sort/array_sort_r/array_search (common/array.h): $(echo "$bad" | head -n 3 | tr '\n' ';')"
+	else
+		ok sorts_take_empty
+	fi
+}
+
 need_convert tooling
+t_sorts_take_empty
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O
