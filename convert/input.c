@@ -575,9 +575,16 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 		if (p->perf_err)
 			perf_said(p->perf_err, said, sizeof(said));
 		if (st != 0 && ended && rc >= 0) {
-			snprintf(errbuf, errlen, "%s: perf script%s%s exited with status %d%s%s",
-				 in->path, in->nparts > 1 ? " --time " : "",
-				 in->nparts > 1 ? p->cmd.time : "", st, said[0] ? ": " : "", said);
+			char how[64];
+
+			if (st > 128)
+				snprintf(how, sizeof(how), "was killed by signal %d (%s)", st - 128,
+					 strsignal(st - 128));
+			else
+				snprintf(how, sizeof(how), "exited with status %d", st);
+			snprintf(errbuf, errlen, "%s: perf script%s%s %s%s%s", in->path,
+				 in->nparts > 1 ? " --time " : "", in->nparts > 1 ? p->cmd.time : "",
+				 how, said[0] ? ": " : "", said);
 			rc = -1;
 		} else if (said[0] && rc == 0) {
 			snprintf(errbuf, errlen, "%s: perf script: %s", in->path, said);

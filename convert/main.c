@@ -45,10 +45,11 @@ struct options {
 	const char *filter;        /* --filter's argument, or NULL */
 	const char *window;        /* --window's argument, or NULL */
 	uint64_t before, after;    /* --window's, ns */
+	bool check;                /* --check-options */
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW };
+	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW, OPT_CHECK_OPTIONS };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -65,6 +66,7 @@ static const struct option long_options[] = {
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "check-options", no_argument, NULL, OPT_CHECK_OPTIONS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -102,6 +104,10 @@ static const char usage_text[] =
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	"                        (slices with times and arguments); default records + tree.\n"
 	"                        Exits 1 when the file has problems Perfetto would trip on.\n"
+	"      --check-options   check the other options and arguments as a conversion would\n"
+	"                        take them, and exit: 0, or the usage error (2); one that\n"
+	"                        prints and writes no trace (--help...) is one here\n"
+	"                        (what `snaptrace run` checks its --convert-arg with)\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
 	"\n"
@@ -114,6 +120,17 @@ static int usage_error(const char *what)
 {
 	diag_error("%s (see --help)", what);
 	return EXIT_USAGE;
+}
+
+/* With --check-options (given first), OPTION, which prints something and
+ * converts nothing, is the usage error: a caller running a conversion (the
+ * front end's --convert-arg) would get no trace, and keep no recording. */
+static bool no_trace(const struct options *o, const char *option)
+{
+	if (o->check)
+		diag_error("%s prints and writes no trace: not an option of a conversion (see "
+			   "--help)", option);
+	return o->check;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -186,6 +203,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->jobs = (unsigned)n;
 			break;
 		}
+		case OPT_CHECK_OPTIONS:
+			o->check = true;
+			break;
 		case OPT_PRINT_PERF_COMMAND: {
 			enum perfcmd_kind kind = PERFCMD_BRANCHES;
 			char cmd[512];
@@ -193,11 +213,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (optarg && perfcmd_kind_parse(optarg, &kind))
 				return usage_error("--print-perf-command takes branches, samples "
 						   "or sched");
+			if (no_trace(o, "--print-perf-command"))
+				return EXIT_USAGE;
 			perfcmd_text(kind, cmd, sizeof(cmd));
 			printf("%s\n", cmd);
 			exit(EXIT_OK);
 		}
 		case OPT_DUMP:
+			if (no_trace(o, "--dump"))
+				return EXIT_USAGE;
 			o->dump = DUMP_NONE;
 			for (int v = DUMP_ALL; v <= DUMP_TREE; v++)
 				if (!strcmp(optarg ? optarg : "", views[v]))
@@ -208,12 +232,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h': {
 			char branches[512], samples[512];
 
+			if (no_trace(o, argv[optind - 1]))
+				return EXIT_USAGE;
 			perfcmd_text(PERFCMD_BRANCHES, branches, sizeof(branches));
 			perfcmd_text(PERFCMD_SAMPLES, samples, sizeof(samples));
 			printf(usage_text, branches, samples);
 			exit(EXIT_OK);
 		}
 		case OPT_VERSION:
+			if (no_trace(o, "--version"))
+				return EXIT_USAGE;
 			printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
 			exit(EXIT_OK);
 		case ':':
@@ -295,7 +323,7 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
-	char err[512];
+	char err[512], read_err[512] = "";
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
 
@@ -313,7 +341,10 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 	case PIPELINE_CONVERT:
 		rc = conv_driver_failed(cv, conv_err);
 		break;
-	case PIPELINE_READ_ERROR:
+	case PIPELINE_READ_ERROR:	/* said below: perf may have died first */
+		snprintf(read_err, sizeof(read_err), "%s", err);
+		rc = EXIT_RUNTIME;
+		break;
 	case PIPELINE_NOMEM:
 		diag_error("%s: %s", path, err);
 		rc = EXIT_RUNTIME;
@@ -321,12 +352,18 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 	}
 	switch (input_close(in, err, sizeof(err))) {
 	case 0:
+		if (read_err[0])
+			diag_error("%s: %s", path, read_err);
 		break;
 	case 1:
+		if (read_err[0])
+			diag_error("%s: %s", path, read_err);
 		diag_warn("%s", err);
 		break;
-	default:
-		if (rc == EXIT_OK)
+	default:	/* perf script failed: the cause of what its output lacks */
+		if (read_err[0])
+			diag_error("%s (its output ends there: %s)", err, read_err);
+		else if (rc == EXIT_OK)
 			diag_error("%s", err);
 		rc = EXIT_RUNTIME;
 		break;
@@ -630,7 +667,7 @@ int main(int argc, char **argv)
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
 	rc = parse_options(argc, argv, &o);
-	if (rc)
+	if (rc || o.check)	/* --check-options: they would convert */
 		goto out;
 	diag_set_quiet(o.quiet);
 	if (!o.jobs) {

@@ -460,6 +460,31 @@ EOF
 	fi
 	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
 	check_perf_command perf-command-branches branches "$TMP/$name.data"
+	# perf script killed while writing (SIGKILL after 3,001 bytes, inside a
+	# binary record or a line): exit 1, and the one error says perf was
+	# killed (it once said only "a binary record cut short", blaming the data)
+	case=perf-killed
+	printf '#!/bin/bash\n[ "$1" = script ] || exec "%s" "$@"\n"%s" "$@" | head -c 3001\nkill -KILL $$\n' \
+		"$real" "$real" >"$TMP/perf-killed"
+	chmod +x "$TMP/perf-killed"
+	why=
+	for path in dlfilter no-dlfilter; do
+		SNAPTRACE_PERF="$TMP/perf-killed" "$CONVERT" -q -j 1 $([ $path = no-dlfilter ] && echo --no-dlfilter) \
+			"$TMP/$name.data" -o "$TMP/$case.fxt" 2>"$TMP/$case.err"
+		rc=$?
+		# (the line perf was cut in may be warned about before)
+		if [ $rc -ne 1 ] || [ "$(grep -c -v ': warning: ' "$TMP/$case.err")" -ne 1 ] ||
+			! tail -n 1 "$TMP/$case.err" | grep -q "$name.data: perf script was killed by signal 9 (Killed)"; then
+			why="$why $path: exit $rc: $(first_lines "$TMP/$case.err");"
+		elif [ -e "$TMP/$case.fxt" ]; then
+			why="$why $path: a trace was written;"
+		fi
+	done
+	if [ -n "$why" ]; then
+		fail "$case" "$why"
+	else
+		ok "$case"
+	fi
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi

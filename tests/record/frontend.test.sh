@@ -479,6 +479,53 @@ EOF2
 	fi
 }
 
+# The same perf under snaptrace-record alone: exit 1 with perf's message,
+# and the file it left named with what it is (it once stayed without a word:
+# a header-only perf.data and no record.json in DIR).
+t_perf_refused_named() {
+	local rc d="$TMP/refused.d"
+	"$RECORD" -o "$d" --trigger none --perf "$TMP/tmp3/perf" -- "$PROG" >/dev/null \
+		2>"$TMP/refused.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail perf_refused_named "exit $rc, expected 1"
+	elif ! grep -q "perf exited before recording" "$TMP/refused.err"; then
+		fail perf_refused_named "perf's failure not named: $(tr '\n' '|' <"$TMP/refused.err")"
+	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded, no record.json): its header was never written" "$TMP/refused.err"; then
+		fail perf_refused_named "the file perf left is not named: $(tr '\n' '|' <"$TMP/refused.err")"
+	else
+		ok perf_refused_named
+	fi
+}
+
+# --convert-arg is checked by snaptrace-convert (--check-options) before
+# anything is recorded: an option that prints and writes no trace (--help:
+# once exit 0, no trace, the recording deleted) or a bad value is exit 2,
+# nothing started; one the converter takes records and converts.
+t_convert_arg_checked() {
+	local rc bad="" arg
+	for arg in --help --version --print-perf-command --dump --window=bad --no-such; do
+		rm -f "$TMP/ran"
+		(cd "$TMP" && "$FRONT" run -o "$TMP/ca.fxt" --trigger none --convert-arg="$arg" \
+			-- /bin/sh -c "touch $TMP/ran") >/dev/null 2>"$TMP/ca.err"
+		rc=$?
+		if [ $rc -ne 2 ] || [ -e "$TMP/ran" ] || [ -e "$TMP/ca.fxt" ] ||
+			! grep -q -- "--convert-arg: snaptrace-convert refuses the arguments" "$TMP/ca.err"; then
+			bad="$bad [$arg: exit $rc$([ -e "$TMP/ran" ] && echo ', the program ran'): $(tr '\n' '|' <"$TMP/ca.err")]"
+		fi
+	done
+	"$FRONT" run -q -o "$TMP/ca.fxt" --trigger none --duration 0.3 --convert-arg=--no-srcline -- "$PROG" \
+		>/dev/null 2>"$TMP/ca.err"
+	rc=$?
+	if [ -n "$bad" ]; then
+		fail convert_arg_checked "$bad"
+	elif [ $rc -ne 0 ] || ! "$CONVERT" --dump=slices "$TMP/ca.fxt" | grep -q ' work_leaf$'; then
+		fail convert_arg_checked "--convert-arg=--no-srcline: exit $rc: $(tr '\n' '|' <"$TMP/ca.err")"
+	else
+		ok convert_arg_checked
+	fi
+}
+
 t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2
@@ -495,3 +542,5 @@ t_stdout_trace_only
 t_temporary_removed
 t_failed_recording_kept
 t_perf_refused_not_converted
+t_perf_refused_named
+t_convert_arg_checked
