@@ -48,6 +48,8 @@ t_options_in_readme() {
 # Each ARGS|OPTION: the arguments are refused with exit 2 and one line
 # naming OPTION; nothing is created or started.
 NONSENSE='--snapshot-size 64G|--snapshot-size
+--snapshot-size 4G|--snapshot-size
+--mode sampling --snapshot-size 2G|--snapshot-size 2048 MiB: expected at most 1G when sampling
 --event branch-misses:u|--event
 --event branch-misses/0|--event
 --event cpu/event=0x3c/u|--event
