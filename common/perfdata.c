@@ -21,6 +21,7 @@
 #define BUILD_ID_NAME 36         /* struct perf_record_header_build_id: its filename */
 #define MMAP2_BUILD_ID 40        /* struct perf_record_mmap2: build_id_size, then the id */
 #define MMAP2_NAME 72            /* its filename */
+#define MMAP_NAME 40             /* struct perf_record_mmap: its filename */
 
 static int is_perf_data(const struct dirent *d)
 {
@@ -331,6 +332,42 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
 			 feature ? "HEADER_BUILD_ID section" : "data section",
 			 (unsigned long long)r->rec_off);
 out:
+	free(r);
+	close(fd);
+	return err ? err : rc;
+}
+
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file), void *arg)
+{
+	struct perfdata_header h;
+	struct perfdata_records *r = NULL;
+	const unsigned char *rec;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err, rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err && !(r = malloc(sizeof(*r))))
+		err = -ENOMEM;
+	if (!err)
+		perfdata_records_start(r, fd, &h);
+	while (!err && !rc && (rec = perfdata_record_next(r, &err))) {
+		uint32_t type = le32(rec);
+		size_t len = le16(rec + 6), at = type == PERFDATA_REC_MMAP2 ? MMAP2_NAME : MMAP_NAME;
+		char file[4096];
+		size_t n;
+
+		if (type != PERFDATA_REC_MMAP && type != PERFDATA_REC_MMAP2)
+			continue;
+		if (len <= at)
+			continue;	/* no name */
+		n = strnlen((const char *)rec + at, len - at);
+		if (n >= sizeof(file))
+			continue;
+		memcpy(file, rec + at, n);
+		file[n] = 0;
+		rc = fn(arg, file);
+	}
 	free(r);
 	close(fd);
 	return err ? err : rc;

@@ -34,6 +34,7 @@ enum perfdata_feature {
 
 /* perf's record types read here (PERF_RECORD_*). */
 enum perfdata_record_type {
+	PERFDATA_REC_MMAP = 1,
 	PERFDATA_REC_MMAP2 = 10,
 	PERFDATA_REC_HEADER_BUILD_ID = 67,
 	PERFDATA_REC_AUXTRACE_INFO = 70,
@@ -117,6 +118,16 @@ const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err);
  */
 int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, const char *path),
 		      void *arg, char *errbuf, size_t errlen);
+
+/*
+ * Calls FN(ARG, FILE) for the file name of each MMAP and MMAP2 record of the
+ * perf.data at PATH (what the traced processes mapped, as perf saw it; valid
+ * only during the call), in the records' order, until FN returns nonzero.
+ * Returns 0; FN's nonzero return; -EINVAL when PATH is not a perf.data this
+ * reads; -EIO when its records are damaged or cut short; or another
+ * negative errno.
+ */
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file), void *arg);
 
 /*
  * The events the perf.data at PATH recorded, from its HEADER_EVENT_DESC

@@ -3,6 +3,7 @@
 
 #include "binrec.h"
 #include "diag.h"
+#include "jitdump.h"
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
@@ -56,6 +57,9 @@ struct input {
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
+	int jit_fd;              /* the perf.data after perf inject --jit (an unnamed
+				  * file, inherited by perf script), or -1 */
+	char jit_path[32];       /* /proc/self/fd/JIT_FD */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -238,6 +242,51 @@ static int make_parts(struct input *in, unsigned jobs)
 	return 0;
 }
 
+/*
+ * When the perf.data IN names a jitdump (jitdump.h): runs `perf inject
+ * --jit` on it into an unnamed file, which perf script then reads instead
+ * (in->jit_path). A jitdump that cannot be used (its directory not safe to
+ * write in, gone, a clock perf inject refuses, perf inject failing) is a
+ * warning: the JIT's frames stay unnamed, the rest converts.
+ */
+static void inject_jitdump(struct input *in, const char *perf)
+{
+	char dump[PATH_MAX], why[600], said[600] = "";
+	char *argv[] = { (char *)perf, "inject", "--jit", "-f", "-i", (char *)in->path, "-o",
+			 in->jit_path, NULL };
+	int fd, st;
+
+	if (jitdump_find(in->path, dump, sizeof(dump)) != 1)
+		return;
+	if (!jitdump_safe(dump, why, sizeof(why))) {
+		diag_warn("%s: the JIT's jitdump %s is not read (%s): its frames stay unnamed",
+			  in->path, dump, why);
+		return;
+	}
+	fd = spool_file();
+	if (fd < 0 || fcntl(fd, F_SETFD, 0)) {	/* perf inject and perf script inherit it */
+		diag_warn("%s: no file for perf inject --jit: %s", in->path,
+			  strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	snprintf(in->jit_path, sizeof(in->jit_path), "/proc/self/fd/%d", fd);
+	st = run_capture(argv, said, sizeof(said));
+	for (char *nl; (nl = strchr(said, '\n'));)
+		*nl = ' ';
+	if (st != 0 || strstr(said, "-k 1") || lseek(fd, 0, SEEK_END) <= 0) {
+		diag_warn("%s: perf inject --jit could not use the jitdump %s (%s): the JIT's "
+			  "frames stay unnamed%s", in->path, dump, said[0] ? said : "no output",
+			  strstr(said, "-k 1") ? " (record with perf's -k mono, as snaptrace-record "
+			  "does when sampling)" : "");
+		close(fd);
+		in->jit_path[0] = 0;
+		return;
+	}
+	in->jit_fd = fd;
+}
+
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
@@ -259,8 +308,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	}
 	if (read)
 		memcpy(in->evlist, out, sizeof(out));
+	inject_jitdump(in, perf->perf);
 	in->opts = (struct perfcmd_opts){
-		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
+		.perf = perf->perf, .input = in->jit_fd >= 0 ? in->jit_path : in->path,
+		.extra = perf->args, .nextra = perf->nargs,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") ? PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
@@ -321,6 +372,8 @@ static void input_free(struct input *in)
 		part_end(&in->parts[k]);
 	free(in->parts);
 	ptsplit_free(&in->split);
+	if (in->jit_fd >= 0)
+		close(in->jit_fd);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	free(in);
@@ -338,6 +391,7 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 		return -ENOMEM;
 	}
 	in->path = path;
+	in->jit_fd = -1;
 	in->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	if (in->fd < 0) {
 		err = -errno;

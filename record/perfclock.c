@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int rec_perf_clock_now(uint64_t *ns)
+int rec_perf_clock_now(int clockid, uint64_t *ns)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
@@ -22,6 +22,10 @@ int rec_perf_clock_now(uint64_t *ns)
 	char name[16] = "";
 	int fd, err = -EIO;
 
+	if (clockid >= 0) {
+		attr.use_clockid = 1;
+		attr.clockid = clockid;
+	}
 	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;

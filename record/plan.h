@@ -58,6 +58,10 @@ struct rec_plan {
 	bool snapshot_on_exit;      /* PT --snapshot=e */
 	bool freeze;                /* single snapshot: "disable" the events before it */
 	bool sched_switch;          /* sampling: sched:sched_switch samples are recorded */
+	int clockid;                /* the clock of every time recorded: CLOCK_MONOTONIC
+				     * when sampling (perf -k mono: the clock programs
+				     * and their jitdumps stamp with), -1 with Intel PT
+				     * (perf's own, which its TSC conversion reaches) */
 	const char *output;         /* the -o argument (points into storage) */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */

@@ -134,7 +134,7 @@ static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, con
 	memset(sn, 0, sizeof(*sn));
 	sn->reason = reason;
 	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
-	if (rec_perf_clock_now(&sn->time_ns))
+	if (rec_perf_clock_now(s->plan.clockid, &sn->time_ns))
 		sn->time_ns = 0;
 	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
 	return sn;
@@ -619,7 +619,7 @@ static int finish(struct rec_session *s)
 	struct rec_snap *sn = NULL;
 	int unfinished;
 
-	if (rec_perf_clock_now(&s->end_ns))
+	if (rec_perf_clock_now(s->plan.clockid, &s->end_ns))
 		s->end_ns = 0;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
@@ -686,6 +686,7 @@ static int open_trigger(struct rec_session *s)
 
 	if (err)
 		return err;
+	s->trig.clockid = s->plan.clockid;	/* hits in the recording's clock */
 	for (int i = 0; i < s->target.npids; i++) {
 		uint64_t addr = 0;
 

@@ -104,6 +104,15 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 	}
 }
 
+/* The hits of ATTR stamped with CLOCKID (-1: perf's own clock). */
+static void set_clock(struct perf_event_attr *attr, int clockid)
+{
+	if (clockid >= 0) {
+		attr->use_clockid = 1;
+		attr->clockid = clockid;
+	}
+}
+
 /* Bytes of one ring's data (a power of two). */
 static size_t ring_size(const struct rec_trigger *t)
 {
@@ -131,6 +140,7 @@ int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_
 	if (returns && mech != REC_MECH_UPROBE)
 		return -EOPNOTSUPP;
 	t->mech = mech;
+	t->clockid = -1;
 	t->returns = returns;
 	t->pages = returns ? REC_TRIG_RET_PAGES : REC_TRIG_PAGES;
 	t->uprobe_type = uprobe_type;
@@ -193,6 +203,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 		return err;
 	}
 	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr, false, false);
+	set_clock(&attr, t->clockid);
 	attr.inherit = 1;
 	efd = perf_open(&attr, tid);
 	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
@@ -229,6 +240,7 @@ static int add_cpu_event(struct rec_trigger *t, int cpu, bool ret)
 	if (reserve(t))
 		return -ENOMEM;
 	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, 0, ret, t->returns);
+	set_clock(&attr, t->clockid);
 	/*
 	 * Watching returns, the events wake the recorder only when their ring is
 	 * half full: it reads them every few milliseconds anyway (session.c). A

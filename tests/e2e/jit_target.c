@@ -12,9 +12,11 @@
  *                     turns into an ELF file per function;
  *   (memfd)           a memfd mapped executable: "/memfd:NAME (deleted)";
  *   (deleted)         a file mapped executable, then removed: "PATH (deleted)".
- *   jit_target DIR MS [wait]
+ *   jit_target DIR MS [FLAGS]
  * DIR holds the jitdump and the file later deleted; MS is how long each
- * copy runs; "wait" then waits for SIGTERM (to be looked at while it runs).
+ * copy runs. FLAGS: "d" writes the jitdump (perf inject --jit then drops
+ * the process's memfd and anonymous mappings: their frames have no dso);
+ * "w" then waits for SIGTERM (to be looked at while it runs).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -142,7 +144,8 @@ int main(int argc, char **argv)
 	fprintf(map, "%lx %zx jit_perfmap_spin\n", (unsigned long)(uintptr_t)perfmap_code,
 		sizeof(spin_code));
 	fclose(map);
-	write_jitdump(argv[1], dump_code);
+	if (argc > 3 && strchr(argv[3], 'd'))
+		write_jitdump(argv[1], dump_code);
 	fd = memfd_create("snaptrace-jit", MFD_CLOEXEC);
 	if (fd < 0)
 		die("memfd_create");
@@ -157,7 +160,7 @@ int main(int argc, char **argv)
 	run(dump_code, ms);
 	run(memfd_code, ms);
 	run(deleted_code, ms);
-	if (argc > 3 && !strcmp(argv[3], "wait")) {
+	if (argc > 3 && strchr(argv[3], 'w')) {
 		sigset_t set;
 		int sig;
 
