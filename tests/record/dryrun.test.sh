@@ -114,31 +114,31 @@ else
 	SS=""
 fi
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap -k mono $T42 $SWE $SW $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$NB -e dummy:u -e $EV2$SS --call-graph dwarf --buildid-mmap -m 256 --per-thread -t 5 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV2$SS --call-graph dwarf --buildid-mmap -m 256 -k mono --per-thread -t 5 $SWE $SW $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$NB -e dummy -e $EVK$SS --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
+	"$NB -e dummy -e $EVK$SS --call-graph fp --buildid-mmap -k mono -p 5 $SWE $SW $CTL"
 # a pid named twice (or in two -p) is recorded once: perf gets it once
 check dryrun_pid_list_deduplicated 6.1.187 "--mode sampling -p 5,5 -p 6,5" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t 5,6 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap -k mono --per-thread -t 5,6 $SWE $SW $CTL"
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
-	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
+	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --buildid-mmap -k mono --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
-	"$PRE -e dummy:u -e $EV$SS --call-graph fp --per-thread -t 3 $SWE $SW"
+	"$PRE -e dummy:u -e $EV$SS --call-graph fp -k mono --per-thread -t 3 $SWE $SW"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t PID $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap -k mono --per-thread -t PID $SWE $SW $CTL"
 # --event: each extra event beside the samples, in their overwritable ring
 # (sampling), or beside intel_pt in perf's normal ring (PT, as magic-trace);
 # a period is perf's period term; u unless --kernel; none for a tracepoint.
 check dryrun_event_sampling 6.1.187 \
 	"--mode sampling --event page-faults --event branch-misses/50 --event sched:sched_wakeup -t 42" \
-	"$NB -e dummy:u -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS --call-graph fp --buildid-mmap -k mono $T42 $SWE $SW $CTL"
 check dryrun_event_sampling_kernel_full 6.1.187 \
 	"--mode sampling --kernel --full-execution --event page-faults/10 --event cpu/event=0x3c/ -t 3" \
-	"$NB -e dummy -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
+	"$NB -e dummy -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/} --call-graph fp --buildid-mmap -k mono --per-thread -t 3 $SWE $CTL"
 check dryrun_event_pt 6.1.187 "--mode pt --event branch-misses/50 --event cpu/event=0x3c/ --event sched:sched_wakeup -t 1" \
 	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup --per-thread -t 1 --snapshot=e $SWE $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \
