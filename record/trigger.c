@@ -192,6 +192,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.exclude_kernel = 1;
+	set_clock(&attr, t->clockid);	/* PERF_EVENT_IOC_SET_OUTPUT wants one clock */
 	fd = perf_open(&attr, tid);
 	if (fd < 0)
 		return fd;
