@@ -228,7 +228,8 @@ static void write_snapshots(struct conv *c, const struct recording *r, struct hi
 		uint64_t ts = recording_snapshot_end(r, i);
 		char name[64];
 
-		if (r->snapshots[i].hit || !ts || why == RECORDING_TRIGGER || why == RECORDING_NONE)
+		if (r->snapshots[i].hit || !ts || why == RECORDING_TRIGGER || why == RECORDING_NONE ||
+		    why == RECORDING_SIGNAL)   /* the signal's own marker names it */
 			continue;
 		snprintf(name, sizeof(name), "[snapshot] %s", recording_reason_name(why));
 		for (size_t p = 0; p < r->npids; p++) {

@@ -61,8 +61,6 @@ struct rec_trigger {
 	char path[4096];           /* uprobe: the ELF file holding the trigger */
 	uint64_t file_offset;      /* uprobe: offset of the instruction in PATH */
 	bool returns;              /* uprobe: also a uretprobe, and the stack pointer */
-	int clockid;               /* the clock of the hits' times (-1: perf's own,
-				    * local_clock); set before any event opens */
 	unsigned pages;            /* data pages of each ring (a power of two) */
 	struct rec_trig_event *ev; /* owned */
 	int nev, cap;
@@ -76,7 +74,7 @@ struct rec_trigger {
 /* One sample of a trigger event: the trigger executed, or (RET) a call returned. */
 struct rec_trig_sample {
 	pid_t pid, tid;
-	uint64_t time_ns;          /* the trigger's clock (clockid), ns */
+	uint64_t time_ns;          /* the recording's clock (rec_perf_set_clock()), ns */
 	uint64_t sp;               /* RETURNS: the user stack pointer (0: unknown) */
 	bool ret;                  /* from the uretprobe: the function returned */
 	bool has_args;             /* the registers came with the sample (user space) */

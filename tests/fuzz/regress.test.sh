@@ -12,7 +12,7 @@
 # sanitizer report (`make asan` runs this on the sanitizer build).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_convert regress
+need_built regress "$CONVERT"
 
 # fuzz_conv.h's symfs
 SYMFS=$TMP/symfs
