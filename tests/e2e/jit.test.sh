@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # JIT code and code without a binary, end to end: tests/e2e/jit_target.c runs
 # one function copied into anonymous memory named by a perf map
 # (/tmp/perf-PID.map), into anonymous memory named by a jitdump
@@ -22,7 +23,8 @@
 #                  functions listed; the memfd and the deleted file skipped,
 #                  never opened by the name the kernel shows for them (a FIFO
 #                  planted there once hung the listing).
-# Skips when perf cannot record here. Never leaves perf or the target running.
+# Needs perf to record here, cc and an x86-64 host. Never leaves perf or
+# the target running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
@@ -36,15 +38,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need_convert jit
-if [ "$(uname -m)" != x86_64 ]; then
-	skip jit "jit_target copies x86-64 code"
-	exit 0
-fi
-if ! command -v perf >/dev/null 2>&1 || [ ! -x "$RECORD" ]; then
-	skip jit "no perf or no snaptrace-record"
-	exit 0
-fi
+need_built jit "$CONVERT" "$RECORD"
+requires jit recording cc x86_64 || exit 0
 if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
 	"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/cc.err"; then
 	fail jit "cannot compile jit_target.c: $(first_lines "$TMP/cc.err")"
@@ -98,10 +93,6 @@ check() {
 
 record run ""
 rc=$?
-if [ $rc -ne 0 ] && grep -q -i -e 'permission' -e 'not supported' -e 'cannot record' "$TMP/run.err"; then
-	skip jit "perf cannot record here: $(first_lines "$TMP/run.err")"
-	exit 0
-fi
 if [ $rc -ne 0 ]; then
 	fail jit-run "exit $rc: $(grep -v '^snaptrace: \(mode\|note\|recording\)' "$TMP/run.err" | first_lines /dev/stdin)"
 else

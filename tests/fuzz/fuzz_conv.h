@@ -9,7 +9,7 @@
  * (docs/design.md "Perfetto quirks"): else the target aborts.
  *
  * Source lines read binaries under a scratch symfs made once per process
- * (fuzz_symfs()): the fuzz program itself as /bin/prog (an ELF with DWARF
+ * (fuzz_symfs(): fuzz_file.h's scratch name for "symfs"): the fuzz program itself as /bin/prog (an ELF with DWARF
  * and the converter's own functions), its first 64 KiB as /bin/cut (an ELF
  * cut short), a perf map as /tmp/perf-1.map and a file that is not ELF as
  * /bin/text: the dso paths of the seeds.
@@ -36,14 +36,17 @@
 #include "recording.h"
 #include "srcline.h"
 
-/* Copies the first MAX bytes of FROM into TO. Aborts on failure. */
+/* Copies the first MAX bytes of FROM into TO, a new file (fuzz_file.h:
+ * not one truncated). Aborts on failure. */
 static inline void fuzz_copy(const char *from, const char *to, size_t max)
 {
 	char buf[65536];
 	int in = open(from, O_RDONLY | O_CLOEXEC), out;
 	ssize_t n;
 
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (unlink(to) && errno != ENOENT)
+		abort();
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (in < 0 || out < 0)
 		abort();
 	while (max && (n = read(in, buf, max < sizeof(buf) ? max : sizeof(buf))) > 0) {
@@ -67,12 +70,12 @@ static inline void fuzz_put(const char *path, const char *text)
 /* The scratch symfs of this process (see the top), made at the first call. */
 static inline const char *fuzz_symfs(void)
 {
-	static char dir[64];
-	char path[128];
+	static char dir[256];
+	char path[320];
 
 	if (dir[0])
 		return dir;
-	snprintf(dir, sizeof(dir), "/tmp/snaptrace-fuzz.%ld.symfs", (long)getpid());
+	snprintf(dir, sizeof(dir), "%s", fuzz_file_path("symfs"));
 	snprintf(path, sizeof(path), "%s/bin", dir);
 	if ((mkdir(dir, 0700) && errno != EEXIST) || (mkdir(path, 0700) && errno != EEXIST))
 		abort();

@@ -29,15 +29,16 @@ static const char snapshot2[] =
 	"\t          401100 work+0x10 (/opt/app)\n"
 	"\t          401040 main+0x40 (/opt/app)\n";
 
-/* The recording directory of this process, made at the first call. */
+/* The recording directory of this process (fuzz_file.h's scratch name for
+ * "rec"), made at the first call. */
 static const char *rec_dir(void)
 {
-	static char dir[64];
-	char path[128];
+	static char dir[256];
+	char path[320];
 
 	if (dir[0])
 		return dir;
-	snprintf(dir, sizeof(dir), "/tmp/snaptrace-fuzz.%ld.rec", (long)getpid());
+	snprintf(dir, sizeof(dir), "%s", fuzz_file_path("rec"));
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		abort();
 	snprintf(path, sizeof(path), "%s/perf.data.1", dir);
@@ -74,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct conv_opts opts = { .strict = false };
 	struct hits hs = { 0 };
 	struct recording r;
-	char path[128], err[512];
+	char path[320], err[512];
 	size_t n = 0;
 	int rc;
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Golden tests of the perf command lines snaptrace-record builds (--dry-run),
 # on any host: a stand-in `perf` prints the version under test, so the
 # Intel PT lines are checked for perf 4.19 (no --snapshot=e, --kcore,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # End-to-end tests of snaptrace-record and the snaptrace front end on this
 # machine: real perf (sampling mode unless the host has Intel PT), real
 # triggers. Every snapshot is converted and read back with

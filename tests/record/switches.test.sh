@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The recorder's side of off-CPU time and of truthful snapshots, with real
 # perf sampling on this machine (targets: tests/e2e/offcpu_target.c for
 # sleeping and spinning, tests/record/threads_target.c for threads and CPUs):

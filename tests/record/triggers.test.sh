@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # Triggers as users write them (README "Triggers"), recorded for real on a
 # C++ program with known symbols, lines and a namespace
 # (triggers_target.cc): every form takes the snapshot at the function it
