@@ -19,7 +19,9 @@
 # A crash, a sanitizer report or a failed check stops a target and leaves
 # the input as $(O)/fuzz/crash-*. `make fuzz-regress` runs each target once
 # on every input of tests/fuzz/regress/ (its .txt files through
-# fuzz_convert, its .fxt files through fuzz_fxt_reader): what CI runs. Installs clang and its libFuzzer runtime
+# fuzz_convert, .bin through fuzz_binstream, .json through
+# fuzz_record_json, .fxt through fuzz_fxt_reader; each as the target
+# takes it, its options byte first): what CI runs. Installs clang and its libFuzzer runtime
 # when missing (scripts/install-deps.sh). FUZZ_CC is the compiler (default
 # clang), FUZZ_FLAGS adds libFuzzer flags.
 FUZZ_SECONDS ?= 120
@@ -68,9 +70,13 @@ fuzz-regress: fuzz-deps
 
 # (given files, libFuzzer runs each once and stops; given none it would fuzz)
 FUZZ_REGRESS_TXT := $(wildcard tests/fuzz/regress/*.txt)
+FUZZ_REGRESS_BIN := $(wildcard tests/fuzz/regress/*.bin)
+FUZZ_REGRESS_JSON := $(wildcard tests/fuzz/regress/*.json)
 FUZZ_REGRESS_FXT := $(wildcard tests/fuzz/regress/*.fxt)
 fuzz-regress-run: $(FUZZ_BINS)
 	$(if $(FUZZ_REGRESS_TXT),@$(O)/fuzz/fuzz_convert -max_len=16384 $(FUZZ_REGRESS_TXT))
+	$(if $(FUZZ_REGRESS_BIN),@$(O)/fuzz/fuzz_binstream -max_len=16384 $(FUZZ_REGRESS_BIN))
+	$(if $(FUZZ_REGRESS_JSON),@$(O)/fuzz/fuzz_record_json -max_len=16384 $(FUZZ_REGRESS_JSON))
 	$(if $(FUZZ_REGRESS_FXT),@$(O)/fuzz/fuzz_fxt_reader $(FUZZ_REGRESS_FXT))
 
 .PHONY: fuzz-run

@@ -2,9 +2,10 @@
 # tier: check
 # Every input the fuzzers (tests/fuzz/build.mk) found a defect with, kept in
 # tests/fuzz/regress/: NAME.fxt through `snaptrace-convert --dump` (exit 0,
-# or 1 with its problems listed); NAME.txt (perf script text, the options
-# byte of fuzz_convert left out) and NAME.bin (the dlfilter's stream)
-# through the converter, with source lines read under the symfs the fuzz
+# or 1 with its problems listed); NAME.txt (perf script text) and NAME.bin
+# (the dlfilter's stream), each as its fuzz target takes it (its options
+# byte first: a line of text the converter skips, or a byte before the
+# stream), through the converter, with source lines read under the symfs the fuzz
 # targets use (tests/fuzz/fuzz_conv.h: this converter as /bin/prog, its
 # first 64 KiB as /bin/cut, a perf map as /tmp/perf-1.map, a text file as
 # /bin/text); NAME.json as the record.json of a recording directory beside
