@@ -4,9 +4,11 @@
 #include "binrec.h"
 #include "diag.h"
 #include "jitdump.h"
+#include "outpath.h"
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
+#include "ptdecode.h"
 #include "ptsplit.h"
 #include "run.h"
 
@@ -48,15 +50,18 @@ struct part {
 struct input {
 	int fd;                  /* a text file or stdin; -1 for a perf.data */
 	uint64_t bytes, size;
-	const char *path;
+	const char *path;        /* as messages name it */
+	const char *data;        /* the file read: PATH, or a copy of it */
 	struct perfcmd_opts opts;  /* how perf script is run (ranges aside) */
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
 	struct ptsplit split;    /* the ranges and the PSB times they are checked by */
 	bool binrec;             /* a saved output of perf script with the dlfilter */
+	struct ptdecode *pt;     /* decoded in process, or NULL */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
+	uint64_t sample_types;   /* their sample_type bits or-ed; 0: not known */
 	int jit_fd;              /* the perf.data after perf inject --jit (an unnamed
 				  * file, inherited by perf script), or -1 */
 	char jit_path[32];       /* /proc/self/fd/JIT_FD */
@@ -108,28 +113,6 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 	return has;
 }
 
-/* An unnamed file in $TMPDIR (or /tmp) for a range's output. Returns its
- * descriptor or a negative errno. */
-static int spool_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[PATH_MAX];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0 || errno != EOPNOTSUPP)
-		return fd >= 0 ? fd : -errno;
-	if ((size_t)snprintf(path, sizeof(path), "%s/.snaptrace-XXXXXX", dir) >= sizeof(path))
-		return -ENAMETOOLONG;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
-}
-
 /* Starts part P's perf script: its output into a pipe, or into a spool
  * file when P->spool; stderr into P->perf_err (made when missing, emptied
  * when there). Returns 0 or a negative errno. */
@@ -143,7 +126,7 @@ static int spawn(struct part *p)
 	else if (ftruncate(fileno(p->perf_err), 0) == 0)
 		rewind(p->perf_err);
 	if (p->spool) {
-		fd = spool_file();
+		fd = outpath_unnamed();
 		if (fd < 0)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
@@ -213,7 +196,7 @@ static int make_parts(struct input *in, unsigned jobs)
 		if (!strncmp(in->opts.extra[i], "--time", 6))
 			jobs = 1;
 	if (jobs > 1 && in->opts.dlfilter)
-		ptsplit_plan(in->path, jobs, &in->split);
+		ptsplit_plan(in->data, jobs, &in->split);
 	nb = sp->nbounds;
 	in->parts = calloc(nb + 1, sizeof(*in->parts));
 	if (!in->parts)
@@ -252,18 +235,18 @@ static int make_parts(struct input *in, unsigned jobs)
 static void inject_jitdump(struct input *in, const char *perf)
 {
 	char dump[PATH_MAX], why[600], said[600] = "";
-	char *argv[] = { (char *)perf, "inject", "--jit", "-f", "-i", (char *)in->path, "-o",
+	char *argv[] = { (char *)perf, "inject", "--jit", "-f", "-i", (char *)in->data, "-o",
 			 in->jit_path, NULL };
 	int fd, st;
 
-	if (jitdump_find(in->path, dump, sizeof(dump)) != 1)
+	if (jitdump_find(in->data, dump, sizeof(dump)) != 1)
 		return;
 	if (!jitdump_safe(dump, why, sizeof(why))) {
 		diag_warn("%s: the JIT's jitdump %s is not read (%s): its frames stay unnamed",
 			  in->path, dump, why);
 		return;
 	}
-	fd = spool_file();
+	fd = outpath_unnamed();
 	if (fd < 0 || fcntl(fd, F_SETFD, 0)) {	/* perf inject and perf script inherit it */
 		diag_warn("%s: no file for perf inject --jit: %s", in->path,
 			  strerror(fd < 0 ? -fd : errno));
@@ -291,13 +274,13 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			   size_t errlen)
 {
 	char out[sizeof(in->evlist)] = "intel_pt";
-	bool read = !ptsplit_intel_pt(in->path);
+	bool read = !ptsplit_intel_pt(in->data);
 	int err;
 
 	/* perf's own answer only when the file does not say (a perf run costs
 	 * ~25 ms: the events of its header, else perf evlist's) */
-	if (read && perfdata_event_names(in->path, out, sizeof(out)) &&
-	    evlist(perf->perf, in->path, out, sizeof(out))) {
+	if (read && perfdata_event_names(in->data, out, sizeof(out)) &&
+	    evlist(perf->perf, in->data, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
@@ -306,16 +289,38 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
-	if (read)
+	if (read) {
 		memcpy(in->evlist, out, sizeof(out));
-	inject_jitdump(in, perf->perf);
+		if (perfdata_sample_types(in->data, &in->sample_types))
+			in->sample_types = 0;
+		inject_jitdump(in, perf->perf);   /* sampling: recorded in perf's -k mono */
+	}
 	in->opts = (struct perfcmd_opts){
-		.perf = perf->perf, .input = in->jit_fd >= 0 ? in->jit_path : in->path,
-		.extra = perf->args, .nextra = perf->nargs,
+		.perf = perf->perf, .input = in->jit_fd >= 0 ? in->jit_path : in->data,
+		.extra = perf->args, .nextra = perf->nargs, .buildid_dir = perf->buildid_dir,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
+	if (in->opts.kind == PERFCMD_BRANCHES && !perf->perf_decoder) {
+		char why[512];
+
+		/* a recording's kept binaries are perf's build-id cache: perf's */
+		err = perf->buildid_dir ? 1 : ptdecode_open(in->data, perf->symfs, perf->jobs,
+							    &in->pt, why, sizeof(why));
+		if (perf->buildid_dir)
+			snprintf(why, sizeof(why), "the recording's kept binaries (perf --buildid-dir)");
+		if (err == 0) {
+			in->size = 0;
+			return 0;
+		}
+		if (err < 0) {
+			snprintf(errbuf, errlen, "%s: %s", in->path, why);
+			return err;
+		}
+		/* one line, and perf script decodes it (docs/design.md "Decoding") */
+		diag_info("%s: decoding through perf script: %s", in->path, why);
+	}
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))
 		in->opts.dlfilter = in->dlfilter;
@@ -369,6 +374,7 @@ static bool holds_binrec(const char *head, size_t n)
 
 static void input_free(struct input *in)
 {
+	ptdecode_close(in->pt);
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
@@ -380,8 +386,8 @@ static void input_free(struct input *in)
 	free(in);
 }
 
-int input_open(const char *path, const struct input_perf *perf, struct input **out,
-	       char *errbuf, size_t errlen)
+int input_open(const char *path, const char *data, const struct input_perf *perf,
+	       struct input **out, char *errbuf, size_t errlen)
 {
 	struct input *in = calloc(1, sizeof(*in));
 	struct stat st;
@@ -392,8 +398,9 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 		return -ENOMEM;
 	}
 	in->path = path;
+	in->data = data ? data : path;
 	in->jit_fd = -1;
-	in->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	in->fd = strcmp(in->data, "-") ? open(in->data, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	if (in->fd < 0) {
 		err = -errno;
 		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
@@ -565,6 +572,11 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last, b
 	return true;
 }
 
+struct ptdecode *input_ptdecode(const struct input *in)
+{
+	return in->pt;
+}
+
 bool input_binstream(const struct input *in)
 {
 	return (in->nparts && in->parts[0].cmd.dlfilter_arg) || in->binrec;
@@ -653,4 +665,9 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 const char *input_evlist(const struct input *in)
 {
 	return in->evlist;
+}
+
+uint64_t input_sample_types(const struct input *in)
+{
+	return in->sample_types;
 }

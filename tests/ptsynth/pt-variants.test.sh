@@ -25,28 +25,30 @@ ptsynth_ready pt-variants
 
 # a PSB+ every 128 bytes: places where -j N can start a time range
 for entry in $PROGRAMS; do
+	FALLBACK_OK=
+	[ "${entry%%:*}" = recurse ] && FALLBACK_OK=$DEEP
 	both "${entry%%:*}-psb" "${entry%%:*}" 0 --psb-every 128
 done
 
 # Layout and packet variants.
-both threads-per-cpu threads 0 --per-cpu
-both recurse-psb64 recurse 0 --psb-every 64 --tsc-every 3
-both threads-per-cpu-psb threads 0 --per-cpu --psb-every 128
-both recurse-noretcomp-psb recurse 0 --noretcomp --psb-every 128
+FALLBACK_OK=$PER_CPU both threads-per-cpu threads 0 --per-cpu
+FALLBACK_OK=$DEEP both recurse-psb64 recurse 0 --psb-every 64 --tsc-every 3
+FALLBACK_OK=$PER_CPU both threads-per-cpu-psb threads 0 --per-cpu --psb-every 128
+FALLBACK_OK=$DEEP both recurse-noretcomp-psb recurse 0 --noretcomp --psb-every 128
 both except-window-psb except 0 --snapshot-at 30000 --snapshot-window 15000 --psb-every 256
 both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
-both recurse-window-end recurse 0 --snapshot-window 800
+FALLBACK_OK=$DEEP both recurse-window-end recurse 0 --snapshot-window 800
 
 # The repeat mode (the benchmark's input): a loop's turn repeated in both
 # threads is a trace perf decodes to the truth.
-both bench-repeat bench 0 --repeat turn,5
-both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
+FALLBACK_OK=$BADRET both bench-repeat bench 0 --repeat turn,5
+FALLBACK_OK=$BADRET both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
 
 # Damage: an OVF packet makes one decode error; the trace resumes after it
 # and every frame stays balanced. Truncated data ends the trace early.
-both calls-static-overflow calls-static 1 --damage overflow@150
-both recurse-overflow recurse 1 --damage overflow@700
-both recurse-overflow-psb recurse 1 --damage overflow@700 --psb-every 128
+FALLBACK_OK=$OVF both calls-static-overflow calls-static 1 --damage overflow@150
+FALLBACK_OK="$OVF|$DEEP" both recurse-overflow recurse 1 --damage overflow@700
+FALLBACK_OK="$OVF|$DEEP" both recurse-overflow-psb recurse 1 --damage overflow@700 --psb-every 128
 both tailcall-truncate tailcall 0 --damage truncate@200
 # A damaged timing packet (a TSC with a flipped bit, in a PSB+ or between
 # them): perf's decoder holds its time past it (every later branch of the
@@ -114,11 +116,11 @@ offcpu() {
 }
 offcpu calls-static calls-static "blocked preempt" --block-syscalls 2000000 \
 	--preempt-at 40:3000000
-offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+FALLBACK_OK=$PER_CPU offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
 	--preempt-at 1500:500000
-offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
+FALLBACK_OK=$DEEP offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
 	--block-syscalls 1000000 --preempt-at 700:250000
-offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+FALLBACK_OK=$PER_CPU offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
 	--preempt-at 1500:500000 --psb-every 128
 
 # A snapshot ending where magic_trace_stop_indicator is entered.
@@ -274,7 +276,7 @@ EOF
 	# case|convert binary|perf|perf script runs given --dlfilter|note on stderr
 	while IFS='|' read -r case bin perf want note; do
 		rm -f "$TMP/perf.log"
-		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" "$TMP/$name.data" -o "$TMP/$case.fxt" \
+		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" --decoder=perf "$TMP/$name.data" -o "$TMP/$case.fxt" \
 			2>"$TMP/$case.err"; then
 			fail "$case" "snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
 		elif [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
@@ -303,7 +305,7 @@ EOF
 	for k in 1 2 3; do
 		[ $k = 3 ] && touch -d '2001-01-01' "$TMP/perf"
 		for p in perf perf-old; do
-			if ! XDG_CACHE_HOME="$TMP/cache" SNAPTRACE_PERF="$TMP/$p" "$CONVERT" --quiet -j 1 \
+			if ! XDG_CACHE_HOME="$TMP/cache" SNAPTRACE_PERF="$TMP/$p" "$CONVERT" --decoder=perf --quiet -j 1 \
 				"$TMP/$name.data" -o "$TMP/$case.fxt" 2>"$TMP/$case.err"; then
 				why="snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
 			elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
@@ -354,14 +356,17 @@ EOF
 	check_perf_command perf-command-branches branches "$TMP/$name.data"
 	# perf script killed while writing (SIGKILL after 3,001 bytes, inside a
 	# binary record or a line): exit 1, and the one error says perf was
-	# killed (it once said only "a binary record cut short", blaming the data)
+	# killed (it once said only "a binary record cut short", blaming the data);
+	# --decoder=perf: the in-process decoder runs no perf script
 	case=perf-killed
 	printf '#!/bin/bash\n[ "$1" = script ] || exec "%s" "$@"\n"%s" "$@" | head -c 3001\nkill -KILL $$\n' \
 		"$real" "$real" >"$TMP/perf-killed"
 	chmod +x "$TMP/perf-killed"
 	why=
 	for path in dlfilter no-dlfilter; do
-		SNAPTRACE_PERF="$TMP/perf-killed" "$CONVERT" -q -j 1 $([ $path = no-dlfilter ] && echo --no-dlfilter) \
+		rm -f "$TMP/$case.fxt"
+		SNAPTRACE_PERF="$TMP/perf-killed" "$CONVERT" -q -j 1 --decoder=perf \
+			$([ $path = no-dlfilter ] && echo --no-dlfilter) \
 			"$TMP/$name.data" -o "$TMP/$case.fxt" 2>"$TMP/$case.err"
 		rc=$?
 		# (the line perf was cut in may be warned about before)
@@ -380,6 +385,58 @@ EOF
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
+
+# The in-process decoder leaves to perf script what it does not reproduce,
+# with one line saying why, and the trace is perf script's: per-CPU queues,
+# an OVF packet, a compressed return past libipt's 64 calls (found midway:
+# the conversion is redone), a mapped file that is gone; --decoder=perf
+# never tries it. Each fails on a decoder that decodes on regardless.
+# case|program|ptsynth options|what the note says (empty: no note)
+while IFS='|' read -r case prog opts says; do
+	name=ptdecode-$case
+	bin="$PROGS/$prog"
+	if [ "$case" = image-gone ]; then
+		mkdir -p "$TMP/gone"
+		cp "$PROGS/$prog" "$TMP/gone/$prog"
+		bin="$TMP/gone/$prog"
+	fi
+	# shellcheck disable=SC2086
+	if ! timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" $opts -- "$bin" >/dev/null 2>"$TMP/$name.gen"; then
+		fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		continue
+	fi
+	[ "$case" = image-gone ] && rm -r "$TMP/gone"
+	"$CONVERT" --quiet --decoder=perf "$TMP/$name.data" -o "$TMP/$name.perf.fxt" 2>/dev/null
+	rm -f "$TMP/perf.log"
+	decoder=
+	[ "$case" = forced ] && decoder=--decoder=perf
+	# shellcheck disable=SC2086
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" $decoder "$TMP/$name.data" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.err"; then
+		fail "$name" "snaptrace-convert failed: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && [ "$(grep -c -e 'decoding through perf script' "$TMP/$name.err")" -ne 1 ]; then
+		fail "$name" "expected one note, found: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && ! grep -q -F -e "$TMP/$name.data: " "$TMP/$name.err"; then
+		fail "$name" "the note does not name the file: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && ! grep -e 'decoding through perf script' "$TMP/$name.err" | grep -q -F -e "$says"; then
+		fail "$name" "expected the note to say '$says': $(grep -e 'perf script' "$TMP/$name.err")"
+	elif [ -z "$says" ] && grep -q -e 'decoding through perf script' "$TMP/$name.err"; then
+		fail "$name" "unexpected note: $(first_lines "$TMP/$name.err")"
+	elif ! grep -q -e '^script ' "$TMP/perf.log" 2>/dev/null; then
+		fail "$name" "perf script was not run"
+	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.perf.fxt"; then
+		fail "$name" "the trace differs from perf script's"
+	else
+		ok "$name"
+	fi
+	rm -f "$TMP/$name".*
+done <<EOF
+per-cpu|threads|--per-cpu|per-CPU AUX queues
+overflow|calls-static|--damage overflow@150|Intel PT packets perf reads its own way
+deep-returns|recurse||compressed return without call
+image-gone|calls-static||$TMP/gone/calls-static: cannot be read
+forced|calls-static||
+EOF
 
 # A saved output of perf script with the dlfilter converts like the
 # perf.data; a damaged one is a one-line error naming the file and the byte

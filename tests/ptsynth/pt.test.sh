@@ -7,7 +7,8 @@
 #   perf-*     the stock decoder (perf script) sees exactly the truth's
 #              calls, returns, cross-function jumps and syscalls, with no
 #              decode error unless one was injected;
-#   convert-*  snaptrace-convert (which runs perf script) writes an FXT whose
+#   convert-*  snaptrace-convert --decoder=perf (which runs perf script)
+#              writes an FXT whose
 #              slices per thread, read back with --dump=slices (no problems),
 #              equal ptsynth-expect's listing of the truth (names, nesting,
 #              order; inferred callers where a window starts mid-stack);
@@ -15,7 +16,9 @@
 #              --dlfilter), and the FXT is byte for byte the one the text
 #              path (--no-dlfilter) writes, and, where -j 3 splits the
 #              decoding into time ranges, the one -j 1 and -j 2 write: same
-#              slices, times, order;
+#              slices, times, order; and so does the in-process decoder
+#              (the default) at -j 1 and -j 2, without falling back to perf
+#              script where the caller does not allow it (FALLBACK_OK);
 # in both return-compression modes and with a snapshot window (with a PSB+
 # every 128 bytes: pt-variants.test.sh); and source lines (srcline-*) on the programs' own
 # functions. The other layouts, damage, context switches, snapshots and
@@ -33,6 +36,8 @@ ptsynth_ready ptsynth
 
 for entry in $PROGRAMS; do
 	IFS=: read -r prog at window <<<"$entry"
+	FALLBACK_OK=
+	[ "$prog" = recurse ] && FALLBACK_OK=$DEEP
 	both "$prog" "$prog" 0
 	both "$prog-noretcomp" "$prog" 0 --noretcomp
 	both "$prog-window" "$prog" 0 --snapshot-at "$at" --snapshot-window "$window"
