@@ -25,9 +25,8 @@ struct hits_writer {
 	fxt_string_id name, span_name;
 	uint64_t first;         /* the trace's first time */
 	uint64_t last;          /* the previous hit: spans on one track must not overlap */
-	int64_t run_pid;        /* markers of one process at one time (Perfetto nests them) */
-	uint64_t run_ts;
-	unsigned run_n;
+	uint64_t run_ts;        /* markers of one time, of any process (Perfetto nests */
+	unsigned run_n;         /* those of one track) */
 	size_t cut_hits;        /* hits whose extra fields did not all fit */
 	char cut_first[200];    /* the first such hit's fields left out */
 	size_t cut_first_hit;
@@ -135,19 +134,21 @@ static unsigned hit_args(struct hits_writer *hw, const struct recording_hit *h,
 /*
  * Perfetto nests the instants of one time on one track in one another (each
  * a slice of no duration, still open at that time) and drops what lands 512
- * deep: a marker for process PID at TS goes in when fewer than
- * CONV_MAX_DEPTH are there already. Counted per run of markers of one
- * process and time, as record.json lists its hits in time order.
+ * deep: a marker at TS goes in when fewer than CONV_MAX_DEPTH are there
+ * already. Counted per run of markers of one time, of all processes
+ * together (as record.json lists its hits in time order): hits of two
+ * processes at one time alternate, and a count per process and run was
+ * never more than one (bounded memory; a process's own track then holds
+ * fewer than 512 of that time too).
  */
-static bool marker_fits(struct conv *c, struct hits_writer *hw, int64_t pid, uint64_t ts)
+static bool marker_fits(struct conv *c, struct hits_writer *hw, uint64_t ts)
 {
-	if (hw->run_n && pid == hw->run_pid && ts == hw->run_ts) {
+	if (hw->run_n && ts == hw->run_ts) {
 		if (hw->run_n >= CONV_MAX_DEPTH) {
 			c->stats.deep_instants++;
 			return false;
 		}
 	} else {
-		hw->run_pid = pid;
 		hw->run_ts = ts;
 		hw->run_n = 0;
 	}
@@ -193,7 +194,7 @@ static int write_hit(void *arg, const struct recording_hit *h)
 
 	if (!track(c, hw->r, h->pid, &ev))
 		return -1;
-	if (!marker_fits(c, hw, h->pid, h->time_ns))
+	if (!marker_fits(c, hw, h->time_ns))
 		return 0;
 	ev.nargs = hit_args(hw, h, args);
 	if (start) {
@@ -237,7 +238,7 @@ static void write_snapshots(struct conv *c, const struct recording *r, struct hi
 
 			if (!track(c, r, r->pids[p], &ev))
 				return;
-			if (!marker_fits(c, hw, r->pids[p], ts))
+			if (!marker_fits(c, hw, ts))
 				continue;
 			fxt_writer_event(c->w, &ev);
 			c->stats.instants++;

@@ -39,6 +39,11 @@
 #   errors        no record.json: exit 2; a bad one, or one whose snapshots
 #                 perf never wrote: exit 1; one line naming the file and what
 #                 was expected; no output left
+#   same-time     600 hits at one time: 512 markers (Perfetto nests one
+#                 time's instants on a track and drops them 512 deep), the
+#                 rest counted in a warning
+#   same-time-two 1,200 hits at one time alternating between two processes:
+#                 512 markers of that time in all, no track 512 deep
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 need_built recording "$CONVERT"
 
@@ -455,9 +460,38 @@ t_same_time() {
 	fi
 }
 
+# 1,200 hits at one time alternating between processes 300 and 301 (600
+# each: a count per process and run once never passed 1, and both tracks
+# went 512 deep): 512 markers of that time in all, the rest counted.
+t_same_time_two() {
+	local d="$TMP/same2" hits="" k n
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	for k in $(seq 1 1200); do
+		hits="$hits${hits:+,}
+    {\"pid\": $((300 + k % 2)), \"tid\": $((300 + k % 2)), \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
+	done
+	record_json "$d" "$hits" "${SNAPS/20080000000/20060000000}"
+	if ! convert same2 "$d"; then
+		fail same-time-two "conversion failed: $(first_lines "$TMP/same2.err")"
+		return
+	fi
+	n=$(grep -c 'ts=20060000000 .*name="\[\(trigger\|snapshot\)\]' "$TMP/same2.records")
+	if ! "$CONVERT" --dump "$TMP/same2.fxt" >/dev/null 2>"$TMP/same2.dump.err"; then
+		fail same-time-two "the trace has problems: $(first_lines "$TMP/same2.dump.err")"
+	elif [ "$n" -ne 512 ]; then
+		fail same-time-two "$n markers at 20.06 s, expected 512"
+	elif ! grep -q 'warning: 689 instants were left out' "$TMP/same2.err"; then
+		fail same-time-two "no warning of the 689 left out: $(first_lines "$TMP/same2.err")"
+	else
+		ok same-time-two
+	fi
+}
+
 t_markers
 t_many_fields
 t_same_time
+t_same_time_two
 t_tsc_span
 t_offcpu_end
 t_summary
