@@ -431,67 +431,42 @@ t_many_fields() {
 	fi
 }
 
-# 600 hits at one time (and the snapshot Ctrl-C took, at that time too):
-# Perfetto nests the instants of one time on one track in one another and
-# drops those 512 deep; the converter writes 512 and says how many it left
-# out; the trace reads back without a problem.
-t_same_time() {
-	local d="$TMP/same" hits="" k n
+# same_time NAME HITS PROCESSES LEFT: HITS hits at one time (and the
+# snapshot Ctrl-C took, at that time too) of PROCESSES processes in turn
+# (300, 301, ...): Perfetto nests the instants of one time on one track in
+# one another and drops those 512 deep; the converter writes 512 of that
+# time in all, says it left out LEFT, and the trace reads back clean.
+same_time() {
+	local name=$1 d="$TMP/$1" hits="" k n
 	mkdir -p "$d"
 	cp "$D"/perf.data.* "$d/"
-	for k in $(seq 1 600); do
+	for k in $(seq 1 "$2"); do
 		hits="$hits${hits:+,}
-    {\"pid\": 300, \"tid\": 300, \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
+    {\"pid\": $((300 + k % $3)), \"tid\": $((300 + k % $3)), \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
 	done
 	record_json "$d" "$hits" "${SNAPS/20080000000/20060000000}"
-	if ! convert same "$d"; then
-		fail same-time "conversion failed: $(first_lines "$TMP/same.err")"
+	if ! convert "$name" "$d"; then
+		fail "$name" "conversion failed: $(first_lines "$TMP/$name.err")"
 		return
 	fi
-	n=$(grep -c 'ts=20060000000 .*name="\[\(trigger\|snapshot\)\]' "$TMP/same.records")
-	if ! "$CONVERT" --dump "$TMP/same.fxt" >/dev/null 2>"$TMP/same.dump.err"; then
-		fail same-time "the trace has problems: $(first_lines "$TMP/same.dump.err")"
+	n=$(grep -c 'ts=20060000000 .*name="\[\(trigger\|snapshot\)\]' "$TMP/$name.records")
+	if ! "$CONVERT" --dump "$TMP/$name.fxt" >/dev/null 2>"$TMP/$name.dump.err"; then
+		fail "$name" "the trace has problems: $(first_lines "$TMP/$name.dump.err")"
 	elif [ "$n" -ne 512 ]; then
-		fail same-time "$n markers at 20.06 s, expected 512"
-	elif ! grep -q 'warning: 89 instants were left out: 512 or more of one time on one track' "$TMP/same.err"; then
-		fail same-time "no warning of the 89 left out: $(first_lines "$TMP/same.err")"
+		fail "$name" "$n markers at 20.06 s, expected 512"
+	elif ! grep -q "warning: $4 instants were left out: 512 or more of one time on one track" "$TMP/$name.err"; then
+		fail "$name" "no warning of the $4 left out: $(first_lines "$TMP/$name.err")"
 	else
-		ok same-time
-	fi
-}
-
-# 1,200 hits at one time alternating between processes 300 and 301 (600
-# each: a count per process and run once never passed 1, and both tracks
-# went 512 deep): 512 markers of that time in all, the rest counted.
-t_same_time_two() {
-	local d="$TMP/same2" hits="" k n
-	mkdir -p "$d"
-	cp "$D"/perf.data.* "$d/"
-	for k in $(seq 1 1200); do
-		hits="$hits${hits:+,}
-    {\"pid\": $((300 + k % 2)), \"tid\": $((300 + k % 2)), \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
-	done
-	record_json "$d" "$hits" "${SNAPS/20080000000/20060000000}"
-	if ! convert same2 "$d"; then
-		fail same-time-two "conversion failed: $(first_lines "$TMP/same2.err")"
-		return
-	fi
-	n=$(grep -c 'ts=20060000000 .*name="\[\(trigger\|snapshot\)\]' "$TMP/same2.records")
-	if ! "$CONVERT" --dump "$TMP/same2.fxt" >/dev/null 2>"$TMP/same2.dump.err"; then
-		fail same-time-two "the trace has problems: $(first_lines "$TMP/same2.dump.err")"
-	elif [ "$n" -ne 512 ]; then
-		fail same-time-two "$n markers at 20.06 s, expected 512"
-	elif ! grep -q 'warning: 689 instants were left out' "$TMP/same2.err"; then
-		fail same-time-two "no warning of the 689 left out: $(first_lines "$TMP/same2.err")"
-	else
-		ok same-time-two
+		ok "$name"
 	fi
 }
 
 t_markers
 t_many_fields
-t_same_time
-t_same_time_two
+same_time same-time 600 1 89
+# two processes in turn: a count per process and run once never passed 1,
+# and both tracks went 512 deep
+same_time same-time-two 1200 2 689
 t_tsc_span
 t_offcpu_end
 t_summary
