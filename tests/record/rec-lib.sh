@@ -108,3 +108,34 @@ rec_cleanup() {
 	scratch_done
 }
 trap rec_cleanup EXIT
+
+# The tests the suite was asked for (tests/run.sh SUITE/NAME gives it NAME):
+# none, all of them.
+ONLY=("$@")
+
+# run_tests NAME...: runs the test function t_NAME of each NAME (all, or
+# those asked for).
+run_tests() {
+	local n
+	for n in "$@"; do
+		if [ ${#ONLY[@]} -eq 0 ] || printf '%s\n' "${ONLY[@]}" | grep -qxF "$n"; then
+			"t_$n"
+		fi
+	done
+}
+
+# stress_count FULL FEW: FULL with STRESS=1 in the environment (the stress
+# tier: race hunts at full count), else FEW (make test).
+stress_count() {
+	if [ "${STRESS:-0}" = 1 ]; then echo "$1"; else echo "$2"; fi
+}
+
+# use_workload: PROG is a copy of the workload (tests/workload/workload.c,
+# `workload` without arguments lists its modes) in the scratch directory, its
+# path this suite's own, so that no_procs finds only the suite's processes;
+# skips the suite (skip_all) when it is not built.
+use_workload() {
+	[ -x "$SNAPTRACE_TEST_BIN/workload" ] || skip_all "$SNAPTRACE_TEST_BIN/workload not built"
+	PROG="$TMP/workload"
+	cp "$SNAPTRACE_TEST_BIN/workload" "$PROG"
+}

@@ -32,123 +32,10 @@ need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
 [ -x "$DEMO" ] || skip_all "$DEMO not built"
 
-# The test target: nested work (work_top -> work_mid -> work_leaf) in modes
-# forever | hits N MS | thread | periodic | none | brief MS (work MS, exit) |
-# until FILE (work until FILE exists, exit) |
-# storm US (the trigger every US microseconds, forever) | fork, fork-exit
-# (leave a child and a grandchild sleeping in a session of their own, then
-# hit the trigger and work forever, or exit).
-cat >"$TMP/prog.c" <<'EOF'
-#include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-volatile double sink;
-__attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) void target_fn(void) { __asm__ volatile("" ::: "memory"); }
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-__attribute__((noinline)) void tick(void) { __asm__ volatile("" ::: "memory"); }
-/* calls tick() so that it has a frame: sampled stacks then show it */
-__attribute__((noinline)) double work_leaf(int n)
-{
-	double s = 1;
-	for (int i = 1; i <= n; i++) {
-		s = s * 1.0000001 + 1.0 / i;
-		if (i % 4096 == 0)
-			tick();
-	}
-	return s;
-}
-__attribute__((noinline)) double work_mid(int n) { return work_leaf(n) + work_leaf(n / 2); }
-__attribute__((noinline)) double work_top(double secs)
-{
-	double end = now() + secs, s = 0;
-	while (now() < end)
-		s += work_mid(20000);
-	return s;
-}
-static void *second(void *a)
-{
-	(void)a;
-	sink += work_top(0.3);
-	snaptrace_trigger();
-	return NULL;
-}
-int main(int argc, char **argv)
-{
-	const char *mode = argc > 1 ? argv[1] : "none";
-	if (!strcmp(mode, "forever"))
-		for (;;)
-			sink += work_top(1);
-	if (!strcmp(mode, "periodic"))
-		for (;;) {
-			sink += work_top(0.2);
-			target_fn();
-		}
-	if (!strcmp(mode, "hits")) {
-		int n = atoi(argv[2]);
-		double ms = atof(argv[3]);
-		for (int i = 0; i < n; i++) {
-			sink += work_top(ms / 1e3);
-			snaptrace_trigger();
-		}
-		sink += work_top(0.1);
-		return 0;
-	}
-	if (!strcmp(mode, "brief")) {
-		sink += work_top(atof(argv[2]) / 1e3);
-		return 0;
-	}
-	if (!strcmp(mode, "until")) {
-		while (access(argv[2], F_OK))
-			sink += work_top(0.05);
-		return 0;
-	}
-	if (!strcmp(mode, "storm")) {
-		double us = atof(argv[2]), next = now();
-		for (;;) {
-			while (now() < next)
-				sink += work_leaf(64);
-			next += us / 1e6;
-			snaptrace_trigger();
-		}
-	}
-	if (!strncmp(mode, "fork", 4)) {
-		if (fork() == 0) {
-			setsid();
-			fork();
-			for (;;)
-				pause();
-		}
-		sink += work_top(0.3);
-		if (strcmp(mode, "fork"))
-			return 0;
-		snaptrace_trigger();
-		for (;;)
-			sink += work_top(1);
-	}
-	if (!strcmp(mode, "thread")) {
-		pthread_t t;
-		pthread_create(&t, NULL, second, NULL);
-		sink += work_top(1.5);
-		pthread_join(t, NULL);
-		return 0;
-	}
-	sink += work_top(0.5);
-	return 0;
-}
-EOF
-PROG="$TMP/prog"
+# The target: the workload (tests/workload/workload.c), its modes work,
+# hits, storm, until, thread and fork.
+use_workload
 TARGETS=("$PROG" "$DEMO")
-if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" -lpthread 2>"$TMP/cc.log"; then
-	skip_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
-fi
 
 # nested SLICES OUTER MID INNER: OUTER at depth D, MID at D+1 and INNER at
 # D+2 in one thread.
@@ -201,11 +88,11 @@ t_demo_default_trigger() {
 
 t_attach_named_trigger() {
 	local d="$TMP/attach" pid s rc
-	"$PROG" periodic &
+	"$PROG" hits 0 200 &
 	pid=$!
 	BG+=("$pid")
 	sleep 0.1
-	"$FRONT" attach -p "$pid" --trigger target_fn -o "$TMP/attach.fxt.gz" -d "$d" \
+	"$FRONT" attach -p "$pid" --trigger work_top --arm-after 0 -o "$TMP/attach.fxt.gz" -d "$d" \
 		>"$TMP/attach.out" 2>"$TMP/attach.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -252,7 +139,7 @@ t_multi_snapshot_three() {
 t_duration() {
 	local d="$TMP/duration" t0 t1 rc
 	t0=$(date +%s%N)
-	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" forever >/dev/null \
+	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" work >/dev/null \
 		2>"$TMP/duration.err"
 	rc=$?
 	t1=$(date +%s%N)
@@ -271,11 +158,11 @@ t_duration() {
 	fi
 }
 
-# start_forever NAME: launches the recorder on "prog forever" in the
+# start_forever NAME: launches the recorder on "workload work" in the
 # background, waits until it records; sets REC_PID and REC_DIR.
 start_forever() {
 	REC_DIR="$TMP/$1"
-	"$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" forever >/dev/null 2>"$TMP/$1.err" &
+	"$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" work >/dev/null 2>"$TMP/$1.err" &
 	REC_PID=$!
 	BG+=("$REC_PID")
 	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10
@@ -361,7 +248,7 @@ t_recorder_killed() {
 
 t_second_thread_trigger() {
 	local d="$TMP/thread" hit
-	if ! "$RECORD" -q -o "$d" -- "$PROG" thread >/dev/null 2>"$TMP/thread.err"; then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 -- "$PROG" thread 300 >/dev/null 2>"$TMP/thread.err"; then
 		fail second_thread_trigger "exit non-zero: $(tl 3 "$TMP/thread.err")"
 		return
 	fi
@@ -378,10 +265,10 @@ t_second_thread_trigger() {
 	fi
 }
 
-# --multi-thread: both threads of "prog thread" are in the trace.
+# --multi-thread: both threads of "workload thread" are in the trace.
 t_multi_thread() {
 	local d="$TMP/mthread" tids
-	if ! "$RECORD" -q -o "$d" --multi-thread -- "$PROG" thread >/dev/null \
+	if ! "$RECORD" -q -o "$d" --multi-thread --arm-after 0 -- "$PROG" thread 300 >/dev/null \
 		2>"$TMP/mthread.err"; then
 		fail multi_thread "exit non-zero: $(tl 3 "$TMP/mthread.err")"
 		return
@@ -400,7 +287,7 @@ t_multi_thread() {
 t_stripped_target() {
 	local rc
 	cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
-	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" none >/dev/null \
+	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" work 100 >/dev/null \
 		2>"$TMP/strip.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
@@ -425,7 +312,7 @@ t_breakpoint_mechanism() {
 		skip breakpoint_mechanism "hardware breakpoints do not fire on this host (--check)"
 		return
 	fi
-	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint -- "$PROG" thread >/dev/null \
+	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint --arm-after 0 -- "$PROG" thread 300 >/dev/null \
 		2>"$TMP/bp.err"; then
 		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
 		return
@@ -455,10 +342,10 @@ t_unprivileged_user() {
 	mkdir -p "$pub" && chmod 777 "$pub"
 	cp "$PROG" "$pub/prog" && chmod 755 "$pub/prog"
 	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$RECORD" -o "$pub/k" --kernel -- "$pub/prog" none >/dev/null 2>"$pub/k.err")
+		"$RECORD" -o "$pub/k" --kernel -- "$pub/prog" work 100 >/dev/null 2>"$pub/k.err")
 	rc1=$?
 	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$RECORD" -q -o "$pub/u" -- "$pub/prog" hits 1 300 >/dev/null 2>"$pub/u.err")
+		"$RECORD" -q -o "$pub/u" --arm-after 0 -- "$pub/prog" hits 1 300 >/dev/null 2>"$pub/u.err")
 	rc2=$?
 	if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ] &&
 		{ [ $rc1 -ne 1 ] || ! grep -q "no permission to record" "$pub/k.err"; }; then
@@ -478,7 +365,7 @@ t_unprivileged_user() {
 
 t_perf_refuses() {
 	local rc
-	"$RECORD" -o "$TMP/refuse" --perf-arg --no-such-perf-option -- "$PROG" forever >/dev/null \
+	"$RECORD" -o "$TMP/refuse" --perf-arg --no-such-perf-option -- "$PROG" work >/dev/null \
 		2>"$TMP/refuse.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
@@ -516,13 +403,13 @@ t_perf_killed() {
 	fi
 }
 
-# start_not_missed NAME [RECORD OPTIONS]: "prog hits 1 300" works 300 ms from
+# start_not_missed NAME [RECORD OPTIONS]: "workload hits 1 300" works 300 ms from
 # its start, then hits the trigger; the snapshot must reach back to the
 # program's start: its first sample is at least 280 ms before the hit.
 start_not_missed() {
 	local name=$1 d="$TMP/$1" f hit first
 	shift
-	if ! "$RECORD" -q -o "$d" "$@" -- "$PROG" hits 1 300 >/dev/null 2>"$TMP/$name.err"; then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 "$@" -- "$PROG" hits 1 300 >/dev/null 2>"$TMP/$name.err"; then
 		fail "$name" "exit non-zero: $(tl 3 "$TMP/$name.err")"
 		return
 	fi
@@ -559,7 +446,7 @@ expect_error() {
 t_missing_symbol() {
 	# the closest names are suggested
 	expect_error missing_symbol 1 "expected a function named 'work_mdi'.*closest:.*work_mid" \
-		"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none
+		"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" work 100
 }
 
 t_dead_pid() {
@@ -573,7 +460,7 @@ t_dead_pid() {
 
 t_missing_perf() {
 	expect_error missing_perf 1 "perf: expected the perf program, found none" \
-		"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none
+		"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" work 100
 }
 
 t_usage_error() {
@@ -618,7 +505,7 @@ t_installed_layout() {
 		return
 	fi
 	(cd "$TMP" && env -u SNAPTRACE_BIN "$p/bin/snaptrace" run -q -o "$TMP/inst.fxt.gz" \
-		--duration 0.3 --trigger none -- "$PROG" forever >/dev/null 2>"$TMP/inst.err")
+		--duration 0.3 --trigger none -- "$PROG" work >/dev/null 2>"$TMP/inst.err")
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail installed_layout "installed snaptrace run: exit $rc: $(tl 2 "$TMP/inst.err")"
@@ -653,7 +540,7 @@ json_num() {
 t_trigger_storm() {
 	local d="$TMP/storm" t0 ms rc bad
 	t0=$(date +%s%N)
-	timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --duration 3 -- "$PROG" storm 100 \
+	timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 --duration 3 -- "$PROG" storm 100 \
 		>/dev/null 2>"$TMP/storm.err"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
@@ -682,18 +569,17 @@ t_trigger_storm() {
 }
 
 # SIGINT in a storm of hits with no --min-interval (a snapshot always in
-# flight) ends the recording within seconds, data kept.
+# flight: sent after the third) ends the recording within seconds, data kept.
 t_storm_interrupt() {
 	local d="$TMP/storm-int" pid t0 ms rc bad i
-	"$RECORD" -o "$d" --multi-snapshot --min-interval 0 -- "$PROG" storm 100 >/dev/null \
-		2>"$TMP/storm-int.err" &
+	"$RECORD" -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" storm 100 \
+		>/dev/null 2>"$TMP/storm-int.err" &
 	pid=$!
 	BG+=("$pid")
-	if ! wait_for "$TMP/storm-int.err" "^snaptrace-record: recording" 10; then
-		fail storm_interrupt "the recorder did not start: $(tl 2 "$TMP/storm-int.err")"
+	if ! wait_for "$TMP/storm-int.err" "snapshot 3\( \|$\)" 30; then
+		fail storm_interrupt "no third snapshot: $(tl 2 "$TMP/storm-int.err")"
 		return
 	fi
-	sleep 1.5
 	t0=$(date +%s%N)
 	kill -INT "$pid"
 	for ((i = 0; i < 3000; i++)); do
@@ -735,13 +621,14 @@ exits_clean() {
 }
 
 # A target that exits by itself while perf records (perf may see the exit
-# before the recorder can reap it): exit 0 and a snapshot, every time; the
-# same for attached targets.
+# before the recorder can reap it): exit 0 and a snapshot, every time (3
+# times, 30 with STRESS=1); the same for attached targets.
 t_short_lived_targets() {
-	local d="$TMP/short" i bad=""
+	local d="$TMP/short" i bad="" n
+	n=$(stress_count 30 3)
 	mkdir -p "$d"
-	for ((i = 0; i < 30 && ${#bad} == 0; i++)); do
-		bad=$(exits_clean "$d/$i" -- "$PROG" brief 50)
+	for ((i = 0; i < n && ${#bad} == 0; i++)); do
+		bad=$(exits_clean "$d/$i" -- "$PROG" work 50)
 	done
 	if [ -n "$bad" ]; then
 		fail short_lived_targets "run $i: $bad"
@@ -752,7 +639,7 @@ t_short_lived_targets() {
 	fi
 }
 
-# attached_exit DIR: attaches to "prog until DIR.go", which exits by itself
+# attached_exit DIR: attaches to "workload until DIR.go", which exits by itself
 # once the recorder records; says what is wrong.
 attached_exit() {
 	local d=$1 pid rec rc
@@ -778,9 +665,10 @@ attached_exit() {
 }
 
 t_attached_targets_exit() {
-	local d="$TMP/attexit" i bad=""
+	local d="$TMP/attexit" i bad="" n
+	n=$(stress_count 10 2)
 	mkdir -p "$d"
-	for ((i = 0; i < 5 && ${#bad} == 0; i++)); do
+	for ((i = 0; i < n && ${#bad} == 0; i++)); do
 		bad=$(attached_exit "$d/$i")
 	done
 	if [ -n "$bad" ]; then
@@ -796,9 +684,10 @@ t_attached_targets_exit() {
 # the recording, whether the target is ended or exits by itself.
 t_grandchildren_end() {
 	local rc1 rc2
-	"$RECORD" -q -o "$TMP/fork1" -- "$PROG" fork >/dev/null 2>"$TMP/fork1.err"
+	"$RECORD" -q -o "$TMP/fork1" --arm-after 0 -- "$PROG" fork hits 0 300 >/dev/null \
+		2>"$TMP/fork1.err"
 	rc1=$?
-	"$RECORD" -q -o "$TMP/fork2" --trigger none -- "$PROG" fork-exit >/dev/null \
+	"$RECORD" -q -o "$TMP/fork2" --trigger none -- "$PROG" fork work 300 >/dev/null \
 		2>"$TMP/fork2.err"
 	rc2=$?
 	if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
@@ -863,7 +752,7 @@ t_arm_after() {
 	elif [ -z "$span" ] || [ "$span" -lt 500 ]; then
 		fail arm_after "the snapshot covers '$span' ms: taken before --arm-after 0.6?"
 	elif ! "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
-		"$PROG" forever >/dev/null 2>"$TMP/arm-none.err" ||
+		"$PROG" work >/dev/null 2>"$TMP/arm-none.err" ||
 		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and this recording has none" ]; then
 		fail arm_after "without a trigger: $(tl 2 "$TMP/arm-none.err")"
 	else
@@ -918,7 +807,7 @@ t_disk_full() {
 		skip disk_full "cannot mount a small tmpfs (needs root)"
 		return
 	fi
-	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --duration 60 -- \
+	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 --duration 60 -- \
 		"$PROG" storm 1000 >/dev/null 2>"$TMP/full.err"
 	rc=$?
 	bad=$(snaps_ok "$d")
@@ -1119,7 +1008,7 @@ EOF
 t_rebuilt_binary() {
 	local d="$TMP/rebuilt" p="$TMP/rebuilt-prog" s
 	cp "$PROG" "$p"
-	if ! "$RECORD" -q -o "$d" -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
 		fail rebuilt_binary "exit non-zero: $(tl 3 "$TMP/rebuilt.err")"
 		return
 	fi
@@ -1129,14 +1018,14 @@ t_rebuilt_binary() {
 	fi
 	# the same program with 4 KiB of code in front: every function moves
 	{ echo 'void pad(void); void pad(void) { __asm__ volatile(".fill 4096, 1, 0x90"); }'
-	  cat "$TMP/prog.c"; } >"$TMP/rebuilt.c"
+	  cat "$SNAPTRACE_TOP/tests/workload/workload.c"; } >"$TMP/rebuilt.c"
 	rm -f "$p"
-	cc -O1 -g -fno-omit-frame-pointer -o "$p" "$TMP/rebuilt.c" -lpthread || {
+	cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -pthread -o "$p" "$TMP/rebuilt.c" || {
 		fail rebuilt_binary "cannot compile the rebuilt program"; return; }
 	s=$(slices_of "$d" $(snaps "$d"))
-	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|tick\|pad\)$'; then
+	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|work_tick\|pad\)$'; then
 		fail rebuilt_binary "the old addresses got the rebuilt binary's names:" \
-			"$(echo "$s" | grep ' \(work_\|tick\|pad\)' | head -n 3 | tr '\n' ';')"
+			"$(echo "$s" | grep ' \(work_\|pad\)' | head -n 3 | tr '\n' ';')"
 	elif ! echo "$s" | grep -q 'unknown.*rebuilt-prog'; then
 		fail rebuilt_binary "expected [unknown] frames in rebuilt-prog: $(echo "$s" | head -n 3)"
 	else
@@ -1146,47 +1035,24 @@ t_rebuilt_binary() {
 
 t_addr_zero() {
 	expect_error addr_zero 2 "addr:0x0: expected an address of .*code" \
-		"$RECORD" -o "$TMP/addr0" --trigger addr:0x0 -- "$PROG" none
+		"$RECORD" -o "$TMP/addr0" --trigger addr:0x0 -- "$PROG" work 100
 }
 
-t_demo_default_trigger
-t_attach_named_trigger
-t_multi_snapshot_three
-t_duration
-t_sigint_keeps_data
-t_target_sigkill_keeps_data
-t_recorder_killed
-t_second_thread_trigger
-t_multi_thread
-t_missing_symbol
-t_dead_pid
-t_missing_perf
-t_usage_error
-t_check_report
-t_installed_layout
-t_stripped_target
-t_breakpoint_mechanism
-t_unprivileged_user
-t_perf_refuses
-t_perf_killed
-t_trigger_storm
-t_storm_interrupt
-t_short_lived_targets
-t_attached_targets_exit
-t_grandchildren_end
-t_newline_in_dir
-t_disk_full
-t_cut_snapshot
-t_unfinished_snapshot
-t_addr_zero
-t_rebuilt_binary
-t_arm_after
-t_hot_trigger
-start_not_missed start_not_missed
-# a perf that says 5.4 has no --control: readiness is seen in /proc instead
-printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \
-	>"$TMP/perf-5.4" && chmod +x "$TMP/perf-5.4"
-start_not_missed start_not_missed_without_control --perf "$TMP/perf-5.4"
+t_start_not_missed() {
+	start_not_missed start_not_missed
+	# a perf that says 5.4 has no --control: readiness is seen in /proc instead
+	printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \
+		>"$TMP/perf-5.4" && chmod +x "$TMP/perf-5.4"
+	start_not_missed start_not_missed_without_control --perf "$TMP/perf-5.4"
+}
+
+run_tests demo_default_trigger attach_named_trigger multi_snapshot_three duration \
+	sigint_keeps_data target_sigkill_keeps_data recorder_killed second_thread_trigger \
+	multi_thread missing_symbol dead_pid missing_perf usage_error check_report \
+	installed_layout stripped_target breakpoint_mechanism unprivileged_user perf_refuses \
+	perf_killed trigger_storm storm_interrupt short_lived_targets attached_targets_exit \
+	grandchildren_end newline_in_dir disk_full cut_snapshot unfinished_snapshot addr_zero \
+	rebuilt_binary arm_after hot_trigger start_not_missed
 if no_procs; then
 	ok no_leftovers
 else
