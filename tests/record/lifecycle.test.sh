@@ -16,6 +16,7 @@
 # LIFECYCLE_WHO and LIFECYCLE_PHASES (space-separated) run a part only.
 # About a minute with 3 cases at a time (LIFECYCLE_JOBS) on an idle machine.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
@@ -29,67 +30,17 @@ if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2
 	exit 0
 fi
 
-cat >"$TMP/prog.c" <<'EOS'
-#include <stdlib.h>
-#include <string.h>
-volatile double sink;
-__attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) double work_leaf(int n)
-{
-	double s = 1;
-	for (int i = 1; i <= n; i++)
-		s = s * 1.0000001 + 1.0 / i;
-	return s;
-}
-__attribute__((noinline)) double work_mid(int n) { return work_leaf(n) + work_leaf(n / 2); }
-/* forever: work; storm: work and hit the trigger every few ms */
-int main(int argc, char **argv)
-{
-	int storm = argc > 1 && !strcmp(argv[1], "storm");
-	for (;;) {
-		sink += work_mid(400000);
-		if (storm)
-			snaptrace_trigger();
-	}
-}
-EOS
-PROG="$TMP/prog"
-if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.log"; then
-	skip lifecycle "cannot compile the target: $(head -n 1 "$TMP/cc.log")"
+# The target: the workload (tests/workload/workload.c), modes work (for
+# ever) and storm (the trigger every 3 ms). The perf of the "starting"
+# phase and the slow perf script: slowperf (tests/record/slowperf.c), which
+# logs its pid and waits 1 s before becoming perf.
+PROG="$SNAPTRACE_TEST_BIN/workload"
+SLOWPERF="$SNAPTRACE_TEST_BIN/slowperf"
+if [ ! -x "$PROG" ] || [ ! -x "$SLOWPERF" ]; then
+	skip lifecycle "needs $PROG and $SLOWPERF (make tests-build)"
 	exit 0
 fi
-
-# A perf that says where it is and waits 1 s before becoming perf: the
-# "starting" phase, and a slow perf script. Signals take their default
-# action on it (a background job of a script starts with SIGINT ignored).
-cat >"$TMP/slowperf.c" <<'EOS'
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-int main(int argc, char **argv)
-{
-	struct timespec one = { 1, 0 };
-	FILE *log = fopen(getenv("SLOWPERF_LOG"), "a");
-
-	signal(SIGINT, SIG_DFL);
-	if (log) {
-		fprintf(log, "%d %s\n", (int)getpid(), argc > 1 ? argv[1] : "");
-		fclose(log);
-	}
-	if (argc > 1 && strcmp(argv[1], "--version"))
-		nanosleep(&one, NULL);
-	argv[0] = (char *)PERF;
-	execv(PERF, argv);
-	return 127;
-}
-EOS
-if ! cc -DPERF="\"$PERF\"" -o "$TMP/slowperf" "$TMP/slowperf.c" 2>"$TMP/cc.log"; then
-	skip lifecycle "cannot compile the perf stand-in: $(head -n 1 "$TMP/cc.log")"
-	exit 0
-fi
+export SLOWPERF_PERF="$PERF"
 
 # case_pids NAME: the pids of the processes of case NAME.
 case_pids() {
@@ -136,22 +87,24 @@ slowperf_ran() { grep -q " $2\$" "$1" 2>/dev/null; }
 # start_case NAME PROCESS PHASE: starts the recording of a case in the
 # background; sets PID (of the front end or recorder), DIR, OUT, ERR.
 start_case() {
-	local name=$1 who=$2 phase=$3 mode=forever
-	local -a opts=(--trigger none --duration 20) conv=()
+	local name=$1 who=$2 phase=$3 mode=work
+	# 1000 samples a second (not 5000): what a case converts is no subject here
+	local -a opts=(--trigger none --duration 20) conv=() freq=(--sampling-freq 1000)
 		DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
 	export SLOWPERF_LOG="$TMP/$name.slowperf"
 	case $phase in
-	starting) opts+=(--perf "$TMP/slowperf") ;;
-	snapshot) mode=storm opts=(--trigger snaptrace_trigger --multi-snapshot --min-interval 300
-		--duration 20) ;;
-	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$TMP/slowperf") ;;
+	starting) opts+=(--perf "$SLOWPERF") ;;
+	snapshot) mode="storm 3000" opts=(--trigger snaptrace_trigger --multi-snapshot
+		--min-interval 300 --arm-after 0 --duration 20) ;;
+	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$SLOWPERF") ;;
 	esac
+	# (perf's /tmp is $TMP/tmp: own_tmp)
 	if [ "$who" = record ]; then
-		LIFECYCLE_CASE=$TMP/$name "$RECORD" -o "$DIR" "${opts[@]}" -- "$PROG" $mode \
-			>/dev/null 2>"$ERR" &
-	else
-		LIFECYCLE_CASE=$TMP/$name "$FRONT" run -o "$OUT" -d "$DIR" "${opts[@]}" "${conv[@]}" \
+		LIFECYCLE_CASE=$TMP/$name own_tmp "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
 			-- "$PROG" $mode >/dev/null 2>"$ERR" &
+	else
+		LIFECYCLE_CASE=$TMP/$name own_tmp "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
+			"${opts[@]}" "${conv[@]}" -- "$PROG" $mode >/dev/null 2>"$ERR" &
 	fi
 	PID=$!
 }
@@ -265,6 +218,20 @@ run_case() {
 	fi
 	rm -rf "$DIR" "$OUT"
 }
+
+# A case's processes have /tmp of their own ($TMP/tmp, own_tmp), where a
+# perf killed by SIGKILL leaves its /tmp/perf-vdso.so-*, and the scratch
+# directory at its path.
+if [ $OWN_TMP = 0 ]; then
+	skip private_tmp "no mount namespace here (needs root): a perf killed leaves /tmp/perf-vdso.so-*"
+elif (own_tmp sh -c "echo seen >'$TMP/own_tmp.txt' && mktemp /tmp/perf-vdso.so-XXXXXX") \
+	>"$TMP/own_tmp.out" 2>&1 && [ "$(cat "$TMP/own_tmp.txt")" = seen ] &&
+	[ -f "$TMP/tmp/$(basename "$(cat "$TMP/own_tmp.out")")" ] &&
+	[ ! -e "$(cat "$TMP/own_tmp.out")" ]; then
+	ok private_tmp
+else
+	fail private_tmp "a file made in /tmp is not in $TMP/tmp: $(cat "$TMP/own_tmp.out")"
+fi
 
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
 # waiting for perf; each has its own names, directory and token.

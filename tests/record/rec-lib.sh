@@ -139,3 +139,35 @@ use_workload() {
 	PROG="$TMP/workload"
 	cp "$SNAPTRACE_TEST_BIN/workload" "$PROG"
 }
+
+# own_tmp CMD...: becomes CMD (exec: the same process; run it in a
+# background job or a subshell) with a /tmp of its own, $TMP/tmp, where a
+# mount namespace can be made (root): perf writes /tmp/perf-vdso.so-XXXXXX
+# whatever TMPDIR says (perf 6.1, tools/perf/util/vdso.c) and removes it
+# only when it exits normally, so a perf killed with SIGKILL leaves one
+# behind; there it goes with the scratch directory. The entries of /tmp
+# that the scratch directory and the programs under test live in are bound
+# into it at their paths. Elsewhere CMD runs as it is.
+OWN_TMP=0
+[ "$(id -u)" -eq 0 ] && unshare --mount true 2>/dev/null && OWN_TMP=1
+own_tmp() {
+	local p e
+	local -a keep=()
+	[ $OWN_TMP = 1 ] || exec "$@"
+	mkdir -p "$TMP/tmp"
+	for p in "$TMP" "$SNAPTRACE_TOP" "$SNAPTRACE_O" "$SNAPTRACE_BIN" "$SNAPTRACE_TEST_BIN" "$PWD"; do
+		p=$(realpath -m "$p")
+		case "$p" in /tmp/?*) e=${p#/tmp/} e=${e%%/*} ;; *) continue ;; esac
+		[[ " ${keep[*]} " == *" $e "* ]] || keep+=("$e")
+	done
+	exec unshare --mount --propagation private /bin/sh -c '
+		t=$1; shift
+		while [ "$1" != -- ]; do
+			if [ -d "/tmp/$1" ]; then mkdir -p "$t/$1"; else : >>"$t/$1"; fi
+			mount --bind "/tmp/$1" "$t/$1" || exit 126
+			shift
+		done
+		shift
+		mount --rbind "$t" /tmp || exit 126
+		exec "$@"' own_tmp "$TMP/tmp" "${keep[@]}" -- "$@"
+}
