@@ -288,7 +288,7 @@ t_signal_at_start_named() {
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
 os.kill(os.getpid(), signal.SIGTERM)
 os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start.fxt" \
-		--trigger none -- "$PROG" >/dev/null 2>"$TMP/start.err"
+		--trigger none -- "${PROG[@]}" >/dev/null 2>"$TMP/start.err"
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q "warning: SIGTERM came while the recording was starting: it was stopped at once (the trace holds at most the program's first moments)" "$TMP/start.err" ||
 		! "$CONVERT" --dump=slices "$TMP/start.fxt" >/dev/null 2>&1; then
@@ -329,27 +329,17 @@ if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
 	exit 0
 fi
 
-cat >"$TMP/prog.c" <<'EOS'
-#include <stdio.h>
-volatile double sink;
-__attribute__((noinline)) double work_leaf(int n)
-{
-	double s = 1;
-	for (int i = 1; i <= n; i++)
-		s = s * 1.0000001 + 1.0 / i;
-	return s;
-}
-/* prints a line on stdout, then works forever */
-int main(void)
-{
-	printf("TARGET-STDOUT-LINE\n");
-	fflush(stdout);
-	for (;;)
-		sink += work_leaf(200000);
-}
-EOS
-PROG="$TMP/prog"
-cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c"
+# The target: the workload (tests/workload/workload.c): a line on stdout,
+# then work for ever.
+if [ ! -x "$SNAPTRACE_TEST_BIN/workload" ]; then
+	for n in signal_at_start_named stdout_closed output_checked_first empty_trigger \
+		host_limits_refused breakpoint_warned stdout_trace_only temporary_removed \
+		failed_recording_kept perf_refused_not_converted; do
+		skip $n "$SNAPTRACE_TEST_BIN/workload not built"
+	done
+	exit 0
+fi
+PROG=("$SNAPTRACE_TEST_BIN/workload" echo TARGET-STDOUT-LINE work)
 
 # --trigger-mechanism breakpoint on a host where breakpoints do not fire
 # (--check: "opens but does not fire") is kept but warned about at start.
@@ -360,7 +350,7 @@ t_breakpoint_warned() {
 		return
 	fi
 	"$RECORD" -q -o "$TMP/bp.d" --trigger work_leaf --trigger-mechanism breakpoint \
-		--duration 0.3 -- "$PROG" \
+		--duration 0.3 -- "${PROG[@]}" \
 		>/dev/null 2>"$TMP/bp.err"
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q "warning: --trigger-mechanism breakpoint: it did not fire" \
@@ -373,7 +363,7 @@ t_breakpoint_warned() {
 
 t_stdout_trace_only() {
 	local rc
-	(cd "$TMP" && "$FRONT" run -q -o - --trigger none --duration 0.5 -- "$PROG") \
+	(cd "$TMP" && "$FRONT" run -q -o - --trigger none --duration 0.5 -- "${PROG[@]}") \
 		>"$TMP/stdout.fxt" 2>"$TMP/stdout.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -393,7 +383,7 @@ t_temporary_removed() {
 	local rc
 	mkdir -p "$TMP/tmp1"
 	TMPDIR="$TMP/tmp1" "$FRONT" run -q -o "$TMP/tmp1.fxt.gz" --trigger none --duration 0.3 \
-		-- "$PROG" >/dev/null 2>"$TMP/tmp1.err"
+		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp1.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail temporary_removed "exit $rc: $(tail -n 2 "$TMP/tmp1.err" | tr '\n' '|')"
@@ -412,7 +402,7 @@ t_failed_recording_kept() {
 	local pid perf i dir rc
 	mkdir -p "$TMP/tmp2"
 	TMPDIR="$TMP/tmp2" "$FRONT" run -o "$TMP/tmp2.fxt.gz" --trigger none --duration 20 \
-		-- "$PROG" >/dev/null 2>"$TMP/tmp2.err" &
+		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp2.err" &
 	pid=$!
 	for ((i = 0; i < 200; i++)); do
 		grep -q "recording launched" "$TMP/tmp2.err" && break
@@ -462,7 +452,7 @@ esac
 EOF2
 	chmod +x "$TMP/tmp3/perf"
 	TMPDIR="$TMP/tmp3" "$FRONT" run -o "$TMP/tmp3.fxt.gz" --trigger none --perf "$TMP/tmp3/perf" \
-		-- "$PROG" >/dev/null 2>"$TMP/tmp3.err"
+		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp3.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail perf_refused_not_converted "exit $rc, expected 1"
