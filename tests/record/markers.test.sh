@@ -3,34 +3,31 @@
 # moment"): the front end converts the recording directory, and the trace
 # holds one "[trigger] SPEC" instant per hit of record.json at its time, on
 # the track "triggers" of the traced process, with the arguments the call
-# was made with:
+# was made with (the target: the workload, tests/workload/workload.c, mode
+# hits: snaptrace_trigger(1000 + i, 0xfeed0000 + i)):
 #   demo              the bundled demo (make demo): its one hit
 #   multi_snapshot    --multi-snapshot --arm-after 0, 3 calls 300 ms apart: 3 markers, one
 #                     per hit and snapshot, and the exit snapshot's
 #                     "[snapshot] exit"
-#   call_arguments    magic_trace_stop_indicator(1001, 0xfeed0001) ... shows
-#                     arg0 and arg1 on each marker
+#   call_arguments    snaptrace_trigger(1001, 0xfeed0001) ... shows arg0 and
+#                     arg1 on each marker
 #   tsc_span          whether this host's kernel offers the TSC conversion
 #                     (record.json's trigger.tsc); the span itself is checked
 #                     on a written record.json (tests/cases/recording.test.sh)
 #   exit_names        --multi-snapshot, calls 15 ms apart up to the exit: the
 #                     exit snapshot (often without side-band: perf's ":TID"
 #                     comm) names no thread or process ":TID"; all are
-#                     "markers_target [ID]" as record.json says
+#                     "workload [ID]" as record.json says
 #   no_leftovers      no perf or target of ours left running
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
-PROG="$TMP/markers_target"
 NAMES="demo multi_snapshot call_arguments exit_names tsc_span no_leftovers"
 need_recording
 [ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
-	-o "$PROG" "$SNAPTRACE_TOP/tests/record/markers_target.c" 2>"$TMP/cc.log"; then
-	skip_all "markers_target.c: $(first_lines "$TMP/cc.log")"
-fi
+use_workload
 TARGETS=("$PROG" "$DEMO")
 
 # hit_times DIR: the time_ns of every hit of DIR/record.json, one a line.
@@ -79,13 +76,13 @@ t_demo() {
 # each, a marker each at its hit's time with the call's arguments.
 t_multi() {
 	local d="$TMP/multi" hits got i=0 t bad=
-	run_front multi --multi-snapshot --arm-after 0 --trigger magic_trace_stop_indicator -- "$PROG" 3 300 ||
+	run_front multi --multi-snapshot --arm-after 0 --trigger snaptrace_trigger -- "$PROG" hits 3 300 ||
 		{ fail call_arguments "no recording"; return; }
 	hits=$(hit_times "$d")
 	got=$(markers "$TMP/multi.fxt")
 	for t in $hits; do
 		i=$((i + 1))
-		grep -q "^ts=$t .* name=\"\[trigger\] magic_trace_stop_indicator\" .* snapshot:uint64=$((i - 1)) .*arg0:uint64=$((1000 + i)) arg1:uint64=$((0xfeed0000 + i))\( .*\)\?\$" <<<"$got" ||
+		grep -q "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" .* snapshot:uint64=$((i - 1)) .*arg0:uint64=$((1000 + i)) arg1:uint64=$((0xfeed0000 + i))\( .*\)\?\$" <<<"$got" ||
 			bad="hit $i at $t: no marker with snapshot $((i - 1)), arg0 $((1000 + i)), arg1 $((0xfeed0000 + i))"
 	done
 	if [ "$i" -ne 3 ]; then
@@ -114,7 +111,7 @@ t_multi() {
 t_exit_names() {
 	local d="$TMP/exitnames" names exitf sb=with
 	run_front exitnames --multi-snapshot --min-interval 100 --arm-after 0 \
-		--trigger magic_trace_stop_indicator -- "$PROG" 40 15 || return
+		--trigger snaptrace_trigger -- "$PROG" hits 40 15 || return
 	names=$("$CONVERT" --dump=records "$TMP/exitnames.fxt" |
 		sed -n 's/^[0-9]* kobj \(thread\|process\) koid=[0-9]* name="\([^"]*\)".*/\2/p' | grep -vx triggers)
 	exitf=$(snaps "$d" exit)
@@ -124,8 +121,8 @@ t_exit_names() {
 	fi
 	if [ -z "$exitf" ]; then
 		fail exit_names "no exit snapshot in record.json: $(tl 3 "$TMP/exitnames.err")"
-	elif [ -z "$names" ] || grep -vqE '^markers_target \[[0-9]+\]$' <<<"$names"; then
-		fail exit_names "names other than record.json's \"markers_target\" (exit snapshot $sb side-band): $(tr '\n' ' ' <<<"$names")"
+	elif [ -z "$names" ] || grep -vqE '^workload \[[0-9]+\]$' <<<"$names"; then
+		fail exit_names "names other than record.json's \"workload\" (exit snapshot $sb side-band): $(tr '\n' ' ' <<<"$names")"
 	else
 		ok exit_names
 		echo "  (exit snapshot $sb side-band; names: $(sort -u <<<"$names" | tr '\n' ' '))"

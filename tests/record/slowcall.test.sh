@@ -23,7 +23,7 @@ command -v gcc >/dev/null || skip_all "gcc not installed"
 PROG="$TMP/slowcall_target"
 SRC="$SNAPTRACE_TOP/tests/record/slowcall_target.c"
 cp "$SRC" "$TMP/prog.c"
-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -pthread -Wl,-z,now -I "$SNAPTRACE_TOP/tests/record" -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -pthread -Wl,-z,now -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	skip_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The recorder's side of off-CPU time and of truthful snapshots, with real
-# perf sampling on this machine (targets: tests/e2e/offcpu_target.c for
-# sleeping and spinning, tests/record/threads_target.c for threads and CPUs):
+# perf sampling on this machine (the target: the workload,
+# tests/workload/workload.c; modes naps, spin, migrate and thread):
 # - a snapshot holds the context switches (PERF_RECORD_SWITCH) and, where the
 #   host allows tracepoints, sched:sched_switch samples whose call chain shows
 #   where the thread blocked, as stock `perf script --show-switch-events`
@@ -15,19 +15,10 @@
 NAMES="switches_check_agrees switches_recorded switches_preempted switches_no_stale_fragment
 switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
 need_recording
-command -v cc >/dev/null || skip_all "no C compiler"
-OFFCPU="$TMP/offcpu_target"
-THREADS="$TMP/threads_target"
-TARGETS=("$OFFCPU" "$THREADS")
+use_workload
+TARGETS=("$PROG")
 HOG=
 trap '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"' EXIT
-for t in e2e/offcpu_target record/threads_target; do
-	if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
-		-o "$TMP/${t#*/}" "$SNAPTRACE_TOP/tests/$t.c" -lpthread 2>"$TMP/cc.log"; then
-		for n in $NAMES; do fail "$n" "$t.c: $(first_lines "$TMP/cc.log")"; done
-		exit 0
-	fi
-done
 
 # Whether the recorder adds sched:sched_switch here (as its --dry-run says).
 SCHED=0
@@ -92,7 +83,7 @@ main_tid() {
 # sample with prev_state S whose chain holds libc's clock_nanosleep.
 t_switches_recorded() {
 	local f tid out in gaps long s
-	record switches_recorded -- "$OFFCPU" naps 12 4000 30000 || return
+	record switches_recorded -- "$PROG" naps 12 4000 30000 || return
 	f=$SNAP
 	tid=$(main_tid "$TMP/switches_recorded")
 	read -r out _ in gaps s _ <<<"$(switches "$f" "$tid" clock_nanosleep)"
@@ -117,9 +108,9 @@ t_switches_recorded() {
 t_switches_preempted() {
 	local tid preempt r rc
 	PIN=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
-	taskset -c "$PIN" "$OFFCPU" spin 5000 >/dev/null 2>&1 &
+	taskset -c "$PIN" "$PROG" spin 5000 >/dev/null 2>&1 &
 	HOG=$!
-	record switches_preempted -- "$OFFCPU" spin 400
+	record switches_preempted -- "$PROG" spin 400
 	rc=$?
 	kill -KILL "$HOG" 2>/dev/null
 	wait "$HOG" 2>/dev/null
@@ -146,7 +137,7 @@ t_switches_no_stale_fragment() {
 		skip switches_no_stale_fragment "needs two CPUs"
 		return
 	fi
-	record switches_no_stale_fragment --snapshot-size 64K -- "$THREADS" migrate 300 1000 || return
+	record switches_no_stale_fragment --snapshot-size 64K --arm-after 0 -- "$PROG" migrate 300 1000 || return
 	f=$SNAP
 	# the largest hole between two samples in which the thread stayed on the
 	# CPU (a switch record inside a hole: it was descheduled, not lost)
@@ -168,20 +159,21 @@ t_switches_no_stale_fragment() {
 	fi
 }
 
-# worker: the trigger fires in thread "offcpu-worker"; the default recording
-# holds the main thread only, so the recorder says so; --multi-thread does not.
+# thread: the trigger fires in thread "worker"; the default recording holds
+# the main thread only, so the recorder says so; --multi-thread does not.
 t_switches_unrecorded_thread_warning() {
 	local d="$TMP/unrec" hit
-	if ! "$RECORD" -q --mode sampling -o "$d" -- "$THREADS" worker >/dev/null 2>"$d.err"; then
+	if ! "$RECORD" -q --mode sampling --arm-after 0 -o "$d" -- "$PROG" thread 200 >/dev/null \
+		2>"$d.err"; then
 		fail switches_unrecorded_thread_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 		return
 	fi
 	hit=$(first_hit "$d")
 	if [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
 		fail switches_unrecorded_thread_warning "expected a hit in the worker thread, found '$hit'"
-	elif ! grep -q "warning: trigger hit in thread ${hit#* } (offcpu-worker) of process" \
+	elif ! grep -q "warning: trigger hit in thread ${hit#* } (worker) of process" \
 		"$d.err" || ! grep -q "${hit% *}, which is not recorded .*--multi-thread" "$d.err"; then
-		fail switches_unrecorded_thread_warning "no warning naming thread ${hit#* } (offcpu-worker): $(tl 3 "$d.err")"
+		fail switches_unrecorded_thread_warning "no warning naming thread ${hit#* } (worker): $(tl 3 "$d.err")"
 	elif [ "$(grep -c "not recorded" "$d.err")" -ne 1 ]; then
 		fail switches_unrecorded_thread_warning "expected one warning: $(tl 4 "$d.err")"
 	else
@@ -191,8 +183,8 @@ t_switches_unrecorded_thread_warning() {
 
 t_switches_multi_thread_no_warning() {
 	local d="$TMP/mt"
-	if ! "$RECORD" -q --mode sampling --multi-thread -o "$d" -- "$THREADS" worker >/dev/null \
-		2>"$d.err"; then
+	if ! "$RECORD" -q --mode sampling --multi-thread --arm-after 0 -o "$d" -- "$PROG" thread 200 \
+		>/dev/null 2>"$d.err"; then
 		fail switches_multi_thread_no_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 	elif grep -q "not recorded" "$d.err"; then
 		fail switches_multi_thread_no_warning "warned with --multi-thread: $(tl 2 "$d.err")"
