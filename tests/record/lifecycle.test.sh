@@ -47,10 +47,11 @@ case_pids() {
 	grep -lsxzF "LIFECYCLE_CASE=$TMP/$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
 }
 
-# wait_gone NAME: waits up to 3 s until no process of case NAME is left.
+# wait_gone NAME: waits until no process of case NAME is left: 15 s at most
+# (perf may still be writing its snapshot on a loaded machine).
 wait_gone() {
 	local i
-	for ((i = 0; i < 30; i++)); do
+	for ((i = 0; i < 150; i++)); do
 		[ -z "$(case_pids "$1")" ] && return 0
 		sleep 0.1
 	done

@@ -38,6 +38,19 @@ wait_for() {
 	return 1
 }
 
+# wait_exec PID PROGRAM: waits (10 s at most) until process PID runs
+# PROGRAM: a program started in the background is the shell's fork until
+# it execs, which a loaded machine can delay past any fixed sleep (an
+# attach would find bash and none of the program's functions).
+wait_exec() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$(realpath "$2")" ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
 # json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
 json_str() {
 	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1

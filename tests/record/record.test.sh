@@ -91,7 +91,7 @@ t_attach_named_trigger() {
 	"$PROG" hits 0 200 &
 	pid=$!
 	BG+=("$pid")
-	sleep 0.1
+	wait_exec "$pid" "$PROG"
 	"$FRONT" attach -p "$pid" --trigger work_top --arm-after 0 -o "$TMP/attach.fxt.gz" -d "$d" \
 		>"$TMP/attach.out" 2>"$TMP/attach.err"
 	rc=$?
@@ -139,15 +139,15 @@ t_multi_snapshot_three() {
 t_duration() {
 	local d="$TMP/duration" t0 t1 rc
 	t0=$(date +%s%N)
-	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" work >/dev/null \
-		2>"$TMP/duration.err"
+	timeout -k 5 60 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" work \
+		>/dev/null 2>"$TMP/duration.err"
 	rc=$?
 	t1=$(date +%s%N)
 	if [ $rc -ne 0 ]; then
 		fail duration "exit $rc: $(tl 3 "$TMP/duration.err")"
 	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
 		fail duration "end is $(json_str "$d/record.json" end), not duration"
-	elif [ $(((t1 - t0) / 1000000)) -gt 5000 ]; then
+	elif [ $(((t1 - t0) / 1000000)) -gt 15000 ]; then
 		fail duration "took $(((t1 - t0) / 1000000)) ms for --duration 0.5"
 	elif ! slices_of "$d" $(snaps "$d" duration) | grep -q ' work_leaf$'; then
 		fail duration "the duration snapshot has no work_leaf"
@@ -228,9 +228,10 @@ t_recorder_killed() {
 	sleep 0.5
 	kill -9 "$REC_PID"
 	wait "$REC_PID" 2>/dev/null
+	# perf writes its snapshot, then ends (30 s at most: a loaded machine)
 	for ((i = 0; i < 300; i++)); do
 		no_procs && break
-		sleep 0.01
+		sleep 0.1
 	done
 	if ! no_procs; then
 		fail recorder_killed "left after SIGKILL of the recorder:" \
@@ -405,7 +406,10 @@ t_perf_killed() {
 
 # start_not_missed NAME [RECORD OPTIONS]: "workload hits 1 300" works 300 ms from
 # its start, then hits the trigger; the snapshot must reach back to the
-# program's start: its first sample is at least 280 ms before the hit.
+# program's start: its first sample is at least 200 ms before the hit (perf
+# takes 100 to 500 ms to become ready, record.json's ready_ms: a start
+# released too early misses that much; a loaded machine may run the
+# program its first moment some ms late).
 start_not_missed() {
 	local name=$1 d="$TMP/$1" f hit first
 	shift
@@ -418,7 +422,7 @@ start_not_missed() {
 	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
 	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
 		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
-	elif [ $((hit - first)) -lt 280000000 ]; then
+	elif [ $((hit - first)) -lt 200000000 ]; then
 		fail "$name" "first sample only $(((hit - first) / 1000000)) ms before the hit"
 	else
 		ok "$name"
@@ -593,7 +597,7 @@ t_storm_interrupt() {
 	bad=$(snaps_ok "$d")
 	if [ $rc -ne 0 ]; then
 		fail storm_interrupt "exit $rc: $(tl 3 "$TMP/storm-int.err")"
-	elif [ $ms -gt 5000 ]; then
+	elif [ $ms -gt 15000 ]; then
 		fail storm_interrupt "SIGINT took $ms ms to end the recording"
 	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
 		fail storm_interrupt "end is $(json_str "$d/record.json" end), not interrupt"
@@ -646,6 +650,7 @@ attached_exit() {
 	"$PROG" until "$d.go" &
 	pid=$!
 	BG+=("$pid")
+	wait_exec "$pid" "$PROG" || echo "the program did not start"
 	"$RECORD" -o "$d" -p "$pid" >/dev/null 2>"$d.err" &
 	rec=$!
 	BG+=("$rec")

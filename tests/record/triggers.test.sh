@@ -192,7 +192,7 @@ t_symbols() {
 	"$PROG" &
 	pid=$!
 	BG+=("$pid")
-	sleep 0.2
+	wait_exec "$pid" "$PROG"
 	out=$("$FRONT" symbols "$pid")
 	if ! echo "$out" | grep -q "^app::Store::flush(int)	$FLUSH	$PROG	" ||
 		! echo "$out" | grep -q "^getpid	getpid	/.*libc.so.6	"; then
@@ -354,6 +354,7 @@ t_attach_pick() {
 	"$tgt" x 30000 &
 	pid=$!
 	BG+=("$pid")
+	wait_exec "$pid" "$tgt"
 	# the front end's bash and the converter's perf, but no fzf: the numbered list
 	mkdir -p "$path"
 	ln -sf "$(command -v bash)" "$path/bash"

@@ -291,7 +291,7 @@ t_spin() {
 		why="exit $RC, $(count spin snaptrace_spin) calls"
 	elif [ "$(rusage spin 4)" -gt 3 ]; then
 		why="$(rusage spin 4) voluntary context switches: it slept"
-	elif [ "$(rusage spin 1)" -lt 10000 ]; then
+	elif [ "$(rusage spin 1)" -lt 2000 ]; then
 		why="$(rusage spin 1) us of user time"
 	fi
 	check spin "$why"
