@@ -17,16 +17,9 @@ PERF=${SNAPTRACE_PERF:-perf}
 
 trap group_cleanup EXIT
 
-need_convert sampling
-if ! command -v "$PERF" >/dev/null 2>&1; then
-	skip sampling "no perf ($PERF)"
-	exit 0
-fi
 W="$SNAPTRACE_TEST_BIN/workload"
-if [ ! -x "$W" ]; then
-	skip sampling "$W not built"
-	exit 0
-fi
+need_built sampling "$CONVERT" "$W"
+requires sampling recording || exit 0
 
 # record MODE: records the target into $TMP/MODE.data; returns 1 when perf
 # cannot record here (the reason is in $TMP/MODE.rec.err).
@@ -69,7 +62,7 @@ check_nesting() {
 run() {
 	local mode=$1 name="sampling-$1" why
 	if ! record "$mode"; then
-		skip "$name" "perf cannot record here: $(grep -v '^\[' "$TMP/$mode.rec.err" | head -n 2 | tr '\n' '|')"
+		fail "$name" "perf could not record: $(grep -v '^\[' "$TMP/$mode.rec.err" | head -n 2 | tr '\n' '|')"
 		return
 	fi
 	if ! "$CONVERT" --quiet "$TMP/$mode.data" -o "$TMP/$mode.fxt.gz" 2>"$TMP/$mode.conv.err"; then

@@ -20,15 +20,9 @@
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
+requires lifecycle recording || exit 0
+need_built lifecycle "$RECORD" "$CONVERT"
 PERF=$(command -v perf)
-if [ -z "$PERF" ] || [ ! -x "$RECORD" ] || [ ! -x "$CONVERT" ]; then
-	skip lifecycle "needs perf, snaptrace-record and snaptrace-convert"
-	exit 0
-fi
-if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-	skip lifecycle "perf_event_paranoid > 2 and not root"
-	exit 0
-fi
 
 # The target: the workload (tests/workload/workload.c), modes work (for
 # ever) and storm (the trigger every 3 ms). The perf of the "starting"
@@ -36,10 +30,7 @@ fi
 # logs its pid and waits 1 s before becoming perf.
 PROG="$SNAPTRACE_TEST_BIN/workload"
 SLOWPERF="$SNAPTRACE_TEST_BIN/slowperf"
-if [ ! -x "$PROG" ] || [ ! -x "$SLOWPERF" ]; then
-	skip lifecycle "needs $PROG and $SLOWPERF (make tests-build)"
-	exit 0
-fi
+need_built lifecycle "$PROG" "$SLOWPERF"
 export SLOWPERF_PERF="$PERF"
 
 # case_pids NAME: the pids of the processes of case NAME.
@@ -223,8 +214,8 @@ run_case() {
 # A case's processes have /tmp of their own ($TMP/tmp, own_tmp), where a
 # perf killed by SIGKILL leaves its /tmp/perf-vdso.so-*, and the scratch
 # directory at its path.
-if [ $OWN_TMP = 0 ]; then
-	skip private_tmp "no mount namespace here (needs root): a perf killed leaves /tmp/perf-vdso.so-*"
+if ! requires private_tmp mount_namespace; then
+	:
 elif (own_tmp sh -c "echo seen >'$TMP/own_tmp.txt' && mktemp /tmp/perf-vdso.so-XXXXXX") \
 	>"$TMP/own_tmp.out" 2>&1 && [ "$(cat "$TMP/own_tmp.txt")" = seen ] &&
 	[ -f "$TMP/tmp/$(basename "$(cat "$TMP/own_tmp.out")")" ] &&
@@ -244,9 +235,8 @@ for who in ${LIFECYCLE_WHO:-front record perf}; do
 		for sig in INT TERM HUP KILL; do
 			# a signal ignored when this shell started (nohup) stays ignored in
 			# every child, perf included: the case cannot happen as written
-			if [ "$((0x$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status) >> ($(kill -l "$sig") - 1) & 1))" = 1 ]; then
-				skip "${who}_${phase}_$sig" "SIG$sig is ignored in this shell (run under nohup?)" \
-					>"$TMP/${who}_${phase}_$sig.result"
+			if [ "$sig" != KILL ] &&
+				! requires "${who}_${phase}_$sig" "sig${sig,,}" >"$TMP/${who}_${phase}_$sig.result"; then
 				order+=("$TMP/${who}_${phase}_$sig.result")
 				continue
 			fi

@@ -1,20 +1,18 @@
 # Helpers of the recorder's suites (sourced after tests/lib.sh).
 
-# skip_all WHY: a skip line for every test named in NAMES, then exit.
-skip_all() {
+# fail_all WHY: a FAIL line for every test named in NAMES, then exit 1.
+fail_all() {
 	local n
-	for n in $NAMES; do skip "$n" "$1"; done
-	exit 0
+	for n in $NAMES; do fail "$n" "$1"; done
+	exit 1
 }
 
-# need_recording: skips the suite (skip_all) unless perf can record here:
-# perf installed, snaptrace-record built, root or perf_event_paranoid <= 2.
+# need_recording SUITE: skips every test of NAMES unless perf can record
+# here (requirement recording); a FAIL for SUITE when snaptrace-record is
+# not built.
 need_recording() {
-	command -v perf >/dev/null || skip_all "perf not installed"
-	[ -x "$RECORD" ] || skip_all "$RECORD not built"
-	if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-		skip_all "perf_event_paranoid > 2 and not root"
-	fi
+	requires_all recording
+	need_built "$1" "$RECORD"
 }
 
 # first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
@@ -143,12 +141,12 @@ stress_count() {
 	if [ "${STRESS:-0}" = 1 ]; then echo "$1"; else echo "$2"; fi
 }
 
-# use_workload: PROG is a copy of the workload (tests/workload/workload.c,
-# `workload` without arguments lists its modes) in the scratch directory, its
-# path this suite's own, so that no_procs finds only the suite's processes;
-# skips the suite (skip_all) when it is not built.
+# use_workload SUITE: PROG is a copy of the workload
+# (tests/workload/workload.c, `workload` without arguments lists its modes)
+# in the scratch directory, its path this suite's own, so that no_procs
+# finds only the suite's processes; a FAIL for SUITE when it is not built.
 use_workload() {
-	[ -x "$SNAPTRACE_TEST_BIN/workload" ] || skip_all "$SNAPTRACE_TEST_BIN/workload not built"
+	need_built "$1" "$SNAPTRACE_TEST_BIN/workload"
 	PROG="$TMP/workload"
 	cp "$SNAPTRACE_TEST_BIN/workload" "$PROG"
 }
@@ -160,9 +158,10 @@ use_workload() {
 # only when it exits normally, so a perf killed with SIGKILL leaves one
 # behind; there it goes with the scratch directory. The entries of /tmp
 # that the scratch directory and the programs under test live in are bound
-# into it at their paths. Elsewhere CMD runs as it is.
+# into it at their paths. Elsewhere (requirement mount_namespace) CMD runs
+# as it is.
 OWN_TMP=0
-[ "$(id -u)" -eq 0 ] && unshare --mount true 2>/dev/null && OWN_TMP=1
+requirement mount_namespace >/dev/null && OWN_TMP=1
 own_tmp() {
 	local p e
 	local -a keep=()

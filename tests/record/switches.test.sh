@@ -14,8 +14,8 @@
 
 NAMES="switches_check_agrees switches_recorded switches_preempted switches_no_stale_fragment
 switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
-need_recording
-use_workload
+need_recording switches
+use_workload switches
 TARGETS=("$PROG")
 HOG=
 trap '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -133,10 +133,7 @@ t_switches_preempted() {
 # first CPU's ring, stitched to late()'s across a hole.
 t_switches_no_stale_fragment() {
 	local f samples n early gap
-	if [ "$(nproc)" -lt 2 ]; then
-		skip switches_no_stale_fragment "needs two CPUs"
-		return
-	fi
+	requires switches_no_stale_fragment two_cpus || return
 	record switches_no_stale_fragment --snapshot-size 64K --arm-after 0 -- "$PROG" migrate 300 1000 || return
 	f=$SNAP
 	# the largest hole between two samples in which the thread stayed on the

@@ -25,15 +25,15 @@ symbols_library symbols_process symbols_usage symbols_rust pick_not_terminal pic
 pick_fzf_protocol pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
 readme_examples mid_insn_refused mid_insn_not_started insn_start_fires insn_start_unharmed
 no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-command -v g++ >/dev/null || skip_all "g++ not installed"
+need_recording triggers
+need_built triggers "$CONVERT"
+requires_all cxx
 
 PROG="$TMP/triggers_target"
 SRC="$SNAPTRACE_TOP/tests/record/triggers_target.cc"
 cp "$SRC" "$TMP/prog.cc"
 g++ -g -O1 -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.cc" 2>"$TMP/cc.err" ||
-	skip_all "cannot build triggers_target.cc: $(tl 3 "$TMP/cc.err")"
+	fail_all "cannot build triggers_target.cc: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 FLUSH_LINE=$(grep -n '// FLUSH_LINE$' "$SRC" | cut -d: -f1)
 # DWARF columns count bytes from 1 (a tab is one): where the statement starts
@@ -45,7 +45,7 @@ RUST_LOAD=_ZN7mycrate5store4load17h0123456789abcdefE
 RUST_FLUSH=_RNvNtCs1234_7mycrate5store5flush
 PERF=$(command -v perf)
 TRIGSPEC="$SNAPTRACE_TEST_BIN/trigspec"
-[ -x "$TRIGSPEC" ] || skip_all "$TRIGSPEC not built"
+need_built triggers "$TRIGSPEC"
 
 # trigger_json DIR KEY: a field of record.json's trigger.
 trigger_json() {
@@ -326,10 +326,7 @@ t_pick() {
 	else
 		ok pick_fzf_protocol
 	fi
-	if ! command -v fzf >/dev/null; then
-		skip pick_fzf_real "fzf not installed"
-		return
-	fi
+	requires pick_fzf_real fzf || return
 	ln -sf "$(command -v fzf)" "$fake/fzf"
 	pty_pick_fzf
 }
@@ -426,7 +423,7 @@ EOF_PY
 # symbols` gives; '?' is the picker's (above).
 t_readme_examples() {
 	local demo="$SNAPTRACE_O/examples/demo" spec target n=0 bad="" addr got
-	[ -x "$demo" ] || { skip readme_examples "$demo not built"; return; }
+	[ -x "$demo" ] || { fail readme_examples "$demo is not built (make all tests-build)"; return; }
 	addr=$("$FRONT" symbols "$demo" demo_nap | awk -F '\t' '$2 == "demo_nap" { print $4 }')
 	while read -r spec; do
 		target=$demo
@@ -461,7 +458,7 @@ t_mid_instruction() {
 	local prog="$TMP/movimm" start last out rc hits
 	# the workload's movimm mode: mov_imm() holds a 5-byte mov $0x0,%eax
 	if [ ! -x "$SNAPTRACE_TEST_BIN/workload" ]; then
-		skip mid_insn_refused "$SNAPTRACE_TEST_BIN/workload not built"
+		fail mid_insn_refused "$SNAPTRACE_TEST_BIN/workload is not built (make all tests-build)"
 		return
 	fi
 	cp "$SNAPTRACE_TEST_BIN/workload" "$prog"

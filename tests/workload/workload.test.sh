@@ -9,23 +9,17 @@
 # output and exit status, its processes in /proc. The suites that record the
 # workload rely on this (a former target, built at -O1, called its work
 # once and then only the trigger: work_spread fails on such a program).
-# workload-nofp keeps no frame pointer, workload keeps them. Needs the
-# uprobe PMU and root (or CAP_PERFMON); skips otherwise.
+# workload-nofp keeps no frame pointer, workload keeps them. Needs root
+# and uprobes (requirements root, uprobes).
 . "$(dirname "$0")/../lib.sh"
 
 W="$SNAPTRACE_TEST_BIN/workload"
 CC="$SNAPTRACE_TEST_BIN/callcount"
-NAMES="usage work_spread work_forever hits storm until fork echo thread migrate naps pipe spin
-faults nest movimm frame_pointers"
-
-skip_all() {
-	local n
-	for n in $NAMES; do skip "workload_$n" "$1"; done
-	exit 0
-}
-[ -x "$W" ] && [ -x "$CC" ] || skip_all "$W or $CC not built"
-[ -e /sys/bus/event_source/devices/uprobe/type ] || skip_all "no uprobe PMU on this host"
-[ "$(id -u)" -eq 0 ] || skip_all "uprobes need root"
+NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm until fork echo thread \
+	migrate naps pipe spin faults nest movimm frame_pointers)
+need_built workload "$W" "$SNAPTRACE_TEST_BIN/workload-nofp" "$CC"
+# callcount's probes watch every CPU: root
+requires_all root uprobes
 
 # calls NAME FUNCS [-t SECONDS] -- ARGS...: runs the workload with ARGS
 # under callcount, counting FUNCS; its lines in $TMP/NAME.calls, stdout of
@@ -231,10 +225,7 @@ t_thread() {
 # migrate 100 100: early on one CPU, late on another, then the hit.
 t_migrate() {
 	local why=""
-	if [ "$(nproc)" -lt 2 ]; then
-		skip workload_migrate "needs two CPUs"
-		return
-	fi
+	requires workload_migrate two_cpus || return
 	calls migrate early,late,snaptrace_trigger -- migrate 100 100
 	read -r _ _ _ a ta < <(grep '^early ' "$TMP/migrate.calls")
 	read -r _ _ _ b tb < <(grep '^late ' "$TMP/migrate.calls")
