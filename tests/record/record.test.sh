@@ -999,9 +999,19 @@ EOF
 
 # A binary rebuilt between recording and conversion: the build ids in the
 # recording keep perf from giving its old addresses the new binary's names.
+# Both builds are made here, from workload.c in the scratch directory, so
+# that the first has a build id of this run's own: perf's build-id cache
+# (~/.debug) may hold the built workload from a plain `perf record` of
+# another suite, and would then rightly name the old addresses through it.
 t_rebuilt_binary() {
 	local d="$TMP/rebuilt" p="$TMP/rebuilt-prog" s
-	cp "$PROG" "$p"
+	local -a cc=(cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -pthread)
+	requires rebuilt_binary cc || return
+	cp "$SNAPTRACE_TOP/tests/workload/workload.c" "$TMP/rebuilt-0.c"
+	if ! "${cc[@]}" -o "$p" "$TMP/rebuilt-0.c" 2>"$TMP/rebuilt-cc.err"; then
+		fail rebuilt_binary "cannot compile workload.c: $(tl 2 "$TMP/rebuilt-cc.err")"
+		return
+	fi
 	if ! "$RECORD" -q -o "$d" --arm-after 0 -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
 		fail rebuilt_binary "exit non-zero: $(tl 3 "$TMP/rebuilt.err")"
 		return
@@ -1012,9 +1022,9 @@ t_rebuilt_binary() {
 	fi
 	# the same program with 4 KiB of code in front: every function moves
 	{ echo 'void pad(void); void pad(void) { __asm__ volatile(".fill 4096, 1, 0x90"); }'
-	  cat "$SNAPTRACE_TOP/tests/workload/workload.c"; } >"$TMP/rebuilt.c"
+	  cat "$TMP/rebuilt-0.c"; } >"$TMP/rebuilt.c"
 	rm -f "$p"
-	cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -pthread -o "$p" "$TMP/rebuilt.c" || {
+	"${cc[@]}" -o "$p" "$TMP/rebuilt.c" || {
 		fail rebuilt_binary "cannot compile the rebuilt program"; return; }
 	s=$(slices_of "$d" $(snaps "$d"))
 	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|work_tick\|pad\)$'; then
