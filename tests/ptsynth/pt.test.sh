@@ -35,13 +35,22 @@ PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
 
 ptsynth_ready ptsynth
 
-# gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
+# gen PROG NAME:OPTS...: one single-step run of PROG (ptsynth, the slow
+# part), an output per NAME (ptsynth --also): $TMP/NAME.data and
+# $TMP/NAME.truth encoded with OPTS (words). Options of the run itself
+# (--repeat, --block-syscalls, --preempt-at) go in any OPTS.
 gen() {
-	local name=$1 prog=$2
-	shift 2
-	echo "$*" >"$TMP/$name.opts"
-	timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
-		-- "$PROGS/$prog" >"$TMP/$name.stdout" 2>"$TMP/$name.gen"
+	local prog=$1 v
+	local -a args=()
+	shift
+	for v; do
+		echo "${v#*:}" >"$TMP/${v%%:*}.opts"
+		[ ${#args[@]} -eq 0 ] || args+=(--also)
+		# shellcheck disable=SC2206
+		args+=(-o "$TMP/${v%%:*}.data" --truth "$TMP/${v%%:*}.truth" ${v#*:})
+	done
+	timeout 120 "$PTSYNTH" -q "${args[@]}" -- "$PROGS/$prog" >"$TMP/$prog.stdout" \
+		2>"$TMP/$prog.gen"
 }
 
 # check_perf NAME ERRORS: perf script agrees with the truth, ERRORS decode
@@ -160,49 +169,63 @@ check_convert() {
 	ok "convert-$name"
 }
 
-# both NAME PROG ERRORS OPTS...: generates, then checks perf and the converter.
-both() {
-	local name=$1 prog=$2 errors=$3
-	shift 3
-	if ! gen "$name" "$prog" "$@"; then
-		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
-		fail "convert-$name" "ptsynth failed"
+# variants PROG NAME:ERRORS:OPTS...: generates every variant NAME of PROG in
+# one run (gen), then checks perf and the converter on each, ERRORS decode
+# errors expected.
+variants() {
+	local prog=$1 v name errors
+	local -a outs=()
+	shift
+	for v; do
+		IFS=: read -r name errors _ <<<"$v"
+		outs+=("$name:${v#*:*:}")
+	done
+	if ! gen "$prog" "${outs[@]}"; then
+		for v; do
+			fail "perf-${v%%:*}" "ptsynth failed: $(head -3 "$TMP/$prog.gen")"
+			fail "convert-${v%%:*}" "ptsynth failed"
+		done
 		return
 	fi
-	check_perf "$name" "$errors"
-	check_convert "$name" "$errors"
-	rm -f "$TMP/$name".*
+	for v; do
+		IFS=: read -r name errors _ <<<"$v"
+		check_perf "$name" "$errors"
+		check_convert "$name" "$errors"
+		rm -f "$TMP/$name".*
+	done
 }
 
+# Every program in both return-compression modes, with a snapshot window and
+# with a PSB+ every 128 bytes (places where -j N can start a time range);
+# then layout and packet variants, and damage: an OVF packet makes one
+# decode error, the trace resumes after it and every frame stays balanced;
+# truncated data ends the trace early. A program's variants come from one
+# run of it.
+declare -A MORE=(
+	[threads]="threads-per-cpu:0:--per-cpu
+		threads-per-cpu-psb:0:--per-cpu --psb-every 128"
+	[recurse]="recurse-psb64:0:--psb-every 64 --tsc-every 3
+		recurse-noretcomp-psb:0:--noretcomp --psb-every 128
+		recurse-window-end:0:--snapshot-window 800
+		recurse-overflow:1:--damage overflow@700
+		recurse-overflow-psb:1:--damage overflow@700 --psb-every 128"
+	[except]="except-window-psb:0:--snapshot-at 30000 --snapshot-window 15000 --psb-every 256
+		except-window-noretcomp:0:--snapshot-at 30000 --snapshot-window 15000 --noretcomp"
+	[calls-static]="calls-static-overflow:1:--damage overflow@150"
+	[tailcall]="tailcall-truncate:0:--damage truncate@200"
+)
 for entry in $PROGRAMS; do
 	IFS=: read -r prog at window <<<"$entry"
-	both "$prog" "$prog" 0
-	both "$prog-noretcomp" "$prog" 0 --noretcomp
-	both "$prog-window" "$prog" 0 --snapshot-at "$at" --snapshot-window "$window"
-	# a PSB+ every 128 bytes: places where -j N can start a time range
-	both "$prog-psb" "$prog" 0 --psb-every 128
+	more=()
+	[ -z "${MORE[$prog]:-}" ] || mapfile -t more < <(sed 's/^[[:space:]]*//' <<<"${MORE[$prog]}")
+	variants "$prog" "$prog:0:" "$prog-noretcomp:0:--noretcomp" \
+		"$prog-window:0:--snapshot-at $at --snapshot-window $window" \
+		"$prog-psb:0:--psb-every 128" "${more[@]}"
 done
-
-# Layout and packet variants.
-both threads-per-cpu threads 0 --per-cpu
-both recurse-psb64 recurse 0 --psb-every 64 --tsc-every 3
-both threads-per-cpu-psb threads 0 --per-cpu --psb-every 128
-both recurse-noretcomp-psb recurse 0 --noretcomp --psb-every 128
-both except-window-psb except 0 --snapshot-at 30000 --snapshot-window 15000 --psb-every 256
-both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
-both recurse-window-end recurse 0 --snapshot-window 800
 
 # The repeat mode (the benchmark's input): a loop's turn repeated in both
 # threads is a trace perf decodes to the truth.
-both bench-repeat bench 0 --repeat turn,5
-both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
-
-# Damage: an OVF packet makes one decode error; the trace resumes after it
-# and every frame stays balanced. Truncated data ends the trace early.
-both calls-static-overflow calls-static 1 --damage overflow@150
-both recurse-overflow recurse 1 --damage overflow@700
-both recurse-overflow-psb recurse 1 --damage overflow@700 --psb-every 128
-both tailcall-truncate tailcall 0 --damage truncate@200
+variants bench "bench-repeat:0:--repeat turn,5" "bench-repeat-window:0:--snapshot-window 2000"
 
 # Context switches: every syscall blocks NS, and the thread of a global step
 # is preempted before it. perf (check_perf, with --show-switch-events) must
@@ -215,8 +238,8 @@ both tailcall-truncate tailcall 0 --damage truncate@200
 offcpu() {
 	local name=$1 prog=$2 kinds=$3 want got k
 	shift 3
-	if ! gen "$name" "$prog" "$@"; then
-		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+	if ! gen "$prog" "$name:$*"; then
+		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$prog.gen")"
 		return
 	fi
 	check_perf "$name" 0
@@ -253,7 +276,7 @@ offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 
 
 # A snapshot ending where magic_trace_stop_indicator is entered.
 name=stop-snapshot
-if gen "$name" stop --snapshot-at magic_trace_stop_indicator; then
+if gen stop "$name:--snapshot-at magic_trace_stop_indicator"; then
 	check_perf "$name" 0
 	check_convert "$name" 0
 	last=$(grep -v '\[decode error' "$TMP/$name.slices" | tail -1 | cut -d' ' -f3-)
@@ -294,7 +317,7 @@ EOF
 		ok "$name-recording"
 	fi
 else
-	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/stop.gen")"
 fi
 
 # Two snapshots of one run (perf.data files given as two inputs): one
@@ -336,7 +359,7 @@ fi
 # when its version comes from the cache), and a snaptrace-convert with no
 # dlfilter beside it: each writes the text path's trace.
 name=fallback
-if gen "$name" calls-static; then
+if gen calls-static "$name:"; then
 	real=$(command -v "$PERF")
 	"$CONVERT" --quiet --no-dlfilter "$TMP/$name.data" -o "$TMP/$name.text.fxt" 2>/dev/null
 	cat >"$TMP/perf-refuses" <<EOF
@@ -436,7 +459,7 @@ EOF
 	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
 	check_perf_command perf-command-branches branches "$TMP/$name.data"
 else
-	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/calls-static.gen")"
 fi
 
 # A saved output of perf script with the dlfilter converts like the
@@ -444,7 +467,7 @@ fi
 # (exit 1), never a crash or a partial trace: cut inside a record, a record
 # of unknown type, a string id out of order, a branch naming no string.
 name=saved
-if gen "$name" calls-static; then
+if gen calls-static "$name:"; then
 	"$PERF" script -i "$TMP/$name.data" --ns --itrace=bep -F "$PERF_FIELDS" \
 		--show-switch-events --dlfilter "$SNAPTRACE_BIN/snaptrace-dlfilter.so" \
 		>"$TMP/$name.bin" 2>/dev/null
@@ -496,7 +519,7 @@ id|a malformed binary record \(type 1,
 nostring|a malformed binary record \(type 2,
 EOF
 else
-	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/calls-static.gen")"
 fi
 
 # Source lines: every slice of a program's own functions carries the
@@ -508,7 +531,7 @@ fi
 # functions have lines. C++ names are as perf prints them (c++filt -p).
 srcline_check() {
 	local prog=$1 name="srcline-$1" bin="$PROGS/$1" f have want addr n=0
-	gen "$name" "$prog" || { echo "ptsynth failed: $(head -3 "$TMP/$name.gen")"; return; }
+	gen "$prog" "$name:" || { echo "ptsynth failed: $(head -3 "$TMP/$prog.gen")"; return; }
 	convert "$name" "$TMP/$name.data" || return
 	"$CONVERT" --dump=tree "$TMP/$name.fxt" |
 		awk -v b="$bin" 'index($0, "cat=\"" b "\"") {
