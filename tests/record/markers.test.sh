@@ -6,9 +6,9 @@
 # was made with (the target: the workload, tests/workload/workload.c, mode
 # hits: snaptrace_trigger(1000 + i, 0xfeed0000 + i)):
 #   demo              the bundled demo (make demo): its one hit
-#   multi_snapshot    --multi-snapshot --arm-after 0, 3 calls 300 ms apart: 3 markers, one
-#                     per hit and snapshot, and the exit snapshot's
-#                     "[snapshot] exit"
+#   multi_snapshot    --multi-snapshot --arm-after 0, calls 300 ms apart, stopped
+#                     after 3 snapshots: a marker per hit and snapshot, and
+#                     the last snapshot's "[snapshot] interrupt"
 #   call_arguments    snaptrace_trigger(1001, 0xfeed0001) ... shows arg0 and
 #                     arg1 on each marker
 #   tsc_span          whether this host's kernel offers the TSC conversion
@@ -72,30 +72,41 @@ t_demo() {
 	fi
 }
 
-# The three calls, 300 ms apart (above --min-interval's 100 ms): a snapshot
-# each, a marker each at its hit's time with the call's arguments.
+# Calls 300 ms apart (above --min-interval's 100 ms), the recording stopped
+# after the third snapshot (until_snapshot): a marker at each hit's time,
+# with the snapshot record.json gives it and the call's arguments (the
+# workload's call k passes 1000 + k and 0xfeed0000 + k), and the
+# "[snapshot] interrupt" of the last snapshot.
 t_multi() {
-	local d="$TMP/multi" hits got i=0 t bad=
-	run_front multi --multi-snapshot --arm-after 0 --trigger snaptrace_trigger -- "$PROG" hits 3 300 ||
-		{ fail call_arguments "no recording"; return; }
-	hits=$(hit_times "$d")
+	local d="$TMP/multi" got n=0 bad= t a b k rc
+	until_snapshot 3 "$TMP/multi.err" "$FRONT" run -d "$d" -o "$TMP/multi.fxt" --multi-snapshot \
+		--arm-after 0 --trigger snaptrace_trigger -- "$PROG" hits 0 300
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail multi_snapshot "snaptrace run: exit $rc: $(tl 3 "$TMP/multi.err")"
+		fail call_arguments "no recording"
+		return
+	fi
 	got=$(markers "$TMP/multi.fxt")
-	for t in $hits; do
-		i=$((i + 1))
-		grep -q "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" .* snapshot:uint64=$((i - 1)) .*arg0:uint64=$((1000 + i)) arg1:uint64=$((0xfeed0000 + i))\( .*\)\?\$" <<<"$got" ||
-			bad="hit $i at $t: no marker with snapshot $((i - 1)), arg0 $((1000 + i)), arg1 $((0xfeed0000 + i))"
-	done
-	if [ "$i" -ne 3 ]; then
-		fail multi_snapshot "record.json lists $i hits, expected 3: $(tl 3 "$TMP/multi.err")"
-		fail call_arguments "record.json lists $i hits"
-	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne 3 ]; then
-		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected 3: $got"
+	while read -r t a b k; do
+		n=$((n + 1))
+		[ $((b - 0xfeed0000)) -eq $((a - 1000)) ] ||
+			bad="hit $n: arguments $a, $b in record.json, not call k's 1000 + k, 0xfeed0000 + k; "
+		grep -q "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" .* snapshot:uint64=$k .*arg0:uint64=$a arg1:uint64=$b\( .*\)\?\$" <<<"$got" ||
+			bad+="hit $n at $t: no marker with snapshot $k, arg0 $a, arg1 $b; "
+	done < <(sed -n 's/^ *{"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\),.* "args": \[\([0-9]*\), \([0-9]*\)\], "snapshot": \([0-9]*\),.*/\1 \2 \3 \4/p' \
+		"$d/record.json")
+	if [ "$n" -lt 3 ]; then
+		fail multi_snapshot "record.json lists $n hits with a snapshot, expected 3 or more: $(tl 3 "$TMP/multi.err")"
+		fail call_arguments "record.json lists $n hits"
+	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne $n ]; then
+		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected $n: $got"
 		fail call_arguments "see multi_snapshot"
 	elif [ -n "$bad" ]; then
 		ok multi_snapshot
-		fail call_arguments "$bad; markers: $got"
-	elif [ "$(snaps "$d" exit | wc -l)" -eq 1 ] && ! grep -q '"\[snapshot\] exit"$' <<<"$got"; then
-		fail multi_snapshot "an exit snapshot but no [snapshot] exit marker: $got"
+		fail call_arguments "$bad markers: $got"
+	elif ! grep -q '"\[snapshot\] interrupt"$' <<<"$got"; then
+		fail multi_snapshot "no [snapshot] interrupt marker: $got"
 		ok call_arguments
 	else
 		ok multi_snapshot

@@ -49,6 +49,29 @@ wait_exec() {
 	return 1
 }
 
+# until_snapshot N ERR CMD...: runs CMD (snaptrace-record or `snaptrace
+# run`, --multi-snapshot, not -q) with its stderr in ERR until it has taken
+# its Nth snapshot, then stops it as Ctrl-C does (SIGINT); returns its
+# status (124 when it took no Nth snapshot within 60 s). The program keeps
+# running while the snapshots are written, which takes seconds on a loaded
+# machine: a program that exits first ends the recording with hits still
+# waiting (coalesced, or taken by the exit snapshot), and the files perf
+# switches to after its exit have no side-band (no names).
+until_snapshot() {
+	local n=$1 err=$2 pid
+	shift 2
+	"$@" >/dev/null 2>"$err" &
+	pid=$!
+	BG+=("$pid")
+	if ! wait_for "$err" "snapshot $n\( \|$\)" 60; then
+		kill -INT "$pid"
+		wait "$pid"
+		return 124
+	fi
+	kill -INT "$pid"
+	wait "$pid"
+}
+
 # json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
 json_str() {
 	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1

@@ -113,23 +113,30 @@ t_attach_named_trigger() {
 }
 
 t_multi_snapshot_three() {
-	local d="$TMP/multi" f n=0 bad=""
-	# armed at once: every hit counts (the default waits for the ring to fill)
-	if ! "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 -- "$PROG" hits 3 300 >/dev/null \
-		2>"$TMP/multi.err"; then
-		fail multi_snapshot_three "exit non-zero: $(tl 3 "$TMP/multi.err")"
+	local d="$TMP/multi" f n=0 bad="" rc
+	# armed at once: every hit counts (the default waits for the ring to
+	# fill); a hit every 300 ms until the third snapshot (until_snapshot)
+	until_snapshot 3 "$TMP/multi.err" "$RECORD" -o "$d" --multi-snapshot --arm-after 0 -- \
+		"$PROG" hits 0 300
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail multi_snapshot_three "exit $rc: $(tl 3 "$TMP/multi.err")"
 		return
 	fi
 	for f in $(snaps "$d" trigger); do
 		n=$((n + 1))
 		slices_of "$d" "$f" | grep -q ' work_leaf$' || bad="$bad $f"
 	done
-	if [ $n -ne 3 ]; then
-		fail multi_snapshot_three "expected 3 trigger snapshots, found $n"
+	if [ $n -lt 3 ]; then
+		fail multi_snapshot_three "expected 3 trigger snapshots or more, found $n"
 	elif [ -n "$bad" ]; then
 		fail multi_snapshot_three "snapshots without work_leaf:$bad"
-	elif [ "$(grep -c '"snapshot": [0-9]' "$d/record.json")" -ne 3 ]; then
-		fail multi_snapshot_three "expected 3 hits with a snapshot in record.json"
+	elif ! awk 'BEGIN { k = 0 } /"snapshot": [0-9]/ { sub(/.*"snapshot": /, ""); hit[$0 + 0] = 1 }
+		/^ *{"file": / { if (/"reason": "trigger"/ && !((k) in hit)) bad = 1; k++ }
+		END { exit bad }' "$d/record.json"; then
+		fail multi_snapshot_three "a trigger snapshot that no hit of record.json took"
+	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
+		fail multi_snapshot_three "end is $(json_str "$d/record.json" end), not interrupt"
 	else
 		ok multi_snapshot_three
 	fi
@@ -701,15 +708,17 @@ t_grandchildren_end() {
 # matched against the path as given.
 t_newline_in_dir() {
 	local d="$TMP/new
-line" bad
-	if ! "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 -- "$PROG" hits 2 300 >/dev/null \
-		2>"$TMP/newline.err"; then
-		fail newline_in_dir "exit non-zero: $(tl 3 "$TMP/newline.err")"
+line" bad rc
+	until_snapshot 2 "$TMP/newline.err" "$RECORD" -o "$d" --multi-snapshot --arm-after 0 -- \
+		"$PROG" hits 0 300
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail newline_in_dir "exit $rc: $(tl 3 "$TMP/newline.err")"
 		return
 	fi
 	bad=$(snaps_ok "$d")
-	if [ "$(snaps "$d" trigger | wc -l)" -ne 2 ]; then
-		fail newline_in_dir "expected 2 trigger snapshots, found $(snaps "$d" trigger | wc -l)"
+	if [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
+		fail newline_in_dir "expected 2 trigger snapshots or more, found $(snaps "$d" trigger | wc -l)"
 	elif [ -n "$bad" ]; then
 		fail newline_in_dir "$bad"
 	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
@@ -962,8 +971,8 @@ exec perf "$@" 2> >(n=0
 	done >&2)
 EOF
 	chmod +x "$w"
-	"$FRONT" run -q --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" --multi-snapshot --min-interval 0 \
-		--arm-after 0 -- "$PROG" hits 4 300 >/dev/null 2>"$TMP/unfin.err"
+	until_snapshot 4 "$TMP/unfin.err" "$FRONT" run --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" \
+		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
 	rc=$?
 	for f in $(snaps "$d"); do
 		n=$((n + 1))

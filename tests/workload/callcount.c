@@ -23,8 +23,12 @@
  * prints one line per call on stdout:
  *   FUNC PID TID CPU TIME_NS
  * (TIME_NS: the perf clock at the call), grouped by FUNC in the order given,
- * each group in time order, then PROGRAM's resource usage (getrusage(2), its
- * own and that of the children it waited for):
+ * each group in time order, then every name a thread of the program took
+ * (at its exec, or pthread_setname_np: the kernel's comm records; a CPU's
+ * in time order):
+ *   comm PID TID NAME
+ * then PROGRAM's resource usage (getrusage(2), its own and that of the
+ * children it waited for):
  *   rusage USER_US SYSTEM_US MINOR_FAULTS VOLUNTARY_SWITCHES INVOLUNTARY_SWITCHES
  * Exits with PROGRAM's status (128 + N when a
  * signal N ended it); 1 after an error of its own, 2 on a usage error (a
@@ -62,6 +66,12 @@ struct fork_rec {
 	uint64_t time;
 };
 
+/* PERF_RECORD_COMM: thread TID of PID named NAME. */
+struct comm_rec {
+	uint32_t pid, tid;
+	char name[16];
+};
+
 struct ring {
 	int fd, func;
 	struct perf_event_mmap_page *meta;
@@ -72,6 +82,8 @@ static struct call *calls;
 static size_t ncalls, cap;
 static struct fork_rec *forks;
 static size_t nforks, fcap;
+static struct comm_rec *comms;
+static size_t ncomms, ccap;
 static uint64_t lost;
 
 /* Appends the N-byte ITEM to *ARR (*LEN items, room for *CAP). */
@@ -176,7 +188,7 @@ static void ring_copy(const struct ring *r, uint64_t at, void *out, size_t len)
 }
 
 /* Takes every record out of ring R: the samples into calls[], the forks
- * into forks[], losses into lost. */
+ * into forks[], the names into comms[], losses into lost. */
 static void drain(struct ring *r)
 {
 	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
@@ -186,6 +198,7 @@ static void drain(struct ring *r)
 	struct { uint32_t pid, tid; uint64_t time; uint32_t cpu, res; } s;
 	struct { uint64_t id, lost; } l;
 	struct fork_rec f;
+	struct comm_rec cm;
 	struct call c;
 
 	while (tail + sizeof(h) <= head) {
@@ -197,6 +210,15 @@ static void drain(struct ring *r)
 		} else if (h.type == PERF_RECORD_FORK && h.size >= sizeof(h) + sizeof(f)) {
 			ring_copy(r, tail + sizeof(h), &f, sizeof(f));
 			append(&forks, &nforks, &fcap, &f, sizeof(f));
+		} else if (h.type == PERF_RECORD_COMM && h.size > sizeof(h) + 8) {
+			/* pid, tid, the name (NUL-padded to 8 bytes; 16 at most) */
+			size_t len = h.size - sizeof(h) - 8;
+
+			memset(&cm, 0, sizeof(cm));
+			ring_copy(r, tail + sizeof(h), &cm,
+				  8 + (len < sizeof(cm.name) ? len : sizeof(cm.name)));
+			cm.name[sizeof(cm.name) - 1] = '\0';
+			append(&comms, &ncomms, &ccap, &cm, sizeof(cm));
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + sizeof(l)) {
 			ring_copy(r, tail + sizeof(h), &l, sizeof(l));
 			lost += l.lost;
@@ -296,7 +318,7 @@ int main(int argc, char **argv)
 				.config1 = (uint64_t)(uintptr_t)prog[0], .config2 = off,
 				.sample_period = 1,
 				.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
-				.task = f == 0,
+				.task = f == 0, .comm = f == 0,
 			};
 			struct ring *r = &rings[nrings];
 			void *m;
@@ -361,6 +383,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < kept; i++)
 		printf("%s %u %u %u %llu\n", names[calls[i].func], calls[i].pid, calls[i].tid,
 		       calls[i].cpu, (unsigned long long)calls[i].time);
+	for (size_t i = 0; i < ncomms; i++)
+		if (among(comms[i].pid, procs, nprocs))
+			printf("comm %u %u %s\n", comms[i].pid, comms[i].tid, comms[i].name);
 	printf("rusage %lld %lld %ld %ld %ld\n",
 	       (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
 	       (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_minflt,

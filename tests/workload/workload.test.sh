@@ -24,7 +24,7 @@ requires_all root uprobes
 # calls NAME FUNCS [-t SECONDS] -- ARGS...: runs the workload with ARGS
 # under callcount, counting FUNCS; its lines in $TMP/NAME.calls, stdout of
 # the workload mixed in (callcount's lines are all "FUNC PID TID CPU NS"
-# or "rusage ..."), status in RC.
+# or "comm ..." or "rusage ..."), status in RC.
 calls() {
 	local name=$1 funcs=$2
 	local -a t=()
@@ -200,24 +200,16 @@ t_echo() {
 	check echo "$([ $rc -eq 0 ] && [ "$out" = "a line" ] || echo "exit $rc, stdout '$out'")"
 }
 
-# thread 200: the hit in the second thread, named worker; both threads work.
+# thread 200: the hit in the second thread, named worker (callcount's comm
+# lines); both threads work.
 t_thread() {
-	local why="" pid cc names i
-	"$CC" snaptrace_trigger,work_mid -- "$W" thread 200 >"$TMP/thread.calls" 2>"$TMP/thread.err" &
-	cc=$!
-	# its threads while it runs (the worker lives 400 ms)
-	for ((i = 0; i < 200; i++)); do
-		pid=$(pgrep -P "$cc")
-		names=$(cat /proc/"${pid:-0}"/task/*/comm 2>/dev/null | sort | tr '\n' ' ')
-		[ "$names" = "worker workload " ] && break
-		sleep 0.01
-	done
-	wait "$cc"
-	RC=$?
+	local why=""
+	calls thread snaptrace_trigger,work_mid -- thread 200
 	if [ $RC -ne 0 ]; then
 		why="exit $RC"
-	elif [ "$names" != "worker workload " ]; then
-		why="threads named '$names', expected worker and workload"
+	elif ! awk '$1 == "comm" && $2 != $3 && $4 == "worker" { ok = 1 } END { exit !ok }' \
+		"$TMP/thread.calls"; then
+		why="no second thread named worker: $(grep '^comm ' "$TMP/thread.calls" | tr '\n' ';')"
 	elif [ "$(count thread snaptrace_trigger)" -ne 1 ] ||
 		! awk '$1 == "snaptrace_trigger" && $2 != $3 { ok = 1 } END { exit !ok }' "$TMP/thread.calls"; then
 		why="expected one hit, in the second thread: $(grep trigger "$TMP/thread.calls")"
