@@ -879,8 +879,8 @@ u64_at() {
 t_cut_snapshot() {
 	local d="$TMP/cut" f2 c kind at want rc all=0 ao asz dof dsz size e
 	local -a files
-	if ! "$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- \
-		"$PROG" hits 3 300 >/dev/null 2>"$TMP/cut.err" || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
+	if ! until_snapshot 3 "$TMP/cut.err" "$RECORD" -o "$d" --multi-snapshot --min-interval 0 \
+		--arm-after 0 -- "$PROG" hits 0 300 || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
 		fail cut_snapshot "expected 3 snapshots or more: $(tl 2 "$TMP/cut.err") $(snaps "$d" | tr '\n' ' ')"
 		return
 	fi
