@@ -1,12 +1,24 @@
 # snaptrace build. `make` builds the programs into $(O)/bin; `make test` installs
 # missing packages, builds everything and runs the suite; `make asan` runs the
-# suite on a sanitizer build in $(O)/asan; `make demo` records the bundled demo.
+# check tier on a sanitizer build in $(O)/asan; `make demo` records the
+# bundled demo.
+#
+# Tests (tests/run.sh; docs/contributing.md "Run the tests"):
+#   make test        the check and record tiers: what a change must pass (CI)
+#   make check       the check tier only (no perf recording): the edit loop
+#   make test-stress the record and stress tiers with the race hunts at full
+#                    count, R times each (default 3), then `make fuzz`
+#                    (FUZZ_SECONDS per target)
+#   make test-pt-hardware  the real Intel PT cases (a host with Intel PT)
+#   make asan        the check tier on an ASan + UBSan build in $(O)/asan
+#                    (what CI runs; T=SUITE runs others under it, e.g. T=record)
 #
 # Knobs: O=DIR (object and program directory, default build), SAN=1
 # (address+undefined sanitizers; remembered in $(O)/san, so a later make of
 # that directory without SAN, e.g. a test's `make install`, keeps them), V=1
-# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (`make test` runs
-# only that suite or golden case).
+# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (the test targets
+# run only that suite or golden case, whatever its tier), R=N (run each
+# suite N times), J=N (check-tier suites at a time; default the CPUs).
 #
 # The version is the one line of the file VERSION: compiled in as
 # SNAPTRACE_VERSION (common/version.h) and written into the installed front end.
@@ -31,7 +43,8 @@ ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 VERSION := $(shell cat VERSION)
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -Idlfilter -MMD -MP
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -Idlfilter \
+	$(TRACEEVENT_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 # $(O)/flags holds the compiler and flags the objects of $(O) were built
@@ -63,8 +76,10 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 # the converter's source lines, the recorder's triggers).
 DEBUGINFO_LIBS := -lelf -ldw -liberty
 # Zydis: the recorder decodes x86-64 to place probes on instruction starts
-# (record/insnstart.c).
-RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis
+# (record/insnstart.c); libtraceevent: it reads the fields of the signal
+# tracepoints it watches (record/sigwatch.c).
+TRACEEVENT_CFLAGS := -I/usr/include/traceevent
+RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis -ltraceevent
 # json-c: the converter reads a recording's record.json (convert/recording.c).
 CONVERT_LIBS := -lz -ljson-c $(DEBUGINFO_LIBS) -pthread
 
@@ -78,7 +93,8 @@ PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record $(O)/bin/snaptr
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/test/unit/%,$(UNIT_SRC))
 TEST_BINS := $(UNIT_BINS)
 
-.PHONY: all test unit asan demo bench fuzz deps install clean help FORCE
+.PHONY: all test check test-stress test-pt-hardware unit asan demo bench fuzz deps install \
+	clean help FORCE
 all: $(PROGRAMS)
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -101,7 +117,7 @@ $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS) -lZydis
+		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS) -lZydis -ltraceevent
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.
@@ -110,18 +126,34 @@ include $(sort $(wildcard */build.mk tests/*/build.mk))
 deps:
 	@scripts/install-deps.sh
 
+RUN_FLAGS = $(if $(R),-r $(R)) $(if $(J),-j $(J))
+
 test: deps
 	@$(MAKE) --no-print-directory all tests-build
-	@tests/run.sh $(O) $(T)
+	@tests/run.sh $(RUN_FLAGS) --tiers check,record $(O) $(T)
+
+check: all tests-build
+	@tests/run.sh $(RUN_FLAGS) --tiers check $(O) $(T)
+
+test-stress: deps fuzz-deps
+	@$(MAKE) --no-print-directory all tests-build
+	@tests/run.sh --stress -r $(or $(R),3) $(if $(J),-j $(J)) --tiers record,stress $(O) $(T)
+	@$(MAKE) --no-print-directory fuzz-run
+
+test-pt-hardware: deps
+	@$(MAKE) --no-print-directory all tests-build
+	@tests/run.sh $(RUN_FLAGS) --tiers pt-hardware $(O) $(T)
 
 tests-build: $(PROGRAMS) $(TEST_BINS)
 
-unit: $(PROGRAMS) $(UNIT_BINS)
+unit: $(PROGRAMS) $(UNIT_BINS) $(O)/test/sigdfl
 	@tests/run.sh $(O) unit
 
-# The sanitizer build lives beside the normal one: $(O)/asan.
-asan:
-	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 test
+# The sanitizer build lives beside the normal one: $(O)/asan. It runs the
+# check tier: the converter, FXT, stats, the recorder's command lines and
+# the unit tests, none of which records (T= runs any suite under it).
+asan: deps
+	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 check
 
 # The front end gets the version written in (a source tree's reads VERSION).
 install: all
@@ -137,7 +169,7 @@ clean:
 	rm -rf $(O)
 
 help:
-	@echo "targets: all test unit asan demo bench fuzz install clean"
-	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE]"
+	@echo "targets: all test check test-stress test-pt-hardware unit asan demo bench fuzz install clean"
+	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE] R=N J=N"
 
 -include $(shell find $(O)/obj $(O)/test -name '*.d' 2>/dev/null)

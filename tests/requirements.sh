@@ -52,6 +52,13 @@ req_sched_switch() {
 	reqh_perf_record -e sched:sched_switch
 }
 
+# the signal tracepoints the recorder watches (signal:signal_deliver, as
+# sched_switch needs: tracefs, CAP_PERFMON or perf_event_paranoid -1)
+req_signal_tracepoints() {
+	req_recording || return 1
+	reqh_perf_record -e signal:signal_deliver -e signal:signal_generate
+}
+
 # perf record --buildid-mmap (perf 5.12 and later)
 req_buildid_mmap() {
 	req_recording || return 1
@@ -67,6 +74,29 @@ req_intel_pt() {
 	reqh_perf_record -e intel_pt//u
 }
 
+# perf record --control=fd: (perf 5.10 and later): the recorder asks for a
+# snapshot on the control fd and waits for perf's ack
+req_perf_control() {
+	req_perf || return 1
+	"${SNAPTRACE_PERF:-perf}" record -h 2>&1 | grep -q -e '--control' || {
+		echo "perf record has no --control (perf < 5.10)"
+		return 1
+	}
+}
+
+# perf record --snapshot=e, a snapshot when the target exits (perf 5.4 and
+# later; the option is not in perf's help: its version says)
+req_perf_snapshot_e() {
+	local v
+	req_perf || return 1
+	v=$("${SNAPTRACE_PERF:-perf}" --version 2>/dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	set -- $v
+	[ $# -eq 2 ] && { [ "$1" -gt 5 ] || { [ "$1" -eq 5 ] && [ "$2" -ge 4 ]; }; } || {
+		echo "perf ${v:-of unknown version} has no --snapshot=e (perf < 5.4)"
+		return 1
+	}
+}
+
 # The CPU's Intel PT has PSB frequency control, or there is no Intel PT (the
 # dry run then assumes the common case): the presets differ.
 req_psb_cyc() {
@@ -77,35 +107,27 @@ req_psb_cyc() {
 	}
 }
 
-# hardware execute breakpoints fire (snaptrace-record --check's self-test:
-# some VMs open the event and never deliver it)
-req_breakpoints() {
+# reqh_check ITEM VALUE: snaptrace-record --check's report (run once a
+# suite) says "ITEM: VALUE"; else prints what it says of ITEM.
+reqh_check() {
 	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
-	line=$("$rec" --check 2>/dev/null | grep '^breakpoint trigger: ')
-	[ "$line" = "breakpoint trigger: fires" ] || {
-		echo "${line:-snaptrace-record --check says nothing of breakpoints}"
+	[ -s "$TMP/req-check.out" ] || "$rec" --check >"$TMP/req-check.out" 2>/dev/null
+	line=$(grep "^$1: " "$TMP/req-check.out")
+	[ "$line" = "$1: $2" ] || {
+		echo "${line:-snaptrace-record --check says nothing of the $1}"
 		return 1
 	}
 }
+
+# hardware execute breakpoints fire (the recorder's self-test: some VMs
+# open the event and never deliver it)
+req_breakpoints() { reqh_check "breakpoint trigger" fires; }
 
 # hardware breakpoints open but never fire (the host the warning is for)
-req_dead_breakpoints() {
-	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record"
-	"$rec" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire' || {
-		echo "hardware breakpoints fire here (or do not open)"
-		return 1
-	}
-}
+req_dead_breakpoints() { reqh_check "breakpoint trigger" "opens but does not fire"; }
 
 # uprobes fire for this user (the unit programs' self-test says so itself)
-req_uprobes() {
-	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
-	line=$("$rec" --check 2>/dev/null | grep '^uprobe trigger: ')
-	[ "$line" = "uprobe trigger: fires" ] || {
-		echo "${line:-snaptrace-record --check says nothing of uprobes}"
-		return 1
-	}
-}
+req_uprobes() { reqh_check "uprobe trigger" fires; }
 
 # the kernel offers perf's TSC conversion (cap_user_time_zero), which it
 # does only with a TSC clocksource
@@ -164,17 +186,6 @@ req_user_recording() {
 	}
 }
 
-# a mount namespace of one's own (unshare --mount: root): a test gives the
-# processes of a case a /tmp of their own (tests/record/rec-lib.sh own_tmp)
-req_mount_namespace() {
-	req_root || return 1
-	reqh_tools unshare || return 1
-	unshare --mount true 2>"$TMP/req-unshare.err" || {
-		echo "unshare --mount fails: $(head -n 1 "$TMP/req-unshare.err")"
-		return 1
-	}
-}
-
 # a small tmpfs can be mounted (a full disk made on purpose)
 req_tmpfs_mount() {
 	local m="$TMP/req-tmpfs"
@@ -198,6 +209,14 @@ reqh_signal() {
 	ign=$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status)
 	[ $((0x$ign >> ($(kill -l "$1") - 1) & 1)) = 0 ] || {
 		echo "SIG$1 is ignored in this shell (started under nohup, or as a background job?)"
+		return 1
+	}
+}
+
+# a mount namespace of its own can be made (unshare; root)
+req_mount_namespace() {
+	unshare --mount --propagation private true 2>/dev/null || {
+		echo "cannot make a mount namespace (unshare --mount: not root?)"
 		return 1
 	}
 }

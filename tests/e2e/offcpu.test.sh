@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # Off-CPU time and sampling truth on this machine: the workload
 # (tests/workload/workload.c, modes naps, pipe and spin; workload-nofp
 # built without frame pointers) recorded with

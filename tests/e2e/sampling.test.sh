@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # End to end on this machine, sampling path: the workload's nest mode
 # (tests/workload/workload.c: main > snaptrace_e2e_outer > _middle > _inner,
 # each checked level a non-leaf, inner calling the leaf _leaf), recorded with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Out of memory never gives a silently shorter trace. The converter linked
 # with tests/failmalloc (every allocation of its own code counted) converts
 # golden cases once per allocation N, the N-th failing; each run must either
@@ -48,7 +49,7 @@ sweep() {
 	local nomem=0 same=0
 	shift 4
 	for n in "$@"; do
-		rm -f "$out"
+		rm -f "$out" "$out.err"
 		FAILMALLOC_AT=$n convert "$case" "$out" $mode
 		rc=$?
 		if [ $rc -eq 0 ]; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Cutting at edges (--filter START,STOP; --window BEFORE[,AFTER]) on
 # synthesized Intel PT of tests/ptsynth/progs/phases.c, whose call structure
 # is known: two threads, each calling phase_begin, work(3) and phase_end in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The process lifecycle (README "Signals"): SIGINT, SIGTERM, SIGHUP and
 # SIGKILL sent to each process of a recording at each phase.
 #   processes: front  `snaptrace run` (which is the recorder, exec'd)
@@ -16,7 +17,6 @@
 # LIFECYCLE_WHO and LIFECYCLE_PHASES (space-separated) run a part only.
 # About a minute with 3 cases at a time (LIFECYCLE_JOBS) on an idle machine.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/rec-lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
@@ -90,12 +90,11 @@ start_case() {
 		--min-interval 300 --arm-after 0 --duration 20) ;;
 	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$SLOWPERF") ;;
 	esac
-	# (perf's /tmp is $TMP/tmp: own_tmp)
 	if [ "$who" = record ]; then
-		LIFECYCLE_CASE=$TMP/$name own_tmp "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
+		LIFECYCLE_CASE=$TMP/$name "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
 			-- "$PROG" $mode >/dev/null 2>"$ERR" &
 	else
-		LIFECYCLE_CASE=$TMP/$name own_tmp "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
+		LIFECYCLE_CASE=$TMP/$name "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
 			"${opts[@]}" "${conv[@]}" -- "$PROG" $mode >/dev/null 2>"$ERR" &
 	fi
 	PID=$!
@@ -210,20 +209,6 @@ run_case() {
 	fi
 	rm -rf "$DIR" "$OUT"
 }
-
-# A case's processes have /tmp of their own ($TMP/tmp, own_tmp), where a
-# perf killed by SIGKILL leaves its /tmp/perf-vdso.so-*, and the scratch
-# directory at its path.
-if ! requires private_tmp mount_namespace; then
-	:
-elif (own_tmp sh -c "echo seen >'$TMP/own_tmp.txt' && mktemp /tmp/perf-vdso.so-XXXXXX") \
-	>"$TMP/own_tmp.out" 2>&1 && [ "$(cat "$TMP/own_tmp.txt")" = seen ] &&
-	[ -f "$TMP/tmp/$(basename "$(cat "$TMP/own_tmp.out")")" ] &&
-	[ ! -e "$(cat "$TMP/own_tmp.out")" ]; then
-	ok private_tmp
-else
-	fail private_tmp "a file made in /tmp is not in $TMP/tmp: $(cat "$TMP/own_tmp.out")"
-fi
 
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
 # waiting for perf; each has its own names, directory and token.

@@ -158,12 +158,6 @@ run_tests() {
 	done
 }
 
-# stress_count FULL FEW: FULL with STRESS=1 in the environment (the stress
-# tier: race hunts at full count), else FEW (make test).
-stress_count() {
-	if [ "${STRESS:-0}" = 1 ]; then echo "$1"; else echo "$2"; fi
-}
-
 # use_workload SUITE: PROG is a copy of the workload
 # (tests/workload/workload.c, `workload` without arguments lists its modes)
 # in the scratch directory, its path this suite's own, so that no_procs
@@ -172,37 +166,4 @@ use_workload() {
 	need_built "$1" "$SNAPTRACE_TEST_BIN/workload"
 	PROG="$TMP/workload"
 	cp "$SNAPTRACE_TEST_BIN/workload" "$PROG"
-}
-
-# own_tmp CMD...: becomes CMD (exec: the same process; run it in a
-# background job or a subshell) with a /tmp of its own, $TMP/tmp, where a
-# mount namespace can be made (root): perf writes /tmp/perf-vdso.so-XXXXXX
-# whatever TMPDIR says (perf 6.1, tools/perf/util/vdso.c) and removes it
-# only when it exits normally, so a perf killed with SIGKILL leaves one
-# behind; there it goes with the scratch directory. The entries of /tmp
-# that the scratch directory and the programs under test live in are bound
-# into it at their paths. Elsewhere (requirement mount_namespace) CMD runs
-# as it is.
-OWN_TMP=0
-requirement mount_namespace >/dev/null && OWN_TMP=1
-own_tmp() {
-	local p e
-	local -a keep=()
-	[ $OWN_TMP = 1 ] || exec "$@"
-	mkdir -p "$TMP/tmp"
-	for p in "$TMP" "$SNAPTRACE_TOP" "$SNAPTRACE_O" "$SNAPTRACE_BIN" "$SNAPTRACE_TEST_BIN" "$PWD"; do
-		p=$(realpath -m "$p")
-		case "$p" in /tmp/?*) e=${p#/tmp/} e=${e%%/*} ;; *) continue ;; esac
-		[[ " ${keep[*]} " == *" $e "* ]] || keep+=("$e")
-	done
-	exec unshare --mount --propagation private /bin/sh -c '
-		t=$1; shift
-		while [ "$1" != -- ]; do
-			if [ -d "/tmp/$1" ]; then mkdir -p "$t/$1"; else : >>"$t/$1"; fi
-			mount --bind "/tmp/$1" "$t/$1" || exit 126
-			shift
-		done
-		shift
-		mount --rbind "$t" /tmp || exit 126
-		exec "$@"' own_tmp "$TMP/tmp" "${keep[@]}" -- "$@"
 }

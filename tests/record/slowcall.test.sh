@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The slow-call trigger (--trigger-slower-than, README "Triggers") recorded
 # for real on slowcall_target.c, whose watched function timed() prints its
 # own measure of every call ("call N tid TID ms MS depth D"): the snapshot

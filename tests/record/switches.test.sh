@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The recorder's side of off-CPU time and of truthful snapshots, with real
 # perf sampling on this machine (the target: the workload,
 # tests/workload/workload.c; modes naps, spin, migrate and thread):

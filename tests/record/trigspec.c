@@ -11,8 +11,9 @@
  * one line per SPEC:
  *   SPEC<TAB>SYMBOL<TAB>FILE<TAB>FILE_OFFSET<TAB>VADDR<TAB>entry|inside
  * (offsets and addresses in hex, as record.json's trigger has them in
- * decimal), or SPEC<TAB>none (no trigger), or SPEC<TAB>error: WHY. Exits 0
- * when every SPEC resolved, 1 otherwise, 2 on a usage error.
+ * decimal), or SPEC<TAB>signal<TAB>N (a signal: trigger, no function),
+ * SPEC<TAB>none (no trigger), or SPEC<TAB>error: WHY. Exits 0 when every
+ * SPEC resolved, 1 otherwise, 2 on a usage error.
  */
 #include <stdio.h>
 
@@ -29,9 +30,15 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		struct rec_trigger_loc loc;
 		char why[1024];
-		int r = rec_trigspec_resolve(argv[i][0] ? argv[i] : NULL, argv[1], 0, &loc, why,
-					     sizeof(why));
+		int sig = rec_trigspec_signal(argv[i]), r;
 
+		if (sig) {
+			printf(sig < 0 ? "%s\terror: not a signal\n" : "%s\tsignal\t%d\n", argv[i], sig);
+			bad |= sig < 0;
+			continue;
+		}
+		r = rec_trigspec_resolve(argv[i][0] ? argv[i] : NULL, argv[1], 0, &loc, why,
+					 sizeof(why));
 		if (r < 0) {
 			printf("%s\terror: %s\n", argv[i], why);
 			bad = 1;

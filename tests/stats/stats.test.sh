@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # snaptrace-stats: every number checked against an independent oracle
 # (oracle.awk over `snaptrace-convert --dump=tree`, the whole-trace reader)
 # or against exact durations written by hand (mkfxt, through the project's

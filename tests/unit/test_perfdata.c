@@ -186,13 +186,7 @@ static int collect(void *arg, const char *hex, const char *path)
  * its path, or NULL when it cannot. */
 static const char *write_file(const struct file *f, size_t len)
 {
-	const char *path = unit_tmp("perf.data");
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	bool written = fd >= 0 && write(fd, f->b, len) == (ssize_t)len;
-
-	if (fd >= 0)
-		close(fd);
-	return written ? path : NULL;
+	return unit_tmp_write("perf.data", f->b, len);
 }
 
 /* Writes F (its first LEN bytes) and reads its build ids into G. */

@@ -1,0 +1,186 @@
+# Sourced (after tests/lib.sh and ptsynth.sh) by the Intel PT suites pt and
+# pt-variants: generate a perf.data with the truth, check perf script
+# against the truth, convert (dlfilter, -j N, text path) and check the
+# slices against ptsynth-expect's listing.
+# The programs, each PROG:S:W: the window test takes a snapshot at global
+# step S keeping the last W instructions of each thread, so that it starts
+# and ends in the middle of the program's own calls (its exit path comes
+# later).
+PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
+	indirect:300:150 longjmp:250:150 except:30000:15000 vdso:300:150 threads:1500:700
+	stop:80:50"
+EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
+PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
+
+# gen_all PROG NAME:OPTS...: one single-step run of PROG (ptsynth: the slow
+# part, seconds for the except program), an output per NAME (ptsynth
+# --also): $TMP/NAME.data and $TMP/NAME.truth encoded with OPTS (words;
+# options of the run itself, such as --repeat, in any OPTS); ptsynth's
+# messages in $TMP/NAME.gen of the first NAME.
+gen_all() {
+	local prog=$1 v
+	local -a args=()
+	shift
+	for v; do
+		echo "${v#*:}" >"$TMP/${v%%:*}.opts"
+		[ ${#args[@]} -eq 0 ] || args+=(--also)
+		# shellcheck disable=SC2206
+		args+=(-o "$TMP/${v%%:*}.data" --truth "$TMP/${v%%:*}.truth" ${v#*:})
+	done
+	timeout 120 "$PTSYNTH" -q "${args[@]}" -- "$PROGS/$prog" >"$TMP/${1%%:*}.stdout" \
+		2>"$TMP/${1%%:*}.gen"
+}
+
+# gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
+gen() {
+	local name=$1 prog=$2
+	shift 2
+	gen_all "$prog" "$name:$*"
+}
+
+# check_perf NAME ERRORS: perf script agrees with the truth, ERRORS decode
+# errors (a number) are in its output.
+check_perf() {
+	local name=$1 want_errors=$2 errors
+	if ! "$PERF" script -i "$TMP/$name.data" --itrace=bep --ns -F "$PERF_FIELDS" \
+		--show-switch-events >"$TMP/$name.txt" 2>"$TMP/$name.perr"; then
+		fail "perf-$name" "perf script failed: $(head -3 "$TMP/$name.perr")"
+		return
+	fi
+	errors=$(grep -c 'instruction trace error' "$TMP/$name.txt")
+	if [ "$errors" -ne "$want_errors" ]; then
+		fail "perf-$name" "expected $want_errors decode errors, found $errors: \
+$(grep -m 2 'instruction trace error' "$TMP/$name.txt")"
+		return
+	fi
+	# per thread, in order (perf interleaves the threads by time)
+	awk -f "$EVENTS_AWK" "$TMP/$name.txt" | sort -s -k1,1n >"$TMP/$name.perf-ev"
+	"$EXPECT" --events "$TMP/$name.truth" | sort -s -k1,1n >"$TMP/$name.truth-ev"
+	if ! diff "$TMP/$name.truth-ev" "$TMP/$name.perf-ev" >"$TMP/$name.ev-diff"; then
+		fail "perf-$name" "perf script differs from the truth (< truth, > perf): \
+$(head -6 "$TMP/$name.ev-diff" | tr '\n' ' ')"
+		return
+	fi
+	ok "perf-$name"
+}
+
+# A perf that logs its command lines, to see the dlfilter used.
+cat >"$TMP/perf" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+exec "$(command -v "$PERF")" "\$@"
+EOF
+chmod +x "$TMP/perf"
+
+# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (through the
+# dlfilter) and dumps its slices into $TMP/NAME.slices; the reader must
+# report no problem, and the text path (--no-dlfilter) must write the same
+# bytes. First with -j 3: where that splits the decoding into time ranges
+# (perf script --time; how many, summed over the inputs, is left in
+# $TMP/NAME.ranges), -j 1 and -j 2 must write the same bytes too; where it
+# does not (one PSB, or too few), -j 3 ran the one perf script -j 1 runs.
+convert() {
+	local name=$1 j
+	shift
+	rm -f "$TMP/perf.log"
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet -j 3 "$@" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert -j 3 failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if grep '^script ' "$TMP/perf.log" | grep -v -q -e '--dlfilter .*/snaptrace-dlfilter.so' ||
+		[ "$(grep -c '^script ' "$TMP/perf.log")" -lt $# ]; then
+		echo "perf script was not run with the dlfilter: $(first_lines "$TMP/perf.log")"
+		return 1
+	fi
+	grep -c -e '^script .* --time ' "$TMP/perf.log" >"$TMP/$name.ranges"
+	for j in 1 2; do
+		[ "$(cat "$TMP/$name.ranges")" -ge 2 ] || break
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet -j $j "$@" \
+			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
+			return 1
+		fi
+		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.j$j.fxt"; then
+			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.j3.tree" 2>&1
+			"$CONVERT" --dump=tree "$TMP/$name.j$j.fxt" >"$TMP/$name.jn.tree" 2>&1
+			echo "-j $j's trace differs from -j 3's (< -j 3, > -j $j; perf ran: \
+$(grep -o -e '--time [^ ]*' "$TMP/perf.log" | tr '\n' ' ')): \
+$(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
+			return 1
+		fi
+	done
+	if ! "$CONVERT" --quiet --no-dlfilter "$@" -o "$TMP/$name.text.fxt" \
+		2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert --no-dlfilter failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.text.fxt"; then
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.fast.tree" 2>&1
+		"$CONVERT" --dump=tree "$TMP/$name.text.fxt" >"$TMP/$name.text.tree" 2>&1
+		echo "the dlfilter's trace differs from the text path's (< dlfilter, > text): \
+$(diff "$TMP/$name.fast.tree" "$TMP/$name.text.tree" | head -6 | tr '\n' ' ')"
+		return 1
+	fi
+	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
+		2>"$TMP/$name.derr" || [ -s "$TMP/$name.derr" ]; then
+		echo "the FXT has problems: $(head -3 "$TMP/$name.derr")"
+		return 1
+	fi
+}
+
+# check_convert NAME ERRORS: the converter's slices equal the expected ones;
+# ERRORS decode-error instants. A perf.data with a PSB+ every few bytes
+# (ptsynth --psb-every) must have been split into time ranges by -j 3.
+check_convert() {
+	local name=$1 want_errors=$2 why errors
+	if ! why=$(convert "$name" "$TMP/$name.data"); then
+		fail "convert-$name" "$why"
+		return
+	fi
+	if grep -q -e '--psb-every' "$TMP/$name.opts" && [ "$(cat "$TMP/$name.ranges")" -lt 2 ]; then
+		fail "convert-$name" "-j 3 did not split the decoding into time ranges \
+($(cat "$TMP/$name.ranges") perf script runs with --time)"
+		return
+	fi
+	"$EXPECT" "$TMP/$name.truth" >"$TMP/$name.expected"
+	errors=$(grep -c ' \[decode error: ' "$TMP/$name.slices")
+	if [ "$errors" -ne "$want_errors" ]; then
+		fail "convert-$name" "expected $want_errors decode-error instants, found $errors"
+		return
+	fi
+	if ! why=$(slices_match "$TMP/$name.slices" "$TMP/$name.expected"); then
+		fail "convert-$name" "slices differ from the truth's: $why"
+		return
+	fi
+	ok "convert-$name"
+}
+
+# variants PROG NAME:ERRORS:OPTS...: generates every variant NAME of PROG
+# from one run (gen_all), then checks perf and the converter on each,
+# ERRORS decode errors expected; the files of NAME are removed unless
+# PT_KEEP names it.
+variants() {
+	local prog=$1 v name errors first
+	local -a outs=()
+	shift
+	for v; do
+		IFS=: read -r name errors _ <<<"$v"
+		outs+=("$name:${v#*:*:}")
+	done
+	if ! gen_all "$prog" "${outs[@]}"; then
+		first=${1%%:*}
+		for v; do
+			fail "perf-${v%%:*}" "ptsynth failed: $(head -3 "$TMP/$first.gen")"
+			fail "convert-${v%%:*}" "ptsynth failed"
+		done
+		return
+	fi
+	for v; do
+		IFS=: read -r name errors _ <<<"$v"
+		check_perf "$name" "$errors"
+		check_convert "$name" "$errors"
+		[[ " ${PT_KEEP:-} " == *" $name "* ]] || rm -f "$TMP/$name".*
+	done
+}
