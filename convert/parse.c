@@ -713,6 +713,9 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 	}
 	if (p < te && te[-1] == ':') {
 		l->event = event_name(p, te);
+		l->unwound = l->event.s + l->event.len < te && l->event.s[l->event.len] == '/' &&
+			     memmem(l->event.s + l->event.len, (size_t)(te - l->event.s - l->event.len),
+				    "call-graph=dwarf", 16);
 		p = te;
 	} else if (p < te && *p == 'P') {
 		for (size_t i = 0; i < sizeof(switch_records) / sizeof(switch_records[0]); i++) {

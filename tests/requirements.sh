@@ -228,6 +228,14 @@ reqh_tools() {
 		command -v "$t" >/dev/null 2>&1 || { echo "no $t"; return 1; }
 	done
 }
+# the tree is a git checkout (the tests of what git would commit)
+req_git_checkout() {
+	git -C "$SNAPTRACE_TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
+		echo "$SNAPTRACE_TOP is not a git checkout"
+		return 1
+	}
+}
+
 req_cc() { reqh_tools cc; }
 req_gcc() { reqh_tools gcc; }
 req_cxx() { reqh_tools g++; }
@@ -285,13 +293,25 @@ requirement() {
 	return "$rc"
 }
 
+# The requirements that mean a test records with perf (or has the recorder
+# check the host by recording): such a test runs alone, in a suite of the
+# record tier (tests/run.sh), never beside others in the check tier, where
+# its timing would be at the mercy of the suites around it.
+RECORDING_REQS="recording sched_switch signal_tracepoints buildid_mmap intel_pt
+	perf_control perf_snapshot_e breakpoints dead_breakpoints uprobes user_recording"
+
 # requires NAME REQ...: 0 when the host has every REQ; else prints "skip
-# NAME: requires REQ: why" for the first one missing and returns 1 (a REQ
-# that is no requirement: a FAIL line).
+# NAME: requires REQ: why" for the first one missing and returns 1. A REQ
+# that is no requirement, or one of RECORDING_REQS in a suite the runner
+# started in the check tier (SNAPTRACE_TEST_TIER), is a FAIL line.
 requires() {
 	local name=$1 req why rc
 	shift
 	for req; do
+		if [ "${SNAPTRACE_TEST_TIER:-}" = check ] && [[ " $(echo $RECORDING_REQS) " == *" $req "* ]]; then
+			echo "FAIL $name: requires $req (it records with perf) in a suite of the check tier: its suite needs '# tier: record'"
+			return 1
+		fi
 		why=$(requirement "$req")
 		rc=$?
 		if [ $rc -eq 2 ]; then

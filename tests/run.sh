@@ -163,6 +163,9 @@ want() {
 for t in "$O"/test/unit/test_*; do
 	[ -x "$t" ] && [ -f "$t" ] || continue
 	name=${t##*/}
+	# a program whose source is gone (renamed, removed) is a stale build
+	# product, not a test
+	[ -f "$top/tests/unit/$name.c" ] || continue
 	if want unit check && { [ ${#parts[@]} -eq 0 ] || [[ " ${parts[*]} " == *" $name "* ]]; }; then
 		add_job "unit/$name" check "$t"
 	fi
@@ -247,11 +250,11 @@ job() {
 	if [ $private_tmp = 1 ] && [ "${J_TIER[$i]}" != check ]; then
 		echo private >"$d/private"
 		# $d/tmp is the suite's /tmp (where the run's directory is not seen)
-		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token setsid unshare --mount --propagation private \
+		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid unshare --mount --propagation private \
 			sh -c 'mount --bind "$0" /tmp && exec "$@"' "$d/tmp" "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	else
-		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token setsid "$sigdfl" "${cmd[@]}" \
+		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	fi
 	pid=$!

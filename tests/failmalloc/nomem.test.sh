@@ -27,7 +27,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"
 # Branches and sampled chains, one and two inputs, decode errors without a
 # time, switches and off-CPU slices, deep stacks, blamed binaries; the case
 # also converted with source lines. (Each run takes some 0.1 s here.)
-CASES=(call-return decode-error-no-time-mid sched-switch-chains offcpu-across-snapshots
+CASES=(call-return decode-error-no-time-mid sched-switch-chains sched-switch-unwound offcpu-across-snapshots
 	unsymbolized-stacks-warning deep-recursion-300)
 SRCLINE_CASE=call-return
 [ $# -gt 0 ] && CASES=("$@")

@@ -11,6 +11,19 @@ PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
 	stop:80:50"
 EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
 PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
+# Where the in-process decoder must leave a file to perf script (its note;
+# FALLBACK of check_convert): libipt's return stack holds 64 calls,
+# perf's more (recurse's depth); per-CPU queues; OVF packets; on the repeat
+# mode's short TSC period libipt finds a compressed return it calls bad
+# where perf decodes on (not explained yet: issue 21's report).
+DEEP='compressed return without call'
+PER_CPU='per-CPU AUX queues'
+OVF='Intel PT packets perf reads its own way'
+BADRET='bad compressed return'
+# FALLBACK[NAME]: the notes (an extended regular expression of the above)
+# on which the in-process decoder may leave the conversion of NAME to perf
+# script; none for a NAME not in it. Each suite fills it.
+declare -A FALLBACK=()
 
 # gen_all PROG NAME:OPTS...: one single-step run of PROG (ptsynth: the slow
 # part, seconds for the except program), an output per NAME (ptsynth
@@ -72,18 +85,22 @@ exec "$(command -v "$PERF")" "\$@"
 EOF
 chmod +x "$TMP/perf"
 
-# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (through the
-# dlfilter) and dumps its slices into $TMP/NAME.slices; the reader must
-# report no problem, and the text path (--no-dlfilter) must write the same
-# bytes. First with -j 3: where that splits the decoding into time ranges
-# (perf script --time; how many, summed over the inputs, is left in
-# $TMP/NAME.ranges), -j 1 and -j 2 must write the same bytes too; where it
-# does not (one PSB, or too few), -j 3 ran the one perf script -j 1 runs.
+# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (perf script
+# through the dlfilter: --decoder=perf) and dumps its slices into
+# $TMP/NAME.slices; the reader must report no problem, and the text path
+# (--no-dlfilter) must write the same bytes. First with -j 3: where that
+# splits the decoding into time ranges (perf script --time; how many,
+# summed over the inputs, is left in $TMP/NAME.ranges), -j 1 and -j 2 must
+# write the same bytes too; where it does not (one PSB, or too few), -j 3
+# ran the one perf script -j 1 runs. Then the in-process decoder (the
+# default), at -j 1 and -j 2 (its chunks decoded on two threads): the same
+# bytes again, with no perf run unless it fell back, its notes left in
+# $TMP/NAME.fallback (empty when it decoded every input itself).
 convert() {
 	local name=$1 j
 	shift
 	rm -f "$TMP/perf.log"
-	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet -j 3 "$@" -o "$TMP/$name.fxt" \
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j 3 "$@" -o "$TMP/$name.fxt" \
 		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert -j 3 failed: $(head -3 "$TMP/$name.cerr")"
 		return 1
@@ -97,7 +114,7 @@ convert() {
 	for j in 1 2; do
 		[ "$(cat "$TMP/$name.ranges")" -ge 2 ] || break
 		rm -f "$TMP/perf.log"
-		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --quiet -j $j "$@" \
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j $j "$@" \
 			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
 			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
 			return 1
@@ -108,6 +125,27 @@ convert() {
 			echo "-j $j's trace differs from -j 3's (< -j 3, > -j $j; perf ran: \
 $(grep -o -e '--time [^ ]*' "$TMP/perf.log" | tr '\n' ' ')): \
 $(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
+			return 1
+		fi
+	done
+	: >"$TMP/$name.fallback"
+	for j in 1 2; do
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" -j $j "$@" -o "$TMP/$name.builtin.fxt" \
+			2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert (in-process decoder) -j $j failed: $(head -3 "$TMP/$name.cerr")"
+			return 1
+		fi
+		grep -e 'decoding through perf script' "$TMP/$name.cerr" >>"$TMP/$name.fallback"
+		if [ ! -s "$TMP/$name.fallback" ] && [ -s "$TMP/perf.log" ]; then
+			echo "the in-process decoder ran perf without a note: $(first_lines "$TMP/perf.log")"
+			return 1
+		fi
+		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.builtin.fxt"; then
+			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.perf.tree" 2>&1
+			"$CONVERT" --dump=tree "$TMP/$name.builtin.fxt" >"$TMP/$name.builtin.tree" 2>&1
+			echo "the in-process decoder's trace (-j $j) differs from perf script's (< perf, \
+> in process): $(diff "$TMP/$name.perf.tree" "$TMP/$name.builtin.tree" | head -6 | tr '\n' ' ')"
 			return 1
 		fi
 	done
@@ -137,6 +175,11 @@ check_convert() {
 	local name=$1 want_errors=$2 why errors
 	if ! why=$(convert "$name" "$TMP/$name.data"); then
 		fail "convert-$name" "$why"
+		return
+	fi
+	# the in-process decoder falls back only where the suite says it must
+	if [ -s "$TMP/$name.fallback" ] && ! grep -q -E -e "${FALLBACK[$name]:-^$}" "$TMP/$name.fallback"; then
+		fail "convert-$name" "the in-process decoder fell back: $(first_lines "$TMP/$name.fallback")"
 		return
 	fi
 	if grep -q -e '--psb-every' "$TMP/$name.opts" && [ "$(cat "$TMP/$name.ranges")" -lt 2 ]; then

@@ -27,6 +27,11 @@ ptsynth_ready pt-variants
 # the truth); damage: an OVF packet makes one decode error, the trace
 # resumes after it and every frame stays balanced; truncated data ends the
 # trace early. A program's variants come from one run of it.
+FALLBACK=([recurse-psb]=$DEEP [recurse-psb64]=$DEEP [recurse-noretcomp-psb]=$DEEP
+	[recurse-window-end]=$DEEP [recurse-window]=$DEEP [recurse-overflow]="$OVF|$DEEP"
+	[recurse-overflow-psb]="$OVF|$DEEP" [calls-static-overflow]=$OVF
+	[threads-per-cpu]=$PER_CPU [threads-per-cpu-psb]=$PER_CPU
+	[bench-repeat]=$BADRET [bench-repeat-window]=$BADRET)
 declare -A MORE=(
 	[threads]="threads-per-cpu:0:--per-cpu
 		threads-per-cpu-psb:0:--per-cpu --psb-every 128"
@@ -247,7 +252,7 @@ EOF
 	# case|convert binary|perf|perf script runs given --dlfilter|note on stderr
 	while IFS='|' read -r case bin perf want note; do
 		rm -f "$TMP/perf.log"
-		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" "$TMP/$name.data" -o "$TMP/$case.fxt" \
+		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" --decoder=perf "$TMP/$name.data" -o "$TMP/$case.fxt" \
 			2>"$TMP/$case.err"; then
 			fail "$case" "snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
 		elif [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
@@ -276,7 +281,7 @@ EOF
 	for k in 1 2 3; do
 		[ $k = 3 ] && touch -d '2001-01-01' "$TMP/perf"
 		for p in perf perf-old; do
-			if ! XDG_CACHE_HOME="$TMP/cache" SNAPTRACE_PERF="$TMP/$p" "$CONVERT" --quiet -j 1 \
+			if ! XDG_CACHE_HOME="$TMP/cache" SNAPTRACE_PERF="$TMP/$p" "$CONVERT" --decoder=perf --quiet -j 1 \
 				"$TMP/$name.data" -o "$TMP/$case.fxt" 2>"$TMP/$case.err"; then
 				why="snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
 			elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
@@ -328,6 +333,58 @@ EOF
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
+
+# The in-process decoder leaves to perf script what it does not reproduce,
+# with one line saying why, and the trace is perf script's: per-CPU queues,
+# an OVF packet, a compressed return past libipt's 64 calls (found midway:
+# the conversion is redone), a mapped file that is gone; --decoder=perf
+# never tries it. Each fails on a decoder that decodes on regardless.
+# case|program|ptsynth options|what the note says (empty: no note)
+while IFS='|' read -r case prog opts says; do
+	name=ptdecode-$case
+	bin="$PROGS/$prog"
+	if [ "$case" = image-gone ]; then
+		mkdir -p "$TMP/gone"
+		cp "$PROGS/$prog" "$TMP/gone/$prog"
+		bin="$TMP/gone/$prog"
+	fi
+	# shellcheck disable=SC2086
+	if ! timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" $opts -- "$bin" >/dev/null 2>"$TMP/$name.gen"; then
+		fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		continue
+	fi
+	[ "$case" = image-gone ] && rm -r "$TMP/gone"
+	"$CONVERT" --quiet --decoder=perf "$TMP/$name.data" -o "$TMP/$name.perf.fxt" 2>/dev/null
+	rm -f "$TMP/perf.log"
+	decoder=
+	[ "$case" = forced ] && decoder=--decoder=perf
+	# shellcheck disable=SC2086
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" $decoder "$TMP/$name.data" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.err"; then
+		fail "$name" "snaptrace-convert failed: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && [ "$(grep -c -e 'decoding through perf script' "$TMP/$name.err")" -ne 1 ]; then
+		fail "$name" "expected one note, found: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && ! grep -q -F -e "$TMP/$name.data: " "$TMP/$name.err"; then
+		fail "$name" "the note does not name the file: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && ! grep -e 'decoding through perf script' "$TMP/$name.err" | grep -q -F -e "$says"; then
+		fail "$name" "expected the note to say '$says': $(grep -e 'perf script' "$TMP/$name.err")"
+	elif [ -z "$says" ] && grep -q -e 'decoding through perf script' "$TMP/$name.err"; then
+		fail "$name" "unexpected note: $(first_lines "$TMP/$name.err")"
+	elif ! grep -q -e '^script ' "$TMP/perf.log" 2>/dev/null; then
+		fail "$name" "perf script was not run"
+	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.perf.fxt"; then
+		fail "$name" "the trace differs from perf script's"
+	else
+		ok "$name"
+	fi
+	rm -f "$TMP/$name".*
+done <<EOF
+per-cpu|threads|--per-cpu|per-CPU AUX queues
+overflow|calls-static|--damage overflow@150|Intel PT packets perf reads its own way
+deep-returns|recurse||compressed return without call
+image-gone|calls-static||$TMP/gone/calls-static: cannot be read
+forced|calls-static||
+EOF
 
 # A saved output of perf script with the dlfilter converts like the
 # perf.data; a damaged one is a one-line error naming the file and the byte

@@ -7,7 +7,8 @@
 #   perf-*     the stock decoder (perf script) sees exactly the truth's
 #              calls, returns, cross-function jumps and syscalls, with no
 #              decode error unless one was injected;
-#   convert-*  snaptrace-convert (which runs perf script) writes an FXT whose
+#   convert-*  snaptrace-convert --decoder=perf (which runs perf script)
+#              writes an FXT whose
 #              slices per thread, read back with --dump=slices (no problems),
 #              equal ptsynth-expect's listing of the truth (names, nesting,
 #              order; inferred callers where a window starts mid-stack);
@@ -15,7 +16,9 @@
 #              --dlfilter), and the FXT is byte for byte the one the text
 #              path (--no-dlfilter) writes, and, where -j 3 splits the
 #              decoding into time ranges, the one -j 1 and -j 2 write: same
-#              slices, times, order;
+#              slices, times, order; and so does the in-process decoder
+#              (the default) at -j 1 and -j 2, without falling back to perf
+#              script where the suite does not allow it (FALLBACK);
 # in both return-compression modes and with a snapshot window (with a PSB+
 # every 128 bytes: pt-variants.test.sh); and source lines (srcline-*) on the programs' own
 # functions. The other layouts, damage, context switches, snapshots and
@@ -32,6 +35,7 @@ PT_KEEP=$SRCLINE_PROGRAMS
 ptsynth_ready ptsynth
 
 # a program's variants come from one run of it
+FALLBACK=([recurse]=$DEEP [recurse-noretcomp]=$DEEP [recurse-window]=$DEEP)
 for entry in $PROGRAMS; do
 	IFS=: read -r prog at window <<<"$entry"
 	variants "$prog" "$prog:0:" "$prog-noretcomp:0:--noretcomp" \

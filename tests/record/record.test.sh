@@ -258,18 +258,21 @@ t_recorder_killed() {
 	fi
 }
 
+# the trigger in a second thread, which the default recording (the main
+# thread) leaves out: the hit takes no snapshot (its trace would not show
+# it; issue 24), is counted (hits_unrecorded) and said; the recording runs
+# on to the program's exit
 t_second_thread_trigger() {
-	local d="$TMP/thread" hit
+	local d="$TMP/thread" n
 	if ! "$RECORD" -q -o "$d" --arm-after 0 -- "$PROG" thread 300 >/dev/null 2>"$TMP/thread.err"; then
 		fail second_thread_trigger "exit non-zero: $(tl 3 "$TMP/thread.err")"
 		return
 	fi
-	hit=$(first_hit "$d")
-	if [ "$(json_str "$d/record.json" end)" != trigger ]; then
-		fail second_thread_trigger "end is $(json_str "$d/record.json" end), not trigger"
-	elif [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
-		fail second_thread_trigger "expected a hit in a thread other than the main one," \
-			"found '$hit'"
+	n=$(sed -n 's/.*"hits_unrecorded": \([0-9]*\).*/\1/p' "$d/record.json")
+	if [ "$(json_str "$d/record.json" end)" = trigger ] || [ -n "$(first_hit "$d")" ]; then
+		fail second_thread_trigger "the hit in the thread not recorded took a snapshot: end $(json_str "$d/record.json" end), hit '$(first_hit "$d")'"
+	elif [ "${n:-0}" -lt 1 ] || ! grep -q "which is not recorded .*ignored" "$TMP/thread.err"; then
+		fail second_thread_trigger "the ignored hit is not counted ($n) or said: $(tl 2 "$TMP/thread.err")"
 	elif ! no_procs; then
 		fail second_thread_trigger "a perf or target process is left"
 	else

@@ -18,7 +18,8 @@
 #                     test it last finished and its time; a slow suite that
 #                     keeps printing is not;
 #   runner_skips      a skip naming no declared requirement is a FAIL; the
-#                     skips are counted per requirement;
+#                     skips are counted per requirement; a suite of the
+#                     check tier that requires recording with perf fails;
 #   runner_timings    each suite's wall seconds, a test's time from the
 #                     previous result line or as the suite gives it ("time
 #                     NAME SECONDS"), the slowest first, a line per tier;
@@ -258,6 +259,18 @@ requires has always && echo "ok has"
 requires lacks always never || :
 requires unknown made_up || :
 EOS
+	# a recording requirement in a suite of the check tier: a FAIL, the same
+	# suite in the record tier asks the host (here: req_recording replaced)
+	printf '%s\n' 'req_recording() { echo "no recording in this tree"; return 1; }' \
+		>>"$t/tests/requirements.sh"
+	suite "$t" recchk <<'EOS'
+. "$(dirname "$0")/../lib.sh"
+requires records recording || :
+EOS
+	suite "$t" recrec record <<'EOS'
+. "$(dirname "$0")/../lib.sh"
+requires records recording || :
+EOS
 	run_tree "$t" "$t/build" sk
 	if [ $RC -ne 1 ] || ! grep -q '^FAIL no_req: cannot be bothered (a skip that names no requirement' "$TMP/run.out" ||
 		! grep -q '^FAIL bad_req: requires no_such_thing: x (a skip that names no requirement' "$TMP/run.out"; then
@@ -271,6 +284,12 @@ EOS
 			! grep -q "^FAIL unknown: requires 'made_up', which tests/requirements.sh does not define" "$TMP/run.out" ||
 			! grep -q '^req: 1 passed, 1 failed, 1 skipped' "$TMP/run.out"; then
 			why="requires: expected 'has' ok, 'lacks' skipped for never and the unknown requirement a FAIL: $(out)"
+		else
+			run_tree "$t" "$t/build" recchk recrec
+			if ! grep -q "^FAIL records: requires recording (it records with perf) in a suite of the check tier" "$TMP/run.out" ||
+				! grep -q '^skip records: requires recording: no recording in this tree$' "$TMP/run.out"; then
+				why="a recording requirement: expected a FAIL in the check tier and a skip in the record tier: $(out)"
+			fi
 		fi
 	fi
 	if [ -n "$why" ]; then

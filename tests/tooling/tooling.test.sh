@@ -24,6 +24,9 @@
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
 #                     outside the repository (a "shared" directory above it)
+#   nothing_ignored   no file of the source tree outside the build directory
+#                     is hidden by .gitignore (a fixture named perf.data.1
+#                     once was: a fresh clone lacked it)
 . "$(dirname "$0")/../lib.sh"
 
 top=$SNAPTRACE_TOP
@@ -256,6 +259,17 @@ t_doc_references() {
 	fi
 }
 
+t_nothing_ignored() {
+	local hidden
+	requires nothing_ignored git_checkout || return
+	hidden=$(cd "$top" && git ls-files -o -i --exclude-standard | grep -v '^build/' | head -n 5)
+	if [ -n "$hidden" ]; then
+		fail nothing_ignored ".gitignore hides these files of the tree (git add -f, or narrow the pattern): $(echo "$hidden" | tr '\n' ' ')"
+	else
+		ok nothing_ignored
+	fi
+}
+
 need_built tooling "$CONVERT"
 t_version_agree
 t_deps_nothing_missing
@@ -267,3 +281,4 @@ t_bench_scratch
 t_run_one_case
 t_case_failure_help
 t_doc_references
+t_nothing_ignored
