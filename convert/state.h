@@ -317,8 +317,9 @@ struct conv {
 	struct conv_thread *last_thread;   /* lookup cache */
 	uint64_t *named_pids;          /* processes already named (small set) */
 	size_t nnamed_pids, capnamed_pids;
-	int64_t odd_ids[CONV_ODD_IDS_MAX];  /* ids outside 1..CONV_KOID_BAND-1, by koid */
-	size_t nodd_ids;
+	int64_t *odd_ids;              /* ids outside 1..CONV_KOID_BAND-1, by koid (at most
+					* CONV_ODD_IDS_MAX; grown as they come) */
+	size_t nodd_ids, capodd_ids;
 	bool odd_ids_full;             /* conv_thread_get failed: one id too many */
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,

@@ -18,6 +18,7 @@
 #include "perfdata.h"
 #include "switches.h"
 #include "repeat.h"
+#include "runcache.h"
 #include "symtab.h"
 #include "trace.h"
 #include "truth.h"
@@ -26,48 +27,30 @@
 #define MAX_SNAPSHOTS 16
 #define MAX_PREEMPTS 16
 #define MAX_QUEUES 64
-#define MAX_OUTPUTS 16
 
-/* What one output (a perf.data and its truth, or one per snapshot) is made
- * of: how the one traced run is encoded. */
-struct out_opts {
-	const char *out, *truth;
-	bool noretcomp, per_cpu;
+struct opts {
+	const char *out, *truth, *start;
+	bool noretcomp, per_cpu, quiet;
 	unsigned tsc_every;
 	size_t psb_every, window;
+	uint64_t max_steps, time_base, ns_per_step;
 	char *snap[MAX_SNAPSHOTS];   /* global step numbers or symbol names */
 	size_t nsnap;
 	uint64_t ovf_at, trunc_at;   /* global step numbers, UINT64_MAX: none */
-};
-
-static const struct out_opts out_defaults = {
-	.out = "perf.data", .tsc_every = 8, .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX,
-};
-
-/* The run (traced once) and its clock, then the outputs (--also starts another). */
-struct opts {
-	const char *start;
-	bool quiet;
-	uint64_t max_steps, time_base, ns_per_step;
 	uint64_t block_ns;           /* every syscall blocks this long, 0: none */
 	uint64_t preempt_seq[MAX_PREEMPTS], preempt_ns[MAX_PREEMPTS];
 	size_t npreempt;
 	char *repeat;                /* --repeat: the function */
+	const char *cache;           /* --cache: the directory of traced runs */
 	uint64_t repeat_times;
-	struct out_opts outs[MAX_OUTPUTS];
-	size_t nouts;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: ptsynth [OPTIONS] [--also OPTIONS]... -- PROG [ARGS...]\n"
+"usage: ptsynth [OPTIONS] -- PROG [ARGS...]\n"
 "Runs PROG under ptrace single-step (ASLR off) and writes a perf.data with\n"
 "Intel PT data encoding its control flow, decodable by perf script.\n"
-"--also starts another output of the same run: the options after it up to\n"
-"the next --also (-o, --truth, --noretcomp, --tsc-every, --psb-every,\n"
-"--per-cpu, --snapshot-window, --snapshot-at, --damage) make it, each from\n"
-"its default; the others are the run's, wherever they are given.\n"
 "  -o, --output FILE        perf.data to write (default perf.data); with several\n"
 "                           snapshots FILE must hold %%d (the snapshot number)\n"
 "      --truth FILE         write the ground truth (format: truth.h); %%d as -o\n"
@@ -93,7 +76,9 @@ static void usage(FILE *f)
 "      --repeat FUNC,K      in each thread, repeat K more times the steps from\n"
 "                           FUNC's first entry to its second (a loop's turn):\n"
 "                           a long trace from a short run (repeat.h)\n"
-"      --also               another output (above)\n"
+"      --cache DIR          keep the traced run in DIR and use it again while\n"
+"                           the program and what it maps are unchanged\n"
+"                           (runcache.h); the options above never change it\n"
 "  -q, --quiet              no summary line\n"
 "  -h, --help, -V, --version\n");
 }
@@ -107,20 +92,10 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || end == s || *end ? -EINVAL : 0;
 }
 
-/* Checks output OUT: several snapshots need numbered file names. */
-static int out_check(const struct out_opts *out)
-{
-	if (out->nsnap > 1 && (!strstr(out->out, "%d") || (out->truth && !strstr(out->truth, "%d")))) {
-		diag_error("several snapshots: expected %%d in the -o and --truth names");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_ALSO };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -137,36 +112,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "block-syscalls", required_argument, NULL, O_BLOCK },
 		{ "preempt-at", required_argument, NULL, O_PREEMPT },
 		{ "repeat", required_argument, NULL, O_REPEAT },
-		{ "also", no_argument, NULL, O_ALSO },
+		{ "cache", required_argument, NULL, O_CACHE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
-	struct out_opts *out = &o->outs[0];
 	uint64_t v;
 	char *tok, *save;
 	int c;
 
-	o->outs[0] = out_defaults;
-	o->nouts = 1;
 	while ((c = getopt_long(argc, argv, "+o:qhV", lo, NULL)) != -1) {
 		switch (c) {
-		case 'o': out->out = optarg; break;
-		case O_TRUTH: out->truth = optarg; break;
-		case O_NORET: out->noretcomp = true; break;
-		case O_PERCPU: out->per_cpu = true; break;
-		case O_ALSO:
-			if (out_check(out) < 0)
-				return -EINVAL;
-			if (o->nouts == MAX_OUTPUTS) {
-				diag_error("--also: at most %d outputs", MAX_OUTPUTS);
-				return -EINVAL;
-			}
-			out = &o->outs[o->nouts++];
-			*out = out_defaults;
-			break;
+		case 'o': o->out = optarg; break;
+		case O_TRUTH: o->truth = optarg; break;
+		case O_NORET: o->noretcomp = true; break;
+		case O_PERCPU: o->per_cpu = true; break;
 		case O_START: o->start = optarg; break;
+		case O_CACHE: o->cache = optarg; break;
 		case O_REPEAT: {
 			char *comma = strrchr(optarg, ',');
 
@@ -188,9 +151,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 					   lo[c - O_TRUTH + 1].name, optarg);
 				return -EINVAL;
 			}
-			if (c == O_TSC) out->tsc_every = (unsigned)v;
-			if (c == O_PSB) out->psb_every = v;
-			if (c == O_WINDOW) out->window = v;
+			if (c == O_TSC) o->tsc_every = (unsigned)v;
+			if (c == O_PSB) o->psb_every = v;
+			if (c == O_WINDOW) o->window = v;
 			if (c == O_MAX) o->max_steps = v;
 			if (c == O_NS) o->ns_per_step = v;
 			if (c == O_BLOCK) o->block_ns = v;
@@ -215,21 +178,21 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_AT:
 			for (tok = strtok_r(optarg, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save)) {
-				if (out->nsnap == MAX_SNAPSHOTS) {
+				if (o->nsnap == MAX_SNAPSHOTS) {
 					diag_error("--snapshot-at: at most %d snapshots",
 						   MAX_SNAPSHOTS);
 					return -EINVAL;
 				}
-				out->snap[out->nsnap++] = tok;
+				o->snap[o->nsnap++] = tok;
 			}
 			break;
 		case O_DAMAGE:
 			if (!strncmp(optarg, "overflow@", 9) &&
 			    parse_u64(optarg + 9, &v) == 0) {
-				out->ovf_at = v;
+				o->ovf_at = v;
 			} else if (!strncmp(optarg, "truncate@", 9) &&
 				   parse_u64(optarg + 9, &v) == 0) {
-				out->trunc_at = v;
+				o->trunc_at = v;
 			} else {
 				diag_error("--damage: expected overflow@N or truncate@N, "
 					   "found '%s'", optarg);
@@ -245,13 +208,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		diag_error("expected a program to run after the options, found none");
 		return -EINVAL;
 	}
-	if (out_check(out) < 0)
+	if (o->nsnap > 1 && (!strstr(o->out, "%d") || (o->truth && !strstr(o->truth, "%d")))) {
+		diag_error("several snapshots: expected %%d in the -o and --truth names");
 		return -EINVAL;
+	}
 	return optind;
 }
 
 /* The global step after which snapshot K ends (exclusive), or 0 on error. */
-static uint64_t snapshot_end(const struct out_opts *o, const struct ps_run *run,
+static uint64_t snapshot_end(const struct opts *o, const struct ps_run *run,
 			     const struct ps_symtab *st, size_t k)
 {
 	uint64_t v, start, best = UINT64_MAX;
@@ -324,7 +289,7 @@ static size_t switch_records(const struct ps_clock *clock, const struct ps_threa
 	return n;
 }
 
-static int write_snapshot(const struct out_opts *o, uint64_t time_base, const struct ps_run *run,
+static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			  const struct ps_symtab *st, const struct ps_clock *clock, size_t k,
 			  uint64_t end_seq, struct ps_truth_stats *stats)
 {
@@ -336,7 +301,7 @@ static int write_snapshot(const struct out_opts *o, uint64_t time_base, const st
 	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
 	struct ps_pd pd = { .pid = run->pid, .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
 			    .snapshot = o->window || o->nsnap, .maps = run->maps,
-			    .nmaps = run->nmaps, .queues = q, .meta_time = time_base - 1000,
+			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,
 			    .switches = sw };
 	char err[256] = "", *out = numbered(o->out, k), *truth = NULL;
 	size_t i, nq = 0;
@@ -391,42 +356,26 @@ static int write_snapshot(const struct out_opts *o, uint64_t time_base, const st
 	return rc;
 }
 
-/* Writes output OUT of the traced RUN (a file per snapshot); adds to STATS. */
-static int write_output(const struct opts *o, const struct out_opts *out, const struct ps_run *run,
-			const struct ps_symtab *st, const struct ps_clock *clock,
-			struct ps_truth_stats *stats)
-{
-	size_t nsnap = out->nsnap ? out->nsnap : 1;
-	int rc = 0;
-
-	for (size_t k = 0; k < nsnap && rc == 0; k++) {
-		uint64_t end = out->nsnap ? snapshot_end(out, run, st, k) : UINT64_MAX;
-
-		if (!end) {
-			diag_error("--snapshot-at: expected a step number or a function that runs, "
-				   "found '%s'", out->snap[k]);
-			return -EINVAL;
-		}
-		rc = write_snapshot(out, o->time_base, run, st, clock, k, end, stats);
-	}
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
-	static struct opts o = { .start = "main", .max_steps = 2000000, .time_base = 1000000000,
-				 .ns_per_step = 10 };
+	struct opts o = { .out = "perf.data", .start = "main", .tsc_every = 8,
+			  .max_steps = 2000000, .time_base = 1000000000, .ns_per_step = 10,
+			  .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX };
+	struct ps_truth_stats stats = { 0 };
 	struct ps_clock clock;
 	struct ps_run run;
 	struct ps_symtab st;
 	char err[512];
-	int first, rc;
+	size_t k, nsnap;
+	int first, rc, cached = 0;
 
 	diag_init(argv[0]);
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return EXIT_USAGE;
-	rc = ps_run_trace(&run, argv + first, o.start, o.max_steps, err, sizeof(err));
+	rc = o.cache ? ps_runcache_trace(o.cache, &run, argv + first, o.start, o.max_steps,
+					 &cached, err, sizeof(err)) :
+		       ps_run_trace(&run, argv + first, o.start, o.max_steps, err, sizeof(err));
 	if (rc < 0) {
 		diag_error("%s: %s", argv[first], err[0] ? err : strerror(-rc));
 		ps_run_free(&run);
@@ -443,6 +392,7 @@ int main(int argc, char **argv)
 		ps_run_free(&run);
 		return EXIT_RUNTIME;
 	}
+	rc = 0;
 	rc = ps_clock_init(&clock, &run, o.time_base, o.ns_per_step, o.block_ns, o.preempt_seq,
 			   o.preempt_ns, o.npreempt, err, sizeof(err));
 	if (rc < 0) {
@@ -451,18 +401,24 @@ int main(int argc, char **argv)
 		ps_run_free(&run);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	for (size_t i = 0; i < o.nouts && rc == 0; i++) {
-		struct ps_truth_stats stats = { 0 };
+	nsnap = o.nsnap ? o.nsnap : 1;
+	for (k = 0; k < nsnap && rc == 0; k++) {
+		uint64_t end = o.nsnap ? snapshot_end(&o, &run, &st, k) : UINT64_MAX;
 
-		rc = write_output(&o, &o.outs[i], &run, &st, &clock, &stats);
-		if (rc == 0 && !o.quiet)
-			fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps (%" PRIu64 " filled after "
-				"cpuid), %zu threads; %s: traced %" PRIu64 " instructions, %" PRIu64
-				" taken branches, %" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64
-				" syscalls\n", argv[first], run.nsteps, run.filled, run.nthreads,
-				o.outs[i].out, stats.steps, stats.taken, stats.calls, stats.rets,
-				stats.syscalls);
+		if (!end) {
+			diag_error("--snapshot-at: expected a step number or a function that runs, "
+				   "found '%s'", o.snap[k]);
+			rc = -EINVAL;
+			break;
+		}
+		rc = write_snapshot(&o, &run, &st, &clock, k, end, &stats);
 	}
+	if (rc == 0 && !o.quiet)
+		fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps%s (%" PRIu64 " filled after cpuid), "
+			"%zu threads; traced %" PRIu64 " instructions, %" PRIu64 " taken branches, "
+			"%" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64 " syscalls\n",
+			argv[first], run.nsteps, cached ? " (traced before)" : "", run.filled, run.nthreads, stats.steps, stats.taken,
+			stats.calls, stats.rets, stats.syscalls);
 	ps_clock_free(&clock);
 	ps_symtab_free(&st);
 	ps_run_free(&run);

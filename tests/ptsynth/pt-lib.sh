@@ -25,30 +25,14 @@ BADRET='bad compressed return'
 # script; none for a NAME not in it. Each suite fills it.
 declare -A FALLBACK=()
 
-# gen_all PROG NAME:OPTS...: one single-step run of PROG (ptsynth: the slow
-# part, seconds for the except program), an output per NAME (ptsynth
-# --also): $TMP/NAME.data and $TMP/NAME.truth encoded with OPTS (words;
-# options of the run itself, such as --repeat, in any OPTS); ptsynth's
-# messages in $TMP/NAME.gen of the first NAME.
-gen_all() {
-	local prog=$1 v
-	local -a args=()
-	shift
-	for v; do
-		echo "${v#*:}" >"$TMP/${v%%:*}.opts"
-		[ ${#args[@]} -eq 0 ] || args+=(--also)
-		# shellcheck disable=SC2206
-		args+=(-o "$TMP/${v%%:*}.data" --truth "$TMP/${v%%:*}.truth" ${v#*:})
-	done
-	timeout 120 "$PTSYNTH" -q "${args[@]}" -- "$PROGS/$prog" >"$TMP/${1%%:*}.stdout" \
-		2>"$TMP/${1%%:*}.gen"
-}
-
 # gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
 gen() {
 	local name=$1 prog=$2
 	shift 2
-	gen_all "$prog" "$name:$*"
+	echo "$*" >"$TMP/$name.opts"
+	timeout 120 "$PTSYNTH" -q --cache "$PTSYNTH_RUNS" -o "$TMP/$name.data" \
+		--truth "$TMP/$name.truth" "$@" \
+		-- "$PROGS/$prog" >"$TMP/$name.stdout" 2>"$TMP/$name.gen"
 }
 
 # check_perf NAME ERRORS: perf script agrees with the truth, ERRORS decode
@@ -200,28 +184,21 @@ check_convert() {
 	ok "convert-$name"
 }
 
-# variants PROG NAME:ERRORS:OPTS...: generates every variant NAME of PROG
-# from one run (gen_all), then checks perf and the converter on each,
-# ERRORS decode errors expected; the files of NAME are removed unless
-# PT_KEEP names it.
+# variants PROG NAME:ERRORS:OPTS...: generates each variant NAME of PROG
+# (gen, OPTS split into words: the run is ptsynth's cached one), then checks
+# perf and the converter on it, ERRORS decode errors expected; the files of
+# NAME are removed unless PT_KEEP names it.
 variants() {
-	local prog=$1 v name errors first
-	local -a outs=()
+	local prog=$1 v name errors opts
 	shift
 	for v; do
-		IFS=: read -r name errors _ <<<"$v"
-		outs+=("$name:${v#*:*:}")
-	done
-	if ! gen_all "$prog" "${outs[@]}"; then
-		first=${1%%:*}
-		for v; do
-			fail "perf-${v%%:*}" "ptsynth failed: $(head -3 "$TMP/$first.gen")"
-			fail "convert-${v%%:*}" "ptsynth failed"
-		done
-		return
-	fi
-	for v; do
-		IFS=: read -r name errors _ <<<"$v"
+		IFS=: read -r name errors opts <<<"$v"
+		# shellcheck disable=SC2086
+		if ! gen "$name" "$prog" $opts; then
+			fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+			fail "convert-$name" "ptsynth failed"
+			continue
+		fi
 		check_perf "$name" "$errors"
 		check_convert "$name" "$errors"
 		[[ " ${PT_KEEP:-} " == *" $name "* ]] || rm -f "$TMP/$name".*

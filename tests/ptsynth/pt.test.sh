@@ -34,7 +34,7 @@ PT_KEEP=$SRCLINE_PROGRAMS
 
 ptsynth_ready ptsynth
 
-# a program's variants come from one run of it
+# each program in both return-compression modes and with a snapshot window
 FALLBACK=([recurse]=$DEEP [recurse-noretcomp]=$DEEP [recurse-window]=$DEEP)
 for entry in $PROGRAMS; do
 	IFS=: read -r prog at window <<<"$entry"
