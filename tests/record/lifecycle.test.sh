@@ -211,27 +211,34 @@ run_case() {
 }
 
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
-# waiting for perf; each has its own names, directory and token.
+# waiting for perf; each has its own names, directory and token. A case's
+# lines are printed as it ends (under a lock, so that no two cases' lines
+# mix: the runner's hang guard sees the suite go on), with its own time
+# ("time NAME SECONDS", tests/run.sh), which the order of the lines cannot
+# give.
 jobs=${LIFECYCLE_JOBS:-3}
-order=()
 for who in ${LIFECYCLE_WHO:-front record perf}; do
 	for phase in ${LIFECYCLE_PHASES:-starting recording snapshot converting}; do
 		[ "$who" = record ] && [ "$phase" = converting ] && continue
 		for sig in INT TERM HUP KILL; do
 			# a signal ignored when this shell started (nohup) stays ignored in
 			# every child, perf included: the case cannot happen as written
-			if [ "$sig" != KILL ] &&
-				! requires "${who}_${phase}_$sig" "sig${sig,,}" >"$TMP/${who}_${phase}_$sig.result"; then
-				order+=("$TMP/${who}_${phase}_$sig.result")
+			# (tests/run.sh starts every suite with them at their default)
+			if [ "$sig" != KILL ] && ! requires "${who}_${phase}_$sig" "sig${sig,,}"; then
 				continue
 			fi
 			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 				wait -n
 			done
-			run_case "$who" "$phase" "$sig" >"$TMP/${who}_${phase}_$sig.result" &
-			order+=("$TMP/${who}_${phase}_$sig.result")
+			{
+				r="$TMP/${who}_${phase}_$sig.result"
+				t0=${EPOCHREALTIME/./}
+				run_case "$who" "$phase" "$sig" >"$r"
+				t=$(((${EPOCHREALTIME/./} - t0) / 100000))
+				echo "time ${who}_${phase}_$sig $((t / 10)).$((t % 10))" >>"$r"
+				flock "$TMP/output.lock" cat "$r"
+			} &
 		done
 	done
 done
 wait
-cat "${order[@]}"
