@@ -105,6 +105,11 @@ close_to() {
 	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
 }
 
+# json_num FILE KEY: the number after "KEY": in FILE.
+json_num() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
+}
+
 # json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
 json_str() {
 	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1
