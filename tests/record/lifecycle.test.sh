@@ -30,7 +30,7 @@ PERF=$(command -v perf)
 # logs its pid and waits 1 s before becoming perf.
 PROG="$SNAPTRACE_TEST_BIN/workload"
 SLOWPERF="$SNAPTRACE_TEST_BIN/slowperf"
-need_built lifecycle "$PROG" "$SLOWPERF"
+need_built lifecycle "$PROG" "$SLOWPERF" "$SIGDFL"
 export SLOWPERF_PERF="$PERF"
 
 # case_pids NAME: the pids of the processes of case NAME.
@@ -90,11 +90,12 @@ start_case() {
 		--min-interval 300 --arm-after 0 --duration 20) ;;
 	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$SLOWPERF") ;;
 	esac
+	# started as from a terminal (SIGDFL, tests/lib.sh)
 	if [ "$who" = record ]; then
-		LIFECYCLE_CASE=$TMP/$name "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
+		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
 			-- "$PROG" $mode >/dev/null 2>"$ERR" &
 	else
-		LIFECYCLE_CASE=$TMP/$name "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
+		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
 			"${opts[@]}" "${conv[@]}" -- "$PROG" $mode >/dev/null 2>"$ERR" &
 	fi
 	PID=$!

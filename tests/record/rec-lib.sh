@@ -12,7 +12,7 @@ fail_all() {
 # not built.
 need_recording() {
 	requires_all recording
-	need_built "$1" "$RECORD"
+	need_built "$1" "$RECORD" "$SIGDFL"
 }
 
 # first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
@@ -66,7 +66,8 @@ wait_exec() {
 
 # until_snapshot N ERR CMD...: runs CMD (snaptrace-record or `snaptrace
 # run`, --multi-snapshot, not -q) with its stderr in ERR until it has taken
-# its Nth snapshot, then stops it as Ctrl-C does (SIGINT); returns its
+# its Nth snapshot, then stops it as Ctrl-C does (SIGINT, at its default
+# when CMD starts: SIGDFL); returns its
 # status (124 when it took no Nth snapshot within 60 s). The program keeps
 # running while the snapshots are written, which takes seconds on a loaded
 # machine: a program that exits first ends the recording with hits still
@@ -75,7 +76,7 @@ wait_exec() {
 until_snapshot() {
 	local n=$1 err=$2 pid
 	shift 2
-	"$@" >/dev/null 2>"$err" &
+	"$SIGDFL" "$@" >/dev/null 2>"$err" &
 	pid=$!
 	BG+=("$pid")
 	if ! wait_for "$err" "snapshot $n\( \|$\)" 60; then

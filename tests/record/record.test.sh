@@ -128,7 +128,7 @@ t_duration() {
 # background, waits until it records; sets REC_PID and REC_DIR.
 start_forever() {
 	REC_DIR="$TMP/$1"
-	"$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" work >/dev/null 2>"$TMP/$1.err" &
+	"$SIGDFL" "$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" work >/dev/null 2>"$TMP/$1.err" &
 	REC_PID=$!
 	BG+=("$REC_PID")
 	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10

@@ -109,8 +109,8 @@ t_trigger_storm() {
 # flight: sent after the third) ends the recording within seconds, data kept.
 t_storm_interrupt() {
 	local d="$TMP/storm-int" pid t0 ms rc bad i
-	"$RECORD" -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" storm 100 \
-		>/dev/null 2>"$TMP/storm-int.err" &
+	"$SIGDFL" "$RECORD" -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- \
+		"$PROG" storm 100 >/dev/null 2>"$TMP/storm-int.err" &
 	pid=$!
 	BG+=("$pid")
 	if ! wait_for "$TMP/storm-int.err" "snapshot 3\( \|$\)" 30; then
