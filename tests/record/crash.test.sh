@@ -313,7 +313,7 @@ t_thread_crash() {
 t_ctrl_c() {
 	local rc
 	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its program)
-	setsid "$SIGDFL" "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
+	setsid "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
 		>"$TMP/ctrl_c.out" 2>"$TMP/ctrl_c.err" &
 	BGPID=$!
 	BG+=("$BGPID")
