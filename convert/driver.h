@@ -83,10 +83,11 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
 /* The input that begins is a snapshot ending at END_NS (perf clock, from
  * record.json; 0: unknown, as for a plain perf.data or text): a thread
  * still off the CPU at its end stays so until END_NS, not only until the
- * input's last record. LAST_OF_RECORDING: it is its recording's last
- * snapshot, so such a thread's [off-cpu] ends at END_NS instead of carrying
- * into the inputs that follow (another recording's: nothing of it is known
- * after its end). */
+ * input's last record. LAST_OF_RECORDING: the input that follows is not
+ * the next snapshot of its recording (it is the recording's last, or the
+ * next was left out or never written: the gap rule, docs/design.md
+ * "Recording directories"), so such a thread's [off-cpu] ends at END_NS
+ * instead of carrying into a time of which nothing is known. */
 void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording);
 
 /*

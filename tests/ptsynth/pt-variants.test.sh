@@ -24,33 +24,38 @@
 
 ptsynth_ready pt-variants
 
-# a PSB+ every 128 bytes: places where -j N can start a time range
+# Every program with a PSB+ every 128 bytes (places where -j N can start a
+# time range); layout and packet variants; the repeat mode (the benchmark's
+# input: a loop's turn repeated in both threads is a trace perf decodes to
+# the truth); damage: an OVF packet makes one decode error, the trace
+# resumes after it and every frame stays balanced; truncated data ends the
+# trace early. Every variant of a program is made from its one cached run
+# (ptsynth --cache).
+FALLBACK=([recurse-psb]=$DEEP [recurse-psb64]=$DEEP [recurse-noretcomp-psb]=$DEEP
+	[recurse-window-end]=$DEEP [recurse-window]=$DEEP [recurse-overflow]="$OVF|$DEEP"
+	[recurse-overflow-psb]="$OVF|$DEEP" [calls-static-overflow]=$OVF
+	[threads-per-cpu]=$PER_CPU [threads-per-cpu-psb]=$PER_CPU
+	[bench-repeat]=$BADRET [bench-repeat-window]=$BADRET)
+declare -A MORE=(
+	[threads]="threads-per-cpu:0:--per-cpu
+		threads-per-cpu-psb:0:--per-cpu --psb-every 128"
+	[recurse]="recurse-psb64:0:--psb-every 64 --tsc-every 3
+		recurse-noretcomp-psb:0:--noretcomp --psb-every 128
+		recurse-window-end:0:--snapshot-window 800
+		recurse-overflow:1:--damage overflow@700
+		recurse-overflow-psb:1:--damage overflow@700 --psb-every 128"
+	[except]="except-window-psb:0:--snapshot-at 30000 --snapshot-window 15000 --psb-every 256
+		except-window-noretcomp:0:--snapshot-at 30000 --snapshot-window 15000 --noretcomp"
+	[calls-static]="calls-static-overflow:1:--damage overflow@150"
+	[tailcall]="tailcall-truncate:0:--damage truncate@200"
+)
 for entry in $PROGRAMS; do
-	FALLBACK_OK=
-	[ "${entry%%:*}" = recurse ] && FALLBACK_OK=$DEEP
-	both "${entry%%:*}-psb" "${entry%%:*}" 0 --psb-every 128
+	prog=${entry%%:*} more=()
+	[ -z "${MORE[$prog]:-}" ] || mapfile -t more < <(sed 's/^[[:space:]]*//' <<<"${MORE[$prog]}")
+	variants "$prog" "$prog-psb:0:--psb-every 128" "${more[@]}"
 done
+variants bench "bench-repeat:0:--repeat turn,5" "bench-repeat-window:0:--repeat turn,5 --snapshot-window 2000"
 
-# Layout and packet variants.
-FALLBACK_OK=$PER_CPU both threads-per-cpu threads 0 --per-cpu
-FALLBACK_OK=$DEEP both recurse-psb64 recurse 0 --psb-every 64 --tsc-every 3
-FALLBACK_OK=$PER_CPU both threads-per-cpu-psb threads 0 --per-cpu --psb-every 128
-FALLBACK_OK=$DEEP both recurse-noretcomp-psb recurse 0 --noretcomp --psb-every 128
-both except-window-psb except 0 --snapshot-at 30000 --snapshot-window 15000 --psb-every 256
-both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
-FALLBACK_OK=$DEEP both recurse-window-end recurse 0 --snapshot-window 800
-
-# The repeat mode (the benchmark's input): a loop's turn repeated in both
-# threads is a trace perf decodes to the truth.
-FALLBACK_OK=$BADRET both bench-repeat bench 0 --repeat turn,5
-FALLBACK_OK=$BADRET both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
-
-# Damage: an OVF packet makes one decode error; the trace resumes after it
-# and every frame stays balanced. Truncated data ends the trace early.
-FALLBACK_OK=$OVF both calls-static-overflow calls-static 1 --damage overflow@150
-FALLBACK_OK="$OVF|$DEEP" both recurse-overflow recurse 1 --damage overflow@700
-FALLBACK_OK="$OVF|$DEEP" both recurse-overflow-psb recurse 1 --damage overflow@700 --psb-every 128
-both tailcall-truncate tailcall 0 --damage truncate@200
 # A damaged timing packet (a TSC with a flipped bit, in a PSB+ or between
 # them): perf's decoder holds its time past it (every later branch of the
 # thread at one time), so its times no longer say where the PSBs are; the
@@ -117,11 +122,11 @@ offcpu() {
 }
 offcpu calls-static calls-static "blocked preempt" --block-syscalls 2000000 \
 	--preempt-at 40:3000000
-FALLBACK_OK=$PER_CPU offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
 	--preempt-at 1500:500000
-FALLBACK_OK=$DEEP offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
+offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
 	--block-syscalls 1000000 --preempt-at 700:250000
-FALLBACK_OK=$PER_CPU offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
 	--preempt-at 1500:500000 --psb-every 128
 
 # A snapshot ending where magic_trace_stop_indicator is entered.

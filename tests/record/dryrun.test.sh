@@ -221,20 +221,18 @@ else
 fi
 
 # --callgraph auto: fp for a program built with frame pointers (also when
-# stripped: the functions then come from .eh_frame_hdr), dwarf without them.
-if requires dryrun_callgraph_auto cc; then
+# stripped: the functions then come from .eh_frame_hdr), dwarf without them
+# (the workload and workload-nofp, tests/workload).
+if [ ! -x "$SNAPTRACE_TEST_BIN/workload" ] || [ ! -x "$SNAPTRACE_TEST_BIN/workload-nofp" ]; then
+	fail dryrun_callgraph_auto "$SNAPTRACE_TEST_BIN/workload or workload-nofp is not built (make all tests-build)"
+else
 	auto_ok=1
-	src="$SNAPTRACE_TOP/tests/e2e/offcpu_target.c"
-	for v in fp:-fno-omit-frame-pointer:fp nofp:-fomit-frame-pointer:dwarf \
-		stripped:-fno-omit-frame-pointer:fp; do
-		IFS=: read -r name flag want <<<"$v"
-		if ! cc -std=c11 -D_GNU_SOURCE -O2 "$flag" -o "$TMP/auto-$name" "$src" \
-			2>"$TMP/cc.err"; then
-			fail dryrun_callgraph_auto "cannot compile $src: $(first_lines "$TMP/cc.err")"
-			auto_ok=0
-			break
-		fi
-		[ "$name" = stripped ] && strip "$TMP/auto-$name"
+	cp "$SNAPTRACE_TEST_BIN/workload" "$TMP/auto-fp"
+	cp "$SNAPTRACE_TEST_BIN/workload-nofp" "$TMP/auto-nofp"
+	cp "$SNAPTRACE_TEST_BIN/workload" "$TMP/auto-stripped"
+	strip "$TMP/auto-stripped"
+	for v in fp:fp nofp:dwarf stripped:fp; do
+		IFS=: read -r name want <<<"$v"
 		out=$("$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling \
 			--callgraph auto -- "$TMP/auto-$name" 2>"$TMP/auto.err")
 		if [[ "$out" != *" --call-graph $want "* ]] ||
