@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "inpath.h"
 
 /*
@@ -389,7 +390,7 @@ static void fixup(struct symvec *sv)
 
 	for (i = 0; i < sv->n; i++)
 		sv->v[i].type |= (int)(i << 8);
-	qsort(sv->v, sv->n, sizeof(*sv->v), by_start);
+	array_sort(sv->v, sv->n, sizeof(*sv->v), by_start);
 	for (i = 0; i < sv->n; i++)
 		sv->v[i].type &= 0xff;
 	for (i = 1; i < sv->n; i++)

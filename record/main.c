@@ -24,7 +24,9 @@
 #include "frontend.h"
 #include "host.h"
 #include "run.h"
+#include "inpath.h"
 #include "outpath.h"
+#include "perfdata.h"
 #include "plan.h"
 #include "procfs.h"
 #include "procpick.h"
@@ -467,6 +469,32 @@ static void warn_unfinished(const struct rec_session *s)
 				  s->snaps[i].problem);
 }
 
+/* After a recording that recorded nothing: names the perf.data files perf
+ * left in directory DIRFD (named DIR) anyway (a header, no data; no
+ * record.json), and what each is,
+ * or says nothing when there are none. (The front end says it itself.) */
+static void name_leftovers(int dirfd, const char *dir)
+{
+	char **names, why[160], handle[32];
+	int n = perfdata_scan(dirfd, &names);
+
+	for (int i = 0; i < n; i++) {
+		/* through the directory held open, as every file of it */
+		int fd = inpath_open(dirfd, names[i], INPATH_NOFOLLOW, why, sizeof(why));
+
+		if (fd >= 0 && perfdata_check(inpath_proc(fd, handle, sizeof(handle)), why,
+					      sizeof(why)) == PERFDATA_FINISHED)
+			snprintf(why, sizeof(why), "perf finished it");
+		if (fd >= 0)
+			close(fd);
+		diag_error("%s/%s: what perf wrote before it failed stays (nothing was recorded, no "
+			   "record.json): %s", dir, names[i], why);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
 static int report(struct rec_session *s, int err, bool front_end);
 
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
@@ -524,8 +552,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	if (err && s->end == REC_END_NONE) {
 		diag_error("%s", s->error);
 		diag_block(s->said);
-		if (outdir_created)
-			rmdir(s->outdir);   /* only when empty */
+		if ((!outdir_created || rmdir(s->outdir)) && !front_end)   /* rmdir: only when empty */
+			name_leftovers(s->outdir_fd, s->outdir);
 		return EXIT_RUNTIME;
 	}
 	r = report(s, err, front_end);
