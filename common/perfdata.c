@@ -43,7 +43,7 @@ int perfdata_open(const char *path)
 	return fd < 0 ? -1 : fd;
 }
 
-/* qsort() of names as alphasort() orders them (strcoll). */
+/* Orders names as alphasort() does (strcoll), for array_sort(). */
 static int by_name(const void *a, const void *b)
 {
 	return strcoll(*(char *const *)a, *(char *const *)b);
@@ -88,7 +88,7 @@ int perfdata_scan(int dirfd, char ***names)
 		return n;
 	}
 	if (n)
-		qsort(v, (size_t)n, sizeof(*v), by_name);
+		array_sort(v, (size_t)n, sizeof(*v), by_name);
 	*names = v;
 	return n;
 }
