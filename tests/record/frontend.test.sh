@@ -320,7 +320,7 @@ fi
 cat >"$TMP/prog.c" <<'EOS'
 #include <stdio.h>
 volatile double sink;
-__attribute__((noinline)) double work_leaf(int n)
+__attribute__((noipa)) double work_leaf(int n)   /* noipa: not hoisted out of the loop as pure */
 {
 	double s = 1;
 	for (int i = 1; i <= n; i++)
