@@ -32,7 +32,9 @@ enum conv_error {
 	CONV_ERR_TIME = -4,     /* a time past CONV_TS_MAX */
 	CONV_ERR_LINE_ENDS = -5, /* CR-only line ends (a usage error) */
 	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
-	CONV_ERR_INPUT = -7,    /* a recording's file is not what the recorder writes */
+	CONV_ERR_INPUT = -7,    /* a recording's file is not what the recorder writes
+				 * (record.json is read again for the markers' hits) */
+	CONV_ERR_LINE_LONG = -8, /* a line longer than CONV_LINE_MAX */
 };
 
 struct conv_driver;
@@ -63,7 +65,8 @@ int conv_driver_end_input(struct conv_driver *cv);
 
 /* After the last input: closes what is still open ([off-cpu] slices at the
  * latest time of any input, or the last snapshot's end when later) and
- * writes the recordings' markers. Returns CONV_OK, or CONV_ERR_NOMEM. */
+ * writes the recordings' markers. Returns CONV_OK, CONV_ERR_NOMEM, or
+ * CONV_ERR_INPUT (conv_driver_message() says why). */
 int conv_driver_end(struct conv_driver *cv);
 
 /* The interned function of (SYM, DSO) (a struct conv_loc's func), or NULL
@@ -80,10 +83,11 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
 /* The input that begins is a snapshot ending at END_NS (perf clock, from
  * record.json; 0: unknown, as for a plain perf.data or text): a thread
  * still off the CPU at its end stays so until END_NS, not only until the
- * input's last record. LAST_OF_RECORDING: it is its recording's last
- * snapshot, so such a thread's [off-cpu] ends at END_NS instead of carrying
- * into the inputs that follow (another recording's: nothing of it is known
- * after its end). */
+ * input's last record. LAST_OF_RECORDING: the input that follows is not
+ * the next snapshot of its recording (it is the recording's last, or the
+ * next was left out or never written: the gap rule, docs/design.md
+ * "Recording directories"), so such a thread's [off-cpu] ends at END_NS
+ * instead of carrying into a time of which nothing is known. */
 void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording);
 
 /*

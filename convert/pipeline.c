@@ -3,7 +3,9 @@
  * A ring of NBLOCKS blocks goes round: the calling thread reads text into a
  * free block (carrying a partial last line over to the next block), workers
  * parse ready blocks, and the calling thread converts parsed blocks strictly
- * in order, then frees them for reading again.
+ * in order, then frees them for reading again. A text that fits in one block
+ * starts no worker: the calling thread parses it (a thread's start and end
+ * cost more than a small input's parsing).
  */
 #include "pipeline.h"
 
@@ -25,7 +27,7 @@ enum block_state { BLOCK_FREE, BLOCK_READY, BLOCK_PARSING, BLOCK_PARSED };
 
 struct block {
 	enum block_state state;
-	char *text;                 /* PIPELINE_BLOCK + PIPELINE_LINE_MAX bytes */
+	char *text;                 /* PIPELINE_BLOCK + CONV_LINE_MAX bytes */
 	size_t len;                 /* bytes of whole lines (the last may lack '\n' at EOF) */
 	struct conv_line *lines;
 	size_t nlines, caplines;
@@ -113,13 +115,9 @@ static int fill_block(struct input *in, struct block *b, char *carry, size_t *nc
 		cut = *eof ? NULL : memrchr(b->text, '\n', len);
 		if (*eof || cut || want > PIPELINE_BLOCK)
 			break;
-		want = PIPELINE_BLOCK + PIPELINE_LINE_MAX;	/* a line longer than a block */
+		want = PIPELINE_BLOCK + CONV_LINE_MAX;	/* a line longer than a block */
 	}
-	if (!*eof && !cut) {
-		snprintf(errbuf, errlen, "a line longer than %u bytes", PIPELINE_LINE_MAX);
-		return -1;
-	}
-	if (*eof) {
+	if (*eof || !cut) {	/* !cut: a line longer than CONV_LINE_MAX, which the driver refuses */
 		b->len = len;	/* at the end a last line may lack its newline */
 		*ncarry = 0;
 	} else {
@@ -149,7 +147,7 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 			       .done = PTHREAD_COND_INITIALIZER };
 	pthread_t threads[MAX_WORKERS];
 	unsigned nthreads = 0, next_read = 0, next_conv = 0;
-	char *carry = malloc(PIPELINE_BLOCK + PIPELINE_LINE_MAX);
+	char *carry = malloc(PIPELINE_BLOCK + CONV_LINE_MAX);
 	size_t ncarry = 0;
 	bool eof = false;
 	int rc = PIPELINE_OK;
@@ -160,14 +158,8 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 	if (!carry || !pl.blocks)
 		goto nomem;
 	for (unsigned i = 0; i < pl.nblocks; i++)
-		if (!(pl.blocks[i].text = malloc(PIPELINE_BLOCK + PIPELINE_LINE_MAX)))
+		if (!(pl.blocks[i].text = malloc(PIPELINE_BLOCK + CONV_LINE_MAX)))
 			goto nomem;
-	for (; nthreads < workers; nthreads++)
-		if (pthread_create(&threads[nthreads], NULL, worker, &pl))
-			break;
-	if (nthreads == 0)
-		goto nomem;
-
 	for (;;) {
 		struct block *b;
 
@@ -192,6 +184,16 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 		if (next_conv == next_read)
 			break;
 		b = &pl.blocks[next_conv % pl.nblocks];
+		if (nthreads == 0 && eof && next_read == 1) {	/* the whole text in one block */
+			b->nomem = !parse_block(b);
+			b->state = BLOCK_PARSED;
+		} else if (nthreads == 0) {
+			for (; nthreads < workers; nthreads++)
+				if (pthread_create(&threads[nthreads], NULL, worker, &pl))
+					break;
+			if (nthreads == 0)
+				goto nomem;
+		}
 		pthread_mutex_lock(&pl.lock);
 		while (b->state != BLOCK_PARSED)
 			pthread_cond_wait(&pl.done, &pl.lock);

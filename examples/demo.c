@@ -2,10 +2,8 @@
 /*
  * demo: the bundled target of `make demo`. It does about a second of work
  * in a few nested functions (demo_outer -> demo_middle -> demo_inner, a loop
- * calling cos() from libm opened with dlopen), every 20th demo_middle
- * sleeping 2 ms in demo_nap() (the timeline shows it as [off-cpu]: the
- * demo's slow calls, which the README's slow-call trigger examples take
- * however idle the machine), runs a second
+ * calling cos() from libm opened with dlopen), sleeping 2 ms in demo_nap()
+ * every 20 rounds (the timeline shows it as [off-cpu]), runs a second
  * thread, then calls magic_trace_stop_indicator(): snaptrace's default
  * trigger, so the snapshot shows the work just before that call.
  *
@@ -58,6 +56,14 @@ __attribute__((noinline)) double demo_arith(int n)
 	return s;
 }
 
+__attribute__((noinline)) double demo_middle(int round)
+{
+	double s = demo_inner(20000, round * 0.5);
+
+	s += demo_arith(20000);
+	return s;
+}
+
 /* Off the CPU for 2 ms: blocked in nanosleep. */
 __attribute__((noinline)) void demo_nap(void)
 {
@@ -67,24 +73,16 @@ __attribute__((noinline)) void demo_nap(void)
 	sink += 1;	/* not a tail call: the frame stays on the stack */
 }
 
-/* About 0.3 ms of work; every 20th round naps too (2 ms more). */
-__attribute__((noinline)) double demo_middle(int round)
-{
-	double s = demo_inner(20000, round * 0.5);
-
-	s += demo_arith(20000);
-	if (round % 20 == 19)
-		demo_nap();
-	return s;
-}
-
 __attribute__((noinline)) double demo_outer(double seconds)
 {
 	double end = now_s() + seconds, s = 0;
 	int round = 0;
 
-	while (now_s() < end)
+	while (now_s() < end) {
 		s += demo_middle(round++);
+		if (round % 20 == 0)
+			demo_nap();
+	}
 	return s;
 }
 
