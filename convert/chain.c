@@ -65,37 +65,39 @@ static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
  * T is seen on the CPU at TS: ends an [off-cpu] slice whose switch-in is
  * missing, then a hole longer than CONV_GAP_PERIODS periods becomes
  * "[no samples]". Without switch-in records (only sched_switch samples)
- * the thread came back one period before TS. With them, this one was lost
- * (a ring buffer that wrapped, per-CPU rings reaching back to different
- * times): when it came back is not known, so the [off-cpu] slice lasts one
- * period, the stack was last seen when it left, and the rest is a hole.
- * The hole starts one period after the stack was last seen (its frames run
- * that long), or where the thread was seen without one (a switch in with
- * no stack known).
+ * the thread came back within one period before TS (the sampling event
+ * carries its period across a switch): the [off-cpu] slice ends there.
+ * With switch records (perf records switches in and out alike), this one
+ * was lost (a ring buffer that wrapped, per-CPU rings
+ * reaching back to different times): when it came back is not known, so
+ * the [off-cpu] slice ends where it began (it left the CPU there, for how
+ * long is not known), and a longer hole is "[no samples]" from there, its
+ * frames ending there too. Else the hole starts one period after the stack
+ * was last seen (its frames run that long), or where the thread was seen
+ * without one (a switch in with no stack known).
  */
 static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	uint64_t p = conv_chain_period(c, t), from, back = 0;
+	bool lost_in = false;
 
 	if (t->offcpu_open) {
 		uint64_t since = t->offcpu_since;
 
-		if (t->switch_ins)
-			back = conv_add_sat(since, p);
-		else
-			back = ts > p ? ts - p : 0;
+		lost_in = c->switch_records;
+		back = lost_in ? since : ts > p ? ts - p : 0;
 		back = back > ts ? ts : back > since ? back : since;
 		conv_offcpu_end(c, t, back);
 		t->seen = true;
-		t->seen_ts = t->switch_ins ? since : back;
+		t->seen_ts = back;
 	}
 	if (!t->seen || !p || p > UINT64_MAX / CONV_GAP_PERIODS ||
 	    ts - t->seen_ts <= CONV_GAP_PERIODS * p)
 		return;
-	from = t->depth ? t->seen_ts + p : t->seen_ts;	/* < ts: the hole is longer */
-	if (from < back)	/* after the [off-cpu] slice, with no stack under it */
-		from = back;
-	pop_to(c, t, 0, ts);
+	/* < ts: the hole is longer; at least BACK, after the [off-cpu] slice */
+	from = t->depth && !lost_in ? t->seen_ts + p : t->seen_ts;
+	while (t->depth)
+		conv_stack_pop(c, t, from);
 	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
 	conv_emit_end(c, t, c->s_nosamples, ts);
 	t->nosamples_ns += ts - from;

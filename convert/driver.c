@@ -56,14 +56,16 @@ struct sample {
 	uint32_t prev_state_len;
 };
 
-/* A switch record waiting for its time (switch_line). */
+/* A side-band record waiting for its time (sideband_line): a switch, or
+ * the thread's exit. */
 struct held_switch {
 	struct conv_thread *t;
 	uint64_t ts, lineno;
 	bool out, preempt;      /* a switch out; OUT preempt */
+	bool exit;              /* the thread's exit (not a switch) */
 };
 
-/* Switch records held at most (switch_line): 1.5 MiB. */
+/* Side-band records held at most (sideband_line): 1.5 MiB. */
 #define CONV_HELD_SWITCHES 65536
 
 struct conv_driver {
@@ -140,9 +142,9 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 	return CONV_OK;
 }
 
-void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording)
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, bool last_of_recording)
 {
-	cv->c.snap_end = end_ns;
+	cv->c.snap_live = live_ns;
 	cv->c.recording_ends = last_of_recording;
 }
 
@@ -289,6 +291,7 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	ts = thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts)
 		thread_starts(c, t, ts);
+	t->exited = false;	/* running: a thread (again) */
 	if (!t->has_branches) {
 		t->has_branches = true;
 		if (t->depth) {	/* sampled chains so far: the branches take over */
@@ -359,12 +362,31 @@ static int error_line(struct conv_driver *cv, const struct conv_line *l)
 	return CONV_OK;
 }
 
+/* T exited at TS (its exit record, or a switch out as a zombie): what it
+ * had open ends there, and the dead task's own last switch out draws no
+ * [off-cpu] (nothing of it runs after; docs/design.md "Sampled call
+ * chains"). Anything of T seen later is a new thread of the same id. */
+static void thread_exits(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (t->npending)
+		flush_pending(c, t, ts);
+	if (t->has_branches)
+		conv_stack_close(c, t, ts);
+	else
+		conv_chain_close(c, t, ts, false);
+	t->exited = true;
+}
+
 /* T leaves the CPU at TS, for the reason OFF, with FRAMES (N, innermost
  * first, user space) on its stack (N = 0: not known). */
 static void switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, const struct conv_offcpu *off)
 {
-	if (t->has_branches) {
+	if (off->dead)
+		thread_exits(c, t, ts);
+	else if (t->exited)
+		return;	/* the dead task's last switch, after its exit */
+	else if (t->has_branches) {
 		if (t->npending)
 			flush_pending(c, t, ts);
 		conv_offcpu_begin(c, t, ts, off);
@@ -391,8 +413,9 @@ static void switch_sample(struct conv_driver *cv)
 	switch_out(&cv->c, sm->t, sm->ts, sm->n ? sm->frames + k : NULL, sm->n - k, &off);
 }
 
-/* A context switch record (perf script --show-switch-events) of T at TS,
- * processed in time order (see held_switch). */
+/* A side-band record of T (a switch, or its exit: perf script
+ * --show-switch-events, --show-task-events), processed in time order (see
+ * held_switch). */
 static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 {
 	struct conv *c = &cv->c;
@@ -400,26 +423,34 @@ static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 	uint64_t lineno = cv->lineno, ts;
 
 	cv->lineno = h->lineno;	/* for the clamping warning */
-	ts = thread_time(cv, t, h->ts, "PERF_RECORD_SWITCH", 18);
+	ts = thread_time(cv, t, h->ts, h->exit ? "PERF_RECORD_EXIT" : "PERF_RECORD_SWITCH",
+			 h->exit ? 16 : 18);
 	cv->lineno = lineno;
+	if (ts < t->min_ts)
+		ts = t->min_ts;
+	if (h->exit) {
+		thread_exits(c, t, ts);
+		return;
+	}
+	c->switch_records = true;
 	/* A thread seen only switching (one that slept all along) still has a
 	 * track: from a switch out it is off the CPU until the recording's end. */
 	if (!t->has_ts)
 		thread_starts(c, t, ts);
-	if (ts < t->min_ts)
-		ts = t->min_ts;
 	if (h->out) {
 		struct conv_offcpu off = { .state_known = true, .preempted = h->preempt };
 
 		switch_out(c, t, ts, NULL, 0, &off);
-	} else if (t->has_branches) {
+		return;
+	}
+	t->exited = false;	/* back on a CPU: a thread (again) */
+	if (t->has_branches) {
 		if (t->npending)
 			flush_pending(c, t, ts);
 		conv_offcpu_end(c, t, ts);
 	} else {
 		conv_chain_switch_in(c, t, ts);
 	}
-	t->switch_ins |= !h->out;
 }
 
 /* Processes the held switch records up to time TS (all: UINT64_MAX), in
@@ -432,21 +463,24 @@ static void release_switches(struct conv_driver *cv, uint64_t ts)
 		cv->held_first = cv->nheld = 0;
 }
 
-/* A switch record is held until a line of a later time comes (or the
- * input ends): perf prints the switch records of a sampling snapshot, read
- * from their own ring as the recording went, ahead of the samples of the
- * same time, which come from the overwritten ring at the snapshot. Held are
- * at most CONV_HELD_SWITCHES; past that the oldest is processed. */
-static int switch_line(struct conv_driver *cv, const struct conv_line *l)
+/* A side-band record (a switch, an exit) is held until a line of a later
+ * time comes (or the input ends): perf prints the side-band of a sampling
+ * snapshot, read from its own ring as the recording went, ahead of the
+ * samples of the same time, which come from the overwritten ring at the
+ * snapshot. Held are at most CONV_HELD_SWITCHES; past that the oldest is
+ * processed. */
+static int sideband_line(struct conv_driver *cv, const struct conv_line *l)
 {
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
 	struct held_switch *h;
 
 	if (!t)
 		return no_thread(cv);
-	cv->seen_switch = true;
-	if (!t->has_ts && !t->named)
-		conv_thread_name(&cv->c, t, l->comm);
+	if (l->kind == CONV_LINE_SWITCH) {
+		cv->seen_switch = true;
+		if (!t->has_ts && !t->named)
+			conv_thread_name(&cv->c, t, l->comm);
+	}
 	if (cv->nheld - cv->held_first == CONV_HELD_SWITCHES)
 		switch_record(cv, &cv->held[cv->held_first++]);
 	if (cv->held_first && cv->nheld == cv->capheld) {
@@ -461,7 +495,7 @@ static int switch_line(struct conv_driver *cv, const struct conv_line *l)
 	cv->held = h;
 	cv->held[cv->nheld++] = (struct held_switch){
 		.t = t, .ts = l->ts, .lineno = cv->lineno, .out = l->switch_out,
-		.preempt = l->switch_preempt,
+		.preempt = l->switch_preempt, .exit = l->kind == CONV_LINE_EXIT,
 	};
 	return CONV_OK;
 }
@@ -629,6 +663,8 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	sm->ts = sm->extra ? l->ts : thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts && !sm->extra)
 		thread_starts(&cv->c, t, sm->ts);
+	if (!sm->extra && !sched_switch)
+		t->exited = false;	/* running: a thread (again) */
 	sm->period = l->has_period ? l->period : 0;
 	sm->period_ns = !se || !se->period_is_time ? 0 : sm->period < CONV_TS_MAX ? sm->period
 										: CONV_TS_MAX;
@@ -719,7 +755,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 		if (e)
 			return e;
 	}
-	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_BAD)
+	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_EXIT &&
+	    l->kind != CONV_LINE_BAD)
 		release_switches(cv, l->ts);
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
@@ -738,7 +775,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	case CONV_LINE_ERROR:
 		return error_line(cv, l);
 	case CONV_LINE_SWITCH:
-		return switch_line(cv, l);
+	case CONV_LINE_EXIT:
+		return sideband_line(cv, l);
 	case CONV_LINE_AUX:
 		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
@@ -775,25 +813,29 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 	return nomem_checked(cv, parsed(cv, l));
 }
 
-/* Ends T's part of an input. A sampled thread still off the CPU stays so
- * into the next input (one timeline: its switch in, or its next sample, is
- * there) until the last input, or the last snapshot of its recording, ends
- * (c->last_input, c->recording_ends). */
+/* Ends T's part of an input. A sampled thread's stack, on or off the CPU,
+ * carries into the next input (one timeline: its switch in, or its next
+ * sample, is there; a hole between is [no samples], chain.c) until the
+ * last input, or the last snapshot of its recording, ends (c->last_input,
+ * c->recording_ends): ended here, its frames would run a period past its
+ * last sample, into the next file's switch records. */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
-	if (!c->last_input && !c->recording_ends && t->offcpu_open && !t->has_branches)
+	if (!c->last_input && !c->recording_ends && !t->has_branches)
 		return;
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
-	/* off the CPU until the snapshot's end: its last record, or later where
-	 * record.json says the snapshot ended later */
+	/* off the CPU for as long as perf is known to have recorded: until the
+	 * input's last record (of any thread), or later where record.json says
+	 * perf still recorded (the hit that took the snapshot, or when the
+	 * recorder asked for it); what came after is not known, and not drawn */
 	if (t->offcpu_open && c->max_ts > end)
 		end = c->max_ts;
-	if (t->offcpu_open && c->snap_end > end)
-		end = c->snap_end;
+	if (t->offcpu_open && c->snap_live > end)
+		end = c->snap_live;
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else

@@ -72,14 +72,15 @@ const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_spa
  * each thread's span. Returns CONV_OK or CONV_ERR_NOMEM. */
 int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
 
-/* The input that begins is a snapshot ending at END_NS (perf clock, from
- * record.json; 0: unknown, as for a plain perf.data or text): a thread
- * still off the CPU at its end stays so until END_NS, not only until the
- * input's last record. LAST_OF_RECORDING: it is its recording's last
- * snapshot, so such a thread's [off-cpu] ends at END_NS instead of carrying
- * into the inputs that follow (another recording's: nothing of it is known
- * after its end). */
-void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording);
+/* The input that begins is a snapshot that perf is known to have recorded
+ * into until LIVE_NS (perf clock, recording_snapshot_live(); 0: unknown, as
+ * for a plain perf.data or text): a thread still off the CPU at its end
+ * stays so until the later of LIVE_NS and the input's last record, never
+ * further (docs/design.md "Recording directories"). LAST_OF_RECORDING: it
+ * is its recording's last snapshot, so such a thread's [off-cpu] ends there
+ * instead of carrying into the inputs that follow (another recording's:
+ * nothing of it is known after its end). */
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, bool last_of_recording);
 
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output

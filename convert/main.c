@@ -661,7 +661,7 @@ int main(int argc, char **argv)
 		 * the next one converted is not the next of its recording: the
 		 * recording ends, or a snapshot between was left out or never
 		 * written, and its time is unknown */
-		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
+		conv_driver_snapshot(cv, in->rec ? recording_snapshot_live(in->rec, in->snapshot) : 0,
 					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec ||
 						     inputs[i + 1].snapshot != in->snapshot + 1));
 		rc = convert_input(cv, in->path, &perf);

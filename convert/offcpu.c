@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Why a thread left the CPU, from a sched:sched_switch sample: its
- * prev_state (R: preempted, still runnable; S, D, ...: blocked) and the
+ * prev_state (R: preempted, still runnable; X, Z: exiting, gone for good;
+ * S, D, ...: blocked) and the
  * kernel half of its call chain (the system call and the kernel function it
  * blocked in, below the scheduler's own frames).
  */
@@ -39,6 +40,8 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 	memset(off, 0, sizeof(*off));
 	off->state_known = prev_state.len != 0;
 	off->preempted = prev_state.len && prev_state.s[0] == 'R';
+	/* EXIT_DEAD, EXIT_ZOMBIE: the task's last switch, from do_task_dead() */
+	off->dead = prev_state.len && (prev_state.s[0] == 'X' || prev_state.s[0] == 'Z');
 	if (prev_state.len < sizeof(off->prev_state))
 		memcpy(off->prev_state, prev_state.s, prev_state.len);
 	for (size_t i = 0; i < n; i++) {

@@ -44,6 +44,7 @@ void perfcmd_build(struct perfcmd *cmd, const struct perfcmd_opts *o)
 	for (size_t i = 0; i < 9 && kind_args[o->kind][i]; i++)
 		a[n++] = kind_args[o->kind][i];
 	a[n++] = "--show-switch-events";	/* off-CPU time; none when not recorded */
+	a[n++] = "--show-task-events";	/* a thread's exit ends it */
 	a[n++] = "-f";	/* root reading another user's perf.data */
 	if (o->input) {
 		a[n++] = "-i";

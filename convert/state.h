@@ -200,7 +200,9 @@ struct conv_thread {
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
 	bool offcpu_open;
 	uint64_t offcpu_since;         /* ns */
-	bool switch_ins;               /* switch-in records were seen for T */
+	bool exited;                   /* T exited (an exit record, a switch out as a
+					* zombie): its switch outs draw nothing until it
+					* runs again (a new thread of the same id) */
 
 	/* What the trace covers (summary, coverage.c). */
 	uint64_t first_ts;             /* ns, the thread's first time */
@@ -277,11 +279,14 @@ struct conv {
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	bool switch_records;           /* switch records came (perf records switches in
+					* and out alike): a thread's missing switch in
+					* was lost (chain.c) */
 	uint64_t period_ns;            /* ns, the recording's sampling period: its
 					* perf.data's sampling event (conv_driver_period),
 					* else the first a thread's samples gave; 0: unknown */
-	uint64_t snap_end;             /* ns, perf clock: where the current input's snapshot
-					* ends (record.json); 0: unknown */
+	uint64_t snap_live;            /* ns, perf clock: perf recorded into the current
+					* input's snapshot until then (record.json); 0: unknown */
 	bool recording_ends;           /* the current input is its recording's last snapshot */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
@@ -293,6 +298,7 @@ struct conv_offcpu {
 	bool state_known;              /* else no state argument (a sched_switch sample
 					* without its fields) */
 	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
+	bool dead;                     /* exiting (prev_state X or Z): no [off-cpu] */
 	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
 	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */

@@ -123,8 +123,10 @@ static void reap_children(struct rec_session *s)
 	}
 }
 
-/* A new snapshot for REASON in FILE ("" while perf writes it); NULL on out-of-memory. */
-static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file)
+/* A new snapshot for REASON in FILE ("" while perf writes it) whose data
+ * reaches at least LIVE_NS (perf clock; 0: unknown); NULL on out-of-memory. */
+static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file,
+				 uint64_t live_ns)
 {
 	struct rec_snap *sn;
 
@@ -133,6 +135,7 @@ static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, con
 	sn = &s->snaps[s->nsnaps++];
 	memset(sn, 0, sizeof(*sn));
 	sn->reason = reason;
+	sn->live_ns = live_ns;
 	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
 	if (rec_perf_clock_now(&sn->time_ns))
 		sn->time_ns = 0;
@@ -163,7 +166,7 @@ static void settle_dumps(struct rec_session *s, bool final)
 			collect_threads(s);
 		} else if (s->drop_dumps) {
 			unlink(file);
-		} else if (!new_snap(s, s->end, file)) {
+		} else if (!new_snap(s, s->end, file, s->stop_live_ns)) {
 			diag_warn("%s: out of memory: not listed in record.json", file);
 		}
 	}
@@ -199,8 +202,12 @@ static int wait_inflight(struct rec_session *s, int timeout_ms)
 static int take_snapshot(struct rec_session *s, enum rec_end reason)
 {
 	double t0 = rec_now_ms(), t_frozen = t0;
+	uint64_t live = 0;	/* perf records until at least now */
 	struct rec_snap *sn;
 	int err;
+
+	if (s->plan.snap != REC_SNAP_AT_STOP && rec_perf_clock_now(&live))
+		live = 0;
 
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
@@ -212,7 +219,7 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
 				  "also hold samples taken just after the trigger", strerror(-err));
 		t_frozen = rec_now_ms();
-		sn = new_snap(s, reason, "");
+		sn = new_snap(s, reason, "", live);
 		if (!sn || rec_perf_signal(&s->perf, SIGUSR2)) {
 			s->nsnaps -= sn != NULL;
 			return -1;
@@ -237,12 +244,12 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 		}
 		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
 		rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS);
-		sn = new_snap(s, reason, "perf.data");
+		sn = new_snap(s, reason, "perf.data", live);
 		break;
 	case REC_SNAP_SIGNAL_BLIND:
 		if (rec_perf_signal(&s->perf, SIGUSR2))
 			return -1;
-		sn = new_snap(s, reason, "perf.data");
+		sn = new_snap(s, reason, "perf.data", live);
 		break;
 	case REC_SNAP_AT_STOP:
 	default:
@@ -621,6 +628,8 @@ static int finish(struct rec_session *s)
 
 	if (rec_perf_clock_now(&s->end_ns))
 		s->end_ns = 0;
+	/* read before perf is told to stop: the files its stop writes reach it */
+	s->stop_live_ns = s->perf.exited ? 0 : s->end_ns;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
 	s->stop_requested = true;
@@ -633,7 +642,7 @@ static int finish(struct rec_session *s)
 	}
 	settle_dumps(s, true);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
-		sn = new_snap(s, s->end, "perf.data");
+		sn = new_snap(s, s->end, "perf.data", s->stop_live_ns);
 		if (sn)
 			sn->requested_ms = sn->frozen_ms = t0;
 	}

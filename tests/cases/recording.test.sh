@@ -15,6 +15,11 @@
 #                 the snapshot's end (the hit), not only the file's last record;
 #                 given before another recording, it ends there too (never
 #                 carried into another recording's time)
+#   offcpu-tail   a thread asleep when a snapshot no hit took ends (Ctrl-C,
+#                 --duration, the program's exit): [off-cpu] reaches the
+#                 file's last record, or record.json's live_ns (perf still
+#                 recorded then), never the snapshot's time_ns (taken after
+#                 perf stopped: a sleep that never happened)
 #   summary       the summary puts the trigger in each thread's span
 #   summary-no-samples  the summary's [no samples] time per thread is what
 #                 its [no samples] slices add up to, also before a thread's
@@ -167,6 +172,47 @@ t_offcpu_end() {
 	else
 		ok offcpu-end
 	fi
+}
+
+# Thread 300 goes to sleep at 20.0002 s, its own last record; Ctrl-C's
+# snapshot was taken at 20.129 s, after perf had stopped recording: only
+# what perf recorded is known (an attached server that never sleeps more
+# than 15 ms showed a 129 ms sleep there). Thread 301's switch at 20.001 s
+# is the file's last record.
+t_offcpu_tail() {
+	local d="$TMP/tail" got want n
+	mkdir -p "$d"
+	{ cat "$CASE/snapshot-1.txt"
+	  printf '%s\n' '          helper   300/301      20.000900000: PERF_RECORD_SWITCH IN         ' \
+		'          helper   300/301      20.001000000: PERF_RECORD_SWITCH OUT        '
+	} >"$d/perf.data.1"
+	for live in none null 20010000000; do
+		case $live in
+		none) record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20129000000, "freeze_ms": 1.0, "ms": 2.0}'
+		      want='[20000200000, 20001000000]' ;;
+		null) record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20129000000, "live_ns": null}'
+		      want='[20000200000, 20001000000]' ;;
+		*) record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20129000000, "live_ns": '"$live"'}'
+		   want="[20000200000, $live]" ;;
+		esac
+		if ! convert "tail-$live" "$d"; then
+			fail offcpu-tail "live_ns $live: conversion failed: $(first_lines "$TMP/tail-$live.err")"
+			return
+		fi
+		got=$(grep -F '[off-cpu]' "$TMP/tail-$live.tree" | grep -v '^ *301 ')
+		n=$(grep -c -F '[off-cpu]' <<<"$got")
+		if [ "$n" -ne 1 ] || ! grep -q -F "[off-cpu] $want" <<<"$got"; then
+			fail offcpu-tail "live_ns $live: expected thread 300's [off-cpu] $want, found: $(tr '\n' '|' <<<"$got")"
+			return
+		elif ! grep -q -F '[snapshot] interrupt @20129000000' "$TMP/tail-$live.tree"; then
+			fail offcpu-tail "live_ns $live: the snapshot's marker is not at its time_ns"
+			return
+		fi
+	done
+	ok offcpu-tail
 }
 
 # The thread's span in the two snapshots: 20.0001 to 20.0402 s; the last
@@ -400,6 +446,7 @@ t_errors() {
 t_markers
 t_tsc_span
 t_offcpu_end
+t_offcpu_tail
 t_summary
 t_summary_no_samples
 t_same_as_files

@@ -23,10 +23,16 @@
 # - offcpu-multi-snapshot: snaptrace-record --multi-snapshot (switch records
 #   printed ahead of the samples of their time, issue 8): converted with no
 #   time clamped, every [off-cpu] slice ends at a switch in that perf script
-#   prints (or at the recording's end, or one period after it began when its
-#   switch in was lost); offcpu-window: the recording directory
+#   prints (or at the recording's end, or where it began when its switch in
+#   was lost: 0 ns, nothing says when it came back); offcpu-window: the recording directory
 #   converted with --window 2ms,1ms holds only slices within those bounds of
 #   a hit of its record.json.
+# - offcpu-interrupt: snaptrace-record of naps asleep 99% of the time
+#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (Ctrl-C): record.json's
+#   live_ns comes before the snapshot's time_ns, and the recording
+#   directory's trace draws no [off-cpu] past the later of live_ns and the
+#   file's last record (the snapshot's time_ns, read once perf stopped, drew
+#   a sleep that never happened, issue 24).
 # - offcpu-no-samples-dwarf: snaptrace-record --callgraph dwarf of naps
 #   (spin 20 ms, sleep 10 ms, 30 times) with a small ring: its samples
 #   (8 KiB each) reach back a few ms, its switch records (their own ring)
@@ -234,9 +240,9 @@ multi_snapshot() {
 		/ \[off-cpu\] \[/ { n++; beg[n] = be[1]; end[n] = be[2] }
 		END {
 			if (n < 5) { print "only " n " [off-cpu] slices"; exit 1 }
-			# a switch in lost with a wrapped ring: the slice lasts one period
+			# a switch in lost with a wrapped ring: the slice ends where it began
 			for (i = 1; i <= n; i++)
-				if (!(end[i] in in_at) && end[i] != last && end[i] - beg[i] > period) {
+				if (!(end[i] in in_at) && end[i] != last && end[i] != beg[i]) {
 					print "an [off-cpu] slice [" beg[i] ", " end[i] "] ends at no switch in"; exit 1
 				}
 			print n " [off-cpu] slices"
@@ -273,6 +279,52 @@ multi_snapshot() {
 	fi
 }
 multi_snapshot
+
+# interrupt: what is drawn at the end of a Ctrl-C recording is what perf
+# recorded (or the recorder saw it record), never the snapshot's time.
+interrupt() {
+	local d="$TMP/intr" rc why live taken
+	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --trigger none -- "$TMP/target_fp" naps 100000 100 15000 \
+		>"$TMP/intr.out" 2>"$TMP/intr.rec.err" &
+	PERF_PID=$!
+	sleep 1.5
+	kill -INT "$PERF_PID" 2>/dev/null
+	wait "$PERF_PID"
+	rc=$?
+	PERF_PID=
+	if [ "$rc" -ne 0 ] || ! compgen -G "$d/perf.data*" >/dev/null; then
+		skip offcpu-interrupt "snaptrace-record cannot record here: $(first_lines "$TMP/intr.rec.err")"
+		return
+	fi
+	live=$(sed -n 's/.*"reason": "interrupt".*"live_ns": \([0-9]*\),.*/\1/p' "$d/record.json")
+	taken=$(sed -n 's/.*"reason": "interrupt", "time_ns": \([0-9]*\),.*/\1/p' "$d/record.json")
+	if [ -z "$live" ] || [ -z "$taken" ] || [ "$live" -gt "$taken" ]; then
+		fail offcpu-interrupt "record.json: live_ns '$live', time_ns '$taken': $(grep '"reason"' "$d/record.json")"
+		return
+	fi
+	if ! "$CONVERT" "$d" -o "$TMP/intr.fxt" 2>"$TMP/intr.conv.err" ||
+		! "$CONVERT" --dump=tree "$TMP/intr.fxt" >"$TMP/intr.tree" 2>/dev/null; then
+		fail offcpu-interrupt "conversion failed: $(first_lines "$TMP/intr.conv.err")"
+		return
+	fi
+	if ! why=$(awk -v live="$live" -v taken="$taken" '
+		FNR == NR { t = $2; sub(/:$/, "", t); sub(/\./, "", t); if (t + 0 > last) last = t + 0; next }
+		/ \[off-cpu\] \[/ { t = $0; sub(/.*\[off-cpu\] \[/, "", t); sub(/\].*/, "", t)
+			split(t, be, ", "); n++; if (be[2] + 0 > end) end = be[2] + 0 }
+		END {
+			known = live > last ? live : last
+			if (!n) { print "no [off-cpu] slice"; exit 1 }
+			if (end > known) { printf "an [off-cpu] slice ends at %d, %.3f ms past what perf recorded (snapshot taken %.3f ms after)\n", end, (end - known) / 1e6, (taken - known) / 1e6; exit 1 }
+			printf "the last [off-cpu] ends %.3f ms before live_ns; the snapshot was taken %.3f ms after it\n", (live - end) / 1e6, (taken - live) / 1e6
+		}' <("$PERF" script -f -i "$d"/perf.data* --ns --show-switch-events -F tid,time 2>/dev/null) \
+		"$TMP/intr.tree"); then
+		fail offcpu-interrupt "$why"
+	else
+		echo "# offcpu-interrupt: $why"
+		ok offcpu-interrupt
+	fi
+}
+interrupt
 
 # dwarf: few samples, a long span of switch records. The period comes from
 # the perf.data (cpu-clock/freq=5000): no sample precedes the blank.
