@@ -52,13 +52,29 @@ static uint64_t frames_end(const struct conv *c, const struct conv_thread *t, ui
 	return !t->seen || !p || end > ts ? ts : end;
 }
 
-/* Pops T's frames above depth K at TS's frame end. */
+/* Pops T's frames above depth K at TS's frame end; the call that blocked
+ * in a system call and was woken (T->woken), when nothing was seen of T
+ * since, at its wakeup (the call returns then). */
 static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
 {
 	uint64_t end = frames_end(c, t, ts);
 
-	while (t->depth > k)
-		conv_stack_pop(c, t, end);
+	while (t->depth > k) {
+		bool call = t->woken && t->depth - 1 == t->woken_depth;
+
+		conv_stack_pop(c, t, call && t->seen_ts == t->woken_ts ? t->woken_ts : end);
+		t->woken &= !call;
+	}
+}
+
+/* T is back from off the CPU at TS: its [off-cpu] slice ends there, and
+ * the call that blocked in a system call was woken (T->woken). */
+static void back_on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	conv_offcpu_end(c, t, ts);
+	t->woken = t->syscall_block && t->woken_depth < t->depth;
+	t->woken_ts = ts;
+	t->syscall_block = false;
 }
 
 /*
@@ -87,7 +103,7 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 		lost_in = c->switch_records;
 		back = lost_in ? since : ts > p ? ts - p : 0;
 		back = back > ts ? ts : back > since ? back : since;
-		conv_offcpu_end(c, t, back);
+		back_on_cpu(c, t, back);
 		t->seen = true;
 		t->seen_ts = back;
 	}
@@ -104,14 +120,16 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 	t->spacing_from = false;	/* the hole is no sampling period */
 }
 
-/* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix. */
+/* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix; with
+ * NEW_CALL the frame that blocked in a system call before (T->woken_depth)
+ * is not continued: it made a new call. */
 static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
-		      const struct conv_site *frames, size_t n)
+		      const struct conv_site *frames, size_t n, bool new_call)
 {
-	size_t k = 0;
+	size_t k = 0, keep = new_call && t->woken_depth < t->depth ? t->woken_depth : t->depth;
 
 	/* frames[] is innermost first: root-first index i is frames[n - 1 - i]. */
-	while (k < t->depth && k < n && t->stack[k].func == frames[n - 1 - k].func &&
+	while (k < keep && k < n && t->stack[k].func == frames[n - 1 - k].func &&
 	       (k == 0 || t->stack[k - 1].ip == frames[n - k].ip))
 		k++;
 	pop_to(c, t, k, ts);
@@ -134,7 +152,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	if (!c->period_ns)	/* any thread's, until the recording tells */
 		c->period_ns = t->period_ns;
 	on_cpu(c, t, ts);
-	set_stack(c, t, ts, frames, n);
+	set_stack(c, t, ts, frames, n, false);
 	t->spacing_from = true;
 	t->nsamples++;
 	c->stats.samples++;
@@ -145,15 +163,24 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 			   const struct conv_site *frames, size_t n,
 			   const struct conv_offcpu *off)
 {
+	bool syscall_block = off->syscall && !off->preempted;
+
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
 	on_cpu(c, t, ts);
 	if (n) {
-		set_stack(c, t, ts, frames, n);
+		/* blocked in a system call again after a wakeup: the call that
+		 * blocked before returned, this is a new one (same stack or not) */
+		set_stack(c, t, ts, frames, n, t->woken && syscall_block);
 		conv_coverage_chain(c, t, frames, n, true);
 	} else {
 		pop_to(c, t, 0, ts);
 	}
+	t->woken = false;
+	/* the innermost user frame made the system call (a sched_switch chain
+	 * is its user part) */
+	t->syscall_block = n && syscall_block;
+	t->woken_depth = t->depth - 1;
 	conv_offcpu_begin(c, t, ts, off);
 	t->spacing_from = false;
 }
@@ -161,7 +188,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	if (t->offcpu_open)
-		conv_offcpu_end(c, t, ts);
+		back_on_cpu(c, t, ts);
 	else if (t->seen)
 		return;	/* on the CPU since it was seen: its switch out was lost */
 	t->seen = true;
@@ -173,6 +200,7 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
 		conv_offcpu_end(c, t, ts);
 		t->seen_ts = ts;
+		t->syscall_block = false;
 	}
 	/* The last sample's frames ran for its period, TS being its time. */
 	pop_to(c, t, 0, past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts,

@@ -200,6 +200,14 @@ struct conv_thread {
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
 	bool offcpu_open;
 	uint64_t offcpu_since;         /* ns */
+	bool syscall_block;            /* the open [off-cpu] is the frame at WOKEN_DEPTH
+					* (the innermost user frame) blocked in a system call
+					* (a sched_switch sample saying so) */
+	bool woken;                    /* ... and it was woken since, at WOKEN_TS: the call
+					* returns then, so a new blocking system call of the
+					* same frame is a new call (chain.c) */
+	size_t woken_depth;            /* the index of that frame on the stack */
+	uint64_t woken_ts;             /* ns */
 	bool exited;                   /* T exited (an exit record, a switch out as a
 					* zombie): its switch outs draw nothing until it
 					* runs again (a new thread of the same id) */

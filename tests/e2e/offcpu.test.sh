@@ -13,6 +13,11 @@
 #   least 80% of the measured sleeping time; no broken-stack warning (the
 #   program keeps frame pointers). Prints the longest spin slice against
 #   its truth and the share of sleep shown as [off-cpu].
+# - offcpu-short-gaps: 20 x (spin 0.1 ms, sleep 5 ms), mostly no sample
+#   between two sleeps: each [off-cpu] blocked in clock_nanosleep has a call
+#   of its own (the wakeup ends the call that blocked, issue 24), none holds
+#   two, and each such call is within 3 sampling periods of the sleep the
+#   program measured.
 # - offcpu-pipe: read() on a pipe is [off-cpu] state blocked, syscall read.
 # - offcpu-preempted: a spin pinned (taskset) to one CPU with a busier
 #   process pinned there too shows [off-cpu] state preempted.
@@ -152,6 +157,36 @@ if recorded offcpu-naps $?; then
 		fi
 	else
 		fail offcpu-naps "$why"
+	fi
+fi
+
+# short gaps: a sleep is one call, even with no sample between two.
+record offcpu-short-gaps -- "$TMP/target_fp" naps 20 100 5000
+if recorded offcpu-short-gaps $?; then
+	if why=$(awk -v period=$PERIOD_NS '
+		FNR == NR { if ($1 == "sleep") truth[++nt] = $2; next }
+		/^#/ { next }
+		{ d = $2; t = $0; sub(/.*\[/, "", t); sub(/\].*/, "", t); split(t, be, ", ")
+		  begin[d] = be[1]; dur[d] = be[2] - be[1] }
+		/ \[off-cpu\] \[/ && /syscall:string="clock_nanosleep"/ {
+			n++
+			if (n > 1 && begin[d - 1] == parent) { print "sleeps " n - 1 " and " n " in one call starting at " parent; bad = 1; exit 1 }
+			parent = begin[d - 1]; call[n] = dur[d - 1]
+		}
+		END {
+			if (bad) exit 1
+			if (n != nt) { print n " sleeps drawn for " nt " slept"; exit 1 }
+			for (i = 1; i <= n; i++) {
+				diff = call[i] - truth[i]; if (diff < 0) diff = -diff
+				if (diff > 3 * period) { print "sleep " i ": a call of " call[i] " ns, truth " truth[i] " ns"; exit 1 }
+				if (diff > worst) worst = diff
+			}
+			printf "%d sleeps, each its own call, at most %.3f ms from the program'"'"'s own measure\n", n, worst / 1e6
+		}' "$TMP/offcpu-short-gaps.out" "$TMP/offcpu-short-gaps.tree"); then
+		echo "# offcpu-short-gaps: $why"
+		ok offcpu-short-gaps
+	else
+		fail offcpu-short-gaps "$why"
 	fi
 fi
 
