@@ -114,6 +114,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_preempted = fxt_writer_cstring(w, "preempted");
 	c->s_blocked = fxt_writer_cstring(w, "blocked");
 	c->s_dso = fxt_writer_cstring(w, "dso");
+	c->s_tid = fxt_writer_cstring(w, "tid");
 	cv->input = "-";
 	return cv;
 }
@@ -201,13 +202,15 @@ static int missing_column(struct conv_driver *cv, uint64_t lineno, const char *w
 	return CONV_ERR_COLUMN;
 }
 
-/* Why conv_thread_get() returned NULL, as an enum conv_error. */
+/* Why conv_thread_get() (or a track, conv_emit_event_sample()) found no
+ * koid, as an enum conv_error. */
 static int no_thread(struct conv_driver *cv)
 {
 	if (!cv->c.odd_ids_full)
 		return CONV_ERR_NOMEM;
 	snprintf(cv->message, sizeof(cv->message), "%s:%llu: more than %d distinct thread or "
-		 "process ids outside 1..%lld: not perf script output", cv->input,
+		 "process ids outside 1..%lld and tracks of event samples (one per process and "
+		 "event): too many for Perfetto's 32-bit ids", cv->input,
 		 (unsigned long long)cv->lineno, CONV_ODD_IDS_MAX, (long long)CONV_KOID_BAND - 1);
 	return CONV_ERR_IDS;
 }
@@ -501,16 +504,18 @@ static int sideband_line(struct conv_driver *cv, const struct conv_line *l)
 }
 
 /* The sample being gathered is an event's: an instant named after the
- * event on the event's track in the thread's process, with its period, ip,
- * symbol, dso and addr (docs/design.md "Extra events"). */
-static void event_sample(struct conv_driver *cv)
+ * event on the event's track in the thread's process, with the thread's
+ * tid, its period, ip, symbol, dso and addr (docs/design.md "Extra
+ * events"). Returns CONV_OK, or an error when no track can be made. */
+static int event_sample(struct conv_driver *cv)
 {
 	struct sample *sm = &cv->sample;
 	struct conv *c = &cv->c;
-	struct fxt_arg args[5] = {
+	struct fxt_arg args[6] = {
+		{ .type = FXT_ARG_INT64, .name = c->s_tid, .i64 = sm->t->tid },
 		{ .type = FXT_ARG_UINT64, .name = c->s_period, .u64 = sm->period },
 	};
-	unsigned n = 1;
+	unsigned n = 2;
 
 	if (sm->n) {
 		const struct conv_site *f = &sm->frames[0];
@@ -526,8 +531,9 @@ static void event_sample(struct conv_driver *cv)
 	if (sm->has_addr)
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_addr,
 					      .u64 = sm->addr };
-	conv_emit_track_instant(c, sm->t, sm->event, sm->ts, args, n);
 	c->stats.event_samples++;
+	return conv_emit_event_sample(c, sm->t, sm->event, sm->ts, args, n) ? CONV_OK
+									  : no_thread(cv);
 }
 
 /* Ends the sample being gathered: slices from its chain, or an instant on
@@ -558,10 +564,8 @@ static int sample_done(struct conv_driver *cv)
 		switch_sample(cv);
 		return CONV_OK;
 	}
-	if (sm->extra || t->has_branches || sm->n == 0) {
-		event_sample(cv);
-		return CONV_OK;
-	}
+	if (sm->extra || t->has_branches || sm->n == 0)
+		return event_sample(cv);
 	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns, sm->callchain);
 	return CONV_OK;
 }

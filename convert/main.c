@@ -491,10 +491,11 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
 			  o->window, o->cut.nwindows);
 		return;
 	}
-	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants)",
-		  o->filter ? "--filter" : "--window", o->filter ? o->filter : o->window,
-		  (unsigned long long)s->cut_intervals, (unsigned long long)s->cut_dropped,
-		  (unsigned long long)s->cut_dropped_instants);
+	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants, %llu "
+		  "event samples)", o->filter ? "--filter" : "--window",
+		  o->filter ? o->filter : o->window, (unsigned long long)s->cut_intervals,
+		  (unsigned long long)s->cut_dropped, (unsigned long long)s->cut_dropped_instants,
+		  (unsigned long long)s->cut_dropped_events);
 }
 
 /* --window's windows around the hits of the NRECS recordings RECS into

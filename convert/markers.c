@@ -20,8 +20,8 @@ static const char *const arg_symbols[] = { "magic_trace_stop_indicator", "snaptr
 /* The triggers track of process PID; false when no koid is left. */
 static bool track(struct conv *c, const struct recording *r, int64_t pid, struct fxt_event *ev)
 {
-	return conv_track(c, pid, recording_comm(r, pid), "triggers", &ev->process_koid,
-			  &ev->thread_koid);
+	return conv_track(c, pid, recording_comm(r, pid), CONV_TRACK_TRIGGERS,
+			  fxt_writer_cstring(c->w, "triggers"), &ev->process_koid, &ev->thread_koid);
 }
 
 static bool shows_args(const struct recording *r)

@@ -114,6 +114,7 @@ struct conv_stats {
 	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
+	uint64_t cut_dropped_events;   /* event samples outside them */
 };
 
 /* A slice open in the uncut trace, mirrored by the cut (cut.c): its begin,
@@ -142,6 +143,12 @@ struct conv_cut {
 	size_t start_len, stop_len;
 	const struct conv_window *windows;   /* borrowed */
 	size_t nwindows;
+};
+
+/* The track of a thread's process for its samples of one event. */
+struct conv_event_track {
+	fxt_string_id event;
+	uint64_t tkoid;
 };
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
@@ -230,6 +237,10 @@ struct conv_thread {
 	size_t cut_window;             /* index of the window T is in or before */
 	unsigned cut_early;            /* begins written before the edge in this interval */
 	bool cut_counted;              /* this interval wrote something (counted) */
+
+	/* The tracks of T's event samples: each event name's track koid. */
+	struct conv_event_track *event_tracks;
+	size_t nevent_tracks, capevent_tracks;
 };
 
 /* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
@@ -270,12 +281,14 @@ struct conv {
 	size_t nnamed_pids, capnamed_pids;
 	int64_t odd_ids[CONV_ODD_IDS_MAX];  /* ids outside 1..CONV_KOID_BAND-1, by koid */
 	size_t nodd_ids;
-	bool odd_ids_full;             /* conv_thread_get failed: one id too many */
+	bool odd_ids_full;             /* conv_thread_get or a track failed: one koid too many */
+	fxt_string_id *event_names;    /* event samples' names, by track index */
+	size_t nevent_names, capevent_names;
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
-		s_syscall_arg, s_preempted, s_blocked, s_dso;
+		s_syscall_arg, s_preempted, s_blocked, s_dso, s_tid;
 
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
@@ -361,12 +374,18 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
  * thread then gets the comm its recording's record.json gives). */
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm);
 
-/* threads.c: a track NAME of its own (no thread of the input: "triggers")
- * in process PID, whose koids go to *PKOID and *TKOID; the process is named
- * "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns false
- * when no koid is left for it (CONV_ODD_IDS_MAX). */
-bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
-		uint64_t *pkoid, uint64_t *tkoid);
+/* Tracks of a process that are no thread of the input (docs/design.md
+ * "Trigger markers", "Extra events"): the triggers, then one per event
+ * name of the event samples (CONV_TRACK_EVENTS + the name's index). */
+#define CONV_TRACK_TRIGGERS 0u
+#define CONV_TRACK_EVENTS 1u
+
+/* threads.c: track INDEX of process PID, named NAME (a thread object of its
+ * own, made once), whose koids go to *PKOID and *TKOID; the process is
+ * named "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns
+ * false when no koid is left for it (CONV_ODD_IDS_MAX). */
+bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
+		fxt_string_id name, uint64_t *pkoid, uint64_t *tkoid);
 
 /* threads.c: calls FN on every thread. */
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
@@ -385,11 +404,13 @@ void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name
 		       const struct fxt_arg *args, unsigned nargs);
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *arg);
-/* threads.c: an instant named NAME at TS with NARGS ARGS on the track NAME
- * of T's process (an FXT async instant whose correlation id is NAME's
- * string id: one track per name in each process). */
-void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,
-			     uint64_t ts, const struct fxt_arg *args, unsigned nargs);
+/* threads.c: an event sample of T: an instant named EVENT at TS with NARGS
+ * ARGS on the track EVENT of T's process (a thread object of its own, as
+ * Perfetto keeps it inside the process: docs/design.md "Extra events"), as
+ * far as T's cut keeps it. Returns false when no koid is left for the
+ * track (c->odd_ids_full set) or memory ran out (c->nomem set). */
+bool conv_emit_event_sample(struct conv *c, struct conv_thread *t, fxt_string_id event,
+			    uint64_t ts, const struct fxt_arg *args, unsigned nargs);
 
 /* cut.c: writes EV (an event of T's track, koids set) as far as the cut
  * keeps it: all of it when c->cut.on is false; else a begin or end only
@@ -397,6 +418,11 @@ void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_i
  * or ended there. Counts slices and instants written, and what is left out
  * (c->stats). Write errors are sticky in the writer. */
 void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
+
+/* cut.c: writes EV, an instant of T on another track (an event sample),
+ * when T's kept intervals hold its time (all of it when c->cut.on is
+ * false), without moving T's intervals; counts it written or left out. */
+void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
 
 /* cut.c: T calls F at TS (a frame pushed for a call, a tail call or a
  * sampled frame, before its begin is written): with --filter, a call of

@@ -21,6 +21,9 @@
 #                 recorded then), never the snapshot's time_ns (taken after
 #                 perf stopped: a sleep that never happened)
 #   summary       the summary puts the trigger in each thread's span
+#   window-events --window keeps the event samples inside a window (those of
+#                 every process, on their process's track) and counts those
+#                 it leaves out
 #   summary-no-samples  the summary's [no samples] time per thread is what
 #                 its [no samples] slices add up to, also before a thread's
 #                 first sample and in a thread of switch records only (golden
@@ -213,6 +216,33 @@ t_offcpu_tail() {
 		fi
 	done
 	ok offcpu-tail
+}
+
+# Event samples of two processes at 1.00015, 1.000155 and 1.00016 s
+# (golden case events-tracks-per-process); a hit at 1.000155 s and
+# --window 10us,1us keep 1.000145 to 1.000156 s: three event samples kept,
+# one left out.
+t_window_events() {
+	local d="$TMP/wev" got
+	mkdir -p "$d"
+	cp "$SNAPTRACE_TOP/tests/cases/events-tracks-per-process/input.txt" "$d/perf.data.1"
+	record_json "$d" '
+    {"pid": 700, "tid": 700, "time_ns": 1000155000, "ip": 4198912, "args": null, "snapshot": 0}' '
+    {"file": "perf.data.1", "reason": "trigger", "time_ns": 1000156000}'
+	sed -i 's/"pids": \[300\]/"pids": [700]/' "$d/record.json"
+	if ! convert wev --window 10us,1us "$d"; then
+		fail window-events "conversion failed: $(first_lines "$TMP/wev.err")"
+		return
+	fi
+	got=$(grep -E '^[0-9]+ event instant .*name="page-faults"' "$TMP/wev.records" |
+		sed 's/^[0-9]* event instant ts=\([0-9]*\) pid=\([0-9]*\) .* tid:int64=\([0-9]*\) .*/\1 \2 \3/' | tr '\n' ' ')
+	if [ "$got" != "1000150000 700 700 1000150000 700 701 1000155000 800 800 " ]; then
+		fail window-events "event samples kept (time pid tid): $got"
+	elif ! grep -q -F -- '--window 10us,1us: 1 intervals kept, 0 slices left out (and 0 instants, 1 event samples)' "$TMP/wev.err"; then
+		fail window-events "summary: $(grep -F -- '--window' "$TMP/wev.err")"
+	else
+		ok window-events
+	fi
 }
 
 # The thread's span in the two snapshots: 20.0001 to 20.0402 s; the last
@@ -447,6 +477,7 @@ t_markers
 t_tsc_span
 t_offcpu_end
 t_offcpu_tail
+t_window_events
 t_summary
 t_summary_no_samples
 t_same_as_files
