@@ -1,5 +1,6 @@
 # Helpers for tests/*/*.test.sh suites (sourced). Each test prints one line:
-# "ok NAME", "FAIL NAME: why" or "skip NAME: why" (see tests/run.sh).
+# "ok NAME", "FAIL NAME: why" or "skip NAME: requires REQ: why" (see
+# tests/run.sh); only `requires` (tests/requirements.sh) prints a skip line.
 set -u
 : "${SNAPTRACE_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${SNAPTRACE_O:=$SNAPTRACE_TOP/build}"
@@ -8,23 +9,28 @@ set -u
 CONVERT="$SNAPTRACE_BIN/snaptrace-convert"
 RECORD="$SNAPTRACE_BIN/snaptrace-record"
 export PAGER=cat
+. "$(dirname "${BASH_SOURCE[0]}")/requirements.sh"
 
 ok() { echo "ok $1"; }
 fail() { local name=$1; shift; echo "FAIL $name: $*"; }
-skip() { echo "skip $1: $2"; }
 
 # first_lines FILE: the first lines of FILE on one line, for a FAIL message.
 first_lines() {
 	head -n 3 "$1" | tr '\n' '|' | cut -c 1-300
 }
 
-# need_convert SUITE: ends the suite with a skip line when snaptrace-convert
-# is not built.
-need_convert() {
-	if [ ! -x "$CONVERT" ]; then
-		skip "$1" "snaptrace-convert not built ($CONVERT)"
-		exit 0
-	fi
+# need_built NAME FILE...: ends the suite with a FAIL line for NAME when a
+# FILE is not built (`make all tests-build` builds every program and test
+# tool the suites use: one missing is a broken build, never a skip).
+need_built() {
+	local name=$1 f
+	shift
+	for f; do
+		if [ ! -x "$f" ]; then
+			fail "$name" "$f is not built (make all tests-build)"
+			exit 1
+		fi
+	done
 }
 
 # perf_data_stub FILE: a perf.data for stand-in perfs: the header of perf's

@@ -5,12 +5,17 @@
 # .test.sh (e.g. "cases"); none means all. SUITE/NAME runs one part of a
 # suite: unit/test_parse (one unit test program), cases/jit-int or just
 # jit-int (one golden case: the suite gets NAME as an argument). Every test prints one line
-# "ok NAME", "FAIL NAME: why" or "skip NAME: why"; a suite that exits
-# non-zero without a FAIL line counts as one failure. A failing suite's other
+# "ok NAME", "FAIL NAME: why" or "skip NAME: requires REQ: why", REQ one of
+# tests/requirements.sh (a skip line naming none is a FAIL; skips are
+# counted per REQ); a suite that exits non-zero without a FAIL line counts
+# as one failure. A failing suite's other
 # output follows its FAIL lines (a golden case's diff, the command that reruns
 # it). With KEEP=1 suites keep their scratch directories and say where
 # ("kept DIR"). Ends with the line "N passed, N failed" (", N skipped" when
 # some were) and exits 1 on failure, 2 when a SUITE does not exist.
+# Every suite and unit program starts through $O/test/sigdfl
+# (tests/runner/sigdfl.c): SIGINT, SIGQUIT, SIGTERM and SIGHUP at their
+# default action however the runner was started (nohup, a background job).
 # Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its own) in its environment,
 # which every process it starts inherits (perf, targets, converters): a
 # process still carrying the token after the suite ended is a leftover of
@@ -23,6 +28,11 @@ shift $(( $# > 0 ? 1 : 0 ))
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
+sigdfl="$O/test/sigdfl"
+if [ ! -x "$sigdfl" ]; then
+	echo "tests/run.sh: $sigdfl is not built (make all tests-build)" >&2
+	exit 2
+fi
 
 selected=()
 for s in "$@"; do
@@ -56,9 +66,13 @@ want() {
 	return $hit
 }
 
+. "$top/tests/requirements.sh"
+declared=$(requirement_names | tr '\n' ' ')
+reqlog=$(mktemp)
+
 passed=0 failed=0 skipped=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$reqlog"' EXIT
 
 # survivors TOKEN: the pids of the processes whose environment holds
 # SNAPTRACE_TEST_RUN=TOKEN.
@@ -96,10 +110,22 @@ check_survivors() {
 run() {
 	local name=$1 rc token="$$.$RANDOM$RANDOM.$1"
 	shift
-	SNAPTRACE_TEST_RUN=$token "$@" >"$log" 2>&1
+	SNAPTRACE_TEST_RUN=$token "$sigdfl" "$@" >"$log" 2>&1
 	rc=$?
 	check_survivors "$name" "$token" >>"$log" || rc=1
 	local p f s
+	# a skip line must name a requirement: any other is a FAIL
+	awk -v declared="$declared" -v reqlog="$reqlog" '
+		BEGIN { n = split(declared, d, " "); for (i = 1; i <= n; i++) ok[d[i]] = 1 }
+		/^skip / {
+			if (match($0, /: requires [a-z0-9_]+: /) && ok[substr($0, RSTART + 11, RLENGTH - 13)]) {
+				print substr($0, RSTART + 11, RLENGTH - 13) >>reqlog
+			} else {
+				sub(/^skip /, "FAIL ")
+				$0 = $0 " (a skip that names no requirement of tests/requirements.sh)"
+			}
+		}
+		{ print }' "$log" >"$log.req" && mv "$log.req" "$log"
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^FAIL ' "$log")
 	s=$(grep -c '^skip ' "$log")
@@ -133,6 +159,7 @@ for s in "$top"/tests/*/*.test.sh; do
 done
 
 if [ "$skipped" -gt 0 ]; then
+	echo "skipped: $(sort "$reqlog" | uniq -c | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
 	echo "$passed passed, $failed failed"

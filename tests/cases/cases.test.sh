@@ -29,7 +29,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 TEXT2BIN="$SNAPTRACE_TEST_BIN/gen/text2bin"
 
-need_convert cases
+need_built cases "$CONVERT"
 
 # case_fail NAME WHY: the FAIL line of case NAME, then the command that runs
 # it alone and keeps its files ($TMP/NAME.*).

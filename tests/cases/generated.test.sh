@@ -19,7 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 GEN="$SNAPTRACE_TOP/tests/gen"
 
-need_convert generated
+need_built generated "$CONVERT"
 
 # convert_and_dump NAME: converts $TMP/NAME.txt to $TMP/NAME.fxt.gz and dumps
 # its slices and records; returns 1 after a FAIL line.

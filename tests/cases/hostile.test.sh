@@ -15,7 +15,7 @@
 #   perf-force     every perf command run on a perf.data gets -f.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_convert hostile
+need_built hostile "$CONVERT"
 
 # branch TID TIME FLAG FROM_IP FROM_SYM TO_IP TO_SYM [COMM]: one perf script branch line.
 branch() {

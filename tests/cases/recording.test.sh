@@ -47,7 +47,7 @@
 #                 perf never wrote: exit 1; one line naming the file and what
 #                 was expected; no output left
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
-need_convert recording
+need_built recording "$CONVERT"
 
 CASE="$SNAPTRACE_TOP/tests/cases/offcpu-across-snapshots"
 

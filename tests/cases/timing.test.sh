@@ -23,7 +23,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 TOL=8
 
-need_convert timing
+need_built timing "$CONVERT"
 
 # times_match TREE EXPECTED: prints the first difference and returns 1.
 times_match() {

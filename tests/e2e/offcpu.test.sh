@@ -66,11 +66,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need_convert offcpu
-if ! command -v "$PERF" >/dev/null 2>&1; then
-	skip offcpu "no perf ($PERF)"
-	exit 0
-fi
+need_built offcpu "$CONVERT"
+requires offcpu recording cc || exit 0
 SRC="$SNAPTRACE_TOP/tests/e2e/offcpu_target.c"
 for v in fp:-fno-omit-frame-pointer nofp:-fomit-frame-pointer; do
 	if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${v#*:}" \
@@ -82,7 +79,7 @@ done
 
 # record NAME [taskset CPU] -- CMD...: records CMD with EVENTS into $TMP/NAME.data (its
 # stdout in $TMP/NAME.out), converts it to $TMP/NAME.tree (summary in
-# $TMP/NAME.conv.err). Returns 1 when perf cannot record here (reason in
+# $TMP/NAME.conv.err). Returns 1 when perf could not record (reason in
 # $TMP/NAME.rec.err), 2 when conversion or reading back failed.
 record() {
 	local name=$1 pin=()
@@ -112,7 +109,7 @@ record() {
 recorded() {
 	case $2 in
 	0) return 0 ;;
-	1) skip "$1" "perf cannot record here: $(grep -v '^\[' "$TMP/$1.rec.err" | first_lines /dev/stdin)" ;;
+	1) fail "$1" "perf could not record: $(grep -v '^\[' "$TMP/$1.rec.err" | first_lines /dev/stdin)" ;;
 	*) fail "$1" "conversion failed: $(first_lines "$TMP/$1.conv.err") $(first_lines "$TMP/$1.dump.err" 2>/dev/null)" ;;
 	esac
 	return 1
@@ -253,7 +250,7 @@ multi_snapshot() {
 	f=$?
 	PERF_PID=
 	if [ "$f" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
-		skip offcpu-multi-snapshot "snaptrace-record cannot record here: $(first_lines "$TMP/multi.rec.err")"
+		fail offcpu-multi-snapshot "snaptrace-record could not record: $(first_lines "$TMP/multi.rec.err")"
 		return
 	fi
 	if ! "$CONVERT" "$d"/perf.data.* -o "$TMP/multi.fxt" 2>"$TMP/multi.conv.err" ||
@@ -372,7 +369,7 @@ no_samples_dwarf() {
 	why=$?
 	PERF_PID=
 	if [ "$why" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
-		skip offcpu-no-samples-dwarf "snaptrace-record cannot record here: $(first_lines "$TMP/dwarf.rec.err")"
+		fail offcpu-no-samples-dwarf "snaptrace-record could not record: $(first_lines "$TMP/dwarf.rec.err")"
 		return
 	fi
 	if ! "$CONVERT" "$d" -o "$TMP/dwarf.fxt" 2>"$TMP/dwarf.conv.err" ||

@@ -15,11 +15,8 @@ PERF=${SNAPTRACE_PERF:-perf}
 
 trap group_cleanup EXIT
 
-need_convert sampling
-if ! command -v "$PERF" >/dev/null 2>&1; then
-	skip sampling "no perf ($PERF)"
-	exit 0
-fi
+need_built sampling "$CONVERT"
+requires sampling recording cc || exit 0
 if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
 	-o "$TMP/sampling_target" "$SNAPTRACE_TOP/tests/e2e/sampling_target.c" 2>"$TMP/cc.err"; then
 	fail sampling "cannot compile sampling_target.c: $(head -n 2 "$TMP/cc.err" | tr '\n' '|')"
@@ -67,7 +64,7 @@ check_nesting() {
 run() {
 	local mode=$1 name="sampling-$1" why
 	if ! record "$mode"; then
-		skip "$name" "perf cannot record here: $(grep -v '^\[' "$TMP/$mode.rec.err" | head -n 2 | tr '\n' '|')"
+		fail "$name" "perf could not record: $(grep -v '^\[' "$TMP/$mode.rec.err" | head -n 2 | tr '\n' '|')"
 		return
 	fi
 	if ! "$CONVERT" --quiet "$TMP/$mode.data" -o "$TMP/$mode.fxt.gz" 2>"$TMP/$mode.conv.err"; then

@@ -21,13 +21,8 @@ SRC="$SNAPTRACE_TOP/tests/e2e"
 
 trap group_cleanup EXIT
 
-need_convert srcline
-for tool in "$PERF" addr2line nm cc; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		skip srcline "no $tool"
-		exit 0
-	fi
-done
+need_built srcline "$CONVERT"
+requires srcline recording binutils cc || exit 0
 
 # build DIR CFLAGS...: the library and the program into DIR (absolute).
 build() {
@@ -96,7 +91,7 @@ with_debug() {
 		return 1
 	fi
 	if ! record "$DIR"; then
-		skip "$name" "perf cannot record here: $(first_lines "$DIR/rec.err")"
+		fail "$name" "perf could not record: $(first_lines "$DIR/rec.err")"
 		return 1
 	fi
 	convert "$name" "$DIR/perf.data" "$DIR/out" || return 1
@@ -150,9 +145,11 @@ if with_debug srcline-pie -fPIE -pie; then
 	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" "$SRC/perfdata_dump.c" \
 		"$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
 		fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
+	elif ! requires "$name" buildid_mmap; then
+		:
 	elif ! run_group "$PIE/mm.out" "$PIE/mm.err" "$PERF" record -e cpu-clock -F 5000 --call-graph fp \
 		--buildid-mmap -o "$PIE/mm.data" -- "$PIE/target"; then
-		skip "$name" "perf record --buildid-mmap failed: $(first_lines "$PIE/mm.err")"
+		fail "$name" "perf record --buildid-mmap failed: $(first_lines "$PIE/mm.err")"
 	else
 		why=
 		for data in perf mm; do
@@ -186,10 +183,11 @@ if with_debug srcline-pie -fPIE -pie; then
 	why=
 	if [ ! -x "$TMP/perfdata_dump" ]; then
 		why="no perfdata_dump (see srcline-buildid-list)"
+	elif ! requires "$name" sched_switch; then
+		why=skipped
 	elif ! run_group "$PIE/sw.out" "$PIE/sw.err" "$PERF" record -e cpu-clock -e sched:sched_switch \
 		--call-graph fp -o "$PIE/sw.data" -- "$PIE/target"; then
-		skip "$name" "perf record -e sched:sched_switch failed: $(first_lines "$PIE/sw.err")"
-		why=skipped
+		why="perf record -e sched:sched_switch failed: $(first_lines "$PIE/sw.err")"
 	fi
 	for data in perf mm sw; do
 		[ -n "$why" ] && break
@@ -275,7 +273,7 @@ DIR="$TMP/nodebug"
 if ! build "$DIR"; then
 	fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
 elif ! record "$DIR"; then
-	skip "$name" "perf cannot record here: $(first_lines "$DIR/rec.err")"
+	fail "$name" "perf could not record: $(first_lines "$DIR/rec.err")"
 elif convert "$name" "$DIR/perf.data" "$DIR/out"; then
 	ours=$(awk -v d="$DIR/" 'index($2, d) == 1' "$DIR/out.lines")
 	nodebug=$(sed -n 's/.*source lines: .* (\([0-9]*\) in binaries without debug info.*/\1/p' "$DIR/out.err")

@@ -18,11 +18,7 @@ CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 SRCLINE_DENSE=60
 SRCLINE_SAMPLES=30
 
-need_convert nomem
-if [ ! -x "$FAILCONV" ]; then
-	skip nomem "the failmalloc converter is not built ($FAILCONV)"
-	exit 0
-fi
+need_built nomem "$CONVERT" "$FAILCONV"
 # a sanitizer report must not pass for the exit 1 of out of memory
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"

@@ -6,7 +6,7 @@
 # a sanitizer report (`make asan` runs this on the sanitizer build).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_convert regress
+need_built regress "$CONVERT"
 
 for f in "$SNAPTRACE_TOP"/tests/fuzz/regress/*; do
 	n=$(basename "$f")

@@ -6,7 +6,7 @@
 # 6.1 and 6.8, for each option set.
 . "$(dirname "$0")/../lib.sh"
 
-[ -x "$RECORD" ] || { skip dryrun "$RECORD not built"; exit 0; }
+need_built dryrun "$RECORD"
 
 # stand_in VERSION: a perf that only answers --version (and -h, with HELP).
 stand_in() {
@@ -53,10 +53,7 @@ SW="--switch-output=signal"
 SWE="--switch-events"
 MT="-p 1234,1235"
 
-psb=$(cat /sys/bus/event_source/devices/intel_pt/caps/psb_cyc 2>/dev/null)
-if [ "$psb" = 0 ]; then
-	skip dryrun_pt "this CPU lacks psb_cyc: the normal and high presets fall back to low"
-else
+if requires dryrun_pt psb_cyc; then
 	while IFS='|' read -r ver args expected; do
 		[ -n "$ver" ] || continue
 		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
@@ -182,8 +179,8 @@ out=$("$RECORD" --perf "$perf" --dry-run --mode pt --kernel -t 1 2>/dev/null)
 out=${out//$perf/perf}
 # (no --no-bpf-event: that help does not list it)
 exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $SWE $CTL"
-if [ "$psb" = 0 ]; then
-	skip dryrun_unknown_version_probes_help "psb_cyc 0"
+if ! requires dryrun_unknown_version_probes_help psb_cyc; then
+	:
 elif [ "$out" = "$exp" ]; then
 	ok dryrun_unknown_version_probes_help
 else
@@ -200,9 +197,7 @@ fi
 
 # --callgraph auto: fp for a program built with frame pointers (also when
 # stripped: the functions then come from .eh_frame_hdr), dwarf without them.
-if ! command -v cc >/dev/null; then
-	skip dryrun_callgraph_auto "no C compiler"
-else
+if requires dryrun_callgraph_auto cc; then
 	auto_ok=1
 	src="$SNAPTRACE_TOP/tests/e2e/offcpu_target.c"
 	for v in fp:-fno-omit-frame-pointer:fp nofp:-fomit-frame-pointer:dwarf \

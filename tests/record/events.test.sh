@@ -13,8 +13,8 @@
 
 NAMES="events_page_faults events_unknown events_unsupported"
 trap group_cleanup EXIT
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+need_recording events
+need_built events "$CONVERT"
 
 # pf: touches 256 fresh pages in snaptrace_pf_touch, spins in snaptrace_spin,
 # for 0.4 s.
@@ -127,9 +127,7 @@ t_page_faults
 refused no-such-event events_unknown \
 	"^snaptrace-record: --event no-such-event: expected an event perf knows .*perf said: event syntax error: 'no-such-event'.*parser error"
 # a hardware event this host's perf cannot count (a VM without a PMU)
-if perf stat -x, -e branch-misses -- true 2>&1 | grep -q '<not supported>'; then
+if requires events_unsupported uncountable_event; then
 	refused branch-misses events_unsupported \
 		'^snaptrace-record: --event branch-misses: perf knows it but cannot count it on this host'
-else
-	skip events_unsupported "this host counts branch-misses"
 fi

@@ -10,10 +10,7 @@
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
-if [ ! -x "$RECORD" ] || [ ! -x "$CONVERT" ]; then
-	skip frontend "snaptrace-record or snaptrace-convert not built"
-	exit 0
-fi
+need_built frontend "$RECORD" "$CONVERT"
 
 # help_options: every -X and --NAME that --help (recorder and front end) lists
 # (the label column: the first 27 characters of an option's line).
@@ -140,16 +137,13 @@ t_frontend_usage_exit_2() {
 # anything starts: exit 2, one line naming the option and the limit.
 t_host_limits_refused() {
 	local max rc bad="" args evsrc=/sys/bus/event_source/devices
+	requires host_limits_refused host_limits || return
 	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
 	set --
 	[ "$max" -gt 0 ] && [ "$max" -lt 1000000 ] &&
 		set -- "--mode sampling --sampling-freq $((max + 1))|--sampling-freq $((max + 1)): expected at most $max"
 	[ -e $evsrc/cpu/type ] || [ -e $evsrc/cpu_core/type ] ||
 		set -- "$@" "--mode sampling --callgraph lbr|--callgraph lbr: expected a hardware PMU"
-	if [ $# -eq 0 ]; then
-		skip host_limits_refused "this host has a PMU and a sample rate limit of $max"
-		return
-	fi
 	for args in "$@"; do
 		rm -rf "$TMP/limits.d"
 		# shellcheck disable=SC2086
@@ -255,10 +249,7 @@ t_stdout_closed() {
 # fork or clone between the script's start and the recorder's exec.
 t_no_fork_before_exec() {
 	local verb forks bad=""
-	if ! command -v strace >/dev/null; then
-		skip no_fork_before_exec "no strace"
-		return
-	fi
+	requires no_fork_before_exec strace || return
 	for verb in run attach check convert; do
 		strace -f -e trace=execve,clone,clone3,fork,vfork -o "$TMP/st.log" \
 			"$FRONT" $verb --help >/dev/null 2>&1
@@ -280,10 +271,7 @@ t_no_fork_before_exec() {
 # a warning that it stopped at once; the trace is written and reads back.
 t_signal_at_start_named() {
 	local rc
-	if ! command -v python3 >/dev/null; then
-		skip signal_at_start_named "no python3"
-		return
-	fi
+	requires signal_at_start_named python3 || return
 	python3 -c 'import os, signal, sys
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
 os.kill(os.getpid(), signal.SIGTERM)
@@ -314,8 +302,7 @@ t_snaptrace_bin_missing() {
 }
 
 # The remaining tests record: they need perf and the permission to use it.
-if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
-	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; }; then
+if ! requirement recording >/dev/null; then
 	t_options_in_readme
 	t_nonsense_refused
 	t_frontend_usage_exit_2
@@ -324,7 +311,7 @@ if ! command -v perf >/dev/null || { [ "$(id -u)" -ne 0 ] &&
 	t_no_fork_before_exec
 	for n in signal_at_start_named stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
 		stdout_trace_only temporary_removed failed_recording_kept; do
-		skip $n "perf cannot record here"
+		requires $n recording
 	done
 	exit 0
 fi
@@ -355,10 +342,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c"
 # (--check: "opens but does not fire") is kept but warned about at start.
 t_breakpoint_warned() {
 	local rc
-	if ! "$RECORD" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire'; then
-		skip breakpoint_warned "breakpoints fire (or do not open) on this host"
-		return
-	fi
+	requires breakpoint_warned dead_breakpoints || return
 	"$RECORD" -q -o "$TMP/bp.d" --trigger work_leaf --trigger-mechanism breakpoint \
 		--duration 0.3 -- "$PROG" \
 		>/dev/null 2>"$TMP/bp.err"

@@ -19,15 +19,9 @@
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
+requires lifecycle recording cc || exit 0
+need_built lifecycle "$RECORD" "$CONVERT"
 PERF=$(command -v perf)
-if [ -z "$PERF" ] || [ ! -x "$RECORD" ] || [ ! -x "$CONVERT" ]; then
-	skip lifecycle "needs perf, snaptrace-record and snaptrace-convert"
-	exit 0
-fi
-if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-	skip lifecycle "perf_event_paranoid > 2 and not root"
-	exit 0
-fi
 
 cat >"$TMP/prog.c" <<'EOS'
 #include <stdlib.h>
@@ -55,8 +49,8 @@ int main(int argc, char **argv)
 EOS
 PROG="$TMP/prog"
 if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.log"; then
-	skip lifecycle "cannot compile the target: $(head -n 1 "$TMP/cc.log")"
-	exit 0
+	fail lifecycle "cannot compile the target: $(head -n 1 "$TMP/cc.log")"
+	exit 1
 fi
 
 # A perf that says where it is and waits 1 s before becoming perf: the
@@ -87,8 +81,8 @@ int main(int argc, char **argv)
 }
 EOS
 if ! cc -DPERF="\"$PERF\"" -o "$TMP/slowperf" "$TMP/slowperf.c" 2>"$TMP/cc.log"; then
-	skip lifecycle "cannot compile the perf stand-in: $(head -n 1 "$TMP/cc.log")"
-	exit 0
+	fail lifecycle "cannot compile the perf stand-in: $(head -n 1 "$TMP/cc.log")"
+	exit 1
 fi
 
 # case_pids NAME: the pids of the processes of case NAME.
@@ -276,9 +270,8 @@ for who in ${LIFECYCLE_WHO:-front record perf}; do
 		for sig in INT TERM HUP KILL; do
 			# a signal ignored when this shell started (nohup) stays ignored in
 			# every child, perf included: the case cannot happen as written
-			if [ "$((0x$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status) >> ($(kill -l "$sig") - 1) & 1))" = 1 ]; then
-				skip "${who}_${phase}_$sig" "SIG$sig is ignored in this shell (run under nohup?)" \
-					>"$TMP/${who}_${phase}_$sig.result"
+			if [ "$sig" != KILL ] &&
+				! requires "${who}_${phase}_$sig" "sig${sig,,}" >"$TMP/${who}_${phase}_$sig.result"; then
 				order+=("$TMP/${who}_${phase}_$sig.result")
 				continue
 			fi

@@ -25,11 +25,11 @@ FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 PROG="$TMP/markers_target"
 NAMES="demo multi_snapshot call_arguments exit_names tsc_span no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
+need_recording markers
+need_built markers "$CONVERT"
 if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
 	-o "$PROG" "$SNAPTRACE_TOP/tests/record/markers_target.c" 2>"$TMP/cc.log"; then
-	skip_all "markers_target.c: $(first_lines "$TMP/cc.log")"
+	fail_all "markers_target.c: $(first_lines "$TMP/cc.log")"
 fi
 TARGETS=("$PROG" "$DEMO")
 
@@ -59,7 +59,7 @@ run_front() {
 t_demo() {
 	local hit got
 	if [ ! -x "$DEMO" ]; then
-		skip demo "$DEMO not built"
+		fail demo "$DEMO is not built (make all tests-build)"
 		return
 	fi
 	run_front demo -- "$DEMO" || return
@@ -138,7 +138,7 @@ t_tsc() {
 	local tsc
 	tsc=$(sed -n 's/^  "trigger": {.*"tsc": \(.*\)},$/\1/p' "$TMP/multi/record.json")
 	case "$tsc" in
-	null) skip tsc_span "this host's kernel offers no TSC conversion (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)): record.json's tsc is null, no span drawn; the span is tested on a written record.json (suite recording)" ;;
+	null) requires tsc_span tsc && fail tsc_span "a TSC clocksource, but record.json's tsc is null" ;;
 	'{"time_shift": '*) ok tsc_span ;;
 	*) fail tsc_span "record.json's trigger.tsc: '$tsc'" ;;
 	esac

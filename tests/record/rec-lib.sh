@@ -1,20 +1,18 @@
 # Helpers of the recorder's suites (sourced after tests/lib.sh).
 
-# skip_all WHY: a skip line for every test named in NAMES, then exit.
-skip_all() {
+# fail_all WHY: a FAIL line for every test named in NAMES, then exit 1.
+fail_all() {
 	local n
-	for n in $NAMES; do skip "$n" "$1"; done
-	exit 0
+	for n in $NAMES; do fail "$n" "$1"; done
+	exit 1
 }
 
-# need_recording: skips the suite (skip_all) unless perf can record here:
-# perf installed, snaptrace-record built, root or perf_event_paranoid <= 2.
+# need_recording SUITE: skips every test of NAMES unless perf can record
+# here (requirement recording); a FAIL for SUITE when snaptrace-record is
+# not built.
 need_recording() {
-	command -v perf >/dev/null || skip_all "perf not installed"
-	[ -x "$RECORD" ] || skip_all "$RECORD not built"
-	if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-		skip_all "perf_event_paranoid > 2 and not root"
-	fi
+	requires_all recording
+	need_built "$1" "$RECORD"
 }
 
 # first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.

@@ -28,9 +28,8 @@ unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_wit
 trigger_storm storm_interrupt short_lived_targets attached_targets_exit grandchildren_end
 newline_in_dir disk_full cut_snapshot unfinished_snapshot addr_zero rebuilt_binary arm_after hot_trigger_lookback
 hot_trigger_multi no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-[ -x "$DEMO" ] || skip_all "$DEMO not built"
+need_recording record
+need_built record "$CONVERT" "$DEMO"
 
 # The test target: nested work (work_top -> work_mid -> work_leaf) in modes
 # forever | hits N MS | thread | periodic | none | brief MS (work MS, exit) |
@@ -147,7 +146,7 @@ EOF
 PROG="$TMP/prog"
 TARGETS=("$PROG" "$DEMO")
 if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" -lpthread 2>"$TMP/cc.log"; then
-	skip_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
+	fail_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
 fi
 
 # nested SLICES OUTER MID INNER: OUTER at depth D, MID at D+1 and INNER at
@@ -413,18 +412,11 @@ t_stripped_target() {
 	fi
 }
 
-# Hardware breakpoints, also in a thread created after the start.
-# BP_FIRES: 1 when a hardware execute breakpoint fires on this host (some
-# VMs open the event but never deliver it; the recorder's self-test says so).
-BP_FIRES=0
-"$RECORD" --check 2>/dev/null | grep -q '^breakpoint trigger: fires' && BP_FIRES=1
-
+# Hardware breakpoints, also in a thread created after the start (some VMs
+# open the event but never deliver it: requirement breakpoints).
 t_breakpoint_mechanism() {
 	local d="$TMP/bp" hit
-	if [ $BP_FIRES -eq 0 ]; then
-		skip breakpoint_mechanism "hardware breakpoints do not fire on this host (--check)"
-		return
-	fi
+	requires breakpoint_mechanism breakpoints || return
 	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint -- "$PROG" thread >/dev/null \
 		2>"$TMP/bp.err"; then
 		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
@@ -446,11 +438,7 @@ t_breakpoint_mechanism() {
 # for that user), --kernel is refused with the reason.
 t_unprivileged_user() {
 	local pub="$TMP/pub" rc1 rc2
-	if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1 ||
-		[ "$(id -u)" -ne 0 ]; then
-		skip unprivileged_user "needs root, setpriv and the user nobody"
-		return
-	fi
+	requires unprivileged_user second_user || return
 	chmod 711 "$TMP"
 	mkdir -p "$pub" && chmod 777 "$pub"
 	cp "$PROG" "$pub/prog" && chmod 755 "$pub/prog"
@@ -463,10 +451,11 @@ t_unprivileged_user() {
 	if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ] &&
 		{ [ $rc1 -ne 1 ] || ! grep -q "no permission to record" "$pub/k.err"; }; then
 		fail unprivileged_user "--kernel as nobody: exit $rc1: $(cat "$pub/k.err")"
-	elif [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
-		skip unprivileged_user "perf_event_paranoid > 2: perf is for root only here"
-	elif [ $rc2 -ne 0 ] && [ $BP_FIRES -eq 0 ] && grep -q "neither did" "$pub/u.err"; then
-		skip unprivileged_user "a normal user's trigger needs a hardware breakpoint, which does not fire on this host"
+	elif ! requires unprivileged_user user_recording; then
+		:
+	elif [ $rc2 -ne 0 ] && grep -q "neither did" "$pub/u.err" &&
+		! requires unprivileged_user breakpoints; then
+		: # a normal user's trigger needs a hardware breakpoint
 	elif [ $rc2 -ne 0 ]; then
 		fail unprivileged_user "as nobody: exit $rc2: $(tl 2 "$pub/u.err")"
 	elif [ "$(json_str "$pub/u/record.json" end)" != trigger ]; then
@@ -913,9 +902,9 @@ t_hot_trigger() {
 t_disk_full() {
 	local m="$TMP/full" d="$TMP/full/rec" rc crc bad f p
 	local -a good=() unfinished=()
-	if [ "$(id -u)" -ne 0 ] || ! mkdir -p "$m" ||
-		! mount -t tmpfs -o size=2m tmpfs "$m" 2>/dev/null; then
-		skip disk_full "cannot mount a small tmpfs (needs root)"
+	requires disk_full tmpfs_mount || return
+	if ! mkdir -p "$m" || ! mount -t tmpfs -o size=2m tmpfs "$m" 2>"$TMP/full-mount.err"; then
+		fail disk_full "cannot mount a small tmpfs: $(first_lines "$TMP/full-mount.err")"
 		return
 	fi
 	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --duration 60 -- \

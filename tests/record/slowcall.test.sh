@@ -16,15 +16,15 @@
 
 NAMES="seq_call_37 seq_whole_call_slice recurse_outer threads_per_thread longjmp_ignored
 addr_entry usage_errors overhead_per_call readme_examples no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-command -v gcc >/dev/null || skip_all "gcc not installed"
+need_recording slowcall
+need_built slowcall "$CONVERT"
+requires_all gcc
 
 PROG="$TMP/slowcall_target"
 SRC="$SNAPTRACE_TOP/tests/record/slowcall_target.c"
 cp "$SRC" "$TMP/prog.c"
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -pthread -Wl,-z,now -I "$SNAPTRACE_TOP/tests/record" -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
-	skip_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
+	fail_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 
 # trig DIR KEY: a number of record.json's trigger object.
@@ -296,7 +296,7 @@ t_overhead() {
 # longer than its threshold.
 t_readme_examples() {
 	local demo="$SNAPTRACE_O/examples/demo" n=0 bad="" line d
-	[ -x "$demo" ] || { skip readme_examples "$demo not built"; return; }
+	[ -x "$demo" ] || { fail readme_examples "$demo is not built (make all tests-build)"; return; }
 	while read -r line; do
 		n=$((n + 1))
 		d="$TMP/readme$n"

@@ -14,8 +14,8 @@
 
 NAMES="switches_check_agrees switches_recorded switches_preempted switches_no_stale_fragment
 switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
-need_recording
-command -v cc >/dev/null || skip_all "no C compiler"
+need_recording switches
+requires_all cc
 OFFCPU="$TMP/offcpu_target"
 THREADS="$TMP/threads_target"
 TARGETS=("$OFFCPU" "$THREADS")
@@ -142,10 +142,7 @@ t_switches_preempted() {
 # first CPU's ring, stitched to late()'s across a hole.
 t_switches_no_stale_fragment() {
 	local f samples n early gap
-	if [ "$(nproc)" -lt 2 ]; then
-		skip switches_no_stale_fragment "needs two CPUs"
-		return
-	fi
+	requires switches_no_stale_fragment two_cpus || return
 	record switches_no_stale_fragment --snapshot-size 64K -- "$THREADS" migrate 300 1000 || return
 	f=$SNAP
 	# the largest hole between two samples in which the thread stayed on the

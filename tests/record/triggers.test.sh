@@ -23,15 +23,15 @@ symbols_library symbols_process symbols_usage symbols_rust pick_not_terminal pic
 pick_fzf_protocol pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
 readme_examples mid_insn_refused mid_insn_not_started insn_start_fires insn_start_unharmed
 no_leftovers"
-need_recording
-[ -x "$CONVERT" ] || skip_all "$CONVERT not built"
-command -v g++ >/dev/null || skip_all "g++ not installed"
+need_recording triggers
+need_built triggers "$CONVERT"
+requires_all cxx
 
 PROG="$TMP/triggers_target"
 SRC="$SNAPTRACE_TOP/tests/record/triggers_target.cc"
 cp "$SRC" "$TMP/prog.cc"
 g++ -g -O1 -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.cc" 2>"$TMP/cc.err" ||
-	skip_all "cannot build triggers_target.cc: $(tl 3 "$TMP/cc.err")"
+	fail_all "cannot build triggers_target.cc: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 FLUSH_LINE=$(grep -n '// FLUSH_LINE$' "$SRC" | cut -d: -f1)
 # DWARF columns count bytes from 1 (a tab is one): where the statement starts
@@ -304,10 +304,7 @@ t_pick() {
 	else
 		ok pick_fzf_protocol
 	fi
-	if ! command -v fzf >/dev/null; then
-		skip pick_fzf_real "fzf not installed"
-		return
-	fi
+	requires pick_fzf_real fzf || return
 	ln -sf "$(command -v fzf)" "$fake/fzf"
 	pty_pick_fzf
 }
@@ -403,7 +400,7 @@ EOF_PY
 # symbols` gives; '?' is the picker's (above).
 t_readme_examples() {
 	local demo="$SNAPTRACE_O/examples/demo" spec target n=0 bad="" addr d
-	[ -x "$demo" ] || { skip readme_examples "$demo not built"; return; }
+	[ -x "$demo" ] || { fail readme_examples "$demo is not built (make all tests-build)"; return; }
 	addr=$("$FRONT" symbols "$demo" demo_nap | awk -F '\t' '$2 == "demo_nap" { print $4 }')
 	while read -r spec; do
 		target=$demo
@@ -460,7 +457,7 @@ t_mid_instruction() {
 	}
 	EOF
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$prog" "$TMP/movimm.c" 2>"$TMP/movimm.err"; then
-		skip mid_insn_refused "cannot build movimm.c: $(tl 2 "$TMP/movimm.err")"
+		fail mid_insn_refused "cannot build movimm.c: $(tl 2 "$TMP/movimm.err")"
 		return
 	fi
 	TARGETS+=("$prog")

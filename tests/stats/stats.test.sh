@@ -26,7 +26,7 @@ ORACLE="$SNAPTRACE_TOP/tests/stats/oracle.awk"
 PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
 EXPECT="$SNAPTRACE_TEST_BIN/ptsynth-expect"
 PROGS="$SNAPTRACE_TEST_BIN/ptsynth-progs"
-need_convert stats
+need_built stats "$CONVERT"
 for f in "$STATS" "$MKFXT"; do
 	if [ ! -x "$f" ]; then
 		fail stats-build "missing $f (make all tests-build)"
@@ -71,10 +71,7 @@ col() {
 
 # ---- Intel PT, synthesized ----
 have_pt=1
-if [ ! -x "$PTSYNTH" ] || ! command -v "${SNAPTRACE_PERF:-perf}" >/dev/null 2>&1; then
-	have_pt=0
-	skip pt "no ptsynth or no perf to decode Intel PT"
-fi
+requires pt ptsynth perf ptrace || have_pt=0
 
 # pt NAME PROG OPTS...: $TMP/NAME.fxt from a synthesized recording, its
 # stats in $TMP/NAME.stats and the oracle's in $TMP/NAME.oracle; compares them.

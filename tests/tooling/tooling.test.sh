@@ -163,11 +163,7 @@ t_bench_scratch() {
 
 t_demo_summary() {
 	local trace="$TMP/demo.fxt.gz" out="$TMP/demo.out" rows
-	if ! command -v "${SNAPTRACE_PERF:-perf}" >/dev/null 2>&1 || { [ "$(id -u)" -ne 0 ] &&
-		[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; }; then
-		skip demo_summary "no perf, or perf_event_paranoid forbids recording"
-		return
-	fi
+	requires demo_summary recording || return
 	if ! timeout 180 make -s -C "$top" O="$SNAPTRACE_O" DEMO_TRACE="$trace" demo-run \
 		>"$out" 2>&1; then
 		fail demo_summary "make demo-run failed: $(first_lines "$out")"
@@ -215,7 +211,7 @@ $(first_lines "$TMP/alone.out")"
 t_case_failure_help() {
 	local t="$TMP/top" c="$TMP/top/tests/cases/broken" kept
 	mkdir -p "$c"
-	cp "$top/tests/lib.sh" "$t/tests/"
+	cp "$top/tests/lib.sh" "$top/tests/requirements.sh" "$t/tests/"
 	cp "$top/tests/cases/cases.test.sh" "$t/tests/cases/"
 	cp "$top/tests/cases/sym-cpp/input.txt" "$c/"
 	# the second slice renamed: the case must fail there
@@ -262,7 +258,7 @@ t_doc_references() {
 	fi
 }
 
-need_convert tooling
+need_built tooling "$CONVERT"
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O

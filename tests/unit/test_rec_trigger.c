@@ -223,11 +223,13 @@ int main(void)
 	if (uprobe_ok == 1) {
 		UNIT_RUN(trigger_uprobe_threads);
 		UNIT_RUN(trigger_uprobe_returns);
-	} else
-		printf("skip trigger_uprobe_threads: uprobe self-test: %d\n", uprobe_ok);
+	} else {
+		UNIT_SKIP(trigger_uprobe_threads, "uprobes", "uprobe self-test: %d", uprobe_ok);
+		UNIT_SKIP(trigger_uprobe_returns, "uprobes", "uprobe self-test: %d", uprobe_ok);
+	}
 	if (bp_ok == 1)
 		UNIT_RUN(trigger_breakpoint_threads);
 	else
-		printf("skip trigger_breakpoint_threads: breakpoint self-test: %d\n", bp_ok);
+		UNIT_SKIP(trigger_breakpoint_threads, "breakpoints", "breakpoint self-test: %d", bp_ok);
 	return unit_exit();
 }

@@ -3,7 +3,9 @@
  * unit.h: the smallest test framework that works (after redis testhelp.h and
  * libipt ptunit). A test is a function returning void that uses the CHECK
  * macros; main() lists the tests explicitly with UNIT_RUN. Each test prints
- * "ok NAME" or "FAIL NAME: FILE:LINE: what" (the protocol of tests/run.sh).
+ * "ok NAME" or "FAIL NAME: FILE:LINE: what" (the protocol of tests/run.sh);
+ * one that cannot run on this host is not run and names the requirement of
+ * tests/requirements.sh it lacks with UNIT_SKIP.
  *
  *	static void writer_roundtrip(void) { CHECK_INT_EQ(f(), 3); }
  *	int main(void) { UNIT_RUN(writer_roundtrip); return unit_exit(); }
@@ -66,6 +68,18 @@ static const char *unit_name;
 		if (!unit_failed_now)                                    \
 			printf("ok %s\n", unit_name);                    \
 		unit_failed_total += unit_failed_now;                    \
+		fflush(stdout);                                          \
+	} while (0)
+
+/* UNIT_SKIP(fn, "REQ", "why", ...): test fn is not run: it needs REQ (a
+ * requirement tests/requirements.sh defines, which tests/run.sh checks and
+ * counts), and the host lacks it for the reason given. */
+#define UNIT_SKIP(fn, req, ...)                                          \
+	do {                                                             \
+		(void)fn;                                                \
+		printf("skip %s: requires %s: ", #fn, req);              \
+		printf(__VA_ARGS__);                                     \
+		printf("\n");                                            \
 		fflush(stdout);                                          \
 	} while (0)
 

@@ -1,0 +1,286 @@
+# What a test may need of the host, each defined once (sourced by
+# tests/lib.sh, and by tests/run.sh for the list of names). A test that
+# cannot run without something says so with
+#     requires NAME REQ...  || return
+# (tests/lib.sh), which prints "skip NAME: requires REQ: why" for the first
+# REQ missing here. tests/run.sh counts skips per REQ and takes a skip line
+# that names no requirement below as a FAIL: a test never skips silently.
+# A unit program prints the same line itself (tests/unit/unit.h UNIT_SKIP)
+# and names one of these.
+#
+# Each requirement is a function req_NAME (NAME: lowercase letters, digits,
+# "_") run in a subshell: it returns 0 when the host has it, else prints why
+# not (one line) and returns non-zero. It may write into $TMP (the suite's
+# scratch directory, tests/lib.sh) and runs at most once per suite.
+
+# the perf the tests run
+req_perf() {
+	command -v "${SNAPTRACE_PERF:-perf}" >/dev/null 2>&1 || {
+		echo "no perf (${SNAPTRACE_PERF:-perf})"
+		return 1
+	}
+}
+
+req_root() {
+	[ "$(id -u)" -eq 0 ] || { echo "not root"; return 1; }
+}
+
+# perf records a cpu-clock sampling of a program here (installed, allowed).
+req_recording() {
+	req_perf || return 1
+	if [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ]; then
+		echo "perf_event_paranoid > 2 and not root"
+		return 1
+	fi
+	reqh_perf_record -e cpu-clock
+}
+
+# reqh_perf_record ARGS...: perf record ARGS of `true` works (no BPF event
+# synthesis where perf has the option: a second less).
+reqh_perf_record() {
+	local perf=${SNAPTRACE_PERF:-perf} f="$TMP/req-probe.data" opt=--no-bpf-event
+	"$perf" record -h 2>&1 | grep -q -- "$opt" || opt=
+	if ! "$perf" record -q $opt "$@" -o "$f" -- true >"$f.out" 2>&1; then
+		echo "perf record $* failed: $(grep -v '^\[' "$f.out" | head -n 2 | tr '\n' '|')"
+		return 1
+	fi
+}
+
+# sched:sched_switch samples (tracefs mounted, the tracepoint allowed)
+req_sched_switch() {
+	req_recording || return 1
+	reqh_perf_record -e sched:sched_switch
+}
+
+# perf record --buildid-mmap (perf 5.12 and later)
+req_buildid_mmap() {
+	req_recording || return 1
+	reqh_perf_record -e cpu-clock --buildid-mmap
+}
+
+req_intel_pt() {
+	[ -d /sys/bus/event_source/devices/intel_pt ] || {
+		echo "no Intel PT on this host (/sys/bus/event_source/devices/intel_pt)"
+		return 1
+	}
+	req_recording || return 1
+	reqh_perf_record -e intel_pt//u
+}
+
+# The CPU's Intel PT has PSB frequency control, or there is no Intel PT (the
+# dry run then assumes the common case): the presets differ.
+req_psb_cyc() {
+	local caps=/sys/bus/event_source/devices/intel_pt/caps/psb_cyc
+	[ "$(cat "$caps" 2>/dev/null)" != 0 ] || {
+		echo "this CPU's Intel PT lacks psb_cyc: the normal and high presets fall back to low"
+		return 1
+	}
+}
+
+# hardware execute breakpoints fire (snaptrace-record --check's self-test:
+# some VMs open the event and never deliver it)
+req_breakpoints() {
+	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
+	line=$("$rec" --check 2>/dev/null | grep '^breakpoint trigger: ')
+	[ "$line" = "breakpoint trigger: fires" ] || {
+		echo "${line:-snaptrace-record --check says nothing of breakpoints}"
+		return 1
+	}
+}
+
+# hardware breakpoints open but never fire (the host the warning is for)
+req_dead_breakpoints() {
+	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record"
+	"$rec" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire' || {
+		echo "hardware breakpoints fire here (or do not open)"
+		return 1
+	}
+}
+
+# uprobes fire for this user (the unit programs' self-test says so itself)
+req_uprobes() {
+	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
+	line=$("$rec" --check 2>/dev/null | grep '^uprobe trigger: ')
+	[ "$line" = "uprobe trigger: fires" ] || {
+		echo "${line:-snaptrace-record --check says nothing of uprobes}"
+		return 1
+	}
+}
+
+# the kernel offers perf's TSC conversion (cap_user_time_zero), which it
+# does only with a TSC clocksource
+req_tsc() {
+	local cs
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+	[ "$cs" = tsc ] || { echo "clocksource ${cs:-unknown}, not tsc: no TSC conversion"; return 1; }
+}
+
+# a hardware event perf knows but this host cannot count (a VM without a PMU)
+req_uncountable_event() {
+	"${SNAPTRACE_PERF:-perf}" stat -x, -e branch-misses -- true 2>&1 | grep -q '<not supported>' || {
+		echo "this host counts branch-misses"
+		return 1
+	}
+}
+
+# something the recorder must refuse on this host: a sample rate limit below
+# 1,000,000, or no hardware PMU (no LBR)
+req_host_limits() {
+	local max evsrc=/sys/bus/event_source/devices
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
+	if [ "$max" -gt 0 ] && [ "$max" -lt 1000000 ]; then
+		return 0
+	fi
+	[ -e $evsrc/cpu/type ] || [ -e $evsrc/cpu_core/type ] || return 0
+	echo "this host has a PMU and a sample rate limit of $max"
+	return 1
+}
+
+# a device node can be made here (mknod: root, or CAP_MKNOD)
+req_mknod() {
+	if ! mknod "$TMP/req-null" c 1 3 2>"$TMP/req-mknod.err"; then
+		echo "cannot mknod here: $(head -n 1 "$TMP/req-mknod.err")"
+		return 1
+	fi
+	rm -f "$TMP/req-null"
+}
+
+req_two_cpus() {
+	[ "$(nproc)" -ge 2 ] || { echo "$(nproc) CPU"; return 1; }
+}
+
+# root, setpriv and the user nobody: a test runs a program as another user
+req_second_user() {
+	req_root || return 1
+	command -v setpriv >/dev/null || { echo "no setpriv"; return 1; }
+	id nobody >/dev/null 2>&1 || { echo "no user nobody"; return 1; }
+}
+
+# a normal user may record (perf_event_paranoid <= 2)
+req_user_recording() {
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 2 ] || {
+		echo "perf_event_paranoid > 2: perf is for root only here"
+		return 1
+	}
+}
+
+# a small tmpfs can be mounted (a full disk made on purpose)
+req_tmpfs_mount() {
+	local m="$TMP/req-tmpfs"
+	mkdir -p "$m" || return 1
+	if ! mount -t tmpfs -o size=64k tmpfs "$m" 2>"$TMP/req-tmpfs.err"; then
+		echo "cannot mount a tmpfs: $(head -n 1 "$TMP/req-tmpfs.err")"
+		return 1
+	fi
+	umount "$m"
+}
+
+# SIGINT, SIGTERM or SIGHUP takes its default action in this shell: one
+# ignored when the shell started (nohup, a background job) cannot be reset
+# by bash and is ignored in every child (tests/run.sh starts each suite with
+# them reset: tests/runner/sigdfl.c)
+req_sigint() { reqh_signal INT; }
+req_sigterm() { reqh_signal TERM; }
+req_sighup() { reqh_signal HUP; }
+reqh_signal() {
+	local ign
+	ign=$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status)
+	[ $((0x$ign >> ($(kill -l "$1") - 1) & 1)) = 0 ] || {
+		echo "SIG$1 is ignored in this shell (started under nohup, or as a background job?)"
+		return 1
+	}
+}
+
+# reqh_tools NAME...: every NAME is a program on PATH
+reqh_tools() {
+	local t
+	for t; do
+		command -v "$t" >/dev/null 2>&1 || { echo "no $t"; return 1; }
+	done
+}
+req_cc() { reqh_tools cc; }
+req_gcc() { reqh_tools gcc; }
+req_cxx() { reqh_tools g++; }
+req_python3() { reqh_tools python3; }
+req_strace() { reqh_tools strace; }
+req_fzf() { reqh_tools fzf; }
+req_binutils() { reqh_tools addr2line nm; }
+
+# the Intel PT generator (tests/ptsynth) is built: it needs libipt, Zydis
+# and a C++ compiler, and the build leaves ptsynth.skip saying what lacked
+req_ptsynth() {
+	local bin=${SNAPTRACE_TEST_BIN:-$SNAPTRACE_TOP/build/test}
+	if [ -f "$bin/ptsynth.skip" ]; then
+		cat "$bin/ptsynth.skip"
+		return 1
+	fi
+	[ -x "$bin/ptsynth" ] || { echo "$bin/ptsynth is not built"; return 1; }
+}
+
+# a program may single-step another (ptrace; the generator runs its
+# programs so)
+req_ptrace() {
+	local bin=${SNAPTRACE_TEST_BIN:-$SNAPTRACE_TOP/build/test}
+	req_ptsynth || return 1
+	if ! "$bin/ptsynth" -q -o "$TMP/req-ptrace.data" -- "$bin/ptsynth-progs/tailcall" \
+		>"$TMP/req-ptrace.out" 2>&1 && grep -q -i 'permission\|not permitted' "$TMP/req-ptrace.out"; then
+		echo "ptrace is not permitted here: $(head -n 1 "$TMP/req-ptrace.out")"
+		return 1
+	fi
+}
+
+# requirement_names: every requirement, one a line.
+requirement_names() {
+	compgen -A function req_ | sed 's/^req_//'
+}
+
+# requirement REQ: 0 when the host has REQ, else prints why not and returns
+# 1; 2 when REQ is no requirement. Each answer is kept in $TMP for the rest
+# of the suite.
+requirement() {
+	local cache="$TMP/.requirements/$1" rc
+	case "$1" in
+	*[!a-z0-9_]* | '') return 2 ;;
+	esac
+	declare -F "req_$1" >/dev/null || return 2
+	if [ ! -f "$cache" ]; then
+		mkdir -p "$TMP/.requirements"
+		("req_$1") >"$cache.why" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || rc=1
+		{ echo "$rc"; head -n 1 "$cache.why"; } >"$cache"
+	fi
+	rc=$(head -n 1 "$cache")
+	[ "$rc" -eq 0 ] || tail -n +2 "$cache"
+	return "$rc"
+}
+
+# requires NAME REQ...: 0 when the host has every REQ; else prints "skip
+# NAME: requires REQ: why" for the first one missing and returns 1 (a REQ
+# that is no requirement: a FAIL line).
+requires() {
+	local name=$1 req why rc
+	shift
+	for req; do
+		why=$(requirement "$req")
+		rc=$?
+		if [ $rc -eq 2 ]; then
+			echo "FAIL $name: requires '$req', which tests/requirements.sh does not define"
+			return 1
+		elif [ $rc -ne 0 ]; then
+			echo "skip $name: requires $req: ${why:-(no reason given)}"
+			return 1
+		fi
+	done
+}
+
+# requires_all REQ...: unless the host has every REQ, a skip line for every
+# test named in NAMES (the suite's list), then exits 0.
+requires_all() {
+	local n
+	requires "${NAMES%%[[:space:]]*}" "$@" >/dev/null && return 0
+	for n in $NAMES; do
+		requires "$n" "$@"
+	done
+	exit 0
+}
