@@ -325,7 +325,7 @@ interrupt() {
 	rc=$?
 	PERF_PID=
 	if [ "$rc" -ne 0 ] || ! compgen -G "$d/perf.data*" >/dev/null; then
-		skip offcpu-interrupt "snaptrace-record cannot record here: $(first_lines "$TMP/intr.rec.err")"
+		fail offcpu-interrupt "snaptrace-record could not record: $(first_lines "$TMP/intr.rec.err")"
 		return
 	fi
 	live=$(sed -n 's/.*"reason": "interrupt".*"live_ns": \([0-9]*\),.*/\1/p' "$d/record.json")
