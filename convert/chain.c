@@ -142,10 +142,20 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->seen_ts = ts;
 }
 
+/* T's first event in an input after a plain one at TS: the frames it had
+ * when that input ended end by TS at the latest (what came between the two
+ * inputs is not known). */
+static void close_pending(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (t->close_pending)
+		conv_chain_close(c, t, ts, false);
+}
+
 void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, uint64_t period_ns,
 		       bool callchain)
 {
+	close_pending(c, t, ts);
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
 	t->period_ns = period_ns ? period_ns : median_spacing(t);
@@ -165,6 +175,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 {
 	bool syscall_block = off->syscall && !off->preempted;
 
+	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
 	on_cpu(c, t, ts);
@@ -187,6 +198,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 
 void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
+	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		back_on_cpu(c, t, ts);
 	else if (t->seen)
@@ -207,4 +219,6 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 					       conv_chain_period(c, t)) : ts);
 	t->seen = false;
 	t->spacing_from = false;
+	t->woken = false;
+	t->close_pending = false;
 }

@@ -143,10 +143,10 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 	return CONV_OK;
 }
 
-void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, bool last_of_recording)
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_next next)
 {
 	cv->c.snap_live = live_ns;
-	cv->c.recording_ends = last_of_recording;
+	cv->c.next_input = next;
 }
 
 const char *conv_driver_message(const struct conv_driver *cv)
@@ -817,18 +817,23 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 	return nomem_checked(cv, parsed(cv, l));
 }
 
-/* Ends T's part of an input. A sampled thread's stack, on or off the CPU,
- * carries into the next input (one timeline: its switch in, or its next
- * sample, is there; a hole between is [no samples], chain.c) until the
- * last input, or the last snapshot of its recording, ends (c->last_input,
- * c->recording_ends): ended here, its frames would run a period past its
- * last sample, into the next file's switch records. */
+/* Ends T's part of an input (conv_driver_snapshot() says what follows). A
+ * sampled thread's stack, on or off the CPU, carries into the next snapshot
+ * of its recording (one timeline: its switch in, or its next sample, is
+ * there; a hole between is [no samples], chain.c). After a plain input a
+ * sampled thread off the CPU stays so into the next input, and the frames
+ * of one on it end by its first event there (t->close_pending): ended here,
+ * they would run a period past its last sample, into the next file's
+ * switch records. All ends with the last input, or the last snapshot of
+ * its recording. */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
-	if (!c->last_input && !c->recording_ends && !t->has_branches)
+	if (!c->last_input && !t->has_branches && c->next_input != CONV_NEXT_NONE) {
+		t->close_pending = c->next_input == CONV_NEXT_UNKNOWN && !t->offcpu_open;
 		return;
+	}
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;

@@ -663,8 +663,10 @@ int main(int argc, char **argv)
 		 * recording ends, or a snapshot between was left out or never
 		 * written, and its time is unknown */
 		conv_driver_snapshot(cv, in->rec ? recording_snapshot_live(in->rec, in->snapshot) : 0,
-					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec ||
-						     inputs[i + 1].snapshot != in->snapshot + 1));
+				     !in->rec ? CONV_NEXT_UNKNOWN :
+				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
+				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
+										: CONV_NEXT_NONE);
 		rc = convert_input(cv, in->path, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))

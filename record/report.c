@@ -40,10 +40,11 @@
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
  *                was asked for (after the ring was frozen), null: unknown;
- *                "live_ns" = perf clock just before the recorder asked perf for it
- *                (the freeze, snapshot or switch, or perf's stop): perf still
- *                recorded then, so the file holds every switch record up to it;
- *                null: unknown (perf had stopped by itself);
+ *                "live_ns" = for a snapshot perf's stop wrote (Ctrl-C, --duration,
+ *                the target's exit), perf clock just before the recorder asked
+ *                perf to stop: perf still recorded then, so the file holds every
+ *                switch record up to it; null: unknown (perf had stopped by
+ *                itself), or a hit took it (the hit's time says as much);
  *                "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it;
  *                "problem": null for a perf.data perf finished, else why it is

@@ -193,7 +193,9 @@ static int wait_inflight(struct rec_session *s, int timeout_ms)
 }
 
 /*
- * Takes a snapshot for REASON the way the plan says. Multi-snapshot
+ * Takes a snapshot for REASON the way the plan says (a hit's: its time is
+ * how far perf is known to have recorded into it, so no live_ns is read,
+ * which would delay the freeze: the first perf clock read costs ~8 ms). Multi-snapshot
  * recordings do not wait for perf's SIGUSR2 snapshot: it stays in flight
  * (S->inflight) until perf's Dump line, and the main loop goes on. Returns
  * the index of the new snapshot, SNAP_PENDING when perf's stop will take it,
@@ -202,12 +204,8 @@ static int wait_inflight(struct rec_session *s, int timeout_ms)
 static int take_snapshot(struct rec_session *s, enum rec_end reason)
 {
 	double t0 = rec_now_ms(), t_frozen = t0;
-	uint64_t live = 0;	/* perf records until at least now */
 	struct rec_snap *sn;
 	int err;
-
-	if (s->plan.snap != REC_SNAP_AT_STOP && rec_perf_clock_now(&live))
-		live = 0;
 
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
@@ -219,7 +217,7 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
 				  "also hold samples taken just after the trigger", strerror(-err));
 		t_frozen = rec_now_ms();
-		sn = new_snap(s, reason, "", live);
+		sn = new_snap(s, reason, "", 0);
 		if (!sn || rec_perf_signal(&s->perf, SIGUSR2)) {
 			s->nsnaps -= sn != NULL;
 			return -1;
@@ -244,12 +242,12 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 		}
 		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
 		rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS);
-		sn = new_snap(s, reason, "perf.data", live);
+		sn = new_snap(s, reason, "perf.data", 0);
 		break;
 	case REC_SNAP_SIGNAL_BLIND:
 		if (rec_perf_signal(&s->perf, SIGUSR2))
 			return -1;
-		sn = new_snap(s, reason, "perf.data", live);
+		sn = new_snap(s, reason, "perf.data", 0);
 		break;
 	case REC_SNAP_AT_STOP:
 	default:

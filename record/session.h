@@ -54,10 +54,11 @@ struct rec_snap {
 	double requested_ms, done_ms; /* CLOCK_MONOTONIC */
 	double frozen_ms;             /* perf's ring stopped (sampling), else requested_ms */
 	uint64_t time_ns;             /* perf clock when it was asked for; 0: unknown */
-	uint64_t live_ns;             /* perf clock just before the recorder asked perf for
-				       * it (freeze, snapshot, switch or stop): perf still
+	uint64_t live_ns;             /* perf clock just before the recorder asked perf to
+				       * stop, for what perf's stop writes: perf still
 				       * recorded then, so the file holds every switch record
-				       * up to it; 0: unknown (perf had stopped by itself) */
+				       * up to it; 0: unknown (perf had stopped by itself), or
+				       * taken by a hit (whose time says as much) */
 	char problem[160];            /* why the file is no finished perf.data (perfdata.h:
 				       * "cut short inside its data section ..."), "": it is */
 };

@@ -20,6 +20,11 @@
 #                 file's last record, or record.json's live_ns (perf still
 #                 recorded then), never the snapshot's time_ns (taken after
 #                 perf stopped: a sleep that never happened)
+#   carry-stack   two consecutive snapshots of a recording are one timeline:
+#                 a sampled stack running at the end of the first goes on in
+#                 the second (the same files given alone end it at the
+#                 thread's first event in the second: golden case
+#                 sampling-snapshot-boundary)
 #   summary       the summary puts the trigger in each thread's span
 #   window-events --window keeps the event samples inside a window (those of
 #                 every process, on their process's track) and counts those
@@ -216,6 +221,29 @@ t_offcpu_tail() {
 		fi
 	done
 	ok offcpu-tail
+}
+
+# The golden case sampling-snapshot-boundary as a recording of two
+# snapshots: main and __libc_start_call_main run on from the first into the
+# second (one slice each), work ends at the switch out.
+t_carry_stack() {
+	local d="$TMP/carry" c="$SNAPTRACE_TOP/tests/cases/sampling-snapshot-boundary" got
+	mkdir -p "$d"
+	cp "$c/snapshot-1.txt" "$d/perf.data.1"
+	cp "$c/input.txt" "$d/perf.data.2"
+	record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "none", "time_ns": 20000220000, "live_ns": 20000210000},
+    {"file": "perf.data.2", "reason": "interrupt", "time_ns": 20010300000, "live_ns": 20010250000}'
+	if ! convert carry "$d"; then
+		fail carry-stack "conversion failed: $(first_lines "$TMP/carry.err")"
+		return
+	fi
+	got=$(grep -v -e '^#' -e '\[snapshot\]' "$TMP/carry.tree" | sed 's/ cat=.*//; s/ dur=[0-9]*//; s/  */ /g' | tr '\n' '|')
+	if [ "$got" != "300 0 __libc_start_call_main [20000100000, 20010200000]|300 1 main [20000100000, 20010200000]|300 2 work [20000100000, 20000250000]|300 2 nap [20000250000, 20010100000]|300 3 [off-cpu] [20000250000, 20010000000]|300 2 work [20010100000, 20010200000]|" ]; then
+		fail carry-stack "slices: $got"
+	else
+		ok carry-stack
+	fi
 }
 
 # Event samples of two processes at 1.00015, 1.000155 and 1.00016 s
@@ -477,6 +505,7 @@ t_markers
 t_tsc_span
 t_offcpu_end
 t_offcpu_tail
+t_carry_stack
 t_window_events
 t_summary
 t_summary_no_samples
