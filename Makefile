@@ -31,7 +31,8 @@ ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 VERSION := $(shell cat VERSION)
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -Idlfilter -MMD -MP
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -Idlfilter \
+	$(TRACEEVENT_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 # $(O)/flags holds the compiler and flags the objects of $(O) were built
@@ -63,8 +64,10 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 # the converter's source lines, the recorder's triggers).
 DEBUGINFO_LIBS := -lelf -ldw -liberty
 # Zydis: the recorder decodes x86-64 to place probes on instruction starts
-# (record/insnstart.c).
-RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis
+# (record/insnstart.c); libtraceevent: it reads the fields of the signal
+# tracepoints it watches (record/sigwatch.c).
+TRACEEVENT_CFLAGS := -I/usr/include/traceevent
+RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis -ltraceevent
 # json-c: the converter reads a recording's record.json (convert/recording.c).
 CONVERT_LIBS := -lz -ljson-c $(DEBUGINFO_LIBS) -pthread
 
@@ -101,7 +104,7 @@ $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \
-		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS) -lZydis
+		$(filter-out $(FLAGS_STAMP),$^) $(CONVERT_LIBS) -lZydis -ltraceevent
 
 # Components with build rules of their own (test tools, examples, benchmarks)
 # add to TEST_BINS and friends from their fragment.

@@ -47,6 +47,8 @@ struct sample {
 	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
 	bool extra;             /* an event sample: an instant on the event's process
 				 * track, never a stack (docs/design.md "Extra events") */
+	bool signal;            /* a signal:signal_deliver sample (sigmarks.c) */
+	struct conv_signal_deliver sigf;   /* its fields (no spans: handler "0" or "1") */
 	bool header_loc;        /* the header printed a location (frames[0] until a
 				 * call chain shows it was the addr column) */
 	bool has_addr;          /* perf's addr column was printed: ADDR */
@@ -56,16 +58,17 @@ struct sample {
 	uint32_t prev_state_len;
 };
 
-/* A side-band record waiting for its time (sideband_line): a switch, or
- * the thread's exit. */
+/* A side-band record waiting for its time (hold): a switch, the thread's
+ * exit, or a signal:signal_deliver sample (from the same ring). */
 struct held_switch {
 	struct conv_thread *t;
 	uint64_t ts, lineno;
 	bool out, preempt;      /* a switch out; OUT preempt */
 	bool exit;              /* the thread's exit (not a switch) */
+	int signal;             /* index into c.signals_seen, -1: a switch or an exit */
 };
 
-/* Side-band records held at most (sideband_line): 1.5 MiB. */
+/* Side-band records held at most (hold): 1.5 MiB. */
 #define CONV_HELD_SWITCHES 65536
 
 struct conv_driver {
@@ -162,6 +165,7 @@ const struct conv_stats *conv_driver_stats(const struct conv_driver *cv)
 void conv_driver_report(struct conv_driver *cv, unsigned top)
 {
 	conv_coverage_report(&cv->c, top);
+	conv_sigmarks_report(&cv->c, true);
 }
 
 /* Counts a skipped line; warns on the first of its kind. Returns
@@ -426,9 +430,16 @@ static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 	uint64_t lineno = cv->lineno, ts;
 
 	cv->lineno = h->lineno;	/* for the clamping warning */
-	ts = thread_time(cv, t, h->ts, h->exit ? "PERF_RECORD_EXIT" : "PERF_RECORD_SWITCH",
-			 h->exit ? 16 : 18);
+	ts = thread_time(cv, t, h->ts, h->signal >= 0 ? "signal:signal_deliver" :
+			 h->exit ? "PERF_RECORD_EXIT" : "PERF_RECORD_SWITCH",
+			 h->signal >= 0 ? 21 : h->exit ? 16 : 18);
 	cv->lineno = lineno;
+	if (h->signal >= 0) {
+		if (!t->has_ts)
+			thread_starts(c, t, ts);
+		conv_signal_stack(c, t, (size_t)h->signal, ts);
+		return;
+	}
 	if (ts < t->min_ts)
 		ts = t->min_ts;
 	if (h->exit) {
@@ -466,24 +477,16 @@ static void release_switches(struct conv_driver *cv, uint64_t ts)
 		cv->held_first = cv->nheld = 0;
 }
 
-/* A side-band record (a switch, an exit) is held until a line of a later
- * time comes (or the input ends): perf prints the side-band of a sampling
- * snapshot, read from its own ring as the recording went, ahead of the
- * samples of the same time, which come from the overwritten ring at the
+/* A side-band record (a switch, an exit, a signal) is held until a line of
+ * a later time comes (or the input ends): perf prints the side-band of a
+ * sampling snapshot, read from its own ring as the recording went, ahead of
+ * the samples of the same time, which come from the overwritten ring at the
  * snapshot. Held are at most CONV_HELD_SWITCHES; past that the oldest is
  * processed. */
-static int sideband_line(struct conv_driver *cv, const struct conv_line *l)
+static int hold(struct conv_driver *cv, const struct held_switch *rec)
 {
-	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
 	struct held_switch *h;
 
-	if (!t)
-		return no_thread(cv);
-	if (l->kind == CONV_LINE_SWITCH) {
-		cv->seen_switch = true;
-		if (!t->has_ts && !t->named)
-			conv_thread_name(&cv->c, t, l->comm);
-	}
 	if (cv->nheld - cv->held_first == CONV_HELD_SWITCHES)
 		switch_record(cv, &cv->held[cv->held_first++]);
 	if (cv->held_first && cv->nheld == cv->capheld) {
@@ -496,11 +499,52 @@ static int sideband_line(struct conv_driver *cv, const struct conv_line *l)
 	if (!h)
 		return CONV_ERR_NOMEM;
 	cv->held = h;
-	cv->held[cv->nheld++] = (struct held_switch){
-		.t = t, .ts = l->ts, .lineno = cv->lineno, .out = l->switch_out,
-		.preempt = l->switch_preempt, .exit = l->kind == CONV_LINE_EXIT,
-	};
+	cv->held[cv->nheld++] = *rec;
 	return CONV_OK;
+}
+
+static int switch_line(struct conv_driver *cv, const struct conv_line *l)
+{
+	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
+
+	if (!t)
+		return no_thread(cv);
+	cv->seen_switch = true;
+	if (!t->has_ts && !t->named)
+		conv_thread_name(&cv->c, t, l->comm);
+	return hold(cv, &(struct held_switch){
+		.t = t, .ts = l->ts, .lineno = cv->lineno, .out = l->switch_out,
+		.preempt = l->switch_preempt, .signal = -1,
+	});
+}
+
+/* A thread's exit record (perf script --show-task-events), held as a
+ * switch record is. */
+static int exit_line(struct conv_driver *cv, const struct conv_line *l)
+{
+	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
+
+	if (!t)
+		return no_thread(cv);
+	return hold(cv, &(struct held_switch){
+		.t = t, .ts = l->ts, .lineno = cv->lineno, .exit = true, .signal = -1,
+	});
+}
+
+/* The signal:signal_deliver sample being gathered: kept for the markers,
+ * and held as a switch record is (perf prints it, from the normal ring,
+ * ahead of the samples of the same time): its chain then closes the
+ * thread's stacks in time order. */
+static int signal_sample(struct conv_driver *cv)
+{
+	struct sample *sm = &cv->sample;
+	int i = conv_signal_seen(&cv->c, sm->t, sm->ts, &sm->sigf, sm->frames, sm->n);
+
+	if (i < 0)
+		return CONV_OK;   /* too many: no marker of its own (cv->c.nomem checked after) */
+	return hold(cv, &(struct held_switch){
+		.t = sm->t, .ts = sm->ts, .lineno = sm->lineno, .signal = i,
+	});
 }
 
 /* The sample being gathered is an event's: an instant named after the
@@ -564,6 +608,8 @@ static int sample_done(struct conv_driver *cv)
 		switch_sample(cv);
 		return CONV_OK;
 	}
+	if (sm->signal)
+		return signal_sample(cv);
 	if (sm->extra || t->has_branches || sm->n == 0)
 		return event_sample(cv);
 	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns, sm->callchain);
@@ -647,11 +693,18 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist)
 	}
 }
 
+/* Whether L is a sample of signal:signal_deliver. */
+static bool is_signal(const struct conv_line *l)
+{
+	return l->event.len == 21 && !memcmp(l->event.s, "signal:signal_deliver", 21);
+}
+
 static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
 	bool sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18);
+	bool signal = is_signal(l);
 	const struct stack_event *se = stack_event(l->event);
 
 	if (!t)
@@ -663,12 +716,18 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	 * thread's clock nor starts it (perf keeps such events from before a
 	 * PT snapshot's first branch). A text without an event column is one
 	 * of stacks. */
-	sm->extra = !sched_switch && l->event.len && !se;
-	sm->ts = sm->extra ? l->ts : thread_time(cv, t, l->ts, s, len);
-	if (!t->has_ts && !sm->extra)
+	sm->extra = !sched_switch && !signal && l->event.len && !se;
+	sm->signal = signal;
+	/* a signal's time is taken in order when it is released (signal_sample) */
+	sm->ts = sm->extra || signal ? l->ts : thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts && !sm->extra && !signal)
 		thread_starts(&cv->c, t, sm->ts);
-	if (!sm->extra && !sched_switch)
+	if (!sm->extra && !sched_switch && !signal)
 		t->exited = false;	/* running: a thread (again) */
+	sm->sigf = l->signal;
+	sm->sigf.handler = (struct conv_span){ l->signal.handler.len == 1 &&
+					       l->signal.handler.s[0] == '0' ? "0" : "1", 1 };
+	sm->sigf.flags = (struct conv_span){ NULL, 0 };
 	sm->period = l->has_period ? l->period : 0;
 	sm->period_ns = !se || !se->period_is_time ? 0 : sm->period < CONV_TS_MAX ? sm->period
 										: CONV_TS_MAX;
@@ -759,8 +818,9 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 		if (e)
 			return e;
 	}
+	/* a signal comes from the switch records' ring: no sign of time passing */
 	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_EXIT &&
-	    l->kind != CONV_LINE_BAD)
+	    l->kind != CONV_LINE_BAD && !(l->kind == CONV_LINE_SAMPLE && is_signal(l)))
 		release_switches(cv, l->ts);
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
@@ -779,8 +839,9 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	case CONV_LINE_ERROR:
 		return error_line(cv, l);
 	case CONV_LINE_SWITCH:
+		return switch_line(cv, l);
 	case CONV_LINE_EXIT:
-		return sideband_line(cv, l);
+		return exit_line(cv, l);
 	case CONV_LINE_AUX:
 		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
@@ -858,6 +919,8 @@ int conv_driver_end(struct conv_driver *cv)
 	conv_threads_each(&cv->c, thread_end_input);
 	for (size_t i = 0; i < cv->c.nrecs; i++)
 		conv_markers_write(&cv->c, cv->c.recs[i]);
+	conv_sigmarks_write(&cv->c);
+	conv_sigmarks_report(&cv->c, false);
 	return nomem_checked(cv, CONV_OK);
 }
 
@@ -897,6 +960,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_threads_free(&cv->c);
 	conv_funcs_free(&cv->c);
 	conv_coverage_free(&cv->c);
+	conv_sigmarks_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);

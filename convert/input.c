@@ -239,7 +239,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	in->opts = (struct perfcmd_opts){
 		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
-			strstr(out, "sched:sched_switch") ? PERFCMD_SCHED : PERFCMD_SAMPLES,
+			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
+			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))

@@ -158,7 +158,8 @@ static void write_snapshots(struct conv *c, const struct recording *r)
 
 		for (size_t k = 0; k < r->nhits; k++)
 			hit |= r->hits[k].snapshot == (long)i;
-		if (hit || !ts || why == RECORDING_TRIGGER || why == RECORDING_NONE)
+		if (hit || !ts || why == RECORDING_TRIGGER || why == RECORDING_NONE ||
+		    why == RECORDING_SIGNAL)   /* the signal's own marker names it */
 			continue;
 		snprintf(name, sizeof(name), "[snapshot] %s", recording_reason_name(why));
 		for (size_t p = 0; p < r->npids; p++) {

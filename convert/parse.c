@@ -62,16 +62,19 @@ static const struct {
 	{ "PERF_RECORD_COMM", 16, SB_OTHER },
 };
 
-/* The fields of sched:sched_switch's text, in order; a comm runs up to the
+/* The fields of a tracepoint's text, in order; a comm runs up to the
  * next field's key (it may hold spaces), the others are one word. */
 enum field_kind { FIELD_COMM, FIELD_WORD, FIELD_INT, FIELD_ARROW };
 
-static const struct {
+struct field {
 	const char *key;     /* with its '=' */
 	uint8_t len;
 	uint8_t kind;        /* enum field_kind */
-	uint8_t offset;      /* in struct conv_sched_switch */
-} sched_switch_fields[] = {
+	uint8_t offset;      /* in the struct the fields go to */
+};
+
+/* sched:sched_switch (struct conv_sched_switch) */
+static const struct field sched_switch_fields[] = {
 	{ "prev_comm=", 10, FIELD_COMM, offsetof(struct conv_sched_switch, prev_comm) },
 	{ "prev_pid=", 9, FIELD_INT, offsetof(struct conv_sched_switch, prev_pid) },
 	{ "prev_prio=", 10, FIELD_INT, offsetof(struct conv_sched_switch, prev_prio) },
@@ -81,7 +84,31 @@ static const struct {
 	{ "next_pid=", 9, FIELD_INT, offsetof(struct conv_sched_switch, next_pid) },
 	{ "next_prio=", 10, FIELD_INT, offsetof(struct conv_sched_switch, next_prio) },
 };
-#define NFIELDS (sizeof(sched_switch_fields) / sizeof(sched_switch_fields[0]))
+
+/* signal:signal_deliver (struct conv_signal_deliver) */
+static const struct field signal_deliver_fields[] = {
+	{ "sig=", 4, FIELD_INT, offsetof(struct conv_signal_deliver, sig) },
+	{ "errno=", 6, FIELD_INT, offsetof(struct conv_signal_deliver, err) },
+	{ "code=", 5, FIELD_INT, offsetof(struct conv_signal_deliver, code) },
+	{ "sa_handler=", 11, FIELD_WORD, offsetof(struct conv_signal_deliver, handler) },
+	{ "sa_flags=", 9, FIELD_WORD, offsetof(struct conv_signal_deliver, flags) },
+};
+
+/* The tracepoints whose text is read, by event name. */
+static const struct tracepoint {
+	const char *event;
+	uint8_t len;
+	const struct field *fields;
+	uint8_t nfields;
+	size_t at;           /* offset of the fields' struct in struct conv_line */
+} tracepoints[] = {
+	{ "sched:sched_switch", 18, sched_switch_fields,
+	  sizeof(sched_switch_fields) / sizeof(sched_switch_fields[0]),
+	  offsetof(struct conv_line, sched) },
+	{ "signal:signal_deliver", 21, signal_deliver_fields,
+	  sizeof(signal_deliver_fields) / sizeof(signal_deliver_fields[0]),
+	  offsetof(struct conv_line, signal) },
+};
 
 /* Byte classes, one table lookup per byte on the hot paths: C_HEX | value
  * for a hex digit, C_SPACE for a blank, 0 for anything else. */
@@ -612,26 +639,29 @@ static bool parse_sideband(const char *p, const char *te, const char *end, struc
 }
 
 /*
- * Reads sched:sched_switch's fields at [p, end) into L->sched (valid when
- * all were there, in order). Returns where its text ends: an inline
- * "IP SYM (DSO)" may follow when no call chain was recorded.
+ * Reads the fields of tracepoint TP at [p, end) into its struct in L (its
+ * first member, bool valid, set when all were there, in order). Returns
+ * where its text ends: an inline "IP SYM (DSO)" may follow when no call
+ * chain was recorded.
  */
-static const char *parse_sched_switch(const char *p, const char *end, struct conv_line *l)
+static const char *parse_tracepoint(const struct tracepoint *tp, const char *p, const char *end,
+				    struct conv_line *l)
 {
-	char *base = (char *)&l->sched;
+	char *base = (char *)l + tp->at;
+	const struct field *fields = tp->fields;
 
-	for (size_t i = 0; i < NFIELDS; i++) {
+	for (size_t i = 0; i < tp->nfields; i++) {
 		const char *v, *ve;
-		size_t n = sched_switch_fields[i].len;
+		size_t n = fields[i].len;
 
 		p = skip_spaces(p, end);
-		if ((size_t)(end - p) < n || memcmp(p, sched_switch_fields[i].key, n))
+		if ((size_t)(end - p) < n || memcmp(p, fields[i].key, n))
 			return p;
 		v = p + n;
 		ve = token_end(v, end);
-		if (sched_switch_fields[i].kind == FIELD_COMM && i + 1 < NFIELDS) {
-			const char *next = memmem(v, (size_t)(end - v), sched_switch_fields[i + 1].key,
-						  sched_switch_fields[i + 1].len);
+		if (fields[i].kind == FIELD_COMM && i + 1 < tp->nfields) {
+			const char *next = memmem(v, (size_t)(end - v), fields[i + 1].key,
+						  fields[i + 1].len);
 
 			if (!next)
 				return p;
@@ -639,14 +669,14 @@ static const char *parse_sched_switch(const char *p, const char *end, struct con
 			while (ve > v && is_space(ve[-1]))
 				ve--;
 		}
-		switch (sched_switch_fields[i].kind) {
+		switch (fields[i].kind) {
 		case FIELD_COMM:
 		case FIELD_WORD:
-			*(struct conv_span *)(base + sched_switch_fields[i].offset) =
+			*(struct conv_span *)(base + fields[i].offset) =
 				(struct conv_span){ v, (uint32_t)(ve - v) };
 			break;
 		case FIELD_INT:
-			if (!parse_dec(v, ve, (int64_t *)(base + sched_switch_fields[i].offset)))
+			if (!parse_dec(v, ve, (int64_t *)(base + fields[i].offset)))
 				return p;
 			break;
 		case FIELD_ARROW:
@@ -655,7 +685,7 @@ static const char *parse_sched_switch(const char *p, const char *end, struct con
 		}
 		p = ve;
 	}
-	l->sched.valid = true;
+	*(bool *)base = true;
 	return p;
 }
 
@@ -740,8 +770,10 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		}
 	}
 	l->kind = CONV_LINE_SAMPLE;
-	if (l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18))
-		p = parse_sched_switch(p, end, l);
+	for (size_t i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++)
+		if (l->event.len == tracepoints[i].len &&
+		    !memcmp(l->event.s, tracepoints[i].event, tracepoints[i].len))
+			p = parse_tracepoint(&tracepoints[i], p, end, l);
 	p = skip_spaces(p, end);
 	if (p < end && (t = sample_ip(p, end)) != NULL)
 		l->has_addr = parse_loc(p, t, &l->to);

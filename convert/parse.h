@@ -103,6 +103,14 @@ struct conv_sched_switch {
 	int64_t prev_pid, prev_prio, next_pid, next_prio;
 };
 
+/* The fields of a signal:signal_deliver sample's tracepoint text ("sig=11
+ * errno=0 code=1 sa_handler=0 sa_flags=0"). */
+struct conv_signal_deliver {
+	bool valid;               /* every field below was read */
+	int64_t sig, err, code;
+	struct conv_span handler, flags;   /* sa_handler, sa_flags: hex, as perf prints them */
+};
+
 struct conv_line {
 	enum conv_line_kind kind;
 	struct conv_span text;  /* the whole line */
@@ -126,6 +134,7 @@ struct conv_line {
 	bool switch_out;        /* switch: OUT (else IN) */
 	bool switch_preempt;    /* switch: OUT preempt (the thread was still runnable) */
 	struct conv_sched_switch sched;  /* sample of sched:sched_switch */
+	struct conv_signal_deliver signal;  /* sample of signal:signal_deliver */
 };
 
 /*

@@ -17,7 +17,8 @@
 enum perfcmd_kind {
 	PERFCMD_BRANCHES,   /* Intel PT: decoded branches (--itrace=bep) */
 	PERFCMD_SAMPLES,    /* sampled call chains (perf record -g) */
-	PERFCMD_SCHED,      /* samples and sched:sched_switch tracepoints */
+	PERFCMD_SCHED,      /* samples and tracepoints whose text is read
+			     * (sched:sched_switch, signal:signal_deliver) */
 };
 
 #define PERFCMD_MAX_ARGS (32 + 64)   /* perf script's arguments, extra ones included */

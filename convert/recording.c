@@ -20,6 +20,7 @@ static const char *const reason_names[RECORDING_REASONS] = {
 	[RECORDING_NONE] = "none", [RECORDING_TRIGGER] = "trigger",
 	[RECORDING_INTERRUPT] = "interrupt", [RECORDING_EXIT] = "exit",
 	[RECORDING_DURATION] = "duration", [RECORDING_PERF_DIED] = "perf-died",
+	[RECORDING_SIGNAL] = "signal",
 };
 
 /* The keys of a hit the converter reads itself; any other is an extra field. */
@@ -179,7 +180,7 @@ static int member_reason(struct reader *rd, struct json_object *obj, const char 
 			return 0;
 		}
 	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
-	return bad(rd, where, "trigger, interrupt, exit, duration, perf-died or none", v);
+	return bad(rd, where, "trigger, interrupt, exit, duration, perf-died, signal or none", v);
 }
 
 static int read_tsc(struct reader *rd, struct json_object *trigger, struct recording_tsc *tsc)
@@ -431,6 +432,115 @@ static int read_pids(struct reader *rd, struct json_object *root, struct recordi
 	return 0;
 }
 
+/* A boolean member into *OUT (false when absent: older reports). */
+static int member_bool(struct reader *rd, struct json_object *obj, const char *at,
+		       const char *key, bool *out)
+{
+	struct json_object *v;
+
+	if (member(rd, obj, at, key, json_type_boolean, true, &v))
+		return 1;
+	*out = v && json_object_get_boolean(v);
+	return 0;
+}
+
+/* An integer member from MIN to MAX into *OUT; *HAS false (and 0) for null
+ * or absent. */
+static int member_int(struct reader *rd, struct json_object *obj, const char *at,
+		      const char *key, int64_t min, int64_t max, bool *has, int *out)
+{
+	struct json_object *v;
+	char where[160];
+
+	*out = 0;
+	if (member(rd, obj, at, key, json_type_int, true, &v))
+		return 1;
+	*has = v != NULL;
+	if (!v)
+		return 0;
+	if (json_object_get_int64(v) < min || json_object_get_int64(v) > max) {
+		snprintf(where, sizeof(where), "%s.%s", at, key);
+		return bad(rd, where, "an integer in range", v);
+	}
+	*out = (int)json_object_get_int64(v);
+	return 0;
+}
+
+static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_t nsnaps,
+		       struct recording_signal *sg)
+{
+	struct json_object *v, *sender;
+	bool has;
+	char at[48];
+	int snap;
+
+	snprintf(at, sizeof(at), "signals[%zu]", i);
+	if (!json_object_is_type(o, json_type_object))
+		return bad(rd, at, "an object", o);
+	if (member_id(rd, o, at, "pid", &sg->pid) || member_id(rd, o, at, "tid", &sg->tid) ||
+	    member_time(rd, o, at, "time_ns", false, &sg->time_ns) ||
+	    member_int(rd, o, at, "signal", 1, 64, &has, &sg->sig) ||
+	    member_int(rd, o, at, "code", INT32_MIN, INT32_MAX, &has, &sg->code) ||
+	    member_bool(rd, o, at, "handled", &sg->handled) ||
+	    member_bool(rd, o, at, "fatal", &sg->fatal) ||
+	    member_bool(rd, o, at, "by_stop", &sg->by_stop) ||
+	    member_u64(rd, o, at, "ip", true, &sg->ip) ||
+	    member_u64(rd, o, at, "addr", true, &sg->addr) ||
+	    member_int(rd, o, at, "snapshot", 0, (int64_t)nsnaps - 1, &has, &snap) ||
+	    member(rd, o, at, "sender", json_type_object, true, &sender) ||
+	    member_str(rd, o, at, "cause", true, &sg->cause))
+		return 1;
+	sg->snapshot = has ? snap : -1;
+	sg->has_ip = json_object_object_get_ex(o, "ip", &v) && !json_object_is_type(v, json_type_null);
+	sg->has_addr = json_object_object_get_ex(o, "addr", &v) &&
+		       !json_object_is_type(v, json_type_null);
+	if (sender) {
+		snprintf(at, sizeof(at), "signals[%zu].sender", i);
+		if (member_id(rd, sender, at, "pid", &sg->sender_pid) ||
+		    member_str(rd, sender, at, "comm", true, &sg->sender_comm))
+			return 1;
+	}
+	return 0;
+}
+
+/* "signals" and "exits" (absent in older reports: none). */
+static int read_signals(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (!json_object_object_get_ex(root, "signals", NULL))
+		return 0;
+	if (array_member(rd, root, "signals", &a, (void **)&r->signals, sizeof(*r->signals), &n))
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		r->nsignals++;
+		if (read_signal(rd, json_object_array_get_idx(a, i), i, r->nsnapshots,
+				&r->signals[i]))
+			return 1;
+	}
+	if (!json_object_object_get_ex(root, "exits", NULL))
+		return 0;
+	if (array_member(rd, root, "exits", &a, (void **)&r->exits, sizeof(*r->exits), &n))
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		struct recording_exit *e = &r->exits[i];
+		char at[48];
+
+		snprintf(at, sizeof(at), "exits[%zu]", i);
+		if (!json_object_is_type(o, json_type_object))
+			return bad(rd, at, "an object", o);
+		if (member_id(rd, o, at, "pid", &e->pid) ||
+		    member_int(rd, o, at, "status", 0, 255, &e->has_status, &e->status) ||
+		    member_int(rd, o, at, "signal", 1, 64, &e->has_signal, &e->sig) ||
+		    member_bool(rd, o, at, "core", &e->core))
+			return 1;
+		r->nexits++;
+	}
+	return 0;
+}
+
 /* The document of FILE parsed, or NULL with the reader's error set. */
 static struct json_object *parse_file(struct reader *rd)
 {
@@ -532,11 +642,12 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		  member_str(&rd, v, "trigger", "symbol", true, &r->trigger_symbol) ||
 		  read_tsc(&rd, v, &r->tsc)))
 		goto out;
-	if (read_pids(&rd, root, r))
+	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
-	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r))
+	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
+	    read_signals(&rd, root, r))
 		goto out;
 	rc = 0;
 out:
@@ -561,6 +672,12 @@ void recording_free(struct recording *r)
 	}
 	for (size_t i = 0; i < r->nthreads; i++)
 		free(r->threads[i].comm);
+	for (size_t i = 0; i < r->nsignals; i++) {
+		free(r->signals[i].sender_comm);
+		free(r->signals[i].cause);
+	}
+	free(r->signals);
+	free(r->exits);
 	free(r->hits);
 	free(r->snapshots);
 	free(r->threads);

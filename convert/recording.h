@@ -38,6 +38,35 @@ struct recording_hit {
 	size_t nextra;
 };
 
+/* A signal delivered to a target (record.json's "signals": one that ended
+ * its process, a crash signal or SIGABRT however handled, the --trigger
+ * signal). */
+struct recording_signal {
+	int64_t pid, tid;
+	uint64_t time_ns;      /* perf clock, ns */
+	int sig, code;         /* signal number, si_code */
+	bool handled;          /* the program's handler ran */
+	bool fatal;            /* it ended the process */
+	bool by_stop;          /* the recorder's own stop (Ctrl-C) reached the program too */
+	bool has_ip, has_addr;
+	uint64_t ip;           /* the user ip when it came */
+	uint64_t addr;         /* the fault address */
+	char *cause;           /* what aborted ("assert() failed"), owned; NULL: unknown */
+	int64_t sender_pid;    /* another process that sent it, 0: none known */
+	char *sender_comm;     /* its comm, owned; NULL: unknown */
+	long snapshot;         /* index into snapshots, -1: none */
+};
+
+/* How a target process ended during the recording (record.json "exits"). */
+struct recording_exit {
+	int64_t pid;
+	bool has_status;       /* it exited with STATUS */
+	int status;
+	bool has_signal;       /* a signal killed it: SIG, and CORE (a core was dumped) */
+	int sig;
+	bool core;
+};
+
 /* Why a snapshot was taken (record.json's "reason" and "end" words). */
 enum recording_reason {
 	RECORDING_NONE,        /* "none": a file perf switched to by itself; "end" while running */
@@ -46,6 +75,7 @@ enum recording_reason {
 	RECORDING_EXIT,
 	RECORDING_DURATION,
 	RECORDING_PERF_DIED,
+	RECORDING_SIGNAL,      /* a signal ended the target: taken at it */
 	RECORDING_REASONS,
 };
 
@@ -79,6 +109,7 @@ struct recording {
 	char *dir;             /* as given, owned */
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
 	char *trigger_symbol;  /* the symbol it resolved to ("" for an address); owned */
+	bool launched;         /* the recorder started the program (else attached) */
 	int64_t *pids;         /* the traced processes, owned */
 	size_t npids;
 	struct recording_tsc tsc;
@@ -88,6 +119,10 @@ struct recording {
 	size_t nsnapshots;
 	struct recording_thread *threads;     /* owned */
 	size_t nthreads;
+	struct recording_signal *signals;     /* owned, in the order seen */
+	size_t nsignals;
+	struct recording_exit *exits;         /* owned */
+	size_t nexits;
 	enum recording_reason end;            /* RECORDING_NONE: the recorder did not finish */
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
 };

@@ -173,6 +173,7 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 /* snaptrace's trace info: how the slices were made (the last record wins). */
 #define FXT_INFO_NAME "snaptrace"
 #define FXT_INFO_MODE "mode"
+#define FXT_INFO_ENDED "ended"            /* how the traced program ended, in words */
 #define FXT_MODE_PT "pt"              /* from branches (Intel PT): a slice is a call */
 #define FXT_MODE_SAMPLING "sampling"  /* from sampled call stacks: time on the stack */
 

@@ -243,7 +243,8 @@ static const struct rec_cli_opt table[] = {
 	  "its own track; repeatable", set_event, 0 },
 	{ "trigger", 0, "SPEC", NULL, NULL, BOTH, "triggers",
 	  "NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX,\n"
-	  "LIB:NAME, '.', '?' (pick one) or none; NAME may be a\n"
+	  "LIB:NAME, signal:NAME (the program receiving signal NAME),\n"
+	  "'.', '?' (pick one) or none; NAME may be a\n"
 	  "demangled C++/Rust name (default '.': magic_trace_stop_indicator\n"
 	  "or snaptrace_trigger if present)", NULL,
 	  FIELD(rec.trigger) },

@@ -28,6 +28,7 @@
 #include "procfs.h"
 #include "procpick.h"
 #include "session.h"
+#include "signals.h"
 #include "symbols.h"
 #include "trigspec.h"
 #include "unwinder.h"
@@ -189,7 +190,8 @@ static int check_slow_call(const struct rec_session *s, const struct rec_opts *o
 		return -1;
 	if (!s->have_trigger) {
 		diag_error("--trigger-slower-than: expected a function trigger (--trigger NAME), "
-			   "found %s", o->trigger ? "--trigger none" : "no default stop indicator");
+			   "found %s", s->sig_trigger ? "a signal" : o->trigger ? "--trigger none" :
+			   "no default stop indicator");
 		return EXIT_USAGE;
 	}
 	if (!s->loc.entry && s->loc.symbol[0]) {
@@ -229,8 +231,14 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		if (!realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
+	s->sig_trigger = rec_trigspec_signal(o->trigger);
+	if (s->sig_trigger < 0) {
+		diag_error("--trigger %s: expected a signal name or number after 'signal:' "
+			   "(SIGSEGV, SEGV, usr1, 11), found '%s'", o->trigger, o->trigger + 7);
+		return EXIT_USAGE;
+	}
 	/* attached: read /proc/PID/exe, which works for a deleted or replaced file */
-	err = rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
+	err = s->sig_trigger ? REC_TRIGSPEC_NONE : rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
 				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
 		diag_error("--trigger %s: %s", o->trigger ? o->trigger : s->loc.spec, why);
@@ -253,6 +261,8 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 				   "--check)");
 			return EXIT_RUNTIME;
 		}
+	} else if (s->sig_trigger) {
+		snprintf(s->loc.spec, sizeof(s->loc.spec), "%s", o->trigger);
 	} else if (!o->trigger) {
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
 			  "%s: recording until Ctrl-C, exit%s", s->exe,
@@ -284,6 +294,25 @@ static void print_slow_calls(const struct rec_session *s)
 			  first->entry_ns, first->time_ns);
 }
 
+/* How each target that ended during the recording ended (the front end's
+ * converter says it with the function and line, from record.json). */
+static void print_endings(const struct rec_session *s)
+{
+	char text[512];
+
+	for (int i = 0; i < s->target.npids; i++) {
+		struct sig_ending e;
+
+		if (!rec_session_ending(s, i, &e))
+			continue;
+		sig_ending_text(&e, text, sizeof(text));
+		if (s->target.launched)
+			diag_info("the program %s", text);
+		else
+			diag_info("process %d %s", (int)s->target.pids[i], text);
+	}
+}
+
 static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
@@ -303,6 +332,7 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	}
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
 		  s->outdir, rec_end_name(s->end));
+	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
 			  rec_end_name(s->snaps[i].reason));
@@ -352,12 +382,16 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		diag_info("mode: %s", s->plan.mode == REC_MODE_PT ? "Intel PT" :
 			  "sampling (no Intel PT on this host)");
 	rec_plan_print_notes(&s->plan);
-	if (s->have_trigger) {
-		char armed[400];
+	if (s->have_trigger || s->sig_trigger) {
+		char armed[400], name[SIG_NAME_MAX];
 
 		rec_arming_decide(o, h, &s->plan, &s->arm);
-		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
-			  rec_mechanism_name(s->mech));
+		if (s->sig_trigger)
+			diag_info("trigger: the program receiving %s",
+				  sig_name(s->sig_trigger, name, sizeof(name)));
+		else
+			diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
+				  rec_mechanism_name(s->mech));
 		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
 	} else if (o->arm_after_s >= 0) {
 		diag_warn("--arm-after is ignored: it delays the trigger, and this recording "
@@ -495,6 +529,9 @@ int main(int argc, char **argv)
 	r = record(&session, o, &h, sigfd, front_end);
 	if (front_end)
 		r = rec_frontend_finish(&fe, &session, r, sigfd);
+	/* run passes the program's status on, once the trace is written */
+	if (front_end && cli.verb == REC_VERB_RUN && r == EXIT_OK)
+		r = rec_session_program_status(&session);
 out:
 	if (sigfd >= 0)
 		close(sigfd);

@@ -8,6 +8,8 @@
 
 #include "diag.h"
 #include "events.h"
+#include "signals.h"
+#include "trigspec.h"
 
 /* Appends one formatted argument; returns 0 or -E2BIG. */
 static int __attribute__((format(printf, 2, 3))) arg(struct rec_plan *p, const char *fmt, ...)
@@ -135,6 +137,29 @@ static int event_args(const struct rec_opts *o, bool overwrite, struct rec_plan 
 	return err;
 }
 
+/*
+ * The signals the program receives (docs/design.md "Signals and the exit"):
+ * signal:signal_deliver in perf's normal ring (never displacing the
+ * samples of the overwritable ring, and kept from the start), filtered in
+ * the kernel to the signals a recording watches, with the call chain where
+ * the thread was: the sampling mode's --call-graph, fp beside Intel PT
+ * (where the trace itself ends at the fault). Where the host allows
+ * tracepoints (as for sched:sched_switch).
+ */
+static int signal_args(const struct rec_opts *o, const struct rec_host *h, struct rec_plan *p)
+{
+	char filter[512];
+	int trigger = rec_trigspec_signal(o->trigger), err = 0;
+
+	if (!h->sched_switch)
+		return 0;
+	err |= arg(p, "-e");
+	err |= arg(p, "signal:signal_deliver%s", p->mode == REC_MODE_PT ? "/call-graph=fp/" : "");
+	err |= arg(p, "--filter");
+	err |= arg(p, "%s", sig_deliver_filter(trigger > 0 ? trigger : 0, filter, sizeof(filter)));
+	return err;
+}
+
 /* The PT-specific part of the command line. */
 static int pt_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 		   const char *targets, struct rec_plan *p)
@@ -146,6 +171,7 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
 	err |= event_args(o, false, p);
+	err |= signal_args(o, h, p);
 	err |= target_args(flag, targets, p);
 	if (!o->full_execution) {
 		p->snapshot_on_exit = h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT];
@@ -218,6 +244,7 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		     "kernel.perf_event_paranoid -1 and a readable tracefs: off-CPU time "
 		     "comes from switch events alone, without the stack it blocked in");
 	}
+	err |= signal_args(o, h, p);
 	p->unwinder = callgraph_name(o->callgraph);
 	err |= arg(p, "--call-graph");
 	err |= arg(p, "%s", p->unwinder);

@@ -18,6 +18,8 @@
  *             and sched:sched_switch is there where the host allows tracepoints
  *             (see sampling_args() in plan.c for why not --overwrite or -F)
  *   EXTRA:    each --event (rec_event_arg(): NAME/period=N[,overwrite]/u)
+ *   SIGNALS:  -e signal:signal_deliver[/call-graph=fp/] --filter FILTER after
+ *             the events where the host allows tracepoints (sig_deliver_filter)
  * perf receives the control pipe as its fds 3 (commands) and 4 (acks).
  */
 #ifndef SNAPTRACE_REC_PLAN_H

@@ -52,7 +52,27 @@
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
  *                (a full disk), problem null
- *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died"
+ *   "signals": [{"pid", "tid", "time_ns" (perf clock), "signal" (number),
+ *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
+ *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
+ *                program's handler ran), "fatal" (it ended the process),
+ *                "by_stop" (the recorder's own stop, Ctrl-C on the terminal,
+ *                reached the program too), "ip" (user ip when it came),
+ *                "addr" (fault address) or null, "cause": what aborted
+ *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
+ *                null, "sender": {"pid", "tid",
+ *                "comm"} of another process that sent it, or null,
+ *                "snapshot" (index or null)}] one per line: the signals
+ *           delivered to the targets that end a process, the crash signals
+ *           and SIGABRT however handled, the --trigger signal (sigwatch.h);
+ *           at most 256, "signals_dropped" counts the rest
+ *   "exits": [{"pid", "status" (exit status) or null, "signal" (number) or
+ *           null, "name" or null, "core" (a core was dumped) or null}] the
+ *           target processes that ended during the recording (status and
+ *           signal both null: the status is unknown, an attached process
+ *           on a kernel before 6.15)
+ *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died" | "signal"
+ *          ("signal": a signal ended the target, the snapshot was taken at it)
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
  *   "end": "none" while the recording runs (the report written at its
@@ -66,9 +86,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "session.h"
+#include "signals.h"
 
 static void json_str(FILE *f, const char *s)
 {
@@ -103,6 +125,13 @@ static void json_str_array(FILE *f, char *const *v, int n)
 
 static void write_trigger(FILE *f, const struct rec_session *s)
 {
+	if (s->sig_trigger) {
+		fputs("  \"trigger\": {\"spec\": ", f);
+		json_str(f, s->loc.spec);
+		fputs(", \"mechanism\": \"signal\", \"file\": \"\", \"symbol\": \"\", "
+		      "\"file_offset\": 0, \"slower_than_ns\": null, \"tsc\": null},\n", f);
+		return;
+	}
 	if (!s->have_trigger) {
 		fputs("  \"trigger\": null,\n", f);
 		return;
@@ -138,7 +167,7 @@ static void write_arming(FILE *f, const struct rec_session *s)
 		[REC_ARM_AT_ONCE] = "at-once", [REC_ARM_RING] = "ring", [REC_ARM_OPTION] = "option",
 	};
 
-	if (!s->have_trigger) {
+	if (!s->have_trigger && !s->sig_trigger) {
 		fputs("  \"arming\": null,\n", f);
 		return;
 	}
@@ -153,6 +182,76 @@ static void json_time(FILE *f, const char *key, uint64_t ns)
 		fprintf(f, ", \"%s\": %" PRIu64, key, ns);
 	else
 		fprintf(f, ", \"%s\": null", key);
+}
+
+/* ", \"KEY\": N" of a value that may be unknown (null). */
+static void json_u64_or_null(FILE *f, const char *key, bool known, uint64_t v)
+{
+	if (known)
+		fprintf(f, ", \"%s\": %" PRIu64, key, v);
+	else
+		fprintf(f, ", \"%s\": null", key);
+}
+
+static void write_signals(FILE *f, const struct rec_session *s)
+{
+	char name[SIG_NAME_MAX];
+
+	fputs("  \"signals\": [", f);
+	for (int i = 0; i < s->nsignals; i++) {
+		const struct rec_signal_log *l = &s->signals[i];
+		const char *code = sig_code_name(l->s.sig, l->s.code);
+
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64
+			", \"signal\": %d, \"name\": \"%s\", \"code\": %d, \"code_name\": ",
+			i ? "," : "", (int)l->s.pid, (int)l->s.tid, l->s.time_ns, l->s.sig,
+			sig_name(l->s.sig, name, sizeof(name)), l->s.code);
+		if (code)
+			fprintf(f, "\"%s\"", code);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"errno\": %d, \"handled\": %s, \"fatal\": %s, \"by_stop\": %s",
+			l->s.err, l->s.handled ? "true" : "false", l->fatal ? "true" : "false",
+			l->by_stop ? "true" : "false");
+		json_u64_or_null(f, "ip", l->s.has_ip, l->s.ip);
+		json_u64_or_null(f, "addr", l->s.has_addr, l->s.addr);
+		fputs(", \"cause\": ", f);
+		if (l->s.cause)
+			json_str(f, l->s.cause);
+		else
+			fputs("null", f);
+		if (l->s.sender_pid) {
+			fprintf(f, ", \"sender\": {\"pid\": %d, \"tid\": %d, \"comm\": ",
+				(int)l->s.sender_pid, (int)l->s.sender_tid);
+			json_str(f, l->s.sender_comm);
+			fputc('}', f);
+		} else {
+			fputs(", \"sender\": null", f);
+		}
+		json_u64_or_null(f, "snapshot", l->snapshot >= 0, (uint64_t)l->snapshot);
+		fputc('}', f);
+	}
+	fprintf(f, "%s  \"signals_dropped\": %" PRIu64 ",\n  \"exits\": [",
+		s->nsignals ? "\n  ],\n" : "],\n", s->signals_dropped);
+	for (int i = 0, n = 0; i < s->target.npids; i++) {
+		const struct rec_exit *e = &s->exits[i];
+		bool sig = e->has_status && WIFSIGNALED(e->status);
+
+		if (!e->ended)
+			continue;
+		fprintf(f, "%s{\"pid\": %d", n++ ? ", " : "", (int)s->target.pids[i]);
+		json_u64_or_null(f, "status", e->has_status && WIFEXITED(e->status),
+				 e->has_status ? (uint64_t)WEXITSTATUS(e->status) : 0);
+		json_u64_or_null(f, "signal", sig, sig ? (uint64_t)WTERMSIG(e->status) : 0);
+		if (sig)
+			fprintf(f, ", \"name\": \"%s\", \"core\": %s",
+				sig_name(WTERMSIG(e->status), name, sizeof(name)),
+				WCOREDUMP(e->status) ? "true" : "false");
+		else
+			fputs(", \"name\": null, \"core\": null", f);
+		fputc('}', f);
+	}
+	fputs("],\n", f);
 }
 
 static void write_body(FILE *f, const struct rec_session *s)
@@ -215,8 +314,10 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		",\n  \"snapshots\": [", s->nhits ? "\n  ],\n" : "],\n", s->hits_seen,
+		",\n", s->nhits ? "\n  ],\n" : "],\n", s->hits_seen,
 		s->hits_before_armed, s->hits_coalesced, s->trig.lost);
+	write_signals(f, s);
+	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		json_str(f, s->snaps[i].file);

@@ -19,6 +19,7 @@
 #include "perfdata.h"
 #include "procfs.h"
 #include "run.h"
+#include "signals.h"
 
 #define READY_TIMEOUT_MS 30000
 #define SNAPSHOT_TIMEOUT_MS 10000
@@ -43,6 +44,8 @@ const char *rec_end_name(enum rec_end end)
 		return "duration";
 	case REC_END_PERF_DIED:
 		return "perf-died";
+	case REC_END_SIGNAL:
+		return "signal";
 	}
 	return "?";
 }
@@ -356,7 +359,7 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 		return;
 	}
 	/* a hit read after a later one (another CPU's ring) is within the interval too */
-	if (s->end != REC_END_NONE || s->want >= 0 ||
+	if (s->end != REC_END_NONE || s->want >= 0 || (!s->o->multi_snapshot && s->fatal >= 0) ||
 	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns < s->last_snap_hit_ns +
 						     (uint64_t)s->o->min_interval_ms * 1000000)) ||
 	    !want_hit(s, hit))
@@ -476,9 +479,87 @@ static void handle_signals(struct rec_session *s)
 			reap_children(s);
 		} else if (s->end == REC_END_NONE) {
 			s->end = REC_END_INTERRUPT;
+			s->stop_signo = (int)si.ssi_signo;
 			diag_info("%s: stopping", strsignal((int)si.ssi_signo));
 		}
 	}
+}
+
+/* Whether process PID already has a signal that ended it: the SIGKILL its
+ * other threads get then is part of that end. */
+static bool ended_by_signal(const struct rec_session *s, pid_t pid)
+{
+	for (int i = 0; i < s->nsignals; i++)
+		if (s->signals[i].fatal && s->signals[i].s.pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * The snapshot at signal LOG, which ends its process: before a core dump or
+ * what runs meanwhile can overwrite the ring. A single-snapshot recording
+ * then waits for the target's exit (a core dump may take long; the target
+ * is never signalled), its end "signal".
+ */
+static void fatal_snapshot(struct rec_session *s, struct rec_signal_log *log)
+{
+	if (s->end != REC_END_NONE || (!s->o->multi_snapshot && s->nsnaps))
+		return;
+	if (s->inflight >= 0)
+		wait_inflight(s, SNAPSHOT_TIMEOUT_MS);
+	log->snapshot = take_snapshot(s, REC_END_SIGNAL);
+	if (log->snapshot == SNAP_PENDING)
+		log->snapshot = -1;   /* perf's stop takes it: the last snapshot */
+}
+
+/* A signal delivered to a target (sigwatch.h): logged; a --trigger signal
+ * is a hit; the first that ends a target takes a snapshot, unless it is the
+ * recorder's own stop (Ctrl-C on the terminal reaches the program too). */
+static void handle_target_signal(struct rec_session *s, const struct rec_signal *sg)
+{
+	bool fatal = !sg->handled && sig_fatal_by_default(sg->sig);
+	struct rec_signal_log *log;
+	int stop = s->stop_signo ? s->stop_signo : stop_signal_pending();
+
+	if (s->sig_trigger == sg->sig) {
+		struct rec_hit hit = { .pid = sg->pid, .tid = sg->tid, .time_ns = sg->time_ns,
+				       .has_args = false, .ip = sg->ip };
+
+		handle_hit(s, &hit);
+	}
+	if (fatal && ended_by_signal(s, sg->pid))
+		return;
+	if (s->nsignals >= REC_SIGNALS_MAX ||
+	    reserve((void **)&s->signals, &s->signals_cap, (size_t)s->nsignals + 1,
+		    sizeof(*s->signals))) {
+		s->signals_dropped++;
+		return;
+	}
+	log = &s->signals[s->nsignals++];
+	memset(log, 0, sizeof(*log));
+	log->s = *sg;
+	log->snapshot = -1;
+	log->fatal = fatal;
+	log->by_stop = fatal && sg->sig == stop;
+	if (!fatal || log->by_stop || s->fatal >= 0)
+		return;
+	s->fatal = s->nsignals - 1;
+	fatal_snapshot(s, log);
+}
+
+/* Reads the signals the targets received since the last round. */
+static void read_target_signals(struct rec_session *s)
+{
+	struct rec_signal sg[64];
+	int n;
+
+	if (!s->watch_signals)
+		return;
+	do {
+		n = rec_sigwatch_read(&s->sig, sg, 64);
+		for (int i = 0; i < n; i++)
+			handle_target_signal(s, &sg[i]);
+	} while (n == 64);
 }
 
 /*
@@ -502,8 +583,8 @@ static enum rec_end perf_exit_end(struct rec_session *s)
 /* One round of the main loop: waits for anything and handles it. */
 static void loop_once(struct rec_session *s, double deadline)
 {
-	size_t want = 2 + (size_t)s->target.npids + (size_t)s->trig.nev;
-	int n = 0, first_trig, first_pidfd, timeout = -1, room;
+	size_t want = 2 + (size_t)s->target.npids + (size_t)s->trig.nev + (size_t)s->sig.nev;
+	int n = 0, first_trig, first_pidfd, first_sig, timeout = -1, room;
 	struct pollfd *pf;
 
 	/* out of memory: poll what fits (the first trigger events) */
@@ -525,6 +606,12 @@ static void loop_once(struct rec_session *s, double deadline)
 		pf[n++] = (struct pollfd){ s->trig.ev[i].fd, s->trig.ev[i].hup ? 0 : POLLIN, 0 };
 		if (s->trig.ev[i].hup)
 			timeout = 100;   /* inherited threads may still report there */
+	}
+	first_sig = n;
+	if (s->watch_signals) {
+		n += rec_sigwatch_fds(&s->sig, pf + n, room - n);
+		if (s->sig_hup)
+			timeout = 100;   /* threads created later may still report there */
 	}
 	if (s->inflight >= 0 || s->want >= 0)
 		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
@@ -548,8 +635,12 @@ static void loop_once(struct rec_session *s, double deadline)
 		handle_signals(s);
 	if (pf[1].revents)
 		rec_perf_read_output(&s->perf);
+	if (s->watch_signals)
+		s->sig_hup = rec_sigwatch_hup(&s->sig, pf + first_sig, n - first_sig);
 	settle_dumps(s, false);
-	read_triggers(s, pf + first_trig, n - first_trig);
+	read_triggers(s, pf + first_trig, first_sig - first_trig);
+	/* before the exit: the snapshot at the signal that ended the target */
+	read_target_signals(s);
 	/* a hit seen counts even when the target exited or time ran out meanwhile */
 	if (s->end == REC_END_NONE && s->want >= 0 && armed(s))
 		snapshot_wanted(s);
@@ -752,6 +843,56 @@ static void perf_failed(struct rec_session *s, const char *what)
 			 *tail == '\n' ? tail + 1 : tail);
 }
 
+/* Opens the signal watch (sigwatch.h) on the targets where the host allows
+ * tracepoints; else the signals are not seen, and says so. Returns 0, or a
+ * negative errno with S->error when a --trigger signal cannot be watched. */
+static int open_sigwatch(struct rec_session *s)
+{
+	static const char needs[] = "signal:signal_deliver needs root (CAP_PERFMON) or "
+				    "kernel.perf_event_paranoid -1 and a readable tracefs";
+	char why[300];
+	int err = -EPERM;
+
+	if (s->h->sched_switch)
+		err = rec_sigwatch_open(&s->sig, s->target.pids, s->target.npids, s->sig_trigger,
+					why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", needs);
+	s->watch_signals = !err;
+	if (!err) {
+		rec_sigwatch_probe_aborts(&s->sig, s->target.launched ? s->exe : s->target.exe,
+					  s->target.launched ? 0 : s->target.pids[0],
+					  s->h->uprobe_type);
+		return 0;
+	}
+	if (s->sig_trigger) {
+		snprintf(s->error, sizeof(s->error), "--trigger %.100s: cannot watch the "
+			 "program's signals: %s", s->loc.spec, why);
+		return err;
+	}
+	diag_info("note: the signals the program receives are not recorded: %s", why);
+	return 0;
+}
+
+/*
+ * How each target ended, when it did before the recording's end: the
+ * exit of a fatal signal's process is that signal's (end "signal"). A
+ * target still running when the recording ends is ended by it (launched)
+ * or left running (attached): no exit.
+ */
+static void collect_exits(struct rec_session *s)
+{
+	for (int i = 0; i < s->target.npids; i++) {
+		struct rec_exit *e = &s->exits[i];
+		int r = rec_target_exit(&s->target, i, 200, &e->status);
+
+		e->ended = r >= 0;
+		e->has_status = r == 1;
+	}
+	if (s->fatal >= 0 && s->end == REC_END_EXIT)
+		s->end = REC_END_SIGNAL;
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
@@ -759,7 +900,7 @@ int rec_session_run(struct rec_session *s)
 
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
-	s->want = s->inflight = -1;
+	s->want = s->inflight = s->fatal = -1;
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	err = rec_report_reserve(s);
 	if (err) {
@@ -772,6 +913,9 @@ int rec_session_run(struct rec_session *s)
 		if (err)
 			goto out_target;
 	}
+	err = open_sigwatch(s);
+	if (err)
+		goto out_trigger;
 	err = rec_perf_start(&s->perf, s->plan.argv, s->plan.output, s->plan.control);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "cannot start %s: %s", s->plan.argv[0],
@@ -792,7 +936,8 @@ int rec_session_run(struct rec_session *s)
 	s->ready_ms = rec_now_ms();
 	s->armed_ms = s->ready_ms + s->arm.after_ms;
 	rec_trigger_tsc(&s->trig, &s->tsc);
-	if (s->have_trigger && (err = rec_trigger_enable(&s->trig))) {
+	if ((s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
+	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
@@ -814,6 +959,8 @@ int rec_session_run(struct rec_session *s)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == REC_END_NONE)
 		loop_once(s, deadline);
+	read_target_signals(s);   /* the last ones, before the targets' exit is told */
+	collect_exits(s);
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
@@ -830,6 +977,8 @@ out_perf:
 	rec_perf_free(&s->perf);
 out_trigger:
 	rec_trigger_close(&s->trig);
+	rec_sigwatch_close(&s->sig);
+	s->watch_signals = false;
 	rec_slowcall_free(&s->slow);
 out_target:
 	rec_target_finish(&s->target);
@@ -839,4 +988,69 @@ out_target:
 	s->pf = NULL;
 	s->pf_cap = 0;
 	return err;
+}
+
+/* The last signal of LOG for process PID that is fatal, or else a crash
+ * signal (or SIGABRT) the program handled, or NULL. */
+static const struct rec_signal_log *ending_signal(const struct rec_session *s, pid_t pid)
+{
+	const struct rec_signal_log *handled = NULL;
+
+	for (int i = 0; i < s->nsignals; i++) {
+		const struct rec_signal_log *l = &s->signals[i];
+
+		if (l->s.pid != pid)
+			continue;
+		if (l->fatal)
+			return l;
+		if (l->s.handled && (sig_is_crash(l->s.sig, l->s.code) || l->s.sig == SIGABRT))
+			handled = l;
+	}
+	return handled;
+}
+
+bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e)
+{
+	const struct rec_exit *x = &s->exits[i];
+	const struct rec_signal_log *l = ending_signal(s, s->target.pids[i]);
+
+	memset(e, 0, sizeof(*e));
+	if (!x->ended)
+		return false;
+	e->exited = x->has_status && WIFEXITED(x->status);
+	e->status = e->exited ? WEXITSTATUS(x->status) : 0;
+	if (x->has_status && WIFSIGNALED(x->status)) {
+		e->sig = WTERMSIG(x->status);
+		e->core_known = true;
+		e->core = WCOREDUMP(x->status);
+	}
+	/* the watch's signal: the one that killed it, or a crash it handled */
+	if (l && (l->fatal ? !e->exited && (!e->sig || e->sig == l->s.sig) : e->exited)) {
+		e->sig = l->s.sig;
+		e->has_code = true;
+		e->code = l->s.code;
+		e->has_addr = l->s.has_addr;
+		e->addr = l->s.addr;
+		e->has_ip = l->s.has_ip;
+		e->ip = l->s.ip;
+		e->tid = l->s.tid;
+		e->sender_pid = l->s.sender_pid;
+		e->sender_comm = l->s.sender_pid && l->s.sender_comm[0] ? l->s.sender_comm : NULL;
+		e->by_stop = l->by_stop;
+	}
+	if (!e->sig && !e->exited)
+		return true;   /* ended; how is unknown */
+	e->by_stop |= s->end == REC_END_INTERRUPT && e->sig == s->stop_signo && !e->exited;
+	return true;
+}
+
+int rec_session_program_status(const struct rec_session *s)
+{
+	struct sig_ending e;
+
+	if (!s->target.launched || !rec_session_ending(s, 0, &e) || e.by_stop)
+		return 0;
+	if (e.exited)
+		return e.status;
+	return e.sig ? 128 + e.sig : 0;
 }

@@ -22,6 +22,8 @@
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
+#include "signals.h"
+#include "sigwatch.h"
 #include "slowcall.h"
 #include "target.h"
 #include "trigger.h"
@@ -36,6 +38,7 @@ enum rec_end {
 	REC_END_EXIT,        /* the target exited */
 	REC_END_DURATION,    /* --duration elapsed */
 	REC_END_PERF_DIED,   /* perf exited on its own while the target ran */
+	REC_END_SIGNAL,      /* a signal ended the target: the snapshot was taken at it */
 };
 
 /* A trigger hit that asked for a snapshot. */
@@ -63,6 +66,27 @@ struct rec_snap {
 				       * "cut short inside its data section ..."), "": it is */
 };
 
+/* A signal delivered to a target that the recording keeps (sigwatch.h):
+ * one that ends its process, a crash signal or SIGABRT however handled,
+ * the --trigger signal. */
+struct rec_signal_log {
+	struct rec_signal s;
+	int snapshot;        /* the snapshot it took, -1: none */
+	bool fatal;          /* it ended its process (delivered with the default action) */
+	bool by_stop;        /* the recorder's own stop signal (Ctrl-C on the terminal)
+				reached the program too: not the program's end */
+};
+
+#define REC_SIGNALS_MAX 256   /* signals kept; later ones are counted */
+
+/* How a target process ended during the recording. */
+struct rec_exit {
+	bool ended;          /* it ended before the recording did */
+	bool has_status;     /* STATUS is known (a launched target; attached, from
+				the pidfd: PIDFD_GET_INFO, Linux 6.15) */
+	int status;          /* its wait status (WIFEXITED, WTERMSIG, WCOREDUMP) */
+};
+
 struct rec_thread_info {
 	pid_t pid, tid;
 	char comm[32];
@@ -83,6 +107,19 @@ struct rec_session {
 	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */
 	struct rec_trigger_loc loc;
 	bool have_trigger;
+	int sig_trigger;              /* --trigger signal:NAME: the signal, else 0 */
+	bool watch_signals;           /* S->sig is open (sigwatch.h) */
+	bool sig_hup;                 /* a ring of S->sig lost its thread: read it on a timer */
+	int stop_signo;               /* the SIGINT/SIGTERM/SIGHUP that stopped the
+					 recording, 0: none */
+	struct rec_sigwatch sig;
+	struct rec_signal_log *signals; /* owned, in the order seen */
+	int nsignals;
+	size_t signals_cap;
+	uint64_t signals_dropped;     /* watched signals past REC_SIGNALS_MAX */
+	int fatal;                    /* index into signals of the first that ended a
+					 target, -1: none */
+	struct rec_exit exits[REC_MAX_PIDS]; /* per target.pids[] */
 	struct rec_arming arm;        /* when hits start to count (set by the caller) */
 	double armed_ms;              /* CLOCK_MONOTONIC ms when the trigger arms (0: not
 				       * recording yet) */
@@ -140,6 +177,22 @@ struct rec_session {
  * killed and reaped if still running.
  */
 int rec_session_run(struct rec_session *s);
+
+/*
+ * How target I of S (an index into S->target.pids) ended, into *E: its exit
+ * or the signal that killed it (with the signal's details from the watch),
+ * or the crash signal it handled before it exited. Returns false when it
+ * did not end during the recording.
+ */
+bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e);
+
+/*
+ * The exit status `snaptrace run` passes on for the launched program of S:
+ * its own exit status, or 128 + N when signal N killed it; 0 when the
+ * recording ended it (the trigger, --duration, Ctrl-C) or its end is
+ * unknown.
+ */
+int rec_session_program_status(const struct rec_session *s);
 
 /* The word record.json uses for END ("trigger", "interrupt", ...). */
 const char *rec_end_name(enum rec_end end);

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -136,6 +138,45 @@ bool rec_target_alive(struct rec_target *t)
 		if (rec_proc_alive(t->pids[i]))
 			return true;
 	return false;
+}
+
+/*
+ * The part of struct pidfd_info (linux/pidfd.h, Linux 6.15) read here:
+ * its first 64 bytes (PIDFD_INFO_SIZE_VER0), which end with the exit code.
+ */
+struct pidfd_info_v0 {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	int32_t exit_code;
+};
+#define PIDFD_INFO_EXIT_BIT (1ull << 3)
+#define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
+
+int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status)
+{
+	if (t->launched) {
+		if (rec_target_alive(t))
+			return -1;
+		*status = t->status;
+		return 1;
+	}
+	if (rec_proc_alive(t->pids[i]))
+		return -1;
+	for (int waited = 0; t->pidfds[i] >= 0; waited += 5) {
+		struct pidfd_info_v0 info = { .mask = PIDFD_INFO_EXIT_BIT };
+
+		if (ioctl(t->pidfds[i], PIDFD_GET_INFO_V0, &info))
+			return 0;   /* a kernel before 6.14 */
+		if (info.mask & PIDFD_INFO_EXIT_BIT) {
+			*status = info.exit_code;
+			return 1;
+		}
+		if (waited >= wait_ms)
+			break;
+		poll(NULL, 0, 5);
+	}
+	return 0;
 }
 
 /*

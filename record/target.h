@@ -63,6 +63,15 @@ bool rec_target_alive(struct rec_target *t);
  */
 bool rec_target_reaped(struct rec_target *t, pid_t pid, int status);
 
+/*
+ * How target process I (an index into T->pids) ended. Returns 1 with its
+ * wait status in *STATUS (WIFEXITED, WTERMSIG, WCOREDUMP); 0 when it ended
+ * but the status is unknown (attached: the status comes from its pidfd,
+ * PIDFD_GET_INFO with PIDFD_INFO_EXIT, Linux 6.15, once its parent has
+ * reaped it: waited for up to WAIT_MS); -1 while it runs.
+ */
+int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status);
+
 /* Ends and reaps a launched target that is still running (SIGTERM, SIGKILL
  * after 500 ms; SIGKILL right away if it never ran), then every process it
  * left running (perf must be reaped already: any other child of the recorder

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "perfring.h"
 #include "procfs.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -57,22 +58,6 @@ static uint64_t regs_mask(bool sp)
 #endif
 }
 
-static long page_size(void)
-{
-	static long ps;
-
-	if (!ps)
-		ps = sysconf(_SC_PAGESIZE);
-	return ps;
-}
-
-static int perf_open(struct perf_event_attr *attr, pid_t pid)
-{
-	long fd = syscall(SYS_perf_event_open, attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : (int)fd;
-}
-
 /*
  * The attr of one trigger event; PATH must outlive perf_event_open. RET: the
  * uretprobe; SP: sample the user stack pointer too (regs_mask).
@@ -107,13 +92,13 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 /* Bytes of one ring's data (a power of two). */
 static size_t ring_size(const struct rec_trigger *t)
 {
-	return (size_t)page_size() * t->pages;
+	return (size_t)rec_page_size() * t->pages;
 }
 
 /* Bytes of one ring's mapping: the control page and the data. */
 static size_t map_size(const struct rec_trigger *t)
 {
-	return (size_t)page_size() + ring_size(t);
+	return (size_t)rec_page_size() + ring_size(t);
 }
 
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
@@ -182,7 +167,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.exclude_kernel = 1;
-	fd = perf_open(&attr, tid);
+	fd = rec_perf_open(&attr, tid, -1);
 	if (fd < 0)
 		return fd;
 	ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -194,7 +179,7 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 	}
 	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr, false, false);
 	attr.inherit = 1;
-	efd = perf_open(&attr, tid);
+	efd = rec_perf_open(&attr, tid, -1);
 	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
 		close(efd);
 		efd = -errno;
@@ -239,9 +224,9 @@ static int add_cpu_event(struct rec_trigger *t, int cpu, bool ret)
 		attr.watermark = 1;
 		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
 	}
-	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = rec_perf_open(&attr, -1, cpu);
 	if (fd < 0)
-		return -errno;
+		return (int)fd;
 	ring = mmap(NULL, map_size(t), PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
 	if (ring == MAP_FAILED) {
 		int err = -errno;
@@ -349,18 +334,6 @@ int rec_trigger_enable(struct rec_trigger *t)
 	return 0;
 }
 
-/* Copies LEN bytes at ring offset POS (wrapping) into DST. */
-static void ring_copy(const char *data, size_t size, uint64_t pos, void *dst, size_t len)
-{
-	size_t off = (size_t)(pos % size), first = size - off;
-
-	if (first > len)
-		first = len;
-	memcpy(dst, data + off, first);
-	if (first < len)
-		memcpy((char *)dst + first, data, len - first);
-}
-
 static bool is_target(const struct rec_trigger *t, pid_t pid)
 {
 	int i;
@@ -419,7 +392,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 {
 	struct rec_trig_event *ev = &t->ev[idx];
 	struct perf_event_mmap_page *mp = ev->ring;
-	const char *data = (const char *)ev->ring + page_size();
+	const char *data = (const char *)ev->ring + rec_page_size();
 	size_t size = ring_size(t);
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = mp->data_tail;
@@ -430,7 +403,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 	while (tail < head && n < max) {
 		struct perf_event_header h;
 
-		ring_copy(data, size, tail, &h, sizeof(h));
+		rec_ring_copy(data, size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h))
 			break;
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + want) {
@@ -438,7 +411,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 			size_t len = h.size - sizeof(h) < sizeof(body) ? h.size - sizeof(h)
 								       : sizeof(body);
 
-			ring_copy(data, size, tail + sizeof(h), &body, len);
+			rec_ring_copy(data, size, tail + sizeof(h), &body, len);
 			if (!is_target(t, (pid_t)body.pid)) {
 				t->foreign++;
 				tail += h.size;
@@ -456,7 +429,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost[2];
 
-			ring_copy(data, size, tail + sizeof(h), lost, sizeof(lost));
+			rec_ring_copy(data, size, tail + sizeof(h), lost, sizeof(lost));
 			t->lost += lost[1];
 		}
 		tail += h.size;
@@ -499,7 +472,7 @@ __attribute__((noinline)) int rec_selftest_target(int x)
 static int selftest_one(struct perf_event_attr *attr)
 {
 	uint64_t count = 0;
-	int fd = perf_open(attr, 0), fired;
+	int fd = rec_perf_open(attr, 0, -1), fired;
 	volatile int sink;
 
 	if (fd < 0)

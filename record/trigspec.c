@@ -12,6 +12,7 @@
 #include "elfsym.h"
 #include "insnstart.h"
 #include "procfs.h"
+#include "signals.h"
 #include "lineaddr.h"
 #include "symbols.h"
 
@@ -399,6 +400,15 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 	/* every probe address passes here: an instruction start, or refused */
 	why[0] = '\0';
 	return rec_insn_start_check(loc->file, loc->vaddr, why, size);
+}
+
+int rec_trigspec_signal(const char *spec)
+{
+	int sig;
+
+	if (!spec || strncmp(spec, "signal:", 7))
+		return 0;
+	return sig_parse(spec + 7, &sig) ? -1 : sig;
 }
 
 int rec_trigspec_runtime_addr(const struct rec_trigger_loc *loc, pid_t pid, uint64_t *addr)

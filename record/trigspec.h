@@ -15,6 +15,8 @@
  *   .                     the default stop indicator (below); an error without one
  *   ?                     picked by the user on the terminal (symbols.h)
  *   none                  no trigger
+ *   signal:NAME           no code: the target receiving signal NAME
+ *                         (rec_trigspec_signal(); sigwatch.h sees it)
  * Without a SPEC the default symbols magic_trace_stop_indicator and
  * snaptrace_trigger are tried, and no trigger is used when neither exists.
  */
@@ -57,6 +59,13 @@ enum {
  */
 int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 			 struct rec_trigger_loc *loc, char *why, size_t size);
+
+/*
+ * The signal of a --trigger signal:NAME (NAME as sig_parse() reads it:
+ * "SIGSEGV", "SEGV", "usr1", "11"). Returns it, 0 when SPEC (NULL allowed)
+ * is not of that form, or -1 when NAME is no signal.
+ */
+int rec_trigspec_signal(const char *spec);
 
 /*
  * The runtime address of LOC in process PID (for breakpoints): the start of

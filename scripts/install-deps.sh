@@ -12,11 +12,12 @@ set -eu
 # tables (source lines of slices, line: triggers); libiberty-dev: the
 # demangler (C++, Rust legacy and v0), perf's own; libzydis-dev: the
 # recorder's instruction decoder (probes on instruction starts) and, with
-# libipt-dev, the Intel PT generator of the tests; linux-perf: recording
+# libipt-dev, the Intel PT generator of the tests; libtraceevent-dev: the
+# recorder reads the signal tracepoints' fields; linux-perf: recording
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine.
-PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev
+PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev libtraceevent-dev
 linux-perf binutils procps time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -370,6 +370,18 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	return a->err;
 }
 
+/* Adds an ended fact: "; " between several. Returns 0 or -ENOMEM. */
+static int add_ended(struct agg *a, const char *text)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", a->ended ? a->ended : "", a->ended ? "; " : "", text) < 0)
+		return -ENOMEM;
+	free(a->ended);
+	a->ended = s;
+	return 0;
+}
+
 static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 {
 	struct agg *a = ctx;
@@ -383,12 +395,16 @@ static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 			return -ENOMEM;
 		dst = &t->name;
 	} else if (k->obj_type == FXT_ZX_OBJ_NONE && !strcmp(k->name, FXT_INFO_NAME)) {
-		for (unsigned i = 0; i < k->nargs; i++)
-			if (k->args[i].type == FXT_ARG_STRING &&
-			    !strcmp(k->args[i].name, FXT_INFO_MODE)) {
+		for (unsigned i = 0; i < k->nargs; i++) {
+			if (k->args[i].type != FXT_ARG_STRING)
+				continue;
+			if (!strcmp(k->args[i].name, FXT_INFO_MODE)) {
 				dst = &a->mode;
 				value = k->args[i].str;
+			} else if (!strcmp(k->args[i].name, FXT_INFO_ENDED) && !a->merging) {
+				return add_ended(a, k->args[i].str);
 			}
+		}
 	}
 	if (!dst)
 		return 0;
@@ -576,5 +592,6 @@ void agg_free(struct agg *a)
 	free(a->thread_hash);
 	free(a->top);
 	free(a->mode);
+	free(a->ended);
 	memset(a, 0, sizeof(*a));
 }

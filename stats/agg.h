@@ -59,6 +59,8 @@ struct agg {
 	struct agg_row *rows;       size_t nrows;
 	struct agg_call *top;       size_t ntop;   /* longest first after agg_read() */
 	char *mode;                 /* the trace's FXT_INFO_MODE, or NULL */
+	char *ended;                /* how the traced program ended (FXT_INFO_ENDED; several
+				     * joined by "; "), or NULL */
 	uint64_t first_ts;          /* earliest event (Perfetto's trace start), ns */
 	uint64_t slices, unended;   /* slices closed; begins never ended */
 	unsigned passes;            /* 1, or 2 when events came out of time order */

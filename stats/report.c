@@ -156,14 +156,19 @@ static void head(const struct agg *a, const char *path, const struct report_opts
 		else
 			fputs("null", out);
 		fprintf(out, ",\"calls_are_calls\":%s,\"slices\":%" PRIu64
-			",\"unended\":%" PRIu64 ",\"functions\":%zu,\n",
+			",\"unended\":%" PRIu64 ",\"functions\":%zu,\"ended\":",
 			agg_sampled(a) ? "false" : "true", a->slices, a->unended, functions(a));
+		if (a->ended)
+			json_string(out, a->ended);
+		else
+			fputs("null", out);
+		fputs(",\n", out);
 		return;
 	}
 	if (o->format == TABLE_CSV)
 		return;
-	fprintf(out, "%s: %zu functions, %" PRIu64 " slices (%s)\n", path, functions(a), a->slices,
-		meaning(a));
+	fprintf(out, "%s: %zu functions, %" PRIu64 " slices (%s)%s%s\n", path, functions(a),
+		a->slices, meaning(a), a->ended ? "; " : "", a->ended ? a->ended : "");
 	if (a->unended)
 		fprintf(out, "%" PRIu64 " slices never ended are left out\n", a->unended);
 	fputc('\n', out);

@@ -52,6 +52,13 @@ req_sched_switch() {
 	reqh_perf_record -e sched:sched_switch
 }
 
+# the signal tracepoints the recorder watches (signal:signal_deliver, as
+# sched_switch needs: tracefs, CAP_PERFMON or perf_event_paranoid -1)
+req_signal_tracepoints() {
+	req_recording || return 1
+	reqh_perf_record -e signal:signal_deliver -e signal:signal_generate
+}
+
 # perf record --buildid-mmap (perf 5.12 and later)
 req_buildid_mmap() {
 	req_recording || return 1

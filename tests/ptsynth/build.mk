@@ -39,7 +39,7 @@ TEST_BINS += $(O)/test/ptsynth-expect
 PTSYNTH_PROGS_DIR := $(O)/test/ptsynth-progs
 PTSYNTH_PROG_FLAGS := -g -fno-omit-frame-pointer -fno-plt
 PTSYNTH_PROGS := $(addprefix $(PTSYNTH_PROGS_DIR)/,calls-static calls-pie recurse tailcall \
-	indirect longjmp except vdso threads stop bench calls-nodebug phases)
+	indirect longjmp except vdso threads stop bench calls-nodebug phases crash)
 
 $(PTSYNTH_PROGS_DIR)/calls-static: tests/ptsynth/progs/calls.c
 	@mkdir -p $(dir $@)
@@ -60,7 +60,8 @@ $(PTSYNTH_PROGS_DIR)/tailcall $(PTSYNTH_PROGS_DIR)/indirect: $(PTSYNTH_PROGS_DIR
 	$(Q)$(CC) $(PTSYNTH_PROG_FLAGS) -O2 -static -o $@ $<
 
 $(PTSYNTH_PROGS_DIR)/recurse $(PTSYNTH_PROGS_DIR)/longjmp $(PTSYNTH_PROGS_DIR)/vdso \
-		$(PTSYNTH_PROGS_DIR)/stop: $(PTSYNTH_PROGS_DIR)/%: tests/ptsynth/progs/%.c
+		$(PTSYNTH_PROGS_DIR)/stop $(PTSYNTH_PROGS_DIR)/crash: $(PTSYNTH_PROGS_DIR)/%: \
+		tests/ptsynth/progs/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(PTSYNTH_PROG_FLAGS) -O1 -static -o $@ $<
 

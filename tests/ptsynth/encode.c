@@ -259,6 +259,14 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 			out->vis_end = i + 1;
 	}
 	flush_tnt(&e);
+	/* a fault on the last step: the exception leaves the traced (user) code
+	 * there, as an interrupt does (FUP at the faulting instruction, TIP.PGD),
+	 * and the decoder walks up to it */
+	if (e.rc == 0 && cut == SIZE_MAX && i == to && to == th->n && th->fault_sig) {
+		ip_packet(&e, ppt_fup, th->steps[to - 1].ip);
+		ip_packet(&e, ppt_tip_pgd, 0);
+		out->vis_end = to;
+	}
 	out->len = cut != SIZE_MAX ? cut : offset(&e);
 	pt_free_encoder(e.pt);
 	free(e.stack);

@@ -20,7 +20,8 @@
  * errors are instants at depth 0, listed after the thread's slices (the
  * order of the --dump=slices view). A switch out is an [off-cpu] slice in the
  * gap the trace has there: under [syscall] when it blocked in one, under an
- * [untraced] interrupt (tr end async) when preempted.
+ * [untraced] interrupt (tr end async) when preempted; a fault ends the
+ * trace in an [untraced] exit from the faulting instruction.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -332,8 +333,12 @@ static int read_truth(const char *path, bool events)
 		if (events) {
 			if (!strcmp(f[0], "jump") && same_fn(f[9], f[7], f[10], f[8]))
 				continue;
-			if (!strcmp(f[0], "switch-out") && !strcmp(f[10], "preempt"))
-				printf("%s async %s -\n", f[1], f[9]);  /* the interrupt */
+			if ((!strcmp(f[0], "switch-out") && !strcmp(f[10], "preempt")) ||
+			    !strcmp(f[0], "fault")) {
+				printf("%s async %s -\n", f[1], f[9]);  /* the interrupt, the fault */
+				if (f[0][0] == 'f')
+					continue;
+			}
 			if (!strncmp(f[0], "switch-", 7)) {
 				printf("%s %s %s %s\n", f[1], f[0], f[10], f[3]);
 				continue;
@@ -358,6 +363,11 @@ static int read_truth(const char *path, bool events)
 			if (!strcmp(f[10], "preempt"))
 				slice_new(t, "[untraced]", ordinal, (int)t->depth);
 			slice_new(t, "[off-cpu]", ordinal, (int)t->depth + 1);
+		} else if (!strcmp(f[0], "fault")) {
+			/* the trace ends in an [untraced] exit from the faulting
+			 * instruction (tr end async) */
+			ensure_source(t, f[9], f[7], hex(f[4]));
+			slice_new(t, "[untraced]", ordinal, (int)t->depth);
 		} else if (!strcmp(f[0], "error")) {
 			char name[300];
 

@@ -15,7 +15,8 @@
 # in both return-compression modes and with a snapshot window, plus per-CPU
 # queues, PSB+ every few bytes, an injected overflow, truncated data, a
 # snapshot ending at magic_trace_stop_indicator (also as a recording
-# directory with its trigger marker) and a two-snapshot recording
+# directory with its trigger marker), a program dying of SIGSEGV (the trace
+# ends at the fault; as a recording, its [crash] marker there), a two-snapshot recording
 # on one timeline with a gap; context switches (blocked in syscalls,
 # preempted): perf places each where the generator put it, and the converter
 # draws an [off-cpu] slice from its switch out to its switch in (offcpu-*);
@@ -292,6 +293,53 @@ EOF
 		fail "$name-recording" "no marker at the hit $hit: $("$CONVERT" --dump=records "$TMP/$name.rec.fxt" | grep -F '[trigger]')"
 	else
 		ok "$name-recording"
+	fi
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# A program that dies of SIGSEGV (progs/crash.c: boom() writes through
+# NULL): the exception leaves the traced code at the faulting instruction
+# (FUP, TIP.PGD), so the branch trace ends in boom, where perf and the
+# converter agree with the truth; as a recording directory whose record.json
+# lists the signal at the trace's end, the "[crash] SIGSEGV" marker sits there
+# on the thread and on the triggers track.
+name=crash-fault
+if gen "$name" crash; then
+	check_perf "$name" 0
+	check_convert "$name" 0
+	last=$(grep -v '\[' "$TMP/$name.slices" | tail -1 | cut -d' ' -f3-)
+	at=$("$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* boom \[[0-9]*, \([0-9]*\)\].*/\1/p' | tail -1)
+	pid=$("$CONVERT" --dump=records "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* kobj process koid=\([0-9]*\) .*/\1/p' | head -1)
+	rec="$TMP/$name.rec"
+	mkdir -p "$rec"
+	cp "$TMP/$name.data" "$rec/perf.data"
+	cat >"$rec/record.json" <<EOF
+{"format": "snaptrace-record 1", "pids": [$pid], "threads": [], "launched": true, "trigger": null,
+ "hits": [],
+ "signals": [
+    {"pid": $pid, "tid": $pid, "time_ns": ${at:-0}, "signal": 11, "name": "SIGSEGV", "code": 1, "code_name": "SEGV_MAPERR", "errno": 0, "handled": false, "fatal": true, "by_stop": false, "ip": 4200019, "addr": 0, "cause": null, "sender": null, "snapshot": 0}
+ ],
+ "exits": [{"pid": $pid, "status": null, "signal": 11, "name": "SIGSEGV", "core": false}],
+ "snapshots": [{"file": "perf.data", "reason": "signal", "time_ns": null}],
+ "end": "signal", "end_ns": null}
+EOF
+	if [ "$last" != boom ]; then
+		fail "$name-ends-at-fault" "expected the last slice boom, found '$last'"
+	elif [ -z "$at" ] || [ -z "$pid" ]; then
+		fail "$name-ends-at-fault" "no boom slice or process in the trace"
+	elif ! "$CONVERT" "$rec" -o "$TMP/$name.rec.fxt" 2>"$TMP/$name.rec.err"; then
+		fail "$name-ends-at-fault" "converting the directory failed: $(head -3 "$TMP/$name.rec.err")"
+	elif [ "$("$CONVERT" --dump=records "$TMP/$name.rec.fxt" |
+		grep -c " event instant ts=$at pid=$pid tid=[0-9]* cat=\"\" name=\"\[crash\] SIGSEGV\" signal:string=\"SIGSEGV\" signo:int64=11 code:string=\"SEGV_MAPERR\" addr:pointer=0x0 ")" -ne 2 ]; then
+		fail "$name-ends-at-fault" "no marker at the fault $at on the thread and the triggers track"
+	elif ! grep -q 'the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0)' \
+		"$TMP/$name.rec.err"; then
+		fail "$name-ends-at-fault" "no summary line: $(tail -3 "$TMP/$name.rec.err")"
+	else
+		ok "$name-ends-at-fault"
 	fi
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"

@@ -364,6 +364,8 @@ static int step_all(struct tracer *t)
 				return rc;
 			th->started = 1;
 			sig = 0;
+		} else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) {
+			th->fault_sig = sig;   /* at its last step; passed on: it ends the program */
 		}
 		if (ptrace(PTRACE_SINGLESTEP, tid, NULL, (void *)(long)sig) < 0 && errno != ESRCH)
 			return fail(t, -errno, "thread %d: cannot step: %s", tid, strerror(errno));

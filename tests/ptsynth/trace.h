@@ -28,6 +28,8 @@ struct ps_thread {
 	struct ps_step *steps;   /* owned; in execution order */
 	size_t n, cap;
 	int started;             /* its first stop was seen */
+	int fault_sig;           /* the CPU faulted on its last step: SIGSEGV, SIGBUS,
+				  * SIGFPE or SIGILL (delivered: it ends there); 0: none */
 };
 
 /* An executable mapping, as in /proc/PID/maps. */

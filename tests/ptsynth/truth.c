@@ -129,6 +129,16 @@ static void thread_truth(FILE *f, const struct ps_run *run, const struct ps_symt
 		step_event(f, st, th, i, in, successor(th, i, in),
 			   ps_clock_time(clock, th->steps[i].seq), stats);
 	}
+	/* the CPU faulted on the last step: the trace ends there, as at an
+	 * interrupt (an async exit from the traced code) */
+	if (th->fault_sig && t->end == th->n && t->end > t->from) {
+		struct where at;
+
+		resolve(st, th->steps[t->end - 1].ip, &at);
+		fprintf(f, "fault\t%d\t%zu\t%" PRIu64 "\t%" PRIx64 "\t0\t0\t%s\t-\t%s\tSIG%s\n",
+			th->tid, t->end - 1, ps_clock_time(clock, th->steps[t->end - 1].seq), at.ip,
+			at.dso, at.sym, sigabbrev_np(th->fault_sig));
+	}
 	fprintf(f, "end\t%d\t%zu\n", th->tid, t->end);
 }
 
@@ -139,7 +149,8 @@ int ps_truth_write(FILE *f, const struct ps_run *run, const struct ps_symtab *st
 	size_t i;
 
 	fprintf(f, "# ptsynth truth 1: thread PID TID COMM FIRST END START_IP START_SYM;\n"
-		"# KIND TID STEP TIME SRC_IP DST_IP DST_OFF SRC_DSO DST_DSO SRC_SYM DST_SYM;"
+		"# KIND TID STEP TIME SRC_IP DST_IP DST_OFF SRC_DSO DST_DSO SRC_SYM DST_SYM"
+		" (fault: the signal for DST_SYM);"
 		" end TID STEP\n");
 	for (i = 0; i < nt; i++)
 		if (tt[i].from < tt[i].end)

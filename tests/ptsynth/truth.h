@@ -27,6 +27,10 @@
  *       the thread left the CPU (STATE blocked: in the syscall before STEP;
  *       preempt: just before STEP) and came back, at TIME; IP/DSO/SYM are
  *       where it resumes (step STEP)
+ *   fault TID STEP TIME IP 0 0 DSO - SYM SIGNAL
+ *       the CPU faulted on the thread's last step (STEP, at IP in SYM):
+ *       SIGNAL (SIGSEGV...) ended it there; its trace ends with an async
+ *       exit (FUP, TIP.PGD) from that instruction
  *   end TID STEP
  *       closes the thread's records (STEP = END).
  */

@@ -42,6 +42,25 @@ check() {
 	fi
 }
 
+# Tracepoints (sched:sched_switch, signal:signal_deliver) are in the lines
+# where the host allows them (CAP_PERFMON or paranoid -1, and the
+# tracepoint's id readable in tracefs). The signals: their kernel filter,
+# written out here (README "When the program fails").
+TP_ID=/sys/kernel/tracing/events/sched/sched_switch/id
+[ -r $TP_ID ] || TP_ID=/sys/kernel/debug/tracing/events/sched/sched_switch/id
+FILTER="'sig == 4 || sig == 5 || sig == 6 || sig == 7 || sig == 8 || sig == 11 || sig == 31 || \
+(sa_handler == 0 && (sig == 1 || sig == 2 || sig == 3 || sig == 9 || sig == 10 || sig == 12 || \
+sig == 13 || sig == 14 || sig == 15 || sig == 16 || sig == 24 || sig == 25 || sig == 26 || \
+sig == 27 || sig == 29 || sig == 30 || sig >= 32))'"
+if [ -r $TP_ID ] && { [ "$(id -u)" = 0 ] ||
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le -1 ]; }; then
+	SS=" -e sched:sched_switch/overwrite/"
+	SIG=" -e signal:signal_deliver --filter $FILTER"
+	SIGPT=" -e signal:signal_deliver/call-graph=fp/ --filter $FILTER"
+else
+	SS="" SIG="" SIGPT=""
+fi
+
 PT_NORMAL="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0"
 PT_HIGH="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1"
 PRE="perf record -o snaptrace-DIR/perf.data --timestamp"
@@ -59,36 +78,36 @@ if requires dryrun_pt psb_cyc; then
 		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
 			"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
 	done <<'EOF'
-4.19.0|-t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot $SWE
-4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u $T42 --snapshot $SWE
-4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk $T42 --snapshot $SWE
-4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u $MT --snapshot -m,1024 $SWE
-4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u $T42 --snapshot $SWE $SW
-4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk --per-thread -t 7 $SWE
-5.4.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE
-5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE
-5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e $SWE
-5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT --snapshot=e -m,1024 $SWE
-5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW
-5.4.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 $SWE
-5.10.0|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $CTL
-5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE $CTL
-5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $SWE $CTL
-5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $SWE $CTL
-5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW $CTL
-5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $SWE $CTL
-6.1.187|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $CTL
-6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE $CTL
-6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $SWE $CTL
-6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $SWE $CTL
-6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW $CTL
-6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $SWE $CTL
-6.8.12|-t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $CTL
-6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u $T42 --snapshot=e $SWE $CTL
-6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk $T42 --snapshot=e --kcore $SWE $CTL
-6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u $MT $SE -m,1024 $SWE $CTL
-6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u $T42 --snapshot=e $SWE $SW $CTL
-6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk --per-thread -t 7 --kcore $SWE $CTL
+4.19.0|-t 42|$PRE -e $PT_NORMAL/u$SIGPT $T42 --snapshot $SWE
+4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u$SIGPT $T42 --snapshot $SWE
+4.19.0|--timer-resolution high --kernel -t 42|$PRE -e $PT_HIGH/uk$SIGPT $T42 --snapshot $SWE
+4.19.0|--snapshot-size 4M --multi-thread -p 1234,1235|$PRE -e $PT_NORMAL/u$SIGPT $MT --snapshot -m,1024 $SWE
+4.19.0|--multi-snapshot -t 42|$PRE -e $PT_NORMAL/u$SIGPT $T42 --snapshot $SWE $SW
+4.19.0|--full-execution --kernel -p 7|$PRE -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 $SWE
+5.4.0|-t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE
+5.4.0|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT $T42 --snapshot=e $SWE
+5.4.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT $T42 --snapshot=e $SWE
+5.4.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT --snapshot=e -m,1024 $SWE
+5.4.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW
+5.4.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 $SWE
+5.10.0|-t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL
+5.10.0|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT $T42 --snapshot=e $SWE $CTL
+5.10.0|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT $T42 --snapshot=e --kcore $SWE $CTL
+5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
+5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
+5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
+6.1.187|-t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL
+6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT $T42 --snapshot=e $SWE $CTL
+6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT $T42 --snapshot=e --kcore $SWE $CTL
+6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
+6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
+6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
+6.8.12|-t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL
+6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT $T42 --snapshot=e $SWE $CTL
+6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT $T42 --snapshot=e --kcore $SWE $CTL
+6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
+6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
+6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
 EOF
 fi
 
@@ -102,49 +121,41 @@ else
 	BASE=cpu-clock
 fi
 EV="$BASE/freq=5000,overwrite/u"; EV2="$BASE/freq=2000,overwrite/u"; EVK="$BASE/freq=5000,overwrite/"
-TP_ID=/sys/kernel/tracing/events/sched/sched_switch/id
-[ -r $TP_ID ] || TP_ID=/sys/kernel/debug/tracing/events/sched/sched_switch/id
-if [ -r $TP_ID ] && { [ "$(id -u)" = 0 ] ||
-	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le -1 ]; }; then
-	SS=" -e sched:sched_switch/overwrite/"
-else
-	SS=""
-fi
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS$SIG --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
-	"$NB -e dummy:u -e $EV2$SS --call-graph dwarf --buildid-mmap -m 256 --per-thread -t 5 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV2$SS$SIG --call-graph dwarf --buildid-mmap -m 256 --per-thread -t 5 $SWE $SW $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$NB -e dummy -e $EVK$SS --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
+	"$NB -e dummy -e $EVK$SS$SIG --call-graph fp --buildid-mmap -p 5 $SWE $SW $CTL"
 # a pid named twice (or in two -p) is recorded once: perf gets it once
 check dryrun_pid_list_deduplicated 6.1.187 "--mode sampling -p 5,5 -p 6,5" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t 5,6 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS$SIG --call-graph fp --buildid-mmap --per-thread -t 5,6 $SWE $SW $CTL"
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
-	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
+	"$NB -e dummy:u -e $BASE/freq=5000/u${SS%/overwrite/}$SIG --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
-	"$PRE -e dummy:u -e $EV$SS --call-graph fp --per-thread -t 3 $SWE $SW"
+	"$PRE -e dummy:u -e $EV$SS$SIG --call-graph fp --per-thread -t 3 $SWE $SW"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$NB -e dummy:u -e $EV$SS --call-graph fp --buildid-mmap --per-thread -t PID $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV$SS$SIG --call-graph fp --buildid-mmap --per-thread -t PID $SWE $SW $CTL"
 # --event: each extra event beside the samples, in their overwritable ring
 # (sampling), or beside intel_pt in perf's normal ring (PT, as magic-trace);
 # a period is perf's period term; u unless --kernel; none for a tracepoint.
 check dryrun_event_sampling 6.1.187 \
 	"--mode sampling --event page-faults --event branch-misses/50 --event sched:sched_wakeup -t 42" \
-	"$NB -e dummy:u -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
+	"$NB -e dummy:u -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS$SIG --call-graph fp --buildid-mmap $T42 $SWE $SW $CTL"
 check dryrun_event_sampling_kernel_full 6.1.187 \
 	"--mode sampling --kernel --full-execution --event page-faults/10 --event cpu/event=0x3c/ -t 3" \
-	"$NB -e dummy -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/} --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
+	"$NB -e dummy -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/}$SIG --call-graph fp --buildid-mmap --per-thread -t 3 $SWE $CTL"
 check dryrun_event_pt 6.1.187 "--mode pt --event branch-misses/50 --event cpu/event=0x3c/ --event sched:sched_wakeup -t 1" \
-	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup --per-thread -t 1 --snapshot=e $SWE $CTL"
+	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup$SIGPT --per-thread -t 1 --snapshot=e $SWE $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \
-	"$NB -e $PT_NORMAL/u --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
+	"$NB -e $PT_NORMAL/u$SIGPT --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
 
 # The most pids -p takes (64, of 7 digits) all reach perf's command line.
 PIDS=$(seq -s, 1000001 1000064)
 check dryrun_many_pids 6.1.187 "--mode pt --timer-resolution low --multi-thread -p $PIDS" \
-	"$NB -e intel_pt//u -p $PIDS --snapshot=e $SWE $CTL"
+	"$NB -e intel_pt//u$SIGPT -p $PIDS --snapshot=e $SWE $CTL"
 
 # An option the mode does not use is a warning, also under --quiet.
 # warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.
@@ -178,7 +189,7 @@ perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo
 out=$("$RECORD" --perf "$perf" --dry-run --mode pt --kernel -t 1 2>/dev/null)
 out=${out//$perf/perf}
 # (no --no-bpf-event: that help does not list it)
-exp="$PRE -e $PT_NORMAL/uk --per-thread -t 1 --snapshot=e --kcore $SWE $CTL"
+exp="$PRE -e $PT_NORMAL/uk$SIGPT --per-thread -t 1 --snapshot=e --kcore $SWE $CTL"
 if ! requires dryrun_unknown_version_probes_help psb_cyc; then
 	:
 elif [ "$out" = "$exp" ]; then

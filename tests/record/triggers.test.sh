@@ -414,7 +414,10 @@ t_readme_examples() {
 		if ! "$RECORD" -q -o "$d" --duration 0.3 --trigger "$spec" -- "$target" \
 			>/dev/null 2>"$d.err"; then
 			bad="$bad [$spec: $(tl 1 "$d.err")]"
-		elif [ "$spec" != none ] && [ -z "$(trigger_json "$d" symbol)" ]; then
+		elif [[ "$spec" == signal:* ]] && [ "$(trigger_json "$d" mechanism)" != signal ]; then
+			bad="$bad [$spec: no signal trigger in record.json]"
+		elif [ "$spec" != none ] && [[ "$spec" != signal:* ]] &&
+			[ -z "$(trigger_json "$d" symbol)" ]; then
 			bad="$bad [$spec: no trigger in record.json]"
 		fi
 	done < <(sed -n '/^### Triggers/,/^### /p' "$SNAPTRACE_TOP/README.md" | grep '^| ' |

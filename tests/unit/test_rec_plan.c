@@ -91,6 +91,37 @@ static void plan_pt_psb_cyc_fallback(void)
 	CHECK(p.nnotes >= 1 && strstr(p.notes[0], "psb_cyc"));
 }
 
+/* The signals: signal:signal_deliver in perf's normal ring with the
+ * recording's filter (the --trigger signal in it), a call chain of its own
+ * beside Intel PT; nothing where the host allows no tracepoint. */
+static void plan_signals(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+	const char *l;
+
+	o.mode = REC_MODE_SAMPLING;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(!strstr(line(&p), "signal:"));
+	h.sched_switch = true;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	l = line(&p);
+	CHECK(strstr(l, " -e signal:signal_deliver --filter 'sig == 4 || "));
+	CHECK(strstr(l, "sig == 11 || sig == 31 || (sa_handler == 0 && (sig == 1 || "));
+	/* SIGUSR1 only when it ends the program */
+	CHECK(strstr(l, "sig == 31 || (sa_handler == 0 && (") &&
+	      strstr(l, "|| sig == 10 || sig == 12 ||"));
+	o.trigger = "signal:usr1";
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(strstr(line(&p), "sig == 31 || sig == 10 || (sa_handler == 0"));
+	o.trigger = NULL;
+	o.mode = REC_MODE_PT;
+	h.has_intel_pt = true;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	CHECK(strstr(line(&p), " -e signal:signal_deliver/call-graph=fp/ --filter '"));
+}
+
 static void plan_sampling(void)
 {
 	struct rec_opts o = default_opts();
@@ -120,7 +151,8 @@ static void plan_sampling(void)
 	o.full_execution = true;
 	o.multi_snapshot = false;
 	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
-	CHECK(strstr(line(&p), " -e cycles/freq=5000/u -e sched:sched_switch --call-graph "));
+	CHECK(strstr(line(&p), " -e cycles/freq=5000/u -e sched:sched_switch "
+		     "-e signal:signal_deliver --filter "));
 	o.full_execution = false;
 	o.multi_snapshot = true;
 	CHECK(!p.freeze);     /* multi-snapshot keeps recording through snapshots */
@@ -323,6 +355,7 @@ int main(void)
 	UNIT_RUN(plan_pt_snapshot_methods);
 	UNIT_RUN(plan_pt_psb_cyc_fallback);
 	UNIT_RUN(plan_sampling);
+	UNIT_RUN(plan_signals);
 	UNIT_RUN(plan_events);
 	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);

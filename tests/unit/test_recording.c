@@ -108,7 +108,7 @@ static const struct bad_case bad_cases[] = {
 	  "hits[0].pid: expected an integer, found nothing" },
 	{ "\"snapshot\": 0", "\"snapshot\": 3", "hits[0].snapshot: expected the index of a listed snapshot or null, found 3" },
 	{ "\"reason\": \"interrupt\"", "\"reason\": \"ctrl-c\"",
-	  "snapshots[1].reason: expected trigger, interrupt, exit, duration, perf-died or none, found \"ctrl-c\"" },
+	  "snapshots[1].reason: expected trigger, interrupt, exit, duration, perf-died, signal or none, found \"ctrl-c\"" },
 	{ "\"live_ns\": 9400", "\"live_ns\": \"9400\"",
 	  "snapshots[1].live_ns: expected an integer or null, found \"9400\"" },
 	{ "\"perf.data.2\"", "\"../x\"", "snapshots[1]: expected a file name in the recording directory" },

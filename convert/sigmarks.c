@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The moment the program failed: the signals a recording saw delivered
+ * (record.json "signals") and perf's signal:signal_deliver samples (where
+ * the thread was: the call chain at the signal) as "[crash] SIGSEGV" or
+ * "[signal] SIGABRT" instants on the thread's track and on the triggers
+ * track; in sampling mode the chain at the signal closes the thread's
+ * stacks; the summary line and the trace's "ended" fact say how the
+ * program ended. Why: docs/design.md "Signals and the exit".
+ */
+#include "state.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "diag.h"
+#include "signals.h"
+
+/* A recorder's signal and perf's sample of it are the same delivery when
+ * they are this close (two events of one tracepoint call, each stamped on
+ * its own). */
+#define SIGNAL_MATCH_NS 100000000ull
+#define SIGNAL_FRAMES_MAX 128   /* user frames of a chain kept */
+#define SIGNALS_SEEN_MAX 4096
+
+/* How an abort happened, by the functions on the stack under abort():
+ * the outermost of these in the run of them (and of abort_carriers[]) that
+ * the chain starts with names the cause (__stack_chk_fail calls
+ * __fortify_fail). A name ending in "::" is a namespace prefix. */
+static const struct abort_path {
+	const char *func;
+	const char *cause;
+} abort_paths[] = {
+	{ "__assert_fail", "assert() failed" },
+	{ "__assert_perror_fail", "assert() failed" },
+	{ "__assert_fail_base", "assert() failed" },
+	{ "__stack_chk_fail", "stack smashing detected" },
+	{ "__fortify_fail", "buffer overflow detected" },
+	{ "__chk_fail", "buffer overflow detected" },
+	{ "malloc_printerr", "glibc malloc check failed" },
+	{ "std::terminate", "uncaught C++ exception" },
+	{ "__cxxabiv1::", "uncaught C++ exception" },
+	{ "__gnu_cxx::__verbose_terminate_handler", "uncaught C++ exception" },
+	{ "__cxa_throw", "uncaught C++ exception" },
+	{ "__cxa_rethrow", "uncaught C++ exception" },
+	{ "_Unwind_RaiseException", "uncaught C++ exception" },
+	{ "rust_panic", "Rust panic" },
+	{ "__rust_start_panic", "Rust panic" },
+	{ "panic_abort::", "Rust panic" },
+	{ "core::panicking::", "Rust panic" },
+	{ "std::panicking::", "Rust panic" },
+	{ "rust_begin_unwind", "Rust panic" },
+	{ "abort", "abort()" },
+};
+
+/* Functions that only carry an abort out (libc's, Rust's runtime): never
+ * the site it came from. */
+static const char *const abort_carriers[] = {
+	"raise", "gsignal", "pthread_kill", "__pthread_kill_implementation",
+	"__pthread_kill_internal", "__libc_message", "__libc_message_impl", "std::process::abort",
+	"std::sys::", "std::rt::", "core::result::unwrap_failed", "core::option::unwrap_failed",
+	"core::option::expect_failed", "_int_free", "_int_malloc", "_int_realloc",
+	"_int_memalign", "unlink_chunk", "__libc_free", "__libc_malloc", "__libc_realloc", "free",
+	"malloc", "realloc",
+};
+
+/* Whether symbol NAME (LEN bytes) is ENTRY: the same, or within a
+ * namespace prefix "NS::". */
+static bool name_is(const char *name, size_t len, const char *entry)
+{
+	size_t n = strlen(entry);
+
+	if (n > 2 && !strcmp(entry + n - 2, "::"))
+		return len > n && !memcmp(name, entry, n);
+	return len == n && !memcmp(name, entry, n);
+}
+
+/* The symbol of F (its key's first symlen bytes), or NULL when unknown. */
+static const char *symbol_of(const struct conv_func *f, size_t *len)
+{
+	*len = f && !f->unknown ? f->symlen : 0;
+	return *len ? f->key : NULL;
+}
+
+const char *conv_abort_cause(const struct conv_site *frames, size_t n, size_t *site)
+{
+	const char *cause = NULL;
+	size_t last = 0;
+
+	*site = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *name = symbol_of(frames[i].func, &len);
+		bool carrier = false;
+
+		if (!name)
+			continue;
+		for (size_t k = 0; k < sizeof(abort_paths) / sizeof(abort_paths[0]); k++)
+			if (name_is(name, len, abort_paths[k].func)) {
+				cause = abort_paths[k].cause;   /* the outermost wins */
+				carrier = true;
+				break;
+			}
+		for (size_t k = 0; !carrier && k < sizeof(abort_carriers) / sizeof(abort_carriers[0]); k++)
+			carrier = name_is(name, len, abort_carriers[k]);
+		if (carrier)
+			last = i + 1;
+		else if (cause)
+			break;
+	}
+	*site = last;
+	return cause;
+}
+
+/* The frames a chain holds in user space: from the first below the kernel. */
+static size_t user_frames(const struct conv_site *frames, size_t n, size_t *first)
+{
+	size_t k = 0;
+
+	while (k < n && frames[k].ip >= CONV_KERNEL_START)
+		k++;
+	*first = k;
+	return n - k < SIGNAL_FRAMES_MAX ? n - k : SIGNAL_FRAMES_MAX;
+}
+
+int conv_signal_seen(struct conv *c, struct conv_thread *t, uint64_t ts,
+		     const struct conv_signal_deliver *f, const struct conv_site *frames, size_t n)
+{
+	struct conv_signal_seen *s;
+	size_t first, nuser = user_frames(frames, n, &first);
+
+	if (c->nsignals_seen >= SIGNALS_SEEN_MAX)
+		return -1;
+	s = array_grow(c->signals_seen, &c->capsignals_seen, c->nsignals_seen, sizeof(*s));
+	if (!s) {
+		c->nomem = true;
+		return -1;
+	}
+	c->signals_seen = s;
+	s = &s[c->nsignals_seen];
+	memset(s, 0, sizeof(*s));
+	s->pid = t->pid;
+	s->tid = t->tid;
+	s->ts = ts;
+	if (f->valid) {
+		s->has_fields = true;
+		s->sig = (int)f->sig;
+		s->code = (int)f->code;
+		s->handled = !(f->handler.len == 1 && f->handler.s[0] == '0');
+	}
+	if (nuser) {
+		s->frames = malloc(nuser * sizeof(*s->frames));
+		if (!s->frames) {
+			c->nomem = true;
+			return -1;
+		}
+		memcpy(s->frames, frames + first, nuser * sizeof(*s->frames));
+		s->nframes = nuser;
+	}
+	return (int)c->nsignals_seen++;
+}
+
+void conv_signal_stack(struct conv *c, struct conv_thread *t, size_t i, uint64_t ts)
+{
+	const struct conv_signal_seen *s = &c->signals_seen[i];
+
+	if (!s->nframes || t->has_branches)
+		return;   /* a branch trace already ends where the thread was */
+	conv_chain_sample(c, t, ts, s->frames, s->nframes, 0, true);
+	c->stats.samples++;
+}
+
+/* The perf sample of recording signal RS: the same thread and signal, the
+ * nearest in time within SIGNAL_MATCH_NS; NULL when perf has none (a thread
+ * perf did not record, a snapshot left out). */
+static const struct conv_signal_seen *seen_of(const struct conv *c,
+					      const struct recording_signal *rs)
+{
+	const struct conv_signal_seen *best = NULL;
+	uint64_t best_d = SIGNAL_MATCH_NS;
+
+	for (size_t i = 0; i < c->nsignals_seen; i++) {
+		const struct conv_signal_seen *s = &c->signals_seen[i];
+		uint64_t d = s->ts > rs->time_ns ? s->ts - rs->time_ns : rs->time_ns - s->ts;
+
+		if (s->tid == rs->tid && (!s->has_fields || s->sig == rs->sig) && d <= best_d) {
+			best = s;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* What a marker and the summary say of one signal. */
+struct signal_view {
+	int64_t pid, tid;
+	uint64_t ts;
+	int sig, code;
+	bool has_code, handled, has_ip, has_addr;
+	uint64_t ip, addr;
+	const struct conv_site *where;  /* the frame it came in (an abort's site), or NULL */
+	bool where_caller;              /* WHERE is a caller: its ip is a return address */
+	const char *cause;
+	int64_t sender_pid;
+	const char *sender_comm;
+	long snapshot;
+};
+
+/* Fills V's where and cause from perf's sample S (may be NULL). */
+static void view_frames(struct signal_view *v, const struct conv_signal_seen *s)
+{
+	size_t site = 0;
+
+	if (!s || !s->nframes)
+		return;
+	v->cause = v->sig == SIGABRT ? conv_abort_cause(s->frames, s->nframes, &site) : NULL;
+	/* an abort's own functions are not where it came from; an [unknown]
+	 * frame past them (a chain lost in a library without frame pointers)
+	 * names nothing */
+	v->where = site < s->nframes && !s->frames[site].func->unknown ? &s->frames[site] : NULL;
+	v->where_caller = site > 0;
+	if (!v->has_ip) {
+		v->has_ip = true;
+		v->ip = s->frames[0].ip;
+	}
+}
+
+/* "boom (crash.c:7)" of V's frame into BUF; NULL when it has no symbol. */
+static const char *where_text(struct conv *c, const struct signal_view *v, const char **file,
+			      uint64_t *line, char *buf, size_t size)
+{
+	const struct conv_site *f = v->where;
+	size_t len;
+	const char *name = f ? symbol_of(f->func, &len) : NULL;
+	uint64_t off;
+	unsigned l;
+
+	*file = NULL;
+	*line = 0;
+	if (!name)
+		return NULL;
+	/* a caller's ip is its return address: the call is the byte before */
+	off = f->has_symoff ? f->symoff - (v->where_caller && f->symoff) : 0;
+	if (c->srcline && f->has_symoff) {
+		int found = srcline_lookup(c->srcline, f->func->key + f->func->symlen, f->func->dsolen,
+					   name, len, off, f->ip - f->symoff, file, &l);
+
+		c->nomem |= found < 0;
+		*file = found > 0 ? *file : NULL;
+		*line = l;
+	}
+	if (*file) {
+		const char *base = strrchr(*file, '/');
+
+		snprintf(buf, size, "%.*s (%s:%" PRIu64 ")", (int)len, name, base ? base + 1 : *file,
+			 *line);
+	} else {
+		snprintf(buf, size, "%.*s", (int)len, name);
+	}
+	return buf;
+}
+
+/* The arguments of V's marker into ARGS (room for 14). */
+static unsigned view_args(struct conv *c, const struct signal_view *v, struct fxt_arg *args)
+{
+	char name[SIG_NAME_MAX], where[512];
+	const char *code = v->has_code ? sig_code_name(v->sig, v->code) : NULL, *file;
+	unsigned n = 0;
+	uint64_t line;
+
+#define ARG(key, ...) (args[n++] = (struct fxt_arg){ .name = fxt_writer_cstring(c->w, key), __VA_ARGS__ })
+	ARG("signal", .type = FXT_ARG_STRING,
+	    .str = fxt_writer_cstring(c->w, sig_name(v->sig, name, sizeof(name))));
+	ARG("signo", .type = FXT_ARG_INT64, .i64 = v->sig);
+	if (code)
+		ARG("code", .type = FXT_ARG_STRING, .str = fxt_writer_cstring(c->w, code));
+	else if (v->has_code)
+		ARG("code", .type = FXT_ARG_INT64, .i64 = v->code);
+	if (v->cause)
+		ARG("cause", .type = FXT_ARG_STRING, .str = fxt_writer_cstring(c->w, v->cause));
+	if (v->has_addr)
+		ARG("addr", .type = FXT_ARG_POINTER, .u64 = v->addr);
+	if (v->has_ip)
+		ARG("ip", .type = FXT_ARG_POINTER, .u64 = v->ip);
+	if (where_text(c, v, &file, &line, where, sizeof(where))) {
+		size_t len;
+		const char *sym = symbol_of(v->where->func, &len);
+
+		ARG("function", .type = FXT_ARG_STRING,
+		    .str = fxt_writer_string(c->w, sym, len));
+		if (file) {
+			ARG("file", .type = FXT_ARG_STRING, .str = fxt_writer_cstring(c->w, file));
+			ARG("line", .type = FXT_ARG_UINT64, .u64 = line);
+		}
+	}
+	ARG("tid", .type = FXT_ARG_INT64, .i64 = v->tid);
+	ARG("handled", .type = FXT_ARG_BOOL, .b = v->handled);
+	if (v->sender_pid)
+		ARG("sender_pid", .type = FXT_ARG_INT64, .i64 = v->sender_pid);
+	if (v->sender_comm && *v->sender_comm)
+		ARG("sender_comm", .type = FXT_ARG_STRING,
+		    .str = fxt_writer_cstring(c->w, v->sender_comm));
+	if (v->snapshot >= 0)
+		ARG("snapshot", .type = FXT_ARG_UINT64, .u64 = (uint64_t)v->snapshot);
+#undef ARG
+	return n;
+}
+
+/* "[crash] SIGSEGV" (the CPU faulted on the program's instruction) or
+ * "[signal] SIGABRT" at V's time on its thread's track and on the
+ * triggers track of its process. */
+static void write_marker(struct conv *c, const struct recording *r, const struct signal_view *v)
+{
+	struct fxt_arg args[16];
+	char name[48], sig[SIG_NAME_MAX];
+	struct conv_thread *t = conv_thread_get(c, v->pid, v->tid);
+	unsigned n = view_args(c, v, args);
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = v->ts, .args = args, .nargs = n };
+
+	snprintf(name, sizeof(name), "%s %s", v->has_code && sig_is_crash(v->sig, v->code) ?
+		 "[crash]" : "[signal]", sig_name(v->sig, sig, sizeof(sig)));
+	ev.name = fxt_writer_cstring(c->w, name);
+	if (t) {
+		if (!t->named)
+			conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
+		conv_emit_instant(c, t, ev.name, v->ts, args, n);
+	}
+	if (conv_track(c, v->pid, r ? recording_comm(r, v->pid) : NULL, CONV_TRACK_TRIGGERS,
+		       fxt_writer_cstring(c->w, "triggers"), &ev.process_koid, &ev.thread_koid)) {
+		fxt_writer_event(c->w, &ev);
+		c->stats.instants++;
+	}
+}
+
+/* The view of recording signal RS (with perf's sample of it, when any). */
+static void view_of_recording(const struct conv *c, const struct recording_signal *rs,
+			      struct signal_view *v)
+{
+	const struct conv_signal_seen *s = seen_of(c, rs);
+
+	*v = (struct signal_view){
+		.pid = rs->pid, .tid = rs->tid, .ts = s ? s->ts : rs->time_ns, .sig = rs->sig,
+		.code = rs->code, .has_code = true, .handled = rs->handled, .has_ip = rs->has_ip,
+		.ip = rs->ip, .has_addr = rs->has_addr, .addr = rs->addr,
+		.sender_pid = rs->sender_pid, .sender_comm = rs->sender_comm,
+		.snapshot = rs->snapshot,
+	};
+	view_frames(v, s);
+	if (rs->cause)   /* the recorder's probes saw it: better than a chain */
+		v->cause = rs->cause;
+}
+
+/* Whether perf's sample S is one of a recording's signals. */
+static bool in_recordings(const struct conv *c, const struct conv_signal_seen *s)
+{
+	for (size_t k = 0; k < c->nrecs; k++)
+		for (size_t i = 0; i < c->recs[k]->nsignals; i++)
+			if (seen_of(c, &c->recs[k]->signals[i]) == s)
+				return true;
+	return false;
+}
+
+void conv_sigmarks_write(struct conv *c)
+{
+	for (size_t k = 0; k < c->nrecs; k++) {
+		const struct recording *r = c->recs[k];
+
+		for (size_t i = 0; i < r->nsignals; i++) {
+			struct signal_view v;
+
+			if (r->signals[i].by_stop)
+				continue;   /* the recorder's own stop: not the program's */
+			view_of_recording(c, &r->signals[i], &v);
+			write_marker(c, r, &v);
+		}
+	}
+	/* a perf.data of one's own: its samples are all there is */
+	for (size_t i = 0; i < c->nsignals_seen; i++) {
+		const struct conv_signal_seen *s = &c->signals_seen[i];
+		struct signal_view v = {
+			.pid = s->pid, .tid = s->tid, .ts = s->ts, .sig = s->sig, .code = s->code,
+			.has_code = true, .handled = s->handled, .snapshot = -1,
+		};
+
+		if (!s->has_fields || in_recordings(c, s))
+			continue;
+		view_frames(&v, s);
+		write_marker(c, NULL, &v);
+	}
+}
+
+/* How process X of recording R ended, into *E (strings in BUF). Returns
+ * false when R does not say. */
+static bool ending_of(struct conv *c, const struct recording *r, const struct recording_exit *x,
+		      struct sig_ending *e, char *where, size_t size)
+{
+	const struct recording_signal *fatal = NULL, *handled = NULL;
+	struct signal_view v;
+	const char *file;
+	uint64_t line;
+
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < r->nsignals; i++) {
+		const struct recording_signal *rs = &r->signals[i];
+
+		if (rs->pid != x->pid)
+			continue;
+		if (rs->fatal && !fatal)
+			fatal = rs;
+		if (rs->handled && (sig_is_crash(rs->sig, rs->code) || rs->sig == SIGABRT))
+			handled = rs;
+	}
+	e->exited = x->has_status;
+	e->status = x->status;
+	e->sig = x->has_signal ? x->sig : 0;
+	e->core_known = x->has_signal;
+	e->core = x->core;
+	/* the signal's details: the crash it handled before it exited, or the
+	 * signal that killed it */
+	if (e->exited ? !handled : !fatal || (e->sig && e->sig != fatal->sig))
+		return true;
+	view_of_recording(c, e->exited ? handled : fatal, &v);
+	e->sig = v.sig;
+	e->has_code = true;
+	e->code = v.code;
+	e->has_addr = v.has_addr;
+	e->addr = v.addr;
+	e->has_ip = v.has_ip;
+	e->ip = v.ip;
+	e->cause = v.cause;
+	e->tid = v.tid;
+	e->sender_pid = v.sender_pid;
+	e->sender_comm = v.sender_comm && *v.sender_comm ? v.sender_comm : NULL;
+	e->by_stop = !e->exited && fatal->by_stop;
+	e->where = where_text(c, &v, &file, &line, where, size);
+	return true;
+}
+
+void conv_sigmarks_report(struct conv *c, bool print)
+{
+	for (size_t k = 0; k < c->nrecs; k++) {
+		const struct recording *r = c->recs[k];
+
+		for (size_t i = 0; i < r->nexits; i++) {
+			char text[768], line[800], where[512];
+			struct sig_ending e;
+
+			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where)))
+				continue;
+			sig_ending_text(&e, text, sizeof(text));
+			if (r->launched)
+				snprintf(line, sizeof(line), "the program %s", text);
+			else
+				snprintf(line, sizeof(line), "process %" PRId64 " %s", r->exits[i].pid,
+					 text);
+			if (print)
+				diag_info("%s", line);
+			else
+				fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
+						fxt_writer_cstring(c->w, FXT_INFO_ENDED),
+						fxt_writer_cstring(c->w, line));
+		}
+	}
+}
+
+void conv_sigmarks_free(struct conv *c)
+{
+	for (size_t i = 0; i < c->nsignals_seen; i++)
+		free(c->signals_seen[i].frames);
+	free(c->signals_seen);
+	c->signals_seen = NULL;
+	c->nsignals_seen = c->capsignals_seen = 0;
+}

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: MIT */
+#include "sigwatch.h"
+
+#include <errno.h>
+#include <event-parse.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfring.h"
+#include "elfsym.h"
+#include "procfs.h"
+#include "signals.h"
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#include <asm/perf_regs.h>
+#endif
+#if defined(__x86_64__)
+#define SW_REG_IP PERF_REG_X86_IP
+#elif defined(__aarch64__)
+#define SW_REG_IP PERF_REG_ARM64_PC
+#endif
+
+#define SW_RING_PAGES 1        /* signal rings: a sample is ~80 bytes, rare */
+#define SW_FORMAT_MAX 16384    /* a tracepoint's format file */
+
+enum sw_kind { SW_DELIVER, SW_FAULT, SW_GENERATE, SW_ABORT };
+
+/* Functions a program calls only on its way to abort(), and what that says
+ * (the converter's table of the same causes, by the frames of a chain, is
+ * convert/sigmarks.c's abort_paths[]). LIB: the library it is in, when
+ * not in the executable. The first matching probe hit before a SIGABRT
+ * names it; abort alone says "abort()". */
+static const struct abort_probe {
+	const char *lib;
+	const char *symbol;     /* as rec_elf_find() takes it */
+	const char *cause;
+} abort_probes[] = {
+	{ "libc.so.6", "__assert_fail", "assert() failed" },
+	{ "libc.so.6", "__assert_perror_fail", "assert() failed" },
+	{ "libc.so.6", "__stack_chk_fail", "stack smashing detected" },
+	{ "libc.so.6", "__fortify_fail", "buffer overflow detected" },
+	{ "libc.so.6", "__chk_fail", "buffer overflow detected" },
+	{ "libc.so.6", "malloc_printerr", "glibc malloc check failed" },
+	{ "libstdc++.so.6", "_ZN10__cxxabiv111__terminateEPFvvE", "uncaught C++ exception" },
+	{ "libstdc++.so.6", "_ZSt9terminatev", "uncaught C++ exception" },
+	{ NULL, "std::panicking::rust_panic_with_hook", "Rust panic" },
+	{ "libc.so.6", "abort", "abort()" },
+};
+
+/* One ring and the tracepoint event writing into it. */
+struct rec_sigwatch_event {
+	int fd;                 /* the ring's owner: a dummy event on the thread, or
+				 * the per-CPU event itself */
+	int event_fd;           /* the tracepoint (inherit=1 on a thread) */
+	void *ring;             /* 1 + pages pages */
+	unsigned pages;
+	enum sw_kind kind;
+	pid_t tid;              /* -1 for a per-CPU event */
+	const char *cause;      /* SW_ABORT: its abort_probes[] cause */
+	bool hup;               /* its thread ended: poll reports POLLHUP forever */
+};
+
+static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+/* Reads the format of tracepoint SYS:NAME from tracefs and parses it into
+ * W's tep. Returns the event, or NULL. */
+static struct tep_event *read_format(struct rec_sigwatch *w, const char *sys, const char *name)
+{
+	struct tep_event *ev = NULL;
+	char path[128], *buf = malloc(SW_FORMAT_MAX);
+
+	for (size_t i = 0; buf && !ev && i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs_dirs[i], sys, name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, SW_FORMAT_MAX);
+		close(fd);
+		if (n <= 0 || n == SW_FORMAT_MAX ||
+		    tep_parse_format(w->tep, &ev, buf, (unsigned long)n, sys) != 0)
+			ev = NULL;
+	}
+	free(buf);
+	return ev;
+}
+
+/* Field NAME of sample DATA of tracepoint EV, sign-extended from its size;
+ * DEF when the format lacks it. */
+static int64_t field(void *ev, const void *data, const char *name, int64_t def)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+	unsigned long long v;
+
+	if (!f || tep_read_number_field(f, data, &v))
+		return def;
+	switch (f->size) {
+	case 1:
+		return (int8_t)v;
+	case 2:
+		return (int16_t)v;
+	case 4:
+		return (int32_t)v;
+	default:
+		return (int64_t)v;
+	}
+}
+
+static int reserve(struct rec_sigwatch *w)
+{
+	void *p;
+
+	if (w->nev < w->cap)
+		return 0;
+	p = realloc(w->ev, (size_t)(w->cap ? 2 * w->cap : 16) * sizeof(*w->ev));
+	if (!p)
+		return -ENOMEM;
+	w->ev = p;
+	w->cap = w->cap ? 2 * w->cap : 16;
+	return 0;
+}
+
+static size_t map_size(unsigned pages)
+{
+	return (size_t)rec_page_size() * (1 + pages);
+}
+
+/* The attr of the tracepoint EV for KIND. */
+static void tp_attr(struct perf_event_attr *a, const struct tep_event *ev, enum sw_kind kind)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->config = (uint64_t)ev->id;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	a->disabled = 1;
+	a->wakeup_events = kind == SW_FAULT ? 0 : 1;
+	a->write_backward = kind == SW_FAULT;
+#ifdef SW_REG_IP
+	if (kind == SW_DELIVER) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = 1ull << SW_REG_IP;
+	}
+#endif
+}
+
+/* Maps PAGES data pages of FD (read-only for a backward ring). */
+static void *map_ring(int fd, unsigned pages, bool backward)
+{
+	void *p = mmap(NULL, map_size(pages), PROT_READ | (backward ? 0 : PROT_WRITE), MAP_SHARED,
+		       fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Opens a KIND event of EV on thread TID: a dummy owns the ring, the
+ * tracepoint (inherited by the threads TID creates) writes into it. */
+static int add_thread_event(struct rec_sigwatch *w, struct tep_event *ev, enum sw_kind kind,
+			    pid_t tid, const char *filter)
+{
+	struct perf_event_attr a;
+	unsigned pages = kind == SW_FAULT ? REC_SIGWATCH_FAULT_PAGES : SW_RING_PAGES;
+	struct rec_sigwatch_event *e;
+	int fd, efd, err;
+	void *ring;
+
+	if (reserve(w))
+		return -ENOMEM;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.write_backward = kind == SW_FAULT;
+	fd = rec_perf_open(&a, tid, -1);
+	if (fd < 0)
+		return fd;
+	ring = map_ring(fd, pages, kind == SW_FAULT);
+	if (!ring) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	tp_attr(&a, ev, kind);
+	a.inherit = 1;
+	a.inherit_thread = 1;   /* threads, not the processes it forks (5.13) */
+	efd = rec_perf_open(&a, tid, -1);
+	if (efd == -EINVAL) {
+		a.inherit_thread = 0;
+		efd = rec_perf_open(&a, tid, -1);
+	}
+	if (efd >= 0 && (ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd) ||
+			 (filter && ioctl(efd, PERF_EVENT_IOC_SET_FILTER, filter)))) {
+		err = -errno;
+		close(efd);
+		efd = err;
+	}
+	if (efd < 0) {
+		munmap(ring, map_size(pages));
+		close(fd);
+		return efd;
+	}
+	e = &w->ev[w->nev++];
+	*e = (struct rec_sigwatch_event){ .fd = fd, .event_fd = efd, .ring = ring, .pages = pages,
+					  .kind = kind, .tid = tid };
+	return 0;
+}
+
+/* Opens signal_deliver and page_fault_user on every thread of PID, again
+ * until a pass over /proc/PID/task finds no new thread. */
+static int add_process(struct rec_sigwatch *w, pid_t pid, const char *filter)
+{
+	pid_t *tids = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	for (int pass = 0; pass < 100 && !err; pass++) {
+		int n = rec_proc_tasks(pid, &tids, &cap), added = 0;
+
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		for (int i = 0; i < n && !err; i++) {
+			bool have = false;
+
+			for (int k = 0; k < w->nev && !have; k++)
+				have = w->ev[k].tid == tids[i];
+			if (have)
+				continue;
+			err = add_thread_event(w, w->deliver, SW_DELIVER, tids[i], filter);
+			if (!err && w->fault)
+				err = add_thread_event(w, w->fault, SW_FAULT, tids[i], NULL);
+			if (err == -ESRCH)   /* the thread ended meanwhile */
+				err = 0;
+			added++;
+		}
+		if (!added)
+			break;
+	}
+	free(tids);
+	return err;
+}
+
+/* Opens signal_generate on every CPU with the filter "pid == PID || ...".
+ * Returns 0 or a negative errno (then none is open). */
+static int add_generate(struct rec_sigwatch *w)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char filter[REC_MAX_PIDS * 24] = "";
+	size_t n = 0;
+	int first = w->nev;
+
+	for (int i = 0; i < w->npids; i++)
+		n += (size_t)snprintf(filter + n, sizeof(filter) - n, "%spid == %d", i ? " || " : "",
+				      (int)w->pids[i]);
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct perf_event_attr a;
+		void *ring;
+		int fd;
+
+		if (reserve(w))
+			return -ENOMEM;
+		tp_attr(&a, w->generate, SW_GENERATE);
+		fd = rec_perf_open(&a, -1, cpu);
+		if (fd == -ENODEV)
+			continue;   /* an offline CPU */
+		if (fd < 0)
+			return fd;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) || !(ring = map_ring(fd, SW_RING_PAGES,
+										      false))) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		w->ev[w->nev++] = (struct rec_sigwatch_event){
+			.fd = fd, .event_fd = fd, .ring = ring, .pages = SW_RING_PAGES,
+			.kind = SW_GENERATE, .tid = -1,
+		};
+	}
+	return w->nev > first ? 0 : -ENODEV;
+}
+
+/* Closes events FROM.. of W. */
+static void close_from(struct rec_sigwatch *w, int from)
+{
+	for (int i = from; i < w->nev; i++) {
+		if (w->ev[i].event_fd != w->ev[i].fd)
+			close(w->ev[i].event_fd);
+		munmap(w->ev[i].ring, map_size(w->ev[i].pages));
+		close(w->ev[i].fd);
+	}
+	w->nev = from < w->nev ? from : w->nev;
+}
+
+int rec_sigwatch_open(struct rec_sigwatch *w, const pid_t *pids, int npids, int trigger,
+		      char *why, size_t size)
+{
+	char filter[512];
+	int err = 0, first;
+
+	memset(w, 0, sizeof(*w));
+	if (npids > REC_MAX_PIDS)
+		return -EINVAL;
+	w->trigger = trigger;
+	memcpy(w->pids, pids, (size_t)npids * sizeof(*pids));
+	w->npids = npids;
+	w->tep = tep_alloc();
+	if (!w->tep)
+		return -ENOMEM;
+	w->deliver = read_format(w, "signal", "signal_deliver");
+	if (!w->deliver) {
+		snprintf(why, size, "signal:signal_deliver: cannot read its format in tracefs "
+			 "(/sys/kernel/tracing)");
+		rec_sigwatch_close(w);
+		return -ENOENT;
+	}
+	w->fault = read_format(w, "exceptions", "page_fault_user");   /* x86 only */
+	w->generate = read_format(w, "signal", "signal_generate");
+	sig_deliver_filter(trigger, filter, sizeof(filter));
+	for (int i = 0; i < npids && !err; i++)
+		err = add_process(w, pids[i], filter);
+	if (err) {
+		snprintf(why, size, "signal:signal_deliver: cannot watch process %d: %s",
+			 (int)pids[0], strerror(-err));
+		rec_sigwatch_close(w);
+		return err;
+	}
+	/* the sender is a bonus: without it, signals are still seen */
+	first = w->nev;
+	if (w->generate && add_generate(w)) {
+		close_from(w, first);
+		w->generate = NULL;
+	}
+	return 0;
+}
+
+/* Opens the abort probe of FILE at OFFSET on every CPU. Returns how many. */
+static int add_abort_probe(struct rec_sigwatch *w, int uprobe_type, const char *file,
+			   uint64_t offset, const char *cause)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int added = 0;
+
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct perf_event_attr a;
+		void *ring;
+		int fd;
+
+		if (reserve(w))
+			break;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = (uint32_t)uprobe_type;
+		a.config1 = (uint64_t)(uintptr_t)file;
+		a.config2 = offset;
+		a.sample_period = 1;
+		a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		a.disabled = 1;
+		a.exclude_kernel = 1;
+		fd = rec_perf_open(&a, -1, cpu);
+		if (fd < 0)
+			continue;
+		ring = map_ring(fd, SW_RING_PAGES, false);
+		if (!ring) {
+			close(fd);
+			continue;
+		}
+		w->ev[w->nev++] = (struct rec_sigwatch_event){
+			.fd = fd, .event_fd = fd, .ring = ring, .pages = SW_RING_PAGES,
+			.kind = SW_ABORT, .tid = -1, .cause = cause,
+		};
+		added++;
+	}
+	return added;
+}
+
+int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid,
+			      int uprobe_type)
+{
+	char lib[PATH_MAX];
+	int added = 0;
+
+	if (uprobe_type < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(abort_probes) / sizeof(abort_probes[0]); i++) {
+		const struct abort_probe *p = &abort_probes[i];
+		const char *files[2] = { exe, NULL };
+		struct rec_sym sym;
+
+		if (p->lib && !rec_proc_find_lib(pid, p->lib, lib, sizeof(lib)))
+			files[1] = lib;
+		/* the executable first: a static libc, Rust's runtime */
+		for (int f = 0; f < 2; f++)
+			if (files[f] && rec_elf_find(files[f], p->symbol, &sym, 1) >= 1) {
+				added += add_abort_probe(w, uprobe_type, files[f], sym.file_offset,
+							 p->cause);
+				break;
+			}
+	}
+	return added;
+}
+
+int rec_sigwatch_enable(struct rec_sigwatch *w)
+{
+	for (int i = 0; i < w->nev; i++)
+		if (ioctl(w->ev[i].event_fd, PERF_EVENT_IOC_ENABLE, 0) && errno != ESRCH)
+			return -errno;
+	return 0;
+}
+
+/* Whether E's ring wakes the recorder: the signals (faults and abort
+ * probes are read at a signal). */
+static bool polled(const struct rec_sigwatch_event *e)
+{
+	return e->kind == SW_DELIVER || e->kind == SW_GENERATE;
+}
+
+int rec_sigwatch_fds(struct rec_sigwatch *w, struct pollfd *pf, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < w->nev && n < max; i++)
+		if (polled(&w->ev[i]))
+			pf[n++] = (struct pollfd){ w->ev[i].hup ? -1 : w->ev[i].fd, POLLIN, 0 };
+	return n;
+}
+
+bool rec_sigwatch_hup(struct rec_sigwatch *w, const struct pollfd *pf, int n)
+{
+	bool any = false;
+
+	for (int i = 0, k = 0; i < w->nev; i++) {
+		if (!polled(&w->ev[i]))
+			continue;
+		if (k < n && (pf[k++].revents & POLLHUP))
+			w->ev[i].hup = true;
+		any |= w->ev[i].hup;
+	}
+	return any;
+}
+
+/* The parts of a sample record, as tp_attr asks for them. */
+struct sw_sample {
+	uint32_t pid, tid;
+	uint64_t time;
+	const void *raw;        /* the tracepoint's record (common fields first) */
+	bool has_ip;
+	uint64_t ip;
+};
+
+/* Splits the sample record REC (LEN bytes after its header) of KIND into S.
+ * Returns false when it is shorter than its fields. */
+static bool split_sample(const char *rec, size_t len, enum sw_kind kind, struct sw_sample *s)
+{
+	uint32_t raw_size;
+	size_t at = 16 + 4;
+
+	if (len < 16)
+		return false;
+	memcpy(&s->pid, rec, 4);
+	memcpy(&s->tid, rec + 4, 4);
+	memcpy(&s->time, rec + 8, 8);
+	s->raw = NULL;
+	s->has_ip = false;
+	s->ip = 0;
+	if (kind == SW_ABORT)
+		return true;
+	if (len < at)
+		return false;
+	memcpy(&raw_size, rec + 16, 4);
+	if (raw_size > len - at)
+		return false;
+	s->raw = rec + at;
+	at += raw_size;
+	s->has_ip = false;
+	s->ip = 0;
+	if (kind == SW_DELIVER && len >= at + 16) {
+		uint64_t abi;
+
+		memcpy(&abi, rec + at, 8);
+		if (abi) {
+			memcpy(&s->ip, rec + at + 8, 8);
+			s->has_ip = true;
+		}
+	}
+	return true;
+}
+
+static bool is_target(const struct rec_sigwatch *w, pid_t pid)
+{
+	for (int i = 0; i < w->npids; i++)
+		if (w->pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* A signal_generate of a target: kept in W->sent (the newest 16). */
+static void generated(struct rec_sigwatch *w, const struct sw_sample *s)
+{
+	struct rec_signal *g;
+
+	if (w->nsent == (int)(sizeof(w->sent) / sizeof(w->sent[0])))
+		memmove(w->sent, w->sent + 1, (size_t)--w->nsent * sizeof(*w->sent));
+	g = &w->sent[w->nsent++];
+	memset(g, 0, sizeof(*g));
+	g->pid = (pid_t)field(w->generate, s->raw, "pid", 0);    /* the receiver */
+	g->sig = (int)field(w->generate, s->raw, "sig", 0);
+	g->time_ns = s->time;
+	g->sender_pid = (pid_t)s->pid;
+	g->sender_tid = (pid_t)s->tid;
+	if (rec_proc_comm((pid_t)s->pid, (pid_t)s->tid, g->sender_comm, sizeof(g->sender_comm)))
+		g->sender_comm[0] = '\0';
+}
+
+/* A hit of an abort probe in a target: kept in W->aborts (the newest 16). */
+static void aborted(struct rec_sigwatch *w, const struct sw_sample *s, const char *cause)
+{
+	struct rec_signal *a;
+
+	if (w->naborts == (int)(sizeof(w->aborts) / sizeof(w->aborts[0])))
+		memmove(w->aborts, w->aborts + 1, (size_t)--w->naborts * sizeof(*w->aborts));
+	a = &w->aborts[w->naborts++];
+	memset(a, 0, sizeof(*a));
+	a->pid = (pid_t)s->pid;
+	a->tid = (pid_t)s->tid;
+	a->time_ns = s->time;
+	a->cause = cause;
+}
+
+/* The cause of SIG (a SIGABRT): its thread's abort probe hits before it, the
+ * earliest that is not abort() itself (__stack_chk_fail calls
+ * __fortify_fail), else abort(). */
+static void find_cause(const struct rec_sigwatch *w, struct rec_signal *sig)
+{
+	for (int i = 0; i < w->naborts; i++) {
+		const struct rec_signal *a = &w->aborts[i];
+
+		if (a->tid != sig->tid || a->time_ns > sig->time_ns)
+			continue;
+		if (!sig->cause || !strcmp(sig->cause, "abort()"))
+			sig->cause = a->cause;
+	}
+}
+
+/* The sender of SIG delivered to S's process: the newest signal_generate of
+ * it to the process (or the thread) before it, from another process. */
+static void find_sender(const struct rec_sigwatch *w, struct rec_signal *sig)
+{
+	for (int i = w->nsent - 1; i >= 0; i--) {
+		const struct rec_signal *g = &w->sent[i];
+
+		if (g->sig != sig->sig || g->time_ns > sig->time_ns ||
+		    (g->pid != sig->pid && g->pid != sig->tid))
+			continue;
+		if (g->sender_pid != sig->pid) {
+			sig->sender_pid = g->sender_pid;
+			sig->sender_tid = g->sender_tid;
+			memcpy(sig->sender_comm, g->sender_comm, sizeof(sig->sender_comm));
+		}
+		return;
+	}
+}
+
+/* The fault address of SIG: its thread's newest page fault at its ip, at or
+ * before it, in the fault rings (overwritable: read from the newest). */
+static void find_fault(struct rec_sigwatch *w, struct rec_signal *sig)
+{
+	for (int i = 0; i < w->nev; i++) {
+		struct rec_sigwatch_event *e = &w->ev[i];
+		struct perf_event_mmap_page *mp = e->ring;
+		const char *data = (const char *)e->ring + rec_page_size();
+		size_t size = (size_t)rec_page_size() * e->pages;
+		uint64_t head, pos;
+		char rec[256];
+
+		if (e->kind != SW_FAULT)
+			continue;
+		ioctl(e->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+		head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+		for (pos = head; pos - head + sizeof(struct perf_event_header) <= size;) {
+			struct perf_event_header h;
+			struct sw_sample s;
+
+			rec_ring_copy(data, size, pos, &h, sizeof(h));
+			if (!h.size || pos - head + h.size > size)
+				break;   /* never written, or overwritten in part */
+			if (h.type == PERF_RECORD_SAMPLE && h.size - sizeof(h) <= sizeof(rec)) {
+				rec_ring_copy(data, size, pos + sizeof(h), rec, h.size - sizeof(h));
+				if (split_sample(rec, h.size - sizeof(h), SW_FAULT, &s) &&
+				    (pid_t)s.tid == sig->tid && s.time <= sig->time_ns &&
+				    (!sig->has_ip || (uint64_t)field(w->fault, s.raw, "ip", 0) == sig->ip)) {
+					sig->addr = (uint64_t)field(w->fault, s.raw, "address", 0);
+					sig->has_addr = true;
+					break;
+				}
+			}
+			pos += h.size;
+		}
+		ioctl(e->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+		if (sig->has_addr)
+			return;
+	}
+}
+
+/* Reads the samples of forward ring E: a signal_generate is kept for its
+ * sender, a signal_deliver of a target becomes OUT[n]. Returns how many
+ * went into OUT (at most MAX). */
+static int read_ring(struct rec_sigwatch *w, struct rec_sigwatch_event *e, struct rec_signal *out,
+		     int max)
+{
+	struct perf_event_mmap_page *mp = e->ring;
+	const char *data = (const char *)e->ring + rec_page_size();
+	size_t size = (size_t)rec_page_size() * e->pages;
+	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE), tail = mp->data_tail;
+	char rec[512];
+	int n = 0;
+
+	while (tail < head && n < max) {
+		struct perf_event_header h;
+		struct sw_sample s;
+
+		rec_ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h))
+			break;
+		if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost[2];
+
+			rec_ring_copy(data, size, tail + sizeof(h), lost, sizeof(lost));
+			w->lost += lost[1];
+		} else if (h.type == PERF_RECORD_SAMPLE && h.size - sizeof(h) <= sizeof(rec)) {
+			rec_ring_copy(data, size, tail + sizeof(h), rec, h.size - sizeof(h));
+			if (!split_sample(rec, h.size - sizeof(h), e->kind, &s)) {
+				/* not ours to read */
+			} else if (e->kind == SW_GENERATE) {
+				generated(w, &s);
+			} else if (e->kind == SW_ABORT) {
+				if (is_target(w, (pid_t)s.pid))
+					aborted(w, &s, e->cause);
+			} else if (is_target(w, (pid_t)s.pid)) {
+				struct rec_signal *sig = &out[n];
+				unsigned long handler = (unsigned long)field(w->deliver, s.raw,
+									     "sa_handler", 0);
+
+				memset(sig, 0, sizeof(*sig));
+				sig->pid = (pid_t)s.pid;
+				sig->tid = (pid_t)s.tid;
+				sig->time_ns = s.time;
+				sig->sig = (int)field(w->deliver, s.raw, "sig", 0);
+				sig->code = (int)field(w->deliver, s.raw, "code", 0);
+				sig->err = (int)field(w->deliver, s.raw, "errno", 0);
+				sig->handled = handler != 0;
+				sig->has_ip = s.has_ip;
+				sig->ip = s.ip;
+				/* an inherited event may run without the kernel filter */
+				n += sig_watched(sig->sig, handler, w->trigger);
+			}
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max)
+{
+	int n = 0;
+
+	/* the senders and abort probes first: they come before the delivery */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < w->nev; i++)
+			if ((w->ev[i].kind != SW_DELIVER) == (pass == 0) && w->ev[i].kind != SW_FAULT)
+				n += read_ring(w, &w->ev[i], out + n, max - n);
+	for (int i = 0; i < n; i++) {
+		find_sender(w, &out[i]);
+		if (out[i].sig == SIGABRT)
+			find_cause(w, &out[i]);
+		if (sig_has_fault_addr(out[i].sig, out[i].code))
+			find_fault(w, &out[i]);
+	}
+	return n;
+}
+
+void rec_sigwatch_close(struct rec_sigwatch *w)
+{
+	close_from(w, 0);
+	free(w->ev);
+	if (w->tep)
+		tep_free(w->tep);
+	memset(w, 0, sizeof(*w));
+}

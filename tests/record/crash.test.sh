@@ -1,0 +1,383 @@
+#!/usr/bin/env bash
+# tier: record
+# The moment it failed (README "When the program fails"), recorded for real
+# (sampling) with the programs of tests/record/crash/: snaptrace run's exit
+# status, record.json's "signals" and "exits", the markers and the stack at
+# the signal in the trace, the summary line and snaptrace stats' header.
+#   null_write       a NULL write in boom(): exit 139, "[crash] SIGSEGV" on the thread and
+#                    the triggers track (SEGV_MAPERR, addr 0x0, function boom, its line),
+#                    boom the thread's last slice, the snapshot taken at the signal
+#                    (end "signal"), the summary line, stats' header
+#   abort_assert     assert() fails: exit 134, "[signal] SIGABRT" (SI_TKILL) on the thread,
+#                    cause "assert() failed" (the recorder's probe of __assert_fail)
+#   cxx_exception    an uncaught C++ exception: exit 134, "[signal] SIGABRT", cause
+#                    "uncaught C++ exception" (std::terminate)
+#   fpe              a division by zero in divide(): exit 136, "[crash] SIGFPE" FPE_INTDIV
+#   bus              a read past the end of a mapped file: exit 135, "[crash] SIGBUS"
+#                    BUS_ADRERR at the address the program printed
+#   handled_trigger  three SIGSEGVs the program handles, --trigger signal:SIGSEGV
+#                    --multi-snapshot: three snapshots, three "[trigger] signal:SIGSEGV"
+#                    and three handled "[crash] SIGSEGV"; exit 0
+#   catch_exit       a SIGSEGV whose handler exits with status 1: exit 1, the marker
+#                    (handled), "exited with status 1 after handling SIGSEGV"
+#   exit3            exit(3) and sh -c 'exit 3': exit 3, "exited with status 3", no marker
+#   sigkill          kill -9 from another process: exit 137, "[signal] SIGKILL" with the
+#                    sender's pid
+#   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
+#                    thread, boom its last slice
+#   ctrl_c           Ctrl-C (SIGINT to the terminal's process group): exit 0, no marker,
+#                    "stopped with the recording (SIGINT)"
+#   attach_end       snaptrace attach to a process killed meanwhile: attach's status 0,
+#                    "process PID was killed by SIGKILL from process KILLER"
+#   bad_signal       --trigger signal:NOPE: exit 2 before anything runs
+#   no_leftovers     no perf or target of ours left running
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+SRC="$SNAPTRACE_TOP/tests/record/crash"
+PROG="$TMP/crash_target"
+THROW="$TMP/throw_target"
+NAMES="null_write abort_assert cxx_exception fpe bus handled_trigger catch_exit exit3
+sigkill thread_crash ctrl_c attach_end bad_signal no_leftovers"
+need_recording crash
+need_built crash "$CONVERT" "$SNAPTRACE_BIN/snaptrace-stats"
+requires_all signal_tracepoints cc cxx
+if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -pthread \
+	-o "$PROG" "$SRC/crash_target.c" 2>"$TMP/cc.log" ||
+	! g++ -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
+		-o "$THROW" "$SRC/throw_target.cc" 2>>"$TMP/cc.log"; then
+	fail_all "tests/record/crash: $(first_lines "$TMP/cc.log")"
+fi
+TARGETS=("$PROG" "$THROW")
+ulimit -c 0   # no core files of the crashes
+
+# run NAME WANT ARGS... -- CMD...: snaptrace run into $TMP/NAME (kept) and
+# $TMP/NAME.fxt, its stderr in $TMP/NAME.err; 1 with a FAIL line unless it
+# exits with status WANT.
+run() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$FRONT" run -d "$TMP/$name" -o "$TMP/$name.fxt" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "snaptrace run exited $rc, expected $want: $(tl 3 "$TMP/$name.err")"
+		return 1
+	fi
+}
+
+# marker FXT TID NAME: the instant NAME on thread TID's track, as
+# --dump=records prints it (from "ts="); the triggers track's must be
+# the same but for its tid.
+marker() {
+	"$CONVERT" --dump=records "$1" |
+		sed -n "s/.* event instant \(ts=[0-9]* pid=[0-9]* tid=$2 cat=\"\" name=\"$3\".*\)/\1/p"
+}
+
+# triggers_marker FXT NAME: the instant NAME on a triggers track (a tid of
+# the odd-id band), without its ts/pid/tid.
+triggers_marker() {
+	"$CONVERT" --dump=records "$1" |
+		sed -n "s/.* event instant ts=[0-9]* pid=[0-9]* tid=21474[0-9]* cat=\"\" name=\"$2\" //p"
+}
+
+# json_signal DIR N KEY: the value of KEY in the N-th (from 1) line of
+# record.json's "signals".
+json_signal() {
+	grep '^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": [0-9]*, "signal"' "$1/record.json" |
+		sed -n "${2}p" | sed -n "s/.*\"$3\": \([^,}]*\).*/\1/p"
+}
+
+# last_function FXT TID: the function slice of thread TID that begins last
+# (the bracketed pseudo-frames and instants aside).
+last_function() {
+	"$CONVERT" --dump=records "$1" |
+		sed -n "s/.* event begin ts=\([0-9]*\) pid=[0-9]* tid=$2 .* name=\"\([^[\"][^\"]*\)\".*/\1 \2/p" |
+		sort -n | tail -n 1 | cut -d' ' -f2
+}
+
+# line_of PATTERN FILE: the number of the line of FILE holding PATTERN.
+line_of() {
+	grep -n -F "$1" "$2" | head -n 1 | cut -d: -f1
+}
+
+# crash_checks NAME SIG CODE FUNCTION [ADDR]: the marker "[crash] SIG" of
+# the recording NAME on its thread and the triggers track, with CODE,
+# FUNCTION and ADDR (when given); FUNCTION the thread's last slice.
+crash_checks() {
+	local name=$1 sig=$2 code=$3 func=$4 addr=${5:-} tid m t
+	tid=$(json_signal "$TMP/$name" 1 tid)
+	m=$(marker "$TMP/$name.fxt" "$tid" "\[crash\] $sig")
+	t=$(triggers_marker "$TMP/$name.fxt" "\[crash\] $sig")
+	if [ -z "$tid" ] || [ "$(json_signal "$TMP/$name" 1 name)" != "\"$sig\"" ]; then
+		fail "$name" "record.json: expected signal $sig, found $(grep -A1 '"signals"' "$TMP/$name/record.json" | tail -n 1)"
+	elif [ -z "$m" ]; then
+		fail "$name" "no [crash] $sig instant on thread $tid: $("$CONVERT" --dump=records "$TMP/$name.fxt" | grep -c instant) instants"
+	elif [ "${m#*name=\"\[crash\] $sig\" }" != "$t" ]; then
+		fail "$name" "the triggers track's marker differs: '$t' vs '$m'"
+	elif [[ "$m" != *"code:string=\"$code\""* ]] || [[ "$m" != *"function:string=\"$func\""* ]]; then
+		fail "$name" "expected code $code in $func: $m"
+	elif [ -n "$addr" ] && [[ "$m" != *"addr:pointer=$addr "* ]]; then
+		fail "$name" "expected addr $addr: $m"
+	elif [ "$(last_function "$TMP/$name.fxt" "$tid")" != "$func" ]; then
+		fail "$name" "thread $tid's last slice is $(last_function "$TMP/$name.fxt" "$tid"), expected $func"
+	else
+		return 0
+	fi
+	return 1
+}
+
+t_null_write() {
+	local tid line m
+	run null_write 139 -- "$PROG" null || return
+	tid=$(json_signal "$TMP/null_write" 1 tid)
+	line=$(line_of '*p = 1;' "$SRC/crash_target.c")
+	m=$(marker "$TMP/null_write.fxt" "$tid" '\[crash\] SIGSEGV')
+	crash_checks null_write SIGSEGV SEGV_MAPERR boom 0x0 || return
+	if [[ "$m" != *"line:uint64=$line "* ]] || [[ "$m" != *'file:string="'*crash_target.c'"'* ]]; then
+		fail null_write "expected crash_target.c:$line: $m"
+	elif [ "$(json_signal "$TMP/null_write" 1 snapshot)" != 0 ] ||
+		[ "$(json_str "$TMP/null_write/record.json" end)" != signal ] ||
+		[ "$(snaps "$TMP/null_write" signal)" = "" ]; then
+		fail null_write "expected the snapshot taken at the signal (end \"signal\"): $(grep -E '"end"|reason' "$TMP/null_write/record.json" | tr '\n' ' ')"
+	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 11, "name": "SIGSEGV"' \
+		"$TMP/null_write/record.json"; then
+		fail null_write "record.json's exits: $(grep '"exits"' "$TMP/null_write/record.json")"
+	elif ! grep -q "snaptrace-convert: the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash_target.c:$line), thread $tid" \
+		"$TMP/null_write.err"; then
+		fail null_write "no summary line: $(grep -i 'program' "$TMP/null_write.err")"
+	elif ! "$SNAPTRACE_BIN/snaptrace-stats" --limit 1 "$TMP/null_write.fxt" | head -n 1 |
+		grep -q "; the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom"; then
+		fail null_write "stats' header: $("$SNAPTRACE_BIN/snaptrace-stats" --limit 1 "$TMP/null_write.fxt" | head -n 1)"
+	else
+		ok null_write
+	fi
+}
+
+# signal_checks NAME SIG CODE CAUSE: "[signal] SIG" with CODE and the
+# cause of an abort on the thread, the summary line naming the cause.
+signal_checks() {
+	local name=$1 tid m
+	tid=$(json_signal "$TMP/$name" 1 tid)
+	m=$(marker "$TMP/$name.fxt" "$tid" "\[signal\] $2")
+	if [ -z "$m" ]; then
+		fail "$name" "no [signal] $2 instant on thread $tid"
+	elif [[ "$m" != *"code:string=\"$3\""* ]] || [[ "$m" != *"handled:bool=false"* ]] ||
+		[[ "$m" != *"cause:string=\"$4\""* ]]; then
+		fail "$name" "expected $3, $4, not handled: $m"
+	elif [ -z "$(triggers_marker "$TMP/$name.fxt" "\[signal\] $2")" ]; then
+		fail "$name" "no [signal] $2 on the triggers track"
+	elif ! grep -q "the program was killed by $2 ($4)" "$TMP/$name.err"; then
+		fail "$name" "no summary line: $(tl 3 "$TMP/$name.err")"
+	else
+		ok "$name"
+	fi
+}
+
+t_abort_assert() {
+	run abort_assert 134 -- "$PROG" assert || return
+	signal_checks abort_assert SIGABRT SI_TKILL 'assert() failed'
+}
+
+t_cxx_exception() {
+	run cxx_exception 134 -- "$THROW" || return
+	signal_checks cxx_exception SIGABRT SI_TKILL 'uncaught C++ exception'
+}
+
+t_fpe() {
+	run fpe 136 -- "$PROG" fpe || return
+	crash_checks fpe SIGFPE FPE_INTDIV divide && ok fpe
+}
+
+t_bus() {
+	local addr
+	run bus 135 -- "$PROG" bus || return
+	addr=$(sed -n 's/^map \(0x[0-9a-f]*\)$/\1/p' "$TMP/bus.out")
+	if [ -z "$addr" ]; then
+		fail bus "the program printed no address: $(first_lines "$TMP/bus.out")"
+		return
+	fi
+	crash_checks bus SIGBUS BUS_ADRERR main "$addr" && ok bus
+}
+
+t_handled_trigger() {
+	local n_trig n_crash handled
+	run handled_trigger 0 --trigger signal:SIGSEGV --multi-snapshot --min-interval 10 \
+		--arm-after 0 -- "$PROG" handled || return
+	n_trig=$("$CONVERT" --dump=records "$TMP/handled_trigger.fxt" |
+		grep -c 'event instant .*name="\[trigger\] signal:SIGSEGV"')
+	n_crash=$(triggers_marker "$TMP/handled_trigger.fxt" '\[crash\] SIGSEGV' | grep -c 'handled:bool=true')
+	handled=$(grep -c '"signal": 11, "name": "SIGSEGV", "code": 1, .*"handled": true, "fatal": false' \
+		"$TMP/handled_trigger/record.json")
+	if [ "$handled" -ne 3 ]; then
+		fail handled_trigger "record.json: $handled handled SIGSEGVs, expected 3"
+	elif [ "$(snaps "$TMP/handled_trigger" trigger | wc -l)" -ne 3 ]; then
+		fail handled_trigger "expected 3 trigger snapshots: $(snaps "$TMP/handled_trigger" | tr '\n' ' ')"
+	elif [ "$n_trig" -ne 3 ] || [ "$n_crash" -ne 3 ]; then
+		fail handled_trigger "$n_trig [trigger] and $n_crash handled [crash] markers, expected 3 each"
+	elif ! grep -q 'the program exited with status 0 after handling SIGSEGV' \
+		"$TMP/handled_trigger.err"; then
+		fail handled_trigger "no summary line: $(grep -i program "$TMP/handled_trigger.err")"
+	else
+		ok handled_trigger
+	fi
+}
+
+t_catch_exit() {
+	local tid
+	run catch_exit 1 -- "$PROG" catch || return
+	tid=$(json_signal "$TMP/catch_exit" 1 tid)
+	if [[ "$(marker "$TMP/catch_exit.fxt" "$tid" '\[crash\] SIGSEGV')" != *"handled:bool=true"* ]]; then
+		fail catch_exit "no handled [crash] SIGSEGV on thread $tid"
+	elif ! grep -q 'the program exited with status 1 after handling SIGSEGV (SEGV_MAPERR, address 0x0) in boom' \
+		"$TMP/catch_exit.err"; then
+		fail catch_exit "no summary line: $(grep -i program "$TMP/catch_exit.err")"
+	else
+		ok catch_exit
+	fi
+}
+
+t_exit3() {
+	run exit3_sh 3 -- sh -c 'exit 3' || return
+	run exit3 3 -- "$PROG" exit3 || return
+	if ! grep -q '"exits": \[{"pid": [0-9]*, "status": 3, "signal": null' "$TMP/exit3/record.json"; then
+		fail exit3 "record.json's exits: $(grep '"exits"' "$TMP/exit3/record.json")"
+	elif ! grep -q 'the program exited with status 3$' "$TMP/exit3.err"; then
+		fail exit3 "no summary line: $(grep -i program "$TMP/exit3.err")"
+	elif "$CONVERT" --dump=records "$TMP/exit3.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
+		fail exit3 "a crash or signal marker in a program that exited"
+	else
+		ok exit3
+	fi
+}
+
+# start_bg NAME ARGS...: snaptrace ARGS in the background (its pid in BGPID),
+# until the target printed "ready" into $TMP/NAME.out.
+start_bg() {
+	local name=$1
+	shift
+	"$FRONT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	BGPID=$!
+	BG+=("$BGPID")
+	if ! wait_for "$TMP/$name.out" '^ready$' 10; then
+		fail "$name" "the target never said ready: $(tl 3 "$TMP/$name.err")"
+		return 1
+	fi
+}
+
+# target_pid NAME: the pid of the recording NAME's target (record.json).
+target_pid() {
+	sed -n 's/^  "pids": \[\([0-9]*\)\],$/\1/p' "$TMP/$1/record.json"
+}
+
+# kill_from PID: SIGKILL to PID from a process of its own, whose pid goes
+# to KILLER (the sender the kernel tells; its comm is read while it runs).
+kill_from() {
+	sh -c 'sleep 0.2; exec kill -KILL "$1"' sh "$1" &
+	KILLER=$!
+	wait "$KILLER"
+}
+
+t_sigkill() {
+	local pid rc m
+	start_bg sigkill run -d "$TMP/sigkill" -o "$TMP/sigkill.fxt" -- "$PROG" wait || return
+	pid=$(target_pid sigkill)
+	kill_from "$pid"
+	wait "$BGPID"
+	rc=$?
+	m=$(triggers_marker "$TMP/sigkill.fxt" '\[signal\] SIGKILL')
+	if [ "$rc" -ne 137 ]; then
+		fail sigkill "snaptrace run exited $rc, expected 137: $(tl 3 "$TMP/sigkill.err")"
+	elif [[ "$m" != *"sender_pid:int64=$KILLER "* ]]; then
+		fail sigkill "expected [signal] SIGKILL from process $KILLER: '$m'"
+	elif ! grep -q "the program was killed by SIGKILL (SI_USER) from process $KILLER" \
+		"$TMP/sigkill.err"; then
+		fail sigkill "no summary line: $(grep -i program "$TMP/sigkill.err")"
+	else
+		ok sigkill
+	fi
+}
+
+t_thread_crash() {
+	local pid tid
+	run thread_crash 139 --multi-thread -- "$PROG" thread || return
+	pid=$(target_pid thread_crash)
+	tid=$(json_signal "$TMP/thread_crash" 1 tid)
+	if [ "$tid" = "$pid" ] || [ -z "$tid" ]; then
+		fail thread_crash "expected the crash in a second thread, found tid $tid (pid $pid)"
+	else
+		crash_checks thread_crash SIGSEGV SEGV_MAPERR boom 0x0 && ok thread_crash
+	fi
+}
+
+t_ctrl_c() {
+	local rc
+	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its program)
+	setsid "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
+		>"$TMP/ctrl_c.out" 2>"$TMP/ctrl_c.err" &
+	BGPID=$!
+	BG+=("$BGPID")
+	if ! wait_for "$TMP/ctrl_c.out" '^ready$' 10; then
+		fail ctrl_c "the target never said ready: $(tl 3 "$TMP/ctrl_c.err")"
+		return
+	fi
+	sleep 0.3
+	kill -INT -- "-$BGPID"
+	wait "$BGPID"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail ctrl_c "snaptrace run exited $rc, expected 0: $(tl 3 "$TMP/ctrl_c.err")"
+	elif "$CONVERT" --dump=records "$TMP/ctrl_c.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
+		fail ctrl_c "Ctrl-C is called a crash: a marker in the trace"
+	elif grep -q '"by_stop": false' "$TMP/ctrl_c/record.json"; then
+		fail ctrl_c "record.json has a signal that is not the recorder's stop"
+	elif grep -q 'the program was killed' "$TMP/ctrl_c.err"; then
+		fail ctrl_c "the summary calls it killed: $(grep -i program "$TMP/ctrl_c.err")"
+	else
+		ok ctrl_c
+	fi
+}
+
+t_attach_end() {
+	local pid rc
+	"$PROG" wait >"$TMP/attach_end.prog" 2>&1 &
+	pid=$!
+	BG+=("$pid")
+	wait_for "$TMP/attach_end.prog" '^ready$' 10
+	"$FRONT" attach -d "$TMP/attach_end" -o "$TMP/attach_end.fxt" --trigger none -p "$pid" \
+		>/dev/null 2>"$TMP/attach_end.err" &
+	BGPID=$!
+	BG+=("$BGPID")
+	wait_for "$TMP/attach_end.err" 'Ctrl-C to stop' 10
+	kill_from "$pid"
+	wait "$BGPID"
+	rc=$?
+	wait "$pid" 2>/dev/null
+	if [ "$rc" -ne 0 ]; then
+		fail attach_end "snaptrace attach exited $rc, expected 0: $(tl 3 "$TMP/attach_end.err")"
+	elif ! grep -q "process $pid was killed by SIGKILL (SI_USER) from process $KILLER" \
+		"$TMP/attach_end.err"; then
+		fail attach_end "no summary line: $(grep -i process "$TMP/attach_end.err" | tail -n 2)"
+	else
+		ok attach_end
+	fi
+}
+
+t_bad_signal() {
+	local rc
+	"$FRONT" run -o "$TMP/bad.fxt" --trigger signal:NOPE -- "$PROG" exit3 >/dev/null \
+		2>"$TMP/bad_signal.err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || ! grep -q "expected a signal name or number after 'signal:'" \
+		"$TMP/bad_signal.err"; then
+		fail bad_signal "exit $rc: $(tl 2 "$TMP/bad_signal.err")"
+	else
+		ok bad_signal
+	fi
+}
+
+t_no_leftovers() {
+	if no_procs; then ok no_leftovers; else fail no_leftovers "processes left running"; fi
+}
+
+for t in $NAMES; do "t_$t"; done
