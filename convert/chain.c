@@ -72,7 +72,9 @@ static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
 static void back_on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	conv_offcpu_end(c, t, ts);
-	t->woken = t->syscall_block && t->woken_depth < t->depth;
+	if (!t->syscall_block)
+		return;	/* back from a preemption: a woken call stays so */
+	t->woken = t->woken_depth < t->depth;
 	t->woken_ts = ts;
 	t->syscall_block = false;
 }
@@ -187,11 +189,15 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	} else {
 		pop_to(c, t, 0, ts);
 	}
-	t->woken = false;
 	/* the innermost user frame made the system call (a sched_switch chain
-	 * is its user part) */
+	 * is its user part); a preemption (or a block in no system call) leaves
+	 * a woken call woken: it may return after it, and a block in a system
+	 * call of that frame after it is still a new call */
 	t->syscall_block = n && syscall_block;
-	t->woken_depth = t->depth - 1;
+	if (syscall_block) {
+		t->woken = false;
+		t->woken_depth = t->depth - 1;
+	}
 	conv_offcpu_begin(c, t, ts, off);
 	t->spacing_from = false;
 }

@@ -316,10 +316,15 @@ multi_snapshot
 # recorded (or the recorder saw it record), never the snapshot's time.
 interrupt() {
 	local d="$TMP/intr" rc why live taken
-	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --trigger none -- "$TMP/target_fp" naps 100000 100 15000 \
+	setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$TMP/target_fp" naps 100000 100 15000 \
 		>"$TMP/intr.out" 2>"$TMP/intr.rec.err" &
 	PERF_PID=$!
-	sleep 1.5
+	# recording (perf enabled and the target let go), then a second of it
+	for ((rc = 0; rc < 3000; rc++)); do
+		grep -q '^snaptrace-record: recording' "$TMP/intr.rec.err" 2>/dev/null && break
+		sleep 0.01
+	done
+	sleep 1
 	kill -INT "$PERF_PID" 2>/dev/null
 	wait "$PERF_PID"
 	rc=$?
