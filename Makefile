@@ -1,12 +1,24 @@
 # snaptrace build. `make` builds the programs into $(O)/bin; `make test` installs
 # missing packages, builds everything and runs the suite; `make asan` runs the
-# suite on a sanitizer build in $(O)/asan; `make demo` records the bundled demo.
+# check tier on a sanitizer build in $(O)/asan; `make demo` records the
+# bundled demo.
+#
+# Tests (tests/run.sh; docs/contributing.md "Run the tests"):
+#   make test        the check and record tiers: what a change must pass (CI)
+#   make check       the check tier only (no perf recording): the edit loop
+#   make test-stress the record and stress tiers with the race hunts at full
+#                    count, R times each (default 3), then `make fuzz`
+#                    (FUZZ_SECONDS per target)
+#   make test-pt-hardware  the real Intel PT cases (a host with Intel PT)
+#   make asan        the check tier on an ASan + UBSan build in $(O)/asan
+#                    (what CI runs; T=SUITE runs others under it, e.g. T=record)
 #
 # Knobs: O=DIR (object and program directory, default build), SAN=1
 # (address+undefined sanitizers; remembered in $(O)/san, so a later make of
 # that directory without SAN, e.g. a test's `make install`, keeps them), V=1
-# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (`make test` runs
-# only that suite or golden case).
+# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (the test targets
+# run only that suite or golden case, whatever its tier), R=N (run each
+# suite N times), J=N (check-tier suites at a time; default the CPUs).
 #
 # The version is the one line of the file VERSION: compiled in as
 # SNAPTRACE_VERSION (common/version.h) and written into the installed front end.
@@ -31,8 +43,13 @@ ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 VERSION := $(shell cat VERSION)
+# gzip output: ISA-L's igzip (libisal-dev; fxt/fxt_deflate.c: a fifth of
+# zlib's time), zlib where ISA-L is missing; zlib also reads gzip (fxt/fxt_reader.c).
+ISAL_HEADER := $(wildcard /usr/include/isa-l/igzip_lib.h)
+DEFLATE_CFLAGS := $(if $(ISAL_HEADER),-DFXT_DEFLATE_ISAL)
+DEFLATE_LIBS := $(if $(ISAL_HEADER),-lisal) -lz
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -DSNAPTRACE_VERSION='"$(VERSION)"' -Icommon -Ifxt -Idlfilter \
-	$(TRACEEVENT_CFLAGS) -MMD -MP
+	$(TRACEEVENT_CFLAGS) $(DEFLATE_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 # $(O)/flags holds the compiler and flags the objects of $(O) were built
@@ -69,7 +86,7 @@ DEBUGINFO_LIBS := -lelf -ldw -liberty
 TRACEEVENT_CFLAGS := -I/usr/include/traceevent
 RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis -ltraceevent
 # json-c: the converter reads a recording's record.json (convert/recording.c).
-CONVERT_LIBS := -lz -ljson-c $(DEBUGINFO_LIBS) -pthread
+CONVERT_LIBS := $(DEFLATE_LIBS) -ljson-c $(DEBUGINFO_LIBS) -lipt -pthread
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
@@ -81,7 +98,8 @@ PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record $(O)/bin/snaptr
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/test/unit/%,$(UNIT_SRC))
 TEST_BINS := $(UNIT_BINS)
 
-.PHONY: all test unit asan demo bench fuzz deps install clean help FORCE
+.PHONY: all test check test-stress test-pt-hardware unit asan demo bench fuzz deps install \
+	clean help FORCE
 all: $(PROGRAMS)
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
@@ -113,18 +131,34 @@ include $(sort $(wildcard */build.mk tests/*/build.mk))
 deps:
 	@scripts/install-deps.sh
 
+RUN_FLAGS = $(if $(R),-r $(R)) $(if $(J),-j $(J))
+
 test: deps
 	@$(MAKE) --no-print-directory all tests-build
-	@tests/run.sh $(O) $(T)
+	@tests/run.sh $(RUN_FLAGS) --tiers check,record $(O) $(T)
+
+check: all tests-build
+	@tests/run.sh $(RUN_FLAGS) --tiers check $(O) $(T)
+
+test-stress: deps fuzz-deps
+	@$(MAKE) --no-print-directory all tests-build
+	@tests/run.sh --stress -r $(or $(R),3) $(if $(J),-j $(J)) --tiers record,stress $(O) $(T)
+	@$(MAKE) --no-print-directory fuzz-run
+
+test-pt-hardware: deps
+	@$(MAKE) --no-print-directory all tests-build
+	@tests/run.sh $(RUN_FLAGS) --tiers pt-hardware $(O) $(T)
 
 tests-build: $(PROGRAMS) $(TEST_BINS)
 
-unit: $(PROGRAMS) $(UNIT_BINS)
+unit: $(PROGRAMS) $(UNIT_BINS) $(O)/test/sigdfl
 	@tests/run.sh $(O) unit
 
-# The sanitizer build lives beside the normal one: $(O)/asan.
-asan:
-	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 test
+# The sanitizer build lives beside the normal one: $(O)/asan. It runs the
+# check tier: the converter, FXT, stats, the recorder's command lines and
+# the unit tests, none of which records (T= runs any suite under it).
+asan: deps
+	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 check
 
 # The front end gets the version written in (a source tree's reads VERSION).
 install: all
@@ -140,7 +174,7 @@ clean:
 	rm -rf $(O)
 
 help:
-	@echo "targets: all test unit asan demo bench fuzz install clean"
-	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE]"
+	@echo "targets: all test check test-stress test-pt-hardware unit asan demo bench fuzz install clean"
+	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE] R=N J=N"
 
 -include $(shell find $(O)/obj $(O)/test -name '*.d' 2>/dev/null)

@@ -1,32 +1,31 @@
 #!/usr/bin/env bash
 # The whole pipeline's benchmark (`make bench`, after bench/bench.sh):
-# perf.data -> trace.fxt.gz on synthesized Intel PT of about 1 MB and 4 MB of
-# AUX data, made here by the Intel PT generator of the tests (ptsynth
-# --repeat on tests/ptsynth/progs/bench.c, two threads; a TSC packet every
-# 64 instructions, not ptsynth's default 8, so that, as in recorded PT, most
+# perf.data -> trace.fxt.gz on synthesized Intel PT of about 1, 4 and 64 MB
+# of AUX data (BENCH_PT_MB="1 4 64" changes the sizes), made here by the
+# Intel PT generator of the tests (ptsynth --repeat on
+# tests/ptsynth/progs/bench.c, two threads; a TSC packet every 64
+# instructions, not ptsynth's default 8, so that, as in recorded PT, most
 # bytes are branches rather than timing packets; a PSB+ every 16 KiB, perf's
 # default psb_period; the repeat count is scaled from a probe), under
 # O/bench-pt/ (removed at the end unless KEEP=1).
 # Prints, in one run, the CPU time (user + sys, perf included: it is the
-# converter's child; best of 3) of:
+# converter's child; the least of BENCH_RUNS runs, default 3, 1 at 64 MB) of:
 #   (a) perf script with the converter's own command line (what
 #       `snaptrace-convert --print-perf-command` prints) writing text to
 #       /dev/null (the floor of any text pipeline, magic-trace's included),
 #   (b) the same with a same-symbol dlfilter like magic-trace's
 #       (bench/mt_dlfilter.c),
-#   snaptrace-convert end to end (dlfilter) with -j 1 and -j 2, and through
-#   text (--no-dlfilter),
 #   (c) perf script with snaptrace's dlfilter alone (its records to
-#       /dev/null): the perf side of the end-to-end run; the rest of that
-#       run's CPU is the converter's own,
-# as ratios to (a) and (b), the wall time and -j 2's speed-up over -j 1 in
-# wall time (best of 3 each), the most -j 2 can gain on this machine's CPUs
-# (from CPU times alone, which load does not inflate as it does wall
-# times: -j 1 overlaps perf's and the converter's CPU, so its wall is at
-# least the larger; -j 2 at best spreads their sum over the CPUs), and the
-# converter's peak RSS at 1 MB and 4 MB.
-# The dlfilter's trace must equal the text path's, and -j 2's -j 1's, byte
-# for byte, and read back cleanly.
+#       /dev/null): the perf side of --decoder=perf,
+#   snaptrace-convert end to end with the in-process decoder (the default)
+#   and with --decoder=perf (perf script and the dlfilter), each at -j 1 and
+#   -j 2, and through text (--no-dlfilter; not at 64 MB),
+# as ratios to (a) and (b), with the wall time, -j 2's speed-up over -j 1 in
+# wall time, and the peak RSS of each conversion (its perf included: the
+# largest of the process tree's members, /usr/bin/time's %M); the machine's
+# load average before each size. All traces must be byte for byte the same
+# (the in-process decoder's, perf script's through the dlfilter and
+# through text, -j 1's and -j 2's) and read back cleanly.
 #   bench/pipeline.sh [O]     (O = build directory, default build)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,13 +65,14 @@ make_data() {
 	echo "$f"
 }
 
-# measure CMD...: runs CMD (stdout to /dev/null) three times; prints
+# measure RUNS CMD...: runs CMD (stdout to /dev/null) RUNS times; prints
 # "CPU_SECONDS WALL_SECONDS PEAK_RSS_KIB": the least CPU time, the least
 # wall time (each of its own run: the machine is shared), the peak RSS of
 # the run of least CPU.
 measure() {
-	local i u s e m best=
-	for i in 1 2 3; do
+	local runs=$1 i u s e m best=
+	shift
+	for i in $(seq "$runs"); do
 		/usr/bin/time -f '%U %S %e %M' -o "$DIR/time" "$@" >/dev/null 2>"$DIR/err" ||
 			die "failed: $* : $(head -n 2 "$DIR/err")"
 		read -r u s e m <"$DIR/time"
@@ -85,51 +85,66 @@ measure() {
 	echo "$best"
 }
 
-report() {
-	local mb=$1 data=$2 a b c fast fast2 text
-	a=$(measure "${SCRIPT[@]}" -i "$data")
-	b=$(measure "${SCRIPT[@]}" -i "$data" --dlfilter "$MT")
-	c=$(measure "${SCRIPT[@]}" -i "$data" --dlfilter "$FILTER")
-	fast=$(measure "$CONVERT" --quiet -j 1 "$data" -o "$DIR/fast.fxt.gz")
-	fast2=$(measure "$CONVERT" --quiet -j 2 "$data" -o "$DIR/fast2.fxt.gz")
-	text=$(measure "$CONVERT" --quiet --no-dlfilter "$data" -o "$DIR/text.fxt.gz")
-	"$CONVERT" --quiet -j 1 "$data" -o "$DIR/fast.fxt" || die "conversion failed"
-	"$CONVERT" --quiet -j 2 "$data" -o "$DIR/fast2.fxt" || die "conversion failed"
-	"$CONVERT" --quiet --no-dlfilter "$data" -o "$DIR/text.fxt" || die "conversion failed"
-	cmp -s "$DIR/fast.fxt" "$DIR/text.fxt" || die "$mb MB: the dlfilter's trace differs from the text path's"
-	cmp -s "$DIR/fast.fxt" "$DIR/fast2.fxt" || die "$mb MB: -j 2's trace differs from -j 1's"
-	"$CONVERT" --dump=slices "$DIR/fast.fxt" >"$DIR/slices" 2>"$DIR/dump.err" && [ ! -s "$DIR/dump.err" ] ||
-		die "$mb MB: the trace does not read back cleanly: $(head -n 2 "$DIR/dump.err")"
-	awk -v mb="$mb" -v size="$(stat -c %s "$data")" -v a="$a" -v b="$b" -v c="$c" -v f="$fast" -v ncpu="$NCPU" \
-	    -v f2="$fast2" -v t="$text" -v slices="$(wc -l <"$DIR/slices")" '
-	BEGIN {
-		split(a, A, " "); split(b, B, " "); split(c, C, " "); split(f, F, " "); split(f2, G, " "); split(t, T, " ")
-		printf "pt %d MB (%.1f MB perf.data, %d slices):\n", mb, size / 1e6, slices
-		printf "  (a) perf script text to /dev/null:      CPU %6.2f s, wall %6.2f s\n", A[1], A[2]
-		printf "  (b) same, same-symbol dlfilter:         CPU %6.2f s, wall %6.2f s\n", B[1], B[2]
-		printf "  snaptrace-convert (dlfilter), -j 1:     CPU %6.2f s, wall %6.2f s = %.2f x (a), %.2f x (b) CPU; peak RSS %.1f MiB\n",
-			F[1], F[2], F[1] / A[1], F[1] / B[1], F[3] / 1024
-		printf "  snaptrace-convert (dlfilter), -j 2:     CPU %6.2f s, wall %6.2f s = %.2f x faster than -j 1 in wall time; peak RSS %.1f MiB\n",
-			G[1], G[2], F[2] / G[2], G[3] / 1024
-		printf "  snaptrace-convert --no-dlfilter:        CPU %6.2f s, wall %6.2f s = %.2f x (a) CPU; peak RSS %.1f MiB\n",
-			T[1], T[2], T[1] / A[1], T[3] / 1024
-		own = F[1] > C[1] ? F[1] - C[1] : 0
-		printf "  (c) perf script, snaptrace'"'"'s dlfilter:    CPU %6.2f s (the perf side of -j 1); the converter'"'"'s own CPU %.2f s\n",
-			C[1], own
-		m = C[1] > own ? C[1] : own
-		printf "  -j 2 at most %.2f x faster than -j 1 on %d CPUs: -j 1 runs (c) and the converter side by side (wall >= %.2f s), -j 2 at best spreads both over the CPUs (wall >= %.2f s)\n",
-			m / (F[1] / ncpu), ncpu, m, F[1] / ncpu
-	}'
-	echo "$fast" >"$DIR/rss-$mb"
+# same MB A B: the traces A and B (raw FXT) are the same bytes.
+same() {
+	cmp -s "$DIR/$2.fxt" "$DIR/$3.fxt" || die "$1 MB: the trace of $3 differs from $2's"
 }
 
-d1=$(make_data 1)
-d4=$(make_data 4)
-report 1 "$d1"
-report 4 "$d4"
-r1=$(cut -d' ' -f3 "$DIR/rss-1")
-r4=$(cut -d' ' -f3 "$DIR/rss-4")
-awk -v r1="$r1" -v r4="$r4" 'BEGIN {
-	printf "peak RSS 1 MB %.1f MiB, 4 MB %.1f MiB (ratio %.2f; goal: flat)\n", r1 / 1024, r4 / 1024, r4 / r1
-	printf "goals: -j 1 end to end <= 0.30 x (a) CPU (stretch 0.25); -j 2 >= 1.6 x faster than -j 1 in wall time\n"
+report() {
+	local mb=$1 data=$2 runs=${BENCH_RUNS:-3} a b c row name
+	[ "$mb" -ge 64 ] && runs=${BENCH_RUNS:-1}
+	a=$(measure "$runs" "${SCRIPT[@]}" -i "$data")
+	b=$(measure "$runs" "${SCRIPT[@]}" -i "$data" --dlfilter "$MT")
+	c=$(measure "$runs" "${SCRIPT[@]}" -i "$data" --dlfilter "$FILTER")
+	printf 'pt %d MB (%.1f MB perf.data; load average before: %s):\n' "$mb" \
+		"$(awk -v s="$(stat -c %s "$data")" 'BEGIN { print s / 1e6 }')" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { split(a, A, " "); split(b, B, " "); split(c, C, " ")
+		printf "  (a) perf script text to /dev/null:            CPU %6.2f s, wall %6.2f s, peak RSS %6.1f MiB\n", A[1], A[2], A[3] / 1024
+		printf "  (b) same, same-symbol dlfilter (magic-trace): CPU %6.2f s, wall %6.2f s = %.3f x (a)\n", B[1], B[2], B[1] / A[1]
+		printf "  (c) perf script, snaptrace'"'"'s dlfilter:          CPU %6.2f s, wall %6.2f s = %.3f x (a)\n", C[1], C[2], C[1] / A[1] }'
+	# name|options
+	while IFS='|' read -r name opts; do
+		[ "$name" = text ] && [ "$mb" -ge 64 ] && continue
+		# shellcheck disable=SC2086
+		row=$(measure "$runs" "$CONVERT" --quiet $opts "$data" -o "$DIR/out.fxt.gz")
+		# shellcheck disable=SC2086
+		"$CONVERT" --quiet $opts "$data" -o "$DIR/$name.fxt" 2>"$DIR/err" ||
+			die "conversion failed: $opts: $(head -n 2 "$DIR/err")"
+		echo "$row" >"$DIR/row-$name"
+		awk -v r="$row" -v a="$a" -v b="$b" -v what="snaptrace-convert $opts" -v base="$(cat "$DIR/row-${name%2}1" 2>/dev/null)" '
+		BEGIN { split(r, R, " "); split(a, A, " "); split(b, B, " "); split(base, J, " ")
+			printf "  %-44s CPU %6.2f s, wall %6.2f s = %.3f x (a), %.3f x (b) CPU; peak RSS %6.1f MiB", what ":", R[1], R[2], R[1] / A[1], R[1] / B[1], R[3] / 1024
+			if (base != "" && what ~ /-j 2/) printf "; %.2f x faster than -j 1 in wall time", J[2] / R[2]
+			printf "\n" }'
+	done <<EOF
+builtin1|-j 1
+builtin2|-j 2
+perf1|--decoder=perf -j 1
+perf2|--decoder=perf -j 2
+text|--no-dlfilter
+EOF
+	same "$mb" builtin1 builtin2
+	same "$mb" builtin1 perf1
+	same "$mb" builtin1 perf2
+	[ "$mb" -ge 64 ] || same "$mb" builtin1 text
+	"$CONVERT" --dump=slices "$DIR/builtin1.fxt" >"$DIR/slices" 2>"$DIR/dump.err" && [ ! -s "$DIR/dump.err" ] ||
+		die "$mb MB: the trace does not read back cleanly: $(head -n 2 "$DIR/dump.err")"
+	echo "  $(wc -l <"$DIR/slices") slices, the same bytes from every decoder and -j"
+	cut -d' ' -f3 "$DIR/row-builtin1" >"$DIR/rss-$mb"
+	rm -f "$DIR"/*.fxt "$DIR"/row-*
+}
+
+sizes=${BENCH_PT_MB:-1 4 64}
+for mb in $sizes; do
+	report "$mb" "$(make_data "$mb")"
+	rm -f "$DIR/pt-${mb}mb.data"
+done
+awk -v sizes="$sizes" -v dir="$DIR" 'BEGIN {
+	n = split(sizes, S, " "); line = "peak RSS of the in-process decoder, -j 1:"
+	for (i = 1; i <= n; i++) {
+		f = dir "/rss-" S[i]; getline r < f; R[i] = r
+		line = line sprintf(" %s MB %.1f MiB", S[i], r / 1024)
+	}
+	printf "%s (ratio %.2f; goal: flat)\n", line, R[n] / R[1]
+	printf "goals: -j 1 end to end <= 0.15 x (a) CPU; -j 2 >= 1.6 x faster than -j 1 in wall time on 2 quiet cores\n"
 }'

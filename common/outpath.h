@@ -90,4 +90,12 @@ void outpath_remove_on_signals(void);
 /* Removes every open temporary (async-signal-safe: for a signal handler). */
 void outpath_remove_temps(void);
 
+/*
+ * A new unnamed file for scratch data, open read-write: O_TMPFILE in
+ * $TMPDIR (or /tmp), else a mkostemp file unlinked at once; it is gone when
+ * its last descriptor closes, whatever ends the program. Returns its
+ * descriptor (close-on-exec) or a negative errno.
+ */
+int outpath_unnamed(void);
+
 #endif

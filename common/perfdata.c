@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "perfdata.h"
 
+#include "array.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -418,6 +420,222 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 		}
 	}
 	close(fd);
+	return err;
+}
+
+int perfdata_sample_types(const char *path, uint64_t *types)
+{
+	struct perfdata_header h;
+	unsigned char b[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	*types = 0;
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err && h.pipe)
+		err = -ENOENT;
+	if (!err && (h.attr_size < 32 || !within(h.attrs_off, h.attrs_size, h.file_size)))
+		err = -EIO;
+	for (uint64_t at = 0; !err && at + h.attr_size <= h.attrs_size; at += h.attr_size) {
+		err = pread_all(fd, b, sizeof(b), h.attrs_off + at + 24);
+		*types |= err ? 0 : le64(b);
+	}
+	close(fd);
+	return err;
+}
+
+/* Writes N bytes at BUF to FD at *AT and moves *AT past them. Returns 0 or a
+ * negative errno. */
+static int pwrite_all(int fd, const void *buf, size_t n, uint64_t *at)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, (off_t)*at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+		*at += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* Copies [FROM, FROM + N) of IN to OUT at *AT. Returns 0 or a negative errno. */
+static int copy_range(int in, uint64_t from, uint64_t n, int out, uint64_t *at)
+{
+	unsigned char buf[1 << 16];
+
+	while (n) {
+		size_t k = n < sizeof(buf) ? (size_t)n : sizeof(buf);
+		int err = pread_all(in, buf, k, from);
+
+		if (!err)
+			err = pwrite_all(out, buf, k, at);
+		if (err)
+			return err;
+		from += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The data section's records of the file H was read from (IN) that KEEP
+ * accepts, written to OUT at *AT. Returns 0 or a negative errno. */
+static int copy_records(int in, const struct perfdata_header *h,
+			bool (*keep)(const unsigned char *rec, void *arg), void *arg, int out,
+			uint64_t *at)
+{
+	struct perfdata_records *r = malloc(sizeof(*r));
+	const unsigned char *rec;
+	int err = 0;
+
+	if (!r)
+		return -ENOMEM;
+	perfdata_records_start(r, in, h);
+	while (!err && (rec = perfdata_record_next(r, &err))) {
+		if (le32(rec) == PERFDATA_REC_AUXTRACE)
+			err = -ENOTSUP;   /* its AUX data follows; PT's index points at it */
+		else if (!keep || keep(rec, arg))
+			err = pwrite_all(out, rec, le16(rec + 6), at);
+	}
+	free(r);
+	return err;
+}
+
+int perfdata_rewrite(const char *path, const void *prefix, size_t len,
+		     bool (*keep)(const unsigned char *rec, void *arg), void *arg, int out_fd)
+{
+	struct perfdata_header h;
+	unsigned char sec[16], size[8];
+	uint64_t at = 0, table, nfeat = 0, data_size;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err && (h.pipe || h.features[0] >> PERFDATA_FEAT_AUXTRACE & 1 ||
+		     h.features[0] >> PERFDATA_FEAT_DIR_FORMAT & 1))
+		err = -ENOTSUP;
+	for (int i = 0; i < PERFDATA_FEAT_BITS / 64; i++)
+		nfeat += (uint64_t)__builtin_popcountll(h.features[i]);
+	table = h.data_off + h.data_size;
+	if (!err && !within(table, nfeat * sizeof(sec), h.file_size))
+		err = -EIO;
+	/* the header and attributes, the new data section */
+	if (!err)
+		err = copy_range(fd, 0, h.data_off, out_fd, &at);
+	if (!err)
+		err = pwrite_all(out_fd, prefix, len, &at);
+	if (!err)
+		err = copy_records(fd, &h, keep, arg, out_fd, &at);
+	data_size = at - h.data_off;
+	/* the feature table, each section moved as far as the data section's end */
+	for (uint64_t i = 0; !err && i < nfeat; i++) {
+		err = pread_all(fd, sec, sizeof(sec), table + i * sizeof(sec));
+		if (!err) {
+			uint64_t off = le64(sec) + data_size - h.data_size;
+
+			memcpy(sec, &off, 8);   /* the byte order le64() reads */
+			err = pwrite_all(out_fd, sec, sizeof(sec), &at);
+		}
+	}
+	if (!err)
+		err = copy_range(fd, table + nfeat * sizeof(sec),
+				 h.file_size - table - nfeat * sizeof(sec), out_fd, &at);
+	memcpy(size, &data_size, 8);
+	at = 48;   /* struct perf_file_header: data.size */
+	if (!err)
+		err = pwrite_all(out_fd, size, sizeof(size), &at);
+	close(fd);
+	return err;
+}
+
+/* PERF_SAMPLE_* bits that say where a sample's time is. */
+#define SAMPLE_IP (1u << 0)
+#define SAMPLE_TID (1u << 1)
+#define SAMPLE_TIME (1u << 2)
+#define SAMPLE_IDENTIFIER (1u << 16)
+
+/* Where the time of a sample of the events of the file H was read from
+ * (FD) is, in bytes after its header, into *OFF: the same for every event.
+ * Returns 0, -ENOTSUP or a negative errno. */
+static int sample_time_offset(int fd, const struct perfdata_header *h, uint64_t *off)
+{
+	unsigned char b[8];
+	bool known = false;
+	int err = 0;
+
+	if (h->pipe || h->attr_size < 32 || !within(h->attrs_off, h->attrs_size, h->file_size))
+		return h->pipe ? -ENOTSUP : -EIO;
+	for (uint64_t at = 0; !err && at + h->attr_size <= h->attrs_size; at += h->attr_size) {
+		uint64_t type, o;
+
+		err = pread_all(fd, b, sizeof(b), h->attrs_off + at + 24);
+		type = le64(b);
+		o = 8 * (!!(type & SAMPLE_IDENTIFIER) + !!(type & SAMPLE_IP) + !!(type & SAMPLE_TID));
+		if (!err && (!(type & SAMPLE_TIME) || (known && o != *off)))
+			err = -ENOTSUP;
+		*off = o;
+		known = true;
+	}
+	return err ? err : known ? 0 : -ENOTSUP;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
+{
+	struct perfdata_records *r = malloc(sizeof(*r));
+	struct perfdata_header h;
+	const unsigned char *rec;
+	uint64_t off = 0;
+	size_t cap = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	*times = NULL;
+	*n = 0;
+	if (!r || fd < 0) {
+		err = !r ? -ENOMEM : -errno;
+		goto out;
+	}
+	err = perfdata_header_read(fd, &h);
+	if (!err)
+		err = sample_time_offset(fd, &h, &off);
+	if (!err)
+		perfdata_records_start(r, fd, &h);
+	while (!err && (rec = perfdata_record_next(r, &err))) {
+		uint64_t *p;
+
+		if (le32(rec) != PERFDATA_REC_SAMPLE || le16(rec + 6) < REC_HEADER + off + 8)
+			continue;
+		if (!(p = array_grow(*times, &cap, *n, sizeof(**times)))) {
+			err = -ENOMEM;
+			break;
+		}
+		*times = p;
+		(*times)[(*n)++] = le64(rec + REC_HEADER + off);
+	}
+	if (err) {
+		free(*times);
+		*times = NULL;
+		*n = 0;
+	} else if (*n) {
+		qsort(*times, *n, sizeof(**times), by_u64);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(r);
 	return err;
 }
 

@@ -16,6 +16,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* The unsigned 64- and 32-bit numbers at P, in this host's byte order (a
+ * perf.data's, which perfdata_header_read() checks). */
+static inline uint64_t perfdata_u64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t perfdata_u32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
 
 /*
  * Stores in *PATHS (owned by the caller: each string and the array, which
@@ -25,15 +44,27 @@
  */
 int perfdata_scan(const char *dir, char ***paths);
 
+/* The directory of a recording (snaptrace-record --keep-binaries) that keeps
+ * the binaries its perf.data files name, as perf's build-id cache lays them
+ * out (.build-id/XX/REST, PATH/BUILDID/elf): what `perf --buildid-dir`
+ * reads. */
+#define PERFDATA_BINARIES_DIR "binaries"
+
 /* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
 enum perfdata_feature {
 	PERFDATA_FEAT_BUILD_ID = 2,
 	PERFDATA_FEAT_EVENT_DESC = 12,
+	PERFDATA_FEAT_AUXTRACE = 18,  /* an index of the AUXTRACE records' file offsets */
+	PERFDATA_FEAT_DIR_FORMAT = 24,
 	PERFDATA_FEAT_BITS = 256,     /* the size of the header's bitmap */
 };
 
 /* perf's record types read here (PERF_RECORD_*). */
 enum perfdata_record_type {
+	PERFDATA_REC_MMAP = 1,
+	PERFDATA_REC_COMM = 3,
+	PERFDATA_REC_FORK = 7,
+	PERFDATA_REC_SAMPLE = 9,
 	PERFDATA_REC_MMAP2 = 10,
 	PERFDATA_REC_HEADER_BUILD_ID = 67,
 	PERFDATA_REC_AUXTRACE_INFO = 70,
@@ -130,6 +161,47 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
  * another negative errno.
  */
 int perfdata_event_names(const char *path, char *buf, size_t size);
+
+/*
+ * Writes to OUT_FD (at its offset 0; a new, empty file) a copy of the
+ * perf.data at PATH whose data section is PREFIX (LEN bytes of whole
+ * records) followed by the records of PATH that KEEP(REC, ARG) accepts (REC
+ * a record, its perf_event_header first; KEEP NULL: all), and the sections
+ * after the data section moved with it (the feature table's offsets); the
+ * header (its data size) and the attributes are PATH's. perf reads the copy
+ * as it reads PATH, with the records of PREFIX first. Returns 0; -ENOTSUP
+ * for the pipe format and a file whose features or records hold file
+ * offsets of its records (HEADER_AUXTRACE, HEADER_DIR_FORMAT, an AUXTRACE
+ * record: Intel PT); -EINVAL or -EIO as perfdata_header_read() and
+ * perfdata_record_next() return them, also -EIO for a feature table past
+ * the end of the file; or another negative errno (a failed write).
+ */
+int perfdata_rewrite(const char *path, const void *prefix, size_t len,
+		     bool (*keep)(const unsigned char *rec, void *arg), void *arg, int out_fd);
+
+/*
+ * The times (perf clock, ns) of the samples (PERF_RECORD_SAMPLE) of the
+ * perf.data at PATH, in ascending order, into *TIMES (a new array the
+ * caller frees; NULL when there are none) and their number into *N, read
+ * at the place every event's sample_type puts it (after the identifier, ip
+ * and pid/tid each has). Returns 0; -ENOTSUP when its events put the time
+ * at different places, or one has none (and for the pipe format); -EINVAL
+ * or -EIO as perfdata_header_read() and perfdata_record_next() return them;
+ * -ENOMEM; or another negative errno.
+ */
+int perfdata_sample_times(const char *path, uint64_t **times, size_t *n);
+
+/*
+ * The sample_type bits (PERF_SAMPLE_*, include/uapi/linux/perf_event.h) of
+ * the events the perf.data at PATH recorded, or-ed together into *TYPES,
+ * from the attributes its header lists (struct perf_file_attr: the attr's
+ * sample_type at byte 24): PERF_SAMPLE_STACK_USER says a --call-graph dwarf
+ * recording, PERF_SAMPLE_BRANCH_STACK an lbr one. Returns 0; -ENOENT for
+ * the pipe format (no attributes in its header); -EINVAL or -EIO as
+ * perfdata_header_read() returns them, also -EIO when the attributes lie
+ * past the end of the file; or another negative errno.
+ */
+int perfdata_sample_types(const char *path, uint64_t *types);
 
 /* What perfdata_check() found in a file. */
 enum perfdata_state {

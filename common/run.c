@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -100,6 +101,18 @@ int run_capture(char *const argv[], char *buf, size_t size)
 	}
 	close(fd);
 	return run_wait(pid);
+}
+
+int run_find_sibling(const char *name, char *out, size_t size)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return n < 0 ? -errno : -ENOENT;
+	self[n] = '\0';
+	snprintf(out, size, "%s/%s", dirname(self), name);
+	return access(out, X_OK) ? -ENOENT : 0;
 }
 
 int run_find_program(const char *want, char *out, size_t size)

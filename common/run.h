@@ -46,4 +46,12 @@ int run_capture(char *const argv[], char *buf, size_t size);
  */
 int run_find_program(const char *want, char *out, size_t size);
 
+/*
+ * The path of program NAME installed beside the running one (the directory
+ * of /proc/self/exe: snaptrace-convert beside snaptrace-record) into OUT.
+ * Returns 0; -ENOENT when there is no executable NAME there (OUT holds the
+ * path looked at); or the negative errno of reading /proc/self/exe.
+ */
+int run_find_sibling(const char *name, char *out, size_t size);
+
 #endif

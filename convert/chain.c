@@ -16,6 +16,16 @@
  * sched_switch sample or switch-out record until the switch-in, or the next
  * sample less one period) is an "[off-cpu]" slice under the stack the
  * thread left the CPU with.
+ *
+ * Measured calls (--measure, measured.c) are exact: each is a frame from
+ * its entry to its return (docs/design.md "Measured calls"), taken in time
+ * order before the sample (or switch) that follows them. A call nests under
+ * the frames that sample shares with the stack (they ran all along), with
+ * the callers that sample shows it under when it is still running then;
+ * it stays, with what encloses it, until its return, whatever a sample
+ * shows meanwhile (the sample's frames past the ones shared go inside it);
+ * at its return the frames inside it end. Its entry and return show the
+ * stack below it alive then (mseen), as a sample would.
  */
 #include "state.h"
 
@@ -43,28 +53,52 @@ uint64_t conv_chain_period(const struct conv *c, const struct conv_thread *t)
 	return t->period_ns ? t->period_ns : c->period_ns;
 }
 
-/* When frames last seen at T->seen_ts end at the latest, given that the
+/* When T's stack was last known: its last sample, or a measured call's
+ * entry or return since. */
+static uint64_t last_seen(const struct conv_thread *t)
+{
+	return t->mseen > t->seen_ts ? t->mseen : t->seen_ts;
+}
+
+/* When frames last seen at last_seen() end at the latest, given that the
  * thread is next seen at TS. */
 static uint64_t frames_end(const struct conv *c, const struct conv_thread *t, uint64_t ts)
 {
-	uint64_t p = conv_chain_period(c, t), end = conv_add_sat(t->seen_ts, p);
+	uint64_t p = conv_chain_period(c, t), end = conv_add_sat(last_seen(t), p);
 
 	return !t->seen || !p || end > ts ? ts : end;
 }
 
-/* Pops T's frames above depth K at TS's frame end; the call that blocked
- * in a system call and was woken (T->woken), when nothing was seen of T
- * since, at its wakeup (the call returns then). */
-static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
+/* 1 + the index of T's innermost measured call, 0 without one: the frames
+ * below it stay until its return. */
+static size_t measured_floor(const struct conv_thread *t)
 {
-	uint64_t end = frames_end(c, t, ts);
+	for (size_t i = t->depth; i > 0; i--)
+		if (t->stack[i - 1].measured_end)
+			return i;
+	return 0;
+}
 
-	while (t->depth > k) {
+/* Pops T's frames above depth K (never a measured call still running, nor
+ * what encloses it) at END; the call that blocked in a system call and was
+ * woken (T->woken), when nothing was seen of T since, at its wakeup (the
+ * call returns then). */
+static void pop_at(struct conv *c, struct conv_thread *t, size_t k, uint64_t end)
+{
+	size_t floor = measured_floor(t);
+
+	while (t->depth > (k > floor ? k : floor)) {
 		bool call = t->woken && t->depth - 1 == t->woken_depth;
 
-		conv_stack_pop(c, t, call && t->seen_ts == t->woken_ts ? t->woken_ts : end);
+		conv_stack_pop(c, t, call && last_seen(t) == t->woken_ts ? t->woken_ts : end);
 		t->woken &= !call;
 	}
+}
+
+/* Pops T's frames above depth K as pop_at() does, at TS's frame end. */
+static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
+{
+	pop_at(c, t, k, frames_end(c, t, ts));
 }
 
 /* T is back from off the CPU at TS: its [off-cpu] slice ends there, and
@@ -77,6 +111,91 @@ static void back_on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 	t->woken = t->woken_depth < t->depth;
 	t->woken_ts = ts;
 	t->syscall_block = false;
+}
+
+/* How many frames of FRAMES (N, innermost first) continue T's stack from
+ * the root: the same function, called from the same return address. */
+static size_t common_prefix(const struct conv_thread *t, const struct conv_site *frames, size_t n)
+{
+	size_t k = 0;
+
+	/* frames[] is innermost first: root-first index i is frames[n - 1 - i]. */
+	while (k < t->depth && k < n && t->stack[k].func == frames[n - 1 - k].func &&
+	       (k == 0 || t->stack[k - 1].ip == frames[n - k].ip))
+		k++;
+	return k;
+}
+
+/* The root-first index from K up of FRAMES (N, innermost first) that is a
+ * frame of measured function MFUNC, or N. */
+static size_t find_measured(const struct conv *c, const struct conv_site *frames, size_t n,
+			    size_t k, uint32_t mfunc)
+{
+	for (; k < n; k++)
+		if (conv_measured_frame(c, &frames[n - 1 - k], mfunc))
+			return k;
+	return n;
+}
+
+/* Measured call M of T begins: under the frames FRAMES (N, innermost
+ * first: the sample at TS that follows, NULL at the end) share with the
+ * stack, with the callers that sample shows it under when it still runs
+ * then. FLOOR_TS: no frame of T begins before it. */
+static void measured_entry(struct conv *c, struct conv_thread *t, const struct conv_mcall *m,
+			   uint64_t ts, const struct conv_site *frames, size_t n, uint64_t floor_ts)
+{
+	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
+	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true };
+	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
+	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n;
+
+	pop_to(c, t, k, at);
+	k = t->depth;
+	if (m->ret >= ts)
+		i = find_measured(c, frames, n, k, m->mfunc);
+	for (size_t j = k; i < n && j < i; j++)
+		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);
+	if (i < n)
+		site = frames[n - 1 - i];
+	conv_stack_push_measured(c, t, &site, m, at);
+	t->seen = true;
+	t->mseen = at;
+}
+
+/* The measured calls of T that begin or end up to TS (the sample of
+ * FRAMES, N innermost first, that follows them), in time order. */
+static void measured_upto(struct conv *c, struct conv_thread *t, uint64_t ts,
+			  const struct conv_site *frames, size_t n)
+{
+	/* a thread's first sample of a segment: nothing of it is drawn earlier */
+	uint64_t floor_ts = t->seen ? last_seen(t) : ts;
+
+	if (!c->nmcalls)
+		return;
+	if (!t->mlooked)
+		conv_measured_thread(c, t);
+	for (;;) {
+		size_t floor = measured_floor(t);
+		uint64_t r = floor ? t->stack[floor - 1].measured_end : UINT64_MAX;
+		const struct conv_mcall *m = t->mnext < t->mend ? &c->mcalls[t->mnext] : NULL;
+
+		if (m && m->ret < floor_ts) {	/* before what the trace shows of T */
+			t->mnext++;
+			continue;
+		}
+		if (r <= ts && (!m || r <= m->entry)) {
+			/* it returns: what it holds ends by then, and it then */
+			pop_to(c, t, floor, r);
+			conv_stack_pop(c, t, r);
+			t->mseen = floor_ts = r;
+			continue;
+		}
+		if (!m || m->entry > ts)
+			return;
+		t->mnext++;
+		measured_entry(c, t, m, ts, frames, n, floor_ts);
+		floor_ts = t->mseen;
+	}
 }
 
 /*
@@ -110,12 +229,11 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 		t->seen_ts = back;
 	}
 	if (!t->seen || !p || p > UINT64_MAX / CONV_GAP_PERIODS ||
-	    ts - t->seen_ts <= CONV_GAP_PERIODS * p)
+	    ts - last_seen(t) <= CONV_GAP_PERIODS * p)
 		return;
 	/* < ts: the hole is longer; at least BACK, after the [off-cpu] slice */
-	from = t->depth && !lost_in ? t->seen_ts + p : t->seen_ts;
-	while (t->depth)
-		conv_stack_pop(c, t, from);
+	from = t->depth && !lost_in ? last_seen(t) + p : last_seen(t);
+	pop_at(c, t, 0, from);
 	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
 	conv_emit_end(c, t, c->s_nosamples, ts);
 	t->nosamples_ns += ts - from;
@@ -124,21 +242,35 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 
 /* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix; with
  * NEW_CALL the frame that blocked in a system call before (T->woken_depth)
- * is not continued: it made a new call. */
+ * is not continued: it made a new call. A measured call still running
+ * stays, with what encloses it: the sample's frames past the ones shared go
+ * inside it (past its own frame when the sample shows it; frame pointers
+ * may hide it). */
 static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 		      const struct conv_site *frames, size_t n, bool new_call)
 {
-	size_t k = 0, keep = new_call && t->woken_depth < t->depth ? t->woken_depth : t->depth;
+	size_t k = common_prefix(t, frames, n), floor = measured_floor(t), from, keep;
 
-	/* frames[] is innermost first: root-first index i is frames[n - 1 - i]. */
-	while (k < keep && k < n && t->stack[k].func == frames[n - 1 - k].func &&
-	       (k == 0 || t->stack[k - 1].ip == frames[n - k].ip))
-		k++;
-	pop_to(c, t, k, ts);
-	for (size_t i = k; i < n; i++)
+	if (new_call && t->woken_depth < k)
+		k = t->woken_depth;
+	from = keep = k;
+	if (k < floor) {
+		size_t i = find_measured(c, frames, n, k, t->stack[floor - 1].mfunc);
+
+		if (i < n) {
+			t->stack[floor - 1].ip = frames[n - 1 - i].ip;
+			from = i + 1;
+		}
+		/* the frames inside it that the sample's continue */
+		for (keep = floor; keep < t->depth && from < n &&
+		     t->stack[keep].func == frames[n - 1 - from].func; keep++, from++)
+			t->stack[keep].ip = frames[n - 1 - from].ip;
+	}
+	pop_to(c, t, keep, ts);
+	for (size_t i = from; i < n; i++)
 		conv_stack_push(c, t, &frames[n - 1 - i], NULL, ts);
 	/* Continuing frames take this sample's addresses (leaf ip may move). */
-	for (size_t i = 0; i < t->depth && i < n; i++)
+	for (size_t i = 0; i < k; i++)
 		t->stack[i].ip = frames[n - 1 - i].ip;
 	t->seen = true;
 	t->seen_ts = ts;
@@ -163,6 +295,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->period_ns = period_ns ? period_ns : median_spacing(t);
 	if (!c->period_ns)	/* any thread's, until the recording tells */
 		c->period_ns = t->period_ns;
+	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	set_stack(c, t, ts, frames, n, false);
 	t->spacing_from = true;
@@ -180,6 +313,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
+	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	if (n) {
 		/* blocked in a system call again after a wakeup: the call that
@@ -215,14 +349,21 @@ void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
 
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts)
 {
+	uint64_t end;
+
 	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
 		conv_offcpu_end(c, t, ts);
 		t->seen_ts = ts;
 		t->syscall_block = false;
 	}
 	/* The last sample's frames ran for its period, TS being its time. */
-	pop_to(c, t, 0, past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts,
-					       conv_chain_period(c, t)) : ts);
+	end = past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_chain_period(c, t)) : ts;
+	/* the measured calls that return by then; those still running end with the rest */
+	if (t->seen)
+		measured_upto(c, t, end, NULL, 0);
+	pop_to(c, t, 0, end);
+	while (t->depth)
+		conv_stack_pop(c, t, end > last_seen(t) ? end : last_seen(t));
 	t->seen = false;
 	t->spacing_from = false;
 	t->woken = false;

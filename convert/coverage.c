@@ -2,8 +2,11 @@
 /*
  * What the trace covers: per thread its time span, samples and sampling
  * period, and how much of it is [off-cpu] and [no samples]; and broken call
- * chains (frame-pointer unwinding through code built without frame
- * pointers), with the binaries to blame and the fix.
+ * chains, each with the cause the recording's unwinder points to (frame
+ * pointers: code built without them; dwarf: a stack deeper than its copy,
+ * code without unwind information; lbr: calls deeper than the branch
+ * records; any: a uretprobe's trampoline in place of a return address),
+ * the binaries to blame and the fix.
  */
 #include "state.h"
 
@@ -25,6 +28,36 @@ static const char *const roots[] = {
  * are (in percent), over at least MIN_CHAINS chains. */
 #define BROKEN_PERCENT 20
 #define MIN_CHAINS 10
+
+/*
+ * Whether IP is the kernel's uretprobe trampoline: the [uprobes] page that
+ * the kernel maps just below the top of user space (TASK_SIZE - PAGE_SIZE:
+ * 0x7fffffffe000 with 4-level page tables, 0xffffffffffe000 with 5), whose
+ * address a uretprobe writes over the return address of the call it
+ * watches; perf prints a return address less one (0x7fffffffdfff). No
+ * unwinder passes it: the stack's callers are lost there.
+ */
+static bool uretprobe_trampoline(uint64_t ip)
+{
+	return (ip >= 0x7fffffffdfffull && ip < 0x7ffffffff000ull) ||
+	       (ip >= 0xffffffffffdfffull && ip < 0xfffffffffff000ull);
+}
+
+/* Whether F names a binary: not perf's "[unknown]" nor its "(inlined)" frames. */
+static bool real_dso(const struct conv_func *f)
+{
+	const char *dso = f->key + f->symlen;
+
+	return f->dsolen && !(f->dsolen == 9 && !memcmp(dso, "[unknown]", 9)) &&
+	       !(f->dsolen == 7 && !memcmp(dso, "inlined", 7));
+}
+
+/* Whether F is in a page the kernel maps into every process ([vdso],
+ * [vsyscall], [uprobes]): no binary to install symbols for. */
+static bool kernel_page(const struct conv_func *f)
+{
+	return real_dso(f) && f->key[f->symlen] == '[';
+}
 
 bool conv_coverage_is_root(struct conv_span sym)
 {
@@ -65,7 +98,8 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			 const struct conv_site *frames, size_t n, bool callchain)
 {
 	size_t user = 0, unknown = 0;
-	const struct conv_func *innermost = NULL, *unknown_dso = NULL;
+	const struct conv_func *innermost = NULL, *outermost = NULL, *unknown_dso = NULL;
+	uint64_t last_ip = 0;
 	bool rooted = false;
 
 	if (!callchain) {
@@ -79,14 +113,16 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 		if (frames[i].ip >= CONV_KERNEL_START)
 			continue;
 		user++;
-		unknown += f->unknown;
+		/* the kernel's own pages ([vdso], [uprobes]) have no symbols to install */
+		unknown += f->unknown && !kernel_page(f);
 		rooted |= f->root;
-		if (!unknown_dso && f->unknown && f->dsolen &&
-		    !(f->dsolen == 9 && !memcmp(f->key + f->symlen, "[unknown]", 9)))
+		last_ip = frames[i].ip;
+		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
 			unknown_dso = f;
-		if (!innermost && f->dsolen && !(f->dsolen == 9 && !memcmp(f->key + f->symlen,
-									     "[unknown]", 9)))
-			innermost = f;
+		if (real_dso(f)) {
+			innermost = innermost ? innermost : f;
+			outermost = f;
+		}
 	}
 	if (!user || (innermost && innermost->dsolen > 7 &&
 		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
@@ -94,15 +130,26 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	t->chains++;
 	if (rooted && unknown * 2 <= user)
 		return;
-	if (rooted) {	/* complete, but the binaries have no symbols */
+	/* complete, but a binary that changed since the recording (its own
+	 * warning) or one with no symbols */
+	if (rooted && unknown_dso &&
+	    binaries_changed(c->binaries, unknown_dso->key + unknown_dso->symlen, unknown_dso->dsolen))
+		return;
+	if (rooted) {
 		t->unsymbolized_chains++;
 		if (unknown_dso)
 			blame(c, &c->unsymbolized, unknown_dso);
 		return;
 	}
+	if (uretprobe_trampoline(last_ip)) {
+		c->trampoline_chains++;
+		return;
+	}
 	t->broken_chains++;
-	if (innermost)
-		blame(c, &c->broken, innermost);
+	/* dwarf unwinds until it can go no further: the outermost frame's
+	 * binary; frame pointers fail in the code that has none: the innermost */
+	if (c->unwinders == CONV_UNWIND_DWARF ? outermost != NULL : innermost != NULL)
+		blame(c, &c->broken, c->unwinders == CONV_UNWIND_DWARF ? outermost : innermost);
 	else
 		c->unnamed_chains++;	/* no binary known: perf found no mapping */
 }
@@ -190,20 +237,52 @@ static bool too_many(uint64_t part, uint64_t all)
 	return all >= MIN_CHAINS && part * 100 > all * BROKEN_PERCENT;
 }
 
+/* Why chains reach no thread root, by the unwinder that made them (C's
+ * unwinders: one known, else several or none): the cause before the binaries
+ * blamed, the fix after. */
+static const struct {
+	unsigned unwinders;
+	const char *cause, *fix;
+} broken_causes[] = {
+	{ CONV_UNWIND_FP, "unwound through frame pointers (--callgraph fp, perf record -g): "
+	  "code without them, in", "rebuild it with -fno-omit-frame-pointer, or record with "
+	  "--callgraph dwarf (or lbr on Intel)" },
+	{ CONV_UNWIND_DWARF, "unwound from a copy of each sample's stack (--callgraph dwarf): "
+	  "a stack deeper than the copy (perf's default 8 KiB) ends there, and so does code "
+	  "without unwind information (.eh_frame); they stop in", "record a larger copy "
+	  "(--perf-arg=--call-graph=dwarf,65528, the kernel's most) or, for code built with "
+	  "frame pointers, --callgraph fp" },
+	{ CONV_UNWIND_LBR, "unwound from the last branch records (--callgraph lbr): they hold "
+	  "the last 8 to 32 calls, so a deeper stack is cut, in", "record with --callgraph "
+	  "dwarf" },
+	{ 0, "code without frame pointers cuts a chain unwound through them (perf record -g), "
+	  "in", "rebuild it with -fno-omit-frame-pointer or record with --call-graph dwarf; a "
+	  "chain unwound with --call-graph dwarf is cut where the stack is deeper than its copy "
+	  "(perf record --call-graph dwarf,65528 copies the most)" },
+};
+
 /* The warnings on call chains that cannot show the stack, each with its own
- * fix: none recorded (FLAT samples of FLAT + CHAINS), chains that reach no
- * thread root (BROKEN: frame pointers missing), rooted chains mostly
- * [unknown] (UNSYM: no symbols). */
+ * fix: none recorded (FLAT samples of FLAT + CHAINS), chains cut at a
+ * uretprobe's trampoline, chains that reach no thread root (BROKEN: the
+ * cause by unwinder), rooted chains mostly [unknown] (UNSYM: no symbols). */
 static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint64_t broken,
 			   uint64_t unsym)
 {
 	char dsos[400];
+	size_t k = 0;
 
 	if (flat && too_many(flat, flat + chains))
 		diag_warn("%llu of %llu samples have no call chain: none was recorded, so each "
 			  "slice is only the sampled function; record with --call-graph fp (perf "
 			  "record -g), dwarf, or lbr on Intel (snaptrace: --callgraph)",
 			  (unsigned long long)flat, (unsigned long long)(flat + chains));
+	if (c->trampoline_chains)
+		diag_warn("%llu of %llu sampled call stacks end at the kernel's uretprobe "
+			  "trampoline (0x7fffffffdfff): a return probe on a function of the stack "
+			  "(another tool's uretprobe, or the slow-call trigger of an earlier "
+			  "snaptrace-record) replaced its return address, and no unwinder passes "
+			  "it: their callers are lost; record again without it",
+			  (unsigned long long)c->trampoline_chains, (unsigned long long)chains);
 	if (too_many(unsym, chains))
 		diag_warn("%llu of %llu sampled call stacks reach the thread's root but are mostly "
 			  "[unknown]: no symbols for %s (stripped binaries); install their debug "
@@ -221,11 +300,12 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 		if (!too_many(broken, chains))
 			return;
 	}
+	while (broken_causes[k].unwinders && broken_causes[k].unwinders != c->unwinders)
+		k++;
 	diag_warn("%llu of %llu sampled call stacks are broken (they reach no thread root such "
-		  "as _start or start_thread): code without frame pointers, in %s; rebuild it "
-		  "with -fno-omit-frame-pointer, or record with --callgraph dwarf (or lbr on "
-		  "Intel)", (unsigned long long)broken, (unsigned long long)chains,
-		  blamed_list(&c->broken, dsos, sizeof(dsos)));
+		  "as _start or start_thread): %s %s; %s", (unsigned long long)broken,
+		  (unsigned long long)chains, broken_causes[k].cause,
+		  blamed_list(&c->broken, dsos, sizeof(dsos)), broken_causes[k].fix);
 }
 
 void conv_coverage_report(struct conv *c, unsigned top)

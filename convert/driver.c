@@ -8,6 +8,7 @@
 #include "driver.h"
 
 #include "array.h"
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ struct sample {
 	bool symtext;           /* some frame had a sym column */
 	bool callchain;         /* the frames came as call-chain lines (perf record -g) */
 	bool sched_switch;      /* a sched:sched_switch sample of the thread leaving */
+	bool twin;              /* the unwound twin of the thread's held sched_switch
+				 * sample (docs/design.md "The caller a library hides") */
 	bool extra;             /* an event sample: an instant on the event's process
 				 * track, never a stack (docs/design.md "Extra events") */
 	bool signal;            /* a signal:signal_deliver sample (sigmarks.c) */
@@ -96,6 +99,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->w = w;
 	c->strict = opts->strict;
 	c->srcline = opts->srcline;
+	c->binaries = opts->binaries;
 	c->cut = opts->cut;
 	c->s_file = fxt_writer_cstring(w, "file");
 	c->s_line = fxt_writer_cstring(w, "line");
@@ -108,16 +112,18 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_period = fxt_writer_cstring(w, "period");
 	c->s_cpufreq = fxt_writer_cstring(w, "CPU frequency");
 	c->s_mhz = fxt_writer_cstring(w, "MHz");
-	c->s_offcpu = fxt_writer_cstring(w, "[off-cpu]");
+	c->s_offcpu = fxt_writer_cstring(w, FXT_OFFCPU);
 	c->s_nosamples = fxt_writer_cstring(w, "[no samples]");
-	c->s_state = fxt_writer_cstring(w, "state");
+	c->s_state = fxt_writer_cstring(w, FXT_OFFCPU_STATE);
 	c->s_prev_state = fxt_writer_cstring(w, "prev_state");
-	c->s_kernel_function = fxt_writer_cstring(w, "kernel_function");
-	c->s_syscall_arg = fxt_writer_cstring(w, "syscall");
-	c->s_preempted = fxt_writer_cstring(w, "preempted");
-	c->s_blocked = fxt_writer_cstring(w, "blocked");
+	c->s_kernel_function = fxt_writer_cstring(w, FXT_OFFCPU_KERNEL_FUNCTION);
+	c->s_syscall_arg = fxt_writer_cstring(w, FXT_OFFCPU_SYSCALL);
+	c->s_preempted = fxt_writer_cstring(w, FXT_OFFCPU_PREEMPTED);
+	c->s_blocked = fxt_writer_cstring(w, FXT_OFFCPU_BLOCKED);
 	c->s_dso = fxt_writer_cstring(w, "dso");
 	c->s_tid = fxt_writer_cstring(w, "tid");
+	c->s_measured = fxt_writer_cstring(w, FXT_MEASURED_ARG);
+	c->s_duration_ns = fxt_writer_cstring(w, FXT_MEASURED_DURATION_ARG);
 	cv->input = "-";
 	return cv;
 }
@@ -134,6 +140,8 @@ const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_spa
 	return conv_func_get(&cv->c, sym, dso);
 }
 
+static int nomem_checked(const struct conv_driver *cv, int e);
+
 int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 {
 	struct conv *c = &cv->c;
@@ -143,7 +151,9 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 		return CONV_ERR_NOMEM;
 	c->recs = p;
 	c->recs[c->nrecs++] = r;
-	return CONV_OK;
+	if (conv_measured_add(c, r, cv->message, sizeof(cv->message)))
+		return CONV_ERR_INPUT;
+	return nomem_checked(cv, CONV_OK);
 }
 
 void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_next next)
@@ -241,10 +251,24 @@ static void flush_pending(struct conv *c, struct conv_thread *t, uint64_t next)
 	t->npending = 0;
 }
 
-/* Clamps TS to T's last time (with a warning) and makes it T's last time. */
+static void switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n, const struct conv_offcpu *off);
+
+/* Processes T's held sched_switch sample as it is (its twin did not come). */
+static void release_held(struct conv *c, struct conv_thread *t)
+{
+	if (!t->switch_held)
+		return;
+	t->switch_held = false;
+	switch_out(c, t, t->held_ts, t->nheld ? t->held : NULL, t->nheld, &t->held_off);
+}
+
+/* Clamps TS to T's last time (with a warning) and makes it T's last time;
+ * T's held switch comes first. */
 static uint64_t thread_time(struct conv_driver *cv, struct conv_thread *t, uint64_t ts,
 			    const char *s, size_t len)
 {
+	release_held(&cv->c, t);
 	if (t->has_ts && ts < t->last_ts) {
 		cv->c.stats.time_backwards++;
 		skip(cv, SKIP_TIME_BACKWARDS, s, len);
@@ -355,6 +379,7 @@ static int error_line(struct conv_driver *cv, const struct conv_line *l)
 		e[t->nearly_errors++] = name;
 		return CONV_OK;
 	}
+	release_held(c, t);
 	ts = l->has_time && (!t->has_ts || l->ts > t->last_ts) ? l->ts : t->last_ts;
 	if (!t->has_ts)
 		t->has_ts = true;
@@ -402,22 +427,69 @@ static void switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	}
 }
 
-/* The sched_switch sample being gathered: the thread leaves the CPU in the
- * call chain it has (kernel frames first). */
-static void switch_sample(struct conv_driver *cv)
+/* The number of kernel frames that begin the sample's call chain. */
+static size_t kernel_frames(const struct sample *sm)
 {
-	struct sample *sm = &cv->sample;
-	struct conv_offcpu off;
 	size_t k = 0;
-
-	cv->seen_switch = true;
 
 	while (k < sm->n && sm->frames[k].ip >= CONV_KERNEL_START)
 		k++;
+	return k;
+}
+
+/* The sched_switch sample being gathered: the thread leaves the CPU in the
+ * call chain it has (kernel frames first). It is held until its unwound
+ * twin comes (twin_sample), or the thread's next line. */
+static int switch_sample(struct conv_driver *cv)
+{
+	struct sample *sm = &cv->sample;
+	struct conv_thread *t = sm->t;
+	size_t k = kernel_frames(sm), n = sm->n - k;
+
+	cv->seen_switch = true;
+	release_held(&cv->c, t);
 	conv_offcpu_of_switch(&cv->c, sm->frames, k,
-			      (struct conv_span){ sm->prev_state, sm->prev_state_len }, &off);
-	/* no call chain: no frames (NULL + 0 is not a pointer to add to) */
-	switch_out(&cv->c, sm->t, sm->ts, sm->n ? sm->frames + k : NULL, sm->n - k, &off);
+			      (struct conv_span){ sm->prev_state, sm->prev_state_len }, &t->held_off);
+	if (n > t->capheld) {
+		struct conv_site *h = realloc(t->held, n * sizeof(*h));
+
+		if (!h)
+			return CONV_ERR_NOMEM;
+		t->held = h;
+		t->capheld = n;
+	}
+	if (n)	/* no call chain: no frames (NULL + 0 is not a pointer to add to) */
+		memcpy(t->held, sm->frames + k, n * sizeof(*t->held));
+	t->nheld = n;
+	t->held_ts = sm->ts;
+	t->switch_held = true;
+	return CONV_OK;
+}
+
+/* The twin being gathered: its user frames, unwound by perf from a copy of
+ * the stack, spliced into the held sched_switch sample's (unwound.c) when
+ * both start at the same instruction. */
+static int twin_sample(struct conv_driver *cv)
+{
+	struct sample *sm = &cv->sample;
+	struct conv_thread *t = sm->t;
+	size_t k = kernel_frames(sm), n = sm->n - k, cap = t->nheld + n;
+	struct conv_site *spliced;
+
+	if (!t->switch_held)
+		return CONV_OK;	/* its sched_switch sample was processed, or lost */
+	if (!n || (t->nheld && t->held[0].ip != sm->frames[k].ip)) {
+		release_held(&cv->c, t);
+		return CONV_OK;
+	}
+	spliced = malloc(cap * sizeof(*spliced));
+	if (!spliced)
+		return CONV_ERR_NOMEM;
+	n = conv_unwound_splice(t->held, t->nheld, sm->frames + k, n, spliced);
+	t->switch_held = false;
+	switch_out(&cv->c, t, t->held_ts, spliced, n, &t->held_off);
+	free(spliced);
+	return CONV_OK;
 }
 
 /* A side-band record of T (a switch, or its exit: perf script
@@ -604,10 +676,10 @@ static int sample_done(struct conv_driver *cv)
 	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
 		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
 				      "when recorded with -g)", PERFCMD_SAMPLES);
-	if (sm->sched_switch) {
-		switch_sample(cv);
-		return CONV_OK;
-	}
+	if (sm->sched_switch)
+		return switch_sample(cv);
+	if (sm->twin)
+		return twin_sample(cv);
 	if (sm->signal)
 		return signal_sample(cv);
 	if (sm->extra || t->has_branches || sm->n == 0)
@@ -675,8 +747,14 @@ static const struct stack_event *stack_event(struct conv_span ev)
 	return NULL;
 }
 
-void conv_driver_evlist(struct conv_driver *cv, const char *evlist)
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sample_types)
 {
+	if (sample_types & PERF_SAMPLE_STACK_USER)
+		cv->c.unwinders |= CONV_UNWIND_DWARF;
+	else if (sample_types & PERF_SAMPLE_BRANCH_STACK)
+		cv->c.unwinders |= CONV_UNWIND_LBR;
+	else if (sample_types & PERF_SAMPLE_CALLCHAIN)
+		cv->c.unwinders |= CONV_UNWIND_FP;
 	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e) {
 		const struct stack_event *se;
 		struct conv_span ev;
@@ -712,6 +790,18 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	sm->open = true;
 	sm->t = t;
 	sm->lineno = cv->lineno;
+	/* the twin is part of its switch: no time of its own, no instant (one
+	 * whose sched_switch sample was lost is left out) */
+	sm->twin = l->unwound && l->event.len == 16 && !memcmp(l->event.s, "context-switches", 16);
+	if (sm->twin) {
+		sm->ts = l->ts;
+		sm->n = 0;
+		sm->callchain = !l->has_loc;
+		sm->header_loc = l->has_loc;
+		sm->has_addr = l->has_addr;
+		sm->sched_switch = sm->signal = sm->extra = false;
+		return l->has_loc ? add_frame(cv, &l->from) : CONV_OK;
+	}
 	/* An event sample marks a moment on its own track: it neither moves the
 	 * thread's clock nor starts it (perf keeps such events from before a
 	 * PT snapshot's first branch). A text without an event column is one
@@ -891,6 +981,7 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
+	release_held(c, t);
 	if (!c->last_input && !t->has_branches && c->next_input != CONV_NEXT_NONE) {
 		t->close_pending = c->next_input == CONV_NEXT_UNKNOWN && !t->offcpu_open;
 		return;
@@ -917,6 +1008,9 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
+	for (size_t i = 0; cv->c.cut.start && i < cv->c.capthreads; i++)
+		for (struct conv_thread *t = cv->c.threads[i]; t; t = t->next)
+			cv->c.stats.cut_unstopped += t->cut_in && t->cut_counted;
 	for (size_t i = 0; i < cv->c.nrecs; i++)
 		conv_markers_write(&cv->c, cv->c.recs[i]);
 	conv_sigmarks_write(&cv->c);
@@ -961,6 +1055,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_funcs_free(&cv->c);
 	conv_coverage_free(&cv->c);
 	conv_sigmarks_free(&cv->c);
+	conv_measured_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);

@@ -12,9 +12,13 @@
 
 #include "state.h"
 
+struct binaries;
+
 struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
 	struct srcline *srcline;   /* file/line arguments of slices; NULL: none (borrowed) */
+	const struct binaries *binaries;   /* the recorded binaries found changed since
+				    * (their own warning); NULL: none checked (borrowed) */
 	struct conv_cut cut;       /* what the output keeps (--filter, --window); its
 				    * names and windows borrowed */
 };
@@ -28,6 +32,7 @@ enum conv_error {
 	CONV_ERR_TIME = -4,     /* a time past CONV_TS_MAX */
 	CONV_ERR_LINE_ENDS = -5, /* CR-only line ends (a usage error) */
 	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
+	CONV_ERR_INPUT = -7,    /* a recording's file is not what the recorder writes */
 };
 
 struct conv_driver;
@@ -95,7 +100,10 @@ void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_ne
 
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output
- * of `perf evlist -F` on it; NULL or "": not known, a text input): the first
+ * of `perf evlist -F` on it; NULL or "": not known, a text input) and whose
+ * events' sample_type bits or-ed are SAMPLE_TYPES (perfdata_sample_types;
+ * 0: not known), which say how its call chains were unwound (for the
+ * summary's warnings on broken stacks). The first
  * stack-sampling event's frequency (1e9/N ns) or period (N ns, for an event
  * counting time: cpu-clock, task-clock) becomes the recording's sampling
  * period, which a thread uses until its own samples give one, so that its
@@ -103,7 +111,7 @@ void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_ne
  * can be judged as [no samples] (docs/design.md "Sampled call chains").
  * Else the period stays what it was: the first any thread's samples gave.
  */
-void conv_driver_evlist(struct conv_driver *cv, const char *evlist);
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sample_types);
 
 /* The reason of the last error. */
 const char *conv_driver_message(const struct conv_driver *cv);

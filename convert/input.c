@@ -3,9 +3,11 @@
 
 #include "binrec.h"
 #include "diag.h"
+#include "outpath.h"
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
+#include "ptdecode.h"
 #include "ptsplit.h"
 #include "run.h"
 
@@ -43,14 +45,17 @@ struct part {
 struct input {
 	int fd;                  /* a text file or stdin; -1 for a perf.data */
 	uint64_t bytes, size;
-	const char *path;
+	const char *path;        /* as messages name it */
+	const char *data;        /* the file read: PATH, or a copy of it */
 	struct perfcmd_opts opts;  /* how perf script is run (ranges aside) */
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
 	bool binrec;             /* a saved output of perf script with the dlfilter */
+	struct ptdecode *pt;     /* decoded in process, or NULL */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
+	uint64_t sample_types;   /* their sample_type bits or-ed; 0: not known */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -99,28 +104,6 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 	return has;
 }
 
-/* An unnamed file in $TMPDIR (or /tmp) for a range's output. Returns its
- * descriptor or a negative errno. */
-static int spool_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[PATH_MAX];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0 || errno != EOPNOTSUPP)
-		return fd >= 0 ? fd : -errno;
-	if ((size_t)snprintf(path, sizeof(path), "%s/.snaptrace-XXXXXX", dir) >= sizeof(path))
-		return -ENAMETOOLONG;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
-}
-
 /* Starts part P's perf script: its output into a pipe, or into a spool
  * file when P->spool; stderr into P->perf_err (made when missing, emptied
  * when there). Returns 0 or a negative errno. */
@@ -134,7 +117,7 @@ static int spawn(struct part *p)
 	else if (ftruncate(fileno(p->perf_err), 0) == 0)
 		rewind(p->perf_err);
 	if (p->spool) {
-		fd = spool_file();
+		fd = outpath_unnamed();
 		if (fd < 0)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
@@ -188,7 +171,7 @@ static int make_parts(struct input *in, unsigned jobs)
 		if (!strncmp(in->opts.extra[i], "--time", 6))
 			jobs = 1;
 	if (jobs > 1 && in->opts.dlfilter)
-		nb = ptsplit_bounds(in->path, jobs, bounds);
+		nb = ptsplit_bounds(in->data, jobs, bounds);
 	in->parts = calloc(nb + 1, sizeof(*in->parts));
 	if (!in->parts)
 		return -ENOMEM;
@@ -219,13 +202,13 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			   size_t errlen)
 {
 	char out[sizeof(in->evlist)] = "intel_pt";
-	bool read = !ptsplit_intel_pt(in->path);
+	bool read = !ptsplit_intel_pt(in->data);
 	int err;
 
 	/* perf's own answer only when the file does not say (a perf run costs
 	 * ~25 ms: the events of its header, else perf evlist's) */
-	if (read && perfdata_event_names(in->path, out, sizeof(out)) &&
-	    evlist(perf->perf, in->path, out, sizeof(out))) {
+	if (read && perfdata_event_names(in->data, out, sizeof(out)) &&
+	    evlist(perf->perf, in->data, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)
@@ -234,14 +217,37 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			 "file a perf.data?): %.200s", in->path, perf->perf, out);
 		return -EINVAL;
 	}
-	if (read)
+	if (read) {
 		memcpy(in->evlist, out, sizeof(out));
+		if (perfdata_sample_types(in->data, &in->sample_types))
+			in->sample_types = 0;
+	}
 	in->opts = (struct perfcmd_opts){
-		.perf = perf->perf, .input = in->path, .extra = perf->args, .nextra = perf->nargs,
+		.perf = perf->perf, .input = in->data, .extra = perf->args, .nextra = perf->nargs,
+		.buildid_dir = perf->buildid_dir,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
+	if (in->opts.kind == PERFCMD_BRANCHES && !perf->perf_decoder) {
+		char why[512];
+
+		/* a recording's kept binaries are perf's build-id cache: perf's */
+		err = perf->buildid_dir ? 1 : ptdecode_open(in->data, perf->symfs, perf->jobs,
+							    &in->pt, why, sizeof(why));
+		if (perf->buildid_dir)
+			snprintf(why, sizeof(why), "the recording's kept binaries (perf --buildid-dir)");
+		if (err == 0) {
+			in->size = 0;
+			return 0;
+		}
+		if (err < 0) {
+			snprintf(errbuf, errlen, "%s: %s", in->path, why);
+			return err;
+		}
+		/* one line, and perf script decodes it (docs/design.md "Decoding") */
+		diag_info("%s: decoding through perf script: %s", in->path, why);
+	}
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))
 		in->opts.dlfilter = in->dlfilter;
@@ -295,6 +301,7 @@ static bool holds_binrec(const char *head, size_t n)
 
 static void input_free(struct input *in)
 {
+	ptdecode_close(in->pt);
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
@@ -303,8 +310,8 @@ static void input_free(struct input *in)
 	free(in);
 }
 
-int input_open(const char *path, const struct input_perf *perf, struct input **out,
-	       char *errbuf, size_t errlen)
+int input_open(const char *path, const char *data, const struct input_perf *perf,
+	       struct input **out, char *errbuf, size_t errlen)
 {
 	struct input *in = calloc(1, sizeof(*in));
 	struct stat st;
@@ -315,7 +322,8 @@ int input_open(const char *path, const struct input_perf *perf, struct input **o
 		return -ENOMEM;
 	}
 	in->path = path;
-	in->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	in->data = data ? data : path;
+	in->fd = strcmp(in->data, "-") ? open(in->data, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	if (in->fd < 0) {
 		err = -errno;
 		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
@@ -437,6 +445,11 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
 	return true;
 }
 
+struct ptdecode *input_ptdecode(const struct input *in)
+{
+	return in->pt;
+}
+
 bool input_binstream(const struct input *in)
 {
 	return (in->nparts && in->parts[0].cmd.dlfilter_arg) || in->binrec;
@@ -518,4 +531,9 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 const char *input_evlist(const struct input *in)
 {
 	return in->evlist;
+}
+
+uint64_t input_sample_types(const struct input *in)
+{
+	return in->sample_types;
 }

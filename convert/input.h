@@ -23,16 +23,22 @@ struct input_perf {
 	size_t nargs;
 	bool no_dlfilter;          /* never the dlfilter: perf's text only */
 	unsigned jobs;             /* perf script processes at most (time ranges); 0, 1: one */
+	const char *buildid_dir;   /* perf's build-id cache for this input (a recording's kept
+				    * binaries: perf --buildid-dir), or NULL */
+	bool perf_decoder;         /* Intel PT through perf script, never in process */
+	const char *symfs;         /* perf script's --symfs, or NULL */
 };
 
 struct input;
 
 /*
- * Opens PATH. Returns 0 and *IN, or a negative errno with a one-line
- * reason in ERRBUF ("PATH: No such file or directory").
+ * Opens PATH, reading it from DATA when that is not NULL (a copy of the
+ * perf.data PATH that perf reads instead: its side-band carried,
+ * sideband.h); messages name PATH. Returns 0 and *IN, or a negative errno
+ * with a one-line reason in ERRBUF ("PATH: No such file or directory").
  */
-int input_open(const char *path, const struct input_perf *perf, struct input **in,
-	       char *errbuf, size_t errlen);
+int input_open(const char *path, const char *data, const struct input_perf *perf,
+	       struct input **in, char *errbuf, size_t errlen);
 
 /*
  * Reads up to CAP bytes of IN's text into BUF. Returns the number read, 0 at
@@ -62,6 +68,10 @@ bool input_next_part(struct input *in);
  */
 bool input_binstream(const struct input *in);
 
+/* The in-process decoder of IN (an Intel PT perf.data it reads exactly:
+ * ptdecode.h), or NULL: then IN is read through input_read(). */
+struct ptdecode *input_ptdecode(const struct input *in);
+
 /* When IN is read in several time ranges: the current one's FIRST and LAST
  * times (ns, inclusive) and true. perf script --time leaves some lines of
  * other times in (switch records, lines of its decoder's run-up to the
@@ -76,6 +86,10 @@ const struct perfcmd *input_perf_command(const struct input *in, size_t k);
  * their sample_freq or sample_period, one a line); "" for a text input or
  * an Intel PT perf.data known by its header. Borrowed from IN. */
 const char *input_evlist(const struct input *in);
+
+/* The sample_type bits of a perf.data input's events, or-ed
+ * (perfdata_sample_types); 0 for a text input, the pipe format, or Intel PT. */
+uint64_t input_sample_types(const struct input *in);
 
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
+#include "binaries.h"
 #include "driver.h"
 #include "diag.h"
 #include "fxt_reader.h"
@@ -26,10 +28,12 @@
 #include "pipeline.h"
 #include "ptsplit.h"
 #include "recording.h"
+#include "sideband.h"
 #include "version.h"
 
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
 #define SUMMARY_THREADS 5		/* threads listed in the summary */
+#define EXIT_FALLBACK (-1)		/* the in-process decoder gave up: all through perf */
 
 enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
 
@@ -39,6 +43,7 @@ struct options {
 	const char **perf_args;
 	size_t nperf_args;
 	bool quiet, strict, no_srcline, no_dlfilter;
+	bool perf_decoder;      /* --decoder=perf */
 	unsigned jobs;          /* perf script processes for one Intel PT input */
 	enum dump_view dump;
 	struct conv_cut cut;
@@ -48,7 +53,7 @@ struct options {
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW };
+	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW, OPT_DECODER };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -56,6 +61,7 @@ static const struct option long_options[] = {
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
+	{ "decoder", required_argument, NULL, OPT_DECODER },
 	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "print-perf-command", optional_argument, NULL, OPT_PRINT_PERF_COMMAND },
@@ -84,6 +90,9 @@ static const char usage_text[] =
 	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
 	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
 	"                        --kallsyms=FILE for archived data)\n"
+	"      --decoder=WHICH   who decodes Intel PT: builtin (default: in process, by\n"
+	"                        libipt; perf script where it cannot, with a note why)\n"
+	"                        or perf (perf script always)\n"
 	"      --no-dlfilter     decode Intel PT through perf's text only, not through\n"
 	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
 	"  -j, --jobs N          decode Intel PT in up to N perf script processes, one\n"
@@ -150,6 +159,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_DLFILTER:
 			o->no_dlfilter = true;
+			break;
+		case OPT_DECODER:
+			if (strcmp(optarg, "builtin") && strcmp(optarg, "perf"))
+				return usage_error("--decoder takes builtin or perf");
+			o->perf_decoder = !strcmp(optarg, "perf");
 			break;
 		case OPT_NO_SRCLINE:
 			o->no_srcline = true;
@@ -290,8 +304,43 @@ static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 									     : EXIT_RUNTIME;
 }
 
-/* Feeds one input to the converter. Returns an exit status. */
-static int convert_input(struct conv_driver *cv, const char *path, const struct input_perf *perf)
+/* Runs this program again on the same arguments with --decoder=perf (the
+ * in-process decoder gave up midway: docs/design.md "Decoding"). Returns
+ * only when that cannot be done. */
+static int rerun_with_perf(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int n = 0;
+
+	if (v) {
+		v[n++] = argv[0];
+		v[n++] = "--decoder=perf";
+		for (int i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "--"))
+				break;	/* operands only from here */
+			if (!strcmp(argv[i], "--decoder") && i + 1 < argc)
+				i++;
+			else if (strncmp(argv[i], "--decoder=", 10))
+				v[n++] = argv[i];
+		}
+		for (int i = 1; i < argc; i++)
+			if (!strcmp(argv[i], "--")) {
+				memcpy(v + n, argv + i, (size_t)(argc - i) * sizeof(*v));
+				n += argc - i;
+				break;
+			}
+		v[n] = NULL;
+		execv("/proc/self/exe", v);
+	}
+	diag_error("cannot run %s again with --decoder=perf: %s", argv[0], strerror(errno));
+	free(v);
+	return EXIT_RUNTIME;
+}
+
+/* Feeds one input to the converter: PATH, read from DATA when not NULL (a
+ * copy of it, input_open()). Returns an exit status. */
+static int convert_input(struct conv_driver *cv, const char *path, const char *data,
+			 const struct input_perf *perf)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
@@ -299,12 +348,12 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
 
-	if (input_open(path, perf, &in, err, sizeof(err))) {
+	if (input_open(path, data, perf, &in, err, sizeof(err))) {
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	conv_driver_begin_input(cv, path);
-	conv_driver_evlist(cv, input_evlist(in));
+	conv_driver_evlist(cv, input_evlist(in), input_sample_types(in));
 	lines = conv_driver_stats(cv)->lines;
 	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
 				 sizeof(err))) {
@@ -312,6 +361,11 @@ static int convert_input(struct conv_driver *cv, const char *path, const struct 
 		break;
 	case PIPELINE_CONVERT:
 		rc = conv_driver_failed(cv, conv_err);
+		break;
+	case PIPELINE_FALLBACK:
+		/* nothing of the trace can be kept: all again, through perf */
+		diag_info("%s: %s: decoding through perf script", path, err);
+		rc = EXIT_FALLBACK;
 		break;
 	case PIPELINE_READ_ERROR:
 	case PIPELINE_NOMEM:
@@ -447,6 +501,47 @@ static int expand_inputs(char **argv, int first, int argc, struct conv_input **i
 	return *n ? EXIT_OK : EXIT_RUNTIME;
 }
 
+/* The binaries recording R keeps (PERFDATA_BINARIES_DIR, a directory) into
+ * BUF, or NULL (R NULL, or none kept). */
+static const char *kept_binaries(const struct recording *r, char *buf, size_t size)
+{
+	struct stat st;
+
+	if (!r || (size_t)snprintf(buf, size, "%s/%s", r->dir, PERFDATA_BINARIES_DIR) >= size ||
+	    stat(buf, &st) || !S_ISDIR(st.st_mode))
+		return NULL;
+	return buf;
+}
+
+/*
+ * Feeds input IN to the converter; a snapshot of a recording (SB: its
+ * recording's side-band so far) that names none of the traced processes
+ * (perf wrote it after the target exited) is read with the side-band of
+ * the snapshots before it (sideband.h), and perf reads the binaries the
+ * recording keeps (--keep-binaries). Returns an exit status.
+ */
+static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
+			    struct sideband *sb, const struct input_perf *perf)
+{
+	struct input_perf p = *perf;
+	char data[64], kept[PATH_MAX];
+	int fd = -1, rc;
+
+	if (sb && !sideband_scan(sb, in->path, in->rec->pids, in->rec->npids) &&
+	    sideband_wanted(sb) && (fd = sideband_carry(sb, in->path, data, sizeof(data))) >= 0)
+		diag_info("%s: it names none of the traced processes (perf wrote it after they "
+			  "exited): read with the names and maps of the snapshots before it",
+			  in->path);
+	p.buildid_dir = kept_binaries(in->rec, kept, sizeof(kept));
+	rc = convert_input(cv, in->path, fd >= 0 ? data : NULL, &p);
+	if (fd >= 0)
+		close(fd);
+	if (sb && sideband_next(sb))
+		diag_warn("%s: more than %u MiB of side-band: the snapshots after it get none "
+			  "carried", in->path, SIDEBAND_MAX >> 20);
+	return rc;
+}
+
 /* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
 static const char *symfs_arg(const struct options *o)
 {
@@ -491,6 +586,11 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
 			  o->window, o->cut.nwindows);
 		return;
 	}
+	if (o->filter && s->cut_unstopped)
+		diag_warn("--filter %s: no call of %.*s ended the interval %.*s began in %llu "
+			  "thread%s: kept to the end of the trace", o->filter, (int)o->cut.stop_len,
+			  o->cut.stop, (int)o->cut.start_len, o->cut.start,
+			  (unsigned long long)s->cut_unstopped, s->cut_unstopped == 1 ? "" : "s");
 	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants, %llu "
 		  "event samples)", o->filter ? "--filter" : "--window",
 		  o->filter ? o->filter : o->window, (unsigned long long)s->cut_intervals,
@@ -506,12 +606,18 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < nrecs; i++)
+	/* the anchors: the hits, and the "[snapshot] REASON" marks of the
+	 * snapshots no hit took (Ctrl-C, --duration, the program's exit) */
+	for (size_t i = 0; i < nrecs; i++) {
 		n += recs[i].nhits;
+		for (size_t k = 0; k < recs[i].nsnapshots; k++)
+			n += recording_snapshot_mark(&recs[i], k) != 0;
+	}
 	if (!n) {
-		diag_error("--window %s needs a recording directory with trigger hits (as "
-			   "snaptrace-record writes it: its record.json lists them); %s", o->window,
-			   nrecs ? "the recordings given have none" : "no recording directory was given");
+		diag_error("--window %s needs a recording directory with trigger hits or "
+			   "snapshots (as snaptrace-record writes it: its record.json lists them); "
+			   "%s", o->window, nrecs ? "the recordings given have none" :
+			   "no recording directory was given");
 		return EXIT_USAGE;
 	}
 	*w = malloc(n * sizeof(**w));
@@ -521,11 +627,13 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 	}
 	n = 0;
 	for (size_t i = 0; i < nrecs; i++)
-		for (size_t k = 0; k < recs[i].nhits; k++) {
-			uint64_t hit = recs[i].hits[k].time_ns;
+		for (size_t k = 0; k < recs[i].nhits + recs[i].nsnapshots; k++) {
+			uint64_t at = k < recs[i].nhits ? recs[i].hits[k].time_ns :
+				      recording_snapshot_mark(&recs[i], k - recs[i].nhits);
 
-			(*w)[n++] = (struct conv_window){ hit > o->before ? hit - o->before : 0,
-							  conv_add_sat(hit, o->after) };
+			if (at)
+				(*w)[n++] = (struct conv_window){ at > o->before ? at - o->before : 0,
+								  conv_add_sat(at, o->after) };
 		}
 	o->cut.on = true;
 	o->cut.windows = *w;
@@ -585,6 +693,8 @@ int main(int argc, char **argv)
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
+	struct sideband *sbs = NULL;
+	struct binaries bins = { 0 };
 	struct conv_window *windows = NULL;
 	size_t ninputs = 0, nrecs = 0;
 	int rc, err;
@@ -605,9 +715,11 @@ int main(int argc, char **argv)
 		rc = dump(argv[optind], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs };
+	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
+				    o.perf_decoder || o.no_dlfilter, symfs_arg(&o) };
 	recs = calloc((size_t)(argc - optind), sizeof(*recs));
-	if (!recs) {
+	sbs = calloc((size_t)(argc - optind), sizeof(*sbs));
+	if (!recs || !sbs) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -623,6 +735,17 @@ int main(int argc, char **argv)
 		diag_error("%s: cannot write: %s", o.output, strerror(-err));
 		rc = EXIT_RUNTIME;
 		goto out;
+	}
+	bins.symfs = symfs_arg(&o);
+	for (size_t i = 0; i < ninputs; i++) {
+		char kept[PATH_MAX];
+
+		if (binaries_check(&bins, inputs[i].path, kept_binaries(inputs[i].rec, kept,
+									 sizeof(kept))) == -ENOMEM) {
+			diag_error("out of memory");
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	if (!o.no_srcline) {
 		sl = srcline_new(symfs_arg(&o));
@@ -641,7 +764,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut };
+	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut,
+				    .binaries = &bins };
 	cv = conv_driver_new(w, &copts);
 	if (!cv || (!o.no_srcline && !sl)) {
 		diag_error("out of memory");
@@ -653,8 +777,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < nrecs && rc == EXIT_OK; i++)
-		if (conv_driver_recording(cv, &recs[i]))
-			rc = conv_driver_failed(cv, CONV_ERR_NOMEM);
+		if ((err = conv_driver_recording(cv, &recs[i])))
+			rc = conv_driver_failed(cv, err);
 	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &inputs[i];
 
@@ -667,7 +791,7 @@ int main(int argc, char **argv)
 				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
 				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
 										: CONV_NEXT_NONE);
-		rc = convert_input(cv, in->path, &perf);
+		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);
@@ -695,11 +819,17 @@ int main(int argc, char **argv)
 	conv_driver_free(cv);
 	srcline_free(sl);
 out:
-	for (size_t i = 0; i < nrecs; i++)
+	for (size_t i = 0; i < nrecs; i++) {
 		recording_free(&recs[i]);
+		sideband_free(&sbs[i]);
+	}
 	free(recs);
+	free(sbs);
+	binaries_free(&bins);
 	free(inputs);
 	free(windows);
 	free(o.perf_args);
+	if (rc == EXIT_FALLBACK)
+		rc = rerun_with_perf(argc, argv);
 	return rc;
 }

@@ -20,8 +20,8 @@ static const char *const arg_symbols[] = { "magic_trace_stop_indicator", "snaptr
 /* The triggers track of process PID; false when no koid is left. */
 static bool track(struct conv *c, const struct recording *r, int64_t pid, struct fxt_event *ev)
 {
-	return conv_track(c, pid, recording_comm(r, pid), CONV_TRACK_TRIGGERS,
-			  fxt_writer_cstring(c->w, "triggers"), &ev->process_koid, &ev->thread_koid);
+	return conv_triggers_track(c, pid, recording_comm(r, pid), &ev->process_koid,
+				   &ev->thread_koid);
 }
 
 static bool shows_args(const struct recording *r)
@@ -152,14 +152,10 @@ static void write_snapshots(struct conv *c, const struct recording *r)
 {
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		enum recording_reason why = r->snapshots[i].reason;
-		uint64_t ts = recording_snapshot_end(r, i);
+		uint64_t ts = recording_snapshot_mark(r, i);
 		char name[64];
-		bool hit = false;
 
-		for (size_t k = 0; k < r->nhits; k++)
-			hit |= r->hits[k].snapshot == (long)i;
-		if (hit || !ts || why == RECORDING_TRIGGER || why == RECORDING_NONE ||
-		    why == RECORDING_SIGNAL)   /* the signal's own marker names it */
+		if (!ts)
 			continue;
 		snprintf(name, sizeof(name), "[snapshot] %s", recording_reason_name(why));
 		for (size_t p = 0; p < r->npids; p++) {

@@ -754,6 +754,9 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		return;
 	if (p < te && te[-1] == ':') {
 		l->event = event_name(p, te);
+		l->unwound = l->event.s + l->event.len < te && l->event.s[l->event.len] == '/' &&
+			     memmem(l->event.s + l->event.len, (size_t)(te - l->event.s - l->event.len),
+				    "call-graph=dwarf", 16);
 		p = te;
 	}
 	if (l->event.len == 0 || (l->event.len == 8 && !memcmp(l->event.s, "branches", 8))) {

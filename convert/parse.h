@@ -123,6 +123,9 @@ struct conv_line {
 	struct conv_span event; /* "branches", "cpu-clock", "cbr": without its mods and
 				 * perf's generic /TERMS/ ("branch-misses/period=50/u"
 				 * is "branch-misses"); len 0 if absent */
+	bool unwound;           /* the event's /TERMS/ (left out of EVENT) ask
+				 * call-graph=dwarf: perf unwound the user part of its
+				 * call chain from a copy of the stack */
 	uint32_t flags;         /* enum conv_flag bits; branch lines only */
 	struct conv_loc from;   /* branch: source; sample/chain: the ip */
 	struct conv_loc to;     /* branch: target; sample: the addr column (has_addr) */

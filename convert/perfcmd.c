@@ -10,7 +10,11 @@
 /* The fields of each kind (docs/design.md "perf script grammar"): "-F" and
  * its argument, as many pairs as the kind needs. A recording of
  * sched:sched_switch has them per kind of event, and the tracepoint's text
- * (perf warns about `trace` for any other kind). */
+ * (perf warns about `trace` for any other kind). Sampled call chains are
+ * read with --no-inline: perf would add inlined frames to the chains it unwinds
+ * from a stack copy (DWARF) only, and name a function by its DWARF name,
+ * marked "(inlined)" and without its binary, wherever that differs from
+ * its symbol (clock_nanosleep@GLIBC_2.2.5 is __GI___clock_nanosleep). */
 static const char *const kind_args[][9] = {
 	[PERFCMD_BRANCHES] = { "--itrace=bep", "-F",
 			       "comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period" },
@@ -39,10 +43,16 @@ void perfcmd_build(struct perfcmd *cmd, const struct perfcmd_opts *o)
 	size_t n = 0;
 
 	a[n++] = o->perf;
+	if (o->buildid_dir) {   /* a global option: before the command */
+		a[n++] = "--buildid-dir";
+		a[n++] = o->buildid_dir;
+	}
 	a[n++] = "script";
 	a[n++] = "--ns";
 	for (size_t i = 0; i < 9 && kind_args[o->kind][i]; i++)
 		a[n++] = kind_args[o->kind][i];
+	if (o->kind != PERFCMD_BRANCHES)
+		a[n++] = "--no-inline";	/* sampled call chains: see kind_args */
 	a[n++] = "--show-switch-events";	/* off-CPU time; none when not recorded */
 	a[n++] = "--show-task-events";	/* a thread's exit ends it */
 	a[n++] = "-f";	/* root reading another user's perf.data */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "binstream.h"
+#include "ptdecode.h"
 #include "diag.h"
 
 #define MAX_WORKERS 8
@@ -239,6 +240,8 @@ out:
 int pipeline_convert(struct input *in, const char *name, struct conv_driver *cv, unsigned workers,
 		     int *conv_err, char *errbuf, size_t errlen)
 {
+	if (input_ptdecode(in))	/* decoded in process: lines made, not parsed */
+		return ptdecode_convert(input_ptdecode(in), cv, conv_err, errbuf, errlen);
 	if (input_binstream(in))	/* binary records: no parsing to spread */
 		return binstream_convert(in, name, cv, conv_err, errbuf, errlen);
 	return convert_text(in, name, cv, workers, conv_err, errbuf, errlen);

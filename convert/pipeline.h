@@ -29,6 +29,8 @@ enum pipeline_status {
 	PIPELINE_READ_ERROR = -1,   /* reading the input failed, or a line was too long */
 	PIPELINE_CONVERT = -2,      /* the converter stopped: see conv_driver_parsed()'s code */
 	PIPELINE_NOMEM = -3,
+	PIPELINE_FALLBACK = -4,     /* the in-process decoder gave up (ptdecode.h): the
+				     * conversion must be redone through perf script */
 };
 
 /*

@@ -541,6 +541,68 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 	return 0;
 }
 
+/* "measure" (absent in older reports: none): the --measure functions. */
+static int read_measures(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	static const char *const pct[] = { "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns" };
+	struct json_object *a;
+	size_t n;
+
+	if (!json_object_object_get_ex(root, "measure", NULL))
+		return 0;
+	if (array_member(rd, root, "measure", &a, (void **)&r->measures, sizeof(*r->measures), &n))
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i), *h, *v;
+		struct recording_measure *m = &r->measures[i];
+		uint64_t *pv[] = { &m->min_ns, &m->p50_ns, &m->p90_ns, &m->p99_ns, &m->max_ns };
+		char at[80], *file = NULL;
+
+		r->nmeasures++;
+		snprintf(at, sizeof(at), "measure[%zu]", i);
+		if (!json_object_is_type(o, json_type_object))
+			return bad(rd, at, "an object", o);
+		if (member_str(rd, o, at, "name", false, &m->name) ||
+		    member_str(rd, o, at, "file", false, &m->file) ||
+		    member_u64(rd, o, at, "vaddr", false, &m->vaddr) ||
+		    member_u64(rd, o, at, "calls", false, &m->calls) ||
+		    member_u64(rd, o, at, "total_ns", false, &m->total_ns) ||
+		    member(rd, o, at, "histogram", json_type_array, false, &h) ||
+		    member_str(rd, o, at, "calls_file", true, &file))
+			return 1;
+		for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+			if (member_u64(rd, o, at, pct[k], true, pv[k]))
+				return 1;
+		if (file && (strchr(file, '/') || !*file)) {
+			free(file);
+			snprintf(at, sizeof(at), "measure[%zu].calls_file", i);
+			return bad(rd, at, "a file name in the recording", json_object_object_get(o,
+				   "calls_file"));
+		}
+		if (file && asprintf(&m->calls_path, "%s/%s", r->dir, file) < 0) {
+			free(file);
+			return oom(rd);
+		}
+		free(file);
+		m->nbuckets = json_object_array_length(h);
+		m->buckets = calloc(m->nbuckets + 1, sizeof(*m->buckets));
+		if (!m->buckets)
+			return oom(rd);
+		for (size_t k = 0; k < m->nbuckets; k++) {
+			struct recording_bucket *b = &m->buckets[k];
+
+			v = json_object_array_get_idx(h, k);
+			snprintf(at, sizeof(at), "measure[%zu].histogram[%zu]", i, k);
+			if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != 3)
+				return bad(rd, at, "[from_ns, below_ns, calls]", v);
+			b->from = json_object_get_uint64(json_object_array_get_idx(v, 0));
+			b->below = json_object_get_uint64(json_object_array_get_idx(v, 1));
+			b->calls = json_object_get_uint64(json_object_array_get_idx(v, 2));
+		}
+	}
+	return 0;
+}
+
 /* The document of FILE parsed, or NULL with the reader's error set. */
 static struct json_object *parse_file(struct reader *rd)
 {
@@ -647,7 +709,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
-	    read_signals(&rd, root, r))
+	    read_signals(&rd, root, r) || read_measures(&rd, root, r))
 		goto out;
 	rc = 0;
 out:
@@ -676,6 +738,13 @@ void recording_free(struct recording *r)
 		free(r->signals[i].sender_comm);
 		free(r->signals[i].cause);
 	}
+	for (size_t i = 0; i < r->nmeasures; i++) {
+		free(r->measures[i].name);
+		free(r->measures[i].file);
+		free(r->measures[i].buckets);
+		free(r->measures[i].calls_path);
+	}
+	free(r->measures);
 	free(r->signals);
 	free(r->exits);
 	free(r->hits);
@@ -706,6 +775,18 @@ bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64
 	rem = cyc & ((UINT64_C(1) << tsc->time_shift) - 1);
 	*ns = tsc->time_zero + quot * tsc->time_mult + ((rem * tsc->time_mult) >> tsc->time_shift);
 	return true;
+}
+
+uint64_t recording_snapshot_mark(const struct recording *r, size_t i)
+{
+	enum recording_reason why = r->snapshots[i].reason;
+
+	for (size_t k = 0; k < r->nhits; k++)
+		if (r->hits[k].snapshot == (long)i)
+			return 0;
+	/* a signal's snapshot: the signal's own marker names it */
+	return why == RECORDING_TRIGGER || why == RECORDING_NONE || why == RECORDING_SIGNAL ? 0 :
+	       recording_snapshot_end(r, i);
 }
 
 uint64_t recording_snapshot_end(const struct recording *r, size_t i)

@@ -67,6 +67,25 @@ struct recording_exit {
 	bool core;
 };
 
+/* A power-of-two bucket of a measured function's calls: CALLS in [FROM, BELOW) ns. */
+struct recording_bucket {
+	uint64_t from, below, calls;
+};
+
+/* A --measure function (record.json's "measure"): its calls of the whole
+ * recording, and where those the snapshots hold are (CALLS_PATH). */
+struct recording_measure {
+	char *name;            /* as perf names its frames (demangled, without the
+				* parameters), owned */
+	char *file;            /* its binary, owned */
+	uint64_t vaddr;        /* its entry's link-time address */
+	uint64_t calls, total_ns;
+	uint64_t min_ns, p50_ns, p90_ns, p99_ns, max_ns;   /* 0 without calls */
+	struct recording_bucket *buckets;                   /* owned */
+	size_t nbuckets;
+	char *calls_path;      /* DIR/the calls file, owned; NULL: none */
+};
+
 /* Why a snapshot was taken (record.json's "reason" and "end" words). */
 enum recording_reason {
 	RECORDING_NONE,        /* "none": a file perf switched to by itself; "end" while running */
@@ -123,6 +142,8 @@ struct recording {
 	size_t nsignals;
 	struct recording_exit *exits;         /* owned */
 	size_t nexits;
+	struct recording_measure *measures;   /* owned, record.json's order */
+	size_t nmeasures;
 	enum recording_reason end;            /* RECORDING_NONE: the recorder did not finish */
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
 };
@@ -173,5 +194,14 @@ uint64_t recording_snapshot_end(const struct recording *r, size_t i);
  * snapshot's time_ns comes after perf stopped recording into it). 0: unknown.
  */
 uint64_t recording_snapshot_live(const struct recording *r, size_t i);
+
+/*
+ * Where snapshot I of R is marked "[snapshot] REASON" (markers.c): a
+ * snapshot no hit took (Ctrl-C, --duration, the program's exit, perf's
+ * death), at its end (recording_snapshot_end); 0 when it has no such mark
+ * (a hit took it, its end is unknown, or its reason is "trigger", "none" or
+ * "signal": the signal's own marker names that one).
+ */
+uint64_t recording_snapshot_mark(const struct recording *r, size_t i);
 
 #endif

@@ -7,7 +7,7 @@
  */
 #include "srcline.h"
 
-#include "diag.h"
+#include "binaries.h"
 #include "perfdata.h"
 
 #include <dwarf.h>
@@ -27,7 +27,7 @@
 #include <libiberty/demangle.h>
 
 #define DEBUG_DIR "/usr/lib/debug/.build-id/"
-#define BUILDID_MAX 64          /* hex digits of the longest build id kept */
+#define BUILDID_MAX BINARIES_ID_MAX   /* hex digits of the longest build id kept */
 
 /* A function symbol of a binary. */
 struct sl_sym {
@@ -171,17 +171,6 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 	return fd;
 }
 
-/* The build id of ELF in hex (BUILDID_MAX + 1 bytes), or "" when it has none. */
-static void buildid_hex(Elf *elf, char *hex)
-{
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
-
-	hex[0] = 0;
-	for (ssize_t i = 0; i < n && i * 2 < BUILDID_MAX; i++)
-		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
-}
-
 /* Does the binary's build id HEX match what the perf.data recorded for
  * PATH (perf pads short ids with zeros)? True when nothing was recorded. */
 static bool buildid_matches(const struct srcline *s, const char *path, const char *hex)
@@ -191,11 +180,9 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
 
 		if (strcmp(b->path, path))
 			continue;
-		if (strncmp(b->hex, hex, n) || strspn(b->hex + n, "0") != strlen(b->hex + n)) {
-			diag_warn("%s: its build id is %s, the recording's was %s: the binary changed "
-				  "since; no source lines for it", path, hex[0] ? hex : "none", b->hex);
+		/* a binary changed since: binaries.c says so, once */
+		if (strncmp(b->hex, hex, n) || strspn(b->hex + n, "0") != strlen(b->hex + n))
 			return false;
-		}
 	}
 	return true;
 }
@@ -334,7 +321,7 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 	d->fd = s->unchecked ? -1 : open_elf(s, d->path, &d->elf);
 	if (d->fd < 0)
 		return;
-	buildid_hex(d->elf, hex);
+	binaries_elf_id(d->elf, hex);
 	if (!buildid_matches(s, d->path, hex))
 		return;
 	d->state = DSO_NODEBUG;

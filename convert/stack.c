@@ -53,7 +53,8 @@ enum push_kind {
 };
 
 static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_site *site,
-		       const struct conv_site *callsite, uint64_t ts, enum push_kind kind)
+		       const struct conv_site *callsite, uint64_t ts, enum push_kind kind,
+		       const struct conv_mcall *measured)
 {
 	struct conv_frame f = {
 		.func = site->func,
@@ -64,6 +65,11 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 		.sym_start = site->has_symoff && site->ip >= site->symoff ? site->ip - site->symoff : 0,
 	};
 
+	if (measured) {
+		f.measured_entry = measured->entry;
+		f.measured_end = measured->ret > measured->entry ? measured->ret : measured->entry + 1;
+		f.mfunc = measured->mfunc;
+	}
 	if (callsite)
 		f.callsite = *callsite;
 	if (kind == PUSH_CALL)
@@ -88,7 +94,13 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
 		     const struct conv_site *callsite, uint64_t ts)
 {
-	push_frame(c, t, site, callsite, ts, PUSH_CALL);
+	push_frame(c, t, site, callsite, ts, PUSH_CALL, NULL);
+}
+
+void conv_stack_push_measured(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+			      const struct conv_mcall *m, uint64_t ts)
+{
+	push_frame(c, t, site, NULL, ts, PUSH_CALL, m);
 }
 
 void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts)
@@ -123,9 +135,9 @@ static void push_inferred(struct conv *c, struct conv_thread *t, const struct co
 			  uint64_t now)
 {
 	if (t->depth)
-		push_frame(c, t, site, NULL, now, PUSH_INFERRED);
+		push_frame(c, t, site, NULL, now, PUSH_INFERRED, NULL);
 	else
-		push_frame(c, t, site, NULL, bottom_time(c, t), PUSH_BOTTOM);
+		push_frame(c, t, site, NULL, bottom_time(c, t), PUSH_BOTTOM, NULL);
 }
 
 /* Index of the topmost frame of F, or -1. */
@@ -189,7 +201,7 @@ static void do_call(struct conv *c, struct conv_thread *t, const struct conv_bra
 		return;
 	if (t->depth)	/* at the start of a segment a call pushes only its target */
 		make_top(c, t, &b->from, now);
-	push_frame(c, t, &b->to, &b->from, now, PUSH_CALL);
+	push_frame(c, t, &b->to, &b->from, now, PUSH_CALL, NULL);
 	if (t->depth == 0)
 		return;
 	top = &t->stack[t->depth - 1];
@@ -254,7 +266,7 @@ static void do_jump(struct conv *c, struct conv_thread *t, const struct conv_bra
 	 * new frame inherits the call site so the later return still matches. */
 	callsite = t->stack[t->depth - 1].callsite;
 	conv_stack_pop(c, t, now);
-	push_frame(c, t, &b->to, &callsite, now, PUSH_CALL);
+	push_frame(c, t, &b->to, &callsite, now, PUSH_CALL, NULL);
 }
 
 static void open_gap(struct conv *c, struct conv_thread *t, bool syscall, uint64_t now)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "binaries.h"
 #include "fxt_writer.h"
 #include "parse.h"
 #include "recording.h"
@@ -89,6 +90,28 @@ struct conv_frame {
 				     * inferred and sampled frames */
 	uint64_t sym_start;         /* the symbol's start in the process (ip - symoff),
 				     * 0: unknown */
+	uint64_t measured_end;      /* a measured call (--measure): its return, ns; the
+				     * frame stays until then (chain.c); 0: none */
+	uint64_t measured_entry;    /* its entry, ns (the frame may begin later: the
+				     * snapshot's start) */
+	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
+};
+
+/* A measured call (--measure, measured.c): a thread's call of a measured
+ * function with its exact entry and return (record.json's calls file). */
+struct conv_mcall {
+	int64_t pid, tid;
+	uint64_t entry, ret;           /* ns, perf clock */
+	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
+};
+
+/* A measured function: how its calls are named and known in samples. */
+struct conv_mfunc {
+	const struct conv_func *func;  /* its slices' name and dso */
+	const char *file;              /* its binary as the samples name it (the dso),
+					* borrowed from the recording */
+	uint64_t vaddr;                /* its entry: a sampled frame of it has ip - symoff
+					* = VADDR in FILE */
 };
 
 /* A branch waiting for its timestamp to be spread. */
@@ -115,11 +138,13 @@ struct conv_stats {
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
 	uint64_t cut_dropped_events;   /* event samples outside them */
+	uint64_t cut_unstopped;        /* --filter: threads whose last interval no call of
+					* STOP ended: it runs to the end of the trace */
 };
 
 /* A slice open in the uncut trace, mirrored by the cut (cut.c): its begin,
  * to be written again at an edge. */
-#define CONV_CUT_ARGS 4            /* the most arguments a begin has (threads.c, stack.c) */
+#define CONV_CUT_ARGS 6            /* the most arguments a begin has (threads.c, stack.c) */
 struct conv_cut_slice {
 	uint64_t ts;                   /* ns, its begin in the uncut trace */
 	fxt_string_id name, category;
@@ -149,6 +174,17 @@ struct conv_cut {
 struct conv_event_track {
 	fxt_string_id event;
 	uint64_t tkoid;
+};
+
+/* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
+struct conv_offcpu {
+	bool state_known;              /* else no state argument (a sched_switch sample
+					* without its fields) */
+	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
+	bool dead;                     /* exiting (prev_state X or Z): no [off-cpu] */
+	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
+	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
+	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
 };
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
@@ -203,6 +239,23 @@ struct conv_thread {
 	unsigned nspacing;             /* how many were recorded (ring index) */
 	bool spacing_from;             /* the last sample starts a spacing */
 
+	/* A sched_switch sample held for its unwound twin (driver.c): the
+	 * thread left the CPU at HELD_TS, for HELD_OFF, with the user frames
+	 * HELD (innermost first). Processed at the twin, or at the thread's
+	 * next line or the input's end without it. */
+	bool switch_held;
+	uint64_t held_ts;              /* ns */
+	struct conv_offcpu held_off;
+	struct conv_site *held;        /* owned */
+	size_t nheld, capheld;
+
+	/* Measured calls (chain.c): [mnext, mend) in conv.mcalls are the thread's
+	 * not drawn yet, found at its first sample (mlooked). */
+	bool mlooked;
+	size_t mnext, mend;
+	uint64_t mseen;                /* ns: the stack was last known, below a measured
+					* call, at its entry or return (after seen_ts) */
+
 	/* Off the CPU (a switch out until the switch back in): the open
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
 	bool close_pending;            /* its input ended, another follows with time unknown
@@ -249,9 +302,16 @@ struct conv_thread {
  * koids; up to CONV_ODD_IDS_MAX others (-1, 0, past any Linux pid) get the
  * koids from CONV_KOID_BAND to 2^31 - 1 (threads.c). */
 #define CONV_ODD_IDS_MAX 4096
-#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)
+#define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)   /* FXT_TRACK_KOID_MIN */
 
 /* A binary blamed for broken call chains (coverage.c). */
+/* How a perf.data's call chains were unwound (its events' sample_type). */
+enum conv_unwinder {
+	CONV_UNWIND_FP = 1,            /* frame pointers: PERF_SAMPLE_CALLCHAIN alone */
+	CONV_UNWIND_DWARF = 2,         /* a copy of the user stack: PERF_SAMPLE_STACK_USER */
+	CONV_UNWIND_LBR = 4,           /* the last branch records: PERF_SAMPLE_BRANCH_STACK */
+};
+
 struct conv_dso_count {
 	char *dso;                     /* owned */
 	uint64_t n;
@@ -292,15 +352,20 @@ struct conv {
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
 		s_syscall_arg, s_preempted, s_blocked, s_dso, s_tid;
 
+	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
 
 	struct conv_cut cut;
 	bool cut_nomem;                /* the cut lost a slice for lack of memory */
 
-	struct conv_blame broken;      /* innermost dsos of chains reaching no root */
+	struct conv_blame broken;      /* dsos of chains reaching no root: the innermost
+					* (frame pointers), the outermost (dwarf) */
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
+	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
+	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
+					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
 	bool switch_records;           /* switch records came (perf records switches in
 					* and out alike): a thread's missing switch in
@@ -317,18 +382,25 @@ struct conv {
 	bool last_input;               /* every input has ended (conv_driver_end) */
 	struct conv_signal_seen *signals_seen; /* signal:signal_deliver samples (sigmarks.c) */
 	size_t nsignals_seen, capsignals_seen;
+	struct conv_mcall *mcalls;     /* measured calls of the recordings (measured.c),
+					* sorted by (pid, tid, entry) */
+	size_t nmcalls, capmcalls;
+	struct conv_mfunc *mfuncs;     /* their functions */
+	size_t nmfuncs;
+	fxt_string_id s_measured, s_duration_ns;
 };
 
-/* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
-struct conv_offcpu {
-	bool state_known;              /* else no state argument (a sched_switch sample
-					* without its fields) */
-	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
-	bool dead;                     /* exiting (prev_state X or Z): no [off-cpu] */
-	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
-	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
-	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
-};
+/* unwound.c: splices a switch's user call chains into OUT (room for NFP +
+ * NDW frames), innermost first: DW (NDW frames), the twin's chain that perf
+ * unwound from a copy of the stack (DWARF; its callers one byte before their
+ * return addresses, as perf gives them), and FP (NFP), the frame-pointer
+ * chain of the same moment. DW's frames come first, its callers moved to
+ * their return addresses; when DW ends in a thread's root that is all, else
+ * FP's frames past the first return address both chains hold follow (past
+ * FP's first frame when none: the copy ended inside the frame FP's first
+ * caller left). Returns the number of frames in OUT. */
+size_t conv_unwound_splice(const struct conv_site *fp, size_t nfp, const struct conv_site *dw,
+			   size_t ndw, struct conv_site *out);
 
 /*
  * Errors. Out of memory is sticky, as every error of the FXT writer is
@@ -339,6 +411,24 @@ struct conv_offcpu {
  * machine never drops a frame silently, and the writer's returns need no
  * check until fxt_writer_close(). Why: docs/design.md "Errors".
  */
+
+/* measured.c: adds recording R's measured functions (C->mfuncs; their
+ * calls of the whole recording as info records) and the calls of its calls
+ * file (C->mcalls, sorted by thread and entry). Returns 0; 1 when the calls
+ * file is not the recorder's (ERR, SIZE bytes: "FILE:LINE: expected ...");
+ * out of memory sets c->nomem. */
+int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size);
+
+/* measured.c: finds T's calls in C->mcalls (T->mnext, T->mend). */
+void conv_measured_thread(struct conv *c, struct conv_thread *t);
+
+/* measured.c: whether sampled frame F is a frame of measured function
+ * MFUNC (its function, or an address of it: ip - symoff is its entry in
+ * its binary). */
+bool conv_measured_frame(const struct conv *c, const struct conv_site *f, uint32_t mfunc);
+
+/* measured.c: frees C's measured functions and calls. */
+void conv_measured_free(struct conv *c);
 
 /* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
  * or NULL on out-of-memory (c->nomem set). */
@@ -391,6 +481,11 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
  * false when no koid is left for it (CONV_ODD_IDS_MAX). */
 bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
 		fxt_string_id name, uint64_t *pkoid, uint64_t *tkoid);
+
+/* threads.c: the triggers track (FXT_TRACK_TRIGGERS) of process PID, as
+ * conv_track(). */
+bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t *pkoid,
+			 uint64_t *tkoid);
 
 /* threads.c: calls FN on every thread. */
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
@@ -468,6 +563,12 @@ void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_si
 
 /* stack.c: pops T's top frame at TS. */
 void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts);
+
+/* stack.c: pushes measured call M as the frame of SITE at TS (its entry, or
+ * later when the trace begins later): a slice with its measured arguments,
+ * which chain.c keeps until M's return. */
+void conv_stack_push_measured(struct conv *c, struct conv_thread *t, const struct conv_site *site,
+			      const struct conv_mcall *m, uint64_t ts);
 
 /* stack.c: T left the CPU at TS: opens an [off-cpu] slice on top of its
  * stack (nothing when one is open) with OFF's arguments. */

@@ -17,6 +17,8 @@
  * -1 and 0, and numbers no Linux pid reaches) gets its own koid from the
  * band above, the first seen 2^31-1, the next 2^31-2..., so that no two ids
  * share a track. Returns 0 when the band is full (CONV_ODD_IDS_MAX ids). */
+_Static_assert(CONV_KOID_BAND == (long long)FXT_TRACK_KOID_MIN, "the band of tracks");
+
 static uint64_t koid_of(struct conv *c, int64_t id)
 {
 	if (id > 0 && id < CONV_KOID_BAND)
@@ -141,10 +143,24 @@ static const char *recorded_comm(const struct conv *c, int64_t tid)
  */
 static bool comm_placeholder(struct conv_span comm, int64_t tid)
 {
-	char ph[24];
-	int n = snprintf(ph, sizeof(ph), ":%lld", (long long)tid);
+	uint64_t v = 0;
+	bool neg;
+	uint32_t i;
 
-	return comm.len == (uint32_t)n && !memcmp(comm.s, ph, (size_t)n);
+	/* read, not formatted: this runs on every record (an snprintf was 13%
+	 * of the converter's time) and a real comm rarely starts with ':' */
+	if (comm.len < 2 || comm.s[0] != ':')
+		return false;
+	neg = comm.s[1] == '-';
+	i = 1 + neg;
+	if (i == comm.len || (comm.s[i] == '0' && comm.len > i + 1) || comm.len - i > 19)
+		return false;	/* no digits, a leading zero perf never prints, too long */
+	for (; i < comm.len; i++) {
+		if (comm.s[i] < '0' || comm.s[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(comm.s[i] - '0');
+	}
+	return neg ? tid < 0 && v == -(uint64_t)tid : tid >= 0 && v == (uint64_t)tid;
 }
 
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm)
@@ -204,6 +220,13 @@ bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
 	return true;
 }
 
+bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t *pkoid,
+			 uint64_t *tkoid)
+{
+	return conv_track(c, pid, comm, CONV_TRACK_TRIGGERS,
+			  fxt_writer_cstring(c->w, FXT_TRACK_TRIGGERS), pkoid, tkoid);
+}
+
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
 {
 	for (size_t i = 0; i < c->capthreads; i++)
@@ -220,6 +243,7 @@ void conv_threads_free(struct conv *c)
 			next = t->next;
 			free(t->comm);
 			free(t->pending);
+			free(t->held);
 			free(t->stack);
 			free(t->early_errors);
 			free(t->cut_open);
@@ -249,7 +273,7 @@ static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
 		     uint64_t ts, bool inferred)
 {
-	struct fxt_arg args[4] = {
+	struct fxt_arg args[CONV_CUT_ARGS] = {
 		{ .type = FXT_ARG_POINTER, .name = c->s_addr, .u64 = f->ip },
 		{ .type = FXT_ARG_BOOL, .name = c->s_inferred, .b = true },
 	};
@@ -258,6 +282,13 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 		.type = FXT_EVENT_BEGIN, .ts = ts, .category = f->func ? f->func->dso : 0,
 		.name = f->name, .args = args,
 	};
+
+	/* a measured call: not sampled, and its whole time (the slice may be cut) */
+	if (f->measured_end) {
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .name = c->s_measured, .b = true };
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .name = c->s_duration_ns,
+					      .u64 = f->measured_end - f->measured_entry };
+	}
 
 	if (f->func)
 		n += conv_func_srcline(c, f->func, f->entry_off, f->sym_start, f->kernel,

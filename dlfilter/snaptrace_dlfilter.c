@@ -440,7 +440,15 @@ static int tick(struct state *s, struct thread_state *t, const struct perf_dlfil
 	return 1;
 }
 
-int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
+/* perf calls it before its own resolution of the sample (machine__resolve(),
+ * which the early return of a jump within the thread's symbol then never
+ * pays for; resolve_ip() hands perf the resolution it would have made) and
+ * before its own filters: a sample outside perf script's --time range comes
+ * here too. It may still be turned into a record: the converter drops every
+ * timed line outside the range it asked for (input_part_range()), and what
+ * the filter keeps of a sample is perf's resolution of it, which its time
+ * does not change. */
+int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
 	struct state *s = data;
 	const struct perf_dlfilter_al *from, *to = NULL;

@@ -132,7 +132,7 @@ struct reader {
 	/* streaming (fxt_stream_read): records are handed over, not kept */
 	const struct fxt_stream_ops *ops;
 	void *ctx;
-	char *owned[FXT_STRING_INDEX_MAX + 1];   /* the string table, malloc'd */
+	char **owned;   /* streaming: the string table, malloc'd (FXT_STRING_INDEX_MAX + 1) */
 };
 
 #define PROBLEM(r, fmt, ...) \
@@ -757,7 +757,12 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	memset(t, 0, sizeof(*t));
 	t->ticks_per_second = 1000000000;
 	t->priv = calloc(1, sizeof(struct fxt_trace_priv));
-	if (!t->priv || !r) {
+	/* only a stream keeps strings past their record (own_string) */
+	if (r && ops)
+		r->owned = calloc(FXT_STRING_INDEX_MAX + 1, sizeof(*r->owned));
+	if (!t->priv || !r || (ops && !r->owned)) {
+		if (r)
+			free(r->owned);
 		free(r);
 		free(t->priv);
 		t->priv = NULL;
@@ -769,6 +774,7 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	r->ctx = ctx;
 	err = source_open(&src, path, errbuf, errlen);
 	if (err) {
+		free(r->owned);
 		free(r);
 		fxt_trace_free(t);
 		return err;
@@ -797,8 +803,9 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	}
 	gzclose(src.gz);
 	free(src.buf);
-	for (size_t i = 0; i <= FXT_STRING_INDEX_MAX; i++)
+	for (size_t i = 0; r->owned && i <= FXT_STRING_INDEX_MAX; i++)
 		free(r->owned[i]);
+	free(r->owned);
 	free(r);
 	if (err)
 		fxt_trace_free(t);

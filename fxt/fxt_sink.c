@@ -4,16 +4,9 @@
  *
  * Records are staged in a 1 MiB buffer; a flush either writes the buffer to
  * the file descriptor (raw) or hands it to the deflate thread, which runs it
- * through deflate into a 256 KiB output buffer written out whenever it
- * fills, while the writer goes on filling a second staging buffer. Short
- * writes and EINTR are retried; any other failure becomes the sticky error.
- *
- * Gzip level 1, by measurement (converter-like traffic through the writer:
- * 2 M begin/end events, 40 MB of FXT; this 2-core VM, CPU time, best of 5):
- *	level 1: 5.2 M events/s, 10.6 MB     level 4: 3.2 M events/s, 9.7 MB
- *	level 3: 3.6 M events/s, 10.5 MB     level 6: 1.9 M events/s, 9.6 MB
- * Level 3 is dominated by level 1; level 4 saves 8% of the size for 40%
- * more time, and the converter shares the machine with perf script.
+ * through fxt_deflate (its output written out as it comes), while the writer
+ * goes on filling a second staging buffer. Short writes and EINTR are
+ * retried; any other failure becomes the sticky error.
  */
 #include "fxt_sink.h"
 
@@ -50,30 +43,10 @@ static int set_err(struct fxt_sink *s, int err)
 	return s->err;
 }
 
-/* Runs deflate over LEN bytes at IN with FLUSH (Z_NO_FLUSH or Z_FINISH) and
- * writes what it makes. Returns 0 or a negative errno. Only one thread at a
- * time (the deflate thread, or the closer once it is idle) touches the
- * z_stream. */
-static int deflate_out(struct fxt_sink *s, const uint8_t *in, size_t len, int flush)
+/* fxt_deflate's output into the file. */
+static int emit(void *arg, const uint8_t *p, size_t n)
 {
-	s->z.next_in = (uint8_t *)in;
-	s->z.avail_in = (uInt)len;
-	for (;;) {
-		int zr, err;
-
-		s->z.next_out = s->zbuf;
-		s->z.avail_out = FXT_SINK_ZBUF_BYTES;
-		zr = deflate(&s->z, flush);
-		if (zr == Z_STREAM_ERROR)
-			return -EINVAL;
-		err = write_all(s->out.fd, s->zbuf, FXT_SINK_ZBUF_BYTES - s->z.avail_out);
-		if (err)
-			return err;
-		if (flush == Z_FINISH ? zr == Z_STREAM_END : s->z.avail_in == 0 &&
-		    s->z.avail_out != 0)
-			break;
-	}
-	return 0;
+	return write_all(((struct fxt_sink *)arg)->out.fd, p, n);
 }
 
 static void *deflate_thread(void *arg)
@@ -88,7 +61,7 @@ static void *deflate_thread(void *arg)
 		if (!s->job_busy)
 			break;
 		pthread_mutex_unlock(&s->lock);
-		err = s->job_err ? 0 : deflate_out(s, s->job, s->job_len, Z_NO_FLUSH);
+		err = s->job_err ? 0 : fxt_deflate_run(&s->z, s->job, s->job_len, false, emit, s);
 		pthread_mutex_lock(&s->lock);
 		if (err)
 			s->job_err = err;
@@ -169,15 +142,14 @@ static void free_mem(struct fxt_sink *s)
 {
 	stop_thread(s);
 	if (s->z_ready)
-		deflateEnd(&s->z);
+		fxt_deflate_end(&s->z);
 	s->z_ready = false;
 	free(s->buf);
 	free(s->job);
-	free(s->zbuf);
-	s->buf = s->zbuf = s->job = NULL;
+	s->buf = s->job = NULL;
 }
 
-int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip, int level)
+int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip)
 {
 	char why[16];	/* the caller words the message */
 	int err;
@@ -190,13 +162,8 @@ int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip, int level)
 	if (!s->buf)
 		goto nomem;
 	if (s->gzip) {
-		s->zbuf = malloc(FXT_SINK_ZBUF_BYTES);
 		s->job = malloc(FXT_SINK_BUF_BYTES);
-		if (!s->zbuf || !s->job)
-			goto nomem;
-		/* windowBits 15 + 16: a gzip header and trailer around the stream */
-		if (deflateInit2(&s->z, level > 0 ? level : FXT_SINK_GZIP_LEVEL, Z_DEFLATED,
-				 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		if (!s->job || fxt_deflate_init(&s->z))
 			goto nomem;
 		s->z_ready = true;
 		pthread_mutex_init(&s->lock, NULL);
@@ -222,7 +189,7 @@ int fxt_sink_close(struct fxt_sink *s)
 
 	if (s->gzip) {
 		wait_idle(s);
-		if (!s->err && (err = deflate_out(s, s->buf, s->len, Z_FINISH)))
+		if (!s->err && (err = fxt_deflate_run(&s->z, s->buf, s->len, true, emit, s)))
 			set_err(s, err);
 	} else if (!s->err) {
 		fxt_sink_flush(s);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fxt_sink (private to fxt/): a buffered byte sink with a sticky error, after
- * redis rio. Bytes go to a raw file, a gzip member (zlib deflate) or stdout.
+ * redis rio. Bytes go to a raw file, a gzip member (fxt_deflate.h) or stdout.
  * The output is opened by outpath (common/outpath.h): a regular file is
  * written under a temporary name and renamed to PATH by fxt_sink_close();
  * on any error, or fxt_sink_abort(), the temporary file is removed and
@@ -19,19 +19,13 @@
 #include <stddef.h>
 #include <pthread.h>
 #include <stdint.h>
-#include <zlib.h>
 
+#include "fxt_deflate.h"
 #include "outpath.h"
 
 enum {
 	FXT_SINK_BUF_BYTES = 1 << 20,   /* uncompressed staging buffer */
-	FXT_SINK_ZBUF_BYTES = 1 << 18,  /* deflate output buffer */
 };
-
-/* Deflate level of gzip output (measured: see fxt_sink.c); -D may override it. */
-#ifndef FXT_SINK_GZIP_LEVEL
-#define FXT_SINK_GZIP_LEVEL 1
-#endif
 
 struct fxt_sink {
 	uint8_t *buf;          /* staging buffer of FXT_SINK_BUF_BYTES */
@@ -40,10 +34,9 @@ struct fxt_sink {
 	struct outpath out;    /* the file written (out.fd) */
 	bool is_stdout;
 	bool gzip;
-	bool z_ready;          /* deflateInit2 succeeded */
+	bool z_ready;          /* fxt_deflate_init succeeded */
 	uint64_t total;        /* bytes committed (before compression) */
-	uint8_t *zbuf;
-	z_stream z;
+	struct fxt_deflate z;
 	/* Gzip: deflate runs on its own thread over a full staging buffer
 	 * (job) while the writer fills the other one (buf). */
 	uint8_t *job;          /* the buffer being deflated, or spare when idle */
@@ -57,10 +50,9 @@ struct fxt_sink {
 
 /*
  * Opens a sink on PATH ("-" is stdout), gzip-compressed if GZIP (never for
- * stdout). LEVEL is the deflate level (1..9), or 0 for FXT_SINK_GZIP_LEVEL.
- * Returns 0, or a negative errno with nothing left on disk.
+ * stdout). Returns 0, or a negative errno with nothing left on disk.
  */
-int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip, int level);
+int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip);
 
 /* Writes out the staging buffer. Returns 0 or the sticky negative errno. */
 int fxt_sink_flush(struct fxt_sink *s);

@@ -187,7 +187,7 @@ struct fxt_writer *fxt_writer_open(const char *path, enum fxt_output output,
 		return NULL;
 	}
 	gzip = output == FXT_OUTPUT_GZIP;
-	e = fxt_sink_open(&w->sink, path, gzip, 0);
+	e = fxt_sink_open(&w->sink, path, gzip);
 	if (!e)
 		e = fxt_strings_intern(&w->strings, "process", 7, &w->process_arg);
 	if (!e)

@@ -177,6 +177,36 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 #define FXT_MODE_PT "pt"              /* from branches (Intel PT): a slice is a call */
 #define FXT_MODE_SAMPLING "sampling"  /* from sampled call stacks: time on the stack */
 
+/* snaptrace's slice of a thread off the CPU (README "What the timeline
+ * shows"), nested under the frames it left the CPU in, and its string
+ * arguments, read back by snaptrace-stats --off-cpu. */
+#define FXT_OFFCPU "[off-cpu]"
+#define FXT_OFFCPU_STATE "state"                  /* FXT_OFFCPU_BLOCKED or _PREEMPTED */
+#define FXT_OFFCPU_BLOCKED "blocked"
+#define FXT_OFFCPU_PREEMPTED "preempted"
+#define FXT_OFFCPU_SYSCALL "syscall"              /* the system call it blocked in */
+#define FXT_OFFCPU_KERNEL_FUNCTION "kernel_function"   /* where in the kernel */
+
+/* A measured call's slice (--measure: exact entry and return, not sampled)
+ * carries the arguments FXT_MEASURED_ARG = true and its whole duration
+ * FXT_MEASURED_DURATION_ARG (ns; the slice is shorter when the snapshot cuts
+ * it). A trace with measured calls has for each measured function an info
+ * record (fxt_writer_info: FXT_INFO_NAME, FXT_INFO_MEASURED, VALUE) whose
+ * VALUE is "KEY=VALUE" fields joined by tabs: function, dso, calls,
+ * total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns (percentiles within 1%;
+ * absent without calls) and buckets ("FROM:BELOW:CALLS" a power of two,
+ * comma-separated): its calls of the whole recording. */
+#define FXT_MEASURED_ARG "measured"
+#define FXT_MEASURED_DURATION_ARG "duration_ns"
+#define FXT_INFO_MEASURED "measured"
+
+/* snaptrace's tracks that are no thread of the program: a thread object of
+ * this name with a koid from FXT_TRACK_KOID_MIN up (above every pid the
+ * converter writes as itself: convert/state.h CONV_KOID_BAND). The trigger
+ * markers of a recording (convert/markers.c). */
+#define FXT_TRACK_TRIGGERS "triggers"
+#define FXT_TRACK_KOID_MIN (0x80000000ull - 4096)
+
 /*
  * Writes one event record (FXT spec, Event record), preceded by any string
  * or thread record its references need. Returns 0, or the sticky negative

@@ -71,7 +71,7 @@ static bool has_pid(const pid_t *pids, int n, pid_t pid)
 	return false;
 }
 
-/* -p PID[,PID...], repeatable: each process once, however often named. */
+/* -p PID[,PID...], repeatable: each process once (named twice: -EEXIST). */
 static int set_pids(struct rec_cli *c, const char *arg)
 {
 	struct rec_opts *o = &c->rec;
@@ -91,8 +91,9 @@ static int set_pids(struct rec_cli *c, const char *arg)
 		err = num_parse_u64(item, 1, PID_MAX_LIMIT, &v);
 		if (err)
 			return err;
-		if (!has_pid(o->pids, o->npids, (pid_t)v))	/* -p P,P: P once */
-			o->pids[o->npids++] = (pid_t)v;
+		if (has_pid(o->pids, o->npids, (pid_t)v))
+			return -EEXIST;
+		o->pids[o->npids++] = (pid_t)v;
 		if (!comma)
 			return 0;
 		p = comma + 1;
@@ -158,6 +159,17 @@ static int set_duration(struct rec_cli *c, const char *arg)
 static int set_arm_after(struct rec_cli *c, const char *arg)
 {
 	return set_seconds(&c->rec.arm_after_s, arg, 0, ARM_AFTER_MAX_NS);
+}
+
+/* --measure FUNC, repeatable. */
+static int set_measure(struct rec_cli *c, const char *arg)
+{
+	struct rec_opts *o = &c->rec;
+
+	if (o->nmeasure >= REC_MAX_MEASURE || !*arg)
+		return -EINVAL;
+	o->measure[o->nmeasure++] = arg;
+	return 0;
 }
 
 /* --event EVENT[/PERIOD], repeatable. */
@@ -232,6 +244,10 @@ static const struct rec_cli_opt table[] = {
 	  "trace the kernel too (PT: --kcore where perf has it)", NULL, FIELD(rec.kernel) },
 	{ "full-execution", 0, NULL, NULL, NULL, BOTH, "recording",
 	  "record everything from the start, no ring buffer", NULL, FIELD(rec.full_execution) },
+	{ "keep-binaries", 0, NULL, NULL, NULL, BOTH, "recording",
+	  "copy the binaries the snapshots name into the recording\n"
+	  "(DIR/binaries, perf's build-id cache): it stays convertible\n"
+	  "when they are rebuilt or removed", NULL, FIELD(rec.keep_binaries) },
 	{ "sampling-freq", 0, "N", NULL, "a rate in Hz from 1 to 1000000", BOTH, "recording",
 	  "sampling mode: samples per second (default 5000)", set_freq, 0 },
 	{ "callgraph", 0, "MODE", callgraphs, NULL, BOTH, "recording",
@@ -254,6 +270,11 @@ static const struct rec_cli_opt table[] = {
 	  "a duration from 1ns to a year (e.g. 10ms, 250us, 1.5s)", BOTH, "triggers",
 	  "a hit is a call of the trigger function that took\n"
 	  "longer than DURATION: snapshot at its return", set_slower_than, 0 },
+	{ "measure", 0, "FUNC", NULL, "a function as --trigger names one (NAME, symbol:NAME, "
+	  "LIB:NAME, addr: of its entry...), at most 8", BOTH, "triggers",
+	  "time every call of FUNC for the whole recording (entry and\n"
+	  "exit uprobes): exact slices in the trace, a histogram in\n"
+	  "record.json; repeatable", set_measure, 0 },
 	{ "multi-snapshot", 0, NULL, NULL, NULL, BOTH, "triggers",
 	  "snapshot at every hit, not only the first", NULL, FIELD(rec.multi_snapshot) },
 	{ "arm-after", 0, "SECONDS", NULL, "seconds from 0 to 86400 (e.g. 0.5, 500ms)", BOTH, "triggers",
@@ -423,6 +444,9 @@ static int apply(struct rec_cli *c, const struct rec_cli_opt *opt, const char *a
 	}
 	if (err == -EINVAL && opt->set == set_front_end)
 		return bad_usage("--front-end: expected as the first option");
+	if (err == -EEXIST)
+		return bad_usage("--%s: expected each process once, found one named twice in '%s'",
+				 opt->name, arg);
 	if (err)
 		return bad_usage("--%s: expected %s, found '%s'", opt->name,
 				 opt->expect ? opt->expect : "a value", arg);
@@ -460,7 +484,10 @@ static int check_combination(struct rec_cli *c)
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
 	if (o->slower_than_ns && o->mechanism == REC_MECH_BREAKPOINT)
 		return bad_usage("--trigger-slower-than: expected --trigger-mechanism uprobe or "
-				 "auto (a uretprobe watches the returns), found breakpoint");
+				 "auto (uprobes watch the returns), found breakpoint");
+	if (o->nmeasure && o->mechanism == REC_MECH_BREAKPOINT)
+		return bad_usage("--measure: expected --trigger-mechanism uprobe or auto (uprobes "
+				 "watch the calls), found breakpoint");
 	if (o->full_execution && o->multi_snapshot)
 		return bad_usage("--full-execution records everything once: it does not go "
 				 "with --multi-snapshot");
@@ -482,6 +509,48 @@ static int unknown_option(const char *bad, enum rec_cli_mode mode)
 	if (optopt)
 		return bad_usage("-%c: expected one of the options of --help", optopt);
 	return bad_usage("%s: expected one of the options of --help", bad);
+}
+
+/* The option of MODE named NAME (its first LEN bytes), or NULL. */
+static const struct rec_cli_opt *long_option(const char *name, size_t len, enum rec_cli_mode mode)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if ((table[i].modes & mode) && strlen(table[i].name) == len &&
+		    !strncmp(table[i].name, name, len))
+			return &table[i];
+	return NULL;
+}
+
+/*
+ * magic-trace's spelling of long options with one dash (-trigger X): getopt
+ * reads it as short options (-t rigger). Looks through the options of
+ * ARGV[FIRST..ARGC), up to "--" or the command, for a word "-NAME" or
+ * "-NAME=..." whose NAME is a long option of MODE. Returns -1 when there is
+ * none, else EXIT_USAGE after saying which option was meant.
+ */
+static int single_dash_long(int argc, char **argv, int first, enum rec_cli_mode mode)
+{
+	for (int i = first; i < argc; i++) {
+		const char *w = argv[i];
+		const struct rec_cli_opt *o;
+
+		if (!strcmp(w, "--") || w[0] != '-' || w[1] == '\0')
+			return -1;   /* the command begins */
+		if (w[1] == '-') {
+			o = long_option(w + 2, strcspn(w + 2, "="), mode);
+			i += o && o->arg && !strchr(w, '=');   /* its value */
+			continue;
+		}
+		o = w[2] ? long_option(w + 1, strcspn(w + 1, "="), mode) : NULL;
+		if (o)
+			return bad_usage("%s: did you mean --%s? (with one dash it reads as -%c %s)",
+					 w, o->name, w[1], w + 2);
+		for (size_t k = 0; k < NOPTS; k++)
+			if (table[k].short_name == w[1] && (table[k].modes & mode) && table[k].arg &&
+			    !w[2])
+				i++;   /* -X VALUE */
+	}
+	return -1;
 }
 
 /* Takes "--front-end VERB" or "--front-end=VERB" from ARGV[1]. Returns the
@@ -551,6 +620,9 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 	}
 	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
 	shorts[ns] = '\0';
+	ch = single_dash_long(argc, argv, 1 + skip, c->mode);
+	if (ch >= 0)
+		return ch;
 	opterr = 0;
 	optind = 1 + skip;   /* after --front-end VERB */
 	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {

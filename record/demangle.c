@@ -61,6 +61,15 @@ static bool has_hash(const char *wanted)
 	return has_legacy_hash(wanted) || has_v0_hash(wanted);
 }
 
+bool rec_demangle_hashed(const char *name, char *out, size_t size)
+{
+	char plain[1024];
+
+	demangle_as(name, STYLE | DMGL_VERBOSE, out, size);
+	rec_demangle(name, plain, sizeof(plain));
+	return has_hash(out) && strcmp(out, plain);
+}
+
 size_t rec_demangled_base_len(const char *s)
 {
 	size_t n = strlen(s);

@@ -23,6 +23,14 @@
 bool rec_demangle(const char *name, char *out, size_t size);
 
 /*
+ * Writes the demangled form of Rust symbol NAME with its hash into OUT (SIZE
+ * bytes), as rustfilt -v shows it: "mycrate::f::h0123456789abcdef" (legacy),
+ * "mycrate[1234]::f" (v0). Returns false (OUT: rec_demangle's form) when
+ * NAME is no Rust symbol with a hash.
+ */
+bool rec_demangle_hashed(const char *name, char *out, size_t size);
+
+/*
  * Length of the function name in DEMANGLED, i.e. without its parameter list
  * and what follows it (" const", "&"): 16 for "app::Store::load(int) const".
  * The whole length when there is no parameter list.

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,10 +134,18 @@ static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 	s->pie = fs->f->pie;
 	s->entry = true;
 	s->func_value = s->value;
+	s->unnamed = !*name;   /* from the unwind table */
 	s->machine = fs->f->machine;
 	if (vaddr_to_offset(fs->f->elf, s->value, true, &s->file_offset))
 		return 0;   /* not code: no trigger can be there */
 	return fs->fn(s, fs->arg);
+}
+
+/* Stops a walk at the first function symbol: there is one. */
+static int functions_cb_none(const char *name, const GElf_Sym *sym, void *arg)
+{
+	(void)name, (void)sym, (void)arg;
+	return 1;
 }
 
 int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg), void *arg)
@@ -224,6 +233,9 @@ static int containing_cb(const char *name, const GElf_Sym *sym, void *arg)
 	return 0;
 }
 
+static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
+			void *arg);
+
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 {
 	struct elf_file f;
@@ -238,10 +250,62 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 	s->pie = f.pie;
 	s->machine = f.machine;
 	err = vaddr_to_offset(f.elf, vaddr, true, &s->file_offset);
-	if (!err)
-		for_each_func(f.elf, containing_cb, &c);
+	/* a stripped file: its functions from its unwind table */
+	if (!err && for_each_func(f.elf, containing_cb, &c) == REC_ELF_ENOSYMS) {
+		for_each_fde(&f, containing_cb, &c);
+		s->unnamed = s->func_value != 0;
+	}
 	elf_file_close(&f);
 	return err;
+}
+
+int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
+			      void *arg)
+{
+	struct elf_file f;
+	struct functions fs = { .f = &f, .fn = fn, .arg = arg };
+	int err = elf_file_open(path, &f);
+
+	if (err)
+		return err;
+	err = for_each_func(f.elf, functions_cb_none, NULL);
+	if (err == REC_ELF_ENOSYMS)
+		err = for_each_fde(&f, functions_cb, &fs);
+	elf_file_close(&f);
+	return err == 1 ? 0 : err;   /* 1: it has symbols */
+}
+
+const char *rec_sym_label(const struct rec_sym *s, char *buf, size_t size)
+{
+	if (s->name[0])
+		snprintf(buf, size, "%s", s->name);
+	else
+		snprintf(buf, size, "the function at 0x%" PRIx64, s->func_value);
+	return buf;
+}
+
+bool rec_elf_part_suffix(const char *s)
+{
+	bool named = false;
+
+	while (*s == '.') {
+		size_t n = strcspn(++s, ".");
+
+		if (n == 4 && (!strncmp(s, "cold", 4) || !strncmp(s, "part", 4)))
+			named = true;
+		else if (!n || strspn(s, "0123456789") != n)
+			return false;
+		s += n;
+	}
+	return named && !*s;
+}
+
+bool rec_elf_is_part(const char *name)
+{
+	for (const char *p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
+		if (rec_elf_part_suffix(p))
+			return true;
+	return false;
 }
 
 unsigned rec_edit_distance(const char *a, const char *b)

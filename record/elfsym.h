@@ -34,6 +34,8 @@ struct rec_sym {
 	                        * is where the function holding it starts) */
 	uint64_t func_value;   /* rec_elf_addr: st_value of the function holding
 	                        * VALUE (0 when none does); else VALUE */
+	bool unnamed;          /* a function of a file without symbols, known from its
+	                        * unwind table (.eh_frame_hdr): NAME "" */
 	uint16_t machine;      /* e_machine of the file (EM_X86_64, ...) */
 };
 
@@ -65,11 +67,36 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
 /*
  * Describes link-time address VADDR of PATH, which must be code (in an
  * executable PT_LOAD segment): its file offset and, when a function contains
- * it, that function's name, size and start (else name "", func_value 0).
- * Fills *S.
+ * it, that function's name, size and start (else name "", func_value 0). A
+ * file without function symbols (stripped) has its functions from its
+ * unwind table (.eh_frame_hdr: each from its start to the next): UNNAMED,
+ * name "". Fills *S.
  * Returns 0, REC_ELF_ENOTEXEC, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
  */
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
+
+/*
+ * Calls FN(S, ARG) for every function of PATH's unwind table (.eh_frame_hdr)
+ * when PATH has no function symbol (stripped): S unnamed, name "", its
+ * start, size and file offset. Returns as rec_elf_functions; 0 without
+ * calling FN when PATH has symbols.
+ */
+int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
+			      void *arg);
+
+/* A name for the function S describes in messages: its symbol, else
+ * "the function at 0xSTART" (unnamed), into BUF. */
+const char *rec_sym_label(const struct rec_sym *s, char *buf, size_t size);
+
+/*
+ * Whether S (from a '.') is the suffix gcc gives a part it split off a
+ * function: ".cold", ".part.N", ".cold.N", ".part.N.cold"...
+ */
+bool rec_elf_part_suffix(const char *s);
+
+/* Whether symbol NAME is a part split off some function (a '.' begins a
+ * part suffix, rec_elf_part_suffix). */
+bool rec_elf_is_part(const char *name);
 
 /*
  * Writes up to MAX demangled function names of PATH that are closest to

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,21 +22,14 @@
 /* Finds snaptrace-convert next to this program. Returns 0 or -1 after an error. */
 static int find_convert(struct rec_frontend *fe)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int err = run_find_sibling("snaptrace-convert", fe->convert, sizeof(fe->convert));
 
-	if (n <= 0) {
-		diag_error("/proc/self/exe: cannot read it: %s", strerror(errno));
-		return -1;
-	}
-	self[n] = '\0';
-	snprintf(fe->convert, sizeof(fe->convert), "%s/snaptrace-convert", dirname(self));
-	if (access(fe->convert, X_OK)) {
+	if (err == -ENOENT)
 		diag_error("%s: expected the snaptrace-convert program next to "
 			   "snaptrace-record, found none", fe->convert);
-		return -1;
-	}
-	return 0;
+	else if (err)
+		diag_error("/proc/self/exe: cannot read it: %s", strerror(-err));
+	return err ? -1 : 0;
 }
 
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
@@ -186,9 +178,10 @@ int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, in
 		conv = convert(fe, sigfd);
 	if (n <= 0) {
 		/* nothing to convert: remove the temporary directory if empty, else name
-		 * it, as a -d directory holding what a failed perf left */
+		 * it, as a -d directory holding what a failed perf left (a usage
+		 * error recorded nothing: what is there was there before) */
 		if (fe->temporary ? rmdir(fe->dir) != 0 :
-		    status != EXIT_OK && perf_files(fe->dir, &finished) != 0)
+		    status != EXIT_OK && status != EXIT_USAGE && perf_files(fe->dir, &finished) != 0)
 			diag_error("what perf wrote stays in %s", fe->dir);
 		return n < 0 ? EXIT_RUNTIME : status;
 	}

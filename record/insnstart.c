@@ -19,9 +19,7 @@
 /* The longest x86 instruction, bytes. */
 #define INSN_MAX 15
 
-/* Reads N bytes at OFFSET of PATH into a new buffer (*BUF, freed by the
- * caller). Returns 0 or a negative errno. */
-static int read_code(const char *path, uint64_t offset, size_t n, uint8_t **buf)
+int rec_insn_read(const char *path, uint64_t offset, size_t n, uint8_t **buf)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t got;
@@ -50,6 +48,7 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 	ZydisDecoder dec;
 	ZydisDecodedInstruction in;
 	struct rec_sym s;
+	char label[300];
 	uint64_t skip, at = 0;
 	uint8_t *code = NULL;
 	bool decoded = true;
@@ -61,18 +60,20 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 	}
 	if (s.machine != EM_X86_64)
 		return 0;
-	if (!s.name[0]) {
-		snprintf(why, size, "%s: expected 0x%" PRIx64 " inside a function symbol, found "
-			 "none holding it: its instruction boundaries cannot be known, and a "
-			 "probe inside an instruction would corrupt it", path, vaddr);
+	if (!s.func_value) {
+		snprintf(why, size, "%s: expected 0x%" PRIx64 " inside a function symbol (or, "
+			 "in a stripped file, a function of its unwind table), found none holding "
+			 "it: its instruction boundaries cannot be known, and a probe inside an "
+			 "instruction would corrupt it", path, vaddr);
 		return -EINVAL;
 	}
+	rec_sym_label(&s, label, sizeof(label));
 	skip = vaddr - s.func_value;
 	if (!skip)
 		return 0;
-	err = read_code(path, s.file_offset - skip, (size_t)skip + INSN_MAX, &code);
+	err = rec_insn_read(path, s.file_offset - skip, (size_t)skip + INSN_MAX, &code);
 	if (err) {
-		snprintf(why, size, "%s: cannot read the code of %s: %s", path, s.name,
+		snprintf(why, size, "%s: cannot read the code of %s: %s", path, label,
 			 strerror(-err));
 		return err;
 	}
@@ -91,12 +92,12 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 		snprintf(why, size, "0x%" PRIx64 " is inside the instruction at 0x%" PRIx64
 			 " (%s+0x%" PRIx64 ", %u bytes): a probe there would corrupt it; "
 			 "instruction starts nearby: 0x%" PRIx64 ", 0x%" PRIx64, vaddr,
-			 s.func_value + at, s.name, at, (unsigned)in.length, s.func_value + at,
+			 s.func_value + at, label, at, (unsigned)in.length, s.func_value + at,
 			 s.func_value + at + in.length);
 	else
 		snprintf(why, size, "%s: expected x86-64 instructions from %s (0x%" PRIx64 ") "
 			 "to 0x%" PRIx64 ", found bytes that do not decode at %s+0x%" PRIx64
-			 ": cannot tell whether 0x%" PRIx64 " starts one", path, s.name,
-			 s.func_value, vaddr, s.name, at, vaddr);
+			 ": cannot tell whether 0x%" PRIx64 " starts one", path, label,
+			 s.func_value, vaddr, label, at, vaddr);
 	return -EINVAL;
 }

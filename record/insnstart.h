@@ -27,4 +27,12 @@
  */
 int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t size);
 
+/*
+ * Reads N bytes of code at file OFFSET of PATH into a new buffer *BUF (freed
+ * by the caller); bytes past the end of the file read as zeros (a function
+ * running to the end of the file). Returns 0, -ENOMEM, -EIO or the negative
+ * errno of open().
+ */
+int rec_insn_read(const char *path, uint64_t offset, size_t n, uint8_t **buf);
+
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +56,14 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 
 static bool outdir_created;
 
-static int make_outdir(const struct rec_opts *o, char *out, size_t size)
+/*
+ * Creates the output directory O->outdir (or a new dated one) into OUT,
+ * FLAG the option that names it (-o, or the front end's -d). Returns -1, or
+ * an exit status after a one-line error: a usage error for a directory that
+ * is a file or holds a recording already, a runtime failure when it cannot
+ * be created.
+ */
+static int make_outdir(const struct rec_opts *o, const char *flag, char *out, size_t size)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
@@ -72,20 +80,21 @@ static int make_outdir(const struct rec_opts *o, char *out, size_t size)
 	if (mkdir(out, 0755) == 0) {
 		outdir_created = true;
 	} else if (errno != EEXIST) {
-		diag_error("%s: cannot create the output directory: %s", out, strerror(errno));
-		return -1;
+		diag_error("%s %s: cannot create the output directory: %s", flag, out,
+			   strerror(errno));
+		return EXIT_RUNTIME;
 	}
 	if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
-		diag_error("%s: expected a directory, found a file", out);
-		return -1;
+		diag_error("%s %s: expected a directory, found a file", flag, out);
+		return EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/record.json", out);
 	if (!access(path, F_OK)) {
-		diag_error("%s: expected a new directory, found an earlier recording "
-			   "(record.json); choose another -o", out);
-		return -1;
+		diag_error("%s %s: expected a new directory, found an earlier recording "
+			   "(record.json); nothing was recorded: choose another %s", flag, out, flag);
+		return EXIT_USAGE;
 	}
-	return 0;
+	return -1;
 }
 
 /* Picks the trigger mechanism; returns it, or REC_MECH_AUTO when none works. */
@@ -181,10 +190,53 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 }
 
 /*
- * --trigger-slower-than needs a trigger at a function's first instruction
- * (each hit a call, with a return to watch). Returns -1 or EXIT_USAGE.
+ * OPT (--trigger-slower-than, or --measure) needs LOC at a function's first
+ * instruction (each hit a call) and the places its calls leave it
+ * (callexits.h), found into *X; WHAT names LOC's kind ("a trigger", "a
+ * function") and NAMED the option that takes a function (--trigger,
+ * --measure). An attached program's executable is read through
+ * /proc/PID/exe (EXE), as its uprobes are. Returns -1, EXIT_USAGE or
+ * EXIT_RUNTIME (the file is unreadable).
  */
-static int check_slow_call(const struct rec_session *s, const struct rec_opts *o)
+static int function_exits(const char *opt, const char *what, const char *named,
+			  const struct rec_trigger_loc *loc, const char *exe,
+			  struct rec_callexits *x)
+{
+	char why[1024];
+	int err;
+
+	if (!loc->entry && loc->symbol[0]) {
+		diag_error("%s: expected %s at a function's entry, found '%s' at 0x%" PRIx64
+			   " inside %s; name the function: %s %s", opt, what, loc->spec, loc->vaddr,
+			   loc->symbol, named, loc->symbol);
+		return EXIT_USAGE;
+	}
+	if (!loc->entry && loc->func_vaddr) {
+		diag_error("%s: expected %s at a function's entry, found '%s' at 0x%" PRIx64
+			   " inside the function at 0x%" PRIx64 "; give its start: %s addr:0x%"
+			   PRIx64, opt, what, loc->spec, loc->vaddr, loc->func_vaddr, named,
+			   loc->func_vaddr);
+		return EXIT_USAGE;
+	}
+	if (!loc->entry) {
+		diag_error("%s: expected %s at a function's entry, found '%s' at 0x%" PRIx64
+			   ", in no function", opt, what, loc->spec, loc->vaddr);
+		return EXIT_USAGE;
+	}
+	err = rec_callexits_find(loc->in_main && exe ? exe : loc->file, loc->vaddr, x, why,
+			     sizeof(why));
+	if (err) {
+		diag_error("%s: %s", opt, why);
+		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	return -1;
+}
+
+/*
+ * --trigger-slower-than needs a function trigger: its exits into
+ * S->callexits. Returns -1, EXIT_USAGE or EXIT_RUNTIME.
+ */
+static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 {
 	if (!o->slower_than_ns)
 		return -1;
@@ -194,16 +246,60 @@ static int check_slow_call(const struct rec_session *s, const struct rec_opts *o
 			   "no default stop indicator");
 		return EXIT_USAGE;
 	}
-	if (!s->loc.entry && s->loc.symbol[0]) {
-		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
-			   "'%s' at 0x%" PRIx64 " inside %s; name the function: --trigger %s",
-			   s->loc.spec, s->loc.vaddr, s->loc.symbol, s->loc.symbol);
-		return EXIT_USAGE;
+	return function_exits("--trigger-slower-than", "a trigger", "--trigger", &s->loc,
+			      o->ncmd ? NULL : s->target.exe, &s->callexits);
+}
+
+/*
+ * Each --measure FUNC resolved (as a trigger is) to a function's entry and
+ * its exits, into S->measures; the slow-call trigger's own function shares
+ * its probes. The uprobe must fire here (the self-test). Returns -1,
+ * EXIT_USAGE or EXIT_RUNTIME.
+ */
+static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
+{
+	char why[1024], opt[300];
+	int bp, up, err, r;
+
+	if (!o->nmeasure)
+		return -1;
+	rec_trigger_selftest(s->h->uprobe_type, &bp, &up);
+	if (up != 1) {
+		diag_error("--measure: expected the uprobe to fire in the self-test (uprobes "
+			   "watch the calls), it did not (see --check)");
+		return EXIT_RUNTIME;
 	}
-	if (!s->loc.entry) {
-		diag_error("--trigger-slower-than: expected a trigger at a function's entry, found "
-			   "'%s' at 0x%" PRIx64 ", in no function", s->loc.spec, s->loc.vaddr);
-		return EXIT_USAGE;
+	for (int i = 0; i < o->nmeasure; i++) {
+		struct rec_trigger_loc loc;
+		struct rec_callexits exits = { 0 };
+		struct rec_measure *m = &s->measures[i];
+
+		snprintf(opt, sizeof(opt), "--measure %s", o->measure[i]);
+		err = rec_trigspec_resolve(o->measure[i], o->ncmd ? s->exe : s->target.exe,
+					   o->ncmd ? 0 : s->target.pids[0], &loc, why, sizeof(why));
+		if (err == REC_TRIGSPEC_NONE || rec_trigspec_signal(o->measure[i])) {
+			diag_error("%s: expected a function, found none", opt);
+			return EXIT_USAGE;
+		}
+		if (err < 0) {
+			diag_error("%s: %s", opt, why);
+			return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+		for (int k = 0; k < i; k++)
+			if (!strcmp(s->measures[k].loc.file, loc.file) &&
+			    s->measures[k].loc.file_offset == loc.file_offset) {
+				diag_error("%s: expected each function once, found %s measured "
+					   "already (--measure %s)", opt, loc.symbol, o->measure[k]);
+				return EXIT_USAGE;
+			}
+		r = function_exits(opt, "a function", "--measure", &loc, o->ncmd ? NULL : s->target.exe,
+				   &exits);
+		if (r >= 0)
+			return r;
+		rec_measure_init(m, o->measure[i], &loc, &exits);
+		s->nmeasures++;
+		m->shared = o->slower_than_ns && s->have_trigger &&
+			    !strcmp(s->loc.file, loc.file) && s->loc.file_offset == loc.file_offset;
 	}
 	return -1;
 }
@@ -223,6 +319,15 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
 	} else {
 		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid, &bad);
+		if (err == -EPERM) {
+			char comm[32] = "?";
+
+			rec_proc_comm(bad, bad, comm, sizeof(comm));
+			diag_error("%s %d: expected a user process, found a kernel thread (%s): "
+				   "no code of it runs in user space, where snaptrace records",
+				   o->tid ? "-t" : "-p", (int)bad, comm);
+			return EXIT_USAGE;
+		}
 		if (err) {
 			diag_error("%s %d: expected a running %s, found none", o->tid ? "-t" : "-p",
 				   (int)bad, o->tid ? "thread" : "process");
@@ -246,6 +351,8 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	}
 	s->have_trigger = err == 0;
 	r = check_slow_call(s, o);
+	if (r < 0)
+		r = resolve_measures(s, o);
 	if (r >= 0)
 		return r;
 	if (s->have_trigger) {
@@ -257,7 +364,7 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		}
 		if (o->slower_than_ns && s->mech != REC_MECH_UPROBE) {
 			diag_error("--trigger-slower-than: expected the uprobe to fire in the "
-				   "self-test (a uretprobe watches the returns), it did not (see "
+				   "self-test (uprobes watch the returns), it did not (see "
 				   "--check)");
 			return EXIT_RUNTIME;
 		}
@@ -286,7 +393,8 @@ static void print_slow_calls(const struct rec_session *s)
 	if (!s->o->slower_than_ns || !s->have_trigger)
 		return;
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s",
-		  s->slow.calls, s->slow.calls == 1 ? "" : "s", s->loc.symbol, s->slow.slow,
+		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
+		  s->loc.symbol[0] ? s->loc.symbol : s->loc.spec, s->slow.slow,
 		  s->o->slower_than_ns / 1e6, first ? ":" : "");
 	if (first)
 		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, returned at %"
@@ -313,9 +421,29 @@ static void print_endings(const struct rec_session *s)
 	}
 }
 
+/* Each --measure function's account: calls, percentiles, what a call cost. */
+static void print_measures(const struct rec_session *s)
+{
+	for (int i = 0; i < s->nmeasures; i++) {
+		const struct rec_measure *m = &s->measures[i];
+		const struct hist *h = &m->st.hist;
+
+		if (!m->st.calls) {
+			diag_info("measured %s: no call", m->spec);
+			continue;
+		}
+		diag_info("measured %s: %" PRIu64 " calls, %.3f ms in all; min %.3f, p50 %.3f, "
+			  "p99 %.3f, max %.3f ms (a call costs the program about %.1f us to "
+			  "measure here)", m->spec, m->st.calls, m->st.total_ns / 1e6, h->min / 1e6,
+			  hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6, h->max / 1e6,
+			  s->measure_cost_ns / 1e3);
+	}
+}
+
 static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
+	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
 	uint64_t early = s->hits_before_armed + deferred;
 
@@ -348,6 +476,8 @@ static void warn_unfinished(const struct rec_session *s)
 				  s->snaps[i].problem);
 }
 
+static int report(struct rec_session *s, int err, bool front_end);
+
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
@@ -359,8 +489,9 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	s->o = o;
 	s->h = h;
 	s->sigfd = sigfd;
-	if (make_outdir(o, s->outdir, sizeof(s->outdir)))
-		return EXIT_RUNTIME;
+	r = make_outdir(o, front_end ? "-d" : "-o", s->outdir, sizeof(s->outdir));
+	if (r >= 0)
+		return r;
 	r = prepare_target(s, o);
 	if (r >= 0) {
 		if (outdir_created)
@@ -404,6 +535,18 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);   /* only when empty */
 		return EXIT_RUNTIME;
 	}
+	r = report(s, err, front_end);
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_free(&s->measures[i]);
+	return r;
+}
+
+/* Writes S's record.json and says how the recording ended (ERR: the
+ * session's). Returns the exit status. */
+static int report(struct rec_session *s, int err, bool front_end)
+{
+	int r;
+
 	if (s->stopped_at_start)
 		diag_warn("SIG%s came while the recording was starting: it was stopped at once "
 			  "(the trace holds at most the program's first moments)",
@@ -433,8 +576,8 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0 && cli->rec.ncmd)
 		diag_info("%s: no function matches '%s'", cli->symbols, cli->rec.cmd[0]);
 	else if (n == 0)
-		diag_info("%s: expected function symbols, found none (stripped?): triggers "
-			  "need line:FILE:LINE or addr:0xHEX there", cli->symbols);
+		diag_info("%s: expected functions, found no symbol and no unwind table",
+			  cli->symbols);
 	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
 }
 

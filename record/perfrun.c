@@ -16,6 +16,7 @@
 
 #include "array.h"
 #include "plan.h"
+#include "procfs.h"
 #include "spawn.h"
 
 double rec_now_ms(void)
@@ -278,18 +279,10 @@ static bool has_perf_event_fd(pid_t pid)
 static bool sleeps_in_poll(pid_t pid)
 {
 	char path[64], wchan[64];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (rec_proc_read(path, wchan, sizeof(wchan)) <= 0)
 		return false;
-	n = read(fd, wchan, sizeof(wchan) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	wchan[n] = '\0';
 	return strstr(wchan, "poll") || strstr(wchan, "select");
 }
 

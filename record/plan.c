@@ -230,16 +230,32 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 
 	snprintf(p->event, sizeof(p->event), "%s/freq=%u%s/%s",
 		 h->has_hw_pmu ? "cycles" : "cpu-clock", o->sampling_freq, ow, sel);
+	p->sched_switch = h->sched_switch;
+	p->switch_stack = p->sched_switch && o->callgraph == REC_CG_FP ? REC_SWITCH_STACK_BYTES : 0;
 	err |= arg(p, "-e");
-	err |= arg(p, "dummy%s%s", *sel ? ":" : "", sel);
+	/* the dummy's call-graph=dwarf term makes perf record the data
+	 * mappings on it (mmap_data): its unwinder reads a library's
+	 * .eh_frame_hdr through the process's read-only mapping */
+	if (p->switch_stack)
+		err |= arg(p, "dummy/call-graph=dwarf/%s", sel);
+	else
+		err |= arg(p, "dummy%s%s", *sel ? ":" : "", sel);
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
 	err |= event_args(o, *ow, p);
-	p->sched_switch = h->sched_switch;
 	if (p->sched_switch) {
 		err |= arg(p, "-e");
 		err |= arg(p, "sched:sched_switch%s", *ow ? "/overwrite/" : "");
-	} else {
+	}
+	if (p->switch_stack) {
+		/* every switch out again, its user stack unwound from a copy
+		 * (docs/design.md "The caller a library hides"): fired by the
+		 * scheduler in the thread leaving, so never :u */
+		err |= arg(p, "-e");
+		err |= arg(p, "context-switches/period=1%s,call-graph=dwarf,stack-size=%u/", ow,
+			   p->switch_stack);
+	}
+	if (!p->sched_switch) {
 		note(p, "sched:sched_switch needs root (CAP_PERFMON) or "
 		     "kernel.perf_event_paranoid -1 and a readable tracefs: off-CPU time "
 		     "comes from switch events alone, without the stack it blocked in");
@@ -269,6 +285,14 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		err |= arg(p, "%lu", rec_plan_pages(o->snapshot_size));
 	}
 	err |= target_args(flag, targets, p);
+	/* a slow call of a few periods holds a sample or two: nothing of its inside */
+	if (o->slower_than_ns && o->sampling_freq &&
+	    o->slower_than_ns < REC_SLOW_PERIODS * (1000000000ull / o->sampling_freq))
+		note(p, "--trigger-slower-than %.3g ms is under %d sampling periods: the trace "
+		     "shows a sample or two of such a call, not its inside; --measure draws "
+		     "each call, or --sampling-freq above %llu", o->slower_than_ns / 1e6,
+		     REC_SLOW_PERIODS,
+		     (unsigned long long)(REC_SLOW_PERIODS * 1000000000ull / o->slower_than_ns));
 	if (o->callgraph == REC_CG_FP)
 		note(p, "call stacks come from frame pointers (--callgraph fp): a leaf "
 		     "function without a frame shows directly under its grandparent; "

@@ -11,12 +11,15 @@
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             --switch-events [--switch-output=signal] [-D -1 --control=fd:3,4]
  *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-e EXTRA...]
- *             [-e sched:sched_switch/overwrite/] --call-graph MODE [--buildid-mmap]
+ *             [-e sched:sched_switch/overwrite/] [-e TWIN] --call-graph MODE [--buildid-mmap]
  *             [-m PAGES] (--per-thread -t TID | -p PIDS) --switch-events
  *             --switch-output=signal [-D -1 --control=fd:3,4]
  *             where EVENT is cpu-clock/freq=N,overwrite/u or cycles/freq=N,overwrite/u
  *             and sched:sched_switch is there where the host allows tracepoints
- *             (see sampling_args() in plan.c for why not --overwrite or -F)
+ *             (see sampling_args() in plan.c for why not --overwrite or -F);
+ *             with it and MODE fp, TWIN is the unwound twin of each switch,
+ *             context-switches/period=1,overwrite,call-graph=dwarf,stack-size=512/,
+ *             and the dummy is dummy/call-graph=dwarf/u (data mappings)
  *   EXTRA:    each --event (rec_event_arg(): NAME/period=N[,overwrite]/u)
  *   SIGNALS:  -e signal:signal_deliver[/call-graph=fp/] --filter FILTER after
  *             the events where the host allows tracepoints (sig_deliver_filter)
@@ -49,6 +52,16 @@ enum rec_snap_how {
 #define REC_PERF_CTL_FD 3
 #define REC_PERF_ACK_FD 4
 
+/* The user stack copied at a switch out with --callgraph fp (the unwound
+ * twin of the sched_switch sample): enough for the C library's frames
+ * between a blocking system call and the function that called into the
+ * library, as measured in docs/design.md "The caller a library hides". */
+#define REC_SWITCH_STACK_BYTES 512
+
+/* A slow-call threshold under this many sampling periods gets a note: such
+ * a call holds a sample or two. */
+#define REC_SLOW_PERIODS 3
+
 #define REC_PLAN_MAX_ARGS 64
 #define REC_PLAN_MAX_NOTES 4
 
@@ -60,6 +73,9 @@ struct rec_plan {
 	bool snapshot_on_exit;      /* PT --snapshot=e */
 	bool freeze;                /* single snapshot: "disable" the events before it */
 	bool sched_switch;          /* sampling: sched:sched_switch samples are recorded */
+	unsigned switch_stack;      /* sampling: bytes of user stack copied at each switch
+				     * out for its unwound twin (context-switches with
+				     * call-graph=dwarf); 0: none */
 	const char *output;         /* the -o argument (points into storage) */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */

@@ -14,26 +14,40 @@
 
 #include "array.h"
 
+ssize_t rec_proc_read(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+/* The fields of /proc/ID/stat after its comm ("STATE PPID PGRP ..."), read
+ * into BUF; NULL when unreadable. */
+static const char *stat_fields(pid_t id, char *buf, size_t size)
+{
+	char path[64], *paren;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	if (rec_proc_read(path, buf, size) <= 0 || !(paren = strrchr(buf, ')')) || paren[1] != ' ')
+		return NULL;
+	return paren + 2;
+}
+
 /* Reads the state letter of /proc/ID/stat; returns it, or 0 when unreadable. */
 static char proc_state(pid_t id)
 {
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	char buf[1024];
+	const char *f = stat_fields(id, buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	paren = strrchr(buf, ')');
-	if (!paren || paren[1] != ' ')
-		return 0;
-	return paren[2];
+	return f ? f[0] : 0;
 }
 
 bool rec_proc_alive(pid_t id)
@@ -44,6 +58,17 @@ bool rec_proc_alive(pid_t id)
 		return false;
 	st = proc_state(id);
 	return st && st != 'Z' && st != 'X';
+}
+
+bool rec_proc_kernel_thread(pid_t id)
+{
+	char buf[1024];
+	const char *f = stat_fields(id, buf, sizeof(buf));
+	unsigned long flags = 0;
+
+	/* "STATE PPID PGRP SESSION TTY_NR TPGID FLAGS" */
+	return f && sscanf(f, "%*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & 0x00200000ul);
 }
 
 pid_t rec_proc_tgid(pid_t tid)

@@ -21,8 +21,17 @@ struct rec_map {
 	char path[4096];
 };
 
+/* Reads up to SIZE - 1 bytes of the /proc file PATH into BUF, NUL-terminated
+ * (SIZE >= 1). Returns the bytes read or a negative errno (BUF then ""). */
+ssize_t rec_proc_read(const char *path, char *buf, size_t size);
+
 /* Whether process (or thread) ID exists and is not a zombie. */
 bool rec_proc_alive(pid_t id);
+
+/* Whether process (or thread) ID is a kernel thread: the PF_KTHREAD flag
+ * (0x00200000) in the flags of /proc/ID/stat (its 9th field, after the
+ * comm in parentheses); false when it cannot be read. */
+bool rec_proc_kernel_thread(pid_t id);
 
 /* The thread group (process) id of thread TID, or a negative errno. */
 pid_t rec_proc_tgid(pid_t tid);

@@ -52,6 +52,8 @@ struct rec_event {
 };
 #define REC_MAX_EVENTS 8
 
+#define REC_MAX_MEASURE 8   /* --measure functions at most */
+
 /* --min-interval when not given, in milliseconds */
 #define REC_MIN_INTERVAL_MS 100
 
@@ -73,6 +75,8 @@ struct rec_opts {
 	bool full_execution;        /* record everything, no snapshot ring */
 	bool multi_thread;          /* every thread (-p) rather than the main one */
 	bool multi_snapshot;        /* snapshot at every trigger hit */
+	bool keep_binaries;         /* copy the binaries the snapshots name into the
+				     * recording (session.c keep_binaries) */
 	bool dry_run;               /* print the perf command line and exit */
 	bool quiet;
 	const char *trigger;        /* SPEC; NULL: the default symbols; "none" */
@@ -85,6 +89,8 @@ struct rec_opts {
 	int ncmd;
 	struct rec_event events[REC_MAX_EVENTS];   /* --event, in order */
 	int nevents;
+	const char *measure[REC_MAX_MEASURE];      /* --measure FUNC (trigger SPECs), in order */
+	int nmeasure;
 	const char **perf_args;     /* extra arguments for perf record */
 	int nperf_args;
 	int argc;                   /* the recorder's own command line, for record.json */

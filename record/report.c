@@ -17,6 +17,24 @@
  *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
  *               trigger event's mmap page (TSC -> perf clock), null when the
  *               kernel offers none (cap_user_time_zero: no TSC sched_clock)
+ *   "measure": [{"spec", "symbol", "name" (demangled, without parameters: as
+ *               perf names its frames), "file", "vaddr" (its entry's link-time
+ *               address), "file_offset", "calls", "total_ns",
+ *               "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "histogram",
+ *               "slowest", "returns_unmatched", "entries_untracked",
+ *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
+ *               "calls_dropped"}] the --measure functions (measure.h), in the
+ *           order given: every call of the recording; percentiles within 1%
+ *           (common/hist.h), null without calls; "histogram": [[from_ns,
+ *           below_ns, calls]] a bucket per power of two that has calls;
+ *           "slowest": [{"pid", "tid", "entry_ns", "duration_ns"}] longest
+ *           first (perf clock); "first_second_calls": calls that returned
+ *           within a second of the first one's entry; "cost_ns": the CPU a
+ *           measured call costs on this host (null: unknown); "calls_file":
+ *           REC_MEASURE_CALLS_FILE (a line per call, its place in "measure"
+ *           first) or null when no call was written, "calls_written" the
+ *           calls in it, "calls_dropped" those the ring lost before a snapshot;
+ *           "shared": the --trigger-slower-than function, whose probes it shares
  *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
  *           when hits start to count (arming.h): after the ring's estimated
  *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
@@ -28,14 +46,18 @@
  *           entry (perf clock), "duration_ns" = time_ns - entry_ns; "ip": the
  *           user address hit, "args": [the call's first two integer
  *           arguments] (x86-64 rdi, rsi), both null when the registers
- *           were not sampled; "deferred": it came before the arming, which
- *           took its snapshot
+ *           were not sampled; "snapshot": the one holding it (sampling: the
+ *           first file with a sample of it, null when none has one,
+ *           session.c hits_held()); "deferred": it came before the arming,
+ *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with
  *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
  *           while a snapshot was waiting or in flight, or after the end),
- *           "hits_lost": hits the kernel dropped (the trigger's ring was full)
+ *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
+ *           "hits_unrecorded": hits in threads the recording leaves out (no
+ *           --multi-thread), which took no snapshot
  *   "snapshots": [{"file", "reason", "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
@@ -52,6 +74,9 @@
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
  *                (a full disk), problem null
+ *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
+ *           the snapshots name, copied with --keep-binaries (perf's build-id
+ *           cache), and "binaries_kept" how many; both null without it
  *   "signals": [{"pid", "tid", "time_ns" (perf clock), "signal" (number),
  *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
  *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
@@ -89,6 +114,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "demangle.h"
+#include "perfdata.h"
 #include "session.h"
 #include "signals.h"
 
@@ -121,6 +148,96 @@ static void json_str_array(FILE *f, char *const *v, int n)
 		json_str(f, v[i]);
 	}
 	fputc(']', f);
+}
+
+/* A duration in ns, or null for an empty histogram H. */
+static void ns_or_null(FILE *f, const struct hist *h, uint64_t v)
+{
+	if (h->total)
+		fprintf(f, "%" PRIu64, v);
+	else
+		fputs("null", f);
+}
+
+/* "measure": the --measure functions' calls (measure.h). */
+static void write_measures(FILE *f, const struct rec_session *s)
+{
+	fputs("  \"measure\": [", f);
+	for (int i = 0; i < s->nmeasures; i++) {
+		const struct rec_measure *m = &s->measures[i];
+		const struct rec_call_stats *st = &m->st;
+		const struct hist *h = &st->hist;
+		struct rec_call slow[REC_MEASURE_SLOWEST];
+		int nslow = rec_call_stats_slowest(st, slow);
+		static const struct { const char *key; double p; } pct[] = {
+			{ "p50_ns", 50 }, { "p90_ns", 90 }, { "p99_ns", 99 },
+		};
+		uint64_t from = 0, below = 0, n = 0;
+
+		char name[512];
+
+		/* as perf names its frames: demangled, without the parameters */
+		rec_demangle(m->loc.symbol, name, sizeof(name));
+		name[rec_demangled_base_len(name)] = 0;
+		fprintf(f, "%s\n    {\"spec\": ", i ? "," : "");
+		json_str(f, m->spec);
+		fputs(", \"symbol\": ", f);
+		json_str(f, m->loc.symbol);
+		fputs(", \"name\": ", f);
+		json_str(f, name);
+		fputs(", \"file\": ", f);
+		json_str(f, m->loc.file);
+		fprintf(f, ", \"vaddr\": %" PRIu64 ", \"file_offset\": %" PRIu64 ", \"calls\": %"
+			PRIu64 ", \"total_ns\": %" PRIu64 ", \"min_ns\": ", m->loc.vaddr,
+			m->loc.file_offset, st->calls, st->total_ns);
+		ns_or_null(f, h, h->min);
+		for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++) {
+			fprintf(f, ", \"%s\": ", pct[k].key);
+			ns_or_null(f, h, hist_percentile(h, pct[k].p));
+		}
+		fputs(", \"max_ns\": ", f);
+		ns_or_null(f, h, h->max);
+		fputs(",\n     \"histogram\": [", f);
+		/* a bucket per power of two that has calls */
+		for (uint32_t b = 0; b < h->n; b++) {
+			uint64_t lo2, hi2;
+
+			if (!h->counts[b])
+				continue;
+			hist_bucket_pow2(h->lo + b, &lo2, &hi2);
+			if (n && lo2 != from) {
+				fprintf(f, "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "], ", from, below, n);
+				n = 0;
+			}
+			from = lo2;
+			below = hi2;
+			n += h->counts[b];
+		}
+		if (n)
+			fprintf(f, "[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", from, below, n);
+		fputs("],\n     \"slowest\": [", f);
+		for (int k = 0; k < nslow; k++)
+			fprintf(f, "%s{\"pid\": %d, \"tid\": %d, \"entry_ns\": %" PRIu64
+				", \"duration_ns\": %" PRIu64 "}", k ? ", " : "", (int)slow[k].pid,
+				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns);
+		fprintf(f, "],\n     \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
+			PRIu64 ", \"first_second_calls\": %" PRIu64 ", \"cost_ns\": ",
+			m->shared ? s->slow.unmatched : m->match.unmatched,
+			m->shared ? s->slow.untracked : m->match.untracked, st->first_second);
+		if (s->measure_cost_ns)
+			fprintf(f, "%" PRIu64, s->measure_cost_ns);
+		else
+			fputs("null", f);
+		fputs(", \"calls_file\": ", f);
+		if (s->calls_made && st->written > st->dropped)
+			fprintf(f, "\"%s\"", REC_MEASURE_CALLS_FILE);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"calls_written\": %" PRIu64 ", \"calls_dropped\": %" PRIu64
+			", \"shared\": %s}", st->written - st->dropped, st->dropped,
+			m->shared ? "true" : "false");
+	}
+	fputs(s->nmeasures ? "\n  ],\n" : "],\n", f);
 }
 
 static void write_trigger(FILE *f, const struct rec_session *s)
@@ -290,6 +407,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fputs(s->nthreads ? "\n  ],\n" : "],\n", f);
 	write_trigger(f, s);
+	write_measures(f, s);
 	write_arming(f, s);
 	fputs("  \"hits\": [", f);
 	for (int i = 0; i < s->nhits; i++) {
@@ -314,8 +432,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		",\n", s->nhits ? "\n  ],\n" : "],\n", s->hits_seen,
-		s->hits_before_armed, s->hits_coalesced, s->trig.lost);
+		", \"hits_unrecorded\": %" PRIu64 ",\n", s->nhits ? "\n  ],\n" : "],\n",
+		s->hits_seen, s->hits_before_armed, s->hits_coalesced, s->trig.lost,
+		s->hits_unrecorded);
 	write_signals(f, s);
 	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
@@ -333,8 +452,13 @@ static void write_body(FILE *f, const struct rec_session *s)
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fprintf(f, "%s  \"end\": \"%s\",\n  \"end_ns\": ", s->nsnaps ? "\n  ],\n" : "],\n",
-		rec_end_name(s->end));
+	fputs(s->nsnaps ? "\n  ],\n" : "],\n", f);
+	if (s->binaries_kept >= 0)
+		fprintf(f, "  \"binaries\": \"%s\", \"binaries_kept\": %d,\n", PERFDATA_BINARIES_DIR,
+			s->binaries_kept);
+	else
+		fputs("  \"binaries\": null, \"binaries_kept\": null,\n", f);
+	fprintf(f, "  \"end\": \"%s\",\n  \"end_ns\": ", rec_end_name(s->end));
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
 	else

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -195,6 +196,95 @@ static int wait_inflight(struct rec_session *s, int timeout_ms)
 	return 0;
 }
 
+/* Opens the probes of each --measure function of its own (disabled). */
+static int open_measures(struct rec_session *s)
+{
+	for (int i = 0; i < s->nmeasures; i++) {
+		struct rec_measure *m = &s->measures[i];
+		const char *file = m->loc.in_main && !s->target.launched ? s->target.exe : m->loc.file;
+		int err;
+
+		if (m->shared) {   /* the slow-call trigger's calls are its calls */
+			s->slow.every = rec_measure_call;
+			s->slow.every_arg = m;
+			continue;
+		}
+		err = rec_measure_open(m, s->h->uprobe_type, file, s->target.pids, s->target.npids);
+		if (err) {
+			snprintf(s->error, sizeof(s->error), "--measure %.200s: cannot open its "
+				 "uprobes: %s", m->spec, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reads the calls of every measured function; the first time a second
+ * has passed since a function's first call, warns when measuring it is
+ * estimated to take more than REC_MEASURE_LOAD of a CPU (FINAL: the
+ * recording ends, with what it saw).
+ */
+static void read_measures(struct rec_session *s, bool final)
+{
+	for (int i = 0; i < s->nmeasures; i++) {
+		struct rec_measure *m = &s->measures[i];
+		double seen = m->st.calls ? rec_now_ms() - m->first_ms : 0;
+		double load;
+
+		rec_measure_read(m);
+		if (m->warned || !m->st.calls || (seen < 1000 + SLOW_POLL_MS && !final))
+			continue;
+		m->warned = true;
+		load = rec_measure_load(m, s->measure_cost_ns, seen);
+		if (load > REC_MEASURE_LOAD)
+			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at about "
+				  "%.1f us each (measured here) take about %.0f ms of CPU a second: "
+				  "measuring it slows the program; measure a caller that is called "
+				  "less often", m->spec, m->st.first_second, seen < 1000 ? seen : 1000,
+				  s->measure_cost_ns / 1e3, load * 1000);
+	}
+}
+
+/* Appends the calls measured and not written yet to DIR/REC_MEASURE_CALLS_FILE
+ * (created at the first call to write, never over another file). */
+static void write_calls(struct rec_session *s)
+{
+	char path[PATH_MAX + 32];
+	bool any = false;
+	int fd;
+
+	for (int i = 0; i < s->nmeasures; i++)
+		any |= s->measures[i].st.written < s->measures[i].st.calls;
+	if (!any || s->calls_failed)
+		return;
+	if (!s->calls) {
+		snprintf(path, sizeof(path), "%s/%s", s->outdir, REC_MEASURE_CALLS_FILE);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		s->calls = fd >= 0 ? fdopen(fd, "w") : NULL;
+		s->calls_made = fd >= 0;
+		if (!s->calls || fprintf(s->calls, "%s\n", REC_MEASURE_CALLS_HEADER) < 0) {
+			diag_warn("%s: cannot write it (%s): the measured calls will not be drawn",
+				  path, strerror(errno));
+			if (s->calls)
+				fclose(s->calls);
+			else if (fd >= 0)
+				close(fd);
+			s->calls = NULL;
+			s->calls_failed = true;
+			return;
+		}
+	}
+	for (int i = 0; i < s->nmeasures; i++)
+		if (rec_call_stats_write(&s->measures[i].st, s->calls, i))
+			s->calls_failed = true;
+	if (fflush(s->calls) || s->calls_failed) {
+		diag_warn("%s/%s: cannot write it: some measured calls will not be drawn",
+			  s->outdir, REC_MEASURE_CALLS_FILE);
+		s->calls_failed = true;
+	}
+}
+
 /*
  * Takes a snapshot for REASON the way the plan says (a hit's: its time is
  * how far perf is known to have recorded into it, so no live_ns is read,
@@ -209,6 +299,10 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 	double t0 = rec_now_ms(), t_frozen = t0;
 	struct rec_snap *sn;
 	int err;
+
+	/* the calls measured up to now, for the slices of this snapshot */
+	read_measures(s, false);
+	write_calls(s);
 
 	switch (s->plan.snap) {
 	case REC_SNAP_SIGNAL_DUMP:
@@ -277,21 +371,25 @@ static bool thread_recorded(const struct rec_session *s, pid_t tid)
 	return false;
 }
 
-/* Warns (once a recording) of a hit in a thread the recording leaves out:
- * the trace would show the recorded thread only, silently. */
-static void check_hit_thread(struct rec_session *s, const struct rec_hit *hit)
+/* A hit in a thread the recording leaves out: its snapshot would not show
+ * it (an empty trace for a thread that only waits), so it takes none; counted
+ * in hits_unrecorded, and said once a recording. Returns true for such a hit. */
+static bool unrecorded_hit(struct rec_session *s, const struct rec_hit *hit)
 {
 	char comm[32], name[40] = "";
 
-	if (s->warned_unrecorded || thread_recorded(s, hit->tid))
-		return;
-	s->warned_unrecorded = true;
-	if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
-		snprintf(name, sizeof(name), " (%s)", comm);
-	diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
-		  "(only %s %d is); record it with --multi-thread", (int)hit->tid, name,
-		  (int)hit->pid, s->target.tid ? "thread" : "the main thread",
-		  (int)(s->target.tid ? s->target.tid : hit->pid));
+	if (thread_recorded(s, hit->tid))
+		return false;
+	if (!s->hits_unrecorded++) {
+		if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
+			snprintf(name, sizeof(name), " (%s)", comm);
+		diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
+			  "(only %s %d is): ignored, as its snapshot would not show it; record "
+			  "it with --multi-thread", (int)hit->tid, name, (int)hit->pid,
+			  s->target.tid ? "thread" : "the main thread",
+			  (int)(s->target.tid ? s->target.tid : hit->pid));
+	}
+	return true;
 }
 
 /* Whether the trigger is armed: hits take snapshots (arming.h). */
@@ -352,8 +450,9 @@ static void early_hit(struct rec_session *s, const struct rec_hit *hit)
  */
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
-	check_hit_thread(s, hit);
 	s->hits_seen++;
+	if (unrecorded_hit(s, hit))
+		return;
 	if (s->end == REC_END_NONE && !armed(s)) {
 		early_hit(s, hit);
 		return;
@@ -377,7 +476,23 @@ static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
 	return buf;
 }
 
-/* Takes the snapshot S->want asks for, once none is in flight. */
+/*
+ * The first snapshot that holds a hit at TIME_NS (perf clock): one with a
+ * file whose ring was read at or after TIME_NS (its time_ns, taken once the
+ * ring was frozen or the snapshot asked for); -1 when none (a later one, or
+ * perf's last at its stop, will).
+ */
+static int holding_snapshot(const struct rec_session *s, uint64_t time_ns)
+{
+	for (int i = 0; i < s->nsnaps; i++)
+		if (s->snaps[i].file[0] && s->snaps[i].time_ns && s->snaps[i].time_ns >= time_ns)
+			return i;
+	return -1;
+}
+
+/* Takes the snapshot S->want asks for, once none is in flight; a hit that
+ * the last snapshot holds already (it came while that one was in flight)
+ * takes none of its own. */
 static void snapshot_wanted(struct rec_session *s)
 {
 	struct rec_hit_log *log = &s->hits[s->want];
@@ -387,6 +502,13 @@ static void snapshot_wanted(struct rec_session *s)
 	if (s->inflight >= 0)
 		return;
 	s->want = -1;
+	idx = holding_snapshot(s, log->hit.time_ns);
+	if (idx >= 0 && s->o->multi_snapshot) {
+		log->snapshot = idx;
+		diag_info("trigger hit: %s%s: in snapshot %d", hit_words(&log->hit, what,
+			  sizeof(what)), log->deferred ? " before it was armed" : "", idx + 1);
+		return;
+	}
 	/* a launched target ends with the recording: stop it right away */
 	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
 		kill(s->target.pids[0], SIGSTOP);
@@ -620,8 +742,9 @@ static void loop_once(struct rec_session *s, double deadline)
 
 		timeout = timeout < 0 || left < timeout ? left : timeout;
 	}
-	/* a slow-call trigger's rings wake no one before they are half full */
-	if (s->o->slower_than_ns && s->have_trigger)
+	/* a slow-call trigger's rings and the measured functions' wake no one
+	 * before they are half full */
+	if ((s->o->slower_than_ns && s->have_trigger) || s->nmeasures)
 		timeout = timeout < 0 || timeout > SLOW_POLL_MS ? SLOW_POLL_MS : timeout;
 	if (deadline > 0) {
 		int left = (int)(deadline - rec_now_ms());
@@ -639,6 +762,7 @@ static void loop_once(struct rec_session *s, double deadline)
 		s->sig_hup = rec_sigwatch_hup(&s->sig, pf + first_sig, n - first_sig);
 	settle_dumps(s, false);
 	read_triggers(s, pf + first_trig, first_sig - first_trig);
+	read_measures(s, false);
 	/* before the exit: the snapshot at the signal that ended the target */
 	read_target_signals(s);
 	/* a hit seen counts even when the target exited or time ran out meanwhile */
@@ -707,6 +831,160 @@ static int check_snaps(struct rec_session *s)
 	return n;
 }
 
+/* The sample times of a snapshot file, read once (perfdata_sample_times). */
+struct snap_samples {
+	bool read;
+	uint64_t *t;   /* ascending (owned) */
+	size_t n;
+};
+
+/*
+ * Whether sampling snapshot SN (the file in DIR; its samples cached in SM)
+ * holds the hit WINDOW [FROM, TO]: a sample in it (a slow call: its entry
+ * to its return); for an instant (FROM = TO) samples from before it and its
+ * ring read at or after it (SN->time_ns, or a later sample).
+ */
+static bool snap_holds(const char *dir, const struct rec_snap *sn, struct snap_samples *sm,
+		       uint64_t from, uint64_t to)
+{
+	char path[PATH_MAX];
+	size_t lo = 0, hi;
+
+	if (!sm->read) {
+		snprintf(path, sizeof(path), "%.2000s/%.2000s", dir, sn->file);
+		if (perfdata_sample_times(path, &sm->t, &sm->n))
+			sm->n = 0;
+		sm->read = true;
+	}
+	if (!sm->n)
+		return false;
+	if (from == to)
+		return sm->t[0] <= to && (sn->time_ns >= from || sm->t[sm->n - 1] >= from);
+	/* the first sample at or after FROM */
+	for (hi = sm->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sm->t[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sm->n && sm->t[lo] <= to;
+}
+
+/*
+ * Gives each hit of a sampling recording the first snapshot that holds it
+ * (snap_holds), the one it was given when that does; none when no snapshot
+ * does (perf lost those samples: its ring paused while it wrote an earlier
+ * snapshot, or overwritten). Intel PT snapshots hold no samples to tell:
+ * their hits keep theirs.
+ */
+static void hits_held(struct rec_session *s)
+{
+	struct snap_samples *sm;
+
+	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
+	    !(sm = calloc((size_t)s->nsnaps, sizeof(*sm))))
+		return;
+	for (int i = 0; i < s->nhits; i++) {
+		struct rec_hit_log *log = &s->hits[i];
+		uint64_t from = log->hit.entry_ns ? log->hit.entry_ns : log->hit.time_ns;
+		int k = log->snapshot, j;
+
+		if (k >= 0 && k < s->nsnaps && s->snaps[k].file[0] && !s->snaps[k].problem[0] &&
+		    snap_holds(s->outdir, &s->snaps[k], &sm[k], from, log->hit.time_ns))
+			continue;
+		for (j = 0; j < s->nsnaps; j++)
+			if (s->snaps[j].file[0] && !s->snaps[j].problem[0] &&
+			    snap_holds(s->outdir, &s->snaps[j], &sm[j], from, log->hit.time_ns))
+				break;
+		log->snapshot = j < s->nsnaps ? j : -1;
+	}
+	for (int j = 0; j < s->nsnaps; j++)
+		free(sm[j].t);
+	free(sm);
+}
+
+/* The binaries keep_binaries() has seen (paths, owned), each once. */
+struct kept {
+	char **path;
+	size_t n, cap;
+	int copied;
+	struct rec_session *s;
+	char dir[PATH_MAX];
+};
+
+/* Copies the binary PATH a snapshot names (a file: not [kernel.kallsyms],
+ * [vdso]) into the build-id cache K->dir, once, with perf itself (perf
+ * buildid-cache --add: perf's own layout, which perf script --buildid-dir
+ * reads). */
+static int keep_one(void *arg, const char *hex, const char *path)
+{
+	struct kept *k = arg;
+	char *argv[] = { k->s->plan.argv[0], "--buildid-dir", k->dir, "buildid-cache", "--add",
+			 (char *)path, NULL };
+	char out[512], entry[PATH_MAX], *nl;
+	size_t len = strlen(hex);
+	void *p;
+
+	if (path[0] != '/' || len < 3)
+		return 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->path[i], path))
+			return 0;
+	if (!(p = array_grow(k->path, &k->cap, k->n, sizeof(*k->path))) ||
+	    !(((char **)p)[k->n] = strdup(path))) {
+		k->path = p ? p : k->path;
+		return -ENOMEM;
+	}
+	k->path = p;
+	k->n++;
+	/* perf exits 0 even when it could not add it: its cache entry tells
+	 * (.build-id/XX/REST; perf names a padded id by its own length) */
+	while (len > 3 && hex[len - 1] == '0' && hex[len - 2] == '0')
+		len -= 2;
+	snprintf(entry, sizeof(entry), "%.3000s/.build-id/%.2s/%.*s", k->dir, hex, (int)(len - 2),
+		 hex + 2);
+	out[0] = 0;
+	if (run_capture(argv, out, sizeof(out)) == 0 && !access(entry, F_OK)) {
+		k->copied++;
+		return 0;
+	}
+	if ((nl = strchr(out, '\n')))
+		*nl = 0;
+	diag_warn("%s: not kept in %s: perf buildid-cache: %.200s", path, k->dir,
+		  out[0] ? out : "no entry of its build id (the file changed since?)");
+	return 0;
+}
+
+/*
+ * --keep-binaries: copies every binary the finished snapshot files name by
+ * build id (perfdata_buildids) into OUTDIR/PERFDATA_BINARIES_DIR, so that
+ * the recording converts the same once they are rebuilt or removed
+ * (snaptrace-convert runs perf script with --buildid-dir there).
+ */
+static void keep_binaries(struct rec_session *s)
+{
+	struct kept k = { .s = s };
+	char path[PATH_MAX], why[256];
+
+	/* perf takes only an absolute --buildid-dir */
+	if (!realpath(s->outdir, path))
+		snprintf(path, sizeof(path), "%s", s->outdir);
+	snprintf(k.dir, sizeof(k.dir), "%.3000s/%s", path, PERFDATA_BINARIES_DIR);
+	for (int i = 0; i < s->nsnaps; i++) {
+		if (!s->snaps[i].file[0] || s->snaps[i].problem[0])
+			continue;
+		snprintf(path, sizeof(path), "%.2000s/%.2000s", s->outdir, s->snaps[i].file);
+		if (perfdata_buildids(path, keep_one, &k, why, sizeof(why)) == -ENOMEM)
+			diag_warn("out of memory: not every binary kept");
+	}
+	s->binaries_kept = k.copied;
+	for (size_t i = 0; i < k.n; i++)
+		free(k.path[i]);
+	free(k.path);
+}
+
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
@@ -738,15 +1016,22 @@ static int finish(struct rec_session *s)
 	/* a hit whose snapshot perf's stop took (or that still waited for one): the last snapshot */
 	if (s->want >= 0)
 		s->hits[s->want].snapshot = SNAP_PENDING;
-	for (int i = 0; i < s->nhits; i++)
+	/* the first snapshot read after it, else the last (perf's stop read it) */
+	for (int i = 0; i < s->nhits; i++) {
+		int k = holding_snapshot(s, s->hits[i].hit.time_ns);
+
 		if (s->hits[i].snapshot == SNAP_PENDING)
-			s->hits[i].snapshot = s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
+			s->hits[i].snapshot = k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
 					      s->nsnaps - 1 : -1;
+	}
 	/* a hit still waiting for the arming when the recording ended (the target
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
 	unfinished = check_snaps(s);
+	hits_held(s);
+	if (s->o->keep_binaries)
+		keep_binaries(s);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
@@ -780,7 +1065,7 @@ static int open_trigger(struct rec_session *s)
 	 * right even when the file was replaced or is in another mount namespace */
 	const char *file = s->loc.in_main && !s->target.launched ? s->target.exe : s->loc.file;
 	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, file,
-				   s->loc.file_offset, s->o->slower_than_ns > 0);
+				   s->loc.file_offset, s->o->slower_than_ns ? &s->callexits : NULL);
 
 	if (err)
 		return err;
@@ -901,6 +1186,7 @@ int rec_session_run(struct rec_session *s)
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
 	s->want = s->inflight = s->fatal = -1;
+	s->binaries_kept = -1;
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	err = rec_report_reserve(s);
 	if (err) {
@@ -912,6 +1198,12 @@ int rec_session_run(struct rec_session *s)
 		err = open_trigger(s);
 		if (err)
 			goto out_target;
+	}
+	if (s->nmeasures) {
+		s->measure_cost_ns = rec_measure_cost_ns(s->h->uprobe_type);
+		err = open_measures(s);
+		if (err)
+			goto out_trigger;
 	}
 	err = open_sigwatch(s);
 	if (err)
@@ -936,7 +1228,9 @@ int rec_session_run(struct rec_session *s)
 	s->ready_ms = rec_now_ms();
 	s->armed_ms = s->ready_ms + s->arm.after_ms;
 	rec_trigger_tsc(&s->trig, &s->tsc);
-	if ((s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
+	for (int i = 0; i < s->nmeasures && !err; i++)
+		err = rec_measure_enable(&s->measures[i]);
+	if (err || (s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
 	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
@@ -964,6 +1258,8 @@ int rec_session_run(struct rec_session *s)
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
+	read_measures(s, true);
+	write_calls(s);
 	err = finish(s);
 	if (s->end == REC_END_PERF_DIED) {
 		perf_failed(s, "perf exited while the target was running");
@@ -977,6 +1273,12 @@ out_perf:
 	rec_perf_free(&s->perf);
 out_trigger:
 	rec_trigger_close(&s->trig);
+	rec_callexits_free(&s->callexits);
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_close(&s->measures[i]);   /* their numbers go to record.json */
+	if (s->calls)
+		fclose(s->calls);
+	s->calls = NULL;
 	rec_sigwatch_close(&s->sig);
 	s->watch_signals = false;
 	rec_slowcall_free(&s->slow);

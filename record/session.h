@@ -19,6 +19,7 @@
 
 #include "arming.h"
 #include "host.h"
+#include "measure.h"
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
@@ -106,7 +107,15 @@ struct rec_session {
 	struct rec_trigger trig;
 	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */
 	struct rec_trigger_loc loc;
+	struct rec_callexits callexits; /* --trigger-slower-than: where the function's calls
+				       * leave it (freed by rec_session_run) */
 	bool have_trigger;
+	struct rec_measure measures[REC_MAX_MEASURE];   /* --measure (measure.h) */
+	int nmeasures;
+	uint64_t measure_cost_ns;     /* the CPU time a measured call costs here, 0: unknown */
+	FILE *calls;                  /* the calls file (REC_MEASURE_CALLS_FILE) while open */
+	bool calls_made;              /* it was created */
+	bool calls_failed;            /* it could not be written (said once) */
 	int sig_trigger;              /* --trigger signal:NAME: the signal, else 0 */
 	bool watch_signals;           /* S->sig is open (sigwatch.h) */
 	bool sig_hup;                 /* a ring of S->sig lost its thread: read it on a timer */
@@ -158,7 +167,9 @@ struct rec_session {
 				       * (end_ns when perf still ran then, else 0) */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
 	bool stop_requested;          /* we asked perf to stop */
-	bool warned_unrecorded;       /* a hit in a thread not recorded was reported */
+	uint64_t hits_unrecorded;     /* hits in threads the recording leaves out: they
+					 take no snapshot */
+	int binaries_kept;            /* --keep-binaries: binaries copied, -1: not asked */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;
 	size_t threads_cap;

@@ -65,7 +65,7 @@ static struct rec_slow_thread *new_thread(struct rec_slowcall *sc, const struct 
 	th = &sc->threads[sc->nthreads++];
 	th->pid = s->pid;
 	th->tid = s->tid;
-	th->depth = 0;
+	th->depth = th->deeper = 0;
 	return th;
 }
 
@@ -86,10 +86,13 @@ static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s)
 		return;
 	}
 	/* a call entered at the same or a deeper stack pointer has ended */
-	while (th->depth && th->e[th->depth - 1].sp <= s->sp)
+	while (th->depth && th->e[th->depth - 1].sp <= s->sp) {
 		th->depth--;
+		th->deeper = 0;
+	}
 	if (th->depth == REC_SLOW_DEPTH) {
 		sc->untracked++;
+		th->deeper++;
 		return;
 	}
 	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns };
@@ -99,20 +102,27 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		      rec_slowcall_fn fn, void *arg)
 {
 	struct rec_slow_thread *th = thread_of(sc, s->tid);
-	uint64_t entry_sp = s->sp - REC_RET_SP_DELTA;
+	uint64_t entry_sp = s->sp;   /* an exit's stack pointer is its entry's */
 	struct rec_slow_entry *e;
 	struct rec_hit hit;
 
 	if (!th || !s->sp) {
-		sc->unmatched++;
+		sc->unmatched += !s->part;
+		return;
+	}
+	/* the exit of a call too deep to be kept */
+	if (th->deeper && th->depth && entry_sp < th->e[th->depth - 1].sp) {
+		th->deeper--;
 		return;
 	}
 	/* calls deeper than the one returning will not return any more */
-	while (th->depth && th->e[th->depth - 1].sp < entry_sp)
+	while (th->depth && th->e[th->depth - 1].sp < entry_sp) {
 		th->depth--;
+		th->deeper = 0;
+	}
 	e = th->depth ? &th->e[th->depth - 1] : NULL;
 	if (!e || e->sp != entry_sp || s->time_ns < e->time_ns) {
-		sc->unmatched++;
+		sc->unmatched += !s->part;
 		drop_if_idle(sc, th);
 		return;
 	}
@@ -121,9 +131,12 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 	hit = (struct rec_hit){ .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
 				.entry_ns = e->time_ns, .duration_ns = s->time_ns - e->time_ns };
 	drop_if_idle(sc, th);
+	if (sc->every)
+		sc->every(&hit, sc->every_arg);
 	if (hit.duration_ns > sc->slower_than_ns) {
 		sc->slow++;
-		fn(&hit, arg);
+		if (fn)
+			fn(&hit, arg);
 	}
 }
 

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * slowcall: the slow-call trigger (--trigger-slower-than). Takes the
- * samples of a function's entry uprobe and its uretprobe (trigger.h, with
- * the user stack pointer) and measures every call: per thread, a stack of
- * the calls entered and not yet returned, each with its stack pointer and
- * entry time. A return is matched to its entry by the stack pointer (the
- * return's, minus what the return instruction pops, is the entry's), never
- * by order alone, so recursion and nesting are measured call by call, and
- * calls that never return (longjmp, exit, an exception, a sample the
- * kernel lost) are dropped as soon as a later entry or return shows their
- * frame is gone: an entry at the stack pointer S ends every call entered at
- * S or deeper (lower), a return ends every call deeper than its own.
- * Memory is bounded: REC_SLOW_DEPTH calls per thread (the kernel's own
- * uretprobe nesting limit is 64), REC_SLOW_THREADS threads inside the
- * function at once.
+ * samples of a function's entry uprobe and of the uprobes on its exits
+ * (trigger.h, callexits.h: its returns and tail calls, with the user stack
+ * pointer) and measures every call: per thread, a stack of the calls
+ * entered and not yet returned, each with its stack pointer and entry time.
+ * A return (an exit's sample) is matched to its entry by the stack pointer
+ * (at the exit instruction it points at the return address, as at the
+ * entry), never by order alone, so recursion and nesting are measured call
+ * by call, and calls that never return (longjmp, exit, an exception, a
+ * sample the kernel lost) are dropped as soon as a later entry or return
+ * shows their frame is gone: an entry at the stack pointer S ends every
+ * call entered at S or deeper (lower), a return ends every call deeper than
+ * its own. Memory is bounded: REC_SLOW_DEPTH calls per thread (the returns
+ * of deeper ones are recognised, not counted unmatched), REC_SLOW_THREADS
+ * threads inside the function at once.
  *
  * The samples come from per-CPU rings, so a thread that moved between CPUs
  * may have its return read before its entry. The caller reads every ring
@@ -44,11 +45,17 @@ struct rec_slow_entry {
 struct rec_slow_thread {
 	pid_t pid, tid;
 	int depth;
+	int deeper;                  /* calls entered deeper than the REC_SLOW_DEPTH kept */
 	struct rec_slow_entry e[REC_SLOW_DEPTH];
 };
 
+/* Called with each slow call; HIT holds its return, entry and duration. */
+typedef void (*rec_slowcall_fn)(const struct rec_hit *hit, void *arg);
+
 struct rec_slowcall {
 	uint64_t slower_than_ns;     /* a call longer than this is a hit */
+	rec_slowcall_fn every;       /* called with every call measured (--measure), or NULL */
+	void *every_arg;
 	struct rec_trig_sample *pending; /* read, not matched yet (owned) */
 	size_t npending, pending_cap;
 	uint64_t read_max_ns;        /* the latest time of a sample added */
@@ -59,13 +66,13 @@ struct rec_slowcall {
 	uint64_t calls;              /* calls measured (a return matched to its entry) */
 	uint64_t slow;               /* of those, longer than SLOWER_THAN_NS */
 	uint64_t unmatched;          /* returns without their entry (it came before the
-				        trigger was armed, was lost or not kept) */
+				        trigger was armed, or was lost); the returns of
+				        parts split off the function (rec_trig_sample
+				        part) that match no call are not counted: others
+				        may call those parts */
 	uint64_t untracked;          /* entries not kept: too deep, too many threads,
 				        no stack pointer, out of memory */
 };
-
-/* Called with each slow call; HIT holds its return, entry and duration. */
-typedef void (*rec_slowcall_fn)(const struct rec_hit *hit, void *arg);
 
 /* Sets up *SC for calls longer than SLOWER_THAN_NS (> 0). */
 void rec_slowcall_init(struct rec_slowcall *sc, uint64_t slower_than_ns);
@@ -81,7 +88,8 @@ int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s);
  * Ends a pass over every ring: matches, in time order, the samples that no
  * sample still unread can precede (those up to the latest time added
  * before the previous pass ended), and calls FN(hit, ARG) for each call
- * longer than the threshold, in the order the calls returned. Returns the
+ * longer than the threshold (FN may be NULL), and SC->every for every call,
+ * in the order the calls returned. Returns the
  * number of samples still pending (to be matched after the next pass).
  */
 size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg);

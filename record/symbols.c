@@ -29,6 +29,8 @@ struct table {
 	char (*files)[4096];
 	int nfiles;
 	const char *pattern;      /* NULL: every function */
+	bool offer;               /* for the picker: no parts split off a function, no
+				     start-up code of the C run time (internal()) */
 	struct entry *e;
 	size_t n, cap;
 	int file, err;            /* while collecting: the file, an error */
@@ -42,19 +44,43 @@ static const char *base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* The C run time's and the linker's own code in every program: nobody means
+ * one of these as a trigger. */
+static const char *const crt_functions[] = {
+	"_init", "_fini", "_start", "deregister_tm_clones", "register_tm_clones",
+	"__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
+	"_dl_relocate_static_pie",
+};
+
+/* Whether S is not worth offering as a trigger: a part gcc split off a
+ * function (NAME.cold, NAME.part.N: its callers reach it by jumps, not
+ * calls), or start-up code of the C run time. */
+static bool internal(const struct rec_sym *s)
+{
+	if (rec_elf_is_part(s->name))
+		return true;
+	for (size_t i = 0; i < sizeof(crt_functions) / sizeof(crt_functions[0]); i++)
+		if (!strcmp(s->name, crt_functions[i]))
+			return true;
+	return false;
+}
+
 static int collect_cb(const struct rec_sym *s, void *arg)
 {
 	struct table *t = arg;
+	const char *shown = s->unnamed ? "(unnamed)" : s->demangled;
 	struct entry *e;
 
-	if (t->pattern && !strcasestr(s->demangled, t->pattern) && !strcasestr(s->name, t->pattern))
+	if (t->offer && internal(s))
+		return 0;
+	if (t->pattern && !strcasestr(shown, t->pattern) && !strcasestr(s->name, t->pattern))
 		return 0;
 	e = array_grow(t->e, &t->cap, t->n, sizeof(*t->e));
 	if (!e)
 		return -ENOMEM;
 	t->e = e;
 	e = &t->e[t->n];
-	e->demangled = strdup(s->demangled);
+	e->demangled = strdup(shown);
 	e->name = strdup(s->name);
 	if (!e->demangled || !e->name) {
 		free(e->demangled);
@@ -98,6 +124,10 @@ static int table_collect(struct table *t, char *why, size_t size)
 
 	for (t->file = 0; t->file < t->nfiles; t->file++) {
 		int err = rec_elf_functions(t->files[t->file], collect_cb, t);
+
+		/* a stripped program: its functions from its unwind table, unnamed */
+		if (err == REC_ELF_ENOSYMS && t->file == 0)
+			err = rec_elf_unnamed_functions(t->files[0], collect_cb, t);
 
 		if (err == -ENOMEM || (err && t->file == 0 && err != REC_ELF_ENOSYMS)) {
 			snprintf(why, size, "%s: cannot read its functions: %s", t->files[t->file],
@@ -214,7 +244,7 @@ static int pick_entry(const struct table *t, size_t *pick)
 int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
 		     size_t size_file, char *why, size_t size)
 {
-	struct table t = { 0 };
+	struct table t = { .offer = true };
 	size_t pick = 0;
 	int err;
 

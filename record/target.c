@@ -92,6 +92,10 @@ int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
 			*bad = pids[i];
 			return -ESRCH;
 		}
+		if (rec_proc_kernel_thread(pids[i])) {
+			*bad = pids[i];
+			return -EPERM;
+		}
 		t->pids[t->npids++] = pids[i];
 	}
 	if (n == 0) {
@@ -100,6 +104,10 @@ int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
 		if (tgid <= 0 || !rec_proc_alive(tid)) {
 			*bad = tid;
 			return -ESRCH;
+		}
+		if (rec_proc_kernel_thread(tid)) {
+			*bad = tid;
+			return -EPERM;
 		}
 		t->tid = tid;
 		t->pids[t->npids++] = tgid;

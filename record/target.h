@@ -47,7 +47,8 @@ int rec_target_release(struct rec_target *t);
 
 /*
  * Attaches to processes PIDS (N of them) or, when N is 0, to thread TID.
- * Returns 0, -ESRCH naming the first missing one in *BAD, or -EINVAL.
+ * Returns 0, -ESRCH naming the first missing one in *BAD, -EPERM naming a
+ * kernel thread there (nothing of it runs in user space), or -EINVAL.
  */
 int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid, pid_t *bad);
 

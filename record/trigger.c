@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "perfring.h"
 #include "procfs.h"
 
@@ -20,15 +21,16 @@
 #endif
 
 #define REC_TRIG_PAGES 1       /* data pages per ring (power of two) */
-#define REC_TRIG_RET_PAGES 16  /* watching returns: rings read on a timer, not at each sample */
+#define REC_TRIG_RET_PAGES 16  /* watching exits: rings read on a timer, not at each sample */
 
 /*
  * The user registers each sample asks for (PERF_SAMPLE_REGS_USER,
  * asm/perf_regs.h): the call's first two integer arguments and the
- * instruction pointer, for every hit; the stack pointer too when returns are
- * watched (slowcall.h). The kernel writes them in ascending register
- * number. None elsewhere: hits then carry no ip or arguments, and returns
- * cannot be watched.
+ * instruction pointer, for every hit; the stack pointer too when exits are
+ * watched (slowcall.h), and at an exit the ip, the stack pointer and what
+ * tells whether it leaves (callexits.h). The kernel writes them in ascending
+ * register number. None elsewhere: hits then carry no ip or arguments, and
+ * exits cannot be watched.
  */
 #if defined(__x86_64__)
 #define REC_REG_ARG0 PERF_REG_X86_DI
@@ -58,19 +60,41 @@ static uint64_t regs_mask(bool sp)
 #endif
 }
 
+/* The registers an exit's sample asks for: its ip, the stack pointer and those
+ * that tell whether it leaves. */
+static uint64_t exit_regs(const struct rec_callexit *e)
+{
+#ifdef REC_SAMPLE_SP_REG
+	return 1ull << REC_REG_IP | 1ull << REC_SAMPLE_SP_REG | e->regs;
+#else
+	(void)e;
+	return 0;
+#endif
+}
+
+/* The registers an entry's sample asks for: the hit's (regs_mask), and those of
+ * the exit at the entry when there is one (its sample stands for both). */
+static uint64_t entry_regs(const struct rec_trigger *t)
+{
+	return regs_mask(t->callexits != NULL) |
+	       (t->entry_exit >= 0 ? exit_regs(&t->callexits->exit[t->entry_exit]) : 0);
+}
+
 /*
- * The attr of one trigger event; PATH must outlive perf_event_open. RET: the
- * uretprobe; SP: sample the user stack pointer too (regs_mask).
+ * The attr of one trigger event; PATH must outlive perf_event_open. REGS:
+ * the user registers to sample; ID: samples lead with the event's id
+ * (PERF_SAMPLE_IDENTIFIER), as several events share a ring.
  */
 static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int uprobe_type,
-		      const char *path, uint64_t file_offset, uint64_t bp_addr, bool ret,
-		      bool sp)
+		      const char *path, uint64_t file_offset, uint64_t bp_addr, uint64_t regs,
+		      bool id)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->sample_period = 1;
-	attr->sample_regs_user = regs_mask(sp);
+	attr->sample_regs_user = regs;
 	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    (id ? PERF_SAMPLE_IDENTIFIER : 0) |
 			    (attr->sample_regs_user ? PERF_SAMPLE_REGS_USER : 0);
 	attr->wakeup_events = 1;
 	attr->disabled = 1;
@@ -82,8 +106,7 @@ static void fill_attr(struct perf_event_attr *attr, enum rec_mechanism mech, int
 		attr->bp_addr = bp_addr;
 		attr->bp_len = sizeof(long);
 	} else {
-		attr->type = (uint32_t)uprobe_type;
-		attr->config = ret;   /* bit 0 "retprobe": fire at the returns */
+		attr->type = (uint32_t)uprobe_type;   /* config bit 0 "retprobe" stays 0 */
 		attr->config1 = (uint64_t)(uintptr_t)path;
 		attr->config2 = file_offset;
 	}
@@ -102,8 +125,10 @@ static size_t map_size(const struct rec_trigger *t)
 }
 
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
-		     const char *path, uint64_t file_offset, bool returns)
+		     const char *path, uint64_t file_offset, const struct rec_callexits *exits)
 {
+	bool returns = exits != NULL;
+
 	memset(t, 0, sizeof(*t));
 	if (mech != REC_MECH_BREAKPOINT && mech != REC_MECH_UPROBE)
 		return -EINVAL;
@@ -116,7 +141,11 @@ int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_
 	if (returns && mech != REC_MECH_UPROBE)
 		return -EOPNOTSUPP;
 	t->mech = mech;
-	t->returns = returns;
+	t->callexits = exits;
+	t->entry_exit = -1;
+	for (int k = 0; exits && k < exits->n; k++)
+		if (exits->exit[k].vaddr == exits->entry)
+			t->entry_exit = k;
 	t->pages = returns ? REC_TRIG_RET_PAGES : REC_TRIG_PAGES;
 	t->uprobe_type = uprobe_type;
 	if (path)
@@ -177,7 +206,8 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 		close(fd);
 		return err;
 	}
-	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr, false, false);
+	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, bp_addr, regs_mask(false),
+		  false);
 	attr.inherit = 1;
 	efd = rec_perf_open(&attr, tid, -1);
 	if (efd >= 0 && ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd)) {
@@ -201,57 +231,132 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 }
 
 /*
- * Opens the uprobe (RET: the uretprobe) of T on CPU, maps its ring and
- * appends it to T. Returns 0 or a negative errno (-ENODEV: no such CPU).
+ * Opens a uprobe of T on CPU at FILE_OFFSET sampling REGS: with EXITS, the
+ * events wake the recorder only when their ring is half full (it reads them
+ * every few milliseconds anyway, session.c: a wake-up per sample would cost
+ * the watched thread about as much again as the probe) and their samples
+ * lead with the event's id. Returns the fd or a negative errno (-ENODEV: no
+ * such CPU).
  */
-static int add_cpu_event(struct rec_trigger *t, int cpu, bool ret)
+static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, uint64_t file_offset,
+			   uint64_t regs)
 {
 	struct perf_event_attr attr;
-	struct rec_trig_event *ev;
-	void *ring;
-	long fd;
 
-	if (reserve(t))
-		return -ENOMEM;
-	fill_attr(&attr, t->mech, t->uprobe_type, t->path, t->file_offset, 0, ret, t->returns);
-	/*
-	 * Watching returns, the events wake the recorder only when their ring is
-	 * half full: it reads them every few milliseconds anyway (session.c). A
-	 * wake-up per sample would cost the watched thread about as much again
-	 * as the two probes.
-	 */
-	if (t->returns) {
+	fill_attr(&attr, t->mech, t->uprobe_type, t->path, file_offset, 0, regs, t->callexits != NULL);
+	if (t->callexits) {
 		attr.watermark = 1;
 		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
 	}
-	fd = rec_perf_open(&attr, -1, cpu);
-	if (fd < 0)
-		return (int)fd;
-	ring = mmap(NULL, map_size(t), PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-	if (ring == MAP_FAILED) {
-		int err = -errno;
+	return rec_perf_open(&attr, -1, cpu);
+}
 
-		close((int)fd);
+/* The id of event FD (PERF_EVENT_IOC_ID) into *ID; 0 or a negative errno. */
+static int event_id(int fd, uint64_t *id)
+{
+	return ioctl(fd, PERF_EVENT_IOC_ID, id) ? -errno : 0;
+}
+
+/* Closes the exit events from index FROM on. */
+static void close_exits_from(struct rec_trigger *t, int from)
+{
+	while (t->nxev > from)
+		close(t->xev[--t->nxev].fd);
+}
+
+/*
+ * Opens a uprobe on every exit of T on CPU, writing into the ring of entry
+ * event RING_FD. Returns 0 or a negative errno (none left open then).
+ */
+static int add_cpu_exits(struct rec_trigger *t, int cpu, int ring_fd)
+{
+	int from = t->nxev, err = 0;
+
+	for (int k = 0; k < t->callexits->n && !err; k++) {
+		const struct rec_callexit *e = &t->callexits->exit[k];
+		struct rec_trig_exit_event *x;
+		void *p = array_grow(t->xev, &t->xev_cap, (size_t)t->nxev, sizeof(*t->xev));
+		int fd;
+
+		if (k == t->entry_exit)
+			continue;   /* the entry's own samples stand for it */
+		if (!p) {
+			err = -ENOMEM;
+			break;
+		}
+		t->xev = p;
+		fd = open_cpu_uprobe(t, cpu, e->file_offset, exit_regs(e));
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		x = &t->xev[t->nxev++];
+		memset(x, 0, sizeof(*x));
+		x->fd = fd;
+		x->exit = k;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd))
+			err = -errno;
+		else
+			err = event_id(fd, &x->id);
+	}
+	if (err)
+		close_exits_from(t, from);
+	return err;
+}
+
+/*
+ * Opens the entry uprobe of T on CPU, maps its ring and appends it to T;
+ * with EXITS also the exit probes, into the same ring. Returns 0 or a
+ * negative errno (-ENODEV: no such CPU); nothing is left open on an error.
+ */
+static int add_cpu_event(struct rec_trigger *t, int cpu)
+{
+	struct rec_trig_event *ev;
+	uint64_t id = 0;
+	void *ring;
+	int fd, err;
+
+	if (reserve(t))
+		return -ENOMEM;
+	if (t->callexits) {
+		void *p = realloc(t->entry_ids, (size_t)t->cap * sizeof(*t->entry_ids));
+
+		if (!p)
+			return -ENOMEM;
+		t->entry_ids = p;
+	}
+	fd = open_cpu_uprobe(t, cpu, t->file_offset, entry_regs(t));
+	if (fd < 0)
+		return fd;
+	ring = mmap(NULL, map_size(t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = ring == MAP_FAILED ? -errno : 0;
+	if (!err && t->callexits && !(err = event_id(fd, &id)))
+		err = add_cpu_exits(t, cpu, fd);
+	if (err) {
+		if (ring != MAP_FAILED)
+			munmap(ring, map_size(t));
+		close(fd);
 		return err;
 	}
+	if (t->callexits)
+		t->entry_ids[t->nev] = id;
 	ev = &t->ev[t->nev++];
 	memset(ev, 0, sizeof(*ev));
-	ev->fd = ev->event_fd = (int)fd;
+	ev->fd = ev->event_fd = fd;
 	ev->pid = ev->tid = -1;
 	ev->cpu = cpu;
 	ev->ring = ring;
-	ev->ret = ret;
 	return 0;
 }
 
 /*
- * Uprobes: one event per CPU for every process (pid -1), and one uretprobe
- * per CPU when T watches returns. Inheriting a
+ * Uprobes: one event per CPU for every process (pid -1), and with EXITS one
+ * per exit and CPU. Inheriting a
  * per-thread uprobe event is no option: the kernel re-reads the path through
  * config1 in the address space of the thread being created, where the
  * pointer means nothing, and the target's clone() then fails with EFAULT.
  * Hits of processes other than the targets are dropped by rec_trigger_read.
- * A CPU whose return events cannot be opened is left out whole: its
+ * A CPU whose exit events cannot be opened is left out whole: its
  * entries would never be matched.
  */
 static int add_cpus(struct rec_trigger *t)
@@ -260,13 +365,8 @@ static int add_cpus(struct rec_trigger *t)
 	int added = 0, first_err = 0;
 
 	for (int cpu = 0; cpu < ncpu; cpu++) {
-		int err = add_cpu_event(t, cpu, false);
+		int err = add_cpu_event(t, cpu);
 
-		if (!err && t->returns && (err = add_cpu_event(t, cpu, true))) {
-			t->nev--;   /* the entry event just added */
-			munmap(t->ev[t->nev].ring, map_size(t));
-			close(t->ev[t->nev].fd);
-		}
 		if (err) {
 			if (err == -ENOMEM)
 				return err;
@@ -274,7 +374,7 @@ static int add_cpus(struct rec_trigger *t)
 				first_err = err;
 			continue;
 		}
-		added += 1 + t->returns;
+		added += 1 + (t->callexits ? t->callexits->n - (t->entry_exit >= 0) : 0);
 	}
 	if (!added)
 		return first_err ? first_err : -ENODEV;
@@ -320,10 +420,37 @@ int rec_trigger_add_process(struct rec_trigger *t, pid_t pid, uint64_t bp_addr)
 	return added;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct rec_trig_exit_event *)a)->id;
+	uint64_t y = ((const struct rec_trig_exit_event *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The exit event whose samples carry ID, or NULL. */
+static const struct rec_trig_exit_event *exit_event(const struct rec_trigger *t, uint64_t id)
+{
+	struct rec_trig_exit_event key = { .id = id };
+
+	return t->nxev ? bsearch(&key, t->xev, (size_t)t->nxev, sizeof(*t->xev), by_id) : NULL;
+}
+
+/* The exits are enabled before the entries: a call entered is never missed
+ * at its exit (an exit without its entry is only counted unmatched). */
 int rec_trigger_enable(struct rec_trigger *t)
 {
 	int i;
 
+	if (t->nxev)
+		qsort(t->xev, (size_t)t->nxev, sizeof(*t->xev), by_id);
+	for (i = 0; i < t->nxev; i++) {
+		if (t->xev[i].enabled)
+			continue;
+		if (ioctl(t->xev[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+		t->xev[i].enabled = true;
+	}
 	for (i = 0; i < t->nev; i++) {
 		if (t->ev[i].enabled)
 			continue;
@@ -344,35 +471,41 @@ static bool is_target(const struct rec_trigger *t, pid_t pid)
 	return t->npids == 0;
 }
 
-/* The bytes of a sample record after its header, as fill_attr asks for them. */
-struct sample_body {
-	uint32_t pid, tid;   /* PERF_SAMPLE_TID */
-	uint64_t time;       /* PERF_SAMPLE_TIME */
-	uint64_t abi;        /* PERF_SAMPLE_REGS_USER: PERF_SAMPLE_REGS_ABI_NONE (0): no regs */
-	uint64_t regs[4];    /* the registers of MASK, in ascending number */
-};
-
 /* The value of register REG in REGS, sampled with MASK (ascending order). */
 static uint64_t sampled_reg(const uint64_t *regs, uint64_t mask, int reg)
 {
 	return regs[__builtin_popcountll(mask & ((1ull << reg) - 1))];
 }
 
-/* Fills OUT's ip, arguments and (MASK has it) stack pointer from BODY's
- * registers, sampled with MASK. */
-static void sample_regs(struct rec_trig_sample *out, const struct sample_body *body,
-			uint64_t mask)
+/* Fills OUT's ip, arguments and (MASK has it) stack pointer from REGS,
+ * sampled with MASK. */
+static void sample_regs(struct rec_trig_sample *out, const uint64_t *regs, uint64_t mask)
 {
 #ifdef REC_REG_IP
-	out->args[0] = sampled_reg(body->regs, mask, REC_REG_ARG0);
-	out->args[1] = sampled_reg(body->regs, mask, REC_REG_ARG1);
-	out->ip = sampled_reg(body->regs, mask, REC_REG_IP);
+	out->args[0] = mask & (1ull << REC_REG_ARG0) ? sampled_reg(regs, mask, REC_REG_ARG0) : 0;
+	out->args[1] = mask & (1ull << REC_REG_ARG1) ? sampled_reg(regs, mask, REC_REG_ARG1) : 0;
+	out->ip = sampled_reg(regs, mask, REC_REG_IP);
 	out->has_args = true;
 	if (mask & (1ull << REC_SAMPLE_SP_REG))
-		out->sp = sampled_reg(body->regs, mask, REC_SAMPLE_SP_REG);
+		out->sp = sampled_reg(regs, mask, REC_SAMPLE_SP_REG);
 #else
-	(void)out, (void)body, (void)mask;
+	(void)out, (void)regs, (void)mask;
 #endif
+}
+
+/*
+ * Whether the sample OUT (its registers REGS, sampled with MASK) of exit K
+ * leaves the call (callexits.h).
+ */
+static bool exit_leaves(const struct rec_trigger *t, int k, const struct rec_trig_sample *out,
+			const uint64_t *regs, uint64_t mask)
+{
+	uint64_t all[REC_CALLEXIT_NREGS] = { 0 };
+
+	for (int r = 0; r < REC_CALLEXIT_NREGS; r++)
+		if (mask & (1ull << r))
+			all[r] = sampled_reg(regs, mask, r);
+	return rec_callexit_leaves(t->callexits, &t->callexits->exit[k], out->pid, out->ip, all);
 }
 
 void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
@@ -388,6 +521,10 @@ void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
 	tsc->time_zero = mp->time_zero;
 }
 
+/* The most bytes of a sample body fill_attr asks for: id, pid/tid, time, abi
+ * and every register perf has. */
+#define SAMPLE_MAX (4 * 8 + 64 * 8)
+
 int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out, int max)
 {
 	struct rec_trig_event *ev = &t->ev[idx];
@@ -396,43 +533,66 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 	size_t size = ring_size(t);
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = mp->data_tail;
-	size_t want = offsetof(struct sample_body, abi);
-	uint64_t mask = regs_mask(t->returns);
 	int n = 0;
 
-	while (tail < head && n < max) {
+	/* room for two: an entry that is also an exit (a function that is a ret) */
+	while (tail < head && n + 2 <= max) {
 		struct perf_event_header h;
+		uint64_t body[SAMPLE_MAX / 8] = { 0 }, mask = entry_regs(t);
+		const struct rec_trig_exit_event *x = NULL;
+		const uint64_t *f = body;
+		size_t len, words;
+		int k = -1;   /* the exit sampled */
 
 		rec_ring_copy(data, size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h))
 			break;
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + want) {
-			struct sample_body body = { 0 };
-			size_t len = h.size - sizeof(h) < sizeof(body) ? h.size - sizeof(h)
-								       : sizeof(body);
-
-			rec_ring_copy(data, size, tail + sizeof(h), &body, len);
-			if (!is_target(t, (pid_t)body.pid)) {
-				t->foreign++;
-				tail += h.size;
+		len = h.size - sizeof(h) < sizeof(body) ? h.size - sizeof(h) : sizeof(body);
+		rec_ring_copy(data, size, tail + sizeof(h), body, len);
+		words = len / 8;
+		tail += h.size;
+		if (h.type == PERF_RECORD_LOST && len >= 16) {
+			t->lost += body[1];
+			continue;
+		}
+		/* id (EXITS), pid/tid, time */
+		if (h.type != PERF_RECORD_SAMPLE || words < 2u + (t->callexits != NULL))
+			continue;
+		if (t->callexits) {
+			if (*f != t->entry_ids[idx] && !(x = exit_event(t, *f)))
+				continue;   /* no event of ours */
+			if (x)
+				mask = exit_regs(&t->callexits->exit[k = x->exit]);
+			f++;
+			words--;
+		}
+		if (!is_target(t, (pid_t)(uint32_t)f[0])) {
+			t->foreign++;
+			continue;
+		}
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].pid = (pid_t)(uint32_t)f[0];
+		out[n].tid = (pid_t)(uint32_t)(f[0] >> 32);
+		out[n].time_ns = f[1];
+		/* abi (PERF_SAMPLE_REGS_ABI_NONE, 0: no registers), then the registers */
+		if (mask && words >= 3 && f[2] &&
+		    words - 3 >= (size_t)__builtin_popcountll(mask))
+			sample_regs(&out[n], f + 3, mask);
+		if (k < 0) {   /* an entry, maybe at an exit too */
+			if ((k = t->entry_exit) < 0) {
+				n++;
 				continue;
 			}
-			memset(&out[n], 0, sizeof(out[n]));
-			out[n].pid = (pid_t)body.pid;
-			out[n].tid = (pid_t)body.tid;
-			out[n].time_ns = body.time;
-			out[n].ret = ev->ret;
-			if (mask && body.abi && len >= offsetof(struct sample_body, regs) +
-							 8 * (size_t)__builtin_popcountll(mask))
-				sample_regs(&out[n], &body, mask);
+			out[n + 1] = out[n];
 			n++;
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost[2];
-
-			rec_ring_copy(data, size, tail + sizeof(h), lost, sizeof(lost));
-			t->lost += lost[1];
 		}
-		tail += h.size;
+		if (!out[n].sp || !exit_leaves(t, k, &out[n], f + 3, mask)) {
+			t->inside++;
+			continue;
+		}
+		out[n].ret = true;
+		out[n].part = t->callexits->exit[k].part;
+		n++;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	return n;
@@ -449,6 +609,7 @@ void rec_trigger_close(struct rec_trigger *t)
 	size_t len = map_size(t);
 	int i;
 
+	close_exits_from(t, 0);
 	for (i = 0; i < t->nev; i++) {
 		if (t->ev[i].event_fd != t->ev[i].fd)
 			close(t->ev[i].event_fd);
@@ -456,8 +617,13 @@ void rec_trigger_close(struct rec_trigger *t)
 		close(t->ev[i].fd);
 	}
 	free(t->ev);
+	free(t->xev);
+	free(t->entry_ids);
 	t->ev = NULL;
+	t->xev = NULL;
+	t->entry_ids = NULL;
 	t->nev = t->cap = 0;
+	t->xev_cap = 0;
 }
 
 /* The function the self-test watches; the asm keeps it out-of-line and real. */
@@ -492,7 +658,7 @@ void rec_trigger_selftest(int uprobe_type, int *breakpoint, int *uprobe)
 	uintptr_t addr = (uintptr_t)&rec_selftest_target;
 	struct rec_map m;
 
-	fill_attr(&attr, REC_MECH_BREAKPOINT, -1, NULL, 0, addr, false, false);
+	fill_attr(&attr, REC_MECH_BREAKPOINT, -1, NULL, 0, addr, regs_mask(false), false);
 	*breakpoint = selftest_one(&attr);
 	*uprobe = -ENODEV;
 	if (uprobe_type < 0)
@@ -500,8 +666,8 @@ void rec_trigger_selftest(int uprobe_type, int *breakpoint, int *uprobe)
 	*uprobe = rec_proc_find_map(getpid(), NULL, 0, addr, &m);
 	if (*uprobe)
 		return;
-	fill_attr(&attr, REC_MECH_UPROBE, uprobe_type, m.path, addr - m.start + m.pgoff, 0, false,
-		  false);
+	fill_attr(&attr, REC_MECH_UPROBE, uprobe_type, m.path, addr - m.start + m.pgoff, 0,
+		  regs_mask(false), false);
 	*uprobe = selftest_one(&attr);
 }
 

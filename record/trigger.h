@@ -17,12 +17,16 @@
  * dropped (an inherited uprobe makes the target's clone() fail with EFAULT:
  * the kernel re-reads config1, our pointer, in the target's memory). While
  * recording, every process that runs the probed code takes the trap.
- * Slow-call triggers (rec_trigger_init RETURNS) add a uretprobe per CPU
- * (config bit 0 "retprobe", /sys/bus/event_source/devices/uprobe/format),
- * which fires when a call of the function returns, and both events sample
- * the user stack pointer (PERF_SAMPLE_REGS_USER) so that a return can be
- * matched to its entry (slowcall.h); they wake the poller only when a ring
- * is half full, so the caller reads them on a timer too.
+ * Slow-call triggers (rec_trigger_init EXITS) add, per CPU, a uprobe on each
+ * instruction where a call of the function leaves it (callexits.h: its returns
+ * and tail calls; never a uretprobe, which would rewrite the return address
+ * on the stack), writing into the entry uprobe's ring
+ * (PERF_EVENT_IOC_SET_OUTPUT), each sample led by its event's id
+ * (PERF_SAMPLE_IDENTIFIER); every sample carries the user stack pointer
+ * (PERF_SAMPLE_REGS_USER) so that an exit can be matched to its entry
+ * (slowcall.h), and an exit's sample the registers that tell whether it
+ * leaves (a jump taken, a jump's target). They wake the poller only when a
+ * ring is half full, so the caller reads them on a timer too.
  * Events are opened disabled; the
  * caller puts their fds in its poll set and only then enables them, so a
  * single early hit cannot be missed. Sample records follow
@@ -41,6 +45,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "callexits.h"
 #include "rec_opts.h"
 
 /* One perf event watching one thread (and the threads it creates later). */
@@ -52,7 +57,14 @@ struct rec_trig_event {
 	void *ring;            /* mmap of 1 + REC_TRIG_PAGES pages */
 	bool enabled;
 	bool hup;              /* the thread exited: poll reports POLLHUP forever */
-	bool ret;              /* the uretprobe: its samples are returns */
+};
+
+/* An exit probe's event (slow-call triggers), writing into its CPU's ring. */
+struct rec_trig_exit_event {
+	int fd;
+	uint64_t id;           /* PERF_EVENT_IOC_ID: its samples' PERF_SAMPLE_IDENTIFIER */
+	int exit;              /* index in the trigger's exits */
+	bool enabled;
 };
 
 struct rec_trigger {
@@ -60,10 +72,20 @@ struct rec_trigger {
 	int uprobe_type;           /* PMU type of the uprobe PMU */
 	char path[4096];           /* uprobe: the ELF file holding the trigger */
 	uint64_t file_offset;      /* uprobe: offset of the instruction in PATH */
-	bool returns;              /* uprobe: also a uretprobe, and the stack pointer */
+	const struct rec_callexits *callexits; /* uprobe: the exits watched too, with the stack
+				    * pointer (borrowed); NULL: the entry only */
 	unsigned pages;            /* data pages of each ring (a power of two) */
-	struct rec_trig_event *ev; /* owned */
+	struct rec_trig_event *ev; /* owned: the rings, one per CPU or thread */
 	int nev, cap;
+	uint64_t *entry_ids;       /* EXITS: the id of each ring's entry event (owned,
+				    * parallel to EV) */
+	struct rec_trig_exit_event *xev; /* EXITS: the exit probes' events (owned),
+				    * sorted by id once enabled */
+	int nxev;
+	size_t xev_cap;
+	int entry_exit;            /* EXITS: the exit at the entry (a function that is
+				    * one ret), whose samples are the entry's; -1: none */
+	uint64_t inside;           /* exit samples of jumps that stayed in the function */
 	uint64_t lost;             /* hits the kernel could not store (ring full) */
 	uint64_t foreign;          /* uprobe hits of other processes, dropped */
 	bool cpu_wide;             /* the per-CPU uprobe events are open */
@@ -75,8 +97,11 @@ struct rec_trigger {
 struct rec_trig_sample {
 	pid_t pid, tid;
 	uint64_t time_ns;          /* perf clock (local_clock), ns */
-	uint64_t sp;               /* RETURNS: the user stack pointer (0: unknown) */
-	bool ret;                  /* from the uretprobe: the function returned */
+	uint64_t sp;               /* EXITS: the user stack pointer (0: unknown) */
+	bool ret;                  /* at an exit: the call left the function (a return
+				    * or a tail call), at stack pointer SP = its entry's */
+	bool part;                 /* RET at an exit of a part split off the function
+				    * (callexits.h), which other callers may call too */
 	bool has_args;             /* the registers came with the sample (user space) */
 	uint64_t ip;               /* the user ip (when has_args) */
 	uint64_t args[2];          /* the call's first two integer arguments (when has_args;
@@ -107,13 +132,14 @@ struct rec_tsc_conv {
 /*
  * Sets up *T (no event yet) for mechanism MECH (BREAKPOINT or UPROBE).
  * For the uprobe PATH and FILE_OFFSET say where to probe; UPROBE_TYPE is the
- * uprobe PMU's type. RETURNS (uprobe only; PATH/FILE_OFFSET the first
- * instruction of a function) watches every return as well, with the stack
- * pointer. Returns 0, -EINVAL, or -EOPNOTSUPP for RETURNS with a breakpoint
- * or on an architecture whose stack pointer register this file does not know.
+ * uprobe PMU's type. EXITS (uprobe only; PATH/FILE_OFFSET the first
+ * instruction of that function; borrowed, must outlive T) watches every
+ * exit of each call as well, with the stack pointer; NULL: the entry only.
+ * Returns 0, -EINVAL, or -EOPNOTSUPP for EXITS with a breakpoint or on an
+ * architecture whose registers this file does not know.
  */
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
-		     const char *path, uint64_t file_offset, bool returns);
+		     const char *path, uint64_t file_offset, const struct rec_callexits *exits);
 
 /*
  * Breakpoints only: opens a disabled breakpoint at runtime address BP_ADDR
@@ -137,8 +163,10 @@ int rec_trigger_enable(struct rec_trigger *t);
 
 /*
  * Moves the samples of the target processes stored in event IDX's ring into
- * OUT (at most MAX; the rest stay for the next call). Returns the number
- * stored.
+ * OUT (at most MAX; the rest stay for the next call). With EXITS, an exit's
+ * sample is kept (RET) only when the call leaves there (rec_callexit_leaves:
+ * a jump that stays in the function is counted in T->inside and dropped).
+ * Returns the number stored.
  */
 int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out, int max);
 
@@ -147,19 +175,6 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
  * event drains every ring.
  */
 int rec_trigger_ring_samples(const struct rec_trigger *t);
-
-/*
- * REC_RET_SP_DELTA: bytes the return instruction pops (the stack pointer in
- * a return's sample minus the one at its call's entry). Defined where
- * trigger.c knows the stack pointer register (REC_SAMPLE_SP_REG).
- */
-#if defined(__x86_64__)
-#define REC_RET_SP_DELTA 8     /* ret pops the return address */
-#elif defined(__aarch64__)
-#define REC_RET_SP_DELTA 0     /* ret branches to x30 */
-#else
-#define REC_RET_SP_DELTA 0     /* unused: rec_trigger_init refuses RETURNS */
-#endif
 
 /* The TSC conversion of T's first event's mmap page into *TSC (known false
  * when T has no event or the kernel offers none). */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "elfsym.h"
 #include "insnstart.h"
 #include "procfs.h"
@@ -63,7 +64,8 @@ static void set_loc(struct ctx *c, const char *file, const struct rec_sym *s, bo
 	c->loc->file_offset = s->file_offset;
 	c->loc->pie = s->pie;
 	c->loc->in_main = in_main;
-	c->loc->entry = s->entry && s->name[0];
+	c->loc->entry = s->entry && s->func_value;   /* a symbol, or unnamed (stripped) */
+	c->loc->func_vaddr = s->func_value;
 }
 
 /* Says why function NAME of FILE was not found (ERR from rec_elf_find, or 0),
@@ -74,8 +76,10 @@ static int explain_missing(struct ctx *c, int err, const char *file, const char 
 	int n;
 
 	if (err == REC_ELF_ENOSYMS) {
-		say(c, "%s: expected a symbol table to find '%s', found none (stripped?); "
-		    "use line:FILE:LINE or addr:0xHEX", file, name);
+		say(c, "%s: expected a symbol table to find '%s', found none (stripped): "
+		    "trigger on a function of a library it uses (LIB:NAME, e.g. libc:write), or "
+		    "on one of its own by the address where it starts (addr:0xHEX, as `snaptrace "
+		    "symbols %s` lists them from its unwind table)", file, name, file);
 		return -ENODATA;
 	}
 	if (err) {
@@ -93,7 +97,8 @@ static int explain_missing(struct ctx *c, int err, const char *file, const char 
 static int find_function(struct ctx *c, const char *file, const char *name, bool in_main)
 {
 	struct rec_sym m[8];
-	int n = rec_elf_find(file, name, m, 8);
+	char hashed[8][256];
+	int n = rec_elf_find(file, name, m, 8), rust = 0;
 
 	if (n == 1) {
 		set_loc(c, file, &m[0], in_main);
@@ -102,10 +107,17 @@ static int find_function(struct ctx *c, const char *file, const char *name, bool
 	if (n <= 0)
 		return explain_missing(c, n, file, name);
 	say(c, "%s: expected one function named '%s', found %d:", file, name, n);
+	/* Rust functions of one name differ by their hash: show it, and name it */
 	for (int i = 0; i < n && i < 8; i++)
-		say(c, "%s %s (%s, 0x%" PRIx64 ")", i ? "," : "", m[i].demangled, m[i].name,
-		    m[i].value);
-	say(c, "; give the parameter list or symbol:MANGLED");
+		rust += rec_demangle_hashed(m[i].name, hashed[i], sizeof(hashed[i]));
+	for (int i = 0; i < n && i < 8; i++)
+		say(c, "%s %s (%s, 0x%" PRIx64 ")", i ? "," : "",
+		    rust == n ? hashed[i] : m[i].demangled, m[i].name, m[i].value);
+	if (rust == n)
+		say(c, "; give one with its hash (%s, as rustfilt -v shows it) or symbol:MANGLED",
+		    hashed[0]);
+	else
+		say(c, "; give the parameter list or symbol:MANGLED");
 	return -EINVAL;
 }
 

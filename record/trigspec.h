@@ -32,7 +32,9 @@
 struct rec_trigger_loc {
 	char spec[300];         /* as given, or the default symbol found */
 	char file[PATH_MAX];    /* the ELF file, a real path */
-	char symbol[256];       /* the function, "" for an address outside one */
+	char symbol[256];       /* the function, "" for an address outside one or in an
+	                         * unnamed one (a stripped file's, from its unwind table) */
+	uint64_t func_vaddr;    /* link-time start of the function holding VADDR, 0: none */
 	uint64_t vaddr;         /* link-time address */
 	uint64_t file_offset;   /* offset in FILE */
 	bool pie;               /* ET_DYN: add the load bias at run time */

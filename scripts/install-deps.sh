@@ -7,7 +7,8 @@
 set -eu
 
 # gcc make libc6-dev: build; g++: a C++ test program (exceptions);
-# zlib1g-dev: gzip output; libjson-c-dev: record.json read by the
+# libisal-dev (ISA-L's igzip): gzip output; zlib1g-dev: gzip input (and
+# output where ISA-L is missing); libjson-c-dev: record.json read by the
 # converter; libelf-dev: ELF symbols; libdw-dev: DWARF line
 # tables (source lines of slices, line: triggers); libiberty-dev: the
 # demangler (C++, Rust legacy and v0), perf's own; libzydis-dev: the
@@ -17,7 +18,7 @@ set -eu
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine.
-PACKAGES="gcc g++ make libc6-dev libc6-dbg zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev libtraceevent-dev
+PACKAGES="gcc g++ make libc6-dev libc6-dbg libisal-dev zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev libtraceevent-dev
 linux-perf binutils procps time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

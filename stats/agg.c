@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,23 @@
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 
+/* The wait rows an [off-cpu] slice adds its duration to (opts.off_cpu):
+ * those its arguments name (system call, kernel function) and its caller's,
+ * each of all threads and of its own. */
+enum { WAIT_ARGS = 4, WAIT_ROWS = WAIT_ARGS + 2 };
+struct waits {
+	uint32_t row[WAIT_ROWS];
+	uint8_t n;
+	const char *state;
+};
+
+const char agg_by_syscall[] = "syscall";
+const char agg_by_kernel_function[] = "kernel_function";
+const char agg_by_caller[] = "caller";
+const char agg_state_blocked[] = FXT_OFFCPU_BLOCKED;
+const char agg_state_preempted[] = FXT_OFFCPU_PREEMPTED;
+const char agg_state_unknown[] = "unknown";
+
 /* An open slice on a thread's stack. */
 struct frame {
 	uint32_t row;
@@ -32,6 +50,8 @@ struct frame {
 	bool outer;        /* no activation of the same row below it */
 	bool claimed;      /* counted in its row's open count */
 	uint64_t begin, end, child_ns;
+	uint64_t call_ns;  /* a measured call: its whole duration; 0: not measured */
+	struct waits waits;
 };
 
 /* An event taken out of file order (see the top of this file). */
@@ -40,6 +60,8 @@ struct late {
 	size_t record_no;
 	uint32_t row;
 	enum fxt_event_type type;
+	uint64_t call_ns;
+	struct waits waits;
 };
 
 struct agg_thread {
@@ -49,6 +71,8 @@ struct agg_thread {
 	uint64_t max_ts;       /* the latest time of an in-order event */
 	bool seen;
 	bool events;           /* has events (any, even those --thread leaves out) */
+	bool track;            /* snaptrace's track of no thread (FXT_TRACK_TRIGGERS): its
+				  markers are no calls, and it is no thread to list */
 	struct late *late;     size_t nlate, caplate, next_late;
 };
 
@@ -86,11 +110,23 @@ static int rehash(uint32_t **tab, size_t *cap, size_t n, uint64_t (*key)(const s
 	return 0;
 }
 
+/* A row's key: its thread (0, 0 for all), kind (NULL for a function, and
+ * for a wait what it is keyed by and its state), name and dso. */
+static uint64_t key_hash(uint64_t pid, uint64_t tid, const char *by, const char *state,
+			 const char *name, const char *dso)
+{
+	uint64_t h = thread_key_hash(pid, tid);
+
+	if (by)
+		h = hash_str(hash_str(h, by) * 31, state);
+	return hash_str(hash_str(h, name) * 31, dso);
+}
+
 static uint64_t row_hash(const struct agg *a, uint32_t i)
 {
 	const struct agg_row *r = &a->rows[i];
 
-	return hash_str(hash_str(thread_key_hash(r->pid, r->tid), r->name) * 31, r->dso);
+	return key_hash(r->pid, r->tid, r->by, r->state, r->name, r->dso);
 }
 
 static uint64_t thread_hash(const struct agg *a, uint32_t i)
@@ -128,12 +164,11 @@ static struct agg_thread *thread_get(struct agg *a, uint64_t pid, uint64_t tid)
 	return th;
 }
 
-/* The row of slice NAME/DSO on thread T (its thread only with --by-thread). */
-static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
-		   const char *dso, uint32_t *out)
+/* The row of key (PID, TID, BY, STATE, NAME, DSO) (key_hash), made when new. */
+static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, const char *state,
+		    const char *name, const char *dso, uint32_t *out)
 {
-	uint64_t pid = a->opts.by_thread ? t->pid : 0, tid = a->opts.by_thread ? t->tid : 0;
-	uint64_t h = hash_str(hash_str(thread_key_hash(pid, tid), name) * 31, dso);
+	uint64_t h = key_hash(pid, tid, by, state, name, dso);
 	struct agg_row *r;
 	size_t s;
 
@@ -141,8 +176,8 @@ static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
 		for (s = h & (a->row_hash_cap - 1); a->row_hash[s];
 		     s = (s + 1) & (a->row_hash_cap - 1)) {
 			r = &a->rows[a->row_hash[s] - 1];
-			if (r->tid == tid && r->pid == pid && !strcmp(r->name, name) &&
-			    !strcmp(r->dso, dso)) {
+			if (r->tid == tid && r->pid == pid && r->by == by && r->state == state &&
+			    !strcmp(r->name, name) && !strcmp(r->dso, dso)) {
 				*out = a->row_hash[s] - 1;
 				return 0;
 			}
@@ -156,8 +191,8 @@ static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
 		return -ENOMEM;
 	a->rows = r;
 	r = &a->rows[a->nrows];
-	*r = (struct agg_row){ .name = strdup(name), .dso = strdup(dso), .pid = pid, .tid = tid,
-			       .hist = HIST_INIT };
+	*r = (struct agg_row){ .name = strdup(name), .dso = strdup(dso), .by = by, .state = state,
+			       .pid = pid, .tid = tid, .hist = HIST_INIT };
 	if (!r->name || !r->dso) {
 		free(r->name);
 		free(r->dso);
@@ -168,6 +203,95 @@ static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
 	a->row_hash[s] = (uint32_t)(a->nrows + 1);
 	*out = (uint32_t)a->nrows++;
 	return 0;
+}
+
+/* The row of slice NAME/DSO on thread T (its thread only with --by-thread). */
+static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
+		   const char *dso, uint32_t *out)
+{
+	return a->opts.by_thread ? row_find(a, t->pid, t->tid, NULL, NULL, name, dso, out) :
+				   row_find(a, 0, 0, NULL, NULL, name, dso, out);
+}
+
+/* Adds to W the wait rows keyed BY NAME (DSO) in W's state: of all threads
+ * and of T's. Returns 0 or -ENOMEM. */
+static int wait_rows(struct agg *a, const struct agg_thread *t, const char *by, const char *name,
+		     const char *dso, struct waits *w)
+{
+	if (row_find(a, 0, 0, by, w->state, name, dso, &w->row[w->n]) ||
+	    row_find(a, t->pid, t->tid, by, w->state, name, dso, &w->row[w->n + 1]))
+		return -ENOMEM;
+	w->n += 2;
+	return 0;
+}
+
+/* Whether EV has the boolean argument NAME, true. */
+static bool str_bool(const struct fxt_revent *ev, const char *name)
+{
+	for (unsigned i = 0; i < ev->nargs; i++)
+		if (ev->args[i].type == FXT_ARG_BOOL && !strcmp(ev->args[i].name, name))
+			return ev->args[i].b;
+	return false;
+}
+
+/* A string argument of EV named NAME, or NULL. */
+static const char *str_arg(const struct fxt_revent *ev, const char *name)
+{
+	for (unsigned i = 0; i < ev->nargs; i++)
+		if (ev->args[i].type == FXT_ARG_STRING && !strcmp(ev->args[i].name, name))
+			return ev->args[i].str;
+	return NULL;
+}
+
+/* The wait rows of [off-cpu] slice EV of T that its arguments name (its
+ * caller's come at its begin: wait_caller). Returns 0 or -ENOMEM. */
+static int wait_args(struct agg *a, const struct agg_thread *t, const struct fxt_revent *ev,
+		     struct waits *w)
+{
+	const char *state = str_arg(ev, FXT_OFFCPU_STATE), *sc = str_arg(ev, FXT_OFFCPU_SYSCALL);
+	const char *kf = str_arg(ev, FXT_OFFCPU_KERNEL_FUNCTION);
+
+	w->state = !state ? agg_state_unknown : !strcmp(state, FXT_OFFCPU_BLOCKED) ?
+		   agg_state_blocked : !strcmp(state, FXT_OFFCPU_PREEMPTED) ?
+		   agg_state_preempted : agg_state_unknown;
+	return wait_rows(a, t, agg_by_syscall, sc ? sc : AGG_WAIT_NONE, "", w) ||
+	       wait_rows(a, t, agg_by_kernel_function, kf ? kf : AGG_WAIT_NONE, "", w) ? -ENOMEM : 0;
+}
+
+bool agg_runtime_dso(const char *dso)
+{
+	static const char *const prefixes[] = {
+		"libc.so", "libc-", "libpthread", "librt.", "librt-", "libdl.", "libdl-",
+		"libm.so", "libm-", "ld-linux", "ld-musl", "libstdc++", "libc++", "libgcc_s",
+	};
+	static const char *const names[] = { "[vdso]", "[vsyscall]", "[kernel.kallsyms]" };
+	const char *base = strrchr(dso, '/');
+
+	base = base ? base + 1 : dso;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(base, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(dso, names[i]))
+			return true;
+	return false;
+}
+
+/* Adds to W the rows of the caller of a wait T enters now: the innermost
+ * frame on T's stack that is neither a pseudo-frame (no category) nor the
+ * runtime's (agg_runtime_dso). Returns 0 or -ENOMEM. */
+static int wait_caller(struct agg *a, const struct agg_thread *t, struct waits *w)
+{
+	for (size_t i = t->depth; i-- > 0;) {
+		const struct agg_row *r = &a->rows[t->stack[i].row];
+
+		if (*r->dso && !agg_runtime_dso(r->dso)) {
+			char *name = r->name, *dso = r->dso;	/* rows may move */
+
+			return wait_rows(a, t, agg_by_caller, name, dso, w);
+		}
+	}
+	return wait_rows(a, t, agg_by_caller, AGG_WAIT_NONE, "", w);
 }
 
 /* Keeps CALL if it is among the opts.top longest (a min-heap on dur). */
@@ -210,7 +334,8 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 {
 	struct frame *f = &t->stack[--t->depth];
 	struct agg_row *r = &a->rows[f->row];
-	uint64_t dur = end > f->begin ? end - f->begin : 0;
+	uint64_t dur = end > f->begin ? end - f->begin : 0;	/* time on the stack */
+	uint64_t call = f->call_ns ? f->call_ns : dur;	/* a measured call: all of it */
 
 	if (f->claimed)
 		r->open--;
@@ -219,7 +344,15 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 		return;
 	}
 	a->slices++;
-	if (hist_add(&r->hist, dur))
+	r->measured += f->call_ns != 0;
+	for (uint8_t i = 0; i < f->waits.n; i++) {
+		struct agg_row *w = &a->rows[f->waits.row[i]];
+
+		if (hist_add(&w->hist, dur))
+			a->err = -ENOMEM;
+		w->total_ns += dur;
+	}
+	if (hist_add(&r->hist, call))
 		a->err = -ENOMEM;
 	if (f->outer)
 		r->total_ns += dur;
@@ -227,7 +360,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	if (t->depth)
 		t->stack[t->depth - 1].child_ns += dur;
 	if (a->opts.function && !strcmp(r->name, a->opts.function))
-		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = dur, .pid = t->pid,
+		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = call, .pid = t->pid,
 						.tid = t->tid, .dso = r->dso });
 }
 
@@ -239,12 +372,17 @@ static void pop_ended(struct agg *a, struct agg_thread *t, uint64_t ts)
 }
 
 static void push(struct agg *a, struct agg_thread *t, uint32_t row, uint64_t begin,
-		 uint64_t end, bool pending)
+		 uint64_t end, bool pending, uint64_t call_ns, const struct waits *waits)
 {
 	uint32_t self = (uint32_t)(t - a->threads) + 1;
-	struct agg_row *r = &a->rows[row];
-	struct frame f = { .row = row, .pending = pending, .begin = begin, .end = end };
+	struct frame f = { .row = row, .pending = pending, .begin = begin, .end = end,
+			   .call_ns = call_ns, .waits = *waits };
+	struct agg_row *r;
 	struct frame *s;
+
+	if (f.waits.n && wait_caller(a, t, &f.waits))
+		a->err = -ENOMEM;
+	r = &a->rows[row];
 
 	if (!r->open || r->open_thread == self) {
 		/* the row's activations are all on this thread: count them */
@@ -268,17 +406,18 @@ static void push(struct agg *a, struct agg_thread *t, uint32_t row, uint64_t beg
 	t->stack[t->depth++] = f;
 }
 
-/* One event of T in Perfetto's order. */
+/* One event of T in Perfetto's order (CALL_NS: a measured call's duration;
+ * WAITS: an [off-cpu] begin's rows). */
 static void step(struct agg *a, struct agg_thread *t, enum fxt_event_type type, uint64_t ts,
-		 uint64_t end_ts, uint32_t row)
+		 uint64_t end_ts, uint32_t row, uint64_t call_ns, const struct waits *waits)
 {
 	pop_ended(a, t, ts);
 	switch (type) {
 	case FXT_EVENT_BEGIN:
-		push(a, t, row, ts, UINT64_MAX, true);
+		push(a, t, row, ts, UINT64_MAX, true, call_ns, waits);
 		break;
 	case FXT_EVENT_COMPLETE:
-		push(a, t, row, ts, end_ts, false);
+		push(a, t, row, ts, end_ts, false, call_ns, waits);
 		break;
 	case FXT_EVENT_END: {
 		size_t i = t->depth;
@@ -316,12 +455,13 @@ static void merge_late(struct agg *a, struct agg_thread *t, uint64_t ts, size_t 
 
 		if (l->ts > ts || (l->ts == ts && l->record_no > record_no))
 			break;
-		step(a, t, l->type, l->ts, l->end_ts, l->row);
+		step(a, t, l->type, l->ts, l->end_ts, l->row, l->call_ns, &l->waits);
 		t->next_late++;
 	}
 }
 
-static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t row)
+static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t row,
+		     uint64_t call_ns, const struct waits *waits)
 {
 	struct late *l = array_grow(t->late, &t->caplate, t->nlate, sizeof(*l));
 
@@ -330,7 +470,7 @@ static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t
 	t->late = l;
 	t->late[t->nlate++] = (struct late){ .ts = ev->ts, .end_ts = ev->end_ts,
 					     .record_no = ev->record_no, .row = row,
-					     .type = ev->type };
+					     .type = ev->type, .call_ns = call_ns, .waits = *waits };
 	return 0;
 }
 
@@ -338,6 +478,8 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 {
 	struct agg *a = ctx;
 	struct agg_thread *t;
+	struct waits waits = { .n = 0 };
+	uint64_t call_ns = 0;
 	uint32_t row = 0;
 	bool late;
 
@@ -348,26 +490,109 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	t = thread_get(a, ev->process_koid, ev->thread_koid);
 	if (!t)
 		return -ENOMEM;
+	if (t->track)
+		return 0;
 	t->events = true;
 	if (a->opts.one_thread && ev->thread_koid != a->opts.tid)
 		return 0;
 	if ((ev->type == FXT_EVENT_BEGIN || ev->type == FXT_EVENT_COMPLETE) &&
-	    row_get(a, t, ev->name, ev->category, &row))
+	    (row_get(a, t, ev->name, ev->category, &row) ||
+	     (a->opts.off_cpu && !strcmp(ev->name, FXT_OFFCPU) && wait_args(a, t, ev, &waits))))
 		return -ENOMEM;
+	for (unsigned i = 0; i < ev->nargs; i++)	/* a measured call (fxt_writer.h) */
+		if (ev->args[i].type == FXT_ARG_UINT64 &&
+		    !strcmp(ev->args[i].name, FXT_MEASURED_DURATION_ARG))
+			call_ns = ev->args[i].u64;
+	if (!str_bool(ev, FXT_MEASURED_ARG))
+		call_ns = 0;
 	late = t->seen && ev->ts < t->max_ts;
 	if (!late) {
 		t->seen = true;
 		t->max_ts = ev->ts;
 	}
 	if (late && !a->merging) {
-		if (keep_late(t, ev, row))
+		if (keep_late(t, ev, row, call_ns, &waits))
 			return -ENOMEM;
 	} else if (!late) {
 		if (a->merging)
 			merge_late(a, t, ev->ts, ev->record_no);
-		step(a, t, ev->type, ev->ts, ev->end_ts, row);
+		step(a, t, ev->type, ev->ts, ev->end_ts, row, call_ns, &waits);
 	}
 	return a->err;
+}
+
+/* Adds a measured function's whole run from its info record's VALUE
+ * (fxt_writer.h FXT_INFO_MEASURED: KEY=VALUE fields joined by tabs); a
+ * record without a function is left out. Returns 0 or -ENOMEM. */
+static int add_measured(struct agg *a, const char *value)
+{
+	static const struct { const char *key; size_t off; } nums[] = {
+		{ "calls", offsetof(struct agg_measured, calls) },
+		{ "total_ns", offsetof(struct agg_measured, total_ns) },
+		{ "min_ns", offsetof(struct agg_measured, min_ns) },
+		{ "p50_ns", offsetof(struct agg_measured, p50_ns) },
+		{ "p90_ns", offsetof(struct agg_measured, p90_ns) },
+		{ "p99_ns", offsetof(struct agg_measured, p99_ns) },
+		{ "max_ns", offsetof(struct agg_measured, max_ns) },
+	};
+	struct agg_measured m = { 0 }, *p;
+	char *copy = strdup(value), *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *f = strtok_r(copy, "\t", &save); f; f = strtok_r(NULL, "\t", &save)) {
+		char *eq = strchr(f, '=');
+
+		if (!eq)
+			continue;
+		*eq++ = 0;
+		if (!strcmp(f, "function") && !m.function)
+			m.function = strdup(eq);
+		else if (!strcmp(f, "dso") && !m.dso)
+			m.dso = strdup(eq);
+		else if (!strcmp(f, "buckets")) {
+			for (char *b = eq, *e; *b; b = *e ? e + 1 : e) {
+				struct agg_bucket k = { 0 };
+				void *g;
+
+				e = b + strcspn(b, ",");
+				if (sscanf(b, "%" SCNu64 ":%" SCNu64 ":%" SCNu64, &k.from, &k.below,
+					   &k.calls) != 3)
+					continue;
+				g = realloc(m.buckets, (m.nbuckets + 1) * sizeof(*m.buckets));
+				if (!g)
+					break;
+				m.buckets = g;
+				m.buckets[m.nbuckets++] = k;
+			}
+		} else {
+			for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+				if (!strcmp(f, nums[i].key))
+					*(uint64_t *)(void *)((char *)&m + nums[i].off) =
+						strtoull(eq, NULL, 10);
+		}
+	}
+	free(copy);
+	if (!m.function || !m.dso ||
+	    !(p = realloc(a->measured, (a->nmeasured + 1) * sizeof(*a->measured)))) {
+		bool oom = m.function && m.dso;
+
+		free(m.function);
+		free(m.dso);
+		free(m.buckets);
+		return oom ? -ENOMEM : 0;
+	}
+	a->measured = p;
+	a->measured[a->nmeasured++] = m;
+	return 0;
+}
+
+const struct agg_measured *agg_measured_of(const struct agg *a, const char *name)
+{
+	for (size_t i = 0; i < a->nmeasured; i++)
+		if (!strcmp(a->measured[i].function, name))
+			return &a->measured[i];
+	return NULL;
 }
 
 /* Adds an ended fact: "; " between several. Returns 0 or -ENOMEM. */
@@ -393,6 +618,7 @@ static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 
 		if (!t)
 			return -ENOMEM;
+		t->track = k->koid >= FXT_TRACK_KOID_MIN && !strcmp(k->name, FXT_TRACK_TRIGGERS);
 		dst = &t->name;
 	} else if (k->obj_type == FXT_ZX_OBJ_NONE && !strcmp(k->name, FXT_INFO_NAME)) {
 		for (unsigned i = 0; i < k->nargs; i++) {
@@ -403,6 +629,8 @@ static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 				value = k->args[i].str;
 			} else if (!strcmp(k->args[i].name, FXT_INFO_ENDED) && !a->merging) {
 				return add_ended(a, k->args[i].str);
+			} else if (!strcmp(k->args[i].name, FXT_INFO_MEASURED) && !a->merging) {
+				return add_measured(a, k->args[i].str);
 			}
 		}
 	}
@@ -434,7 +662,7 @@ static void restart(struct agg *a)
 		struct agg_row *r = &a->rows[i];
 
 		hist_free(&r->hist);
-		r->total_ns = r->self_ns = 0;
+		r->total_ns = r->self_ns = r->measured = 0;
 		r->open = 0;
 	}
 	for (size_t i = 0; i < a->nthreads; i++) {
@@ -564,7 +792,8 @@ const char *agg_list_functions(const struct agg *a, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < a->nrows; i++)
-		if (a->rows[i].hist.total && (i == 0 || strcmp(a->rows[i].name, a->rows[i - 1].name)))
+		if (a->rows[i].hist.total && !a->rows[i].by &&
+		    (i == 0 || strcmp(a->rows[i].name, a->rows[i - 1].name)))
 			list_add(&l, "%s", a->rows[i].name);
 	return list_end(&l);
 }
@@ -586,6 +815,12 @@ void agg_free(struct agg *a)
 		free(a->threads[i].stack);
 		free(a->threads[i].late);
 	}
+	for (size_t i = 0; i < a->nmeasured; i++) {
+		free(a->measured[i].function);
+		free(a->measured[i].dso);
+		free(a->measured[i].buckets);
+	}
+	free(a->measured);
 	free(a->rows);
 	free(a->threads);
 	free(a->row_hash);

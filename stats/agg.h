@@ -26,12 +26,25 @@
 
 #include "hist.h"
 
-/* One function (with --by-thread: one function on one thread). */
+/* One function (with --by-thread: one function on one thread); or, with
+ * opts.off_cpu, one kind of wait (BY set): the [off-cpu] slices (fxt_writer.h
+ * FXT_OFFCPU) of one system call, kernel function or caller (the innermost
+ * frame outside the language runtime: agg_runtime_dso()), in one state, of
+ * one thread or of all (pid = tid = 0). */
 struct agg_row {
-	char *name, *dso;          /* the slice's name and category (snaptrace: the dso) */
+	char *name, *dso;          /* the slice's name and category (snaptrace: the dso);
+				    * a wait row: the key and, by caller, its dso */
+	const char *by;            /* NULL: a function; else agg_by_syscall,
+				    * agg_by_kernel_function or agg_by_caller */
+	const char *state;         /* wait rows: agg_state_blocked, _preempted or
+				    * _unknown */
 	uint64_t pid, tid;         /* by-thread rows only, else 0 */
 	uint64_t total_ns, self_ns;
-	struct hist hist;          /* durations: hist.total is the number of calls */
+	struct hist hist;          /* durations: hist.total is the number of calls; a
+				    * measured call's is the whole call's (its slice may
+				    * be cut by the snapshot) */
+	uint64_t measured;         /* slices of measured calls (--measure: exact, not
+				    * sampled) */
 	/* private */
 	uint32_t open, open_thread, next;
 };
@@ -45,11 +58,35 @@ struct agg_call {
 
 struct agg_opts {
 	bool by_thread;            /* a row per (thread, function) */
+	bool off_cpu;              /* also the wait rows, of every thread and of all */
 	bool one_thread;           /* only the events of thread TID */
 	uint64_t tid;
 	const char *function;      /* keep the TOP longest calls of slices named so */
 	size_t top;
 };
+
+/* A measured function's calls of the whole recording, as the trace's info
+ * record says (fxt_writer.h FXT_INFO_MEASURED). */
+struct agg_measured {
+	char *function, *dso;      /* owned */
+	uint64_t calls, total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns;
+	struct agg_bucket {
+		uint64_t from, below, calls;
+	} *buckets;                /* owned, a power of two each */
+	size_t nbuckets;
+};
+
+/* What a wait row is keyed by (agg_row.by) and its state (agg_row.state):
+ * these very strings, compared by address. */
+extern const char agg_by_syscall[];            /* "syscall" */
+extern const char agg_by_kernel_function[];    /* "kernel_function" */
+extern const char agg_by_caller[];             /* "caller" */
+extern const char agg_state_blocked[];         /* FXT_OFFCPU_BLOCKED */
+extern const char agg_state_preempted[];       /* FXT_OFFCPU_PREEMPTED */
+extern const char agg_state_unknown[];         /* "unknown": no state argument */
+
+/* The key of a wait without a system call, kernel function or caller known. */
+#define AGG_WAIT_NONE "[none]"
 
 struct agg_thread;
 
@@ -62,6 +99,8 @@ struct agg {
 	char *ended;                /* how the traced program ended (FXT_INFO_ENDED; several
 				     * joined by "; "), or NULL */
 	uint64_t first_ts;          /* earliest event (Perfetto's trace start), ns */
+	struct agg_measured *measured;  /* the measured functions' whole runs */
+	size_t nmeasured;
 	uint64_t slices, unended;   /* slices closed; begins never ended */
 	unsigned passes;            /* 1, or 2 when events came out of time order */
 	/* private */
@@ -104,6 +143,14 @@ const char *agg_list_threads(const struct agg *a, char *buf, size_t len);
  * rows of that name (--by-thread, or one name in several dsos).
  */
 const char *agg_list_functions(const struct agg *a, char *buf, size_t len);
+
+/* True when DSO (a slice's category) is the language runtime's, whose
+ * frames a wait's caller is looked for past: the C library and the dynamic
+ * loader, the C++ runtimes, libgcc_s, the [vdso] and the kernel. */
+bool agg_runtime_dso(const char *dso);
+
+/* The whole run of measured function NAME in A's trace, or NULL. */
+const struct agg_measured *agg_measured_of(const struct agg *a, const char *name);
 
 /* True when A's trace says its slices come from sampled call stacks. */
 bool agg_sampled(const struct agg *a);

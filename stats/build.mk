@@ -5,9 +5,4 @@ STATS_SRC := $(wildcard stats/*.c)
 $(O)/bin/snaptrace-stats: $(call obj,$(STATS_SRC)) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz -lm
-
-
-# the histogram's unit test (tests/unit/test_stats_hist.c)
-$(O)/test/unit/test_stats_hist: $(call obj,stats/hist.c)
-$(O)/test/unit/test_stats_hist: ALL_CFLAGS += -Istats
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEFLATE_LIBS) -lm

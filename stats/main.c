@@ -7,17 +7,23 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "agg.h"
 #include "diag.h"
+#include "outpath.h"
 #include "report.h"
+#include "run.h"
 #include "version.h"
 
 enum { OPT_FORMAT = 256, OPT_SORT, OPT_LIMIT, OPT_BY_THREAD, OPT_THREAD, OPT_MATCH,
-       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_VERSION, OPT_END };
+       OPT_FUNCTION, OPT_TOP, OPT_BASELINE, OPT_BASELINE_PATHS, OPT_OFF_CPU, OPT_VERSION,
+       OPT_END };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -29,6 +35,8 @@ static const struct option long_options[] = {
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-paths", no_argument, NULL, OPT_BASELINE_PATHS },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -36,10 +44,11 @@ static const struct option long_options[] = {
 };
 
 static const char usage_text[] =
-	"usage: snaptrace-stats [OPTIONS] TRACE.fxt[.gz]\n"
+	"usage: snaptrace-stats [OPTIONS] TRACE.fxt[.gz]|RECORDING_DIR\n"
 	"\n"
 	"Per-function statistics of the slices of a Fuchsia trace (snaptrace's or\n"
-	"magic-trace's): one row per function (name and dso) with\n"
+	"magic-trace's), or of a recording directory (snaptrace-convert beside this\n"
+	"program converts it first): one row per function (name and dso) with\n"
 	"  calls      slices of the function\n"
 	"  total_ns   inclusive time; a call nested in a call of the same function\n"
 	"             (recursion) counts as a call but adds nothing\n"
@@ -66,13 +75,23 @@ static const char usage_text[] =
 	"                        their ratios new/old, largest change of total first;\n"
 	"                        \"-\" (empty, null) where a value does not exist: the\n"
 	"                        percentiles of a function absent from one trace, a\n"
-	"                        ratio to 0, the per-call columns of a sampled trace\n"
+	"                        ratio to 0, the per-call columns of a sampled trace;\n"
+	"                        a function pairs with the one of the same name in the\n"
+	"                        binary of the same file name (two builds at other\n"
+	"                        paths pair)\n"
+	"      --baseline-paths  pair by the binary's full path instead\n"
+	"      --off-cpu         where the threads waited: the [off-cpu] slices by system\n"
+	"                        call, kernel function and caller (the innermost function\n"
+	"                        outside the C library and language runtimes), blocked\n"
+	"                        or preempted: waits, total, p50, p99, max, of all threads\n"
+	"                        then of each (with --baseline: of all threads)\n"
 	"  -q, --quiet           only errors on stderr\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
 	"\n"
-	"--top needs --function; --match and --baseline do not go with --function,\n"
-	"nor --sort with --baseline (usage errors).\n"
+	"--top needs --function, --baseline-paths --baseline; --match and --baseline\n"
+	"do not go with --function, nor --sort with --baseline, nor --function,\n"
+	"--by-thread or --sort with --off-cpu (usage errors).\n"
 	"\n"
 	"Exit status: 0 done, 1 unreadable or not an FXT file, or --function or\n"
 	"--thread names what the trace does not have (the message lists what it has),\n"
@@ -112,6 +131,10 @@ static const struct pairing {
 	{ OPT_MATCH, OPT_FUNCTION, false },     /* --function names one function */
 	{ OPT_BASELINE, OPT_FUNCTION, false },  /* the comparison has no detail view */
 	{ OPT_SORT, OPT_BASELINE, false },      /* --baseline sorts by the change */
+	{ OPT_BASELINE_PATHS, OPT_BASELINE, true },   /* how --baseline pairs */
+	{ OPT_FUNCTION, OPT_OFF_CPU, false },   /* waits are not calls of a function */
+	{ OPT_BY_THREAD, OPT_OFF_CPU, false },  /* --off-cpu shows every thread */
+	{ OPT_SORT, OPT_OFF_CPU, false },       /* waits come largest total first */
 };
 
 static const char *option_name(int opt)
@@ -205,6 +228,12 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_BASELINE:
 			o->baseline = optarg;
 			break;
+		case OPT_BASELINE_PATHS:
+			o->report.baseline_paths = true;
+			break;
+		case OPT_OFF_CPU:
+			o->agg.off_cpu = o->report.off_cpu = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -243,12 +272,66 @@ static int parse(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* Reads PATH into A; prints the error and returns EXIT_RUNTIME on failure. */
+/*
+ * A recording directory (DIR/record.json, as snaptrace-record leaves it)
+ * given for a trace: converted by snaptrace-convert (beside this program)
+ * into an unnamed file, whose path is put in DATA (SIZE bytes). Returns
+ * the file's descriptor, -1 when PATH is no directory, or after an error
+ * -2 (a failed conversion) or -3 (a directory that is no recording: a
+ * usage error, as for snaptrace-convert).
+ */
+static int recording_trace(const char *path, char *data, size_t size)
+{
+	char convert[PATH_MAX], json[PATH_MAX + 16];
+	char *argv[] = { convert, "--quiet", (char *)path, "-o", "-", NULL };
+	struct stat st;
+	int fd, rc;
+	pid_t pid;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return -1;
+	snprintf(json, sizeof(json), "%s/record.json", path);
+	if (access(json, F_OK)) {
+		diag_error("%s: expected a trace file or a recording directory (record.json), "
+			   "found a directory without record.json", path);
+		return -3;
+	}
+	if (run_find_sibling("snaptrace-convert", convert, sizeof(convert))) {
+		diag_error("%s: a recording: expected snaptrace-convert beside snaptrace-stats "
+			   "to convert it (%s), found none", path, convert);
+		return -2;
+	}
+	fd = outpath_unnamed();
+	if (fd < 0) {
+		diag_error("%s: a recording: no scratch file to convert it into: %s", path,
+			   strerror(-fd));
+		return -2;
+	}
+	pid = run_start(argv, fd, STDERR_FILENO);
+	rc = pid < 0 ? (int)pid : run_wait(pid);
+	if (rc) {
+		diag_error("%s: a recording: snaptrace-convert %s (its message above)", path,
+			   rc < 0 ? strerror(-rc) : "failed");
+		close(fd);
+		return -2;
+	}
+	snprintf(data, size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* Reads PATH (a trace, or a recording directory converted first) into A;
+ * prints the error and returns EXIT_RUNTIME on failure. */
 static int load(struct agg *a, const char *path, bool quiet)
 {
-	char errbuf[512];
+	char errbuf[512], data[64];
 	size_t problems = 0;
-	int err = agg_read(a, path, &problems, errbuf, sizeof(errbuf));
+	int fd = recording_trace(path, data, sizeof(data)), err;
+
+	if (fd < -1)
+		return fd == -3 ? EXIT_USAGE : EXIT_RUNTIME;
+	err = agg_read(a, fd >= 0 ? data : path, &problems, errbuf, sizeof(errbuf));
+	if (fd >= 0)
+		close(fd);
 
 	if (err) {
 		diag_error("%s", errbuf);
@@ -288,11 +371,15 @@ int main(int argc, char **argv)
 		rc = load(&old, o.baseline, o.quiet);
 	if (rc != EXIT_OK)
 		goto out;
-	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.quiet)
+	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.report.off_cpu && !o.quiet)
 		diag_warn("%s: a sampled trace: rows are time on the stack, not calls; "
 			  "the per-call columns are left empty", path);
 	report_sort_rows(&cur, &o.report);
-	if (o.baseline)
+	if (o.baseline && o.report.off_cpu)
+		err = report_waits_baseline(&old, &cur, o.baseline, path, &o.report, stdout);
+	else if (o.report.off_cpu)
+		err = report_waits(&cur, path, &o.report, stdout);
+	else if (o.baseline)
 		err = report_baseline(&old, &cur, o.baseline, path, &o.report, stdout);
 	else if (o.report.function)
 		err = report_function(&cur, path, &o.report, stdout);

@@ -36,6 +36,13 @@ static const bool per_call[ROW_COLS] = {
 	[C_MAX] = true,
 };
 
+/* Whether R's slices in A are calls: A is no sampled trace, or every slice of
+ * R is a measured call (--measure: exact). */
+static bool calls_of(const struct agg *a, const struct agg_row *r)
+{
+	return !agg_sampled(a) || (r && r->measured && r->measured == r->hist.total);
+}
+
 static uint64_t sort_value(const struct agg_row *r, enum report_sort s)
 {
 	switch (s) {
@@ -73,10 +80,11 @@ void report_sort_rows(struct agg *a, const struct report_opts *o)
 	qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
 }
 
-/* Rows of O's function or match; a row whose slices never ended has no calls. */
+/* Rows of O's function or match; a row whose slices never ended has no
+ * calls; wait rows are the off-CPU view's (waits.c). */
 static bool wanted(const struct agg_row *r, const struct report_opts *o)
 {
-	if (!r->hist.total)
+	if (!r->hist.total || r->by)
 		return false;
 	if (o->function)
 		return !strcmp(r->name, o->function);
@@ -99,7 +107,7 @@ static void fill_row(const struct agg *a, const struct agg_row *r, struct cell *
 	c[C_THREAD].s = agg_thread_name(a, r->pid, r->tid);
 	c[C_THREAD].missing = !c[C_THREAD].s;
 	for (size_t j = 0; j < ROW_COLS; j++)
-		if (per_call[j] && agg_sampled(a))
+		if (per_call[j] && !calls_of(a, r))
 			c[j].missing = true;
 }
 
@@ -127,6 +135,14 @@ static int rows_table(const struct agg *a, const struct report_opts *o, struct t
 /* What a slice means in A, for the text header and JSON. */
 static const char *meaning(const struct agg *a)
 {
+	bool measured = false;
+
+	for (size_t i = 0; i < a->nrows && !measured; i++)
+		measured = a->rows[i].measured && !a->rows[i].by;
+	if (agg_sampled(a) && measured)
+		return "sampled call stacks: rows are time on the stack in consecutive samples, "
+		       "not calls; the per-call columns are left out but for measured calls "
+		       "(--measure)";
 	if (agg_sampled(a))
 		return "sampled call stacks: rows are time on the stack in consecutive samples, "
 		       "not calls; the per-call columns are left out";
@@ -141,11 +157,11 @@ static size_t functions(const struct agg *a)
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->nrows; i++)
-		n += a->rows[i].hist.total > 0;
+		n += a->rows[i].hist.total > 0 && !a->rows[i].by;
 	return n;
 }
 
-static void head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
+void report_head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
 {
 	if (o->format == TABLE_JSON) {
 		fputs("{\"trace\":", out);
@@ -180,7 +196,7 @@ int report_rows(const struct agg *a, const char *path, const struct report_opts 
 	int err = rows_table(a, o, &t);
 
 	if (!err) {
-		head(a, path, o, out);
+		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
 			fputs("\"rows\":", out);
 		table_print(&t, o->format, out);
@@ -214,19 +230,18 @@ static int hist_table(const struct hist *h, struct table *t)
 {
 	*t = (struct table){ .cols = hist_cols, .ncols = HIST_COLS };
 	for (uint32_t i = 0; i < h->n; i++) {
-		uint64_t low = hist_bucket_low(h->lo + i);
-		unsigned k = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
-		uint64_t from = low ? UINT64_C(1) << k : 0;
 		struct cell *c = t->nrows ? &t->cells[(t->nrows - 1) * HIST_COLS] : NULL;
+		uint64_t from, below;
 
 		if (!h->counts[i])
 			continue;
+		hist_bucket_pow2(h->lo + i, &from, &below);
 		if (!c || c[H_LOW].u != from) {
 			c = table_row(t);
 			if (!c)
 				return -ENOMEM;
 			c[H_LOW].u = from;
-			c[H_HIGH].u = low ? (k == 63 ? UINT64_MAX : UINT64_C(1) << (k + 1)) : 1;
+			c[H_HIGH].u = below;
 		}
 		c[H_CALLS].u += h->counts[i];
 	}
@@ -267,17 +282,75 @@ static const struct col top_cols[TOP_COLS] = {
 	[T_DSO] = { "dso", "dso", COL_TEXT },
 };
 
+enum { M_CALLS, M_TOTAL, M_MIN, M_P50, M_P90, M_P99, M_MAX, RUN_COLS };
+static const struct col run_cols[RUN_COLS] = {
+	[M_CALLS] = { "calls", "calls", COL_COUNT }, [M_TOTAL] = { "total_ns", "total", COL_NS },
+	[M_MIN] = { "min_ns", "min", COL_NS }, [M_P50] = { "p50_ns", "p50", COL_NS },
+	[M_P90] = { "p90_ns", "p90", COL_NS }, [M_P99] = { "p99_ns", "p99", COL_NS },
+	[M_MAX] = { "max_ns", "max", COL_NS },
+};
+
+/* M's whole recording (--measure): its numbers into RUN, its buckets into HIST. */
+static int measured_tables(const struct agg_measured *m, struct table *run, struct table *hist)
+{
+	const uint64_t v[RUN_COLS] = { m->calls, m->total_ns, m->min_ns, m->p50_ns, m->p90_ns,
+				       m->p99_ns, m->max_ns };
+	struct cell *c;
+
+	*run = (struct table){ .cols = run_cols, .ncols = RUN_COLS };
+	*hist = (struct table){ .cols = hist_cols, .ncols = HIST_COLS };
+	if (!(c = table_row(run)))
+		return -ENOMEM;
+	for (int j = 0; j < RUN_COLS; j++) {
+		c[j].u = v[j];
+		c[j].missing = j >= M_MIN && !m->calls;
+	}
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		if (!(c = table_row(hist)))
+			return -ENOMEM;
+		c[H_LOW].u = m->buckets[i].from;
+		c[H_HIGH].u = m->buckets[i].below;
+		c[H_CALLS].u = m->buckets[i].calls;
+	}
+	return 0;
+}
+
+/* Prints the whole recording of measured function M (--function). */
+static void print_measured(const struct agg_measured *m, const struct table *run,
+			   const struct table *hist, enum table_format format, FILE *out)
+{
+	if (format == TABLE_TEXT) {
+		fprintf(out, "\n%s in the whole recording (every call, measured by the recorder: "
+			"record.json):\n", m->function);
+		table_print(run, format, out);
+		fputc('\n', out);
+		print_bars(hist, out);
+		return;
+	}
+	fputs(format == TABLE_JSON ? ",\n\"measured\":" : "\n", out);
+	table_print(run, format, out);
+	fputs(format == TABLE_JSON ? ",\n\"measured_histogram\":" : "\n", out);
+	table_print(hist, format, out);
+}
+
 int report_function(const struct agg *a, const char *path, const struct report_opts *o,
 		    FILE *out)
 {
 	struct table rows, hist = { 0 }, top = { .cols = top_cols, .ncols = TOP_COLS };
+	struct table mrun = { 0 }, mhist = { 0 };
+	const struct agg_measured *m = agg_measured_of(a, o->function);
 	struct hist all = HIST_INIT;
 	char (*starts)[40] = calloc(a->ntop + 1, sizeof(*starts));
 	int err = starts ? rows_table(a, o, &rows) : -ENOMEM;
+	bool calls = true;
 
 	for (size_t i = 0; !err && i < a->nrows; i++)
-		if (wanted(&a->rows[i], o))
+		if (wanted(&a->rows[i], o)) {
 			err = hist_merge(&all, &a->rows[i].hist);
+			calls &= calls_of(a, &a->rows[i]);
+		}
+	if (!err && m)
+		err = measured_tables(m, &mrun, &mhist);
 	if (!err)
 		err = hist_table(&all, &hist);
 	for (size_t i = 0; !err && i < a->ntop; i++) {
@@ -306,13 +379,13 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		err = 1;
 	}
 	if (!err) {
-		head(a, path, o, out);
+		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
 			fputs("\"rows\":", out);
 		table_print(&rows, o->format, out);
 		if (o->format == TABLE_TEXT)
 			fprintf(out, "\n%s durations (%" PRIu64 " %s, a bar per power of two):\n",
-				o->function, all.total, agg_sampled(a) ? "slices" : "calls");
+				o->function, all.total, calls ? "calls" : "slices");
 		else
 			fputs(o->format == TABLE_JSON ? ",\n\"histogram\":" : "\n", out);
 		if (o->format == TABLE_TEXT)
@@ -321,16 +394,20 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 			table_print(&hist, o->format, out);
 		if (o->format == TABLE_TEXT)
 			fprintf(out, "\nlongest %zu %s (start: since the trace's start, as Perfetto "
-				"shows it):\n", a->ntop, agg_sampled(a) ? "slices" : "calls");
+				"shows it):\n", a->ntop, calls ? "calls" : "slices");
 		else
 			fputs(o->format == TABLE_JSON ? ",\n\"longest\":" : "\n", out);
 		table_print(&top, o->format, out);
+		if (m)
+			print_measured(m, &mrun, &mhist, o->format, out);
 		if (o->format == TABLE_JSON)
 			fputs("}\n", out);
 	}
 	hist_free(&all);
 	table_free(&hist);
 	table_free(&top);
+	table_free(&mrun);
+	table_free(&mhist);
 	if (starts)
 		table_free(&rows);
 	free(starts);
@@ -358,6 +435,18 @@ static const struct col base_cols[BASE_COLS] = {
 	[B_TID] = { "tid", "tid", COL_COUNT },
 };
 
+/* How report_baseline() pairs rows: by the binary's full path (true) or its
+ * file name (qsort and bsearch take no context). */
+static bool key_paths;
+
+/* The part of DSO that pairs it: the whole path, or its file name. */
+static const char *dso_key(const char *dso)
+{
+	const char *slash = strrchr(dso, '/');
+
+	return key_paths || !slash ? dso : slash + 1;
+}
+
 static int cmp_key(const void *x, const void *y)
 {
 	const struct agg_row *p = *(const struct agg_row *const *)x;
@@ -366,7 +455,7 @@ static int cmp_key(const void *x, const void *y)
 
 	if (c)
 		return c;
-	c = strcmp(p->dso, q->dso);
+	c = strcmp(dso_key(p->dso), dso_key(q->dso));
 	if (c)
 		return c;
 	if (p->pid != q->pid)
@@ -391,15 +480,16 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 
 	if (r) {
 		c[B_FUNCTION].s = r->name;
-		c[B_DSO].s = r->dso;
+		if (!c[B_DSO].s)   /* the new trace's binary, when both have the function */
+			c[B_DSO].s = r->dso;
 		c[B_TID].u = r->tid;
 		c[k[0]].u = r->hist.total;
 		c[k[1]].u = hist_percentile(&r->hist, 50);
 		c[k[2]].u = hist_percentile(&r->hist, 99);
 		c[k[3]].u = r->total_ns;
 	}
-	c[k[0]].missing = agg_sampled(a);
-	c[k[1]].missing = c[k[2]].missing = agg_sampled(a) || !r;
+	c[k[0]].missing = !calls_of(a, r) && (r || agg_sampled(a));
+	c[k[1]].missing = c[k[2]].missing = !calls_of(a, r) || !r;
 }
 
 /* |log(total new / old)|: how much a row changed; a row of one side only: infinite. */
@@ -449,6 +539,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 	struct table t = { .cols = base_cols, .ncols = new->opts.by_thread ? BASE_COLS : B_TID };
 	int err = idx && matched ? 0 : -ENOMEM;
 
+	key_paths = o->baseline_paths;
 	for (size_t i = 0; !err && i < old->nrows; i++)
 		idx[i] = &old->rows[i];
 	if (!err)
@@ -476,28 +567,35 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		ratios(c);
 		memcpy(row, c, t.ncols * sizeof(*row));
 	}
-	if (!err) {
-		qsort(t.cells, t.nrows, t.ncols * sizeof(*t.cells), cmp_change);
-		if (o->limit && t.nrows > o->limit)
-			t.nrows = o->limit;
-		if (o->format == TABLE_TEXT)
-			fprintf(out, "%s (old) -> %s (new): %zu functions, largest change of total "
-				"time first%s\n\n", old_path, new_path, t.nrows,
-				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and percentiles "
-				"left out)" : "");
-		if (o->format == TABLE_JSON) {
-			fputs("{\"old\":", out);
-			json_string(out, old_path);
-			fputs(",\"new\":", out);
-			json_string(out, new_path);
-			fputs(",\"rows\":", out);
-		}
-		table_print(&t, o->format, out);
-		if (o->format == TABLE_JSON)
-			fputs("}\n", out);
-	}
+	if (!err)
+		report_compared(&t, cmp_change, old_path, new_path, "functions",
+				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and "
+				"percentiles left out)" : "", o, out);
 	table_free(&t);
 	free(idx);
 	free(matched);
 	return err;
+}
+
+void report_compared(struct table *t, int (*cmp)(const void *, const void *),
+		     const char *old_path, const char *new_path, const char *what,
+		     const char *note, const struct report_opts *o, FILE *out)
+{
+	if (t->nrows)   /* no array before the first row: qsort takes no NULL */
+		qsort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), cmp);
+	if (o->limit && t->nrows > o->limit)
+		t->nrows = o->limit;
+	if (o->format == TABLE_TEXT)
+		fprintf(out, "%s (old) -> %s (new): %zu %s, largest change of total time first%s\n\n",
+			old_path, new_path, t->nrows, what, note);
+	if (o->format == TABLE_JSON) {
+		fputs("{\"old\":", out);
+		json_string(out, old_path);
+		fputs(",\"new\":", out);
+		json_string(out, new_path);
+		fputs(",\"rows\":", out);
+	}
+	table_print(t, o->format, out);
+	if (o->format == TABLE_JSON)
+		fputs("}\n", out);
 }

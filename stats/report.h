@@ -21,7 +21,14 @@ struct report_opts {
 	size_t limit;              /* rows at most; 0: all */
 	const char *match;         /* fnmatch(3) pattern on the function name, or NULL */
 	const char *function;      /* --function NAME */
+	bool off_cpu;              /* --off-cpu: the waits (report_waits) */
+	bool baseline_paths;       /* --baseline pairs by the binary's full path, not
+				    * its file name */
 };
+
+/* The header of a view of A (read from PATH): a line (text) or the opening
+ * members of the JSON object (CSV: none). */
+void report_head(const struct agg *a, const char *path, const struct report_opts *o, FILE *out);
 
 /* Sorts the rows of A by O->sort (largest first, then by name). */
 void report_sort_rows(struct agg *a, const struct report_opts *o);
@@ -46,5 +53,34 @@ int report_function(const struct agg *a, const char *path, const struct report_o
  */
 int report_baseline(const struct agg *old, const struct agg *new, const char *old_path,
 		    const char *new_path, const struct report_opts *o, FILE *out);
+
+/*
+ * Prints T, the rows of a comparison of OLD_PATH and NEW_PATH (sorted by CMP
+ * on rows of cells, at most O->limit of them): in text under the line "OLD
+ * (old) -> NEW (new): N WHAT, largest change of total time first NOTE", in
+ * JSON as an object {"old", "new", "rows"}, in CSV the table alone.
+ */
+void report_compared(struct table *t, int (*cmp)(const void *, const void *),
+		     const char *old_path, const char *new_path, const char *what,
+		     const char *note, const struct report_opts *o, FILE *out);
+
+/*
+ * --off-cpu: A's wait rows (agg.h, A read with opts.off_cpu), by system
+ * call, kernel function and caller: for each, those of all threads (largest
+ * total first), then each thread's; O->match on their names, O->limit rows
+ * at most per thread and kind. Text: a table per kind; CSV and JSON: one
+ * table with a column "by". Returns 0 or -ENOMEM.
+ */
+int report_waits(const struct agg *a, const char *path, const struct report_opts *o, FILE *out);
+
+/*
+ * NEW's waits of all threads against OLD's (--off-cpu --baseline), paired
+ * by kind, state, name and the dso's file name (O->baseline_paths: its
+ * path): waits, p50, p99 and total
+ * with their ratios new/old, the largest change of total first (a wait of
+ * one trace only first). Returns 0 or -ENOMEM.
+ */
+int report_waits_baseline(const struct agg *old, const struct agg *new, const char *old_path,
+			  const char *new_path, const struct report_opts *o, FILE *out);
 
 #endif

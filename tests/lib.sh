@@ -14,6 +14,13 @@ export PAGER=cat
 ok() { echo "ok $1"; }
 fail() { local name=$1; shift; echo "FAIL $name: $*"; }
 
+# stress_count NORMAL FULL: how many times a race hunt repeats: NORMAL in
+# `make test`, FULL under `make test-stress` (tests/run.sh --stress exports
+# SNAPTRACE_STRESS=1).
+stress_count() {
+	if [ "${SNAPTRACE_STRESS:-0}" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
 # first_lines FILE: the first lines of FILE on one line, for a FAIL message.
 first_lines() {
 	head -n 3 "$1" | tr '\n' '|' | cut -c 1-300

@@ -74,6 +74,29 @@ req_intel_pt() {
 	reqh_perf_record -e intel_pt//u
 }
 
+# perf record --control=fd: (perf 5.10 and later): the recorder asks for a
+# snapshot on the control fd and waits for perf's ack
+req_perf_control() {
+	req_perf || return 1
+	"${SNAPTRACE_PERF:-perf}" record -h 2>&1 | grep -q -e '--control' || {
+		echo "perf record has no --control (perf < 5.10)"
+		return 1
+	}
+}
+
+# perf record --snapshot=e, a snapshot when the target exits (perf 5.4 and
+# later; the option is not in perf's help: its version says)
+req_perf_snapshot_e() {
+	local v
+	req_perf || return 1
+	v=$("${SNAPTRACE_PERF:-perf}" --version 2>/dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	set -- $v
+	[ $# -eq 2 ] && { [ "$1" -gt 5 ] || { [ "$1" -eq 5 ] && [ "$2" -ge 4 ]; }; } || {
+		echo "perf ${v:-of unknown version} has no --snapshot=e (perf < 5.4)"
+		return 1
+	}
+}
+
 # The CPU's Intel PT has PSB frequency control, or there is no Intel PT (the
 # dry run then assumes the common case): the presets differ.
 req_psb_cyc() {
@@ -84,35 +107,27 @@ req_psb_cyc() {
 	}
 }
 
-# hardware execute breakpoints fire (snaptrace-record --check's self-test:
-# some VMs open the event and never deliver it)
-req_breakpoints() {
+# reqh_check ITEM VALUE: snaptrace-record --check's report (run once a
+# suite) says "ITEM: VALUE"; else prints what it says of ITEM.
+reqh_check() {
 	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
-	line=$("$rec" --check 2>/dev/null | grep '^breakpoint trigger: ')
-	[ "$line" = "breakpoint trigger: fires" ] || {
-		echo "${line:-snaptrace-record --check says nothing of breakpoints}"
+	[ -s "$TMP/req-check.out" ] || "$rec" --check >"$TMP/req-check.out" 2>/dev/null
+	line=$(grep "^$1: " "$TMP/req-check.out")
+	[ "$line" = "$1: $2" ] || {
+		echo "${line:-snaptrace-record --check says nothing of the $1}"
 		return 1
 	}
 }
+
+# hardware execute breakpoints fire (the recorder's self-test: some VMs
+# open the event and never deliver it)
+req_breakpoints() { reqh_check "breakpoint trigger" fires; }
 
 # hardware breakpoints open but never fire (the host the warning is for)
-req_dead_breakpoints() {
-	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record"
-	"$rec" --check 2>/dev/null | grep -q '^breakpoint trigger: opens but does not fire' || {
-		echo "hardware breakpoints fire here (or do not open)"
-		return 1
-	}
-}
+req_dead_breakpoints() { reqh_check "breakpoint trigger" "opens but does not fire"; }
 
 # uprobes fire for this user (the unit programs' self-test says so itself)
-req_uprobes() {
-	local rec="${SNAPTRACE_BIN:-$SNAPTRACE_TOP/build/bin}/snaptrace-record" line
-	line=$("$rec" --check 2>/dev/null | grep '^uprobe trigger: ')
-	[ "$line" = "uprobe trigger: fires" ] || {
-		echo "${line:-snaptrace-record --check says nothing of uprobes}"
-		return 1
-	}
-}
+req_uprobes() { reqh_check "uprobe trigger" fires; }
 
 # the kernel offers perf's TSC conversion (cap_user_time_zero), which it
 # does only with a TSC clocksource
@@ -198,6 +213,14 @@ reqh_signal() {
 	}
 }
 
+# a mount namespace of its own can be made (unshare; root)
+req_mount_namespace() {
+	unshare --mount --propagation private true 2>/dev/null || {
+		echo "cannot make a mount namespace (unshare --mount: not root?)"
+		return 1
+	}
+}
+
 # reqh_tools NAME...: every NAME is a program on PATH
 reqh_tools() {
 	local t
@@ -205,6 +228,14 @@ reqh_tools() {
 		command -v "$t" >/dev/null 2>&1 || { echo "no $t"; return 1; }
 	done
 }
+# the tree is a git checkout (the tests of what git would commit)
+req_git_checkout() {
+	git -C "$SNAPTRACE_TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1 || {
+		echo "$SNAPTRACE_TOP is not a git checkout"
+		return 1
+	}
+}
+
 req_cc() { reqh_tools cc; }
 req_gcc() { reqh_tools gcc; }
 req_cxx() { reqh_tools g++; }
@@ -262,13 +293,25 @@ requirement() {
 	return "$rc"
 }
 
+# The requirements that mean a test records with perf (or has the recorder
+# check the host by recording): such a test runs alone, in a suite of the
+# record tier (tests/run.sh), never beside others in the check tier, where
+# its timing would be at the mercy of the suites around it.
+RECORDING_REQS="recording sched_switch signal_tracepoints buildid_mmap intel_pt
+	perf_control perf_snapshot_e breakpoints dead_breakpoints uprobes user_recording"
+
 # requires NAME REQ...: 0 when the host has every REQ; else prints "skip
-# NAME: requires REQ: why" for the first one missing and returns 1 (a REQ
-# that is no requirement: a FAIL line).
+# NAME: requires REQ: why" for the first one missing and returns 1. A REQ
+# that is no requirement, or one of RECORDING_REQS in a suite the runner
+# started in the check tier (SNAPTRACE_TEST_TIER), is a FAIL line.
 requires() {
 	local name=$1 req why rc
 	shift
 	for req; do
+		if [ "${SNAPTRACE_TEST_TIER:-}" = check ] && [[ " $(echo $RECORDING_REQS) " == *" $req "* ]]; then
+			echo "FAIL $name: requires $req (it records with perf) in a suite of the check tier: its suite needs '# tier: record'"
+			return 1
+		fi
 		why=$(requirement "$req")
 		rc=$?
 		if [ $rc -eq 2 ]; then

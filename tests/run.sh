@@ -1,62 +1,156 @@
 #!/usr/bin/env bash
 # Runs the test suite against the build in directory O (default build).
-#   tests/run.sh [O] [SUITE[/NAME]...]
-# SUITE is "unit" or the name of a tests/*/*.test.sh script without
-# .test.sh (e.g. "cases"); none means all. SUITE/NAME runs one part of a
-# suite: unit/test_parse (one unit test program), cases/jit-int or just
-# jit-int (one golden case: the suite gets NAME as an argument). Every test prints one line
-# "ok NAME", "FAIL NAME: why" or "skip NAME: requires REQ: why", REQ one of
-# tests/requirements.sh (a skip line naming none is a FAIL; skips are
-# counted per REQ); a suite that exits non-zero without a FAIL line counts
-# as one failure. A failing suite's other
-# output follows its FAIL lines (a golden case's diff, the command that reruns
-# it). With KEEP=1 suites keep their scratch directories and say where
-# ("kept DIR"). Ends with the line "N passed, N failed" (", N skipped" when
-# some were) and exits 1 on failure, 2 when a SUITE does not exist.
-# Every suite and unit program starts through $O/test/sigdfl
+#   tests/run.sh [-j N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]
+#
+# Suites: every unit program O/test/unit/test_* ("unit", or unit/test_parse
+# alone) and every tests/DIR/NAME.test.sh by its NAME; SUITE/NAME hands NAME
+# to the suite as an argument (cases/jit-int, or a golden case named alone:
+# jit-int). Naming suites runs them whatever their tier; naming none runs
+# every suite of the tiers in LIST (default check,record).
+#
+# Tiers: a suite says its own in one line near its top, "# tier: TIER"
+# (none: check); unit programs are check.
+#   check        no perf recording, no timing: runs beside other check
+#                suites, -j N at a time (default: the number of CPUs)
+#   record       records with perf or measures time: runs alone
+#   stress       race hunts at full count: only with --tiers stress
+#   pt-hardware  real Intel PT: only with --tiers pt-hardware
+# --stress exports SNAPTRACE_STRESS=1 (tests/lib.sh stress_count: a suite's
+# race hunts at their full count); -r N runs each suite N times.
+#
+# Protocol: every test prints one line "ok NAME", "FAIL NAME: why" or
+# "skip NAME: requires REQ: why", REQ one of tests/requirements.sh (a skip
+# line naming none is a FAIL; skips are counted per REQ). A suite may print
+# "time NAME SECONDS" to give a test's time itself; otherwise a test's time
+# is from the suite's previous result line (or its start) to its own, as
+# the lines arrive. A suite that exits non-zero without a FAIL line counts
+# as one failure. A failing suite's other output follows its FAIL lines (a
+# golden case's diff, the command that reruns it). With KEEP=1 suites keep
+# their scratch directories and say where ("kept DIR").
+#
+# Hang guard: a suite that prints nothing for SNAPTRACE_TEST_HANG seconds
+# (default 300) is killed (its process group and every process carrying
+# its token), and the test it was in is a FAIL with its time.
+#
+# Every suite and unit program starts through O/test/sigdfl
 # (tests/runner/sigdfl.c): SIGINT, SIGQUIT, SIGTERM and SIGHUP at their
-# default action however the runner was started (nohup, a background job).
-# Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its own) in its environment,
-# which every process it starts inherits (perf, targets, converters): a
-# process still carrying the token after the suite ended is a leftover of
-# that suite, reported as a failure and killed. Processes of other users of
-# the machine (another perf, another suite) are never looked at.
+# default action however the runner was started (nohup, a background job);
+# in a session of its own; with TMPDIR a scratch directory of its own. A
+# suite of another tier than check (perf records, and is killed) also gets
+# that directory as its /tmp, in a mount namespace of its own, where one can
+# be made (root) and neither the source tree nor O is under /tmp (which it
+# would hide): perf writes /tmp/perf-vdso.so-* whatever TMPDIR says, and
+# leaves it behind when killed. Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its
+# own) in its environment, which every process it starts inherits (perf,
+# targets, converters): a process still carrying the token after the suite
+# ended is a leftover of that suite, reported as a failure and killed.
+# Processes of other users of the machine (another perf, another suite) are
+# never looked at.
+#
+# Prints each suite's result line with its wall seconds as it ends, then the
+# ten slowest tests, one line per tier, the skips per requirement, and
+# "N passed, N failed" (", N skipped" when some were). Exits 1 on a failure
+# or when nothing passed or skipped, 2
+# on a usage error (an unknown SUITE or tier, the build missing).
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
+usage() {
+	echo "usage: tests/run.sh [-j N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]" >&2
+	exit 2
+}
+
+jobs=$(nproc 2>/dev/null || echo 1)
+repeat=1 tiers=check,record
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+	-j*) jobs=${1#-j}; shift ;;
+	-r) [ $# -ge 2 ] || usage; repeat=$2; shift 2 ;;
+	-r*) repeat=${1#-r}; shift ;;
+	--tiers) [ $# -ge 2 ] || usage; tiers=$2; shift 2 ;;
+	--tiers=*) tiers=${1#--tiers=}; shift ;;
+	--stress) export SNAPTRACE_STRESS=1; shift ;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[[ $jobs =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ ]] || usage
+TIERS="check record stress pt-hardware"
+for t in ${tiers//,/ }; do
+	[[ " $TIERS " == *" $t "* ]] || { echo "tests/run.sh: no tier '$t': expected one of: $TIERS" >&2; exit 2; }
+done
+
 O=${1:-build}
-shift $(( $# > 0 ? 1 : 0 ))
+shift $(($# > 0 ? 1 : 0))
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 export SNAPTRACE_TOP="$top" SNAPTRACE_O="$O" SNAPTRACE_BIN="$O/bin" SNAPTRACE_TEST_BIN="$O/test"
 export PAGER=cat
+hang=${SNAPTRACE_TEST_HANG:-300}
+[[ $hang =~ ^[1-9][0-9]*$ ]] || { echo "tests/run.sh: SNAPTRACE_TEST_HANG=$hang: expected whole seconds" >&2; exit 2; }
 sigdfl="$O/test/sigdfl"
 if [ ! -x "$sigdfl" ]; then
 	echo "tests/run.sh: $sigdfl is not built (make all tests-build)" >&2
 	exit 2
 fi
+. "$top/tests/requirements.sh"
+declared=$(requirement_names)
+
+# tier_of FILE: the tier FILE's header names (check when none).
+tier_of() {
+	local line n=0
+	while IFS= read -r line && [ $n -lt 40 ]; do
+		n=$((n + 1))
+		if [[ $line =~ ^#\ tier:\ (.*)$ ]]; then
+			echo "${BASH_REMATCH[1]}"
+			return
+		fi
+	done <"$1"
+	echo check
+}
+
+# The jobs: name (SUITE, or "SUITE #R" with -r), tier, program (a unit
+# program, or a suite's script run by bash) and arguments (one a line).
+J_NAME=() J_TIER=() J_PROG=() J_ARGS=()
+add_job() {
+	local name=$1 tier=$2 prog=$3 r
+	shift 3
+	for ((r = 1; r <= repeat; r++)); do
+		if [ "$repeat" -gt 1 ]; then J_NAME+=("$name #$r"); else J_NAME+=("$name"); fi
+		J_TIER+=("$tier")
+		J_PROG+=("$prog")
+		J_ARGS+=("$(printf '%s\n' "$@")")
+	done
+}
 
 selected=()
 for s in "$@"; do
 	suite=${s%%/*}
+	suites=("$top"/tests/*/"$suite".test.sh)
 	# a golden case may be named alone
-	if [ "$s" = "$suite" ] && [ -f "$top/tests/cases/$s/input.txt" ] &&
-		! compgen -G "$top/tests/*/$s.test.sh" >/dev/null; then
+	if [ "$s" = "$suite" ] && [ -f "$top/tests/cases/$s/input.txt" ] && [ ! -e "${suites[0]}" ]; then
 		s=cases/$s suite=cases
+		suites=("$top"/tests/*/cases.test.sh)
 	fi
 	selected+=("$s")
-	if [ "$suite" != unit ] && ! compgen -G "$top/tests/*/$suite.test.sh" >/dev/null; then
+	if [ "$suite" != unit ] && [ ! -e "${suites[0]}" ]; then
+		all=("$top"/tests/*/*.test.sh)
+		all=("${all[@]##*/}")
 		echo "tests/run.sh: no suite '$suite': expected unit, a golden case or one of:" \
-			$(basename -s .test.sh "$top"/tests/*/*.test.sh) >&2
+			"${all[@]%.test.sh}" >&2
 		exit 2
 	fi
 done
 
-# want SUITE: true when SUITE is to run; sets parts to the NAMEs asked for
-# (none: the whole suite).
+# want SUITE TIER: true when SUITE is to run; sets parts to the NAMEs asked
+# for (none: the whole suite).
 want() {
-	local s
+	local s hit=1
 	parts=()
-	[ ${#selected[@]} -eq 0 ] && return 0
-	local hit=1
+	if [ ${#selected[@]} -eq 0 ]; then
+		[[ ",$tiers," == *",$2,"* ]]
+		return
+	fi
 	for s in "${selected[@]}"; do
 		case "$s" in
 		"$1") hit=0; parts=(); break ;;
@@ -66,13 +160,41 @@ want() {
 	return $hit
 }
 
-. "$top/tests/requirements.sh"
-declared=$(requirement_names | tr '\n' ' ')
-reqlog=$(mktemp)
+for t in "$O"/test/unit/test_*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	name=${t##*/}
+	# a program whose source is gone (renamed, removed) is a stale build
+	# product, not a test
+	[ -f "$top/tests/unit/$name.c" ] || continue
+	if want unit check && { [ ${#parts[@]} -eq 0 ] || [[ " ${parts[*]} " == *" $name "* ]]; }; then
+		add_job "unit/$name" check "$t"
+	fi
+done
+for s in "$top"/tests/*/*.test.sh; do
+	[ -e "$s" ] || continue
+	name=${s##*/}
+	name=${name%.test.sh}
+	tier=$(tier_of "$s")
+	if [[ " $TIERS " != *" $tier "* ]]; then
+		echo "tests/run.sh: $s: '# tier: $tier': expected one of: $TIERS" >&2
+		exit 2
+	fi
+	if want "$name" "$tier"; then
+		add_job "$name" "$tier" "$s" "${parts[@]}"
+	fi
+done
+if [ ${#J_NAME[@]} -eq 0 ]; then
+	echo "tests/run.sh: nothing to run (tiers $tiers)" >&2
+	exit 2
+fi
 
-passed=0 failed=0 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log" "$reqlog"' EXIT
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
+# a mount namespace of its own gives a suite its own /tmp (root only)
+private_tmp=0
+case "$(realpath "$top")/ $(realpath "$O")/" in
+/tmp/* | */\ /tmp/*) ;;
+*) unshare --mount --propagation private true 2>/dev/null && private_tmp=1 ;;
+esac
 
 # survivors TOKEN: the pids of the processes whose environment holds
 # SNAPTRACE_TEST_RUN=TOKEN.
@@ -106,62 +228,227 @@ check_survivors() {
 	return 1
 }
 
-# run NAME CMD...: runs one suite, tallies its ok/FAIL/skip lines.
-run() {
-	local name=$1 rc token="$$.$RANDOM$RANDOM.$1"
-	shift
-	SNAPTRACE_TEST_RUN=$token "$sigdfl" "$@" >"$log" 2>&1
-	rc=$?
-	check_survivors "$name" "$token" >>"$log" || rc=1
-	local p f s
-	# a skip line must name a requirement: any other is a FAIL
-	awk -v declared="$declared" -v reqlog="$reqlog" '
-		BEGIN { n = split(declared, d, " "); for (i = 1; i <= n; i++) ok[d[i]] = 1 }
-		/^skip / {
-			if (match($0, /: requires [a-z0-9_]+: /) && ok[substr($0, RSTART + 11, RLENGTH - 13)]) {
-				print substr($0, RSTART + 11, RLENGTH - 13) >>reqlog
-			} else {
-				sub(/^skip /, "FAIL ")
-				$0 = $0 " (a skip that names no requirement of tests/requirements.sh)"
-			}
-		}
-		{ print }' "$log" >"$log.req" && mv "$log.req" "$log"
-	p=$(grep -c '^ok ' "$log")
-	f=$(grep -c '^FAIL ' "$log")
-	s=$(grep -c '^skip ' "$log")
-	grep -E '^(FAIL|skip|kept) ' "$log"
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $name: exited $rc without a FAIL line; its output:"
-		tail -n 20 "$log" | sed 's/^/    /'
-		f=1
-	elif [ "$f" -gt 0 ]; then
-		grep -v -E '^(ok|FAIL|skip|kept) ' "$log" | sed 's/^/    /'
-	fi
-	echo "$name: $p passed, $f failed, $s skipped"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+# ended PID: true when child PID has exited (gone, or a zombie not reaped).
+ended() {
+	local st
+	read -r st <"/proc/$1/stat" 2>/dev/null || return 0
+	st=${st##*) }
+	[ "${st%% *}" = Z ]
 }
 
-if want unit; then
-	for t in "$O"/test/unit/test_*; do
-		[ -x "$t" ] || continue
-		if [ ${#parts[@]} -gt 0 ] && ! printf '%s\n' "${parts[@]}" | grep -qx "$(basename "$t")"; then
-			continue
-		fi
-		run "unit/$(basename "$t")" "$t"
-	done
-fi
-for s in "$top"/tests/*/*.test.sh; do
-	[ -e "$s" ] || continue
-	name=$(basename "$s" .test.sh)
-	if want "$name"; then
-		run "$name" bash "$s" "${parts[@]}"
+# job I: runs job I in RUN/I/: its output, each line after the time it
+# arrived (microseconds), in log; its start and end in times; its exit
+# status in rc (after the leftover check); hang when the guard fired.
+job() {
+	local i=$1 d="$RUN/$1" token="$$.$1.$RANDOM$RANDOM" pid fd line part="" rc
+	local -a cmd=("${J_PROG[$i]}")
+	[ "${J_PROG[$i]%.test.sh}" = "${J_PROG[$i]}" ] || cmd=(bash "${J_PROG[$i]}")
+	[ -z "${J_ARGS[$i]}" ] || mapfile -t -O "${#cmd[@]}" cmd <<<"${J_ARGS[$i]}"
+	mkdir -p "$d/tmp"
+	mkfifo "$d/out"
+	local t0=${EPOCHREALTIME/./} last now
+	if [ $private_tmp = 1 ] && [ "${J_TIER[$i]}" != check ]; then
+		echo private >"$d/private"
+		# $d/tmp is the suite's /tmp (where the run's directory is not seen)
+		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid unshare --mount --propagation private \
+			sh -c 'mount --bind "$0" /tmp && exec "$@"' "$d/tmp" "$sigdfl" "${cmd[@]}" \
+			>"$d/out" 2>&1 </dev/null &
+	else
+		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid "$sigdfl" "${cmd[@]}" \
+			>"$d/out" 2>&1 </dev/null &
 	fi
-done
+	pid=$!
+	echo "$pid" >"$d/pid"
+	exec {fd}<"$d/out"
+	last=$t0
+	while :; do
+		if IFS= read -r -t 1 -u "$fd" line; then
+			now=${EPOCHREALTIME/./}
+			printf '%s %s\n' "$now" "$part$line" >>"$d/log"
+			part="" last=$now
+		elif [ $? -gt 128 ]; then
+			part+=$line
+			now=${EPOCHREALTIME/./}
+			if ended "$pid"; then
+				# what it printed last, or a leftover still holding the pipe
+				while IFS= read -r -t 0.2 -u "$fd" line; do
+					printf '%s %s\n' "$now" "$part$line" >>"$d/log"
+					part=""
+				done
+				break
+			fi
+			if [ $((now - last)) -ge $((hang * 1000000)) ]; then
+				echo "$now $last" >"$d/hang"
+				kill -TERM -- "-$pid" 2>/dev/null
+				sleep 1
+				kill -KILL -- "-$pid" $(survivors "$token") 2>/dev/null
+				break
+			fi
+		else
+			[ -z "$part$line" ] || printf '%s %s\n' "${EPOCHREALTIME/./}" "$part$line" >>"$d/log"
+			break
+		fi
+	done
+	exec {fd}<&-
+	wait "$pid"
+	rc=$?
+	if [ -e "$d/hang" ]; then
+		kill -KILL $(survivors "$token") 2>/dev/null
+	else
+		check_survivors "${J_NAME[$i]}" "$token" >"$d/left" || rc=1
+	fi
+	echo "$t0 ${EPOCHREALTIME/./}" >"$d/times"
+	echo "$rc" >"$d/rc"
+}
 
+passed=0 failed=0 skipped=0
+declare -A tier_p=() tier_f=() tier_s=() tier_wall=() tier_n=()
+
+# report I: prints job I's lines and result line, tallies them. A skip
+# naming no declared requirement becomes a FAIL; the per-test times go to
+# RUN/times, the skips per requirement to RUN/skips.
+report() {
+	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall
+	rc=$(<"$d/rc")
+	read -r t0 t1 <"$d/times"
+	touch "$d/log"
+	[ -s "$d/left" ] && sed "s/^/$t1 /" "$d/left" >>"$d/log"
+	if [ -e "$d/hang" ]; then
+		local h now last
+		read -r now last <"$d/hang"
+		echo "$now FAIL $name: hung: no output for $(((now - last) / 1000000)) s$(
+			l=$(grep -E '^[0-9]+ (ok|FAIL|skip) ' "$d/log" | tail -n 1 | cut -d' ' -f2-3)
+			[ -n "$l" ] && echo " after '$l'") (killed after $(((now - t0) / 100000 / 10)).$(((now - t0) / 100000 % 10)) s; SNAPTRACE_TEST_HANG=$hang)" >>"$d/log"
+	fi
+	awk -v suite="${name%% #*}" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
+		-v tmp="$([ -e "$d/private" ] && echo "$d/tmp")" \
+		-v times="$RUN/times" -v skips="$RUN/skips" -v out="$d/result" '
+	BEGIN { n = split(declared, d, "\n"); for (k = 1; k <= n; k++) req[d[k]] = 1; prev = t0 }
+	{
+		t = $1; line = substr($0, length($1) + 2)
+		if (line ~ /^skip /) {
+			if (match(line, /: requires [a-z0-9_]+: /) && (substr(line, RSTART + 11, RLENGTH - 13) in req))
+				print substr(line, RSTART + 11, RLENGTH - 13) >>skips
+			else
+				line = "FAIL " substr(line, 6) " (a skip that names no requirement of tests/requirements.sh)"
+		}
+		# a private /tmp is the job directory tmp
+		if (tmp != "" && line ~ /^kept \/tmp\//) line = "kept " tmp substr(line, 10)
+		if (line ~ /^time [^ ]+ [0-9.]+$/) { split(line, w, " "); given[w[2]] = w[3]; next }
+		if (line ~ /^(ok|FAIL|skip) /) {
+			tn = line; sub(/^[a-zA-Z]+ /, "", tn); sub(/:.*/, "", tn)
+			if (!(tn in took)) order[++nt] = tn
+			took[tn] = (t - prev) / 1e6; prev = t
+			if (line ~ /^ok /) p++; else if (line ~ /^FAIL /) f++; else s++
+		}
+		lines[++nl] = line
+	}
+	END {
+		for (k = 1; k <= nt; k++)
+			printf "%.1f %s %s\n", (order[k] in given) ? given[order[k]] : took[order[k]], suite, order[k] >>times
+		for (k = 1; k <= nl; k++) if (lines[k] ~ /^(FAIL|skip|kept) /) print lines[k]
+		if (rc != 0 && f == 0) {
+			print "FAIL " suite ": exited " rc " without a FAIL line; its output:"
+			for (k = (nl > 20 ? nl - 19 : 1); k <= nl; k++) print "    " lines[k]
+			f = 1
+		} else if (f > 0)
+			for (k = 1; k <= nl; k++) if (lines[k] !~ /^(ok|FAIL|skip|kept|time) /) print "    " lines[k]
+		print p + 0, f + 0, s + 0 >out
+	}' "$d/log"
+	read -r p f s <"$d/result"
+	wall=$(((t1 - t0) / 100000))
+	echo "$name: $p passed, $f failed, $s skipped ($((wall / 10)).$((wall % 10)) s)"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	local tier=${J_TIER[$i]}
+	tier_p[$tier]=$((${tier_p[$tier]:-0} + p))
+	tier_f[$tier]=$((${tier_f[$tier]:-0} + f))
+	tier_s[$tier]=$((${tier_s[$tier]:-0} + s))
+	tier_n[$tier]=$((${tier_n[$tier]:-0} + 1))
+}
+
+# Check jobs longest first (times of the last run in O/test-times; a suite
+# never timed counts as long), so the last to end is a short one; then each
+# job of another tier alone.
+order=()
+declare -A last_time=()
+if [ -f "$O/test-times" ]; then
+	while read -r s n; do last_time[$n]=$s; done <"$O/test-times"
+fi
+mapfile -t order < <(for i in "${!J_NAME[@]}"; do
+	[ "${J_TIER[$i]}" = check ] && echo "0 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ||
+		echo "1 0 $i"
+done | sort -k1,1n -k2,2gr -k3,3n | cut -d' ' -f3)
+
+declare -A running=()
+cleanup() {
+	local i p
+	for i in "${!running[@]}"; do
+		p=$(cat "$RUN/$i/pid" 2>/dev/null) && kill -KILL -- "-$p" 2>/dev/null
+		kill "${running[$i]}" 2>/dev/null
+	done
+	wait 2>/dev/null
+	if [ "${KEEP:-0}" = 1 ]; then
+		echo "kept $RUN"
+	else
+		rm -rf "$RUN"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+run_start=${EPOCHREALTIME/./}
+declare -A tier_t0=()
+next=0
+while [ $next -lt ${#order[@]} ] || [ ${#running[@]} -gt 0 ]; do
+	while [ $next -lt ${#order[@]} ]; do
+		i=${order[$next]}
+		if [ "${J_TIER[$i]}" = check ]; then
+			[ ${#running[@]} -lt "$jobs" ] || break
+		else
+			[ ${#running[@]} -eq 0 ] || break
+		fi
+		: "${tier_t0[${J_TIER[$i]}]:=${EPOCHREALTIME/./}}"
+		job "$i" &
+		running[$i]=$!
+		next=$((next + 1))
+		[ "${J_TIER[$i]}" = check ] || break
+	done
+	wait -n -p done_pid "${running[@]}"
+	for i in "${!running[@]}"; do
+		if [ "${running[$i]}" = "$done_pid" ]; then
+			unset "running[$i]"
+			report "$i"
+			tier_wall[${J_TIER[$i]}]=$((${EPOCHREALTIME/./} - ${tier_t0[${J_TIER[$i]}]}))
+		fi
+	done
+done
+run_wall=$(((${EPOCHREALTIME/./} - run_start) / 100000))
+
+# this run's suite times, for the next run's order
+for i in "${!J_NAME[@]}"; do
+	read -r t0 t1 <"$RUN/$i/times" && last_time[${J_NAME[$i]%% #*}]=$(((t1 - t0) / 1000000))
+done
+for n in "${!last_time[@]}"; do echo "${last_time[$n]} $n"; done >"$RUN/test-times" &&
+	mv "$RUN/test-times" "$O/test-times" 2>/dev/null
+
+if [ -s "$RUN/times" ]; then
+	echo "slowest tests:"
+	sort -k1,1gr "$RUN/times" | head -n 10 | awk '{ printf "  %7.1f s  %s  %s\n", $1, $2, $3 }'
+fi
+for t in $TIERS; do
+	[ -n "${tier_n[$t]:-}" ] || continue
+	w=$((${tier_wall[$t]} / 100000))
+	echo "tier $t: ${tier_n[$t]} suites, ${tier_p[$t]} passed, ${tier_f[$t]} failed, ${tier_s[$t]} skipped ($((w / 10)).$((w % 10)) s)"
+done
+if [ -s "$RUN/skips" ]; then
+	echo "skipped for lack of: $(sort "$RUN/skips" | uniq -c | sort -k1,1nr -k2 |
+		awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
+fi
+[ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root, or the tree is under /tmp): perf may leave /tmp/perf-vdso.so-* when killed"
+echo "total wall $((run_wall / 10)).$((run_wall % 10)) s"
 if [ "$skipped" -gt 0 ]; then
-	echo "skipped: $(sort "$reqlog" | uniq -c | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
 	echo "$passed passed, $failed failed"
 fi
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+[ "$failed" -eq 0 ] && [ $((passed + skipped)) -gt 0 ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Golden cases: every tests/cases/NAME/ directory holds
 #   input.txt      perf script text (branch or sampled call chains)
 #   expected.txt   the slices a correct conversion shows, "TID DEPTH NAME"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Generated inputs (docs/contributing.md "Golden cases"), made at test time:
 #   many-strings  40,000 distinct function names + one of 40,000 characters:
 #                 converts, every slice keeps its own name, the long one is

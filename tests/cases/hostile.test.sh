@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Hostile input to snaptrace-convert (issue 7): each a one-line error with
 # the documented exit status, or a correct trace that reads back clean.
 #   nul-comm       a NUL inside a comm, through a pipe (no binary check):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Output safety of snaptrace-convert -o (common/outpath.h): what -o names is
 # never destroyed, and every trace written is read back.
 #   device    a char device made with mknod (a copy of /dev/null): written

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # A recording directory as an input (README "Finding the moment"):
 # snaptrace-convert DIR converts the snapshots record.json lists, in its
 # order, with its hits and snapshot reasons. Built here from perf script

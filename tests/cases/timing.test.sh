@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Timing of golden cases: a case may hold expected-times.txt, lines
 #   TID DEPTH BEGIN END NAME        a slice (BEGIN/END in ns, "*" = any)
 #   TID DEPTH TIME - NAME           an instant (after that thread's slices)

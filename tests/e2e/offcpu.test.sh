@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # Off-CPU time and sampling truth on this machine: compile
 # tests/e2e/offcpu_target.c and record it with
 #   perf record -e cpu-clock -F 5000 --call-graph fp --switch-events \

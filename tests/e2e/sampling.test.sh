@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # End to end on this machine, sampling path: compile tests/e2e/sampling_target.c
 # (-O1 -g -fno-omit-frame-pointer), record it with
 #   perf record -e cpu-clock -F 5000 --call-graph fp|dwarf

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # Source lines on slices, end to end: tests/e2e/srcline_target.c and its
 # shared library tests/e2e/srcline_lib.c, built with -g as a PIE and as a
 # non-PIE, are sampled (perf record -e cpu-clock --call-graph fp) and

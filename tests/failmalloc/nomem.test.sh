@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Out of memory never gives a silently shorter trace. The converter linked
 # with tests/failmalloc (every allocation of its own code counted) converts
 # golden cases once per allocation N, the N-th failing; each run must either
@@ -26,7 +27,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"
 # Branches and sampled chains, one and two inputs, decode errors without a
 # time, switches and off-CPU slices, deep stacks, blamed binaries; the case
 # also converted with source lines. (Each run takes some 0.1 s here.)
-CASES=(call-return decode-error-no-time-mid sched-switch-chains offcpu-across-snapshots
+CASES=(call-return decode-error-no-time-mid sched-switch-chains sched-switch-unwound offcpu-across-snapshots
 	unsymbolized-stacks-warning deep-recursion-300)
 SRCLINE_CASE=call-return
 [ $# -gt 0 ] && CASES=("$@")
@@ -48,7 +49,7 @@ sweep() {
 	local nomem=0 same=0
 	shift 4
 	for n in "$@"; do
-		rm -f "$out"
+		rm -f "$out" "$out.err"
 		FAILMALLOC_AT=$n convert "$case" "$out" $mode
 		rc=$?
 		if [ $rc -eq 0 ]; then

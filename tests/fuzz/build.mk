@@ -8,7 +8,9 @@
 #   fuzz_fxt_reader  any bytes through the FXT reader behind --dump, seeded
 #                    with the FXT of the golden cases.
 # A crash, a sanitizer report or a failed check stops a target and leaves
-# the input as $(O)/fuzz/crash-*. Installs clang and its libFuzzer runtime
+# the input as $(O)/fuzz/crash-*. `make fuzz-regress` runs each target once
+# on every input of tests/fuzz/regress/ (its .txt files through
+# fuzz_convert, its .fxt files through fuzz_fxt_reader): what CI runs. Installs clang and its libFuzzer runtime
 # when missing (scripts/install-deps.sh). FUZZ_CC is the compiler (default
 # clang), FUZZ_FLAGS adds libFuzzer flags.
 FUZZ_SECONDS ?= 120
@@ -42,6 +44,17 @@ $(O)/fuzz/seeds.stamp: $(O)/bin/snaptrace-convert $(wildcard tests/cases/*/input
 
 fuzz: fuzz-deps
 	@$(MAKE) --no-print-directory fuzz-run
+
+.PHONY: fuzz-regress fuzz-regress-run
+fuzz-regress: fuzz-deps
+	@$(MAKE) --no-print-directory fuzz-regress-run
+
+# (given files, libFuzzer runs each once and stops; given none it would fuzz)
+FUZZ_REGRESS_TXT := $(wildcard tests/fuzz/regress/*.txt)
+FUZZ_REGRESS_FXT := $(wildcard tests/fuzz/regress/*.fxt)
+fuzz-regress-run: $(FUZZ_BINS)
+	$(if $(FUZZ_REGRESS_TXT),@$(O)/fuzz/fuzz_convert -max_len=16384 $(FUZZ_REGRESS_TXT))
+	$(if $(FUZZ_REGRESS_FXT),@$(O)/fuzz/fuzz_fxt_reader $(FUZZ_REGRESS_FXT))
 
 .PHONY: fuzz-run
 fuzz-run: $(FUZZ_BINS) $(O)/fuzz/seeds.stamp

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cv = conv_driver_new(w, &opts);
 	if (!cv)
 		abort();
-	if (input_open(text, &perf, &in, err, sizeof(err))) {	/* refused: a binary file */
+	if (input_open(text, NULL, &perf, &in, err, sizeof(err))) {	/* refused: a binary file */
 		conv_driver_free(cv);
 		fxt_writer_abort(w);
 		return 0;

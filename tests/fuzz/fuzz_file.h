@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_file.h: scratch files of one fuzzing process, /tmp/snaptrace-fuzz.PID.EXT
- * (one per extension, reused by every run of the target).
+ * fuzz_file.h: scratch files of one fuzzing process,
+ * $TMPDIR/snaptrace-fuzz.PID.EXT (/tmp without TMPDIR; one name per
+ * extension, a new file under it for every run of the target).
  */
 #ifndef SNAPTRACE_FUZZ_FILE_H
 #define SNAPTRACE_FUZZ_FILE_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +17,32 @@
 /* The scratch path for EXT ("txt", "fxt"), in one of two static buffers. */
 static inline const char *fuzz_file_path(const char *ext)
 {
-	static char bufs[2][64];
+	static char bufs[2][256];
 	static int n;
 	char *b = bufs[n++ % 2];
+	const char *dir = getenv("TMPDIR");
 
-	snprintf(b, sizeof(bufs[0]), "/tmp/snaptrace-fuzz.%ld.%s", (long)getpid(), ext);
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (snprintf(b, sizeof(bufs[0]), "%s/snaptrace-fuzz.%ld.%s", dir, (long)getpid(), ext) >=
+	    (int)sizeof(bufs[0]))
+		abort();
 	return b;
 }
 
-/* Writes SIZE bytes of DATA to the scratch file for EXT; returns its path. Aborts on failure. */
+/* Writes SIZE bytes of DATA as the scratch file for EXT, a new file each
+ * time (the last run's unlinked first: ext4 flushes a file truncated and
+ * written again when it is closed, which held the targets to some 30 runs
+ * a second); returns its path. Aborts on failure. */
 static inline const char *fuzz_file_write(const char *ext, const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_file_path(ext);
-	FILE *f = fopen(path, "wb");
+	int fd;
 
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+	if (unlink(path) && errno != ENOENT)
+		abort();
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size || close(fd))
 		abort();
 	return path;
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Every input the fuzzers (tests/fuzz/build.mk) found a defect with, kept in
 # tests/fuzz/regress/: NAME.fxt through `snaptrace-convert --dump` (exit 0,
 # or 1 with its problems listed), NAME.txt through the converter (exit 0, 1

@@ -20,12 +20,14 @@ $(O)/test/ptsynth.skip: FORCE
 TEST_BINS += $(O)/test/ptsynth.skip
 else
 $(shell rm -f $(O)/test/ptsynth.skip)
-$(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c common/spawn.c)
+$(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c common/spawn.c convert/perfsym.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lipt -lZydis -lelf -lstdc++
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lipt -lZydis -lelf -liberty
 
 TEST_BINS += $(O)/test/ptsynth
+# the generator names functions with the converter's perfsym.c
+$(call obj,$(PTSYNTH_SRC)): ALL_CFLAGS += -Iconvert
 
 $(O)/test/ptsynth-expect: $(call obj,tests/ptsynth/expect.c common/diag.c)
 	@mkdir -p $(dir $@)

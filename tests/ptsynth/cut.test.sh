@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # Cutting at edges (--filter START,STOP; --window BEFORE[,AFTER]) on
 # synthesized Intel PT of tests/ptsynth/progs/phases.c, whose call structure
 # is known: two threads, each calling phase_begin, work(3) and phase_end in
@@ -183,30 +184,46 @@ window_expect() {
 
 # --window 300ns,200ns around two hits of a recording directory: in the
 # main thread's first phase_begin and at the worker's second phase_end.
-t_window() {
-	local why pid h1 h2 d="$TMP/rec" line intervals dropped
-	pid=$(sed -n 's/^# thread pid=\([0-9]*\) .*/\1/p' "$TMP/all.tree" | head -1)
-	tree_slices "$TMP/all.tree" >"$TMP/all.times"
-	h1=$(awk '$5 == "phase_begin" { print $3 + 50; exit }' "$TMP/all.times")
-	h2=$(awk -v pid="$pid" '$5 == "phase_end" && $1 != pid { if (++n == 2) { print $3; exit } }' \
-		"$TMP/all.times")
-	mkdir -p "$d"
-	cp "$TMP/phases.data" "$d/perf.data.1"
-	cat >"$d/record.json" <<EOF
+# MAIN_PID, WORKER_END: the main thread's pid, the time of the worker's
+# second phase_end (tree_slices of the uncut trace in all.times)
+main_pid() {
+	sed -n 's/^# thread pid=\([0-9]*\) .*/\1/p' "$TMP/all.tree" | head -1
+}
+worker_end() {
+	awk -v pid="$1" '$5 == "phase_end" && $1 != pid { if (++n == 2) { print $3; exit } }' \
+		"$TMP/all.times"
+}
+
+# recording_of DIR PID TRIGGER HITS SNAPSHOT_REASON SNAPSHOT_TIME: a
+# recording directory DIR of phases.data (one snapshot), with TRIGGER (a
+# JSON object or null) and HITS (JSON array elements).
+recording_of() {
+	mkdir -p "$1"
+	cp "$TMP/phases.data" "$1/perf.data.1"
+	cat >"$1/record.json" <<EOF
 {
   "format": "snaptrace-record 1",
-  "pids": [$pid],
+  "pids": [$2],
   "threads": [],
-  "trigger": {"spec": "phase_begin", "mechanism": "uprobe", "file": "$PROGS/phases", "symbol": "phase_begin", "file_offset": 0},
-  "hits": [
-    {"pid": $pid, "tid": $pid, "time_ns": $h1, "snapshot": null},
-    {"pid": $pid, "tid": $pid, "time_ns": $h2, "snapshot": 0}
+  "trigger": $3,
+  "hits": [$4
   ],
   "hits_total": 2, "hits_coalesced": 1, "hits_lost": 0,
-  "snapshots": [{"file": "perf.data.1", "reason": "trigger", "time_ns": $h2}],
+  "snapshots": [{"file": "perf.data.1", "reason": "$5", "time_ns": $6}],
   "end": "exit"
 }
 EOF
+}
+
+t_window() {
+	local why pid h1 h2 d="$TMP/rec" line intervals dropped
+	pid=$(main_pid)
+	tree_slices "$TMP/all.tree" >"$TMP/all.times"
+	h1=$(awk '$5 == "phase_begin" { print $3 + 50; exit }' "$TMP/all.times")
+	h2=$(worker_end "$pid")
+	recording_of "$d" "$pid" '{"spec": "phase_begin", "mechanism": "uprobe", "file": "'"$PROGS"'/phases", "symbol": "phase_begin", "file_offset": 0}' "
+    {\"pid\": $pid, \"tid\": $pid, \"time_ns\": $h1, \"snapshot\": null},
+    {\"pid\": $pid, \"tid\": $pid, \"time_ns\": $h2, \"snapshot\": 0}" trigger "$h2"
 	window_expect "$((h1 - 300)),$((h1 + 200)),$((h2 - 300)),$((h2 + 200))" <"$TMP/all.times" \
 		>"$TMP/window.expected"
 	read -r intervals dropped <"$TMP/window.counts"
@@ -228,13 +245,39 @@ EOF
 	fi
 }
 
+# --window 300ns,200ns around a snapshot no hit took (Ctrl-C: its
+# "[snapshot] interrupt" mark at the worker's second phase_end), in a
+# recording without hits (issue 24: --window could anchor on hits only).
+t_window_snapshot() {
+	local pid at d="$TMP/rec-interrupt" why intervals dropped
+	pid=$(main_pid)
+	at=$(worker_end "$pid")
+	recording_of "$d" "$pid" null "" interrupt "$at"
+	window_expect "$((at - 300)),$((at + 200))" <"$TMP/all.times" >"$TMP/wsnap.expected"
+	read -r intervals dropped <"$TMP/window.counts"
+	if ! "$CONVERT" --window 300ns,200ns "$d" -o "$TMP/wsnap.fxt" 2>"$TMP/wsnap.err" ||
+		! "$CONVERT" --dump=tree "$TMP/wsnap.fxt" >"$TMP/wsnap.tree" 2>"$TMP/wsnap.derr" ||
+		[ -s "$TMP/wsnap.derr" ]; then
+		fail cut-window-snapshot "conversion or read-back failed: $(first_lines "$TMP/wsnap.err") $(first_lines "$TMP/wsnap.derr")"
+	elif [ "$intervals" -lt 1 ] || [ ! -s "$TMP/wsnap.expected" ]; then
+		fail cut-window-snapshot "the window keeps nothing to test"
+	elif ! why=$(diff "$TMP/wsnap.expected" <(tree_slices "$TMP/wsnap.tree")); then
+		fail cut-window-snapshot "kept slices differ from the uncut trace's cut at the window (< expected, > found): $(echo "$why" | head -4 | tr '\n' ' ')"
+	elif ! grep -q -F -- "--window 300ns,200ns: $intervals intervals kept, $dropped slices left out" "$TMP/wsnap.err" ||
+		! grep -q '\[snapshot\] interrupt' "$TMP/wsnap.tree"; then
+		fail cut-window-snapshot "the summary or the mark: $(grep -e --window "$TMP/wsnap.err")"
+	else
+		ok cut-window-snapshot
+	fi
+}
+
 # --window without hits: a usage error naming what it needs; malformed
 # values, and --window with --filter: exit 2, one line.
 t_window_usage() {
 	local v rc bad=""
 	"$CONVERT" --window 10ms "$TMP/phases.data" -o "$TMP/w.fxt" 2>"$TMP/w.err"
 	rc=$?
-	if [ $rc -ne 2 ] || ! grep -q "needs a recording directory with trigger hits" "$TMP/w.err"; then
+	if [ $rc -ne 2 ] || ! grep -q "needs a recording directory with trigger hits or snapshots" "$TMP/w.err"; then
 		bad="$bad no hits (exit $rc: $(first_lines "$TMP/w.err"))"
 	fi
 	for v in "" "10" "10ms," ",1ms" "10ms,1ms,1ms" "0ms" "0ms,0ns" "-1ms" "1.5ns" "10 ms" "1e3ms"; do
@@ -261,4 +304,5 @@ t_filter
 t_filter_never
 t_filter_usage
 t_window
+t_window_snapshot
 t_window_usage

@@ -251,7 +251,7 @@ static int find_start(struct tracer *t, const char *start_sym, uint64_t *addr)
 	if (len < 0)
 		return fail(t, -errno, "%s: %s", exe, strerror(errno));
 	path[len] = 0;
-	rc = ps_elf_func_offset(path, start_sym, &off);
+	rc = perfsym_func_offset(path, start_sym, &off);
 	if (rc < 0)
 		return fail(t, rc, "%s: no function %s", path, start_sym);
 	if ((rc = read_maps(t)) < 0)

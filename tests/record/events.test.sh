@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # --event on this machine (issue 9): a real sampling recording with
 # --event page-faults of a program that faults pages in one known function,
 # converted and read back: the page faults are instants on the process's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The command line of snaptrace-record and of the snaptrace front end: the
 # README's option table and --help list the same options; nonsense values
 # are usage errors (exit 2, one line naming the option) that start nothing;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The process lifecycle (README "Signals"): SIGINT, SIGTERM, SIGHUP and
 # SIGKILL sent to each process of a recording at each phase.
 #   processes: front  `snaptrace run` (which is the recorder, exec'd)

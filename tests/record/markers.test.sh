@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The trigger on the timeline, recorded for real (README "Finding the
 # moment"): the front end converts the recording directory, and the trace
 # holds one "[trigger] SPEC" instant per hit of record.json at its time, on

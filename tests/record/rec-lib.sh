@@ -21,6 +21,21 @@ first_hit() {
 		"$1/record.json" | head -n 1
 }
 
+# usage_refused WHAT PATTERN ARGS...: snaptrace-record ARGS exits 2 with one line
+# matching PATTERN and records nothing (no $TMP/bad); else prints
+# " [WHAT: exit N: its last lines]".
+usage_refused() {
+	local what=$1 pattern=$2 rc
+	shift 2
+	rm -rf "$TMP/bad"
+	"$RECORD" -o "$TMP/bad" "$@" </dev/null >/dev/null 2>"$TMP/bad.err"
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] ||
+		! grep -q -- "$pattern" "$TMP/bad.err" || [ -e "$TMP/bad" ]; then
+		echo " [$what: exit $rc: $(tl 2 "$TMP/bad.err")]"
+	fi
+}
+
 # tl N FILE: the last N lines of FILE on one line (for failure messages).
 tl() {
 	tail -n "$1" "$2" | tr '\n' ' '
@@ -34,6 +49,24 @@ wait_for() {
 		sleep 0.01
 	done
 	return 1
+}
+
+# trig DIR KEY: a number of record.json's trigger object.
+trig() {
+	sed -n "s/^  \"trigger\": {.*\"$2\": \([0-9]*\)[,}].*/\1/p" "$1/record.json"
+}
+
+# hits DIR: "TID ENTRY_NS TIME_NS DURATION_NS" of each hit.
+hits() {
+	sed -n 's/^    {"pid": [0-9]*, "tid": \([0-9]*\), "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), "duration_ns": \([0-9]*\),.*/\1 \3 \2 \4/p' \
+		"$1/record.json"
+}
+
+# close_to REC_NS OWN_MS: the recorder's duration is the program's own
+# measure (which it contains) within 5 ms + 25% (a loaded machine may
+# preempt the call outside the program's measure).
+close_to() {
+	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
 }
 
 # json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # The slow-call trigger (--trigger-slower-than, README "Triggers") recorded
 # for real on slowcall_target.c, whose watched function timed() prints its
 # own measure of every call ("call N tid TID ms MS depth D"): the snapshot
@@ -27,17 +28,6 @@ gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer 
 	fail_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
 TARGETS=("$PROG")
 
-# trig DIR KEY: a number of record.json's trigger object.
-trig() {
-	sed -n "s/^  \"trigger\": {.*\"$2\": \([0-9]*\)[,}].*/\1/p" "$1/record.json"
-}
-
-# hits DIR: "TID ENTRY_NS TIME_NS DURATION_NS" of each hit.
-hits() {
-	sed -n 's/^    {"pid": [0-9]*, "tid": \([0-9]*\), "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), "duration_ns": \([0-9]*\),.*/\1 \3 \2 \4/p' \
-		"$1/record.json"
-}
-
 # own LOG: "N TID MS DEPTH" of each call the program measured.
 own() {
 	sed -n 's/^call \([0-9]*\) tid \([0-9]*\) ms \([0-9.]*\) depth \([0-9]*\)$/\1 \2 \3 \4/p' "$1"
@@ -60,13 +50,6 @@ quiet_run() {
 	own "$1" | awk -v max="$2" -v skip="${3:-0}" '
 		$1 != skip && !(skip == "outer" && $4 == 2) && $3 > max { bad = 1 }
 		END { exit bad }'
-}
-
-# close_to REC_NS OWN_MS: the recorder's duration is the program's own
-# measure (which it contains) within 5 ms + 25% (a loaded machine may
-# preempt the call outside the program's measure).
-close_to() {
-	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
 }
 
 # first_slow LOG: the number of the first call of LOG (a sequence) longer
@@ -232,33 +215,21 @@ t_addr_entry() {
 	fi
 }
 
-# refused WHAT PATTERN ARGS...: exit 2, one line matching PATTERN, nothing recorded.
-refused() {
-	local what=$1 pattern=$2 rc
-	shift 2
-	"$RECORD" -o "$TMP/bad" "$@" </dev/null >/dev/null 2>"$TMP/bad.err"
-	rc=$?
-	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] ||
-		! grep -q -- "$pattern" "$TMP/bad.err" || [ -e "$TMP/bad" ]; then
-		echo " [$what: exit $rc: $(tl 2 "$TMP/bad.err")]"
-	fi
-}
-
 t_usage() {
 	local bad="" mid body v
 	mid=$(printf '0x%x' $(($(addr_of timed) + 4)))
 	body=$(grep -n 'BODY_LINE' "$TMP/prog.c" | cut -d: -f1)
 	for v in 0 0ms -5ms 10m nan 1e3ms 1.5ns 10ms5 ''; do
-		bad+=$(refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
+		bad+=$(usage_refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
 			--trigger timed --trigger-slower-than "$v" -- "$PROG")
 	done
-	bad+=$(refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
+	bad+=$(usage_refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
 		--trigger-slower-than 10ms --trigger-mechanism breakpoint -- "$PROG")
-	bad+=$(refused "addr mid-function" "expected a trigger at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --trigger timed" \
+	bad+=$(usage_refused "addr mid-function" "expected a trigger at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --trigger timed" \
 		--trigger "addr:$mid" --trigger-slower-than 10ms -- "$PROG")
-	bad+=$(refused "line in the body" "expected a trigger at a function's entry, found 'line:prog.c:$body' at 0x[0-9a-f]* inside timed" \
+	bad+=$(usage_refused "line in the body" "expected a trigger at a function's entry, found 'line:prog.c:$body' at 0x[0-9a-f]* inside timed" \
 		--trigger "line:prog.c:$body" --trigger-slower-than 10ms -- "$PROG")
-	bad+=$(refused none "expected a function trigger (--trigger NAME), found --trigger none" \
+	bad+=$(usage_refused none "expected a function trigger (--trigger NAME), found --trigger none" \
 		--trigger none --trigger-slower-than 10ms -- "$PROG")
 	if [ -n "$bad" ]; then
 		fail usage_errors "$bad"
@@ -271,7 +242,8 @@ t_usage() {
 # the same function not watched (other_empty), in the same run (the
 # program's own measure, CLOCK_THREAD_CPUTIME_ID, kernel time included; the
 # cheapest of 20 blocks, as the machine is shared): by the slow-call trigger
-# (uprobe + uretprobe), and by a plain trigger (the entry uprobe).
+# (the entry uprobe and the one on its ret), and by a plain trigger (the entry
+# uprobe).
 t_overhead() {
 	local n=20000 d="$TMP/ovh" slow entry unw
 	"$RECORD" -q -o "$d-slow" --trigger timed_empty --trigger-slower-than 1000s \
@@ -287,7 +259,7 @@ t_overhead() {
 	elif [ "$slow" -lt 100 ] || [ "$slow" -gt 1000000 ] || [ "$unw" -gt 1000 ]; then
 		fail overhead_per_call "a watched call costs $slow ns, one not watched $unw ns: expected 100 ns to 1 ms, and below 1 us"
 	else
-		echo "ok overhead_per_call: CPU time per call: $unw ns not watched, $slow ns watched by uprobe + uretprobe, $entry ns by the entry uprobe alone (a wake-up per hit)"
+		echo "ok overhead_per_call: CPU time per call: $unw ns not watched, $slow ns watched by the entry and exit uprobes, $entry ns by the entry uprobe alone (a wake-up per hit)"
 	fi
 }
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: record
 # Triggers as users write them (README "Triggers"), recorded for real on a
 # C++ program with known symbols, lines and a namespace
 # (triggers_target.cc): every form takes the snapshot at the function it
@@ -20,7 +21,7 @@ form_line_address form_line_col form_addr form_dot form_lib form_default form_ru
 form_rust_legacy_hash form_rust_v0 form_rust_v0_hash error_rust_hash error_several error_empty error_closest
 error_line_no_code error_no_library error_dot_missing error_bare symbols_program
 symbols_library symbols_process symbols_usage symbols_rust pick_not_terminal pick_list pick_list_ctrl_c
-pick_fzf_protocol pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
+pick_fzf_protocol pick_offers_no_internals pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
 readme_examples mid_insn_refused mid_insn_not_started insn_start_fires insn_start_unharmed
 no_leftovers"
 need_recording triggers
@@ -295,7 +296,8 @@ t_pick() {
 	fi
 	# fzf's side: the list on its stdin (INDEX<TAB>NAME<TAB>FILE), the chosen line on its stdout
 	mkdir -p "$fake"
-	printf '#!/bin/sh\nexec %s -m 1 "	app::Store::load(int)	"\n' "$(command -v grep)" >"$fake/fzf"
+	printf '#!/bin/sh\n%s "%s" | exec %s -m 1 "	app::Store::load(int)	"\n' "$(command -v tee)" \
+		"$TMP/offered" "$(command -v grep)" >"$fake/fzf"
 	chmod +x "$fake/fzf"
 	pty_pick pick_fzf_protocol "$fake:$empty"
 	if ! grep -q '^exit 0' "$TMP/pick_fzf_protocol.out" ||
@@ -303,6 +305,15 @@ t_pick() {
 		fail pick_fzf_protocol "picked '$(trigger_json "$TMP/pick_fzf_protocol" symbol)': $(tl 3 "$TMP/pick_fzf_protocol.out")"
 	else
 		ok pick_fzf_protocol
+	fi
+	# the C run time's start-up code (the program has _init, frame_dummy...)
+	# and parts split off functions are no triggers: not offered (issue 24)
+	if [ ! -s "$TMP/offered" ] || ! nm "$PROG" | grep -q ' deregister_tm_clones$' ||
+		grep -E '	(_init|_fini|_start|deregister_tm_clones|register_tm_clones|frame_dummy|__do_global_dtors_aux)	|\[clone \.(cold|part)' \
+		"$TMP/offered"; then
+		fail pick_offers_no_internals "offered: $(head -c 300 "$TMP/offered" | tr '\n\t' '; ')"
+	else
+		ok pick_offers_no_internals
 	fi
 	requires pick_fzf_real fzf || return
 	ln -sf "$(command -v fzf)" "$fake/fzf"

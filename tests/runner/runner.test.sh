@@ -1,35 +1,125 @@
 #!/usr/bin/env bash
-# tests/run.sh itself: a suite that leaves a process behind fails (and the
-# process is killed), while a process the suite did not start (another
-# user's perf, here a stand-in) is neither reported nor touched; a suite
-# starts with SIGINT, SIGTERM and SIGHUP at their default action even when
-# the runner was started with them ignored.
+# tier: check
+# tests/run.sh itself, on fake suites in trees of their own (a copy of the
+# runner, its requirements and lib.sh):
+#   runner_finds_leftovers  a suite that leaves a process behind fails, and
+#                     the process is killed;
+#   runner_ignores_others   a process the suite did not start (another
+#                     user's perf, here a stand-in) is neither reported nor
+#                     touched;
+#   runner_resets_signals   a suite starts with SIGINT, SIGTERM and SIGHUP at
+#                     their default action even when the runner was started
+#                     with them ignored;
+#   runner_tiers      no names: the check and record tiers; --tiers picks;
+#                     a suite named runs whatever its tier; check suites run
+#                     side by side, a record suite alone;
+#   runner_hang_guard a suite silent for SNAPTRACE_TEST_HANG seconds is
+#                     killed (with what it started) and fails naming the
+#                     test it last finished and its time; a slow suite that
+#                     keeps printing is not;
+#   runner_skips      a skip naming no declared requirement is a FAIL; the
+#                     skips are counted per requirement; a suite of the
+#                     check tier that requires recording with perf fails;
+#   runner_timings    each suite's wall seconds, a test's time from the
+#                     previous result line or as the suite gives it ("time
+#                     NAME SECONDS"), the slowest first, a line per tier;
+#   runner_private_tmp  a record-tier suite's /tmp is its own: what it
+#                     leaves there (perf's /tmp/perf-vdso.so-*) never
+#                     reaches the machine's /tmp.
 . "$(dirname "$0")/../lib.sh"
 
-FOREIGN=
+FOREIGN= OUTSIDE=
 cleanup() {
 	[ -n "$FOREIGN" ] && kill -9 "$FOREIGN" 2>/dev/null
 	wait 2>/dev/null
+	[ -n "$OUTSIDE" ] && rm -rf "$OUTSIDE"
 	scratch_done
 }
 trap cleanup EXIT
 
-# A copy of the runner in a tree of its own with two suites.
-mkdir -p "$TMP/top/tests/leaky" "$TMP/top/tests/tidy" "$TMP/top/tests/sigs" "$TMP/top/build/test"
-ln -s "$SNAPTRACE_TEST_BIN/sigdfl" "$TMP/top/build/test/sigdfl"
-cp "$SNAPTRACE_TOP/tests/run.sh" "$SNAPTRACE_TOP/tests/requirements.sh" "$TMP/top/tests/"
-cat >"$TMP/top/tests/leaky/leaky.test.sh" <<'EOS'
+# tree DIR: a copy of the runner in DIR, its build directory DIR/build.
+tree() {
+	mkdir -p "$1/tests" "$1/build/test"
+	cp "$SNAPTRACE_TOP/tests/run.sh" "$SNAPTRACE_TOP/tests/requirements.sh" \
+		"$SNAPTRACE_TOP/tests/lib.sh" "$1/tests/"
+	ln -s "$SNAPTRACE_TEST_BIN/sigdfl" "$1/build/test/sigdfl"
+}
+
+# suite DIR NAME TIER: a suite NAME of tier TIER (none: no tier line) in the
+# tree DIR, its body read from stdin.
+suite() {
+	mkdir -p "$1/tests/$2"
+	{
+		echo '#!/usr/bin/env bash'
+		[ -n "${3:-}" ] && echo "# tier: $3"
+		cat
+	} >"$1/tests/$2/$2.test.sh"
+}
+
+# run_tree DIR ARGS...: runs DIR's runner on DIR/build (ARGS before it are
+# options, after it suites), output in $TMP/run.out, status in RC.
+run_tree() {
+	local dir=$1
+	shift
+	env -u SNAPTRACE_TEST_RUN -u SNAPTRACE_TOP -u SNAPTRACE_O -u SNAPTRACE_BIN \
+		-u SNAPTRACE_TEST_BIN bash "$dir/tests/run.sh" "$@" >"$TMP/run.out" 2>&1
+	RC=$?
+}
+
+# out: the last run's output on one line, for a FAIL message.
+out() {
+	tr '\n' '|' <"$TMP/run.out" | cut -c 1-600
+}
+
+t_leftovers() {
+	local t="$TMP/left" leak i
+	tree "$t"
+	suite "$t" leaky <<'EOS'
 setsid sleep 300 </dev/null >/dev/null 2>&1 &
 echo $! >"$LEAK_PID_FILE"
 echo "ok leaky_suite"
 EOS
-cat >"$TMP/top/tests/tidy/tidy.test.sh" <<'EOS'
+	suite "$t" tidy <<'EOS'
 sleep 0.1 &
 wait
 echo "ok tidy_suite"
 EOS
+	# the stand-in for a process someone else runs meanwhile
+	env -u SNAPTRACE_TEST_RUN sleep 300 </dev/null >/dev/null 2>&1 &
+	FOREIGN=$!
+	disown "$FOREIGN"	# killed at the end without a word from bash
+	LEAK_PID_FILE="$TMP/leak.pid" run_tree "$t" "$t/build" leaky tidy
+	leak=$(cat "$TMP/leak.pid" 2>/dev/null)
+	# killed, it may take a moment to be reaped
+	for ((i = 0; i < 40; i++)); do
+		[ -n "$leak" ] && [ -d "/proc/$leak" ] || break
+		sleep 0.05
+	done
+	if [ $RC -eq 0 ]; then
+		fail runner_finds_leftovers "the run passed although a suite left 'sleep 300': $(out)"
+	elif ! grep -q "^FAIL leaky: processes left running:" "$TMP/run.out" ||
+		! grep -q "^ *$leak sleep 300" "$TMP/run.out"; then
+		fail runner_finds_leftovers "no FAIL naming process $leak: $(out)"
+	elif grep -q "FAIL tidy" "$TMP/run.out"; then
+		fail runner_finds_leftovers "the tidy suite failed: $(out)"
+	elif [ -n "$leak" ] && [ -d "/proc/$leak" ]; then
+		fail runner_finds_leftovers "the leftover $leak was not killed"
+	else
+		ok runner_finds_leftovers
+	fi
+	if ! kill -0 "$FOREIGN" 2>/dev/null; then
+		fail runner_ignores_others "the runner killed a process it did not start"
+	elif grep -q "^ *$FOREIGN " "$TMP/run.out"; then
+		fail runner_ignores_others "the runner reported a process it did not start"
+	else
+		ok runner_ignores_others
+	fi
+}
 
-cat >"$TMP/top/tests/sigs/sigs.test.sh" <<'EOS'
+t_signals() {
+	local t="$TMP/sigs"
+	tree "$t"
+	suite "$t" sigs <<'EOS'
 ign=$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status)
 for s in INT TERM HUP; do
 	if [ $((0x$ign >> ($(kill -l $s) - 1) & 1)) = 1 ]; then
@@ -39,44 +129,239 @@ for s in INT TERM HUP; do
 	fi
 done
 EOS
+	# started with SIGINT and SIGHUP ignored (as under nohup)
+	(trap '' INT HUP; run_tree "$t" "$t/build" sigs; echo $RC >"$TMP/sigs.rc")
+	if ! grep -q '^sigs: 3 passed, 0 failed' "$TMP/run.out"; then
+		fail runner_resets_signals "$(out)"
+	else
+		ok runner_resets_signals
+	fi
+}
 
-# the stand-in for a process someone else runs meanwhile
-env -u SNAPTRACE_TEST_RUN sleep 300 </dev/null >/dev/null 2>&1 &
-FOREIGN=$!
-
-out=$(env -u SNAPTRACE_TEST_RUN LEAK_PID_FILE="$TMP/leak.pid" \
-	bash "$TMP/top/tests/run.sh" "$TMP/top/build" leaky tidy 2>&1)
-rc=$?
-leak=$(cat "$TMP/leak.pid" 2>/dev/null)
-# killed, it may take a moment to be reaped
-for ((i = 0; i < 40; i++)); do
-	[ -n "$leak" ] && [ -d "/proc/$leak" ] || break
+# Tiers: three check suites that must see each other run (-j 3), a record
+# suite that must run alone, a stress and a pt-hardware suite.
+t_tiers() {
+	local t="$TMP/tiers" why="" n tier
+	tree "$t"
+	mkdir -p "$TMP/running"
+	for n in c1:check c2:check n1:; do
+		tier=${n#*:} n=${n%%:*}
+		suite "$t" "$n" "$tier" <<EOS
+touch "$TMP/running/$n"
+for ((i = 0; i < 400; i++)); do
+	[ \$(ls "$TMP/running" | wc -l) -ge 3 ] && break
 	sleep 0.05
 done
-if [ $rc -eq 0 ]; then
-	fail runner_finds_leftovers "the run passed although a suite left 'sleep 300': $out"
-elif ! echo "$out" | grep -q "^FAIL leaky: processes left running:" ||
-	! echo "$out" | grep -q "^ *$leak sleep 300"; then
-	fail runner_finds_leftovers "no FAIL naming process $leak: $(echo "$out" | tr '\n' '|')"
-elif echo "$out" | grep -q "FAIL tidy"; then
-	fail runner_finds_leftovers "the tidy suite failed: $(echo "$out" | tr '\n' '|')"
-elif [ -n "$leak" ] && [ -d "/proc/$leak" ]; then
-	fail runner_finds_leftovers "the leftover $leak was not killed"
-else
-	ok runner_finds_leftovers
-fi
-if ! kill -0 "$FOREIGN" 2>/dev/null; then
-	fail runner_ignores_others "the runner killed a process it did not start"
-elif echo "$out" | grep -q "^ *$FOREIGN "; then
-	fail runner_ignores_others "the runner reported a process it did not start"
-else
-	ok runner_ignores_others
-fi
+[ \$(ls "$TMP/running" | wc -l) -ge 3 ] && echo "ok $n" || echo "FAIL $n: ran beside \$(ls "$TMP/running")"
+sleep 1
+rm -f "$TMP/running/$n"
+EOS
+	done
+	suite "$t" r1 record <<EOS
+touch "$TMP/running/r1"
+[ \$(ls "$TMP/running" | wc -l) -eq 1 ] && echo "ok r1" || echo "FAIL r1: ran beside \$(ls "$TMP/running")"
+rm -f "$TMP/running/r1"
+EOS
+	suite "$t" s1 stress <<<'echo "ok s1"'
+	suite "$t" p1 pt-hardware <<<'echo "ok p1"'
+	# suites that ran, in name order
+	ran() { sed -n 's/^\([a-z0-9]*\): [0-9]* passed.*/\1/p' "$TMP/run.out" | sort | tr '\n' ' '; }
+	run_tree "$t" -j 3 "$t/build"
+	[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 r1 " ] || why="no names: ran $(ran) (exit $RC): $(out)"
+	if [ -z "$why" ]; then
+		run_tree "$t" -j 3 --tiers check "$t/build"
+		[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 " ] || why="--tiers check: ran $(ran): $(out)"
+	fi
+	if [ -z "$why" ]; then
+		run_tree "$t" --tiers stress,pt-hardware "$t/build"
+		[ $RC = 0 ] && [ "$(ran)" = "p1 s1 " ] || why="--tiers stress,pt-hardware: ran $(ran): $(out)"
+	fi
+	if [ -z "$why" ]; then
+		run_tree "$t" --tiers check "$t/build" p1
+		[ $RC = 0 ] && [ "$(ran)" = "p1 " ] || why="p1 named: ran $(ran): $(out)"
+	fi
+	if [ -z "$why" ]; then
+		run_tree "$t" --tiers nonsense "$t/build"
+		[ $RC = 2 ] || why="--tiers nonsense: exit $RC, expected 2"
+	fi
+	if [ -z "$why" ]; then
+		suite "$t" bad wrong <<<'echo "ok bad"'
+		run_tree "$t" "$t/build"
+		[ $RC = 2 ] && grep -q "tier: wrong" "$TMP/run.out" || why="a suite of tier 'wrong': exit $RC: $(out)"
+	fi
+	if [ -n "$why" ]; then
+		fail runner_tiers "$why"
+	else
+		ok runner_tiers
+	fi
+}
 
-# started with SIGINT and SIGHUP ignored (as under nohup)
-out=$(trap '' INT HUP; env -u SNAPTRACE_TEST_RUN bash "$TMP/top/tests/run.sh" "$TMP/top/build" sigs 2>&1)
-if ! echo "$out" | grep -q '^sigs: 3 passed, 0 failed'; then
-	fail runner_resets_signals "$(echo "$out" | tr '\n' '|')"
-else
-	ok runner_resets_signals
-fi
+t_hang() {
+	local t="$TMP/hang" pid start took i why=""
+	tree "$t"
+	suite "$t" hangs <<EOS
+echo "ok before_hang"
+sleep 300 &
+echo \$! >"$TMP/hang.pid"
+wait
+echo "ok never"
+EOS
+	suite "$t" talks <<'EOS'
+for i in 1 2 3 4 5 6; do echo "note $i"; sleep 0.5; done
+echo "ok slow_but_talking"
+EOS
+	start=$SECONDS
+	SNAPTRACE_TEST_HANG=2 run_tree "$t" "$t/build" hangs
+	took=$((SECONDS - start))
+	pid=$(cat "$TMP/hang.pid" 2>/dev/null)
+	# killed, it may take a moment to be reaped
+	for ((i = 0; i < 40; i++)); do
+		[ -n "$pid" ] && [ -d "/proc/$pid" ] || break
+		sleep 0.05
+	done
+	if [ $RC -ne 1 ] || ! grep -q "^FAIL hangs: hung: no output for [0-9]* s after 'ok before_hang' (killed after [0-9.]* s; SNAPTRACE_TEST_HANG=2)" "$TMP/run.out"; then
+		why="exit $RC, expected 1 with the hang's FAIL line: $(out)"
+	elif [ $took -ge 60 ]; then
+		why="the runner took $took s to give up on a suite silent for 2 s"
+	elif [ -n "$pid" ] && [ -d "/proc/$pid" ]; then
+		why="the hung suite's sleep ($pid) still runs"
+	elif grep -q "ok never" "$TMP/run.out"; then
+		why="the suite went on"
+	else
+		SNAPTRACE_TEST_HANG=2 run_tree "$t" "$t/build" talks
+		grep -q '^talks: 1 passed, 0 failed' "$TMP/run.out" ||
+			why="a suite printing every 0.5 s for 3 s was not let be: $(out)"
+	fi
+	if [ -n "$why" ]; then
+		fail runner_hang_guard "$why"
+	else
+		ok runner_hang_guard
+	fi
+}
+
+t_skips() {
+	local t="$TMP/skips" why=""
+	tree "$t"
+	suite "$t" sk <<'EOS'
+echo "skip no_req: cannot be bothered"
+echo "skip bad_req: requires no_such_thing: x"
+echo "skip fzf_1: requires fzf: no fzf"
+echo "skip fzf_2: requires fzf: no fzf"
+echo "skip root_1: requires root: not root"
+echo "ok fine"
+EOS
+	# requires (lib.sh) on two requirements of this tree's own
+	printf '%s\n' 'req_always() { :; }' 'req_never() { echo "never here"; return 1; }' \
+		>>"$t/tests/requirements.sh"
+	suite "$t" req <<'EOS'
+. "$(dirname "$0")/../lib.sh"
+requires has always && echo "ok has"
+requires lacks always never || :
+requires unknown made_up || :
+EOS
+	# a recording requirement in a suite of the check tier: a FAIL, the same
+	# suite in the record tier asks the host (here: req_recording replaced)
+	printf '%s\n' 'req_recording() { echo "no recording in this tree"; return 1; }' \
+		>>"$t/tests/requirements.sh"
+	suite "$t" recchk <<'EOS'
+. "$(dirname "$0")/../lib.sh"
+requires records recording || :
+EOS
+	suite "$t" recrec record <<'EOS'
+. "$(dirname "$0")/../lib.sh"
+requires records recording || :
+EOS
+	run_tree "$t" "$t/build" sk
+	if [ $RC -ne 1 ] || ! grep -q '^FAIL no_req: cannot be bothered (a skip that names no requirement' "$TMP/run.out" ||
+		! grep -q '^FAIL bad_req: requires no_such_thing: x (a skip that names no requirement' "$TMP/run.out"; then
+		why="undeclared skips: exit $RC, expected 1 and two FAIL lines: $(out)"
+	elif ! grep -q '^sk: 1 passed, 2 failed, 3 skipped' "$TMP/run.out" ||
+		! grep -q '^skipped for lack of: fzf 2, root 1$' "$TMP/run.out"; then
+		why="expected 'sk: 1 passed, 2 failed, 3 skipped' and 'skipped for lack of: fzf 2, root 1': $(out)"
+	else
+		run_tree "$t" "$t/build" req
+		if ! grep -q '^skip lacks: requires never: never here$' "$TMP/run.out" ||
+			! grep -q "^FAIL unknown: requires 'made_up', which tests/requirements.sh does not define" "$TMP/run.out" ||
+			! grep -q '^req: 1 passed, 1 failed, 1 skipped' "$TMP/run.out"; then
+			why="requires: expected 'has' ok, 'lacks' skipped for never and the unknown requirement a FAIL: $(out)"
+		else
+			run_tree "$t" "$t/build" recchk recrec
+			if ! grep -q "^FAIL records: requires recording (it records with perf) in a suite of the check tier" "$TMP/run.out" ||
+				! grep -q '^skip records: requires recording: no recording in this tree$' "$TMP/run.out"; then
+				why="a recording requirement: expected a FAIL in the check tier and a skip in the record tier: $(out)"
+			fi
+		fi
+	fi
+	if [ -n "$why" ]; then
+		fail runner_skips "$why"
+	else
+		ok runner_skips
+	fi
+}
+
+t_timings() {
+	local t="$TMP/timings" why="" first second
+	tree "$t"
+	suite "$t" tm <<'EOS'
+echo "ok quick"
+sleep 1.2
+echo "ok slept"
+echo "time given 7.5"
+echo "ok given"
+EOS
+	run_tree "$t" "$t/build" tm
+	first=$(sed -n '/^slowest tests:/{n;p}' "$TMP/run.out")
+	second=$(sed -n '/^slowest tests:/{n;n;p}' "$TMP/run.out")
+	if [ $RC -ne 0 ] || ! grep -q '^tm: 3 passed, 0 failed, 0 skipped ([1-9][0-9]*\.[0-9] s)$' "$TMP/run.out"; then
+		why="no 'tm: 3 passed, 0 failed, 0 skipped (N.N s)' of at least a second: $(out)"
+	elif ! [[ $first =~ ^\ +7\.5\ s\ \ tm\ \ given$ ]]; then
+		why="the slowest should be the time given, 7.5 s: '$first'"
+	elif ! [[ $second =~ ^\ +([0-9]+)\.[0-9]\ s\ \ tm\ \ slept$ ]] || [ "${BASH_REMATCH[1]}" -lt 1 ]; then
+		why="the second slowest should be 'slept', over a second: '$second'"
+	elif ! grep -q '^tier check: 1 suites, 3 passed, 0 failed, 0 skipped ([0-9.]* s)$' "$TMP/run.out"; then
+		why="no line for the check tier: $(out)"
+	fi
+	if [ -n "$why" ]; then
+		fail runner_timings "$why"
+	else
+		ok runner_timings
+	fi
+}
+
+# A suite of the record tier writes where perf writes its vdso (perf's
+# vdso.c: /tmp/perf-vdso.so-XXXXXX, whatever TMPDIR says) and is killed
+# before it removes it. The tree is outside /tmp (a private /tmp would hide
+# a tree under it, and the runner then keeps the machine's).
+t_private_tmp() {
+	local t name
+	requires runner_private_tmp mount_namespace || return
+	OUTSIDE=$(mktemp -d /var/tmp/snaptrace-runner.XXXXXX) || {
+		fail runner_private_tmp "cannot make a directory in /var/tmp"
+		return
+	}
+	t="$OUTSIDE/tree"
+	tree "$t"
+	name="perf-vdso.so-snaptrace-runner-test-$$"
+	suite "$t" vdso record <<EOS
+echo "tmpdir \$TMPDIR"
+echo x >/tmp/$name
+[ -f /tmp/$name ] && echo "ok vdso_written"
+EOS
+	run_tree "$t" "$t/build" vdso
+	if [ -e "/tmp/$name" ]; then
+		rm -f "/tmp/$name"
+		fail runner_private_tmp "/tmp/$name, written by a record-tier suite, is in the machine's /tmp: $(out)"
+	elif [ $RC -ne 0 ] || ! grep -q '^vdso: 1 passed' "$TMP/run.out"; then
+		fail runner_private_tmp "the suite failed: $(out)"
+	else
+		ok runner_private_tmp
+	fi
+}
+
+t_leftovers
+t_signals
+t_tiers
+t_hang
+t_skips
+t_timings
+t_private_tmp

@@ -3,6 +3,6 @@
 $(O)/test/stats-mkfxt: $(call obj,tests/stats/mkfxt.c) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lz
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEFLATE_LIBS)
 
 TEST_BINS += $(O)/test/stats-mkfxt

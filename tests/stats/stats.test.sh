@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # snaptrace-stats: every number checked against an independent oracle
 # (oracle.awk over `snaptrace-convert --dump=tree`, the whole-trace reader)
 # or against exact durations written by hand (mkfxt, through the project's
@@ -274,6 +275,20 @@ elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" |
 else
 	ok exact-baseline
 fi
+# two builds at other paths (issue 24): f of /build/v1/app and of
+# /build/v2/app pair by the binary's file name; --baseline-paths keeps them
+# apart (each on one side only); and it needs --baseline
+sed 's| /opt/app$| /build/v1/app|' "$TMP/old.script" | "$MKFXT" "$TMP/old-v1.fxt"
+sed 's| /opt/app$| /build/v2/app|' "$TMP/new.script" | "$MKFXT" "$TMP/new-v2.fxt"
+got=$("$STATS" --format csv --baseline "$TMP/old-v1.fxt" "$TMP/new-v2.fxt" | grep '^f,')
+paths=$("$STATS" --format csv --baseline-paths --baseline "$TMP/old-v1.fxt" "$TMP/new-v2.fxt" | grep -c '^f,')
+if [ "$got" != "f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/build/v2/app" ]; then
+	fail baseline-other-path "f of the two builds did not pair: $got"
+elif [ "$paths" != 2 ]; then
+	fail baseline-other-path "--baseline-paths: expected f twice (one per path), found $paths rows"
+else
+	ok baseline-other-path
+fi
 # the same traces sampled: the per-call columns are "-" on both sides, the
 # totals numbers (0 for an absent function), never a mix of "-" and 0
 { echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
@@ -444,13 +459,46 @@ expect_exit pair-top 2 "--top needs --function" --top 3 "$TMP/exact.fxt"
 expect_exit pair-match 2 "--match does not go with --function" --match 'w*' --function work "$TMP/exact.fxt"
 expect_exit pair-baseline 2 "--baseline does not go with --function" --function work --baseline "$TMP/old.fxt" "$TMP/exact.fxt"
 expect_exit pair-sort 2 "--sort does not go with --baseline" --sort calls --baseline "$TMP/old.fxt" "$TMP/exact.fxt"
+expect_exit pair-baseline-paths 2 "--baseline-paths needs --baseline" --baseline-paths "$TMP/exact.fxt"
 # files that are not traces: a directory, an empty file, a missing or bad baseline
 mkdir -p "$TMP/dir.fxt"
 : >"$TMP/empty.fxt"
-expect_exit error-directory 1 "dir.fxt: .*directory" "$TMP/dir.fxt"
+expect_exit error-directory 2 "dir.fxt: expected a trace file or a recording directory (record.json), found a directory without record.json" "$TMP/dir.fxt"
 expect_exit error-empty 1 "empty.fxt: not an FXT file" "$TMP/empty.fxt"
 expect_exit error-baseline-missing 1 "none.fxt: cannot open" --baseline "$TMP/none.fxt" "$TMP/exact.fxt"
 expect_exit error-baseline-text 1 "text.fxt: not an FXT file" --baseline "$TMP/text.fxt" "$TMP/exact.fxt"
+# a recording directory (record.json, text snapshots) is converted first, as
+# snaptrace-convert converts it: the same rows; its triggers track (a hit) is
+# no thread: --thread does not list it (issue 24)
+R="$TMP/recording"
+mkdir -p "$R"
+cp "$SNAPTRACE_TOP/tests/cases/offcpu-across-snapshots/snapshot-1.txt" "$R/snap.1"
+cat >"$R/record.json" <<EOF
+{
+  "format": "snaptrace-record 1",
+  "pids": [300],
+  "threads": [{"pid": 300, "tid": 300, "comm": "app"}],
+  "trigger": {"spec": "work", "mechanism": "uprobe", "file": "/opt/app", "symbol": "work", "file_offset": 4608, "tsc": null},
+  "hits": [
+    {"pid": 300, "tid": 300, "time_ns": 20000100000, "ip": 4198912, "args": [1, 2], "snapshot": 0}
+  ],
+  "hits_total": 1, "hits_coalesced": 0, "hits_lost": 0,
+  "snapshots": [
+    {"file": "snap.1", "reason": "trigger", "time_ns": 20000200000, "freeze_ms": 1.0, "ms": 2.0}
+  ],
+  "end": "trigger", "end_ns": 20000300000
+}
+EOF
+if ! "$CONVERT" -q "$R" -o "$TMP/recording.fxt" 2>"$TMP/recording.err" ||
+	! "$CONVERT" --dump=slices "$TMP/recording.fxt" | grep -q ' 0 \[trigger\] work$'; then
+	fail recording-directory "the recording does not convert with its marker: $(first_lines "$TMP/recording.err")"
+elif ! "$STATS" --format csv "$R" >"$TMP/recording.csv" 2>"$TMP/recording.stats-err" ||
+	! "$STATS" --format csv "$TMP/recording.fxt" | cmp -s - "$TMP/recording.csv"; then
+	fail recording-directory "stats of the directory differ from those of its trace: $(first_lines "$TMP/recording.stats-err")"
+else
+	ok recording-directory
+fi
+expect_exit thread-list-no-track 1 "recording.fxt: no thread 7 (the trace has: 300 app \\[300\\])$" --thread 7 "$TMP/recording.fxt"
 # a file cut in the middle of a record: the rows before the cut, and a warning
 head -c 4001 "$TMP/exact.fxt" >"$TMP/cut.fxt"
 if ! "$STATS" --format csv "$TMP/cut.fxt" >"$TMP/cut.csv" 2>"$TMP/cut.err"; then

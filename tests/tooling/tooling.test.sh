@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: check
 # The build and test tooling itself (Makefile, scripts/install-deps.sh,
 # bench/bench.sh, tests/run.sh, the golden-case runner):
 #   version_agree     the three programs (and the installed front end, and
@@ -10,21 +11,22 @@
 #   flags_rebuild     an object is out of date after CFLAGS change, up to date
 #                     when they are the same; a SAN=1 directory stays one
 #   asan_respects_O   make O=DIR asan builds in DIR/asan
+#   test_targets      make test, check, test-stress, test-pt-hardware and
+#                     asan run tests/run.sh on their tiers (T, R and J passed
+#                     on); test-stress then fuzzes
 #   bench_scratch     make bench's inputs are gone when it ends (KEEP=1 keeps)
 #   run_one_case      tests/run.sh O cases/NAME (or just NAME) runs that case
 #                     alone; an unknown suite is a usage error (exit 2)
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
-#   demo_summary      make demo-run (make demo without the package check)
-#                     records the demo into DEMO_TRACE, reads it back, and
-#                     its summary is snaptrace stats' own table (whole
-#                     names, not a re-parse) with the converter's "open"
-#                     line once
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
 #                     outside the repository (a "shared" directory above it)
+#   nothing_ignored   no file of the source tree outside the build directory
+#                     is hidden by .gitignore (a fixture named perf.data.1
+#                     once was: a fresh clone lacked it)
 . "$(dirname "$0")/../lib.sh"
 
 top=$SNAPTRACE_TOP
@@ -141,6 +143,28 @@ t_asan_respects_O() {
 	fi
 }
 
+t_test_targets() {
+	local target want got bad="" o=$SNAPTRACE_O
+	# one make for the targets without knobs: their runner lines in order
+	while IFS='|' read -r target want; do
+		# shellcheck disable=SC2086
+		make -n -s -C "$top" O="$o" $target >"$TMP/targets.out" 2>&1
+		got=$(grep '^tests/run.sh ' "$TMP/targets.out" | tr -s ' ' | sed 's/ $//' | paste -sd '|')
+		[ "$got" = "$want" ] || bad="$bad make $target: '$got', expected '$want';"
+	done <<EOF
+test check test-stress test-pt-hardware asan|tests/run.sh --tiers check,record $o|tests/run.sh --tiers check $o|tests/run.sh --stress -r 3 --tiers record,stress $o|tests/run.sh --tiers pt-hardware $o|tests/run.sh --tiers check $o/asan
+check T=pt R=2 J=3|tests/run.sh -r 2 -j 3 --tiers check $o pt
+test-stress T=lifecycle R=5|tests/run.sh --stress -r 5 --tiers record,stress $o lifecycle
+EOF
+	grep -q 'fuzz_convert -max_total_time=' "$TMP/targets.out" ||
+		bad="$bad make test-stress runs no fuzzing;"
+	if [ -n "$bad" ]; then
+		fail test_targets "$bad"
+	else
+		ok test_targets
+	fi
+}
+
 t_bench_scratch() {
 	local o="$TMP/bench-o"
 	mkdir -p "$o/bin" "$o/test/gen"
@@ -158,29 +182,6 @@ t_bench_scratch() {
 		fail bench_scratch "KEEP=1 did not keep $o/bench/branches-2000.txt"
 	else
 		ok bench_scratch
-	fi
-}
-
-t_demo_summary() {
-	local trace="$TMP/demo.fxt.gz" out="$TMP/demo.out" rows
-	requires demo_summary recording || return
-	if ! timeout 180 make -s -C "$top" O="$SNAPTRACE_O" DEMO_TRACE="$trace" demo-run \
-		>"$out" 2>&1; then
-		fail demo_summary "make demo-run failed: $(first_lines "$out")"
-		return
-	fi
-	rows=$("$CONVERT" --dump=slices "$trace" 2>/dev/null | wc -l)
-	"$SNAPTRACE_BIN/snaptrace-stats" --limit 8 "$trace" >"$TMP/demo.stats" 2>&1
-	if [ "$rows" -lt 10 ]; then
-		fail demo_summary "the demo's trace reads back with $rows slices"
-	elif [ "$(grep -c 'open .* in https://ui.perfetto.dev' "$out")" -ne 1 ]; then
-		fail demo_summary "expected one 'open' line: $(grep 'open ' "$out" | tr '\n' '|')"
-	elif [ "$(tail -n "$(wc -l <"$TMP/demo.stats")" "$out")" != "$(cat "$TMP/demo.stats")" ]; then
-		fail demo_summary "the summary is not snaptrace stats' table: $(tail -n 4 "$out" | tr '\n' '|')"
-	elif [ "$(wc -l <"$TMP/demo.stats")" -ne 11 ]; then
-		fail demo_summary "expected a header and 8 rows: $(tr '\n' '|' <"$TMP/demo.stats")"
-	else
-		ok demo_summary
 	fi
 }
 
@@ -258,14 +259,26 @@ t_doc_references() {
 	fi
 }
 
+t_nothing_ignored() {
+	local hidden
+	requires nothing_ignored git_checkout || return
+	hidden=$(cd "$top" && git ls-files -o -i --exclude-standard | grep -v '^build/' | head -n 5)
+	if [ -n "$hidden" ]; then
+		fail nothing_ignored ".gitignore hides these files of the tree (git add -f, or narrow the pattern): $(echo "$hidden" | tr '\n' ' ')"
+	else
+		ok nothing_ignored
+	fi
+}
+
 need_built tooling "$CONVERT"
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O
 t_flags_rebuild
 t_asan_respects_O
+t_test_targets
 t_bench_scratch
 t_run_one_case
 t_case_failure_help
-t_demo_summary
 t_doc_references
+t_nothing_ignored

@@ -526,7 +526,7 @@ static void filter_matches_perf(void)
 	start_fn = (int (*)(void **, void *))dlsym(h, "start");
 	stop_fn = (int (*)(void *, void *))dlsym(h, "stop");
 	filter = (int (*)(void *, const struct perf_dlfilter_sample *, void *))
-		dlsym(h, "filter_event");
+		dlsym(h, "filter_event_early");
 	CHECK(fns && start_fn && stop_fn && filter);
 	if (!fns || !start_fn || !stop_fn || !filter)
 		return;

@@ -186,13 +186,7 @@ static int collect(void *arg, const char *hex, const char *path)
  * its path, or NULL when it cannot. */
 static const char *write_file(const struct file *f, size_t len)
 {
-	const char *path = unit_tmp("perf.data");
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	bool written = fd >= 0 && write(fd, f->b, len) == (ssize_t)len;
-
-	if (fd >= 0)
-		close(fd);
-	return written ? path : NULL;
+	return unit_tmp_write("perf.data", f->b, len);
 }
 
 /* Writes F (its first LEN bytes) and reads its build ids into G. */
@@ -442,6 +436,135 @@ static void test_event_names(void)
 	}
 }
 
+/* The attributes section (two struct perf_file_attr of 136 bytes, the
+ * attr's sample_type at 24) after the header, an empty data section. */
+static void test_sample_types(void)
+{
+	struct file f;
+	unsigned char attr[136] = { 0 };
+	uint64_t types[2] = { (1u << 5) | (1u << 13), 1u << 1 }, got = 1;
+	const char *path;
+
+	f.len = 0;
+	put_file_header(&f, 104 + 2 * sizeof(attr), 0, 0);
+	put_at64(&f, 24, 104);
+	put_at64(&f, 32, 2 * sizeof(attr));
+	for (int i = 0; i < 2; i++) {
+		memcpy(attr + 24, &types[i], 8);
+		put(&f, attr, sizeof(attr));
+	}
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_types(path, &got), 0);
+	CHECK_U64_EQ(got, types[0] | types[1]);
+	/* the attributes past the end of the file */
+	put_at64(&f, 32, 3 * sizeof(attr));
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_types(path, &got), -EIO);
+	CHECK_U64_EQ(got, 0);
+	/* the pipe format lists none */
+	make_pipe_file(&f);
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_types(path, &got), -ENOENT);
+}
+
+/* Samples of two events whose sample_type puts the time after the
+ * identifier, ip and pid/tid (perf record's), out of time order, between
+ * other records: their times, sorted; events that disagree: -ENOTSUP. */
+static void test_sample_times(void)
+{
+	struct file f;
+	unsigned char attr[136] = { 0 };
+	uint64_t type = (1u << 16) | (1u << 0) | (1u << 1) | (1u << 2), t[] = { 30, 10, 20 };
+	uint64_t *times = NULL;
+	size_t n = 9, data_off = 104 + 2 * sizeof(attr);
+	const char *path;
+
+	f.len = 0;
+	put_file_header(&f, data_off, 0, 0);
+	put_at64(&f, 24, 104);
+	put_at64(&f, 32, 2 * sizeof(attr));
+	memcpy(attr + 24, &type, 8);
+	put(&f, attr, sizeof(attr));
+	put(&f, attr, sizeof(attr));
+	for (int i = 0; i < 3; i++) {
+		put_header(&f, PERFDATA_REC_SAMPLE, 0, 8 + 32);
+		put64(&f, 7);          /* identifier */
+		put64(&f, 0x401000);   /* ip */
+		put64(&f, 1);          /* pid, tid */
+		put64(&f, t[i]);       /* time */
+		put_header(&f, 3, 0, 16);   /* a COMM of nothing */
+		put64(&f, 0);
+	}
+	put_at64(&f, 48, f.len - data_off);
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), 0);
+	CHECK_INT_EQ((int)n, 3);
+	if (n == 3) {
+		CHECK_U64_EQ(times[0], 10);
+		CHECK_U64_EQ(times[1], 20);
+		CHECK_U64_EQ(times[2], 30);
+	}
+	free(times);
+	/* the second event has no identifier: its time is elsewhere */
+	type &= ~(1ull << 16);
+	memcpy(f.b + 104 + sizeof(attr) + 24, &type, 8);
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), -ENOTSUP);
+	CHECK(times == NULL && n == 0);
+}
+
+/* Keeps every record but COMMs. */
+static bool not_comm(const unsigned char *rec, void *arg)
+{
+	(void)arg;
+	return rec[0] != PERFDATA_REC_COMM;
+}
+
+/* perfdata_rewrite: a prefix of records first, a record left out, the
+ * feature sections moved (their build ids read back the same); the pipe
+ * format refused. */
+static void test_rewrite(void)
+{
+	struct file f, pre;
+	struct got before, after;
+	struct perfdata_records *r = malloc(sizeof(*r));
+	struct perfdata_header h;
+	const unsigned char *rec;
+	char why[256];
+	int fd, err, types[8], n = 0;
+
+	make_feature_file(&f);
+	CHECK_INT_EQ(read_ids(&f, f.len, &before, why, sizeof(why)), 0);
+	pre.len = 0;
+	put_header(&pre, PERFDATA_REC_FORK, 0, 8 + 8);
+	put64(&pre, 0);
+	fd = open(unit_tmp("rewritten.data"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && r);
+	if (fd < 0 || !r) {
+		free(r);
+		return;
+	}
+	CHECK_INT_EQ(perfdata_rewrite(write_file(&f, f.len), pre.b, pre.len, not_comm, NULL, fd), 0);
+	memset(&after, 0, sizeof(after));
+	CHECK_INT_EQ(perfdata_buildids(unit_tmp("rewritten.data"), collect, &after, why,
+				       sizeof(why)), 0);
+	CHECK_STR_EQ(after.text, before.text);
+	CHECK_INT_EQ(perfdata_header_read(fd, &h), 0);
+	perfdata_records_start(r, fd, &h);
+	while ((rec = perfdata_record_next(r, &err)) && n < 8)
+		types[n++] = rec[0];
+	CHECK_INT_EQ(err, 0);
+	CHECK_INT_EQ(n, 2);   /* the FORK, the MMAP2; the COMM left out */
+	CHECK_INT_EQ(types[0], PERFDATA_REC_FORK);
+	CHECK_INT_EQ(types[1], PERFDATA_REC_MMAP2);
+	close(fd);
+	free(r);
+	make_pipe_file(&f);
+	fd = open(unit_tmp("rewritten.data"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK_INT_EQ(perfdata_rewrite(write_file(&f, f.len), NULL, 0, NULL, NULL, fd), -ENOTSUP);
+	close(fd);
+}
+
 /* The data section and the feature sections, read back from a file. */
 static void test_header_feature(void)
 {
@@ -476,6 +599,9 @@ int main(void)
 	UNIT_RUN(test_garbage);
 	UNIT_RUN(test_header_feature);
 	UNIT_RUN(test_event_names);
+	UNIT_RUN(test_sample_types);
+	UNIT_RUN(test_sample_times);
+	UNIT_RUN(test_rewrite);
 	unit_tmp_fini();
 	return unit_exit();
 }

@@ -60,12 +60,11 @@ static void make(unsigned char *buf, bool big)
 /* Writes the first N bytes of BUF as NAME; returns its path. */
 static const char *file(const char *name, const unsigned char *buf, size_t n)
 {
-	const char *path = unit_tmp(name);
-	FILE *f = fopen(path, "wb");
+	const char *path = unit_tmp_write(name, buf, n);
 
-	if (!f || fwrite(buf, 1, n, f) != n || fclose(f))
-		UNIT_FAIL("cannot write %s", path);
-	return path;
+	if (!path)
+		UNIT_FAIL("cannot write %s", name);
+	return path ? path : "";
 }
 
 static enum perfdata_state check(const char *path, char *why)

@@ -144,18 +144,32 @@ static void plan_sampling(void)
 	o.multi_snapshot = true;
 	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
 	CHECK_STR_EQ(p.event, "cycles/freq=5000,overwrite/u");
-	/* the tracepoint has no -F: it samples every switch, with its call chain */
+	/* the tracepoint has no -F: it samples every switch, with its call
+	 * chain, and its twin the same switch with the chain unwound from a
+	 * stack copy; the dummy records the data mappings that unwinding reads */
 	CHECK(p.sched_switch);
-	CHECK(strstr(line(&p), " -e cycles/freq=5000,overwrite/u -e sched:sched_switch/overwrite/ "));
+	CHECK_INT_EQ(p.switch_stack, REC_SWITCH_STACK_BYTES);
+	CHECK(strstr(line(&p), " -e dummy/call-graph=dwarf/u -e cycles/freq=5000,overwrite/u "
+		     "-e sched:sched_switch/overwrite/ -e context-switches/period=1,overwrite,"
+		     "call-graph=dwarf,stack-size=512/ "));
 	CHECK(!strstr(line(&p), " -F ") && !strstr(line(&p), "--per-thread"));
 	o.full_execution = true;
 	o.multi_snapshot = false;
 	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
 	CHECK(strstr(line(&p), " -e cycles/freq=5000/u -e sched:sched_switch "
+		     "-e context-switches/period=1,call-graph=dwarf,stack-size=512/ "
 		     "-e signal:signal_deliver --filter "));
 	o.full_execution = false;
 	o.multi_snapshot = true;
 	CHECK(!p.freeze);     /* multi-snapshot keeps recording through snapshots */
+	/* the twin only where the stacks come from frame pointers */
+	for (enum rec_callgraph cg = REC_CG_DWARF; cg <= REC_CG_LBR; cg++) {
+		o.callgraph = cg;
+		rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
+		CHECK(p.switch_stack == 0 && !strstr(line(&p), "context-switches") &&
+		      strstr(line(&p), " -e dummy:u "));
+	}
+	o.callgraph = REC_CG_FP;
 	o.mode = REC_MODE_AUTO;
 	h.has_intel_pt = false;
 	rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
@@ -283,6 +297,36 @@ static void plan_invalid(void)
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "1", "perf.data", &p), -E2BIG);
 }
 
+/* A slow-call threshold under 3 sampling periods gets a note naming
+ * --measure and the frequency that would do; 3 periods or more, none. */
+static void plan_slow_call_note(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+	bool found = false;
+
+	o.mode = REC_MODE_SAMPLING;
+	o.sampling_freq = 5000;          /* 200 us periods */
+	o.slower_than_ns = 599999;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	for (int i = 0; i < p.nnotes; i++)
+		found |= strstr(p.notes[i], "--trigger-slower-than 0.6 ms is under 3 sampling "
+			       "periods") && strstr(p.notes[i], "--measure") &&
+			 strstr(p.notes[i], "--sampling-freq above 5000");
+	CHECK(found);
+	o.slower_than_ns = 600000;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	for (int i = 0; i < p.nnotes; i++)
+		CHECK(!strstr(p.notes[i], "sampling periods"));
+	o.mode = REC_MODE_PT;
+	h.has_intel_pt = true;
+	o.slower_than_ns = 1000;
+	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	for (int i = 0; i < p.nnotes; i++)
+		CHECK(!strstr(p.notes[i], "sampling periods"));
+}
+
 static void plan_format_quotes(void)
 {
 	struct rec_opts o = default_opts();
@@ -360,6 +404,7 @@ int main(void)
 	UNIT_RUN(plan_ignored_options);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
+	UNIT_RUN(plan_slow_call_note);
 	UNIT_RUN(plan_arming);
 	return unit_exit();
 }

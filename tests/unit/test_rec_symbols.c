@@ -136,6 +136,31 @@ static void trigspec_forms(void)
 		     -EINVAL);
 }
 
+/* The names gcc gives the parts it splits off a function. */
+static void elf_parts(void)
+{
+	CHECK(rec_elf_is_part("foo.cold"));
+	CHECK(rec_elf_is_part("foo.cold.3"));
+	CHECK(rec_elf_is_part("foo.part.0"));
+	CHECK(rec_elf_is_part("foo.constprop.0.cold"));
+	CHECK(rec_elf_is_part("_ZN3app5Store4loadEi.cold"));
+	CHECK(!rec_elf_is_part("foo"));
+	CHECK(!rec_elf_is_part("foo.constprop.0"));
+	CHECK(!rec_elf_is_part("foo.isra.0"));
+	CHECK(!rec_elf_is_part("foo.coldx"));
+	CHECK(!rec_elf_is_part("foo.part."));
+	CHECK(rec_elf_part_suffix(".part.1.cold"));
+	CHECK(!rec_elf_part_suffix(".1"));
+}
+
+/* A kernel thread (pid 2, kthreadd) and this process. */
+static void procfs_kernel_thread(void)
+{
+	CHECK(rec_proc_kernel_thread(2));
+	CHECK(!rec_proc_kernel_thread(getpid()));
+	CHECK(!rec_proc_kernel_thread(999999999));
+}
+
 static void procfs_self(void)
 {
 	pid_t *tids = NULL, child;
@@ -188,6 +213,8 @@ int main(void)
 	UNIT_RUN(elf_errors);
 	UNIT_RUN(elf_suggest);
 	UNIT_RUN(trigspec_forms);
+	UNIT_RUN(elf_parts);
+	UNIT_RUN(procfs_kernel_thread);
 	UNIT_RUN(procfs_self);
 	UNIT_RUN(procfs_map_newline);
 	unit_tmp_fini();

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "procfs.h"
 #include "trigger.h"
 #include "unit.h"
@@ -83,7 +84,7 @@ static void run_mechanism(enum rec_mechanism mech, int uprobe_type)
 	if (child == 0)
 		child_main(go[0]);
 	CHECK_INT_EQ(rec_trigger_init(&t, mech, uprobe_type, m.path, addr - m.start + m.pgoff,
-				      false), 0);
+				      NULL), 0);
 	err = rec_trigger_add_process(&t, child, addr);
 	if (err < 0) {
 		UNIT_FAIL("rec_trigger_add_process: %s", strerror(-err));
@@ -115,13 +116,28 @@ static void run_mechanism(enum rec_mechanism mech, int uprobe_type)
 	close(go[1]);
 }
 
+/* The return address of the innermost call of trigger_recursive_fn, as
+ * the program itself sees it on its stack. */
+static void *innermost_return;
+
 __attribute__((noinline)) int trigger_recursive_fn(int depth);
 __attribute__((noinline)) int trigger_recursive_fn(int depth)
 {
 	int r = depth ? trigger_recursive_fn(depth - 1) + 1 : 0;
 
+	if (!depth)
+		innermost_return = __builtin_return_address(0);
 	__asm__ volatile("" : "+r"(r) :: "memory");
 	return r;
+}
+
+/* Whether the innermost call's return address lies in trigger_recursive_fn
+ * (its caller), not in the kernel's [uprobes] page. */
+static bool return_seen_in_main(void)
+{
+	uintptr_t a = (uintptr_t)innermost_return, f = (uintptr_t)&trigger_recursive_fn;
+
+	return a > f && a < f + 256;
 }
 
 static int by_time(const void *a, const void *b)
@@ -132,30 +148,43 @@ static int by_time(const void *a, const void *b)
 }
 
 /*
- * RETURNS: a child calls the function recursively (4 calls deep); the
- * uretprobe's samples are the returns, each at the stack pointer of an
- * entry plus REC_RET_SP_DELTA, innermost first.
+ * EXITS: a child calls the function recursively (4 calls deep); the exit
+ * probes' samples are the returns, each at the stack pointer of an entry
+ * (the return address still on the stack), innermost first, and the
+ * child's stack is untouched: it unwinds through the calls
+ * (__builtin_return_address of the innermost call is its caller's code, not
+ * the kernel's uretprobe trampoline).
  */
 static void trigger_uprobe_returns(void)
 {
 	struct rec_trigger t;
 	struct rec_map m;
+	struct rec_sym sym;
+	struct rec_callexits x;
 	struct rec_trig_sample smp[32], in[8], out[8];
 	uintptr_t addr = (uintptr_t)&trigger_recursive_fn;
 	int go[2], n = 0, nin = 0, nout = 0, status = -1, err;
+	char why[256];
 	pid_t child;
 	char c;
 
 	CHECK_INT_EQ(rec_proc_find_map(getpid(), NULL, 0, addr, &m), 0);
+	CHECK_INT_EQ(rec_elf_lookup(m.path, "trigger_recursive_fn", &sym), 0);
+	err = rec_callexits_find(m.path, sym.value, &x, why, sizeof(why));
+	CHECK_INT_EQ(err, 0);
+	if (err) {
+		printf("  %s\n", why);
+		return;
+	}
 	CHECK_INT_EQ(pipe(go), 0);
 	child = fork();
 	if (child == 0) {
 		if (read(go[0], &c, 1) != 1)
 			_exit(3);
-		_exit(trigger_recursive_fn(3) == 3 ? 0 : 4);
+		_exit(trigger_recursive_fn(3) == 3 && return_seen_in_main() ? 0 : 4);
 	}
 	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, uprobe_type, m.path,
-				      addr - m.start + m.pgoff, true), 0);
+				      addr - m.start + m.pgoff, &x), 0);
 	err = rec_trigger_add_process(&t, child, addr);
 	CHECK(err > 0);
 	CHECK_INT_EQ(rec_trigger_enable(&t), 0);
@@ -181,10 +210,11 @@ static void trigger_uprobe_returns(void)
 	for (int i = 0; nin == 4 && nout == 4 && i < 4; i++) {
 		if (i)
 			CHECK(in[i].sp < in[i - 1].sp && out[i].sp > out[i - 1].sp);
-		CHECK_U64_EQ(out[i].sp - REC_RET_SP_DELTA, in[3 - i].sp);
+		CHECK_U64_EQ(out[i].sp, in[3 - i].sp);
 		CHECK(out[i].time_ns > in[3 - i].time_ns);
 	}
 	rec_trigger_close(&t);
+	rec_callexits_free(&x);
 	close(go[0]);
 	close(go[1]);
 }
@@ -205,11 +235,13 @@ static void trigger_init_rejects(void)
 {
 	struct rec_trigger t;
 
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_AUTO, 8, "/x", 0, false), -EINVAL);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, -1, "/x", 0, false), -EINVAL);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, NULL, 0, false), -EINVAL);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_BREAKPOINT, -1, NULL, 0, true), -EOPNOTSUPP);
-	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, "/x", 0, false), 0);
+	static const struct rec_callexits exits;
+
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_AUTO, 8, "/x", 0, NULL), -EINVAL);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, -1, "/x", 0, NULL), -EINVAL);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, NULL, 0, NULL), -EINVAL);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_BREAKPOINT, -1, NULL, 0, &exits), -EOPNOTSUPP);
+	CHECK_INT_EQ(rec_trigger_init(&t, REC_MECH_UPROBE, 8, "/x", 0, NULL), 0);
 	CHECK_INT_EQ(rec_trigger_add_thread(&t, getpid(), getpid(), 0), -EINVAL);
 	rec_trigger_close(&t);
 	CHECK_STR_EQ(rec_mechanism_name(REC_MECH_UPROBE), "uprobe");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of stats/hist: every value falls in its bucket, buckets are at
+ * Unit tests of common/hist: every value falls in its bucket, buckets are at
  * most 1/64 of their lower bound wide, percentiles are exact below 128 ns
  * and within 1% of the exact nearest rank above (the bound --help states),
  * and merging equals adding.

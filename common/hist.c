@@ -37,6 +37,15 @@ uint64_t hist_bucket_width(uint32_t i)
 	return i < EXACT ? 1 : UINT64_C(1) << (7 + (i - EXACT) / SUB - SUB_BITS);
 }
 
+void hist_bucket_pow2(uint32_t i, uint64_t *from, uint64_t *below)
+{
+	uint64_t low = hist_bucket_low(i);
+	unsigned k = low ? 63u - (unsigned)__builtin_clzll(low) : 0;
+
+	*from = low ? UINT64_C(1) << k : 0;
+	*below = low ? (k == 63 ? UINT64_MAX : UINT64_C(1) << (k + 1)) : 1;
+}
+
 /* Makes H's stored range include buckets [A, B]. */
 static int cover(struct hist *h, uint32_t a, uint32_t b)
 {

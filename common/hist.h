@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hist: a log-bucketed histogram of durations in ns, for percentiles in
+ * hist: a log-bucketed histogram of durations in ns (snaptrace-stats' rows,
+ * the recorder's --measure), for percentiles in
  * bounded memory. Durations below 128 ns have a bucket each (exact); above,
  * each power of two is cut into 64 equal buckets, so a bucket is at most 1/64
  * of its lower bound wide and its middle is within 1/128 (0.8%) of any value
@@ -38,6 +39,10 @@ uint64_t hist_percentile(const struct hist *h, double p);
 uint32_t hist_bucket(uint64_t v);
 uint64_t hist_bucket_low(uint32_t i);
 uint64_t hist_bucket_width(uint32_t i);
+
+/* The power of two bucket I lies in: [*FROM, *BELOW) = [2^k, 2^(k+1)), or
+ * [0, 1) for the bucket of 0 (the coarse view of a histogram's durations). */
+void hist_bucket_pow2(uint32_t i, uint64_t *from, uint64_t *below);
 
 /* Frees H's counters and empties it. */
 void hist_free(struct hist *h);

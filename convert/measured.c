@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Measured calls (--measure; docs/design.md "Measured calls"): the measured
+ * functions of the recordings converted, the calls their calls files hold
+ * (record/measure.h: "INDEX PID TID ENTRY_NS RETURN_NS" a line), sorted by
+ * thread and entry for the call-chain builder (chain.c), which draws each
+ * as an exact slice, and each function's calls of the whole recording as
+ * an info record for snaptrace-stats.
+ */
+#include "state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "array.h"
+
+/* The calls a recording's calls file may hold at most (40 bytes each). */
+#define CONV_MCALLS_MAX (UINT64_C(1) << 24)
+
+/* Writes M's calls of the whole recording as an info record (fxt_writer.h
+ * FXT_INFO_MEASURED). */
+static void info(struct conv *c, const struct recording_measure *m)
+{
+	char *v = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&v, &len);
+
+	if (!f) {
+		c->nomem = true;
+		return;
+	}
+	fprintf(f, "function=%s\tdso=%s\tcalls=%" PRIu64 "\ttotal_ns=%" PRIu64, m->name, m->file,
+		m->calls, m->total_ns);
+	if (m->calls)
+		fprintf(f, "\tmin_ns=%" PRIu64 "\tp50_ns=%" PRIu64 "\tp90_ns=%" PRIu64 "\tp99_ns=%" PRIu64
+			"\tmax_ns=%" PRIu64, m->min_ns, m->p50_ns, m->p90_ns, m->p99_ns, m->max_ns);
+	fputs("\tbuckets=", f);
+	for (size_t i = 0; i < m->nbuckets; i++)
+		fprintf(f, "%s%" PRIu64 ":%" PRIu64 ":%" PRIu64, i ? "," : "", m->buckets[i].from,
+			m->buckets[i].below, m->buckets[i].calls);
+	if (fclose(f)) {
+		free(v);
+		c->nomem = true;
+		return;
+	}
+	for (p = v; *p; p++)	/* names hold no tab or newline: keep the fields apart */
+		if (*p == '\n')
+			*p = ' ';
+	fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
+			fxt_writer_cstring(c->w, FXT_INFO_MEASURED), fxt_writer_cstring(c->w, v));
+	free(v);
+}
+
+/* Reads the unsigned decimal word at *P (then a blank or the end) into *OUT. */
+static bool word(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+
+	*out = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (*out > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return false;
+		*out = *out * 10 + (uint64_t)(*s - '0');
+	}
+	if (s == *p || (*s && *s != ' '))
+		return false;
+	*p = *s ? s + 1 : s;
+	return true;
+}
+
+/* Reads the calls file PATH of a recording whose functions are mfuncs
+ * [FIRST, FIRST + N). Returns 0, or 1 with ERR (SIZE bytes) set. */
+static int read_calls(struct conv *c, const char *path, size_t first, size_t n, char *err,
+		      size_t size)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char line[256];
+	struct stat st;
+	size_t lineno = 0;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, size, "%s: expected the recording's file of measured calls, found %s",
+			 path, fd < 0 ? strerror(errno) : "no regular file");
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		snprintf(err, size, "%s: out of memory", path);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+		uint64_t idx, pid, tid, entry, ret;
+		struct conv_mcall *mc;
+
+		lineno++;
+		line[strcspn(line, "\n")] = 0;
+		if (lineno == 1 && !strncmp(line, "# ", 2))
+			continue;
+		if (!word(&p, &idx) || !word(&p, &pid) || !word(&p, &tid) || !word(&p, &entry) ||
+		    !word(&p, &ret) || *p || idx >= n || !pid || pid > 0x7fffffff || !tid ||
+		    tid > 0x7fffffff || entry > ret || ret > CONV_TS_MAX) {
+			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS RETURN_NS (an "
+				 "index of record.json's measure, entry at or before return), "
+				 "found '%.80s'", path, lineno, line);
+			fclose(f);
+			return 1;
+		}
+		if (c->nmcalls >= CONV_MCALLS_MAX)
+			continue;
+		mc = array_grow(c->mcalls, &c->capmcalls, c->nmcalls, sizeof(*mc));
+		if (!mc) {
+			fclose(f);
+			c->nomem = true;
+			return 0;
+		}
+		c->mcalls = mc;
+		c->mcalls[c->nmcalls++] = (struct conv_mcall){ .pid = (int64_t)pid,
+			.tid = (int64_t)tid, .entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx) };
+	}
+	fclose(f);
+	return 0;
+}
+
+static int by_thread_entry(const void *x, const void *y)
+{
+	const struct conv_mcall *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->entry != b->entry)
+		return a->entry < b->entry ? -1 : 1;
+	return a->ret > b->ret ? -1 : a->ret < b->ret;   /* an outer call first */
+}
+
+int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size)
+{
+	size_t first = c->nmfuncs;
+	struct conv_mfunc *mf;
+
+	if (!r->nmeasures)
+		return 0;
+	mf = realloc(c->mfuncs, (first + r->nmeasures) * sizeof(*mf));
+	if (!mf) {
+		c->nomem = true;
+		return 0;
+	}
+	c->mfuncs = mf;
+	for (size_t i = 0; i < r->nmeasures; i++) {
+		const struct recording_measure *m = &r->measures[i];
+		struct conv_span name = { m->name, (uint32_t)strlen(m->name) };
+		struct conv_span dso = { m->file, (uint32_t)strlen(m->file) };
+
+		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
+			.func = conv_func_get(c, name, dso), .file = m->file, .vaddr = m->vaddr,
+		};
+		info(c, m);
+	}
+	/* the functions of one recording share one calls file */
+	for (size_t i = 0; i < r->nmeasures; i++) {
+		if (!r->measures[i].calls_path || (i && r->measures[i - 1].calls_path &&
+		    !strcmp(r->measures[i].calls_path, r->measures[i - 1].calls_path)))
+			continue;
+		if (read_calls(c, r->measures[i].calls_path, first, r->nmeasures, err, size))
+			return 1;
+	}
+	if (c->nmcalls)
+		qsort(c->mcalls, c->nmcalls, sizeof(*c->mcalls), by_thread_entry);
+	return 0;
+}
+
+void conv_measured_thread(struct conv *c, struct conv_thread *t)
+{
+	size_t lo = 0, hi = c->nmcalls;
+
+	t->mlooked = true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct conv_mcall *m = &c->mcalls[mid];
+
+		if (m->pid < t->pid || (m->pid == t->pid && m->tid < t->tid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	t->mnext = t->mend = lo;
+	while (t->mend < c->nmcalls && c->mcalls[t->mend].pid == t->pid &&
+	       c->mcalls[t->mend].tid == t->tid)
+		t->mend++;
+}
+
+bool conv_measured_frame(const struct conv *c, const struct conv_site *f, uint32_t mfunc)
+{
+	const struct conv_mfunc *m = &c->mfuncs[mfunc];
+	size_t len = strlen(m->file);
+
+	if (f->func == m->func)
+		return true;
+	return f->has_symoff && f->ip - f->symoff == m->vaddr && f->func->dsolen == len &&
+	       !memcmp(f->func->key + f->func->symlen, m->file, len);
+}
+
+void conv_measured_free(struct conv *c)
+{
+	free(c->mcalls);
+	free(c->mfuncs);
+	c->mcalls = NULL;
+	c->mfuncs = NULL;
+	c->nmcalls = c->nmfuncs = 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfsym: the function symbols of one ELF file, named the way `perf script`
+ * names them in its sym field (perf 6.1, tools/perf/util/symbol-elf.c and
+ * symbol.c): .symtab of the build-id debug file (/usr/lib/debug/.build-id/
+ * XX/REST.debug) or of the file itself, else .dynsym; functions and text
+ * labels; zero-size symbols end where the next begins; of several symbols
+ * at one address the best by perf's rules (sized, not weak, global, fewest
+ * leading underscores, longest name); C++ names demangled without their
+ * parameters; NAME@plt for the entries of .plt. Where a PLT entry also lies
+ * in another symbol (a zero-size _init stretched over .plt in an unstripped
+ * file), perf's choice depends on the shape of its red-black tree; this
+ * names the PLT entry.
+ *
+ * Used by the in-process Intel PT decoder (ptdecode.c) and by the tests'
+ * Intel PT generator (tests/ptsynth), whose naming the pt suite checks
+ * against perf's own.
+ */
+#ifndef SNAPTRACE_CONVERT_PERFSYM_H
+#define SNAPTRACE_CONVERT_PERFSYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct perfsym {
+	uint64_t start, end;  /* file offsets, [start, end) (start == end: one byte) */
+	char *name;           /* owned */
+	int bind, type;
+};
+
+struct perfsym_dso {
+	struct perfsym *syms; /* owned, sorted by start, no two at one start */
+	size_t n;
+	struct perfsym *plt;  /* owned: the NAME@plt entries */
+	size_t nplt;
+	char build_id[41];    /* lowercase hex of its GNU build id, "" when none */
+};
+
+/*
+ * Loads the symbols of the ELF file PATH, or of the LEN bytes at IMAGE when
+ * IMAGE is not NULL (an in-memory copy: the vdso). A file that cannot be
+ * read, or is no ELF, has no symbols (every address is "[unknown]").
+ * Returns the table (free with perfsym_free), or NULL when out of memory.
+ */
+struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len);
+
+/*
+ * The symbol of DSO covering file offset OFF (perf's choice), or NULL when
+ * none does ("[unknown]"). Valid until perfsym_free().
+ */
+const struct perfsym *perfsym_lookup(const struct perfsym_dso *dso, uint64_t off);
+
+void perfsym_free(struct perfsym_dso *dso);
+
+/*
+ * Finds the function NAME in the ELF file PATH and stores its file offset in
+ * *OFF. Returns 0, -ENOENT when there is no such function, or another
+ * negative errno when the file cannot be read.
+ */
+int perfsym_func_offset(const char *path, const char *name, uint64_t *off);
+
+#endif

@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The in-process Intel PT decoder (see ptdecode.h; its parts:
+ * ptdecode_int.h). Here: the chunks of each queue's AUX data (split at its
+ * PSBs for -j N, one per queue for -j 1) decoded by ptblock.c on worker
+ * threads, a bounded number ahead of the conversion; perf's order of the
+ * queues' samples and the side-band (intel_pt_process_queues() with perf's
+ * auxtrace_heap, intel_pt_run_decoder(), intel_pt_process_event()); and
+ * each sample handed to the converter as the line perf script with
+ * snaptrace's dlfilter gives it: a branch as binstream.c makes one of the
+ * dlfilter's BRANCH or TICK records, "tr strt", "tr end" and the switch
+ * records as perf's text, parsed by conv_parse_line().
+ */
+#include "ptdecode.h"
+#include "ptdecode_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "hash.h"
+#include "perfdata.h"
+#include "parse.h"
+#include "pipeline.h"
+
+#define REC_COMM 3
+#define REC_FORK 7
+#define REC_SWITCH 14
+#define MISC_SWITCH_OUT (1u << 13)         /* PERF_RECORD_MISC_SWITCH_OUT */
+#define MISC_SWITCH_OUT_PREEMPT (1u << 14) /* PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
+#define LINE_MAX_TEXT 1024      /* a perf text line made here */
+#define CHUNK_BYTES (64u << 10) /* AUX bytes of a chunk (-j N), at least */
+#define AHEAD_PER_JOB 4         /* chunks decoded ahead of the conversion, per job */
+
+static const char unknown[] = "[unknown]";
+
+/* ---- chunks, decoded on worker threads ---- */
+
+/* Splits queue Q (index QI) into chunks at its PSBs, CHUNK_BYTES or more
+ * each (whatever -j: the samples of a chunk are held until converted).
+ * Returns false when out of memory. */
+static bool plan_chunks(struct ptdecode *d, size_t qi)
+{
+	struct ptd_queue *q = &d->queues[qi];
+	size_t k = 0;
+
+	q->chunk0 = d->nchunks;
+	do {
+		struct ptd_chunk *c, *t = realloc(d->chunks, (d->nchunks + 1) * sizeof(*t));
+		size_t next = k + 1;
+
+		if (!t)
+			return false;
+		d->chunks = t;
+		c = &t[d->nchunks++];
+		memset(c, 0, sizeof(*c));
+		c->q = qi;
+		c->first = k == 0;
+		c->begin = k ? q->psbs[k] : 0;
+		c->tsc = q->npsbs ? q->psb_tscs[k] : 0;
+		while (next < q->npsbs && q->psbs[next] - c->begin < CHUNK_BYTES)
+			next++;
+		if (next >= q->npsbs) {
+			c->end = q->data_len;
+			c->last = true;
+		} else {
+			c->end = q->psb_ends[next];	/* the next chunk's PSB+ too */
+		}
+		k = next;
+	} while (!d->chunks[d->nchunks - 1].last);
+	q->nchunks = d->nchunks - q->chunk0;
+	q->cur_chunk = q->chunk0;
+	return true;
+}
+
+static int by_tsc(const void *x, const void *y, void *arg)
+{
+	const struct ptd_chunk *ch = arg;
+	const struct ptd_chunk *a = &ch[*(const size_t *)x], *b = &ch[*(const size_t *)y];
+
+	if (a->tsc != b->tsc)
+		return a->tsc < b->tsc ? -1 : 1;
+	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* Decodes chunk C on the calling thread with IMAGE. */
+static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *image)
+{
+	ptblock_decode(c, &d->queues[c->q], image);
+	ptdata_forget(&d->queues[c->q], c->begin, c->end);
+}
+
+/* Gives chunk C a buffer for its samples from the pool, when it has one
+ * (D->lock held): a chunk's samples are megabytes, allocated and freed
+ * again and again otherwise (page faults were a tenth of the time). */
+static void take_buffer(struct ptdecode *d, struct ptd_chunk *c)
+{
+	if (!d->npool)
+		return;
+	d->npool--;
+	c->s = d->pool[d->npool].s;
+	c->cap = d->pool[d->npool].cap;
+}
+
+struct worker {
+	struct ptdecode *d;
+	struct pt_image **images;      /* its copy of each process's image */
+};
+
+static void *worker_main(void *arg)
+{
+	struct ptdecode *d = arg;
+	struct pt_image **images = calloc(d->nprocs, sizeof(*images));
+
+	pthread_mutex_lock(&d->lock);
+	for (;;) {
+		struct ptd_chunk *c;
+		struct pt_image *img;
+		size_t pi;
+
+		while (!d->stop && (d->next_todo == d->nchunks || d->ahead >= d->ahead_max))
+			pthread_cond_wait(&d->cond, &d->lock);
+		if (d->stop)
+			break;
+		c = &d->chunks[d->order[d->next_todo++]];
+		if (c->state != PTD_TODO)
+			continue;	/* the converter took it */
+		c->state = PTD_BUSY;
+		d->ahead++;
+		take_buffer(d, c);
+		pthread_mutex_unlock(&d->lock);
+		for (pi = 0; pi < d->nprocs && d->procs[pi] != d->queues[c->q].proc; pi++)
+			;
+		img = images ? images[pi] : NULL;
+		if (images && !img && (img = pt_image_alloc(NULL)) &&
+		    pt_image_copy(img, d->procs[pi]->image) < 0) {
+			pt_image_free(img);
+			img = NULL;
+		}
+		if (images)
+			images[pi] = img;
+		if (img) {
+			decode_chunk(d, c, img);
+		} else {
+			c->failed = true;
+			snprintf(c->why, sizeof(c->why), "out of memory");
+		}
+		pthread_mutex_lock(&d->lock);
+		c->state = PTD_DONE;
+		pthread_cond_broadcast(&d->cond);
+	}
+	pthread_mutex_unlock(&d->lock);
+	for (size_t i = 0; images && i < d->nprocs; i++)
+		pt_image_free(images[i]);
+	free(images);
+	return NULL;
+}
+
+/* Starts JOBS - 1 workers (the converter's thread decodes too). Returns
+ * false when out of memory (then none runs). */
+static bool start_workers(struct ptdecode *d, unsigned jobs)
+{
+	d->order = malloc(d->nchunks * sizeof(*d->order));
+	if (!d->order)
+		return false;
+	for (size_t i = 0; i < d->nchunks; i++)
+		d->order[i] = i;
+	qsort_r(d->order, d->nchunks, sizeof(*d->order), by_tsc, d->chunks);
+	d->ahead_max = (size_t)jobs * AHEAD_PER_JOB;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->cond, NULL);
+	d->workers = calloc(jobs, sizeof(*d->workers));
+	if (!d->workers)
+		return false;
+	for (unsigned i = 0; i + 1 < jobs && d->nchunks > d->nqueues; i++) {
+		if (pthread_create(&d->workers[d->nworkers], NULL, worker_main, d))
+			break;
+		d->nworkers++;
+	}
+	return true;
+}
+
+static void stop_workers(struct ptdecode *d)
+{
+	if (!d->order)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->stop = true;
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+	for (size_t i = 0; i < d->nworkers; i++)
+		pthread_join(d->workers[i], NULL);
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->cond);
+	free(d->workers);
+	free(d->order);
+	d->workers = NULL;
+	d->order = NULL;
+	d->nworkers = 0;
+}
+
+/* Chunk C, decoded: by a worker (waited for), or here when none has
+ * taken it. */
+static struct ptd_chunk *chunk_ready(struct ptdecode *d, struct ptd_chunk *c)
+{
+	bool mine = false;
+
+	pthread_mutex_lock(&d->lock);
+	if (c->state == PTD_TODO) {
+		c->state = PTD_BUSY;
+		d->ahead++;
+		take_buffer(d, c);
+		mine = true;
+	}
+	while (!mine && c->state != PTD_DONE)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	if (mine) {
+		decode_chunk(d, c, d->queues[c->q].proc->image);
+		pthread_mutex_lock(&d->lock);
+		c->state = PTD_DONE;
+		pthread_mutex_unlock(&d->lock);
+	}
+	return c;
+}
+
+/* Frees chunk C's samples once converted (their buffer kept for another
+ * chunk); a worker may decode another. */
+static void chunk_done(struct ptdecode *d, struct ptd_chunk *c)
+{
+	pthread_mutex_lock(&d->lock);
+	if (d->npool < PTD_POOL) {
+		d->pool[d->npool++] = (struct ptd_buffer){ c->s, c->cap };
+	} else {
+		free(c->s);
+	}
+	c->s = NULL;
+	c->n = c->cap = 0;
+	d->ahead--;
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* perf's intel_pt_decode(): the next sample of Q into q->cur. Returns
+ * false at the queue's end or on a failure (D->status). */
+static bool next_sample(struct ptdecode *d, struct ptd_queue *q)
+{
+	for (;;) {
+		struct ptd_chunk *c;
+
+		if (q->cur_chunk == q->chunk0 + q->nchunks)
+			return false;
+		c = &d->chunks[q->cur_chunk];
+		if (!q->ready)
+			chunk_ready(d, c);
+		q->ready = true;
+		if (c->failed) {
+			if (!d->status) {
+				snprintf(d->errbuf, d->errlen, "%s", c->why);
+				d->status = strcmp(c->why, "out of memory") ? PIPELINE_FALLBACK :
+					    PIPELINE_NOMEM;
+			}
+			return false;
+		}
+		if (q->cur_pos < c->n) {
+			q->cur = c->s[q->cur_pos++];
+			return true;
+		}
+		chunk_done(d, c);
+		q->cur_chunk++;
+		q->cur_pos = 0;
+		q->ready = false;
+	}
+}
+
+/* ---- lines to the converter ---- */
+
+/* The interned function of SYM in DSO (either may be NULL), with the
+ * spans of their names, or NULL when out of memory. */
+static const struct ptd_func *func_of(struct ptdecode *d, const struct perfsym *sym,
+				      const struct ptd_dso *dso)
+{
+	struct ptd_func *e;
+	size_t i;
+
+	if (2 * (d->nfuncs + 1) > d->capfuncs) {
+		size_t cap = d->capfuncs ? 2 * d->capfuncs : 1024;
+		struct ptd_func *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (i = 0; i < d->capfuncs; i++) {
+			size_t j;
+
+			if (!d->funcs[i].f)
+				continue;
+			for (j = hash64((uintptr_t)d->funcs[i].sym ^ (uintptr_t)d->funcs[i].dso) &
+				 (cap - 1); t[j].f; j = (j + 1) & (cap - 1))
+				;
+			t[j] = d->funcs[i];
+		}
+		free(d->funcs);
+		d->funcs = t;
+		d->capfuncs = cap;
+	}
+	for (i = hash64((uintptr_t)sym ^ (uintptr_t)dso) & (d->capfuncs - 1); d->funcs[i].f;
+	     i = (i + 1) & (d->capfuncs - 1))
+		if (d->funcs[i].sym == sym && d->funcs[i].dso == dso)
+			return &d->funcs[i];
+	e = &d->funcs[i];
+	e->name = sym ? (struct conv_span){ sym->name, (uint32_t)strlen(sym->name) } :
+			(struct conv_span){ NULL, 0 };
+	e->dso_name = dso ? (struct conv_span){ dso->name, (uint32_t)strlen(dso->name) } :
+			    (struct conv_span){ unknown, sizeof(unknown) - 1 };
+	e->f = conv_driver_func(d->cv, e->name, e->dso_name);
+	if (!e->f)
+		return NULL;
+	e->sym = sym;
+	e->dso = dso;
+	d->nfuncs++;
+	return e;
+}
+
+/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso.
+ * Returns false when out of memory. */
+static bool loc_of(struct ptdecode *d, struct ptd_proc *p, uint64_t ip, struct conv_loc *loc)
+{
+	const struct ptd_map *m;
+	const struct perfsym *s;
+	const struct ptd_func *f;
+
+	ptimage_resolve(p, ip, &m, &s);
+	f = func_of(d, s, m ? m->dso : NULL);
+	if (!f)
+		return false;
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = ip;
+	loc->has_symtext = true;
+	loc->dso = f->dso_name;
+	loc->sym = f->name;
+	if (s) {
+		loc->symoff = ip - m->start + m->pgoff - s->start;
+		loc->has_symoff = true;
+	}
+	loc->func = f->f;
+	return true;
+}
+
+/* Writes LOC as perf script prints it: "IP SYM+0xOFF (DSO)". */
+static int loc_text(char *buf, size_t size, struct ptd_proc *p, uint64_t ip)
+{
+	const struct ptd_map *m = NULL;
+	const struct perfsym *s = NULL;
+
+	if (ip)
+		ptimage_resolve(p, ip, &m, &s);
+	if (s)
+		return snprintf(buf, size, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", ip, s->name,
+				ip - m->start + m->pgoff - s->start, m->dso->name);
+	return snprintf(buf, size, "%16" PRIx64 " [unknown] (%s)", ip, m ? m->dso->name : unknown);
+}
+
+/* Hands the text line TEXT (perf's words) to the converter. */
+static int text_line(struct ptdecode *d, const char *text, size_t len)
+{
+	struct conv_line l;
+	int e;
+
+	d->gen++;	/* the dlfilter forgets what it kept at any text of perf's */
+	conv_parse_line(text, len, &l);
+	e = conv_driver_parsed(d->cv, &l);
+	if (e) {
+		d->conv_err = e;
+		d->status = PIPELINE_CONVERT;
+	}
+	return e;
+}
+
+/* The comm column of thread T: its comm, or perf's ":TID". */
+static const char *comm_of(const struct ptd_thread *t, char *buf, size_t size)
+{
+	if (t->comm[0])
+		return t->comm;
+	snprintf(buf, size, ":%d", t->tid);
+	return buf;
+}
+
+/* Emits sample S of queue Q as perf script shows it. */
+static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sample *s)
+{
+	struct ptd_thread *t = ptimage_thread(d, q->tid);
+	uint64_t ns = ptdata_perf_time(d, s->tsc);
+	struct conv_line l;
+	char cbuf[24];
+	int e;
+
+	if (!t) {
+		d->status = PIPELINE_NOMEM;
+		return;
+	}
+	if (s->kind == PTD_HIDDEN)
+		return;
+	if (s->kind != PTD_BRANCH) {
+		char line[LINE_MAX_TEXT], from[512], to[512];
+		const char *what = s->kind == PTD_BEGIN ? "tr strt" :
+				   s->flags & CONV_F_SYSCALL ? "tr end  syscall" :
+				   s->flags & CONV_F_ASYNC ? "tr end  async" :
+				   s->flags & CONV_F_CALL ? "tr end  call" :
+				   s->flags & CONV_F_RETURN ? "tr end  return" :
+				   s->flags & CONV_F_JCC ? "tr end  jcc" :
+				   s->flags & CONV_F_JMP ? "tr end  jmp" : "tr end";
+		int n;
+
+		loc_text(from, sizeof(from), q->proc, s->ip);
+		loc_text(to, sizeof(to), q->proc, s->addr);
+		n = snprintf(line, sizeof(line), "%16s %5d/%-5d %" PRIu64 ".%09" PRIu64 ": "
+			     "         1  branches:u:   %-20s %s => %s", comm_of(t, cbuf, sizeof(cbuf)),
+			     t->pid, t->tid, ns / 1000000000u, ns % 1000000000u, what, from, to);
+		text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		return;
+	}
+	memset(&l, 0, sizeof(l));
+	l.kind = CONV_LINE_BRANCH;
+	l.text = (struct conv_span){ "(binary record)", 15 };
+	l.pid = t->pid;
+	l.tid = t->tid;
+	l.has_time = true;
+	l.ts = ns;
+	l.flags = s->flags;
+	l.comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
+			      (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
+									    t->tid) };
+	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP))) {
+		const struct ptd_map *m1, *m2;
+		const struct perfsym *s1, *s2;
+
+		ptimage_resolve(q->proc, s->ip, &m1, &s1);
+		ptimage_resolve(q->proc, s->addr, &m2, &s2);
+		if (s1 == s2 && (m1 ? m1->dso : NULL) == (m2 ? m2->dso : NULL)) {
+			/* a jump within one function: the dlfilter's TICK */
+			if (t->used && t->gen == d->gen && t->last_time == ns)
+				return;
+			l.flags = CONV_F_JMP;
+			l.from.has_symtext = l.to.has_symtext = true;
+			goto out;
+		}
+	}
+	if (!loc_of(d, q->proc, s->ip, &l.from) || !loc_of(d, q->proc, s->addr, &l.to)) {
+		d->status = PIPELINE_NOMEM;
+		return;
+	}
+	if (s->flags & (CONV_F_SYSCALL | CONV_F_SYSRET))
+		d->gen++;
+out:
+	t->used = true;
+	t->gen = d->gen;
+	t->last_time = ns;
+	e = conv_driver_parsed(d->cv, &l);
+	if (e) {
+		d->conv_err = e;
+		d->status = PIPELINE_CONVERT;
+	}
+}
+
+static void heap_add(struct ptdecode *d, size_t q, uint64_t ord)
+{
+	size_t pos = d->nheap++;
+
+	while (pos) {
+		size_t parent = (pos - 1) / 2;
+
+		if (d->heap[parent].ord <= ord)
+			break;
+		d->heap[pos] = d->heap[parent];
+		pos = parent;
+	}
+	d->heap[pos] = (struct ptd_heap_item){ q, ord };
+}
+
+static void heap_pop(struct ptdecode *d)
+{
+	size_t pos = 0, cnt = d->nheap, last;
+
+	if (!cnt)
+		return;
+	d->nheap--;
+	for (;;) {
+		size_t left = 2 * pos + 1, right = left + 1;
+
+		if (left >= cnt)
+			break;
+		if (right >= cnt) {
+			d->heap[pos] = d->heap[left];
+			return;
+		}
+		if (d->heap[left].ord < d->heap[right].ord) {
+			d->heap[pos] = d->heap[left];
+			pos = left;
+		} else {
+			d->heap[pos] = d->heap[right];
+			pos = right;
+		}
+	}
+	last = cnt - 1;
+	/* perf's heapify of the last item at POS */
+	{
+		struct ptd_heap_item it = d->heap[last];
+
+		while (pos) {
+			size_t parent = (pos - 1) / 2;
+
+			if (d->heap[parent].ord <= it.ord)
+				break;
+			d->heap[pos] = d->heap[parent];
+			pos = parent;
+		}
+		d->heap[pos] = it;
+	}
+}
+
+/* perf's intel_pt_run_decoder(): emits Q's samples until its time reaches
+ * *LIMIT. Returns 1 at its end, else 0 with its time in *LIMIT. */
+static int run_queue(struct ptdecode *d, struct ptd_queue *q, uint64_t *limit)
+{
+	for (;;) {
+		if (q->have_cur)
+			emit(d, q, &q->cur);
+		q->have_cur = false;
+		if (d->status || !next_sample(d, q))
+			return 1;
+		q->have_cur = true;
+		if (q->cur.tsc > q->ts)
+			q->ts = q->cur.tsc;
+		if (q->ts >= *limit) {
+			*limit = q->ts;
+			return 0;
+		}
+	}
+}
+
+static void process_queues(struct ptdecode *d, uint64_t limit)
+{
+	while (d->nheap && !d->status && d->heap[0].ord < limit) {
+		size_t qi = d->heap[0].q;
+		uint64_t ts;
+
+		heap_pop(d);
+		ts = d->nheap && d->heap[0].ord + 1 < limit ? d->heap[0].ord + 1 : limit;
+		if (!run_queue(d, &d->queues[qi], &ts))
+			heap_add(d, qi, ts);
+	}
+}
+
+/* perf's intel_pt_setup_queue(): the first sample of each queue. */
+static void setup_queues(struct ptdecode *d)
+{
+	for (size_t i = 0; i < d->nqueues && !d->status; i++) {
+		struct ptd_queue *q = &d->queues[i];
+
+		if (!q->data_len || !next_sample(d, q))
+			continue;
+		q->have_cur = true;
+		q->ts = q->cur.tsc;
+		heap_add(d, i, q->ts);
+	}
+}
+
+/* A side-band record at its time: what perf script prints of it, and what
+ * it changes. */
+static void side_band(struct ptdecode *d, const struct ptd_sb *s)
+{
+	struct ptd_thread *t = ptimage_thread(d, s->tid);
+	char line[256], cbuf[24];
+	uint64_t ns = s->time;
+	int n;
+
+	if (!t) {
+		d->status = PIPELINE_NOMEM;
+		return;
+	}
+	switch (s->type) {
+	case REC_COMM:
+		t->pid = s->pid;
+		snprintf(t->comm, sizeof(t->comm), "%s", s->str);
+		t->comm_len = (uint32_t)strlen(t->comm);
+		break;
+	case REC_FORK: {
+		struct ptd_thread *parent = ptimage_thread(d, s->pid);
+
+		t = ptimage_thread(d, s->tid);	/* the table may have moved */
+		if (!t || !parent) {
+			d->status = PIPELINE_NOMEM;
+			return;
+		}
+		t->pid = s->pid;
+		if (!t->comm[0]) {
+			memcpy(t->comm, parent->comm, sizeof(t->comm));
+			t->comm_len = parent->comm_len;
+		}
+		break;
+	}
+	case REC_SWITCH:
+		if (t->pid == -1)
+			t->pid = s->pid;
+		n = snprintf(line, sizeof(line), "%16s %5d/%-5d %" PRIu64 ".%09" PRIu64
+			     ": PERF_RECORD_SWITCH %s", comm_of(t, cbuf, sizeof(cbuf)), s->pid,
+			     s->tid, ns / 1000000000u, ns % 1000000000u,
+			     !(s->misc & MISC_SWITCH_OUT) ? "IN         " :
+			     s->misc & MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ");
+		text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		break;
+	}
+}
+
+int ptdecode_convert(struct ptdecode *d, struct conv_driver *cv, int *conv_err, char *errbuf,
+		     size_t errlen)
+{
+	bool set_up = false;
+
+	d->cv = cv;
+	d->errbuf = errbuf;
+	d->errlen = errlen;
+	d->status = PIPELINE_OK;
+	/* the replay names the threads as it goes */
+	for (size_t i = 0; i < d->nthreads; i++)
+		d->threads[i].comm[0] = 0;
+	for (size_t i = 0; i < d->nsbs && !d->status; i++) {
+		const struct ptd_sb *s = &d->sbs[i];
+
+		if (s->time && !set_up) {
+			setup_queues(d);
+			set_up = true;
+		}
+		if (s->time)
+			process_queues(d, ptdata_tsc(d, s->time));
+		if (!d->status)
+			side_band(d, s);
+	}
+	if (!set_up)
+		setup_queues(d);
+	process_queues(d, UINT64_MAX);
+	*conv_err = d->conv_err;
+	if (d->status == PIPELINE_NOMEM)
+		snprintf(errbuf, errlen, "out of memory");
+	return d->status;
+}
+
+/* Keeps a build id the perf.data names (perfdata_buildids()). */
+static int keep_buildid(void *arg, const char *hex, const char *path)
+{
+	struct ptdecode *d = arg;
+	struct ptd_buildid *b = array_grow(d->buildids, &d->capbuildids, d->nbuildids, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	d->buildids = b;
+	b = &b[d->nbuildids];
+	b->path = strdup(path);
+	b->hex = strdup(hex);
+	if (!b->path || !b->hex) {
+		free(b->path);
+		free(b->hex);
+		return -ENOMEM;
+	}
+	d->nbuildids++;
+	return 0;
+}
+
+int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptdecode **out,
+		  char *why, size_t whylen)
+{
+	struct ptdecode *d = calloc(1, sizeof(*d));
+	long page = sysconf(_SC_PAGESIZE);
+	int rc;
+
+	*out = NULL;
+	if (!d || !(d->iscache = pt_iscache_alloc(NULL))) {
+		free(d);
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	d->symfs = symfs;
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0) {
+		rc = -errno;
+		snprintf(why, whylen, "%s", strerror(errno));
+		ptdecode_close(d);
+		return rc;
+	}
+	rc = ptdata_read(d, why, whylen);
+	if (!rc) {
+		char bwhy[160];
+		int e = perfdata_buildids(path, keep_buildid, d, bwhy, sizeof(bwhy));
+
+		if (e == -ENOMEM)
+			rc = -ENOMEM;
+		else if (e)
+			rc = ptdata_why(why, whylen, "its build ids cannot be read: %s", bwhy);
+	}
+	if (!rc && (uint64_t)lseek(d->fd, 0, SEEK_END) < d->data_end) {
+		rc = 1;
+		snprintf(why, whylen, "its AUX data is cut short");
+	}
+	for (size_t i = 0; !rc && i < d->nqueues; i++) {
+		struct ptd_queue *q = &d->queues[i];
+
+		if (!q->data_len)
+			continue;
+		/* mapped, not read: the pages decoded are given back (ptdata_forget()) */
+		q->map_off = q->data_off & ~(uint64_t)(page - 1);
+		q->map_len = q->data_len + (q->data_off - q->map_off);
+		q->map = mmap(NULL, q->map_len, PROT_READ, MAP_PRIVATE, d->fd, (off_t)q->map_off);
+		if (q->map == MAP_FAILED) {
+			q->map = NULL;
+			rc = 1;
+			snprintf(why, whylen, "its AUX data cannot be mapped: %s", strerror(errno));
+			break;
+		}
+		q->data = (uint8_t *)q->map + (q->data_off - q->map_off);
+		rc = ptdata_scan(q, why, whylen);
+		ptdata_forget(q, 0, q->data_len);
+	}
+	if (!rc)
+		rc = ptimage_setup(d, why, whylen);
+	for (size_t i = 0; !rc && i < d->nqueues; i++)
+		if (d->queues[i].data_len && !plan_chunks(d, i))
+			rc = -ENOMEM;
+	if (!rc && (!start_workers(d, jobs ? jobs : 1) ||
+		    !(d->heap = calloc(d->nqueues + 1, sizeof(*d->heap)))))
+		rc = -ENOMEM;
+	if (rc == -ENOMEM)
+		snprintf(why, whylen, "out of memory");
+	if (rc) {
+		ptdecode_close(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+void ptdecode_close(struct ptdecode *d)
+{
+	if (!d)
+		return;
+	stop_workers(d);
+	for (size_t i = 0; i < d->nchunks; i++)
+		free(d->chunks[i].s);
+	for (size_t i = 0; i < d->npool; i++)
+		free(d->pool[i].s);
+	for (size_t i = 0; i < d->nqueues; i++) {
+		if (d->queues[i].map)
+			munmap(d->queues[i].map, d->queues[i].map_len);
+		free(d->queues[i].psbs);
+		free(d->queues[i].psb_ends);
+		free(d->queues[i].psb_tscs);
+	}
+	ptimage_free(d);
+	for (size_t i = 0; i < d->nbuildids; i++) {
+		free(d->buildids[i].path);
+		free(d->buildids[i].hex);
+	}
+	free(d->buildids);
+	for (size_t i = 0; i < d->nsbs; i++)
+		free(d->sbs[i].str);
+	pt_iscache_free(d->iscache);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->chunks);
+	free(d->queues);
+	free(d->sbs);
+	free(d->heap);
+	free(d->funcs);
+	free(d);
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptdecode_int (private to the in-process Intel PT decoder: ptdecode.c,
+ * ptdata.c, ptimage.c, ptblock.c): what its parts share. See ptdecode.h for
+ * what it does, docs/design.md "Decoding" for why.
+ *
+ *   ptdata.c   the perf.data: attrs, AUXTRACE_INFO, side-band records, the
+ *              AUX queues and the PSBs of their data
+ *   ptimage.c  threads, processes, their mapped files (symbols, bytes) and
+ *              libipt images
+ *   ptblock.c  one chunk of a queue's AUX data (PSB to PSB) decoded into
+ *              perf's samples, on any thread
+ *   ptdecode.c the chunks decoded on worker threads, perf's order of the
+ *              queues and the side-band, the lines handed to the converter
+ */
+#ifndef SNAPTRACE_CONVERT_PTDECODE_INT_H
+#define SNAPTRACE_CONVERT_PTDECODE_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <intel-pt.h>
+
+#include "driver.h"
+#include "parse.h"
+#include "perfsym.h"
+
+#define PTD_SYM_CACHE 4096      /* direct-mapped symbol lookups per process */
+#define PTD_POOL 4              /* sample buffers kept for reuse */
+
+/* A side-band record, replayed in time order. */
+struct ptd_sb {
+	uint64_t time;          /* perf time, ns */
+	uint32_t type, misc;    /* PERF_RECORD_* and its header's misc */
+	int32_t pid, tid;
+	uint64_t addr, len, pgoff;  /* MMAP, MMAP2 */
+	uint32_t prot;
+	char *str;              /* COMM: the comm; MMAP: the file name (owned) */
+	size_t seq;             /* file order */
+};
+
+/* A mapped ELF file: its symbols and its bytes (instruction lengths). */
+struct ptd_dso {
+	char *name;             /* as perf prints it: the path, "[vdso]" */
+	char *file;             /* where it is read (--symfs prefix), owned */
+	struct perfsym_dso *syms;
+	const uint8_t *bytes;   /* the file mapped, or the vdso's copy */
+	size_t size;
+	bool mapped;            /* BYTES is an mmap of FILE */
+};
+
+struct ptd_map {
+	uint64_t start, end, pgoff;
+	struct ptd_dso *dso;
+};
+
+struct ptd_sym_hit {
+	uint64_t ip;            /* 0: empty */
+	const struct ptd_map *map;
+	const struct perfsym *sym;
+};
+
+/* A process: its maps, its libipt image, a symbol cache (main thread). */
+struct ptd_proc {
+	int32_t pid;
+	struct ptd_map *maps;
+	size_t nmaps, capmaps;
+	struct pt_image *image;
+	struct ptd_sym_hit cache[PTD_SYM_CACHE];
+};
+
+struct ptd_thread {
+	int32_t tid, pid;       /* pid -1: unknown */
+	char comm[32];          /* "": perf's ":TID" */
+	uint32_t comm_len;
+	bool used;              /* LAST_TIME and GEN are those of its last branch */
+	uint64_t last_time, gen;
+};
+
+/* One of perf's samples. */
+enum ptd_sample_kind {
+	PTD_BRANCH,             /* a branch (FLAGS one of perf's plain names) */
+	PTD_BEGIN,              /* "tr strt" to ADDR */
+	PTD_END,                /* "tr end" from IP (FLAGS: TRACE_END and the kind) */
+	PTD_HIDDEN,             /* perf's first state of a queue: no line */
+};
+
+struct ptd_sample {
+	enum ptd_sample_kind kind;
+	uint32_t flags;         /* enum conv_flag bits */
+	uint64_t tsc;
+	uint64_t ip, addr;
+};
+
+/* A stretch of a queue's AUX data decoded at once: from a PSB (or the
+ * data's start) up to the next chunk's PSB+, whose end it reads too. */
+enum ptd_chunk_state { PTD_TODO, PTD_BUSY, PTD_DONE };
+
+struct ptd_chunk {
+	size_t q;               /* its queue */
+	uint64_t begin, end;    /* AUX bytes [begin, end) */
+	uint64_t tsc;           /* its first PSB's time: the order of decoding */
+	bool first, last;       /* the queue's first, last chunk */
+	enum ptd_chunk_state state;
+	struct ptd_sample *s;   /* its samples (owned; freed once converted) */
+	size_t n, cap;
+	bool failed;            /* WHY says what the decoder met */
+	char why[200];
+};
+
+struct ptd_queue {
+	uint64_t data_off, data_len;   /* its AUX bytes in the file */
+	int32_t tid;
+	const uint8_t *data;           /* DATA_LEN bytes, in MAP */
+	void *map;                     /* the file mapped from MAP_OFF, MAP_LEN bytes */
+	uint64_t map_off, map_len;
+	struct ptd_proc *proc;
+	uint64_t *psbs;                /* offsets of the PSBs of DATA, ascending */
+	uint64_t *psb_ends;            /* the end of each PSB+ (past PSBEND) */
+	uint64_t *psb_tscs;            /* the TSC of each PSB+ (0: none) */
+	size_t npsbs;
+	size_t chunk0, nchunks;        /* its chunks: d->chunks[chunk0 ...] */
+	size_t cur_chunk, cur_pos;     /* the next sample: in chunk cur_chunk */
+	bool ready;                    /* chunk cur_chunk is decoded */
+	struct ptd_sample cur;         /* perf's state: the sample to emit next */
+	bool have_cur;
+	uint64_t ts;                   /* perf's ptq->timestamp */
+};
+
+struct ptd_heap_item {
+	size_t q;
+	uint64_t ord;
+};
+
+/* A (symbol, dso) the converter interned, by pointer (ptdecode.c). */
+struct ptd_func {
+	const struct perfsym *sym;
+	const struct ptd_dso *dso;
+	const struct conv_func *f;      /* NULL: a free slot */
+	struct conv_span name, dso_name;  /* as binstream.c spans them */
+};
+
+struct ptdecode {
+	const char *symfs;
+	int fd;
+	uint64_t shift, mult, zero;    /* TSC <-> perf time (AUXTRACE_INFO) */
+	uint64_t data_end;             /* the end of the last AUX data in the file */
+	struct ptd_sb *sbs;            /* in time order */
+	size_t nsbs, capsbs;
+	struct ptd_queue *queues;
+	size_t nqueues, capqueues;
+	struct ptd_dso **dsos;
+	size_t ndsos, capdsos;
+	struct ptd_proc **procs;
+	size_t nprocs, capprocs;
+	struct ptd_thread *threads;
+	size_t nthreads, capthreads;
+	struct pt_image_section_cache *iscache;
+	struct ptd_buildid { char *path, *hex; } *buildids;  /* the perf.data's (perfdata_buildids()) */
+	size_t nbuildids, capbuildids;
+	uint8_t *vdso;                 /* this process's vdso (perf's own, as perf uses it) */
+	size_t vdso_len;
+	/* decoding */
+	struct ptd_chunk *chunks;      /* every queue's, in queue order */
+	size_t nchunks;
+	size_t *order;                 /* chunk indexes in the order they are decoded */
+	size_t next_todo;              /* in ORDER */
+	size_t ahead, ahead_max;       /* chunks decoded and not yet converted */
+	struct ptd_buffer { struct ptd_sample *s; size_t cap; } pool[PTD_POOL];  /* for reuse */
+	size_t npool;
+	pthread_t *workers;
+	size_t nworkers;
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* perf's order */
+	struct ptd_heap_item *heap;
+	size_t nheap;
+	/* conversion (main thread) */
+	uint64_t gen;                  /* bumped at every text line */
+	struct conv_driver *cv;
+	int conv_err;
+	char *errbuf;
+	size_t errlen;
+	int status;                    /* the first failure: a pipeline_status */
+	struct ptd_func *funcs;        /* by (sym, dso) pointers */
+	size_t capfuncs, nfuncs;
+};
+
+/* ptdata.c */
+
+/* Writes the reason FMT... into WHY (LEN bytes); returns 1 (perf script
+ * must decode the file). */
+int ptdata_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Reads D->fd's records into D (side-band, queues, time conversion).
+ * Returns 0, 1 with a reason in WHY (perf script must decode it), or
+ * -ENOMEM. */
+int ptdata_read(struct ptdecode *d, char *why, size_t len);
+
+/* Checks every packet of Q's data (only those ptblock.c reproduces) and
+ * lists its PSBs. Returns 0, 1 with a reason, or -ENOMEM. */
+int ptdata_scan(struct ptd_queue *q, char *why, size_t len);
+
+/* Gives back the pages of Q's AUX data [FROM, TO), read again from the
+ * file if touched again: the memory decoding holds stays flat. */
+void ptdata_forget(const struct ptd_queue *q, uint64_t from, uint64_t to);
+
+/* perf's tsc_to_perf_time() and perf_time_to_tsc() */
+uint64_t ptdata_perf_time(const struct ptdecode *d, uint64_t tsc);
+uint64_t ptdata_tsc(const struct ptdecode *d, uint64_t ns);
+
+/* ptimage.c */
+
+/* The thread TID (added when new, pid -1), or NULL when out of memory. */
+struct ptd_thread *ptimage_thread(struct ptdecode *d, int32_t tid);
+
+/* The processes, threads and maps as the side-band leaves them, each
+ * queue's process and image. Returns 0, 1 with a reason, or -ENOMEM. */
+int ptimage_setup(struct ptdecode *d, char *why, size_t len);
+
+/* The bytes at IP in process P (up to 16, their number in *N), or NULL. */
+const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n);
+
+/* perf's resolution of IP in P: its map (NULL: none) and symbol (NULL:
+ * none). Main thread only (P's cache). */
+void ptimage_resolve(struct ptd_proc *p, uint64_t ip, const struct ptd_map **map,
+		     const struct perfsym **sym);
+
+/* Frees the threads, processes and files. */
+void ptimage_free(struct ptdecode *d);
+
+/* ptblock.c */
+
+/* Decodes chunk C of queue Q with IMAGE (Q's process's, or a copy of it
+ * for another thread) into C->s; C->failed and C->why when the decoder met
+ * something perf would read otherwise (or memory ran out). */
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image);
+
+#endif

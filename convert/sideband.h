@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sideband: what names a recording's samples (the side-band records COMM,
+ * MMAP, MMAP2 and FORK: each process's name and mappings), carried from its
+ * earlier snapshot files into a later one that lacks it. perf writes a
+ * --switch-output file's side-band by reading /proc when it switches to
+ * that file; a switch after the target exited (a snapshot perf took late,
+ * the exit snapshot) finds nothing, and perf script then names no frame of
+ * the file's samples ([unknown]) and no thread (":TID"). Side-band records
+ * are perf's own, copied as they are, before the later file's records
+ * (perfdata_rewrite()): its own maps, when it has some, come after and
+ * win, and a mapping made in between is in an earlier file's records (the
+ * tracking event's ring is written into the file current at the time).
+ * Why: docs/design.md "Snapshots".
+ */
+#ifndef SNAPTRACE_CONVERT_SIDEBAND_H
+#define SNAPTRACE_CONVERT_SIDEBAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIDEBAND_MAX (64u << 20)   /* bytes carried at most */
+
+/* The side-band of a recording's snapshot files so far. */
+struct sideband {
+	unsigned char *recs;       /* whole records, in file order (owned) */
+	size_t len, cap;
+	unsigned char *mine;       /* the last file scanned's (owned) */
+	size_t mine_len, mine_cap;
+	bool complete;             /* that file holds a COMM of every traced process */
+};
+
+/*
+ * Reads the side-band records of the perf.data PATH into SB's "mine", and
+ * whether it names every process of PIDS (NPIDS of them: a COMM record of
+ * each). Returns 0; -ENOMEM; or a negative error of the records' walk
+ * (perfdata.h), with nothing to carry.
+ */
+int sideband_scan(struct sideband *sb, const char *path, const int64_t *pids, size_t npids);
+
+/*
+ * Whether the file last scanned needs SB's earlier side-band: it does not
+ * name every process, and earlier files of its recording did.
+ */
+bool sideband_wanted(const struct sideband *sb);
+
+/*
+ * Writes a copy of the perf.data PATH (the file last scanned) with SB's
+ * earlier side-band before its own records into a new unnamed file in
+ * $TMPDIR or /tmp (O_TMPFILE), and puts into DATA (SIZE bytes) a path perf
+ * can open it by (/proc/PID/fd/N). Returns the file's descriptor (the
+ * caller closes it, which removes it), or a negative errno (-ENOTSUP: a
+ * file whose records cannot move, perfdata_rewrite()).
+ */
+int sideband_carry(const struct sideband *sb, const char *path, char *data, size_t size);
+
+/*
+ * Adds the file last scanned to SB's earlier side-band: it replaces it
+ * when it names every process (it holds everything up to its start), else
+ * it is appended. Returns 0 or -ENOMEM (more than SIDEBAND_MAX: SB keeps
+ * what it had).
+ */
+int sideband_next(struct sideband *sb);
+
+/* Frees what SB holds and zeroes it. */
+void sideband_free(struct sideband *sb);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tier: check
+# Measured calls (--measure, docs/design.md "Measured calls") in a recording
+# directory written by hand (tests/cases/measured/: text snapshot, record.json
+# with "measure", the calls file), so every time is known:
+#   measured-slices  every call of a recorded thread inside the snapshot is
+#                    a slice of its exact entry and return with measured=true
+#                    and its duration; a call between two samples nests under
+#                    what they share; the frames the samples show inside a
+#                    call go inside it (also where frame pointers hide its own
+#                    frame) and end by its return; a call still running at
+#                    the snapshot's end is cut there (its duration_ns says
+#                    the whole); calls before the snapshot or of a thread not
+#                    recorded are not drawn (expected-tree.txt)
+#   measured-info    the whole run's numbers of each measured function are in
+#                    the trace (the info record snaptrace stats reads)
+#   measured-errors  a calls file that is not the recorder's (a bad line, an
+#                    index past "measure", a return before the entry) and a
+#                    calls_file naming a path: exit 1, one line naming the
+#                    file and line, no trace
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+need_built measured "$CONVERT"
+
+SRC="$SNAPTRACE_TOP/tests/cases/measured"
+D="$TMP/rec"
+mkdir -p "$D"
+cp "$SRC/perf.data.1" "$SRC/record.json" "$SRC/measured-calls.txt" "$D/"
+
+# tree FXT: "TID DEPTH BEGIN END NAME [measured DURATION_NS]" of each slice
+# of the program's threads (tracks of the process left out)
+tree() {
+	"$CONVERT" --dump=tree "$1" | awk '
+		/^# thread/ { split($3, t, "="); tid = t[2]; keep = tid < 2147479552; next }
+		keep && match($0, / \[[0-9]+, [0-9]+\]/) {
+			split(substr($0, RSTART + 2, RLENGTH - 3), se, ", ")
+			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+			m = ""
+			if (match($0, /measured:bool=true duration_ns:uint64=[0-9]+/))
+				m = " measured " substr($0, RSTART + 38, RLENGTH - 38)
+			print $1, $2, se[1], se[2], nm m
+		}'
+}
+
+if ! "$CONVERT" --quiet "$D" -o "$TMP/m.fxt" 2>"$TMP/m.err"; then
+	fail measured-slices "conversion failed: $(first_lines "$TMP/m.err")"
+elif ! diff "$SRC/expected-tree.txt" <(tree "$TMP/m.fxt") >"$TMP/m.diff"; then
+	fail measured-slices "$(tr '\n' '|' <"$TMP/m.diff")"
+else
+	ok measured-slices
+fi
+
+if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
+	grep -q 'function=step.dso=/opt/app.calls=5.total_ns=2371000.min_ns=30000.p50_ns=370000.p90_ns=1150000.p99_ns=1150000.max_ns=1150000.buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then
+	ok measured-info
+else
+	fail measured-info "no info record with step's whole run: $("$CONVERT" --dump=records "$TMP/m.fxt" | grep -m 1 function= )"
+fi
+
+# bad NAME SED_ON_CALLS PATTERN: the calls file changed by SED is refused
+bad() {
+	local d="$TMP/bad-$1"
+	rm -rf "$d"
+	cp -r "$D" "$d"
+	sed -i "$2" "$d/measured-calls.txt"
+	rm -f "$TMP/bad.fxt"
+	if "$CONVERT" --quiet "$d" -o "$TMP/bad.fxt" 2>"$TMP/bad.err"; then
+		echo " [$1: converted]"
+	elif [ "$(wc -l <"$TMP/bad.err")" -ne 1 ] || ! grep -q -- "$3" "$TMP/bad.err" ||
+		[ -e "$TMP/bad.fxt" ]; then
+		echo " [$1: $(first_lines "$TMP/bad.err")]"
+	fi
+}
+why=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS RETURN_NS')
+why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
+why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
+why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
+cp -r "$D" "$TMP/bad-path"
+sed -i 's|"calls_file": "measured-calls.txt"|"calls_file": "../measured-calls.txt"|' "$TMP/bad-path/record.json"
+if "$CONVERT" --quiet "$TMP/bad-path" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
+	! grep -q 'record.json: measure\[0\].calls_file: expected a file name in the recording' "$TMP/bad.err"; then
+	why+=" [a path as calls_file: $(first_lines "$TMP/bad.err")]"
+fi
+if [ -n "$why" ]; then fail measured-errors "$why"; else ok measured-errors; fi

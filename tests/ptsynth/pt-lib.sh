@@ -1,0 +1,196 @@
+# Sourced (after tests/lib.sh and ptsynth.sh) by the Intel PT suites pt and
+# pt-variants: generate a perf.data with the truth, check perf script
+# against the truth, convert (dlfilter, -j N, text path) and check the
+# slices against ptsynth-expect's listing.
+# The programs, each PROG:S:W: the window test takes a snapshot at global
+# step S keeping the last W instructions of each thread, so that it starts
+# and ends in the middle of the program's own calls (its exit path comes
+# later).
+PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
+	indirect:300:150 longjmp:250:150 except:30000:15000 vdso:300:150 threads:1500:700
+	stop:80:50"
+EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
+PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
+# Where the in-process decoder must leave a file to perf script (its note;
+# FALLBACK_OK of check_convert): libipt's return stack holds 64 calls,
+# perf's more (recurse's depth); per-CPU queues; OVF packets; on the repeat
+# mode's short TSC period libipt finds a compressed return it calls bad
+# where perf decodes on (not explained yet: issue 21's report).
+DEEP='compressed return without call'
+PER_CPU='per-CPU AUX queues'
+OVF='Intel PT packets perf reads its own way'
+BADRET='bad compressed return'
+
+# gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
+gen() {
+	local name=$1 prog=$2
+	shift 2
+	echo "$*" >"$TMP/$name.opts"
+	timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
+		-- "$PROGS/$prog" >"$TMP/$name.stdout" 2>"$TMP/$name.gen"
+}
+
+# check_perf NAME ERRORS: perf script agrees with the truth, ERRORS decode
+# errors (a number) are in its output.
+check_perf() {
+	local name=$1 want_errors=$2 errors
+	if ! "$PERF" script -i "$TMP/$name.data" --itrace=bep --ns -F "$PERF_FIELDS" \
+		--show-switch-events >"$TMP/$name.txt" 2>"$TMP/$name.perr"; then
+		fail "perf-$name" "perf script failed: $(head -3 "$TMP/$name.perr")"
+		return
+	fi
+	errors=$(grep -c 'instruction trace error' "$TMP/$name.txt")
+	if [ "$errors" -ne "$want_errors" ]; then
+		fail "perf-$name" "expected $want_errors decode errors, found $errors: \
+$(grep -m 2 'instruction trace error' "$TMP/$name.txt")"
+		return
+	fi
+	# per thread, in order (perf interleaves the threads by time)
+	awk -f "$EVENTS_AWK" "$TMP/$name.txt" | sort -s -k1,1n >"$TMP/$name.perf-ev"
+	"$EXPECT" --events "$TMP/$name.truth" | sort -s -k1,1n >"$TMP/$name.truth-ev"
+	if ! diff "$TMP/$name.truth-ev" "$TMP/$name.perf-ev" >"$TMP/$name.ev-diff"; then
+		fail "perf-$name" "perf script differs from the truth (< truth, > perf): \
+$(head -6 "$TMP/$name.ev-diff" | tr '\n' ' ')"
+		return
+	fi
+	ok "perf-$name"
+}
+
+# A perf that logs its command lines, to see the dlfilter used.
+cat >"$TMP/perf" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+exec "$(command -v "$PERF")" "\$@"
+EOF
+chmod +x "$TMP/perf"
+
+# convert NAME INPUT...: converts INPUTs into $TMP/NAME.fxt (perf script
+# through the dlfilter: --decoder=perf) and dumps its slices into
+# $TMP/NAME.slices; the reader must report no problem, and the text path
+# (--no-dlfilter) must write the same bytes. First with -j 3: where that
+# splits the decoding into time ranges (perf script --time; how many,
+# summed over the inputs, is left in $TMP/NAME.ranges), -j 1 and -j 2 must
+# write the same bytes too; where it does not (one PSB, or too few), -j 3
+# ran the one perf script -j 1 runs. Then the in-process decoder (the
+# default), at -j 1 and -j 2 (its chunks decoded on two threads): the same
+# bytes again, with no perf run unless it fell back, its notes left in
+# $TMP/NAME.fallback (empty when it decoded every input itself).
+convert() {
+	local name=$1 j
+	shift
+	rm -f "$TMP/perf.log"
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j 3 "$@" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert -j 3 failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if grep '^script ' "$TMP/perf.log" | grep -v -q -e '--dlfilter .*/snaptrace-dlfilter.so' ||
+		[ "$(grep -c '^script ' "$TMP/perf.log")" -lt $# ]; then
+		echo "perf script was not run with the dlfilter: $(first_lines "$TMP/perf.log")"
+		return 1
+	fi
+	grep -c -e '^script .* --time ' "$TMP/perf.log" >"$TMP/$name.ranges"
+	for j in 1 2; do
+		[ "$(cat "$TMP/$name.ranges")" -ge 2 ] || break
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j $j "$@" \
+			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
+			return 1
+		fi
+		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.j$j.fxt"; then
+			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.j3.tree" 2>&1
+			"$CONVERT" --dump=tree "$TMP/$name.j$j.fxt" >"$TMP/$name.jn.tree" 2>&1
+			echo "-j $j's trace differs from -j 3's (< -j 3, > -j $j; perf ran: \
+$(grep -o -e '--time [^ ]*' "$TMP/perf.log" | tr '\n' ' ')): \
+$(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
+			return 1
+		fi
+	done
+	: >"$TMP/$name.fallback"
+	for j in 1 2; do
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" -j $j "$@" -o "$TMP/$name.builtin.fxt" \
+			2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert (in-process decoder) -j $j failed: $(head -3 "$TMP/$name.cerr")"
+			return 1
+		fi
+		grep -e 'decoding through perf script' "$TMP/$name.cerr" >>"$TMP/$name.fallback"
+		if [ ! -s "$TMP/$name.fallback" ] && [ -s "$TMP/perf.log" ]; then
+			echo "the in-process decoder ran perf without a note: $(first_lines "$TMP/perf.log")"
+			return 1
+		fi
+		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.builtin.fxt"; then
+			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.perf.tree" 2>&1
+			"$CONVERT" --dump=tree "$TMP/$name.builtin.fxt" >"$TMP/$name.builtin.tree" 2>&1
+			echo "the in-process decoder's trace (-j $j) differs from perf script's (< perf, \
+> in process): $(diff "$TMP/$name.perf.tree" "$TMP/$name.builtin.tree" | head -6 | tr '\n' ' ')"
+			return 1
+		fi
+	done
+	if ! "$CONVERT" --quiet --no-dlfilter "$@" -o "$TMP/$name.text.fxt" \
+		2>"$TMP/$name.cerr"; then
+		echo "snaptrace-convert --no-dlfilter failed: $(head -3 "$TMP/$name.cerr")"
+		return 1
+	fi
+	if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.text.fxt"; then
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.fast.tree" 2>&1
+		"$CONVERT" --dump=tree "$TMP/$name.text.fxt" >"$TMP/$name.text.tree" 2>&1
+		echo "the dlfilter's trace differs from the text path's (< dlfilter, > text): \
+$(diff "$TMP/$name.fast.tree" "$TMP/$name.text.tree" | head -6 | tr '\n' ' ')"
+		return 1
+	fi
+	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
+		2>"$TMP/$name.derr" || [ -s "$TMP/$name.derr" ]; then
+		echo "the FXT has problems: $(head -3 "$TMP/$name.derr")"
+		return 1
+	fi
+}
+
+# check_convert NAME ERRORS: the converter's slices equal the expected ones;
+# ERRORS decode-error instants. A perf.data with a PSB+ every few bytes
+# (ptsynth --psb-every) must have been split into time ranges by -j 3.
+check_convert() {
+	local name=$1 want_errors=$2 why errors
+	if ! why=$(convert "$name" "$TMP/$name.data"); then
+		fail "convert-$name" "$why"
+		return
+	fi
+	# the in-process decoder falls back only where the caller says it must
+	# (FALLBACK_OK: an extended regular expression of its notes)
+	if [ -s "$TMP/$name.fallback" ] && ! grep -q -E -e "${FALLBACK_OK:-^$}" "$TMP/$name.fallback"; then
+		fail "convert-$name" "the in-process decoder fell back: $(first_lines "$TMP/$name.fallback")"
+		return
+	fi
+	if grep -q -e '--psb-every' "$TMP/$name.opts" && [ "$(cat "$TMP/$name.ranges")" -lt 2 ]; then
+		fail "convert-$name" "-j 3 did not split the decoding into time ranges \
+($(cat "$TMP/$name.ranges") perf script runs with --time)"
+		return
+	fi
+	"$EXPECT" "$TMP/$name.truth" >"$TMP/$name.expected"
+	errors=$(grep -c ' \[decode error: ' "$TMP/$name.slices")
+	if [ "$errors" -ne "$want_errors" ]; then
+		fail "convert-$name" "expected $want_errors decode-error instants, found $errors"
+		return
+	fi
+	if ! why=$(slices_match "$TMP/$name.slices" "$TMP/$name.expected"); then
+		fail "convert-$name" "slices differ from the truth's: $why"
+		return
+	fi
+	ok "convert-$name"
+}
+
+# both NAME PROG ERRORS OPTS...: generates, then checks perf and the
+# converter; the files of NAME are removed unless PT_KEEP names it.
+both() {
+	local name=$1 prog=$2 errors=$3
+	shift 3
+	if ! gen "$name" "$prog" "$@"; then
+		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		fail "convert-$name" "ptsynth failed"
+		return
+	fi
+	check_perf "$name" "$errors"
+	check_convert "$name" "$errors"
+	[[ " ${PT_KEEP:-} " == *" $name "* ]] || rm -f "$TMP/$name".*
+}

@@ -1,0 +1,444 @@
+#!/usr/bin/env bash
+# tier: check
+# Intel PT end to end without PT hardware, the variants (the checks of
+# pt.test.sh, pt-lib.sh's perf-* and convert-*, on other shapes of data):
+# every program with a PSB+ every 128 bytes (where -j N can start a time
+# range), per-CPU queues, PSB+ every few bytes, the repeat mode (--repeat), an
+# injected overflow, truncated data; context switches (blocked in syscalls,
+# preempted): perf places each where the generator put it, and the converter
+# draws an [off-cpu] slice from its switch out to its switch in (offcpu-*);
+# a snapshot ending at magic_trace_stop_indicator (also as a recording
+# directory with its trigger marker); a program dying of SIGSEGV (the trace
+# ends at the fault; as a recording, its [crash] marker there); a
+# two-snapshot recording on one timeline with a gap; the fallbacks to perf's text (fallback-*), the perf
+# version cache, the perf.data read without perf (perfdata-as-perf); a saved
+# dlfilter stream, whole and damaged (saved-*). perf.data files are made
+# here, never kept.
+. "$(dirname "$0")/../lib.sh"
+
+. "$SNAPTRACE_TOP/tests/ptsynth/ptsynth.sh"
+. "$SNAPTRACE_TOP/tests/ptsynth/pt-lib.sh"
+
+ptsynth_ready pt-variants
+
+# a PSB+ every 128 bytes: places where -j N can start a time range
+for entry in $PROGRAMS; do
+	FALLBACK_OK=
+	[ "${entry%%:*}" = recurse ] && FALLBACK_OK=$DEEP
+	both "${entry%%:*}-psb" "${entry%%:*}" 0 --psb-every 128
+done
+
+# Layout and packet variants.
+FALLBACK_OK=$PER_CPU both threads-per-cpu threads 0 --per-cpu
+FALLBACK_OK=$DEEP both recurse-psb64 recurse 0 --psb-every 64 --tsc-every 3
+FALLBACK_OK=$PER_CPU both threads-per-cpu-psb threads 0 --per-cpu --psb-every 128
+FALLBACK_OK=$DEEP both recurse-noretcomp-psb recurse 0 --noretcomp --psb-every 128
+both except-window-psb except 0 --snapshot-at 30000 --snapshot-window 15000 --psb-every 256
+both except-window-noretcomp except 0 --snapshot-at 30000 --snapshot-window 15000 --noretcomp
+FALLBACK_OK=$DEEP both recurse-window-end recurse 0 --snapshot-window 800
+
+# The repeat mode (the benchmark's input): a loop's turn repeated in both
+# threads is a trace perf decodes to the truth.
+FALLBACK_OK=$BADRET both bench-repeat bench 0 --repeat turn,5
+FALLBACK_OK=$BADRET both bench-repeat-window bench 0 --repeat turn,5 --snapshot-window 2000
+
+# Damage: an OVF packet makes one decode error; the trace resumes after it
+# and every frame stays balanced. Truncated data ends the trace early.
+FALLBACK_OK=$OVF both calls-static-overflow calls-static 1 --damage overflow@150
+FALLBACK_OK="$OVF|$DEEP" both recurse-overflow recurse 1 --damage overflow@700
+FALLBACK_OK="$OVF|$DEEP" both recurse-overflow-psb recurse 1 --damage overflow@700 --psb-every 128
+both tailcall-truncate tailcall 0 --damage truncate@200
+
+# Context switches: every syscall blocks NS, and the thread of a global step
+# is preempted before it. perf (check_perf, with --show-switch-events) must
+# show each switch at the generator's time, in order among the thread's
+# branches; the converter an [off-cpu] slice under the open frames (under
+# [syscall] when blocked in one: check_convert) from the switch out to the
+# switch in, to the nanosecond.
+# offcpu NAME PROG KINDS OPTS...: KINDS are the switch kinds the truth must
+# hold ("blocked preempt").
+offcpu() {
+	local name=$1 prog=$2 kinds=$3 want got k
+	shift 3
+	if ! gen "$name" "$prog" "$@"; then
+		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		return
+	fi
+	check_perf "$name" 0
+	check_convert "$name" 0
+	want=$(awk -F '\t' '$1 == "switch-out" { o = $4; s = $11 }
+		$1 == "switch-in" { print $2, o, $4, s }' "$TMP/$name.truth" | sort)
+	got=$("$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null | awk '
+		$0 ~ /\[off-cpu\] \[/ { match($0, /\[[0-9]+, [0-9]+\]/)
+			split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
+			s = $0 ~ /preempt/ ? "preempt" : "blocked"; print $1, t[1], t[2], s }' | sort)
+	for k in $kinds; do
+		if ! grep -q " $k\$" <<<"$want"; then
+			fail "offcpu-$name" "expected $k switches in the truth, found: $want"
+			return
+		fi
+	done
+	if [ "$got" != "$want" ]; then
+		fail "offcpu-$name" "[off-cpu] slices (TID OUT IN STATE) differ from the switches \
+(< truth, > converter): $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -4 |
+			tr '\n' ' ')"
+	else
+		ok "offcpu-$name"
+	fi
+	rm -f "$TMP/$name".*
+}
+offcpu calls-static calls-static "blocked preempt" --block-syscalls 2000000 \
+	--preempt-at 40:3000000
+FALLBACK_OK=$PER_CPU offcpu threads-per-cpu threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+	--preempt-at 1500:500000
+FALLBACK_OK=$DEEP offcpu recurse-window recurse preempt --snapshot-at 900 --snapshot-window 400 \
+	--block-syscalls 1000000 --preempt-at 700:250000
+FALLBACK_OK=$PER_CPU offcpu threads-per-cpu-psb threads "blocked preempt" --per-cpu --block-syscalls 1000000 \
+	--preempt-at 1500:500000 --psb-every 128
+
+# A snapshot ending where magic_trace_stop_indicator is entered.
+name=stop-snapshot
+if gen "$name" stop --snapshot-at magic_trace_stop_indicator; then
+	check_perf "$name" 0
+	check_convert "$name" 0
+	last=$(grep -v '\[decode error' "$TMP/$name.slices" | tail -1 | cut -d' ' -f3-)
+	if [ "$last" = magic_trace_stop_indicator ]; then
+		ok "$name-ends-at-trigger"
+	else
+		fail "$name-ends-at-trigger" "expected the last slice magic_trace_stop_indicator, \
+found '$last'"
+	fi
+	# The same perf.data as a recording directory (record.json written here,
+	# its hit where magic_trace_stop_indicator was entered): the same
+	# slices, and the marker at the hit on the process's triggers track.
+	rec="$TMP/$name.rec"
+	mkdir -p "$rec"
+	cp "$TMP/$name.data" "$rec/perf.data"
+	hit=$("$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* magic_trace_stop_indicator \[\([0-9]*\), .*/\1/p' | tail -1)
+	pid=$("$CONVERT" --dump=records "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* kobj process koid=\([0-9]*\) .*/\1/p' | head -1)
+	cat >"$rec/record.json" <<EOF
+{"format": "snaptrace-record 1", "pids": [$pid], "threads": [],
+ "trigger": {"spec": "magic_trace_stop_indicator", "symbol": "magic_trace_stop_indicator", "tsc": null},
+ "hits": [{"pid": $pid, "tid": $pid, "time_ns": ${hit:-0}, "snapshot": 0, "ip": null, "args": null}],
+ "snapshots": [{"file": "perf.data", "reason": "trigger", "time_ns": null}],
+ "end": "trigger", "end_ns": null}
+EOF
+	if [ -z "$hit" ] || [ -z "$pid" ]; then
+		fail "$name-recording" "no magic_trace_stop_indicator slice or process in the trace"
+	elif ! "$CONVERT" -q "$rec" -o "$TMP/$name.rec.fxt" 2>"$TMP/$name.rec.err"; then
+		fail "$name-recording" "converting the directory failed: $(head -3 "$TMP/$name.rec.err")"
+	elif ! diff <("$CONVERT" --dump=slices "$TMP/$name.fxt") \
+		<("$CONVERT" --dump=slices "$TMP/$name.rec.fxt" | grep -v ' \[trigger\] ') >/dev/null; then
+		fail "$name-recording" "the directory's slices differ from the file's"
+	elif [ "$("$CONVERT" --dump=records "$TMP/$name.rec.fxt" |
+		grep -c " event instant ts=$hit pid=$pid tid=[0-9]* cat=\"\" name=\"\[trigger\] magic_trace_stop_indicator\" tid:int64=$pid snapshot:uint64=0 snapshot_file:string=\"perf.data\"$")" -ne 1 ]; then
+		fail "$name-recording" "no marker at the hit $hit: $("$CONVERT" --dump=records "$TMP/$name.rec.fxt" | grep -F '[trigger]')"
+	else
+		ok "$name-recording"
+	fi
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# A program that dies of SIGSEGV (progs/crash.c: boom() writes through
+# NULL): the exception leaves the traced code at the faulting instruction
+# (FUP, TIP.PGD), so the branch trace ends in boom, where perf and the
+# converter agree with the truth; as a recording directory whose record.json
+# lists the signal at the trace's end, the "[crash] SIGSEGV" marker sits there
+# on the thread and on the triggers track.
+name=crash-fault
+if gen "$name" crash; then
+	check_perf "$name" 0
+	check_convert "$name" 0
+	last=$(grep -v '\[' "$TMP/$name.slices" | tail -1 | cut -d' ' -f3-)
+	at=$("$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* boom \[[0-9]*, \([0-9]*\)\].*/\1/p' | tail -1)
+	pid=$("$CONVERT" --dump=records "$TMP/$name.fxt" 2>/dev/null |
+		sed -n 's/.* kobj process koid=\([0-9]*\) .*/\1/p' | head -1)
+	rec="$TMP/$name.rec"
+	mkdir -p "$rec"
+	cp "$TMP/$name.data" "$rec/perf.data"
+	cat >"$rec/record.json" <<EOF
+{"format": "snaptrace-record 1", "pids": [$pid], "threads": [], "launched": true, "trigger": null,
+ "hits": [],
+ "signals": [
+    {"pid": $pid, "tid": $pid, "time_ns": ${at:-0}, "signal": 11, "name": "SIGSEGV", "code": 1, "code_name": "SEGV_MAPERR", "errno": 0, "handled": false, "fatal": true, "by_stop": false, "ip": 4200019, "addr": 0, "cause": null, "sender": null, "snapshot": 0}
+ ],
+ "exits": [{"pid": $pid, "status": null, "signal": 11, "name": "SIGSEGV", "core": false}],
+ "snapshots": [{"file": "perf.data", "reason": "signal", "time_ns": null}],
+ "end": "signal", "end_ns": null}
+EOF
+	if [ "$last" != boom ]; then
+		fail "$name-ends-at-fault" "expected the last slice boom, found '$last'"
+	elif [ -z "$at" ] || [ -z "$pid" ]; then
+		fail "$name-ends-at-fault" "no boom slice or process in the trace"
+	elif ! "$CONVERT" "$rec" -o "$TMP/$name.rec.fxt" 2>"$TMP/$name.rec.err"; then
+		fail "$name-ends-at-fault" "converting the directory failed: $(head -3 "$TMP/$name.rec.err")"
+	elif [ "$("$CONVERT" --dump=records "$TMP/$name.rec.fxt" |
+		grep -c " event instant ts=$at pid=$pid tid=[0-9]* cat=\"\" name=\"\[crash\] SIGSEGV\" signal:string=\"SIGSEGV\" signo:int64=11 code:string=\"SEGV_MAPERR\" addr:pointer=0x0 ")" -ne 2 ]; then
+		fail "$name-ends-at-fault" "no marker at the fault $at on the thread and the triggers track"
+	elif ! grep -q 'the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0)' \
+		"$TMP/$name.rec.err"; then
+		fail "$name-ends-at-fault" "no summary line: $(tail -3 "$TMP/$name.rec.err")"
+	else
+		ok "$name-ends-at-fault"
+	fi
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# Two snapshots of one run (perf.data files given as two inputs): one
+# timeline, the second snapshot after the first with a gap between them.
+name=multi
+if timeout 120 "$PTSYNTH" -q -o "$TMP/$name%d.data" --truth "$TMP/$name%d.truth" \
+	--snapshot-window 120 --snapshot-at magic_trace_stop_indicator,420 \
+	-- "$PROGS/stop" >/dev/null 2>"$TMP/$name.gen"; then
+	if why=$(convert "$name" "$TMP/${name}1.data" "$TMP/${name}2.data"); then
+		"$EXPECT" "$TMP/${name}1.truth" "$TMP/${name}2.truth" >"$TMP/$name.expected"
+		n1=$("$EXPECT" "$TMP/${name}1.truth" | grep -c .)
+		"$CONVERT" --dump=tree "$TMP/$name.fxt" 2>/dev/null |
+			grep -v '^#' | grep -v ' instant ' >"$TMP/$name.tree"
+		# slices in start order: the first n1 come from snapshot 1
+		gap=$(awk -v n1="$n1" '
+			{ if (!match($0, /\[[0-9]+, [0-9]+\]/)) next
+			  split(substr($0, RSTART + 1, RLENGTH - 2), t, ", ")
+			  if (++i <= n1) { if (t[2] > end1) end1 = t[2] }
+			  else if (!seen2++ || t[1] < begin2) begin2 = t[1] }
+			END { if (!seen2) print "none"; else print begin2 - end1 }' \
+			"$TMP/$name.tree")
+		if ! why=$(slices_match "$TMP/$name.slices" "$TMP/$name.expected"); then
+			fail "convert-$name" "slices differ from the truths': $why"
+		elif [ "$gap" = none ] || [ "$gap" -le 0 ]; then
+			fail "convert-$name" "expected the second snapshot after a gap, found \
+gap '$gap' ns"
+		else
+			ok "convert-$name"
+		fi
+	else
+		fail "convert-$name" "$why"
+	fi
+else
+	fail "convert-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# The fallback to perf's text: a perf that refuses --dlfilter (run again
+# without it, with a note), a perf older than 5.14 (never given it, also
+# when its version comes from the cache), and a snaptrace-convert with no
+# dlfilter beside it: each writes the text path's trace.
+name=fallback
+if gen "$name" calls-static; then
+	real=$(command -v "$PERF")
+	"$CONVERT" --quiet --no-dlfilter "$TMP/$name.data" -o "$TMP/$name.text.fxt" 2>/dev/null
+	cat >"$TMP/perf-refuses" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+case " \$* " in *" --dlfilter "*) echo "  Error: unknown option 'dlfilter'" >&2; exit 129 ;; esac
+exec "$real" "\$@"
+EOF
+	cat >"$TMP/perf-old" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMP/perf.log"
+[ "\$1" = --version ] && { echo "perf version 5.10.0"; exit 0; }
+exec "$real" "\$@"
+EOF
+	mkdir "$TMP/alone"
+	cp "$CONVERT" "$TMP/alone/"
+	chmod +x "$TMP/perf-refuses" "$TMP/perf-old"
+	# case|convert binary|perf|perf script runs given --dlfilter|note on stderr
+	while IFS='|' read -r case bin perf want note; do
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" --decoder=perf "$TMP/$name.data" -o "$TMP/$case.fxt" \
+			2>"$TMP/$case.err"; then
+			fail "$case" "snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
+		elif [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
+			fail "$case" "expected $want perf script runs with --dlfilter: \
+$(first_lines "$TMP/perf.log")"
+		elif [ -n "$note" ] && ! grep -q -F -e "$note" "$TMP/$case.err"; then
+			fail "$case" "expected the note '$note', found: $(first_lines "$TMP/$case.err")"
+		elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
+			fail "$case" "the trace differs from the text path's"
+		elif ! "$CONVERT" --dump=slices "$TMP/$case.fxt" >/dev/null 2>&1; then
+			fail "$case" "the FXT does not read back cleanly"
+		else
+			ok "$case"
+		fi
+	done <<EOF
+fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with the dlfilter (status 129: Error: unknown option 'dlfilter'): decoding through text
+fallback-perf-5.10|$CONVERT|perf-old|0|
+fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
+EOF
+	# perf --version runs once per perf binary, not per conversion (its
+	# answer is cached under XDG_CACHE_HOME): again when the binary changes;
+	# a cached old version still keeps the dlfilter from perf-old.
+	case=version-cached
+	rm -f "$TMP/perf.log"
+	why=
+	for k in 1 2 3; do
+		[ $k = 3 ] && touch -d '2001-01-01' "$TMP/perf"
+		for p in perf perf-old; do
+			if ! XDG_CACHE_HOME="$TMP/cache" SNAPTRACE_PERF="$TMP/$p" "$CONVERT" --decoder=perf --quiet -j 1 \
+				"$TMP/$name.data" -o "$TMP/$case.fxt" 2>"$TMP/$case.err"; then
+				why="snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
+			elif ! cmp -s "$TMP/$case.fxt" "$TMP/$name.text.fxt"; then
+				why="$p, run $k: the trace differs from the text path's"
+			fi
+		done
+	done
+	if [ -z "$why" ] && [ "$(grep -c -e '^--version' "$TMP/perf.log")" != 3 ]; then
+		why="perf --version ran $(grep -c -e '^--version' "$TMP/perf.log") times, expected 3 (twice for perf, once for perf-old)"
+	elif [ -z "$why" ] && [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" != 3 ]; then
+		why="$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log") perf script runs with --dlfilter, expected 3 (perf's)"
+	elif [ -z "$why" ] && [ "$(wc -l <"$TMP/cache/snaptrace/perf-versions")" != 2 ]; then
+		why="the cache holds $(wc -l <"$TMP/cache/snaptrace/perf-versions") lines, expected 2 (one per binary)"
+	fi
+	if [ -n "$why" ]; then
+		fail "$case" "$why"
+	else
+		ok "$case"
+	fi
+	# What the converter reads of a synthesized PT perf.data without perf
+	# (common/perfdata.c: its events, its build ids) is what perf evlist -F
+	# and perf buildid-list print.
+	case=perfdata-as-perf
+	why=
+	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" \
+		"$SNAPTRACE_TOP/tests/e2e/perfdata_dump.c" "$SNAPTRACE_TOP/common/perfdata.c" 2>"$TMP/cc.err"; then
+		why="cannot compile: $(first_lines "$TMP/cc.err")"
+	else
+		for what in events:evlist:-F buildids:buildid-list; do
+			args=${what#*:}
+			"$real" ${args//:/ } -f -i "$TMP/$name.data" 2>/dev/null | grep -v '^#' >"$TMP/$case.perf"
+			if ! "$TMP/perfdata_dump" "${what%%:*}" "$TMP/$name.data" >"$TMP/$case.ours" 2>"$TMP/$case.err"; then
+				why="${what%%:*}: $(first_lines "$TMP/$case.err")"
+			elif ! cmp -s "$TMP/$case.perf" "$TMP/$case.ours"; then
+				why="${what%%:*} differ (< perf, > ours): $(diff "$TMP/$case.perf" "$TMP/$case.ours" | head -n 4 | tr '\n' '|')"
+			elif [ "${what%%:*}" = events ] && ! grep -q '^intel_pt' "$TMP/$case.ours"; then
+				why="no intel_pt event: $(first_lines "$TMP/$case.ours")"
+			fi
+			[ -n "$why" ] && break
+		done
+	fi
+	if [ -n "$why" ]; then
+		fail "$case" "$why"
+	else
+		ok "$case"
+	fi
+	# the command line of an Intel PT perf.data is the README's and --print-perf-command's
+	check_perf_command perf-command-branches branches "$TMP/$name.data"
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# The in-process decoder leaves to perf script what it does not reproduce,
+# with one line saying why, and the trace is perf script's: per-CPU queues,
+# an OVF packet, a compressed return past libipt's 64 calls (found midway:
+# the conversion is redone), a mapped file that is gone; --decoder=perf
+# never tries it. Each fails on a decoder that decodes on regardless.
+# case|program|ptsynth options|what the note says (empty: no note)
+while IFS='|' read -r case prog opts says; do
+	name=ptdecode-$case
+	bin="$PROGS/$prog"
+	if [ "$case" = image-gone ]; then
+		mkdir -p "$TMP/gone"
+		cp "$PROGS/$prog" "$TMP/gone/$prog"
+		bin="$TMP/gone/$prog"
+	fi
+	# shellcheck disable=SC2086
+	if ! timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" $opts -- "$bin" >/dev/null 2>"$TMP/$name.gen"; then
+		fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+		continue
+	fi
+	[ "$case" = image-gone ] && rm -r "$TMP/gone"
+	"$CONVERT" --quiet --decoder=perf "$TMP/$name.data" -o "$TMP/$name.perf.fxt" 2>/dev/null
+	rm -f "$TMP/perf.log"
+	decoder=
+	[ "$case" = forced ] && decoder=--decoder=perf
+	# shellcheck disable=SC2086
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" $decoder "$TMP/$name.data" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.err"; then
+		fail "$name" "snaptrace-convert failed: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && [ "$(grep -c -e 'decoding through perf script' "$TMP/$name.err")" -ne 1 ]; then
+		fail "$name" "expected one note, found: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && ! grep -q -F -e "$TMP/$name.data: " "$TMP/$name.err"; then
+		fail "$name" "the note does not name the file: $(first_lines "$TMP/$name.err")"
+	elif [ -n "$says" ] && ! grep -e 'decoding through perf script' "$TMP/$name.err" | grep -q -F -e "$says"; then
+		fail "$name" "expected the note to say '$says': $(grep -e 'perf script' "$TMP/$name.err")"
+	elif [ -z "$says" ] && grep -q -e 'decoding through perf script' "$TMP/$name.err"; then
+		fail "$name" "unexpected note: $(first_lines "$TMP/$name.err")"
+	elif ! grep -q -e '^script ' "$TMP/perf.log" 2>/dev/null; then
+		fail "$name" "perf script was not run"
+	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.perf.fxt"; then
+		fail "$name" "the trace differs from perf script's"
+	else
+		ok "$name"
+	fi
+	rm -f "$TMP/$name".*
+done <<EOF
+per-cpu|threads|--per-cpu|per-CPU AUX queues
+overflow|calls-static|--damage overflow@150|Intel PT packets perf reads its own way
+deep-returns|recurse||compressed return without call
+image-gone|calls-static||$TMP/gone/calls-static: cannot be read
+forced|calls-static||
+EOF
+
+# A saved output of perf script with the dlfilter converts like the
+# perf.data; a damaged one is a one-line error naming the file and the byte
+# (exit 1), never a crash or a partial trace: cut inside a record, a record
+# of unknown type, a string id out of order, a branch naming no string.
+name=saved
+if gen "$name" calls-static; then
+	"$PERF" script -i "$TMP/$name.data" --ns --itrace=bep -F "$PERF_FIELDS" \
+		--show-switch-events --dlfilter "$SNAPTRACE_BIN/snaptrace-dlfilter.so" \
+		>"$TMP/$name.bin" 2>/dev/null
+	"$CONVERT" --quiet "$TMP/$name.data" -o "$TMP/$name.want.fxt" 2>/dev/null
+	if ! "$CONVERT" --quiet "$TMP/$name.bin" -o "$TMP/$name.fxt" 2>"$TMP/$name.err"; then
+		fail "$name-stream" "conversion failed: $(first_lines "$TMP/$name.err")"
+	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.want.fxt"; then
+		fail "$name-stream" "the saved stream converts to another trace than the perf.data"
+	else
+		ok "$name-stream"
+	fi
+	# the first record's offset (a NUL at a line's start)
+	first=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
+	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
+	# the first BRANCH record's offset: walk the records and lines
+	branch=$(od -An -tu1 -v "$TMP/$name.bin" | tr -s ' ' '\n' | grep . | awk '
+		{ b[n++] = $1 }
+		END { for (i = 0; i < n;) {
+			if (b[i] != 0) { while (i < n && b[i] != 10) i++; i++; continue }
+			if (b[i + 1] == 2) { print i; exit }
+			i += b[i + 2] + 256 * b[i + 3] } }')
+	# damage|what the message says
+	while IFS='|' read -r damage says; do
+		cp "$TMP/$name.bin" "$TMP/$damage.bin"
+		case $damage in
+		cut) truncate -s $((first + 10)) "$TMP/$damage.bin" ;;
+		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
+		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
+		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
+			tail -c +$((branch + 1)) "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
+		esac
+		"$CONVERT" --quiet "$TMP/$damage.bin" -o "$TMP/$damage.fxt" 2>"$TMP/$damage.err"
+		rc=$?
+		if [ "$rc" -ne 1 ]; then
+			fail "$name-$damage" "exit $rc, expected 1: $(first_lines "$TMP/$damage.err")"
+		elif [ -e "$TMP/$damage.fxt" ]; then
+			fail "$name-$damage" "an output file was left"
+		elif [ "$(grep -c . "$TMP/$damage.err")" -ne 1 ] ||
+			! grep -q -E "^snaptrace-convert: (error: )?$TMP/$damage.bin: byte [0-9]+: $says" "$TMP/$damage.err"; then
+			fail "$name-$damage" "expected one line '$TMP/$damage.bin: byte N: $says', found: \
+$(first_lines "$TMP/$damage.err")"
+		else
+			ok "$name-$damage"
+		fi
+	done <<EOF
+cut|a binary record cut short
+type|a malformed binary record \(type 9,
+id|a malformed binary record \(type 1,
+nostring|a malformed binary record \(type 2,
+EOF
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tier: record
+# A program rebuilt (or removed) after its recording (issue 24 item 5): perf
+# names none of its frames (the build id differs), which the converter used
+# to call a stripped binary ("install the -dbgsym packages"). Real
+# recordings of exits_target.cc's several mode, then the program rebuilt
+# with other flags (another build id, other addresses):
+# - converting says which binary changed, with both build ids, and does not
+#   blame missing symbols for it;
+# - a recording made with --keep-binaries holds the binaries
+#   (DIR/binaries, perf's build-id cache; record.json binaries_kept) and
+#   converts with every frame of the program named, without a warning, the
+#   program rebuilt or removed.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="rebuilt_named kept_binaries_rebuilt kept_binaries_removed no_leftovers"
+need_recording binaries
+need_built binaries "$CONVERT"
+requires_all cxx
+
+SRC="$SNAPTRACE_TOP/tests/record/exits_target.cc"
+PROG="$TMP/prog"
+TARGETS=("$PROG")
+
+# build FLAGS...: (re)builds PROG from exits_target.cc.
+build() {
+	rm -f "$PROG"
+	g++ -std=c++17 -g -fno-omit-frame-pointer "$@" -o "$PROG" "$SRC" 2>"$TMP/cc.err"
+}
+build -O1 || fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
+
+# record DIR ARGS...: a recording of 30 calls of several(), one slow.
+record() {
+	local d=$1
+	shift
+	"$RECORD" -q -o "$d" "$@" --trigger none -- "$PROG" several 30 10 >/dev/null 2>"$d.err"
+}
+
+# named DIR: the converted recording has several() by name (into DIR.slices).
+named() {
+	"$CONVERT" "$1" -o "$1.fxt" 2>"$1.convert" && "$CONVERT" --dump=slices "$1.fxt" >"$1.slices" &&
+		grep -q ' several$' "$1.slices"
+}
+
+t_rebuilt() {
+	local d="$TMP/plain"
+	record "$d" && named "$d" || { fail rebuilt_named "before the rebuild: $(tl 3 "$d.convert")"; return; }
+	build -O2 || { fail rebuilt_named "cannot rebuild: $(tl 2 "$TMP/cc.err")"; return; }
+	named "$d"
+	if ! grep -q "warning: $PROG: changed since the recording (its build id is [0-9a-f]*, the recording's [0-9a-f]*): perf names none of its frames; record with --keep-binaries" "$d.convert"; then
+		fail rebuilt_named "no warning naming the rebuilt program: $(tl 3 "$d.convert")"
+	elif grep -q "dbgsym.*$PROG\|$PROG.*stripped" "$d.convert"; then
+		fail rebuilt_named "the rebuilt program is blamed for missing symbols: $(grep dbgsym "$d.convert")"
+	else
+		ok rebuilt_named
+	fi
+}
+
+t_kept() {
+	local d="$TMP/kept"
+	build -O1
+	if ! record "$d" --keep-binaries || ! sed -n 's/.*"binaries_kept": \([0-9]*\).*/\1/p' "$d/record.json" |
+		awk '{ exit !($1 >= 1) }' || [ ! -d "$d/binaries/.build-id" ]; then
+		fail kept_binaries_rebuilt "no binaries kept: $(grep binaries "$d/record.json") $(tl 3 "$d.err")"
+		return
+	fi
+	build -O2
+	if ! named "$d" || grep -q "warning: $PROG" "$d.convert"; then
+		fail kept_binaries_rebuilt "the rebuilt program's frames are not named from the kept copy: $(tl 3 "$d.convert")"
+	else
+		ok kept_binaries_rebuilt
+	fi
+	rm -f "$PROG"
+	if ! named "$d" || grep -q "warning: $PROG" "$d.convert"; then
+		fail kept_binaries_removed "the removed program's frames are not named from the kept copy: $(tl 3 "$d.convert")"
+	else
+		ok kept_binaries_removed
+	fi
+}
+
+t_rebuilt
+t_kept
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# tier: record
+# The slow-call trigger watches a function's returns with uprobes on its exit
+# instructions (record/callexits.h), never a uretprobe, so nothing on the traced
+# program's stack changes (docs/design.md "Triggers"). Real recordings of
+# exits_target.cc, built -O2 without frame pointers as distributions build:
+# a C++ exception thrown through the watched function and caught by its
+# caller leaves the program's output and exit status as without snaptrace,
+# launched and attached (a uretprobe made std::terminate kill it); with
+# --callgraph dwarf every stack sampled inside the watched call reaches main
+# (a uretprobe cut each at its trampoline, [unknown @ 0x7fffffffdfff]) and
+# the converter warns of no broken stack; a function with two return
+# instructions has every call counted and its slow one timed as the program
+# timed it; a call that ends in a tail call ends at the jump, every one
+# counted. And the converter names the real cause of stacks cut in a dwarf
+# recording (a stack deeper than perf's copy of it), not frame pointers.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="throw_through_launched throw_through_attached several_returns duration_exact
+dwarf_stacks_whole tail_call_ends dwarf_cut_named no_leftovers"
+need_recording exits
+need_built exits "$CONVERT"
+requires_all cxx binutils
+
+PROG="$TMP/exits_target"
+g++ -std=c++17 -Wall -Wextra -Werror -g -O2 -o "$PROG" "$SNAPTRACE_TOP/tests/record/exits_target.cc" \
+	2>"$TMP/cc.err" || fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG")
+
+# own LOG N: the program's own measure (ms) of its call N.
+own() {
+	sed -n "s/^call $2 ms \([0-9.]*\)$/\1/p" "$1"
+}
+
+# disasm FUNC: the instructions of FUNC (demangled, with its parameters).
+disasm() {
+	objdump -d -C --no-show-raw-insn "$PROG" | awk -v f="<$1>:" 'index($0, f) { p = 1; next }
+		p && /^$/ { exit } p'
+}
+
+t_throw_launched() {
+	local d="$TMP/throw" want rc_want rc
+	"$PROG" throw 30 >"$TMP/direct.out" 2>/dev/null
+	rc_want=$?
+	want=$(cat "$TMP/direct.out")
+	"$RECORD" -q -o "$d" --trigger thrower --trigger-slower-than 1s -- "$PROG" throw 30 \
+		>"$d.out" 2>"$d.err"
+	rc=$?
+	if [ "$rc_want" != 3 ] || [ "$want" != "caught 10 of 30" ]; then
+		fail throw_through_launched "without snaptrace the program gave '$want', status $rc_want"
+	elif [ $rc -ne 0 ] || [ "$(cat "$d.out")" != "$want" ] ||
+		! grep -q '^  "exits": \[{"pid": [0-9]*, "status": 3, "signal": null,' "$d/record.json"; then
+		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(grep '"exits"' "$d/record.json"), without: '$want', status 3: $(tl 3 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 20 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		fail throw_through_launched "expected the 20 calls that returned measured, none unmatched: $(grep '"trigger"' "$d/record.json")"
+	else
+		ok throw_through_launched
+	fi
+}
+
+# A server attached to, the exception thrown through the watched function
+# while the recording runs: it serves on after the recording and exits as
+# asked.
+t_throw_attached() {
+	local d="$TMP/serve" pid rc i
+	"$PROG" serve >"$TMP/serve.out" 2>/dev/null &
+	pid=$!
+	BG+=("$pid")
+	sleep 0.3
+	"$RECORD" -q -o "$d" -p "$pid" --trigger thrower --trigger-slower-than 1s --duration 1.5 \
+		>/dev/null 2>"$d.err"
+	rc=$?
+	sleep 0.2
+	if ! kill -0 "$pid" 2>/dev/null; then
+		wait "$pid"
+		fail throw_through_attached "the server died while attached to (status $?): $(tl 3 "$d.err")"
+		return
+	fi
+	kill -TERM "$pid"
+	for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	wait "$pid"
+	if [ $? -ne 0 ] || ! grep -Eq '^served [0-9]+ caught [1-9][0-9]*$' "$TMP/serve.out"; then
+		fail throw_through_attached "the server ended with '$(cat "$TMP/serve.out")'"
+	elif [ $rc -ne 0 ] || [ "$(trig "$d" calls)" -lt 20 ]; then
+		fail throw_through_attached "recording (exit $rc): $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+	else
+		ok throw_through_attached
+	fi
+}
+
+# chains FILE: perf script's call chains of the snapshot FILE, one line
+# each: the frames' symbols, innermost first.
+chains() {
+	perf script -i "$1" -F ip,sym --no-inline 2>/dev/null | awk '
+		/^$/ { if (c != "") print c; c = ""; next }
+		{ c = c " " $2 } END { if (c != "") print c }'
+}
+
+# several(): 40 calls, even ones return early (a ret of their own), call 20
+# spins 40 ms; a snapshot at its return (the exit one follows), sampled
+# stacks unwound with dwarf.
+t_several() {
+	local d="$TMP/several" try tid entry ret dur own_ms inside cut snap
+	if [ "$(disasm 'several(int)' | grep -Ec '\sret')" -lt 2 ]; then
+		fail several_returns "expected several() built with two ret instructions: $(disasm 'several(int)' | grep -E 'ret|jmp' | tr '\n' ';')"
+		return
+	fi
+	for try in 1 2 3; do
+		rm -rf "$d"
+		"$RECORD" -q -o "$d" --callgraph dwarf --multi-snapshot --trigger several \
+			--trigger-slower-than 20ms -- "$PROG" several 40 20 >/dev/null 2>"$d.err"
+		[ "$(hits "$d" | wc -l)" = 1 ] && break
+	done
+	read -r tid entry ret dur < <(hits "$d")
+	own_ms=$(own "$d.err" 20)
+	if [ "$(trig "$d" calls)" != 40 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		fail several_returns "expected 40 calls measured, none unmatched: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+	else
+		ok several_returns
+	fi
+	if [ -z "$own_ms" ] || [ "$(hits "$d" | wc -l)" != 1 ] || ! close_to "$dur" "$own_ms"; then
+		fail duration_exact "call 20 took $own_ms ms by the program's clock, the hits say $(hits "$d" | tr '\n' ';')"
+	else
+		ok duration_exact
+	fi
+	snap=$(snaps "$d" trigger)
+	chains "$d/$snap" >"$d/chains"
+	inside=$(grep -c ' several ' "$d/chains")
+	cut=$(grep ' several ' "$d/chains" | grep -vc ' main ')
+	if [ -z "$snap" ] || [ "$inside" -lt 5 ] || [ "$cut" -ne 0 ] || grep -q 7fffffffdfff "$d/chains"; then
+		fail dwarf_stacks_whole "$cut of $inside stacks inside several() do not reach main: $(grep ' several ' "$d/chains" | grep -v ' main ' | head -n 2 | tr '\n' ';')"
+	elif ! "$CONVERT" "$d/$snap" -o "$d/t.fxt" 2>"$d/convert.log" ||
+		grep -q 'broken\|unknown' "$d/convert.log" ||
+		"$CONVERT" --dump=slices "$d/t.fxt" | grep -q '^[0-9]* 0 several$'; then
+		fail dwarf_stacks_whole "the trace: $(grep 'broken\|unknown' "$d/convert.log" | head -n 1)"
+	else
+		ok dwarf_stacks_whole
+	fi
+}
+
+# tailer() ends in a jmp to tail_callee(): each call ends at the jump (2 ms
+# of sleep), not when tail_callee returns (30 ms later); every call counted.
+t_tail() {
+	local d="$TMP/tail" tid entry ret dur
+	if ! disasm 'tailer(int)' | grep -Eq 'jmp +[0-9a-f]+ <tail_callee'; then
+		fail tail_call_ends "expected tailer() built with a tail call (jmp) of tail_callee()"
+		return
+	fi
+	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 100000 --trigger tailer \
+		--trigger-slower-than 1ms -- "$PROG" tail 10 >/dev/null 2>"$d.err"
+	read -r tid entry ret dur < <(hits "$d")
+	if [ "$(trig "$d" calls)" != 10 ] || [ "$(trig "$d" calls_slower)" != 10 ] ||
+		[ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		fail tail_call_ends "expected 10 calls measured, each over 1 ms: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+	elif [ -z "${dur:-}" ] || ! close_to "$dur" "$(own "$d.err" 1)" || [ "$dur" -ge 25000000 ]; then
+		fail tail_call_ends "the first call took $(own "$d.err" 1) ms to its tail call, the hit says $dur ns"
+	else
+		ok tail_call_ends
+	fi
+}
+
+# deep(): 400 frames of 128 bytes, deeper than the 8 KiB of stack perf
+# copies per sample with --callgraph dwarf: the stacks are cut, and the
+# warning says why (not frame pointers, not "record with dwarf").
+t_dwarf_cut() {
+	local d="$TMP/deep" w
+	"$RECORD" -q -o "$d" --callgraph dwarf --trigger none -- "$PROG" deep >/dev/null 2>"$d.err"
+	"$CONVERT" "$d" -o "$d.fxt" 2>"$d/convert.log"
+	w=$(grep 'sampled call stacks are broken' "$d/convert.log")
+	if [ -z "$w" ]; then
+		fail dwarf_cut_named "expected broken stacks and their warning: $(tl 3 "$d/convert.log")"
+	elif ! grep -q 'unwound from a copy of each sample.s stack (--callgraph dwarf)' <<<"$w" ||
+		grep -q 'frame-pointer\|record with --callgraph dwarf' <<<"$w"; then
+		fail dwarf_cut_named "the warning: $w"
+	else
+		ok dwarf_cut_named
+	fi
+}
+
+t_throw_launched
+t_throw_attached
+t_dwarf_cut
+t_several
+t_tail
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

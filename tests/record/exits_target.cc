@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The target of tests/record/exits.test.sh: functions whose calls leave in
+ * the ways the slow-call trigger's exit probes must follow (record/exits.h),
+ * built -O2 without frame pointers as distributions build. Every call of a
+ * watched function prints its own measure on stderr, from inside the call
+ * (CLOCK_MONOTONIC):
+ *   call N ms MS
+ * Modes:
+ *   throw N      N calls of thrower(i); every third throws through it (from
+ *                its callee), caught in main's loop; stdout "caught K of N";
+ *                exit status 3 (the test compares both with a run without
+ *                snaptrace)
+ *   serve        thrower() in a loop for ever, 10 ms apart (attached to);
+ *                on SIGTERM stdout "served K caught J", exit status 0
+ *   tail N       N calls of tailer(i): a 2 ms sleep, then a tail call of
+ *                tail_callee(), which sleeps 30 ms (the call of tailer ends
+ *                at the jump; its line measures its own part)
+ *   several N S  N calls of several(i): even i return early, odd ones after
+ *                1 ms of work, call S spins 40 ms (on the CPU: samples land
+ *                inside); several() has more than one return instruction
+ *   deep         spins 300 ms at the bottom of a recursion 400 calls deep
+ *                (some 50 KiB of stack: deeper than perf's dwarf stack copy)
+ *   burst N      N calls of burster(), each spinning 8 ms, back to back, then
+ *                exits at once (tests/record/multisnap.test.sh: snapshots
+ *                asked for at its last calls are written after its exit)
+ */
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <time.h>
+
+static double now_ms()
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void nap(double ms)
+{
+	struct timespec ts = { 0, (long)(ms * 1e6) };
+
+	nanosleep(&ts, nullptr);
+}
+
+__attribute__((noinline)) static void spin(double ms)
+{
+	double t0 = now_ms();
+
+	while (now_ms() - t0 < ms)
+		__asm__ volatile("" ::: "memory");
+}
+
+static int ncalls;
+
+__attribute__((noinline)) void thrower_inner(int i)
+{
+	if (i % 3 == 0)
+		throw std::runtime_error("thrown through thrower");
+	nap(1);
+}
+
+/* The exception leaves it without a return: the unwinder must pass its frame. */
+__attribute__((noinline)) void thrower(int i)
+{
+	double t0 = now_ms();
+	int n = ++ncalls;
+
+	nap(1);
+	thrower_inner(i);
+	fprintf(stderr, "call %d ms %.3f\n", n, now_ms() - t0);
+}
+
+__attribute__((noinline)) int tail_callee(int i)
+{
+	nap(30);
+	return i * 2;
+}
+
+/* Ends in a tail call of tail_callee (a jmp: gcc -O2's sibling call). */
+__attribute__((noinline)) int tailer(int i)
+{
+	double t0 = now_ms();
+
+	nap(2);
+	fprintf(stderr, "call %d ms %.3f\n", ++ncalls, now_ms() - t0);
+	return tail_callee(i + 1);
+}
+
+static volatile int slow_call;
+static volatile long sink;
+
+/* An early return without a frame (shrink-wrapped) and a late one. */
+__attribute__((noinline)) long several(int i)
+{
+	double t0;
+	int n = ++ncalls;
+	char buf[256];
+
+	if (!(i & 1))
+		return i;
+	t0 = now_ms();
+	snprintf(buf, sizeof(buf), "%d", i);
+	spin(n == slow_call ? 40 : 1);
+	fprintf(stderr, "call %d ms %.3f\n", n, now_ms() - t0);
+	return (long)strlen(buf) + sink;
+}
+
+__attribute__((noinline)) void burster(int i)
+{
+	double t0 = now_ms();
+
+	spin(8);
+	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
+}
+
+/* Recurses D deep, a frame of some 128 bytes each, then spins. */
+__attribute__((noinline)) long deep(int d)
+{
+	volatile char frame[96];
+
+	frame[0] = (char)d;
+	if (d)
+		return deep(d - 1) + frame[0];
+	spin(300);
+	return frame[0];
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int n = argc > 2 ? atoi(argv[2]) : 30, caught = 0;
+
+	nap(50);   // the recording's start settles
+	if (!strcmp(mode, "throw") || !strcmp(mode, "serve")) {
+		bool serve = !strcmp(mode, "serve");
+		int i;
+
+		signal(SIGTERM, on_term);
+		for (i = 0; serve ? !stop : i < n; i++) {
+			try {
+				thrower(i);
+			} catch (const std::exception &e) {
+				caught++;
+			}
+			if (serve)
+				nap(10);
+		}
+		if (serve) {
+			printf("served %d caught %d\n", i, caught);
+			return 0;
+		}
+		printf("caught %d of %d\n", caught, n);
+		return 3;
+	}
+	if (!strcmp(mode, "tail")) {
+		for (int i = 0; i < n; i++)
+			sink += tailer(i);
+		return 0;
+	}
+	if (!strcmp(mode, "several")) {
+		slow_call = argc > 3 ? atoi(argv[3]) : 0;
+		for (int i = 0; i < n; i++) {
+			sink += several(i);
+			spin(0.3);
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "burst")) {
+		for (int i = 0; i < n; i++)
+			burster(i);
+		return 0;
+	}
+	if (!strcmp(mode, "deep")) {
+		sink = deep(400);
+		return 0;
+	}
+	fprintf(stderr, "usage: %s throw N | serve | tail N | several N SLOW | deep | burst N\n",
+		argv[0]);
+	return 2;
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# tier: record
+# --measure FUNC recorded for real on slowcall_target.c, whose function
+# timed() prints its own measure of every call ("call N tid TID ms MS depth
+# D", CLOCK_MONOTONIC inside the call):
+# - measure_exact: 200 calls of about 1 ms, one of 20 ms: record.json counts
+#   exactly 200, its p50 and max within 5% or 50 us of the program's own;
+#   converted, every call of the calls file inside the thread's span is a
+#   slice with exactly its entry and return, measured=true (and no other
+#   slice of timed says so); snaptrace stats --function timed shows the
+#   whole recording's 200 calls; no warning about the cost
+# - measure_threads: two threads' 1400 calls, 700 each in the calls file
+# - measure_shared: with --trigger timed --trigger-slower-than 10ms the
+#   measure shares the trigger's probes (record.json "shared") and counts
+#   what it counts
+# - measure_warning: an empty function called in a tight loop: the warning
+#   that measuring it takes more than 5% of a CPU (50 ms a second), naming it
+# - measure_overhead: the CPU a measured call costs the program here (the
+#   program's own measure of an empty function, measured and not, in the
+#   same run; and the recorder's estimate, record.json cost_ns)
+# - measure_usage: a breakpoint mechanism, no function, the middle of a
+#   function, one named twice: usage errors (exit 2), nothing recorded
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="measure_exact measure_threads measure_shared measure_warning measure_overhead
+measure_usage no_leftovers"
+need_recording measure
+need_built measure "$CONVERT"
+need_built measure "$SNAPTRACE_BIN/snaptrace-stats"
+requires_all gcc
+
+STATS="$SNAPTRACE_BIN/snaptrace-stats"
+PROG="$TMP/slowcall_target"
+cp "$SNAPTRACE_TOP/tests/record/slowcall_target.c" "$TMP/prog.c"
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -pthread \
+	-Wl,-z,now -I "$SNAPTRACE_TOP/tests/record" -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG")
+
+# rec DIR ARGS...: records into DIR (the program's lines and the recorder's
+# messages in DIR.err); returns the recorder's status
+rec() {
+	local d=$1
+	shift
+	rm -rf "$d"
+	"$RECORD" -q -o "$d" "$@" >"$d.out" 2>"$d.err"
+}
+
+# measure DIR KEY: a number of record.json's first measured function
+measure() {
+	sed -n '/^  "measure": \[/,/^  \],/p' "$1/record.json" | tr -d '\n' |
+		sed -n "s/.*\"$2\": \([0-9a-z]*\)[,}].*/\1/p" | head -n 1
+}
+
+# own LOG PCT: the PCT percentile (nearest rank; 100: max) of the program's
+# own call durations, in ns
+own() {
+	sed -n 's/^call [0-9]* tid [0-9]* ms \([0-9.]*\) depth .*/\1/p' "$1" | sort -n |
+		awk -v p="$2" '{ v[NR] = $1 } END { k = int((p * NR + 99) / 100); if (k < 1) k = 1;
+			printf "%d", v[k] * 1e6 }'
+}
+
+# near A B: A within 5% or 50 us of B (ns)
+near() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 50000 || d <= b * 0.05) }'
+}
+
+t_exact() {
+	local d="$TMP/exact" calls p50 max op50 omax bad="" tid
+	if ! rec "$d" --trigger none --snapshot-size 16M --measure timed -- "$PROG" seq 200 150; then
+		fail measure_exact "recording failed: $(tl 3 "$d.err")"
+		return
+	fi
+	calls=$(measure "$d" calls)
+	p50=$(measure "$d" p50_ns)
+	max=$(measure "$d" max_ns)
+	op50=$(own "$d.err" 50)
+	omax=$(own "$d.err" 100)
+	[ "$calls" = 200 ] || bad="$bad [record.json counts $calls calls, the program made 200]"
+	near "${p50:-0}" "$op50" || bad="$bad [p50 $p50 ns, the program's $op50 ns]"
+	near "${max:-0}" "$omax" || bad="$bad [max $max ns, the program's $omax ns]"
+	grep -q 'calls in its first' "$d.err" && bad="$bad [a cost warning: $(grep 'calls in its first' "$d.err")]"
+	if ! "$CONVERT" --quiet "$d" -o "$d/t.fxt" 2>"$d/convert.err"; then
+		fail measure_exact "$bad [conversion failed: $(tl 3 "$d/convert.err")]"
+		return
+	fi
+	tid=$(awk 'NR == 2 { print $3 }' "$d/measured-calls.txt")
+	# the thread's span, its slices of timed marked measured, the calls inside the span
+	"$CONVERT" --dump=tree "$d/t.fxt" | awk -v tid="$tid" '
+		/^# thread/ { split($3, t, "="); on = t[2] == tid; next }
+		on && match($0, / \[[0-9]+, [0-9]+\]/) {
+			split(substr($0, RSTART + 2, RLENGTH - 3), se, ", ")
+			if (!lo || se[1] < lo) lo = se[1]
+			if (se[2] > hi) hi = se[2]
+			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+			if ($0 ~ /measured:bool=true/) print "slice", se[1], se[2], nm
+		}
+		END { print "span", lo, hi }' >"$d/slices"
+	read -r _ lo hi < <(grep '^span' "$d/slices")
+	awk -v lo="$lo" -v hi="$hi" 'NR > 1 && $4 >= lo && $5 <= hi { print "slice", $4, $5, "timed" }' \
+		"$d/measured-calls.txt" | sort >"$d/want"
+	grep '^slice' "$d/slices" | sort >"$d/got"
+	if [ "$(wc -l <"$d/want")" -lt 20 ]; then
+		bad="$bad [only $(wc -l <"$d/want") calls inside the thread's span $lo..$hi]"
+	elif ! cmp -s "$d/want" "$d/got"; then
+		bad="$bad [calls and measured slices differ: $(diff "$d/want" "$d/got" | head -n 4 | tr '\n' '|')]"
+	fi
+	"$STATS" --function timed "$d/t.fxt" >"$d/stats" 2>&1 ||
+		bad="$bad [stats --function timed failed: $(tl 2 "$d/stats")]"
+	grep -A 2 'timed in the whole recording' "$d/stats" | grep -q '^  *200  ' ||
+		bad="$bad [stats shows no whole recording of 200 calls: $(tr '\n' '|' <"$d/stats" | cut -c1-400)]"
+	if [ -n "$bad" ]; then
+		fail measure_exact "$bad"
+	else
+		echo "ok measure_exact: 200 calls, p50 $p50 ns (the program's $op50), max $max ns (the program's $omax); $(wc -l <"$d/got") calls in the snapshot, each a slice"
+	fi
+}
+
+t_threads() {
+	local d="$TMP/threads" counts
+	rec "$d" --multi-thread --trigger none --measure timed -- "$PROG" threads
+	counts=$(awk 'NR > 1 { n[$3]++ } END { for (t in n) print n[t] }' "$d/measured-calls.txt" 2>/dev/null |
+		sort | tr '\n' ' ')
+	if [ "$(measure "$d" calls)" != 1400 ] || [ "$counts" != "700 700 " ]; then
+		fail measure_threads "expected 1400 calls, 700 a thread: record.json $(measure "$d" calls), calls file per thread: $counts; $(tl 3 "$d.err")"
+	else
+		ok measure_threads
+	fi
+}
+
+t_shared() {
+	local d="$TMP/shared" tcalls
+	rec "$d" --trigger timed --trigger-slower-than 10ms --measure timed -- "$PROG" seq 60 37
+	tcalls=$(sed -n 's/^  "trigger": {.*"calls": \([0-9]*\),.*/\1/p' "$d/record.json")
+	if [ "$(measure "$d" shared)" != true ] || [ -z "$tcalls" ] ||
+		[ "$(measure "$d" calls)" != "$tcalls" ]; then
+		fail measure_shared "expected the trigger's probes shared and its count: shared $(measure "$d" shared), measure $(measure "$d" calls) calls, trigger $tcalls; $(tl 3 "$d.err")"
+	else
+		ok measure_shared
+	fi
+}
+
+t_warning() {
+	local d="$TMP/warn"
+	rec "$d" --trigger none --measure timed_empty -- "$PROG" loop 40000
+	if ! grep -q 'warning: --measure timed_empty: [0-9]* calls in its first [0-9]* ms at about .* us each (measured here) take about [0-9]* ms of CPU a second: measuring it slows the program' "$d.err"; then
+		fail measure_warning "no warning about the cost: $(tl 3 "$d.err")"
+	else
+		ok measure_warning
+	fi
+}
+
+t_overhead() {
+	local d="$TMP/warn" w u cost
+	read -r w u < <(sed -n 's/^loop [0-9]* calls watched_ns \([0-9]*\) unwatched_ns \([0-9.]*\).*/\1 \2/p' "$d.out")
+	cost=$(measure "$d" cost_ns)
+	if [ -z "${w:-}" ] || [ "$w" -lt 100 ] || [ "$w" -gt 1000000 ] || [ -z "$cost" ] ||
+		[ "$cost" = null ]; then
+		fail measure_overhead "the program's measure: '$w' ns a measured call, '$u' not; the recorder's estimate: $cost"
+	else
+		echo "ok measure_overhead: CPU per call of an empty function: $u ns not measured, $w ns measured (entry and exit uprobes); the recorder's estimate $cost ns"
+	fi
+}
+
+t_usage() {
+	local bad="" mid
+	mid=$(printf '0x%x' $(($("$SNAPTRACE_TOP/scripts/snaptrace" symbols "$PROG" timed |
+		awk -F '\t' '$2 == "timed" { print $4 }') + 4)))
+	bad+=$(usage_refused breakpoint "--measure: expected --trigger-mechanism uprobe or auto" \
+		--trigger none --trigger-mechanism breakpoint --measure timed -- "$PROG")
+	bad+=$(usage_refused none "--measure none: expected a function, found none" \
+		--trigger none --measure none -- "$PROG")
+	bad+=$(usage_refused middle "--measure addr:$mid: expected a function at a function's entry, found 'addr:$mid' at $mid inside timed; name the function: --measure timed" \
+		--trigger none --measure "addr:$mid" -- "$PROG")
+	bad+=$(usage_refused twice "--measure symbol:timed: expected each function once, found timed measured already (--measure timed)" \
+		--trigger none --measure timed --measure symbol:timed -- "$PROG")
+	if [ -n "$bad" ]; then
+		fail measure_usage "$bad"
+	else
+		ok measure_usage
+	fi
+}
+
+t_exact
+t_threads
+t_shared
+t_warning
+t_overhead
+t_usage
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# tier: record
+# --multi-snapshot recordings whose last snapshots perf writes after the
+# target exited (docs/design.md "Snapshots"): a real recording of
+# exits_target.cc's burst mode (back-to-back slow calls, then exit at once)
+# with a slow-call trigger and --min-interval 0:
+# - every hit in record.json belongs to a snapshot that holds it: its file
+#   has samples between the call's entry and its return (a hit that came
+#   while the snapshot before was in flight is that snapshot's; the empty
+#   exit snapshot was given one);
+# - the converted recording names every frame and thread: a snapshot perf
+#   wrote after the exit has no side-band of its own (perf reads /proc at the
+#   switch), and the converter carries the earlier snapshots' in;
+# - the same recording with the side-band stripped from every snapshot but
+#   the first (tests/gen/perfdata_strip: what perf writes after the exit, made
+#   certain) converts to the very slices of the original.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="hits_in_their_snapshots snapshots_named stripped_snapshots_named no_leftovers"
+need_recording multisnap
+need_built multisnap "$CONVERT"
+STRIP="$SNAPTRACE_TEST_BIN/gen/perfdata_strip"
+need_built multisnap "$STRIP"
+requires_all cxx
+
+PROG="$TMP/exits_target"
+g++ -std=c++17 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer -o "$PROG" \
+	"$SNAPTRACE_TOP/tests/record/exits_target.cc" 2>"$TMP/cc.err" ||
+	fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG")
+
+D="$TMP/burst"
+"$RECORD" -q -o "$D" --trigger burster --trigger-slower-than 5ms --multi-snapshot --min-interval 0 \
+	-- "$PROG" burst 12 >/dev/null 2>"$D.err"
+
+# snap_file DIR N: the file of snapshot N (from 0) of record.json.
+snap_file() {
+	sed -n 's/^ *{"file": "\([^"]*\)", "reason".*/\1/p' "$1/record.json" | sed -n "$(($2 + 1))p"
+}
+
+t_hits() {
+	local n=0 bad="" entry ret snap f
+	while read -r entry ret snap; do
+		n=$((n + 1))
+		f=$(snap_file "$D" "$snap")
+		if [ -z "$f" ] || ! perf script --ns -F time -i "$D/$f" 2>/dev/null | tr -d ' :' |
+			awk -v e="$entry" -v r="$ret" '{ t = $1 * 1e9 } t >= e && t <= r { ok = 1 }
+				END { exit !ok }'; then
+			bad="$bad [hit $n ($entry..$ret) in snapshot $snap ($f): no sample of it]"
+		fi
+	done < <(sed -n 's/^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), .*"snapshot": \([0-9]*\),.*/\2 \1 \3/p' \
+		"$D/record.json")
+	if [ "$n" -lt 2 ]; then
+		fail hits_in_their_snapshots "expected several hits with a snapshot: $(tl 3 "$D.err")"
+	elif [ -n "$bad" ]; then
+		fail hits_in_their_snapshots "$bad"
+	else
+		ok hits_in_their_snapshots
+	fi
+}
+
+# code_ranges FILE: "START END" (decimal) of each executable mapping the
+# perf.data FILE records (its MMAP2 records, as perf script shows them).
+code_ranges() {
+	perf script --show-mmap-events -i "$1" 2>/dev/null |
+		sed -n 's/.*PERF_RECORD_MMAP2 [0-9]*\/[0-9]*: \[0x\([0-9a-f]*\)(0x\([0-9a-f]*\)) .*\]: r-xp .*/\1 \2/p' |
+		while read -r start len; do echo "$((16#$start)) $((16#$start + 16#$len))"; done
+}
+
+# unnamed SLICES: the slices of frames in no binary whose address is in the
+# program's code (perf had no map of it; a broken frame-pointer chain also
+# yields addresses of no code, which no side-band names), and threads perf
+# did not name (":TID").
+unnamed() {
+	grep -E '^[0-9]+ [0-9]+ :[0-9]+' "$1"
+	sed -n 's/.*\[unknown @ 0x\([0-9a-f]*\) (\[unknown\])\].*/\1/p' "$1" | sort -u |
+		while read -r a; do
+			awk -v a="$((16#$a))" '$1 <= a && a < $2 { print "[unknown @ " a "]"; exit }' "$D.ranges"
+		done
+}
+
+t_named() {
+	if ! "$CONVERT" "$D" -o "$D.fxt" 2>"$D.convert" ||
+		! "$CONVERT" --dump=slices "$D.fxt" >"$D.slices"; then
+		fail snapshots_named "conversion failed: $(tl 3 "$D.convert")"
+	elif [ -n "$(unnamed "$D.slices")" ] || ! grep -q ' burster$' "$D.slices"; then
+		fail snapshots_named "unnamed frames: $(unnamed "$D.slices" | sort | uniq -c | head -n 3 | tr '\n' ';')"
+	else
+		ok snapshots_named
+	fi
+}
+
+t_stripped() {
+	local s="$TMP/stripped" f k=0 n=0
+	cp -r "$D" "$s"
+	for f in $(sed -n 's/^ *{"file": "\([^"]*\)", "reason".*/\1/p' "$s/record.json"); do
+		k=$((k + 1))
+		[ $k -eq 1 ] && continue
+		"$STRIP" "$s/$f" "$s/$f.stripped" && mv "$s/$f.stripped" "$s/$f" && n=$((n + 1))
+	done
+	if [ $n -lt 1 ]; then
+		fail stripped_snapshots_named "expected snapshots after the first to strip: $(grep -c '"file"' "$s/record.json") snapshots"
+	elif ! "$CONVERT" "$s" -o "$s.fxt" 2>"$s.convert" ||
+		! "$CONVERT" --dump=slices "$s.fxt" >"$s.slices"; then
+		fail stripped_snapshots_named "conversion failed: $(tl 3 "$s.convert")"
+	elif [ -n "$(unnamed "$s.slices")" ]; then
+		fail stripped_snapshots_named "unnamed frames: $(unnamed "$s.slices" | sort | uniq -c | head -n 3 | tr '\n' ';')"
+	elif ! cmp -s "$s.slices" "$D.slices"; then
+		fail stripped_snapshots_named "$n stripped snapshots: slices differ from the original's: $(diff "$D.slices" "$s.slices" | grep '^[<>]' | head -n 4 | tr '\n' ';')"
+	else
+		ok stripped_snapshots_named
+	fi
+}
+
+code_ranges "$D/$(snap_file "$D" 0)" >"$D.ranges"
+t_hits
+t_named
+t_stripped
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

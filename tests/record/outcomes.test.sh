@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# tier: record
+# What the recorder says where it used to mislead or say nothing (issue 24,
+# item 7), each a one-line error, exit 2 (usage) unless said:
+# - -d (front end) or -o naming an earlier recording: names the option,
+#   nothing recorded, no "what perf wrote stays" about a directory it did
+#   not write;
+# - attach -p 2 / -t 2, a kernel thread: refused, naming it;
+# - magic-trace's one-dash spelling -trigger X: "did you mean --trigger";
+# - a stripped program: the error for a function name suggests what works
+#   there (LIB:NAME, addr: of a function start as `snaptrace symbols` lists
+#   them from the unwind table), and following it records: an addr: at such
+#   a start takes --trigger-slower-than, one inside names the start;
+# - two Rust functions of one name: the error shows each with its hash and
+#   says to give one (not "the parameter list").
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
+stripped_addr_works stripped_addr_inside rust_hash_suggested no_leftovers"
+need_recording outcomes
+requires_all gcc
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+
+cat >"$TMP/prog.c" <<'EOF'
+#include <time.h>
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+__attribute__((noinline)) void spin(double ms) { double t = now(); while (now() - t < ms); }
+__attribute__((noinline)) void work(int i) { spin(i == 3 ? 12 : 1); }
+__attribute__((noinline)) int load_a(int x) __asm__("_ZN7mycrate5store4load17h0123456789abcdefE");
+__attribute__((noinline)) int load_a(int x) { return x + 1; }
+__attribute__((noinline)) int load_b(int x) __asm__("_ZN7mycrate5store4load17hfedcba9876543210E");
+__attribute__((noinline)) int load_b(int x) { return x + 2; }
+int main(void)
+{
+	for (int i = 0; i < 8; i++)
+		work(i);
+	return load_a(1) + load_b(2) == 6 ? 0 : 1;
+}
+EOF
+PROG="$TMP/prog"
+gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
+TARGETS=("$PROG" "$TMP/stripped")
+
+# refused NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
+refused() {
+	local name=$1 status=$2 pattern=$3 rc
+	shift 3
+	"$@" </dev/null >/dev/null 2>"$TMP/$name.err"
+	rc=$?
+	if [ $rc -ne "$status" ] || [ "$(wc -l <"$TMP/$name.err")" -ne 1 ] ||
+		! grep -q -- "$pattern" "$TMP/$name.err"; then
+		echo "[$*: exit $rc: $(tl 3 "$TMP/$name.err")]"
+	fi
+}
+
+t_dir() {
+	local d="$TMP/earlier" bad=""
+	"$RECORD" -q -o "$d" --trigger none -- /bin/true >/dev/null 2>&1
+	cp "$d/record.json" "$TMP/record.json.before"
+	bad+=$(refused dir_fe 2 "^snaptrace: -d $d: expected a new directory, found an earlier recording (record.json); nothing was recorded: choose another -d$" \
+		"$FRONT" run -d "$d" -o "$TMP/t.fxt" --trigger none -- /bin/true)
+	bad+=$(refused dir_rec 2 "^snaptrace-record: -o $d: .*choose another -o$" \
+		"$RECORD" -o "$d" --trigger none -- /bin/true)
+	if [ -n "$bad" ]; then
+		fail dir_earlier_recording "$bad"
+	elif ! cmp -s "$d/record.json" "$TMP/record.json.before" || [ -e "$TMP/t.fxt" ]; then
+		fail dir_earlier_recording "the earlier recording was touched, or a trace written"
+	else
+		ok dir_earlier_recording
+	fi
+}
+
+t_kernel_thread() {
+	local bad=""
+	if [ "$(cat /proc/2/comm 2>/dev/null)" != kthreadd ]; then
+		fail kernel_thread_refused "expected pid 2 to be kthreadd, found '$(cat /proc/2/comm 2>/dev/null)'"
+		return
+	fi
+	bad+=$(refused kt_p 2 "^snaptrace: -p 2: expected a user process, found a kernel thread (kthreadd)" \
+		"$FRONT" attach -p 2 -d "$TMP/kt" --trigger none --duration 2)
+	bad+=$(refused kt_t 2 "^snaptrace-record: -t 2: expected a user process, found a kernel thread" \
+		"$RECORD" -o "$TMP/kt2" -t 2 --trigger none --duration 2)
+	if [ -n "$bad" ] || [ -e "$TMP/kt2" ]; then
+		fail kernel_thread_refused "$bad"
+	else
+		ok kernel_thread_refused
+	fi
+}
+
+t_single_dash() {
+	local bad=""
+	bad+=$(refused sd1 2 "^snaptrace: -trigger: did you mean --trigger? (with one dash it reads as -t rigger)" \
+		"$FRONT" run -trigger work -- "$PROG")
+	bad+=$(refused sd2 2 "^snaptrace-record: -duration=1: did you mean --duration?" \
+		"$RECORD" -duration=1 -- "$PROG")
+	if [ -n "$bad" ]; then fail single_dash_long "$bad"; else ok single_dash_long; fi
+}
+
+# the function's start, as `snaptrace symbols` lists it: by name in the
+# program, among the unnamed ones of the stripped copy (the same addresses)
+t_stripped() {
+	local start unnamed d="$TMP/saddr" bad
+	start=$("$FRONT" symbols "$PROG" | awk -F '\t' '$2 == "work" { print $4 }')
+	unnamed=$("$FRONT" symbols "$TMP/stripped" | awk -F '\t' -v a="$start" '$4 == a { print $1 }')
+	bad=$(refused strip_name 1 "expected a symbol table to find 'work', found none (stripped): trigger on a function of a library it uses (LIB:NAME, e.g. libc:write), or on one of its own by the address where it starts (addr:0xHEX, as \`snaptrace symbols $TMP/stripped\` lists them" \
+		"$RECORD" -o "$TMP/sname" --trigger work -- "$TMP/stripped")
+	if [ -n "$bad" ] || [ -z "$start" ] || [ "$unnamed" != "(unnamed)" ]; then
+		fail stripped_suggestion "$bad; work at '$start', listed in the stripped copy as '$unnamed'"
+	else
+		ok stripped_suggestion
+	fi
+	if ! "$RECORD" -q -o "$d" --trigger "addr:$start" --trigger-slower-than 5ms --multi-snapshot \
+		-- "$TMP/stripped" >/dev/null 2>"$d.err"; then
+		fail stripped_addr_works "addr:$start refused: $(tl 2 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 8 ] || [ "$(trig "$d" calls_slower)" -lt 1 ]; then
+		fail stripped_addr_works "expected 8 calls, the 12 ms one slow: $(grep '"trigger"' "$d/record.json")"
+	else
+		ok stripped_addr_works
+	fi
+	bad=$(refused strip_in 2 "found 'addr:$(printf '0x%x' $((start + 1)))' .*inside the function at $start; give its start: --trigger addr:$start\|is inside the instruction" \
+		"$RECORD" -o "$TMP/sin" --trigger "addr:$(printf '0x%x' $((start + 1)))" --trigger-slower-than 5ms -- "$TMP/stripped")
+	if [ -n "$bad" ]; then fail stripped_addr_inside "$bad"; else ok stripped_addr_inside; fi
+}
+
+t_rust() {
+	local bad
+	bad=$(refused rust 2 "expected one function named 'mycrate::store::load', found 2: mycrate::store::load::h0123456789abcdef (_ZN7mycrate5store4load17h0123456789abcdefE, 0x[0-9a-f]*), mycrate::store::load::hfedcba9876543210 .*; give one with its hash (mycrate::store::load::h0123456789abcdef, as rustfilt -v shows it)" \
+		"$RECORD" -o "$TMP/rust" --trigger mycrate::store::load -- "$PROG")
+	if [ -n "$bad" ] || grep -q "parameter list" "$TMP/rust.err"; then
+		fail rust_hash_suggested "$bad"
+	else
+		ok rust_hash_suggested
+	fi
+}
+
+t_dir
+t_kernel_thread
+t_single_dash
+t_stripped
+t_rust
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
