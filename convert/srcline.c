@@ -58,8 +58,8 @@ struct sl_dso {
 	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
 	bool dw_failed;         /* libdw could not read it */
-	struct sl_sym **syms;   /* power-of-two buckets */
-	size_t capsyms;
+	struct sl_sym **syms;   /* power-of-two buckets, at least as many as symbols */
+	size_t capsyms, nsyms;
 	struct sl_addr *addrs;  /* open addressing, power-of-two size */
 	size_t naddrs, capaddrs;
 };
@@ -219,13 +219,41 @@ static void perf_demangled_form(char *d)
 		memmove(d, space + 1, strlen(space + 1) + 1);
 }
 
+/* Doubles D's buckets (a binary may have hundreds of thousands of
+ * symbols: chains stay short). Returns 0, or -1 on out-of-memory. */
+static int grow_syms(struct sl_dso *d)
+{
+	size_t cap = d->capsyms * 2;
+	struct sl_sym **t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < d->capsyms; i++)
+		for (struct sl_sym *y = d->syms[i], *yn; y; y = yn) {
+			size_t j = hash_bytes(y->name, strlen(y->name)) & (cap - 1);
+
+			yn = y->next;
+			y->next = t[j];
+			t[j] = y;
+		}
+	free(d->syms);
+	d->syms = t;
+	d->capsyms = cap;
+	return 0;
+}
+
 /* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
  * when it was demangled. Returns 0, or -1 on out-of-memory. */
 static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t addr)
 {
-	size_t i = hash_bytes(name, strlen(name)) & (d->capsyms - 1);
+	size_t i;
 	struct sl_sym *y;
 
+	if (d->nsyms == d->capsyms && grow_syms(d)) {
+		free(demangled);
+		return -1;
+	}
+	i = hash_bytes(name, strlen(name)) & (d->capsyms - 1);
 	for (y = d->syms[i]; y; y = y->next)
 		if (y->addr == addr && !strcmp(y->name, name)) {
 			free(demangled);
@@ -239,6 +267,7 @@ static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t
 	*y = (struct sl_sym){ .next = d->syms[i], .name = name, .demangled = demangled,
 			      .addr = addr };
 	d->syms[i] = y;
+	d->nsyms++;
 	return 0;
 }
 

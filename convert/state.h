@@ -341,8 +341,9 @@ struct conv {
 	struct conv_thread *last_thread;   /* lookup cache */
 	uint64_t *named_pids;          /* processes already named (small set) */
 	size_t nnamed_pids, capnamed_pids;
-	int64_t odd_ids[CONV_ODD_IDS_MAX];  /* ids outside 1..CONV_KOID_BAND-1, by koid */
-	size_t nodd_ids;
+	int64_t *odd_ids;              /* ids outside 1..CONV_KOID_BAND-1, by koid (at most
+					* CONV_ODD_IDS_MAX; grown as they come) */
+	size_t nodd_ids, capodd_ids;
 	bool odd_ids_full;             /* conv_thread_get or a track failed: one koid too many */
 	fxt_string_id *event_names;    /* event samples' names, by track index */
 	size_t nevent_names, capevent_names;
@@ -478,7 +479,8 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 /* threads.c: track INDEX of process PID, named NAME (a thread object of its
  * own, made once), whose koids go to *PKOID and *TKOID; the process is
  * named "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns
- * false when no koid is left for it (CONV_ODD_IDS_MAX). */
+ * false when no koid is left for it (CONV_ODD_IDS_MAX) or memory ran out
+ * (c->nomem set). */
 bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
 		fxt_string_id name, uint64_t *pkoid, uint64_t *tkoid);
 

@@ -16,11 +16,14 @@
  * koids: ids in 1..CONV_KOID_BAND-1 keep their number; any other (perf's
  * -1 and 0, and numbers no Linux pid reaches) gets its own koid from the
  * band above, the first seen 2^31-1, the next 2^31-2..., so that no two ids
- * share a track. Returns 0 when the band is full (CONV_ODD_IDS_MAX ids). */
+ * share a track. Returns 0 when the band is full (CONV_ODD_IDS_MAX ids), or
+ * with c->nomem set when out of memory. */
 _Static_assert(CONV_KOID_BAND == (long long)FXT_TRACK_KOID_MIN, "the band of tracks");
 
 static uint64_t koid_of(struct conv *c, int64_t id)
 {
+	int64_t *ids;
+
 	if (id > 0 && id < CONV_KOID_BAND)
 		return (uint64_t)id;
 	for (size_t i = 0; i < c->nodd_ids; i++)
@@ -28,6 +31,12 @@ static uint64_t koid_of(struct conv *c, int64_t id)
 			return 0x7fffffffull - i;
 	if (c->nodd_ids == CONV_ODD_IDS_MAX)
 		return 0;
+	ids = array_grow(c->odd_ids, &c->capodd_ids, c->nodd_ids, sizeof(*ids));
+	if (!ids) {
+		c->nomem = true;
+		return 0;
+	}
+	c->odd_ids = ids;
 	c->odd_ids[c->nodd_ids++] = id;
 	return 0x7fffffffull - (c->nodd_ids - 1);
 }
@@ -81,7 +90,7 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 	pkoid = koid_of(c, pid);
 	tkoid = koid_of(c, tid);
 	if (!pkoid || !tkoid) {
-		c->odd_ids_full = true;
+		c->odd_ids_full = !c->nomem;
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
@@ -254,9 +263,12 @@ void conv_threads_free(struct conv *c)
 	free(c->threads);
 	free(c->named_pids);
 	free(c->event_names);
+	free(c->odd_ids);
 	c->threads = NULL;
 	c->named_pids = NULL;
 	c->event_names = NULL;
+	c->odd_ids = NULL;
+	c->nodd_ids = c->capodd_ids = 0;
 	c->capthreads = 0;
 	c->last_thread = NULL;
 }
@@ -356,7 +368,7 @@ static uint64_t event_track(struct conv *c, struct conv_thread *t, fxt_string_id
 	}
 	if (!conv_track(c, t->pid, t->comm, CONV_TRACK_EVENTS + (uint32_t)k, event, &pkoid,
 			&tkoid)) {
-		c->odd_ids_full = true;
+		c->odd_ids_full = !c->nomem;
 		return 0;
 	}
 	et = array_grow(t->event_tracks, &t->capevent_tracks, t->nevent_tracks, sizeof(*et));

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -28,7 +29,10 @@
 #include "fxt_trace_priv.h"
 #include "fxt_utf8.h"
 
-enum { ARENA_BLOCK_BYTES = 1 << 16 };
+/* Arena blocks: the first of ARENA_BLOCK_FIRST bytes, each next one twice
+ * the last up to ARENA_BLOCK_MAX (a record larger than that has one of its
+ * own): a small trace costs a small arena. */
+enum { ARENA_BLOCK_FIRST = 1 << 12, ARENA_BLOCK_MAX = 1 << 16 };
 
 struct fxt_arena_block {
 	struct fxt_arena_block *prev;
@@ -44,8 +48,11 @@ void *fxt_trace_alloc(struct fxt_trace *t, size_t n)
 
 	n = (n + 7) & ~(size_t)7;
 	if (!b || b->size - b->used < n) {
-		size_t size = n > ARENA_BLOCK_BYTES ? n : ARENA_BLOCK_BYTES;
+		size_t size = !b ? ARENA_BLOCK_FIRST :
+			b->size < ARENA_BLOCK_MAX ? b->size * 2 : ARENA_BLOCK_MAX;
 
+		if (size < n)
+			size = n;
 		/* the block a stream gave back, else a new one */
 		b = pv->spare && pv->spare->size >= size ? pv->spare : malloc(sizeof(*b) + size);
 		if (!b)
@@ -122,7 +129,10 @@ const char *fxt_event_type_name(enum fxt_event_type type)
 /* Decoding state: the tables as of the current record, and its cursor. */
 struct reader {
 	struct fxt_trace *t;
-	const char *strtab[FXT_STRING_INDEX_MAX + 1];
+	/* the string table, by index: strtab_cap entries, grown to the highest
+	 * index defined (a small trace defines a few of the 32,767) */
+	const char **strtab;
+	unsigned strtab_cap;
 	struct { uint64_t process_koid, thread_koid; bool set; } thrtab[FXT_THREAD_INDEX_MAX + 1];
 	uint32_t provider;
 	size_t rec;                   /* record number */
@@ -132,7 +142,7 @@ struct reader {
 	/* streaming (fxt_stream_read): records are handed over, not kept */
 	const struct fxt_stream_ops *ops;
 	void *ctx;
-	char **owned;   /* streaming: the string table, malloc'd (FXT_STRING_INDEX_MAX + 1) */
+	char **owned;   /* streaming: strtab's strings, malloc'd (strtab_cap entries) */
 };
 
 #define PROBLEM(r, fmt, ...) \
@@ -222,7 +232,7 @@ static const char *string_ref(struct reader *r, unsigned ref)
 		return "";
 	if (ref & FXT_STRING_REF_INLINE)
 		return inline_str(r, ref & FXT_STRING_REF_LEN_MASK);
-	if (r->strtab[ref])
+	if (ref < r->strtab_cap && r->strtab[ref])
 		return r->strtab[ref];
 	PROBLEM(r, "unregistered string index %u", ref);
 	snprintf(tmp, sizeof(tmp), "<unregistered string %u>", ref);
@@ -470,9 +480,40 @@ static void own_string(struct reader *r, unsigned ix)
 		r->err = -ENOMEM;
 }
 
+/* Makes room in the string table for index IX; false (r->err set) when out
+ * of memory. */
+static bool strtab_room(struct reader *r, unsigned ix)
+{
+	unsigned cap = r->strtab_cap ? r->strtab_cap : 64;
+	const char **tab;
+	char **owned;
+
+	if (ix < r->strtab_cap)
+		return true;
+	while (cap <= ix)
+		cap *= 2;
+	tab = realloc(r->strtab, cap * sizeof(*tab));
+	if (tab) {
+		memset(tab + r->strtab_cap, 0, (cap - r->strtab_cap) * sizeof(*tab));
+		r->strtab = tab;
+	}
+	owned = tab && r->ops ? realloc(r->owned, cap * sizeof(*owned)) : NULL;
+	if (owned) {
+		memset(owned + r->strtab_cap, 0, (cap - r->strtab_cap) * sizeof(*owned));
+		r->owned = owned;
+	}
+	if (!tab || (r->ops && !owned)) {
+		r->err = -ENOMEM;
+		return false;
+	}
+	r->strtab_cap = cap;
+	return true;
+}
+
 static void reset_tables(struct reader *r)
 {
-	memset(r->strtab, 0, sizeof(r->strtab));
+	if (r->strtab)
+		memset(r->strtab, 0, r->strtab_cap * sizeof(*r->strtab));
 	memset(r->thrtab, 0, sizeof(r->thrtab));
 }
 
@@ -539,6 +580,8 @@ static void read_record(struct reader *r, const uint8_t *p, size_t words)
 		break;
 	case FXT_REC_STRING:
 		ix = (unsigned)FXT_FIELD(h, FXT_STRING_INDEX_FIRST, FXT_STRING_INDEX_LAST);
+		if (!strtab_room(r, ix))
+			break;
 		r->strtab[ix] = inline_str(r, FXT_FIELD(h, FXT_STRING_LEN_FIRST,
 							FXT_STRING_LEN_LAST));
 		if (r->ops)
@@ -590,11 +633,37 @@ struct source {
 	size_t len, off, cap;   /* bytes in buf, the cursor, buf's size */
 	size_t consumed;        /* bytes before buf[0] */
 	bool eof;
+	bool filled;            /* the last read filled buf: it may grow */
 	int err;                /* -errno of a read error */
 	const char *damage;     /* zlib's message for a damaged gzip stream */
 };
 
-enum { SOURCE_CHUNK = 1 << 17 };
+/* The window: SOURCE_FIRST bytes at first (a small file's own size), twice
+ * as large each time a read fills it, up to the largest record plus
+ * SOURCE_CHUNK (zlib's buffer, too: at most the file's size). */
+enum { SOURCE_CHUNK = 1 << 17, SOURCE_FIRST = 1 << 14,
+       SOURCE_MAX = FXT_MAX_RECORD_WORDS * 8 + SOURCE_CHUNK };
+
+/* Grows S's window to hold at least NEED bytes, and twice its size when
+ * the last read filled it; false when out of memory. */
+static bool source_grow(struct source *s, size_t need)
+{
+	size_t cap = s->filled && s->cap < SOURCE_MAX ? s->cap * 2 : s->cap;
+	uint8_t *buf;
+
+	while (cap < need)
+		cap *= 2;
+	if (cap > SOURCE_MAX)
+		cap = SOURCE_MAX;
+	if (cap == s->cap)
+		return true;
+	buf = realloc(s->buf, cap);
+	if (!buf)
+		return false;
+	s->buf = buf;
+	s->cap = cap;
+	return true;
+}
 
 /* Makes at least NEED bytes available at the cursor (fewer only at the end). */
 static void source_fill(struct source *s, size_t need)
@@ -605,10 +674,16 @@ static void source_fill(struct source *s, size_t need)
 	s->consumed += s->off;
 	s->len -= s->off;
 	s->off = 0;
+	if (!source_grow(s, need)) {
+		s->err = -ENOMEM;
+		s->eof = true;
+		return;
+	}
 	while (s->len < need && !s->eof) {
 		int n, zerr;
 
 		n = gzread(s->gz, s->buf + s->len, (unsigned)(s->cap - s->len));
+		s->filled = n == (int)(s->cap - s->len);
 		if (n > 0) {
 			s->len += (size_t)n;
 			continue;
@@ -722,6 +797,8 @@ static void read_records(struct reader *r, struct source *src)
 static int source_open(struct source *s, const char *path, char *errbuf, size_t errlen)
 {
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t zsize = SOURCE_CHUNK;
 
 	memset(s, 0, sizeof(*s));
 	if (fd < 0) {
@@ -730,8 +807,10 @@ static int source_open(struct source *s, const char *path, char *errbuf, size_t 
 		snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return err;
 	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < SOURCE_CHUNK)
+		zsize = st.st_size > 64 ? (size_t)st.st_size : 64;
 	s->gz = gzdopen(fd, "rb");
-	s->cap = (size_t)FXT_MAX_RECORD_WORDS * 8 + SOURCE_CHUNK;
+	s->cap = SOURCE_FIRST;
 	s->buf = malloc(s->cap);
 	if (!s->gz || !s->buf) {
 		if (s->gz)
@@ -742,7 +821,7 @@ static int source_open(struct source *s, const char *path, char *errbuf, size_t 
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	gzbuffer(s->gz, SOURCE_CHUNK);
+	gzbuffer(s->gz, (unsigned)zsize);
 	return 0;
 }
 
@@ -757,12 +836,7 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	memset(t, 0, sizeof(*t));
 	t->ticks_per_second = 1000000000;
 	t->priv = calloc(1, sizeof(struct fxt_trace_priv));
-	/* only a stream keeps strings past their record (own_string) */
-	if (r && ops)
-		r->owned = calloc(FXT_STRING_INDEX_MAX + 1, sizeof(*r->owned));
-	if (!t->priv || !r || (ops && !r->owned)) {
-		if (r)
-			free(r->owned);
+	if (!t->priv || !r) {
 		free(r);
 		free(t->priv);
 		t->priv = NULL;
@@ -774,7 +848,6 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	r->ctx = ctx;
 	err = source_open(&src, path, errbuf, errlen);
 	if (err) {
-		free(r->owned);
 		free(r);
 		fxt_trace_free(t);
 		return err;
@@ -803,9 +876,10 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	}
 	gzclose(src.gz);
 	free(src.buf);
-	for (size_t i = 0; r->owned && i <= FXT_STRING_INDEX_MAX; i++)
+	for (size_t i = 0; r->owned && i < r->strtab_cap; i++)
 		free(r->owned[i]);
 	free(r->owned);
+	free(r->strtab);
 	free(r);
 	if (err)
 		fxt_trace_free(t);

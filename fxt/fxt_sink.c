@@ -2,11 +2,13 @@
 /*
  * fxt_sink: the byte sink under the FXT writer (see fxt_sink.h).
  *
- * Records are staged in a 1 MiB buffer; a flush either writes the buffer to
- * the file descriptor (raw) or hands it to the deflate thread, which runs it
- * through fxt_deflate (its output written out as it comes), while the writer
- * goes on filling a second staging buffer. Short writes and EINTR are
- * retried; any other failure becomes the sticky error.
+ * Records are staged in a buffer that starts at 16 KiB and doubles up to
+ * 1 MiB (a trace of a few records costs a few KiB); a flush of the full
+ * buffer either writes it to the file descriptor (raw) or hands it to the
+ * deflate thread, which runs it through fxt_deflate (its output written out
+ * as it comes), while the writer goes on filling a second staging buffer
+ * (made at the first hand-over). Short writes and EINTR are retried; any
+ * other failure becomes the sticky error.
  */
 #include "fxt_sink.h"
 
@@ -90,18 +92,22 @@ static void wait_idle(struct fxt_sink *s)
 static int hand_over(struct fxt_sink *s)
 {
 	uint8_t *spare;
+	size_t spare_cap;
 
 	wait_idle(s);
 	if (s->err)
 		return s->err;
 	spare = s->job;
+	spare_cap = s->job_cap;
 	pthread_mutex_lock(&s->lock);
 	s->job = s->buf;
+	s->job_cap = s->cap;
 	s->job_len = s->len;
 	s->job_busy = true;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
-	s->buf = spare;
+	s->buf = spare;	/* NULL at the first hand-over: fxt_sink_room() makes it */
+	s->cap = spare_cap;
 	s->len = 0;
 	return 0;
 }
@@ -138,6 +144,27 @@ int fxt_sink_flush(struct fxt_sink *s)
 	return 0;
 }
 
+int fxt_sink_room(struct fxt_sink *s, size_t n)
+{
+	size_t cap;
+	uint8_t *buf;
+
+	if (s->len + n > FXT_SINK_BUF_BYTES && fxt_sink_flush(s) < 0)
+		return s->err;
+	if (s->cap - s->len >= n)
+		return 0;
+	for (cap = s->cap ? s->cap : FXT_SINK_BUF_FIRST; cap < s->len + n; cap *= 2)
+		;
+	if (cap > FXT_SINK_BUF_BYTES)
+		cap = FXT_SINK_BUF_BYTES;
+	buf = realloc(s->buf, cap);
+	if (!buf)
+		return set_err(s, -ENOMEM);
+	s->buf = buf;
+	s->cap = cap;
+	return 0;
+}
+
 static void free_mem(struct fxt_sink *s)
 {
 	stop_thread(s);
@@ -158,12 +185,12 @@ int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip)
 	s->out.fd = -1;
 	s->is_stdout = strcmp(path, "-") == 0;
 	s->gzip = gzip && !s->is_stdout;
-	s->buf = malloc(FXT_SINK_BUF_BYTES);
+	s->buf = malloc(FXT_SINK_BUF_FIRST);
 	if (!s->buf)
 		goto nomem;
+	s->cap = FXT_SINK_BUF_FIRST;
 	if (s->gzip) {
-		s->job = malloc(FXT_SINK_BUF_BYTES);
-		if (!s->job || fxt_deflate_init(&s->z))
+		if (fxt_deflate_init(&s->z))
 			goto nomem;
 		s->z_ready = true;
 		pthread_mutex_init(&s->lock, NULL);

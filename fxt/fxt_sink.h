@@ -24,12 +24,15 @@
 #include "outpath.h"
 
 enum {
-	FXT_SINK_BUF_BYTES = 1 << 20,   /* uncompressed staging buffer */
+	FXT_SINK_BUF_FIRST = 16 << 10,  /* uncompressed staging buffer: first size, */
+	FXT_SINK_BUF_BYTES = 1 << 20,   /* ... doubling up to this */
 };
 
 struct fxt_sink {
-	uint8_t *buf;          /* staging buffer of FXT_SINK_BUF_BYTES */
-	size_t len;            /* bytes staged */
+	uint8_t *buf;          /* staging buffer of cap bytes (FXT_SINK_BUF_FIRST,
+				* doubled as records come, up to FXT_SINK_BUF_BYTES:
+				* a small trace costs a small buffer) */
+	size_t len, cap;       /* bytes staged, buf's size */
 	int err;               /* 0 or the sticky negative errno */
 	struct outpath out;    /* the file written (out.fd) */
 	bool is_stdout;
@@ -39,8 +42,9 @@ struct fxt_sink {
 	struct fxt_deflate z;
 	/* Gzip: deflate runs on its own thread over a full staging buffer
 	 * (job) while the writer fills the other one (buf). */
-	uint8_t *job;          /* the buffer being deflated, or spare when idle */
-	size_t job_len;
+	uint8_t *job;          /* the buffer being deflated, or spare when idle
+				* (NULL until the first hand-over) */
+	size_t job_len, job_cap;
 	int job_err;           /* the deflate thread's error, taken when idle */
 	bool job_busy, stop, thread_ready;
 	pthread_t thread;
@@ -57,15 +61,21 @@ int fxt_sink_open(struct fxt_sink *s, const char *path, bool gzip);
 /* Writes out the staging buffer. Returns 0 or the sticky negative errno. */
 int fxt_sink_flush(struct fxt_sink *s);
 
+/* Slow path of fxt_sink_reserve(): makes room for N bytes, growing the
+ * staging buffer while it is below FXT_SINK_BUF_BYTES, else flushing it.
+ * Returns 0 or the sticky negative errno (-ENOMEM when it cannot grow). */
+int fxt_sink_room(struct fxt_sink *s, size_t n);
+
 /*
  * Returns room for N bytes (N <= FXT_SINK_BUF_BYTES) at the end of the
- * staging buffer, flushing first if needed, or NULL after an error.
+ * staging buffer, growing or flushing it first if needed, or NULL after an
+ * error.
  */
 static inline uint8_t *fxt_sink_reserve(struct fxt_sink *s, size_t n)
 {
 	if (s->err)
 		return NULL;
-	if (FXT_SINK_BUF_BYTES - s->len < n && fxt_sink_flush(s) < 0)
+	if (s->cap - s->len < n && fxt_sink_room(s, n) < 0)
 		return NULL;
 	return s->buf + s->len;
 }

@@ -3,7 +3,10 @@
  * fxt_strings: string interning and FXT string index recycling (see
  * fxt_strings.h). Interning happens once per distinct string (callers cache
  * ids), so it favours simplicity: FNV-1a hashing, linear probing at a load
- * factor of at most one half, bytes copied into 1 MiB arena chunks.
+ * factor of at most one half, bytes copied into arena chunks. Every table
+ * starts small and doubles (the chunks up to 1 MiB): a trace of ten strings
+ * costs a few KiB, not the quarter MiB of a full index table (a converter
+ * started per snapshot, a fuzzer's thousands of runs a second).
  */
 #include "fxt_strings.h"
 
@@ -14,15 +17,19 @@
 #include "fxt_utf8.h"
 #include "fxt_writer.h"
 
-enum { ARENA_CHUNK_BYTES = 1 << 20 };
+enum {
+	IDS_FIRST = 256,                  /* ids (and index nodes) of a new table */
+	ARENA_CHUNK_FIRST = 16 << 10,     /* bytes of the first arena chunk */
+	ARENA_CHUNK_MAX = 1 << 20,        /* ... doubling up to this */
+};
 
 struct fxt_arena_chunk {
 	struct fxt_arena_chunk *prev;
-	size_t used;
-	char data[ARENA_CHUNK_BYTES];
+	size_t used, size;
+	char data[];
 };
 
-_Static_assert(FXT_STRING_MAX_BYTES <= ARENA_CHUNK_BYTES, "a string must fit a chunk");
+_Static_assert(FXT_STRING_MAX_BYTES <= ARENA_CHUNK_FIRST, "a string must fit a chunk");
 _Static_assert(FXT_STRING_MAX_BYTES <= FXT_STRING_LEN_MAX, "FXT caps strings at 32000");
 
 static uint32_t hash_bytes(const char *s, size_t len)
@@ -39,11 +46,12 @@ static uint32_t hash_bytes(const char *s, size_t len)
 int fxt_strings_init(struct fxt_strings *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->cap = 1024;
+	t->cap = IDS_FIRST;
 	t->ent = calloc(t->cap, sizeof(*t->ent));
-	t->slot_mask = 2048 - 1;
+	t->lru = calloc(t->cap, sizeof(*t->lru));	/* node 0, the sentinel, empty */
+	t->slot_mask = 2 * IDS_FIRST - 1;
 	t->slots = calloc(t->slot_mask + 1, sizeof(*t->slots));
-	if (!t->ent || !t->slots) {
+	if (!t->ent || !t->lru || !t->slots) {
 		fxt_strings_free(t);
 		return -ENOMEM;
 	}
@@ -61,8 +69,10 @@ void fxt_strings_free(struct fxt_strings *t)
 		free(c);
 	}
 	free(t->ent);
+	free(t->lru);
 	free(t->slots);
 	t->ent = NULL;
+	t->lru = NULL;
 	t->slots = NULL;
 }
 
@@ -71,12 +81,16 @@ static const char *arena_copy(struct fxt_strings *t, const char *s, size_t len)
 	struct fxt_arena_chunk *c = t->arena;
 	char *p;
 
-	if (!c || ARENA_CHUNK_BYTES - c->used < len) {
-		c = malloc(sizeof(*c));
+	if (!c || c->size - c->used < len) {
+		size_t size = !c ? ARENA_CHUNK_FIRST :
+			c->size < ARENA_CHUNK_MAX ? c->size * 2 : ARENA_CHUNK_MAX;
+
+		c = malloc(sizeof(*c) + size);
 		if (!c)
 			return NULL;
 		c->prev = t->arena;
 		c->used = 0;
+		c->size = size;
 		t->arena = c;
 	}
 	p = c->data + c->used;
@@ -106,6 +120,28 @@ static int grow_slots(struct fxt_strings *t)
 	return 0;
 }
 
+/* Doubles the room for ids: their entries and, up to one per FXT index,
+ * the index nodes (an index is only ever held by an id). */
+static int grow_ids(struct fxt_strings *t)
+{
+	uint32_t cap = t->cap * 2;
+	uint32_t nodes = cap < FXT_STRING_INDEX_MAX + 1 ? cap : FXT_STRING_INDEX_MAX + 1;
+	struct fxt_str *ent = realloc(t->ent, (size_t)cap * sizeof(*ent));
+	struct fxt_index_node *lru;
+
+	if (!ent)
+		return -ENOMEM;
+	t->ent = ent;
+	if (t->cap < nodes) {
+		lru = realloc(t->lru, (size_t)nodes * sizeof(*lru));
+		if (!lru)
+			return -ENOMEM;
+		t->lru = lru;
+	}
+	t->cap = cap;
+	return 0;
+}
+
 /* Interns S[0..LEN), LEN in 1..FXT_STRING_MAX_BYTES. */
 static int intern_exact(struct fxt_strings *t, const char *s, size_t len, uint32_t *id)
 {
@@ -120,14 +156,8 @@ static int intern_exact(struct fxt_strings *t, const char *s, size_t len, uint32
 			return 0;
 		}
 	}
-	if (t->count == t->cap) {
-		struct fxt_str *ent = realloc(t->ent, (size_t)t->cap * 2 * sizeof(*ent));
-
-		if (!ent)
-			return -ENOMEM;
-		t->ent = ent;
-		t->cap *= 2;
-	}
+	if (t->count == t->cap && grow_ids(t) < 0)
+		return -ENOMEM;
 	e = &t->ent[t->count];
 	e->text = arena_copy(t, s, len);
 	if (!e->text)
@@ -182,21 +212,22 @@ int fxt_strings_intern(struct fxt_strings *t, const char *s, size_t len, uint32_
 
 unsigned fxt_strings_assign(struct fxt_strings *t, uint32_t id)
 {
+	struct fxt_index_node *l = t->lru;
 	unsigned ix;
 
 	if (t->next_index <= FXT_STRING_INDEX_MAX) {
-		ix = t->next_index++;
+		ix = t->next_index++;	/* < t->count <= t->cap: it has a node */
 		/* link as most recently used */
-		t->lru_prev[ix] = 0;
-		t->lru_next[ix] = t->lru_next[0];
-		t->lru_prev[t->lru_next[0]] = (uint16_t)ix;
-		t->lru_next[0] = (uint16_t)ix;
+		l[ix].prev = 0;
+		l[ix].next = l[0].next;
+		l[l[0].next].prev = (uint16_t)ix;
+		l[0].next = (uint16_t)ix;
 	} else {
-		ix = t->lru_prev[0];
-		t->ent[t->owner[ix]].index = 0;
+		ix = l[0].prev;
+		t->ent[l[ix].owner].index = 0;
 		fxt_strings_touch(t, ix);
 	}
-	t->owner[ix] = id;
+	l[ix].owner = id;
 	t->ent[id].index = (uint16_t)ix;
 	return ix;
 }

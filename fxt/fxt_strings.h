@@ -30,6 +30,12 @@ struct fxt_str {
 
 struct fxt_arena_chunk;
 
+/* A node of the LRU list over FXT string indexes, and the id holding it. */
+struct fxt_index_node {
+	uint16_t prev, next;
+	uint32_t owner;
+};
+
 struct fxt_strings {
 	struct fxt_str *ent;     /* by id; ent[0] is the empty string */
 	uint32_t count, cap;     /* ids in use (including 0), allocated */
@@ -37,11 +43,11 @@ struct fxt_strings {
 	uint32_t slot_mask;      /* slot count - 1 (a power of two) */
 	struct fxt_arena_chunk *arena;
 	uint32_t next_index;     /* next never-used index */
-	/* LRU list over indexes; node 0 is the sentinel: next[0] is the most
-	 * recently used index, prev[0] the least. */
-	uint16_t lru_prev[FXT_STRING_INDEX_MAX + 1];
-	uint16_t lru_next[FXT_STRING_INDEX_MAX + 1];
-	uint32_t owner[FXT_STRING_INDEX_MAX + 1];   /* id holding each index */
+	/* LRU list over indexes, by index; node 0 is the sentinel: its next is
+	 * the most recently used index, its prev the least. As many nodes as
+	 * ids (min(cap, FXT_STRING_INDEX_MAX + 1)): an index is only ever
+	 * handed to an id, so a small trace pays for a small table. */
+	struct fxt_index_node *lru;
 };
 
 /* Initializes T (empty table). Returns 0 or -ENOMEM. */
@@ -66,18 +72,19 @@ unsigned fxt_strings_assign(struct fxt_strings *t, uint32_t id);
 /* Marks index IX as the most recently used. */
 static inline void fxt_strings_touch(struct fxt_strings *t, unsigned ix)
 {
+	struct fxt_index_node *l = t->lru;
 	uint16_t p, n;
 
-	if (t->lru_next[0] == ix)
+	if (l[0].next == ix)
 		return;
-	p = t->lru_prev[ix];
-	n = t->lru_next[ix];
-	t->lru_next[p] = n;
-	t->lru_prev[n] = p;
-	t->lru_prev[ix] = 0;
-	t->lru_next[ix] = t->lru_next[0];
-	t->lru_prev[t->lru_next[0]] = (uint16_t)ix;
-	t->lru_next[0] = (uint16_t)ix;
+	p = l[ix].prev;
+	n = l[ix].next;
+	l[p].next = n;
+	l[n].prev = p;
+	l[ix].prev = 0;
+	l[ix].next = l[0].next;
+	l[l[0].next].prev = (uint16_t)ix;
+	l[0].next = (uint16_t)ix;
 }
 
 /*

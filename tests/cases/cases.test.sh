@@ -40,25 +40,27 @@ case_fail() {
 	echo "  rerun: KEEP=1 tests/run.sh $o cases/$1   (or: make test T=cases/$1)"
 }
 
-# run_case DIR: prints one ok/FAIL line for the case in DIR.
+# run_case DIR: prints one ok/FAIL line for the case in DIR (run in DIR:
+# paths in its args are relative to it).
 run_case() {
 	local dir=$1 name want_rc=0 rc pat out err actual args=()
-	name=$(basename "$dir")
+	name=${dir##*/}
 	out="$TMP/$name.fxt"
 	err="$TMP/$name.err"
 	actual="$TMP/$name.slices"
-	[ -f "$dir/expect-exit" ] && want_rc=$(tr -d ' \n' <"$dir/expect-exit")
+	[ -f "$dir/expect-exit" ] && read -r want_rc <"$dir/expect-exit"
 	# shellcheck disable=SC2207
-	[ -f "$dir/args" ] && args=($(cat "$dir/args"))
+	[ -f "$dir/args" ] && args=($(<"$dir/args"))
+	cd "$dir" || { case_fail "$name" "cannot enter $dir"; return; }
 
-	(cd "$dir" && "$CONVERT" --quiet "${args[@]}" input.txt -o "$out") >"$TMP/$name.stdout" 2>"$err"
+	"$CONVERT" --quiet "${args[@]}" input.txt -o "$out" >"$TMP/$name.stdout" 2>"$err"
 	rc=$?
 	if [ "$rc" -ne "$want_rc" ]; then
 		case_fail "$name" "exit $rc, expected $want_rc; stderr: $(first_lines "$err")"
 		return
 	fi
 	if [ -f "$dir/expect-stderr" ]; then
-		pat=$(cat "$dir/expect-stderr")
+		pat=$(<"$dir/expect-stderr")
 		if ! grep -E -q -- "$pat" "$err"; then
 			case_fail "$name" "stderr does not match /$pat/: $(first_lines "$err")"
 			return
@@ -115,8 +117,7 @@ $(grep -E -m1 -- "${pat#! }" "$TMP/$name.records")"
 		case_fail "$name" "$TEXT2BIN failed"
 		return
 	fi
-	if ! (cd "$dir" && "$CONVERT" --quiet "${args[@]}" "$TMP/$name.bin" -o "$out.bin.fxt") \
-		2>"$err.bin"; then
+	if ! "$CONVERT" --quiet "${args[@]}" "$TMP/$name.bin" -o "$out.bin.fxt" 2>"$err.bin"; then
 		case_fail "$name" "the dlfilter's form fails to convert: $(first_lines "$err.bin")"
 		return
 	fi

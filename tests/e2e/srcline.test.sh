@@ -254,7 +254,7 @@ if with_debug srcline-pie -fPIE -pie; then
 	if cc -std=c11 -O1 -g -fno-omit-frame-pointer -DVARIANT -o "$PIE/target" \
 		"$SRC/srcline_target.c" -L"$PIE" -lsrcline -Wl,-rpath,"$PIE" 2>"$TMP/cc.err" &&
 		convert "$name" "$PIE/perf.data" "$PIE/changed"; then
-		warned=$(grep -c "$PIE/target: its build id is" "$PIE/changed.err")
+		warned=$(grep -c "$PIE/target: changed since the recording (its build id is" "$PIE/changed.err")
 		if [ "$warned" != 1 ]; then
 			fail "$name" "$warned build id warnings: $(first_lines "$PIE/changed.err")"
 		elif awk -v b="$PIE/target" '$2 == b && $3 != "-"' "$PIE/changed.lines" | grep -q .; then

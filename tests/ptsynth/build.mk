@@ -5,10 +5,23 @@
 # Where one is missing nothing of it is built: $(O)/test/ptsynth.skip says
 # what is missing and the suite (pt.test.sh) reports a skip with that text.
 PTSYNTH_SRC := $(filter-out tests/ptsynth/expect.c,$(wildcard tests/ptsynth/*.c))
-PTSYNTH_MISSING := $(strip \
-	$(if $(shell echo 'int main(void) { return 0; }' | $(CC) -x c - -include intel-pt.h \
-		-include Zydis/Zydis.h -o /dev/null -lipt -lZydis 2>/dev/null && echo y),, \
-		libipt-dev or libzydis-dev) \
+# The libraries are probed by compiling and linking a program against both
+# (some 0.5 s, which every make paid, the tests' own makes too): once found,
+# $(O)/test/ptsynth.found holds the compiler they were found with and later
+# makes of that directory trust it (make clean forgets it); a library not
+# found is probed again by every make, so installing it is seen.
+PTSYNTH_FOUND := $(O)/test/ptsynth.found
+ifeq ($(file <$(PTSYNTH_FOUND)),$(CC))
+PTSYNTH_LIBS := y
+else
+PTSYNTH_LIBS := $(shell echo 'int main(void) { return 0; }' | $(CC) -x c - -include intel-pt.h \
+	-include Zydis/Zydis.h -o /dev/null -lipt -lZydis 2>/dev/null && echo y)
+ifneq ($(and $(PTSYNTH_LIBS),$(BUILDING)),)
+$(shell mkdir -p $(dir $(PTSYNTH_FOUND)))
+$(file >$(PTSYNTH_FOUND),$(CC))
+endif
+endif
+PTSYNTH_MISSING := $(strip $(if $(PTSYNTH_LIBS),,libipt-dev or libzydis-dev) \
 	$(if $(shell command -v $(CXX)),,a C++ compiler ($(CXX))))
 
 ifneq ($(PTSYNTH_MISSING),)

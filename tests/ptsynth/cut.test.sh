@@ -14,7 +14,8 @@
 CUT_AWK="$SNAPTRACE_TOP/tests/ptsynth/cut-expect.awk"
 
 ptsynth_ready cut
-if ! "$PTSYNTH" -q -o "$TMP/phases.data" --truth "$TMP/phases.truth" -- "$PROGS/phases" \
+if ! "$PTSYNTH" -q --cache "$PTSYNTH_RUNS" -o "$TMP/phases.data" --truth "$TMP/phases.truth" \
+	-- "$PROGS/phases" \
 	>/dev/null 2>"$TMP/gen.err"; then
 	fail cut "ptsynth failed: $(first_lines "$TMP/gen.err")"
 	exit 1

@@ -18,6 +18,7 @@
 #include "perfdata.h"
 #include "switches.h"
 #include "repeat.h"
+#include "runcache.h"
 #include "symtab.h"
 #include "trace.h"
 #include "truth.h"
@@ -40,6 +41,7 @@ struct opts {
 	uint64_t preempt_seq[MAX_PREEMPTS], preempt_ns[MAX_PREEMPTS];
 	size_t npreempt;
 	char *repeat;                /* --repeat: the function */
+	const char *cache;           /* --cache: the directory of traced runs */
 	uint64_t repeat_times;
 };
 
@@ -74,6 +76,9 @@ static void usage(FILE *f)
 "      --repeat FUNC,K      in each thread, repeat K more times the steps from\n"
 "                           FUNC's first entry to its second (a loop's turn):\n"
 "                           a long trace from a short run (repeat.h)\n"
+"      --cache DIR          keep the traced run in DIR and use it again while\n"
+"                           the program and what it maps are unchanged\n"
+"                           (runcache.h); the options above never change it\n"
 "  -q, --quiet              no summary line\n"
 "  -h, --help, -V, --version\n");
 }
@@ -90,7 +95,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -107,6 +112,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "block-syscalls", required_argument, NULL, O_BLOCK },
 		{ "preempt-at", required_argument, NULL, O_PREEMPT },
 		{ "repeat", required_argument, NULL, O_REPEAT },
+		{ "cache", required_argument, NULL, O_CACHE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -123,6 +129,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NORET: o->noretcomp = true; break;
 		case O_PERCPU: o->per_cpu = true; break;
 		case O_START: o->start = optarg; break;
+		case O_CACHE: o->cache = optarg; break;
 		case O_REPEAT: {
 			char *comma = strrchr(optarg, ',');
 
@@ -360,13 +367,15 @@ int main(int argc, char **argv)
 	struct ps_symtab st;
 	char err[512];
 	size_t k, nsnap;
-	int first, rc;
+	int first, rc, cached = 0;
 
 	diag_init(argv[0]);
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return EXIT_USAGE;
-	rc = ps_run_trace(&run, argv + first, o.start, o.max_steps, err, sizeof(err));
+	rc = o.cache ? ps_runcache_trace(o.cache, &run, argv + first, o.start, o.max_steps,
+					 &cached, err, sizeof(err)) :
+		       ps_run_trace(&run, argv + first, o.start, o.max_steps, err, sizeof(err));
 	if (rc < 0) {
 		diag_error("%s: %s", argv[first], err[0] ? err : strerror(-rc));
 		ps_run_free(&run);
@@ -405,10 +414,10 @@ int main(int argc, char **argv)
 		rc = write_snapshot(&o, &run, &st, &clock, k, end, &stats);
 	}
 	if (rc == 0 && !o.quiet)
-		fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps (%" PRIu64 " filled after cpuid), "
+		fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps%s (%" PRIu64 " filled after cpuid), "
 			"%zu threads; traced %" PRIu64 " instructions, %" PRIu64 " taken branches, "
 			"%" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64 " syscalls\n",
-			argv[first], run.nsteps, run.filled, run.nthreads, stats.steps, stats.taken,
+			argv[first], run.nsteps, cached ? " (traced before)" : "", run.filled, run.nthreads, stats.steps, stats.taken,
 			stats.calls, stats.rets, stats.syscalls);
 	ps_clock_free(&clock);
 	ps_symtab_free(&st);

@@ -26,7 +26,8 @@ gen() {
 	local name=$1 prog=$2
 	shift 2
 	echo "$*" >"$TMP/$name.opts"
-	timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
+	timeout 120 "$PTSYNTH" -q --cache "$PTSYNTH_RUNS" -o "$TMP/$name.data" \
+		--truth "$TMP/$name.truth" "$@" \
 		-- "$PROGS/$prog" >"$TMP/$name.stdout" 2>"$TMP/$name.gen"
 }
 

@@ -10,8 +10,9 @@
 # a snapshot ending at magic_trace_stop_indicator (also as a recording
 # directory with its trigger marker); a program dying of SIGSEGV (the trace
 # ends at the fault; as a recording, its [crash] marker there); a
-# two-snapshot recording on one timeline with a gap; the fallbacks to perf's text (fallback-*), the perf
-# version cache, the perf.data read without perf (perfdata-as-perf); a saved
+# two-snapshot recording on one timeline with a gap; ptsynth's cache of
+# traced runs (ptsynth-cache); the fallbacks to perf's text (fallback-*),
+# the perf version cache, the perf.data read without perf (perfdata-as-perf); a saved
 # dlfilter stream, whole and damaged (saved-*). perf.data files are made
 # here, never kept.
 . "$(dirname "$0")/../lib.sh"
@@ -192,7 +193,7 @@ fi
 # Two snapshots of one run (perf.data files given as two inputs): one
 # timeline, the second snapshot after the first with a gap between them.
 name=multi
-if timeout 120 "$PTSYNTH" -q -o "$TMP/$name%d.data" --truth "$TMP/$name%d.truth" \
+if timeout 120 "$PTSYNTH" -q --cache "$PTSYNTH_RUNS" -o "$TMP/$name%d.data" --truth "$TMP/$name%d.truth" \
 	--snapshot-window 120 --snapshot-at magic_trace_stop_indicator,420 \
 	-- "$PROGS/stop" >/dev/null 2>"$TMP/$name.gen"; then
 	if why=$(convert "$name" "$TMP/${name}1.data" "$TMP/${name}2.data"); then
@@ -222,6 +223,51 @@ gap '$gap' ns"
 else
 	fail "convert-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
+
+# ptsynth --cache (every generation above goes through it): a second run
+# of a program takes the traced run from the cache, says so, and writes
+# the same truth and perf.data byte for byte (pid included); the program
+# changed (its modification time), or the entry damaged, it is traced again
+# and the entry rewritten.
+name=ptsynth-cache
+cp "$PROGS/calls-static" "$TMP/cprog"
+# cache_gen K: generates $TMP/$name.K.* from $TMP/cprog through $TMP/runs;
+# prints "cached", "traced" or why it failed.
+cache_gen() {
+	if ! "$PTSYNTH" --cache "$TMP/runs" -o "$TMP/$name.$1.data" --truth "$TMP/$name.$1.truth" \
+		-- "$TMP/cprog" >/dev/null 2>"$TMP/$name.$1.err"; then
+		echo "ptsynth failed: $(first_lines "$TMP/$name.$1.err")"
+	elif grep -q ' steps (traced before) ' "$TMP/$name.$1.err"; then
+		echo cached
+	else
+		echo traced
+	fi
+}
+got="$(cache_gen 1) $(cache_gen 2)"
+if [ "$got" != "traced cached" ]; then
+	why="two runs: $got, expected: traced cached"
+elif ! cmp -s "$TMP/$name.1.truth" "$TMP/$name.2.truth" ||
+	! cmp -s "$TMP/$name.1.data" "$TMP/$name.2.data"; then
+	why="the cached run's truth or perf.data differs from the traced one's"
+else
+	touch -d '2001-01-01' "$TMP/cprog"
+	got="$(cache_gen 3) $(cache_gen 4)"
+	for f in "$TMP"/runs/*.run; do truncate -s 100 "$f"; done
+	got="$got $(cache_gen 5) $(cache_gen 6)"
+	why=
+	[ "$got" = "traced cached traced cached" ] ||
+		why="changed program, again, damaged entry, again: $got, expected: traced cached traced cached"
+fi
+if [ -z "$why" ] && ! diff <("$EXPECT" "$TMP/$name.1.truth" | cut -d' ' -f2-) \
+	<("$EXPECT" "$TMP/$name.6.truth" | cut -d' ' -f2-) >/dev/null; then
+	why="the run traced again has other calls than the first"
+fi
+if [ -n "$why" ]; then
+	fail "$name" "$why"
+else
+	ok "$name"
+fi
+rm -f "$TMP/$name".*
 
 # The fallback to perf's text: a perf that refuses --dlfilter (run again
 # without it, with a note), a perf older than 5.14 (never given it, also

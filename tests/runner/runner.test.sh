@@ -26,16 +26,18 @@
 #   runner_private_tmp  a record-tier suite's /tmp is its own: what it
 #                     leaves there (perf's /tmp/perf-vdso.so-*) never
 #                     reaches the machine's /tmp.
+# The tests run side by side, each with a tree and an output file of its
+# own: most of their time is waiting (a hang guard, suites that sleep), and
+# a suite that waits holds one of the check tier's places meanwhile.
 . "$(dirname "$0")/../lib.sh"
 
-FOREIGN= OUTSIDE=
+# A test's own: its runner's output, what it leaves to kill or remove.
+OUT= FOREIGN= OUTSIDE=
 cleanup() {
 	[ -n "$FOREIGN" ] && kill -9 "$FOREIGN" 2>/dev/null
 	wait 2>/dev/null
 	[ -n "$OUTSIDE" ] && rm -rf "$OUTSIDE"
-	scratch_done
 }
-trap cleanup EXIT
 
 # tree DIR: a copy of the runner in DIR, its build directory DIR/build.
 tree() {
@@ -57,18 +59,18 @@ suite() {
 }
 
 # run_tree DIR ARGS...: runs DIR's runner on DIR/build (ARGS before it are
-# options, after it suites), output in $TMP/run.out, status in RC.
+# options, after it suites), output in $OUT, status in RC.
 run_tree() {
 	local dir=$1
 	shift
 	env -u SNAPTRACE_TEST_RUN -u SNAPTRACE_TOP -u SNAPTRACE_O -u SNAPTRACE_BIN \
-		-u SNAPTRACE_TEST_BIN bash "$dir/tests/run.sh" "$@" >"$TMP/run.out" 2>&1
+		-u SNAPTRACE_TEST_BIN bash "$dir/tests/run.sh" "$@" >"$OUT" 2>&1
 	RC=$?
 }
 
 # out: the last run's output on one line, for a FAIL message.
 out() {
-	tr '\n' '|' <"$TMP/run.out" | cut -c 1-600
+	tr '\n' '|' <"$OUT" | cut -c 1-600
 }
 
 t_leftovers() {
@@ -97,10 +99,10 @@ EOS
 	done
 	if [ $RC -eq 0 ]; then
 		fail runner_finds_leftovers "the run passed although a suite left 'sleep 300': $(out)"
-	elif ! grep -q "^FAIL leaky: processes left running:" "$TMP/run.out" ||
-		! grep -q "^ *$leak sleep 300" "$TMP/run.out"; then
+	elif ! grep -q "^FAIL leaky: processes left running:" "$OUT" ||
+		! grep -q "^ *$leak sleep 300" "$OUT"; then
 		fail runner_finds_leftovers "no FAIL naming process $leak: $(out)"
-	elif grep -q "FAIL tidy" "$TMP/run.out"; then
+	elif grep -q "FAIL tidy" "$OUT"; then
 		fail runner_finds_leftovers "the tidy suite failed: $(out)"
 	elif [ -n "$leak" ] && [ -d "/proc/$leak" ]; then
 		fail runner_finds_leftovers "the leftover $leak was not killed"
@@ -109,7 +111,7 @@ EOS
 	fi
 	if ! kill -0 "$FOREIGN" 2>/dev/null; then
 		fail runner_ignores_others "the runner killed a process it did not start"
-	elif grep -q "^ *$FOREIGN " "$TMP/run.out"; then
+	elif grep -q "^ *$FOREIGN " "$OUT"; then
 		fail runner_ignores_others "the runner reported a process it did not start"
 	else
 		ok runner_ignores_others
@@ -131,7 +133,7 @@ done
 EOS
 	# started with SIGINT and SIGHUP ignored (as under nohup)
 	(trap '' INT HUP; run_tree "$t" "$t/build" sigs; echo $RC >"$TMP/sigs.rc")
-	if ! grep -q '^sigs: 3 passed, 0 failed' "$TMP/run.out"; then
+	if ! grep -q '^sigs: 3 passed, 0 failed' "$OUT"; then
 		fail runner_resets_signals "$(out)"
 	else
 		ok runner_resets_signals
@@ -165,7 +167,7 @@ EOS
 	suite "$t" s1 stress <<<'echo "ok s1"'
 	suite "$t" p1 pt-hardware <<<'echo "ok p1"'
 	# suites that ran, in name order
-	ran() { sed -n 's/^\([a-z0-9]*\): [0-9]* passed.*/\1/p' "$TMP/run.out" | sort | tr '\n' ' '; }
+	ran() { sed -n 's/^\([a-z0-9]*\): [0-9]* passed.*/\1/p' "$OUT" | sort | tr '\n' ' '; }
 	run_tree "$t" -j 3 "$t/build"
 	[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 r1 " ] || why="no names: ran $(ran) (exit $RC): $(out)"
 	if [ -z "$why" ]; then
@@ -187,7 +189,7 @@ EOS
 	if [ -z "$why" ]; then
 		suite "$t" bad wrong <<<'echo "ok bad"'
 		run_tree "$t" "$t/build"
-		[ $RC = 2 ] && grep -q "tier: wrong" "$TMP/run.out" || why="a suite of tier 'wrong': exit $RC: $(out)"
+		[ $RC = 2 ] && grep -q "tier: wrong" "$OUT" || why="a suite of tier 'wrong': exit $RC: $(out)"
 	fi
 	if [ -n "$why" ]; then
 		fail runner_tiers "$why"
@@ -219,17 +221,17 @@ EOS
 		[ -n "$pid" ] && [ -d "/proc/$pid" ] || break
 		sleep 0.05
 	done
-	if [ $RC -ne 1 ] || ! grep -q "^FAIL hangs: hung: no output for [0-9]* s after 'ok before_hang' (killed after [0-9.]* s; SNAPTRACE_TEST_HANG=2)" "$TMP/run.out"; then
+	if [ $RC -ne 1 ] || ! grep -q "^FAIL hangs: hung: no output for [0-9]* s after 'ok before_hang' (killed after [0-9.]* s; SNAPTRACE_TEST_HANG=2)" "$OUT"; then
 		why="exit $RC, expected 1 with the hang's FAIL line: $(out)"
 	elif [ $took -ge 60 ]; then
 		why="the runner took $took s to give up on a suite silent for 2 s"
 	elif [ -n "$pid" ] && [ -d "/proc/$pid" ]; then
 		why="the hung suite's sleep ($pid) still runs"
-	elif grep -q "ok never" "$TMP/run.out"; then
+	elif grep -q "ok never" "$OUT"; then
 		why="the suite went on"
 	else
 		SNAPTRACE_TEST_HANG=2 run_tree "$t" "$t/build" talks
-		grep -q '^talks: 1 passed, 0 failed' "$TMP/run.out" ||
+		grep -q '^talks: 1 passed, 0 failed' "$OUT" ||
 			why="a suite printing every 0.5 s for 3 s was not let be: $(out)"
 	fi
 	if [ -n "$why" ]; then
@@ -272,22 +274,22 @@ EOS
 requires records recording || :
 EOS
 	run_tree "$t" "$t/build" sk
-	if [ $RC -ne 1 ] || ! grep -q '^FAIL no_req: cannot be bothered (a skip that names no requirement' "$TMP/run.out" ||
-		! grep -q '^FAIL bad_req: requires no_such_thing: x (a skip that names no requirement' "$TMP/run.out"; then
+	if [ $RC -ne 1 ] || ! grep -q '^FAIL no_req: cannot be bothered (a skip that names no requirement' "$OUT" ||
+		! grep -q '^FAIL bad_req: requires no_such_thing: x (a skip that names no requirement' "$OUT"; then
 		why="undeclared skips: exit $RC, expected 1 and two FAIL lines: $(out)"
-	elif ! grep -q '^sk: 1 passed, 2 failed, 3 skipped' "$TMP/run.out" ||
-		! grep -q '^skipped for lack of: fzf 2, root 1$' "$TMP/run.out"; then
+	elif ! grep -q '^sk: 1 passed, 2 failed, 3 skipped' "$OUT" ||
+		! grep -q '^skipped for lack of: fzf 2, root 1$' "$OUT"; then
 		why="expected 'sk: 1 passed, 2 failed, 3 skipped' and 'skipped for lack of: fzf 2, root 1': $(out)"
 	else
 		run_tree "$t" "$t/build" req
-		if ! grep -q '^skip lacks: requires never: never here$' "$TMP/run.out" ||
-			! grep -q "^FAIL unknown: requires 'made_up', which tests/requirements.sh does not define" "$TMP/run.out" ||
-			! grep -q '^req: 1 passed, 1 failed, 1 skipped' "$TMP/run.out"; then
+		if ! grep -q '^skip lacks: requires never: never here$' "$OUT" ||
+			! grep -q "^FAIL unknown: requires 'made_up', which tests/requirements.sh does not define" "$OUT" ||
+			! grep -q '^req: 1 passed, 1 failed, 1 skipped' "$OUT"; then
 			why="requires: expected 'has' ok, 'lacks' skipped for never and the unknown requirement a FAIL: $(out)"
 		else
 			run_tree "$t" "$t/build" recchk recrec
-			if ! grep -q "^FAIL records: requires recording (it records with perf) in a suite of the check tier" "$TMP/run.out" ||
-				! grep -q '^skip records: requires recording: no recording in this tree$' "$TMP/run.out"; then
+			if ! grep -q "^FAIL records: requires recording (it records with perf) in a suite of the check tier" "$OUT" ||
+				! grep -q '^skip records: requires recording: no recording in this tree$' "$OUT"; then
 				why="a recording requirement: expected a FAIL in the check tier and a skip in the record tier: $(out)"
 			fi
 		fi
@@ -310,15 +312,15 @@ echo "time given 7.5"
 echo "ok given"
 EOS
 	run_tree "$t" "$t/build" tm
-	first=$(sed -n '/^slowest tests:/{n;p}' "$TMP/run.out")
-	second=$(sed -n '/^slowest tests:/{n;n;p}' "$TMP/run.out")
-	if [ $RC -ne 0 ] || ! grep -q '^tm: 3 passed, 0 failed, 0 skipped ([1-9][0-9]*\.[0-9] s)$' "$TMP/run.out"; then
+	first=$(sed -n '/^slowest tests:/{n;p}' "$OUT")
+	second=$(sed -n '/^slowest tests:/{n;n;p}' "$OUT")
+	if [ $RC -ne 0 ] || ! grep -q '^tm: 3 passed, 0 failed, 0 skipped ([1-9][0-9]*\.[0-9] s)$' "$OUT"; then
 		why="no 'tm: 3 passed, 0 failed, 0 skipped (N.N s)' of at least a second: $(out)"
 	elif ! [[ $first =~ ^\ +7\.5\ s\ \ tm\ \ given$ ]]; then
 		why="the slowest should be the time given, 7.5 s: '$first'"
 	elif ! [[ $second =~ ^\ +([0-9]+)\.[0-9]\ s\ \ tm\ \ slept$ ]] || [ "${BASH_REMATCH[1]}" -lt 1 ]; then
 		why="the second slowest should be 'slept', over a second: '$second'"
-	elif ! grep -q '^tier check: 1 suites, 3 passed, 0 failed, 0 skipped ([0-9.]* s)$' "$TMP/run.out"; then
+	elif ! grep -q '^tier check: 1 suites, 3 passed, 0 failed, 0 skipped ([0-9.]* s)$' "$OUT"; then
 		why="no line for the check tier: $(out)"
 	fi
 	if [ -n "$why" ]; then
@@ -351,17 +353,31 @@ EOS
 	if [ -e "/tmp/$name" ]; then
 		rm -f "/tmp/$name"
 		fail runner_private_tmp "/tmp/$name, written by a record-tier suite, is in the machine's /tmp: $(out)"
-	elif [ $RC -ne 0 ] || ! grep -q '^vdso: 1 passed' "$TMP/run.out"; then
+	elif [ $RC -ne 0 ] || ! grep -q '^vdso: 1 passed' "$OUT"; then
 		fail runner_private_tmp "the suite failed: $(out)"
 	else
 		ok runner_private_tmp
 	fi
 }
 
-t_leftovers
-t_signals
-t_tiers
-t_hang
-t_skips
-t_timings
-t_private_tmp
+# Each test in a subshell of its own, in the background; then their lines
+# in this order, each test's time given (they overlap).
+TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_timings t_private_tmp"
+for t in $TESTS; do
+	(
+		OUT="$TMP/$t.out"
+		trap cleanup EXIT
+		start=${EPOCHREALTIME/./}
+		"$t" >"$TMP/$t.lines"
+		end=${EPOCHREALTIME/./}
+		sed -n 's/^\(ok\|FAIL\|skip\) \([^ :]*\).*/\2/p' "$TMP/$t.lines" |
+			while read -r n; do
+				printf 'time %s %d.%06d\n' "$n" $(((end - start) / 1000000)) \
+					$(((end - start) % 1000000))
+			done >>"$TMP/$t.lines"
+	) &
+done
+wait
+for t in $TESTS; do
+	cat "$TMP/$t.lines"
+done

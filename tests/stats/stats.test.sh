@@ -24,9 +24,7 @@
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 MKFXT="$SNAPTRACE_TEST_BIN/stats-mkfxt"
 ORACLE="$SNAPTRACE_TOP/tests/stats/oracle.awk"
-PTSYNTH="$SNAPTRACE_TEST_BIN/ptsynth"
-EXPECT="$SNAPTRACE_TEST_BIN/ptsynth-expect"
-PROGS="$SNAPTRACE_TEST_BIN/ptsynth-progs"
+. "$SNAPTRACE_TOP/tests/ptsynth/ptsynth.sh"
 need_built stats "$CONVERT"
 for f in "$STATS" "$MKFXT"; do
 	if [ ! -x "$f" ]; then
@@ -79,7 +77,8 @@ requires pt ptsynth perf ptrace || have_pt=0
 pt() {
 	local name=$1 prog=$2 why
 	shift 2
-	if ! timeout 120 "$PTSYNTH" -q -o "$TMP/$name.data" --truth "$TMP/$name.truth" "$@" \
+	if ! timeout 120 "$PTSYNTH" -q --cache "$PTSYNTH_RUNS" -o "$TMP/$name.data" \
+		--truth "$TMP/$name.truth" "$@" \
 		-- "$PROGS/$prog" >/dev/null 2>"$TMP/$name.gen"; then
 		fail "pt-$name" "ptsynth failed: $(first_lines "$TMP/$name.gen")"
 		return 1

@@ -4,7 +4,9 @@
  * from the spec, not by the writer): inline string and thread refs, 32-bit
  * and null arguments, redefined indexes, and every deviation it must report
  * as a problem (unregistered refs, unknown record types, truncated last
- * record, large records, bad sizes, damaged gzip), plus the records dump.
+ * record, large records, bad sizes, damaged gzip), plus the records dump;
+ * records larger than the reader's first window and indexes far past its
+ * first string table (both grow with the file).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@
 static char path[256];
 
 /* A file being assembled, word by word. */
-static uint64_t words[4096];
+static uint64_t words[1 << 15];
 static size_t nwords;
 
 static void put(uint64_t w)
@@ -78,7 +80,7 @@ static uint64_t event_hdr(unsigned type, unsigned size, unsigned nargs, unsigned
 /* Writes the words to NAME in the scratch directory, gzip-compressed if GZ. */
 static const char *save(const char *name, bool gz)
 {
-	uint8_t bytes[sizeof(words)];
+	static uint8_t bytes[sizeof(words)];
 
 	for (size_t i = 0; i < nwords; i++)
 		for (int k = 0; k < 8; k++)
@@ -267,6 +269,55 @@ static void reader_unregistered_refs(void)
 		CHECK_U64_EQ(t.events[1].thread_koid, 0);
 	}
 	fxt_trace_free(&t);
+}
+
+/* The reader's window and string table start small and grow: a string of
+ * FXT's largest length (a 4,001-word record, larger than the first window)
+ * at the highest index, 32767, then a ref to an index past any table yet
+ * allocated (unregistered, never read out of bounds), then enough records
+ * to cross the window again, in a raw and a gzip file. */
+static void reader_window_and_table_grow(void)
+{
+	enum { LONG = FXT_STRING_LEN_MAX };
+	char *big = malloc(LONG + 1);
+	struct fxt_trace t;
+
+	if (!big) {
+		UNIT_FAIL("out of memory");
+		return;
+	}
+	for (int gz = 0; gz < 2; gz++) {
+		start();
+		string_rec(1, "small");
+		thread_rec(1, 10, 11);
+		memset(big, 'x', LONG);
+		big[LONG] = 0;
+		big[0] = gz ? 'g' : 'r';
+		string_rec(FXT_STRING_INDEX_MAX, big);
+		put(event_hdr(FXT_EV_INSTANT, 2, 0, 1, 1, FXT_STRING_INDEX_MAX));
+		put(1);
+		put(event_hdr(FXT_EV_INSTANT, 2, 0, 1, 1, 20000));	/* never defined */
+		put(2);
+		for (int i = 0; i < 300; i++) {	/* past the first 16 KiB again */
+			put(event_hdr(FXT_EV_INSTANT, 2, 0, 1, 0, 1));
+			put(3 + (uint64_t)i);
+		}
+		if (load(save(gz ? "grow.fxt.gz" : "grow.fxt", gz), &t))
+			break;
+		CHECK_INT_EQ(t.nproblems, 1);
+		CHECK(has_problem(&t, "unregistered string index 20000"));
+		CHECK_INT_EQ(t.nevents, 302);
+		if (t.nevents == 302) {
+			CHECK_INT_EQ(strlen(t.events[0].name), LONG);
+			CHECK(t.events[0].name[0] == big[0] && t.events[0].name[LONG - 1] == 'x');
+			CHECK_STR_EQ(t.events[0].category, "small");
+			CHECK_STR_EQ(t.events[1].name, "<unregistered string 20000>");
+			CHECK_STR_EQ(t.events[301].name, "small");
+			CHECK_U64_EQ(t.events[301].ts, 302);
+		}
+		fxt_trace_free(&t);
+	}
+	free(big);
 }
 
 /* Perfetto starts fresh tables at a provider info record. */
@@ -589,6 +640,7 @@ int main(void)
 	UNIT_RUN(reader_index_redefinition);
 	UNIT_RUN(reader_unregistered_refs);
 	UNIT_RUN(reader_provider_resets_tables);
+	UNIT_RUN(reader_window_and_table_grow);
 	UNIT_RUN(reader_unknown_and_large_records);
 	UNIT_RUN(reader_truncated_last_record);
 	UNIT_RUN(reader_bad_sizes);
