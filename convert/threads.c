@@ -225,7 +225,7 @@ bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
 	}
 	/* the set of named koids holds the track's too: named once */
 	if (!pid_named(c, *tkoid))
-		fxt_writer_thread(c->w, *pkoid, *tkoid, name);
+		fxt_writer_track(c->w, *pkoid, *tkoid, name);
 	return true;
 }
 

@@ -55,6 +55,7 @@ struct fxt_rkobj {
 	unsigned obj_type;     /* 1 process, 2 thread (FXT zx_obj_type_t) */
 	uint64_t koid;
 	uint64_t process;      /* thread only: its "process" koid argument, else 0 */
+	bool track;            /* thread only: a track of no thread (FXT_TRACK_ARG true) */
 	const char *name;
 	struct fxt_rarg *args;
 	unsigned nargs;
