@@ -3,7 +3,9 @@
  * A ring of NBLOCKS blocks goes round: the calling thread reads text into a
  * free block (carrying a partial last line over to the next block), workers
  * parse ready blocks, and the calling thread converts parsed blocks strictly
- * in order, then frees them for reading again.
+ * in order, then frees them for reading again. A text that fits in one block
+ * starts no worker: the calling thread parses it (a thread's start and end
+ * cost more than a small input's parsing).
  */
 #include "pipeline.h"
 
@@ -162,12 +164,6 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 	for (unsigned i = 0; i < pl.nblocks; i++)
 		if (!(pl.blocks[i].text = malloc(PIPELINE_BLOCK + PIPELINE_LINE_MAX)))
 			goto nomem;
-	for (; nthreads < workers; nthreads++)
-		if (pthread_create(&threads[nthreads], NULL, worker, &pl))
-			break;
-	if (nthreads == 0)
-		goto nomem;
-
 	for (;;) {
 		struct block *b;
 
@@ -192,6 +188,16 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 		if (next_conv == next_read)
 			break;
 		b = &pl.blocks[next_conv % pl.nblocks];
+		if (nthreads == 0 && eof && next_read == 1) {	/* the whole text in one block */
+			b->nomem = !parse_block(b);
+			b->state = BLOCK_PARSED;
+		} else if (nthreads == 0) {
+			for (; nthreads < workers; nthreads++)
+				if (pthread_create(&threads[nthreads], NULL, worker, &pl))
+					break;
+			if (nthreads == 0)
+				goto nomem;
+		}
 		pthread_mutex_lock(&pl.lock);
 		while (b->state != BLOCK_PARSED)
 			pthread_cond_wait(&pl.done, &pl.lock);
