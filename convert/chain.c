@@ -308,7 +308,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 			   const struct conv_site *frames, size_t n,
 			   const struct conv_offcpu *off)
 {
-	bool syscall_block = off->syscall && !off->preempted;
+	bool syscall_block = off->in_syscall && !off->preempted;
 
 	close_pending(c, t, ts);
 	if (t->offcpu_open)

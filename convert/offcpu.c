@@ -22,6 +22,13 @@ static const char *const syscall_entry[] = {
 	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__do_sys_", "__se_sys_", "ksys_",
 };
 
+/* The kernel's entry of every system call (its name unknown when the chain
+ * lacks the call's own entry: a tail call). */
+static const char *const syscall_common[] = {
+	"do_syscall_64", "entry_SYSCALL_64", "x64_sys_call", "do_int80_syscall_32",
+	"do_fast_syscall_32", "el0_svc", "invoke_syscall",
+};
+
 /* Returns the length of the entry in TABLE that S (LEN bytes) starts with, or 0. */
 static size_t starts_with(const char *const *table, size_t n, const char *s, size_t len)
 {
@@ -54,9 +61,13 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 		    !starts_with(scheduler, sizeof(scheduler) / sizeof(scheduler[0]), f->key,
 				 f->symlen))
 			off->kernel_function = f->name;
+		if (starts_with(syscall_common, sizeof(syscall_common) / sizeof(syscall_common[0]),
+				f->key, f->symlen))
+			off->in_syscall = true;
 		p = starts_with(syscall_entry, sizeof(syscall_entry) / sizeof(syscall_entry[0]),
 				f->key, f->symlen);
 		if (p && !off->syscall) {
+			off->in_syscall = true;
 			off->syscall = fxt_writer_string(c->w, f->key + p, f->symlen - p);
 			break;
 		}

@@ -183,6 +183,8 @@ struct conv_offcpu {
 	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
 	bool dead;                     /* exiting (prev_state X or Z): no [off-cpu] */
 	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
+	bool in_syscall;               /* it blocked in a system call (named by SYSCALL when
+					* the kernel chain names it) */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
 	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
 };
