@@ -18,7 +18,8 @@
 # that directory without SAN, e.g. a test's `make install`, keeps them), V=1
 # (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (the test targets
 # run only that suite or golden case, whatever its tier), R=N (run each
-# suite N times), J=N (check-tier suites at a time; default the CPUs).
+# suite N times), J=N (check-tier suites at a time; default the CPUs), RJ=N
+# (record-tier suites at a time; default 2).
 #
 # The version is the one line of the file VERSION: compiled in as
 # SNAPTRACE_VERSION (common/version.h) and written into the installed front end.
@@ -131,7 +132,7 @@ include $(sort $(wildcard */build.mk tests/*/build.mk))
 deps:
 	@scripts/install-deps.sh
 
-RUN_FLAGS = $(if $(R),-r $(R)) $(if $(J),-j $(J))
+RUN_FLAGS = $(if $(R),-r $(R)) $(if $(J),-j $(J)) $(if $(RJ),-J $(RJ))
 
 test: deps
 	@$(MAKE) --no-print-directory all tests-build
@@ -142,7 +143,7 @@ check: all tests-build
 
 test-stress: deps fuzz-deps
 	@$(MAKE) --no-print-directory all tests-build
-	@tests/run.sh --stress -r $(or $(R),3) $(if $(J),-j $(J)) --tiers record,stress $(O) $(T)
+	@tests/run.sh --stress -r $(or $(R),3) $(if $(J),-j $(J)) $(if $(RJ),-J $(RJ)) --tiers record,stress $(O) $(T)
 	@$(MAKE) --no-print-directory fuzz-run
 
 test-pt-hardware: deps
@@ -175,6 +176,6 @@ clean:
 
 help:
 	@echo "targets: all test check test-stress test-pt-hardware unit asan demo bench fuzz install clean"
-	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE] R=N J=N"
+	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE] R=N J=N RJ=N"
 
 -include $(shell find $(O)/obj $(O)/test -name '*.d' 2>/dev/null)

@@ -154,3 +154,33 @@ BEGIN {
 	printf "stats on the 1x output (%d slices, %d functions): %.2f s = %.2fx the conversion that wrote it; %s; %s\n",
 		slices, fn, st / 1e9, st / cv, cpu, srss
 }'
+
+# A recording directory whose record.json lists 50,000 and 200,000 hits (a
+# long --multi-snapshot run): its hits are read as a stream, so the peak
+# RSS must not grow with them (it was 368 MiB at 200,000 when json-c held
+# the whole document).
+# recording_dir N: prints the path of a recording of N hits on a 1-line snapshot.
+recording_dir() {
+	local d="$DIR/rec-$1"
+	mkdir -p "$d"
+	echo '             app   300/300      20.000000100:          1  branches:u:   call      401000 main+0x0 (/opt/app) =>   402000 f+0x0 (/opt/app)' >"$d/perf.data.1"
+	awk -v n="$1" 'BEGIN {
+		printf "{\"format\": \"snaptrace-record 1\", \"pids\": [300], \"threads\": [{\"pid\": 300, \"tid\": 300, \"comm\": \"app\"}],\n"
+		printf " \"trigger\": {\"spec\": \"f\", \"symbol\": \"f\", \"tsc\": null},\n \"hits\": [\n"
+		for (i = 0; i < n; i++)
+			printf "%s  {\"pid\": 300, \"tid\": 300, \"time_ns\": %.0f, \"ip\": 4198400, \"args\": null, \"snapshot\": %s, \"duration_ns\": %d}",
+				i ? ",\n" : "", 20000000000 + 1000 * i, i ? "null" : "0", i
+		printf "\n ],\n \"snapshots\": [{\"file\": \"perf.data.1\", \"reason\": \"trigger\", \"time_ns\": 20000000200}],\n"
+		printf " \"end\": \"trigger\", \"end_ns\": 20000000300}\n"
+	}' >"$d/record.json"
+	echo "$d"
+}
+if [ -n "$rss1" ]; then
+	rec50=$(recording_dir 50000)
+	rec200=$(recording_dir 200000)
+	rrss50=$(peak_rss_kib "$CONVERT" --quiet "$rec50" -o "$DIR/rec-50.fxt.gz")
+	rrss200=$(peak_rss_kib "$CONVERT" --quiet "$rec200" -o "$DIR/rec-200.fxt.gz")
+	awk -v a="$rrss50" -v b="$rrss200" 'BEGIN {
+		printf "record.json of 50,000 and 200,000 hits: peak RSS %.1f MiB, %.1f MiB (ratio %.2f)\n",
+			a / 1024, b / 1024, b / a }'
+fi

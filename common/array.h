@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* array: growth of the project's dynamic arrays (capacity doubling). */
+/* array: growth of the project's dynamic arrays (capacity doubling), and
+ * sorting and searching them. */
 #ifndef SNAPTRACE_ARRAY_H
 #define SNAPTRACE_ARRAY_H
 
@@ -25,6 +26,34 @@ static inline void *array_grow(void *arr, size_t *cap, size_t n, size_t size)
 	if (p)
 		*cap = c;
 	return p;
+}
+
+/*
+ * qsort(3), qsort_r(3) and bsearch(3) of N elements at BASE, but nothing for
+ * N = 0: an array that never grew is NULL, and the C library's functions
+ * must not be given a null pointer even for no element (C11 7.1.4, glibc's
+ * nonnull attributes; the sanitizer build stops there: `snaptrace stats`
+ * of an empty trace, `snaptrace symbols` matching nothing). The only sort
+ * and search calls of the project (tests/tooling checks).
+ */
+static inline void array_sort(void *base, size_t n, size_t size,
+			      int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
+static inline void array_sort_r(void *base, size_t n, size_t size,
+				int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n)
+		qsort_r(base, n, size, cmp, arg);
+}
+
+static inline void *array_search(const void *key, const void *base, size_t n, size_t size,
+				 int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
 }
 
 #endif

@@ -23,6 +23,7 @@
 #define BUILD_ID_NAME 36         /* struct perf_record_header_build_id: its filename */
 #define MMAP2_BUILD_ID 40        /* struct perf_record_mmap2: build_id_size, then the id */
 #define MMAP2_NAME 72            /* its filename */
+#define MMAP_NAME 40             /* struct perf_record_mmap: its filename */
 
 static int is_perf_data(const struct dirent *d)
 {
@@ -338,6 +339,42 @@ out:
 	return err ? err : rc;
 }
 
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file), void *arg)
+{
+	struct perfdata_header h;
+	struct perfdata_records *r = NULL;
+	const unsigned char *rec;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err, rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	err = perfdata_header_read(fd, &h);
+	if (!err && !(r = malloc(sizeof(*r))))
+		err = -ENOMEM;
+	if (!err)
+		perfdata_records_start(r, fd, &h);
+	while (!err && !rc && (rec = perfdata_record_next(r, &err))) {
+		uint32_t type = le32(rec);
+		size_t len = le16(rec + 6), at = type == PERFDATA_REC_MMAP2 ? MMAP2_NAME : MMAP_NAME;
+		char file[4096];
+		size_t n;
+
+		if (type != PERFDATA_REC_MMAP && type != PERFDATA_REC_MMAP2)
+			continue;
+		if (len <= at)
+			continue;	/* no name */
+		n = strnlen((const char *)rec + at, len - at);
+		if (n >= sizeof(file))
+			continue;
+		memcpy(file, rec + at, n);
+		file[n] = 0;
+		rc = fn(arg, file);
+	}
+	free(r);
+	close(fd);
+	return err ? err : rc;
+}
+
 /* Reads a u32 at *AT within [.., END) of FD into *V and moves *AT past it.
  * Returns 0 or a negative errno (-EIO: past END). */
 static int read_u32(int fd, uint64_t *at, uint64_t end, uint32_t *v)
@@ -630,7 +667,7 @@ int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
 		*times = NULL;
 		*n = 0;
 	} else if (*n) {
-		qsort(*times, *n, sizeof(**times), by_u64);
+		array_sort(*times, *n, sizeof(**times), by_u64);
 	}
 out:
 	if (fd >= 0)
@@ -746,8 +783,13 @@ static enum perfdata_state verdict(int fd, const unsigned char *head, size_t n, 
 	cut = cut_region(r, 3, h.file_size);
 	if (!cut)
 		return PERFDATA_FINISHED;
-	snprintf(why, size, "cut short inside its %s (ending at byte %" PRIu64 "; the file ends "
-		 "at byte %" PRIu64 ")", cut->name, cut->end, h.file_size);
+	if (cut->end == UINT64_MAX)	/* end_of() saturated: no file is that long */
+		snprintf(why, size, "cut short inside its %s (its header puts its end past "
+			 "byte 2^64: damaged; the file ends at byte %" PRIu64 ")", cut->name,
+			 h.file_size);
+	else
+		snprintf(why, size, "cut short inside its %s (ending at byte %" PRIu64 "; the file "
+			 "ends at byte %" PRIu64 ")", cut->name, cut->end, h.file_size);
 	return PERFDATA_UNFINISHED;
 }
 

@@ -23,7 +23,7 @@
 
 #define READ_CHUNK (1u << 20)                     /* bytes read at once */
 #define FUNCS_MIN 1024                            /* initial function slots (power of two) */
-#define BUF_SIZE (READ_CHUNK + PIPELINE_LINE_MAX)  /* a chunk plus the longest line */
+#define BUF_SIZE (READ_CHUNK + CONV_LINE_MAX + 1)  /* a chunk plus a line too long */
 
 static const char unknown[] = "[unknown]";        /* perf's name of a missing dso */
 
@@ -270,9 +270,10 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 	struct binstream s = { .in = in, .cv = cv, .name = name, .errbuf = errbuf,
 			       .errlen = errlen };
 	uint64_t first = 0, last = UINT64_MAX;	/* the current part's time range */
+	bool resumes = false;			/* drop lines up to one timed in it */
 	int rc = PIPELINE_OK;
 
-	input_part_range(in, &first, &last);
+	input_part_range(in, &first, &last, &resumes);
 	s.buf = malloc(BUF_SIZE);
 	if (!s.buf) {
 		snprintf(errbuf, errlen, "out of memory");
@@ -291,11 +292,17 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 		avail = s.end - s.start;
 		if (avail == 0) {
 			/* The next time range's stream: a perf of its own, ids of its own. */
-			if (!input_next_part(in))
+			e = input_next_part(in);
+			if (e < 0) {
+				snprintf(errbuf, errlen, "cannot run perf again: %s", strerror(-e));
+				rc = PIPELINE_READ_ERROR;
+				break;
+			}
+			if (!e)
 				break;
 			forget_strings(&s);
 			s.eof = false;
-			input_part_range(in, &first, &last);
+			input_part_range(in, &first, &last, &resumes);
 			continue;
 		}
 		p = s.buf + s.start;
@@ -351,21 +358,19 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 				/* fill() may move the bytes; look again. */
 				p = s.buf + s.start;
 				nl = memchr(p, '\n', s.end - s.start);
-				if (!nl && !s.eof) {
-					if (s.end - s.start < PIPELINE_LINE_MAX)
-						continue;
-					snprintf(errbuf, errlen, "a line longer than %u bytes",
-						 PIPELINE_LINE_MAX);
-					rc = PIPELINE_READ_ERROR;
-					break;
-				}
+				if (!nl && !s.eof && s.end - s.start <= CONV_LINE_MAX)
+					continue;	/* else too long: the driver refuses it */
 			}
 			len = nl ? (size_t)(nl - p) : s.end - s.start;
 			conv_parse_line(p, len, &l);
 			s.start += len + (nl ? 1 : 0);
 		}
-		if (l.has_time && (l.ts < first || l.ts > last))
+		if (l.has_time ? l.ts < first || l.ts > last : resumes)
 			continue;	/* another range's (input_part_range()) */
+		resumes = false;
+		if (l.kind == CONV_LINE_AUX && l.has_time && l.event.len == 3 &&
+		    !memcmp(l.event.s, "psb", 3))
+			input_psb_seen(in, l.ts);
 		e = conv_driver_parsed(cv, &l);
 		if (e) {
 			*conv_err = e;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diag.h"
 
 /* Functions a complete user-space call chain ends in (glibc's, the dynamic
@@ -223,7 +224,7 @@ static const char *blamed_list(struct conv_blame *b, char *buf, size_t size)
 {
 	size_t len = 0;
 
-	qsort(b->dso, b->n, sizeof(b->dso[0]), by_count);
+	array_sort(b->dso, b->n, sizeof(b->dso[0]), by_count);
 	buf[0] = 0;
 	for (size_t i = 0; i < b->n && i < 4 && len < size - 1; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s (%llu)", i ? ", " : "",
@@ -330,7 +331,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			total += span(t);
 		}
 	if (all) {
-		qsort(all, n, sizeof(*all), by_span);
+		array_sort(all, n, sizeof(*all), by_span);
 		for (uint64_t i = 0; i < n && i < top; i++)
 			thread_line(c, all[i]);
 		free(all);

@@ -251,7 +251,7 @@ size_t conv_cut_windows(struct conv_window *w, size_t n)
 {
 	size_t m = 0;
 
-	qsort(w, n, sizeof(*w), window_cmp);
+	array_sort(w, n, sizeof(*w), window_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (m && w[i].lo <= w[m - 1].hi) {
 			if (w[i].hi > w[m - 1].hi)

@@ -26,12 +26,16 @@ enum skip_kind {
 	SKIP_KINDS,
 };
 
-static const char *const skip_what[] = {
-	[SKIP_BAD_LINE] = "not a line of perf script output, skipped",
-	[SKIP_UNKNOWN_FLAG] = "unknown branch flag, line skipped",
-	[SKIP_ORPHAN_CHAIN] = "call-chain line without a sample header, skipped",
-	[SKIP_TIME_BACKWARDS] = "time goes backwards in this thread, clamped to its last time",
-	[SKIP_DSO_COLUMN] = "(dso) column unlike the first line's (text after the last column?)",
+static const struct {
+	const char *what;       /* what is wrong with the line */
+	const char *done;       /* what is done with it, but with --strict */
+} skip_what[] = {
+	[SKIP_BAD_LINE] = { "not a line of perf script output", "skipped" },
+	[SKIP_UNKNOWN_FLAG] = { "unknown branch flag", "line skipped" },
+	[SKIP_ORPHAN_CHAIN] = { "call-chain line without a sample header", "skipped" },
+	[SKIP_TIME_BACKWARDS] = { "time goes backwards in this thread", "clamped to its last time" },
+	[SKIP_DSO_COLUMN] = { "(dso) column unlike the first line's (text after the last column?)",
+			      "skipped" },
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
@@ -191,13 +195,14 @@ static int skip(struct conv_driver *cv, enum skip_kind kind, const char *s, size
 		text[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ? '?' : s[i];
 	text[n] = 0;
 	if (cv->c.strict) {
-		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s: %s", cv->input,
-			 (unsigned long long)cv->lineno, skip_what[kind], text);
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s (an error with --strict): %s",
+			 cv->input, (unsigned long long)cv->lineno, skip_what[kind].what, text);
 		return CONV_ERR_STRICT;
 	}
 	if (cv->skips[kind]++ == 0)
-		diag_warn("%s:%llu: %s (further ones are counted in the summary): %s",
-			  cv->input, (unsigned long long)cv->lineno, skip_what[kind], text);
+		diag_warn("%s:%llu: %s, %s (further ones are counted in the summary): %s",
+			  cv->input, (unsigned long long)cv->lineno, skip_what[kind].what,
+			  skip_what[kind].done, text);
 	return CONV_OK;
 }
 
@@ -370,9 +375,14 @@ static int error_line(struct conv_driver *cv, const struct conv_line *l)
 	if (!t)
 		return no_thread(cv);
 	if (!l->has_time && !t->has_ts) {	/* goes at the thread's first time */
-		fxt_string_id *e = realloc(t->early_errors,
-					   (t->nearly_errors + 1) * sizeof(*e));
+		fxt_string_id *e;
 
+		if (t->nearly_errors >= CONV_MAX_DEPTH) {	/* no room there: see conv_emit_instant */
+			c->stats.decode_errors++;
+			c->stats.deep_instants++;
+			return CONV_OK;
+		}
+		e = array_grow(t->early_errors, &t->capearly_errors, t->nearly_errors, sizeof(*e));
 		if (!e)
 			return CONV_ERR_NOMEM;
 		t->early_errors = e;
@@ -893,9 +903,15 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 
 	cv->lineno++;
 	cv->c.stats.lines++;
+	if (l->kind == CONV_LINE_TOO_LONG) {
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: a line longer than %u bytes, "
+			 "which no perf script prints: not perf script output", cv->input,
+			 (unsigned long long)cv->lineno, CONV_LINE_MAX);
+		return CONV_ERR_LINE_LONG;
+	}
 	if (l->has_time && l->ts > CONV_TS_MAX) {
-		snprintf(cv->message, sizeof(cv->message), "%s:%llu: time %llu.%09llu s is past "
-			 "2^62 ns (146 years), which no perf clock reaches", cv->input,
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: time %llu.%09llu s is at or "
+			 "past 2^62 ns (146 years), which no perf clock reaches", cv->input,
 			 (unsigned long long)cv->lineno, (unsigned long long)(l->ts / 1000000000u),
 			 (unsigned long long)(l->ts % 1000000000u));
 		return CONV_ERR_TIME;
@@ -935,6 +951,7 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	case CONV_LINE_AUX:
 		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
+	case CONV_LINE_TOO_LONG:	/* refused above */
 		return CONV_OK;
 	case CONV_LINE_UNKNOWN_FLAG:
 		return skip(cv, SKIP_UNKNOWN_FLAG, s, len);
@@ -1011,8 +1028,12 @@ int conv_driver_end(struct conv_driver *cv)
 	for (size_t i = 0; cv->c.cut.start && i < cv->c.capthreads; i++)
 		for (struct conv_thread *t = cv->c.threads[i]; t; t = t->next)
 			cv->c.stats.cut_unstopped += t->cut_in && t->cut_counted;
-	for (size_t i = 0; i < cv->c.nrecs; i++)
-		conv_markers_write(&cv->c, cv->c.recs[i]);
+	for (size_t i = 0; i < cv->c.nrecs; i++) {
+		int e = conv_markers_write(&cv->c, cv->c.recs[i], cv->message, sizeof(cv->message));
+
+		if (e)
+			return e;
+	}
 	conv_sigmarks_write(&cv->c);
 	conv_sigmarks_report(&cv->c, false);
 	return nomem_checked(cv, CONV_OK);

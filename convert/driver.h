@@ -32,7 +32,9 @@ enum conv_error {
 	CONV_ERR_TIME = -4,     /* a time past CONV_TS_MAX */
 	CONV_ERR_LINE_ENDS = -5, /* CR-only line ends (a usage error) */
 	CONV_ERR_IDS = -6,      /* too many thread ids outside 1..CONV_KOID_BAND-1 */
-	CONV_ERR_INPUT = -7,    /* a recording's file is not what the recorder writes */
+	CONV_ERR_INPUT = -7,    /* a recording's file is not what the recorder writes
+				 * (record.json is read again for the markers' hits) */
+	CONV_ERR_LINE_LONG = -8, /* a line longer than CONV_LINE_MAX */
 };
 
 struct conv_driver;
@@ -63,7 +65,8 @@ int conv_driver_end_input(struct conv_driver *cv);
 
 /* After the last input: closes what is still open ([off-cpu] slices at the
  * latest time of any input, or the last snapshot's end when later) and
- * writes the recordings' markers. Returns CONV_OK, or CONV_ERR_NOMEM. */
+ * writes the recordings' markers. Returns CONV_OK, CONV_ERR_NOMEM, or
+ * CONV_ERR_INPUT (conv_driver_message() says why). */
 int conv_driver_end(struct conv_driver *cv);
 
 /* The interned function of (SYM, DSO) (a struct conv_loc's func), or NULL

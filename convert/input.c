@@ -3,6 +3,7 @@
 
 #include "binrec.h"
 #include "diag.h"
+#include "jitdump.h"
 #include "outpath.h"
 #include "perf_version.h"
 #include "perfcmd.h"
@@ -40,6 +41,10 @@ struct part {
 	FILE *perf_err;          /* what perf script says on stderr, or NULL */
 	bool eof;
 	uint64_t first, last;    /* its time range (ns, inclusive) when there are several */
+	size_t psbs_due;         /* PSBs of the file in [first, last] */
+	size_t psbs_seen;        /* psb events at one of their times */
+	bool psb_astray;         /* a psb event at no PSB's time */
+	bool resumes;            /* the whole run, read on from FIRST (no --time) */
 };
 
 struct input {
@@ -50,12 +55,16 @@ struct input {
 	struct perfcmd_opts opts;  /* how perf script is run (ranges aside) */
 	struct part *parts;      /* one per time range; none for a text input */
 	size_t nparts, cur;
+	struct ptsplit split;    /* the ranges and the PSB times they are checked by */
 	bool binrec;             /* a saved output of perf script with the dlfilter */
 	struct ptdecode *pt;     /* decoded in process, or NULL */
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
 	uint64_t sample_types;   /* their sample_type bits or-ed; 0: not known */
+	int jit_fd;              /* the perf.data after perf inject --jit (an unnamed
+				  * file, inherited by perf script), or -1 */
+	char jit_path[32];       /* /proc/self/fd/JIT_FD */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -158,12 +167,28 @@ static void part_end(struct part *p)
 	p->perf_err = NULL;
 }
 
+/* How many of SP's PSBs are at or before TIME. */
+static size_t psbs_upto(const struct ptsplit *sp, uint64_t time)
+{
+	size_t lo = 0, hi = sp->npsbs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp->psbs[mid] <= time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Makes IN's parts: one per time range of the decoding when JOBS > 1 and
  * the branches come through the dlfilter (ptsplit.h), else one. */
 static int make_parts(struct input *in, unsigned jobs)
 {
-	uint64_t bounds[PTSPLIT_MAX];
-	size_t nb = 0;
+	const struct ptsplit *sp = &in->split;
+	size_t nb;
 
 	/* Text would spool gigabytes: ranges only for the dlfilter's records;
 	 * none when the user gave perf a --time of their own. */
@@ -171,7 +196,8 @@ static int make_parts(struct input *in, unsigned jobs)
 		if (!strncmp(in->opts.extra[i], "--time", 6))
 			jobs = 1;
 	if (jobs > 1 && in->opts.dlfilter)
-		nb = ptsplit_bounds(in->data, jobs, bounds);
+		ptsplit_plan(in->data, jobs, &in->split);
+	nb = sp->nbounds;
 	in->parts = calloc(nb + 1, sizeof(*in->parts));
 	if (!in->parts)
 		return -ENOMEM;
@@ -181,11 +207,12 @@ static int make_parts(struct input *in, unsigned jobs)
 		struct perfcmd_opts o = in->opts;
 
 		o.has_range = nb > 0;
-		o.first = k ? bounds[k - 1] : 0;
-		o.last = k < nb ? bounds[k] - 1 : UINT64_MAX;
+		o.first = k ? sp->bounds[k - 1] : 0;
+		o.last = k < nb ? sp->bounds[k] - 1 : UINT64_MAX;
 		perfcmd_build(&p->cmd, &o);
 		p->first = o.first;
 		p->last = o.last;
+		p->psbs_due = psbs_upto(sp, o.last) - psbs_upto(sp, o.first - (k > 0));
 		p->fd = -1;
 		p->spool = k > 0;	/* read after the ranges before it */
 	}
@@ -196,6 +223,51 @@ static int make_parts(struct input *in, unsigned jobs)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * When the perf.data IN names a jitdump (jitdump.h): runs `perf inject
+ * --jit` on it into an unnamed file, which perf script then reads instead
+ * (in->jit_path). A jitdump that cannot be used (its directory not safe to
+ * write in, gone, a clock perf inject refuses, perf inject failing) is a
+ * warning: the JIT's frames stay unnamed, the rest converts.
+ */
+static void inject_jitdump(struct input *in, const char *perf)
+{
+	char dump[PATH_MAX], why[600], said[600] = "";
+	char *argv[] = { (char *)perf, "inject", "--jit", "-f", "-i", (char *)in->data, "-o",
+			 in->jit_path, NULL };
+	int fd, st;
+
+	if (jitdump_find(in->data, dump, sizeof(dump)) != 1)
+		return;
+	if (!jitdump_safe(dump, why, sizeof(why))) {
+		diag_warn("%s: the JIT's jitdump %s is not read (%s): its frames stay unnamed",
+			  in->path, dump, why);
+		return;
+	}
+	fd = outpath_unnamed();
+	if (fd < 0 || fcntl(fd, F_SETFD, 0)) {	/* perf inject and perf script inherit it */
+		diag_warn("%s: no file for perf inject --jit: %s", in->path,
+			  strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	snprintf(in->jit_path, sizeof(in->jit_path), "/proc/self/fd/%d", fd);
+	st = run_capture(argv, said, sizeof(said));
+	for (char *nl; (nl = strchr(said, '\n'));)
+		*nl = ' ';
+	if (st != 0 || strstr(said, "-k 1") || lseek(fd, 0, SEEK_END) <= 0) {
+		diag_warn("%s: perf inject --jit could not use the jitdump %s (%s): the JIT's "
+			  "frames stay unnamed%s", in->path, dump, said[0] ? said : "no output",
+			  strstr(said, "-k 1") ? " (record with perf's -k mono, as snaptrace-record "
+			  "does when sampling)" : "");
+		close(fd);
+		in->jit_path[0] = 0;
+		return;
+	}
+	in->jit_fd = fd;
 }
 
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
@@ -221,10 +293,11 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		memcpy(in->evlist, out, sizeof(out));
 		if (perfdata_sample_types(in->data, &in->sample_types))
 			in->sample_types = 0;
+		inject_jitdump(in, perf->perf);   /* sampling: recorded in perf's -k mono */
 	}
 	in->opts = (struct perfcmd_opts){
-		.perf = perf->perf, .input = in->data, .extra = perf->args, .nextra = perf->nargs,
-		.buildid_dir = perf->buildid_dir,
+		.perf = perf->perf, .input = in->jit_fd >= 0 ? in->jit_path : in->data,
+		.extra = perf->args, .nextra = perf->nargs, .buildid_dir = perf->buildid_dir,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
@@ -305,6 +378,9 @@ static void input_free(struct input *in)
 	for (size_t k = 0; k < in->nparts; k++)
 		part_end(&in->parts[k]);
 	free(in->parts);
+	ptsplit_free(&in->split);
+	if (in->jit_fd >= 0)
+		close(in->jit_fd);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	free(in);
@@ -323,6 +399,7 @@ int input_open(const char *path, const char *data, const struct input_perf *perf
 	}
 	in->path = path;
 	in->data = data ? data : path;
+	in->jit_fd = -1;
 	in->fd = strcmp(in->data, "-") ? open(in->data, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	if (in->fd < 0) {
 		err = -errno;
@@ -426,15 +503,64 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 	return (long)r;
 }
 
-bool input_next_part(struct input *in)
+void input_psb_seen(struct input *in, uint64_t time)
 {
-	if (!in->nparts || in->cur + 1 >= in->nparts || !in->parts[in->cur].eof)
-		return false;
-	in->cur++;
-	return true;
+	struct part *p = in->nparts > 1 ? &in->parts[in->cur] : NULL;
+	size_t n;
+
+	if (!p || p->resumes)
+		return;
+	n = psbs_upto(&in->split, time);
+	if (n && in->split.psbs[n - 1] == time)
+		p->psbs_seen++;
+	else
+		p->psb_astray = true;
 }
 
-bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
+/*
+ * The ranges after part K cannot be read as they are (its psb events do not
+ * show perf's decoder at its PSBs' times: a damaged timing packet). Stops
+ * their perf and reads on from the whole run's perf script, from the time
+ * after part K's range: what -j 1 shows there. Returns 0 or a negative errno.
+ */
+static int resume_whole(struct input *in, size_t k)
+{
+	struct part *next = &in->parts[k + 1];
+	struct perfcmd_opts o = in->opts;
+
+	diag_info("%s: -j: the rest after %llu.%09llu s is decoded in one range: perf's times "
+		  "there do not match the PSB packets' (a damaged timing packet)", in->path,
+		  (unsigned long long)(in->parts[k].last / 1000000000u),
+		  (unsigned long long)(in->parts[k].last % 1000000000u));
+	while (in->nparts > k + 1)
+		part_end(&in->parts[--in->nparts]);
+	memset(next, 0, sizeof(*next));
+	perfcmd_build(&next->cmd, &o);
+	next->fd = -1;
+	next->first = in->parts[k].last + 1;
+	next->last = UINT64_MAX;
+	next->resumes = true;
+	in->nparts = k + 2;
+	return spawn(next);
+}
+
+int input_next_part(struct input *in)
+{
+	struct part *p = in->nparts ? &in->parts[in->cur] : NULL;
+	int err;
+
+	if (!p || in->cur + 1 >= in->nparts || !p->eof)
+		return 0;
+	if (p->psbs_seen != p->psbs_due || p->psb_astray) {
+		err = resume_whole(in, in->cur);
+		if (err)
+			return err;
+	}
+	in->cur++;
+	return 1;
+}
+
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last, bool *resumes)
 {
 	const struct part *p = in->nparts > 1 ? &in->parts[in->cur] : NULL;
 
@@ -442,6 +568,7 @@ bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last)
 		return false;
 	*first = p->first;
 	*last = p->last;
+	*resumes = p->resumes;
 	return true;
 }
 
@@ -515,9 +642,16 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 		if (p->perf_err)
 			perf_said(p->perf_err, said, sizeof(said));
 		if (st != 0 && ended && rc >= 0) {
-			snprintf(errbuf, errlen, "%s: perf script%s%s exited with status %d%s%s",
-				 in->path, in->nparts > 1 ? " --time " : "",
-				 in->nparts > 1 ? p->cmd.time : "", st, said[0] ? ": " : "", said);
+			char how[64];
+
+			if (st > 128)
+				snprintf(how, sizeof(how), "was killed by signal %d (%s)", st - 128,
+					 strsignal(st - 128));
+			else
+				snprintf(how, sizeof(how), "exited with status %d", st);
+			snprintf(errbuf, errlen, "%s: perf script%s%s %s%s%s", in->path,
+				 in->nparts > 1 ? " --time " : "", in->nparts > 1 ? p->cmd.time : "",
+				 how, said[0] ? ": " : "", said);
 			rc = -1;
 		} else if (said[0] && rc == 0) {
 			snprintf(errbuf, errlen, "%s: perf script: %s", in->path, said);

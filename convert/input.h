@@ -52,11 +52,21 @@ int input_open(const char *path, const char *data, const struct input_perf *perf
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen);
 
 /*
- * After input_read() returned 0: moves to the next part. Returns true when
+ * After input_read() returned 0: moves to the next part. Returns 1 when
  * there is one (its stream starts afresh: the dlfilter's string ids are
- * its own), false at the end of the input.
+ * its own), 0 at the end of the input, or a negative errno (perf could not
+ * be started). The part read so far is checked first: its `psb` events
+ * (input_psb_seen()) must be at the times of the file's PSBs in its range,
+ * one each; else its decoder's times went astray (a damaged timing
+ * packet), the later ranges would not be -j 1's lines, and the next part
+ * is the whole run's perf script instead, read on from the time after the
+ * range (input_part_range(): RESUMES), with a note on stderr.
  */
-bool input_next_part(struct input *in);
+int input_next_part(struct input *in);
+
+/* A `psb` event (perf's synthesized event at a PSB packet) at TIME (ns) in
+ * the current part's range. */
+void input_psb_seen(struct input *in, uint64_t time);
 
 /*
  * Returns true when IN reads as a binstream (binstream.h): its perf script
@@ -75,8 +85,11 @@ struct ptdecode *input_ptdecode(const struct input *in);
 /* When IN is read in several time ranges: the current one's FIRST and LAST
  * times (ns, inclusive) and true. perf script --time leaves some lines of
  * other times in (switch records, lines of its decoder's run-up to the
- * range): the reader drops every timed line outside the range. */
-bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last);
+ * range): the reader drops every timed line outside the range. *RESUMES:
+ * the part is the whole run read on from FIRST (input_next_part()): every
+ * line before its first timed line at or past FIRST belongs to the ranges
+ * read already, and is dropped too. */
+bool input_part_range(const struct input *in, uint64_t *first, uint64_t *last, bool *resumes);
 
 /* The command line of part K of a perf.data input (perfcmd.h), or NULL
  * (a text input, or no such part). Borrowed from IN. */

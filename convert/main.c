@@ -50,10 +50,12 @@ struct options {
 	const char *filter;        /* --filter's argument, or NULL */
 	const char *window;        /* --window's argument, or NULL */
 	uint64_t before, after;    /* --window's, ns */
+	bool check;                /* --check-options */
 };
 
 enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW, OPT_DECODER };
+	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW, OPT_DECODER,
+	OPT_CHECK_OPTIONS };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -71,6 +73,7 @@ static const struct option long_options[] = {
 	{ "dump", optional_argument, NULL, OPT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "check-options", no_argument, NULL, OPT_CHECK_OPTIONS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -111,6 +114,10 @@ static const char usage_text[] =
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	"                        (slices with times and arguments); default records + tree.\n"
 	"                        Exits 1 when the file has problems Perfetto would trip on.\n"
+	"      --check-options   check the other options and arguments as a conversion would\n"
+	"                        take them, and exit: 0, or the usage error (2); one that\n"
+	"                        prints and writes no trace (--help...) is one here\n"
+	"                        (what `snaptrace run` checks its --convert-arg with)\n"
 	"  -h, --help            this help\n"
 	"      --version         print the version\n"
 	"\n"
@@ -123,6 +130,17 @@ static int usage_error(const char *what)
 {
 	diag_error("%s (see --help)", what);
 	return EXIT_USAGE;
+}
+
+/* With --check-options (given first), OPTION, which prints something and
+ * converts nothing, is the usage error: a caller running a conversion (the
+ * front end's --convert-arg) would get no trace, and keep no recording. */
+static bool no_trace(const struct options *o, const char *option)
+{
+	if (o->check)
+		diag_error("%s prints and writes no trace: not an option of a conversion (see "
+			   "--help)", option);
+	return o->check;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -200,6 +218,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->jobs = (unsigned)n;
 			break;
 		}
+		case OPT_CHECK_OPTIONS:
+			o->check = true;
+			break;
 		case OPT_PRINT_PERF_COMMAND: {
 			enum perfcmd_kind kind = PERFCMD_BRANCHES;
 			char cmd[512];
@@ -207,11 +228,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (optarg && perfcmd_kind_parse(optarg, &kind))
 				return usage_error("--print-perf-command takes branches, samples "
 						   "or sched");
+			if (no_trace(o, "--print-perf-command"))
+				return EXIT_USAGE;
 			perfcmd_text(kind, cmd, sizeof(cmd));
 			printf("%s\n", cmd);
 			exit(EXIT_OK);
 		}
 		case OPT_DUMP:
+			if (no_trace(o, "--dump"))
+				return EXIT_USAGE;
 			o->dump = DUMP_NONE;
 			for (int v = DUMP_ALL; v <= DUMP_TREE; v++)
 				if (!strcmp(optarg ? optarg : "", views[v]))
@@ -222,12 +247,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h': {
 			char branches[512], samples[512];
 
+			if (no_trace(o, argv[optind - 1]))
+				return EXIT_USAGE;
 			perfcmd_text(PERFCMD_BRANCHES, branches, sizeof(branches));
 			perfcmd_text(PERFCMD_SAMPLES, samples, sizeof(samples));
 			printf(usage_text, branches, samples);
 			exit(EXIT_OK);
 		}
 		case OPT_VERSION:
+			if (no_trace(o, "--version"))
+				return EXIT_USAGE;
 			printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
 			exit(EXIT_OK);
 		case ':':
@@ -344,7 +373,7 @@ static int convert_input(struct conv_driver *cv, const char *path, const char *d
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
-	char err[512];
+	char err[512], read_err[512] = "";
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
 
@@ -367,7 +396,10 @@ static int convert_input(struct conv_driver *cv, const char *path, const char *d
 		diag_info("%s: %s: decoding through perf script", path, err);
 		rc = EXIT_FALLBACK;
 		break;
-	case PIPELINE_READ_ERROR:
+	case PIPELINE_READ_ERROR:	/* said below: perf may have died first */
+		snprintf(read_err, sizeof(read_err), "%s", err);
+		rc = EXIT_RUNTIME;
+		break;
 	case PIPELINE_NOMEM:
 		diag_error("%s: %s", path, err);
 		rc = EXIT_RUNTIME;
@@ -375,12 +407,18 @@ static int convert_input(struct conv_driver *cv, const char *path, const char *d
 	}
 	switch (input_close(in, err, sizeof(err))) {
 	case 0:
+		if (read_err[0])
+			diag_error("%s: %s", path, read_err);
 		break;
 	case 1:
+		if (read_err[0])
+			diag_error("%s: %s", path, read_err);
 		diag_warn("%s", err);
 		break;
-	default:
-		if (rc == EXIT_OK)
+	default:	/* perf script failed: the cause of what its output lacks */
+		if (read_err[0])
+			diag_error("%s (its output ends there: %s)", err, read_err);
+		else if (rc == EXIT_OK)
 			diag_error("%s", err);
 		rc = EXIT_RUNTIME;
 		break;
@@ -566,11 +604,13 @@ static void srcline_summary(const struct srcline *sl)
 	if (st.found == st.functions)
 		return;
 	diag_info("source lines: %llu of %llu functions have none (%llu in binaries without "
-		  "debug info, %llu in binaries not found or changed, %llu not in their binary's "
-		  "symbols or without a line)",
+		  "debug info, %llu in binaries not found or changed, %llu in JIT or anonymous "
+		  "code, %llu not in their binary's symbols or without a line)",
 		  (unsigned long long)(st.functions - st.found), (unsigned long long)st.functions,
 		  (unsigned long long)st.no_debuginfo, (unsigned long long)st.no_binary,
-		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary));
+		  (unsigned long long)st.no_file,
+		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary -
+				       st.no_file));
 }
 
 /* What --filter or --window kept and left out. */
@@ -598,13 +638,49 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
 		  (unsigned long long)s->cut_dropped_events);
 }
 
-/* --window's windows around the hits of the NRECS recordings RECS into
- * O->cut (*W, owned by the caller). Returns an exit status: a usage error
- * when there is no hit. */
+/* Collecting --window's windows: one per hit or snapshot mark, merged with
+ * the one before when they overlap (hits come in time order: memory grows
+ * with the windows kept, not the hits; conv_cut_windows() sorts the rest). */
+struct windows {
+	const struct options *o;
+	struct conv_window *w;
+	size_t n, cap;
+};
+
+/* Adds the window around AT to WS. Returns 0 or -ENOMEM. */
+static int add_window_at(struct windows *ws, uint64_t at)
+{
+	struct conv_window win = { at > ws->o->before ? at - ws->o->before : 0,
+				   conv_add_sat(at, ws->o->after) };
+	struct conv_window *last = ws->n ? &ws->w[ws->n - 1] : NULL, *w;
+
+	if (last && win.lo <= last->hi && win.hi >= last->lo) {
+		last->lo = win.lo < last->lo ? win.lo : last->lo;
+		last->hi = win.hi > last->hi ? win.hi : last->hi;
+		return 0;
+	}
+	w = array_grow(ws->w, &ws->cap, ws->n, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	ws->w = w;
+	ws->w[ws->n++] = win;
+	return 0;
+}
+
+static int add_window(void *arg, const struct recording_hit *h)
+{
+	return add_window_at(arg, h->time_ns);
+}
+
+/* --window's windows around the hits and the snapshot marks of the NRECS
+ * recordings RECS into O->cut (*W, owned by the caller). Returns an exit
+ * status: a usage error when there is neither. */
 static int window_cut(struct options *o, const struct recording *recs, size_t nrecs,
 		      struct conv_window **w)
 {
+	struct windows ws = { .o = o };
 	size_t n = 0;
+	char err[512];
 
 	/* the anchors: the hits, and the "[snapshot] REASON" marks of the
 	 * snapshots no hit took (Ctrl-C, --duration, the program's exit) */
@@ -620,24 +696,27 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 			   "no recording directory was given");
 		return EXIT_USAGE;
 	}
-	*w = malloc(n * sizeof(**w));
-	if (!*w) {
-		diag_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-	n = 0;
-	for (size_t i = 0; i < nrecs; i++)
-		for (size_t k = 0; k < recs[i].nhits + recs[i].nsnapshots; k++) {
-			uint64_t at = k < recs[i].nhits ? recs[i].hits[k].time_ns :
-				      recording_snapshot_mark(&recs[i], k - recs[i].nhits);
+	for (size_t i = 0; i < nrecs; i++) {
+		int rc = recording_hits(&recs[i], add_window, &ws, err, sizeof(err));
 
-			if (at)
-				(*w)[n++] = (struct conv_window){ at > o->before ? at - o->before : 0,
-								  conv_add_sat(at, o->after) };
+		for (size_t k = 0; !rc && k < recs[i].nsnapshots; k++) {
+			uint64_t at = recording_snapshot_mark(&recs[i], k);
+
+			rc = at ? add_window_at(&ws, at) : 0;
 		}
+		if (rc) {
+			if (rc == -ENOMEM)
+				diag_error("out of memory");
+			else
+				diag_error("%s", err);
+			free(ws.w);
+			return EXIT_RUNTIME;
+		}
+	}
+	*w = ws.w;
 	o->cut.on = true;
 	o->cut.windows = *w;
-	o->cut.nwindows = conv_cut_windows(*w, n);
+	o->cut.nwindows = conv_cut_windows(*w, ws.n);
 	return EXIT_OK;
 }
 
@@ -667,6 +746,11 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 	if (s->deep_slices)
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
 			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,
+			  CONV_MAX_DEPTH);
+	if (s->deep_instants)
+		diag_warn("%llu instants were left out: %d or more of one time on one track "
+			  "(decode errors, trigger markers), which Perfetto nests in one another "
+			  "and cannot show that deep", (unsigned long long)s->deep_instants,
 			  CONV_MAX_DEPTH);
 	if (o->cut.on)
 		cut_summary(o, s);
@@ -703,7 +787,7 @@ int main(int argc, char **argv)
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
 	rc = parse_options(argc, argv, &o);
-	if (rc)
+	if (rc || o.check)	/* --check-options: they would convert */
 		goto out;
 	diag_set_quiet(o.quiet);
 	if (!o.jobs) {

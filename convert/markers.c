@@ -10,12 +10,27 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Fields of a hit the marker shows beyond its own (a later recorder's). */
-#define MARKER_EXTRA_MAX 16
+#include "diag.h"
+#include "driver.h"
+#include "fxt_format.h"
 
 /* Functions whose first two integer arguments the marker shows (magic-trace's
  * convention: a start TSC, then a value of the program's). */
 static const char *const arg_symbols[] = { "magic_trace_stop_indicator", "snaptrace_trigger" };
+
+/* Writing one recording's hits (write_hit is recording_hits()'s callback). */
+struct hits_writer {
+	struct conv *c;
+	const struct recording *r;
+	fxt_string_id name, span_name;
+	uint64_t first;         /* the trace's first time */
+	uint64_t last;          /* the previous hit: spans on one track must not overlap */
+	uint64_t run_ts;        /* markers of one time, of any process (Perfetto nests */
+	unsigned run_n;         /* those of one track) */
+	size_t cut_hits;        /* hits whose extra fields did not all fit */
+	char cut_first[200];    /* the first such hit's fields left out */
+	size_t cut_first_hit;
+};
 
 /* The triggers track of process PID; false when no koid is left. */
 static bool track(struct conv *c, const struct recording *r, int64_t pid, struct fxt_event *ev)
@@ -32,11 +47,28 @@ static bool shows_args(const struct recording *r)
 	return false;
 }
 
-/* The arguments of hit H's marker into ARGS (room for 6 + MARKER_EXTRA_MAX). */
-static unsigned hit_args(struct conv *c, const struct recording *r, const struct recording_hit *h,
+/* Appends NAME to the list LIST (SIZE bytes), ", "-separated, "..." once full. */
+static void list_add(char *list, size_t size, const char *name)
+{
+	size_t n = strlen(list);
+
+	if (n + 4 >= size || (n >= 3 && !strcmp(list + n - 3, "...")))
+		return;
+	if ((size_t)snprintf(list + n, size - n, "%s%s", n ? ", " : "", name) >= size - n)
+		snprintf(list + size - 4, 4, "...");
+}
+
+/* The arguments of hit H's marker into ARGS (FXT_MAX_ARGS): its own, then
+ * its extra fields while they fit; when some do not, the last argument
+ * "fields_left_out" names them (and the writer remembers them for a
+ * warning). Returns how many. */
+static unsigned hit_args(struct hits_writer *hw, const struct recording_hit *h,
 			 struct fxt_arg *args)
 {
-	unsigned n = 0;
+	struct conv *c = hw->c;
+	const struct recording *r = hw->r;
+	unsigned n = 0, room;
+	char left[200] = "";
 
 	args[n++] = (struct fxt_arg){ .type = FXT_ARG_INT64, .name = fxt_writer_cstring(c->w, "tid"),
 				      .i64 = h->tid };
@@ -60,10 +92,18 @@ static unsigned hit_args(struct conv *c, const struct recording *r, const struct
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_UINT64,
 			.name = fxt_writer_cstring(c->w, "arg1"), .u64 = h->args[1] };
 	}
-	for (size_t k = 0; k < h->nextra && k < MARKER_EXTRA_MAX; k++) {
+	room = FXT_MAX_ARGS - n;
+	if (h->nextra > room)
+		room--;	/* for fields_left_out */
+	for (size_t k = 0; k < h->nextra; k++) {
 		const struct recording_field *f = &h->extra[k];
-		struct fxt_arg *a = &args[n++];
+		struct fxt_arg *a = &args[n];
 
+		if (k >= room) {
+			list_add(left, sizeof(left), f->name);
+			continue;
+		}
+		n++;
 		a->name = fxt_writer_cstring(c->w, f->name);
 		if (f->str) {
 			a->type = FXT_ARG_STRING;
@@ -79,7 +119,41 @@ static unsigned hit_args(struct conv *c, const struct recording *r, const struct
 			a->i64 = f->i64;
 		}
 	}
+	if (left[0]) {
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING,
+			.name = fxt_writer_cstring(c->w, "fields_left_out"),
+			.str = fxt_writer_cstring(c->w, left) };
+		if (!hw->cut_hits++) {
+			memcpy(hw->cut_first, left, sizeof(left));
+			hw->cut_first_hit = h->index;
+		}
+	}
 	return n;
+}
+
+/*
+ * Perfetto nests the instants of one time on one track in one another (each
+ * a slice of no duration, still open at that time) and drops what lands 512
+ * deep: a marker at TS goes in when fewer than CONV_MAX_DEPTH are there
+ * already. Counted per run of markers of one time, of all processes
+ * together (as record.json lists its hits in time order): hits of two
+ * processes at one time alternate, and a count per process and run was
+ * never more than one (bounded memory; a process's own track then holds
+ * fewer than 512 of that time too).
+ */
+static bool marker_fits(struct conv *c, struct hits_writer *hw, uint64_t ts)
+{
+	if (hw->run_n && ts == hw->run_ts) {
+		if (hw->run_n >= CONV_MAX_DEPTH) {
+			c->stats.deep_instants++;
+			return false;
+		}
+	} else {
+		hw->run_ts = ts;
+		hw->run_n = 0;
+	}
+	hw->run_n++;
+	return true;
 }
 
 /* The earliest time of any thread of the trace (UINT64_MAX: none). */
@@ -107,48 +181,48 @@ static uint64_t span_start(const struct recording *r, const struct recording_hit
 	return ns >= first && ns < h->time_ns ? ns : 0;
 }
 
-static void write_hits(struct conv *c, const struct recording *r, fxt_string_id name,
-		       fxt_string_id span_name)
+/* recording_hits()'s callback: hit H's marker (and its span). Returns 0,
+ * or -1 when no koid is left for its track. */
+static int write_hit(void *arg, const struct recording_hit *h)
 {
-	uint64_t last = 0;   /* the previous hit: spans on one track must not overlap */
-	uint64_t first = trace_start(c);
+	struct hits_writer *hw = arg;
+	struct conv *c = hw->c;
+	struct fxt_arg args[FXT_MAX_ARGS];
+	struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = h->time_ns, .name = hw->name,
+				.args = args };
+	uint64_t start = span_start(hw->r, h, hw->first);
 
-	for (size_t i = 0; i < r->nhits; i++) {
-		const struct recording_hit *h = &r->hits[i];
-		struct fxt_arg args[6 + MARKER_EXTRA_MAX];
-		struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = h->time_ns, .name = name,
-					.args = args };
-		uint64_t start = span_start(r, h, first);
+	if (!track(c, hw->r, h->pid, &ev))
+		return -1;
+	if (!marker_fits(c, hw, h->time_ns))
+		return 0;
+	ev.nargs = hit_args(hw, h, args);
+	if (start) {
+		struct fxt_event span = ev;
+		struct fxt_arg from = { .type = FXT_ARG_UINT64,
+			.name = fxt_writer_cstring(c->w, "start_tsc"), .u64 = h->args[0] };
 
-		if (!track(c, r, h->pid, &ev))
-			return;
-		ev.nargs = hit_args(c, r, h, args);
-		if (start) {
-			struct fxt_event span = ev;
-			struct fxt_arg from = { .type = FXT_ARG_UINT64,
-				.name = fxt_writer_cstring(c->w, "start_tsc"), .u64 = h->args[0] };
-
-			span.type = FXT_EVENT_BEGIN;
-			span.ts = start > last ? start : last;
-			span.name = span_name;
-			span.args = &from;
-			span.nargs = 1;
-			fxt_writer_event(c->w, &span);
-			span.type = FXT_EVENT_END;
-			span.ts = h->time_ns;
-			span.nargs = 0;
-			fxt_writer_event(c->w, &span);
-			c->stats.slices++;
-		}
-		fxt_writer_event(c->w, &ev);
-		c->stats.instants++;
-		last = h->time_ns;
+		span.type = FXT_EVENT_BEGIN;
+		span.ts = start > hw->last ? start : hw->last;
+		span.name = hw->span_name;
+		span.args = &from;
+		span.nargs = 1;
+		fxt_writer_event(c->w, &span);
+		span.type = FXT_EVENT_END;
+		span.ts = h->time_ns;
+		span.nargs = 0;
+		fxt_writer_event(c->w, &span);
+		c->stats.slices++;
 	}
+	fxt_writer_event(c->w, &ev);
+	c->stats.instants++;
+	hw->last = h->time_ns;
+	return 0;
 }
 
 /* "[snapshot] REASON" for each snapshot no hit took (Ctrl-C, --duration,
  * the program's exit), at its time, in every traced process. */
-static void write_snapshots(struct conv *c, const struct recording *r)
+static void write_snapshots(struct conv *c, const struct recording *r, struct hits_writer *hw)
 {
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		enum recording_reason why = r->snapshots[i].reason;
@@ -164,31 +238,47 @@ static void write_snapshots(struct conv *c, const struct recording *r)
 
 			if (!track(c, r, r->pids[p], &ev))
 				return;
+			if (!marker_fits(c, hw, ts))
+				continue;
 			fxt_writer_event(c->w, &ev);
 			c->stats.instants++;
 		}
 	}
 }
 
-void conv_markers_write(struct conv *c, const struct recording *r)
+int conv_markers_write(struct conv *c, const struct recording *r, char *err, size_t size)
 {
 	const char *spec = r->trigger ? r->trigger : "";
 	struct conv_span mid = { spec, (uint32_t)strlen(spec) };
+	struct hits_writer hw = {
+		.c = c, .r = r, .first = trace_start(c),
+		.name = conv_name(c, "[trigger] ", mid, 256, ""),
+		.span_name = conv_name(c, "[trigger span] ", mid, 256, ""),
+	};
+	int rc = recording_hits(r, write_hit, &hw, err, size);
 
-	write_hits(c, r, conv_name(c, "[trigger] ", mid, 256, ""),
-		   conv_name(c, "[trigger span] ", mid, 256, ""));
-	write_snapshots(c, r);
+	if (rc > 0)
+		return CONV_ERR_INPUT;
+	if (hw.cut_hits)
+		diag_warn("%s: %zu hits have more fields than a marker can show (%d arguments); "
+			  "the marker's argument fields_left_out names them (hits[%zu]: %s)",
+			  r->file, hw.cut_hits, FXT_MAX_ARGS, hw.cut_first_hit, hw.cut_first);
+	write_snapshots(c, r, &hw);
+	return CONV_OK;
 }
 
 bool conv_markers_last_hit(const struct conv *c, int64_t pid, uint64_t *ns, size_t *n)
 {
 	*n = 0;
-	for (size_t k = 0; k < c->nrecs; k++)
-		for (size_t i = 0; i < c->recs[k]->nhits; i++)
-			if (c->recs[k]->hits[i].pid == pid) {
-				if (!*n || c->recs[k]->hits[i].time_ns > *ns)
-					*ns = c->recs[k]->hits[i].time_ns;
-				++*n;
-			}
+	for (size_t k = 0; k < c->nrecs; k++) {
+		uint64_t t;
+		size_t m;
+
+		if (recording_last_hit(c->recs[k], pid, &t, &m)) {
+			if (!*n || t > *ns)
+				*ns = t;
+			*n += m;
+		}
+	}
 	return *n > 0;
 }

@@ -177,7 +177,7 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 			return 1;
 	}
 	if (c->nmcalls)
-		qsort(c->mcalls, c->nmcalls, sizeof(*c->mcalls), by_thread_entry);
+		array_sort(c->mcalls, c->nmcalls, sizeof(*c->mcalls), by_thread_entry);
 	return 0;
 }
 

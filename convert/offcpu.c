@@ -49,7 +49,7 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 	off->preempted = prev_state.len && prev_state.s[0] == 'R';
 	/* EXIT_DEAD, EXIT_ZOMBIE: the task's last switch, from do_task_dead() */
 	off->dead = prev_state.len && (prev_state.s[0] == 'X' || prev_state.s[0] == 'Z');
-	if (prev_state.len < sizeof(off->prev_state))
+	if (prev_state.len && prev_state.len < sizeof(off->prev_state))	/* s: NULL when none */
 		memcpy(off->prev_state, prev_state.s, prev_state.len);
 	for (size_t i = 0; i < n; i++) {
 		const struct conv_func *f = kernel[i].func;

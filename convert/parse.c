@@ -694,6 +694,11 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 	const char *end = s + len, *p, *prev = NULL, *prev_end = NULL, *t, *te;
 
 	memset(l, 0, sizeof(*l));
+	if (len > CONV_LINE_MAX) {
+		l->kind = CONV_LINE_TOO_LONG;
+		l->text = (struct conv_span){ s, CONV_LINE_MAX };
+		return;
+	}
 	l->text = (struct conv_span){ s, (uint32_t)len };
 	p = skip_spaces(s, end);
 	if (p == end) {

@@ -59,6 +59,20 @@ enum conv_flag {
 };
 
 /* What a call/return-like branch does to the stack. */
+/* The longest line accepted, bytes (1 MiB: a perf script line is a few
+ * hundred; a C++ name of 64 KiB makes one of 128 KiB). The fuzz build
+ * (tests/fuzz/build.mk) makes it small, so that its inputs reach it. */
+#ifndef CONV_LINE_MAX
+#define CONV_LINE_MAX (1u << 20)
+#endif
+
+/* The latest time accepted in any input (perf script text, the dlfilter's
+ * records, record.json), ns: 2^62 - 1 (146 years; perf's clocks count from
+ * boot or 1970); 2^62 and later are refused. Every time written is an
+ * input time plus at most CONV_TS_MAX (a sample's period is cut to it), so
+ * it stays below 2^63, FXT's limit as Perfetto reads it. */
+#define CONV_TS_MAX ((UINT64_C(1) << 62) - 1)
+
 #define CONV_F_PUSH (CONV_F_CALL | CONV_F_INT | CONV_F_SYSCALL | CONV_F_HW_INT | CONV_F_VMENTRY)
 #define CONV_F_POP (CONV_F_RETURN | CONV_F_IRET | CONV_F_SYSRET | CONV_F_VMEXIT)
 
@@ -93,6 +107,7 @@ enum conv_line_kind {
 	CONV_LINE_EXIT,           /* a thread's exit record (side-band) */
 	CONV_LINE_UNKNOWN_FLAG,   /* a branch line with a flag we do not know */
 	CONV_LINE_BAD,            /* anything else */
+	CONV_LINE_TOO_LONG,       /* longer than CONV_LINE_MAX: no perf script line is */
 };
 
 /* The fields of a sched:sched_switch sample's tracepoint text. Spans point
@@ -144,7 +159,9 @@ struct conv_line {
  * Parses the LEN bytes of one line at S (no newline) into *L, which is
  * valid as long as the line's bytes are. Never fails: a line it cannot read
  * comes back as CONV_LINE_BAD (or CONV_LINE_UNKNOWN_FLAG with the word in
- * L->message); the caller counts and reports it.
+ * L->message; CONV_LINE_TOO_LONG past CONV_LINE_MAX bytes: a reader may
+ * pass the first part of a longer line, any part past CONV_LINE_MAX); the
+ * caller counts and reports it.
  */
 void conv_parse_line(const char *s, size_t len, struct conv_line *l);
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
+
 /*
  * Removes the outermost parameter list "(...)" that ends the function part
  * of S, and the qualifiers after it; keeps a " [clone ...]" suffix.
@@ -384,7 +386,7 @@ static void fixup(struct symvec *sv)
 
 	for (i = 0; i < sv->n; i++)
 		sv->v[i].type |= (int)(i << 8);
-	qsort(sv->v, sv->n, sizeof(*sv->v), by_start);
+	array_sort(sv->v, sv->n, sizeof(*sv->v), by_start);
 	for (i = 0; i < sv->n; i++)
 		sv->v[i].type &= 0xff;
 	for (i = 1; i < sv->n; i++)

@@ -27,7 +27,7 @@ enum block_state { BLOCK_FREE, BLOCK_READY, BLOCK_PARSING, BLOCK_PARSED };
 
 struct block {
 	enum block_state state;
-	char *text;                 /* PIPELINE_BLOCK + PIPELINE_LINE_MAX bytes */
+	char *text;                 /* PIPELINE_BLOCK + CONV_LINE_MAX bytes */
 	size_t len;                 /* bytes of whole lines (the last may lack '\n' at EOF) */
 	struct conv_line *lines;
 	size_t nlines, caplines;
@@ -115,13 +115,9 @@ static int fill_block(struct input *in, struct block *b, char *carry, size_t *nc
 		cut = *eof ? NULL : memrchr(b->text, '\n', len);
 		if (*eof || cut || want > PIPELINE_BLOCK)
 			break;
-		want = PIPELINE_BLOCK + PIPELINE_LINE_MAX;	/* a line longer than a block */
+		want = PIPELINE_BLOCK + CONV_LINE_MAX;	/* a line longer than a block */
 	}
-	if (!*eof && !cut) {
-		snprintf(errbuf, errlen, "a line longer than %u bytes", PIPELINE_LINE_MAX);
-		return -1;
-	}
-	if (*eof) {
+	if (*eof || !cut) {	/* !cut: a line longer than CONV_LINE_MAX, which the driver refuses */
 		b->len = len;	/* at the end a last line may lack its newline */
 		*ncarry = 0;
 	} else {
@@ -151,7 +147,7 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 			       .done = PTHREAD_COND_INITIALIZER };
 	pthread_t threads[MAX_WORKERS];
 	unsigned nthreads = 0, next_read = 0, next_conv = 0;
-	char *carry = malloc(PIPELINE_BLOCK + PIPELINE_LINE_MAX);
+	char *carry = malloc(PIPELINE_BLOCK + CONV_LINE_MAX);
 	size_t ncarry = 0;
 	bool eof = false;
 	int rc = PIPELINE_OK;
@@ -162,7 +158,7 @@ static int convert_text(struct input *in, const char *name, struct conv_driver *
 	if (!carry || !pl.blocks)
 		goto nomem;
 	for (unsigned i = 0; i < pl.nblocks; i++)
-		if (!(pl.blocks[i].text = malloc(PIPELINE_BLOCK + PIPELINE_LINE_MAX)))
+		if (!(pl.blocks[i].text = malloc(PIPELINE_BLOCK + CONV_LINE_MAX)))
 			goto nomem;
 	for (;;) {
 		struct block *b;

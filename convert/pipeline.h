@@ -14,19 +14,16 @@
 #include "driver.h"
 #include "input.h"
 
-/* The fuzz build (tests/fuzz/build.mk) makes both small, so that its inputs
- * cross blocks and reach the long-line check. */
+/* The fuzz build (tests/fuzz/build.mk) makes it small (and CONV_LINE_MAX),
+ * so that its inputs cross blocks and reach the long-line check. */
 #ifndef PIPELINE_BLOCK
 #define PIPELINE_BLOCK (1u << 20)        /* bytes of text per block */
-#endif
-#ifndef PIPELINE_LINE_MAX
-#define PIPELINE_LINE_MAX (1u << 20)     /* longest line accepted, bytes */
 #endif
 
 /* What stopped a pipeline run. */
 enum pipeline_status {
 	PIPELINE_OK = 0,
-	PIPELINE_READ_ERROR = -1,   /* reading the input failed, or a line was too long */
+	PIPELINE_READ_ERROR = -1,   /* reading the input failed */
 	PIPELINE_CONVERT = -2,      /* the converter stopped: see conv_driver_parsed()'s code */
 	PIPELINE_NOMEM = -3,
 	PIPELINE_FALLBACK = -4,     /* the in-process decoder gave up (ptdecode.h): the

@@ -299,7 +299,7 @@ int ptdata_read(struct ptdecode *d, char *why, size_t len)
 	if (!rc && !d->nqueues)
 		rc = ptdata_why(why, len, "no AUX data");
 	if (!rc)
-		qsort(d->sbs, d->nsbs, sizeof(*d->sbs), by_time);
+		array_sort(d->sbs, d->nsbs, sizeof(*d->sbs), by_time);
 	return rc;
 }
 

@@ -171,7 +171,7 @@ static bool start_workers(struct ptdecode *d, unsigned jobs)
 		return false;
 	for (size_t i = 0; i < d->nchunks; i++)
 		d->order[i] = i;
-	qsort_r(d->order, d->nchunks, sizeof(*d->order), by_tsc, d->chunks);
+	array_sort_r(d->order, d->nchunks, sizeof(*d->order), by_tsc, d->chunks);
 	d->ahead_max = (size_t)jobs * AHEAD_PER_JOB;
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->cond, NULL);

@@ -41,6 +41,7 @@ struct scan {
 	size_t npsbs, cap;
 	uint64_t total;         /* bytes of all PSBs */
 	bool nomem;
+	bool backwards;         /* a buffer's PSB+ times go back: damaged timing */
 	unsigned char *buf;     /* CHUNK + PSBPLUS_MAX */
 };
 
@@ -121,6 +122,7 @@ static bool scan_aux(struct scan *s, uint64_t off, uint64_t size)
 						    2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
 	uint64_t pos = 0, last = UINT64_MAX;	/* buffer offset of the last PSB */
 	size_t first = s->npsbs;
+	uint64_t time = 0;			/* of the buffer's last PSB */
 
 	while (pos < size) {
 		size_t want = size - pos > CHUNK + PSBPLUS_MAX ? CHUNK + PSBPLUS_MAX :
@@ -138,7 +140,9 @@ static bool scan_aux(struct scan *s, uint64_t off, uint64_t size)
 			if (psb_tsc(p + PSB_LEN, (size_t)(s->buf + want - p) - PSB_LEN, &tsc)) {
 				if (last != UINT64_MAX && s->npsbs > first)
 					s->psbs[s->npsbs - 1].bytes = at - last;
-				add_psb(s, perf_time(s, tsc));
+				s->backwards |= perf_time(s, tsc) < time;
+				time = perf_time(s, tsc);
+				add_psb(s, time);
 				last = at;
 			}
 			p += PSB_LEN;
@@ -206,17 +210,18 @@ static int by_time(const void *a, const void *b)
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
-size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
+void ptsplit_plan(const char *path, unsigned n, struct ptsplit *out)
 {
 	struct scan s = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
 	uint64_t sum = 0;
 	size_t nb = 0;
 
+	memset(out, 0, sizeof(*out));
 	if (n > PTSPLIT_MAX)
 		n = PTSPLIT_MAX;
 	s.buf = malloc(CHUNK + PSBPLUS_MAX);
-	if (s.fd >= 0 && s.buf && n > 1 && scan_records(&s) && s.npsbs > 1) {
-		qsort(s.psbs, s.npsbs, sizeof(*s.psbs), by_time);
+	if (s.fd >= 0 && s.buf && n > 1 && scan_records(&s) && s.npsbs > 1 && !s.backwards) {
+		array_sort(s.psbs, s.npsbs, sizeof(*s.psbs), by_time);
 		for (size_t i = 0; i < s.npsbs; i++)
 			s.total += s.psbs[i].bytes;
 		/* Range k starts just after the first PSB at or past k/n of the
@@ -226,15 +231,26 @@ size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds)
 			sum += s.psbs[i - 1].bytes;
 			if (sum * n >= s.total * (nb + 1) &&
 			    s.psbs[i].time > s.psbs[0].time &&
-			    (nb == 0 || s.psbs[i].time + 1 > bounds[nb - 1]))
-				bounds[nb++] = s.psbs[i].time + 1;
+			    (nb == 0 || s.psbs[i].time + 1 > out->bounds[nb - 1]))
+				out->bounds[nb++] = s.psbs[i].time + 1;
 		}
+	}
+	if (nb && (out->psbs = malloc(s.npsbs * sizeof(*out->psbs)))) {
+		for (size_t i = 0; i < s.npsbs; i++)
+			out->psbs[i] = s.psbs[i].time;
+		out->npsbs = s.npsbs;
+		out->nbounds = nb;
 	}
 	if (s.fd >= 0)
 		close(s.fd);
 	free(s.buf);
 	free(s.psbs);
-	return nb;
+}
+
+void ptsplit_free(struct ptsplit *p)
+{
+	free(p->psbs);
+	memset(p, 0, sizeof(*p));
 }
 
 bool ptsplit_intel_pt(const char *path)

@@ -16,16 +16,40 @@
 
 #define PTSPLIT_MAX 64    /* most ranges */
 
+/* How an Intel PT perf.data is split into time ranges. */
+struct ptsplit {
+	uint64_t bounds[PTSPLIT_MAX - 1];  /* ascending perf times (ns) at which a
+					    * range starts, the one before ending
+					    * 1 ns earlier */
+	size_t nbounds;                    /* 0: one range decodes all */
+	uint64_t *psbs;                    /* the time of every PSB+ (its TSC in perf
+					    * time, ns), ascending; owned; NULL when
+					    * nbounds is 0 */
+	size_t npsbs;
+};
+
 /*
  * Reads the perf.data at PATH (its AUXTRACE_INFO for the TSC conversion and
  * the PSB+ packets of its AUXTRACE data) and chooses up to N - 1 boundaries
- * (N <= PTSPLIT_MAX): ascending perf times (ns) at which a range starts,
- * the one before ending 1 ns earlier. Returns how many it wrote into
- * BOUNDS: 0 when the file cannot be split (not a perf.data it can read, no
- * TSC conversion, fewer PSBs than ranges): then one range decodes all.
- * Memory: a read buffer and 16 bytes per PSB.
+ * (N <= PTSPLIT_MAX) into *OUT. None (one range decodes all) when the file
+ * cannot be split: not a perf.data it can read, no TSC conversion, fewer
+ * PSBs than ranges, or a buffer whose PSB+ times go back (a damaged timing
+ * packet: perf's decoder keeps its time from going back, so its times no
+ * longer say where its PSBs are). Memory: a read buffer and 16 bytes per
+ * PSB while reading, 8 bytes per PSB kept.
+ *
+ * Why OUT->psbs: range k is exactly the whole run's lines of its times only
+ * when perf's decoder, run over the whole file, is at each PSB at that
+ * PSB's own time (a decoder starting afresh at a PSB takes its time from
+ * it). A damaged timing packet between PSBs (TSC, MTC, CYC) breaks that,
+ * and only perf's output shows it: each PSB is a `psb` event at the
+ * decoder's time, which must be the PSB's (docs/design.md "Parallel
+ * decoding").
  */
-size_t ptsplit_bounds(const char *path, unsigned n, uint64_t *bounds);
+void ptsplit_plan(const char *path, unsigned n, struct ptsplit *out);
+
+/* Frees what ptsplit_plan() kept. */
+void ptsplit_free(struct ptsplit *p);
 
 /*
  * Is PATH a perf.data of Intel PT (an AUXTRACE_INFO record of Intel PT among

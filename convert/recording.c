@@ -2,6 +2,7 @@
 #include "recording.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,10 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsonstream.h"
+#include "parse.h"
 #include "perfdata.h"
 
 #define RECORDING_FORMAT "snaptrace-record 1"
-#define RECORDING_TIME_MAX (UINT64_C(1) << 62)   /* the converter's CONV_TS_MAX */
 #define RECORDING_MAX_BYTES (256u << 20)   /* a record.json larger than this is no report */
 
 static const char *const reason_names[RECORDING_REASONS] = {
@@ -127,7 +129,7 @@ static int member_time(struct reader *rd, struct json_object *obj, const char *a
 
 	if (member_u64(rd, obj, at, key, nullable, out))
 		return 1;
-	if (*out < RECORDING_TIME_MAX)
+	if (*out <= CONV_TS_MAX)
 		return 0;
 	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
 	return bad(rd, where, "a time in ns below 2^62", json_object_object_get(obj, key));
@@ -204,18 +206,36 @@ static int read_tsc(struct reader *rd, struct json_object *trigger, struct recor
 	return 0;
 }
 
-/* The fields of hit object H not in hit_keys, as extras. */
-static int read_extra(struct reader *rd, struct json_object *h, const char *at,
+/* Reading the hits: the extra fields of the hit being read (reused). */
+struct hit_reader {
+	struct reader *rd;
+	const struct recording *r;
+	struct recording_field *extra;
+	size_t capextra;
+	int (*fn)(void *arg, const struct recording_hit *h);
+	void *arg;
+};
+
+/* The fields of hit object H not in hit_keys, as extras (borrowing H's
+ * strings). */
+static int read_extra(struct hit_reader *hr, struct json_object *h, const char *at,
 		      struct recording_hit *hit)
 {
+	struct reader *rd = hr->rd;
 	size_t n = (size_t)json_object_object_length(h);
 
-	hit->extra = calloc(n ? n : 1, sizeof(*hit->extra));
-	if (!hit->extra) {
-		return oom(rd);
+	if (n > hr->capextra) {
+		struct recording_field *e = realloc(hr->extra, n * sizeof(*e));
+
+		if (!e)
+			return oom(rd);
+		hr->extra = e;
+		hr->capextra = n;
 	}
+	hit->extra = hr->extra;
+	hit->nextra = 0;
 	json_object_object_foreach(h, key, v) {
-		struct recording_field *f = &hit->extra[hit->nextra];
+		struct recording_field *f = &hr->extra[hit->nextra];
 		bool known = false;
 		char where[160];
 
@@ -227,14 +247,11 @@ static int read_extra(struct reader *rd, struct json_object *h, const char *at,
 		if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_string) &&
 		    !json_object_is_type(v, json_type_boolean))
 			return bad(rd, where, "an integer, a string or a boolean", v);
-		f->is_bool = json_object_is_type(v, json_type_boolean);
-		if (!(f->name = strdup(key)) ||
-		    (json_object_is_type(v, json_type_string) &&
-		     !(f->str = strdup(json_object_get_string(v))))) {
-			free(f->name);
-			return oom(rd);
-		}
-		f->i64 = json_object_get_int64(v);
+		*f = (struct recording_field){
+			.name = key, .is_bool = json_object_is_type(v, json_type_boolean),
+			.str = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL,
+			.i64 = json_object_get_int64(v),
+		};
 		if (!f->str && f->i64 == INT64_MAX && json_object_get_uint64(v) > INT64_MAX) {
 			f->i64 = (int64_t)json_object_get_uint64(v);
 			f->is_unsigned = true;
@@ -244,9 +261,13 @@ static int read_extra(struct reader *rd, struct json_object *h, const char *at,
 	return 0;
 }
 
-static int read_hit(struct reader *rd, struct json_object *h, size_t i, size_t nsnaps,
-		    struct recording_hit *hit)
+/* jsonstream's callback: hit I of the file, checked, handed to HR->fn. */
+static int read_hit(void *arg, struct json_object *h, size_t i)
 {
+	struct hit_reader *hr = arg;
+	struct reader *rd = hr->rd;
+	size_t nsnaps = hr->r->nsnapshots;
+	struct recording_hit one = { .index = i }, *hit = &one;
 	struct json_object *args, *snap;
 	char at[48];
 
@@ -287,7 +308,9 @@ static int read_hit(struct reader *rd, struct json_object *h, size_t i, size_t n
 		hit->has_args = true;
 	}
 	snprintf(at, sizeof(at), "hits[%zu]", i);
-	return read_extra(rd, h, at, hit);
+	if (read_extra(hr, h, at, hit))
+		return 1;
+	return hr->fn(hr->arg, hit);
 }
 
 /* A recording without a snapshot list (its recorder was killed): every
@@ -395,21 +418,6 @@ static int read_threads(struct reader *rd, struct json_object *root, struct reco
 		    member_str(rd, o, at, "comm", false, &t->comm))
 			return 1;
 		r->nthreads++;
-	}
-	return 0;
-}
-
-static int read_hits(struct reader *rd, struct json_object *root, struct recording *r)
-{
-	struct json_object *a;
-	size_t n;
-
-	if (array_member(rd, root, "hits", &a, (void **)&r->hits, sizeof(*r->hits), &n))
-		return 1;
-	for (size_t i = 0; i < n; i++) {
-		r->nhits++;
-		if (read_hit(rd, json_object_array_get_idx(a, i), i, r->nsnapshots, &r->hits[i]))
-			return 1;
 	}
 	return 0;
 }
@@ -603,90 +611,138 @@ static int read_measures(struct reader *rd, struct json_object *root, struct rec
 	return 0;
 }
 
-/* The document of FILE parsed, or NULL with the reader's error set. */
-static struct json_object *parse_file(struct reader *rd)
+/* Reads record.json (open as R->fd) with jsonstream: the document (its
+ * hits left out) into *ROOT when ROOT, every hit through HR (NULL: hits
+ * only scanned). Returns 0, HR->fn's non-zero, or 1 with the reader's
+ * error set. */
+static int stream(struct reader *rd, const struct recording *r, struct json_object **root,
+		  struct hit_reader *hr)
 {
-	FILE *f = fopen(rd->file, "re");
-	struct json_tokener *tok;
-	struct json_object *root = NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, line = 1;
+	struct jsonstream_ops ops = { .key = "hits", .elem = hr ? read_hit : NULL, .arg = hr,
+				      .doc = root != NULL };
+	struct jsonstream_error e;
+	int rc = jsonstream_read(r->fd, RECORDING_MAX_BYTES, &ops, root, NULL, &e);
 
-	if (!f) {
-		snprintf(rd->err, rd->size, "%s: cannot open it: %s", rd->file, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-
-		if (len == cap) {
-			char *p = cap < RECORDING_MAX_BYTES ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
-
-			if (!p) {
-				snprintf(rd->err, rd->size, "%s: %s", rd->file, cap < RECORDING_MAX_BYTES ?
-					 "out of memory" : "larger than 256 MiB: not a record.json");
-				goto out;
-			}
-			buf = p;
-			cap = cap ? cap * 2 : 65536;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (!got)
-			break;
-	}
-	if (ferror(f)) {
+	if (rc == -2)
 		snprintf(rd->err, rd->size, "%s: cannot read it: %s", rd->file, strerror(errno));
-		goto out;
-	}
-	tok = json_tokener_new();
-	if (!tok) {
-		snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
-		goto out;
-	}
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root || json_tokener_get_parse_end(tok) < len) {
-		size_t end = json_tokener_get_parse_end(tok);
-		enum json_tokener_error e = json_tokener_get_error(tok);
+	else if (rc == -1)
+		snprintf(rd->err, rd->size, "%s:%zu: expected the JSON of snaptrace-record's "
+			 "report, found %s", rd->file, e.line, e.what);
+	return rc < 0 ? 1 : rc;
+}
 
-		for (size_t i = 0; i < end && i < len; i++)
-			line += buf[i] == '\n';
-		snprintf(rd->err, rd->size, "%s:%zu: expected the JSON of snaptrace-record's report, "
-			 "found %s", rd->file, line, !root && e == json_tokener_continue ?
-			 "the end of the file (cut short?)" : !root ? json_tokener_error_desc(e)
-			 : "text after the document");
-		json_object_put(root);
-		root = NULL;
+/* The per-process hit summary of R: the last time and count of each pid. */
+static int count_hit(void *arg, const struct recording_hit *h)
+{
+	struct recording *r = arg;
+
+	if (h->snapshot >= 0 && !r->snapshots[h->snapshot].hit) {
+		r->snapshots[h->snapshot].hit = true;
+		r->snapshots[h->snapshot].hit_ns = h->time_ns;
 	}
-	json_tokener_free(tok);
-out:
-	free(buf);
-	fclose(f);
-	return root;
+	for (size_t i = 0; i < r->npids; i++)
+		if (r->pids[i] == h->pid) {
+			if (!r->pid_hits[i]++ || h->time_ns > r->pid_last_hit[i])
+				r->pid_last_hit[i] = h->time_ns;
+			break;
+		}
+	r->nhits++;
+	return 0;
+}
+
+/* The hits of R, checked, into its summary (count_hit). */
+static int read_hits(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct hit_reader hr = { .rd = rd, .r = r, .fn = count_hit, .arg = r };
+	struct json_object *a;
+	int rc;
+
+	if (member(rd, root, "", "hits", json_type_array, false, &a))
+		return 1;
+	if (json_object_array_length(a))   /* not streamed: a key spelled with escapes */
+		return bad(rd, "hits", "the key \"hits\" spelled plainly", NULL);
+	r->pid_last_hit = calloc(r->npids + 1, sizeof(*r->pid_last_hit));
+	r->pid_hits = calloc(r->npids + 1, sizeof(*r->pid_hits));
+	if (!r->pid_last_hit || !r->pid_hits)
+		return oom(rd);
+	rc = stream(rd, r, NULL, &hr);
+	free(hr.extra);
+	return rc;
+}
+
+struct hits_pass {
+	int (*fn)(void *arg, const struct recording_hit *h);
+	void *arg;
+	size_t n;
+};
+
+static int pass_hit(void *arg, const struct recording_hit *h)
+{
+	struct hits_pass *p = arg;
+
+	p->n++;
+	return p->fn(p->arg, h);
+}
+
+int recording_hits(const struct recording *r, int (*fn)(void *arg, const struct recording_hit *h),
+		   void *arg, char *err, size_t size)
+{
+	struct reader rd = { .file = r->file, .err = err, .size = size };
+	struct hits_pass p = { .fn = fn, .arg = arg };
+	struct hit_reader hr = { .rd = &rd, .r = r, .fn = pass_hit, .arg = &p };
+	int rc;
+
+	if (!r->nhits)
+		return 0;
+	rc = stream(&rd, r, NULL, &hr);
+	free(hr.extra);
+	if (!rc && p.n != r->nhits) {
+		snprintf(err, size, "%s: changed while it was read (%zu hits, then %zu)", r->file,
+			 r->nhits, p.n);
+		rc = 1;
+	}
+	return rc;
+}
+
+bool recording_last_hit(const struct recording *r, int64_t pid, uint64_t *ns, size_t *n)
+{
+	for (size_t i = 0; r->pid_hits && i < r->npids; i++)
+		if (r->pids[i] == pid && r->pid_hits[i]) {
+			*ns = r->pid_last_hit[i];
+			*n = r->pid_hits[i];
+			return true;
+		}
+	return false;
 }
 
 int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 {
 	struct reader rd = { .err = err, .size = size };
-	struct json_object *root, *v;
+	struct json_object *root = NULL, *v;
 	char *file = NULL, *format = NULL;
 	int rc = 1;
 
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 	err[0] = 0;
-	if (!(r->dir = strdup(dir)) || asprintf(&file, "%s/record.json", dir) < 0) {
+	if (!(r->dir = strdup(dir)) || asprintf(&r->file, "%s/record.json", dir) < 0) {
+		r->file = NULL;
 		snprintf(err, size, "%s: out of memory", dir);
 		return 1;
 	}
+	file = r->file;
 	rd.file = file;
 	if (access(file, F_OK)) {
 		snprintf(err, size, "%s: expected a recording directory of snaptrace-record "
 			 "(with record.json), found no record.json", dir);
-		free(file);
 		return 2;
 	}
-	root = parse_file(&rd);
-	if (!root)
+	r->fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		snprintf(err, size, "%s: cannot open it: %s", file, strerror(errno));
+		return 1;
+	}
+	if (stream(&rd, r, &root, NULL))
 		goto out;
 	if (!json_object_is_type(root, json_type_object)) {
 		bad(&rd, "the document", "an object", root);
@@ -715,19 +771,11 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 out:
 	json_object_put(root);
 	free(format);
-	free(file);
 	return rc;
 }
 
 void recording_free(struct recording *r)
 {
-	for (size_t i = 0; i < r->nhits; i++) {
-		for (size_t k = 0; k < r->hits[i].nextra; k++) {
-			free(r->hits[i].extra[k].name);
-			free(r->hits[i].extra[k].str);
-		}
-		free(r->hits[i].extra);
-	}
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		free(r->snapshots[i].path);
 		free(r->snapshots[i].problem);
@@ -747,14 +795,19 @@ void recording_free(struct recording *r)
 	free(r->measures);
 	free(r->signals);
 	free(r->exits);
-	free(r->hits);
 	free(r->snapshots);
 	free(r->threads);
 	free(r->trigger);
 	free(r->trigger_symbol);
 	free(r->pids);
+	free(r->pid_last_hit);
+	free(r->pid_hits);
 	free(r->dir);
+	if (r->file && r->fd >= 0)
+		close(r->fd);
+	free(r->file);
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 }
 
 const char *recording_comm(const struct recording *r, int64_t tid)
@@ -781,9 +834,8 @@ uint64_t recording_snapshot_mark(const struct recording *r, size_t i)
 {
 	enum recording_reason why = r->snapshots[i].reason;
 
-	for (size_t k = 0; k < r->nhits; k++)
-		if (r->hits[k].snapshot == (long)i)
-			return 0;
+	if (r->snapshots[i].hit)
+		return 0;
 	/* a signal's snapshot: the signal's own marker names it */
 	return why == RECORDING_TRIGGER || why == RECORDING_NONE || why == RECORDING_SIGNAL ? 0 :
 	       recording_snapshot_end(r, i);
@@ -793,9 +845,8 @@ uint64_t recording_snapshot_end(const struct recording *r, size_t i)
 {
 	if (i >= r->nsnapshots)
 		return 0;
-	for (size_t k = 0; k < r->nhits; k++)
-		if (r->hits[k].snapshot == (long)i)
-			return r->hits[k].time_ns;
+	if (r->snapshots[i].hit)
+		return r->snapshots[i].hit_ns;
 	if (r->snapshots[i].time_ns)
 		return r->snapshots[i].time_ns;
 	return i + 1 == r->nsnapshots ? r->end_ns : 0;
@@ -808,8 +859,7 @@ uint64_t recording_snapshot_live(const struct recording *r, size_t i)
 	if (i >= r->nsnapshots)
 		return 0;
 	live = r->snapshots[i].live_ns;
-	for (size_t k = 0; k < r->nhits; k++)
-		if (r->hits[k].snapshot == (long)i && r->hits[k].time_ns > live)
-			live = r->hits[k].time_ns;
+	if (r->snapshots[i].hit && r->snapshots[i].hit_ns > live)
+		live = r->snapshots[i].hit_ns;
 	return live;
 }

@@ -46,7 +46,11 @@ struct sl_addr {
 	bool used;
 };
 
-enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG, DSO_NOMEM };
+/* What a dso path turned out to be: a binary with a line table (OK), one
+ * without (NODEBUG), no file to read (MISSING: not found, or its build id
+ * changed), or code that has no binary at all (NOFILE: a perf map of JIT
+ * code, anonymous or memfd memory, a file that is not ELF). */
+enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG, DSO_NOFILE, DSO_NOMEM };
 
 struct sl_dso {
 	struct sl_dso *next;
@@ -151,12 +155,14 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 	return err;
 }
 
-/* Opens PATH under the symfs: fd and ELF, or -1. */
+/* Opens PATH under the symfs: its fd, with *ELF set; -1 with *ELF NULL when
+ * it cannot be opened; -2 with *ELF NULL when it is a file but not ELF. */
 static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 {
 	char full[4096];
 	int fd;
 
+	*elf = NULL;
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", s->symfs, path) >= sizeof(full))
 		return -1;
 	fd = open(full, O_RDONLY | O_CLOEXEC);
@@ -165,10 +171,30 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
 		elf_end(*elf);
+		*elf = NULL;
 		close(fd);
-		return -1;
+		return -2;
 	}
 	return fd;
+}
+
+/*
+ * Is PATH (LEN bytes) a name perf gives code that has no binary file: a
+ * perf map (/tmp/perf-PID.map, the symbols of JIT code), anonymous memory
+ * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted))?
+ * Such a path is never opened: at best it is a text file, at worst a name
+ * anyone can create.
+ */
+static bool no_binary_name(const char *path, size_t len)
+{
+	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage", "/memfd:" };
+	unsigned long pid;
+	int end = 0;
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return sscanf(path, "/tmp/perf-%lu.map%n", &pid, &end) == 1 && (size_t)end == len;
 }
 
 /* Does the binary's build id HEX match what the perf.data recorded for
@@ -336,6 +362,8 @@ static void open_debug_file(const struct srcline *s, struct sl_dso *d, const cha
 		return;
 	snprintf(path, sizeof(path), DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
 	d->debug_fd = open_elf(s, path, &d->debug_elf);
+	if (d->debug_fd < 0)
+		d->debug_fd = -1;
 }
 
 /* Opens D's binary, checks its build id, finds its line table (in it or
@@ -347,7 +375,14 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 
 	d->state = DSO_MISSING;
 	d->debug_fd = -1;
+	if (no_binary_name(d->path, d->len)) {
+		d->fd = -1;
+		d->state = DSO_NOFILE;
+		return;
+	}
 	d->fd = s->unchecked ? -1 : open_elf(s, d->path, &d->elf);
+	if (d->fd == -2)
+		d->state = DSO_NOFILE;
 	if (d->fd < 0)
 		return;
 	binaries_elf_id(d->elf, hex);
@@ -529,6 +564,7 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
 		s->stats.functions++;
 		s->stats.no_binary += d->state == DSO_MISSING;
 		s->stats.no_debuginfo += d->state == DSO_NODEBUG;
+		s->stats.no_file += d->state == DSO_NOFILE;
 	}
 	if (d->state != DSO_OK)
 		return 0;

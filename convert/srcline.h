@@ -47,7 +47,8 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
  * text from another machine), and of several local symbols of one name
  * only the one that agrees is taken. Returns 1 with *FILE (NUL-terminated,
  * owned by S, valid until srcline_free) and *LINE (1-based); 0 when there
- * is none: not a path, binary not found or changed, no debug info, symbol
+ * is none: not a path, binary not found or changed, no binary at all (a
+ * perf map, anonymous memory, not ELF: never opened as one), no debug info, symbol
  * not in its symbol table, not agreeing with SYM_START, or ambiguous;
  * -ENOMEM when out of memory (the binary's tables then stay incomplete: the
  * conversion must end).
@@ -63,6 +64,9 @@ struct srcline_stats {
 	uint64_t no_binary;      /* the binary was not found, or changed (build id,
 				  * or a symbol not where the trace has it) */
 	uint64_t no_debuginfo;   /* in a binary without DWARF */
+	uint64_t no_file;        /* in code with no binary file: JIT code (a perf
+				  * map), anonymous or memfd memory, a file that
+				  * is not ELF */
 };
 
 /* The counts so far. */

@@ -60,11 +60,6 @@ struct conv_site {
  * as Perfetto can nest. */
 #define CONV_INFERRED_ROOM_NS 512
 
-/* The latest time accepted in the input, ns (2^62: 146 years; perf's
- * clocks count from boot or 1970). Every time written is an input time
- * plus at most CONV_TS_MAX (a sample's period is cut to it), so it stays
- * below 2^63, FXT's limit as Perfetto reads it. */
-#define CONV_TS_MAX (UINT64_C(1) << 62)
 
 /* Addresses from here up are the kernel's (x86-64). */
 #define CONV_KERNEL_START 0x8000000000000000ull
@@ -134,6 +129,8 @@ struct conv_stats {
 	uint64_t event_samples;        /* samples of events on their own tracks */
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
+	uint64_t deep_instants;        /* instants not written: CONV_MAX_DEPTH of one time
+					* on their track already (Perfetto nests them) */
 	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
@@ -225,9 +222,15 @@ struct conv_thread {
 	uint64_t last_end;             /* ns, latest end emitted on this thread */
 	bool gap_open;
 
-	/* Decode errors without a time, waiting for the thread's first time. */
+	/* Decode errors without a time, waiting for the thread's first time
+	 * (at most CONV_MAX_DEPTH: they all go at one time). */
 	fxt_string_id *early_errors;
-	size_t nearly_errors;
+	size_t nearly_errors, capearly_errors;
+
+	/* Instants written at INSTANT_TS on this track so far (Perfetto nests
+	 * instants of one time: conv_emit_instant()). */
+	uint64_t instant_ts;
+	unsigned instants_at_ts;
 
 	bool has_branches;             /* then samples are instants */
 
@@ -504,6 +507,9 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);
 void conv_emit_slice_begin(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 			   const struct fxt_arg *args, unsigned nargs);
+/* An instant: left out (counted in stats.deep_instants) when it would
+ * nest CONV_MAX_DEPTH deep: Perfetto nests the instants of one time on one
+ * track in one another and in the slices open there. */
 void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *args, unsigned nargs);
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
@@ -671,8 +677,11 @@ void conv_sigmarks_free(struct conv *c);
 /* markers.c: writes recording R's trigger hits ("[trigger] SPEC" instants,
  * and the span from a start TSC passed to magic_trace_stop_indicator) and
  * its snapshots that no hit took ("[snapshot] REASON") on a track
- * "triggers" in each traced process. */
-void conv_markers_write(struct conv *c, const struct recording *r);
+ * "triggers" in each traced process; a hit's extra fields while FXT's 15
+ * arguments hold them (the rest named by one argument, with a warning).
+ * Returns CONV_OK, or CONV_ERR_INPUT when record.json, read again for its
+ * hits, no longer reads (the reason in ERR). */
+int conv_markers_write(struct conv *c, const struct recording *r, char *err, size_t size);
 
 /* markers.c: the time of the last hit in process PID of any recording into
  * *NS, and their number into *N. Returns false when there is none. */

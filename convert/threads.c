@@ -339,6 +339,14 @@ void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, ui
 void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *args, unsigned nargs)
 {
+	if (!t->instants_at_ts || ts != t->instant_ts) {
+		t->instant_ts = ts;
+		t->instants_at_ts = 0;
+	} else if (t->depth + t->instants_at_ts >= CONV_MAX_DEPTH) {
+		c->stats.deep_instants++;
+		return;
+	}
+	t->instants_at_ts++;
 	emit_named(c, t, FXT_EVENT_INSTANT, name, ts, args, nargs);
 }
 

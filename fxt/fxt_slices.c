@@ -308,7 +308,7 @@ static int async_tracks(struct fxt_trace *t, const struct fxt_revent **order)
 			order[n++] = &t->events[i];
 	if (!n)
 		return 0;
-	qsort(order, n, sizeof(*order), cmp_async_id);
+	array_sort(order, n, sizeof(*order), cmp_async_id);
 	t->async_instants = calloc(n, sizeof(*t->async_instants));
 	if (!t->async_instants)
 		return -ENOMEM;
@@ -322,7 +322,7 @@ static int async_tracks(struct fxt_trace *t, const struct fxt_revent **order)
 			.ev = ev, .track = root,
 		};
 	}
-	qsort(t->async_instants, n, sizeof(*t->async_instants), cmp_async_track);
+	array_sort(t->async_instants, n, sizeof(*t->async_instants), cmp_async_track);
 	for (size_t i = 1; i < n; i++) {
 		struct fxt_instant *a = &t->async_instants[i], *p = a - 1;
 
@@ -384,8 +384,8 @@ static void one_thread(struct builder *b, const struct fxt_revent **order, size_
 		PROBLEM(b, order[0], "%s", "events on a thread that no kernel object record "
 			"names (with a \"process\" koid argument)");
 	if (b->t->nslices > first_slice)
-		qsort(b->t->slices + first_slice, b->t->nslices - first_slice,
-		      sizeof(*b->t->slices), cmp_slice_order);
+		array_sort(b->t->slices + first_slice, b->t->nslices - first_slice,
+			   sizeof(*b->t->slices), cmp_slice_order);
 }
 
 int fxt_trace_slices(struct fxt_trace *t)
@@ -407,12 +407,12 @@ int fxt_trace_slices(struct fxt_trace *t)
 	for (size_t i = 0; i < t->nevents; i++)
 		order[i] = &t->events[i];
 	if (t->nevents)
-		qsort(order, t->nevents, sizeof(*order), cmp_thread_time);
+		array_sort(order, t->nevents, sizeof(*order), cmp_thread_time);
 	for (size_t i = 0; i < t->nkobjs; i++)
 		if (t->kobjs[i].obj_type == FXT_ZX_OBJ_THREAD)
 			kobjs[nk++] = &t->kobjs[i];
 	if (nk)
-		qsort(kobjs, nk, sizeof(*kobjs), cmp_kobj);
+		array_sort(kobjs, nk, sizeof(*kobjs), cmp_kobj);
 	for (size_t i = 0, j; i < t->nevents && !b.err; i = j) {
 		for (j = i + 1; j < t->nevents; j++)
 			if (order[j]->process_koid != order[i]->process_koid || order[j]->thread_koid != order[i]->thread_koid)

@@ -17,7 +17,6 @@
 
 #define PID_MAX_LIMIT 4194304        /* the kernel's largest pid_max (2^22) */
 #define SNAPSHOT_SIZE_MIN 4096ULL    /* one page */
-#define SNAPSHOT_SIZE_MAX (4ULL << 30)
 #define DURATION_MAX_NS (366ULL * 86400 * 1000000000) /* a year */
 #define ARM_AFTER_MAX_NS (86400ULL * 1000000000) /* a day */
 #define DONE 1000                    /* a setter's "exit 0 now" (--help, --version) */
@@ -132,7 +131,7 @@ static int set_min_interval(struct rec_cli *c, const char *arg)
 
 static int set_snapshot_size(struct rec_cli *c, const char *arg)
 {
-	return num_parse_size(arg, SNAPSHOT_SIZE_MIN, SNAPSHOT_SIZE_MAX, &c->rec.snapshot_size);
+	return num_parse_size(arg, SNAPSHOT_SIZE_MIN, REC_RING_MAX_PT, &c->rec.snapshot_size);
 }
 
 /* Seconds (a fraction allowed) from MIN_NS to MAX_NS into *OUT. */
@@ -238,7 +237,7 @@ static const struct rec_cli_opt table[] = {
 	  "auto (default), pt (Intel PT) or sampling", NULL, FIELD(rec.mode) },
 	{ "timer-resolution", 0, "R", timer_res, NULL, BOTH, "recording",
 	  "PT timing: low, normal (default) or high", NULL, FIELD(rec.timer_res) },
-	{ "snapshot-size", 0, "BYTES", NULL, "BYTES from 4K to 4G (e.g. 4M)", BOTH, "recording",
+	{ "snapshot-size", 0, "BYTES", NULL, "BYTES from 4K to 2G, 1G when sampling (e.g. 4M)", BOTH, "recording",
 	  "ring buffer size (K/M/G suffixes; power-of-two pages)", set_snapshot_size, 0 },
 	{ "kernel", 0, NULL, NULL, NULL, BOTH, "recording",
 	  "trace the kernel too (PT: --kcore where perf has it)", NULL, FIELD(rec.kernel) },

@@ -32,10 +32,72 @@ static int find_convert(struct rec_frontend *fe)
 	return err ? -1 : 0;
 }
 
+/* The snaptrace-convert command line of the recording in DIR (NULL on
+ * out-of-memory; the caller frees the array), with --check-options first
+ * when CHECK. */
+static char **convert_argv(const struct rec_frontend *fe, const char *dir, bool check)
+{
+	const struct rec_cli *cli = fe->cli;
+	char **argv = calloc((size_t)cli->nconvert_args + 10, sizeof(*argv));
+	int n = 0;
+
+	if (!argv)
+		return NULL;
+	argv[n++] = (char *)fe->convert;
+	if (check)
+		argv[n++] = "--check-options";
+	if (cli->rec.quiet)
+		argv[n++] = "--quiet";
+	if (cli->rec.perf_path) {
+		argv[n++] = "--perf";
+		argv[n++] = (char *)cli->rec.perf_path;
+	}
+	for (int i = 0; i < cli->nconvert_args; i++)
+		argv[n++] = (char *)cli->convert_args[i];
+	argv[n++] = (char *)dir;
+	argv[n++] = "-o";
+	argv[n++] = (char *)cli->trace;
+	return argv;
+}
+
+/* Before anything is recorded: does snaptrace-convert take the
+ * --convert-arg arguments for a conversion of DIR (--check-options)? A
+ * usage error of them (a bad value, an option that prints and writes no
+ * trace such as --help) would come only after the recording, with no
+ * trace. Returns -1 when they do, else the exit status (the converter
+ * said why). */
+static int check_convert_args(const struct rec_frontend *fe, const char *dir)
+{
+	char **argv;
+	pid_t pid;
+	int st;
+
+	if (!fe->cli->nconvert_args)
+		return -1;
+	argv = convert_argv(fe, dir, true);
+	if (!argv) {
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	pid = run_start(argv, STDERR_FILENO, STDERR_FILENO);
+	free(argv);
+	if (pid < 0) {
+		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));
+		return EXIT_RUNTIME;
+	}
+	st = run_wait(pid);
+	if (st == 0)
+		return -1;
+	diag_error("--convert-arg: snaptrace-convert refuses the arguments (above): nothing "
+		   "recorded");
+	return st == EXIT_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 {
 	const char *tmp = getenv("TMPDIR");
 	char err[PATH_MAX + 128];
+	int rc;
 
 	memset(fe, 0, sizeof(*fe));
 	fe->cli = cli;
@@ -47,6 +109,9 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 	}
 	if (find_convert(fe))
 		return EXIT_RUNTIME;
+	rc = check_convert_args(fe, cli->data_dir ? cli->data_dir : "snaptrace.XXXXXX");
+	if (rc >= 0)
+		return rc;
 	if (!strcmp(cli->trace, "-")) {
 		fflush(stdout);
 		fe->trace_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -119,28 +184,15 @@ static int has_data(const struct rec_frontend *fe, const struct rec_session *s)
  * from SIGFD. Returns its exit status, or 128 + N when signal N stopped it. */
 static int convert(struct rec_frontend *fe, int sigfd)
 {
-	const struct rec_cli *cli = fe->cli;
 	struct signalfd_siginfo si;
-	int n = 0, status = 0, stopped = 0;
-	char **argv = calloc((size_t)cli->nconvert_args + 9, sizeof(*argv));
+	int status = 0, stopped = 0;
+	char **argv = convert_argv(fe, fe->dir, false);
 	pid_t pid;
 
 	if (!argv) {
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	argv[n++] = fe->convert;
-	if (cli->rec.quiet)
-		argv[n++] = "--quiet";
-	if (cli->rec.perf_path) {
-		argv[n++] = "--perf";
-		argv[n++] = (char *)cli->rec.perf_path;
-	}
-	for (int i = 0; i < cli->nconvert_args; i++)
-		argv[n++] = (char *)cli->convert_args[i];
-	argv[n++] = fe->dir;
-	argv[n++] = "-o";
-	argv[n++] = (char *)cli->trace;
 	/* a signal still pending was meant for the recording, which is over */
 	while (read(sigfd, &si, sizeof(si)) == sizeof(si))
 		;
@@ -188,6 +240,11 @@ int rec_frontend_finish(struct rec_frontend *fe, const struct rec_session *s, in
 	if (conv != 0) {
 		diag_error("%s; the recording stays in %s",
 			   conv > 128 ? "conversion stopped" : "conversion failed", fe->dir);
+		return EXIT_RUNTIME;
+	}
+	if (fe->trace_fd < 0 && access(fe->cli->trace, F_OK)) {	/* never a lost recording */
+		diag_error("%s: snaptrace-convert wrote no trace; the recording stays in %s",
+			   fe->cli->trace, fe->dir);
 		return EXIT_RUNTIME;
 	}
 	if (status != EXIT_OK) {

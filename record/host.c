@@ -157,6 +157,12 @@ bool rec_host_refuses(const struct rec_host *h, const struct rec_opts *o, char *
 			 o->sampling_freq, h->max_sample_rate);
 		return true;
 	}
+	if (mode == REC_MODE_SAMPLING && o->snapshot_size > REC_RING_MAX_SAMPLING) {
+		snprintf(why, size, "--snapshot-size %llu MiB: expected at most 1G when sampling "
+			 "(the largest ring the kernel maps for sampling; 2G with Intel PT)",
+			 (unsigned long long)(o->snapshot_size >> 20));
+		return true;
+	}
 	if (mode == REC_MODE_SAMPLING && o->callgraph == REC_CG_LBR && !h->has_hw_pmu) {
 		snprintf(why, size, "--callgraph lbr: expected a hardware PMU (Intel LBR), "
 			 "found none (see --check); use --callgraph fp or dwarf");

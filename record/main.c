@@ -25,6 +25,7 @@
 #include "host.h"
 #include "run.h"
 #include "outpath.h"
+#include "perfdata.h"
 #include "plan.h"
 #include "procfs.h"
 #include "procpick.h"
@@ -476,6 +477,25 @@ static void warn_unfinished(const struct rec_session *s)
 				  s->snaps[i].problem);
 }
 
+/* After a recording that recorded nothing: names the perf.data files perf
+ * left in DIR anyway (a header, no data; no record.json), and what each is,
+ * or says nothing when there are none. (The front end says it itself.) */
+static void name_leftovers(const char *dir)
+{
+	char **paths, why[160];
+	int n = perfdata_scan(dir, &paths);
+
+	for (int i = 0; i < n; i++) {
+		if (perfdata_check(paths[i], why, sizeof(why)) == PERFDATA_FINISHED)
+			snprintf(why, sizeof(why), "perf finished it");
+		diag_error("%s: what perf wrote before it failed stays (nothing was recorded, no "
+			   "record.json): %s", paths[i], why);
+		free(paths[i]);
+	}
+	if (n >= 0)
+		free(paths);
+}
+
 static int report(struct rec_session *s, int err, bool front_end);
 
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
@@ -531,8 +551,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	err = rec_session_run(s);
 	if (err && s->end == REC_END_NONE) {
 		diag_error("%s", s->error);
-		if (outdir_created)
-			rmdir(s->outdir);   /* only when empty */
+		if ((!outdir_created || rmdir(s->outdir)) && !front_end)   /* rmdir: only when empty */
+			name_leftovers(s->outdir);
 		return EXIT_RUNTIME;
 	}
 	r = report(s, err, front_end);

@@ -6,8 +6,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "perfring.h"
 
 int rec_perf_clock_now(uint64_t *ns)
 {
@@ -22,9 +23,9 @@ int rec_perf_clock_now(uint64_t *ns)
 	char name[16] = "";
 	int fd, err = -EIO;
 
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = rec_perf_open(&attr, 0, -1);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	mp = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (mp == MAP_FAILED) {
 		err = -errno;

@@ -16,9 +16,22 @@ long rec_page_size(void)
 	return ps;
 }
 
+static int clock_id = -1;	/* rec_perf_set_clock()'s */
+
+void rec_perf_set_clock(int clockid)
+{
+	clock_id = clockid;
+}
+
 int rec_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu)
 {
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	long fd;
+
+	if (clock_id >= 0) {
+		attr->use_clockid = 1;
+		attr->clockid = clock_id;
+	}
+	fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : (int)fd;
 }

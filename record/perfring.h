@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfring: what the recorder's own perf events share (trigger.c,
- * sigwatch.c): opening an event on a thread or a CPU, and reading records
+ * sigwatch.c, perfclock.c): opening an event on a thread or a CPU in the
+ * recording's clock, and reading records
  * out of a perf ring buffer (include/uapi/linux/perf_event.h: a control
  * page, then a power-of-two data area that records wrap around in).
  */
@@ -17,8 +18,14 @@ struct perf_event_attr;
 /* The page size (bytes). */
 long rec_page_size(void);
 
-/* perf_event_open(ATTR, PID, CPU) with close-on-exec. Returns the fd or a
- * negative errno. */
+/* The clock every event opened from now on stamps its records with
+ * (CLOCK_MONOTONIC when sampling: the recording's, record/plan.h's clockid;
+ * -1, the default: perf's own, local_clock), so that the hits and the
+ * signals the recorder sees are on the samples' timeline. */
+void rec_perf_set_clock(int clockid);
+
+/* perf_event_open(ATTR, PID, CPU) with close-on-exec, in the clock of
+ * rec_perf_set_clock(). Returns the fd or a negative errno. */
 int rec_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu);
 
 /* Copies LEN bytes at ring offset POS of the data area DATA (SIZE bytes, a

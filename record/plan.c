@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "diag.h"
 #include "events.h"
@@ -284,6 +285,11 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		err |= arg(p, "-m");
 		err |= arg(p, "%lu", rec_plan_pages(o->snapshot_size));
 	}
+	/* CLOCK_MONOTONIC: what `perf inject --jit` needs to place a JIT's
+	 * jitdump (it refuses any other clock), and the programs' own clock */
+	p->clockid = CLOCK_MONOTONIC;
+	err |= arg(p, "-k");
+	err |= arg(p, "mono");
 	err |= target_args(flag, targets, p);
 	/* a slow call of a few periods holds a sample or two: nothing of its inside */
 	if (o->slower_than_ns && o->sampling_freq &&
@@ -306,6 +312,7 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	int err = 0, i;
 
 	memset(p, 0, sizeof(*p));
+	p->clockid = -1;
 	if (o->full_execution && o->multi_snapshot)
 		return -EINVAL;
 	p->mode = o->mode == REC_MODE_AUTO ? rec_host_auto_mode(h) : o->mode;

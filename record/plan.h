@@ -73,6 +73,10 @@ struct rec_plan {
 	bool snapshot_on_exit;      /* PT --snapshot=e */
 	bool freeze;                /* single snapshot: "disable" the events before it */
 	bool sched_switch;          /* sampling: sched:sched_switch samples are recorded */
+	int clockid;                /* the clock of every time recorded: CLOCK_MONOTONIC
+				     * when sampling (perf -k mono: the clock programs
+				     * and their jitdumps stamp with), -1 with Intel PT
+				     * (perf's own, which its TSC conversion reaches) */
 	unsigned switch_stack;      /* sampling: bytes of user stack copied at each switch
 				     * out for its unwound twin (context-switches with
 				     * call-graph=dwarf); 0: none */

@@ -237,11 +237,22 @@ struct exec_files {
 	int max, n;
 };
 
+/* Is a maps path no file at that path: a memfd ("/memfd:NAME (deleted)"),
+ * a file removed since it was mapped ("PATH (deleted)", the kernel's
+ * d_path), anonymous shared memory ("/dev/zero (deleted)", "/SYSV...")? */
+static bool not_at_its_path(const char *path)
+{
+	size_t n = strlen(path), d = strlen(" (deleted)");
+
+	return (n > d && !strcmp(path + n - d, " (deleted)")) || !strncmp(path, "/memfd:", 7) ||
+	       !strncmp(path, "/SYSV", 5);
+}
+
 static int exec_files_cb(const struct rec_map *m, void *arg)
 {
 	struct exec_files *ef = arg;
 
-	if (!m->exec)
+	if (!m->exec || not_at_its_path(m->path))
 		return 0;
 	for (int i = 0; i < ef->n && i < ef->max; i++)
 		if (!strcmp(ef->paths[i], m->path))

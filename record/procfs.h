@@ -61,7 +61,9 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
 /*
  * Lists the files process PID maps executable (its program, its libraries,
  * the loader), each once, in the order of /proc/PID/maps, into PATHS (up to
- * MAX rows of 4096 bytes). Returns how many there are (may exceed MAX), or
+ * MAX rows of 4096 bytes); not a mapping whose file is not at its path (a
+ * memfd, a file deleted since it was mapped: opening the name would read
+ * another file, or none). Returns how many there are (may exceed MAX), or
  * a negative errno.
  */
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max);

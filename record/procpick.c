@@ -85,7 +85,7 @@ static int collect(struct proc_row **rows, size_t *n)
 			(*n)++;
 	}
 	closedir(d);
-	qsort(*rows, *n, sizeof(**rows), newest_first);
+	array_sort(*rows, *n, sizeof(**rows), newest_first);
 	return err;
 }
 

@@ -52,6 +52,18 @@ struct rec_event {
 };
 #define REC_MAX_EVENTS 8
 
+
+/*
+ * The largest ring a recording can map (--snapshot-size), bytes. The kernel
+ * keeps a perf ring's page list in one allocation of at most 4 MiB
+ * (KMALLOC_MAX_SIZE: 4 KiB pages << MAX_PAGE_ORDER 10 on x86-64): 2^19 page
+ * pointers for the AUX area of Intel PT (rb_alloc_aux(): 2 GiB), fewer for
+ * a sampling ring, whose list also holds its header (rb_alloc(): 2 GiB
+ * fails with ENOMEM, so 1 GiB). perf 6.1 given 4 GiB records nothing.
+ */
+#define REC_RING_MAX_PT (2ULL << 30)
+#define REC_RING_MAX_SAMPLING (1ULL << 30)
+
 #define REC_MAX_MEASURE 8   /* --measure functions at most */
 
 /* --min-interval when not given, in milliseconds */
@@ -62,7 +74,9 @@ struct rec_opts {
 	enum rec_timer_res timer_res;
 	enum rec_callgraph callgraph;
 	enum rec_mechanism mechanism;
-	uint64_t snapshot_size;     /* bytes, 0: perf's default buffer */
+	uint64_t snapshot_size;     /* bytes, 0: perf's default buffer; at most
+				     * REC_RING_MAX_PT, or REC_RING_MAX_SAMPLING
+				     * when sampling (rec_host_refuses()) */
 	unsigned sampling_freq;     /* Hz */
 	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots
 	                             * (default REC_MIN_INTERVAL_MS) */

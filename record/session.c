@@ -17,6 +17,7 @@
 #include "array.h"
 #include "diag.h"
 #include "perfclock.h"
+#include "perfring.h"
 #include "perfdata.h"
 #include "procfs.h"
 #include "run.h"
@@ -1186,6 +1187,7 @@ int rec_session_run(struct rec_session *s)
 	s->start_ms = rec_now_ms();
 	s->exit_code = EXIT_RUNTIME;
 	s->want = s->inflight = s->fatal = -1;
+	rec_perf_set_clock(s->plan.clockid);	/* hits, signals, perfclock: the samples' clock */
 	s->binaries_kept = -1;
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	err = rec_report_reserve(s);

@@ -144,8 +144,7 @@ size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg)
 {
 	size_t n = 0, i;
 
-	if (sc->npending)   /* no array before the first sample: qsort takes no NULL */
-		qsort(sc->pending, sc->npending, sizeof(*sc->pending), by_time);
+	array_sort(sc->pending, sc->npending, sizeof(*sc->pending), by_time);
 	for (; n < sc->npending && sc->pending[n].time_ns <= sc->ready_ns; n++) {
 		if (sc->pending[n].ret)
 			on_return(sc, &sc->pending[n], fn, arg);

@@ -135,7 +135,7 @@ static int table_collect(struct table *t, char *why, size_t size)
 			return err;
 		}
 	}
-	qsort(t->e, t->n, sizeof(*t->e), by_place);
+	array_sort(t->e, t->n, sizeof(*t->e), by_place);
 	for (size_t i = 0; i < t->n; i++) {
 		if (k && !by_place(&t->e[k - 1], &t->e[i])) {
 			free(t->e[i].demangled);

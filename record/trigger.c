@@ -433,7 +433,7 @@ static const struct rec_trig_exit_event *exit_event(const struct rec_trigger *t,
 {
 	struct rec_trig_exit_event key = { .id = id };
 
-	return t->nxev ? bsearch(&key, t->xev, (size_t)t->nxev, sizeof(*t->xev), by_id) : NULL;
+	return array_search(&key, t->xev, (size_t)t->nxev, sizeof(*t->xev), by_id);
 }
 
 /* The exits are enabled before the entries: a call entered is never missed
@@ -443,7 +443,7 @@ int rec_trigger_enable(struct rec_trigger *t)
 	int i;
 
 	if (t->nxev)
-		qsort(t->xev, (size_t)t->nxev, sizeof(*t->xev), by_id);
+		array_sort(t->xev, (size_t)t->nxev, sizeof(*t->xev), by_id);
 	for (i = 0; i < t->nxev; i++) {
 		if (t->xev[i].enabled)
 			continue;

@@ -96,7 +96,7 @@ struct rec_trigger {
 /* One sample of a trigger event: the trigger executed, or (RET) a call returned. */
 struct rec_trig_sample {
 	pid_t pid, tid;
-	uint64_t time_ns;          /* perf clock (local_clock), ns */
+	uint64_t time_ns;          /* the recording's clock (rec_perf_set_clock()), ns */
 	uint64_t sp;               /* EXITS: the user stack pointer (0: unknown) */
 	bool ret;                  /* at an exit: the call left the function (a return
 				    * or a tail call), at stack pointer SP = its entry's */

@@ -671,7 +671,7 @@ static void restart(struct agg *a)
 		struct agg_thread *t = &a->threads[i];
 
 		if (t->nlate)
-			qsort(t->late, t->nlate, sizeof(*t->late), cmp_late);
+			array_sort(t->late, t->nlate, sizeof(*t->late), cmp_late);
 		t->depth = 0;
 		t->seen = false;
 		t->max_ts = 0;
@@ -723,7 +723,7 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 	if (a->first_ts == UINT64_MAX)
 		a->first_ts = 0;
 	if (a->ntop)
-		qsort(a->top, a->ntop, sizeof(*a->top), cmp_call);
+		array_sort(a->top, a->ntop, sizeof(*a->top), cmp_call);
 	return 0;
 }
 

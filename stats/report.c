@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fxt_writer.h"
 
 /* The columns of a function row; CSV's first nine are fixed by the issue. */
@@ -77,7 +78,7 @@ void report_sort_rows(struct agg *a, const struct report_opts *o)
 {
 	enum report_sort s = o->sort;
 
-	qsort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
+	array_sort_r(a->rows, a->nrows, sizeof(*a->rows), cmp_row, &s);
 }
 
 /* Rows of O's function or match; a row whose slices never ended has no
@@ -543,7 +544,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 	for (size_t i = 0; !err && i < old->nrows; i++)
 		idx[i] = &old->rows[i];
 	if (!err)
-		qsort(idx, old->nrows, sizeof(*idx), cmp_key);
+		array_sort(idx, old->nrows, sizeof(*idx), cmp_key);
 	for (size_t i = 0; !err && i < new->nrows + old->nrows; i++) {
 		const struct agg_row *r = i < new->nrows ? &new->rows[i] : idx[i - new->nrows];
 		const struct agg_row **m = NULL;
@@ -552,7 +553,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		if (!wanted(r, o))
 			continue;
 		if (i < new->nrows)
-			m = bsearch(&r, idx, old->nrows, sizeof(*idx), cmp_key);
+			m = array_search(&r, idx, old->nrows, sizeof(*idx), cmp_key);
 		else if (matched[i - new->nrows])
 			continue;
 		row = table_row(&t);
@@ -582,7 +583,7 @@ void report_compared(struct table *t, int (*cmp)(const void *, const void *),
 		     const char *note, const struct report_opts *o, FILE *out)
 {
 	if (t->nrows)   /* no array before the first row: qsort takes no NULL */
-		qsort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), cmp);
+		array_sort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), cmp);
 	if (o->limit && t->nrows > o->limit)
 		t->nrows = o->limit;
 	if (o->format == TABLE_TEXT)

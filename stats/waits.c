@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fxt_writer.h"
 
 enum { W_WAITS, W_TOTAL, W_P50, W_P99, W_MAX, W_TID, W_BY, W_STATE, W_NAME, W_DSO, W_THREAD,
@@ -74,7 +75,7 @@ static const struct agg_row **pick(const struct agg *a, const struct report_opts
 		    (!o->match || !fnmatch(o->match, r->name, 0)))
 			v[(*n)++] = r;
 	}
-	qsort(v, *n, sizeof(*v), cmp_wait);
+	array_sort(v, *n, sizeof(*v), cmp_wait);
 	return v;
 }
 

@@ -8,6 +8,10 @@ set -u
 : "${SNAPTRACE_TEST_BIN:=$SNAPTRACE_O/test}"
 CONVERT="$SNAPTRACE_BIN/snaptrace-convert"
 RECORD="$SNAPTRACE_BIN/snaptrace-record"
+# sigdfl CMD...: CMD with SIGINT, SIGQUIT, SIGTERM and SIGHUP at their default
+# (tests/runner/sigdfl.c), as from a terminal: a command a script starts in
+# the background (CMD &) ignores SIGINT and SIGQUIT
+SIGDFL="$SNAPTRACE_TEST_BIN/sigdfl"
 export PAGER=cat
 . "$(dirname "${BASH_SOURCE[0]}")/requirements.sh"
 

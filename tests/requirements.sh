@@ -244,6 +244,11 @@ req_strace() { reqh_tools strace; }
 req_fzf() { reqh_tools fzf; }
 req_binutils() { reqh_tools addr2line nm; }
 
+# an x86-64 host (tests/e2e/jit_target.c copies x86-64 machine code)
+req_x86_64() {
+	[ "$(uname -m)" = x86_64 ] || { echo "$(uname -m), not x86_64"; return 1; }
+}
+
 # the Intel PT generator (tests/ptsynth) is built: it needs libipt, Zydis
 # and a C++ compiler, and the build leaves ptsynth.skip saying what lacked
 req_ptsynth() {

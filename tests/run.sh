@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the test suite against the build in directory O (default build).
-#   tests/run.sh [-j N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]
+#   tests/run.sh [-j N] [-J N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]
 #
 # Suites: every unit program O/test/unit/test_* ("unit", or unit/test_parse
 # alone) and every tests/DIR/NAME.test.sh by its NAME; SUITE/NAME hands NAME
@@ -12,9 +12,12 @@
 # (none: check); unit programs are check.
 #   check        no perf recording, no timing: runs beside other check
 #                suites, -j N at a time (default: the number of CPUs)
-#   record       records with perf or measures time: runs alone
-#   stress       race hunts at full count: only with --tiers stress
-#   pt-hardware  real Intel PT: only with --tiers pt-hardware
+#   record       records with perf or measures time: never beside a check
+#                suite; beside other record suites, -J N at a time
+#                (default 2: a recording mostly waits for perf and its
+#                program; -J 1 runs each alone)
+#   stress       race hunts at full count: only with --tiers stress; alone
+#   pt-hardware  real Intel PT: only with --tiers pt-hardware; alone
 # --stress exports SNAPTRACE_STRESS=1 (tests/lib.sh stress_count: a suite's
 # race hunts at their full count); -r N runs each suite N times.
 #
@@ -55,16 +58,18 @@
 set -u
 top=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
 usage() {
-	echo "usage: tests/run.sh [-j N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]" >&2
+	echo "usage: tests/run.sh [-j N] [-J N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]" >&2
 	exit 2
 }
 
 jobs=$(nproc 2>/dev/null || echo 1)
-repeat=1 tiers=check,record
+record_jobs=2 repeat=1 tiers=check,record
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
 	-j*) jobs=${1#-j}; shift ;;
+	-J) [ $# -ge 2 ] || usage; record_jobs=$2; shift 2 ;;
+	-J*) record_jobs=${1#-J}; shift ;;
 	-r) [ $# -ge 2 ] || usage; repeat=$2; shift 2 ;;
 	-r*) repeat=${1#-r}; shift ;;
 	--tiers) [ $# -ge 2 ] || usage; tiers=$2; shift 2 ;;
@@ -75,7 +80,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[[ $jobs =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ ]] || usage
+[[ $jobs =~ ^[1-9][0-9]*$ && $record_jobs =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ ]] || usage
 TIERS="check record stress pt-hardware"
 for t in ${tiers//,/ }; do
 	[[ " $TIERS " == *" $t "* ]] || { echo "tests/run.sh: no tier '$t': expected one of: $TIERS" >&2; exit 2; }
@@ -237,8 +242,9 @@ ended() {
 }
 
 # job I: runs job I in RUN/I/: its output, each line after the time it
-# arrived (microseconds), in log; its start and end in times; its exit
-# status in rc (after the leftover check); hang when the guard fired.
+# arrived (microseconds), in log; its start and end in times; the CPU time
+# it took in cpu (bash's times); its exit status in rc (after the leftover
+# check); hang when the guard fired.
 job() {
 	local i=$1 d="$RUN/$1" token="$$.$1.$RANDOM$RANDOM" pid fd line part="" rc
 	local -a cmd=("${J_PROG[$i]}")
@@ -292,6 +298,8 @@ job() {
 	exec {fd}<&-
 	wait "$pid"
 	rc=$?
+	# the CPU time of the suite and what it waited for (the second line)
+	times >"$d/cpu"
 	if [ -e "$d/hang" ]; then
 		kill -KILL $(survivors "$token") 2>/dev/null
 	else
@@ -308,7 +316,7 @@ declare -A tier_p=() tier_f=() tier_s=() tier_wall=() tier_n=()
 # naming no declared requirement becomes a FAIL; the per-test times go to
 # RUN/times, the skips per requirement to RUN/skips.
 report() {
-	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall
+	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall cpu
 	rc=$(<"$d/rc")
 	read -r t0 t1 <"$d/times"
 	touch "$d/log"
@@ -357,7 +365,11 @@ report() {
 	}' "$d/log"
 	read -r p f s <"$d/result"
 	wall=$(((t1 - t0) / 100000))
-	echo "$name: $p passed, $f failed, $s skipped ($((wall / 10)).$((wall % 10)) s)"
+	# user + system seconds of the suite's processes: how much of its wall
+	# time it kept a CPU busy
+	cpu=$(awk 'NR == 2 { for (k = 1; k <= 2; k++) { split($k, m, /[ms]/); c += m[1] * 60 + m[2] } }
+		END { printf "%.1f", c }' "$d/cpu" 2>/dev/null)
+	echo "$name: $p passed, $f failed, $s skipped ($((wall / 10)).$((wall % 10)) s, CPU ${cpu:-?} s)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	local tier=${J_TIER[$i]}
 	tier_p[$tier]=$((${tier_p[$tier]:-0} + p))
@@ -366,20 +378,39 @@ report() {
 	tier_n[$tier]=$((${tier_n[$tier]:-0} + 1))
 }
 
-# Check jobs longest first (times of the last run in O/test-times; a suite
-# never timed counts as long), so the last to end is a short one; then each
-# job of another tier alone.
+# Check jobs, then record jobs, each longest first (times of the last run
+# in O/test-times; a suite never timed counts as long), so that the last to
+# end is a short one; then each job of another tier.
 order=()
 declare -A last_time=()
 if [ -f "$O/test-times" ]; then
 	while read -r s n; do last_time[$n]=$s; done <"$O/test-times"
 fi
 mapfile -t order < <(for i in "${!J_NAME[@]}"; do
-	[ "${J_TIER[$i]}" = check ] && echo "0 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ||
-		echo "1 0 $i"
+	case ${J_TIER[$i]} in
+	check) echo "0 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;
+	record) echo "1 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;
+	*) echo "2 0 $i" ;;
+	esac
 done | sort -k1,1n -k2,2gr -k3,3n | cut -d' ' -f3)
 
 declare -A running=()
+
+# may_start I: true when job I may start beside the running ones: a check
+# job beside check jobs (-j), a record job beside record jobs (-J), any
+# other alone.
+may_start() {
+	local k n=${#running[@]}
+	case ${J_TIER[$1]} in
+	check) [ "$n" -lt "$jobs" ] || return 1 ;;
+	record) [ "$n" -lt "$record_jobs" ] || return 1 ;;
+	*) [ "$n" -eq 0 ] || return 1 ;;
+	esac
+	for k in "${!running[@]}"; do
+		[ "${J_TIER[$k]}" = "${J_TIER[$1]}" ] || return 1
+	done
+}
+
 cleanup() {
 	local i p
 	for i in "${!running[@]}"; do
@@ -402,16 +433,11 @@ next=0
 while [ $next -lt ${#order[@]} ] || [ ${#running[@]} -gt 0 ]; do
 	while [ $next -lt ${#order[@]} ]; do
 		i=${order[$next]}
-		if [ "${J_TIER[$i]}" = check ]; then
-			[ ${#running[@]} -lt "$jobs" ] || break
-		else
-			[ ${#running[@]} -eq 0 ] || break
-		fi
+		may_start "$i" || break
 		: "${tier_t0[${J_TIER[$i]}]:=${EPOCHREALTIME/./}}"
 		job "$i" &
 		running[$i]=$!
 		next=$((next + 1))
-		[ "${J_TIER[$i]}" = check ] || break
 	done
 	wait -n -p done_pid "${running[@]}"
 	for i in "${!running[@]}"; do

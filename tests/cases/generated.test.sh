@@ -16,6 +16,12 @@
 #                 and times, deeper frames left out. The converter keeps 64
 #                 levels for frames inferred below the bottom (main, here),
 #                 so levels 0..448 (main + 448 rec) are kept.
+#   errors-one-time  1,000 decode errors at one time, and 700 without a
+#                 time before the thread's first line (they go at its first
+#                 time): Perfetto nests the instants of one time in one
+#                 another and drops those 512 deep, so 512 are written at
+#                 each time and the summary counts the 676 left out; the
+#                 trace reads back without a problem (--dump exits 0).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 GEN="$SNAPTRACE_TOP/tests/gen"
@@ -232,7 +238,39 @@ deep_unwind() {
 	ok "$n"
 }
 
+errors_one_time() {
+	local n=errors-one-time per
+	awk 'BEGIN {
+		e = " instruction trace error type 1 time %s cpu 2 pid 100 tid 100 ip 0x13ee018 code 7: Overflow packet\n"
+		for (i = 0; i < 700; i++)
+			printf " instruction trace error type 1 cpu 2 pid 100 tid 100 ip 0x13ee018 code 7: Overflow packet\n"
+		print "             app   100/100       5.000000100:          1  branches:u:   call                          dc6010 main+0x10 (/opt/app) =>           505000 a+0x0 (/opt/app)"
+		for (i = 0; i < 1000; i++)
+			printf e, "5.000000300"
+		print "             app   100/100       5.000000400:          1  branches:u:   call                          505010 a+0x10 (/opt/app) =>          13ee000 b+0x0 (/opt/app)"
+	}' >"$TMP/$n.txt"
+	if ! "$CONVERT" "$TMP/$n.txt" -o "$TMP/$n.fxt" 2>"$TMP/$n.err"; then
+		fail "$n" "conversion failed: $(first_lines "$TMP/$n.err")"
+		return
+	fi
+	if ! "$CONVERT" --dump=records "$TMP/$n.fxt" >"$TMP/$n.records" 2>"$TMP/$n.dump"; then
+		fail "$n" "the trace has problems: $(first_lines "$TMP/$n.dump")"
+		return
+	fi
+	per=$(grep 'decode error' "$TMP/$n.records" | grep -o ' ts=[0-9]*' | sort | uniq -c |
+		awk '{ printf "%s%d@%s", (NR > 1 ? " " : ""), $1, substr($2, 4) }')
+	if [ "$per" != "512@5000000100 512@5000000300" ]; then
+		fail "$n" "decode-error instants per time: $per (expected 512@5000000100 512@5000000300)"
+	elif ! grep -q 'warning: 676 instants were left out: 512 or more of one time on one track' "$TMP/$n.err" ||
+		! grep -q ' 1700 decode errors' "$TMP/$n.err"; then
+		fail "$n" "the summary: $(grep -e 'left out' -e 'decode errors' "$TMP/$n.err" | tr '\n' '|')"
+	else
+		ok "$n"
+	fi
+}
+
 many_strings
+errors_one_time
 many_threads
 deep_recursion 600
 deep_unwind 600

@@ -4,12 +4,19 @@
 # the documented exit status, or a correct trace that reads back clean.
 #   nul-comm       a NUL inside a comm, through a pipe (no binary check):
 #                  converts (under ASan: no over-read), the name shows U+FFFD.
-#   time-range     a time past 2^62 ns: exit 1, one line naming the line.
+#   time-range     a time at or past 2^62 ns (2^62 itself once converted):
+#                  exit 1, one line naming the line; 2^62 - 1 converts.
 #   invalid-utf8   ill-formed UTF-8 in a symbol and a dso: converts, the
 #                  trace has no problem (--dump exits 0), U+FFFD in the name.
 #   cr-only        CR-only line ends: exit 2 and one line; CR LF converts.
-#   strict-junk    text after the last column: --strict exit 1, else skipped
-#                  with a warning.
+#   strict-junk    text after the last column: --strict exit 1 (the error
+#                  says --strict made it one, not "skipped"), else skipped
+#                  with a warning; a line of junk the same.
+#   long-line      a line of 1 MiB converts; one byte more, 1.5 MiB or 3 MiB
+#                  without a newline: exit 1, one line naming the file and
+#                  line, in text and in the dlfilter's binary stream (a 1.5
+#                  MiB line once converted: the limit held only across
+#                  blocks).
 #   odd-tids       thread ids 0, 2^31-1, 2^31, 2^32+1 and ordinary ones: one
 #                  track each, none shared; ordinary ids keep their number.
 #   dump-args      --dump with a second file, or with -o: exit 2.
@@ -88,11 +95,15 @@ nul_comm() {
 
 time_range() {
 	branch 100 9300000000.000000100 call 401010 main+0x10 402000 work+0x0 >"$TMP/time.txt"
-	expect_fail time-range 1 '^snaptrace-convert: .*time.txt:1: time 9300000000.000000100 s is past 2\^62 ns' \
+	expect_fail time-range 1 '^snaptrace-convert: .*time.txt:1: time 9300000000.000000100 s is at or past 2\^62 ns' \
+		"$CONVERT" -q "$TMP/time.txt" -o "$TMP/time-range.fxt" || return
+	branch 100 4611686018.427387904 call 401010 main+0x10 402000 work+0x0 >"$TMP/time.txt"
+	expect_fail time-range 1 '^snaptrace-convert: .*time.txt:1: time 4611686018.427387904 s is at or past 2\^62 ns' \
 		"$CONVERT" -q "$TMP/time.txt" -o "$TMP/time-range.fxt" || return
 	# the largest accepted time converts, and reads back without a problem
-	call_return 100 | sed 's/ 5\.000000/ 4611686018.427387/' | converts time-range - &&
-		ok time-range
+	{ call_return 100 | sed 's/ 5\.000000/ 4611686018.427387/'
+	  branch 100 4611686018.427387903 call 401010 main+0x10 402000 work+0x0; } |
+		converts time-range - && ok time-range
 }
 
 invalid_utf8() {
@@ -120,8 +131,15 @@ cr_only() {
 
 strict_junk() {
 	{ call_return 100; branch 100 5.000000400 call 401020 main+0x20 402000 work+0x0 | sed 's/$/ JUNK/'; } >"$TMP/junk.txt"
-	expect_fail strict-junk 1 'junk.txt:3: \(dso\) column unlike the first line.*JUNK' \
+	expect_fail strict-junk 1 'junk.txt:3: \(dso\) column unlike the first line.s \(text after the last column\?\) \(an error with --strict\): .*JUNK$' \
 		"$CONVERT" -q --strict "$TMP/junk.txt" -o "$TMP/strict-junk.fxt" || return
+	{ call_return 100; echo 'garbage'; } >"$TMP/junk2.txt"
+	expect_fail strict-junk 1 'junk2.txt:3: not a line of perf script output \(an error with --strict\): garbage$' \
+		"$CONVERT" -q --strict "$TMP/junk2.txt" -o "$TMP/strict-junk.fxt" || return
+	if grep -q skipped "$TMP/strict-junk.err"; then
+		fail strict-junk "--strict's error says skipped: $(first_lines "$TMP/strict-junk.err")"
+		return
+	fi
 	if ! "$CONVERT" "$TMP/junk.txt" -o "$TMP/junk.fxt" 2>"$TMP/junk.err"; then
 		fail strict-junk "without --strict: exit $?: $(first_lines "$TMP/junk.err")"
 	elif ! grep -q 'warning: .*junk.txt:3: (dso) column unlike the first line' "$TMP/junk.err" ||
@@ -130,6 +148,35 @@ strict_junk() {
 	else
 		ok strict-junk
 	fi
+}
+
+# long_branch BYTES: a branch line of exactly BYTES bytes (its target's name padded).
+long_branch() {
+	local line pad
+	line=$(branch 100 5.000000500 call 401020 main+0x20 402000 work+0x0)
+	pad=$(( $1 - ${#line} ))
+	branch 100 5.000000500 call 401020 main+0x20 402000 "work$(head -c "$pad" /dev/zero | tr '\0' w)+0x0"
+}
+
+long_line() {
+	local f=$TMP/long.txt
+	{ call_return 100; long_branch 1048576; } >"$f"
+	converts long-line "$f" || return
+	rm -f "$TMP/long-line.fxt"
+	for n in 1048577 1572864; do
+		{ call_return 100; long_branch $n; } >"$f"
+		expect_fail long-line 1 "^snaptrace-convert: .*long.txt:3: a line longer than 1048576 bytes, which no perf script prints" \
+			"$CONVERT" -q "$f" -o "$TMP/long-line.fxt" || return
+	done
+	{ call_return 100; head -c 3145728 /dev/zero | tr '\0' x; } >"$f"
+	expect_fail long-line 1 "^snaptrace-convert: .*long.txt:3: a line longer than 1048576 bytes" \
+		"$CONVERT" -q "$f" -o "$TMP/long-line.fxt" || return
+	# the dlfilter's stream: records, then a text line of perf's 1.5 MiB long
+	{ call_return 100 | "$SNAPTRACE_TEST_BIN/gen/text2bin"
+	  printf ' instruction trace error type 1 time 5.000000400 cpu 2 pid 100 tid 100 ip 0x402018 code 7: %s\n' \
+		"$(head -c 1572864 /dev/zero | tr '\0' x)"; } >"$f"
+	expect_fail long-line 1 "^snaptrace-convert: .*long.txt:3: a line longer than 1048576 bytes" \
+		"$CONVERT" -q "$f" -o "$TMP/long-line.fxt" && ok long-line
 }
 
 odd_tids() {
@@ -186,6 +233,7 @@ time_range
 invalid_utf8
 cr_only
 strict_junk
+long_line
 odd_tids
 dump_args
 perf_force

@@ -52,6 +52,11 @@
 #   errors        no record.json: exit 2; a bad one, or one whose snapshots
 #                 perf never wrote: exit 1; one line naming the file and what
 #                 was expected; no output left
+#   same-time     600 hits at one time: 512 markers (Perfetto nests one
+#                 time's instants on a track and drops them 512 deep), the
+#                 rest counted in a warning
+#   same-time-two 1,200 hits at one time alternating between two processes:
+#                 512 markers of that time in all, no track 512 deep
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 need_built recording "$CONVERT"
 
@@ -502,7 +507,70 @@ t_errors() {
 	[ "$all" = 0 ] && ok errors
 }
 
+# A hit with more extra fields than FXT's 15 arguments hold beside the
+# marker's own (tid, ip, snapshot, snapshot_file, arg0, arg1): the marker
+# keeps what fits and names the rest in fields_left_out, one warning says so
+# (the conversion once failed: "cannot write: Invalid argument").
+t_many_fields() {
+	local d="$TMP/fields" extra="" k marker nargs
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	for k in $(seq 1 12); do extra="$extra, \"f$k\": $k"; done
+	record_json "$d" "${HITS/\"duration_ns\": 1500/\"duration_ns\": 1500$extra}" "$SNAPS"
+	if ! convert fields "$d"; then
+		fail many-fields "conversion failed: $(first_lines "$TMP/fields.err")"
+		return
+	fi
+	marker=$(grep -F 'name="[trigger] magic_trace_stop_indicator"' "$TMP/fields.records" | head -n 1)
+	nargs=$(grep -o ' [a-z_0-9]*:[a-z0-9]*=' <<<"$marker" | grep -c .)
+	if [ "$nargs" -ne 15 ]; then
+		fail many-fields "the marker has $nargs arguments, expected 15: $marker"
+	elif ! grep -q -F 'duration_ns:int64=1500 f1:int64=1 ' <<<"$marker" ||
+		! grep -q -F 'fields_left_out:string="f8, f9, f10, f11, f12"' <<<"$marker"; then
+		fail many-fields "the marker: $marker"
+	elif ! grep -q 'warning: .*record.json: 1 hits have more fields than a marker can show (15 arguments); .*fields_left_out .*(hits\[0\]: f8, f9, f10, f11, f12)' "$TMP/fields.err"; then
+		fail many-fields "no warning naming the fields left out: $(first_lines "$TMP/fields.err")"
+	else
+		ok many-fields
+	fi
+}
+
+# same_time NAME HITS PROCESSES LEFT: HITS hits at one time (and the
+# snapshot Ctrl-C took, at that time too) of PROCESSES processes in turn
+# (300, 301, ...): Perfetto nests the instants of one time on one track in
+# one another and drops those 512 deep; the converter writes 512 of that
+# time in all, says it left out LEFT, and the trace reads back clean.
+same_time() {
+	local name=$1 d="$TMP/$1" hits="" k n
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	for k in $(seq 1 "$2"); do
+		hits="$hits${hits:+,}
+    {\"pid\": $((300 + k % $3)), \"tid\": $((300 + k % $3)), \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
+	done
+	record_json "$d" "$hits" "${SNAPS/20080000000/20060000000}"
+	if ! convert "$name" "$d"; then
+		fail "$name" "conversion failed: $(first_lines "$TMP/$name.err")"
+		return
+	fi
+	n=$(grep -c 'ts=20060000000 .*name="\[\(trigger\|snapshot\)\]' "$TMP/$name.records")
+	if ! "$CONVERT" --dump "$TMP/$name.fxt" >/dev/null 2>"$TMP/$name.dump.err"; then
+		fail "$name" "the trace has problems: $(first_lines "$TMP/$name.dump.err")"
+	elif [ "$n" -ne 512 ]; then
+		fail "$name" "$n markers at 20.06 s, expected 512"
+	elif ! grep -q "warning: $4 instants were left out: 512 or more of one time on one track" "$TMP/$name.err"; then
+		fail "$name" "no warning of the $4 left out: $(first_lines "$TMP/$name.err")"
+	else
+		ok "$name"
+	fi
+}
+
 t_markers
+t_many_fields
+same_time same-time 600 1 89
+# two processes in turn: a count per process and run once never passed 1,
+# and both tracks went 512 deep
+same_time same-time-two 1200 2 689
 t_tsc_span
 t_offcpu_end
 t_offcpu_tail

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tier: record
-# Off-CPU time and sampling truth on this machine: compile
-# tests/e2e/offcpu_target.c and record it with
+# Off-CPU time and sampling truth on this machine: the workload
+# (tests/workload/workload.c, modes naps, pipe and spin; workload-nofp
+# built without frame pointers) recorded with
 #   perf record -e cpu-clock -F 5000 --call-graph fp --switch-events \
 #       -e sched:sched_switch --call-graph fp
 # then convert (the converter runs perf script itself) and check, in the
@@ -67,16 +68,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need_built offcpu "$CONVERT"
-requires offcpu recording cc || exit 0
-SRC="$SNAPTRACE_TOP/tests/e2e/offcpu_target.c"
-for v in fp:-fno-omit-frame-pointer nofp:-fomit-frame-pointer; do
-	if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g "${v#*:}" \
-		-o "$TMP/target_${v%%:*}" "$SRC" 2>"$TMP/cc.err"; then
-		fail offcpu "cannot compile offcpu_target.c: $(first_lines "$TMP/cc.err")"
-		exit 0
-	fi
-done
+W="$SNAPTRACE_TEST_BIN/workload"
+WNOFP="$SNAPTRACE_TEST_BIN/workload-nofp"
+need_built offcpu "$CONVERT" "$W" "$WNOFP"
+requires offcpu recording || exit 0
 
 # record NAME [taskset CPU] -- CMD...: records CMD with EVENTS into $TMP/NAME.data (its
 # stdout in $TMP/NAME.out), converts it to $TMP/NAME.tree (summary in
@@ -117,7 +112,7 @@ recorded() {
 }
 
 # naps: spins and sleeps against the program's own measurements.
-record offcpu-naps -- "$TMP/target_fp" naps 20 3000 40000
+record offcpu-naps -- "$W" naps 20 3000 40000
 if recorded offcpu-naps $?; then
 	if why=$(awk -v period=$PERIOD_NS '
 		function times(   t) { t = $0; sub(/.*\[/, "", t); sub(/\].*/, "", t); split(t, be, ", ") }
@@ -189,7 +184,7 @@ if recorded offcpu-short-gaps $?; then
 fi
 
 # pipe: blocked in read().
-record offcpu-pipe -- "$TMP/target_fp" pipe 5 30000
+record offcpu-pipe -- "$W" pipe 5 30000
 if recorded offcpu-pipe $?; then
 	if grep -E -q '\[off-cpu\] .*state:string="blocked".*syscall:string="read"' "$TMP/offcpu-pipe.tree"; then
 		ok offcpu-pipe
@@ -200,9 +195,9 @@ fi
 
 # preempted: a busier process on the same CPU.
 CPU=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
-setsid taskset -c "$CPU" "$TMP/target_fp" spin 3000 >/dev/null 2>&1 &
+setsid taskset -c "$CPU" "$W" spin 3000 >/dev/null 2>&1 &
 HOG_PID=$!
-record offcpu-preempted taskset "$CPU" -- "$TMP/target_fp" spin 400
+record offcpu-preempted taskset "$CPU" -- "$W" spin 400
 rc=$?
 kill -TERM -- "-$HOG_PID" 2>/dev/null
 wait "$HOG_PID" 2>/dev/null
@@ -216,18 +211,18 @@ if recorded offcpu-preempted $rc; then
 fi
 
 # broken stacks: no frame pointers.
-record offcpu-broken-stacks -- "$TMP/target_nofp" spin 300
+record offcpu-broken-stacks -- "$WNOFP" spin 300
 if recorded offcpu-broken-stacks $?; then
-	if grep -q "call stacks are broken.*target_nofp.*-fno-omit-frame-pointer" "$TMP/offcpu-broken-stacks.conv.err"; then
+	if grep -q "call stacks are broken.*workload-nofp.*-fno-omit-frame-pointer" "$TMP/offcpu-broken-stacks.conv.err"; then
 		ok offcpu-broken-stacks
 	else
-		fail offcpu-broken-stacks "no broken-stack warning naming target_nofp: $(first_lines "$TMP/offcpu-broken-stacks.conv.err")"
+		fail offcpu-broken-stacks "no broken-stack warning naming workload-nofp: $(first_lines "$TMP/offcpu-broken-stacks.conv.err")"
 	fi
 fi
 
 # no switch records: as before, and no complaint from perf script.
 EVENTS=(-e cpu-clock -F 5000 --call-graph fp)
-record offcpu-no-switches -- "$TMP/target_fp" naps 3 3000 20000
+record offcpu-no-switches -- "$W" naps 3 3000 20000
 if recorded offcpu-no-switches $?; then
 	if grep -q 'off-cpu\]' "$TMP/offcpu-no-switches.tree"; then
 		fail offcpu-no-switches "[off-cpu] slices without switch records"
@@ -244,7 +239,7 @@ fi
 multi_snapshot() {
 	local d="$TMP/multi" f why
 	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 --min-interval 200 \
-		--trigger snaptrace_nap -- "$TMP/target_fp" naps 30 3000 20000 \
+		--trigger snaptrace_nap -- "$W" naps 30 3000 20000 \
 		>"$TMP/multi.out" 2>"$TMP/multi.rec.err" &
 	PERF_PID=$!
 	wait "$PERF_PID"
@@ -368,8 +363,8 @@ interrupt
 # the perf.data (cpu-clock/freq=5000): no sample precedes the blank.
 no_samples_dwarf() {
 	local d="$TMP/dwarf" why
-	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --callgraph dwarf --snapshot-size 256K \
-		-- "$TMP/target_fp" naps 30 20000 10000 >"$TMP/dwarf.out" 2>"$TMP/dwarf.rec.err" &
+	setsid timeout -k 5 60 "$RECORD" -q -o "$d" --callgraph dwarf --snapshot-size 256K --trigger none \
+		-- "$W" naps 30 20000 10000 >"$TMP/dwarf.out" 2>"$TMP/dwarf.rec.err" &
 	PERF_PID=$!
 	wait "$PERF_PID"
 	why=$?

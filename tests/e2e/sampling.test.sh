@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # tier: record
-# End to end on this machine, sampling path: compile tests/e2e/sampling_target.c
-# (-O1 -g -fno-omit-frame-pointer), record it with
+# End to end on this machine, sampling path: the workload's nest mode
+# (tests/workload/workload.c: main > snaptrace_e2e_outer > _middle > _inner,
+# each checked level a non-leaf, inner calling the leaf _leaf), recorded with
 #   perf record -e cpu-clock -F 5000 --call-graph fp|dwarf
 # convert the perf.data (the converter runs perf script itself) and check,
 # in the slices read back, that the known functions nest as in the source:
-# every snaptrace_e2e_outer under main, every _middle under _outer, every
-# _inner under _middle, and at least one main > outer > middle > inner chain.
+# every snaptrace_e2e_outer under m_nest (the mode's function), every _middle
+# under _outer, every _inner under _middle, and at least one m_nest > outer >
+# middle > inner chain.
 # With dwarf unwinding, also every _leaf under _inner (fp skips a frameless
 # leaf's caller, so that is not checked with fp). Skips when perf cannot
 # record here. Never leaves perf or the target running.
@@ -16,20 +18,16 @@ PERF=${SNAPTRACE_PERF:-perf}
 
 trap group_cleanup EXIT
 
-need_built sampling "$CONVERT"
-requires sampling recording cc || exit 0
-if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
-	-o "$TMP/sampling_target" "$SNAPTRACE_TOP/tests/e2e/sampling_target.c" 2>"$TMP/cc.err"; then
-	fail sampling "cannot compile sampling_target.c: $(head -n 2 "$TMP/cc.err" | tr '\n' '|')"
-	exit 0
-fi
+W="$SNAPTRACE_TEST_BIN/workload"
+need_built sampling "$CONVERT" "$W"
+requires sampling recording || exit 0
 
 # record MODE: records the target into $TMP/MODE.data; returns 1 when perf
 # cannot record here (the reason is in $TMP/MODE.rec.err).
 record() {
 	local mode=$1
 	run_group "$TMP/$mode.rec.out" "$TMP/$mode.rec.err" "$PERF" record -e cpu-clock -F 5000 \
-		--call-graph "$mode" -o "$TMP/$mode.data" -- "$TMP/sampling_target" &&
+		--call-graph "$mode" -o "$TMP/$mode.data" -- "$W" nest &&
 		[ -s "$TMP/$mode.data" ]
 }
 
@@ -37,27 +35,27 @@ record() {
 check_nesting() {
 	awk -v leaf_too="$2" '
 	function die(msg) { print msg; bad = 1; exit 1 }
-	BEGIN { O = "snaptrace_e2e_outer"; M = "snaptrace_e2e_middle"
+	BEGIN { T = "m_nest"; O = "snaptrace_e2e_outer"; M = "snaptrace_e2e_middle"
 		I = "snaptrace_e2e_inner"; L = "snaptrace_e2e_leaf" }
 	{
 		tid = $1; d = $2 + 0; name = $3
 		st[tid, d] = name
 		parent = d > 0 ? st[tid, d - 1] : ""
 		n[name]++
-		if (name == O && parent != "main") die(O " under " parent " at depth " d)
+		if (name == O && parent != T) die(O " under " parent " at depth " d)
 		if (name == M && parent != O) die(M " under " parent " at depth " d)
 		if (name == I && parent != M) die(I " under " parent " at depth " d)
 		if (leaf_too && name == L && parent != I) die(L " under " parent " at depth " d)
-		if (name == I && d >= 3 && st[tid, d - 2] == O && st[tid, d - 3] == "main") chain = 1
+		if (name == I && d >= 3 && st[tid, d - 2] == O && st[tid, d - 3] == T) chain = 1
 	}
 	END {
 		if (bad) exit 1
-		if (!n["main"] || !n[O] || !n[M] || !n[I]) {
-			print "missing functions: main " n["main"] + 0 ", outer " n[O] + 0 \
+		if (!n[T] || !n[O] || !n[M] || !n[I]) {
+			print "missing functions: " T " " n[T] + 0 ", outer " n[O] + 0 \
 				", middle " n[M] + 0 ", inner " n[I] + 0
 			exit 1
 		}
-		if (!chain) die("no main > outer > middle > inner chain")
+		if (!chain) die("no " T " > outer > middle > inner chain")
 	}' "$1"
 }
 

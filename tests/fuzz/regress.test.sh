@@ -2,12 +2,33 @@
 # tier: check
 # Every input the fuzzers (tests/fuzz/build.mk) found a defect with, kept in
 # tests/fuzz/regress/: NAME.fxt through `snaptrace-convert --dump` (exit 0,
-# or 1 with its problems listed), NAME.txt through the converter (exit 0, 1
-# or 2; an output it writes reads back without problem). Never a crash or
-# a sanitizer report (`make asan` runs this on the sanitizer build).
+# or 1 with its problems listed); NAME.txt (perf script text) and NAME.bin
+# (the dlfilter's stream), each as its fuzz target takes it (its options
+# byte first: a line of text the converter skips, or a byte before the
+# stream), through the converter, with source lines read under the symfs the fuzz
+# targets use (tests/fuzz/fuzz_conv.h: this converter as /bin/prog, its
+# first 64 KiB as /bin/cut, a perf map as /tmp/perf-1.map, a text file as
+# /bin/text); NAME.json as the record.json of a recording directory beside
+# fuzz_record_json's two snapshot files. Each exits 0, 1 or 2, and an
+# output it writes reads back without problem. Never a crash or a
+# sanitizer report (`make asan` runs this on the sanitizer build).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 need_built regress "$CONVERT"
+
+# fuzz_conv.h's symfs
+SYMFS=$TMP/symfs
+mkdir -p "$SYMFS/bin" "$SYMFS/tmp"
+cp "$CONVERT" "$SYMFS/bin/prog"
+head -c 65536 "$CONVERT" >"$SYMFS/bin/cut"
+printf '7f0000001000 40 jitted_spin\n7f0000001040 40 jitted_other\n' >"$SYMFS/tmp/perf-1.map"
+echo 'not an ELF file' >"$SYMFS/bin/text"
+
+# fuzz_record_json.c's snapshots
+snapshots() {
+	printf '             app   300/300      20.000100000:     100000 cpu-clock:u: \n\t          401100 work+0x10 (/opt/app)\n\t          401020 main+0x20 (/opt/app)\n\n             app   300/300      20.000200000: PERF_RECORD_SWITCH OUT        \n' >"$1/perf.data.1"
+	printf '             app   300/300      20.040000000: PERF_RECORD_SWITCH IN         \n             app   300/300      20.040100000:     100000 cpu-clock:u: \n\t          401100 work+0x10 (/opt/app)\n\t          401040 main+0x40 (/opt/app)\n' >"$1/perf.data.2"
+}
 
 for f in "$SNAPTRACE_TOP"/tests/fuzz/regress/*; do
 	n=$(basename "$f")
@@ -20,8 +41,15 @@ for f in "$SNAPTRACE_TOP"/tests/fuzz/regress/*; do
 			continue
 		fi
 		;;
-	*.txt)
-		"$CONVERT" -q "$f" -o "$TMP/$n.fxt" 2>"$TMP/$n.err"
+	*.txt | *.bin | *.json)
+		in=$f
+		if [ "${f##*.}" = json ]; then
+			in=$TMP/rec-$n
+			mkdir -p "$in"
+			cp "$f" "$in/record.json"
+			snapshots "$in"
+		fi
+		"$CONVERT" -q --perf-arg=--symfs="$SYMFS" "$in" -o "$TMP/$n.fxt" 2>"$TMP/$n.err"
 		rc=$?
 		if [ "$rc" -gt 2 ]; then
 			fail "regress/$n" "exit $rc: $(first_lines "$TMP/$n.err")"
@@ -33,7 +61,7 @@ for f in "$SNAPTRACE_TOP"/tests/fuzz/regress/*; do
 		fi
 		;;
 	*)
-		fail "regress/$n" "neither .fxt nor .txt"
+		fail "regress/$n" "neither .fxt, .txt, .bin nor .json"
 		continue
 		;;
 	esac

@@ -18,6 +18,8 @@ struct enc {
 	uint64_t *stack;       /* the decoder's return stack */
 	size_t depth, cap;
 	uint64_t since_psb;    /* offset of the last PSB */
+	bool damage_tsc;       /* the next TSC packet gets a flipped bit */
+	bool tsc_damaged;
 	int rc;
 };
 
@@ -78,6 +80,11 @@ static void tsc(struct enc *e, uint64_t t)
 	struct pt_packet p = { .type = ppt_tsc };
 
 	flush_tnt(e);
+	if (e->damage_tsc) {
+		t ^= 1ull << 40;
+		e->damage_tsc = false;
+		e->tsc_damaged = true;
+	}
 	p.payload.tsc.tsc = t;
 	put(e, &p);
 }
@@ -228,6 +235,8 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 			cut = offset(&e) > at + 1 ? at + 1 : at;
 			break;
 		}
+		if (i >= o->tsc_damage_at && !e.tsc_damaged)
+			e.damage_tsc = true;
 		while (sw < o->clock->n && o->clock->sw[sw].seq < th->steps[i].seq)
 			sw++;
 		if (i > from && sw < o->clock->n && o->clock->sw[sw].seq == th->steps[i].seq &&

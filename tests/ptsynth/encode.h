@@ -35,6 +35,8 @@ struct ps_enc_opts {
 	size_t psb_every;      /* a PSB+ after this many bytes (0: only at the start) */
 	size_t ovf_at;         /* step index where an OVF packet goes, SIZE_MAX: none */
 	size_t cut_at;         /* step index where the data is cut, SIZE_MAX: none */
+	size_t tsc_damage_at;  /* step index from which the first TSC packet has
+				* bit 40 flipped (+/- 18 minutes), SIZE_MAX: none */
 	const struct ps_clock *clock; /* TSC (= perf time, ns) of each step, and
 				       * where the thread is preempted */
 };
@@ -53,7 +55,9 @@ struct ps_aux {
  * Encodes steps [FROM, TO) of TH (TO <= TH->n; step TO, when recorded, tells
  * how the last one ended). A last step whose outcome is unknown is left out.
  * With O->cut_at in [FROM, TO), the data ends at that step, in the middle of
- * its first packet (truncated data).
+ * its first packet (truncated data). With O->tsc_damage_at in [FROM, TO), the
+ * first TSC packet from that step on (a PSB+'s, or a periodic one) carries
+ * a wrong time: a damaged timing packet.
  * Returns 0, -ENOMEM, or -EPROTO when an instruction is not in IC (ERR says
  * which).
  */

@@ -36,7 +36,7 @@ struct opts {
 	uint64_t max_steps, time_base, ns_per_step;
 	char *snap[MAX_SNAPSHOTS];   /* global step numbers or symbol names */
 	size_t nsnap;
-	uint64_t ovf_at, trunc_at;   /* global step numbers, UINT64_MAX: none */
+	uint64_t ovf_at, trunc_at, tsc_at;   /* global step numbers, UINT64_MAX: none */
 	uint64_t block_ns;           /* every syscall blocks this long, 0: none */
 	uint64_t preempt_seq[MAX_PREEMPTS], preempt_ns[MAX_PREEMPTS];
 	size_t npreempt;
@@ -65,6 +65,8 @@ static void usage(FILE *f)
 "                           K-th mention) ends the snapshot; one file each\n"
 "      --damage overflow@N  an OVF packet at global step N (in its thread)\n"
 "      --damage truncate@N  cut the AUX data of the thread at global step N\n"
+"      --damage tsc@N       flip bit 40 of the first TSC packet from global\n"
+"                           step N on, in its thread (a damaged timing packet)\n"
 "      --block-syscalls NS  every syscall blocks NS ns: the thread switches out\n"
 "                           after it and back in before it resumes\n"
 "      --preempt-at LIST    comma-separated STEP:NS: the thread running global\n"
@@ -193,8 +195,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			} else if (!strncmp(optarg, "truncate@", 9) &&
 				   parse_u64(optarg + 9, &v) == 0) {
 				o->trunc_at = v;
+			} else if (!strncmp(optarg, "tsc@", 4) && parse_u64(optarg + 4, &v) == 0) {
+				o->tsc_at = v;
 			} else {
-				diag_error("--damage: expected overflow@N or truncate@N, "
+				diag_error("--damage: expected overflow@N, truncate@N or tsc@N, "
 					   "found '%s'", optarg);
 				return -EINVAL;
 			}
@@ -323,6 +327,8 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			ps_thread_step(th, o->ovf_at) : SIZE_MAX;
 		eo.cut_at = o->trunc_at != UINT64_MAX && owns(th, o->trunc_at) ?
 			ps_thread_step(th, o->trunc_at) : SIZE_MAX;
+		eo.tsc_damage_at = o->tsc_at != UINT64_MAX && owns(th, o->tsc_at) ?
+			ps_thread_step(th, o->tsc_at) : SIZE_MAX;
 		rc = ps_encode(th, from, to, &run->icache, &eo, &aux[nq], err, sizeof(err));
 		tt[nq] = (struct ps_truth_thread){ .th = th, .from = from,
 						   .end = aux[nq].vis_end,
@@ -360,7 +366,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .out = "perf.data", .start = "main", .tsc_every = 8,
 			  .max_steps = 2000000, .time_base = 1000000000, .ns_per_step = 10,
-			  .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX };
+			  .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX, .tsc_at = UINT64_MAX };
 	struct ps_truth_stats stats = { 0 };
 	struct ps_clock clock;
 	struct ps_run run;

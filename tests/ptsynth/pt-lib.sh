@@ -12,7 +12,7 @@ PROGRAMS="calls-static:260:150 calls-pie:300:200 recurse:900:400 tailcall:22:14
 EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
 PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
 # Where the in-process decoder must leave a file to perf script (its note;
-# FALLBACK_OK of check_convert): libipt's return stack holds 64 calls,
+# FALLBACK of check_convert): libipt's return stack holds 64 calls,
 # perf's more (recurse's depth); per-CPU queues; OVF packets; on the repeat
 # mode's short TSC period libipt finds a compressed return it calls bad
 # where perf decodes on (not explained yet: issue 21's report).
@@ -20,6 +20,10 @@ DEEP='compressed return without call'
 PER_CPU='per-CPU AUX queues'
 OVF='Intel PT packets perf reads its own way'
 BADRET='bad compressed return'
+# FALLBACK[NAME]: the notes (an extended regular expression of the above)
+# on which the in-process decoder may leave the conversion of NAME to perf
+# script; none for a NAME not in it. Each suite fills it.
+declare -A FALLBACK=()
 
 # gen NAME PROG OPTS...: runs ptsynth into $TMP/NAME.data and $TMP/NAME.truth.
 gen() {
@@ -157,9 +161,8 @@ check_convert() {
 		fail "convert-$name" "$why"
 		return
 	fi
-	# the in-process decoder falls back only where the caller says it must
-	# (FALLBACK_OK: an extended regular expression of its notes)
-	if [ -s "$TMP/$name.fallback" ] && ! grep -q -E -e "${FALLBACK_OK:-^$}" "$TMP/$name.fallback"; then
+	# the in-process decoder falls back only where the suite says it must
+	if [ -s "$TMP/$name.fallback" ] && ! grep -q -E -e "${FALLBACK[$name]:-^$}" "$TMP/$name.fallback"; then
 		fail "convert-$name" "the in-process decoder fell back: $(first_lines "$TMP/$name.fallback")"
 		return
 	fi
@@ -181,17 +184,23 @@ check_convert() {
 	ok "convert-$name"
 }
 
-# both NAME PROG ERRORS OPTS...: generates, then checks perf and the
-# converter; the files of NAME are removed unless PT_KEEP names it.
-both() {
-	local name=$1 prog=$2 errors=$3
-	shift 3
-	if ! gen "$name" "$prog" "$@"; then
-		fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
-		fail "convert-$name" "ptsynth failed"
-		return
-	fi
-	check_perf "$name" "$errors"
-	check_convert "$name" "$errors"
-	[[ " ${PT_KEEP:-} " == *" $name "* ]] || rm -f "$TMP/$name".*
+# variants PROG NAME:ERRORS:OPTS...: generates each variant NAME of PROG
+# (gen, OPTS split into words: the run is ptsynth's cached one), then checks
+# perf and the converter on it, ERRORS decode errors expected; the files of
+# NAME are removed unless PT_KEEP names it.
+variants() {
+	local prog=$1 v name errors opts
+	shift
+	for v; do
+		IFS=: read -r name errors opts <<<"$v"
+		# shellcheck disable=SC2086
+		if ! gen "$name" "$prog" $opts; then
+			fail "perf-$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+			fail "convert-$name" "ptsynth failed"
+			continue
+		fi
+		check_perf "$name" "$errors"
+		check_convert "$name" "$errors"
+		[[ " ${PT_KEEP:-} " == *" $name "* ]] || rm -f "$TMP/$name".*
+	done
 }

@@ -18,7 +18,7 @@
 #              decoding into time ranges, the one -j 1 and -j 2 write: same
 #              slices, times, order; and so does the in-process decoder
 #              (the default) at -j 1 and -j 2, without falling back to perf
-#              script where the caller does not allow it (FALLBACK_OK);
+#              script where the suite does not allow it (FALLBACK);
 # in both return-compression modes and with a snapshot window (with a PSB+
 # every 128 bytes: pt-variants.test.sh); and source lines (srcline-*) on the programs' own
 # functions. The other layouts, damage, context switches, snapshots and
@@ -34,13 +34,12 @@ PT_KEEP=$SRCLINE_PROGRAMS
 
 ptsynth_ready ptsynth
 
+# each program in both return-compression modes and with a snapshot window
+FALLBACK=([recurse]=$DEEP [recurse-noretcomp]=$DEEP [recurse-window]=$DEEP)
 for entry in $PROGRAMS; do
 	IFS=: read -r prog at window <<<"$entry"
-	FALLBACK_OK=
-	[ "$prog" = recurse ] && FALLBACK_OK=$DEEP
-	both "$prog" "$prog" 0
-	both "$prog-noretcomp" "$prog" 0 --noretcomp
-	both "$prog-window" "$prog" 0 --snapshot-at "$at" --snapshot-window "$window"
+	variants "$prog" "$prog:0:" "$prog-noretcomp:0:--noretcomp" \
+		"$prog-window:0:--snapshot-at $at --snapshot-window $window"
 done
 
 # Source lines: every slice of a program's own functions carries the

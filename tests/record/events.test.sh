@@ -17,49 +17,16 @@ trap group_cleanup EXIT
 need_recording events
 need_built events "$CONVERT"
 
-# pf: touches 256 fresh pages in snaptrace_pf_touch, spins in snaptrace_spin,
-# for 0.4 s.
-cat >"$TMP/pf.c" <<'CEOF'
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <time.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void snaptrace_pf_touch(size_t pages)
-{
-	char *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		exit(1);
-	for (size_t i = 0; i < pages; i++)
-		p[i * 4096] = (char)i;
-	munmap(p, pages * 4096);
-}
-__attribute__((noinline)) void snaptrace_spin(unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++)
-		sink += i * i;
-}
-int main(void)
-{
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
-		snaptrace_pf_touch(256);
-		snaptrace_spin(2000000);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 400000000L);
-	return 0;
-}
-CEOF
-if ! cc -O1 -g -fno-omit-frame-pointer -o "$TMP/pf" "$TMP/pf.c" 2>"$TMP/cc.err"; then
-	fail events_page_faults "cannot compile the target: $(tl 2 "$TMP/cc.err")"
-	exit 0
-fi
+# The target: the workload (tests/workload/workload.c), mode faults: 256
+# fresh pages touched in snaptrace_pf_touch, then snaptrace_spin 2 ms, for
+# 0.4 s.
+PF="$SNAPTRACE_TEST_BIN/workload"
+need_built events "$PF"
 
 t_page_faults() {
 	local n=events_page_faults d="$TMP/pf.rec" f perf_pf perf_clock samples events koid track on_thread touch
 	if ! run_group "$TMP/pf.out" "$TMP/pf.err" "$RECORD" --mode sampling --event page-faults \
-		--trigger none -o "$d" -- "$TMP/pf"; then
+		--trigger none -o "$d" -- "$PF" faults 400; then
 		fail $n "recording failed: $(tl 3 "$TMP/pf.err")"
 		return
 	fi
@@ -88,7 +55,7 @@ t_page_faults() {
 	track=$(grep -c "^${koid:-none} [0-9]* page-faults\$" "$TMP/pf.slices")
 	on_thread=$(grep '^[0-9]* [0-9]* page-faults' "$TMP/pf.slices" | grep -c -v "^${koid:-none} ")
 	touch=$(grep "event instant .* tid=${koid:-none} .*name=\"page-faults\" tid:int64=[0-9]" "$TMP/pf.records" |
-		grep -c 'symbol:string="snaptrace_pf_touch" dso:string="[^"]*/pf"')
+		grep -c 'symbol:string="snaptrace_pf_touch" dso:string="[^"]*/workload"')
 	if [ "$perf_pf" -lt 100 ] || [ "$perf_clock" -lt 20 ]; then
 		fail $n "perf recorded $perf_pf page faults and $perf_clock cpu-clock samples (expected >= 100, >= 20)"
 	elif [ "$track" != "$perf_pf" ] || [ "$events" != "$perf_pf" ]; then

@@ -1,138 +1,15 @@
 #!/usr/bin/env bash
 # tier: record
-# The command line of snaptrace-record and of the snaptrace front end: the
-# README's option table and --help list the same options; nonsense values
-# are usage errors (exit 2, one line naming the option) that start nothing;
-# front-end usage errors exit 2; SNAPTRACE_BIN naming no programs is one
-# clear line; -o - keeps the program's stdout out of the trace; the
-# temporary recording is removed after success and kept (and named) when
-# perf fails.
+# The front end and snaptrace-record's command line where perf runs (the
+# command line alone, nothing recorded: cli.test.sh): SNAPTRACE_BIN naming
+# no programs is one clear line; -o - keeps the program's stdout out of the
+# trace; the temporary recording is removed after success and kept (and
+# named) when perf fails.
 . "$(dirname "$0")/../lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
 need_built frontend "$RECORD" "$CONVERT"
-
-# help_options: every -X and --NAME that --help (recorder and front end) lists
-# (the label column: the first 27 characters of an option's line).
-help_options() {
-	{ "$RECORD" --help; "$RECORD" --front-end run --help; } |
-		grep -E '^      --|^  -[a-zA-Z], --' | cut -c 1-27 |
-		grep -oE '(^|[ ,])--?[a-zA-Z][a-z-]*' | tr -d ' ,' | sort -u
-}
-
-# readme_options: every -X and --NAME in the first column of README's
-# "Recording options" table.
-readme_options() {
-	sed -n '/^### Recording options/,/^#/p' "$SNAPTRACE_TOP/README.md" |
-		grep '^| `' | cut -d '|' -f 2 |
-		grep -oE '(^|[ `/,])--?[a-zA-Z][a-z-]*' | tr -d ' `/,' | sort -u
-}
-
-t_options_in_readme() {
-	local h r
-	h=$(help_options)
-	r=$(readme_options)
-	if [ "$(echo "$h" | wc -l)" -lt 20 ]; then
-		fail options_in_readme "--help lists only: $(echo "$h" | tr '\n' ' ')"
-	elif [ "$h" != "$r" ]; then
-		fail options_in_readme "only in --help: $(comm -23 <(echo "$h") <(echo "$r") |
-			tr '\n' ' ')| only in README: $(comm -13 <(echo "$h") <(echo "$r") | tr '\n' ' ')"
-	else
-		ok options_in_readme
-	fi
-}
-
-# Each ARGS|OPTION: the arguments are refused with exit 2 and one line
-# naming OPTION; nothing is created or started.
-NONSENSE='--snapshot-size 64G|--snapshot-size
---event branch-misses:u|--event
---event branch-misses/0|--event
---event cpu/event=0x3c/u|--event
---event /5|--event
---event a --event b --event c --event d --event e --event f --event g --event h --event i|--event
---snapshot-size nan|--snapshot-size
---snapshot-size inf|--snapshot-size
---snapshot-size 1e30|--snapshot-size
---snapshot-size 0.5|--snapshot-size
---snapshot-size -4K|--snapshot-size
---snapshot-size 18446744073709551616|--snapshot-size
---duration nan|--duration
---duration inf|--duration
---duration 0x10|--duration
---duration 1e3|--duration
---duration 0|--duration
---duration -1|--duration
---duration 10m|--duration
---trigger-slower-than 0|--trigger-slower-than
---trigger-slower-than -5ms|--trigger-slower-than
---trigger-slower-than 1.5ns|--trigger-slower-than
---trigger-slower-than 10ms --trigger-mechanism breakpoint|--trigger-slower-than
--p 4294967297|--pid
--p 1,|--pid
--p ,1|--pid
--p 1,,2|--pid
--p 0|--pid
--t 4294967297|--tid
---sampling-freq 5e3|--sampling-freq
---sampling-freq 0x100|--sampling-freq
---min-interval nan|--min-interval
---min-interval 99999999999|--min-interval
---arm-after nan|--arm-after
---arm-after -1|--arm-after
---arm-after 1e3|--arm-after
---arm-after 86401|--arm-after
---trigger addr:0xzz|^[a-z-]*: --trigger addr:0xzz: expected addr:0xHEX, found .0xzz.$
---trigger libc:|^[a-z-]*: --trigger libc:: expected LIB:SYMBOL$
---mode fast|--mode
---callgraph x|--callgraph
---check extra|--check
---kernel=yes|--kernel
---no-such-option|--no-such-option'
-
-t_nonsense_refused() {
-	local line args opt rc bad="" err="$TMP/nonsense.err"
-	while IFS='|' read -r args opt; do
-		for prog in record front; do
-			# shellcheck disable=SC2086
-			if [ $prog = record ]; then
-				(cd "$TMP" && "$RECORD" -o "$TMP/nonsense.d" $args -- /bin/true) \
-					>/dev/null 2>"$err"
-			else
-				(cd "$TMP" && "$FRONT" run -o "$TMP/n.fxt" $args -- /bin/true) \
-					>/dev/null 2>"$err"
-			fi
-			rc=$?
-			line=$(cat "$err")
-			if [ $rc -ne 2 ] || [ "$(wc -l <"$err")" -ne 1 ] ||
-				! grep -q -- "$opt" "$err" || [ -e "$TMP/nonsense.d" ] ||
-				[ -e "$TMP/n.fxt" ]; then
-				bad="$bad [$prog $args: exit $rc: $line]"
-			fi
-		done
-	done <<<"$NONSENSE"
-	if [ -n "$bad" ]; then
-		fail nonsense_refused "$bad"
-	else
-		ok nonsense_refused
-	fi
-}
-
-t_frontend_usage_exit_2() {
-	local bad="" rc args
-	for args in "run" "attach -- /bin/true" "run --bogus -- /bin/true" "bogus" "" \
-		"run -o" "attach -p" "run --front-end run -- /bin/true"; do
-		# shellcheck disable=SC2086
-		"$FRONT" $args >/dev/null 2>"$TMP/usage.err"
-		rc=$?
-		[ $rc -eq 2 ] || bad="$bad [snaptrace $args: exit $rc: $(head -n 1 "$TMP/usage.err")]"
-	done
-	if [ -n "$bad" ]; then
-		fail frontend_usage_exit_2 "$bad"
-	else
-		ok frontend_usage_exit_2
-	fi
-}
 
 # What the host cannot do (the limits --check reports) is refused before
 # anything starts: exit 2, one line naming the option and the limit.
@@ -277,7 +154,7 @@ t_signal_at_start_named() {
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
 os.kill(os.getpid(), signal.SIGTERM)
 os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start.fxt" \
-		--trigger none -- "$PROG" >/dev/null 2>"$TMP/start.err"
+		--trigger none -- "${PROG[@]}" >/dev/null 2>"$TMP/start.err"
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q "warning: SIGTERM came while the recording was starting: it was stopped at once (the trace holds at most the program's first moments)" "$TMP/start.err" ||
 		! "$CONVERT" --dump=slices "$TMP/start.fxt" >/dev/null 2>&1; then
@@ -304,9 +181,6 @@ t_snaptrace_bin_missing() {
 
 # The remaining tests record: they need perf and the permission to use it.
 if ! requirement recording >/dev/null; then
-	t_options_in_readme
-	t_nonsense_refused
-	t_frontend_usage_exit_2
 	t_snaptrace_bin_missing
 	t_missing_perf_reason
 	t_no_fork_before_exec
@@ -317,27 +191,10 @@ if ! requirement recording >/dev/null; then
 	exit 0
 fi
 
-cat >"$TMP/prog.c" <<'EOS'
-#include <stdio.h>
-volatile double sink;
-__attribute__((noinline)) double work_leaf(int n)
-{
-	double s = 1;
-	for (int i = 1; i <= n; i++)
-		s = s * 1.0000001 + 1.0 / i;
-	return s;
-}
-/* prints a line on stdout, then works forever */
-int main(void)
-{
-	printf("TARGET-STDOUT-LINE\n");
-	fflush(stdout);
-	for (;;)
-		sink += work_leaf(200000);
-}
-EOS
-PROG="$TMP/prog"
-cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c"
+# The target: the workload (tests/workload/workload.c): a line on stdout,
+# then work for ever.
+need_built frontend "$SNAPTRACE_TEST_BIN/workload"
+PROG=("$SNAPTRACE_TEST_BIN/workload" echo TARGET-STDOUT-LINE work)
 
 # --trigger-mechanism breakpoint on a host where breakpoints do not fire
 # (--check: "opens but does not fire") is kept but warned about at start.
@@ -345,7 +202,7 @@ t_breakpoint_warned() {
 	local rc
 	requires breakpoint_warned dead_breakpoints || return
 	"$RECORD" -q -o "$TMP/bp.d" --trigger work_leaf --trigger-mechanism breakpoint \
-		--duration 0.3 -- "$PROG" \
+		--duration 0.3 -- "${PROG[@]}" \
 		>/dev/null 2>"$TMP/bp.err"
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q "warning: --trigger-mechanism breakpoint: it did not fire" \
@@ -358,7 +215,7 @@ t_breakpoint_warned() {
 
 t_stdout_trace_only() {
 	local rc
-	(cd "$TMP" && "$FRONT" run -q -o - --trigger none --duration 0.5 -- "$PROG") \
+	(cd "$TMP" && "$FRONT" run -q -o - --trigger none --duration 0.5 -- "${PROG[@]}") \
 		>"$TMP/stdout.fxt" 2>"$TMP/stdout.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -378,7 +235,7 @@ t_temporary_removed() {
 	local rc
 	mkdir -p "$TMP/tmp1"
 	TMPDIR="$TMP/tmp1" "$FRONT" run -q -o "$TMP/tmp1.fxt.gz" --trigger none --duration 0.3 \
-		-- "$PROG" >/dev/null 2>"$TMP/tmp1.err"
+		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp1.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail temporary_removed "exit $rc: $(tail -n 2 "$TMP/tmp1.err" | tr '\n' '|')"
@@ -397,7 +254,7 @@ t_failed_recording_kept() {
 	local pid perf i dir rc
 	mkdir -p "$TMP/tmp2"
 	TMPDIR="$TMP/tmp2" "$FRONT" run -o "$TMP/tmp2.fxt.gz" --trigger none --duration 20 \
-		-- "$PROG" >/dev/null 2>"$TMP/tmp2.err" &
+		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp2.err" &
 	pid=$!
 	for ((i = 0; i < 200; i++)); do
 		grep -q "recording launched" "$TMP/tmp2.err" && break
@@ -447,7 +304,7 @@ esac
 EOF2
 	chmod +x "$TMP/tmp3/perf"
 	TMPDIR="$TMP/tmp3" "$FRONT" run -o "$TMP/tmp3.fxt.gz" --trigger none --perf "$TMP/tmp3/perf" \
-		-- "$PROG" >/dev/null 2>"$TMP/tmp3.err"
+		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp3.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail perf_refused_not_converted "exit $rc, expected 1"
@@ -464,9 +321,53 @@ EOF2
 	fi
 }
 
-t_options_in_readme
-t_nonsense_refused
-t_frontend_usage_exit_2
+# The same perf under snaptrace-record alone: exit 1 with perf's message,
+# and the file it left named with what it is (it once stayed without a word:
+# a header-only perf.data and no record.json in DIR).
+t_perf_refused_named() {
+	local rc d="$TMP/refused.d"
+	"$RECORD" -o "$d" --trigger none --perf "$TMP/tmp3/perf" -- "${PROG[@]}" >/dev/null \
+		2>"$TMP/refused.err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail perf_refused_named "exit $rc, expected 1"
+	elif ! grep -q "perf exited before recording" "$TMP/refused.err"; then
+		fail perf_refused_named "perf's failure not named: $(tr '\n' '|' <"$TMP/refused.err")"
+	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded, no record.json): its header was never written" "$TMP/refused.err"; then
+		fail perf_refused_named "the file perf left is not named: $(tr '\n' '|' <"$TMP/refused.err")"
+	else
+		ok perf_refused_named
+	fi
+}
+
+# --convert-arg is checked by snaptrace-convert (--check-options) before
+# anything is recorded: an option that prints and writes no trace (--help:
+# once exit 0, no trace, the recording deleted) or a bad value is exit 2,
+# nothing started; one the converter takes records and converts.
+t_convert_arg_checked() {
+	local rc bad="" arg
+	for arg in --help --version --print-perf-command --dump --window=bad --no-such; do
+		rm -f "$TMP/ran"
+		(cd "$TMP" && "$FRONT" run -o "$TMP/ca.fxt" --trigger none --convert-arg="$arg" \
+			-- /bin/sh -c "touch $TMP/ran") >/dev/null 2>"$TMP/ca.err"
+		rc=$?
+		if [ $rc -ne 2 ] || [ -e "$TMP/ran" ] || [ -e "$TMP/ca.fxt" ] ||
+			! grep -q -- "--convert-arg: snaptrace-convert refuses the arguments" "$TMP/ca.err"; then
+			bad="$bad [$arg: exit $rc$([ -e "$TMP/ran" ] && echo ', the program ran'): $(tr '\n' '|' <"$TMP/ca.err")]"
+		fi
+	done
+	"$FRONT" run -q -o "$TMP/ca.fxt" --trigger none --duration 0.3 --convert-arg=--no-srcline -- "${PROG[@]}" \
+		>/dev/null 2>"$TMP/ca.err"
+	rc=$?
+	if [ -n "$bad" ]; then
+		fail convert_arg_checked "$bad"
+	elif [ $rc -ne 0 ] || ! "$CONVERT" --dump=slices "$TMP/ca.fxt" | grep -q ' work_leaf$'; then
+		fail convert_arg_checked "--convert-arg=--no-srcline: exit $rc: $(tr '\n' '|' <"$TMP/ca.err")"
+	else
+		ok convert_arg_checked
+	fi
+}
+
 t_snaptrace_bin_missing
 t_missing_perf_reason
 t_no_fork_before_exec
@@ -480,3 +381,5 @@ t_stdout_trace_only
 t_temporary_removed
 t_failed_recording_kept
 t_perf_refused_not_converted
+t_perf_refused_named
+t_convert_arg_checked

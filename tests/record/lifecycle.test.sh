@@ -20,81 +20,29 @@
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
-requires lifecycle recording cc || exit 0
+requires lifecycle recording || exit 0
 need_built lifecycle "$RECORD" "$CONVERT"
 PERF=$(command -v perf)
 
-cat >"$TMP/prog.c" <<'EOS'
-#include <stdlib.h>
-#include <string.h>
-volatile double sink;
-__attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) double work_leaf(int n)
-{
-	double s = 1;
-	for (int i = 1; i <= n; i++)
-		s = s * 1.0000001 + 1.0 / i;
-	return s;
-}
-__attribute__((noinline)) double work_mid(int n) { return work_leaf(n) + work_leaf(n / 2); }
-/* forever: work; storm: work and hit the trigger every few ms */
-int main(int argc, char **argv)
-{
-	int storm = argc > 1 && !strcmp(argv[1], "storm");
-	for (;;) {
-		sink += work_mid(400000);
-		if (storm)
-			snaptrace_trigger();
-	}
-}
-EOS
-PROG="$TMP/prog"
-if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.log"; then
-	fail lifecycle "cannot compile the target: $(head -n 1 "$TMP/cc.log")"
-	exit 1
-fi
-
-# A perf that says where it is and waits 1 s before becoming perf: the
-# "starting" phase, and a slow perf script. Signals take their default
-# action on it (a background job of a script starts with SIGINT ignored).
-cat >"$TMP/slowperf.c" <<'EOS'
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-int main(int argc, char **argv)
-{
-	struct timespec one = { 1, 0 };
-	FILE *log = fopen(getenv("SLOWPERF_LOG"), "a");
-
-	signal(SIGINT, SIG_DFL);
-	if (log) {
-		fprintf(log, "%d %s\n", (int)getpid(), argc > 1 ? argv[1] : "");
-		fclose(log);
-	}
-	if (argc > 1 && strcmp(argv[1], "--version"))
-		nanosleep(&one, NULL);
-	argv[0] = (char *)PERF;
-	execv(PERF, argv);
-	return 127;
-}
-EOS
-if ! cc -DPERF="\"$PERF\"" -o "$TMP/slowperf" "$TMP/slowperf.c" 2>"$TMP/cc.log"; then
-	fail lifecycle "cannot compile the perf stand-in: $(head -n 1 "$TMP/cc.log")"
-	exit 1
-fi
+# The target: the workload (tests/workload/workload.c), modes work (for
+# ever) and storm (the trigger every 3 ms). The perf of the "starting"
+# phase and the slow perf script: slowperf (tests/record/slowperf.c), which
+# logs its pid and waits 1 s before becoming perf.
+PROG="$SNAPTRACE_TEST_BIN/workload"
+SLOWPERF="$SNAPTRACE_TEST_BIN/slowperf"
+need_built lifecycle "$PROG" "$SLOWPERF" "$SIGDFL"
+export SLOWPERF_PERF="$PERF"
 
 # case_pids NAME: the pids of the processes of case NAME.
 case_pids() {
 	grep -lsxzF "LIFECYCLE_CASE=$TMP/$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
 }
 
-# wait_gone NAME: waits up to 3 s until no process of case NAME is left.
+# wait_gone NAME: waits until no process of case NAME is left: 15 s at most
+# (perf may still be writing its snapshot on a loaded machine).
 wait_gone() {
 	local i
-	for ((i = 0; i < 30; i++)); do
+	for ((i = 0; i < 150; i++)); do
 		[ -z "$(case_pids "$1")" ] && return 0
 		sleep 0.1
 	done
@@ -131,22 +79,24 @@ slowperf_ran() { grep -q " $2\$" "$1" 2>/dev/null; }
 # start_case NAME PROCESS PHASE: starts the recording of a case in the
 # background; sets PID (of the front end or recorder), DIR, OUT, ERR.
 start_case() {
-	local name=$1 who=$2 phase=$3 mode=forever
-	local -a opts=(--trigger none --duration 20) conv=()
+	local name=$1 who=$2 phase=$3 mode=work
+	# 1000 samples a second (not 5000): what a case converts is no subject here
+	local -a opts=(--trigger none --duration 20) conv=() freq=(--sampling-freq 1000)
 		DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
 	export SLOWPERF_LOG="$TMP/$name.slowperf"
 	case $phase in
-	starting) opts+=(--perf "$TMP/slowperf") ;;
-	snapshot) mode=storm opts=(--trigger snaptrace_trigger --multi-snapshot --min-interval 300
-		--duration 20) ;;
-	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$TMP/slowperf") ;;
+	starting) opts+=(--perf "$SLOWPERF") ;;
+	snapshot) mode="storm 3000" opts=(--trigger snaptrace_trigger --multi-snapshot
+		--min-interval 300 --arm-after 0 --duration 20) ;;
+	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$SLOWPERF") ;;
 	esac
+	# started as from a terminal (SIGDFL, tests/lib.sh)
 	if [ "$who" = record ]; then
-		LIFECYCLE_CASE=$TMP/$name "$RECORD" -o "$DIR" "${opts[@]}" -- "$PROG" $mode \
-			>/dev/null 2>"$ERR" &
-	else
-		LIFECYCLE_CASE=$TMP/$name "$FRONT" run -o "$OUT" -d "$DIR" "${opts[@]}" "${conv[@]}" \
+		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
 			-- "$PROG" $mode >/dev/null 2>"$ERR" &
+	else
+		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
+			"${opts[@]}" "${conv[@]}" -- "$PROG" $mode >/dev/null 2>"$ERR" &
 	fi
 	PID=$!
 }
@@ -262,27 +212,34 @@ run_case() {
 }
 
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
-# waiting for perf; each has its own names, directory and token.
+# waiting for perf; each has its own names, directory and token. A case's
+# lines are printed as it ends (under a lock, so that no two cases' lines
+# mix: the runner's hang guard sees the suite go on), with its own time
+# ("time NAME SECONDS", tests/run.sh), which the order of the lines cannot
+# give.
 jobs=${LIFECYCLE_JOBS:-3}
-order=()
 for who in ${LIFECYCLE_WHO:-front record perf}; do
 	for phase in ${LIFECYCLE_PHASES:-starting recording snapshot converting}; do
 		[ "$who" = record ] && [ "$phase" = converting ] && continue
 		for sig in INT TERM HUP KILL; do
 			# a signal ignored when this shell started (nohup) stays ignored in
 			# every child, perf included: the case cannot happen as written
-			if [ "$sig" != KILL ] &&
-				! requires "${who}_${phase}_$sig" "sig${sig,,}" >"$TMP/${who}_${phase}_$sig.result"; then
-				order+=("$TMP/${who}_${phase}_$sig.result")
+			# (tests/run.sh starts every suite with them at their default)
+			if [ "$sig" != KILL ] && ! requires "${who}_${phase}_$sig" "sig${sig,,}"; then
 				continue
 			fi
 			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 				wait -n
 			done
-			run_case "$who" "$phase" "$sig" >"$TMP/${who}_${phase}_$sig.result" &
-			order+=("$TMP/${who}_${phase}_$sig.result")
+			{
+				r="$TMP/${who}_${phase}_$sig.result"
+				t0=${EPOCHREALTIME/./}
+				run_case "$who" "$phase" "$sig" >"$r"
+				t=$(((${EPOCHREALTIME/./} - t0) / 100000))
+				echo "time ${who}_${phase}_$sig $((t / 10)).$((t % 10))" >>"$r"
+				flock "$TMP/output.lock" cat "$r"
+			} &
 		done
 	done
 done
 wait
-cat "${order[@]}"

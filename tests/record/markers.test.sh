@@ -4,34 +4,31 @@
 # moment"): the front end converts the recording directory, and the trace
 # holds one "[trigger] SPEC" instant per hit of record.json at its time, on
 # the track "triggers" of the traced process, with the arguments the call
-# was made with:
+# was made with (the target: the workload, tests/workload/workload.c, mode
+# hits: snaptrace_trigger(1000 + i, 0xfeed0000 + i)):
 #   demo              the bundled demo (make demo): its one hit
-#   multi_snapshot    --multi-snapshot --arm-after 0, 3 calls 300 ms apart: 3 markers, one
-#                     per hit and snapshot, and the exit snapshot's
-#                     "[snapshot] exit"
-#   call_arguments    magic_trace_stop_indicator(1001, 0xfeed0001) ... shows
-#                     arg0 and arg1 on each marker
+#   multi_snapshot    --multi-snapshot --arm-after 0, calls 300 ms apart, stopped
+#                     after 3 snapshots: a marker per hit and snapshot, and
+#                     the last snapshot's "[snapshot] interrupt"
+#   call_arguments    snaptrace_trigger(1001, 0xfeed0001) ... shows arg0 and
+#                     arg1 on each marker
 #   tsc_span          whether this host's kernel offers the TSC conversion
 #                     (record.json's trigger.tsc); the span itself is checked
 #                     on a written record.json (tests/cases/recording.test.sh)
 #   exit_names        --multi-snapshot, calls 15 ms apart up to the exit: the
 #                     exit snapshot (often without side-band: perf's ":TID"
 #                     comm) names no thread or process ":TID"; all are
-#                     "markers_target [ID]" as record.json says
+#                     "workload [ID]" as record.json says
 #   no_leftovers      no perf or target of ours left running
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
-PROG="$TMP/markers_target"
 NAMES="demo multi_snapshot call_arguments exit_names tsc_span no_leftovers"
 need_recording markers
 need_built markers "$CONVERT"
-if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
-	-o "$PROG" "$SNAPTRACE_TOP/tests/record/markers_target.c" 2>"$TMP/cc.log"; then
-	fail_all "markers_target.c: $(first_lines "$TMP/cc.log")"
-fi
+use_workload markers
 TARGETS=("$PROG" "$DEMO")
 
 # hit_times DIR: the time_ns of every hit of DIR/record.json, one a line.
@@ -76,30 +73,41 @@ t_demo() {
 	fi
 }
 
-# The three calls, 300 ms apart (above --min-interval's 100 ms): a snapshot
-# each, a marker each at its hit's time with the call's arguments.
+# Calls 300 ms apart (above --min-interval's 100 ms), the recording stopped
+# after the third snapshot (until_snapshot): a marker at each hit's time,
+# with the snapshot record.json gives it and the call's arguments (the
+# workload's call k passes 1000 + k and 0xfeed0000 + k), and the
+# "[snapshot] interrupt" of the last snapshot.
 t_multi() {
-	local d="$TMP/multi" hits got i=0 t bad=
-	run_front multi --multi-snapshot --arm-after 0 --trigger magic_trace_stop_indicator -- "$PROG" 3 300 ||
-		{ fail call_arguments "no recording"; return; }
-	hits=$(hit_times "$d")
+	local d="$TMP/multi" got n=0 bad= t a b k rc
+	until_snapshot 3 "$TMP/multi.err" "$FRONT" run -d "$d" -o "$TMP/multi.fxt" --multi-snapshot \
+		--arm-after 0 --trigger snaptrace_trigger -- "$PROG" hits 0 300
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail multi_snapshot "snaptrace run: exit $rc: $(tl 3 "$TMP/multi.err")"
+		fail call_arguments "no recording"
+		return
+	fi
 	got=$(markers "$TMP/multi.fxt")
-	for t in $hits; do
-		i=$((i + 1))
-		grep -q "^ts=$t .* name=\"\[trigger\] magic_trace_stop_indicator\" .* snapshot:uint64=$((i - 1)) .*arg0:uint64=$((1000 + i)) arg1:uint64=$((0xfeed0000 + i))\( .*\)\?\$" <<<"$got" ||
-			bad="hit $i at $t: no marker with snapshot $((i - 1)), arg0 $((1000 + i)), arg1 $((0xfeed0000 + i))"
-	done
-	if [ "$i" -ne 3 ]; then
-		fail multi_snapshot "record.json lists $i hits, expected 3: $(tl 3 "$TMP/multi.err")"
-		fail call_arguments "record.json lists $i hits"
-	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne 3 ]; then
-		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected 3: $got"
+	while read -r t a b k; do
+		n=$((n + 1))
+		[ $((b - 0xfeed0000)) -eq $((a - 1000)) ] ||
+			bad="hit $n: arguments $a, $b in record.json, not call k's 1000 + k, 0xfeed0000 + k; "
+		grep -q "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" .* snapshot:uint64=$k .*arg0:uint64=$a arg1:uint64=$b\( .*\)\?\$" <<<"$got" ||
+			bad+="hit $n at $t: no marker with snapshot $k, arg0 $a, arg1 $b; "
+	done < <(sed -n 's/^ *{"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\),.* "args": \[\([0-9]*\), \([0-9]*\)\], "snapshot": \([0-9]*\),.*/\1 \2 \3 \4/p' \
+		"$d/record.json")
+	if [ "$n" -lt 3 ]; then
+		fail multi_snapshot "record.json lists $n hits with a snapshot, expected 3 or more: $(tl 3 "$TMP/multi.err")"
+		fail call_arguments "record.json lists $n hits"
+	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne $n ]; then
+		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected $n: $got"
 		fail call_arguments "see multi_snapshot"
 	elif [ -n "$bad" ]; then
 		ok multi_snapshot
-		fail call_arguments "$bad; markers: $got"
-	elif [ "$(snaps "$d" exit | wc -l)" -eq 1 ] && ! grep -q '"\[snapshot\] exit"$' <<<"$got"; then
-		fail multi_snapshot "an exit snapshot but no [snapshot] exit marker: $got"
+		fail call_arguments "$bad markers: $got"
+	elif ! grep -q '"\[snapshot\] interrupt"$' <<<"$got"; then
+		fail multi_snapshot "no [snapshot] interrupt marker: $got"
 		ok call_arguments
 	else
 		ok multi_snapshot
@@ -115,7 +123,7 @@ t_multi() {
 t_exit_names() {
 	local d="$TMP/exitnames" names exitf sb=with
 	run_front exitnames --multi-snapshot --min-interval 100 --arm-after 0 \
-		--trigger magic_trace_stop_indicator -- "$PROG" 40 15 || return
+		--trigger snaptrace_trigger -- "$PROG" hits 40 15 || return
 	names=$("$CONVERT" --dump=records "$TMP/exitnames.fxt" |
 		sed -n 's/^[0-9]* kobj \(thread\|process\) koid=[0-9]* name="\([^"]*\)".*/\2/p' | grep -vx triggers)
 	exitf=$(snaps "$d" exit)
@@ -125,8 +133,8 @@ t_exit_names() {
 	fi
 	if [ -z "$exitf" ]; then
 		fail exit_names "no exit snapshot in record.json: $(tl 3 "$TMP/exitnames.err")"
-	elif [ -z "$names" ] || grep -vqE '^markers_target \[[0-9]+\]$' <<<"$names"; then
-		fail exit_names "names other than record.json's \"markers_target\" (exit snapshot $sb side-band): $(tr '\n' ' ' <<<"$names")"
+	elif [ -z "$names" ] || grep -vqE '^workload \[[0-9]+\]$' <<<"$names"; then
+		fail exit_names "names other than record.json's \"workload\" (exit snapshot $sb side-band): $(tr '\n' ' ' <<<"$names")"
 	else
 		ok exit_names
 		echo "  (exit snapshot $sb side-band; names: $(sort -u <<<"$names" | tr '\n' ' '))"

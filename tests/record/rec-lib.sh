@@ -12,7 +12,7 @@ fail_all() {
 # not built.
 need_recording() {
 	requires_all recording
-	need_built "$1" "$RECORD"
+	need_built "$1" "$RECORD" "$SIGDFL"
 }
 
 # first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
@@ -51,6 +51,43 @@ wait_for() {
 	return 1
 }
 
+# wait_exec PID PROGRAM: waits (10 s at most) until process PID runs
+# PROGRAM: a program started in the background is the shell's fork until
+# it execs, which a loaded machine can delay past any fixed sleep (an
+# attach would find bash and none of the program's functions).
+wait_exec() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$(realpath "$2")" ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# until_snapshot N ERR CMD...: runs CMD (snaptrace-record or `snaptrace
+# run`, --multi-snapshot, not -q) with its stderr in ERR until it has taken
+# its Nth snapshot, then stops it as Ctrl-C does (SIGINT, at its default
+# when CMD starts: SIGDFL); returns its
+# status (124 when it took no Nth snapshot within 60 s). The program keeps
+# running while the snapshots are written, which takes seconds on a loaded
+# machine: a program that exits first ends the recording with hits still
+# waiting (coalesced, or taken by the exit snapshot), and the files perf
+# switches to after its exit have no side-band (no names).
+until_snapshot() {
+	local n=$1 err=$2 pid
+	shift 2
+	"$SIGDFL" "$@" >/dev/null 2>"$err" &
+	pid=$!
+	BG+=("$pid")
+	if ! wait_for "$err" "snapshot $n\( \|$\)" 60; then
+		kill -INT "$pid"
+		wait "$pid"
+		return 124
+	fi
+	kill -INT "$pid"
+	wait "$pid"
+}
+
 # trig DIR KEY: a number of record.json's trigger object.
 trig() {
 	sed -n "s/^  \"trigger\": {.*\"$2\": \([0-9]*\)[,}].*/\1/p" "$1/record.json"
@@ -67,6 +104,11 @@ hits() {
 # preempt the call outside the program's measure).
 close_to() {
 	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
+}
+
+# json_num FILE KEY: the number after "KEY": in FILE.
+json_num() {
+	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
 }
 
 # json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
@@ -139,3 +181,28 @@ rec_cleanup() {
 	scratch_done
 }
 trap rec_cleanup EXIT
+
+# The tests the suite was asked for (tests/run.sh SUITE/NAME gives it NAME):
+# none, all of them.
+ONLY=("$@")
+
+# run_tests NAME...: runs the test function t_NAME of each NAME (all, or
+# those asked for).
+run_tests() {
+	local n
+	for n in "$@"; do
+		if [ ${#ONLY[@]} -eq 0 ] || printf '%s\n' "${ONLY[@]}" | grep -qxF "$n"; then
+			"t_$n"
+		fi
+	done
+}
+
+# use_workload SUITE: PROG is a copy of the workload
+# (tests/workload/workload.c, `workload` without arguments lists its modes)
+# in the scratch directory, its path this suite's own, so that no_procs
+# finds only the suite's processes; a FAIL for SUITE when it is not built.
+use_workload() {
+	need_built "$1" "$SNAPTRACE_TEST_BIN/workload"
+	PROG="$TMP/workload"
+	cp "$SNAPTRACE_TEST_BIN/workload" "$PROG"
+}

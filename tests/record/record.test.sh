@@ -11,144 +11,20 @@
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 export SNAPTRACE_BIN
-BG=()
 
-cleanup() {
-	local p
-	for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	mountpoint -q "$TMP/full" 2>/dev/null && umount "$TMP/full"
-	scratch_done
-}
-trap cleanup EXIT
-
-NAMES="demo_default_trigger attach_named_trigger multi_snapshot_three duration sigint_keeps_data
+NAMES="demo_default_trigger attach_named_trigger duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
-trigger_storm storm_interrupt short_lived_targets attached_targets_exit grandchildren_end
-newline_in_dir disk_full cut_snapshot unfinished_snapshot addr_zero rebuilt_binary arm_after hot_trigger_lookback
-hot_trigger_multi no_leftovers"
+short_lived_targets attached_targets_exit grandchildren_end addr_zero rebuilt_binary arm_after
+hot_trigger_lookback hot_trigger_multi no_leftovers"
 need_recording record
 need_built record "$CONVERT" "$DEMO"
 
-# The test target: nested work (work_top -> work_mid -> work_leaf) in modes
-# forever | hits N MS | thread | periodic | none | brief MS (work MS, exit) |
-# until FILE (work until FILE exists, exit) |
-# storm US (the trigger every US microseconds, forever) | fork, fork-exit
-# (leave a child and a grandchild sleeping in a session of their own, then
-# hit the trigger and work forever, or exit).
-cat >"$TMP/prog.c" <<'EOF'
-#include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-volatile double sink;
-__attribute__((noinline)) void snaptrace_trigger(void) { __asm__ volatile("" ::: "memory"); }
-__attribute__((noinline)) void target_fn(void) { __asm__ volatile("" ::: "memory"); }
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-__attribute__((noinline)) void tick(void) { __asm__ volatile("" ::: "memory"); }
-/* calls tick() so that it has a frame: sampled stacks then show it */
-__attribute__((noinline)) double work_leaf(int n)
-{
-	double s = 1;
-	for (int i = 1; i <= n; i++) {
-		s = s * 1.0000001 + 1.0 / i;
-		if (i % 4096 == 0)
-			tick();
-	}
-	return s;
-}
-__attribute__((noinline)) double work_mid(int n) { return work_leaf(n) + work_leaf(n / 2); }
-__attribute__((noinline)) double work_top(double secs)
-{
-	double end = now() + secs, s = 0;
-	while (now() < end)
-		s += work_mid(20000);
-	return s;
-}
-static void *second(void *a)
-{
-	(void)a;
-	sink += work_top(0.3);
-	snaptrace_trigger();
-	return NULL;
-}
-int main(int argc, char **argv)
-{
-	const char *mode = argc > 1 ? argv[1] : "none";
-	if (!strcmp(mode, "forever"))
-		for (;;)
-			sink += work_top(1);
-	if (!strcmp(mode, "periodic"))
-		for (;;) {
-			sink += work_top(0.2);
-			target_fn();
-		}
-	if (!strcmp(mode, "hits")) {
-		int n = atoi(argv[2]);
-		double ms = atof(argv[3]);
-		for (int i = 0; i < n; i++) {
-			sink += work_top(ms / 1e3);
-			snaptrace_trigger();
-		}
-		sink += work_top(0.1);
-		return 0;
-	}
-	if (!strcmp(mode, "brief")) {
-		sink += work_top(atof(argv[2]) / 1e3);
-		return 0;
-	}
-	if (!strcmp(mode, "until")) {
-		while (access(argv[2], F_OK))
-			sink += work_top(0.05);
-		return 0;
-	}
-	if (!strcmp(mode, "storm")) {
-		double us = atof(argv[2]), next = now();
-		for (;;) {
-			while (now() < next)
-				sink += work_leaf(64);
-			next += us / 1e6;
-			snaptrace_trigger();
-		}
-	}
-	if (!strncmp(mode, "fork", 4)) {
-		if (fork() == 0) {
-			setsid();
-			fork();
-			for (;;)
-				pause();
-		}
-		sink += work_top(0.3);
-		if (strcmp(mode, "fork"))
-			return 0;
-		snaptrace_trigger();
-		for (;;)
-			sink += work_top(1);
-	}
-	if (!strcmp(mode, "thread")) {
-		pthread_t t;
-		pthread_create(&t, NULL, second, NULL);
-		sink += work_top(1.5);
-		pthread_join(t, NULL);
-		return 0;
-	}
-	sink += work_top(0.5);
-	return 0;
-}
-EOF
-PROG="$TMP/prog"
+# The target: the workload (tests/workload/workload.c), its modes work,
+# hits, storm, until, thread and fork.
+use_workload record
 TARGETS=("$PROG" "$DEMO")
-if ! cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" -lpthread 2>"$TMP/cc.log"; then
-	fail_all "cannot compile the test target: $(head -n 1 "$TMP/cc.log")"
-fi
 
 # nested SLICES OUTER MID INNER: OUTER at depth D, MID at D+1 and INNER at
 # D+2 in one thread.
@@ -201,11 +77,11 @@ t_demo_default_trigger() {
 
 t_attach_named_trigger() {
 	local d="$TMP/attach" pid s rc
-	"$PROG" periodic &
+	"$PROG" hits 0 200 &
 	pid=$!
 	BG+=("$pid")
-	sleep 0.1
-	"$FRONT" attach -p "$pid" --trigger target_fn -o "$TMP/attach.fxt.gz" -d "$d" \
+	wait_exec "$pid" "$PROG"
+	"$FRONT" attach -p "$pid" --trigger work_top --arm-after 0 -o "$TMP/attach.fxt.gz" -d "$d" \
 		>"$TMP/attach.out" 2>"$TMP/attach.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -226,41 +102,18 @@ t_attach_named_trigger() {
 	wait "$pid" 2>/dev/null
 }
 
-t_multi_snapshot_three() {
-	local d="$TMP/multi" f n=0 bad=""
-	# armed at once: every hit counts (the default waits for the ring to fill)
-	if ! "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 -- "$PROG" hits 3 300 >/dev/null \
-		2>"$TMP/multi.err"; then
-		fail multi_snapshot_three "exit non-zero: $(tl 3 "$TMP/multi.err")"
-		return
-	fi
-	for f in $(snaps "$d" trigger); do
-		n=$((n + 1))
-		slices_of "$d" "$f" | grep -q ' work_leaf$' || bad="$bad $f"
-	done
-	if [ $n -ne 3 ]; then
-		fail multi_snapshot_three "expected 3 trigger snapshots, found $n"
-	elif [ -n "$bad" ]; then
-		fail multi_snapshot_three "snapshots without work_leaf:$bad"
-	elif [ "$(grep -c '"snapshot": [0-9]' "$d/record.json")" -ne 3 ]; then
-		fail multi_snapshot_three "expected 3 hits with a snapshot in record.json"
-	else
-		ok multi_snapshot_three
-	fi
-}
-
 t_duration() {
 	local d="$TMP/duration" t0 t1 rc
 	t0=$(date +%s%N)
-	"$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" forever >/dev/null \
-		2>"$TMP/duration.err"
+	timeout -k 5 60 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -- "$PROG" work \
+		>/dev/null 2>"$TMP/duration.err"
 	rc=$?
 	t1=$(date +%s%N)
 	if [ $rc -ne 0 ]; then
 		fail duration "exit $rc: $(tl 3 "$TMP/duration.err")"
 	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
 		fail duration "end is $(json_str "$d/record.json" end), not duration"
-	elif [ $(((t1 - t0) / 1000000)) -gt 5000 ]; then
+	elif [ $(((t1 - t0) / 1000000)) -gt 15000 ]; then
 		fail duration "took $(((t1 - t0) / 1000000)) ms for --duration 0.5"
 	elif ! slices_of "$d" $(snaps "$d" duration) | grep -q ' work_leaf$'; then
 		fail duration "the duration snapshot has no work_leaf"
@@ -271,11 +124,11 @@ t_duration() {
 	fi
 }
 
-# start_forever NAME: launches the recorder on "prog forever" in the
+# start_forever NAME: launches the recorder on "workload work" in the
 # background, waits until it records; sets REC_PID and REC_DIR.
 start_forever() {
 	REC_DIR="$TMP/$1"
-	"$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" forever >/dev/null 2>"$TMP/$1.err" &
+	"$SIGDFL" "$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" work >/dev/null 2>"$TMP/$1.err" &
 	REC_PID=$!
 	BG+=("$REC_PID")
 	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10
@@ -345,9 +198,10 @@ t_recorder_killed() {
 	sleep 0.5
 	kill -9 "$REC_PID"
 	wait "$REC_PID" 2>/dev/null
+	# perf writes its snapshot, then ends (30 s at most: a loaded machine)
 	for ((i = 0; i < 300; i++)); do
 		no_procs && break
-		sleep 0.01
+		sleep 0.1
 	done
 	if ! no_procs; then
 		fail recorder_killed "left after SIGKILL of the recorder:" \
@@ -369,7 +223,7 @@ t_recorder_killed() {
 # on to the program's exit
 t_second_thread_trigger() {
 	local d="$TMP/thread" n
-	if ! "$RECORD" -q -o "$d" -- "$PROG" thread >/dev/null 2>"$TMP/thread.err"; then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 -- "$PROG" thread 300 >/dev/null 2>"$TMP/thread.err"; then
 		fail second_thread_trigger "exit non-zero: $(tl 3 "$TMP/thread.err")"
 		return
 	fi
@@ -385,10 +239,10 @@ t_second_thread_trigger() {
 	fi
 }
 
-# --multi-thread: both threads of "prog thread" are in the trace.
+# --multi-thread: both threads of "workload thread" are in the trace.
 t_multi_thread() {
 	local d="$TMP/mthread" tids
-	if ! "$RECORD" -q -o "$d" --multi-thread -- "$PROG" thread >/dev/null \
+	if ! "$RECORD" -q -o "$d" --multi-thread --arm-after 0 -- "$PROG" thread 300 >/dev/null \
 		2>"$TMP/mthread.err"; then
 		fail multi_thread "exit non-zero: $(tl 3 "$TMP/mthread.err")"
 		return
@@ -407,7 +261,7 @@ t_multi_thread() {
 t_stripped_target() {
 	local rc
 	cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
-	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" none >/dev/null \
+	"$RECORD" -o "$TMP/strip" --trigger work_mid -- "$TMP/stripped" work 100 >/dev/null \
 		2>"$TMP/strip.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
@@ -425,7 +279,7 @@ t_stripped_target() {
 t_breakpoint_mechanism() {
 	local d="$TMP/bp" hit
 	requires breakpoint_mechanism breakpoints || return
-	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint -- "$PROG" thread >/dev/null \
+	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint --arm-after 0 -- "$PROG" thread 300 >/dev/null \
 		2>"$TMP/bp.err"; then
 		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
 		return
@@ -451,10 +305,10 @@ t_unprivileged_user() {
 	mkdir -p "$pub" && chmod 777 "$pub"
 	cp "$PROG" "$pub/prog" && chmod 755 "$pub/prog"
 	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$RECORD" -o "$pub/k" --kernel -- "$pub/prog" none >/dev/null 2>"$pub/k.err")
+		"$RECORD" -o "$pub/k" --kernel -- "$pub/prog" work 100 >/dev/null 2>"$pub/k.err")
 	rc1=$?
 	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$RECORD" -q -o "$pub/u" -- "$pub/prog" hits 1 300 >/dev/null 2>"$pub/u.err")
+		"$RECORD" -q -o "$pub/u" --arm-after 0 -- "$pub/prog" hits 1 300 >/dev/null 2>"$pub/u.err")
 	rc2=$?
 	if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ] &&
 		{ [ $rc1 -ne 1 ] || ! grep -q "no permission to record" "$pub/k.err"; }; then
@@ -475,7 +329,7 @@ t_unprivileged_user() {
 
 t_perf_refuses() {
 	local rc
-	"$RECORD" -o "$TMP/refuse" --perf-arg --no-such-perf-option -- "$PROG" forever >/dev/null \
+	"$RECORD" -o "$TMP/refuse" --perf-arg --no-such-perf-option -- "$PROG" work >/dev/null \
 		2>"$TMP/refuse.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
@@ -513,13 +367,16 @@ t_perf_killed() {
 	fi
 }
 
-# start_not_missed NAME [RECORD OPTIONS]: "prog hits 1 300" works 300 ms from
+# start_not_missed NAME [RECORD OPTIONS]: "workload hits 1 300" works 300 ms from
 # its start, then hits the trigger; the snapshot must reach back to the
-# program's start: its first sample is at least 280 ms before the hit.
+# program's start: its first sample is at least 200 ms before the hit (perf
+# takes 100 to 500 ms to become ready, record.json's ready_ms: a start
+# released too early misses that much; a loaded machine may run the
+# program its first moment some ms late).
 start_not_missed() {
 	local name=$1 d="$TMP/$1" f hit first
 	shift
-	if ! "$RECORD" -q -o "$d" "$@" -- "$PROG" hits 1 300 >/dev/null 2>"$TMP/$name.err"; then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 "$@" -- "$PROG" hits 1 300 >/dev/null 2>"$TMP/$name.err"; then
 		fail "$name" "exit non-zero: $(tl 3 "$TMP/$name.err")"
 		return
 	fi
@@ -528,7 +385,7 @@ start_not_missed() {
 	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
 	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
 		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
-	elif [ $((hit - first)) -lt 280000000 ]; then
+	elif [ $((hit - first)) -lt 200000000 ]; then
 		fail "$name" "first sample only $(((hit - first) / 1000000)) ms before the hit"
 	else
 		ok "$name"
@@ -556,7 +413,7 @@ expect_error() {
 t_missing_symbol() {
 	# the closest names are suggested
 	expect_error missing_symbol 1 "expected a function named 'work_mdi'.*closest:.*work_mid" \
-		"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" none
+		"$RECORD" -o "$TMP/nosym" --trigger work_mdi -- "$PROG" work 100
 }
 
 t_dead_pid() {
@@ -570,7 +427,7 @@ t_dead_pid() {
 
 t_missing_perf() {
 	expect_error missing_perf 1 "perf: expected the perf program, found none" \
-		"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" none
+		"$RECORD" -o "$TMP/noperf" --perf "$TMP/no-such-perf" -- "$PROG" work 100
 }
 
 t_usage_error() {
@@ -615,7 +472,7 @@ t_installed_layout() {
 		return
 	fi
 	(cd "$TMP" && env -u SNAPTRACE_BIN "$p/bin/snaptrace" run -q -o "$TMP/inst.fxt.gz" \
-		--duration 0.3 --trigger none -- "$PROG" forever >/dev/null 2>"$TMP/inst.err")
+		--duration 0.3 --trigger none -- "$PROG" work >/dev/null 2>"$TMP/inst.err")
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail installed_layout "installed snaptrace run: exit $rc: $(tl 2 "$TMP/inst.err")"
@@ -625,95 +482,6 @@ t_installed_layout() {
 		fail installed_layout "a perf or target process is left"
 	else
 		ok installed_layout
-	fi
-}
-
-# snaps_ok DIR: every file record.json lists exists and holds data, and
-# record.json lists every perf.data.* file in DIR. Prints what is wrong.
-snaps_ok() {
-	local f n=0 files
-	for f in $(snaps "$1"); do
-		n=$((n + 1))
-		[ -s "$1/$f" ] || echo "listed but missing or empty: $f"
-	done
-	files=$(find "$1" -maxdepth 1 -name 'perf.data.*' -printf x | wc -c)
-	[ "$files" -eq "$n" ] || echo "perf wrote $files files, record.json lists $n"
-}
-
-# json_num FILE KEY: the number after "KEY": in FILE.
-json_num() {
-	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
-}
-
-# A trigger hit every 100 us: the deadline holds, every hit is counted,
-# every file perf wrote is listed and converts.
-t_trigger_storm() {
-	local d="$TMP/storm" t0 ms rc bad
-	t0=$(date +%s%N)
-	timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --duration 3 -- "$PROG" storm 100 \
-		>/dev/null 2>"$TMP/storm.err"
-	rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	bad=$(snaps_ok "$d")
-	if [ $rc -ne 0 ]; then
-		fail trigger_storm "exit $rc: $(tl 3 "$TMP/storm.err")"
-	elif [ $ms -gt 15000 ]; then
-		fail trigger_storm "--duration 3 took $ms ms"
-	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
-		fail trigger_storm "end is $(json_str "$d/record.json" end), not duration"
-	elif [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
-		fail trigger_storm "expected several trigger snapshots, found $(snaps "$d" trigger | wc -l)"
-	elif [ -n "$bad" ]; then
-		fail trigger_storm "$bad"
-	elif [ "$(json_num "$d/record.json" hits_coalesced)" -lt 1000 ]; then
-		fail trigger_storm "expected thousands of coalesced hits, found" \
-			"$(json_num "$d/record.json" hits_coalesced)"
-	elif ! slices_of "$d" $(snaps "$d") | grep -q ' main$'; then
-		# (most samples are in the uprobe's trampoline at this rate)
-		fail trigger_storm "the snapshots do not convert to main: $(tl 2 "$d/convert.log")"
-	elif ! no_procs; then
-		fail trigger_storm "a perf or target process is left"
-	else
-		ok trigger_storm
-	fi
-}
-
-# SIGINT in a storm of hits with no --min-interval (a snapshot always in
-# flight) ends the recording within seconds, data kept.
-t_storm_interrupt() {
-	local d="$TMP/storm-int" pid t0 ms rc bad i
-	"$RECORD" -o "$d" --multi-snapshot --min-interval 0 -- "$PROG" storm 100 >/dev/null \
-		2>"$TMP/storm-int.err" &
-	pid=$!
-	BG+=("$pid")
-	if ! wait_for "$TMP/storm-int.err" "^snaptrace-record: recording" 10; then
-		fail storm_interrupt "the recorder did not start: $(tl 2 "$TMP/storm-int.err")"
-		return
-	fi
-	sleep 1.5
-	t0=$(date +%s%N)
-	kill -INT "$pid"
-	for ((i = 0; i < 3000; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.01
-	done
-	kill -9 "$pid" 2>/dev/null   # still running after 30 s: fails below
-	wait "$pid"
-	rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	bad=$(snaps_ok "$d")
-	if [ $rc -ne 0 ]; then
-		fail storm_interrupt "exit $rc: $(tl 3 "$TMP/storm-int.err")"
-	elif [ $ms -gt 5000 ]; then
-		fail storm_interrupt "SIGINT took $ms ms to end the recording"
-	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
-		fail storm_interrupt "end is $(json_str "$d/record.json" end), not interrupt"
-	elif [ -n "$bad" ]; then
-		fail storm_interrupt "$bad"
-	elif ! no_procs; then
-		fail storm_interrupt "a perf or target process is left"
-	else
-		ok storm_interrupt
 	fi
 }
 
@@ -732,13 +500,14 @@ exits_clean() {
 }
 
 # A target that exits by itself while perf records (perf may see the exit
-# before the recorder can reap it): exit 0 and a snapshot, every time; the
-# same for attached targets.
+# before the recorder can reap it): exit 0 and a snapshot, every time (3
+# times, 30 under make test-stress); the same for attached targets.
 t_short_lived_targets() {
-	local d="$TMP/short" i bad=""
+	local d="$TMP/short" i bad="" n
+	n=$(stress_count 3 30)
 	mkdir -p "$d"
-	for ((i = 0; i < 30 && ${#bad} == 0; i++)); do
-		bad=$(exits_clean "$d/$i" -- "$PROG" brief 50)
+	for ((i = 0; i < n && ${#bad} == 0; i++)); do
+		bad=$(exits_clean "$d/$i" -- "$PROG" work 50)
 	done
 	if [ -n "$bad" ]; then
 		fail short_lived_targets "run $i: $bad"
@@ -749,13 +518,14 @@ t_short_lived_targets() {
 	fi
 }
 
-# attached_exit DIR: attaches to "prog until DIR.go", which exits by itself
+# attached_exit DIR: attaches to "workload until DIR.go", which exits by itself
 # once the recorder records; says what is wrong.
 attached_exit() {
 	local d=$1 pid rec rc
 	"$PROG" until "$d.go" &
 	pid=$!
 	BG+=("$pid")
+	wait_exec "$pid" "$PROG" || echo "the program did not start"
 	"$RECORD" -o "$d" -p "$pid" >/dev/null 2>"$d.err" &
 	rec=$!
 	BG+=("$rec")
@@ -775,9 +545,10 @@ attached_exit() {
 }
 
 t_attached_targets_exit() {
-	local d="$TMP/attexit" i bad=""
+	local d="$TMP/attexit" i bad="" n
+	n=$(stress_count 2 10)
 	mkdir -p "$d"
-	for ((i = 0; i < 5 && ${#bad} == 0; i++)); do
+	for ((i = 0; i < n && ${#bad} == 0; i++)); do
 		bad=$(attached_exit "$d/$i")
 	done
 	if [ -n "$bad" ]; then
@@ -793,9 +564,10 @@ t_attached_targets_exit() {
 # the recording, whether the target is ended or exits by itself.
 t_grandchildren_end() {
 	local rc1 rc2
-	"$RECORD" -q -o "$TMP/fork1" -- "$PROG" fork >/dev/null 2>"$TMP/fork1.err"
+	"$RECORD" -q -o "$TMP/fork1" --arm-after 0 -- "$PROG" fork hits 0 300 >/dev/null \
+		2>"$TMP/fork1.err"
 	rc1=$?
-	"$RECORD" -q -o "$TMP/fork2" --trigger none -- "$PROG" fork-exit >/dev/null \
+	"$RECORD" -q -o "$TMP/fork2" --trigger none -- "$PROG" fork work 300 >/dev/null \
 		2>"$TMP/fork2.err"
 	rc2=$?
 	if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
@@ -808,28 +580,6 @@ t_grandchildren_end() {
 		fail grandchildren_end "left running: $(pgrep -af "^$PROG" | tr '\n' ' ')"
 	else
 		ok grandchildren_end
-	fi
-}
-
-# An output directory whose name holds a newline: perf's Dump lines are
-# matched against the path as given.
-t_newline_in_dir() {
-	local d="$TMP/new
-line" bad
-	if ! "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 -- "$PROG" hits 2 300 >/dev/null \
-		2>"$TMP/newline.err"; then
-		fail newline_in_dir "exit non-zero: $(tl 3 "$TMP/newline.err")"
-		return
-	fi
-	bad=$(snaps_ok "$d")
-	if [ "$(snaps "$d" trigger | wc -l)" -ne 2 ]; then
-		fail newline_in_dir "expected 2 trigger snapshots, found $(snaps "$d" trigger | wc -l)"
-	elif [ -n "$bad" ]; then
-		fail newline_in_dir "$bad"
-	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
-		fail newline_in_dir "the snapshots do not convert to work_leaf"
-	else
-		ok newline_in_dir
 	fi
 }
 
@@ -860,7 +610,7 @@ t_arm_after() {
 	elif [ -z "$span" ] || [ "$span" -lt 500 ]; then
 		fail arm_after "the snapshot covers '$span' ms: taken before --arm-after 0.6?"
 	elif ! "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
-		"$PROG" forever >/dev/null 2>"$TMP/arm-none.err" ||
+		"$PROG" work >/dev/null 2>"$TMP/arm-none.err" ||
 		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and this recording has none" ]; then
 		fail arm_after "without a trigger: $(tl 2 "$TMP/arm-none.err")"
 	else
@@ -902,227 +652,22 @@ t_hot_trigger() {
 	hot_lookback hot_trigger_multi --multi-snapshot --duration 2
 }
 
-# A disk that fills during --multi-snapshot: exit 1 naming ENOSPC first, no
-# "Broken pipe"; record.json lists every file perf wrote, each either a
-# perf.data perf finished (perf reads it: `perf evlist`) or marked with its
-# problem and named in a warning; the directory converts what is good,
-# naming each file left out, and fails (exit 1) only when nothing is good.
-t_disk_full() {
-	local m="$TMP/full" d="$TMP/full/rec" rc crc bad f p
-	local -a good=() unfinished=()
-	requires disk_full tmpfs_mount || return
-	if ! mkdir -p "$m" || ! mount -t tmpfs -o size=2m tmpfs "$m" 2>"$TMP/full-mount.err"; then
-		fail disk_full "cannot mount a small tmpfs: $(first_lines "$TMP/full-mount.err")"
-		return
-	fi
-	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --duration 60 -- \
-		"$PROG" storm 1000 >/dev/null 2>"$TMP/full.err"
-	rc=$?
-	bad=$(snaps_ok "$d")
-	for f in $(snaps "$d"); do
-		p=$(snap_problem "$d" "$f")
-		if [ "$p" = null ]; then
-			good+=("$f")
-			perf evlist -f -i "$d/$f" >/dev/null 2>"$TMP/full-evlist.err" ||
-				bad+="$f is listed as finished, perf cannot read it: $(head -n 1 "$TMP/full-evlist.err"); "
-		else
-			unfinished+=("$f")
-			grep -q -F "warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): $p" \
-				"$TMP/full.err" || bad+="$f is marked '$p' but not named; "
-		fi
-	done
-	"$CONVERT" -q "$d" -o "$TMP/full.fxt.gz" >/dev/null 2>"$TMP/full-conv.err"
-	crc=$?
-	for f in "${unfinished[@]}"; do
-		# unfinished by its header, or marked by the recorder (perf could not read it)
-		grep -q -F -e "warning: $d/$f: left out: an unfinished perf.data: " \
-			-e "warning: $d/$f: left out: record.json marks it: " "$TMP/full-conv.err" ||
-			bad+="the conversion does not name $f as left out; "
-	done
-	if [ $rc -ne 1 ]; then
-		fail disk_full "exit $rc, expected 1: $(tl 2 "$TMP/full.err")"
-	elif ! grep -q "^snaptrace-record: $d: No space left on device (ENOSPC)" "$TMP/full.err"; then
-		fail disk_full "ENOSPC not named first: $(head -n 1 "$TMP/full.err")"
-	elif grep -qi "broken pipe" "$TMP/full.err"; then
-		fail disk_full "Broken pipe warnings: $(grep -ci "broken pipe" "$TMP/full.err")"
-	elif [ $((${#good[@]} + ${#unfinished[@]})) -eq 0 ]; then
-		fail disk_full "record.json lists no snapshot: $(head -c 300 "$d/record.json")"
-	elif [ -n "$bad" ]; then
-		fail disk_full "$bad"
-	elif [ $((${#good[@]} + ${#unfinished[@]})) -ne "$(grep -c '^ *{"file": "[^"]' "$d/record.json")" ]; then
-		fail disk_full "a snapshot without \"problem\": $(grep '^ *{"file": ' "$d/record.json" | head -n 2)"
-	elif [ ${#good[@]} -eq 0 ] && { [ $crc -ne 1 ] || [ -e "$TMP/full.fxt.gz" ] ||
-		! grep -q "nothing left to convert" "$TMP/full-conv.err"; }; then
-		fail disk_full "no finished snapshot, yet the conversion exits $crc: $(tl 2 "$TMP/full-conv.err")"
-	elif [ ${#good[@]} -gt 0 ] && { [ $crc -ne 0 ] ||
-		[ "$(grep -c ': left out: ' "$TMP/full-conv.err")" -ne ${#unfinished[@]} ] ||
-		! "$CONVERT" --dump=slices "$TMP/full.fxt.gz" | grep -q ' main$'; }; then
-		fail disk_full "the ${#good[@]} finished snapshots do not convert (exit $crc): $(tl 2 "$TMP/full-conv.err")"
-	else
-		ok disk_full
-	fi
-	umount "$m"
-}
-
-# u64_at FILE OFFSET: the little-endian u64 at OFFSET of FILE.
-u64_at() {
-	od -A n -t u8 -j "$2" -N 8 "$1" | tr -d ' '
-}
-
-# A snapshot file cut short on purpose (perf.data's struct perf_file_header:
-# attrs at 24/32, data at 40/48), at every place perf writes: inside the
-# header, a header never written (all zero bytes), inside the attributes, the
-# data section, the feature section table and the last feature section.
-# Converting the directory leaves it out with one warning naming the file
-# and the place (perf's own warnings on the others may follow), and its
-# trace is that of the same recording whose record.json marks the file (the
-# recorder's own way of leaving a file out: a gap of unknown time, as the
-# cut file is; the other snapshots given as plain files would carry a thread
-# asleep at the first one's end across the gap), read back (main,
-# work_leaf); no marker names the file; the
-# file alone is an error (exit 1) naming it; a directory of such files only
-# converts nothing (exit 1).
-t_cut_snapshot() {
-	local d="$TMP/cut" f2 c kind at want rc all=0 ao asz dof dsz size e
-	local -a files good
-	if ! "$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- \
-		"$PROG" hits 3 300 >/dev/null 2>"$TMP/cut.err" || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
-		fail cut_snapshot "expected 3 snapshots or more: $(tl 2 "$TMP/cut.err") $(snaps "$d" | tr '\n' ' ')"
-		return
-	fi
-	files=($(snaps "$d"))
-	f2=${files[1]}
-	good=("${files[@]:0:1}" "${files[@]:2}")
-	# the reference: the same recording whose record.json marks the file (the
-	# recorder's own way of leaving a file out), converted as a recording (a
-	# snapshot perf wrote after the exit is read with the side-band before it)
-	rm -rf "$TMP/cut-marked"
-	cp -r "$d" "$TMP/cut-marked"
-	sed -i "s/^\( *{\"file\": \"$f2\", .*\"problem\": \)null}/\1\"marked by the test\"}/" \
-		"$TMP/cut-marked/record.json"
-	if ! "$CONVERT" -q "$TMP/cut-marked" -o "$TMP/cut-marked.fxt.gz" >/dev/null 2>"$TMP/cut-marked.err" ||
-		! "$CONVERT" --dump=slices "$TMP/cut-marked.fxt.gz" | grep -v -F -e '[trigger]' -e '[snapshot]' \
-		>"$TMP/cut.want" || ! grep -q ' main$' "$TMP/cut.want" ||
-		! grep -q ' work_leaf$' "$TMP/cut.want" || ! grep -q "$f2: left out: record.json marks it" "$TMP/cut-marked.err"; then
-		fail cut_snapshot "the finished snapshots do not convert to main and work_leaf: $(tl 2 "$TMP/cut-marked.err")"
-		return
-	fi
-	ao=$(u64_at "$d/$f2" 24) asz=$(u64_at "$d/$f2" 32) dof=$(u64_at "$d/$f2" 40)
-	dsz=$(u64_at "$d/$f2" 48) size=$(stat -c %s "$d/$f2")
-	for c in "header:50:cut short inside its header" \
-		"never:0:its header was never written (all zero bytes)" \
-		"attributes:$((ao + asz / 2)):cut short inside its attributes" \
-		"data:$((dof + dsz / 2)):cut short inside its data section" \
-		"table:$((dof + dsz + 8)):cut short inside its feature sections" \
-		"features:$((size - 1)):cut short inside its feature sections"; do
-		kind=${c%%:*} at=${c#*:} want=${at#*:} at=${at%%:*} e="$TMP/cut-$kind"
-		rm -rf "$e"
-		cp -r "$d" "$e"
-		if [ "$kind" = never ]; then
-			dd if=/dev/zero of="$e/$f2" bs=104 count=1 conv=notrunc 2>/dev/null
-		else
-			truncate -s "$at" "$e/$f2"
-		fi
-		"$CONVERT" -q "$e" -o "$e.fxt.gz" >/dev/null 2>"$e.err"
-		rc=$?
-		if [ $rc -ne 0 ]; then
-			fail "cut_snapshot/$kind" "exit $rc: $(tl 2 "$e.err")"
-		elif [ "$(grep -c ': left out: ' "$e.err")" -ne 1 ] ||
-			! grep -q -F "snaptrace-convert: warning: $e/$f2: left out: an unfinished perf.data: $want" "$e.err"; then
-			fail "cut_snapshot/$kind" "expected one warning '$want': $(tl 3 "$e.err")"
-		elif ! "$CONVERT" --dump=slices "$e.fxt.gz" | grep -v -F -e '[trigger]' -e '[snapshot]' |
-			diff -q - "$TMP/cut.want" >/dev/null; then
-			fail "cut_snapshot/$kind" "the slices are not those of ${good[*]} (a gap for $f2)"
-		elif "$CONVERT" --dump=records "$e.fxt.gz" | grep -q -F "\"$f2\"" ||
-			! "$CONVERT" --dump=records "$e.fxt.gz" | grep -q -F "snapshot_file:string=\"${files[0]}\""; then
-			fail "cut_snapshot/$kind" "the markers name $f2, or not ${files[0]}"
-		elif "$CONVERT" -q "$e/$f2" -o "$e-alone.fxt.gz" >/dev/null 2>"$e-alone.err" ||
-			[ "$(wc -l <"$e-alone.err")" -ne 1 ] || [ -e "$e-alone.fxt.gz" ] ||
-			! grep -q -F "snaptrace-convert: $e/$f2: an unfinished perf.data: $want" "$e-alone.err"; then
-			fail "cut_snapshot/$kind" "alone: not one error naming it: $(tl 2 "$e-alone.err")"
-		else
-			continue
-		fi
-		all=1
-	done
-	for c in "${files[@]}"; do
-		truncate -s 50 "$TMP/cut-header/$c"
-	done
-	"$CONVERT" -q "$TMP/cut-header" -o "$TMP/cut-none.fxt.gz" >/dev/null 2>"$TMP/cut-none.err"
-	rc=$?
-	if [ $rc -ne 1 ] || [ -e "$TMP/cut-none.fxt.gz" ] ||
-		[ "$(grep -c ': left out: an unfinished perf.data: ' "$TMP/cut-none.err")" -ne ${#files[@]} ] ||
-		! tail -n 1 "$TMP/cut-none.err" | grep -q "^snaptrace-convert: $TMP/cut-header: nothing left to convert: "; then
-		fail cut_snapshot "every snapshot cut: exit $rc (expected 1): $(tl 2 "$TMP/cut-none.err")"
-	elif [ $all = 0 ]; then
-		ok cut_snapshot
-	fi
-}
-
-# A perf that does not finish two of its snapshot files (a stand-in cuts
-# the second one in half and zeroes the third one's header before perf's
-# Dump line reaches the recorder): the front end exits 1; the recorder names
-# both (error and a warning each), record.json marks them ("problem") and
-# no other; the trace of the others is written and read back (main); the
-# conversion names the two it left out; the recording is kept.
-t_unfinished_snapshot() {
-	local d="$TMP/unfin" w="$TMP/unfin-perf" rc f bad="" n=0
-	cat >"$w" <<'EOF'
-#!/bin/bash
-[ "$1" = record ] || exec perf "$@"
-exec perf "$@" 2> >(n=0
-	while IFS= read -r l; do
-		case $l in
-		*"[ perf record: Dump "*)
-			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
-			[ $n -eq 2 ] && truncate -s $(($(stat -c %s "$f") / 2)) "$f"
-			[ $n -eq 3 ] && dd if=/dev/zero of="$f" bs=104 count=1 conv=notrunc 2>/dev/null ;;
-		esac
-		printf '%s\n' "$l"
-	done >&2)
-EOF
-	chmod +x "$w"
-	"$FRONT" run -q --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" --multi-snapshot --min-interval 0 \
-		--arm-after 0 -- "$PROG" hits 4 300 >/dev/null 2>"$TMP/unfin.err"
-	rc=$?
-	for f in $(snaps "$d"); do
-		n=$((n + 1))
-		case "$n:$(snap_problem "$d" "$f")" in
-		"2:cut short inside its data section (ending at byte "*) ;;
-		"3:its header was never written (all zero bytes)") ;;
-		[23]:* | *:[!n]*) bad+="snapshot $n ($f): '$(snap_problem "$d" "$f")'; " ;;
-		esac
-		case $n in 2 | 3)
-			grep -q -F "snaptrace: warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): " \
-				"$TMP/unfin.err" || bad+="the recorder does not name $f; "
-			grep -q -F "snaptrace-convert: warning: $d/$f: left out: an unfinished perf.data: " \
-				"$TMP/unfin.err" || bad+="the converter does not name $f; " ;;
-		esac
-	done
-	if [ $rc -ne 1 ]; then
-		fail unfinished_snapshot "exit $rc, expected 1: $(tl 3 "$TMP/unfin.err")"
-	elif [ $n -lt 4 ]; then
-		fail unfinished_snapshot "expected 4 snapshots or more, record.json lists $n"
-	elif [ -n "$bad" ]; then
-		fail unfinished_snapshot "$bad"
-	elif ! grep -q "^snaptrace: perf did not finish 2 of the $n snapshot files in $d (named below; record.json marks them)$" \
-		"$TMP/unfin.err"; then
-		fail unfinished_snapshot "no error counting them: $(head -n 2 "$TMP/unfin.err" | tr '\n' '|')"
-	elif ! "$CONVERT" --dump=slices "$TMP/unfin.fxt.gz" | grep -q ' main$'; then
-		fail unfinished_snapshot "the trace of the other snapshots has no main: $(tl 3 "$TMP/unfin.err")"
-	elif ! grep -q "the recording stays in $d" "$TMP/unfin.err"; then
-		fail unfinished_snapshot "the recording is not named: $(tl 2 "$TMP/unfin.err")"
-	else
-		ok unfinished_snapshot
-	fi
-}
-
 # A binary rebuilt between recording and conversion: the build ids in the
 # recording keep perf from giving its old addresses the new binary's names.
+# Both builds are made here, from workload.c in the scratch directory, so
+# that the first has a build id of this run's own: perf's build-id cache
+# (~/.debug) may hold the built workload from a plain `perf record` of
+# another suite, and would then rightly name the old addresses through it.
 t_rebuilt_binary() {
 	local d="$TMP/rebuilt" p="$TMP/rebuilt-prog" s
-	cp "$PROG" "$p"
-	if ! "$RECORD" -q -o "$d" -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
+	local -a cc=(cc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -pthread)
+	requires rebuilt_binary cc || return
+	cp "$SNAPTRACE_TOP/tests/workload/workload.c" "$TMP/rebuilt-0.c"
+	if ! "${cc[@]}" -o "$p" "$TMP/rebuilt-0.c" 2>"$TMP/rebuilt-cc.err"; then
+		fail rebuilt_binary "cannot compile workload.c: $(tl 2 "$TMP/rebuilt-cc.err")"
+		return
+	fi
+	if ! "$RECORD" -q -o "$d" --arm-after 0 -- "$p" hits 1 300 >/dev/null 2>"$TMP/rebuilt.err"; then
 		fail rebuilt_binary "exit non-zero: $(tl 3 "$TMP/rebuilt.err")"
 		return
 	fi
@@ -1132,14 +677,14 @@ t_rebuilt_binary() {
 	fi
 	# the same program with 4 KiB of code in front: every function moves
 	{ echo 'void pad(void); void pad(void) { __asm__ volatile(".fill 4096, 1, 0x90"); }'
-	  cat "$TMP/prog.c"; } >"$TMP/rebuilt.c"
+	  cat "$TMP/rebuilt-0.c"; } >"$TMP/rebuilt.c"
 	rm -f "$p"
-	cc -O1 -g -fno-omit-frame-pointer -o "$p" "$TMP/rebuilt.c" -lpthread || {
+	"${cc[@]}" -o "$p" "$TMP/rebuilt.c" || {
 		fail rebuilt_binary "cannot compile the rebuilt program"; return; }
 	s=$(slices_of "$d" $(snaps "$d"))
-	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|tick\|pad\)$'; then
+	if echo "$s" | grep -q ' \(work_top\|work_mid\|work_leaf\|work_tick\|pad\)$'; then
 		fail rebuilt_binary "the old addresses got the rebuilt binary's names:" \
-			"$(echo "$s" | grep ' \(work_\|tick\|pad\)' | head -n 3 | tr '\n' ';')"
+			"$(echo "$s" | grep ' \(work_\|pad\)' | head -n 3 | tr '\n' ';')"
 	elif ! echo "$s" | grep -q 'unknown.*rebuilt-prog'; then
 		fail rebuilt_binary "expected [unknown] frames in rebuilt-prog: $(echo "$s" | head -n 3)"
 	else
@@ -1149,47 +694,23 @@ t_rebuilt_binary() {
 
 t_addr_zero() {
 	expect_error addr_zero 2 "addr:0x0: expected an address of .*code" \
-		"$RECORD" -o "$TMP/addr0" --trigger addr:0x0 -- "$PROG" none
+		"$RECORD" -o "$TMP/addr0" --trigger addr:0x0 -- "$PROG" work 100
 }
 
-t_demo_default_trigger
-t_attach_named_trigger
-t_multi_snapshot_three
-t_duration
-t_sigint_keeps_data
-t_target_sigkill_keeps_data
-t_recorder_killed
-t_second_thread_trigger
-t_multi_thread
-t_missing_symbol
-t_dead_pid
-t_missing_perf
-t_usage_error
-t_check_report
-t_installed_layout
-t_stripped_target
-t_breakpoint_mechanism
-t_unprivileged_user
-t_perf_refuses
-t_perf_killed
-t_trigger_storm
-t_storm_interrupt
-t_short_lived_targets
-t_attached_targets_exit
-t_grandchildren_end
-t_newline_in_dir
-t_disk_full
-t_cut_snapshot
-t_unfinished_snapshot
-t_addr_zero
-t_rebuilt_binary
-t_arm_after
-t_hot_trigger
-start_not_missed start_not_missed
-# a perf that says 5.4 has no --control: readiness is seen in /proc instead
-printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \
-	>"$TMP/perf-5.4" && chmod +x "$TMP/perf-5.4"
-start_not_missed start_not_missed_without_control --perf "$TMP/perf-5.4"
+t_start_not_missed() {
+	start_not_missed start_not_missed
+	# a perf that says 5.4 has no --control: readiness is seen in /proc instead
+	printf '#!/bin/sh\n[ "$1" = --version ] && echo "perf version 5.4.0" && exit 0\nexec perf "$@"\n' \
+		>"$TMP/perf-5.4" && chmod +x "$TMP/perf-5.4"
+	start_not_missed start_not_missed_without_control --perf "$TMP/perf-5.4"
+}
+
+run_tests demo_default_trigger attach_named_trigger duration \
+	sigint_keeps_data target_sigkill_keeps_data recorder_killed second_thread_trigger \
+	multi_thread missing_symbol dead_pid missing_perf usage_error check_report \
+	installed_layout stripped_target breakpoint_mechanism unprivileged_user perf_refuses \
+	perf_killed short_lived_targets attached_targets_exit grandchildren_end addr_zero \
+	rebuilt_binary arm_after hot_trigger start_not_missed
 if no_procs; then
 	ok no_leftovers
 else

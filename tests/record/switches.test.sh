@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tier: record
 # The recorder's side of off-CPU time and of truthful snapshots, with real
-# perf sampling on this machine (targets: tests/e2e/offcpu_target.c for
-# sleeping and spinning, tests/record/threads_target.c for threads and CPUs):
+# perf sampling on this machine (the target: the workload,
+# tests/workload/workload.c; modes naps, spin, migrate and thread):
 # - a snapshot holds the context switches (PERF_RECORD_SWITCH) and, where the
 #   host allows tracepoints, sched:sched_switch samples whose call chain shows
 #   where the thread blocked, as stock `perf script --show-switch-events`
@@ -16,19 +16,10 @@
 NAMES="switches_check_agrees switches_recorded switches_preempted switches_no_stale_fragment
 switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
 need_recording switches
-requires_all cc
-OFFCPU="$TMP/offcpu_target"
-THREADS="$TMP/threads_target"
-TARGETS=("$OFFCPU" "$THREADS")
+use_workload switches
+TARGETS=("$PROG")
 HOG=
 trap '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"' EXIT
-for t in e2e/offcpu_target record/threads_target; do
-	if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer \
-		-o "$TMP/${t#*/}" "$SNAPTRACE_TOP/tests/$t.c" -lpthread 2>"$TMP/cc.log"; then
-		for n in $NAMES; do fail "$n" "$t.c: $(first_lines "$TMP/cc.log")"; done
-		exit 0
-	fi
-done
 
 # Whether the recorder adds sched:sched_switch here (as its --dry-run says).
 SCHED=0
@@ -93,7 +84,7 @@ main_tid() {
 # sample with prev_state S whose chain holds libc's clock_nanosleep.
 t_switches_recorded() {
 	local f tid out in gaps long s
-	record switches_recorded -- "$OFFCPU" naps 12 4000 30000 || return
+	record switches_recorded -- "$PROG" naps 12 4000 30000 || return
 	f=$SNAP
 	tid=$(main_tid "$TMP/switches_recorded")
 	read -r out _ in gaps s _ <<<"$(switches "$f" "$tid" clock_nanosleep)"
@@ -118,9 +109,9 @@ t_switches_recorded() {
 t_switches_preempted() {
 	local tid preempt r rc
 	PIN=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
-	taskset -c "$PIN" "$OFFCPU" spin 5000 >/dev/null 2>&1 &
+	taskset -c "$PIN" "$PROG" spin 5000 >/dev/null 2>&1 &
 	HOG=$!
-	record switches_preempted -- "$OFFCPU" spin 400
+	record switches_preempted -- "$PROG" spin 400
 	rc=$?
 	kill -KILL "$HOG" 2>/dev/null
 	wait "$HOG" 2>/dev/null
@@ -144,7 +135,7 @@ t_switches_preempted() {
 t_switches_no_stale_fragment() {
 	local f samples n early gap
 	requires switches_no_stale_fragment two_cpus || return
-	record switches_no_stale_fragment --snapshot-size 64K -- "$THREADS" migrate 300 1000 || return
+	record switches_no_stale_fragment --snapshot-size 64K --arm-after 0 -- "$PROG" migrate 300 1000 || return
 	f=$SNAP
 	# the largest hole between two samples in which the thread stayed on the
 	# CPU (a switch record inside a hole: it was descheduled, not lost)
@@ -166,19 +157,20 @@ t_switches_no_stale_fragment() {
 	fi
 }
 
-# worker: the trigger fires in thread "offcpu-worker"; the default recording
-# holds the main thread only, so the hit takes no snapshot (it would not show
-# it) and the recorder says so, once; --multi-thread does not.
+# thread: the trigger fires in thread "worker"; the default recording holds
+# the main thread only, so the hit takes no snapshot (it would not show it)
+# and the recorder says so, once; --multi-thread does not.
 t_switches_unrecorded_thread_warning() {
 	local d="$TMP/unrec" n
-	if ! "$RECORD" -q --mode sampling -o "$d" -- "$THREADS" worker >/dev/null 2>"$d.err"; then
+	if ! "$RECORD" -q --mode sampling --arm-after 0 -o "$d" -- "$PROG" thread 200 >/dev/null \
+		2>"$d.err"; then
 		fail switches_unrecorded_thread_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 		return
 	fi
 	n=$(sed -n 's/.*"hits_unrecorded": \([0-9]*\).*/\1/p' "$d/record.json")
 	if [ "${n:-0}" -lt 1 ] || [ -n "$(first_hit "$d")" ]; then
 		fail switches_unrecorded_thread_warning "expected the worker's hit ignored (hits_unrecorded), found $n and hits '$(first_hit "$d")'"
-	elif ! grep -q "warning: trigger hit in thread [0-9]* (offcpu-worker) of process [0-9]*, which is not recorded .*ignored.*--multi-thread" \
+	elif ! grep -q "warning: trigger hit in thread [0-9]* (worker) of process [0-9]*, which is not recorded .*ignored.*--multi-thread" \
 		"$d.err"; then
 		fail switches_unrecorded_thread_warning "no warning naming the worker thread: $(tl 3 "$d.err")"
 	elif [ "$(grep -c "not recorded" "$d.err")" -ne 1 ]; then
@@ -190,8 +182,8 @@ t_switches_unrecorded_thread_warning() {
 
 t_switches_multi_thread_no_warning() {
 	local d="$TMP/mt"
-	if ! "$RECORD" -q --mode sampling --multi-thread -o "$d" -- "$THREADS" worker >/dev/null \
-		2>"$d.err"; then
+	if ! "$RECORD" -q --mode sampling --multi-thread --arm-after 0 -o "$d" -- "$PROG" thread 200 \
+		>/dev/null 2>"$d.err"; then
 		fail switches_multi_thread_no_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 	elif grep -q "not recorded" "$d.err"; then
 		fail switches_multi_thread_no_warning "warned with --multi-thread: $(tl 2 "$d.err")"

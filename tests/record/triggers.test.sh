@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # tier: record
-# Triggers as users write them (README "Triggers"), recorded for real on a
-# C++ program with known symbols, lines and a namespace
-# (triggers_target.cc): every form takes the snapshot at the function it
-# names (record.json's trigger, the end "trigger", work_leaf in the
-# converted snapshot); bad forms are one-line errors with what was tried
+# Triggers as users write them (README "Triggers") on a C++ program with
+# known symbols, lines and a namespace (triggers_target.cc): every form
+# resolves to the function it names as the recorder resolves it (trigspec,
+# tests/record/trigspec.c: no recording), and two, a demangled name and a
+# library's function, take the snapshot there for real (record.json's
+# trigger, the end "trigger", work_leaf in the converted snapshot); every
+# --trigger example of the README resolves; bad forms are one-line errors with what was tried
 # and the closest names; `snaptrace symbols` lists a program's, a
 # library's and a process's functions; --trigger '?' picks in a
 # pseudo-terminal (numbered list, and fzf's protocol), and is a usage error
@@ -43,6 +45,8 @@ FLUSH=_ZN3app5Store5flushEi
 RUST_LOAD=_ZN7mycrate5store4load17h0123456789abcdefE
 RUST_FLUSH=_RNvNtCs1234_7mycrate5store5flush
 PERF=$(command -v perf)
+TRIGSPEC="$SNAPTRACE_TEST_BIN/trigspec"
+need_built triggers "$TRIGSPEC"
 
 # trigger_json DIR KEY: a field of record.json's trigger.
 trigger_json() {
@@ -54,11 +58,9 @@ trigger_json() {
 # recording, and the snapshot hold work_leaf.
 record_form() {
 	local name=$1 sym=$2 spec=$3 d="$TMP/$1" f
-	local -a trig=(--trigger "$spec")
 	shift 3
-	[ -z "$spec" ] && trig=()
-	if ! "$RECORD" -q -o "$d" "${trig[@]}" -- "$PROG" "$@" >/dev/null 2>"$TMP/$name.err"
-	then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 --trigger "$spec" -- "$PROG" "$@" >/dev/null \
+		2>"$TMP/$name.err"; then
 		fail "$name" "--trigger '$spec': exit non-zero: $(tl 3 "$TMP/$name.err")"
 	elif [ "$(trigger_json "$d" symbol)" != "$sym" ]; then
 		fail "$name" "--trigger '$spec' resolved to '$(trigger_json "$d" symbol)', not $sym"
@@ -72,6 +74,26 @@ record_form() {
 	fi
 }
 
+# resolve TARGET SPEC: SPEC resolved for TARGET as the recorder resolves it
+# (trigspec: "SPEC SYMBOL FILE FILE_OFFSET VADDR entry|inside", tab-separated;
+# "SPEC none"; "SPEC error: WHY"). An empty SPEC: no --trigger.
+resolve() {
+	"$TRIGSPEC" "$1" "$2" 2>&1
+}
+
+# resolve_form NAME SYMBOL SPEC: --trigger SPEC resolves to SYMBOL in the
+# target; the resolution in $TMP/NAME.resolved.
+resolve_form() {
+	local name=$1 sym=$2 spec=$3 got
+	resolve "$PROG" "$spec" >"$TMP/$name.resolved"
+	got=$(cut -f 2 "$TMP/$name.resolved")
+	if [ "$got" != "$sym" ]; then
+		fail "$name" "--trigger '$spec' resolved to '$(tr '\t' ' ' <"$TMP/$name.resolved")', not $sym"
+	else
+		ok "$name"
+	fi
+}
+
 # address_of SYMBOL: the link-time address `snaptrace symbols` gives it.
 address_of() {
 	"$FRONT" symbols "$PROG" "$1" | awk -F '\t' -v s="$1" '$2 == s { print $4 }'
@@ -80,14 +102,15 @@ address_of() {
 t_forms() {
 	local addr off vaddr want seg_off seg_vaddr
 	record_form form_demangled "$FLUSH" 'app::Store::flush'
-	record_form form_demangled_params "$FLUSH" 'symbol:app::Store::flush(int)'
-	record_form form_symbol_mangled "$FLUSH" "symbol:$FLUSH"
-	record_form form_line "$FLUSH" "line:prog.cc:$FLUSH_LINE"
+	record_form form_lib getpid 'libc:getpid'
+	resolve_form form_demangled_params "$FLUSH" 'symbol:app::Store::flush(int)'
+	resolve_form form_symbol_mangled "$FLUSH" "symbol:$FLUSH"
+	resolve_form form_line "$FLUSH" "line:prog.cc:$FLUSH_LINE"
 	# the line's own address, as the line table (objdump) has it, not the function's
 	want=$(objdump --dwarf=decodedline "$PROG" 2>/dev/null |
 		awk -v l="$FLUSH_LINE" '$1 == "prog.cc" && $2 == l && $NF == "x" { print $3 }' |
 		sort | head -n 1)
-	off=$(trigger_json "$TMP/form_line" file_offset)
+	off=$(cut -f 4 "$TMP/form_line.resolved")
 	# the file offset back to an address through the code segment (readelf)
 	read -r seg_off seg_vaddr < <(readelf -lW "$PROG" | awk '$1 == "LOAD" && $7 ~ /E/ { print $2, $3 }')
 	vaddr=$(( ${off:-0} - seg_off + seg_vaddr ))
@@ -96,17 +119,16 @@ t_forms() {
 	else
 		ok form_line_address
 	fi
-	record_form form_line_bare "$FLUSH" "prog.cc:$FLUSH_LINE"
-	record_form form_line_col "$FLUSH" "line:$TMP/prog.cc:$FLUSH_LINE:$FLUSH_COL"
+	resolve_form form_line_bare "$FLUSH" "prog.cc:$FLUSH_LINE"
+	resolve_form form_line_col "$FLUSH" "line:$TMP/prog.cc:$FLUSH_LINE:$FLUSH_COL"
 	addr=$(address_of "$FLUSH")
-	record_form form_addr "$FLUSH" "addr:$addr"
-	record_form form_dot magic_trace_stop_indicator . stop
-	record_form form_default magic_trace_stop_indicator '' stop
-	record_form form_lib getpid 'libc:getpid'
-	record_form form_rust_legacy "$RUST_LOAD" 'mycrate::store::load'
-	record_form form_rust_legacy_hash "$RUST_LOAD" 'symbol:mycrate::store::load::h0123456789abcdef'
-	record_form form_rust_v0 "$RUST_FLUSH" 'mycrate::store::flush'
-	record_form form_rust_v0_hash "$RUST_FLUSH" 'mycrate[3c1c0]::store::flush'
+	resolve_form form_addr "$FLUSH" "addr:$addr"
+	resolve_form form_dot magic_trace_stop_indicator .
+	resolve_form form_default magic_trace_stop_indicator ''
+	resolve_form form_rust_legacy "$RUST_LOAD" 'mycrate::store::load'
+	resolve_form form_rust_legacy_hash "$RUST_LOAD" 'symbol:mycrate::store::load::h0123456789abcdef'
+	resolve_form form_rust_v0 "$RUST_FLUSH" 'mycrate::store::flush'
+	resolve_form form_rust_v0_hash "$RUST_FLUSH" 'mycrate[3c1c0]::store::flush'
 }
 
 # expect_error NAME STATUS PATTERN ARGS...: the recorder fails with STATUS
@@ -149,7 +171,7 @@ t_errors() {
 }
 
 t_symbols() {
-	local out pid rc
+	local out pid rc nomatch
 	out=$("$FRONT" symbols "$PROG" app::Store)
 	if [ "$(echo "$out" | cut -f 1,2 | sort)" != "$(printf '%s\t%s\n' \
 		'app::Store::flush(int)' _ZN3app5Store5flushEi \
@@ -171,7 +193,7 @@ t_symbols() {
 	"$PROG" &
 	pid=$!
 	BG+=("$pid")
-	sleep 0.2
+	wait_exec "$pid" "$PROG"
 	out=$("$FRONT" symbols "$pid")
 	if ! echo "$out" | grep -q "^app::Store::flush(int)	$FLUSH	$PROG	" ||
 		! echo "$out" | grep -q "^getpid	getpid	/.*libc.so.6	"; then
@@ -191,10 +213,14 @@ t_symbols() {
 	"$FRONT" symbols >/dev/null 2>&1
 	rc=$?
 	"$FRONT" symbols /nonexistent/prog >/dev/null 2>"$TMP/nofile.err"
+	"$FRONT" symbols "$PROG" zz_no_such_function >/dev/null 2>"$TMP/nomatch.err"
+	nomatch=$?
 	if [ $rc -ne 2 ]; then
 		fail symbols_usage "no argument: exit $rc, expected 2"
-	elif "$FRONT" symbols "$PROG" zz_no_such_function >/dev/null 2>&1; then
-		fail symbols_usage "no match: exit 0, expected 1"
+	elif [ $nomatch -ne 1 ] || [ "$(wc -l <"$TMP/nomatch.err")" -ne 1 ] ||
+		! grep -q "no function matches 'zz_no_such_function'" "$TMP/nomatch.err"; then
+		# (an empty table once went to qsort as NULL: the sanitizer build stopped)
+		fail symbols_usage "no match: exit $nomatch, expected 1 and one line: $(tl 2 "$TMP/nomatch.err")"
 	elif ! grep -q "expected a process id or an ELF file" "$TMP/nofile.err"; then
 		fail symbols_usage "a missing file: $(tl 2 "$TMP/nofile.err")"
 	else
@@ -208,7 +234,7 @@ pty_pick() {
 	local name=$1 path=$2
 	shift 2
 	pty_run "$TMP/$name.out" "$path" "$@" -- \
-		"$RECORD" -q --perf "$PERF" -o "$TMP/$name" --trigger '?' -- "$PROG"
+		"$RECORD" -q --perf "$PERF" -o "$TMP/$name" --arm-after 0 --trigger '?' -- "$PROG"
 }
 
 # pty_run OUT PATH INPUT... -- ARGV...: runs ARGV in a pseudo-terminal with
@@ -340,6 +366,7 @@ t_attach_pick() {
 	"$tgt" x 30000 &
 	pid=$!
 	BG+=("$pid")
+	wait_exec "$pid" "$tgt"
 	# the front end's bash and the converter's perf, but no fzf: the numbered list
 	mkdir -p "$path"
 	ln -sf "$(command -v bash)" "$path/bash"
@@ -383,7 +410,7 @@ rec, perf, out, prog = sys.argv[1:5]
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["TERM"] = "xterm"
-    os.execv(rec, [rec, "-q", "--perf", perf, "-o", out, "--trigger", "?", "--", prog])
+    os.execv(rec, [rec, "-q", "--perf", perf, "-o", out, "--arm-after", "0", "--trigger", "?", "--", prog])
 time.sleep(1.5)
 os.write(fd, b"Store::flush")
 time.sleep(1.0)
@@ -405,12 +432,12 @@ EOF_PY
 	fi
 }
 
-# Every --trigger example of README's trigger table resolves (and records):
+# Every --trigger example of README's trigger table resolves (trigspec):
 # on the demo, the C++ ones on the test target; the address of the demo's
 # demo_nap depends on the compiler, so addr: takes the one `snaptrace
 # symbols` gives; '?' is the picker's (above).
 t_readme_examples() {
-	local demo="$SNAPTRACE_O/examples/demo" spec target n=0 bad="" addr d
+	local demo="$SNAPTRACE_O/examples/demo" spec target n=0 bad="" addr got
 	[ -x "$demo" ] || { fail readme_examples "$demo is not built (make all tests-build)"; return; }
 	addr=$("$FRONT" symbols "$demo" demo_nap | awk -F '\t' '$2 == "demo_nap" { print $4 }')
 	while read -r spec; do
@@ -421,16 +448,11 @@ t_readme_examples() {
 		addr:*) spec="addr:$addr" ;;
 		esac
 		n=$((n + 1))
-		d="$TMP/readme$n"
-		if ! "$RECORD" -q -o "$d" --duration 0.3 --trigger "$spec" -- "$target" \
-			>/dev/null 2>"$d.err"; then
-			bad="$bad [$spec: $(tl 1 "$d.err")]"
-		elif [[ "$spec" == signal:* ]] && [ "$(trigger_json "$d" mechanism)" != signal ]; then
-			bad="$bad [$spec: no signal trigger in record.json]"
-		elif [ "$spec" != none ] && [[ "$spec" != signal:* ]] &&
-			[ -z "$(trigger_json "$d" symbol)" ]; then
-			bad="$bad [$spec: no trigger in record.json]"
-		fi
+		got=$(resolve "$target" "$spec")
+		case "$spec:$(cut -f 2 <<<"$got")" in
+		none:none | signal:*:signal) ;;
+		*:none | *:signal | *:error:* | *:) bad="$bad [$spec: $(tr '\t' ' ' <<<"$got")]" ;;
+		esac
 	done < <(sed -n '/^### Triggers/,/^### /p' "$SNAPTRACE_TOP/README.md" | grep '^| ' |
 		cut -d '|' -f 3 | grep -oE -- "--trigger ('[^']*'|[^ \`]*)" | sed "s/^--trigger //; s/'//g")
 	if [ $n -lt 11 ]; then
@@ -449,46 +471,27 @@ t_readme_examples() {
 # the program computes what it computes untraced.
 t_mid_instruction() {
 	local prog="$TMP/movimm" start last out rc hits
-	cat >"$TMP/movimm.c" <<-'EOF'
-	#include <stdio.h>
-	__attribute__((noinline)) unsigned work(void)
-	{
-		unsigned n;
-		__asm__ volatile("movl $0x0, %0" : "=a"(n));
-		return n + 1000;
-	}
-	int main(int argc, char **argv)
-	{
-		FILE *f = fopen(argv[1], "w");
-		unsigned long sum = 0;
-		fputs("started\n", f);
-		fflush(f);
-		for (int i = 0; i < 200; i++)
-			for (unsigned j = work(); j; j--)
-				sum += j;
-		fprintf(f, "%lu\n", sum);
-		return fclose(f) != 0;
-	}
-	EOF
-	if ! cc -O1 -g -fno-omit-frame-pointer -o "$prog" "$TMP/movimm.c" 2>"$TMP/movimm.err"; then
-		fail mid_insn_refused "cannot build movimm.c: $(tl 2 "$TMP/movimm.err")"
+	# the workload's movimm mode: mov_imm() holds a 5-byte mov $0x0,%eax
+	if [ ! -x "$SNAPTRACE_TEST_BIN/workload" ]; then
+		fail mid_insn_refused "$SNAPTRACE_TEST_BIN/workload is not built (make all tests-build)"
 		return
 	fi
+	cp "$SNAPTRACE_TEST_BIN/workload" "$prog"
 	TARGETS+=("$prog")
 	start=$(objdump -d --no-show-raw-insn "$prog" |
-		awk '/<work>:$/ { w = 1; next } w && /^$/ { exit }
+		awk '/<mov_imm>:$/ { w = 1; next } w && /^$/ { exit }
 		     w && /mov +\$0x0,%eax/ { sub(":", "", $1); print $1; exit }')
 	if [ -z "$start" ]; then
-		fail mid_insn_refused "no mov \$0x0,%eax in work (objdump)"
+		fail mid_insn_refused "no mov \$0x0,%eax in mov_imm (objdump)"
 		return
 	fi
 	last=$(printf '0x%x' $((0x$start + 4)))
 	"$FRONT" run -q --arm-after 0 --duration 5 --trigger "addr:$last" -o "$TMP/mid.fxt.gz" \
-		-- "$prog" "$TMP/mid.out" </dev/null >/dev/null 2>"$TMP/mid.err"
+		-- "$prog" movimm "$TMP/mid.out" </dev/null >/dev/null 2>"$TMP/mid.err"
 	rc=$?
 	if [ $rc -ne 2 ]; then
 		fail mid_insn_refused "exit $rc, expected 2: $(tl 2 "$TMP/mid.err")"
-	elif [ "$(wc -l <"$TMP/mid.err")" -ne 1 ] || ! grep -q -- "--trigger addr:$last: $last is inside the instruction at 0x$start (work+0x[0-9a-f]*, 5 bytes): a probe there would corrupt it; instruction starts nearby: 0x$start, $(printf '0x%x' $((0x$start + 5)))$" "$TMP/mid.err"; then
+	elif [ "$(wc -l <"$TMP/mid.err")" -ne 1 ] || ! grep -q -- "--trigger addr:$last: $last is inside the instruction at 0x$start (mov_imm+0x[0-9a-f]*, 5 bytes): a probe there would corrupt it; instruction starts nearby: 0x$start, $(printf '0x%x' $((0x$start + 5)))$" "$TMP/mid.err"; then
 		fail mid_insn_refused "unexpected message: $(tl 3 "$TMP/mid.err")"
 	else
 		ok mid_insn_refused
@@ -500,11 +503,11 @@ t_mid_instruction() {
 	fi
 	# --multi-snapshot: the program runs on after the hits, to its own end
 	"$RECORD" -q --multi-snapshot --arm-after 0 --duration 20 --trigger "addr:0x$start" \
-		-o "$TMP/start" -- "$prog" "$TMP/start.out" </dev/null >/dev/null 2>"$TMP/start.err"
+		-o "$TMP/start" -- "$prog" movimm "$TMP/start.out" </dev/null >/dev/null 2>"$TMP/start.err"
 	rc=$?
 	hits=$(sed -n 's/.*"hits_total": \([0-9]*\).*/\1/p' "$TMP/start/record.json" 2>/dev/null)
 	if [ $rc -ne 0 ] || [ "${hits:-0}" -lt 1 ] ||
-		[ "$(trigger_json "$TMP/start" symbol)" != work ]; then
+		[ "$(trigger_json "$TMP/start" symbol)" != mov_imm ]; then
 		fail insn_start_fires "exit $rc, hits_total '$hits': $(tl 2 "$TMP/start.err")"
 	elif [ "$(json_str "$TMP/start/record.json" end)" != exit ]; then
 		fail insn_start_fires "end $(json_str "$TMP/start/record.json" end), not the program's exit"

@@ -12,7 +12,8 @@
 #                     with them ignored;
 #   runner_tiers      no names: the check and record tiers; --tiers picks;
 #                     a suite named runs whatever its tier; check suites run
-#                     side by side, a record suite alone;
+#                     side by side, record suites two at a time (-J 1: one)
+#                     and never beside a check suite;
 #   runner_hang_guard a suite silent for SNAPTRACE_TEST_HANG seconds is
 #                     killed (with what it started) and fails naming the
 #                     test it last finished and its time; a slow suite that
@@ -20,9 +21,10 @@
 #   runner_skips      a skip naming no declared requirement is a FAIL; the
 #                     skips are counted per requirement; a suite of the
 #                     check tier that requires recording with perf fails;
-#   runner_timings    each suite's wall seconds, a test's time from the
-#                     previous result line or as the suite gives it ("time
-#                     NAME SECONDS"), the slowest first, a line per tier;
+#   runner_timings    each suite's wall and CPU seconds (what its children
+#                     took counted), a test's time from the previous result
+#                     line or as the suite gives it ("time NAME SECONDS"),
+#                     the slowest first, a line per tier;
 #   runner_private_tmp  a record-tier suite's /tmp is its own: what it
 #                     leaves there (perf's /tmp/perf-vdso.so-*) never
 #                     reaches the machine's /tmp.
@@ -140,8 +142,9 @@ EOS
 	fi
 }
 
-# Tiers: three check suites that must see each other run (-j 3), a record
-# suite that must run alone, a stress and a pt-hardware suite.
+# Tiers: three check suites that must see each other run (-j 3), two record
+# suites that must see each other and nothing else (-J 1: each alone), a
+# stress and a pt-hardware suite.
 t_tiers() {
 	local t="$TMP/tiers" why="" n tier
 	tree "$t"
@@ -159,17 +162,31 @@ sleep 1
 rm -f "$TMP/running/$n"
 EOS
 	done
-	suite "$t" r1 record <<EOS
-touch "$TMP/running/r1"
-[ \$(ls "$TMP/running" | wc -l) -eq 1 ] && echo "ok r1" || echo "FAIL r1: ran beside \$(ls "$TMP/running")"
-rm -f "$TMP/running/r1"
+	for n in r1 r2; do
+		suite "$t" "$n" record <<EOS
+touch "$TMP/running/$n"
+want=2 expect="r1 r2 "
+[ -n "\${RUNNER_TIERS_ALONE:-}" ] && want=1 expect="$n "
+for ((i = 0; i < 400; i++)); do
+	[ \$(ls "$TMP/running" | wc -l) -ge \$want ] && break
+	sleep 0.05
+done
+seen=\$(ls "$TMP/running" | tr '\\n' ' ')
+[ "\$seen" = "\$expect" ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen"
+sleep 0.5
+rm -f "$TMP/running/$n"
 EOS
+	done
 	suite "$t" s1 stress <<<'echo "ok s1"'
 	suite "$t" p1 pt-hardware <<<'echo "ok p1"'
 	# suites that ran, in name order
 	ran() { sed -n 's/^\([a-z0-9]*\): [0-9]* passed.*/\1/p' "$OUT" | sort | tr '\n' ' '; }
 	run_tree "$t" -j 3 "$t/build"
-	[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 r1 " ] || why="no names: ran $(ran) (exit $RC): $(out)"
+	[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 r1 r2 " ] || why="no names: ran $(ran) (exit $RC): $(out)"
+	if [ -z "$why" ]; then
+		RUNNER_TIERS_ALONE=1 run_tree "$t" -J 1 --tiers record "$t/build"
+		[ $RC = 0 ] && [ "$(ran)" = "r1 r2 " ] || why="-J 1: ran $(ran) (exit $RC): $(out)"
+	fi
 	if [ -z "$why" ]; then
 		run_tree "$t" -j 3 --tiers check "$t/build"
 		[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 " ] || why="--tiers check: ran $(ran): $(out)"
@@ -306,6 +323,7 @@ t_timings() {
 	tree "$t"
 	suite "$t" tm <<'EOS'
 echo "ok quick"
+awk 'BEGIN { for (i = 0; i < 20000000; i++) s += i }'
 sleep 1.2
 echo "ok slept"
 echo "time given 7.5"
@@ -314,8 +332,10 @@ EOS
 	run_tree "$t" "$t/build" tm
 	first=$(sed -n '/^slowest tests:/{n;p}' "$OUT")
 	second=$(sed -n '/^slowest tests:/{n;n;p}' "$OUT")
-	if [ $RC -ne 0 ] || ! grep -q '^tm: 3 passed, 0 failed, 0 skipped ([1-9][0-9]*\.[0-9] s)$' "$OUT"; then
-		why="no 'tm: 3 passed, 0 failed, 0 skipped (N.N s)' of at least a second: $(out)"
+	if [ $RC -ne 0 ] || ! grep -q '^tm: 3 passed, 0 failed, 0 skipped ([1-9][0-9]*\.[0-9] s, CPU [0-9]*\.[0-9] s)$' "$OUT"; then
+		why="no 'tm: 3 passed, 0 failed, 0 skipped (N.N s, CPU N.N s)' of at least a second: $(out)"
+	elif grep -q '^tm: .*, CPU 0\.0 s)$' "$OUT"; then
+		why="the CPU time of the suite's awk is not counted: $(out)"
 	elif ! [[ $first =~ ^\ +7\.5\ s\ \ tm\ \ given$ ]]; then
 		why="the slowest should be the time given, 7.5 s: '$first'"
 	elif ! [[ $second =~ ^\ +([0-9]+)\.[0-9]\ s\ \ tm\ \ slept$ ]] || [ "${BASH_REMATCH[1]}" -lt 1 ]; then

@@ -18,7 +18,10 @@
 #               filters, exit codes: a thread or function the trace lacks
 #               is an error listing what it has, a filter matching nothing
 #               is not; bad values, options that need or exclude another,
-#               files that are not traces (directory, empty, missing).
+#               files that are not traces (directory, empty, missing);
+#               a trace with no slice (a table of nothing, --baseline
+#               against it: once qsort(NULL, 0), which stops the
+#               sanitizer build).
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -518,4 +521,23 @@ elif ! grep -q '^work,' "$TMP/cut.csv"; then
 	fail truncated "no rows before the cut: $(first_lines "$TMP/cut.csv")"
 else
 	ok truncated
+fi
+# a trace without a single slice (the converter's output of an empty input):
+# the header and nothing, exit 0; also as the baseline and with one
+: >"$TMP/nothing.txt"
+"$CONVERT" -q "$TMP/nothing.txt" -o "$TMP/nothing.fxt" 2>/dev/null
+why=
+for args in "$TMP/nothing.fxt" "--baseline $TMP/nothing.fxt $TMP/exact.fxt" \
+	"--baseline $TMP/exact.fxt $TMP/nothing.fxt" "--format json $TMP/nothing.fxt"; do
+	# shellcheck disable=SC2086
+	"$STATS" $args >"$TMP/nothing.out" 2>"$TMP/nothing.err"
+	rc=$?
+	if [ "$rc" -ne 0 ] || grep -q -e 'runtime error' -e Sanitizer "$TMP/nothing.err"; then
+		why="$why $args: exit $rc: $(first_lines "$TMP/nothing.err");"
+	fi
+done
+if [ -n "$why" ]; then
+	fail empty-trace "$why"
+else
+	ok empty-trace
 fi

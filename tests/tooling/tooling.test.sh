@@ -20,6 +20,11 @@
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
+#   sorts_take_empty  no qsort, qsort_r or bsearch call in the programs but
+#                     through common/array.h's (array_sort...), which take an
+#                     empty array as NULL: glibc's must never get a null
+#                     pointer, and `snaptrace stats` of an empty trace and
+#                     `snaptrace symbols` matching nothing once did
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -259,6 +264,17 @@ t_doc_references() {
 	fi
 }
 
+t_sorts_take_empty() {
+	local bad
+	bad=$(cd "$top" && grep -rnE '(^|[^_a-z])(qsort|qsort_r|bsearch) *\(' --include='*.c' --include='*.h' \
+		common convert fxt record stats dlfilter | grep -v '^common/array\.h:')
+	if [ -n "$bad" ]; then
+		fail sorts_take_empty "call array_sort/array_sort_r/array_search (common/array.h): $(echo "$bad" | head -n 3 | tr '\n' ';')"
+	else
+		ok sorts_take_empty
+	fi
+}
+
 t_nothing_ignored() {
 	local hidden
 	requires nothing_ignored git_checkout || return
@@ -271,6 +287,7 @@ t_nothing_ignored() {
 }
 
 need_built tooling "$CONVERT"
+t_sorts_take_empty
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O

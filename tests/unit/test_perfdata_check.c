@@ -143,10 +143,20 @@ static void overflowing_offsets(void)
 	make(buf, false);
 	put64(buf + 48, UINT64_MAX - 8, false);
 	CHECK_INT_EQ(check(file("ovf-data", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	/* never the saturated sum as a byte ("ending at byte 18446744073709551615") */
+	CHECK_STR_EQ(why, "cut short inside its data section (its header puts its end past "
+		     "byte 2^64: damaged; the file ends at byte 472)");
 	make(buf, false);
 	put64(buf + TABLE_AT + 8, UINT64_MAX, false);
 	CHECK_INT_EQ(check(file("ovf-feat", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
 	CHECK(!strncmp(why, "cut short inside its feature sections", 37));
+	CHECK(!strstr(why, "18446744073709551615"));
+	/* a size that does not overflow is the byte it ends at */
+	make(buf, false);
+	put64(buf + 48, 1000, false);
+	CHECK_INT_EQ(check(file("big-data", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);
+	CHECK_STR_EQ(why, "cut short inside its data section (ending at byte 1256; the file ends "
+		     "at byte 472)");
 	make(buf, false);
 	put64(buf + 16, 0, false);
 	CHECK_INT_EQ(check(file("attr0", buf, FILE_SIZE), why), PERFDATA_UNFINISHED);

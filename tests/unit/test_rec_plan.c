@@ -2,6 +2,7 @@
 /* Unit tests of record/plan: perf command lines and snapshot methods. */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "arming.h"
 #include "events.h"
@@ -64,6 +65,7 @@ static void plan_pt_snapshot_methods(void)
 	CHECK_INT_EQ(p.mode, REC_MODE_PT);
 	CHECK_INT_EQ(p.snap, REC_SNAP_CONTROL);
 	CHECK(p.control && p.snapshot_on_exit && !p.switch_output);
+	CHECK_INT_EQ(p.clockid, -1);	/* perf's own clock: its TSC conversion's */
 	h = host("perf version 5.4.0");
 	rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p);
 	CHECK_INT_EQ(p.snap, REC_SNAP_AT_STOP);
@@ -132,9 +134,10 @@ static void plan_sampling(void)
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
 	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event "
 		     "-e dummy:u -e cpu-clock/freq=5000,overwrite/u --call-graph fp --buildid-mmap "
-		     "--per-thread -t 7 --switch-events "
+		     "-k mono --per-thread -t 7 --switch-events "
 		     "--switch-output=signal --delay=-1 --control=fd:3,4");
 	CHECK(!p.sched_switch);
+	CHECK_INT_EQ(p.clockid, CLOCK_MONOTONIC);	/* what perf inject --jit needs */
 	CHECK(p.nnotes >= 1 && strstr(p.notes[0], "sched:sched_switch"));
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
 	CHECK(p.freeze);

@@ -46,9 +46,35 @@ static const char good[] =
 	"    {\"file\": \"perf.data.3\", \"reason\": \"exit\", \"time_ns\": null}\n  ],\n"
 	"  \"end\": \"exit\", \"end_ns\": 9900\n}\n";
 
+/* What recording_hits() handed over (copied: it lends them for the call). */
+struct got {
+	struct recording_hit h[4];
+	size_t n;
+	char extra0_name[32], extra1_str[32];
+	int64_t extra0_i64;
+};
+
+static int collect(void *arg, const struct recording_hit *h)
+{
+	struct got *g = arg;
+
+	if (g->n == 0 && h->nextra == 2) {
+		snprintf(g->extra0_name, sizeof(g->extra0_name), "%s", h->extra[0].name);
+		g->extra0_i64 = h->extra[0].i64;
+		snprintf(g->extra1_str, sizeof(g->extra1_str), "%s", h->extra[1].str);
+	}
+	if (g->n < 4)
+		g->h[g->n] = *h;
+	g->n++;
+	return 0;
+}
+
 static void reads_everything(void)
 {
 	struct recording r;
+	struct got got = { .n = 0 };
+	uint64_t last = 0;
+	size_t n = 0;
 	char err[512];
 
 	put("perf.data.1", "x");
@@ -63,18 +89,23 @@ static void reads_everything(void)
 	CHECK_STR_EQ(recording_comm(&r, 101), "worker");
 	CHECK(recording_comm(&r, 102) == NULL);
 	CHECK_INT_EQ(r.nhits, 2);
-	CHECK_INT_EQ(r.hits[0].tid, 101);
-	CHECK_U64_EQ(r.hits[0].time_ns, 5000);
-	CHECK(r.hits[0].has_ip && r.hits[0].ip == 4096);
-	CHECK(r.hits[0].has_args);
-	CHECK_U64_EQ(r.hits[0].args[0], 7);
-	CHECK_U64_EQ(r.hits[0].args[1], UINT64_MAX);
-	CHECK_INT_EQ(r.hits[0].snapshot, 0);
-	CHECK_INT_EQ(r.hits[0].nextra, 2);
-	CHECK_STR_EQ(r.hits[0].extra[0].name, "duration_ns");
-	CHECK_INT_EQ(r.hits[0].extra[0].i64, 12);
-	CHECK_STR_EQ(r.hits[0].extra[1].str, "x");
-	CHECK(!r.hits[1].has_ip && !r.hits[1].has_args && r.hits[1].snapshot == -1);
+	CHECK_INT_EQ(recording_hits(&r, collect, &got, err, sizeof(err)), 0);
+	CHECK_INT_EQ(got.n, 2);
+	CHECK_INT_EQ(got.h[0].tid, 101);
+	CHECK_U64_EQ(got.h[0].time_ns, 5000);
+	CHECK(got.h[0].has_ip && got.h[0].ip == 4096);
+	CHECK(got.h[0].has_args);
+	CHECK_U64_EQ(got.h[0].args[0], 7);
+	CHECK_U64_EQ(got.h[0].args[1], UINT64_MAX);
+	CHECK_INT_EQ(got.h[0].snapshot, 0);
+	CHECK_INT_EQ(got.h[0].nextra, 2);
+	CHECK_STR_EQ(got.extra0_name, "duration_ns");
+	CHECK_INT_EQ(got.extra0_i64, 12);
+	CHECK_STR_EQ(got.extra1_str, "x");
+	CHECK(!got.h[1].has_ip && !got.h[1].has_args && got.h[1].snapshot == -1);
+	CHECK(got.h[0].index == 0 && got.h[1].index == 1);
+	CHECK(recording_last_hit(&r, 100, &last, &n) && last == 9000 && n == 2);
+	CHECK(!recording_last_hit(&r, 101, &last, &n));
 	CHECK_INT_EQ(r.nsnapshots, 3);
 	CHECK_STR_EQ(r.snapshots[1].path, unit_tmp("perf.data.2"));
 	CHECK_INT_EQ(r.snapshots[1].reason, RECORDING_INTERRUPT);
@@ -122,6 +153,13 @@ static const struct bad_case bad_cases[] = {
 	{ "  \"hits\": [\n", "  \"hits\": [,\n", ".json:6: expected the JSON of snaptrace-record's report, found" },
 	{ "\"end_ns\": 9900\n}\n", "\"end_ns\": 9900\n", ".json:16: expected the JSON of snaptrace-record's report, found the end of the file (cut short?)" },
 	{ "\"end_ns\": 9900\n}\n", "\"end_ns\": 9900\n}\n}", "found text after the document" },
+	/* the hits are streamed, one object at a time: what lies between them */
+	{ "\"snapshot\": null}\n  ]", "\"snapshot\": null},\n  ]", ".json:9: expected the JSON of snaptrace-record's report, found ']' at hits[2] (an object expected)" },
+	{ "\"note\": \"x\"},", "\"note\": \"x\"}", ".json:8: expected the JSON of snaptrace-record's report, found '{' at hits[1]" },
+	{ "\"note\": \"x\"},", "\"note\": \"x\"}, 7,", "found '7' at hits[1] (an object expected)" },
+	{ "\"note\": \"x\"}", "\"note\": \"x\" \"y\"}", ".json:7: expected the JSON of snaptrace-record's report, found" },
+	{ "\"hits\": [", "\"h\\u0069ts\": [", "hits: expected the key \"hits\" spelled plainly" },
+	{ "\"hits\": [", "\"hits\": 5, \"x\": [", "hits: expected an array, found 5" },
 };
 
 /* SRC with the first FROM replaced by TO, into BUF. */
@@ -187,6 +225,62 @@ static void scans_without_snapshots(void)
 	recording_free(&r);
 }
 
+struct sum {
+	size_t n;
+	uint64_t time_sum;
+	bool order_ok, note_ok;
+};
+
+static int sum_hits(void *arg, const struct recording_hit *h)
+{
+	struct sum *sm = arg;
+
+	sm->order_ok &= h->index == sm->n && h->time_ns == 1000 + 3 * h->index;
+	sm->note_ok &= h->nextra == 1 && h->extra[0].str && h->extra[0].str[0] == '{' &&
+		       strlen(h->extra[0].str) == 2 + h->index % 97;
+	sm->time_sum += h->time_ns;
+	sm->n++;
+	return 0;
+}
+
+/* 20,000 hits (1.4 MB: many 64 KiB reads, hits across their edges), with
+ * strings holding brackets, commas, quotes and backslashes: each hit read
+ * once by recording_read and again by recording_hits, in order, none kept. */
+static void streams_many_hits(void)
+{
+	FILE *f = fopen(unit_tmp("record.json"), "w");
+	struct sum sm = { .order_ok = true, .note_ok = true };
+	struct recording r;
+	uint64_t last = 0, want = 0;
+	size_t n = 0;
+	char err[512];
+
+	fputs("{\"format\": \"snaptrace-record 1\", \"pids\": [100], \"threads\": [],\n"
+	      " \"trigger\": null,\n \"hits\": [\n", f);
+	for (unsigned i = 0; i < 20000; i++) {
+		/* a note of 2 + i % 97 characters: "{", then "]", "," and an escaped quote in turn, then an escaped backslash */
+		fprintf(f, "%s  {\"pid\": 100, \"tid\": 100, \"time_ns\": %u, \"note\": \"{", i ? ",\n" : "",
+			1000 + 3 * i);
+		for (unsigned k = 0; k < i % 97; k++)
+			fputs(k % 3 == 0 ? "]" : k % 3 == 1 ? "," : "\\\"", f);
+		fputs("\\\\\"}", f);
+		want += 1000 + 3 * i;
+	}
+	fputs("\n ],\n \"snapshots\": [{\"file\": \"perf.data.1\", \"reason\": \"exit\", "
+	      "\"time_ns\": 70000}], \"end\": \"exit\", \"end_ns\": 70000}\n", f);
+	fclose(f);
+	CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 0);
+	if (err[0])
+		UNIT_FAIL("%s", err);
+	CHECK_INT_EQ(r.nhits, 20000);
+	CHECK(recording_last_hit(&r, 100, &last, &n) && n == 20000 && last == 1000 + 3 * 19999);
+	CHECK_INT_EQ(recording_hits(&r, sum_hits, &sm, err, sizeof(err)), 0);
+	CHECK_INT_EQ(sm.n, 20000);
+	CHECK(sm.order_ok && sm.note_ok);
+	CHECK_U64_EQ(sm.time_sum, want);
+	recording_free(&r);
+}
+
 /* include/uapi/linux/perf_event.h: quot = cyc >> shift, rem = cyc & (2^shift
  * - 1), ns = zero + quot * mult + ((rem * mult) >> shift). */
 static void tsc_conversion(void)
@@ -215,6 +309,7 @@ int main(void)
 	UNIT_RUN(refuses_bad);
 	UNIT_RUN(scans_without_snapshots);
 	UNIT_RUN(tsc_conversion);
+	UNIT_RUN(streams_many_hits);
 	unit_tmp_fini();
 	return unit_exit();
 }

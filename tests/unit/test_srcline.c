@@ -4,15 +4,19 @@
  * program (built with -g) read back from its DWARF; what gets no line
  * (not a path, a missing binary, an unknown symbol) and how it is counted;
  * functions with Rust-mangled symbols (asm labels), legacy and v0, found by
- * the names perf prints for them.
+ * the names perf prints for them; code with no binary (a perf map of JIT
+ * code, anonymous memory, a file that is not ELF) never opened as one.
  */
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "srcline.h"
 #include "unit.h"
+#include "unit_tmp.h"
 
 static const int probe_first = __LINE__;
 __attribute__((noinline)) int srcline_probe(int x)
@@ -129,11 +133,42 @@ static void test_symfs(void)
 	srcline_free(NULL);
 }
 
+/* A perf map (JIT code's symbols, as perf names the frames: dso
+ * /tmp/perf-PID.map), anonymous memory, and a text file under a binary's
+ * name: no line, counted as code without a binary, and srcline_free ends
+ * nothing twice (a non-ELF file once left a freed libelf handle behind:
+ * exit 139 after a good trace). */
+static void test_not_elf(void)
+{
+	char map[64];
+	struct srcline *s = srcline_new(NULL);
+	const char *file = NULL;
+	unsigned line = 0;
+	FILE *f;
+
+	CHECK(s);
+	snprintf(map, sizeof(map), "/tmp/perf-%ld.map", (long)getpid());
+	f = fopen(map, "w");
+	CHECK(f && fprintf(f, "7f0000001000 9 jitted_spin\n") > 0 && !fclose(f));
+	f = fopen(unit_tmp("notelf"), "w");
+	CHECK(f && fprintf(f, "not an ELF file\n") > 0 && !fclose(f));
+	CHECK(!lookup(s, map, "jitted_spin", 0, &file, &line));
+	CHECK(!lookup(s, "//anon", "x", 0, &file, &line));
+	CHECK(!lookup(s, "/memfd:jit (deleted)", "y", 0, &file, &line));
+	CHECK(!lookup(s, unit_tmp("notelf"), "main", 0, &file, &line));
+	CHECK(!lookup(s, unit_tmp("notelf"), "main", 4, &file, &line));
+	CHECK_U64_EQ(srcline_stats(s).functions, 4);
+	CHECK_U64_EQ(srcline_stats(s).no_file, 4);
+	CHECK_U64_EQ(srcline_stats(s).no_binary, 0);
+	srcline_free(s);
+	unlink(map);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (n <= 0)
+	if (n <= 0 || unit_tmp_init("test_srcline"))
 		return 1;
 	exe[n] = 0;
 	UNIT_RUN(test_own_function);
@@ -141,5 +176,7 @@ int main(void)
 	UNIT_RUN(test_none);
 	UNIT_RUN(test_symfs);
 	UNIT_RUN(test_sym_start);
+	UNIT_RUN(test_not_elf);
+	unit_tmp_fini();
 	return unit_exit();
 }

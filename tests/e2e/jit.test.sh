@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# tier: record
+# JIT code and code without a binary, end to end: tests/e2e/jit_target.c runs
+# one function copied into anonymous memory named by a perf map
+# (/tmp/perf-PID.map), into anonymous memory named by a jitdump
+# (jit-PID.dump, when asked), into a memfd, and into a file deleted after
+# mapping it.
+#   jit-run        `snaptrace run --trigger none` records and converts it: exit
+#                  0, the trace reads back, perf's names are on the frames
+#                  (jit_perfmap_spin in /tmp/perf-PID.map; the memfd's and the
+#                  deleted file's frames as [unknown @ ADDR (DSO)]), and the
+#                  summary counts that code as JIT or anonymous.
+#   jit-convert    the recording converted again (the double elf_end of a
+#                  perf map once crashed here, exit 139, after a good trace).
+#   jitdump        with the jitdump: the recording is in CLOCK_MONOTONIC
+#                  (perf -k mono), the converter runs perf inject --jit, and
+#                  jit_dump_spin is named, in the ELF perf inject wrote beside
+#                  the jitdump (and jit_perfmap_spin still from the map).
+#   jitdump-unsafe the same recording, its jitdump's directory writable by
+#                  others: perf inject is not run (it would create files
+#                  there), one warning says so, the rest converts.
+#   jit-symbols    `snaptrace symbols PID` of the program while it runs: its
+#                  functions listed; the memfd and the deleted file skipped,
+#                  never opened by the name the kernel shows for them (a FIFO
+#                  planted there once hung the listing).
+# Needs perf to record here, cc and an x86-64 host. Never leaves perf or
+# the target running.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+export SNAPTRACE_BIN
+TARGET_PID=
+MAPS=()   # the perf maps the targets wrote (perf script reads them at each conversion)
+cleanup() {
+	[ -n "$TARGET_PID" ] && kill -KILL "$TARGET_PID" 2>/dev/null && wait "$TARGET_PID" 2>/dev/null
+	rm -f /tmp/perf-"$TARGET_PID".map "${MAPS[@]}"
+	group_cleanup
+}
+trap cleanup EXIT
+
+need_built jit "$CONVERT" "$RECORD"
+requires jit recording cc x86_64 || exit 0
+if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
+	"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/cc.err"; then
+	fail jit "cannot compile jit_target.c: $(first_lines "$TMP/cc.err")"
+	exit 0
+fi
+
+# record NAME FLAGS: snaptrace run of the target (150 ms in each copy) into
+# $TMP/NAME (recording) and $TMP/NAME.fxt.gz, messages in $TMP/NAME.err;
+# returns its exit status. The perf map it wrote stays until the end (as a
+# JIT's does: perf reads it at each conversion).
+record() {
+	local rc pid
+	mkdir -p "$TMP/$1.work"
+	run_group "$TMP/$1.out" "$TMP/$1.err" "$FRONT" run --trigger none -d "$TMP/$1" \
+		-o "$TMP/$1.fxt.gz" -- "$TMP/jit_target" "$TMP/$1.work" 150 $2
+	rc=$?
+	pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/$1.err" | head -n 1)
+	[ -n "$pid" ] && MAPS+=("/tmp/perf-$pid.map")
+	return $rc
+}
+
+# slices NAME FXT: the slices of FXT into $TMP/NAME.slices; 1 after a FAIL.
+slices() {
+	if ! "$CONVERT" --dump=slices "$2" >"$TMP/$1.slices" 2>"$TMP/$1.dump.err"; then
+		fail "$1" "the trace does not read back: $(first_lines "$TMP/$1.dump.err")"
+		return 1
+	fi
+}
+
+# names NAME: the distinct slice names of $TMP/NAME.slices on one line.
+names() {
+	cut -d' ' -f3- "$TMP/$1.slices" | sort -u | head -n 14 | tr '\n' '|'
+}
+
+# check NAME FXT ERR: the frames and the source-line summary of one conversion.
+check() {
+	local name=$1 s=$TMP/$1.slices
+	slices "$name" "$2" || return
+	if ! grep -q " jit_perfmap_spin$" "$s"; then
+		fail "$name" "no jit_perfmap_spin slice (the perf map's name): $(names "$name")"
+	elif ! grep -q ' \[unknown @ 0x[0-9a-f]* (/memfd:snaptrace-jit (deleted))\]$' "$s"; then
+		fail "$name" "no frame in the memfd: $(names "$name")"
+	elif ! grep -q " \[unknown @ 0x[0-9a-f]* ($TMP/run.work/deleted-code)\]$" "$s"; then
+		fail "$name" "no frame in the deleted file: $(names "$name")"
+	elif ! grep -q 'source lines: .* [1-9][0-9]* in JIT or anonymous code' "$3"; then
+		fail "$name" "the summary counts no JIT code: $(grep 'source lines' "$3")"
+	else
+		ok "$name"
+	fi
+}
+
+record run ""
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail jit-run "exit $rc: $(grep -v '^snaptrace: \(mode\|note\|recording\)' "$TMP/run.err" | first_lines /dev/stdin)"
+else
+	check jit-run "$TMP/run.fxt.gz" "$TMP/run.err"
+fi
+
+# t_convert: the kept recording converted again.
+t_convert() {
+	local rc
+	if [ ! -f "$TMP/run/record.json" ]; then
+		fail jit-convert "no recording kept in $TMP/run"
+		return
+	fi
+	"$CONVERT" "$TMP/run" -o "$TMP/again.fxt.gz" >/dev/null 2>"$TMP/again.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail jit-convert "exit $rc: $(tail -n 2 "$TMP/again.err" | tr '\n' '|')"
+	else
+		check jit-convert "$TMP/again.fxt.gz" "$TMP/again.err"
+	fi
+}
+t_convert
+
+# t_jitdump: the function named only in the jitdump gets its name.
+t_jitdump() {
+	local rc so
+	record dump d
+	rc=$?
+	so=$(ls "$TMP"/dump.work/jitted-*-0.so 2>/dev/null)
+	if [ $rc -ne 0 ]; then
+		fail jitdump "exit $rc: $(tail -n 2 "$TMP/dump.err" | tr '\n' '|')"
+	elif ! grep -q '"-k", "mono"' "$TMP/dump/record.json"; then
+		fail jitdump "the recording is not in CLOCK_MONOTONIC: $(grep -o '"command": \[[^]]*\]' "$TMP/dump/record.json")"
+	elif ! slices jitdump "$TMP/dump.fxt.gz"; then
+		return
+	elif [ -z "$so" ]; then
+		fail jitdump "perf inject --jit wrote no jitted-PID-0.so beside the jitdump: $(grep -i jit "$TMP/dump.err" | first_lines /dev/stdin)"
+	elif ! grep -q " jit_dump_spin$" "$TMP/jitdump.slices"; then
+		fail jitdump "no jit_dump_spin slice (the jitdump's name): $(names jitdump) $(grep -i jit "$TMP/dump.err" | first_lines /dev/stdin)"
+	elif ! grep -q " jit_perfmap_spin$" "$TMP/jitdump.slices"; then
+		fail jitdump "no jit_perfmap_spin slice: $(names jitdump)"
+	elif ! "$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -q "name=\"jit_dump_spin\" .*cat=\"$so\"\|cat=\"$so\".*name=\"jit_dump_spin\""; then
+		fail jitdump "jit_dump_spin is not in $so"
+	else
+		ok jitdump
+	fi
+}
+t_jitdump
+
+# t_jitdump_unsafe: perf inject is not run where others could plant files.
+t_jitdump_unsafe() {
+	local rc
+	[ -d "$TMP/dump.work" ] || { fail jitdump-unsafe "no recording (see jitdump)"; return; }
+	rm -f "$TMP"/dump.work/jitted-*
+	chmod 0777 "$TMP/dump.work"
+	"$CONVERT" "$TMP/dump" -o "$TMP/unsafe.fxt.gz" >/dev/null 2>"$TMP/unsafe.err"
+	rc=$?
+	chmod 0700 "$TMP/dump.work"
+	if [ $rc -ne 0 ]; then
+		fail jitdump-unsafe "exit $rc: $(tail -n 2 "$TMP/unsafe.err" | tr '\n' '|')"
+	elif ! grep -q "warning: .*the JIT's jitdump $TMP/dump.work/jit-[0-9]*.dump is not read (other users can create files in $TMP/dump.work" "$TMP/unsafe.err"; then
+		fail jitdump-unsafe "no warning: $(first_lines "$TMP/unsafe.err")"
+	elif ls "$TMP"/dump.work/jitted-* >/dev/null 2>&1; then
+		fail jitdump-unsafe "perf inject ran: $(ls "$TMP/dump.work")"
+	elif ! slices jitdump-unsafe "$TMP/unsafe.fxt.gz"; then
+		return
+	elif grep -q " jit_dump_spin$" "$TMP/jitdump-unsafe.slices" ||
+		! grep -q " jit_perfmap_spin$" "$TMP/jitdump-unsafe.slices"; then
+		fail jitdump-unsafe "the frames: $(names jitdump-unsafe)"
+	else
+		ok jitdump-unsafe
+	fi
+}
+t_jitdump_unsafe
+
+# The program's symbols while it runs (it waits for SIGTERM once ready).
+rm -rf "$TMP/work2" && mkdir "$TMP/work2"
+coproc TGT { exec "$TMP/jit_target" "$TMP/work2" 1 w; }
+TARGET_PID=$TGT_PID
+read -r -t 20 ready <&"${TGT[0]}"
+mkfifo "$TMP/work2/deleted-code (deleted)"
+if [ "${ready:-}" != ready ]; then
+	fail jit-symbols "the target did not get ready"
+elif timeout -s KILL 10 "$FRONT" symbols "$TARGET_PID" >"$TMP/sym.out" 2>"$TMP/sym.err"; rc=$?; [ $rc -ne 0 ]; then
+	fail jit-symbols "exit $rc: $(first_lines "$TMP/sym.err")"
+elif ! grep -q '\bmain\b' "$TMP/sym.out" || ! grep -q '\bfile_copy\b' "$TMP/sym.out"; then
+	fail jit-symbols "main or file_copy not listed: $(first_lines "$TMP/sym.out")"
+elif grep -q -e "/memfd:" -e deleted-code "$TMP/sym.out" "$TMP/sym.err"; then
+	fail jit-symbols "the memfd or the deleted file is listed: $(grep -m 2 -e "/memfd:" -e deleted-code "$TMP/sym.out" "$TMP/sym.err" | tr '\n' '|')"
+else
+	ok jit-symbols
+fi
+kill -TERM "$TARGET_PID" 2>/dev/null
+wait "$TARGET_PID" 2>/dev/null
+rm -f "/tmp/perf-$TARGET_PID.map"
+TARGET_PID=

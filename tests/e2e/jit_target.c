@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A small "JIT" for tests/e2e/jit.test.sh: it copies one x86-64 function
+ * (a counted loop) into memory of every kind a JIT or a loader leaves
+ * behind, and runs each copy for a while:
+ *   jit_perfmap_spin  anonymous memory named in /tmp/perf-PID.map (what
+ *                     Node's --perf-basic-prof, perf-map-agent, LuaJIT and
+ *                     Python's -X perf write);
+ *   jit_dump_spin     anonymous memory named in DIR/jit-PID.dump, perf's
+ *                     jitdump format (tools/perf/Documentation/
+ *                     jitdump-specification.txt), which `perf inject --jit`
+ *                     turns into an ELF file per function;
+ *   (memfd)           a memfd mapped executable: "/memfd:NAME (deleted)";
+ *   (deleted)         a file mapped executable, then removed: "PATH (deleted)".
+ *   jit_target DIR MS [FLAGS]
+ * DIR holds the jitdump and the file later deleted; MS is how long each
+ * copy runs. FLAGS: "d" writes the jitdump (perf inject --jit then drops
+ * the process's memfd and anonymous mappings: their frames have no dso);
+ * "w" then waits for SIGTERM (to be looked at while it runs).
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* mov rcx, rdi; 1: dec rcx; jnz 1b; ret */
+static const unsigned char spin_code[] = { 0x48, 0x89, 0xf9, 0x48, 0xff, 0xc9, 0x75, 0xfb, 0xc3 };
+
+/* The jitdump format (perf's jitdump-specification.txt), version 1. */
+struct jd_header {
+	uint32_t magic, version, total_size, elf_mach, pad1, pid;
+	uint64_t timestamp, flags;
+};
+
+struct jd_code_load {
+	uint32_t id, total_size;
+	uint64_t timestamp;
+	uint32_t pid, tid;
+	uint64_t vma, code_addr, code_size, code_index;
+	/* then the function's name, NUL-terminated, and its code */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* Runs the copy at CODE for MS milliseconds. */
+static void run(const void *code, long ms)
+{
+	void (*fn)(long) = (void (*)(long))(uintptr_t)code;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
+
+	while (now_ns() < end)
+		fn(20000);
+}
+
+static unsigned char *anon_copy(void)
+{
+	unsigned char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	memcpy(p, spin_code, sizeof(spin_code));
+	return p;
+}
+
+/* FD's file holds the code: mapped executable. */
+static void *file_copy(int fd)
+{
+	void *p;
+
+	if (write(fd, spin_code, sizeof(spin_code)) != (ssize_t)sizeof(spin_code) ||
+	    ftruncate(fd, 4096))
+		die("write");
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
+/* DIR/jit-PID.dump naming CODE jit_dump_spin, mapped executable as perf
+ * requires (its MMAP record is how perf inject finds it). */
+static void write_jitdump(const char *dir, const unsigned char *code)
+{
+	static const char name[] = "jit_dump_spin";
+	struct jd_header h = { .magic = 0x4A695444, .version = 1, .total_size = sizeof(h),
+			       .elf_mach = 62 /* EM_X86_64 */, .pid = (uint32_t)getpid(),
+			       .timestamp = now_ns() };
+	struct jd_code_load r = { .id = 0, .timestamp = now_ns(), .pid = (uint32_t)getpid(),
+				  .tid = (uint32_t)gettid(), .vma = (uintptr_t)code,
+				  .code_addr = (uintptr_t)code, .code_size = sizeof(spin_code) };
+	char path[4096];
+	int fd;
+
+	r.total_size = (uint32_t)(sizeof(r) + sizeof(name) + sizeof(spin_code));
+	snprintf(path, sizeof(path), "%s/jit-%ld.dump", dir, (long)getpid());
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, &h, sizeof(h)) != (ssize_t)sizeof(h))
+		die(path);
+	if (mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) == MAP_FAILED)
+		die("mmap jitdump");
+	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r) ||
+	    write(fd, name, sizeof(name)) != (ssize_t)sizeof(name) ||
+	    write(fd, code, sizeof(spin_code)) != (ssize_t)sizeof(spin_code))
+		die(path);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	unsigned char *perfmap_code, *dump_code;
+	void *memfd_code, *deleted_code;
+	long ms;
+	FILE *map;
+	int fd;
+
+	if (argc < 3)
+		return 2;
+	ms = atol(argv[2]);
+	perfmap_code = anon_copy();
+	dump_code = anon_copy();
+	snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
+	map = fopen(path, "w");
+	if (!map)
+		die(path);
+	fprintf(map, "%lx %zx jit_perfmap_spin\n", (unsigned long)(uintptr_t)perfmap_code,
+		sizeof(spin_code));
+	fclose(map);
+	if (argc > 3 && strchr(argv[3], 'd'))
+		write_jitdump(argv[1], dump_code);
+	fd = memfd_create("snaptrace-jit", MFD_CLOEXEC);
+	if (fd < 0)
+		die("memfd_create");
+	memfd_code = file_copy(fd);
+	snprintf(path, sizeof(path), "%s/deleted-code", argv[1]);
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0755);
+	if (fd < 0)
+		die(path);
+	deleted_code = file_copy(fd);
+	unlink(path);
+	run(perfmap_code, ms);
+	run(dump_code, ms);
+	run(memfd_code, ms);
+	run(deleted_code, ms);
+	if (argc > 3 && strchr(argv[3], 'w')) {
+		sigset_t set;
+		int sig;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGTERM);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		puts("ready");
+		fflush(stdout);
+		sigwait(&set, &sig);
+	}
+	return 0;
+}

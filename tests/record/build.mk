@@ -1,0 +1,18 @@
+# tests/record: test tools built with the build's flags: slowperf, the
+# slow perf stand-in of the lifecycle suite, and trigspec.
+$(O)/test/slowperf: tests/record/slowperf.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+TEST_BINS += $(O)/test/slowperf
+
+# trigspec: --trigger SPECs resolved as the recorder does, without recording
+# (the triggers suite); links the recorder's parts as the unit tests do.
+$(O)/test/trigspec: tests/record/trigspec.c $(call obj,$(RECORD_SRC) $(COMMON_SRC)) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Irecord $(ALL_LDFLAGS) -o $@ $< \
+		$(call obj,$(RECORD_SRC) $(COMMON_SRC)) $(RECORD_LIBS)
+
+TEST_BINS += $(O)/test/trigspec

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# tier: check
+# The command line of snaptrace-record and of the snaptrace front end, where
+# nothing is recorded: the README's option table and --help list the same
+# options; nonsense values are usage errors (exit 2, one line naming the
+# option) that create and start nothing; the front end's usage errors exit
+# 2. (The rest of the front end records: frontend.test.sh.)
+. "$(dirname "$0")/../lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+export SNAPTRACE_BIN
+need_built cli "$RECORD"
+
+# help_options: every -X and --NAME that --help (recorder and front end) lists
+# (the label column: the first 27 characters of an option's line).
+help_options() {
+	{ "$RECORD" --help; "$RECORD" --front-end run --help; } |
+		grep -E '^      --|^  -[a-zA-Z], --' | cut -c 1-27 |
+		grep -oE '(^|[ ,])--?[a-zA-Z][a-z-]*' | tr -d ' ,' | sort -u
+}
+
+# readme_options: every -X and --NAME in the first column of README's
+# "Recording options" table.
+readme_options() {
+	sed -n '/^### Recording options/,/^#/p' "$SNAPTRACE_TOP/README.md" |
+		grep '^| `' | cut -d '|' -f 2 |
+		grep -oE '(^|[ `/,])--?[a-zA-Z][a-z-]*' | tr -d ' `/,' | sort -u
+}
+
+t_options_in_readme() {
+	local h r
+	h=$(help_options)
+	r=$(readme_options)
+	if [ "$(echo "$h" | wc -l)" -lt 20 ]; then
+		fail options_in_readme "--help lists only: $(echo "$h" | tr '\n' ' ')"
+	elif [ "$h" != "$r" ]; then
+		fail options_in_readme "only in --help: $(comm -23 <(echo "$h") <(echo "$r") |
+			tr '\n' ' ')| only in README: $(comm -13 <(echo "$h") <(echo "$r") | tr '\n' ' ')"
+	else
+		ok options_in_readme
+	fi
+}
+
+# Each ARGS|OPTION: the arguments are refused with exit 2 and one line
+# naming OPTION; nothing is created or started.
+NONSENSE='--snapshot-size 64G|--snapshot-size
+--snapshot-size 4G|--snapshot-size
+--mode sampling --snapshot-size 2G|--snapshot-size 2048 MiB: expected at most 1G when sampling
+--event branch-misses:u|--event
+--event branch-misses/0|--event
+--event cpu/event=0x3c/u|--event
+--event /5|--event
+--event a --event b --event c --event d --event e --event f --event g --event h --event i|--event
+--snapshot-size nan|--snapshot-size
+--snapshot-size inf|--snapshot-size
+--snapshot-size 1e30|--snapshot-size
+--snapshot-size 0.5|--snapshot-size
+--snapshot-size -4K|--snapshot-size
+--snapshot-size 18446744073709551616|--snapshot-size
+--duration nan|--duration
+--duration inf|--duration
+--duration 0x10|--duration
+--duration 1e3|--duration
+--duration 0|--duration
+--duration -1|--duration
+--duration 10m|--duration
+--trigger-slower-than 0|--trigger-slower-than
+--trigger-slower-than -5ms|--trigger-slower-than
+--trigger-slower-than 1.5ns|--trigger-slower-than
+--trigger-slower-than 10ms --trigger-mechanism breakpoint|--trigger-slower-than
+-p 4294967297|--pid
+-p 1,|--pid
+-p ,1|--pid
+-p 1,,2|--pid
+-p 0|--pid
+-t 4294967297|--tid
+--sampling-freq 5e3|--sampling-freq
+--sampling-freq 0x100|--sampling-freq
+--min-interval nan|--min-interval
+--min-interval 99999999999|--min-interval
+--arm-after nan|--arm-after
+--arm-after -1|--arm-after
+--arm-after 1e3|--arm-after
+--arm-after 86401|--arm-after
+--trigger addr:0xzz|^[a-z-]*: --trigger addr:0xzz: expected addr:0xHEX, found .0xzz.$
+--trigger libc:|^[a-z-]*: --trigger libc:: expected LIB:SYMBOL$
+--mode fast|--mode
+--callgraph x|--callgraph
+--check extra|--check
+--kernel=yes|--kernel
+--no-such-option|--no-such-option'
+
+t_nonsense_refused() {
+	local line args opt rc bad="" err="$TMP/nonsense.err"
+	while IFS='|' read -r args opt; do
+		for prog in record front; do
+			# shellcheck disable=SC2086
+			if [ $prog = record ]; then
+				(cd "$TMP" && "$RECORD" -o "$TMP/nonsense.d" $args -- /bin/true) \
+					>/dev/null 2>"$err"
+			else
+				(cd "$TMP" && "$FRONT" run -o "$TMP/n.fxt" $args -- /bin/true) \
+					>/dev/null 2>"$err"
+			fi
+			rc=$?
+			line=$(cat "$err")
+			if [ $rc -ne 2 ] || [ "$(wc -l <"$err")" -ne 1 ] ||
+				! grep -q -- "$opt" "$err" || [ -e "$TMP/nonsense.d" ] ||
+				[ -e "$TMP/n.fxt" ]; then
+				bad="$bad [$prog $args: exit $rc: $line]"
+			fi
+		done
+	done <<<"$NONSENSE"
+	if [ -n "$bad" ]; then
+		fail nonsense_refused "$bad"
+	else
+		ok nonsense_refused
+	fi
+}
+
+t_frontend_usage_exit_2() {
+	local bad="" rc args
+	for args in "run" "attach -- /bin/true" "run --bogus -- /bin/true" "bogus" "" \
+		"run -o" "attach -p" "run --front-end run -- /bin/true"; do
+		# shellcheck disable=SC2086
+		"$FRONT" $args >/dev/null 2>"$TMP/usage.err"
+		rc=$?
+		[ $rc -eq 2 ] || bad="$bad [snaptrace $args: exit $rc: $(head -n 1 "$TMP/usage.err")]"
+	done
+	if [ -n "$bad" ]; then
+		fail frontend_usage_exit_2 "$bad"
+	else
+		ok frontend_usage_exit_2
+	fi
+}
+
+t_options_in_readme
+t_nonsense_refused
+t_frontend_usage_exit_2

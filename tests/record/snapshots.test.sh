@@ -1,0 +1,385 @@
+#!/usr/bin/env bash
+# tier: record
+# The snapshot files of --multi-snapshot recordings, recorded for real on
+# the workload (tests/workload/workload.c, modes hits and storm) and read
+# back with `snaptrace-convert --dump=slices`: three snapshots, each hit's
+# own (multi_snapshot_three); a trigger storm and Ctrl-C in one
+# (trigger_storm, storm_interrupt); a directory name holding a newline; a
+# disk that fills; a snapshot file cut at every place perf writes
+# (cut_snapshot: the gap rule of docs/design.md "Recording directories"); a
+# perf that leaves two files unfinished. Split from record.test.sh so that
+# the record tier's two suites at a time share its work (tests/run.sh -J).
+# No perf or target process may outlive a test.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+export SNAPTRACE_BIN
+
+# rec_cleanup (rec-lib.sh), and disk_full's tmpfs unmounted
+cleanup() {
+	mountpoint -q "$TMP/full" 2>/dev/null && umount "$TMP/full"
+	rec_cleanup
+}
+trap cleanup EXIT
+
+NAMES="multi_snapshot_three trigger_storm storm_interrupt newline_in_dir disk_full cut_snapshot
+unfinished_snapshot no_leftovers"
+need_recording snapshots
+need_built snapshots "$CONVERT"
+use_workload snapshots
+TARGETS=("$PROG")
+
+t_multi_snapshot_three() {
+	local d="$TMP/multi" f n=0 bad="" rc
+	# armed at once: every hit counts (the default waits for the ring to
+	# fill); a hit every 300 ms until the third snapshot (until_snapshot)
+	until_snapshot 3 "$TMP/multi.err" "$RECORD" -o "$d" --multi-snapshot --arm-after 0 -- \
+		"$PROG" hits 0 300
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail multi_snapshot_three "exit $rc: $(tl 3 "$TMP/multi.err")"
+		return
+	fi
+	for f in $(snaps "$d" trigger); do
+		n=$((n + 1))
+		slices_of "$d" "$f" | grep -q ' work_leaf$' || bad="$bad $f"
+	done
+	if [ $n -lt 3 ]; then
+		fail multi_snapshot_three "expected 3 trigger snapshots or more, found $n"
+	elif [ -n "$bad" ]; then
+		fail multi_snapshot_three "snapshots without work_leaf:$bad"
+	elif ! awk 'BEGIN { k = 0 } /"snapshot": [0-9]/ { sub(/.*"snapshot": /, ""); hit[$0 + 0] = 1 }
+		/^ *{"file": / { if (/"reason": "trigger"/ && !((k) in hit)) bad = 1; k++ }
+		END { exit bad }' "$d/record.json"; then
+		fail multi_snapshot_three "a trigger snapshot that no hit of record.json took"
+	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
+		fail multi_snapshot_three "end is $(json_str "$d/record.json" end), not interrupt"
+	else
+		ok multi_snapshot_three
+	fi
+}
+
+# snaps_ok DIR: every file record.json lists exists and holds data, and
+# record.json lists every perf.data.* file in DIR. Prints what is wrong.
+snaps_ok() {
+	local f n=0 files
+	for f in $(snaps "$1"); do
+		n=$((n + 1))
+		[ -s "$1/$f" ] || echo "listed but missing or empty: $f"
+	done
+	files=$(find "$1" -maxdepth 1 -name 'perf.data.*' -printf x | wc -c)
+	[ "$files" -eq "$n" ] || echo "perf wrote $files files, record.json lists $n"
+}
+
+# A trigger hit every 100 us: the deadline holds, every hit is counted,
+# every file perf wrote is listed and converts.
+t_trigger_storm() {
+	local d="$TMP/storm" t0 ms rc bad
+	t0=$(date +%s%N)
+	timeout -k 5 60 "$RECORD" -q -o "$d" --multi-snapshot --arm-after 0 --duration 3 -- "$PROG" storm 100 \
+		>/dev/null 2>"$TMP/storm.err"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	bad=$(snaps_ok "$d")
+	if [ $rc -ne 0 ]; then
+		fail trigger_storm "exit $rc: $(tl 3 "$TMP/storm.err")"
+	elif [ $ms -gt 15000 ]; then
+		fail trigger_storm "--duration 3 took $ms ms"
+	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
+		fail trigger_storm "end is $(json_str "$d/record.json" end), not duration"
+	elif [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
+		fail trigger_storm "expected several trigger snapshots, found $(snaps "$d" trigger | wc -l)"
+	elif [ -n "$bad" ]; then
+		fail trigger_storm "$bad"
+	elif [ "$(json_num "$d/record.json" hits_coalesced)" -lt 1000 ]; then
+		fail trigger_storm "expected thousands of coalesced hits, found" \
+			"$(json_num "$d/record.json" hits_coalesced)"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' main$'; then
+		# (most samples are in the uprobe's trampoline at this rate)
+		fail trigger_storm "the snapshots do not convert to main: $(tl 2 "$d/convert.log")"
+	elif ! no_procs; then
+		fail trigger_storm "a perf or target process is left"
+	else
+		ok trigger_storm
+	fi
+}
+
+# SIGINT in a storm of hits with no --min-interval (a snapshot always in
+# flight: sent after the third) ends the recording within seconds, data kept.
+t_storm_interrupt() {
+	local d="$TMP/storm-int" pid t0 ms rc bad i
+	"$SIGDFL" "$RECORD" -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 -- \
+		"$PROG" storm 100 >/dev/null 2>"$TMP/storm-int.err" &
+	pid=$!
+	BG+=("$pid")
+	if ! wait_for "$TMP/storm-int.err" "snapshot 3\( \|$\)" 30; then
+		fail storm_interrupt "no third snapshot: $(tl 2 "$TMP/storm-int.err")"
+		return
+	fi
+	t0=$(date +%s%N)
+	kill -INT "$pid"
+	for ((i = 0; i < 3000; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -9 "$pid" 2>/dev/null   # still running after 30 s: fails below
+	wait "$pid"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	bad=$(snaps_ok "$d")
+	if [ $rc -ne 0 ]; then
+		fail storm_interrupt "exit $rc: $(tl 3 "$TMP/storm-int.err")"
+	elif [ $ms -gt 15000 ]; then
+		fail storm_interrupt "SIGINT took $ms ms to end the recording"
+	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
+		fail storm_interrupt "end is $(json_str "$d/record.json" end), not interrupt"
+	elif [ -n "$bad" ]; then
+		fail storm_interrupt "$bad"
+	elif ! no_procs; then
+		fail storm_interrupt "a perf or target process is left"
+	else
+		ok storm_interrupt
+	fi
+}
+
+# An output directory whose name holds a newline: perf's Dump lines are
+# matched against the path as given.
+t_newline_in_dir() {
+	local d="$TMP/new
+line" bad rc
+	until_snapshot 2 "$TMP/newline.err" "$RECORD" -o "$d" --multi-snapshot --arm-after 0 -- \
+		"$PROG" hits 0 300
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail newline_in_dir "exit $rc: $(tl 3 "$TMP/newline.err")"
+		return
+	fi
+	bad=$(snaps_ok "$d")
+	if [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
+		fail newline_in_dir "expected 2 trigger snapshots or more, found $(snaps "$d" trigger | wc -l)"
+	elif [ -n "$bad" ]; then
+		fail newline_in_dir "$bad"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_leaf$'; then
+		fail newline_in_dir "the snapshots do not convert to work_leaf"
+	else
+		ok newline_in_dir
+	fi
+}
+
+# A disk that fills during --multi-snapshot: exit 1 naming ENOSPC first, no
+# "Broken pipe"; record.json lists every file perf wrote, each either a
+# perf.data perf finished (perf reads it: `perf evlist`) or marked with its
+# problem and named in a warning; the directory converts what is good,
+# naming each file left out, and fails (exit 1) only when nothing is good.
+t_disk_full() {
+	local m="$TMP/full" d="$TMP/full/rec" rc crc bad f p
+	local -a good=() unfinished=()
+	requires disk_full tmpfs_mount || return
+	if ! mkdir -p "$m" || ! mount -t tmpfs -o size=2m tmpfs "$m" 2>"$TMP/full-mount.err"; then
+		fail disk_full "cannot mount a small tmpfs: $(first_lines "$TMP/full-mount.err")"
+		return
+	fi
+	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 --duration 60 -- \
+		"$PROG" storm 1000 >/dev/null 2>"$TMP/full.err"
+	rc=$?
+	bad=$(snaps_ok "$d")
+	for f in $(snaps "$d"); do
+		p=$(snap_problem "$d" "$f")
+		if [ "$p" = null ]; then
+			good+=("$f")
+			perf evlist -f -i "$d/$f" >/dev/null 2>"$TMP/full-evlist.err" ||
+				bad+="$f is listed as finished, perf cannot read it: $(head -n 1 "$TMP/full-evlist.err"); "
+		else
+			unfinished+=("$f")
+			grep -q -F "warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): $p" \
+				"$TMP/full.err" || bad+="$f is marked '$p' but not named; "
+		fi
+	done
+	"$CONVERT" -q "$d" -o "$TMP/full.fxt.gz" >/dev/null 2>"$TMP/full-conv.err"
+	crc=$?
+	for f in "${unfinished[@]}"; do
+		# unfinished by its header, or marked by the recorder (perf could not read it)
+		grep -q -F -e "warning: $d/$f: left out: an unfinished perf.data: " \
+			-e "warning: $d/$f: left out: record.json marks it: " "$TMP/full-conv.err" ||
+			bad+="the conversion does not name $f as left out; "
+	done
+	if [ $rc -ne 1 ]; then
+		fail disk_full "exit $rc, expected 1: $(tl 2 "$TMP/full.err")"
+	elif ! grep -q "^snaptrace-record: $d: No space left on device (ENOSPC)" "$TMP/full.err"; then
+		fail disk_full "ENOSPC not named first: $(head -n 1 "$TMP/full.err")"
+	elif grep -qi "broken pipe" "$TMP/full.err"; then
+		fail disk_full "Broken pipe warnings: $(grep -ci "broken pipe" "$TMP/full.err")"
+	elif [ $((${#good[@]} + ${#unfinished[@]})) -eq 0 ]; then
+		fail disk_full "record.json lists no snapshot: $(head -c 300 "$d/record.json")"
+	elif [ -n "$bad" ]; then
+		fail disk_full "$bad"
+	elif [ $((${#good[@]} + ${#unfinished[@]})) -ne "$(grep -c '^ *{"file": "[^"]' "$d/record.json")" ]; then
+		fail disk_full "a snapshot without \"problem\": $(grep '^ *{"file": ' "$d/record.json" | head -n 2)"
+	elif [ ${#good[@]} -eq 0 ] && { [ $crc -ne 1 ] || [ -e "$TMP/full.fxt.gz" ] ||
+		! grep -q "nothing left to convert" "$TMP/full-conv.err"; }; then
+		fail disk_full "no finished snapshot, yet the conversion exits $crc: $(tl 2 "$TMP/full-conv.err")"
+	elif [ ${#good[@]} -gt 0 ] && { [ $crc -ne 0 ] ||
+		[ "$(grep -c ': left out: ' "$TMP/full-conv.err")" -ne ${#unfinished[@]} ] ||
+		! "$CONVERT" --dump=slices "$TMP/full.fxt.gz" | grep -q ' main$'; }; then
+		fail disk_full "the ${#good[@]} finished snapshots do not convert (exit $crc): $(tl 2 "$TMP/full-conv.err")"
+	else
+		ok disk_full
+	fi
+	umount "$m"
+}
+
+# u64_at FILE OFFSET: the little-endian u64 at OFFSET of FILE.
+u64_at() {
+	od -A n -t u8 -j "$2" -N 8 "$1" | tr -d ' '
+}
+
+# A snapshot file cut short on purpose (perf.data's struct perf_file_header:
+# attrs at 24/32, data at 40/48), at every place perf writes: inside the
+# header, a header never written (all zero bytes), inside the attributes, the
+# data section, the feature section table and the last feature section.
+# Converting the directory leaves it out with one warning naming the file
+# and the place (perf's own warnings on the others may follow), and its
+# trace is that of the same recording whose record.json says perf never
+# wrote that snapshot (file "": the gap rule, docs/design.md "Recording
+# directories": a snapshot left out between two others ends what the one
+# before carries), markers included, read back (main, work_leaf); no marker
+# names the file; the file alone is an error (exit 1) naming it; a
+# directory of such files only converts nothing (exit 1).
+t_cut_snapshot() {
+	local d="$TMP/cut" f2 c kind at want rc all=0 ao asz dof dsz size e
+	local -a files
+	if ! until_snapshot 3 "$TMP/cut.err" "$RECORD" -o "$d" --multi-snapshot --min-interval 0 \
+		--arm-after 0 -- "$PROG" hits 0 300 || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
+		fail cut_snapshot "expected 3 snapshots or more: $(tl 2 "$TMP/cut.err") $(snaps "$d" | tr '\n' ' ')"
+		return
+	fi
+	files=($(snaps "$d"))
+	f2=${files[1]}
+	# the reference: the recording as if perf had never written snapshot 2
+	cp -r "$d" "$TMP/cut-never"
+	rm "$TMP/cut-never/$f2"
+	sed -i "s/^\( *{\"file\": \)\"$f2\"/\1\"\"/" "$TMP/cut-never/record.json"
+	if ! "$CONVERT" -q "$TMP/cut-never" -o "$TMP/cut-never.fxt.gz" >/dev/null \
+		2>"$TMP/cut-never.err" ||
+		! "$CONVERT" --dump=slices "$TMP/cut-never.fxt.gz" >"$TMP/cut.want" ||
+		! grep -q ' main$' "$TMP/cut.want" || ! grep -q ' work_leaf$' "$TMP/cut.want"; then
+		fail cut_snapshot "the recording without snapshot 2 does not convert to main and work_leaf: $(tl 2 "$TMP/cut-never.err")"
+		return
+	fi
+	ao=$(u64_at "$d/$f2" 24) asz=$(u64_at "$d/$f2" 32) dof=$(u64_at "$d/$f2" 40)
+	dsz=$(u64_at "$d/$f2" 48) size=$(stat -c %s "$d/$f2")
+	for c in "header:50:cut short inside its header" \
+		"never:0:its header was never written (all zero bytes)" \
+		"attributes:$((ao + asz / 2)):cut short inside its attributes" \
+		"data:$((dof + dsz / 2)):cut short inside its data section" \
+		"table:$((dof + dsz + 8)):cut short inside its feature sections" \
+		"features:$((size - 1)):cut short inside its feature sections"; do
+		kind=${c%%:*} at=${c#*:} want=${at#*:} at=${at%%:*} e="$TMP/cut-$kind"
+		rm -rf "$e"
+		cp -r "$d" "$e"
+		if [ "$kind" = never ]; then
+			dd if=/dev/zero of="$e/$f2" bs=104 count=1 conv=notrunc 2>/dev/null
+		else
+			truncate -s "$at" "$e/$f2"
+		fi
+		"$CONVERT" -q "$e" -o "$e.fxt.gz" >/dev/null 2>"$e.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			fail "cut_snapshot/$kind" "exit $rc: $(tl 2 "$e.err")"
+		elif [ "$(grep -c ': left out: ' "$e.err")" -ne 1 ] ||
+			! grep -q -F "snaptrace-convert: warning: $e/$f2: left out: an unfinished perf.data: $want" "$e.err"; then
+			fail "cut_snapshot/$kind" "expected one warning '$want': $(tl 3 "$e.err")"
+		elif ! "$CONVERT" --dump=slices "$e.fxt.gz" | diff - "$TMP/cut.want" >"$e.diff"; then
+			fail "cut_snapshot/$kind" "the slices are not those of the recording without $f2: $(head -n 4 "$e.diff" | tr '\n' '|')"
+		elif "$CONVERT" --dump=records "$e.fxt.gz" | grep -q -F "\"$f2\"" ||
+			! "$CONVERT" --dump=records "$e.fxt.gz" | grep -q -F "snapshot_file:string=\"${files[0]}\""; then
+			fail "cut_snapshot/$kind" "the markers name $f2, or not ${files[0]}"
+		elif "$CONVERT" -q "$e/$f2" -o "$e-alone.fxt.gz" >/dev/null 2>"$e-alone.err" ||
+			[ "$(wc -l <"$e-alone.err")" -ne 1 ] || [ -e "$e-alone.fxt.gz" ] ||
+			! grep -q -F "snaptrace-convert: $e/$f2: an unfinished perf.data: $want" "$e-alone.err"; then
+			fail "cut_snapshot/$kind" "alone: not one error naming it: $(tl 2 "$e-alone.err")"
+		else
+			continue
+		fi
+		all=1
+	done
+	for c in "${files[@]}"; do
+		truncate -s 50 "$TMP/cut-header/$c"
+	done
+	"$CONVERT" -q "$TMP/cut-header" -o "$TMP/cut-none.fxt.gz" >/dev/null 2>"$TMP/cut-none.err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ -e "$TMP/cut-none.fxt.gz" ] ||
+		[ "$(grep -c ': left out: an unfinished perf.data: ' "$TMP/cut-none.err")" -ne ${#files[@]} ] ||
+		! tail -n 1 "$TMP/cut-none.err" | grep -q "^snaptrace-convert: $TMP/cut-header: nothing left to convert: "; then
+		fail cut_snapshot "every snapshot cut: exit $rc (expected 1): $(tl 2 "$TMP/cut-none.err")"
+	elif [ $all = 0 ]; then
+		ok cut_snapshot
+	fi
+}
+
+# A perf that does not finish two of its snapshot files (a stand-in cuts
+# the second one in half and zeroes the third one's header before perf's
+# Dump line reaches the recorder): the front end exits 1; the recorder names
+# both (error and a warning each), record.json marks them ("problem") and
+# no other; the trace of the others is written and read back (main); the
+# conversion names the two it left out; the recording is kept.
+t_unfinished_snapshot() {
+	local d="$TMP/unfin" w="$TMP/unfin-perf" rc f bad="" n=0
+	cat >"$w" <<'EOF'
+#!/bin/bash
+[ "$1" = record ] || exec perf "$@"
+exec perf "$@" 2> >(n=0
+	while IFS= read -r l; do
+		case $l in
+		*"[ perf record: Dump "*)
+			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
+			[ $n -eq 2 ] && truncate -s $(($(stat -c %s "$f") / 2)) "$f"
+			[ $n -eq 3 ] && dd if=/dev/zero of="$f" bs=104 count=1 conv=notrunc 2>/dev/null ;;
+		esac
+		printf '%s\n' "$l"
+	done >&2)
+EOF
+	chmod +x "$w"
+	until_snapshot 4 "$TMP/unfin.err" "$FRONT" run --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" \
+		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
+	rc=$?
+	for f in $(snaps "$d"); do
+		n=$((n + 1))
+		case "$n:$(snap_problem "$d" "$f")" in
+		"2:cut short inside its data section (ending at byte "*) ;;
+		"3:its header was never written (all zero bytes)") ;;
+		[23]:* | *:[!n]*) bad+="snapshot $n ($f): '$(snap_problem "$d" "$f")'; " ;;
+		esac
+		case $n in 2 | 3)
+			grep -q -F "snaptrace: warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): " \
+				"$TMP/unfin.err" || bad+="the recorder does not name $f; "
+			grep -q -F "snaptrace-convert: warning: $d/$f: left out: an unfinished perf.data: " \
+				"$TMP/unfin.err" || bad+="the converter does not name $f; " ;;
+		esac
+	done
+	if [ $rc -ne 1 ]; then
+		fail unfinished_snapshot "exit $rc, expected 1: $(tl 3 "$TMP/unfin.err")"
+	elif [ $n -lt 4 ]; then
+		fail unfinished_snapshot "expected 4 snapshots or more, record.json lists $n"
+	elif [ -n "$bad" ]; then
+		fail unfinished_snapshot "$bad"
+	elif ! grep -q "^snaptrace: perf did not finish 2 of the $n snapshot files in $d (named below; record.json marks them)$" \
+		"$TMP/unfin.err"; then
+		fail unfinished_snapshot "no error counting them: $(head -n 2 "$TMP/unfin.err" | tr '\n' '|')"
+	elif ! "$CONVERT" --dump=slices "$TMP/unfin.fxt.gz" | grep -q ' main$'; then
+		fail unfinished_snapshot "the trace of the other snapshots has no main: $(tl 3 "$TMP/unfin.err")"
+	elif ! grep -q "the recording stays in $d" "$TMP/unfin.err"; then
+		fail unfinished_snapshot "the recording is not named: $(tl 2 "$TMP/unfin.err")"
+	else
+		ok unfinished_snapshot
+	fi
+}
+
+run_tests multi_snapshot_three trigger_storm storm_interrupt newline_in_dir disk_full \
+	cut_snapshot unfinished_snapshot
+if no_procs; then
+	ok no_leftovers
+else
+	fail no_leftovers "left: $(pgrep -af "perf record -o $TMP") $(pgrep -af "^$PROG")"
+fi
