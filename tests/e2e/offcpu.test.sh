@@ -154,7 +154,7 @@ if recorded offcpu-naps $?; then
 fi
 
 # short gaps: a sleep is one call, even with no sample between two.
-record offcpu-short-gaps -- "$TMP/target_fp" naps 20 100 5000
+record offcpu-short-gaps -- "$W" naps 20 100 5000
 if recorded offcpu-short-gaps $?; then
 	if why=$(awk -v period=$PERIOD_NS '
 		FNR == NR { if ($1 == "sleep") truth[++nt] = $2; next }
@@ -312,7 +312,7 @@ multi_snapshot
 # recorded (or the recorder saw it record), never the snapshot's time.
 interrupt() {
 	local d="$TMP/intr" rc why live taken
-	setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$TMP/target_fp" naps 100000 100 15000 \
+	setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$W" naps 100000 100 15000 \
 		>"$TMP/intr.out" 2>"$TMP/intr.rec.err" &
 	PERF_PID=$!
 	# recording (perf enabled and the target let go), then a second of it
