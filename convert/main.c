@@ -552,11 +552,12 @@ static const char *kept_binaries(const struct recording *r, char *buf, size_t si
 }
 
 /*
- * Feeds input IN to the converter; a snapshot of a recording (SB: its
- * recording's side-band so far) that names none of the traced processes
- * (perf wrote it after the target exited) is read with the side-band of
- * the snapshots before it (sideband.h), and perf reads the binaries the
- * recording keeps (--keep-binaries). Returns an exit status.
+ * Feeds input IN to the converter; a snapshot of a recording after its
+ * first (SB: its recording's side-band so far) is read with the side-band
+ * of the snapshots before it (sideband.h: perf lists only executable
+ * mappings at a switch, and nothing after the target exited), and perf
+ * reads the binaries the recording keeps (--keep-binaries). Returns an exit
+ * status.
  */
 static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 			    struct sideband *sb, const struct input_perf *perf)
@@ -566,7 +567,8 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 	int fd = -1, rc;
 
 	if (sb && !sideband_scan(sb, in->path, in->rec->pids, in->rec->npids) &&
-	    sideband_wanted(sb) && (fd = sideband_carry(sb, in->path, data, sizeof(data))) >= 0)
+	    sideband_wanted(sb) && (fd = sideband_carry(sb, in->path, data, sizeof(data))) >= 0 &&
+	    !sb->complete)
 		diag_info("%s: it names none of the traced processes (perf wrote it after they "
 			  "exited): read with the names and maps of the snapshots before it",
 			  in->path);
@@ -575,8 +577,8 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 	if (fd >= 0)
 		close(fd);
 	if (sb && sideband_next(sb))
-		diag_warn("%s: more than %u MiB of side-band: the snapshots after it get none "
-			  "carried", in->path, SIDEBAND_MAX >> 20);
+		diag_warn("%s: more than %u MiB of side-band: the snapshots after it are read "
+			  "without the rest", in->path, SIDEBAND_MAX >> 20);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "outpath.h"
 #include "perfdata.h"
 
@@ -89,7 +90,7 @@ int sideband_scan(struct sideband *sb, const char *path, const int64_t *pids, si
 
 bool sideband_wanted(const struct sideband *sb)
 {
-	return !sb->complete && sb->len;
+	return sb->len;
 }
 
 int sideband_carry(const struct sideband *sb, const char *path, char *data, size_t size)
@@ -107,16 +108,81 @@ int sideband_carry(const struct sideband *sb, const char *path, char *data, size
 	return fd;
 }
 
+/* The size of the record at REC (a perf_event_header first). */
+static uint16_t rec_size(const unsigned char *rec)
+{
+	uint16_t size;
+
+	memcpy(&size, rec + 6, 2);
+	return size;
+}
+
+/* Puts the record at OFF of SB->recs, of hash H, into SB->slots (which has
+ * room). */
+static void slot_put(struct sideband *sb, uint64_t h, size_t off)
+{
+	size_t i = h & (sb->nslots - 1);
+
+	while (sb->slots[i])
+		i = (i + 1) & (sb->nslots - 1);
+	sb->slots[i] = (h & 0xffffffff00000000ull) | (off + 1);
+}
+
+/* Whether SB holds a record equal to REC (SIZE bytes, hash H). */
+static bool held(const struct sideband *sb, const unsigned char *rec, uint16_t size, uint64_t h)
+{
+	for (size_t i = h & (sb->nslots - 1); sb->slots[i]; i = (i + 1) & (sb->nslots - 1)) {
+		const unsigned char *r = sb->recs + (uint32_t)sb->slots[i] - 1;
+
+		if (sb->slots[i] >> 32 == h >> 32 && rec_size(r) == size && !memcmp(r, rec, size))
+			return true;
+	}
+	return false;
+}
+
+/* Makes room in SB->slots for one more record (at most half full).
+ * Returns 0 or -ENOMEM. */
+static int slots_room(struct sideband *sb)
+{
+	size_t n = sb->nslots ? sb->nslots * 2 : 256;
+	uint64_t *t;
+
+	if ((sb->nrecs + 1) * 2 <= sb->nslots)
+		return 0;
+	t = calloc(n, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	free(sb->slots);
+	sb->slots = t;
+	sb->nslots = n;
+	for (size_t off = 0; off < sb->len; off += rec_size(sb->recs + off))
+		slot_put(sb, hash_bytes(sb->recs + off, rec_size(sb->recs + off)), off);
+	return 0;
+}
+
 int sideband_next(struct sideband *sb)
 {
-	if (sb->complete)
-		sb->len = 0;
-	return append(&sb->recs, &sb->len, &sb->cap, sb->mine, sb->mine_len);
+	for (size_t off = 0; off < sb->mine_len; off += rec_size(sb->mine + off)) {
+		const unsigned char *rec = sb->mine + off;
+		uint16_t size = rec_size(rec);
+		uint64_t h = hash_bytes(rec, size);
+		size_t at = sb->len;
+		int err;
+
+		if (sb->nslots && held(sb, rec, size, h))
+			continue;
+		if ((err = slots_room(sb)) || (err = append(&sb->recs, &sb->len, &sb->cap, rec, size)))
+			return err;
+		slot_put(sb, h, at);
+		sb->nrecs++;
+	}
+	return 0;
 }
 
 void sideband_free(struct sideband *sb)
 {
 	free(sb->recs);
+	free(sb->slots);
 	free(sb->mine);
 	memset(sb, 0, sizeof(*sb));
 }

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sideband: what names a recording's samples (the side-band records COMM,
- * MMAP, MMAP2 and FORK: each process's name and mappings), carried from its
- * earlier snapshot files into a later one that lacks it. perf writes a
- * --switch-output file's side-band by reading /proc when it switches to
- * that file; a switch after the target exited (a snapshot perf took late,
- * the exit snapshot) finds nothing, and perf script then names no frame of
- * the file's samples ([unknown]) and no thread (":TID"). Side-band records
- * are perf's own, copied as they are, before the later file's records
- * (perfdata_rewrite()): its own maps, when it has some, come after and
- * win, and a mapping made in between is in an earlier file's records (the
- * tracking event's ring is written into the file current at the time).
- * Why: docs/design.md "Snapshots".
+ * sideband: what names a recording's samples and lets perf unwind them (the
+ * side-band records COMM, MMAP, MMAP2 and FORK: each process's name and
+ * mappings), carried from its earlier snapshot files into every later one.
+ * perf writes a --switch-output file's side-band by reading /proc when it
+ * switches to that file, and lists only the executable mappings there: a
+ * library's read-only segment (its .eh_frame_hdr, which perf's unwinder
+ * reads to unwind a context switch's stack copy) is in the records of the
+ * file that was current when it was mapped, the first one, and a later file
+ * lacks it (its off-CPU stacks stop in the C library); a switch after the
+ * target exited (a snapshot perf took late, the exit snapshot) finds
+ * nothing at all, and perf script then names no frame of the file's samples
+ * ([unknown]) and no thread (":TID"). Side-band records are perf's own,
+ * copied as they are, before the later file's records (perfdata_rewrite()):
+ * the earlier files hold every record up to the later one's start (the
+ * tracking event's ring is written into the file current at the time), as
+ * one perf.data of the whole recording would. Why: docs/design.md
+ * "Snapshots".
  */
 #ifndef SNAPTRACE_CONVERT_SIDEBAND_H
 #define SNAPTRACE_CONVERT_SIDEBAND_H
@@ -24,8 +29,11 @@
 
 /* The side-band of a recording's snapshot files so far. */
 struct sideband {
-	unsigned char *recs;       /* whole records, in file order (owned) */
+	unsigned char *recs;       /* whole records, in file order, each once (owned) */
 	size_t len, cap;
+	uint64_t *slots;           /* open addressing: recs' records by content, each
+				      hash << 32 | offset + 1, 0 for none (owned) */
+	size_t nslots, nrecs;
 	unsigned char *mine;       /* the last file scanned's (owned) */
 	size_t mine_len, mine_cap;
 	bool complete;             /* that file holds a COMM of every traced process */
@@ -40,8 +48,8 @@ struct sideband {
 int sideband_scan(struct sideband *sb, const char *path, const int64_t *pids, size_t npids);
 
 /*
- * Whether the file last scanned needs SB's earlier side-band: it does not
- * name every process, and earlier files of its recording did.
+ * Whether the file last scanned is to be read with SB's earlier side-band:
+ * earlier files of its recording hold some (it is not the first).
  */
 bool sideband_wanted(const struct sideband *sb);
 
@@ -56,10 +64,12 @@ bool sideband_wanted(const struct sideband *sb);
 int sideband_carry(const struct sideband *sb, const char *path, char *data, size_t size);
 
 /*
- * Adds the file last scanned to SB's earlier side-band: it replaces it
- * when it names every process (it holds everything up to its start), else
- * it is appended. Returns 0 or -ENOMEM (more than SIDEBAND_MAX: SB keeps
- * what it had).
+ * Appends the side-band of the file last scanned to SB's earlier side-band,
+ * each record not already there (a record equal byte for byte to one held,
+ * as perf's synthesized ones of every switch are while nothing changed,
+ * says nothing new): what is held grows with what the program did, not
+ * with the number of snapshots. Returns 0, or -ENOMEM (more than
+ * SIDEBAND_MAX, or no memory: SB keeps the records that fit).
  */
 int sideband_next(struct sideband *sb);
 

@@ -8,6 +8,7 @@
 #include "srcline.h"
 
 #include "binaries.h"
+#include "hash.h"
 #include "perfdata.h"
 
 #include <dwarf.h>
@@ -82,15 +83,6 @@ struct srcline {
 	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
 	struct srcline_stats stats;
 };
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
-}
 
 struct srcline *srcline_new(const char *symfs)
 {

@@ -6,8 +6,8 @@
 # the signal in the trace, the summary line and snaptrace stats' header.
 #   null_write       a NULL write in boom(): exit 139, "[crash] SIGSEGV" on the thread and
 #                    the triggers track (SEGV_MAPERR, addr 0x0, function boom, its line),
-#                    boom the thread's last slice, the snapshot taken at the signal
-#                    (end "signal"), the summary line, stats' header
+#                    the marker nested in boom (the stack at the signal), the snapshot
+#                    taken at the signal (end "signal"), the summary line, stats' header
 #   abort_assert     assert() fails: exit 134, "[signal] SIGABRT" (SI_TKILL) on the thread,
 #                    cause "assert() failed" (the recorder's probe of __assert_fail)
 #   cxx_exception    an uncaught C++ exception: exit 134, "[signal] SIGABRT", cause
@@ -24,7 +24,7 @@
 #   sigkill          kill -9 from another process: exit 137, "[signal] SIGKILL" with the
 #                    sender's pid
 #   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
-#                    thread, boom its last slice
+#                    thread, the marker nested in boom
 #   ctrl_c           Ctrl-C (SIGINT to the terminal's process group): exit 0, no marker,
 #                    "stopped with the recording (SIGINT)"
 #   attach_end       snaptrace attach to a process killed meanwhile: attach's status 0,
@@ -88,12 +88,17 @@ json_signal() {
 		sed -n "${2}p" | sed -n "s/.*\"$3\": \([^,}]*\).*/\1/p"
 }
 
-# last_function FXT TID: the function slice of thread TID that begins last
-# (the bracketed pseudo-frames and instants aside).
-last_function() {
-	"$CONVERT" --dump=records "$1" |
-		sed -n "s/.* event begin ts=\([0-9]*\) pid=[0-9]* tid=$2 .* name=\"\([^[\"][^\"]*\)\".*/\1 \2/p" |
-		sort -n | tail -n 1 | cut -d' ' -f2
+# crash_in FXT TID SIG: the slice of thread TID that the instant "[crash]
+# SIG" nests in, as the trace is read back (--dump=tree, Perfetto's
+# nesting): the innermost function at the signal. (Not the slice that
+# begins last: a function that returned before the signal, its caller
+# going on without a sample, began after the caller's slice.)
+crash_in() {
+	"$CONVERT" --dump=tree "$1" | awk -v tid="$2" -v m="[crash] $3 @" '
+		$1 != tid { next }
+		{ d = $2 + 0; nm = $0; sub(/^[0-9]+ [0-9]+ +/, "", nm) }
+		index(nm, m) == 1 { print d ? name[d - 1] : ""; exit }
+		{ sub(/ \[[0-9]+, [0-9]+\].*/, "", nm); name[d] = nm }'
 }
 
 # line_of PATTERN FILE: the number of the line of FILE holding PATTERN.
@@ -103,7 +108,7 @@ line_of() {
 
 # crash_checks NAME SIG CODE FUNCTION [ADDR]: the marker "[crash] SIG" of
 # the recording NAME on its thread and the triggers track, with CODE,
-# FUNCTION and ADDR (when given); FUNCTION the thread's last slice.
+# FUNCTION and ADDR (when given); the marker nested in a slice of FUNCTION.
 crash_checks() {
 	local name=$1 sig=$2 code=$3 func=$4 addr=${5:-} tid m t
 	tid=$(json_signal "$TMP/$name" 1 tid)
@@ -119,8 +124,8 @@ crash_checks() {
 		fail "$name" "expected code $code in $func: $m"
 	elif [ -n "$addr" ] && [[ "$m" != *"addr:pointer=$addr "* ]]; then
 		fail "$name" "expected addr $addr: $m"
-	elif [ "$(last_function "$TMP/$name.fxt" "$tid")" != "$func" ]; then
-		fail "$name" "thread $tid's last slice is $(last_function "$TMP/$name.fxt" "$tid"), expected $func"
+	elif [ "$(crash_in "$TMP/$name.fxt" "$tid" "$sig")" != "$func" ]; then
+		fail "$name" "thread $tid's [crash] $sig is in $(crash_in "$TMP/$name.fxt" "$tid" "$sig"), expected $func"
 	else
 		return 0
 	fi

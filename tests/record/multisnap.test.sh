@@ -13,22 +13,33 @@
 #   switch), and the converter carries the earlier snapshots' in;
 # - the same recording with the side-band stripped from every snapshot but
 #   the first (tests/gen/perfdata_strip: what perf writes after the exit, made
-#   certain) converts to the very slices of the original.
+#   certain) converts to the very slices of the original;
+# - snapshots perf wrote while the target lived (waits_target.c's workers
+#   sleeping through the C library, a snapshot every 200 ms) unwind as the
+#   first one does: perf lists only executable mappings at a switch, and
+#   its unwinder needs the library's unwind tables in a read-only one (the
+#   first file's records), so the old code lost nap_us from every sleep
+#   after the first snapshot (0 of 2158).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="hits_in_their_snapshots snapshots_named stripped_snapshots_named no_leftovers"
+NAMES="hits_in_their_snapshots snapshots_named stripped_snapshots_named later_snapshots_unwound
+no_leftovers"
 need_recording multisnap
 need_built multisnap "$CONVERT"
 STRIP="$SNAPTRACE_TEST_BIN/gen/perfdata_strip"
 need_built multisnap "$STRIP"
-requires_all cxx
+requires_all cxx gcc sched_switch
 
 PROG="$TMP/exits_target"
 g++ -std=c++17 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer -o "$PROG" \
 	"$SNAPTRACE_TOP/tests/record/exits_target.cc" 2>"$TMP/cc.err" ||
 	fail_all "cannot build exits_target.cc: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG")
+WAITS="$TMP/waits_target"
+gcc -std=c11 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer -pthread \
+	-o "$WAITS" "$SNAPTRACE_TOP/tests/record/waits_target.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build waits_target.c: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG" "$WAITS")
 
 D="$TMP/burst"
 "$RECORD" -q -o "$D" --trigger burster --trigger-slower-than 5ms --multi-snapshot --min-interval 0 \
@@ -113,8 +124,33 @@ t_stripped() {
 	fi
 }
 
+# Every snapshot but the first is one perf began while the workers lived:
+# at least 90% of their sleeps (blocked in clock_nanosleep) after the first
+# snapshot have nap_us among their callers, and there are at least 50.
+t_unwound() {
+	local w="$TMP/waits" t0 with all
+	"$RECORD" -q -o "$w" --multi-thread --trigger nap_us --multi-snapshot --min-interval 200 \
+		-- "$WAITS" 4 1000 1000 300 >"$w.out" 2>"$w.err"
+	t0=$(sed -n 's/^ *{"file": "[^"]*", "reason": "trigger", "time_ns": \([0-9]*\),.*/\1/p' \
+		"$w/record.json" 2>/dev/null | head -n 1)
+	if [ "$(snaps "$w" trigger | wc -l)" -lt 3 ]; then
+		fail later_snapshots_unwound "expected 3 snapshots or more: $(tl 3 "$w.err")"
+	elif ! "$CONVERT" --quiet "$w" -o "$w.fxt" 2>"$w.convert" ||
+		! "$CONVERT" --dump=tree "$w.fxt" >"$w.tree"; then
+		fail later_snapshots_unwound "conversion failed: $(tl 3 "$w.convert")"
+	else
+		read -r with all < <(offcpu_callers "$w.tree" clock_nanosleep nap_us "$t0")
+		if [ "$all" -lt 50 ] || [ $((with * 10)) -lt $((all * 9)) ]; then
+			fail later_snapshots_unwound "$with of $all sleeps after the first snapshot have nap_us among their callers (90% of 50 or more expected)"
+		else
+			echo "ok later_snapshots_unwound: $with of $all sleeps after the first snapshot under nap_us"
+		fi
+	fi
+}
+
 code_ranges "$D/$(snap_file "$D" 0)" >"$D.ranges"
 t_hits
 t_named
 t_stripped
+t_unwound
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

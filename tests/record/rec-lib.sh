@@ -159,6 +159,29 @@ span_ms() {
 		END { if (min == "") exit 1; printf "%d\n", (max - min) / 1e6 }'
 }
 
+# offcpu_callers TREE SYSCALL WRAPPER [AFTER_NS]: "WITH ALL" of the blocked
+# [off-cpu] slices in SYSCALL of the threads other than each process's main
+# one in TREE (snaptrace-convert --dump=tree), those beginning after AFTER_NS
+# (perf's clock) when given: how many have WRAPPER among their callers, of
+# how many.
+offcpu_callers() {
+	awk -v sc="$2" -v w="$3" -v after="${4:-0}" '
+		/^# thread / { split($3, p, "="); pid = p[2]; next }
+		match($0, / \[[0-9]+, [0-9]+\]/) {
+			tid = $1; d = $2 + 0; nm = substr($0, 1, RSTART - 1)
+			split(substr($0, RSTART + 2, RLENGTH - 3), t, ", ")
+			sub(/^[0-9]+ [0-9]+ +/, "", nm)
+			name[tid, d] = nm
+			if (nm != "[off-cpu]" || tid == pid || t[1] + 0 <= after + 0 ||
+			    $0 !~ /state:string="blocked"/ || $0 !~ "syscall:string=\"" sc "\"")
+				next
+			all++
+			for (i = 0; i < d; i++)
+				if (name[tid, i] == w) { with++; break }
+		}
+		END { print with + 0, all + 0 }' "$1"
+}
+
 # no_procs: no perf of ours (its output is under $TMP; other suites may run
 # perf at the same time) and none of the programs in the array TARGETS left
 # running.

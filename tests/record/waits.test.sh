@@ -41,29 +41,10 @@ REC="$TMP/rec"
 "$CONVERT" --dump=tree "$TMP/t.fxt.gz" >"$TMP/tree" 2>"$TMP/dump.err" ||
 	fail_all "the trace does not read back: $(tl 3 "$TMP/dump.err")"
 
-# callers SYSCALL WRAPPER: "WITH ALL" of the workers' blocked [off-cpu]
-# slices in SYSCALL: how many have WRAPPER among their callers, of how many.
-callers() {
-	awk -v sc="$1" -v w="$2" '
-		/^# thread / { split($3, p, "="); pid = p[2]; next }
-		match($0, / \[[0-9]+, [0-9]+\]/) {
-			tid = $1; d = $2 + 0; nm = substr($0, 1, RSTART - 1)
-			sub(/^[0-9]+ [0-9]+ +/, "", nm)
-			name[tid, d] = nm
-			if (nm != "[off-cpu]" || tid == pid || $0 !~ /state:string="blocked"/ ||
-			    $0 !~ "syscall:string=\"" sc "\"")
-				next
-			all++
-			for (i = 0; i < d; i++)
-				if (name[tid, i] == w) { with++; break }
-		}
-		END { print with + 0, all + 0 }' "$TMP/tree"
-}
-
 # t_callers NAME SYSCALL WRAPPER MIN: at least 90% of at least MIN waits.
 t_callers() {
 	local with all
-	read -r with all < <(callers "$2" "$3")
+	read -r with all < <(offcpu_callers "$TMP/tree" "$2" "$3")
 	if [ "$all" -lt "$4" ]; then
 		fail "$1" "expected at least $4 [off-cpu] slices blocked in $2 in the workers, found $all"
 	elif [ $((with * 10)) -lt $((all * 9)) ]; then

@@ -9,6 +9,9 @@
  * them cut at every length, and with every byte of its header and build
  * id section set to 0xff, gives either the ids or an error, never a
  * crash, an overrun (the ASan build) or an id for a path not in the file.
+ * Also convert/sideband's carrying of a recording's side-band on such
+ * files (every file after the first gets all the earlier side-band, each
+ * record once).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "sideband.h"
 #include "unit.h"
 #include "unit_tmp.h"
 
@@ -565,6 +569,63 @@ static void test_rewrite(void)
 	close(fd);
 }
 
+/* A file of MMAP2 records (PATHS, N of them, with build ids of SEED...)
+ * and a COMM of pid 7 when WITH_COMM, written to NAME in the scratch
+ * directory; returns its path. */
+static const char *sideband_file(const char *name, const char *const *paths, int n,
+				 int with_comm)
+{
+	struct file f = { .len = 0 };
+
+	put_file_header(&f, 104, 0, 0);
+	for (int i = 0; i < n; i++)
+		put_mmap2(&f, paths[i], (unsigned char)(0x10 * (i + 1)), 1);
+	if (with_comm) {
+		put_header(&f, PERFDATA_REC_COMM, 0, 8 + 16);
+		put(&f, (const uint32_t[]){ 7, 7 }, 8);
+		put(&f, "prog\0\0\0\0", 8);
+	}
+	put_at64(&f, 48, f.len - 104);
+	return unit_tmp_write(name, f.b, f.len);
+}
+
+/* sideband: the first file carries nothing; a later one gets all the
+ * earlier records, also when it names every pid (perf's switch lists only
+ * executable maps); a record seen again (perf's synthesized records of
+ * every switch) is held once; one new record is added. */
+static void test_sideband(void)
+{
+	static const char *const first[] = { "/usr/bin/prog", "/lib/libc.so.6" };
+	static const char *const later[] = { "/usr/bin/prog", "/lib/libc.so.6", "/lib/libm.so.6" };
+	const int64_t pids[] = { 7 };
+	struct sideband sb = { 0 };
+	size_t len;
+
+	CHECK_INT_EQ(sideband_scan(&sb, sideband_file("s0.data", first, 2, 1), pids, 1), 0);
+	CHECK(sb.complete);
+	CHECK(!sideband_wanted(&sb));
+	CHECK_INT_EQ(sideband_next(&sb), 0);
+	len = sb.len;
+	CHECK(len > 0);
+	CHECK_INT_EQ(sideband_scan(&sb, sideband_file("s1.data", first, 2, 1), pids, 1), 0);
+	CHECK(sb.complete);
+	CHECK(sideband_wanted(&sb));
+	CHECK_INT_EQ(sideband_next(&sb), 0);
+	CHECK_U64_EQ(sb.len, len);
+	CHECK_INT_EQ(sideband_scan(&sb, sideband_file("s2.data", later, 3, 0), pids, 1), 0);
+	CHECK(!sb.complete);
+	CHECK(sideband_wanted(&sb));
+	CHECK_INT_EQ(sideband_next(&sb), 0);
+	CHECK(sb.len > len);
+	len = sb.len;
+	for (int i = 0; i < 100; i++) {
+		CHECK_INT_EQ(sideband_scan(&sb, sideband_file("s3.data", later, 3, 1), pids, 1), 0);
+		CHECK_INT_EQ(sideband_next(&sb), 0);
+	}
+	CHECK_U64_EQ(sb.len, len);
+	sideband_free(&sb);
+}
+
 /* The data section and the feature sections, read back from a file. */
 static void test_header_feature(void)
 {
@@ -602,6 +663,7 @@ int main(void)
 	UNIT_RUN(test_sample_types);
 	UNIT_RUN(test_sample_times);
 	UNIT_RUN(test_rewrite);
+	UNIT_RUN(test_sideband);
 	unit_tmp_fini();
 	return unit_exit();
 }
