@@ -80,14 +80,37 @@ static size_t measured_floor(const struct conv_thread *t)
 }
 
 /* Pops T's frames above depth K (never a measured call still running, nor
- * what encloses it) at TS's frame end. */
-static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
+ * what encloses it) at END; the call that blocked in a system call and was
+ * woken (T->woken), when nothing was seen of T since, at its wakeup (the
+ * call returns then). */
+static void pop_at(struct conv *c, struct conv_thread *t, size_t k, uint64_t end)
 {
-	uint64_t end = frames_end(c, t, ts);
 	size_t floor = measured_floor(t);
 
-	while (t->depth > (k > floor ? k : floor))
-		conv_stack_pop(c, t, end);
+	while (t->depth > (k > floor ? k : floor)) {
+		bool call = t->woken && t->depth - 1 == t->woken_depth;
+
+		conv_stack_pop(c, t, call && last_seen(t) == t->woken_ts ? t->woken_ts : end);
+		t->woken &= !call;
+	}
+}
+
+/* Pops T's frames above depth K as pop_at() does, at TS's frame end. */
+static void pop_to(struct conv *c, struct conv_thread *t, size_t k, uint64_t ts)
+{
+	pop_at(c, t, k, frames_end(c, t, ts));
+}
+
+/* T is back from off the CPU at TS: its [off-cpu] slice ends there, and
+ * the call that blocked in a system call was woken (T->woken). */
+static void back_on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	conv_offcpu_end(c, t, ts);
+	if (!t->syscall_block)
+		return;	/* back from a preemption: a woken call stays so */
+	t->woken = t->woken_depth < t->depth;
+	t->woken_ts = ts;
+	t->syscall_block = false;
 }
 
 /* How many frames of FRAMES (N, innermost first) continue T's stack from
@@ -179,52 +202,58 @@ static void measured_upto(struct conv *c, struct conv_thread *t, uint64_t ts,
  * T is seen on the CPU at TS: ends an [off-cpu] slice whose switch-in is
  * missing, then a hole longer than CONV_GAP_PERIODS periods becomes
  * "[no samples]". Without switch-in records (only sched_switch samples)
- * the thread came back one period before TS. With them, this one was lost
- * (a ring buffer that wrapped, per-CPU rings reaching back to different
- * times): when it came back is not known, so the [off-cpu] slice lasts one
- * period, the stack was last seen when it left, and the rest is a hole.
- * The hole starts one period after the stack was last seen (its frames run
- * that long), or where the thread was seen without one (a switch in with
- * no stack known).
+ * the thread came back within one period before TS (the sampling event
+ * carries its period across a switch): the [off-cpu] slice ends there.
+ * With switch records (perf records switches in and out alike), this one
+ * was lost (a ring buffer that wrapped, per-CPU rings
+ * reaching back to different times): when it came back is not known, so
+ * the [off-cpu] slice ends where it began (it left the CPU there, for how
+ * long is not known), and a longer hole is "[no samples]" from there, its
+ * frames ending there too. Else the hole starts one period after the stack
+ * was last seen (its frames run that long), or where the thread was seen
+ * without one (a switch in with no stack known).
  */
 static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	uint64_t p = conv_chain_period(c, t), from, back = 0;
+	bool lost_in = false;
 
 	if (t->offcpu_open) {
 		uint64_t since = t->offcpu_since;
 
-		if (t->switch_ins)
-			back = conv_add_sat(since, p);
-		else
-			back = ts > p ? ts - p : 0;
+		lost_in = c->switch_records;
+		back = lost_in ? since : ts > p ? ts - p : 0;
 		back = back > ts ? ts : back > since ? back : since;
-		conv_offcpu_end(c, t, back);
+		back_on_cpu(c, t, back);
 		t->seen = true;
-		t->seen_ts = t->switch_ins ? since : back;
+		t->seen_ts = back;
 	}
 	if (!t->seen || !p || p > UINT64_MAX / CONV_GAP_PERIODS ||
 	    ts - last_seen(t) <= CONV_GAP_PERIODS * p)
 		return;
-	from = t->depth ? last_seen(t) + p : last_seen(t);	/* < ts: the hole is longer */
-	if (from < back)	/* after the [off-cpu] slice, with no stack under it */
-		from = back;
-	pop_to(c, t, 0, ts);
+	/* < ts: the hole is longer; at least BACK, after the [off-cpu] slice */
+	from = t->depth && !lost_in ? last_seen(t) + p : last_seen(t);
+	pop_at(c, t, 0, from);
 	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
 	conv_emit_end(c, t, c->s_nosamples, ts);
 	t->nosamples_ns += ts - from;
 	t->spacing_from = false;	/* the hole is no sampling period */
 }
 
-/* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix. A
- * measured call still running stays, with what encloses it: the sample's
- * frames past the ones shared go inside it (past its own frame when the
- * sample shows it; frame pointers may hide it). */
+/* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix; with
+ * NEW_CALL the frame that blocked in a system call before (T->woken_depth)
+ * is not continued: it made a new call. A measured call still running
+ * stays, with what encloses it: the sample's frames past the ones shared go
+ * inside it (past its own frame when the sample shows it; frame pointers
+ * may hide it). */
 static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
-		      const struct conv_site *frames, size_t n)
+		      const struct conv_site *frames, size_t n, bool new_call)
 {
-	size_t k = common_prefix(t, frames, n), floor = measured_floor(t), from = k, keep = k;
+	size_t k = common_prefix(t, frames, n), floor = measured_floor(t), from, keep;
 
+	if (new_call && t->woken_depth < k)
+		k = t->woken_depth;
+	from = keep = k;
 	if (k < floor) {
 		size_t i = find_measured(c, frames, n, k, t->stack[floor - 1].mfunc);
 
@@ -247,10 +276,20 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->seen_ts = ts;
 }
 
+/* T's first event in an input after a plain one at TS: the frames it had
+ * when that input ended end by TS at the latest (what came between the two
+ * inputs is not known). */
+static void close_pending(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (t->close_pending)
+		conv_chain_close(c, t, ts, false);
+}
+
 void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, uint64_t period_ns,
 		       bool callchain)
 {
+	close_pending(c, t, ts);
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
 	t->period_ns = period_ns ? period_ns : median_spacing(t);
@@ -258,7 +297,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		c->period_ns = t->period_ns;
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
-	set_stack(c, t, ts, frames, n);
+	set_stack(c, t, ts, frames, n, false);
 	t->spacing_from = true;
 	t->nsamples++;
 	c->stats.samples++;
@@ -269,15 +308,29 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 			   const struct conv_site *frames, size_t n,
 			   const struct conv_offcpu *off)
 {
+	bool syscall_block = off->in_syscall && !off->preempted;
+
+	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	if (n) {
-		set_stack(c, t, ts, frames, n);
+		/* blocked in a system call again after a wakeup: the call that
+		 * blocked before returned, this is a new one (same stack or not) */
+		set_stack(c, t, ts, frames, n, t->woken && syscall_block);
 		conv_coverage_chain(c, t, frames, n, true);
 	} else {
 		pop_to(c, t, 0, ts);
+	}
+	/* the innermost user frame made the system call (a sched_switch chain
+	 * is its user part); a preemption (or a block in no system call) leaves
+	 * a woken call woken: it may return after it, and a block in a system
+	 * call of that frame after it is still a new call */
+	t->syscall_block = n && syscall_block;
+	if (syscall_block) {
+		t->woken = false;
+		t->woken_depth = t->depth - 1;
 	}
 	conv_offcpu_begin(c, t, ts, off);
 	t->spacing_from = false;
@@ -285,8 +338,9 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 
 void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
+	close_pending(c, t, ts);
 	if (t->offcpu_open)
-		conv_offcpu_end(c, t, ts);
+		back_on_cpu(c, t, ts);
 	else if (t->seen)
 		return;	/* on the CPU since it was seen: its switch out was lost */
 	t->seen = true;
@@ -300,6 +354,7 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
 		conv_offcpu_end(c, t, ts);
 		t->seen_ts = ts;
+		t->syscall_block = false;
 	}
 	/* The last sample's frames ran for its period, TS being its time. */
 	end = past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_chain_period(c, t)) : ts;
@@ -311,4 +366,6 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 		conv_stack_pop(c, t, end > last_seen(t) ? end : last_seen(t));
 	t->seen = false;
 	t->spacing_from = false;
+	t->woken = false;
+	t->close_pending = false;
 }

@@ -193,6 +193,34 @@ void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_even
 	}
 }
 
+/* Does a kept interval of T hold TS? --window: one of the windows (the
+ * same for every thread); --filter: T's interval open now, from its edge. */
+static bool holds(const struct conv *c, const struct conv_thread *t, uint64_t ts)
+{
+	size_t lo = 0, hi = c->cut.nwindows;
+
+	if (!hi)
+		return t->cut_in && ts >= t->cut_edge;
+	while (lo < hi) {	/* the first window ending at or after TS */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->cut.windows[mid].hi < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->cut.nwindows && c->cut.windows[lo].lo <= ts;
+}
+
+void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
+{
+	if (c->cut.on && !holds(c, t, ev->ts)) {
+		c->stats.cut_dropped_events++;
+		return;
+	}
+	write_event(c, ev);
+}
+
 /* Is F's symbol NAME (LEN bytes)? */
 static bool func_is(const struct conv_func *f, const char *name, size_t len)
 {

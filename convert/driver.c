@@ -66,16 +66,17 @@ struct sample {
 	uint32_t prev_state_len;
 };
 
-/* A switch record (or a signal:signal_deliver sample, from the same ring)
- * waiting for its time (switch_line). */
+/* A side-band record waiting for its time (hold): a switch, the thread's
+ * exit, or a signal:signal_deliver sample (from the same ring). */
 struct held_switch {
 	struct conv_thread *t;
 	uint64_t ts, lineno;
 	bool out, preempt;      /* a switch out; OUT preempt */
-	int signal;             /* index into c.signals_seen, -1: a switch record */
+	bool exit;              /* the thread's exit (not a switch) */
+	int signal;             /* index into c.signals_seen, -1: a switch or an exit */
 };
 
-/* Switch records held at most (switch_line): 1.5 MiB. */
+/* Side-band records held at most (hold): 1.5 MiB. */
 #define CONV_HELD_SWITCHES 65536
 
 struct conv_driver {
@@ -125,6 +126,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_preempted = fxt_writer_cstring(w, FXT_OFFCPU_PREEMPTED);
 	c->s_blocked = fxt_writer_cstring(w, FXT_OFFCPU_BLOCKED);
 	c->s_dso = fxt_writer_cstring(w, "dso");
+	c->s_tid = fxt_writer_cstring(w, "tid");
 	c->s_measured = fxt_writer_cstring(w, FXT_MEASURED_ARG);
 	c->s_duration_ns = fxt_writer_cstring(w, FXT_MEASURED_DURATION_ARG);
 	cv->input = "-";
@@ -159,10 +161,10 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 	return nomem_checked(cv, CONV_OK);
 }
 
-void conv_driver_snapshot_end(struct conv_driver *cv, uint64_t end_ns, bool last_of_recording)
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_next next)
 {
-	cv->c.snap_end = end_ns;
-	cv->c.recording_ends = last_of_recording;
+	cv->c.snap_live = live_ns;
+	cv->c.next_input = next;
 }
 
 const char *conv_driver_message(const struct conv_driver *cv)
@@ -217,13 +219,15 @@ static int missing_column(struct conv_driver *cv, uint64_t lineno, const char *w
 	return CONV_ERR_COLUMN;
 }
 
-/* Why conv_thread_get() returned NULL, as an enum conv_error. */
+/* Why conv_thread_get() (or a track, conv_emit_event_sample()) found no
+ * koid, as an enum conv_error. */
 static int no_thread(struct conv_driver *cv)
 {
 	if (!cv->c.odd_ids_full)
 		return CONV_ERR_NOMEM;
 	snprintf(cv->message, sizeof(cv->message), "%s:%llu: more than %d distinct thread or "
-		 "process ids outside 1..%lld: not perf script output", cv->input,
+		 "process ids outside 1..%lld and tracks of event samples (one per process and "
+		 "event): too many for Perfetto's 32-bit ids", cv->input,
 		 (unsigned long long)cv->lineno, CONV_ODD_IDS_MAX, (long long)CONV_KOID_BAND - 1);
 	return CONV_ERR_IDS;
 }
@@ -321,6 +325,7 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	ts = thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts)
 		thread_starts(c, t, ts);
+	t->exited = false;	/* running: a thread (again) */
 	if (!t->has_branches) {
 		t->has_branches = true;
 		if (t->depth) {	/* sampled chains so far: the branches take over */
@@ -397,12 +402,31 @@ static int error_line(struct conv_driver *cv, const struct conv_line *l)
 	return CONV_OK;
 }
 
+/* T exited at TS (its exit record, or a switch out as a zombie): what it
+ * had open ends there, and the dead task's own last switch out draws no
+ * [off-cpu] (nothing of it runs after; docs/design.md "Sampled call
+ * chains"). Anything of T seen later is a new thread of the same id. */
+static void thread_exits(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (t->npending)
+		flush_pending(c, t, ts);
+	if (t->has_branches)
+		conv_stack_close(c, t, ts);
+	else
+		conv_chain_close(c, t, ts, false);
+	t->exited = true;
+}
+
 /* T leaves the CPU at TS, for the reason OFF, with FRAMES (N, innermost
  * first, user space) on its stack (N = 0: not known). */
 static void switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, const struct conv_offcpu *off)
 {
-	if (t->has_branches) {
+	if (off->dead)
+		thread_exits(c, t, ts);
+	else if (t->exited)
+		return;	/* the dead task's last switch, after its exit */
+	else if (t->has_branches) {
 		if (t->npending)
 			flush_pending(c, t, ts);
 		conv_offcpu_begin(c, t, ts, off);
@@ -476,8 +500,9 @@ static int twin_sample(struct conv_driver *cv)
 	return CONV_OK;
 }
 
-/* A context switch record (perf script --show-switch-events) of T at TS,
- * processed in time order (see held_switch). */
+/* A side-band record of T (a switch, or its exit: perf script
+ * --show-switch-events, --show-task-events), processed in time order (see
+ * held_switch). */
 static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 {
 	struct conv *c = &cv->c;
@@ -485,8 +510,9 @@ static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 	uint64_t lineno = cv->lineno, ts;
 
 	cv->lineno = h->lineno;	/* for the clamping warning */
-	ts = h->signal >= 0 ? thread_time(cv, t, h->ts, "signal:signal_deliver", 21) :
-	     thread_time(cv, t, h->ts, "PERF_RECORD_SWITCH", 18);
+	ts = thread_time(cv, t, h->ts, h->signal >= 0 ? "signal:signal_deliver" :
+			 h->exit ? "PERF_RECORD_EXIT" : "PERF_RECORD_SWITCH",
+			 h->signal >= 0 ? 21 : h->exit ? 16 : 18);
 	cv->lineno = lineno;
 	if (h->signal >= 0) {
 		if (!t->has_ts)
@@ -494,24 +520,31 @@ static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 		conv_signal_stack(c, t, (size_t)h->signal, ts);
 		return;
 	}
+	if (ts < t->min_ts)
+		ts = t->min_ts;
+	if (h->exit) {
+		thread_exits(c, t, ts);
+		return;
+	}
+	c->switch_records = true;
 	/* A thread seen only switching (one that slept all along) still has a
 	 * track: from a switch out it is off the CPU until the recording's end. */
 	if (!t->has_ts)
 		thread_starts(c, t, ts);
-	if (ts < t->min_ts)
-		ts = t->min_ts;
 	if (h->out) {
 		struct conv_offcpu off = { .state_known = true, .preempted = h->preempt };
 
 		switch_out(c, t, ts, NULL, 0, &off);
-	} else if (t->has_branches) {
+		return;
+	}
+	t->exited = false;	/* back on a CPU: a thread (again) */
+	if (t->has_branches) {
 		if (t->npending)
 			flush_pending(c, t, ts);
 		conv_offcpu_end(c, t, ts);
 	} else {
 		conv_chain_switch_in(c, t, ts);
 	}
-	t->switch_ins |= !h->out;
 }
 
 /* Processes the held switch records up to time TS (all: UINT64_MAX), in
@@ -524,11 +557,12 @@ static void release_switches(struct conv_driver *cv, uint64_t ts)
 		cv->held_first = cv->nheld = 0;
 }
 
-/* A switch record is held until a line of a later time comes (or the
- * input ends): perf prints the switch records of a sampling snapshot, read
- * from their own ring as the recording went, ahead of the samples of the
- * same time, which come from the overwritten ring at the snapshot. Held are
- * at most CONV_HELD_SWITCHES; past that the oldest is processed. */
+/* A side-band record (a switch, an exit, a signal) is held until a line of
+ * a later time comes (or the input ends): perf prints the side-band of a
+ * sampling snapshot, read from its own ring as the recording went, ahead of
+ * the samples of the same time, which come from the overwritten ring at the
+ * snapshot. Held are at most CONV_HELD_SWITCHES; past that the oldest is
+ * processed. */
 static int hold(struct conv_driver *cv, const struct held_switch *rec)
 {
 	struct held_switch *h;
@@ -564,6 +598,19 @@ static int switch_line(struct conv_driver *cv, const struct conv_line *l)
 	});
 }
 
+/* A thread's exit record (perf script --show-task-events), held as a
+ * switch record is. */
+static int exit_line(struct conv_driver *cv, const struct conv_line *l)
+{
+	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
+
+	if (!t)
+		return no_thread(cv);
+	return hold(cv, &(struct held_switch){
+		.t = t, .ts = l->ts, .lineno = cv->lineno, .exit = true, .signal = -1,
+	});
+}
+
 /* The signal:signal_deliver sample being gathered: kept for the markers,
  * and held as a switch record is (perf prints it, from the normal ring,
  * ahead of the samples of the same time): its chain then closes the
@@ -581,16 +628,18 @@ static int signal_sample(struct conv_driver *cv)
 }
 
 /* The sample being gathered is an event's: an instant named after the
- * event on the event's track in the thread's process, with its period, ip,
- * symbol, dso and addr (docs/design.md "Extra events"). */
-static void event_sample(struct conv_driver *cv)
+ * event on the event's track in the thread's process, with the thread's
+ * tid, its period, ip, symbol, dso and addr (docs/design.md "Extra
+ * events"). Returns CONV_OK, or an error when no track can be made. */
+static int event_sample(struct conv_driver *cv)
 {
 	struct sample *sm = &cv->sample;
 	struct conv *c = &cv->c;
-	struct fxt_arg args[5] = {
+	struct fxt_arg args[6] = {
+		{ .type = FXT_ARG_INT64, .name = c->s_tid, .i64 = sm->t->tid },
 		{ .type = FXT_ARG_UINT64, .name = c->s_period, .u64 = sm->period },
 	};
-	unsigned n = 1;
+	unsigned n = 2;
 
 	if (sm->n) {
 		const struct conv_site *f = &sm->frames[0];
@@ -606,8 +655,9 @@ static void event_sample(struct conv_driver *cv)
 	if (sm->has_addr)
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_addr,
 					      .u64 = sm->addr };
-	conv_emit_track_instant(c, sm->t, sm->event, sm->ts, args, n);
 	c->stats.event_samples++;
+	return conv_emit_event_sample(c, sm->t, sm->event, sm->ts, args, n) ? CONV_OK
+									  : no_thread(cv);
 }
 
 /* Ends the sample being gathered: slices from its chain, or an instant on
@@ -640,10 +690,8 @@ static int sample_done(struct conv_driver *cv)
 		return twin_sample(cv);
 	if (sm->signal)
 		return signal_sample(cv);
-	if (sm->extra || t->has_branches || sm->n == 0) {
-		event_sample(cv);
-		return CONV_OK;
-	}
+	if (sm->extra || t->has_branches || sm->n == 0)
+		return event_sample(cv);
 	conv_chain_sample(c, t, sm->ts, sm->frames, sm->n, sm->period_ns, sm->callchain);
 	return CONV_OK;
 }
@@ -772,6 +820,8 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	sm->ts = sm->extra || signal ? l->ts : thread_time(cv, t, l->ts, s, len);
 	if (!t->has_ts && !sm->extra && !signal)
 		thread_starts(&cv->c, t, sm->ts);
+	if (!sm->extra && !sched_switch && !signal)
+		t->exited = false;	/* running: a thread (again) */
 	sm->sigf = l->signal;
 	sm->sigf.handler = (struct conv_span){ l->signal.handler.len == 1 &&
 					       l->signal.handler.s[0] == '0' ? "0" : "1", 1 };
@@ -873,8 +923,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 			return e;
 	}
 	/* a signal comes from the switch records' ring: no sign of time passing */
-	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_BAD &&
-	    !(l->kind == CONV_LINE_SAMPLE && is_signal(l)))
+	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_EXIT &&
+	    l->kind != CONV_LINE_BAD && !(l->kind == CONV_LINE_SAMPLE && is_signal(l)))
 		release_switches(cv, l->ts);
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
@@ -894,6 +944,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 		return error_line(cv, l);
 	case CONV_LINE_SWITCH:
 		return switch_line(cv, l);
+	case CONV_LINE_EXIT:
+		return exit_line(cv, l);
 	case CONV_LINE_AUX:
 		return aux_line(cv, l);
 	case CONV_LINE_BLANK:
@@ -931,26 +983,35 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 	return nomem_checked(cv, parsed(cv, l));
 }
 
-/* Ends T's part of an input. A sampled thread still off the CPU stays so
- * into the next input (one timeline: its switch in, or its next sample, is
- * there) until the last input, or the last snapshot of its recording, ends
- * (c->last_input, c->recording_ends). */
+/* Ends T's part of an input (conv_driver_snapshot() says what follows). A
+ * sampled thread's stack, on or off the CPU, carries into the next snapshot
+ * of its recording (one timeline: its switch in, or its next sample, is
+ * there; a hole between is [no samples], chain.c). After a plain input a
+ * sampled thread off the CPU stays so into the next input, and the frames
+ * of one on it end by its first event there (t->close_pending): ended here,
+ * they would run a period past its last sample, into the next file's
+ * switch records. All ends with the last input, or the last snapshot of
+ * its recording. */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
 	release_held(c, t);
-	if (!c->last_input && !c->recording_ends && t->offcpu_open && !t->has_branches)
+	if (!c->last_input && !t->has_branches && c->next_input != CONV_NEXT_NONE) {
+		t->close_pending = c->next_input == CONV_NEXT_UNKNOWN && !t->offcpu_open;
 		return;
+	}
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
-	/* off the CPU until the snapshot's end: its last record, or later where
-	 * record.json says the snapshot ended later */
+	/* off the CPU for as long as perf is known to have recorded: until the
+	 * input's last record (of any thread), or later where record.json says
+	 * perf still recorded (the hit that took the snapshot, or when the
+	 * recorder asked for it); what came after is not known, and not drawn */
 	if (t->offcpu_open && c->max_ts > end)
 		end = c->max_ts;
-	if (t->offcpu_open && c->snap_end > end)
-		end = c->snap_end;
+	if (t->offcpu_open && c->snap_live > end)
+		end = c->snap_live;
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else

@@ -731,10 +731,11 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
 			  "thread%s: kept to the end of the trace", o->filter, (int)o->cut.stop_len,
 			  o->cut.stop, (int)o->cut.start_len, o->cut.start,
 			  (unsigned long long)s->cut_unstopped, s->cut_unstopped == 1 ? "" : "s");
-	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants)",
-		  o->filter ? "--filter" : "--window", o->filter ? o->filter : o->window,
-		  (unsigned long long)s->cut_intervals, (unsigned long long)s->cut_dropped,
-		  (unsigned long long)s->cut_dropped_instants);
+	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants, %llu "
+		  "event samples)", o->filter ? "--filter" : "--window",
+		  o->filter ? o->filter : o->window, (unsigned long long)s->cut_intervals,
+		  (unsigned long long)s->cut_dropped, (unsigned long long)s->cut_dropped_instants,
+		  (unsigned long long)s->cut_dropped_events);
 }
 
 /* Collecting --window's windows: one per hit or snapshot mark, merged with
@@ -987,9 +988,11 @@ int main(int argc, char **argv)
 		 * the next one converted is not the next of its recording: the
 		 * recording ends, or a snapshot between was left out or never
 		 * written, and its time is unknown */
-		conv_driver_snapshot_end(cv, in->rec ? recording_snapshot_end(in->rec, in->snapshot) : 0,
-					 in->rec && (i + 1 == ninputs || inputs[i + 1].rec != in->rec ||
-						     inputs[i + 1].snapshot != in->snapshot + 1));
+		conv_driver_snapshot(cv, in->rec ? recording_snapshot_live(in->rec, in->snapshot) : 0,
+				     !in->rec ? CONV_NEXT_UNKNOWN :
+				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
+				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
+										: CONV_NEXT_NONE);
 		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))

@@ -35,8 +35,8 @@ struct hits_writer {
 /* The triggers track of process PID; false when no koid is left. */
 static bool track(struct conv *c, const struct recording *r, int64_t pid, struct fxt_event *ev)
 {
-	return conv_track(c, pid, recording_comm(r, pid), FXT_TRACK_TRIGGERS, &ev->process_koid,
-			  &ev->thread_koid);
+	return conv_triggers_track(c, pid, recording_comm(r, pid), &ev->process_koid,
+				   &ev->thread_koid);
 }
 
 static bool shows_args(const struct recording *r)

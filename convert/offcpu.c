@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Why a thread left the CPU, from a sched:sched_switch sample: its
- * prev_state (R: preempted, still runnable; S, D, ...: blocked) and the
+ * prev_state (R: preempted, still runnable; X, Z: exiting, gone for good;
+ * S, D, ...: blocked) and the
  * kernel half of its call chain (the system call and the kernel function it
  * blocked in, below the scheduler's own frames).
  */
@@ -19,6 +20,13 @@ static const char *const scheduler[] = {
  * __x64_sys_read is a tail call). */
 static const char *const syscall_entry[] = {
 	"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__do_sys_", "__se_sys_", "ksys_",
+};
+
+/* The kernel's entry of every system call (its name unknown when the chain
+ * lacks the call's own entry: a tail call). */
+static const char *const syscall_common[] = {
+	"do_syscall_64", "entry_SYSCALL_64", "x64_sys_call", "do_int80_syscall_32",
+	"do_fast_syscall_32", "el0_svc", "invoke_syscall",
 };
 
 /* Returns the length of the entry in TABLE that S (LEN bytes) starts with, or 0. */
@@ -39,6 +47,8 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 	memset(off, 0, sizeof(*off));
 	off->state_known = prev_state.len != 0;
 	off->preempted = prev_state.len && prev_state.s[0] == 'R';
+	/* EXIT_DEAD, EXIT_ZOMBIE: the task's last switch, from do_task_dead() */
+	off->dead = prev_state.len && (prev_state.s[0] == 'X' || prev_state.s[0] == 'Z');
 	if (prev_state.len && prev_state.len < sizeof(off->prev_state))	/* s: NULL when none */
 		memcpy(off->prev_state, prev_state.s, prev_state.len);
 	for (size_t i = 0; i < n; i++) {
@@ -51,9 +61,13 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 		    !starts_with(scheduler, sizeof(scheduler) / sizeof(scheduler[0]), f->key,
 				 f->symlen))
 			off->kernel_function = f->name;
+		if (starts_with(syscall_common, sizeof(syscall_common) / sizeof(syscall_common[0]),
+				f->key, f->symlen))
+			off->in_syscall = true;
 		p = starts_with(syscall_entry, sizeof(syscall_entry) / sizeof(syscall_entry[0]),
 				f->key, f->symlen);
 		if (p && !off->syscall) {
+			off->in_syscall = true;
 			off->syscall = fxt_writer_string(c->w, f->key + p, f->symlen - p);
 			break;
 		}

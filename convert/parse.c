@@ -46,12 +46,20 @@ static const struct {
 
 static const char error_prefix[] = "instruction trace error";
 
-/* Context switch records as perf script --show-switch-events prints them. */
+/* Side-band records perf script prints with --show-switch-events and
+ * --show-task-events (perf_event__fprintf_switch(), _task(), _comm()), by
+ * the name that starts them: a switch, a thread's exit, and records that
+ * change no time of a thread (a fork, a comm). */
+enum sideband_kind { SB_SWITCH, SB_EXIT, SB_OTHER };
+
 static const struct {
 	const char *name;
 	uint8_t len;
-} switch_records[] = {
-	{ "PERF_RECORD_SWITCH_CPU_WIDE", 27 }, { "PERF_RECORD_SWITCH", 18 },
+	uint8_t kind;        /* enum sideband_kind */
+} sideband_records[] = {
+	{ "PERF_RECORD_SWITCH_CPU_WIDE", 27, SB_SWITCH }, { "PERF_RECORD_SWITCH", 18, SB_SWITCH },
+	{ "PERF_RECORD_EXIT", 16, SB_EXIT }, { "PERF_RECORD_FORK", 16, SB_OTHER },
+	{ "PERF_RECORD_COMM", 16, SB_OTHER },
 };
 
 /* The fields of a tracepoint's text, in order; a comm runs up to the
@@ -599,6 +607,37 @@ static void parse_switch(const char *p, const char *end, struct conv_line *l)
 	l->kind = CONV_LINE_SWITCH;
 }
 
+/* A side-band record whose name starts the token [p, te) of a line ending
+ * at END (the name, then "(", ":" or the token's end): L's kind from
+ * sideband_records[]. Returns false when the token names none. */
+static bool parse_sideband(const char *p, const char *te, const char *end, struct conv_line *l)
+{
+	const char *ne = p;
+
+	while (ne < te && *ne != '(' && *ne != ':')
+		ne++;
+	for (size_t i = 0; i < sizeof(sideband_records) / sizeof(sideband_records[0]); i++) {
+		if (ne - p != sideband_records[i].len ||
+		    memcmp(p, sideband_records[i].name, sideband_records[i].len))
+			continue;
+		switch (sideband_records[i].kind) {
+		case SB_SWITCH:
+			if (ne != te)
+				return false;
+			parse_switch(skip_spaces(te, end), end, l);
+			break;
+		case SB_EXIT:
+			l->kind = CONV_LINE_EXIT;
+			break;
+		default:
+			l->kind = CONV_LINE_AUX;	/* no control flow, no time of a thread */
+			break;
+		}
+		return true;
+	}
+	return false;
+}
+
 /*
  * Reads the fields of tracepoint TP at [p, end) into its struct in L (its
  * first member, bool valid, set when all were there, in order). Returns
@@ -716,20 +755,14 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		p = skip_spaces(te, end);
 		te = token_end(p, end);
 	}
+	if (p < te && *p == 'P' && parse_sideband(p, te, end, l))
+		return;
 	if (p < te && te[-1] == ':') {
 		l->event = event_name(p, te);
 		l->unwound = l->event.s + l->event.len < te && l->event.s[l->event.len] == '/' &&
 			     memmem(l->event.s + l->event.len, (size_t)(te - l->event.s - l->event.len),
 				    "call-graph=dwarf", 16);
 		p = te;
-	} else if (p < te && *p == 'P') {
-		for (size_t i = 0; i < sizeof(switch_records) / sizeof(switch_records[0]); i++) {
-			if (te - p == switch_records[i].len &&
-			    !memcmp(p, switch_records[i].name, switch_records[i].len)) {
-				parse_switch(skip_spaces(te, end), end, l);
-				return;
-			}
-		}
 	}
 	if (l->event.len == 0 || (l->event.len == 8 && !memcmp(l->event.s, "branches", 8))) {
 		parse_branch(p, end, l);

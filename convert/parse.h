@@ -14,12 +14,16 @@
  *              ADDR is perf's addr column, printed when -F has addr: the
  *              data address, resolved for page faults)
  *   chain      \t IP SYM+OFF (DSO)           (one call-chain entry)
- *   aux        a psb, cbr, pwre, pwrx, exstop, mwait, ptwrite... event line
+ *   aux        a psb, cbr, pwre, pwrx, exstop, mwait, ptwrite... event line,
+ *              or a side-band record without control flow (FORK, COMM)
  *   error      " instruction trace error type T [time S.N ]cpu C pid P tid T
  *               ip 0xIP code N: MESSAGE"
  *   switch     [COMM] PID/TID TIME: PERF_RECORD_SWITCH[_CPU_WIDE] IN|OUT [preempt]
  *              [next|prev pid/tid: P/T]   (perf script --show-switch-events;
  *              perf's perf_event__fprintf_switch())
+ *   exit       [COMM] PID/TID TIME: PERF_RECORD_EXIT(P:T):(PP:PT)   (the thread
+ *              PID/TID exited; perf script --show-task-events, perf's
+ *              perf_event__fprintf_task(); its FORK and COMM records are aux)
  *   blank      the empty line ending a call chain
  * A sample of sched:sched_switch also has its tracepoint text read (the
  * `trace` field, perf's sched_switch format): "prev_comm=C prev_pid=P
@@ -100,6 +104,7 @@ enum conv_line_kind {
 	CONV_LINE_AUX,
 	CONV_LINE_ERROR,
 	CONV_LINE_SWITCH,         /* a context switch record (side-band) */
+	CONV_LINE_EXIT,           /* a thread's exit record (side-band) */
 	CONV_LINE_UNKNOWN_FLAG,   /* a branch line with a flag we do not know */
 	CONV_LINE_BAD,            /* anything else */
 	CONV_LINE_TOO_LONG,       /* longer than CONV_LINE_MAX: no perf script line is */

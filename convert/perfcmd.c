@@ -54,6 +54,7 @@ void perfcmd_build(struct perfcmd *cmd, const struct perfcmd_opts *o)
 	if (o->kind != PERFCMD_BRANCHES)
 		a[n++] = "--no-inline";	/* sampled call chains: see kind_args */
 	a[n++] = "--show-switch-events";	/* off-CPU time; none when not recorded */
+	a[n++] = "--show-task-events";	/* a thread's exit ends it */
 	a[n++] = "-f";	/* root reading another user's perf.data */
 	if (o->input) {
 		a[n++] = "-i";

@@ -411,6 +411,7 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 			return bad(rd, at, "an object", o);
 		if (member_reason(rd, o, at, "reason", &sn->reason) ||
 		    member_time(rd, o, at, "time_ns", true, &sn->time_ns) ||
+		    member_time(rd, o, at, "live_ns", true, &sn->live_ns) ||
 		    member_str(rd, o, at, "file", false, &file))
 			return 1;
 		r->nsnapshots++;
@@ -919,4 +920,16 @@ uint64_t recording_snapshot_end(const struct recording *r, size_t i)
 	if (r->snapshots[i].time_ns)
 		return r->snapshots[i].time_ns;
 	return i + 1 == r->nsnapshots ? r->end_ns : 0;
+}
+
+uint64_t recording_snapshot_live(const struct recording *r, size_t i)
+{
+	uint64_t live;
+
+	if (i >= r->nsnapshots)
+		return 0;
+	live = r->snapshots[i].live_ns;
+	if (r->snapshots[i].hit && r->snapshots[i].hit_ns > live)
+		live = r->snapshots[i].hit_ns;
+	return live;
 }

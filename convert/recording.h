@@ -114,6 +114,9 @@ struct recording_snapshot {
 				* none */
 	enum recording_reason reason;
 	uint64_t time_ns;      /* perf clock when it was taken; 0: unknown */
+	uint64_t live_ns;      /* perf clock when perf still recorded into it, just before
+				* the recorder asked for it; 0: unknown (null, or absent
+				* in an older report) */
 	char *problem;         /* why the recorder marked the file not to be
 				* converted (record.json's "problem"), owned;
 				* NULL: none (null or absent) */
@@ -226,11 +229,20 @@ const char *recording_comm(const struct recording *r, int64_t tid);
 bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64_t *ns);
 
 /*
- * The end of snapshot I of R in perf clock: the time of the hit that took
- * it, else the snapshot's own time, else (the last snapshot) the
- * recording's end. 0: unknown.
+ * When snapshot I of R was taken, in perf clock (its "[snapshot]" marker):
+ * the time of the hit that took it, else the snapshot's own time, else (the
+ * last snapshot) the recording's end. 0: unknown.
  */
 uint64_t recording_snapshot_end(const struct recording *r, size_t i);
+
+/*
+ * How far snapshot I of R is known to reach, in perf clock: the later of
+ * the hit that took it (perf recorded when the hit came) and its live_ns
+ * (perf recorded when the recorder asked for it). A thread's last switch
+ * out in the file holds until then; after it nothing is known (the
+ * snapshot's time_ns comes after perf stopped recording into it). 0: unknown.
+ */
+uint64_t recording_snapshot_live(const struct recording *r, size_t i);
 
 /*
  * Where snapshot I of R is marked "[snapshot] REASON" (markers.c): a

@@ -329,8 +329,8 @@ static void write_marker(struct conv *c, const struct recording *r, const struct
 			conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
 		conv_emit_instant(c, t, ev.name, v->ts, args, n);
 	}
-	if (conv_track(c, v->pid, r ? recording_comm(r, v->pid) : NULL, "triggers",
-		       &ev.process_koid, &ev.thread_koid)) {
+	if (conv_triggers_track(c, v->pid, r ? recording_comm(r, v->pid) : NULL, &ev.process_koid,
+				&ev.thread_koid)) {
 		fxt_writer_event(c->w, &ev);
 		c->stats.instants++;
 	}

@@ -134,6 +134,7 @@ struct conv_stats {
 	uint64_t cut_intervals;        /* kept intervals of threads that hold something (cut.c) */
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
+	uint64_t cut_dropped_events;   /* event samples outside them */
 	uint64_t cut_unstopped;        /* --filter: threads whose last interval no call of
 					* STOP ended: it runs to the end of the trace */
 };
@@ -166,12 +167,21 @@ struct conv_cut {
 	size_t nwindows;
 };
 
+/* The track of a thread's process for its samples of one event. */
+struct conv_event_track {
+	fxt_string_id event;
+	uint64_t tkoid;
+};
+
 /* Why a thread left the CPU, as the [off-cpu] slice's arguments say. */
 struct conv_offcpu {
 	bool state_known;              /* else no state argument (a sched_switch sample
 					* without its fields) */
 	bool preempted;                /* still runnable (else blocked: sleeping, waiting) */
+	bool dead;                     /* exiting (prev_state X or Z): no [off-cpu] */
 	char prev_state[8];            /* sched_switch's prev_state ("S", "D", "R+"); "" unknown */
+	bool in_syscall;               /* it blocked in a system call (named by SYSCALL when
+					* the kernel chain names it) */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
 	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
 };
@@ -253,9 +263,21 @@ struct conv_thread {
 
 	/* Off the CPU (a switch out until the switch back in): the open
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
+	bool close_pending;            /* its input ended, another follows with time unknown
+					* between: its frames end by its next event (chain.c) */
 	bool offcpu_open;
 	uint64_t offcpu_since;         /* ns */
-	bool switch_ins;               /* switch-in records were seen for T */
+	bool syscall_block;            /* the open [off-cpu] is the frame at WOKEN_DEPTH
+					* (the innermost user frame) blocked in a system call
+					* (a sched_switch sample saying so) */
+	bool woken;                    /* ... and it was woken since, at WOKEN_TS: the call
+					* returns then, so a new blocking system call of the
+					* same frame is a new call (chain.c) */
+	size_t woken_depth;            /* the index of that frame on the stack */
+	uint64_t woken_ts;             /* ns */
+	bool exited;                   /* T exited (an exit record, a switch out as a
+					* zombie): its switch outs draw nothing until it
+					* runs again (a new thread of the same id) */
 
 	/* What the trace covers (summary, coverage.c). */
 	uint64_t first_ts;             /* ns, the thread's first time */
@@ -275,6 +297,10 @@ struct conv_thread {
 	size_t cut_window;             /* index of the window T is in or before */
 	unsigned cut_early;            /* begins written before the edge in this interval */
 	bool cut_counted;              /* this interval wrote something (counted) */
+
+	/* The tracks of T's event samples: each event name's track koid. */
+	struct conv_event_track *event_tracks;
+	size_t nevent_tracks, capevent_tracks;
 };
 
 /* Thread and process ids from 1 to CONV_KOID_BAND - 1 are their own FXT
@@ -323,12 +349,14 @@ struct conv {
 	int64_t *odd_ids;              /* ids outside 1..CONV_KOID_BAND-1, by koid (at most
 					* CONV_ODD_IDS_MAX; grown as they come) */
 	size_t nodd_ids, capodd_ids;
-	bool odd_ids_full;             /* conv_thread_get failed: one id too many */
+	bool odd_ids_full;             /* conv_thread_get or a track failed: one koid too many */
+	fxt_string_id *event_names;    /* event samples' names, by track index */
+	size_t nevent_names, capevent_names;
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
 	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
-		s_syscall_arg, s_preempted, s_blocked, s_dso;
+		s_syscall_arg, s_preempted, s_blocked, s_dso, s_tid;
 
 	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
@@ -345,12 +373,16 @@ struct conv {
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	bool switch_records;           /* switch records came (perf records switches in
+					* and out alike): a thread's missing switch in
+					* was lost (chain.c) */
 	uint64_t period_ns;            /* ns, the recording's sampling period: its
 					* perf.data's sampling event (conv_driver_period),
 					* else the first a thread's samples gave; 0: unknown */
-	uint64_t snap_end;             /* ns, perf clock: where the current input's snapshot
-					* ends (record.json); 0: unknown */
-	bool recording_ends;           /* the current input is its recording's last snapshot */
+	uint64_t snap_live;            /* ns, perf clock: perf recorded into the current
+					* input's snapshot until then (record.json); 0: unknown */
+	int next_input;                /* what follows the current input (enum conv_next,
+					* driver.h) */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */
@@ -443,12 +475,24 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
  * thread then gets the comm its recording's record.json gives). */
 void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm);
 
-/* threads.c: a track NAME of its own (no thread of the input: "triggers")
- * in process PID, whose koids go to *PKOID and *TKOID; the process is named
- * "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns false
- * when no koid is left for it (CONV_ODD_IDS_MAX). */
-bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
-		uint64_t *pkoid, uint64_t *tkoid);
+/* Tracks of a process that are no thread of the input (docs/design.md
+ * "Trigger markers", "Extra events"): the triggers, then one per event
+ * name of the event samples (CONV_TRACK_EVENTS + the name's index). */
+#define CONV_TRACK_TRIGGERS 0u
+#define CONV_TRACK_EVENTS 1u
+
+/* threads.c: track INDEX of process PID, named NAME (a thread object of its
+ * own, made once), whose koids go to *PKOID and *TKOID; the process is
+ * named "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns
+ * false when no koid is left for it (CONV_ODD_IDS_MAX) or memory ran out
+ * (c->nomem set). */
+bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
+		fxt_string_id name, uint64_t *pkoid, uint64_t *tkoid);
+
+/* threads.c: the triggers track (FXT_TRACK_TRIGGERS) of process PID, as
+ * conv_track(). */
+bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t *pkoid,
+			 uint64_t *tkoid);
 
 /* threads.c: calls FN on every thread. */
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
@@ -470,11 +514,13 @@ void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name
 		       const struct fxt_arg *args, unsigned nargs);
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
 		       const struct fxt_arg *arg);
-/* threads.c: an instant named NAME at TS with NARGS ARGS on the track NAME
- * of T's process (an FXT async instant whose correlation id is NAME's
- * string id: one track per name in each process). */
-void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,
-			     uint64_t ts, const struct fxt_arg *args, unsigned nargs);
+/* threads.c: an event sample of T: an instant named EVENT at TS with NARGS
+ * ARGS on the track EVENT of T's process (a thread object of its own, as
+ * Perfetto keeps it inside the process: docs/design.md "Extra events"), as
+ * far as T's cut keeps it. Returns false when no koid is left for the
+ * track (c->odd_ids_full set) or memory ran out (c->nomem set). */
+bool conv_emit_event_sample(struct conv *c, struct conv_thread *t, fxt_string_id event,
+			    uint64_t ts, const struct fxt_arg *args, unsigned nargs);
 
 /* cut.c: writes EV (an event of T's track, koids set) as far as the cut
  * keeps it: all of it when c->cut.on is false; else a begin or end only
@@ -482,6 +528,11 @@ void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_i
  * or ended there. Counts slices and instants written, and what is left out
  * (c->stats). Write errors are sticky in the writer. */
 void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
+
+/* cut.c: writes EV, an instant of T on another track (an event sample),
+ * when T's kept intervals hold its time (all of it when c->cut.on is
+ * false), without moving T's intervals; counts it written or left out. */
+void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
 
 /* cut.c: T calls F at TS (a frame pushed for a call, a tail call or a
  * sampled frame, before its begin is written): with --filter, a call of

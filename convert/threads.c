@@ -203,15 +203,19 @@ void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span co
 	t->named = true;
 }
 
-bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
-		uint64_t *pkoid, uint64_t *tkoid)
+bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
+		fxt_string_id name, uint64_t *pkoid, uint64_t *tkoid)
 {
-	/* an id below any perf prints (-1, 0, pids), one per process: its band koid */
-	int64_t id = -(INT64_C(1) << 32) - pid;
+	/* an id below any perf prints (those are >= 0), one per (process, index):
+	 * its band koid */
+	int64_t id;
 
 	*pkoid = koid_of(c, pid);
+	if (!*pkoid)
+		return false;
+	id = -(int64_t)(index + 1) * (INT64_C(1) << 32) - (int64_t)*pkoid;
 	*tkoid = koid_of(c, id);
-	if (!*pkoid || !*tkoid)
+	if (!*tkoid)
 		return false;
 	if (!pid_named(c, *pkoid)) {
 		struct conv_thread named = { .comm = (char *)(comm ? comm : ""),
@@ -221,8 +225,15 @@ bool conv_track(struct conv *c, int64_t pid, const char *comm, const char *name,
 	}
 	/* the set of named koids holds the track's too: named once */
 	if (!pid_named(c, *tkoid))
-		fxt_writer_thread(c->w, *pkoid, *tkoid, fxt_writer_cstring(c->w, name));
+		fxt_writer_track(c->w, *pkoid, *tkoid, name);
 	return true;
+}
+
+bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t *pkoid,
+			 uint64_t *tkoid)
+{
+	return conv_track(c, pid, comm, CONV_TRACK_TRIGGERS,
+			  fxt_writer_cstring(c->w, FXT_TRACK_TRIGGERS), pkoid, tkoid);
 }
 
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
@@ -245,14 +256,17 @@ void conv_threads_free(struct conv *c)
 			free(t->stack);
 			free(t->early_errors);
 			free(t->cut_open);
+			free(t->event_tracks);
 			free(t);
 		}
 	}
 	free(c->threads);
 	free(c->named_pids);
+	free(c->event_names);
 	free(c->odd_ids);
 	c->threads = NULL;
 	c->named_pids = NULL;
+	c->event_names = NULL;
 	c->odd_ids = NULL;
 	c->nodd_ids = c->capodd_ids = 0;
 	c->capthreads = 0;
@@ -336,16 +350,60 @@ void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name
 	emit_named(c, t, FXT_EVENT_INSTANT, name, ts, args, nargs);
 }
 
-void conv_emit_track_instant(struct conv *c, struct conv_thread *t, fxt_string_id name,
-			     uint64_t ts, const struct fxt_arg *args, unsigned nargs)
+/* The track of T's process for event samples named EVENT (its koid, looked
+ * up in T's cache, else made): CONV_TRACK_EVENTS + the event's index among
+ * the event names of the conversion. Returns 0 when no koid is left. */
+static uint64_t event_track(struct conv *c, struct conv_thread *t, fxt_string_id event)
+{
+	struct conv_event_track *et;
+	uint64_t pkoid, tkoid;
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->nevent_tracks; i++)
+		if (t->event_tracks[i].event == event)
+			return t->event_tracks[i].tkoid;
+	while (k < c->nevent_names && c->event_names[k] != event)
+		k++;
+	if (k == c->nevent_names) {
+		fxt_string_id *e = array_grow(c->event_names, &c->capevent_names, k, sizeof(*e));
+
+		if (!e) {
+			c->nomem = true;
+			return 0;
+		}
+		c->event_names = e;
+		c->event_names[c->nevent_names++] = event;
+	}
+	if (!conv_track(c, t->pid, t->comm, CONV_TRACK_EVENTS + (uint32_t)k, event, &pkoid,
+			&tkoid)) {
+		c->odd_ids_full = !c->nomem;
+		return 0;
+	}
+	et = array_grow(t->event_tracks, &t->capevent_tracks, t->nevent_tracks, sizeof(*et));
+	if (!et) {
+		c->nomem = true;
+		return 0;
+	}
+	t->event_tracks = et;
+	t->event_tracks[t->nevent_tracks++] = (struct conv_event_track){ event, tkoid };
+	return tkoid;
+}
+
+bool conv_emit_event_sample(struct conv *c, struct conv_thread *t, fxt_string_id event,
+			    uint64_t ts, const struct fxt_arg *args, unsigned nargs)
 {
 	struct fxt_event ev = {
-		.type = FXT_EVENT_ASYNC_INSTANT, .ts = ts, .name = name, .args = args,
-		.nargs = nargs, .correlation_id = name,
+		.type = FXT_EVENT_INSTANT, .ts = ts, .name = event, .args = args, .nargs = nargs,
+		.process_koid = t->pkoid,
 	};
 
-	emit(c, t, &ev);
-	c->stats.instants++;
+	if (!t->named)
+		conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
+	ev.thread_koid = event_track(c, t, event);
+	if (!ev.thread_koid)
+		return false;
+	conv_cut_track_event(c, t, &ev);
+	return true;
 }
 
 void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,

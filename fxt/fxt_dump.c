@@ -164,11 +164,10 @@ void fxt_dump_slices(const struct fxt_trace *t, FILE *out, bool verbose)
 	for (i = 0; i < t->nasync_instants; i++) {
 		const struct fxt_instant *n = &t->async_instants[i];
 
-		fprintf(out, "%" PRIu64 ":%s 0 %s", n->process_koid, one_line(n->track),
-			one_line(n->ev->name));
+		fprintf(out, "global:%s %u %s", one_line(n->track), n->depth, one_line(n->ev->name));
 		if (verbose) {
-			fprintf(out, " @%" PRIu64 " instant tid=%" PRIu64 " cat=\"%s\"",
-				n->ev->ts, n->thread_koid, one_line(n->ev->category));
+			fprintf(out, " @%" PRIu64 " instant pid=%" PRIu64 " tid=%" PRIu64 " cat=\"%s\"",
+				n->ev->ts, n->process_koid, n->thread_koid, one_line(n->ev->category));
 			print_args(out, n->ev);
 		}
 		fputc('\n', out);

@@ -440,6 +440,8 @@ static void read_kobj(struct reader *r, uint64_t h)
 		if (strcmp(args[i].name, "process") == 0 && args[i].type == FXT_ARG_KOID) {
 			k.process = args[i].u64;
 			has_process = true;
+		} else if (strcmp(args[i].name, FXT_TRACK_ARG) == 0 && args[i].type == FXT_ARG_BOOL) {
+			k.track = k.obj_type == FXT_ZX_OBJ_THREAD && args[i].b;
 		}
 	}
 	str_arg = nargs && args[0].type == FXT_ARG_STRING;   /* trace info: shown in notes */

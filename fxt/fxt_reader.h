@@ -42,7 +42,7 @@ struct fxt_rarg {
 struct fxt_revent {
 	enum fxt_event_type type;
 	uint64_t ts, end_ts, counter_id;
-	uint64_t correlation_id;   /* async instant: its track's id in the process */
+	uint64_t correlation_id;   /* async instant: its track's id */
 	uint64_t process_koid, thread_koid;
 	const char *category, *name;
 	struct fxt_rarg *args;
@@ -55,6 +55,7 @@ struct fxt_rkobj {
 	unsigned obj_type;     /* 1 process, 2 thread (FXT zx_obj_type_t) */
 	uint64_t koid;
 	uint64_t process;      /* thread only: its "process" koid argument, else 0 */
+	bool track;            /* thread only: a track of no thread (FXT_TRACK_ARG true) */
 	const char *name;
 	struct fxt_rarg *args;
 	unsigned nargs;
@@ -68,9 +69,11 @@ struct fxt_slice {
 	const struct fxt_revent *ev;   /* the begin or complete event */
 };
 
-/* One instant, with the depth of the thread's stack when it happened; for
- * an async instant, depth 0 and the name of its process track (Perfetto
- * names it after the first event of its correlation id, in time order). */
+/* One instant, with the depth of the thread's stack when it happened (an
+ * instant at the time of an instant before it is one deeper: Perfetto keeps
+ * both as slices of 0 ns); for an async instant, the depth on its track and
+ * the track's name: Perfetto puts async instants on tracks of no process,
+ * one per name of the first event (in time order) of each correlation id. */
 struct fxt_instant {
 	uint64_t process_koid, thread_koid;
 	unsigned depth;
@@ -88,8 +91,8 @@ struct fxt_trace {
 	 * (ties: outer first), threads ordered by (process_koid, thread_koid). */
 	struct fxt_slice *slices;   size_t nslices;
 	struct fxt_instant *instants; size_t ninstants;
-	/* Async instants, by (process_koid, correlation id, time, file order):
-	 * tracks of the process, not of a thread. */
+	/* Async instants, by (track name, time, file order): tracks of no
+	 * process nor thread (Perfetto's legacy global async tracks). */
 	struct fxt_instant *async_instants; size_t nasync_instants;
 	/* Problems found, one line each, "record N: ..." (N as in record_no);
 	 * past 10,000 lines, one last line counts the problems not listed. */
@@ -160,8 +163,8 @@ void fxt_dump_records(const struct fxt_trace *t, FILE *out);
 /*
  * Prints the slice tree of T (after fxt_trace_slices) as lines
  * "TID DEPTH NAME", per thread in start order, then that thread's instants
- * as "TID DEPTH NAME" lines, then each process track's async instants as
- * "PID:TRACK 0 NAME" lines in time order: the format of
+ * as "TID DEPTH NAME" lines, then the async instants of each global track
+ * as "global:TRACK DEPTH NAME" lines in time order: the format of
  * tests/cases/NAME/expected.txt (the --dump=slices view). With VERBOSE,
  * each line also shows begin/end times, category and arguments, indented by
  * depth.

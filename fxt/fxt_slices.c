@@ -17,8 +17,9 @@
  *  - end: closes the innermost open begin, whatever its name;
  *  - counter: not on the thread's track; ignored.
  * Depth 512 and deeper is dropped. Each deviation is a problem line.
- * Async instants are on a track of their process (one per correlation id,
- * named after its first event): listed apart, never on a thread's stack.
+ * Async instants are on a track of no process (one per name of the first
+ * event of each correlation id, as Perfetto's importer makes them): listed
+ * apart, never on a thread's stack.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -264,8 +265,8 @@ static bool on_thread_track(const struct fxt_revent *ev)
 	return ev->type != FXT_EVENT_COUNTER && ev->type != FXT_EVENT_ASYNC_INSTANT;
 }
 
-/* qsort order of async instants: the correlation id is the track. */
-static int cmp_async(const void *a, const void *b)
+/* qsort order of async instants by (correlation id, time, file order). */
+static int cmp_async_id(const void *a, const void *b)
 {
 	const struct fxt_revent *x = *(const struct fxt_revent *const *)a;
 	const struct fxt_revent *y = *(const struct fxt_revent *const *)b;
@@ -273,32 +274,60 @@ static int cmp_async(const void *a, const void *b)
 	return cmp_track_time(x, y, x->correlation_id, y->correlation_id);
 }
 
-/* Lists T's async instants per process track; ORDER has room for them all.
- * Returns 0 or -ENOMEM. */
+/* qsort order of async instants by (track, time, file order). */
+static int cmp_async_track(const void *a, const void *b)
+{
+	const struct fxt_instant *x = a, *y = b;
+	int k = strcmp(x->track, y->track);
+
+	if (k)
+		return k;
+	if (x->ev->ts != y->ev->ts)
+		return x->ev->ts < y->ev->ts ? -1 : 1;
+	return x->ev->record_no < y->ev->record_no ? -1 : x->ev->record_no > y->ev->record_no;
+}
+
+/*
+ * Lists T's async instants on their tracks; ORDER has room for them all.
+ * Perfetto (trace_processor's fuchsia_trace_parser.cc, kAsyncInstant) puts
+ * one on a legacy async track that is not the process's
+ * (InternLegacyAsyncTrack(..., trace_id_is_process_scoped = false), a
+ * "legacy_async_global_slice"): the track of its correlation id, named after
+ * the first event of that id, and ids whose first events share a name share
+ * one track (its TrackCompressor) whatever their process. Each is a slice of
+ * 0 ns there, so instants at one time stack as on a thread's track. Returns
+ * 0 or -ENOMEM.
+ */
 static int async_tracks(struct fxt_trace *t, const struct fxt_revent **order)
 {
 	size_t n = 0;
-	const char *track = NULL;
+	const char *root = NULL;
 
 	for (size_t i = 0; i < t->nevents; i++)
 		if (t->events[i].type == FXT_EVENT_ASYNC_INSTANT)
 			order[n++] = &t->events[i];
 	if (!n)
 		return 0;
-	array_sort(order, n, sizeof(*order), cmp_async);
+	array_sort(order, n, sizeof(*order), cmp_async_id);
 	t->async_instants = calloc(n, sizeof(*t->async_instants));
 	if (!t->async_instants)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct fxt_revent *ev = order[i];
 
-		if (i == 0 || ev->process_koid != order[i - 1]->process_koid ||
-		    ev->correlation_id != order[i - 1]->correlation_id)
-			track = ev->name;
+		if (i == 0 || ev->correlation_id != order[i - 1]->correlation_id)
+			root = ev->name;
 		t->async_instants[i] = (struct fxt_instant){
 			.process_koid = ev->process_koid, .thread_koid = ev->thread_koid,
-			.ev = ev, .track = track,
+			.ev = ev, .track = root,
 		};
+	}
+	array_sort(t->async_instants, n, sizeof(*t->async_instants), cmp_async_track);
+	for (size_t i = 1; i < n; i++) {
+		struct fxt_instant *a = &t->async_instants[i], *p = a - 1;
+
+		if (!strcmp(a->track, p->track) && a->ev->ts == p->ev->ts)
+			a->depth = p->depth + 1;
 	}
 	t->nasync_instants = n;
 	return 0;

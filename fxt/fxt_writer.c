@@ -222,14 +222,17 @@ fxt_string_id fxt_writer_cstring(struct fxt_writer *w, const char *s)
 
 /* Writes a kernel object record with one argument ARG_NAME of wire type
  * ARG_TYPE: a koid VALUE, or (FXT_WARG_STRING) the string id VALUE; no
- * argument when ARG_NAME is 0. */
+ * argument when ARG_NAME is 0. With TRACK (a thread object) a second
+ * argument follows: FXT_TRACK_ARG, bool true. */
 static int write_kobj(struct fxt_writer *w, unsigned obj_type, uint64_t koid,
 		      fxt_string_id name, fxt_string_id arg_name, unsigned arg_type,
-		      uint64_t value)
+		      uint64_t value, bool track)
 {
 	bool str = arg_type == FXT_WARG_STRING;
-	unsigned words = 2 + (arg_name ? (str ? 1 : 2) : 0);
-	int name_ref, arg_ref = 0, val_ref = 0;
+	unsigned arg_words = arg_name ? (str ? 1 : 2) : 0;
+	unsigned words = 2 + arg_words + track;
+	int name_ref, arg_ref = 0, val_ref = 0, track_ref = 0;
+	fxt_string_id track_name = track ? fxt_writer_cstring(w, FXT_TRACK_ARG) : 0;
 	uint8_t *p;
 
 	if (sticky(w))
@@ -246,33 +249,52 @@ static int write_kobj(struct fxt_writer *w, unsigned obj_type, uint64_t koid,
 		if (arg_ref < 0 || val_ref < 0)
 			return sticky(w);
 	}
+	if (track) {
+		track_ref = string_ref(w, track_name);
+		if (track_ref < 0)
+			return sticky(w);
+	}
 	p = fxt_sink_reserve(&w->sink, words * 8);
 	if (!p)
 		return sticky(w);
 	fxt_put64(p, header(FXT_REC_KERNEL_OBJECT, words) |
 		  FXT_MAKE(obj_type, FXT_KOBJ_TYPE_FIRST, FXT_KOBJ_TYPE_LAST) |
 		  FXT_MAKE(name_ref, FXT_KOBJ_NAME_FIRST, FXT_KOBJ_NAME_LAST) |
-		  FXT_MAKE(arg_name ? 1 : 0, FXT_KOBJ_NARGS_FIRST, FXT_KOBJ_NARGS_LAST));
+		  FXT_MAKE((arg_name ? 1u : 0u) + track, FXT_KOBJ_NARGS_FIRST,
+			   FXT_KOBJ_NARGS_LAST));
 	fxt_put64(p + 8, koid);
 	if (arg_name)
 		fxt_put64(p + 16, FXT_MAKE(arg_type, FXT_ARG_TYPE_FIRST, FXT_ARG_TYPE_LAST) |
-			  FXT_MAKE(words - 2, FXT_ARG_SIZE_FIRST, FXT_ARG_SIZE_LAST) |
+			  FXT_MAKE(arg_words, FXT_ARG_SIZE_FIRST, FXT_ARG_SIZE_LAST) |
 			  FXT_MAKE(arg_ref, FXT_ARG_NAME_FIRST, FXT_ARG_NAME_LAST) |
 			  FXT_MAKE(val_ref, FXT_ARG_STRVAL_FIRST, FXT_ARG_STRVAL_LAST));
 	if (arg_name && !str)
 		fxt_put64(p + 24, value);
+	if (track)
+		fxt_put64(p + 16 + arg_words * 8,
+			  FXT_MAKE(FXT_WARG_BOOL, FXT_ARG_TYPE_FIRST, FXT_ARG_TYPE_LAST) |
+			  FXT_MAKE(1, FXT_ARG_SIZE_FIRST, FXT_ARG_SIZE_LAST) |
+			  FXT_MAKE(track_ref, FXT_ARG_NAME_FIRST, FXT_ARG_NAME_LAST) |
+			  (uint64_t)1 << FXT_ARG_BOOL_BIT);
 	fxt_sink_commit(&w->sink, words * 8);
 	return 0;
 }
 
 int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name)
 {
-	return write_kobj(w, FXT_ZX_OBJ_PROCESS, pid, name, 0, 0, 0);
+	return write_kobj(w, FXT_ZX_OBJ_PROCESS, pid, name, 0, 0, 0, false);
 }
 
 int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name)
 {
-	return write_kobj(w, FXT_ZX_OBJ_THREAD, tid, name, w->process_arg, FXT_WARG_KOID, pid);
+	return write_kobj(w, FXT_ZX_OBJ_THREAD, tid, name, w->process_arg, FXT_WARG_KOID, pid,
+			  false);
+}
+
+int fxt_writer_track(struct fxt_writer *w, uint64_t pid, uint64_t koid, fxt_string_id name)
+{
+	return write_kobj(w, FXT_ZX_OBJ_THREAD, koid, name, w->process_arg, FXT_WARG_KOID, pid,
+			  true);
 }
 
 int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
@@ -280,7 +302,7 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 {
 	if (!key)
 		return fail(w, -EINVAL);
-	return write_kobj(w, FXT_ZX_OBJ_NONE, 0, name, key, FXT_WARG_STRING, value);
+	return write_kobj(w, FXT_ZX_OBJ_NONE, 0, name, key, FXT_WARG_STRING, value, false);
 }
 
 /* Words an argument of type TYPE takes (header included), 0 for a bad type. */

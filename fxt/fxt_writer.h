@@ -160,6 +160,13 @@ int fxt_writer_process(struct fxt_writer *w, uint64_t pid, fxt_string_id name);
 int fxt_writer_thread(struct fxt_writer *w, uint64_t pid, uint64_t tid, fxt_string_id name);
 
 /*
+ * Writes a kernel object record naming KOID, a track of process PID that is
+ * no thread of it (FXT_TRACK_ARG), as fxt_writer_thread() does, with the
+ * bool argument FXT_TRACK_ARG = true. Returns as fxt_writer_thread().
+ */
+int fxt_writer_track(struct fxt_writer *w, uint64_t pid, uint64_t koid, fxt_string_id name);
+
+/*
  * Writes a kernel object record of object type "none" (zx_obj_type_t 0),
  * koid 0, named NAME, with one string argument KEY = VALUE (string ids): a
  * fact about the whole trace, which Perfetto (it reads processes and threads
@@ -200,11 +207,15 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 #define FXT_MEASURED_DURATION_ARG "duration_ns"
 #define FXT_INFO_MEASURED "measured"
 
-/* snaptrace's tracks that are no thread of the program: a thread object of
- * this name with a koid from FXT_TRACK_KOID_MIN up (above every pid the
- * converter writes as itself: convert/state.h CONV_KOID_BAND). The trigger
- * markers of a recording (convert/markers.c). */
+/* snaptrace's tracks that are no thread of the program (fxt_writer_track()):
+ * a thread object with a koid from FXT_TRACK_KOID_MIN up (above every pid the
+ * converter writes as itself: convert/state.h CONV_KOID_BAND) and the bool
+ * argument FXT_TRACK_ARG = true beside "process" (Perfetto reads "process"
+ * and skips the rest). FXT_TRACK_TRIGGERS names the trigger markers' track
+ * (convert/markers.c; traces written before FXT_TRACK_ARG have the name
+ * only); the event samples' tracks are named after their events. */
 #define FXT_TRACK_TRIGGERS "triggers"
+#define FXT_TRACK_ARG "snaptrace_track"
 #define FXT_TRACK_KOID_MIN (0x80000000ull - 4096)
 
 /*

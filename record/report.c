@@ -58,10 +58,15 @@
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
  *           "hits_unrecorded": hits in threads the recording leaves out (no
  *           --multi-thread), which took no snapshot
- *   "snapshots": [{"file", "reason", "time_ns", "freeze_ms", "ms", "problem"}]
+ *   "snapshots": [{"file", "reason", "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
  *                was asked for (after the ring was frozen), null: unknown;
+ *                "live_ns" = for a snapshot perf's stop wrote (Ctrl-C, --duration,
+ *                the target's exit), perf clock just before the recorder asked
+ *                perf to stop: perf still recorded then, so the file holds every
+ *                switch record up to it; null: unknown (perf had stopped by
+ *                itself), or a hit took it (the hit's time says as much);
  *                "freeze_ms" = from the request until perf stopped
  *                filling the ring (sampling), "ms" = until perf confirmed it;
  *                "problem": null for a perf.data perf finished, else why it is
@@ -421,6 +426,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 		esc_json_string(f, s->snaps[i].file);
 		fprintf(f, ", \"reason\": \"%s\"", rec_end_name(s->snaps[i].reason));
 		json_time(f, "time_ns", s->snaps[i].time_ns);
+		json_time(f, "live_ns", s->snaps[i].live_ns);
 		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f, \"problem\": ",
 			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
 			s->snaps[i].done_ms - s->snaps[i].requested_ms);

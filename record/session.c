@@ -130,8 +130,10 @@ static void reap_children(struct rec_session *s)
 	}
 }
 
-/* A new snapshot for REASON in FILE ("" while perf writes it); NULL on out-of-memory. */
-static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file)
+/* A new snapshot for REASON in FILE ("" while perf writes it) whose data
+ * reaches at least LIVE_NS (perf clock; 0: unknown); NULL on out-of-memory. */
+static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file,
+				 uint64_t live_ns)
 {
 	struct rec_snap *sn;
 
@@ -140,6 +142,7 @@ static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, con
 	sn = &s->snaps[s->nsnaps++];
 	memset(sn, 0, sizeof(*sn));
 	sn->reason = reason;
+	sn->live_ns = live_ns;
 	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
 	if (rec_perf_clock_now(&sn->time_ns))
 		sn->time_ns = 0;
@@ -170,7 +173,7 @@ static void settle_dumps(struct rec_session *s, bool final)
 			collect_threads(s);
 		} else if (s->drop_dumps) {
 			unlinkat(s->outdir_fd, base_name(file), 0);
-		} else if (!new_snap(s, s->end, file)) {
+		} else if (!new_snap(s, s->end, file, s->stop_live_ns)) {
 			diag_warn("%s: out of memory: not listed in record.json", file);
 		}
 	}
@@ -289,7 +292,9 @@ static void write_calls(struct rec_session *s)
 }
 
 /*
- * Takes a snapshot for REASON the way the plan says. Multi-snapshot
+ * Takes a snapshot for REASON the way the plan says (a hit's: its time is
+ * how far perf is known to have recorded into it, so no live_ns is read,
+ * which would delay the freeze: the first perf clock read costs ~8 ms). Multi-snapshot
  * recordings do not wait for perf's SIGUSR2 snapshot: it stays in flight
  * (S->inflight) until perf's Dump line, and the main loop goes on. Returns
  * the index of the new snapshot, SNAP_PENDING when perf's stop will take it,
@@ -315,7 +320,7 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
 				  "also hold samples taken just after the trigger", strerror(-err));
 		t_frozen = rec_now_ms();
-		sn = new_snap(s, reason, "");
+		sn = new_snap(s, reason, "", 0);
 		if (!sn || rec_perf_signal(&s->perf, SIGUSR2)) {
 			s->nsnaps -= sn != NULL;
 			return -1;
@@ -340,12 +345,12 @@ static int take_snapshot(struct rec_session *s, enum rec_end reason)
 		}
 		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
 		rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS);
-		sn = new_snap(s, reason, "perf.data");
+		sn = new_snap(s, reason, "perf.data", 0);
 		break;
 	case REC_SNAP_SIGNAL_BLIND:
 		if (rec_perf_signal(&s->perf, SIGUSR2))
 			return -1;
-		sn = new_snap(s, reason, "perf.data");
+		sn = new_snap(s, reason, "perf.data", 0);
 		break;
 	case REC_SNAP_AT_STOP:
 	default:
@@ -1025,6 +1030,8 @@ static int finish(struct rec_session *s)
 
 	if (rec_perf_clock_now(&s->end_ns))
 		s->end_ns = 0;
+	/* read before perf is told to stop: the files its stop writes reach it */
+	s->stop_live_ns = s->perf.exited ? 0 : s->end_ns;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
 	s->stop_requested = true;
@@ -1037,7 +1044,7 @@ static int finish(struct rec_session *s)
 	}
 	settle_dumps(s, true);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
-		sn = new_snap(s, s->end, "perf.data");
+		sn = new_snap(s, s->end, "perf.data", s->stop_live_ns);
 		if (sn)
 			sn->requested_ms = sn->frozen_ms = t0;
 	}

@@ -58,6 +58,11 @@ struct rec_snap {
 	double requested_ms, done_ms; /* CLOCK_MONOTONIC */
 	double frozen_ms;             /* perf's ring stopped (sampling), else requested_ms */
 	uint64_t time_ns;             /* perf clock when it was asked for; 0: unknown */
+	uint64_t live_ns;             /* perf clock just before the recorder asked perf to
+				       * stop, for what perf's stop writes: perf still
+				       * recorded then, so the file holds every switch record
+				       * up to it; 0: unknown (perf had stopped by itself), or
+				       * taken by a hit (whose time says as much) */
 	char problem[160];            /* why the file is no finished perf.data (perfdata.h:
 				       * "cut short inside its data section ..."), "": it is */
 };
@@ -162,6 +167,8 @@ struct rec_session {
 	uint64_t last_snap_hit_ns;    /* perf time of the hit of the last snapshot */
 	enum rec_end end;
 	uint64_t end_ns;              /* perf clock when the recording ended; 0: unknown */
+	uint64_t stop_live_ns;        /* the live_ns of the snapshots perf's stop writes
+				       * (end_ns when perf still ran then, else 0) */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
 	bool stop_requested;          /* we asked perf to stop */
 	uint64_t hits_unrecorded;     /* hits in threads the recording leaves out: they

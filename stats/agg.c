@@ -71,8 +71,9 @@ struct agg_thread {
 	uint64_t max_ts;       /* the latest time of an in-order event */
 	bool seen;
 	bool events;           /* has events (any, even those --thread leaves out) */
-	bool track;            /* snaptrace's track of no thread (FXT_TRACK_TRIGGERS): its
-				  markers are no calls, and it is no thread to list */
+	bool track;            /* snaptrace's track of no thread (FXT_TRACK_ARG, or
+				  FXT_TRACK_TRIGGERS by name in older traces): its
+				  instants are no calls, and it is no thread to list */
 	struct late *late;     size_t nlate, caplate, next_late;
 };
 
@@ -618,7 +619,8 @@ static int on_kobj(void *ctx, const struct fxt_rkobj *k)
 
 		if (!t)
 			return -ENOMEM;
-		t->track = k->koid >= FXT_TRACK_KOID_MIN && !strcmp(k->name, FXT_TRACK_TRIGGERS);
+		t->track = k->track || (k->koid >= FXT_TRACK_KOID_MIN &&
+					!strcmp(k->name, FXT_TRACK_TRIGGERS));
 		dst = &t->name;
 	} else if (k->obj_type == FXT_ZX_OBJ_NONE && !strcmp(k->name, FXT_INFO_NAME)) {
 		for (unsigned i = 0; i < k->nargs; i++) {

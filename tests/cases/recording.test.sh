@@ -16,7 +16,20 @@
 #                 the snapshot's end (the hit), not only the file's last record;
 #                 given before another recording, it ends there too (never
 #                 carried into another recording's time)
+#   offcpu-tail   a thread asleep when a snapshot no hit took ends (Ctrl-C,
+#                 --duration, the program's exit): [off-cpu] reaches the
+#                 file's last record, or record.json's live_ns (perf still
+#                 recorded then), never the snapshot's time_ns (taken after
+#                 perf stopped: a sleep that never happened)
+#   carry-stack   two consecutive snapshots of a recording are one timeline:
+#                 a sampled stack running at the end of the first goes on in
+#                 the second (the same files given alone end it at the
+#                 thread's first event in the second: golden case
+#                 sampling-snapshot-boundary)
 #   summary       the summary puts the trigger in each thread's span
+#   window-events --window keeps the event samples inside a window (those of
+#                 every process, on their process's track) and counts those
+#                 it leaves out
 #   summary-no-samples  the summary's [no samples] time per thread is what
 #                 its [no samples] slices add up to, also before a thread's
 #                 first sample and in a thread of switch records only (golden
@@ -172,6 +185,97 @@ t_offcpu_end() {
 		fail offcpu-end "carried into the next recording: $(grep -F '[off-cpu]' "$TMP/two.tree")"
 	else
 		ok offcpu-end
+	fi
+}
+
+# Thread 300 goes to sleep at 20.0002 s, its own last record; Ctrl-C's
+# snapshot was taken at 20.129 s, after perf had stopped recording: only
+# what perf recorded is known (an attached server that never sleeps more
+# than 15 ms showed a 129 ms sleep there). Thread 301's switch at 20.001 s
+# is the file's last record.
+t_offcpu_tail() {
+	local d="$TMP/tail" got want n
+	mkdir -p "$d"
+	{ cat "$CASE/snapshot-1.txt"
+	  printf '%s\n' '          helper   300/301      20.000900000: PERF_RECORD_SWITCH IN         ' \
+		'          helper   300/301      20.001000000: PERF_RECORD_SWITCH OUT        '
+	} >"$d/perf.data.1"
+	for live in none null 20010000000; do
+		case $live in
+		none) record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20129000000, "freeze_ms": 1.0, "ms": 2.0}'
+		      want='[20000200000, 20001000000]' ;;
+		null) record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20129000000, "live_ns": null}'
+		      want='[20000200000, 20001000000]' ;;
+		*) record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20129000000, "live_ns": '"$live"'}'
+		   want="[20000200000, $live]" ;;
+		esac
+		if ! convert "tail-$live" "$d"; then
+			fail offcpu-tail "live_ns $live: conversion failed: $(first_lines "$TMP/tail-$live.err")"
+			return
+		fi
+		got=$(grep -F '[off-cpu]' "$TMP/tail-$live.tree" | grep -v '^ *301 ')
+		n=$(grep -c -F '[off-cpu]' <<<"$got")
+		if [ "$n" -ne 1 ] || ! grep -q -F "[off-cpu] $want" <<<"$got"; then
+			fail offcpu-tail "live_ns $live: expected thread 300's [off-cpu] $want, found: $(tr '\n' '|' <<<"$got")"
+			return
+		elif ! grep -q -F '[snapshot] interrupt @20129000000' "$TMP/tail-$live.tree"; then
+			fail offcpu-tail "live_ns $live: the snapshot's marker is not at its time_ns"
+			return
+		fi
+	done
+	ok offcpu-tail
+}
+
+# The golden case sampling-snapshot-boundary as a recording of two
+# snapshots: main and __libc_start_call_main run on from the first into the
+# second (one slice each), work ends at the switch out.
+t_carry_stack() {
+	local d="$TMP/carry" c="$SNAPTRACE_TOP/tests/cases/sampling-snapshot-boundary" got
+	mkdir -p "$d"
+	cp "$c/snapshot-1.txt" "$d/perf.data.1"
+	cp "$c/input.txt" "$d/perf.data.2"
+	record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "none", "time_ns": 20000220000, "live_ns": 20000210000},
+    {"file": "perf.data.2", "reason": "interrupt", "time_ns": 20010300000, "live_ns": 20010250000}'
+	if ! convert carry "$d"; then
+		fail carry-stack "conversion failed: $(first_lines "$TMP/carry.err")"
+		return
+	fi
+	got=$(grep -v -e '^#' -e '\[snapshot\]' "$TMP/carry.tree" | sed 's/ cat=.*//; s/ dur=[0-9]*//; s/  */ /g' | tr '\n' '|')
+	if [ "$got" != "300 0 __libc_start_call_main [20000100000, 20010200000]|300 1 main [20000100000, 20010200000]|300 2 work [20000100000, 20000250000]|300 2 nap [20000250000, 20010100000]|300 3 [off-cpu] [20000250000, 20010000000]|300 2 work [20010100000, 20010200000]|" ]; then
+		fail carry-stack "slices: $got"
+	else
+		ok carry-stack
+	fi
+}
+
+# Event samples of two processes at 1.00015, 1.000155 and 1.00016 s
+# (golden case events-tracks-per-process); a hit at 1.000155 s and
+# --window 10us,1us keep 1.000145 to 1.000156 s: three event samples kept,
+# one left out.
+t_window_events() {
+	local d="$TMP/wev" got
+	mkdir -p "$d"
+	cp "$SNAPTRACE_TOP/tests/cases/events-tracks-per-process/input.txt" "$d/perf.data.1"
+	record_json "$d" '
+    {"pid": 700, "tid": 700, "time_ns": 1000155000, "ip": 4198912, "args": null, "snapshot": 0}' '
+    {"file": "perf.data.1", "reason": "trigger", "time_ns": 1000156000}'
+	sed -i 's/"pids": \[300\]/"pids": [700]/' "$d/record.json"
+	if ! convert wev --window 10us,1us "$d"; then
+		fail window-events "conversion failed: $(first_lines "$TMP/wev.err")"
+		return
+	fi
+	got=$(grep -E '^[0-9]+ event instant .*name="page-faults"' "$TMP/wev.records" |
+		sed 's/^[0-9]* event instant ts=\([0-9]*\) pid=\([0-9]*\) .* tid:int64=\([0-9]*\) .*/\1 \2 \3/' | tr '\n' ' ')
+	if [ "$got" != "1000150000 700 700 1000150000 700 701 1000155000 800 800 " ]; then
+		fail window-events "event samples kept (time pid tid): $got"
+	elif ! grep -q -F -- '--window 10us,1us: 1 intervals kept, 0 slices left out (and 0 instants, 1 event samples)' "$TMP/wev.err"; then
+		fail window-events "summary: $(grep -F -- '--window' "$TMP/wev.err")"
+	else
+		ok window-events
 	fi
 }
 
@@ -469,6 +573,9 @@ same_time same-time 600 1 89
 same_time same-time-two 1200 2 689
 t_tsc_span
 t_offcpu_end
+t_offcpu_tail
+t_carry_stack
+t_window_events
 t_summary
 t_summary_no_samples
 t_same_as_files

@@ -158,6 +158,9 @@ tree_slices() {
 # window_expect LO,HI... < SLICES: what --window keeps of the uncut trace's
 # SLICES (tree_slices): per thread and window, in order, each slice that
 # overlaps the window (both ends included) with its times cut to it. The
+# windows, given in any order, are taken in time order, and windows that
+# overlap are one (README "Finding the moment"): the hits come from two
+# threads, whose order ptsynth's traced run does not fix. The
 # callers of main are left out (found only at its return, after the
 # windows), depths counted from main. Prints the listing, then into the file
 # $TMP/window.counts "INTERVALS DROPPED": the (thread, window) pairs that
@@ -169,8 +172,16 @@ window_expect() {
 	  if ($5 == "main") base[$1] = $2 }
 	END {
 		nw = split(windows, w, ",")
-		for (i = 1; i <= nt; i++) for (k = 1; k < nw; k += 2) {
-			lo = w[k] + 0; hi = w[k + 1] + 0; any = 0
+		for (k = 1; k < nw; k += 2) {	# insertion by LO, then overlaps merged
+			lo = w[k] + 0; hi = w[k + 1] + 0
+			for (j = m; j >= 1 && wlo[j] > lo; j--) { wlo[j + 1] = wlo[j]; whi[j + 1] = whi[j] }
+			wlo[j + 1] = lo; whi[j + 1] = hi; m++
+		}
+		for (j = 1; j <= m; j++)
+			if (nm && wlo[j] <= mhi[nm]) { if (whi[j] > mhi[nm]) mhi[nm] = whi[j] }
+			else { nm++; mlo[nm] = wlo[j]; mhi[nm] = whi[j] }
+		for (i = 1; i <= nt; i++) for (k = 1; k <= nm; k++) {
+			lo = mlo[k]; hi = mhi[k]; any = 0
 			for (j = 1; j <= n; j++) {
 				if (tid[j] != order[i] || d[j] < base[tid[j]] + 0 || b[j] > hi || e[j] < lo) continue
 				print tid[j], d[j] - base[tid[j]], (b[j] > lo ? b[j] : lo), (e[j] < hi ? e[j] : hi), name[j]

@@ -24,7 +24,7 @@ PF="$SNAPTRACE_TEST_BIN/workload"
 need_built events "$PF"
 
 t_page_faults() {
-	local n=events_page_faults d="$TMP/pf.rec" f perf_pf perf_clock samples events track on_thread touch
+	local n=events_page_faults d="$TMP/pf.rec" f perf_pf perf_clock samples events koid track on_thread touch
 	if ! run_group "$TMP/pf.out" "$TMP/pf.err" "$RECORD" --mode sampling --event page-faults \
 		--trigger none -o "$d" -- "$PF" faults 400; then
 		fail $n "recording failed: $(tl 3 "$TMP/pf.err")"
@@ -50,9 +50,11 @@ t_page_faults() {
 	fi
 	samples=$(sed -n 's/.* \([0-9]*\) samples, \([0-9]*\) event samples.*/\1/p' "$TMP/pf.conv")
 	events=$(sed -n 's/.* \([0-9]*\) samples, \([0-9]*\) event samples.*/\2/p' "$TMP/pf.conv")
-	track=$(grep -c '^[0-9]*:page-faults 0 page-faults$' "$TMP/pf.slices")
-	on_thread=$(grep -c '^[0-9]* [0-9]* page-faults' "$TMP/pf.slices")
-	touch=$(grep 'async_instant .*name="page-faults"' "$TMP/pf.records" |
+	# the track: a thread object "page-faults" of the process (docs/design.md "Extra events")
+	koid=$(sed -n 's/.* kobj thread koid=\([0-9]*\) name="page-faults" process=[0-9]*$/\1/p' "$TMP/pf.records")
+	track=$(grep -c "^${koid:-none} [0-9]* page-faults\$" "$TMP/pf.slices")
+	on_thread=$(grep '^[0-9]* [0-9]* page-faults' "$TMP/pf.slices" | grep -c -v "^${koid:-none} ")
+	touch=$(grep "event instant .* tid=${koid:-none} .*name=\"page-faults\" tid:int64=[0-9]" "$TMP/pf.records" |
 		grep -c 'symbol:string="snaptrace_pf_touch" dso:string="[^"]*/workload"')
 	if [ "$perf_pf" -lt 100 ] || [ "$perf_clock" -lt 20 ]; then
 		fail $n "perf recorded $perf_pf page faults and $perf_clock cpu-clock samples (expected >= 100, >= 20)"

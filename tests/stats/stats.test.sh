@@ -501,6 +501,16 @@ else
 	ok recording-directory
 fi
 expect_exit thread-list-no-track 1 "recording.fxt: no thread 7 (the trace has: 300 app \\[300\\])$" --thread 7 "$TMP/recording.fxt"
+# the event samples' tracks (one per process and event, issue 24 item 11)
+# are no threads either: the threads that have slices are listed, nothing else
+if ! "$CONVERT" -q "$SNAPTRACE_TOP/tests/cases/events-tracks-per-process/input.txt" \
+	-o "$TMP/events.fxt" 2>"$TMP/events.err" ||
+	! "$CONVERT" --dump=records "$TMP/events.fxt" | grep -q 'kobj thread koid=2147483647 name="page-faults" process=700$'; then
+	fail thread-list-no-event-track "no page-faults track to test: $(first_lines "$TMP/events.err")"
+else
+	expect_exit thread-list-no-event-track 1 "events.fxt: no thread 7 (the trace has: 700 app \\[700\\])$" \
+		--thread 7 "$TMP/events.fxt"
+fi
 # a file cut in the middle of a record: the rows before the cut, and a warning
 head -c 4001 "$TMP/exact.fxt" >"$TMP/cut.fxt"
 if ! "$STATS" --format csv "$TMP/cut.fxt" >"$TMP/cut.csv" 2>"$TMP/cut.err"; then

@@ -327,7 +327,7 @@ static void slices_unnamed_thread(void)
 	fxt_trace_free(&t);
 }
 
-/* Writes an async instant NAME at TS on PID/TID's process track CID. */
+/* Writes an async instant NAME at TS of PID/TID with correlation id CID. */
 static void async_on(uint64_t ts, uint64_t pid, uint64_t tid, uint64_t cid, const char *name)
 {
 	struct fxt_event ev = { .type = FXT_EVENT_ASYNC_INSTANT, .ts = ts, .process_koid = pid,
@@ -339,9 +339,12 @@ static void async_on(uint64_t ts, uint64_t pid, uint64_t tid, uint64_t cid, cons
 	CHECK_INT_EQ(fxt_writer_event(w, &ev), 0);
 }
 
-/* Async instants: on a track of their process per correlation id, named
- * after its first event in time (as Perfetto names it), never on the
- * thread's stack; the writer refuses none, the reader reports nothing. */
+/* Async instants, as Perfetto's importer places them: on a track of no
+ * process (legacy_async_global_slice), one per name of the first event in
+ * time of each correlation id, ids of one such name sharing it whatever
+ * their process (ids 7 and 11: "miss"); instants at one time stack (depth
+ * 1, file order); never on a thread's stack; the writer refuses none, the
+ * reader reports nothing. */
 static void slices_async_instants(void)
 {
 	struct fxt_trace t;
@@ -350,24 +353,27 @@ static void slices_async_instants(void)
 	fxt_writer_thread(w, 1, 3, fxt_writer_cstring(w, "t [3]"));
 	ev(FXT_EVENT_BEGIN, 10, "A");
 	async_on(15, 1, 2, 7, "miss");
-	async_on(12, 1, 3, 7, "miss");	/* earlier, another thread: first on track 7 */
+	async_on(12, 1, 3, 7, "miss");	/* earlier, another thread: first of id 7 */
 	async_on(12, 1, 2, 9, "fault");
+	async_on(15, 2, 4, 11, "miss");	/* another process, another id, one track */
 	ev(FXT_EVENT_INSTANT, 16, "i");
 	ev(FXT_EVENT_END, 20, "A");
 	async_on(30, 1, 3, 7, "other name");	/* the track keeps its first name */
 	if (finish(&t))
 		return;
 	check_no_problems(&t);
-	CHECK_INT_EQ(t.nevents, 7);
+	CHECK_INT_EQ(t.nevents, 8);
 	CHECK_INT_EQ(t.ninstants, 1);
-	CHECK_INT_EQ(t.nasync_instants, 4);
-	check_dump(&t, "2 0 A\n2 1 i\n1:miss 0 miss\n1:miss 0 miss\n1:miss 0 other name\n"
-		   "1:fault 0 fault\n");
-	if (t.nasync_instants == 4) {
-		CHECK_U64_EQ(t.async_instants[0].ev->ts, 12);
-		CHECK_U64_EQ(t.async_instants[0].thread_koid, 3);
-		CHECK_U64_EQ(t.async_instants[1].ev->correlation_id, 7);
-		CHECK_U64_EQ(t.async_instants[3].ev->correlation_id, 9);
+	CHECK_INT_EQ(t.nasync_instants, 5);
+	check_dump(&t, "2 0 A\n2 1 i\nglobal:fault 0 fault\nglobal:miss 0 miss\n"
+		   "global:miss 0 miss\nglobal:miss 1 miss\nglobal:miss 0 other name\n");
+	if (t.nasync_instants == 5) {
+		CHECK_U64_EQ(t.async_instants[0].ev->correlation_id, 9);
+		CHECK_U64_EQ(t.async_instants[1].ev->ts, 12);
+		CHECK_U64_EQ(t.async_instants[1].thread_koid, 3);
+		CHECK_U64_EQ(t.async_instants[3].process_koid, 2);
+		CHECK_INT_EQ(t.async_instants[3].depth, 1);
+		CHECK_U64_EQ(t.async_instants[4].ev->correlation_id, 7);
 	}
 	fxt_trace_free(&t);
 }

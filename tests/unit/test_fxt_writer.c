@@ -180,6 +180,7 @@ static void roundtrip(const char *path, enum fxt_output out)
 		return;
 	CHECK_INT_EQ(fxt_writer_process(w, 100, fxt_writer_cstring(w, "demo [100]")), 0);
 	CHECK_INT_EQ(fxt_writer_thread(w, 100, 101, fxt_writer_cstring(w, "worker [101]")), 0);
+	CHECK_INT_EQ(fxt_writer_track(w, 100, FXT_TRACK_KOID_MIN, fxt_writer_cstring(w, "faults")), 0);
 	args[0] = (struct fxt_arg){ .type = FXT_ARG_INT64, .i64 = INT64_MIN };
 	args[1] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .u64 = UINT64_MAX };
 	args[2] = (struct fxt_arg){ .type = FXT_ARG_DOUBLE, .f64 = -1.0 / 3 };
@@ -261,8 +262,8 @@ static void roundtrip(const char *path, enum fxt_output out)
 		CHECK_U64_EQ(t.events[2].end_ts, 1025);
 		CHECK_U64_EQ(t.events[3].counter_id, 0x123456789);
 	}
-	CHECK_INT_EQ(t.nkobjs, 2);
-	if (t.nkobjs == 2) {
+	CHECK_INT_EQ(t.nkobjs, 3);
+	if (t.nkobjs == 3) {
 		CHECK_INT_EQ(t.kobjs[0].obj_type, FXT_ZX_OBJ_PROCESS);
 		CHECK_U64_EQ(t.kobjs[0].koid, 100);
 		CHECK_STR_EQ(t.kobjs[0].name, "demo [100]");
@@ -270,6 +271,14 @@ static void roundtrip(const char *path, enum fxt_output out)
 		CHECK_U64_EQ(t.kobjs[1].koid, 101);
 		CHECK_U64_EQ(t.kobjs[1].process, 100);
 		CHECK_STR_EQ(t.kobjs[1].name, "worker [101]");
+		CHECK(!t.kobjs[1].track);
+		/* a track: a thread object of the process (for Perfetto), marked */
+		CHECK_INT_EQ(t.kobjs[2].obj_type, FXT_ZX_OBJ_THREAD);
+		CHECK_U64_EQ(t.kobjs[2].koid, FXT_TRACK_KOID_MIN);
+		CHECK_U64_EQ(t.kobjs[2].process, 100);
+		CHECK_STR_EQ(t.kobjs[2].name, "faults");
+		CHECK(t.kobjs[2].track);
+		CHECK_INT_EQ(t.kobjs[2].nargs, 2);
 	}
 	/* begin ev0 [1000, 1040] holds complete ev2 [1020, 1025]; instant ev1 inside */
 	CHECK_INT_EQ(t.nslices, 2);

@@ -331,6 +331,31 @@ static void switch_records(void)
 	CHECK(l.kind != CONV_LINE_SWITCH);
 }
 
+/* perf script --show-task-events: an exit ends a thread; a fork or a comm
+ * record changes no time of one (never an event sample named
+ * "PERF_RECORD_COMM"). */
+static void task_records(void)
+{
+	struct conv_line l = parse("             thr 22294/22320   929.220118: "
+				   "PERF_RECORD_EXIT(22294:22320):(22278:22278)");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_EXIT);
+	CHECK_SPAN(l.comm, "thr");
+	CHECK_INT_EQ(l.pid, 22294);
+	CHECK_INT_EQ(l.tid, 22320);
+	CHECK_U64_EQ(l.ts, 929220118000ull);
+	l = parse("             thr 22294/22294   929.181610: PERF_RECORD_FORK(22294:22320):(22294:22294)");
+	CHECK_INT_EQ(l.kind, CONV_LINE_AUX);
+	CHECK_INT_EQ(l.cbr_mhz, 0);
+	l = parse("             thr     0/0         0.000000: PERF_RECORD_COMM: thr:22294/22294");
+	CHECK_INT_EQ(l.kind, CONV_LINE_AUX);
+	CHECK_INT_EQ(l.event.len, 0);
+	l = parse("             cat 23625/23625   953.163025: PERF_RECORD_COMM exec: cat:23625/23625");
+	CHECK_INT_EQ(l.kind, CONV_LINE_AUX);
+	l = parse("             cat 23625/23625   953.163025: PERF_RECORD_EXITED(1:1):(1:1)");
+	CHECK(l.kind != CONV_LINE_EXIT);
+}
+
 static void sched_switch_fields(void)
 {
 	struct conv_line l = parse(
@@ -428,6 +453,7 @@ int main(void)
 	UNIT_RUN(sample_addr_column);
 	UNIT_RUN(aux_events);
 	UNIT_RUN(switch_records);
+	UNIT_RUN(task_records);
 	UNIT_RUN(sched_switch_fields);
 	UNIT_RUN(evlist_lines);
 	UNIT_RUN(bad_lines);

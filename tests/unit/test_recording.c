@@ -41,7 +41,8 @@ static const char good[] =
 	"\"snapshot\": null}\n  ],\n"
 	"  \"snapshots\": [\n"
 	"    {\"file\": \"perf.data.1\", \"reason\": \"trigger\", \"time_ns\": 5100},\n"
-	"    {\"file\": \"perf.data.2\", \"reason\": \"interrupt\", \"time_ns\": 9500},\n"
+	"    {\"file\": \"perf.data.2\", \"reason\": \"interrupt\", \"time_ns\": 9500, "
+	"\"live_ns\": 9400},\n"
 	"    {\"file\": \"perf.data.3\", \"reason\": \"exit\", \"time_ns\": null}\n  ],\n"
 	"  \"end\": \"exit\", \"end_ns\": 9900\n}\n";
 
@@ -114,6 +115,11 @@ static void reads_everything(void)
 	CHECK_U64_EQ(recording_snapshot_end(&r, 0), 5000);
 	CHECK_U64_EQ(recording_snapshot_end(&r, 1), 9500);
 	CHECK_U64_EQ(recording_snapshot_end(&r, 2), 9900);
+	/* how far each is known to reach: the hit; live_ns; nothing known (a
+	 * time_ns or end_ns comes after perf stopped recording into it) */
+	CHECK_U64_EQ(recording_snapshot_live(&r, 0), 5000);
+	CHECK_U64_EQ(recording_snapshot_live(&r, 1), 9400);
+	CHECK_U64_EQ(recording_snapshot_live(&r, 2), 0);
 	CHECK(r.tsc.known);
 	recording_free(&r);
 }
@@ -134,6 +140,8 @@ static const struct bad_case bad_cases[] = {
 	{ "\"snapshot\": 0", "\"snapshot\": 3", "hits[0].snapshot: expected the index of a listed snapshot or null, found 3" },
 	{ "\"reason\": \"interrupt\"", "\"reason\": \"ctrl-c\"",
 	  "snapshots[1].reason: expected trigger, interrupt, exit, duration, perf-died, signal or none, found \"ctrl-c\"" },
+	{ "\"live_ns\": 9400", "\"live_ns\": \"9400\"",
+	  "snapshots[1].live_ns: expected an integer or null, found \"9400\"" },
 	{ "\"perf.data.2\"", "\"../x\"", "snapshots[1]: expected a file name in the recording directory" },
 	{ "\"perf.data.2\"", "\"perf.data.9\"", "snapshots[1]: expected the snapshot file" },
 	{ "snaptrace-record 1", "snaptrace-record 2", "format: expected \"snaptrace-record 1\"" },
