@@ -46,7 +46,7 @@ tree() {
 	mkdir -p "$1/tests" "$1/build/test"
 	cp "$SNAPTRACE_TOP/tests/run.sh" "$SNAPTRACE_TOP/tests/requirements.sh" \
 		"$SNAPTRACE_TOP/tests/lib.sh" "$1/tests/"
-	ln -s "$SNAPTRACE_TEST_BIN/sigdfl" "$1/build/test/sigdfl"
+	cp "$SNAPTRACE_TEST_BIN/sigdfl" "$1/build/test/sigdfl"	# a copy: a link into a checkout under /tmp dangles in a private /tmp
 }
 
 # suite DIR NAME TIER: a suite NAME of tier TIER (none: no tier line) in the
