@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,32 +16,44 @@
 
 #include "spawn.h"
 
-pid_t run_start(char *const argv[], int out_fd, int err_fd)
+/* run_start() and run_spawn(); OWN_PGROUP: the child in a process group of
+ * its own, out of reach of the signals a terminal sends to ours. */
+static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup)
 {
 	static const char *const pager[] = { "PAGER=cat", NULL };
 	struct spawn s = {
 		.path = argv[0], .argv = argv, .search_path = true, .env = pager,
 		.nfds = 3, .fds = { SPAWN_DEVNULL, out_fd, err_fd },
-		.death_signal = SIGTERM,
+		.new_pgroup = own_pgroup, .death_signal = SIGTERM,
 	};
 
 	return spawn_start(&s);
 }
 
-pid_t run_spawn(char *const argv[], int err_fd, int *fd)
+static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgroup)
 {
 	int pipefd[2];
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	pid = run_start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd);
+	pid = start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd, own_pgroup);
 	close(pipefd[1]);
 	if (pid < 0)
 		close(pipefd[0]);
 	else
 		*fd = pipefd[0];
 	return pid;
+}
+
+pid_t run_start(char *const argv[], int out_fd, int err_fd)
+{
+	return start(argv, out_fd, err_fd, false);
+}
+
+pid_t run_spawn(char *const argv[], int err_fd, int *fd)
+{
+	return start_piped(argv, err_fd, fd, false);
 }
 
 /* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */
@@ -73,7 +86,7 @@ int run_capture(char *const argv[], char *buf, size_t size)
 {
 	size_t len = 0;
 	int fd;
-	pid_t pid = run_spawn(argv, -1, &fd);
+	pid_t pid = start_piped(argv, -1, &fd, true);
 
 	if (size)
 		buf[0] = '\0';

@@ -33,7 +33,10 @@ int run_try_wait(pid_t pid);
 
 /*
  * Runs ARGV as run_spawn() with stdout+stderr captured into BUF (SIZE bytes,
- * NUL-terminated, truncated) and waits for it. Returns what run_wait()
+ * NUL-terminated, truncated) and waits for it. The child (a probe such as
+ * `perf --version`) runs in a process group of its own: a Ctrl-C at the
+ * terminal reaches the caller, which decides, and never cuts the probe
+ * short into a false answer. Returns what run_wait()
  * returns, or a negative errno when it could not be started (BUF then says
  * "ARGV0: REASON", e.g. "No such file or directory").
  */

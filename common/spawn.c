@@ -85,6 +85,22 @@ static int place_fds(const struct spawn *s)
 	return 0;
 }
 
+/* In the child, once in a process group of its own: discards the stop
+ * signals still pending (blocked since the fork) that were sent to the
+ * group it left, e.g. a Ctrl-C that came between fork and setpgid; the
+ * parent got them too and decides. Setting SIG_IGN discards a pending
+ * signal; the disposition inherited is then put back. */
+static void leave_group_signals(void)
+{
+	static const int group[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < sizeof(group) / sizeof(group[0]); i++)
+		if (!sigaction(group[i], &ign, &old))
+			sigaction(group[i], &old, NULL);
+}
+
 /* In the child (async-signal-safe calls only): sets it up as S says and
  * execs ENVP; reports a failure through ERRFD (close-on-exec). */
 static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t parent, int errfd)
@@ -97,8 +113,11 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS);
 	if (errfd < 0)
 		_exit(127);
-	if (s->new_pgroup && setpgid(0, 0))
-		child_failed(errfd, errno);
+	if (s->new_pgroup) {
+		if (setpgid(0, 0))
+			child_failed(errfd, errno);
+		leave_group_signals();
+	}
 	if (s->death_signal) {
 		if (prctl(PR_SET_PDEATHSIG, s->death_signal))
 			child_failed(errfd, errno);

@@ -37,7 +37,9 @@ struct spawn {
 				  * relative path in argv is then relative to it, not
 				  * to a name that may be swapped), or 0: the parent's
 				  * (fd 0 is standard input, never a directory here) */
-	bool new_pgroup;         /* in a process group of its own (setpgid(0, 0)) */
+	bool new_pgroup;         /* in a process group of its own (setpgid(0, 0));
+				  * the INT, QUIT, TERM, HUP sent to the old group
+				  * before then are discarded */
 	int death_signal;        /* PR_SET_PDEATHSIG: sent to the child when the
 				  * forking thread ends; 0 for none */
 	bool ignore_sigpipe;     /* SIGPIPE ignored (exec keeps SIG_IGN); else default */

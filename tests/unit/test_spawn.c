@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,63 @@ static void spawn_signals_pgroup(void)
 	CHECK(sscanf(out, "%d (cat) %*c %*d %d", &pid, &pgrp) == 2 && pgrp == pid);
 }
 
+/* Set while spawn_group_signals runs: the child of each fork finds a
+ * SIGINT and a SIGTERM pending, as when a terminal's Ctrl-C (or a kill
+ * to the group) comes between the fork and the child's setpgid. */
+static volatile sig_atomic_t group_signal_at_fork;
+
+static void signal_at_fork(void)
+{
+	if (group_signal_at_fork) {
+		kill(getpid(), SIGINT);
+		kill(getpid(), SIGTERM);
+	}
+}
+
+/* new_pgroup: the stop signals sent to the group the child leaves, pending
+ * since the fork, are discarded (its parent got them and decides); without
+ * it the child dies of them. run_capture() (the probes: perf --version)
+ * runs its child in a group of its own. */
+static void spawn_group_signals(void)
+{
+	char *argv[] = { "true", NULL };
+	char *stat[] = { "cat", "/proc/self/stat", NULL };
+	struct spawn s = { .path = "/bin/true", .argv = argv, .new_pgroup = true };
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_int, old_term;
+	sigset_t block, old;
+	char out[4096];
+	int status = -1, pid, pgrp;
+	pid_t child;
+
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, &old_int);
+	sigaction(SIGTERM, &dfl, &old_term);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	CHECK_INT_EQ(pthread_atfork(NULL, NULL, signal_at_fork), 0);
+	group_signal_at_fork = 1;
+	for (int own = 1; own >= 0; own--) {
+		s.new_pgroup = own;
+		child = spawn_start(&s);
+		CHECK(child > 0);
+		if (child > 0)
+			CHECK_INT_EQ(waitpid(child, &status, 0), child);
+		if (own)
+			CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		else	/* the test can tell: a child left in the group dies */
+			CHECK(WIFSIGNALED(status));
+	}
+	group_signal_at_fork = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+
+	CHECK_INT_EQ(run_capture(stat, out, sizeof(out)), 0);
+	CHECK(sscanf(out, "%d (cat) %*c %*d %d", &pid, &pgrp) == 2 && pgrp == pid);
+}
+
 /* trace_me: the child stops with SIGTRAP after its execve, before it runs. */
 static void spawn_trace_me(void)
 {
@@ -277,6 +335,7 @@ int main(void)
 	UNIT_RUN(spawn_setup_error);
 	UNIT_RUN(spawn_fds);
 	UNIT_RUN(spawn_signals_pgroup);
+	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
 	UNIT_RUN(spawn_death_signal);
 	return unit_exit();
