@@ -624,16 +624,22 @@ static int pick_process(struct rec_opts *o)
 }
 
 /* Blocks the signals the recorder handles and returns a signalfd for them
- * (children unblock them), or -1 after an error. */
+ * (children unblock them), or -1 after an error. A stop signal (SIGINT,
+ * SIGTERM, SIGHUP) ignored when the recorder started stays ignored: the
+ * shell asked for it (a background job of a script ignores SIGINT, nohup
+ * SIGHUP), and it was ignored before main() too, so the recording behaves
+ * the same whenever such a signal comes. */
 static int signals_to_fd(void)
 {
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old;
 	sigset_t set;
 	int fd;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (sigaction(stops[i], NULL, &old) || old.sa_handler != SIG_IGN)
+			sigaddset(&set, stops[i]);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);

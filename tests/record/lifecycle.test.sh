@@ -10,6 +10,9 @@
 #              snapshot    --multi-snapshot with the trigger hit every few ms: a
 #                          snapshot every 300 ms (signalled after the third)
 #              converting  snaptrace-convert runs (its perf script waits 1 s)
+#              early       the front end only: at once (0 ms) and during the
+#                          probe of perf, from a terminal and to a background
+#                          job (below, early_case)
 # Each case checks the exit status and message the README gives, that the
 # trace or the recording is there (read back with --dump=slices), and that
 # no process of the case is left: every process a case starts carries
@@ -211,6 +214,97 @@ run_case() {
 	rm -rf "$DIR" "$OUT"
 }
 
+# The first moments (README "Signals"), cases named early_*: a signal at
+# once (0 ms) and during the recorder's probe of perf (the stand-in perf
+# waits 1 s in --version: SLOWPERF_VERSION=wait), sent as a terminal sends
+# it (SIGDFL, in a process group of its own, the signal to the whole group:
+# the probe is in it, unless the recorder keeps it out) and as a script
+# sends it to a background job (plain &: SIGINT ignored, and it stays
+# ignored throughout: the recording goes on until a SIGTERM).
+#   early_case NAME terminal|background probe|once SIG
+early_case() {
+	local name=$1 how=$2 when=$3 sig=$4 rc pg=
+	local -a cmd=("$FRONT" run -o "$TMP/$name.fxt.gz" -d "$TMP/$name.d" --sampling-freq 1000
+		--trigger none --duration 20 --perf "$SLOWPERF" -- "$PROG" work)
+	DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
+	export SLOWPERF_LOG="$TMP/$name.slowperf"
+	if [ "$how" = terminal ]; then
+		LIFECYCLE_CASE=$TMP/$name SLOWPERF_VERSION=wait "$SIGDFL" setsid "${cmd[@]}" \
+			>/dev/null 2>"$ERR" &
+		PID=$! pg=-
+	else
+		LIFECYCLE_CASE=$TMP/$name SLOWPERF_VERSION=wait "${cmd[@]}" >/dev/null 2>"$ERR" &
+		PID=$!
+	fi
+	local why=
+	if [ "$how" = terminal ] && ! wait_until 5 pgrp_is "$PID"; then
+		why="not in a process group of its own"
+	elif [ "$how" = background ] && ! sigint_ignored "$PID"; then
+		why="SIGINT not ignored in a background job"
+	elif [ "$when" = probe ] && ! wait_until 10 slowperf_ran "$SLOWPERF_LOG" --version; then
+		why="the probe of perf was not reached"
+	fi
+	if [ -n "$why" ]; then
+		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
+		kill -9 "$PID" 2>/dev/null
+		wait "$PID" 2>/dev/null
+		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		return
+	fi
+	kill -"$sig" -- "$pg$PID"
+	# the background SIGINT is ignored: the recording goes on until a SIGTERM
+	if [ "$how" = background ] && [ "$sig" = INT ]; then
+		wait_until 10 log_has "$ERR" "recording launched process" && sleep 0.3
+		kill -TERM "$PID" 2>/dev/null
+	fi
+	wait "$PID" 2>/dev/null
+	rc=$?
+	if ! wait_gone "$name"; then
+		fail "$name" "left running"
+		kill -9 $(case_pids "$name") 2>/dev/null
+		return
+	fi
+	why=$(early_expect "$how" "$when" "$sig" "$rc")
+	if [ -n "$why" ]; then
+		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
+	else
+		ok "$name"
+	fi
+	rm -rf "$DIR" "$OUT"
+}
+
+pgrp_is() { local st; read -r -a st <"/proc/$1/stat" && [ "${st[4]}" = "$1" ]; }
+# sigint_ignored PID: SIGINT (bit 1 of SigIgn) is ignored, whichever of the
+# front end's programs PID is running now.
+sigint_ignored() { (( 0x$(awk '$1 == "SigIgn:" { print $2 }' "/proc/$1/status") & 2 )); }
+
+# early_expect HOW WHEN SIG RC: what the README says for an early case.
+early_expect() {
+	local how=$1 when=$2 sig=$3 rc=$4 n
+	log_has "$ERR" 'perf --version' && { echo "the probe of perf was reported broken"; return; }
+	if [ "$how" = background ] && [ "$sig" = INT ]; then
+		# ignored throughout: the SIGTERM ended a recording of the program
+		[ "$rc" -eq 0 ] || { echo "exit $rc, expected 0"; return; }
+		log_has "$ERR" "SIGINT\|Interrupt" && { echo "the ignored SIGINT was acted on"; return; }
+		has_slices "$OUT" || echo "the trace has no work_leaf"
+		return
+	fi
+	case $sig in INT) n=2 ;; TERM) n=15 ;; HUP) n=1 ;; esac
+	if [ "$rc" -eq $((128 + n)) ]; then
+		# before the recorder's main(): the script's line, or (before bash
+		# ran the script's first line, or while the recorder's program was
+		# loading) the signal's default action, without a word
+		[ "$when" = once ] || echo "exit $rc during the probe, expected 0"
+		return
+	fi
+	[ "$rc" -eq 0 ] || { echo "exit $rc, expected 0 or $((128 + n))"; return; }
+	log_has "$ERR" "SIG$sig came while the recording was starting" ||
+		{ echo "no 'came while the recording was starting' warning"; return; }
+	grep -q '"end": "interrupt"' "$DIR/record.json" 2>/dev/null ||
+		{ echo "record.json does not say end: interrupt"; return; }
+	"$CONVERT" --dump=slices "$OUT" >/dev/null 2>&1 || echo "the trace does not read back"
+}
+
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
 # waiting for perf; each has its own names, directory and token. A case's
 # lines are printed as it ends (under a lock, so that no two cases' lines
@@ -220,6 +314,7 @@ run_case() {
 jobs=${LIFECYCLE_JOBS:-3}
 for who in ${LIFECYCLE_WHO:-front record perf}; do
 	for phase in ${LIFECYCLE_PHASES:-starting recording snapshot converting}; do
+		[ "$phase" = early ] && continue
 		[ "$who" = record ] && [ "$phase" = converting ] && continue
 		for sig in INT TERM HUP KILL; do
 			# a signal ignored when this shell started (nohup) stays ignored in
@@ -241,5 +336,26 @@ for who in ${LIFECYCLE_WHO:-front record perf}; do
 			} &
 		done
 	done
+done
+for c in "terminal probe INT" "terminal probe TERM" "terminal once INT" "terminal once TERM" \
+	"background probe INT" "background once INT" "background probe TERM" "background once TERM"; do
+	read -r how when sig <<<"$c"
+	name="early_${how}_${when}_$sig"
+	case " ${LIFECYCLE_PHASES:-early} / ${LIFECYCLE_WHO:-front} " in
+	*" early "*/*" front "*) ;;
+	*) continue ;;
+	esac
+	requires "$name" "sig${sig,,}" || continue
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	{
+		r="$TMP/$name.result"
+		t0=${EPOCHREALTIME/./}
+		early_case "$name" $how $when $sig >"$r"
+		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
+		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
+		flock "$TMP/output.lock" cat "$r"
+	} &
 done
 wait

@@ -7,8 +7,9 @@
  *
  *   SLOWPERF_LOG=FILE SLOWPERF_PERF=PERF slowperf ARGS...
  *
- * Appends "PID ARG1" to FILE, sleeps 1 s unless ARG1 is --version, then
- * execs PERF (a path) with ARGS. SIGINT, SIGTERM and SIGHUP take their
+ * Appends "PID ARG1" to FILE, sleeps 1 s unless ARG1 is --version (with
+ * SLOWPERF_VERSION=wait in the environment: --version too, the recorder's
+ * probe of perf), then execs PERF (a path) with ARGS. SIGINT, SIGTERM and SIGHUP take their
  * default action on it, however it was started (a background job of a
  * script starts with SIGINT ignored), so that a signal ends it at once.
  */
@@ -18,6 +19,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+static int version_waits(void)
+{
+	const char *v = getenv("SLOWPERF_VERSION");
+
+	return v && !strcmp(v, "wait");
+}
 
 int main(int argc, char **argv)
 {
@@ -37,7 +45,7 @@ int main(int argc, char **argv)
 		fprintf(log, "%d %s\n", (int)getpid(), argc > 1 ? argv[1] : "");
 		fclose(log);
 	}
-	if (argc > 1 && strcmp(argv[1], "--version"))
+	if (argc > 1 && (strcmp(argv[1], "--version") || version_waits()))
 		nanosleep(&one, NULL);
 	argv[0] = (char *)perf;
 	execv(perf, argv);
