@@ -312,7 +312,7 @@ multi_snapshot
 # recorded (or the recorder saw it record), never the snapshot's time.
 interrupt() {
 	local d="$TMP/intr" rc why live taken
-	setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$W" naps 100000 100 15000 \
+	"$SIGDFL" setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$W" naps 100000 100 15000 \
 		>"$TMP/intr.out" 2>"$TMP/intr.rec.err" &
 	PERF_PID=$!
 	# recording (perf enabled and the target let go), then a second of it

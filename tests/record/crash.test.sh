@@ -317,8 +317,10 @@ t_thread_crash() {
 
 t_ctrl_c() {
 	local rc
-	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its program)
-	setsid "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
+	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its
+	# program), SIGINT at its default as from a terminal (SIGDFL: a background
+	# job of this script would ignore it, and so would snaptrace)
+	"$SIGDFL" setsid "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
 		>"$TMP/ctrl_c.out" 2>"$TMP/ctrl_c.err" &
 	BGPID=$!
 	BG+=("$BGPID")
