@@ -25,8 +25,10 @@
 #                    sender's pid
 #   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
 #                    thread, the marker nested in boom
-#   ctrl_c           Ctrl-C (SIGINT to the terminal's process group): exit 0, no marker,
-#                    "stopped with the recording (SIGINT)"
+#   ctrl_c           Ctrl-C (SIGINT to the terminal's process group, SIGINT at its
+#                    default): exit 130, no marker (no "[signal] SIGKILL" of the kernel's
+#                    delivery), record.json's SIGINT by_stop and exit SIGINT, "killed by
+#                    SIGINT, which stopped the recording too"
 #   attach_end       snaptrace attach to a process killed meanwhile: attach's status 0,
 #                    "process PID was killed by SIGKILL from process KILLER"
 #   bad_signal       --trigger signal:NOPE: exit 2 before anything runs
@@ -316,9 +318,11 @@ t_thread_crash() {
 }
 
 t_ctrl_c() {
-	local rc
-	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its program)
-	setsid "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
+	local rc sigs
+	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its
+	# program), SIGINT at its default as on a terminal (SIGDFL): the program
+	# dies of it, which the kernel delivers as a SIGKILL of its own
+	setsid "$SIGDFL" "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
 		>"$TMP/ctrl_c.out" 2>"$TMP/ctrl_c.err" &
 	BGPID=$!
 	BG+=("$BGPID")
@@ -330,14 +334,23 @@ t_ctrl_c() {
 	kill -INT -- "-$BGPID"
 	wait "$BGPID"
 	rc=$?
-	if [ "$rc" -ne 0 ]; then
-		fail ctrl_c "snaptrace run exited $rc, expected 0: $(tl 3 "$TMP/ctrl_c.err")"
+	sigs=$(grep -c '^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": [0-9]*, "signal"' \
+		"$TMP/ctrl_c/record.json")
+	if [ "$rc" -ne 130 ]; then
+		fail ctrl_c "snaptrace run exited $rc, expected 130 (SIGINT): $(tl 3 "$TMP/ctrl_c.err")"
 	elif "$CONVERT" --dump=records "$TMP/ctrl_c.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
-		fail ctrl_c "Ctrl-C is called a crash: a marker in the trace"
-	elif grep -q '"by_stop": false' "$TMP/ctrl_c/record.json"; then
-		fail ctrl_c "record.json has a signal that is not the recorder's stop"
-	elif grep -q 'the program was killed' "$TMP/ctrl_c.err"; then
-		fail ctrl_c "the summary calls it killed: $(grep -i program "$TMP/ctrl_c.err")"
+		fail ctrl_c "Ctrl-C is drawn as a crash or signal: $("$CONVERT" --dump=records \
+			"$TMP/ctrl_c.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' | head -3)"
+	elif [ "$sigs" != 1 ] || [ "$(json_signal "$TMP/ctrl_c" 1 name)" != '"SIGINT"' ] ||
+		[ "$(json_signal "$TMP/ctrl_c" 1 by_stop)" != true ]; then
+		fail ctrl_c "record.json's signals: expected one SIGINT by_stop: $(grep -A3 \
+			'"signals"' "$TMP/ctrl_c/record.json")"
+	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 2, "name": "SIGINT"' \
+		"$TMP/ctrl_c/record.json"; then
+		fail ctrl_c "record.json's exits: $(grep '"exits"' "$TMP/ctrl_c/record.json")"
+	elif ! grep -q 'the program was killed by SIGINT, which stopped the recording too' \
+		"$TMP/ctrl_c.err"; then
+		fail ctrl_c "no summary line: $(grep -i program "$TMP/ctrl_c.err")"
 	else
 		ok ctrl_c
 	fi
@@ -385,4 +398,5 @@ t_no_leftovers() {
 	if no_procs; then ok no_leftovers; else fail no_leftovers "processes left running"; fi
 }
 
-for t in $NAMES; do "t_$t"; done
+# crash/NAME (tests/run.sh) runs case NAME alone
+for t in ${1:-$NAMES}; do "t_$t"; done
