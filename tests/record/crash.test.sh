@@ -23,6 +23,8 @@
 #   exit3            exit(3) and sh -c 'exit 3': exit 3, "exited with status 3", no marker
 #   sigkill          kill -9 from another process: exit 137, "[signal] SIGKILL" with the
 #                    sender's pid
+#   sigterm          kill -TERM from another process (the kernel delivers it as a SIGKILL):
+#                    exit 143, "[signal] SIGTERM" with the sender's pid, no SIGKILL
 #   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
 #                    thread, the marker nested in boom
 #   ctrl_c           Ctrl-C (SIGINT to the terminal's process group, SIGINT at its
@@ -41,7 +43,7 @@ SRC="$SNAPTRACE_TOP/tests/record/crash"
 PROG="$TMP/crash_target"
 THROW="$TMP/throw_target"
 NAMES="null_write abort_assert cxx_exception fpe bus handled_trigger catch_exit exit3
-sigkill thread_crash ctrl_c attach_end bad_signal no_leftovers"
+sigkill sigterm thread_crash ctrl_c attach_end bad_signal no_leftovers"
 need_recording crash
 need_built crash "$CONVERT" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all signal_tracepoints cc cxx
@@ -277,10 +279,11 @@ target_pid() {
 	sed -n 's/^  "pids": \[\([0-9]*\)\],$/\1/p' "$TMP/$1/record.json"
 }
 
-# kill_from PID: SIGKILL to PID from a process of its own, whose pid goes
-# to KILLER (the sender the kernel tells; its comm is read while it runs).
+# kill_from PID [SIG]: SIG (SIGKILL) to PID from a process of its own, whose
+# pid goes to KILLER (the sender the kernel tells; its comm is read while it
+# runs).
 kill_from() {
-	sh -c 'sleep 0.2; exec kill -KILL "$1"' sh "$1" &
+	sh -c 'sleep 0.2; exec kill -"$2" "$1"' sh "$1" "${2:-KILL}" &
 	KILLER=$!
 	wait "$KILLER"
 }
@@ -302,6 +305,31 @@ t_sigkill() {
 		fail sigkill "no summary line: $(grep -i program "$TMP/sigkill.err")"
 	else
 		ok sigkill
+	fi
+}
+
+t_sigterm() {
+	local pid rc m
+	start_bg sigterm run -d "$TMP/sigterm" -o "$TMP/sigterm.fxt" -- "$PROG" wait || return
+	pid=$(target_pid sigterm)
+	kill_from "$pid" TERM
+	wait "$BGPID"
+	rc=$?
+	m=$(triggers_marker "$TMP/sigterm.fxt" '\[signal\] SIGTERM')
+	if [ "$rc" -ne 143 ]; then
+		fail sigterm "snaptrace run exited $rc, expected 143: $(tl 3 "$TMP/sigterm.err")"
+	elif [[ "$m" != *"sender_pid:int64=$KILLER "* ]]; then
+		fail sigterm "expected [signal] SIGTERM from process $KILLER: '$m'; markers: $(
+			"$CONVERT" --dump=records "$TMP/sigterm.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' |
+			sort -u | tr '\n' ' ')"
+	elif [ -n "$(triggers_marker "$TMP/sigterm.fxt" '\[signal\] SIGKILL')" ] ||
+		grep -q '"name": "SIGKILL"' "$TMP/sigterm/record.json"; then
+		fail sigterm "the kernel's delivery as SIGKILL is shown as a SIGKILL"
+	elif ! grep -q "the program was killed by SIGTERM (SI_USER) from process $KILLER" \
+		"$TMP/sigterm.err"; then
+		fail sigterm "no summary line: $(grep -i program "$TMP/sigterm.err")"
+	else
+		ok sigterm
 	fi
 }
 
