@@ -194,6 +194,10 @@ if [ ${#J_NAME[@]} -eq 0 ]; then
 fi
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
+# others may pass through it (not list it): a suite's second user (nobody)
+# reaches the directories the suite opens to it under its /tmp, also where
+# the suite keeps the machine's /tmp (a checkout under /tmp)
+chmod 711 "$RUN"
 # a mount namespace of its own gives a suite its own /tmp (root only)
 private_tmp=0
 case "$(realpath "$top")/ $(realpath "$O")/" in
@@ -250,7 +254,7 @@ job() {
 	local -a cmd=("${J_PROG[$i]}")
 	[ "${J_PROG[$i]%.test.sh}" = "${J_PROG[$i]}" ] || cmd=(bash "${J_PROG[$i]}")
 	[ -z "${J_ARGS[$i]}" ] || mapfile -t -O "${#cmd[@]}" cmd <<<"${J_ARGS[$i]}"
-	mkdir -p "$d/tmp"
+	mkdir -p "$d/tmp" && chmod 711 "$d"
 	mkfifo "$d/out"
 	local t0=${EPOCHREALTIME/./} last now
 	if [ $private_tmp = 1 ] && [ "${J_TIER[$i]}" != check ]; then

@@ -161,10 +161,11 @@ span_ms() {
 
 # own_perfs [DIR]: the pids of our perf record processes, with their command
 # lines (pgrep -a): perf runs in its recording directory, under DIR (default
-# $TMP; other suites may run perf at the same time).
+# $TMP; other suites may run perf at the same time), in this suite's session
+# (the runner starts each suite in a session of its own).
 own_perfs() {
 	local p
-	for p in $(pgrep -f "^[^ ]*perf record "); do
+	for p in $(pgrep -s 0 -f "^[^ ]*perf record "); do
 		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in
 		"${1:-$TMP}" | "${1:-$TMP}"/*) echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" ;;
 		esac
@@ -195,12 +196,13 @@ offcpu_callers() {
 }
 
 # no_procs: no perf of ours (own_perfs) and none of the programs in the
-# array TARGETS left running.
+# array TARGETS left running in this suite's session (suites that run side
+# by side start the same programs: build/test/workload, the demo).
 no_procs() {
 	local p
 	[ -n "$(own_perfs)" ] && return 1
 	for p in "${TARGETS[@]}"; do
-		pgrep -f "^$p" >/dev/null && return 1
+		pgrep -s 0 -f "^$p" >/dev/null && return 1
 	done
 	return 0
 }

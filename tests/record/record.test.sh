@@ -205,7 +205,7 @@ t_recorder_killed() {
 	done
 	if ! no_procs; then
 		fail recorder_killed "left after SIGKILL of the recorder:" \
-			"$(pgrep -af "^$PROG") $(own_perfs)"
+			"$(pgrep -s 0 -af "^$PROG") $(own_perfs)"
 	elif [ "$(json_str "$REC_DIR/record.json" end)" != none ]; then
 		fail recorder_killed "record.json: end '$(json_str "$REC_DIR/record.json" end)', not none"
 	elif ! ls "$REC_DIR"/perf.data.* >/dev/null 2>&1; then
@@ -577,7 +577,7 @@ t_grandchildren_end() {
 		fail grandchildren_end "ends: $(json_str "$TMP/fork1/record.json" end)," \
 			"$(json_str "$TMP/fork2/record.json" end)"
 	elif ! no_procs; then
-		fail grandchildren_end "left running: $(pgrep -af "^$PROG" | tr '\n' ' ')"
+		fail grandchildren_end "left running: $(pgrep -s 0 -af "^$PROG" | tr '\n' ' ')"
 	else
 		ok grandchildren_end
 	fi
@@ -714,5 +714,5 @@ run_tests demo_default_trigger attach_named_trigger duration \
 if no_procs; then
 	ok no_leftovers
 else
-	fail no_leftovers "left: $(own_perfs) $(pgrep -af "^$PROG")"
+	fail no_leftovers "left: $(own_perfs) $(pgrep -s 0 -af "^$PROG")"
 fi

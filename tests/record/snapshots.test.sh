@@ -381,5 +381,5 @@ run_tests multi_snapshot_three trigger_storm storm_interrupt newline_in_dir disk
 if no_procs; then
 	ok no_leftovers
 else
-	fail no_leftovers "left: $(pgrep -af "perf record -o $TMP") $(pgrep -af "^$PROG")"
+	fail no_leftovers "left: $(pgrep -s 0 -af "perf record -o $TMP") $(pgrep -s 0 -af "^$PROG")"
 fi
