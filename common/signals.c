@@ -139,6 +139,12 @@ bool sig_fatal_by_default(int sig)
 	return sig > 0 && sig <= SIG_MAX && (a == SIG_ACTION_TERM || a == SIG_ACTION_CORE);
 }
 
+bool sig_delivered_as_kill(int sig)
+{
+	return sig != SIGKILL && sig > 0 && sig <= SIG_MAX &&
+	       sig_default_action(sig) == SIG_ACTION_TERM;
+}
+
 static bool is_crash_signal(int sig)
 {
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
@@ -196,7 +202,8 @@ const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size)
 		return buf;
 	buf[0] = '\0';
 	if (e->by_stop) {
-		PUT("was stopped with the recording (%s)", sig_name(e->sig, name, sizeof(name)));
+		PUT("was killed by %s, which stopped the recording too", sig_name(e->sig, name,
+										   sizeof(name)));
 		return buf;
 	}
 	if (e->exited)

@@ -46,6 +46,16 @@ enum sig_action sig_default_action(int sig);
 bool sig_fatal_by_default(int sig);
 
 /*
+ * Whether the kernel ends a process that does not handle SIG without ever
+ * delivering SIG: as SIG is sent, a default action that terminates without
+ * a core dump (TERM, SIGKILL aside) becomes a SIGKILL queued to every
+ * thread (kernel/signal.c complete_signal(), the process not ptraced), and
+ * signal:signal_deliver shows SIGKILL with si_code SI_USER, no siginfo;
+ * signal:signal_generate and the exit status still say SIG.
+ */
+bool sig_delivered_as_kill(int sig);
+
+/*
  * Whether SIG with CODE is a crash: the CPU faulted on the program's own
  * instruction (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS raised by
  * the kernel: CODE > 0, SI_KERNEL included), not a signal some process sent
@@ -87,14 +97,16 @@ struct sig_ending {
 	int64_t tid;               /* the thread it came to, 0: unknown */
 	int64_t sender_pid;        /* another process that sent it, 0: none */
 	const char *sender_comm;   /* its comm, NULL: unknown */
-	bool by_stop;              /* the recorder's own stop (Ctrl-C) */
+	bool by_stop;              /* the signal stopped the recording too (Ctrl-C on
+				    * the terminal reached both): its end all the same */
 };
 
 /*
  * E as words after "the program " / "process N ": "exited with status 3",
  * "was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash.c:7),
  * thread 1234, core dumped", "was killed by SIGKILL from process 99
- * (kill)", "was stopped with the recording (SIGINT)", "exited with status 1
+ * (kill)", "was killed by SIGINT, which stopped the recording too", "exited
+ * with status 1
  * after handling SIGSEGV (...) in boom (crash.c:7), thread 1234", "ended
  * (its exit status is unknown)". Into BUF
  * (SIZE bytes). Returns BUF.

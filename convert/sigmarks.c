@@ -174,9 +174,11 @@ void conv_signal_stack(struct conv *c, struct conv_thread *t, size_t i, uint64_t
 	c->stats.samples++;
 }
 
-/* The perf sample of recording signal RS: the same thread and signal, the
- * nearest in time within SIGNAL_MATCH_NS; NULL when perf has none (a thread
- * perf did not record, a snapshot left out). */
+/* The perf sample of recording signal RS: the same thread and signal (a
+ * SIGKILL without siginfo for one the kernel delivers so:
+ * sig_delivered_as_kill()), the nearest in time within SIGNAL_MATCH_NS;
+ * NULL when perf has none (a thread perf did not record, a snapshot left
+ * out). */
 static const struct conv_signal_seen *seen_of(const struct conv *c,
 					      const struct recording_signal *rs)
 {
@@ -186,8 +188,11 @@ static const struct conv_signal_seen *seen_of(const struct conv *c,
 	for (size_t i = 0; i < c->nsignals_seen; i++) {
 		const struct conv_signal_seen *s = &c->signals_seen[i];
 		uint64_t d = s->ts > rs->time_ns ? s->ts - rs->time_ns : rs->time_ns - s->ts;
+		bool same = !s->has_fields || s->sig == rs->sig ||
+			    (s->sig == SIGKILL && s->code == SI_USER && rs->fatal &&
+			     sig_delivered_as_kill(rs->sig));
 
-		if (s->tid == rs->tid && (!s->has_fields || s->sig == rs->sig) && d <= best_d) {
+		if (s->tid == rs->tid && same && d <= best_d) {
 			best = s;
 			best_d = d;
 		}

@@ -81,8 +81,9 @@
  *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
  *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
  *                program's handler ran), "fatal" (it ended the process),
- *                "by_stop" (the recorder's own stop, Ctrl-C on the terminal,
- *                reached the program too), "ip" (user ip when it came),
+ *                "by_stop" (the recorder's stop signal, Ctrl-C on the
+ *                terminal, reached the program too: no snapshot, no marker),
+ *                "ip" (user ip when it came),
  *                "addr" (fault address) or null, "cause": what aborted
  *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
  *                null, "sender": {"pid", "tid",

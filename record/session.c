@@ -1197,19 +1197,29 @@ static int open_sigwatch(struct rec_session *s)
 
 /*
  * How each target ended, when it did before the recording's end: the
- * exit of a fatal signal's process is that signal's (end "signal"). A
- * target still running when the recording ends is ended by it (launched)
- * or left running (attached): no exit.
+ * exit of a fatal signal's process is that signal's (end "signal"); a
+ * launched one it reached gets TARGET_EXIT_MS to finish dying. A target
+ * still running when the recording ends is ended by it (launched) or left
+ * running (attached): no exit.
  */
 static void collect_exits(struct rec_session *s)
 {
 	for (int i = 0; i < s->target.npids; i++) {
 		struct rec_exit *e = &s->exits[i];
-		int r = rec_target_exit(&s->target, i, 200, &e->status);
+		pid_t pid = s->target.pids[i];
+		/* a launched target a fatal signal reached, or the recorder's stop
+		 * signal too (Ctrl-C on the terminal), may be dying of it: its end
+		 * is its own, not the recording's */
+		bool dying = ended_by_signal(s, pid) ||
+			     (s->end == REC_END_INTERRUPT && s->watch_signals &&
+			      rec_sigwatch_sent(&s->sig, pid, s->stop_signo));
+		int r = rec_target_exit(&s->target, i, !s->target.launched ? 200 : dying ?
+					TARGET_EXIT_MS : 0, &e->status);
 
 		e->ended = r >= 0;
 		e->has_status = r == 1;
 	}
+	read_target_signals(s);   /* the deliveries of what ended them meanwhile */
 	if (s->fatal >= 0 && s->end == REC_END_EXIT)
 		s->end = REC_END_SIGNAL;
 }
@@ -1388,7 +1398,7 @@ int rec_session_program_status(const struct rec_session *s)
 {
 	struct sig_ending e;
 
-	if (!s->target.launched || !rec_session_ending(s, 0, &e) || e.by_stop)
+	if (!s->target.launched || !rec_session_ending(s, 0, &e))
 		return 0;
 	if (e.exited)
 		return e.status;

@@ -74,8 +74,9 @@ struct rec_signal_log {
 	struct rec_signal s;
 	int snapshot;        /* the snapshot it took, -1: none */
 	bool fatal;          /* it ended its process (delivered with the default action) */
-	bool by_stop;        /* the recorder's own stop signal (Ctrl-C on the terminal)
-				reached the program too: not the program's end */
+	bool by_stop;        /* the recorder's stop signal (Ctrl-C on the terminal)
+				reached the program too: its end, yet no crash (no
+				snapshot of its own, no marker) */
 };
 
 #define REC_SIGNALS_MAX 256   /* signals kept; later ones are counted */
@@ -206,9 +207,10 @@ bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e
 
 /*
  * The exit status `snaptrace run` passes on for the launched program of S:
- * its own exit status, or 128 + N when signal N killed it; 0 when the
- * recording ended it (the trigger, --duration, Ctrl-C) or its end is
- * unknown.
+ * its own exit status, or 128 + N when signal N killed it (130 for the
+ * SIGINT of a Ctrl-C that reached both); 0 when the recording ended it
+ * (the trigger, --duration, a stop signal to the recorder alone: the
+ * program still ran when the recording ended) or its end is unknown.
  */
 int rec_session_program_status(const struct rec_session *s);
 

@@ -30,6 +30,7 @@
 
 #define SW_RING_PAGES 1        /* signal rings: a sample is ~80 bytes, rare */
 #define SW_FORMAT_MAX 16384    /* a tracepoint's format file */
+#define SW_GENERATE_IGNORED 1  /* signal_generate's result TRACE_SIGNAL_IGNORED */
 
 enum sw_kind { SW_DELIVER, SW_FAULT, SW_GENERATE, SW_ABORT };
 
@@ -518,6 +519,10 @@ static void generated(struct rec_sigwatch *w, const struct sw_sample *s)
 	memset(g, 0, sizeof(*g));
 	g->pid = (pid_t)field(w->generate, s->raw, "pid", 0);    /* the receiver */
 	g->sig = (int)field(w->generate, s->raw, "sig", 0);
+	g->code = (int)field(w->generate, s->raw, "code", 0);
+	g->err = (int)field(w->generate, s->raw, "errno", 0);
+	/* TRACE_SIGNAL_IGNORED (include/trace/events/signal.h): never delivered */
+	g->handled = field(w->generate, s->raw, "result", 0) == SW_GENERATE_IGNORED;
 	g->time_ns = s->time;
 	g->sender_pid = (pid_t)s->pid;
 	g->sender_tid = (pid_t)s->tid;
@@ -555,16 +560,30 @@ static void find_cause(const struct rec_sigwatch *w, struct rec_signal *sig)
 	}
 }
 
-/* The sender of SIG delivered to S's process: the newest signal_generate of
- * it to the process (or the thread) before it, from another process. */
+/*
+ * The sender of SIG delivered to S's process: the newest signal_generate of
+ * it to the process (or the thread) before it, from another process. A
+ * SIGKILL without siginfo (SI_USER) that no SIGKILL sent came after may be
+ * the kernel's for a signal sent before it that ends the process unhandled
+ * (sig_delivered_as_kill(): SIGINT of a Ctrl-C, SIGTERM, SIGHUP...), never
+ * delivered itself: SIG becomes that signal, with its code and sender.
+ */
 static void find_sender(const struct rec_sigwatch *w, struct rec_signal *sig)
 {
+	bool as_kill = sig->sig == SIGKILL && sig->code == SI_USER;
+
 	for (int i = w->nsent - 1; i >= 0; i--) {
 		const struct rec_signal *g = &w->sent[i];
 
-		if (g->sig != sig->sig || g->time_ns > sig->time_ns ||
-		    (g->pid != sig->pid && g->pid != sig->tid))
+		if (g->time_ns > sig->time_ns || (g->pid != sig->pid && g->pid != sig->tid) ||
+		    (g->sig != sig->sig && !(as_kill && !g->handled &&
+					     sig_delivered_as_kill(g->sig))))
 			continue;
+		if (g->sig != sig->sig) {
+			sig->sig = g->sig;
+			sig->code = g->code;
+			sig->err = g->err;
+		}
 		if (g->sender_pid != sig->pid) {
 			sig->sender_pid = g->sender_pid;
 			sig->sender_tid = g->sender_tid;
@@ -691,6 +710,14 @@ int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max)
 			find_fault(w, &out[i]);
 	}
 	return n;
+}
+
+bool rec_sigwatch_sent(const struct rec_sigwatch *w, pid_t pid, int sig)
+{
+	for (int i = 0; i < w->nsent; i++)
+		if (w->sent[i].pid == pid && w->sent[i].sig == sig && !w->sent[i].handled)
+			return true;
+	return false;
 }
 
 void rec_sigwatch_close(struct rec_sigwatch *w)

@@ -22,7 +22,9 @@
  * - signal:signal_generate on every CPU for all processes, with the kernel
  *   filter "pid == PID || ..." (the signal's receiver): who sent a signal
  *   to a target process (kill -9, the OOM killer), which signal_deliver in
- *   the receiver cannot tell.
+ *   the receiver cannot tell; and which signal a SIGKILL of the kernel's
+ *   stands for (sig_delivered_as_kill(): a Ctrl-C's SIGINT, a SIGTERM that
+ *   ends the process unhandled is delivered as SIGKILL).
  *
  * - uprobes on the functions that abort a program on purpose (assert()'s
  *   __assert_fail, __stack_chk_fail, the fortify checks, glibc's
@@ -74,7 +76,8 @@ struct rec_sigwatch {
 	pid_t pids[REC_MAX_PIDS];  /* the target processes */
 	int npids;
 	int trigger;               /* --trigger signal:NAME's signal, 0: none */
-	struct rec_signal sent[16];/* recent signal_generate of the targets, newest last */
+	struct rec_signal sent[16];/* recent signal_generate of the targets, newest last
+				    * (handled: ignored, never delivered) */
 	int nsent;
 	struct rec_signal aborts[16]; /* recent hits of the abort probes (tid, time,
 				       * cause), newest last */
@@ -117,9 +120,15 @@ bool rec_sigwatch_hup(struct rec_sigwatch *w, const struct pollfd *pf, int n);
 /*
  * Moves the signals delivered since the last call into OUT (at most MAX,
  * in each ring's order; the rest stay for the next call), each with its
- * sender and, for a fault, its address. Returns how many.
+ * sender and, for a fault, its address; a SIGKILL the kernel delivered for
+ * another signal is that signal. Returns how many.
  */
 int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max);
+
+/* Whether signal SIG was sent to process PID (the newest signal_generate
+ * read by rec_sigwatch_read() W keeps) and not ignored there: it is then
+ * being delivered, or was. */
+bool rec_sigwatch_sent(const struct rec_sigwatch *w, pid_t pid, int sig);
 
 /* Closes every event and frees what W owns (W may be opened again). */
 void rec_sigwatch_close(struct rec_sigwatch *w);

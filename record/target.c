@@ -164,8 +164,11 @@ struct pidfd_info_v0 {
 int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status)
 {
 	if (t->launched) {
-		if (rec_target_alive(t))
-			return -1;
+		for (int waited = 0; rec_target_alive(t); waited += 5) {
+			if (waited >= wait_ms)
+				return -1;
+			poll(NULL, 0, 5);
+		}
 		*status = t->status;
 		return 1;
 	}

@@ -69,7 +69,8 @@ bool rec_target_reaped(struct rec_target *t, pid_t pid, int status);
  * wait status in *STATUS (WIFEXITED, WTERMSIG, WCOREDUMP); 0 when it ended
  * but the status is unknown (attached: the status comes from its pidfd,
  * PIDFD_GET_INFO with PIDFD_INFO_EXIT, Linux 6.15, once its parent has
- * reaped it: waited for up to WAIT_MS); -1 while it runs.
+ * reaped it: waited for up to WAIT_MS); -1 while it runs (launched: still
+ * running after WAIT_MS, which a process a signal is ending may take).
  */
 int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status);
 

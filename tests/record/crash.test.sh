@@ -23,10 +23,14 @@
 #   exit3            exit(3) and sh -c 'exit 3': exit 3, "exited with status 3", no marker
 #   sigkill          kill -9 from another process: exit 137, "[signal] SIGKILL" with the
 #                    sender's pid
+#   sigterm          kill -TERM from another process (the kernel delivers it as a SIGKILL):
+#                    exit 143, "[signal] SIGTERM" with the sender's pid, no SIGKILL
 #   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
 #                    thread, the marker nested in boom
-#   ctrl_c           Ctrl-C (SIGINT to the terminal's process group): exit 0, no marker,
-#                    "stopped with the recording (SIGINT)"
+#   ctrl_c           Ctrl-C (SIGINT to the terminal's process group, SIGINT at its
+#                    default): exit 130, no marker (no "[signal] SIGKILL" of the kernel's
+#                    delivery), record.json's SIGINT by_stop and exit SIGINT, "killed by
+#                    SIGINT, which stopped the recording too"
 #   attach_end       snaptrace attach to a process killed meanwhile: attach's status 0,
 #                    "process PID was killed by SIGKILL from process KILLER"
 #   bad_signal       --trigger signal:NOPE: exit 2 before anything runs
@@ -39,7 +43,7 @@ SRC="$SNAPTRACE_TOP/tests/record/crash"
 PROG="$TMP/crash_target"
 THROW="$TMP/throw_target"
 NAMES="null_write abort_assert cxx_exception fpe bus handled_trigger catch_exit exit3
-sigkill thread_crash ctrl_c attach_end bad_signal no_leftovers"
+sigkill sigterm thread_crash ctrl_c attach_end bad_signal no_leftovers"
 need_recording crash
 need_built crash "$CONVERT" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all signal_tracepoints cc cxx
@@ -275,10 +279,11 @@ target_pid() {
 	sed -n 's/^  "pids": \[\([0-9]*\)\],$/\1/p' "$TMP/$1/record.json"
 }
 
-# kill_from PID: SIGKILL to PID from a process of its own, whose pid goes
-# to KILLER (the sender the kernel tells; its comm is read while it runs).
+# kill_from PID [SIG]: SIG (SIGKILL) to PID from a process of its own, whose
+# pid goes to KILLER (the sender the kernel tells; its comm is read while it
+# runs).
 kill_from() {
-	sh -c 'sleep 0.2; exec kill -KILL "$1"' sh "$1" &
+	sh -c 'sleep 0.2; exec kill -"$2" "$1"' sh "$1" "${2:-KILL}" &
 	KILLER=$!
 	wait "$KILLER"
 }
@@ -303,6 +308,31 @@ t_sigkill() {
 	fi
 }
 
+t_sigterm() {
+	local pid rc m
+	start_bg sigterm run -d "$TMP/sigterm" -o "$TMP/sigterm.fxt" -- "$PROG" wait || return
+	pid=$(target_pid sigterm)
+	kill_from "$pid" TERM
+	wait "$BGPID"
+	rc=$?
+	m=$(triggers_marker "$TMP/sigterm.fxt" '\[signal\] SIGTERM')
+	if [ "$rc" -ne 143 ]; then
+		fail sigterm "snaptrace run exited $rc, expected 143: $(tl 3 "$TMP/sigterm.err")"
+	elif [[ "$m" != *"sender_pid:int64=$KILLER "* ]]; then
+		fail sigterm "expected [signal] SIGTERM from process $KILLER: '$m'; markers: $(
+			"$CONVERT" --dump=records "$TMP/sigterm.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' |
+			sort -u | tr '\n' ' ')"
+	elif [ -n "$(triggers_marker "$TMP/sigterm.fxt" '\[signal\] SIGKILL')" ] ||
+		grep -q '"name": "SIGKILL"' "$TMP/sigterm/record.json"; then
+		fail sigterm "the kernel's delivery as SIGKILL is shown as a SIGKILL"
+	elif ! grep -q "the program was killed by SIGTERM (SI_USER) from process $KILLER" \
+		"$TMP/sigterm.err"; then
+		fail sigterm "no summary line: $(grep -i program "$TMP/sigterm.err")"
+	else
+		ok sigterm
+	fi
+}
+
 t_thread_crash() {
 	local pid tid
 	run thread_crash 139 --multi-thread -- "$PROG" thread || return
@@ -316,9 +346,11 @@ t_thread_crash() {
 }
 
 t_ctrl_c() {
-	local rc
-	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its program)
-	setsid "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
+	local rc sigs
+	# Ctrl-C: SIGINT to the process group of the terminal (snaptrace and its
+	# program), SIGINT at its default as on a terminal (SIGDFL): the program
+	# dies of it, which the kernel delivers as a SIGKILL of its own
+	setsid "$SIGDFL" "$FRONT" run -d "$TMP/ctrl_c" -o "$TMP/ctrl_c.fxt" -- "$PROG" sigint \
 		>"$TMP/ctrl_c.out" 2>"$TMP/ctrl_c.err" &
 	BGPID=$!
 	BG+=("$BGPID")
@@ -330,14 +362,23 @@ t_ctrl_c() {
 	kill -INT -- "-$BGPID"
 	wait "$BGPID"
 	rc=$?
-	if [ "$rc" -ne 0 ]; then
-		fail ctrl_c "snaptrace run exited $rc, expected 0: $(tl 3 "$TMP/ctrl_c.err")"
+	sigs=$(grep -c '^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": [0-9]*, "signal"' \
+		"$TMP/ctrl_c/record.json")
+	if [ "$rc" -ne 130 ]; then
+		fail ctrl_c "snaptrace run exited $rc, expected 130 (SIGINT): $(tl 3 "$TMP/ctrl_c.err")"
 	elif "$CONVERT" --dump=records "$TMP/ctrl_c.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
-		fail ctrl_c "Ctrl-C is called a crash: a marker in the trace"
-	elif grep -q '"by_stop": false' "$TMP/ctrl_c/record.json"; then
-		fail ctrl_c "record.json has a signal that is not the recorder's stop"
-	elif grep -q 'the program was killed' "$TMP/ctrl_c.err"; then
-		fail ctrl_c "the summary calls it killed: $(grep -i program "$TMP/ctrl_c.err")"
+		fail ctrl_c "Ctrl-C is drawn as a crash or signal: $("$CONVERT" --dump=records \
+			"$TMP/ctrl_c.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' | head -3)"
+	elif [ "$sigs" != 1 ] || [ "$(json_signal "$TMP/ctrl_c" 1 name)" != '"SIGINT"' ] ||
+		[ "$(json_signal "$TMP/ctrl_c" 1 by_stop)" != true ]; then
+		fail ctrl_c "record.json's signals: expected one SIGINT by_stop: $(grep -A3 \
+			'"signals"' "$TMP/ctrl_c/record.json")"
+	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 2, "name": "SIGINT"' \
+		"$TMP/ctrl_c/record.json"; then
+		fail ctrl_c "record.json's exits: $(grep '"exits"' "$TMP/ctrl_c/record.json")"
+	elif ! grep -q 'the program was killed by SIGINT, which stopped the recording too' \
+		"$TMP/ctrl_c.err"; then
+		fail ctrl_c "no summary line: $(grep -i program "$TMP/ctrl_c.err")"
 	else
 		ok ctrl_c
 	fi
@@ -385,4 +426,5 @@ t_no_leftovers() {
 	if no_procs; then ok no_leftovers; else fail no_leftovers "processes left running"; fi
 }
 
-for t in $NAMES; do "t_$t"; done
+# crash/NAME (tests/run.sh) runs case NAME alone
+for t in ${1:-$NAMES}; do "t_$t"; done

@@ -72,6 +72,23 @@ static void kinds(void)
 	CHECK(!sig_fatal_by_default(SIGWINCH) && !sig_fatal_by_default(SIGCONT));
 }
 
+/* The signals the kernel delivers as a SIGKILL when unhandled: signal(7)'s
+ * "Term" ones (kernel/signal.c complete_signal(): fatal, no core dump). */
+static void delivered_as_kill(void)
+{
+	static const int as_kill[] = { SIGHUP, SIGINT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+				       SIGTERM, SIGSTKFLT, SIGVTALRM, SIGPROF, SIGIO, SIGPWR };
+	static const int not[] = { SIGKILL, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE,
+				   SIGSEGV, SIGXCPU, SIGXFSZ, SIGSYS, SIGCHLD, SIGCONT, SIGSTOP,
+				   SIGTSTP, SIGWINCH, SIGURG, 0, 65 };
+
+	for (size_t i = 0; i < sizeof(as_kill) / sizeof(as_kill[0]); i++)
+		CHECK(sig_delivered_as_kill(as_kill[i]));
+	for (size_t i = 0; i < sizeof(not) / sizeof(not[0]); i++)
+		CHECK(!sig_delivered_as_kill(not[i]));
+	CHECK(sig_delivered_as_kill(SIGRTMIN) && sig_delivered_as_kill(SIGRTMAX));
+}
+
 /* The kernel filter and the recorder's own check say the same. */
 static void filter_and_watched(void)
 {
@@ -99,6 +116,7 @@ int main(void)
 	UNIT_RUN(names_round_trip);
 	UNIT_RUN(code_names);
 	UNIT_RUN(kinds);
+	UNIT_RUN(delivered_as_kill);
 	UNIT_RUN(filter_and_watched);
 	return unit_exit();
 }
