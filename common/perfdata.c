@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,6 +437,7 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 	uint64_t at = 0, end, len = 0;
 	uint32_t nr, attr_size;
 	size_t used = 0;
+	bool full = false;
 	int fd = perfdata_open(path), err;
 
 	if (size)
@@ -485,22 +487,25 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 		at += name_len + 8ull * nr_ids;
 		n = (size_t)snprintf(line, sizeof(line), "%s: %s=%" PRIu64 "\n", name,
 				     freq ? "sample_freq" : "sample_period", n_or_freq);
-		if (!err && n < sizeof(line) && used + n + 1 <= size) {
+		/* the first that does not fit ends the list: the names keep the
+		 * attributes' order (perfdata_sample_types) */
+		if (!err && n < sizeof(line) && used + n + 1 <= size && !full) {
 			memcpy(buf + used, line, n + 1);
 			used += n;
+		} else {
+			full = true;
 		}
 	}
 	close(fd);
 	return err;
 }
 
-int perfdata_sample_types(const char *path, uint64_t *types)
+int perfdata_sample_types(const char *path, uint64_t *types, size_t max)
 {
 	struct perfdata_header h;
 	unsigned char b[8];
-	int fd = perfdata_open(path), err;
+	int fd = perfdata_open(path), err, n = 0;
 
-	*types = 0;
 	if (fd < 0)
 		return -errno;
 	err = perfdata_header_read(fd, &h);
@@ -508,12 +513,14 @@ int perfdata_sample_types(const char *path, uint64_t *types)
 		err = -ENOENT;
 	if (!err && (h.attr_size < 32 || !within(h.attrs_off, h.attrs_size, h.file_size)))
 		err = -EIO;
-	for (uint64_t at = 0; !err && at + h.attr_size <= h.attrs_size; at += h.attr_size) {
+	for (uint64_t at = 0; !err && at + h.attr_size <= h.attrs_size && n < INT_MAX;
+	     at += h.attr_size, n++) {
 		err = pread_all(fd, b, sizeof(b), h.attrs_off + at + 24);
-		*types |= err ? 0 : le64(b);
+		if (!err && (size_t)n < max)
+			types[n] = le64(b);
 	}
 	close(fd);
-	return err;
+	return err ? err : n;
 }
 
 /* Writes N bytes at BUF to FD at *AT and moves *AT past them. Returns 0 or a

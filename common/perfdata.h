@@ -213,15 +213,18 @@ int perfdata_sample_times(const char *path, uint64_t **times, size_t *n);
 
 /*
  * The sample_type bits (PERF_SAMPLE_*, include/uapi/linux/perf_event.h) of
- * the events the perf.data at PATH recorded, or-ed together into *TYPES,
- * from the attributes its header lists (struct perf_file_attr: the attr's
- * sample_type at byte 24): PERF_SAMPLE_STACK_USER says a --call-graph dwarf
- * recording, PERF_SAMPLE_BRANCH_STACK an lbr one. Returns 0; -ENOENT for
- * the pipe format (no attributes in its header); -EINVAL or -EIO as
- * perfdata_header_read() returns them, also -EIO when the attributes lie
- * past the end of the file; or another negative errno.
+ * each event the perf.data at PATH recorded, in the order of its header's
+ * attributes (struct perf_file_attr: the attr's sample_type at byte 24),
+ * which is the order of its event names (perfdata_event_names, perf
+ * evlist): the first MAX into TYPES. PERF_SAMPLE_STACK_USER says the event
+ * was unwound with --call-graph dwarf, PERF_SAMPLE_BRANCH_STACK lbr, and
+ * PERF_SAMPLE_CALLCHAIN alone frame pointers. Returns the number of events
+ * (may exceed MAX); -ENOENT for the pipe format (no attributes in its
+ * header); -EINVAL or -EIO as perfdata_header_read() returns them, also -EIO
+ * when the attributes lie past the end of the file; or another negative
+ * errno.
  */
-int perfdata_sample_types(const char *path, uint64_t *types);
+int perfdata_sample_types(const char *path, uint64_t *types, size_t max);
 
 /* What perfdata_check() found in a file. */
 enum perfdata_state {

@@ -755,15 +755,23 @@ static const struct stack_event *stack_event(struct conv_span ev)
 	return NULL;
 }
 
-void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sample_types)
+/* The unwinder (CONV_UNWIND_*) of an event of sample_type TYPE; 0: none. */
+static unsigned unwinder_of(uint64_t type)
 {
-	if (sample_types & PERF_SAMPLE_STACK_USER)
-		cv->c.unwinders |= CONV_UNWIND_DWARF;
-	else if (sample_types & PERF_SAMPLE_BRANCH_STACK)
-		cv->c.unwinders |= CONV_UNWIND_LBR;
-	else if (sample_types & PERF_SAMPLE_CALLCHAIN)
-		cv->c.unwinders |= CONV_UNWIND_FP;
-	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e) {
+	if (type & PERF_SAMPLE_STACK_USER)
+		return CONV_UNWIND_DWARF;
+	if (type & PERF_SAMPLE_BRANCH_STACK)
+		return CONV_UNWIND_LBR;
+	return type & PERF_SAMPLE_CALLCHAIN ? CONV_UNWIND_FP : 0;
+}
+
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64_t *sample_types,
+			size_t ntypes)
+{
+	bool period_set = false;
+	size_t i = 0;
+
+	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e, i++) {
 		const struct stack_event *se;
 		struct conv_span ev;
 		uint64_t n;
@@ -771,11 +779,15 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sam
 
 		e = strchrnul(s, '\n');
 		if (!conv_parse_evlist_line(s, (size_t)(e - s), &ev, &n, &freq) ||
-		    !(se = stack_event(ev)) || (!freq && !se->period_is_time))
+		    !(se = stack_event(ev)))
+			continue;
+		if (i < ntypes)
+			cv->c.unwinders |= unwinder_of(sample_types[i]);
+		if (period_set || (!freq && !se->period_is_time))
 			continue;
 		n = freq ? 1000000000 / n : n;
 		cv->c.period_ns = n < CONV_TS_MAX ? n : CONV_TS_MAX;
-		return;
+		period_set = true;
 	}
 }
 

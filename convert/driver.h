@@ -104,9 +104,11 @@ void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_ne
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output
  * of `perf evlist -F` on it; NULL or "": not known, a text input) and whose
- * events' sample_type bits or-ed are SAMPLE_TYPES (perfdata_sample_types;
- * 0: not known), which say how its call chains were unwound (for the
- * summary's warnings on broken stacks). The first
+ * events' sample_type bits are SAMPLE_TYPES (NTYPES of them, in EVLIST's
+ * order: perfdata_sample_types; 0: not known). Those of the stack-sampling
+ * events say how the call stacks were unwound (for the summary's warnings
+ * on broken stacks; another event's, such as the off-CPU callers' copy of
+ * the stack, say nothing of them). The first
  * stack-sampling event's frequency (1e9/N ns) or period (N ns, for an event
  * counting time: cpu-clock, task-clock) becomes the recording's sampling
  * period, which a thread uses until its own samples give one, so that its
@@ -114,7 +116,8 @@ void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_ne
  * can be judged as [no samples] (docs/design.md "Sampled call chains").
  * Else the period stays what it was: the first any thread's samples gave.
  */
-void conv_driver_evlist(struct conv_driver *cv, const char *evlist, uint64_t sample_types);
+void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64_t *sample_types,
+			size_t ntypes);
 
 /* The reason of the last error. */
 const char *conv_driver_message(const struct conv_driver *cv);

@@ -62,7 +62,8 @@ struct input {
 	char dlfilter[PATH_MAX]; /* the dlfilter's path */
 	char evlist[4096];       /* a perf.data's events as `perf evlist -F` prints
 				  * them; "": not read (Intel PT) */
-	uint64_t sample_types;   /* their sample_type bits or-ed; 0: not known */
+	uint64_t sample_types[INPUT_MAX_EVENTS];   /* each one's sample_type bits */
+	size_t nsample_types;    /* how many of them are known (0: none) */
 	int jit_fd;              /* the perf.data after perf inject --jit (an unnamed
 				  * file, inherited by perf script), or -1 */
 	char jit_path[32];       /* /proc/self/fd/JIT_FD */
@@ -292,8 +293,9 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	}
 	if (read) {
 		memcpy(in->evlist, out, sizeof(out));
-		if (perfdata_sample_types(in->handle, &in->sample_types))
-			in->sample_types = 0;
+		int n = perfdata_sample_types(in->handle, in->sample_types, INPUT_MAX_EVENTS);
+
+		in->nsample_types = n < 0 ? 0 : n < INPUT_MAX_EVENTS ? (size_t)n : INPUT_MAX_EVENTS;
 		inject_jitdump(in, perf->perf);   /* sampling: recorded in perf's -k mono */
 	}
 	in->opts = (struct perfcmd_opts){
@@ -660,7 +662,8 @@ const char *input_evlist(const struct input *in)
 	return in->evlist;
 }
 
-uint64_t input_sample_types(const struct input *in)
+const uint64_t *input_sample_types(const struct input *in, size_t *n)
 {
+	*n = in->nsample_types;
 	return in->sample_types;
 }

@@ -100,9 +100,13 @@ const struct perfcmd *input_perf_command(const struct input *in, size_t k);
  * an Intel PT perf.data known by its header. Borrowed from IN. */
 const char *input_evlist(const struct input *in);
 
-/* The sample_type bits of a perf.data input's events, or-ed
- * (perfdata_sample_types); 0 for a text input, the pipe format, or Intel PT. */
-uint64_t input_sample_types(const struct input *in);
+/* The most events whose sample_type bits an input keeps. */
+#define INPUT_MAX_EVENTS 64
+
+/* The sample_type bits of a perf.data input's events, in input_evlist()'s
+ * order (perfdata_sample_types): *N of them (up to INPUT_MAX_EVENTS; 0 for a
+ * text input, the pipe format, or Intel PT). Borrowed from IN. */
+const uint64_t *input_sample_types(const struct input *in, size_t *n);
 
 /* Bytes read so far, and the input's size when known (a regular text
  * file, else 0): for progress. */

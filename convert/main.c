@@ -410,13 +410,16 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 	char err[512], read_err[512] = "";
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
+	const uint64_t *types;
+	size_t ntypes;
 
 	if (input_open(path, fd, perf, &in, err, sizeof(err))) {
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
 	conv_driver_begin_input(cv, path);
-	conv_driver_evlist(cv, input_evlist(in), input_sample_types(in));
+	types = input_sample_types(in, &ntypes);
+	conv_driver_evlist(cv, input_evlist(in), types, ntypes);
 	lines = conv_driver_stats(cv)->lines;
 	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
 				 sizeof(err))) {

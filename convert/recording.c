@@ -907,8 +907,11 @@ uint64_t recording_snapshot_mark(const struct recording *r, size_t i)
 	if (r->snapshots[i].hit)
 		return 0;
 	/* a signal's snapshot: the signal's own marker names it */
-	return why == RECORDING_TRIGGER || why == RECORDING_NONE || why == RECORDING_SIGNAL ? 0 :
-	       recording_snapshot_end(r, i);
+	if (why == RECORDING_TRIGGER || why == RECORDING_NONE || why == RECORDING_SIGNAL)
+		return 0;
+	/* where perf stopped recording into it: its time_ns (Ctrl-C came,
+	 * the program exited) is later, and nothing is known in between */
+	return r->snapshots[i].live_ns ? r->snapshots[i].live_ns : recording_snapshot_end(r, i);
 }
 
 uint64_t recording_snapshot_end(const struct recording *r, size_t i)

@@ -247,7 +247,9 @@ uint64_t recording_snapshot_live(const struct recording *r, size_t i);
 /*
  * Where snapshot I of R is marked "[snapshot] REASON" (markers.c): a
  * snapshot no hit took (Ctrl-C, --duration, the program's exit, perf's
- * death), at its end (recording_snapshot_end); 0 when it has no such mark
+ * death), where it is known to end: its live_ns (perf recorded until then;
+ * the marker's taken_ns argument says its time_ns), else its end
+ * (recording_snapshot_end); 0 when it has no such mark
  * (a hit took it, its end is unknown, or its reason is "trigger", "none" or
  * "signal": the signal's own marker names that one).
  */

@@ -173,6 +173,17 @@ struct find {
 	int max, n;
 };
 
+/* Whether symbol NAME is a cold part gcc split off a function (F.cold,
+ * F.part.0.cold): only jumps from F enter it, no call does, so a demangled
+ * name ("f(int) [clone .cold]" matches "f") never means it. */
+static bool cold_part(const char *name)
+{
+	for (const char *p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
+		if (rec_elf_part_suffix(p))
+			return strstr(p, ".cold") != NULL;
+	return false;
+}
+
 static int find_cb(const struct rec_sym *s, void *arg)
 {
 	struct find *fd = arg;
@@ -180,6 +191,8 @@ static int find_cb(const struct rec_sym *s, void *arg)
 
 	if (fd->exact ? strcmp(s->name, fd->name) : !rec_demangled_matches(s->name, s->demangled, fd->name))
 		return 0;
+	if (!fd->exact && cold_part(s->name) && strcmp(s->demangled, fd->name))
+		return 0;   /* unless the name is the clone's own, in full */
 	for (i = 0; i < fd->n && i < 64; i++)
 		if (fd->seen[i] == s->value)
 			return 0;

@@ -51,7 +51,8 @@ int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void 
 /*
  * Finds the functions of PATH that NAME names: by their symbol name exactly
  * or, when none is, by the demangled name with or without the parameter
- * list (rec_demangled_matches). One entry per address: up to MAX into OUT.
+ * list (rec_demangled_matches), where a cold part (F.cold, never called) is
+ * matched only by its own full name. One entry per address: up to MAX into OUT.
  * Returns how many functions match (may exceed MAX; 0: none), or an error
  * as rec_elf_lookup.
  */

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "events.h"
 #include "cli.h"
+#include "demangle.h"
 #include "diag.h"
 #include "frontend.h"
 #include "host.h"
@@ -243,6 +244,16 @@ static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 			      o->ncmd ? NULL : s->target.exe, &s->callexits);
 }
 
+/* The name a user knows LOC's function by: its demangled symbol ("f(int)"
+ * for _Z1fi) into BUF (SIZE bytes), else the spec that named it. */
+static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t size)
+{
+	if (!loc->symbol[0])
+		return loc->spec;
+	rec_demangle(loc->symbol, buf, size);
+	return buf;
+}
+
 /*
  * Each --measure FUNC resolved (as a trigger is) to a function's entry and
  * its exits, into S->measures; the slow-call trigger's own function shares
@@ -281,8 +292,11 @@ static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
 		for (int k = 0; k < i; k++)
 			if (!strcmp(s->measures[k].loc.file, loc.file) &&
 			    s->measures[k].loc.file_offset == loc.file_offset) {
+				char name[512];
+
 				diag_error("%s: expected each function once, found %s measured "
-					   "already (--measure %s)", opt, loc.symbol, o->measure[k]);
+					   "already (--measure %s)", opt,
+					   loc_name(&loc, name, sizeof(name)), o->measure[k]);
 				return EXIT_USAGE;
 			}
 		r = function_exits(opt, "a function", "--measure", &loc, o->ncmd ? NULL : s->target.exe,
@@ -382,12 +396,13 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 static void print_slow_calls(const struct rec_session *s)
 {
 	const struct rec_hit *first = s->nhits ? &s->hits[0].hit : NULL;
+	char name[512];
 
 	if (!s->o->slower_than_ns || !s->have_trigger)
 		return;
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s",
 		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
-		  s->loc.symbol[0] ? s->loc.symbol : s->loc.spec, s->slow.slow,
+		  loc_name(&s->loc, name, sizeof(name)), s->slow.slow,
 		  s->o->slower_than_ns / 1e6, first ? ":" : "");
 	if (first)
 		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, returned at %"

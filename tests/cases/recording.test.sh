@@ -20,7 +20,9 @@
 #                 --duration, the program's exit): [off-cpu] reaches the
 #                 file's last record, or record.json's live_ns (perf still
 #                 recorded then), never the snapshot's time_ns (taken after
-#                 perf stopped: a sleep that never happened)
+#                 perf stopped: a sleep that never happened); the
+#                 "[snapshot] interrupt" marker is at live_ns too, its
+#                 taken_ns saying when Ctrl-C came
 #   carry-stack   two consecutive snapshots of a recording are one timeline:
 #                 a sampled stack running at the end of the first goes on in
 #                 the second (the same files given alone end it at the
@@ -194,7 +196,7 @@ t_offcpu_end() {
 # than 15 ms showed a 129 ms sleep there). Thread 301's switch at 20.001 s
 # is the file's last record.
 t_offcpu_tail() {
-	local d="$TMP/tail" got want n
+	local d="$TMP/tail" got want n mark
 	mkdir -p "$d"
 	{ cat "$CASE/snapshot-1.txt"
 	  printf '%s\n' '          helper   300/301      20.000900000: PERF_RECORD_SWITCH IN         ' \
@@ -221,8 +223,20 @@ t_offcpu_tail() {
 		if [ "$n" -ne 1 ] || ! grep -q -F "[off-cpu] $want" <<<"$got"; then
 			fail offcpu-tail "live_ns $live: expected thread 300's [off-cpu] $want, found: $(tr '\n' '|' <<<"$got")"
 			return
-		elif ! grep -q -F '[snapshot] interrupt @20129000000' "$TMP/tail-$live.tree"; then
-			fail offcpu-tail "live_ns $live: the snapshot's marker is not at its time_ns"
+		fi
+		# the marker where the trace ends (live_ns), saying when Ctrl-C came;
+		# at time_ns when nothing says where perf stopped
+		mark="[snapshot] interrupt @$live"
+		[ "$live" = none ] || [ "$live" = null ] && mark='[snapshot] interrupt @20129000000'
+		got=$(grep -F '[snapshot] interrupt' "$TMP/tail-$live.tree" | head -n 1)
+		if [ "${got#*"$mark"}" = "$got" ]; then
+			fail offcpu-tail "live_ns $live: expected the marker $mark, found: $got"
+			return
+		elif [ "${mark#*@}" != 20129000000 ] && ! grep -q 'taken_ns:uint64=20129000000' <<<"$got"; then
+			fail offcpu-tail "live_ns $live: the marker does not say when Ctrl-C came: $got"
+			return
+		elif [ "${mark#*@}" = 20129000000 ] && grep -q 'taken_ns' <<<"$got"; then
+			fail offcpu-tail "live_ns $live: taken_ns on a marker at its time_ns: $got"
 			return
 		fi
 	done

@@ -281,7 +281,8 @@ multi_snapshot() {
 		ok offcpu-multi-snapshot
 	fi
 	# --window on the recording directory: every slice within 2 ms before
-	# to 1 ms after a hit of its record.json, one interval per hit.
+	# to 1 ms after a hit of its record.json or the mark of a snapshot no
+	# hit took (the exit one, at its live_ns), one interval per anchor.
 	if ! "$CONVERT" --window 2ms,1ms "$d" -o "$TMP/window.fxt" 2>"$TMP/window.err" ||
 		! "$CONVERT" --dump=tree "$TMP/window.fxt" >"$TMP/window.tree" 2>/dev/null; then
 		fail offcpu-window "conversion failed: $(first_lines "$TMP/window.err")"
@@ -296,7 +297,10 @@ multi_snapshot() {
 		END { for (i = 1; i <= nh; i++) k += i in seen
 		      if (k < 2) { print "only " k " of " nh " windows hold slices"; exit 1 }
 		      print n " slices in " k " of " nh " windows" }' \
-		<(grep '"tid": .*"time_ns": ' "$d/record.json" | grep -o '"time_ns": [0-9]*') \
+		<(grep '"tid": .*"time_ns": ' "$d/record.json" | grep -o '"time_ns": [0-9]*'
+		  # and the snapshot no hit took (the exit): its mark, where it ends
+		  sed -n 's/.*"reason": "\(exit\|interrupt\|duration\)".*\("live_ns": [0-9]*\).*/\2/p' \
+			"$d/record.json") \
 		"$TMP/window.tree"); then
 		fail offcpu-window "$why"
 	elif ! grep -q -e "--window 2ms,1ms: [0-9]* intervals kept" "$TMP/window.err"; then

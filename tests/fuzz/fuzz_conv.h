@@ -130,8 +130,11 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 			rc = PIPELINE_READ_ERROR;
 			break;
 		}
-		if (r)
-			conv_driver_snapshot_end(cv, recording_snapshot_end(r, i), i + 1 == npaths);
+		/* as convert/main.c: the snapshots of R in order, each followed by
+		 * the next; a plain input's sequel is not known */
+		conv_driver_snapshot(cv, r ? recording_snapshot_live(r, i) : 0,
+				     !r ? CONV_NEXT_UNKNOWN :
+				     i + 1 < npaths ? CONV_NEXT_SNAPSHOT : CONV_NEXT_NONE);
 		conv_driver_begin_input(cv, paths[i]);
 		rc = pipeline_convert(in, paths[i], cv, workers, &conv_err, err, sizeof(err));
 		if (input_close(in, err, sizeof(err)) < 0)

@@ -14,10 +14,12 @@
 #              order; inferred callers where a window starts mid-stack);
 #              it decodes through snaptrace's dlfilter (perf is seen given
 #              --dlfilter), and the FXT is byte for byte the one the text
-#              path (--no-dlfilter) writes, and, where -j 3 splits the
+#              path (--no-dlfilter) writes (but on --noretcomp variants:
+#              pt-lib.sh convert), and, where -j 3 splits the
 #              decoding into time ranges, the one -j 1 and -j 2 write: same
 #              slices, times, order; and so does the in-process decoder
-#              (the default) at -j 1 and -j 2, without falling back to perf
+#              (the default) at -j 1 (and -j 2 where it has two chunks),
+#              without falling back to perf
 #              script where the suite does not allow it (FALLBACK);
 # in both return-compression modes and with a snapshot window (with a PSB+
 # every 128 bytes: pt-variants.test.sh); and source lines (srcline-*) on the programs' own
@@ -68,17 +70,19 @@ srcline_check() {
 			if (match($0, / \[[0-9]+, [0-9]+\]/)) print substr($0, 1, RSTART - 1) "\t" line
 		}' | sort -u >"$TMP/$name.lines"
 	nm "$bin" | awk '$2 ~ /^[TtW]$/ { print $3 "\t" $1 }' | c++filt -p >"$TMP/$name.nm"
-	while IFS=$'\t' read -r f have; do
-		addr=$(awk -F'\t' -v f="$f" '$1 == f { print $2 }' "$TMP/$name.nm")
-		[ "$(echo "$addr" | grep -c .)" = 1 ] || continue	# not one symbol: not checked
-		want=$(addr2line -e "$bin" "0x$addr")
+	# each function of one symbol (others are not checked), then its
+	# address's line: one addr2line run for them all, a line per address
+	awk -F'\t' 'NR == FNR { n[$1]++; a[$1] = $2; next } n[$1] == 1 { print $0 "\t" a[$1] }' \
+		"$TMP/$name.nm" "$TMP/$name.lines" >"$TMP/$name.addrs"
+	cut -f3 "$TMP/$name.addrs" | sed 's/^/0x/' | addr2line -e "$bin" >"$TMP/$name.want"
+	while IFS=$'\t' read -r f have addr && read -r want <&3; do
 		case $want in '??:'* | *':?') want=- ;; esac
 		if [ "$have" != "$want" ]; then
 			echo "$f: $have, addr2line says $want"
 			return
 		fi
 		[ "$want" = - ] || n=$((n + 1))
-	done <"$TMP/$name.lines"
+	done <"$TMP/$name.addrs" 3<"$TMP/$name.want"
 	echo "$n with lines"
 }
 for prog in $SRCLINE_PROGRAMS; do

@@ -13,12 +13,15 @@
 # instructions has every call counted and its slow one timed as the program
 # timed it; a call that ends in a tail call ends at the jump, every one
 # counted. And the converter names the real cause of stacks cut in a dwarf
-# recording (a stack deeper than perf's copy of it), not frame pointers.
+# recording (a stack deeper than perf's copy of it), not frame pointers; and
+# of stacks cut in a frame-pointer recording (the program has none), though
+# the recorder's off-CPU event copies the stack as dwarf does, not dwarf's; and
+# the slow-call summary names the function as the trigger line does.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="throw_through_launched throw_through_attached several_returns duration_exact
-dwarf_stacks_whole tail_call_ends dwarf_cut_named no_leftovers"
+dwarf_stacks_whole tail_call_ends summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
 need_recording exits
 need_built exits "$CONVERT"
 requires_all cxx binutils
@@ -141,13 +144,14 @@ t_several() {
 
 # tailer() ends in a jmp to tail_callee(): each call ends at the jump (2 ms
 # of sleep), not when tail_callee returns (30 ms later); every call counted.
+# The summary names the function demangled (tailer(int), not _Z6taileri).
 t_tail() {
 	local d="$TMP/tail" tid entry ret dur
 	if ! disasm 'tailer(int)' | grep -Eq 'jmp +[0-9a-f]+ <tail_callee'; then
 		fail tail_call_ends "expected tailer() built with a tail call (jmp) of tail_callee()"
 		return
 	fi
-	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 100000 --trigger tailer \
+	"$RECORD" -o "$d" --multi-snapshot --min-interval 100000 --trigger tailer \
 		--trigger-slower-than 1ms -- "$PROG" tail 10 >/dev/null 2>"$d.err"
 	read -r tid entry ret dur < <(hits "$d")
 	if [ "$(trig "$d" calls)" != 10 ] || [ "$(trig "$d" calls_slower)" != 10 ] ||
@@ -157,6 +161,11 @@ t_tail() {
 		fail tail_call_ends "the first call took $(own "$d.err" 1) ms to its tail call, the hit says $dur ns"
 	else
 		ok tail_call_ends
+	fi
+	if grep -q ': 10 calls of tailer(int) measured, 10 longer than 1.000 ms' "$d.err"; then
+		ok summary_demangled
+	else
+		fail summary_demangled "the summary: $(grep 'calls of' "$d.err")"
 	fi
 }
 
@@ -178,9 +187,29 @@ t_dwarf_cut() {
 	fi
 }
 
+# deep() with --callgraph fp: the frames of exits_target (no frame pointers)
+# break the chains; the warning says the recording's unwinder (frame
+# pointers), names the binary and advises dwarf, never fp, the mode in use.
+t_fp_cut() {
+	local d="$TMP/deep-fp" w
+	"$RECORD" -q -o "$d" --callgraph fp --trigger none -- "$PROG" deep >/dev/null 2>"$d.err"
+	"$CONVERT" "$d" -o "$d.fxt" 2>"$d/convert.log"
+	w=$(grep 'sampled call stacks are broken' "$d/convert.log")
+	if [ -z "$w" ]; then
+		fail fp_cut_named "expected broken stacks and their warning: $(tl 3 "$d/convert.log")"
+	elif ! grep -q 'unwound through frame pointers (--callgraph fp' <<<"$w" ||
+		! grep -q 'exits_target ([0-9]*)' <<<"$w" || ! grep -q 'record with --callgraph dwarf' <<<"$w" ||
+		grep -q 'copy of each sample\|--callgraph fp$' <<<"$w"; then
+		fail fp_cut_named "the warning: $w"
+	else
+		ok fp_cut_named
+	fi
+}
+
 t_throw_launched
 t_throw_attached
 t_dwarf_cut
+t_fp_cut
 t_several
 t_tail
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

@@ -7,7 +7,7 @@
 #              perf   perf record, or perf script while converting
 #   phases:    starting    perf is being started (a stand-in perf waits 1 s)
 #              recording   the program runs, perf records
-#              snapshot    --multi-snapshot with the trigger hit every few ms: a
+#              snapshot    --multi-snapshot with the trigger hit every 10 ms: a
 #                          snapshot every 300 ms (signalled after the third)
 #              converting  snaptrace-convert runs (its perf script waits 1 s)
 #              early       the front end only: at once (0 ms) and during the
@@ -27,13 +27,17 @@ requires lifecycle recording || exit 0
 need_built lifecycle "$RECORD" "$CONVERT"
 PERF=$(command -v perf)
 
-# The target: the workload (tests/workload/workload.c), modes work (for
-# ever) and storm (the trigger every 3 ms). The perf of the "starting"
+# The target: the workload (tests/workload/workload.c) in its bursts mode,
+# for ever: 2 ms of nested work (work_leaf in every snapshot), the trigger,
+# 8 ms asleep. Signals to the target's recorder, front end and perf are the
+# subject here, not a busy target: a spinning one took a CPU per case (three
+# cases at a time, and perf's samples of it). The perf of the "starting"
 # phase and the slow perf script: slowperf (tests/record/slowperf.c), which
 # logs its pid and waits 1 s before becoming perf.
 PROG="$SNAPTRACE_TEST_BIN/workload"
 SLOWPERF="$SNAPTRACE_TEST_BIN/slowperf"
 need_built lifecycle "$PROG" "$SLOWPERF" "$SIGDFL"
+TARGET=("$PROG" bursts 2 8)
 export SLOWPERF_PERF="$PERF"
 
 # case_pids NAME: the pids of the processes of case NAME.
@@ -82,24 +86,24 @@ slowperf_ran() { grep -q " $2\$" "$1" 2>/dev/null; }
 # start_case NAME PROCESS PHASE: starts the recording of a case in the
 # background; sets PID (of the front end or recorder), DIR, OUT, ERR.
 start_case() {
-	local name=$1 who=$2 phase=$3 mode=work
+	local name=$1 who=$2 phase=$3
 	# 1000 samples a second (not 5000): what a case converts is no subject here
 	local -a opts=(--trigger none --duration 20) conv=() freq=(--sampling-freq 1000)
 		DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
 	export SLOWPERF_LOG="$TMP/$name.slowperf"
 	case $phase in
 	starting) opts+=(--perf "$SLOWPERF") ;;
-	snapshot) mode="storm 3000" opts=(--trigger snaptrace_trigger --multi-snapshot
+	snapshot) opts=(--trigger snaptrace_trigger --multi-snapshot
 		--min-interval 300 --arm-after 0 --duration 20) ;;
 	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$SLOWPERF") ;;
 	esac
 	# started as from a terminal (SIGDFL, tests/lib.sh)
 	if [ "$who" = record ]; then
 		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
-			-- "$PROG" $mode >/dev/null 2>"$ERR" &
+			-- "${TARGET[@]}" >/dev/null 2>"$ERR" &
 	else
 		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
-			"${opts[@]}" "${conv[@]}" -- "$PROG" $mode >/dev/null 2>"$ERR" &
+			"${opts[@]}" "${conv[@]}" -- "${TARGET[@]}" >/dev/null 2>"$ERR" &
 	fi
 	PID=$!
 }

@@ -124,11 +124,13 @@ t_duration() {
 	fi
 }
 
-# start_forever NAME: launches the recorder on "workload work" in the
-# background, waits until it records; sets REC_PID and REC_DIR.
+# start_forever NAME: launches the recorder on "workload bursts 2 8" (for
+# ever: 2 ms of nested work, 8 ms asleep; the signals are the subject, not a
+# busy target) in the background, waits until it records; sets REC_PID and
+# REC_DIR.
 start_forever() {
 	REC_DIR="$TMP/$1"
-	"$SIGDFL" "$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" work >/dev/null 2>"$TMP/$1.err" &
+	"$SIGDFL" "$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" bursts 2 8 >/dev/null 2>"$TMP/$1.err" &
 	REC_PID=$!
 	BG+=("$REC_PID")
 	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10

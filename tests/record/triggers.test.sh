@@ -11,7 +11,8 @@
 # library's and a process's functions; --trigger '?' picks in a
 # pseudo-terminal (numbered list, and fzf's protocol), and is a usage error
 # off a terminal; `snaptrace attach` without -p picks the process the same
-# way. Rust names (legacy and v0 manglings, with and without the hash).
+# way. A function of g++ -O2 with a cold clone (f(int) [clone .cold], never
+# called) is one function, not two. Rust names (legacy and v0 manglings, with and without the hash).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
@@ -20,7 +21,7 @@ export SNAPTRACE_BIN
 
 NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_line_bare
 form_line_address form_line_col form_addr form_dot form_lib form_default form_rust_legacy
-form_rust_legacy_hash form_rust_v0 form_rust_v0_hash error_rust_hash error_several error_empty error_closest
+form_cold_clone form_rust_legacy_hash form_rust_v0 form_rust_v0_hash error_rust_hash error_several error_empty error_closest
 error_line_no_code error_no_library error_dot_missing error_bare symbols_program
 symbols_library symbols_process symbols_usage symbols_rust pick_not_terminal pick_list pick_list_ctrl_c
 pick_fzf_protocol pick_offers_no_internals pick_fzf_real attach_pick_not_terminal attach_pick_list attach_pick_invalid
@@ -146,6 +147,27 @@ expect_error() {
 		fail "$name" "something was recorded or left running"
 	else
 		ok "$name"
+	fi
+}
+
+# A function g++ -O2 split a cold part off (_Z1fi.cold: its throw path,
+# entered by a jump from f, never by a call): `--trigger f` names f alone.
+t_cold_clone() {
+	local prog="$TMP/cold" got
+	printf '%s\n' '#include <stdexcept>' \
+		'__attribute__((noinline)) int f(int x) { if (__builtin_expect(x < 0, 0)) throw std::runtime_error("negative"); return x * 3; }' \
+		'int main(int argc, char **) { return f(argc) == 3 ? 0 : 1; }' >"$TMP/cold.cc"
+	if ! g++ -O2 -o "$prog" "$TMP/cold.cc" 2>"$TMP/cold-cc.err"; then
+		fail form_cold_clone "cannot build cold.cc: $(tl 3 "$TMP/cold-cc.err")"
+	elif ! nm "$prog" | grep -q ' _Z1fi\.cold$'; then
+		fail form_cold_clone "g++ -O2 made no _Z1fi.cold: $(nm "$prog" | grep _Z1fi | tr '\n' ' ')"
+	else
+		got=$(resolve "$prog" f)
+		if [ "$(cut -f 2 <<<"$got")" != _Z1fi ]; then
+			fail form_cold_clone "--trigger f resolved to '$(tr '\t' ' ' <<<"$got")', not _Z1fi"
+		else
+			ok form_cold_clone
+		fi
 	fi
 }
 
@@ -524,6 +546,7 @@ t_mid_instruction() {
 }
 
 t_forms
+t_cold_clone
 t_readme_examples
 t_mid_instruction
 t_errors

@@ -446,7 +446,7 @@ static void test_sample_types(void)
 {
 	struct file f;
 	unsigned char attr[136] = { 0 };
-	uint64_t types[2] = { (1u << 5) | (1u << 13), 1u << 1 }, got = 1;
+	uint64_t types[2] = { (1u << 5) | (1u << 13), 1u << 1 }, got[2] = { 1, 1 };
 	const char *path;
 
 	f.len = 0;
@@ -458,17 +458,24 @@ static void test_sample_types(void)
 		put(&f, attr, sizeof(attr));
 	}
 	path = write_file(&f, f.len);
-	CHECK_INT_EQ(perfdata_sample_types(path, &got), 0);
-	CHECK_U64_EQ(got, types[0] | types[1]);
+	/* each event's own, in order: not or-ed (one event's copy of the
+	 * stack says nothing of another's call chains) */
+	CHECK_INT_EQ(perfdata_sample_types(path, got, 2), 2);
+	CHECK_U64_EQ(got[0], types[0]);
+	CHECK_U64_EQ(got[1], types[1]);
+	/* more events than room: the count, the first MAX */
+	got[0] = got[1] = 1;
+	CHECK_INT_EQ(perfdata_sample_types(path, got, 1), 2);
+	CHECK_U64_EQ(got[0], types[0]);
+	CHECK_U64_EQ(got[1], 1);
 	/* the attributes past the end of the file */
 	put_at64(&f, 32, 3 * sizeof(attr));
 	path = write_file(&f, f.len);
-	CHECK_INT_EQ(perfdata_sample_types(path, &got), -EIO);
-	CHECK_U64_EQ(got, 0);
+	CHECK_INT_EQ(perfdata_sample_types(path, got, 2), -EIO);
 	/* the pipe format lists none */
 	make_pipe_file(&f);
 	path = write_file(&f, f.len);
-	CHECK_INT_EQ(perfdata_sample_types(path, &got), -ENOENT);
+	CHECK_INT_EQ(perfdata_sample_types(path, got, 2), -ENOENT);
 }
 
 /* Samples of two events whose sample_type puts the time after the

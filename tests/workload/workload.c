@@ -270,6 +270,22 @@ static int m_storm(char **a)
 	return 0;
 }
 
+/* Nested work in short bursts with naps between: the recorded program of a
+ * test whose subject is not a busy target (every function of the work is
+ * called in each burst, at a fraction of a spinning target's CPU time). */
+static int m_bursts(char **a)
+{
+	double ms = num(a[0]);
+	long long nap = (long long)(num(a[1]) * 1e6);
+
+	for (uint64_t i = 1;; i++) {
+		work_top(ms);
+		snaptrace_trigger(i, 0);
+		snaptrace_nap(nap);
+	}
+	return 0;
+}
+
 static int m_until(char **a)
 {
 	while (access(a[0], F_OK))
@@ -439,6 +455,9 @@ static const struct mode {
 	  "0xfeed0000 + i) (i = 1..N); then MS ms of work and exit; N 0: for ever", 2, 2, m_hits },
 	{ "storm", "US", "snaptrace_trigger every US microseconds, working (work_mid) in "
 	  "between, for ever", 1, 1, m_storm },
+	{ "bursts", "MS NAP_MS", "for ever: MS ms of nested work (work_top > work_mid > "
+	  "work_leaf), snaptrace_trigger(i, 0) (i = 1, 2...), snaptrace_nap NAP_MS",
+	  2, 2, m_bursts },
 	{ "until", "FILE", "work until FILE exists, then exit", 1, 1, m_until },
 	{ "fork", "MODE...", "leave a child and a grandchild in a session of their own, "
 	  "sleeping for ever, then run MODE", 0, 0, m_fork },

@@ -15,7 +15,7 @@
 
 W="$SNAPTRACE_TEST_BIN/workload"
 CC="$SNAPTRACE_TEST_BIN/callcount"
-NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm until fork echo thread \
+NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm bursts until fork echo thread \
 	migrate naps pipe spin faults nest movimm frame_pointers)
 need_built workload "$W" "$SNAPTRACE_TEST_BIN/workload-nofp" "$CC"
 # callcount's probes watch every CPU: root
@@ -148,6 +148,28 @@ t_storm() {
 		why="$(count storm work_mid) work_mid calls for $n hits"
 	fi
 	check storm "$why"
+}
+
+# bursts 2 8: each round a work_top (with its work_mid and work_leaf calls),
+# a hit, a nap: hits 10 ms or more apart (2 ms of work, then 8 ms asleep),
+# asleep (a voluntary switch) between them, still going at SIGTERM.
+t_bursts() {
+	local why="" top hits
+	calls bursts work_top,work_mid,work_leaf,snaptrace_trigger -t 0.5 -- bursts 2 8
+	top=$(count bursts work_top) hits=$(count bursts snaptrace_trigger)
+	if [ $RC -ne 143 ]; then
+		why="exit $RC, expected 143 (SIGTERM after 0.5 s)"
+	elif [ "$hits" -lt 5 ] || [ "$top" -lt "$hits" ] || [ "$top" -gt $((hits + 1)) ] ||
+		[ "$(count bursts work_mid)" -lt "$top" ] ||
+		[ "$(count bursts work_leaf)" -lt "$(count bursts work_mid)" ]; then
+		why="work_top $top, work_mid $(count bursts work_mid), work_leaf $(count bursts work_leaf), hits $hits: expected a work_top (with work) per hit"
+	elif ! awk '$1 == "snaptrace_trigger" { if (n++ && $5 - t < 9.9e6) bad = 1; t = $5 }
+		END { exit bad }' "$TMP/bursts.calls"; then
+		why="two hits less than 10 ms apart"
+	elif [ "$(rusage bursts 4)" -lt "$hits" ]; then
+		why="$(rusage bursts 4) voluntary context switches for $hits hits: the naps did not sleep"
+	fi
+	check bursts "$why"
 }
 
 # until FILE: runs until FILE exists, then exits 0.
@@ -338,6 +360,7 @@ t_work_spread
 t_work_forever
 t_hits
 t_storm
+t_bursts
 t_until
 t_fork
 t_echo
