@@ -5,7 +5,8 @@
  * own measure of the call (CLOCK_MONOTONIC, inside the call):
  *   call N tid TID ms MS depth D
  * Modes:
- *   seq N SLOW        N calls of about 1 ms, 0.5 ms apart (spinning in main);
+ *   seq N SLOW        N calls of about 1 ms, 0.5 ms apart (spinning in main),
+ *                     each also measured by its caller ("outer N ms MS");
  *                     call SLOW takes about 20 ms
  *   recurse           the call at depth 2 takes about 66 ms: it calls itself
  *                     twice at depth 1 (3 ms each), each of which calls
@@ -178,7 +179,12 @@ int main(int argc, char **argv)
 		int n = argc > 2 ? atoi(argv[2]) : 60, slow = argc > 3 ? atoi(argv[3]) : 37;
 
 		for (int i = 1; i <= n; i++) {
+			double t = now_ms();
+
 			timed(i == slow ? 20 : 1, 0, 0);
+			/* the call measured by its caller too: what a probe at its
+			 * entry and return sees lies between the two measures */
+			fprintf(stderr, "outer %d ms %.3f\n", i, now_ms() - t);
 			spin(0.5);   /* samples outside timed() between two calls */
 		}
 		return 0;
