@@ -16,7 +16,7 @@
 # Knobs: O=DIR (object and program directory, default build), SAN=1
 # (address+undefined sanitizers; remembered in $(O)/san, so a later make of
 # that directory without SAN, e.g. a test's `make install`, keeps them), V=1
-# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (the test targets
+# (show commands), PREFIX=DIR and DESTDIR=DIR (install), T=SUITE[/CASE] (the test targets
 # run only that suite or golden case, whatever its tier), R=N (run each
 # suite N times), J=N (check-tier suites at a time; default the CPUs), RJ=N
 # (record-tier suites at a time; default 2).
@@ -212,6 +212,6 @@ clean:
 
 help:
 	@echo "targets: all test check test-stress test-pt-hardware unit asan demo bench fuzz install clean"
-	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE] R=N J=N RJ=N"
+	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR DESTDIR=DIR T=SUITE[/CASE] R=N J=N RJ=N"
 
 -include $(shell find $(O)/obj $(O)/test -name '*.d' 2>/dev/null)
