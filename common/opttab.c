@@ -36,7 +36,7 @@ int opt_error(const struct opt_prog *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_error("%s (try '%s')", msg, p->help_cmd);
+	diag_error("%s (see %s)", msg, p->help_cmd);
 	return EXIT_USAGE;
 }
 
@@ -270,8 +270,12 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 	ch = single_dash_long(p, argc, argv, first);
 	if (ch >= 0)
 		return ch;
+	/* getopt_long on ARGV[FIRST - 1..]: optind 0 starts it afresh (glibc reads
+	 * the ordering, '+' or not, only then), at the word after ARGV[FIRST - 1] */
+	argv += first - 1;
+	argc -= first - 1;
 	opterr = 0;
-	optind = first;
+	optind = 0;
 	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct opt *o = ch >= 256 ? &p->opts[ch - 256] :
 				      ch == '?' || ch == ':' ? NULL : short_option(p, ch);
@@ -286,7 +290,7 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 	}
 	if (given_out)
 		*given_out = given;
-	*operand = optind;
+	*operand = optind + first - 1;
 	return check_together(p, given);
 }
 

@@ -11,7 +11,7 @@
  * and perf's OPT_* tables, whose Documentation/ pages this generates.)
  *
  * Errors are one line on stderr through diag_error(), "--NAME VALUE:
- * expected WHAT (try 'PROGRAM --help')", and the exit status EXIT_USAGE.
+ * expected WHAT (see PROGRAM --help)", and the exit status EXIT_USAGE.
  */
 #ifndef SNAPTRACE_OPTTAB_H
 #define SNAPTRACE_OPTTAB_H
@@ -115,7 +115,7 @@ void opt_print(FILE *f, const struct opt_prog *p, enum opt_format format);
 /* The row of P named NAME (long), or NULL. */
 const struct opt *opt_find(const struct opt_prog *p, const char *name);
 
-/* Prints "MESSAGE (try 'P->help_cmd')" as an error. Returns EXIT_USAGE. */
+/* Prints "MESSAGE (see P->help_cmd)" as an error. Returns EXIT_USAGE. */
 int opt_error(const struct opt_prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
