@@ -294,17 +294,23 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 	return check_together(p, given);
 }
 
+const char *const opt_formats[] = { [OPT_TEXT] = "text", [OPT_MAN] = "man",
+				    [OPT_BASH] = "bash", NULL };
+
 int opt_format_parse(const char *format, enum opt_format *out)
 {
-	static const char *const names[] = { [OPT_TEXT] = "text", [OPT_MAN] = "man",
-					     [OPT_BASH] = "bash" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(format ? format : "text", names[i])) {
+	for (size_t i = 0; opt_formats[i]; i++)
+		if (!strcmp(format ? format : "text", opt_formats[i])) {
 			*out = (enum opt_format)i;
 			return 0;
 		}
 	return -EINVAL;
+}
+
+int opt_version(const struct opt_prog *p)
+{
+	printf("%s %s\n", p->name, SNAPTRACE_VERSION);
+	return OPT_DONE;
 }
 
 /* "-X, --NAME ARG", "    --NAME[=ARG]" into BUF. */

@@ -106,8 +106,26 @@ enum opt_format {
 		     * `complete` line */
 };
 
+/* The words of enum opt_format, in its order, NULL-terminated. */
+extern const char *const opt_formats[];
+
 /* Parses FORMAT ("text", "man", "bash"; NULL: text) into *OUT. Returns 0 or -EINVAL. */
 int opt_format_parse(const char *format, enum opt_format *out);
+
+/* The row of -h, --help[=FORMAT] for VERBS: SET gets the enum opt_format
+ * as its number and prints (opt_print()). */
+#define OPT_HELP_ROW(set_, verbs_) \
+	{ "help", 'h', .kind = OPT_CHOICE, .arg = "FORMAT", .optional = true, \
+	  .choices = opt_formats, .set = (set_), .verbs = (verbs_), .section = "other", \
+	  .help = "this help; FORMAT man: as a man page, bash: as the completion" }
+
+/* The row of --version (and SHORT, or 0) for VERBS: SET prints it (opt_version()). */
+#define OPT_VERSION_ROW(short_, set_, verbs_) \
+	{ "version", (short_), .kind = OPT_FLAG, .set = (set_), .verbs = (verbs_), \
+	  .section = "other", .help = "print the version" }
+
+/* Prints "P->name VERSION" on stdout. Returns OPT_DONE (a setter's return). */
+int opt_version(const struct opt_prog *p);
 
 /* Prints P's help as FORMAT on F. */
 void opt_print(FILE *f, const struct opt_prog *p, enum opt_format format);

@@ -12,7 +12,6 @@
 #include "outpath.h"
 #include "perfcmd.h"
 #include "ptsplit.h"
-#include "version.h"
 
 #define CONVERT 1   /* the one verb */
 
@@ -116,13 +115,11 @@ static int show_version(void *ctx, const char *arg, uint64_t num)
 	(void)arg, (void)num;
 	if (no_trace(ctx, "--version"))
 		return OPT_FAILED;
-	printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
-	return OPT_DONE;
+	return opt_version(&convert_prog);
 }
 
 static const char *const decoders[] = { "builtin", "perf", NULL };
 static const char *const views[] = { "", "records", "slices", "tree", NULL };
-static const char *const formats[] = { "text", "man", "bash", NULL };
 
 #define FIELD(m) OPT_FIELD(struct conv_options, m)
 
@@ -182,11 +179,8 @@ static const struct opt table[] = {
 	  "(what `snaptrace run` checks its --convert-arg with)" },
 	{ "quiet", 'q', .kind = OPT_FLAG, FIELD(quiet), .verbs = CONVERT, .section = "other",
 	  .help = "no summary, no progress" },
-	{ "help", 'h', .kind = OPT_CHOICE, .arg = "FORMAT", .optional = true, .choices = formats,
-	  .set = show_help, .verbs = CONVERT, .section = "other",
-	  .help = "this help; FORMAT man: as a man page, bash: the completion" },
-	{ "version", 0, .kind = OPT_FLAG, .set = show_version, .verbs = CONVERT,
-	  .section = "other", .help = "print the version" },
+	OPT_HELP_ROW(show_help, CONVERT),
+	OPT_VERSION_ROW(0, show_version, CONVERT),
 };
 
 static const struct opt_prog convert_prog = {

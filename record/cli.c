@@ -12,7 +12,6 @@
 #include "events.h"
 #include "numparse.h"
 #include "opttab.h"
-#include "version.h"
 
 #define PID_MAX_LIMIT 4194304        /* the kernel's largest pid_max (2^22) */
 #define SNAPSHOT_SIZE_MIN 4096ULL    /* one page */
@@ -24,7 +23,6 @@ static const char *const timer_res[] = { "low", "normal", "high", NULL };
 static const char *const callgraphs[] = { "fp", "dwarf", "lbr", "auto", NULL };
 static const char *const mechanisms[] = { "auto", "breakpoint", "uprobe", NULL };
 static const char *const verbs[] = { "", "run", "attach", NULL };
-static const char *const formats[] = { "text", "man", "bash", NULL };
 
 /* Adds ARG to the array *V of *N strings. Returns 0 or -ENOMEM. */
 static int push(const char ***v, int *n, const char *arg)
@@ -153,9 +151,8 @@ static int show_help(void *ctx, const char *arg, uint64_t format)
 
 static int show_version(void *ctx, const char *arg, uint64_t num)
 {
-	(void)ctx, (void)arg, (void)num;
-	printf("%s %s\n", diag_program(), SNAPTRACE_VERSION);
-	return OPT_DONE;
+	(void)arg, (void)num;
+	return opt_version(((struct rec_cli *)ctx)->prog);
 }
 
 /* The enums CHOICE options store into have the size of an int. */
@@ -270,11 +267,8 @@ static const struct opt table[] = {
 	  "(first option only; what the snaptrace script runs)" },
 	{ "quiet", 'q', FLAG(rec.quiet), .verbs = BOTH, .section = "other",
 	  .help = "print errors only" },
-	{ "help", 'h', .kind = OPT_CHOICE, .arg = "FORMAT", .optional = true, .choices = formats,
-	  .set = show_help, .verbs = BOTH, .section = "other",
-	  .help = "this help; FORMAT man: as a man page, bash: the completion" },
-	{ "version", 'V', .kind = OPT_FLAG, .set = show_version, .verbs = BOTH, .section = "other",
-	  .help = "the version" },
+	OPT_HELP_ROW(show_help, BOTH),
+	OPT_VERSION_ROW('V', show_version, BOTH),
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))

@@ -7,7 +7,6 @@
 
 #include "diag.h"
 #include "opttab.h"
-#include "version.h"
 
 #define STATS 1   /* the one verb */
 #define COUNT_MAX (SIZE_MAX / 64)   /* rows or calls: far above any trace's */
@@ -52,14 +51,12 @@ static int show_help(void *ctx, const char *arg, uint64_t format)
 static int show_version(void *ctx, const char *arg, uint64_t num)
 {
 	(void)ctx, (void)arg, (void)num;
-	printf("snaptrace-stats %s\n", SNAPTRACE_VERSION);
-	return OPT_DONE;
+	return opt_version(&stats_prog);
 }
 
 /* in the order of enum table_format and enum report_sort */
 static const char *const formats[] = { "table", "csv", "json", NULL };
 static const char *const sorts[] = { "total", "self", "calls", "p99", "max", NULL };
-static const char *const help_formats[] = { "text", "man", "bash", NULL };
 
 #define FIELD(m) OPT_FIELD(struct stats_options, m)
 
@@ -113,11 +110,8 @@ static const struct opt table[] = {
 	  "all threads then of each (with --baseline: of all)" },
 	{ "quiet", 'q', .kind = OPT_FLAG, FIELD(quiet), .verbs = STATS, .section = "other",
 	  .help = "only errors on stderr" },
-	{ "help", 'h', .kind = OPT_CHOICE, .arg = "FORMAT", .optional = true,
-	  .choices = help_formats, .set = show_help, .verbs = STATS, .section = "other",
-	  .help = "this help; FORMAT man: as a man page, bash: the\ncompletion" },
-	{ "version", 0, .kind = OPT_FLAG, .set = show_version, .verbs = STATS,
-	  .section = "other", .help = "print the version" },
+	OPT_HELP_ROW(show_help, STATS),
+	OPT_VERSION_ROW(0, show_version, STATS),
 };
 
 static const struct opt_prog stats_prog = {
