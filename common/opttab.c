@@ -79,6 +79,7 @@ static int read_value(const struct opt *o, const char *arg, uint64_t *num)
 		return num_parse_duration(arg, o->min, o->max, num);
 	case OPT_FLAG:
 	case OPT_STRING:
+	case OPT_PATH:
 		break;
 	}
 	return 0;
@@ -91,7 +92,7 @@ static void store(const struct opt *o, void *ctx, const char *arg, uint64_t num)
 
 	if (o->kind == OPT_FLAG) {
 		*(bool *)(void *)at = true;
-	} else if (o->kind == OPT_STRING) {
+	} else if (o->kind == OPT_STRING || o->kind == OPT_PATH) {
 		memcpy(at, &arg, sizeof(arg));
 	} else if (o->kind == OPT_CHOICE || o->field_size == sizeof(uint32_t)) {
 		uint32_t v = (uint32_t)num;   /* an enum, or an unsigned */
@@ -611,12 +612,12 @@ static void print_bash(FILE *f, const struct opt_prog *p)
 			}
 		fputs("' -- \"$cur\")); return ;;\n", f);
 	}
-	/* a file for a string, nothing to offer for a number */
+	/* files for a path, nothing to offer for another string or a number */
 	fputs("\t", f);
-	if (bash_words(f, p, "|", 1u << OPT_STRING))
+	if (bash_words(f, p, "|", 1u << OPT_PATH))
 		fputs(") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n\t", f);
-	if (bash_words(f, p, "|", 1u << OPT_COUNT | 1u << OPT_SIZE | 1u << OPT_SECONDS |
-		       1u << OPT_DURATION))
+	if (bash_words(f, p, "|", 1u << OPT_STRING | 1u << OPT_COUNT | 1u << OPT_SIZE |
+		       1u << OPT_SECONDS | 1u << OPT_DURATION))
 		fputs(") return ;;\n\t", f);
 	fputs("esac\n", f);
 	fputs("\tcase $cur in\n\t-*) COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\")) ;;\n"

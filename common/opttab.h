@@ -25,6 +25,7 @@
 enum opt_kind {
 	OPT_FLAG,       /* no value: true into a bool at FIELD */
 	OPT_STRING,     /* the argument itself (a const char *, into ARGV) at FIELD */
+	OPT_PATH,       /* the same, a file or directory (the completion offers files) */
 	OPT_CHOICE,     /* one of CHOICES: its index into an int (an enum) at FIELD */
 	OPT_COUNT,      /* decimal digits, MIN..MAX (num_parse_u64) */
 	OPT_SIZE,       /* bytes, K/M/G/T suffixes, MIN..MAX (num_parse_size) */

@@ -124,7 +124,7 @@ static const char *const views[] = { "", "records", "slices", "tree", NULL };
 #define FIELD(m) OPT_FIELD(struct conv_options, m)
 
 static const struct opt table[] = {
-	{ "output", 'o', .kind = OPT_STRING, .arg = "FILE", FIELD(output), .verbs = CONVERT,
+	{ "output", 'o', .kind = OPT_PATH, .arg = "FILE", FIELD(output), .verbs = CONVERT,
 	  .section = "output",
 	  .help = "output: FILE.fxt.gz or FILE.gz (gzip), FILE.fxt (raw) or -\n"
 	  "(stdout); default trace.fxt.gz. A symlink is followed when\n"
@@ -145,7 +145,7 @@ static const struct opt table[] = {
 	  "a recording directory (10ms,1ms; units ns us ms s)" },
 	{ "strict", 0, .kind = OPT_FLAG, FIELD(strict), .verbs = CONVERT, .section = "output",
 	  .help = "an unrecognised line is an error, not a warning" },
-	{ "perf", 0, .kind = OPT_STRING, .arg = "PATH", FIELD(perf), .verbs = CONVERT,
+	{ "perf", 0, .kind = OPT_PATH, .arg = "PATH", FIELD(perf), .verbs = CONVERT,
 	  .section = "perf", .help = "perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)" },
 	{ "perf-arg", 0, .kind = OPT_STRING, .arg = "ARG", .set = set_perf_arg, .verbs = CONVERT,
 	  .section = "perf", .help = "extra perf script argument, repeatable (--symfs=DIR,\n"

@@ -166,6 +166,7 @@ ENUM_IS_INT(enum rec_mechanism);
 #define FIELD(m) OPT_FIELD(struct rec_cli, m)
 #define FLAG(m) .kind = OPT_FLAG, FIELD(m)
 #define STRING(a, m) .kind = OPT_STRING, .arg = a, FIELD(m)
+#define PATH(a, m) .kind = OPT_PATH, .arg = a, FIELD(m)
 #define CHOICE(a, c, m) .kind = OPT_CHOICE, .arg = a, .choices = c, FIELD(m)
 #define HAND(a, s) .kind = OPT_STRING, .arg = a, .set = s   /* the setter reads it */
 
@@ -177,7 +178,7 @@ static const struct opt table[] = {
 	  .help = "attach to one thread" },
 	{ "multi-thread", 0, FLAG(rec.multi_thread), .verbs = BOTH, .section = "target",
 	  .help = "trace every thread (default: the main thread only)" },
-	{ "output", 'o', STRING("DIR", rec.outdir), .verbs = REC_CLI_RECORDER, .section = "recording",
+	{ "output", 'o', PATH("DIR", rec.outdir), .verbs = REC_CLI_RECORDER, .section = "recording",
 	  .help = "working directory (default ./snaptrace-YYYYmmdd-HHMMSS)" },
 	{ "mode", 0, CHOICE("MODE", modes, rec.mode), .verbs = BOTH, .section = "recording",
 	  .help = "auto (default), pt (Intel PT) or sampling" },
@@ -242,23 +243,23 @@ static const struct opt table[] = {
 	  .max = DURATION_MAX_NS, .set = set_duration,
 	  .expect = "seconds from 0.001 to 31622400 (e.g. 2.5, 500ms)", .verbs = BOTH,
 	  .section = "triggers", .help = "stop (and snapshot) after this time" },
-	{ "perf", 0, STRING("PATH", rec.perf_path), .verbs = BOTH, .section = "perf",
+	{ "perf", 0, PATH("PATH", rec.perf_path), .verbs = BOTH, .section = "perf",
 	  .help = "the perf program (default: perf from PATH)" },
 	{ "perf-arg", 0, HAND("ARG", set_perf_arg), .verbs = BOTH, .section = "perf",
 	  .help = "pass ARG to perf record (repeatable)" },
 	{ "dry-run", 0, FLAG(rec.dry_run), .verbs = BOTH, .section = "perf",
 	  .help = "print the perf command line and exit" },
-	{ "output", 'o', STRING("FILE", trace), .verbs = REC_CLI_FRONTEND, .section = "trace",
+	{ "output", 'o', PATH("FILE", trace), .verbs = REC_CLI_FRONTEND, .section = "trace",
 	  .help = "the trace: FILE.fxt.gz (default trace.fxt.gz), FILE.fxt\n"
 	  "or - (raw FXT on stdout; the program's stdout then goes to stderr)" },
-	{ "data-dir", 'd', STRING("DIR", data_dir), .verbs = REC_CLI_FRONTEND, .section = "trace",
+	{ "data-dir", 'd', PATH("DIR", data_dir), .verbs = REC_CLI_FRONTEND, .section = "trace",
 	  .help = "keep the recording (perf.data files, record.json) in DIR;\n"
 	  "by default it goes to a temporary directory removed afterwards" },
 	{ "convert-arg", 0, HAND("ARG", set_convert_arg), .verbs = REC_CLI_FRONTEND,
 	  .section = "trace", .help = "pass ARG to snaptrace-convert (repeatable)" },
 	{ "check", 0, FLAG(check), .verbs = REC_CLI_RECORDER, .section = "other",
 	  .help = "print the host report and exit" },
-	{ "symbols", 0, STRING("PROG|PID", symbols), .verbs = REC_CLI_RECORDER, .section = "other",
+	{ "symbols", 0, PATH("PROG|PID", symbols), .verbs = REC_CLI_RECORDER, .section = "other",
 	  .help = "list the functions that can be triggers and exit (then an\n"
 	  "optional PATTERN; `snaptrace symbols`)" },
 	{ "front-end", 0, .kind = OPT_CHOICE, .arg = "VERB", .choices = verbs, .set = set_front_end,

@@ -88,7 +88,7 @@ static const struct opt table[] = {
 	{ "top", 0, .kind = OPT_COUNT, .arg = "N", .min = 1, .max = COUNT_MAX, FIELD(agg.top),
 	  .expect = "a number, 1 or more", .needs = "function", .verbs = STATS,
 	  .section = "selection", .help = "longest calls shown by --function (default 10)" },
-	{ "baseline", 0, .kind = OPT_STRING, .arg = "OLD", FIELD(baseline),
+	{ "baseline", 0, .kind = OPT_PATH, .arg = "OLD", FIELD(baseline),
 	  .excludes = "function", .verbs = STATS, .section = "comparison",
 	  .help = "compare with the trace OLD: calls, p50, p99, total\n"
 	  "with their ratios new/old, largest change of total\n"

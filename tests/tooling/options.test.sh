@@ -14,7 +14,8 @@
 #                       without a warning, with its NAME and every section
 #   completion_works    the completion offers the front end's verbs (those
 #                       scripts/snaptrace takes), a choice option's words,
-#                       and each verb's own options
+#                       files for a path and nothing for a pid, and each
+#                       verb's own options
 #   install_destdir     make install DESTDIR=D PREFIX=P puts the front end,
 #                       the programs (runnable from P/bin), the dlfilter
 #                       beside snaptrace-convert, the man pages (`man`
@@ -141,7 +142,7 @@ t_man_renders() {
 # the command line WORD... (the function of the first word's name).
 complete_words() {
 	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		f=_${1//-/_}; "$f"; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPLETION" "$@" | sort |
+		f=_${1//-/_}; "$f"; [ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPLETION" "$@" | sort |
 		tr '\n' ' '
 }
 
@@ -158,6 +159,11 @@ t_completion_works() {
 	[ "$got" = "--decoder " ] || bad="$bad convert --dec: '$got';"
 	got=$(complete_words snaptrace stats --sort '')
 	[ "$got" = "calls max p99 self total " ] || bad="$bad stats --sort: '$got';"
+	# files for a path, nothing for a pid: (run from the top of the tree)
+	got=$(cd "$SNAPTRACE_TOP" && complete_words snaptrace convert -o READ)
+	[ "$got" = "README.md " ] || bad="$bad convert -o READ: '$got';"
+	got=$(cd "$SNAPTRACE_TOP" && complete_words snaptrace run --pid READ)
+	[ -z "$got" ] || bad="$bad run --pid READ: '$got';"
 	got=$(complete_words snaptrace-record --trigger-s)
 	[ "$got" = "--trigger-slower-than " ] || bad="$bad snaptrace-record --trigger-s: '$got';"
 	got=$(complete_words snaptrace-stats --baseline-p)
