@@ -1046,6 +1046,7 @@ int conv_driver_end(struct conv_driver *cv)
 	}
 	conv_sigmarks_write(&cv->c);
 	conv_sigmarks_report(&cv->c, false);
+	conv_threads_each(&cv->c, conv_complete_flush);
 	return nomem_checked(cv, CONV_OK);
 }
 

@@ -151,6 +151,17 @@ struct conv_cut_slice {
 	bool kept;                     /* some part of it is in the output */
 };
 
+/* A slice open in the output (complete.c): its begin, kept until it ends,
+ * when it is written as one complete record or as begin and end records. */
+struct conv_open_slice {
+	uint64_t ts;                   /* ns, its begin as written */
+	fxt_string_id name, category;
+	struct fxt_arg args[CONV_CUT_ARGS];
+	unsigned nargs;
+	bool begun;                    /* its begin record is written */
+	uint64_t inner_ts;             /* ns, the latest record inside it (0: none) */
+};
+
 /* A kept interval of time, ns, both ends included. */
 struct conv_window {
 	uint64_t lo, hi;
@@ -297,6 +308,13 @@ struct conv_thread {
 	size_t cut_window;             /* index of the window T is in or before */
 	unsigned cut_early;            /* begins written before the edge in this interval */
 	bool cut_counted;              /* this interval wrote something (counted) */
+
+	/* The slices open in the output (complete.c), ordered as Perfetto
+	 * nests them (by begin time). */
+	struct conv_open_slice *open;
+	size_t nopen, capopen;
+	uint64_t record_ts;            /* ns, the latest begin, complete or instant
+					* written on T's track */
 
 	/* The tracks of T's event samples: each event name's track koid. */
 	struct conv_event_track *event_tracks;
@@ -528,6 +546,16 @@ bool conv_emit_event_sample(struct conv *c, struct conv_thread *t, fxt_string_id
  * or ended there. Counts slices and instants written, and what is left out
  * (c->stats). Write errors are sticky in the writer. */
 void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
+
+/* complete.c: writes EV, an event of T's track (koids set) that the cut
+ * keeps, a thread's begin held until its end, then written with it as one
+ * complete record where Perfetto nests that as the pair (docs/design.md
+ * "Complete events"). Out of memory sets c->nomem. */
+void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
+
+/* complete.c: writes the begin records of T's open slices still held (at
+ * the input's end: a slice never ended shows as such). */
+void conv_complete_flush(struct conv *c, struct conv_thread *t);
 
 /* cut.c: writes EV, an instant of T on another track (an event sample),
  * when T's kept intervals hold its time (all of it when c->cut.on is
