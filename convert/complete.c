@@ -121,6 +121,7 @@ static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_
 	s = t->open[--t->nopen];
 	if (!s.begun && ev->ts > s.ts && s.inner_ts < ev->ts) {
 		write_slice(c, t, &s, FXT_EVENT_COMPLETE, ev->ts);
+		c->stats.complete_slices++;
 	} else {
 		if (!s.begun)
 			write_slice(c, t, &s, FXT_EVENT_BEGIN, 0);

@@ -126,6 +126,7 @@ struct conv_branch {
 /* Counts shown in the summary. */
 struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
+	uint64_t complete_slices;      /* slices written as one complete record (complete.c) */
 	uint64_t event_samples;        /* samples of events on their own tracks */
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
