@@ -555,13 +555,15 @@ t_many_fields() {
 # one another and drops those 512 deep; the converter writes 512 of that
 # time in all, says it left out LEFT, and the trace reads back clean.
 same_time() {
-	local name=$1 d="$TMP/$1" hits="" k n
+	local name=$1 d="$TMP/$1" hits n
 	mkdir -p "$d"
 	cp "$D"/perf.data.* "$d/"
-	for k in $(seq 1 "$2"); do
-		hits="$hits${hits:+,}
-    {\"pid\": $((300 + k % $3)), \"tid\": $((300 + k % $3)), \"time_ns\": 20060000000, \"snapshot\": $([ $k = 1 ] && echo 0 || echo null)}"
-	done
+	# one awk, not a subshell per hit (1,200 forks took 12 s of a loaded machine)
+	hits=$(awk -v n="$2" -v procs="$3" 'BEGIN {
+		for (k = 1; k <= n; k++)
+			printf "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": 20060000000, \"snapshot\": %s}",
+				(k > 1 ? "," : ""), 300 + k % procs, 300 + k % procs, (k == 1 ? "0" : "null")
+	}')
 	record_json "$d" "$hits" "${SNAPS/20080000000/20060000000}"
 	if ! convert "$name" "$d"; then
 		fail "$name" "conversion failed: $(first_lines "$TMP/$name.err")"
