@@ -21,7 +21,9 @@
 #include "hash.h"
 #include "pipeline.h"
 
-#define READ_CHUNK (1u << 20)                     /* bytes read at once */
+/* bytes read at once: a text block's (small in the fuzz build, so that
+ * records cross reads there) */
+#define READ_CHUNK PIPELINE_BLOCK
 #define FUNCS_MIN 1024                            /* initial function slots (power of two) */
 #define BUF_SIZE (READ_CHUNK + CONV_LINE_MAX + 1)  /* a chunk plus a line too long */
 

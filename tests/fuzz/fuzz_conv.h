@@ -153,12 +153,14 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 	}
 	if (fxt_writer_close(w) || fxt_trace_read(out, &t, err, sizeof(err)) ||
 	    fxt_trace_slices(&t)) {
-		fprintf(stderr, "cannot read back: %s\n", err);
+		printf("cannot read back: %s\n", err);
+		fflush(stdout);
 		abort();
 	}
 	if (t.nproblems) {
 		for (size_t i = 0; i < t.nproblems && i < 5; i++)
-			fprintf(stderr, "problem: %s\n", t.problems[i]);
+			printf("problem: %s\n", t.problems[i]);
+		fflush(stdout);
 		abort();
 	}
 	fxt_trace_free(&t);

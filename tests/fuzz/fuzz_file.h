@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_file.h: scratch files of one fuzzing process,
- * $TMPDIR/snaptrace-fuzz.PID.EXT (/tmp without TMPDIR; one name per
- * extension, a new file under it for every run of the target).
+ * $TMPDIR/snaptrace-fuzz.PID/EXT (/tmp without TMPDIR; one name per
+ * extension, a new file under it for every run of the target). A directory
+ * of its own: the FXT writer sweeps its output's directory for stale
+ * temporaries at every open (common/outpath.c), and a shared /tmp of
+ * hundreds of entries made that listing a twentieth of a run.
  */
 #ifndef SNAPTRACE_FUZZ_FILE_H
 #define SNAPTRACE_FUZZ_FILE_H
@@ -12,20 +15,26 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The scratch path for EXT ("txt", "fxt"), in one of two static buffers. */
 static inline const char *fuzz_file_path(const char *ext)
 {
-	static char bufs[2][256];
+	static char bufs[2][256], dir[200];
 	static int n;
 	char *b = bufs[n++ % 2];
-	const char *dir = getenv("TMPDIR");
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (snprintf(b, sizeof(bufs[0]), "%s/snaptrace-fuzz.%ld.%s", dir, (long)getpid(), ext) >=
-	    (int)sizeof(bufs[0]))
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		if (!tmp || !*tmp)
+			tmp = "/tmp";
+		if (snprintf(dir, sizeof(dir), "%s/snaptrace-fuzz.%ld", tmp, (long)getpid()) >=
+		    (int)sizeof(dir) || (mkdir(dir, 0700) && errno != EEXIST))
+			abort();
+	}
+	if (snprintf(b, sizeof(bufs[0]), "%s/%s", dir, ext) >= (int)sizeof(bufs[0]))
 		abort();
 	return b;
 }
