@@ -782,15 +782,15 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	}
 	file = r->file;
 	rd.file = file;
-	r->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	r->fd = r->dirfd < 0 ? -errno : inpath_open(r->dirfd, "record.json", RECORDING_OPEN, why,
+	r->dirfd = inpath_dir(AT_FDCWD, dir, why, sizeof(why));
+	r->fd = r->dirfd < 0 ? r->dirfd : inpath_open(r->dirfd, "record.json", RECORDING_OPEN, why,
 						    sizeof(why));
 	if (r->dirfd < 0 || r->fd == -ENOENT) {
 		if (r->dirfd >= 0)
 			snprintf(err, size, "%s: expected a recording directory of snaptrace-record "
 				 "(with record.json), found no record.json", dir);
 		else
-			snprintf(err, size, "%s: cannot open it: %s", dir, strerror(-r->fd));
+			snprintf(err, size, "%s: cannot open it: %s", dir, why);
 		r->fd = -1;
 		return r->dirfd >= 0 ? 2 : 1;
 	}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "buildcache.h"
 #include "diag.h"
 #include "inpath.h"
 #include "outpath.h"
@@ -927,27 +928,27 @@ struct kept {
 	char **path;
 	size_t n, cap;
 	int copied;
-	struct rec_session *s;
-	char dir[64];           /* the cache as perf reaches it: through the held directory */
+	int dirfd;              /* the cache: OUTDIR/PERFDATA_BINARIES_DIR; -1: not made */
 	char shown[PATH_MAX];   /* the cache, for messages */
 };
 
-/* Copies the binary PATH a snapshot names (a file: not [kernel.kallsyms],
- * [vdso]) into the build-id cache K->dir, once, with perf itself (perf
- * buildid-cache --add: perf's own layout, which perf script --buildid-dir
- * reads). PATH is another user's name: perf is given it only when it is a
- * regular file (never a FIFO it would wait on, a device it would open). */
+/*
+ * Keeps the binary PATH a snapshot names with build id HEX (a file: not
+ * [kernel.kallsyms], [vdso]) in the build-id cache K->dirfd, once: opened once
+ * (inpath_open(): a regular file, reached as the kernel's
+ * fs.protected_symlinks allows), its build id checked against HEX, and
+ * copied from that descriptor (buildcache.h). PATH is another user's name:
+ * nothing opens it again, so a file swapped meanwhile changes nothing.
+ */
 static int keep_one(void *arg, const char *hex, const char *path)
 {
 	struct kept *k = arg;
-	char *argv[] = { k->s->plan.argv[0], "--buildid-dir", k->dir, "buildid-cache", "--add",
-			 (char *)path, NULL };
-	char out[512], entry[PATH_MAX], why[160], *nl;
-	size_t len = strlen(hex);
+	char why[160], now[REC_BUILD_ID_HEX + 1];
+	struct stat st;
 	void *p;
-	int fd;
+	int fd, err;
 
-	if (path[0] != '/' || len < 3)
+	if (path[0] != '/' || strlen(hex) < 3)
 		return 0;
 	for (size_t i = 0; i < k->n; i++)
 		if (!strcmp(k->path[i], path))
@@ -964,43 +965,44 @@ static int keep_one(void *arg, const char *hex, const char *path)
 		diag_warn("%s: not kept in %s: %s", path, k->shown, why);
 		return 0;
 	}
-	close(fd);
-	/* perf exits 0 even when it could not add it: its cache entry tells
-	 * (.build-id/XX/REST; perf names a padded id by its own length) */
-	while (len > 3 && hex[len - 1] == '0' && hex[len - 2] == '0')
-		len -= 2;
-	snprintf(entry, sizeof(entry), "%s/.build-id/%.2s/%.*s", PERFDATA_BINARIES_DIR, hex,
-		 (int)(len - 2), hex + 2);
-	out[0] = 0;
-	if (run_capture(argv, out, sizeof(out)) == 0 &&
-	    !faccessat(k->s->outdir_fd, entry, F_OK, AT_SYMLINK_NOFOLLOW)) {
+	if (fstat(fd, &st)) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else if (rec_build_id(fd, now)) {
+		snprintf(why, sizeof(why), "no ELF file");
+	} else if (!perfdata_same_buildid(hex, now)) {
+		snprintf(why, sizeof(why), "changed since the recording (its build id is %s, the "
+			 "recording's %s)", now[0] ? now : "none", hex);
+	} else if ((err = rec_build_cache_add(k->dirfd, path, fd, &st, now)) && err != -EEXIST) {
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	} else {
+		why[0] = 0;
 		k->copied++;
-		return 0;
 	}
-	if ((nl = strchr(out, '\n')))
-		*nl = 0;
-	diag_warn("%s: not kept in %s: perf buildid-cache: %.200s", path, k->shown,
-		  out[0] ? out : "no entry of its build id (the file changed since?)");
+	close(fd);
+	if (why[0])
+		diag_warn("%s: not kept in %s: %s", path, k->shown, why);
 	return 0;
 }
 
 /*
  * --keep-binaries: copies every binary the finished snapshot files name by
- * build id (perfdata_buildids) into OUTDIR/PERFDATA_BINARIES_DIR, so that
- * the recording converts the same once they are rebuilt or removed
- * (snaptrace-convert runs perf script with --buildid-dir there).
+ * build id (perfdata_buildids) into OUTDIR/PERFDATA_BINARIES_DIR, perf's
+ * build-id cache layout, so that the recording converts the same once they
+ * are rebuilt or removed (snaptrace-convert runs perf script with
+ * --buildid-dir there).
  */
 static void keep_binaries(struct rec_session *s)
 {
-	struct kept k = { .s = s };
+	struct kept k = { .dirfd = -1 };
 	char path[32], why[256];
 
-	/* perf takes only an absolute --buildid-dir: the directory recorded into
-	 * (held open: whatever was renamed meanwhile), as perf, a child, reaches
-	 * it */
-	snprintf(k.dir, sizeof(k.dir), "/proc/%d/fd/%d/%s", (int)getpid(), s->outdir_fd,
-		 PERFDATA_BINARIES_DIR);
 	snprintf(k.shown, sizeof(k.shown), "%.3000s/%s", s->outdir, PERFDATA_BINARIES_DIR);
+	if ((mkdirat(s->outdir_fd, PERFDATA_BINARIES_DIR, 0755) && errno != EEXIST) ||
+	    (k.dirfd = openat(s->outdir_fd, PERFDATA_BINARIES_DIR,
+			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		diag_warn("%s: no binaries kept: %s", k.shown, strerror(errno));
+		return;
+	}
 	for (int i = 0; i < s->nsnaps; i++) {
 		int fd;
 
@@ -1014,6 +1016,7 @@ static void keep_binaries(struct rec_session *s)
 			diag_warn("out of memory: not every binary kept");
 		close(fd);
 	}
+	close(k.dirfd);
 	s->binaries_kept = k.copied;
 	for (size_t i = 0; i < k.n; i++)
 		free(k.path[i]);
