@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -315,8 +317,48 @@ void binaries_kept_remove(struct binaries_kept *k)
 	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
 }
 
-/* A new private directory (mode 0700, the caller's) in $TMPDIR or /tmp into
- * K (fd, parent, name). Returns 0 or a negative errno. */
+#define KEPT_PREFIX "snaptrace-kept-"
+#define KEPT_STALE_S 60         /* an unlocked copy this old is a dead converter's */
+
+/*
+ * Removes the private copies in directory PARENT that converters killed
+ * before they could (a signal, SIGKILL) left: the caller's, mode 0700, a
+ * minute old, and not locked (a live converter holds its copy locked).
+ */
+static void remove_stale(int parent)
+{
+	int dup_fd = fcntl(parent, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (strncmp(de->d_name, KEPT_PREFIX, sizeof(KEPT_PREFIX) - 1))
+			continue;
+		fd = openat(parent, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && st.st_uid == geteuid() && !(st.st_mode & 077) &&
+		    now - st.st_mtime > KEPT_STALE_S && !flock(fd, LOCK_EX | LOCK_NB)) {
+			tree_remove(fd, 0);
+			unlinkat(parent, de->d_name, AT_REMOVEDIR);
+		}
+		close(fd);
+	}
+	closedir(d);
+}
+
+/* A new private directory (mode 0700, the caller's, locked while this
+ * process lives) in $TMPDIR or /tmp into K (fd, parent, name). Returns 0 or
+ * a negative errno. */
 static int private_dir(struct binaries_kept *k)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -326,17 +368,21 @@ static int private_dir(struct binaries_kept *k)
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if ((size_t)snprintf(path, sizeof(path), "%s/snaptrace-kept-XXXXXX", tmp) >=
+	if ((size_t)snprintf(path, sizeof(path), "%s/" KEPT_PREFIX "XXXXXX", tmp) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
-	k->parent = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (k->parent < 0 || !mkdtemp(path))
+	k->parent = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (k->parent < 0)
+		return -errno;
+	remove_stale(k->parent);
+	if (!mkdtemp(path))
 		return -errno;
 	snprintf(k->name, sizeof(k->name), "%s", strrchr(path, '/') + 1);
 	/* mkdtemp made it, 0700: nobody else could; checked all the same, as
 	 * a directory others may write could have had it renamed meanwhile */
 	k->fd = openat(k->parent, k->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	if (k->fd < 0 || fstat(k->fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+	if (k->fd < 0 || fstat(k->fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) ||
+	    flock(k->fd, LOCK_EX | LOCK_NB)) {
 		err = k->fd < 0 ? -errno : -EPERM;
 		if (k->fd >= 0)
 			close(k->fd);

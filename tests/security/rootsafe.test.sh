@@ -74,6 +74,9 @@
 #                     then, as the attacker): perf reads a private copy (a
 #                     directory of root's, mode 0700, removed afterwards), not
 #                     the attacker's tree; the recording converts, at once
+#   in-kept-stale     the private copies converters killed left (root's, a
+#                     minute old, unlocked) are removed by the next one; the
+#                     attacker's lookalike, a young one and a locked one stay
 #   in-kept-dir-link  ... whose binaries directory is a link to a root-only
 #                     directory: not given to perf, said once
 #   in-link-shared    each program's input named through the attacker's
@@ -101,7 +104,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-dir-link
+esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -722,13 +725,40 @@ EOF
 	fi
 }
 
+in_kept_stale() {
+	local d s="$TMP/scratch" locker rc
+	d=$(kept_recording rec-kept-stale)
+	mkdir -m 1777 "$s"
+	mkdir -m 700 "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-young1" "$s/snaptrace-kept-held01"
+	mkdir -p -m 700 "$s/snaptrace-kept-dead01/usr/bin"
+	: >"$s/snaptrace-kept-dead01/usr/bin/elf"
+	as_attacker mkdir -m 700 "$s/snaptrace-kept-other1"
+	touch -d '-2 min' "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-held01" "$s/snaptrace-kept-other1"
+	(exec 9<"$s/snaptrace-kept-held01" && flock -x 9 && exec sleep 30) &
+	locker=$!
+	sleep 0.2
+	TMPDIR="$s" timeout -k 5 60 "$CONVERT" -q "$d" -o "$TMP/in-kept-stale.fxt" 2>"$TMP/in-kept-stale.err"
+	rc=$?
+	kill "$locker" 2>/dev/null
+	wait "$locker" 2>/dev/null
+	if [ "$rc" -ne 0 ]; then
+		fail in-kept-stale "exit $rc: $(first_lines "$TMP/in-kept-stale.err")"
+	elif [ -e "$s/snaptrace-kept-dead01" ]; then
+		fail in-kept-stale "a dead converter's copy is not removed"
+	elif [ "$(cd "$s" && ls | tr '\n' ' ')" != "snaptrace-kept-held01 snaptrace-kept-other1 snaptrace-kept-young1 " ]; then
+		fail in-kept-stale "expected the locked, the attacker's and the young copy to stay, and no other: $(ls "$s" | tr '\n' ' ')"
+	else
+		ok in-kept-stale
+	fi
+}
+
 # Root's recording of a shell loop, the source of the kept_ tests.
 kept_tests() {
 	local t
 	KEPT_EXE=$(readlink -f /bin/sh)
 	if ! timeout -k 5 60 "$RECORD" -q -o "$KEPT_SRC" --trigger none -- \
 		/bin/sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' 2>"$TMP/kept-src.err"; then
-		for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-dir-link; do
+		for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 			fail "$t" "recording failed: $(first_lines "$TMP/kept-src.err")"
 		done
 		return
@@ -736,7 +766,7 @@ kept_tests() {
 	KEPT_ID=$(perf buildid-list -i "$(ls "$KEPT_SRC"/perf.data* | head -n 1)" 2>/dev/null |
 		awk -v exe="$KEPT_EXE" '$2 == exe { print $1 }')
 	if [ -z "$KEPT_ID" ]; then
-		for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-dir-link; do
+		for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 			fail "$t" "no build id of $KEPT_EXE in the recording"
 		done
 		return
@@ -744,6 +774,7 @@ kept_tests() {
 	in_kept_fifo
 	in_kept_link_out
 	in_kept_swapped
+	in_kept_stale
 	in_kept_dir_link
 }
 
@@ -910,7 +941,7 @@ esc_convert
 esc_symbols
 esc_picker
 kept_ok=1
-for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-dir-link; do
+for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 	requires "$t" recording || kept_ok=0
 done
 [ "$kept_ok" = 1 ] && kept_tests
