@@ -33,20 +33,18 @@ void binaries_elf_id(Elf *elf, char *hex)
 }
 
 /* The build id of the regular file PATH into HEX; false when it cannot be
- * read as an ELF file (gone, not a regular file). */
+ * read as an ELF file (gone, not a regular file: inpath_open() looks before
+ * it opens, so no device is opened; a link another user may have put in a
+ * shared directory is not followed). */
 static bool file_id(const char *path, char *hex)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char why[160];
+	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	Elf *elf;
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return false;
-	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	ok = elf && elf_kind(elf) == ELF_K_ELF;
