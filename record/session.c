@@ -205,7 +205,7 @@ static int open_measures(struct rec_session *s)
 {
 	for (int i = 0; i < s->nmeasures; i++) {
 		struct rec_measure *m = &s->measures[i];
-		const char *file = m->loc.in_main && !s->target.launched ? s->target.exe : m->loc.file;
+		const char *file = m->loc.probe;
 		int err;
 
 		if (m->shared) {   /* the slow-call trigger's calls are its calls */
@@ -1099,9 +1099,10 @@ static int finish(struct rec_session *s)
 /* Opens the trigger events (disabled) for every target process. */
 static int open_trigger(struct rec_session *s)
 {
-	/* the uprobe of an attached program's executable goes through /proc/PID/exe:
-	 * right even when the file was replaced or is in another mount namespace */
-	const char *file = s->loc.in_main && !s->target.launched ? s->target.exe : s->loc.file;
+	/* the file the trigger was checked in, opened once (an attached program's
+	 * executable through /proc/PID/exe: right even when the file was replaced
+	 * or is in another mount namespace) */
+	const char *file = s->loc.probe;
 	int err = rec_trigger_init(&s->trig, s->mech, s->h->uprobe_type, file,
 				   s->loc.file_offset, s->o->slower_than_ns ? &s->callexits : NULL);
 
