@@ -148,6 +148,10 @@ void binaries_free(struct binaries *b)
  * refused (perf would walk it all). */
 #define KEPT_ENTRIES_MAX 100000
 #define KEPT_DEPTH_MAX 64
+/* Bytes of a kept-binaries tree copied at most: what a program, its
+ * libraries and their debug information take, and a bound on what another
+ * user's recording can make the converter write into $TMPDIR. */
+#define KEPT_BYTES_MAX (4LL << 30)
 
 /* Whether symbolic link TARGET, in a directory DEPTH levels below the top
  * of the tree, stays in it: "../" at most DEPTH times, then names only. */
@@ -175,6 +179,7 @@ static bool link_inside(const char *target, int depth)
 struct copy {
 	uid_t owner;            /* the tree's top directory's owner */
 	unsigned left;          /* entries still allowed */
+	long long bytes;        /* bytes still allowed */
 	char at[PATH_MAX];      /* the entry's path from the top, for WHY */
 	char *why;
 	size_t wsize;
@@ -242,6 +247,9 @@ static bool tree_copy(int fd, int to, int depth, struct copy *c, size_t len)
 				snprintf(why, sizeof(why), "a hard link to a file of uid %u, not of "
 					 "the directory's owner (uid %u)", (unsigned)st.st_uid,
 					 (unsigned)c->owner);
+			else if (in >= 0 && (c->bytes -= st.st_size) < 0)
+				snprintf(why, sizeof(why), "more than %lld GiB in all",
+					 KEPT_BYTES_MAX >> 30);
 			else if (in >= 0 && (err = outpath_copy_at(to, de->d_name, in,
 								   st.st_size, 0600)))
 				snprintf(why, sizeof(why), "cannot copy it: %s", strerror(-err));
@@ -392,7 +400,8 @@ static int private_dir(struct binaries_kept *k)
 
 int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t wsize)
 {
-	struct copy c = { .left = KEPT_ENTRIES_MAX, .why = why, .wsize = wsize };
+	struct copy c = { .left = KEPT_ENTRIES_MAX, .bytes = KEPT_BYTES_MAX, .why = why,
+			  .wsize = wsize };
 	struct stat st;
 	int fd = openat(recdir, PERFDATA_BINARIES_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 			O_CLOEXEC), err;

@@ -69,7 +69,8 @@ struct binaries_kept {
  * Taken are a directory (no symbolic link) whose tree holds only
  * directories, regular files (one name each, or the directory owner's),
  * and symbolic links that stay in it (perf's .build-id links: "../" then
- * names), each entry opened once, checked and copied from what was opened.
+ * names), each entry opened once, checked and copied from what was opened;
+ * at most 100000 entries, 64 levels deep and 4 GiB in all.
  * Never a FIFO perf would wait on, a device it would open, a link to a
  * file out of the recording. Returns 0 with K ready (the caller calls
  * binaries_kept_remove()); -ENOENT when there is none; or another negative
