@@ -37,7 +37,7 @@
 #define SUMMARY_THREADS 5		/* threads listed in the summary */
 #define EXIT_FALLBACK (-1)		/* the in-process decoder gave up: all through perf */
 
-enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
+enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE, DUMP_RECORDING };
 
 struct options {
 	const char *output;
@@ -82,6 +82,7 @@ static const struct option long_options[] = {
 static const char usage_text[] =
 	"usage: snaptrace-convert [OPTIONS] INPUT... [-o OUT]\n"
 	"       snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]\n"
+	"       snaptrace-convert --dump=recording DIR\n"
 	"\n"
 	"Converts a recording directory (snaptrace-record -o DIR, snaptrace run -d DIR:\n"
 	"its snapshots, with their trigger hits as markers), perf.data files (perf\n"
@@ -117,6 +118,7 @@ static const char usage_text[] =
 	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	"                        (slices with times and arguments); default records + tree.\n"
 	"                        Exits 1 when the file has problems Perfetto would trip on.\n"
+	"                        --dump=recording DIR: its record.json, PATH=VALUE a line\n"
 	"      --check-options   check the other options and arguments as a conversion would\n"
 	"                        take them, and exit: 0, or the usage error (2); one that\n"
 	"                        prints and writes no trace (--help...) is one here\n"
@@ -152,7 +154,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 	static const char *const views[] = {
 		[DUMP_ALL] = "", [DUMP_RECORDS] = "records", [DUMP_SLICES] = "slices",
-		[DUMP_TREE] = "tree",
+		[DUMP_TREE] = "tree", [DUMP_RECORDING] = "recording",
 	};
 
 	opterr = 0;	/* our own one-line messages */
@@ -241,11 +243,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (no_trace(o, "--dump"))
 				return EXIT_USAGE;
 			o->dump = DUMP_NONE;
-			for (int v = DUMP_ALL; v <= DUMP_TREE; v++)
+			for (int v = DUMP_ALL; v <= DUMP_RECORDING; v++)
 				if (!strcmp(optarg ? optarg : "", views[v]))
 					o->dump = (enum dump_view)v;
 			if (o->dump == DUMP_NONE)
-				return usage_error("--dump takes records, slices or tree");
+				return usage_error("--dump takes records, slices, tree or recording");
 			break;
 		case 'h': {
 			char branches[512], samples[512];
@@ -271,7 +273,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	if (optind >= argc)
-		return usage_error(o->dump ? "--dump needs an FXT file" : "no input given");
+		return usage_error(o->dump == DUMP_RECORDING ? "--dump=recording needs a recording directory" : o->dump ? "--dump needs an FXT file" : "no input given");
 	if (o->dump && argc - optind > 1) {
 		diag_error("--dump reads one FXT file, got %d (the second: %s) (see --help)",
 			   argc - optind, argv[optind + 1]);
@@ -318,6 +320,21 @@ static int dump(const char *path, enum dump_view view)
 	if (t.nproblems)
 		rc = EXIT_RUNTIME;
 	fxt_trace_free(&t);
+	return rc;
+}
+
+/* Prints recording directory DIR's record.json a field per line; returns the exit status. */
+static int dump_recording(const char *dir)
+{
+	struct recording r;
+	char err[512];
+	int rc = recording_read(dir, &r, err, sizeof(err));
+
+	if (!rc && recording_dump(&r, stdout, err, sizeof(err)))
+		rc = EXIT_RUNTIME;
+	if (rc)
+		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+	recording_free(&r);
 	return rc;
 }
 
@@ -899,7 +916,7 @@ int main(int argc, char **argv)
 		o.jobs = ncpu < 1 ? 1 : ncpu > PTSPLIT_MAX ? PTSPLIT_MAX : (unsigned)ncpu;
 	}
 	if (o.dump) {
-		rc = dump(argv[optind], o.dump);
+		rc = o.dump == DUMP_RECORDING ? dump_recording(argv[optind]) : dump(argv[optind], o.dump);
 		goto out;
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
