@@ -20,8 +20,8 @@
  *     across perf versions), "br miss", unnamed flag sets, a symbol offset
  *     perf computes from the map (an address past the symbol's end), and
  *     every other event (cbr, psb, samples, tracepoints).
- * Strings (symbols, dsos, comms) are sent once each as STRING records and
- * then named by id.
+ * The stream starts with a VERSION record; strings (symbols, dsos, comms)
+ * are sent once each as STRING records and then named by id.
  */
 #include <perf/perf_dlfilter.h>
 
@@ -34,7 +34,6 @@
 
 #include "binrec.h"
 #include "hash.h"
-#include "parse.h"
 
 /* perf's PERF_IP_FLAG_* bits beyond those perf_dlfilter.h names. */
 #define PERF_FLAG_INTR_DISABLE (1u << 13)
@@ -52,24 +51,29 @@ enum {
 
 /* perf's named flag sets (tools/perf/util/trace-event-scripting.c,
  * sample_flags[]) that keep one wording across perf versions, and the
- * converter's bits for the name. */
+ * stream's bit for the name (binrec.h). */
 static const struct {
-	uint32_t perf, conv;
+	uint32_t perf, binrec;
 } flag_names[] = {
-	{ B | CALL, CONV_F_CALL },
-	{ B | RET, CONV_F_RETURN },
-	{ B | COND, CONV_F_JCC },
-	{ B, CONV_F_JMP },
-	{ B | CALL | INTR, CONV_F_INT },
-	{ B | RET | INTR, CONV_F_IRET },
-	{ B | CALL | SYS, CONV_F_SYSCALL },
-	{ B | RET | SYS, CONV_F_SYSRET },
-	{ B | ASYNC, CONV_F_ASYNC },
-	{ B | CALL | ASYNC | INTR, CONV_F_HW_INT },
-	{ B | PERF_DLFILTER_FLAG_TX_ABORT, CONV_F_TX_ABORT },
-	{ B | CALL | PERF_DLFILTER_FLAG_VMENTRY, CONV_F_VMENTRY },
-	{ B | CALL | PERF_DLFILTER_FLAG_VMEXIT, CONV_F_VMEXIT },
+	{ B | CALL, BINREC_F_CALL },
+	{ B | RET, BINREC_F_RETURN },
+	{ B | COND, BINREC_F_JCC },
+	{ B, BINREC_F_JMP },
+	{ B | CALL | INTR, BINREC_F_INT },
+	{ B | RET | INTR, BINREC_F_IRET },
+	{ B | CALL | SYS, BINREC_F_SYSCALL },
+	{ B | RET | SYS, BINREC_F_SYSRET },
+	{ B | ASYNC, BINREC_F_ASYNC },
+	{ B | CALL | ASYNC | INTR, BINREC_F_HW_INT },
+	{ B | PERF_DLFILTER_FLAG_TX_ABORT, BINREC_F_TX_ABORT },
+	{ B | CALL | PERF_DLFILTER_FLAG_VMENTRY, BINREC_F_VMENTRY },
+	{ B | CALL | PERF_DLFILTER_FLAG_VMEXIT, BINREC_F_VMEXIT },
 };
+
+/* The branches that enter a function (a call site is kept) and that leave one. */
+#define BINREC_F_PUSH (BINREC_F_CALL | BINREC_F_INT | BINREC_F_SYSCALL | BINREC_F_HW_INT | \
+		       BINREC_F_VMENTRY)
+#define BINREC_F_POP (BINREC_F_RETURN | BINREC_F_IRET | BINREC_F_SYSRET | BINREC_F_VMEXIT)
 
 #define OUT_BUFFER (1u << 20)     /* perf's stdout buffer: fewer writes into the pipe */
 #define STRINGS_MIN 1024          /* initial string table slots (power of two) */
@@ -252,17 +256,17 @@ static struct thread_state *thread_of(struct state *s, int32_t tid)
 	return &s->threads[i];
 }
 
-/* The converter's flag bits for perf's FLAGS, or 0 when perf's wording of
- * them is left to its text. */
-static uint32_t conv_flags(uint32_t flags)
+/* The stream's flag bits (enum binrec_flag) for perf's FLAGS, or 0 when
+ * perf's wording of them is left to its text. */
+static uint32_t binrec_flags(uint32_t flags)
 {
 	uint32_t f = flags & ~(PERF_DLFILTER_FLAG_IN_TX | PERF_FLAG_INTR_DISABLE |
 			       PERF_FLAG_INTR_TOGGLE);
 
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 		if (flag_names[i].perf == f)
-			return flag_names[i].conv |
-			       (flags & PERF_DLFILTER_FLAG_IN_TX ? CONV_F_IN_TX : 0);
+			return flag_names[i].binrec |
+			       (flags & PERF_DLFILTER_FLAG_IN_TX ? BINREC_F_IN_TX : 0);
 	return 0;
 }
 
@@ -317,6 +321,9 @@ int start(void **data, void *ctx)
 	 * after the filter is unloaded. */
 	if (buf && setvbuf(stdout, buf, _IOFBF, OUT_BUFFER))
 		free(buf);
+	put(s, &(struct binrec_version){ { BINREC_MARK, BINREC_VERSION,
+					  sizeof(struct binrec_version) }, BINREC_FORMAT },
+	    sizeof(struct binrec_version));
 	*data = s;
 	return 0;
 }
@@ -466,20 +473,20 @@ int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, vo
 	}
 	if (!s->event_is_branches)
 		return 0;
-	flags = conv_flags(sample->flags);
+	flags = binrec_flags(sample->flags);
 	if (!flags || !(tt = thread_of(s, sample->tid)))
 		return 0;
 	/* perf printed something since our last record (a decode error, a
 	 * switch record, a trace start or end), or a syscall, through which
 	 * any thread of a process maps, unmaps or execs */
-	if (__fpending(stdout) != s->pending || (flags & (CONV_F_SYSCALL | CONV_F_SYSRET)))
+	if (__fpending(stdout) != s->pending || (flags & (BINREC_F_SYSCALL | BINREC_F_SYSRET)))
 		forget_threads(s);
 	if (tt->pid != sample->pid) {	/* another process with this tid now */
 		forget_thread(tt);
 		tt->pid = sample->pid;
 	}
 	here = &tt->here;
-	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
+	jump = !(flags & ~(BINREC_F_JCC | BINREC_F_JMP | BINREC_F_IN_TX));
 	/* A jump inside the symbol of the thread's last resolved sample: it
 	 * ran from there to here without any other branch (a call, a return,
 	 * a syscall would have been resolved), so no exec or map change came
@@ -509,10 +516,10 @@ int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, vo
 	rec.pad = 0;
 	if (within) {
 		loc_in(here, sample->addr, &rec.to);
-	} else if ((flags & CONV_F_POP) && tt->nsites &&
+	} else if ((flags & BINREC_F_POP) && tt->nsites &&
 		   in_extent(&tt->sites[tt->nsites - 1], sample->addr)) {
 		loc_in(&tt->sites[tt->nsites - 1], sample->addr, &rec.to);
-	} else if ((flags & CONV_F_CALL) && in_extent(&sym_slot(tt, sample->addr)->e, sample->addr)) {
+	} else if ((flags & BINREC_F_CALL) && in_extent(&sym_slot(tt, sample->addr)->e, sample->addr)) {
 		/* a call to a function's start: a symbol the thread was in */
 		loc_in(&sym_slot(tt, sample->addr)->e, sample->addr, &rec.to);
 	} else {
@@ -529,9 +536,9 @@ int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, vo
 	put(s, &rec, sizeof(rec));
 	tt->used = true;
 	tt->time = sample->time;
-	if (flags & CONV_F_POP)
+	if (flags & BINREC_F_POP)
 		return_to(tt, sample->addr);
-	if ((flags & CONV_F_PUSH & ~CONV_F_SYSCALL) && here->hi != here->lo)
+	if ((flags & BINREC_F_PUSH & ~BINREC_F_SYSCALL) && here->hi != here->lo)
 		call_from(tt, here);	/* a syscall's return is resolved: it may exec */
 	return 1;
 }
