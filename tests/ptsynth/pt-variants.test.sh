@@ -493,7 +493,8 @@ EOF
 # A saved output of perf script with the dlfilter converts like the
 # perf.data; a damaged one is a one-line error naming the file and the byte
 # (exit 1), never a crash or a partial trace: cut inside a record, a record
-# of unknown type, a string id out of order, a branch naming no string.
+# of unknown type, a string id out of order, a branch naming no string, a
+# version record of another format version.
 name=saved
 if gen "$name" calls-static; then
 	"$PERF" script -i "$TMP/$name.data" --ns --itrace=bep -F "$PERF_FIELDS" \
@@ -507,8 +508,10 @@ if gen "$name" calls-static; then
 	else
 		ok "$name-stream"
 	fi
-	# the first record's offset (a NUL at a line's start)
-	first=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
+	# the first record's offset (a NUL at a line's start): the VERSION
+	# record; the first STRING after it, and the record after that
+	version=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
+	first=$((version + $(od -An -tu2 -j $((version + 2)) -N 2 "$TMP/$name.bin")))
 	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
 	# the first BRANCH record's offset: walk the records and lines
 	branch=$(od -An -tu1 -v "$TMP/$name.bin" | tr -s ' ' '\n' | grep . | awk '
@@ -524,6 +527,7 @@ if gen "$name" calls-static; then
 		cut) truncate -s $((first + 10)) "$TMP/$damage.bin" ;;
 		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
 		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
+		version) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((version + 4)) conv=notrunc 2>/dev/null ;;
 		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
 			tail -c +$((branch + 1)) "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
 		esac
@@ -545,6 +549,7 @@ cut|a binary record cut short
 type|a malformed binary record \(type 9,
 id|a malformed binary record \(type 1,
 nostring|a malformed binary record \(type 2,
+version|the dlfilter's stream of format version 7, expected version 1
 EOF
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
