@@ -24,7 +24,6 @@
 #include "pipeline.h"
 
 #define READ_CHUNK (1u << 20)                     /* bytes read at once */
-#define FUNCS_MIN 1024                            /* initial function slots (power of two) */
 #define BUF_SIZE (READ_CHUNK + CONV_LINE_MAX + 1)  /* a chunk plus a line too long */
 
 static const char unknown[] = "[unknown]";        /* perf's name of a missing dso */
@@ -42,16 +41,11 @@ static const struct {
 	{ BINREC_F_VMEXIT, CONV_F_VMEXIT }, { BINREC_F_IN_TX, CONV_F_IN_TX },
 };
 
-/* The interned function of a (symbol id, dso id) pair. */
-struct func_slot {
-	uint64_t key;               /* sym << 32 | dso */
-	const struct conv_func *f;  /* NULL: a free slot */
-};
-
 struct binstream {
 	struct input *in;
 	struct conv_driver *cv;
-	struct func_slot *funcs;    /* open addressing by key: hashing no strings */
+	struct hash_index func_index;  /* (sym id << 32 | dso id) -> funcs[] */
+	const struct conv_func **funcs;  /* the interned function of each pair */
 	size_t nfuncs, capfuncs;
 	const char *name;           /* for progress */
 	char *buf;
@@ -105,8 +99,7 @@ static bool string_of(const struct binstream *s, uint32_t id, struct conv_span *
 /* Forgets the functions named by string ids. */
 static void forget_funcs(struct binstream *s)
 {
-	if (s->nfuncs)
-		memset(s->funcs, 0, s->capfuncs * sizeof(*s->funcs));
+	hash_index_clear(&s->func_index);
 	s->nfuncs = 0;
 }
 
@@ -153,29 +146,6 @@ static void forget_strings(struct binstream *s)
 	forget_funcs(s);
 }
 
-/* Doubles the function table. Returns false when out of memory. */
-static bool funcs_grow(struct binstream *s)
-{
-	size_t cap = s->capfuncs ? 2 * s->capfuncs : FUNCS_MIN;
-	struct func_slot *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < s->capfuncs; i++) {
-		size_t j;
-
-		if (!s->funcs[i].f)
-			continue;
-		for (j = hash64(s->funcs[i].key) & (cap - 1); t[j].f; j = (j + 1) & (cap - 1))
-			;
-		t[j] = s->funcs[i];
-	}
-	free(s->funcs);
-	s->funcs = t;
-	s->capfuncs = cap;
-	return true;
-}
-
 /* The interned function of R's ids, LOC's strings: from the table, else
  * from the converter (and kept). NULL when out of memory: the driver then
  * interns LOC's strings itself (and reports it). */
@@ -183,19 +153,17 @@ static const struct conv_func *func_of(struct binstream *s, const struct binrec_
 				       const struct conv_loc *loc)
 {
 	uint64_t key = (uint64_t)r->sym << 32 | r->dso;
-	const struct conv_func *f;
-	size_t i;
+	uint32_t k = hash_index_get(&s->func_index, key);
+	const struct conv_func *f, **t;
 
-	if (2 * (s->nfuncs + 1) > s->capfuncs && !funcs_grow(s))
-		return NULL;
-	for (i = hash64(key) & (s->capfuncs - 1); s->funcs[i].f; i = (i + 1) & (s->capfuncs - 1))
-		if (s->funcs[i].key == key)
-			return s->funcs[i].f;
+	if (k != HASH_NONE)
+		return s->funcs[k];
 	f = conv_driver_func(s->cv, loc->sym, loc->dso);
-	if (f) {
-		s->funcs[i] = (struct func_slot){ key, f };
-		s->nfuncs++;
-	}
+	t = f ? array_grow(s->funcs, &s->capfuncs, s->nfuncs, sizeof(*t)) : NULL;
+	if (t)
+		s->funcs = t;
+	if (t && !hash_index_add(&s->func_index, key, (uint32_t)s->nfuncs))
+		s->funcs[s->nfuncs++] = f;   /* else asked of the converter again next time */
 	return f;
 }
 
@@ -458,6 +426,7 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 	diag_progress("%s", "");
 	forget_strings(&s);
 	free(s.strings);
+	hash_index_free(&s.func_index);
 	free(s.funcs);
 	free(s.buf);
 	return rc;

@@ -161,10 +161,9 @@ static uint64_t trace_start(const struct conv *c)
 {
 	uint64_t start = UINT64_MAX;
 
-	for (size_t i = 0; i < c->capthreads; i++)
-		for (const struct conv_thread *t = c->threads[i]; t; t = t->next)
-			if (t->has_ts && t->first_ts < start)
-				start = t->first_ts;
+	for (size_t i = 0; i < c->nthreads; i++)
+		if (c->threads[i]->has_ts && c->threads[i]->first_ts < start)
+			start = c->threads[i]->first_ts;
 	return start;
 }
 

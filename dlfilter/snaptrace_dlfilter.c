@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "binrec.h"
 #include "hash.h"
 
@@ -76,8 +77,6 @@ static const struct {
 #define BINREC_F_POP (BINREC_F_RETURN | BINREC_F_IRET | BINREC_F_SYSRET | BINREC_F_VMEXIT)
 
 #define OUT_BUFFER (1u << 20)     /* perf's stdout buffer: fewer writes into the pipe */
-#define STRINGS_MIN 1024          /* initial string table slots (power of two) */
-#define THREADS_MIN 64            /* initial thread table slots (power of two) */
 #define CALL_SITES 16             /* call sites kept per thread (the newest) */
 #define SYMS 16                   /* symbols kept per thread (power of two) */
 
@@ -105,7 +104,6 @@ struct known_sym {
  * resolved sample was in, the symbols its last calls came from (where its
  * returns go back to; newest last) and those its calls went to. */
 struct thread_state {
-	bool taken;                /* the slot holds TID */
 	bool used;                 /* TIME is the time of the thread's last record */
 	int32_t tid, pid;
 	uint64_t time;
@@ -121,10 +119,12 @@ struct thread_state {
 struct perf_dlfilter_fns perf_dlfilter_fns;
 
 struct state {
-	struct sent_string *strings;    /* open addressing by pointer */
+	struct hash_index string_index;  /* perf's pointer -> strings[] */
+	struct sent_string *strings;
 	size_t nstrings, capstrings;
 	uint32_t next_id;
-	struct thread_state *threads;    /* open addressing by tid */
+	struct hash_index thread_index;  /* tid -> threads[] */
+	struct thread_state *threads;
 	size_t nthreads, capthreads;
 	size_t pending;                 /* __fpending(stdout) after our last record */
 	const char *event;              /* the last sample's event name (perf's string) */
@@ -152,29 +152,6 @@ static void put(struct state *s, const void *rec, size_t len)
 	s->pending = __fpending(f);
 }
 
-static bool grow_strings(struct state *s)
-{
-	size_t cap = s->capstrings ? s->capstrings * 2 : STRINGS_MIN;
-	struct sent_string *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < s->capstrings; i++) {
-		struct sent_string *e = &s->strings[i];
-		size_t j;
-
-		if (!e->ptr)
-			continue;
-		for (j = hash64((uintptr_t)e->ptr) & (cap - 1); t[j].ptr; j = (j + 1) & (cap - 1))
-			;
-		t[j] = *e;
-	}
-	free(s->strings);
-	s->strings = t;
-	s->capstrings = cap;
-	return true;
-}
-
 /* Returns the id of STR (sending it first when new), 0 for NULL or on
  * failure (s->failed is then set). */
 static uint32_t string_id(struct state *s, const char *str)
@@ -184,30 +161,31 @@ static uint32_t string_id(struct state *s, const char *str)
 		uint32_t id;
 		char text[BINREC_STRING_MAX];
 	} rec;
+	uint32_t k;
 	struct sent_string *e;
-	size_t i, len;
+	size_t len;
 
 	if (!str)
 		return 0;
-	if (2 * (s->nstrings + 1) > s->capstrings && !grow_strings(s)) {
-		s->failed = true;
-		return 0;
-	}
-	for (i = hash64((uintptr_t)str) & (s->capstrings - 1); s->strings[i].ptr;
-	     i = (i + 1) & (s->capstrings - 1)) {
-		e = &s->strings[i];
-		if (e->ptr == str) {
-			if (!strcmp(e->copy, str))
-				return e->id;
-			break;	/* perf freed it and reused the memory: send anew */
+	k = hash_index_get(&s->string_index, (uintptr_t)str);
+	if (k != HASH_NONE && !strcmp(s->strings[k].copy, str))
+		return s->strings[k].id;
+	/* new, or perf freed it and reused the memory: send anew */
+	if (k == HASH_NONE) {
+		e = array_grow(s->strings, &s->capstrings, s->nstrings, sizeof(*e));
+		if (e)
+			s->strings = e;
+		if (!e || hash_index_add(&s->string_index, (uintptr_t)str, (uint32_t)s->nstrings)) {
+			s->failed = true;
+			return 0;
 		}
+		k = (uint32_t)s->nstrings++;
+		s->strings[k] = (struct sent_string){ NULL, NULL, 0 };
 	}
-	e = &s->strings[i];
+	e = &s->strings[k];
 	len = strlen(str);
 	if (len > BINREC_STRING_MAX)
 		len = BINREC_STRING_MAX;
-	if (!e->ptr)
-		s->nstrings++;
 	free(e->copy);
 	e->ptr = str;
 	e->copy = strdup(str);
@@ -223,37 +201,24 @@ static uint32_t string_id(struct state *s, const char *str)
 	return e->id;
 }
 
-/* Returns TID's entry (a new one has used = false), or NULL on failure. */
+/* Returns TID's entry (a new one has used = false; valid until the next
+ * call), or NULL on failure. */
 static struct thread_state *thread_of(struct state *s, int32_t tid)
 {
-	size_t i;
+	uint32_t k = hash_index_get(&s->thread_index, (uint32_t)tid);
+	struct thread_state *t;
 
-	if (2 * (s->nthreads + 1) > s->capthreads) {
-		size_t cap = s->capthreads ? s->capthreads * 2 : THREADS_MIN;
-		struct thread_state *t = malloc(cap * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		memset(t, 0, cap * sizeof(*t));
-		for (size_t k = 0; k < s->capthreads; k++) {
-			if (!s->threads[k].taken)
-				continue;
-			for (i = hash64((uint32_t)s->threads[k].tid) & (cap - 1); t[i].taken;
-			     i = (i + 1) & (cap - 1))
-				;
-			t[i] = s->threads[k];
-		}
-		free(s->threads);
-		s->threads = t;
-		s->capthreads = cap;
-	}
-	for (i = hash64((uint32_t)tid) & (s->capthreads - 1); s->threads[i].taken;
-	     i = (i + 1) & (s->capthreads - 1))
-		if (s->threads[i].tid == tid)
-			return &s->threads[i];
-	s->nthreads++;
-	s->threads[i] = (struct thread_state){ .taken = true, .tid = tid };
-	return &s->threads[i];
+	if (k != HASH_NONE)
+		return &s->threads[k];
+	t = array_grow(s->threads, &s->capthreads, s->nthreads, sizeof(*t));
+	if (!t)
+		return NULL;
+	s->threads = t;
+	if (hash_index_add(&s->thread_index, (uint32_t)tid, (uint32_t)s->nthreads))
+		return NULL;
+	t = &s->threads[s->nthreads++];
+	*t = (struct thread_state){ .tid = tid };
+	return t;
 }
 
 /* The stream's flag bits (enum binrec_flag) for perf's FLAGS, or 0 when
@@ -334,10 +299,12 @@ int stop(void *data, void *ctx)
 	int rc = s->failed ? -1 : 0;
 
 	(void)ctx;
-	for (size_t i = 0; i < s->capstrings; i++)
+	for (size_t i = 0; i < s->nstrings; i++)
 		free(s->strings[i].copy);
 	free(s->strings);
+	hash_index_free(&s->string_index);
 	free(s->threads);
+	hash_index_free(&s->thread_index);
 	free(s);
 	return rc;
 }
@@ -428,9 +395,8 @@ static bool symbol_of(struct state *s, struct thread_state *t, const struct perf
  * over. */
 static void forget_threads(struct state *s)
 {
-	for (size_t i = 0; i < s->capthreads; i++)
-		if (s->threads[i].taken)
-			forget_thread(&s->threads[i]);
+	for (size_t i = 0; i < s->nthreads; i++)
+		forget_thread(&s->threads[i]);
 }
 
 /* Writes a TICK of thread T at the sample's time unless its last record
