@@ -508,18 +508,19 @@ if gen "$name" calls-static; then
 	else
 		ok "$name-stream"
 	fi
-	# the first record's offset (a NUL at a line's start): the VERSION
-	# record; the first STRING after it, and the record after that
-	version=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
-	first=$((version + $(od -An -tu2 -j $((version + 2)) -N 2 "$TMP/$name.bin")))
-	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
-	# the first BRANCH record's offset: walk the records and lines
-	branch=$(od -An -tu1 -v "$TMP/$name.bin" | tr -s ' ' '\n' | grep . | awk '
+	# walk the records and lines for the offsets of the VERSION record, the
+	# first STRING, the record after it and the first BRANCH
+	read -r version first second branch < <(od -An -tu1 -v "$TMP/$name.bin" |
+		tr -s ' ' '\n' | grep . | awk '
 		{ b[n++] = $1 }
 		END { for (i = 0; i < n;) {
 			if (b[i] != 0) { while (i < n && b[i] != 10) i++; i++; continue }
-			if (b[i + 1] == 2) { print i; exit }
-			i += b[i + 2] + 256 * b[i + 3] } }')
+			size = b[i + 2] + 256 * b[i + 3]
+			if (b[i + 1] == 4 && v == "") v = i
+			if (b[i + 1] == 1 && f == "") { f = i; s = i + size }
+			if (b[i + 1] == 2 && br == "") br = i
+			i += size }
+			print v, f, s, br }')
 	# damage|what the message says
 	while IFS='|' read -r damage says; do
 		cp "$TMP/$name.bin" "$TMP/$damage.bin"
@@ -528,7 +529,7 @@ if gen "$name" calls-static; then
 		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
 		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
 		version) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((version + 4)) conv=notrunc 2>/dev/null ;;
-		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
+		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"   # the VERSION kept
 			tail -c +$((branch + 1)) "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
 		esac
 		"$CONVERT" --quiet "$TMP/$damage.bin" -o "$TMP/$damage.fxt" 2>"$TMP/$damage.err"
