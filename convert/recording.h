@@ -2,7 +2,7 @@
 /*
  * recording: a recording directory as snaptrace-record leaves it
  * (DIR/record.json and the perf.data files it lists; the shape of
- * record.json is documented in record/report.c), read with json-c. What the
+ * record.json is common/record_json.h), read with json-c. What the
  * converter takes from it: the snapshot files in order with their reasons
  * and times, the trigger hits (perf clock), the threads' names, the
  * recording's end, and the TSC conversion of the trigger's mmap page.

@@ -219,7 +219,7 @@ int rec_report_reserve(struct rec_session *s);
 void rec_report_unreserve(struct rec_session *s);
 
 /*
- * Writes S as record.json (format: see record/report.c): into the file
+ * Writes S as record.json (format: common/record_json.h): into the file
  * rec_report_reserve() made, rewritten in place and closed (a name swapped
  * meanwhile changes nothing), else a new one. Returns 0 or a negative errno
  * (-ENOSPC when the disk is full).
