@@ -460,15 +460,15 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
-			  rec_end_name(s->end));
+			  record_end_name(s->end));
 		return;
 	}
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
-		  s->outdir, rec_end_name(s->end));
+		  s->outdir, record_end_name(s->end));
 	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
-			  rec_end_name(s->snaps[i].reason));
+			  record_end_name(s->snaps[i].reason));
 }
 
 /* One warning per snapshot file perf did not finish (record.json marks it). */
@@ -561,7 +561,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			  "has none");
 	}
 	err = rec_session_run(s);
-	if (err && s->end == REC_END_NONE) {
+	if (err && s->end == RECORD_END_NONE) {
 		diag_error("%s", s->error);
 		diag_block(s->said);
 		if ((!outdir_created || rmdir(s->outdir)) && !front_end)   /* rmdir: only when empty */
