@@ -46,12 +46,12 @@ FUZZ_PACKAGES := clang libclang-rt-dev
 fuzz-deps:
 	@scripts/install-deps.sh $(FUZZ_PACKAGES)
 
-$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/fuzz_conv.h tests/fuzz/build.mk $(FUZZ_LIB_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_file.h tests/fuzz/fuzz_conv.h tests/fuzz/build.mk VERSION $(FUZZ_LIB_SRC) $(wildcard convert/*.h fxt/*.h common/*.h)
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang: scripts/install-deps.sh $(FUZZ_PACKAGES), or FUZZ_CC=..." >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-		-DPIPELINE_BLOCK=4096 -DCONV_LINE_MAX=2048 \
+		-DPIPELINE_BLOCK=4096 -DCONV_LINE_MAX=2048 -DSNAPTRACE_VERSION='"$(VERSION)"' \
 		-Icommon -Ifxt -Iconvert -Idlfilter -Itests/fuzz -o $@ $< $(FUZZ_LIB_SRC) $(CONVERT_LIBS)
 
 # Seeds: every case's input (also with source lines on: its first byte,
