@@ -485,8 +485,8 @@ static void warn_unfinished(const struct rec_session *s)
 }
 
 /* After a recording that recorded nothing: names the perf.data files perf
- * left in directory DIRFD (named DIR) anyway (a header, no data; no
- * record.json), and what each is,
+ * left in directory DIRFD (named DIR) anyway (a header, no data; record.json
+ * says the recording failed), and what each is,
  * or says nothing when there are none. (The front end says it itself.) */
 static void name_leftovers(int dirfd, const char *dir)
 {
@@ -502,8 +502,8 @@ static void name_leftovers(int dirfd, const char *dir)
 			snprintf(why, sizeof(why), "perf finished it");
 		if (fd >= 0)
 			close(fd);
-		diag_error("%s/%s: what perf wrote before it failed stays (nothing was recorded, no "
-			   "record.json): %s", dir, names[i], why);
+		diag_error("%s/%s: what perf wrote before it failed stays (nothing was recorded; "
+			   "record.json says so): %s", dir, names[i], why);
 		free(names[i]);
 	}
 	if (n >= 0)

@@ -99,6 +99,10 @@
  *           on a kernel before 6.15)
  *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died" | "signal"
  *          ("signal": a signal ended the target, the snapshot was taken at it)
+ *   "error": null, or why the recording failed before perf recorded (its
+ *          start failed: "perf exited before recording; perf said: ..."):
+ *          a directory where perf left files ends with this report, end
+ *          "none", no snapshot (an empty one the recorder created is removed)
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
  *   "end": "none" while the recording runs (the report written at its
@@ -443,7 +447,20 @@ static void write_body(FILE *f, const struct rec_session *s)
 			s->binaries_kept);
 	else
 		fputs("  \"binaries\": null, \"binaries_kept\": null,\n", f);
-	fprintf(f, "  \"end\": \"%s\",\n  \"end_ns\": ", rec_end_name(s->end));
+	fprintf(f, "  \"end\": \"%s\",\n  \"error\": ", rec_end_name(s->end));
+	if (s->failed) {
+		char why[sizeof(s->error) + sizeof(s->said)];
+
+		/* with perf's words, on one line */
+		snprintf(why, sizeof(why), "%s %s", s->error, s->said);
+		for (char *c = why; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		esc_json_string(f, why);
+	}
+	else
+		fputs("null", f);
+	fputs(",\n  \"end_ns\": ", f);
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
 	else

@@ -1224,6 +1224,23 @@ static void collect_exits(struct rec_session *s)
 		s->end = REC_END_SIGNAL;
 }
 
+/* A recording that failed before perf recorded: where perf left files (a
+ * header, no data), record.json says what happened, never a directory
+ * without one; else nothing was recorded and there is nothing to report. */
+static void report_failure(struct rec_session *s)
+{
+	char **names;
+	int n = perfdata_scan(s->outdir_fd, &names);
+
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
+	s->failed = true;
+	if (n <= 0 || rec_report_write(s))
+		rec_report_unreserve(s);
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
@@ -1333,7 +1350,7 @@ out_trigger:
 out_target:
 	rec_target_finish(&s->target);
 	if (err && s->end == REC_END_NONE)
-		rec_report_unreserve(s);   /* nothing recorded: nothing to report */
+		report_failure(s);
 	free(s->pf);
 	s->pf = NULL;
 	s->pf_cap = 0;

@@ -182,6 +182,8 @@ struct rec_session {
 	size_t pf_cap;
 	int exit_code;                /* EXIT_OK or EXIT_RUNTIME */
 	char error[4096];             /* why the session failed: one line */
+	bool failed;                  /* it failed before perf recorded: record.json says
+				       * so ("error") where perf left files */
 	char said[4608];              /* what perf said about it (lines; "": nothing), shown
 				       * after the error with diag_block() */
 };

@@ -333,11 +333,49 @@ t_perf_refused_named() {
 		fail perf_refused_named "exit $rc, expected 1"
 	elif ! grep -q "perf exited before recording" "$TMP/refused.err"; then
 		fail perf_refused_named "perf's failure not named: $(tr '\n' '|' <"$TMP/refused.err")"
-	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded, no record.json): its header was never written" "$TMP/refused.err"; then
+	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded; record.json says so): its header was never written" "$TMP/refused.err"; then
 		fail perf_refused_named "the file perf left is not named: $(tr '\n' '|' <"$TMP/refused.err")"
 	else
 		ok perf_refused_named
 	fi
+}
+
+# Every recording directory a failed start leaves ends with a record.json
+# saying what happened (issue 24): a -d directory where perf left a header
+# (run and attach) holds one with "end": "none" and perf's words in "error",
+# which the converter names in one line (exit 1, no trace); a new -d
+# directory perf wrote nothing into is removed.
+t_failed_dir_accounted() {
+	local d rc bad="" verb
+	for verb in run attach; do
+		d="$TMP/failed-$verb"
+		if [ $verb = run ]; then
+			"$FRONT" run -d "$d" -o "$TMP/f.fxt" --trigger none --perf "$TMP/tmp3/perf" \
+				-- "${PROG[@]}" >/dev/null 2>"$d.err"
+		else
+			"$FRONT" attach -d "$d" -o "$TMP/f.fxt" --trigger none --perf "$TMP/tmp3/perf" \
+				-p $$ >/dev/null 2>"$d.err"
+		fi
+		rc=$?
+		if [ $rc -ne 1 ] || [ ! -f "$d/record.json" ]; then
+			bad+=" [$verb: exit $rc, record.json: $(ls "$d" 2>&1 | tr '\n' ' ')]"
+		elif ! grep -q '^  "end": "none",$' "$d/record.json" ||
+			! grep -q '^  "error": "perf exited before recording; perf said: libperf: Miscounted nr_mmaps 2 vs 1 *",$' "$d/record.json"; then
+			bad+=" [$verb: record.json: $(grep -A1 '"end"' "$d/record.json" | tr '\n' ' ')]"
+		else
+			"$FRONT" convert "$d" -o "$TMP/f.fxt" >/dev/null 2>"$d.conv"
+			rc=$?
+			[ $rc -eq 1 ] && [ "$(wc -l <"$d.conv")" -eq 1 ] && [ ! -e "$TMP/f.fxt" ] &&
+				grep -q "^snaptrace-convert: $d: the recording failed, nothing to convert (record.json says): perf exited before recording; perf said: libperf: Miscounted" "$d.conv" ||
+				bad+=" [$verb: convert: exit $rc: $(tail -n 2 "$d.conv" | tr "\n" " ")]"
+		fi
+	done
+	d="$TMP/failed-empty"
+	"$FRONT" run -d "$d" -o "$TMP/f.fxt" --trigger none --perf-arg=--no-such-option \
+		-- "${PROG[@]}" >/dev/null 2>"$d.err"
+	rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$d" ] || bad+=" [nothing written: exit $rc, $d: $(ls -A "$d" 2>&1 | tr '\n' ' ')]"
+	if [ -n "$bad" ]; then fail failed_dir_accounted "$bad"; else ok failed_dir_accounted; fi
 }
 
 # --convert-arg is checked by snaptrace-convert (--check-options) before
@@ -382,4 +420,5 @@ t_temporary_removed
 t_failed_recording_kept
 t_perf_refused_not_converted
 t_perf_refused_named
+t_failed_dir_accounted
 t_convert_arg_checked
