@@ -509,10 +509,13 @@ static void snapshot_wanted(struct rec_session *s)
 		return;
 	s->want = -1;
 	idx = holding_snapshot(s, log->hit.time_ns);
+	/* numbered as record.json's hits; the snapshot that holds it is known
+	 * once the files are read (the summary says: rec_session_hits_text) */
 	if (idx >= 0 && s->o->multi_snapshot) {
 		log->snapshot = idx;
-		diag_info("trigger hit: %s%s: in snapshot %d", hit_words(&log->hit, what,
-			  sizeof(what)), log->deferred ? " before it was armed" : "", idx + 1);
+		diag_info("trigger hit %d: %s%s: in a snapshot already being written",
+			  (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "");
 		return;
 	}
 	/* a launched target ends with the recording: stop it right away */
@@ -523,12 +526,12 @@ static void snapshot_wanted(struct rec_session *s)
 	hit_words(&log->hit, what, sizeof(what));
 	if (!s->o->multi_snapshot) {
 		s->end = REC_END_TRIGGER;
-		diag_info("trigger hit: %s%s; %s", what,
+		diag_info("trigger hit %d: %s%s; %s", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
-		diag_info("trigger hit: %s%s: snapshot %d", what,
-			  log->deferred ? " before it was armed" : "", idx + 1);
+		diag_info("trigger hit %d: %s%s: taking a snapshot", (int)(log - s->hits), what,
+			  log->deferred ? " before it was armed" : "");
 	}
 }
 
@@ -1244,6 +1247,7 @@ static void report_failure(struct rec_session *s)
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
+	char what[200];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1309,11 +1313,11 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s, %s); Ctrl-C to stop",
+	diag_info("recording %s %d (%s); Ctrl-C to stop",
 		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  s->plan.mode == REC_MODE_PT ? "Intel PT" : "sampling",
-		  s->have_trigger ? "until the trigger" : "no trigger");
+		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+				    sizeof(what)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == REC_END_NONE)
