@@ -512,6 +512,12 @@ static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
 	print_hits(s);
+	if (s->children_unrecorded)
+		diag_warn("the %s started %" PRIu64 " child process%s, not recorded (only %s is): "
+			  "record %s with --multi-thread", s->target.launched ? "program" :
+			  "process", s->children_unrecorded, s->children_unrecorded == 1 ? "" : "es",
+			  s->target.tid ? "the thread given" : "its main thread",
+			  s->children_unrecorded == 1 ? "it" : "them");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
 	uint64_t early = s->hits_before_armed + deferred;

@@ -58,6 +58,9 @@
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
  *           "hits_unrecorded": hits in threads the recording leaves out (no
  *           --multi-thread), which took no snapshot
+ *   "children_unrecorded": the child processes the targets started during
+ *           the recording, which it did not record (without --multi-thread:
+ *           record/forks.h; 0 where the host allows no tracepoints)
  *   "snapshots": [{"file", "reason", "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
@@ -421,9 +424,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		", \"hits_unrecorded\": %" PRIu64 ",\n", s->nhits ? "\n  ],\n" : "],\n",
-		s->hits_seen, s->hits_before_armed, s->hits_coalesced, s->trig.lost,
-		s->hits_unrecorded);
+		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
+		s->hits_coalesced, s->trig.lost, s->hits_unrecorded, s->children_unrecorded);
 	write_signals(f, s);
 	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {

@@ -1276,6 +1276,8 @@ int rec_session_run(struct rec_session *s)
 	err = open_sigwatch(s);
 	if (err)
 		goto out_trigger;
+	if (!s->o->multi_thread)
+		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {
@@ -1324,6 +1326,8 @@ int rec_session_run(struct rec_session *s)
 		loop_once(s, deadline);
 	read_target_signals(s);   /* the last ones, before the targets' exit is told */
 	collect_exits(s);
+	for (int i = 0; i < s->forks.n; i++)
+		s->children_unrecorded += rec_forks_count(&s->forks, i);
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
@@ -1350,6 +1354,7 @@ out_trigger:
 	s->calls = NULL;
 	rec_sigwatch_close(&s->sig);
 	s->watch_signals = false;
+	rec_forks_close(&s->forks);
 	rec_slowcall_free(&s->slow);
 out_target:
 	rec_target_finish(&s->target);

@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "rec_opts.h"
 #include "signals.h"
+#include "forks.h"
 #include "sigwatch.h"
 #include "slowcall.h"
 #include "target.h"
@@ -123,6 +124,10 @@ struct rec_session {
 	int stop_signo;               /* the SIGINT/SIGTERM/SIGHUP that stopped the
 					 recording, 0: none */
 	struct rec_sigwatch sig;
+	struct rec_forks forks;       /* the child processes each target starts (not
+				       * with --multi-thread, which records them) */
+	uint64_t children_unrecorded; /* child processes the targets started, not recorded
+				       * (forks.h; 0 also where it cannot be counted) */
 	struct rec_signal_log *signals; /* owned, in the order seen */
 	int nsignals;
 	size_t signals_cap;
