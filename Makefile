@@ -161,12 +161,11 @@ unit: $(PROGRAMS) $(UNIT_BINS) $(O)/test/sigdfl
 asan: deps
 	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 check
 
-# The front end gets the version written in (a source tree's reads VERSION).
+# The front end (front/build.mk) on PATH, the programs it runs beside it.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/snaptrace
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/libexec/snaptrace/
-	sed 's/@SNAPTRACE_VERSION@/$(VERSION)/' scripts/snaptrace >$(DESTDIR)$(PREFIX)/bin/snaptrace
-	chmod 755 $(DESTDIR)$(PREFIX)/bin/snaptrace
+	install -m 755 $(FRONT_END) $(DESTDIR)$(PREFIX)/bin/snaptrace
 
 # Only O itself, never the source tree it may be part of.
 clean:

@@ -164,6 +164,34 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start
 	fi
 }
 
+# Early signals (issue 24): SIGTERM to the front end (the compiled
+# program, build/bin/snaptrace) at several moments of its start, from
+# before its first instruction (pending at its exec) to 50 ms after it
+# first handles the signal (tests/record/sigat.c): never a silent exit.
+# run hands the signal to the recorder, which stops at once, says so and
+# writes the trace (exit 0, the trace read back); another verb ends with
+# "stopped by SIGTERM before it started" and 143. The bash front end died
+# silently when the signal came before its trap, or between its exec of
+# snaptrace-record and the recorder's first lines (a few ms of loading).
+t_early_signals() {
+	local us rc bad="" fe="$SNAPTRACE_BIN/snaptrace" sigat="$SNAPTRACE_TEST_BIN/sigat"
+	for us in -1 0 500 1000 2000 3000 5000 8000 12000 20000 50000; do
+		rm -f "$TMP/early.fxt"
+		"$sigat" "$us" "$fe" run -o "$TMP/early.fxt" --trigger none -- "${PROG[@]}" \
+			>/dev/null 2>"$TMP/early.err"
+		rc=$?
+		if [ $rc -ne 0 ] || ! grep -q "^snaptrace: Terminated: stopping" "$TMP/early.err" ||
+			! "$CONVERT" --dump=slices "$TMP/early.fxt" >/dev/null 2>&1; then
+			bad+=" [run at $us us: exit $rc: $(tail -n 3 "$TMP/early.err" | tr '\n' '|')]"
+		fi
+	done
+	"$sigat" -1 "$fe" stats "$TMP/none.fxt" >/dev/null 2>"$TMP/early.err"
+	rc=$?
+	[ $rc -eq 143 ] && [ "$(cat "$TMP/early.err")" = "snaptrace: stopped by SIGTERM before it started: nothing recorded, no trace written" ] ||
+		bad+=" [stats: exit $rc: $(tr '\n' '|' <"$TMP/early.err")]"
+	if [ -n "$bad" ]; then fail early_signals "$bad"; else ok early_signals; fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -410,6 +438,7 @@ t_snaptrace_bin_missing
 t_missing_perf_reason
 t_no_fork_before_exec
 t_signal_at_start_named
+t_early_signals
 t_stdout_closed
 t_output_checked_first
 t_empty_trigger
