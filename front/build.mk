@@ -5,7 +5,7 @@
 # links it as the other programs (the sanitizers need the loader).
 FRONT_END := $(O)/bin/snaptrace
 
-$(FRONT_END): $(call obj,front/snaptrace.c)
+$(FRONT_END): $(call obj,front/snaptrace.c common/escape.c common/utf8.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $(if $(filter 1,$(SAN)),,-static) -o $@ $^

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "version.h"
 
 #define PROG "snaptrace"
@@ -131,8 +132,10 @@ static void find_bin(const char *argv0, char *bin, size_t size)
 			snprintf(bin, size, "%s", env);
 			return;
 		}
-		fprintf(stderr, PROG ": SNAPTRACE_BIN=%s: expected snaptrace-record and "
-			"snaptrace-convert there, found none\n", env);
+		fputs(PROG ": SNAPTRACE_BIN=", stderr);
+		esc_fputs(stderr, env, ESC_TEXT);
+		fputs(": expected snaptrace-record and snaptrace-convert there, found none\n",
+		      stderr);
 		exit(1);
 	}
 	snprintf(run_by, sizeof(run_by), "%s", argv0);
@@ -142,8 +145,13 @@ static void find_bin(const char *argv0, char *bin, size_t size)
 	self[n > 0 ? n : 0] = '\0';
 	if (n > 0 && look_near(dirname(self), bin, size))
 		return;
-	fprintf(stderr, PROG ": cannot find snaptrace-record and snaptrace-convert next to %s, "
-		"in %s/../libexec/snaptrace or in %s/../build/bin (run make?)\n", argv0, self, self);
+	fputs(PROG ": cannot find snaptrace-record and snaptrace-convert next to ", stderr);
+	esc_fputs(stderr, argv0, ESC_TEXT);
+	fputs(", in ", stderr);
+	esc_fputs(stderr, self, ESC_TEXT);
+	fputs("/../libexec/snaptrace or in ", stderr);
+	esc_fputs(stderr, self, ESC_TEXT);
+	fputs("/../build/bin (run make?)\n", stderr);
 	exit(1);
 }
 
@@ -155,7 +163,7 @@ static int run(const char *bin, const char *name, const char *first, char **args
 {
 	char path[PATH_MAX];
 	char **argv = calloc((size_t)nargs + 3, sizeof(*argv));
-	int k = 0;
+	int k = 0, err;
 
 	if (!argv) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -170,7 +178,10 @@ static int run(const char *bin, const char *name, const char *first, char **args
 	if (!keep)
 		sigprocmask(SIG_UNBLOCK, blocked, NULL);   /* one pending: stopped() */
 	execv(path, argv);
-	fprintf(stderr, PROG ": %s: cannot run it: %s\n", path, strerror(errno));
+	err = errno;
+	fputs(PROG ": ", stderr);
+	esc_fputs(stderr, path, ESC_TEXT);
+	fprintf(stderr, ": cannot run it: %s\n", strerror(err));
 	free(argv);
 	return 1;
 }
@@ -220,8 +231,9 @@ int main(int argc, char **argv)
 		printf(PROG " %s\n", SNAPTRACE_VERSION);
 		return fflush(stdout) ? 1 : 0;
 	}
-	fprintf(stderr, PROG ": expected run, attach, convert, stats, check or symbols, found '%s'\n",
-		verb);
+	fputs(PROG ": expected run, attach, convert, stats, check or symbols, found '", stderr);
+	esc_fputs(stderr, verb, ESC_TEXT);
+	fputs("'\n", stderr);
 	fputs(usage_text, stderr);
 	return 2;
 }
