@@ -509,8 +509,9 @@ static void snapshot_wanted(struct rec_session *s)
 		return;
 	s->want = -1;
 	idx = holding_snapshot(s, log->hit.time_ns);
-	/* numbered as record.json's hits; the snapshot that holds it is known
-	 * once the files are read (the summary says: rec_session_hits_text) */
+	/* numbered as record.json's hits and snapshots; the snapshot that
+	 * holds a hit is known once the files are read (the summary says it:
+	 * main.c print_hits()), and may be the one before the one it took */
 	if (idx >= 0 && s->o->multi_snapshot) {
 		log->snapshot = idx;
 		diag_info("trigger hit %d: %s%s: in a snapshot already being written",
@@ -530,8 +531,8 @@ static void snapshot_wanted(struct rec_session *s)
 			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
-		diag_info("trigger hit %d: %s%s: taking a snapshot", (int)(log - s->hits), what,
-			  log->deferred ? " before it was armed" : "");
+		diag_info("trigger hit %d: %s%s: taking snapshot %d", (int)(log - s->hits), what,
+			  log->deferred ? " before it was armed" : "", idx);
 	}
 }
 
