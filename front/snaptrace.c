@@ -78,20 +78,19 @@ static void hold_stops(sigset_t *blocked)
 {
 	struct sigaction sa, old;
 
+	/* an ignored one stays ignored, and unblocked: a blocked signal is
+	 * never discarded, it would wait for the recorder */
 	sigemptyset(blocked);
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		sigaddset(blocked, stops[i]);
+		if (!sigaction(stops[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaddset(blocked, stops[i]);
 	sigprocmask(SIG_BLOCK, blocked, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = stopped;
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
-		if (sigaction(stops[i], NULL, &old) || old.sa_handler == SIG_IGN) {
-			sigdelset(blocked, stops[i]);
-			continue;
-		}
-		sigaction(stops[i], &sa, NULL);
-	}
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (sigismember(blocked, stops[i]))
+			sigaction(stops[i], &sa, NULL);
 }
 
 /* Whether DIR holds both programs. */
