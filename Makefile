@@ -16,7 +16,7 @@
 # Knobs: O=DIR (object and program directory, default build), SAN=1
 # (address+undefined sanitizers; remembered in $(O)/san, so a later make of
 # that directory without SAN, e.g. a test's `make install`, keeps them), V=1
-# (show commands), PREFIX=DIR (install), T=SUITE[/CASE] (the test targets
+# (show commands), PREFIX=DIR and DESTDIR=DIR (install), T=SUITE[/CASE] (the test targets
 # run only that suite or golden case, whatever its tier), R=N (run each
 # suite N times), J=N (check-tier suites at a time; default the CPUs), RJ=N
 # (record-tier suites at a time; default 2).
@@ -99,9 +99,16 @@ PROGRAMS := $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-record $(O)/bin/snaptr
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/test/unit/%,$(UNIT_SRC))
 TEST_BINS := $(UNIT_BINS)
 
+# The man pages and the bash completion, generated from the programs'
+# option tables (common/opttab.h: --help=man, --help=bash); snaptrace(1)
+# is the front end's, `snaptrace run`'s table.
+MAN_PAGES := $(O)/man/snaptrace.1 $(O)/man/snaptrace-record.1 $(O)/man/snaptrace-convert.1 \
+	$(O)/man/snaptrace-stats.1
+COMPLETION := $(O)/completion/snaptrace
+
 .PHONY: all test check test-stress test-pt-hardware unit asan demo bench fuzz deps install \
 	clean help FORCE
-all: $(PROGRAMS)
+all: $(PROGRAMS) $(MAN_PAGES) $(COMPLETION)
 
 $(O)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -117,6 +124,22 @@ $(O)/bin/snaptrace-record: $(call obj,record/main.c $(RECORD_SRC)) $(call obj,$(
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(RECORD_LIBS)
+
+$(filter-out $(O)/man/snaptrace.1,$(MAN_PAGES)): $(O)/man/%.1: $(O)/bin/%
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MAN     $@")
+	$(Q)$< --help=man >$@.tmp && mv $@.tmp $@
+
+$(O)/man/snaptrace.1: $(O)/bin/snaptrace-record
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MAN     $@")
+	$(Q)$< --front-end run --help=man >$@.tmp && mv $@.tmp $@
+
+$(COMPLETION): $(O)/bin/snaptrace-record $(O)/bin/snaptrace-convert $(O)/bin/snaptrace-stats
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ for p in $^; do $$p --help=bash || exit 1; done; \
+	  $< --front-end run --help=bash; } >$@.tmp && mv $@.tmp $@
 
 # Unit tests link the library parts of every program.
 $(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_OBJ) $(FLAGS_STAMP)
@@ -161,11 +184,23 @@ unit: $(PROGRAMS) $(UNIT_BINS) $(O)/test/sigdfl
 asan: deps
 	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 check
 
-# The front end (front/build.mk) on PATH, the programs it runs beside it.
+# PREFIX/bin: the front end (front/build.mk) and links to the programs; PREFIX/libexec/snaptrace: the
+# programs and the dlfilter, which snaptrace-convert finds beside itself;
+# the man pages; the bash completion, under each program's name.
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+LIBEXECDIR = $(DESTDIR)$(PREFIX)/libexec/snaptrace
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/snaptrace
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/libexec/snaptrace/
-	install -m 755 $(FRONT_END) $(DESTDIR)$(PREFIX)/bin/snaptrace
+	install -d $(BINDIR) $(LIBEXECDIR) $(MANDIR) $(COMPLETIONDIR)
+	install -m 755 $(PROGRAMS) $(LIBEXECDIR)/
+	install -m 755 $(FRONT_END) $(BINDIR)/snaptrace
+	for p in record convert stats; do \
+		ln -sfn ../libexec/snaptrace/snaptrace-$$p $(BINDIR)/snaptrace-$$p || exit 1; \
+		ln -sfn snaptrace $(COMPLETIONDIR)/snaptrace-$$p || exit 1; \
+	done
+	install -m 644 $(MAN_PAGES) $(MANDIR)/
+	install -m 644 $(COMPLETION) $(COMPLETIONDIR)/snaptrace
 
 # Only O itself, never the source tree it may be part of.
 clean:
@@ -175,6 +210,6 @@ clean:
 
 help:
 	@echo "targets: all test check test-stress test-pt-hardware unit asan demo bench fuzz install clean"
-	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR T=SUITE[/CASE] R=N J=N RJ=N"
+	@echo "knobs:   O=DIR SAN=1 V=1 PREFIX=DIR DESTDIR=DIR T=SUITE[/CASE] R=N J=N RJ=N"
 
 -include $(shell find $(O)/obj $(O)/test -name '*.d' 2>/dev/null)

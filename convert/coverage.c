@@ -320,21 +320,22 @@ void conv_coverage_report(struct conv *c, unsigned top)
 	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, unsym = 0, flat = 0;
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < c->capthreads; i++)
-		for (struct conv_thread *t = c->threads[i]; t; t = t->next) {
-			if (!t->has_ts)
-				continue;
-			if (all)
-				all[n] = t;
-			n++;
-			offcpu += t->offcpu_ns;
-			nosamples += t->nosamples_ns;
-			chains += t->chains;
-			broken += t->broken_chains;
-			unsym += t->unsymbolized_chains;
-			flat += t->flat_samples;
-			total += span(t);
-		}
+	for (size_t i = 0; i < c->nthreads; i++) {
+		struct conv_thread *t = c->threads[i];
+
+		if (!t->has_ts)
+			continue;
+		if (all)
+			all[n] = t;
+		n++;
+		offcpu += t->offcpu_ns;
+		nosamples += t->nosamples_ns;
+		chains += t->chains;
+		broken += t->broken_chains;
+		unsym += t->unsymbolized_chains;
+		flat += t->flat_samples;
+		total += span(t);
+	}
 	if (all) {
 		array_sort(all, n, sizeof(*all), by_span);
 		for (uint64_t i = 0; i < n && i < top; i++)

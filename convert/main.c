@@ -4,10 +4,10 @@
  * text -> FXT for Perfetto.
  *   snaptrace-convert [OPTIONS] INPUT... [-o OUT]
  *   snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]
+ *   snaptrace-convert --dump=recording DIR
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +23,8 @@
 #include "fxt_writer.h"
 #include "inpath.h"
 #include "input.h"
+#include "options.h"
 #include "outpath.h"
-#include "numparse.h"
 #include "perfcmd.h"
 #include "perfdata.h"
 #include "pipeline.h"
@@ -36,263 +36,6 @@
 #define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
 #define SUMMARY_THREADS 5		/* threads listed in the summary */
 #define EXIT_FALLBACK (-1)		/* the in-process decoder gave up: all through perf */
-
-enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
-
-struct options {
-	const char *output;
-	const char *perf;
-	const char **perf_args;
-	size_t nperf_args;
-	bool quiet, strict, no_srcline, no_dlfilter;
-	bool perf_decoder;      /* --decoder=perf */
-	unsigned jobs;          /* perf script processes for one Intel PT input */
-	enum dump_view dump;
-	struct conv_cut cut;
-	const char *filter;        /* --filter's argument, or NULL */
-	const char *window;        /* --window's argument, or NULL */
-	uint64_t before, after;    /* --window's, ns */
-	bool check;                /* --check-options */
-};
-
-enum { OPT_PERF = 256, OPT_PERF_ARG, OPT_STRICT, OPT_DUMP, OPT_VERSION, OPT_NO_DLFILTER,
-	OPT_NO_SRCLINE, OPT_PRINT_PERF_COMMAND, OPT_FILTER, OPT_WINDOW, OPT_DECODER,
-	OPT_CHECK_OPTIONS };
-
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "perf", required_argument, NULL, OPT_PERF },
-	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "no-dlfilter", no_argument, NULL, OPT_NO_DLFILTER },
-	{ "decoder", required_argument, NULL, OPT_DECODER },
-	{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "print-perf-command", optional_argument, NULL, OPT_PRINT_PERF_COMMAND },
-	{ "filter", required_argument, NULL, OPT_FILTER },
-	{ "window", required_argument, NULL, OPT_WINDOW },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "dump", optional_argument, NULL, OPT_DUMP },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "check-options", no_argument, NULL, OPT_CHECK_OPTIONS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char usage_text[] =
-	"usage: snaptrace-convert [OPTIONS] INPUT... [-o OUT]\n"
-	"       snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]\n"
-	"\n"
-	"Converts a recording directory (snaptrace-record -o DIR, snaptrace run -d DIR:\n"
-	"its snapshots, with their trigger hits as markers), perf.data files (perf\n"
-	"script is run on them) or perf script text (a file, or - for standard\n"
-	"input) into a Fuchsia trace for ui.perfetto.dev. Several inputs (the\n"
-	"perf.data.<time> files of a multi-snapshot recording) go on one timeline.\n"
-	"\n"
-	"  -o, --output FILE     output: FILE.fxt.gz or FILE.gz (gzip), FILE.fxt (raw) or -\n"
-	"                        (stdout); default trace.fxt.gz. A symlink is followed when\n"
-	"                        yours or root's, a device or FIFO written straight; the\n"
-	"                        input is refused\n"
-	"      --perf PATH       perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)\n"
-	"      --perf-arg ARG    extra perf script argument, repeatable (--symfs=DIR, \n"
-	"                        --kallsyms=FILE for archived data)\n"
-	"      --decoder=WHICH   who decodes Intel PT: builtin (default: in process, by\n"
-	"                        libipt; perf script where it cannot, with a note why)\n"
-	"                        or perf (perf script always)\n"
-	"      --no-dlfilter     decode Intel PT through perf's text only, not through\n"
-	"                        snaptrace's dlfilter (a perf allowed only fixed flags)\n"
-	"  -j, --jobs N          decode Intel PT in up to N perf script processes, one\n"
-	"                        time range each (default: the online CPUs)\n"
-	"      --print-perf-command[=KIND]  print the perf script command line run on\n"
-	"                        a perf.data of KIND (branches, samples, sched; default\n"
-	"                        branches), less -i FILE, and exit\n"
-	"      --strict          an unrecognised line is an error, not a warning\n"
-	"      --no-srcline      no file/line arguments on slices (DWARF line tables)\n"
-	"      --filter START,STOP  keep what each thread does from a call of START to its\n"
-	"                        next call of STOP, repeatedly (symbols as the trace names\n"
-	"                        them); frames open at an edge are cut there\n"
-	"      --window BEFORE[,AFTER]  keep only that much time around each trigger hit of\n"
-	"                        a recording directory (10ms,1ms; units ns us ms s)\n"
-	"  -q, --quiet           no summary, no progress\n"
-	"      --dump[=VIEW]     print an FXT file: records, slices (TID DEPTH NAME), tree\n"
-	"                        (slices with times and arguments); default records + tree.\n"
-	"                        Exits 1 when the file has problems Perfetto would trip on.\n"
-	"      --check-options   check the other options and arguments as a conversion would\n"
-	"                        take them, and exit: 0, or the usage error (2); one that\n"
-	"                        prints and writes no trace (--help...) is one here\n"
-	"                        (what `snaptrace run` checks its --convert-arg with)\n"
-	"  -h, --help            this help\n"
-	"      --version         print the version\n"
-	"\n"
-	"Text input is what this prints (columns may be missing, except flags, ip, addr, sym):\n"
-	"  %s\n"
-	"or, for sampled call chains:\n"
-	"  %s\n";
-
-static int usage_error(const char *what)
-{
-	diag_error("%s (see --help)", what);
-	return EXIT_USAGE;
-}
-
-/* With --check-options (given first), OPTION, which prints something and
- * converts nothing, is the usage error: a caller running a conversion (the
- * front end's --convert-arg) would get no trace, and keep no recording. */
-static bool no_trace(const struct options *o, const char *option)
-{
-	if (o->check)
-		diag_error("%s prints and writes no trace: not an option of a conversion (see "
-			   "--help)", option);
-	return o->check;
-}
-
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	char err[PATH_MAX + 128];
-	int c;
-	static const char *const views[] = {
-		[DUMP_ALL] = "", [DUMP_RECORDS] = "records", [DUMP_SLICES] = "slices",
-		[DUMP_TREE] = "tree",
-	};
-
-	opterr = 0;	/* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":o:qhj:", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_PERF:
-			o->perf = optarg;
-			break;
-		case OPT_PERF_ARG: {
-			const char **a = realloc(o->perf_args, (o->nperf_args + 1) * sizeof(*a));
-
-			if (!a) {
-				diag_error("out of memory");
-				return EXIT_RUNTIME;
-			}
-			o->perf_args = a;
-			a[o->nperf_args++] = optarg;
-			break;
-		}
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_NO_DLFILTER:
-			o->no_dlfilter = true;
-			break;
-		case OPT_DECODER:
-			if (strcmp(optarg, "builtin") && strcmp(optarg, "perf"))
-				return usage_error("--decoder takes builtin or perf");
-			o->perf_decoder = !strcmp(optarg, "perf");
-			break;
-		case OPT_NO_SRCLINE:
-			o->no_srcline = true;
-			break;
-		case OPT_FILTER:
-			o->filter = optarg;
-			if (conv_cut_parse_filter(optarg, &o->cut)) {
-				diag_error("--filter takes START,STOP: two function names as the trace "
-					   "shows them, one comma between (outside (), <> and []); got "
-					   "'%s' (see --help)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_WINDOW:
-			o->window = optarg;
-			if (conv_cut_parse_window(optarg, &o->before, &o->after)) {
-				diag_error("--window takes BEFORE[,AFTER]: durations with a unit (ns, us, "
-					   "ms, s), not both 0, e.g. 10ms,1ms; got '%s' (see --help)",
-					   optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'j': {
-			uint64_t n;
-
-			if (num_parse_u64(optarg, 1, PTSPLIT_MAX, &n)) {
-				diag_error("-j %s: expected a number of perf script processes, 1 "
-					   "to %d (see --help)", optarg, PTSPLIT_MAX);
-				return EXIT_USAGE;
-			}
-			o->jobs = (unsigned)n;
-			break;
-		}
-		case OPT_CHECK_OPTIONS:
-			o->check = true;
-			break;
-		case OPT_PRINT_PERF_COMMAND: {
-			enum perfcmd_kind kind = PERFCMD_BRANCHES;
-			char cmd[512];
-
-			if (optarg && perfcmd_kind_parse(optarg, &kind))
-				return usage_error("--print-perf-command takes branches, samples "
-						   "or sched");
-			if (no_trace(o, "--print-perf-command"))
-				return EXIT_USAGE;
-			perfcmd_text(kind, cmd, sizeof(cmd));
-			printf("%s\n", cmd);
-			exit(EXIT_OK);
-		}
-		case OPT_DUMP:
-			if (no_trace(o, "--dump"))
-				return EXIT_USAGE;
-			o->dump = DUMP_NONE;
-			for (int v = DUMP_ALL; v <= DUMP_TREE; v++)
-				if (!strcmp(optarg ? optarg : "", views[v]))
-					o->dump = (enum dump_view)v;
-			if (o->dump == DUMP_NONE)
-				return usage_error("--dump takes records, slices or tree");
-			break;
-		case 'h': {
-			char branches[512], samples[512];
-
-			if (no_trace(o, argv[optind - 1]))
-				return EXIT_USAGE;
-			perfcmd_text(PERFCMD_BRANCHES, branches, sizeof(branches));
-			perfcmd_text(PERFCMD_SAMPLES, samples, sizeof(samples));
-			printf(usage_text, branches, samples);
-			exit(EXIT_OK);
-		}
-		case OPT_VERSION:
-			if (no_trace(o, "--version"))
-				return EXIT_USAGE;
-			printf("snaptrace-convert %s\n", SNAPTRACE_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			diag_error("%s needs an argument (see --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			diag_error("unknown option %s (see --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc)
-		return usage_error(o->dump ? "--dump needs an FXT file" : "no input given");
-	if (o->dump && argc - optind > 1) {
-		diag_error("--dump reads one FXT file, got %d (the second: %s) (see --help)",
-			   argc - optind, argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	if (o->dump && o->output) {
-		diag_error("--dump prints to stdout: it takes no -o %s (see --help)", o->output);
-		return EXIT_USAGE;
-	}
-	if (o->filter && o->window)
-		return usage_error("--filter and --window cannot be combined");
-	if (o->dump)
-		return EXIT_OK;
-	if (!o->output)
-		o->output = "trace.fxt.gz";
-	if (outpath_check(o->output, err, sizeof(err))) {
-		diag_error("%s (see --help)", err);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
 
 static int dump(const char *path, enum dump_view view)
 {
@@ -318,6 +61,21 @@ static int dump(const char *path, enum dump_view view)
 	if (t.nproblems)
 		rc = EXIT_RUNTIME;
 	fxt_trace_free(&t);
+	return rc;
+}
+
+/* Prints recording directory DIR's record.json a field per line; returns the exit status. */
+static int dump_recording(const char *dir)
+{
+	struct recording r;
+	char err[512];
+	int rc = recording_read(dir, &r, err, sizeof(err));
+
+	if (!rc && recording_dump(&r, stdout, err, sizeof(err)))
+		rc = EXIT_RUNTIME;
+	if (rc)
+		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+	recording_free(&r);
 	return rc;
 }
 
@@ -634,22 +392,28 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 }
 
 /*
- * Opens the binaries recording R keeps (binaries_kept_open()) into *FD,
- * with HANDLE (32 bytes) the path perf reads them by. Returns HANDLE, or
- * NULL (R NULL, none kept, or a tree perf must not read: said when SAY, as
- * a warning naming what was refused; the binaries there now are read).
+ * Copies the binaries each of the NRECS recordings RECS keeps
+ * (binaries_kept_copy()) into KEPT (one each); one that perf must not read
+ * is said, as a warning naming what was refused (the binaries there now are
+ * read then).
  */
-static const char *kept_binaries(const struct recording *r, bool say, char *handle, int *fd)
+static void copy_kept(const struct recording *recs, size_t nrecs, struct binaries_kept *kept)
 {
 	char why[PATH_MAX + 128];
 
-	*fd = r ? binaries_kept_open(r->dirfd, handle, 32, why, sizeof(why)) : -ENOENT;
-	if (*fd >= 0)
-		return handle;
-	if (say && *fd != -ENOENT)
-		diag_warn("%s/%s: the kept binaries are not read: %s", r->dir,
-			  PERFDATA_BINARIES_DIR, why);
-	return NULL;
+	for (size_t i = 0; i < nrecs; i++) {
+		int err = binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
+
+		if (err && err != -ENOENT)
+			diag_warn("%s/%s: the kept binaries are not read: %s", recs[i].dir,
+				  PERFDATA_BINARIES_DIR, why);
+	}
+}
+
+/* The kept binaries' copy K as perf reaches it, or NULL (K NULL, or none). */
+static const char *kept_handle(const struct binaries_kept *k)
+{
+	return k && k->fd >= 0 ? k->handle : NULL;
 }
 
 /*
@@ -661,11 +425,12 @@ static const char *kept_binaries(const struct recording *r, bool say, char *hand
  * status.
  */
 static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
-			    struct sideband *sb, const struct input_perf *perf)
+			    struct sideband *sb, const struct binaries_kept *kept,
+			    const struct input_perf *perf)
 {
 	struct input_perf p = *perf;
-	char handle[32], kept[32];
-	int fd = open_input(in), copy = -1, kept_fd, rc;
+	char handle[32];
+	int fd = open_input(in), copy = -1, rc;
 
 	if (fd < 0)
 		return EXIT_RUNTIME;
@@ -675,10 +440,8 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 		diag_info("%s: it names none of the traced processes (perf wrote it after they "
 			  "exited): read with the names and maps of the snapshots before it",
 			  in->path);
-	p.buildid_dir = kept_binaries(in->rec, false, kept, &kept_fd);
+	p.buildid_dir = kept_handle(kept);
 	rc = convert_input(cv, in->path, copy >= 0 ? copy : fd, &p);
-	if (kept_fd >= 0)
-		close(kept_fd);
 	if (copy >= 0)
 		close(copy);
 	close_input(fd);
@@ -689,7 +452,7 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 }
 
 /* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
-static const char *symfs_arg(const struct options *o)
+static const char *symfs_arg(const struct conv_options *o)
 {
 	const char *dir = NULL;
 
@@ -722,7 +485,7 @@ static void srcline_summary(const struct srcline *sl)
 }
 
 /* What --filter or --window kept and left out. */
-static void cut_summary(const struct options *o, const struct conv_stats *s)
+static void cut_summary(const struct conv_options *o, const struct conv_stats *s)
 {
 	if (!s->cut_intervals && o->filter) {
 		diag_warn("--filter %s: no thread called %.*s: the trace is empty", o->filter,
@@ -750,7 +513,7 @@ static void cut_summary(const struct options *o, const struct conv_stats *s)
  * the one before when they overlap (hits come in time order: memory grows
  * with the windows kept, not the hits; conv_cut_windows() sorts the rest). */
 struct windows {
-	const struct options *o;
+	const struct conv_options *o;
 	struct conv_window *w;
 	size_t n, cap;
 };
@@ -783,7 +546,7 @@ static int add_window(void *arg, const struct recording_hit *h)
 /* --window's windows around the hits and the snapshot marks of the NRECS
  * recordings RECS into O->cut (*W, owned by the caller). Returns an exit
  * status: a usage error when there is neither. */
-static int window_cut(struct options *o, const struct recording *recs, size_t nrecs,
+static int window_cut(struct conv_options *o, const struct recording *recs, size_t nrecs,
 		      struct conv_window **w)
 {
 	struct windows ws = { .o = o };
@@ -828,7 +591,7 @@ static int window_cut(struct options *o, const struct recording *recs, size_t nr
 	return EXIT_OK;
 }
 
-static void summary(const struct options *o, struct conv_driver *cv, const struct srcline *sl,
+static void summary(const struct conv_options *o, struct conv_driver *cv, const struct srcline *sl,
 		    uint64_t bytes)
 {
 	const struct conv_stats *s = conv_driver_stats(cv);
@@ -873,9 +636,7 @@ static void summary(const struct options *o, struct conv_driver *cv, const struc
 
 int main(int argc, char **argv)
 {
-	struct options o = {
-		.perf = getenv("SNAPTRACE_PERF") ? getenv("SNAPTRACE_PERF") : "perf",
-	};
+	struct conv_options o;
 	struct input_perf perf;
 	struct fxt_writer *w;
 	struct conv_driver *cv;
@@ -885,18 +646,21 @@ int main(int argc, char **argv)
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
+	struct binaries_kept *kept = NULL;
 	struct sideband *sbs = NULL;
 	struct binaries bins = { 0 };
 	struct conv_window *windows = NULL;
 	size_t ninputs = 0, nrecs = 0;
-	int rc, err;
+	int rc, err, first;
 	uint64_t bytes;
 
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
-	rc = parse_options(argc, argv, &o);
-	if (rc || o.check)	/* --check-options: they would convert */
+	rc = conv_options_parse(argc, argv, &o, &first);
+	if (rc >= 0 || o.check) {	/* --check-options: they would convert */
+		rc = rc >= 0 ? rc : EXIT_OK;
 		goto out;
+	}
 	diag_set_quiet(o.quiet);
 	if (!o.jobs) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -904,24 +668,28 @@ int main(int argc, char **argv)
 		o.jobs = ncpu < 1 ? 1 : ncpu > PTSPLIT_MAX ? PTSPLIT_MAX : (unsigned)ncpu;
 	}
 	if (o.dump) {
-		rc = dump(argv[optind], o.dump);
+		rc = o.dump == DUMP_RECORDING ? dump_recording(argv[first]) : dump(argv[first], o.dump);
 		goto out;
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
 				    o.perf_decoder || o.no_dlfilter, symfs_arg(&o) };
-	recs = calloc((size_t)(argc - optind), sizeof(*recs));
-	sbs = calloc((size_t)(argc - optind), sizeof(*sbs));
-	if (!recs || !sbs) {
+	recs = calloc((size_t)(argc - first), sizeof(*recs));
+	sbs = calloc((size_t)(argc - first), sizeof(*sbs));
+	kept = calloc((size_t)(argc - first), sizeof(*kept));
+	if (!recs || !sbs || !kept) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	rc = expand_inputs(argv, optind, argc, o.output, &inputs, &ninputs, recs, &nrecs);
+	for (int i = 0; i < argc - first; i++)
+		kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	rc = expand_inputs(argv, first, argc, o.output, &inputs, &ninputs, recs, &nrecs);
 	if (!rc && o.window)
 		rc = window_cut(&o, recs, nrecs, &windows);
 	if (rc)
 		goto out;
 	outpath_remove_on_signals();
+	copy_kept(recs, nrecs, kept);
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {
 		char why[PATH_MAX + 256];
@@ -936,15 +704,13 @@ int main(int argc, char **argv)
 	}
 	bins.symfs = symfs_arg(&o);
 	for (size_t i = 0; i < ninputs; i++) {
-		char kept[32], handle[32];
-		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), kept_fd, e = 0;
+		char handle[32];
+		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), e = 0;
 
 		if (fd >= 0) {
 			e = binaries_check(&bins, inpath_proc(fd, handle, sizeof(handle)),
-					   kept_binaries(inputs[i].rec, !i || inputs[i].rec !=
-							 inputs[i - 1].rec, kept, &kept_fd));
-			if (kept_fd >= 0)
-				close(kept_fd);
+					   kept_handle(inputs[i].rec ?
+						       &kept[inputs[i].rec - recs] : NULL));
 			close_input(fd);
 		}
 		if (e == -ENOMEM) {
@@ -1001,7 +767,8 @@ int main(int argc, char **argv)
 				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
 				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
 										: CONV_NEXT_NONE);
-		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL, &perf);
+		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL,
+				      in->rec ? &kept[in->rec - recs] : NULL, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);
@@ -1012,7 +779,7 @@ int main(int argc, char **argv)
 
 		perfcmd_text(PERFCMD_BRANCHES, cmd, sizeof(cmd));
 		diag_error("%s: no line was perf script output (%llu skipped); expected the "
-			   "output of: %s", argv[optind], (unsigned long long)stats->skipped, cmd);
+			   "output of: %s", argv[first], (unsigned long long)stats->skipped, cmd);
 		rc = EXIT_RUNTIME;
 	}
 	bytes = fxt_writer_bytes(w);
@@ -1032,13 +799,16 @@ out:
 	for (size_t i = 0; i < nrecs; i++) {
 		recording_free(&recs[i]);
 		sideband_free(&sbs[i]);
+		if (kept)
+			binaries_kept_remove(&kept[i]);
 	}
+	free(kept);
 	free(recs);
 	free(sbs);
 	binaries_free(&bins);
 	free(inputs);
 	free(windows);
-	free(o.perf_args);
+	conv_options_free(&o);
 	if (rc == EXIT_FALLBACK)
 		rc = rerun_with_perf(argc, argv);
 	return rc;

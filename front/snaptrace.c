@@ -54,7 +54,8 @@ static const char usage_text[] =
 	"       snaptrace symbols PROG|PID [PATTERN]              the functions that can be triggers:\n"
 	"                                                         demangled name, symbol, file, address\n"
 	"\n"
-	"The options: snaptrace run --help, snaptrace convert --help.\n"
+	"The options: snaptrace run --help, snaptrace convert --help, snaptrace stats --help;\n"
+	"the man pages snaptrace(1), snaptrace-record(1), snaptrace-convert(1), snaptrace-stats(1).\n"
 	"Ctrl-C stops the recording and keeps what was captured.\n";
 
 /* A stop signal before another program took over: said, and 128 + N. Only

@@ -2,9 +2,11 @@
 /*
  * cli: the command line of snaptrace-record, and of the `snaptrace run` and
  * `snaptrace attach` front end (the recorder started with --front-end VERB
- * as its first option). One table in cli.c defines every option once: its
- * name, argument, accepted values, help text and the modes it belongs to;
- * getopt_long parsing, the checks of the values and --help all come from it.
+ * as its first option). One table in cli.c defines every option once, as
+ * common/opttab.h's rows: its name, argument, accepted values, help text
+ * and the modes it belongs to; the parsing, the checks, --help, the man
+ * pages snaptrace-record(1) and snaptrace(1) and the bash completion all
+ * come from it.
  */
 #ifndef SNAPTRACE_REC_CLI_H
 #define SNAPTRACE_REC_CLI_H
@@ -12,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "opttab.h"
 #include "rec_opts.h"
 
 /* Which program a command line is for (the modes an option belongs to). */
@@ -30,6 +33,7 @@ struct rec_cli {
 	struct rec_opts rec;    /* the recording options (defaults set by rec_cli_parse) */
 	enum rec_cli_mode mode;
 	enum rec_cli_verb verb;
+	const struct opt_prog *prog; /* the command line in force (MODE's, VERB's) */
 	bool check;             /* --check */
 	const char *symbols;    /* --symbols PROG|PID: list its functions (rec.cmd[0]: a pattern) */
 	const char *trace;      /* front end: -o FILE, "-" for stdout (default trace.fxt.gz) */
@@ -41,14 +45,11 @@ struct rec_cli {
 /*
  * Parses ARGV (ARGC of them) into CLI, setting the defaults first. Returns
  * -1 when the program is to go on, or the exit status to end with: EXIT_OK
- * after --help or --version (printed on stdout), EXIT_USAGE after a one-line
+ * after --help[=FORMAT] or --version (printed on stdout), EXIT_USAGE after a one-line
  * error on stderr naming the option, what it expects and what it found.
  * The strings in CLI point into ARGV; free the arrays with rec_cli_free().
  */
 int rec_cli_parse(int argc, char **argv, struct rec_cli *cli);
-
-/* Prints the help of MODE's options (generated from the table) on F. */
-void rec_cli_usage(FILE *f, enum rec_cli_mode mode);
 
 /* Frees what rec_cli_parse() allocated in CLI. */
 void rec_cli_free(struct rec_cli *cli);

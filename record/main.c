@@ -215,8 +215,7 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
  * EXIT_RUNTIME (the file is unreadable).
  */
 static int function_exits(const char *opt, const char *what, const char *named,
-			  const struct rec_trigger_loc *loc, const char *exe,
-			  struct rec_callexits *x)
+			  const struct rec_trigger_loc *loc, struct rec_callexits *x)
 {
 	char why[1024];
 	int err;
@@ -239,8 +238,7 @@ static int function_exits(const char *opt, const char *what, const char *named,
 			   ", in no function", opt, what, loc->spec, loc->vaddr);
 		return EXIT_USAGE;
 	}
-	err = rec_callexits_find(loc->in_main && exe ? exe : loc->file, loc->vaddr, x, why,
-			     sizeof(why));
+	err = rec_callexits_find(loc->probe, loc->vaddr, x, why, sizeof(why));
 	if (err) {
 		diag_error("%s: %s", opt, why);
 		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;
@@ -263,7 +261,7 @@ static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 		return EXIT_USAGE;
 	}
 	return function_exits("--trigger-slower-than", "a trigger", "--trigger", &s->loc,
-			      o->ncmd ? NULL : s->target.exe, &s->callexits);
+			      &s->callexits);
 }
 
 /* The name a user knows LOC's function by: its demangled symbol ("f(int)"
@@ -321,8 +319,7 @@ static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
 					   loc_name(&loc, name, sizeof(name)), o->measure[k]);
 				return EXIT_USAGE;
 			}
-		r = function_exits(opt, "a function", "--measure", &loc, o->ncmd ? NULL : s->target.exe,
-				   &exits);
+		r = function_exits(opt, "a function", "--measure", &loc, &exits);
 		if (r >= 0)
 			return r;
 		rec_measure_init(m, o->measure[i], &loc, &exits);
@@ -530,15 +527,15 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
-			  rec_end_name(s->end));
+			  record_end_name(s->end));
 		return;
 	}
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
-		  s->outdir, rec_end_name(s->end));
+		  s->outdir, record_end_name(s->end));
 	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
-			  rec_end_name(s->snaps[i].reason));
+			  record_end_name(s->snaps[i].reason));
 }
 
 /* One warning per snapshot file perf did not finish (record.json marks it). */
@@ -631,7 +628,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			  "has none");
 	}
 	err = rec_session_run(s);
-	if (err && s->end == REC_END_NONE) {
+	if (err && s->end == RECORD_END_NONE) {
 		diag_error("%s", s->error);
 		diag_block(s->said);
 		if ((!outdir_created || rmdir(s->outdir)) && !front_end)   /* rmdir: only when empty */

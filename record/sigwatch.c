@@ -16,6 +16,7 @@
 
 #include "perfring.h"
 #include "elfsym.h"
+#include "inpath.h"
 #include "procfs.h"
 #include "signals.h"
 
@@ -403,13 +404,23 @@ int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid
 
 		if (p->lib && !rec_proc_find_lib(pid, p->lib, lib, sizeof(lib)))
 			files[1] = lib;
-		/* the executable first: a static libc, Rust's runtime */
-		for (int f = 0; f < 2; f++)
-			if (files[f] && rec_elf_find(files[f], p->symbol, &sym, 1) >= 1) {
-				added += add_abort_probe(w, uprobe_type, files[f], sym.file_offset,
+		/* the executable first: a static libc, Rust's runtime; each file
+		 * opened once, the function found and the uprobe opened in what
+		 * was opened (the target's owner may swap its names meanwhile) */
+		for (int f = 0; f < 2; f++) {
+			char why[160], probe[32];
+			int fd = files[f] ? inpath_open(AT_FDCWD, files[f], 0, why, sizeof(why)) : -1;
+			bool found = fd >= 0 && rec_elf_find(inpath_proc(fd, probe, sizeof(probe)),
+							      p->symbol, &sym, 1) >= 1;
+
+			if (found)
+				added += add_abort_probe(w, uprobe_type, probe, sym.file_offset,
 							 p->cause);
+			if (fd >= 0)
+				close(fd);
+			if (found)
 				break;
-			}
+		}
 	}
 	return added;
 }

@@ -17,8 +17,9 @@ set -eu
 # recorder reads the signal tracepoints' fields; linux-perf: recording
 # and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
-# tests name libc functions the same way on every machine.
-PACKAGES="gcc g++ make libc6-dev libc6-dbg libisal-dev zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev libtraceevent-dev
+# tests name libc functions the same way on every machine; man-db: the
+# tests render the generated man pages (man -l).
+PACKAGES="gcc g++ make man-db libc6-dev libc6-dbg libisal-dev zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev libtraceevent-dev
 linux-perf binutils procps time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

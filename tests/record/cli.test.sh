@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tier: check
 # The command line of snaptrace-record and of the snaptrace front end, where
-# nothing is recorded: the README's option table and --help list the same
-# options; nonsense values are usage errors (exit 2, one line naming the
+# nothing is recorded (that --help, the README, the man pages and the
+# completion list the same options: tests/tooling/options.test.sh): nonsense values are usage errors (exit 2, one line naming the
 # option) that create and start nothing; the front end's usage errors exit
 # 2. (The rest of the front end records: frontend.test.sh.)
 . "$(dirname "$0")/../lib.sh"
@@ -10,36 +10,6 @@
 FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
 export SNAPTRACE_BIN
 need_built cli "$RECORD"
-
-# help_options: every -X and --NAME that --help (recorder and front end) lists
-# (the label column: the first 27 characters of an option's line).
-help_options() {
-	{ "$RECORD" --help; "$RECORD" --front-end run --help; } |
-		grep -E '^      --|^  -[a-zA-Z], --' | cut -c 1-27 |
-		grep -oE '(^|[ ,])--?[a-zA-Z][a-z-]*' | tr -d ' ,' | sort -u
-}
-
-# readme_options: every -X and --NAME in the first column of README's
-# "Recording options" table.
-readme_options() {
-	sed -n '/^### Recording options/,/^#/p' "$SNAPTRACE_TOP/README.md" |
-		grep '^| `' | cut -d '|' -f 2 |
-		grep -oE '(^|[ `/,])--?[a-zA-Z][a-z-]*' | tr -d ' `/,' | sort -u
-}
-
-t_options_in_readme() {
-	local h r
-	h=$(help_options)
-	r=$(readme_options)
-	if [ "$(echo "$h" | wc -l)" -lt 20 ]; then
-		fail options_in_readme "--help lists only: $(echo "$h" | tr '\n' ' ')"
-	elif [ "$h" != "$r" ]; then
-		fail options_in_readme "only in --help: $(comm -23 <(echo "$h") <(echo "$r") |
-			tr '\n' ' ')| only in README: $(comm -13 <(echo "$h") <(echo "$r") | tr '\n' ' ')"
-	else
-		ok options_in_readme
-	fi
-}
 
 # Each ARGS|OPTION: the arguments are refused with exit 2 and one line
 # naming OPTION; nothing is created or started.
@@ -134,6 +104,5 @@ t_frontend_usage_exit_2() {
 	fi
 }
 
-t_options_in_readme
 t_nonsense_refused
 t_frontend_usage_exit_2

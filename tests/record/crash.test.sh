@@ -152,7 +152,7 @@ t_null_write() {
 	if [[ "$m" != *"line:uint64=$line "* ]] || [[ "$m" != *'file:string="'*crash_target.c'"'* ]]; then
 		fail null_write "expected crash_target.c:$line: $m"
 	elif [ "$(json_signal "$TMP/null_write" 1 snapshot)" != 0 ] ||
-		[ "$(json_str "$TMP/null_write/record.json" end)" != signal ] ||
+		[ "$(rec_field "$TMP/null_write" end)" != signal ] ||
 		[ "$(snaps "$TMP/null_write" signal)" = "" ]; then
 		fail null_write "expected the snapshot taken at the signal (end \"signal\"): $(grep -E '"end"|reason' "$TMP/null_write/record.json" | tr '\n' ' ')"
 	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 11, "name": "SIGSEGV"' \
@@ -282,7 +282,7 @@ start_bg() {
 
 # target_pid NAME: the pid of the recording NAME's target (record.json).
 target_pid() {
-	sed -n 's/^  "pids": \[\([0-9]*\)\],$/\1/p' "$TMP/$1/record.json"
+	rec_field "$TMP/$1" pids.0
 }
 
 # kill_from PID [SIG]: SIG (SIGKILL) to PID from a process of its own, whose

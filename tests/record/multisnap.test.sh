@@ -53,7 +53,7 @@ ARGS=(--trigger burster --trigger-slower-than 5ms --multi-snapshot --min-interva
 
 # snap_file DIR N: the file of snapshot N (from 0) of record.json.
 snap_file() {
-	sed -n 's/^ *{"file": "\([^"]*\)", "reason".*/\1/p' "$1/record.json" | sed -n "$(($2 + 1))p"
+	rec_field "$1" "snapshots.$2.file"
 }
 
 t_hits() {
@@ -152,7 +152,7 @@ t_named() {
 t_stripped() {
 	local s="$TMP/stripped" f k=0 n=0
 	cp -r "$D" "$s"
-	for f in $(sed -n 's/^ *{"file": "\([^"]*\)", "reason".*/\1/p' "$s/record.json"); do
+	for f in $(rec_rows "$s" snapshots file); do
 		k=$((k + 1))
 		[ $k -eq 1 ] && continue
 		"$STRIP" "$s/$f" "$s/$f.stripped" && mv "$s/$f.stripped" "$s/$f" && n=$((n + 1))

@@ -88,8 +88,8 @@ t_seq() {
 	calls=$(trig "$d" calls)
 	if [ ! -s "$d/record.json" ]; then
 		fail seq_call_37 "no recording: $(tl 3 "$d.err")"
-	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
-		fail seq_call_37 "end $(json_str "$d/record.json" end), not trigger: $(tl 3 "$d.err")"
+	elif [ "$(rec_field "$d" end)" != trigger ]; then
+		fail seq_call_37 "end $(rec_field "$d" end), not trigger: $(tl 3 "$d.err")"
 	elif [ "$(hits "$d" | wc -l)" -ne 1 ] || [ "${calls:-0}" -lt "$n" ] ||
 		[ "$(trig "$d" slower_than_ns)" != 10000000 ] || [ "$n" -gt "${first:-37}" ] ||
 		! own "$d.err" | awk -v n="$n" '$1 < n && $3 > 10 { bad = 1 } END { exit bad }'; then

@@ -53,8 +53,8 @@ t_multi_snapshot_three() {
 		/^ *{"file": / { if (/"reason": "trigger"/ && !((k) in hit)) bad = 1; k++ }
 		END { exit bad }' "$d/record.json"; then
 		fail multi_snapshot_three "a trigger snapshot that no hit of record.json took"
-	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
-		fail multi_snapshot_three "end is $(json_str "$d/record.json" end), not interrupt"
+	elif [ "$(rec_field "$d" end)" != interrupt ]; then
+		fail multi_snapshot_three "end is $(rec_field "$d" end), not interrupt"
 	else
 		ok multi_snapshot_three
 	fi
@@ -86,8 +86,8 @@ t_trigger_storm() {
 		fail trigger_storm "exit $rc: $(tl 3 "$TMP/storm.err")"
 	elif [ $ms -gt 15000 ]; then
 		fail trigger_storm "--duration 3 took $ms ms"
-	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
-		fail trigger_storm "end is $(json_str "$d/record.json" end), not duration"
+	elif [ "$(rec_field "$d" end)" != duration ]; then
+		fail trigger_storm "end is $(rec_field "$d" end), not duration"
 	elif [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
 		fail trigger_storm "expected several trigger snapshots, found $(snaps "$d" trigger | wc -l)"
 	elif [ -n "$bad" ]; then
@@ -132,8 +132,8 @@ t_storm_interrupt() {
 		fail storm_interrupt "exit $rc: $(tl 3 "$TMP/storm-int.err")"
 	elif [ $ms -gt 15000 ]; then
 		fail storm_interrupt "SIGINT took $ms ms to end the recording"
-	elif [ "$(json_str "$d/record.json" end)" != interrupt ]; then
-		fail storm_interrupt "end is $(json_str "$d/record.json" end), not interrupt"
+	elif [ "$(rec_field "$d" end)" != interrupt ]; then
+		fail storm_interrupt "end is $(rec_field "$d" end), not interrupt"
 	elif [ -n "$bad" ]; then
 		fail storm_interrupt "$bad"
 	elif ! no_procs; then
@@ -259,8 +259,8 @@ t_cut_snapshot() {
 	# the reference: the recording as if perf had never written snapshot 2
 	cp -r "$d" "$TMP/cut-never"
 	rm "$TMP/cut-never/$f2"
-	sed -i "s/^\( *{\"file\": \)\"$f2\"/\1\"\"/" "$TMP/cut-never/record.json"
-	if ! "$CONVERT" -q "$TMP/cut-never" -o "$TMP/cut-never.fxt.gz" >/dev/null \
+	if ! json_replace "$TMP/cut-never/record.json" "\"file\": \"$f2\"" '"file": ""' ||
+		! "$CONVERT" -q "$TMP/cut-never" -o "$TMP/cut-never.fxt.gz" >/dev/null \
 		2>"$TMP/cut-never.err" ||
 		! "$CONVERT" --dump=slices "$TMP/cut-never.fxt.gz" >"$TMP/cut.want" ||
 		! grep -q ' main$' "$TMP/cut.want" || ! grep -q ' work_leaf$' "$TMP/cut.want"; then
