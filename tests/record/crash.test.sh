@@ -356,8 +356,8 @@ t_threads_at_exit() {
 	run threads_at_exit 0 --multi-thread --trigger none -- "$WL" leave 2 300 || return
 	workers=$("$CONVERT" --dump=records "$d.fxt" | grep -c 'kobj thread koid=[0-9]* name="worker \[')
 	if ! grep -q '^  "signals": \[\],$' "$d/record.json" ||
-		[ "$(json_str "$d/record.json" end)" != exit ]; then
-		fail threads_at_exit "record.json: $(grep -A1 '"signals"' "$d/record.json" | tr '\n' ' ') end $(json_str "$d/record.json" end)"
+		[ "$(rec_field "$d" end)" != exit ]; then
+		fail threads_at_exit "record.json: $(grep -A1 '"signals"' "$d/record.json" | tr '\n' ' ') end $(rec_field "$d" end)"
 	elif "$CONVERT" --dump=records "$d.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
 		fail threads_at_exit "a signal marker: $("$CONVERT" --dump=records "$d.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' | sort -u | tr '\n' ' ')"
 	elif ! grep -q 'the program exited with status 0$' "$d.err"; then
