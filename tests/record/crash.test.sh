@@ -355,7 +355,7 @@ t_threads_at_exit() {
 	local d="$TMP/threads_at_exit" workers
 	run threads_at_exit 0 --multi-thread --trigger none -- "$WL" leave 2 300 || return
 	workers=$("$CONVERT" --dump=records "$d.fxt" | grep -c 'kobj thread koid=[0-9]* name="worker \[')
-	if ! grep -q '^  "signals": \[\],$' "$d/record.json" ||
+	if [ -n "$(rec_rows "$d" signals signal)" ] ||
 		[ "$(rec_field "$d" end)" != exit ]; then
 		fail threads_at_exit "record.json: $(grep -A1 '"signals"' "$d/record.json" | tr '\n' ' ') end $(rec_field "$d" end)"
 	elif "$CONVERT" --dump=records "$d.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then

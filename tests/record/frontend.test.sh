@@ -387,9 +387,9 @@ t_failed_dir_accounted() {
 		rc=$?
 		if [ $rc -ne 1 ] || [ ! -f "$d/record.json" ]; then
 			bad+=" [$verb: exit $rc, record.json: $(ls "$d" 2>&1 | tr '\n' ' ')]"
-		elif ! grep -q '^  "end": "none",$' "$d/record.json" ||
-			! grep -q '^  "error": "perf exited before recording; perf said: libperf: Miscounted nr_mmaps 2 vs 1 *",$' "$d/record.json"; then
-			bad+=" [$verb: record.json: $(grep -A1 '"end"' "$d/record.json" | tr '\n' ' ')]"
+		elif [ "$(rec_field "$d" end)" != none ] ||
+			[[ "$(rec_field "$d" error)" != "perf exited before recording; perf said: libperf: Miscounted nr_mmaps 2 vs 1"* ]]; then
+			bad+=" [$verb: record.json: end $(rec_field "$d" end), error $(rec_field "$d" error)]"
 		else
 			"$FRONT" convert "$d" -o "$TMP/f.fxt" >/dev/null 2>"$d.conv"
 			rc=$?

@@ -82,16 +82,15 @@ t_hits() {
 # live lines naming only record.json's hits.
 t_numbered() {
 	local want got nhits live
-	want=$(sed -n 's/^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": .*"snapshot": \([0-9a-z]*\),.*/\1/p' \
-		"$D/record.json" | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
-	want+="c:$(sed -n 's/.*"hits_coalesced": \([0-9]*\),.*/\1/p' "$D/record.json")"
+	want=$(rec_rows "$D" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
+	want+="c:$(rec_field "$D" hits_coalesced)"
 	got=$(sed -n 's/^snaptrace-record: trigger hits (numbered as in record.json): //p' "$D.err" |
 		tr ';' '\n' | awk '
 		/coalesced/ { c = $1; next }
 		{ sub(/^ */, ""); split($2, r, "-"); if (!(2 in r)) r[2] = r[1]
 		  for (i = r[1]; i <= r[2]; i++) printf "%d:%s ", i, $4 == "none" ? "none" : $5 }
 		END { printf "c:%d", c }')
-	nhits=$(grep -c '^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns"' "$D/record.json")
+	nhits=$(rec_rows "$D" hits snapshot | wc -l)
 	live=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .*/\1/p' "$D.err" |
 		awk -v n="$nhits" '$1 >= n { print }')
 	if [ "$nhits" -lt 2 ] || [ "$got" != "$want" ] || [ -n "$live" ]; then
