@@ -60,6 +60,9 @@
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
  *           "hits_unrecorded": hits in threads the recording leaves out (no
  *           --multi-thread), which took no snapshot
+ *   "children_unrecorded": the child processes the targets started during
+ *           the recording, which it did not record (without --multi-thread:
+ *           record/forks.h; 0 where the host allows no tracepoints)
  *   "snapshots": [{"file", "reason" (a word of enum record_end), "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
@@ -101,6 +104,10 @@
  *           on a kernel before 6.15)
  *   "end": a word of enum record_end but "none"
  *          ("signal": a signal ended the target, the snapshot was taken at it)
+ *   "error": null, or why the recording failed before perf recorded (its
+ *          start failed: "perf exited before recording; perf said: ..."):
+ *          a directory where perf left files ends with this report, end
+ *          "none", no snapshot (an empty one the recorder created is removed)
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
  *   "end": "none" while the recording runs (the report written at its

@@ -92,6 +92,11 @@ fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, s
 	return fxt_writer_string(c->w, buf, np + nm + nq);
 }
 
+bool conv_func_is_uprobes(const struct conv_func *f)
+{
+	return f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9);
+}
+
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip)
 {
 	char pre[48];
@@ -101,7 +106,7 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 	/* the kernel's page where a uprobe runs the instruction it replaced
 	 * (single-stepped out of line): the program was at a probed
 	 * instruction, the slow-call trigger's entry or exit */
-	if (f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9))
+	if (conv_func_is_uprobes(f))
 		return fxt_writer_cstring(c->w, "[uprobe: a probed instruction, run out of line]");
 	snprintf(pre, sizeof(pre), "[unknown @ 0x%" PRIx64 "%s", ip, f->dsolen ? " (" : "");
 	return conv_name(c, pre, (struct conv_span){ f->key, f->dsolen }, 400,

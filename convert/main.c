@@ -346,6 +346,11 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 				return EXIT_USAGE;
 			}
 			count = r->nsnapshots;
+			if (!count && r->error) {
+				diag_error("%s: the recording failed, nothing to convert (record.json "
+					   "says): %s", argv[i], r->error);
+				return EXIT_RUNTIME;
+			}
 			if (!count) {
 				diag_error("%s: the recording holds no perf.data file (record.json "
 					   "lists none, and none is in the directory)", argv[i]);

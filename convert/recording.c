@@ -381,7 +381,8 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 	if (!n) {
 		free(r->snapshots);
 		r->snapshots = NULL;
-		return scan_dir(rd, r);
+		/* a failed recording's files are what perf left: no snapshot */
+		return r->error ? 0 : scan_dir(rd, r);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
@@ -805,6 +806,12 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		goto out;
 	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
+	/* optional (older reports have none): a string, or null */
+	if (json_object_object_get_ex(root, "error", &v) && json_object_is_type(v, json_type_string) &&
+	    !(r->error = strdup(json_object_get_string(v)))) {
+		oom(&rd);
+		goto out;
+	}
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
@@ -905,6 +912,7 @@ int recording_dump(const struct recording *r, FILE *out, char *err, size_t size)
 
 void recording_free(struct recording *r)
 {
+	free(r->error);
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		free(r->snapshots[i].path);
 		free(r->snapshots[i].file);

@@ -154,6 +154,8 @@ struct recording {
 	size_t nmeasures;
 	enum record_end end;            /* RECORD_END_NONE: the recorder did not finish */
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
+	char *error;           /* why the recording failed before perf recorded
+				* (record.json's "error"), owned; NULL: it did not */
 	char *file;            /* DIR/record.json, owned */
 	int fd;                /* record.json, open until recording_free; -1: none */
 };

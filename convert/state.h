@@ -449,6 +449,10 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
 			const char *post);
 
+/* funcs.c: whether F is in the kernel's [uprobes] page, where a uprobe runs
+ * the instruction it replaced (single-stepped out of line). */
+bool conv_func_is_uprobes(const struct conv_func *f);
+
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
  * "[unknown @ 0xIP (DSO)]" when F has none. */
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);

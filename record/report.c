@@ -313,9 +313,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		", \"hits_unrecorded\": %" PRIu64 ",\n", s->nhits ? "\n  ],\n" : "],\n",
-		s->hits_seen, s->hits_before_armed, s->hits_coalesced, s->trig.lost,
-		s->hits_unrecorded);
+		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
+		s->hits_coalesced, s->trig.lost, s->hits_unrecorded, s->children_unrecorded);
 	write_signals(f, s);
 	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
@@ -339,7 +339,20 @@ static void write_body(FILE *f, const struct rec_session *s)
 			s->binaries_kept);
 	else
 		fputs("  \"binaries\": null, \"binaries_kept\": null,\n", f);
-	fprintf(f, "  \"end\": \"%s\",\n  \"end_ns\": ", record_end_name(s->end));
+	fprintf(f, "  \"end\": \"%s\",\n  \"error\": ", record_end_name(s->end));
+	if (s->failed) {
+		char why[sizeof(s->error) + sizeof(s->said)];
+
+		/* with perf's words, on one line */
+		snprintf(why, sizeof(why), "%s %s", s->error, s->said);
+		for (char *c = why; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		esc_json_string(f, why);
+	}
+	else
+		fputs("null", f);
+	fputs(",\n  \"end_ns\": ", f);
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
 	else

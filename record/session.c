@@ -489,10 +489,14 @@ static void snapshot_wanted(struct rec_session *s)
 		return;
 	s->want = -1;
 	idx = holding_snapshot(s, log->hit.time_ns);
+	/* numbered as record.json's hits and snapshots; the snapshot that
+	 * holds a hit is known once the files are read (the summary says it:
+	 * main.c print_hits()), and may be the one before the one it took */
 	if (idx >= 0 && s->o->multi_snapshot) {
 		log->snapshot = idx;
-		diag_info("trigger hit: %s%s: in snapshot %d", hit_words(&log->hit, what,
-			  sizeof(what)), log->deferred ? " before it was armed" : "", idx + 1);
+		diag_info("trigger hit %d: %s%s: in a snapshot already being written",
+			  (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "");
 		return;
 	}
 	/* a launched target ends with the recording: stop it right away */
@@ -503,12 +507,12 @@ static void snapshot_wanted(struct rec_session *s)
 	hit_words(&log->hit, what, sizeof(what));
 	if (!s->o->multi_snapshot) {
 		s->end = RECORD_END_TRIGGER;
-		diag_info("trigger hit: %s%s; %s", what,
+		diag_info("trigger hit %d: %s%s; %s", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
-		diag_info("trigger hit: %s%s: snapshot %d", what,
-			  log->deferred ? " before it was armed" : "", idx + 1);
+		diag_info("trigger hit %d: %s%s: taking snapshot %d", (int)(log - s->hits), what,
+			  log->deferred ? " before it was armed" : "", idx);
 	}
 }
 
@@ -1207,9 +1211,27 @@ static void collect_exits(struct rec_session *s)
 		s->end = RECORD_END_SIGNAL;
 }
 
+/* A recording that failed before perf recorded: where perf left files (a
+ * header, no data), record.json says what happened, never a directory
+ * without one; else nothing was recorded and there is nothing to report. */
+static void report_failure(struct rec_session *s)
+{
+	char **names;
+	int n = perfdata_scan(s->outdir_fd, &names);
+
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
+	s->failed = true;
+	if (n <= 0 || rec_report_write(s))
+		rec_report_unreserve(s);
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
+	char what[200];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1238,6 +1260,8 @@ int rec_session_run(struct rec_session *s)
 	err = open_sigwatch(s);
 	if (err)
 		goto out_trigger;
+	if (!s->o->multi_thread)
+		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {
@@ -1275,17 +1299,19 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s, %s); Ctrl-C to stop",
+	diag_info("recording %s %d (%s); Ctrl-C to stop",
 		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  s->plan.mode == REC_MODE_PT ? "Intel PT" : "sampling",
-		  s->have_trigger ? "until the trigger" : "no trigger");
+		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+				    sizeof(what)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == RECORD_END_NONE)
 		loop_once(s, deadline);
 	read_target_signals(s);   /* the last ones, before the targets' exit is told */
 	collect_exits(s);
+	for (int i = 0; i < s->forks.n; i++)
+		s->children_unrecorded += rec_forks_count(&s->forks, i);
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
@@ -1312,11 +1338,12 @@ out_trigger:
 	s->calls = NULL;
 	rec_sigwatch_close(&s->sig);
 	s->watch_signals = false;
+	rec_forks_close(&s->forks);
 	rec_slowcall_free(&s->slow);
 out_target:
 	rec_target_finish(&s->target);
 	if (err && s->end == RECORD_END_NONE)
-		rec_report_unreserve(s);   /* nothing recorded: nothing to report */
+		report_failure(s);
 	free(s->pf);
 	s->pf = NULL;
 	s->pf_cap = 0;

@@ -25,6 +25,7 @@
 #include "rec_opts.h"
 #include "record_json.h"
 #include "signals.h"
+#include "forks.h"
 #include "sigwatch.h"
 #include "slowcall.h"
 #include "target.h"
@@ -114,6 +115,10 @@ struct rec_session {
 	int stop_signo;               /* the SIGINT/SIGTERM/SIGHUP that stopped the
 					 recording, 0: none */
 	struct rec_sigwatch sig;
+	struct rec_forks forks;       /* the child processes each target starts (not
+				       * with --multi-thread, which records them) */
+	uint64_t children_unrecorded; /* child processes the targets started, not recorded
+				       * (forks.h; 0 also where it cannot be counted) */
 	struct rec_signal_log *signals; /* owned, in the order seen */
 	int nsignals;
 	size_t signals_cap;
@@ -173,6 +178,8 @@ struct rec_session {
 	size_t pf_cap;
 	int exit_code;                /* EXIT_OK or EXIT_RUNTIME */
 	char error[4096];             /* why the session failed: one line */
+	bool failed;                  /* it failed before perf recorded: record.json says
+				       * so ("error") where perf left files */
 	char said[4608];              /* what perf said about it (lines; "": nothing), shown
 				       * after the error with diag_block() */
 };

@@ -124,7 +124,7 @@ victim() {
 	recording | snapshot)
 		wait_until 10 log_has "$ERR" "recording launched process" || return 1
 		if [ "$phase" = snapshot ]; then
-			wait_until 10 log_has "$ERR" "snapshot 3\( \|$\)" || return 1
+			wait_until 10 log_has "$ERR" "taking snapshot 2$" || return 1
 		else
 			sleep 0.3
 		fi

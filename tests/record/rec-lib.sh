@@ -65,7 +65,7 @@ wait_exec() {
 
 # until_snapshot N ERR CMD...: runs CMD (snaptrace-record or `snaptrace
 # run`, --multi-snapshot, not -q) with its stderr in ERR until it has taken
-# its Nth snapshot, then stops it as Ctrl-C does (SIGINT, at its default
+# its Nth snapshot (record.json's N-1: "taking snapshot N-1"), then stops it as Ctrl-C does (SIGINT, at its default
 # when CMD starts: SIGDFL); returns its
 # status (124 when it took no Nth snapshot within 60 s). The program keeps
 # running while the snapshots are written, which takes seconds on a loaded
@@ -78,7 +78,7 @@ until_snapshot() {
 	"$SIGDFL" "$@" >/dev/null 2>"$err" &
 	pid=$!
 	BG+=("$pid")
-	if ! wait_for "$err" "snapshot $n\( \|$\)" 60; then
+	if ! wait_for "$err" "taking snapshot $((n - 1))$" 60; then
 		kill -INT "$pid"
 		wait "$pid"
 		return 124

@@ -16,7 +16,7 @@ NAMES="demo_default_trigger attach_named_trigger duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
-short_lived_targets attached_targets_exit grandchildren_end addr_zero rebuilt_binary arm_after
+short_lived_targets attached_targets_exit grandchildren_end children_named addr_zero rebuilt_binary arm_after
 hot_trigger_lookback hot_trigger_multi no_leftovers"
 need_recording record
 need_built record "$CONVERT" "$DEMO"
@@ -585,6 +585,32 @@ t_grandchildren_end() {
 	fi
 }
 
+# A shell running the program in a child (sh -c 'PROG; true': the shell
+# forks) records the shell alone: the recorder says so in one warning
+# naming --multi-thread, and record.json counts the child; with
+# --multi-thread the child is recorded (its work_leaf in the trace) and
+# nothing is said; a program's own threads are no children.
+t_children_named() {
+	local d="$TMP/children" want="^snaptrace-record: warning: the program started 1 child process, not recorded (only its main thread is): record it with --multi-thread$" bad="" s
+	"$RECORD" -o "$d" --trigger none -- sh -c "'$PROG' work 100; true" >/dev/null 2>"$d.err" ||
+		bad+=" [sh: exit non-zero: $(tl 2 "$d.err")]"
+	[ "$(grep -c -- "$want" "$d.err")" = 1 ] && [ "$(rec_field "$d" children_unrecorded)" = 1 ] ||
+		bad+=" [sh: not named: $(grep -i child "$d.err" "$d/record.json" | tr '\n' ' ')]"
+	"$RECORD" -o "$d-mt" --multi-thread --trigger none -- sh -c "'$PROG' work 100; true" >/dev/null \
+		2>"$d-mt.err" || bad+=" [--multi-thread: exit non-zero: $(tl 2 "$d-mt.err")]"
+	if grep -q "child process" "$d-mt.err" || [ "$(rec_field "$d-mt" children_unrecorded)" != 0 ]; then
+		bad+=" [--multi-thread: said: $(grep -i child "$d-mt.err" "$d-mt/record.json" | tr '\n' ' ')]"
+	elif ! "$CONVERT" -q "$d-mt" -o "$d-mt.fxt" 2>"$d-mt.conv" ||
+		! s=$("$CONVERT" --dump=slices "$d-mt.fxt" 2>>"$d-mt.conv") || ! grep -q ' work_leaf$' <<<"$s"; then
+		bad+=" [--multi-thread: no work_leaf in the trace: $(tl 2 "$d-mt.conv")]"
+	fi
+	"$RECORD" -o "$d-thr" --trigger none -- "$PROG" thread 20 >/dev/null 2>"$d-thr.err" ||
+		bad+=" [thread: exit non-zero: $(tl 2 "$d-thr.err")]"
+	grep -q "child process" "$d-thr.err" || [ "$(rec_field "$d-thr" children_unrecorded)" != 0 ] &&
+		bad+=" [threads counted as children: $(grep -i child "$d-thr.err" "$d-thr/record.json" | tr '\n' ' ')]"
+	if [ -n "$bad" ]; then fail children_named "$bad"; else ok children_named; fi
+}
+
 # json_ms FILE KEY: the whole milliseconds after "KEY": in FILE.
 json_ms() {
 	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
@@ -711,7 +737,7 @@ run_tests demo_default_trigger attach_named_trigger duration \
 	sigint_keeps_data target_sigkill_keeps_data recorder_killed second_thread_trigger \
 	multi_thread missing_symbol dead_pid missing_perf usage_error check_report \
 	installed_layout stripped_target breakpoint_mechanism unprivileged_user perf_refuses \
-	perf_killed short_lived_targets attached_targets_exit grandchildren_end addr_zero \
+	perf_killed short_lived_targets attached_targets_exit grandchildren_end children_named addr_zero \
 	rebuilt_binary arm_after hot_trigger start_not_missed
 if no_procs; then
 	ok no_leftovers

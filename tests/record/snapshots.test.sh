@@ -115,7 +115,7 @@ t_storm_interrupt() {
 		"$PROG" storm 100 >/dev/null 2>"$TMP/storm-int.err" &
 	pid=$!
 	BG+=("$pid")
-	if ! wait_for "$TMP/storm-int.err" "snapshot 3\( \|$\)" 30; then
+	if ! wait_for "$TMP/storm-int.err" "taking snapshot 2$" 30; then
 		fail storm_interrupt "no third snapshot: $(tl 2 "$TMP/storm-int.err")"
 		return
 	fi
