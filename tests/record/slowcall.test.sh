@@ -251,7 +251,7 @@ t_usage() {
 	mid=$(printf '0x%x' $(($(addr_of timed) + 4)))
 	body=$(grep -n 'BODY_LINE' "$TMP/prog.c" | cut -d: -f1)
 	for v in 0 0ms -5ms 10m nan 1e3ms 1.5ns 10ms5 ''; do
-		bad+=$(usage_refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
+		bad+=$(usage_refused "value '$v'" "--trigger-slower-than $v: expected a duration from 1ns" \
 			--trigger timed --trigger-slower-than "$v" -- "$PROG")
 	done
 	bad+=$(usage_refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
