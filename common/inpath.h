@@ -2,7 +2,10 @@
 /*
  * inpath: opening a file to read it, knowing what it is before anything
  * reads it or waits on it (docs/design.md "Threat model"). The name is
- * looked up once (O_PATH: a FIFO is not waited on, a device not opened);
+ * looked up once, one name at a time (O_PATH: a FIFO is not waited on, a
+ * device not opened), following a symbolic link on the way only where the
+ * kernel's fs.protected_symlinks would, whatever the sysctl says
+ * (inpath_may_follow(): another user's link in /tmp never leads root);
  * what it names is checked; only then is it opened to read, through
  * /proc/self/fd, so the checked file is the one read. Every later use goes
  * through the descriptor, or through "/proc/self/fd/N" (inpath_proc()) for
@@ -12,7 +15,9 @@
 #ifndef SNAPTRACE_INPATH_H
 #define SNAPTRACE_INPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 enum {
@@ -30,14 +35,32 @@ enum {
 };
 
 /*
+ * Whether a symbolic link of stat LINK in a directory of stat DIR may be
+ * followed: the kernel's fs.protected_symlinks rule (may_follow_link()),
+ * which may be off: the caller owns the link, or the directory is not both
+ * world-writable and sticky, or the directory's owner owns the link.
+ */
+bool inpath_may_follow(const struct stat *dir, const struct stat *link);
+
+/*
  * Opens PATH, relative to directory DIRFD (AT_FDCWD: the current one), to
  * read as FLAGS allow. Returns the descriptor (blocking reads); or a
- * negative errno with WHY (SIZE bytes) a phrase without the path: "a FIFO,
+ * negative errno with WHY (SIZE bytes) a phrase without the path: -EACCES
+ * "not following the symbolic link NAME of uid U in a world-writable sticky
+ * directory of uid D (the kernel's fs.protected_symlinks rule)"; "a FIFO,
  * expected a regular file", "a symbolic link, not followed here", "a hard
  * link to a file of uid 0, not of the directory's owner", strerror() (-ENOENT
  * when there is nothing).
  */
 int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t size);
+
+/*
+ * Opens directory PATH (relative to DIRFD) to read, walked as inpath_open()
+ * walks (a link at its end followed as the rule allows). Returns its
+ * descriptor (O_DIRECTORY, close-on-exec) or a negative errno with WHY as
+ * above (-ENOTDIR: something else).
+ */
+int inpath_dir(int dirfd, const char *path, char *why, size_t size);
 
 /* What MODE's file is, for a message: "a FIFO", "a character device",
  * "a block device", "a socket", "a directory", "a symbolic link", "a

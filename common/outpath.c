@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/sendfile.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -610,6 +611,30 @@ int outpath_create_at(int dirfd, const char *name)
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 
 	return fd < 0 ? -errno : fd;
+}
+
+int outpath_copy_at(int dirfd, const char *name, int from, off_t size, mode_t mode)
+{
+	int to = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	off_t at = 0;
+	int err = 0;
+
+	if (to < 0)
+		return -errno;
+	while (!err && at < size) {
+		ssize_t n = copy_file_range(from, &at, to, NULL, (size_t)(size - at), 0);
+
+		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP ||
+			      errno == EINVAL))
+			n = sendfile(to, from, &at, (size_t)(size - at));
+		if (n <= 0)
+			err = n < 0 ? -errno : -EIO;
+	}
+	if (close(to) && !err)
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, name, 0);
+	return err;
 }
 
 static bool ends_with(const char *s, size_t n, const char *suffix)

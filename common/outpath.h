@@ -100,6 +100,15 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
  */
 int outpath_create_at(int dirfd, const char *name);
 
+/*
+ * Creates file NAME in directory DIRFD as outpath_create_at() does, with
+ * mode MODE less the umask, holding the SIZE bytes of regular file FROM (an
+ * open descriptor, read from offset 0; copied in the kernel, a reflink
+ * where the file system can). Returns 0, or a negative errno with nothing
+ * left under NAME (-EIO: FROM shrank meanwhile).
+ */
+int outpath_copy_at(int dirfd, const char *name, int from, off_t size, mode_t mode);
+
 /* The trace format an output path names (the one suffix rule of
  * snaptrace-convert -o and snaptrace run|attach -o). */
 enum outpath_format {

@@ -268,8 +268,7 @@ damaged:
 	return NULL;
 }
 
-/* The build id of N bytes at ID as lowercase hex into HEX (2 * N + 1 bytes). */
-static void to_hex(const unsigned char *id, size_t n, char *hex)
+void perfdata_hex(const unsigned char *id, size_t n, char *hex)
 {
 	static const char digits[] = "0123456789abcdef";
 
@@ -302,7 +301,7 @@ static int give_buildid(const unsigned char *rec, size_t size, bool mmap2,
 		len = rec[mmap2 ? MMAP2_BUILD_ID : BUILD_ID_NAME - 4];
 	if (len > BUILD_ID_SIZE)
 		len = BUILD_ID_SIZE;
-	to_hex(rec + id_at, len, hex);
+	perfdata_hex(rec + id_at, len, hex);
 	plen = strnlen((const char *)rec + name_at, size - name_at);
 	if (!len || !plen || plen >= sizeof(path))
 		return 0;
@@ -858,4 +857,11 @@ enum perfdata_state perfdata_check(const char *path, char *why, size_t size)
 	state = verdict(fd, head, (size_t)n, why, size);
 	close(fd);
 	return state;
+}
+
+bool perfdata_same_buildid(const char *recorded, const char *hex)
+{
+	size_t n = strlen(hex);
+
+	return n && !strncmp(recorded, hex, n) && strspn(recorded + n, "0") == strlen(recorded + n);
 }

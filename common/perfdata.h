@@ -51,6 +51,13 @@ int perfdata_scan(int dirfd, char ***names);
  * reads. */
 #define PERFDATA_BINARIES_DIR "binaries"
 
+/* The build id of N bytes at ID as lowercase hex into HEX (2 * N + 1 bytes). */
+void perfdata_hex(const unsigned char *id, size_t n, char *hex);
+
+/* Whether a file's build id HEX is the one a perf.data records, RECORDED
+ * (perf pads a short id with zeros to 20 bytes). */
+bool perfdata_same_buildid(const char *recorded, const char *hex);
+
 /* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
 enum perfdata_feature {
 	PERFDATA_FEAT_BUILD_ID = 2,

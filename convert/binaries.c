@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "diag.h"
 #include "inpath.h"
+#include "outpath.h"
 #include "perfdata.h"
 
 void binaries_elf_id(Elf *elf, char *hex)
@@ -24,25 +27,24 @@ void binaries_elf_id(Elf *elf, char *hex)
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
 
 	hex[0] = 0;
-	for (ssize_t i = 0; i < n && i * 2 < BINARIES_ID_MAX; i++)
-		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
+	if (n > 0)
+		perfdata_hex(id, (size_t)n < BINARIES_ID_MAX / 2 ? (size_t)n : BINARIES_ID_MAX / 2,
+			     hex);
 }
 
 /* The build id of the regular file PATH into HEX; false when it cannot be
- * read as an ELF file (gone, not a regular file). */
+ * read as an ELF file (gone, not a regular file: inpath_open() looks before
+ * it opens, so no device is opened; a link another user may have put in a
+ * shared directory is not followed). */
 static bool file_id(const char *path, char *hex)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char why[160];
+	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	Elf *elf;
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return false;
-	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	ok = elf && elf_kind(elf) == ELF_K_ELF;
@@ -52,14 +54,6 @@ static bool file_id(const char *path, char *hex)
 		elf_end(elf);
 	close(fd);
 	return ok;
-}
-
-/* Whether HEX matches the recorded ID (perf pads short ids with zeros). */
-static bool same_id(const char *id, const char *hex)
-{
-	size_t n = strlen(hex);
-
-	return n && !strncmp(id, hex, n) && strspn(id + n, "0") == strlen(id + n);
 }
 
 /* Whether the build-id cache CACHE holds the binary of ID (perf's layout:
@@ -108,7 +102,7 @@ static int on_id(void *arg, const char *hex, const char *path)
 	b->n++;
 	snprintf(full, sizeof(full), "%s%s", b->symfs ? b->symfs : "", path);
 	there = file_id(full, now);
-	if ((there && same_id(hex, now)) || cached(w->cache, hex))
+	if ((there && perfdata_same_buildid(hex, now)) || cached(w->cache, hex))
 		return 0;
 	e->changed = true;
 	if (there)
@@ -154,6 +148,10 @@ void binaries_free(struct binaries *b)
  * refused (perf would walk it all). */
 #define KEPT_ENTRIES_MAX 100000
 #define KEPT_DEPTH_MAX 64
+/* Bytes of a kept-binaries tree copied at most: what a program, its
+ * libraries and their debug information take, and a bound on what another
+ * user's recording can make the converter write into $TMPDIR. */
+#define KEPT_BYTES_MAX (4LL << 30)
 
 /* Whether symbolic link TARGET, in a directory DEPTH levels below the top
  * of the tree, stays in it: "../" at most DEPTH times, then names only. */
@@ -177,16 +175,26 @@ static bool link_inside(const char *target, int depth)
 	return true;
 }
 
+/* Where a kept-binaries tree is copied: the walk's state. */
+struct copy {
+	uid_t owner;            /* the tree's top directory's owner */
+	unsigned left;          /* entries still allowed */
+	long long bytes;        /* bytes still allowed */
+	char at[PATH_MAX];      /* the entry's path from the top, for WHY */
+	char *why;
+	size_t wsize;
+};
+
 /*
- * Checks every entry of directory FD, DEPTH levels below the top of a
- * kept-binaries tree of uid OWNER: directories, regular files (with one
- * name, or OWNER's), and symbolic links that stay in the tree. AT (SIZE
- * bytes) holds the entry's path from the top so far (LEN bytes), for WHY.
- * Returns true, or false with WHY (WSIZE bytes) naming the first entry
- * refused and what it is.
+ * Copies every entry of directory FD, DEPTH levels below the top of a
+ * kept-binaries tree, into directory TO: directories, regular files (with
+ * one name, or the tree owner's), and symbolic links that stay in the tree.
+ * Each entry is opened once and what was opened is checked and copied:
+ * renaming or replacing anything in the tree meanwhile changes nothing in
+ * the copy. C->at holds the path so far (LEN bytes). Returns true, or false
+ * with C->why naming the first entry refused and what it is.
  */
-static bool tree_ok(int fd, int depth, uid_t owner, char *at, size_t len, size_t size,
-		    unsigned *left, char *why, size_t wsize)
+static bool tree_copy(int fd, int to, int depth, struct copy *c, size_t len)
 {
 	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
@@ -194,73 +202,213 @@ static bool tree_ok(int fd, int depth, uid_t owner, char *at, size_t len, size_t
 	bool ok = d != NULL;
 
 	if (!d) {
-		snprintf(why, wsize, "%s: cannot list it: %s", len ? at : ".", strerror(errno));
+		snprintf(c->why, c->wsize, "%s: cannot list it: %s", len ? c->at : ".",
+			 strerror(errno));
 		if (dup_fd >= 0)
 			close(dup_fd);
 		return false;
 	}
 	while (ok && (de = readdir(d))) {
-		char target[PATH_MAX];
+		char target[PATH_MAX], why[160];
 		struct stat st;
 		ssize_t n;
-		int sub;
+		int sub, sub_to, in, err = 0;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		snprintf(at + len, size - len, "%s%s", len ? "/" : "", de->d_name);
-		if (!(*left)--) {
-			snprintf(why, wsize, "more than %d entries", KEPT_ENTRIES_MAX);
+		snprintf(c->at + len, sizeof(c->at) - len, "%s%s", len ? "/" : "", de->d_name);
+		if (!c->left--) {
+			snprintf(c->why, c->wsize, "more than %d entries", KEPT_ENTRIES_MAX);
 			ok = false;
 		} else if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
-			snprintf(why, wsize, "%s: %s", at, strerror(errno));
+			snprintf(c->why, c->wsize, "%s: %s", c->at, strerror(errno));
 			ok = false;
 		} else if (S_ISDIR(st.st_mode)) {
 			sub = depth < KEPT_DEPTH_MAX ? openat(fd, de->d_name, O_RDONLY | O_DIRECTORY |
 							      O_NOFOLLOW | O_CLOEXEC) : -1;
-			if (sub < 0) {
-				snprintf(why, wsize, "%s: %s", at, depth < KEPT_DEPTH_MAX ?
+			sub_to = sub < 0 || mkdirat(to, de->d_name, 0700) ? -1 :
+				 openat(to, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					O_CLOEXEC);
+			if (sub < 0 || sub_to < 0) {
+				snprintf(c->why, c->wsize, "%s: %s", c->at, depth < KEPT_DEPTH_MAX ?
 					 strerror(errno) : "nested too deep");
 				ok = false;
 			} else {
-				ok = tree_ok(sub, depth + 1, owner, at, strlen(at), size, left, why,
-					     wsize);
-				close(sub);
+				ok = tree_copy(sub, sub_to, depth + 1, c, strlen(c->at));
 			}
+			if (sub >= 0)
+				close(sub);
+			if (sub_to >= 0)
+				close(sub_to);
 		} else if (S_ISREG(st.st_mode)) {
-			if (st.st_nlink > 1 && st.st_uid != owner) {
-				snprintf(why, wsize, "%s: a hard link to a file of uid %u, not of the "
-					 "directory's owner (uid %u)", at, (unsigned)st.st_uid,
-					 (unsigned)owner);
+			/* opened as inpath does: what is checked is what is copied */
+			in = inpath_open(fd, de->d_name, INPATH_NOFOLLOW, why, sizeof(why));
+			if (in >= 0 && !fstat(in, &st) && st.st_nlink > 1 && st.st_uid != c->owner)
+				snprintf(why, sizeof(why), "a hard link to a file of uid %u, not of "
+					 "the directory's owner (uid %u)", (unsigned)st.st_uid,
+					 (unsigned)c->owner);
+			else if (in >= 0 && (c->bytes -= st.st_size) < 0)
+				snprintf(why, sizeof(why), "more than %lld GiB in all",
+					 KEPT_BYTES_MAX >> 30);
+			else if (in >= 0 && (err = outpath_copy_at(to, de->d_name, in,
+								   st.st_size, 0600)))
+				snprintf(why, sizeof(why), "cannot copy it: %s", strerror(-err));
+			else if (in >= 0)
+				why[0] = 0;
+			if (why[0]) {
+				snprintf(c->why, c->wsize, "%s: %s", c->at, why);
 				ok = false;
 			}
+			if (in >= 0)
+				close(in);
 		} else if (S_ISLNK(st.st_mode)) {
 			n = readlinkat(fd, de->d_name, target, sizeof(target) - 1);
 			target[n > 0 ? n : 0] = 0;
 			if (n <= 0 || !link_inside(target, depth)) {
-				snprintf(why, wsize, "%s: a symbolic link out of it (to %s)", at,
-					 target);
+				snprintf(c->why, c->wsize, "%s: a symbolic link out of it (to %s)",
+					 c->at, target);
+				ok = false;
+			} else if (symlinkat(target, to, de->d_name)) {
+				snprintf(c->why, c->wsize, "%s: %s", c->at, strerror(errno));
 				ok = false;
 			}
 		} else {
-			snprintf(why, wsize, "%s: %s", at, inpath_kind(st.st_mode));
+			snprintf(c->why, c->wsize, "%s: %s", c->at, inpath_kind(st.st_mode));
 			ok = false;
 		}
-		at[len] = 0;
+		c->at[len] = 0;
 	}
 	closedir(d);
 	return ok;
 }
 
-int binaries_kept_open(int recdir, char *handle, size_t size, char *why, size_t wsize)
+/* Removes everything in directory FD (depth-first). */
+static void tree_remove(int fd, int depth)
 {
-	unsigned left = KEPT_ENTRIES_MAX;
-	char at[PATH_MAX] = "";
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *de;
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!unlinkat(fd, de->d_name, 0) || errno != EISDIR || depth >= KEPT_DEPTH_MAX)
+			continue;
+		sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			tree_remove(sub, depth + 1);
+			close(sub);
+		}
+		unlinkat(fd, de->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+void binaries_kept_remove(struct binaries_kept *k)
+{
+	if (k->fd >= 0) {
+		tree_remove(k->fd, 0);
+		close(k->fd);
+		unlinkat(k->parent, k->name, AT_REMOVEDIR);
+	}
+	if (k->parent >= 0)
+		close(k->parent);
+	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
+}
+
+#define KEPT_PREFIX "snaptrace-kept-"
+#define KEPT_STALE_S 60         /* an unlocked copy this old is a dead converter's */
+
+/*
+ * Removes the private copies in directory PARENT that converters killed
+ * before they could (a signal, SIGKILL) left: the caller's, mode 0700, a
+ * minute old, and not locked (a live converter holds its copy locked).
+ */
+static void remove_stale(int parent)
+{
+	int dup_fd = fcntl(parent, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (strncmp(de->d_name, KEPT_PREFIX, sizeof(KEPT_PREFIX) - 1))
+			continue;
+		fd = openat(parent, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && st.st_uid == geteuid() && !(st.st_mode & 077) &&
+		    now - st.st_mtime > KEPT_STALE_S && !flock(fd, LOCK_EX | LOCK_NB)) {
+			tree_remove(fd, 0);
+			unlinkat(parent, de->d_name, AT_REMOVEDIR);
+		}
+		close(fd);
+	}
+	closedir(d);
+}
+
+/* A new private directory (mode 0700, the caller's, locked while this
+ * process lives) in $TMPDIR or /tmp into K (fd, parent, name). Returns 0 or
+ * a negative errno. */
+static int private_dir(struct binaries_kept *k)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX];
 	struct stat st;
-	int fd = openat(recdir, PERFDATA_BINARIES_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	int err;
 
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/" KEPT_PREFIX "XXXXXX", tmp) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	k->parent = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (k->parent < 0)
+		return -errno;
+	remove_stale(k->parent);
+	if (!mkdtemp(path))
+		return -errno;
+	snprintf(k->name, sizeof(k->name), "%s", strrchr(path, '/') + 1);
+	/* mkdtemp made it, 0700: nobody else could; checked all the same, as
+	 * a directory others may write could have had it renamed meanwhile */
+	k->fd = openat(k->parent, k->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (k->fd < 0 || fstat(k->fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) ||
+	    flock(k->fd, LOCK_EX | LOCK_NB)) {
+		err = k->fd < 0 ? -errno : -EPERM;
+		if (k->fd >= 0)
+			close(k->fd);
+		k->fd = -1;
+		return err;
+	}
+	return 0;
+}
+
+int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t wsize)
+{
+	struct copy c = { .left = KEPT_ENTRIES_MAX, .bytes = KEPT_BYTES_MAX, .why = why,
+			  .wsize = wsize };
+	struct stat st;
+	int fd = openat(recdir, PERFDATA_BINARIES_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC), err;
+
+	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	if (fd < 0) {
-		int err = -errno;
-
+		err = -errno;
 		if ((errno == ENOTDIR || errno == ELOOP) &&
 		    !fstatat(recdir, PERFDATA_BINARIES_DIR, &st, AT_SYMLINK_NOFOLLOW))
 			snprintf(why, wsize, "no directory (%s)", inpath_kind(st.st_mode));
@@ -268,10 +416,20 @@ int binaries_kept_open(int recdir, char *handle, size_t size, char *why, size_t 
 			snprintf(why, wsize, "%s", strerror(-err));
 		return err;
 	}
-	if (fstat(fd, &st) || !tree_ok(fd, 0, st.st_uid, at, 0, sizeof(at), &left, why, wsize)) {
-		close(fd);
-		return -EPERM;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		snprintf(why, wsize, "%s", strerror(errno));
+	} else if ((err = private_dir(k))) {
+		snprintf(why, wsize, "no private directory to copy them into: %s", strerror(-err));
+	} else {
+		c.owner = st.st_uid;
+		err = tree_copy(fd, k->fd, 0, &c, 0) ? 0 : -EPERM;
 	}
-	inpath_proc(fd, handle, size);
-	return fd;
+	close(fd);
+	if (err) {
+		binaries_kept_remove(k);
+		return err;
+	}
+	inpath_proc(k->fd, k->handle, sizeof(k->handle));
+	return 0;
 }

@@ -51,22 +51,35 @@ bool binaries_changed(const struct binaries *b, const char *dso, size_t len);
  * bytes), "" when it has none. */
 void binaries_elf_id(Elf *elf, char *hex);
 
+/* A private copy of the binaries a recording keeps, for perf. */
+struct binaries_kept {
+	int fd;                    /* the copy (O_DIRECTORY, not close-on-exec); -1: none */
+	char handle[32];           /* the path perf and this process reach it by
+				    * (/proc/self/fd/N, inpath.h) */
+	int parent;                /* the directory it was made in (O_PATH), -1: none */
+	char name[32];             /* its name there */
+};
+
 /*
- * Opens the binaries a recording keeps (PERFDATA_BINARIES_DIR in the
- * recording directory RECDIR) for perf script's --buildid-dir, when they
- * are what snaptrace-record writes there and perf reads nothing else
- * through them: a directory (no symbolic link) whose tree holds only
- * directories, regular files (one name each, or the directory owner's), and
- * symbolic links that stay in it (perf's .build-id links: "../" then names).
+ * Copies the binaries a recording keeps (PERFDATA_BINARIES_DIR in the
+ * recording directory RECDIR, perf's build-id cache layout) into K, a new
+ * directory of the caller's only (mode 0700, "snaptrace-kept-XXXXXX" in
+ * $TMPDIR or /tmp), for perf script's --buildid-dir: perf then reads only
+ * what was checked here, whatever the recording's owner changes meanwhile.
+ * Taken are a directory (no symbolic link) whose tree holds only
+ * directories, regular files (one name each, or the directory owner's),
+ * and symbolic links that stay in it (perf's .build-id links: "../" then
+ * names), each entry opened once, checked and copied from what was opened;
+ * at most 100000 entries, 64 levels deep and 4 GiB in all.
  * Never a FIFO perf would wait on, a device it would open, a link to a
- * file out of the recording. Returns the directory's descriptor, not
- * close-on-exec, with HANDLE (SIZE >= 32 bytes) the path perf and this
- * process reach it by (/proc/self/fd/N, inpath.h; the caller closes it);
- * -ENOENT when there is none; or another negative errno with WHY (WSIZE
- * bytes) the entry refused and what it is. The owner of the recording can
- * still change the tree while perf reads it: docs/design.md "Threat model".
+ * file out of the recording. Returns 0 with K ready (the caller calls
+ * binaries_kept_remove()); -ENOENT when there is none; or another negative
+ * errno with WHY (WSIZE bytes) the entry refused and what it is, K empty.
  */
-int binaries_kept_open(int recdir, char *handle, size_t size, char *why, size_t wsize);
+int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t wsize);
+
+/* Removes the copy K (if any) and empties K. */
+void binaries_kept_remove(struct binaries_kept *k);
 
 /* Frees what B holds (B->symfs is borrowed). */
 void binaries_free(struct binaries *b);

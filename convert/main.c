@@ -4,6 +4,7 @@
  * text -> FXT for Perfetto.
  *   snaptrace-convert [OPTIONS] INPUT... [-o OUT]
  *   snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]
+ *   snaptrace-convert --dump=recording DIR
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +66,21 @@ static int dump(const char *path, enum dump_view view)
 	if (t.nproblems)
 		rc = EXIT_RUNTIME;
 	fxt_trace_free(&t);
+	return rc;
+}
+
+/* Prints recording directory DIR's record.json a field per line; returns the exit status. */
+static int dump_recording(const char *dir)
+{
+	struct recording r;
+	char err[512];
+	int rc = recording_read(dir, &r, err, sizeof(err));
+
+	if (!rc && recording_dump(&r, stdout, err, sizeof(err)))
+		rc = EXIT_RUNTIME;
+	if (rc)
+		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+	recording_free(&r);
 	return rc;
 }
 
@@ -335,6 +351,11 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 				return EXIT_USAGE;
 			}
 			count = r->nsnapshots;
+			if (!count && r->error) {
+				diag_error("%s: the recording failed, nothing to convert (record.json "
+					   "says): %s", argv[i], r->error);
+				return EXIT_RUNTIME;
+			}
 			if (!count) {
 				diag_error("%s: the recording holds no perf.data file (record.json "
 					   "lists none, and none is in the directory)", argv[i]);
@@ -376,22 +397,28 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 }
 
 /*
- * Opens the binaries recording R keeps (binaries_kept_open()) into *FD,
- * with HANDLE (32 bytes) the path perf reads them by. Returns HANDLE, or
- * NULL (R NULL, none kept, or a tree perf must not read: said when SAY, as
- * a warning naming what was refused; the binaries there now are read).
+ * Copies the binaries each of the NRECS recordings RECS keeps
+ * (binaries_kept_copy()) into KEPT (one each); one that perf must not read
+ * is said, as a warning naming what was refused (the binaries there now are
+ * read then).
  */
-static const char *kept_binaries(const struct recording *r, bool say, char *handle, int *fd)
+static void copy_kept(const struct recording *recs, size_t nrecs, struct binaries_kept *kept)
 {
 	char why[PATH_MAX + 128];
 
-	*fd = r ? binaries_kept_open(r->dirfd, handle, 32, why, sizeof(why)) : -ENOENT;
-	if (*fd >= 0)
-		return handle;
-	if (say && *fd != -ENOENT)
-		diag_warn("%s/%s: the kept binaries are not read: %s", r->dir,
-			  PERFDATA_BINARIES_DIR, why);
-	return NULL;
+	for (size_t i = 0; i < nrecs; i++) {
+		int err = binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
+
+		if (err && err != -ENOENT)
+			diag_warn("%s/%s: the kept binaries are not read: %s", recs[i].dir,
+				  PERFDATA_BINARIES_DIR, why);
+	}
+}
+
+/* The kept binaries' copy K as perf reaches it, or NULL (K NULL, or none). */
+static const char *kept_handle(const struct binaries_kept *k)
+{
+	return k && k->fd >= 0 ? k->handle : NULL;
 }
 
 /*
@@ -403,11 +430,12 @@ static const char *kept_binaries(const struct recording *r, bool say, char *hand
  * status.
  */
 static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
-			    struct sideband *sb, const struct input_perf *perf)
+			    struct sideband *sb, const struct binaries_kept *kept,
+			    const struct input_perf *perf)
 {
 	struct input_perf p = *perf;
-	char handle[32], kept[32];
-	int fd = open_input(in), copy = -1, kept_fd, rc;
+	char handle[32];
+	int fd = open_input(in), copy = -1, rc;
 
 	if (fd < 0)
 		return EXIT_RUNTIME;
@@ -417,10 +445,8 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 		diag_info("%s: it names none of the traced processes (perf wrote it after they "
 			  "exited): read with the names and maps of the snapshots before it",
 			  in->path);
-	p.buildid_dir = kept_binaries(in->rec, false, kept, &kept_fd);
+	p.buildid_dir = kept_handle(kept);
 	rc = convert_input(cv, in->path, copy >= 0 ? copy : fd, &p);
-	if (kept_fd >= 0)
-		close(kept_fd);
 	if (copy >= 0)
 		close(copy);
 	close_input(fd);
@@ -641,6 +667,7 @@ int main(int argc, char **argv)
 	const struct conv_stats *stats;
 	struct conv_input *inputs = NULL;
 	struct recording *recs = NULL;
+	struct binaries_kept *kept = NULL;
 	struct sideband *sbs = NULL;
 	struct binaries bins = { 0 };
 	struct conv_window *windows = NULL;
@@ -662,24 +689,28 @@ int main(int argc, char **argv)
 		o.jobs = ncpu < 1 ? 1 : ncpu > PTSPLIT_MAX ? PTSPLIT_MAX : (unsigned)ncpu;
 	}
 	if (o.dump) {
-		rc = dump(argv[first], o.dump);
+		rc = o.dump == DUMP_RECORDING ? dump_recording(argv[first]) : dump(argv[first], o.dump);
 		goto out;
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
 				    o.perf_decoder || o.no_dlfilter, symfs_arg(&o) };
 	recs = calloc((size_t)(argc - first), sizeof(*recs));
 	sbs = calloc((size_t)(argc - first), sizeof(*sbs));
-	if (!recs || !sbs) {
+	kept = calloc((size_t)(argc - first), sizeof(*kept));
+	if (!recs || !sbs || !kept) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	for (int i = 0; i < argc - first; i++)
+		kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	rc = expand_inputs(argv, first, argc, o.output, &inputs, &ninputs, recs, &nrecs);
 	if (!rc && o.window)
 		rc = window_cut(&o, recs, nrecs, &windows);
 	if (rc)
 		goto out;
 	outpath_remove_on_signals();
+	copy_kept(recs, nrecs, kept);
 	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 	if (!w) {
 		char why[PATH_MAX + 256];
@@ -694,15 +725,13 @@ int main(int argc, char **argv)
 	}
 	bins.symfs = symfs_arg(&o);
 	for (size_t i = 0; i < ninputs; i++) {
-		char kept[32], handle[32];
-		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), kept_fd, e = 0;
+		char handle[32];
+		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), e = 0;
 
 		if (fd >= 0) {
 			e = binaries_check(&bins, inpath_proc(fd, handle, sizeof(handle)),
-					   kept_binaries(inputs[i].rec, !i || inputs[i].rec !=
-							 inputs[i - 1].rec, kept, &kept_fd));
-			if (kept_fd >= 0)
-				close(kept_fd);
+					   kept_handle(inputs[i].rec ?
+						       &kept[inputs[i].rec - recs] : NULL));
 			close_input(fd);
 		}
 		if (e == -ENOMEM) {
@@ -759,7 +788,8 @@ int main(int argc, char **argv)
 				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
 				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
 										: CONV_NEXT_NONE);
-		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL, &perf);
+		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL,
+				      in->rec ? &kept[in->rec - recs] : NULL, &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);
@@ -790,7 +820,10 @@ out:
 	for (size_t i = 0; i < nrecs; i++) {
 		recording_free(&recs[i]);
 		sideband_free(&sbs[i]);
+		if (kept)
+			binaries_kept_remove(&kept[i]);
 	}
+	free(kept);
 	free(recs);
 	free(sbs);
 	binaries_free(&bins);

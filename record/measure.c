@@ -244,14 +244,19 @@ uint64_t rec_measure_cost_ns(int uprobe_type)
 	if (uprobe_type < 0 ||
 	    rec_trigspec_resolve("symbol:rec_measure_probe_target", "/proc/self/exe", getpid(),
 				 &loc, why, sizeof(why)) ||
-	    rec_callexits_find(loc.file, loc.vaddr, &exits, why, sizeof(why)))
+	    rec_callexits_find(loc.probe, loc.vaddr, &exits, why, sizeof(why))) {
+		if (loc.probe_fd >= 0)
+			close(loc.probe_fd);
 		return 0;
+	}
 	plain = calls_cpu_ns(NULL, ROUNDS, CALLS);
-	if (!rec_trigger_init(&t, REC_MECH_UPROBE, uprobe_type, loc.file, loc.file_offset, &exits) &&
+	if (!rec_trigger_init(&t, REC_MECH_UPROBE, uprobe_type, loc.probe, loc.file_offset,
+			      &exits) &&
 	    rec_trigger_add_process(&t, getpid(), 0) >= 0 && !rec_trigger_enable(&t))
 		probed = calls_cpu_ns(&t, ROUNDS, CALLS);
 	rec_trigger_close(&t);
 	rec_callexits_free(&exits);
+	close(loc.probe_fd);
 	return probed > plain ? (probed - plain) / CALLS : 0;
 }
 

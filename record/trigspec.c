@@ -2,6 +2,7 @@
 #include "trigspec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "demangle.h"
 #include "elfsym.h"
+#include "inpath.h"
 #include "insnstart.h"
 #include "procfs.h"
 #include "signals.h"
@@ -387,6 +389,47 @@ static int resolve_form(struct ctx *c)
 	return form_bare(c);
 }
 
+/*
+ * Opens FILE, where LOC was found by name, once into LOC->probe_fd; checks
+ * that what was opened has LOC's function at LOC's address and file offset,
+ * and an instruction start there (every probe address passes here). Returns
+ * 0, or a negative errno with WHY (LOC->probe_fd closed).
+ */
+static int probe_open(struct rec_trigger_loc *loc, const char *file, char *why, size_t size)
+{
+	struct rec_sym s;
+	char no[160];
+	int err;
+
+	loc->probe_fd = inpath_open(AT_FDCWD, file, 0, no, sizeof(no));
+	if (loc->probe_fd < 0) {
+		snprintf(why, size, "%s: %s", file, no);
+		err = loc->probe_fd;
+		loc->probe_fd = -1;
+		return err;
+	}
+	inpath_proc(loc->probe_fd, loc->probe, sizeof(loc->probe));
+	err = rec_elf_addr(loc->probe, loc->vaddr, &s) || s.file_offset != loc->file_offset;
+	if (!err && loc->symbol[0])	/* the function, by its symbol (an alias: the same) */
+		err = rec_elf_lookup(loc->probe, loc->symbol, &s) ||
+		      s.value != (loc->func_vaddr ? loc->func_vaddr : loc->vaddr);
+	if (err) {
+		snprintf(why, size, "%s: changed while it was read (0x%" PRIx64 " is no longer "
+			 "in %s): try again", file, loc->vaddr, loc->symbol[0] ? loc->symbol :
+			 "the same place");
+		err = -ESTALE;
+	} else {
+		why[0] = '\0';
+		err = rec_insn_start_check(loc->probe, loc->vaddr, why, size);
+	}
+	if (err) {
+		close(loc->probe_fd);
+		loc->probe_fd = -1;
+		loc->probe[0] = 0;
+	}
+	return err;
+}
+
 int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 			 struct rec_trigger_loc *loc, char *why, size_t size)
 {
@@ -394,6 +437,7 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 			 .size = size };
 
 	memset(loc, 0, sizeof(*loc));
+	loc->probe_fd = -1;
 	why[0] = '\0';
 	if (spec && !strcmp(spec, "none"))
 		return REC_TRIGSPEC_NONE;
@@ -409,9 +453,7 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 		if (err)
 			return err;
 	}
-	/* every probe address passes here: an instruction start, or refused */
-	why[0] = '\0';
-	return rec_insn_start_check(loc->file, loc->vaddr, why, size);
+	return probe_open(loc, loc->in_main ? exe : loc->file, why, size);
 }
 
 int rec_trigspec_signal(const char *spec)

@@ -41,6 +41,11 @@ struct rec_trigger_loc {
 	bool in_main;           /* FILE is the main executable */
 	bool entry;             /* VADDR is the first instruction of function SYMBOL:
 	                         * each hit is a call (--trigger-slower-than needs it) */
+	int probe_fd;           /* FILE opened once when resolved (close-on-exec, the
+	                         * caller's to close; -1: none) */
+	char probe[32];         /* "/proc/self/fd/PROBE_FD": what every later check (the
+	                         * call's exits) and the uprobe itself read, whatever
+	                         * FILE's name leads to meanwhile (its owner may swap it) */
 };
 
 /* Results beyond 0 and negative errors. */
@@ -51,7 +56,11 @@ enum {
 /*
  * Resolves SPEC (NULL: the defaults) for a target whose main executable is
  * EXE (a path, possibly /proc/PID/exe) and, when PID > 0, whose libraries
- * are those mapped in PID. Fills *LOC.
+ * are those mapped in PID. Fills *LOC; its file (EXE for the main
+ * executable) is then opened once (inpath_open(): a regular file, links as
+ * fs.protected_symlinks follows them) into LOC->probe_fd, and the function
+ * and instruction start found by name are checked again in what was opened
+ * (-ESTALE: the file changed meanwhile).
  * Returns 0, REC_TRIGSPEC_NONE, or a negative error with a one-line
  * explanation in WHY (SIZE bytes): what was tried, and the closest names of
  * a missing function. -EINVAL: a usage error (malformed SPEC, several

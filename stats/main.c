@@ -5,6 +5,7 @@
  *   snaptrace-stats [OPTIONS] TRACE.fxt[.gz]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "agg.h"
 #include "diag.h"
+#include "inpath.h"
 #include "options.h"
 #include "outpath.h"
 #include "report.h"
@@ -30,16 +32,22 @@
  */
 static int recording_trace(const char *path, char *data, size_t size)
 {
-	char convert[PATH_MAX], json[PATH_MAX + 16];
+	char convert[PATH_MAX];
 	char *argv[] = { convert, "--quiet", (char *)path, "-o", "-", NULL };
+	char why[PATH_MAX + 160];
 	struct stat st;
-	int fd, rc;
+	int fd = inpath_dir(AT_FDCWD, path, why, sizeof(why)), rc;
 	pid_t pid;
 
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return -1;
-	snprintf(json, sizeof(json), "%s/record.json", path);
-	if (access(json, F_OK)) {
+	if (fd == -EACCES) {	/* a link not followed: said here once */
+		diag_error("%s: %s", path, why);
+		return -2;
+	}
+	if (fd < 0)
+		return -1;	/* no directory: a trace, read (and its errors said) as such */
+	rc = fstatat(fd, "record.json", &st, AT_SYMLINK_NOFOLLOW);
+	close(fd);
+	if (rc) {
 		diag_error("%s: expected a trace file or a recording directory (record.json), "
 			   "found a directory without record.json", path);
 		return -3;

@@ -36,6 +36,11 @@
 #                     program, which leaves a FIFO at its own path as it
 #                     exits: the recorder does not block in perf
 #                     buildid-cache, and names the binary not kept
+#   rec-keep-swapped  ... whose program replaces itself as it exits by a link
+#                     to a root-only binary: the recorder opens the binary
+#                     once, finds another build id, and keeps nothing of the
+#                     root-only file (perf buildid-cache once reopened the
+#                     name and copied what it led to)
 #   rec-dir-replaced  snaptrace run -d into the attacker's directory, which
 #                     the attacker renames and replaces by a fake recording
 #                     while root records: the fake is not converted
@@ -63,8 +68,25 @@
 #                     recording converts, at once
 #   in-kept-link-out  ... whose build-id link leads out of the recording (to a
 #                     root-only file): not given to perf, said once
+#   in-kept-swapped   ... whose kept binaries are right when the converter
+#                     checks them, and whose elf the attacker replaces by a
+#                     FIFO when perf script starts (a wrapper of perf does it
+#                     then, as the attacker): perf reads a private copy (a
+#                     directory of root's, mode 0700, removed afterwards), not
+#                     the attacker's tree; the recording converts, at once
+#   in-kept-stale     the private copies converters killed left (root's, a
+#                     minute old, unlocked) are removed by the next one; the
+#                     attacker's lookalike, a young one and a locked one stay
 #   in-kept-dir-link  ... whose binaries directory is a link to a root-only
 #                     directory: not given to perf, said once
+#   in-link-shared    each program's input named through the attacker's
+#                     symlink in a sticky world-writable directory (to a
+#                     root-only file or directory: a text, a perf.data, a
+#                     recording directory, a trace for stats, a directory on
+#                     the way): refused at once, one line naming the path and
+#                     fs.protected_symlinks, the file's text never shown;
+#                     root's own link there, and the attacker's link in the
+#                     attacker's own directory, are followed (the kernel's rule)
 #   hang-symbols-fifo snaptrace symbols on the attacker's FIFO: an error, at once
 #   hang-stats-fifo   snaptrace stats on the attacker's FIFO (named as root's
 #                     trace would be): refused at once, naming the rule
@@ -79,10 +101,10 @@
 #                     converts at once (source lines looked up)
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-NAMES="out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
+NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-keep-fifo in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-dir-link
+rec-dir-replaced rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -372,6 +394,42 @@ rec_keep_fifo() {
 	fi
 }
 
+rec_keep_swapped() {
+	local bin="$HOME_A/selflink" d="$TMP/rec-keep-swap" rc secret="$TMP/secretbin/prog" f
+	requires rec-keep-swapped cc || return
+	if ! printf '%s\n' '#include <time.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) { struct timespec t, n; volatile unsigned long x = 0;' \
+		'clock_gettime(CLOCK_MONOTONIC, &t); do { x++; clock_gettime(CLOCK_MONOTONIC, &n); }' \
+		'while ((n.tv_sec - t.tv_sec) * 1000000000L + n.tv_nsec - t.tv_nsec < 300000000L);' \
+		'unlink(argv[0]); return argc < 2 || symlink(argv[1], argv[0]) != 0; }' |
+		cc -x c -o "$TMP/selflink" - 2>"$TMP/rec-keep-swapped.err"; then
+		fail rec-keep-swapped "cannot build the program (cc): $(first_lines "$TMP/rec-keep-swapped.err")"
+		return
+	fi
+	mkdir -m 700 "$TMP/secretbin"
+	cp "$(readlink -f /bin/true)" "$secret"
+	chmod 700 "$secret"
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/selflink"
+	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" "$secret" \
+		>/dev/null 2>"$TMP/rec-keep-swapped.err"
+	rc=$?
+	for f in $(find "$d/binaries" -type f 2>/dev/null); do
+		if cmp -s "$f" "$secret"; then
+			fail rec-keep-swapped "the root-only binary was copied into the recording: $f"
+			return
+		fi
+	done
+	if [ "$rc" -ne 0 ]; then
+		fail rec-keep-swapped "exit $rc: $(first_lines "$TMP/rec-keep-swapped.err")"
+	elif [ ! -L "$bin" ]; then
+		fail rec-keep-swapped "the program left no link: $(first_lines "$TMP/rec-keep-swapped.err")"
+	elif ! grep -q "$bin: not kept in $d/binaries: changed since the recording" "$TMP/rec-keep-swapped.err"; then
+		fail rec-keep-swapped "no warning naming the binary not kept: $(first_lines "$TMP/rec-keep-swapped.err")"
+	else
+		ok rec-keep-swapped
+	fi
+}
+
 # attacker_recording DIR FILE: the attacker's recording directory DIR whose
 # record.json lists one snapshot FILE (made by the caller).
 attacker_recording() {
@@ -624,13 +682,83 @@ in_kept_dir_link() {
 	kept_refused in-kept-dir-link "$d" "no directory (a symbolic link)" && ok in-kept-dir-link
 }
 
+# The attacker's elf becomes a FIFO as perf script starts: a wrapper of perf
+# (run by root's converter) does the swap as the attacker, notes what the
+# --buildid-dir perf is given is (owner, mode, the elf's type), then runs perf.
+in_kept_swapped() {
+	local d elf wrap="$TMP/perf-swap" log="$TMP/in-kept-swapped.log" rc dir
+	d=$(kept_recording rec-kept-swap)
+	elf="$d/binaries$KEPT_EXE/$KEPT_ID/elf"
+	as_attacker sh -c 'cat >"$1"' sh "$elf" <"$KEPT_EXE"
+	as_attacker ln -s "../..$KEPT_EXE/$KEPT_ID" "$d/binaries/.build-id/${KEPT_ID:0:2}/${KEPT_ID:2}"
+	cat >"$wrap" <<EOF
+#!/bin/sh
+dir=
+prev=
+for a in "\$@"; do [ "\$prev" = --buildid-dir ] && dir=\$a; prev=\$a; done
+if [ -n "\$dir" ] && [ ! -e "$log" ]; then
+	${ATTACKER[*]} sh -c 'rm "\$1" && mkfifo "\$1"' sh "$elf"
+	stat -L -c '%u %a %F' "\$dir" "\$dir$KEPT_EXE/$KEPT_ID/elf" >"$log" 2>&1
+	readlink "\$dir" >>"$log"
+fi
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	timeout -k 5 60 "$CONVERT" --perf "$wrap" "$d" -o "$TMP/in-kept-swapped.fxt" >/dev/null \
+		2>"$TMP/in-kept-swapped.err"
+	rc=$?
+	dir=$(sed -n 3p "$log" 2>/dev/null)
+	if blocked "$rc"; then
+		fail in-kept-swapped "the converter blocked (perf read the attacker's FIFO)"
+	elif [ ! -p "$elf" ]; then
+		fail in-kept-swapped "the swap did not happen (exit $rc): $(first_lines "$TMP/in-kept-swapped.err")"
+	elif [ "$rc" -ne 0 ]; then
+		fail in-kept-swapped "exit $rc: $(first_lines "$TMP/in-kept-swapped.err")"
+	elif [ "$(sed -n 1,2p "$log" | tr '\n' ' ')" != "0 700 directory 0 600 regular file " ]; then
+		fail in-kept-swapped "perf's --buildid-dir is no private copy of root's: $(tr '\n' ' ' <"$log")"
+	elif [ -z "$dir" ] || [ -e "$dir" ]; then
+		fail in-kept-swapped "the private copy ($dir) is not removed"
+	elif ! "$CONVERT" --dump=records "$TMP/in-kept-swapped.fxt" 2>/dev/null | grep -q "name=\"$(basename "$KEPT_EXE") \["; then
+		fail in-kept-swapped "the trace has no thread of the recorded shell"
+	else
+		ok in-kept-swapped
+	fi
+}
+
+in_kept_stale() {
+	local d s="$TMP/scratch" locker rc
+	d=$(kept_recording rec-kept-stale)
+	mkdir -m 1777 "$s"
+	mkdir -m 700 "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-young1" "$s/snaptrace-kept-held01"
+	mkdir -p -m 700 "$s/snaptrace-kept-dead01/usr/bin"
+	: >"$s/snaptrace-kept-dead01/usr/bin/elf"
+	as_attacker mkdir -m 700 "$s/snaptrace-kept-other1"
+	touch -d '-2 min' "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-held01" "$s/snaptrace-kept-other1"
+	(exec 9<"$s/snaptrace-kept-held01" && flock -x 9 && exec sleep 30) &
+	locker=$!
+	sleep 0.2
+	TMPDIR="$s" timeout -k 5 60 "$CONVERT" -q "$d" -o "$TMP/in-kept-stale.fxt" 2>"$TMP/in-kept-stale.err"
+	rc=$?
+	kill "$locker" 2>/dev/null
+	wait "$locker" 2>/dev/null
+	if [ "$rc" -ne 0 ]; then
+		fail in-kept-stale "exit $rc: $(first_lines "$TMP/in-kept-stale.err")"
+	elif [ -e "$s/snaptrace-kept-dead01" ]; then
+		fail in-kept-stale "a dead converter's copy is not removed"
+	elif [ "$(cd "$s" && ls | tr '\n' ' ')" != "snaptrace-kept-held01 snaptrace-kept-other1 snaptrace-kept-young1 " ]; then
+		fail in-kept-stale "expected the locked, the attacker's and the young copy to stay, and no other: $(ls "$s" | tr '\n' ' ')"
+	else
+		ok in-kept-stale
+	fi
+}
+
 # Root's recording of a shell loop, the source of the kept_ tests.
 kept_tests() {
 	local t
 	KEPT_EXE=$(readlink -f /bin/sh)
 	if ! timeout -k 5 60 "$RECORD" -q -o "$KEPT_SRC" --trigger none -- \
 		/bin/sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' 2>"$TMP/kept-src.err"; then
-		for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
+		for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 			fail "$t" "recording failed: $(first_lines "$TMP/kept-src.err")"
 		done
 		return
@@ -638,14 +766,70 @@ kept_tests() {
 	KEPT_ID=$(perf buildid-list -i "$(ls "$KEPT_SRC"/perf.data* | head -n 1)" 2>/dev/null |
 		awk -v exe="$KEPT_EXE" '$2 == exe { print $1 }')
 	if [ -z "$KEPT_ID" ]; then
-		for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
+		for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 			fail "$t" "no build id of $KEPT_EXE in the recording"
 		done
 		return
 	fi
 	in_kept_fifo
 	in_kept_link_out
+	in_kept_swapped
+	in_kept_stale
 	in_kept_dir_link
+}
+
+# link_refused NAME RC ERR PATH: RC is 1 or 2 (not blocked), ERR is one line
+# naming PATH and the rule, no secret shown; returns 1 after a FAIL.
+link_refused() {
+	if blocked "$2"; then
+		fail "$1" "blocked on $4"
+	elif [ "$2" -ne 1 ] && [ "$2" -ne 2 ]; then
+		fail "$1" "$4: exit $2, expected a refusal: $(first_lines "$3")"
+	elif [ "$(wc -l <"$3")" -ne 1 ] ||
+		! grep -q "^[a-z-]*: $4: .*not following the symbolic link [a-z.]* of uid $AUID in a world-writable sticky directory .*fs.protected_symlinks" "$3"; then
+		fail "$1" "$4: expected one line naming it and the rule: $(first_lines "$3")"
+	elif grep -q "$SECRET_WORD" "$3"; then
+		fail "$1" "$4: the root-only file's text was shown"
+	else
+		return 0
+	fi
+	return 1
+}
+
+in_link_shared() {
+	local d="$SHARED/links" rc p
+	mkdir -m 1777 "$d"
+	mkdir -m 700 "$TMP/private" "$TMP/private/rec"
+	cp "$SECRET" "$TMP/private/rec/record.json"
+	as_attacker ln -s "$SECRET" "$d/in.txt"
+	as_attacker ln -s "$SECRET" "$d/perf.data"
+	as_attacker ln -s "$SECRET" "$d/t.fxt"
+	as_attacker ln -s "$TMP/private/rec" "$d/rec"
+	as_attacker ln -s "$TMP/private" "$d/via"
+	for p in "$d/in.txt" "$d/perf.data" "$d/rec" "$d/via/rec"; do
+		timeout -k 5 20 "$CONVERT" "$p" -o "$TMP/in-link.fxt" >/dev/null 2>"$TMP/in-link-shared.err"
+		link_refused in-link-shared $? "$TMP/in-link-shared.err" "$p" || return
+	done
+	for p in "$d/t.fxt" "$d/rec"; do
+		timeout -k 5 20 "$STATS" "$p" >"$TMP/in-link-shared.out" 2>"$TMP/in-link-shared.err"
+		link_refused in-link-shared $? "$TMP/in-link-shared.err" "$p" || return
+		if grep -q "$SECRET_WORD" "$TMP/in-link-shared.out"; then
+			fail in-link-shared "stats $p: the root-only file's text was shown"
+			return
+		fi
+	done
+	# what the kernel's rule follows: root's own link in the shared
+	# directory, the attacker's in the attacker's own directory
+	ln -s "$IN" "$d/root.txt"
+	as_attacker ln -s "$HOME_A/in.txt" "$HOME_A/own.txt"
+	for p in "$d/root.txt" "$HOME_A/own.txt"; do
+		if ! timeout -k 5 20 "$CONVERT" -q "$p" -o "$TMP/in-link.fxt" 2>"$TMP/in-link-shared.err" ||
+			! "$CONVERT" --dump=slices "$TMP/in-link.fxt" 2>/dev/null | slices_match - "$EXPECTED" >/dev/null; then
+			fail in-link-shared "$p: a link the kernel's rule follows did not convert: $(first_lines "$TMP/in-link-shared.err")"
+			return
+		fi
+	done
+	ok in-link-shared
 }
 
 hang_symbols_fifo() {
@@ -735,6 +919,7 @@ hang_dso_fifo() {
 }
 
 make_evil_trace
+in_link_shared
 out_link_shared
 out_link_dangling
 out_link_own_dir
@@ -742,7 +927,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_keep_fifo; do
+	rec_dir_replaced rec_keep_fifo rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
@@ -756,7 +941,7 @@ esc_convert
 esc_symbols
 esc_picker
 kept_ok=1
-for t in in-kept-fifo in-kept-link-out in-kept-dir-link; do
+for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 	requires "$t" recording || kept_ok=0
 done
 [ "$kept_ok" = 1 ] && kept_tests
