@@ -184,8 +184,7 @@ unit: $(PROGRAMS) $(UNIT_BINS) $(O)/test/sigdfl
 asan: deps
 	@$(MAKE) --no-print-directory O=$(O)/asan SAN=1 check
 
-# PREFIX/bin: the front end (with the version written in: a source tree's
-# reads VERSION) and links to the programs; PREFIX/libexec/snaptrace: the
+# PREFIX/bin: the front end (front/build.mk) and links to the programs; PREFIX/libexec/snaptrace: the
 # programs and the dlfilter, which snaptrace-convert finds beside itself;
 # the man pages; the bash completion, under each program's name.
 BINDIR = $(DESTDIR)$(PREFIX)/bin
@@ -195,8 +194,7 @@ COMPLETIONDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 install: all
 	install -d $(BINDIR) $(LIBEXECDIR) $(MANDIR) $(COMPLETIONDIR)
 	install -m 755 $(PROGRAMS) $(LIBEXECDIR)/
-	sed 's/@SNAPTRACE_VERSION@/$(VERSION)/' scripts/snaptrace >$(BINDIR)/snaptrace
-	chmod 755 $(BINDIR)/snaptrace
+	install -m 755 $(FRONT_END) $(BINDIR)/snaptrace
 	for p in record convert stats; do \
 		ln -sfn ../libexec/snaptrace/snaptrace-$$p $(BINDIR)/snaptrace-$$p || exit 1; \
 		ln -sfn snaptrace $(COMPLETIONDIR)/snaptrace-$$p || exit 1; \

@@ -5,7 +5,9 @@
  * text line up to its '\n'. Records become the struct conv_line that the
  * matching text line would have parsed into (docs/design.md "Decoding");
  * string ids index a table of the strings the stream defined, which the
- * lines' spans point into.
+ * lines' spans point into. The stream is a format of its own (binrec.h):
+ * its VERSION record must come before any other record, and its flag bits
+ * map to the converter's (flag_map).
  */
 #include "binstream.h"
 
@@ -21,22 +23,31 @@
 #include "hash.h"
 #include "pipeline.h"
 
-#define READ_CHUNK (1u << 20)                     /* bytes read at once */
-#define FUNCS_MIN 1024                            /* initial function slots (power of two) */
+/* bytes read at once: a text block's (small in the fuzz build, so that
+ * records cross reads there) */
+#define READ_CHUNK PIPELINE_BLOCK
 #define BUF_SIZE (READ_CHUNK + CONV_LINE_MAX + 1)  /* a chunk plus a line too long */
 
 static const char unknown[] = "[unknown]";        /* perf's name of a missing dso */
 
-/* The interned function of a (symbol id, dso id) pair. */
-struct func_slot {
-	uint64_t key;               /* sym << 32 | dso */
-	const struct conv_func *f;  /* NULL: a free slot */
+/* The converter's flag for each of the stream's (binrec.h: frozen). */
+static const struct {
+	uint32_t binrec, conv;
+} flag_map[] = {
+	{ BINREC_F_CALL, CONV_F_CALL }, { BINREC_F_RETURN, CONV_F_RETURN },
+	{ BINREC_F_JCC, CONV_F_JCC }, { BINREC_F_JMP, CONV_F_JMP },
+	{ BINREC_F_INT, CONV_F_INT }, { BINREC_F_IRET, CONV_F_IRET },
+	{ BINREC_F_SYSCALL, CONV_F_SYSCALL }, { BINREC_F_SYSRET, CONV_F_SYSRET },
+	{ BINREC_F_ASYNC, CONV_F_ASYNC }, { BINREC_F_HW_INT, CONV_F_HW_INT },
+	{ BINREC_F_TX_ABORT, CONV_F_TX_ABORT }, { BINREC_F_VMENTRY, CONV_F_VMENTRY },
+	{ BINREC_F_VMEXIT, CONV_F_VMEXIT }, { BINREC_F_IN_TX, CONV_F_IN_TX },
 };
 
 struct binstream {
 	struct input *in;
 	struct conv_driver *cv;
-	struct func_slot *funcs;    /* open addressing by key: hashing no strings */
+	struct hash_index func_index;  /* (sym id << 32 | dso id) -> funcs[] */
+	const struct conv_func **funcs;  /* the interned function of each pair */
 	size_t nfuncs, capfuncs;
 	const char *name;           /* for progress */
 	char *buf;
@@ -45,6 +56,7 @@ struct binstream {
 	uint64_t offset;            /* input offset of buf[0] */
 	struct conv_span *strings;  /* by id; [0] unused */
 	size_t nstrings, capstrings;
+	bool versioned;             /* the part's VERSION record was read */
 	char *errbuf;
 	size_t errlen;
 };
@@ -89,8 +101,7 @@ static bool string_of(const struct binstream *s, uint32_t id, struct conv_span *
 /* Forgets the functions named by string ids. */
 static void forget_funcs(struct binstream *s)
 {
-	if (s->nfuncs)
-		memset(s->funcs, 0, s->capfuncs * sizeof(*s->funcs));
+	hash_index_clear(&s->func_index);
 	s->nfuncs = 0;
 }
 
@@ -137,29 +148,6 @@ static void forget_strings(struct binstream *s)
 	forget_funcs(s);
 }
 
-/* Doubles the function table. Returns false when out of memory. */
-static bool funcs_grow(struct binstream *s)
-{
-	size_t cap = s->capfuncs ? 2 * s->capfuncs : FUNCS_MIN;
-	struct func_slot *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < s->capfuncs; i++) {
-		size_t j;
-
-		if (!s->funcs[i].f)
-			continue;
-		for (j = hash64(s->funcs[i].key) & (cap - 1); t[j].f; j = (j + 1) & (cap - 1))
-			;
-		t[j] = s->funcs[i];
-	}
-	free(s->funcs);
-	s->funcs = t;
-	s->capfuncs = cap;
-	return true;
-}
-
 /* The interned function of R's ids, LOC's strings: from the table, else
  * from the converter (and kept). NULL when out of memory: the driver then
  * interns LOC's strings itself (and reports it). */
@@ -167,19 +155,17 @@ static const struct conv_func *func_of(struct binstream *s, const struct binrec_
 				       const struct conv_loc *loc)
 {
 	uint64_t key = (uint64_t)r->sym << 32 | r->dso;
-	const struct conv_func *f;
-	size_t i;
+	uint32_t k = hash_index_get(&s->func_index, key);
+	const struct conv_func *f, **t;
 
-	if (2 * (s->nfuncs + 1) > s->capfuncs && !funcs_grow(s))
-		return NULL;
-	for (i = hash64(key) & (s->capfuncs - 1); s->funcs[i].f; i = (i + 1) & (s->capfuncs - 1))
-		if (s->funcs[i].key == key)
-			return s->funcs[i].f;
+	if (k != HASH_NONE)
+		return s->funcs[k];
 	f = conv_driver_func(s->cv, loc->sym, loc->dso);
-	if (f) {
-		s->funcs[i] = (struct func_slot){ key, f };
-		s->nfuncs++;
-	}
+	t = f ? array_grow(s->funcs, &s->capfuncs, s->nfuncs, sizeof(*t)) : NULL;
+	if (t)
+		s->funcs = t;
+	if (t && !hash_index_add(&s->func_index, key, (uint32_t)s->nfuncs))
+		s->funcs[s->nfuncs++] = f;   /* else asked of the converter again next time */
 	return f;
 }
 
@@ -211,6 +197,19 @@ static struct conv_span trim(struct conv_span t)
 	return t;
 }
 
+/* The converter's flags (enum conv_flag) of the stream's BITS (enum
+ * binrec_flag) into *FLAGS. Returns false for a bit binrec.h does not name. */
+static bool conv_flags_of(uint32_t bits, uint32_t *flags)
+{
+	*flags = 0;
+	for (size_t i = 0; bits && i < sizeof(flag_map) / sizeof(flag_map[0]); i++)
+		if (bits & flag_map[i].binrec) {
+			*flags |= flag_map[i].conv;
+			bits &= ~flag_map[i].binrec;
+		}
+	return !bits;
+}
+
 /* A branch line of thread PID/TID at TIME with FLAGS. */
 static void branch_line(struct conv_line *l, int32_t pid, int32_t tid, uint64_t time,
 			uint32_t flags)
@@ -238,11 +237,14 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 		return size >= 8 ? define_string(s, rec, size) : -1;
 	case BINREC_BRANCH: {
 		struct binrec_branch b;
+		uint32_t flags;
 
 		if (size != sizeof(b))
 			return -1;
 		memcpy(&b, rec, sizeof(b));
-		branch_line(l, b.pid, b.tid, b.time, b.flags);
+		if (!conv_flags_of(b.flags, &flags))
+			return -1;
+		branch_line(l, b.pid, b.tid, b.time, flags);
 		if (!string_of(s, b.comm, &l->comm) || !loc_of(s, &b.from, &l->from) ||
 		    !loc_of(s, &b.to, &l->to))
 			return -1;
@@ -262,6 +264,42 @@ static int record_line(struct binstream *s, const char *rec, size_t size, struct
 	}
 	}
 	return -1;
+}
+
+/*
+ * Checks the record REC (header H, whole in the buffer) against the
+ * stream's version: a VERSION record must say BINREC_FORMAT (another may
+ * follow: saved streams put end to end), any other record must come after
+ * one. Returns false with the reason
+ * in the error buffer.
+ */
+static bool check_version(struct binstream *s, const char *rec, struct binrec_header h)
+{
+	unsigned long long at = s->offset + s->start;
+	struct binrec_version v;
+
+	if (h.type != BINREC_VERSION) {
+		if (s->versioned)
+			return true;
+		snprintf(s->errbuf, s->errlen, "byte %llu: a binary record before the stream's "
+			 "version record (written by an older snaptrace-dlfilter), expected "
+			 "format version %u: convert the perf.data again", at, BINREC_FORMAT);
+		return false;
+	}
+	if (h.size != sizeof(v)) {
+		snprintf(s->errbuf, s->errlen, "byte %llu: a malformed version record (%u bytes)",
+			 at, h.size);
+		return false;
+	}
+	memcpy(&v, rec, sizeof(v));
+	if (v.format != BINREC_FORMAT) {
+		snprintf(s->errbuf, s->errlen, "byte %llu: the dlfilter's stream of format version "
+			 "%u, expected version %u: convert the perf.data again", at, v.format,
+			 BINREC_FORMAT);
+		return false;
+	}
+	s->versioned = true;
+	return true;
 }
 
 int binstream_convert(struct input *in, const char *name, struct conv_driver *cv, int *conv_err,
@@ -301,6 +339,7 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 			if (!e)
 				break;
 			forget_strings(&s);
+			s.versioned = false;
 			s.eof = false;
 			input_part_range(in, &first, &last, &resumes);
 			continue;
@@ -329,6 +368,14 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 				break;
 			}
 			p = s.buf + s.start;
+			if (k == 0 && !check_version(&s, p, h)) {
+				rc = PIPELINE_READ_ERROR;
+				break;
+			}
+			if (k == 0 && h.type == BINREC_VERSION) {
+				s.start += h.size;
+				continue;
+			}
 			if (k == 0)
 				k = record_line(&s, p, h.size, &l);
 			if (k == -ENOMEM) {
@@ -381,6 +428,7 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 	diag_progress("%s", "");
 	forget_strings(&s);
 	free(s.strings);
+	hash_index_free(&s.func_index);
 	free(s.funcs);
 	free(s.buf);
 	return rc;

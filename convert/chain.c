@@ -276,6 +276,55 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->seen_ts = ts;
 }
 
+/* Whether F is a recording's trigger function (record.json's symbol): the
+ * one whose instructions the slow-call trigger probes. */
+static bool probed_func(const struct conv *c, const struct conv_func *f)
+{
+	for (size_t k = 0; k < c->nrecs; k++) {
+		const char *sym = c->recs[k]->trigger_symbol;
+
+		if (sym && *sym && !f->unknown && strlen(sym) == f->symlen &&
+		    !memcmp(sym, f->key, f->symlen))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A chain cut in the [uprobes] page (FRAMES, N, innermost first, its
+ * outermost frame there): the thread was single-stepping a probed
+ * instruction out of line, and an unwinder from the stack copy (dwarf)
+ * cannot pass that page. The instruction is the trigger function's (its
+ * entry or a return): the frames go on top of its innermost open frame
+ * (those above it have returned), else on top of T's open stack (an
+ * earlier sample's [uprobes] frames there give way); never as a root: with
+ * no frame open they are left out. Returns whether FRAMES was such a chain.
+ */
+static bool uprobe_cut(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n)
+{
+	size_t base = t->depth, same = 0;
+
+	if (!n || !frames[n - 1].func || !conv_func_is_uprobes(frames[n - 1].func))
+		return false;
+	while (base && !probed_func(c, t->stack[base - 1].func))
+		base--;
+	if (!base)
+		base = t->depth;
+	while (base && conv_func_is_uprobes(t->stack[base - 1].func))
+		base--;
+	/* the frames of an earlier such sample this one continues */
+	while (base && base + same < t->depth && same < n &&
+	       t->stack[base + same].func == frames[n - 1 - same].func)
+		same++;
+	pop_to(c, t, base + same, ts);
+	for (size_t i = same; base && i < n; i++)
+		conv_stack_push(c, t, &frames[n - 1 - i], NULL, ts);
+	t->seen = true;
+	t->seen_ts = ts;
+	return true;
+}
+
 /* T's first event in an input after a plain one at TS: the frames it had
  * when that input ended end by TS at the latest (what came between the two
  * inputs is not known). */
@@ -297,7 +346,8 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		c->period_ns = t->period_ns;
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
-	set_stack(c, t, ts, frames, n, false);
+	if (!uprobe_cut(c, t, ts, frames, n))
+		set_stack(c, t, ts, frames, n, false);
 	t->spacing_from = true;
 	t->nsamples++;
 	c->stats.samples++;
@@ -318,7 +368,8 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	if (n) {
 		/* blocked in a system call again after a wakeup: the call that
 		 * blocked before returned, this is a new one (same stack or not) */
-		set_stack(c, t, ts, frames, n, t->woken && syscall_block);
+		if (!uprobe_cut(c, t, ts, frames, n))
+			set_stack(c, t, ts, frames, n, t->woken && syscall_block);
 		conv_coverage_chain(c, t, frames, n, true);
 	} else {
 		pop_to(c, t, 0, ts);

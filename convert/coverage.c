@@ -99,7 +99,7 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			 const struct conv_site *frames, size_t n, bool callchain)
 {
 	size_t user = 0, unknown = 0;
-	const struct conv_func *innermost = NULL, *outermost = NULL, *unknown_dso = NULL;
+	const struct conv_func *innermost = NULL, *outermost = NULL, *unknown_dso = NULL, *last = NULL;
 	uint64_t last_ip = 0;
 	bool rooted = false;
 
@@ -118,6 +118,7 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 		unknown += f->unknown && !kernel_page(f);
 		rooted |= f->root;
 		last_ip = frames[i].ip;
+		last = f;
 		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
 			unknown_dso = f;
 		if (real_dso(f)) {
@@ -128,6 +129,10 @@ void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 	if (!user || (innermost && innermost->dsolen > 7 &&
 		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
 		return;	/* a kernel thread; the dynamic loader's start-up before main */
+	/* cut where a uprobe single-steps the probed instruction: no unwinder
+	 * passes that page, and chain.c puts it on the open stack (uprobe_cut) */
+	if (conv_func_is_uprobes(last))
+		return;
 	t->chains++;
 	if (rooted && unknown * 2 <= user)
 		return;
@@ -315,21 +320,22 @@ void conv_coverage_report(struct conv *c, unsigned top)
 	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, unsym = 0, flat = 0;
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < c->capthreads; i++)
-		for (struct conv_thread *t = c->threads[i]; t; t = t->next) {
-			if (!t->has_ts)
-				continue;
-			if (all)
-				all[n] = t;
-			n++;
-			offcpu += t->offcpu_ns;
-			nosamples += t->nosamples_ns;
-			chains += t->chains;
-			broken += t->broken_chains;
-			unsym += t->unsymbolized_chains;
-			flat += t->flat_samples;
-			total += span(t);
-		}
+	for (size_t i = 0; i < c->nthreads; i++) {
+		struct conv_thread *t = c->threads[i];
+
+		if (!t->has_ts)
+			continue;
+		if (all)
+			all[n] = t;
+		n++;
+		offcpu += t->offcpu_ns;
+		nosamples += t->nosamples_ns;
+		chains += t->chains;
+		broken += t->broken_chains;
+		unsym += t->unsymbolized_chains;
+		flat += t->flat_samples;
+		total += span(t);
+	}
 	if (all) {
 		array_sort(all, n, sizeof(*all), by_span);
 		for (uint64_t i = 0; i < n && i < top; i++)

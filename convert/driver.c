@@ -1035,9 +1035,8 @@ int conv_driver_end(struct conv_driver *cv)
 {
 	cv->c.last_input = true;
 	conv_threads_each(&cv->c, thread_end_input);
-	for (size_t i = 0; cv->c.cut.start && i < cv->c.capthreads; i++)
-		for (struct conv_thread *t = cv->c.threads[i]; t; t = t->next)
-			cv->c.stats.cut_unstopped += t->cut_in && t->cut_counted;
+	for (size_t i = 0; cv->c.cut.start && i < cv->c.nthreads; i++)
+		cv->c.stats.cut_unstopped += cv->c.threads[i]->cut_in && cv->c.threads[i]->cut_counted;
 	for (size_t i = 0; i < cv->c.nrecs; i++) {
 		int e = conv_markers_write(&cv->c, cv->c.recs[i], cv->message, sizeof(cv->message));
 
@@ -1062,10 +1061,9 @@ int conv_driver_end_input(struct conv_driver *cv)
 	if (c->cut_nomem)
 		return CONV_ERR_NOMEM;	/* a slice the cut could not keep: nesting lost */
 	/* Errors without a time in threads that never had one. */
-	for (size_t i = 0; i < c->capthreads; i++)
-		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
-			if (t->nearly_errors)
-				thread_starts(c, t, cv->c.max_ts);
+	for (size_t i = 0; i < c->nthreads; i++)
+		if (c->threads[i]->nearly_errors)
+			thread_starts(c, c->threads[i], cv->c.max_ts);
 	/* How the slices so far were made, for readers such as snaptrace-stats:
 	 * any sampled call chain makes some slices time on the stack; without
 	 * branches, switches alone (sched_switch samples, switch records of a

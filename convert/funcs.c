@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interned functions: one struct conv_func per distinct (symbol, dso), in an
- * open hash table with chaining that doubles when it is full. Memory grows
- * with the distinct functions of the input, never with its length.
+ * Interned functions: one struct conv_func per distinct (symbol, dso),
+ * found by the hash of the pair (common/hash.h's index). Memory grows with
+ * the distinct functions of the input, never with its length.
  */
 #include "state.h"
 
@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "array.h"
 
 /* Mixes 8 bytes at a time (multiply and xor-shift); the lengths are mixed
  * in so that ("ab", "c") and ("a", "bc") differ. */
@@ -34,49 +36,30 @@ static uint64_t func_hash(struct conv_span sym, struct conv_span dso)
 	return mix_bytes(mix_bytes(0xcbf29ce484222325ull ^ sym.len, sym.s, sym.len), dso.s, dso.len);
 }
 
-static int funcs_grow(struct conv *c)
-{
-	size_t cap = c->capfuncs ? c->capfuncs * 2 : 1024;
-	struct conv_func **t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < c->capfuncs; i++) {
-		struct conv_func *f = c->funcs[i], *next;
-
-		for (; f; f = next) {
-			next = f->next;
-			f->next = t[f->hash & (cap - 1)];
-			t[f->hash & (cap - 1)] = f;
-		}
-	}
-	free(c->funcs);
-	c->funcs = t;
-	c->capfuncs = cap;
-	return 0;
-}
-
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
 {
 	uint64_t h = func_hash(sym, dso);
-	struct conv_func *f;
+	struct conv_func *f, **t;
+	size_t probe = 0;
+	uint32_t k;
 
-	if (c->capfuncs)
-		for (f = c->funcs[h & (c->capfuncs - 1)]; f; f = f->next)
-			if (f->hash == h && f->symlen == sym.len && f->dsolen == dso.len &&
-			    (!sym.len || !memcmp(f->key, sym.s, sym.len)) &&
-			    (!dso.len || !memcmp(f->key + sym.len, dso.s, dso.len)))
-				return f;
-	if (c->nfuncs >= c->capfuncs && funcs_grow(c)) {
+	while ((k = hash_index_next(&c->func_index, h, &probe)) != HASH_NONE) {
+		f = c->funcs[k];
+		if (f->symlen == sym.len && f->dsolen == dso.len &&
+		    (!sym.len || !memcmp(f->key, sym.s, sym.len)) &&
+		    (!dso.len || !memcmp(f->key + sym.len, dso.s, dso.len)))
+			return f;
+	}
+	t = array_grow(c->funcs, &c->capfuncs, c->nfuncs, sizeof(*t));
+	if (t)
+		c->funcs = t;
+	f = t ? malloc(sizeof(*f) + sym.len + dso.len) : NULL;
+	if (!f || hash_index_add(&c->func_index, h, (uint32_t)c->nfuncs)) {
+		free(f);
 		c->nomem = true;
 		return NULL;
 	}
-	f = malloc(sizeof(*f) + sym.len + dso.len);
-	if (!f) {
-		c->nomem = true;
-		return NULL;
-	}
-	f->hash = h;
+	c->funcs[c->nfuncs++] = f;
 	f->symlen = sym.len;
 	f->dsolen = dso.len;
 	if (sym.len)
@@ -90,9 +73,6 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->root = !f->unknown && conv_coverage_is_root(sym);
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
-	f->next = c->funcs[h & (c->capfuncs - 1)];
-	c->funcs[h & (c->capfuncs - 1)] = f;
-	c->nfuncs++;
 	return f;
 }
 
@@ -112,6 +92,11 @@ fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, s
 	return fxt_writer_string(c->w, buf, np + nm + nq);
 }
 
+bool conv_func_is_uprobes(const struct conv_func *f)
+{
+	return f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9);
+}
+
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip)
 {
 	char pre[48];
@@ -121,7 +106,7 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 	/* the kernel's page where a uprobe runs the instruction it replaced
 	 * (single-stepped out of line): the program was at a probed
 	 * instruction, the slow-call trigger's entry or exit */
-	if (f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9))
+	if (conv_func_is_uprobes(f))
 		return fxt_writer_cstring(c->w, "[uprobe: a probed instruction, run out of line]");
 	snprintf(pre, sizeof(pre), "[unknown @ 0x%" PRIx64 "%s", ip, f->dsolen ? " (" : "");
 	return conv_name(c, pre, (struct conv_span){ f->key, f->dsolen }, 400,
@@ -179,15 +164,10 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 
 void conv_funcs_free(struct conv *c)
 {
-	for (size_t i = 0; i < c->capfuncs; i++) {
-		struct conv_func *f = c->funcs[i], *next;
-
-		for (; f; f = next) {
-			next = f->next;
-			free(f);
-		}
-	}
+	for (size_t i = 0; i < c->nfuncs; i++)
+		free(c->funcs[i]);
 	free(c->funcs);
+	hash_index_free(&c->func_index);
 	c->funcs = NULL;
 	c->capfuncs = c->nfuncs = 0;
 }

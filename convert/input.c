@@ -385,7 +385,7 @@ static bool holds_binrec(const char *head, size_t n)
 {
 	for (size_t i = 0; i + sizeof(struct binrec_header) <= n; i++)
 		if (head[i] == BINREC_MARK && (i == 0 || head[i - 1] == '\n'))
-			return head[i + 1] >= BINREC_STRING && head[i + 1] <= BINREC_TICK;
+			return head[i + 1] >= BINREC_STRING && head[i + 1] <= BINREC_VERSION;
 	return false;
 }
 

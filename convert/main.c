@@ -4,6 +4,7 @@
  * text -> FXT for Perfetto.
  *   snaptrace-convert [OPTIONS] INPUT... [-o OUT]
  *   snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]
+ *   snaptrace-convert --dump=recording DIR
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +61,21 @@ static int dump(const char *path, enum dump_view view)
 	if (t.nproblems)
 		rc = EXIT_RUNTIME;
 	fxt_trace_free(&t);
+	return rc;
+}
+
+/* Prints recording directory DIR's record.json a field per line; returns the exit status. */
+static int dump_recording(const char *dir)
+{
+	struct recording r;
+	char err[512];
+	int rc = recording_read(dir, &r, err, sizeof(err));
+
+	if (!rc && recording_dump(&r, stdout, err, sizeof(err)))
+		rc = EXIT_RUNTIME;
+	if (rc)
+		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+	recording_free(&r);
 	return rc;
 }
 
@@ -330,6 +346,11 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 				return EXIT_USAGE;
 			}
 			count = r->nsnapshots;
+			if (!count && r->error) {
+				diag_error("%s: the recording failed, nothing to convert (record.json "
+					   "says): %s", argv[i], r->error);
+				return EXIT_RUNTIME;
+			}
 			if (!count) {
 				diag_error("%s: the recording holds no perf.data file (record.json "
 					   "lists none, and none is in the directory)", argv[i]);
@@ -647,7 +668,7 @@ int main(int argc, char **argv)
 		o.jobs = ncpu < 1 ? 1 : ncpu > PTSPLIT_MAX ? PTSPLIT_MAX : (unsigned)ncpu;
 	}
 	if (o.dump) {
-		rc = dump(argv[first], o.dump);
+		rc = o.dump == DUMP_RECORDING ? dump_recording(argv[first]) : dump(argv[first], o.dump);
 		goto out;
 	}
 	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,

@@ -161,10 +161,9 @@ static uint64_t trace_start(const struct conv *c)
 {
 	uint64_t start = UINT64_MAX;
 
-	for (size_t i = 0; i < c->capthreads; i++)
-		for (const struct conv_thread *t = c->threads[i]; t; t = t->next)
-			if (t->has_ts && t->first_ts < start)
-				start = t->first_ts;
+	for (size_t i = 0; i < c->nthreads; i++)
+		if (c->threads[i]->has_ts && c->threads[i]->first_ts < start)
+			start = c->threads[i]->first_ts;
 	return start;
 }
 
@@ -226,14 +225,14 @@ static int write_hit(void *arg, const struct recording_hit *h)
 static void write_snapshots(struct conv *c, const struct recording *r, struct hits_writer *hw)
 {
 	for (size_t i = 0; i < r->nsnapshots; i++) {
-		enum recording_reason why = r->snapshots[i].reason;
+		enum record_end why = r->snapshots[i].reason;
 		uint64_t ts = recording_snapshot_mark(r, i), taken = r->snapshots[i].time_ns;
 		struct fxt_arg arg = { .type = FXT_ARG_UINT64, .u64 = taken };
 		char name[64];
 
 		if (!ts)
 			continue;
-		snprintf(name, sizeof(name), "[snapshot] %s", recording_reason_name(why));
+		snprintf(name, sizeof(name), "[snapshot] %s", record_end_name(why));
 		arg.name = fxt_writer_cstring(c->w, "taken_ns");
 		for (size_t p = 0; p < r->npids; p++) {
 			struct fxt_event ev = { .type = FXT_EVENT_INSTANT, .ts = ts,

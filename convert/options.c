@@ -119,7 +119,7 @@ static int show_version(void *ctx, const char *arg, uint64_t num)
 }
 
 static const char *const decoders[] = { "builtin", "perf", NULL };
-static const char *const views[] = { "", "records", "slices", "tree", NULL };
+static const char *const views[] = { "", "records", "slices", "tree", "recording", NULL };
 
 #define FIELD(m) OPT_FIELD(struct conv_options, m)
 
@@ -171,7 +171,8 @@ static const struct opt table[] = {
 	  .set = set_dump, .verbs = CONVERT, .section = "other",
 	  .help = "print an FXT file: records, slices (TID DEPTH NAME), tree\n"
 	  "(slices with times and arguments); default records + tree.\n"
-	  "Exits 1 when the file has problems Perfetto would trip on." },
+	  "Exits 1 when the file has problems Perfetto would trip on.\n"
+	  "recording DIR: its record.json, a field per line (PATH=VALUE)" },
 	{ "check-options", 0, .kind = OPT_FLAG, FIELD(check), .verbs = CONVERT, .section = "other",
 	  .help = "check the other options and arguments as a conversion would\n"
 	  "take them, and exit: 0, or the usage error (2); one that\n"
@@ -188,7 +189,8 @@ static const struct opt_prog convert_prog = {
 	.help_cmd = "snaptrace-convert --help",
 	.summary = "turn recordings, perf.data files or perf script text into a Perfetto trace",
 	.synopsis = "snaptrace-convert [OPTIONS] INPUT... [-o OUT]\n"
-		    "snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]\n",
+		    "snaptrace-convert --dump[=records|slices|tree] FILE.fxt[.gz]\n"
+		    "snaptrace-convert --dump=recording DIR\n",
 	.description =
 		"Converts a recording directory (snaptrace-record -o DIR, snaptrace run -d DIR:\n"
 		"its snapshots, with their trigger hits as markers), perf.data files (perf\n"
@@ -213,8 +215,9 @@ int conv_options_parse(int argc, char **argv, struct conv_options *o, int *first
 	if (rc >= 0)
 		return rc;
 	if (*first >= argc)
-		return opt_error(&convert_prog, o->dump ? "--dump needs an FXT file" :
-				 "no input given");
+		return opt_error(&convert_prog, o->dump == DUMP_RECORDING ?
+				 "--dump=recording needs a recording directory" :
+				 o->dump ? "--dump needs an FXT file" : "no input given");
 	if (o->dump && argc - *first > 1)
 		return opt_error(&convert_prog, "--dump reads one FXT file, got %d (the second: %s)",
 				 argc - *first, argv[*first + 1]);

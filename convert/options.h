@@ -13,7 +13,7 @@
 
 #include "driver.h"
 
-enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE };
+enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE, DUMP_RECORDING };
 
 struct conv_options {
 	const char *output;        /* -o: never NULL after parsing a conversion */

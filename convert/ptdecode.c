@@ -287,40 +287,25 @@ static bool next_sample(struct ptdecode *d, struct ptd_queue *q)
 static const struct ptd_func *func_of(struct ptdecode *d, const struct perfsym *sym,
 				      const struct ptd_dso *dso)
 {
+	uint64_t key = hash64((uintptr_t)sym) ^ (uintptr_t)dso;
 	struct ptd_func *e;
-	size_t i;
+	size_t probe = 0;
+	uint32_t k;
 
-	if (2 * (d->nfuncs + 1) > d->capfuncs) {
-		size_t cap = d->capfuncs ? 2 * d->capfuncs : 1024;
-		struct ptd_func *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return NULL;
-		for (i = 0; i < d->capfuncs; i++) {
-			size_t j;
-
-			if (!d->funcs[i].f)
-				continue;
-			for (j = hash64((uintptr_t)d->funcs[i].sym ^ (uintptr_t)d->funcs[i].dso) &
-				 (cap - 1); t[j].f; j = (j + 1) & (cap - 1))
-				;
-			t[j] = d->funcs[i];
-		}
-		free(d->funcs);
-		d->funcs = t;
-		d->capfuncs = cap;
-	}
-	for (i = hash64((uintptr_t)sym ^ (uintptr_t)dso) & (d->capfuncs - 1); d->funcs[i].f;
-	     i = (i + 1) & (d->capfuncs - 1))
-		if (d->funcs[i].sym == sym && d->funcs[i].dso == dso)
-			return &d->funcs[i];
-	e = &d->funcs[i];
+	while ((k = hash_index_next(&d->func_index, key, &probe)) != HASH_NONE)
+		if (d->funcs[k].sym == sym && d->funcs[k].dso == dso)
+			return &d->funcs[k];
+	e = array_grow(d->funcs, &d->capfuncs, d->nfuncs, sizeof(*e));
+	if (!e)
+		return NULL;
+	d->funcs = e;
+	e = &d->funcs[d->nfuncs];
 	e->name = sym ? (struct conv_span){ sym->name, (uint32_t)strlen(sym->name) } :
 			(struct conv_span){ NULL, 0 };
 	e->dso_name = dso ? (struct conv_span){ dso->name, (uint32_t)strlen(dso->name) } :
 			    (struct conv_span){ unknown, sizeof(unknown) - 1 };
 	e->f = conv_driver_func(d->cv, e->name, e->dso_name);
-	if (!e->f)
+	if (!e->f || hash_index_add(&d->func_index, key, (uint32_t)d->nfuncs))
 		return NULL;
 	e->sym = sym;
 	e->dso = dso;
@@ -776,5 +761,6 @@ void ptdecode_close(struct ptdecode *d)
 	free(d->sbs);
 	free(d->heap);
 	free(d->funcs);
+	hash_index_free(&d->func_index);
 	free(d);
 }

@@ -24,6 +24,7 @@
 #include <intel-pt.h>
 
 #include "driver.h"
+#include "hash.h"
 #include "parse.h"
 #include "perfsym.h"
 
@@ -138,7 +139,7 @@ struct ptd_heap_item {
 struct ptd_func {
 	const struct perfsym *sym;
 	const struct ptd_dso *dso;
-	const struct conv_func *f;      /* NULL: a free slot */
+	const struct conv_func *f;
 	struct conv_span name, dso_name;  /* as binstream.c spans them */
 };
 
@@ -185,7 +186,8 @@ struct ptdecode {
 	char *errbuf;
 	size_t errlen;
 	int status;                    /* the first failure: a pipeline_status */
-	struct ptd_func *funcs;        /* by (sym, dso) pointers */
+	struct hash_index func_index;  /* (sym, dso) pointers mixed -> funcs[] */
+	struct ptd_func *funcs;
 	size_t capfuncs, nfuncs;
 };
 

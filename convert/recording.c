@@ -11,22 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "inpath.h"
 #include "jsonstream.h"
 #include "parse.h"
 #include "perfdata.h"
 
-#define RECORDING_FORMAT "snaptrace-record 1"
 #define RECORDING_MAX_BYTES (256u << 20)   /* a record.json larger than this is no report */
 /* How a recording's files are opened: regular files of the directory itself. */
 #define RECORDING_OPEN (INPATH_NOFOLLOW | INPATH_OWNED)
-
-static const char *const reason_names[RECORDING_REASONS] = {
-	[RECORDING_NONE] = "none", [RECORDING_TRIGGER] = "trigger",
-	[RECORDING_INTERRUPT] = "interrupt", [RECORDING_EXIT] = "exit",
-	[RECORDING_DURATION] = "duration", [RECORDING_PERF_DIED] = "perf-died",
-	[RECORDING_SIGNAL] = "signal",
-};
 
 /* The keys of a hit the converter reads itself; any other is an extra field. */
 static const char *const hit_keys[] = { "pid", "tid", "time_ns", "ip", "args", "snapshot" };
@@ -37,11 +30,6 @@ struct reader {
 	char *err;
 	size_t size;
 };
-
-const char *recording_reason_name(enum recording_reason reason)
-{
-	return reason < RECORDING_REASONS ? reason_names[reason] : "?";
-}
 
 bool recording_is_dir(const char *path)
 {
@@ -172,20 +160,17 @@ static int member_str(struct reader *rd, struct json_object *obj, const char *at
 
 /* A reason word member into *OUT. */
 static int member_reason(struct reader *rd, struct json_object *obj, const char *at,
-			 const char *key, enum recording_reason *out)
+			 const char *key, enum record_end *out)
 {
 	struct json_object *v;
-	char where[160];
+	char where[160], words[96];
 
 	if (member(rd, obj, at, key, json_type_string, false, &v))
 		return 1;
-	for (int k = 0; k < RECORDING_REASONS; k++)
-		if (!strcmp(json_object_get_string(v), reason_names[k])) {
-			*out = (enum recording_reason)k;
-			return 0;
-		}
+	if (record_end_parse(json_object_get_string(v), out))
+		return 0;
 	snprintf(where, sizeof(where), "%s%s%s", at, *at ? "." : "", key);
-	return bad(rd, where, "trigger, interrupt, exit, duration, perf-died, signal or none", v);
+	return bad(rd, where, record_end_words(words, sizeof(words)), v);
 }
 
 static int read_tsc(struct reader *rd, struct json_object *trigger, struct recording_tsc *tsc)
@@ -396,7 +381,8 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 	if (!n) {
 		free(r->snapshots);
 		r->snapshots = NULL;
-		return scan_dir(rd, r);
+		/* a failed recording's files are what perf left: no snapshot */
+		return r->error ? 0 : scan_dir(rd, r);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
@@ -775,7 +761,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	r->dirfd = -1;
 	r->fd = -1;
 	err[0] = 0;
-	if (!(r->dir = strdup(dir)) || asprintf(&r->file, "%s/record.json", dir) < 0) {
+	if (!(r->dir = strdup(dir)) || asprintf(&r->file, "%s/" RECORD_JSON_FILE, dir) < 0) {
 		r->file = NULL;
 		snprintf(err, size, "%s: out of memory", dir);
 		return 1;
@@ -783,7 +769,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	file = r->file;
 	rd.file = file;
 	r->dirfd = inpath_dir(AT_FDCWD, dir, why, sizeof(why));
-	r->fd = r->dirfd < 0 ? r->dirfd : inpath_open(r->dirfd, "record.json", RECORDING_OPEN, why,
+	r->fd = r->dirfd < 0 ? r->dirfd : inpath_open(r->dirfd, RECORD_JSON_FILE, RECORDING_OPEN, why,
 						    sizeof(why));
 	if (r->dirfd < 0 || r->fd == -ENOENT) {
 		if (r->dirfd >= 0)
@@ -808,8 +794,8 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	}
 	if (member_str(&rd, root, "", "format", false, &format))
 		goto out;
-	if (strcmp(format, RECORDING_FORMAT)) {
-		bad(&rd, "format", "\"" RECORDING_FORMAT "\"", json_object_object_get(root, "format"));
+	if (strcmp(format, RECORD_JSON_FORMAT)) {
+		bad(&rd, "format", "\"" RECORD_JSON_FORMAT "\"", json_object_object_get(root, "format"));
 		goto out;
 	}
 	if (member(&rd, root, "", "trigger", json_type_object, true, &v))
@@ -820,6 +806,12 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		goto out;
 	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
+	/* optional (older reports have none): a string, or null */
+	if (json_object_object_get_ex(root, "error", &v) && json_object_is_type(v, json_type_string) &&
+	    !(r->error = strdup(json_object_get_string(v)))) {
+		oom(&rd);
+		goto out;
+	}
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
@@ -832,8 +824,95 @@ out:
 	return rc;
 }
 
+/* Printing a record.json field per line: the output and the path so far. */
+struct dumper {
+	FILE *out;
+	char path[512];
+};
+
+/* Prints V as D->path (LEN bytes of it) "=" VALUE lines, one per scalar. */
+static void dump_value(struct dumper *d, size_t len, struct json_object *v);
+
+/* Appends ".NAME" (escaped) or ".INDEX" to D->path at LEN; returns the new length. */
+static size_t dump_step(struct dumper *d, size_t len, const char *name, size_t index)
+{
+	char esc[128];
+	int n = name ? snprintf(d->path + len, sizeof(d->path) - len, "%s%s", len ? "." : "",
+				esc_str(esc, sizeof(esc), name, ESC_TEXT))
+		     : snprintf(d->path + len, sizeof(d->path) - len, "%s%zu", len ? "." : "", index);
+
+	return n < 0 || (size_t)n >= sizeof(d->path) - len ? sizeof(d->path) - 1 : len + (size_t)n;
+}
+
+/* jsonstream's callback: hit I printed as "hits.I....". */
+static int dump_hit(void *arg, struct json_object *h, size_t i)
+{
+	struct dumper *d = arg;
+
+	dump_value(d, dump_step(d, dump_step(d, 0, "hits", 0), NULL, i), h);
+	return 0;
+}
+
+static void dump_value(struct dumper *d, size_t len, struct json_object *v)
+{
+	d->path[len] = '\0';
+	switch (json_object_get_type(v)) {
+	case json_type_object:
+		if (!json_object_object_length(v))
+			fprintf(d->out, "%s={}\n", d->path);
+		json_object_object_foreach(v, key, e)
+			dump_value(d, dump_step(d, len, key, 0), e);
+		break;
+	case json_type_array:
+		if (!json_object_array_length(v))
+			fprintf(d->out, "%s=[]\n", d->path);
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			dump_value(d, dump_step(d, len, NULL, i), json_object_array_get_idx(v, i));
+		break;
+	case json_type_string:
+		fprintf(d->out, "%s=", d->path);
+		esc_fputs(d->out, json_object_get_string(v), ESC_TEXT);
+		fputc('\n', d->out);
+		break;
+	default:   /* null, true, false, a number as written */
+		fprintf(d->out, "%s=%s\n", d->path, json_object_to_json_string(v));
+		break;
+	}
+}
+
+int recording_dump(const struct recording *r, FILE *out, char *err, size_t size)
+{
+	struct reader rd = { .file = r->file, .err = err, .size = size };
+	struct dumper d = { .out = out };
+	struct json_object *root = NULL;
+	int rc = stream(&rd, r, &root, NULL);
+
+	if (rc)
+		return rc;
+	json_object_object_foreach(root, key, v) {
+		struct jsonstream_ops ops = { .key = "hits", .elem = dump_hit, .arg = &d };
+		struct jsonstream_error e;
+		size_t nhits;
+
+		if (strcmp(key, "hits")) {
+			dump_value(&d, dump_step(&d, 0, key, 0), v);
+			continue;
+		}
+		if (jsonstream_read(r->fd, RECORDING_MAX_BYTES, &ops, NULL, &nhits, &e) < 0 ||
+		    !nhits)   /* hits not streamed: recording_read() refused them */
+			dump_value(&d, dump_step(&d, 0, key, 0), v);
+	}
+	json_object_put(root);
+	if (fflush(out) || ferror(out)) {
+		snprintf(err, size, "standard output: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 void recording_free(struct recording *r)
 {
+	free(r->error);
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		free(r->snapshots[i].path);
 		free(r->snapshots[i].file);
@@ -902,12 +981,12 @@ bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64
 
 uint64_t recording_snapshot_mark(const struct recording *r, size_t i)
 {
-	enum recording_reason why = r->snapshots[i].reason;
+	enum record_end why = r->snapshots[i].reason;
 
 	if (r->snapshots[i].hit)
 		return 0;
 	/* a signal's snapshot: the signal's own marker names it */
-	if (why == RECORDING_TRIGGER || why == RECORDING_NONE || why == RECORDING_SIGNAL)
+	if (why == RECORD_END_TRIGGER || why == RECORD_END_NONE || why == RECORD_END_SIGNAL)
 		return 0;
 	/* where perf stopped recording into it: its time_ns (Ctrl-C came,
 	 * the program exited) is later, and nothing is known in between */

@@ -2,7 +2,7 @@
 /*
  * recording: a recording directory as snaptrace-record leaves it
  * (DIR/record.json and the perf.data files it lists; the shape of
- * record.json is documented in record/report.c), read with json-c. What the
+ * record.json is common/record_json.h), read with json-c. What the
  * converter takes from it: the snapshot files in order with their reasons
  * and times, the trigger hits (perf clock), the threads' names, the
  * recording's end, and the TSC conversion of the trigger's mmap page.
@@ -14,7 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
+
+#include "record_json.h"
 
 /* An integer or string field of a hit that the converter does not know
  * (a later recorder's: "entry_ns", "duration_ns"...): shown on the marker.
@@ -91,18 +94,6 @@ struct recording_measure {
 	char *calls_file;      /* the calls file, its name in DIR (recording_open()), owned */
 };
 
-/* Why a snapshot was taken (record.json's "reason" and "end" words). */
-enum recording_reason {
-	RECORDING_NONE,        /* "none": a file perf switched to by itself; "end" while running */
-	RECORDING_TRIGGER,
-	RECORDING_INTERRUPT,
-	RECORDING_EXIT,
-	RECORDING_DURATION,
-	RECORDING_PERF_DIED,
-	RECORDING_SIGNAL,      /* a signal ended the target: taken at it */
-	RECORDING_REASONS,
-};
-
 struct recording_snapshot {
 	char *path;            /* DIR/FILE (for messages), owned; NULL: perf never wrote
 			        * it (file ""), or the converter left it out (an
@@ -112,7 +103,7 @@ struct recording_snapshot {
 	char *refused;         /* why the converter does not read the file, owned (it
 				* is no regular file of the directory: inpath.h); NULL:
 				* none */
-	enum recording_reason reason;
+	enum record_end reason;
 	uint64_t time_ns;      /* perf clock when it was taken; 0: unknown */
 	uint64_t live_ns;      /* perf clock when perf still recorded into it, just before
 				* the recorder asked for it; 0: unknown (null, or absent
@@ -161,8 +152,10 @@ struct recording {
 	size_t nexits;
 	struct recording_measure *measures;   /* owned, record.json's order */
 	size_t nmeasures;
-	enum recording_reason end;            /* RECORDING_NONE: the recorder did not finish */
+	enum record_end end;            /* RECORD_END_NONE: the recorder did not finish */
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
+	char *error;           /* why the recording failed before perf recorded
+				* (record.json's "error"), owned; NULL: it did not */
 	char *file;            /* DIR/record.json, owned */
 	int fd;                /* record.json, open until recording_free; -1: none */
 };
@@ -174,7 +167,7 @@ bool recording_is_dir(const char *path);
  * Reads DIR/record.json into *R (zeroed first; free it with recording_free
  * whatever the result). A recording whose record.json lists no snapshot
  * (the recorder was killed: "end": "none") gets the non-empty perf.data*
- * files of DIR, in name order, as snapshots of reason RECORDING_NONE.
+ * files of DIR, in name order, as snapshots of reason RECORD_END_NONE.
  * A recording's directory may be another user's: record.json and the
  * snapshot files are read only as regular files of DIR itself (no
  * symbolic link, no FIFO or device, no hard link to a file of another
@@ -212,11 +205,20 @@ bool recording_last_hit(const struct recording *r, int64_t pid, uint64_t *ns, si
 int recording_open(const struct recording *r, const char *file, unsigned flags, char *why,
 		   size_t size);
 
+/*
+ * Prints R's record.json (read by recording_read()) to OUT a field per
+ * line, in the file's order: PATH=VALUE, PATH the members' names and the
+ * arrays' indexes joined by "." ("snapshots.0.reason=signal",
+ * "trigger.tsc.time_shift=10", "pids.0=300"), VALUE a string as it is
+ * (escape.h ESC_TEXT), a number as written, true, false or null; an empty
+ * array or object prints as [] or {}. For scripts and tests: they never
+ * depend on where record.json breaks its lines. Returns 0, or 1 with ERR
+ * (SIZE bytes) set when record.json no longer reads or OUT fails.
+ */
+int recording_dump(const struct recording *r, FILE *out, char *err, size_t size);
+
 /* Frees what R owns and zeroes it. */
 void recording_free(struct recording *r);
-
-/* The record.json word of REASON ("trigger", "interrupt", ...). */
-const char *recording_reason_name(enum recording_reason reason);
 
 /* The comm of thread TID of R, or NULL. */
 const char *recording_comm(const struct recording *r, int64_t tid);

@@ -118,47 +118,16 @@ static uint16_t rec_size(const unsigned char *rec)
 	return size;
 }
 
-/* Puts the record at OFF of SB->recs, of hash H, into SB->slots (which has
- * room). */
-static void slot_put(struct sideband *sb, uint64_t h, size_t off)
-{
-	size_t i = h & (sb->nslots - 1);
-
-	while (sb->slots[i])
-		i = (i + 1) & (sb->nslots - 1);
-	sb->slots[i] = (h & 0xffffffff00000000ull) | (off + 1);
-}
-
 /* Whether SB holds a record equal to REC (SIZE bytes, hash H). */
 static bool held(const struct sideband *sb, const unsigned char *rec, uint16_t size, uint64_t h)
 {
-	for (size_t i = h & (sb->nslots - 1); sb->slots[i]; i = (i + 1) & (sb->nslots - 1)) {
-		const unsigned char *r = sb->recs + (uint32_t)sb->slots[i] - 1;
+	size_t probe = 0;
+	uint32_t off;
 
-		if (sb->slots[i] >> 32 == h >> 32 && rec_size(r) == size && !memcmp(r, rec, size))
+	while ((off = hash_index_next(&sb->index, h, &probe)) != HASH_NONE)
+		if (rec_size(sb->recs + off) == size && !memcmp(sb->recs + off, rec, size))
 			return true;
-	}
 	return false;
-}
-
-/* Makes room in SB->slots for one more record (at most half full).
- * Returns 0 or -ENOMEM. */
-static int slots_room(struct sideband *sb)
-{
-	size_t n = sb->nslots ? sb->nslots * 2 : 256;
-	uint64_t *t;
-
-	if ((sb->nrecs + 1) * 2 <= sb->nslots)
-		return 0;
-	t = calloc(n, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	free(sb->slots);
-	sb->slots = t;
-	sb->nslots = n;
-	for (size_t off = 0; off < sb->len; off += rec_size(sb->recs + off))
-		slot_put(sb, hash_bytes(sb->recs + off, rec_size(sb->recs + off)), off);
-	return 0;
 }
 
 int sideband_next(struct sideband *sb)
@@ -170,11 +139,14 @@ int sideband_next(struct sideband *sb)
 		size_t at = sb->len;
 		int err;
 
-		if (sb->nslots && held(sb, rec, size, h))
+		if (held(sb, rec, size, h))
 			continue;
-		if ((err = slots_room(sb)) || (err = append(&sb->recs, &sb->len, &sb->cap, rec, size)))
+		if (at >= HASH_NONE)
+			return -ENOMEM;   /* 4 GiB of side-band records: no offset for more */
+		if ((err = hash_index_reserve(&sb->index, sb->nrecs + 1)) ||
+		    (err = append(&sb->recs, &sb->len, &sb->cap, rec, size)))
 			return err;
-		slot_put(sb, h, at);
+		hash_index_add(&sb->index, h, (uint32_t)at);   /* reserved: cannot fail */
 		sb->nrecs++;
 	}
 	return 0;
@@ -183,7 +155,7 @@ int sideband_next(struct sideband *sb)
 void sideband_free(struct sideband *sb)
 {
 	free(sb->recs);
-	free(sb->slots);
+	hash_index_free(&sb->index);
 	free(sb->mine);
 	memset(sb, 0, sizeof(*sb));
 }

@@ -25,15 +25,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 #define SIDEBAND_MAX (64u << 20)   /* bytes carried at most */
 
 /* The side-band of a recording's snapshot files so far. */
 struct sideband {
 	unsigned char *recs;       /* whole records, in file order, each once (owned) */
 	size_t len, cap;
-	uint64_t *slots;           /* open addressing: recs' records by content, each
-				      hash << 32 | offset + 1, 0 for none (owned) */
-	size_t nslots, nrecs;
+	struct hash_index index;   /* hash_bytes() of a record -> its offset in recs */
+	size_t nrecs;
 	unsigned char *mine;       /* the last file scanned's (owned) */
 	size_t mine_len, mine_cap;
 	bool complete;             /* that file holds a COMM of every traced process */

@@ -359,12 +359,15 @@ static void view_of_recording(const struct conv *c, const struct recording_signa
 		v->cause = rs->cause;
 }
 
-/* Whether perf's sample S is one of a recording's signals. */
+/* Whether perf's sample S is of a process a recording traced: its
+ * record.json lists the signals to draw (the recorder leaves out the ones no
+ * process sent, such as the SIGKILL that ends the other threads at
+ * exit_group, which perf's tracepoint samples too). */
 static bool in_recordings(const struct conv *c, const struct conv_signal_seen *s)
 {
 	for (size_t k = 0; k < c->nrecs; k++)
-		for (size_t i = 0; i < c->recs[k]->nsignals; i++)
-			if (seen_of(c, &c->recs[k]->signals[i]) == s)
+		for (size_t i = 0; i < c->recs[k]->npids; i++)
+			if (c->recs[k]->pids[i] == s->pid)
 				return true;
 	return false;
 }
@@ -383,7 +386,8 @@ void conv_sigmarks_write(struct conv *c)
 			write_marker(c, r, &v);
 		}
 	}
-	/* a perf.data of one's own: its samples are all there is */
+	/* a perf.data of one's own (no recording traced its process): its
+	 * samples are all there is */
 	for (size_t i = 0; i < c->nsignals_seen; i++) {
 		const struct conv_signal_seen *s = &c->signals_seen[i];
 		struct signal_view v = {

@@ -8,6 +8,7 @@
 #include "srcline.h"
 #include "inpath.h"
 
+#include "array.h"
 #include "binaries.h"
 #include "hash.h"
 #include "perfdata.h"
@@ -33,7 +34,6 @@
 
 /* A function symbol of a binary. */
 struct sl_sym {
-	struct sl_sym *next;    /* hash chain */
 	const char *name;       /* in the ELF's string table, or demangled */
 	char *demangled;        /* a C++ name as perf prints it; owned, or NULL */
 	uint64_t addr;          /* st_value */
@@ -45,7 +45,6 @@ struct sl_addr {
 	const char *file;       /* owned by the binary's Dwarf, or joined */
 	char *joined;           /* the CU's directory + a relative file name; owned */
 	unsigned line;
-	bool used;
 };
 
 /* What a dso path turned out to be: a binary with a line table (OK), one
@@ -64,9 +63,11 @@ struct sl_dso {
 	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
 	bool dw_failed;         /* libdw could not read it */
-	struct sl_sym **syms;   /* power-of-two buckets, at least as many as symbols */
+	struct hash_index sym_index;   /* hash_bytes() of a name -> syms[] */
+	struct sl_sym *syms;
 	size_t capsyms, nsyms;
-	struct sl_addr *addrs;  /* open addressing, power-of-two size */
+	struct hash_index addr_index;  /* an address -> addrs[] */
+	struct sl_addr *addrs;
 	size_t naddrs, capaddrs;
 };
 
@@ -243,55 +244,28 @@ static void perf_demangled_form(char *d)
 		memmove(d, space + 1, strlen(space + 1) + 1);
 }
 
-/* Doubles D's buckets (a binary may have hundreds of thousands of
- * symbols: chains stay short). Returns 0, or -1 on out-of-memory. */
-static int grow_syms(struct sl_dso *d)
-{
-	size_t cap = d->capsyms * 2;
-	struct sl_sym **t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < d->capsyms; i++)
-		for (struct sl_sym *y = d->syms[i], *yn; y; y = yn) {
-			size_t j = hash_bytes(y->name, strlen(y->name)) & (cap - 1);
-
-			yn = y->next;
-			y->next = t[j];
-			t[j] = y;
-		}
-	free(d->syms);
-	d->syms = t;
-	d->capsyms = cap;
-	return 0;
-}
-
 /* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
  * when it was demangled. Returns 0, or -1 on out-of-memory. */
 static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t addr)
 {
-	size_t i;
+	uint64_t key = hash_bytes(name, strlen(name));
 	struct sl_sym *y;
+	size_t probe = 0;
+	uint32_t k;
 
-	if (d->nsyms == d->capsyms && grow_syms(d)) {
-		free(demangled);
-		return -1;
-	}
-	i = hash_bytes(name, strlen(name)) & (d->capsyms - 1);
-	for (y = d->syms[i]; y; y = y->next)
-		if (y->addr == addr && !strcmp(y->name, name)) {
+	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE)
+		if (d->syms[k].addr == addr && !strcmp(d->syms[k].name, name)) {
 			free(demangled);
 			return 0;	/* .symtab and .dynsym both have it */
 		}
-	y = malloc(sizeof(*y));
-	if (!y) {
+	y = array_grow(d->syms, &d->capsyms, d->nsyms, sizeof(*y));
+	if (y)
+		d->syms = y;
+	if (!y || hash_index_add(&d->sym_index, key, (uint32_t)d->nsyms)) {
 		free(demangled);
 		return -1;
 	}
-	*y = (struct sl_sym){ .next = d->syms[i], .name = name, .demangled = demangled,
-			      .addr = addr };
-	d->syms[i] = y;
-	d->nsyms++;
+	d->syms[d->nsyms++] = (struct sl_sym){ .name = name, .demangled = demangled, .addr = addr };
 	return 0;
 }
 
@@ -395,10 +369,7 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 			return;
 		d->dwarf_elf = d->debug_elf;
 	}
-	d->syms = calloc(1024, sizeof(*d->syms));
-	if (d->syms)
-		d->capsyms = 1024;	/* srcline_free() walks capsyms entries */
-	if (!d->syms || read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
+	if (read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
 		d->state = DSO_NOMEM;
 		return;
 	}
@@ -433,9 +404,13 @@ static enum sym_found find_sym(const struct sl_dso *d, const char *name, size_t 
 			       uint64_t start, uint64_t *addr)
 {
 	enum sym_found found = SYM_NONE;
+	uint64_t key = hash_bytes(name, len);
+	size_t probe = 0;
+	uint32_t k;
 
-	for (const struct sl_sym *y = d->syms[hash_bytes(name, len) & (d->capsyms - 1)]; y;
-	     y = y->next) {
+	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE) {
+		const struct sl_sym *y = &d->syms[k];
+
 		if (strncmp(y->name, name, len) || y->name[len])
 			continue;
 		if (start && (start - y->addr) % SRCLINE_PAGE) {
@@ -490,47 +465,24 @@ static bool set_file(struct sl_addr *a, Dwarf_Die *cu, const char *name)
 	return true;
 }
 
-static int addrs_grow(struct sl_dso *d)
-{
-	size_t cap = d->capaddrs ? d->capaddrs * 2 : 256;
-	struct sl_addr *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < d->capaddrs; i++) {
-		size_t j;
-
-		if (!d->addrs[i].used)
-			continue;
-		for (j = hash_bytes((const char *)&d->addrs[i].addr, 8) & (cap - 1); t[j].used;
-		     j = (j + 1) & (cap - 1))
-			;
-		t[j] = d->addrs[i];
-	}
-	free(d->addrs);
-	d->addrs = t;
-	d->capaddrs = cap;
-	return 0;
-}
-
 /* The cached line of ADDR in D, looked up the first time. NULL on out-of-memory. */
 static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 {
 	struct sl_addr *a;
 	Dwarf_Die cu;
 	const char *name;
-	size_t i;
+	uint32_t k = hash_index_get(&d->addr_index, addr);
 	int line;
 
-	if (d->naddrs * 2 >= d->capaddrs && addrs_grow(d))
+	if (k != HASH_NONE)
+		return &d->addrs[k];
+	a = array_grow(d->addrs, &d->capaddrs, d->naddrs, sizeof(*a));
+	if (a)
+		d->addrs = a;
+	if (!a || hash_index_add(&d->addr_index, addr, (uint32_t)d->naddrs))
 		return NULL;
-	for (i = hash_bytes((const char *)&addr, 8) & (d->capaddrs - 1); d->addrs[i].used;
-	     i = (i + 1) & (d->capaddrs - 1))
-		if (d->addrs[i].addr == addr)
-			return &d->addrs[i];
-	a = &d->addrs[i];
-	*a = (struct sl_addr){ .addr = addr, .used = true };
-	d->naddrs++;
+	a = &d->addrs[d->naddrs++];
+	*a = (struct sl_addr){ .addr = addr };
 	if (!d->dw && !d->dw_failed)
 		d->dw_failed = !(d->dw = dwarf_begin_elf(d->dwarf_elf, DWARF_C_READ, NULL));
 	if (!d->dw)
@@ -592,16 +544,14 @@ void srcline_free(struct srcline *s)
 		return;
 	for (struct sl_dso *d = s->dsos, *dn; d; d = dn) {
 		dn = d->next;
-		for (size_t i = 0; i < d->capsyms; i++)
-			for (struct sl_sym *y = d->syms[i], *yn; y; y = yn) {
-				yn = y->next;
-				free(y->demangled);
-				free(y);
-			}
+		for (size_t i = 0; i < d->nsyms; i++)
+			free(d->syms[i].demangled);
 		free(d->syms);
-		for (size_t i = 0; i < d->capaddrs; i++)
+		hash_index_free(&d->sym_index);
+		for (size_t i = 0; i < d->naddrs; i++)
 			free(d->addrs[i].joined);
 		free(d->addrs);
+		hash_index_free(&d->addr_index);
 		dwarf_end(d->dw);
 		elf_end(d->debug_elf);
 		elf_end(d->elf);

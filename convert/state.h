@@ -15,6 +15,7 @@
 
 #include "binaries.h"
 #include "fxt_writer.h"
+#include "hash.h"
 #include "parse.h"
 #include "recording.h"
 #include "srcline.h"
@@ -22,8 +23,6 @@
 /* A function: one (symbol, dso) pair. Frames without a symbol are one
  * function per dso (unknown = true). Interned: compare by pointer. */
 struct conv_func {
-	struct conv_func *next;  /* hash chain */
-	uint64_t hash;
 	fxt_string_id name;      /* the symbol; 0 when unknown */
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
@@ -188,7 +187,6 @@ struct conv_offcpu {
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
 struct conv_thread {
-	struct conv_thread *next;      /* hash chain */
 	int64_t pid, tid;              /* as perf printed them */
 	uint64_t pkoid, tkoid;         /* FXT koids, in [1, 2^31): see CONV_KOID_BAND */
 	char *comm;                    /* last name given to the thread: comm_len bytes
@@ -338,11 +336,13 @@ struct conv {
 	bool nomem;                    /* an allocation failed: sticky, the conversion
 					* ends (see "Errors" below) */
 
-	struct conv_func **funcs;      /* hash table, power-of-two size */
+	struct hash_index func_index;  /* the hash of (symbol, dso) -> funcs[] */
+	struct conv_func **funcs;      /* in the order interned, owned */
 	size_t nfuncs, capfuncs;
 
-	struct conv_thread **threads;  /* hash table, power-of-two size */
-	size_t capthreads;
+	struct hash_index thread_index;  /* the hash of (pid, tid) -> threads[] */
+	struct conv_thread **threads;  /* in the order seen, owned */
+	size_t nthreads, capthreads;
 	struct conv_thread *last_thread;   /* lookup cache */
 	uint64_t *named_pids;          /* processes already named (small set) */
 	size_t nnamed_pids, capnamed_pids;
@@ -448,6 +448,10 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 #define CONV_NAME_MID_MAX 512
 fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
 			const char *post);
+
+/* funcs.c: whether F is in the kernel's [uprobes] page, where a uprobe runs
+ * the instruction it replaced (single-stepped out of line). */
+bool conv_func_is_uprobes(const struct conv_func *f);
 
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
  * "[unknown @ 0xIP (DSO)]" when F has none. */

@@ -41,49 +41,24 @@ static uint64_t koid_of(struct conv *c, int64_t id)
 	return 0x7fffffffull - (c->nodd_ids - 1);
 }
 
-static uint64_t thread_hash(int64_t pid, int64_t tid)
-{
-	return ((uint64_t)tid * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)pid * 0xc2b2ae3d27d4eb4full);
-}
-
-static int threads_grow(struct conv *c)
-{
-	size_t cap = c->capthreads ? c->capthreads * 2 : 64;
-	struct conv_thread **t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < c->capthreads; i++) {
-		struct conv_thread *th = c->threads[i], *next;
-
-		for (; th; th = next) {
-			size_t b = thread_hash(th->pid, th->tid) & (cap - 1);
-
-			next = th->next;
-			th->next = t[b];
-			t[b] = th;
-		}
-	}
-	free(c->threads);
-	c->threads = t;
-	c->capthreads = cap;
-	return 0;
-}
-
 struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 {
-	struct conv_thread *t = c->last_thread;
-	uint64_t pkoid, tkoid;
-	size_t b;
+	struct conv_thread *t = c->last_thread, **all;
+	uint64_t pkoid, tkoid, h = hash_pair((uint64_t)pid, (uint64_t)tid);
+	size_t probe = 0;
+	uint32_t k;
 
 	if (t && t->tid == tid && t->pid == pid)
 		return t;
-	if (c->capthreads) {
-		for (t = c->threads[thread_hash(pid, tid) & (c->capthreads - 1)]; t; t = t->next)
-			if (t->tid == tid && t->pid == pid)
-				return c->last_thread = t;
+	while ((k = hash_index_next(&c->thread_index, h, &probe)) != HASH_NONE) {
+		t = c->threads[k];
+		if (t->tid == tid && t->pid == pid)
+			return c->last_thread = t;
 	}
-	if (c->stats.threads >= c->capthreads / 2 && threads_grow(c)) {
+	all = array_grow(c->threads, &c->capthreads, c->nthreads, sizeof(*all));
+	if (all)
+		c->threads = all;
+	if (!all || hash_index_reserve(&c->thread_index, c->nthreads + 1)) {
 		c->nomem = true;
 		return NULL;
 	}
@@ -102,9 +77,8 @@ struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid)
 	t->tid = tid;
 	t->pkoid = pkoid;
 	t->tkoid = tkoid;
-	b = thread_hash(pid, tid) & (c->capthreads - 1);
-	t->next = c->threads[b];
-	c->threads[b] = t;
+	hash_index_add(&c->thread_index, h, (uint32_t)c->nthreads);   /* reserved: cannot fail */
+	c->threads[c->nthreads++] = t;
 	c->stats.threads++;
 	return c->last_thread = t;
 }
@@ -238,29 +212,26 @@ bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t
 
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
 {
-	for (size_t i = 0; i < c->capthreads; i++)
-		for (struct conv_thread *t = c->threads[i]; t; t = t->next)
-			fn(c, t);
+	for (size_t i = 0; i < c->nthreads; i++)
+		fn(c, c->threads[i]);
 }
 
 void conv_threads_free(struct conv *c)
 {
-	for (size_t i = 0; i < c->capthreads; i++) {
-		struct conv_thread *t = c->threads[i], *next;
+	for (size_t i = 0; i < c->nthreads; i++) {
+		struct conv_thread *t = c->threads[i];
 
-		for (; t; t = next) {
-			next = t->next;
-			free(t->comm);
-			free(t->pending);
-			free(t->held);
-			free(t->stack);
-			free(t->early_errors);
-			free(t->cut_open);
-			free(t->event_tracks);
-			free(t);
-		}
+		free(t->comm);
+		free(t->pending);
+		free(t->held);
+		free(t->stack);
+		free(t->early_errors);
+		free(t->cut_open);
+		free(t->event_tracks);
+		free(t);
 	}
 	free(c->threads);
+	hash_index_free(&c->thread_index);
 	free(c->named_pids);
 	free(c->event_names);
 	free(c->odd_ids);
@@ -269,7 +240,7 @@ void conv_threads_free(struct conv *c)
 	c->event_names = NULL;
 	c->odd_ids = NULL;
 	c->nodd_ids = c->capodd_ids = 0;
-	c->capthreads = 0;
+	c->nthreads = c->capthreads = 0;
 	c->last_thread = NULL;
 }
 

@@ -20,8 +20,8 @@
  *     across perf versions), "br miss", unnamed flag sets, a symbol offset
  *     perf computes from the map (an address past the symbol's end), and
  *     every other event (cbr, psb, samples, tracepoints).
- * Strings (symbols, dsos, comms) are sent once each as STRING records and
- * then named by id.
+ * The stream starts with a VERSION record; strings (symbols, dsos, comms)
+ * are sent once each as STRING records and then named by id.
  */
 #include <perf/perf_dlfilter.h>
 
@@ -32,9 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "binrec.h"
 #include "hash.h"
-#include "parse.h"
 
 /* perf's PERF_IP_FLAG_* bits beyond those perf_dlfilter.h names. */
 #define PERF_FLAG_INTR_DISABLE (1u << 13)
@@ -52,28 +52,31 @@ enum {
 
 /* perf's named flag sets (tools/perf/util/trace-event-scripting.c,
  * sample_flags[]) that keep one wording across perf versions, and the
- * converter's bits for the name. */
+ * stream's bit for the name (binrec.h). */
 static const struct {
-	uint32_t perf, conv;
+	uint32_t perf, binrec;
 } flag_names[] = {
-	{ B | CALL, CONV_F_CALL },
-	{ B | RET, CONV_F_RETURN },
-	{ B | COND, CONV_F_JCC },
-	{ B, CONV_F_JMP },
-	{ B | CALL | INTR, CONV_F_INT },
-	{ B | RET | INTR, CONV_F_IRET },
-	{ B | CALL | SYS, CONV_F_SYSCALL },
-	{ B | RET | SYS, CONV_F_SYSRET },
-	{ B | ASYNC, CONV_F_ASYNC },
-	{ B | CALL | ASYNC | INTR, CONV_F_HW_INT },
-	{ B | PERF_DLFILTER_FLAG_TX_ABORT, CONV_F_TX_ABORT },
-	{ B | CALL | PERF_DLFILTER_FLAG_VMENTRY, CONV_F_VMENTRY },
-	{ B | CALL | PERF_DLFILTER_FLAG_VMEXIT, CONV_F_VMEXIT },
+	{ B | CALL, BINREC_F_CALL },
+	{ B | RET, BINREC_F_RETURN },
+	{ B | COND, BINREC_F_JCC },
+	{ B, BINREC_F_JMP },
+	{ B | CALL | INTR, BINREC_F_INT },
+	{ B | RET | INTR, BINREC_F_IRET },
+	{ B | CALL | SYS, BINREC_F_SYSCALL },
+	{ B | RET | SYS, BINREC_F_SYSRET },
+	{ B | ASYNC, BINREC_F_ASYNC },
+	{ B | CALL | ASYNC | INTR, BINREC_F_HW_INT },
+	{ B | PERF_DLFILTER_FLAG_TX_ABORT, BINREC_F_TX_ABORT },
+	{ B | CALL | PERF_DLFILTER_FLAG_VMENTRY, BINREC_F_VMENTRY },
+	{ B | CALL | PERF_DLFILTER_FLAG_VMEXIT, BINREC_F_VMEXIT },
 };
 
+/* The branches that enter a function (a call site is kept) and that leave one. */
+#define BINREC_F_PUSH (BINREC_F_CALL | BINREC_F_INT | BINREC_F_SYSCALL | BINREC_F_HW_INT | \
+		       BINREC_F_VMENTRY)
+#define BINREC_F_POP (BINREC_F_RETURN | BINREC_F_IRET | BINREC_F_SYSRET | BINREC_F_VMEXIT)
+
 #define OUT_BUFFER (1u << 20)     /* perf's stdout buffer: fewer writes into the pipe */
-#define STRINGS_MIN 1024          /* initial string table slots (power of two) */
-#define THREADS_MIN 64            /* initial thread table slots (power of two) */
 #define CALL_SITES 16             /* call sites kept per thread (the newest) */
 #define SYMS 16                   /* symbols kept per thread (power of two) */
 
@@ -101,7 +104,6 @@ struct known_sym {
  * resolved sample was in, the symbols its last calls came from (where its
  * returns go back to; newest last) and those its calls went to. */
 struct thread_state {
-	bool taken;                /* the slot holds TID */
 	bool used;                 /* TIME is the time of the thread's last record */
 	int32_t tid, pid;
 	uint64_t time;
@@ -117,10 +119,12 @@ struct thread_state {
 struct perf_dlfilter_fns perf_dlfilter_fns;
 
 struct state {
-	struct sent_string *strings;    /* open addressing by pointer */
+	struct hash_index string_index;  /* perf's pointer -> strings[] */
+	struct sent_string *strings;
 	size_t nstrings, capstrings;
 	uint32_t next_id;
-	struct thread_state *threads;    /* open addressing by tid */
+	struct hash_index thread_index;  /* tid -> threads[] */
+	struct thread_state *threads;
 	size_t nthreads, capthreads;
 	size_t pending;                 /* __fpending(stdout) after our last record */
 	const char *event;              /* the last sample's event name (perf's string) */
@@ -148,29 +152,6 @@ static void put(struct state *s, const void *rec, size_t len)
 	s->pending = __fpending(f);
 }
 
-static bool grow_strings(struct state *s)
-{
-	size_t cap = s->capstrings ? s->capstrings * 2 : STRINGS_MIN;
-	struct sent_string *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t i = 0; i < s->capstrings; i++) {
-		struct sent_string *e = &s->strings[i];
-		size_t j;
-
-		if (!e->ptr)
-			continue;
-		for (j = hash64((uintptr_t)e->ptr) & (cap - 1); t[j].ptr; j = (j + 1) & (cap - 1))
-			;
-		t[j] = *e;
-	}
-	free(s->strings);
-	s->strings = t;
-	s->capstrings = cap;
-	return true;
-}
-
 /* Returns the id of STR (sending it first when new), 0 for NULL or on
  * failure (s->failed is then set). */
 static uint32_t string_id(struct state *s, const char *str)
@@ -180,30 +161,31 @@ static uint32_t string_id(struct state *s, const char *str)
 		uint32_t id;
 		char text[BINREC_STRING_MAX];
 	} rec;
+	uint32_t k;
 	struct sent_string *e;
-	size_t i, len;
+	size_t len;
 
 	if (!str)
 		return 0;
-	if (2 * (s->nstrings + 1) > s->capstrings && !grow_strings(s)) {
-		s->failed = true;
-		return 0;
-	}
-	for (i = hash64((uintptr_t)str) & (s->capstrings - 1); s->strings[i].ptr;
-	     i = (i + 1) & (s->capstrings - 1)) {
-		e = &s->strings[i];
-		if (e->ptr == str) {
-			if (!strcmp(e->copy, str))
-				return e->id;
-			break;	/* perf freed it and reused the memory: send anew */
+	k = hash_index_get(&s->string_index, (uintptr_t)str);
+	if (k != HASH_NONE && !strcmp(s->strings[k].copy, str))
+		return s->strings[k].id;
+	/* new, or perf freed it and reused the memory: send anew */
+	if (k == HASH_NONE) {
+		e = array_grow(s->strings, &s->capstrings, s->nstrings, sizeof(*e));
+		if (e)
+			s->strings = e;
+		if (!e || hash_index_add(&s->string_index, (uintptr_t)str, (uint32_t)s->nstrings)) {
+			s->failed = true;
+			return 0;
 		}
+		k = (uint32_t)s->nstrings++;
+		s->strings[k] = (struct sent_string){ NULL, NULL, 0 };
 	}
-	e = &s->strings[i];
+	e = &s->strings[k];
 	len = strlen(str);
 	if (len > BINREC_STRING_MAX)
 		len = BINREC_STRING_MAX;
-	if (!e->ptr)
-		s->nstrings++;
 	free(e->copy);
 	e->ptr = str;
 	e->copy = strdup(str);
@@ -219,50 +201,37 @@ static uint32_t string_id(struct state *s, const char *str)
 	return e->id;
 }
 
-/* Returns TID's entry (a new one has used = false), or NULL on failure. */
+/* Returns TID's entry (a new one has used = false; valid until the next
+ * call), or NULL on failure. */
 static struct thread_state *thread_of(struct state *s, int32_t tid)
 {
-	size_t i;
+	uint32_t k = hash_index_get(&s->thread_index, (uint32_t)tid);
+	struct thread_state *t;
 
-	if (2 * (s->nthreads + 1) > s->capthreads) {
-		size_t cap = s->capthreads ? s->capthreads * 2 : THREADS_MIN;
-		struct thread_state *t = malloc(cap * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		memset(t, 0, cap * sizeof(*t));
-		for (size_t k = 0; k < s->capthreads; k++) {
-			if (!s->threads[k].taken)
-				continue;
-			for (i = hash64((uint32_t)s->threads[k].tid) & (cap - 1); t[i].taken;
-			     i = (i + 1) & (cap - 1))
-				;
-			t[i] = s->threads[k];
-		}
-		free(s->threads);
-		s->threads = t;
-		s->capthreads = cap;
-	}
-	for (i = hash64((uint32_t)tid) & (s->capthreads - 1); s->threads[i].taken;
-	     i = (i + 1) & (s->capthreads - 1))
-		if (s->threads[i].tid == tid)
-			return &s->threads[i];
-	s->nthreads++;
-	s->threads[i] = (struct thread_state){ .taken = true, .tid = tid };
-	return &s->threads[i];
+	if (k != HASH_NONE)
+		return &s->threads[k];
+	t = array_grow(s->threads, &s->capthreads, s->nthreads, sizeof(*t));
+	if (!t)
+		return NULL;
+	s->threads = t;
+	if (hash_index_add(&s->thread_index, (uint32_t)tid, (uint32_t)s->nthreads))
+		return NULL;
+	t = &s->threads[s->nthreads++];
+	*t = (struct thread_state){ .tid = tid };
+	return t;
 }
 
-/* The converter's flag bits for perf's FLAGS, or 0 when perf's wording of
- * them is left to its text. */
-static uint32_t conv_flags(uint32_t flags)
+/* The stream's flag bits (enum binrec_flag) for perf's FLAGS, or 0 when
+ * perf's wording of them is left to its text. */
+static uint32_t binrec_flags(uint32_t flags)
 {
 	uint32_t f = flags & ~(PERF_DLFILTER_FLAG_IN_TX | PERF_FLAG_INTR_DISABLE |
 			       PERF_FLAG_INTR_TOGGLE);
 
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 		if (flag_names[i].perf == f)
-			return flag_names[i].conv |
-			       (flags & PERF_DLFILTER_FLAG_IN_TX ? CONV_F_IN_TX : 0);
+			return flag_names[i].binrec |
+			       (flags & PERF_DLFILTER_FLAG_IN_TX ? BINREC_F_IN_TX : 0);
 	return 0;
 }
 
@@ -317,6 +286,9 @@ int start(void **data, void *ctx)
 	 * after the filter is unloaded. */
 	if (buf && setvbuf(stdout, buf, _IOFBF, OUT_BUFFER))
 		free(buf);
+	put(s, &(struct binrec_version){ { BINREC_MARK, BINREC_VERSION,
+					  sizeof(struct binrec_version) }, BINREC_FORMAT },
+	    sizeof(struct binrec_version));
 	*data = s;
 	return 0;
 }
@@ -327,10 +299,12 @@ int stop(void *data, void *ctx)
 	int rc = s->failed ? -1 : 0;
 
 	(void)ctx;
-	for (size_t i = 0; i < s->capstrings; i++)
+	for (size_t i = 0; i < s->nstrings; i++)
 		free(s->strings[i].copy);
 	free(s->strings);
+	hash_index_free(&s->string_index);
 	free(s->threads);
+	hash_index_free(&s->thread_index);
 	free(s);
 	return rc;
 }
@@ -421,9 +395,8 @@ static bool symbol_of(struct state *s, struct thread_state *t, const struct perf
  * over. */
 static void forget_threads(struct state *s)
 {
-	for (size_t i = 0; i < s->capthreads; i++)
-		if (s->threads[i].taken)
-			forget_thread(&s->threads[i]);
+	for (size_t i = 0; i < s->nthreads; i++)
+		forget_thread(&s->threads[i]);
 }
 
 /* Writes a TICK of thread T at the sample's time unless its last record
@@ -466,20 +439,20 @@ int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, vo
 	}
 	if (!s->event_is_branches)
 		return 0;
-	flags = conv_flags(sample->flags);
+	flags = binrec_flags(sample->flags);
 	if (!flags || !(tt = thread_of(s, sample->tid)))
 		return 0;
 	/* perf printed something since our last record (a decode error, a
 	 * switch record, a trace start or end), or a syscall, through which
 	 * any thread of a process maps, unmaps or execs */
-	if (__fpending(stdout) != s->pending || (flags & (CONV_F_SYSCALL | CONV_F_SYSRET)))
+	if (__fpending(stdout) != s->pending || (flags & (BINREC_F_SYSCALL | BINREC_F_SYSRET)))
 		forget_threads(s);
 	if (tt->pid != sample->pid) {	/* another process with this tid now */
 		forget_thread(tt);
 		tt->pid = sample->pid;
 	}
 	here = &tt->here;
-	jump = !(flags & ~(CONV_F_JCC | CONV_F_JMP | CONV_F_IN_TX));
+	jump = !(flags & ~(BINREC_F_JCC | BINREC_F_JMP | BINREC_F_IN_TX));
 	/* A jump inside the symbol of the thread's last resolved sample: it
 	 * ran from there to here without any other branch (a call, a return,
 	 * a syscall would have been resolved), so no exec or map change came
@@ -509,10 +482,10 @@ int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, vo
 	rec.pad = 0;
 	if (within) {
 		loc_in(here, sample->addr, &rec.to);
-	} else if ((flags & CONV_F_POP) && tt->nsites &&
+	} else if ((flags & BINREC_F_POP) && tt->nsites &&
 		   in_extent(&tt->sites[tt->nsites - 1], sample->addr)) {
 		loc_in(&tt->sites[tt->nsites - 1], sample->addr, &rec.to);
-	} else if ((flags & CONV_F_CALL) && in_extent(&sym_slot(tt, sample->addr)->e, sample->addr)) {
+	} else if ((flags & BINREC_F_CALL) && in_extent(&sym_slot(tt, sample->addr)->e, sample->addr)) {
 		/* a call to a function's start: a symbol the thread was in */
 		loc_in(&sym_slot(tt, sample->addr)->e, sample->addr, &rec.to);
 	} else {
@@ -529,9 +502,9 @@ int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, vo
 	put(s, &rec, sizeof(rec));
 	tt->used = true;
 	tt->time = sample->time;
-	if (flags & CONV_F_POP)
+	if (flags & BINREC_F_POP)
 		return_to(tt, sample->addr);
-	if ((flags & CONV_F_PUSH & ~CONV_F_SYSCALL) && here->hi != here->lo)
+	if ((flags & BINREC_F_PUSH & ~BINREC_F_SYSCALL) && here->hi != here->lo)
 		call_from(tt, here);	/* a syscall's return is resolved: it may exec */
 	return 1;
 }

@@ -65,6 +65,9 @@ void rec_arming_decide(const struct rec_opts *o, const struct rec_host *h,
 	 * give way to a later one) */
 	if (o->full_execution || o->slower_than_ns) {
 		a->by = REC_ARM_AT_ONCE;
+		snprintf(a->why, sizeof(a->why), "%s", o->full_execution ?
+			 "no ring buffer: --full-execution keeps everything from the start" :
+			 "a call slower than --trigger-slower-than is a hit whenever it comes");
 		return;
 	}
 	a->by = REC_ARM_RING;
@@ -88,7 +91,7 @@ char *rec_arming_describe(const struct rec_arming *a, char *buf, size_t size)
 {
 	switch (a->by) {
 	case REC_ARM_AT_ONCE:
-		snprintf(buf, size, "trigger armed at once (no ring buffer)");
+		snprintf(buf, size, "trigger armed at once (%s)", a->why);
 		break;
 	case REC_ARM_OPTION:
 		snprintf(buf, size, "trigger armed after %.0f ms (--arm-after): hits before "

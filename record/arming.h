@@ -32,7 +32,8 @@ struct rec_arming {
 	enum rec_arm_by by;
 	double after_ms;     /* from the moment perf records */
 	double fill_ms;      /* the ring's estimated fill time (REC_ARM_RING, else 0) */
-	char why[200];       /* how the fill time was estimated ("" for the others) */
+	char why[200];       /* how the fill time was estimated (REC_ARM_RING), why it
+			      * arms at once (REC_ARM_AT_ONCE); "" for REC_ARM_OPTION */
 };
 
 /* The longest the default arming waits, ms (a slow rate or a huge ring). */

@@ -125,12 +125,26 @@ static void pick_callgraph(struct rec_opts *o, const struct rec_host *h, const c
 	diag_info("%s", why);
 }
 
+/* Whether a recording with O of EXE would have a trigger: a signal, or a
+ * function that resolves ('?', the picker, is taken as one). */
+static bool dry_run_trigger(const struct rec_opts *o, const char *exe)
+{
+	struct rec_trigger_loc loc;
+	char why[512];
+
+	if (rec_trigspec_signal(o->trigger) > 0 || (o->trigger && !strcmp(o->trigger, "?")))
+		return true;
+	return rec_trigspec_resolve(o->trigger, exe, o->ncmd ? 0 : o->tid ? o->tid : o->pids[0],
+				    &loc, why, sizeof(why)) == 0;
+}
+
 static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 {
 	struct rec_opts oo = *opts, *o = &oo;
 	struct rec_plan plan;
 	char list[REC_MAX_PIDS * 12], line[8192], exe[PATH_MAX];
 	const char *flag;
+	bool trigger;
 	int err;
 
 	if (!o->ncmd || run_find_program(o->cmd[0], exe, sizeof(exe)))
@@ -147,6 +161,14 @@ static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
 		return EXIT_USAGE;
 	}
 	rec_plan_print_notes(&plan);
+	trigger = dry_run_trigger(o, exe);
+	if (trigger) {
+		struct rec_arming arm;
+
+		rec_arming_decide(o, h, &plan, &arm);
+		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
+	}
+	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
 	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
 	return EXIT_OK;
 }
@@ -445,9 +467,54 @@ static void print_measures(const struct rec_session *s)
 	}
 }
 
+/* Every hit record.json lists with the snapshot holding it, in its
+ * numbering (both from 0; runs of hits in one snapshot as a range), and the
+ * hits that took no snapshot of their own counted: one line, bounded. */
+static void print_hits(const struct rec_session *s)
+{
+	char line[1024];
+	size_t n = 0;
+	int i = 0;
+
+	if (!s->nhits && !s->hits_coalesced)
+		return;
+	while (i < s->nhits && n < 800) {
+		int j = i, k = s->hits[i].snapshot, w;
+
+		while (j + 1 < s->nhits && s->hits[j + 1].snapshot == k)
+			j++;
+		if (j > i)
+			w = snprintf(line + n, sizeof(line) - n, "%shits %d-%d", i ? "; " : "", i, j);
+		else
+			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
+		n += (size_t)w;
+		if (k >= 0)
+			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
+		else
+			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
+				     "sample of %s)", j > i ? "them" : "it");
+		n += (size_t)w;
+		i = j + 1;
+	}
+	if (i < s->nhits)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "; %d more in record.json",
+				      s->nhits - i);
+	if (s->hits_coalesced)
+		snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " coalesced (no snapshot of "
+			 "their own)", n ? "; " : "", s->hits_coalesced);
+	diag_info("trigger hits (numbered as in record.json): %s", line);
+}
+
 static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
+	print_hits(s);
+	if (s->children_unrecorded)
+		diag_warn("the %s started %" PRIu64 " child process%s, not recorded (only %s is): "
+			  "record %s with --multi-thread", s->target.launched ? "program" :
+			  "process", s->children_unrecorded, s->children_unrecorded == 1 ? "" : "es",
+			  s->target.tid ? "the thread given" : "its main thread",
+			  s->children_unrecorded == 1 ? "it" : "them");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
 	uint64_t early = s->hits_before_armed + deferred;
@@ -460,15 +527,15 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
-			  rec_end_name(s->end));
+			  record_end_name(s->end));
 		return;
 	}
 	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
-		  s->outdir, rec_end_name(s->end));
+		  s->outdir, record_end_name(s->end));
 	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)
 		diag_info("  %s/%s (%s)", s->outdir, s->snaps[i].file,
-			  rec_end_name(s->snaps[i].reason));
+			  record_end_name(s->snaps[i].reason));
 }
 
 /* One warning per snapshot file perf did not finish (record.json marks it). */
@@ -482,8 +549,8 @@ static void warn_unfinished(const struct rec_session *s)
 }
 
 /* After a recording that recorded nothing: names the perf.data files perf
- * left in directory DIRFD (named DIR) anyway (a header, no data; no
- * record.json), and what each is,
+ * left in directory DIRFD (named DIR) anyway (a header, no data; record.json
+ * says the recording failed), and what each is,
  * or says nothing when there are none. (The front end says it itself.) */
 static void name_leftovers(int dirfd, const char *dir)
 {
@@ -499,8 +566,8 @@ static void name_leftovers(int dirfd, const char *dir)
 			snprintf(why, sizeof(why), "perf finished it");
 		if (fd >= 0)
 			close(fd);
-		diag_error("%s/%s: what perf wrote before it failed stays (nothing was recorded, no "
-			   "record.json): %s", dir, names[i], why);
+		diag_error("%s/%s: what perf wrote before it failed stays (nothing was recorded; "
+			   "record.json says so): %s", dir, names[i], why);
 		free(names[i]);
 	}
 	if (n >= 0)
@@ -561,7 +628,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			  "has none");
 	}
 	err = rec_session_run(s);
-	if (err && s->end == REC_END_NONE) {
+	if (err && s->end == RECORD_END_NONE) {
 		diag_error("%s", s->error);
 		diag_block(s->said);
 		if ((!outdir_created || rmdir(s->outdir)) && !front_end)   /* rmdir: only when empty */

@@ -316,6 +316,11 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	if (o->full_execution && o->multi_snapshot)
 		return -EINVAL;
 	p->mode = o->mode == REC_MODE_AUTO ? rec_host_auto_mode(h) : o->mode;
+	p->multi_snapshot = o->multi_snapshot;
+	p->full_execution = o->full_execution;
+	p->min_interval_ms = o->min_interval_ms;
+	p->duration_s = o->duration_s;
+	p->slower_than_ns = o->slower_than_ns;
 	p->control = h->feat[PERF_FEAT_CONTROL];
 	err |= arg(p, "%s", h->perf_path[0] ? h->perf_path : "perf");
 	err |= arg(p, "record");
@@ -349,6 +354,33 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	for (i = 0; i < o->nperf_args; i++)
 		err |= arg(p, "%s", o->perf_args[i]);
 	return err ? -E2BIG : 0;
+}
+
+char *rec_plan_describe(const struct rec_plan *p, bool trigger, char *buf, size_t size)
+{
+	const char *mode = p->mode == REC_MODE_PT ? "Intel PT" : "sampling";
+	char hit[80] = "the trigger", each[80] = "each trigger hit", stop[64] = "";
+
+	if (p->slower_than_ns) {
+		snprintf(hit, sizeof(hit), "a call slower than %.3g ms", p->slower_than_ns / 1e6);
+		snprintf(each, sizeof(each), "each call slower than %.3g ms",
+			 p->slower_than_ns / 1e6);
+	}
+	if (p->duration_s > 0)
+		snprintf(stop, sizeof(stop), "; stops after %g s", p->duration_s);
+	if (p->full_execution)
+		snprintf(buf, size, "%s, everything from the start (no ring buffer), until %s%s",
+			 mode, trigger ? hit : "the end", stop);
+	else if (!trigger)
+		snprintf(buf, size, "%s, no trigger: a snapshot of the ring buffer at the end%s",
+			 mode, stop);
+	else if (p->multi_snapshot)
+		snprintf(buf, size, "%s, a snapshot at %s%s%.0u%s, until the end%s", mode, each,
+			 p->min_interval_ms ? ", at most one per " : "", p->min_interval_ms,
+			 p->min_interval_ms ? " ms" : "", stop);
+	else
+		snprintf(buf, size, "%s, a ring buffer until %s%s", mode, hit, stop);
+	return buf;
 }
 
 static bool needs_quotes(const char *s)

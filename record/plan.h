@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "host.h"
 #include "rec_opts.h"
@@ -83,6 +84,12 @@ struct rec_plan {
 	const char *output;         /* the -o argument (points into storage) */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
+	/* when snapshots are taken (the options, as this plan runs them) */
+	bool multi_snapshot;        /* one at every hit, min_interval_ms apart at least */
+	bool full_execution;        /* none: everything from the start, at the stop */
+	unsigned min_interval_ms;
+	double duration_s;          /* stops (and snapshots) after this time; 0: no limit */
+	uint64_t slower_than_ns;    /* a hit is a call longer than this; 0: any hit */
 	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */
 	int argc;
 	char notes[REC_PLAN_MAX_NOTES][200]; /* fallbacks worth telling the user */
@@ -102,6 +109,15 @@ struct rec_plan {
  */
 int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const char *target_flag,
 		   const char *targets, const char *out, struct rec_plan *p);
+
+/*
+ * Writes what plan P records, as the line starting a recording says it (the
+ * one source of it: --dry-run prints it too), into BUF (SIZE bytes): the
+ * mode and when snapshots are taken, e.g. "sampling, a snapshot at each
+ * trigger hit, at most one per 100 ms". TRIGGER: whether a trigger is armed
+ * (none without a trigger symbol, --trigger none). Returns BUF.
+ */
+char *rec_plan_describe(const struct rec_plan *p, bool trigger, char *buf, size_t size);
 
 /* Prints P's notes (as information, silenced by --quiet) and warnings. */
 void rec_plan_print_notes(const struct rec_plan *p);

@@ -1,111 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report: writes OUTDIR/record.json, the account of one recording. JSON
- * (RFC 8259), one object:
- *   "format": "snaptrace-record 1"
- *   "command_line": [the recorder's argv]
- *   "perf": {"path", "version", "command": [perf's argv]}
- *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
- *   "launched": bool, "executable", "pids": [..],
- *   "threads": [{"pid", "tid", "comm"}]
- *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
- *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
- *               --trigger-slower-than threshold, null without it, and then
- *               "calls" (calls measured: a return matched to its entry),
- *               "calls_slower" (those longer than the threshold),
- *               "returns_unmatched", "entries_untracked" (slowcall.h);
- *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
- *               trigger event's mmap page (TSC -> perf clock), null when the
- *               kernel offers none (cap_user_time_zero: no TSC sched_clock)
- *   "measure": [{"spec", "symbol", "name" (demangled, without parameters: as
- *               perf names its frames), "file", "vaddr" (its entry's link-time
- *               address), "file_offset", "calls", "total_ns",
- *               "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "histogram",
- *               "slowest", "returns_unmatched", "entries_untracked",
- *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
- *               "calls_dropped"}] the --measure functions (measure.h), in the
- *           order given: every call of the recording; percentiles within 1%
- *           (common/hist.h), null without calls; "histogram": [[from_ns,
- *           below_ns, calls]] a bucket per power of two that has calls;
- *           "slowest": [{"pid", "tid", "entry_ns", "duration_ns"}] longest
- *           first (perf clock); "first_second_calls": calls that returned
- *           within a second of the first one's entry; "cost_ns": the CPU a
- *           measured call costs on this host (null: unknown); "calls_file":
- *           REC_MEASURE_CALLS_FILE (a line per call, its place in "measure"
- *           first) or null when no call was written, "calls_written" the
- *           calls in it, "calls_dropped" those the ring lost before a snapshot;
- *           "shared": the --trigger-slower-than function, whose probes it shares
- *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
- *           when hits start to count (arming.h): after the ring's estimated
- *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
- *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",]
- *             "ip", "args", "snapshot" (index or null), "deferred"}]
- *           the hits that asked for a snapshot (the first; with
- *           --multi-snapshot one per --min-interval at most); a slow call's
- *           hit is its return: "time_ns" the return, "entry_ns" the call's
- *           entry (perf clock), "duration_ns" = time_ns - entry_ns; "ip": the
- *           user address hit, "args": [the call's first two integer
- *           arguments] (x86-64 rdi, rsi), both null when the registers
- *           were not sampled; "snapshot": the one holding it (sampling: the
- *           first file with a sample of it, null when none has one,
- *           session.c hits_held()); "deferred": it came before the arming,
- *           which took its snapshot
- *   "hits_total": every hit seen, "hits_before_armed": those before the
- *           arming that took no snapshot of their own (ignored with
- *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
- *           snapshot of their own (within --min-interval of the last one, or
- *           while a snapshot was waiting or in flight, or after the end),
- *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
- *           "hits_unrecorded": hits in threads the recording leaves out (no
- *           --multi-thread), which took no snapshot
- *   "snapshots": [{"file", "reason", "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
- *                one per line, in time order, every file perf wrote (reason "none":
- *                a file perf switched to by itself); "time_ns" = perf clock when it
- *                was asked for (after the ring was frozen), null: unknown;
- *                "live_ns" = for a snapshot perf's stop wrote (Ctrl-C, --duration,
- *                the target's exit), perf clock just before the recorder asked
- *                perf to stop: perf still recorded then, so the file holds every
- *                switch record up to it; null: unknown (perf had stopped by
- *                itself), or a hit took it (the hit's time says as much);
- *                "freeze_ms" = from the request until perf stopped
- *                filling the ring (sampling), "ms" = until perf confirmed it;
- *                "problem": null for a perf.data perf finished, else why it is
- *                not one (common/perfdata.h: "its header was never written (all zero
- *                bytes)", "cut short inside its data section (...)", "empty"):
- *                kept, never to be converted; file "": a snapshot perf confirmed no file for
- *                (a full disk), problem null
- *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
- *           the snapshots name, copied with --keep-binaries (perf's build-id
- *           cache), and "binaries_kept" how many; both null without it
- *   "signals": [{"pid", "tid", "time_ns" (perf clock), "signal" (number),
- *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
- *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
- *                program's handler ran), "fatal" (it ended the process),
- *                "by_stop" (the recorder's stop signal, Ctrl-C on the
- *                terminal, reached the program too: no snapshot, no marker),
- *                "ip" (user ip when it came),
- *                "addr" (fault address) or null, "cause": what aborted
- *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
- *                null, "sender": {"pid", "tid",
- *                "comm"} of another process that sent it, or null,
- *                "snapshot" (index or null)}] one per line: the signals
- *           delivered to the targets that end a process, the crash signals
- *           and SIGABRT however handled, the --trigger signal (sigwatch.h);
- *           at most 256, "signals_dropped" counts the rest
- *   "exits": [{"pid", "status" (exit status) or null, "signal" (number) or
- *           null, "name" or null, "core" (a core was dumped) or null}] the
- *           target processes that ended during the recording (status and
- *           signal both null: the status is unknown, an attached process
- *           on a kernel before 6.15)
- *   "end": "trigger" | "interrupt" | "exit" | "duration" | "perf-died" | "signal"
- *          ("signal": a signal ended the target, the snapshot was taken at it)
- *   "end_ns": perf clock when the recording ended (null while it runs, or
- *          unknown); "end" and "end_ns" each on a line of their own
- *   "end": "none" while the recording runs (the report written at its
- *          start, left as it is when the recorder is killed)
- *   "ready_ms": from start to perf recording (null before), "total_ms"
- * Every snapshot object sits on a line of its own so that shell scripts can
- * pick the files with sed.
+ * report: writes OUTDIR/record.json, the account of one recording, in the
+ * format common/record_json.h defines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -122,7 +18,7 @@
 #include "session.h"
 #include "signals.h"
 
-#define REPORT_NAME "record.json"
+#define REPORT_NAME RECORD_JSON_FILE
 
 static void json_str_array(FILE *f, char *const *v, int n)
 {
@@ -360,7 +256,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 {
 	char ver[32];
 
-	fputs("{\n  \"format\": \"snaptrace-record 1\",\n  \"command_line\": ", f);
+	fputs("{\n  \"format\": \"" RECORD_JSON_FORMAT "\",\n  \"command_line\": ", f);
 	json_str_array(f, s->o->argv, s->o->argc);
 	fputs(",\n  \"perf\": {\"path\": ", f);
 	esc_json_string(f, s->h->perf_path);
@@ -417,15 +313,15 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		", \"hits_unrecorded\": %" PRIu64 ",\n", s->nhits ? "\n  ],\n" : "],\n",
-		s->hits_seen, s->hits_before_armed, s->hits_coalesced, s->trig.lost,
-		s->hits_unrecorded);
+		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
+		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
+		s->hits_coalesced, s->trig.lost, s->hits_unrecorded, s->children_unrecorded);
 	write_signals(f, s);
 	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
 		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
 		esc_json_string(f, s->snaps[i].file);
-		fprintf(f, ", \"reason\": \"%s\"", rec_end_name(s->snaps[i].reason));
+		fprintf(f, ", \"reason\": \"%s\"", record_end_name(s->snaps[i].reason));
 		json_time(f, "time_ns", s->snaps[i].time_ns);
 		json_time(f, "live_ns", s->snaps[i].live_ns);
 		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f, \"problem\": ",
@@ -443,7 +339,20 @@ static void write_body(FILE *f, const struct rec_session *s)
 			s->binaries_kept);
 	else
 		fputs("  \"binaries\": null, \"binaries_kept\": null,\n", f);
-	fprintf(f, "  \"end\": \"%s\",\n  \"end_ns\": ", rec_end_name(s->end));
+	fprintf(f, "  \"end\": \"%s\",\n  \"error\": ", record_end_name(s->end));
+	if (s->failed) {
+		char why[sizeof(s->error) + sizeof(s->said)];
+
+		/* with perf's words, on one line */
+		snprintf(why, sizeof(why), "%s %s", s->error, s->said);
+		for (char *c = why; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		esc_json_string(f, why);
+	}
+	else
+		fputs("null", f);
+	fputs(",\n  \"end_ns\": ", f);
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
 	else

@@ -34,27 +34,6 @@
 #define SLOW_POLL_MS 5      /* a slow-call trigger's rings are read this often: the
 			     * longest a slow call's return waits to be seen */
 
-const char *rec_end_name(enum rec_end end)
-{
-	switch (end) {
-	case REC_END_NONE:
-		return "none";
-	case REC_END_TRIGGER:
-		return "trigger";
-	case REC_END_INTERRUPT:
-		return "interrupt";
-	case REC_END_EXIT:
-		return "exit";
-	case REC_END_DURATION:
-		return "duration";
-	case REC_END_PERF_DIED:
-		return "perf-died";
-	case REC_END_SIGNAL:
-		return "signal";
-	}
-	return "?";
-}
-
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -133,7 +112,7 @@ static void reap_children(struct rec_session *s)
 
 /* A new snapshot for REASON in FILE ("" while perf writes it) whose data
  * reaches at least LIVE_NS (perf clock; 0: unknown); NULL on out-of-memory. */
-static struct rec_snap *new_snap(struct rec_session *s, enum rec_end reason, const char *file,
+static struct rec_snap *new_snap(struct rec_session *s, enum record_end reason, const char *file,
 				 uint64_t live_ns)
 {
 	struct rec_snap *sn;
@@ -301,7 +280,7 @@ static void write_calls(struct rec_session *s)
  * the index of the new snapshot, SNAP_PENDING when perf's stop will take it,
  * or -1 when it failed.
  */
-static int take_snapshot(struct rec_session *s, enum rec_end reason)
+static int take_snapshot(struct rec_session *s, enum record_end reason)
 {
 	double t0 = rec_now_ms(), t_frozen = t0;
 	struct rec_snap *sn;
@@ -460,12 +439,12 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 	s->hits_seen++;
 	if (unrecorded_hit(s, hit))
 		return;
-	if (s->end == REC_END_NONE && !armed(s)) {
+	if (s->end == RECORD_END_NONE && !armed(s)) {
 		early_hit(s, hit);
 		return;
 	}
 	/* a hit read after a later one (another CPU's ring) is within the interval too */
-	if (s->end != REC_END_NONE || s->want >= 0 || (!s->o->multi_snapshot && s->fatal >= 0) ||
+	if (s->end != RECORD_END_NONE || s->want >= 0 || (!s->o->multi_snapshot && s->fatal >= 0) ||
 	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns < s->last_snap_hit_ns +
 						     (uint64_t)s->o->min_interval_ms * 1000000)) ||
 	    !want_hit(s, hit))
@@ -510,26 +489,30 @@ static void snapshot_wanted(struct rec_session *s)
 		return;
 	s->want = -1;
 	idx = holding_snapshot(s, log->hit.time_ns);
+	/* numbered as record.json's hits and snapshots; the snapshot that
+	 * holds a hit is known once the files are read (the summary says it:
+	 * main.c print_hits()), and may be the one before the one it took */
 	if (idx >= 0 && s->o->multi_snapshot) {
 		log->snapshot = idx;
-		diag_info("trigger hit: %s%s: in snapshot %d", hit_words(&log->hit, what,
-			  sizeof(what)), log->deferred ? " before it was armed" : "", idx + 1);
+		diag_info("trigger hit %d: %s%s: in a snapshot already being written",
+			  (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "");
 		return;
 	}
 	/* a launched target ends with the recording: stop it right away */
 	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
 		kill(s->target.pids[0], SIGSTOP);
-	idx = take_snapshot(s, REC_END_TRIGGER);
+	idx = take_snapshot(s, RECORD_END_TRIGGER);
 	log->snapshot = idx;
 	hit_words(&log->hit, what, sizeof(what));
 	if (!s->o->multi_snapshot) {
-		s->end = REC_END_TRIGGER;
-		diag_info("trigger hit: %s%s; %s", what,
+		s->end = RECORD_END_TRIGGER;
+		diag_info("trigger hit %d: %s%s; %s", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
-		diag_info("trigger hit: %s%s: snapshot %d", what,
-			  log->deferred ? " before it was armed" : "", idx + 1);
+		diag_info("trigger hit %d: %s%s: taking snapshot %d", (int)(log - s->hits), what,
+			  log->deferred ? " before it was armed" : "", idx);
 	}
 }
 
@@ -606,8 +589,8 @@ static void handle_signals(struct rec_session *s)
 	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
 			reap_children(s);
-		} else if (s->end == REC_END_NONE) {
-			s->end = REC_END_INTERRUPT;
+		} else if (s->end == RECORD_END_NONE) {
+			s->end = RECORD_END_INTERRUPT;
 			s->stop_signo = (int)si.ssi_signo;
 			diag_info("%s: stopping", strsignal((int)si.ssi_signo));
 		}
@@ -632,11 +615,11 @@ static bool ended_by_signal(const struct rec_session *s, pid_t pid)
  */
 static void fatal_snapshot(struct rec_session *s, struct rec_signal_log *log)
 {
-	if (s->end != REC_END_NONE || (!s->o->multi_snapshot && s->nsnaps))
+	if (s->end != RECORD_END_NONE || (!s->o->multi_snapshot && s->nsnaps))
 		return;
 	if (s->inflight >= 0)
 		wait_inflight(s, SNAPSHOT_TIMEOUT_MS);
-	log->snapshot = take_snapshot(s, REC_END_SIGNAL);
+	log->snapshot = take_snapshot(s, RECORD_END_SIGNAL);
 	if (log->snapshot == SNAP_PENDING)
 		log->snapshot = -1;   /* perf's stop takes it: the last snapshot */
 }
@@ -697,16 +680,16 @@ static void read_target_signals(struct rec_session *s)
  * zombie, so the target gets TARGET_EXIT_MS to finish exiting. Returns the
  * end: the target's exit, or perf's death while the target runs.
  */
-static enum rec_end perf_exit_end(struct rec_session *s)
+static enum record_end perf_exit_end(struct rec_session *s)
 {
 	double deadline = rec_now_ms() + TARGET_EXIT_MS;
 
 	while (rec_target_alive(&s->target)) {
 		if (rec_now_ms() >= deadline)
-			return REC_END_PERF_DIED;
+			return RECORD_END_PERF_DIED;
 		poll(NULL, 0, 5);
 	}
-	return REC_END_EXIT;
+	return RECORD_END_EXIT;
 }
 
 /* One round of the main loop: waits for anything and handles it. */
@@ -720,7 +703,7 @@ static void loop_once(struct rec_session *s, double deadline)
 	if (reserve((void **)&s->pf, &s->pf_cap, want, sizeof(*s->pf)) &&
 	    s->pf_cap < 2 + REC_MAX_PIDS) {
 		snprintf(s->error, sizeof(s->error), "out of memory");
-		s->end = REC_END_INTERRUPT;
+		s->end = RECORD_END_INTERRUPT;
 		return;
 	}
 	pf = s->pf;
@@ -773,16 +756,16 @@ static void loop_once(struct rec_session *s, double deadline)
 	/* before the exit: the snapshot at the signal that ended the target */
 	read_target_signals(s);
 	/* a hit seen counts even when the target exited or time ran out meanwhile */
-	if (s->end == REC_END_NONE && s->want >= 0 && armed(s))
+	if (s->end == RECORD_END_NONE && s->want >= 0 && armed(s))
 		snapshot_wanted(s);
 	for (int i = first_pidfd; i < first_trig; i++)
-		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == REC_END_NONE)
-			s->end = REC_END_EXIT;
-	if (deadline > 0 && rec_now_ms() >= deadline && s->end == REC_END_NONE)
-		s->end = REC_END_DURATION;
-	if (s->end == REC_END_NONE && s->target.launched && s->target.exited)
-		s->end = REC_END_EXIT;
-	if (s->end == REC_END_NONE && s->perf.exited)
+		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == RECORD_END_NONE)
+			s->end = RECORD_END_EXIT;
+	if (deadline > 0 && rec_now_ms() >= deadline && s->end == RECORD_END_NONE)
+		s->end = RECORD_END_DURATION;
+	if (s->end == RECORD_END_NONE && s->target.launched && s->target.exited)
+		s->end = RECORD_END_EXIT;
+	if (s->end == RECORD_END_NONE && s->perf.exited)
 		s->end = perf_exit_end(s);
 }
 
@@ -1065,7 +1048,7 @@ static int finish(struct rec_session *s)
 	/* a hit still waiting for the arming when the recording ended (the target
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
-		s->snaps[s->hits[s->want].snapshot].reason = REC_END_TRIGGER;
+		s->snaps[s->hits[s->want].snapshot].reason = RECORD_END_TRIGGER;
 	unfinished = check_snaps(s);
 	hits_held(s);
 	if (s->o->keep_binaries)
@@ -1215,7 +1198,7 @@ static void collect_exits(struct rec_session *s)
 		 * signal too (Ctrl-C on the terminal), may be dying of it: its end
 		 * is its own, not the recording's */
 		bool dying = ended_by_signal(s, pid) ||
-			     (s->end == REC_END_INTERRUPT && s->watch_signals &&
+			     (s->end == RECORD_END_INTERRUPT && s->watch_signals &&
 			      rec_sigwatch_sent(&s->sig, pid, s->stop_signo));
 		int r = rec_target_exit(&s->target, i, !s->target.launched ? 200 : dying ?
 					TARGET_EXIT_MS : 0, &e->status);
@@ -1224,13 +1207,31 @@ static void collect_exits(struct rec_session *s)
 		e->has_status = r == 1;
 	}
 	read_target_signals(s);   /* the deliveries of what ended them meanwhile */
-	if (s->fatal >= 0 && s->end == REC_END_EXIT)
-		s->end = REC_END_SIGNAL;
+	if (s->fatal >= 0 && s->end == RECORD_END_EXIT)
+		s->end = RECORD_END_SIGNAL;
+}
+
+/* A recording that failed before perf recorded: where perf left files (a
+ * header, no data), record.json says what happened, never a directory
+ * without one; else nothing was recorded and there is nothing to report. */
+static void report_failure(struct rec_session *s)
+{
+	char **names;
+	int n = perfdata_scan(s->outdir_fd, &names);
+
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	if (n >= 0)
+		free(names);
+	s->failed = true;
+	if (n <= 0 || rec_report_write(s))
+		rec_report_unreserve(s);
 }
 
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
+	char what[200];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1259,6 +1260,8 @@ int rec_session_run(struct rec_session *s)
 	err = open_sigwatch(s);
 	if (err)
 		goto out_trigger;
+	if (!s->o->multi_thread)
+		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {
@@ -1296,24 +1299,26 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s, %s); Ctrl-C to stop",
+	diag_info("recording %s %d (%s); Ctrl-C to stop",
 		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  s->plan.mode == REC_MODE_PT ? "Intel PT" : "sampling",
-		  s->have_trigger ? "until the trigger" : "no trigger");
+		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+				    sizeof(what)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
-	while (s->end == REC_END_NONE)
+	while (s->end == RECORD_END_NONE)
 		loop_once(s, deadline);
 	read_target_signals(s);   /* the last ones, before the targets' exit is told */
 	collect_exits(s);
+	for (int i = 0; i < s->forks.n; i++)
+		s->children_unrecorded += rec_forks_count(&s->forks, i);
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
 	read_measures(s, true);
 	write_calls(s);
 	err = finish(s);
-	if (s->end == REC_END_PERF_DIED) {
+	if (s->end == RECORD_END_PERF_DIED) {
 		perf_failed(s, "perf exited while the target was running");
 		err = -EPIPE;
 	}
@@ -1333,11 +1338,12 @@ out_trigger:
 	s->calls = NULL;
 	rec_sigwatch_close(&s->sig);
 	s->watch_signals = false;
+	rec_forks_close(&s->forks);
 	rec_slowcall_free(&s->slow);
 out_target:
 	rec_target_finish(&s->target);
-	if (err && s->end == REC_END_NONE)
-		rec_report_unreserve(s);   /* nothing recorded: nothing to report */
+	if (err && s->end == RECORD_END_NONE)
+		report_failure(s);
 	free(s->pf);
 	s->pf = NULL;
 	s->pf_cap = 0;
@@ -1394,7 +1400,7 @@ bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e
 	}
 	if (!e->sig && !e->exited)
 		return true;   /* ended; how is unknown */
-	e->by_stop |= s->end == REC_END_INTERRUPT && e->sig == s->stop_signo && !e->exited;
+	e->by_stop |= s->end == RECORD_END_INTERRUPT && e->sig == s->stop_signo && !e->exited;
 	return true;
 }
 

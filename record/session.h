@@ -23,7 +23,9 @@
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
+#include "record_json.h"
 #include "signals.h"
+#include "forks.h"
 #include "sigwatch.h"
 #include "slowcall.h"
 #include "target.h"
@@ -31,16 +33,6 @@
 #include "trigspec.h"
 
 #define REC_REPORT_RESERVE (256 * 1024)   /* bytes kept for record.json */
-
-enum rec_end {
-	REC_END_NONE,        /* not ended; a snapshot file perf wrote by itself */
-	REC_END_TRIGGER,     /* the (first) trigger hit */
-	REC_END_INTERRUPT,   /* SIGINT, SIGTERM or SIGHUP to the recorder */
-	REC_END_EXIT,        /* the target exited */
-	REC_END_DURATION,    /* --duration elapsed */
-	REC_END_PERF_DIED,   /* perf exited on its own while the target ran */
-	REC_END_SIGNAL,      /* a signal ended the target: the snapshot was taken at it */
-};
 
 /* A trigger hit that asked for a snapshot. */
 struct rec_hit_log {
@@ -54,7 +46,7 @@ struct rec_hit_log {
 struct rec_snap {
 	char file[NAME_MAX + 1]; /* the perf.data file holding it (basename); "" while
 				    perf has not confirmed it */
-	enum rec_end reason;
+	enum record_end reason;
 	double requested_ms, done_ms; /* CLOCK_MONOTONIC */
 	double frozen_ms;             /* perf's ring stopped (sampling), else requested_ms */
 	uint64_t time_ns;             /* perf clock when it was asked for; 0: unknown */
@@ -123,6 +115,10 @@ struct rec_session {
 	int stop_signo;               /* the SIGINT/SIGTERM/SIGHUP that stopped the
 					 recording, 0: none */
 	struct rec_sigwatch sig;
+	struct rec_forks forks;       /* the child processes each target starts (not
+				       * with --multi-thread, which records them) */
+	uint64_t children_unrecorded; /* child processes the targets started, not recorded
+				       * (forks.h; 0 also where it cannot be counted) */
 	struct rec_signal_log *signals; /* owned, in the order seen */
 	int nsignals;
 	size_t signals_cap;
@@ -166,7 +162,7 @@ struct rec_session {
 					 post-trigger data: delete them */
 	size_t dumps_used;            /* perf Dump files accounted for by snaps */
 	uint64_t last_snap_hit_ns;    /* perf time of the hit of the last snapshot */
-	enum rec_end end;
+	enum record_end end;
 	uint64_t end_ns;              /* perf clock when the recording ended; 0: unknown */
 	uint64_t stop_live_ns;        /* the live_ns of the snapshots perf's stop writes
 				       * (end_ns when perf still ran then, else 0) */
@@ -182,6 +178,8 @@ struct rec_session {
 	size_t pf_cap;
 	int exit_code;                /* EXIT_OK or EXIT_RUNTIME */
 	char error[4096];             /* why the session failed: one line */
+	bool failed;                  /* it failed before perf recorded: record.json says
+				       * so ("error") where perf left files */
 	char said[4608];              /* what perf said about it (lines; "": nothing), shown
 				       * after the error with diag_block() */
 };
@@ -214,9 +212,6 @@ bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e
  */
 int rec_session_program_status(const struct rec_session *s);
 
-/* The word record.json uses for END ("trigger", "interrupt", ...). */
-const char *rec_end_name(enum rec_end end);
-
 /*
  * Creates S->outdir_fd's record.json (it must not exist: O_EXCL|O_NOFOLLOW)
  * into S->report_fd and writes the report of S as it stands (a recording
@@ -231,7 +226,7 @@ int rec_report_reserve(struct rec_session *s);
 void rec_report_unreserve(struct rec_session *s);
 
 /*
- * Writes S as record.json (format: see record/report.c): into the file
+ * Writes S as record.json (format: common/record_json.h): into the file
  * rec_report_reserve() made, rewritten in place and closed (a name swapped
  * meanwhile changes nothing), else a new one. Returns 0 or a negative errno
  * (-ENOSPC when the disk is full).

@@ -578,8 +578,9 @@ static void find_cause(const struct rec_sigwatch *w, struct rec_signal *sig)
  * the kernel's for a signal sent before it that ends the process unhandled
  * (sig_delivered_as_kill(): SIGINT of a Ctrl-C, SIGTERM, SIGHUP...), never
  * delivered itself: SIG becomes that signal, with its code and sender.
+ * Returns whether a signal_generate of it was found.
  */
-static void find_sender(const struct rec_sigwatch *w, struct rec_signal *sig)
+static bool find_sender(const struct rec_sigwatch *w, struct rec_signal *sig)
 {
 	bool as_kill = sig->sig == SIGKILL && sig->code == SI_USER;
 
@@ -600,8 +601,24 @@ static void find_sender(const struct rec_sigwatch *w, struct rec_signal *sig)
 			sig->sender_tid = g->sender_tid;
 			memcpy(sig->sender_comm, g->sender_comm, sizeof(sig->sender_comm));
 		}
-		return;
+		return true;
 	}
+	return false;
+}
+
+/*
+ * Whether SIG is a SIGKILL the kernel gave a thread without sending it:
+ * no siginfo (SI_USER), and no signal_generate of it (or of a signal it
+ * stands for) while signal_generate is watched. The kernel ends the other
+ * threads of a process so when one calls exit_group (a return from main
+ * with threads running), execve, or dumps core (zap_other_threads(),
+ * zap_threads(): the SIGKILL is set pending, never generated); any SIGKILL a
+ * process sends, or the kernel's OOM killer, is generated. Not a signal of
+ * the program's: dropped.
+ */
+static bool kernel_kill(const struct rec_sigwatch *w, const struct rec_signal *sig, bool sent)
+{
+	return w->generate && !sent && sig->sig == SIGKILL && sig->code == SI_USER;
 }
 
 /* The fault address of SIG: its thread's newest page fault at its ip, at or
@@ -706,7 +723,7 @@ static int read_ring(struct rec_sigwatch *w, struct rec_sigwatch_event *e, struc
 
 int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max)
 {
-	int n = 0;
+	int n = 0, kept = 0;
 
 	/* the senders and abort probes first: they come before the delivery */
 	for (int pass = 0; pass < 2; pass++)
@@ -714,13 +731,18 @@ int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max)
 			if ((w->ev[i].kind != SW_DELIVER) == (pass == 0) && w->ev[i].kind != SW_FAULT)
 				n += read_ring(w, &w->ev[i], out + n, max - n);
 	for (int i = 0; i < n; i++) {
-		find_sender(w, &out[i]);
-		if (out[i].sig == SIGABRT)
-			find_cause(w, &out[i]);
-		if (sig_has_fault_addr(out[i].sig, out[i].code))
-			find_fault(w, &out[i]);
+		struct rec_signal *sig = &out[kept];
+
+		*sig = out[i];
+		if (kernel_kill(w, sig, find_sender(w, sig)))
+			continue;
+		if (sig->sig == SIGABRT)
+			find_cause(w, sig);
+		if (sig_has_fault_addr(sig->sig, sig->code))
+			find_fault(w, sig);
+		kept++;
 	}
-	return n;
+	return kept;
 }
 
 bool rec_sigwatch_sent(const struct rec_sigwatch *w, pid_t pid, int sig)

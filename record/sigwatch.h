@@ -121,7 +121,9 @@ bool rec_sigwatch_hup(struct rec_sigwatch *w, const struct pollfd *pf, int n);
  * Moves the signals delivered since the last call into OUT (at most MAX,
  * in each ring's order; the rest stay for the next call), each with its
  * sender and, for a fault, its address; a SIGKILL the kernel delivered for
- * another signal is that signal. Returns how many.
+ * another signal is that signal, and one the kernel gave without sending
+ * it (the other threads' at exit_group, execve or a core dump) is left out.
+ * Returns how many.
  */
 int rec_sigwatch_read(struct rec_sigwatch *w, struct rec_signal *out, int max);
 

@@ -84,84 +84,36 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-static uint64_t thread_key_hash(uint64_t pid, uint64_t tid)
-{
-	return (tid * 0x9e3779b97f4a7c15ull) ^ (pid * 0xc2b2ae3d27d4eb4full);
-}
-
-/* Grows the open-addressing table *TAB (slots hold index + 1) to twice its size. */
-static int rehash(uint32_t **tab, size_t *cap, size_t n, uint64_t (*key)(const struct agg *, uint32_t),
-		  const struct agg *a)
-{
-	size_t ncap = *cap ? *cap * 2 : 256;
-	uint32_t *t = calloc(ncap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		size_t s = key(a, i) & (ncap - 1);
-
-		while (t[s])
-			s = (s + 1) & (ncap - 1);
-		t[s] = i + 1;
-	}
-	free(*tab);
-	*tab = t;
-	*cap = ncap;
-	return 0;
-}
-
 /* A row's key: its thread (0, 0 for all), kind (NULL for a function, and
  * for a wait what it is keyed by and its state), name and dso. */
 static uint64_t key_hash(uint64_t pid, uint64_t tid, const char *by, const char *state,
 			 const char *name, const char *dso)
 {
-	uint64_t h = thread_key_hash(pid, tid);
+	uint64_t h = hash_pair(pid, tid);
 
 	if (by)
 		h = hash_str(hash_str(h, by) * 31, state);
 	return hash_str(hash_str(h, name) * 31, dso);
 }
 
-static uint64_t row_hash(const struct agg *a, uint32_t i)
-{
-	const struct agg_row *r = &a->rows[i];
-
-	return key_hash(r->pid, r->tid, r->by, r->state, r->name, r->dso);
-}
-
-static uint64_t thread_hash(const struct agg *a, uint32_t i)
-{
-	return thread_key_hash(a->threads[i].pid, a->threads[i].tid);
-}
-
 static struct agg_thread *thread_get(struct agg *a, uint64_t pid, uint64_t tid)
 {
-	size_t s;
+	uint64_t h = hash_pair(pid, tid);
+	struct agg_thread *th;
+	size_t probe = 0;
+	uint32_t k;
 
-	if (a->thread_hash_cap) {
-		for (s = thread_key_hash(pid, tid) & (a->thread_hash_cap - 1);
-		     a->thread_hash[s]; s = (s + 1) & (a->thread_hash_cap - 1)) {
-			struct agg_thread *t = &a->threads[a->thread_hash[s] - 1];
-
-			if (t->pid == pid && t->tid == tid)
-				return t;
-		}
-	}
-	if (2 * (a->nthreads + 1) > a->thread_hash_cap &&
-	    rehash(&a->thread_hash, &a->thread_hash_cap, a->nthreads, thread_hash, a))
-		return NULL;
-	struct agg_thread *th = array_grow(a->threads, &a->capthreads, a->nthreads, sizeof(*th));
-
+	while ((k = hash_index_next(&a->thread_index, h, &probe)) != HASH_NONE)
+		if (a->threads[k].pid == pid && a->threads[k].tid == tid)
+			return &a->threads[k];
+	th = array_grow(a->threads, &a->capthreads, a->nthreads, sizeof(*th));
 	if (!th)
 		return NULL;
 	a->threads = th;
-	th = &a->threads[a->nthreads];
+	if (hash_index_add(&a->thread_index, h, (uint32_t)a->nthreads))
+		return NULL;
+	th = &a->threads[a->nthreads++];
 	*th = (struct agg_thread){ .pid = pid, .tid = tid };
-	for (s = thread_key_hash(pid, tid) & (a->thread_hash_cap - 1); a->thread_hash[s];
-	     s = (s + 1) & (a->thread_hash_cap - 1))
-		;
-	a->thread_hash[s] = (uint32_t)++a->nthreads;
 	return th;
 }
 
@@ -171,21 +123,18 @@ static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, c
 {
 	uint64_t h = key_hash(pid, tid, by, state, name, dso);
 	struct agg_row *r;
-	size_t s;
+	size_t probe = 0;
+	uint32_t k;
 
-	if (a->row_hash_cap) {
-		for (s = h & (a->row_hash_cap - 1); a->row_hash[s];
-		     s = (s + 1) & (a->row_hash_cap - 1)) {
-			r = &a->rows[a->row_hash[s] - 1];
-			if (r->tid == tid && r->pid == pid && r->by == by && r->state == state &&
-			    !strcmp(r->name, name) && !strcmp(r->dso, dso)) {
-				*out = a->row_hash[s] - 1;
-				return 0;
-			}
+	while ((k = hash_index_next(&a->row_index, h, &probe)) != HASH_NONE) {
+		r = &a->rows[k];
+		if (r->tid == tid && r->pid == pid && r->by == by && r->state == state &&
+		    !strcmp(r->name, name) && !strcmp(r->dso, dso)) {
+			*out = k;
+			return 0;
 		}
 	}
-	if (2 * (a->nrows + 1) > a->row_hash_cap &&
-	    rehash(&a->row_hash, &a->row_hash_cap, a->nrows, row_hash, a))
+	if (hash_index_reserve(&a->row_index, a->nrows + 1))
 		return -ENOMEM;
 	r = array_grow(a->rows, &a->caprows, a->nrows, sizeof(*r));
 	if (!r)
@@ -199,9 +148,7 @@ static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, c
 		free(r->dso);
 		return -ENOMEM;
 	}
-	for (s = h & (a->row_hash_cap - 1); a->row_hash[s]; s = (s + 1) & (a->row_hash_cap - 1))
-		;
-	a->row_hash[s] = (uint32_t)(a->nrows + 1);
+	hash_index_add(&a->row_index, h, (uint32_t)a->nrows);   /* reserved: cannot fail */
 	*out = (uint32_t)a->nrows++;
 	return 0;
 }
@@ -825,8 +772,8 @@ void agg_free(struct agg *a)
 	free(a->measured);
 	free(a->rows);
 	free(a->threads);
-	free(a->row_hash);
-	free(a->thread_hash);
+	hash_index_free(&a->row_index);
+	hash_index_free(&a->thread_index);
 	free(a->top);
 	free(a->mode);
 	free(a->ended);

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
 #include "hist.h"
 
 /* One function (with --by-thread: one function on one thread); or, with
@@ -105,8 +106,9 @@ struct agg {
 	unsigned passes;            /* 1, or 2 when events came out of time order */
 	/* private */
 	struct agg_thread *threads; size_t nthreads, capthreads;
-	uint32_t *row_hash;         size_t row_hash_cap, caprows;
-	uint32_t *thread_hash;      size_t thread_hash_cap;
+	struct hash_index row_index;     /* key_hash() of a row -> rows[] */
+	size_t caprows;
+	struct hash_index thread_index;  /* (pid, tid) mixed -> threads[] */
 	size_t captop;
 	bool merging;
 	int err;

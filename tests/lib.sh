@@ -141,6 +141,52 @@ run_group() {
 	GROUP_PID=
 	return "$rc"
 }
+# rec_field DIR PATH: the value of field PATH ("end", "trigger.symbol",
+# "pids.0") of recording directory DIR's record.json as
+# `snaptrace-convert --dump=recording` prints it (a string unquoted, null as
+# null); nothing when there is no such field.
+rec_field() {
+	"$CONVERT" --dump=recording "$1" 2>/dev/null |
+		P="$2=" awk 'index($0, ENVIRON["P"]) == 1 { print substr($0, length(ENVIRON["P"]) + 1); exit }'
+}
+
+# rec_rows DIR ARRAY FIELD...: a line per element of DIR's record.json's
+# ARRAY ("hits", "snapshots"), its FIELDs (paths within the element:
+# "time_ns", "args.0") separated by spaces, in the file's order; an element
+# without one of them is left out.
+rec_rows() {
+	local dir=$1 array=$2
+	shift 2
+	"$CONVERT" --dump=recording "$dir" 2>/dev/null | A="$array." F="$*" awk '
+	function flush(   i, line) {
+		for (i = 1; i <= n; i++) {
+			if (!(f[i] in v)) { split("", v); return }
+			line = line (i > 1 ? " " : "") v[f[i]]
+		}
+		if (cur != "") print line
+		split("", v)
+	}
+	BEGIN { n = split(ENVIRON["F"], f, " "); a = ENVIRON["A"]; cur = "" }
+	index($0, a) == 1 {
+		rest = substr($0, length(a) + 1)
+		k = substr(rest, 1, index(rest, ".") - 1)
+		if (k != cur) { flush(); cur = k }
+		rest = substr(rest, index(rest, ".") + 1)
+		v[substr(rest, 1, index(rest, "=") - 1)] = substr(rest, index(rest, "=") + 1)
+	}
+	END { flush() }'
+}
+
+# json_replace FILE FROM TO: replaces the first FROM in the JSON file FILE
+# (a test's own copy of a record.json) by TO, wherever its lines break;
+# fails when FILE has no FROM.
+json_replace() {
+	local text
+	text=$(<"$1") || return 1
+	[[ $text == *"$2"* ]] || { echo "json_replace: $1 has no $2" >&2; return 1; }
+	printf '%s\n' "${text/"$2"/"$3"}" >"$1"
+}
+
 
 # slices_match ACTUAL EXPECTED: compares two "TID DEPTH NAME" listings (the
 # format of tests/cases/*/expected.txt and of `snaptrace-convert --dump=slices`).

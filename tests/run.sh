@@ -383,13 +383,18 @@ report() {
 }
 
 # Check jobs, then record jobs, each longest first (times of the last run
-# in O/test-times; a suite never timed counts as long), so that the last to
-# end is a short one; then each job of another tier.
+# in O/test-times, else tests/suite-times: the times of a run on the
+# project's machine, for a fresh clone, which is every CI run; a suite timed
+# in neither counts as long), so that the last to end is a short one; then
+# each job of another tier.
 order=()
 declare -A last_time=()
-if [ -f "$O/test-times" ]; then
-	while read -r s n; do last_time[$n]=$s; done <"$O/test-times"
-fi
+for tf in "$top/tests/suite-times" "$O/test-times"; do
+	[ -f "$tf" ] || continue
+	while read -r s n; do
+		[[ $s =~ ^[0-9]+$ ]] && last_time[$n]=$s
+	done <"$tf"
+done
 mapfile -t order < <(for i in "${!J_NAME[@]}"; do
 	case ${J_TIER[$i]} in
 	check) echo "0 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;

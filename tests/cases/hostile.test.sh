@@ -19,6 +19,11 @@
 #                  blocks).
 #   odd-tids       thread ids 0, 2^31-1, 2^31, 2^32+1 and ordinary ones: one
 #                  track each, none shared; ordinary ids keep their number.
+#   binrec-version the dlfilter's stream saved by another format version
+#                  (its version record says 7), or without a version record
+#                  (an older dlfilter's), or a branch with a flag bit binrec.h
+#                  does not name: exit 1, one line naming the file (and the
+#                  versions); the same stream of version 1 converts.
 #   dump-args      --dump with a second file, or with -o: exit 2.
 #   perf-force     every perf command run on a perf.data gets -f.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -196,6 +201,37 @@ odd_tids() {
 	fi
 }
 
+# put_bytes FILE OFFSET BYTES: overwrites FILE's bytes from OFFSET with BYTES
+# (printf escapes).
+put_bytes() {
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+binrec_version() {
+	local f=$TMP/stream.bin size
+	# a version record (8 bytes), strings, one branch record (80 bytes, last)
+	branch 100 5.000000100 call 401010 main+0x10 402000 work+0x0 |
+		"$SNAPTRACE_TEST_BIN/gen/text2bin" >"$f"
+	converts binrec-version "$f" || return
+	if ! grep -qx '100 0 work' "$TMP/binrec-version.slices"; then
+		fail binrec-version "version 1: no call of work: $(tr '\n' '|' <"$TMP/binrec-version.slices")"
+		return
+	fi
+	rm -f "$TMP/binrec-version.fxt"
+	cp "$f" "$TMP/v7.bin"
+	put_bytes "$TMP/v7.bin" 4 '\007'
+	expect_fail binrec-version 1 "^snaptrace-convert: $TMP/v7.bin: byte 0: the dlfilter's stream of format version 7, expected version 1: convert the perf.data again$" \
+		"$CONVERT" -q "$TMP/v7.bin" -o "$TMP/binrec-version.fxt" || return
+	tail -c +9 "$f" >"$TMP/v0.bin"
+	expect_fail binrec-version 1 "^snaptrace-convert: $TMP/v0.bin: byte 0: a binary record before the stream's version record .*expected format version 1" \
+		"$CONVERT" -q "$TMP/v0.bin" -o "$TMP/binrec-version.fxt" || return
+	size=$(stat -c %s "$f")
+	cp "$f" "$TMP/flag.bin"
+	put_bytes "$TMP/flag.bin" $((size - 76)) '\000\010\000\000'   # bit 11: no name
+	expect_fail binrec-version 1 "^snaptrace-convert: $TMP/flag.bin: byte $((size - 80)): a malformed binary record \(type 2, 80 bytes\)$" \
+		"$CONVERT" -q "$TMP/flag.bin" -o "$TMP/binrec-version.fxt" && ok binrec-version
+}
+
 dump_args() {
 	call_return 100 | converts dump-args - || return
 	expect_fail dump-two 2 'dump reads one FXT file, got 2' \
@@ -235,5 +271,6 @@ cr_only
 strict_junk
 long_line
 odd_tids
+binrec_version
 dump_args
 perf_force

@@ -75,8 +75,9 @@ why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
 cp -r "$D" "$TMP/bad-path"
-sed -i 's|"calls_file": "measured-calls.txt"|"calls_file": "../measured-calls.txt"|' "$TMP/bad-path/record.json"
-if "$CONVERT" --quiet "$TMP/bad-path" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
+if ! json_replace "$TMP/bad-path/record.json" '"calls_file": "measured-calls.txt"' \
+	'"calls_file": "../measured-calls.txt"' ||
+	"$CONVERT" --quiet "$TMP/bad-path" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
 	! grep -q 'record.json: measure\[0\].calls_file: expected a file name in the recording' "$TMP/bad.err"; then
 	why+=" [a path as calls_file: $(first_lines "$TMP/bad.err")]"
 fi

@@ -333,8 +333,8 @@ interrupt() {
 		fail offcpu-interrupt "snaptrace-record could not record: $(first_lines "$TMP/intr.rec.err")"
 		return
 	fi
-	live=$(sed -n 's/.*"reason": "interrupt".*"live_ns": \([0-9]*\),.*/\1/p' "$d/record.json")
-	taken=$(sed -n 's/.*"reason": "interrupt", "time_ns": \([0-9]*\),.*/\1/p' "$d/record.json")
+	live=$(rec_rows "$d" snapshots reason live_ns | awk '$1 == "interrupt" { print $2 }')
+	taken=$(rec_rows "$d" snapshots reason time_ns | awk '$1 == "interrupt" { print $2 }')
 	if [ -z "$live" ] || [ -z "$taken" ] || [ "$live" -gt "$taken" ]; then
 		fail offcpu-interrupt "record.json: live_ns '$live', time_ns '$taken': $(grep '"reason"' "$d/record.json")"
 		return

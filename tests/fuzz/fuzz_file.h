@@ -1,18 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_file.h: scratch files of one fuzzing process,
- * $TMPDIR/snaptrace-fuzz.PID.EXT (/tmp without TMPDIR; one name per
- * extension, a new file under it for every run of the target).
+ * $TMPDIR/snaptrace-fuzz.PID/EXT (/tmp without TMPDIR; one name per
+ * extension, a new file under it for every run of the target). A directory
+ * of its own: the FXT writer sweeps its output's directory for stale
+ * temporaries at every open (common/outpath.c), and a shared /tmp of
+ * hundreds of entries made that listing a twentieth of a run. Removed,
+ * with all it holds, when the process exits.
  */
 #ifndef SNAPTRACE_FUZZ_FILE_H
 #define SNAPTRACE_FUZZ_FILE_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+static char fuzz_file_dir[200];
+
+static inline int fuzz_file_remove(const char *path, const struct stat *st, int flag,
+				   struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* atexit: the scratch directory and what it holds. */
+static inline void fuzz_file_cleanup(void)
+{
+	nftw(fuzz_file_dir, fuzz_file_remove, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 /* The scratch path for EXT ("txt", "fxt"), in one of two static buffers. */
 static inline const char *fuzz_file_path(const char *ext)
@@ -20,12 +42,18 @@ static inline const char *fuzz_file_path(const char *ext)
 	static char bufs[2][256];
 	static int n;
 	char *b = bufs[n++ % 2];
-	const char *dir = getenv("TMPDIR");
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (snprintf(b, sizeof(bufs[0]), "%s/snaptrace-fuzz.%ld.%s", dir, (long)getpid(), ext) >=
-	    (int)sizeof(bufs[0]))
+	if (!fuzz_file_dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		if (!tmp || !*tmp)
+			tmp = "/tmp";
+		if (snprintf(fuzz_file_dir, sizeof(fuzz_file_dir), "%s/snaptrace-fuzz.%ld", tmp,
+			     (long)getpid()) >= (int)sizeof(fuzz_file_dir) ||
+		    (mkdir(fuzz_file_dir, 0700) && errno != EEXIST) || atexit(fuzz_file_cleanup))
+			abort();
+	}
+	if (snprintf(b, sizeof(bufs[0]), "%s/%s", fuzz_file_dir, ext) >= (int)sizeof(bufs[0]))
 		abort();
 	return b;
 }

@@ -67,13 +67,28 @@ static int loc_of(const struct conv_loc *loc, struct binrec_loc *r)
 /* Writes L (a branch line) as a record. Returns 0 when it stays text. */
 static int branch(const struct conv_line *l)
 {
-	const uint32_t plain = CONV_F_CALL | CONV_F_RETURN | CONV_F_JCC | CONV_F_JMP |
-			       CONV_F_INT | CONV_F_IRET | CONV_F_SYSCALL | CONV_F_SYSRET |
-			       CONV_F_ASYNC | CONV_F_HW_INT | CONV_F_TX_ABORT | CONV_F_VMENTRY |
-			       CONV_F_VMEXIT;
+	/* The stream's bit of each flag name the dlfilter hands over (binrec.h's
+	 * numbers, written out here: the reference of convert/binstream.c's map). */
+	static const struct {
+		uint32_t conv, bit;
+	} names[] = {
+		{ CONV_F_CALL, 1u << 0 }, { CONV_F_RETURN, 1u << 1 }, { CONV_F_JCC, 1u << 2 },
+		{ CONV_F_JMP, 1u << 3 }, { CONV_F_INT, 1u << 4 }, { CONV_F_IRET, 1u << 5 },
+		{ CONV_F_SYSCALL, 1u << 6 }, { CONV_F_SYSRET, 1u << 7 }, { CONV_F_ASYNC, 1u << 8 },
+		{ CONV_F_HW_INT, 1u << 9 }, { CONV_F_TX_ABORT, 1u << 10 },
+		{ CONV_F_VMENTRY, 1u << 13 }, { CONV_F_VMEXIT, 1u << 14 },
+	};
+	uint32_t bits = 0, named = 0;
 	struct binrec_branch b;
 
-	if (!l->has_time || !(l->flags & plain) || (l->flags & ~(plain | CONV_F_IN_TX)) ||
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (l->flags & names[i].conv) {
+			bits |= names[i].bit;
+			named |= names[i].conv;
+		}
+	if (l->flags & CONV_F_IN_TX)
+		bits |= 1u << 16;
+	if (!l->has_time || !named || (l->flags & ~(named | CONV_F_IN_TX)) ||
 	    l->pid != (int32_t)l->pid || l->tid != (int32_t)l->tid)
 		return 0;
 	memset(&b, 0, sizeof(b));
@@ -88,7 +103,7 @@ static int branch(const struct conv_line *l)
 		return 1;
 	}
 	b.h = (struct binrec_header){ BINREC_MARK, BINREC_BRANCH, sizeof(b) };
-	b.flags = l->flags;
+	b.flags = bits;
 	b.time = l->ts;
 	b.pid = (int32_t)l->pid;
 	b.tid = (int32_t)l->tid;
@@ -104,7 +119,9 @@ int main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	struct binrec_version v = { { BINREC_MARK, BINREC_VERSION, sizeof(v) }, BINREC_FORMAT };
 
+	fwrite(&v, 1, sizeof(v), stdout);   /* as the dlfilter starts its stream */
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		struct conv_line l;
 		size_t len = (size_t)n - (line[n - 1] == '\n');

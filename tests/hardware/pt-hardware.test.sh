@@ -103,8 +103,8 @@ t_control_ack() {
 		fail pt_control_ack "exit non-zero: $(tl 3 "$TMP/ack.err")"
 	elif grep -q 'did not acknowledge\|did not confirm' "$TMP/ack.err"; then
 		fail pt_control_ack "$(grep -m 1 'did not' "$TMP/ack.err")"
-	elif [ "$(json_str "$TMP/ack/record.json" end)" != trigger ]; then
-		fail pt_control_ack "end is '$(json_str "$TMP/ack/record.json" end)', not trigger"
+	elif [ "$(rec_field "$TMP/ack" end)" != trigger ]; then
+		fail pt_control_ack "end is '$(rec_field "$TMP/ack" end)', not trigger"
 	elif [ "$(snaps "$TMP/ack" trigger | wc -l)" -ne 1 ] ||
 		[ "$(snap_problem "$TMP/ack" "$(snaps "$TMP/ack" trigger)")" != null ]; then
 		fail pt_control_ack "expected one finished trigger snapshot: $(grep '"file"' "$TMP/ack/record.json" | tr '\n' ' ')"
@@ -141,8 +141,8 @@ t_snapshot_e() {
 	requires pt_snapshot_e perf_snapshot_e || return
 	if ! record exit --trigger round_of_work --arm-after 60 -- "$STOP"; then
 		fail pt_snapshot_e "exit non-zero: $(tl 3 "$TMP/exit.err")"
-	elif [ "$(json_str "$TMP/exit/record.json" end)" != exit ]; then
-		fail pt_snapshot_e "end is '$(json_str "$TMP/exit/record.json" end)', not exit"
+	elif [ "$(rec_field "$TMP/exit" end)" != exit ]; then
+		fail pt_snapshot_e "end is '$(rec_field "$TMP/exit" end)', not exit"
 	elif [ "$(snaps "$TMP/exit" exit | wc -l)" -ne 1 ]; then
 		fail pt_snapshot_e "expected one exit snapshot: $(grep '"file"' "$TMP/exit/record.json" | tr '\n' ' ')"
 	elif why=$(read_back exit) && [ -n "$why" ]; then

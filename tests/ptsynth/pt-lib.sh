@@ -91,11 +91,19 @@ chmod +x "$TMP/perf"
 # and the dlfilter's conversion, and the in-process one); the text path
 # reads the branches perf script decoded, the same lines in both modes,
 # and is checked on the program's plain variant.
+#
+# SRCLINE_FOR: the NAMEs whose conversions look up source lines (set and
+# empty: none; unset: all); the others convert with --no-srcline. Source
+# lines are looked up at each slice's begin whatever decoded the data
+# (convert/funcs.c), and where libc's debug file is installed (libc6-dbg,
+# scripts/install-deps.sh) reading it is ~125 ms of a small conversion's
+# ~145 ms of CPU: a suite looks them up where it checks them.
 convert() {
-	local name=$1 j
+	local name=$1 j src=()
 	shift
+	[ -z "${SRCLINE_FOR+set}" ] || [[ " $SRCLINE_FOR " == *" $name "* ]] || src=(--no-srcline)
 	rm -f "$TMP/perf.log"
-	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j 3 "$@" -o "$TMP/$name.fxt" \
+	if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j 3 "${src[@]}" "$@" -o "$TMP/$name.fxt" \
 		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert -j 3 failed: $(head -3 "$TMP/$name.cerr")"
 		return 1
@@ -112,7 +120,7 @@ convert() {
 		# at other PSBs, which matter where the data is damaged
 		[ $j = 2 ] && ! grep -q -e '--damage' "$TMP/$name.opts" 2>/dev/null && break
 		rm -f "$TMP/perf.log"
-		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j $j "$@" \
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j $j "${src[@]}" "$@" \
 			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
 			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
 			return 1
@@ -139,7 +147,7 @@ $(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
 			break
 		fi
 		rm -f "$TMP/perf.log"
-		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" -j $j "$@" -o "$TMP/$name.builtin.fxt" \
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" -j $j "${src[@]}" "$@" -o "$TMP/$name.builtin.fxt" \
 			2>"$TMP/$name.cerr"; then
 			echo "snaptrace-convert (in-process decoder) -j $j failed: $(head -3 "$TMP/$name.cerr")"
 			return 1
@@ -158,7 +166,7 @@ $(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
 		fi
 	done
 	grep -q -e '--noretcomp' "$TMP/$name.opts" 2>/dev/null && return 0
-	if ! "$CONVERT" --quiet --no-dlfilter "$@" -o "$TMP/$name.text.fxt" \
+	if ! "$CONVERT" --quiet --no-dlfilter "${src[@]}" "$@" -o "$TMP/$name.text.fxt" \
 		2>"$TMP/$name.cerr"; then
 		echo "snaptrace-convert --no-dlfilter failed: $(head -3 "$TMP/$name.cerr")"
 		return 1

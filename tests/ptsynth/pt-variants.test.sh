@@ -23,6 +23,9 @@
 . "$SNAPTRACE_TOP/tests/ptsynth/pt-lib.sh"
 
 ptsynth_ready pt-variants
+# no source lines (pt-lib.sh SRCLINE_FOR): pt.test.sh checks them on every
+# program's plain conversion; the variants here change the data, not the lines
+SRCLINE_FOR=
 
 # Every program with a PSB+ every 128 bytes (places where -j N can start a
 # time range); layout and packet variants; the repeat mode (the benchmark's
@@ -493,7 +496,8 @@ EOF
 # A saved output of perf script with the dlfilter converts like the
 # perf.data; a damaged one is a one-line error naming the file and the byte
 # (exit 1), never a crash or a partial trace: cut inside a record, a record
-# of unknown type, a string id out of order, a branch naming no string.
+# of unknown type, a string id out of order, a branch naming no string, a
+# version record of another format version.
 name=saved
 if gen "$name" calls-static; then
 	"$PERF" script -i "$TMP/$name.data" --ns --itrace=bep -F "$PERF_FIELDS" \
@@ -507,16 +511,19 @@ if gen "$name" calls-static; then
 	else
 		ok "$name-stream"
 	fi
-	# the first record's offset (a NUL at a line's start)
-	first=$(grep -a -b -o -P '^\x00' "$TMP/$name.bin" | head -n 1 | cut -d: -f1)
-	second=$((first + $(od -An -tu2 -j $((first + 2)) -N 2 "$TMP/$name.bin")))
-	# the first BRANCH record's offset: walk the records and lines
-	branch=$(od -An -tu1 -v "$TMP/$name.bin" | tr -s ' ' '\n' | grep . | awk '
+	# walk the records and lines for the offsets of the VERSION record, the
+	# first STRING, the record after it and the first BRANCH
+	read -r version first second branch < <(od -An -tu1 -v "$TMP/$name.bin" |
+		tr -s ' ' '\n' | grep . | awk '
 		{ b[n++] = $1 }
 		END { for (i = 0; i < n;) {
 			if (b[i] != 0) { while (i < n && b[i] != 10) i++; i++; continue }
-			if (b[i + 1] == 2) { print i; exit }
-			i += b[i + 2] + 256 * b[i + 3] } }')
+			size = b[i + 2] + 256 * b[i + 3]
+			if (b[i + 1] == 4 && v == "") v = i
+			if (b[i + 1] == 1 && f == "") { f = i; s = i + size }
+			if (b[i + 1] == 2 && br == "") br = i
+			i += size }
+			print v, f, s, br }')
 	# damage|what the message says
 	while IFS='|' read -r damage says; do
 		cp "$TMP/$name.bin" "$TMP/$damage.bin"
@@ -524,7 +531,8 @@ if gen "$name" calls-static; then
 		cut) truncate -s $((first + 10)) "$TMP/$damage.bin" ;;
 		type) printf '\x09' | dd of="$TMP/$damage.bin" bs=1 seek=$((second + 1)) conv=notrunc 2>/dev/null ;;
 		id) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null ;;
-		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"
+		version) printf '\x07' | dd of="$TMP/$damage.bin" bs=1 seek=$((version + 4)) conv=notrunc 2>/dev/null ;;
+		nostring) head -c "$first" "$TMP/$name.bin" >"$TMP/$damage.bin"   # the VERSION kept
 			tail -c +$((branch + 1)) "$TMP/$name.bin" | head -c 80 >>"$TMP/$damage.bin" ;;
 		esac
 		"$CONVERT" --quiet "$TMP/$damage.bin" -o "$TMP/$damage.fxt" 2>"$TMP/$damage.err"
@@ -545,6 +553,7 @@ cut|a binary record cut short
 type|a malformed binary record \(type 9,
 id|a malformed binary record \(type 1,
 nostring|a malformed binary record \(type 2,
+version|the dlfilter's stream of format version 7, expected version 1
 EOF
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"

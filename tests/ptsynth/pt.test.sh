@@ -23,7 +23,7 @@
 #              script where the suite does not allow it (FALLBACK);
 # in both return-compression modes and with a snapshot window (with a PSB+
 # every 128 bytes: pt-variants.test.sh); and source lines (srcline-*) on the programs' own
-# functions. The other layouts, damage, context switches, snapshots and
+# functions (looked up in the plain conversions only: pt-lib.sh SRCLINE_FOR). The other layouts, damage, context switches, snapshots and
 # fallbacks: pt-variants.test.sh. perf.data files are made here, never kept.
 . "$(dirname "$0")/../lib.sh"
 
@@ -33,6 +33,10 @@
 # the plain conversions of these programs are also srcline_check's
 SRCLINE_PROGRAMS="calls-pie calls-static recurse except calls-nodebug"
 PT_KEEP=$SRCLINE_PROGRAMS
+# source lines in the plain conversion of every program (each decoder and
+# the text path must write the same lines: pt-lib.sh convert), not in its
+# -noretcomp and -window variants, whose subject is the decoding
+SRCLINE_FOR="$(for entry in $PROGRAMS; do echo -n "${entry%%:*} "; done)srcline-calls-nodebug"
 
 ptsynth_ready ptsynth
 

@@ -60,7 +60,7 @@ t_rebuilt() {
 t_kept() {
 	local d="$TMP/kept"
 	build -O1
-	if ! record "$d" --keep-binaries || ! sed -n 's/.*"binaries_kept": \([0-9]*\).*/\1/p' "$d/record.json" |
+	if ! record "$d" --keep-binaries || ! rec_field "$d" binaries_kept |
 		awk '{ exit !($1 >= 1) }' || [ ! -d "$d/binaries/.build-id" ]; then
 		fail kept_binaries_rebuilt "no binaries kept: $(grep binaries "$d/record.json") $(tl 3 "$d.err")"
 		return

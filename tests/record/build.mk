@@ -16,3 +16,12 @@ $(O)/test/trigspec: tests/record/trigspec.c $(call obj,$(RECORD_SRC) $(COMMON_SR
 		$(call obj,$(RECORD_SRC) $(COMMON_SRC)) $(RECORD_LIBS)
 
 TEST_BINS += $(O)/test/trigspec
+
+# sigat: a command signalled at a chosen moment of its start (the frontend
+# suite's early signals).
+$(O)/test/sigat: tests/record/sigat.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+TEST_BINS += $(O)/test/sigat

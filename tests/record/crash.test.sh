@@ -27,6 +27,10 @@
 #                    exit 143, "[signal] SIGTERM" with the sender's pid, no SIGKILL
 #   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
 #                    thread, the marker nested in boom
+#   threads_at_exit  --multi-thread, the workload's leave mode (threads working when main
+#                    returns): exit 0, no signal in record.json and no marker (the kernel's
+#                    SIGKILL of the other threads at exit_group is no signal of the
+#                    program's: none was sent), the workers in the trace
 #   ctrl_c           Ctrl-C (SIGINT to the terminal's process group, SIGINT at its
 #                    default): exit 130, no marker (no "[signal] SIGKILL" of the kernel's
 #                    delivery), record.json's SIGINT by_stop and exit SIGINT, "killed by
@@ -43,7 +47,7 @@ SRC="$SNAPTRACE_TOP/tests/record/crash"
 PROG="$TMP/crash_target"
 THROW="$TMP/throw_target"
 NAMES="null_write abort_assert cxx_exception fpe bus handled_trigger catch_exit exit3
-sigkill sigterm thread_crash ctrl_c attach_end bad_signal no_leftovers"
+sigkill sigterm thread_crash threads_at_exit ctrl_c attach_end bad_signal no_leftovers"
 need_recording crash
 need_built crash "$CONVERT" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all signal_tracepoints cc cxx
@@ -53,7 +57,9 @@ if ! cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fno-omit-frame-poin
 		-o "$THROW" "$SRC/throw_target.cc" 2>>"$TMP/cc.log"; then
 	fail_all "tests/record/crash: $(first_lines "$TMP/cc.log")"
 fi
-TARGETS=("$PROG" "$THROW")
+WL="$TMP/workload"
+cp "$SNAPTRACE_TEST_BIN/workload" "$WL" || fail_all "the workload is not built (make tests-build)"
+TARGETS=("$PROG" "$THROW" "$WL")
 ulimit -c 0   # no core files of the crashes
 
 # run NAME WANT ARGS... -- CMD...: snaptrace run into $TMP/NAME (kept) and
@@ -146,7 +152,7 @@ t_null_write() {
 	if [[ "$m" != *"line:uint64=$line "* ]] || [[ "$m" != *'file:string="'*crash_target.c'"'* ]]; then
 		fail null_write "expected crash_target.c:$line: $m"
 	elif [ "$(json_signal "$TMP/null_write" 1 snapshot)" != 0 ] ||
-		[ "$(json_str "$TMP/null_write/record.json" end)" != signal ] ||
+		[ "$(rec_field "$TMP/null_write" end)" != signal ] ||
 		[ "$(snaps "$TMP/null_write" signal)" = "" ]; then
 		fail null_write "expected the snapshot taken at the signal (end \"signal\"): $(grep -E '"end"|reason' "$TMP/null_write/record.json" | tr '\n' ' ')"
 	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 11, "name": "SIGSEGV"' \
@@ -276,7 +282,7 @@ start_bg() {
 
 # target_pid NAME: the pid of the recording NAME's target (record.json).
 target_pid() {
-	sed -n 's/^  "pids": \[\([0-9]*\)\],$/\1/p' "$TMP/$1/record.json"
+	rec_field "$TMP/$1" pids.0
 }
 
 # kill_from PID [SIG]: SIG (SIGKILL) to PID from a process of its own, whose
@@ -342,6 +348,24 @@ t_thread_crash() {
 		fail thread_crash "expected the crash in a second thread, found tid $tid (pid $pid)"
 	else
 		crash_checks thread_crash SIGSEGV SEGV_MAPERR boom 0x0 && ok thread_crash
+	fi
+}
+
+t_threads_at_exit() {
+	local d="$TMP/threads_at_exit" workers
+	run threads_at_exit 0 --multi-thread --trigger none -- "$WL" leave 2 300 || return
+	workers=$("$CONVERT" --dump=records "$d.fxt" | grep -c 'kobj thread koid=[0-9]* name="worker \[')
+	if [ -n "$(rec_rows "$d" signals signal)" ] ||
+		[ "$(rec_field "$d" end)" != exit ]; then
+		fail threads_at_exit "record.json: $(grep -A1 '"signals"' "$d/record.json" | tr '\n' ' ') end $(rec_field "$d" end)"
+	elif "$CONVERT" --dump=records "$d.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
+		fail threads_at_exit "a signal marker: $("$CONVERT" --dump=records "$d.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' | sort -u | tr '\n' ' ')"
+	elif ! grep -q 'the program exited with status 0$' "$d.err"; then
+		fail threads_at_exit "no summary line: $(grep -i program "$d.err")"
+	elif [ "$workers" -lt 2 ]; then
+		fail threads_at_exit "expected the 2 worker threads in the trace, found $workers named"
+	else
+		ok threads_at_exit
 	fi
 }
 

@@ -197,6 +197,40 @@ else
 	ok dryrun_min_interval_multi_quiet
 fi
 
+# The start-up lines say what each mode runs (issue 24: "armed at once (no
+# ring buffer)" for the slow-call trigger, "until the trigger" with
+# --multi-snapshot): --dry-run prints the recording's own description and
+# arming (one source: record/plan.c rec_plan_describe, arming.c), checked
+# here for each mode; multisnap.test.sh checks a recording says the same.
+# The workload has the default trigger (snaptrace_trigger), /bin/true none.
+# ARM "*": not checked (Intel PT's ring size depends on the privileges).
+WL="$SNAPTRACE_TEST_BIN/workload"
+RING="after 912 ms: the ring fills in about 912 ms (512 KiB at about 115 bytes a sample (fp), 5000 samples a second); a hit before waits for it (--arm-after 0 arms at once)"
+SLOW="at once (a call slower than --trigger-slower-than is a hit whenever it comes)"
+bad=""
+while IFS='|' read -r args want arm; do
+	# shellcheck disable=SC2086
+	"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run $args >/dev/null 2>"$TMP/err"
+	got=$(sed -n 's/^snaptrace-record: would record (\(.*\))$/\1/p' "$TMP/err")
+	gotarm=$(sed -n 's/^snaptrace-record: would have the trigger armed \(.*\)$/\1/p' "$TMP/err")
+	[ "$arm" = "*" ] && gotarm="*"
+	[ "$got" = "$want" ] && [ "$gotarm" = "$arm" ] ||
+		bad="$bad [$args: '$got', armed '$gotarm'; expected '$want', armed '$arm']"
+done <<EOF
+--mode sampling -- $WL work|sampling, a ring buffer until the trigger|$RING
+--mode sampling --multi-snapshot -- $WL work|sampling, a snapshot at each trigger hit, at most one per 100 ms, until the end|$RING
+--mode sampling --multi-snapshot --min-interval 0 --arm-after 0 -- $WL work|sampling, a snapshot at each trigger hit, until the end|after 0 ms (--arm-after): hits before are ignored
+--mode sampling --trigger-slower-than 5ms -- $WL work|sampling, a ring buffer until a call slower than 5 ms|$SLOW
+--mode sampling --trigger-slower-than 250us --multi-snapshot --duration 3 -- $WL work|sampling, a snapshot at each call slower than 0.25 ms, at most one per 100 ms, until the end; stops after 3 s|$SLOW
+--mode sampling --full-execution -- $WL work|sampling, everything from the start (no ring buffer), until the trigger|at once (no ring buffer: --full-execution keeps everything from the start)
+--mode sampling --full-execution --trigger none -- $WL work|sampling, everything from the start (no ring buffer), until the end|
+--mode sampling --trigger none --duration 2 -- $WL work|sampling, no trigger: a snapshot of the ring buffer at the end; stops after 2 s|
+--mode sampling -- /bin/true|sampling, no trigger: a snapshot of the ring buffer at the end|
+--mode sampling --trigger signal:USR1 -- /bin/true|sampling, a ring buffer until the trigger|$RING
+--mode pt --multi-snapshot -- $WL work|Intel PT, a snapshot at each trigger hit, at most one per 100 ms, until the end|*
+EOF
+if [ -n "$bad" ]; then fail dryrun_startup_lines "$bad"; else ok dryrun_startup_lines; fi
+
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
         --kcore    copy /proc/kcore")

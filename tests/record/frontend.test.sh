@@ -164,6 +164,34 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start
 	fi
 }
 
+# Early signals (issue 24): SIGTERM to the front end (the compiled
+# program, build/bin/snaptrace) at several moments of its start, from
+# before its first instruction (pending at its exec) to 50 ms after it
+# first handles the signal (tests/record/sigat.c): never a silent exit.
+# run hands the signal to the recorder, which stops at once, says so and
+# writes the trace (exit 0, the trace read back); another verb ends with
+# "stopped by SIGTERM before it started" and 143. The bash front end died
+# silently when the signal came before its trap, or between its exec of
+# snaptrace-record and the recorder's first lines (a few ms of loading).
+t_early_signals() {
+	local us rc bad="" fe="$SNAPTRACE_BIN/snaptrace" sigat="$SNAPTRACE_TEST_BIN/sigat"
+	for us in -1 0 500 1000 2000 3000 5000 8000 12000 20000 50000; do
+		rm -f "$TMP/early.fxt"
+		"$sigat" "$us" "$fe" run -o "$TMP/early.fxt" --trigger none -- "${PROG[@]}" \
+			>/dev/null 2>"$TMP/early.err"
+		rc=$?
+		if [ $rc -ne 0 ] || ! grep -q "^snaptrace: Terminated: stopping" "$TMP/early.err" ||
+			! "$CONVERT" --dump=slices "$TMP/early.fxt" >/dev/null 2>&1; then
+			bad+=" [run at $us us: exit $rc: $(tail -n 3 "$TMP/early.err" | tr '\n' '|')]"
+		fi
+	done
+	"$sigat" -1 "$fe" stats "$TMP/none.fxt" >/dev/null 2>"$TMP/early.err"
+	rc=$?
+	[ $rc -eq 143 ] && [ "$(cat "$TMP/early.err")" = "snaptrace: stopped by SIGTERM before it started: nothing recorded, no trace written" ] ||
+		bad+=" [stats: exit $rc: $(tr '\n' '|' <"$TMP/early.err")]"
+	if [ -n "$bad" ]; then fail early_signals "$bad"; else ok early_signals; fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -333,11 +361,49 @@ t_perf_refused_named() {
 		fail perf_refused_named "exit $rc, expected 1"
 	elif ! grep -q "perf exited before recording" "$TMP/refused.err"; then
 		fail perf_refused_named "perf's failure not named: $(tr '\n' '|' <"$TMP/refused.err")"
-	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded, no record.json): its header was never written" "$TMP/refused.err"; then
+	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded; record.json says so): its header was never written" "$TMP/refused.err"; then
 		fail perf_refused_named "the file perf left is not named: $(tr '\n' '|' <"$TMP/refused.err")"
 	else
 		ok perf_refused_named
 	fi
+}
+
+# Every recording directory a failed start leaves ends with a record.json
+# saying what happened (issue 24): a -d directory where perf left a header
+# (run and attach) holds one with "end": "none" and perf's words in "error",
+# which the converter names in one line (exit 1, no trace); a new -d
+# directory perf wrote nothing into is removed.
+t_failed_dir_accounted() {
+	local d rc bad="" verb
+	for verb in run attach; do
+		d="$TMP/failed-$verb"
+		if [ $verb = run ]; then
+			"$FRONT" run -d "$d" -o "$TMP/f.fxt" --trigger none --perf "$TMP/tmp3/perf" \
+				-- "${PROG[@]}" >/dev/null 2>"$d.err"
+		else
+			"$FRONT" attach -d "$d" -o "$TMP/f.fxt" --trigger none --perf "$TMP/tmp3/perf" \
+				-p $$ >/dev/null 2>"$d.err"
+		fi
+		rc=$?
+		if [ $rc -ne 1 ] || [ ! -f "$d/record.json" ]; then
+			bad+=" [$verb: exit $rc, record.json: $(ls "$d" 2>&1 | tr '\n' ' ')]"
+		elif [ "$(rec_field "$d" end)" != none ] ||
+			[[ "$(rec_field "$d" error)" != "perf exited before recording; perf said: libperf: Miscounted nr_mmaps 2 vs 1"* ]]; then
+			bad+=" [$verb: record.json: end $(rec_field "$d" end), error $(rec_field "$d" error)]"
+		else
+			"$FRONT" convert "$d" -o "$TMP/f.fxt" >/dev/null 2>"$d.conv"
+			rc=$?
+			[ $rc -eq 1 ] && [ "$(wc -l <"$d.conv")" -eq 1 ] && [ ! -e "$TMP/f.fxt" ] &&
+				grep -q "^snaptrace-convert: $d: the recording failed, nothing to convert (record.json says): perf exited before recording; perf said: libperf: Miscounted" "$d.conv" ||
+				bad+=" [$verb: convert: exit $rc: $(tail -n 2 "$d.conv" | tr "\n" " ")]"
+		fi
+	done
+	d="$TMP/failed-empty"
+	"$FRONT" run -d "$d" -o "$TMP/f.fxt" --trigger none --perf-arg=--no-such-option \
+		-- "${PROG[@]}" >/dev/null 2>"$d.err"
+	rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$d" ] || bad+=" [nothing written: exit $rc, $d: $(ls -A "$d" 2>&1 | tr '\n' ' ')]"
+	if [ -n "$bad" ]; then fail failed_dir_accounted "$bad"; else ok failed_dir_accounted; fi
 }
 
 # --convert-arg is checked by snaptrace-convert (--check-options) before
@@ -372,6 +438,7 @@ t_snaptrace_bin_missing
 t_missing_perf_reason
 t_no_fork_before_exec
 t_signal_at_start_named
+t_early_signals
 t_stdout_closed
 t_output_checked_first
 t_empty_trigger
@@ -382,4 +449,5 @@ t_temporary_removed
 t_failed_recording_kept
 t_perf_refused_not_converted
 t_perf_refused_named
+t_failed_dir_accounted
 t_convert_arg_checked

@@ -18,6 +18,12 @@
 # no process of the case is left: every process a case starts carries
 # LIFECYCLE_CASE=TMP/NAME (unique to this run: another run of the suite on the machine has its own) in its environment, and none may carry it afterwards.
 # LIFECYCLE_WHO and LIFECYCLE_PHASES (space-separated) run a part only.
+# The whole matrix (44 cases and 8 early ones) under make test-stress
+# (SNAPTRACE_STRESS=1, or LIFECYCLE_ALL=1); make test runs every process at
+# every phase with one of the four signals, turning with the process and the
+# phase (lifecycle_sigs): front and perf meet each signal, record three (it
+# has three phases), each phase three or two; and half of the early cases
+# (each way of starting, each moment).
 # About a minute with 3 cases at a time (LIFECYCLE_JOBS) on an idle machine.
 . "$(dirname "$0")/../lib.sh"
 
@@ -118,7 +124,7 @@ victim() {
 	recording | snapshot)
 		wait_until 10 log_has "$ERR" "recording launched process" || return 1
 		if [ "$phase" = snapshot ]; then
-			wait_until 10 log_has "$ERR" "snapshot 3\( \|$\)" || return 1
+			wait_until 10 log_has "$ERR" "taking snapshot 2$" || return 1
 		else
 			sleep 0.3
 		fi
@@ -316,11 +322,35 @@ early_expect() {
 # ("time NAME SECONDS", tests/run.sh), which the order of the lines cannot
 # give.
 jobs=${LIFECYCLE_JOBS:-3}
-for who in ${LIFECYCLE_WHO:-front record perf}; do
-	for phase in ${LIFECYCLE_PHASES:-starting recording snapshot converting}; do
+ALL=$(stress_count "${LIFECYCLE_ALL:-0}" 1)
+SIGS=(INT TERM HUP KILL)
+WHOS=(front perf record)
+PHASES=(starting recording snapshot converting)
+# lifecycle_sigs W P: the signals of the process numbered W (in WHOS) at the
+# phase numbered P (in PHASES): all four for the whole matrix; else
+# SIGS[(W + P) % 4], so that a process meets a signal at each phase, and a
+# phase one with each process.
+lifecycle_sigs() {
+	if [ "$ALL" = 1 ]; then
+		echo "${SIGS[*]}"
+	else
+		echo "${SIGS[($1 + $2) % 4]}"
+	fi
+}
+index_of() {
+	local k=0 x want=$1
+	shift
+	for x; do
+		[ "$x" = "$want" ] && { echo $k; return; }
+		k=$((k + 1))
+	done
+}
+for who in ${LIFECYCLE_WHO:-${WHOS[*]}}; do
+	for phase in ${LIFECYCLE_PHASES:-${PHASES[*]}}; do
 		[ "$phase" = early ] && continue
 		[ "$who" = record ] && [ "$phase" = converting ] && continue
-		for sig in INT TERM HUP KILL; do
+		for sig in $(lifecycle_sigs "$(index_of "$who" "${WHOS[@]}")" \
+			"$(index_of "$phase" "${PHASES[@]}")"); do
 			# a signal ignored when this shell started (nohup) stays ignored in
 			# every child, perf included: the case cannot happen as written
 			# (tests/run.sh starts every suite with them at their default)
@@ -341,8 +371,16 @@ for who in ${LIFECYCLE_WHO:-front record perf}; do
 		done
 	done
 done
-for c in "terminal probe INT" "terminal probe TERM" "terminal once INT" "terminal once TERM" \
-	"background probe INT" "background once INT" "background probe TERM" "background once TERM"; do
+# the early cases: all eight for the whole matrix, else one of each way of
+# starting at each moment, the signals crossed (the background SIGINT, which
+# stays ignored, kept)
+if [ "$ALL" = 1 ]; then
+	EARLY=("terminal probe INT" "terminal probe TERM" "terminal once INT" "terminal once TERM"
+		"background probe INT" "background once INT" "background probe TERM" "background once TERM")
+else
+	EARLY=("terminal probe TERM" "terminal once INT" "background probe INT" "background once TERM")
+fi
+for c in "${EARLY[@]}"; do
 	read -r how when sig <<<"$c"
 	name="early_${how}_${when}_$sig"
 	case " ${LIFECYCLE_PHASES:-early} / ${LIFECYCLE_WHO:-front} " in

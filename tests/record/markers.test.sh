@@ -33,7 +33,7 @@ TARGETS=("$PROG" "$DEMO")
 
 # hit_times DIR: the time_ns of every hit of DIR/record.json, one a line.
 hit_times() {
-	sed -n 's/^ *{"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\),.*/\1/p' "$1/record.json"
+	rec_rows "$1" hits time_ns
 }
 
 # markers FXT: the instants named "[trigger] ..." or "[snapshot] ...", as
@@ -146,10 +146,11 @@ t_exit_names() {
 # sched_clock: record.json says which.
 t_tsc() {
 	local tsc
-	tsc=$(sed -n 's/^  "trigger": {.*"tsc": \(.*\)},$/\1/p' "$TMP/multi/record.json")
+	tsc=$(rec_field "$TMP/multi" trigger.tsc)
+	[ -z "$tsc" ] && tsc="time_shift $(rec_field "$TMP/multi" trigger.tsc.time_shift)"
 	case "$tsc" in
 	null) requires tsc_span tsc && fail tsc_span "a TSC clocksource, but record.json's tsc is null" ;;
-	'{"time_shift": '*) ok tsc_span ;;
+	'time_shift '[0-9]*) ok tsc_span ;;
 	*) fail tsc_span "record.json's trigger.tsc: '$tsc'" ;;
 	esac
 }

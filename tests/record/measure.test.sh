@@ -50,8 +50,7 @@ rec() {
 
 # measure DIR KEY: a number of record.json's first measured function
 measure() {
-	sed -n '/^  "measure": \[/,/^  \],/p' "$1/record.json" | tr -d '\n' |
-		sed -n "s/.*\"$2\": \([0-9a-z]*\)[,}].*/\1/p" | head -n 1
+	rec_field "$1" "measure.0.$2"
 }
 
 # own LOG PCT [KIND]: the PCT percentile (nearest rank; 100: max) of the
@@ -137,7 +136,7 @@ t_threads() {
 t_shared() {
 	local d="$TMP/shared" tcalls
 	rec "$d" --trigger timed --trigger-slower-than 10ms --measure timed -- "$PROG" seq 60 37
-	tcalls=$(sed -n 's/^  "trigger": {.*"calls": \([0-9]*\),.*/\1/p' "$d/record.json")
+	tcalls=$(rec_field "$d" trigger.calls)
 	if [ "$(measure "$d" shared)" != true ] || [ -z "$tcalls" ] ||
 		[ "$(measure "$d" calls)" != "$tcalls" ]; then
 		fail measure_shared "expected the trigger's probes shared and its count: shared $(measure "$d" shared), measure $(measure "$d" calls) calls, trigger $tcalls; $(tl 3 "$d.err")"

@@ -8,6 +8,12 @@
 #   has samples between the call's entry and its return (a hit that came
 #   while the snapshot before was in flight is that snapshot's; the empty
 #   exit snapshot was given one);
+# - the terminal numbers hits and snapshots as record.json does: the
+#   summary line gives each hit record.json lists the snapshot it lists
+#   (and counts the coalesced ones), each live "trigger hit N" is one of
+#   record.json's; the start-up lines say what ran (the --dry-run's
+#   description of the same options, the slow-call trigger armed at once
+#   for its own reason, not "no ring buffer");
 # - the converted recording names every frame and thread: a snapshot perf
 #   wrote after the exit has no side-band of its own (perf reads /proc at the
 #   switch), and the converter carries the earlier snapshots' in;
@@ -23,7 +29,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="hits_in_their_snapshots snapshots_named stripped_snapshots_named later_snapshots_unwound
+NAMES="hits_in_their_snapshots hits_numbered_as_recorded startup_line_as_run snapshots_named stripped_snapshots_named later_snapshots_unwound
 no_leftovers"
 need_recording multisnap
 need_built multisnap "$CONVERT"
@@ -42,12 +48,12 @@ gcc -std=c11 -Wall -Wextra -Werror -g -O2 -fno-omit-frame-pointer -pthread \
 TARGETS=("$PROG" "$WAITS")
 
 D="$TMP/burst"
-"$RECORD" -q -o "$D" --trigger burster --trigger-slower-than 5ms --multi-snapshot --min-interval 0 \
-	-- "$PROG" burst 12 >/dev/null 2>"$D.err"
+ARGS=(--trigger burster --trigger-slower-than 5ms --multi-snapshot --min-interval 0 -- "$PROG" burst 12)
+"$RECORD" -o "$D" "${ARGS[@]}" >/dev/null 2>"$D.err"
 
 # snap_file DIR N: the file of snapshot N (from 0) of record.json.
 snap_file() {
-	sed -n 's/^ *{"file": "\([^"]*\)", "reason".*/\1/p' "$1/record.json" | sed -n "$(($2 + 1))p"
+	rec_field "$1" "snapshots.$2.file"
 }
 
 t_hits() {
@@ -68,6 +74,46 @@ t_hits() {
 		fail hits_in_their_snapshots "$bad"
 	else
 		ok hits_in_their_snapshots
+	fi
+}
+
+# The summary's "trigger hits" line against record.json: every hit listed
+# there with its snapshot (null: "in none"), the coalesced count, and the
+# live lines naming only record.json's hits.
+t_numbered() {
+	local want got nhits live
+	want=$(rec_rows "$D" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
+	want+="c:$(rec_field "$D" hits_coalesced)"
+	got=$(sed -n 's/^snaptrace-record: trigger hits (numbered as in record.json): //p' "$D.err" |
+		tr ';' '\n' | awk '
+		/coalesced/ { c = $1; next }
+		{ sub(/^ */, ""); split($2, r, "-"); if (!(2 in r)) r[2] = r[1]
+		  for (i = r[1]; i <= r[2]; i++) printf "%d:%s ", i, $4 == "none" ? "none" : $5 }
+		END { printf "c:%d", c }')
+	nhits=$(rec_rows "$D" hits snapshot | wc -l)
+	live=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .*/\1/p' "$D.err" |
+		awk -v n="$nhits" '$1 >= n { print }')
+	if [ "$nhits" -lt 2 ] || [ "$got" != "$want" ] || [ -n "$live" ]; then
+		fail hits_numbered_as_recorded "record.json: $want; the summary: $got; live lines past record.json's $nhits hits: $live"
+	else
+		ok hits_numbered_as_recorded
+	fi
+}
+
+# The start-up lines say what ran: the description --dry-run gives of the
+# same options, and why the slow-call trigger is armed at once.
+t_startup() {
+	local dry live
+	dry=$("$RECORD" --dry-run "${ARGS[@]}" 2>&1 >/dev/null |
+		sed -n 's/^snaptrace-record: would record (\(.*\))$/\1/p')
+	live=$(sed -n 's/^snaptrace-record: recording launched process [0-9]* (\(.*\)); Ctrl-C to stop$/\1/p' "$D.err")
+	if [ "$live" != "sampling, a snapshot at each call slower than 5 ms, until the end" ] ||
+		[ "$dry" != "$live" ]; then
+		fail startup_line_as_run "recording: '$live', --dry-run: '$dry'"
+	elif ! grep -q "^snaptrace-record: trigger armed at once (a call slower than --trigger-slower-than is a hit whenever it comes)$" "$D.err"; then
+		fail startup_line_as_run "the arming: $(grep armed "$D.err")"
+	else
+		ok startup_line_as_run
 	fi
 }
 
@@ -105,7 +151,7 @@ t_named() {
 t_stripped() {
 	local s="$TMP/stripped" f k=0 n=0
 	cp -r "$D" "$s"
-	for f in $(sed -n 's/^ *{"file": "\([^"]*\)", "reason".*/\1/p' "$s/record.json"); do
+	for f in $(rec_rows "$s" snapshots file); do
 		k=$((k + 1))
 		[ $k -eq 1 ] && continue
 		"$STRIP" "$s/$f" "$s/$f.stripped" && mv "$s/$f.stripped" "$s/$f" && n=$((n + 1))
@@ -150,6 +196,8 @@ t_unwound() {
 
 code_ranges "$D/$(snap_file "$D" 0)" >"$D.ranges"
 t_hits
+t_numbered
+t_startup
 t_named
 t_stripped
 t_unwound

@@ -17,8 +17,7 @@ need_recording() {
 
 # first_hit DIR: "PID TID" of the first trigger hit in DIR/record.json.
 first_hit() {
-	sed -n 's/.*{"pid": \([0-9]*\), "tid": \([0-9]*\), "time_ns".*/\1 \2/p' \
-		"$1/record.json" | head -n 1
+	rec_rows "$1" hits pid tid | head -n 1
 }
 
 # usage_refused WHAT PATTERN ARGS...: snaptrace-record ARGS exits 2 with one line
@@ -66,7 +65,7 @@ wait_exec() {
 
 # until_snapshot N ERR CMD...: runs CMD (snaptrace-record or `snaptrace
 # run`, --multi-snapshot, not -q) with its stderr in ERR until it has taken
-# its Nth snapshot, then stops it as Ctrl-C does (SIGINT, at its default
+# its Nth snapshot (record.json's N-1: "taking snapshot N-1"), then stops it as Ctrl-C does (SIGINT, at its default
 # when CMD starts: SIGDFL); returns its
 # status (124 when it took no Nth snapshot within 60 s). The program keeps
 # running while the snapshots are written, which takes seconds on a loaded
@@ -79,7 +78,7 @@ until_snapshot() {
 	"$SIGDFL" "$@" >/dev/null 2>"$err" &
 	pid=$!
 	BG+=("$pid")
-	if ! wait_for "$err" "snapshot $n\( \|$\)" 60; then
+	if ! wait_for "$err" "taking snapshot $((n - 1))$" 60; then
 		kill -INT "$pid"
 		wait "$pid"
 		return 124
@@ -90,13 +89,12 @@ until_snapshot() {
 
 # trig DIR KEY: a number of record.json's trigger object.
 trig() {
-	sed -n "s/^  \"trigger\": {.*\"$2\": \([0-9]*\)[,}].*/\1/p" "$1/record.json"
+	rec_field "$1" "trigger.$2"
 }
 
 # hits DIR: "TID ENTRY_NS TIME_NS DURATION_NS" of each hit.
 hits() {
-	sed -n 's/^    {"pid": [0-9]*, "tid": \([0-9]*\), "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), "duration_ns": \([0-9]*\),.*/\1 \3 \2 \4/p' \
-		"$1/record.json"
+	rec_rows "$1" hits tid entry_ns time_ns duration_ns
 }
 
 # close_to REC_NS OWN_MS: the recorder's duration is the program's own
@@ -111,22 +109,17 @@ json_num() {
 	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
 }
 
-# json_str FILE KEY: the value of a top-level "KEY": "VALUE" line.
-json_str() {
-	sed -n "s/^  \"$2\": \"\([^\"]*\)\",*$/\1/p" "$1" | head -n 1
-}
-
 # snaps DIR [REASON]: the snapshot files of a recording (with that reason).
 snaps() {
-	local reason=${2:-[a-z-]*}
-	sed -n "s/^ *{\"file\": \"\([^\"]*\)\", \"reason\": \"$reason\".*/\1/p" \
-		"$1/record.json"
+	rec_rows "$1" snapshots reason file | R="${2:-}" awk '
+		ENVIRON["R"] == "" || $1 == ENVIRON["R"] { print substr($0, length($1) + 2) }'
 }
 
 # snap_problem DIR FILE: the "problem" record.json gives snapshot FILE: null
 # for a perf.data perf finished, else why it is not one (without quotes).
 snap_problem() {
-	sed -n "s/^ *{\"file\": \"$2\", .*\"problem\": \"*\([^\"]*\)\"*}.*/\1/p" "$1/record.json"
+	rec_rows "$1" snapshots file problem | F="$2" awk '
+		$1 == ENVIRON["F"] { print substr($0, length($1) + 2) }'
 }
 
 # convert_snaps DIR FILE...: converts snapshot files of DIR into

@@ -16,7 +16,7 @@ NAMES="demo_default_trigger attach_named_trigger duration sigint_keeps_data
 target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
-short_lived_targets attached_targets_exit grandchildren_end addr_zero rebuilt_binary arm_after
+short_lived_targets attached_targets_exit grandchildren_end children_named addr_zero rebuilt_binary arm_after
 hot_trigger_lookback hot_trigger_multi no_leftovers"
 need_recording record
 need_built record "$CONVERT" "$DEMO"
@@ -54,8 +54,8 @@ t_demo_default_trigger() {
 		fail demo_default_trigger "snaptrace run failed: $(tl 3 "$TMP/demo.err")"
 		return
 	fi
-	if [ "$(json_str "$d/record.json" end)" != trigger ]; then
-		fail demo_default_trigger "end is not trigger: $(json_str "$d/record.json" end)"
+	if [ "$(rec_field "$d" end)" != trigger ]; then
+		fail demo_default_trigger "end is not trigger: $(rec_field "$d" end)"
 		return
 	fi
 	if ! grep -q '"spec": "magic_trace_stop_indicator"' "$d/record.json"; then
@@ -86,8 +86,8 @@ t_attach_named_trigger() {
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail attach_named_trigger "exit $rc: $(tl 3 "$TMP/attach.err")"
-	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
-		fail attach_named_trigger "end is $(json_str "$d/record.json" end), not trigger"
+	elif [ "$(rec_field "$d" end)" != trigger ]; then
+		fail attach_named_trigger "end is $(rec_field "$d" end), not trigger"
 	elif ! kill -0 "$pid" 2>/dev/null; then
 		fail attach_named_trigger "the attached process did not survive the recording"
 	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach.fxt.gz") ||
@@ -111,8 +111,8 @@ t_duration() {
 	t1=$(date +%s%N)
 	if [ $rc -ne 0 ]; then
 		fail duration "exit $rc: $(tl 3 "$TMP/duration.err")"
-	elif [ "$(json_str "$d/record.json" end)" != duration ]; then
-		fail duration "end is $(json_str "$d/record.json" end), not duration"
+	elif [ "$(rec_field "$d" end)" != duration ]; then
+		fail duration "end is $(rec_field "$d" end), not duration"
 	elif [ $(((t1 - t0) / 1000000)) -gt 15000 ]; then
 		fail duration "took $(((t1 - t0) / 1000000)) ms for --duration 0.5"
 	elif ! slices_of "$d" $(snaps "$d" duration) | grep -q ' work_leaf$'; then
@@ -148,8 +148,8 @@ t_sigint_keeps_data() {
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail sigint_keeps_data "exit $rc after SIGINT: $(tl 3 "$TMP/sigint.err")"
-	elif [ "$(json_str "$REC_DIR/record.json" end)" != interrupt ]; then
-		fail sigint_keeps_data "end: $(json_str "$REC_DIR/record.json" end), not interrupt"
+	elif [ "$(rec_field "$REC_DIR" end)" != interrupt ]; then
+		fail sigint_keeps_data "end: $(rec_field "$REC_DIR" end), not interrupt"
 	elif ! slices_of "$REC_DIR" $(snaps "$REC_DIR") | grep -q ' work_leaf$'; then
 		fail sigint_keeps_data "the snapshot has no work_leaf"
 	elif ! no_procs; then
@@ -174,12 +174,12 @@ t_target_sigkill_keeps_data() {
 		fail target_sigkill_keeps_data "no target process found"
 	elif [ $rc -ne 0 ]; then
 		fail target_sigkill_keeps_data "exit $rc: $(tl 3 "$TMP/sigkill.err")"
-	elif [ "$(json_str "$REC_DIR/record.json" end)" != signal ] &&
+	elif [ "$(rec_field "$REC_DIR" end)" != signal ] &&
 		! { ! requires target_sigkill_keeps_data signal_tracepoints >/dev/null &&
-			[ "$(json_str "$REC_DIR/record.json" end)" = exit ]; }; then
+			[ "$(rec_field "$REC_DIR" end)" = exit ]; }; then
 		# the snapshot at the signal that ended it (README "When the program
 		# fails"); "exit" where the host does not let the signals be watched
-		fail target_sigkill_keeps_data "end: $(json_str "$REC_DIR/record.json" end)"
+		fail target_sigkill_keeps_data "end: $(rec_field "$REC_DIR" end)"
 	elif ! slices_of "$REC_DIR" $(snaps "$REC_DIR") | grep -q ' work_leaf$'; then
 		fail target_sigkill_keeps_data "the snapshot has no work_leaf (symbols lost?)"
 	elif ! no_procs; then
@@ -208,8 +208,8 @@ t_recorder_killed() {
 	if ! no_procs; then
 		fail recorder_killed "left after SIGKILL of the recorder:" \
 			"$(pgrep -s 0 -af "^$PROG") $(own_perfs)"
-	elif [ "$(json_str "$REC_DIR/record.json" end)" != none ]; then
-		fail recorder_killed "record.json: end '$(json_str "$REC_DIR/record.json" end)', not none"
+	elif [ "$(rec_field "$REC_DIR" end)" != none ]; then
+		fail recorder_killed "record.json: end '$(rec_field "$REC_DIR" end)', not none"
 	elif ! ls "$REC_DIR"/perf.data.* >/dev/null 2>&1; then
 		fail recorder_killed "no snapshot file: $(ls "$REC_DIR" | tr '\n' ' ')"
 	elif ! slices_of "$REC_DIR" $(cd "$REC_DIR" && ls perf.data.*) | grep -q ' work_leaf$'; then
@@ -229,9 +229,9 @@ t_second_thread_trigger() {
 		fail second_thread_trigger "exit non-zero: $(tl 3 "$TMP/thread.err")"
 		return
 	fi
-	n=$(sed -n 's/.*"hits_unrecorded": \([0-9]*\).*/\1/p' "$d/record.json")
-	if [ "$(json_str "$d/record.json" end)" = trigger ] || [ -n "$(first_hit "$d")" ]; then
-		fail second_thread_trigger "the hit in the thread not recorded took a snapshot: end $(json_str "$d/record.json" end), hit '$(first_hit "$d")'"
+	n=$(rec_field "$d" hits_unrecorded)
+	if [ "$(rec_field "$d" end)" = trigger ] || [ -n "$(first_hit "$d")" ]; then
+		fail second_thread_trigger "the hit in the thread not recorded took a snapshot: end $(rec_field "$d" end), hit '$(first_hit "$d")'"
 	elif [ "${n:-0}" -lt 1 ] || ! grep -q "which is not recorded .*ignored" "$TMP/thread.err"; then
 		fail second_thread_trigger "the ignored hit is not counted ($n) or said: $(tl 2 "$TMP/thread.err")"
 	elif ! no_procs; then
@@ -322,8 +322,8 @@ t_unprivileged_user() {
 		: # a normal user's trigger needs a hardware breakpoint
 	elif [ $rc2 -ne 0 ]; then
 		fail unprivileged_user "as nobody: exit $rc2: $(tl 2 "$pub/u.err")"
-	elif [ "$(json_str "$pub/u/record.json" end)" != trigger ]; then
-		fail unprivileged_user "as nobody: end is $(json_str "$pub/u/record.json" end)"
+	elif [ "$(rec_field "$pub/u" end)" != trigger ]; then
+		fail unprivileged_user "as nobody: end is $(rec_field "$pub/u" end)"
 	else
 		ok unprivileged_user
 	fi
@@ -383,7 +383,7 @@ start_not_missed() {
 		return
 	fi
 	f=$(snaps "$d" trigger | head -n 1)
-	hit=$(sed -n 's/.*"time_ns": \([0-9]*\),.* "snapshot": 0[,}].*/\1/p' "$d/record.json")
+	hit=$(rec_rows "$d" hits snapshot time_ns | awk '$1 == 0 { print $2 }')
 	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
 	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
 		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
@@ -494,8 +494,8 @@ exits_clean() {
 	shift
 	if ! "$RECORD" -q -o "$d" "$@" >/dev/null 2>"$d.err"; then
 		echo "exit non-zero: $(tl 3 "$d.err")"
-	elif [ "$(json_str "$d/record.json" end)" != exit ]; then
-		echo "end is $(json_str "$d/record.json" end), not exit"
+	elif [ "$(rec_field "$d" end)" != exit ]; then
+		echo "end is $(rec_field "$d" end), not exit"
 	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_'; then
 		echo "the snapshot does not convert: $(tl 2 "$d/convert.log")"
 	fi
@@ -539,8 +539,8 @@ attached_exit() {
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		echo "exit $rc: $(tl 3 "$d.err")"
-	elif [ "$(json_str "$d/record.json" end)" != exit ]; then
-		echo "end is $(json_str "$d/record.json" end), not exit"
+	elif [ "$(rec_field "$d" end)" != exit ]; then
+		echo "end is $(rec_field "$d" end), not exit"
 	elif ! slices_of "$d" $(snaps "$d") | grep -q ' work_'; then
 		echo "the snapshot does not convert: $(tl 2 "$d/convert.log")"
 	fi
@@ -574,15 +574,41 @@ t_grandchildren_end() {
 	rc2=$?
 	if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
 		fail grandchildren_end "exit $rc1 and $rc2: $(tl 2 "$TMP/fork1.err") $(tl 2 "$TMP/fork2.err")"
-	elif [ "$(json_str "$TMP/fork1/record.json" end)" != trigger ] ||
-		[ "$(json_str "$TMP/fork2/record.json" end)" != exit ]; then
-		fail grandchildren_end "ends: $(json_str "$TMP/fork1/record.json" end)," \
-			"$(json_str "$TMP/fork2/record.json" end)"
+	elif [ "$(rec_field "$TMP/fork1" end)" != trigger ] ||
+		[ "$(rec_field "$TMP/fork2" end)" != exit ]; then
+		fail grandchildren_end "ends: $(rec_field "$TMP/fork1" end)," \
+			"$(rec_field "$TMP/fork2" end)"
 	elif ! no_procs; then
 		fail grandchildren_end "left running: $(pgrep -s 0 -af "^$PROG" | tr '\n' ' ')"
 	else
 		ok grandchildren_end
 	fi
+}
+
+# A shell running the program in a child (sh -c 'PROG; true': the shell
+# forks) records the shell alone: the recorder says so in one warning
+# naming --multi-thread, and record.json counts the child; with
+# --multi-thread the child is recorded (its work_leaf in the trace) and
+# nothing is said; a program's own threads are no children.
+t_children_named() {
+	local d="$TMP/children" want="^snaptrace-record: warning: the program started 1 child process, not recorded (only its main thread is): record it with --multi-thread$" bad="" s
+	"$RECORD" -o "$d" --trigger none -- sh -c "'$PROG' work 100; true" >/dev/null 2>"$d.err" ||
+		bad+=" [sh: exit non-zero: $(tl 2 "$d.err")]"
+	[ "$(grep -c -- "$want" "$d.err")" = 1 ] && [ "$(rec_field "$d" children_unrecorded)" = 1 ] ||
+		bad+=" [sh: not named: $(grep -i child "$d.err" "$d/record.json" | tr '\n' ' ')]"
+	"$RECORD" -o "$d-mt" --multi-thread --trigger none -- sh -c "'$PROG' work 100; true" >/dev/null \
+		2>"$d-mt.err" || bad+=" [--multi-thread: exit non-zero: $(tl 2 "$d-mt.err")]"
+	if grep -q "child process" "$d-mt.err" || [ "$(rec_field "$d-mt" children_unrecorded)" != 0 ]; then
+		bad+=" [--multi-thread: said: $(grep -i child "$d-mt.err" "$d-mt/record.json" | tr '\n' ' ')]"
+	elif ! "$CONVERT" -q "$d-mt" -o "$d-mt.fxt" 2>"$d-mt.conv" ||
+		! s=$("$CONVERT" --dump=slices "$d-mt.fxt" 2>>"$d-mt.conv") || ! grep -q ' work_leaf$' <<<"$s"; then
+		bad+=" [--multi-thread: no work_leaf in the trace: $(tl 2 "$d-mt.conv")]"
+	fi
+	"$RECORD" -o "$d-thr" --trigger none -- "$PROG" thread 20 >/dev/null 2>"$d-thr.err" ||
+		bad+=" [thread: exit non-zero: $(tl 2 "$d-thr.err")]"
+	grep -q "child process" "$d-thr.err" || [ "$(rec_field "$d-thr" children_unrecorded)" != 0 ] &&
+		bad+=" [threads counted as children: $(grep -i child "$d-thr.err" "$d-thr/record.json" | tr '\n' ' ')]"
+	if [ -n "$bad" ]; then fail children_named "$bad"; else ok children_named; fi
 }
 
 # json_ms FILE KEY: the whole milliseconds after "KEY": in FILE.
@@ -711,7 +737,7 @@ run_tests demo_default_trigger attach_named_trigger duration \
 	sigint_keeps_data target_sigkill_keeps_data recorder_killed second_thread_trigger \
 	multi_thread missing_symbol dead_pid missing_perf usage_error check_report \
 	installed_layout stripped_target breakpoint_mechanism unprivileged_user perf_refuses \
-	perf_killed short_lived_targets attached_targets_exit grandchildren_end addr_zero \
+	perf_killed short_lived_targets attached_targets_exit grandchildren_end children_named addr_zero \
 	rebuilt_binary arm_after hot_trigger start_not_missed
 if no_procs; then
 	ok no_leftovers

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="seq_call_37 seq_whole_call_slice recurse_outer threads_per_thread longjmp_ignored
-addr_entry usage_errors overhead_per_call readme_examples no_leftovers"
+addr_entry uprobe_slices_nested usage_errors overhead_per_call readme_examples no_leftovers"
 need_recording slowcall
 need_built slowcall "$CONVERT"
 requires_all gcc
@@ -26,7 +26,9 @@ SRC="$SNAPTRACE_TOP/tests/record/slowcall_target.c"
 cp "$SRC" "$TMP/prog.c"
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -pthread -Wl,-z,now -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG")
+WL="$TMP/workload"
+cp "$SNAPTRACE_TEST_BIN/workload" "$WL" || fail_all "the workload is not built (make tests-build)"
+TARGETS=("$PROG" "$WL")
 
 # own LOG: "N TID MS DEPTH" of each call the program measured.
 own() {
@@ -86,8 +88,8 @@ t_seq() {
 	calls=$(trig "$d" calls)
 	if [ ! -s "$d/record.json" ]; then
 		fail seq_call_37 "no recording: $(tl 3 "$d.err")"
-	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
-		fail seq_call_37 "end $(json_str "$d/record.json" end), not trigger: $(tl 3 "$d.err")"
+	elif [ "$(rec_field "$d" end)" != trigger ]; then
+		fail seq_call_37 "end $(rec_field "$d" end), not trigger: $(tl 3 "$d.err")"
 	elif [ "$(hits "$d" | wc -l)" -ne 1 ] || [ "${calls:-0}" -lt "$n" ] ||
 		[ "$(trig "$d" slower_than_ns)" != 10000000 ] || [ "$n" -gt "${first:-37}" ] ||
 		! own "$d.err" | awk -v n="$n" '$1 < n && $3 > 10 { bad = 1 } END { exit bad }'; then
@@ -215,12 +217,41 @@ t_addr_entry() {
 	fi
 }
 
+# --callgraph dwarf with the slow-call trigger on a function called every
+# 20 us (the workload's storm mode): a sample that came while a uprobe ran
+# the probed instruction out of line unwinds no further than the [uprobes]
+# page (most of them here). Its "[uprobe: ...]" slice nests in the stack the
+# thread has open, never a root of the timeline (it once was), and the
+# broken-stack warning does not count those samples.
+t_uprobe_nested() {
+	local d="$TMP/uprobe" s roots n
+	rm -rf "$d"
+	if ! "$RECORD" -q -o "$d" --callgraph dwarf --trigger snaptrace_trigger --trigger-slower-than 1s \
+		--duration 1 -- "$WL" storm 20 >/dev/null 2>"$d.err" ||
+		! "$CONVERT" "$d" -o "$d.fxt" >/dev/null 2>"$d.conv" ||
+		! s=$("$CONVERT" --dump=slices "$d.fxt"); then
+		fail uprobe_slices_nested "recording or conversion failed: $(tl 2 "$d.err") $(tl 2 "$d.conv")"
+		return
+	fi
+	n=$(grep -c ' \[uprobe: a probed instruction, run out of line\]$' <<<"$s")
+	roots=$(awk '$2 == 0 && /\[uprobe:/' <<<"$s" | wc -l)
+	if [ "$n" -eq 0 ]; then
+		fail uprobe_slices_nested "no sample in a probed instruction (expected most of them): $(tl 2 "$d.conv")"
+	elif [ "$roots" -ne 0 ]; then
+		fail uprobe_slices_nested "$roots of $n [uprobe: ...] slices are roots of the timeline"
+	elif grep -q 'stop in \[uprobes\]' "$d.conv"; then
+		fail uprobe_slices_nested "the broken-stack warning counts them: $(grep broken "$d.conv")"
+	else
+		ok uprobe_slices_nested
+	fi
+}
+
 t_usage() {
 	local bad="" mid body v
 	mid=$(printf '0x%x' $(($(addr_of timed) + 4)))
 	body=$(grep -n 'BODY_LINE' "$TMP/prog.c" | cut -d: -f1)
 	for v in 0 0ms -5ms 10m nan 1e3ms 1.5ns 10ms5 ''; do
-		bad+=$(usage_refused "value '$v'" "--trigger-slower-than: expected a duration from 1ns" \
+		bad+=$(usage_refused "value '$v'" "--trigger-slower-than $v: expected a duration from 1ns" \
 			--trigger timed --trigger-slower-than "$v" -- "$PROG")
 	done
 	bad+=$(usage_refused breakpoint "expected --trigger-mechanism uprobe or auto" --trigger timed \
@@ -301,6 +332,7 @@ t_recurse
 t_threads
 t_longjmp
 t_addr_entry
+t_uprobe_nested
 t_usage
 t_overhead
 t_readme_examples

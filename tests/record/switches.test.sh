@@ -75,7 +75,7 @@ switches() {
 
 # the recorded thread of DIR (launched: the process's main thread)
 main_tid() {
-	sed -n 's/^  "pids": \[\([0-9]*\).*/\1/p' "$1/record.json"
+	rec_field "$1" pids.0
 }
 
 # naps: 12 times spin 4 ms and sleep 30 ms, no trigger (the snapshot is
@@ -167,7 +167,7 @@ t_switches_unrecorded_thread_warning() {
 		fail switches_unrecorded_thread_warning "snaptrace-record failed: $(tl 3 "$d.err")"
 		return
 	fi
-	n=$(sed -n 's/.*"hits_unrecorded": \([0-9]*\).*/\1/p' "$d/record.json")
+	n=$(rec_field "$d" hits_unrecorded)
 	if [ "${n:-0}" -lt 1 ] || [ -n "$(first_hit "$d")" ]; then
 		fail switches_unrecorded_thread_warning "expected the worker's hit ignored (hits_unrecorded), found $n and hits '$(first_hit "$d")'"
 	elif ! grep -q "warning: trigger hit in thread [0-9]* (worker) of process [0-9]*, which is not recorded .*ignored.*--multi-thread" \

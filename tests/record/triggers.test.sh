@@ -51,7 +51,7 @@ need_built triggers "$TRIGSPEC"
 
 # trigger_json DIR KEY: a field of record.json's trigger.
 trigger_json() {
-	sed -n "s/^  \"trigger\": {.*\"$2\": \"\{0,1\}\([^\",}]*\)\"\{0,1\}[,}].*/\1/p" "$1/record.json"
+	rec_field "$1" "trigger.$2"
 }
 
 # record_form NAME SYMBOL SPEC [ARG]: records the target (with ARG) with
@@ -65,8 +65,8 @@ record_form() {
 		fail "$name" "--trigger '$spec': exit non-zero: $(tl 3 "$TMP/$name.err")"
 	elif [ "$(trigger_json "$d" symbol)" != "$sym" ]; then
 		fail "$name" "--trigger '$spec' resolved to '$(trigger_json "$d" symbol)', not $sym"
-	elif [ "$(json_str "$d/record.json" end)" != trigger ]; then
-		fail "$name" "end is $(json_str "$d/record.json" end), not trigger"
+	elif [ "$(rec_field "$d" end)" != trigger ]; then
+		fail "$name" "end is $(rec_field "$d" end), not trigger"
 	elif ! f=$(snaps "$d" trigger) || [ -z "$f" ] ||
 		! slices_of "$d" $f | grep -q ' work_leaf$'; then
 		fail "$name" "no trigger snapshot with work_leaf: $(tl 2 "$d/convert.log")"
@@ -325,8 +325,8 @@ t_pick() {
 	if ! grep -q '^exit 0' "$TMP/pick_list.out"; then
 		fail pick_list "$(tl 4 "$TMP/pick_list.out")"
 	elif [ "$(trigger_json "$TMP/pick_list" symbol)" != "$FLUSH" ] ||
-		[ "$(json_str "$TMP/pick_list/record.json" end)" != trigger ]; then
-		fail pick_list "picked $(trigger_json "$TMP/pick_list" symbol), end $(json_str "$TMP/pick_list/record.json" end)"
+		[ "$(rec_field "$TMP/pick_list" end)" != trigger ]; then
+		fail pick_list "picked $(trigger_json "$TMP/pick_list" symbol), end $(rec_field "$TMP/pick_list" end)"
 	elif ! grep -q '1) app::Store::flush(int)  (triggers_target)' "$TMP/pick_list.out"; then
 		fail pick_list "the narrowed list lacks app::Store::flush: $(tl 4 "$TMP/pick_list.out")"
 	else
@@ -527,12 +527,12 @@ t_mid_instruction() {
 	"$RECORD" -q --multi-snapshot --arm-after 0 --duration 20 --trigger "addr:0x$start" \
 		-o "$TMP/start" -- "$prog" movimm "$TMP/start.out" </dev/null >/dev/null 2>"$TMP/start.err"
 	rc=$?
-	hits=$(sed -n 's/.*"hits_total": \([0-9]*\).*/\1/p' "$TMP/start/record.json" 2>/dev/null)
+	hits=$(rec_field "$TMP/start" hits_total)
 	if [ $rc -ne 0 ] || [ "${hits:-0}" -lt 1 ] ||
 		[ "$(trigger_json "$TMP/start" symbol)" != mov_imm ]; then
 		fail insn_start_fires "exit $rc, hits_total '$hits': $(tl 2 "$TMP/start.err")"
-	elif [ "$(json_str "$TMP/start/record.json" end)" != exit ]; then
-		fail insn_start_fires "end $(json_str "$TMP/start/record.json" end), not the program's exit"
+	elif [ "$(rec_field "$TMP/start" end)" != exit ]; then
+		fail insn_start_fires "end $(rec_field "$TMP/start" end), not the program's exit"
 	else
 		ok insn_start_fires
 	fi

@@ -161,7 +161,7 @@ test check test-stress test-pt-hardware asan|tests/run.sh --tiers check,record $
 check T=pt R=2 J=3|tests/run.sh -r 2 -j 3 --tiers check $o pt
 test-stress T=lifecycle R=5|tests/run.sh --stress -r 5 --tiers record,stress $o lifecycle
 EOF
-	grep -q 'fuzz_convert -max_total_time=' "$TMP/targets.out" ||
+	grep -q 'fuzz_convert .*-max_total_time=' "$TMP/targets.out" ||
 		bad="$bad make test-stress runs no fuzzing;"
 	if [ -n "$bad" ]; then
 		fail test_targets "$bad"

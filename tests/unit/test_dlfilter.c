@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "binrec.h"
-#include "parse.h"
 #include "unit.h"
 
 #define STEPS 200000
@@ -222,7 +221,7 @@ static uint64_t now = 1000;
 /* Feeds one sample of thread T (a branch from IP to ADDR, perf's FLAGS,
  * converter bits CONV) to the filter; perf prints it when the filter
  * leaves it. */
-static void sample(struct mthread *t, uint64_t ip, uint64_t addr, uint32_t flags, uint32_t conv)
+static void sample(struct mthread *t, uint64_t ip, uint64_t addr, uint32_t flags, uint32_t bits)
 {
 	struct expect *e = &expects[nexpects++];
 	struct perf_dlfilter_al a, b;
@@ -235,13 +234,13 @@ static void sample(struct mthread *t, uint64_t ip, uint64_t addr, uint32_t flags
 	e->pid = t->proc->pid;
 	e->tid = t->tid;
 	e->time = now;
-	e->flags = conv;
+	e->flags = bits;
 	snprintf(e->comm, sizeof(e->comm), "%s", t->proc->comm);
 	note_loc(t->proc, ip, &e->from.ip, &e->from.symoff, e->from.sym, e->from.dso);
 	note_loc(t->proc, addr, &e->to.ip, &e->to.symoff, e->to.sym, e->to.dso);
 	resolve(t->proc, ip, &a);
 	resolve(t->proc, addr, &b);
-	e->jump_within = (conv & ~(CONV_F_JCC | CONV_F_JMP)) == 0 && a.sym == b.sym && a.dso == b.dso;
+	e->jump_within = (bits & ~(BINREC_F_JCC | BINREC_F_JMP)) == 0 && a.sym == b.sym && a.dso == b.dso;
 	if (!filter(filter_data, &perf.sample, NULL)) {
 		e->text = true;
 		printf("text %zu\n", nexpects - 1);	/* perf prints the line */
@@ -305,14 +304,14 @@ static void in_syscall(struct mthread *t, bool kernel, void (*change)(struct mth
 	uint32_t sys = PERF_DLFILTER_FLAG_BRANCH | PERF_DLFILTER_FLAG_SYSCALLRET;
 
 	if (kernel) {
-		sample(t, ip, k, sys | PERF_DLFILTER_FLAG_CALL, CONV_F_SYSCALL);
+		sample(t, ip, k, sys | PERF_DLFILTER_FLAG_CALL, BINREC_F_SYSCALL);
 		sample(t, k + 0x10, k + 0x100, PERF_DLFILTER_FLAG_BRANCH | PERF_DLFILTER_FLAG_CALL,
-		       CONV_F_CALL);
+		       BINREC_F_CALL);
 		change(t);
 		sample(t, k + 0x120, k + 0x20, PERF_DLFILTER_FLAG_BRANCH | PERF_DLFILTER_FLAG_RETURN,
-		       CONV_F_RETURN);
+		       BINREC_F_RETURN);
 		t->pc = t->pc ? t->pc : ip + 2;
-		sample(t, k + 0x30, t->pc, sys | PERF_DLFILTER_FLAG_RETURN, CONV_F_SYSRET);
+		sample(t, k + 0x30, t->pc, sys | PERF_DLFILTER_FLAG_RETURN, BINREC_F_SYSRET);
 	} else {
 		sample(t, ip, 0, PERF_DLFILTER_FLAG_BRANCH | PERF_DLFILTER_FLAG_CALL |
 		       PERF_DLFILTER_FLAG_TRACE_END, 0);
@@ -355,17 +354,17 @@ static void step(void)
 		ip = inside(p, t->pc, 0);
 		to = inside(p, t->pc, 0);
 		sample(t, ip, to, B | (cond ? PERF_DLFILTER_FLAG_CONDITIONAL : 0),
-		       cond ? CONV_F_JCC : CONV_F_JMP);
+		       cond ? BINREC_F_JCC : BINREC_F_JMP);
 		t->pc = to;
 	} else if (r < 50) {    /* a tail jump */
 		ip = inside(p, t->pc, 0);
 		to = some_function(p);
-		sample(t, ip, to, B, CONV_F_JMP);
+		sample(t, ip, to, B, BINREC_F_JMP);
 		t->pc = to;
 	} else if (r < 72) {    /* a call */
 		ip = inside(p, t->pc, 5);
 		to = some_function(p);
-		sample(t, ip, to, B | PERF_DLFILTER_FLAG_CALL, CONV_F_CALL);
+		sample(t, ip, to, B | PERF_DLFILTER_FLAG_CALL, BINREC_F_CALL);
 		if (t->depth < MAX_DEPTH)
 			t->stack[t->depth++] = ip + 5;
 		t->pc = to;
@@ -374,7 +373,7 @@ static void step(void)
 			return;
 		ip = inside(p, t->pc, 0);
 		to = t->stack[--t->depth];
-		sample(t, ip, to, B | PERF_DLFILTER_FLAG_RETURN, CONV_F_RETURN);
+		sample(t, ip, to, B | PERF_DLFILTER_FLAG_RETURN, BINREC_F_RETURN);
 		t->pc = to;
 	} else if (r < 96) {    /* a plugin unloaded, another loaded at its addresses */
 		in_syscall(t, rnd(2), swap_plugin);
@@ -399,7 +398,7 @@ static size_t nstrings;
 static void check_output(FILE *f)
 {
 	struct binrec_header h;
-	size_t next = 0, branches = 0, ticks = 0;
+	size_t next = 0, branches = 0, ticks = 0, versions = 0;
 	char buf[70000];
 
 	rewind(f);
@@ -431,6 +430,22 @@ static void check_output(FILE *f)
 			return;
 		}
 		memcpy(buf, &h, sizeof(h));
+		if (h.type == BINREC_VERSION) {
+			uint32_t format;
+
+			memcpy(&format, buf + 4, 4);
+			if (versions++ || next || branches || ticks || h.size != 8 ||
+			    format != BINREC_FORMAT) {
+				UNIT_FAIL("a version record (format %u, %u bytes) not first or not "
+					  "format %u", format, h.size, BINREC_FORMAT);
+				return;
+			}
+			continue;
+		}
+		if (!versions) {
+			UNIT_FAIL("a record of type %u before the version record", h.type);
+			return;
+		}
 		if (h.type == BINREC_STRING) {
 			uint32_t id;
 

@@ -108,8 +108,8 @@ static void reads_everything(void)
 	CHECK(!recording_last_hit(&r, 101, &last, &n));
 	CHECK_INT_EQ(r.nsnapshots, 3);
 	CHECK_STR_EQ(r.snapshots[1].path, unit_tmp("perf.data.2"));
-	CHECK_INT_EQ(r.snapshots[1].reason, RECORDING_INTERRUPT);
-	CHECK_INT_EQ(r.end, RECORDING_EXIT);
+	CHECK_INT_EQ(r.snapshots[1].reason, RECORD_END_INTERRUPT);
+	CHECK_INT_EQ(r.end, RECORD_END_EXIT);
 	/* a hit's snapshot ends at the hit; another at its time; the last
 	 * without one at the recording's end */
 	CHECK_U64_EQ(recording_snapshot_end(&r, 0), 5000);
@@ -220,7 +220,7 @@ static void scans_without_snapshots(void)
 		CHECK_STR_EQ(r.snapshots[0].path, unit_tmp("perf.data.1"));
 		CHECK_STR_EQ(r.snapshots[3].path, unit_tmp("perf.data.a"));
 		CHECK_STR_EQ(r.snapshots[4].path, unit_tmp("perf.data.b"));
-		CHECK_INT_EQ(r.snapshots[4].reason, RECORDING_NONE);
+		CHECK_INT_EQ(r.snapshots[4].reason, RECORD_END_NONE);
 	}
 	recording_free(&r);
 }

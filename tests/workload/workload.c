@@ -344,6 +344,26 @@ static int m_thread(char **a)
 	return pthread_join(t, NULL) != 0;
 }
 
+static void *worker_forever(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "worker");
+	for (;;)
+		work_top(10);
+	return NULL;
+}
+
+static int m_leave(char **a)
+{
+	pthread_t t;
+
+	for (int i = 0; i < num(a[0]); i++)
+		if (pthread_create(&t, NULL, worker_forever, NULL))
+			return 1;
+	work_top(num(a[1]));
+	return 0;
+}
+
 static cpu_set_t allowed;  /* the CPUs the program started with */
 
 /* Pins the calling thread to the N-th CPU it was allowed; -1 if none. */
@@ -464,6 +484,8 @@ static const struct mode {
 	{ "echo", "TEXT MODE...", "print TEXT on stdout, then run MODE", 1, 1, m_echo },
 	{ "thread", "MS", "a thread named worker works MS ms, hits snaptrace_trigger, works "
 	  "MS ms; the main thread works until it ends, then exit", 1, 1, m_thread },
+	{ "leave", "N MS", "N threads named worker work for ever; the main thread works MS ms "
+	  "and returns from main: the kernel ends the workers (exit_group)", 2, 2, m_leave },
 	{ "migrate", "MS1 MS2", "early() spins MS1 ms on the first allowed CPU, late() MS2 ms "
 	  "on the second, then snaptrace_trigger and exit", 2, 2, m_migrate },
 	{ "naps", "N SPIN_US SLEEP_US", "N times: snaptrace_spin SPIN_US, snaptrace_nap "

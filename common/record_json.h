@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record_json: the format of a recording directory's record.json, defined
+ * once: snaptrace-record writes it (record/report.c), snaptrace-convert
+ * reads it (convert/recording.c) and prints it one field per line
+ * (--dump=recording). JSON (RFC 8259), one object:
+ *   "format": RECORD_JSON_FORMAT (below): a reader refuses another
+ *   "command_line": [the recorder's argv]
+ *   "perf": {"path", "version", "command": [perf's argv]}
+ *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
+ *   "launched": bool, "executable", "pids": [..],
+ *   "threads": [{"pid", "tid", "comm"}]
+ *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
+ *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
+ *               --trigger-slower-than threshold, null without it, and then
+ *               "calls" (calls measured: a return matched to its entry),
+ *               "calls_slower" (those longer than the threshold),
+ *               "returns_unmatched", "entries_untracked" (slowcall.h);
+ *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
+ *               trigger event's mmap page (TSC -> perf clock), null when the
+ *               kernel offers none (cap_user_time_zero: no TSC sched_clock)
+ *   "measure": [{"spec", "symbol", "name" (demangled, without parameters: as
+ *               perf names its frames), "file", "vaddr" (its entry's link-time
+ *               address), "file_offset", "calls", "total_ns",
+ *               "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "histogram",
+ *               "slowest", "returns_unmatched", "entries_untracked",
+ *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
+ *               "calls_dropped"}] the --measure functions (measure.h), in the
+ *           order given: every call of the recording; percentiles within 1%
+ *           (common/hist.h), null without calls; "histogram": [[from_ns,
+ *           below_ns, calls]] a bucket per power of two that has calls;
+ *           "slowest": [{"pid", "tid", "entry_ns", "duration_ns"}] longest
+ *           first (perf clock); "first_second_calls": calls that returned
+ *           within a second of the first one's entry; "cost_ns": the CPU a
+ *           measured call costs on this host (null: unknown); "calls_file":
+ *           REC_MEASURE_CALLS_FILE (a line per call, its place in "measure"
+ *           first) or null when no call was written, "calls_written" the
+ *           calls in it, "calls_dropped" those the ring lost before a snapshot;
+ *           "shared": the --trigger-slower-than function, whose probes it shares
+ *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
+ *           when hits start to count (arming.h): after the ring's estimated
+ *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
+ *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",]
+ *             "ip", "args", "snapshot" (index or null), "deferred"}]
+ *           the hits that asked for a snapshot (the first; with
+ *           --multi-snapshot one per --min-interval at most); a slow call's
+ *           hit is its return: "time_ns" the return, "entry_ns" the call's
+ *           entry (perf clock), "duration_ns" = time_ns - entry_ns; "ip": the
+ *           user address hit, "args": [the call's first two integer
+ *           arguments] (x86-64 rdi, rsi), both null when the registers
+ *           were not sampled; "snapshot": the one holding it (sampling: the
+ *           first file with a sample of it, null when none has one,
+ *           session.c hits_held()); "deferred": it came before the arming,
+ *           which took its snapshot
+ *   "hits_total": every hit seen, "hits_before_armed": those before the
+ *           arming that took no snapshot of their own (ignored with
+ *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
+ *           snapshot of their own (within --min-interval of the last one, or
+ *           while a snapshot was waiting or in flight, or after the end),
+ *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
+ *           "hits_unrecorded": hits in threads the recording leaves out (no
+ *           --multi-thread), which took no snapshot
+ *   "children_unrecorded": the child processes the targets started during
+ *           the recording, which it did not record (without --multi-thread:
+ *           record/forks.h; 0 where the host allows no tracepoints)
+ *   "snapshots": [{"file", "reason" (a word of enum record_end), "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
+ *                one per line, in time order, every file perf wrote (reason "none":
+ *                a file perf switched to by itself); "time_ns" = perf clock when it
+ *                was asked for (after the ring was frozen), null: unknown;
+ *                "live_ns" = for a snapshot perf's stop wrote (Ctrl-C, --duration,
+ *                the target's exit), perf clock just before the recorder asked
+ *                perf to stop: perf still recorded then, so the file holds every
+ *                switch record up to it; null: unknown (perf had stopped by
+ *                itself), or a hit took it (the hit's time says as much);
+ *                "freeze_ms" = from the request until perf stopped
+ *                filling the ring (sampling), "ms" = until perf confirmed it;
+ *                "problem": null for a perf.data perf finished, else why it is
+ *                not one (common/perfdata.h: "its header was never written (all zero
+ *                bytes)", "cut short inside its data section (...)", "empty"):
+ *                kept, never to be converted; file "": a snapshot perf confirmed no file for
+ *                (a full disk), problem null
+ *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
+ *           the snapshots name, copied with --keep-binaries (perf's build-id
+ *           cache), and "binaries_kept" how many; both null without it
+ *   "signals": [{"pid", "tid", "time_ns" (perf clock), "signal" (number),
+ *                "name" ("SIGSEGV"), "code" (si_code), "code_name"
+ *                ("SEGV_MAPERR", null when unknown), "errno", "handled" (the
+ *                program's handler ran), "fatal" (it ended the process),
+ *                "by_stop" (the recorder's stop signal, Ctrl-C on the
+ *                terminal, reached the program too: no snapshot, no marker),
+ *                "ip" (user ip when it came),
+ *                "addr" (fault address) or null, "cause": what aborted
+ *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
+ *                null, "sender": {"pid", "tid",
+ *                "comm"} of another process that sent it, or null,
+ *                "snapshot" (index or null)}] one per line: the signals
+ *           delivered to the targets that end a process, the crash signals
+ *           and SIGABRT however handled, the --trigger signal (sigwatch.h);
+ *           at most 256, "signals_dropped" counts the rest
+ *   "exits": [{"pid", "status" (exit status) or null, "signal" (number) or
+ *           null, "name" or null, "core" (a core was dumped) or null}] the
+ *           target processes that ended during the recording (status and
+ *           signal both null: the status is unknown, an attached process
+ *           on a kernel before 6.15)
+ *   "end": a word of enum record_end but "none"
+ *          ("signal": a signal ended the target, the snapshot was taken at it)
+ *   "error": null, or why the recording failed before perf recorded (its
+ *          start failed: "perf exited before recording; perf said: ..."):
+ *          a directory where perf left files ends with this report, end
+ *          "none", no snapshot (an empty one the recorder created is removed)
+ *   "end_ns": perf clock when the recording ended (null while it runs, or
+ *          unknown); "end" and "end_ns" each on a line of their own
+ *   "end": "none" while the recording runs (the report written at its
+ *          start, left as it is when the recorder is killed)
+ *   "ready_ms": from start to perf recording (null before), "total_ms"
+ * Readers take the fields by name, never by line: `snaptrace-convert
+ * --dump=recording DIR` prints every field as PATH=VALUE (convert/recording.h
+ * recording_dump()).
+ */
+#ifndef SNAPTRACE_RECORD_JSON_H
+#define SNAPTRACE_RECORD_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The file's name in a recording directory. */
+#define RECORD_JSON_FILE "record.json"
+/* Its "format" member, the format's version: a change that an older reader
+ * would misread gets a new number. */
+#define RECORD_JSON_FORMAT "snaptrace-record 1"
+
+/* Why a snapshot was taken ("reason") and why the recording ended ("end"). */
+enum record_end {
+	RECORD_END_NONE,        /* "none": not ended (the recorder runs, or was killed); a
+				 * snapshot file perf switched to by itself */
+	RECORD_END_TRIGGER,     /* "trigger": the (first) trigger hit */
+	RECORD_END_INTERRUPT,   /* "interrupt": SIGINT, SIGTERM or SIGHUP to the recorder */
+	RECORD_END_EXIT,        /* "exit": the target exited */
+	RECORD_END_DURATION,    /* "duration": --duration elapsed */
+	RECORD_END_PERF_DIED,   /* "perf-died": perf exited on its own while the target ran */
+	RECORD_END_SIGNAL,      /* "signal": a signal ended the target, the snapshot was
+				 * taken at it */
+	RECORD_ENDS,
+};
+
+/* The record.json word of END ("trigger", ...); "?" for no enum record_end. */
+const char *record_end_name(enum record_end end);
+
+/* The enum record_end whose word is WORD into *END. Returns false (*END
+ * untouched) for any other word. */
+bool record_end_parse(const char *word, enum record_end *end);
+
+/* The words into BUF (SIZE bytes, cut to fit), "trigger, interrupt, ..., signal
+ * or none": what a reader expected, for its error messages. Returns BUF. */
+char *record_end_words(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,13 @@
+# front/: snaptrace, the front end (front/snaptrace.c), beside the programs
+# it runs ($(O)/bin; `make install` puts it in bin/ and them in
+# libexec/snaptrace). Linked statically (glibc's libc.a): no dynamic loader
+# runs before its first instruction blocks the stop signals. A SAN=1 build
+# links it as the other programs (the sanitizers need the loader).
+FRONT_END := $(O)/bin/snaptrace
+
+$(FRONT_END): $(call obj,front/snaptrace.c common/escape.c common/utf8.c)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $(if $(filter 1,$(SAN)),,-static) -o $@ $^
+
+all tests-build: $(FRONT_END)
