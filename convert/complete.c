@@ -1,29 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * complete: writes a thread's slices as FXT duration complete records (one
- * record of name, category, arguments, begin and end) wherever Perfetto's
- * importer nests them as it nests the begin/end pair they replace, and as
- * that pair elsewhere (docs/design.md "Complete events"). Half the records,
- * and a third less importer memory per slice.
+ * complete: writes a thread's slices with nothing recorded inside them (its
+ * leaves) as FXT duration complete records (one record of name, category,
+ * arguments, begin and end), and the others as begin/end pairs
+ * (docs/design.md "Complete events"). So every record of a thread is
+ * written in begin-time order, as the stack machine met it, and a reader
+ * that streams (snaptrace stats) meets a slice before what is inside it; a
+ * leaf holds most slices, so the records are still far fewer than pairs.
  *
  * What Perfetto does (trace_processor: the sorter takes a thread's events
  * by (timestamp, file order); SliceTracker::MaybeCloseStack before each
  * event pops the slices of known end that ended before it, or at its time
- * unless both have no duration): a complete record is written when its
- * slice ends, after what happened inside it, so it comes out right unless
- *  (a) something inside it happened at its begin time: a record of the same
- *      time written before it would sort first and land outside it. So
- *      the first record inside at that time writes its begin first (and
- *      those of its enclosing slices unwritten of that time, outermost
- *      first), and the slice ends with an end record;
- *  (b) something inside it happened at its end time: Perfetto pops a slice
- *      of known end at an event of its end time, so that would land after
- *      it: begin and end records, written when it ends;
- *  (c) it has no duration: a later event of no duration at its time would
- *      nest in it: begin and end records;
- *  (d) its begin came after records of its time or later (a frame inferred
- *      below the stack, begun when a return revealed it): those may be
- *      inside it, as in (b).
+ * unless both have no duration): a leaf's complete record, written when it
+ * ends, nests as its pair would, since nothing of its thread was written
+ * between its begin and its end. The first record inside a held slice (a
+ * child's begin, an instant) writes the begin records of the held slices
+ * enclosing it, outermost first, and they end with end records; a slice
+ * of 0 ns is a pair too (a later event of 0 ns at its time would nest in
+ * it), and so is a begin written late (a frame inferred below the stack)
+ * with records of a later time already written, or open slices above it:
+ * those are inside it.
  * Memory: the open slices of each thread (its stack depth).
  */
 #include "state.h"
@@ -64,24 +60,20 @@ static size_t place(const struct conv_thread *t, uint64_t ts)
 	return i;
 }
 
-/* A record at TS goes in at index I: the slices enclosing it that begin at
- * TS and are unwritten get their begin records now, outermost first (a);
- * the innermost enclosing slice has something inside it at TS (b). */
-static void inside(struct conv *c, struct conv_thread *t, size_t i, uint64_t ts)
+/* A record at a time that places it at index I is inside T's open slices
+ * below I: those still held get their begin records now, outermost first.
+ * The held ones are above every begun one (a slice is held only while
+ * nothing is inside it), so the walk stops at the first begun. */
+static void inside(struct conv *c, struct conv_thread *t, size_t i)
 {
 	size_t j = i;
 
-	if (!i)
-		return;
-	while (j > 0 && t->open[j - 1].ts == ts)
+	while (j > 0 && !t->open[j - 1].begun)
 		j--;
 	for (; j < i; j++) {
-		if (!t->open[j].begun)
-			write_slice(c, t, &t->open[j], FXT_EVENT_BEGIN, 0);
+		write_slice(c, t, &t->open[j], FXT_EVENT_BEGIN, 0);
 		t->open[j].begun = true;
 	}
-	if (ts > t->open[i - 1].inner_ts)
-		t->open[i - 1].inner_ts = ts;
 }
 
 static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
@@ -89,7 +81,7 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 	size_t i = place(t, ev->ts);
 	struct conv_open_slice *s;
 
-	inside(c, t, i, ev->ts);
+	inside(c, t, i);
 	s = array_grow(t->open, &t->capopen, t->nopen, sizeof(*s));
 	if (!s) {
 		c->nomem = true;
@@ -98,18 +90,23 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 	t->open = s;
 	memmove(&s[i + 1], &s[i], (t->nopen - i) * sizeof(*s));
 	t->nopen++;
-	/* a begin written late (a frame inferred below the stack) may hold
-	 * every record written since its time */
 	s[i] = (struct conv_open_slice){
 		.ts = ev->ts, .name = ev->name, .category = ev->category,
 		.nargs = ev->nargs < CONV_CUT_ARGS ? ev->nargs : CONV_CUT_ARGS,
-		.inner_ts = t->record_ts > ev->ts ? t->record_ts : 0,
 	};
 	if (s[i].nargs)	/* a begin without arguments may have no array */
 		memcpy(s[i].args, ev->args, s[i].nargs * sizeof(s[i].args[0]));
+	/* a begin written late (a frame inferred below the stack): the open
+	 * slices above it and the records written since its time are inside it */
+	if (i + 1 < t->nopen || t->record_ts > ev->ts) {
+		write_slice(c, t, &s[i], FXT_EVENT_BEGIN, 0);
+		s[i].begun = true;
+	}
 }
 
-/* An end at EV->ts closes the innermost open slice, as Perfetto's does. */
+/* An end at EV->ts closes the innermost open slice, as Perfetto's does: a
+ * slice still held (nothing inside it) of some duration is one complete
+ * record. */
 static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
 {
 	struct conv_open_slice s;
@@ -119,21 +116,14 @@ static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_
 		return;
 	}
 	s = t->open[--t->nopen];
-	if (!s.begun && ev->ts > s.ts && s.inner_ts < ev->ts) {
+	if (!s.begun && ev->ts > s.ts) {
 		write_slice(c, t, &s, FXT_EVENT_COMPLETE, ev->ts);
 		c->stats.complete_slices++;
-	} else {
-		if (!s.begun)
-			write_slice(c, t, &s, FXT_EVENT_BEGIN, 0);
-		write_record(c, t, ev);
+		return;
 	}
-	if (t->nopen) {	/* what was inside it is inside its parent */
-		struct conv_open_slice *p = &t->open[t->nopen - 1];
-		uint64_t inner = s.inner_ts > s.ts ? s.inner_ts : s.ts;
-
-		if (inner > p->inner_ts)
-			p->inner_ts = inner;
-	}
+	if (!s.begun)
+		write_slice(c, t, &s, FXT_EVENT_BEGIN, 0);
+	write_record(c, t, ev);
 }
 
 void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
@@ -146,7 +136,7 @@ void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt
 		close_slice(c, t, ev);
 		break;
 	case FXT_EVENT_INSTANT:
-		inside(c, t, place(t, ev->ts), ev->ts);
+		inside(c, t, place(t, ev->ts));
 		write_record(c, t, ev);
 		break;
 	default:	/* counters and the rest: not on the thread's track */

@@ -151,15 +151,15 @@ struct conv_cut_slice {
 	bool kept;                     /* some part of it is in the output */
 };
 
-/* A slice open in the output (complete.c): its begin, kept until it ends,
- * when it is written as one complete record or as begin and end records. */
+/* A slice open in the output (complete.c): its begin, held until something
+ * is recorded inside it (then its begin record is written, and later its
+ * end record) or until it ends (then it is one complete record). */
 struct conv_open_slice {
 	uint64_t ts;                   /* ns, its begin as written */
 	fxt_string_id name, category;
 	struct fxt_arg args[CONV_CUT_ARGS];
 	unsigned nargs;
 	bool begun;                    /* its begin record is written */
-	uint64_t inner_ts;             /* ns, the latest record inside it (0: none) */
 };
 
 /* A kept interval of time, ns, both ends included. */
@@ -553,9 +553,11 @@ bool conv_emit_event_sample(struct conv *c, struct conv_thread *t, fxt_string_id
 void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
 
 /* complete.c: writes EV, an event of T's track (koids set) that the cut
- * keeps, a thread's begin held until its end, then written with it as one
- * complete record where Perfetto nests that as the pair (docs/design.md
- * "Complete events"). Out of memory sets c->nomem. */
+ * keeps: a begin is held until its end, then written with it as one
+ * complete record, unless something is recorded inside it first (then
+ * begin and end records: docs/design.md "Complete events"). Every record of
+ * T is written in begin-time order but the begins written late (frames
+ * inferred below the stack). Out of memory sets c->nomem. */
 void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
 
 /* complete.c: writes the begin records of T's open slices still held (at

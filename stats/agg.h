@@ -2,15 +2,17 @@
 /*
  * agg: per-function statistics of the slices of an FXT trace, read as a
  * stream (fxt_stream_read): memory is bounded by the number of distinct
- * functions (rows), threads and stack depth, and the events written late.
+ * functions (rows), threads and stack depth, never by the trace's length.
  *
  * A thread's events are taken as Perfetto sorts them, by (timestamp, file
  * order); an end closes the innermost open begin. A file written in that
- * order is read once. A writer may write an event late (snaptrace-convert's
- * inferred frames, which begin before the events that revealed them, and
- * its complete records, written when the slice ends: nearly every slice):
- * such events are kept aside and the file is read a second time, with them
- * merged in at their place.
+ * order is read once; so is one with duration complete records written
+ * before what is inside them (snaptrace-convert writes only the slices with
+ * nothing inside as complete records; a parent's written after its children
+ * would be late). A writer may write a begin late (snaptrace-convert's
+ * inferred frames, which begin before the events that revealed them): such
+ * events are kept aside (a few per snapshot) and the file is read a second
+ * time, with them merged in at their place.
  *
  * Per row: calls (slices closed), total_ns (inclusive; an activation nested
  * in an activation of the same function on the same thread adds nothing, so
