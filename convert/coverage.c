@@ -17,14 +17,6 @@
 #include "array.h"
 #include "diag.h"
 
-/* Functions a complete user-space call chain ends in (glibc's, the dynamic
- * loader's and the
- * kernel's thread entry points). */
-static const char *const roots[] = {
-	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
-	"clone", "clone3", "start_thread", "thread_start", "_dl_start", "_dl_start_user",
-};
-
 /* A chain is called broken when more than this share of a thread's chains
  * are (in percent), over at least MIN_CHAINS chains. */
 #define BROKEN_PERCENT 20
@@ -58,19 +50,6 @@ static bool real_dso(const struct conv_func *f)
 static bool kernel_page(const struct conv_func *f)
 {
 	return real_dso(f) && f->key[f->symlen] == '[';
-}
-
-bool conv_coverage_is_root(struct conv_span sym)
-{
-	uint32_t len = sym.len;
-	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
-
-	if (at)
-		len = (uint32_t)(at - sym.s);
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
-			return true;
-	return false;
 }
 
 /* Counts one chain against F's dso in B (one of C's); sets c->nomem when

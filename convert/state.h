@@ -26,7 +26,9 @@ struct conv_func {
 	fxt_string_id name;      /* the symbol; 0 when unknown */
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
-	bool root;               /* a thread's first function (conv_coverage_is_root) */
+	bool root;               /* a function a complete user-space call chain ends in
+				  * (_start, __libc_start_main, clone, start_thread...;
+				  * funcs.c) */
 	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
@@ -701,11 +703,6 @@ bool conv_markers_last_hit(const struct conv *c, int64_t pid, uint64_t *ns, size
  * apart. */
 void conv_coverage_chain(struct conv *c, struct conv_thread *t,
 			 const struct conv_site *frames, size_t n, bool callchain);
-
-/* coverage.c: is SYM a function a complete user-space call chain ends in
- * (_start, __libc_start_main, clone, start_thread...; a "@VERSION" suffix
- * is ignored)? */
-bool conv_coverage_is_root(struct conv_span sym);
 
 /* coverage.c: prints what the trace covers (per thread, the TOP longest,
  * then a total line) and the broken-stack warning, on stderr (diag). */
