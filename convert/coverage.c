@@ -193,7 +193,7 @@ static void thread_line(const struct conv *c, const struct conv_thread *t)
 
 	if (t->nsamples)
 		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
-			 (unsigned long long)t->nsamples, (double)conv_chain_period(c, t) / 1e3);
+			 (unsigned long long)t->nsamples, (double)conv_thread_period(c, t) / 1e3);
 	diag_info("  %s [%lld]: %.3f ms from %.6f s%s; off-cpu %.3f ms (%.0f%%), no samples "
 		  "%.3f ms (%.0f%%)%s", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
 		  (double)t->first_ts / 1e9, sampled, ms(t->offcpu_ns),

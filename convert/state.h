@@ -500,6 +500,11 @@ bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
 bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t *pkoid,
 			 uint64_t *tkoid);
 
+/* threads.c: T's sampling period, ns: its own (conv_thread.period_ns),
+ * else the recording's (conv.period_ns); 0: unknown. Set by chain.c, read
+ * by chain.c and the coverage report. */
+uint64_t conv_thread_period(const struct conv *c, const struct conv_thread *t);
+
 /* threads.c: calls FN on every thread. */
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
 
@@ -625,10 +630,6 @@ void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
  * frames ran for its period); else by TS at the latest (Intel PT branches
  * take over at TS). An [off-cpu] slice still open ends at TS. */
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts);
-
-/* chain.c: T's sampling period, ns: its own (conv_thread.period_ns), else
- * the recording's (conv.period_ns); 0: unknown. */
-uint64_t conv_chain_period(const struct conv *c, const struct conv_thread *t);
 
 /* offcpu.c: fills *OFF from a sched_switch sample: PREV_STATE (R:
  * preempted; len 0: the fields were not printed, state unknown) and the N KERNEL frames of its call chain, innermost first

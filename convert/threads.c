@@ -210,6 +210,11 @@ bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t
 			  fxt_writer_cstring(c->w, FXT_TRACK_TRIGGERS), pkoid, tkoid);
 }
 
+uint64_t conv_thread_period(const struct conv *c, const struct conv_thread *t)
+{
+	return t->period_ns ? t->period_ns : c->period_ns;
+}
+
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
 {
 	for (size_t i = 0; i < c->nthreads; i++)
