@@ -346,7 +346,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->spacing_from = true;
 	t->nsamples++;
 	c->stats.samples++;
-	conv_coverage_chain(c, t, frames, n, callchain);
+	conv_chaincheck_count(c, t, frames, n, callchain);
 }
 
 void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
@@ -365,7 +365,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 		 * blocked before returned, this is a new one (same stack or not) */
 		if (!uprobe_cut(c, t, ts, frames, n))
 			set_stack(c, t, ts, frames, n, t->woken && syscall_block);
-		conv_coverage_chain(c, t, frames, n, true);
+		conv_chaincheck_count(c, t, frames, n, true);
 	} else {
 		pop_to(c, t, 0, ts);
 	}

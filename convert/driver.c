@@ -1082,7 +1082,7 @@ void conv_driver_free(struct conv_driver *cv)
 		return;
 	conv_threads_free(&cv->c);
 	conv_funcs_free(&cv->c);
-	conv_coverage_free(&cv->c);
+	conv_chaincheck_free(&cv->c);
 	conv_sigmarks_free(&cv->c);
 	conv_measured_free(&cv->c);
 	free(cv->c.recs);

@@ -694,22 +694,24 @@ int conv_markers_write(struct conv *c, const struct recording *r, char *err, siz
  * *NS, and their number into *N. Returns false when there is none. */
 bool conv_markers_last_hit(const struct conv *c, int64_t pid, uint64_t *ns, size_t *n);
 
-/* coverage.c: counts one sampled call chain of T (FRAMES, N, innermost
- * first) for the broken-stack check: a chain with user-space frames that
- * reaches no thread root (_start, __libc_start_main, clone, start_thread...)
- * is broken, and its innermost user dso blamed; one that reaches a root but
- * is mostly unknown frames is unsymbolized, the dso of its innermost unknown
- * frame blamed. CALLCHAIN false: a sample without a call chain (recorded
- * without -g: perf printed its one location on the header line), counted
- * apart. */
-void conv_coverage_chain(struct conv *c, struct conv_thread *t,
-			 const struct conv_site *frames, size_t n, bool callchain);
+/* chaincheck.c: counts one sampled call chain of T (FRAMES, N, innermost
+ * first) for the coverage report: a chain with user-space frames that
+ * reaches no thread root (conv_func.root) is broken (T->broken_chains), and
+ * its innermost user dso blamed (C->broken; the outermost for dwarf); one
+ * that reaches a root but is mostly unknown frames is unsymbolized
+ * (T->unsymbolized_chains), the dso of its innermost unknown frame blamed
+ * (C->unsymbolized); one cut at a uretprobe's trampoline is counted apart
+ * (C->trampoline_chains). CALLCHAIN false: a sample without a call chain
+ * (recorded without -g: perf printed its one location on the header line),
+ * counted apart (T->flat_samples). Out of memory sets c->nomem. */
+void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
+			   const struct conv_site *frames, size_t n, bool callchain);
+
+/* chaincheck.c: frees the blamed dsos. */
+void conv_chaincheck_free(struct conv *c);
 
 /* coverage.c: prints what the trace covers (per thread, the TOP longest,
  * then a total line) and the broken-stack warning, on stderr (diag). */
 void conv_coverage_report(struct conv *c, unsigned top);
-
-/* coverage.c: frees the blamed dsos. */
-void conv_coverage_free(struct conv *c);
 
 #endif
