@@ -27,7 +27,13 @@
  * at its return the frames inside it end. Its entry and return show the
  * stack below it alive then (mseen), as a sample would.
  */
-#include "state.h"
+#include "chain.h"
+
+#include "chaincheck.h"
+#include "funcs.h"
+#include "measured.h"
+#include "stack.h"
+#include "threads.h"
 
 #include <string.h>
 

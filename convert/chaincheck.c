@@ -7,10 +7,13 @@
  * unknown frames is unsymbolized, one cut at a uretprobe's trampoline is
  * neither, and a sample without a chain is flat.
  */
-#include "state.h"
+#include "chaincheck.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "binaries.h"
+#include "funcs.h"
 
 /*
  * Whether IP is the kernel's uretprobe trampoline: the [uprobes] page that

@@ -9,7 +9,10 @@
  * records; any: a uretprobe's trampoline in place of a return address),
  * the binaries to blame and the fix.
  */
-#include "state.h"
+#include "coverage.h"
+
+#include "markers.h"
+#include "threads.h"
 
 #include <stdio.h>
 #include <stdlib.h>

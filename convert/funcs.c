@@ -4,7 +4,7 @@
  * found by the hash of the pair (common/hash.h's index). Memory grows with
  * the distinct functions of the input, never with its length.
  */
-#include "state.h"
+#include "funcs.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,7 +5,10 @@
  * thread), naming of processes and threads as FXT kernel objects, and the
  * events written on a thread's track.
  */
-#include "state.h"
+#include "threads.h"
+
+#include "cut.h"
+#include "funcs.h"
 
 #include "array.h"
 #include <stdio.h>
