@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that the modules of one directory of sources depend on each other
-# one way (docs/design.md "Source layout"):
+# one way (docs/design.md "The converter"):
 #   tests/tooling/module-cycles.sh SRCDIR OBJDIR
 # A module is a file name without its extension (funcs.c, funcs.h and
 # funcs.o are the module funcs). Two graphs among SRCDIR's modules:
