@@ -373,7 +373,8 @@ out:
 	return err ? err : rc;
 }
 
-int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file), void *arg)
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file, uint64_t at),
+		   void *arg)
 {
 	struct perfdata_header h;
 	struct perfdata_records *r = NULL;
@@ -402,7 +403,7 @@ int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file), voi
 			continue;
 		memcpy(file, rec + at, n);
 		file[n] = 0;
-		rc = fn(arg, file);
+		rc = fn(arg, file, r->rec_off + at);
 	}
 	free(r);
 	close(fd);

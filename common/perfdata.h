@@ -167,14 +167,17 @@ int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, co
 		      void *arg, char *errbuf, size_t errlen);
 
 /*
- * Calls FN(ARG, FILE) for the file name of each MMAP and MMAP2 record of the
- * perf.data at PATH (what the traced processes mapped, as perf saw it; valid
- * only during the call), in the records' order, until FN returns nonzero.
+ * Calls FN(ARG, FILE, AT) for the file name of each MMAP and MMAP2 record of
+ * the perf.data at PATH (what the traced processes mapped, as perf saw it;
+ * valid only during the call; AT: the file offset of its first byte, in
+ * bytes, strlen(FILE) + 1 bytes of the record being its), in the records'
+ * order, until FN returns nonzero.
  * Returns 0; FN's nonzero return; -EINVAL when PATH is not a perf.data this
  * reads; -EIO when its records are damaged or cut short; or another
  * negative errno.
  */
-int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file), void *arg);
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file, uint64_t at),
+		   void *arg);
 
 /*
  * The events the perf.data at PATH recorded, from its HEADER_EVENT_DESC

@@ -362,16 +362,14 @@ static void remove_stale(int parent)
 	closedir(d);
 }
 
-/* A new private directory (mode 0700, the caller's, locked while this
- * process lives) in $TMPDIR or /tmp into K (fd, parent, name). Returns 0 or
- * a negative errno. */
-static int private_dir(struct binaries_kept *k)
+int binaries_kept_dir(struct binaries_kept *k)
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX];
 	struct stat st;
 	int err;
 
+	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if ((size_t)snprintf(path, sizeof(path), "%s/" KEPT_PREFIX "XXXXXX", tmp) >=
@@ -395,6 +393,7 @@ static int private_dir(struct binaries_kept *k)
 		k->fd = -1;
 		return err;
 	}
+	inpath_proc(k->fd, k->handle, sizeof(k->handle));
 	return 0;
 }
 
@@ -419,7 +418,7 @@ int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t ws
 	if (fstat(fd, &st)) {
 		err = -errno;
 		snprintf(why, wsize, "%s", strerror(errno));
-	} else if ((err = private_dir(k))) {
+	} else if ((err = binaries_kept_dir(k))) {
 		snprintf(why, wsize, "no private directory to copy them into: %s", strerror(-err));
 	} else {
 		c.owner = st.st_uid;

@@ -78,6 +78,16 @@ struct binaries_kept {
  */
 int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t wsize);
 
+/*
+ * A new empty private directory into K, as binaries_kept_copy() makes one
+ * (mode 0700, the caller's, locked while this process lives, "snaptrace-kept-
+ * XXXXXX" in $TMPDIR or /tmp; a dead converter's removed by the next), for
+ * other files perf must read only as checked here (a jitdump: jitdump.h).
+ * Returns 0 with K ready (the caller calls binaries_kept_remove()), or a
+ * negative errno with K empty.
+ */
+int binaries_kept_dir(struct binaries_kept *k);
+
 /* Removes the copy K (if any) and empties K. */
 void binaries_kept_remove(struct binaries_kept *k);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "input.h"
 
+#include "binaries.h"
 #include "binrec.h"
 #include "diag.h"
 #include "inpath.h"
@@ -46,6 +47,7 @@ struct part {
 	size_t psbs_seen;        /* psb events at one of their times */
 	bool psb_astray;         /* a psb event at no PSB's time */
 	bool resumes;            /* the whole run, read on from FIRST (no --time) */
+	int cwd_fd;              /* perf's working directory (the input's jit_dir), or 0 */
 };
 
 struct input {
@@ -67,6 +69,9 @@ struct input {
 	int jit_fd;              /* the perf.data after perf inject --jit (an unnamed
 				  * file, inherited by perf script), or -1 */
 	char jit_path[32];       /* /proc/self/fd/JIT_FD */
+	struct binaries_kept jit_dir;  /* the private directory perf inject ran in,
+				  * perf script runs in, and reads its ELF files from */
+	char jit_perf[PATH_MAX]; /* perf's absolute path, for runs in JIT_DIR */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -132,12 +137,12 @@ static int spawn(struct part *p)
 		if (fd < 0)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
-				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO);
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, p->cwd_fd);
 		if (pid < 0)
 			close(fd);
 	} else {
 		pid = run_spawn((char *const *)p->cmd.argv,
-				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd);
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd, p->cwd_fd);
 		if (pid >= 0)
 			(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint */
 	}
@@ -217,6 +222,7 @@ static int make_parts(struct input *in, unsigned jobs)
 		p->psbs_due = psbs_upto(sp, o.last) - psbs_upto(sp, o.first - (k > 0));
 		p->fd = -1;
 		p->spool = k > 0;	/* read after the ranges before it */
+		p->cwd_fd = in->jit_fd >= 0 ? in->jit_dir.fd : 0;
 	}
 	for (size_t k = 0; k < in->nparts; k++) {
 		int err = spawn(&in->parts[k]);
@@ -229,21 +235,26 @@ static int make_parts(struct input *in, unsigned jobs)
 
 /*
  * When the perf.data IN names a jitdump (jitdump.h): runs `perf inject
- * --jit` on it into an unnamed file, which perf script then reads instead
- * (in->jit_path). A jitdump that cannot be used (its directory not safe to
- * write in, gone, a clock perf inject refuses, perf inject failing) is a
- * warning: the JIT's frames stay unnamed, the rest converts.
+ * --jit` on a private copy of both (jitdump_private()), in its directory,
+ * into an unnamed file, which perf script then reads instead (in->jit_path),
+ * run in that directory too (the ELF files perf inject wrote are named
+ * relative to it), as PERF resolved to an absolute path (in->jit_perf). A
+ * jitdump that cannot be used (gone, not a regular file, another user's
+ * link, a clock perf inject refuses, perf inject failing) is a warning: the
+ * JIT's frames stay unnamed, the rest converts.
  */
 static void inject_jitdump(struct input *in, const char *perf)
 {
 	char dump[PATH_MAX], why[600], said[600] = "";
-	char *argv[] = { (char *)perf, "inject", "--jit", "-f", "-i", (char *)in->handle, "-o",
+	char *argv[] = { in->jit_perf, "inject", "--jit", "-f", "-i", JITDUMP_PERFDATA, "-o",
 			 in->jit_path, NULL };
 	int fd, st;
 
 	if (jitdump_find(in->handle, dump, sizeof(dump)) != 1)
 		return;
-	if (!jitdump_safe(dump, why, sizeof(why))) {
+	if (run_find_program(perf, in->jit_perf, sizeof(in->jit_perf)))
+		return;		/* no such perf: perf script says so */
+	if (jitdump_private(in->handle, dump, &in->jit_dir, why, sizeof(why))) {
 		diag_warn("%s: the JIT's jitdump %s is not read (%s): its frames stay unnamed",
 			  in->path, dump, why);
 		return;
@@ -254,10 +265,11 @@ static void inject_jitdump(struct input *in, const char *perf)
 			  strerror(fd < 0 ? -fd : errno));
 		if (fd >= 0)
 			close(fd);
+		binaries_kept_remove(&in->jit_dir);
 		return;
 	}
 	snprintf(in->jit_path, sizeof(in->jit_path), "/proc/self/fd/%d", fd);
-	st = run_capture(argv, said, sizeof(said));
+	st = run_capture_in(in->jit_dir.fd, argv, said, sizeof(said));
 	for (char *nl; (nl = strchr(said, '\n'));)
 		*nl = ' ';
 	if (st != 0 || strstr(said, "-k 1") || lseek(fd, 0, SEEK_END) <= 0) {
@@ -266,6 +278,7 @@ static void inject_jitdump(struct input *in, const char *perf)
 			  strstr(said, "-k 1") ? " (record with perf's -k mono, as snaptrace-record "
 			  "does when sampling)" : "");
 		close(fd);
+		binaries_kept_remove(&in->jit_dir);
 		in->jit_path[0] = 0;
 		return;
 	}
@@ -299,7 +312,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		inject_jitdump(in, perf->perf);   /* sampling: recorded in perf's -k mono */
 	}
 	in->opts = (struct perfcmd_opts){
-		.perf = perf->perf, .input = in->jit_fd >= 0 ? in->jit_path : in->handle,
+		.perf = in->jit_fd >= 0 ? in->jit_perf : perf->perf,
+		.input = in->jit_fd >= 0 ? in->jit_path : in->handle,
 		.extra = perf->args, .nextra = perf->nargs, .buildid_dir = perf->buildid_dir,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
@@ -384,6 +398,7 @@ static void input_free(struct input *in)
 	ptsplit_free(&in->split);
 	if (in->jit_fd >= 0)
 		close(in->jit_fd);
+	binaries_kept_remove(&in->jit_dir);
 	free(in);
 }
 
@@ -401,6 +416,7 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	in->path = path;
 	in->fd = fd;
 	in->jit_fd = -1;
+	in->jit_dir = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */

@@ -2,32 +2,44 @@
 #include "jitdump.h"
 
 #include <errno.h>
-#include <libgen.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inpath.h"
+#include "outpath.h"
 #include "perfdata.h"
+
+/* The base name of FILE when it is jit-NUMBER.dump (perf's jit_detect(),
+ * which also wants a '/' before it), else NULL. */
+static const char *jitdump_base(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char *end;
+
+	if (!base || strncmp(base + 1, "jit-", 4) || base[5] < '0' || base[5] > '9')
+		return NULL;
+	strtoul(base + 5, &end, 10);
+	return strcmp(end, ".dump") ? NULL : base + 1;
+}
 
 struct find {
 	char *dump;
 	size_t size;
 };
 
-/* perfdata_mmaps()'s callback: FILE named jit-NUMBER.dump (perf's jit_detect()). */
-static int is_jitdump(void *arg, const char *file)
+/* perfdata_mmaps()'s callback: the first jitdump into F->dump. */
+static int is_jitdump(void *arg, const char *file, uint64_t at)
 {
 	struct find *f = arg;
-	const char *base = strrchr(file, '/');
-	char *end;
 
-	if (!base || strncmp(base + 1, "jit-", 4) || base[5] < '0' || base[5] > '9')
-		return 0;
-	strtoul(base + 5, &end, 10);
-	if (strcmp(end, ".dump") || strlen(file) >= f->size)
+	(void)at;
+	if (!jitdump_base(file) || strlen(file) >= f->size)
 		return 0;
 	strcpy(f->dump, file);
 	return 1;
@@ -40,51 +52,76 @@ int jitdump_find(const char *path, char *dump, size_t size)
 	return perfdata_mmaps(path, is_jitdump, &f) == 1;
 }
 
-/* The integer in /proc/sys/FILE, or 0. */
-static long sysctl_value(const char *file)
-{
-	char path[128];
-	long v = 0;
-	FILE *f;
+struct patch {
+	int fd;                  /* the perf.data copy, read-write */
+	int err;                 /* the first write's failure, or 0 */
+};
 
-	snprintf(path, sizeof(path), "/proc/sys/%s", file);
-	f = fopen(path, "re");
-	if (f && fscanf(f, "%ld", &v) != 1)
-		v = 0;
-	if (f)
-		fclose(f);
-	return v;
+/* perfdata_mmaps()'s callback: a jitdump's name at AT becomes "./BASE",
+ * NUL-padded over the name's bytes, or all NULs when it does not fit. */
+static int relocate(void *arg, const char *file, uint64_t at)
+{
+	struct patch *p = arg;
+	const char *base = jitdump_base(file);
+	size_t len = strlen(file) + 1;
+	char name[PATH_MAX] = "";
+
+	if (!base)
+		return 0;
+	if (strlen(base) + 3 <= len)
+		snprintf(name, sizeof(name), "./%s", base);
+	if (pwrite(p->fd, name, len, (off_t)at) != (ssize_t)len) {
+		p->err = errno ? -errno : -EIO;
+		return 1;
+	}
+	return 0;
 }
 
-int jitdump_safe(const char *dump, char *why, size_t size)
+/* Copies regular file FROM (opened and checked) as NAME into K. */
+static int copy_in(struct binaries_kept *k, const char *name, int from)
 {
-	char dir[PATH_MAX];
 	struct stat st;
 
-	if (stat(dump, &st)) {
-		snprintf(why, size, "%s", strerror(errno));
-		return 0;
+	if (fstat(from, &st))
+		return -errno;
+	return outpath_copy_at(k->fd, name, from, st.st_size, 0600);
+}
+
+int jitdump_private(const char *perfdata, const char *dump, struct binaries_kept *k,
+		    char *why, size_t wsize)
+{
+	char no[300], handle[32];
+	struct patch p = { .fd = -1 };
+	int fd = inpath_open(AT_FDCWD, dump, 0, no, sizeof(no)), data = -1, err;
+
+	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	if (fd < 0) {
+		snprintf(why, wsize, "%s", no);
+		return fd;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, size, "not a regular file");
-		return 0;
+	data = inpath_open(AT_FDCWD, perfdata, 0, no, sizeof(no));
+	if (data < 0) {
+		err = data;
+		snprintf(why, wsize, "%s: %s", perfdata, no);
+	} else if ((err = binaries_kept_dir(k))) {
+		snprintf(why, wsize, "no private directory to copy it into: %s", strerror(-err));
+	} else if ((err = copy_in(k, jitdump_base(dump), fd)) ||
+		   (err = copy_in(k, JITDUMP_PERFDATA, data))) {
+		snprintf(why, wsize, "cannot copy it: %s", strerror(-err));
+	} else if ((p.fd = openat(k->fd, JITDUMP_PERFDATA, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		err = -errno;
+		snprintf(why, wsize, "cannot reopen its perf.data copy: %s", strerror(errno));
+	} else if ((err = perfdata_mmaps(inpath_proc(p.fd, handle, sizeof(handle)), relocate,
+					 &p)) < 0 || (err = p.err)) {
+		snprintf(why, wsize, "cannot rename it in the perf.data copy: %s",
+			 strerror(-err));
 	}
-	snprintf(dir, sizeof(dir), "%s", dump);
-	if (stat(dirname(dir), &st)) {
-		snprintf(why, size, "%s: %s", dir, strerror(errno));
-		return 0;
-	}
-	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		snprintf(why, size, "%s belongs to another user (uid %u), and perf inject would "
-			 "create files there as this one", dir, (unsigned)st.st_uid);
-		return 0;
-	}
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	    !((st.st_mode & S_ISVTX) && sysctl_value("fs/protected_symlinks") >= 1 &&
-	      sysctl_value("fs/protected_regular") >= 1)) {
-		snprintf(why, size, "other users can create files in %s, and perf inject would "
-			 "create files there without checking what it opens", dir);
-		return 0;
-	}
-	return 1;
+	if (p.fd >= 0)
+		close(p.fd);
+	if (data >= 0)
+		close(data);
+	close(fd);
+	if (err)
+		binaries_kept_remove(k);
+	return err;
 }

@@ -5,15 +5,18 @@
  * --perf-prof, .NET, Wasmtime, Python's -X perf_jit...) writes and maps
  * executable, so that its MMAP record names it. `perf inject --jit` turns
  * it into an ELF file per function beside it (jitted-PID-N.so) and MMAP
- * records naming them, and perf script then names the JIT's frames. It
- * writes those files into the jitdump's directory with no O_EXCL or
- * O_NOFOLLOW: only a directory no other user can plant a file in is
- * given to it. Why: docs/design.md "JIT code".
+ * records naming them, and perf script then names the JIT's frames. perf
+ * inject opens the jitdump by the name in the record and creates those
+ * files with no O_EXCL or O_NOFOLLOW: it is given only a private copy,
+ * made here from what was opened and checked, in a private directory
+ * where it also writes its ELF files. Why: docs/design.md "JIT code".
  */
 #ifndef SNAPTRACE_CONVERT_JITDUMP_H
 #define SNAPTRACE_CONVERT_JITDUMP_H
 
 #include <stddef.h>
+
+#include "binaries.h"
 
 /*
  * Finds the first jitdump the perf.data at PATH maps (an MMAP or MMAP2
@@ -23,12 +26,23 @@
 int jitdump_find(const char *path, char *dump, size_t size);
 
 /*
- * Whether `perf inject --jit` may write beside the jitdump DUMP: it is a
- * regular file, and its directory belongs to this process's user or root
- * and no other user can create a file there (not writable by group or
- * others; or sticky with fs.protected_symlinks and fs.protected_regular
- * on, as /tmp is on Debian). Returns 1, or 0 with the reason in WHY.
+ * Makes what perf inject --jit reads for the perf.data PERFDATA (a path)
+ * and its jitdump DUMP (jitdump_find()) in a private directory K
+ * (binaries_kept_dir()): DUMP opened as inpath_open() opens (a regular
+ * file, a symbolic link followed only as fs.protected_symlinks would) and
+ * copied from that descriptor as "jit-PID.dump"; a copy "perf.data" of
+ * PERFDATA whose every record naming a jitdump names "./jit-PID.dump"
+ * instead (perf's rule wants a '/'), relative to K, where perf inject is
+ * then run (its ELF files land there, named "./jitted-PID-N.so", and perf
+ * script, run there too, reads them). A record whose name cannot hold its
+ * relative form (a jitdump in "/") is left nameless. Returns 0 with K
+ * ready (the caller calls binaries_kept_remove()), or a negative errno
+ * with the reason in WHY (WSIZE bytes), K empty.
  */
-int jitdump_safe(const char *dump, char *why, size_t size);
+int jitdump_private(const char *perfdata, const char *dump, struct binaries_kept *k,
+		    char *why, size_t wsize);
+
+/* The name of the patched perf.data copy in jitdump_private()'s directory. */
+#define JITDUMP_PERFDATA "perf.data"
 
 #endif

@@ -176,15 +176,20 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 /*
  * Is PATH (LEN bytes) a name perf gives code that has no binary file: a
  * perf map (/tmp/perf-PID.map, the symbols of JIT code), anonymous memory
- * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted))?
+ * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted)), or
+ * a relative name (the ELF files perf inject --jit wrote, "./jitted-PID-
+ * N.so", relative to the private directory perf ran in: jitdump.h)?
  * Such a path is never opened: at best it is a text file, at worst a name
- * anyone can create.
+ * anyone can create (a relative one in this process's working directory).
  */
 static bool no_binary_name(const char *path, size_t len)
 {
 	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage", "/memfd:" };
 	unsigned long pid;
 	int end = 0;
+
+	if (path[0] != '/')
+		return true;
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))

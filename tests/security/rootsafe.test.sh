@@ -79,6 +79,15 @@
 #                     attacker's lookalike, a young one and a locked one stay
 #   in-kept-dir-link  ... whose binaries directory is a link to a root-only
 #                     directory: not given to perf, said once
+#   in-jitdump-swapped root's recording of a JIT (tests/e2e/jit_target.c)
+#                     whose jitdump is in a directory of root's (mode 755,
+#                     the old check's "safe") inside the attacker's: as perf
+#                     inject starts (a wrapper of perf), the attacker renames
+#                     it away and puts a directory with a FIFO of the
+#                     jitdump's name in its place: perf inject reads a
+#                     private copy (perf once opened the FIFO by name and
+#                     hung), the JIT's function is named, and no ELF file
+#                     perf inject writes lands in either directory
 #   in-link-shared    each program's input named through the attacker's
 #                     symlink in a sticky world-writable directory (to a
 #                     root-only file or directory: a text, a perf.data, a
@@ -105,6 +114,7 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+in-jitdump-swapped
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -752,6 +762,53 @@ in_kept_stale() {
 	fi
 }
 
+# Root records the JIT in $HOME_A/jit (root's, 755); converted with a perf
+# wrapper that, as perf inject starts, has the attacker rename that
+# directory to jit.old and make jit/ with a FIFO for the jitdump.
+in_jitdump_swapped() {
+	local d="$HOME_A/jit" wrap="$TMP/perf-jit-swap" log="$TMP/in-jitdump-swapped.log" rc dump
+	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
+		"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/jit-cc.err"; then
+		fail in-jitdump-swapped "cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
+		return
+	fi
+	mkdir -m 755 "$d"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" --trigger none -- \
+		"$TMP/jit_target" "$d" 150 d 2>"$TMP/jit-rec.err"; then
+		fail in-jitdump-swapped "root's recording failed: $(first_lines "$TMP/jit-rec.err")"
+		return
+	fi
+	dump=$(cd "$d" && ls jit-*.dump 2>/dev/null)
+	rm -f "$d"/jitted-* "/tmp/perf-${dump//[!0-9]/}.map"
+	cat >"$wrap" <<EOF
+#!/bin/sh
+if [ "\$1" = inject ] && [ ! -e "$log" ]; then
+	${ATTACKER[*]} sh -c 'mv "\$1" "\$1.old" && mkdir "\$1" && mkfifo "\$1/\$2"' sh "$d" "$dump" >"$log" 2>&1
+	pwd >>"$log"
+fi
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	timeout -k 5 60 "$CONVERT" --perf "$wrap" "$TMP/jit-rec" -o "$TMP/in-jitdump-swapped.fxt" \
+		>/dev/null 2>"$TMP/in-jitdump-swapped.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail in-jitdump-swapped "the converter blocked (perf inject opened the attacker's FIFO)"
+	elif [ -z "$dump" ] || [ ! -p "$d/$dump" ]; then
+		fail in-jitdump-swapped "the swap did not happen (exit $rc, jitdump '$dump'): $(tr '\n' ' ' <"$log" 2>/dev/null) $(first_lines "$TMP/in-jitdump-swapped.err")"
+	elif [ "$rc" -ne 0 ]; then
+		fail in-jitdump-swapped "exit $rc: $(first_lines "$TMP/in-jitdump-swapped.err")"
+	elif [ "$(ls -A "$d.old")" != "$dump" ] || [ "$(ls -A "$d")" != "$dump" ]; then
+		fail in-jitdump-swapped "perf inject wrote beside the jitdump: $(ls -A "$d.old" "$d" | tr '\n' ' ')"
+	elif [ -e "$(sed -n 2p "$log")" ]; then
+		fail in-jitdump-swapped "perf inject's private directory ($(sed -n 2p "$log")) is not removed"
+	elif ! "$CONVERT" --dump=slices "$TMP/in-jitdump-swapped.fxt" 2>&1 | grep -q " jit_dump_spin$"; then
+		fail in-jitdump-swapped "the jitdump's function is not named: $(grep -i jit "$TMP/in-jitdump-swapped.err" | first_lines /dev/stdin)"
+	else
+		ok in-jitdump-swapped
+	fi
+}
+
 # Root's recording of a shell loop, the source of the kept_ tests.
 kept_tests() {
 	local t
@@ -945,6 +1002,7 @@ for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir
 	requires "$t" recording || kept_ok=0
 done
 [ "$kept_ok" = 1 ] && kept_tests
+requires in-jitdump-swapped recording cc x86_64 && in_jitdump_swapped
 hang_symbols_fifo
 hang_stats_fifo
 hang_convert_fifo
