@@ -22,7 +22,7 @@
  * those are inside it.
  * Memory: the open slices of each thread (its stack depth).
  */
-#include "state.h"
+#include "complete.h"
 
 #include "array.h"
 #include <string.h>

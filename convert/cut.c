@@ -11,9 +11,10 @@
  * nesting at both edges is the uncut trace's. Memory: the open slices of
  * each thread (its stack depth).
  */
-#include "state.h"
+#include "cut.h"
 
 #include "array.h"
+#include "complete.h"
 #include "numparse.h"
 #include <stdlib.h>
 #include <string.h>
