@@ -397,8 +397,10 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	} else if (s->sig_trigger) {
 		snprintf(s->loc.spec, sizeof(s->loc.spec), "%s", o->trigger);
 	} else if (!o->trigger) {
+		char how[64];
+
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
-			  "%s: recording until Ctrl-C, exit%s", s->exe,
+			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
 			  o->duration_s > 0 ? " or --duration" : "");
 	}
 	if (o->ncmd) {

@@ -568,6 +568,24 @@ static void read_triggers(struct rec_session *s, const struct pollfd *poll_fds, 
 	}
 }
 
+const char *rec_stop_how(char *buf, size_t size)
+{
+	static const struct { int sig; const char *how; } ways[] = {
+		{ SIGINT, "Ctrl-C" },
+		{ SIGTERM, "SIGTERM (kill %d)" },
+		{ SIGHUP, "SIGHUP (kill -HUP %d)" },
+	};
+	struct sigaction old;
+
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (sigaction(ways[i].sig, NULL, &old) || old.sa_handler != SIG_IGN) {
+			snprintf(buf, size, ways[i].how, (int)getpid());
+			return buf;
+		}
+	snprintf(buf, size, "--duration or the program's exit");
+	return buf;
+}
+
 /* The first of SIGINT, SIGTERM, SIGHUP pending (blocked, unread), or 0. */
 static int stop_signal_pending(void)
 {
@@ -1231,7 +1249,7 @@ static void report_failure(struct rec_session *s)
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
-	char what[200];
+	char what[200], how[64];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1299,11 +1317,11 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s); Ctrl-C to stop",
+	diag_info("recording %s %d (%s); %s to stop",
 		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
 		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
-				    sizeof(what)));
+				    sizeof(what)), rec_stop_how(how, sizeof(how)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == RECORD_END_NONE)

@@ -200,6 +200,36 @@ t_early_signals() {
 	if [ -n "$bad" ]; then fail early_signals "$bad"; else ok early_signals; fi
 }
 
+# With SIGINT inherited as ignored (a job a script starts with &), it stays
+# ignored, so the start-up line does not promise Ctrl-C: it names SIGTERM
+# and the command (kill PID), and that command ends the recording, the trace
+# written and read back. From a terminal (sigdfl) it says Ctrl-C.
+t_stop_how_named() {
+	local pid rc i bad=""
+	(trap '' INT; exec "$FRONT" run -o "$TMP/ign.fxt" --trigger none -- "${PROG[@]}") \
+		>/dev/null 2>"$TMP/ign.err" &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q ' to stop$' "$TMP/ign.err" && break
+		sleep 0.05
+	done
+	if grep -q "; SIGTERM (kill $pid) to stop$" "$TMP/ign.err"; then
+		kill -TERM "$pid"
+	else
+		bad="[SIGINT ignored: $(tr '\n' '|' <"$TMP/ign.err")]"
+		kill -TERM "$pid"
+	fi
+	wait "$pid"
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -q Ctrl-C "$TMP/ign.err" &&
+		"$CONVERT" --dump=slices "$TMP/ign.fxt" 2>/dev/null | grep -q ' work_leaf$' ||
+		bad+=" [SIGINT ignored, then SIGTERM: exit $rc: $(tail -n 2 "$TMP/ign.err" | tr '\n' '|')]"
+	"$SIGDFL" "$FRONT" run -o "$TMP/dfl.fxt" --trigger none --duration 0.3 -- "${PROG[@]}" \
+		>/dev/null 2>"$TMP/dfl.err"
+	grep -q '; Ctrl-C to stop$' "$TMP/dfl.err" || bad+=" [terminal: $(tr '\n' '|' <"$TMP/dfl.err")]"
+	if [ -n "$bad" ]; then fail stop_how_named "$bad"; else ok stop_how_named; fi
+}
+
 t_snaptrace_bin_missing() {
 	local rc
 	SNAPTRACE_BIN=/nonexistent "$FRONT" run -- /bin/true >/dev/null 2>"$TMP/bin.err"
@@ -220,7 +250,7 @@ if ! requirement recording >/dev/null; then
 	t_snaptrace_bin_missing
 	t_missing_perf_reason
 	t_no_fork_before_exec
-	for n in signal_at_start_named stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
+	for n in stop_how_named signal_at_start_named stdout_closed output_checked_first empty_trigger host_limits_refused breakpoint_warned \
 		stdout_trace_only temporary_removed failed_recording_kept; do
 		requires $n recording
 	done
@@ -447,6 +477,7 @@ t_missing_perf_reason
 t_no_fork_before_exec
 t_signal_at_start_named
 t_early_signals
+t_stop_how_named
 t_stdout_closed
 t_output_checked_first
 t_empty_trigger
