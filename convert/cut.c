@@ -11,7 +11,7 @@
  * nesting at both edges is the uncut trace's. Memory: the open slices of
  * each thread (its stack depth).
  */
-#include "state.h"
+#include "cut.h"
 
 #include "array.h"
 #include "numparse.h"

@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "binaries.h"
+#include "cut.h"
 #include "driver.h"
 #include "diag.h"
 #include "fxt_reader.h"

@@ -5,7 +5,10 @@
  * thread), naming of processes and threads as FXT kernel objects, and the
  * events written on a thread's track.
  */
-#include "state.h"
+#include "threads.h"
+
+#include "cut.h"
+#include "funcs.h"
 
 #include "array.h"
 #include <stdio.h>
@@ -208,6 +211,11 @@ bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t
 {
 	return conv_track(c, pid, comm, CONV_TRACK_TRIGGERS,
 			  fxt_writer_cstring(c->w, FXT_TRACK_TRIGGERS), pkoid, tkoid);
+}
+
+uint64_t conv_thread_period(const struct conv *c, const struct conv_thread *t)
+{
+	return t->period_ns ? t->period_ns : c->period_ns;
 }
 
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
