@@ -620,6 +620,7 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 		    uint64_t bytes)
 {
 	const struct conv_stats *s = conv_driver_stats(cv);
+	struct stat st;
 
 	diag_info("%llu threads, %llu slices, %llu samples, %llu event samples, %llu decode "
 		  "errors, %llu lines skipped, %.1f MiB of FXT",
@@ -652,7 +653,8 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 			  "found no time of their own (more than %d in one segment): their nesting "
 			  "may show wrong", (unsigned long long)s->unordered_inferred,
 			  CONV_INFERRED_ROOM_NS);
-	if (strcmp(o->output, "-"))
+	/* a trace that is a file: not stdout, not -o /dev/null or a FIFO */
+	if (strcmp(o->output, "-") && !lstat(o->output, &st) && S_ISREG(st.st_mode))
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 

@@ -1,7 +1,7 @@
 # examples/build.mk: the demo target (included by the top Makefile).
 #
 #   make demo   installs missing packages, then `make demo-run`.
-#   make demo-run  builds, records the demo with `scripts/snaptrace run`
+#   make demo-run  builds, records the demo with the front end, $(O)/bin/snaptrace run
 #               (default trigger: magic_trace_stop_indicator) into
 #               $(DEMO_TRACE) (default trace.fxt.gz) and prints its summary:
 #               `snaptrace stats`' own table of the functions with the most
@@ -32,6 +32,6 @@ demo: deps
 
 demo-run:
 	@$(MAKE) --no-print-directory all $(DEMO)
-	@SNAPTRACE_BIN=$(abspath $(O)/bin) scripts/snaptrace run -o $(DEMO_TRACE) -- $(DEMO)
+	@$(O)/bin/snaptrace run -o $(DEMO_TRACE) -- $(DEMO)
 	@echo
-	@SNAPTRACE_BIN=$(abspath $(O)/bin) scripts/snaptrace stats --limit $(DEMO_ROWS) $(DEMO_TRACE)
+	@$(O)/bin/snaptrace stats --limit $(DEMO_ROWS) $(DEMO_TRACE)

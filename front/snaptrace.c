@@ -44,6 +44,34 @@
 
 static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
 
+#ifdef __x86_64__
+/* The program's entry point (front/build.mk links with -e snaptrace_entry):
+ * its first instruction blocks the stop signals (rt_sigprocmask(SIG_BLOCK,
+ * {SIGHUP, SIGINT, SIGTERM}, NULL, 8)), then it jumps to libc's _start with
+ * %rdx (the loader's fini function) as it came. Before it, glibc's start-up
+ * ran for a millisecond or more on a loaded host with the signals at their
+ * default: one then ended this program silently. hold_stops() lets in the
+ * ignored ones again. */
+__asm__(".text\n"
+	".globl snaptrace_entry\n"
+	".type snaptrace_entry, @function\n"
+	"snaptrace_entry:\n"
+	"	mov %rdx, %r8\n"
+	"	mov $14, %eax\n"                       /* SYS_rt_sigprocmask */
+	"	xor %edi, %edi\n"                      /* SIG_BLOCK */
+	"	lea snaptrace_entry_mask(%rip), %rsi\n"
+	"	xor %edx, %edx\n"
+	"	mov $8, %r10d\n"                       /* sizeof the kernel's sigset */
+	"	syscall\n"
+	"	mov %r8, %rdx\n"
+	"	jmp _start\n"
+	".size snaptrace_entry, . - snaptrace_entry\n"
+	".section .rodata\n"
+	".balign 8\n"
+	"snaptrace_entry_mask: .quad 0x4003\n"   /* bits SIGHUP-1, SIGINT-1, SIGTERM-1 */
+	".text\n");
+#endif
+
 static const char usage_text[] =
 	"usage: snaptrace run [OPTIONS] -- CMD [ARGS...]          launch CMD, record, convert\n"
 	"       snaptrace attach [OPTIONS] -p PID[,PID] | -t TID  attach, record, convert\n"
@@ -73,19 +101,25 @@ static void stopped(int sig)
 	_exit(128 + sig);
 }
 
-/* Blocks the stop signals not ignored into *BLOCKED, and makes each end
- * this program with a line (stopped()) once unblocked. */
+/* Blocks the stop signals not ignored into *BLOCKED (snaptrace_entry
+ * blocked them all already on x86-64), and makes each end this program with
+ * a line (stopped()) once unblocked. */
 static void hold_stops(sigset_t *blocked)
 {
 	struct sigaction sa, old;
+	sigset_t ignored;
 
 	/* an ignored one stays ignored, and unblocked: a blocked signal is
 	 * never discarded, it would wait for the recorder */
 	sigemptyset(blocked);
+	sigemptyset(&ignored);
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (!sigaction(stops[i], NULL, &old) && old.sa_handler != SIG_IGN)
+		if (!sigaction(stops[i], NULL, &old) && old.sa_handler == SIG_IGN)
+			sigaddset(&ignored, stops[i]);
+		else
 			sigaddset(blocked, stops[i]);
 	sigprocmask(SIG_BLOCK, blocked, NULL);
+	sigprocmask(SIG_UNBLOCK, &ignored, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = stopped;
 	sigfillset(&sa.sa_mask);

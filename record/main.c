@@ -397,8 +397,10 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	} else if (s->sig_trigger) {
 		snprintf(s->loc.spec, sizeof(s->loc.spec), "%s", o->trigger);
 	} else if (!o->trigger) {
+		char how[64];
+
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
-			  "%s: recording until Ctrl-C, exit%s", s->exe,
+			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
 			  o->duration_s > 0 ? " or --duration" : "");
 	}
 	if (o->ncmd) {
@@ -613,7 +615,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			  "sampling (no Intel PT on this host)");
 	rec_plan_print_notes(&s->plan);
 	if (s->have_trigger || s->sig_trigger) {
-		char armed[400], name[SIG_NAME_MAX];
+		char name[SIG_NAME_MAX];
 
 		rec_arming_decide(o, h, &s->plan, &s->arm);
 		if (s->sig_trigger)
@@ -622,7 +624,6 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		else
 			diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 				  rec_mechanism_name(s->mech));
-		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
 	} else if (o->arm_after_s >= 0) {
 		diag_warn("--arm-after is ignored: it delays the trigger, and this recording "
 			  "has none");
@@ -631,7 +632,9 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	if (err && s->end == RECORD_END_NONE) {
 		diag_error("%s", s->error);
 		diag_block(s->said);
-		if ((!outdir_created || rmdir(s->outdir)) && !front_end)   /* rmdir: only when empty */
+		if (outdir_created && !rmdir(s->outdir))   /* rmdir: only when empty */
+			diag_error("nothing was recorded: %s, empty, is removed", s->outdir);
+		else if (!front_end)
 			name_leftovers(s->outdir_fd, s->outdir);
 		return EXIT_RUNTIME;
 	}

@@ -568,6 +568,24 @@ static void read_triggers(struct rec_session *s, const struct pollfd *poll_fds, 
 	}
 }
 
+const char *rec_stop_how(char *buf, size_t size)
+{
+	static const struct { int sig; const char *how; } ways[] = {
+		{ SIGINT, "Ctrl-C" },
+		{ SIGTERM, "SIGTERM (kill %d)" },
+		{ SIGHUP, "SIGHUP (kill -HUP %d)" },
+	};
+	struct sigaction old;
+
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (sigaction(ways[i].sig, NULL, &old) || old.sa_handler != SIG_IGN) {
+			snprintf(buf, size, ways[i].how, (int)getpid());
+			return buf;
+		}
+	snprintf(buf, size, "--duration or the program's exit");
+	return buf;
+}
+
 /* The first of SIGINT, SIGTERM, SIGHUP pending (blocked, unread), or 0. */
 static int stop_signal_pending(void)
 {
@@ -1113,11 +1131,24 @@ static int open_trigger(struct rec_session *s)
 	return 0;
 }
 
-/* Puts WHAT in S->error and perf's messages (the first and last lines when long) in S->said. */
+/* What perf's own words mean, where they say too little: a line of perf's
+ * (found anywhere in its messages) and what failed and what to try. */
+static const struct {
+	const char *says, *means;
+} perf_says[] = {
+	{ "libperf: Miscounted nr_mmaps", "perf could not map its ring buffers for this "
+	  "process (perf 6.1's libperf, attaching); try `snaptrace run` with the program, or "
+	  "another perf (--perf PATH)" },
+	{ "Error: unknown option", "perf refused an option (--perf-arg?); perf record -h "
+	  "lists its options" },
+};
+
+/* Puts WHAT in S->error and perf's messages (the first and last lines when
+ * long; an option error's line, not the usage text after it) in S->said. */
 static void perf_failed(struct rec_session *s, const char *what)
 {
-	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail;
-	char full[800];
+	const char *log = s->perf.log_len ? s->perf.log : "(nothing)\n", *head_end, *tail, *end;
+	char full[800], meant[1000];
 	struct statvfs vfs;
 	int lines = 0, kept = 0, unfinished = 0;
 
@@ -1134,21 +1165,35 @@ static void perf_failed(struct rec_session *s, const char *what)
 		what = full;
 	}
 
+	for (size_t i = 0; i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
+		if (strstr(log, perf_says[i].says)) {
+			snprintf(meant, sizeof(meant), "%.400s: %s", what, perf_says[i].means);
+			what = meant;
+			break;
+		}
+	end = strstr(log, "\n Usage: perf ");   /* after an option error: perf's whole usage */
+	end = end ? end + 1 : log + strlen(log);
+	while (end > log && (end[-1] == ' ' || end[-1] == '\n') && (end - 1 == log || end[-2] == ' ' ||
+								       end[-2] == '\n'))
+		end--;   /* blank lines at the end */
 	head_end = log;
-	while (*head_end && lines < 8)
+	while (head_end < end && lines < 8)
 		if (*head_end++ == '\n')
 			lines++;
-	tail = log + strlen(log);
+	tail = end;
 	for (lines = 0; tail > head_end && lines < 9; tail--)
 		if (tail[-1] == '\n')
 			lines++;
 	snprintf(s->error, sizeof(s->error), "%.800s; perf said:", what);
+	if (*tail == '\n' && tail < end)
+		tail++;
 	if (tail <= head_end)
-		snprintf(s->said, sizeof(s->said), "%.3000s", log);
+		snprintf(s->said, sizeof(s->said), "%.*s", (int)(end - log > 3000 ? 3000 : end - log),
+			 log);
 	else
-		snprintf(s->said, sizeof(s->said), "%.*s[...]\n%.1500s",
+		snprintf(s->said, sizeof(s->said), "%.*s[...]\n%.*s",
 			 (int)(head_end - log > 1500 ? 1500 : head_end - log), log,
-			 *tail == '\n' ? tail + 1 : tail);
+			 (int)(end - tail > 1500 ? 1500 : end - tail), tail);
 }
 
 /* Opens the signal watch (sigwatch.h) on the targets where the host allows
@@ -1231,7 +1276,7 @@ static void report_failure(struct rec_session *s)
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
-	char what[200];
+	char what[200], how[64], armed[400];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1282,6 +1327,8 @@ int rec_session_run(struct rec_session *s)
 	}
 	s->ready_ms = rec_now_ms();
 	s->armed_ms = s->ready_ms + s->arm.after_ms;
+	if (s->have_trigger || s->sig_trigger)   /* said once perf runs: it may fail first */
+		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
 	rec_trigger_tsc(&s->trig, &s->tsc);
 	for (int i = 0; i < s->nmeasures && !err; i++)
 		err = rec_measure_enable(&s->measures[i]);
@@ -1299,11 +1346,11 @@ int rec_session_run(struct rec_session *s)
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s); Ctrl-C to stop",
+	diag_info("recording %s %d (%s); %s to stop",
 		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
 		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
-				    sizeof(what)));
+				    sizeof(what)), rec_stop_how(how, sizeof(how)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == RECORD_END_NONE)

@@ -8,6 +8,13 @@ set -u
 : "${SNAPTRACE_TEST_BIN:=$SNAPTRACE_O/test}"
 CONVERT="$SNAPTRACE_BIN/snaptrace-convert"
 RECORD="$SNAPTRACE_BIN/snaptrace-record"
+# entry_point DIR: the README's entry point, scripts/snaptrace (a symbolic
+# link to ../build/bin/snaptrace, the front end), copied as a link into
+# DIR/scripts beside DIR/build, a link to this build; prints its path.
+entry_point() {
+	mkdir -p "$1/scripts" && cp -P "$SNAPTRACE_TOP/scripts/snaptrace" "$1/scripts/" &&
+		ln -sfn "$SNAPTRACE_O" "$1/build" && echo "$1/scripts/snaptrace"
+}
 # sigdfl CMD...: CMD with SIGINT, SIGQUIT, SIGTERM and SIGHUP at their default
 # (tests/runner/sigdfl.c), as from a terminal: a command a script starts in
 # the background (CMD &) ignores SIGINT and SIGQUIT

@@ -30,7 +30,7 @@
 # the target running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 TARGET_PID=
 MAPS=()   # the perf maps the targets wrote (perf script reads them at each conversion)

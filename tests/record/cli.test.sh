@@ -7,7 +7,7 @@
 # 2. (The rest of the front end records: frontend.test.sh.)
 . "$(dirname "$0")/../lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 need_built cli "$RECORD"
 

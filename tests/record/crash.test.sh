@@ -42,7 +42,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 SRC="$SNAPTRACE_TOP/tests/record/crash"
 PROG="$TMP/crash_target"
 THROW="$TMP/throw_target"

@@ -27,7 +27,7 @@
 # About a minute with 3 cases at a time (LIFECYCLE_JOBS) on an idle machine.
 . "$(dirname "$0")/../lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 requires lifecycle recording || exit 0
 need_built lifecycle "$RECORD" "$CONVERT"

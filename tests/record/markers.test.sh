@@ -23,7 +23,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 NAMES="demo multi_snapshot call_arguments exit_names tsc_span no_leftovers"
 need_recording markers

@@ -169,7 +169,7 @@ t_overhead() {
 
 t_usage() {
 	local bad="" mid
-	mid=$(printf '0x%x' $(($("$SNAPTRACE_TOP/scripts/snaptrace" symbols "$PROG" timed |
+	mid=$(printf '0x%x' $(($("$SNAPTRACE_BIN/snaptrace" symbols "$PROG" timed |
 		awk -F '\t' '$2 == "timed" { print $4 }') + 4)))
 	bad+=$(usage_refused breakpoint "--measure: expected --trigger-mechanism uprobe or auto" \
 		--trigger none --trigger-mechanism breakpoint --measure timed -- "$PROG")

@@ -20,7 +20,7 @@ NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_sug
 stripped_addr_works stripped_addr_inside rust_hash_suggested no_leftovers"
 need_recording outcomes
 requires_all gcc
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 
 cat >"$TMP/prog.c" <<'EOF'
 #include <time.h>

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 DEMO="$SNAPTRACE_O/examples/demo"
 export SNAPTRACE_BIN
 

@@ -8,11 +8,16 @@
  *   sigat US CMD [ARG...]   SIGTERM US microseconds after CMD first handles
  *                           it (its /proc status shows SIGTERM blocked or
  *                           caught: the program ran its first lines)
+ *   sigat +US CMD [ARG...]  SIGTERM US microseconds after CMD's exec
+ *                           succeeded, whatever CMD did by then (a shell
+ *                           `cmd & kill $!`: the window before a program
+ *                           handles signals, e.g. bash's start)
  *
  * CMD runs with SIGTERM at its default action. Prints nothing; exits with
  * CMD's exit status, 128 + N when signal N killed it, 125 when CMD never
  * handled SIGTERM within 10 s (then it is killed), 127 when it cannot run.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +50,8 @@ static int handles_term(pid_t pid)
 int main(int argc, char **argv)
 {
 	long us = argc > 2 ? strtol(argv[1], NULL, 10) : 0;
+	int after_exec = argc > 2 && argv[1][0] == '+', seen[2];
+	char c;
 	struct timespec poll = { 0, 20000 };
 	sigset_t term;
 	pid_t pid;
@@ -57,6 +64,9 @@ int main(int argc, char **argv)
 	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
+	/* closed on exec: end of file on seen[0] once the exec succeeded */
+	if (pipe2(seen, O_CLOEXEC))
+		return 127;
 	pid = fork();
 	if (pid == 0) {
 		if (us < 0) {
@@ -68,6 +78,16 @@ int main(int argc, char **argv)
 	}
 	if (pid < 0)
 		return 127;
+	close(seen[1]);
+	if (after_exec) {
+		struct timespec d = { us / 1000000, us % 1000000 * 1000 };
+
+		while (read(seen[0], &c, 1) > 0)
+			;
+		nanosleep(&d, NULL);
+		kill(pid, SIGTERM);
+		us = -1;   /* sent */
+	}
 	for (i = 0; us >= 0 && i < 500000 && !handles_term(pid); i++)
 		nanosleep(&poll, NULL);
 	if (us >= 0 && !handles_term(pid)) {

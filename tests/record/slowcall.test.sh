@@ -201,7 +201,7 @@ t_longjmp() {
 
 # the symbol's address as `snaptrace symbols` prints it
 addr_of() {
-	"$SNAPTRACE_TOP/scripts/snaptrace" symbols "$PROG" "$1" | awk -F '\t' -v s="$1" '$2 == s { print $4 }'
+	"$SNAPTRACE_BIN/snaptrace" symbols "$PROG" "$1" | awk -F '\t' -v s="$1" '$2 == s { print $4 }'
 }
 
 t_addr_entry() {

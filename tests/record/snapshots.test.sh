@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 
 # rec_cleanup (rec-lib.sh), and disk_full's tmpfs unmounted

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 
 NAMES="form_demangled form_demangled_params form_symbol_mangled form_line form_line_bare

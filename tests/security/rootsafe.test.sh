@@ -124,7 +124,7 @@ AGID=65534
 # the second user's command prefix (a function would hide a background pid)
 ATTACKER=(setpriv --reuid="$AUID" --regid="$AGID" --clear-groups)
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
-FRONT="$SNAPTRACE_TOP/scripts/snaptrace"
+FRONT="$SNAPTRACE_BIN/snaptrace"
 IN="$SNAPTRACE_TOP/tests/cases/call-return/input.txt"
 EXPECTED="$SNAPTRACE_TOP/tests/cases/call-return/expected.txt"
 ESC=$(printf '\033')

@@ -381,7 +381,7 @@ fi
 names=$("$STATS" --format csv --match 'c*' "$TMP/exact.fxt" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')
 limit=$("$STATS" --format csv --limit 2 "$TMP/exact.fxt" | tail -n +2 | wc -l)
 by_calls=$("$STATS" --format csv --sort self "$TMP/exact.fxt" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')
-front=$("$SNAPTRACE_TOP/scripts/snaptrace" stats --format csv "$TMP/exact.fxt" | md5sum)
+front=$("$SNAPTRACE_BIN/snaptrace" stats --format csv "$TMP/exact.fxt" | md5sum)
 direct=$("$STATS" --format csv "$TMP/exact.fxt" | md5sum)
 if [ "$names" != "child " ]; then
 	fail options "--match 'c*': expected child, found $names"

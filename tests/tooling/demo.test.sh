@@ -56,7 +56,7 @@ t_quick_start() {
 		return
 	fi
 	# a source tree after make: scripts/ and build/ (this build: SNAPTRACE_BIN)
-	mkdir -p "$d" && ln -s "$top/scripts" "$d/scripts" && ln -s "$SNAPTRACE_O" "$d/build"
+	entry_point "$d" >/dev/null
 	while read -r line; do
 		n=$((n + 1))
 		if ! (cd "$d" && SNAPTRACE_BIN="$SNAPTRACE_O/bin" timeout 120 bash -c "$line") \

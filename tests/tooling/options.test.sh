@@ -149,7 +149,7 @@ complete_words() {
 t_completion_works() {
 	local bad="" verbs got
 	# the verbs scripts/snaptrace takes, from its own usage error
-	verbs=$("$SNAPTRACE_TOP/scripts/snaptrace" bogus 2>&1 | sed -n 's/.*expected \(.*\), found.*/\1/p' |
+	verbs=$("$SNAPTRACE_BIN/snaptrace" bogus 2>&1 | sed -n 's/.*expected \(.*\), found.*/\1/p' |
 		sed 's/ or /, /' | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ')
 	got=$(complete_words snaptrace '')
 	[ -n "$verbs" ] && [ "$got" = "$verbs" ] || bad="$bad verbs: '$got', the script takes '$verbs';"

@@ -45,7 +45,7 @@ t_version_agree() {
 	fi
 	for line in "snaptrace-convert:$CONVERT" "snaptrace-record:$RECORD" \
 		"snaptrace-stats:$SNAPTRACE_BIN/snaptrace-stats" \
-		"snaptrace:$top/scripts/snaptrace" "snaptrace:$p/bin/snaptrace" \
+		"snaptrace:$SNAPTRACE_BIN/snaptrace" "snaptrace:$p/bin/snaptrace" \
 		"ptsynth:$SNAPTRACE_TEST_BIN/ptsynth" "ptsynth-expect:$SNAPTRACE_TEST_BIN/ptsynth-expect"; do
 		want="${line%%:*} $version"
 		[ -x "${line#*:}" ] || continue
