@@ -21,7 +21,7 @@
 #include "binrec.h"
 #include "diag.h"
 #include "hash.h"
-#include "pipeline.h"
+#include "pipeline_types.h"
 
 /* bytes read at once: a text block's (small in the fuzz build, so that
  * records cross reads there) */

@@ -17,7 +17,7 @@
 
 /*
  * Converts IN (named NAME in messages) with CV, on the calling thread.
- * Returns a pipeline_status (pipeline.h): PIPELINE_OK, or for
+ * Returns a pipeline_status (pipeline_types.h): PIPELINE_OK, or for
  * PIPELINE_CONVERT the converter's code in *CONV_ERR, for the others a
  * one-line reason in ERRBUF ("NAME: byte N: a binary record of unknown
  * type 9"). Memory: one read buffer and the strings the stream defined.

@@ -29,7 +29,13 @@
  * its function is a call that left unmeasured (an exception, a longjmp):
  * it ends by the entry, never enclosing it.
  */
-#include "state.h"
+#include "chain.h"
+
+#include "chaincheck.h"
+#include "funcs.h"
+#include "measured.h"
+#include "stack.h"
+#include "threads.h"
 
 #include <string.h>
 
@@ -50,11 +56,6 @@ static uint64_t median_spacing(const struct conv_thread *t)
 	return n ? v[n / 2] : 0;
 }
 
-uint64_t conv_chain_period(const struct conv *c, const struct conv_thread *t)
-{
-	return t->period_ns ? t->period_ns : c->period_ns;
-}
-
 /* When T's stack was last known: its last sample, or a measured call's
  * entry or return since. */
 static uint64_t last_seen(const struct conv_thread *t)
@@ -66,7 +67,7 @@ static uint64_t last_seen(const struct conv_thread *t)
  * thread is next seen at TS. */
 static uint64_t frames_end(const struct conv *c, const struct conv_thread *t, uint64_t ts)
 {
-	uint64_t p = conv_chain_period(c, t), end = conv_add_sat(last_seen(t), p);
+	uint64_t p = conv_thread_period(c, t), end = conv_add_sat(last_seen(t), p);
 
 	return !t->seen || !p || end > ts ? ts : end;
 }
@@ -236,7 +237,7 @@ static void measured_upto(struct conv *c, struct conv_thread *t, uint64_t ts,
  */
 static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
-	uint64_t p = conv_chain_period(c, t), from, back = 0;
+	uint64_t p = conv_thread_period(c, t), from, back = 0;
 	bool lost_in = false;
 
 	if (t->offcpu_open) {
@@ -372,7 +373,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->spacing_from = true;
 	t->nsamples++;
 	c->stats.samples++;
-	conv_coverage_chain(c, t, frames, n, callchain);
+	conv_chaincheck_count(c, t, frames, n, callchain);
 }
 
 void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
@@ -391,7 +392,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 		 * blocked before returned, this is a new one (same stack or not) */
 		if (!uprobe_cut(c, t, ts, frames, n))
 			set_stack(c, t, ts, frames, n, t->woken && syscall_block);
-		conv_coverage_chain(c, t, frames, n, true);
+		conv_chaincheck_count(c, t, frames, n, true);
 	} else {
 		pop_to(c, t, 0, ts);
 	}
@@ -429,7 +430,7 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 		t->syscall_block = false;
 	}
 	/* The last sample's frames ran for its period, TS being its time. */
-	end = past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_chain_period(c, t)) : ts;
+	end = past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_thread_period(c, t)) : ts;
 	/* the measured calls that return by then; those still running end with the rest */
 	if (t->seen)
 		measured_upto(c, t, end, NULL, 0);

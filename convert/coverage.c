@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the trace covers: per thread its time span, samples and sampling
- * period, and how much of it is [off-cpu] and [no samples]; and broken call
- * chains, each with the cause the recording's unwinder points to (frame
+ * What the trace covers, printed in the summary: per thread its time span,
+ * samples and sampling period, and how much of it is [off-cpu] and [no
+ * samples]; and the call chains chaincheck.c counted broken, each with the
+ * cause the recording's unwinder points to (frame
  * pointers: code built without them; dwarf: a stack deeper than its copy,
  * code without unwind information; lbr: calls deeper than the branch
  * records; any: a uretprobe's trampoline in place of a return address),
  * the binaries to blame and the fix.
  */
-#include "state.h"
+#include "coverage.h"
+
+#include "markers.h"
+#include "threads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,148 +21,10 @@
 #include "array.h"
 #include "diag.h"
 
-/* Functions a complete user-space call chain ends in (glibc's, the dynamic
- * loader's and the
- * kernel's thread entry points). */
-static const char *const roots[] = {
-	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
-	"clone", "clone3", "start_thread", "thread_start", "_dl_start", "_dl_start_user",
-};
-
 /* A chain is called broken when more than this share of a thread's chains
  * are (in percent), over at least MIN_CHAINS chains. */
 #define BROKEN_PERCENT 20
 #define MIN_CHAINS 10
-
-/*
- * Whether IP is the kernel's uretprobe trampoline: the [uprobes] page that
- * the kernel maps just below the top of user space (TASK_SIZE - PAGE_SIZE:
- * 0x7fffffffe000 with 4-level page tables, 0xffffffffffe000 with 5), whose
- * address a uretprobe writes over the return address of the call it
- * watches; perf prints a return address less one (0x7fffffffdfff). No
- * unwinder passes it: the stack's callers are lost there.
- */
-static bool uretprobe_trampoline(uint64_t ip)
-{
-	return (ip >= 0x7fffffffdfffull && ip < 0x7ffffffff000ull) ||
-	       (ip >= 0xffffffffffdfffull && ip < 0xfffffffffff000ull);
-}
-
-/* Whether F names a binary: not perf's "[unknown]" nor its "(inlined)" frames. */
-static bool real_dso(const struct conv_func *f)
-{
-	const char *dso = f->key + f->symlen;
-
-	return f->dsolen && !(f->dsolen == 9 && !memcmp(dso, "[unknown]", 9)) &&
-	       !(f->dsolen == 7 && !memcmp(dso, "inlined", 7));
-}
-
-/* Whether F is in a page the kernel maps into every process ([vdso],
- * [vsyscall], [uprobes]): no binary to install symbols for. */
-static bool kernel_page(const struct conv_func *f)
-{
-	return real_dso(f) && f->key[f->symlen] == '[';
-}
-
-bool conv_coverage_is_root(struct conv_span sym)
-{
-	uint32_t len = sym.len;
-	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
-
-	if (at)
-		len = (uint32_t)(at - sym.s);
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
-			return true;
-	return false;
-}
-
-/* Counts one chain against F's dso in B (one of C's); sets c->nomem when
- * out of memory. */
-static void blame(struct conv *c, struct conv_blame *b, const struct conv_func *f)
-{
-	const char *dso = f->key + f->symlen;
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		if (strlen(b->dso[i].dso) == f->dsolen && !memcmp(b->dso[i].dso, dso, f->dsolen))
-			break;
-	if (i == b->n) {
-		if (i == CONV_MAX_BLAMED)
-			return;
-		if (!(b->dso[i].dso = strndup(dso, f->dsolen))) {
-			c->nomem = true;
-			return;
-		}
-		b->n++;
-	}
-	b->dso[i].n++;
-}
-
-void conv_coverage_chain(struct conv *c, struct conv_thread *t,
-			 const struct conv_site *frames, size_t n, bool callchain)
-{
-	size_t user = 0, unknown = 0;
-	const struct conv_func *innermost = NULL, *outermost = NULL, *unknown_dso = NULL, *last = NULL;
-	uint64_t last_ip = 0;
-	bool rooted = false;
-
-	if (!callchain) {
-		t->flat_samples++;
-		return;
-	}
-
-	for (size_t i = 0; i < n; i++) {
-		const struct conv_func *f = frames[i].func;
-
-		if (frames[i].ip >= CONV_KERNEL_START)
-			continue;
-		user++;
-		/* the kernel's own pages ([vdso], [uprobes]) have no symbols to install */
-		unknown += f->unknown && !kernel_page(f);
-		rooted |= f->root;
-		last_ip = frames[i].ip;
-		last = f;
-		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
-			unknown_dso = f;
-		if (real_dso(f)) {
-			innermost = innermost ? innermost : f;
-			outermost = f;
-		}
-	}
-	if (!user || (innermost && innermost->dsolen > 7 &&
-		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
-		return;	/* a kernel thread; the dynamic loader's start-up before main */
-	/* cut where a uprobe single-steps the probed instruction: no unwinder
-	 * passes that page, and chain.c puts it on the open stack (uprobe_cut) */
-	if (conv_func_is_uprobes(last))
-		return;
-	t->chains++;
-	if (rooted && unknown * 2 <= user)
-		return;
-	/* complete, but a binary that changed since the recording (its own
-	 * warning) or one with no symbols */
-	if (rooted && unknown_dso &&
-	    binaries_changed(c->binaries, unknown_dso->key + unknown_dso->symlen, unknown_dso->dsolen))
-		return;
-	if (rooted) {
-		t->unsymbolized_chains++;
-		if (unknown_dso)
-			blame(c, &c->unsymbolized, unknown_dso);
-		return;
-	}
-	if (uretprobe_trampoline(last_ip)) {
-		c->trampoline_chains++;
-		return;
-	}
-	t->broken_chains++;
-	/* dwarf unwinds until it can go no further: the outermost frame's
-	 * binary; frame pointers fail in the code that has none: the innermost */
-	if (c->unwinders == CONV_UNWIND_DWARF ? outermost != NULL : innermost != NULL)
-		blame(c, &c->broken, c->unwinders == CONV_UNWIND_DWARF ? outermost : innermost);
-	else
-		c->unnamed_chains++;	/* no binary known: perf found no mapping */
-}
 
 /* Time in ms. */
 static double ms(uint64_t ns)
@@ -214,7 +80,7 @@ static void thread_line(const struct conv *c, const struct conv_thread *t)
 
 	if (t->nsamples)
 		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
-			 (unsigned long long)t->nsamples, (double)conv_chain_period(c, t) / 1e3);
+			 (unsigned long long)t->nsamples, (double)conv_thread_period(c, t) / 1e3);
 	diag_info("  %s [%lld]: %.3f ms from %.6f s%s; off-cpu %.3f ms (%.0f%%), no samples "
 		  "%.3f ms (%.0f%%)%s", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
 		  (double)t->first_ts / 1e9, sampled, ms(t->offcpu_ns),
@@ -349,15 +215,4 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
 			  ms(nosamples), ms(total));
 	chain_warnings(c, flat, chains, broken, unsym);
-}
-
-void conv_coverage_free(struct conv *c)
-{
-	struct conv_blame *b[] = { &c->broken, &c->unsymbolized };
-
-	for (size_t k = 0; k < sizeof(b) / sizeof(b[0]); k++) {
-		for (size_t i = 0; i < b[k]->n; i++)
-			free(b[k]->dso[i].dso);
-		b[k]->n = 0;
-	}
 }

@@ -11,17 +11,22 @@
  * nesting at both edges is the uncut trace's. Memory: the open slices of
  * each thread (its stack depth).
  */
-#include "state.h"
+#include "cut.h"
 
 #include "array.h"
+#include "complete.h"
 #include "numparse.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* Writes EV (the koids set) and counts what the output holds. */
-static void write_event(struct conv *c, const struct fxt_event *ev)
+/* Writes EV (the koids set), an event of T's track (complete.c) or of
+ * another track (T NULL), and counts what the output holds. */
+static void write_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
 {
-	fxt_writer_event(c->w, ev);
+	if (t)
+		conv_complete_event(c, t, ev);
+	else
+		fxt_writer_event(c->w, ev);
 	if (ev->type == FXT_EVENT_BEGIN)
 		c->stats.slices++;
 	else if (ev->type == FXT_EVENT_INSTANT)
@@ -46,10 +51,10 @@ static void write_begin(struct conv *c, struct conv_thread *t, const struct conv
 	};
 
 	kept(c, t);
-	write_event(c, &ev);
+	write_event(c, t, &ev);
 }
 
-static void write_end(struct conv *c, const struct conv_thread *t, fxt_string_id name,
+static void write_end(struct conv *c, struct conv_thread *t, fxt_string_id name,
 		      uint64_t ts)
 {
 	struct fxt_event ev = {
@@ -57,7 +62,7 @@ static void write_end(struct conv *c, const struct conv_thread *t, fxt_string_id
 		.thread_koid = t->tkoid, .name = name,
 	};
 
-	write_event(c, &ev);
+	write_event(c, t, &ev);
 }
 
 /* A kept interval of T starts at TS: every open slice begins there. */
@@ -170,7 +175,7 @@ static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_
 void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
 {
 	if (!c->cut.on) {
-		write_event(c, ev);
+		write_event(c, t, ev);
 		return;
 	}
 	if (c->cut.nwindows && ev->ts > t->cut_pos)
@@ -185,7 +190,7 @@ void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_even
 	default:	/* instants and counters: at their time only */
 		if (t->cut_in && ev->ts >= t->cut_edge) {
 			kept(c, t);
-			write_event(c, ev);
+			write_event(c, t, ev);
 		}
 		else if (ev->type == FXT_EVENT_INSTANT)
 			c->stats.cut_dropped_instants++;
@@ -218,7 +223,7 @@ void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fx
 		c->stats.cut_dropped_events++;
 		return;
 	}
-	write_event(c, ev);
+	write_event(c, NULL, ev);
 }
 
 /* Is F's symbol NAME (LEN bytes)? */

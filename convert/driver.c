@@ -7,6 +7,19 @@
  */
 #include "driver.h"
 
+#include "chain.h"
+#include "chaincheck.h"
+#include "complete.h"
+#include "coverage.h"
+#include "funcs.h"
+#include "markers.h"
+#include "measured.h"
+#include "offcpu.h"
+#include "sigmarks.h"
+#include "stack.h"
+#include "threads.h"
+#include "unwound.h"
+
 #include "array.h"
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -1037,14 +1050,12 @@ int conv_driver_end(struct conv_driver *cv)
 	conv_threads_each(&cv->c, thread_end_input);
 	for (size_t i = 0; cv->c.cut.start && i < cv->c.nthreads; i++)
 		cv->c.stats.cut_unstopped += cv->c.threads[i]->cut_in && cv->c.threads[i]->cut_counted;
-	for (size_t i = 0; i < cv->c.nrecs; i++) {
-		int e = conv_markers_write(&cv->c, cv->c.recs[i], cv->message, sizeof(cv->message));
-
-		if (e)
-			return e;
-	}
+	for (size_t i = 0; i < cv->c.nrecs; i++)
+		if (!conv_markers_write(&cv->c, cv->c.recs[i], cv->message, sizeof(cv->message)))
+			return CONV_ERR_INPUT;
 	conv_sigmarks_write(&cv->c);
 	conv_sigmarks_report(&cv->c, false);
+	conv_threads_each(&cv->c, conv_complete_flush);
 	return nomem_checked(cv, CONV_OK);
 }
 
@@ -1082,7 +1093,7 @@ void conv_driver_free(struct conv_driver *cv)
 		return;
 	conv_threads_free(&cv->c);
 	conv_funcs_free(&cv->c);
-	conv_coverage_free(&cv->c);
+	conv_chaincheck_free(&cv->c);
 	conv_sigmarks_free(&cv->c);
 	conv_measured_free(&cv->c);
 	free(cv->c.recs);

@@ -4,7 +4,7 @@
  * found by the hash of the pair (common/hash.h's index). Memory grows with
  * the distinct functions of the input, never with its length.
  */
-#include "state.h"
+#include "funcs.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +34,28 @@ static uint64_t mix_bytes(uint64_t h, const char *s, uint32_t len)
 static uint64_t func_hash(struct conv_span sym, struct conv_span dso)
 {
 	return mix_bytes(mix_bytes(0xcbf29ce484222325ull ^ sym.len, sym.s, sym.len), dso.s, dso.len);
+}
+
+/* Functions a complete user-space call chain ends in (glibc's, the dynamic
+ * loader's and the kernel's thread entry points). */
+static const char *const roots[] = {
+	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
+	"clone", "clone3", "start_thread", "thread_start", "_dl_start", "_dl_start_user",
+};
+
+/* Is SYM a function a complete user-space call chain ends in (a "@VERSION"
+ * suffix ignored)? */
+static bool is_root(struct conv_span sym)
+{
+	uint32_t len = sym.len;
+	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
+
+	if (at)
+		len = (uint32_t)(at - sym.s);
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
+			return true;
+	return false;
 }
 
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
@@ -70,7 +92,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->src_done = false;
 	f->src_file = 0;
 	f->src_line = 0;
-	f->root = !f->unknown && conv_coverage_is_root(sym);
+	f->root = !f->unknown && is_root(sym);
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
 	return f;

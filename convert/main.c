@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "binaries.h"
+#include "cut.h"
 #include "driver.h"
 #include "diag.h"
 #include "fxt_reader.h"
@@ -33,7 +34,12 @@
 #include "sideband.h"
 #include "version.h"
 
-#define MANY_SLICES 5000000u		/* where Perfetto gets slow and memory-hungry */
+/* What Perfetto's importer holds in memory per slice, bytes (docs/design.md
+ * "What Perfetto can open": measured in the browser's importer on this PT
+ * data), and what a browser tab gets. */
+#define PERFETTO_PAIR_BYTES 434		/* a slice written as begin and end records */
+#define PERFETTO_COMPLETE_BYTES 269	/* one complete record or instant: 38% less */
+#define PERFETTO_TAB_BYTES (2ull << 30)
 #define SUMMARY_THREADS 5		/* threads listed in the summary */
 #define EXIT_FALLBACK (-1)		/* the in-process decoder gave up: all through perf */
 
@@ -591,6 +597,25 @@ static int window_cut(struct conv_options *o, const struct recording *recs, size
 	return EXIT_OK;
 }
 
+/* What opening the trace takes in Perfetto (an estimate from its counts of
+ * records, PERFETTO_*_BYTES), and what to do when a browser tab cannot. */
+static void perfetto_memory(const struct conv_stats *s, uint64_t fxt_bytes)
+{
+	uint64_t pairs = s->slices - s->complete_slices;
+	double need = (double)pairs * PERFETTO_PAIR_BYTES +
+		(double)(s->complete_slices + s->instants) * PERFETTO_COMPLETE_BYTES;
+
+	diag_info("Perfetto needs ~%.0f MiB to open it (%llu complete records, %llu begin/end "
+		  "pairs, %llu instants; a browser tab gets ~%llu MiB)", need / (1 << 20),
+		  (unsigned long long)s->complete_slices, (unsigned long long)pairs,
+		  (unsigned long long)s->instants, PERFETTO_TAB_BYTES >> 20);
+	if (need > (double)PERFETTO_TAB_BYTES)
+		diag_warn("past what a browser tab opens (~%.1f GiB of Perfetto's memory for %.0f "
+			  "MiB of FXT): keep less with --window or --filter, or open it with "
+			  "trace_processor's native mode (trace_processor --httpd FILE, then "
+			  "ui.perfetto.dev)", need / (1 << 30), (double)fxt_bytes / (1 << 20));
+}
+
 static void summary(const struct conv_options *o, struct conv_driver *cv, const struct srcline *sl,
 		    uint64_t bytes)
 {
@@ -610,10 +635,7 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 	if (!s->slices && !s->instants && !o->cut.on)
 		diag_warn("the trace is empty: no branch, sample or decode error was found for "
 			  "any thread");
-	if (s->slices > MANY_SLICES)
-		diag_warn("%llu slices: Perfetto needs ~400 bytes each in memory; record a "
-			  "shorter snapshot or convert fewer snapshot files at once",
-			  (unsigned long long)s->slices);
+	perfetto_memory(s, bytes);
 	if (s->deep_slices)
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
 			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,

@@ -5,13 +5,15 @@
  * process (a thread object of its own, so Perfetto shows it under the
  * process beside its threads). Why: docs/design.md "Trigger markers".
  */
-#include "state.h"
+#include "markers.h"
+
+#include "funcs.h"
+#include "threads.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
-#include "driver.h"
 #include "fxt_format.h"
 
 /* Functions whose first two integer arguments the marker shows (magic-trace's
@@ -249,7 +251,7 @@ static void write_snapshots(struct conv *c, const struct recording *r, struct hi
 	}
 }
 
-int conv_markers_write(struct conv *c, const struct recording *r, char *err, size_t size)
+bool conv_markers_write(struct conv *c, const struct recording *r, char *err, size_t size)
 {
 	const char *spec = r->trigger ? r->trigger : "";
 	struct conv_span mid = { spec, (uint32_t)strlen(spec) };
@@ -261,13 +263,13 @@ int conv_markers_write(struct conv *c, const struct recording *r, char *err, siz
 	int rc = recording_hits(r, write_hit, &hw, err, size);
 
 	if (rc > 0)
-		return CONV_ERR_INPUT;
+		return false;
 	if (hw.cut_hits)
 		diag_warn("%s: %zu hits have more fields than a marker can show (%d arguments); "
 			  "the marker's argument fields_left_out names them (hits[%zu]: %s)",
 			  r->file, hw.cut_hits, FXT_MAX_ARGS, hw.cut_first_hit, hw.cut_first);
 	write_snapshots(c, r, &hw);
-	return CONV_OK;
+	return true;
 }
 
 bool conv_markers_last_hit(const struct conv *c, int64_t pid, uint64_t *ns, size_t *n)

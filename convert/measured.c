@@ -7,7 +7,9 @@
  * as an exact slice, and each function's calls of the whole recording as
  * an info record for snaptrace-stats.
  */
-#include "state.h"
+#include "measured.h"
+
+#include "funcs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * kernel half of its call chain (the system call and the kernel function it
  * blocked in, below the scheduler's own frames).
  */
-#include "state.h"
+#include "offcpu.h"
 
 #include <string.h>
 

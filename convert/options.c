@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
 
+#include "cut.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

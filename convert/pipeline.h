@@ -13,22 +13,7 @@
 
 #include "driver.h"
 #include "input.h"
-
-/* The fuzz build (tests/fuzz/build.mk) makes it small (and CONV_LINE_MAX),
- * so that its inputs cross blocks and reach the long-line check. */
-#ifndef PIPELINE_BLOCK
-#define PIPELINE_BLOCK (1u << 20)        /* bytes of text per block */
-#endif
-
-/* What stopped a pipeline run. */
-enum pipeline_status {
-	PIPELINE_OK = 0,
-	PIPELINE_READ_ERROR = -1,   /* reading the input failed */
-	PIPELINE_CONVERT = -2,      /* the converter stopped: see conv_driver_parsed()'s code */
-	PIPELINE_NOMEM = -3,
-	PIPELINE_FALLBACK = -4,     /* the in-process decoder gave up (ptdecode.h): the
-				     * conversion must be redone through perf script */
-};
+#include "pipeline_types.h"
 
 /*
  * Converts every line of IN (named NAME in messages) with CV, using WORKERS

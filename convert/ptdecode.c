@@ -28,7 +28,7 @@
 #include "hash.h"
 #include "perfdata.h"
 #include "parse.h"
-#include "pipeline.h"
+#include "pipeline_types.h"
 
 #define REC_COMM 3
 #define REC_FORK 7

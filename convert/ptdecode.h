@@ -45,7 +45,7 @@ int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptd
 
 /*
  * Decodes D and hands each line to CV, in perf script's order. Returns a
- * pipeline_status (pipeline.h): PIPELINE_OK; PIPELINE_CONVERT with the
+ * pipeline_status (pipeline_types.h): PIPELINE_OK; PIPELINE_CONVERT with the
  * converter's code in *CONV_ERR; PIPELINE_FALLBACK when the decoder met
  * something it does not reproduce after all (reason in ERRBUF: the whole
  * conversion must be redone through perf script); or PIPELINE_NOMEM.

@@ -8,7 +8,10 @@
  * stacks; the summary line and the trace's "ended" fact say how the
  * program ended. Why: docs/design.md "Signals and the exit".
  */
-#include "state.h"
+#include "sigmarks.h"
+
+#include "chain.h"
+#include "threads.h"
 
 #include <inttypes.h>
 #include <signal.h>

@@ -6,7 +6,8 @@
  * binary (from the ELF symbol table: no load bias is needed) plus an offset.
  * Each binary is opened once (under perf's --symfs DIR when given; its
  * separate debug file /usr/lib/debug/.build-id/XX/YYYY.debug when it has no
- * DWARF of its own) and each looked-up address is cached per binary, so the
+ * DWARF of its own; of its DWARF, only the sections a line lookup reads,
+ * at the first line looked up) and each looked-up address is cached per binary, so the
  * cost grows with the distinct functions of a trace, not its length.
  */
 #ifndef SNAPTRACE_CONVERT_SRCLINE_H

@@ -18,7 +18,12 @@
  * error the frames begin next to the error, the k-th at
  * floor + CONV_INFERRED_ROOM_NS - k.
  */
-#include "state.h"
+#include "stack.h"
+
+#include "cut.h"
+#include "funcs.h"
+#include "measured.h"
+#include "threads.h"
 
 #include "array.h"
 #include <stdlib.h>

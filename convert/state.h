@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * state: the state shared by the converter's parts: interned functions
- * (funcs.c), threads and their output (threads.c), the branch stack machine
- * (stack.c), sampled call chains (chain.c) and the line driver (driver.c).
- * The semantics are docs/design.md "Stack reconstruction"; the names of the
- * parts of a branch are perf's (ip, sym, symoff, dso).
+ * state: what every part of the converter reads: struct conv (everything
+ * one conversion holds) and the types it is made of: functions, sites,
+ * frames, threads, the cut, the counts. Each part's functions are in its
+ * own header (funcs.h, threads.h, stack.h, chain.h, chaincheck.h, cut.h,
+ * coverage.h, markers.h, sigmarks.h, measured.h, offcpu.h, unwound.h), which
+ * includes this one; this one includes none of them. The semantics are
+ * docs/design.md "Stack reconstruction"; the names of the parts of a branch
+ * are perf's (ip, sym, symoff, dso).
  */
 #ifndef SNAPTRACE_CONVERT_STATE_H
 #define SNAPTRACE_CONVERT_STATE_H
@@ -26,7 +29,9 @@ struct conv_func {
 	fxt_string_id name;      /* the symbol; 0 when unknown */
 	fxt_string_id dso;       /* the slice category */
 	bool unknown;
-	bool root;               /* a thread's first function (conv_coverage_is_root) */
+	bool root;               /* a function a complete user-space call chain ends in
+				  * (_start, __libc_start_main, clone, start_thread...;
+				  * funcs.c) */
 	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
@@ -91,23 +96,6 @@ struct conv_frame {
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
 };
 
-/* A measured call (--measure, measured.c): a thread's call of a measured
- * function with its exact entry and return (record.json's calls file). */
-struct conv_mcall {
-	int64_t pid, tid;
-	uint64_t entry, ret;           /* ns, perf clock */
-	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
-};
-
-/* A measured function: how its calls are named and known in samples. */
-struct conv_mfunc {
-	const struct conv_func *func;  /* its slices' name and dso */
-	const char *file;              /* its binary as the samples name it (the dso),
-					* borrowed from the recording */
-	uint64_t vaddr;                /* its entry: a sampled frame of it has ip - symoff
-					* = VADDR in FILE */
-};
-
 /* A branch waiting for its timestamp to be spread. */
 struct conv_branch {
 	uint32_t flags;
@@ -125,6 +113,7 @@ struct conv_branch {
 /* Counts shown in the summary. */
 struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
+	uint64_t complete_slices;      /* slices written as one complete record (complete.c) */
 	uint64_t event_samples;        /* samples of events on their own tracks */
 	uint64_t threads, time_backwards, unordered_inferred;
 	uint64_t deep_slices;          /* frames not written: too deep (CONV_MAX_DEPTH) */
@@ -148,6 +137,17 @@ struct conv_cut_slice {
 	unsigned nargs;
 	bool written;                  /* begun in the output and not yet ended there */
 	bool kept;                     /* some part of it is in the output */
+};
+
+/* A slice open in the output (complete.c): its begin, held until something
+ * is recorded inside it (then its begin record is written, and later its
+ * end record) or until it ends (then it is one complete record). */
+struct conv_open_slice {
+	uint64_t ts;                   /* ns, its begin as written */
+	fxt_string_id name, category;
+	struct fxt_arg args[CONV_CUT_ARGS];
+	unsigned nargs;
+	bool begun;                    /* its begin record is written */
 };
 
 /* A kept interval of time, ns, both ends included. */
@@ -277,7 +277,8 @@ struct conv_thread {
 					* zombie): its switch outs draw nothing until it
 					* runs again (a new thread of the same id) */
 
-	/* What the trace covers (summary, coverage.c). */
+	/* What the trace covers (the summary's coverage report, coverage.c;
+	 * the chains counted by chaincheck.c). */
 	uint64_t first_ts;             /* ns, the thread's first time */
 	uint64_t nsamples;             /* sampled call chains drawn */
 	uint64_t offcpu_ns, nosamples_ns;
@@ -296,6 +297,13 @@ struct conv_thread {
 	unsigned cut_early;            /* begins written before the edge in this interval */
 	bool cut_counted;              /* this interval wrote something (counted) */
 
+	/* The slices open in the output (complete.c), ordered as Perfetto
+	 * nests them (by begin time). */
+	struct conv_open_slice *open;
+	size_t nopen, capopen;
+	uint64_t record_ts;            /* ns, the latest begin, complete or instant
+					* written on T's track */
+
 	/* The tracks of T's event samples: each event name's track koid. */
 	struct conv_event_track *event_tracks;
 	size_t nevent_tracks, capevent_tracks;
@@ -307,7 +315,6 @@ struct conv_thread {
 #define CONV_ODD_IDS_MAX 4096
 #define CONV_KOID_BAND (0x80000000ll - CONV_ODD_IDS_MAX)   /* FXT_TRACK_KOID_MIN */
 
-/* A binary blamed for broken call chains (coverage.c). */
 /* How a perf.data's call chains were unwound (its events' sample_type). */
 enum conv_unwinder {
 	CONV_UNWIND_FP = 1,            /* frame pointers: PERF_SAMPLE_CALLCHAIN alone */
@@ -315,14 +322,15 @@ enum conv_unwinder {
 	CONV_UNWIND_LBR = 4,           /* the last branch records: PERF_SAMPLE_BRANCH_STACK */
 };
 
+/* A binary blamed for broken call chains (chaincheck.c). */
 struct conv_dso_count {
 	char *dso;                     /* owned */
 	uint64_t n;
 };
 #define CONV_MAX_BLAMED 32
 
-/* Binaries blamed for one kind of call-chain trouble, most blamed first
- * once sorted (coverage.c). */
+/* Binaries blamed for one kind of call-chain trouble (counted by
+ * chaincheck.c), most blamed first once sorted (coverage.c). */
 struct conv_blame {
 	struct conv_dso_count dso[CONV_MAX_BLAMED];
 	size_t n;
@@ -386,7 +394,7 @@ struct conv {
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */
-	struct conv_signal_seen *signals_seen; /* signal:signal_deliver samples (sigmarks.c) */
+	struct conv_signal_seen *signals_seen; /* signal:signal_deliver samples (sigmarks.h) */
 	size_t nsignals_seen, capsignals_seen;
 	struct conv_mcall *mcalls;     /* measured calls of the recordings (measured.c),
 					* sorted by (pid, tid, entry) */
@@ -395,18 +403,6 @@ struct conv {
 	size_t nmfuncs;
 	fxt_string_id s_measured, s_duration_ns;
 };
-
-/* unwound.c: splices a switch's user call chains into OUT (room for NFP +
- * NDW frames), innermost first: DW (NDW frames), the twin's chain that perf
- * unwound from a copy of the stack (DWARF; its callers one byte before their
- * return addresses, as perf gives them), and FP (NFP), the frame-pointer
- * chain of the same moment. DW's frames come first, its callers moved to
- * their return addresses; when DW ends in a thread's root that is all, else
- * FP's frames past the first return address both chains hold follow (past
- * FP's first frame when none: the copy ended inside the frame FP's first
- * caller left). Returns the number of frames in OUT. */
-size_t conv_unwound_splice(const struct conv_site *fp, size_t nfp, const struct conv_site *dw,
-			   size_t ndw, struct conv_site *out);
 
 /*
  * Errors. Out of memory is sticky, as every error of the FXT writer is
@@ -417,302 +413,5 @@ size_t conv_unwound_splice(const struct conv_site *fp, size_t nfp, const struct 
  * machine never drops a frame silently, and the writer's returns need no
  * check until fxt_writer_close(). Why: docs/design.md "Errors".
  */
-
-/* measured.c: adds recording R's measured functions (C->mfuncs; their
- * calls of the whole recording as info records) and the calls of its calls
- * file (C->mcalls, sorted by thread and entry). Returns 0; 1 when the calls
- * file is not the recorder's (ERR, SIZE bytes: "FILE:LINE: expected ...");
- * out of memory sets c->nomem. */
-int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size);
-
-/* measured.c: finds T's calls in C->mcalls (T->mnext, T->mend). */
-void conv_measured_thread(struct conv *c, struct conv_thread *t);
-
-/* measured.c: whether a frame of FUNC whose symbol starts at SYM_START in
- * its binary (a sample's ip - symoff; 0: unknown) is a frame of measured
- * function MFUNC: its function, or its entry under another name. */
-bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uint64_t sym_start,
-			 uint32_t mfunc);
-
-/* measured.c: frees C's measured functions and calls. */
-void conv_measured_free(struct conv *c);
-
-/* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
- * or NULL on out-of-memory (c->nomem set). */
-const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
-
-/* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
- * included: the writer replaces what FXT does not allow) + POST. PRE and
- * POST are NUL-terminated, up to CONV_NAME_AFFIX_MAX bytes each; MAX is cut
- * to CONV_NAME_MID_MAX. */
-#define CONV_NAME_AFFIX_MAX 64
-#define CONV_NAME_MID_MAX 512
-fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
-			const char *post);
-
-/* funcs.c: whether F is in the kernel's [uprobes] page, where a uprobe runs
- * the instruction it replaced (single-stepped out of line). */
-bool conv_func_is_uprobes(const struct conv_func *f);
-
-/* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
- * "[unknown @ 0xIP (DSO)]" when F has none. */
-fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
-
-/* funcs.c: the source line of F's entry at OFF bytes past its symbol, which
- * starts at SYM_START in the process (0: unknown; see srcline_lookup), as
- * the arguments "file" and "line" in ARGS (room for 2). Returns how many it
- * wrote: 0 when srcline is off, F is unknown or KERNEL, or the binary has no
- * line for it. The result for OFF 0 is cached on F. */
-unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
-			   uint64_t sym_start, bool kernel, struct fxt_arg *args);
-
-/* funcs.c: frees the function table. */
-void conv_funcs_free(struct conv *c);
-
-/* threads.c: returns the thread PID/TID, creating it; NULL on out-of-memory
- * (c->nomem set), or with c->odd_ids_full set when PID or TID is one id too many outside
- * 1..CONV_KOID_BAND-1. */
-struct conv_thread *conv_thread_get(struct conv *c, int64_t pid, int64_t tid);
-
-/* threads.c: names T's process and T itself "COMM [ID]" in the output when
- * not yet named or when COMM changed (len 0, or perf's ":TID" placeholder
- * for a thread it saw no COMM record of, keeps the current name; an unnamed
- * thread then gets the comm its recording's record.json gives). */
-void conv_thread_name(struct conv *c, struct conv_thread *t, struct conv_span comm);
-
-/* Tracks of a process that are no thread of the input (docs/design.md
- * "Trigger markers", "Extra events"): the triggers, then one per event
- * name of the event samples (CONV_TRACK_EVENTS + the name's index). */
-#define CONV_TRACK_TRIGGERS 0u
-#define CONV_TRACK_EVENTS 1u
-
-/* threads.c: track INDEX of process PID, named NAME (a thread object of its
- * own, made once), whose koids go to *PKOID and *TKOID; the process is
- * named "COMM [PID]" (COMM may be NULL) when nothing named it yet. Returns
- * false when no koid is left for it (CONV_ODD_IDS_MAX) or memory ran out
- * (c->nomem set). */
-bool conv_track(struct conv *c, int64_t pid, const char *comm, uint32_t index,
-		fxt_string_id name, uint64_t *pkoid, uint64_t *tkoid);
-
-/* threads.c: the triggers track (FXT_TRACK_TRIGGERS) of process PID, as
- * conv_track(). */
-bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t *pkoid,
-			 uint64_t *tkoid);
-
-/* threads.c: calls FN on every thread. */
-void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
-
-/* threads.c: frees the thread table. */
-void conv_threads_free(struct conv *c);
-
-/* threads.c: output of one event on T's track. Returns nothing: every
- * error of the writer is sticky and reported at close. */
-void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
-		     uint64_t ts, bool inferred);
-void conv_emit_end(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);
-void conv_emit_slice_begin(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
-			   const struct fxt_arg *args, unsigned nargs);
-/* An instant: left out (counted in stats.deep_instants) when it would
- * nest CONV_MAX_DEPTH deep: Perfetto nests the instants of one time on one
- * track in one another and in the slices open there. */
-void conv_emit_instant(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
-		       const struct fxt_arg *args, unsigned nargs);
-void conv_emit_counter(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts,
-		       const struct fxt_arg *arg);
-/* threads.c: an event sample of T: an instant named EVENT at TS with NARGS
- * ARGS on the track EVENT of T's process (a thread object of its own, as
- * Perfetto keeps it inside the process: docs/design.md "Extra events"), as
- * far as T's cut keeps it. Returns false when no koid is left for the
- * track (c->odd_ids_full set) or memory ran out (c->nomem set). */
-bool conv_emit_event_sample(struct conv *c, struct conv_thread *t, fxt_string_id event,
-			    uint64_t ts, const struct fxt_arg *args, unsigned nargs);
-
-/* cut.c: writes EV (an event of T's track, koids set) as far as the cut
- * keeps it: all of it when c->cut.on is false; else a begin or end only
- * within T's kept intervals, the slices open at an interval's edges begun
- * or ended there. Counts slices and instants written, and what is left out
- * (c->stats). Write errors are sticky in the writer. */
-void conv_cut_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
-
-/* cut.c: writes EV, an instant of T on another track (an event sample),
- * when T's kept intervals hold its time (all of it when c->cut.on is
- * false), without moving T's intervals; counts it written or left out. */
-void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
-
-/* cut.c: T calls F at TS (a frame pushed for a call, a tail call or a
- * sampled frame, before its begin is written): with --filter, a call of
- * START begins a kept interval of T at TS, a call of STOP ends it there (the
- * STOP call itself is left out). */
-void conv_cut_call(struct conv *c, struct conv_thread *t, const struct conv_func *f, uint64_t ts);
-
-/* cut.c: reads --filter's ARG, "START,STOP" (split at the one comma outside
- * (), <> and []: C++ names keep theirs), into CUT (pointing into ARG).
- * Returns 0, or -1 when ARG is not two non-empty names so separated. */
-int conv_cut_parse_filter(const char *arg, struct conv_cut *cut);
-
-/* cut.c: reads --window's ARG, "BEFORE[,AFTER]" (durations with a unit:
- * num_parse_duration; AFTER 0 when absent), into *BEFORE and *AFTER, ns.
- * Returns 0, or -1 when ARG is not of that form or keeps no time. */
-int conv_cut_parse_window(const char *arg, uint64_t *before, uint64_t *after);
-
-/* cut.c: sorts the N windows W by start and merges those that overlap, in
- * place. Returns how many are left. */
-size_t conv_cut_windows(struct conv_window *w, size_t n);
-
-/* stack.c: processes branch B of T at time NOW (ns, already spread). */
-void conv_stack_branch(struct conv *c, struct conv_thread *t, const struct conv_branch *b,
-		       uint64_t now);
-
-/* stack.c: a decode error named NAME at TS: closes every frame, emits the
- * instant and starts a new segment. */
-void conv_stack_error(struct conv *c, struct conv_thread *t, fxt_string_id name, uint64_t ts);
-
-/* stack.c: closes T's gap and every frame at TS and starts a new segment. */
-void conv_stack_close(struct conv *c, struct conv_thread *t, uint64_t ts);
-
-/* stack.c: pushes a frame of SITE's function at TS (not inferred). The
- * frame's entry is SITE (a call's target) with a CALLSITE, else (NULL: a
- * sampled frame) the function's start. */
-void conv_stack_push(struct conv *c, struct conv_thread *t, const struct conv_site *site,
-		     const struct conv_site *callsite, uint64_t ts);
-
-/* stack.c: pops T's top frame at TS. */
-void conv_stack_pop(struct conv *c, struct conv_thread *t, uint64_t ts);
-
-/* stack.c: pushes measured call M as the frame of SITE at TS (its entry, or
- * later when the trace begins later): a slice with its measured arguments,
- * which chain.c keeps until M's return. */
-void conv_stack_push_measured(struct conv *c, struct conv_thread *t, const struct conv_site *site,
-			      const struct conv_mcall *m, uint64_t ts);
-
-/* stack.c: T left the CPU at TS: opens an [off-cpu] slice on top of its
- * stack (nothing when one is open) with OFF's arguments. */
-void conv_offcpu_begin(struct conv *c, struct conv_thread *t, uint64_t ts,
-		       const struct conv_offcpu *off);
-
-/* stack.c: T is back on the CPU at TS: ends its [off-cpu] slice, if any. */
-void conv_offcpu_end(struct conv *c, struct conv_thread *t, uint64_t ts);
-
-/*
- * chain.c: a sampled call chain of T at TS: FRAMES innermost first (as
- * perf prints them), N of them; builds slices by common prefix with the
- * thread's previous sample. A frame that is gone ends one sampling period
- * after the last sample that had it (or at TS if sooner); a hole of more
- * than CONV_GAP_PERIODS periods since the stack was last seen ends every
- * frame and is a "[no samples]" slice. PERIOD_NS is the sample's period
- * when it is time (cpu-clock, task-clock), else 0 (the median spacing of
- * the thread's samples is used). CALLCHAIN: the frames are a call chain
- * (else the one location of a sample recorded without -g).
- */
-void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
-		       const struct conv_site *frames, size_t n, uint64_t period_ns,
-		       bool callchain);
-
-/* chain.c: T left the CPU at TS (a sched_switch sample or a switch-out
- * record) with FRAMES (N, innermost first, user space only) on its stack;
- * N = 0 when the stack is not known: the sampled frames then end and the
- * [off-cpu] slice is at the root. */
-void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
-			   const struct conv_site *frames, size_t n,
-			   const struct conv_offcpu *off);
-
-/* chain.c: T came back on the CPU at TS (a switch-in record). */
-void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
-
-/* chain.c: ends the sampled frames of T one period after they were last
- * seen: PAST_TS, even past TS (the end of an input: the last sample's
- * frames ran for its period); else by TS at the latest (Intel PT branches
- * take over at TS). An [off-cpu] slice still open ends at TS. */
-void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts);
-
-/* chain.c: T's sampling period, ns: its own (conv_thread.period_ns), else
- * the recording's (conv.period_ns); 0: unknown. */
-uint64_t conv_chain_period(const struct conv *c, const struct conv_thread *t);
-
-/* offcpu.c: fills *OFF from a sched_switch sample: PREV_STATE (R:
- * preempted; len 0: the fields were not printed, state unknown) and the N KERNEL frames of its call chain, innermost first
- * (the syscall, and the first function below the scheduler's). */
-void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
-			   struct conv_span prev_state, struct conv_offcpu *off);
-
-/* A signal:signal_deliver sample of the input (sigmarks.c): where the
- * thread was when the signal came. */
-struct conv_signal_seen {
-	int64_t pid, tid;
-	uint64_t ts;                   /* ns */
-	bool has_fields;               /* the tracepoint's text was printed: */
-	int sig, code;
-	bool handled;                  /* sa_handler not SIG_DFL */
-	struct conv_site *frames;      /* its user-space call chain, innermost first; owned */
-	size_t nframes;
-};
-
-/* sigmarks.c: keeps the signal:signal_deliver sample of T at TS (its fields
- * F, its chain FRAMES, N of them, kernel frames first) for the markers.
- * Returns its index in c->signals_seen, or -1 (too many, out of memory). */
-int conv_signal_seen(struct conv *c, struct conv_thread *t, uint64_t ts,
-		     const struct conv_signal_deliver *f, const struct conv_site *frames, size_t n);
-
-/* sigmarks.c: the stack at signal I (c->signals_seen) closes T's sampled
- * stacks at TS (its time, in order with T's other events); nothing for a
- * thread traced by branches, which already end where it was. */
-void conv_signal_stack(struct conv *c, struct conv_thread *t, size_t i, uint64_t ts);
-
-/* sigmarks.c: the cause of an abort from its chain FRAMES (N, innermost
- * first): "assert() failed", "uncaught C++ exception", "Rust panic", "stack
- * smashing detected", "buffer overflow detected", "glibc malloc check
- * failed", "abort()"; NULL when no frame says. *SITE: the index of the
- * frame it came from, the first outside the abort's own functions and the
- * C library's that carry it out (raise, pthread_kill...); N when none is. */
-const char *conv_abort_cause(const struct conv_site *frames, size_t n, size_t *site);
-
-/* sigmarks.c: "[crash] SIGSEGV" / "[signal] SIGABRT" instants of every
- * recording's signals (with perf's samples of them) and of the samples no
- * recording lists, on the thread's track and the triggers track. */
-void conv_sigmarks_write(struct conv *c);
-
-/* sigmarks.c: how each recorded process ended ("the program was killed by
- * SIGSEGV (...) in boom (crash.c:7), thread 1234"): a summary line each
- * when PRINT, else the trace's fact FXT_INFO_ENDED. */
-void conv_sigmarks_report(struct conv *c, bool print);
-
-/* sigmarks.c: frees c->signals_seen. */
-void conv_sigmarks_free(struct conv *c);
-
-/* markers.c: writes recording R's trigger hits ("[trigger] SPEC" instants,
- * and the span from a start TSC passed to magic_trace_stop_indicator) and
- * its snapshots that no hit took ("[snapshot] REASON") on a track
- * "triggers" in each traced process; a hit's extra fields while FXT's 15
- * arguments hold them (the rest named by one argument, with a warning).
- * Returns CONV_OK, or CONV_ERR_INPUT when record.json, read again for its
- * hits, no longer reads (the reason in ERR). */
-int conv_markers_write(struct conv *c, const struct recording *r, char *err, size_t size);
-
-/* markers.c: the time of the last hit in process PID of any recording into
- * *NS, and their number into *N. Returns false when there is none. */
-bool conv_markers_last_hit(const struct conv *c, int64_t pid, uint64_t *ns, size_t *n);
-
-/* coverage.c: counts one sampled call chain of T (FRAMES, N, innermost
- * first) for the broken-stack check: a chain with user-space frames that
- * reaches no thread root (_start, __libc_start_main, clone, start_thread...)
- * is broken, and its innermost user dso blamed; one that reaches a root but
- * is mostly unknown frames is unsymbolized, the dso of its innermost unknown
- * frame blamed. CALLCHAIN false: a sample without a call chain (recorded
- * without -g: perf printed its one location on the header line), counted
- * apart. */
-void conv_coverage_chain(struct conv *c, struct conv_thread *t,
-			 const struct conv_site *frames, size_t n, bool callchain);
-
-/* coverage.c: is SYM a function a complete user-space call chain ends in
- * (_start, __libc_start_main, clone, start_thread...; a "@VERSION" suffix
- * is ignored)? */
-bool conv_coverage_is_root(struct conv_span sym);
-
-/* coverage.c: prints what the trace covers (per thread, the TOP longest,
- * then a total line) and the broken-stack warning, on stderr (diag). */
-void conv_coverage_report(struct conv *c, unsigned top);
-
-/* coverage.c: frees the blamed dsos. */
-void conv_coverage_free(struct conv *c);
 
 #endif

@@ -5,7 +5,10 @@
  * thread), naming of processes and threads as FXT kernel objects, and the
  * events written on a thread's track.
  */
-#include "state.h"
+#include "threads.h"
+
+#include "cut.h"
+#include "funcs.h"
 
 #include "array.h"
 #include <stdio.h>
@@ -210,6 +213,11 @@ bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t
 			  fxt_writer_cstring(c->w, FXT_TRACK_TRIGGERS), pkoid, tkoid);
 }
 
+uint64_t conv_thread_period(const struct conv *c, const struct conv_thread *t)
+{
+	return t->period_ns ? t->period_ns : c->period_ns;
+}
+
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
 {
 	for (size_t i = 0; i < c->nthreads; i++)
@@ -227,6 +235,7 @@ void conv_threads_free(struct conv *c)
 		free(t->stack);
 		free(t->early_errors);
 		free(t->cut_open);
+		free(t->open);
 		free(t->event_tracks);
 		free(t);
 	}
@@ -256,15 +265,22 @@ static void emit(struct conv *c, struct conv_thread *t, struct fxt_event *ev)
 void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_frame *f,
 		     uint64_t ts, bool inferred)
 {
-	struct fxt_arg args[CONV_CUT_ARGS] = {
-		{ .type = FXT_ARG_POINTER, .name = c->s_addr, .u64 = f->ip },
-		{ .type = FXT_ARG_BOOL, .name = c->s_inferred, .b = true },
-	};
-	unsigned n = inferred ? 2 : 1;
+	struct fxt_arg args[CONV_CUT_ARGS];
+	unsigned n = 0;
 	struct fxt_event ev = {
 		.type = FXT_EVENT_BEGIN, .ts = ts, .category = f->func ? f->func->dso : 0,
 		.name = f->name, .args = args,
 	};
+
+	/* where the frame was entered, unless its name and category say it:
+	 * its function's start, an unknown function's name (which holds the
+	 * address), a gap (no address) */
+	if (f->ip && !(f->func && f->func->unknown) && !(f->sym_start && f->ip == f->sym_start))
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_addr,
+					      .u64 = f->ip };
+	if (inferred)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .name = c->s_inferred,
+					      .b = true };
 
 	/* a measured call: not sampled, and its whole time (the slice may be cut) */
 	if (f->measured_end) {

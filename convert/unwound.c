@@ -8,7 +8,7 @@
  * that called into it, but a small stack copy may end before the root; the
  * frame-pointer chain knows the outer frames.
  */
-#include "state.h"
+#include "unwound.h"
 
 /* Does chain F of N frames (innermost first) end in a thread's root? */
 static bool rooted(const struct conv_site *f, size_t n)

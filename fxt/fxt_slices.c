@@ -8,8 +8,9 @@
  * open begins (end unknown) and slices of known end (complete events and
  * instants, which are slices of duration 0). Before each event, slices of
  * known end that are over are popped: those ending before the event, or at
- * its time unless both are instants (an instant stacks on an instant of the
- * same time). Then:
+ * its time unless both last 0 ns (instants, complete events of no duration:
+ * one stacks on another of the same time, SliceTracker::MaybeCloseStack).
+ * Then:
  *  - begin: a slice at the stack's depth, pushed;
  *  - complete: likewise with its end, dropped if it would outlive an
  *    enclosing slice of known end (overlap);
@@ -135,7 +136,7 @@ static bool close_stack(struct builder *b, const struct fxt_revent *ev, bool pen
 			continue;
 		}
 		if (e->end < new_ts ||
-		    (e->end == new_ts && !(e->instant && !pending && new_dur == 0))) {
+		    (e->end == new_ts && !(e->end == e->begin && !pending && new_dur == 0))) {
 			stack_remove(b, i);
 			continue;
 		}

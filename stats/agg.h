@@ -6,7 +6,10 @@
  *
  * A thread's events are taken as Perfetto sorts them, by (timestamp, file
  * order); an end closes the innermost open begin. A file written in that
- * order is read once. A writer may write a begin late (snaptrace-convert's
+ * order is read once; so is one with duration complete records written
+ * before what is inside them (snaptrace-convert writes only the slices with
+ * nothing inside as complete records; a parent's written after its children
+ * would be late). A writer may write a begin late (snaptrace-convert's
  * inferred frames, which begin before the events that revealed them): such
  * events are kept aside (a few per snapshot) and the file is read a second
  * time, with them merged in at their place.

@@ -6,3 +6,6 @@ $(O)/bin/snaptrace-stats: $(call obj,$(STATS_SRC)) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(DEFLATE_LIBS) -lm
+
+# The unit tests of stats' reader (tests/unit/test_stats_agg.c) link it too.
+$(O)/test/unit/test_stats_agg: $(call obj,stats/agg.c)

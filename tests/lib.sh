@@ -224,3 +224,27 @@ slices_match() {
 		return xs == ys
 	}' "$2" "$1"
 }
+
+# records_in_order RECORDS: checks a `snaptrace-convert --dump=records`
+# listing for what lets a reader stream a thread's slices (snaptrace stats):
+# no duration complete record comes after a record of its thread (begin,
+# complete, instant, end) of a later time, as a parent's written after its
+# children's would. Prints the first that does and returns 1.
+records_in_order() {
+	awk '
+	# a < b for decimal integers without leading zeros, exact past 2^53
+	function before(a, b) { return length(a) != length(b) ? length(a) < length(b) : a < b }
+	$2 == "event" && ($3 == "begin" || $3 == "complete" || $3 == "instant" || $3 == "end") {
+		ts = k = ""
+		for (i = 4; i <= NF; i++) {
+			if ($i ~ /^ts=/) ts = substr($i, 4)
+			else if ($i ~ /^(pid|tid)=/) k = k " " $i
+		}
+		if ($3 == "complete" && (k in latest) && before(ts, latest[k])) {
+			print "record " $1 " (complete at " ts ") after a record of its thread at " latest[k]
+			exit 1
+		}
+		if (!(k in latest) || before(latest[k], ts))
+			latest[k] = ts
+	}' "$1"
+}

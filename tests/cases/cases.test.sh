@@ -14,6 +14,9 @@
 #                  match a line of `snaptrace-convert --dump=records` (thread
 #                  and process names, the inferred argument, counters);
 #                  a line "! PATTERN": no line may match PATTERN
+# Every case that converts: no duration complete record is written after a
+# record of its thread of a later time (tests/lib.sh records_in_order: a
+# parent written as one after its children; snaptrace stats streams them).
 # For each case: convert, check status and stderr; on failure, check that no
 # output (nor a temporary file) is left; on success, read the file back with
 # `snaptrace-convert --dump=slices` (non-zero when the reader finds the file
@@ -94,11 +97,15 @@ run_case() {
 			sed 's/^/  /'
 		return
 	fi
+	if ! "$CONVERT" --dump=records "$out" >"$TMP/$name.records" 2>"$err.dump"; then
+		case_fail "$name" "--dump=records fails: $(first_lines "$err.dump")"
+		return
+	fi
+	if ! diff=$(records_in_order "$TMP/$name.records"); then
+		case_fail "$name" "a complete record written late (a reader cannot stream it): $diff"
+		return
+	fi
 	if [ -f "$dir/expect-records" ]; then
-		if ! "$CONVERT" --dump=records "$out" >"$TMP/$name.records" 2>"$err.dump"; then
-			case_fail "$name" "--dump=records fails: $(first_lines "$err.dump")"
-			return
-		fi
 		while IFS= read -r pat; do
 			[ -n "$pat" ] || continue
 			if [ "${pat#! }" != "$pat" ]; then

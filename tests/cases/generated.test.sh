@@ -21,7 +21,9 @@
 #                 time): Perfetto nests the instants of one time in one
 #                 another and drops those 512 deep, so 512 are written at
 #                 each time and the summary counts the 676 left out; the
-#                 trace reads back without a problem (--dump exits 0).
+#                 trace reads back without a problem (--dump exits 0);
+#                 the summary's estimate of Perfetto's memory counts the
+#                 trace's complete records, begin/end pairs and instants.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 GEN="$SNAPTRACE_TOP/tests/gen"
@@ -264,9 +266,27 @@ errors_one_time() {
 	elif ! grep -q 'warning: 676 instants were left out: 512 or more of one time on one track' "$TMP/$n.err" ||
 		! grep -q ' 1700 decode errors' "$TMP/$n.err"; then
 		fail "$n" "the summary: $(grep -e 'left out' -e 'decode errors' "$TMP/$n.err" | tr '\n' '|')"
+	elif ! perfetto_estimate "$n"; then
+		return
 	else
 		ok "$n"
 	fi
+}
+
+# perfetto_estimate NAME: the summary's estimate of Perfetto's memory counts
+# the records of $TMP/NAME.records (complete records, begin/end pairs,
+# instants) at README's bytes for each (434 a pair, 269 a complete record
+# or instant); returns 1 after a FAIL line.
+perfetto_estimate() {
+	local n=$1 want got
+	want=$(awk '$2 == "event" { k[$3]++ }
+		END { printf "~%.0f MiB to open it (%d complete records, %d begin/end pairs, %d instants;",
+			(k["begin"] * 434 + (k["complete"] + k["instant"]) * 269) / 1048576,
+			k["complete"], k["begin"], k["instant"] }' "$TMP/$n.records")
+	got=$(grep -o 'Perfetto needs .* instants;' "$TMP/$n.err")
+	[ "$got" = "Perfetto needs $want" ] && return 0
+	fail "$n" "the summary's estimate: '$got', expected 'Perfetto needs $want'"
+	return 1
 }
 
 many_strings

@@ -173,10 +173,13 @@ t_stripped() {
 # Every snapshot but the first is one perf began while the workers lived:
 # at least 90% of their sleeps (blocked in clock_nanosleep) after the first
 # snapshot have nap_us among their callers, and there are at least 50.
+# The recording is stopped after its fourth snapshot (until_snapshot: the
+# workers would nap for minutes), armed at once (arming is no subject here):
+# the same four snapshots and a last one on a quiet machine and a loaded one.
 t_unwound() {
 	local w="$TMP/waits" t0 with all
-	"$RECORD" -q -o "$w" --multi-thread --trigger nap_us --multi-snapshot --min-interval 200 \
-		-- "$WAITS" 4 1000 1000 300 >"$w.out" 2>"$w.err"
+	until_snapshot 4 "$w.err" "$RECORD" -o "$w" --multi-thread --trigger nap_us \
+		--multi-snapshot --min-interval 200 --arm-after 0 -- "$WAITS" 4 100000 1000 300
 	t0=$(sed -n 's/^ *{"file": "[^"]*", "reason": "trigger", "time_ns": \([0-9]*\),.*/\1/p' \
 		"$w/record.json" 2>/dev/null | head -n 1)
 	if [ "$(snaps "$w" trigger | wc -l)" -lt 3 ]; then

@@ -270,6 +270,28 @@ static void slices_complete_events(void)
 	fxt_trace_free(&t);
 }
 
+/* Perfetto pops a slice of known end at an event of its end time unless
+ * both last 0 ns: a complete event of 0 ns holds what follows at its time
+ * (as instants stack), one of some duration lets go of an event at its end
+ * (the converter's rules, convert/complete.c, rest on both). */
+static void slices_complete_zero(void)
+{
+	struct fxt_trace t;
+
+	begin_trace("complete-zero", false);
+	ev_on(FXT_EVENT_COMPLETE, 10, 10, 1, 2, "Z");
+	ev_on(FXT_EVENT_COMPLETE, 10, 10, 1, 2, "Z2");      /* 0 ns at Z's time: inside Z */
+	ev(FXT_EVENT_INSTANT, 10, "i");                      /* inside Z2 */
+	ev_on(FXT_EVENT_COMPLETE, 10, 12, 1, 2, "A");       /* some duration: pops all three */
+	ev(FXT_EVENT_INSTANT, 12, "j");                      /* at A's end: after A */
+	ev_on(FXT_EVENT_COMPLETE, 12, 12, 1, 2, "Y");       /* 0 ns at A's end: after A, on j */
+	if (finish(&t))
+		return;
+	check_no_problems(&t);
+	check_dump(&t, "2 0 Z\n2 0 A\n2 1 Z2\n2 1 Y\n2 2 i\n2 0 j\n");
+	fxt_trace_free(&t);
+}
+
 /* A begin left open inside a complete slice is cut at the complete's end. */
 static void slices_begin_outlives_complete(void)
 {
@@ -436,6 +458,7 @@ int main(void)
 	UNIT_RUN(slices_equal_timestamps);
 	UNIT_RUN(slices_instant_depth);
 	UNIT_RUN(slices_complete_events);
+	UNIT_RUN(slices_complete_zero);
 	UNIT_RUN(slices_begin_outlives_complete);
 	UNIT_RUN(slices_depth_limit);
 	UNIT_RUN(slices_unnamed_thread);

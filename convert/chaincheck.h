@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * chaincheck.c: the broken-stack check of each sampled call chain.
+ * Its other types are state.h's.
+ */
+#ifndef SNAPTRACE_CONVERT_CHAINCHECK_H
+#define SNAPTRACE_CONVERT_CHAINCHECK_H
+
+#include "state.h"
+
+/* chaincheck.c: counts one sampled call chain of T (FRAMES, N, innermost
+ * first) for the coverage report: a chain with user-space frames that
+ * reaches no thread root (conv_func.root) is broken (T->broken_chains), and
+ * its innermost user dso blamed (C->broken; the outermost for dwarf); one
+ * that reaches a root but is mostly unknown frames is unsymbolized
+ * (T->unsymbolized_chains), the dso of its innermost unknown frame blamed
+ * (C->unsymbolized); one cut at a uretprobe's trampoline is counted apart
+ * (C->trampoline_chains). CALLCHAIN false: a sample without a call chain
+ * (recorded without -g: perf printed its one location on the header line),
+ * counted apart (T->flat_samples). Out of memory sets c->nomem. */
+void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
+			   const struct conv_site *frames, size_t n, bool callchain);
+
+/* chaincheck.c: frees the blamed dsos. */
+void conv_chaincheck_free(struct conv *c);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * funcs.c: interned functions (struct conv_func) and the strings they
+ * name.
+ * Its other types are state.h's.
+ */
+#ifndef SNAPTRACE_CONVERT_FUNCS_H
+#define SNAPTRACE_CONVERT_FUNCS_H
+
+#include "state.h"
+
+/* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
+ * or NULL on out-of-memory (c->nomem set). */
+const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
+
+/* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
+ * included: the writer replaces what FXT does not allow) + POST. PRE and
+ * POST are NUL-terminated, up to CONV_NAME_AFFIX_MAX bytes each; MAX is cut
+ * to CONV_NAME_MID_MAX. */
+#define CONV_NAME_AFFIX_MAX 64
+#define CONV_NAME_MID_MAX 512
+fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
+			const char *post);
+
+/* funcs.c: whether F is in the kernel's [uprobes] page, where a uprobe runs
+ * the instruction it replaced (single-stepped out of line). */
+bool conv_func_is_uprobes(const struct conv_func *f);
+
+/* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
+ * "[unknown @ 0xIP (DSO)]" when F has none. */
+fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
+
+/* funcs.c: the source line of F's entry at OFF bytes past its symbol, which
+ * starts at SYM_START in the process (0: unknown; see srcline_lookup), as
+ * the arguments "file" and "line" in ARGS (room for 2). Returns how many it
+ * wrote: 0 when srcline is off, F is unknown or KERNEL, or the binary has no
+ * line for it. The result for OFF 0 is cached on F. */
+unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
+			   uint64_t sym_start, bool kernel, struct fxt_arg *args);
+
+/* funcs.c: frees the function table. */
+void conv_funcs_free(struct conv *c);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * measured.c: measured calls (--measure): record.json's calls file read into
+ * the converter, found per thread and in sampled frames.
+ * Its other types are state.h's.
+ */
+#ifndef SNAPTRACE_CONVERT_MEASURED_H
+#define SNAPTRACE_CONVERT_MEASURED_H
+
+#include "state.h"
+
+/* A measured call (--measure, measured.c): a thread's call of a measured
+ * function with its exact entry and return (record.json's calls file). */
+struct conv_mcall {
+	int64_t pid, tid;
+	uint64_t entry, ret;           /* ns, perf clock */
+	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
+};
+
+/* A measured function: how its calls are named and known in samples. */
+struct conv_mfunc {
+	const struct conv_func *func;  /* its slices' name and dso */
+	const char *file;              /* its binary as the samples name it (the dso),
+					* borrowed from the recording */
+	uint64_t vaddr;                /* its entry: a sampled frame of it has ip - symoff
+					* = VADDR in FILE */
+};
+
+/* measured.c: adds recording R's measured functions (C->mfuncs; their
+ * calls of the whole recording as info records) and the calls of its calls
+ * file (C->mcalls, sorted by thread and entry). Returns 0; 1 when the calls
+ * file is not the recorder's (ERR, SIZE bytes: "FILE:LINE: expected ...");
+ * out of memory sets c->nomem. */
+int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size);
+
+/* measured.c: finds T's calls in C->mcalls (T->mnext, T->mend). */
+void conv_measured_thread(struct conv *c, struct conv_thread *t);
+
+/* measured.c: whether a frame of FUNC whose symbol starts at SYM_START in
+ * its binary (a sample's ip - symoff; 0: unknown) is a frame of measured
+ * function MFUNC: its function, or its entry under another name. */
+bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uint64_t sym_start,
+			 uint32_t mfunc);
+
+/* measured.c: frees C's measured functions and calls. */
+void conv_measured_free(struct conv *c);
+
+#endif
