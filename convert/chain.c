@@ -25,7 +25,9 @@
  * it stays, with what encloses it, until its return, whatever a sample
  * shows meanwhile (the sample's frames past the ones shared go inside it);
  * at its return the frames inside it end. Its entry and return show the
- * stack below it alive then (mseen), as a sample would.
+ * stack below it alive then (mseen), as a sample would. A sampled frame of
+ * its function is a call that left unmeasured (an exception, a longjmp):
+ * it ends by the entry, never enclosing it.
  */
 #include "chain.h"
 
@@ -132,10 +134,27 @@ static size_t common_prefix(const struct conv_thread *t, const struct conv_site 
 static size_t find_measured(const struct conv *c, const struct conv_site *frames, size_t n,
 			    size_t k, uint32_t mfunc)
 {
-	for (; k < n; k++)
-		if (conv_measured_frame(c, &frames[n - 1 - k], mfunc))
+	for (; k < n; k++) {
+		const struct conv_site *f = &frames[n - 1 - k];
+
+		if (conv_measured_frame(c, f->func, f->has_symoff ? f->ip - f->symoff : 0, mfunc))
 			return k;
+	}
 	return n;
+}
+
+/* The root-first index below K of T's outermost frame of measured function
+ * MFUNC that is no measured call, or K. Every call of it that returned is
+ * measured: a sampled frame of it is a call that left by an exception or a
+ * longjmp (or never returned), and encloses none of its measured calls. */
+static size_t unmeasured_below(const struct conv *c, const struct conv_thread *t, size_t k,
+			       uint32_t mfunc)
+{
+	for (size_t j = 0; j < k; j++)
+		if (!t->stack[j].measured_end &&
+		    conv_measured_frame(c, t->stack[j].func, t->stack[j].sym_start, mfunc))
+			return j;
+	return k;
 }
 
 /* Measured call M of T begins: under the frames FRAMES (N, innermost
@@ -150,6 +169,8 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
 	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n;
 
+	/* a call of it that left unmeasured ends by this one's entry */
+	k = unmeasured_below(c, t, k, m->mfunc);
 	pop_to(c, t, k, at);
 	k = t->depth;
 	if (m->ret >= ts)

@@ -202,15 +202,16 @@ void conv_measured_thread(struct conv *c, struct conv_thread *t)
 		t->mend++;
 }
 
-bool conv_measured_frame(const struct conv *c, const struct conv_site *f, uint32_t mfunc)
+bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uint64_t sym_start,
+			 uint32_t mfunc)
 {
 	const struct conv_mfunc *m = &c->mfuncs[mfunc];
 	size_t len = strlen(m->file);
 
-	if (f->func == m->func)
+	if (func == m->func)
 		return true;
-	return f->has_symoff && f->ip - f->symoff == m->vaddr && f->func->dsolen == len &&
-	       !memcmp(f->func->key + f->func->symlen, m->file, len);
+	return sym_start == m->vaddr && func->dsolen == len &&
+	       !memcmp(func->key + func->symlen, m->file, len);
 }
 
 void conv_measured_free(struct conv *c)

@@ -36,10 +36,11 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 /* measured.c: finds T's calls in C->mcalls (T->mnext, T->mend). */
 void conv_measured_thread(struct conv *c, struct conv_thread *t);
 
-/* measured.c: whether sampled frame F is a frame of measured function
- * MFUNC (its function, or an address of it: ip - symoff is its entry in
- * its binary). */
-bool conv_measured_frame(const struct conv *c, const struct conv_site *f, uint32_t mfunc);
+/* measured.c: whether a frame of FUNC whose symbol starts at SYM_START in
+ * its binary (a sample's ip - symoff; 0: unknown) is a frame of measured
+ * function MFUNC: its function, or its entry under another name. */
+bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uint64_t sym_start,
+			 uint32_t mfunc);
 
 /* measured.c: frees C's measured functions and calls. */
 void conv_measured_free(struct conv *c);

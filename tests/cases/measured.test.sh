@@ -11,7 +11,10 @@
 #                    frame) and end by its return; a call still running at
 #                    the snapshot's end is cut there (its duration_ns says
 #                    the whole); calls before the snapshot or of a thread not
-#                    recorded are not drawn (expected-tree.txt)
+#                    recorded are not drawn; a sampled frame of the measured
+#                    function (a call that left it unmeasured) ends by the
+#                    entry of a measured call the samples cannot tell from
+#                    it, never enclosing it (expected-tree.txt)
 #   measured-info    the whole run's numbers of each measured function are in
 #                    the trace (the info record snaptrace stats reads)
 #   measured-errors  a calls file that is not the recorder's (a bad line, an

@@ -10,6 +10,13 @@
 #   slice with exactly its entry and return, measured=true (and no other
 #   slice of timed says so); snaptrace stats --function timed shows the
 #   whole recording's 200 calls; no warning about the cost
+# - measure_throw, measure_longjmp_shared: leaves_target.cc's risky(), 150
+#   calls of which 50 leave by a C++ exception (by longjmp, and measured
+#   through a slow-call trigger's probes): record.json counts the calls that
+#   returned; converted, the measured slices are exactly the calls file's,
+#   no risky slice lies inside another, risky's slices inside main take no
+#   more than main, and a call that left, drawn from its samples, is no
+#   longer than the longest such call as the program timed it (and 1 ms)
 # - measure_threads: two threads' 1400 calls, 700 each in the calls file
 # - measure_shared: with --trigger timed --trigger-slower-than 10ms the
 #   measure shares the trigger's probes (record.json "shared") and counts
@@ -24,12 +31,12 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="measure_exact measure_threads measure_shared measure_warning measure_overhead
+NAMES="measure_exact measure_throw measure_longjmp_shared measure_threads measure_shared measure_warning measure_overhead
 measure_usage no_leftovers"
 need_recording measure
 need_built measure "$CONVERT"
 need_built measure "$SNAPTRACE_BIN/snaptrace-stats"
-requires_all gcc
+requires_all gcc cxx
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 PROG="$TMP/slowcall_target"
@@ -37,7 +44,11 @@ cp "$SNAPTRACE_TOP/tests/record/slowcall_target.c" "$TMP/prog.c"
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -pthread \
 	-Wl,-z,now -I "$SNAPTRACE_TOP/tests/record" -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build slowcall_target.c: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG")
+LEAVES="$TMP/leaves_target"
+g++ -std=c++17 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -o "$LEAVES" \
+	"$SNAPTRACE_TOP/tests/record/leaves_target.cc" 2>"$TMP/cxx.err" ||
+	fail_all "cannot build leaves_target.cc: $(tl 3 "$TMP/cxx.err")"
+TARGETS=("$PROG" "$LEAVES")
 
 # rec DIR ARGS...: records into DIR (the program's lines and the recorder's
 # messages in DIR.err); returns the recorder's status
@@ -70,8 +81,61 @@ between() {
 	awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(a >= lo - 50000 && a <= hi + 50000) }'
 }
 
+# slices FXT TID FUNC CALLER: thread TID's slices in FXT (read back with
+# --dump=tree), one line each: "slice START END NAME" for each measured one
+# (measured=true), "sampled START END" for FUNC's others, "nested LINE" for
+# a slice of FUNC inside one of FUNC, then "span LO HI" (the thread's
+# slices' reach, ns) and "totals IN OUT" (ns: FUNC's slices inside CALLER's,
+# CALLER's)
+slices() {
+	"$CONVERT" --dump=tree "$1" | awk -v tid="$2" -v f="$3" -v caller="$4" '
+		/^# thread/ { split($3, t, "="); on = t[2] == tid; next }
+		on && match($0, / \[[0-9]+, [0-9]+\]/) {
+			split(substr($0, RSTART + 2, RLENGTH - 3), se, ", ")
+			if (!lo || se[1] < lo) lo = se[1]
+			if (se[2] > hi) hi = se[2]
+			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+			d = $2; name[d] = nm
+			if (nm == caller) out += se[2] - se[1]
+			if ($0 ~ /measured:bool=true/) print "slice", se[1], se[2], nm
+			if (nm != f) next
+			if ($0 !~ /measured:bool=true/) print "sampled", se[1], se[2]
+			inside = 0
+			for (i = 0; i < d; i++) {
+				if (name[i] == f) print "nested", $0
+				inside += name[i] == caller
+			}
+			if (inside) in_caller += se[2] - se[1]
+		}
+		END { print "span", lo, hi; print "totals", in_caller + 0, out + 0 }'
+}
+
+# sliced DIR FUNC: converts recording DIR (DIR/t.fxt) and reads back the
+# slices of the thread of its calls file's first call (DIR/slices: slices
+# FUNC main); prints what is wrong: the calls of the calls file inside the
+# thread's span are exactly its measured slices (DIR/want, DIR/got), at
+# least 20. Returns 1 when the conversion failed.
+sliced() {
+	local d=$1 f=$2 tid lo hi
+	if ! "$CONVERT" --quiet "$d" -o "$d/t.fxt" 2>"$d/convert.err"; then
+		echo " [conversion failed: $(tl 3 "$d/convert.err")]"
+		return 1
+	fi
+	tid=$(awk 'NR == 2 { print $3 }' "$d/measured-calls.txt")
+	slices "$d/t.fxt" "$tid" "$f" main >"$d/slices"
+	read -r _ lo hi < <(grep '^span' "$d/slices")
+	awk -v lo="$lo" -v hi="$hi" -v f="$f" 'NR > 1 && $4 >= lo && $5 <= hi { print "slice", $4, $5, f }' \
+		"$d/measured-calls.txt" | sort >"$d/want"
+	grep '^slice' "$d/slices" | sort >"$d/got"
+	if [ "$(wc -l <"$d/want")" -lt 20 ]; then
+		echo " [only $(wc -l <"$d/want") calls inside the thread's span $lo..$hi]"
+	elif ! cmp -s "$d/want" "$d/got"; then
+		echo " [calls and measured slices differ: $(diff "$d/want" "$d/got" | head -n 4 | tr '\n' '|')]"
+	fi
+}
+
 t_exact() {
-	local d="$TMP/exact" calls p50 max op50 omax xp50 xmax bad="" tid
+	local d="$TMP/exact" calls p50 max op50 omax xp50 xmax bad="" why
 	if ! rec "$d" --trigger none --snapshot-size 16M --measure timed -- "$PROG" seq 200 150; then
 		fail measure_exact "recording failed: $(tl 3 "$d.err")"
 		return
@@ -85,31 +149,8 @@ t_exact() {
 	between "${p50:-0}" "$op50" "$xp50" || bad="$bad [p50 $p50 ns, the program's $op50 ns inside, $xp50 ns around]"
 	between "${max:-0}" "$omax" "$xmax" || bad="$bad [max $max ns, the program's $omax ns inside, $xmax ns around]"
 	grep -q 'calls in its first' "$d.err" && bad="$bad [a cost warning: $(grep 'calls in its first' "$d.err")]"
-	if ! "$CONVERT" --quiet "$d" -o "$d/t.fxt" 2>"$d/convert.err"; then
-		fail measure_exact "$bad [conversion failed: $(tl 3 "$d/convert.err")]"
-		return
-	fi
-	tid=$(awk 'NR == 2 { print $3 }' "$d/measured-calls.txt")
-	# the thread's span, its slices of timed marked measured, the calls inside the span
-	"$CONVERT" --dump=tree "$d/t.fxt" | awk -v tid="$tid" '
-		/^# thread/ { split($3, t, "="); on = t[2] == tid; next }
-		on && match($0, / \[[0-9]+, [0-9]+\]/) {
-			split(substr($0, RSTART + 2, RLENGTH - 3), se, ", ")
-			if (!lo || se[1] < lo) lo = se[1]
-			if (se[2] > hi) hi = se[2]
-			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
-			if ($0 ~ /measured:bool=true/) print "slice", se[1], se[2], nm
-		}
-		END { print "span", lo, hi }' >"$d/slices"
-	read -r _ lo hi < <(grep '^span' "$d/slices")
-	awk -v lo="$lo" -v hi="$hi" 'NR > 1 && $4 >= lo && $5 <= hi { print "slice", $4, $5, "timed" }' \
-		"$d/measured-calls.txt" | sort >"$d/want"
-	grep '^slice' "$d/slices" | sort >"$d/got"
-	if [ "$(wc -l <"$d/want")" -lt 20 ]; then
-		bad="$bad [only $(wc -l <"$d/want") calls inside the thread's span $lo..$hi]"
-	elif ! cmp -s "$d/want" "$d/got"; then
-		bad="$bad [calls and measured slices differ: $(diff "$d/want" "$d/got" | head -n 4 | tr '\n' '|')]"
-	fi
+	why=$(sliced "$d" timed) || { fail measure_exact "$bad$why"; return; }
+	bad+=$why
 	"$STATS" --function timed "$d/t.fxt" >"$d/stats" 2>&1 ||
 		bad="$bad [stats --function timed failed: $(tl 2 "$d/stats")]"
 	grep -A 2 'timed in the whole recording' "$d/stats" | grep -q '^  *200  ' ||
@@ -118,6 +159,38 @@ t_exact() {
 		fail measure_exact "$bad"
 	else
 		echo "ok measure_exact: 200 calls, p50 $p50 ns (the program's $op50), max $max ns (the program's $omax); $(wc -l <"$d/got") calls in the snapshot, each a slice"
+	fi
+}
+
+# t_leave NAME MODE ARGS...: leaves_target MODE 150 recorded with ARGS and
+# --measure risky: 50 of its calls leave risky by MODE (throw, jump), unmeasured
+t_leave() {
+	local name=$1 mode=$2 d="$TMP/$1" bad="" why in out longest over ns
+	shift 2
+	if ! rec "$d" --snapshot-size 16M "$@" --measure risky -- "$LEAVES" "$mode" 150; then
+		fail "$name" "recording failed: $(tl 3 "$d.err")"
+		return
+	fi
+	[ "$(cat "$d.out")" = "left 50 of 150" ] || bad="$bad [the program printed '$(cat "$d.out")']"
+	[ "$(measure "$d" calls)" = "$(grep -c ' returned$' "$d.err")" ] ||
+		bad="$bad [record.json counts $(measure "$d" calls) calls, $(grep -c ' returned$' "$d.err") returned]"
+	why=$(sliced "$d" risky) || { fail "$name" "$bad$why"; return; }
+	bad+=$why
+	read -r _ in out < <(grep '^totals' "$d/slices")
+	grep -q '^nested' "$d/slices" &&
+		bad="$bad [$(grep -c '^nested' "$d/slices") risky inside risky: $(grep -m 1 '^nested' "$d/slices" | cut -c1-160)]"
+	[ "${in:-1}" -le "${out:-0}" ] || bad="$bad [risky inside main takes $in ns, main $out ns]"
+	# a call that left is drawn within its own time (and a sample period)
+	longest=$(awk '$5 == "left" { ns = $4 * 1e6; if (ns > m) m = ns } END { printf "%d", m + 1e6 }' "$d.err")
+	over=$(awk -v max="$longest" '$1 == "sampled" && $3 - $2 > max { n++; if ($3 - $2 > w) w = $3 - $2 }
+		END { if (n) printf "%d longer than %d ns, the longest %d ns", n, max, w }' "$d/slices")
+	[ -z "$over" ] || bad="$bad [sampled risky slices $over]"
+	ns=$(grep -c '^sampled' "$d/slices")
+	[ "$ns" -ge 5 ] || bad="$bad [only $ns sampled risky slices: the calls that left are not seen]"
+	if [ -n "$bad" ]; then
+		fail "$name" "$bad"
+	else
+		echo "ok $name: $(wc -l <"$d/got") measured calls each a slice, $ns sampled slices of the calls that left, none in risky, risky $in ns of main's $out ns"
 	fi
 }
 
@@ -187,6 +260,8 @@ t_usage() {
 }
 
 t_exact
+t_leave measure_throw throw --trigger none
+t_leave measure_longjmp_shared jump --trigger risky --trigger-slower-than 1s
 t_threads
 t_shared
 t_warning
