@@ -35,8 +35,8 @@
 #include "version.h"
 
 /* What Perfetto's importer holds in memory per slice, bytes (docs/design.md
- * "What Perfetto can open": measured in the browser's importer on this PT
- * data), and what a browser tab gets. */
+ * "Complete events", its "What Perfetto can open": measured in the
+ * browser's importer on this PT data), and what a browser tab gets. */
 #define PERFETTO_PAIR_BYTES 434		/* a slice written as begin and end records */
 #define PERFETTO_COMPLETE_BYTES 269	/* one complete record or instant: 38% less */
 #define PERFETTO_TAB_BYTES (2ull << 30)
