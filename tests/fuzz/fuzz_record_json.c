@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "cut.h"
 #include "fuzz_conv.h"
 
 static const char snapshot1[] =
