@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # tier: check
-# The converter's modules depend on each other one way
-# (tests/tooling/module-cycles.sh; docs/design.md "The converter"):
+# The converter's modules, and the FXT library's, depend on each other one
+# way (tests/tooling/module-cycles.sh; docs/design.md "The converter"):
 #   convert_one_way   no circle among convert/'s modules, neither in the
 #                     include graph (#include lines) nor in the call graph
 #                     (nm of O/obj/convert/*.o)
+#   fxt_one_way       the same among fxt/'s modules (O/obj/fxt/*.o)
 #   finds_circles     the check itself: modules that include each other's
 #                     headers and call each other are named, in both graphs,
 #                     and a module that only calls into them is not
@@ -13,15 +14,16 @@
 top=$SNAPTRACE_TOP
 check=$top/tests/tooling/module-cycles.sh
 
-t_convert_one_way() {
+# one_way DIR: no circle among DIR's modules (test DIR_one_way).
+one_way() {
 	local out rc
-	requires convert_one_way binutils || return
-	out=$("$check" "$top/convert" "$SNAPTRACE_O/obj/convert" 2>&1)
+	requires "$1_one_way" binutils || return
+	out=$("$check" "$top/$1" "$SNAPTRACE_O/obj/$1" 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ] || [ -n "$out" ]; then
-		fail convert_one_way "exit $rc: $(echo "$out" | tr '\n' ';' | cut -c 1-600)"
+		fail "$1_one_way" "exit $rc: $(echo "$out" | tr '\n' ';' | cut -c 1-600)"
 	else
-		ok convert_one_way
+		ok "$1_one_way"
 	fi
 }
 
@@ -68,5 +70,6 @@ t_finds_circles() {
 	fi
 }
 
-t_convert_one_way
+one_way convert
+one_way fxt
 t_finds_circles
