@@ -32,6 +32,7 @@
 #include "ptsplit.h"
 #include "recording.h"
 #include "sideband.h"
+#include "timeline.h"
 #include "version.h"
 
 /* What Perfetto's importer holds in memory per slice, bytes (docs/design.md
@@ -93,10 +94,11 @@ static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 									     : EXIT_RUNTIME;
 }
 
-/* One file to convert: an argument, or a snapshot of a recording directory. */
+/* One file to convert: a snapshot of a recording directory, or of the
+ * files given in a row (timeline.h). */
 struct conv_input {
 	const char *path;              /* its name, for messages */
-	const struct recording *rec;   /* the recording it is a snapshot of, or NULL */
+	const struct recording *rec;   /* the recording it is a snapshot of */
 	size_t snapshot;               /* its index in rec */
 	bool stream;                   /* an argument that is no regular file ("-", a FIFO,
 					* a terminal): opened once, to be converted */
@@ -116,10 +118,8 @@ static int open_input(const struct conv_input *in)
 
 	if (in->stream && !strcmp(in->path, "-"))
 		return STDIN_FILENO;
-	fd = in->rec ? recording_open(in->rec, in->rec->snapshots[in->snapshot].file,
-					 INPATH_INHERIT, why, sizeof(why)) :
-		inpath_open(AT_FDCWD, in->path, INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0),
-			    why, sizeof(why));
+	fd = recording_open(in->rec, in->rec->snapshots[in->snapshot].file,
+			    INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0), why, sizeof(why));
 	if (fd < 0)
 		diag_error("%s: %s", in->path, why);
 	return fd < 0 ? -1 : fd;
@@ -256,20 +256,20 @@ static bool left_out(const char *path, int fd, bool alone, bool snapshot)
 	return true;
 }
 
-/* Whether snapshot K of recording R (NULL: none) is not to be converted:
- * record.json marks it, for what the recorder found and no header check
- * finds (perf could not read a file it wrote on a full disk), or it is no
- * regular file of the directory (recording.h); it is then named. */
+/* Whether snapshot K of recording R is not to be converted: record.json
+ * marks it, for what the recorder found and no header check finds (perf
+ * could not read a file it wrote on a full disk), or it is no regular file
+ * of the directory (recording.h); it is then named. */
 static bool marked(const struct recording *r, size_t k)
 {
-	const struct recording_snapshot *sn = r ? &r->snapshots[k] : NULL;
+	const struct recording_snapshot *sn = &r->snapshots[k];
 
-	if (sn && sn->refused)
+	if (sn->refused)
 		diag_warn("%s: left out: %s; a recording's files are read only as regular files "
 			  "of its directory", sn->path, sn->refused);
-	else if (sn && sn->problem)
+	else if (sn->problem)
 		diag_warn("%s: left out: record.json marks it: %s", sn->path, sn->problem);
-	return sn && (sn->refused || sn->problem);
+	return sn->refused || sn->problem;
 }
 
 /* Whether the output OUT is the file open as FD (named PATH), which it
@@ -285,9 +285,9 @@ static bool is_output(const char *out, const char *path, int fd)
 	return true;
 }
 
-/* A recording's snapshot K, or an argument (R NULL) named PATH: taken into
- * *IN (its *STATUS EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or
- * an exit status after an error). */
+/* Snapshot K of recording R, named PATH: taken into *IN (its *STATUS
+ * EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or an exit status
+ * after an error). */
 static bool take_input(const char *out, const char *path, const struct recording *r, size_t k,
 		       bool alone, struct conv_input *in, int *status)
 {
@@ -296,11 +296,11 @@ static bool take_input(const char *out, const char *path, const struct recording
 
 	*status = EXIT_OK;
 	*in = (struct conv_input){ path, r, k, false };
-	if (!r && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
+	if (r->files && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
 		in->stream = true;	/* read once, never checked ahead */
 	if (in->stream)
 		return true;
-	if (r && r->snapshots[k].refused)
+	if (r->snapshots[k].refused)
 		return !marked(r, k);
 	fd = open_input(in);
 	if (fd < 0) {
@@ -309,63 +309,86 @@ static bool take_input(const char *out, const char *path, const struct recording
 	}
 	if (is_output(out, path, fd))
 		*status = EXIT_USAGE;
-	else if (left_out(path, fd, alone, r != NULL) || marked(r, k))
+	else if (left_out(path, fd, alone, !r->files) || marked(r, k))
 		k = SIZE_MAX;
 	close_input(fd);
 	return !*status && k != SIZE_MAX;
 }
 
 /*
- * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): each
- * argument, or every snapshot of a recording directory, whose record.json
- * goes into RECS (room for one per argument; the caller frees each read,
- * *NRECS of them); an unfinished perf.data is left out (left_out(); its
- * snapshot then names no file, like one perf never wrote), as is a
- * snapshot record.json marks or that is no regular file of its directory
- * (marked()). An input that is the output OUT is refused. Returns an exit
- * status: a runtime failure when nothing is left to convert.
+ * The recording that starts at ARGV[*I] into *R (free it with
+ * recording_free() whatever the result), *I past its arguments: a recording
+ * directory's record.json (recording_read()), or the arguments up to the
+ * next directory as one recording of files (timeline_files()). A recording
+ * whose record.json is the output OUT is refused, as is one with nothing to
+ * convert. Returns an exit status.
+ */
+static int read_recording(char **argv, int *i, int argc, const char *out, struct recording *r)
+{
+	char err[PATH_MAX + 256];
+	const char *dir = argv[*i];
+	int rc, first = *i;
+
+	if (!recording_is_dir(dir)) {
+		while (*i < argc && !recording_is_dir(argv[*i]))
+			(*i)++;
+		if (!timeline_files(r, (const char *const *)argv + first, (size_t)(*i - first)))
+			return EXIT_OK;
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	(*i)++;
+	rc = recording_read(dir, r, err, sizeof(err));
+	if (rc) {
+		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+		return rc;
+	}
+	if (outpath_names(out, &r->json_st)) {
+		diag_error("%s: the output is the input %s/record.json: it would be overwritten; "
+			   "give another -o (see --help)", out, dir);
+		return EXIT_USAGE;
+	}
+	if (!r->nsnapshots && r->error) {
+		diag_error("%s: the recording failed, nothing to convert (record.json says): %s",
+			   dir, r->error);
+		return EXIT_RUNTIME;
+	}
+	if (!r->nsnapshots) {
+		diag_error("%s: the recording holds no perf.data file (record.json lists none, "
+			   "and none is in the directory)", dir);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): the
+ * snapshots of each recording (read_recording(): a recording directory, or
+ * the arguments given in a row that are none), which go into RECS (room
+ * for one per argument; the caller frees each read, *NRECS of them); an
+ * unfinished perf.data is left out (left_out(); its snapshot then names no
+ * file, like one perf never wrote), as is a snapshot record.json marks or
+ * that is no regular file of its directory (marked()). An input that is
+ * the output OUT is refused. Returns an exit status: a runtime failure when
+ * nothing is left to convert.
  */
 static int expand_inputs(char **argv, int first, int argc, const char *out,
 			 struct conv_input **inputs, size_t *n, struct recording *recs, size_t *nrecs)
 {
-	char err[PATH_MAX + 256];
 	size_t cap = 0, unfinished = 0, refused = 0;
 	bool alone = argc - first == 1 && !recording_is_dir(argv[first]);
 
 	*inputs = NULL;
 	*n = *nrecs = 0;
-	for (int i = first; i < argc; i++) {
-		struct recording *r = NULL;
-		size_t count = 1;
-		int rc;
+	for (int i = first; i < argc;) {
+		struct recording *r = &recs[(*nrecs)++];
+		int rc = read_recording(argv, &i, argc, out, r);
 
-		if (recording_is_dir(argv[i])) {
-			r = &recs[(*nrecs)++];
-			rc = recording_read(argv[i], r, err, sizeof(err));
-			if (rc) {
-				diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
-				return rc;
-			}
-			if (outpath_names(out, &r->json_st)) {
-				diag_error("%s: the output is the input %s/record.json: it would be "
-					   "overwritten; give another -o (see --help)", out, argv[i]);
-				return EXIT_USAGE;
-			}
-			count = r->nsnapshots;
-			if (!count && r->error) {
-				diag_error("%s: the recording failed, nothing to convert (record.json "
-					   "says): %s", argv[i], r->error);
-				return EXIT_RUNTIME;
-			}
-			if (!count) {
-				diag_error("%s: the recording holds no perf.data file (record.json "
-					   "lists none, and none is in the directory)", argv[i]);
-				return EXIT_RUNTIME;
-			}
-		}
-		for (size_t k = 0; k < count; k++) {
+		if (rc)
+			return rc;
+		for (size_t k = 0; k < r->nsnapshots; k++) {
 			struct conv_input *in = array_grow(*inputs, &cap, *n, sizeof(*in));
-			const char *path = r ? r->snapshots[k].path : argv[i];
+			const char *path = r->snapshots[k].path;
 
 			if (!in) {
 				diag_error("out of memory");
@@ -381,11 +404,9 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 			if (rc)
 				return rc;
 			unfinished++;
-			refused += r && r->snapshots[k].refused;
-			if (r) {
-				free(r->snapshots[k].path);
-				r->snapshots[k].path = NULL;
-			}
+			refused += r->snapshots[k].refused != NULL;
+			free(r->snapshots[k].path);
+			r->snapshots[k].path = NULL;
 		}
 	}
 	if (!*n && !alone)
@@ -408,7 +429,8 @@ static void copy_kept(const struct recording *recs, size_t nrecs, struct binarie
 	char why[PATH_MAX + 128];
 
 	for (size_t i = 0; i < nrecs; i++) {
-		int err = binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
+		int err = recs[i].files ? -ENOENT :
+			  binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
 
 		if (err && err != -ENOENT)
 			diag_warn("%s/%s: the kept binaries are not read: %s", recs[i].dir,
@@ -416,16 +438,16 @@ static void copy_kept(const struct recording *recs, size_t nrecs, struct binarie
 	}
 }
 
-/* The kept binaries' copy K as perf reaches it, or NULL (K NULL, or none). */
+/* The kept binaries' copy K as perf reaches it, or NULL (none). */
 static const char *kept_handle(const struct binaries_kept *k)
 {
-	return k && k->fd >= 0 ? k->handle : NULL;
+	return k->fd >= 0 ? k->handle : NULL;
 }
 
 /*
- * Feeds input IN to the converter; a snapshot of a recording after its
- * first (SB: its recording's side-band so far) is read with the side-band
- * of the snapshots before it (sideband.h: perf lists only executable
+ * Feeds input IN to the converter; a snapshot of a recording directory
+ * after its first (SB: its recording's side-band so far; NULL for a file
+ * given as an argument) is read with the side-band of the snapshots before it (sideband.h: perf lists only executable
  * mappings at a switch, and nothing after the target exited), and perf
  * reads the binaries the recording keeps (--keep-binaries). Returns an exit
  * status.
@@ -556,12 +578,13 @@ static int window_cut(struct conv_options *o, const struct recording *recs, size
 		      struct conv_window **w)
 {
 	struct windows ws = { .o = o };
-	size_t n = 0;
+	size_t n = 0, dirs = 0;
 	char err[512];
 
 	/* the anchors: the hits, and the "[snapshot] REASON" marks of the
 	 * snapshots no hit took (Ctrl-C, --duration, the program's exit) */
 	for (size_t i = 0; i < nrecs; i++) {
+		dirs += !recs[i].files;
 		n += recs[i].nhits;
 		for (size_t k = 0; k < recs[i].nsnapshots; k++)
 			n += recording_snapshot_mark(&recs[i], k) != 0;
@@ -569,7 +592,7 @@ static int window_cut(struct conv_options *o, const struct recording *recs, size
 	if (!n) {
 		diag_error("--window %s needs a recording directory with trigger hits or "
 			   "snapshots (as snaptrace-record writes it: its record.json lists them); "
-			   "%s", o->window, nrecs ? "the recordings given have none" :
+			   "%s", o->window, dirs ? "the recordings given have none" :
 			   "no recording directory was given");
 		return EXIT_USAGE;
 	}
@@ -733,8 +756,7 @@ int main(int argc, char **argv)
 
 		if (fd >= 0) {
 			e = binaries_check(&bins, inpath_proc(fd, handle, sizeof(handle)),
-					   kept_handle(inputs[i].rec ?
-						       &kept[inputs[i].rec - recs] : NULL));
+					   kept_handle(&kept[inputs[i].rec - recs]));
 			close_input(fd);
 		}
 		if (e == -ENOMEM) {
@@ -777,22 +799,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < nrecs && rc == EXIT_OK; i++)
-		if ((err = conv_driver_recording(cv, &recs[i])))
+		if (!recs[i].files && (err = conv_driver_recording(cv, &recs[i])))
 			rc = conv_driver_failed(cv, err);
 	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
-		const struct conv_input *in = &inputs[i];
+		const struct conv_input *in = &inputs[i], *next = i + 1 < ninputs ? in + 1 : NULL;
 
-		/* a snapshot ends what it carries (a thread asleep, a stack) when
-		 * the next one converted is not the next of its recording: the
-		 * recording ends, or a snapshot between was left out or never
-		 * written, and its time is unknown */
-		conv_driver_snapshot(cv, in->rec ? recording_snapshot_live(in->rec, in->snapshot) : 0,
-				     !in->rec ? CONV_NEXT_UNKNOWN :
-				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
-				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
-										: CONV_NEXT_NONE);
-		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL,
-				      in->rec ? &kept[in->rec - recs] : NULL, &perf);
+		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
+				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
+						   next ? next->snapshot : 0));
+		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &sbs[in->rec - recs],
+				      &kept[in->rec - recs], &perf);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);

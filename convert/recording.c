@@ -956,6 +956,8 @@ void recording_free(struct recording *r)
 int recording_open(const struct recording *r, const char *file, unsigned flags, char *why,
 		   size_t size)
 {
+	if (r->files)
+		return inpath_open(AT_FDCWD, file, flags, why, size);
 	return inpath_open(r->dirfd, file, RECORDING_OPEN | flags, why, size);
 }
 

@@ -129,7 +129,11 @@ struct recording_tsc {
 };
 
 struct recording {
-	char *dir;             /* as given, owned */
+	bool files;            /* no directory: inputs given in a row, each a snapshot
+				* (timeline_files(), timeline.h): no record.json, no
+				* hit or time; a snapshot's file is its argument, opened
+				* from the working directory */
+	char *dir;             /* as given, owned; NULL for FILES */
 	int dirfd;             /* the directory, open (owned); -1 when not read */
 	struct stat json_st;   /* what record.json was when read (its inode) */
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
@@ -199,8 +203,10 @@ bool recording_last_hit(const struct recording *r, int64_t pid, uint64_t *ns, si
  * checks its files: a regular file of the directory itself (no symbolic
  * link, no FIFO or device, no hard link to another user's file: inpath.h),
  * with the inpath_open() FLAGS added (INPATH_INHERIT for a snapshot perf
- * reads as /proc/self/fd/N). Returns the fd, or a negative errno with WHY
- * (SIZE bytes) a phrase without the path.
+ * reads as /proc/self/fd/N); of a recording of files (R->files), FILE is
+ * the argument, opened from the working directory with FLAGS alone.
+ * Returns the fd, or a negative errno with WHY (SIZE bytes) a phrase
+ * without the path.
  */
 int recording_open(const struct recording *r, const char *file, unsigned flags, char *why,
 		   size_t size);

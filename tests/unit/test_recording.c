@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "recording.h"
+#include "timeline.h"
 #include "unit.h"
 #include "unit_tmp.h"
 
@@ -301,6 +302,34 @@ static void tsc_conversion(void)
 	CHECK(!recording_tsc_to_perf(&tsc, 1, &ns));
 }
 
+/* The gap rule and the carry-over rule (docs/design.md "Recording
+ * directories"): a directory's next snapshot carries everything, the next
+ * of the files given in a row what is known to follow, anything else
+ * nothing. */
+static void timeline_rules(void)
+{
+	const char *const args[] = { "perf.data.1", "-", "perf.data.3" };
+	struct recording files, dir = { .dirfd = -1, .fd = -1, .nsnapshots = 3 };
+
+	CHECK_INT_EQ(timeline_files(&files, args, 3), 0);
+	CHECK(files.files && files.nsnapshots == 3 && files.dirfd == -1 && !files.dir);
+	CHECK_STR_EQ(files.snapshots[1].path, "-");
+	CHECK_STR_EQ(files.snapshots[2].file, "perf.data.3");
+	CHECK_U64_EQ(recording_snapshot_live(&files, 0), 0);
+	CHECK_INT_EQ(timeline_next(&dir, 0, &dir, 1), TIMELINE_SNAPSHOT);
+	CHECK_INT_EQ(timeline_next(&files, 0, &files, 1), TIMELINE_FILE);
+	/* a snapshot left out between: the time between is unknown */
+	CHECK_INT_EQ(timeline_next(&dir, 0, &dir, 2), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&files, 0, &files, 2), TIMELINE_END);
+	/* another recording is another time; the last input ends all */
+	CHECK_INT_EQ(timeline_next(&files, 2, &dir, 0), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&dir, 2, &files, 0), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&dir, 1, &dir, 1), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&files, 2, NULL, 0), TIMELINE_END);
+	recording_free(&files);
+	CHECK(!files.snapshots && files.dirfd == -1);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_recording"))
@@ -310,6 +339,7 @@ int main(void)
 	UNIT_RUN(scans_without_snapshots);
 	UNIT_RUN(tsc_conversion);
 	UNIT_RUN(streams_many_hits);
+	UNIT_RUN(timeline_rules);
 	unit_tmp_fini();
 	return unit_exit();
 }
