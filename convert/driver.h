@@ -58,9 +58,8 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l);
 
 /* Ends the current input: closes every open frame of every thread at its
  * last time (an input is one snapshot; the next starts new segments), but
- * for a sampled thread that is off the CPU: its [off-cpu] slice (and the
- * frames it nests in) carries on into the next input, where its switch in
- * or next sample ends it. Returns CONV_OK, or an enum conv_error as
+ * what a sampled thread carries into the next input (conv_driver_snapshot()'s
+ * NEXT: enum timeline_next). Returns CONV_OK, or an enum conv_error as
  * conv_driver_parsed() does. */
 int conv_driver_end_input(struct conv_driver *cv);
 

@@ -71,6 +71,14 @@ static int dump(const char *path, enum dump_view view)
 	return rc;
 }
 
+/* Says why a recording could not be read (ERR, recording.h's -errno E):
+ * no record.json is a usage error. Returns the exit status. */
+static int recording_failed(const char *err, int e)
+{
+	diag_error("%s%s", err, e == -ENOENT ? " (see --help)" : "");
+	return e == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 /* Prints recording directory DIR's record.json a field per line; returns the exit status. */
 static int dump_recording(const char *dir)
 {
@@ -78,12 +86,10 @@ static int dump_recording(const char *dir)
 	char err[512];
 	int rc = recording_read(dir, &r, err, sizeof(err));
 
-	if (!rc && recording_dump(&r, stdout, err, sizeof(err)))
-		rc = EXIT_RUNTIME;
-	if (rc)
-		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+	if (!rc)
+		rc = recording_dump(&r, stdout, err, sizeof(err));
 	recording_free(&r);
-	return rc;
+	return rc ? recording_failed(err, rc) : EXIT_OK;
 }
 
 /* Reports why the converter stopped (an enum conv_error); returns the exit status. */
@@ -339,10 +345,8 @@ static int read_recording(char **argv, int *i, int argc, const char *out, struct
 	}
 	(*i)++;
 	rc = recording_read(dir, r, err, sizeof(err));
-	if (rc) {
-		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
-		return rc;
-	}
+	if (rc)
+		return recording_failed(err, rc);
 	if (outpath_names(out, &r->json_st)) {
 		diag_error("%s: the output is the input %s/record.json: it would be overwritten; "
 			   "give another -o (see --help)", out, dir);

@@ -8,6 +8,7 @@
  * conversion of perf_event_mmap_page (this host's kvm-clock offers none, so
  * it is checked here against the kernel's formula worked by hand).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -180,7 +181,7 @@ static void refuses_bad(void)
 		CHECK(strstr(good, bad_cases[i].from) != NULL);
 		edit(text, sizeof(text), good, bad_cases[i].from, bad_cases[i].to);
 		put("record.json", text);
-		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 1);
+		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), -EINVAL);
 		if (!strstr(err, bad_cases[i].error) || !strstr(err, unit_tmp("record.json")) ||
 		    strchr(err, '\n'))
 			UNIT_FAIL("case %zu: got \"%s\", expected \"%s\"", i, err, bad_cases[i].error);
@@ -191,7 +192,7 @@ static void refuses_bad(void)
 		struct recording r;
 		char err[512];
 
-		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 2);
+		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), -ENOENT);
 		CHECK(strstr(err, "found no record.json") != NULL);
 		recording_free(&r);
 	}
