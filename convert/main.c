@@ -685,25 +685,226 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
+/* One conversion's inputs: the recordings the arguments are (at most one
+ * per argument) and the snapshots of them to convert, in order. */
+struct inputs {
+	struct conv_input *in;         /* n of them, owned */
+	size_t n;
+	struct recording *recs;        /* nrecs read, room for one per argument; owned */
+	size_t nrecs;
+	struct sideband *sbs;          /* per recording: its side-band so far */
+	struct binaries_kept *kept;    /* per recording: its kept binaries' copy */
+};
+
+/* Room in INS for NARGS arguments. Returns 0 or -ENOMEM. */
+static int inputs_alloc(struct inputs *ins, size_t nargs)
+{
+	ins->recs = calloc(nargs, sizeof(*ins->recs));
+	ins->sbs = calloc(nargs, sizeof(*ins->sbs));
+	ins->kept = calloc(nargs, sizeof(*ins->kept));
+	if (!ins->recs || !ins->sbs || !ins->kept)
+		return -ENOMEM;
+	for (size_t i = 0; i < nargs; i++)
+		ins->kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	return 0;
+}
+
+static void inputs_free(struct inputs *ins)
+{
+	for (size_t i = 0; i < ins->nrecs; i++) {
+		recording_free(&ins->recs[i]);
+		sideband_free(&ins->sbs[i]);
+		binaries_kept_remove(&ins->kept[i]);
+	}
+	free(ins->kept);
+	free(ins->recs);
+	free(ins->sbs);
+	free(ins->in);
+}
+
+/* The kept binaries' copy of the recording input IN is a snapshot of. */
+static const struct binaries_kept *kept_of(const struct inputs *ins, const struct conv_input *in)
+{
+	return &ins->kept[in->rec - ins->recs];
+}
+
+/* The binaries every input of INS names by build id, checked into BINS
+ * (binaries.h). Returns an exit status: out of memory fails. */
+static int check_binaries(const struct inputs *ins, struct binaries *bins)
+{
+	for (size_t i = 0; i < ins->n; i++) {
+		char handle[32];
+		int fd = ins->in[i].stream ? -1 : open_input(&ins->in[i]), e = 0;
+
+		if (fd >= 0) {
+			e = binaries_check(bins, inpath_proc(fd, handle, sizeof(handle)),
+					   kept_handle(kept_of(ins, &ins->in[i])));
+			close_input(fd);
+		}
+		if (e == -ENOMEM) {
+			diag_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The source-line lookup (srcline.h) of the binaries under SYMFS, with the
+ * build ids every input of INS names; the first input whose build ids
+ * cannot be read is said into WHY (SIZE bytes; "" when none), for the end:
+ * a file perf cannot read either fails the conversion with perf's words.
+ * Returns it, or NULL when out of memory.
+ */
+static struct srcline *read_buildids(const struct inputs *ins, const char *symfs, char *why,
+				     size_t size)
+{
+	struct srcline *sl = srcline_new(symfs);
+
+	why[0] = 0;
+	for (size_t i = 0; sl && i < ins->n; i++) {
+		char e_why[256], handle[32];
+		int fd = ins->in[i].stream ? -1 : open_input(&ins->in[i]);
+		int e = fd < 0 ? 0 : srcline_read_buildids(sl, inpath_proc(fd, handle, sizeof(handle)),
+							   e_why, sizeof(e_why));
+
+		if (fd >= 0)
+			close_input(fd);
+		if (e == -ENOMEM) {
+			srcline_free(sl);
+			return NULL;
+		}
+		if (e && !why[0])
+			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
+	}
+	return sl;
+}
+
+/* Converts every input of INS with CV, each snapshot told what it passes
+ * on to the next (timeline.h), and ends the conversion. Returns an exit
+ * status (EXIT_FALLBACK: all again through perf). */
+static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct input_perf *perf)
+{
+	int err, rc = EXIT_OK;
+
+	for (size_t i = 0; i < ins->nrecs; i++)
+		if (!ins->recs[i].files && (err = conv_driver_recording(cv, &ins->recs[i])))
+			return conv_driver_failed(cv, err);
+	for (size_t i = 0; i < ins->n && rc == EXIT_OK; i++) {
+		const struct conv_input *in = &ins->in[i], *next = i + 1 < ins->n ? in + 1 : NULL;
+
+		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
+				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
+						   next ? next->snapshot : 0));
+		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
+				      kept_of(ins, in), perf);
+	}
+	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
+		rc = conv_driver_failed(cv, err);
+	return rc;
+}
+
+/* Opens the output of O (fxt_writer_open()); NULL after saying why. */
+static struct fxt_writer *open_output(const struct conv_options *o)
+{
+	char why[PATH_MAX + 256];
+	int err;
+	struct fxt_writer *w = fxt_writer_open(o->output, FXT_OUTPUT_AUTO, "snaptrace", &err);
+
+	if (w)
+		return w;
+	/* what changed since the options were checked, in outpath's words */
+	if (outpath_check(o->output, why, sizeof(why)))
+		diag_error("%s", why);
+	else
+		diag_error("%s: cannot write: %s", o->output, strerror(-err));
+	return NULL;
+}
+
+/*
+ * Ends the trace W of the conversion CV that ended with RC (FIRST: the
+ * first input, for messages): text that was no perf script output fails
+ * it; a failed one is aborted (no file left), else closed, with
+ * BUILDID_WHY ("": none) said and the summary. Returns the exit status.
+ */
+static int end_trace(const struct conv_options *o, struct conv_driver *cv, struct fxt_writer *w,
+		     const struct srcline *sl, const char *buildid_why, const char *first, int rc)
+{
+	const struct conv_stats *stats = conv_driver_stats(cv);
+	uint64_t bytes = fxt_writer_bytes(w);
+	int err;
+
+	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
+	    !stats->decode_errors) {
+		char cmd[512];
+
+		perfcmd_text(PERFCMD_BRANCHES, cmd, sizeof(cmd));
+		diag_error("%s: no line was perf script output (%llu skipped); expected the "
+			   "output of: %s", first, (unsigned long long)stats->skipped, cmd);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc) {
+		fxt_writer_abort(w);
+		return rc;
+	}
+	if ((err = fxt_writer_close(w))) {
+		diag_error("%s: cannot write: %s", o->output, strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	if (buildid_why[0])
+		diag_warn("%s; no source lines, as no binary can be checked", buildid_why);
+	summary(o, cv, sl, bytes);
+	return EXIT_OK;
+}
+
+/* Converts the inputs INS (read) as O says into its output. Returns an
+ * exit status. */
+static int convert(struct conv_options *o, struct inputs *ins, const char *first)
+{
+	struct input_perf perf = { o->perf, o->perf_args, o->nperf_args, o->no_dlfilter, o->jobs,
+				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o) };
+	struct binaries bins = { .symfs = symfs_arg(o) };
+	char buildid_why[512] = "";
+	struct srcline *sl = NULL;
+	struct conv_driver *cv = NULL;
+	struct fxt_writer *w;
+	struct conv_opts copts;
+	int rc;
+
+	outpath_remove_on_signals();
+	copy_kept(ins->recs, ins->nrecs, ins->kept);
+	w = open_output(o);
+	if (!w)
+		return EXIT_RUNTIME;
+	rc = check_binaries(ins, &bins);
+	if (rc == EXIT_OK && !o->no_srcline)
+		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));
+	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .cut = o->cut,
+				    .binaries = &bins };
+	if (rc == EXIT_OK)
+		cv = conv_driver_new(w, &copts);
+	if (rc == EXIT_OK && (!cv || (!o->no_srcline && !sl))) {
+		diag_error("out of memory");
+		rc = EXIT_RUNTIME;
+	}
+	if (rc) {
+		fxt_writer_abort(w);
+	} else {
+		rc = convert_all(cv, ins, &perf);
+		rc = end_trace(o, cv, w, sl, buildid_why, first, rc);
+	}
+	conv_driver_free(cv);
+	srcline_free(sl);
+	binaries_free(&bins);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct conv_options o;
-	struct input_perf perf;
-	struct fxt_writer *w;
-	struct conv_driver *cv;
-	struct conv_opts copts;
-	struct srcline *sl = NULL;
-	char buildid_why[512] = "";	/* the first input whose build ids cannot be read */
-	const struct conv_stats *stats;
-	struct conv_input *inputs = NULL;
-	struct recording *recs = NULL;
-	struct binaries_kept *kept = NULL;
-	struct sideband *sbs = NULL;
-	struct binaries bins = { 0 };
+	struct inputs ins = { 0 };
 	struct conv_window *windows = NULL;
-	size_t ninputs = 0, nrecs = 0;
-	int rc, err, first;
-	uint64_t bytes;
+	int rc, first;
 
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
@@ -722,135 +923,18 @@ int main(int argc, char **argv)
 		rc = o.dump == DUMP_RECORDING ? dump_recording(argv[first]) : dump(argv[first], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
-				    o.perf_decoder || o.no_dlfilter, symfs_arg(&o) };
-	recs = calloc((size_t)(argc - first), sizeof(*recs));
-	sbs = calloc((size_t)(argc - first), sizeof(*sbs));
-	kept = calloc((size_t)(argc - first), sizeof(*kept));
-	if (!recs || !sbs || !kept) {
+	if (inputs_alloc(&ins, (size_t)(argc - first))) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (int i = 0; i < argc - first; i++)
-		kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
-	rc = expand_inputs(argv, first, argc, o.output, &inputs, &ninputs, recs, &nrecs);
+	rc = expand_inputs(argv, first, argc, o.output, &ins.in, &ins.n, ins.recs, &ins.nrecs);
 	if (!rc && o.window)
-		rc = window_cut(&o, recs, nrecs, &windows);
-	if (rc)
-		goto out;
-	outpath_remove_on_signals();
-	copy_kept(recs, nrecs, kept);
-	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
-	if (!w) {
-		char why[PATH_MAX + 256];
-
-		/* what changed since the options were checked, in outpath's words */
-		if (outpath_check(o.output, why, sizeof(why)))
-			diag_error("%s", why);
-		else
-			diag_error("%s: cannot write: %s", o.output, strerror(-err));
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	bins.symfs = symfs_arg(&o);
-	for (size_t i = 0; i < ninputs; i++) {
-		char handle[32];
-		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), e = 0;
-
-		if (fd >= 0) {
-			e = binaries_check(&bins, inpath_proc(fd, handle, sizeof(handle)),
-					   kept_handle(&kept[inputs[i].rec - recs]));
-			close_input(fd);
-		}
-		if (e == -ENOMEM) {
-			diag_error("out of memory");
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-	}
-	if (!o.no_srcline) {
-		sl = srcline_new(symfs_arg(&o));
-		for (size_t i = 0; sl && i < ninputs; i++) {
-			char why[256], handle[32];
-			int fd = inputs[i].stream ? -1 : open_input(&inputs[i]);
-			int e = fd < 0 ? 0 : srcline_read_buildids(sl, inpath_proc(fd, handle,
-								   sizeof(handle)), why, sizeof(why));
-
-			if (fd >= 0)
-				close_input(fd);
-			if (e == -ENOMEM) {
-				srcline_free(sl);
-				sl = NULL;	/* out of memory, below */
-			} else if (e && !buildid_why[0]) {
-				/* said once the trace is written: a file perf cannot
-				 * read either fails the conversion with perf's words */
-				snprintf(buildid_why, sizeof(buildid_why), "%s: cannot read its "
-					 "build ids: %s", inputs[i].path, why);
-			}
-		}
-	}
-	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut,
-				    .binaries = &bins };
-	cv = conv_driver_new(w, &copts);
-	if (!cv || (!o.no_srcline && !sl)) {
-		diag_error("out of memory");
-		if (cv)
-			conv_driver_free(cv);
-		srcline_free(sl);
-		fxt_writer_abort(w);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	for (size_t i = 0; i < nrecs && rc == EXIT_OK; i++)
-		if (!recs[i].files && (err = conv_driver_recording(cv, &recs[i])))
-			rc = conv_driver_failed(cv, err);
-	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
-		const struct conv_input *in = &inputs[i], *next = i + 1 < ninputs ? in + 1 : NULL;
-
-		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
-				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
-						   next ? next->snapshot : 0));
-		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &sbs[in->rec - recs],
-				      &kept[in->rec - recs], &perf);
-	}
-	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
-		rc = conv_driver_failed(cv, err);
-	stats = conv_driver_stats(cv);
-	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
-	    !stats->decode_errors) {
-		char cmd[512];
-
-		perfcmd_text(PERFCMD_BRANCHES, cmd, sizeof(cmd));
-		diag_error("%s: no line was perf script output (%llu skipped); expected the "
-			   "output of: %s", argv[first], (unsigned long long)stats->skipped, cmd);
-		rc = EXIT_RUNTIME;
-	}
-	bytes = fxt_writer_bytes(w);
-	if (rc) {
-		fxt_writer_abort(w);
-	} else if ((err = fxt_writer_close(w))) {
-		diag_error("%s: cannot write: %s", o.output, strerror(-err));
-		rc = EXIT_RUNTIME;
-	} else {
-		if (buildid_why[0])
-			diag_warn("%s; no source lines, as no binary can be checked", buildid_why);
-		summary(&o, cv, sl, bytes);
-	}
-	conv_driver_free(cv);
-	srcline_free(sl);
+		rc = window_cut(&o, ins.recs, ins.nrecs, &windows);
+	if (!rc)
+		rc = convert(&o, &ins, argv[first]);
 out:
-	for (size_t i = 0; i < nrecs; i++) {
-		recording_free(&recs[i]);
-		sideband_free(&sbs[i]);
-		if (kept)
-			binaries_kept_remove(&kept[i]);
-	}
-	free(kept);
-	free(recs);
-	free(sbs);
-	binaries_free(&bins);
-	free(inputs);
+	inputs_free(&ins);
 	free(windows);
 	conv_options_free(&o);
 	if (rc == EXIT_FALLBACK)
