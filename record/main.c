@@ -31,6 +31,7 @@
 #include "plan.h"
 #include "procfs.h"
 #include "procpick.h"
+#include "report.h"
 #include "session.h"
 #include "signals.h"
 #include "symbols.h"
@@ -478,7 +479,7 @@ static void print_hits(const struct rec_session *s)
 	size_t n = 0;
 	int i = 0;
 
-	if (!s->nhits && !s->hits_coalesced)
+	if (!s->nhits && !s->pol.coalesced)
 		return;
 	while (i < s->nhits && n < 800) {
 		int j = i, k = s->hits[i].snapshot, w;
@@ -501,9 +502,9 @@ static void print_hits(const struct rec_session *s)
 	if (i < s->nhits)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "; %d more in record.json",
 				      s->nhits - i);
-	if (s->hits_coalesced)
+	if (s->pol.coalesced)
 		snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " coalesced (no snapshot of "
-			 "their own)", n ? "; " : "", s->hits_coalesced);
+			 "their own)", n ? "; " : "", s->pol.coalesced);
 	diag_info("trigger hits (numbered as in record.json): %s", line);
 }
 
@@ -519,7 +520,7 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  s->children_unrecorded == 1 ? "it" : "them");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
-	uint64_t early = s->hits_before_armed + deferred;
+	uint64_t early = s->pol.before_armed + deferred;
 
 	if (early)
 		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "

@@ -15,7 +15,7 @@
 #include "escape.h"
 #include "outpath.h"
 #include "perfdata.h"
-#include "session.h"
+#include "report.h"
 #include "signals.h"
 
 #define REPORT_NAME RECORD_JSON_FILE
@@ -314,8 +314,8 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
 		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
-		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
-		s->hits_coalesced, s->trig.lost, s->hits_unrecorded, s->children_unrecorded);
+		s->nhits ? "\n  ],\n" : "],\n", s->pol.seen, s->pol.before_armed,
+		s->pol.coalesced, s->trig.lost, s->pol.unrecorded, s->children_unrecorded);
 	write_signals(f, s);
 	fputs("  \"snapshots\": [", f);
 	for (int i = 0; i < s->nsnaps; i++) {
