@@ -292,7 +292,7 @@ multi_snapshot() {
 		! "$CONVERT" --dump=tree "$TMP/window.fxt" >"$TMP/window.tree" 2>/dev/null; then
 		fail offcpu-window "conversion failed: $(first_lines "$TMP/window.err")"
 	elif ! why=$(awk '
-		FNR == NR { hit[++nh] = $2; next }
+		FNR == NR { hit[++nh] = $1; next }
 		match($0, /\[[0-9]+, [0-9]+\] dur=/) {
 			split(substr($0, RSTART + 1, RLENGTH - 7), t, ", "); n++
 			for (i = 1; i <= nh; i++)
@@ -302,10 +302,10 @@ multi_snapshot() {
 		END { for (i = 1; i <= nh; i++) k += i in seen
 		      if (k < 2) { print "only " k " of " nh " windows hold slices"; exit 1 }
 		      print n " slices in " k " of " nh " windows" }' \
-		<(grep '"tid": .*"time_ns": ' "$d/record.json" | grep -o '"time_ns": [0-9]*'
+		<(rec_rows "$d" hits time_ns
 		  # and the snapshot no hit took (the exit): its mark, where it ends
-		  sed -n 's/.*"reason": "\(exit\|interrupt\|duration\)".*\("live_ns": [0-9]*\).*/\2/p' \
-			"$d/record.json") \
+		  rec_rows "$d" snapshots reason live_ns |
+			awk '$1 ~ /^(exit|interrupt|duration)$/ && $2 != "null" { print $2 }') \
 		"$TMP/window.tree"); then
 		fail offcpu-window "$why"
 	elif ! grep -q -e "--window 2ms,1ms: [0-9]* intervals kept" "$TMP/window.err"; then
@@ -341,7 +341,7 @@ interrupt() {
 	live=$(rec_rows "$d" snapshots reason live_ns | awk '$1 == "interrupt" { print $2 }')
 	taken=$(rec_rows "$d" snapshots reason time_ns | awk '$1 == "interrupt" { print $2 }')
 	if [ -z "$live" ] || [ -z "$taken" ] || [ "$live" -gt "$taken" ]; then
-		fail offcpu-interrupt "record.json: live_ns '$live', time_ns '$taken': $(grep '"reason"' "$d/record.json")"
+		fail offcpu-interrupt "record.json: live_ns '$live', time_ns '$taken': $(rec_part "$d" snapshots)"
 		return
 	fi
 	if ! "$CONVERT" "$d" -o "$TMP/intr.fxt" 2>"$TMP/intr.conv.err" ||

@@ -53,10 +53,10 @@ t_throw_launched() {
 	if [ "$rc_want" != 3 ] || [ "$want" != "caught 10 of 30" ]; then
 		fail throw_through_launched "without snaptrace the program gave '$want', status $rc_want"
 	elif [ $rc -ne 0 ] || [ "$(cat "$d.out")" != "$want" ] ||
-		! grep -q '^  "exits": \[{"pid": [0-9]*, "status": 3, "signal": null,' "$d/record.json"; then
-		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(grep '"exits"' "$d/record.json"), without: '$want', status 3: $(tl 3 "$d.err")"
+		[ "$(rec_field "$d" exits.0.status) $(rec_field "$d" exits.0.signal)" != "3 null" ]; then
+		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(rec_part "$d" exits), without: '$want', status 3: $(tl 3 "$d.err")"
 	elif [ "$(trig "$d" calls)" != 20 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		fail throw_through_launched "expected the 20 calls that returned measured, none unmatched: $(grep '"trigger"' "$d/record.json")"
+		fail throw_through_launched "expected the 20 calls that returned measured, none unmatched: $(rec_part "$d" trigger.)"
 	else
 		ok throw_through_launched
 	fi
@@ -86,7 +86,7 @@ t_throw_attached() {
 	if [ $? -ne 0 ] || ! grep -Eq '^served [0-9]+ caught [1-9][0-9]*$' "$TMP/serve.out"; then
 		fail throw_through_attached "the server ended with '$(cat "$TMP/serve.out")'"
 	elif [ $rc -ne 0 ] || [ "$(trig "$d" calls)" -lt 20 ]; then
-		fail throw_through_attached "recording (exit $rc): $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+		fail throw_through_attached "recording (exit $rc): $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
 	else
 		ok throw_through_attached
 	fi
@@ -118,7 +118,7 @@ t_several() {
 	read -r tid entry ret dur < <(hits "$d")
 	own_ms=$(own "$d.err" 20)
 	if [ "$(trig "$d" calls)" != 40 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		fail several_returns "expected 40 calls measured, none unmatched: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+		fail several_returns "expected 40 calls measured, none unmatched: $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
 	else
 		ok several_returns
 	fi
@@ -156,7 +156,7 @@ t_tail() {
 	read -r tid entry ret dur < <(hits "$d")
 	if [ "$(trig "$d" calls)" != 10 ] || [ "$(trig "$d" calls_slower)" != 10 ] ||
 		[ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		fail tail_call_ends "expected 10 calls measured, each over 1 ms: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+		fail tail_call_ends "expected 10 calls measured, each over 1 ms: $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
 	elif [ -z "${dur:-}" ] || ! close_to "$dur" "$(own "$d.err" 1)" || [ "$dur" -ge 25000000 ]; then
 		fail tail_call_ends "the first call took $(own "$d.err" 1) ms to its tail call, the hit says $dur ns"
 	else
