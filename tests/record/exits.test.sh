@@ -169,45 +169,46 @@ t_tail() {
 	fi
 }
 
+# cut_named NAME CALLGRAPH NOT WANT...: records deep() with --callgraph
+# CALLGRAPH and converts it: the converter warns of broken sampled stacks,
+# its warning matching every WANT and not NOT (grep patterns).
+cut_named() {
+	local name=$1 callgraph=$2 d="$TMP/deep-$2" not=$3 w p
+	shift 3
+	"$RECORD" -q -o "$d" --callgraph "$callgraph" --trigger none -- "$PROG" deep >/dev/null \
+		2>"$d.err"
+	"$CONVERT" "$d" -o "$d.fxt" 2>"$d/convert.log"
+	w=$(grep 'sampled call stacks are broken' "$d/convert.log")
+	if [ -z "$w" ]; then
+		fail "$name" "expected broken stacks and their warning: $(tl 3 "$d/convert.log")"
+		return
+	fi
+	for p in "$@"; do
+		grep -q -- "$p" <<<"$w" || { fail "$name" "the warning, without '$p': $w"; return; }
+	done
+	if grep -q -- "$not" <<<"$w"; then
+		fail "$name" "the warning, with '$not': $w"
+	else
+		ok "$name"
+	fi
+}
+
 # deep(): 400 frames of 128 bytes, deeper than the 8 KiB of stack perf
 # copies per sample with --callgraph dwarf: the stacks are cut, and the
 # warning says why (not frame pointers, not "record with dwarf").
 t_dwarf_cut() {
-	local d="$TMP/deep" w
-	"$RECORD" -q -o "$d" --callgraph dwarf --trigger none -- "$PROG" deep >/dev/null 2>"$d.err"
-	"$CONVERT" "$d" -o "$d.fxt" 2>"$d/convert.log"
-	w=$(grep 'sampled call stacks are broken' "$d/convert.log")
-	if [ -z "$w" ]; then
-		fail dwarf_cut_named "expected broken stacks and their warning: $(tl 3 "$d/convert.log")"
-	elif ! grep -q 'unwound from a copy of each sample.s stack (--callgraph dwarf)' <<<"$w" ||
-		grep -q 'frame-pointer\|record with --callgraph dwarf' <<<"$w"; then
-		fail dwarf_cut_named "the warning: $w"
-	else
-		ok dwarf_cut_named
-	fi
+	cut_named dwarf_cut_named dwarf 'frame-pointer\|record with --callgraph dwarf' \
+		'unwound from a copy of each sample.s stack (--callgraph dwarf)'
 }
 
-# deep() with --callgraph fp: the frames of exits_target (no frame pointers)
-# break the chains; the warning says the recording's unwinder (frame
-# pointers), names the binary and advises dwarf, never fp, the mode in use.
+# The same program recorded with frame pointers (it has none): the warning
+# names the frame pointers, the program, and dwarf as the way out.
 t_fp_cut() {
-	local d="$TMP/deep-fp" w
-	"$RECORD" -q -o "$d" --callgraph fp --trigger none -- "$PROG" deep >/dev/null 2>"$d.err"
-	"$CONVERT" "$d" -o "$d.fxt" 2>"$d/convert.log"
-	w=$(grep 'sampled call stacks are broken' "$d/convert.log")
-	if [ -z "$w" ]; then
-		fail fp_cut_named "expected broken stacks and their warning: $(tl 3 "$d/convert.log")"
-	elif ! grep -q 'unwound through frame pointers (--callgraph fp' <<<"$w" ||
-		! grep -q 'exits_target ([0-9]*)' <<<"$w" || ! grep -q 'record with --callgraph dwarf' <<<"$w" ||
-		grep -q 'copy of each sample\|--callgraph fp$' <<<"$w"; then
-		fail fp_cut_named "the warning: $w"
-	else
-		ok fp_cut_named
-	fi
+	cut_named fp_cut_named fp 'copy of each sample\|--callgraph fp$' \
+		'unwound through frame pointers (--callgraph fp' 'exits_target ([0-9]*)' \
+		'record with --callgraph dwarf'
 }
 
-t_throw_launched
-t_throw_attached
 t_dwarf_cut
 t_fp_cut
 t_several
