@@ -331,12 +331,13 @@ static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
 	return -1;
 }
 
-/* Resolves the target and the trigger; launches a command (stopped). */
-static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+/* The program to launch (its path in S->exe), or the processes to attach
+ * to (S->target). Returns -1 to go on, else the exit status after an error. */
+static int find_target(struct rec_session *s, const struct rec_opts *o)
 {
-	char why[1024], path[PATH_MAX];
+	char path[PATH_MAX];
 	pid_t bad = 0;
-	int err, r;
+	int err;
 
 	if (o->ncmd) {
 		if (run_find_program(o->cmd[0], path, sizeof(path))) {
@@ -363,6 +364,17 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		if (!realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
+	return -1;
+}
+
+/* Resolves the target and the trigger; launches a command (stopped). */
+static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+{
+	char why[1024];
+	int err, r = find_target(s, o);
+
+	if (r >= 0)
+		return r;
 	s->sig_trigger = rec_trigspec_signal(o->trigger);
 	if (s->sig_trigger < 0) {
 		diag_error("--trigger %s: expected a signal name or number after 'signal:' "

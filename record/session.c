@@ -809,10 +809,91 @@ static void report_failure(struct rec_session *s)
 		rec_report_unreserve(s);
 }
 
+/*
+ * perf records: arms the trigger (from now on, as S->arm says), enables the
+ * events (measured functions, trigger, signal watch) and lets the target
+ * run, then says what is recorded. Returns 0, or a negative errno with
+ * S->error filled (perf still runs: the caller stops it).
+ */
+static int arm_and_release(struct rec_session *s)
+{
+	char what[200], how[64], armed[400];
+	int err = 0;
+
+	s->ready_ms = rec_now_ms();
+	rec_hitpolicy_arm(&s->pol, (uint64_t)(s->ready_ms * 1e6), s->arm.after_ms);
+	if (s->have_trigger || s->sig_trigger)   /* said once perf runs: it may fail first */
+		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
+	rec_trigger_tsc(&s->trig, &s->tsc);
+	for (int i = 0; i < s->nmeasures && !err; i++)
+		err = rec_measure_enable(&s->measures[i]);
+	if (err || (s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
+	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
+		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
+		return err;
+	}
+	rec_snapshot_threads(s);
+	s->stopped_at_start = stop_signal_pending();
+	err = rec_target_release(&s->target);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
+		return err;
+	}
+	diag_info("recording %s %d (%s); %s to stop",
+		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
+		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
+		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	return 0;
+}
+
+/*
+ * The loop has ended: reads what the events still hold (the last signals,
+ * the targets' exits, the calls that returned), stops perf and settles the
+ * snapshots (finish()). Returns 0 when data was kept, else a negative errno
+ * with S->error filled.
+ */
+static int wind_down(struct rec_session *s)
+{
+	int err;
+
+	read_target_signals(s);   /* the last ones, before the targets' exit is told */
+	collect_exits(s);
+	for (int i = 0; i < s->forks.n; i++)
+		s->children_unrecorded += rec_forks_count(&s->forks, i);
+	/* every call that returned is counted (the slow ones now as coalesced hits) */
+	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
+		read_triggers(s, NULL, 0);
+	read_measures(s, true);
+	write_calls(s);
+	err = finish(s);
+	if (s->end == RECORD_END_PERF_DIED) {
+		perf_failed(s, "perf exited while the target was running");
+		err = -EPIPE;
+	}
+	return err;
+}
+
+/* Closes what open_trigger(), open_measures(), open_sigwatch() and
+ * rec_forks_open() opened (the measures' numbers stay, for record.json). */
+static void close_events(struct rec_session *s)
+{
+	rec_trigger_close(&s->trig);
+	rec_callexits_free(&s->callexits);
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_close(&s->measures[i]);   /* their numbers go to record.json */
+	if (s->calls)
+		fclose(s->calls);
+	s->calls = NULL;
+	rec_sigwatch_close(&s->sig);
+	s->watch_signals = false;
+	rec_forks_close(&s->forks);
+	rec_slowcall_free(&s->slow);
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
-	char what[200], how[64], armed[400];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -862,50 +943,16 @@ int rec_session_run(struct rec_session *s)
 			    "could record it" : "perf exited before recording");
 		goto out_perf;
 	}
-	s->ready_ms = rec_now_ms();
-	rec_hitpolicy_arm(&s->pol, (uint64_t)(s->ready_ms * 1e6), s->arm.after_ms);
-	if (s->have_trigger || s->sig_trigger)   /* said once perf runs: it may fail first */
-		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
-	rec_trigger_tsc(&s->trig, &s->tsc);
-	for (int i = 0; i < s->nmeasures && !err; i++)
-		err = rec_measure_enable(&s->measures[i]);
-	if (err || (s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
-	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
-		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
-		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
-		goto out_perf;
-	}
-	rec_snapshot_threads(s);
-	s->stopped_at_start = stop_signal_pending();
-	err = rec_target_release(&s->target);
+	err = arm_and_release(s);
 	if (err) {
-		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s); %s to stop",
-		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
-		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
-				    sizeof(what)), rec_stop_how(how, sizeof(how)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == RECORD_END_NONE)
 		loop_once(s, deadline);
-	read_target_signals(s);   /* the last ones, before the targets' exit is told */
-	collect_exits(s);
-	for (int i = 0; i < s->forks.n; i++)
-		s->children_unrecorded += rec_forks_count(&s->forks, i);
-	/* every call that returned is counted (the slow ones now as coalesced hits) */
-	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
-		read_triggers(s, NULL, 0);
-	read_measures(s, true);
-	write_calls(s);
-	err = finish(s);
-	if (s->end == RECORD_END_PERF_DIED) {
-		perf_failed(s, "perf exited while the target was running");
-		err = -EPIPE;
-	}
+	err = wind_down(s);
 	if (!err)
 		s->exit_code = EXIT_OK;
 out_perf:
@@ -913,17 +960,7 @@ out_perf:
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 	rec_perf_free(&s->perf);
 out_trigger:
-	rec_trigger_close(&s->trig);
-	rec_callexits_free(&s->callexits);
-	for (int i = 0; i < s->nmeasures; i++)
-		rec_measure_close(&s->measures[i]);   /* their numbers go to record.json */
-	if (s->calls)
-		fclose(s->calls);
-	s->calls = NULL;
-	rec_sigwatch_close(&s->sig);
-	s->watch_signals = false;
-	rec_forks_close(&s->forks);
-	rec_slowcall_free(&s->slow);
+	close_events(s);
 out_target:
 	rec_target_finish(&s->target);
 	if (err && s->end == RECORD_END_NONE)

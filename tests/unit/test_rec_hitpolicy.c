@@ -54,6 +54,13 @@ static void taken(struct play *pl)
 	pl->waiting = false;
 }
 
+/* A hit before the arming (300 ms after READY) and one after it both coalesce. */
+static void early_and_late_coalesce(struct play *pl)
+{
+	CHECK_INT_EQ(hit_at(pl, READY, 1000 * MS), REC_HIT_COALESCED);
+	CHECK_INT_EQ(hit_at(pl, READY + 400 * MS, 1400 * MS), REC_HIT_COALESCED);
+}
+
 static void hitpolicy_arms_after_fill(void)
 {
 	struct play pl;
@@ -169,8 +176,7 @@ static void hitpolicy_after_end_and_fatal(void)
 
 	play_start(&pl, true, 0, REC_ARM_RING, 300);
 	pl.ended = true;
-	CHECK_INT_EQ(hit_at(&pl, READY, 1000 * MS), REC_HIT_COALESCED);
-	CHECK_INT_EQ(hit_at(&pl, READY + 400 * MS, 1400 * MS), REC_HIT_COALESCED);
+	early_and_late_coalesce(&pl);
 	CHECK_U64_EQ(pl.p.before_armed, 0);
 	CHECK_U64_EQ(pl.p.coalesced, 2);
 
@@ -189,8 +195,7 @@ static void hitpolicy_no_room(void)
 
 	play_start(&pl, false, 0, REC_ARM_RING, 300);
 	pl.full = true;
-	CHECK_INT_EQ(hit_at(&pl, READY, 1000 * MS), REC_HIT_COALESCED);
-	CHECK_INT_EQ(hit_at(&pl, READY + 400 * MS, 1400 * MS), REC_HIT_COALESCED);
+	early_and_late_coalesce(&pl);
 	CHECK_U64_EQ(pl.p.last_hit_ns, 0);
 	pl.full = false;
 	CHECK_INT_EQ(hit_at(&pl, READY + 401 * MS, 1401 * MS), REC_HIT_SNAPSHOT);
