@@ -413,12 +413,21 @@ t_attach_end() {
 	"$PROG" wait >"$TMP/attach_end.prog" 2>&1 &
 	pid=$!
 	BG+=("$pid")
-	wait_for "$TMP/attach_end.prog" '^ready$' 10
+	if ! wait_for "$TMP/attach_end.prog" '^ready$' 10; then
+		fail attach_end "the target never said ready: $(tl 2 "$TMP/attach_end.prog")"
+		return
+	fi
 	"$FRONT" attach -d "$TMP/attach_end" -o "$TMP/attach_end.fxt" --trigger none -p "$pid" \
 		>/dev/null 2>"$TMP/attach_end.err" &
 	BGPID=$!
 	BG+=("$BGPID")
-	wait_for "$TMP/attach_end.err" 'Ctrl-C to stop' 10
+	# the start-up line ends "Ctrl-C to stop" or, SIGINT inherited as
+	# ignored (a job started with &), "SIGTERM (kill PID) to stop"
+	if ! wait_for "$TMP/attach_end.err" ' to stop$' 10; then
+		fail attach_end "no start-up line: $(tl 3 "$TMP/attach_end.err")"
+		kill -TERM "$BGPID"
+		return
+	fi
 	kill_from "$pid"
 	wait "$BGPID"
 	rc=$?
