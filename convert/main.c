@@ -24,6 +24,7 @@
 #include "fxt_writer.h"
 #include "inpath.h"
 #include "input.h"
+#include "nsenter.h"
 #include "options.h"
 #include "outpath.h"
 #include "perfcmd.h"
@@ -680,6 +681,12 @@ int main(int argc, char **argv)
 
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
+	err = nsenter_drop();	/* perf never enters a mount namespace a perf.data names */
+	if (err) {
+		diag_error("cannot drop the capabilities of setns (CAP_SYS_ADMIN, CAP_SYS_CHROOT): %s",
+			   strerror(-err));
+		return EXIT_RUNTIME;
+	}
 	rc = conv_options_parse(argc, argv, &o, &first);
 	if (rc >= 0 || o.check) {	/* --check-options: they would convert */
 		rc = rc >= 0 ? rc : EXIT_OK;
