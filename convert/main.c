@@ -182,7 +182,7 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
-	conv_driver_begin_input(cv, path);
+	conv_driver_begin_input(cv, path, input_dso_dir(in));
 	types = input_sample_types(in, &ntypes);
 	conv_driver_evlist(cv, input_evlist(in), types, ntypes);
 	lines = conv_driver_stats(cv)->lines;
@@ -207,6 +207,10 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 		rc = EXIT_RUNTIME;
 		break;
 	}
+	/* before input_close(): the frames it closes look up lines in the
+	 * input's dso directory (input_dso_dir()) */
+	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
+		rc = conv_driver_failed(cv, conv_err);
 	switch (input_close(in, err, sizeof(err))) {
 	case 0:
 		if (read_err[0])
@@ -227,8 +231,6 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 	}
 	if (rc == EXIT_OK && conv_driver_stats(cv)->lines == lines)
 		diag_warn("%s: empty input: it adds nothing to the trace", path);
-	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
-		rc = conv_driver_failed(cv, conv_err);
 	return rc;
 }
 

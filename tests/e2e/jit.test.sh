@@ -138,6 +138,10 @@ t_jitdump() {
 		fail jitdump "no jit_perfmap_spin slice: $(names jitdump)"
 	elif ! "$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -q 'name="jit_dump_spin" .*cat="\./jitted-[0-9]*-0\.so"\|cat="\./jitted-[0-9]*-0\.so".*name="jit_dump_spin"'; then
 		fail jitdump "jit_dump_spin is not in ./jitted-PID-0.so: $("$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -m 1 'name="jit_dump_spin"')"
+	elif ! "$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep 'name="jit_dump_spin"' |
+		grep -q 'file:string="jit_spin.js" line:uint64=7\b'; then
+		# the jitdump's debug info, in perf inject's ELF file (jit_target.c)
+		fail jitdump "jit_dump_spin has not its source line jit_spin.js:7: $("$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -m 1 'name="jit_dump_spin"') $(grep 'source lines' "$TMP/dump.err")"
 	else
 		ok jitdump
 	fi
