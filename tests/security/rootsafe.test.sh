@@ -41,6 +41,17 @@
 #                     once, finds another build id, and keeps nothing of the
 #                     root-only file (perf buildid-cache once reopened the
 #                     name and copied what it led to)
+#   rec-probe-swapped snaptrace-record --trigger-slower-than of the
+#                     attacker's program, whose name the attacker keeps
+#                     swapping for a FIFO and back (renames in a loop) while
+#                     the recorder reads it, launches it and opens its
+#                     uprobes, until several rounds recorded (stress_count;
+#                     about one in four records, at most 30 each): each round
+#                     records (and its 20 ms call fires the trigger: the
+#                     uprobe is on the program that ran), or refuses at once
+#                     naming the program; the uprobes are never opened by
+#                     the name (the kernel then finds the FIFO: "cannot open
+#                     the uprobe trigger", or a uprobe on it that never fires)
 #   rec-dir-replaced  snaptrace run -d into the attacker's directory, which
 #                     the attacker renames and replaces by a fake recording
 #                     while root records: the fake is not converted
@@ -122,7 +133,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
@@ -384,6 +395,68 @@ rec_dir_replaced() {
 	elif refused "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
+	fi
+}
+
+rec_probe_swapped() {
+	local d="$HOME_A/probe" err="$TMP/rec-probe-swapped.err" n i rc swapper why= recorded=0
+	requires rec-probe-swapped gcc uprobes || return
+	if ! gcc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -pthread -Wl,-z,now \
+		-o "$TMP/slowcall_target" "$SNAPTRACE_TOP/tests/record/slowcall_target.c" 2>"$err"; then
+		fail rec-probe-swapped "cannot build slowcall_target.c: $(first_lines "$err")"
+		return
+	fi
+	as_attacker mkdir -m 755 "$d"
+	as_attacker cp "$TMP/slowcall_target" "$d/real"
+	as_attacker cp "$TMP/slowcall_target" "$d/prog"
+	# the name is the program, then a FIFO, then the program again...
+	as_attacker perl -MPOSIX=mkfifo -e '
+		chdir $ARGV[0] or die;
+		until (-e "stop") {
+			link("real", "p.new") and rename("p.new", "prog");
+			mkfifo("f.new", 0644) and rename("f.new", "prog");
+		}' "$d" 2>"$TMP/rec-probe-swapped.swapper" &
+	swapper=$!
+	for i in $(seq 200); do	# the swapper runs: the name seen as a FIFO
+		[ -p "$d/prog" ] && break
+		sleep 0.01
+	done
+	[ -p "$d/prog" ] || why="the name was never seen swapped for a FIFO"
+	# rounds until N recorded (about one in four: the name is the FIFO at
+	# the read or at the exec in the others), at most 30 per recording
+	n=$(stress_count 3 30)
+	for i in $(seq $((n * 30))); do
+		[ -z "$why" ] || break
+		rm -rf "$TMP/probe-rec"
+		timeout -k 5 60 "$RECORD" -q -o "$TMP/probe-rec" --trigger timed \
+			--trigger-slower-than 10ms -- "$d/prog" seq 3 1 >/dev/null 2>"$err"
+		rc=$?
+		if blocked "$rc"; then
+			why="the recorder blocked"
+		elif grep -q "cannot open the uprobe trigger" "$err"; then
+			why="the uprobe was opened by the name, which led to the FIFO"
+		elif [ "$rc" -ne 0 ] && ! grep -q "$d/prog" "$err"; then
+			why="exit $rc without naming the program"
+		elif [ "$rc" -eq 0 ] && ! grep -q '"hits_total": [1-9]' "$TMP/probe-rec/record.json"; then
+			# the program run is the file read (exec of the FIFO fails):
+			# its 20 ms call fires a uprobe on that file
+			why="recorded, but the 20 ms call fired no trigger: the uprobe is not on the program that ran"
+		fi
+		[ -z "$why" ] || break
+		[ "$rc" -eq 0 ] && recorded=$((recorded + 1))
+		[ "$recorded" -lt "$n" ] || break
+	done
+	as_attacker touch "$d/stop"
+	wait "$swapper"
+	if [ -z "$why" ] && [ -s "$TMP/rec-probe-swapped.swapper" ]; then
+		why="the swapper failed: $(first_lines "$TMP/rec-probe-swapped.swapper")"
+	elif [ -z "$why" ] && [ "$recorded" -lt "$n" ]; then
+		why="$recorded of $i rounds recorded, expected $n"
+	fi
+	if [ -n "$why" ]; then
+		fail rec-probe-swapped "round $i: $why: $(first_lines "$err")"
+	else
+		ok rec-probe-swapped
 	fi
 }
 
@@ -1081,7 +1154,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_keep_fifo rec_keep_swapped; do
+	rec_dir_replaced rec_probe_swapped rec_keep_fifo rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
