@@ -40,14 +40,16 @@ tl() {
 	tail -n "$1" "$2" | tr '\n' ' '
 }
 
-# wait_for FILE PATTERN SECONDS: waits until FILE has a line matching PATTERN.
+# wait_for FILE PATTERN SECONDS: waits until FILE has a line matching
+# PATTERN; 1 when SECONDS of wall time pass first (a deadline, not a count of
+# polls: under load each poll's grep and sleep take many times 10 ms).
+# Callers must check it: a line that never came is the test's failure.
 wait_for() {
-	local i
-	for ((i = 0; i < $3 * 100; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
+	local end=$((${EPOCHREALTIME/./} + $3 * 1000000))
+	until grep -q "$2" "$1" 2>/dev/null; do
+		[ "${EPOCHREALTIME/./}" -lt "$end" ] || return 1
 		sleep 0.01
 	done
-	return 1
 }
 
 # wait_exec PID PROGRAM: waits (10 s at most) until process PID runs
@@ -102,11 +104,6 @@ hits() {
 # preempt the call outside the program's measure).
 close_to() {
 	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
-}
-
-# json_num FILE KEY: the number after "KEY": in FILE.
-json_num() {
-	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
 }
 
 # snaps DIR [REASON]: the snapshot files of a recording (with that reason).
