@@ -455,8 +455,8 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
 {
 	if (hit->duration_ns)
-		snprintf(buf, size, "a call of %.3f ms in thread %d", hit->duration_ns / 1e6,
-			 (int)hit->tid);
+		snprintf(buf, size, "a call of %.3f ms in thread %d%s", hit->duration_ns / 1e6,
+			 (int)hit->tid, hit->thrown ? " left by an exception" : "");
 	else
 		snprintf(buf, size, "in thread %d", (int)hit->tid);
 	return buf;

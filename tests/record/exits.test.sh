@@ -16,11 +16,15 @@
 # recording (a stack deeper than perf's copy of it), not frame pointers; and
 # of stacks cut in a frame-pointer recording (the program has none), though
 # the recorder's off-CPU event copies the stack as dwarf does, not dwarf's; and
-# the slow-call summary names the function as the trigger line does.
+# the slow-call summary names the function as the trigger line does. A call
+# left by an exception ends where it is caught (a probe on the C++ runtime's
+# __cxa_begin_catch, record/catchprobe.h): the calls thrown through thrower()
+# are measured, and a slow call that throws fires the trigger, its hit and
+# the summary saying "left by an exception", its duration the program's own.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="throw_through_launched throw_through_attached several_returns duration_exact
+NAMES="throw_through_launched throw_through_attached slow_throw_fires several_returns duration_exact
 dwarf_stacks_whole tail_call_ends summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
 need_recording exits
 need_built exits "$CONVERT"
@@ -55,10 +59,35 @@ t_throw_launched() {
 	elif [ $rc -ne 0 ] || [ "$(cat "$d.out")" != "$want" ] ||
 		! grep -q '^  "exits": \[{"pid": [0-9]*, "status": 3, "signal": null,' "$d/record.json"; then
 		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(grep '"exits"' "$d/record.json"), without: '$want', status 3: $(tl 3 "$d.err")"
-	elif [ "$(trig "$d" calls)" != 20 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		fail throw_through_launched "expected the 20 calls that returned measured, none unmatched: $(grep '"trigger"' "$d/record.json")"
+	elif [ "$(trig "$d" calls)" != 30 ] || [ "$(trig "$d" calls_thrown)" != 10 ] ||
+		[ "$(trig "$d" calls_unended)" != 0 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		fail throw_through_launched "expected 30 calls measured, 10 of them left by an exception, none unended nor unmatched: $(grep '"trigger"' "$d/record.json")"
 	else
 		ok throw_through_launched
+	fi
+}
+
+# slow_thrower(): 12 calls, the 4 that throw spin 25 ms first: each is a
+# slow call (threshold 15 ms) that fires the trigger, said to be left by an
+# exception, as long as the program timed it (to its throw).
+t_slow_throw() {
+	local d="$TMP/slowthrow" tid entry ret dur
+	"$RECORD" -o "$d" --multi-snapshot --min-interval 100000 --trigger slow_thrower \
+		--trigger-slower-than 15ms -- "$PROG" slowthrow 12 >"$d.out" 2>"$d.err"
+	read -r tid entry ret dur < <(hits "$d")
+	if [ "$(cat "$d.out")" != "caught 4 of 12" ]; then
+		fail slow_throw_fires "the program printed '$(cat "$d.out")': $(tl 3 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 12 ] || [ "$(trig "$d" calls_slower)" != 4 ] ||
+		[ "$(trig "$d" calls_slower_thrown)" != 4 ] || [ "$(trig "$d" calls_thrown)" != 4 ]; then
+		fail slow_throw_fires "expected 12 calls measured, the 4 slow ones left by an exception: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+	elif ! grep -q '"left_by": "exception"' "$d/record.json" ||
+		! grep -q 'trigger hit 0: a call of [0-9.]* ms in thread [0-9]* left by an exception' "$d.err" ||
+		! grep -q ': 12 calls of slow_thrower(int) measured, 4 longer than 15.000 ms (4 left by an exception)' "$d.err"; then
+		fail slow_throw_fires "the hit or the summary does not say the call was left by an exception: $(grep -m 1 '"pid".*"entry_ns"' "$d/record.json"); $(grep 'hit 0\|calls of' "$d.err" | tr '\n' ';')"
+	elif [ -z "${dur:-}" ] || ! close_to "$dur" "$(own "$d.err" 3)"; then
+		fail slow_throw_fires "call 3 took $(own "$d.err" 3) ms to its throw by the program's clock, the hit says $dur ns"
+	else
+		ok slow_throw_fires
 	fi
 }
 
@@ -208,6 +237,7 @@ t_fp_cut() {
 
 t_throw_launched
 t_throw_attached
+t_slow_throw
 t_dwarf_cut
 t_fp_cut
 t_several
