@@ -13,7 +13,9 @@
  *                snaptrace)
  *   slowthrow N  N calls of slow_thrower(i): every third spins 25 ms and
  *                throws (its line printed before the throw), the others
- *                spin 1 ms and return; caught in main's loop
+ *                spin 1 ms and return; caught in main's loop, which
+ *                prints "around N ms MS" for each, timed around the call
+ *                to the end of its catch clause
  *   serve        thrower() in a loop for ever, 10 ms apart (attached to);
  *                on SIGTERM stdout "served K caught J", exit status 0
  *   tail N       N calls of tailer(i): a 2 ms sleep, then a tail call of
@@ -182,11 +184,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "slowthrow")) {
 		for (int i = 0; i < n; i++) {
+			double t0 = now_ms();
+
 			try {
 				slow_thrower(i);
 			} catch (const std::exception &e) {
 				caught++;
 			}
+			fprintf(stderr, "around %d ms %.3f\n", ncalls, now_ms() - t0);
 		}
 		printf("caught %d of %d\n", caught, n);
 		return 0;
