@@ -84,6 +84,8 @@
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
  *                (a full disk), problem null
+ *   (not listed: "perf-PID.map", a copy of each recorded process's JIT perf map,
+ *   common/perfmap.h PERFMAP_KEPT)
  *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
  *           the snapshots name, copied with --keep-binaries (perf's build-id
  *           cache), and "binaries_kept" how many; both null without it

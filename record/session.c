@@ -20,6 +20,7 @@
 #include "inpath.h"
 #include "outpath.h"
 #include "perfclock.h"
+#include "perfmaps.h"
 #include "perfring.h"
 #include "perfdata.h"
 #include "procfs.h"
@@ -1071,6 +1072,7 @@ static int finish(struct rec_session *s)
 	hits_held(s);
 	if (s->o->keep_binaries)
 		keep_binaries(s);
+	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
