@@ -14,13 +14,14 @@
 #include "inpath.h"
 #include "perfmap.h"
 
-/* Whether a map of owner UID may be process PID's: root's, ours, or the process's. */
+/* Whether a map of owner UID may be process PID's: ours (we launched it, or
+ * share its user), or the process's. */
 static bool owner_ok(uid_t uid, pid_t pid)
 {
 	char proc[32];
 	struct stat st;
 
-	if (uid == 0 || uid == geteuid())
+	if (uid == geteuid())
 		return true;
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	return !stat(proc, &st) && st.st_uid == uid;
@@ -33,7 +34,7 @@ static int copy_into(int fd, off_t size, int outdir_fd, const char *name)
 	off_t done = 0;
 	ssize_t r = 0;
 	int out = openat(outdir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			 0644);
+			 0600);
 
 	if (out < 0)
 		return -errno;
@@ -64,7 +65,7 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 
 		snprintf(path, sizeof(path), PERFMAP_PATH, (int)pids[i]);
 		snprintf(name, sizeof(name), PERFMAP_KEPT, (int)pids[i]);
-		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, sizeof(why));
+		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | INPATH_OWNED, why, sizeof(why));
 		if (fd == -ENOENT)
 			continue;   /* no JIT there */
 		if (fd < 0) {

@@ -4,9 +4,10 @@
  * /tmp/perf-PID.map, common/perfmap.h) in the recording directory, so that
  * a conversion later names the JIT's functions when the original is gone or
  * belongs to another process by then. Each is opened once, safely (not a
- * symbolic link, a regular file, owned by root, by the recorder's user or
- * by the process's, and no larger than PERFMAP_MAX), and copied from that
- * descriptor into a new file (O_EXCL | O_NOFOLLOW). Why: docs/design.md "JIT code".
+ * symbolic link, a regular file, not a hard link to another user's file,
+ * owned by the recorder's user or by the process's, no larger than
+ * PERFMAP_MAX), and copied from that descriptor into a new file (O_EXCL |
+ * O_NOFOLLOW, mode 0600). Why: docs/design.md "JIT code".
  */
 #ifndef SNAPTRACE_REC_PERFMAPS_H
 #define SNAPTRACE_REC_PERFMAPS_H
