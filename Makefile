@@ -157,27 +157,27 @@ deps:
 
 RUN_FLAGS = $(if $(R),-r $(R)) $(if $(J),-j $(J)) $(if $(RJ),-J $(RJ))
 
-# The build before a run of the suite: on every CPU unless make was given
-# its own -j (a fresh clone's build is a quarter of make test's time when
-# run one compiler at a time).
-BUILD = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) \
-	all tests-build
+# The build before a run of the suite is on every CPU unless make was given
+# its own -j (a fresh clone's build was a quarter of make test's time when
+# run one compiler at a time). Each recipe names $(MAKE) itself, so that
+# make -n still shows the build.
+BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
 test: deps
-	@$(BUILD)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all tests-build
 	@tests/run.sh $(RUN_FLAGS) --tiers check,record $(O) $(T)
 
 check:
-	@$(BUILD)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all tests-build
 	@tests/run.sh $(RUN_FLAGS) --tiers check $(O) $(T)
 
 test-stress: deps fuzz-deps
-	@$(BUILD)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all tests-build
 	@tests/run.sh --stress -r $(or $(R),3) $(if $(J),-j $(J)) $(if $(RJ),-J $(RJ)) --tiers record,stress $(O) $(T)
 	@$(MAKE) --no-print-directory fuzz-run
 
 test-pt-hardware: deps
-	@$(BUILD)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all tests-build
 	@tests/run.sh $(RUN_FLAGS) --tiers pt-hardware $(O) $(T)
 
 tests-build: $(PROGRAMS) $(TEST_BINS)

@@ -13,7 +13,9 @@
 # The 1x output is read back with --dump=slices (it must be balanced).
 # Then snaptrace-stats on the 1x and 4x outputs: its wall and CPU time (best
 # of 3) as ratios to the conversion that wrote the same trace (goal: below
-# 1), and its peak RSS at 1x and 4x (streaming: it must not grow).
+# 1), and its peak RSS at 1x and 4x (streaming: it must not grow). Last,
+# the converter's peak RSS on a record.json of BENCH_HITS hits (default
+# 50,000) and 4x as many.
 #   bench/bench.sh [O]     (O = build directory, default build)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -155,10 +157,10 @@ BEGIN {
 		slices, fn, st / 1e9, st / cv, cpu, srss
 }'
 
-# A recording directory whose record.json lists 50,000 and 200,000 hits (a
-# long --multi-snapshot run): its hits are read as a stream, so the peak
-# RSS must not grow with them (it was 368 MiB at 200,000 when json-c held
-# the whole document).
+# A recording directory whose record.json lists HITS and 4 x HITS hits
+# (BENCH_HITS, default 50,000: a long --multi-snapshot run): its hits are
+# read as a stream, so the peak RSS must not grow with them (it was 368 MiB
+# at 200,000 when json-c held the whole document).
 # recording_dir N: prints the path of a recording of N hits on a 1-line snapshot.
 recording_dir() {
 	local d="$DIR/rec-$1"
@@ -176,11 +178,12 @@ recording_dir() {
 	echo "$d"
 }
 if [ -n "$rss1" ]; then
-	rec50=$(recording_dir 50000)
-	rec200=$(recording_dir 200000)
-	rrss50=$(peak_rss_kib "$CONVERT" --quiet "$rec50" -o "$DIR/rec-50.fxt.gz")
-	rrss200=$(peak_rss_kib "$CONVERT" --quiet "$rec200" -o "$DIR/rec-200.fxt.gz")
-	awk -v a="$rrss50" -v b="$rrss200" 'BEGIN {
-		printf "record.json of 50,000 and 200,000 hits: peak RSS %.1f MiB, %.1f MiB (ratio %.2f)\n",
-			a / 1024, b / 1024, b / a }'
+	hits=${BENCH_HITS:-50000}
+	rec1=$(recording_dir "$hits")
+	rec4=$(recording_dir $((4 * hits)))
+	rrss1=$(peak_rss_kib "$CONVERT" --quiet "$rec1" -o "$DIR/rec-1.fxt.gz")
+	rrss4=$(peak_rss_kib "$CONVERT" --quiet "$rec4" -o "$DIR/rec-4.fxt.gz")
+	awk -v n="$hits" -v a="$rrss1" -v b="$rrss4" 'BEGIN {
+		printf "record.json of %d and %d hits: peak RSS %.1f MiB, %.1f MiB (ratio %.2f)\n",
+			n, 4 * n, a / 1024, b / 1024, b / a }'
 fi

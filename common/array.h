@@ -29,6 +29,23 @@ static inline void *array_grow(void *arr, size_t *cap, size_t n, size_t size)
 }
 
 /*
+ * Grows *ARR (of *CAP elements of SIZE bytes) with array_grow() until it has
+ * room for WANT elements. Returns 0, or -1 on out-of-memory with *ARR and
+ * *CAP as they were after the last growth (still valid).
+ */
+static inline int array_reserve(void **arr, size_t *cap, size_t want, size_t size)
+{
+	while (*cap < want) {
+		void *p = array_grow(*arr, cap, *cap, size);
+
+		if (!p)
+			return -1;
+		*arr = p;
+	}
+	return 0;
+}
+
+/*
  * qsort(3), qsort_r(3) and bsearch(3) of N elements at BASE, but nothing for
  * N = 0: an array that never grew is NULL, and the C library's functions
  * must not be given a null pointer even for no element (C11 7.1.4, glibc's

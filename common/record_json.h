@@ -55,7 +55,7 @@
  *           arguments] (x86-64 rdi, rsi), both null when the registers
  *           were not sampled; "snapshot": the one holding it (sampling: the
  *           first file with a sample of it, null when none has one,
- *           session.c hits_held()); "deferred": it came before the arming,
+ *           snapshot.c rec_snapshot_hits_held()); "deferred": it came before the arming,
  *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with

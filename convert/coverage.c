@@ -7,7 +7,8 @@
  * pointers: code built without them; dwarf: a stack deeper than its copy,
  * code without unwind information; lbr: calls deeper than the branch
  * records; any: a uretprobe's trampoline in place of a return address),
- * the binaries to blame and the fix.
+ * the binaries to blame and the fix; and the switches and signals a
+ * recording at a lower rate than every event did not sample.
  */
 #include "coverage.h"
 
@@ -25,6 +26,61 @@
  * are (in percent), over at least MIN_CHAINS chains. */
 #define BROKEN_PERCENT 20
 #define MIN_CHAINS 10
+
+/* The tracepoints of enum conv_every_event: their names, what one event
+ * is, and what the trace lacks for one that was not sampled. */
+static const struct every_event {
+	const char *name;
+	uint8_t len;
+	const char *one, *events, *lost;
+} every_events[CONV_EVERY_N] = {
+	[CONV_EVERY_SCHED_SWITCH] = { "sched:sched_switch", 18, "switch", "switches",
+				      "their [off-cpu] slices show no call stack" },
+	[CONV_EVERY_SIGNAL] = { "signal:signal_deliver", 21, "signal", "signals",
+				"they have no mark" },
+};
+
+enum conv_every_event conv_every_event(const char *name, size_t len)
+{
+	unsigned k = 0;
+
+	while (k < CONV_EVERY_N &&
+	       !(len == every_events[k].len && !memcmp(name, every_events[k].name, len)))
+		k++;
+	return (enum conv_every_event)k;
+}
+
+/* Warns of each tracepoint of enum conv_every_event recorded in frequency
+ * mode (perf record's -F sets every event's rate; the kernel raises the
+ * period when events come faster) or whose samples' periods say events
+ * were skipped, with how many: about, as in frequency mode the period a
+ * sample gives is the one the kernel had set, not the events counted. */
+static void every_warnings(const struct conv *c)
+{
+	for (unsigned k = 0; k < CONV_EVERY_N; k++) {
+		const struct conv_every *e = &c->every[k];
+		const struct every_event *ev = &every_events[k];
+		char how[64], lost[96];
+
+		if (!e->freq && !e->skipped)
+			continue;
+		if (e->freq)
+			snprintf(how, sizeof(how), "was recorded with sample_freq=%llu",
+				 (unsigned long long)e->freq);
+		else
+			snprintf(how, sizeof(how), "was sampled with periods over 1");
+		if (e->samples)
+			snprintf(lost, sizeof(lost), "about %llu of %llu %s were not sampled",
+				 (unsigned long long)e->skipped,
+				 (unsigned long long)(e->samples + e->skipped), ev->events);
+		else
+			snprintf(lost, sizeof(lost), "no %s was sampled", ev->one);
+		diag_warn("%s %s, not at every event (perf record's -F sets every event's "
+			  "frequency, and the kernel skips events that come faster): %s, %s; "
+			  "record again with the sampling event's frequency as its term "
+			  "(-e cpu-clock/freq=4000/), not -F", ev->name, how, lost, ev->lost);
+	}
+}
 
 /* Time in ms. */
 static double ms(uint64_t ns)
@@ -215,4 +271,5 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
 			  ms(nosamples), ms(total));
 	chain_warnings(c, flat, chains, broken, unsym);
+	every_warnings(c);
 }

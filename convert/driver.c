@@ -793,12 +793,17 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64
 	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e, i++) {
 		const struct stack_event *se;
 		struct conv_span ev;
+		enum conv_every_event k;
 		uint64_t n;
 		bool freq;
 
 		e = strchrnul(s, '\n');
-		if (!conv_parse_evlist_line(s, (size_t)(e - s), &ev, &n, &freq) ||
-		    !(se = stack_event(ev)))
+		if (!conv_parse_evlist_line(s, (size_t)(e - s), &ev, &n, &freq))
+			continue;
+		k = conv_every_event(ev.s, ev.len);
+		if (k < CONV_EVERY_N && freq)
+			cv->c.every[k].freq = n;
+		if (!(se = stack_event(ev)))
 			continue;
 		if (i < ntypes)
 			cv->c.unwinders |= unwinder_of(sample_types[i]);
@@ -813,15 +818,15 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64
 /* Whether L is a sample of signal:signal_deliver. */
 static bool is_signal(const struct conv_line *l)
 {
-	return l->event.len == 21 && !memcmp(l->event.s, "signal:signal_deliver", 21);
+	return conv_every_event(l->event.s, l->event.len) == CONV_EVERY_SIGNAL;
 }
 
 static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
 	struct conv_thread *t = conv_thread_get(&cv->c, l->pid, l->tid);
-	bool sched_switch = l->event.len == 18 && !memcmp(l->event.s, "sched:sched_switch", 18);
-	bool signal = is_signal(l);
+	enum conv_every_event every = conv_every_event(l->event.s, l->event.len);
+	bool sched_switch = every == CONV_EVERY_SCHED_SWITCH, signal = every == CONV_EVERY_SIGNAL;
 	const struct stack_event *se = stack_event(l->event);
 
 	if (!t)
@@ -858,6 +863,12 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 					       l->signal.handler.s[0] == '0' ? "0" : "1", 1 };
 	sm->sigf.flags = (struct conv_span){ NULL, 0 };
 	sm->period = l->has_period ? l->period : 0;
+	if (every < CONV_EVERY_N) {	/* skipped: saturating (a text's periods) */
+		uint64_t *skipped = &cv->c.every[every].skipped, more = sm->period ? sm->period - 1 : 0;
+
+		cv->c.every[every].samples++;
+		*skipped += more < UINT64_MAX - *skipped ? more : UINT64_MAX - *skipped;
+	}
 	sm->period_ns = !se || !se->period_is_time ? 0 : sm->period < CONV_TS_MAX ? sm->period
 										: CONV_TS_MAX;
 	sm->event = fxt_writer_string(cv->c.w, l->event.s, l->event.len);

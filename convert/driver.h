@@ -127,8 +127,10 @@ const struct conv_stats *conv_driver_stats(const struct conv_driver *cv);
 
 /* Prints what the trace covers: the TOP threads of longest span (time span,
  * samples and sampling period, [off-cpu] and [no samples] time), a total
- * line, and a warning when many sampled call stacks are broken (naming the
- * binaries and the fix). On stderr through diag_info/diag_warn. */
+ * line, a warning when many sampled call stacks are broken (naming the
+ * binaries and the fix), and one for each of sched:sched_switch and
+ * signal:signal_deliver recorded at a lower rate than every event (how many
+ * its samples skipped). On stderr through diag_info/diag_warn. */
 void conv_driver_report(struct conv_driver *cv, unsigned top);
 
 /* Frees CV (not its writer). */

@@ -110,6 +110,22 @@ struct conv_branch {
  * when the period column is not time. */
 #define CONV_SPACINGS 9
 
+/* The tracepoints whose every event the trace draws: a switch out (its
+ * [off-cpu] slice's call stack) and a signal (its mark). A recording that
+ * samples one in frequency mode (perf record's -F sets every event's
+ * frequency) skips events: driver.c counts them, coverage.c says so. */
+enum conv_every_event { CONV_EVERY_SCHED_SWITCH, CONV_EVERY_SIGNAL, CONV_EVERY_N };
+struct conv_every {
+	uint64_t samples;              /* its samples read */
+	uint64_t skipped;              /* its events the kernel counted but did not
+					* sample: the sum of (period - 1) of its samples */
+	uint64_t freq;                 /* the recording's sample_freq of it (frequency
+					* mode, where the kernel raises the period when
+					* events come faster); 0: a period (with the
+					* period sampled, the kernel samples every event),
+					* or not known (a text input) */
+};
+
 /* Counts shown in the summary. */
 struct conv_stats {
 	uint64_t lines, branches, samples, slices, decode_errors, skipped, instants;
@@ -340,6 +356,7 @@ struct conv_blame {
 struct conv {
 	struct fxt_writer *w;
 	struct conv_stats stats;
+	struct conv_every every[CONV_EVERY_N];  /* by enum conv_every_event */
 	bool strict;
 	bool nomem;                    /* an allocation failed: sticky, the conversion
 					* ends (see "Errors" below) */

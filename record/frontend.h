@@ -16,7 +16,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
-#include "session.h"
+#include "rec_state.h"
 
 struct rec_frontend {
 	const struct rec_cli *cli;

@@ -32,6 +32,7 @@
 #include "plan.h"
 #include "procfs.h"
 #include "procpick.h"
+#include "report.h"
 #include "session.h"
 #include "signals.h"
 #include "symbols.h"
@@ -335,12 +336,13 @@ static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
 	return -1;
 }
 
-/* Resolves the target and the trigger; launches a command (stopped). */
-static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+/* The program to launch (its path in S->exe), or the processes to attach
+ * to (S->target). Returns -1 to go on, else the exit status after an error. */
+static int find_target(struct rec_session *s, const struct rec_opts *o)
 {
-	char why[1024], path[PATH_MAX];
+	char path[PATH_MAX];
 	pid_t bad = 0;
-	int err, r;
+	int err;
 
 	if (o->ncmd) {
 		if (run_find_program(o->cmd[0], path, sizeof(path))) {
@@ -367,6 +369,17 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		if (!realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
+	return -1;
+}
+
+/* Resolves the target and the trigger; launches a command (stopped). */
+static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+{
+	char why[1024];
+	int err, r = find_target(s, o);
+
+	if (r >= 0)
+		return r;
 	s->sig_trigger = rec_trigspec_signal(o->trigger);
 	if (s->sig_trigger < 0) {
 		diag_error("--trigger %s: expected a signal name or number after 'signal:' "
@@ -492,7 +505,7 @@ static void print_hits(const struct rec_session *s)
 	size_t n = 0;
 	int i = 0;
 
-	if (!s->nhits && !s->hits_coalesced)
+	if (!s->nhits && !s->pol.coalesced)
 		return;
 	while (i < s->nhits && n < 800) {
 		int j = i, k = s->hits[i].snapshot, w;
@@ -515,9 +528,9 @@ static void print_hits(const struct rec_session *s)
 	if (i < s->nhits)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "; %d more in record.json",
 				      s->nhits - i);
-	if (s->hits_coalesced)
+	if (s->pol.coalesced)
 		snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " coalesced (no snapshot of "
-			 "their own)", n ? "; " : "", s->hits_coalesced);
+			 "their own)", n ? "; " : "", s->pol.coalesced);
 	diag_info("trigger hits (numbered as in record.json): %s", line);
 }
 
@@ -533,7 +546,7 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  s->children_unrecorded == 1 ? "it" : "them");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
-	uint64_t early = s->hits_before_armed + deferred;
+	uint64_t early = s->pol.before_armed + deferred;
 
 	if (early)
 		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "

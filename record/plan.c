@@ -208,28 +208,14 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 	return err ? -E2BIG : 0;
 }
 
-/*
- * Sampling: the samples go to an overwritable ring (event term "overwrite")
- * while a dummy event, listed first so that perf puts the mmap/comm tracking
- * (and the --switch-events records) on it, writes to a normal ring. A global
- * --overwrite would make perf synthesize the target's existing mappings only
- * when a snapshot is written (tail synthesis), which finds nothing once the
- * target has exited; this way every snapshot file starts with them.
- * --buildid-mmap (perf >= 5.12) puts each file's build id in its mmap event,
- * so a binary rebuilt before the conversion is told apart, and keeps a
- * snapshot quick (without it perf reads the whole file back for the build-id
- * table when writing it). The frequency is an event term, not -F: -F would
- * also put sched:sched_switch in frequency mode (the kernel then raises its
- * period and drops switches); a tracepoint left alone samples every hit. Its
- * samples carry the call chain the thread blocked or was preempted in.
- */
-static int sampling_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
-			 const char *targets, struct rec_plan *p)
+/* The events of a sampling recording (sampling_args(): the sampled one,
+ * the dummy, the switches and their stacks, --event's); its p->event,
+ * p->sched_switch and p->switch_stack. Returns 0 or -E2BIG. */
+static int sampling_events(const struct rec_opts *o, const struct rec_host *h,
+			   struct rec_plan *p)
 {
 	const char *sel = o->kernel ? "" : "u";
 	const char *ow = o->full_execution ? "" : ",overwrite";
-	char why[sizeof(p->warnings[0])];
-	uint64_t ring;
 	int err = 0;
 
 	snprintf(p->event, sizeof(p->event), "%s/freq=%u%s/%s",
@@ -264,6 +250,31 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		     "kernel.perf_event_paranoid -1 and a readable tracefs: off-CPU time "
 		     "comes from switch events alone, without the stack it blocked in");
 	}
+	return err;
+}
+
+/*
+ * Sampling: the samples go to an overwritable ring (event term "overwrite")
+ * while a dummy event, listed first so that perf puts the mmap/comm tracking
+ * (and the --switch-events records) on it, writes to a normal ring. A global
+ * --overwrite would make perf synthesize the target's existing mappings only
+ * when a snapshot is written (tail synthesis), which finds nothing once the
+ * target has exited; this way every snapshot file starts with them.
+ * --buildid-mmap (perf >= 5.12) puts each file's build id in its mmap event,
+ * so a binary rebuilt before the conversion is told apart, and keeps a
+ * snapshot quick (without it perf reads the whole file back for the build-id
+ * table when writing it). The frequency is an event term, not -F: -F would
+ * also put sched:sched_switch in frequency mode (the kernel then raises its
+ * period and drops switches); a tracepoint left alone samples every hit. Its
+ * samples carry the call chain the thread blocked or was preempted in.
+ */
+static int sampling_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
+			 const char *targets, struct rec_plan *p)
+{
+	char why[sizeof(p->warnings[0])];
+	uint64_t ring;
+	int err = sampling_events(o, h, p);
+
 	err |= signal_args(o, h, p);
 	p->unwinder = callgraph_name(o->callgraph);
 	err |= arg(p, "--call-graph");

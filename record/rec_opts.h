@@ -90,7 +90,7 @@ struct rec_opts {
 	bool multi_thread;          /* every thread (-p) rather than the main one */
 	bool multi_snapshot;        /* snapshot at every trigger hit */
 	bool keep_binaries;         /* copy the binaries the snapshots name into the
-				     * recording (session.c keep_binaries) */
+				     * recording (keepbin.c) */
 	bool dry_run;               /* print the perf command line and exit */
 	bool quiet;
 	const char *trigger;        /* SPEC; NULL: the default symbols; "none" */

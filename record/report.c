@@ -15,7 +15,7 @@
 #include "escape.h"
 #include "outpath.h"
 #include "perfdata.h"
-#include "session.h"
+#include "report.h"
 #include "signals.h"
 
 #define REPORT_NAME RECORD_JSON_FILE
@@ -256,6 +256,59 @@ static void write_signals(FILE *f, const struct rec_session *s)
 	fputs("],\n", f);
 }
 
+/* "hits" (each hit that took or waits for a snapshot) and the counts of all. */
+static void write_hits(FILE *f, const struct rec_session *s)
+{
+	fputs("  \"hits\": [", f);
+	for (int i = 0; i < s->nhits; i++) {
+		const struct rec_hit_log *h = &s->hits[i];
+
+		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, i ? "," : "",
+			(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+		if (s->o->slower_than_ns)
+			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
+				"%s", h->hit.entry_ns, h->hit.duration_ns,
+				h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
+		if (h->hit.has_args)
+			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
+				h->hit.ip, h->hit.args[0], h->hit.args[1]);
+		else
+			fputs(", \"ip\": null, \"args\": null", f);
+		fputs(", \"snapshot\": ", f);
+		if (h->snapshot >= 0)
+			fprintf(f, "%d", h->snapshot);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"deferred\": %s}", h->deferred ? "true" : "false");
+	}
+	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
+		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
+		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
+		s->nhits ? "\n  ],\n" : "],\n", s->pol.seen, s->pol.before_armed,
+		s->pol.coalesced, s->trig.lost, s->pol.unrecorded, s->children_unrecorded);
+}
+
+static void write_snapshots(FILE *f, const struct rec_session *s)
+{
+	fputs("  \"snapshots\": [", f);
+	for (int i = 0; i < s->nsnaps; i++) {
+		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
+		esc_json_string(f, s->snaps[i].file);
+		fprintf(f, ", \"reason\": \"%s\"", record_end_name(s->snaps[i].reason));
+		json_time(f, "time_ns", s->snaps[i].time_ns);
+		json_time(f, "live_ns", s->snaps[i].live_ns);
+		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f, \"problem\": ",
+			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
+			s->snaps[i].done_ms - s->snaps[i].requested_ms);
+		if (s->snaps[i].problem[0])
+			esc_json_string(f, s->snaps[i].problem);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fputs(s->nsnaps ? "\n  ],\n" : "],\n", f);
+}
+
 static void write_body(FILE *f, const struct rec_session *s)
 {
 	char ver[32];
@@ -294,51 +347,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	write_trigger(f, s);
 	write_measures(f, s);
 	write_arming(f, s);
-	fputs("  \"hits\": [", f);
-	for (int i = 0; i < s->nhits; i++) {
-		const struct rec_hit_log *h = &s->hits[i];
-
-		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, i ? "," : "",
-			(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
-		if (s->o->slower_than_ns)
-			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
-				"%s", h->hit.entry_ns, h->hit.duration_ns,
-				h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
-		if (h->hit.has_args)
-			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
-				h->hit.ip, h->hit.args[0], h->hit.args[1]);
-		else
-			fputs(", \"ip\": null, \"args\": null", f);
-		fputs(", \"snapshot\": ", f);
-		if (h->snapshot >= 0)
-			fprintf(f, "%d", h->snapshot);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"deferred\": %s}", h->deferred ? "true" : "false");
-	}
-	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
-		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
-		s->nhits ? "\n  ],\n" : "],\n", s->hits_seen, s->hits_before_armed,
-		s->hits_coalesced, s->trig.lost, s->hits_unrecorded, s->children_unrecorded);
+	write_hits(f, s);
 	write_signals(f, s);
-	fputs("  \"snapshots\": [", f);
-	for (int i = 0; i < s->nsnaps; i++) {
-		fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
-		esc_json_string(f, s->snaps[i].file);
-		fprintf(f, ", \"reason\": \"%s\"", record_end_name(s->snaps[i].reason));
-		json_time(f, "time_ns", s->snaps[i].time_ns);
-		json_time(f, "live_ns", s->snaps[i].live_ns);
-		fprintf(f, ", \"freeze_ms\": %.3f, \"ms\": %.3f, \"problem\": ",
-			s->snaps[i].frozen_ms - s->snaps[i].requested_ms,
-			s->snaps[i].done_ms - s->snaps[i].requested_ms);
-		if (s->snaps[i].problem[0])
-			esc_json_string(f, s->snaps[i].problem);
-		else
-			fputs("null", f);
-		fputc('}', f);
-	}
-	fputs(s->nsnaps ? "\n  ],\n" : "],\n", f);
+	write_snapshots(f, s);
 	if (s->binaries_kept >= 0)
 		fprintf(f, "  \"binaries\": \"%s\", \"binaries_kept\": %d,\n", PERFDATA_BINARIES_DIR,
 			s->binaries_kept);

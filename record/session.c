@@ -2,7 +2,6 @@
 #include "session.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,83 +14,23 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "buildcache.h"
 #include "diag.h"
-#include "inpath.h"
+#include "keepbin.h"
 #include "outpath.h"
 #include "perfclock.h"
+#include "perfdata.h"
 #include "perfmaps.h"
 #include "perfring.h"
-#include "perfdata.h"
 #include "procfs.h"
-#include "run.h"
+#include "report.h"
 #include "signals.h"
+#include "snapshot.h"
 
 #define READY_TIMEOUT_MS 30000
-#define SNAPSHOT_TIMEOUT_MS 10000
 #define STOP_TIMEOUT_MS 30000
 #define TARGET_EXIT_MS 2000     /* the target's exit after perf saw it */
-#define SNAP_PENDING (-2)   /* hit whose snapshot is taken when perf stops */
 #define SLOW_POLL_MS 5      /* a slow-call trigger's rings are read this often: the
 			     * longest a slow call's return waits to be seen */
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/* Grows *ARR (of *CAP elements of SIZE bytes) to hold at least WANT. Returns 0 or -ENOMEM. */
-static int reserve(void **arr, size_t *cap, size_t want, size_t size)
-{
-	while (*cap < want) {
-		void *p = array_grow(*arr, cap, *cap, size);
-
-		if (!p)
-			return -ENOMEM;
-		*arr = p;
-	}
-	return 0;
-}
-
-/* The entry of thread TID of process PID in S->threads, added if new; NULL on out-of-memory. */
-static struct rec_thread_info *thread_info(struct rec_session *s, pid_t pid, pid_t tid)
-{
-	struct rec_thread_info *ti;
-
-	for (int k = 0; k < s->nthreads; k++)
-		if (s->threads[k].tid == tid)
-			return &s->threads[k];
-	if (reserve((void **)&s->threads, &s->threads_cap, (size_t)s->nthreads + 1,
-		    sizeof(*s->threads)))
-		return NULL;
-	ti = &s->threads[s->nthreads++];
-	memset(ti, 0, sizeof(*ti));
-	ti->pid = pid;
-	ti->tid = tid;
-	return ti;
-}
-
-/* Adds the threads of the targets (with their names) to S->threads. */
-static void collect_threads(struct rec_session *s)
-{
-	pid_t *tids = NULL;
-	size_t cap = 0;
-
-	for (int i = 0; i < s->target.npids; i++) {
-		pid_t pid = s->target.pids[i];
-		int n = rec_proc_tasks(pid, &tids, &cap);
-
-		for (int j = 0; j < n; j++) {
-			struct rec_thread_info *ti = thread_info(s, pid, tids[j]);
-
-			if (ti)
-				rec_proc_comm(pid, tids[j], ti->comm, sizeof(ti->comm));
-		}
-	}
-	free(tids);
-}
 
 /* Reaps every child that exited: perf, the launched target, or strays. */
 static void reap_children(struct rec_session *s)
@@ -109,75 +48,6 @@ static void reap_children(struct rec_session *s)
 			rec_target_reaped(&s->target, pid, status);
 		}
 	}
-}
-
-/* A new snapshot for REASON in FILE ("" while perf writes it) whose data
- * reaches at least LIVE_NS (perf clock; 0: unknown); NULL on out-of-memory. */
-static struct rec_snap *new_snap(struct rec_session *s, enum record_end reason, const char *file,
-				 uint64_t live_ns)
-{
-	struct rec_snap *sn;
-
-	if (reserve((void **)&s->snaps, &s->snaps_cap, (size_t)s->nsnaps + 1, sizeof(*s->snaps)))
-		return NULL;
-	sn = &s->snaps[s->nsnaps++];
-	memset(sn, 0, sizeof(*sn));
-	sn->reason = reason;
-	sn->live_ns = live_ns;
-	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
-	if (rec_perf_clock_now(&sn->time_ns))
-		sn->time_ns = 0;
-	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
-	return sn;
-}
-
-/*
- * Gives each file perf has announced (Dump lines) its snapshot: the one in
- * flight; else, once perf has stopped (FINAL), when the files hold only
- * post-trigger data, deletes it; else a snapshot of its own (perf's stop, or
- * a switch perf made by itself), so that record.json lists every file perf
- * wrote.
- */
-static void settle_dumps(struct rec_session *s, bool final)
-{
-	for (; s->dumps_used < s->perf.ndumps; s->dumps_used++) {
-		const char *file = s->perf.dumps[s->dumps_used];
-		struct rec_snap *sn;
-
-		if (s->inflight < 0 && !final)
-			return;
-		if (s->inflight >= 0) {
-			sn = &s->snaps[s->inflight];
-			snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
-			sn->done_ms = rec_now_ms();
-			s->inflight = -1;
-			collect_threads(s);
-		} else if (s->drop_dumps) {
-			unlinkat(s->outdir_fd, base_name(file), 0);
-		} else if (!new_snap(s, s->end, file, s->stop_live_ns)) {
-			diag_warn("%s: out of memory: not listed in record.json", file);
-		}
-	}
-}
-
-/* Waits up to TIMEOUT_MS for perf to confirm the snapshot in flight. Returns 0 or -errno. */
-static int wait_inflight(struct rec_session *s, int timeout_ms)
-{
-	double deadline = rec_now_ms() + timeout_ms;
-
-	while (s->inflight >= 0) {
-		struct pollfd pf = { s->perf.out_fd, POLLIN, 0 };
-		int left = (int)(deadline - rec_now_ms());
-
-		if (s->perf.out_fd < 0)
-			return -EPIPE;
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&pf, 1, left) > 0)
-			rec_perf_read_output(&s->perf);
-		settle_dumps(s, false);
-	}
-	return 0;
 }
 
 /* Opens the probes of each --measure function of its own (disabled). */
@@ -272,184 +142,89 @@ static void write_calls(struct rec_session *s)
 	}
 }
 
-/*
- * Takes a snapshot for REASON the way the plan says (a hit's: its time is
- * how far perf is known to have recorded into it, so no live_ns is read,
- * which would delay the freeze: the first perf clock read costs ~8 ms). Multi-snapshot
- * recordings do not wait for perf's SIGUSR2 snapshot: it stays in flight
- * (S->inflight) until perf's Dump line, and the main loop goes on. Returns
- * the index of the new snapshot, SNAP_PENDING when perf's stop will take it,
- * or -1 when it failed.
- */
-static int take_snapshot(struct rec_session *s, enum record_end reason)
+/* Takes a snapshot for REASON (rec_snapshot_take()) with the calls measured
+ * up to now written first, for the slices of this snapshot. */
+static int snapshot_now(struct rec_session *s, enum record_end reason)
 {
-	double t0 = rec_now_ms(), t_frozen = t0;
-	struct rec_snap *sn;
-	int err;
-
-	/* the calls measured up to now, for the slices of this snapshot */
 	read_measures(s, false);
 	write_calls(s);
-
-	switch (s->plan.snap) {
-	case REC_SNAP_SIGNAL_DUMP:
-		/* freeze the ring first: what follows the trigger overwrites nothing */
-		/* -EPIPE: perf is gone, which the end of the recording reports */
-		if (s->plan.freeze &&
-		    (err = rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS)) &&
-		    err != -EPIPE)
-			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
-				  "also hold samples taken just after the trigger", strerror(-err));
-		t_frozen = rec_now_ms();
-		sn = new_snap(s, reason, "", 0);
-		if (!sn || rec_perf_signal(&s->perf, SIGUSR2)) {
-			s->nsnaps -= sn != NULL;
-			return -1;
-		}
-		s->inflight = (int)(sn - s->snaps);
-		sn->requested_ms = t0;
-		sn->frozen_ms = t_frozen;
-		if (s->o->multi_snapshot)
-			return s->inflight;
-		err = wait_inflight(s, SNAPSHOT_TIMEOUT_MS);
-		if (err && err != -EPIPE)
-			diag_warn("perf did not confirm the snapshot: %s", strerror(-err));
-		s->drop_dumps = true;
-		return (int)(sn - s->snaps);
-	case REC_SNAP_CONTROL:
-		err = rec_perf_control(&s->perf, "snapshot", SNAPSHOT_TIMEOUT_MS);
-		if (err) {
-			if (err != -EPIPE)
-				diag_warn("perf did not acknowledge the snapshot: %s",
-					  strerror(-err));
-			return -1;
-		}
-		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
-		rec_perf_control(&s->perf, "disable", SNAPSHOT_TIMEOUT_MS);
-		sn = new_snap(s, reason, "perf.data", 0);
-		break;
-	case REC_SNAP_SIGNAL_BLIND:
-		if (rec_perf_signal(&s->perf, SIGUSR2))
-			return -1;
-		sn = new_snap(s, reason, "perf.data", 0);
-		break;
-	case REC_SNAP_AT_STOP:
-	default:
-		return SNAP_PENDING;
-	}
-	if (!sn)
-		return -1;
-	sn->requested_ms = sn->frozen_ms = t0;
-	collect_threads(s);
-	return (int)(sn - s->snaps);
+	return rec_snapshot_take(s, reason);
 }
 
-/* Whether the recording holds thread TID: every thread with --multi-thread,
- * else the thread -t names or the main thread of each target (tid == pid). */
-static bool thread_recorded(const struct rec_session *s, pid_t tid)
+/* Monotonic ns now (CLOCK_MONOTONIC, as rec_now_ms()): the hit policy's clock. */
+static uint64_t mono_ns(void)
 {
-	if (s->target.tid)
-		return tid == s->target.tid;
-	if (s->o->multi_thread)
-		return true;
-	for (int i = 0; i < s->target.npids; i++)
-		if (tid == s->target.pids[i])
-			return true;
-	return false;
+	return (uint64_t)(rec_now_ms() * 1e6);
 }
 
-/* A hit in a thread the recording leaves out: its snapshot would not show
- * it (an empty trace for a thread that only waits), so it takes none; counted
- * in hits_unrecorded, and said once a recording. Returns true for such a hit. */
-static bool unrecorded_hit(struct rec_session *s, const struct rec_hit *hit)
+/* A hit in a thread the recording leaves out (hitpolicy.h): said once a recording. */
+static void warn_unrecorded(const struct rec_session *s, const struct rec_hit *hit)
 {
 	char comm[32], name[40] = "";
 
-	if (thread_recorded(s, hit->tid))
-		return false;
-	if (!s->hits_unrecorded++) {
-		if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
-			snprintf(name, sizeof(name), " (%s)", comm);
-		diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
-			  "(only %s %d is): ignored, as its snapshot would not show it; record "
-			  "it with --multi-thread", (int)hit->tid, name, (int)hit->pid,
-			  s->target.tid ? "thread" : "the main thread",
-			  (int)(s->target.tid ? s->target.tid : hit->pid));
-	}
-	return true;
+	if (rec_proc_comm(hit->pid, hit->tid, comm, sizeof(comm)) == 0)
+		snprintf(name, sizeof(name), " (%s)", comm);
+	diag_warn("trigger hit in thread %d%s of process %d, which is not recorded "
+		  "(only %s %d is): ignored, as its snapshot would not show it; record "
+		  "it with --multi-thread", (int)hit->tid, name, (int)hit->pid,
+		  s->target.tid ? "thread" : "the main thread",
+		  (int)(s->target.tid ? s->target.tid : hit->pid));
 }
 
 /* Whether the trigger is armed: hits take snapshots (arming.h). */
 static bool armed(const struct rec_session *s)
 {
-	return s->armed_ms > 0 && rec_now_ms() >= s->armed_ms;
+	return rec_hitpolicy_armed(&s->pol, mono_ns());
 }
 
-/* Logs HIT as the one whose snapshot is to be taken (S->want). Returns the
- * log entry, or NULL on out-of-memory. */
+/* Logs HIT (room reserved) as the one whose snapshot is to be taken (S->want). */
 static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit *hit)
 {
-	struct rec_hit_log *log;
+	struct rec_hit_log *log = &s->hits[s->nhits];
 
-	if (reserve((void **)&s->hits, &s->hits_cap, (size_t)s->nhits + 1, sizeof(*s->hits)))
-		return NULL;
-	log = &s->hits[s->nhits];
 	memset(log, 0, sizeof(*log));
 	log->hit = *hit;
 	log->seen_ms = rec_now_ms();
 	log->snapshot = -1;
 	s->want = s->nhits++;
-	s->last_snap_hit_ns = hit->time_ns;
 	return log;
 }
 
-/*
- * A hit before the trigger is armed: ignored with --arm-after; else it waits
- * for the arming to take its snapshot, and a later early hit takes its place
- * (it has the longer look-back). Counted in hits_before_armed either way.
- */
-static void early_hit(struct rec_session *s, const struct rec_hit *hit)
-{
-	struct rec_hit_log *log;
-
-	if (s->arm.by == REC_ARM_OPTION) {
-		s->hits_before_armed++;
-		return;
-	}
-	if (s->want >= 0) {
-		s->hits_before_armed++;
-		s->hits[s->want].hit = *hit;
-		s->hits[s->want].seen_ms = rec_now_ms();
-		s->last_snap_hit_ns = hit->time_ns;
-		return;
-	}
-	log = want_hit(s, hit);
-	if (log)
-		log->deferred = true;
-	else
-		s->hits_coalesced++;
-}
-
-/*
- * Counts a hit; keeps it as S->want when it is to take a snapshot: the first
- * hit, or (--multi-snapshot) one at least --min-interval after the hit of the
- * last snapshot while no other waits. Every other hit is coalesced.
- */
+/* Counts a hit and acts on the hit policy's verdict (hitpolicy.h): logs it
+ * as S->want when it is to take a snapshot, now or once armed. */
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
-	s->hits_seen++;
-	if (unrecorded_hit(s, hit))
-		return;
-	if (s->end == RECORD_END_NONE && !armed(s)) {
-		early_hit(s, hit);
-		return;
+	struct rec_hit_now now = {
+		.mono_ns = mono_ns(),
+		.recorded = rec_hitpolicy_recorded(hit->tid, s->target.tid, s->o->multi_thread,
+						   s->target.pids, s->target.npids),
+		.ended = s->end != RECORD_END_NONE,
+		.waiting = s->want >= 0,
+		.logged = s->nhits > 0,
+		.fatal = s->fatal >= 0,
+		.room = !array_reserve((void **)&s->hits, &s->hits_cap, (size_t)s->nhits + 1,
+				 sizeof(*s->hits)),
+	};
+
+	switch (rec_hitpolicy_hit(&s->pol, hit->time_ns, &now)) {
+	case REC_HIT_UNRECORDED:
+		if (s->pol.unrecorded == 1)
+			warn_unrecorded(s, hit);
+		break;
+	case REC_HIT_REPLACES:
+		s->hits[s->want].hit = *hit;
+		s->hits[s->want].seen_ms = rec_now_ms();
+		break;
+	case REC_HIT_DEFERRED:
+		want_hit(s, hit)->deferred = true;
+		break;
+	case REC_HIT_SNAPSHOT:
+		want_hit(s, hit);
+		break;
+	case REC_HIT_IGNORED:
+	case REC_HIT_COALESCED:
+		break;
 	}
-	/* a hit read after a later one (another CPU's ring) is within the interval too */
-	if (s->end != RECORD_END_NONE || s->want >= 0 || (!s->o->multi_snapshot && s->fatal >= 0) ||
-	    (s->nhits && (!s->o->multi_snapshot || hit->time_ns < s->last_snap_hit_ns +
-						     (uint64_t)s->o->min_interval_ms * 1000000)) ||
-	    !want_hit(s, hit))
-		s->hits_coalesced++;
 }
 
 /* "in thread TID" of HIT, with the call's duration for a slow call, into BUF. */
@@ -461,20 +236,6 @@ static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
 	else
 		snprintf(buf, size, "in thread %d", (int)hit->tid);
 	return buf;
-}
-
-/*
- * The first snapshot that holds a hit at TIME_NS (perf clock): one with a
- * file whose ring was read at or after TIME_NS (its time_ns, taken once the
- * ring was frozen or the snapshot asked for); -1 when none (a later one, or
- * perf's last at its stop, will).
- */
-static int holding_snapshot(const struct rec_session *s, uint64_t time_ns)
-{
-	for (int i = 0; i < s->nsnaps; i++)
-		if (s->snaps[i].file[0] && s->snaps[i].time_ns && s->snaps[i].time_ns >= time_ns)
-			return i;
-	return -1;
 }
 
 /* Takes the snapshot S->want asks for, once none is in flight; a hit that
@@ -489,7 +250,7 @@ static void snapshot_wanted(struct rec_session *s)
 	if (s->inflight >= 0)
 		return;
 	s->want = -1;
-	idx = holding_snapshot(s, log->hit.time_ns);
+	idx = rec_snapshot_holding(s, log->hit.time_ns);
 	/* numbered as record.json's hits and snapshots; the snapshot that
 	 * holds a hit is known once the files are read (the summary says it:
 	 * main.c print_hits()), and may be the one before the one it took */
@@ -503,7 +264,7 @@ static void snapshot_wanted(struct rec_session *s)
 	/* a launched target ends with the recording: stop it right away */
 	if (!s->o->multi_snapshot && s->target.launched && !s->target.exited)
 		kill(s->target.pids[0], SIGSTOP);
-	idx = take_snapshot(s, RECORD_END_TRIGGER);
+	idx = snapshot_now(s, RECORD_END_TRIGGER);
 	log->snapshot = idx;
 	hit_words(&log->hit, what, sizeof(what));
 	if (!s->o->multi_snapshot) {
@@ -637,9 +398,9 @@ static void fatal_snapshot(struct rec_session *s, struct rec_signal_log *log)
 	if (s->end != RECORD_END_NONE || (!s->o->multi_snapshot && s->nsnaps))
 		return;
 	if (s->inflight >= 0)
-		wait_inflight(s, SNAPSHOT_TIMEOUT_MS);
-	log->snapshot = take_snapshot(s, RECORD_END_SIGNAL);
-	if (log->snapshot == SNAP_PENDING)
+		rec_snapshot_wait(s, REC_SNAPSHOT_TIMEOUT_MS);
+	log->snapshot = snapshot_now(s, RECORD_END_SIGNAL);
+	if (log->snapshot == REC_SNAPSHOT_PENDING)
 		log->snapshot = -1;   /* perf's stop takes it: the last snapshot */
 }
 
@@ -661,7 +422,7 @@ static void handle_target_signal(struct rec_session *s, const struct rec_signal 
 	if (fatal && ended_by_signal(s, sg->pid))
 		return;
 	if (s->nsignals >= REC_SIGNALS_MAX ||
-	    reserve((void **)&s->signals, &s->signals_cap, (size_t)s->nsignals + 1,
+	    array_reserve((void **)&s->signals, &s->signals_cap, (size_t)s->nsignals + 1,
 		    sizeof(*s->signals))) {
 		s->signals_dropped++;
 		return;
@@ -719,7 +480,7 @@ static void loop_once(struct rec_session *s, double deadline)
 	struct pollfd *pf;
 
 	/* out of memory: poll what fits (the first trigger events) */
-	if (reserve((void **)&s->pf, &s->pf_cap, want, sizeof(*s->pf)) &&
+	if (array_reserve((void **)&s->pf, &s->pf_cap, want, sizeof(*s->pf)) &&
 	    s->pf_cap < 2 + REC_MAX_PIDS) {
 		snprintf(s->error, sizeof(s->error), "out of memory");
 		s->end = RECORD_END_INTERRUPT;
@@ -747,7 +508,7 @@ static void loop_once(struct rec_session *s, double deadline)
 	if (s->inflight >= 0 || s->want >= 0)
 		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
 	if (s->want >= 0 && !armed(s)) {   /* a hit waits for the arming */
-		int left = (int)(s->armed_ms - rec_now_ms()) + 1;
+		int left = rec_hitpolicy_arm_wait_ms(&s->pol, mono_ns());
 
 		timeout = timeout < 0 || left < timeout ? left : timeout;
 	}
@@ -769,7 +530,7 @@ static void loop_once(struct rec_session *s, double deadline)
 		rec_perf_read_output(&s->perf);
 	if (s->watch_signals)
 		s->sig_hup = rec_sigwatch_hup(&s->sig, pf + first_sig, n - first_sig);
-	settle_dumps(s, false);
+	rec_snapshot_settle(s, false);
 	read_triggers(s, pf + first_trig, first_sig - first_trig);
 	read_measures(s, false);
 	/* before the exit: the snapshot at the signal that ended the target */
@@ -800,231 +561,6 @@ static bool perf_status_failed(int status)
 
 static void perf_failed(struct rec_session *s, const char *what);
 
-/* Whether perf itself reads the perf.data PATH (`perf evlist`); else SN's
- * problem says what perf said. */
-static bool perf_reads(struct rec_session *s, const char *path, struct rec_snap *sn)
-{
-	char *argv[] = { s->plan.argv[0], "evlist", "-f", "-i", (char *)path, NULL };
-	char out[512], *nl;
-
-	if (run_capture(argv, out, sizeof(out)) == 0)
-		return true;
-	if ((nl = strchr(out, '\n')))
-		*nl = 0;
-	snprintf(sn->problem, sizeof(sn->problem), "perf cannot read it: %.100s", out);
-	return false;
-}
-
-/* Checks each file perf wrote (perfdata.h): one it did not finish (a full
- * disk, perf killed while writing it) gets its problem, which record.json
- * shows. On a full disk perf may also finish a header over contents it
- * could not write, which no header check sees: there perf reads each file
- * itself. Returns how many got a problem. */
-static int check_snaps(struct rec_session *s)
-{
-	char path[32];
-	struct statvfs vfs;
-	bool full = !fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0;
-	int n = 0;
-
-	for (int i = 0; i < s->nsnaps; i++) {
-		struct rec_snap *sn = &s->snaps[i];
-		int fd;
-
-		if (!sn->file[0])
-			continue;
-		/* perf's file as perf left it in the directory; perf reads it too */
-		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW | INPATH_INHERIT,
-				 sn->problem, sizeof(sn->problem));
-		if (fd < 0 || perfdata_check(inpath_proc(fd, path, sizeof(path)), sn->problem,
-					     sizeof(sn->problem)) != PERFDATA_FINISHED ||
-		    (full && !perf_reads(s, path, sn)))
-			n++;
-		if (fd >= 0)
-			close(fd);
-	}
-	return n;
-}
-
-/* The sample times of a snapshot file, read once (perfdata_sample_times). */
-struct snap_samples {
-	bool read;
-	uint64_t *t;   /* ascending (owned) */
-	size_t n;
-};
-
-/*
- * Whether sampling snapshot SN (the file in directory DIRFD; its samples cached in SM)
- * holds the hit WINDOW [FROM, TO]: a sample in it (a slow call: its entry
- * to its return); for an instant (FROM = TO) samples from before it and its
- * ring read at or after it (SN->time_ns, or a later sample).
- */
-static bool snap_holds(int dirfd, const struct rec_snap *sn, struct snap_samples *sm,
-		       uint64_t from, uint64_t to)
-{
-	char path[32], why[160];
-	size_t lo = 0, hi;
-
-	if (!sm->read) {
-		/* through the directory held open, as every file of it */
-		int fd = inpath_open(dirfd, sn->file, INPATH_NOFOLLOW, why, sizeof(why));
-
-		if (fd < 0 || perfdata_sample_times(inpath_proc(fd, path, sizeof(path)), &sm->t,
-						    &sm->n))
-			sm->n = 0;
-		if (fd >= 0)
-			close(fd);
-		sm->read = true;
-	}
-	if (!sm->n)
-		return false;
-	if (from == to)
-		return sm->t[0] <= to && (sn->time_ns >= from || sm->t[sm->n - 1] >= from);
-	/* the first sample at or after FROM */
-	for (hi = sm->n; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sm->t[mid] < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sm->n && sm->t[lo] <= to;
-}
-
-/*
- * Gives each hit of a sampling recording the first snapshot that holds it
- * (snap_holds), the one it was given when that does; none when no snapshot
- * does (perf lost those samples: its ring paused while it wrote an earlier
- * snapshot, or overwritten). Intel PT snapshots hold no samples to tell:
- * their hits keep theirs.
- */
-static void hits_held(struct rec_session *s)
-{
-	struct snap_samples *sm;
-
-	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
-	    !(sm = calloc((size_t)s->nsnaps, sizeof(*sm))))
-		return;
-	for (int i = 0; i < s->nhits; i++) {
-		struct rec_hit_log *log = &s->hits[i];
-		uint64_t from = log->hit.entry_ns ? log->hit.entry_ns : log->hit.time_ns;
-		int k = log->snapshot, j;
-
-		if (k >= 0 && k < s->nsnaps && s->snaps[k].file[0] && !s->snaps[k].problem[0] &&
-		    snap_holds(s->outdir_fd, &s->snaps[k], &sm[k], from, log->hit.time_ns))
-			continue;
-		for (j = 0; j < s->nsnaps; j++)
-			if (s->snaps[j].file[0] && !s->snaps[j].problem[0] &&
-			    snap_holds(s->outdir_fd, &s->snaps[j], &sm[j], from, log->hit.time_ns))
-				break;
-		log->snapshot = j < s->nsnaps ? j : -1;
-	}
-	for (int j = 0; j < s->nsnaps; j++)
-		free(sm[j].t);
-	free(sm);
-}
-
-/* The binaries keep_binaries() has seen (paths, owned), each once. */
-struct kept {
-	char **path;
-	size_t n, cap;
-	int copied;
-	int dirfd;              /* the cache: OUTDIR/PERFDATA_BINARIES_DIR; -1: not made */
-	char shown[PATH_MAX];   /* the cache, for messages */
-};
-
-/*
- * Keeps the binary PATH a snapshot names with build id HEX (a file: not
- * [kernel.kallsyms], [vdso]) in the build-id cache K->dirfd, once: opened once
- * (inpath_open(): a regular file, reached as the kernel's
- * fs.protected_symlinks allows), its build id checked against HEX, and
- * copied from that descriptor (buildcache.h). PATH is another user's name:
- * nothing opens it again, so a file swapped meanwhile changes nothing.
- */
-static int keep_one(void *arg, const char *hex, const char *path)
-{
-	struct kept *k = arg;
-	char why[160], now[REC_BUILD_ID_HEX + 1];
-	struct stat st;
-	void *p;
-	int fd, err;
-
-	if (path[0] != '/' || strlen(hex) < 3)
-		return 0;
-	for (size_t i = 0; i < k->n; i++)
-		if (!strcmp(k->path[i], path))
-			return 0;
-	if (!(p = array_grow(k->path, &k->cap, k->n, sizeof(*k->path))) ||
-	    !(((char **)p)[k->n] = strdup(path))) {
-		k->path = p ? p : k->path;
-		return -ENOMEM;
-	}
-	k->path = p;
-	k->n++;
-	fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
-	if (fd < 0) {
-		diag_warn("%s: not kept in %s: %s", path, k->shown, why);
-		return 0;
-	}
-	if (fstat(fd, &st)) {
-		snprintf(why, sizeof(why), "%s", strerror(errno));
-	} else if (rec_build_id(fd, now)) {
-		snprintf(why, sizeof(why), "no ELF file");
-	} else if (!perfdata_same_buildid(hex, now)) {
-		snprintf(why, sizeof(why), "changed since the recording (its build id is %s, the "
-			 "recording's %s)", now[0] ? now : "none", hex);
-	} else if ((err = rec_build_cache_add(k->dirfd, path, fd, &st, now)) && err != -EEXIST) {
-		snprintf(why, sizeof(why), "%s", strerror(-err));
-	} else {
-		why[0] = 0;
-		k->copied++;
-	}
-	close(fd);
-	if (why[0])
-		diag_warn("%s: not kept in %s: %s", path, k->shown, why);
-	return 0;
-}
-
-/*
- * --keep-binaries: copies every binary the finished snapshot files name by
- * build id (perfdata_buildids) into OUTDIR/PERFDATA_BINARIES_DIR, perf's
- * build-id cache layout, so that the recording converts the same once they
- * are rebuilt or removed (snaptrace-convert runs perf script with
- * --buildid-dir there).
- */
-static void keep_binaries(struct rec_session *s)
-{
-	struct kept k = { .dirfd = -1 };
-	char path[32], why[256];
-
-	snprintf(k.shown, sizeof(k.shown), "%.3000s/%s", s->outdir, PERFDATA_BINARIES_DIR);
-	if ((mkdirat(s->outdir_fd, PERFDATA_BINARIES_DIR, 0755) && errno != EEXIST) ||
-	    (k.dirfd = openat(s->outdir_fd, PERFDATA_BINARIES_DIR,
-			      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-		diag_warn("%s: no binaries kept: %s", k.shown, strerror(errno));
-		return;
-	}
-	for (int i = 0; i < s->nsnaps; i++) {
-		int fd;
-
-		if (!s->snaps[i].file[0] || s->snaps[i].problem[0])
-			continue;
-		fd = inpath_open(s->outdir_fd, s->snaps[i].file, INPATH_NOFOLLOW, why, sizeof(why));
-		if (fd < 0)
-			continue;
-		if (perfdata_buildids(inpath_proc(fd, path, sizeof(path)), keep_one, &k, why,
-				      sizeof(why)) == -ENOMEM)
-			diag_warn("out of memory: not every binary kept");
-		close(fd);
-	}
-	close(k.dirfd);
-	s->binaries_kept = k.copied;
-	for (size_t i = 0; i < k.n; i++)
-		free(k.path[i]);
-	free(k.path);
-}
-
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
@@ -1047,20 +583,20 @@ static int finish(struct rec_session *s)
 		while (rec_perf_read_output(&s->perf) > 0)
 			;
 	}
-	settle_dumps(s, true);
+	rec_snapshot_settle(s, true);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
-		sn = new_snap(s, s->end, "perf.data", s->stop_live_ns);
+		sn = rec_snapshot_new(s, s->end, "perf.data", s->stop_live_ns);
 		if (sn)
 			sn->requested_ms = sn->frozen_ms = t0;
 	}
 	/* a hit whose snapshot perf's stop took (or that still waited for one): the last snapshot */
 	if (s->want >= 0)
-		s->hits[s->want].snapshot = SNAP_PENDING;
+		s->hits[s->want].snapshot = REC_SNAPSHOT_PENDING;
 	/* the first snapshot read after it, else the last (perf's stop read it) */
 	for (int i = 0; i < s->nhits; i++) {
-		int k = holding_snapshot(s, s->hits[i].hit.time_ns);
+		int k = rec_snapshot_holding(s, s->hits[i].hit.time_ns);
 
-		if (s->hits[i].snapshot == SNAP_PENDING)
+		if (s->hits[i].snapshot == REC_SNAPSHOT_PENDING)
 			s->hits[i].snapshot = k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
 					      s->nsnaps - 1 : -1;
 	}
@@ -1068,10 +604,10 @@ static int finish(struct rec_session *s)
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = RECORD_END_TRIGGER;
-	unfinished = check_snaps(s);
-	hits_held(s);
+	unfinished = rec_snapshot_check(s);
+	rec_snapshot_hits_held(s);
 	if (s->o->keep_binaries)
-		keep_binaries(s);
+		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
 	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
@@ -1275,10 +811,91 @@ static void report_failure(struct rec_session *s)
 		rec_report_unreserve(s);
 }
 
+/*
+ * perf records: arms the trigger (from now on, as S->arm says), enables the
+ * events (measured functions, trigger, signal watch) and lets the target
+ * run, then says what is recorded. Returns 0, or a negative errno with
+ * S->error filled (perf still runs: the caller stops it).
+ */
+static int arm_and_release(struct rec_session *s)
+{
+	char what[200], how[64], armed[400];
+	int err = 0;
+
+	s->ready_ms = rec_now_ms();
+	rec_hitpolicy_arm(&s->pol, (uint64_t)(s->ready_ms * 1e6), s->arm.after_ms);
+	if (s->have_trigger || s->sig_trigger)   /* said once perf runs: it may fail first */
+		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
+	rec_trigger_tsc(&s->trig, &s->tsc);
+	for (int i = 0; i < s->nmeasures && !err; i++)
+		err = rec_measure_enable(&s->measures[i]);
+	if (err || (s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
+	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
+		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
+		return err;
+	}
+	rec_snapshot_threads(s);
+	s->stopped_at_start = stop_signal_pending();
+	err = rec_target_release(&s->target);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
+		return err;
+	}
+	diag_info("recording %s %d (%s); %s to stop",
+		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
+		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
+		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	return 0;
+}
+
+/*
+ * The loop has ended: reads what the events still hold (the last signals,
+ * the targets' exits, the calls that returned), stops perf and settles the
+ * snapshots (finish()). Returns 0 when data was kept, else a negative errno
+ * with S->error filled.
+ */
+static int wind_down(struct rec_session *s)
+{
+	int err;
+
+	read_target_signals(s);   /* the last ones, before the targets' exit is told */
+	collect_exits(s);
+	for (int i = 0; i < s->forks.n; i++)
+		s->children_unrecorded += rec_forks_count(&s->forks, i);
+	/* every call that returned is counted (the slow ones now as coalesced hits) */
+	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
+		read_triggers(s, NULL, 0);
+	read_measures(s, true);
+	write_calls(s);
+	err = finish(s);
+	if (s->end == RECORD_END_PERF_DIED) {
+		perf_failed(s, "perf exited while the target was running");
+		err = -EPIPE;
+	}
+	return err;
+}
+
+/* Closes what open_trigger(), open_measures(), open_sigwatch() and
+ * rec_forks_open() opened (the measures' numbers stay, for record.json). */
+static void close_events(struct rec_session *s)
+{
+	rec_trigger_close(&s->trig);
+	rec_callexits_free(&s->callexits);
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_close(&s->measures[i]);   /* their numbers go to record.json */
+	if (s->calls)
+		fclose(s->calls);
+	s->calls = NULL;
+	rec_sigwatch_close(&s->sig);
+	s->watch_signals = false;
+	rec_forks_close(&s->forks);
+	rec_slowcall_free(&s->slow);
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
-	char what[200], how[64], armed[400];
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1287,6 +904,7 @@ int rec_session_run(struct rec_session *s)
 	rec_perf_set_clock(s->plan.clockid);	/* hits, signals, perfclock: the samples' clock */
 	s->binaries_kept = -1;
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
+	rec_hitpolicy_init(&s->pol, s->o->multi_snapshot, s->o->min_interval_ms, s->arm.by);
 	err = rec_report_reserve(s);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",
@@ -1327,50 +945,16 @@ int rec_session_run(struct rec_session *s)
 			    "could record it" : "perf exited before recording");
 		goto out_perf;
 	}
-	s->ready_ms = rec_now_ms();
-	s->armed_ms = s->ready_ms + s->arm.after_ms;
-	if (s->have_trigger || s->sig_trigger)   /* said once perf runs: it may fail first */
-		diag_info("%s", rec_arming_describe(&s->arm, armed, sizeof(armed)));
-	rec_trigger_tsc(&s->trig, &s->tsc);
-	for (int i = 0; i < s->nmeasures && !err; i++)
-		err = rec_measure_enable(&s->measures[i]);
-	if (err || (s->have_trigger && (err = rec_trigger_enable(&s->trig))) ||
-	    (s->watch_signals && (err = rec_sigwatch_enable(&s->sig)))) {
-		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
-		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
-		goto out_perf;
-	}
-	collect_threads(s);
-	s->stopped_at_start = stop_signal_pending();
-	err = rec_target_release(&s->target);
+	err = arm_and_release(s);
 	if (err) {
-		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 		goto out_perf;
 	}
-	diag_info("recording %s %d (%s); %s to stop",
-		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
-		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
-				    sizeof(what)), rec_stop_how(how, sizeof(how)));
 	if (s->o->duration_s > 0)
 		deadline = rec_now_ms() + s->o->duration_s * 1e3;
 	while (s->end == RECORD_END_NONE)
 		loop_once(s, deadline);
-	read_target_signals(s);   /* the last ones, before the targets' exit is told */
-	collect_exits(s);
-	for (int i = 0; i < s->forks.n; i++)
-		s->children_unrecorded += rec_forks_count(&s->forks, i);
-	/* every call that returned is counted (the slow ones now as coalesced hits) */
-	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
-		read_triggers(s, NULL, 0);
-	read_measures(s, true);
-	write_calls(s);
-	err = finish(s);
-	if (s->end == RECORD_END_PERF_DIED) {
-		perf_failed(s, "perf exited while the target was running");
-		err = -EPIPE;
-	}
+	err = wind_down(s);
 	if (!err)
 		s->exit_code = EXIT_OK;
 out_perf:
@@ -1378,17 +962,7 @@ out_perf:
 		rec_perf_stop(&s->perf, STOP_TIMEOUT_MS);
 	rec_perf_free(&s->perf);
 out_trigger:
-	rec_trigger_close(&s->trig);
-	rec_callexits_free(&s->callexits);
-	for (int i = 0; i < s->nmeasures; i++)
-		rec_measure_close(&s->measures[i]);   /* their numbers go to record.json */
-	if (s->calls)
-		fclose(s->calls);
-	s->calls = NULL;
-	rec_sigwatch_close(&s->sig);
-	s->watch_signals = false;
-	rec_forks_close(&s->forks);
-	rec_slowcall_free(&s->slow);
+	close_events(s);
 out_target:
 	rec_target_finish(&s->target);
 	if (err && s->end == RECORD_END_NONE)

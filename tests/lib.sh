@@ -157,6 +157,14 @@ rec_field() {
 		P="$2=" awk 'index($0, ENVIRON["P"]) == 1 { print substr($0, length(ENVIRON["P"]) + 1); exit }'
 }
 
+# rec_part DIR PREFIX: the fields of DIR's record.json whose path starts
+# with PREFIX ("signals", "trigger."), as `snaptrace-convert --dump=recording`
+# prints them, on one line: what a failure message shows of record.json.
+rec_part() {
+	"$CONVERT" --dump=recording "$1" 2>/dev/null |
+		P="$2" awk 'index($0, ENVIRON["P"]) == 1' | tr '\n' ' '
+}
+
 # rec_rows DIR ARRAY FIELD...: a line per element of DIR's record.json's
 # ARRAY ("hits", "snapshots"), its FIELDs (paths within the element:
 # "time_ns", "args.0") separated by spaces, in the file's order; an element

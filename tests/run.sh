@@ -11,11 +11,14 @@
 # Tiers: a suite says its own in one line near its top, "# tier: TIER"
 # (none: check); unit programs are check.
 #   check        no perf recording, no timing: runs beside other check
-#                suites, -j N at a time (default: the number of CPUs)
-#   record       records with perf or measures time: never beside a check
-#                suite; beside other record suites, -J N at a time
-#                (default 2: a recording mostly waits for perf and its
-#                program; -J 1 runs each alone)
+#                suites, -j N at a time (default: the number of CPUs), and
+#                beside record suites at nice 10 when the run has some
+#                (weight 110 against a record suite's 1024: they take the
+#                CPU the recordings leave idle, not the recordings' share)
+#   record       records with perf or measures time: beside other record
+#                suites, -J N at a time (default 2: a recording mostly
+#                waits for perf and its program; -J 1 runs each alone), and
+#                beside the check suites, which yield to it
 #   stress       race hunts at full count: only with --tiers stress; alone
 #   pt-hardware  real Intel PT: only with --tiers pt-hardware; alone
 # --stress exports SNAPTRACE_STRESS=1 (tests/lib.sh stress_count: a suite's
@@ -264,6 +267,7 @@ job() {
 			sh -c 'mount --bind "$0" /tmp && exec "$@"' "$d/tmp" "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	else
+		[ "${J_TIER[$i]}" = check ] && cmd=("${check_nice[@]}" "${cmd[@]}")
 		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	fi
@@ -382,11 +386,12 @@ report() {
 	tier_n[$tier]=$((${tier_n[$tier]:-0} + 1))
 }
 
-# Check jobs, then record jobs, each longest first (times of the last run
+# Record jobs, then check jobs, each longest first (times of the last run
 # in O/test-times, else tests/suite-times: the times of a run on the
 # project's machine, for a fresh clone, which is every CI run; a suite timed
 # in neither counts as long), so that the last to end is a short one; then
-# each job of another tier.
+# each job of another tier. Each pass starts every job in that order that
+# may start.
 order=()
 declare -A last_time=()
 for tf in "$top/tests/suite-times" "$O/test-times"; do
@@ -397,8 +402,8 @@ for tf in "$top/tests/suite-times" "$O/test-times"; do
 done
 mapfile -t order < <(for i in "${!J_NAME[@]}"; do
 	case ${J_TIER[$i]} in
-	check) echo "0 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;
-	record) echo "1 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;
+	record) echo "0 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;
+	check) echo "1 ${last_time[${J_NAME[$i]%% #*}]:-9999} $i" ;;
 	*) echo "2 0 $i" ;;
 	esac
 done | sort -k1,1n -k2,2gr -k3,3n | cut -d' ' -f3)
@@ -406,19 +411,29 @@ done | sort -k1,1n -k2,2gr -k3,3n | cut -d' ' -f3)
 declare -A running=()
 
 # may_start I: true when job I may start beside the running ones: a check
-# job beside check jobs (-j), a record job beside record jobs (-J), any
-# other alone.
+# job beside fewer than -j check jobs, a record job beside fewer than -J
+# record jobs, whatever else runs of the two tiers; a job of another tier
+# alone.
 may_start() {
-	local k n=${#running[@]}
-	case ${J_TIER[$1]} in
-	check) [ "$n" -lt "$jobs" ] || return 1 ;;
-	record) [ "$n" -lt "$record_jobs" ] || return 1 ;;
-	*) [ "$n" -eq 0 ] || return 1 ;;
-	esac
+	local k same=0 tier=${J_TIER[$1]}
 	for k in "${!running[@]}"; do
-		[ "${J_TIER[$k]}" = "${J_TIER[$1]}" ] || return 1
+		case ${J_TIER[$k]} in
+		check | record) [ "${J_TIER[$k]}" = "$tier" ] && same=$((same + 1)) ;;
+		*) return 1 ;;
+		esac
 	done
+	case $tier in
+	check) [ "$same" -lt "$jobs" ] ;;
+	record) [ "$same" -lt "$record_jobs" ] ;;
+	*) [ ${#running[@]} -eq 0 ] ;;
+	esac
 }
+
+# check jobs yield the CPU to record jobs where the run has both
+check_nice=()
+for t in "${J_TIER[@]}"; do
+	[ "$t" = record ] && check_nice=(nice -n 10) && break
+done
 
 cleanup() {
 	local i p
@@ -438,16 +453,21 @@ trap 'exit 130' INT TERM HUP
 
 run_start=${EPOCHREALTIME/./}
 declare -A tier_t0=()
-next=0
-while [ $next -lt ${#order[@]} ] || [ ${#running[@]} -gt 0 ]; do
-	while [ $next -lt ${#order[@]} ]; do
-		i=${order[$next]}
-		may_start "$i" || break
+pending=("${order[@]}")
+while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+	left=()
+	for i in "${pending[@]}"; do
+		# a job of another tier waits for those before it
+		if [ ${#left[@]} -gt 0 ] && [[ ${J_TIER[$i]} != check && ${J_TIER[$i]} != record ]] ||
+			! may_start "$i"; then
+			left+=("$i")
+			continue
+		fi
 		: "${tier_t0[${J_TIER[$i]}]:=${EPOCHREALTIME/./}}"
 		job "$i" &
 		running[$i]=$!
-		next=$((next + 1))
 	done
+	pending=("${left[@]}")
 	wait -n -p done_pid "${running[@]}"
 	for i in "${!running[@]}"; do
 		if [ "${running[$i]}" = "$done_pid" ]; then

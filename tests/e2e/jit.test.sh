@@ -174,8 +174,9 @@ t_jitdump() {
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail jitdump "exit $rc: $(tail -n 2 "$TMP/dump.err" | tr '\n' '|')"
-	elif ! grep -q '"-k", "mono"' "$TMP/dump/record.json"; then
-		fail jitdump "the recording is not in CLOCK_MONOTONIC: $(grep -o '"command": \[[^]]*\]' "$TMP/dump/record.json")"
+	elif ! rec_part "$TMP/dump" perf.command. |
+		grep -q 'perf\.command\.[0-9]*=-k perf\.command\.[0-9]*=mono '; then
+		fail jitdump "the recording is not in CLOCK_MONOTONIC: $(rec_part "$TMP/dump" perf.command.)"
 	elif ! slices jitdump "$TMP/dump.fxt.gz"; then
 		return
 	elif ls "$TMP"/dump.work/jitted-* >/dev/null 2>&1; then

@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "%s/record.json", dir);
 	fuzz_copy(fuzz_file_write("json", data, size), path, SIZE_MAX);
 	rc = recording_read(dir, &r, err, sizeof(err));
-	if (rc) {	/* refused: one line naming the file */
+	if (rc) {	/* an error: one line naming the file */
 		if (rc != 1 || !strstr(err, "record.json") || strchr(err, '\n'))
 			abort();
 		recording_free(&r);

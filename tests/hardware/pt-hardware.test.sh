@@ -107,7 +107,7 @@ t_control_ack() {
 		fail pt_control_ack "end is '$(rec_field "$TMP/ack" end)', not trigger"
 	elif [ "$(snaps "$TMP/ack" trigger | wc -l)" -ne 1 ] ||
 		[ "$(snap_problem "$TMP/ack" "$(snaps "$TMP/ack" trigger)")" != null ]; then
-		fail pt_control_ack "expected one finished trigger snapshot: $(grep '"file"' "$TMP/ack/record.json" | tr '\n' ' ')"
+		fail pt_control_ack "expected one finished trigger snapshot: $(rec_part "$TMP/ack" snapshots)"
 	elif why=$(read_back ack) && [ -n "$why" ]; then
 		fail pt_control_ack "$why"
 	else
@@ -144,7 +144,7 @@ t_snapshot_e() {
 	elif [ "$(rec_field "$TMP/exit" end)" != exit ]; then
 		fail pt_snapshot_e "end is '$(rec_field "$TMP/exit" end)', not exit"
 	elif [ "$(snaps "$TMP/exit" exit | wc -l)" -ne 1 ]; then
-		fail pt_snapshot_e "expected one exit snapshot: $(grep '"file"' "$TMP/exit/record.json" | tr '\n' ' ')"
+		fail pt_snapshot_e "expected one exit snapshot: $(rec_part "$TMP/exit" snapshots)"
 	elif why=$(read_back exit) && [ -n "$why" ]; then
 		fail pt_snapshot_e "$why"
 	elif ! requires pt_snapshot_e ptsynth ptrace; then

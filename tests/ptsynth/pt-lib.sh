@@ -74,12 +74,14 @@ chmod +x "$TMP/perf"
 # $TMP/NAME.slices; the reader must report no problem, and the text path
 # (--no-dlfilter) must write the same bytes. First with -j 3: where that
 # splits the decoding into time ranges (perf script --time; how many,
-# summed over the inputs, is left in $TMP/NAME.ranges), -j 1 must write the
-# same bytes too, and -j 2 on a variant ptsynth damaged (--damage: -j 2 and
-# -j 3 once lost the lines from the damage to the next range; elsewhere
-# -j 2's two ranges are a first and a last, as -j 3's with a middle one
-# between); where it does not split (one PSB, or too few), -j 3
-# ran the one perf script -j 1 runs. Then the in-process decoder (the
+# summed over the inputs, is left in $TMP/NAME.ranges), an undivided
+# decoding must write the same bytes: the in-process decoder's -j 1 below,
+# and perf's -j 1 where that decoder fell back to perf; so must -j 2 on a
+# variant ptsynth damaged (--damage: -j 2 and -j 3 once lost the lines from
+# the damage to the next range; elsewhere -j 2's two ranges are a first
+# and a last, as -j 3's with a middle one between); where it does not
+# split (one PSB, or too few), -j 3 ran the one perf script -j 1 runs.
+# The in-process decoder (the
 # default), at -j 1, and at -j 2 (its chunks decoded on two threads) where
 # there are two chunks or more (convert/ptdecode.c: a chunk is 64 KiB of a
 # queue's AUX data or more, and each input and each thread of the per-thread
@@ -114,26 +116,6 @@ convert() {
 		return 1
 	fi
 	grep -c -e '^script .* --time ' "$TMP/perf.log" >"$TMP/$name.ranges"
-	for j in 1 2; do
-		[ "$(cat "$TMP/$name.ranges")" -ge 2 ] || break
-		# -j 2's ranges (a first and a last) are of the kinds -j 3's are;
-		# at other PSBs, which matter where the data is damaged
-		[ $j = 2 ] && ! grep -q -e '--damage' "$TMP/$name.opts" 2>/dev/null && break
-		rm -f "$TMP/perf.log"
-		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j $j "${src[@]}" "$@" \
-			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
-			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
-			return 1
-		fi
-		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.j$j.fxt"; then
-			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.j3.tree" 2>&1
-			"$CONVERT" --dump=tree "$TMP/$name.j$j.fxt" >"$TMP/$name.jn.tree" 2>&1
-			echo "-j $j's trace differs from -j 3's (< -j 3, > -j $j; perf ran: \
-$(grep -o -e '--time [^ ]*' "$TMP/perf.log" | tr '\n' ' ')): \
-$(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
-			return 1
-		fi
-	done
 	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
 		2>"$TMP/$name.derr" || [ -s "$TMP/$name.derr" ]; then
 		echo "the FXT has problems: $(head -3 "$TMP/$name.derr")"
@@ -162,6 +144,29 @@ $(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
 			"$CONVERT" --dump=tree "$TMP/$name.builtin.fxt" >"$TMP/$name.builtin.tree" 2>&1
 			echo "the in-process decoder's trace (-j $j) differs from perf script's (< perf, \
 > in process): $(diff "$TMP/$name.perf.tree" "$TMP/$name.builtin.tree" | head -6 | tr '\n' ' ')"
+			return 1
+		fi
+	done
+	for j in 1 2; do
+		[ "$(cat "$TMP/$name.ranges")" -ge 2 ] || break
+		# -j 1 through perf only where the in-process decoder fell back to
+		# it: elsewhere that decoder, at -j 1, has written -j 3's bytes
+		[ $j = 1 ] && [ ! -s "$TMP/$name.fallback" ] && continue
+		# -j 2's ranges (a first and a last) are of the kinds -j 3's are;
+		# at other PSBs, which matter where the data is damaged
+		[ $j = 2 ] && ! grep -q -e '--damage' "$TMP/$name.opts" 2>/dev/null && break
+		rm -f "$TMP/perf.log"
+		if ! SNAPTRACE_PERF="$TMP/perf" "$CONVERT" --decoder=perf --quiet -j $j "${src[@]}" "$@" \
+			-o "$TMP/$name.j$j.fxt" 2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert -j $j failed: $(head -3 "$TMP/$name.cerr")"
+			return 1
+		fi
+		if ! cmp -s "$TMP/$name.fxt" "$TMP/$name.j$j.fxt"; then
+			"$CONVERT" --dump=tree "$TMP/$name.fxt" >"$TMP/$name.j3.tree" 2>&1
+			"$CONVERT" --dump=tree "$TMP/$name.j$j.fxt" >"$TMP/$name.jn.tree" 2>&1
+			echo "-j $j's trace differs from -j 3's (< -j 3, > -j $j; perf ran: \
+$(grep -o -e '--time [^ ]*' "$TMP/perf.log" | tr '\n' ' ')): \
+$(diff "$TMP/$name.j3.tree" "$TMP/$name.jn.tree" | head -6 | tr '\n' ' ')"
 			return 1
 		fi
 	done

@@ -62,7 +62,7 @@ t_kept() {
 	build -O1
 	if ! record "$d" --keep-binaries || ! rec_field "$d" binaries_kept |
 		awk '{ exit !($1 >= 1) }' || [ ! -d "$d/binaries/.build-id" ]; then
-		fail kept_binaries_rebuilt "no binaries kept: $(grep binaries "$d/record.json") $(tl 3 "$d.err")"
+		fail kept_binaries_rebuilt "no binaries kept: $(rec_part "$d" binaries) $(tl 3 "$d.err")"
 		return
 	fi
 	build -O2

@@ -91,11 +91,20 @@ triggers_marker() {
 		sed -n "s/.* event instant ts=[0-9]* pid=[0-9]* tid=21474[0-9]* cat=\"\" name=\"$2\" //p"
 }
 
-# json_signal DIR N KEY: the value of KEY in the N-th (from 1) line of
-# record.json's "signals".
+# json_signal DIR N KEY: the value of KEY of the N-th (from 1) of
+# record.json's "signals" (rec_field: a string unquoted).
 json_signal() {
-	grep '^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": [0-9]*, "signal"' "$1/record.json" |
-		sed -n "${2}p" | sed -n "s/.*\"$3\": \([^,}]*\).*/\1/p"
+	rec_field "$1" "signals.$(($2 - 1)).$3"
+}
+
+# first_exit NAME: "STATUS SIGNAL NAME" of the first of recording NAME's
+# "exits" in record.json (null for those it has not).
+first_exit() {
+	local f out=""
+	for f in status signal name; do
+		out+="${out:+ }$(rec_field "$TMP/$1" "exits.0.$f")"
+	done
+	echo "$out"
 }
 
 # crash_in FXT TID SIG: the slice of thread TID that the instant "[crash]
@@ -124,8 +133,8 @@ crash_checks() {
 	tid=$(json_signal "$TMP/$name" 1 tid)
 	m=$(marker "$TMP/$name.fxt" "$tid" "\[crash\] $sig")
 	t=$(triggers_marker "$TMP/$name.fxt" "\[crash\] $sig")
-	if [ -z "$tid" ] || [ "$(json_signal "$TMP/$name" 1 name)" != "\"$sig\"" ]; then
-		fail "$name" "record.json: expected signal $sig, found $(grep -A1 '"signals"' "$TMP/$name/record.json" | tail -n 1)"
+	if [ -z "$tid" ] || [ "$(json_signal "$TMP/$name" 1 name)" != "$sig" ]; then
+		fail "$name" "record.json: expected signal $sig, found $(rec_part "$TMP/$name" signals.0.)"
 	elif [ -z "$m" ]; then
 		fail "$name" "no [crash] $sig instant on thread $tid: $("$CONVERT" --dump=records "$TMP/$name.fxt" | grep -c instant) instants"
 	elif [ "${m#*name=\"\[crash\] $sig\" }" != "$t" ]; then
@@ -154,10 +163,9 @@ t_null_write() {
 	elif [ "$(json_signal "$TMP/null_write" 1 snapshot)" != 0 ] ||
 		[ "$(rec_field "$TMP/null_write" end)" != signal ] ||
 		[ "$(snaps "$TMP/null_write" signal)" = "" ]; then
-		fail null_write "expected the snapshot taken at the signal (end \"signal\"): $(grep -E '"end"|reason' "$TMP/null_write/record.json" | tr '\n' ' ')"
-	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 11, "name": "SIGSEGV"' \
-		"$TMP/null_write/record.json"; then
-		fail null_write "record.json's exits: $(grep '"exits"' "$TMP/null_write/record.json")"
+		fail null_write "expected the snapshot taken at the signal (end \"signal\"): end $(rec_field "$TMP/null_write" end), snapshots: $(rec_rows "$TMP/null_write" snapshots reason | tr '\n' ' ')"
+	elif [ "$(first_exit null_write)" != "null 11 SIGSEGV" ]; then
+		fail null_write "record.json's exits: $(rec_part "$TMP/null_write" exits)"
 	elif ! grep -q "snaptrace-convert: the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash_target.c:$line), thread $tid" \
 		"$TMP/null_write.err"; then
 		fail null_write "no summary line: $(grep -i 'program' "$TMP/null_write.err")"
@@ -222,8 +230,8 @@ t_handled_trigger() {
 	n_trig=$("$CONVERT" --dump=records "$TMP/handled_trigger.fxt" |
 		grep -c 'event instant .*name="\[trigger\] signal:SIGSEGV"')
 	n_crash=$(triggers_marker "$TMP/handled_trigger.fxt" '\[crash\] SIGSEGV' | grep -c 'handled:bool=true')
-	handled=$(grep -c '"signal": 11, "name": "SIGSEGV", "code": 1, .*"handled": true, "fatal": false' \
-		"$TMP/handled_trigger/record.json")
+	handled=$(rec_rows "$TMP/handled_trigger" signals signal name code handled fatal |
+		grep -c -x '11 SIGSEGV 1 true false')
 	if [ "$handled" -ne 3 ]; then
 		fail handled_trigger "record.json: $handled handled SIGSEGVs, expected 3"
 	elif [ "$(snaps "$TMP/handled_trigger" trigger | wc -l)" -ne 3 ]; then
@@ -255,8 +263,8 @@ t_catch_exit() {
 t_exit3() {
 	run exit3_sh 3 -- sh -c 'exit 3' || return
 	run exit3 3 -- "$PROG" exit3 || return
-	if ! grep -q '"exits": \[{"pid": [0-9]*, "status": 3, "signal": null' "$TMP/exit3/record.json"; then
-		fail exit3 "record.json's exits: $(grep '"exits"' "$TMP/exit3/record.json")"
+	if [[ "$(first_exit exit3)" != "3 null"* ]]; then
+		fail exit3 "record.json's exits: $(rec_part "$TMP/exit3" exits)"
 	elif ! grep -q 'the program exited with status 3$' "$TMP/exit3.err"; then
 		fail exit3 "no summary line: $(grep -i program "$TMP/exit3.err")"
 	elif "$CONVERT" --dump=records "$TMP/exit3.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
@@ -329,7 +337,8 @@ t_sigterm() {
 			"$CONVERT" --dump=records "$TMP/sigterm.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' |
 			sort -u | tr '\n' ' ')"
 	elif [ -n "$(triggers_marker "$TMP/sigterm.fxt" '\[signal\] SIGKILL')" ] ||
-		grep -q '"name": "SIGKILL"' "$TMP/sigterm/record.json"; then
+		[ -n "$(rec_rows "$TMP/sigterm" signals name | grep -x SIGKILL)" ] ||
+		[ "$(rec_field "$TMP/sigterm" exits.0.name)" = SIGKILL ]; then
 		fail sigterm "the kernel's delivery as SIGKILL is shown as a SIGKILL"
 	elif ! grep -q "the program was killed by SIGTERM (SI_USER) from process $KILLER" \
 		"$TMP/sigterm.err"; then
@@ -357,7 +366,7 @@ t_threads_at_exit() {
 	workers=$("$CONVERT" --dump=records "$d.fxt" | grep -c 'kobj thread koid=[0-9]* name="worker \[')
 	if [ -n "$(rec_rows "$d" signals signal)" ] ||
 		[ "$(rec_field "$d" end)" != exit ]; then
-		fail threads_at_exit "record.json: $(grep -A1 '"signals"' "$d/record.json" | tr '\n' ' ') end $(rec_field "$d" end)"
+		fail threads_at_exit "record.json: $(rec_part "$d" signals) end $(rec_field "$d" end)"
 	elif "$CONVERT" --dump=records "$d.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
 		fail threads_at_exit "a signal marker: $("$CONVERT" --dump=records "$d.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' | sort -u | tr '\n' ' ')"
 	elif ! grep -q 'the program exited with status 0$' "$d.err"; then
@@ -386,20 +395,18 @@ t_ctrl_c() {
 	kill -INT -- "-$BGPID"
 	wait "$BGPID"
 	rc=$?
-	sigs=$(grep -c '^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": [0-9]*, "signal"' \
-		"$TMP/ctrl_c/record.json")
+	sigs=$(rec_rows "$TMP/ctrl_c" signals signal | wc -l)
 	if [ "$rc" -ne 130 ]; then
 		fail ctrl_c "snaptrace run exited $rc, expected 130 (SIGINT): $(tl 3 "$TMP/ctrl_c.err")"
 	elif "$CONVERT" --dump=records "$TMP/ctrl_c.fxt" | grep -q 'name="\[\(crash\|signal\)\]'; then
 		fail ctrl_c "Ctrl-C is drawn as a crash or signal: $("$CONVERT" --dump=records \
 			"$TMP/ctrl_c.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' | head -3)"
-	elif [ "$sigs" != 1 ] || [ "$(json_signal "$TMP/ctrl_c" 1 name)" != '"SIGINT"' ] ||
+	elif [ "$sigs" != 1 ] || [ "$(json_signal "$TMP/ctrl_c" 1 name)" != SIGINT ] ||
 		[ "$(json_signal "$TMP/ctrl_c" 1 by_stop)" != true ]; then
-		fail ctrl_c "record.json's signals: expected one SIGINT by_stop: $(grep -A3 \
-			'"signals"' "$TMP/ctrl_c/record.json")"
-	elif ! grep -q '"exits": \[{"pid": [0-9]*, "status": null, "signal": 2, "name": "SIGINT"' \
-		"$TMP/ctrl_c/record.json"; then
-		fail ctrl_c "record.json's exits: $(grep '"exits"' "$TMP/ctrl_c/record.json")"
+		fail ctrl_c "record.json's signals: expected one SIGINT by_stop: $(rec_part \
+			"$TMP/ctrl_c" signals)"
+	elif [ "$(first_exit ctrl_c)" != "null 2 SIGINT" ]; then
+		fail ctrl_c "record.json's exits: $(rec_part "$TMP/ctrl_c" exits)"
 	elif ! grep -q 'the program was killed by SIGINT, which stopped the recording too' \
 		"$TMP/ctrl_c.err"; then
 		fail ctrl_c "no summary line: $(grep -i program "$TMP/ctrl_c.err")"

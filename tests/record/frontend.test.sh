@@ -440,14 +440,14 @@ EOF2
 t_perf_refused_named() {
 	local rc d="$TMP/refused.d"
 	"$RECORD" -o "$d" --trigger none --perf "$TMP/tmp3/perf" -- "${PROG[@]}" >/dev/null \
-		2>"$TMP/refused.err"
+		2>"$TMP/perf-fails.err"
 	rc=$?
 	if [ $rc -ne 1 ]; then
 		fail perf_refused_named "exit $rc, expected 1"
-	elif ! grep -q "perf exited before recording" "$TMP/refused.err"; then
-		fail perf_refused_named "perf's failure not named: $(tr '\n' '|' <"$TMP/refused.err")"
-	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded; record.json says so): its header was never written" "$TMP/refused.err"; then
-		fail perf_refused_named "the file perf left is not named: $(tr '\n' '|' <"$TMP/refused.err")"
+	elif ! grep -q "perf exited before recording" "$TMP/perf-fails.err"; then
+		fail perf_refused_named "perf's failure not named: $(tr '\n' '|' <"$TMP/perf-fails.err")"
+	elif ! grep -q "^snaptrace-record: $d/perf.data: what perf wrote before it failed stays (nothing was recorded; record.json says so): its header was never written" "$TMP/perf-fails.err"; then
+		fail perf_refused_named "the file perf left is not named: $(tr '\n' '|' <"$TMP/perf-fails.err")"
 	else
 		ok perf_refused_named
 	fi

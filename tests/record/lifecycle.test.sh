@@ -177,7 +177,7 @@ expect() {
 	fi
 	# like Ctrl-C: the snapshot is taken and kept, exit 0
 	[ "$rc" -eq 0 ] || { echo "exit $rc, expected 0"; return; }
-	grep -q '"end": "interrupt"' "$DIR/record.json" 2>/dev/null ||
+	[ "$(rec_field "$DIR" end)" = interrupt ] ||
 		{ echo "record.json does not say end: interrupt"; return; }
 	if [ "$who" = front ] && [ "$phase" = starting ]; then
 		# the program, stopped at its first instruction until perf was ready,
@@ -188,8 +188,7 @@ expect() {
 	elif [ "$phase" != starting ]; then
 		# what the front end converts: every snapshot of record.json
 		local -a f
-		mapfile -t f < <(sed -n "s|^ *{\"file\": \"\([^\"]*\)\".*|$DIR/\1|p" \
-			"$DIR/record.json")
+		mapfile -t f < <(rec_rows "$DIR" snapshots file | D="$DIR/" awk '{ print ENVIRON["D"] $0 }')
 		"$CONVERT" -q "${f[@]}" -o "$TMP/$name.check.fxt" 2>/dev/null &&
 			has_slices "$TMP/$name.check.fxt" || echo "the snapshots have no work_leaf"
 	fi
@@ -310,7 +309,7 @@ early_expect() {
 	[ "$rc" -eq 0 ] || { echo "exit $rc, expected 0 or $((128 + n))"; return; }
 	log_has "$ERR" "SIG$sig came while the recording was starting" ||
 		{ echo "no 'came while the recording was starting' warning"; return; }
-	grep -q '"end": "interrupt"' "$DIR/record.json" 2>/dev/null ||
+	[ "$(rec_field "$DIR" end)" = interrupt ] ||
 		{ echo "record.json does not say end: interrupt"; return; }
 	"$CONVERT" --dump=slices "$OUT" >/dev/null 2>&1 || echo "the trace does not read back"
 }

@@ -96,8 +96,7 @@ t_multi() {
 			bad="hit $n: arguments $a, $b in record.json, not call k's 1000 + k, 0xfeed0000 + k; "
 		grep -q "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" .* snapshot:uint64=$k .*arg0:uint64=$a arg1:uint64=$b\( .*\)\?\$" <<<"$got" ||
 			bad+="hit $n at $t: no marker with snapshot $k, arg0 $a, arg1 $b; "
-	done < <(sed -n 's/^ *{"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\),.* "args": \[\([0-9]*\), \([0-9]*\)\], "snapshot": \([0-9]*\),.*/\1 \2 \3 \4/p' \
-		"$d/record.json")
+	done < <(rec_rows "$d" hits time_ns args.0 args.1 snapshot | awk '$4 ~ /^[0-9]+$/')
 	if [ "$n" -lt 3 ]; then
 		fail multi_snapshot "record.json lists $n hits with a snapshot, expected 3 or more: $(tl 3 "$TMP/multi.err")"
 		fail call_arguments "record.json lists $n hits"

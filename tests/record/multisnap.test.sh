@@ -66,8 +66,7 @@ t_hits() {
 				END { exit !ok }'; then
 			bad="$bad [hit $n ($entry..$ret) in snapshot $snap ($f): no sample of it]"
 		fi
-	done < <(sed -n 's/^    {"pid": [0-9]*, "tid": [0-9]*, "time_ns": \([0-9]*\), "entry_ns": \([0-9]*\), .*"snapshot": \([0-9]*\),.*/\2 \1 \3/p' \
-		"$D/record.json")
+	done < <(rec_rows "$D" hits entry_ns time_ns snapshot | awk '$1 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/')
 	if [ "$n" -lt 2 ]; then
 		fail hits_in_their_snapshots "expected several hits with a snapshot: $(tl 3 "$D.err")"
 	elif [ -n "$bad" ]; then
@@ -81,10 +80,12 @@ t_hits() {
 # there with its snapshot (null: "in none"), the coalesced count, and the
 # live lines naming only record.json's hits.
 t_numbered() {
-	local want got nhits live
+	local want got nhits live said
 	want=$(rec_rows "$D" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
 	want+="c:$(rec_field "$D" hits_coalesced)"
-	got=$(sed -n 's/^snaptrace-record: trigger hits (numbered as in record.json): //p' "$D.err" |
+	# the recorder's summary on the terminal (main.c print_hits())
+	said='^snaptrace-record: trigger hits (numbered as in record.json): '
+	got=$(sed -n "s/$said//p" "$D.err" |
 		tr ';' '\n' | awk '
 		/coalesced/ { c = $1; next }
 		{ sub(/^ */, ""); split($2, r, "-"); if (!(2 in r)) r[2] = r[1]
@@ -157,7 +158,7 @@ t_stripped() {
 		"$STRIP" "$s/$f" "$s/$f.stripped" && mv "$s/$f.stripped" "$s/$f" && n=$((n + 1))
 	done
 	if [ $n -lt 1 ]; then
-		fail stripped_snapshots_named "expected snapshots after the first to strip: $(grep -c '"file"' "$s/record.json") snapshots"
+		fail stripped_snapshots_named "expected snapshots after the first to strip: $(rec_rows "$s" snapshots file | wc -l) snapshots"
 	elif ! "$CONVERT" "$s" -o "$s.fxt" 2>"$s.convert" ||
 		! "$CONVERT" --dump=slices "$s.fxt" >"$s.slices"; then
 		fail stripped_snapshots_named "conversion failed: $(tl 3 "$s.convert")"
@@ -180,8 +181,7 @@ t_unwound() {
 	local w="$TMP/waits" t0 with all
 	until_snapshot 4 "$w.err" "$RECORD" -o "$w" --multi-thread --trigger nap_us \
 		--multi-snapshot --min-interval 200 --arm-after 0 -- "$WAITS" 4 100000 1000 300
-	t0=$(sed -n 's/^ *{"file": "[^"]*", "reason": "trigger", "time_ns": \([0-9]*\),.*/\1/p' \
-		"$w/record.json" 2>/dev/null | head -n 1)
+	t0=$(rec_rows "$w" snapshots reason time_ns | awk '$1 == "trigger" { print $2; exit }')
 	if [ "$(snaps "$w" trigger | wc -l)" -lt 3 ]; then
 		fail later_snapshots_unwound "expected 3 snapshots or more: $(tl 3 "$w.err")"
 	elif ! "$CONVERT" --quiet "$w" -o "$w.fxt" 2>"$w.convert" ||

@@ -49,8 +49,8 @@ gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 TARGETS=("$PROG" "$TMP/stripped")
 
-# refused NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
-refused() {
+# refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
+refuses() {
 	local name=$1 status=$2 pattern=$3 rc
 	shift 3
 	"$@" </dev/null >/dev/null 2>"$TMP/$name.err"
@@ -65,9 +65,9 @@ t_dir() {
 	local d="$TMP/earlier" bad=""
 	"$RECORD" -q -o "$d" --trigger none -- /bin/true >/dev/null 2>&1
 	cp "$d/record.json" "$TMP/record.json.before"
-	bad+=$(refused dir_fe 2 "^snaptrace: -d $d: expected a new directory, found an earlier recording (record.json); nothing was recorded: choose another -d$" \
+	bad+=$(refuses dir_fe 2 "^snaptrace: -d $d: expected a new directory, found an earlier recording (record.json); nothing was recorded: choose another -d$" \
 		"$FRONT" run -d "$d" -o "$TMP/t.fxt" --trigger none -- /bin/true)
-	bad+=$(refused dir_rec 2 "^snaptrace-record: -o $d: .*choose another -o$" \
+	bad+=$(refuses dir_rec 2 "^snaptrace-record: -o $d: .*choose another -o$" \
 		"$RECORD" -o "$d" --trigger none -- /bin/true)
 	if [ -n "$bad" ]; then
 		fail dir_earlier_recording "$bad"
@@ -84,9 +84,9 @@ t_kernel_thread() {
 		fail kernel_thread_refused "expected pid 2 to be kthreadd, found '$(cat /proc/2/comm 2>/dev/null)'"
 		return
 	fi
-	bad+=$(refused kt_p 2 "^snaptrace: -p 2: expected a user process, found a kernel thread (kthreadd)" \
+	bad+=$(refuses kt_p 2 "^snaptrace: -p 2: expected a user process, found a kernel thread (kthreadd)" \
 		"$FRONT" attach -p 2 -d "$TMP/kt" --trigger none --duration 2)
-	bad+=$(refused kt_t 2 "^snaptrace-record: -t 2: expected a user process, found a kernel thread" \
+	bad+=$(refuses kt_t 2 "^snaptrace-record: -t 2: expected a user process, found a kernel thread" \
 		"$RECORD" -o "$TMP/kt2" -t 2 --trigger none --duration 2)
 	if [ -n "$bad" ] || [ -e "$TMP/kt2" ]; then
 		fail kernel_thread_refused "$bad"
@@ -97,9 +97,9 @@ t_kernel_thread() {
 
 t_single_dash() {
 	local bad=""
-	bad+=$(refused sd1 2 "^snaptrace: -trigger: did you mean --trigger? (with one dash it reads as -t rigger)" \
+	bad+=$(refuses sd1 2 "^snaptrace: -trigger: did you mean --trigger? (with one dash it reads as -t rigger)" \
 		"$FRONT" run -trigger work -- "$PROG")
-	bad+=$(refused sd2 2 "^snaptrace-record: -duration=1: did you mean --duration?" \
+	bad+=$(refuses sd2 2 "^snaptrace-record: -duration=1: did you mean --duration?" \
 		"$RECORD" -duration=1 -- "$PROG")
 	if [ -n "$bad" ]; then fail single_dash_long "$bad"; else ok single_dash_long; fi
 }
@@ -110,7 +110,7 @@ t_stripped() {
 	local start unnamed d="$TMP/saddr" bad
 	start=$("$FRONT" symbols "$PROG" | awk -F '\t' '$2 == "work" { print $4 }')
 	unnamed=$("$FRONT" symbols "$TMP/stripped" | awk -F '\t' -v a="$start" '$4 == a { print $1 }')
-	bad=$(refused strip_name 1 "expected a symbol table to find 'work', found none (stripped): trigger on a function of a library it uses (LIB:NAME, e.g. libc:write), or on one of its own by the address where it starts (addr:0xHEX, as \`snaptrace symbols $TMP/stripped\` lists them" \
+	bad=$(refuses strip_name 1 "expected a symbol table to find 'work', found none (stripped): trigger on a function of a library it uses (LIB:NAME, e.g. libc:write), or on one of its own by the address where it starts (addr:0xHEX, as \`snaptrace symbols $TMP/stripped\` lists them" \
 		"$RECORD" -o "$TMP/sname" --trigger work -- "$TMP/stripped")
 	if [ -n "$bad" ] || [ -z "$start" ] || [ "$unnamed" != "(unnamed)" ]; then
 		fail stripped_suggestion "$bad; work at '$start', listed in the stripped copy as '$unnamed'"
@@ -121,18 +121,18 @@ t_stripped() {
 		-- "$TMP/stripped" >/dev/null 2>"$d.err"; then
 		fail stripped_addr_works "addr:$start refused: $(tl 2 "$d.err")"
 	elif [ "$(trig "$d" calls)" != 8 ] || [ "$(trig "$d" calls_slower)" -lt 1 ]; then
-		fail stripped_addr_works "expected 8 calls, the 12 ms one slow: $(grep '"trigger"' "$d/record.json")"
+		fail stripped_addr_works "expected 8 calls, the 12 ms one slow: $(rec_part "$d" trigger.)"
 	else
 		ok stripped_addr_works
 	fi
-	bad=$(refused strip_in 2 "found 'addr:$(printf '0x%x' $((start + 1)))' .*inside the function at $start; give its start: --trigger addr:$start\|is inside the instruction" \
+	bad=$(refuses strip_in 2 "found 'addr:$(printf '0x%x' $((start + 1)))' .*inside the function at $start; give its start: --trigger addr:$start\|is inside the instruction" \
 		"$RECORD" -o "$TMP/sin" --trigger "addr:$(printf '0x%x' $((start + 1)))" --trigger-slower-than 5ms -- "$TMP/stripped")
 	if [ -n "$bad" ]; then fail stripped_addr_inside "$bad"; else ok stripped_addr_inside; fi
 }
 
 t_rust() {
 	local bad
-	bad=$(refused rust 2 "expected one function named 'mycrate::store::load', found 2: mycrate::store::load::h0123456789abcdef (_ZN7mycrate5store4load17h0123456789abcdefE, 0x[0-9a-f]*), mycrate::store::load::hfedcba9876543210 .*; give one with its hash (mycrate::store::load::h0123456789abcdef, as rustfilt -v shows it)" \
+	bad=$(refuses rust 2 "expected one function named 'mycrate::store::load', found 2: mycrate::store::load::h0123456789abcdef (_ZN7mycrate5store4load17h0123456789abcdefE, 0x[0-9a-f]*), mycrate::store::load::hfedcba9876543210 .*; give one with its hash (mycrate::store::load::h0123456789abcdef, as rustfilt -v shows it)" \
 		"$RECORD" -o "$TMP/rust" --trigger mycrate::store::load -- "$PROG")
 	if [ -n "$bad" ] || grep -q "parameter list" "$TMP/rust.err"; then
 		fail rust_hash_suggested "$bad"

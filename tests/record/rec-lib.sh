@@ -106,11 +106,6 @@ close_to() {
 	awk -v r="$1" -v o="$2" 'BEGIN { r /= 1e6; exit !(r >= o - 0.05 && r <= o * 1.25 + 5) }'
 }
 
-# json_num FILE KEY: the number after "KEY": in FILE.
-json_num() {
-	sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -n 1
-}
-
 # snaps DIR [REASON]: the snapshot files of a recording (with that reason).
 snaps() {
 	rec_rows "$1" snapshots reason file | R="${2:-}" awk '

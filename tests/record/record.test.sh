@@ -58,7 +58,7 @@ t_demo_default_trigger() {
 		fail demo_default_trigger "end is not trigger: $(rec_field "$d" end)"
 		return
 	fi
-	if ! grep -q '"spec": "magic_trace_stop_indicator"' "$d/record.json"; then
+	if [ "$(rec_field "$d" trigger.spec)" != magic_trace_stop_indicator ]; then
 		fail demo_default_trigger "default trigger not magic_trace_stop_indicator"
 		return
 	fi
@@ -93,7 +93,7 @@ t_attach_named_trigger() {
 	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach.fxt.gz") ||
 		! nested "$s" work_top work_mid work_leaf; then
 		fail attach_named_trigger "work_top > work_mid > work_leaf not in the trace"
-	elif ! grep -q "\"pid\": $pid, \"tid\": $pid, \"time_ns\"" "$d/record.json"; then
+	elif ! rec_rows "$d" hits pid tid | grep -q -x "$pid $pid"; then
 		fail attach_named_trigger "no hit of process $pid in record.json"
 	else
 		ok attach_named_trigger
@@ -287,7 +287,7 @@ t_breakpoint_mechanism() {
 		return
 	fi
 	hit=$(first_hit "$d")
-	if ! grep -q '"mechanism": "breakpoint"' "$d/record.json"; then
+	if [ "$(rec_field "$d" trigger.mechanism)" != breakpoint ]; then
 		fail breakpoint_mechanism "record.json does not say breakpoint"
 	elif [ -z "$hit" ] || [ "${hit% *}" = "${hit#* }" ]; then
 		fail breakpoint_mechanism "expected a hit in the second thread, found '$hit'"
@@ -595,11 +595,11 @@ t_children_named() {
 	"$RECORD" -o "$d" --trigger none -- sh -c "'$PROG' work 100; true" >/dev/null 2>"$d.err" ||
 		bad+=" [sh: exit non-zero: $(tl 2 "$d.err")]"
 	[ "$(grep -c -- "$want" "$d.err")" = 1 ] && [ "$(rec_field "$d" children_unrecorded)" = 1 ] ||
-		bad+=" [sh: not named: $(grep -i child "$d.err" "$d/record.json" | tr '\n' ' ')]"
+		bad+=" [sh: not named: $(grep -i child "$d.err" | tr '\n' ' ') $(rec_part "$d" children)]"
 	"$RECORD" -o "$d-mt" --multi-thread --trigger none -- sh -c "'$PROG' work 100; true" >/dev/null \
 		2>"$d-mt.err" || bad+=" [--multi-thread: exit non-zero: $(tl 2 "$d-mt.err")]"
 	if grep -q "child process" "$d-mt.err" || [ "$(rec_field "$d-mt" children_unrecorded)" != 0 ]; then
-		bad+=" [--multi-thread: said: $(grep -i child "$d-mt.err" "$d-mt/record.json" | tr '\n' ' ')]"
+		bad+=" [--multi-thread: said: $(grep -i child "$d-mt.err" | tr '\n' ' ') $(rec_part "$d-mt" children)]"
 	elif ! "$CONVERT" -q "$d-mt" -o "$d-mt.fxt" 2>"$d-mt.conv" ||
 		! s=$("$CONVERT" --dump=slices "$d-mt.fxt" 2>>"$d-mt.conv") || ! grep -q ' work_leaf$' <<<"$s"; then
 		bad+=" [--multi-thread: no work_leaf in the trace: $(tl 2 "$d-mt.conv")]"
@@ -607,7 +607,7 @@ t_children_named() {
 	"$RECORD" -o "$d-thr" --trigger none -- "$PROG" thread 20 >/dev/null 2>"$d-thr.err" ||
 		bad+=" [thread: exit non-zero: $(tl 2 "$d-thr.err")]"
 	grep -q "child process" "$d-thr.err" || [ "$(rec_field "$d-thr" children_unrecorded)" != 0 ] &&
-		bad+=" [threads counted as children: $(grep -i child "$d-thr.err" "$d-thr/record.json" | tr '\n' ' ')]"
+		bad+=" [threads counted as children: $(grep -i child "$d-thr.err" | tr '\n' ' ') $(rec_part "$d-thr" children)]"
 	if [ -n "$bad" ]; then fail children_named "$bad"; else ok children_named; fi
 }
 
@@ -627,11 +627,12 @@ t_arm_after() {
 		return
 	fi
 	f=$(snaps "$d" trigger)
-	early=$(json_num "$d/record.json" hits_before_armed)
+	early=$(rec_field "$d" hits_before_armed)
 	span=$(span_ms "$d" $f)
-	if ! grep -q '"arming": {"by": "option", "after_ms": 600.000' "$d/record.json"; then
-		fail arm_after "record.json: $(grep '"arming"' "$d/record.json")"
-	elif [ -z "$f" ] || [ "$(grep -c '"deferred": false}' "$d/record.json")" -ne 1 ]; then
+	if [ "$(rec_field "$d" arming.by)" != option ] ||
+		! awk -v a="$(rec_field "$d" arming.after_ms)" 'BEGIN { exit !(a == 600) }'; then
+		fail arm_after "record.json: $(rec_part "$d" arming)"
+	elif [ -z "$f" ] || [ "$(rec_rows "$d" hits deferred | grep -c -x false)" -ne 1 ]; then
 		fail arm_after "expected one trigger snapshot of a hit after the arming"
 	elif [ "${early:-0}" -lt 10 ]; then
 		fail arm_after "expected tens of hits before the arming, found '$early'"
@@ -663,9 +664,10 @@ hot_lookback() {
 	span=$(span_ms "$d" $f)
 	if [ -z "$after" ] || [ "$after" -lt 100 ]; then
 		fail "$name" "expected the arming said (after the ring's fill time): $(tl 3 "$TMP/$name.err")"
-	elif ! grep -q '"arming": {"by": "ring", "after_ms": [1-9]' "$d/record.json"; then
-		fail "$name" "record.json: $(grep '"arming"' "$d/record.json")"
-	elif [ -z "$f" ] || ! grep -q '"snapshot": 0, "deferred": true}' "$d/record.json"; then
+	elif [ "$(rec_field "$d" arming.by)" != ring ] ||
+		! awk -v a="$(rec_field "$d" arming.after_ms)" 'BEGIN { exit !(a >= 1) }'; then
+		fail "$name" "record.json: $(rec_part "$d" arming)"
+	elif [ -z "$f" ] || ! rec_rows "$d" hits snapshot deferred | grep -q -x '0 true'; then
 		fail "$name" "the first snapshot is not the one of a hit that waited for the arming"
 	elif [ -z "$span" ] || [ $((span * 10)) -lt $((after * 8)) ]; then
 		fail "$name" "the snapshot covers '$span' ms, the arming was after $after ms"

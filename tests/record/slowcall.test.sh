@@ -156,7 +156,7 @@ threads_wrong() {
 		close_to "$dur" "$near" || bad="$bad [thread $tid: $dur ns, its closest call $near ms]"
 	done < <(hits "$d")
 	if [ "$(trig "$d" calls)" != 1400 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		echo "expected 1400 calls measured, none unmatched: $(grep '"trigger"' "$d/record.json"): $(tl 3 "$d.err")"
+		echo "expected 1400 calls measured, none unmatched: $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
 	elif [ "${slower:-0}" -lt "$lo" ] || [ "${slower:-0}" -gt "$hi" ]; then
 		echo "$slower calls slower than 10 ms, the program measured $lo above 10 ms and $hi above 7.2 ms"
 	elif [ "$(hits "$d" | cut -d ' ' -f 1 | sort -u | wc -l)" -ne 2 ]; then
@@ -193,7 +193,7 @@ t_longjmp() {
 		[ "$(trig "$d" calls_slower)" != 1 ] ||
 		[ "$(trig "$d" returns_unmatched)" != 0 ] ||
 		! close_to "${dur:-0}" "$(own "$d.err" | awk '$1 == 16 { print $3 }')"; then
-		fail longjmp_ignored "expected the hit at call 16 (60 ms), the 15th return: $(grep '"trigger"' "$d/record.json"), hits $(hits "$d" | tr '\n' ';')"
+		fail longjmp_ignored "expected the hit at call 16 (60 ms), the 15th return: $(rec_part "$d" trigger.), hits $(hits "$d" | tr '\n' ';')"
 	else
 		ok longjmp_ignored
 	fi
@@ -211,7 +211,7 @@ t_addr_entry() {
 		>/dev/null 2>"$d.err"; then
 		fail addr_entry "--trigger addr:$a (timed's entry) refused: $(tl 2 "$d.err")"
 	elif [ "$(hits "$d" | wc -l)" -lt 1 ]; then
-		fail addr_entry "no slow call caught at addr:$a: $(grep '"trigger"' "$d/record.json")"
+		fail addr_entry "no slow call caught at addr:$a: $(rec_part "$d" trigger.)"
 	else
 		ok addr_entry
 	fi
@@ -286,7 +286,7 @@ t_overhead() {
 	if [ -z "${slow:-}" ] || [ -z "$entry" ]; then
 		fail overhead_per_call "a run failed: $(tl 2 "$d-slow.err") $(tl 2 "$d-entry.err")"
 	elif [ "$(trig "$d-slow" calls)" != $n ]; then
-		fail overhead_per_call "expected $n calls measured: $(grep '"trigger"' "$d-slow/record.json")"
+		fail overhead_per_call "expected $n calls measured: $(rec_part "$d-slow" trigger.)"
 	elif [ "$slow" -lt 100 ] || [ "$slow" -gt 1000000 ] || [ "$unw" -gt 1000 ]; then
 		fail overhead_per_call "a watched call costs $slow ns, one not watched $unw ns: expected 100 ns to 1 ms, and below 1 us"
 	else

@@ -49,9 +49,9 @@ t_multi_snapshot_three() {
 		fail multi_snapshot_three "expected 3 trigger snapshots or more, found $n"
 	elif [ -n "$bad" ]; then
 		fail multi_snapshot_three "snapshots without work_leaf:$bad"
-	elif ! awk 'BEGIN { k = 0 } /"snapshot": [0-9]/ { sub(/.*"snapshot": /, ""); hit[$0 + 0] = 1 }
-		/^ *{"file": / { if (/"reason": "trigger"/ && !((k) in hit)) bad = 1; k++ }
-		END { exit bad }' "$d/record.json"; then
+	elif rec_rows "$d" snapshots reason | H=" $(rec_rows "$d" hits snapshot | tr '\n' ' ')" \
+		awk '$1 == "trigger" && !index(ENVIRON["H"], " " (NR - 1) " ") { bad = 1 }
+		END { exit !bad }'; then
 		fail multi_snapshot_three "a trigger snapshot that no hit of record.json took"
 	elif [ "$(rec_field "$d" end)" != interrupt ]; then
 		fail multi_snapshot_three "end is $(rec_field "$d" end), not interrupt"
@@ -94,9 +94,9 @@ t_trigger_storm() {
 		fail trigger_storm "expected several trigger snapshots, found $(snaps "$d" trigger | wc -l)"
 	elif [ -n "$bad" ]; then
 		fail trigger_storm "$bad"
-	elif [ "$(json_num "$d/record.json" hits_coalesced)" -lt 1000 ]; then
+	elif [ "$(rec_field "$d" hits_coalesced)" -lt 1000 ]; then
 		fail trigger_storm "expected thousands of coalesced hits, found" \
-			"$(json_num "$d/record.json" hits_coalesced)"
+			"$(rec_field "$d" hits_coalesced)"
 	elif ! slices_of "$d" $(snaps "$d") | grep -q ' main$'; then
 		# (most samples are in the uprobe's trampoline at this rate)
 		fail trigger_storm "the snapshots do not convert to main: $(tl 2 "$d/convert.log")"
@@ -213,11 +213,11 @@ t_disk_full() {
 	elif grep -qi "broken pipe" "$TMP/full.err"; then
 		fail disk_full "Broken pipe warnings: $(grep -ci "broken pipe" "$TMP/full.err")"
 	elif [ $((${#good[@]} + ${#unfinished[@]})) -eq 0 ]; then
-		fail disk_full "record.json lists no snapshot: $(head -c 300 "$d/record.json")"
+		fail disk_full "record.json lists no snapshot: $(rec_part "$d" "" | cut -c 1-300)"
 	elif [ -n "$bad" ]; then
 		fail disk_full "$bad"
-	elif [ $((${#good[@]} + ${#unfinished[@]})) -ne "$(grep -c '^ *{"file": "[^"]' "$d/record.json")" ]; then
-		fail disk_full "a snapshot without \"problem\": $(grep '^ *{"file": ' "$d/record.json" | head -n 2)"
+	elif [ $((${#good[@]} + ${#unfinished[@]})) -ne "$(rec_rows "$d" snapshots file | grep -c .)" ]; then
+		fail disk_full "a snapshot without \"problem\": $(rec_part "$d" snapshots.0.) $(rec_part "$d" snapshots.1.)"
 	elif [ ${#good[@]} -eq 0 ] && { [ $crc -ne 1 ] || [ -e "$TMP/full.fxt.gz" ] ||
 		! grep -q "nothing left to convert" "$TMP/full-conv.err"; }; then
 		fail disk_full "no finished snapshot, yet the conversion exits $crc: $(tl 2 "$TMP/full-conv.err")"

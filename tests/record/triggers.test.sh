@@ -399,8 +399,8 @@ t_attach_pick() {
 		fail attach_pick_list "$(tl 4 "$TMP/attach_pick.out")"
 	elif ! grep -q "^  1) $pid attach_pick_me  ($tgt x 30000)" "$TMP/attach_pick.out"; then
 		fail attach_pick_list "the narrowed list lacks process $pid: $(tl 4 "$TMP/attach_pick.out")"
-	elif ! grep -q "^  \"pids\": \[$pid\]," "$d/record.json"; then
-		fail attach_pick_list "recorded $(grep '"pids"' "$d/record.json"), not $pid"
+	elif [ "$(rec_part "$d" pids)" != "pids.0=$pid " ]; then
+		fail attach_pick_list "recorded $(rec_part "$d" pids), not $pid"
 	elif ! s=$("$CONVERT" --dump=slices "$TMP/attach_pick.fxt.gz") ||
 		! echo "$s" | grep -q ' work_leaf$'; then
 		fail attach_pick_list "the trace has no work_leaf"

@@ -12,8 +12,12 @@
 # - callers_mutex: the same for the mutex waits (blocked in futex) and
 #   locked_update, at least 5 of them.
 # - stats_sleeps: snaptrace stats --off-cpu on that trace gives, for each
-#   worker, as many waits blocked in clock_nanosleep as the program slept,
-#   and their total within 5% of what it measured around its nanosleep calls.
+#   worker, as many waits blocked in clock_nanosleep as the program slept;
+#   their total is at most 5% over what it measured around its nanosleep
+#   calls (the blocked time is inside that measure), and with the time
+#   preempted under nap_us (a preemption in the wrapper after the wakeup,
+#   inside the measure but not a wait: 10.6 ms of one worker's 234.7 ms on a
+#   loaded machine) at least 5% under it.
 # On the old code (frame pointers only) the C library hid both wrappers, and
 # stats had no --off-cpu.
 . "$(dirname "$0")/../lib.sh"
@@ -63,11 +67,14 @@ t_stats() {
 		return
 	}
 	while read -r tid n ns; do
-		read -r waits total < <(awk -F, -v t="$tid" '$1 == "syscall" && $2 == "blocked" &&
-			$3 == "clock_nanosleep" && $10 == t { print $4, $5 }' "$TMP/waits.csv")
+		read -r waits total preempted < <(awk -F, -v t="$tid" '$10 != t { next }
+			$1 == "syscall" && $2 == "blocked" && $3 == "clock_nanosleep" { w = $4; b = $5 }
+			$1 == "caller" && $2 == "preempted" && $3 == "nap_us" { p = $5 }
+			END { print w + 0, b + 0, p + 0 }' "$TMP/waits.csv")
 		if [ "${waits:-0}" != "$n" ] ||
-			! awk -v a="${total:-0}" -v b="$ns" 'BEGIN { exit !(a >= b * 0.95 && a <= b * 1.05) }'; then
-			bad="$bad [thread $tid slept $n times, $ns ns; stats: ${waits:-no} waits, ${total:-0} ns]"
+			! awk -v a="${total:-0}" -v p="${preempted:-0}" -v b="$ns" \
+				'BEGIN { exit !(a + p >= b * 0.95 && a <= b * 1.05) }'; then
+			bad="$bad [thread $tid slept $n times, $ns ns; stats: ${waits:-no} waits, ${total:-0} ns, ${preempted:-0} ns preempted under nap_us]"
 		fi
 	done < <(sed -n 's/^worker \([0-9]*\) naps \([0-9]*\) slept_ns \([0-9]*\)$/\1 \2 \3/p' "$REC.out")
 	if [ "$(grep -c '^worker ' "$REC.out")" -ne 4 ]; then

@@ -12,8 +12,9 @@
 #                     with them ignored;
 #   runner_tiers      no names: the check and record tiers; --tiers picks;
 #                     a suite named runs whatever its tier; check suites run
-#                     side by side, record suites two at a time (-J 1: one)
-#                     and never beside a check suite;
+#                     side by side, record suites two at a time (-J 1: one),
+#                     the two tiers side by side, check suites then at nice
+#                     10;
 #   runner_hang_guard a suite silent for SNAPTRACE_TEST_HANG seconds is
 #                     killed (with what it started) and fails naming the
 #                     test it last finished and its time; a slow suite that
@@ -143,8 +144,10 @@ EOS
 }
 
 # Tiers: three check suites that must see each other run (-j 3), two record
-# suites that must see each other and nothing else (-J 1: each alone), a
-# stress and a pt-hardware suite.
+# suites that must see each other (-J 1: each alone) and, in a run of both
+# tiers, the check suites beside them at nice 10 (each check suite leaves
+# its niceness in $TMP/nice.NAME; record suites run at 0), a stress and a
+# pt-hardware suite, each alone.
 t_tiers() {
 	local t="$TMP/tiers" why="" n tier
 	tree "$t"
@@ -152,37 +155,43 @@ t_tiers() {
 	for n in c1:check c2:check n1:; do
 		tier=${n#*:} n=${n%%:*}
 		suite "$t" "$n" "$tier" <<EOS
-touch "$TMP/running/$n"
+touch "$TMP/running/c-$n"
+nice >"$TMP/nice.$n"
 for ((i = 0; i < 400; i++)); do
-	[ \$(ls "$TMP/running" | wc -l) -ge 3 ] && break
+	[ \$(ls "$TMP/running" | grep -c '^c-') -ge 3 ] && break
 	sleep 0.05
 done
-[ \$(ls "$TMP/running" | wc -l) -ge 3 ] && echo "ok $n" || echo "FAIL $n: ran beside \$(ls "$TMP/running")"
+seen=\$(ls "$TMP/running" | tr '\\n' ' ')
+[ \$(ls "$TMP/running" | grep -c '^c-') -ge 3 ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen"
+[ -z "\${RUNNER_TIERS_BOTH:-}" ] || [[ "\$seen" == *r-r* ]] || echo "FAIL ${n}_beside: no record suite beside: \$seen"
 sleep 1
-rm -f "$TMP/running/$n"
+rm -f "$TMP/running/c-$n"
 EOS
 	done
 	for n in r1 r2; do
 		suite "$t" "$n" record <<EOS
-touch "$TMP/running/$n"
-want=2 expect="r1 r2 "
-[ -n "\${RUNNER_TIERS_ALONE:-}" ] && want=1 expect="$n "
+touch "$TMP/running/r-$n"
+want=2 expect="r-r1 r-r2 "
+[ -n "\${RUNNER_TIERS_ALONE:-}" ] && want=1 expect="r-$n "
 for ((i = 0; i < 400; i++)); do
-	[ \$(ls "$TMP/running" | wc -l) -ge \$want ] && break
+	[ \$(ls "$TMP/running" | grep -c '^r-') -ge \$want ] && break
 	sleep 0.05
 done
-seen=\$(ls "$TMP/running" | tr '\\n' ' ')
-[ "\$seen" = "\$expect" ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen"
+seen=\$(ls "$TMP/running" | grep '^r-' | tr '\\n' ' ')
+[ "\$seen" = "\$expect" ] && [ "\$(nice)" = 0 ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen at nice \$(nice)"
+[ -z "\${RUNNER_TIERS_BOTH:-}" ] || sleep 2
 sleep 0.5
-rm -f "$TMP/running/$n"
+rm -f "$TMP/running/r-$n"
 EOS
 	done
 	suite "$t" s1 stress <<<'echo "ok s1"'
 	suite "$t" p1 pt-hardware <<<'echo "ok p1"'
 	# suites that ran, in name order
 	ran() { sed -n 's/^\([a-z0-9]*\): [0-9]* passed.*/\1/p' "$OUT" | sort | tr '\n' ' '; }
-	run_tree "$t" -j 3 "$t/build"
+	RUNNER_TIERS_BOTH=1 run_tree "$t" -j 3 "$t/build"
 	[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 r1 r2 " ] || why="no names: ran $(ran) (exit $RC): $(out)"
+	[ -n "$why" ] || [ "$(cat "$TMP/nice.c1" "$TMP/nice.c2" "$TMP/nice.n1" | tr '\n' ' ')" = "10 10 10 " ] ||
+		why="no names: check suites at nice $(cat "$TMP/nice."* | tr '\n' ' '), expected 10"
 	if [ -z "$why" ]; then
 		RUNNER_TIERS_ALONE=1 run_tree "$t" -J 1 --tiers record "$t/build"
 		[ $RC = 0 ] && [ "$(ran)" = "r1 r2 " ] || why="-J 1: ran $(ran) (exit $RC): $(out)"
@@ -190,6 +199,8 @@ EOS
 	if [ -z "$why" ]; then
 		run_tree "$t" -j 3 --tiers check "$t/build"
 		[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 " ] || why="--tiers check: ran $(ran): $(out)"
+		[ -n "$why" ] || [ "$(cat "$TMP/nice.c1")" = 0 ] ||
+			why="--tiers check: at nice $(cat "$TMP/nice.c1"), expected 0 (no record suite in the run)"
 	fi
 	if [ -z "$why" ]; then
 		run_tree "$t" --tiers stress,pt-hardware "$t/build"

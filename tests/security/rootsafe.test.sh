@@ -21,7 +21,7 @@
 #   out-temp-squat    the attacker creates a thousand temporaries of the
 #                     names the converter would have used: it converts
 #   rec-dir-other     snaptrace-record -o the attacker's directory holding a
-#                     dangling record.json link: refused, nothing created
+#                     dangling record.json link: exit 2, nothing created
 #   rec-json-swapped  -o the attacker's empty directory whose record.json
 #                     the attacker swaps for a link to the decoy while
 #                     recording: refused at once, the decoy intact
@@ -197,9 +197,9 @@ clean_text() {
 	fi
 }
 
-# refused RC NAME STATUS PATTERN ERR: the exit status RC is STATUS, ERR one
+# refuses RC NAME STATUS PATTERN ERR: the exit status RC is STATUS, ERR one
 # line matching PATTERN (the path and the rule); returns 1 after a FAIL.
-refused() {
+refuses() {
 	local rc=$1 name=$2 want=$3 pat=$4 err=$5
 	if [ "$rc" -ne "$want" ]; then
 		fail "$name" "exit $rc, expected $want: $(first_lines "$err")"
@@ -225,7 +225,7 @@ convert_to() {
 out_link_shared() {
 	as_attacker ln -s "$DECOY" "$SHARED/trace.fxt"
 	convert_to out-link-shared "$SHARED/trace.fxt"
-	refused $? out-link-shared 2 "$SHARED/trace.fxt: .*not following the symbolic link trace.fxt, another user's \(uid $AUID\)" \
+	refuses $? out-link-shared 2 "$SHARED/trace.fxt: .*not following the symbolic link trace.fxt, another user's \(uid $AUID\)" \
 		"$TMP/out-link-shared.err" && decoy_intact out-link-shared &&
 		[ -L "$SHARED/trace.fxt" ] && ok out-link-shared
 }
@@ -233,7 +233,7 @@ out_link_shared() {
 out_link_dangling() {
 	as_attacker ln -s "$ROOTONLY/planted.fxt" "$SHARED/dangling.fxt"
 	convert_to out-link-dangling "$SHARED/dangling.fxt"
-	refused $? out-link-dangling 2 "dangling.fxt: .*not following the symbolic link" \
+	refuses $? out-link-dangling 2 "dangling.fxt: .*not following the symbolic link" \
 		"$TMP/out-link-dangling.err" && untouched out-link-dangling "$ROOTONLY" &&
 		ok out-link-dangling
 }
@@ -241,14 +241,14 @@ out_link_dangling() {
 out_link_own_dir() {
 	as_attacker ln -s "$DECOY" "$HOME_A/trace.fxt.gz"
 	convert_to out-link-own-dir "$HOME_A/trace.fxt.gz"
-	refused $? out-link-own-dir 2 "not following the symbolic link trace.fxt.gz, another user's" \
+	refuses $? out-link-own-dir 2 "not following the symbolic link trace.fxt.gz, another user's" \
 		"$TMP/out-link-own-dir.err" && decoy_intact out-link-own-dir && ok out-link-own-dir
 }
 
 out_dir_link() {
 	as_attacker ln -s "$ROOTONLY" "$SHARED/d"
 	convert_to out-dir-link "$SHARED/d/out.fxt"
-	refused $? out-dir-link 2 "$SHARED/d/out.fxt: .*not following the symbolic link d," \
+	refuses $? out-dir-link 2 "$SHARED/d/out.fxt: .*not following the symbolic link d," \
 		"$TMP/out-dir-link.err" && untouched out-dir-link "$ROOTONLY" && ok out-dir-link
 }
 
@@ -261,7 +261,7 @@ out_fifo_other() {
 	local rc=$?
 	kill "$reader" 2>/dev/null
 	wait "$reader" 2>/dev/null
-	if refused "$rc" out-fifo-other 2 "t.fxt: .*a FIFO of uid $AUID, not yours or root's" \
+	if refuses "$rc" out-fifo-other 2 "t.fxt: .*a FIFO of uid $AUID, not yours or root's" \
 		"$TMP/out-fifo-other.err"; then
 		if [ -s "$HOME_A/stolen" ]; then
 			fail out-fifo-other "the attacker read $(stat -c %s "$HOME_A/stolen") bytes of root's trace"
@@ -306,7 +306,7 @@ rec_dir_other() {
 	as_attacker mkdir -m 777 "$d"
 	as_attacker ln -s "$ROOTONLY/record.json" "$d/record.json"
 	record rec-dir-other -o "$d"
-	refused $? rec-dir-other 2 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
+	refuses $? rec-dir-other 2 "$d: a directory of uid $AUID: a recording directory must be its recorder's own" \
 		"$TMP/rec-dir-other.err" && untouched rec-dir-other "$ROOTONLY" && ok rec-dir-other
 }
 
@@ -322,14 +322,14 @@ rec_json_swapped() {
 	rc=$?
 	kill "$swapper" 2>/dev/null
 	wait "$swapper" 2>/dev/null
-	refused "$rc" rec-json-swapped 2 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
+	refuses "$rc" rec-json-swapped 2 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
 		decoy_intact rec-json-swapped && ok rec-json-swapped
 }
 
 rec_dir_link() {
 	as_attacker ln -s "$ROOTONLY" "$SHARED/recdir"
 	record rec-dir-link -o "$SHARED/recdir"
-	refused $? rec-dir-link 2 "$SHARED/recdir: .*not following the symbolic link recdir" \
+	refuses $? rec-dir-link 2 "$SHARED/recdir: .*not following the symbolic link recdir" \
 		"$TMP/rec-dir-link.err" && untouched rec-dir-link "$ROOTONLY" && ok rec-dir-link
 }
 
@@ -344,7 +344,7 @@ rec_default_name() {
 			"$d/snaptrace-$(date -d "@$((now + t))" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
 	done
 	(cd "$d" && record rec-default-name)
-	refused $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
+	refuses $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
 		"$TMP/rec-default-name.err" && untouched rec-default-name "$ROOTONLY" &&
 		ok rec-default-name
 }
@@ -354,7 +354,7 @@ rec_dir_shared() {
 	mkdir -m 777 "$d"
 	chmod 777 "$d"
 	record rec-dir-shared -o "$d"
-	refused $? rec-dir-shared 2 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err" &&
+	refuses $? rec-dir-shared 2 "$d: writable by others \(mode 0777\)" "$TMP/rec-dir-shared.err" &&
 		untouched rec-dir-shared "$d" && ok rec-dir-shared
 }
 
@@ -375,7 +375,7 @@ rec_dir_replaced() {
 	elif [ -e "$TMP/rec-dir-replaced.fxt" ] &&
 		"$CONVERT" --dump=slices "$TMP/rec-dir-replaced.fxt" 2>/dev/null | grep -q FAKE; then
 		fail rec-dir-replaced "root's trace is the attacker's fake recording"
-	elif refused "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
+	elif refuses "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
 	fi
@@ -541,7 +541,7 @@ in_json_fifo() {
 	timeout -k 5 20 "$CONVERT" "$d" -o "$TMP/in-json-fifo.fxt" 2>"$TMP/in-json-fifo.err"
 	rc=$?
 	! blocked "$rc" || { fail in-json-fifo "the converter blocked"; return; }
-	refused "$rc" in-json-fifo 1 "$d/record.json: a FIFO, expected a regular file" \
+	refuses "$rc" in-json-fifo 1 "$d/record.json: a FIFO, expected a regular file" \
 		"$TMP/in-json-fifo.err" && ok in-json-fifo
 }
 
@@ -936,7 +936,7 @@ hang_symbols_fifo() {
 	timeout -k 5 20 "$FRONT" symbols "$SHARED/prog" >/dev/null 2>"$TMP/hang-symbols-fifo.err"
 	rc=$?
 	! blocked "$rc" || { fail hang-symbols-fifo "snaptrace symbols blocked"; return; }
-	refused "$rc" hang-symbols-fifo 1 "$SHARED/prog: .*not an ELF file" "$TMP/hang-symbols-fifo.err" &&
+	refuses "$rc" hang-symbols-fifo 1 "$SHARED/prog: .*not an ELF file" "$TMP/hang-symbols-fifo.err" &&
 		ok hang-symbols-fifo
 }
 
@@ -946,7 +946,7 @@ hang_stats_fifo() {
 	timeout -k 5 20 "$STATS" "$SHARED/stats-in.fxt" >/dev/null 2>"$TMP/hang-stats-fifo.err"
 	rc=$?
 	! blocked "$rc" || { fail hang-stats-fifo "snaptrace stats blocked"; return; }
-	refused "$rc" hang-stats-fifo 1 "$SHARED/stats-in.fxt: .*a FIFO of uid $AUID: only the caller's or root's is read" \
+	refuses "$rc" hang-stats-fifo 1 "$SHARED/stats-in.fxt: .*a FIFO of uid $AUID: only the caller's or root's is read" \
 		"$TMP/hang-stats-fifo.err" && ok hang-stats-fifo
 }
 
@@ -957,7 +957,7 @@ hang_convert_fifo() {
 		2>"$TMP/hang-convert-fifo.err"
 	rc=$?
 	! blocked "$rc" || { fail hang-convert-fifo "the converter blocked"; return; }
-	refused "$rc" hang-convert-fifo 1 "$SHARED/in.txt: a FIFO of uid $AUID: only the caller's or root's is read" \
+	refuses "$rc" hang-convert-fifo 1 "$SHARED/in.txt: a FIFO of uid $AUID: only the caller's or root's is read" \
 		"$TMP/hang-convert-fifo.err" || return
 	mkfifo "$TMP/own.fifo"
 	cat "$IN" >"$TMP/own.fifo" &

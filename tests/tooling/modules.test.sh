@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # tier: check
-# The converter's modules depend on each other one way
-# (tests/tooling/module-cycles.sh; docs/design.md "The converter"):
+# The converter's and the recorder's modules depend on each other one way
+# (tests/tooling/module-cycles.sh; docs/design.md "The converter", "The
+# recorder"):
 #   convert_one_way   no circle among convert/'s modules, neither in the
 #                     include graph (#include lines) nor in the call graph
 #                     (nm of O/obj/convert/*.o)
+#   record_one_way    the same among record/'s modules (the session, its
+#                     snapshots and record.json share struct rec_session
+#                     through rec_state.h, not each other's headers)
 #   finds_circles     the check itself: modules that include each other's
 #                     headers and call each other are named, in both graphs,
 #                     and a module that only calls into them is not
@@ -13,15 +17,16 @@
 top=$SNAPTRACE_TOP
 check=$top/tests/tooling/module-cycles.sh
 
-t_convert_one_way() {
+# one_way NAME DIR: no circle among DIR's modules (O/obj/DIR/*.o).
+one_way() {
 	local out rc
-	requires convert_one_way binutils || return
-	out=$("$check" "$top/convert" "$SNAPTRACE_O/obj/convert" 2>&1)
+	requires "$1" binutils || return
+	out=$("$check" "$top/$2" "$SNAPTRACE_O/obj/$2" 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ] || [ -n "$out" ]; then
-		fail convert_one_way "exit $rc: $(echo "$out" | tr '\n' ';' | cut -c 1-600)"
+		fail "$1" "exit $rc: $(echo "$out" | tr '\n' ';' | cut -c 1-600)"
 	else
-		ok convert_one_way
+		ok "$1"
 	fi
 }
 
@@ -68,5 +73,6 @@ t_finds_circles() {
 	fi
 }
 
-t_convert_one_way
+one_way convert_one_way convert
+one_way record_one_way record
 t_finds_circles

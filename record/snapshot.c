@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+#include "snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "diag.h"
+#include "inpath.h"
+#include "perfclock.h"
+#include "perfdata.h"
+#include "procfs.h"
+#include "run.h"
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The entry of thread TID of process PID in S->threads, added if new; NULL on out-of-memory. */
+static struct rec_thread_info *thread_info(struct rec_session *s, pid_t pid, pid_t tid)
+{
+	struct rec_thread_info *ti;
+
+	for (int k = 0; k < s->nthreads; k++)
+		if (s->threads[k].tid == tid)
+			return &s->threads[k];
+	if (array_reserve((void **)&s->threads, &s->threads_cap, (size_t)s->nthreads + 1,
+		    sizeof(*s->threads)))
+		return NULL;
+	ti = &s->threads[s->nthreads++];
+	memset(ti, 0, sizeof(*ti));
+	ti->pid = pid;
+	ti->tid = tid;
+	return ti;
+}
+
+void rec_snapshot_threads(struct rec_session *s)
+{
+	pid_t *tids = NULL;
+	size_t cap = 0;
+
+	for (int i = 0; i < s->target.npids; i++) {
+		pid_t pid = s->target.pids[i];
+		int n = rec_proc_tasks(pid, &tids, &cap);
+
+		for (int j = 0; j < n; j++) {
+			struct rec_thread_info *ti = thread_info(s, pid, tids[j]);
+
+			if (ti)
+				rec_proc_comm(pid, tids[j], ti->comm, sizeof(ti->comm));
+		}
+	}
+	free(tids);
+}
+
+struct rec_snap *rec_snapshot_new(struct rec_session *s, enum record_end reason, const char *file,
+				 uint64_t live_ns)
+{
+	struct rec_snap *sn;
+
+	if (array_reserve((void **)&s->snaps, &s->snaps_cap, (size_t)s->nsnaps + 1, sizeof(*s->snaps)))
+		return NULL;
+	sn = &s->snaps[s->nsnaps++];
+	memset(sn, 0, sizeof(*sn));
+	sn->reason = reason;
+	sn->live_ns = live_ns;
+	sn->requested_ms = sn->frozen_ms = sn->done_ms = rec_now_ms();
+	if (rec_perf_clock_now(&sn->time_ns))
+		sn->time_ns = 0;
+	snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
+	return sn;
+}
+
+void rec_snapshot_settle(struct rec_session *s, bool final)
+{
+	for (; s->dumps_used < s->perf.ndumps; s->dumps_used++) {
+		const char *file = s->perf.dumps[s->dumps_used];
+		struct rec_snap *sn;
+
+		if (s->inflight < 0 && !final)
+			return;
+		if (s->inflight >= 0) {
+			sn = &s->snaps[s->inflight];
+			snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
+			sn->done_ms = rec_now_ms();
+			s->inflight = -1;
+			rec_snapshot_threads(s);
+		} else if (s->drop_dumps) {
+			unlinkat(s->outdir_fd, base_name(file), 0);
+		} else if (!rec_snapshot_new(s, s->end, file, s->stop_live_ns)) {
+			diag_warn("%s: out of memory: not listed in record.json", file);
+		}
+	}
+}
+
+int rec_snapshot_wait(struct rec_session *s, int timeout_ms)
+{
+	double deadline = rec_now_ms() + timeout_ms;
+
+	while (s->inflight >= 0) {
+		struct pollfd pf = { s->perf.out_fd, POLLIN, 0 };
+		int left = (int)(deadline - rec_now_ms());
+
+		if (s->perf.out_fd < 0)
+			return -EPIPE;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pf, 1, left) > 0)
+			rec_perf_read_output(&s->perf);
+		rec_snapshot_settle(s, false);
+	}
+	return 0;
+}
+
+int rec_snapshot_take(struct rec_session *s, enum record_end reason)
+{
+	double t0 = rec_now_ms(), t_frozen = t0;
+	struct rec_snap *sn;
+	int err;
+
+	switch (s->plan.snap) {
+	case REC_SNAP_SIGNAL_DUMP:
+		/* freeze the ring first: what follows the trigger overwrites nothing */
+		/* -EPIPE: perf is gone, which the end of the recording reports */
+		if (s->plan.freeze &&
+		    (err = rec_perf_control(&s->perf, "disable", REC_SNAPSHOT_TIMEOUT_MS)) &&
+		    err != -EPIPE)
+			diag_warn("perf did not acknowledge \"disable\" (%s): the snapshot may "
+				  "also hold samples taken just after the trigger", strerror(-err));
+		t_frozen = rec_now_ms();
+		sn = rec_snapshot_new(s, reason, "", 0);
+		if (!sn || rec_perf_signal(&s->perf, SIGUSR2)) {
+			s->nsnaps -= sn != NULL;
+			return -1;
+		}
+		s->inflight = (int)(sn - s->snaps);
+		sn->requested_ms = t0;
+		sn->frozen_ms = t_frozen;
+		if (s->o->multi_snapshot)
+			return s->inflight;
+		err = rec_snapshot_wait(s, REC_SNAPSHOT_TIMEOUT_MS);
+		if (err && err != -EPIPE)
+			diag_warn("perf did not confirm the snapshot: %s", strerror(-err));
+		s->drop_dumps = true;
+		return (int)(sn - s->snaps);
+	case REC_SNAP_CONTROL:
+		err = rec_perf_control(&s->perf, "snapshot", REC_SNAPSHOT_TIMEOUT_MS);
+		if (err) {
+			if (err != -EPIPE)
+				diag_warn("perf did not acknowledge the snapshot: %s",
+					  strerror(-err));
+			return -1;
+		}
+		/* nothing after the snapshot: perf's exit snapshot then adds nothing */
+		rec_perf_control(&s->perf, "disable", REC_SNAPSHOT_TIMEOUT_MS);
+		sn = rec_snapshot_new(s, reason, "perf.data", 0);
+		break;
+	case REC_SNAP_SIGNAL_BLIND:
+		if (rec_perf_signal(&s->perf, SIGUSR2))
+			return -1;
+		sn = rec_snapshot_new(s, reason, "perf.data", 0);
+		break;
+	case REC_SNAP_AT_STOP:
+	default:
+		return REC_SNAPSHOT_PENDING;
+	}
+	if (!sn)
+		return -1;
+	sn->requested_ms = sn->frozen_ms = t0;
+	rec_snapshot_threads(s);
+	return (int)(sn - s->snaps);
+}
+
+int rec_snapshot_holding(const struct rec_session *s, uint64_t time_ns)
+{
+	for (int i = 0; i < s->nsnaps; i++)
+		if (s->snaps[i].file[0] && s->snaps[i].time_ns && s->snaps[i].time_ns >= time_ns)
+			return i;
+	return -1;
+}
+
+/* Whether perf itself reads the perf.data PATH (`perf evlist`); else SN's
+ * problem says what perf said. */
+static bool perf_reads(struct rec_session *s, const char *path, struct rec_snap *sn)
+{
+	char *argv[] = { s->plan.argv[0], "evlist", "-f", "-i", (char *)path, NULL };
+	char out[512], *nl;
+
+	if (run_capture(argv, out, sizeof(out)) == 0)
+		return true;
+	if ((nl = strchr(out, '\n')))
+		*nl = 0;
+	snprintf(sn->problem, sizeof(sn->problem), "perf cannot read it: %.100s", out);
+	return false;
+}
+
+int rec_snapshot_check(struct rec_session *s)
+{
+	char path[32];
+	struct statvfs vfs;
+	bool full = !fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0;
+	int n = 0;
+
+	for (int i = 0; i < s->nsnaps; i++) {
+		struct rec_snap *sn = &s->snaps[i];
+		int fd;
+
+		if (!sn->file[0])
+			continue;
+		/* perf's file as perf left it in the directory; perf reads it too */
+		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW | INPATH_INHERIT,
+				 sn->problem, sizeof(sn->problem));
+		if (fd < 0 || perfdata_check(inpath_proc(fd, path, sizeof(path)), sn->problem,
+					     sizeof(sn->problem)) != PERFDATA_FINISHED ||
+		    (full && !perf_reads(s, path, sn)))
+			n++;
+		if (fd >= 0)
+			close(fd);
+	}
+	return n;
+}
+
+/* The sample times of a snapshot file, read once (perfdata_sample_times). */
+struct snap_samples {
+	bool read;
+	uint64_t *t;   /* ascending (owned) */
+	size_t n;
+};
+
+/*
+ * Whether sampling snapshot SN (the file in directory DIRFD; its samples cached in SM)
+ * holds the hit WINDOW [FROM, TO]: a sample in it (a slow call: its entry
+ * to its return); for an instant (FROM = TO) samples from before it and its
+ * ring read at or after it (SN->time_ns, or a later sample).
+ */
+static bool snap_holds(int dirfd, const struct rec_snap *sn, struct snap_samples *sm,
+		       uint64_t from, uint64_t to)
+{
+	char path[32], why[160];
+	size_t lo = 0, hi;
+
+	if (!sm->read) {
+		/* through the directory held open, as every file of it */
+		int fd = inpath_open(dirfd, sn->file, INPATH_NOFOLLOW, why, sizeof(why));
+
+		if (fd < 0 || perfdata_sample_times(inpath_proc(fd, path, sizeof(path)), &sm->t,
+						    &sm->n))
+			sm->n = 0;
+		if (fd >= 0)
+			close(fd);
+		sm->read = true;
+	}
+	if (!sm->n)
+		return false;
+	if (from == to)
+		return sm->t[0] <= to && (sn->time_ns >= from || sm->t[sm->n - 1] >= from);
+	/* the first sample at or after FROM */
+	for (hi = sm->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sm->t[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sm->n && sm->t[lo] <= to;
+}
+
+void rec_snapshot_hits_held(struct rec_session *s)
+{
+	struct snap_samples *sm;
+
+	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
+	    !(sm = calloc((size_t)s->nsnaps, sizeof(*sm))))
+		return;
+	for (int i = 0; i < s->nhits; i++) {
+		struct rec_hit_log *log = &s->hits[i];
+		uint64_t from = log->hit.entry_ns ? log->hit.entry_ns : log->hit.time_ns;
+		int k = log->snapshot, j;
+
+		if (k >= 0 && k < s->nsnaps && s->snaps[k].file[0] && !s->snaps[k].problem[0] &&
+		    snap_holds(s->outdir_fd, &s->snaps[k], &sm[k], from, log->hit.time_ns))
+			continue;
+		for (j = 0; j < s->nsnaps; j++)
+			if (s->snaps[j].file[0] && !s->snaps[j].problem[0] &&
+			    snap_holds(s->outdir_fd, &s->snaps[j], &sm[j], from, log->hit.time_ns))
+				break;
+		log->snapshot = j < s->nsnaps ? j : -1;
+	}
+	for (int j = 0; j < s->nsnaps; j++)
+		free(sm[j].t);
+	free(sm);
+}
