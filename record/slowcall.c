@@ -126,6 +126,7 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 	struct rec_slow_thread *th = thread_of(sc, s->tid);
 	uint64_t entry_sp = s->sp;   /* an exit's stack pointer is its entry's */
 	struct rec_slow_entry *e;
+	uint64_t entry_ns;
 
 	if (!th || !s->sp) {
 		sc->unmatched += !s->part;
@@ -148,9 +149,10 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		drop_if_idle(sc, th);
 		return;
 	}
+	entry_ns = e->time_ns;   /* E is TH's, which drop_if_idle may overwrite */
 	th->depth--;
 	drop_if_idle(sc, th);
-	call_ended(sc, s, e->time_ns, false, fn, arg);
+	call_ended(sc, s, entry_ns, false, fn, arg);
 }
 
 /*

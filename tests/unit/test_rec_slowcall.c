@@ -107,6 +107,24 @@ static void slowcall_threads_apart(void)
 	rec_slowcall_free(&sc);
 }
 
+/* A thread's return while a thread kept after it is in a call: the first
+ * one is forgotten (its slot takes the last thread's), its call measured
+ * from its own entry, not the other thread's. */
+static void slowcall_return_before_other_thread(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	entry(&sc, 1, 0x1000, 0);
+	entry(&sc, 2, 0x2000, 20 * MS);
+	ret(&sc, 1, 0x1000, 30 * MS);       /* thread 1: 30 ms */
+	ret(&sc, 2, 0x2000, 60 * MS);       /* thread 2: 40 ms */
+	settle(&sc);
+	CHECK_INT_EQ(ngot, 2);
+	CHECK_U64_EQ(got[0].duration_ns, 30 * MS);
+	CHECK_U64_EQ(got[1].duration_ns, 40 * MS);
+	rec_slowcall_free(&sc);
+}
+
 static void slowcall_return_read_before_entry(void)
 {
 	struct rec_slowcall sc = start(10 * MS);
@@ -281,6 +299,7 @@ int main(void)
 	UNIT_RUN(slowcall_pass_without_samples);
 	UNIT_RUN(slowcall_outer_of_recursion);
 	UNIT_RUN(slowcall_threads_apart);
+	UNIT_RUN(slowcall_return_before_other_thread);
 	UNIT_RUN(slowcall_return_read_before_entry);
 	UNIT_RUN(slowcall_pass_waits_for_the_next);
 	UNIT_RUN(slowcall_never_returned);
