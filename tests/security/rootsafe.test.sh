@@ -437,6 +437,8 @@ rec_perfmap_link() {
 		ok rec-perfmap-link
 	fi
 	[ -n "$pid" ] && rm -f "$map"
+}
+
 rec_probe_swapped() {
 	local d="$HOME_A/probe" err="$TMP/rec-probe-swapped.err" n i rc swapper why= recorded=0
 	requires rec-probe-swapped gcc uprobes || return
