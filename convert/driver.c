@@ -9,6 +9,7 @@
 
 #include "chain.h"
 #include "chaincheck.h"
+#include "perfmaps.h"
 #include "complete.h"
 #include "coverage.h"
 #include "funcs.h"
@@ -249,6 +250,11 @@ static int no_thread(struct conv_driver *cv)
 
 static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site *site)
 {
+	struct conv_loc named = *loc;
+
+	/* a JIT's frame named from the recording's copy of its perf map */
+	if (conv_perfmap_name(c, &named))
+		loc = &named;
 	site->ip = loc->ip;
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
@@ -1109,6 +1115,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_chaincheck_free(&cv->c);
 	conv_sigmarks_free(&cv->c);
 	conv_measured_free(&cv->c);
+	conv_perfmaps_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);

@@ -419,6 +419,8 @@ struct conv {
 	size_t nmcalls, capmcalls;
 	struct conv_mfunc *mfuncs;     /* their functions */
 	size_t nmfuncs;
+	struct conv_perfmap *perfmaps; /* the JITs' perf maps met (perfmaps.h) */
+	size_t nperfmaps, capperfmaps;
 	fxt_string_id s_measured, s_duration_ns;
 };
 

@@ -19,6 +19,7 @@
 #include "outpath.h"
 #include "perfclock.h"
 #include "perfdata.h"
+#include "perfmaps.h"
 #include "perfring.h"
 #include "procfs.h"
 #include "report.h"
@@ -230,8 +231,8 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
 {
 	if (hit->duration_ns)
-		snprintf(buf, size, "a call of %.3f ms in thread %d", hit->duration_ns / 1e6,
-			 (int)hit->tid);
+		snprintf(buf, size, "a call of %.3f ms in thread %d%s", hit->duration_ns / 1e6,
+			 (int)hit->tid, hit->thrown ? " left by an exception" : "");
 	else
 		snprintf(buf, size, "in thread %d", (int)hit->tid);
 	return buf;
@@ -607,6 +608,7 @@ static int finish(struct rec_session *s)
 	rec_snapshot_hits_held(s);
 	if (s->o->keep_binaries)
 		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
+	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
