@@ -15,7 +15,8 @@
 # - the terminal numbers hits and snapshots as record.json does: the
 #   summary line gives each hit record.json lists the snapshot it lists
 #   (and counts the coalesced ones), each live "trigger hit N" is one of
-#   record.json's; the start-up lines say what ran (the --dry-run's
+#   record.json's, and one whose live line named another snapshot (the one
+#   it took) is said so in the summary, not contradicted; the start-up lines say what ran (the --dry-run's
 #   description of the same options, the slow-call trigger armed at once
 #   for its own reason, not "no ring buffer");
 # - the converted recording names every frame and thread: a snapshot perf
@@ -118,26 +119,49 @@ t_hits() {
 	fi
 }
 
-# The summary's "trigger hits" line against record.json: every hit listed
-# there with its snapshot (null: "in none"), the coalesced count, and the
-# live lines naming only record.json's hits.
-t_numbered() {
-	local want got nhits live said
-	want=$(rec_rows "$D" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
-	want+="c:$(rec_field "$D" hits_coalesced)"
+# numbered DIR: where the terminal of DIR's recording numbers hits and
+# snapshots otherwise than its record.json: the summary's "trigger hits" line
+# must give every hit listed there its snapshot (null: "in none") and count
+# the coalesced; a live line names only record.json's hits; and a hit whose
+# live line named another snapshot than record.json gives it ("taking
+# snapshot 2", held by 1) has the summary say so where it lists it ("(hit 2
+# took snapshot 2, ...)"), not contradict it. Nothing when all agree.
+numbered() {
+	local want got nhits live said unsaid
+	want=$(rec_rows "$1" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
+	want+="c:$(rec_field "$1" hits_coalesced)"
 	# the recorder's summary on the terminal (main.c print_hits())
 	said='^snaptrace-record: trigger hits (numbered as in record.json): '
-	got=$(sed -n "s/$said//p" "$D.err" |
-		tr ';' '\n' | awk '
+	sed -n "s/$said//p" "$1.err" | tr ';' '\n' >"$1.summary"
+	got=$(awk '
 		/coalesced/ { c = $1; next }
 		{ sub(/^ */, ""); split($2, r, "-"); if (!(2 in r)) r[2] = r[1]
 		  for (i = r[1]; i <= r[2]; i++) printf "%d:%s ", i, $4 == "none" ? "none" : $5 }
-		END { printf "c:%d", c }')
-	nhits=$(rec_rows "$D" hits snapshot | wc -l)
-	live=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .*/\1/p' "$D.err" |
+		END { printf "c:%d", c }' "$1.summary")
+	nhits=$(rec_rows "$1" hits snapshot | wc -l)
+	live=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .*/\1/p' "$1.err" |
 		awk -v n="$nhits" '$1 >= n { print }')
-	if [ "$nhits" -lt 2 ] || [ "$got" != "$want" ] || [ -n "$live" ]; then
-		fail hits_numbered_as_recorded "record.json: $want; the summary: $got; live lines past record.json's $nhits hits: $live"
+	# hits whose live line named snapshot S, record.json another, the summary's
+	# segment listing them no "took snapshot"
+	unsaid=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .* \(taking snapshot\|in snapshot\) \([0-9]*\).*/\1 \3/p' "$1.err" |
+		awk -v want="$want" -v sum="$(tr '\n' '|' <"$1.summary")" '
+		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, ":"); k[kv[1]] = kv[2] }
+			m = split(sum, seg, "|")
+			for (i = 1; i <= m; i++) { if (seg[i] !~ /^ *hits? [0-9]/) continue
+				split(seg[i], f, " "); split(f[2], r, "-"); if (!(2 in r)) r[2] = r[1]
+				for (h = r[1]; h <= r[2]; h++) note[h] = seg[i] ~ /took snapshot/ } }
+		k[$1] != "none" && k[$1] != $2 && !note[$1] { printf "%s(said %s) ", $1, $2 }')
+	if [ "$nhits" -lt 2 ] || [ "$got" != "$want" ] || [ -n "$live" ] || [ -n "$unsaid" ]; then
+		echo "${1##*/}: record.json: $want; the summary: $got; live lines past record.json's $nhits hits: $live; live lines the summary contradicts unsaid: $unsaid"
+	fi
+}
+
+# numbered for the burst and the mixed recordings.
+t_numbered() {
+	local bad
+	bad=$(numbered "$D"; numbered "$M")
+	if [ -n "$bad" ]; then
+		fail hits_numbered_as_recorded "$bad"
 	else
 		ok hits_numbered_as_recorded
 	fi
