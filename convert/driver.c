@@ -146,10 +146,12 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	return cv;
 }
 
-void conv_driver_begin_input(struct conv_driver *cv, const char *name)
+void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir)
 {
 	cv->input = name;
 	cv->lineno = 0;
+	if (cv->c.srcline)
+		srcline_set_dir(cv->c.srcline, dso_dir);
 }
 
 const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_span sym,
@@ -1080,6 +1082,8 @@ int conv_driver_end_input(struct conv_driver *cv)
 		return e;
 	release_switches(cv, UINT64_MAX);
 	conv_threads_each(c, thread_end_input);
+	if (c->srcline)	/* the input's directory goes with it */
+		srcline_set_dir(c->srcline, -1);
 	if (c->cut_nomem)
 		return CONV_ERR_NOMEM;	/* a slice the cut could not keep: nesting lost */
 	/* Errors without a time in threads that never had one. */

@@ -42,8 +42,11 @@ struct conv_driver;
 /* Returns a converter writing to W (borrowed; the caller closes it), or NULL. */
 struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts *opts);
 
-/* Names the input whose lines follow (for messages) and restarts line numbers. */
-void conv_driver_begin_input(struct conv_driver *cv, const char *name);
+/* Names the input whose lines follow (for messages) and restarts line
+ * numbers; DSO_DIR is the open directory its relative dso names are of
+ * (input_dso_dir(): perf inject's ELF files), borrowed until
+ * conv_driver_end_input(), or -1. */
+void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir);
 
 /*
  * Converts one line, parsed by conv_parse_line() (lines must come in input

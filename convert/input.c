@@ -673,6 +673,11 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 	return rc;
 }
 
+int input_dso_dir(const struct input *in)
+{
+	return in->jit_fd >= 0 ? in->jit_dir.fd : -1;
+}
+
 const char *input_evlist(const struct input *in)
 {
 	return in->evlist;

@@ -113,6 +113,11 @@ const uint64_t *input_sample_types(const struct input *in, size_t *n);
 uint64_t input_bytes(const struct input *in);
 uint64_t input_size(const struct input *in);
 
+/* The directory the relative dso names of IN's perf script output are of
+ * (perf inject --jit's ELF files: jitdump.h), open until input_close(); -1
+ * when there is none. */
+int input_dso_dir(const struct input *in);
+
 /*
  * Closes IN, waiting for perf script if one was run. Returns 0; 1 when perf
  * script printed something (warnings: in ERRBUF as one line "PATH: perf

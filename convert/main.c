@@ -24,6 +24,7 @@
 #include "fxt_writer.h"
 #include "inpath.h"
 #include "input.h"
+#include "nsenter.h"
 #include "options.h"
 #include "outpath.h"
 #include "perfcmd.h"
@@ -181,7 +182,7 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 		diag_error("%s", err);
 		return EXIT_RUNTIME;
 	}
-	conv_driver_begin_input(cv, path);
+	conv_driver_begin_input(cv, path, input_dso_dir(in));
 	types = input_sample_types(in, &ntypes);
 	conv_driver_evlist(cv, input_evlist(in), types, ntypes);
 	lines = conv_driver_stats(cv)->lines;
@@ -206,6 +207,10 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 		rc = EXIT_RUNTIME;
 		break;
 	}
+	/* before input_close(): the frames it closes look up lines in the
+	 * input's dso directory (input_dso_dir()) */
+	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
+		rc = conv_driver_failed(cv, conv_err);
 	switch (input_close(in, err, sizeof(err))) {
 	case 0:
 		if (read_err[0])
@@ -226,8 +231,6 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 	}
 	if (rc == EXIT_OK && conv_driver_stats(cv)->lines == lines)
 		diag_warn("%s: empty input: it adds nothing to the trace", path);
-	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
-		rc = conv_driver_failed(cv, conv_err);
 	return rc;
 }
 
@@ -680,6 +683,12 @@ int main(int argc, char **argv)
 
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
+	err = nsenter_drop();	/* perf never enters a mount namespace a perf.data names */
+	if (err) {
+		diag_error("cannot drop the capabilities of setns (CAP_SYS_ADMIN, CAP_SYS_CHROOT): %s",
+			   strerror(-err));
+		return EXIT_RUNTIME;
+	}
 	rc = conv_options_parse(argc, argv, &o, &first);
 	if (rc >= 0 || o.check) {	/* --check-options: they would convert */
 		rc = rc >= 0 ? rc : EXIT_OK;

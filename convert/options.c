@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "opttab.h"
@@ -30,15 +31,56 @@ static bool no_trace(const struct conv_options *o, const char *option)
 	return o->check;
 }
 
+/* The options of perf script (6.1, perf-script(1)) whose value is a path. */
+static const char *const perf_path_options[] = {
+	"-i", "--input", "-k", "--vmlinux", "--kallsyms", "--symfs", "-s", "--script",
+	"--dlfilter", "--guestmount", "--guestvmlinux", "--guestkallsyms", "--guestmodules",
+};
+
+/* Where in ARG (a --perf-arg after PREV, or NULL) a path begins: all of
+ * it after a path option, after "=" in "--symfs=DIR", else NULL. */
+static const char *perf_arg_path(const char *prev, const char *arg)
+{
+	for (size_t i = 0; i < sizeof(perf_path_options) / sizeof(perf_path_options[0]); i++) {
+		size_t n = strlen(perf_path_options[i]);
+
+		if (prev && !strcmp(prev, perf_path_options[i]))
+			return arg;
+		if (!strncmp(arg, perf_path_options[i], n) && arg[n] == '=')
+			return arg + n + 1;
+	}
+	return NULL;
+}
+
+/*
+ * --perf-arg ARG: a relative path in it is made absolute (the current
+ * directory's): perf script may run in another directory (the private one
+ * of perf inject --jit's ELF files, jitdump.h).
+ */
 static int set_perf_arg(void *ctx, const char *arg, uint64_t num)
 {
 	struct conv_options *o = ctx;
 	const char **a = realloc(o->perf_args, (o->nperf_args + 1) * sizeof(*a));
+	const char *path = perf_arg_path(o->nperf_args ? a[o->nperf_args - 1] : NULL, arg);
 
 	(void)num;
 	if (!a)
 		return -ENOMEM;
 	o->perf_args = a;
+	if (path && *path && *path != '/') {
+		char cwd[PATH_MAX], *abs, **owned;
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		owned = realloc(o->perf_owned, (o->nperf_owned + 1) * sizeof(*owned));
+		if (!owned)
+			return -ENOMEM;
+		o->perf_owned = owned;
+		if (asprintf(&abs, "%.*s%s/%s", (int)(path - arg), arg, cwd, path) < 0)
+			return -ENOMEM;
+		owned[o->nperf_owned++] = abs;
+		arg = abs;
+	}
 	a[o->nperf_args++] = arg;
 	return 0;
 }
@@ -239,4 +281,9 @@ void conv_options_free(struct conv_options *o)
 {
 	free(o->perf_args);
 	o->perf_args = NULL;
+	for (size_t i = 0; i < o->nperf_owned; i++)
+		free(o->perf_owned[i]);
+	free(o->perf_owned);
+	o->perf_owned = NULL;
+	o->nperf_owned = 0;
 }

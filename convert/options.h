@@ -18,8 +18,11 @@ enum dump_view { DUMP_NONE, DUMP_ALL, DUMP_RECORDS, DUMP_SLICES, DUMP_TREE, DUMP
 struct conv_options {
 	const char *output;        /* -o: never NULL after parsing a conversion */
 	const char *perf;          /* --perf, else $SNAPTRACE_PERF, else "perf" */
-	const char **perf_args;    /* --perf-arg values (owned array of argv strings) */
+	const char **perf_args;    /* --perf-arg values (owned array of argv strings,
+				    * or of perf_owned's) */
 	size_t nperf_args;
+	char **perf_owned;         /* --perf-arg paths made absolute (owned) */
+	size_t nperf_owned;
 	bool quiet, strict, no_srcline, no_dlfilter;
 	bool perf_decoder;         /* --decoder=perf */
 	unsigned jobs;             /* -j: perf script processes for one Intel PT input; 0: unset */

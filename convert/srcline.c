@@ -63,6 +63,7 @@ struct sl_dso {
 	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
 	bool dw_failed;         /* libdw could not read it */
+	bool stale;             /* a relative name of an earlier directory */
 	struct hash_index sym_index;   /* hash_bytes() of a name -> syms[] */
 	struct sl_sym *syms;
 	size_t capsyms, nsyms;
@@ -80,6 +81,7 @@ struct sl_buildid {
 
 struct srcline {
 	char *symfs;            /* "" for none */
+	int dirfd;              /* what relative names are of (srcline_set_dir), or -1 */
 	struct sl_dso *dsos;
 	struct sl_buildid *buildids;
 	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
@@ -97,6 +99,7 @@ struct srcline *srcline_new(const char *symfs)
 		free(s);
 		return NULL;
 	}
+	s->dirfd = -1;
 	elf_version(EV_CURRENT);
 	return s;
 }
@@ -149,18 +152,22 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 	return err;
 }
 
-/* Opens PATH under the symfs: its fd, with *ELF set (a private mapping:
- * begin_lines() edits its section headers); -1 with *ELF NULL when it
- * cannot be opened; -2 with *ELF NULL when it is a file but not ELF. */
+/* Opens PATH under the symfs, or a relative PATH in S->dirfd: its fd,
+ * with *ELF set (a private mapping: begin_lines() edits its section
+ * headers); -1 with *ELF NULL when it cannot be opened; -2 with *ELF NULL
+ * when it is a file but not ELF. */
 static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 {
 	char full[4096], why[160];
+	bool relative = path[0] != '/';
 	int fd;
 
 	*elf = NULL;
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", s->symfs, path) >= sizeof(full))
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", relative ? "" : s->symfs, path) >=
+	    sizeof(full))
 		return -1;
-	fd = inpath_open(AT_FDCWD, full, 0, why, sizeof(why));	/* a FIFO is no binary */
+	/* a FIFO is no binary */
+	fd = inpath_open(relative ? s->dirfd : AT_FDCWD, full, 0, why, sizeof(why));
 	if (fd < 0)
 		return -1;
 	*elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
@@ -178,18 +185,18 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
  * perf map (/tmp/perf-PID.map, the symbols of JIT code), anonymous memory
  * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted)), or
  * a relative name (the ELF files perf inject --jit wrote, "./jitted-PID-
- * N.so", relative to the private directory perf ran in: jitdump.h)?
+ * N.so") while S has no directory for it (srcline_set_dir())?
  * Such a path is never opened: at best it is a text file, at worst a name
  * anyone can create (a relative one in this process's working directory).
  */
-static bool no_binary_name(const char *path, size_t len)
+static bool no_binary_name(const struct srcline *s, const char *path, size_t len)
 {
 	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage", "/memfd:" };
 	unsigned long pid;
 	int end = 0;
 
 	if (path[0] != '/')
-		return true;
+		return s->dirfd < 0;
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
@@ -348,7 +355,7 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 
 	d->state = DSO_MISSING;
 	d->debug_fd = -1;
-	if (no_binary_name(d->path, d->len)) {
+	if (no_binary_name(s, d->path, d->len)) {
 		d->fd = -1;
 		d->state = DSO_NOFILE;
 		return;
@@ -382,7 +389,7 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	struct sl_dso *d;
 
 	for (d = s->dsos; d; d = d->next)
-		if (d->len == len && !memcmp(d->path, path, len))
+		if (d->len == len && !memcmp(d->path, path, len) && !d->stale)
 			return d;
 	d = calloc(1, sizeof(*d));
 	if (!d || !(d->path = strndup(path, len))) {
@@ -394,6 +401,14 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	s->dsos = d;
 	open_dso(s, d);
 	return d;
+}
+
+void srcline_set_dir(struct srcline *s, int dirfd)
+{
+	for (struct sl_dso *d = s->dsos; d; d = d->next)
+		if (d->path[0] != '/')
+			d->stale = true;
+	s->dirfd = dirfd;
 }
 
 /* What find_sym() found. */
@@ -436,9 +451,17 @@ static Dwarf_Line *addr_line(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 
 	if (dwarf_addrdie(dw, addr, cu))
 		return dwarf_getsrc_die(cu, addr);
+	/* a CU without addresses (perf inject's jitted ELF files: genelf's CU
+	 * has only DW_AT_stmt_list) holds what its line table covers */
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
-			return dwarf_getsrc_die(cu, addr);
+		if (dwarf_offdie(dw, off + hsize, cu) &&
+		    (dwarf_haspc(cu, addr) > 0 ||
+		     (!dwarf_hasattr(cu, DW_AT_low_pc) && !dwarf_hasattr(cu, DW_AT_ranges)))) {
+			Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
+
+			if (l)
+				return l;
+		}
 		off = next;
 	}
 	return NULL;
@@ -555,7 +578,7 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
 	enum sym_found found;
 	uint64_t addr = 0;
 
-	if (!dsolen || dso[0] != '/' || !symlen)
+	if (!dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
 		return 0;
 	d = get_dso(s, dso, dsolen);
 	if (!d || d->state == DSO_NOMEM)

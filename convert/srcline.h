@@ -40,7 +40,8 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 
 /*
  * Looks up the entry of function SYM (SYMLEN bytes) of binary DSO (DSOLEN
- * bytes, an absolute path as perf prints it) at OFF bytes past the symbol's
+ * bytes, an absolute path as perf prints it, or a relative one of the
+ * directory srcline_set_dir() gave) at OFF bytes past the symbol's
  * start. SYM_START is where the symbol starts in the traced process (perf's
  * ip - symoff), 0 when unknown: a load bias is a whole number of pages
  * (SRCLINE_PAGE), so a symbol of the binary whose address is not SYM_START
@@ -57,6 +58,17 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
 		   size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
 		   unsigned *line);
+
+/*
+ * Relative dso names (perf inject --jit's "./jitted-PID-N.so", jitdump.h:
+ * relative to the private directory perf ran in) name files of directory
+ * DIRFD from now on: an open directory, borrowed (open while lines are
+ * looked up), or -1: none, such a name is then never opened (it would be
+ * looked up in this process's working directory). A binary opened under a
+ * relative name before is not taken for DIRFD's (its lines found so far
+ * stay valid).
+ */
+void srcline_set_dir(struct srcline *s, int dirfd);
 
 /* Counts of distinct functions looked up (srcline_lookup with OFF 0). */
 struct srcline_stats {

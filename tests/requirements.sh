@@ -221,6 +221,16 @@ req_mount_namespace() {
 	}
 }
 
+# the second user (tests/security/rootsafe.test.sh) can make a user and
+# mount namespace of its own (unprivileged user namespaces allowed)
+req_user_namespace() {
+	req_second_user >/dev/null || { echo "no second user"; return 1; }
+	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urm true 2>/dev/null || {
+		echo "uid 65534 cannot unshare -Urm (unprivileged user namespaces off?)"
+		return 1
+	}
+}
+
 # reqh_tools NAME...: every NAME is a program on PATH
 reqh_tools() {
 	local t

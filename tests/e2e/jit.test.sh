@@ -22,6 +22,11 @@
 #                  others: still read (perf inject reads only the private
 #                  copy and writes only into its private directory), nothing
 #                  written there, no warning.
+#   jitdump-perf-arg the same recording converted from another directory
+#                  with a relative --perf-arg=--symfs=sym holding only the
+#                  JIT's program: perf script (run in perf inject's private
+#                  directory) finds sym in the caller's directory: its
+#                  function run is named.
 #   jit-symbols    `snaptrace symbols PID` of the program while it runs: its
 #                  functions listed; the memfd and the deleted file skipped,
 #                  never opened by the name the kernel shows for them (a FIFO
@@ -139,6 +144,10 @@ t_jitdump() {
 		fail jitdump "no jit_perfmap_spin slice: $(names jitdump)"
 	elif ! "$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -q 'name="jit_dump_spin" .*cat="\./jitted-[0-9]*-0\.so"\|cat="\./jitted-[0-9]*-0\.so".*name="jit_dump_spin"'; then
 		fail jitdump "jit_dump_spin is not in ./jitted-PID-0.so: $("$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -m 1 'name="jit_dump_spin"')"
+	elif ! "$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep 'name="jit_dump_spin"' |
+		grep -q 'file:string="jit_spin.js" line:uint64=7\b'; then
+		# the jitdump's debug info, in perf inject's ELF file (jit_target.c)
+		fail jitdump "jit_dump_spin has not its source line jit_spin.js:7: $("$CONVERT" --dump=records "$TMP/dump.fxt.gz" | grep -m 1 'name="jit_dump_spin"') $(grep 'source lines' "$TMP/dump.err")"
 	else
 		ok jitdump
 	fi
@@ -170,6 +179,25 @@ t_jitdump_shared() {
 	fi
 }
 t_jitdump_shared
+
+t_jitdump_perf_arg() {
+	local w="$TMP/perf-arg-cwd" rc
+	[ -d "$TMP/dump.work" ] || { fail jitdump-perf-arg "no recording (see jitdump)"; return; }
+	mkdir -p "$w/sym$TMP" && cp "$TMP/jit_target" "$w/sym$TMP/"
+	(cd "$w" && exec "$CONVERT" --perf-arg=--symfs=sym "$TMP/dump" -o "$TMP/perf-arg.fxt.gz") \
+		>/dev/null 2>"$TMP/perf-arg.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail jitdump-perf-arg "exit $rc: $(tail -n 2 "$TMP/perf-arg.err" | tr '\n' '|')"
+	elif ! slices jitdump-perf-arg "$TMP/perf-arg.fxt.gz"; then
+		return
+	elif ! grep -q " run$" "$TMP/jitdump-perf-arg.slices"; then
+		fail jitdump-perf-arg "no run slice: perf did not find sym/ in the caller's directory: $(names jitdump-perf-arg)"
+	else
+		ok jitdump-perf-arg
+	fi
+}
+t_jitdump_perf_arg
 
 # The program's symbols while it runs (it waits for SIGTERM once ready).
 rm -rf "$TMP/work2" && mkdir "$TMP/work2"

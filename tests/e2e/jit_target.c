@@ -8,8 +8,9 @@
  *                     Python's -X perf write);
  *   jit_dump_spin     anonymous memory named in DIR/jit-PID.dump, perf's
  *                     jitdump format (tools/perf/Documentation/
- *                     jitdump-specification.txt), which `perf inject --jit`
- *                     turns into an ELF file per function;
+ *                     jitdump-specification.txt), with its source lines
+ *                     (jit_spin.js:7), which `perf inject --jit` turns into
+ *                     an ELF file per function (with a line table);
  *   (memfd)           a memfd mapped executable: "/memfd:NAME (deleted)";
  *   (deleted)         a file mapped executable, then removed: "PATH (deleted)".
  *   jit_target DIR MS [FLAGS]
@@ -37,6 +38,24 @@ struct jd_header {
 	uint32_t magic, version, total_size, elf_mach, pad1, pid;
 	uint64_t timestamp, flags;
 };
+
+/* JIT_CODE_DEBUG_INFO: the source lines of the code at code_addr, each
+ * entry followed by its file's name (NUL-terminated), before its load. */
+struct jd_debug_info {
+	uint32_t id, total_size;
+	uint64_t timestamp;
+	uint64_t code_addr, nr_entry;
+};
+
+struct jd_debug_entry {
+	uint64_t addr;
+	int32_t lineno, discrim;
+};
+
+/* What the jitdump says of the spin's source: JIT_SOURCE, lines
+ * JIT_LINE (its entry) and JIT_LINE + 1 (its loop). */
+#define JIT_SOURCE "jit_spin.js"
+#define JIT_LINE 7
 
 struct jd_code_load {
 	uint32_t id, total_size;
@@ -109,6 +128,13 @@ static void write_jitdump(const char *dir, const unsigned char *code)
 	char path[4096];
 	int fd;
 
+	struct jd_debug_info di = { .id = 2, .timestamp = now_ns(), .code_addr = (uintptr_t)code,
+				    .nr_entry = 2 };
+	struct jd_debug_entry e[2] = { { .addr = (uintptr_t)code, .lineno = JIT_LINE },
+				       { .addr = (uintptr_t)code + 3, .lineno = JIT_LINE + 1 } };
+	static const char source[] = JIT_SOURCE;
+
+	di.total_size = (uint32_t)(sizeof(di) + 2 * (sizeof(e[0]) + sizeof(source)));
 	r.total_size = (uint32_t)(sizeof(r) + sizeof(name) + sizeof(spin_code));
 	snprintf(path, sizeof(path), "%s/jit-%ld.dump", dir, (long)getpid());
 	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
@@ -116,6 +142,11 @@ static void write_jitdump(const char *dir, const unsigned char *code)
 		die(path);
 	if (mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) == MAP_FAILED)
 		die("mmap jitdump");
+	for (int i = 0; i < 2; i++)
+		if ((i == 0 && write(fd, &di, sizeof(di)) != (ssize_t)sizeof(di)) ||
+		    write(fd, &e[i], sizeof(e[i])) != (ssize_t)sizeof(e[i]) ||
+		    write(fd, source, sizeof(source)) != (ssize_t)sizeof(source))
+			die(path);
 	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r) ||
 	    write(fd, name, sizeof(name)) != (ssize_t)sizeof(name) ||
 	    write(fd, code, sizeof(spin_code)) != (ssize_t)sizeof(spin_code))

@@ -142,7 +142,7 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 		conv_driver_snapshot(cv, r ? recording_snapshot_live(r, i) : 0,
 				     !r ? CONV_NEXT_UNKNOWN :
 				     i + 1 < npaths ? CONV_NEXT_SNAPSHOT : CONV_NEXT_NONE);
-		conv_driver_begin_input(cv, paths[i]);
+		conv_driver_begin_input(cv, paths[i], -1);
 		rc = pipeline_convert(in, paths[i], cv, workers, &conv_err, err, sizeof(err));
 		if (input_close(in, err, sizeof(err)) < 0)
 			rc = PIPELINE_READ_ERROR;

@@ -41,6 +41,17 @@
 #                     once, finds another build id, and keeps nothing of the
 #                     root-only file (perf buildid-cache once reopened the
 #                     name and copied what it led to)
+#   rec-probe-swapped snaptrace-record --trigger-slower-than of the
+#                     attacker's program, whose name the attacker keeps
+#                     swapping for a FIFO and back (renames in a loop) while
+#                     the recorder reads it, launches it and opens its
+#                     uprobes, until several rounds recorded (stress_count;
+#                     about one in four records, at most 30 each): each round
+#                     records (and its 20 ms call fires the trigger: the
+#                     uprobe is on the program that ran), or refuses at once
+#                     naming the program; the uprobes are never opened by
+#                     the name (the kernel then finds the FIFO: "cannot open
+#                     the uprobe trigger", or a uprobe on it that never fires)
 #   rec-dir-replaced  snaptrace run -d into the attacker's directory, which
 #                     the attacker renames and replaces by a fake recording
 #                     while root records: the fake is not converted
@@ -88,6 +99,16 @@
 #                     private copy (perf once opened the FIFO by name and
 #                     hung), the JIT's function is named, and no ELF file
 #                     perf inject writes lands in either directory
+#   in-perf-mountns   the attacker's crafted perf.data: root's recording of
+#                     a JIT whose jitdump mapping names the attacker's
+#                     jitdump instead, with the pid of the attacker's process
+#                     in a user and mount namespace of its own, whose root is
+#                     the attacker's directory, where the ELF files perf
+#                     inject --jit writes are bind mounts of the decoy: perf
+#                     (its nsinfo: the live pid's /proc/PID/ns/mnt) entered
+#                     that namespace to read the jitdump and write its ELF
+#                     files, into the decoy; now the decoy keeps its contents,
+#                     root writes nothing into the attacker's directory
 #   in-link-shared    each program's input named through the attacker's
 #                     symlink in a sticky world-writable directory (to a
 #                     root-only file or directory: a text, a perf.data, a
@@ -112,9 +133,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped
+in-jitdump-swapped in-perf-mountns
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -374,6 +395,68 @@ rec_dir_replaced() {
 	elif refuses "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
+	fi
+}
+
+rec_probe_swapped() {
+	local d="$HOME_A/probe" err="$TMP/rec-probe-swapped.err" n i rc swapper why= recorded=0
+	requires rec-probe-swapped gcc uprobes || return
+	if ! gcc -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -pthread -Wl,-z,now \
+		-o "$TMP/slowcall_target" "$SNAPTRACE_TOP/tests/record/slowcall_target.c" 2>"$err"; then
+		fail rec-probe-swapped "cannot build slowcall_target.c: $(first_lines "$err")"
+		return
+	fi
+	as_attacker mkdir -m 755 "$d"
+	as_attacker cp "$TMP/slowcall_target" "$d/real"
+	as_attacker cp "$TMP/slowcall_target" "$d/prog"
+	# the name is the program, then a FIFO, then the program again...
+	as_attacker perl -MPOSIX=mkfifo -e '
+		chdir $ARGV[0] or die;
+		until (-e "stop") {
+			link("real", "p.new") and rename("p.new", "prog");
+			mkfifo("f.new", 0644) and rename("f.new", "prog");
+		}' "$d" 2>"$TMP/rec-probe-swapped.swapper" &
+	swapper=$!
+	for i in $(seq 200); do	# the swapper runs: the name seen as a FIFO
+		[ -p "$d/prog" ] && break
+		sleep 0.01
+	done
+	[ -p "$d/prog" ] || why="the name was never seen swapped for a FIFO"
+	# rounds until N recorded (about one in four: the name is the FIFO at
+	# the read or at the exec in the others), at most 30 per recording
+	n=$(stress_count 3 30)
+	for i in $(seq $((n * 30))); do
+		[ -z "$why" ] || break
+		rm -rf "$TMP/probe-rec"
+		timeout -k 5 60 "$RECORD" -q -o "$TMP/probe-rec" --trigger timed \
+			--trigger-slower-than 10ms -- "$d/prog" seq 3 1 >/dev/null 2>"$err"
+		rc=$?
+		if blocked "$rc"; then
+			why="the recorder blocked"
+		elif grep -q "cannot open the uprobe trigger" "$err"; then
+			why="the uprobe was opened by the name, which led to the FIFO"
+		elif [ "$rc" -ne 0 ] && ! grep -q "$d/prog" "$err"; then
+			why="exit $rc without naming the program"
+		elif [ "$rc" -eq 0 ] && ! grep -q '"hits_total": [1-9]' "$TMP/probe-rec/record.json"; then
+			# the program run is the file read (exec of the FIFO fails):
+			# its 20 ms call fires a uprobe on that file
+			why="recorded, but the 20 ms call fired no trigger: the uprobe is not on the program that ran"
+		fi
+		[ -z "$why" ] || break
+		[ "$rc" -eq 0 ] && recorded=$((recorded + 1))
+		[ "$recorded" -lt "$n" ] || break
+	done
+	as_attacker touch "$d/stop"
+	wait "$swapper"
+	if [ -z "$why" ] && [ -s "$TMP/rec-probe-swapped.swapper" ]; then
+		why="the swapper failed: $(first_lines "$TMP/rec-probe-swapped.swapper")"
+	elif [ -z "$why" ] && [ "$recorded" -lt "$n" ]; then
+		why="$recorded of $i rounds recorded, expected $n"
+	fi
+	if [ -n "$why" ]; then
+		fail rec-probe-swapped "round $i: $why: $(first_lines "$err")"
+	else
+		ok rec-probe-swapped
 	fi
 }
 
@@ -762,24 +845,35 @@ in_kept_stale() {
 	fi
 }
 
-# Root records the JIT in $HOME_A/jit (root's, 755); converted with a perf
-# wrapper that, as perf inject starts, has the attacker rename that
-# directory to jit.old and make jit/ with a FIFO for the jitdump.
-in_jitdump_swapped() {
-	local d="$HOME_A/jit" wrap="$TMP/perf-jit-swap" log="$TMP/in-jitdump-swapped.log" rc dump
+# Root's recording of the JIT (tests/e2e/jit_target.c) in JIT_DIR (root's,
+# 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
+# name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
+JIT_DIR="$HOME_A/jit-by-root"
+JIT_TESTS="in-jitdump-swapped in-perf-mountns"
+jit_recording() {
+	local t why=
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
 		"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/jit-cc.err"; then
-		fail in-jitdump-swapped "cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
-		return
+		why="cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
+	elif ! mkdir -m 755 "$JIT_DIR" || ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" \
+		--trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d 2>"$TMP/jit-rec.err"; then
+		why="root's recording failed: $(first_lines "$TMP/jit-rec.err")"
+	else
+		JIT_DUMP=$(cd "$JIT_DIR" && ls jit-*.dump 2>/dev/null)
+		rm -f "$JIT_DIR"/jitted-* "/tmp/perf-${JIT_DUMP//[!0-9]/}.map"
+		return 0
 	fi
-	mkdir -m 755 "$d"
-	if ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" --trigger none -- \
-		"$TMP/jit_target" "$d" 150 d 2>"$TMP/jit-rec.err"; then
-		fail in-jitdump-swapped "root's recording failed: $(first_lines "$TMP/jit-rec.err")"
-		return
-	fi
-	dump=$(cd "$d" && ls jit-*.dump 2>/dev/null)
-	rm -f "$d"/jitted-* "/tmp/perf-${dump//[!0-9]/}.map"
+	for t in $JIT_TESTS; do
+		fail "$t" "$why"
+	done
+	return 1
+}
+
+# Root's JIT recording converted with a perf wrapper that, as perf inject
+# starts, has the attacker rename JIT_DIR to JIT_DIR.old and make JIT_DIR/
+# with a FIFO for the jitdump.
+in_jitdump_swapped() {
+	local d="$JIT_DIR" wrap="$TMP/perf-jit-swap" log="$TMP/in-jitdump-swapped.log" rc dump="$JIT_DUMP"
 	cat >"$wrap" <<EOF
 #!/bin/sh
 if [ "\$1" = inject ] && [ ! -e "$log" ]; then
@@ -806,6 +900,82 @@ EOF
 		fail in-jitdump-swapped "the jitdump's function is not named: $(grep -i jit "$TMP/in-jitdump-swapped.err" | first_lines /dev/stdin)"
 	else
 		ok in-jitdump-swapped
+	fi
+}
+
+# The attacker's crafted perf.data: root's JIT recording whose jitdump
+# mapping now names R/jit-P.dump (the attacker's copy of the jitdump, its
+# JIT's pid K: perf inject names its code jitted-K-0.so) with pid P, the
+# attacker's process in a user and mount namespace of its own whose root
+# is R, where jitted-K-0.so is a bind mount of the decoy. perf inject (and
+# perf script) enter the mount namespace of a live pid a perf.data names
+# (perf's nsinfo__new(): /proc/PID/ns/mnt) to open the jitdump and create
+# the ELF files, ./jitted-K-0.so: from the namespace's root, the decoy.
+in_perf_mountns() {
+	local r="$HOME_A/j" ns="$TMP/in-perf-mountns.ns" data="$HOME_A/crafted.data" k p i rc left
+	k=${JIT_DUMP//[!0-9]/}
+	as_attacker mkdir -m 755 "$r"
+	as_attacker cp "$JIT_DIR/$JIT_DUMP" "$r/" || { fail in-perf-mountns "the attacker cannot copy the jitdump"; return; }
+	"${ATTACKER[@]}" unshare -Urm sh -c '
+		mv "$1/jit-$2.dump" "$1/jit-$$.dump" && : >"$1/jitted-$2-0.so" &&
+		mount --bind "$3" "$1/jitted-$2-0.so" && mount --rbind "$1" / && echo ready &&
+		exec sleep 60' sh "$r" "$k" "$DECOY" >"$ns" 2>&1 &
+	p=$!
+	for i in $(seq 100); do
+		grep -q ready "$ns" && break
+		sleep 0.1
+	done
+	if ! grep -q ready "$ns" || ! kill -0 "$p" 2>/dev/null; then
+		fail in-perf-mountns "the attacker's namespace is not set up: $(first_lines "$ns")"
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+		return
+	fi
+	cp "$(ls "$TMP"/jit-rec/perf.data* | head -n 1)" "$data"
+	chown "$AUID:$AGID" "$data"
+	# the jitdump's name, over its own bytes (NUL-padded), and the pid and
+	# tid of its MMAP2 record (64 bytes before the name) become the attacker's
+	as_attacker perl -e '
+		my ($f, $old, $new, $pid, $to) = @ARGV;
+		open(my $fh, "+<", $f) or die "$f: $!";
+		binmode $fh;
+		my $d = do { local $/; <$fh> };
+		my ($at, $n) = (0, 0);
+		while (($at = index($d, "$old\0", $at)) >= 64) {
+			if (unpack("V", substr($d, $at - 64, 4)) == $pid) {
+				substr($d, $at - 64, 8) = pack("VV", $to, $to);
+				substr($d, $at, length $old) = $new . "\0" x (length($old) - length($new));
+				$n++;
+			}
+			$at++;
+		}
+		seek($fh, 0, 0);
+		print $fh $d;
+		print "$n\n";' "$data" "$JIT_DIR/$JIT_DUMP" "$r/jit-$p.dump" "${JIT_DUMP//[!0-9]/}" "$p" \
+		>"$TMP/in-perf-mountns.patched" 2>&1
+	timeout -k 5 60 "$CONVERT" "$data" -o "$TMP/in-perf-mountns.fxt" >/dev/null 2>"$TMP/in-perf-mountns.err"
+	rc=$?
+	kill -0 "$p" 2>/dev/null
+	i=$?
+	kill "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	left=$(find "$r" -mindepth 1 ! -user "$AUID" -printf '%f ')
+	if [ "$(cat "$TMP/in-perf-mountns.patched")" != 1 ]; then
+		fail in-perf-mountns "the jitdump mapping was not rewritten: $(first_lines "$TMP/in-perf-mountns.patched")"
+	elif [ "$i" -ne 0 ]; then
+		fail in-perf-mountns "the attacker's process ended during the conversion"
+	elif blocked "$rc"; then
+		fail in-perf-mountns "the converter blocked"
+	elif ! decoy_intact in-perf-mountns; then
+		:
+	elif [ -n "$left" ]; then
+		fail in-perf-mountns "root wrote into the attacker's directory: $left"
+	elif [ "$rc" -ne 0 ]; then
+		fail in-perf-mountns "exit $rc: $(first_lines "$TMP/in-perf-mountns.err")"
+	elif ! "$CONVERT" --dump=records "$TMP/in-perf-mountns.fxt" 2>/dev/null | grep -q 'name="jit_target \['; then
+		fail in-perf-mountns "the trace has no thread of the JIT"
+	else
+		ok in-perf-mountns
 	fi
 }
 
@@ -984,7 +1154,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_keep_fifo rec_keep_swapped; do
+	rec_dir_replaced rec_probe_swapped rec_keep_fifo rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
@@ -1002,7 +1172,14 @@ for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir
 	requires "$t" recording || kept_ok=0
 done
 [ "$kept_ok" = 1 ] && kept_tests
-requires in-jitdump-swapped recording cc x86_64 && in_jitdump_swapped
+jit_ok=1
+for t in $JIT_TESTS; do
+	requires "$t" recording cc x86_64 || jit_ok=0
+done
+if [ "$jit_ok" = 1 ] && jit_recording; then
+	requires in-perf-mountns user_namespace && in_perf_mountns
+	in_jitdump_swapped
+fi
 hang_symbols_fifo
 hang_stats_fifo
 hang_convert_fifo
