@@ -54,8 +54,9 @@
  *           user address hit, "args": [the call's first two integer
  *           arguments] (x86-64 rdi, rsi), both null when the registers
  *           were not sampled; "snapshot": the one holding it (sampling: the
- *           first file with a sample of it, null when none has one,
- *           snapshot.c rec_snapshot_hits_held()); "deferred": it came before the arming,
+ *           first file whose samples span a slow call's return, else the one
+ *           spanning the largest part of the call, null when none has a
+ *           sample of it: record/hitholder.h); "deferred": it came before the arming,
  *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with

@@ -497,8 +497,9 @@ static void print_measures(const struct rec_session *s)
 }
 
 /* Every hit record.json lists with the snapshot holding it, in its
- * numbering (both from 0; runs of hits in one snapshot as a range), and the
- * hits that took no snapshot of their own counted: one line, bounded. */
+ * numbering (both from 0; runs of hits in one snapshot as a range; a hit
+ * whose live line named another snapshot, the one it took, is said so), and
+ * the hits that took no snapshot of their own counted: one line, bounded. */
 static void print_hits(const struct rec_session *s)
 {
 	char line[1024];
@@ -517,9 +518,25 @@ static void print_hits(const struct rec_session *s)
 		else
 			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
 		n += (size_t)w;
-		if (k >= 0)
+		if (k >= 0) {
+			int other = -1, more = 0;
+
+			for (int h = i; h <= j; h++) {
+				if (s->hits[h].said < 0 || s->hits[h].said == k)
+					continue;
+				if (other < 0)
+					other = h;
+				else
+					more++;
+			}
 			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
-		else
+			if (other >= 0) {
+				n += (size_t)w;
+				w = snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot %d, "
+					     "which holds less of it%s)", other,
+					     s->hits[other].said, more ? ", as do others" : "");
+			}
+		} else
 			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
 				     "sample of %s)", j > i ? "them" : "it");
 		n += (size_t)w;

@@ -185,7 +185,7 @@ static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit 
 	memset(log, 0, sizeof(*log));
 	log->hit = *hit;
 	log->seen_ms = rec_now_ms();
-	log->snapshot = -1;
+	log->snapshot = log->said = -1;
 	s->want = s->nhits++;
 	return log;
 }
@@ -252,13 +252,15 @@ static void snapshot_wanted(struct rec_session *s)
 	s->want = -1;
 	idx = rec_snapshot_holding(s, log->hit.time_ns);
 	/* numbered as record.json's hits and snapshots; the snapshot that
-	 * holds a hit is known once the files are read (the summary says it:
-	 * main.c print_hits()), and may be the one before the one it took */
+	 * holds a hit is known once the files are read (snapshot.c
+	 * rec_snapshot_hits_held(); the summary says it: main.c print_hits()),
+	 * and may be the one before the one it took: perf read that one's ring
+	 * after the hit's return */
 	if (idx >= 0 && s->o->multi_snapshot) {
-		log->snapshot = idx;
-		diag_info("trigger hit %d: %s%s: in a snapshot already being written",
+		log->snapshot = log->said = idx;
+		diag_info("trigger hit %d: %s%s: in snapshot %d, already being written",
 			  (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
-			  log->deferred ? " before it was armed" : "");
+			  log->deferred ? " before it was armed" : "", idx);
 		return;
 	}
 	/* a launched target ends with the recording: stop it right away */
@@ -273,6 +275,7 @@ static void snapshot_wanted(struct rec_session *s)
 			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
+		log->said = idx;
 		diag_info("trigger hit %d: %s%s: taking snapshot %d", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "", idx);
 	}

@@ -29,6 +29,10 @@
  *   burst N      N calls of burster(), each spinning 8 ms, back to back, then
  *                exits at once (tests/record/multisnap.test.sh: snapshots
  *                asked for at its last calls are written after its exit)
+ *   mixed N      N calls of mixer(i): every fifth sleeps 8 ms, then spins 4 ms,
+ *                the others spin 1 ms, then exits at once (multisnap.test.sh:
+ *                a slow call entered while perf still read the snapshot
+ *                before returns in the next one)
  */
 #include <csignal>
 #include <cstdio>
@@ -135,6 +139,19 @@ __attribute__((noinline)) void burster(int i)
 	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
 }
 
+__attribute__((noinline)) void mixer(int i)
+{
+	double t0 = now_ms();
+
+	if (i % 5 == 4) {
+		nap(8);
+		spin(4);
+	} else {
+		spin(1);
+	}
+	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
+}
+
 /* Recurses D deep, a frame of some 128 bytes each, then spins. */
 __attribute__((noinline)) long deep(int d)
 {
@@ -214,11 +231,16 @@ int main(int argc, char **argv)
 			burster(i);
 		return 0;
 	}
+	if (!strcmp(mode, "mixed")) {
+		for (int i = 0; i < n; i++)
+			mixer(i);
+		return 0;
+	}
 	if (!strcmp(mode, "deep")) {
 		sink = deep(400);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | several N SLOW | deep | burst N\n",
+	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | several N SLOW | deep | burst N | mixed N\n",
 		argv[0]);
 	return 2;
 }
