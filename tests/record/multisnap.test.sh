@@ -78,8 +78,8 @@ snap_spans() {
 }
 
 # misplaced DIR: every hit of DIR's record.json whose snapshot is not the one
-# perf's view of each snapshot gives it (docs/design.md "Which snapshot holds
-# a hit"): the first snapshot whose samples span the call's return; else the
+# perf's view of each snapshot gives it (docs/design.md "Snapshots", which snapshot holds
+# a hit): the first snapshot whose samples span the call's return; else the
 # one spanning the largest part of [entry, return] (the earlier of equals);
 # else none (null). A snapshot without samples (the exit snapshot of a
 # target gone) holds none. Nothing when each is right.
