@@ -33,8 +33,8 @@ struct perfcmd_opts {
 	uint64_t first, last;      /* FIRST 0: from the start; LAST UINT64_MAX: to the end */
 	const char *const *extra;  /* the user's --perf-arg arguments */
 	size_t nextra;
-	const char *buildid_dir;   /* perf --buildid-dir DIR (a recording's kept binaries), or
-				    * NULL */
+	const char *buildid_dir;   /* perf --buildid-dir DIR (a recording's kept binaries, else
+				    * an empty directory: never ~/.debug), or NULL */
 };
 
 /* A built command line: argv points into OPTS's strings and into TIME. */
