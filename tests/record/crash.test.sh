@@ -16,7 +16,8 @@
 #   bus              a read past the end of a mapped file: exit 135, "[crash] SIGBUS"
 #                    BUS_ADRERR at the address the program printed
 #   handled_trigger  three SIGSEGVs the program handles, --trigger signal:SIGSEGV
-#                    --multi-snapshot: three snapshots, three "[trigger] signal:SIGSEGV"
+#                    --multi-snapshot (0.5 s apart: a snapshot takes up to 340 ms
+#                    loaded, and one coming during it is coalesced): three snapshots, three "[trigger] signal:SIGSEGV"
 #                    and three handled "[crash] SIGSEGV"; exit 0
 #   catch_exit       a SIGSEGV whose handler exits with status 1: exit 1, the marker
 #                    (handled), "exited with status 1 after handling SIGSEGV"

@@ -74,14 +74,15 @@ t_demo() {
 }
 
 # Calls 300 ms apart (above --min-interval's 100 ms), the recording stopped
-# after the third snapshot (until_snapshot): a marker at each hit's time,
+# when the fourth snapshot starts (until_snapshot; the Ctrl-C may come
+# while a loaded host still writes it, so three are whole): a marker at each hit's time,
 # with the snapshot record.json gives it and the call's arguments (the
 # workload's call k passes 1000 + k and 0xfeed0000 + k), and the
 # "[snapshot] interrupt" of the last snapshot (where the trace ends; taken_ns
 # says when Ctrl-C came).
 t_multi() {
 	local d="$TMP/multi" got n=0 bad= t a b k rc
-	until_snapshot 3 "$TMP/multi.err" "$FRONT" run -d "$d" -o "$TMP/multi.fxt" --multi-snapshot \
+	until_snapshot 4 "$TMP/multi.err" "$FRONT" run -d "$d" -o "$TMP/multi.fxt" --multi-snapshot \
 		--arm-after 0 --trigger snaptrace_trigger -- "$PROG" hits 0 300
 	rc=$?
 	if [ $rc -ne 0 ]; then
