@@ -72,8 +72,6 @@ struct input {
 	struct binaries_kept jit_dir;  /* the private directory perf inject ran in,
 				  * perf script runs in, and reads its ELF files from */
 	char jit_perf[PATH_MAX]; /* perf's absolute path, for runs in JIT_DIR */
-	struct binaries_kept no_cache;  /* an empty private directory, perf script's
-				  * --buildid-dir when the input keeps no binaries */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -313,19 +311,11 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		in->nsample_types = n < 0 ? 0 : n < INPUT_MAX_EVENTS ? (size_t)n : INPUT_MAX_EVENTS;
 		inject_jitdump(in, perf->perf);   /* sampling: recorded in perf's -k mono */
 	}
-	/* never the caller's build-id cache (~/.debug): the binaries of every
-	 * program root's perf ever recorded, another user's among them, each
-	 * taken for any binary of its build id (docs/design.md "Threat model") */
-	if (!perf->buildid_dir && (err = binaries_kept_dir(&in->no_cache))) {
-		snprintf(errbuf, errlen, "%s: cannot make the empty build-id cache perf script "
-			 "reads instead of ~/.debug: %s", in->path, strerror(-err));
-		return err;
-	}
 	in->opts = (struct perfcmd_opts){
 		.perf = in->jit_fd >= 0 ? in->jit_perf : perf->perf,
 		.input = in->jit_fd >= 0 ? in->jit_path : in->handle,
 		.extra = perf->args, .nextra = perf->nargs,
-		.buildid_dir = perf->buildid_dir ? perf->buildid_dir : in->no_cache.handle,
+		.buildid_dir = perf->buildid_dir ? perf->buildid_dir : PERFCMD_NO_BUILDID_CACHE,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
@@ -410,7 +400,6 @@ static void input_free(struct input *in)
 	if (in->jit_fd >= 0)
 		close(in->jit_fd);
 	binaries_kept_remove(&in->jit_dir);
-	binaries_kept_remove(&in->no_cache);
 	free(in);
 }
 
@@ -429,7 +418,6 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	in->fd = fd;
 	in->jit_fd = -1;
 	in->jit_dir = (struct binaries_kept){ .fd = -1, .parent = -1 };
-	in->no_cache = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */
