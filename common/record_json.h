@@ -15,6 +15,9 @@
  *               --trigger-slower-than threshold, null without it, and then
  *               "calls" (calls measured: a return matched to its entry),
  *               "calls_slower" (those longer than the threshold),
+ *               "calls_thrown", "calls_slower_thrown" (of each, those left
+ *               by a C++ exception, ended at its catch), "calls_unended"
+ *               (ended unseen: longjmp; not measured),
  *               "returns_unmatched", "entries_untracked" (slowcall.h);
  *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
  *               trigger event's mmap page (TSC -> perf clock), null when the
@@ -23,7 +26,9 @@
  *               perf names its frames), "file", "vaddr" (its entry's link-time
  *               address), "file_offset", "calls", "total_ns",
  *               "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "histogram",
- *               "slowest", "returns_unmatched", "entries_untracked",
+ *               "slowest" (of the calls that returned), "calls_thrown",
+ *               "calls_unended" (counted apart), "returns_unmatched",
+ *               "entries_untracked",
  *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
  *               "calls_dropped"}] the --measure functions (measure.h), in the
  *           order given: every call of the recording; percentiles within 1%
@@ -49,8 +54,9 @@
  *           user address hit, "args": [the call's first two integer
  *           arguments] (x86-64 rdi, rsi), both null when the registers
  *           were not sampled; "snapshot": the one holding it (sampling: the
- *           first file with a sample of it, null when none has one,
- *           snapshot.c rec_snapshot_hits_held()); "deferred": it came before the arming,
+ *           first file whose samples span a slow call's return, else the one
+ *           spanning the largest part of the call, null when none has a
+ *           sample of it: record/hitholder.h); "deferred": it came before the arming,
  *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming that took no snapshot of their own (ignored with
@@ -79,6 +85,8 @@
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
  *                (a full disk), problem null
+ *   (not listed: "perf-PID.map", a copy of each recorded process's JIT perf map,
+ *   common/perfmap.h PERFMAP_KEPT)
  *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
  *           the snapshots name, copied with --keep-binaries (perf's build-id
  *           cache), and "binaries_kept" how many; both null without it

@@ -194,6 +194,8 @@ struct copy {
  * the copy. C->at holds the path so far (LEN bytes). Returns true, or false
  * with C->why naming the first entry refused and what it is.
  */
+/* Over 80 lines, kept whole: one branch per kind of entry, each checked on
+ * the descriptor it copies from, read best in one place (Threat model). */
 static bool tree_copy(int fd, int to, int depth, struct copy *c, size_t len)
 {
 	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);

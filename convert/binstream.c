@@ -302,6 +302,96 @@ static bool check_version(struct binstream *s, const char *rec, struct binrec_he
 	return true;
 }
 
+/* Says that the record at S's start is cut short. Returns PIPELINE_READ_ERROR. */
+static int cut_short(struct binstream *s)
+{
+	snprintf(s->errbuf, s->errlen, "byte %llu: a binary record cut short",
+		 (unsigned long long)(s->offset + s->start));
+	return PIPELINE_READ_ERROR;
+}
+
+/* The binary record at S's start (AVAIL bytes there) into *L. Returns 1
+ * with a line; 0 without (a version record, or one that makes no line); or
+ * a pipeline status with S's errbuf set. */
+static int take_record(struct binstream *s, size_t avail, struct conv_line *l)
+{
+	struct binrec_header h;
+	const char *p;
+	int k = 0;
+
+	if (avail < sizeof(h))
+		return cut_short(s);
+	memcpy(&h, s->buf + s->start, sizeof(h));
+	if (h.size < sizeof(h))
+		k = -1;
+	else if (!fill(s, h.size))
+		return PIPELINE_READ_ERROR;
+	else if (s->end - s->start < h.size)
+		return cut_short(s);
+	p = s->buf + s->start;
+	if (k == 0 && !check_version(s, p, h))
+		return PIPELINE_READ_ERROR;
+	if (k == 0 && h.type == BINREC_VERSION) {
+		s->start += h.size;
+		return 0;
+	}
+	if (k == 0)
+		k = record_line(s, p, h.size, l);
+	if (k == -ENOMEM) {
+		snprintf(s->errbuf, s->errlen, "out of memory");
+		return PIPELINE_NOMEM;
+	}
+	if (k < 0) {
+		snprintf(s->errbuf, s->errlen, "byte %llu: a malformed binary record (type %u, %u "
+			 "bytes)", (unsigned long long)(s->offset + s->start), h.type, h.size);
+		return PIPELINE_READ_ERROR;
+	}
+	s->start += h.size;
+	return k > 0;
+}
+
+/* perf's own text line at S's start (AVAIL bytes there) into *L. Returns 1
+ * with the line; 0 when more must be read first; or PIPELINE_READ_ERROR. */
+static int take_text(struct binstream *s, size_t avail, struct conv_line *l)
+{
+	const char *p = s->buf + s->start, *nl = memchr(p, '\n', avail);
+	size_t len;
+
+	if (!nl && !s->eof) {
+		if (!fill(s, avail + 1))
+			return PIPELINE_READ_ERROR;
+		/* fill() may move the bytes; look again. */
+		p = s->buf + s->start;
+		nl = memchr(p, '\n', s->end - s->start);
+		if (!nl && !s->eof && s->end - s->start <= CONV_LINE_MAX)
+			return 0;	/* else too long: the driver refuses it */
+	}
+	len = nl ? (size_t)(nl - p) : s->end - s->start;
+	conv_parse_line(p, len, l);
+	s->start += len + (nl ? 1 : 0);
+	return 1;
+}
+
+/* At the end of a part's stream: the next time range's (a perf of its own,
+ * ids of its own), its range into *FIRST, *LAST, *RESUMES. Returns 1 when
+ * there is one, 0 at the end, or PIPELINE_READ_ERROR. */
+static int next_part(struct binstream *s, uint64_t *first, uint64_t *last, bool *resumes)
+{
+	int e = input_next_part(s->in);
+
+	if (e < 0) {
+		snprintf(s->errbuf, s->errlen, "cannot run perf again: %s", strerror(-e));
+		return PIPELINE_READ_ERROR;
+	}
+	if (!e)
+		return 0;
+	forget_strings(s);
+	s->versioned = false;
+	s->eof = false;
+	input_part_range(s->in, first, last, resumes);
+	return 1;
+}
+
 int binstream_convert(struct input *in, const char *name, struct conv_driver *cv, int *conv_err,
 		      char *errbuf, size_t errlen)
 {
@@ -319,108 +409,32 @@ int binstream_convert(struct input *in, const char *name, struct conv_driver *cv
 	}
 	for (;;) {
 		struct conv_line l;
-		const char *p;
 		size_t avail;
-		int e;
+		int k;
 
 		if (!fill(&s, sizeof(struct binrec_header))) {
 			rc = PIPELINE_READ_ERROR;
 			break;
 		}
 		avail = s.end - s.start;
-		if (avail == 0) {
-			/* The next time range's stream: a perf of its own, ids of its own. */
-			e = input_next_part(in);
-			if (e < 0) {
-				snprintf(errbuf, errlen, "cannot run perf again: %s", strerror(-e));
-				rc = PIPELINE_READ_ERROR;
-				break;
-			}
-			if (!e)
-				break;
-			forget_strings(&s);
-			s.versioned = false;
-			s.eof = false;
-			input_part_range(in, &first, &last, &resumes);
+		k = !avail ? next_part(&s, &first, &last, &resumes) :
+		    s.buf[s.start] == BINREC_MARK ? take_record(&s, avail, &l) :
+		    take_text(&s, avail, &l);
+		if (k < 0 || (!avail && !k)) {
+			rc = k;		/* an error, or the end (PIPELINE_OK) */
+			break;
+		}
+		if (!avail || !k)
 			continue;
-		}
-		p = s.buf + s.start;
-		if (*p == BINREC_MARK) {
-			struct binrec_header h;
-			int k = 0;
-
-			if (avail < sizeof(h)) {
-				snprintf(errbuf, errlen, "byte %llu: a binary record cut short",
-					 (unsigned long long)(s.offset + s.start));
-				rc = PIPELINE_READ_ERROR;
-				break;
-			}
-			memcpy(&h, p, sizeof(h));
-			if (h.size < sizeof(h)) {
-				k = -1;
-			} else if (!fill(&s, h.size)) {
-				rc = PIPELINE_READ_ERROR;
-				break;
-			} else if (s.end - s.start < h.size) {
-				snprintf(errbuf, errlen, "byte %llu: a binary record cut short",
-					 (unsigned long long)(s.offset + s.start));
-				rc = PIPELINE_READ_ERROR;
-				break;
-			}
-			p = s.buf + s.start;
-			if (k == 0 && !check_version(&s, p, h)) {
-				rc = PIPELINE_READ_ERROR;
-				break;
-			}
-			if (k == 0 && h.type == BINREC_VERSION) {
-				s.start += h.size;
-				continue;
-			}
-			if (k == 0)
-				k = record_line(&s, p, h.size, &l);
-			if (k == -ENOMEM) {
-				snprintf(errbuf, errlen, "out of memory");
-				rc = PIPELINE_NOMEM;
-				break;
-			}
-			if (k < 0) {
-				snprintf(errbuf, errlen, "byte %llu: a malformed binary record (type "
-					 "%u, %u bytes)", (unsigned long long)(s.offset + s.start),
-					 h.type, h.size);
-				rc = PIPELINE_READ_ERROR;
-				break;
-			}
-			s.start += h.size;
-			if (k == 0)
-				continue;
-		} else {
-			const char *nl = memchr(p, '\n', avail);
-			size_t len;
-
-			if (!nl && !s.eof) {
-				if (!fill(&s, avail + 1)) {
-					rc = PIPELINE_READ_ERROR;
-					break;
-				}
-				/* fill() may move the bytes; look again. */
-				p = s.buf + s.start;
-				nl = memchr(p, '\n', s.end - s.start);
-				if (!nl && !s.eof && s.end - s.start <= CONV_LINE_MAX)
-					continue;	/* else too long: the driver refuses it */
-			}
-			len = nl ? (size_t)(nl - p) : s.end - s.start;
-			conv_parse_line(p, len, &l);
-			s.start += len + (nl ? 1 : 0);
-		}
 		if (l.has_time ? l.ts < first || l.ts > last : resumes)
 			continue;	/* another range's (input_part_range()) */
 		resumes = false;
 		if (l.kind == CONV_LINE_AUX && l.has_time && l.event.len == 3 &&
 		    !memcmp(l.event.s, "psb", 3))
 			input_psb_seen(in, l.ts);
-		e = conv_driver_parsed(cv, &l);
-		if (e) {
-			*conv_err = e;
+		k = conv_driver_parsed(cv, &l);
+		if (k) {
+			*conv_err = k;
 			rc = PIPELINE_CONVERT;
 			break;
 		}

@@ -347,9 +347,9 @@ static bool uprobe_cut(struct conv *c, struct conv_thread *t, uint64_t ts,
 	return true;
 }
 
-/* T's first event in an input after a plain one at TS: the frames it had
- * when that input ended end by TS at the latest (what came between the two
- * inputs is not known). */
+/* T's first event in the next of the files given in a row, at TS: the
+ * frames it had when the file before ended end by TS at the latest (what
+ * came between the two is not known: timeline.h TIMELINE_FILE). */
 static void close_pending(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	if (t->close_pending)

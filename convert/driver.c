@@ -9,6 +9,7 @@
 
 #include "chain.h"
 #include "chaincheck.h"
+#include "perfmaps.h"
 #include "complete.h"
 #include "coverage.h"
 #include "funcs.h"
@@ -176,7 +177,7 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 	return nomem_checked(cv, CONV_OK);
 }
 
-void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_next next)
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next)
 {
 	cv->c.snap_live = live_ns;
 	cv->c.next_input = next;
@@ -249,6 +250,11 @@ static int no_thread(struct conv_driver *cv)
 
 static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site *site)
 {
+	struct conv_loc named = *loc;
+
+	/* a JIT's frame named from the recording's copy of its perf map */
+	if (conv_perfmap_name(c, &named))
+		loc = &named;
 	site->ip = loc->ip;
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
@@ -1021,22 +1027,20 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l)
 	return nomem_checked(cv, parsed(cv, l));
 }
 
-/* Ends T's part of an input (conv_driver_snapshot() says what follows). A
- * sampled thread's stack, on or off the CPU, carries into the next snapshot
- * of its recording (one timeline: its switch in, or its next sample, is
- * there; a hole between is [no samples], chain.c). After a plain input a
- * sampled thread off the CPU stays so into the next input, and the frames
- * of one on it end by its first event there (t->close_pending): ended here,
- * they would run a period past its last sample, into the next file's
- * switch records. All ends with the last input, or the last snapshot of
- * its recording. */
+/* Ends T's part of an input as conv_driver_snapshot() says it passes on to
+ * the next (enum timeline_next: a sampled thread's stack carries into the
+ * next snapshot of its recording directory, and off the CPU into the next
+ * of the files given in a row, where the frames of one on the CPU end by
+ * its first event, t->close_pending: ended here, they would run a period
+ * past its last sample, into the next file's switch records; the rest ends
+ * here). All ends with the last input. */
 static void thread_end_input(struct conv *c, struct conv_thread *t)
 {
 	uint64_t end;
 
 	release_held(c, t);
-	if (!c->last_input && !t->has_branches && c->next_input != CONV_NEXT_NONE) {
-		t->close_pending = c->next_input == CONV_NEXT_UNKNOWN && !t->offcpu_open;
+	if (!c->last_input && !t->has_branches && c->next_input != TIMELINE_END) {
+		t->close_pending = c->next_input == TIMELINE_FILE && !t->offcpu_open;
 		return;
 	}
 	if (t->npending)
@@ -1111,6 +1115,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_chaincheck_free(&cv->c);
 	conv_sigmarks_free(&cv->c);
 	conv_measured_free(&cv->c);
+	conv_perfmaps_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);

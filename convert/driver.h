@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "state.h"
+#include "timeline.h"
 
 struct binaries;
 
@@ -60,9 +61,8 @@ int conv_driver_parsed(struct conv_driver *cv, const struct conv_line *l);
 
 /* Ends the current input: closes every open frame of every thread at its
  * last time (an input is one snapshot; the next starts new segments), but
- * for a sampled thread that is off the CPU: its [off-cpu] slice (and the
- * frames it nests in) carries on into the next input, where its switch in
- * or next sample ends it. Returns CONV_OK, or an enum conv_error as
+ * what a sampled thread carries into the next input (conv_driver_snapshot()'s
+ * NEXT: enum timeline_next). Returns CONV_OK, or an enum conv_error as
  * conv_driver_parsed() does. */
 int conv_driver_end_input(struct conv_driver *cv);
 
@@ -83,26 +83,14 @@ const struct conv_func *conv_driver_func(struct conv_driver *cv, struct conv_spa
  * each thread's span. Returns CONV_OK or CONV_ERR_NOMEM. */
 int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
 
-/* What follows the input that begins (conv_driver_snapshot). */
-enum conv_next {
-	CONV_NEXT_UNKNOWN,     /* a plain input (a perf.data or text given alone):
-				* whether the next one continues it is not known */
-	CONV_NEXT_SNAPSHOT,    /* the next input is the next snapshot of its recording */
-	CONV_NEXT_NONE,        /* its recording ends here (its last snapshot, or one
-				* before a snapshot left out: nothing is known after it) */
-};
-
 /* The input that begins is a snapshot that perf is known to have recorded
  * into until LIVE_NS (perf clock, recording_snapshot_live(); 0: unknown, as
- * for a plain perf.data or text): a thread still off the CPU at its end
+ * for a file given as an argument): a thread still off the CPU at its end
  * stays so until the later of LIVE_NS and the input's last record, never
- * further (docs/design.md "Recording directories"). NEXT: what follows it.
- * A sampled thread's stack, on or off the CPU, carries into the next
- * snapshot of its recording (one timeline); after a plain input a thread
- * off the CPU stays so into the next input, and the frames of one on it
- * end at its first event there at the latest; at the end of a recording
- * (another recording's time follows, or a gap) everything ends. */
-void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum conv_next next);
+ * further (docs/design.md "Recording directories"). NEXT: what it passes
+ * on to the input after it (timeline_next(): the gap rule and the
+ * carry-over rule). */
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next);
 
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output

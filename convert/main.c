@@ -33,6 +33,7 @@
 #include "ptsplit.h"
 #include "recording.h"
 #include "sideband.h"
+#include "timeline.h"
 #include "version.h"
 
 /* What Perfetto's importer holds in memory per slice, bytes (docs/design.md
@@ -71,6 +72,14 @@ static int dump(const char *path, enum dump_view view)
 	return rc;
 }
 
+/* Says why a recording could not be read (ERR, recording.h's -errno E):
+ * no record.json is a usage error. Returns the exit status. */
+static int recording_failed(const char *err, int e)
+{
+	diag_error("%s%s", err, e == -ENOENT ? " (see --help)" : "");
+	return e == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 /* Prints recording directory DIR's record.json a field per line; returns the exit status. */
 static int dump_recording(const char *dir)
 {
@@ -78,12 +87,10 @@ static int dump_recording(const char *dir)
 	char err[512];
 	int rc = recording_read(dir, &r, err, sizeof(err));
 
-	if (!rc && recording_dump(&r, stdout, err, sizeof(err)))
-		rc = EXIT_RUNTIME;
-	if (rc)
-		diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
+	if (!rc)
+		rc = recording_dump(&r, stdout, err, sizeof(err));
 	recording_free(&r);
-	return rc;
+	return rc ? recording_failed(err, rc) : EXIT_OK;
 }
 
 /* Reports why the converter stopped (an enum conv_error); returns the exit status. */
@@ -94,10 +101,11 @@ static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
 									     : EXIT_RUNTIME;
 }
 
-/* One file to convert: an argument, or a snapshot of a recording directory. */
+/* One file to convert: a snapshot of a recording directory, or of the
+ * files given in a row (timeline.h). */
 struct conv_input {
 	const char *path;              /* its name, for messages */
-	const struct recording *rec;   /* the recording it is a snapshot of, or NULL */
+	const struct recording *rec;   /* the recording it is a snapshot of */
 	size_t snapshot;               /* its index in rec */
 	bool stream;                   /* an argument that is no regular file ("-", a FIFO,
 					* a terminal): opened once, to be converted */
@@ -117,10 +125,8 @@ static int open_input(const struct conv_input *in)
 
 	if (in->stream && !strcmp(in->path, "-"))
 		return STDIN_FILENO;
-	fd = in->rec ? recording_open(in->rec, in->rec->snapshots[in->snapshot].file,
-					 INPATH_INHERIT, why, sizeof(why)) :
-		inpath_open(AT_FDCWD, in->path, INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0),
-			    why, sizeof(why));
+	fd = recording_open(in->rec, in->rec->snapshots[in->snapshot].file,
+			    INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0), why, sizeof(why));
 	if (fd < 0)
 		diag_error("%s: %s", in->path, why);
 	return fd < 0 ? -1 : fd;
@@ -259,20 +265,20 @@ static bool left_out(const char *path, int fd, bool alone, bool snapshot)
 	return true;
 }
 
-/* Whether snapshot K of recording R (NULL: none) is not to be converted:
- * record.json marks it, for what the recorder found and no header check
- * finds (perf could not read a file it wrote on a full disk), or it is no
- * regular file of the directory (recording.h); it is then named. */
+/* Whether snapshot K of recording R is not to be converted: record.json
+ * marks it, for what the recorder found and no header check finds (perf
+ * could not read a file it wrote on a full disk), or it is no regular file
+ * of the directory (recording.h); it is then named. */
 static bool marked(const struct recording *r, size_t k)
 {
-	const struct recording_snapshot *sn = r ? &r->snapshots[k] : NULL;
+	const struct recording_snapshot *sn = &r->snapshots[k];
 
-	if (sn && sn->refused)
+	if (sn->refused)
 		diag_warn("%s: left out: %s; a recording's files are read only as regular files "
 			  "of its directory", sn->path, sn->refused);
-	else if (sn && sn->problem)
+	else if (sn->problem)
 		diag_warn("%s: left out: record.json marks it: %s", sn->path, sn->problem);
-	return sn && (sn->refused || sn->problem);
+	return sn->refused || sn->problem;
 }
 
 /* Whether the output OUT is the file open as FD (named PATH), which it
@@ -288,9 +294,9 @@ static bool is_output(const char *out, const char *path, int fd)
 	return true;
 }
 
-/* A recording's snapshot K, or an argument (R NULL) named PATH: taken into
- * *IN (its *STATUS EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or
- * an exit status after an error). */
+/* Snapshot K of recording R, named PATH: taken into *IN (its *STATUS
+ * EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or an exit status
+ * after an error). */
 static bool take_input(const char *out, const char *path, const struct recording *r, size_t k,
 		       bool alone, struct conv_input *in, int *status)
 {
@@ -299,11 +305,11 @@ static bool take_input(const char *out, const char *path, const struct recording
 
 	*status = EXIT_OK;
 	*in = (struct conv_input){ path, r, k, false };
-	if (!r && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
+	if (r->files && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
 		in->stream = true;	/* read once, never checked ahead */
 	if (in->stream)
 		return true;
-	if (r && r->snapshots[k].refused)
+	if (r->snapshots[k].refused)
 		return !marked(r, k);
 	fd = open_input(in);
 	if (fd < 0) {
@@ -312,63 +318,84 @@ static bool take_input(const char *out, const char *path, const struct recording
 	}
 	if (is_output(out, path, fd))
 		*status = EXIT_USAGE;
-	else if (left_out(path, fd, alone, r != NULL) || marked(r, k))
+	else if (left_out(path, fd, alone, !r->files) || marked(r, k))
 		k = SIZE_MAX;
 	close_input(fd);
 	return !*status && k != SIZE_MAX;
 }
 
 /*
- * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): each
- * argument, or every snapshot of a recording directory, whose record.json
- * goes into RECS (room for one per argument; the caller frees each read,
- * *NRECS of them); an unfinished perf.data is left out (left_out(); its
- * snapshot then names no file, like one perf never wrote), as is a
- * snapshot record.json marks or that is no regular file of its directory
- * (marked()). An input that is the output OUT is refused. Returns an exit
- * status: a runtime failure when nothing is left to convert.
+ * The recording that starts at ARGV[*I] into *R (free it with
+ * recording_free() whatever the result), *I past its arguments: a recording
+ * directory's record.json (recording_read()), or the arguments up to the
+ * next directory as one recording of files (timeline_files()). A recording
+ * whose record.json is the output OUT is refused, as is one with nothing to
+ * convert. Returns an exit status.
+ */
+static int read_recording(char **argv, int *i, int argc, const char *out, struct recording *r)
+{
+	char err[PATH_MAX + 256];
+	const char *dir = argv[*i];
+	int rc, first = *i;
+
+	if (!recording_is_dir(dir)) {
+		while (*i < argc && !recording_is_dir(argv[*i]))
+			(*i)++;
+		if (!timeline_files(r, (const char *const *)argv + first, (size_t)(*i - first)))
+			return EXIT_OK;
+		diag_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	(*i)++;
+	rc = recording_read(dir, r, err, sizeof(err));
+	if (rc)
+		return recording_failed(err, rc);
+	if (outpath_names(out, &r->json_st)) {
+		diag_error("%s: the output is the input %s/record.json: it would be overwritten; "
+			   "give another -o (see --help)", out, dir);
+		return EXIT_USAGE;
+	}
+	if (!r->nsnapshots && r->error) {
+		diag_error("%s: the recording failed, nothing to convert (record.json says): %s",
+			   dir, r->error);
+		return EXIT_RUNTIME;
+	}
+	if (!r->nsnapshots) {
+		diag_error("%s: the recording holds no perf.data file (record.json lists none, "
+			   "and none is in the directory)", dir);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The files of ARGV[FIRST..ARGC) into *INPUTS (*N of them, owned): the
+ * snapshots of each recording (read_recording(): a recording directory, or
+ * the arguments given in a row that are none), which go into RECS (room
+ * for one per argument; the caller frees each read, *NRECS of them); an
+ * unfinished perf.data is left out (left_out(); its snapshot then names no
+ * file, like one perf never wrote), as is a snapshot record.json marks or
+ * that is no regular file of its directory (marked()). An input that is
+ * the output OUT is refused. Returns an exit status: a runtime failure when
+ * nothing is left to convert.
  */
 static int expand_inputs(char **argv, int first, int argc, const char *out,
 			 struct conv_input **inputs, size_t *n, struct recording *recs, size_t *nrecs)
 {
-	char err[PATH_MAX + 256];
 	size_t cap = 0, unfinished = 0, refused = 0;
 	bool alone = argc - first == 1 && !recording_is_dir(argv[first]);
 
 	*inputs = NULL;
 	*n = *nrecs = 0;
-	for (int i = first; i < argc; i++) {
-		struct recording *r = NULL;
-		size_t count = 1;
-		int rc;
+	for (int i = first; i < argc;) {
+		struct recording *r = &recs[(*nrecs)++];
+		int rc = read_recording(argv, &i, argc, out, r);
 
-		if (recording_is_dir(argv[i])) {
-			r = &recs[(*nrecs)++];
-			rc = recording_read(argv[i], r, err, sizeof(err));
-			if (rc) {
-				diag_error("%s%s", err, rc == EXIT_USAGE ? " (see --help)" : "");
-				return rc;
-			}
-			if (outpath_names(out, &r->json_st)) {
-				diag_error("%s: the output is the input %s/record.json: it would be "
-					   "overwritten; give another -o (see --help)", out, argv[i]);
-				return EXIT_USAGE;
-			}
-			count = r->nsnapshots;
-			if (!count && r->error) {
-				diag_error("%s: the recording failed, nothing to convert (record.json "
-					   "says): %s", argv[i], r->error);
-				return EXIT_RUNTIME;
-			}
-			if (!count) {
-				diag_error("%s: the recording holds no perf.data file (record.json "
-					   "lists none, and none is in the directory)", argv[i]);
-				return EXIT_RUNTIME;
-			}
-		}
-		for (size_t k = 0; k < count; k++) {
+		if (rc)
+			return rc;
+		for (size_t k = 0; k < r->nsnapshots; k++) {
 			struct conv_input *in = array_grow(*inputs, &cap, *n, sizeof(*in));
-			const char *path = r ? r->snapshots[k].path : argv[i];
+			const char *path = r->snapshots[k].path;
 
 			if (!in) {
 				diag_error("out of memory");
@@ -384,11 +411,9 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 			if (rc)
 				return rc;
 			unfinished++;
-			refused += r && r->snapshots[k].refused;
-			if (r) {
-				free(r->snapshots[k].path);
-				r->snapshots[k].path = NULL;
-			}
+			refused += r->snapshots[k].refused != NULL;
+			free(r->snapshots[k].path);
+			r->snapshots[k].path = NULL;
 		}
 	}
 	if (!*n && !alone)
@@ -411,7 +436,8 @@ static void copy_kept(const struct recording *recs, size_t nrecs, struct binarie
 	char why[PATH_MAX + 128];
 
 	for (size_t i = 0; i < nrecs; i++) {
-		int err = binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
+		int err = recs[i].files ? -ENOENT :
+			  binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
 
 		if (err && err != -ENOENT)
 			diag_warn("%s/%s: the kept binaries are not read: %s", recs[i].dir,
@@ -419,16 +445,16 @@ static void copy_kept(const struct recording *recs, size_t nrecs, struct binarie
 	}
 }
 
-/* The kept binaries' copy K as perf reaches it, or NULL (K NULL, or none). */
+/* The kept binaries' copy K as perf reaches it, or NULL (none). */
 static const char *kept_handle(const struct binaries_kept *k)
 {
-	return k && k->fd >= 0 ? k->handle : NULL;
+	return k->fd >= 0 ? k->handle : NULL;
 }
 
 /*
- * Feeds input IN to the converter; a snapshot of a recording after its
- * first (SB: its recording's side-band so far) is read with the side-band
- * of the snapshots before it (sideband.h: perf lists only executable
+ * Feeds input IN to the converter; a snapshot of a recording directory
+ * after its first (SB: its recording's side-band so far; NULL for a file
+ * given as an argument) is read with the side-band of the snapshots before it (sideband.h: perf lists only executable
  * mappings at a switch, and nothing after the target exited), and perf
  * reads the binaries the recording keeps (--keep-binaries). Returns an exit
  * status.
@@ -559,12 +585,13 @@ static int window_cut(struct conv_options *o, const struct recording *recs, size
 		      struct conv_window **w)
 {
 	struct windows ws = { .o = o };
-	size_t n = 0;
+	size_t n = 0, dirs = 0;
 	char err[512];
 
 	/* the anchors: the hits, and the "[snapshot] REASON" marks of the
 	 * snapshots no hit took (Ctrl-C, --duration, the program's exit) */
 	for (size_t i = 0; i < nrecs; i++) {
+		dirs += !recs[i].files;
 		n += recs[i].nhits;
 		for (size_t k = 0; k < recs[i].nsnapshots; k++)
 			n += recording_snapshot_mark(&recs[i], k) != 0;
@@ -572,7 +599,7 @@ static int window_cut(struct conv_options *o, const struct recording *recs, size
 	if (!n) {
 		diag_error("--window %s needs a recording directory with trigger hits or "
 			   "snapshots (as snaptrace-record writes it: its record.json lists them); "
-			   "%s", o->window, nrecs ? "the recordings given have none" :
+			   "%s", o->window, dirs ? "the recordings given have none" :
 			   "no recording directory was given");
 		return EXIT_USAGE;
 	}
@@ -661,25 +688,226 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
+/* One conversion's inputs: the recordings the arguments are (at most one
+ * per argument) and the snapshots of them to convert, in order. */
+struct inputs {
+	struct conv_input *in;         /* n of them, owned */
+	size_t n;
+	struct recording *recs;        /* nrecs read, room for one per argument; owned */
+	size_t nrecs;
+	struct sideband *sbs;          /* per recording: its side-band so far */
+	struct binaries_kept *kept;    /* per recording: its kept binaries' copy */
+};
+
+/* Room in INS for NARGS arguments. Returns 0 or -ENOMEM. */
+static int inputs_alloc(struct inputs *ins, size_t nargs)
+{
+	ins->recs = calloc(nargs, sizeof(*ins->recs));
+	ins->sbs = calloc(nargs, sizeof(*ins->sbs));
+	ins->kept = calloc(nargs, sizeof(*ins->kept));
+	if (!ins->recs || !ins->sbs || !ins->kept)
+		return -ENOMEM;
+	for (size_t i = 0; i < nargs; i++)
+		ins->kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	return 0;
+}
+
+static void inputs_free(struct inputs *ins)
+{
+	for (size_t i = 0; i < ins->nrecs; i++) {
+		recording_free(&ins->recs[i]);
+		sideband_free(&ins->sbs[i]);
+		binaries_kept_remove(&ins->kept[i]);
+	}
+	free(ins->kept);
+	free(ins->recs);
+	free(ins->sbs);
+	free(ins->in);
+}
+
+/* The kept binaries' copy of the recording input IN is a snapshot of. */
+static const struct binaries_kept *kept_of(const struct inputs *ins, const struct conv_input *in)
+{
+	return &ins->kept[in->rec - ins->recs];
+}
+
+/* The binaries every input of INS names by build id, checked into BINS
+ * (binaries.h). Returns an exit status: out of memory fails. */
+static int check_binaries(const struct inputs *ins, struct binaries *bins)
+{
+	for (size_t i = 0; i < ins->n; i++) {
+		char handle[32];
+		int fd = ins->in[i].stream ? -1 : open_input(&ins->in[i]), e = 0;
+
+		if (fd >= 0) {
+			e = binaries_check(bins, inpath_proc(fd, handle, sizeof(handle)),
+					   kept_handle(kept_of(ins, &ins->in[i])));
+			close_input(fd);
+		}
+		if (e == -ENOMEM) {
+			diag_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The source-line lookup (srcline.h) of the binaries under SYMFS, with the
+ * build ids every input of INS names; the first input whose build ids
+ * cannot be read is said into WHY (SIZE bytes; "" when none), for the end:
+ * a file perf cannot read either fails the conversion with perf's words.
+ * Returns it, or NULL when out of memory.
+ */
+static struct srcline *read_buildids(const struct inputs *ins, const char *symfs, char *why,
+				     size_t size)
+{
+	struct srcline *sl = srcline_new(symfs);
+
+	why[0] = 0;
+	for (size_t i = 0; sl && i < ins->n; i++) {
+		char e_why[256], handle[32];
+		int fd = ins->in[i].stream ? -1 : open_input(&ins->in[i]);
+		int e = fd < 0 ? 0 : srcline_read_buildids(sl, inpath_proc(fd, handle, sizeof(handle)),
+							   e_why, sizeof(e_why));
+
+		if (fd >= 0)
+			close_input(fd);
+		if (e == -ENOMEM) {
+			srcline_free(sl);
+			return NULL;
+		}
+		if (e && !why[0])
+			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
+	}
+	return sl;
+}
+
+/* Converts every input of INS with CV, each snapshot told what it passes
+ * on to the next (timeline.h), and ends the conversion. Returns an exit
+ * status (EXIT_FALLBACK: all again through perf). */
+static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct input_perf *perf)
+{
+	int err, rc = EXIT_OK;
+
+	for (size_t i = 0; i < ins->nrecs; i++)
+		if (!ins->recs[i].files && (err = conv_driver_recording(cv, &ins->recs[i])))
+			return conv_driver_failed(cv, err);
+	for (size_t i = 0; i < ins->n && rc == EXIT_OK; i++) {
+		const struct conv_input *in = &ins->in[i], *next = i + 1 < ins->n ? in + 1 : NULL;
+
+		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
+				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
+						   next ? next->snapshot : 0));
+		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
+				      kept_of(ins, in), perf);
+	}
+	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
+		rc = conv_driver_failed(cv, err);
+	return rc;
+}
+
+/* Opens the output of O (fxt_writer_open()); NULL after saying why. */
+static struct fxt_writer *open_output(const struct conv_options *o)
+{
+	char why[PATH_MAX + 256];
+	int err;
+	struct fxt_writer *w = fxt_writer_open(o->output, FXT_OUTPUT_AUTO, "snaptrace", &err);
+
+	if (w)
+		return w;
+	/* what changed since the options were checked, in outpath's words */
+	if (outpath_check(o->output, why, sizeof(why)))
+		diag_error("%s", why);
+	else
+		diag_error("%s: cannot write: %s", o->output, strerror(-err));
+	return NULL;
+}
+
+/*
+ * Ends the trace W of the conversion CV that ended with RC (FIRST: the
+ * first input, for messages): text that was no perf script output fails
+ * it; a failed one is aborted (no file left), else closed, with
+ * BUILDID_WHY ("": none) said and the summary. Returns the exit status.
+ */
+static int end_trace(const struct conv_options *o, struct conv_driver *cv, struct fxt_writer *w,
+		     const struct srcline *sl, const char *buildid_why, const char *first, int rc)
+{
+	const struct conv_stats *stats = conv_driver_stats(cv);
+	uint64_t bytes = fxt_writer_bytes(w);
+	int err;
+
+	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
+	    !stats->decode_errors) {
+		char cmd[512];
+
+		perfcmd_text(PERFCMD_BRANCHES, cmd, sizeof(cmd));
+		diag_error("%s: no line was perf script output (%llu skipped); expected the "
+			   "output of: %s", first, (unsigned long long)stats->skipped, cmd);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc) {
+		fxt_writer_abort(w);
+		return rc;
+	}
+	if ((err = fxt_writer_close(w))) {
+		diag_error("%s: cannot write: %s", o->output, strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	if (buildid_why[0])
+		diag_warn("%s; no source lines, as no binary can be checked", buildid_why);
+	summary(o, cv, sl, bytes);
+	return EXIT_OK;
+}
+
+/* Converts the inputs INS (read) as O says into its output. Returns an
+ * exit status. */
+static int convert(struct conv_options *o, struct inputs *ins, const char *first)
+{
+	struct input_perf perf = { o->perf, o->perf_args, o->nperf_args, o->no_dlfilter, o->jobs,
+				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o) };
+	struct binaries bins = { .symfs = symfs_arg(o) };
+	char buildid_why[512] = "";
+	struct srcline *sl = NULL;
+	struct conv_driver *cv = NULL;
+	struct fxt_writer *w;
+	struct conv_opts copts;
+	int rc;
+
+	outpath_remove_on_signals();
+	copy_kept(ins->recs, ins->nrecs, ins->kept);
+	w = open_output(o);
+	if (!w)
+		return EXIT_RUNTIME;
+	rc = check_binaries(ins, &bins);
+	if (rc == EXIT_OK && !o->no_srcline)
+		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));
+	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .cut = o->cut,
+				    .binaries = &bins };
+	if (rc == EXIT_OK)
+		cv = conv_driver_new(w, &copts);
+	if (rc == EXIT_OK && (!cv || (!o->no_srcline && !sl))) {
+		diag_error("out of memory");
+		rc = EXIT_RUNTIME;
+	}
+	if (rc) {
+		fxt_writer_abort(w);
+	} else {
+		rc = convert_all(cv, ins, &perf);
+		rc = end_trace(o, cv, w, sl, buildid_why, first, rc);
+	}
+	conv_driver_free(cv);
+	srcline_free(sl);
+	binaries_free(&bins);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct conv_options o;
-	struct input_perf perf;
-	struct fxt_writer *w;
-	struct conv_driver *cv;
-	struct conv_opts copts;
-	struct srcline *sl = NULL;
-	char buildid_why[512] = "";	/* the first input whose build ids cannot be read */
-	const struct conv_stats *stats;
-	struct conv_input *inputs = NULL;
-	struct recording *recs = NULL;
-	struct binaries_kept *kept = NULL;
-	struct sideband *sbs = NULL;
-	struct binaries bins = { 0 };
+	struct inputs ins = { 0 };
 	struct conv_window *windows = NULL;
-	size_t ninputs = 0, nrecs = 0;
 	int rc, err, first;
-	uint64_t bytes;
 
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
@@ -704,142 +932,18 @@ int main(int argc, char **argv)
 		rc = o.dump == DUMP_RECORDING ? dump_recording(argv[first]) : dump(argv[first], o.dump);
 		goto out;
 	}
-	perf = (struct input_perf){ o.perf, o.perf_args, o.nperf_args, o.no_dlfilter, o.jobs, NULL,
-				    o.perf_decoder || o.no_dlfilter, symfs_arg(&o) };
-	recs = calloc((size_t)(argc - first), sizeof(*recs));
-	sbs = calloc((size_t)(argc - first), sizeof(*sbs));
-	kept = calloc((size_t)(argc - first), sizeof(*kept));
-	if (!recs || !sbs || !kept) {
+	if (inputs_alloc(&ins, (size_t)(argc - first))) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (int i = 0; i < argc - first; i++)
-		kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
-	rc = expand_inputs(argv, first, argc, o.output, &inputs, &ninputs, recs, &nrecs);
+	rc = expand_inputs(argv, first, argc, o.output, &ins.in, &ins.n, ins.recs, &ins.nrecs);
 	if (!rc && o.window)
-		rc = window_cut(&o, recs, nrecs, &windows);
-	if (rc)
-		goto out;
-	outpath_remove_on_signals();
-	copy_kept(recs, nrecs, kept);
-	w = fxt_writer_open(o.output, FXT_OUTPUT_AUTO, "snaptrace", &err);
-	if (!w) {
-		char why[PATH_MAX + 256];
-
-		/* what changed since the options were checked, in outpath's words */
-		if (outpath_check(o.output, why, sizeof(why)))
-			diag_error("%s", why);
-		else
-			diag_error("%s: cannot write: %s", o.output, strerror(-err));
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	bins.symfs = symfs_arg(&o);
-	for (size_t i = 0; i < ninputs; i++) {
-		char handle[32];
-		int fd = inputs[i].stream ? -1 : open_input(&inputs[i]), e = 0;
-
-		if (fd >= 0) {
-			e = binaries_check(&bins, inpath_proc(fd, handle, sizeof(handle)),
-					   kept_handle(inputs[i].rec ?
-						       &kept[inputs[i].rec - recs] : NULL));
-			close_input(fd);
-		}
-		if (e == -ENOMEM) {
-			diag_error("out of memory");
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-	}
-	if (!o.no_srcline) {
-		sl = srcline_new(symfs_arg(&o));
-		for (size_t i = 0; sl && i < ninputs; i++) {
-			char why[256], handle[32];
-			int fd = inputs[i].stream ? -1 : open_input(&inputs[i]);
-			int e = fd < 0 ? 0 : srcline_read_buildids(sl, inpath_proc(fd, handle,
-								   sizeof(handle)), why, sizeof(why));
-
-			if (fd >= 0)
-				close_input(fd);
-			if (e == -ENOMEM) {
-				srcline_free(sl);
-				sl = NULL;	/* out of memory, below */
-			} else if (e && !buildid_why[0]) {
-				/* said once the trace is written: a file perf cannot
-				 * read either fails the conversion with perf's words */
-				snprintf(buildid_why, sizeof(buildid_why), "%s: cannot read its "
-					 "build ids: %s", inputs[i].path, why);
-			}
-		}
-	}
-	copts = (struct conv_opts){ .strict = o.strict, .srcline = sl, .cut = o.cut,
-				    .binaries = &bins };
-	cv = conv_driver_new(w, &copts);
-	if (!cv || (!o.no_srcline && !sl)) {
-		diag_error("out of memory");
-		if (cv)
-			conv_driver_free(cv);
-		srcline_free(sl);
-		fxt_writer_abort(w);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	for (size_t i = 0; i < nrecs && rc == EXIT_OK; i++)
-		if ((err = conv_driver_recording(cv, &recs[i])))
-			rc = conv_driver_failed(cv, err);
-	for (size_t i = 0; i < ninputs && rc == EXIT_OK; i++) {
-		const struct conv_input *in = &inputs[i];
-
-		/* a snapshot ends what it carries (a thread asleep, a stack) when
-		 * the next one converted is not the next of its recording: the
-		 * recording ends, or a snapshot between was left out or never
-		 * written, and its time is unknown */
-		conv_driver_snapshot(cv, in->rec ? recording_snapshot_live(in->rec, in->snapshot) : 0,
-				     !in->rec ? CONV_NEXT_UNKNOWN :
-				     i + 1 < ninputs && inputs[i + 1].rec == in->rec &&
-				     inputs[i + 1].snapshot == in->snapshot + 1 ? CONV_NEXT_SNAPSHOT
-										: CONV_NEXT_NONE);
-		rc = convert_snapshot(cv, in, in->rec ? &sbs[in->rec - recs] : NULL,
-				      in->rec ? &kept[in->rec - recs] : NULL, &perf);
-	}
-	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
-		rc = conv_driver_failed(cv, err);
-	stats = conv_driver_stats(cv);
-	if (rc == EXIT_OK && stats->skipped && !stats->branches && !stats->samples &&
-	    !stats->decode_errors) {
-		char cmd[512];
-
-		perfcmd_text(PERFCMD_BRANCHES, cmd, sizeof(cmd));
-		diag_error("%s: no line was perf script output (%llu skipped); expected the "
-			   "output of: %s", argv[first], (unsigned long long)stats->skipped, cmd);
-		rc = EXIT_RUNTIME;
-	}
-	bytes = fxt_writer_bytes(w);
-	if (rc) {
-		fxt_writer_abort(w);
-	} else if ((err = fxt_writer_close(w))) {
-		diag_error("%s: cannot write: %s", o.output, strerror(-err));
-		rc = EXIT_RUNTIME;
-	} else {
-		if (buildid_why[0])
-			diag_warn("%s; no source lines, as no binary can be checked", buildid_why);
-		summary(&o, cv, sl, bytes);
-	}
-	conv_driver_free(cv);
-	srcline_free(sl);
+		rc = window_cut(&o, ins.recs, ins.nrecs, &windows);
+	if (!rc)
+		rc = convert(&o, &ins, argv[first]);
 out:
-	for (size_t i = 0; i < nrecs; i++) {
-		recording_free(&recs[i]);
-		sideband_free(&sbs[i]);
-		if (kept)
-			binaries_kept_remove(&kept[i]);
-	}
-	free(kept);
-	free(recs);
-	free(sbs);
-	binaries_free(&bins);
-	free(inputs);
+	inputs_free(&ins);
 	free(windows);
 	conv_options_free(&o);
 	if (rc == EXIT_FALLBACK)

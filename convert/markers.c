@@ -183,7 +183,7 @@ static uint64_t span_start(const struct recording *r, const struct recording_hit
 }
 
 /* recording_hits()'s callback: hit H's marker (and its span). Returns 0,
- * or -1 when no koid is left for its track. */
+ * or 1 (stop: no more markers) when no koid is left for its track. */
 static int write_hit(void *arg, const struct recording_hit *h)
 {
 	struct hits_writer *hw = arg;
@@ -194,7 +194,7 @@ static int write_hit(void *arg, const struct recording_hit *h)
 	uint64_t start = span_start(hw->r, h, hw->first);
 
 	if (!track(c, hw->r, h->pid, &ev))
-		return -1;
+		return 1;
 	if (!marker_fits(c, hw, h->time_ns))
 		return 0;
 	ev.nargs = hit_args(hw, h, args);
@@ -262,7 +262,7 @@ bool conv_markers_write(struct conv *c, const struct recording *r, char *err, si
 	};
 	int rc = recording_hits(r, write_hit, &hw, err, size);
 
-	if (rc > 0)
+	if (rc < 0)	/* record.json no longer reads as it did */
 		return false;
 	if (hw.cut_hits)
 		diag_warn("%s: %zu hits have more fields than a marker can show (%d arguments); "

@@ -77,8 +77,8 @@ static bool word(const char **p, uint64_t *out)
 }
 
 /* Reads the calls file of M, a measure of recording R whose functions are
- * mfuncs [FIRST, FIRST + R->nmeasures). Returns 0, or 1 with ERR (SIZE
- * bytes) set. */
+ * mfuncs [FIRST, FIRST + R->nmeasures). Returns 0 (out of memory sets
+ * c->nomem), or -EINVAL with ERR (SIZE bytes) set. */
 static int read_calls(struct conv *c, const struct recording *r, const struct recording_measure *m,
 		      size_t first, char *err, size_t size)
 {
@@ -91,13 +91,13 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 	if (fd < 0) {
 		snprintf(err, size, "%s: expected the recording's file of measured calls, found %s",
 			 path, why);
-		return 1;
+		return -EINVAL;
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
-		snprintf(err, size, "%s: out of memory", path);
-		return 1;
+		c->nomem = true;
+		return 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = line;
@@ -115,7 +115,7 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 				 "index of record.json's measure, entry at or before return), "
 				 "found '%.80s'", path, lineno, line);
 			fclose(f);
-			return 1;
+			return -EINVAL;
 		}
 		if (c->nmcalls >= CONV_MCALLS_MAX)
 			continue;
@@ -175,7 +175,7 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 		    !strcmp(r->measures[i].calls_path, r->measures[i - 1].calls_path)))
 			continue;
 		if (read_calls(c, r, &r->measures[i], first, err, size))
-			return 1;
+			return -EINVAL;
 	}
 	if (c->nmcalls)
 		array_sort(c->mcalls, c->nmcalls, sizeof(*c->mcalls), by_thread_entry);

@@ -28,9 +28,9 @@ struct conv_mfunc {
 
 /* measured.c: adds recording R's measured functions (C->mfuncs; their
  * calls of the whole recording as info records) and the calls of its calls
- * file (C->mcalls, sorted by thread and entry). Returns 0; 1 when the calls
- * file is not the recorder's (ERR, SIZE bytes: "FILE:LINE: expected ...");
- * out of memory sets c->nomem. */
+ * file (C->mcalls, sorted by thread and entry). Returns 0 (out of memory
+ * sets c->nomem, state.h "Errors"), or -EINVAL when the calls file is not
+ * the recorder's (ERR, SIZE bytes: "FILE:LINE: expected ..."). */
 int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size);
 
 /* measured.c: finds T's calls in C->mcalls (T->mnext, T->mend). */

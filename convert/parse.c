@@ -689,46 +689,14 @@ static const char *parse_tracepoint(const struct tracepoint *tp, const char *p, 
 	return p;
 }
 
-void conv_parse_line(const char *s, size_t len, struct conv_line *l)
+/* The time of a line: the first "SEC.NSEC:" token right after a pid/tid
+ * token, from P; everything before that is the (space-padded) comm, which
+ * may itself hold spaces and colons. Sets L's time, pid, tid and comm.
+ * Returns the byte after the time's ':', or NULL when there is none. */
+static const char *parse_header(const char *p, const char *end, struct conv_line *l)
 {
-	const char *end = s + len, *p, *prev = NULL, *prev_end = NULL, *t, *te;
+	const char *prev = NULL, *prev_end, *t, *te;
 
-	memset(l, 0, sizeof(*l));
-	if (len > CONV_LINE_MAX) {
-		l->kind = CONV_LINE_TOO_LONG;
-		l->text = (struct conv_span){ s, CONV_LINE_MAX };
-		return;
-	}
-	l->text = (struct conv_span){ s, (uint32_t)len };
-	p = skip_spaces(s, end);
-	if (p == end) {
-		l->kind = CONV_LINE_BLANK;
-		return;
-	}
-	if (s[0] == '\t') {
-		l->kind = parse_loc(p, end, &l->from) ? CONV_LINE_CHAIN : CONV_LINE_BAD;
-		return;
-	}
-	if ((t = memchr(s, '\r', len)) && t + 1 < end) {	/* a CR inside: CR-only line ends? */
-		struct conv_line next;
-
-		te = memchr(t + 1, '\r', (size_t)(end - t - 1));
-		conv_parse_line(t + 1, (size_t)((te ? te : end) - t - 1), &next);
-		if (next.kind != CONV_LINE_BAD && next.kind != CONV_LINE_BLANK) {
-			l->kind = CONV_LINE_BAD;
-			l->cr_joined = true;
-			return;
-		}
-	}
-	if ((size_t)(end - p) > sizeof(error_prefix) &&
-	    !memcmp(p, error_prefix, sizeof(error_prefix) - 1)) {
-		parse_error(p, end, l);
-		return;
-	}
-	/* The time is the first "SEC.NSEC:" token right after a pid/tid token;
-	 * everything before that is the (space-padded) comm, which may itself
-	 * hold spaces and colons. */
-	l->kind = CONV_LINE_BAD;
 	for (te = p; (te = memchr(te, ':', (size_t)(end - te))) != NULL; te++) {
 		t = te;
 		while (t > p && !is_space(t[-1]))
@@ -744,11 +712,19 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 			break;
 	}
 	if (!te)
-		return;
-	te++;
+		return NULL;
 	l->has_time = true;
 	l->comm = trim(p, prev);
-	p = skip_spaces(te, end);
+	return te + 1;
+}
+
+/* The rest of a timed line, from P (after its time): the period and the
+ * event, then a side-band record, a branch, an aux event or a sample. */
+static void parse_body(const char *p, const char *end, struct conv_line *l)
+{
+	const char *t, *te;
+
+	p = skip_spaces(p, end);
 	te = token_end(p, end);
 	if (p < te && parse_dec(p, te, (int64_t *)&l->period)) {
 		l->has_period = true;
@@ -787,6 +763,48 @@ void conv_parse_line(const char *s, size_t len, struct conv_line *l)
 		l->has_addr = parse_loc(p, t, &l->to);
 	if (p < end)
 		l->has_loc = parse_loc(l->has_addr ? t : p, end, &l->from);
+}
+
+void conv_parse_line(const char *s, size_t len, struct conv_line *l)
+{
+	const char *end = s + len, *p, *t, *te;
+
+	memset(l, 0, sizeof(*l));
+	if (len > CONV_LINE_MAX) {
+		l->kind = CONV_LINE_TOO_LONG;
+		l->text = (struct conv_span){ s, CONV_LINE_MAX };
+		return;
+	}
+	l->text = (struct conv_span){ s, (uint32_t)len };
+	p = skip_spaces(s, end);
+	if (p == end) {
+		l->kind = CONV_LINE_BLANK;
+		return;
+	}
+	if (s[0] == '\t') {
+		l->kind = parse_loc(p, end, &l->from) ? CONV_LINE_CHAIN : CONV_LINE_BAD;
+		return;
+	}
+	if ((t = memchr(s, '\r', len)) && t + 1 < end) {	/* a CR inside: CR-only line ends? */
+		struct conv_line next;
+
+		te = memchr(t + 1, '\r', (size_t)(end - t - 1));
+		conv_parse_line(t + 1, (size_t)((te ? te : end) - t - 1), &next);
+		if (next.kind != CONV_LINE_BAD && next.kind != CONV_LINE_BLANK) {
+			l->kind = CONV_LINE_BAD;
+			l->cr_joined = true;
+			return;
+		}
+	}
+	if ((size_t)(end - p) > sizeof(error_prefix) &&
+	    !memcmp(p, error_prefix, sizeof(error_prefix) - 1)) {
+		parse_error(p, end, l);
+		return;
+	}
+	l->kind = CONV_LINE_BAD;
+	p = parse_header(p, end, l);
+	if (p)
+		parse_body(p, end, l);
 }
 
 bool conv_parse_evlist_line(const char *s, size_t len, struct conv_span *event, uint64_t *n,

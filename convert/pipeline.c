@@ -138,7 +138,9 @@ static void progress(struct input *in, const char *name)
 		diag_progress("%s: %llu MiB", name, (unsigned long long)(done >> 20));
 }
 
-/* pipeline_convert() of a text input. */
+/* pipeline_convert() of a text input. Over 80 lines, kept whole: one loop
+ * over the ring of blocks (read ahead, wait for the parse, feed the driver)
+ * whose indices, threads and carry every step shares. */
 static int convert_text(struct input *in, const char *name, struct conv_driver *cv,
 			unsigned workers, int *conv_err, char *errbuf, size_t errlen)
 {

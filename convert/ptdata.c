@@ -153,15 +153,53 @@ static char *str_at(const unsigned char *p, const unsigned char *end)
 	return z ? strndup((const char *)p, (size_t)(z - p)) : NULL;
 }
 
+/* Side-band record REC (TYPE, MISC, SIZE bytes) kept for the decoder.
+ * Returns 0, 1 with a reason, or -ENOMEM. */
+static int take_sideband(struct ptdecode *d, const struct attrs *a, const unsigned char *rec,
+			 uint32_t type, uint32_t misc, uint16_t size, char *why, size_t len)
+{
+	struct ptd_sb *s;
+	uint64_t time;
+	int32_t pid, tid;
+
+	if (!trailer(a, rec, size, &time, &pid, &tid))
+		return ptdata_why(why, len, "a damaged side-band record");
+	s = sb_add(d);
+	if (!s)
+		return -ENOMEM;
+	s->type = type;
+	s->misc = misc;
+	s->time = time;
+	s->pid = pid;
+	s->tid = tid;
+	if (type == REC_COMM || type == REC_MMAP || type == REC_MMAP2 || type == REC_FORK ||
+	    type == REC_EXIT) {
+		s->pid = (int32_t)perfdata_u32(rec + 8);
+		s->tid = (int32_t)perfdata_u32(rec + (type == REC_FORK || type == REC_EXIT ? 16 : 12));
+	}
+	if (type == REC_COMM && !(s->str = str_at(rec + 16, rec + size)))
+		return ptdata_why(why, len, "a damaged COMM record");
+	if (type == REC_MMAP || type == REC_MMAP2) {
+		size_t name = type == REC_MMAP ? 40 : 72;
+
+		if (size < name)
+			return ptdata_why(why, len, "a damaged MMAP record");
+		s->addr = perfdata_u64(rec + 16);
+		s->len = perfdata_u64(rec + 24);
+		s->pgoff = perfdata_u64(rec + 32);
+		s->prot = type == REC_MMAP2 ? perfdata_u32(rec + 64) : (misc & 0x2000 ? 0 : PROT_EXEC_BIT);
+		if (!(s->str = str_at(rec + name, rec + size)))
+			return ptdata_why(why, len, "a damaged MMAP record");
+	}
+	return 0;
+}
+
 /* One record of the data section. Returns 0, 1 with a reason, or -ENOMEM. */
 static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned char *rec,
 		       uint64_t off, char *why, size_t len)
 {
 	uint32_t type = perfdata_u32(rec), misc = rec[4] | (uint32_t)rec[5] << 8;
 	uint16_t size;
-	struct ptd_sb *s;
-	uint64_t time;
-	int32_t pid, tid;
 
 	memcpy(&size, rec + 6, 2);
 	switch (type) {
@@ -227,36 +265,7 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 			return ptdata_why(why, len, "a perf record of type %u", type);
 		return 0;	/* perf's own: attrs, ids, features, rounds, time conversion */
 	}
-	if (!trailer(a, rec, size, &time, &pid, &tid))
-		return ptdata_why(why, len, "a damaged side-band record");
-	s = sb_add(d);
-	if (!s)
-		return -ENOMEM;
-	s->type = type;
-	s->misc = misc;
-	s->time = time;
-	s->pid = pid;
-	s->tid = tid;
-	if (type == REC_COMM || type == REC_MMAP || type == REC_MMAP2 || type == REC_FORK ||
-	    type == REC_EXIT) {
-		s->pid = (int32_t)perfdata_u32(rec + 8);
-		s->tid = (int32_t)perfdata_u32(rec + (type == REC_FORK || type == REC_EXIT ? 16 : 12));
-	}
-	if (type == REC_COMM && !(s->str = str_at(rec + 16, rec + size)))
-		return ptdata_why(why, len, "a damaged COMM record");
-	if (type == REC_MMAP || type == REC_MMAP2) {
-		size_t name = type == REC_MMAP ? 40 : 72;
-
-		if (size < name)
-			return ptdata_why(why, len, "a damaged MMAP record");
-		s->addr = perfdata_u64(rec + 16);
-		s->len = perfdata_u64(rec + 24);
-		s->pgoff = perfdata_u64(rec + 32);
-		s->prot = type == REC_MMAP2 ? perfdata_u32(rec + 64) : (misc & 0x2000 ? 0 : PROT_EXEC_BIT);
-		if (!(s->str = str_at(rec + name, rec + size)))
-			return ptdata_why(why, len, "a damaged MMAP record");
-	}
-	return 0;
+	return take_sideband(d, a, rec, type, misc, size, why, len);
 }
 
 static int by_time(const void *x, const void *y)

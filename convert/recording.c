@@ -25,10 +25,14 @@
 static const char *const hit_keys[] = { "pid", "tid", "time_ns", "ip", "args", "snapshot" };
 
 /* Reading state: the file's name and the error being reported. */
+/* Reading record.json: its helpers return 0, or 1 with ERR set and ERRNUM
+ * saying what kind of failure it is (EINVAL unless set: not the shape
+ * expected); the public functions return -ERRNUM (recording.h). */
 struct reader {
 	const char *file;
 	char *err;
 	size_t size;
+	int errnum;            /* EINVAL, ENOMEM, or reading's errno */
 };
 
 bool recording_is_dir(const char *path)
@@ -52,7 +56,14 @@ static int bad(struct reader *rd, const char *at, const char *what, struct json_
 static int oom(struct reader *rd)
 {
 	snprintf(rd->err, rd->size, "%s: out of memory", rd->file);
+	rd->errnum = ENOMEM;
 	return 1;
+}
+
+/* A reader's result as the public functions return it: 0 or -errno. */
+static int result(const struct reader *rd, int rc)
+{
+	return rc ? -(rd->errnum ? rd->errnum : EINVAL) : 0;
 }
 
 /* Member KEY of OBJ of TYPE into *OUT (NULL allowed when NULLABLE). Returns 0 or 1. */
@@ -336,6 +347,7 @@ static int scan_dir(struct reader *rd, struct recording *r)
 	int n = perfdata_scan(r->dirfd, &names), err = 0;
 
 	if (n < 0) {
+		rd->errnum = -n;
 		snprintf(rd->err, rd->size, "%s: cannot list it: %s", r->dir, strerror(-n));
 		return 1;
 	}
@@ -658,9 +670,10 @@ static int stream(struct reader *rd, const struct recording *r, struct json_obje
 	struct jsonstream_error e;
 	int rc = jsonstream_read(r->fd, RECORDING_MAX_BYTES, &ops, root, NULL, &e);
 
-	if (rc == -2)
+	if (rc == -2) {
+		rd->errnum = errno ? errno : EIO;
 		snprintf(rd->err, rd->size, "%s: cannot read it: %s", rd->file, strerror(errno));
-	else if (rc == -1)
+	} else if (rc == -1)
 		snprintf(rd->err, rd->size, "%s:%zu: expected the JSON of snaptrace-record's "
 			 "report, found %s", rd->file, e.line, e.what);
 	return rc < 0 ? 1 : rc;
@@ -709,6 +722,7 @@ struct hits_pass {
 	int (*fn)(void *arg, const struct recording_hit *h);
 	void *arg;
 	size_t n;
+	int stop;              /* FN's non-zero return, which stopped the reading */
 };
 
 static int pass_hit(void *arg, const struct recording_hit *h)
@@ -716,7 +730,7 @@ static int pass_hit(void *arg, const struct recording_hit *h)
 	struct hits_pass *p = arg;
 
 	p->n++;
-	return p->fn(p->arg, h);
+	return p->stop = p->fn(p->arg, h);
 }
 
 int recording_hits(const struct recording *r, int (*fn)(void *arg, const struct recording_hit *h),
@@ -736,7 +750,7 @@ int recording_hits(const struct recording *r, int (*fn)(void *arg, const struct 
 			 r->nhits, p.n);
 		rc = 1;
 	}
-	return rc;
+	return p.stop ? p.stop : result(&rd, rc);
 }
 
 bool recording_last_hit(const struct recording *r, int64_t pid, uint64_t *ns, size_t *n)
@@ -764,7 +778,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	if (!(r->dir = strdup(dir)) || asprintf(&r->file, "%s/" RECORD_JSON_FILE, dir) < 0) {
 		r->file = NULL;
 		snprintf(err, size, "%s: out of memory", dir);
-		return 1;
+		return -ENOMEM;
 	}
 	file = r->file;
 	rd.file = file;
@@ -778,13 +792,14 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		else
 			snprintf(err, size, "%s: cannot open it: %s", dir, why);
 		r->fd = -1;
-		return r->dirfd >= 0 ? 2 : 1;
+		return r->dirfd >= 0 ? -ENOENT : -EIO;
 	}
 	if (r->fd < 0 || fstat(r->fd, &r->json_st)) {
+		rc = r->fd < 0 ? r->fd : -errno;
 		snprintf(err, size, "%s: %s", file, r->fd < 0 ? why : strerror(errno));
 		if (r->fd < 0)
 			r->fd = -1;
-		return 1;
+		return rc == -ENOENT ? -EIO : rc;	/* -ENOENT: no record.json only */
 	}
 	if (stream(&rd, r, &root, NULL))
 		goto out;
@@ -821,7 +836,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 out:
 	json_object_put(root);
 	free(format);
-	return rc;
+	return result(&rd, rc);
 }
 
 /* Printing a record.json field per line: the output and the path so far. */
@@ -888,7 +903,7 @@ int recording_dump(const struct recording *r, FILE *out, char *err, size_t size)
 	int rc = stream(&rd, r, &root, NULL);
 
 	if (rc)
-		return rc;
+		return result(&rd, rc);
 	json_object_object_foreach(root, key, v) {
 		struct jsonstream_ops ops = { .key = "hits", .elem = dump_hit, .arg = &d };
 		struct jsonstream_error e;
@@ -904,8 +919,9 @@ int recording_dump(const struct recording *r, FILE *out, char *err, size_t size)
 	}
 	json_object_put(root);
 	if (fflush(out) || ferror(out)) {
-		snprintf(err, size, "standard output: %s", strerror(errno));
-		return 1;
+		rc = errno ? -errno : -EIO;
+		snprintf(err, size, "standard output: %s", strerror(-rc));
+		return rc;
 	}
 	return 0;
 }
@@ -956,6 +972,8 @@ void recording_free(struct recording *r)
 int recording_open(const struct recording *r, const char *file, unsigned flags, char *why,
 		   size_t size)
 {
+	if (r->files)
+		return inpath_open(AT_FDCWD, file, flags, why, size);
 	return inpath_open(r->dirfd, file, RECORDING_OPEN | flags, why, size);
 }
 

@@ -7,6 +7,9 @@
  * and times, the trigger hits (perf clock), the threads' names, the
  * recording's end, and the TSC conversion of the trigger's mmap page.
  * Why: docs/design.md "Recording directories".
+ * Errors: a function that can fail returns 0 or a negative errno, with one
+ * line naming the file in its ERR when it takes one (the converter's input
+ * layer's convention; convert/main.c alone turns them into exit statuses).
  */
 #ifndef SNAPTRACE_CONVERT_RECORDING_H
 #define SNAPTRACE_CONVERT_RECORDING_H
@@ -129,7 +132,11 @@ struct recording_tsc {
 };
 
 struct recording {
-	char *dir;             /* as given, owned */
+	bool files;            /* no directory: inputs given in a row, each a snapshot
+				* (timeline_files(), timeline.h): no record.json, no
+				* hit or time; a snapshot's file is its argument, opened
+				* from the working directory */
+	char *dir;             /* as given, owned; NULL for FILES */
 	int dirfd;             /* the directory, open (owned); -1 when not read */
 	struct stat json_st;   /* what record.json was when read (its inode) */
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
@@ -173,19 +180,22 @@ bool recording_is_dir(const char *path);
  * symbolic link, no FIFO or device, no hard link to a file of another
  * user than DIR's owner: inpath.h); a snapshot file that is not one is
  * kept with its REFUSED reason, a record.json that is not one fails.
- * Returns 0; 2 (a usage error) when DIR has no record.json; 1 when it
- * cannot be read, is not JSON or not the shape expected, or lists a
- * snapshot file that is missing. ERR (SIZE bytes) then holds one line
- * "DIR/record.json[:LINE]: expected ..., found ...".
+ * Returns 0, or a negative errno with ERR (SIZE bytes) one line naming
+ * the file ("DIR/record.json[:LINE]: expected ..., found ..."): -ENOENT
+ * only when DIR has no record.json (DIR is no recording: the caller's
+ * usage error); -EINVAL when record.json is not JSON or not the shape
+ * expected, or lists a snapshot file that is missing; -ENOMEM; another
+ * when DIR or record.json cannot be opened or read (-EIO for DIR).
  */
 int recording_read(const char *dir, struct recording *r, char *err, size_t size);
 
 /*
  * Calls FN(ARG, H) for each trigger hit of R, in record.json's order, as
  * read again from the file (hits are not kept: a record.json of 200,000
- * hits took 368 MB when they were). Returns 0; FN's non-zero return; or 1
- * with ERR set when record.json no longer reads as recording_read() found
- * it.
+ * hits took 368 MB when they were); FN returns 0 to go on, anything else
+ * to stop. Returns 0; FN's non-zero return (ERR untouched); or a negative
+ * errno with ERR set, as recording_read() does (-EINVAL: record.json no
+ * longer reads as recording_read() found it).
  */
 int recording_hits(const struct recording *r, int (*fn)(void *arg, const struct recording_hit *h),
 		   void *arg, char *err, size_t size);
@@ -199,8 +209,10 @@ bool recording_last_hit(const struct recording *r, int64_t pid, uint64_t *ns, si
  * checks its files: a regular file of the directory itself (no symbolic
  * link, no FIFO or device, no hard link to another user's file: inpath.h),
  * with the inpath_open() FLAGS added (INPATH_INHERIT for a snapshot perf
- * reads as /proc/self/fd/N). Returns the fd, or a negative errno with WHY
- * (SIZE bytes) a phrase without the path.
+ * reads as /proc/self/fd/N); of a recording of files (R->files), FILE is
+ * the argument, opened from the working directory with FLAGS alone.
+ * Returns the fd, or a negative errno with WHY (SIZE bytes) a phrase
+ * without the path.
  */
 int recording_open(const struct recording *r, const char *file, unsigned flags, char *why,
 		   size_t size);
@@ -212,8 +224,9 @@ int recording_open(const struct recording *r, const char *file, unsigned flags, 
  * "trigger.tsc.time_shift=10", "pids.0=300"), VALUE a string as it is
  * (escape.h ESC_TEXT), a number as written, true, false or null; an empty
  * array or object prints as [] or {}. For scripts and tests: they never
- * depend on where record.json breaks its lines. Returns 0, or 1 with ERR
- * (SIZE bytes) set when record.json no longer reads or OUT fails.
+ * depend on where record.json breaks its lines. Returns 0, or a negative
+ * errno with ERR (SIZE bytes) set when record.json no longer reads
+ * (recording_read()'s) or OUT fails (its write's).
  */
 int recording_dump(const struct recording *r, FILE *out, char *err, size_t size);
 

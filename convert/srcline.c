@@ -7,6 +7,7 @@
  */
 #include "srcline.h"
 #include "inpath.h"
+#include "perfmap.h"
 
 #include "array.h"
 #include "binaries.h"
@@ -192,16 +193,13 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 static bool no_binary_name(const struct srcline *s, const char *path, size_t len)
 {
 	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage", "/memfd:" };
-	unsigned long pid;
-	int end = 0;
-
 	if (path[0] != '/')
 		return s->dirfd < 0;
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
 			return true;
-	return sscanf(path, "/tmp/perf-%lu.map%n", &pid, &end) == 1 && (size_t)end == len;
+	return perfmap_pid(path, len) > 0;
 }
 
 /* Does the binary's build id HEX match what the perf.data recorded for

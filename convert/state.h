@@ -277,8 +277,9 @@ struct conv_thread {
 
 	/* Off the CPU (a switch out until the switch back in): the open
 	 * [off-cpu] slice, on top of the stack (and of an open gap). */
-	bool close_pending;            /* its input ended, another follows with time unknown
-					* between: its frames end by its next event (chain.c) */
+	bool close_pending;            /* its input ended, the next of the files given in a
+					* row follows (TIMELINE_FILE): its frames end by its
+					* next event (chain.c) */
 	bool offcpu_open;
 	uint64_t offcpu_since;         /* ns */
 	bool syscall_block;            /* the open [off-cpu] is the frame at WOKEN_DEPTH
@@ -406,8 +407,8 @@ struct conv {
 					* else the first a thread's samples gave; 0: unknown */
 	uint64_t snap_live;            /* ns, perf clock: perf recorded into the current
 					* input's snapshot until then (record.json); 0: unknown */
-	int next_input;                /* what follows the current input (enum conv_next,
-					* driver.h) */
+	int next_input;                /* what the current input passes on to the next
+					* (enum timeline_next, timeline.h) */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */
@@ -418,6 +419,8 @@ struct conv {
 	size_t nmcalls, capmcalls;
 	struct conv_mfunc *mfuncs;     /* their functions */
 	size_t nmfuncs;
+	struct conv_perfmap *perfmaps; /* the JITs' perf maps met (perfmaps.h) */
+	size_t nperfmaps, capperfmaps;
 	fxt_string_id s_measured, s_duration_ns;
 };
 

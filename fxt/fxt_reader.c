@@ -255,6 +255,54 @@ static bool ticks_to_ns(const struct fxt_trace *t, uint64_t ticks, uint64_t *ns)
  * uint32 arguments read back as FXT_ARG_INT64 and FXT_ARG_UINT64; a null
  * argument as the string "null" (as Perfetto shows it).
  */
+/* The value of argument X, of FXT type TYPE, header word H (the value's
+ * words at the cursor). Returns false for an unknown type. */
+static bool read_arg_value(struct reader *r, struct fxt_rarg *x, uint64_t h, unsigned type)
+{
+	switch (type) {
+	case FXT_WARG_NULL:
+		x->type = FXT_ARG_STRING;
+		x->str = "null";
+		return true;
+	case FXT_WARG_INT32:
+		x->type = FXT_ARG_INT64;
+		x->i64 = (int32_t)(uint32_t)FXT_FIELD(h, FXT_ARG_VALUE32_FIRST, FXT_ARG_VALUE32_LAST);
+		return true;
+	case FXT_WARG_UINT32:
+		x->type = FXT_ARG_UINT64;
+		x->u64 = FXT_FIELD(h, FXT_ARG_VALUE32_FIRST, FXT_ARG_VALUE32_LAST);
+		return true;
+	case FXT_WARG_INT64:
+		x->type = FXT_ARG_INT64;
+		x->i64 = (int64_t)next_word(r);
+		return true;
+	case FXT_WARG_UINT64:
+	case FXT_WARG_POINTER:
+	case FXT_WARG_KOID:
+		x->type = type == FXT_WARG_UINT64 ? FXT_ARG_UINT64 :
+			  type == FXT_WARG_POINTER ? FXT_ARG_POINTER : FXT_ARG_KOID;
+		x->u64 = next_word(r);
+		return true;
+	case FXT_WARG_DOUBLE: {
+		uint64_t v = next_word(r);
+
+		x->type = FXT_ARG_DOUBLE;
+		memcpy(&x->f64, &v, 8);
+		return true;
+	}
+	case FXT_WARG_STRING:
+		x->type = FXT_ARG_STRING;
+		x->str = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_STRVAL_FIRST,
+							  FXT_ARG_STRVAL_LAST));
+		return true;
+	case FXT_WARG_BOOL:
+		x->type = FXT_ARG_BOOL;
+		x->b = FXT_FIELD(h, FXT_ARG_BOOL_BIT, FXT_ARG_BOOL_BIT);
+		return true;
+	}
+	return false;
+}
+
 static unsigned read_args(struct reader *r, unsigned nargs, struct fxt_rarg **out)
 {
 	struct fxt_rarg *a = nargs ? fxt_trace_alloc(r->t, nargs * sizeof(*a)) : NULL;
@@ -282,48 +330,7 @@ static unsigned read_args(struct reader *r, unsigned nargs, struct fxt_rarg **ou
 		arg_end = base + (size_t)size * 8;
 		x->name = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_NAME_FIRST,
 							   FXT_ARG_NAME_LAST));
-		switch (type) {
-		case FXT_WARG_NULL:
-			x->type = FXT_ARG_STRING;
-			x->str = "null";
-			break;
-		case FXT_WARG_INT32:
-			x->type = FXT_ARG_INT64;
-			x->i64 = (int32_t)(uint32_t)FXT_FIELD(h, FXT_ARG_VALUE32_FIRST,
-							      FXT_ARG_VALUE32_LAST);
-			break;
-		case FXT_WARG_UINT32:
-			x->type = FXT_ARG_UINT64;
-			x->u64 = FXT_FIELD(h, FXT_ARG_VALUE32_FIRST, FXT_ARG_VALUE32_LAST);
-			break;
-		case FXT_WARG_INT64:
-			x->type = FXT_ARG_INT64;
-			x->i64 = (int64_t)next_word(r);
-			break;
-		case FXT_WARG_UINT64:
-		case FXT_WARG_POINTER:
-		case FXT_WARG_KOID:
-			x->type = type == FXT_WARG_UINT64 ? FXT_ARG_UINT64 :
-				  type == FXT_WARG_POINTER ? FXT_ARG_POINTER : FXT_ARG_KOID;
-			x->u64 = next_word(r);
-			break;
-		case FXT_WARG_DOUBLE: {
-			uint64_t v = next_word(r);
-
-			x->type = FXT_ARG_DOUBLE;
-			memcpy(&x->f64, &v, 8);
-			break;
-		}
-		case FXT_WARG_STRING:
-			x->type = FXT_ARG_STRING;
-			x->str = string_ref(r, (unsigned)FXT_FIELD(h, FXT_ARG_STRVAL_FIRST,
-								  FXT_ARG_STRVAL_LAST));
-			break;
-		case FXT_WARG_BOOL:
-			x->type = FXT_ARG_BOOL;
-			x->b = FXT_FIELD(h, FXT_ARG_BOOL_BIT, FXT_ARG_BOOL_BIT);
-			break;
-		default:
+		if (!read_arg_value(r, x, h, type)) {
 			PROBLEM(r, "argument %u: unknown argument type %u", i, type);
 			r->p = arg_end;
 			continue;

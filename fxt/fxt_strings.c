@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "utf8.h"
-#include "fxt_writer.h"
 
 enum {
 	IDS_FIRST = 256,                  /* ids (and index nodes) of a new table */

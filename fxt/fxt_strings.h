@@ -21,6 +21,15 @@
 
 #include "fxt_format.h"
 
+/*
+ * Longest string the writer stores, in bytes. A longer string is cut to
+ * this size, its last bytes replaced by FXT_STRING_TRUNCATED_MARKER (cut at
+ * a UTF-8 character boundary), so every record stays far below FXT's
+ * 32,760-byte record limit.
+ */
+#define FXT_STRING_MAX_BYTES 4096
+#define FXT_STRING_TRUNCATED_MARKER "...[truncated]"
+
 struct fxt_str {
 	const char *text;   /* in the arena, not NUL-terminated */
 	uint32_t len;       /* bytes, <= FXT_STRING_MAX_BYTES */

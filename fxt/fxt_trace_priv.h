@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fxt_reader.h"
+#include "fxt_writer.h"	/* enum fxt_event_type */
+
+/* fxt_reader.h's; declared, not included: fxt_reader.c includes this file */
+struct fxt_trace;
 
 /* A record other than an event, described as text for fxt_dump_records(). */
 struct fxt_note {

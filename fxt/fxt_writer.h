@@ -18,7 +18,7 @@
  * writes nothing; fxt_writer_error() reads it and fxt_writer_close() reports
  * it. So a caller may ignore the returns of the calls in between and check
  * once at the end: no error can leave a trace silently missing a record.
- * (A string longer than FXT_STRING_MAX_BYTES is no error: it is cut,
+ * (A string longer than FXT_STRING_MAX_BYTES, fxt_strings.h, is no error: it is cut,
  * visibly.) A failed or aborted writer never leaves a file under the
  * final name: a regular file is written under a temporary name and renamed
  * on close; a device or FIFO is written straight (common/outpath.h).
@@ -69,15 +69,6 @@ enum fxt_arg_type {
 	FXT_ARG_KOID = 8,
 	FXT_ARG_BOOL = 9,
 };
-
-/*
- * Longest string the writer stores, in bytes. A longer string is cut to
- * this size, its last bytes replaced by FXT_STRING_TRUNCATED_MARKER (cut at
- * a UTF-8 character boundary), so every record stays far below FXT's
- * 32,760-byte record limit.
- */
-#define FXT_STRING_MAX_BYTES 4096
-#define FXT_STRING_TRUNCATED_MARKER "...[truncated]"
 
 /* A string id from fxt_writer_string(); 0 is the empty string. */
 typedef uint32_t fxt_string_id;

@@ -13,6 +13,7 @@
 #include <Zydis/Zydis.h>
 
 #include "array.h"
+#include "catchprobe.h"
 #include "elfsym.h"
 #include "insnstart.h"
 
@@ -363,4 +364,6 @@ void rec_callexits_free(struct rec_callexits *x)
 	free(x->exit);
 	x->exit = NULL;
 	x->n = 0;
+	rec_catch_free(x->catch_loc);
+	x->catch_loc = NULL;
 }

@@ -33,6 +33,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct rec_trigger_loc;
+
 #define REC_CALLEXIT_MAX_PARTS 16  /* the function and the parts split off it */
 #define REC_CALLEXIT_NREGS 24      /* perf's x86-64 user registers (PERF_REG_X86_64_MAX) */
 
@@ -65,6 +67,9 @@ struct rec_callexits {
 	int ncode;
 	struct rec_callexit *exit;   /* owned, in address order */
 	int n;
+	struct rec_trigger_loc *catch_loc; /* the C++ runtime's catch entry (catchprobe.h),
+				      * where a call left by an exception ends; owned,
+				      * NULL: none (such calls are counted unended) */
 };
 
 /*
@@ -91,7 +96,7 @@ int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x
 bool rec_callexit_leaves(const struct rec_callexits *x, const struct rec_callexit *e, pid_t pid,
 		     uint64_t ip, const uint64_t regs[REC_CALLEXIT_NREGS]);
 
-/* Frees what X holds. */
+/* Frees what X holds (its exits and its catch entry). */
 void rec_callexits_free(struct rec_callexits *x);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catchprobe.h"
 #include "check.h"
 #include "events.h"
 #include "cli.h"
@@ -209,14 +210,16 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 /*
  * OPT (--trigger-slower-than, or --measure) needs LOC at a function's first
  * instruction (each hit a call) and the places its calls leave it
- * (callexits.h), found into *X; WHAT names LOC's kind ("a trigger", "a
- * function") and NAMED the option that takes a function (--trigger,
- * --measure). An attached program's executable is read through
- * /proc/PID/exe (EXE), as its uprobes are. Returns -1, EXIT_USAGE or
+ * (callexits.h), found into *X with the C++ runtime's catch entry of the
+ * target (catchprobe.h: where a call left by an exception ends); WHAT names
+ * LOC's kind ("a trigger", "a function") and NAMED the option that takes a
+ * function (--trigger, --measure). An attached program's executable is read
+ * through /proc/PID/exe, as its uprobes are. Returns -1, EXIT_USAGE or
  * EXIT_RUNTIME (the file is unreadable).
  */
-static int function_exits(const char *opt, const char *what, const char *named,
-			  const struct rec_trigger_loc *loc, struct rec_callexits *x)
+static int function_exits(const struct rec_session *s, const char *opt, const char *what,
+			  const char *named, const struct rec_trigger_loc *loc,
+			  struct rec_callexits *x)
 {
 	char why[1024];
 	int err;
@@ -244,6 +247,8 @@ static int function_exits(const char *opt, const char *what, const char *named,
 		diag_error("%s: %s", opt, why);
 		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	x->catch_loc = rec_catch_find(s->o->ncmd ? s->exe : s->target.exe,
+				      s->o->ncmd ? 0 : s->target.pids[0]);
 	return -1;
 }
 
@@ -261,7 +266,7 @@ static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 			   "no default stop indicator");
 		return EXIT_USAGE;
 	}
-	return function_exits("--trigger-slower-than", "a trigger", "--trigger", &s->loc,
+	return function_exits(s, "--trigger-slower-than", "a trigger", "--trigger", &s->loc,
 			      &s->callexits);
 }
 
@@ -320,7 +325,7 @@ static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
 					   loc_name(&loc, name, sizeof(name)), o->measure[k]);
 				return EXIT_USAGE;
 			}
-		r = function_exits(opt, "a function", "--measure", &loc, &exits);
+		r = function_exits(s, opt, "a function", "--measure", &loc, &exits);
 		if (r >= 0)
 			return r;
 		rec_measure_init(m, o->measure[i], &loc, &exits);
@@ -430,18 +435,27 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 static void print_slow_calls(const struct rec_session *s)
 {
 	const struct rec_hit *first = s->nhits ? &s->hits[0].hit : NULL;
-	char name[512];
+	char name[512], thrown[64] = "";
 
 	if (!s->o->slower_than_ns || !s->have_trigger)
 		return;
-	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s",
+	if (s->slow.slow_thrown)
+		snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception)",
+			 s->slow.slow_thrown);
+	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s%s",
 		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
 		  loc_name(&s->loc, name, sizeof(name)), s->slow.slow,
-		  s->o->slower_than_ns / 1e6, first ? ":" : "");
+		  s->o->slower_than_ns / 1e6, thrown, first ? ":" : "");
 	if (first)
-		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, returned at %"
+		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, %s at %"
 			  PRIu64 " ns (perf clock)", first->duration_ns / 1e6, (int)first->tid,
-			  first->entry_ns, first->time_ns);
+			  first->entry_ns, first->thrown ? "left by an exception caught" :
+			  "returned", first->time_ns);
+	if (s->slow.unended)
+		diag_warn("%" PRIu64 " call%s of %s ended unseen (a longjmp, an exception no "
+			  "catch probe saw, a lost sample): %s duration is not known, not "
+			  "counted above", s->slow.unended, s->slow.unended == 1 ? "" : "s", name,
+			  s->slow.unended == 1 ? "its" : "their");
 }
 
 /* How each target that ended during the recording ended (the front end's
@@ -483,8 +497,9 @@ static void print_measures(const struct rec_session *s)
 }
 
 /* Every hit record.json lists with the snapshot holding it, in its
- * numbering (both from 0; runs of hits in one snapshot as a range), and the
- * hits that took no snapshot of their own counted: one line, bounded. */
+ * numbering (both from 0; runs of hits in one snapshot as a range; a hit
+ * whose live line named another snapshot, the one it took, is said so), and
+ * the hits that took no snapshot of their own counted: one line, bounded. */
 static void print_hits(const struct rec_session *s)
 {
 	char line[1024];
@@ -503,9 +518,25 @@ static void print_hits(const struct rec_session *s)
 		else
 			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
 		n += (size_t)w;
-		if (k >= 0)
+		if (k >= 0) {
+			int other = -1, more = 0;
+
+			for (int h = i; h <= j; h++) {
+				if (s->hits[h].said < 0 || s->hits[h].said == k)
+					continue;
+				if (other < 0)
+					other = h;
+				else
+					more++;
+			}
 			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
-		else
+			if (other >= 0) {
+				n += (size_t)w;
+				w = snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot %d, "
+					     "which holds less of it%s)", other,
+					     s->hits[other].said, more ? ", as do others" : "");
+			}
+		} else
 			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
 				     "sample of %s)", j > i ? "them" : "it");
 		n += (size_t)w;

@@ -157,6 +157,9 @@ void rec_measure_call(const struct rec_hit *hit, void *arg)
 	struct rec_call c = { .pid = hit->pid, .tid = hit->tid, .entry_ns = hit->entry_ns,
 			      .duration_ns = hit->duration_ns };
 
+	/* counted by the matcher (calls_thrown); the calls file holds returns */
+	if (hit->thrown)
+		return;
 	if (!m->st.calls)
 		m->first_ms = rec_now_ms();
 	rec_call_stats_add(&m->st, &c);

@@ -4,12 +4,16 @@
  * targets, timed for the whole recording by the probes of the slow-call
  * trigger (an entry uprobe and uprobes on the function's own exits:
  * trigger.h, callexits.h; nothing on the program's stack changes), each
- * exit matched to its entry by slowcall.c. Per function: the count, total,
+ * exit matched to its entry by slowcall.c. Per function: the calls that
+ * returned: their count, total,
  * a log-bucketed histogram (common/hist.h: percentiles within 1%), the
  * slowest calls, and the newest calls, which the recorder appends to the
  * recording's calls file (REC_MEASURE_CALLS_FILE) at every snapshot, for
  * the converter to draw as exact slices. A function that is also the
  * --trigger-slower-than trigger shares its probes (rec_measure.shared).
+ * The calls left by a C++ exception (ended at its catch) and those whose end
+ * was not seen (longjmp) are counted apart by the matcher (slowcall.h
+ * thrown, unended), not in these statistics.
  * Why and what it costs: docs/design.md "Measured calls".
  */
 #ifndef SNAPTRACE_REC_MEASURE_H

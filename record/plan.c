@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "plan.h"
+#include "slowring.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -270,6 +271,8 @@ static int sampling_events(const struct rec_opts *o, const struct rec_host *h,
 static int sampling_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 			 const char *targets, struct rec_plan *p)
 {
+	char why[sizeof(p->warnings[0])];
+	uint64_t ring;
 	int err = sampling_events(o, h, p);
 
 	err |= signal_args(o, h, p);
@@ -292,10 +295,14 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		/* multi-snapshot keeps recording: no gap after each snapshot */
 		p->freeze = p->control && !o->multi_snapshot;
 	}
-	if (o->snapshot_size) {
+	/* a slow call's ring holds the call from its entry (slowring.h) */
+	ring = rec_slow_ring_pick(o, h->root, p->unwinder, why, sizeof(why));
+	if (ring) {
 		err |= arg(p, "-m");
-		err |= arg(p, "%lu", rec_plan_pages(o->snapshot_size));
+		err |= arg(p, "%lu", rec_plan_pages(ring));
 	}
+	if (why[0] && p->nwarnings < REC_PLAN_MAX_NOTES)
+		snprintf(p->warnings[p->nwarnings++], sizeof(p->warnings[0]), "%s", why);
 	/* CLOCK_MONOTONIC: what `perf inject --jit` needs to place a JIT's
 	 * jitdump (it refuses any other clock), and the programs' own clock */
 	p->clockid = CLOCK_MONOTONIC;

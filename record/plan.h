@@ -94,7 +94,8 @@ struct rec_plan {
 	int argc;
 	char notes[REC_PLAN_MAX_NOTES][200]; /* fallbacks worth telling the user */
 	int nnotes;
-	char warnings[REC_PLAN_MAX_NOTES][200]; /* options this plan ignores */
+	char warnings[REC_PLAN_MAX_NOTES][400]; /* options this plan ignores, a ring
+					      * too small for a slow call */
 	int nwarnings;
 	char storage[8192];
 	size_t used;

@@ -37,6 +37,8 @@ struct rec_hit_log {
 	struct rec_hit hit;
 	double seen_ms;      /* CLOCK_MONOTONIC ms when the recorder saw it */
 	int snapshot;        /* index into snaps, -1: none (it failed, or came too late) */
+	int said;            /* the snapshot its live line named (multi-snapshot: the
+				one it took, or the one in flight it came in), -1: none */
 	bool deferred;       /* came before the trigger was armed: its snapshot was
 				taken when it was (arming.h) */
 };

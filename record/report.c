@@ -47,6 +47,7 @@ static void write_measures(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->nmeasures; i++) {
 		const struct rec_measure *m = &s->measures[i];
 		const struct rec_call_stats *st = &m->st;
+		const struct rec_slowcall *match = m->shared ? &s->slow : &m->match;
 		const struct hist *h = &st->hist;
 		struct rec_call slow[REC_MEASURE_SLOWEST];
 		int nslow = rec_call_stats_slowest(st, slow);
@@ -101,10 +102,11 @@ static void write_measures(FILE *f, const struct rec_session *s)
 			fprintf(f, "%s{\"pid\": %d, \"tid\": %d, \"entry_ns\": %" PRIu64
 				", \"duration_ns\": %" PRIu64 "}", k ? ", " : "", (int)slow[k].pid,
 				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns);
-		fprintf(f, "],\n     \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
+		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_unended\": %" PRIu64
+			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
 			PRIu64 ", \"first_second_calls\": %" PRIu64 ", \"cost_ns\": ",
-			m->shared ? s->slow.unmatched : m->match.unmatched,
-			m->shared ? s->slow.untracked : m->match.untracked, st->first_second);
+			match->thrown, match->unended, match->unmatched, match->untracked,
+			st->first_second);
 		if (s->measure_cost_ns)
 			fprintf(f, "%" PRIu64, s->measure_cost_ns);
 		else
@@ -147,9 +149,11 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 		fputs("null", f);
 	else
 		fprintf(f, "%" PRIu64 ", \"calls\": %" PRIu64 ", \"calls_slower\": %" PRIu64
-			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %" PRIu64,
-			s->o->slower_than_ns, s->slow.calls, s->slow.slow, s->slow.unmatched,
-			s->slow.untracked);
+			", \"calls_thrown\": %" PRIu64 ", \"calls_slower_thrown\": %" PRIu64
+			", \"calls_unended\": %" PRIu64 ", \"returns_unmatched\": %" PRIu64
+			", \"entries_untracked\": %" PRIu64, s->o->slower_than_ns, s->slow.calls,
+			s->slow.slow, s->slow.thrown, s->slow.slow_thrown, s->slow.unended,
+			s->slow.unmatched, s->slow.untracked);
 	fputs(", \"tsc\": ", f);
 	if (s->tsc.known)
 		fprintf(f, "{\"time_shift\": %u, \"time_mult\": %u, \"time_zero\": %" PRIu64
@@ -262,8 +266,9 @@ static void write_hits(FILE *f, const struct rec_session *s)
 		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, i ? "," : "",
 			(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
 		if (s->o->slower_than_ns)
-			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64,
-				h->hit.entry_ns, h->hit.duration_ns);
+			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
+				"%s", h->hit.entry_ns, h->hit.duration_ns,
+				h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
 		if (h->hit.has_args)
 			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
 				h->hit.ip, h->hit.args[0], h->hit.args[1]);

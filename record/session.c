@@ -19,6 +19,7 @@
 #include "outpath.h"
 #include "perfclock.h"
 #include "perfdata.h"
+#include "perfmaps.h"
 #include "perfring.h"
 #include "procfs.h"
 #include "report.h"
@@ -184,7 +185,7 @@ static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit 
 	memset(log, 0, sizeof(*log));
 	log->hit = *hit;
 	log->seen_ms = rec_now_ms();
-	log->snapshot = -1;
+	log->snapshot = log->said = -1;
 	s->want = s->nhits++;
 	return log;
 }
@@ -230,8 +231,8 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 static const char *hit_words(const struct rec_hit *hit, char *buf, size_t size)
 {
 	if (hit->duration_ns)
-		snprintf(buf, size, "a call of %.3f ms in thread %d", hit->duration_ns / 1e6,
-			 (int)hit->tid);
+		snprintf(buf, size, "a call of %.3f ms in thread %d%s", hit->duration_ns / 1e6,
+			 (int)hit->tid, hit->thrown ? " left by an exception" : "");
 	else
 		snprintf(buf, size, "in thread %d", (int)hit->tid);
 	return buf;
@@ -251,13 +252,15 @@ static void snapshot_wanted(struct rec_session *s)
 	s->want = -1;
 	idx = rec_snapshot_holding(s, log->hit.time_ns);
 	/* numbered as record.json's hits and snapshots; the snapshot that
-	 * holds a hit is known once the files are read (the summary says it:
-	 * main.c print_hits()), and may be the one before the one it took */
+	 * holds a hit is known once the files are read (snapshot.c
+	 * rec_snapshot_hits_held(); the summary says it: main.c print_hits()),
+	 * and may be the one before the one it took: perf read that one's ring
+	 * after the hit's return */
 	if (idx >= 0 && s->o->multi_snapshot) {
-		log->snapshot = idx;
-		diag_info("trigger hit %d: %s%s: in a snapshot already being written",
+		log->snapshot = log->said = idx;
+		diag_info("trigger hit %d: %s%s: in snapshot %d, already being written",
 			  (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
-			  log->deferred ? " before it was armed" : "");
+			  log->deferred ? " before it was armed" : "", idx);
 		return;
 	}
 	/* a launched target ends with the recording: stop it right away */
@@ -272,6 +275,7 @@ static void snapshot_wanted(struct rec_session *s)
 			  log->deferred ? " before it was armed" : "",
 			  idx >= 0 ? "snapshot taken" : "stopping perf");
 	} else if (idx >= 0) {
+		log->said = idx;
 		diag_info("trigger hit %d: %s%s: taking snapshot %d", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "", idx);
 	}
@@ -607,6 +611,7 @@ static int finish(struct rec_session *s)
 	rec_snapshot_hits_held(s);
 	if (s->o->keep_binaries)
 		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
+	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");

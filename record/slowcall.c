@@ -20,7 +20,7 @@ int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s)
 	if (!p) {
 		if (s->ret)
 			sc->unmatched++;
-		else
+		else if (!s->caught)
 			sc->untracked++;
 		return -ENOMEM;
 	}
@@ -89,6 +89,7 @@ static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s)
 	while (th->depth && th->e[th->depth - 1].sp <= s->sp) {
 		th->depth--;
 		th->deeper = 0;
+		sc->unended++;
 	}
 	if (th->depth == REC_SLOW_DEPTH) {
 		sc->untracked++;
@@ -98,13 +99,34 @@ static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s)
 	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns };
 }
 
+/* A call of S's thread entered at ENTRY_NS ended at S (a return, or a catch
+ * when THROWN): measured, and a hit when longer than the threshold. */
+static void call_ended(struct rec_slowcall *sc, const struct rec_trig_sample *s,
+		       uint64_t entry_ns, bool thrown, rec_slowcall_fn fn, void *arg)
+{
+	struct rec_hit hit = { .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
+			       .entry_ns = entry_ns, .duration_ns = s->time_ns - entry_ns,
+			       .thrown = thrown };
+
+	sc->calls++;
+	sc->thrown += thrown;
+	if (sc->every)
+		sc->every(&hit, sc->every_arg);
+	if (hit.duration_ns > sc->slower_than_ns) {
+		sc->slow++;
+		sc->slow_thrown += thrown;
+		if (fn)
+			fn(&hit, arg);
+	}
+}
+
 static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		      rec_slowcall_fn fn, void *arg)
 {
 	struct rec_slow_thread *th = thread_of(sc, s->tid);
 	uint64_t entry_sp = s->sp;   /* an exit's stack pointer is its entry's */
 	struct rec_slow_entry *e;
-	struct rec_hit hit;
+	uint64_t entry_ns;
 
 	if (!th || !s->sp) {
 		sc->unmatched += !s->part;
@@ -119,6 +141,7 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 	while (th->depth && th->e[th->depth - 1].sp < entry_sp) {
 		th->depth--;
 		th->deeper = 0;
+		sc->unended++;
 	}
 	e = th->depth ? &th->e[th->depth - 1] : NULL;
 	if (!e || e->sp != entry_sp || s->time_ns < e->time_ns) {
@@ -126,18 +149,36 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		drop_if_idle(sc, th);
 		return;
 	}
+	entry_ns = e->time_ns;   /* E is TH's, which drop_if_idle may overwrite */
 	th->depth--;
-	sc->calls++;
-	hit = (struct rec_hit){ .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
-				.entry_ns = e->time_ns, .duration_ns = s->time_ns - e->time_ns };
 	drop_if_idle(sc, th);
-	if (sc->every)
-		sc->every(&hit, sc->every_arg);
-	if (hit.duration_ns > sc->slower_than_ns) {
-		sc->slow++;
-		if (fn)
-			fn(&hit, arg);
+	call_ended(sc, s, entry_ns, false, fn, arg);
+}
+
+/*
+ * The thread of S entered the C++ runtime's catch entry at stack pointer
+ * S->sp: every call it entered at that stack pointer or deeper was left by
+ * the exception caught there and ends now, the innermost first.
+ */
+static void on_catch(struct rec_slowcall *sc, const struct rec_trig_sample *s,
+		     rec_slowcall_fn fn, void *arg)
+{
+	struct rec_slow_thread *th = thread_of(sc, s->tid);
+
+	if (!th)
+		return;
+	/* the calls too deep to be kept are gone with the ones kept */
+	if (th->depth && th->e[th->depth - 1].sp <= s->sp)
+		th->deeper = 0;
+	while (th->depth && th->e[th->depth - 1].sp <= s->sp) {
+		uint64_t entry_ns = th->e[--th->depth].time_ns;
+
+		if (s->time_ns >= entry_ns)
+			call_ended(sc, s, entry_ns, true, fn, arg);
+		else
+			sc->unended++;
 	}
+	drop_if_idle(sc, th);
 }
 
 size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg)
@@ -146,7 +187,9 @@ size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg)
 
 	array_sort(sc->pending, sc->npending, sizeof(*sc->pending), by_time);
 	for (; n < sc->npending && sc->pending[n].time_ns <= sc->ready_ns; n++) {
-		if (sc->pending[n].ret)
+		if (sc->pending[n].caught)
+			on_catch(sc, &sc->pending[n], fn, arg);
+		else if (sc->pending[n].ret)
 			on_return(sc, &sc->pending[n], fn, arg);
 		else
 			on_entry(sc, &sc->pending[n]);

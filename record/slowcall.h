@@ -8,8 +8,12 @@
  * A return (an exit's sample) is matched to its entry by the stack pointer
  * (at the exit instruction it points at the return address, as at the
  * entry), never by order alone, so recursion and nesting are measured call
- * by call, and calls that never return (longjmp, exit, an exception, a
- * sample the kernel lost) are dropped as soon as a later entry or return
+ * by call. A call left by a C++ exception ends where the exception is
+ * caught (a sample of the runtime's catch entry, catchprobe.h: it ends every
+ * call its thread entered at the catch's stack pointer or deeper) and is
+ * measured as any other, marked thrown. Calls that end unseen (longjmp, exit,
+ * an exception with no catch probe, a sample the kernel lost) are dropped,
+ * and counted unended, as soon as a later entry or return
  * shows their frame is gone: an entry at the stack pointer S ends every
  * call entered at S or deeper (lower), a return ends every call deeper than
  * its own. Memory is bounded: REC_SLOW_DEPTH calls per thread (the returns
@@ -63,8 +67,14 @@ struct rec_slowcall {
 	struct rec_slow_thread *threads; /* owned */
 	int nthreads;
 	size_t threads_cap;
-	uint64_t calls;              /* calls measured (a return matched to its entry) */
-	uint64_t slow;               /* of those, longer than SLOWER_THAN_NS */
+	uint64_t calls;              /* calls measured (a return or a catch matched to
+				        its entry) */
+	uint64_t thrown;             /* of those, left by a C++ exception (ended at its catch) */
+	uint64_t slow;               /* of the calls, longer than SLOWER_THAN_NS */
+	uint64_t slow_thrown;        /* of those, left by a C++ exception */
+	uint64_t unended;            /* calls whose end was not seen (longjmp, an exception
+				        not caught through the catch probe, a lost
+				        sample): their duration is not known */
 	uint64_t unmatched;          /* returns without their entry (it came before the
 				        trigger was armed, or was lost); the returns of
 				        parts split off the function (rec_trig_sample
@@ -78,7 +88,7 @@ struct rec_slowcall {
 void rec_slowcall_init(struct rec_slowcall *sc, uint64_t slower_than_ns);
 
 /*
- * Adds sample S (an entry, or a return: S->ret) read from a ring in the
+ * Adds sample S (an entry, a return: S->ret, or a catch: S->caught) read from a ring in the
  * current pass. Returns 0, or -ENOMEM (the sample is counted in untracked
  * or unmatched and dropped).
  */
@@ -89,7 +99,7 @@ int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s);
  * sample still unread can precede (those up to the latest time added
  * before the previous pass ended), and calls FN(hit, ARG) for each call
  * longer than the threshold (FN may be NULL), and SC->every for every call,
- * in the order the calls returned. Returns the
+ * in the order the calls returned (or were left by an exception: hit.thrown). Returns the
  * number of samples still pending (to be matched after the next pass).
  */
 size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg);

@@ -12,6 +12,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "hitholder.h"
 #include "inpath.h"
 #include "perfclock.h"
 #include "perfdata.h"
@@ -229,74 +230,46 @@ int rec_snapshot_check(struct rec_session *s)
 	return n;
 }
 
-/* The sample times of a snapshot file, read once (perfdata_sample_times). */
-struct snap_samples {
-	bool read;
-	uint64_t *t;   /* ascending (owned) */
-	size_t n;
-};
-
-/*
- * Whether sampling snapshot SN (the file in directory DIRFD; its samples cached in SM)
- * holds the hit WINDOW [FROM, TO]: a sample in it (a slow call: its entry
- * to its return); for an instant (FROM = TO) samples from before it and its
- * ring read at or after it (SN->time_ns, or a later sample).
- */
-static bool snap_holds(int dirfd, const struct rec_snap *sn, struct snap_samples *sm,
-		       uint64_t from, uint64_t to)
+/* What snapshot SN (its file in directory DIRFD) holds, into *SP: its
+ * samples' span read from the file (perfdata_sample_times), none when it
+ * has a problem or cannot be read. */
+static void snap_span(int dirfd, const struct rec_snap *sn, struct rec_snap_span *sp)
 {
 	char path[32], why[160];
-	size_t lo = 0, hi;
+	uint64_t *t = NULL;
+	int fd;
 
-	if (!sm->read) {
-		/* through the directory held open, as every file of it */
-		int fd = inpath_open(dirfd, sn->file, INPATH_NOFOLLOW, why, sizeof(why));
-
-		if (fd < 0 || perfdata_sample_times(inpath_proc(fd, path, sizeof(path)), &sm->t,
-						    &sm->n))
-			sm->n = 0;
-		if (fd >= 0)
-			close(fd);
-		sm->read = true;
+	memset(sp, 0, sizeof(*sp));
+	sp->read_ns = sn->time_ns;
+	if (!sn->file[0] || sn->problem[0])
+		return;
+	/* through the directory held open, as every file of it */
+	fd = inpath_open(dirfd, sn->file, INPATH_NOFOLLOW, why, sizeof(why));
+	if (fd >= 0 && !perfdata_sample_times(inpath_proc(fd, path, sizeof(path)), &t,
+					      &sp->samples) && sp->samples) {
+		sp->first_ns = t[0];
+		sp->last_ns = t[sp->samples - 1];
+	} else {
+		sp->samples = 0;
 	}
-	if (!sm->n)
-		return false;
-	if (from == to)
-		return sm->t[0] <= to && (sn->time_ns >= from || sm->t[sm->n - 1] >= from);
-	/* the first sample at or after FROM */
-	for (hi = sm->n; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sm->t[mid] < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < sm->n && sm->t[lo] <= to;
+	free(t);
+	if (fd >= 0)
+		close(fd);
 }
 
 void rec_snapshot_hits_held(struct rec_session *s)
 {
-	struct snap_samples *sm;
+	struct rec_snap_span *spans;
 
 	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
-	    !(sm = calloc((size_t)s->nsnaps, sizeof(*sm))))
+	    !(spans = calloc((size_t)s->nsnaps, sizeof(*spans))))
 		return;
+	for (int k = 0; k < s->nsnaps; k++)
+		snap_span(s->outdir_fd, &s->snaps[k], &spans[k]);
 	for (int i = 0; i < s->nhits; i++) {
-		struct rec_hit_log *log = &s->hits[i];
-		uint64_t from = log->hit.entry_ns ? log->hit.entry_ns : log->hit.time_ns;
-		int k = log->snapshot, j;
+		const struct rec_hit *hit = &s->hits[i].hit;
 
-		if (k >= 0 && k < s->nsnaps && s->snaps[k].file[0] && !s->snaps[k].problem[0] &&
-		    snap_holds(s->outdir_fd, &s->snaps[k], &sm[k], from, log->hit.time_ns))
-			continue;
-		for (j = 0; j < s->nsnaps; j++)
-			if (s->snaps[j].file[0] && !s->snaps[j].problem[0] &&
-			    snap_holds(s->outdir_fd, &s->snaps[j], &sm[j], from, log->hit.time_ns))
-				break;
-		log->snapshot = j < s->nsnaps ? j : -1;
+		s->hits[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns, hit->time_ns);
 	}
-	for (int j = 0; j < s->nsnaps; j++)
-		free(sm[j].t);
-	free(sm);
+	free(spans);
 }

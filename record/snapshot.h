@@ -67,11 +67,14 @@ int rec_snapshot_holding(const struct rec_session *s, uint64_t time_ns);
 int rec_snapshot_check(struct rec_session *s);
 
 /*
- * Gives each hit of a sampling recording the first snapshot that holds it
- * (a sample in the hit's window, read from the files), the one it was given
- * when that does; none when no snapshot does (perf lost those samples: its
- * ring paused while it wrote an earlier snapshot, or overwritten). Intel PT
- * snapshots hold no samples to tell: their hits keep theirs.
+ * Gives each hit of a sampling recording the snapshot that holds it, by the
+ * span of each file's samples (perfdata_sample_times) and the rule of
+ * hitholder.h: the first whose samples span a slow call's return, else the
+ * one spanning the largest part of the call; none when no file has a
+ * sample of it (perf lost those samples: its ring paused while it wrote an
+ * earlier snapshot, or overwritten). A snapshot with a problem, or without
+ * samples, holds none. Intel PT snapshots hold no samples to tell: their
+ * hits keep theirs.
  */
 void rec_snapshot_hits_held(struct rec_session *s);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "catchprobe.h"
 #include "perfring.h"
 #include "procfs.h"
 
@@ -68,6 +69,17 @@ static uint64_t exit_regs(const struct rec_callexit *e)
 	return 1ull << REC_REG_IP | 1ull << REC_SAMPLE_SP_REG | e->regs;
 #else
 	(void)e;
+	return 0;
+#endif
+}
+
+/* The registers the catch entry's sample asks for (catchprobe.h): its ip and
+ * the stack pointer. */
+static uint64_t catch_regs(void)
+{
+#ifdef REC_SAMPLE_SP_REG
+	return 1ull << REC_REG_IP | 1ull << REC_SAMPLE_SP_REG;
+#else
 	return 0;
 #endif
 }
@@ -231,19 +243,19 @@ int rec_trigger_add_thread(struct rec_trigger *t, pid_t pid, pid_t tid, uint64_t
 }
 
 /*
- * Opens a uprobe of T on CPU at FILE_OFFSET sampling REGS: with EXITS, the
+ * Opens a uprobe of T on CPU at FILE_OFFSET of PATH sampling REGS: with EXITS, the
  * events wake the recorder only when their ring is half full (it reads them
  * every few milliseconds anyway, session.c: a wake-up per sample would cost
  * the watched thread about as much again as the probe) and their samples
  * lead with the event's id. Returns the fd or a negative errno (-ENODEV: no
  * such CPU).
  */
-static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, uint64_t file_offset,
-			   uint64_t regs)
+static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, const char *path,
+			   uint64_t file_offset, uint64_t regs)
 {
 	struct perf_event_attr attr;
 
-	fill_attr(&attr, t->mech, t->uprobe_type, t->path, file_offset, 0, regs, t->callexits != NULL);
+	fill_attr(&attr, t->mech, t->uprobe_type, path, file_offset, 0, regs, t->callexits != NULL);
 	if (t->callexits) {
 		attr.watermark = 1;
 		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
@@ -265,27 +277,30 @@ static void close_exits_from(struct rec_trigger *t, int from)
 }
 
 /*
- * Opens a uprobe on every exit of T on CPU, writing into the ring of entry
- * event RING_FD. Returns 0 or a negative errno (none left open then).
+ * Opens a uprobe on every exit of T on CPU, and on the C++ runtime's catch
+ * entry when there is one (exit REC_TRIG_CATCH), writing into the ring of
+ * entry event RING_FD. Returns 0 or a negative errno (none left open then).
  */
 static int add_cpu_exits(struct rec_trigger *t, int cpu, int ring_fd)
 {
+	const struct rec_trigger_loc *c = t->callexits->catch_loc;
 	int from = t->nxev, err = 0;
 
-	for (int k = 0; k < t->callexits->n && !err; k++) {
-		const struct rec_callexit *e = &t->callexits->exit[k];
+	for (int k = c ? REC_TRIG_CATCH : 0; k < t->callexits->n && !err; k++) {
+		const struct rec_callexit *e = k >= 0 ? &t->callexits->exit[k] : NULL;
 		struct rec_trig_exit_event *x;
 		void *p = array_grow(t->xev, &t->xev_cap, (size_t)t->nxev, sizeof(*t->xev));
 		int fd;
 
-		if (k == t->entry_exit)
+		if (k >= 0 && k == t->entry_exit)
 			continue;   /* the entry's own samples stand for it */
 		if (!p) {
 			err = -ENOMEM;
 			break;
 		}
 		t->xev = p;
-		fd = open_cpu_uprobe(t, cpu, e->file_offset, exit_regs(e));
+		fd = e ? open_cpu_uprobe(t, cpu, t->path, e->file_offset, exit_regs(e)) :
+			 open_cpu_uprobe(t, cpu, c->probe, c->file_offset, catch_regs());
 		if (fd < 0) {
 			err = fd;
 			break;
@@ -325,7 +340,7 @@ static int add_cpu_event(struct rec_trigger *t, int cpu)
 			return -ENOMEM;
 		t->entry_ids = p;
 	}
-	fd = open_cpu_uprobe(t, cpu, t->file_offset, entry_regs(t));
+	fd = open_cpu_uprobe(t, cpu, t->path, t->file_offset, entry_regs(t));
 	if (fd < 0)
 		return fd;
 	ring = mmap(NULL, map_size(t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -374,7 +389,8 @@ static int add_cpus(struct rec_trigger *t)
 				first_err = err;
 			continue;
 		}
-		added += 1 + (t->callexits ? t->callexits->n - (t->entry_exit >= 0) : 0);
+		added += 1 + (t->callexits ? t->callexits->n - (t->entry_exit >= 0) +
+			      (t->callexits->catch_loc != NULL) : 0);
 	}
 	if (!added)
 		return first_err ? first_err : -ENODEV;
@@ -562,7 +578,8 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 			if (*f != t->entry_ids[idx] && !(x = exit_event(t, *f)))
 				continue;   /* no event of ours */
 			if (x)
-				mask = exit_regs(&t->callexits->exit[k = x->exit]);
+				mask = x->exit == REC_TRIG_CATCH ? catch_regs() :
+				       exit_regs(&t->callexits->exit[k = x->exit]);
 			f++;
 			words--;
 		}
@@ -578,6 +595,11 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 		if (mask && words >= 3 && f[2] &&
 		    words - 3 >= (size_t)__builtin_popcountll(mask))
 			sample_regs(&out[n], f + 3, mask);
+		if (x && x->exit == REC_TRIG_CATCH) {
+			out[n].caught = true;
+			n += out[n].sp != 0;
+			continue;
+		}
 		if (k < 0) {   /* an entry, maybe at an exit too */
 			if ((k = t->entry_exit) < 0) {
 				n++;

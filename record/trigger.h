@@ -20,7 +20,7 @@
  * Slow-call triggers (rec_trigger_init EXITS) add, per CPU, a uprobe on each
  * instruction where a call of the function leaves it (callexits.h: its returns
  * and tail calls; never a uretprobe, which would rewrite the return address
- * on the stack), writing into the entry uprobe's ring
+ * on the stack), and on the C++ runtime's catch entry (catchprobe.h), writing into the entry uprobe's ring
  * (PERF_EVENT_IOC_SET_OUTPUT), each sample led by its event's id
  * (PERF_SAMPLE_IDENTIFIER); every sample carries the user stack pointer
  * (PERF_SAMPLE_REGS_USER) so that an exit can be matched to its entry
@@ -59,11 +59,13 @@ struct rec_trig_event {
 	bool hup;              /* the thread exited: poll reports POLLHUP forever */
 };
 
+#define REC_TRIG_CATCH (-1)    /* rec_trig_exit_event exit: the C++ runtime's catch entry */
+
 /* An exit probe's event (slow-call triggers), writing into its CPU's ring. */
 struct rec_trig_exit_event {
 	int fd;
 	uint64_t id;           /* PERF_EVENT_IOC_ID: its samples' PERF_SAMPLE_IDENTIFIER */
-	int exit;              /* index in the trigger's exits */
+	int exit;              /* index in the trigger's exits, or REC_TRIG_CATCH */
 	bool enabled;
 };
 
@@ -102,6 +104,9 @@ struct rec_trig_sample {
 				    * or a tail call), at stack pointer SP = its entry's */
 	bool part;                 /* RET at an exit of a part split off the function
 				    * (callexits.h), which other callers may call too */
+	bool caught;               /* the thread entered the C++ runtime's catch entry
+				    * (catchprobe.h) at stack pointer SP: the calls entered
+				    * at SP or deeper were left by an exception */
 	bool has_args;             /* the registers came with the sample (user space) */
 	uint64_t ip;               /* the user ip (when has_args) */
 	uint64_t args[2];          /* the call's first two integer arguments (when has_args;
@@ -114,6 +119,8 @@ struct rec_hit {
 	uint64_t time_ns;          /* perf clock (local_clock), ns; a slow call: its return */
 	uint64_t entry_ns;         /* a slow call: its entry (perf clock), else 0 */
 	uint64_t duration_ns;      /* a slow call: time_ns - entry_ns, else 0 */
+	bool thrown;               /* a slow call left by a C++ exception: TIME_NS is when
+				    * the exception was caught (catchprobe.h), not a return */
 	bool has_args;             /* the registers came with the hit (user space) */
 	uint64_t ip;               /* the user ip hit (when has_args) */
 	uint64_t args[2];          /* the call's first two integer arguments (when has_args) */

@@ -39,6 +39,11 @@
 #                 thread of one cycles sample reports the period another
 #                 thread's samples gave, not 0
 #   same-as-files the slices are those of the files given one by one
+#   files         files given in a row are a recording of their own: a thread
+#                 asleep at the end of one stays [off-cpu] into the next
+#                 file, but a file left out between two (unfinished) ends
+#                 what the one before carries, and so does a recording
+#                 directory given next (another time): the gap rule
 #   killed        a killed recorder's directory (no snapshot listed): its
 #                 perf.data files are converted
 #   names         text without a comm column: threads get record.json's names
@@ -348,6 +353,35 @@ t_same_as_files() {
 	else
 		ok same-as-files
 	fi
+}
+
+# Thread 300 goes to sleep at 20.0002 s, the last record of perf.data.1,
+# and is switched in at 20.04 s in perf.data.2: given in a row, one
+# [off-cpu] to 20.04 s; with an unfinished file between them, or a
+# recording directory after perf.data.1, the time between is unknown: it
+# ends at the first file's last record (docs/design.md "Recording
+# directories", the gap rule).
+t_files() {
+	local z="$TMP/files-zero" o="$TMP/files-other" name want got
+	mkdir -p "$o"
+	head -c 4096 /dev/zero >"$z"
+	cp "$D/perf.data.2" "$o/perf.data.1"
+	record_json "$o" "" "${SNAPS%%,
+    {*}"
+	for name in row:20040000000 gap:20000200000 rec:20000200000; do
+		want="[off-cpu] [20000200000, ${name#*:}]" name=files-${name%%:*}
+		case $name in
+		files-row) convert "$name" "$D/perf.data.1" "$D/perf.data.2" ;;
+		files-gap) convert "$name" "$D/perf.data.1" "$z" "$D/perf.data.2" ;;
+		files-rec) convert "$name" "$D/perf.data.1" "$o" ;;
+		esac || { fail files "$name: conversion failed: $(first_lines "$TMP/$name.err")"; return; }
+		got=$(grep -F '[off-cpu]' "$TMP/$name.tree" | grep '^ *300 ')
+		if [ "$(wc -l <<<"$got")" -ne 1 ] || ! grep -q -F "$want" <<<"$got"; then
+			fail files "$name: expected one $want, found: $(tr '\n' '|' <<<"$got")"
+			return
+		fi
+	done
+	ok files
 }
 
 # A recorder killed before it listed its snapshots ("end": "none"): every
@@ -673,6 +707,7 @@ t_window_events
 t_summary
 t_summary_no_samples
 t_same_as_files
+t_files
 t_killed
 t_names
 t_unfinished

@@ -12,6 +12,13 @@
 #                  summary counts that code as JIT or anonymous.
 #   jit-convert    the recording converted again (the double elf_end of a
 #                  perf map once crashed here, exit 139, after a good trace).
+#   jit-map-kept   the recording keeps a copy of the perf map (perf-PID.map);
+#                  converted again with /tmp/perf-PID.map gone, and then
+#                  replaced by another process's map (the pid reused),
+#                  jit_perfmap_spin is still named, from the copy, without
+#                  a warning; without the copy and the file, one line warns
+#                  that the JIT's functions show as addresses (before, the
+#                  frames became one [unknown @ ADDR] slice without a word).
 #   jitdump        with the jitdump: the recording is in CLOCK_MONOTONIC
 #                  (perf -k mono), the converter runs perf inject --jit on a
 #                  private copy, and jit_dump_spin is named, in the ELF perf
@@ -123,6 +130,47 @@ t_convert() {
 	fi
 }
 t_convert
+
+# t_map_kept: the perf map kept in the recording names the JIT's frames
+# when the file perf reads is gone or another process's.
+t_map_kept() {
+	local pid map copy bad=""
+	pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/run.err" | head -n 1)
+	map=/tmp/perf-$pid.map
+	copy=$TMP/run/perf-$pid.map
+	if [ -z "$pid" ] || [ ! -f "$copy" ] || ! cmp -s "$copy" "$map"; then
+		fail jit-map-kept "expected the recording to keep $map as $copy: $(ls "$TMP/run" | tr '\n' ' ')"
+		return
+	fi
+	mv "$map" "$TMP/map.orig"
+	"$CONVERT" "$TMP/run" -o "$TMP/gone.fxt" >/dev/null 2>"$TMP/gone.err"
+	slices jit-map-kept "$TMP/gone.fxt" || return
+	grep -q " jit_perfmap_spin$" "$TMP/jit-map-kept.slices" ||
+		bad="$bad [map gone: no jit_perfmap_spin: $(names jit-map-kept)]"
+	grep -q 'perf map' "$TMP/gone.err" && bad="$bad [map gone: $(grep 'perf map' "$TMP/gone.err")]"
+	# another process's map at the same name (the pid reused): its names are not the recording's
+	(set -C && sed 's/jit_perfmap_spin/another_process_fn/' "$TMP/map.orig" >"$map") || {
+		fail jit-map-kept "cannot write $map"; return; }
+	"$CONVERT" "$TMP/run" -o "$TMP/other.fxt" >/dev/null 2>"$TMP/other.err"
+	slices jit-map-kept "$TMP/other.fxt" || return
+	grep -q " jit_perfmap_spin$" "$TMP/jit-map-kept.slices" &&
+		! grep -q another_process_fn "$TMP/jit-map-kept.slices" ||
+		bad="$bad [another's map: $(names jit-map-kept)]"
+	rm -f "$map"
+	# neither the file nor a copy: one line says so
+	mkdir -p "$TMP/nocopy"
+	cp "$TMP/run/record.json" "$TMP"/run/perf.data.* "$TMP/nocopy/"
+	"$CONVERT" "$TMP/nocopy" -o "$TMP/nocopy.fxt" >/dev/null 2>"$TMP/nocopy.err"
+	[ "$(grep -c "the JIT's perf map $map is gone: its functions show as addresses" "$TMP/nocopy.err")" = 1 ] ||
+		bad="$bad [no copy: $(grep -i 'perf map\|warning' "$TMP/nocopy.err" | head -n 2 | tr '\n' '|')]"
+	mv "$TMP/map.orig" "$map"
+	if [ -n "$bad" ]; then
+		fail jit-map-kept "$bad"
+	else
+		ok jit-map-kept
+	fi
+}
+t_map_kept
 
 # t_jitdump: the function named only in the jitdump gets its name.
 t_jitdump() {

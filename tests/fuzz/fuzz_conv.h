@@ -35,6 +35,7 @@
 #include "pipeline.h"
 #include "recording.h"
 #include "srcline.h"
+#include "timeline.h"
 
 /* Copies the first MAX bytes of FROM into TO, a new file (fuzz_file.h:
  * not one truncated). Aborts on failure. */
@@ -106,6 +107,8 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 	static const char *const no_perf[] = { NULL };
 	struct input_perf perf = { .perf = "/nonexistent/perf", .args = no_perf };
 	struct fxt_trace t = { 0 };
+	struct recording files = { .dirfd = -1, .fd = -1 };
+	const struct recording *tl = r ? r : &files;
 	struct conv_driver *cv;
 	struct fxt_writer *w;
 	const char *out = fuzz_file_path("fxt");
@@ -126,6 +129,8 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 		abort();
 	if (r && conv_driver_recording(cv, r))
 		abort();
+	if (!r && timeline_files(&files, paths, npaths))
+		abort();
 	for (size_t i = 0; i < npaths && rc == PIPELINE_OK; i++) {
 		struct input *in;
 		int conv_err = 0, fd = open(paths[i], O_RDONLY | O_CLOEXEC);
@@ -137,11 +142,10 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 			rc = PIPELINE_READ_ERROR;
 			break;
 		}
-		/* as convert/main.c: the snapshots of R in order, each followed by
-		 * the next; a plain input's sequel is not known */
-		conv_driver_snapshot(cv, r ? recording_snapshot_live(r, i) : 0,
-				     !r ? CONV_NEXT_UNKNOWN :
-				     i + 1 < npaths ? CONV_NEXT_SNAPSHOT : CONV_NEXT_NONE);
+		/* as convert/main.c: the snapshots of R (or of the files given
+		 * in a row) in order, each followed by the next */
+		conv_driver_snapshot(cv, recording_snapshot_live(tl, i),
+				     timeline_next(tl, i, i + 1 < npaths ? tl : NULL, i + 1));
 		conv_driver_begin_input(cv, paths[i], -1);
 		rc = pipeline_convert(in, paths[i], cv, workers, &conv_err, err, sizeof(err));
 		if (input_close(in, err, sizeof(err)) < 0)
@@ -153,6 +157,7 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 	if (rc == PIPELINE_OK)
 		rc = conv_driver_end(cv);
 	conv_driver_free(cv);
+	recording_free(&files);
 	srcline_free(opts.srcline);	/* where a non-ELF dso once ended libelf twice */
 	if (rc) {	/* a refused input: nothing is written */
 		fxt_writer_abort(w);

@@ -16,12 +16,17 @@
 # recording (a stack deeper than perf's copy of it), not frame pointers; and
 # of stacks cut in a frame-pointer recording (the program has none), though
 # the recorder's off-CPU event copies the stack as dwarf does, not dwarf's; and
-# the slow-call summary names the function as the trigger line does.
+# the slow-call summary names the function as the trigger line does; a dwarf
+# slow-call recording's ring holds the slow call from its entry. A call
+# left by an exception ends where it is caught (a probe on the C++ runtime's
+# __cxa_begin_catch, record/catchprobe.h): the calls thrown through thrower()
+# are measured, and a slow call that throws fires the trigger, its hit and
+# the summary saying "left by an exception", its duration the program's own.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="throw_through_launched throw_through_attached several_returns duration_exact
-dwarf_stacks_whole tail_call_ends summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
+NAMES="throw_through_launched throw_through_attached slow_throw_fires several_returns duration_exact
+dwarf_stacks_whole dwarf_ring_holds_call tail_call_ends summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
 need_recording exits
 need_built exits "$CONVERT"
 requires_all cxx binutils
@@ -55,10 +60,41 @@ t_throw_launched() {
 	elif [ $rc -ne 0 ] || [ "$(cat "$d.out")" != "$want" ] ||
 		[ "$(rec_field "$d" exits.0.status) $(rec_field "$d" exits.0.signal)" != "3 null" ]; then
 		fail throw_through_launched "under snaptrace (exit $rc) the program printed '$(cat "$d.out")' and ended $(rec_part "$d" exits), without: '$want', status 3: $(tl 3 "$d.err")"
-	elif [ "$(trig "$d" calls)" != 20 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		fail throw_through_launched "expected the 20 calls that returned measured, none unmatched: $(rec_part "$d" trigger.)"
+	elif [ "$(trig "$d" calls)" != 30 ] || [ "$(trig "$d" calls_thrown)" != 10 ] ||
+		[ "$(trig "$d" calls_unended)" != 0 ] || [ "$(trig "$d" returns_unmatched)" != 0 ]; then
+		fail throw_through_launched "expected 30 calls measured, 10 of them left by an exception, none unended nor unmatched: $(rec_part "$d" trigger.)"
 	else
 		ok throw_through_launched
+	fi
+}
+
+# slow_thrower(): 12 calls, the 4 that throw spin 25 ms first: each is a
+# slow call (threshold 15 ms) that fires the trigger, said to be left by an
+# exception, as long as the program timed it (to its throw). (A loaded
+# machine may stretch a 1 ms call past 15 ms too: a slow call, not thrown.)
+t_slow_throw() {
+	local d="$TMP/slowthrow" tid entry ret dur inside around
+	"$RECORD" -o "$d" --multi-snapshot --min-interval 100000 --trigger slow_thrower \
+		--trigger-slower-than 15ms -- "$PROG" slowthrow 12 >"$d.out" 2>"$d.err"
+	read -r tid entry ret dur _ < <(rec_rows "$d" hits tid entry_ns time_ns duration_ns left_by)
+	# the call ends at the catch: after the program's own measure (to the
+	# throw), before its caller's (around the call, to the catch clause)
+	inside=$(own "$d.err" 3)
+	around=$(sed -n 's/^around 3 ms \([0-9.]*\)$/\1/p' "$d.err")
+	if [ "$(cat "$d.out")" != "caught 4 of 12" ]; then
+		fail slow_throw_fires "the program printed '$(cat "$d.out")': $(tl 3 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 12 ] || [ "$(trig "$d" calls_slower)" -lt 4 ] ||
+		[ "$(trig "$d" calls_slower_thrown)" != 4 ] || [ "$(trig "$d" calls_thrown)" != 4 ]; then
+		fail slow_throw_fires "expected 12 calls measured, the 4 slow ones left by an exception: $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
+	elif ! rec_rows "$d" hits left_by | grep -qx exception ||
+		! grep -q 'trigger hit [0-9]*: a call of [0-9.]* ms in thread [0-9]* left by an exception' "$d.err" ||
+		! grep -q ': 12 calls of slow_thrower(int) measured, [0-9]* longer than 15.000 ms (4 left by an exception)' "$d.err"; then
+		fail slow_throw_fires "the hit or the summary does not say the call was left by an exception: $(rec_part "$d" hits.0.); $(grep 'hit 0\|calls of' "$d.err" | tr '\n' ';')"
+	elif [ -z "${dur:-}" ] || [ -z "$inside" ] || [ -z "$around" ] ||
+		! awk -v r="$dur" -v i="$inside" -v a="$around" 'BEGIN { r /= 1e6; exit !(r >= i - 0.05 && r <= a + 0.05) }'; then
+		fail slow_throw_fires "call 3 took $inside ms to its throw and $around ms to its catch by the program's clock, the hit says $dur ns"
+	else
+		ok slow_throw_fires
 	fi
 }
 
@@ -106,7 +142,7 @@ chains() {
 # over a call that does not spin: a preempted one took 28.7 ms on a machine
 # loaded 15 deep, a second hit (and snapshot) each of 3 tries.
 t_several() {
-	local d="$TMP/several" try tid entry ret dur own_ms inside cut snap
+	local d="$TMP/several" try tid entry ret dur own_ms inside cut snap first
 	if [ "$(disasm 'several(int)' | grep -Ec '\sret')" -lt 2 ]; then
 		fail several_returns "expected several() built with two ret instructions: $(disasm 'several(int)' | grep -E 'ret|jmp' | tr '\n' ';')"
 		return
@@ -141,6 +177,15 @@ t_several() {
 		fail dwarf_stacks_whole "the trace: $(grep 'broken\|unknown' "$d/convert.log" | head -n 1)"
 	else
 		ok dwarf_stacks_whole
+	fi
+	# the ring holds the slow call from its entry (slowring.h): perf's
+	# default one held the last 10 ms of dwarf samples, not its 40 ms
+	first=$(perf script -i "$d/$(snaps "$d" trigger | head -n 1)" -F time,event 2>/dev/null |
+		awk '/cpu-clock|cycles/ { sub(":", "", $1); printf "%.0f", $1 * 1e9; exit }')
+	if [ -z "$first" ] || [ -z "${entry:-}" ] || [ "$first" -gt "$entry" ]; then
+		fail dwarf_ring_holds_call "the snapshot's first sample is at ${first:-none} ns, the slow call entered at ${entry:-?} ns: $(grep -E 'warning|note' "$d.err" | head -n 2)"
+	else
+		ok dwarf_ring_holds_call
 	fi
 }
 
@@ -211,6 +256,9 @@ t_fp_cut() {
 		'record with --callgraph dwarf'
 }
 
+t_throw_launched
+t_throw_attached
+t_slow_throw
 t_dwarf_cut
 t_fp_cut
 t_several

@@ -11,6 +11,11 @@
  *                its callee), caught in main's loop; stdout "caught K of N";
  *                exit status 3 (the test compares both with a run without
  *                snaptrace)
+ *   slowthrow N  N calls of slow_thrower(i): every third spins 25 ms and
+ *                throws (its line printed before the throw), the others
+ *                spin 1 ms and return; caught in main's loop, which
+ *                prints "around N ms MS" for each, timed around the call
+ *                to the end of its catch clause
  *   serve        thrower() in a loop for ever, 10 ms apart (attached to);
  *                on SIGTERM stdout "served K caught J", exit status 0
  *   tail N       N calls of tailer(i): a 2 ms sleep, then a tail call of
@@ -24,6 +29,10 @@
  *   burst N      N calls of burster(), each spinning 8 ms, back to back, then
  *                exits at once (tests/record/multisnap.test.sh: snapshots
  *                asked for at its last calls are written after its exit)
+ *   mixed N      N calls of mixer(i): every fifth sleeps 8 ms, then spins 4 ms,
+ *                the others spin 1 ms, then exits at once (multisnap.test.sh:
+ *                a slow call entered while perf still read the snapshot
+ *                before returns in the next one)
  */
 #include <csignal>
 #include <cstdio>
@@ -75,6 +84,18 @@ __attribute__((noinline)) void thrower(int i)
 	fprintf(stderr, "call %d ms %.3f\n", n, now_ms() - t0);
 }
 
+/* A slow call that ends in an exception: the slow-call trigger must see it. */
+__attribute__((noinline)) void slow_thrower(int i)
+{
+	double t0 = now_ms();
+	int n = ++ncalls;
+
+	spin(i % 3 == 2 ? 25 : 1);
+	fprintf(stderr, "call %d ms %.3f\n", n, now_ms() - t0);
+	if (i % 3 == 2)
+		throw std::runtime_error("thrown by slow_thrower");
+}
+
 __attribute__((noinline)) int tail_callee(int i)
 {
 	nap(30);
@@ -115,6 +136,19 @@ __attribute__((noinline)) void burster(int i)
 	double t0 = now_ms();
 
 	spin(8);
+	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
+}
+
+__attribute__((noinline)) void mixer(int i)
+{
+	double t0 = now_ms();
+
+	if (i % 5 == 4) {
+		nap(8);
+		spin(4);
+	} else {
+		spin(1);
+	}
 	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
 }
 
@@ -165,6 +199,20 @@ int main(int argc, char **argv)
 		printf("caught %d of %d\n", caught, n);
 		return 3;
 	}
+	if (!strcmp(mode, "slowthrow")) {
+		for (int i = 0; i < n; i++) {
+			double t0 = now_ms();
+
+			try {
+				slow_thrower(i);
+			} catch (const std::exception &e) {
+				caught++;
+			}
+			fprintf(stderr, "around %d ms %.3f\n", ncalls, now_ms() - t0);
+		}
+		printf("caught %d of %d\n", caught, n);
+		return 0;
+	}
 	if (!strcmp(mode, "tail")) {
 		for (int i = 0; i < n; i++)
 			sink += tailer(i);
@@ -183,11 +231,16 @@ int main(int argc, char **argv)
 			burster(i);
 		return 0;
 	}
+	if (!strcmp(mode, "mixed")) {
+		for (int i = 0; i < n; i++)
+			mixer(i);
+		return 0;
+	}
 	if (!strcmp(mode, "deep")) {
 		sink = deep(400);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s throw N | serve | tail N | several N SLOW | deep | burst N\n",
+	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | several N SLOW | deep | burst N | mixed N\n",
 		argv[0]);
 	return 2;
 }

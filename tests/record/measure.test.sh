@@ -13,7 +13,9 @@
 # - measure_throw, measure_longjmp_shared: leaves_target.cc's risky(), 150
 #   calls of which 50 leave by a C++ exception (by longjmp, and measured
 #   through a slow-call trigger's probes): record.json counts the calls that
-#   returned; converted, the measured slices are exactly the calls file's,
+#   returned, and the 50 others apart: left by an exception (calls_thrown,
+#   ended at the C++ runtime's catch) or ended unseen (calls_unended,
+#   longjmp); converted, the measured slices are exactly the calls file's,
 #   no risky slice lies inside another, risky's slices inside main take no
 #   more than main, and a call that left, drawn from its samples, is no
 #   longer than the longest such call as the program timed it (and 1 ms)
@@ -162,11 +164,12 @@ t_exact() {
 	fi
 }
 
-# t_leave NAME MODE ARGS...: leaves_target MODE 150 recorded with ARGS and
-# --measure risky: 50 of its calls leave risky by MODE (throw, jump), unmeasured
+# t_leave NAME MODE KEY ARGS...: leaves_target MODE 150 recorded with ARGS
+# and --measure risky: 50 of its calls leave risky by MODE (throw, jump),
+# counted in record.json's KEY (calls_thrown, calls_unended), not with the returns
 t_leave() {
-	local name=$1 mode=$2 d="$TMP/$1" bad="" why in out longest over ns
-	shift 2
+	local name=$1 mode=$2 key=$3 d="$TMP/$1" bad="" why in out longest over ns other
+	shift 3
 	if ! rec "$d" --snapshot-size 16M "$@" --measure risky -- "$LEAVES" "$mode" 150; then
 		fail "$name" "recording failed: $(tl 3 "$d.err")"
 		return
@@ -174,6 +177,10 @@ t_leave() {
 	[ "$(cat "$d.out")" = "left 50 of 150" ] || bad="$bad [the program printed '$(cat "$d.out")']"
 	[ "$(measure "$d" calls)" = "$(grep -c ' returned$' "$d.err")" ] ||
 		bad="$bad [record.json counts $(measure "$d" calls) calls, $(grep -c ' returned$' "$d.err") returned]"
+	other=calls_thrown
+	[ "$key" = calls_thrown ] && other=calls_unended
+	[ "$(measure "$d" "$key")" = 50 ] && [ "$(measure "$d" "$other")" = 0 ] ||
+		bad="$bad [record.json: $key $(measure "$d" "$key"), $other $(measure "$d" "$other"); 50 calls left by $mode]"
 	why=$(sliced "$d" risky) || { fail "$name" "$bad$why"; return; }
 	bad+=$why
 	read -r _ in out < <(grep '^totals' "$d/slices")
@@ -260,8 +267,8 @@ t_usage() {
 }
 
 t_exact
-t_leave measure_throw throw --trigger none
-t_leave measure_longjmp_shared jump --trigger risky --trigger-slower-than 1s
+t_leave measure_throw throw calls_thrown --trigger none
+t_leave measure_longjmp_shared jump calls_unended --trigger risky --trigger-slower-than 1s
 t_threads
 t_shared
 t_warning

@@ -32,6 +32,10 @@
 #                     names: refused
 #   rec-dir-shared    -o a directory root owns that others may write:
 #                     refused
+#   rec-perfmap-link  the attacker plants /tmp/perf-PID.map, a link to the
+#                     decoy, for a process the recorder launched as root:
+#                     the recording keeps no copy (it names the link), the
+#                     decoy intact
 #   rec-keep-fifo     snaptrace-record --keep-binaries of the attacker's
 #                     program, which leaves a FIFO at its own path as it
 #                     exits: the recorder does not block in perf
@@ -142,7 +146,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
@@ -405,6 +409,43 @@ rec_dir_replaced() {
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
 	fi
+}
+
+rec_perfmap_link() {
+	local d="$TMP/rec-perfmap" pid i rc map mode
+	requires rec-perfmap-link cc || return
+	if ! printf '%s\n' '#include <stdio.h>' '#include <time.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) { struct timespec t = { 0, 600000000 }; FILE *f;' \
+		'(void)argc; f = fopen(argv[1], "w"); fprintf(f, "%d", (int)getpid()); fclose(f);' \
+		'nanosleep(&t, NULL); return 0; }' |
+		cc -x c -o "$TMP/pidsleep" - 2>"$TMP/rec-perfmap.err"; then
+		fail rec-perfmap-link "cannot build the program (cc): $(first_lines "$TMP/rec-perfmap.err")"
+		return
+	fi
+	"$RECORD" -q -o "$d" --trigger none -- "$TMP/pidsleep" "$TMP/perfmap.pid" \
+		>/dev/null 2>"$TMP/rec-perfmap.err" &
+	for ((i = 0; i < 100; i++)); do [ -s "$TMP/perfmap.pid" ] && break; sleep 0.02; done
+	pid=$(cat "$TMP/perfmap.pid" 2>/dev/null)
+	map=/tmp/perf-$pid.map
+	# the suite's /tmp is its own, root's (tests/run.sh): shared as the real one for this
+	mode=$(stat -c %a /tmp)
+	chmod 1777 /tmp
+	[ -n "$pid" ] && as_attacker ln -s "$DECOY" "$map" 2>>"$TMP/rec-perfmap.ln"
+	chmod "$mode" /tmp
+	wait $!
+	rc=$?
+	if [ -z "$pid" ] || [ ! -L "$map" ]; then
+		fail rec-perfmap-link "the program gave no pid ('$pid') or the link $map was not planted (exit $rc): $(first_lines "$TMP/rec-perfmap.err") $(cat "$TMP/rec-perfmap.ln" 2>/dev/null)"
+	elif [ -e "$d/perf-$pid.map" ]; then
+		fail rec-perfmap-link "the decoy was copied into the recording: $(ls "$d" | tr '\n' ' ')"
+	elif ! decoy_intact rec-perfmap-link; then
+		:
+	elif ! grep -q "$map: not kept in the recording: a symbolic link" "$TMP/rec-perfmap.err"; then
+		fail rec-perfmap-link "exit $rc, no warning naming the link: $(first_lines "$TMP/rec-perfmap.err")"
+	else
+		ok rec-perfmap-link
+	fi
+	[ -n "$pid" ] && rm -f "$map"
 }
 
 rec_probe_swapped() {
@@ -1220,7 +1261,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_probe_swapped rec_keep_fifo rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link

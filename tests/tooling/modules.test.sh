@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # tier: check
-# The converter's and the recorder's modules depend on each other one way
-# (tests/tooling/module-cycles.sh; docs/design.md "The converter", "The
-# recorder"):
+# The converter's, the FXT library's and the recorder's modules depend on
+# each other one way (tests/tooling/module-cycles.sh; docs/design.md "The
+# converter", "The recorder"):
 #   convert_one_way   no circle among convert/'s modules, neither in the
 #                     include graph (#include lines) nor in the call graph
 #                     (nm of O/obj/convert/*.o)
+#   fxt_one_way       the same among fxt/'s modules (O/obj/fxt/*.o)
 #   record_one_way    the same among record/'s modules (the session, its
 #                     snapshots and record.json share struct rec_session
 #                     through rec_state.h, not each other's headers)
@@ -74,5 +75,6 @@ t_finds_circles() {
 }
 
 one_way convert_one_way convert
+one_way fxt_one_way fxt
 one_way record_one_way record
 t_finds_circles

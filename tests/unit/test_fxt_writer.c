@@ -17,6 +17,7 @@
 #include "fxt_format.h"
 #include "fxt_reader.h"
 #include "fxt_sink.h"
+#include "fxt_strings.h"	/* FXT_STRING_MAX_BYTES */
 #include "fxt_writer.h"
 #include "unit.h"
 #include "unit_tmp.h"

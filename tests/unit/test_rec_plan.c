@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of record/plan: perf command lines and snapshot methods. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -332,6 +333,70 @@ static void plan_slow_call_note(void)
 		CHECK(!strstr(p.notes[i], "sampling periods"));
 }
 
+/* The -m pages of plan P's perf command line, 0 without -m. */
+static unsigned long ring_pages(const struct rec_plan *p)
+{
+	for (int i = 0; i + 1 < p->argc; i++)
+		if (!strcmp(p->argv[i], "-m"))
+			return strtoul(p->argv[i + 1], NULL, 10);
+	return 0;
+}
+
+/* Whether one of P's warnings holds WORDS. */
+static bool warned(const struct rec_plan *p, const char *words)
+{
+	for (int i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], words))
+			return true;
+	return false;
+}
+
+/*
+ * A slow-call threshold sizes the ring to hold the call: with dwarf each
+ * sample copies 8 KiB of stack, so 20 ms at 5000 Hz is at least 100 samples
+ * of 8 KiB (the reference: the stack copies alone, not the recorder's
+ * estimate); frame pointers fit perf's default; not root, or past the cap,
+ * or a smaller --snapshot-size: a warning naming the --snapshot-size that
+ * would hold it.
+ */
+static void plan_slow_call_ring(void)
+{
+	struct rec_opts o = default_opts();
+	struct rec_host h = host("perf version 6.1.187");
+	struct rec_plan p;
+
+	h.root = true;
+	o.mode = REC_MODE_SAMPLING;
+	o.callgraph = REC_CG_DWARF;
+	o.slower_than_ns = 20000000;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(ring_pages(&p) * 4096 >= 100ul * 8192);
+	CHECK_INT_EQ(p.nwarnings, 0);
+	o.callgraph = REC_CG_FP;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(ring_pages(&p) == 0);
+	CHECK_INT_EQ(p.nwarnings, 0);
+	/* not root: perf's default ring, and why the call may not fit */
+	o.callgraph = REC_CG_DWARF;
+	h.root = false;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(ring_pages(&p) == 0);
+	CHECK(warned(&p, "--callgraph dwarf") && warned(&p, "--snapshot-size") &&
+	      warned(&p, "perf_event_mlock_kb"));
+	/* the user's --snapshot-size is kept, and said to be too small */
+	h.root = true;
+	o.snapshot_size = 512 << 10;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(ring_pages(&p) == 128);
+	CHECK(warned(&p, "--trigger-slower-than 20 ms"));
+	/* 10 s of dwarf samples: capped, and said */
+	o.snapshot_size = 0;
+	o.slower_than_ns = 10000000000ull;
+	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
+	CHECK(ring_pages(&p) * 4096 <= (256ul << 20));
+	CHECK(warned(&p, "the most the recorder asks for"));
+}
+
 static void plan_format_quotes(void)
 {
 	struct rec_opts o = default_opts();
@@ -410,6 +475,7 @@ int main(void)
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
 	UNIT_RUN(plan_slow_call_note);
+	UNIT_RUN(plan_slow_call_ring);
 	UNIT_RUN(plan_arming);
 	return unit_exit();
 }

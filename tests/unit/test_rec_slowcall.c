@@ -107,6 +107,24 @@ static void slowcall_threads_apart(void)
 	rec_slowcall_free(&sc);
 }
 
+/* A thread's return while a thread kept after it is in a call: the first
+ * one is forgotten (its slot takes the last thread's), its call measured
+ * from its own entry, not the other thread's. */
+static void slowcall_return_before_other_thread(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	entry(&sc, 1, 0x1000, 0);
+	entry(&sc, 2, 0x2000, 20 * MS);
+	ret(&sc, 1, 0x1000, 30 * MS);       /* thread 1: 30 ms */
+	ret(&sc, 2, 0x2000, 60 * MS);       /* thread 2: 40 ms */
+	settle(&sc);
+	CHECK_INT_EQ(ngot, 2);
+	CHECK_U64_EQ(got[0].duration_ns, 30 * MS);
+	CHECK_U64_EQ(got[1].duration_ns, 40 * MS);
+	rec_slowcall_free(&sc);
+}
+
 static void slowcall_return_read_before_entry(void)
 {
 	struct rec_slowcall sc = start(10 * MS);
@@ -150,6 +168,7 @@ static void slowcall_never_returned(void)
 	ret(&sc, 4, 0x1000, 52 * MS);
 	settle(&sc);
 	CHECK_U64_EQ(sc.calls, 2);
+	CHECK_U64_EQ(sc.unended, 2);
 	CHECK_INT_EQ(ngot, 0);   /* the abandoned call is not a 41 ms call */
 	CHECK_INT_EQ(sc.nthreads, 0);
 	/* lost returns: entries at one depth, over and over, keep one */
@@ -157,6 +176,45 @@ static void slowcall_never_returned(void)
 		entry(&sc, 4, 0x1000, 100 * MS + (uint64_t)i * 1000);
 	settle(&sc);
 	CHECK_INT_EQ(sc.threads[0].depth, 1);
+	rec_slowcall_free(&sc);
+}
+
+static void caught(struct rec_slowcall *sc, pid_t tid, uint64_t sp, uint64_t t)
+{
+	struct rec_trig_sample s = { .pid = 1, .tid = tid, .time_ns = t, .sp = sp, .caught = true };
+
+	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
+}
+
+/* A catch at SP S (the catching frame's calls were entered at S) ends the
+ * calls entered at S or deeper, each measured to it and marked thrown; a
+ * catch inside the call (deeper) or in another thread ends nothing. */
+static void slowcall_left_by_exception(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	/* recursion 0x1000 -> 0xf00, thrown from the inner one, caught by the caller */
+	entry(&sc, 4, 0x1000, 0);
+	entry(&sc, 4, 0xf00, 1 * MS);
+	caught(&sc, 4, 0xe00, 5 * MS);      /* caught inside the inner call */
+	caught(&sc, 5, 0x1000, 6 * MS);     /* another thread's catch */
+	caught(&sc, 4, 0x1000, 30 * MS);
+	entry(&sc, 4, 0x1000, 31 * MS);
+	ret(&sc, 4, 0x1000, 32 * MS);
+	settle(&sc);
+	CHECK_U64_EQ(sc.calls, 3);
+	CHECK_U64_EQ(sc.thrown, 2);
+	CHECK_U64_EQ(sc.slow, 2);
+	CHECK_U64_EQ(sc.slow_thrown, 2);
+	CHECK_U64_EQ(sc.unended, 0);
+	CHECK_INT_EQ(ngot, 2);
+	/* the innermost first, each to the catch */
+	CHECK_U64_EQ(got[0].entry_ns, 1 * MS);
+	CHECK_U64_EQ(got[0].duration_ns, 29 * MS);
+	CHECK_U64_EQ(got[1].entry_ns, 0);
+	CHECK_U64_EQ(got[1].time_ns, 30 * MS);
+	CHECK(got[0].thrown && got[1].thrown);
+	CHECK_INT_EQ(sc.nthreads, 0);
 	rec_slowcall_free(&sc);
 }
 
@@ -241,9 +299,11 @@ int main(void)
 	UNIT_RUN(slowcall_pass_without_samples);
 	UNIT_RUN(slowcall_outer_of_recursion);
 	UNIT_RUN(slowcall_threads_apart);
+	UNIT_RUN(slowcall_return_before_other_thread);
 	UNIT_RUN(slowcall_return_read_before_entry);
 	UNIT_RUN(slowcall_pass_waits_for_the_next);
 	UNIT_RUN(slowcall_never_returned);
+	UNIT_RUN(slowcall_left_by_exception);
 	UNIT_RUN(slowcall_bounded_depth);
 	UNIT_RUN(slowcall_unmatched_returns);
 	UNIT_RUN(slowcall_part_exits);

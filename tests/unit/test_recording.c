@@ -8,10 +8,12 @@
  * conversion of perf_event_mmap_page (this host's kvm-clock offers none, so
  * it is checked here against the kernel's formula worked by hand).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "recording.h"
+#include "timeline.h"
 #include "unit.h"
 #include "unit_tmp.h"
 
@@ -179,7 +181,7 @@ static void refuses_bad(void)
 		CHECK(strstr(good, bad_cases[i].from) != NULL);
 		edit(text, sizeof(text), good, bad_cases[i].from, bad_cases[i].to);
 		put("record.json", text);
-		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 1);
+		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), -EINVAL);
 		if (!strstr(err, bad_cases[i].error) || !strstr(err, unit_tmp("record.json")) ||
 		    strchr(err, '\n'))
 			UNIT_FAIL("case %zu: got \"%s\", expected \"%s\"", i, err, bad_cases[i].error);
@@ -190,7 +192,7 @@ static void refuses_bad(void)
 		struct recording r;
 		char err[512];
 
-		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 2);
+		CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), -ENOENT);
 		CHECK(strstr(err, "found no record.json") != NULL);
 		recording_free(&r);
 	}
@@ -301,6 +303,34 @@ static void tsc_conversion(void)
 	CHECK(!recording_tsc_to_perf(&tsc, 1, &ns));
 }
 
+/* The gap rule and the carry-over rule (docs/design.md "Recording
+ * directories"): a directory's next snapshot carries everything, the next
+ * of the files given in a row what is known to follow, anything else
+ * nothing. */
+static void timeline_rules(void)
+{
+	const char *const args[] = { "perf.data.1", "-", "perf.data.3" };
+	struct recording files, dir = { .dirfd = -1, .fd = -1, .nsnapshots = 3 };
+
+	CHECK_INT_EQ(timeline_files(&files, args, 3), 0);
+	CHECK(files.files && files.nsnapshots == 3 && files.dirfd == -1 && !files.dir);
+	CHECK_STR_EQ(files.snapshots[1].path, "-");
+	CHECK_STR_EQ(files.snapshots[2].file, "perf.data.3");
+	CHECK_U64_EQ(recording_snapshot_live(&files, 0), 0);
+	CHECK_INT_EQ(timeline_next(&dir, 0, &dir, 1), TIMELINE_SNAPSHOT);
+	CHECK_INT_EQ(timeline_next(&files, 0, &files, 1), TIMELINE_FILE);
+	/* a snapshot left out between: the time between is unknown */
+	CHECK_INT_EQ(timeline_next(&dir, 0, &dir, 2), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&files, 0, &files, 2), TIMELINE_END);
+	/* another recording is another time; the last input ends all */
+	CHECK_INT_EQ(timeline_next(&files, 2, &dir, 0), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&dir, 2, &files, 0), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&dir, 1, &dir, 1), TIMELINE_END);
+	CHECK_INT_EQ(timeline_next(&files, 2, NULL, 0), TIMELINE_END);
+	recording_free(&files);
+	CHECK(!files.snapshots && files.dirfd == -1);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_recording"))
@@ -310,6 +340,7 @@ int main(void)
 	UNIT_RUN(scans_without_snapshots);
 	UNIT_RUN(tsc_conversion);
 	UNIT_RUN(streams_many_hits);
+	UNIT_RUN(timeline_rules);
 	unit_tmp_fini();
 	return unit_exit();
 }

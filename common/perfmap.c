@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* perfmap: a JIT's perf map (see perfmap.h). */
+#include "perfmap.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "array.h"
+
+pid_t perfmap_pid(const char *dso, size_t len)
+{
+	char buf[40];
+	unsigned long pid;
+	int end = 0;
+
+	if (len >= sizeof(buf) || len < 15 || memcmp(dso, "/tmp/perf-", 10))
+		return -1;
+	memcpy(buf, dso, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "/tmp/perf-%lu.map%n", &pid, &end) != 1 || (size_t)end != len ||
+	    !pid || pid > 4194304)
+		return -1;
+	return (pid_t)pid;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct perfmap_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Parses line [P, END) "START SIZE NAME" into *S; false when it does not parse. */
+static bool parse_line(char *p, char *end, struct perfmap_sym *s)
+{
+	char *q;
+
+	*end = '\0';
+	s->start = strtoull(p, &q, 16);
+	if (q == p || *q != ' ')
+		return false;
+	p = q + 1;
+	s->size = strtoull(p, &q, 16);
+	if (q == p || *q != ' ' || !q[1])
+		return false;
+	s->name = q + 1;
+	s->len = (size_t)(end - s->name);
+	return true;
+}
+
+int perfmap_read(int fd, pid_t pid, struct perfmap *m)
+{
+	struct stat st;
+	size_t cap = 0, len = 0;
+	char *p, *nl;
+	ssize_t r;
+
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size > PERFMAP_MAX)
+		return -EFBIG;
+	m->text = malloc((size_t)st.st_size + 1);
+	if (!m->text)
+		return -ENOMEM;
+	while (len < (size_t)st.st_size &&
+	       (r = read(fd, m->text + len, (size_t)st.st_size - len)) > 0)
+		len += (size_t)r;
+	m->text[len] = '\0';
+	for (p = m->text; p < m->text + len; p = nl + 1) {
+		struct perfmap_sym s;
+		void *g;
+
+		nl = memchr(p, '\n', (size_t)(m->text + len - p));
+		if (!nl)
+			nl = m->text + len;
+		if (!parse_line(p, nl, &s))
+			continue;
+		g = array_grow(m->sym, &cap, m->n, sizeof(*m->sym));
+		if (!g) {
+			perfmap_free(m);
+			return -ENOMEM;
+		}
+		m->sym = g;
+		m->sym[m->n++] = s;
+	}
+	array_sort(m->sym, m->n, sizeof(*m->sym), by_start);
+	return 0;
+}
+
+const struct perfmap_sym *perfmap_lookup(const struct perfmap *m, uint64_t ip)
+{
+	size_t lo = 0, hi = m->n;
+
+	/* the last function starting at or before IP */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->sym[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ip - m->sym[lo - 1].start >= m->sym[lo - 1].size)
+		return NULL;
+	return &m->sym[lo - 1];
+}
+
+void perfmap_free(struct perfmap *m)
+{
+	free(m->text);
+	free(m->sym);
+	memset(m, 0, sizeof(*m));
+}

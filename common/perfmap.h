@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfmap: a JIT's perf map (/tmp/perf-PID.map, perf's format: a line per
+ * function, "START SIZE NAME", START and SIZE in hex: tools/perf/
+ * Documentation/jit-interface.txt), which perf reads by that path only
+ * when it names the JIT's code. The recorder keeps a copy of each recorded
+ * process's map in the recording directory (PERFMAP_KEPT, "perf-PID.map"),
+ * and the converter names a frame that perf left unnamed in such a map from
+ * the copy: the original may be gone (a reboot, a tmp cleaner) or another
+ * process's by then (pids are reused). Why: docs/design.md "JIT code".
+ */
+#ifndef SNAPTRACE_PERFMAP_H
+#define SNAPTRACE_PERFMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PERFMAP_PATH "/tmp/perf-%d.map"  /* where perf reads process %d's map */
+#define PERFMAP_KEPT "perf-%d.map"       /* its copy in the recording directory */
+#define PERFMAP_MAX (256u << 20)          /* the largest map kept or read, bytes */
+
+/* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
+pid_t perfmap_pid(const char *dso, size_t len);
+
+/* One function of a perf map. */
+struct perfmap_sym {
+	uint64_t start, size;
+	const char *name;       /* into the map's text (perfmap.text) */
+	size_t len;
+};
+
+/* A perf map read into memory. */
+struct perfmap {
+	pid_t pid;
+	char *text;             /* the file, owned */
+	struct perfmap_sym *sym;   /* owned, sorted by start */
+	size_t n;
+};
+
+/*
+ * Reads the perf map of FD (a regular file, at most PERFMAP_MAX bytes) into
+ * *M for process PID; lines that do not parse are skipped. Returns 0 or a
+ * negative errno (-EFBIG: too large).
+ */
+int perfmap_read(int fd, pid_t pid, struct perfmap *m);
+
+/* The function of M holding address IP, or NULL. */
+const struct perfmap_sym *perfmap_lookup(const struct perfmap *m, uint64_t ip);
+
+void perfmap_free(struct perfmap *m);
+
+#endif

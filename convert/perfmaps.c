@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* perfmaps: a JIT's frames named from the kept perf map (see perfmaps.h). */
+#include "perfmaps.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "diag.h"
+#include "inpath.h"
+#include "recording.h"
+
+/* Whether the file at /tmp/perf-PID.map holds exactly M's text (0), differs (1),
+ * or is not there (-1). */
+static int original_state(const struct conv_perfmap *p)
+{
+	char path[64], why[200];
+	struct perfmap now;
+	int fd, r;
+
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)p->pid);
+	fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, sizeof(why));
+	if (fd < 0)
+		return -1;
+	r = perfmap_read(fd, p->pid, &now);
+	close(fd);
+	if (r)
+		return 1;
+	r = !p->kept || strcmp(now.text, p->m.text) ? 1 : 0;
+	perfmap_free(&now);
+	return r;
+}
+
+/* Loads the copy of PID's map kept in one of C's recordings into *P. */
+static void load(struct conv *c, struct conv_perfmap *p)
+{
+	char name[64], why[200];
+	int state;
+
+	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)p->pid);
+	for (size_t i = 0; i < c->nrecs && !p->kept; i++) {
+		int fd;
+
+		if (c->recs[i]->dirfd < 0)
+			continue;
+		fd = inpath_open(c->recs[i]->dirfd, name, INPATH_NOFOLLOW, why, sizeof(why));
+		if (fd < 0)
+			continue;
+		p->kept = !perfmap_read(fd, p->pid, &p->m);
+		close(fd);
+	}
+	state = original_state(p);
+	p->override = p->kept && state != 0;
+	if (!p->kept && state < 0)
+		diag_warn("the JIT's perf map " PERFMAP_PATH " is gone: its functions show as "
+			  "addresses", (int)p->pid);
+}
+
+/* The perf map of PID, loaded on first use; NULL when out of memory. */
+static struct conv_perfmap *map_of(struct conv *c, pid_t pid)
+{
+	struct conv_perfmap *p;
+	void *g;
+
+	for (size_t i = 0; i < c->nperfmaps; i++)
+		if (c->perfmaps[i].pid == pid)
+			return &c->perfmaps[i];
+	g = array_grow(c->perfmaps, &c->capperfmaps, c->nperfmaps, sizeof(*c->perfmaps));
+	if (!g)
+		return NULL;
+	c->perfmaps = g;
+	p = &c->perfmaps[c->nperfmaps++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	load(c, p);
+	return p;
+}
+
+bool conv_perfmap_name(struct conv *c, struct conv_loc *loc)
+{
+	pid_t pid = perfmap_pid(loc->dso.s, loc->dso.len);
+	const struct perfmap_sym *s;
+	struct conv_perfmap *p;
+
+	if (pid < 0 || !(p = map_of(c, pid)) || !p->kept || (loc->sym.len && !p->override))
+		return false;
+	s = perfmap_lookup(&p->m, loc->ip);
+	loc->func = NULL;
+	if (!s) {
+		loc->sym = (struct conv_span){ NULL, 0 };
+		loc->has_symoff = false;
+		return true;
+	}
+	loc->sym = (struct conv_span){ s->name, s->len };
+	loc->symoff = loc->ip - s->start;
+	loc->has_symoff = true;
+	return true;
+}
+
+void conv_perfmaps_free(struct conv *c)
+{
+	for (size_t i = 0; i < c->nperfmaps; i++)
+		perfmap_free(&c->perfmaps[i].m);
+	free(c->perfmaps);
+	c->perfmaps = NULL;
+	c->nperfmaps = c->capperfmaps = 0;
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tier: check
+# Usage errors exit 2, the three programs and the front end alike (brief:
+# "exit 2 for usage errors and 1 for runtime failures"); issue 24 found
+# `snaptrace stats A.fxt B.fxt` reported as exit 1. One table of misuses,
+# each with its expected status and a word of its one-line message; none
+# reaches a recording or a conversion (each is refused while the command
+# line is read):
+#   misuse_ROW   the row's command exits with its status, one line on stderr
+#                naming what was expected
+. "$(dirname "$0")/../lib.sh"
+
+STATS="$SNAPTRACE_BIN/snaptrace-stats"
+FRONT="$SNAPTRACE_BIN/snaptrace"
+need_built usage "$RECORD" "$CONVERT" "$STATS" "$FRONT"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+: >"$TMP/a.fxt"
+: >"$TMP/b.fxt"
+
+# NAME|STATUS|WORD|COMMAND (words split, A and B the two empty traces)
+while IFS='|' read -r name want word cmd; do
+	[ -n "$name" ] || continue
+	cmd=${cmd//A/$TMP/a.fxt}
+	cmd=${cmd//B/$TMP/b.fxt}
+	# shellcheck disable=SC2086  # the command's words
+	(cd "$TMP" && exec $cmd) >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	if [ "$rc" != "$want" ] || ! grep -q -- "$word" "$TMP/err"; then
+		fail "misuse_$name" "'$cmd' exited $rc (expected $want, a line with '$word'): $(head -c 300 "$TMP/err")"
+	else
+		ok "misuse_$name"
+	fi
+done <<EOF_TABLE
+stats_two_traces|2|expected one trace file|$FRONT stats A B
+stats_two_traces_direct|2|expected one trace file|$STATS A B
+stats_no_trace|2|expected a trace file|$FRONT stats
+stats_stdin|2|standard input|$STATS -
+stats_top_alone|2|--top needs --function|$STATS --top 3 A
+stats_no_value|2|expected a value|$STATS A --format
+convert_no_input|2|no input given|$CONVERT
+convert_front_no_input|2|no input given|$FRONT convert
+convert_no_value|2|expected a value|$CONVERT -o
+convert_jobs_0|2|--jobs 0|$CONVERT --jobs 0 A
+record_no_target|2|expected a target|$RECORD
+record_two_targets|2|expected one target|$RECORD -p 1 -- true
+record_duration|2|--duration x|$RECORD --duration x -- true
+record_slower_0|2|--trigger-slower-than 0|$RECORD --trigger-slower-than 0 -- true
+front_no_verb|2|usage|$FRONT
+front_unknown_verb|2|expected run, attach|$FRONT frob
+front_run_no_command|2|expected a command|$FRONT run
+front_attach_bad_pid|2|--pid abc|$FRONT attach -p abc
+front_snapshot_size|2|--snapshot-size 3x|$FRONT run --snapshot-size 3x -- true
+EOF_TABLE
