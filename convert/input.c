@@ -314,7 +314,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	in->opts = (struct perfcmd_opts){
 		.perf = in->jit_fd >= 0 ? in->jit_perf : perf->perf,
 		.input = in->jit_fd >= 0 ? in->jit_path : in->handle,
-		.extra = perf->args, .nextra = perf->nargs, .buildid_dir = perf->buildid_dir,
+		.extra = perf->args, .nextra = perf->nargs,
+		.buildid_dir = perf->buildid_dir ? perf->buildid_dir : PERFCMD_NO_BUILDID_CACHE,
 		.kind = strstr(out, "intel_pt") ? PERFCMD_BRANCHES :
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,

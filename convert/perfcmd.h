@@ -23,6 +23,16 @@ enum perfcmd_kind {
 
 #define PERFCMD_MAX_ARGS (32 + 64)   /* perf script's arguments, extra ones included */
 
+/*
+ * perf's --buildid-dir when the input keeps no binaries: a name under which
+ * nothing can ever be (every lookup fails with ENOTDIR), so perf script
+ * never reads the caller's build-id cache (~/.debug: for root, a copy of
+ * every program its perf ever recorded, another user's among them, taken
+ * for any binary of its build id) and takes each binary from its path (the
+ * vdso from its own copy). Why: docs/design.md "Threat model".
+ */
+#define PERFCMD_NO_BUILDID_CACHE "/dev/null"
+
 /* What varies between runs. */
 struct perfcmd_opts {
 	const char *perf;          /* the perf binary (argv[0]) */
@@ -33,8 +43,8 @@ struct perfcmd_opts {
 	uint64_t first, last;      /* FIRST 0: from the start; LAST UINT64_MAX: to the end */
 	const char *const *extra;  /* the user's --perf-arg arguments */
 	size_t nextra;
-	const char *buildid_dir;   /* perf --buildid-dir DIR (a recording's kept binaries), or
-				    * NULL */
+	const char *buildid_dir;   /* perf --buildid-dir DIR (a recording's kept binaries, or
+				    * PERFCMD_NO_BUILDID_CACHE), or NULL */
 };
 
 /* A built command line: argv points into OPTS's strings and into TIME. */

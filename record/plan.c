@@ -346,6 +346,11 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "%s", out);
 	p->output = p->argv[p->argc - 1];
 	err |= arg(p, "--timestamp");
+	/* nothing into root's build-id cache (~/.debug), which perf script
+	 * would take for any binary of the same build id: another user's
+	 * program could name the frames of root's later traces (docs/design.md
+	 * "Threat model"); --keep-binaries keeps them in the recording */
+	err |= arg(p, "--no-buildid-cache");
 	/* perf's BPF side-band thread polls with a 1 s timeout: stopping waits for it */
 	if (h->feat[PERF_FEAT_NO_BPF_EVENT])
 		err |= arg(p, "--no-bpf-event");

@@ -87,7 +87,8 @@ check_perf_command() {
 		fail "$name" "conversion failed: $(first_lines "$TMP/cmd.err")"
 		return
 	fi
-	ran="perf $(grep '^script ' "$TMP/cmd-perf.log" | head -n 1 | sed 's| -i [^ ]*||')"
+	ran="perf $(grep '^\(--buildid-dir [^ ]* \)\?script ' "$TMP/cmd-perf.log" | head -n 1 |
+		sed 's|^--buildid-dir [^ ]* ||; s| -i [^ ]*||')"
 	fields=$(sed 's/^[^-]*\(-[^F][^ ]* \)*-F \([^ ]*\) .*/\2/' <<<"$want")
 	readme=$(grep -F -e "-F $fields " "$SNAPTRACE_TOP/README.md" | grep '^ *perf script ' |
 		sed 's/ \\$//; s/^ *//' | sort -u)

@@ -250,6 +250,7 @@ perf_force() {
 	#!/bin/sh
 	echo "\$*" >>"$TMP/force.args"
 	case " \$* " in *" -f "*) ;; *) echo "file not owned by current user or root" >&2; exit 1 ;; esac
+	[ "\$1" = --buildid-dir ] && shift 2	# a global option, before the command
 	case "\$1" in evlist) echo "cycles:u" ;; script) cat "$TMP/force.txt" ;; esac
 	EOF
 	chmod +x "$fake"

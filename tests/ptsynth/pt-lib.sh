@@ -110,12 +110,12 @@ convert() {
 		echo "snaptrace-convert -j 3 failed: $(head -3 "$TMP/$name.cerr")"
 		return 1
 	fi
-	if grep '^script ' "$TMP/perf.log" | grep -v -q -e '--dlfilter .*/snaptrace-dlfilter.so' ||
-		[ "$(grep -c '^script ' "$TMP/perf.log")" -lt $# ]; then
+	if grep '^\(--buildid-dir [^ ]* \)\?script ' "$TMP/perf.log" | grep -v -q -e '--dlfilter .*/snaptrace-dlfilter.so' ||
+		[ "$(grep -c '^\(--buildid-dir [^ ]* \)\?script ' "$TMP/perf.log")" -lt $# ]; then
 		echo "perf script was not run with the dlfilter: $(first_lines "$TMP/perf.log")"
 		return 1
 	fi
-	grep -c -e '^script .* --time ' "$TMP/perf.log" >"$TMP/$name.ranges"
+	grep -c -e '^\(--buildid-dir [^ ]* \)\?script .* --time ' "$TMP/perf.log" >"$TMP/$name.ranges"
 	if ! "$CONVERT" --dump=slices "$TMP/$name.fxt" >"$TMP/$name.slices" \
 		2>"$TMP/$name.derr" || [ -s "$TMP/$name.derr" ]; then
 		echo "the FXT has problems: $(head -3 "$TMP/$name.derr")"

@@ -333,7 +333,7 @@ EOF
 		if ! SNAPTRACE_PERF="$TMP/$perf" "$bin" --decoder=perf "$TMP/$name.data" -o "$TMP/$case.fxt" \
 			2>"$TMP/$case.err"; then
 			fail "$case" "snaptrace-convert failed: $(first_lines "$TMP/$case.err")"
-		elif [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
+		elif [ "$(grep -c -e '^\(--buildid-dir [^ ]* \)\?script .*--dlfilter' "$TMP/perf.log")" -ne "$want" ]; then
 			fail "$case" "expected $want perf script runs with --dlfilter: \
 $(first_lines "$TMP/perf.log")"
 		elif [ -n "$note" ] && ! grep -q -F -e "$note" "$TMP/$case.err"; then
@@ -369,8 +369,8 @@ EOF
 	done
 	if [ -z "$why" ] && [ "$(grep -c -e '^--version' "$TMP/perf.log")" != 3 ]; then
 		why="perf --version ran $(grep -c -e '^--version' "$TMP/perf.log") times, expected 3 (twice for perf, once for perf-old)"
-	elif [ -z "$why" ] && [ "$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log")" != 3 ]; then
-		why="$(grep -c -e '^script .*--dlfilter' "$TMP/perf.log") perf script runs with --dlfilter, expected 3 (perf's)"
+	elif [ -z "$why" ] && [ "$(grep -c -e '^\(--buildid-dir [^ ]* \)\?script .*--dlfilter' "$TMP/perf.log")" != 3 ]; then
+		why="$(grep -c -e '^\(--buildid-dir [^ ]* \)\?script .*--dlfilter' "$TMP/perf.log") perf script runs with --dlfilter, expected 3 (perf's)"
 	elif [ -z "$why" ] && [ "$(wc -l <"$TMP/cache/snaptrace/perf-versions")" != 2 ]; then
 		why="the cache holds $(wc -l <"$TMP/cache/snaptrace/perf-versions") lines, expected 2 (one per binary)"
 	fi
@@ -414,7 +414,7 @@ EOF
 	# killed (it once said only "a binary record cut short", blaming the data);
 	# --decoder=perf: the in-process decoder runs no perf script
 	case=perf-killed
-	printf '#!/bin/bash\n[ "$1" = script ] || exec "%s" "$@"\n"%s" "$@" | head -c 3001\nkill -KILL $$\n' \
+	printf '#!/bin/bash\n[ "$1" = script ] || [ "$3" = script ] || exec "%s" "$@"\n"%s" "$@" | head -c 3001\nkill -KILL $$\n' \
 		"$real" "$real" >"$TMP/perf-killed"
 	chmod +x "$TMP/perf-killed"
 	why=
@@ -477,7 +477,7 @@ while IFS='|' read -r case prog opts says; do
 		fail "$name" "expected the note to say '$says': $(grep -e 'perf script' "$TMP/$name.err")"
 	elif [ -z "$says" ] && grep -q -e 'decoding through perf script' "$TMP/$name.err"; then
 		fail "$name" "unexpected note: $(first_lines "$TMP/$name.err")"
-	elif ! grep -q -e '^script ' "$TMP/perf.log" 2>/dev/null; then
+	elif ! grep -q -e '^\(--buildid-dir [^ ]* \)\?script ' "$TMP/perf.log" 2>/dev/null; then
 		fail "$name" "perf script was not run"
 	elif ! cmp -s "$TMP/$name.fxt" "$TMP/$name.perf.fxt"; then
 		fail "$name" "the trace differs from perf script's"

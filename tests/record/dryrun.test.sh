@@ -69,7 +69,7 @@ fi
 
 PT_NORMAL="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0"
 PT_HIGH="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0,noretcomp=1"
-PRE="perf record -o snaptrace-DIR/perf.data --timestamp"
+PRE="perf record -o snaptrace-DIR/perf.data --timestamp --no-buildid-cache"
 NB="$PRE --no-bpf-event"   # perf >= 5.1
 CTL="--delay=-1 --control=fd:3,4"
 SE="--snapshot=e"

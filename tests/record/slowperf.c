@@ -42,7 +42,10 @@ int main(int argc, char **argv)
 	}
 	log = fopen(path, "a");
 	if (log) {
-		fprintf(log, "%d %s\n", (int)getpid(), argc > 1 ? argv[1] : "");
+		/* the command, after perf's global --buildid-dir DIR */
+		int cmd = argc > 3 && !strcmp(argv[1], "--buildid-dir") ? 3 : 1;
+
+		fprintf(log, "%d %s\n", (int)getpid(), argc > cmd ? argv[cmd] : "");
 		fclose(log);
 	}
 	if (argc > 1 && (strcmp(argv[1], "--version") || version_waits()))

@@ -133,13 +133,22 @@
 #                     script decodes), the trace is read back
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
+#   in-buildid-cache  root once profiled the attacker's program with plain perf
+#                     record (which copies it into root's build-id cache,
+#                     ~/.debug; here a HOME of the test's), a copy of root's
+#                     own program whose function the attacker renamed (the
+#                     build id kept): root's later recording of its own
+#                     program names root's function, not the attacker's
+#                     (perf script once took the cached copy for any binary
+#                     of that build id), and the recorder adds nothing to
+#                     the cache
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns
+in-jitdump-swapped in-perf-mountns in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -1020,6 +1029,63 @@ in_perf_mountns() {
 	fi
 }
 
+# Root's program (a function spinning 300 ms), its copy by the attacker with
+# the function renamed and the build id kept, profiled by root with plain
+# perf record into the build-id cache of HOME=$TMP/roothome; then root's
+# snaptrace recording of its own program, converted.
+in_buildid_cache() {
+	local h="$TMP/roothome" prog="$TMP/bidprog" evil="$HOME_A/bidprog" rc
+	mkdir -m 700 "$h"
+	cat >"$TMP/bidprog.c" <<'EOF2'
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void root_own_function(void) { for (int i = 0; i < 1000; i++) sink += i; }
+int main(void)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		root_own_function();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 300000000L);
+	return 0;
+}
+EOF2
+	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o "$prog" "$TMP/bidprog.c" \
+		2>"$TMP/in-buildid-cache.err"; then
+		fail in-buildid-cache "cannot compile: $(first_lines "$TMP/in-buildid-cache.err")"
+		return
+	fi
+	as_attacker objcopy --redefine-sym root_own_function=attacker_forged_name "$prog" "$evil"
+	HOME="$h" timeout -k 5 60 perf record -q -o "$TMP/bid-plain.data" -- "${ATTACKER[@]}" "$evil" \
+		>/dev/null 2>&1
+	if ! grep -rqs attacker_forged_name "$h/.debug"; then
+		fail in-buildid-cache "plain perf record did not cache the attacker's program: $(ls -R "$h" | head -c 300)"
+		return
+	fi
+	rm -rf "$TMP/bid-rec"
+	if ! HOME="$h" timeout -k 5 60 "$RECORD" -q -o "$TMP/bid-rec" --trigger none -- "$prog" \
+		2>"$TMP/in-buildid-cache.err"; then
+		fail in-buildid-cache "root's recording failed: $(first_lines "$TMP/in-buildid-cache.err")"
+		return
+	fi
+	HOME="$h" timeout -k 5 60 "$CONVERT" -q "$TMP/bid-rec" -o "$TMP/bid.fxt" 2>"$TMP/in-buildid-cache.err"
+	rc=$?
+	"$CONVERT" --dump=slices "$TMP/bid.fxt" >"$TMP/bid.slices" 2>&1
+	if [ "$rc" -ne 0 ]; then
+		fail in-buildid-cache "exit $rc: $(first_lines "$TMP/in-buildid-cache.err")"
+	elif grep -q attacker_forged_name "$TMP/bid.slices"; then
+		fail in-buildid-cache "a frame of root's program is named from the attacker's copy in ~/.debug"
+	elif ! grep -q " root_own_function$" "$TMP/bid.slices"; then
+		fail in-buildid-cache "root's function is not named: $(grep -c . "$TMP/bid.slices") slices"
+	elif find "$h/.debug" -path "*$TMP/bidprog*" | grep -q .; then
+		fail in-buildid-cache "the recorder added root's program to the build-id cache"
+	else
+		ok in-buildid-cache
+	fi
+}
+
 # Root's recording of a shell loop, the source of the kept_ tests.
 kept_tests() {
 	local t
@@ -1226,3 +1292,4 @@ hang_stats_fifo
 hang_convert_fifo
 hang_pt_dso_fifo
 hang_dso_fifo
+requires in-buildid-cache recording cc && in_buildid_cache

@@ -133,7 +133,8 @@ static void plan_sampling(void)
 
 	o.mode = REC_MODE_SAMPLING;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
-	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-bpf-event "
+	CHECK_STR_EQ(line(&p), "/usr/bin/perf record -o d/perf.data --timestamp --no-buildid-cache "
+		     "--no-bpf-event "
 		     "-e dummy:u -e cpu-clock/freq=5000,overwrite/u --call-graph fp --buildid-mmap "
 		     "-k mono --per-thread -t 7 --switch-events "
 		     "--switch-output=signal --delay=-1 --control=fd:3,4");
@@ -277,7 +278,8 @@ static void plan_ignored_options(void)
 	o.mode = REC_MODE_SAMPLING;
 	h = host("perf version 5.11.0");
 	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
-	CHECK(!strstr(line(&p), "buildid"));
+	CHECK(!strstr(line(&p), "--buildid-mmap"));
+	CHECK(strstr(line(&p), " --no-buildid-cache "));	/* never into ~/.debug */
 	bool noted = false;
 	for (int i = 0; i < p.nnotes; i++)
 		noted |= strstr(p.notes[i], "--buildid-mmap") != NULL;
