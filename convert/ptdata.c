@@ -78,15 +78,19 @@ uint64_t ptdata_tsc(const struct ptdecode *d, uint64_t ns)
 	return (quot << d->shift) + (rem << d->shift) / d->mult;
 }
 
+/* The sample_type bits of the sample_id trailer every record carries. */
+#define S_ID_ALL_BITS (S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
+
 struct attrs {
-	uint64_t sample_type;
+	uint64_t id_bits;       /* the trailer's: S_ID_ALL_BITS of sample_type */
 	bool id_all;
 	bool kernel;            /* some event traces the kernel */
 	size_t n;
 };
 
-/* Reads the attrs: one sample_type for all (the trailer of every record
- * has one layout). Returns 0, or 1 with a reason. */
+/* Reads the attrs: one sample_id layout for all (the trailer of every
+ * record; perf's dummy event of CPU-wide switches has a sample layout of its
+ * own, its trailer the same). Returns 0, or 1 with a reason. */
 static int read_attrs(int fd, const struct perfdata_header *h, struct attrs *a, char *why,
 		      size_t len)
 {
@@ -96,31 +100,33 @@ static int read_attrs(int fd, const struct perfdata_header *h, struct attrs *a, 
 	if (h->attr_size < 64 + 16 || h->attr_size > sizeof(buf) + 16)
 		return ptdata_why(why, len, "an attr size of %llu bytes", (unsigned long long)h->attr_size);
 	for (uint64_t off = 0; off + h->attr_size <= h->attrs_size; off += h->attr_size) {
-		uint64_t st, flags;
+		uint64_t bits, flags;
 
 		if (pread(fd, buf, 48, (off_t)(h->attrs_off + off)) != 48)
 			return ptdata_why(why, len, "its attrs cannot be read");
-		st = perfdata_u64(buf + 24);
+		bits = perfdata_u64(buf + 24) & S_ID_ALL_BITS;
 		flags = perfdata_u64(buf + 40);
-		if (a->n && (st != a->sample_type || !(flags & ATTR_SAMPLE_ID_ALL) != !a->id_all))
-			return ptdata_why(why, len, "events with different sample layouts");
-		a->sample_type = st;
+		if (a->n && (bits != a->id_bits || !(flags & ATTR_SAMPLE_ID_ALL) != !a->id_all))
+			return ptdata_why(why, len, "events with different sample_id layouts");
+		a->id_bits = bits;
 		a->id_all = flags & ATTR_SAMPLE_ID_ALL;
 		a->kernel |= !(flags & ATTR_EXCLUDE_KERNEL);
 		a->n++;
 	}
 	if (!a->n)
 		return ptdata_why(why, len, "no event");
-	if (!a->id_all || !(a->sample_type & S_TIME) || !(a->sample_type & S_TID))
+	if (!a->id_all || !(a->id_bits & S_TIME) || !(a->id_bits & S_TID))
 		return ptdata_why(why, len, "side-band records without their time and thread");
 	return 0;
 }
 
-/* The time, pid and tid of the sample_id trailer of record REC (SIZE bytes). */
+/* The time, pid, tid and CPU (-1: not recorded) of the sample_id trailer
+ * of record REC (SIZE bytes): its words in perf's order (TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER). */
 static bool trailer(const struct attrs *a, const unsigned char *rec, size_t size, uint64_t *time,
-		    int32_t *pid, int32_t *tid)
+		    int32_t *pid, int32_t *tid, int32_t *cpu)
 {
-	uint64_t st = a->sample_type;
+	uint64_t st = a->id_bits;
 	size_t n = (size_t)!!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ID) +
 		   !!(st & S_STREAM_ID) + !!(st & S_CPU) + !!(st & S_IDENTIFIER);
 	const unsigned char *p = rec + size - 8 * n;
@@ -130,6 +136,8 @@ static bool trailer(const struct attrs *a, const unsigned char *rec, size_t size
 	*pid = (int32_t)perfdata_u32(p);
 	*tid = (int32_t)perfdata_u32(p + 4);
 	*time = perfdata_u64(p + 8);
+	p += 16 + 8 * (size_t)(!!(st & S_ID) + !!(st & S_STREAM_ID));
+	*cpu = st & S_CPU ? (int32_t)perfdata_u32(p) : -1;
 	return true;
 }
 
@@ -160,9 +168,9 @@ static int take_sideband(struct ptdecode *d, const struct attrs *a, const unsign
 {
 	struct ptd_sb *s;
 	uint64_t time;
-	int32_t pid, tid;
+	int32_t pid, tid, cpu;
 
-	if (!trailer(a, rec, size, &time, &pid, &tid))
+	if (!trailer(a, rec, size, &time, &pid, &tid, &cpu))
 		return ptdata_why(why, len, "a damaged side-band record");
 	s = sb_add(d);
 	if (!s)
@@ -172,8 +180,15 @@ static int take_sideband(struct ptdecode *d, const struct attrs *a, const unsign
 	s->time = time;
 	s->pid = pid;
 	s->tid = tid;
+	s->cpu = cpu;
+	if (type == REC_SWITCH_CPU_WIDE) {
+		if (size < 16)
+			return ptdata_why(why, len, "a damaged SWITCH_CPU_WIDE record");
+		s->np_pid = (int32_t)perfdata_u32(rec + 8);
+		s->np_tid = (int32_t)perfdata_u32(rec + 12);
+	}
 	if (type == REC_COMM || type == REC_MMAP || type == REC_MMAP2 || type == REC_FORK ||
-	    type == REC_EXIT) {
+	    type == REC_EXIT || type == REC_ITRACE_START) {
 		s->pid = (int32_t)perfdata_u32(rec + 8);
 		s->tid = (int32_t)perfdata_u32(rec + (type == REC_FORK || type == REC_EXIT ? 16 : 12));
 	}
@@ -211,8 +226,13 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		d->zero = perfdata_u64(rec + 16 + 8 * PT_TIME_ZERO);
 		if (!perfdata_u64(rec + 16 + 8 * PT_CAP_USER_TIME_ZERO) || d->shift >= 32 || !d->mult)
 			return ptdata_why(why, len, "no TSC conversion");
-		if (perfdata_u64(rec + 16 + 8 * PT_PER_CPU_MMAPS))
-			return ptdata_why(why, len, "per-CPU AUX queues");
+		d->per_cpu = perfdata_u64(rec + 16 + 8 * PT_PER_CPU_MMAPS);
+		d->sched_switch = perfdata_u64(rec + 16 + 8 * PT_HAVE_SCHED_SWITCH);
+		if (d->sched_switch != 0 && d->sched_switch != 2 && d->sched_switch != 3)
+			/* 1: the sched_switch tracepoint's samples */
+			return ptdata_why(why, len, "thread switches perf tracks its own way "
+					  "(have_sched_switch %llu)",
+					  (unsigned long long)d->sched_switch);
 		return 0;
 	case REC_AUXTRACE: {
 		struct ptd_queue *q;
@@ -221,8 +241,6 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		if (size < 48)
 			return ptdata_why(why, len, "a damaged AUXTRACE record");
 		idx = perfdata_u32(rec + 32);
-		if ((int32_t)perfdata_u32(rec + 40) != -1)
-			return ptdata_why(why, len, "per-CPU AUX queues");
 		for (size_t i = 0; i < d->nqueues; i++)
 			if (d->queues[i].data_len && i == idx)
 				return ptdata_why(why, len, "several AUX buffers in one queue");
@@ -239,12 +257,13 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		if (q->data_off + q->data_len > d->data_end)
 			d->data_end = q->data_off + q->data_len;
 		q->tid = (int32_t)perfdata_u32(rec + 36);
+		q->cpu = (int32_t)perfdata_u32(rec + 40);
 		return 0;
 	}
 	case REC_COMM: case REC_MMAP: case REC_MMAP2: case REC_FORK: case REC_EXIT:
-	case REC_SWITCH:
+	case REC_SWITCH: case REC_SWITCH_CPU_WIDE: case REC_ITRACE_START:
 		break;
-	case REC_ITRACE_START: case REC_AUX: case REC_THROTTLE: case REC_UNTHROTTLE:
+	case REC_AUX: case REC_THROTTLE: case REC_UNTHROTTLE:
 	case REC_NAMESPACES: case REC_CGROUP:
 		if (type == REC_AUX && size >= 32 && (perfdata_u64(rec + 24) & AUX_FLAG_TRUNCATED))
 			return ptdata_why(why, len, "truncated AUX data");
@@ -253,8 +272,6 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		return ptdata_why(why, len, "lost records");
 	case REC_SAMPLE:
 		return ptdata_why(why, len, "samples of other events");
-	case REC_SWITCH_CPU_WIDE:
-		return ptdata_why(why, len, "per-CPU context switch records");
 	case REC_COMPRESSED:
 		return ptdata_why(why, len, "compressed records");
 	default:
@@ -307,6 +324,23 @@ int ptdata_read(struct ptdecode *d, char *why, size_t len)
 		rc = ptdata_why(why, len, "no Intel PT AUXTRACE_INFO");
 	if (!rc && !d->nqueues)
 		rc = ptdata_why(why, len, "no AUX data");
+	d->sb_cpu = a.id_bits & S_CPU;
+	for (size_t i = 0; !rc && i < d->nqueues; i++) {
+		struct ptd_queue *q = &d->queues[i];
+
+		/* perf's intel_pt_set_pid_tid_cpu(): a CPU's queue, or any with
+		 * have_sched_switch, decodes the thread its CPU runs now */
+		q->cpu_thread = q->tid == -1 || d->sched_switch;
+		if (q->data_len && q->cpu_thread && (q->cpu < 0 || !d->sb_cpu))
+			rc = ptdata_why(why, len, "an AUX queue whose thread perf takes from a CPU "
+					"it cannot tell (%s)", q->cpu < 0 ? "a thread's queue" :
+					"side-band records without their CPU");
+	}
+	for (size_t i = 0; !rc && i < d->nsbs; i++)
+		if (d->sched_switch == 3 && d->sbs[i].type == REC_SWITCH)
+			/* perf: "Expecting CPU-wide context switch event" */
+			rc = ptdata_why(why, len, "a thread's switch record where perf expects "
+					"CPU-wide ones");
 	if (!rc)
 		array_sort(d->sbs, d->nsbs, sizeof(*d->sbs), by_time);
 	return rc;

@@ -32,7 +32,10 @@
 
 #define REC_COMM 3
 #define REC_FORK 7
+#define REC_ITRACE_START 12
 #define REC_SWITCH 14
+#define REC_SWITCH_CPU_WIDE 15
+#define MAX_CPUS 4096           /* perf 6.1's MAX_NR_CPUS: a CPU past it is refused */
 #define MISC_SWITCH_OUT (1u << 13)         /* PERF_RECORD_MISC_SWITCH_OUT */
 #define MISC_SWITCH_OUT_PREEMPT (1u << 14) /* PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
 #define LINE_MAX_TEXT 1024      /* a perf text line made here */
@@ -530,6 +533,31 @@ static int run_queue(struct ptdecode *d, struct ptd_queue *q, uint64_t *limit)
 	}
 }
 
+/* perf's intel_pt_set_pid_tid_cpu(): queue Q decodes the thread its CPU
+ * runs now (perf's machine__get_current_tid()), which must be one of the
+ * process whose image Q is decoded with: perf walks the code in the
+ * thread's maps. Returns false with PIPELINE_FALLBACK where it is not. */
+static bool cpu_thread(struct ptdecode *d, struct ptd_queue *q)
+{
+	const struct ptd_thread *t = NULL;
+
+	q->tid = (size_t)q->cpu < d->ncpus ? d->cpus[q->cpu].tid : -1;
+	if (q->tid != -1) {
+		t = ptimage_thread(d, q->tid);
+		if (!t) {
+			d->status = PIPELINE_NOMEM;
+			return false;
+		}
+	}
+	if (t && t->pid == q->proc->pid)
+		return true;
+	snprintf(d->errbuf, d->errlen, "the AUX data of CPU %d decoded while it runs %s %d, not "
+		 "of process %d", q->cpu, t ? "a thread of process" : "thread",
+		 t ? t->pid : q->tid, q->proc->pid);
+	d->status = PIPELINE_FALLBACK;
+	return false;
+}
+
 static void process_queues(struct ptdecode *d, uint64_t limit)
 {
 	while (d->nheap && !d->status && d->heap[0].ord < limit) {
@@ -538,6 +566,8 @@ static void process_queues(struct ptdecode *d, uint64_t limit)
 
 		heap_pop(d);
 		ts = d->nheap && d->heap[0].ord + 1 < limit ? d->heap[0].ord + 1 : limit;
+		if (d->queues[qi].cpu_thread && !cpu_thread(d, &d->queues[qi]))
+			break;
 		if (!run_queue(d, &d->queues[qi], &ts))
 			heap_add(d, qi, ts);
 	}
@@ -557,17 +587,72 @@ static void setup_queues(struct ptdecode *d)
 	}
 }
 
+/* perf's machine__set_current_tid(): CPU runs task PID/TID now (the
+ * thread made known, its process too). */
+static void set_cpu_task(struct ptdecode *d, int32_t cpu, int32_t pid, int32_t tid)
+{
+	struct ptd_thread *t;
+
+	if (cpu < 0 || cpu >= MAX_CPUS) {
+		snprintf(d->errbuf, d->errlen, "a switch record of CPU %d", cpu);
+		d->status = PIPELINE_FALLBACK;
+		return;
+	}
+	if ((size_t)cpu >= d->ncpus) {
+		struct ptd_cpu *c = realloc(d->cpus, ((size_t)cpu + 1) * sizeof(*c));
+
+		if (!c) {
+			d->status = PIPELINE_NOMEM;
+			return;
+		}
+		d->cpus = c;
+		for (size_t i = d->ncpus; i <= (size_t)cpu; i++)
+			d->cpus[i] = (struct ptd_cpu){ -1, -1 };
+		d->ncpus = (size_t)cpu + 1;
+	}
+	d->cpus[cpu] = (struct ptd_cpu){ pid, tid };
+	t = ptimage_thread(d, tid);
+	if (!t)
+		d->status = PIPELINE_NOMEM;
+	else if (t->pid == -1)
+		t->pid = pid;
+}
+
+/* What perf's intel_pt_process_event() learns of the CPUs' tasks from
+ * side-band record S: ITRACE_START (per-CPU AUX buffers); a switch in
+ * (intel_pt_context_switch(); with have_sched_switch 3 only where the CPU's
+ * task is another: intel_pt_context_switch_in()); with have_sched_switch 3
+ * a switch out, whose CPU-wide record names the next task. */
+static void track_cpus(struct ptdecode *d, const struct ptd_sb *s)
+{
+	bool out = s->misc & MISC_SWITCH_OUT;
+
+	if (s->type == REC_ITRACE_START && d->per_cpu) {
+		set_cpu_task(d, s->cpu, s->pid, s->tid);
+	} else if (s->type == REC_SWITCH || s->type == REC_SWITCH_CPU_WIDE) {
+		if (out && d->sched_switch == 3)
+			set_cpu_task(d, s->cpu, s->np_pid, s->np_tid);
+		else if (!out && (d->sched_switch != 3 || s->cpu < 0 || (size_t)s->cpu >= d->ncpus ||
+				  d->cpus[s->cpu].tid != s->tid))
+			set_cpu_task(d, s->cpu, s->pid, s->tid);
+	}
+}
+
 /* A side-band record at its time: what perf script prints of it, and what
  * it changes. */
 static void side_band(struct ptdecode *d, const struct ptd_sb *s)
 {
-	struct ptd_thread *t = ptimage_thread(d, s->tid);
+	struct ptd_thread *t;
 	char line[256], cbuf[24];
+	const char *inout;
 	uint64_t ns = s->time;
 	int n;
 
+	track_cpus(d, s);
+	t = d->status ? NULL : ptimage_thread(d, s->tid);
 	if (!t) {
-		d->status = PIPELINE_NOMEM;
+		if (!d->status)
+			d->status = PIPELINE_NOMEM;
 		return;
 	}
 	switch (s->type) {
@@ -591,14 +676,21 @@ static void side_band(struct ptdecode *d, const struct ptd_sb *s)
 		}
 		break;
 	}
-	case REC_SWITCH:
+	case REC_SWITCH: case REC_SWITCH_CPU_WIDE:
+		/* perf_event__fprintf_switch() */
 		if (t->pid == -1)
 			t->pid = s->pid;
-		n = snprintf(line, sizeof(line), "%16s %5d/%-5d %" PRIu64 ".%09" PRIu64
-			     ": PERF_RECORD_SWITCH %s", comm_of(t, cbuf, sizeof(cbuf)), s->pid,
-			     s->tid, ns / 1000000000u, ns % 1000000000u,
-			     !(s->misc & MISC_SWITCH_OUT) ? "IN         " :
-			     s->misc & MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ");
+		inout = !(s->misc & MISC_SWITCH_OUT) ? "IN         " :
+			s->misc & MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ";
+		n = snprintf(line, sizeof(line), "%16s %5d/%-5d %" PRIu64 ".%09" PRIu64 ": ",
+			     comm_of(t, cbuf, sizeof(cbuf)), s->pid, s->tid, ns / 1000000000u,
+			     ns % 1000000000u);
+		if (s->type == REC_SWITCH)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, "PERF_RECORD_SWITCH %s", inout);
+		else
+			n += snprintf(line + n, sizeof(line) - (size_t)n, "PERF_RECORD_SWITCH_CPU_WIDE "
+				      "%s  %s pid/tid: %5d/%-5d", inout,
+				      s->misc & MISC_SWITCH_OUT ? "next" : "prev", s->np_pid, s->np_tid);
 		text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 		break;
 	}
@@ -760,6 +852,7 @@ void ptdecode_close(struct ptdecode *d)
 	free(d->queues);
 	free(d->sbs);
 	free(d->heap);
+	free(d->cpus);
 	free(d->funcs);
 	hash_index_free(&d->func_index);
 	free(d);

@@ -36,6 +36,8 @@ struct ptd_sb {
 	uint64_t time;          /* perf time, ns */
 	uint32_t type, misc;    /* PERF_RECORD_* and its header's misc */
 	int32_t pid, tid;
+	int32_t cpu;            /* its sample_id's CPU (-1: none) */
+	int32_t np_pid, np_tid; /* SWITCH_CPU_WIDE: the next (out) or previous (in) task */
 	uint64_t addr, len, pgoff;  /* MMAP, MMAP2 */
 	uint32_t prot;
 	char *str;              /* COMM: the comm; MMAP: the file name (owned) */
@@ -113,7 +115,10 @@ struct ptd_chunk {
 
 struct ptd_queue {
 	uint64_t data_off, data_len;   /* its AUX bytes in the file */
-	int32_t tid;
+	int32_t tid;                   /* its thread; a CPU's queue: the thread now on it */
+	int32_t cpu;                   /* its CPU (-1: a thread's queue) */
+	bool cpu_thread;               /* its thread is its CPU's current one (perf's
+	                                * intel_pt_set_pid_tid_cpu()) */
 	const uint8_t *data;           /* DATA_LEN bytes, in MAP */
 	void *map;                     /* the file mapped from MAP_OFF, MAP_LEN bytes */
 	uint64_t map_off, map_len;
@@ -148,6 +153,11 @@ struct ptdecode {
 	int fd;
 	uint64_t shift, mult, zero;    /* TSC <-> perf time (AUXTRACE_INFO) */
 	uint64_t data_end;             /* the end of the last AUX data in the file */
+	bool per_cpu;                  /* AUXTRACE_INFO's per_cpu_mmaps */
+	uint64_t sched_switch;         /* AUXTRACE_INFO's have_sched_switch (0, 2 or 3 here) */
+	bool sb_cpu;                   /* side-band records carry their CPU */
+	struct ptd_cpu { int32_t pid, tid; } *cpus;  /* each CPU's current task (-1: unknown) */
+	size_t ncpus;
 	struct ptd_sb *sbs;            /* in time order */
 	size_t nsbs, capsbs;
 	struct ptd_queue *queues;

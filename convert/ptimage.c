@@ -241,6 +241,20 @@ static int add_map(struct ptdecode *d, const struct ptd_sb *s, char *why, size_t
 	return 0;
 }
 
+/* The one process with executable mappings, or NULL; their number in *N. */
+static struct ptd_proc *the_process(struct ptdecode *d, size_t *n)
+{
+	struct ptd_proc *p = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (d->procs[i]->nmaps) {
+			p = d->procs[i];
+			++*n;
+		}
+	return *n == 1 ? p : NULL;
+}
+
 /* Sets up the processes, threads and maps as they are at the AUX data's
  * start: every MMAP and COMM before it; any executable mapping made later
  * is refused (the images would change under the decoder). */
@@ -269,8 +283,20 @@ int ptimage_setup(struct ptdecode *d, char *why, size_t len)
 	 * process with its own maps would need them copied: refused */
 	for (size_t i = 0; i < d->nqueues && !rc; i++) {
 		struct ptd_queue *q = &d->queues[i];
-		struct ptd_thread *t = ptimage_thread(d, q->tid);
+		struct ptd_thread *t;
 
+		if (q->cpu_thread) {
+			/* a CPU's queue runs the threads of the traced process, one
+			 * image for all (several would change under the decoder) */
+			size_t n;
+
+			q->proc = the_process(d, &n);
+			if (!q->proc)
+				return ptdata_why(why, len, "per-CPU AUX queues of %zu processes "
+						  "mapping code", n);
+			continue;
+		}
+		t = ptimage_thread(d, q->tid);
 		if (!t)
 			return -ENOMEM;
 		if (t->pid == -1)

@@ -13,11 +13,10 @@ EVENTS_AWK="$SNAPTRACE_TOP/tests/ptsynth/perf-events.awk"
 PERF_FIELDS=comm,pid,tid,time,flags,ip,addr,sym,symoff,dso,event,period
 # Where the in-process decoder must leave a file to perf script (its note;
 # FALLBACK of check_convert): libipt's return stack holds 64 calls,
-# perf's more (recurse's depth); per-CPU queues; OVF packets; on the repeat
+# perf's more (recurse's depth); OVF packets; on the repeat
 # mode's short TSC period libipt finds a compressed return it calls bad
 # where perf decodes on (not explained yet: issue 21's report).
 DEEP='compressed return without call'
-PER_CPU='per-CPU AUX queues'
 OVF='Intel PT packets perf reads its own way'
 BADRET='bad compressed return'
 # FALLBACK[NAME]: the notes (an extended regular expression of the above)
