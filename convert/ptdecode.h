@@ -9,17 +9,22 @@
  * times and perf's symbol names, "tr strt"/"tr end", the switch records of
  * --show-switch-events, the queues interleaved by time as perf's
  * intel_pt_process_queues() does), fed to the converter as the lines perf
- * script with snaptrace's dlfilter would give it.
+ * script with snaptrace's dlfilter would give it. A queue is a thread's or
+ * a CPU's; a CPU's samples are the thread it runs, followed through
+ * ITRACE_START and the switch records as perf's intel_pt_set_pid_tid_cpu()
+ * follows it.
  *
  * It takes only what it reproduces exactly. Anything else, found before
  * any line is converted, makes ptdecode_open() answer with the reason and
- * the input goes through perf script: a pipe-format file, per-CPU queues,
- * kernel code traced, packets whose timing or events perf reads its own way
+ * the input goes through perf script: a pipe-format file, per-CPU queues
+ * of several processes mapping code, have_sched_switch 1, kernel code traced, packets whose timing or events perf reads its own way
  * (MTC, CYC, CBR, OVF, PTWRITE, power and VMX packets), lost records or
  * truncated AUX data, several AUX buffers in a queue, samples of other
  * events, an executable mapping made over another (an exec, a library
  * replaced), one whose file is missing or has another build id than the
- * recorded one. What it meets only while decoding is PIPELINE_FALLBACK.
+ * recorded one. What it meets only while decoding (libipt refusing the
+ * stream; a CPU's AUX data while that CPU runs another process's task) is
+ * PIPELINE_FALLBACK.
  */
 #ifndef SNAPTRACE_CONVERT_PTDECODE_H
 #define SNAPTRACE_CONVERT_PTDECODE_H
@@ -35,7 +40,7 @@ struct ptdecode;
  * NULL) is perf script's --symfs: the directory the mapped files are read
  * under; JOBS (0 or 1: one) the threads that decode (its AUX data split at
  * PSBs). Returns 0 and *OUT; 1 when perf script must decode it, with the
- * reason in WHY ("per-CPU AUX queues"); or a negative errno with a reason
+ * reason in WHY ("kernel code traced"); or a negative errno with a reason
  * in WHY (out of memory, the file cannot be read). Memory: the AUX data,
  * the side-band records, the files' symbols, and the samples of at most
  * 4 x JOBS chunks of 64 KiB of AUX data.
