@@ -178,8 +178,8 @@ static int take_sideband(struct ptdecode *d, const struct attrs *a, const unsign
 	s->type = type;
 	s->misc = misc;
 	s->time = time;
-	s->pid = pid;
-	s->tid = tid;
+	s->pid = s->spid = pid;
+	s->tid = s->stid = tid;
 	s->cpu = cpu;
 	if (type == REC_SWITCH_CPU_WIDE) {
 		if (size < 16)
@@ -191,6 +191,12 @@ static int take_sideband(struct ptdecode *d, const struct attrs *a, const unsign
 	    type == REC_EXIT || type == REC_ITRACE_START) {
 		s->pid = (int32_t)perfdata_u32(rec + 8);
 		s->tid = (int32_t)perfdata_u32(rec + (type == REC_FORK || type == REC_EXIT ? 16 : 12));
+	}
+	if (type == REC_FORK || type == REC_EXIT) {
+		if (size < 24)
+			return ptdata_why(why, len, "a damaged FORK or EXIT record");
+		s->np_pid = (int32_t)perfdata_u32(rec + 12);
+		s->np_tid = (int32_t)perfdata_u32(rec + 20);
 	}
 	if (type == REC_COMM && !(s->str = str_at(rec + 16, rec + size)))
 		return ptdata_why(why, len, "a damaged COMM record");

@@ -31,11 +31,13 @@
 #include "pipeline_types.h"
 
 #define REC_COMM 3
+#define REC_EXIT 4
 #define REC_FORK 7
 #define REC_ITRACE_START 12
 #define REC_SWITCH 14
 #define REC_SWITCH_CPU_WIDE 15
 #define MAX_CPUS 4096           /* perf 6.1's MAX_NR_CPUS: a CPU past it is refused */
+#define MISC_COMM_EXEC (1u << 13)          /* PERF_RECORD_MISC_COMM_EXEC */
 #define MISC_SWITCH_OUT (1u << 13)         /* PERF_RECORD_MISC_SWITCH_OUT */
 #define MISC_SWITCH_OUT_PREEMPT (1u << 14) /* PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
 #define LINE_MAX_TEXT 1024      /* a perf text line made here */
@@ -638,15 +640,28 @@ static void track_cpus(struct ptdecode *d, const struct ptd_sb *s)
 	}
 }
 
-/* A side-band record at its time: what perf script prints of it, and what
- * it changes. */
+/* Hands the converter the line perf script prints of side-band record S
+ * (perf_sample__fprintf_start() with thread T's comm and S's sample_id
+ * task, then perf_event__fprintf()'s TEXT). */
+static void sb_line(struct ptdecode *d, const struct ptd_sb *s, const struct ptd_thread *t,
+		    const char *text)
+{
+	char line[LINE_MAX_TEXT], cbuf[24];
+	int n = snprintf(line, sizeof(line), "%16s %5d/%-5d %" PRIu64 ".%09" PRIu64 ": %s",
+			 comm_of(t, cbuf, sizeof(cbuf)), s->spid, s->stid, s->time / 1000000000u,
+			 s->time % 1000000000u, text);
+
+	text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+/* A side-band record at its time: what it changes, and the line perf
+ * script prints of it (--show-task-events, --show-switch-events): a COMM
+ * or FORK after perf took it, an EXIT or switch before. */
 static void side_band(struct ptdecode *d, const struct ptd_sb *s)
 {
-	struct ptd_thread *t;
-	char line[256], cbuf[24];
+	struct ptd_thread *t, *parent;
+	char text[LINE_MAX_TEXT / 2];
 	const char *inout;
-	uint64_t ns = s->time;
-	int n;
 
 	track_cpus(d, s);
 	t = d->status ? NULL : ptimage_thread(d, s->tid);
@@ -660,38 +675,43 @@ static void side_band(struct ptdecode *d, const struct ptd_sb *s)
 		t->pid = s->pid;
 		snprintf(t->comm, sizeof(t->comm), "%s", s->str);
 		t->comm_len = (uint32_t)strlen(t->comm);
+		snprintf(text, sizeof(text), "PERF_RECORD_COMM%s: %s:%d/%d",
+			 s->misc & MISC_COMM_EXEC ? " exec" : "", s->str, s->pid, s->tid);
+		sb_line(d, s, t, text);
 		break;
-	case REC_FORK: {
-		struct ptd_thread *parent = ptimage_thread(d, s->pid);
-
+	case REC_FORK:
+		/* machine__process_fork_event(): the thread made anew, with its
+		 * parent's comm when the parent has one */
+		parent = ptimage_thread(d, s->np_tid);
 		t = ptimage_thread(d, s->tid);	/* the table may have moved */
 		if (!t || !parent) {
 			d->status = PIPELINE_NOMEM;
 			return;
 		}
 		t->pid = s->pid;
-		if (!t->comm[0]) {
-			memcpy(t->comm, parent->comm, sizeof(t->comm));
-			t->comm_len = parent->comm_len;
-		}
+		memcpy(t->comm, parent->comm, sizeof(t->comm));
+		t->comm_len = parent->comm_len;
+		/* fall through */
+	case REC_EXIT:
+		if (t->pid == -1)
+			t->pid = s->pid;
+		snprintf(text, sizeof(text), "PERF_RECORD_%s(%d:%d):(%d:%d)",
+			 s->type == REC_FORK ? "FORK" : "EXIT", s->pid, s->tid, s->np_pid, s->np_tid);
+		sb_line(d, s, t, text);
 		break;
-	}
 	case REC_SWITCH: case REC_SWITCH_CPU_WIDE:
 		/* perf_event__fprintf_switch() */
 		if (t->pid == -1)
 			t->pid = s->pid;
 		inout = !(s->misc & MISC_SWITCH_OUT) ? "IN         " :
 			s->misc & MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ";
-		n = snprintf(line, sizeof(line), "%16s %5d/%-5d %" PRIu64 ".%09" PRIu64 ": ",
-			     comm_of(t, cbuf, sizeof(cbuf)), s->pid, s->tid, ns / 1000000000u,
-			     ns % 1000000000u);
 		if (s->type == REC_SWITCH)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "PERF_RECORD_SWITCH %s", inout);
+			snprintf(text, sizeof(text), "PERF_RECORD_SWITCH %s", inout);
 		else
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "PERF_RECORD_SWITCH_CPU_WIDE "
-				      "%s  %s pid/tid: %5d/%-5d", inout,
-				      s->misc & MISC_SWITCH_OUT ? "next" : "prev", s->np_pid, s->np_tid);
-		text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+			snprintf(text, sizeof(text), "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid: %5d/%-5d",
+				 inout, s->misc & MISC_SWITCH_OUT ? "next" : "prev", s->np_pid,
+				 s->np_tid);
+		sb_line(d, s, t, text);
 		break;
 	}
 }

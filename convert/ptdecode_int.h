@@ -35,9 +35,12 @@
 struct ptd_sb {
 	uint64_t time;          /* perf time, ns */
 	uint32_t type, misc;    /* PERF_RECORD_* and its header's misc */
-	int32_t pid, tid;
+	int32_t pid, tid;       /* the task it names (COMM, MMAP, FORK, EXIT, ITRACE_START),
+	                         * else its sample_id's */
+	int32_t spid, stid;     /* its sample_id's task (what perf script prints) */
 	int32_t cpu;            /* its sample_id's CPU (-1: none) */
-	int32_t np_pid, np_tid; /* SWITCH_CPU_WIDE: the next (out) or previous (in) task */
+	int32_t np_pid, np_tid; /* SWITCH_CPU_WIDE: the next (out) or previous (in) task;
+	                         * FORK, EXIT: the parent */
 	uint64_t addr, len, pgoff;  /* MMAP, MMAP2 */
 	uint32_t prot;
 	char *str;              /* COMM: the comm; MMAP: the file name (owned) */

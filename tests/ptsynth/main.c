@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "encode.h"
@@ -30,7 +31,7 @@
 
 struct opts {
 	const char *out, *truth, *start;
-	bool noretcomp, per_cpu, quiet;
+	bool noretcomp, per_cpu, task_events, quiet;
 	unsigned tsc_every;
 	size_t psb_every, window;
 	uint64_t max_steps, time_base, ns_per_step;
@@ -59,6 +60,8 @@ static void usage(FILE *f)
 "      --psb-every BYTES    a PSB+ every BYTES of trace (default: only at start)\n"
 "      --per-cpu            per-CPU AUX queues (thread k on CPU k) instead of\n"
 "                           per-thread queues\n"
+"      --task-events        FORK records of the threads after the first, EXIT\n"
+"                           records of those traced to their end\n"
 "      --snapshot-window N  keep only the last N instructions of each thread\n"
 "      --snapshot-at LIST   comma-separated snapshot points: a global step\n"
 "                           number, or a function whose K-th entry (K = its\n"
@@ -97,7 +100,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -105,6 +108,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "tsc-every", required_argument, NULL, O_TSC },
 		{ "psb-every", required_argument, NULL, O_PSB },
 		{ "per-cpu", no_argument, NULL, O_PERCPU },
+		{ "task-events", no_argument, NULL, O_TASK },
 		{ "snapshot-window", required_argument, NULL, O_WINDOW },
 		{ "snapshot-at", required_argument, NULL, O_AT },
 		{ "damage", required_argument, NULL, O_DAMAGE },
@@ -130,6 +134,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_TRUTH: o->truth = optarg; break;
 		case O_NORET: o->noretcomp = true; break;
 		case O_PERCPU: o->per_cpu = true; break;
+		case O_TASK: o->task_events = true; break;
 		case O_START: o->start = optarg; break;
 		case O_CACHE: o->cache = optarg; break;
 		case O_REPEAT: {
@@ -303,7 +308,7 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 	struct ps_pd_queue q[MAX_QUEUES];
 	struct ps_truth_thread tt[MAX_QUEUES];
 	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
-	struct ps_pd pd = { .pid = run->pid, .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
+	struct ps_pd pd = { .pid = run->pid, .ppid = getpid(), .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
 			    .snapshot = o->window || o->nsnap, .maps = run->maps,
 			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,
 			    .switches = sw };
@@ -336,6 +341,16 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 						   .lost_from = aux[nq].lost_from };
 		q[nq] = (struct ps_pd_queue){ .tid = th->tid, .comm = th->comm,
 					      .data = aux[nq].data, .len = aux[nq].len };
+		if (o->task_events) {
+			/* cloned half a step before its first step; exited half a
+			 * step after its last */
+			if (i > 0 && from == 0)
+				q[nq].fork_time = ps_clock_time(clock, th->steps[0].seq) -
+						  o->ns_per_step / 2;
+			if (to == th->n)
+				q[nq].exit_time = ps_clock_time(clock, th->steps[to - 1].seq) +
+						  o->ns_per_step / 2;
+		}
 		pd.nswitches = switch_records(clock, th, from, aux[nq].vis_end,
 					      o->per_cpu ? (int)nq : 0, sw, pd.nswitches);
 		nq++;

@@ -182,6 +182,20 @@ static void context_switch(struct out *o, const struct ps_pd *pd, const struct p
 	trailer(o, pd->pid, sw->tid, sw->time, sw->cpu);
 }
 
+/* A FORK or EXIT record (TYPE) of queue Q's thread at TIME. */
+static void task(struct out *o, const struct ps_pd *pd, size_t q, uint32_t type, uint64_t time)
+{
+	pid_t tid = pd->queues[q].tid, ptid = q ? pd->queues[0].tid : pd->ppid;
+
+	header(o, type, 0, 8 + 24 + TRAILER);
+	u32(o, (uint32_t)pd->pid);
+	u32(o, (uint32_t)(q ? pd->pid : pd->ppid));
+	u32(o, (uint32_t)tid);
+	u32(o, (uint32_t)ptid);
+	u64(o, time);
+	trailer(o, pd->pid, tid, time, pd->per_cpu ? (int)q : 0);
+}
+
 static void auxtrace(struct out *o, const struct ps_pd *pd, size_t q)
 {
 	const struct ps_pd_queue *qu = &pd->queues[q];
@@ -246,6 +260,12 @@ int ps_perf_write(const char *path, const struct ps_pd *pd)
 		itrace_start(&o, pd, pd->queues[i].tid, (int)i);
 	for (i = 0; i < pd->nswitches; i++)
 		context_switch(&o, pd, &pd->switches[i]);
+	for (i = 0; i < pd->nqueues; i++) {
+		if (pd->queues[i].fork_time)
+			task(&o, pd, i, PERF_RECORD_FORK, pd->queues[i].fork_time);
+		if (pd->queues[i].exit_time)
+			task(&o, pd, i, PERF_RECORD_EXIT, pd->queues[i].exit_time);
+	}
 	for (i = 0; i < pd->nqueues; i++) {
 		index[i] = (uint64_t)ftell(o.f);
 		auxtrace(&o, pd, i);

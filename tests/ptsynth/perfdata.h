@@ -8,7 +8,9 @@
  * COMM per thread, MMAP2 per executable mapping, ITRACE_START per CPU in
  * per-CPU layout, the context switches (PERF_RECORD_SWITCH, or
  * PERF_RECORD_SWITCH_CPU_WIDE to and from the idle task in per-CPU layout,
- * as perf's --switch-events writes them), and one AUXTRACE record
+ * as perf's --switch-events writes them), FORK and EXIT where a queue has
+ * their times (a thread's parent is the first thread, the first's PPID),
+ * and one AUXTRACE record
  * (reference != 0) plus its data per queue.
  */
 #ifndef PTSYNTH_PERFDATA_H
@@ -27,6 +29,8 @@ struct ps_pd_queue {
 	const char *comm;
 	const uint8_t *data;   /* the Intel PT bytes (not owned) */
 	size_t len;
+	uint64_t fork_time;    /* perf time (ns) of its FORK record, 0: none */
+	uint64_t exit_time;    /* perf time (ns) of its EXIT record, 0: none */
 };
 
 /* One context switch record. */
@@ -40,6 +44,7 @@ struct ps_pd_switch {
 
 struct ps_pd {
 	pid_t pid;
+	pid_t ppid;            /* the process's parent (its EXIT record's) */
 	bool noretcomp;        /* config bit 0x800, priv NORETCOMP */
 	bool per_cpu;          /* queue k is CPU k (with ITRACE_START), else thread */
 	bool snapshot;         /* priv SNAPSHOT_MODE */

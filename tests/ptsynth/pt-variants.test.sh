@@ -32,7 +32,9 @@ SRCLINE_FOR=
 # input: a loop's turn repeated in both threads is a trace perf decodes to
 # the truth); damage: an OVF packet makes one decode error, the trace
 # resumes after it and every frame stays balanced; truncated data ends the
-# trace early. Every variant of a program is made from its one cached run
+# trace early; FORK and EXIT records (perf script --show-task-events prints
+# them between the branches; an EXIT ends its thread there: the in-process
+# decoder once left them out). Every variant of a program is made from its one cached run
 # (ptsynth --cache).
 FALLBACK=([recurse-psb]=$DEEP [recurse-psb64]=$DEEP [recurse-noretcomp-psb]=$DEEP
 	[recurse-window-end]=$DEEP [recurse-window]=$DEEP [recurse-overflow]="$OVF|$DEEP"
@@ -40,7 +42,9 @@ FALLBACK=([recurse-psb]=$DEEP [recurse-psb64]=$DEEP [recurse-noretcomp-psb]=$DEE
 	[bench-repeat]=$BADRET [bench-repeat-window]=$BADRET)
 declare -A MORE=(
 	[threads]="threads-per-cpu:0:--per-cpu
-		threads-per-cpu-psb:0:--per-cpu --psb-every 128"
+		threads-per-cpu-psb:0:--per-cpu --psb-every 128
+		threads-tasks:0:--task-events --block-syscalls 1000000
+		threads-per-cpu-tasks:0:--per-cpu --task-events --psb-every 128"
 	[recurse]="recurse-psb64:0:--psb-every 64 --tsc-every 3
 		recurse-noretcomp-psb:0:--noretcomp --psb-every 128
 		recurse-window-end:0:--snapshot-window 800
