@@ -171,6 +171,7 @@ struct ptdecode {
 	size_t nprocs, capprocs;
 	struct ptd_thread *threads;
 	size_t nthreads, capthreads;
+	struct hash_index thread_index;  /* tid -> threads[] */
 	struct pt_image_section_cache *iscache;
 	struct ptd_buildid { char *path, *hex; } *buildids;  /* the perf.data's (perfdata_buildids()) */
 	size_t nbuildids, capbuildids;

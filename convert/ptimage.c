@@ -32,12 +32,14 @@
 struct ptd_thread *ptimage_thread(struct ptdecode *d, int32_t tid)
 {
 	struct ptd_thread *t;
+	uint64_t key = (uint32_t)tid;
+	size_t probe = 0;
+	uint32_t k = hash_index_next(&d->thread_index, key, &probe);
 
-	for (size_t i = 0; i < d->nthreads; i++)
-		if (d->threads[i].tid == tid)
-			return &d->threads[i];
+	if (k != HASH_NONE)
+		return &d->threads[k];	/* a tid is its key: one entry */
 	t = array_grow(d->threads, &d->capthreads, d->nthreads, sizeof(*t));
-	if (!t)
+	if (!t || hash_index_add(&d->thread_index, key, (uint32_t)d->nthreads))
 		return NULL;
 	d->threads = t;
 	t = &t[d->nthreads++];
@@ -363,6 +365,7 @@ void ptimage_free(struct ptdecode *d)
 	free(d->procs);
 	free(d->dsos);
 	free(d->threads);
+	hash_index_free(&d->thread_index);
 	free(d->vdso);
 	d->procs = NULL;
 	d->dsos = NULL;
