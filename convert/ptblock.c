@@ -10,8 +10,9 @@
  *   conditional jump to the next instruction is not taken;
  * - the time: a second reader of the packets, in step with the block
  *   decoder, takes the packet each branch needs as perf's decoder does
- *   (cursor_bit()); a branch has the time of the last timing packet before
- *   the last packet perf took. libipt's own time differs where a TNT's
+ *   (cursor_bit()); a branch (and a tracing event) has perf's time when it
+ *   took its last packet: that of the timing packets before it (TSC, TMA,
+ *   MTC: cursor_tsc(), cursor_tma(), cursor_mtc()). libipt's own time differs where a TNT's
  *   last bit is taken and a tracing event follows: libipt reads on to the
  *   event and its time, perf only when a branch needs the event's packet;
  * - TIP.PGE is "tr strt", TIP.PGD "tr end" (after a syscall: "tr end
@@ -47,8 +48,16 @@ struct cursor {
 	struct pt_packet p;            /* the next packet a branch needs, when HAVE */
 	bool have, in_psb;
 	unsigned bits;                 /* TNT bits left in the last TNT taken */
-	uint64_t pending;              /* the last TSC read */
+	uint64_t pending;              /* the time of the timing packets read (perf's
+	                                * decoder->timestamp) */
 	uint64_t now;                  /* the TSC perf's decoder has */
+	uint64_t ref;                  /* the AUX buffer's reference time (its TSC) */
+	/* MTC (perf's intel_pt_calc_tma(), intel_pt_calc_mtc_timestamp()) */
+	const struct ptd_ctc *ctc;
+	uint64_t tsc;                  /* the last TSC packet's */
+	bool have_tma;                 /* a TMA since it */
+	uint32_t last_mtc;
+	uint64_t ctc_time, ctc_delta;  /* the TSC of the TMA's last CTC tick, CTC ticks since */
 };
 
 /* Decoding one chunk. */
@@ -73,6 +82,82 @@ struct blk {
  * last bit is taken and a tracing event follows: libipt reads on to the
  * event and its time, perf only when a branch needs the event's packet.
  */
+/* perf's multdiv(): T * N / D without overflow, 0 when D is. */
+static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
+{
+	return d ? t / d * n + t % d * n / d : 0;
+}
+
+static uint64_t ctc_to_tsc(const struct ptd_ctc *r, uint64_t ctc)
+{
+	return r->mult ? ctc * r->mult : multdiv(ctc, r->n, r->d);
+}
+
+#define TSC_SLIP 0x10000          /* perf's decoder->tsc_slip */
+#define TSC_TOP (0xffull << 56)   /* above the 7 bytes of a TSC packet */
+
+/* The 7-byte TSC T given the top byte of REF, the nearer of the two ways
+ * across a wrap (perf's intel_pt_8b_tsc()). */
+static uint64_t tsc_8b(uint64_t t, uint64_t ref)
+{
+	t |= ref & TSC_TOP;
+	if (t < ref && ref - t > (1ull << 55))
+		t += 1ull << 56;
+	else if (t >= ref && t - ref > (1ull << 55))
+		t -= 1ull << 56;
+	return t;
+}
+
+/* A TSC packet (perf's intel_pt_calc_tsc_timestamp() past its buffer's
+ * first): its top byte the time's; a little before the time read so far
+ * (it slipped past an MTC) it changes nothing; further before, it wrapped,
+ * unless that passes the buffer's reference time: then it is bad, and the
+ * time stays (a damaged TSC holds perf's time there for good). */
+static void cursor_tsc(struct cursor *c)
+{
+	uint64_t t = c->p.payload.tsc.tsc | (c->pending & TSC_TOP);
+
+	c->tsc = t;
+	if (t < c->pending && c->pending - t < TSC_SLIP)
+		t = c->pending;
+	if (t < c->pending && (!c->ref || t + (1ull << 56) < c->ref))
+		c->tsc = t += 1ull << 56;
+	else if (t < c->pending)
+		t = c->pending;
+	c->pending = t;
+	c->have_tma = false;
+}
+
+/* A TMA packet: the CTC (its low 16 bits) and fast counter at the last TSC. */
+static void cursor_tma(struct cursor *c)
+{
+	uint32_t ctc = c->p.payload.tma.ctc, rem = ctc & ((1u << c->ctc->shift) - 1);
+
+	if (!c->ctc->d)
+		return;
+	c->last_mtc = (ctc >> c->ctc->shift) & 0xff;
+	c->ctc_time = c->tsc - c->p.payload.tma.fc - ctc_to_tsc(c->ctc, rem);
+	c->ctc_delta = 0;
+	c->have_tma = true;
+}
+
+/* An MTC packet: the time of its CTC tick, where it is not before the
+ * time read so far. */
+static void cursor_mtc(struct cursor *c)
+{
+	uint32_t mtc = c->p.payload.mtc.ctc;
+	uint64_t t;
+
+	if (!c->have_tma)
+		return;
+	c->ctc_delta += (uint64_t)(mtc > c->last_mtc ? mtc - c->last_mtc :
+				   mtc + 256 - c->last_mtc) << c->ctc->shift;
+	t = c->ctc_time + ctc_to_tsc(c->ctc, c->ctc_delta);
+	if (t >= c->pending)
+		c->pending = t;
+	c->last_mtc = mtc;
+}
+
 static int cursor_peek(struct cursor *c)
 {
 	while (!c->have) {
@@ -80,7 +165,13 @@ static int cursor_peek(struct cursor *c)
 			return -1;
 		switch (c->p.type) {
 		case ppt_tsc:
-			c->pending = c->p.payload.tsc.tsc;
+			cursor_tsc(c);
+			continue;
+		case ppt_tma:
+			cursor_tma(c);
+			continue;
+		case ppt_mtc:
+			cursor_mtc(c);
 			continue;
 		case ppt_psb:
 			c->in_psb = true;
@@ -274,35 +365,32 @@ static int take_events(struct blk *b, int st)
 {
 	while (st >= 0 && (st & pts_event_pending)) {
 		struct pt_event ev;
-		uint64_t tsc;
 
 		st = pt_blk_event(b->dec, &ev, sizeof(ev));
 		if (st < 0)
 			break;
-		tsc = ev.has_tsc ? ev.tsc : 0;
-		if (!tsc)
-			pt_blk_time(b->dec, &tsc, NULL, NULL);
+		/* an event's time is perf's when it took the event's packets */
 		switch (ev.type) {
 		case ptev_enabled:
 			if (ev.status_update)
 				break;
 			cursor_take(&b->cur);	/* TIP.PGE */
 			prev_branch(b, ev.variant.enabled.ip);
-			put(b, PTD_BEGIN, tsc, CONV_F_TRACE_BEGIN, 0, ev.variant.enabled.ip);
+			put(b, PTD_BEGIN, b->cur.now, CONV_F_TRACE_BEGIN, 0, ev.variant.enabled.ip);
 			break;
 		case ptev_disabled:
 			cursor_take(&b->cur);	/* TIP.PGD */
 			if (b->have_prev) {
 				b->have_prev = false;
-				put(b, PTD_END, tsc, CONV_F_TRACE_END | branch_flags(&b->prev_insn),
-				    b->prev.end_ip, 0);
+				put(b, PTD_END, b->cur.now, CONV_F_TRACE_END |
+				    branch_flags(&b->prev_insn), b->prev.end_ip, 0);
 			}
 			break;
 		case ptev_async_disabled:
 			cursor_take(&b->cur);	/* FUP */
 			cursor_take(&b->cur);	/* TIP.PGD */
 			prev_branch(b, ev.variant.async_disabled.at);
-			put(b, PTD_END, tsc, CONV_F_TRACE_END | CONV_F_ASYNC,
+			put(b, PTD_END, b->cur.now, CONV_F_TRACE_END | CONV_F_ASYNC,
 			    ev.variant.async_disabled.at, 0);
 			break;
 		case ptev_exec_mode:
@@ -399,7 +487,11 @@ void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_im
 		goto out;
 	}
 	pt_blk_time(b.dec, &tsc, NULL, NULL);
-	b.cur.now = b.cur.pending = tsc;
+	/* perf's first TSC of a buffer takes its top byte from the buffer's
+	 * reference; later ones from the time before them */
+	b.cur.now = b.cur.pending = b.cur.tsc = tsc_8b(tsc, q->reference);
+	b.cur.ref = q->reference;
+	b.cur.ctc = q->ctc;
 	if (c->first)
 		put(&b, PTD_HIDDEN, tsc, 0, 0, 0);	/* perf's first state: its PSB */
 	st = take_events(&b, st);

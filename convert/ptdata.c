@@ -48,7 +48,8 @@ enum {
 /* AUXTRACE_INFO's private words for Intel PT (tools/perf/util/intel-pt.h). */
 enum { PT_PMU_TYPE, PT_TIME_SHIFT, PT_TIME_MULT, PT_TIME_ZERO, PT_CAP_USER_TIME_ZERO,
        PT_TSC_BIT, PT_NORETCOMP_BIT, PT_HAVE_SCHED_SWITCH, PT_SNAPSHOT_MODE,
-       PT_PER_CPU_MMAPS, PT_WORDS };
+       PT_PER_CPU_MMAPS, PT_WORDS, PT_MTC_BIT = PT_WORDS, PT_MTC_FREQ_BITS, PT_TSC_CTC_N,
+       PT_TSC_CTC_D, PT_CYC_BIT, PT_MTC_WORDS };
 #define AUXTRACE_INTEL_PT 1
 
 
@@ -81,8 +82,11 @@ uint64_t ptdata_tsc(const struct ptdecode *d, uint64_t ns)
 /* The sample_type bits of the sample_id trailer every record carries. */
 #define S_ID_ALL_BITS (S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
 
+#define MAX_ATTRS 16     /* the events whose config is kept */
+
 struct attrs {
 	uint64_t id_bits;       /* the trailer's: S_ID_ALL_BITS of sample_type */
+	struct { uint32_t type; uint64_t config; } ev[MAX_ATTRS];  /* the first ones */
 	bool id_all;
 	bool kernel;            /* some event traces the kernel */
 	size_t n;
@@ -106,6 +110,10 @@ static int read_attrs(int fd, const struct perfdata_header *h, struct attrs *a, 
 			return ptdata_why(why, len, "its attrs cannot be read");
 		bits = perfdata_u64(buf + 24) & S_ID_ALL_BITS;
 		flags = perfdata_u64(buf + 40);
+		if (a->n < MAX_ATTRS) {
+			a->ev[a->n].type = perfdata_u32(buf);
+			a->ev[a->n].config = perfdata_u64(buf + 8);
+		}
 		if (a->n && (bits != a->id_bits || !(flags & ATTR_SAMPLE_ID_ALL) != !a->id_all))
 			return ptdata_why(why, len, "events with different sample_id layouts");
 		a->id_bits = bits;
@@ -232,6 +240,13 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		d->zero = perfdata_u64(rec + 16 + 8 * PT_TIME_ZERO);
 		if (!perfdata_u64(rec + 16 + 8 * PT_CAP_USER_TIME_ZERO) || d->shift >= 32 || !d->mult)
 			return ptdata_why(why, len, "no TSC conversion");
+		d->pmu_type = perfdata_u64(rec + 16 + 8 * PT_PMU_TYPE);
+		if (size >= 16 + 8 * PT_MTC_WORDS) {	/* perf's intel_pt_has(CYC_BIT) */
+			d->mtc_freq_bits = perfdata_u64(rec + 16 + 8 * PT_MTC_FREQ_BITS);
+			d->ctc.n = (uint32_t)perfdata_u64(rec + 16 + 8 * PT_TSC_CTC_N);
+			d->ctc.d = d->ctc.n ? (uint32_t)perfdata_u64(rec + 16 + 8 * PT_TSC_CTC_D) : 0;
+			d->ctc.mult = d->ctc.d && !(d->ctc.n % d->ctc.d) ? d->ctc.n / d->ctc.d : 0;
+		}
 		d->per_cpu = perfdata_u64(rec + 16 + 8 * PT_PER_CPU_MMAPS);
 		d->sched_switch = perfdata_u64(rec + 16 + 8 * PT_HAVE_SCHED_SWITCH);
 		if (d->sched_switch != 0 && d->sched_switch != 2 && d->sched_switch != 3)
@@ -264,6 +279,7 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 			d->data_end = q->data_off + q->data_len;
 		q->tid = (int32_t)perfdata_u32(rec + 36);
 		q->cpu = (int32_t)perfdata_u32(rec + 40);
+		q->reference = perfdata_u64(rec + 24);
 		return 0;
 	}
 	case REC_COMM: case REC_MMAP: case REC_MMAP2: case REC_FORK: case REC_EXIT:
@@ -331,6 +347,14 @@ int ptdata_read(struct ptdecode *d, char *why, size_t len)
 	if (!rc && !d->nqueues)
 		rc = ptdata_why(why, len, "no AUX data");
 	d->sb_cpu = a.id_bits & S_CPU;
+	/* perf's intel_pt_mtc_period(): the first intel_pt event's */
+	for (size_t i = 0; !rc && d->mtc_freq_bits && i < a.n && i < MAX_ATTRS; i++)
+		if (a.ev[i].type == d->pmu_type) {
+			d->ctc.shift = (unsigned)((a.ev[i].config & d->mtc_freq_bits) >>
+						  __builtin_ctzll(d->mtc_freq_bits));
+			break;
+		}
+
 	for (size_t i = 0; !rc && i < d->nqueues; i++) {
 		struct ptd_queue *q = &d->queues[i];
 
@@ -429,8 +453,13 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 			if (in_psb)
 				tsc = p.payload.tsc.tsc;
 			break;
+		case ppt_mtc:
+			if (q->ctc->d && q->ctc->shift > 8)	/* intel_pt_fixup_last_mtc() */
+				rc = ptdata_why(why, len, "MTC packets of a period above 8 (%u)",
+						q->ctc->shift);
+			break;
 		case ppt_pad: case ppt_mode: case ppt_tnt_8: case ppt_tnt_64: case ppt_tip:
-		case ppt_tip_pge: case ppt_tip_pgd: case ppt_fup:
+		case ppt_tip_pge: case ppt_tip_pgd: case ppt_fup: case ppt_tma:
 			break;
 		default:
 			rc = ptdata_why(why, len, "Intel PT packets perf reads its own way (type %d)",

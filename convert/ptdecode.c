@@ -820,6 +820,7 @@ int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptd
 			break;
 		}
 		q->data = (uint8_t *)q->map + (q->data_off - q->map_off);
+		q->ctc = &d->ctc;
 		rc = ptdata_scan(q, why, whylen);
 		ptdata_forget(q, 0, q->data_len);
 	}

@@ -116,16 +116,27 @@ struct ptd_chunk {
 	char why[200];
 };
 
+/* perf's CTC to TSC conversion of MTC and TMA packets (intel_pt_calc_tma(),
+ * intel_pt_calc_mtc_timestamp()): from AUXTRACE_INFO's TSC:CTC ratio and
+ * the intel_pt event's MTC period. */
+struct ptd_ctc {
+	unsigned shift;                /* the MTC period: an MTC holds CTC >> SHIFT */
+	uint32_t n, d;                 /* TSC:CTC = N / D; D 0: MTC and TMA change no time */
+	uint64_t mult;                 /* N / D where whole, else 0 */
+};
+
 struct ptd_queue {
 	uint64_t data_off, data_len;   /* its AUX bytes in the file */
 	int32_t tid;                   /* its thread; a CPU's queue: the thread now on it */
 	int32_t cpu;                   /* its CPU (-1: a thread's queue) */
+	uint64_t reference;            /* its AUXTRACE record's reference (a TSC) */
 	bool cpu_thread;               /* its thread is its CPU's current one (perf's
 	                                * intel_pt_set_pid_tid_cpu()) */
 	const uint8_t *data;           /* DATA_LEN bytes, in MAP */
 	void *map;                     /* the file mapped from MAP_OFF, MAP_LEN bytes */
 	uint64_t map_off, map_len;
 	struct ptd_proc *proc;
+	const struct ptd_ctc *ctc;     /* the decoder's */
 	uint64_t *psbs;                /* offsets of the PSBs of DATA, ascending */
 	uint64_t *psb_ends;            /* the end of each PSB+ (past PSBEND) */
 	uint64_t *psb_tscs;            /* the TSC of each PSB+ (0: none) */
@@ -157,6 +168,9 @@ struct ptdecode {
 	uint64_t shift, mult, zero;    /* TSC <-> perf time (AUXTRACE_INFO) */
 	uint64_t data_end;             /* the end of the last AUX data in the file */
 	bool per_cpu;                  /* AUXTRACE_INFO's per_cpu_mmaps */
+	uint64_t pmu_type;             /* AUXTRACE_INFO's: the intel_pt events' attr type */
+	uint64_t mtc_freq_bits;        /* AUXTRACE_INFO's: the MTC period in an attr's config */
+	struct ptd_ctc ctc;
 	uint64_t sched_switch;         /* AUXTRACE_INFO's have_sched_switch (0, 2 or 3 here) */
 	bool sb_cpu;                   /* side-band records carry their CPU */
 	struct ptd_cpu { int32_t pid, tid; } *cpus;  /* each CPU's current task (-1: unknown) */

@@ -19,6 +19,7 @@ struct enc {
 	size_t depth, cap;
 	uint64_t since_psb;    /* offset of the last PSB */
 	bool damage_tsc;       /* the next TSC packet gets a flipped bit */
+	uint64_t mtc_last;     /* --mtc: the CTC >> mtc of the last TMA or MTC */
 	bool tsc_damaged;
 	int rc;
 };
@@ -75,18 +76,49 @@ static void ip_packet(struct enc *e, enum pt_packet_type type, uint64_t ip)
 	put(e, &p);
 }
 
+/* The CTC at TSC T (--mtc). */
+static uint64_t ctc_at(uint64_t t)
+{
+	return t * PS_CTC_D / PS_CTC_N;
+}
+
+/* A TSC packet of time T; with --mtc, a TMA after it (the CTC's low 16 bits
+ * and the TSC ticks since the CTC's last tick), as the hardware writes one. */
 static void tsc(struct enc *e, uint64_t t)
 {
 	struct pt_packet p = { .type = ppt_tsc };
+	uint64_t ctc = ctc_at(t);
 
 	flush_tnt(e);
+	p.payload.tsc.tsc = t;
 	if (e->damage_tsc) {
-		t ^= 1ull << 40;
+		p.payload.tsc.tsc ^= 1ull << 40;
 		e->damage_tsc = false;
 		e->tsc_damaged = true;
 	}
-	p.payload.tsc.tsc = t;
 	put(e, &p);
+	if (e->o->mtc < 0)
+		return;
+	p = (struct pt_packet){ .type = ppt_tma };
+	p.payload.tma.ctc = (uint16_t)ctc;
+	p.payload.tma.fc = (uint16_t)(t - ctc * PS_CTC_N / PS_CTC_D);
+	put(e, &p);
+	e->mtc_last = ctc >> e->o->mtc;
+}
+
+/* With --mtc, an MTC where the CTC crossed a multiple of 2^mtc since the
+ * last timing packet (one for all the ticks crossed), before time T's step. */
+static void mtc(struct enc *e, uint64_t t)
+{
+	struct pt_packet p = { .type = ppt_mtc };
+	uint64_t v;
+
+	if (e->o->mtc < 0 || (v = ctc_at(t) >> e->o->mtc) == e->mtc_last)
+		return;
+	flush_tnt(e);
+	p.payload.mtc.ctc = (uint8_t)v;
+	put(e, &p);
+	e->mtc_last = v;
 }
 
 static void mode_exec(struct enc *e)
@@ -237,6 +269,8 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 		}
 		if (i >= o->tsc_damage_at && !e.tsc_damaged)
 			e.damage_tsc = true;
+		if (i > from)
+			mtc(&e, step_time(o, &th->steps[i]));
 		while (sw < o->clock->n && o->clock->sw[sw].seq < th->steps[i].seq)
 			sw++;
 		if (i > from && sw < o->clock->n && o->clock->sw[sw].seq == th->steps[i].seq &&

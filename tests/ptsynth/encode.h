@@ -29,10 +29,17 @@
 #include "switches.h"
 #include "trace.h"
 
+/* The TSC:CTC ratio of --mtc (AUXTRACE_INFO's tsc_ctc_ratio_n/d): not a
+ * whole number, so perf's decoders take their multdiv() path. */
+#define PS_CTC_N 5
+#define PS_CTC_D 2
+
 struct ps_enc_opts {
 	bool retcomp;          /* compress returns to their call site into TNT bits */
 	unsigned tsc_every;    /* a TSC packet every this many instructions (>= 1) */
 	size_t psb_every;      /* a PSB+ after this many bytes (0: only at the start) */
+	int mtc;               /* MTC at every 2^MTC CTC ticks and TMA after each TSC
+				* (the CTC at PS_CTC_D/PS_CTC_N of the TSC), -1: none */
 	size_t ovf_at;         /* step index where an OVF packet goes, SIZE_MAX: none */
 	size_t cut_at;         /* step index where the data is cut, SIZE_MAX: none */
 	size_t tsc_damage_at;  /* step index from which the first TSC packet has

@@ -33,6 +33,7 @@ struct opts {
 	const char *out, *truth, *start;
 	bool noretcomp, per_cpu, task_events, quiet;
 	unsigned tsc_every;
+	int mtc;                     /* --mtc: MTC's period (CTC bit), -1: no MTC */
 	size_t psb_every, window;
 	uint64_t max_steps, time_base, ns_per_step;
 	char *snap[MAX_SNAPSHOTS];   /* global step numbers or symbol names */
@@ -62,6 +63,8 @@ static void usage(FILE *f)
 "                           per-thread queues\n"
 "      --task-events        FORK records of the threads after the first, EXIT\n"
 "                           records of those traced to their end\n"
+"      --mtc N              MTC packets at every 2^N CTC ticks (N <= 8; the\n"
+"                           CTC runs at 2/5 of the TSC), TMA after each TSC\n"
 "      --snapshot-window N  keep only the last N instructions of each thread\n"
 "      --snapshot-at LIST   comma-separated snapshot points: a global step\n"
 "                           number, or a function whose K-th entry (K = its\n"
@@ -99,8 +102,9 @@ static int parse_u64(const char *s, uint64_t *v)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
+	/* in the order of LO (an error names lo[c - O_TRUTH + 1]) */
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -108,7 +112,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "tsc-every", required_argument, NULL, O_TSC },
 		{ "psb-every", required_argument, NULL, O_PSB },
 		{ "per-cpu", no_argument, NULL, O_PERCPU },
-		{ "task-events", no_argument, NULL, O_TASK },
 		{ "snapshot-window", required_argument, NULL, O_WINDOW },
 		{ "snapshot-at", required_argument, NULL, O_AT },
 		{ "damage", required_argument, NULL, O_DAMAGE },
@@ -119,6 +122,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "preempt-at", required_argument, NULL, O_PREEMPT },
 		{ "repeat", required_argument, NULL, O_REPEAT },
 		{ "cache", required_argument, NULL, O_CACHE },
+		{ "task-events", no_argument, NULL, O_TASK },
+		{ "mtc", required_argument, NULL, O_MTC },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -152,8 +157,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': printf("ptsynth %s\n", SNAPTRACE_VERSION); exit(EXIT_OK);
 		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS: case O_BLOCK:
+		case O_MTC:
 			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX)) ||
-			    (c == O_NS && v < 2)) {
+			    (c == O_NS && v < 2) || (c == O_MTC && v > 8)) {
 				diag_error("--%s: expected a number, found '%s'",
 					   lo[c - O_TRUTH + 1].name, optarg);
 				return -EINVAL;
@@ -164,6 +170,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (c == O_MAX) o->max_steps = v;
 			if (c == O_NS) o->ns_per_step = v;
 			if (c == O_BLOCK) o->block_ns = v;
+			if (c == O_MTC) o->mtc = (int)v;
 			break;
 		case O_PREEMPT:
 			for (tok = strtok_r(optarg, ",", &save); tok;
@@ -303,12 +310,13 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			  uint64_t end_seq, struct ps_truth_stats *stats)
 {
 	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
-				  .psb_every = o->psb_every, .clock = clock };
+				  .psb_every = o->psb_every, .mtc = o->mtc, .clock = clock };
 	struct ps_aux aux[MAX_QUEUES];
 	struct ps_pd_queue q[MAX_QUEUES];
 	struct ps_truth_thread tt[MAX_QUEUES];
 	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
-	struct ps_pd pd = { .pid = run->pid, .ppid = getpid(), .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
+	struct ps_pd pd = { .pid = run->pid, .ppid = getpid(), .mtc = o->mtc,
+			    .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
 			    .snapshot = o->window || o->nsnap, .maps = run->maps,
 			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,
 			    .switches = sw };
@@ -379,7 +387,7 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .out = "perf.data", .start = "main", .tsc_every = 8,
+	struct opts o = { .out = "perf.data", .start = "main", .tsc_every = 8, .mtc = -1,
 			  .max_steps = 2000000, .time_base = 1000000000, .ns_per_step = 10,
 			  .ovf_at = UINT64_MAX, .trunc_at = UINT64_MAX, .tsc_at = UINT64_MAX };
 	struct ps_truth_stats stats = { 0 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perfdata: perf.data writer for synthesized Intel PT (see perfdata.h). */
 #include "perfdata.h"
+#include "encode.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -33,6 +34,8 @@ enum {
 #define CFG_TSC 0x400ull
 #define CFG_NORETCOMP 0x800ull
 #define CFG_BRANCH 0x2000ull
+#define CFG_MTC 0x200ull
+#define CFG_MTC_PERIOD_SHIFT 14
 #define SAMPLE_ID 0x1000ull
 #define AUXTRACE_HDR 48
 #define HEADER_SIZE 104
@@ -101,7 +104,8 @@ static void attr(struct out *o, const struct ps_pd *pd)
 	memset(&a, 0, sizeof(a));
 	a.type = PMU_TYPE;
 	a.size = sizeof(a);
-	a.config = CFG_PT | CFG_TSC | CFG_BRANCH | (pd->noretcomp ? CFG_NORETCOMP : 0);
+	a.config = CFG_PT | CFG_TSC | CFG_BRANCH | (pd->noretcomp ? CFG_NORETCOMP : 0) |
+		   (pd->mtc >= 0 ? CFG_MTC | (uint64_t)pd->mtc << CFG_MTC_PERIOD_SHIFT : 0);
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			PERF_SAMPLE_IDENTIFIER;
@@ -120,8 +124,10 @@ static void auxtrace_info(struct out *o, const struct ps_pd *pd)
 		[PT_TIME_ZERO] = 0, [PT_CAP_USER_TIME_ZERO] = 1, [PT_TSC_BIT] = CFG_TSC,
 		[PT_NORETCOMP_BIT] = CFG_NORETCOMP, [PT_HAVE_SCHED_SWITCH] = 0,
 		[PT_SNAPSHOT_MODE] = pd->snapshot, [PT_PER_CPU_MMAPS] = pd->per_cpu,
-		[PT_MTC_BIT] = 0x200, [PT_MTC_FREQ_BITS] = 0x3c000, [PT_TSC_CTC_N] = 0,
-		[PT_TSC_CTC_D] = 0, [PT_CYC_BIT] = 0x2, [PT_MAX_NONTURBO_RATIO] = 0,
+		[PT_MTC_BIT] = CFG_MTC, [PT_MTC_FREQ_BITS] = 0xfull << CFG_MTC_PERIOD_SHIFT,
+		[PT_TSC_CTC_N] = pd->mtc >= 0 ? PS_CTC_N : 0,
+		[PT_TSC_CTC_D] = pd->mtc >= 0 ? PS_CTC_D : 0, [PT_CYC_BIT] = 0x2,
+		[PT_MAX_NONTURBO_RATIO] = 0,
 		[PT_FILTER_STR_LEN] = 0,
 	};
 

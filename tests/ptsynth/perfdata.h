@@ -45,6 +45,8 @@ struct ps_pd_switch {
 struct ps_pd {
 	pid_t pid;
 	pid_t ppid;            /* the process's parent (its EXIT record's) */
+	int mtc;               /* the MTC period (attr config, AUXTRACE_INFO's CTC
+	                        * ratio: encode.h PS_CTC_N/D), -1: no MTC */
 	bool noretcomp;        /* config bit 0x800, priv NORETCOMP */
 	bool per_cpu;          /* queue k is CPU k (with ITRACE_START), else thread */
 	bool snapshot;         /* priv SNAPSHOT_MODE */

@@ -32,7 +32,8 @@ SRCLINE_FOR=
 # input: a loop's turn repeated in both threads is a trace perf decodes to
 # the truth); damage: an OVF packet makes one decode error, the trace
 # resumes after it and every frame stays balanced; truncated data ends the
-# trace early; FORK and EXIT records (perf script --show-task-events prints
+# trace early; MTC packets (perf's time from the CTC between TSC packets,
+# the in-process decoder's too); FORK and EXIT records (perf script --show-task-events prints
 # them between the branches; an EXIT ends its thread there: the in-process
 # decoder once left them out). Every variant of a program is made from its one cached run
 # (ptsynth --cache).
@@ -44,15 +45,18 @@ declare -A MORE=(
 	[threads]="threads-per-cpu:0:--per-cpu
 		threads-per-cpu-psb:0:--per-cpu --psb-every 128
 		threads-tasks:0:--task-events --block-syscalls 1000000
-		threads-per-cpu-tasks:0:--per-cpu --task-events --psb-every 128"
+		threads-per-cpu-tasks:0:--per-cpu --task-events --psb-every 128
+		threads-per-cpu-mtc:0:--per-cpu --mtc 0 --task-events --block-syscalls 1000000"
 	[recurse]="recurse-psb64:0:--psb-every 64 --tsc-every 3
 		recurse-noretcomp-psb:0:--noretcomp --psb-every 128
 		recurse-window-end:0:--snapshot-window 800
 		recurse-overflow:1:--damage overflow@700
 		recurse-overflow-psb:1:--damage overflow@700 --psb-every 128"
 	[except]="except-window-psb:0:--snapshot-at 30000 --snapshot-window 15000 --psb-every 256
-		except-window-noretcomp:0:--snapshot-at 30000 --snapshot-window 15000 --noretcomp"
-	[calls-static]="calls-static-overflow:1:--damage overflow@150"
+		except-window-noretcomp:0:--snapshot-at 30000 --snapshot-window 15000 --noretcomp
+		except-mtc:0:--mtc 5"
+	[calls-static]="calls-static-overflow:1:--damage overflow@150
+		calls-static-mtc-psb:0:--mtc 3 --psb-every 96"
 	[tailcall]="tailcall-truncate:0:--damage truncate@200"
 )
 for entry in $PROGRAMS; do
@@ -87,6 +91,7 @@ damaged() {
 damaged recurse-tsc-psb recurse --damage tsc@900 --psb-every 128
 damaged threads-per-cpu-tsc-psb threads --per-cpu --damage tsc@700 --psb-every 96
 damaged calls-static-tsc-psb calls-static --damage tsc@400 --psb-every 96
+damaged calls-static-tsc-mtc calls-static --damage tsc@400 --psb-every 96 --mtc 3
 
 # Context switches: every syscall blocks NS, and the thread of a global step
 # is preempted before it. perf (check_perf, with --show-switch-events) must
