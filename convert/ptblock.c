@@ -179,7 +179,7 @@ static int cursor_peek(struct cursor *c)
 		case ppt_psbend:
 			c->in_psb = false;
 			continue;
-		case ppt_pad: case ppt_mode:
+		case ppt_pad: case ppt_mode: case ppt_cbr:
 			continue;
 		case ppt_fup:
 			if (c->in_psb)
@@ -394,6 +394,7 @@ static int take_events(struct blk *b, int st)
 			    ev.variant.async_disabled.at, 0);
 			break;
 		case ptev_exec_mode:
+		case ptev_cbr:	/* perf's cbr lines carry no frequency here */
 			break;
 		default:
 			if (!b->failed)

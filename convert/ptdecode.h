@@ -18,8 +18,8 @@
  * any line is converted, makes ptdecode_open() answer with the reason and
  * the input goes through perf script: a pipe-format file, per-CPU queues
  * of several processes mapping code, have_sched_switch 1, kernel code
- * traced, packets whose timing or events perf reads its own way (CYC, CBR,
- * OVF, PTWRITE, power and VMX packets; MTC of a period above 8), lost
+ * traced, packets whose timing or events perf reads its own way (CYC, OVF,
+ * PTWRITE, power and VMX packets; MTC of a period above 8), lost
  * records or truncated AUX data, several AUX buffers in a queue, samples of other
  * events, an executable mapping made over another (an exec, a library
  * replaced), one whose file is missing or has another build id than the

@@ -131,12 +131,24 @@ static void mode_exec(struct enc *e)
 	put(e, &p);
 }
 
+/* With --cbr, the CBR packet of a PSB+. */
+static void cbr(struct enc *e)
+{
+	struct pt_packet p = { .type = ppt_cbr };
+
+	if (!e->o->cbr)
+		return;
+	p.payload.cbr.ratio = (uint8_t)e->o->cbr;
+	put(e, &p);
+}
+
 /* PSB+ carrying the time and, when tracing is on, the current ip (FUP). */
 static void psb(struct enc *e, uint64_t t, uint64_t fup)
 {
 	simple(e, ppt_psb);
 	e->since_psb = offset(e);
 	tsc(e, t);
+	cbr(e);
 	if (fup) {
 		mode_exec(e);
 		ip_packet(e, ppt_fup, fup);
@@ -242,6 +254,7 @@ int ps_encode(const struct ps_thread *th, size_t from, size_t to, const struct p
 	out->first_time = step_time(o, &th->steps[from]);
 	simple(&e, ppt_psb);
 	tsc(&e, out->first_time);
+	cbr(&e);
 	simple(&e, ppt_psbend);
 	mode_exec(&e);
 	ip_packet(&e, ppt_tip_pge, th->steps[from].ip);

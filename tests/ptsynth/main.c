@@ -34,6 +34,7 @@ struct opts {
 	bool noretcomp, per_cpu, task_events, quiet;
 	unsigned tsc_every;
 	int mtc;                     /* --mtc: MTC's period (CTC bit), -1: no MTC */
+	unsigned cbr;                /* --cbr: the core:bus ratio of each PSB+, 0: none */
 	size_t psb_every, window;
 	uint64_t max_steps, time_base, ns_per_step;
 	char *snap[MAX_SNAPSHOTS];   /* global step numbers or symbol names */
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 "                           records of those traced to their end\n"
 "      --mtc N              MTC packets at every 2^N CTC ticks (N <= 8; the\n"
 "                           CTC runs at 2/5 of the TSC), TMA after each TSC\n"
+"      --cbr N              a CBR packet of ratio N (1-255) in each PSB+, as the\n"
+"                           hardware writes one\n"
 "      --snapshot-window N  keep only the last N instructions of each thread\n"
 "      --snapshot-at LIST   comma-separated snapshot points: a global step\n"
 "                           number, or a function whose K-th entry (K = its\n"
@@ -104,7 +107,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 {
 	/* in the order of LO (an error names lo[c - O_TRUTH + 1]) */
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -124,6 +127,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "cache", required_argument, NULL, O_CACHE },
 		{ "task-events", no_argument, NULL, O_TASK },
 		{ "mtc", required_argument, NULL, O_MTC },
+		{ "cbr", required_argument, NULL, O_CBR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -157,9 +161,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'h': usage(stdout); exit(EXIT_OK);
 		case 'V': printf("ptsynth %s\n", SNAPTRACE_VERSION); exit(EXIT_OK);
 		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS: case O_BLOCK:
-		case O_MTC:
+		case O_MTC: case O_CBR:
 			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX)) ||
-			    (c == O_NS && v < 2) || (c == O_MTC && v > 8)) {
+			    (c == O_NS && v < 2) || (c == O_MTC && v > 8) ||
+			    (c == O_CBR && (v == 0 || v > 255))) {
 				diag_error("--%s: expected a number, found '%s'",
 					   lo[c - O_TRUTH + 1].name, optarg);
 				return -EINVAL;
@@ -171,6 +176,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (c == O_NS) o->ns_per_step = v;
 			if (c == O_BLOCK) o->block_ns = v;
 			if (c == O_MTC) o->mtc = (int)v;
+			if (c == O_CBR) o->cbr = (unsigned)v;
 			break;
 		case O_PREEMPT:
 			for (tok = strtok_r(optarg, ",", &save); tok;
@@ -310,7 +316,8 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			  uint64_t end_seq, struct ps_truth_stats *stats)
 {
 	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
-				  .psb_every = o->psb_every, .mtc = o->mtc, .clock = clock };
+				  .psb_every = o->psb_every, .mtc = o->mtc, .cbr = o->cbr,
+				  .clock = clock };
 	struct ps_aux aux[MAX_QUEUES];
 	struct ps_pd_queue q[MAX_QUEUES];
 	struct ps_truth_thread tt[MAX_QUEUES];

@@ -33,7 +33,8 @@ SRCLINE_FOR=
 # the truth); damage: an OVF packet makes one decode error, the trace
 # resumes after it and every frame stays balanced; truncated data ends the
 # trace early; MTC packets (perf's time from the CTC between TSC packets,
-# the in-process decoder's too); FORK and EXIT records (perf script --show-task-events prints
+# the in-process decoder's too); CBR packets in each PSB+, as the hardware
+# writes them; FORK and EXIT records (perf script --show-task-events prints
 # them between the branches; an EXIT ends its thread there: the in-process
 # decoder once left them out). Every variant of a program is made from its one cached run
 # (ptsynth --cache).
@@ -46,7 +47,7 @@ declare -A MORE=(
 		threads-per-cpu-psb:0:--per-cpu --psb-every 128
 		threads-tasks:0:--task-events --block-syscalls 1000000
 		threads-per-cpu-tasks:0:--per-cpu --task-events --psb-every 128
-		threads-per-cpu-mtc:0:--per-cpu --mtc 0 --task-events --block-syscalls 1000000"
+		threads-per-cpu-mtc:0:--per-cpu --mtc 0 --cbr 24 --task-events --block-syscalls 1000000"
 	[recurse]="recurse-psb64:0:--psb-every 64 --tsc-every 3
 		recurse-noretcomp-psb:0:--noretcomp --psb-every 128
 		recurse-window-end:0:--snapshot-window 800
@@ -56,7 +57,8 @@ declare -A MORE=(
 		except-window-noretcomp:0:--snapshot-at 30000 --snapshot-window 15000 --noretcomp
 		except-mtc:0:--mtc 5"
 	[calls-static]="calls-static-overflow:1:--damage overflow@150
-		calls-static-mtc-psb:0:--mtc 3 --psb-every 96"
+		calls-static-mtc-psb:0:--mtc 3 --psb-every 96
+		calls-static-cbr-psb:0:--cbr 24 --psb-every 96"
 	[tailcall]="tailcall-truncate:0:--damage truncate@200"
 )
 for entry in $PROGRAMS; do
