@@ -726,8 +726,11 @@ int ptdecode_convert(struct ptdecode *d, struct conv_driver *cv, int *conv_err, 
 	d->errlen = errlen;
 	d->status = PIPELINE_OK;
 	/* the replay names the threads as it goes */
-	for (size_t i = 0; i < d->nthreads; i++)
+	for (size_t i = 0; i < d->nthreads; i++) {
 		d->threads[i].comm[0] = 0;
+		if (!d->threads[i].tid)
+			ptimage_idle_comm(&d->threads[i]);
+	}
 	for (size_t i = 0; i < d->nsbs && !d->status; i++) {
 		const struct ptd_sb *s = &d->sbs[i];
 

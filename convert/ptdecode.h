@@ -17,7 +17,7 @@
  * It takes only what it reproduces exactly. Anything else, found before
  * any line is converted, makes ptdecode_open() answer with the reason and
  * the input goes through perf script: a pipe-format file, per-CPU queues
- * of several processes mapping code, have_sched_switch 1, kernel code
+ * of several traced processes, have_sched_switch 1, kernel code
  * traced, packets whose timing or events perf reads its own way (CYC, OVF,
  * PTWRITE, power and VMX packets; MTC of a period above 8), lost
  * records or truncated AUX data, several AUX buffers in a queue, samples of other

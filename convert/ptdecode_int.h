@@ -244,8 +244,12 @@ uint64_t ptdata_tsc(const struct ptdecode *d, uint64_t ns);
 
 /* ptimage.c */
 
-/* The thread TID (added when new, pid -1), or NULL when out of memory. */
+/* The thread TID (added when new, pid -1; tid 0 is perf's idle task, pid 0
+ * and comm "swapper"), or NULL when out of memory. */
 struct ptd_thread *ptimage_thread(struct ptdecode *d, int32_t tid);
+
+/* Names T as perf names its idle task. */
+void ptimage_idle_comm(struct ptd_thread *t);
 
 /* The processes, threads and maps as the side-band leaves them, each
  * queue's process and image. Returns 0, 1 with a reason, or -ENOMEM. */

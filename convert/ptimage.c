@@ -26,6 +26,7 @@
 #define REC_MMAP 1
 #define REC_COMM 3
 #define REC_FORK 7
+#define REC_ITRACE_START 12
 #define REC_MMAP2 10
 #define PROT_EXEC_BIT 4u
 
@@ -45,8 +46,15 @@ struct ptd_thread *ptimage_thread(struct ptdecode *d, int32_t tid)
 	t = &t[d->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	t->pid = -1;
+	t->pid = tid ? -1 : 0;	/* perf's idle task (perf_session__register_idle_thread()) */
+	if (!tid)
+		ptimage_idle_comm(t);
 	return t;
+}
+
+void ptimage_idle_comm(struct ptd_thread *t)
+{
+	t->comm_len = (uint32_t)snprintf(t->comm, sizeof(t->comm), "swapper");
 }
 
 static struct ptd_proc *proc_of(struct ptdecode *d, int32_t pid)
@@ -243,18 +251,30 @@ static int add_map(struct ptdecode *d, const struct ptd_sb *s, char *why, size_t
 	return 0;
 }
 
-/* The one process with executable mappings, or NULL; their number in *N. */
+/* The traced process, or NULL; the number of candidates in *N: the
+ * processes the ITRACE_START records name (the tasks the intel_pt event
+ * started in), else those with executable mappings. */
 static struct ptd_proc *the_process(struct ptdecode *d, size_t *n)
 {
 	struct ptd_proc *p = NULL;
+	int32_t pid = -1;
 
 	*n = 0;
-	for (size_t i = 0; i < d->nprocs; i++)
-		if (d->procs[i]->nmaps) {
-			p = d->procs[i];
-			++*n;
+	for (size_t i = 0; i < d->nsbs; i++)
+		if (d->sbs[i].type == REC_ITRACE_START && d->sbs[i].pid != pid) {
+			if (pid != -1) {
+				*n = 2;
+				return NULL;
+			}
+			pid = d->sbs[i].pid;
+			*n = 1;
 		}
-	return *n == 1 ? p : NULL;
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (pid == -1 ? d->procs[i]->nmaps > 0 : d->procs[i]->pid == pid) {
+			p = d->procs[i];
+			*n += pid == -1;
+		}
+	return *n == 1 && p && p->nmaps ? p : NULL;
 }
 
 /* Sets up the processes, threads and maps as they are at the AUX data's
@@ -294,8 +314,8 @@ int ptimage_setup(struct ptdecode *d, char *why, size_t len)
 
 			q->proc = the_process(d, &n);
 			if (!q->proc)
-				return ptdata_why(why, len, "per-CPU AUX queues of %zu processes "
-						  "mapping code", n);
+				return ptdata_why(why, len, "per-CPU AUX queues of %zu traced "
+						  "processes", n);
 			continue;
 		}
 		t = ptimage_thread(d, q->tid);

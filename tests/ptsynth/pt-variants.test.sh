@@ -480,16 +480,21 @@ while IFS='|' read -r case prog opts says; do
 	# word), where a CPU-wide switch out names the task the CPU runs next
 	# (here the idle task) and a switch in names it only when it is another
 	# (the decoders must follow both); cpu-idle: CPU 0 starts (ITRACE_START,
-	# the first record of type 12, size 48) in the idle task, so perf
-	# decodes its AUX data there until the first switch in (in no process's
-	# maps: decode errors), which the in-process decoder meets midway
+	# the first record of type 12, size 48: its tid) in the idle task (tid
+	# 0, perf's pid 0 whatever the record says), so perf decodes its AUX data
+	# there until the first switch in (in no process's maps: decode errors),
+	# which the in-process decoder meets midway; cpu-processes: the first
+	# ITRACE_START names process 0 (pid and tid): the event started in two
+	# processes, which one image cannot decode
 	case $case in
-	cpu-switch3|cpu-idle)
+	cpu-switch3|cpu-idle|cpu-processes)
 		data=$(od -An -t u8 -j 40 -N 8 "$TMP/$name.data" | tr -d ' ')
 		printf '\x03' | dd of="$TMP/$name.data" bs=1 seek=$((data + 16 + 7 * 8)) conv=notrunc 2>/dev/null ;;&
-	cpu-idle)
+	cpu-idle|cpu-processes)
 		at=$(od -An -tx8 -v -w8 "$TMP/$name.data" | grep -n -m 1 '^ 003000000000000c$' | cut -d: -f1)
-		head -c 8 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 8)) conv=notrunc 2>/dev/null ;;
+		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 12)) conv=notrunc 2>/dev/null ;;&
+	cpu-processes)
+		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 8)) conv=notrunc 2>/dev/null ;;
 	esac
 	"$CONVERT" --quiet --decoder=perf "$TMP/$name.data" -o "$TMP/$name.perf.fxt" 2>/dev/null
 	rm -f "$TMP/perf.log"
@@ -524,6 +529,7 @@ deep-returns|recurse||compressed return without call
 image-gone|calls-static||$TMP/gone/calls-static: No such file or directory
 cpu-switch3|threads|--per-cpu --block-syscalls 1000000 --preempt-at 1500:500000|
 cpu-idle|threads|--per-cpu --block-syscalls 1000000|the AUX data of CPU 0 decoded while it runs a thread of process 0, not of process
+cpu-processes|threads|--per-cpu --block-syscalls 1000000|per-CPU AUX queues of 2 traced processes
 forced|calls-static||
 EOF
 
