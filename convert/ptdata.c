@@ -287,6 +287,7 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		break;
 	case REC_AUX: case REC_THROTTLE: case REC_UNTHROTTLE:
 	case REC_NAMESPACES: case REC_CGROUP:
+	case REC_KSYMBOL: case REC_BPF_EVENT:	/* kernel symbols: no user code */
 		if (type == REC_AUX && size >= 32 && (perfdata_u64(rec + 24) & AUX_FLAG_TRUNCATED))
 			return ptdata_why(why, len, "truncated AUX data");
 		return 0;

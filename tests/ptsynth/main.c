@@ -31,7 +31,7 @@
 
 struct opts {
 	const char *out, *truth, *start;
-	bool noretcomp, per_cpu, task_events, quiet;
+	bool noretcomp, per_cpu, task_events, bpf_records, quiet;
 	unsigned tsc_every;
 	int mtc;                     /* --mtc: MTC's period (CTC bit), -1: no MTC */
 	unsigned cbr;                /* --cbr: the core:bus ratio of each PSB+, 0: none */
@@ -68,6 +68,8 @@ static void usage(FILE *f)
 "                           CTC runs at 2/5 of the TSC), TMA after each TSC\n"
 "      --cbr N              a CBR packet of ratio N (1-255) in each PSB+, as the\n"
 "                           hardware writes one\n"
+"      --bpf-records        a KSYMBOL and a BPF_EVENT record, as perf record\n"
+"                           writes of the BPF programs loaded when it starts\n"
 "      --snapshot-window N  keep only the last N instructions of each thread\n"
 "      --snapshot-at LIST   comma-separated snapshot points: a global step\n"
 "                           number, or a function whose K-th entry (K = its\n"
@@ -107,7 +109,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 {
 	/* in the order of LO (an error names lo[c - O_TRUTH + 1]) */
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR, O_BPF };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -128,6 +130,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "task-events", no_argument, NULL, O_TASK },
 		{ "mtc", required_argument, NULL, O_MTC },
 		{ "cbr", required_argument, NULL, O_CBR },
+		{ "bpf-records", no_argument, NULL, O_BPF },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -144,6 +147,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NORET: o->noretcomp = true; break;
 		case O_PERCPU: o->per_cpu = true; break;
 		case O_TASK: o->task_events = true; break;
+		case O_BPF: o->bpf_records = true; break;
 		case O_START: o->start = optarg; break;
 		case O_CACHE: o->cache = optarg; break;
 		case O_REPEAT: {
@@ -323,6 +327,7 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 	struct ps_truth_thread tt[MAX_QUEUES];
 	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
 	struct ps_pd pd = { .pid = run->pid, .ppid = getpid(), .mtc = o->mtc,
+			    .bpf_records = o->bpf_records,
 			    .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
 			    .snapshot = o->window || o->nsnap, .maps = run->maps,
 			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,

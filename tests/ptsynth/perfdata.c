@@ -188,6 +188,29 @@ static void context_switch(struct out *o, const struct ps_pd *pd, const struct p
 	trailer(o, pd->pid, sw->tid, sw->time, sw->cpu);
 }
 
+/* A BPF program loaded in the kernel, as perf record describes each when it
+ * starts (perf_event__synthesize_bpf_events()): its KSYMBOL and BPF_EVENT
+ * records. */
+static void bpf_program(struct out *o)
+{
+	static const char name[] = "bpf_prog_6deef7357e7b4530_sd_fw_ingress";
+	static const uint8_t tag[8] = { 0x6d, 0xee, 0xf7, 0x35, 0x7e, 0x7b, 0x45, 0x30 };
+
+	header(o, PERF_RECORD_KSYMBOL, 0, 8 + 16 + pad8(sizeof(name)) + TRAILER);
+	u64(o, 0xffffffffc0a01000ull);
+	u32(o, 0x1a0);
+	u16(o, PERF_RECORD_KSYMBOL_TYPE_BPF);
+	u16(o, 0);
+	padded_string(o, name);
+	trailer(o, -1, -1, 0, 0);
+	header(o, PERF_RECORD_BPF_EVENT, 0, 8 + 16 + TRAILER);
+	u16(o, PERF_BPF_EVENT_PROG_LOAD);
+	u16(o, 0);
+	u32(o, 42);
+	put(o, tag, sizeof(tag));
+	trailer(o, -1, -1, 0, 0);
+}
+
 /* A FORK or EXIT record (TYPE) of queue Q's thread at TIME. */
 static void task(struct out *o, const struct ps_pd *pd, size_t q, uint32_t type, uint64_t time)
 {
@@ -260,6 +283,8 @@ int ps_perf_write(const char *path, const struct ps_pd *pd)
 	auxtrace_info(&o, pd);
 	for (i = 0; i < pd->nqueues; i++)
 		comm(&o, pd, pd->queues[i].tid, pd->queues[i].comm, pd->per_cpu ? (int)i : 0);
+	if (pd->bpf_records)
+		bpf_program(&o);
 	for (i = 0; i < pd->nmaps; i++)
 		mmap2(&o, pd, &pd->maps[i]);
 	for (i = 0; pd->per_cpu && i < pd->nqueues; i++)

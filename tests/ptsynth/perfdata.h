@@ -5,7 +5,8 @@
  * Intel PT data: the PERFILE2 header, one intel_pt attr, the features
  * EVENT_DESC and AUXTRACE (index entries {file offset, 48}), then the
  * records AUXTRACE_INFO (17 private words, identity TSC-to-time conversion),
- * COMM per thread, MMAP2 per executable mapping, ITRACE_START per CPU in
+ * COMM per thread, a loaded BPF program's KSYMBOL and BPF_EVENT where asked,
+ * MMAP2 per executable mapping, ITRACE_START per CPU in
  * per-CPU layout, the context switches (PERF_RECORD_SWITCH, or
  * PERF_RECORD_SWITCH_CPU_WIDE to and from the idle task in per-CPU layout,
  * as perf's --switch-events writes them), FORK and EXIT where a queue has
@@ -50,6 +51,7 @@ struct ps_pd {
 	bool noretcomp;        /* config bit 0x800, priv NORETCOMP */
 	bool per_cpu;          /* queue k is CPU k (with ITRACE_START), else thread */
 	bool snapshot;         /* priv SNAPSHOT_MODE */
+	bool bpf_records;      /* a KSYMBOL and a BPF_EVENT record (a loaded BPF program) */
 	uint64_t meta_time;    /* perf time (ns) of the COMM/MMAP2 records */
 	const struct ps_map *maps;
 	size_t nmaps;

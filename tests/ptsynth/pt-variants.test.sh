@@ -34,7 +34,8 @@ SRCLINE_FOR=
 # resumes after it and every frame stays balanced; truncated data ends the
 # trace early; MTC packets (perf's time from the CTC between TSC packets,
 # the in-process decoder's too); CBR packets in each PSB+, as the hardware
-# writes them; FORK and EXIT records (perf script --show-task-events prints
+# writes them; the KSYMBOL and BPF_EVENT records perf record writes of the
+# loaded BPF programs; FORK and EXIT records (perf script --show-task-events prints
 # them between the branches; an EXIT ends its thread there: the in-process
 # decoder once left them out). Every variant of a program is made from its one cached run
 # (ptsynth --cache).
@@ -58,7 +59,8 @@ declare -A MORE=(
 		except-mtc:0:--mtc 5"
 	[calls-static]="calls-static-overflow:1:--damage overflow@150
 		calls-static-mtc-psb:0:--mtc 3 --psb-every 96
-		calls-static-cbr-psb:0:--cbr 24 --psb-every 96"
+		calls-static-cbr-psb:0:--cbr 24 --psb-every 96
+		calls-static-bpf:0:--bpf-records"
 	[tailcall]="tailcall-truncate:0:--damage truncate@200"
 )
 for entry in $PROGRAMS; do
