@@ -896,6 +896,23 @@ static void close_events(struct rec_session *s)
 	rec_slowcall_free(&s->slow);
 }
 
+/* Why a launched target still running is ended (rec_target_finish()): the
+ * recording's end, in words. */
+static const char *target_end_why(const struct rec_session *s)
+{
+	static const char *const why[RECORD_ENDS] = {
+		[RECORD_END_NONE] = "the recording failed",
+		[RECORD_END_TRIGGER] = "the recording ended at its trigger (one snapshot)",
+		[RECORD_END_INTERRUPT] = "the recording was stopped",
+		[RECORD_END_EXIT] = "the recording ended",
+		[RECORD_END_DURATION] = "the recording ended at --duration",
+		[RECORD_END_PERF_DIED] = "perf exited",
+		[RECORD_END_SIGNAL] = "the recording ended at its signal",
+	};
+
+	return why[s->end];
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
@@ -967,7 +984,7 @@ out_perf:
 out_trigger:
 	close_events(s);
 out_target:
-	rec_target_finish(&s->target);
+	rec_target_finish(&s->target, target_end_why(s));
 	if (err && s->end == RECORD_END_NONE)
 		report_failure(s);
 	free(s->pf);

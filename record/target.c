@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "procfs.h"
 #include "spawn.h"
 
@@ -242,7 +243,7 @@ static void end_descendants(void)
 	reap_exited();
 }
 
-void rec_target_finish(struct rec_target *t)
+void rec_target_finish(struct rec_target *t, const char *why)
 {
 	if (t->launched && !t->exited) {
 		int status = 0;
@@ -262,6 +263,11 @@ void rec_target_finish(struct rec_target *t)
 			}
 			if (r == 0)
 				kill(t->pids[0], SIGKILL);
+			/* r < 0: reaped meanwhile (SIGCHLD's handler), by SIGTERM or earlier */
+			diag_info("%s: ended the launched program (process %d) with SIGTERM%s; "
+				  "what it had not written yet (buffered output) is lost",
+				  why ? why : "the recording ended", (int)t->pids[0],
+				  r == 0 ? ", then SIGKILL (it had not exited 500 ms later)" : "");
 		}
 		while (r <= 0 && (r = waitpid(t->pids[0], &status, 0)) < 0 && errno == EINTR)
 			;
