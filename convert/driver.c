@@ -193,6 +193,11 @@ const struct conv_stats *conv_driver_stats(const struct conv_driver *cv)
 	return &cv->c.stats;
 }
 
+bool conv_driver_process_end(const struct conv_driver *cv, int64_t pid, uint64_t *last)
+{
+	return conv_process_end(&cv->c, pid, last);
+}
+
 void conv_driver_report(struct conv_driver *cv, unsigned top)
 {
 	conv_coverage_report(&cv->c, top);

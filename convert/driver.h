@@ -116,6 +116,10 @@ const char *conv_driver_message(const struct conv_driver *cv);
 /* Counts so far. */
 const struct conv_stats *conv_driver_stats(const struct conv_driver *cv);
 
+/* How far the trace of process PID reaches so far (threads.h
+ * conv_process_end()): true when its exit is in it; *LAST its latest time. */
+bool conv_driver_process_end(const struct conv_driver *cv, int64_t pid, uint64_t *last);
+
 /* Prints what the trace covers: the TOP threads of longest span (time span,
  * samples and sampling period, [off-cpu] and [no samples] time), a total
  * line, a warning when many sampled call stacks are broken (naming the
