@@ -89,8 +89,12 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
  * stays so until the later of LIVE_NS and the input's last record, never
  * further (docs/design.md "Recording directories"). NEXT: what it passes
  * on to the input after it (timeline_next(): the gap rule and the
- * carry-over rule). */
-void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next);
+ * carry-over rule). RING: its samples come from a ring perf overwrote
+ * (struct recording's ring): a thread's time on the CPU before its first
+ * sample in it is not known to hold none (docs/design.md "Sampled call
+ * chains"). */
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next,
+			  bool ring);
 
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output

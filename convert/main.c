@@ -825,7 +825,7 @@ static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct 
 
 		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
 				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
-						   next ? next->snapshot : 0));
+						   next ? next->snapshot : 0), in->rec->ring);
 		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
 				      kept_of(ins, in), perf);
 		if (rc == EXIT_OK)

@@ -68,6 +68,16 @@
 #                 the trace ends, the figure checked against the trace's
 #                 last end read back with --dump=tree (the old code said
 #                 nothing: a trace ending 13 ms short looked complete)
+#   ring-start    a sampling recording whose event overwrites its ring
+#                 ("event": "...,overwrite/..."): before a thread's first
+#                 sample in a snapshot its time on the CPU is "[before the
+#                 oldest sample]", not [no samples] (the switch records
+#                 reach back further than the ring of samples, whose older
+#                 samples were overwritten: no hole in the sampling), the
+#                 summary counting it apart; after the first sample a hole
+#                 is [no samples] as before, and so is all of it for an
+#                 event without the term (perf record's own rings lose
+#                 nothing)
 #   same-time     600 hits at one time: 512 markers (Perfetto nests one
 #                 time's instants on a track and drops them 512 deep), the
 #                 rest counted in a warning
@@ -388,6 +398,43 @@ t_exit_end() {
 		fi
 	done
 	if [ -n "$bad" ]; then fail exit-end "$bad"; else ok exit-end; fi
+}
+
+# Thread 300 runs from 20.000 s, is off the CPU from 20.010 to 20.020 s, is
+# first sampled at 20.050 s (every 0.1 ms), then not from 20.0502 to 20.060 s
+# (its first 10 ms, before any period is known, are no hole either way).
+t_ring_start() {
+	local d ev bad="" want got
+	for ev in ring plain; do
+		d="$TMP/ring-$ev"
+		mkdir -p "$d"
+		{ printf '%s\n' '             app   300/300      20.000000000: PERF_RECORD_SWITCH IN         ' \
+			'             app   300/300      20.010000000: PERF_RECORD_SWITCH OUT        ' \
+			'             app   300/300      20.020000000: PERF_RECORD_SWITCH IN         '
+		  for t in 20.050000000 20.050100000 20.050200000 20.060000000 20.060100000; do
+			sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
+		  done; } >"$d/perf.data.1"
+		want="cpu-clock/freq=10000/u"
+		[ $ev = ring ] && want="cpu-clock/freq=10000,overwrite/u"
+		REC_END='"interrupt", "end_ns": 20090000000, "event": "'"$want"'"' record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20090000000, "live_ns": 20060100000}'
+		if ! convert "ring-$ev" "$d"; then
+			bad+="$ev: conversion failed: $(first_lines "$TMP/ring-$ev.err") "
+			continue
+		fi
+		got=$(grep -o -e '\[no samples\] \[[0-9]*, [0-9]*\]' -e '\[off-cpu\] \[[0-9]*, [0-9]*\]' \
+			-e '\[before the oldest sample\] \[[0-9]*, [0-9]*\]' "$TMP/ring-$ev.tree" | tr '\n' '|')
+		want='[off-cpu] [20010000000, 20020000000]|[before the oldest sample] [20020000000, 20050000000]|[no samples] [20050300000, 20060000000]|'
+		[ $ev = plain ] && want='[off-cpu] [20010000000, 20020000000]|[no samples] [20020000000, 20050000000]|[no samples] [20050300000, 20060000000]|'
+		if [ "$got" != "$want" ]; then
+			bad+="$ev: drawn $got, expected $want "
+		elif [ $ev = ring ] && ! grep -q "app \[300\]: .* no samples 9.700 ms (.*); before the oldest sample 30.000 ms (.*: on the CPU before its first sample in a snapshot, whose ring of samples reaches back less far than its switch records)" "$TMP/ring-$ev.err"; then
+			bad+="$ev: summary $(grep -F 'app [300]' "$TMP/ring-$ev.err") "
+		elif [ $ev = plain ] && grep -q "before the oldest" "$TMP/ring-$ev.err"; then
+			bad+="$ev: summary $(grep -F 'app [300]' "$TMP/ring-$ev.err") "
+		fi
+	done
+	if [ -n "$bad" ]; then fail ring-start "$bad"; else ok ring-start; fi
 }
 
 # The slices of a directory are those of its files given in order (but the
@@ -751,6 +798,7 @@ t_tsc_span
 t_offcpu_end
 t_offcpu_tail
 t_exit_end
+t_ring_start
 t_carry_stack
 t_window_events
 t_summary
