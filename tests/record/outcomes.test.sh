@@ -16,7 +16,9 @@
 # - a launched program still running when a single-snapshot trigger ends the
 #   recording: one line says it was sent SIGTERM and why (and SIGKILL when
 #   it ignored SIGTERM), its buffered output lost; --quiet silences it (the
-#   old code ended it without a word: record.json has no exit for it).
+#   old code ended it without a word: record.json has no exit for it); and
+#   the processes a program leaves running when it exits: one line says how
+#   many were ended, with SIGTERM (then SIGKILL when one ignored SIGTERM).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
@@ -53,6 +55,24 @@ gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
 # `ends ignore` ignores SIGTERM
+# orphan: leaves a child sleeping 5 s (SIGTERM ignored with `orphan ignore`)
+cat >"$TMP/orphan.c" <<'EOF'
+#include <signal.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	if (fork() == 0) {
+		if (argc > 1)
+			signal(SIGTERM, SIG_IGN);
+		sleep(5);
+		_exit(0);
+	}
+	usleep(20000);
+	return 0;
+}
+EOF
+gcc -O1 -o "$TMP/orphan" "$TMP/orphan.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cat >"$TMP/ends.c" <<'EOF'
 #include <signal.h>
 #include <stdio.h>
@@ -74,7 +94,7 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/ends" "$TMP/ends.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends")
+TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends" "$TMP/orphan")
 
 # refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
 refuses() {
@@ -188,9 +208,21 @@ ended() {
 	fi
 }
 
+# orphaned WHY ARGS...: what is wrong with the line on the process `orphan
+# ARGS` leaves running (SIGKILL after SIGTERM when WHY is kill).
+orphaned() {
+	local d="$TMP/orphan$1" want="with SIGTERM$"
+	[ "$1" = kill ] && want="with SIGTERM, then SIGKILL (not all had exited 500 ms later)$"
+	shift
+	"$RECORD" -o "$d" --trigger none -- "$TMP/orphan" "$@" >/dev/null 2>"$d.err"
+	if [ "$(grep -c "^snaptrace-record: the launched program left 1 process running (process [0-9]*): ended $want" "$d.err")" != 1 ]; then
+		echo "[orphan $*: $(tl 3 "$d.err")]"
+	fi
+}
+
 t_ended() {
 	local bad
-	bad=$(ended term)$(ended kill ignore)
+	bad=$(ended term)$(ended kill ignore)$(orphaned term)$(orphaned kill ignore)
 	if [ -n "$bad" ]; then fail ended_program_said "$bad"; else ok ended_program_said; fi
 }
 
