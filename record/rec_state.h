@@ -159,7 +159,8 @@ struct rec_session {
 				       * (end_ns when perf still ran then, else 0) */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
 	double stop_ms;               /* when we asked perf to stop (rec_now_ms()): the
-				       * request of the snapshots its stop writes; 0: not yet */
+				       * request of the snapshots its stop writes; 0: not
+				       * yet, or perf had stopped by itself */
 	int binaries_kept;            /* --keep-binaries: binaries copied, -1: not asked */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;

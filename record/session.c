@@ -578,7 +578,7 @@ static int finish(struct rec_session *s)
 	s->stop_live_ns = s->perf.exited ? 0 : s->end_ns;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
-	s->stop_ms = t0;
+	s->stop_ms = s->perf.exited ? 0 : t0;   /* perf that stopped by itself was asked nothing */
 	if (!s->perf.exited) {
 		if (rec_perf_stop(&s->perf, STOP_TIMEOUT_MS))
 			diag_warn("perf did not stop within %d s: killed", STOP_TIMEOUT_MS / 1000);
