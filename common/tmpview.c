@@ -175,7 +175,7 @@ static int add_file(struct tmpview *v, pid_t id, int fd, off_t size)
 /* Whether ID is among the N sorted IDS. */
 static bool has_id(const pid_t *ids, size_t n, pid_t id)
 {
-	return bsearch(&id, ids, n, sizeof(*ids), by_id) != NULL;
+	return array_search(&id, ids, n, sizeof(*ids), by_id) != NULL;
 }
 
 /* Whether V's files from FROM on name ID. */
