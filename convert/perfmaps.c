@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -16,17 +17,24 @@
 
 /* Whether the file at /tmp/perf-PID.map holds exactly M's text (0), differs (1),
  * is not there (-1), or is not read (-2, WHY says why: no regular file, a
- * link; perf was not given it either: tmpview.h). */
+ * link, another user's; perf was not given it either: tmpview.h). */
 static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 {
 	char path[64];
 	struct perfmap now;
+	struct stat st;
 	int fd, r;
 
 	snprintf(path, sizeof(path), PERFMAP_PATH, (int)p->pid);
 	fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, size);
 	if (fd < 0)
 		return fd == -ENOENT ? -1 : -2;
+	if (!fstat(fd, &st) && !perfmap_owner_ok(st.st_uid, p->pid)) {
+		snprintf(why, size, "owned by uid %d, not by root, you or process %d's user",
+			 (int)st.st_uid, (int)p->pid);
+		close(fd);
+		return -2;
+	}
 	r = perfmap_read(fd, p->pid, &now);
 	close(fd);
 	if (r)

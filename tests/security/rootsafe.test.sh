@@ -126,6 +126,9 @@
 #                     file in the trace (perf once named the JIT's function
 #                     from it), the file unchanged, one warning names the
 #                     link
+#   in-perfmap-other  ... and the attacker's own regular file of that name,
+#                     naming the JIT's address: its name is not in the trace
+#                     (perf once took it), one warning names the file's owner
 #   user-perfmap-fifo ... the copy converted by a third user (uid 65533, not
 #                     root) with the attacker's FIFO there: converts at once
 #                     (perf in a user namespace of that user's, with a
@@ -166,7 +169,7 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link user-perfmap-fifo in-buildid-cache
+in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -917,7 +920,7 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link user-perfmap-fifo"
+JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo"
 jit_recording() {
 	local t why=
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
@@ -1010,11 +1013,12 @@ perfmap_tests() {
 		rm -f "/tmp/perf-$PM_PID.map"
 		in_perfmap_fifo
 		in_perfmap_link
+		in_perfmap_other
 		user_perfmap_fifo
 		rm -f "/tmp/perf-$PM_PID.map"
 		return
 	fi
-	for t in in-perfmap-fifo in-perfmap-link user-perfmap-fifo; do
+	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo; do
 		fail "$t" "$why"
 	done
 }
@@ -1063,6 +1067,26 @@ in_perfmap_link() {
 		fail in-perfmap-link "expected one warning naming the link: $(first_lines "$TMP/in-perfmap-link.err")"
 	else
 		ok in-perfmap-link
+	fi
+	rm -f "$map"
+}
+
+in_perfmap_other() {
+	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-other.fxt" rc
+	as_attacker_in_tmp sh -c 'printf "%s 9 ATTACKERNAME\n" "$1" >"$2"' sh "${PM_ADDR:-0}" "$map"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/pm-nokeep" -o "$out" 2>"$TMP/in-perfmap-other.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail in-perfmap-other "exit $rc: $(first_lines "$TMP/in-perfmap-other.err")"
+	elif ! "$CONVERT" --dump=records "$out" >"$TMP/in-perfmap-other.records" 2>&1 ||
+		! grep -q 'name="jit_target' "$TMP/in-perfmap-other.records"; then
+		fail in-perfmap-other "the trace does not read back: $(first_lines "$TMP/in-perfmap-other.records")"
+	elif grep -q ATTACKERNAME "$TMP/in-perfmap-other.records"; then
+		fail in-perfmap-other "the attacker's perf map named root's JIT"
+	elif [ "$(grep -c "perf-$PM_PID.map is not read (owned by uid $AUID" "$TMP/in-perfmap-other.err")" -ne 1 ]; then
+		fail in-perfmap-other "expected one warning naming the owner: $(first_lines "$TMP/in-perfmap-other.err")"
+	else
+		ok in-perfmap-other
 	fi
 	rm -f "$map"
 }
