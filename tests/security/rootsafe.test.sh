@@ -1025,7 +1025,7 @@ perfmap_tests() {
 
 in_perfmap_fifo() {
 	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-fifo.fxt" rc
-	as_attacker_in_tmp mkfifo -m 622 "$map"
+	as_attacker_in_tmp mkfifo -m 666 "$map"
 	timeout -k 5 20 "$CONVERT" -q "$PM_REC" -o "$out" 2>"$TMP/in-perfmap-fifo.err"
 	rc=$?
 	if blocked "$rc"; then
@@ -1097,7 +1097,7 @@ VUID=65533
 user_perfmap_fifo() {
 	local map="/tmp/perf-$PM_PID.map" v="$TMP/victim" rc
 	mkdir -m 755 "$v" && cp -a "$TMP/pm-nokeep" "$v/rec" && chown -R "$VUID:$VUID" "$v"
-	as_attacker_in_tmp mkfifo -m 622 "$map"
+	as_attacker_in_tmp mkfifo -m 666 "$map"
 	TMPDIR="$v" timeout -k 5 20 setpriv --reuid="$VUID" --regid="$VUID" --clear-groups \
 		"$CONVERT" -q "$v/rec" -o "$v/t.fxt" 2>"$TMP/user-perfmap-fifo.err"
 	rc=$?
