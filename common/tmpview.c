@@ -225,29 +225,36 @@ static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 	return err;
 }
 
-/* Whether a user namespace of the caller's own can hold the view here
- * (asked once: a child tries it). */
-static bool userns_works(void)
+/* How a view is made here: TMPVIEW_ADMIN with CAP_SYS_ADMIN (root: a user
+ * namespace would map no other user's files), else TMPVIEW_USERNS; -1 when
+ * it cannot be, with *ERR the errno (asked once: a child makes an empty
+ * view). */
+static int view_how(int *err)
 {
-	static int known = -1;
-	struct tmpview probe = { .how = TMPVIEW_USERNS, .uid = geteuid(), .gid = getegid() };
-	pid_t pid;
-	int status;
+	static int how = -2, why;
 
-	if (known >= 0)
-		return known;
-	pid = fork();
-	if (pid == 0)
-		_exit(tmpview_enter(&probe) ? 1 : 0);
-	known = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		!WEXITSTATUS(status);
-	return known;
+	if (how == -2) {
+		struct tmpview probe = {
+			.how = nsenter_admin_permitted() ? TMPVIEW_ADMIN : TMPVIEW_USERNS,
+			.uid = geteuid(), .gid = getegid(),
+		};
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0)
+			_exit(tmpview_enter(&probe) & 0xff);
+		why = pid < 0 ? errno : waitpid(pid, &status, 0) != pid ? errno :
+		      WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+		how = why ? -1 : (int)probe.how;
+	}
+	*err = why;
+	return how;
 }
 
-/* Without a view: whether each name of V's files is safe for perf to open
- * as it is (no FIFO, device or socket, also at a symbolic link's end).
- * Returns 0, or -EPERM with WHY. */
-static int check_names(const struct tmpview *v, char *why, size_t size)
+/* Without a view (ERR: why none): whether each name of V's files is safe
+ * for perf to open as it is (no FIFO, device or socket, also at a symbolic
+ * link's end). Returns 0, or -EPERM with WHY. */
+static int check_names(const struct tmpview *v, int err, char *why, size_t size)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		char path[64];
@@ -257,8 +264,8 @@ static int check_names(const struct tmpview *v, char *why, size_t size)
 		if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
 			continue;
 		snprintf(why, size, "%s: %s of uid %d where perf script reads a JIT's perf map: "
-			 "perf would open it (no private /tmp for perf here: this user may not "
-			 "make a user namespace)", path, inpath_kind(st.st_mode), (int)st.st_uid);
+			 "perf would open it (no private /tmp for perf: its namespace failed: %s)", path,
+			 inpath_kind(st.st_mode), (int)st.st_uid, strerror(err));
 		return -EPERM;
 	}
 	return 0;
@@ -269,7 +276,7 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 {
 	struct ids ids = { 0 };
 	struct tmpview *v;
-	int err;
+	int err, how;
 
 	*view = NULL;
 	err = perfdata_mmaps(perfdata, collect, &ids);
@@ -290,15 +297,13 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 	}
 	v->uid = geteuid();
 	v->gid = getegid();
-	if (nsenter_admin_permitted()) {
-		v->how = TMPVIEW_ADMIN;
-	} else if (userns_works()) {
-		v->how = TMPVIEW_USERNS;
-	} else {
-		err = check_names(v, why, size);
+	how = view_how(&err);
+	if (how < 0) {
+		err = check_names(v, err, why, size);
 		tmpview_free(v);
 		return err;
 	}
+	v->how = (enum tmpview_how)how;
 	*view = v;
 	return 0;
 }

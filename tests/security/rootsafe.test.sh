@@ -134,6 +134,10 @@
 #                     (perf in a user namespace of that user's, with a
 #                     private /tmp), or where no user namespace can be made,
 #                     refuses at once with one line naming the FIFO and why
+#   user-perfmap-nons ... and where that user may make no user namespace (a
+#                     user namespace of theirs whose max_user_namespaces is
+#                     0, capabilities dropped): refused at once, one line
+#                     naming the FIFO, its owner and why
 #   in-link-shared    each program's input named through the attacker's
 #                     symlink in a sticky world-writable directory (to a
 #                     root-only file or directory: a text, a perf.data, a
@@ -169,7 +173,7 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo in-buildid-cache
+in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -920,7 +924,7 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo"
+JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons"
 jit_recording() {
 	local t why=
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
@@ -1015,10 +1019,11 @@ perfmap_tests() {
 		in_perfmap_link
 		in_perfmap_other
 		user_perfmap_fifo
+		requires user-perfmap-nons user_namespace && user_perfmap_nons
 		rm -f "/tmp/perf-$PM_PID.map"
 		return
 	fi
-	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo; do
+	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons; do
 		fail "$t" "$why"
 	done
 }
@@ -1115,6 +1120,27 @@ user_perfmap_fifo() {
 		fail user-perfmap-fifo "no warning names the FIFO: $(first_lines "$TMP/user-perfmap-fifo.err")"
 	else
 		ok user-perfmap-fifo
+	fi
+	rm -f "$map"
+}
+
+# ... where no user namespace can be made for perf: uid VUID in a user
+# namespace of their own (VUID as its root) whose max_user_namespaces is 0,
+# its capabilities dropped (so none to mount with).
+user_perfmap_nons() {
+	local map="/tmp/perf-$PM_PID.map" v="$TMP/victim" rc
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	TMPDIR="$v" timeout -k 5 20 setpriv --reuid="$VUID" --regid="$VUID" --clear-groups \
+		unshare -U --map-root-user sh -c 'echo 0 >/proc/sys/user/max_user_namespaces &&
+		exec setpriv --bounding-set -all --inh-caps -all "$@"' sh \
+		"$CONVERT" -q "$v/rec" -o "$v/nons.fxt" 2>"$TMP/user-perfmap-nons.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail user-perfmap-nons "uid $VUID's converter blocked (perf opened the attacker's FIFO $map)"
+	elif refuses "$rc" user-perfmap-nons 1 \
+		"$map: a FIFO of uid $AUID where perf script reads a JIT's perf map: perf would open it \(no private /tmp for perf" \
+		"$TMP/user-perfmap-nons.err"; then
+		ok user-perfmap-nons
 	fi
 	rm -f "$map"
 }
