@@ -24,28 +24,36 @@ objs=("$obj"/*.o)
 
 # include_edges: "X Y" lines, X's files including Y.h of SRCDIR.
 include_edges() {
-	local f m h
-	for f in "$src"/*.c "$src"/*.h; do
-		m=${f##*/}; m=${m%.*}
-		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)\.h".*/\1/p' "$f" |
-		while read -r h; do
-			[ -f "$src/$h.h" ] && [ "$h" != "$m" ] && echo "$m $h"
-		done
+	local h hdrs=""
+	for h in "$src"/*.h; do
+		h=${h##*/}
+		hdrs="$hdrs ${h%.h}"
 	done
+	awk -v hdrs="$hdrs" '
+		BEGIN { n = split(hdrs, hs, " "); for (i = 1; i <= n; i++) known[hs[i]] = 1 }
+		FNR == 1 { m = FILENAME; sub(/.*\//, "", m); sub(/\.[^.]*$/, "", m) }
+		/^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*\.h"/ {
+			h = $0
+			sub(/^[^"]*"/, "", h)
+			sub(/\.h".*/, "", h)
+			if ((h in known) && h != m)
+				print m, h
+		}' "$src"/*.c "$src"/*.h
 }
 
-# call_edges: "X Y" lines, X.o using a symbol Y.o defines.
+# call_edges: "X Y" lines, X.o using a symbol Y.o defines (one nm over
+# all objects: -A names each line's object).
 call_edges() {
-	local o
-	for o in "${objs[@]}"; do
-		nm -P "$o" | awk -v m="$(basename "$o" .o)" '
-			$2 == "U" { print "U", m, $1; next }
-			$2 ~ /^[A-TV-Z]$/ { print "D", m, $1 }'
-	done | awk '
-		$1 == "D" { def[$3] = $2; next }
-		{ use[NR] = $2 " " $3 }
+	nm -P -A "${objs[@]}" | awk '
+		{	# "OBJ: NAME TYPE [VALUE SIZE]", OBJ a path that may hold spaces
+			k = index($0, ": ")
+			m = substr($0, 1, k - 1); sub(/.*\//, "", m); sub(/\.o$/, "", m)
+			split(substr($0, k + 2), f, " ")
+		}
+		f[2] == "U" { use[++nu] = m " " f[1]; next }
+		f[2] ~ /^[A-TV-Z]$/ { def[f[1]] = m }
 		END {
-			for (i in use) {
+			for (i = 1; i <= nu; i++) {
 				split(use[i], u, " ")
 				if ((u[2] in def) && def[u[2]] != u[1])
 					print u[1], def[u[2]]
