@@ -280,6 +280,8 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 
 	*view = NULL;
 	err = perfdata_mmaps(perfdata, collect, &ids);
+	if (err == -EIO)
+		err = ids.err;	/* damaged records: perf reads no further either */
 	if (err || !ids.n) {
 		free(ids.v);
 		if (err)

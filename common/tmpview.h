@@ -59,7 +59,8 @@ struct tmpview {
  * when no view can be made and none of the names perf would open is a
  * FIFO, device or socket; or a negative errno with WHY (SIZE bytes) one
  * phrase naming the path and the rule (-EPERM: such a file, and no view),
- * or why the perf.data could not be read.
+ * or why the perf.data could not be read (records damaged or cut short:
+ * the mappings before them, where perf stops too).
  */
 int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
 		 size_t size);
