@@ -19,7 +19,7 @@
 # (show commands), PREFIX=DIR and DESTDIR=DIR (install), T=SUITE[/CASE] (the test targets
 # run only that suite or golden case, whatever its tier), R=N (run each
 # suite N times), J=N (check-tier suites at a time; default the CPUs), RJ=N
-# (record-tier suites at a time; default 2).
+# (record-tier suites at a time; default the CPUs plus one).
 #
 # The version is the one line of the file VERSION: compiled in as
 # SNAPTRACE_VERSION (common/version.h) and written into the installed front end.

@@ -79,7 +79,9 @@
  *                switch record up to it; null: unknown (perf had stopped by
  *                itself), or a hit took it (the hit's time says as much);
  *                "freeze_ms" = from the request until perf stopped
- *                filling the ring (sampling), "ms" = until perf confirmed it;
+ *                filling the ring (sampling), "ms" = until perf confirmed it (for
+ *                one perf's stop wrote: from the stop request; 0 when perf
+ *                had stopped by itself);
  *                "problem": null for a perf.data perf finished, else why it is
  *                not one (common/perfdata.h: "its header was never written (all zero
  *                bytes)", "cut short inside its data section (...)", "empty"):

@@ -12,7 +12,11 @@
  * wrapped, per-CPU buffers that reach back to different times) ends every
  * frame and is a "[no samples]" slice at the root, whether it follows a
  * sample or a switch in (before the thread's first sample, or in a thread
- * with no sample at all); time off the CPU (a
+ * with no sample at all), but in a snapshot whose samples come from a ring
+ * perf overwrote, before the thread's first sample in it, where it is a
+ * "[before the oldest sample]" slice (the ring's older samples were
+ * overwritten, or never taken while perf paused it: no hole of the thread's
+ * sampling); time off the CPU (a
  * sched_switch sample or switch-out record until the switch-in, or the next
  * sample less one period) is an "[off-cpu]" slice under the stack the
  * thread left the CPU with.
@@ -238,7 +242,7 @@ static void measured_upto(struct conv *c, struct conv_thread *t, uint64_t ts,
 static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	uint64_t p = conv_thread_period(c, t), from, back = 0;
-	bool lost_in = false;
+	bool lost_in = false, before;
 
 	if (t->offcpu_open) {
 		uint64_t since = t->offcpu_since;
@@ -256,10 +260,13 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 	/* < ts: the hole is longer; at least BACK, after the [off-cpu] slice */
 	from = t->depth && !lost_in ? last_seen(t) + p : last_seen(t);
 	pop_at(c, t, 0, from);
-	conv_emit_slice_begin(c, t, c->s_nosamples, from, NULL, 0);
-	conv_emit_end(c, t, c->s_nosamples, ts);
-	t->nosamples_ns += ts - from;
 	t->spacing_from = false;	/* the hole is no sampling period */
+	/* before its first sample in a ring's snapshot: samples of it there
+	 * were overwritten (or never taken, perf's pause): not a hole */
+	before = c->snap_ring && t->sampled_input != c->input_no;
+	conv_emit_slice_begin(c, t, before ? c->s_before_samples : c->s_nosamples, from, NULL, 0);
+	conv_emit_end(c, t, before ? c->s_before_samples : c->s_nosamples, ts);
+	*(before ? &t->unsampled_ns : &t->nosamples_ns) += ts - from;
 }
 
 /* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix; with
@@ -371,6 +378,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	if (!uprobe_cut(c, t, ts, frames, n))
 		set_stack(c, t, ts, frames, n, false);
 	t->spacing_from = true;
+	t->sampled_input = c->input_no;
 	t->nsamples++;
 	c->stats.samples++;
 	conv_chaincheck_count(c, t, frames, n, callchain);

@@ -132,16 +132,21 @@ static const char *trigger_at(const struct conv *c, const struct conv_thread *t,
 static void thread_line(const struct conv *c, const struct conv_thread *t)
 {
 	uint64_t sp = span(t);
-	char sampled[96] = "", trigger[96];
+	char sampled[96] = "", trigger[96], unsampled[200] = "";
 
 	if (t->nsamples)
 		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
 			 (unsigned long long)t->nsamples, (double)conv_thread_period(c, t) / 1e3);
+	if (t->unsampled_ns)
+		snprintf(unsampled, sizeof(unsampled), "; before the oldest sample %.3f ms "
+			 "(%.0f%%: on the CPU before its first sample in a snapshot, whose ring of "
+			 "samples reaches back less far than its switch records)", ms(t->unsampled_ns),
+			 sp ? 100.0 * (double)t->unsampled_ns / (double)sp : 0.0);
 	diag_info("  %s [%lld]: %.3f ms from %.6f s%s; off-cpu %.3f ms (%.0f%%), no samples "
-		  "%.3f ms (%.0f%%)%s", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
+		  "%.3f ms (%.0f%%)%s%s", t->comm ? t->comm : "", (long long)t->tid, ms(sp),
 		  (double)t->first_ts / 1e9, sampled, ms(t->offcpu_ns),
 		  sp ? 100.0 * (double)t->offcpu_ns / (double)sp : 0.0, ms(t->nosamples_ns),
-		  sp ? 100.0 * (double)t->nosamples_ns / (double)sp : 0.0,
+		  sp ? 100.0 * (double)t->nosamples_ns / (double)sp : 0.0, unsampled,
 		  trigger_at(c, t, trigger, sizeof(trigger)));
 }
 
@@ -240,7 +245,8 @@ void conv_coverage_report(struct conv *c, unsigned top)
 {
 	struct conv_thread **all = calloc(c->stats.threads ? c->stats.threads : 1, sizeof(*all));
 	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, unsym = 0, flat = 0;
-	uint64_t total = 0;
+	uint64_t total = 0, before = 0;
+	char unsampled[64] = "";
 
 	for (size_t i = 0; i < c->nthreads; i++) {
 		struct conv_thread *t = c->threads[i];
@@ -252,6 +258,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 		n++;
 		offcpu += t->offcpu_ns;
 		nosamples += t->nosamples_ns;
+		before += t->unsampled_ns;
 		chains += t->chains;
 		broken += t->broken_chains;
 		unsym += t->unsymbolized_chains;
@@ -266,10 +273,13 @@ void conv_coverage_report(struct conv *c, unsigned top)
 	} else {
 		diag_warn("out of memory: the threads are not listed");
 	}
+	if (before)
+		snprintf(unsampled, sizeof(unsampled), ", before the oldest sample %.3f ms",
+			 ms(before));
 	if (n > 1 || n > top)
-		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms of %.3f ms",
+		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms%s of %.3f ms",
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
-			  ms(nosamples), ms(total));
+			  ms(nosamples), unsampled, ms(total));
 	chain_warnings(c, flat, chains, broken, unsym);
 	every_warnings(c);
 }

@@ -133,6 +133,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_mhz = fxt_writer_cstring(w, "MHz");
 	c->s_offcpu = fxt_writer_cstring(w, FXT_OFFCPU);
 	c->s_nosamples = fxt_writer_cstring(w, "[no samples]");
+	c->s_before_samples = fxt_writer_cstring(w, "[before the oldest sample]");
 	c->s_state = fxt_writer_cstring(w, FXT_OFFCPU_STATE);
 	c->s_prev_state = fxt_writer_cstring(w, "prev_state");
 	c->s_kernel_function = fxt_writer_cstring(w, FXT_OFFCPU_KERNEL_FUNCTION);
@@ -177,10 +178,13 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 	return nomem_checked(cv, CONV_OK);
 }
 
-void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next)
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next,
+			  bool ring)
 {
 	cv->c.snap_live = live_ns;
 	cv->c.next_input = next;
+	cv->c.snap_ring = ring;
+	cv->c.input_no++;
 }
 
 const char *conv_driver_message(const struct conv_driver *cv)
@@ -191,6 +195,11 @@ const char *conv_driver_message(const struct conv_driver *cv)
 const struct conv_stats *conv_driver_stats(const struct conv_driver *cv)
 {
 	return &cv->c.stats;
+}
+
+bool conv_driver_process_end(const struct conv_driver *cv, int64_t pid, uint64_t *last)
+{
+	return conv_process_end(&cv->c, pid, last);
 }
 
 void conv_driver_report(struct conv_driver *cv, unsigned top)

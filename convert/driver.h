@@ -89,8 +89,12 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
  * stays so until the later of LIVE_NS and the input's last record, never
  * further (docs/design.md "Recording directories"). NEXT: what it passes
  * on to the input after it (timeline_next(): the gap rule and the
- * carry-over rule). */
-void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next);
+ * carry-over rule). RING: its samples come from a ring perf overwrote
+ * (struct recording's ring): a thread's time on the CPU before its first
+ * sample in it is not known to hold none (docs/design.md "Sampled call
+ * chains"). */
+void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next,
+			  bool ring);
 
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output
@@ -115,6 +119,10 @@ const char *conv_driver_message(const struct conv_driver *cv);
 
 /* Counts so far. */
 const struct conv_stats *conv_driver_stats(const struct conv_driver *cv);
+
+/* How far the trace of process PID reaches so far (threads.h
+ * conv_process_end()): true when its exit is in it; *LAST its latest time. */
+bool conv_driver_process_end(const struct conv_driver *cv, int64_t pid, uint64_t *last);
 
 /* Prints what the trace covers: the TOP threads of longest span (time span,
  * samples and sampling period, [off-cpu] and [no samples] time), a total

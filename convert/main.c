@@ -784,6 +784,29 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 	return sl;
 }
 
+/*
+ * The last snapshot IN of a recording of several, converted: when it holds
+ * no samples (nor branches: STATS_BEFORE, the counts before it), says so,
+ * and where the program's end is (EXITED: its exit was in the trace before
+ * it). perf takes the last one when the program exited, after the one it
+ * was writing then: one that it read after the exit holds the end.
+ */
+static void last_snapshot_said(const struct conv_driver *cv, const struct conv_input *in,
+			       const struct conv_stats *stats_before, bool exited)
+{
+	const struct conv_stats *now = conv_driver_stats(cv);
+	const struct recording *r = in->rec;
+
+	if (r->files || r->nsnapshots < 2 || in->snapshot + 1 != r->nsnapshots ||
+	    now->samples != stats_before->samples || now->branches != stats_before->branches)
+		return;
+	diag_info("%s: the last snapshot (%s) holds no samples: %s", in->path,
+		  record_end_name(r->snapshots[in->snapshot].reason), exited ?
+		  "perf read the snapshot before it after the program's exit: that one holds "
+		  "the program's end" : "the trace ends with the snapshot before it, short of "
+		  "the program's end (by how much: the line on how the program ended)");
+}
+
 /* Converts every input of INS with CV, each snapshot told what it passes
  * on to the next (timeline.h), and ends the conversion. Returns an exit
  * status (EXIT_FALLBACK: all again through perf). */
@@ -796,12 +819,18 @@ static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct 
 			return conv_driver_failed(cv, err);
 	for (size_t i = 0; i < ins->n && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &ins->in[i], *next = i + 1 < ins->n ? in + 1 : NULL;
+		struct conv_stats before = *conv_driver_stats(cv);
+		uint64_t last;
+		bool exited = in->rec->npids &&
+			      conv_driver_process_end(cv, in->rec->pids[0], &last);
 
 		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
 				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
-						   next ? next->snapshot : 0));
+						   next ? next->snapshot : 0), in->rec->ring);
 		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
 				      kept_of(ins, in), perf);
+		if (rc == EXIT_OK)
+			last_snapshot_said(cv, in, &before, exited);
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);

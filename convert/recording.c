@@ -169,6 +169,22 @@ static int member_str(struct reader *rd, struct json_object *obj, const char *at
 	return 0;
 }
 
+/* Whether perf event EVENT ("cpu-clock/freq=5000,overwrite/u") has the term
+ * "overwrite" between its slashes. */
+static bool event_overwrites(const char *event)
+{
+	const char *p = strchr(event, '/');
+
+	while (p && *p && p[1] && p[1] != '/') {
+		size_t n = strcspn(++p, ",/");
+
+		if (n == 9 && !strncmp(p, "overwrite", 9))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 /* A reason word member into *OUT. */
 static int member_reason(struct reader *rd, struct json_object *obj, const char *at,
 			 const char *key, enum record_end *out)
@@ -821,6 +837,9 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		goto out;
 	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
+	/* optional (null in Intel PT recordings) */
+	if (json_object_object_get_ex(root, "event", &v) && json_object_is_type(v, json_type_string))
+		r->ring = event_overwrites(json_object_get_string(v));
 	/* optional (older reports have none): a string, or null */
 	if (json_object_object_get_ex(root, "error", &v) && json_object_is_type(v, json_type_string) &&
 	    !(r->error = strdup(json_object_get_string(v)))) {

@@ -142,6 +142,9 @@ struct recording {
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
 	char *trigger_symbol;  /* the symbol it resolved to ("" for an address); owned */
 	bool launched;         /* the recorder started the program (else attached) */
+	bool ring;             /* its sampling event ("event") has the term overwrite:
+				* each snapshot's samples reach back only as far as
+				* its ring held them, its switch records further */
 	int64_t *pids;         /* the traced processes, owned */
 	size_t npids;
 	uint64_t *pid_last_hit;  /* per process of pids: the time of its last hit */

@@ -452,23 +452,41 @@ static bool ending_of(struct conv *c, const struct recording *r, const struct re
 	return true;
 }
 
+/* Where the trace of process PID of R, which ended, stops short of its end:
+ * "; its trace ends 13.204 ms before ..." into BUF when its exit is in no
+ * snapshot (the recorder saw it at R's end_ns: perf read the last snapshot
+ * that holds it before), else "". */
+static const char *short_of_end(const struct conv *c, const struct recording *r, int64_t pid,
+				char *buf, size_t size)
+{
+	uint64_t last;
+
+	buf[0] = 0;
+	if (!conv_process_end(c, pid, &last) && last && r->end_ns > last)
+		snprintf(buf, size, "; its trace ends %.3f ms before the recorder saw it end "
+			 "(its exit is in no snapshot): what it ran last is in none",
+			 (double)(r->end_ns - last) / 1e6);
+	return buf;
+}
+
 void conv_sigmarks_report(struct conv *c, bool print)
 {
 	for (size_t k = 0; k < c->nrecs; k++) {
 		const struct recording *r = c->recs[k];
 
 		for (size_t i = 0; i < r->nexits; i++) {
-			char text[768], line[800], where[512];
+			char text[768], line[1000], where[512], tail[160];
 			struct sig_ending e;
 
 			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where)))
 				continue;
 			sig_ending_text(&e, text, sizeof(text));
+			short_of_end(c, r, r->exits[i].pid, tail, sizeof(tail));
 			if (r->launched)
-				snprintf(line, sizeof(line), "the program %s", text);
+				snprintf(line, sizeof(line), "the program %s%s", text, tail);
 			else
-				snprintf(line, sizeof(line), "process %" PRId64 " %s", r->exits[i].pid,
-					 text);
+				snprintf(line, sizeof(line), "process %" PRId64 " %s%s", r->exits[i].pid,
+					 text, tail);
 			if (print)
 				diag_info("%s", line);
 			else

@@ -299,6 +299,9 @@ struct conv_thread {
 	uint64_t first_ts;             /* ns, the thread's first time */
 	uint64_t nsamples;             /* sampled call chains drawn */
 	uint64_t offcpu_ns, nosamples_ns;
+	uint64_t unsampled_ns;         /* on the CPU before its first sample in a ring's
+					* snapshot: [before the oldest sample] (chain.c) */
+	unsigned sampled_input;        /* the conv.input_no of its last sample; 0: none */
 	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
 	uint64_t unsymbolized_chains;  /* chains reaching a root, mostly unknown frames */
 	uint64_t flat_samples;         /* samples without a call chain (no -g) */
@@ -381,7 +384,7 @@ struct conv {
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
-	fxt_string_id s_offcpu, s_nosamples, s_state, s_prev_state, s_kernel_function,
+	fxt_string_id s_offcpu, s_nosamples, s_before_samples, s_state, s_prev_state, s_kernel_function,
 		s_syscall_arg, s_preempted, s_blocked, s_dso, s_tid;
 
 	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
@@ -409,6 +412,9 @@ struct conv {
 					* input's snapshot until then (record.json); 0: unknown */
 	int next_input;                /* what the current input passes on to the next
 					* (enum timeline_next, timeline.h) */
+	bool snap_ring;                /* the current input's samples come from a ring
+					* perf overwrote (conv_driver_snapshot()) */
+	unsigned input_no;             /* inputs begun (conv_driver_snapshot()), from 1 */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */

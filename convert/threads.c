@@ -218,6 +218,23 @@ uint64_t conv_thread_period(const struct conv *c, const struct conv_thread *t)
 	return t->period_ns ? t->period_ns : c->period_ns;
 }
 
+bool conv_process_end(const struct conv *c, int64_t pid, uint64_t *last)
+{
+	bool exited = false;
+
+	*last = 0;
+	for (size_t i = 0; i < c->nthreads; i++) {
+		const struct conv_thread *t = c->threads[i];
+		uint64_t end = t->last_ts > t->last_end ? t->last_ts : t->last_end;
+
+		if (t->pid != pid || !t->has_ts)
+			continue;
+		exited |= t->tid == pid && t->exited;
+		*last = end > *last ? end : *last;
+	}
+	return exited;
+}
+
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *))
 {
 	for (size_t i = 0; i < c->nthreads; i++)

@@ -44,6 +44,11 @@ bool conv_triggers_track(struct conv *c, int64_t pid, const char *comm, uint64_t
  * by chain.c and the coverage report. */
 uint64_t conv_thread_period(const struct conv *c, const struct conv_thread *t);
 
+/* threads.c: how far the trace of process PID reaches: true when its main
+ * thread's exit is in it (an exit record, or a switch out as a zombie);
+ * *LAST the latest time of any of its threads (ns; 0: none in the trace). */
+bool conv_process_end(const struct conv *c, int64_t pid, uint64_t *last);
+
 /* threads.c: calls FN on every thread. */
 void conv_threads_each(struct conv *c, void (*fn)(struct conv *, struct conv_thread *));
 

@@ -650,7 +650,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	/* perf runs in the recording directory: it writes nowhere else */
 	err = rec_plan_build(o, h, flag, list, "perf.data", &s->plan);
 	if (err) {
-		rec_target_finish(&s->target);
+		rec_target_finish(&s->target, NULL);
 		diag_error("cannot build the perf command line: %s", strerror(-err));
 		return EXIT_USAGE;
 	}

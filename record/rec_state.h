@@ -158,7 +158,9 @@ struct rec_session {
 	uint64_t stop_live_ns;        /* the live_ns of the snapshots perf's stop writes
 				       * (end_ns when perf still ran then, else 0) */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */
-	bool stop_requested;          /* we asked perf to stop */
+	double stop_ms;               /* when we asked perf to stop (rec_now_ms()): the
+				       * request of the snapshots its stop writes; 0: not
+				       * yet, or perf had stopped by itself */
 	int binaries_kept;            /* --keep-binaries: binaries copied, -1: not asked */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;

@@ -578,7 +578,7 @@ static int finish(struct rec_session *s)
 	s->stop_live_ns = s->perf.exited ? 0 : s->end_ns;
 	if (!taken && s->plan.snap == REC_SNAP_SIGNAL_BLIND)
 		rec_perf_signal(&s->perf, SIGUSR2);
-	s->stop_requested = true;
+	s->stop_ms = s->perf.exited ? 0 : t0;   /* perf that stopped by itself was asked nothing */
 	if (!s->perf.exited) {
 		if (rec_perf_stop(&s->perf, STOP_TIMEOUT_MS))
 			diag_warn("perf did not stop within %d s: killed", STOP_TIMEOUT_MS / 1000);
@@ -896,6 +896,23 @@ static void close_events(struct rec_session *s)
 	rec_slowcall_free(&s->slow);
 }
 
+/* Why a launched target still running is ended (rec_target_finish()): the
+ * recording's end, in words. */
+static const char *target_end_why(const struct rec_session *s)
+{
+	static const char *const why[RECORD_ENDS] = {
+		[RECORD_END_NONE] = "the recording failed",
+		[RECORD_END_TRIGGER] = "the recording ended at its trigger (one snapshot)",
+		[RECORD_END_INTERRUPT] = "the recording was stopped",
+		[RECORD_END_EXIT] = "the recording ended",
+		[RECORD_END_DURATION] = "the recording ended at --duration",
+		[RECORD_END_PERF_DIED] = "perf exited",
+		[RECORD_END_SIGNAL] = "the recording ended at its signal",
+	};
+
+	return why[s->end];
+}
+
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
@@ -967,7 +984,7 @@ out_perf:
 out_trigger:
 	close_events(s);
 out_target:
-	rec_target_finish(&s->target);
+	rec_target_finish(&s->target, target_end_why(s));
 	if (err && s->end == RECORD_END_NONE)
 		report_failure(s);
 	free(s->pf);

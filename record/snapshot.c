@@ -97,8 +97,11 @@ void rec_snapshot_settle(struct rec_session *s, bool final)
 			rec_snapshot_threads(s);
 		} else if (s->drop_dumps) {
 			unlinkat(s->outdir_fd, base_name(file), 0);
-		} else if (!rec_snapshot_new(s, s->end, file, s->stop_live_ns)) {
+		} else if (!(sn = rec_snapshot_new(s, s->end, file, s->stop_live_ns))) {
 			diag_warn("%s: out of memory: not listed in record.json", file);
+		} else if (s->stop_ms > 0) {
+			/* perf's stop wrote it: asked for then, after the one in flight */
+			sn->requested_ms = sn->frozen_ms = s->stop_ms;
 		}
 	}
 }

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "procfs.h"
 #include "spawn.h"
 
@@ -225,24 +226,42 @@ static int reap_exited(void)
  * Ends what the launched target left running: as their subreaper the
  * recorder inherits them when their parent dies (perf is reaped by now, so
  * every child is one of them). SIGTERM, then SIGKILL after 500 ms, until
- * none is left (killing one may orphan its own children).
+ * none is left (killing one may orphan its own children); says so in one
+ * line (how many, the first one's pid, SIGKILL when it came to that).
  */
 static void end_descendants(void)
 {
 	double waited = 0;
-	pid_t kids[256];
-	int n;
+	pid_t kids[256], seen[256], first = 0;
+	int n, nseen = 0, more = 0;
+	bool killed = false;
 
 	while ((n = own_children(kids, 256)) > 0) {
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
+			int k = 0;
+
+			while (k < nseen && seen[k] != kids[i])
+				k++;
+			if (k == nseen && nseen < 256)
+				seen[nseen++] = kids[i];
+			else if (k == nseen)
+				more++;   /* past 256: counted, maybe twice */
+			first = first ? first : kids[i];
+			killed |= waited >= 500;
 			kill(kids[i], waited < 500 ? SIGTERM : SIGKILL);
+		}
 		for (int i = 0; i < 10 && !reap_exited(); i++, waited += 5)
 			poll(NULL, 0, 5);
 	}
 	reap_exited();
+	if (nseen)
+		diag_info("the launched program left %d process%s running (process %d%s): ended "
+			  "with SIGTERM%s", nseen + more, nseen + more == 1 ? "" : "es", (int)first,
+			  nseen + more == 1 ? "" : " first", killed ? ", then SIGKILL (not all had "
+			  "exited 500 ms later)" : "");
 }
 
-void rec_target_finish(struct rec_target *t)
+void rec_target_finish(struct rec_target *t, const char *why)
 {
 	if (t->launched && !t->exited) {
 		int status = 0;
@@ -262,6 +281,11 @@ void rec_target_finish(struct rec_target *t)
 			}
 			if (r == 0)
 				kill(t->pids[0], SIGKILL);
+			/* r < 0: reaped meanwhile (SIGCHLD's handler), by SIGTERM or earlier */
+			diag_info("%s: ended the launched program (process %d) with SIGTERM%s; "
+				  "what it had not written yet (buffered output) is lost",
+				  why ? why : "the recording ended", (int)t->pids[0],
+				  r == 0 ? ", then SIGKILL (it had not exited 500 ms later)" : "");
 		}
 		while (r <= 0 && (r = waitpid(t->pids[0], &status, 0)) < 0 && errno == EINTR)
 			;

@@ -77,7 +77,11 @@ int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status);
 /* Ends and reaps a launched target that is still running (SIGTERM, SIGKILL
  * after 500 ms; SIGKILL right away if it never ran), then every process it
  * left running (perf must be reaped already: any other child of the recorder
- * is ended); nothing for an attached one. Closes the pidfds. */
-void rec_target_finish(struct rec_target *t);
+ * is ended); nothing for an attached one. Closes the pidfds. Each is said
+ * on stderr (diag_info): a target that ran with the signals sent, after
+ * WHY, what ended the recording (e.g. "the recording ended at its
+ * trigger"; NULL: "the recording ended"); the processes it left, how many
+ * and the signals. */
+void rec_target_finish(struct rec_target *t, const char *why);
 
 #endif

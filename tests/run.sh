@@ -16,8 +16,9 @@
 #                (weight 110 against a record suite's 1024: they take the
 #                CPU the recordings leave idle, not the recordings' share)
 #   record       records with perf or measures time: beside other record
-#                suites, -J N at a time (default 2: a recording mostly
-#                waits for perf and its program; -J 1 runs each alone), and
+#                suites, -J N at a time (default the CPUs plus one: a
+#                recording mostly waits for perf, its program and the
+#                clock; -J 1 runs each alone), and
 #                beside the check suites, which yield to it
 #   stress       race hunts at full count: only with --tiers stress; alone
 #   pt-hardware  real Intel PT: only with --tiers pt-hardware; alone
@@ -66,7 +67,7 @@ usage() {
 }
 
 jobs=$(nproc 2>/dev/null || echo 1)
-record_jobs=2 repeat=1 tiers=check,record
+record_jobs=$((jobs + 1)) repeat=1 tiers=check,record
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;

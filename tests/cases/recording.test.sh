@@ -59,6 +59,25 @@
 #   errors        no record.json: exit 2; a bad one, or one whose snapshots
 #                 perf never wrote: exit 1; one line naming the file and what
 #                 was expected; no output left
+#   exit-end      a --multi-snapshot recording ended by the program's exit
+#                 whose last snapshot holds no samples: said, naming it;
+#                 when the snapshot before holds the exit record, that one
+#                 holds the end; when none does, the summary's line on how
+#                 the program ended (and the trace's "ended" info record)
+#                 says how long before the recorder saw the exit (end_ns)
+#                 the trace ends, the figure checked against the trace's
+#                 last end read back with --dump=tree (the old code said
+#                 nothing: a trace ending 13 ms short looked complete)
+#   ring-start    a sampling recording whose event overwrites its ring
+#                 ("event": "...,overwrite/..."): before a thread's first
+#                 sample in a snapshot its time on the CPU is "[before the
+#                 oldest sample]", not [no samples] (the switch records
+#                 reach back further than the ring of samples, whose older
+#                 samples were overwritten: no hole in the sampling), the
+#                 summary counting it apart; after the first sample a hole
+#                 is [no samples] as before, and so is all of it for an
+#                 event without the term (perf record's own rings lose
+#                 nothing)
 #   same-time     600 hits at one time: 512 markers (Perfetto nests one
 #                 time's instants on a track and drops them 512 deep), the
 #                 rest counted in a warning
@@ -340,6 +359,82 @@ t_summary_no_samples() {
 	else
 		ok summary-no-samples
 	fi
+}
+
+# Snapshot 1 of process 300 holds 3 samples (20.0001 to 20.0003 s) and,
+# in "reach", its exit record at 20.0004 s; snapshot 2 (exit) only a COMM
+# record; the recorder saw the exit at 20.0135 s (end_ns).
+t_exit_end() {
+	local d v last fig bad=""
+	for v in reach short; do
+		d="$TMP/exit-$v"
+		mkdir -p "$d"
+		for t in 20.000100000 20.000200000 20.000300000; do
+			sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
+		done >"$d/perf.data.1"
+		[ $v = reach ] && printf '%s\n' '             app   300/300      20.000400000: PERF_RECORD_EXIT(300:300):(299:299)' >>"$d/perf.data.1"
+		printf '%s\n' '             app   300/300      20.000350000: PERF_RECORD_COMM: app:300/300' >"$d/perf.data.2"
+		REC_END='"exit", "signals": [], "exits": [{"pid": 300, "status": 0, "signal": null, "core": null}], "launched": true, "end_ns": 20013500000' \
+			record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "trigger", "time_ns": 20000350000},
+    {"file": "perf.data.2", "reason": "exit", "time_ns": 20100000000, "live_ns": 20013500000}'
+		if ! convert "exit-$v" "$d"; then
+			bad+="$v: conversion failed: $(first_lines "$TMP/exit-$v.err") "
+			continue
+		fi
+		# thread 300's last end as the trace holds it, and the figure it gives
+		last=$(awk '$1 == 300 && match($0, /, [0-9]+\]/) { e = substr($0, RSTART + 2, RLENGTH - 3) + 0; if (e > m) m = e }
+			END { printf "%.0f", m }' "$TMP/exit-$v.tree")
+		fig=$(awk -v l="$last" 'BEGIN { printf "%.3f", (20013500000 - l) / 1e6 }')
+		if [ "$(grep -c "^snaptrace-convert: $d/perf.data.2: the last snapshot (exit) holds no samples: " "$TMP/exit-$v.err")" != 1 ]; then
+			bad+="$v: the empty last snapshot is not said once: $(first_lines "$TMP/exit-$v.err") "
+		elif [ $v = reach ] && { ! grep -q "holds no samples: perf read the snapshot before it after the program's exit: that one holds the program's end$" "$TMP/exit-$v.err" ||
+			! grep -q "^snaptrace-convert: the program exited with status 0$" "$TMP/exit-$v.err"; }; then
+			bad+="$v: $(grep -e 'holds no' -e 'program exited' "$TMP/exit-$v.err" | tr '\n' '|') "
+		elif [ $v = short ] && { [ "$last" -lt 20000300000 ] ||
+			! grep -q "^snaptrace-convert: the program exited with status 0; its trace ends $fig ms before the recorder saw it end (its exit is in no snapshot): what it ran last is in none$" "$TMP/exit-$v.err" ||
+			! grep -q "ended=the program exited with status 0; its trace ends $fig ms before" "$TMP/exit-$v.records"; }; then
+			bad+="$v: trace ends at $last, expected $fig ms short: $(grep -e 'holds no' -e 'program exited' "$TMP/exit-$v.err" | tr '\n' '|') $(grep -o 'ended=.*' "$TMP/exit-$v.records") "
+		fi
+	done
+	if [ -n "$bad" ]; then fail exit-end "$bad"; else ok exit-end; fi
+}
+
+# Thread 300 runs from 20.000 s, is off the CPU from 20.010 to 20.020 s, is
+# first sampled at 20.050 s (every 0.1 ms), then not from 20.0502 to 20.060 s
+# (its first 10 ms, before any period is known, are no hole either way).
+t_ring_start() {
+	local d ev bad="" want got
+	for ev in ring plain; do
+		d="$TMP/ring-$ev"
+		mkdir -p "$d"
+		{ printf '%s\n' '             app   300/300      20.000000000: PERF_RECORD_SWITCH IN         ' \
+			'             app   300/300      20.010000000: PERF_RECORD_SWITCH OUT        ' \
+			'             app   300/300      20.020000000: PERF_RECORD_SWITCH IN         '
+		  for t in 20.050000000 20.050100000 20.050200000 20.060000000 20.060100000; do
+			sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
+		  done; } >"$d/perf.data.1"
+		want="cpu-clock/freq=10000/u"
+		[ $ev = ring ] && want="cpu-clock/freq=10000,overwrite/u"
+		REC_END='"interrupt", "end_ns": 20090000000, "event": "'"$want"'"' record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "interrupt", "time_ns": 20090000000, "live_ns": 20060100000}'
+		if ! convert "ring-$ev" "$d"; then
+			bad+="$ev: conversion failed: $(first_lines "$TMP/ring-$ev.err") "
+			continue
+		fi
+		got=$(grep -o -e '\[no samples\] \[[0-9]*, [0-9]*\]' -e '\[off-cpu\] \[[0-9]*, [0-9]*\]' \
+			-e '\[before the oldest sample\] \[[0-9]*, [0-9]*\]' "$TMP/ring-$ev.tree" | tr '\n' '|')
+		want='[off-cpu] [20010000000, 20020000000]|[before the oldest sample] [20020000000, 20050000000]|[no samples] [20050300000, 20060000000]|'
+		[ $ev = plain ] && want='[off-cpu] [20010000000, 20020000000]|[no samples] [20020000000, 20050000000]|[no samples] [20050300000, 20060000000]|'
+		if [ "$got" != "$want" ]; then
+			bad+="$ev: drawn $got, expected $want "
+		elif [ $ev = ring ] && ! grep -q "app \[300\]: .* no samples 9.700 ms (.*); before the oldest sample 30.000 ms (.*: on the CPU before its first sample in a snapshot, whose ring of samples reaches back less far than its switch records)" "$TMP/ring-$ev.err"; then
+			bad+="$ev: summary $(grep -F 'app [300]' "$TMP/ring-$ev.err") "
+		elif [ $ev = plain ] && grep -q "before the oldest" "$TMP/ring-$ev.err"; then
+			bad+="$ev: summary $(grep -F 'app [300]' "$TMP/ring-$ev.err") "
+		fi
+	done
+	if [ -n "$bad" ]; then fail ring-start "$bad"; else ok ring-start; fi
 }
 
 # The slices of a directory are those of its files given in order (but the
@@ -702,6 +797,8 @@ same_time same-time-two 1200 2 689
 t_tsc_span
 t_offcpu_end
 t_offcpu_tail
+t_exit_end
+t_ring_start
 t_carry_stack
 t_window_events
 t_summary

@@ -54,10 +54,11 @@
 #   (8 KiB each) reach back a few ms, its switch records (their own ring)
 #   the whole run. Of the on-CPU time before the first sample (from perf
 #   script's switch records), the stretches longer than 3 periods are at
-#   least 90% [no samples] (shorter ones, sampling's grain, stay blank; at
-#   least 100 periods of it, or there is no blank to test), and the
-#   summary's "no samples" time is what the trace's [no samples] slices add
-#   up to.
+#   least 90% [before the oldest sample] (the ring of samples was
+#   overwritten there: no [no samples] hole begins before the first sample;
+#   shorter ones, sampling's grain, stay blank; at least 100 periods of it,
+#   or there is no blank to test), and the summary's "before the oldest
+#   sample" time is what the trace's slices of that name add up to.
 # Every conversion's stderr must hold no message from perf script (the
 # converter asks for fields per event kind).
 # Skips when perf cannot record here. Never leaves perf or a target running.
@@ -435,17 +436,22 @@ no_samples_dwarf() {
 			ev[++ne] = $1; at[ne] = $2; next
 		}
 		FILENAME == ARGV[2] {
-			if (!said && match($0, /no samples [0-9.]+ ms/)) { ms = substr($0, RSTART + 11, RLENGTH - 14) + 0; said = 1 }
+			if (!said && match($0, /before the oldest sample [0-9.]+ ms/)) { ms = substr($0, RSTART + 25, RLENGTH - 28) + 0; said = 1 }
 			next
 		}
 		/ \[no samples\] \[/ {
 			t = $0; sub(/.*\[no samples\] \[/, "", t); sub(/\].*/, "", t); split(t, be, ", ")
+			if (be[1] < first) hole = be[1]
+		}
+		/ \[before the oldest sample\] \[/ {
+			t = $0; sub(/.*\[before the oldest sample\] \[/, "", t); sub(/\].*/, "", t); split(t, be, ", ")
 			all += be[2] - be[1]
 			if (be[1] < first) before += (be[2] < first ? be[2] : first) - be[1]
 		}
 		END {
 			if (!first) { print "no cpu-clock sample"; exit 1 }
-			if (!said) { print "no \"no samples\" time in the summary"; exit 1 }
+			if (!said) { print "no \"before the oldest sample\" time in the summary"; exit 1 }
+			if (hole) { print "a [no samples] hole at " hole ", before the first sample at " first; exit 1 }
 			for (i = 1; i <= ne; i++) {	# on the CPU before the first sample
 				if (ev[i] == "in") { on = at[i]; continue }
 				if (on && on < first) {
@@ -457,12 +463,12 @@ no_samples_dwarf() {
 			}
 			if (blank < 100 * period) { print "only " blank " ns on the CPU before the first sample: no blank to cover"; exit 1 }
 			if (all / 1e6 - ms > 0.002 || ms - all / 1e6 > 0.002) {
-				print "the summary says no samples " ms " ms, the trace has " all / 1e6 " ms"; exit 1
+				print "the summary says before the oldest sample " ms " ms, the trace has " all / 1e6 " ms"; exit 1
 			}
 			if (before < 0.9 * longer || before > blank) {
-				printf "[no samples] covers %.3f ms before the first sample, of %.3f ms on the CPU in stretches over 3 periods (%.3f ms in all)\n", before / 1e6, longer / 1e6, blank / 1e6; exit 1
+				printf "[before the oldest sample] covers %.3f ms before the first sample, of %.3f ms on the CPU in stretches over 3 periods (%.3f ms in all)\n", before / 1e6, longer / 1e6, blank / 1e6; exit 1
 			}
-			printf "[no samples] covers %.1f of %.1f ms on the CPU before the first sample (%.1f%%; %.1f ms in stretches over 3 periods); summary and trace: %.3f ms\n",
+			printf "[before the oldest sample] covers %.1f of %.1f ms on the CPU before the first sample (%.1f%%; %.1f ms in stretches over 3 periods); summary and trace: %.3f ms\n",
 				before / 1e6, blank / 1e6, 100 * before / blank, longer / 1e6, ms
 		}' "$TMP/dwarf.events" "$TMP/dwarf.conv.err" "$TMP/dwarf.tree"); then
 		echo "# offcpu-no-samples-dwarf: $why"

@@ -22,6 +22,17 @@
 # - the converted recording names every frame and thread: a snapshot perf
 #   wrote after the exit has no side-band of its own (perf reads /proc at the
 #   switch), and the converter carries the earlier snapshots' in;
+# - the end of the trace is never silent (the program exits while perf
+#   still writes a snapshot, often after perf read its ring past the exit):
+#   a last snapshot without cpu-clock samples (as perf script reads it) is
+#   said once, naming where the program's end is (the snapshot before holds
+#   its exit record, or none does); when no snapshot holds the exit record,
+#   the summary's line on how the program ended says by how much the trace
+#   is short of it; when one does, it says nothing of the kind (the old
+#   converter said nothing at all: 3 of 4 runs of the re-trial's program
+#   ended with such a snapshot); record.json gives that snapshot, when perf
+#   still ran (live_ns), the time perf took from the stop request to its
+#   file (it said 0.000 ms);
 # - the same recording with the side-band stripped from every snapshot but
 #   the first (tests/gen/perfdata_strip: what perf writes after the exit, made
 #   certain) converts to the very slices of the original;
@@ -34,8 +45,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="hits_in_their_snapshots hits_numbered_as_recorded startup_line_as_run snapshots_named stripped_snapshots_named later_snapshots_unwound
-no_leftovers"
+NAMES="hits_in_their_snapshots hits_numbered_as_recorded startup_line_as_run snapshots_named end_said stripped_snapshots_named
+later_snapshots_unwound no_leftovers"
 need_recording multisnap
 need_built multisnap "$CONVERT"
 STRIP="$SNAPTRACE_TEST_BIN/gen/perfdata_strip"
@@ -215,6 +226,53 @@ t_named() {
 	fi
 }
 
+# end_said DIR LOG: what the converter's messages LOG (DIR converted, not
+# --quiet) leave unsaid or say wrongly of the end of DIR's trace, as perf
+# script reads its files.
+end_said() {
+	local n last samples exit_in="" f pid said
+	n=$(rec_rows "$1" snapshots file | wc -l)
+	last=$(snap_file "$1" $((n - 1)))
+	pid=$(rec_field "$1" pids.0)
+	samples=$(perf script -F event -i "$1/$last" 2>/dev/null | grep -c cpu-clock)
+	for f in $(rec_rows "$1" snapshots file); do
+		perf script --show-task-events -i "$1/$f" 2>/dev/null |
+			grep -q "PERF_RECORD_EXIT($pid:$pid)" && exit_in=$f
+	done
+	said=$(grep -c "^snaptrace-convert: $1/$last: the last snapshot (exit) holds no samples: " "$2")
+	if [ "$n" -lt 2 ] || [ "$(rec_field "$1" end)" != exit ]; then
+		echo "${1##*/}: expected several snapshots and the program's exit: $n, end $(rec_field "$1" end)"
+	elif [ "$(rec_field "$1" "snapshots.$((n - 1)).live_ns")" != null ] &&
+		[ "$(rec_field "$1" "snapshots.$((n - 1)).ms")" = 0.000 ]; then
+		echo "${1##*/}: the last snapshot took 0.000 ms from perf's stop to its file (record.json)"
+	elif [ "$samples" = 0 ] && [ "$said" != 1 ]; then
+		echo "${1##*/}: $last has no sample, said $said times"
+	elif [ "$samples" != 0 ] && [ "$said" != 0 ]; then
+		echo "${1##*/}: $last has $samples samples, said to have none"
+	elif [ "$samples" = 0 ] && [ -n "$exit_in" ] && [ "$exit_in" != "$last" ] &&
+		! grep -q "holds no samples: perf read the snapshot before it after the program's exit: that one holds the program's end$" "$2"; then
+		echo "${1##*/}: the exit record is in $exit_in: $(grep 'holds no samples' "$2")"
+	elif [ -z "$exit_in" ] && ! grep -q "^snaptrace-convert: the program exited with status [0-9]*; its trace ends [0-9.]* ms before the recorder saw it end (its exit is in no snapshot)" "$2"; then
+		echo "${1##*/}: no snapshot holds the exit record, the summary: $(grep 'program exited' "$2")"
+	elif [ -n "$exit_in" ] && grep -q "its trace ends .* before the recorder saw it end" "$2"; then
+		echo "${1##*/}: $exit_in holds the exit record, the summary: $(grep 'program exited' "$2")"
+	else
+		echo "# ${1##*/}: $n snapshots, the last with $samples samples, the exit record in ${exit_in:-none}" >&2
+	fi
+}
+
+t_end() {
+	local bad
+	bad=$(end_said "$D" "$D.convert" 2>"$TMP/end.note")
+	if [ ! -s "$D.convert" ]; then
+		fail end_said "no conversion of $D to read"
+	elif [ -n "$bad" ]; then
+		fail end_said "$bad"
+	else
+		echo "ok end_said: $(sed 's/^# //' "$TMP/end.note")"
+	fi
+}
+
 t_stripped() {
 	local s="$TMP/stripped" f k=0 n=0
 	cp -r "$D" "$s"
@@ -268,6 +326,7 @@ t_hits
 t_numbered
 t_startup
 t_named
+t_end
 t_stripped
 t_unwound
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

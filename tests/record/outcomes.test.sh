@@ -12,12 +12,18 @@
 #   them from the unwind table), and following it records: an addr: at such
 #   a start takes --trigger-slower-than, one inside names the start;
 # - two Rust functions of one name: the error shows each with its hash and
-#   says to give one (not "the parameter list").
+#   says to give one (not "the parameter list");
+# - a launched program still running when a single-snapshot trigger ends the
+#   recording: one line says it was sent SIGTERM and why (and SIGKILL when
+#   it ignored SIGTERM), its buffered output lost; --quiet silences it (the
+#   old code ended it without a word: record.json has no exit for it); and
+#   the processes a program leaves running when it exits: one line says how
+#   many were ended, with SIGTERM (then SIGKILL when one ignored SIGTERM).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
-stripped_addr_works stripped_addr_inside rust_hash_suggested no_leftovers"
+stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -47,7 +53,48 @@ PROG="$TMP/prog"
 gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
-TARGETS=("$PROG" "$TMP/stripped")
+# ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
+# `ends ignore` ignores SIGTERM
+# orphan: leaves a child sleeping 5 s (SIGTERM ignored with `orphan ignore`)
+cat >"$TMP/orphan.c" <<'EOF'
+#include <signal.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	if (fork() == 0) {
+		if (argc > 1)
+			signal(SIGTERM, SIG_IGN);
+		sleep(5);
+		_exit(0);
+	}
+	usleep(20000);
+	return 0;
+}
+EOF
+gcc -O1 -o "$TMP/orphan" "$TMP/orphan.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+cat >"$TMP/ends.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+__attribute__((noinline)) void trig(void) { usleep(1000); }
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "ignore"))
+		signal(SIGTERM, SIG_IGN);
+	printf("ends: a line the program buffers\n");
+	for (int i = 0; i < 2500; i++) {
+		usleep(2000);
+		if (i == 20)
+			trig();
+	}
+	return 0;
+}
+EOF
+gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/ends" "$TMP/ends.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends" "$TMP/orphan")
 
 # refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
 refuses() {
@@ -141,7 +188,46 @@ t_rust() {
 	fi
 }
 
+# ended WHY ARGS...: what is wrong with the recorder's words when a trigger
+# ends the program `ends ARGS`: one line naming SIGTERM (and SIGKILL after
+# it when WHY is kill), the program's buffered output lost; and none with -q.
+ended() {
+	local kill=$1 d="$TMP/ended$1" n then
+	shift
+	"$RECORD" -o "$d" --arm-after 0 --trigger trig -- "$TMP/ends" "$@" >"$d.out" 2>"$d.err"
+	n=$(grep -c "^snaptrace-record: the recording ended at its trigger (one snapshot): ended the launched program (process [0-9]*) with SIGTERM" "$d.err")
+	then=$(grep -c "with SIGTERM, then SIGKILL (it had not exited 500 ms later); what it had not written yet (buffered output) is lost$" "$d.err")
+	if [ "$n" != 1 ] || [ "$then" != "$([ "$kill" = kill ] && echo 1 || echo 0)" ]; then
+		echo "[ends $*: $n lines naming SIGTERM, $then naming SIGKILL: $(tl 3 "$d.err")]"
+	elif [ -s "$d.out" ] || [ "$(rec_field "$d" end)" != trigger ]; then
+		echo "[ends $*: output '$(head -c 80 "$d.out")', end $(rec_field "$d" end)]"
+	fi
+	"$RECORD" -q -o "$d.q" --arm-after 0 --trigger trig -- "$TMP/ends" "$@" >/dev/null 2>"$d.q.err"
+	if grep -q "SIGTERM" "$d.q.err"; then
+		echo "[ends $* -q: $(tl 2 "$d.q.err")]"
+	fi
+}
+
+# orphaned WHY ARGS...: what is wrong with the line on the process `orphan
+# ARGS` leaves running (SIGKILL after SIGTERM when WHY is kill).
+orphaned() {
+	local d="$TMP/orphan$1" want="with SIGTERM$"
+	[ "$1" = kill ] && want="with SIGTERM, then SIGKILL (not all had exited 500 ms later)$"
+	shift
+	"$RECORD" -o "$d" --trigger none -- "$TMP/orphan" "$@" >/dev/null 2>"$d.err"
+	if [ "$(grep -c "^snaptrace-record: the launched program left 1 process running (process [0-9]*): ended $want" "$d.err")" != 1 ]; then
+		echo "[orphan $*: $(tl 3 "$d.err")]"
+	fi
+}
+
+t_ended() {
+	local bad
+	bad=$(ended term)$(ended kill ignore)$(orphaned term)$(orphaned kill ignore)
+	if [ -n "$bad" ]; then fail ended_program_said "$bad"; else ok ended_program_said; fi
+}
+
 t_dir
+t_ended
 t_kernel_thread
 t_single_dash
 t_stripped

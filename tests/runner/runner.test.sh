@@ -12,7 +12,7 @@
 #                     with them ignored;
 #   runner_tiers      no names: the check and record tiers; --tiers picks;
 #                     a suite named runs whatever its tier; check suites run
-#                     side by side, record suites two at a time (-J 1: one),
+#                     side by side, record suites side by side (-J 1: one),
 #                     the two tiers side by side, check suites then at nice
 #                     10;
 #   runner_hang_guard a suite silent for SNAPTRACE_TEST_HANG seconds is
