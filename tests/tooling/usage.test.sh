@@ -18,13 +18,19 @@ trap 'rm -rf "$TMP"' EXIT
 : >"$TMP/a.fxt"
 : >"$TMP/b.fxt"
 
-# NAME|STATUS|WORD|COMMAND (words split, A and B the two empty traces)
+# NAME|STATUS|WORD|COMMAND (words split; the words A and B, whole, are the
+# two empty traces: a letter inside a word, e.g. in the build's path, stays)
 while IFS='|' read -r name want word cmd; do
 	[ -n "$name" ] || continue
-	cmd=${cmd//A/$TMP/a.fxt}
-	cmd=${cmd//B/$TMP/b.fxt}
-	# shellcheck disable=SC2086  # the command's words
-	(cd "$TMP" && exec $cmd) >"$TMP/out" 2>"$TMP/err" </dev/null
+	read -r -a argv <<<"$cmd"
+	for i in "${!argv[@]}"; do
+		case ${argv[$i]} in
+		A) argv[i]=$TMP/a.fxt ;;
+		B) argv[i]=$TMP/b.fxt ;;
+		esac
+	done
+	cmd=${argv[*]}
+	(cd "$TMP" && exec "${argv[@]}") >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
 	if [ "$rc" != "$want" ] || ! grep -q -- "$word" "$TMP/err"; then
 		fail "misuse_$name" "'$cmd' exited $rc (expected $want, a line with '$word'): $(head -c 300 "$TMP/err")"
