@@ -1110,12 +1110,24 @@ in_perfmap_other() {
 # A third user (uid 65533) converts their copy of the recording without its
 # kept map while the attacker's FIFO is at /tmp/perf-PID.map.
 VUID=65533
+# victim_convert: a copy of the build's programs (the converter finds its
+# dlfilter beside it) in $TMP/victim-bin, which uid VUID can reach whatever
+# the modes of the directories above the build (a clone in a 0700 mktemp
+# directory); prints the converter's path.
+victim_convert() {
+	if [ ! -x "$TMP/victim-bin/snaptrace-convert" ]; then
+		mkdir -m 755 "$TMP/victim-bin" && cp "$SNAPTRACE_BIN"/* "$TMP/victim-bin/" &&
+			chmod -R a+rX "$TMP/victim-bin"
+	fi
+	echo "$TMP/victim-bin/snaptrace-convert"
+}
+
 user_perfmap_fifo() {
 	local map="/tmp/perf-$PM_PID.map" v="$TMP/victim" rc
 	mkdir -m 755 "$v" && cp -a "$TMP/pm-nokeep" "$v/rec" && chown -R "$VUID:$VUID" "$v"
 	as_attacker_in_tmp mkfifo -m 666 "$map"
 	TMPDIR="$v" timeout -k 5 20 setpriv --reuid="$VUID" --regid="$VUID" --clear-groups \
-		"$CONVERT" -q "$v/rec" -o "$v/t.fxt" 2>"$TMP/user-perfmap-fifo.err"
+		"$(victim_convert)" -q "$v/rec" -o "$v/t.fxt" 2>"$TMP/user-perfmap-fifo.err"
 	rc=$?
 	if blocked "$rc"; then
 		fail user-perfmap-fifo "uid $VUID's converter blocked (perf opened the attacker's FIFO $map)"
@@ -1138,7 +1150,7 @@ user_perfmap_nons() {
 	TMPDIR="$v" timeout -k 5 20 setpriv --reuid="$VUID" --regid="$VUID" --clear-groups \
 		unshare -U --map-root-user sh -c 'echo 0 >/proc/sys/user/max_user_namespaces &&
 		exec setpriv --bounding-set -all --inh-caps -all "$@"' sh \
-		"$CONVERT" -q "$v/rec" -o "$v/nons.fxt" 2>"$TMP/user-perfmap-nons.err"
+		"$(victim_convert)" -q "$v/rec" -o "$v/nons.fxt" 2>"$TMP/user-perfmap-nons.err"
 	rc=$?
 	if blocked "$rc"; then
 		fail user-perfmap-nons "uid $VUID's converter blocked (perf opened the attacker's FIFO $map)"
