@@ -489,7 +489,9 @@ rec_probe_swapped() {
 		chdir $ARGV[0] or die;
 		until (-e "stop") {
 			link("real", "p.new") and rename("p.new", "prog");
+			select(undef, undef, undef, 0.0002);
 			mkfifo("f.new", 0644) and rename("f.new", "prog");
+			select(undef, undef, undef, 0.0002);
 		}' "$d" 2>"$TMP/rec-probe-swapped.swapper" &
 	swapper=$!
 	for i in $(seq 200); do	# the swapper runs: the name seen as a FIFO
