@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@
 #define BUILD_ID_NAME 36         /* struct perf_record_header_build_id: its filename */
 #define MMAP2_BUILD_ID 40        /* struct perf_record_mmap2: build_id_size, then the id */
 #define MMAP2_NAME 72            /* its filename */
+#define MMAP2_PROT 64            /* struct perf_record_mmap2: its prot */
+#define MISC_MMAP_DATA (1u << 13) /* PERF_RECORD_MISC_MMAP_DATA: a data mapping */
 #define MMAP_NAME 40             /* struct perf_record_mmap: its filename */
 
 static bool is_perf_data(const char *name)
@@ -373,7 +376,7 @@ out:
 	return err ? err : rc;
 }
 
-int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file, uint64_t at),
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const struct perfdata_mmap *m),
 		   void *arg)
 {
 	struct perfdata_header h;
@@ -390,11 +393,13 @@ int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file, uint
 		perfdata_records_start(r, fd, &h);
 	while (!err && !rc && (rec = perfdata_record_next(r, &err))) {
 		uint32_t type = le32(rec);
-		size_t len = le16(rec + 6), at = type == PERFDATA_REC_MMAP2 ? MMAP2_NAME : MMAP_NAME;
+		bool mmap2 = type == PERFDATA_REC_MMAP2;
+		size_t len = le16(rec + 6), at = mmap2 ? MMAP2_NAME : MMAP_NAME;
+		struct perfdata_mmap m;
 		char file[4096];
 		size_t n;
 
-		if (type != PERFDATA_REC_MMAP && type != PERFDATA_REC_MMAP2)
+		if (type != PERFDATA_REC_MMAP && !mmap2)
 			continue;
 		if (len <= at)
 			continue;	/* no name */
@@ -403,7 +408,13 @@ int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file, uint
 			continue;
 		memcpy(file, rec + at, n);
 		file[n] = 0;
-		rc = fn(arg, file, r->rec_off + at);
+		m = (struct perfdata_mmap){
+			.file = file, .at = r->rec_off + at, .pid = le32(rec + 8),
+			.tid = le32(rec + 12), .flags = mmap2 ? le32(rec + MMAP2_PROT + 4) : 0,
+			.exec = mmap2 ? (le32(rec + MMAP2_PROT) & PROT_EXEC) != 0 :
+					!(le16(rec + 4) & MISC_MMAP_DATA),
+		};
+		rc = fn(arg, &m);
 	}
 	free(r);
 	close(fd);

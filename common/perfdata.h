@@ -166,17 +166,26 @@ int perfdata_open(const char *path);
 int perfdata_buildids(const char *path, int (*fn)(void *arg, const char *hex, const char *path),
 		      void *arg, char *errbuf, size_t errlen);
 
+/* A mapping a MMAP or MMAP2 record names (struct perf_record_mmap, mmap2). */
+struct perfdata_mmap {
+	const char *file;        /* its file name, as perf saw it (NUL-terminated) */
+	uint64_t at;             /* the file offset of FILE's first byte: strlen(FILE) + 1
+				  * bytes of the record are its */
+	uint32_t pid, tid;       /* the process and thread that mapped it */
+	uint32_t flags;          /* MMAP2's mmap flags (MAP_*); 0 for a MMAP */
+	bool exec;               /* executable: MMAP2's prot has PROT_EXEC; a MMAP
+				  * without PERF_RECORD_MISC_MMAP_DATA (as perf reads them) */
+};
+
 /*
- * Calls FN(ARG, FILE, AT) for the file name of each MMAP and MMAP2 record of
- * the perf.data at PATH (what the traced processes mapped, as perf saw it;
- * valid only during the call; AT: the file offset of its first byte, in
- * bytes, strlen(FILE) + 1 bytes of the record being its), in the records'
- * order, until FN returns nonzero.
+ * Calls FN(ARG, M) for each MMAP and MMAP2 record of the perf.data at PATH
+ * (what the traced processes mapped; M valid only during the call), in the
+ * records' order, until FN returns nonzero.
  * Returns 0; FN's nonzero return; -EINVAL when PATH is not a perf.data this
  * reads; -EIO when its records are damaged or cut short; or another
  * negative errno.
  */
-int perfdata_mmaps(const char *path, int (*fn)(void *arg, const char *file, uint64_t at),
+int perfdata_mmaps(const char *path, int (*fn)(void *arg, const struct perfdata_mmap *m),
 		   void *arg);
 
 /*

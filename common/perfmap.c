@@ -29,6 +29,17 @@ pid_t perfmap_pid(const char *dso, size_t len)
 	return (pid_t)pid;
 }
 
+bool perfmap_owner_ok(uid_t uid, pid_t pid)
+{
+	char proc[32];
+	struct stat st;
+
+	if (uid == 0 || uid == geteuid())
+		return true;
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+	return !stat(proc, &st) && st.st_uid == uid;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const struct perfmap_sym *x = a, *y = b;

@@ -12,6 +12,7 @@
 #ifndef SNAPTRACE_PERFMAP_H
 #define SNAPTRACE_PERFMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -22,6 +23,11 @@
 
 /* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
 pid_t perfmap_pid(const char *dso, size_t len);
+
+/* Whether a perf map owned by UID may be process PID's: root's, the
+ * caller's (euid: it launched the process, or shares its user), or the
+ * live process's user. */
+bool perfmap_owner_ok(uid_t uid, pid_t pid);
 
 /* One function of a perf map. */
 struct perfmap_sym {

@@ -15,30 +15,40 @@
 #include <unistd.h>
 
 #include "spawn.h"
+#include "tmpview.h"
+
+/* spawn's setup: into the view ARG. */
+static int enter_view(const void *arg)
+{
+	return tmpview_enter(arg);
+}
 
 /* run_start() and run_spawn(); OWN_PGROUP: the child in a process group of
  * its own, out of reach of the signals a terminal sends to ours; CWD_FD its
- * working directory (0: ours). */
-static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, int cwd_fd)
+ * working directory (0: ours); VIEW its /tmp (NULL: ours). */
+static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, int cwd_fd,
+		   const struct tmpview *view)
 {
 	static const char *const pager[] = { "PAGER=cat", NULL };
 	struct spawn s = {
 		.path = argv[0], .argv = argv, .search_path = true, .env = pager,
 		.nfds = 3, .fds = { SPAWN_DEVNULL, out_fd, err_fd },
 		.cwd_fd = cwd_fd, .new_pgroup = own_pgroup, .death_signal = SIGTERM,
+		.setup = view ? enter_view : NULL, .setup_arg = view,
 	};
 
 	return spawn_start(&s);
 }
 
-static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgroup, int cwd_fd)
+static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgroup, int cwd_fd,
+			 const struct tmpview *view)
 {
 	int pipefd[2];
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	pid = start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd, own_pgroup, cwd_fd);
+	pid = start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd, own_pgroup, cwd_fd, view);
 	close(pipefd[1]);
 	if (pid < 0)
 		close(pipefd[0]);
@@ -47,14 +57,15 @@ static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgrou
 	return pid;
 }
 
-pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd)
+pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd,
+		const struct tmpview *view)
 {
-	return start(argv, out_fd, err_fd, false, cwd_fd);
+	return start(argv, out_fd, err_fd, false, cwd_fd, view);
 }
 
-pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd)
+pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, const struct tmpview *view)
 {
-	return start_piped(argv, err_fd, fd, false, cwd_fd);
+	return start_piped(argv, err_fd, fd, false, cwd_fd, view);
 }
 
 /* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */
@@ -85,14 +96,15 @@ int run_try_wait(pid_t pid)
 
 int run_capture(char *const argv[], char *buf, size_t size)
 {
-	return run_capture_in(0, argv, buf, size);
+	return run_capture_in(0, NULL, argv, buf, size);
 }
 
-int run_capture_in(int cwd_fd, char *const argv[], char *buf, size_t size)
+int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], char *buf,
+		   size_t size)
 {
 	size_t len = 0;
 	int fd;
-	pid_t pid = start_piped(argv, -1, &fd, true, cwd_fd);
+	pid_t pid = start_piped(argv, -1, &fd, true, cwd_fd, view);
 
 	if (size)
 		buf[0] = '\0';

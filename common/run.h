@@ -6,24 +6,28 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct tmpview;
+
 /*
  * Starts ARGV (argv[0] a path, or a name looked up in PATH) through
  * spawn_start() with stdin from /dev/null, stdout on OUT_FD, stderr on
  * ERR_FD, PAGER=cat, an empty signal mask and SIGPIPE at its default, in
  * the working directory CWD_FD (an open directory; 0: the caller's; a
- * relative argv[0] or argument is then relative to it); the child gets
- * SIGTERM when the calling thread ends (PR_SET_PDEATHSIG), so it never
- * outlives its parent. Returns the child's pid, or a negative errno when it
- * could not be started (e.g. -ENOENT: no such program).
+ * relative argv[0] or argument is then relative to it), seeing VIEW as its
+ * /tmp (tmpview.h; NULL: ours); the child gets SIGTERM when the calling
+ * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. Returns
+ * the child's pid, or a negative errno when it could not be started (e.g.
+ * -ENOENT: no such program).
  */
-pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd);
+pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd,
+		const struct tmpview *view);
 
 /*
  * Starts ARGV as run_start() does, its stdout going to a pipe whose read end is returned in *FD (close-on-exec; the caller closes it),
  * and its stderr to ERR_FD (STDERR_FILENO: inherited), or to the same pipe
  * when ERR_FD < 0. Returns the child's pid, or a negative errno.
  */
-pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd);
+pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, const struct tmpview *view);
 
 /* Waits for child PID. Returns its exit status (0..255), 128+N when killed
  * by signal N, or a negative errno. */
@@ -44,8 +48,10 @@ int run_try_wait(pid_t pid);
  */
 int run_capture(char *const argv[], char *buf, size_t size);
 
-/* run_capture() with the child in working directory CWD_FD (as run_start()). */
-int run_capture_in(int cwd_fd, char *const argv[], char *buf, size_t size);
+/* run_capture() with the child in working directory CWD_FD and /tmp VIEW
+ * (as run_start()). */
+int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], char *buf,
+		   size_t size);
 
 /*
  * Resolves WANT ("perf", a name looked up in $PATH, or a path containing '/')

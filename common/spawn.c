@@ -113,6 +113,8 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS);
 	if (errfd < 0)
 		_exit(127);
+	if (s->setup && (err = s->setup(s->setup_arg)))
+		child_failed(errfd, err);
 	if (s->new_pgroup) {
 		if (setpgid(0, 0))
 			child_failed(errfd, errno);

@@ -47,6 +47,11 @@ struct spawn {
 				  * SIGTRAP right after execve (the caller waits
 				  * for that stop) */
 	bool no_aslr;            /* personality ADDR_NO_RANDOMIZE (fixed addresses) */
+	int (*setup)(const void *arg);  /* run first in the child (async-signal-safe
+				  * calls only; before the death signal, which a
+				  * change of capabilities clears), or NULL: 0 or an
+				  * errno that fails the start (tmpview_enter()) */
+	const void *setup_arg;
 };
 
 /*

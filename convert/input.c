@@ -13,6 +13,7 @@
 #include "ptdecode.h"
 #include "ptsplit.h"
 #include "run.h"
+#include "tmpview.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +49,7 @@ struct part {
 	bool psb_astray;         /* a psb event at no PSB's time */
 	bool resumes;            /* the whole run, read on from FIRST (no --time) */
 	int cwd_fd;              /* perf's working directory (the input's jit_dir), or 0 */
+	const struct tmpview *view;  /* perf's /tmp (the input's), or NULL */
 };
 
 struct input {
@@ -72,6 +74,8 @@ struct input {
 	struct binaries_kept jit_dir;  /* the private directory perf inject ran in,
 				  * perf script runs in, and reads its ELF files from */
 	char jit_perf[PATH_MAX]; /* perf's absolute path, for runs in JIT_DIR */
+	struct tmpview *view;    /* the /tmp every perf run on it sees (its perf maps), or
+				  * NULL: ours (it names none) */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -137,12 +141,13 @@ static int spawn(struct part *p)
 		if (fd < 0)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
-				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, p->cwd_fd);
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, p->cwd_fd, p->view);
 		if (pid < 0)
 			close(fd);
 	} else {
 		pid = run_spawn((char *const *)p->cmd.argv,
-				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd, p->cwd_fd);
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd, p->cwd_fd,
+				p->view);
 		if (pid >= 0)
 			(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint */
 	}
@@ -223,6 +228,7 @@ static int make_parts(struct input *in, unsigned jobs)
 		p->fd = -1;
 		p->spool = k > 0;	/* read after the ranges before it */
 		p->cwd_fd = in->jit_fd >= 0 ? in->jit_dir.fd : 0;
+		p->view = in->view;
 	}
 	for (size_t k = 0; k < in->nparts; k++) {
 		int err = spawn(&in->parts[k]);
@@ -269,7 +275,7 @@ static void inject_jitdump(struct input *in, const char *perf)
 		return;
 	}
 	snprintf(in->jit_path, sizeof(in->jit_path), "/proc/self/fd/%d", fd);
-	st = run_capture_in(in->jit_dir.fd, argv, said, sizeof(said));
+	st = run_capture_in(in->jit_dir.fd, in->view, argv, said, sizeof(said));
 	for (char *nl; (nl = strchr(said, '\n'));)
 		*nl = ' ';
 	if (st != 0 || strstr(said, "-k 1") || lseek(fd, 0, SEEK_END) <= 0) {
@@ -288,9 +294,15 @@ static void inject_jitdump(struct input *in, const char *perf)
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
-	char out[sizeof(in->evlist)] = "intel_pt";
+	char out[sizeof(in->evlist)] = "intel_pt", why[400];
 	bool read = !ptsplit_intel_pt(in->handle);
 	int err;
+
+	err = tmpview_make(in->handle, perf->rec_dirfd, &in->view, why, sizeof(why));
+	if (err) {
+		snprintf(errbuf, errlen, "%s: %s", in->path, why);
+		return err;
+	}
 
 	/* perf's own answer only when the file does not say (a perf run costs
 	 * ~25 ms: the events of its header, else perf evlist's) */
@@ -400,6 +412,7 @@ static void input_free(struct input *in)
 	if (in->jit_fd >= 0)
 		close(in->jit_fd);
 	binaries_kept_remove(&in->jit_dir);
+	tmpview_free(in->view);
 	free(in);
 }
 
@@ -552,6 +565,8 @@ static int resume_whole(struct input *in, size_t k)
 	next->first = in->parts[k].last + 1;
 	next->last = UINT64_MAX;
 	next->resumes = true;
+	next->cwd_fd = in->parts[k].cwd_fd;
+	next->view = in->view;
 	in->nparts = k + 2;
 	return spawn(next);
 }

@@ -27,6 +27,8 @@ struct input_perf {
 				    * binaries: perf --buildid-dir), or NULL */
 	bool perf_decoder;         /* Intel PT through perf script, never in process */
 	const char *symfs;         /* perf script's --symfs, or NULL */
+	int rec_dirfd;             /* the recording directory of this input (its kept perf
+				    * maps: tmpview.h), or -1 */
 };
 
 struct input;

@@ -34,11 +34,11 @@ struct find {
 };
 
 /* perfdata_mmaps()'s callback: the first jitdump into F->dump. */
-static int is_jitdump(void *arg, const char *file, uint64_t at)
+static int is_jitdump(void *arg, const struct perfdata_mmap *m)
 {
 	struct find *f = arg;
+	const char *file = m->file;
 
-	(void)at;
 	if (!jitdump_base(file) || strlen(file) >= f->size)
 		return 0;
 	strcpy(f->dump, file);
@@ -59,18 +59,18 @@ struct patch {
 
 /* perfdata_mmaps()'s callback: a jitdump's name at AT becomes "./BASE",
  * NUL-padded over the name's bytes, or all NULs when it does not fit. */
-static int relocate(void *arg, const char *file, uint64_t at)
+static int relocate(void *arg, const struct perfdata_mmap *m)
 {
 	struct patch *p = arg;
-	const char *base = jitdump_base(file);
-	size_t len = strlen(file) + 1;
+	const char *base = jitdump_base(m->file);
+	size_t len = strlen(m->file) + 1;
 	char name[PATH_MAX] = "";
 
 	if (!base)
 		return 0;
 	if (strlen(base) + 3 <= len)
 		snprintf(name, sizeof(name), "./%s", base);
-	if (pwrite(p->fd, name, len, (off_t)at) != (ssize_t)len) {
+	if (pwrite(p->fd, name, len, (off_t)m->at) != (ssize_t)len) {
 		p->err = errno ? -errno : -EIO;
 		return 1;
 	}

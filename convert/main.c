@@ -476,6 +476,7 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 			  "exited): read with the names and maps of the snapshots before it",
 			  in->path);
 	p.buildid_dir = kept_handle(kept);
+	p.rec_dirfd = in->rec->files ? -1 : in->rec->dirfd;
 	rc = convert_input(cv, in->path, copy >= 0 ? copy : fd, &p);
 	if (copy >= 0)
 		close(copy);
@@ -894,7 +895,7 @@ static int end_trace(const struct conv_options *o, struct conv_driver *cv, struc
 static int convert(struct conv_options *o, struct inputs *ins, const char *first)
 {
 	struct input_perf perf = { o->perf, o->perf_args, o->nperf_args, o->no_dlfilter, o->jobs,
-				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o) };
+				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o), -1 };
 	struct binaries bins = { .symfs = symfs_arg(o) };
 	char buildid_why[512] = "";
 	struct srcline *sl = NULL;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -15,17 +16,25 @@
 #include "recording.h"
 
 /* Whether the file at /tmp/perf-PID.map holds exactly M's text (0), differs (1),
- * or is not there (-1). */
-static int original_state(const struct conv_perfmap *p)
+ * is not there (-1), or is not read (-2, WHY says why: no regular file, a
+ * link, another user's; perf was not given it either: tmpview.h). */
+static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 {
-	char path[64], why[200];
+	char path[64];
 	struct perfmap now;
+	struct stat st;
 	int fd, r;
 
 	snprintf(path, sizeof(path), PERFMAP_PATH, (int)p->pid);
-	fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, sizeof(why));
+	fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, size);
 	if (fd < 0)
-		return -1;
+		return fd == -ENOENT ? -1 : -2;
+	if (!fstat(fd, &st) && !perfmap_owner_ok(st.st_uid, p->pid)) {
+		snprintf(why, size, "owned by uid %d, not by root, you or process %d's user",
+			 (int)st.st_uid, (int)p->pid);
+		close(fd);
+		return -2;
+	}
 	r = perfmap_read(fd, p->pid, &now);
 	close(fd);
 	if (r)
@@ -53,11 +62,14 @@ static void load(struct conv *c, struct conv_perfmap *p)
 		p->kept = !perfmap_read(fd, p->pid, &p->m);
 		close(fd);
 	}
-	state = original_state(p);
+	state = original_state(p, why, sizeof(why));
 	p->override = p->kept && state != 0;
-	if (!p->kept && state < 0)
+	if (!p->kept && state == -1)
 		diag_warn("the JIT's perf map " PERFMAP_PATH " is gone: its functions show as "
 			  "addresses", (int)p->pid);
+	else if (!p->kept && state == -2)
+		diag_warn("the JIT's perf map " PERFMAP_PATH " is not read (%s): its functions "
+			  "show as addresses", (int)p->pid, why);
 }
 
 /* The perf map of PID, loaded on first use; NULL when out of memory. */

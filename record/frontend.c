@@ -80,7 +80,7 @@ static int check_convert_args(const struct rec_frontend *fe, const char *dir)
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	pid = run_start(argv, STDERR_FILENO, STDERR_FILENO, 0);
+	pid = run_start(argv, STDERR_FILENO, STDERR_FILENO, 0, NULL);
 	free(argv);
 	if (pid < 0) {
 		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));
@@ -206,7 +206,7 @@ static int convert(struct rec_frontend *fe, int sigfd)
 	/* a signal still pending was meant for the recording, which is over */
 	while (read(sigfd, &si, sizeof(si)) == sizeof(si))
 		;
-	pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO, STDERR_FILENO, 0);
+	pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO, STDERR_FILENO, 0, NULL);
 	free(argv);
 	if (pid < 0) {
 		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));

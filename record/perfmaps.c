@@ -3,7 +3,6 @@
 #include "perfmaps.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,19 +12,6 @@
 #include "diag.h"
 #include "inpath.h"
 #include "perfmap.h"
-
-/* Whether a map of owner UID may be process PID's: ours (we launched it, or
- * share its user), or the process's. */
-static bool owner_ok(uid_t uid, pid_t pid)
-{
-	char proc[32];
-	struct stat st;
-
-	if (uid == geteuid())
-		return true;
-	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
-	return !stat(proc, &st) && st.st_uid == uid;
-}
 
 /* Copies FD (SIZE bytes) into NAME, new in OUTDIR_FD. Returns 0 or a negative errno. */
 static int copy_into(int fd, off_t size, int outdir_fd, const char *name)
@@ -73,7 +59,7 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 			continue;
 		}
 		err = fstat(fd, &st) ? -errno : 0;
-		if (!err && !owner_ok(st.st_uid, pids[i]))
+		if (!err && !perfmap_owner_ok(st.st_uid, pids[i]))
 			diag_warn("%s: not kept in the recording: owned by uid %d, not by process "
 				  "%d's user", path, (int)st.st_uid, (int)pids[i]);
 		else if (!err && (uint64_t)st.st_size > PERFMAP_MAX)

@@ -5,8 +5,8 @@
  * a conversion later names the JIT's functions when the original is gone or
  * belongs to another process by then. Each is opened once, safely (not a
  * symbolic link, a regular file, not a hard link to another user's file,
- * owned by the recorder's user or by the process's, no larger than
- * PERFMAP_MAX), and copied from that descriptor into a new file (O_EXCL |
+ * owned by root, the recorder's user or the process's: perfmap_owner_ok(),
+ * no larger than PERFMAP_MAX), and copied from that descriptor into a new file (O_EXCL |
  * O_NOFOLLOW, mode 0600). Why: docs/design.md "JIT code".
  */
 #ifndef SNAPTRACE_REC_PERFMAPS_H

@@ -113,6 +113,31 @@
 #                     that namespace to read the jitdump and write its ELF
 #                     files, into the decoy; now the decoy keeps its contents,
 #                     root writes nothing into the attacker's directory
+#   in-perfmap-fifo   root's recording of a JIT that wrote /tmp/perf-PID.map
+#                     (kept in the recording); the JIT gone, the attacker
+#                     makes a FIFO of that name: root converts at once
+#                     (perf once opened the FIFO by name and waited), the
+#                     JIT's function named from the kept copy, the FIFO left
+#                     as it was
+#   in-perfmap-link   ... a copy of that recording without the kept copy,
+#                     and the attacker's symbolic link of that name to a
+#                     root-only file holding a perf map line at the JIT's
+#                     address (fs.protected_symlinks=0 here): no byte of the
+#                     file in the trace (perf once named the JIT's function
+#                     from it), the file unchanged, one warning names the
+#                     link
+#   in-perfmap-other  ... and the attacker's own regular file of that name,
+#                     naming the JIT's address: its name is not in the trace
+#                     (perf once took it), one warning names the file's owner
+#   user-perfmap-fifo ... the copy converted by a third user (uid 65533, not
+#                     root) with the attacker's FIFO there: converts at once
+#                     (perf in a user namespace of that user's, with a
+#                     private /tmp), or where no user namespace can be made,
+#                     refuses at once with one line naming the FIFO and why
+#   user-perfmap-nons ... and where that user may make no user namespace (a
+#                     user namespace of theirs whose max_user_namespaces is
+#                     0, capabilities dropped): refused at once, one line
+#                     naming the FIFO, its owner and why
 #   in-link-shared    each program's input named through the attacker's
 #                     symlink in a sticky world-writable directory (to a
 #                     root-only file or directory: a text, a perf.data, a
@@ -148,7 +173,7 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-buildid-cache
+in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -901,7 +926,7 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns"
+JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons"
 jit_recording() {
 	local t why=
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
@@ -926,18 +951,27 @@ jit_recording() {
 # with a FIFO for the jitdump.
 in_jitdump_swapped() {
 	local d="$JIT_DIR" wrap="$TMP/perf-jit-swap" log="$TMP/in-jitdump-swapped.log" rc dump="$JIT_DUMP"
+	# perf runs with a /tmp of its own (common/tmpview.h): the attacker acts
+	# out here, told through the wrapper's fd 9 (perf inject's working
+	# directory), and says it is done through its fd 8 (a FIFO's)
+	mkfifo "$TMP/swap.done"
+	exec 8<>"$TMP/swap.done"
 	cat >"$wrap" <<EOF
 #!/bin/sh
-if [ "\$1" = inject ] && [ ! -e "$log" ]; then
-	${ATTACKER[*]} sh -c 'mv "\$1" "\$1.old" && mkdir "\$1" && mkfifo "\$1/\$2"' sh "$d" "$dump" >"$log" 2>&1
-	pwd >>"$log"
+if [ "\$1" = inject ]; then
+	pwd >&9
+	read -r done <&8
 fi
 exec perf "\$@"
 EOF
 	chmod 755 "$wrap"
 	timeout -k 5 60 "$CONVERT" --perf "$wrap" "$TMP/jit-rec" -o "$TMP/in-jitdump-swapped.fxt" \
-		>/dev/null 2>"$TMP/in-jitdump-swapped.err"
+		>/dev/null 2>"$TMP/in-jitdump-swapped.err" 9> >(read -r cwd &&
+		"${ATTACKER[@]}" sh -c 'mv "$1" "$1.old" && mkdir "$1" && mkfifo "$1/$2"' sh \
+			"$d" "$dump" >"$log" 2>&1; echo "$cwd" >"$log.cwd"; echo done >"$TMP/swap.done")
 	rc=$?
+	wait $!
+	exec 8<&-
 	if blocked "$rc"; then
 		fail in-jitdump-swapped "the converter blocked (perf inject opened the attacker's FIFO)"
 	elif [ -z "$dump" ] || [ ! -p "$d/$dump" ]; then
@@ -946,13 +980,186 @@ EOF
 		fail in-jitdump-swapped "exit $rc: $(first_lines "$TMP/in-jitdump-swapped.err")"
 	elif [ "$(ls -A "$d.old")" != "$dump" ] || [ "$(ls -A "$d")" != "$dump" ]; then
 		fail in-jitdump-swapped "perf inject wrote beside the jitdump: $(ls -A "$d.old" "$d" | tr '\n' ' ')"
-	elif [ -e "$(sed -n 2p "$log")" ]; then
-		fail in-jitdump-swapped "perf inject's private directory ($(sed -n 2p "$log")) is not removed"
+	elif [ ! -s "$log.cwd" ] || [ -e "$(cat "$log.cwd")" ]; then
+		fail in-jitdump-swapped "perf inject's private directory ('$(cat "$log.cwd" 2>/dev/null)') is not removed"
 	elif ! "$CONVERT" --dump=slices "$TMP/in-jitdump-swapped.fxt" 2>&1 | grep -q " jit_dump_spin$"; then
 		fail in-jitdump-swapped "the jitdump's function is not named: $(grep -i jit "$TMP/in-jitdump-swapped.err" | first_lines /dev/stdin)"
 	else
 		ok in-jitdump-swapped
 	fi
+}
+
+# as_attacker_in_tmp CMD...: as_attacker, with the suite's /tmp (its own,
+# root's: tests/run.sh) shared as the real one is for the while.
+as_attacker_in_tmp() {
+	local mode rc
+	mode=$(stat -c %a /tmp)
+	chmod 1777 /tmp
+	as_attacker "$@"
+	rc=$?
+	chmod "$mode" /tmp
+	return "$rc"
+}
+
+# Root's recording of the JIT writing a perf map (no jitdump) into PM_REC,
+# the map kept there (perf-PID.map) and the original removed; PM_PID its
+# pid, PM_ADDR the JIT function's address. Then the tests of /tmp/perf-PID.map.
+PM_REC="$TMP/pm-rec"
+perfmap_tests() {
+	local t why= kept
+	mkdir -m 755 "$TMP/pm-work"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" --trigger none -- "$TMP/jit_target" \
+		"$TMP/pm-work" 150 2>"$TMP/pm-rec.err"; then
+		why="root's recording failed: $(first_lines "$TMP/pm-rec.err")"
+	elif ! kept=$(cd "$PM_REC" && ls perf-*.map 2>/dev/null) || [ -z "$kept" ]; then
+		why="the recording kept no perf map: $(ls "$PM_REC" | tr '\n' ' ') $(first_lines "$TMP/pm-rec.err")"
+	else
+		PM_PID=${kept//[!0-9]/}
+		PM_ADDR=$(awk '$3 == "jit_perfmap_spin" { print $1 }' "$PM_REC/$kept")
+		rm -f "/tmp/perf-$PM_PID.map"
+		in_perfmap_fifo
+		in_perfmap_link
+		in_perfmap_other
+		user_perfmap_fifo
+		requires user-perfmap-nons user_namespace && user_perfmap_nons
+		rm -f "/tmp/perf-$PM_PID.map"
+		return
+	fi
+	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons; do
+		fail "$t" "$why"
+	done
+}
+
+in_perfmap_fifo() {
+	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-fifo.fxt" rc
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	timeout -k 5 20 "$CONVERT" -q "$PM_REC" -o "$out" 2>"$TMP/in-perfmap-fifo.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail in-perfmap-fifo "the converter blocked (perf opened the attacker's FIFO $map)"
+	elif [ "$rc" -ne 0 ]; then
+		fail in-perfmap-fifo "exit $rc: $(first_lines "$TMP/in-perfmap-fifo.err")"
+	elif ! "$CONVERT" --dump=slices "$out" 2>&1 | grep -q " jit_perfmap_spin$"; then
+		fail in-perfmap-fifo "the JIT's function is not named from the kept copy: $(first_lines "$TMP/in-perfmap-fifo.err")"
+	elif [ ! -p "$map" ] || [ "$(stat -c %u "$map")" != "$AUID" ]; then
+		fail in-perfmap-fifo "the attacker's FIFO was replaced: $(ls -l "$map" 2>&1)"
+	else
+		ok in-perfmap-fifo
+	fi
+	rm -f "$map"
+}
+
+# pm_converted NAME RC FXT WARNING: the conversion NAME exited 0 (RC), its
+# trace FXT reads back with the JIT's thread (its records in
+# $TMP/NAME.records), and $TMP/NAME.err holds one line with WARNING (a
+# fixed string); returns 1 after a FAIL.
+pm_converted() {
+	local name=$1 rc=$2 fxt=$3 warning=$4
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(first_lines "$TMP/$name.err")"
+	elif ! "$CONVERT" --dump=records "$fxt" >"$TMP/$name.records" 2>&1 ||
+		! grep -q 'name="jit_target' "$TMP/$name.records"; then
+		fail "$name" "the trace does not read back: $(first_lines "$TMP/$name.records")"
+	elif [ "$(grep -cF -- "$warning" "$TMP/$name.err")" -ne 1 ]; then
+		fail "$name" "expected one line with '$warning': $(first_lines "$TMP/$name.err")"
+	else
+		return 0
+	fi
+	return 1
+}
+
+in_perfmap_link() {
+	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-link.fxt" rec="$TMP/pm-nokeep"
+	local secret="$TMP/pm-secret" word="SECRETMAP$RANDOM$RANDOM" ino rc
+	cp -a "$PM_REC" "$rec" && rm "$rec/perf-$PM_PID.map"
+	printf '%s 9 %s\n' "${PM_ADDR:-0}" "$word" >"$secret"
+	chmod 600 "$secret"
+	ino=$(stat -c %i "$secret")
+	as_attacker_in_tmp ln -s "$secret" "$map"
+	timeout -k 5 20 "$CONVERT" -q "$rec" -o "$out" 2>"$TMP/in-perfmap-link.err"
+	rc=$?
+	if [ -z "$PM_ADDR" ]; then
+		fail in-perfmap-link "the kept perf map names no jit_perfmap_spin"
+	elif ! pm_converted in-perfmap-link "$rc" "$out" "perf-$PM_PID.map is not read (a symbolic link"; then
+		:
+	elif grep -q "$word" "$TMP/in-perfmap-link.records" "$TMP/in-perfmap-link.err"; then
+		fail in-perfmap-link "the root-only file's contents reached the trace or its messages (perf read the link $map)"
+	elif [ "$(stat -c %i "$secret")" != "$ino" ] || [ "$(cat "$secret")" != "$PM_ADDR 9 $word" ]; then
+		fail in-perfmap-link "the root-only file changed"
+	else
+		ok in-perfmap-link
+	fi
+	rm -f "$map"
+}
+
+in_perfmap_other() {
+	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-other.fxt" rc
+	as_attacker_in_tmp sh -c 'printf "%s 9 ATTACKERNAME\n" "$1" >"$2"' sh "${PM_ADDR:-0}" "$map"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/pm-nokeep" -o "$out" 2>"$TMP/in-perfmap-other.err"
+	rc=$?
+	if ! pm_converted in-perfmap-other "$rc" "$out" "perf-$PM_PID.map is not read (owned by uid $AUID"; then
+		:
+	elif grep -q ATTACKERNAME "$TMP/in-perfmap-other.records"; then
+		fail in-perfmap-other "the attacker's perf map named root's JIT"
+	else
+		ok in-perfmap-other
+	fi
+	rm -f "$map"
+}
+
+# A third user (uid 65533) converts their copy of the recording without its
+# kept map while the attacker's FIFO is at /tmp/perf-PID.map.
+VUID=65533
+# victim_convert: a copy of the build's programs (the converter finds its
+# dlfilter beside it) in $TMP/victim-bin, which uid VUID can reach whatever
+# the modes of the directories above the build (a clone in a 0700 mktemp
+# directory); prints the converter's path.
+victim_convert() {
+	if [ ! -x "$TMP/victim-bin/snaptrace-convert" ]; then
+		mkdir -m 755 "$TMP/victim-bin" && cp "$SNAPTRACE_BIN"/* "$TMP/victim-bin/" &&
+			chmod -R a+rX "$TMP/victim-bin"
+	fi
+	echo "$TMP/victim-bin/snaptrace-convert"
+}
+
+user_perfmap_fifo() {
+	local map="/tmp/perf-$PM_PID.map" v="$TMP/victim" rc
+	mkdir -m 755 "$v" && cp -a "$TMP/pm-nokeep" "$v/rec" && chown -R "$VUID:$VUID" "$v"
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	TMPDIR="$v" timeout -k 5 20 setpriv --reuid="$VUID" --regid="$VUID" --clear-groups \
+		"$(victim_convert)" -q "$v/rec" -o "$v/t.fxt" 2>"$TMP/user-perfmap-fifo.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail user-perfmap-fifo "uid $VUID's converter blocked (perf opened the attacker's FIFO $map)"
+	elif [ "$rc" -eq 1 ] && refuses "$rc" user-perfmap-fifo 1 \
+		"$map: a FIFO of uid $AUID where perf script reads a JIT's perf map" \
+		"$TMP/user-perfmap-fifo.err"; then
+		ok user-perfmap-fifo	# no user namespace for uid $VUID here
+	elif pm_converted user-perfmap-fifo "$rc" "$v/t.fxt" "perf-$PM_PID.map is not read (a FIFO"; then
+		ok user-perfmap-fifo
+	fi
+	rm -f "$map"
+}
+
+# ... where no user namespace can be made for perf: uid VUID in a user
+# namespace of their own (VUID as its root) whose max_user_namespaces is 0,
+# its capabilities dropped (so none to mount with).
+user_perfmap_nons() {
+	local map="/tmp/perf-$PM_PID.map" v="$TMP/victim" rc
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	TMPDIR="$v" timeout -k 5 20 setpriv --reuid="$VUID" --regid="$VUID" --clear-groups \
+		unshare -U --map-root-user sh -c 'echo 0 >/proc/sys/user/max_user_namespaces &&
+		exec setpriv --bounding-set -all --inh-caps -all "$@"' sh \
+		"$(victim_convert)" -q "$v/rec" -o "$v/nons.fxt" 2>"$TMP/user-perfmap-nons.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail user-perfmap-nons "uid $VUID's converter blocked (perf opened the attacker's FIFO $map)"
+	elif refuses "$rc" user-perfmap-nons 1 \
+		"$map: a FIFO of uid $AUID where perf script reads a JIT's perf map: perf would open it \(no private /tmp for perf" \
+		"$TMP/user-perfmap-nons.err"; then
+		ok user-perfmap-nons
+	fi
+	rm -f "$map"
 }
 
 # The attacker's crafted perf.data: root's JIT recording whose jitdump
@@ -1288,6 +1495,7 @@ done
 if [ "$jit_ok" = 1 ] && jit_recording; then
 	requires in-perf-mountns user_namespace && in_perf_mountns
 	in_jitdump_swapped
+	perfmap_tests
 fi
 hang_symbols_fifo
 hang_stats_fifo

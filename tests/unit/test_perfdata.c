@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 #include "perfdata.h"
 #include "sideband.h"
+#include "tmpview.h"
 #include "unit.h"
 #include "unit_tmp.h"
 
@@ -655,6 +657,97 @@ static void test_header_feature(void)
 	close(fd);
 }
 
+/* A MMAP (MMAP2: prot and flags too) record of PATH by PID (its thread too), MISC its header's. */
+static void put_map(struct file *f, uint32_t type, uint16_t misc, uint32_t pid, uint32_t prot,
+		    uint32_t flags, const char *path)
+{
+	unsigned char body[64] = { 0 };
+	size_t head = type == PERFDATA_REC_MMAP2 ? 64 : 32;
+	size_t name = (strlen(path) + 1 + 7) / 8 * 8;
+	char pad[64] = { 0 };
+
+	memcpy(body, &pid, 4);
+	memcpy(body + 4, &pid, 4);
+	memcpy(body + 56, &prot, 4);
+	memcpy(body + 60, &flags, 4);
+	put_header(f, type, misc, (uint16_t)(8 + head + name));
+	put(f, body, head);
+	memcpy(pad, path, strlen(path));
+	put(f, pad, name);
+}
+
+/* Mappings perf reads a perf map for, and others: pids past any live one
+ * (pid_max is at most 4194304) from 4194401 on. */
+static void make_jit_file(struct file *f)
+{
+	f->len = 0;
+	put_file_header(f, 104, 0, 0);
+	put_map(f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 0x22, "//anon");            /* r-x: yes */
+	put_map(f, PERFDATA_REC_MMAP2, 0, 4194402, 3, 0x22, "//anon");            /* rw-: no */
+	put_map(f, PERFDATA_REC_MMAP2, 0, 4194403, 1, 0, "/tmp/perf-7.map");      /* the name: yes */
+	put_map(f, PERFDATA_REC_MMAP2, 0, 4194404, 4, 0x40000, "/hugetlb/x");   /* MAP_HUGETLB: yes */
+	put_map(f, PERFDATA_REC_MMAP2, 0, 4194405, 4, 2, "/usr/lib/libc.so.6");   /* a file: no */
+	put_map(f, PERFDATA_REC_MMAP, 0, 4194406, 0, 0, "[heap]");                /* MMAP: exec */
+	put_map(f, PERFDATA_REC_MMAP, 1u << 13, 4194407, 0, 0, "[heap]");         /* MMAP_DATA: no */
+	put_map(f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 0x22, "[stack]");           /* again: once */
+	put_at64(f, 48, f->len - 104);
+}
+
+/* What perfdata_mmaps() gives, a line each. */
+static int mmap_line(void *arg, const struct perfdata_mmap *m)
+{
+	struct got *g = arg;
+	int n = snprintf(g->text + g->len, sizeof(g->text) - g->len, "%s %u/%u %s %#x\n", m->file,
+			 m->pid, m->tid, m->exec ? "x" : "-", m->flags);
+
+	if (n > 0 && (size_t)n < sizeof(g->text) - g->len)
+		g->len += (size_t)n;
+	return 0;
+}
+
+static void test_mmaps(void)
+{
+	struct file f;
+	struct got g = { .len = 0 };
+	const char *path;
+
+	make_jit_file(&f);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL);
+	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), 0);
+	CHECK_STR_EQ(g.text,
+		     "//anon 4194401/4194401 x 0x22\n"
+		     "//anon 4194402/4194402 - 0x22\n"
+		     "/tmp/perf-7.map 4194403/4194403 - 0\n"
+		     "/hugetlb/x 4194404/4194404 x 0x40000\n"
+		     "/usr/lib/libc.so.6 4194405/4194405 x 0x2\n"
+		     "[heap] 4194406/4194406 x 0\n"
+		     "[heap] 4194407/4194407 - 0\n"
+		     "[stack] 4194401/4194401 x 0x22\n");
+}
+
+/* The perf maps a view holds for that file: one per process perf reads
+ * one for (tmpview.h), each empty (no such file in /tmp). */
+static void test_tmpview_names(void)
+{
+	struct tmpview *v = NULL;
+	struct file f;
+	char why[256] = "", names[256] = "";
+	const char *path;
+
+	make_jit_file(&f);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL);
+	CHECK_INT_EQ(tmpview_make(path, -1, &v, why, sizeof(why)), 0);
+	CHECK(v != NULL);
+	for (size_t i = 0; v && i < v->n; i++) {
+		strcat(names, v->files[i].name);
+		strcat(names, v->files[i].fd < 0 ? " " : "+ ");
+	}
+	CHECK_STR_EQ(names, "perf-4194401.map perf-4194403.map perf-4194404.map perf-4194406.map ");
+	tmpview_free(v);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_perfdata"))
@@ -671,6 +764,8 @@ int main(void)
 	UNIT_RUN(test_sample_times);
 	UNIT_RUN(test_rewrite);
 	UNIT_RUN(test_sideband);
+	UNIT_RUN(test_mmaps);
+	UNIT_RUN(test_tmpview_names);
 	unit_tmp_fini();
 	return unit_exit();
 }

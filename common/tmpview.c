@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/* tmpview: the /tmp that perf sees (see tmpview.h). */
+#include "tmpview.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "inpath.h"
+#include "nsenter.h"
+#include "perfdata.h"
+#include "perfmap.h"
+
+/* The mapping names perf 6.1 reads a perf map for when executable
+ * (map.c is_anon_memory(), is_no_dso_memory()); "[anon", "/memfd:": later
+ * perf's, named too (a file more in the view costs nothing). */
+static const char *const anon_prefix[] = {
+	"//anon", "/dev/zero", "/anon_hugepage", "[stack", "/SYSV", "[heap]", "[anon", "/memfd:",
+};
+
+/* Whether perf reads a perf map for mapping M (map__new(), dso__load()). */
+static bool reads_perfmap(const struct perfdata_mmap *m)
+{
+	if (!strncmp(m->file, "/tmp/perf-", 10))
+		return true;	/* a dso of that name is read as a perf map, whatever it maps */
+	if (!m->exec)
+		return false;
+	if (m->flags & MAP_HUGETLB)
+		return true;
+	for (size_t i = 0; i < sizeof(anon_prefix) / sizeof(anon_prefix[0]); i++)
+		if (!strncmp(m->file, anon_prefix[i], strlen(anon_prefix[i])))
+			return true;
+	return false;
+}
+
+struct ids {
+	pid_t *v;
+	size_t n, cap;
+	int err;
+};
+
+static void add_id(struct ids *ids, pid_t id)
+{
+	void *g;
+
+	if (id <= 0 || ids->err)
+		return;
+	g = array_grow(ids->v, &ids->cap, ids->n, sizeof(*ids->v));
+	if (!g) {
+		ids->err = -ENOMEM;
+		return;
+	}
+	ids->v = g;
+	ids->v[ids->n++] = id;
+}
+
+/* perfdata_mmaps()'s callback: the process and thread of a mapping perf
+ * reads a perf map for. */
+static int collect(void *arg, const struct perfdata_mmap *m)
+{
+	struct ids *ids = arg;
+
+	if (reads_perfmap(m)) {
+		add_id(ids, (pid_t)m->pid);
+		add_id(ids, (pid_t)m->tid);
+	}
+	return ids->err;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts IDS and drops the repeats. */
+static void unique(struct ids *ids)
+{
+	size_t k = 0;
+
+	array_sort(ids->v, ids->n, sizeof(*ids->v), by_id);
+	for (size_t i = 0; i < ids->n; i++)
+		if (!k || ids->v[k - 1] != ids->v[i])
+			ids->v[k++] = ids->v[i];
+	ids->n = k;
+}
+
+/* The other names perf may give pid ID's perf map: the live process's Tgid
+ * and NStgid (each level), as nsinfo__new() reads them, into IDS. */
+static void aliases(pid_t id, struct ids *ids)
+{
+	char path[40], buf[4096], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (p = buf; (p = strchr(p, '\n')); ) {
+		bool tgid = !strncmp(++p, "Tgid:", 5), ns = !strncmp(p, "NStgid:", 7);
+		char *end;
+
+		if (!tgid && !ns)
+			continue;
+		p += tgid ? 5 : 7;
+		for (long v; (v = strtol(p, &end, 10)) > 0 && end != p; p = end)
+			add_id(ids, (pid_t)v);
+	}
+}
+
+/* Opens the contents of pid ID's perf map: the copy kept in RECDIR, else
+ * /tmp/perf-ID.map when it is a regular file (no link) perfmap_owner_ok()
+ * allows (the converter names a map not used: convert/perfmaps.c). Returns
+ * the descriptor with *SIZE, or -1. */
+static int source(pid_t id, int recdir, off_t *size)
+{
+	char name[64], path[64], why[300];
+	struct stat st;
+	bool kept;
+	int fd = -1;
+
+	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)id);
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)id);
+	if (recdir >= 0)
+		fd = inpath_open(recdir, name, INPATH_NOFOLLOW | INPATH_OWNED, why, sizeof(why));
+	kept = fd >= 0;
+	if (!kept && (fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, sizeof(why))) < 0)
+		return -1;
+	if (fstat(fd, &st) || (!kept && !perfmap_owner_ok(st.st_uid, id)) ||
+	    (uint64_t)st.st_size > PERFMAP_MAX) {
+		close(fd);
+		return -1;
+	}
+	*size = st.st_size;
+	return fd;
+}
+
+/* Adds perf-ID.map with contents FD (owned; -1: empty) to V. Returns 0 or -ENOMEM. */
+static int add_file(struct tmpview *v, pid_t id, int fd, off_t size)
+{
+	void *g = array_grow(v->files, &v->cap, v->n, sizeof(*v->files));
+	struct tmpview_file *f;
+
+	if (!g) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	v->files = g;
+	f = &v->files[v->n++];
+	snprintf(f->name, sizeof(f->name), PERFMAP_KEPT, (int)id);
+	f->fd = fd;
+	f->size = fd >= 0 ? size : 0;
+	return 0;
+}
+
+/* Whether ID is among the N sorted IDS. */
+static bool has_id(const pid_t *ids, size_t n, pid_t id)
+{
+	return array_search(&id, ids, n, sizeof(*ids), by_id) != NULL;
+}
+
+/* Whether V's files from FROM on name ID. */
+static bool named_from(const struct tmpview *v, size_t from, pid_t id)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)id);
+	for (size_t i = from; i < v->n; i++)
+		if (!strcmp(v->files[i].name, name))
+			return true;
+	return false;
+}
+
+/* Fills V with a file for each id of IDS (sorted, unique), then one for each
+ * alias of theirs with the same contents. Returns 0 or -ENOMEM. */
+static int fill(struct tmpview *v, const struct ids *ids, int recdir)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < ids->n && !err; i++) {
+		off_t size = 0;
+		int fd = source(ids->v[i], recdir, &size);
+
+		err = add_file(v, ids->v[i], fd, size);
+	}
+	for (size_t i = 0; i < ids->n && !err; i++) {
+		struct ids more = { 0 };
+
+		aliases(ids->v[i], &more);
+		for (size_t k = 0; k < more.n && !err; k++) {
+			const struct tmpview_file *f = &v->files[i];
+			int fd = f->fd >= 0 ? fcntl(f->fd, F_DUPFD_CLOEXEC, 0) : -1;
+
+			if (f->fd >= 0 && fd < 0)
+				err = -errno;
+			else if (has_id(ids->v, ids->n, more.v[k]) || named_from(v, ids->n, more.v[k])) {
+				if (fd >= 0)
+					close(fd);
+			}
+			else
+				err = add_file(v, more.v[k], fd, f->size);
+		}
+		err = err ? err : more.err;
+		free(more.v);
+	}
+	return err;
+}
+
+/* How a view is made here: TMPVIEW_ADMIN with CAP_SYS_ADMIN (root: a user
+ * namespace would map no other user's files), else TMPVIEW_USERNS; -1 when
+ * it cannot be, with *ERR the errno (asked once: a child makes an empty
+ * view). */
+static int view_how(int *err)
+{
+	static int how = -2, why;
+
+	if (how == -2) {
+		struct tmpview probe = {
+			.how = nsenter_admin_permitted() ? TMPVIEW_ADMIN : TMPVIEW_USERNS,
+			.uid = geteuid(), .gid = getegid(),
+		};
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0)
+			_exit(tmpview_enter(&probe) & 0xff);
+		why = pid < 0 ? errno : waitpid(pid, &status, 0) != pid ? errno :
+		      WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+		how = why ? -1 : (int)probe.how;
+	}
+	*err = why;
+	return how;
+}
+
+/* Without a view (ERR: why none): whether each name of V's files is safe
+ * for perf to open as it is (no FIFO, device or socket, also at a symbolic
+ * link's end). Returns 0, or -EPERM with WHY. */
+static int check_names(const struct tmpview *v, int err, char *why, size_t size)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/tmp/%s", v->files[i].name);
+		if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+			continue;
+		snprintf(why, size, "%s: %s of uid %d where perf script reads a JIT's perf map: "
+			 "perf would open it (no private /tmp for perf: its namespace failed: %s)", path,
+			 inpath_kind(st.st_mode), (int)st.st_uid, strerror(err));
+		return -EPERM;
+	}
+	return 0;
+}
+
+int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
+		 size_t size)
+{
+	struct ids ids = { 0 };
+	struct tmpview *v;
+	int err, how;
+
+	*view = NULL;
+	err = perfdata_mmaps(perfdata, collect, &ids);
+	if (err == -EIO)
+		err = ids.err;	/* damaged records: perf reads no further either */
+	if (err || !ids.n) {
+		free(ids.v);
+		if (err)
+			snprintf(why, size, "cannot read its mappings: %s", strerror(-err));
+		return err;
+	}
+	unique(&ids);
+	v = calloc(1, sizeof(*v));
+	err = v ? fill(v, &ids, recdir) : -ENOMEM;
+	free(ids.v);
+	if (err) {
+		snprintf(why, size, "out of memory");
+		tmpview_free(v);
+		return err;
+	}
+	v->uid = geteuid();
+	v->gid = getegid();
+	how = view_how(&err);
+	if (how < 0) {
+		err = check_names(v, err, why, size);
+		tmpview_free(v);
+		return err;
+	}
+	v->how = (enum tmpview_how)how;
+	*view = v;
+	return 0;
+}
+
+void tmpview_free(struct tmpview *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->files[i].fd >= 0)
+			close(v->files[i].fd);
+	free(v->files);
+	free(v);
+}
+
+/* Async-signal-safe from here on. */
+
+/* Writes decimal V at P; returns the end. */
+static char *put_num(char *p, unsigned long v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* Writes TEXT (LEN bytes) into the file PATH. Returns 0 or an errno. */
+static int write_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* Maps ID to itself in the user namespace just made (FILE: uid_map or gid_map). */
+static int map_self(const char *file, unsigned long id)
+{
+	char line[64], *p = line;
+
+	p = put_num(p, id);
+	*p++ = ' ';
+	p = put_num(p, id);
+	memcpy(p, " 1\n", 3);
+	return write_file(file, line, (size_t)(p + 3 - line));
+}
+
+/* Copies F into a new file of directory DIR. Returns 0 or an errno. */
+static int put_file(int dir, const struct tmpview_file *f)
+{
+	int out = openat(dir, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	off_t off = 0;
+	int err = 0;
+
+	if (out < 0)
+		return errno;
+	while (f->fd >= 0 && off < f->size) {
+		ssize_t r = sendfile(out, f->fd, &off, (size_t)(f->size - off));
+
+		if (r <= 0) {
+			err = r < 0 ? errno : 0;	/* shorter now: what there was */
+			break;
+		}
+	}
+	close(out);
+	return err;
+}
+
+/* Mounts V's view over /tmp, in a mount namespace already ours. Returns 0 or an errno. */
+static int mount_view(const struct tmpview *v)
+{
+	char opts[128] = "lowerdir=/proc/self/fd/", *p;
+	int lower, upper, err = 0;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return errno;
+	lower = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (lower < 0)
+		return errno;
+	if (mount("snaptrace", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") ||
+	    mkdir("/tmp/upper", 0755) || mkdir("/tmp/work", 0700)) {
+		err = errno;
+		close(lower);
+		return err;
+	}
+	upper = open("/tmp/upper", O_DIRECTORY | O_CLOEXEC);
+	if (upper < 0)
+		err = errno;
+	for (size_t i = 0; !err && i < v->n; i++)
+		err = put_file(upper, &v->files[i]);
+	if (upper >= 0)
+		close(upper);
+	p = put_num(opts + strlen(opts), (unsigned long)lower);
+	memcpy(p, ",upperdir=/tmp/upper,workdir=/tmp/work", 39);
+	if (!err && mount("overlay", "/tmp", "overlay", MS_NOSUID | MS_NODEV, opts))
+		err = errno;
+	close(lower);
+	return err;
+}
+
+int tmpview_enter(const struct tmpview *v)
+{
+	int err;
+
+	if (!v)
+		return 0;
+	if (v->how == TMPVIEW_ADMIN) {
+		err = -nsenter_admin(true);
+		if (!err && unshare(CLONE_NEWNS))
+			err = errno;
+	} else {
+		err = unshare(CLONE_NEWUSER | CLONE_NEWNS) ? errno : 0;
+		if (!err)
+			err = write_file("/proc/self/setgroups", "deny", 4);
+		if (!err)
+			err = map_self("/proc/self/uid_map", v->uid);
+		if (!err)
+			err = map_self("/proc/self/gid_map", v->gid);
+	}
+	if (!err)
+		err = mount_view(v);
+	if (v->how == TMPVIEW_ADMIN) {
+		int drop = -nsenter_admin(false);
+
+		err = err ? err : drop;
+	}
+	return err;
+}

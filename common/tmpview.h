@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tmpview: the /tmp that perf sees. perf (6.1: map__new(), symbol.c
+ * dso__load(), dso__find_perf_map(), dso__load_perf_map()) reads a JIT's
+ * perf map, /tmp/perf-N.map, by that name, with fopen: for every process
+ * with anonymous executable memory in a perf.data (N its pid, or the Tgid
+ * or innermost NStgid of the live process of that pid: nsinfo__new()),
+ * and for every mapping whose name starts with "/tmp/perf-". Another
+ * user's FIFO there holds the reader until killed; their symbolic link
+ * (fs.protected_symlinks=0) has root read the file it leads to as symbols.
+ * So the perf a converter starts runs in a mount namespace of its own
+ * whose /tmp is an overlay: the real /tmp below, and above it a private
+ * tmpfs holding every such perf-N.map as the converter opened it itself:
+ * the recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the
+ * real /tmp file when it is a regular file (no link) of root's, the
+ * caller's or the live process's user, else an empty file. Whatever perf
+ * writes into /tmp (perf-vdso.so-XXXXXX) stays in that tmpfs and goes with
+ * it. Root does it with CAP_SYS_ADMIN (kept permitted for this:
+ * nsenter.h); another user in a user namespace of their own (their uid and
+ * gid mapped to themselves), where the system allows it; else no view,
+ * and a conversion whose perf would open a FIFO, device or socket there
+ * is refused (a check, not a guarantee: the name may change after it).
+ * Why: docs/design.md "Threat model".
+ */
+#ifndef SNAPTRACE_TMPVIEW_H
+#define SNAPTRACE_TMPVIEW_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* One file of the private layer. */
+struct tmpview_file {
+	char name[32];           /* "perf-N.map" */
+	int fd;                  /* its contents: a regular file (owned, shared between
+				  * files of one process), or -1: empty */
+	off_t size;              /* bytes of FD to copy (as it was when checked) */
+};
+
+/* How the view is made. */
+enum tmpview_how {
+	TMPVIEW_ADMIN,           /* CAP_SYS_ADMIN (root) */
+	TMPVIEW_USERNS,          /* in a user namespace of the caller's own */
+};
+
+struct tmpview {
+	enum tmpview_how how;
+	uid_t uid;               /* the caller's, mapped to itself (TMPVIEW_USERNS) */
+	gid_t gid;
+	struct tmpview_file *files;   /* owned */
+	size_t n, cap;
+};
+
+/*
+ * Reads the perf.data PERFDATA (a path perf reads too: /proc/self/fd/N)
+ * for the perf maps perf would open and makes the view of them: the copies
+ * kept in the recording directory RECDIR (an open directory, or -1: none).
+ * A map that cannot be used is said in a warning naming it and why.
+ * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map, or
+ * when no view can be made and none of the names perf would open is a
+ * FIFO, device or socket; or a negative errno with WHY (SIZE bytes) one
+ * phrase naming the path and the rule (-EPERM: such a file, and no view),
+ * or why the perf.data could not be read (records damaged or cut short:
+ * the mappings before them, where perf stops too).
+ */
+int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
+		 size_t size);
+
+/*
+ * In a child about to exec perf (async-signal-safe system calls only):
+ * enters a mount namespace (and for TMPVIEW_USERNS a user namespace) of its
+ * own whose /tmp is V's view (nosuid, nodev), and drops CAP_SYS_ADMIN for
+ * good. V NULL: nothing. Returns 0 or an errno.
+ */
+int tmpview_enter(const struct tmpview *v);
+
+/* Frees V (closes its files); NULL is fine. */
+void tmpview_free(struct tmpview *v);
+
+#endif
