@@ -158,11 +158,11 @@ t_tiers() {
 touch "$TMP/running/c-$n"
 nice >"$TMP/nice.$n"
 for ((i = 0; i < 400; i++)); do
-	[ \$(ls "$TMP/running" | grep -c '^c-') -ge 3 ] && break
+	seen=\$(ls "$TMP/running" | tr '\\n' ' ')
+	[ \$(printf '%s\\n' \$seen | grep -c '^c-') -ge 3 ] && break
 	sleep 0.05
 done
-seen=\$(ls "$TMP/running" | tr '\\n' ' ')
-[ \$(ls "$TMP/running" | grep -c '^c-') -ge 3 ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen"
+[ \$(printf '%s\\n' \$seen | grep -c '^c-') -ge 3 ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen"
 [ -z "\${RUNNER_TIERS_BOTH:-}" ] || [[ "\$seen" == *r-r* ]] || echo "FAIL ${n}_beside: no record suite beside: \$seen"
 sleep 1
 rm -f "$TMP/running/c-$n"
