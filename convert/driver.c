@@ -144,6 +144,8 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_tid = fxt_writer_cstring(w, "tid");
 	c->s_measured = fxt_writer_cstring(w, FXT_MEASURED_ARG);
 	c->s_duration_ns = fxt_writer_cstring(w, FXT_MEASURED_DURATION_ARG);
+	c->s_left_by = fxt_writer_cstring(w, FXT_MEASURED_LEFT_BY_ARG);
+	c->s_exception = fxt_writer_cstring(w, "exception");
 	cv->input = "-";
 	return cv;
 }

@@ -103,16 +103,21 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 		const char *p = line;
 		uint64_t idx, pid, tid, entry, ret;
 		struct conv_mcall *mc;
+		bool thrown;
 
 		lineno++;
 		line[strcspn(line, "\n")] = 0;
 		if (lineno == 1 && !strncmp(line, "# ", 2))
 			continue;
-		if (!word(&p, &idx) || !word(&p, &pid) || !word(&p, &tid) || !word(&p, &entry) ||
-		    !word(&p, &ret) || *p || idx >= n || !pid || pid > 0x7fffffff || !tid ||
+		bool ok = word(&p, &idx) && word(&p, &pid) && word(&p, &tid) && word(&p, &entry) &&
+			  word(&p, &ret);
+
+		/* version 2: a call left by an exception ends at its catch */
+		thrown = ok && !strcmp(p, "exception");
+		if (!ok || (*p && !thrown) || idx >= n || !pid || pid > 0x7fffffff || !tid ||
 		    tid > 0x7fffffff || entry > ret || ret > CONV_TS_MAX) {
-			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS RETURN_NS (an "
-				 "index of record.json's measure, entry at or before return), "
+			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS END_NS [exception] "
+				 "(an index of record.json's measure, entry at or before the end), "
 				 "found '%.80s'", path, lineno, line);
 			fclose(f);
 			return -EINVAL;
@@ -127,7 +132,8 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 		}
 		c->mcalls = mc;
 		c->mcalls[c->nmcalls++] = (struct conv_mcall){ .pid = (int64_t)pid,
-			.tid = (int64_t)tid, .entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx) };
+			.tid = (int64_t)tid, .entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx),
+			.thrown = thrown };
 	}
 	fclose(f);
 	return 0;

@@ -13,7 +13,9 @@
  * function with its exact entry and return (record.json's calls file). */
 struct conv_mcall {
 	int64_t pid, tid;
-	uint64_t entry, ret;           /* ns, perf clock */
+	uint64_t entry, ret;           /* ns, perf clock; RET: its return, or the catch
+					* of a call left by an exception (THROWN) */
+	bool thrown;
 	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
 };
 

@@ -94,6 +94,7 @@ struct conv_frame {
 	uint64_t measured_entry;    /* its entry, ns (the frame may begin later: the
 				     * snapshot's start) */
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
+	bool measured_thrown;       /* it was left by an exception: MEASURED_END is the catch */
 };
 
 /* A branch waiting for its timestamp to be spread. */
@@ -428,7 +429,7 @@ struct conv {
 	size_t nmfuncs;
 	struct conv_perfmap *perfmaps; /* the JITs' perf maps met (perfmaps.h) */
 	size_t nperfmaps, capperfmaps;
-	fxt_string_id s_measured, s_duration_ns;
+	fxt_string_id s_measured, s_duration_ns, s_left_by, s_exception;
 };
 
 /*

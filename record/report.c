@@ -100,8 +100,9 @@ static void write_measures(FILE *f, const struct rec_session *s)
 		fputs("],\n     \"slowest\": [", f);
 		for (int k = 0; k < nslow; k++)
 			fprintf(f, "%s{\"pid\": %d, \"tid\": %d, \"entry_ns\": %" PRIu64
-				", \"duration_ns\": %" PRIu64 "}", k ? ", " : "", (int)slow[k].pid,
-				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns);
+				", \"duration_ns\": %" PRIu64 "%s}", k ? ", " : "", (int)slow[k].pid,
+				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns,
+				slow[k].thrown ? ", \"left_by\": \"exception\"" : "");
 		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_unended\": %" PRIu64
 			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
 			PRIu64 ", \"first_second_calls\": %" PRIu64 ", \"cost_ns\": ",

@@ -5,7 +5,8 @@
 # with "measure", the calls file), so every time is known:
 #   measured-slices  every call of a recorded thread inside the snapshot is
 #                    a slice of its exact entry and return with measured=true
-#                    and its duration; a call between two samples nests under
+#                    and its duration (a call left by an exception, marked
+#                    so in the calls file, with left_by=exception); a call between two samples nests under
 #                    what they share; the frames the samples show inside a
 #                    call go inside it (also where frame pointers hide its own
 #                    frame) and end by its return; a call still running at
@@ -40,6 +41,8 @@ tree() {
 			m = ""
 			if (match($0, /measured:bool=true duration_ns:uint64=[0-9]+/))
 				m = " measured " substr($0, RSTART + 38, RLENGTH - 38)
+			if ($0 ~ /left_by:string="exception"/)
+				m = m " exception"
 			print $1, $2, se[1], se[2], nm m
 		}'
 }
@@ -73,7 +76,7 @@ bad() {
 		echo " [$1: $(first_lines "$TMP/bad.err")]"
 	fi
 }
-why=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS RETURN_NS')
+why=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS END_NS .exception.')
 why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
