@@ -10,7 +10,8 @@
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
  *   "threads": [{"pid", "tid", "comm"}]
- *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
+ *   "trigger": {"spec", "mechanism", "file", "symbol", "name" (as perf names
+ *               its frames), "vaddr" (its link-time entry), "file_offset",
  *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
  *               --trigger-slower-than threshold, null without it, and then
  *               "calls" (calls measured: a return matched to its entry),

@@ -76,6 +76,24 @@ static bool word(const char **p, uint64_t *out)
 	return true;
 }
 
+/* Appends call M to C->mcalls (at most CONV_MCALLS_MAX). Returns 0, or -1
+ * when out of memory (c->nomem set). */
+static int add_call(struct conv *c, const struct conv_mcall *m)
+{
+	struct conv_mcall *mc;
+
+	if (c->nmcalls >= CONV_MCALLS_MAX)
+		return 0;
+	mc = array_grow(c->mcalls, &c->capmcalls, c->nmcalls, sizeof(*mc));
+	if (!mc) {
+		c->nomem = true;
+		return -1;
+	}
+	c->mcalls = mc;
+	c->mcalls[c->nmcalls++] = *m;
+	return 0;
+}
+
 /* Reads the calls file of M, a measure of recording R whose functions are
  * mfuncs [FIRST, FIRST + R->nmeasures). Returns 0 (out of memory sets
  * c->nomem), or -EINVAL with ERR (SIZE bytes) set. */
@@ -102,7 +120,6 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = line;
 		uint64_t idx, pid, tid, entry, ret;
-		struct conv_mcall *mc;
 		bool thrown;
 
 		lineno++;
@@ -122,18 +139,10 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 			fclose(f);
 			return -EINVAL;
 		}
-		if (c->nmcalls >= CONV_MCALLS_MAX)
-			continue;
-		mc = array_grow(c->mcalls, &c->capmcalls, c->nmcalls, sizeof(*mc));
-		if (!mc) {
-			fclose(f);
-			c->nomem = true;
-			return 0;
-		}
-		c->mcalls = mc;
-		c->mcalls[c->nmcalls++] = (struct conv_mcall){ .pid = (int64_t)pid,
-			.tid = (int64_t)tid, .entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx),
-			.thrown = thrown };
+		if (add_call(c, &(struct conv_mcall){ .pid = (int64_t)pid, .tid = (int64_t)tid,
+					.entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx),
+					.thrown = thrown }))
+			break;
 	}
 	fclose(f);
 	return 0;
@@ -152,14 +161,63 @@ static int by_thread_entry(const void *x, const void *y)
 	return a->ret > b->ret ? -1 : a->ret < b->ret;   /* an outer call first */
 }
 
+/* The hits of a slow-call trigger read as calls of its function (MFUNC). */
+struct hit_calls {
+	struct conv *c;
+	uint32_t mfunc;
+};
+
+/* recording_hits()'s callback: hit H, the return (or catch) of a call
+ * slower than the threshold, with its "entry_ns" and "duration_ns", as a
+ * call of the trigger's function. Returns 0 (out of memory: c->nomem). */
+static int hit_call(void *arg, const struct recording_hit *h)
+{
+	const struct hit_calls *hc = arg;
+	struct conv_mcall m = { .pid = h->pid, .tid = h->tid, .mfunc = hc->mfunc };
+	uint64_t dur = 0;
+	int known = 0;
+
+	for (size_t k = 0; k < h->nextra; k++) {
+		const struct recording_field *f = &h->extra[k];
+		bool num = !f->str && !f->is_bool && !f->is_unsigned && f->i64 >= 0;
+
+		if (num && !strcmp(f->name, "entry_ns") && ++known)
+			m.entry = (uint64_t)f->i64;
+		else if (num && !strcmp(f->name, "duration_ns") && ++known)
+			dur = (uint64_t)f->i64;
+		else if (f->str && !strcmp(f->name, "left_by"))
+			m.thrown = !strcmp(f->str, "exception");
+	}
+	if (known != 2 || m.entry > CONV_TS_MAX || dur > CONV_TS_MAX - m.entry)
+		return 0;	/* no call known: a plain trigger's hit */
+	m.ret = m.entry + dur;
+	add_call(hc->c, &m);
+	return 0;
+}
+
+/* Whether R's slow-call trigger has calls to draw from its hits: it has
+ * them, its function is known, and no --measure of R draws it already. */
+static bool slow_trigger_calls(const struct recording *r)
+{
+	if (!r->slower_than_ns || !r->trigger_name || !r->trigger_file || !r->nhits)
+		return false;
+	for (size_t i = 0; i < r->nmeasures; i++)
+		if (!strcmp(r->measures[i].file, r->trigger_file) &&
+		    (r->measures[i].vaddr == r->trigger_vaddr ||
+		     !strcmp(r->measures[i].name, r->trigger_name)))
+			return false;
+	return true;
+}
+
 int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size)
 {
 	size_t first = c->nmfuncs;
+	bool hits = slow_trigger_calls(r);
 	struct conv_mfunc *mf;
 
-	if (!r->nmeasures)
+	if (!r->nmeasures && !hits)
 		return 0;
-	mf = realloc(c->mfuncs, (first + r->nmeasures) * sizeof(*mf));
+	mf = realloc(c->mfuncs, (first + r->nmeasures + hits) * sizeof(*mf));
 	if (!mf) {
 		c->nomem = true;
 		return 0;
@@ -181,6 +239,18 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 		    !strcmp(r->measures[i].calls_path, r->measures[i - 1].calls_path)))
 			continue;
 		if (read_calls(c, r, &r->measures[i], first, err, size))
+			return -EINVAL;
+	}
+	if (hits) {
+		struct conv_span name = { r->trigger_name, (uint32_t)strlen(r->trigger_name) };
+		struct conv_span dso = { r->trigger_file, (uint32_t)strlen(r->trigger_file) };
+		struct hit_calls hc = { .c = c, .mfunc = (uint32_t)c->nmfuncs };
+
+		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
+			.func = conv_func_get(c, name, dso), .file = r->trigger_file,
+			.vaddr = r->trigger_vaddr,
+		};
+		if (recording_hits(r, hit_call, &hc, err, size) < 0)
 			return -EINVAL;
 	}
 	if (c->nmcalls)
