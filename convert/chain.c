@@ -147,6 +147,18 @@ static size_t find_measured(const struct conv *c, const struct conv_site *frames
 	return n;
 }
 
+/* The root-first index from K up of FRAMES (N, innermost first) that is a
+ * known call site of measured function MFUNC (its caller, at the call's
+ * return: frame pointers hid its own frame), or N. */
+static size_t find_callsite(const struct conv *c, const struct conv_site *frames, size_t n,
+			    size_t k, uint32_t mfunc)
+{
+	for (; k < n; k++)
+		if (conv_measured_callsite(c, &frames[n - 1 - k], mfunc))
+			return k;
+	return n;
+}
+
 /* The root-first index below K of T's outermost frame of measured function
  * MFUNC that is no measured call, or K. Every call of it that returned is
  * measured: a sampled frame of it is a call that left by an exception or a
@@ -171,15 +183,22 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
 	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true };
 	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
-	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n;
+	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n, upto;
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
 	pop_to(c, t, k, at);
-	k = t->depth;
-	if (m->ret >= ts)
+	k = upto = t->depth;
+	if (m->ret >= ts) {
 		i = find_measured(c, frames, n, k, m->mfunc);
-	for (size_t j = k; i < n && j < i; j++)
+		upto = i;
+		/* its frame hidden (frame pointers): its caller, by a call site seen */
+		if (i == n)
+			upto = find_callsite(c, frames, n, k, m->mfunc) + 1;
+		if (upto > n)
+			upto = k;
+	}
+	for (size_t j = k; j < upto; j++)
 		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);
 	if (i < n)
 		site = frames[n - 1 - i];
@@ -284,11 +303,14 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 		k = t->woken_depth;
 	from = keep = k;
 	if (k < floor) {
-		size_t i = find_measured(c, frames, n, k, t->stack[floor - 1].mfunc);
+		uint32_t mfunc = t->stack[floor - 1].mfunc;
+		size_t i = find_measured(c, frames, n, k, mfunc);
 
 		if (i < n) {
 			t->stack[floor - 1].ip = frames[n - 1 - i].ip;
 			from = i + 1;
+		} else if ((i = find_callsite(c, frames, n, k, mfunc)) < n) {
+			from = i + 1;	/* its callers (frame pointers hid it): not inside it */
 		}
 		/* the frames inside it that the sample's continue */
 		for (keep = floor; keep < t->depth && from < n &&
@@ -373,6 +395,8 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->period_ns = period_ns ? period_ns : median_spacing(t);
 	if (!c->period_ns)	/* any thread's, until the recording tells */
 		c->period_ns = t->period_ns;
+	if (c->nmfuncs)
+		conv_measured_learn(c, frames, n);
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	if (!uprobe_cut(c, t, ts, frames, n))
@@ -393,6 +417,8 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
+	if (c->nmfuncs)
+		conv_measured_learn(c, frames, n);
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	if (n) {

@@ -290,6 +290,32 @@ bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uin
 	       !memcmp(func->key + func->symlen, m->file, len);
 }
 
+void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n)
+{
+	for (uint32_t k = 0; k < c->nmfuncs; k++) {
+		struct conv_mfunc *mf = &c->mfuncs[k];
+
+		for (size_t i = 0; i + 1 < n && mf->nsites < CONV_MSITES; i++) {
+			const struct conv_site *f = &frames[i], *caller = &frames[i + 1];
+
+			if (!conv_measured_frame(c, f->func, f->has_symoff ? f->ip - f->symoff : 0, k) ||
+			    conv_measured_callsite(c, caller, k))
+				continue;
+			mf->sites[mf->nsites++] = (struct conv_msite){ caller->func, caller->ip };
+		}
+	}
+}
+
+bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc)
+{
+	const struct conv_mfunc *mf = &c->mfuncs[mfunc];
+
+	for (unsigned i = 0; i < mf->nsites; i++)
+		if (mf->sites[i].func == f->func && mf->sites[i].ip == f->ip)
+			return true;
+	return false;
+}
+
 void conv_measured_free(struct conv *c)
 {
 	free(c->mcalls);

@@ -19,6 +19,10 @@ struct conv_mcall {
 	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
 };
 
+/* The call sites of a measured function kept (its callers' return addresses
+ * seen right below a frame of it) */
+#define CONV_MSITES 16
+
 /* A measured function: how its calls are named and known in samples. */
 struct conv_mfunc {
 	const struct conv_func *func;  /* its slices' name and dso */
@@ -26,6 +30,11 @@ struct conv_mfunc {
 					* borrowed from the recording */
 	uint64_t vaddr;                /* its entry: a sampled frame of it has ip - symoff
 					* = VADDR in FILE */
+	struct conv_msite {
+		const struct conv_func *func;  /* the caller */
+		uint64_t ip;           /* where the call returns to in it */
+	} sites[CONV_MSITES];          /* seen in samples that show a frame of it */
+	unsigned nsites;
 };
 
 /* measured.c: adds recording R's measured functions (C->mfuncs; their
@@ -43,6 +52,15 @@ void conv_measured_thread(struct conv *c, struct conv_thread *t);
  * function MFUNC: its function, or its entry under another name. */
 bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uint64_t sym_start,
 			 uint32_t mfunc);
+
+/* measured.c: learns from a sampled chain (FRAMES, N, innermost first) the
+ * call sites of C's measured functions: the frame right below each frame of
+ * one (its caller, at the return address of the call). */
+void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n);
+
+/* measured.c: whether sampled frame F is a known call site of measured
+ * function MFUNC: the caller of one of its calls, at that call's return. */
+bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc);
 
 /* measured.c: frees C's measured functions and calls. */
 void conv_measured_free(struct conv *c);

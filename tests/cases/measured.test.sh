@@ -55,6 +55,21 @@ else
 	ok measured-slices
 fi
 
+# measured-callsite: frame pointers hide the measured function in most
+# samples; a call site seen once (a sample in step itself, under main+0x35)
+# puts a later call sampled only in libc under main, its libc frames inside
+# it (tests/cases/measured-callsite/README)
+CS="$SNAPTRACE_TOP/tests/cases/measured-callsite"
+mkdir -p "$TMP/cs"
+cp "$CS/perf.data.1" "$CS/record.json" "$CS/measured-calls.txt" "$TMP/cs/"
+if ! "$CONVERT" --quiet "$TMP/cs" -o "$TMP/cs.fxt" 2>"$TMP/cs.err"; then
+	fail measured-callsite "conversion failed: $(first_lines "$TMP/cs.err")"
+elif ! diff "$CS/expected-tree.txt" <(tree "$TMP/cs.fxt") >"$TMP/cs.diff"; then
+	fail measured-callsite "$(tr '\n' '|' <"$TMP/cs.diff")"
+else
+	ok measured-callsite
+fi
+
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then
 	ok measured-info
