@@ -47,13 +47,19 @@ tree() {
 		}'
 }
 
-if ! "$CONVERT" --quiet "$D" -o "$TMP/m.fxt" 2>"$TMP/m.err"; then
-	fail measured-slices "conversion failed: $(first_lines "$TMP/m.err")"
-elif ! diff "$SRC/expected-tree.txt" <(tree "$TMP/m.fxt") >"$TMP/m.diff"; then
-	fail measured-slices "$(tr '\n' '|' <"$TMP/m.diff")"
-else
-	ok measured-slices
-fi
+# tree_case NAME DIR EXPECTED OUT: recording DIR converted into OUT has the
+# slices of EXPECTED (tree's lines): one ok or FAIL line NAME
+tree_case() {
+	if ! "$CONVERT" --quiet "$2" -o "$4" 2>"$4.err"; then
+		fail "$1" "conversion failed: $(first_lines "$4.err")"
+	elif ! diff "$3" <(tree "$4") >"$4.diff"; then
+		fail "$1" "$(tr '\n' '|' <"$4.diff")"
+	else
+		ok "$1"
+	fi
+}
+
+tree_case measured-slices "$D" "$SRC/expected-tree.txt" "$TMP/m.fxt"
 
 # measured-callsite: frame pointers hide the measured function in most
 # samples; a call site seen once (a sample in step itself, under main+0x35)
@@ -62,13 +68,7 @@ fi
 CS="$SNAPTRACE_TOP/tests/cases/measured-callsite"
 mkdir -p "$TMP/cs"
 cp "$CS/perf.data.1" "$CS/record.json" "$CS/measured-calls.txt" "$TMP/cs/"
-if ! "$CONVERT" --quiet "$TMP/cs" -o "$TMP/cs.fxt" 2>"$TMP/cs.err"; then
-	fail measured-callsite "conversion failed: $(first_lines "$TMP/cs.err")"
-elif ! diff "$CS/expected-tree.txt" <(tree "$TMP/cs.fxt") >"$TMP/cs.diff"; then
-	fail measured-callsite "$(tr '\n' '|' <"$TMP/cs.diff")"
-else
-	ok measured-callsite
-fi
+tree_case measured-callsite "$TMP/cs" "$CS/expected-tree.txt" "$TMP/cs.fxt"
 
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then
