@@ -147,14 +147,15 @@ static size_t find_measured(const struct conv *c, const struct conv_site *frames
 	return n;
 }
 
-/* The root-first index from K up of FRAMES (N, innermost first) that is a
- * known call site of measured function MFUNC (its caller, at the call's
- * return: frame pointers hid its own frame), or N. */
+/* The root-first index from K up of FRAMES (N, innermost first) that is the
+ * caller of a call of measured function MFUNC returning to CALLER (0: not
+ * known; then a call site of it seen), at the call's return: frame pointers
+ * hid its own frame; or N. */
 static size_t find_callsite(const struct conv *c, const struct conv_site *frames, size_t n,
-			    size_t k, uint32_t mfunc)
+			    size_t k, uint32_t mfunc, uint64_t caller)
 {
 	for (; k < n; k++)
-		if (conv_measured_callsite(c, &frames[n - 1 - k], mfunc))
+		if (conv_measured_callsite(c, &frames[n - 1 - k], mfunc, caller))
 			return k;
 	return n;
 }
@@ -187,6 +188,12 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
+	/* the sample shows it right where the stack has its caller: frame
+	 * pointers skipped the caller (sampled before it set up its frame) */
+	if (frames && m->ret >= ts && k < t->depth && k < n && !t->stack[k].measured_end &&
+	    t->stack[k].func == conv_measured_caller_func(c, m) &&
+	    find_measured(c, frames, n, k, m->mfunc) == k)
+		k++;
 	pop_to(c, t, k, at);
 	k = upto = t->depth;
 	if (m->ret >= ts) {
@@ -194,7 +201,7 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 		upto = i;
 		/* its frame hidden (frame pointers): its caller, by a call site seen */
 		if (i == n)
-			upto = find_callsite(c, frames, n, k, m->mfunc) + 1;
+			upto = find_callsite(c, frames, n, k, m->mfunc, m->caller) + 1;
 		if (upto > n)
 			upto = k;
 	}
@@ -288,6 +295,27 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 	*(before ? &t->unsampled_ns : &t->nosamples_ns) += ts - from;
 }
 
+/* How many of T's frames below FLOOR (from K up) FRAMES (N, innermost
+ * first) shows in place, each at its depth: the same function, a measured
+ * call by its function's frame (whose ip it takes: in recursion the frame
+ * at its depth, not the first of its function). */
+static size_t continued(const struct conv *c, struct conv_thread *t,
+			const struct conv_site *frames, size_t n, size_t k, size_t floor)
+{
+	for (; k < floor && k < n; k++) {
+		struct conv_frame *s = &t->stack[k];
+		const struct conv_site *f = &frames[n - 1 - k];
+
+		if (s->func != f->func &&
+		    !(s->measured_end && conv_measured_frame(c, f->func,
+							     f->has_symoff ? f->ip - f->symoff : 0,
+							     s->mfunc)))
+			break;
+		s->ip = f->ip;
+	}
+	return k;
+}
+
 /* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix; with
  * NEW_CALL the frame that blocked in a system call before (T->woken_depth)
  * is not continued: it made a new call. A measured call still running
@@ -304,12 +332,19 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 	from = keep = k;
 	if (k < floor) {
 		uint32_t mfunc = t->stack[floor - 1].mfunc;
-		size_t i = find_measured(c, frames, n, k, mfunc);
+		size_t i = continued(c, t, frames, n, k, floor);
 
-		if (i < n) {
+		if (i == floor) {
+			from = floor;	/* the sample shows each frame up to it, in place */
+		} else if (i + 1 == floor && i &&
+			   conv_measured_callsite(c, &frames[n - i], mfunc,
+						  t->stack[floor - 1].measured_caller)) {
+			from = i;	/* in place up to its caller: frame pointers hid it */
+		} else if ((i = find_measured(c, frames, n, k, mfunc)) < n) {
 			t->stack[floor - 1].ip = frames[n - 1 - i].ip;
 			from = i + 1;
-		} else if ((i = find_callsite(c, frames, n, k, mfunc)) < n) {
+		} else if ((i = find_callsite(c, frames, n, k, mfunc,
+					      t->stack[floor - 1].measured_caller)) < n) {
 			from = i + 1;	/* its callers (frame pointers hid it): not inside it */
 		}
 		/* the frames inside it that the sample's continue */

@@ -76,6 +76,29 @@ static bool word(const char **p, uint64_t *out)
 	return true;
 }
 
+/* Reads at *P the caller word of the calls file (a signed decimal with its
+ * sign, or "?"), then a blank or the end, into *OFF (*KNOWN: not "?"). */
+static bool caller_word(const char **p, int64_t *off, bool *known)
+{
+	const char *s = *p;
+	uint64_t v;
+
+	*known = false;
+	*off = 0;
+	if (s[0] == '?' && (!s[1] || s[1] == ' ')) {
+		*p = s[1] ? s + 2 : s + 1;
+		return true;
+	}
+	if (*s != '+' && *s != '-')
+		return false;
+	*p = s + 1;
+	if (!word(p, &v) || v > INT64_MAX)
+		return false;
+	*off = *s == '-' ? -(int64_t)v : (int64_t)v;
+	*known = true;
+	return true;
+}
+
 /* Appends call M to C->mcalls (at most CONV_MCALLS_MAX). Returns 0, or -1
  * when out of memory (c->nomem set). */
 static int add_call(struct conv *c, const struct conv_mcall *m)
@@ -120,7 +143,8 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = line;
 		uint64_t idx, pid, tid, entry, ret;
-		bool thrown;
+		int64_t off = 0;
+		bool thrown, known = false;
 
 		lineno++;
 		line[strcspn(line, "\n")] = 0;
@@ -129,19 +153,24 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 		bool ok = word(&p, &idx) && word(&p, &pid) && word(&p, &tid) && word(&p, &entry) &&
 			  word(&p, &ret);
 
-		/* version 2: a call left by an exception ends at its catch */
+		/* version 2 (version 1 ends here): where the caller resumes, then
+		 * "exception" for a call left by one, ended at its catch */
+		if (ok && *p)
+			ok = caller_word(&p, &off, &known);
 		thrown = ok && !strcmp(p, "exception");
 		if (!ok || (*p && !thrown) || idx >= n || !pid || pid > 0x7fffffff || !tid ||
 		    tid > 0x7fffffff || entry > ret || ret > CONV_TS_MAX) {
-			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS END_NS [exception] "
-				 "(an index of record.json's measure, entry at or before the end), "
-				 "found '%.80s'", path, lineno, line);
+			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS END_NS CALLER "
+				 "[exception] (an index of record.json's measure, entry at or before "
+				 "the end, CALLER +N, -N or ?), found '%.80s'", path, lineno, line);
 			fclose(f);
 			return -EINVAL;
 		}
 		if (add_call(c, &(struct conv_mcall){ .pid = (int64_t)pid, .tid = (int64_t)tid,
 					.entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx),
-					.thrown = thrown }))
+					.thrown = thrown,
+					.caller = known && c->mfuncs[first + idx].vaddr ?
+						  c->mfuncs[first + idx].vaddr + (uint64_t)off : 0 }))
 			break;
 	}
 	fclose(f);
@@ -290,6 +319,15 @@ bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uin
 	       !memcmp(func->key + func->symlen, m->file, len);
 }
 
+/* Whether sampled frame F is a call site of MF learned. */
+static bool learned_site(const struct conv_mfunc *mf, const struct conv_site *f)
+{
+	for (unsigned i = 0; i < mf->nsites; i++)
+		if (mf->sites[i].func == f->func && mf->sites[i].ip == f->ip)
+			return true;
+	return false;
+}
+
 void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n)
 {
 	for (uint32_t k = 0; k < c->nmfuncs; k++) {
@@ -299,21 +337,38 @@ void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t 
 			const struct conv_site *f = &frames[i], *caller = &frames[i + 1];
 
 			if (!conv_measured_frame(c, f->func, f->has_symoff ? f->ip - f->symoff : 0, k) ||
-			    conv_measured_callsite(c, caller, k))
+			    learned_site(mf, caller))
 				continue;
 			mf->sites[mf->nsites++] = (struct conv_msite){ caller->func, caller->ip };
 		}
 	}
 }
 
-bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc)
+bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
+			    uint64_t caller)
 {
 	const struct conv_mfunc *mf = &c->mfuncs[mfunc];
+	size_t len = strlen(mf->file);
 
-	for (unsigned i = 0; i < mf->nsites; i++)
-		if (mf->sites[i].func == f->func && mf->sites[i].ip == f->ip)
-			return true;
-	return false;
+	if (caller)
+		return f->ip == caller && f->func->dsolen == len &&
+		       !memcmp(f->func->key + f->func->symlen, mf->file, len);
+	return learned_site(mf, f);
+}
+
+const struct conv_func *conv_measured_caller_func(const struct conv *c, const struct conv_mcall *m)
+{
+	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
+	size_t len = strlen(mf->file);
+
+	for (unsigned i = 0; m->caller && i < mf->nsites; i++) {
+		const struct conv_func *f = mf->sites[i].func;
+
+		if (mf->sites[i].ip == m->caller && f->dsolen == len &&
+		    !memcmp(f->key + f->symlen, mf->file, len))
+			return f;
+	}
+	return NULL;
 }
 
 void conv_measured_free(struct conv *c)

@@ -15,6 +15,9 @@ struct conv_mcall {
 	int64_t pid, tid;
 	uint64_t entry, ret;           /* ns, perf clock; RET: its return, or the catch
 					* of a call left by an exception (THROWN) */
+	uint64_t caller;               /* its return address, where a sampled frame of its
+					* caller is (an address of its function's binary,
+					* as VADDR); 0: not known */
 	bool thrown;
 	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
 };
@@ -58,9 +61,16 @@ bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uin
  * one (its caller, at the return address of the call). */
 void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n);
 
-/* measured.c: whether sampled frame F is a known call site of measured
- * function MFUNC: the caller of one of its calls, at that call's return. */
-bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc);
+/* measured.c: whether sampled frame F is the caller of a call of measured
+ * function MFUNC whose return address is CALLER (conv_mcall.caller, in the
+ * function's binary) or, CALLER 0 (not known), a known call site of it: the
+ * caller of one of its calls, at that call's return. */
+bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
+			    uint64_t caller);
+
+/* measured.c: the function of call M's caller (M's return address in one
+ * of its function's call sites learned), NULL when not known. */
+const struct conv_func *conv_measured_caller_func(const struct conv *c, const struct conv_mcall *m);
 
 /* measured.c: frees C's measured functions and calls. */
 void conv_measured_free(struct conv *c);

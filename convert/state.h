@@ -95,6 +95,7 @@ struct conv_frame {
 				     * snapshot's start) */
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
 	bool measured_thrown;       /* it was left by an exception: MEASURED_END is the catch */
+	uint64_t measured_caller;   /* its return address (conv_mcall.caller; 0: not known) */
 };
 
 /* A branch waiting for its timestamp to be spread. */

@@ -33,24 +33,27 @@
 
 #define REC_MEASURE_SLOWEST 16     /* the slowest calls record.json keeps, per function */
 #define REC_MEASURE_RECENT 65536   /* the newest calls kept for the snapshots, per
-				    * function (32 bytes each) */
+				    * function (40 bytes each) */
 #define REC_MEASURE_CALLS_FILE "measured-calls.txt"
 #define REC_MEASURE_LOAD 0.05      /* warn when measuring takes more of a CPU than this */
 
 /* The first line of the calls file; then a line per call:
- * "INDEX PID TID ENTRY_NS END_NS" (INDEX: the function's place in
- * record.json's "measure", times in perf's clock; END_NS its return), or
- * "INDEX PID TID ENTRY_NS END_NS exception" for a call left by a C++
- * exception (END_NS: where it was caught). Version 1 had no calls left by
- * an exception. */
+ * "INDEX PID TID ENTRY_NS END_NS CALLER" (INDEX: the function's place in
+ * record.json's "measure", times in perf's clock; END_NS its return;
+ * CALLER its return address less the function's entry, signed decimal
+ * bytes with its sign, "?" when not known), then " exception" for a call
+ * left by a C++ exception (END_NS: where it was caught). Version 1 had
+ * neither CALLER nor calls left by an exception. */
 #define REC_MEASURE_CALLS_HEADER \
-	"# snaptrace measured calls 2: index pid tid entry_ns end_ns [exception]"
+	"# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]"
 
 /* One measured call. */
 struct rec_call {
 	pid_t pid, tid;
 	uint64_t entry_ns, duration_ns;   /* perf clock */
 	bool thrown;                      /* left by a C++ exception: ended at its catch */
+	bool has_caller;                  /* CALLER_OFF is known */
+	int64_t caller_off;               /* its return address less the function's entry */
 };
 
 /* The statistics of one function's calls. Zero-initialise with

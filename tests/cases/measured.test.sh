@@ -70,6 +70,13 @@ mkdir -p "$TMP/cs"
 cp "$CS/perf.data.1" "$CS/record.json" "$CS/measured-calls.txt" "$TMP/cs/"
 tree_case measured-callsite "$TMP/cs" "$CS/expected-tree.txt" "$TMP/cs.fxt"
 
+# measured-caller: the same calls with their return address (the recorder's
+# caller column: main+0x35 less step's entry): the first call too is under
+# main from its start, though no sample before it shows step
+cp -r "$TMP/cs" "$TMP/cc"
+sed -i '2,$s/$/ -539/' "$TMP/cc/measured-calls.txt"
+tree_case measured-caller "$TMP/cc" "$CS/expected-tree-caller.txt" "$TMP/cc.fxt"
+
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then
 	ok measured-info
@@ -91,7 +98,8 @@ bad() {
 		echo " [$1: $(first_lines "$TMP/bad.err")]"
 	fi
 }
-why=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS END_NS .exception.')
+why=$(bad caller '3s/$/ +x/' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS END_NS CALLER')
+why+=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS END_NS CALLER .exception.')
 why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
