@@ -127,9 +127,14 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 		return f->name;
 	/* the kernel's page where a uprobe runs the instruction it replaced
 	 * (single-stepped out of line): the program was at a probed
-	 * instruction, the slow-call trigger's entry or exit */
+	 * instruction */
 	if (conv_func_is_uprobes(f))
 		return fxt_writer_cstring(c->w, "[uprobe: a probed instruction, run out of line]");
+	if (f->dsolen == sizeof(CONV_LOOP_DSO) - 1 &&
+	    !memcmp(f->key + f->symlen, CONV_LOOP_DSO, f->dsolen)) {
+		snprintf(pre, sizeof(pre), "[call chain cut: 0x%" PRIx64 " repeats]", ip);
+		return fxt_writer_cstring(c->w, pre);
+	}
 	snprintf(pre, sizeof(pre), "[unknown @ 0x%" PRIx64 "%s", ip, f->dsolen ? " (" : "");
 	return conv_name(c, pre, (struct conv_span){ f->key, f->dsolen }, 400,
 			 f->dsolen ? ")]" : "]");

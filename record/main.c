@@ -484,15 +484,28 @@ static void print_measures(const struct rec_session *s)
 		const struct rec_measure *m = &s->measures[i];
 		const struct hist *h = &m->st.hist;
 
+		const struct rec_slowcall *match = m->shared ? &s->slow : &m->match;
+		char thrown[80] = "";
+
+		if (match->unended)
+			diag_warn("measured %s: %" PRIu64 " call%s not measured: left without a return "
+				  "or a catch the probes saw (longjmp, an exception caught by no "
+				  "__cxa_begin_catch, a sample the kernel lost), so %s duration is not "
+				  "known; the statistics leave %s out", m->spec, match->unended,
+				  match->unended == 1 ? "" : "s", match->unended == 1 ? "its" : "their",
+				  match->unended == 1 ? "it" : "them");
 		if (!m->st.calls) {
 			diag_info("measured %s: no call", m->spec);
 			continue;
 		}
-		diag_info("measured %s: %" PRIu64 " calls, %.3f ms in all; min %.3f, p50 %.3f, "
+		if (match->thrown)
+			snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception, "
+				 "measured to its catch)", match->thrown);
+		diag_info("measured %s: %" PRIu64 " calls%s, %.3f ms in all; min %.3f, p50 %.3f, "
 			  "p99 %.3f, max %.3f ms (a call costs the program about %.1f us to "
-			  "measure here)", m->spec, m->st.calls, m->st.total_ns / 1e6, h->min / 1e6,
-			  hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6, h->max / 1e6,
-			  s->measure_cost_ns / 1e3);
+			  "measure here)", m->spec, m->st.calls, thrown, m->st.total_ns / 1e6,
+			  h->min / 1e6, hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6,
+			  h->max / 1e6, s->measure_cost_ns / 1e3);
 	}
 }
 
