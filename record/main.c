@@ -66,8 +66,9 @@ static bool outdir_created;
  * name in S->outdir, its descriptor in S->outdir_fd (outpath_dir()); FLAG
  * is the option that names it (-o, or the front end's -d). Returns -1, or
  * an exit status after a one-line error: a usage error for a name that is
- * no directory, holds something already, or is another user's, a runtime
- * failure when it cannot be created or the default name is taken.
+ * no directory, holds something already, is another user's or can never be
+ * written (outpath_dir()), a runtime failure when it cannot be created
+ * otherwise or the default name is taken.
  */
 static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_session *s)
 {
@@ -88,7 +89,8 @@ static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_se
 		diag_error("%s", err);
 		/* the name the user gave is wrong; the default name is taken */
 		return o->outdir && (s->outdir_fd == -ENOTDIR || s->outdir_fd == -ENOTEMPTY ||
-				     s->outdir_fd == -EPERM) ? EXIT_USAGE : EXIT_RUNTIME;
+				     s->outdir_fd == -EPERM || s->outdir_fd == -EACCES ||
+				     s->outdir_fd == -EROFS) ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return -1;
 }

@@ -27,12 +27,17 @@
 #   own (here 7, from its SIGTERM handler) is told as that: record.json's
 #   exits, the front end's exit status 7 (the old code: exits [], exit 0, "ended
 #   with SIGTERM").
+# - an output that can never be written (in /sys: root passes access(2)
+#   there, the file is refused): the front end's -o and -d, the recorder's
+#   -o, the converter's -o and --check-options, each refused before anything
+#   is recorded or converted: one line naming the path, exit 2 (the old code
+#   recorded, then failed with exit 1; --check-options said 0).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
-no_leftovers"
+unwritable_refused no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -291,9 +296,26 @@ t_own_status() {
 	if [ -n "$bad" ]; then fail own_status_kept "$bad"; else ok own_status_kept; fi
 }
 
+t_unwritable() {
+	local bad
+	bad=$(refuses uw1 2 "^snaptrace: /sys/x.fxt.gz: cannot write a file in directory /sys: " \
+		"$FRONT" run -o /sys/x.fxt.gz --trigger none --duration 0.2 -- "$PROG")
+	bad+=$(refuses uw2 2 "^snaptrace: -d /sys/snaptrace-d: " \
+		"$FRONT" run -d /sys/snaptrace-d -o "$TMP/uw.fxt.gz" --trigger none --duration 0.2 -- "$PROG")
+	bad+=$(refuses uw3 2 "^snaptrace-record: -o /sys/snaptrace-d: " \
+		"$RECORD" -o /sys/snaptrace-d --trigger none --duration 0.2 -- "$PROG")
+	bad+=$(refuses uw4 2 "^snaptrace-convert: /sys/x.fxt.gz: cannot write a file in directory /sys: " \
+		"$CONVERT" "$TMP/own" -o /sys/x.fxt.gz)
+	bad+=$(refuses uw5 2 "^snaptrace-convert: /sys/x.fxt.gz: cannot write a file in directory /sys: " \
+		"$CONVERT" --check-options "$TMP/own" -o /sys/x.fxt.gz)
+	[ -e "$TMP/uw.fxt.gz" ] && bad+="[-d refused, yet a trace was written]"
+	if [ -n "$bad" ]; then fail unwritable_refused "$bad"; else ok unwritable_refused; fi
+}
+
 t_dir
 t_ended
 t_own_status
+t_unwritable
 t_kernel_thread
 t_single_dash
 t_stripped
