@@ -430,9 +430,15 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		err = own_special(&p.st) ? 0 : not_own_special(path, &p, errbuf, errlen);
 		if (err)
 			goto fail;
-		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* never waiting: a FIFO without a reader, a device not ready */
+		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (o->fd < 0 && errno == ENXIO && S_ISFIFO(p.st.st_mode)) {
+			err = -ENXIO;
+			snprintf(errbuf, errlen, "%s: %s", path, OUTPATH_NO_READER);
+			goto fail;
+		}
 		if (o->fd < 0 || fstat(o->fd, &st) || st.st_ino != p.st.st_ino ||
-		    st.st_dev != p.st.st_dev) {
+		    st.st_dev != p.st.st_dev || fcntl(o->fd, F_SETFL, 0)) {
 			err = o->fd < 0 ? -errno : -EAGAIN;
 			snprintf(errbuf, errlen, "%s: cannot write: %s", path, o->fd < 0 ?
 				 strerror(errno) : "it was replaced while being opened");

@@ -24,7 +24,9 @@
  *     removed when an output is next opened in that directory.
  *   - Anything else (a device such as /dev/null, a FIFO) is opened and
  *     written straight, with no temporary, when it belongs to the caller, or
- *     to root and has no other name: it stays what it is. Another user's
+ *     to root and has no other name: it stays what it is. The open never
+ *     waits (O_NONBLOCK, cleared once open): a FIFO that no one reads is
+ *     refused (-ENXIO, OUTPATH_NO_READER), never waited for. Another user's
  *     FIFO or device is refused (the kernel's fs.protected_fifos, for every
  *     directory), and so is a hard link to root's.
  *   - A directory is refused (-EISDIR).
@@ -37,6 +39,10 @@
  */
 #ifndef SNAPTRACE_OUTPATH_H
 #define SNAPTRACE_OUTPATH_H
+
+/* Why a FIFO output is refused (-ENXIO), after "PATH: ". */
+#define OUTPATH_NO_READER "a FIFO that no process reads: start its reader first " \
+	"(e.g. `cat FIFO >trace.fxt &`), or give a file"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -837,8 +837,9 @@ static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct 
 	return rc;
 }
 
-/* Opens the output of O (fxt_writer_open()); NULL after saying why. */
-static struct fxt_writer *open_output(const struct conv_options *o)
+/* Opens the output of O (fxt_writer_open()); NULL after saying why, with
+ * the exit status in *RC (a FIFO no one reads: a usage error). */
+static struct fxt_writer *open_output(const struct conv_options *o, int *rc)
 {
 	char why[PATH_MAX + 256];
 	int err;
@@ -846,8 +847,11 @@ static struct fxt_writer *open_output(const struct conv_options *o)
 
 	if (w)
 		return w;
+	*rc = err == -ENXIO ? EXIT_USAGE : EXIT_RUNTIME;
 	/* what changed since the options were checked, in outpath's words */
-	if (outpath_check(o->output, why, sizeof(why)))
+	if (err == -ENXIO)
+		diag_error("%s: %s", o->output, OUTPATH_NO_READER);
+	else if (outpath_check(o->output, why, sizeof(why)))
 		diag_error("%s", why);
 	else
 		diag_error("%s: cannot write: %s", o->output, strerror(-err));
@@ -906,9 +910,9 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 
 	outpath_remove_on_signals();
 	copy_kept(ins->recs, ins->nrecs, ins->kept);
-	w = open_output(o);
+	w = open_output(o, &rc);
 	if (!w)
-		return EXIT_RUNTIME;
+		return rc;
 	rc = check_binaries(ins, &bins);
 	if (rc == EXIT_OK && !o->no_srcline)
 		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));

@@ -32,12 +32,16 @@
 #   -o, the converter's -o and --check-options, each refused before anything
 #   is recorded or converted: one line naming the path, exit 2 (the old code
 #   recorded, then failed with exit 1; --check-options said 0).
+# - -o naming a FIFO no process reads: the front end refuses it before
+#   recording, the converter before converting, one line, exit 2 (the old
+#   code recorded, then hung opening it); with a reader, `snaptrace run`
+#   writes the trace into it (read back).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
-unwritable_refused no_leftovers"
+unwritable_refused fifo_no_reader fifo_read no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -312,10 +316,35 @@ t_unwritable() {
 	if [ -n "$bad" ]; then fail unwritable_refused "$bad"; else ok unwritable_refused; fi
 }
 
+t_fifo() {
+	local bad reader
+	mkfifo "$TMP/ff"
+	bad=$(refuses ff1 2 "^snaptrace: $TMP/ff: a FIFO that no process reads: start its reader first" \
+		timeout 30 "$FRONT" run -o "$TMP/ff" -d "$TMP/ffrec" --trigger none --duration 0.2 -- "$PROG")
+	[ -e "$TMP/ffrec" ] && bad+="[refused, yet recorded into $TMP/ffrec]"
+	bad+=$(refuses ff2 2 "^snaptrace-convert: $TMP/ff: a FIFO that no process reads: start its reader first" \
+		timeout 30 "$CONVERT" "$TMP/own" -o "$TMP/ff")
+	if [ -n "$bad" ]; then fail fifo_no_reader "$bad"; else ok fifo_no_reader; fi
+	cat "$TMP/ff" >"$TMP/ff.got" &
+	reader=$!
+	timeout 30 "$FRONT" run -q -o "$TMP/ff" --trigger none --duration 0.2 -- "$PROG" \
+		>/dev/null 2>"$TMP/ff3.err"
+	bad=$?
+	wait "$reader"
+	if [ "$bad" != 0 ]; then
+		fail fifo_read "exit $bad: $(tl 3 "$TMP/ff3.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/ff.got" 2>&1 | grep -q " work$"; then
+		fail fifo_read "the trace read from the FIFO has no work(): $(head -c 200 "$TMP/ff.got" | od -c | head -2)"
+	else
+		ok fifo_read
+	fi
+}
+
 t_dir
 t_ended
 t_own_status
 t_unwritable
+t_fifo
 t_kernel_thread
 t_single_dash
 t_stripped
