@@ -670,9 +670,18 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		else
 			diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 				  rec_mechanism_name(s->mech));
-	} else if (o->arm_after_s >= 0) {
-		diag_warn("--arm-after is ignored: it delays the trigger, and this recording "
-			  "has none");
+	} else {
+		/* the options that act on trigger hits, in a recording without any */
+		const struct { bool given; const char *option, *does; } on_hits[] = {
+			{ o->arm_after_s >= 0, "--arm-after", "it delays the trigger" },
+			{ o->multi_snapshot, "--multi-snapshot", "it takes a snapshot at each "
+			  "trigger hit" },
+		};
+
+		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
+			if (on_hits[i].given)
+				diag_warn("%s is ignored: %s, and this recording has none (one "
+					  "snapshot at its end)", on_hits[i].option, on_hits[i].does);
 	}
 	err = rec_session_run(s);
 	if (err && s->end == RECORD_END_NONE) {

@@ -36,12 +36,16 @@
 #   recording, the converter before converting, one line, exit 2 (the old
 #   code recorded, then hung opening it); with a reader, `snaptrace run`
 #   writes the trace into it (read back).
+# - --multi-snapshot with --trigger none: said ignored, as --arm-after is
+#   (the old code took it silently); the one snapshot at the end is converted
+#   and read back.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
-unwritable_refused fifo_no_reader fifo_read no_leftovers"
+unwritable_refused fifo_no_reader fifo_read
+multi_none_said no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -340,7 +344,21 @@ t_fifo() {
 	fi
 }
 
+t_multi_none() {
+	local d="$TMP/mn"
+	"$RECORD" -q -o "$d" --trigger none --multi-snapshot --duration 0.2 -- "$PROG" \
+		>/dev/null 2>"$d.err"
+	if [ "$(cat "$d.err")" != "snaptrace-record: warning: --multi-snapshot is ignored: it takes a snapshot at each trigger hit, and this recording has none (one snapshot at its end)" ]; then
+		fail multi_none_said "$(tl 3 "$d.err")"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q " work$"; then
+		fail multi_none_said "its snapshot holds no work(): $(tl 3 "$d/convert.log")"
+	else
+		ok multi_none_said
+	fi
+}
+
 t_dir
+t_multi_none
 t_ended
 t_own_status
 t_unwritable
