@@ -572,6 +572,17 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  "was armed: %s", early, early == 1 ? "" : "s", s->arm.after_ms,
 			  deferred ? "the last one's snapshot waited for it" :
 			  "ignored (--arm-after)");
+	/* a trigger that never fired: the snapshot is not the moment asked for
+	 * (a slow-call trigger says its calls above) */
+	if ((s->have_trigger || s->sig_trigger) && !s->o->slower_than_ns && !s->nhits &&
+	    !s->pol.before_armed && !s->pol.coalesced && !s->pol.unrecorded) {
+		char name[SIG_NAME_MAX];
+
+		diag_warn("the trigger (%s) never fired: the snapshot holds the recording's last "
+			  "moments (end: %s), not the trigger's", s->sig_trigger ?
+			  sig_name(s->sig_trigger, name, sizeof(name)) : s->loc.spec,
+			  record_end_name(s->end));
+	}
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
 		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",

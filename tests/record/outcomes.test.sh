@@ -39,13 +39,15 @@
 # - --multi-snapshot with --trigger none: said ignored, as --arm-after is
 #   (the old code took it silently); the one snapshot at the end is converted
 #   and read back.
+# - a trigger that never fired (signal:USR1, never sent) is said at the end, with what the snapshot holds instead (the
+#   old code said nothing).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
 unwritable_refused fifo_no_reader fifo_read
-multi_none_said no_leftovers"
+multi_none_said never_fired_said no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -357,8 +359,18 @@ t_multi_none() {
 	fi
 }
 
+t_never_fired() {
+	local bad="" want="snaptrace-record: warning: the trigger (SIGUSR1) never fired: the snapshot holds the recording's last moments (end: exit), not the trigger's"
+	"$RECORD" -o "$TMP/nf" --arm-after 0 --trigger signal:USR1 -- "$PROG" >/dev/null 2>"$TMP/nf.err"
+	grep -qxF "$want" "$TMP/nf.err" || bad+="[$(tl 4 "$TMP/nf.err")]"
+	"$RECORD" -o "$TMP/nf.fired" --arm-after 0 --trigger work -- "$PROG" >/dev/null 2>"$TMP/nf.err"
+	grep -q "never fired" "$TMP/nf.err" && bad+="[said never fired of a trigger that fired]"
+	if [ -n "$bad" ]; then fail never_fired_said "$bad"; else ok never_fired_said; fi
+}
+
 t_dir
 t_multi_none
+t_never_fired
 t_ended
 t_own_status
 t_unwritable
