@@ -178,7 +178,7 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
-	char err[512], read_err[512] = "";
+	char err[1536], read_err[1536] = "";
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
 	const uint64_t *types;
