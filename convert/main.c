@@ -537,12 +537,14 @@ static void cut_summary(const struct conv_options *o, const struct conv_stats *s
 		diag_warn("--filter %s: no call of %.*s ended the interval %.*s began in %llu "
 			  "thread%s: kept to the end of the trace", o->filter, (int)o->cut.stop_len,
 			  o->cut.stop, (int)o->cut.start_len, o->cut.start,
-			  (unsigned long long)s->cut_unstopped, s->cut_unstopped == 1 ? "" : "s");
-	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants, %llu "
-		  "event samples)", o->filter ? "--filter" : "--window",
+			  (unsigned long long)s->cut_unstopped, diag_s(s->cut_unstopped));
+	diag_info("%s %s: %llu interval%s kept, %llu slice%s left out (and %llu instant%s, %llu "
+		  "event sample%s)", o->filter ? "--filter" : "--window",
 		  o->filter ? o->filter : o->window, (unsigned long long)s->cut_intervals,
-		  (unsigned long long)s->cut_dropped, (unsigned long long)s->cut_dropped_instants,
-		  (unsigned long long)s->cut_dropped_events);
+		  diag_s(s->cut_intervals), (unsigned long long)s->cut_dropped,
+		  diag_s(s->cut_dropped), (unsigned long long)s->cut_dropped_instants,
+		  diag_s(s->cut_dropped_instants), (unsigned long long)s->cut_dropped_events,
+		  diag_s(s->cut_dropped_events));
 }
 
 /* Collecting --window's windows: one per hit or snapshot mark, merged with
@@ -636,10 +638,11 @@ static void perfetto_memory(const struct conv_stats *s, uint64_t fxt_bytes)
 	double need = (double)pairs * PERFETTO_PAIR_BYTES +
 		(double)(s->complete_slices + s->instants) * PERFETTO_COMPLETE_BYTES;
 
-	diag_info("Perfetto needs ~%.0f MiB to open it (%llu complete records, %llu begin/end "
-		  "pairs, %llu instants; a browser tab gets ~%llu MiB)", need / (1 << 20),
-		  (unsigned long long)s->complete_slices, (unsigned long long)pairs,
-		  (unsigned long long)s->instants, PERFETTO_TAB_BYTES >> 20);
+	diag_info("Perfetto needs ~%.0f MiB to open it (%llu complete record%s, %llu begin/end "
+		  "pair%s, %llu instant%s; a browser tab gets ~%llu MiB)", need / (1 << 20),
+		  (unsigned long long)s->complete_slices, diag_s(s->complete_slices),
+		  (unsigned long long)pairs, diag_s(pairs), (unsigned long long)s->instants,
+		  diag_s(s->instants), PERFETTO_TAB_BYTES >> 20);
 	if (need > (double)PERFETTO_TAB_BYTES)
 		diag_warn("past what a browser tab opens (~%.1f GiB of Perfetto's memory for %.0f "
 			  "MiB of FXT): keep less with --window or --filter, or open it with "
@@ -653,12 +656,14 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 	const struct conv_stats *s = conv_driver_stats(cv);
 	struct stat st;
 
-	diag_info("%llu threads, %llu slices, %llu samples, %llu event samples, %llu decode "
-		  "errors, %llu lines skipped, %.1f MiB of FXT",
-		  (unsigned long long)s->threads, (unsigned long long)s->slices,
-		  (unsigned long long)s->samples, (unsigned long long)s->event_samples,
-		  (unsigned long long)s->decode_errors,
-		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
+	diag_info("%llu thread%s, %llu slice%s, %llu sample%s, %llu event sample%s, %llu decode "
+		  "error%s, %llu line%s skipped, %.1f MiB of FXT",
+		  (unsigned long long)s->threads, diag_s(s->threads),
+		  (unsigned long long)s->slices, diag_s(s->slices),
+		  (unsigned long long)s->samples, diag_s(s->samples),
+		  (unsigned long long)s->event_samples, diag_s(s->event_samples),
+		  (unsigned long long)s->decode_errors, diag_s(s->decode_errors),
+		  (unsigned long long)s->skipped, diag_s(s->skipped), (double)bytes / (1 << 20));
 	conv_driver_report(cv, SUMMARY_THREADS);
 	srcline_summary(sl);
 	if (s->time_backwards)

@@ -445,7 +445,7 @@ static void print_slow_calls(const struct rec_session *s)
 		snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception)",
 			 s->slow.slow_thrown);
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s%s",
-		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
+		  s->slow.calls, diag_s(s->slow.calls),
 		  loc_name(&s->loc, name, sizeof(name)), s->slow.slow,
 		  s->o->slower_than_ns / 1e6, thrown, first ? ":" : "");
 	if (first)
@@ -456,7 +456,7 @@ static void print_slow_calls(const struct rec_session *s)
 	if (s->slow.unended)
 		diag_warn("%" PRIu64 " call%s of %s ended unseen (a longjmp, an exception no "
 			  "catch probe saw, a lost sample): %s duration is not known, not "
-			  "counted above", s->slow.unended, s->slow.unended == 1 ? "" : "s", name,
+			  "counted above", s->slow.unended, diag_s(s->slow.unended), name,
 			  s->slow.unended == 1 ? "its" : "their");
 }
 
@@ -569,7 +569,7 @@ static void print_summary(const struct rec_session *s, bool front_end)
 
 	if (early)
 		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "
-			  "was armed: %s", early, early == 1 ? "" : "s", s->arm.after_ms,
+			  "was armed: %s", early, diag_s(early), s->arm.after_ms,
 			  deferred ? "the last one's snapshot waited for it" :
 			  "ignored (--arm-after)");
 	/* a trigger that never fired: the snapshot is not the moment asked for
@@ -585,11 +585,11 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	}
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
-		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
+		diag_info("%d snapshot%s (end: %s)", s->nsnaps, diag_s(s->nsnaps),
 			  record_end_name(s->end));
 		return;
 	}
-	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
+	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, diag_s(s->nsnaps),
 		  s->outdir, record_end_name(s->end));
 	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)

@@ -716,7 +716,7 @@ static void perf_failed(struct rec_session *s, const char *what)
 		}
 		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
 			 "file%s perf completed %s kept%s", s->outdir, strerror(ENOSPC), what, kept,
-			 kept == 1 ? "" : "s", kept == 1 ? "is" : "are", unfinished ?
+			 diag_s(kept), kept == 1 ? "is" : "are", unfinished ?
 			 ", those it did not finish are marked (named below)" : "");
 		what = full;
 	}

@@ -151,7 +151,7 @@ strict_junk() {
 	if ! "$CONVERT" "$TMP/junk.txt" -o "$TMP/junk.fxt" 2>"$TMP/junk.err"; then
 		fail strict-junk "without --strict: exit $?: $(first_lines "$TMP/junk.err")"
 	elif ! grep -q 'warning: .*junk.txt:3: (dso) column unlike the first line' "$TMP/junk.err" ||
-		! grep -q '1 lines skipped' "$TMP/junk.err"; then
+		! grep -q '1 line skipped' "$TMP/junk.err"; then
 		fail strict-junk "no warning and count: $(first_lines "$TMP/junk.err")"
 	else
 		ok strict-junk
