@@ -93,7 +93,9 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 		last = f;
 		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
 			unknown_dso = f;
-		if (real_dso(f)) {
+		/* the binaries to blame: files, never the kernel's pages (the
+		 * frame below [uprobes] is in the code the probe stepped out of) */
+		if (real_dso(f) && !kernel_page(f)) {
 			innermost = innermost ? innermost : f;
 			outermost = f;
 		}

@@ -135,8 +135,9 @@ static void thread_line(const struct conv *c, const struct conv_thread *t)
 	char sampled[96] = "", trigger[96], unsampled[200] = "";
 
 	if (t->nsamples)
-		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
-			 (unsigned long long)t->nsamples, (double)conv_thread_period(c, t) / 1e3);
+		snprintf(sampled, sizeof(sampled), ", %llu sample%s every %.0f us",
+			 (unsigned long long)t->nsamples, diag_s(t->nsamples),
+			 (double)conv_thread_period(c, t) / 1e3);
 	if (t->unsampled_ns)
 		snprintf(unsampled, sizeof(unsampled), "; before the oldest sample %.3f ms "
 			 "(%.0f%%: on the CPU before its first sample in a snapshot, whose ring of "
