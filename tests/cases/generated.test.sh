@@ -279,10 +279,12 @@ errors_one_time() {
 # or instant); returns 1 after a FAIL line.
 perfetto_estimate() {
 	local n=$1 want got
-	want=$(awk '$2 == "event" { k[$3]++ }
-		END { printf "~%.0f MiB to open it (%d complete records, %d begin/end pairs, %d instants;",
+	want=$(awk 'function n(c, word) { return c " " word (c == 1 ? "" : "s") }
+		$2 == "event" { k[$3]++ }
+		END { printf "~%.0f MiB to open it (%s, %s, %s;",
 			(k["begin"] * 434 + (k["complete"] + k["instant"]) * 269) / 1048576,
-			k["complete"], k["begin"], k["instant"] }' "$TMP/$n.records")
+			n(k["complete"] + 0, "complete record"), n(k["begin"] + 0, "begin/end pair"),
+			n(k["instant"] + 0, "instant") }' "$TMP/$n.records")
 	got=$(grep -o 'Perfetto needs .* instants;' "$TMP/$n.err")
 	[ "$got" = "Perfetto needs $want" ] && return 0
 	fail "$n" "the summary's estimate: '$got', expected 'Perfetto needs $want'"

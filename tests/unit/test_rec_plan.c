@@ -317,7 +317,7 @@ static void plan_slow_call_note(void)
 	o.slower_than_ns = 599999;
 	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
 	for (int i = 0; i < p.nnotes; i++)
-		found |= strstr(p.notes[i], "--trigger-slower-than 0.6 ms is under 3 sampling "
+		found |= strstr(p.notes[i], "--trigger-slower-than 599.999 us is under 3 sampling "
 			       "periods") && strstr(p.notes[i], "--measure") &&
 			 strstr(p.notes[i], "--sampling-freq above 5000");
 	CHECK(found);
