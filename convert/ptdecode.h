@@ -19,7 +19,7 @@
  * the input goes through perf script: a pipe-format file, per-CPU queues
  * of several traced processes, have_sched_switch 1, kernel code
  * traced, packets whose timing or events perf reads its own way (CYC, OVF,
- * PTWRITE, power and VMX packets; MTC of a period above 8), lost
+ * PTWRITE, power and VMX packets), lost
  * records or truncated AUX data, several AUX buffers in a queue, samples of other
  * events, an executable mapping made over another (an exec, a library
  * replaced), one whose file is missing or has another build id than the
