@@ -2,8 +2,9 @@
 /*
  * The in-process Intel PT decoder (see ptdecode.h; its parts:
  * ptdecode_int.h). Here: the chunks of each queue's AUX data (split at its
- * PSBs for -j N, one per queue for -j 1) decoded by ptblock.c on worker
- * threads, a bounded number ahead of the conversion; perf's order of the
+ * PSBs) decoded and their branches symbolized by ptblock.c on the worker
+ * threads and the converter's, a bounded number ahead of the conversion;
+ * perf's order of the
  * queues' samples and the side-band (intel_pt_process_queues() with perf's
  * auxtrace_heap, intel_pt_run_decoder(), intel_pt_process_event()); and
  * each sample handed to the converter as the line perf script with
@@ -95,10 +96,12 @@ static int by_tsc(const void *x, const void *y, void *arg)
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
-/* Decodes chunk C on the calling thread with IMAGE. */
-static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *image)
+/* Decodes chunk C on the calling thread with IMAGE and its symbol CACHE
+ * of the queue's process. */
+static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *image,
+			 struct ptd_sym_hit *cache)
 {
-	ptblock_decode(c, &d->queues[c->q], image);
+	ptblock_decode(c, &d->queues[c->q], image, cache);
 	ptdata_forget(&d->queues[c->q], c->begin, c->end);
 }
 
@@ -114,15 +117,35 @@ static void take_buffer(struct ptdecode *d, struct ptd_chunk *c)
 	c->cap = d->pool[d->npool].cap;
 }
 
-struct worker {
-	struct ptdecode *d;
-	struct pt_image **images;      /* its copy of each process's image */
-};
+/* Takes chunk C to decode (D->lock held). */
+static void take(struct ptdecode *d, struct ptd_chunk *c)
+{
+	c->state = PTD_BUSY;
+	d->ahead++;
+	take_buffer(d, c);
+}
+
+/* The next chunk to decode, in time order, taken (D->lock held); NULL when
+ * none is left or the most are decoded ahead of the conversion. */
+static struct ptd_chunk *take_next(struct ptdecode *d)
+{
+	while (d->next_todo < d->nchunks && d->ahead < d->ahead_max) {
+		struct ptd_chunk *c = &d->chunks[d->order[d->next_todo++]];
+
+		if (c->state == PTD_TODO) {	/* else the converter took it */
+			take(d, c);
+			return c;
+		}
+	}
+	return NULL;
+}
 
 static void *worker_main(void *arg)
 {
 	struct ptdecode *d = arg;
+	/* its copy of each process's image, its symbol cache of each */
 	struct pt_image **images = calloc(d->nprocs, sizeof(*images));
+	struct ptd_sym_hit **caches = calloc(d->nprocs, sizeof(*caches));
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
@@ -130,16 +153,10 @@ static void *worker_main(void *arg)
 		struct pt_image *img;
 		size_t pi;
 
-		while (!d->stop && (d->next_todo == d->nchunks || d->ahead >= d->ahead_max))
+		while (!d->stop && !(c = take_next(d)))
 			pthread_cond_wait(&d->cond, &d->lock);
 		if (d->stop)
 			break;
-		c = &d->chunks[d->order[d->next_todo++]];
-		if (c->state != PTD_TODO)
-			continue;	/* the converter took it */
-		c->state = PTD_BUSY;
-		d->ahead++;
-		take_buffer(d, c);
 		pthread_mutex_unlock(&d->lock);
 		for (pi = 0; pi < d->nprocs && d->procs[pi] != d->queues[c->q].proc; pi++)
 			;
@@ -151,8 +168,10 @@ static void *worker_main(void *arg)
 		}
 		if (images)
 			images[pi] = img;
-		if (img) {
-			decode_chunk(d, c, img);
+		if (caches && !caches[pi])
+			caches[pi] = calloc(PTD_SYM_CACHE, sizeof(**caches));
+		if (img && caches && caches[pi]) {
+			decode_chunk(d, c, img, caches[pi]);
 		} else {
 			c->failed = true;
 			snprintf(c->why, sizeof(c->why), "out of memory");
@@ -164,7 +183,10 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&d->lock);
 	for (size_t i = 0; images && i < d->nprocs; i++)
 		pt_image_free(images[i]);
+	for (size_t i = 0; caches && i < d->nprocs; i++)
+		free(caches[i]);
 	free(images);
+	free(caches);
 	return NULL;
 }
 
@@ -211,28 +233,28 @@ static void stop_workers(struct ptdecode *d)
 	d->nworkers = 0;
 }
 
-/* Chunk C, decoded: by a worker (waited for), or here when none has
- * taken it. */
+/* Chunk C, decoded: here when no worker has taken it, else by the worker
+ * (waited for); while a worker decodes it, this thread decodes the next
+ * chunks it can take (the converter's thread is one of the -j N: it once
+ * waited for the worker most of the time, and -j 2 gained no wall time). */
 static struct ptd_chunk *chunk_ready(struct ptdecode *d, struct ptd_chunk *c)
 {
-	bool mine = false;
-
 	pthread_mutex_lock(&d->lock);
-	if (c->state == PTD_TODO) {
-		c->state = PTD_BUSY;
-		d->ahead++;
-		take_buffer(d, c);
-		mine = true;
-	}
-	while (!mine && c->state != PTD_DONE)
-		pthread_cond_wait(&d->cond, &d->lock);
-	pthread_mutex_unlock(&d->lock);
-	if (mine) {
-		decode_chunk(d, c, d->queues[c->q].proc->image);
-		pthread_mutex_lock(&d->lock);
-		c->state = PTD_DONE;
+	while (c->state != PTD_DONE) {
+		struct ptd_chunk *o = c;
+
+		if (c->state == PTD_TODO) {
+			take(d, c);
+		} else if (!(o = take_next(d))) {
+			pthread_cond_wait(&d->cond, &d->lock);
+			continue;
+		}
 		pthread_mutex_unlock(&d->lock);
+		decode_chunk(d, o, d->queues[o->q].proc->image, d->queues[o->q].proc->cache);
+		pthread_mutex_lock(&d->lock);
+		o->state = PTD_DONE;
 	}
+	pthread_mutex_unlock(&d->lock);
 	return c;
 }
 
@@ -318,15 +340,13 @@ static const struct ptd_func *func_of(struct ptdecode *d, const struct perfsym *
 	return e;
 }
 
-/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso.
- * Returns false when out of memory. */
-static bool loc_of(struct ptdecode *d, struct ptd_proc *p, uint64_t ip, struct conv_loc *loc)
+/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol S and
+ * map M (either NULL: none). Returns false when out of memory. */
+static bool loc_of(struct ptdecode *d, uint64_t ip, const struct ptd_map *m,
+		   const struct perfsym *s, struct conv_loc *loc)
 {
-	const struct ptd_map *m;
-	const struct perfsym *s;
 	const struct ptd_func *f;
 
-	ptimage_resolve(p, ip, &m, &s);
 	f = func_of(d, s, m ? m->dso : NULL);
 	if (!f)
 		return false;
@@ -350,7 +370,7 @@ static int loc_text(char *buf, size_t size, struct ptd_proc *p, uint64_t ip)
 	const struct perfsym *s = NULL;
 
 	if (ip)
-		ptimage_resolve(p, ip, &m, &s);
+		ptimage_resolve(p, p->cache, ip, &m, &s);
 	if (s)
 		return snprintf(buf, size, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", ip, s->name,
 				ip - m->start + m->pgoff - s->start, m->dso->name);
@@ -427,22 +447,17 @@ static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sampl
 	l.comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
 			      (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
 									    t->tid) };
-	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP))) {
-		const struct ptd_map *m1, *m2;
-		const struct perfsym *s1, *s2;
-
-		ptimage_resolve(q->proc, s->ip, &m1, &s1);
-		ptimage_resolve(q->proc, s->addr, &m2, &s2);
-		if (s1 == s2 && (m1 ? m1->dso : NULL) == (m2 ? m2->dso : NULL)) {
-			/* a jump within one function: the dlfilter's TICK */
-			if (t->used && t->gen == d->gen && t->last_time == ns)
-				return;
-			l.flags = CONV_F_JMP;
-			l.from.has_symtext = l.to.has_symtext = true;
-			goto out;
-		}
+	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP)) && s->ip_sym == s->addr_sym &&
+	    (s->ip_map ? s->ip_map->dso : NULL) == (s->addr_map ? s->addr_map->dso : NULL)) {
+		/* a jump within one function: the dlfilter's TICK */
+		if (t->used && t->gen == d->gen && t->last_time == ns)
+			return;
+		l.flags = CONV_F_JMP;
+		l.from.has_symtext = l.to.has_symtext = true;
+		goto out;
 	}
-	if (!loc_of(d, q->proc, s->ip, &l.from) || !loc_of(d, q->proc, s->addr, &l.to)) {
+	if (!loc_of(d, s->ip, s->ip_map, s->ip_sym, &l.from) ||
+	    !loc_of(d, s->addr, s->addr_map, s->addr_sym, &l.to)) {
 		d->status = PIPELINE_NOMEM;
 		return;
 	}
