@@ -66,7 +66,6 @@ struct cursor {
 struct blk {
 	struct ptd_chunk *c;
 	const struct ptd_queue *q;
-	struct ptd_sym_hit *cache;     /* the decoding thread's symbol cache of Q's process */
 	struct pt_block_decoder *dec;
 	struct cursor cur;
 	bool have_prev;                /* PREV's branch is not emitted yet */
@@ -332,14 +331,12 @@ static void put(struct blk *b, enum ptd_sample_kind kind, uint64_t tsc, uint32_t
 		uint64_t ip, uint64_t addr)
 {
 	struct ptd_chunk *c = b->c;
-	struct ptd_sample *s;
 
 	if (b->failed)
 		return;
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 4096;
-
-		s = realloc(c->s, cap * sizeof(*s));
+		struct ptd_sample *s = realloc(c->s, cap * sizeof(*s));
 
 		if (!s) {
 			b->failed = true;
@@ -349,12 +346,7 @@ static void put(struct blk *b, enum ptd_sample_kind kind, uint64_t tsc, uint32_t
 		c->s = s;
 		c->cap = cap;
 	}
-	s = &c->s[c->n++];
-	*s = (struct ptd_sample){ kind, flags, tsc, ip, addr, NULL, NULL, NULL, NULL };
-	if (kind == PTD_BRANCH) {
-		ptimage_resolve(b->q->proc, b->cache, ip, &s->ip_map, &s->ip_sym);
-		ptimage_resolve(b->q->proc, b->cache, addr, &s->addr_map, &s->addr_sym);
-	}
+	c->s[c->n++] = (struct ptd_sample){ kind, flags, tsc, ip, addr };
 }
 
 /* The decoder met ERR: the chunk is left to perf. */
@@ -486,10 +478,9 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 	return true;
 }
 
-void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image,
-		    struct ptd_sym_hit *cache)
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image)
 {
-	struct blk b = { .c = c, .q = q, .cache = cache };
+	struct blk b = { .c = c, .q = q };
 	struct pt_config cfg;
 	uint64_t tsc = 0;
 	int st;

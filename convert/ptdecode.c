@@ -2,9 +2,8 @@
 /*
  * The in-process Intel PT decoder (see ptdecode.h; its parts:
  * ptdecode_int.h). Here: the chunks of each queue's AUX data (split at its
- * PSBs) decoded and their branches symbolized by ptblock.c on the worker
- * threads and the converter's, a bounded number ahead of the conversion;
- * perf's order of the
+ * PSBs) decoded by ptblock.c on the worker threads and the converter's, a
+ * bounded number ahead of the conversion; perf's order of the
  * queues' samples and the side-band (intel_pt_process_queues() with perf's
  * auxtrace_heap, intel_pt_run_decoder(), intel_pt_process_event()); and
  * each sample handed to the converter as the line perf script with
@@ -96,12 +95,10 @@ static int by_tsc(const void *x, const void *y, void *arg)
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
-/* Decodes chunk C on the calling thread with IMAGE and its symbol CACHE
- * of the queue's process. */
-static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *image,
-			 struct ptd_sym_hit *cache)
+/* Decodes chunk C on the calling thread with IMAGE. */
+static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *image)
 {
-	ptblock_decode(c, &d->queues[c->q], image, cache);
+	ptblock_decode(c, &d->queues[c->q], image);
 	ptdata_forget(&d->queues[c->q], c->begin, c->end);
 }
 
@@ -143,9 +140,7 @@ static struct ptd_chunk *take_next(struct ptdecode *d)
 static void *worker_main(void *arg)
 {
 	struct ptdecode *d = arg;
-	/* its copy of each process's image, its symbol cache of each */
-	struct pt_image **images = calloc(d->nprocs, sizeof(*images));
-	struct ptd_sym_hit **caches = calloc(d->nprocs, sizeof(*caches));
+	struct pt_image **images = calloc(d->nprocs, sizeof(*images));  /* its copies */
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
@@ -168,10 +163,8 @@ static void *worker_main(void *arg)
 		}
 		if (images)
 			images[pi] = img;
-		if (caches && !caches[pi])
-			caches[pi] = calloc(PTD_SYM_CACHE, sizeof(**caches));
-		if (img && caches && caches[pi]) {
-			decode_chunk(d, c, img, caches[pi]);
+		if (img) {
+			decode_chunk(d, c, img);
 		} else {
 			c->failed = true;
 			snprintf(c->why, sizeof(c->why), "out of memory");
@@ -183,10 +176,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&d->lock);
 	for (size_t i = 0; images && i < d->nprocs; i++)
 		pt_image_free(images[i]);
-	for (size_t i = 0; caches && i < d->nprocs; i++)
-		free(caches[i]);
 	free(images);
-	free(caches);
 	return NULL;
 }
 
@@ -250,7 +240,7 @@ static struct ptd_chunk *chunk_ready(struct ptdecode *d, struct ptd_chunk *c)
 			continue;
 		}
 		pthread_mutex_unlock(&d->lock);
-		decode_chunk(d, o, d->queues[o->q].proc->image, d->queues[o->q].proc->cache);
+		decode_chunk(d, o, d->queues[o->q].proc->image);
 		pthread_mutex_lock(&d->lock);
 		o->state = PTD_DONE;
 	}
@@ -340,13 +330,15 @@ static const struct ptd_func *func_of(struct ptdecode *d, const struct perfsym *
 	return e;
 }
 
-/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol S and
- * map M (either NULL: none). Returns false when out of memory. */
-static bool loc_of(struct ptdecode *d, uint64_t ip, const struct ptd_map *m,
-		   const struct perfsym *s, struct conv_loc *loc)
+/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso.
+ * Returns false when out of memory. */
+static bool loc_of(struct ptdecode *d, struct ptd_proc *p, uint64_t ip, struct conv_loc *loc)
 {
+	const struct ptd_map *m;
+	const struct perfsym *s;
 	const struct ptd_func *f;
 
+	ptimage_resolve(p, ip, &m, &s);
 	f = func_of(d, s, m ? m->dso : NULL);
 	if (!f)
 		return false;
@@ -370,7 +362,7 @@ static int loc_text(char *buf, size_t size, struct ptd_proc *p, uint64_t ip)
 	const struct perfsym *s = NULL;
 
 	if (ip)
-		ptimage_resolve(p, p->cache, ip, &m, &s);
+		ptimage_resolve(p, ip, &m, &s);
 	if (s)
 		return snprintf(buf, size, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", ip, s->name,
 				ip - m->start + m->pgoff - s->start, m->dso->name);
@@ -447,17 +439,22 @@ static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sampl
 	l.comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
 			      (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
 									    t->tid) };
-	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP)) && s->ip_sym == s->addr_sym &&
-	    (s->ip_map ? s->ip_map->dso : NULL) == (s->addr_map ? s->addr_map->dso : NULL)) {
-		/* a jump within one function: the dlfilter's TICK */
-		if (t->used && t->gen == d->gen && t->last_time == ns)
-			return;
-		l.flags = CONV_F_JMP;
-		l.from.has_symtext = l.to.has_symtext = true;
-		goto out;
+	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP))) {
+		const struct ptd_map *m1, *m2;
+		const struct perfsym *s1, *s2;
+
+		ptimage_resolve(q->proc, s->ip, &m1, &s1);
+		ptimage_resolve(q->proc, s->addr, &m2, &s2);
+		if (s1 == s2 && (m1 ? m1->dso : NULL) == (m2 ? m2->dso : NULL)) {
+			/* a jump within one function: the dlfilter's TICK */
+			if (t->used && t->gen == d->gen && t->last_time == ns)
+				return;
+			l.flags = CONV_F_JMP;
+			l.from.has_symtext = l.to.has_symtext = true;
+			goto out;
+		}
 	}
-	if (!loc_of(d, s->ip, s->ip_map, s->ip_sym, &l.from) ||
-	    !loc_of(d, s->addr, s->addr_map, s->addr_sym, &l.to)) {
+	if (!loc_of(d, q->proc, s->ip, &l.from) || !loc_of(d, q->proc, s->addr, &l.to)) {
 		d->status = PIPELINE_NOMEM;
 		return;
 	}

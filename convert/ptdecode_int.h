@@ -68,8 +68,7 @@ struct ptd_sym_hit {
 	const struct perfsym *sym;
 };
 
-/* A process: its maps, its libipt image, a symbol cache (the converter's
- * thread's; a worker has one of its own). */
+/* A process: its maps, its libipt image, a symbol cache (main thread). */
 struct ptd_proc {
 	int32_t pid;
 	struct ptd_map *maps;
@@ -99,10 +98,6 @@ struct ptd_sample {
 	uint32_t flags;         /* enum conv_flag bits */
 	uint64_t tsc;
 	uint64_t ip, addr;
-	/* PTD_BRANCH: IP's and ADDR's map and symbol (NULL: none), resolved
-	 * where the chunk is decoded */
-	const struct ptd_map *ip_map, *addr_map;
-	const struct perfsym *ip_sym, *addr_sym;
 };
 
 /* A stretch of a queue's AUX data decoded at once: from a PSB (or the
@@ -264,10 +259,9 @@ int ptimage_setup(struct ptdecode *d, char *why, size_t len);
 const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n);
 
 /* perf's resolution of IP in P: its map (NULL: none) and symbol (NULL:
- * none), through CACHE (PTD_SYM_CACHE entries for P, of the calling
- * thread: P's own on the converter's). */
-void ptimage_resolve(const struct ptd_proc *p, struct ptd_sym_hit *cache, uint64_t ip,
-		     const struct ptd_map **map, const struct perfsym **sym);
+ * none). Main thread only (P's cache). */
+void ptimage_resolve(struct ptd_proc *p, uint64_t ip, const struct ptd_map **map,
+		     const struct perfsym **sym);
 
 /* Frees the threads, processes and files. */
 void ptimage_free(struct ptdecode *d);
@@ -275,10 +269,8 @@ void ptimage_free(struct ptdecode *d);
 /* ptblock.c */
 
 /* Decodes chunk C of queue Q with IMAGE (Q's process's, or a copy of it
- * for another thread) into C->s, each branch's addresses resolved through
- * CACHE (ptimage_resolve()); C->failed and C->why when the decoder met
+ * for another thread) into C->s; C->failed and C->why when the decoder met
  * something perf would read otherwise (or memory ran out). */
-void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image,
-		    struct ptd_sym_hit *cache);
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image);
 
 #endif

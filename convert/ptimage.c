@@ -358,10 +358,10 @@ const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n)
 
 /* perf's resolution of IP in process P: its symbol (NULL: none) and map
  * (NULL: in none). */
-void ptimage_resolve(const struct ptd_proc *p, struct ptd_sym_hit *cache, uint64_t ip,
-		     const struct ptd_map **map, const struct perfsym **sym)
+void ptimage_resolve(struct ptd_proc *p, uint64_t ip, const struct ptd_map **map,
+		     const struct perfsym **sym)
 {
-	struct ptd_sym_hit *h = &cache[hash64(ip) & (PTD_SYM_CACHE - 1)];
+	struct ptd_sym_hit *h = &p->cache[hash64(ip) & (PTD_SYM_CACHE - 1)];
 
 	if (h->ip != ip || !ip) {
 		h->ip = ip;
