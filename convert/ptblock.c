@@ -68,6 +68,7 @@ struct blk {
 	const struct ptd_queue *q;
 	struct pt_block_decoder *dec;
 	struct cursor cur;
+	const struct ptd_map *code_map;  /* the map of the last block's end */
 	bool have_prev;                /* PREV's branch is not emitted yet */
 	bool final;                    /* the last packet was taken */
 	struct pt_block prev;
@@ -300,11 +301,13 @@ static struct insn decode_insn(const uint8_t *p, size_t n)
 	return in;
 }
 
-/* The instruction ending block B in process P. */
-static struct insn last_insn(const struct ptd_proc *p, const struct pt_block *b)
+/* The instruction ending block B in process P; *MAP: the map of the last
+ * one (ptimage_code()). */
+static struct insn last_insn(const struct ptd_proc *p, const struct pt_block *b,
+			     const struct ptd_map **map)
 {
 	size_t n;
-	const uint8_t *c = ptimage_code(p, b->end_ip, &n);
+	const uint8_t *c = ptimage_code(p, b->end_ip, &n, map);
 	struct insn in = c ? decode_insn(c, n) : (struct insn){ ptic_error, false, false, 0 };
 
 	if (b->iclass != ptic_error && b->iclass != in.cls)
@@ -449,7 +452,7 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 		return true;
 	prev_branch(b, blk->ip);
 	b->prev = *blk;
-	b->prev_insn = last_insn(b->q->proc, blk);
+	b->prev_insn = last_insn(b->q->proc, blk, &b->code_map);
 	b->have_prev = true;
 	if (b->prev_insn.cls == ptic_error) {
 		fail_at(b, -pte_bad_insn);

@@ -330,18 +330,23 @@ static const struct ptd_func *func_of(struct ptdecode *d, const struct perfsym *
 	return e;
 }
 
-/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso.
- * Returns false when out of memory. */
+/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso
+ * (interned once per entry of P's symbol cache: the hash lookup was a
+ * twentieth of the CPU). Returns false when out of memory. */
 static bool loc_of(struct ptdecode *d, struct ptd_proc *p, uint64_t ip, struct conv_loc *loc)
 {
-	const struct ptd_map *m;
-	const struct perfsym *s;
+	struct ptd_sym_hit *h = ptimage_resolve(p, ip);
+	const struct ptd_map *m = h->map;
+	const struct perfsym *s = h->sym;
 	const struct ptd_func *f;
 
-	ptimage_resolve(p, ip, &m, &s);
-	f = func_of(d, s, m ? m->dso : NULL);
-	if (!f)
-		return false;
+	if (!h->func) {
+		f = func_of(d, s, m ? m->dso : NULL);
+		if (!f)
+			return false;
+		h->func = (uint32_t)(f - d->funcs) + 1;
+	}
+	f = &d->funcs[h->func - 1];
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = ip;
 	loc->has_symtext = true;
@@ -361,8 +366,12 @@ static int loc_text(char *buf, size_t size, struct ptd_proc *p, uint64_t ip)
 	const struct ptd_map *m = NULL;
 	const struct perfsym *s = NULL;
 
-	if (ip)
-		ptimage_resolve(p, ip, &m, &s);
+	if (ip) {
+		const struct ptd_sym_hit *h = ptimage_resolve(p, ip);
+
+		m = h->map;
+		s = h->sym;
+	}
 	if (s)
 		return snprintf(buf, size, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", ip, s->name,
 				ip - m->start + m->pgoff - s->start, m->dso->name);
@@ -399,7 +408,7 @@ static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sampl
 {
 	struct ptd_thread *t = ptimage_thread(d, q->tid);
 	uint64_t ns = ptdata_perf_time(d, s->tsc);
-	struct conv_line l;
+	struct conv_line *l = &d->line;
 	char cbuf[24];
 	int e;
 
@@ -428,33 +437,34 @@ static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sampl
 		text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 		return;
 	}
-	memset(&l, 0, sizeof(l));
-	l.kind = CONV_LINE_BRANCH;
-	l.text = (struct conv_span){ "(binary record)", 15 };
-	l.pid = t->pid;
-	l.tid = t->tid;
-	l.has_time = true;
-	l.ts = ns;
-	l.flags = s->flags;
-	l.comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
-			      (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
-									    t->tid) };
+	l->kind = CONV_LINE_BRANCH;
+	l->text = (struct conv_span){ "(binary record)", 15 };
+	l->pid = t->pid;
+	l->tid = t->tid;
+	l->has_time = true;
+	l->ts = ns;
+	l->flags = s->flags;
+	l->comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
+			       (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
+									     t->tid) };
 	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP))) {
-		const struct ptd_map *m1, *m2;
-		const struct perfsym *s1, *s2;
+		const struct ptd_sym_hit *h = ptimage_resolve(q->proc, s->ip);
+		const struct ptd_map *m1 = h->map, *m2;
+		const struct perfsym *s1 = h->sym, *s2;
 
-		ptimage_resolve(q->proc, s->ip, &m1, &s1);
-		ptimage_resolve(q->proc, s->addr, &m2, &s2);
+		h = ptimage_resolve(q->proc, s->addr);
+		m2 = h->map;
+		s2 = h->sym;
 		if (s1 == s2 && (m1 ? m1->dso : NULL) == (m2 ? m2->dso : NULL)) {
 			/* a jump within one function: the dlfilter's TICK */
 			if (t->used && t->gen == d->gen && t->last_time == ns)
 				return;
-			l.flags = CONV_F_JMP;
-			l.from.has_symtext = l.to.has_symtext = true;
+			l->flags = CONV_F_JMP;
+			l->from = l->to = (struct conv_loc){ .has_symtext = true };
 			goto out;
 		}
 	}
-	if (!loc_of(d, q->proc, s->ip, &l.from) || !loc_of(d, q->proc, s->addr, &l.to)) {
+	if (!loc_of(d, q->proc, s->ip, &l->from) || !loc_of(d, q->proc, s->addr, &l->to)) {
 		d->status = PIPELINE_NOMEM;
 		return;
 	}
@@ -464,7 +474,7 @@ out:
 	t->used = true;
 	t->gen = d->gen;
 	t->last_time = ns;
-	e = conv_driver_parsed(d->cv, &l);
+	e = conv_driver_parsed(d->cv, l);
 	if (e) {
 		d->conv_err = e;
 		d->status = PIPELINE_CONVERT;
