@@ -41,7 +41,7 @@
 #define MISC_SWITCH_OUT (1u << 13)         /* PERF_RECORD_MISC_SWITCH_OUT */
 #define MISC_SWITCH_OUT_PREEMPT (1u << 14) /* PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
 #define LINE_MAX_TEXT 1024      /* a perf text line made here */
-#define CHUNK_BYTES (64u << 10) /* AUX bytes of a chunk (-j N), at least */
+#define CHUNK_BYTES (16u << 10) /* AUX bytes of a chunk (-j N), at least */
 #define AHEAD_PER_JOB 4         /* chunks decoded ahead of the conversion, per job */
 
 static const char unknown[] = "[unknown]";

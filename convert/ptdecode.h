@@ -44,7 +44,7 @@ struct ptdecode;
  * reason in WHY ("kernel code traced"); or a negative errno with a reason
  * in WHY (out of memory, the file cannot be read). Memory: the AUX data,
  * the side-band records, the files' symbols, and the samples of at most
- * 4 x JOBS chunks of 64 KiB of AUX data.
+ * 4 x JOBS chunks of 16 KiB of AUX data.
  */
 int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptdecode **out,
 		  char *why, size_t whylen);
