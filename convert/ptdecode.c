@@ -139,13 +139,12 @@ static struct ptd_chunk *take_next(struct ptdecode *d)
 
 static void *worker_main(void *arg)
 {
-	struct ptdecode *d = arg;
-	struct pt_image **images = calloc(d->nprocs, sizeof(*images));  /* its copies */
+	struct ptd_worker *w = arg;
+	struct ptdecode *d = w->d;
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		struct ptd_chunk *c;
-		struct pt_image *img;
+		struct ptd_chunk *c = NULL;
 		size_t pi;
 
 		while (!d->stop && !(c = take_next(d)))
@@ -155,29 +154,42 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&d->lock);
 		for (pi = 0; pi < d->nprocs && d->procs[pi] != d->queues[c->q].proc; pi++)
 			;
-		img = images ? images[pi] : NULL;
-		if (images && !img && (img = pt_image_alloc(NULL)) &&
-		    pt_image_copy(img, d->procs[pi]->image) < 0) {
-			pt_image_free(img);
-			img = NULL;
-		}
-		if (images)
-			images[pi] = img;
-		if (img) {
-			decode_chunk(d, c, img);
-		} else {
-			c->failed = true;
-			snprintf(c->why, sizeof(c->why), "out of memory");
-		}
+		decode_chunk(d, c, w->images[pi]);
 		pthread_mutex_lock(&d->lock);
 		c->state = PTD_DONE;
 		pthread_cond_broadcast(&d->cond);
 	}
 	pthread_mutex_unlock(&d->lock);
-	for (size_t i = 0; images && i < d->nprocs; i++)
-		pt_image_free(images[i]);
-	free(images);
 	return NULL;
+}
+
+/* Frees worker W's images. */
+static void worker_free(struct ptdecode *d, struct ptd_worker *w)
+{
+	for (size_t i = 0; w->images && i < d->nprocs; i++)
+		pt_image_free(w->images[i]);
+	free(w->images);
+	w->images = NULL;
+}
+
+/* Gives worker W a copy of each process's image, here, before any thread
+ * decodes: a libipt image is read-only to no thread (pt_image_read() moves
+ * the section it found to the front of its list), so copying the one the
+ * converter's thread decodes with while it decodes once made -j 2 decode
+ * with a damaged list ("no memory mapped at this address", 1 run in 20).
+ * Returns false when out of memory. */
+static bool worker_images(struct ptdecode *d, struct ptd_worker *w)
+{
+	w->d = d;
+	w->images = calloc(d->nprocs + 1, sizeof(*w->images));
+	for (size_t i = 0; w->images && i < d->nprocs; i++) {
+		w->images[i] = pt_image_alloc(NULL);
+		if (!w->images[i] || pt_image_copy(w->images[i], d->procs[i]->image) < 0) {
+			worker_free(d, w);
+			return false;
+		}
+	}
+	return w->images != NULL;
 }
 
 /* Starts JOBS - 1 workers (the converter's thread decodes too). Returns
@@ -197,8 +209,14 @@ static bool start_workers(struct ptdecode *d, unsigned jobs)
 	if (!d->workers)
 		return false;
 	for (unsigned i = 0; i + 1 < jobs && d->nchunks > d->nqueues; i++) {
-		if (pthread_create(&d->workers[d->nworkers], NULL, worker_main, d))
+		struct ptd_worker *w = &d->workers[d->nworkers];
+
+		if (!worker_images(d, w))
+			return false;
+		if (pthread_create(&w->thread, NULL, worker_main, w)) {
+			worker_free(d, w);
 			break;
+		}
 		d->nworkers++;
 	}
 	return true;
@@ -212,8 +230,10 @@ static void stop_workers(struct ptdecode *d)
 	d->stop = true;
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
-	for (size_t i = 0; i < d->nworkers; i++)
-		pthread_join(d->workers[i], NULL);
+	for (size_t i = 0; i < d->nworkers; i++) {
+		pthread_join(d->workers[i].thread, NULL);
+		worker_free(d, &d->workers[i]);
+	}
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
 	free(d->workers);

@@ -201,7 +201,13 @@ struct ptdecode {
 	size_t ahead, ahead_max;       /* chunks decoded and not yet converted */
 	struct ptd_buffer { struct ptd_sample *s; size_t cap; } pool[PTD_POOL];  /* for reuse */
 	size_t npool;
-	pthread_t *workers;
+	struct ptd_worker {
+		pthread_t thread;
+		struct ptdecode *d;
+		struct pt_image **images;  /* its copy of each process's image, made
+		                            * before any decoding: libipt reorders an
+		                            * image's sections as it reads them */
+	} *workers;
 	size_t nworkers;
 	bool stop;
 	pthread_mutex_t lock;
