@@ -376,11 +376,7 @@ if gen "$name" except --snapshot-at 30000 --snapshot-window 15000 --psb-every 25
 		fi
 		[ -z "$why" ] || break
 	done
-	if [ -n "$why" ]; then
-		fail "$name" "$why"
-	else
-		ok "$name"
-	fi
+	verdict "$name" "$why"
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
@@ -514,11 +510,7 @@ EOF
 			why="$why $path: a trace was written;"
 		fi
 	done
-	if [ -n "$why" ]; then
-		fail "$case" "$why"
-	else
-		ok "$case"
-	fi
+	verdict "$case" "$why"
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi
