@@ -56,6 +56,8 @@ struct cursor {
 	const struct ptd_ctc *ctc;
 	uint64_t tsc;                  /* the last TSC packet's */
 	bool have_tma;                 /* a TMA since it */
+	bool fixup_mtc;                /* LAST_MTC lacks the bits a TMA cannot give (an
+	                                * MTC period above 8): the next MTC's */
 	uint32_t last_mtc;
 	uint64_t ctc_time, ctc_delta;  /* the TSC of the TMA's last CTC tick, CTC ticks since */
 };
@@ -66,6 +68,7 @@ struct blk {
 	const struct ptd_queue *q;
 	struct pt_block_decoder *dec;
 	struct cursor cur;
+	const struct ptd_map *code_map;  /* the map of the last block's end */
 	bool have_prev;                /* PREV's branch is not emitted yet */
 	bool final;                    /* the last packet was taken */
 	struct pt_block prev;
@@ -139,6 +142,19 @@ static void cursor_tma(struct cursor *c)
 	c->ctc_time = c->tsc - c->p.payload.tma.fc - ctc_to_tsc(c->ctc, rem);
 	c->ctc_delta = 0;
 	c->have_tma = true;
+	c->fixup_mtc = true;
+}
+
+/* perf's intel_pt_fixup_last_mtc(): with an MTC period above 8, a TMA's 16
+ * CTC bits give LAST_MTC only its low 16 - SHIFT bits; the first MTC after
+ * it gives the rest, one step back where that would pass MTC. */
+static void fixup_last_mtc(struct cursor *c, uint32_t mtc)
+{
+	uint32_t first_missing = 1u << (16 - c->ctc->shift);
+
+	c->last_mtc |= mtc & ~(first_missing - 1);
+	if (c->last_mtc >= mtc)
+		c->last_mtc = (c->last_mtc - first_missing) & 0xff;
 }
 
 /* An MTC packet: the time of its CTC tick, where it is not before the
@@ -150,6 +166,10 @@ static void cursor_mtc(struct cursor *c)
 
 	if (!c->have_tma)
 		return;
+	if (c->ctc->shift > 8 && c->fixup_mtc) {
+		c->fixup_mtc = false;
+		fixup_last_mtc(c, mtc);
+	}
 	c->ctc_delta += (uint64_t)(mtc > c->last_mtc ? mtc - c->last_mtc :
 				   mtc + 256 - c->last_mtc) << c->ctc->shift;
 	t = c->ctc_time + ctc_to_tsc(c->ctc, c->ctc_delta);
@@ -281,11 +301,13 @@ static struct insn decode_insn(const uint8_t *p, size_t n)
 	return in;
 }
 
-/* The instruction ending block B in process P. */
-static struct insn last_insn(const struct ptd_proc *p, const struct pt_block *b)
+/* The instruction ending block B in process P; *MAP: the map of the last
+ * one (ptimage_code()). */
+static struct insn last_insn(const struct ptd_proc *p, const struct pt_block *b,
+			     const struct ptd_map **map)
 {
 	size_t n;
-	const uint8_t *c = ptimage_code(p, b->end_ip, &n);
+	const uint8_t *c = ptimage_code(p, b->end_ip, &n, map);
 	struct insn in = c ? decode_insn(c, n) : (struct insn){ ptic_error, false, false, 0 };
 
 	if (b->iclass != ptic_error && b->iclass != in.cls)
@@ -430,7 +452,7 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 		return true;
 	prev_branch(b, blk->ip);
 	b->prev = *blk;
-	b->prev_insn = last_insn(b->q->proc, blk);
+	b->prev_insn = last_insn(b->q->proc, blk, &b->code_map);
 	b->have_prev = true;
 	if (b->prev_insn.cls == ptic_error) {
 		fail_at(b, -pte_bad_insn);

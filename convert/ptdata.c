@@ -413,6 +413,13 @@ static bool add_psb(struct ptd_queue *q, size_t *cap, uint64_t off, uint64_t end
 	return true;
 }
 
+/* The Intel PT names of the packets ptdata_scan() leaves to perf. */
+static const char *const other_packets[] = {
+	[ppt_pip] = "PIP", [ppt_vmcs] = "VMCS", [ppt_cyc] = "CYC", [ppt_stop] = "TraceStop",
+	[ppt_ovf] = "OVF", [ppt_mnt] = "MNT", [ppt_exstop] = "EXSTOP", [ppt_mwait] = "MWAIT",
+	[ppt_pwre] = "PWRE", [ppt_pwrx] = "PWRX", [ppt_ptw] = "PTW",
+};
+
 int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 {
 	struct pt_config cfg;
@@ -455,8 +462,8 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 				tsc = p.payload.tsc.tsc;
 			break;
 		case ppt_mtc:
-			if (q->ctc->d && q->ctc->shift > 8)	/* intel_pt_fixup_last_mtc() */
-				rc = ptdata_why(why, len, "MTC packets of a period above 8 (%u)",
+			if (q->ctc->d && q->ctc->shift > 15)	/* past the 4 bits of RTIT_CTL's */
+				rc = ptdata_why(why, len, "MTC packets of a period past 15 (%u)",
 						q->ctc->shift);
 			break;
 		case ppt_pad: case ppt_mode: case ppt_tnt_8: case ppt_tnt_64: case ppt_tip:
@@ -464,8 +471,9 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 		case ppt_cbr:	/* perf's cbr events: no frequency in its lines here */
 			break;
 		default:
-			rc = ptdata_why(why, len, "Intel PT packets perf reads its own way (type %d)",
-				  (int)p.type);
+			rc = ptdata_why(why, len, "Intel PT packets perf reads its own way (%s)",
+					(size_t)p.type < sizeof(other_packets) / sizeof(*other_packets) &&
+					other_packets[p.type] ? other_packets[p.type] : "unknown");
 		}
 	}
 	if (!rc && st != -pte_eos)

@@ -2,8 +2,8 @@
 /*
  * The in-process Intel PT decoder (see ptdecode.h; its parts:
  * ptdecode_int.h). Here: the chunks of each queue's AUX data (split at its
- * PSBs for -j N, one per queue for -j 1) decoded by ptblock.c on worker
- * threads, a bounded number ahead of the conversion; perf's order of the
+ * PSBs) decoded by ptblock.c on the worker threads and the converter's, a
+ * bounded number ahead of the conversion; perf's order of the
  * queues' samples and the side-band (intel_pt_process_queues() with perf's
  * auxtrace_heap, intel_pt_run_decoder(), intel_pt_process_event()); and
  * each sample handed to the converter as the line perf script with
@@ -41,7 +41,7 @@
 #define MISC_SWITCH_OUT (1u << 13)         /* PERF_RECORD_MISC_SWITCH_OUT */
 #define MISC_SWITCH_OUT_PREEMPT (1u << 14) /* PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
 #define LINE_MAX_TEXT 1024      /* a perf text line made here */
-#define CHUNK_BYTES (64u << 10) /* AUX bytes of a chunk (-j N), at least */
+#define CHUNK_BYTES (16u << 10) /* AUX bytes of a chunk (-j N), at least */
 #define AHEAD_PER_JOB 4         /* chunks decoded ahead of the conversion, per job */
 
 static const char unknown[] = "[unknown]";
@@ -114,58 +114,82 @@ static void take_buffer(struct ptdecode *d, struct ptd_chunk *c)
 	c->cap = d->pool[d->npool].cap;
 }
 
-struct worker {
-	struct ptdecode *d;
-	struct pt_image **images;      /* its copy of each process's image */
-};
+/* Takes chunk C to decode (D->lock held). */
+static void take(struct ptdecode *d, struct ptd_chunk *c)
+{
+	c->state = PTD_BUSY;
+	d->ahead++;
+	take_buffer(d, c);
+}
+
+/* The next chunk to decode, in time order, taken (D->lock held); NULL when
+ * none is left or the most are decoded ahead of the conversion. */
+static struct ptd_chunk *take_next(struct ptdecode *d)
+{
+	while (d->next_todo < d->nchunks && d->ahead < d->ahead_max) {
+		struct ptd_chunk *c = &d->chunks[d->order[d->next_todo++]];
+
+		if (c->state == PTD_TODO) {	/* else the converter took it */
+			take(d, c);
+			return c;
+		}
+	}
+	return NULL;
+}
 
 static void *worker_main(void *arg)
 {
-	struct ptdecode *d = arg;
-	struct pt_image **images = calloc(d->nprocs, sizeof(*images));
+	struct ptd_worker *w = arg;
+	struct ptdecode *d = w->d;
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		struct ptd_chunk *c;
-		struct pt_image *img;
+		struct ptd_chunk *c = NULL;
 		size_t pi;
 
-		while (!d->stop && (d->next_todo == d->nchunks || d->ahead >= d->ahead_max))
+		while (!d->stop && !(c = take_next(d)))
 			pthread_cond_wait(&d->cond, &d->lock);
 		if (d->stop)
 			break;
-		c = &d->chunks[d->order[d->next_todo++]];
-		if (c->state != PTD_TODO)
-			continue;	/* the converter took it */
-		c->state = PTD_BUSY;
-		d->ahead++;
-		take_buffer(d, c);
 		pthread_mutex_unlock(&d->lock);
 		for (pi = 0; pi < d->nprocs && d->procs[pi] != d->queues[c->q].proc; pi++)
 			;
-		img = images ? images[pi] : NULL;
-		if (images && !img && (img = pt_image_alloc(NULL)) &&
-		    pt_image_copy(img, d->procs[pi]->image) < 0) {
-			pt_image_free(img);
-			img = NULL;
-		}
-		if (images)
-			images[pi] = img;
-		if (img) {
-			decode_chunk(d, c, img);
-		} else {
-			c->failed = true;
-			snprintf(c->why, sizeof(c->why), "out of memory");
-		}
+		decode_chunk(d, c, w->images[pi]);
 		pthread_mutex_lock(&d->lock);
 		c->state = PTD_DONE;
 		pthread_cond_broadcast(&d->cond);
 	}
 	pthread_mutex_unlock(&d->lock);
-	for (size_t i = 0; images && i < d->nprocs; i++)
-		pt_image_free(images[i]);
-	free(images);
 	return NULL;
+}
+
+/* Frees worker W's images. */
+static void worker_free(struct ptdecode *d, struct ptd_worker *w)
+{
+	for (size_t i = 0; w->images && i < d->nprocs; i++)
+		pt_image_free(w->images[i]);
+	free(w->images);
+	w->images = NULL;
+}
+
+/* Gives worker W a copy of each process's image, here, before any thread
+ * decodes: a libipt image is read-only to no thread (pt_image_read() moves
+ * the section it found to the front of its list), so copying the one the
+ * converter's thread decodes with while it decodes once made -j 2 decode
+ * with a damaged list ("no memory mapped at this address", 1 run in 20).
+ * Returns false when out of memory. */
+static bool worker_images(struct ptdecode *d, struct ptd_worker *w)
+{
+	w->d = d;
+	w->images = calloc(d->nprocs + 1, sizeof(*w->images));
+	for (size_t i = 0; w->images && i < d->nprocs; i++) {
+		w->images[i] = pt_image_alloc(NULL);
+		if (!w->images[i] || pt_image_copy(w->images[i], d->procs[i]->image) < 0) {
+			worker_free(d, w);
+			return false;
+		}
+	}
+	return w->images != NULL;
 }
 
 /* Starts JOBS - 1 workers (the converter's thread decodes too). Returns
@@ -185,8 +209,14 @@ static bool start_workers(struct ptdecode *d, unsigned jobs)
 	if (!d->workers)
 		return false;
 	for (unsigned i = 0; i + 1 < jobs && d->nchunks > d->nqueues; i++) {
-		if (pthread_create(&d->workers[d->nworkers], NULL, worker_main, d))
+		struct ptd_worker *w = &d->workers[d->nworkers];
+
+		if (!worker_images(d, w))
+			return false;
+		if (pthread_create(&w->thread, NULL, worker_main, w)) {
+			worker_free(d, w);
 			break;
+		}
 		d->nworkers++;
 	}
 	return true;
@@ -200,8 +230,10 @@ static void stop_workers(struct ptdecode *d)
 	d->stop = true;
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
-	for (size_t i = 0; i < d->nworkers; i++)
-		pthread_join(d->workers[i], NULL);
+	for (size_t i = 0; i < d->nworkers; i++) {
+		pthread_join(d->workers[i].thread, NULL);
+		worker_free(d, &d->workers[i]);
+	}
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
 	free(d->workers);
@@ -211,28 +243,28 @@ static void stop_workers(struct ptdecode *d)
 	d->nworkers = 0;
 }
 
-/* Chunk C, decoded: by a worker (waited for), or here when none has
- * taken it. */
+/* Chunk C, decoded: here when no worker has taken it, else by the worker
+ * (waited for); while a worker decodes it, this thread decodes the next
+ * chunks it can take (the converter's thread is one of the -j N: it once
+ * waited for the worker most of the time, and -j 2 gained no wall time). */
 static struct ptd_chunk *chunk_ready(struct ptdecode *d, struct ptd_chunk *c)
 {
-	bool mine = false;
-
 	pthread_mutex_lock(&d->lock);
-	if (c->state == PTD_TODO) {
-		c->state = PTD_BUSY;
-		d->ahead++;
-		take_buffer(d, c);
-		mine = true;
-	}
-	while (!mine && c->state != PTD_DONE)
-		pthread_cond_wait(&d->cond, &d->lock);
-	pthread_mutex_unlock(&d->lock);
-	if (mine) {
-		decode_chunk(d, c, d->queues[c->q].proc->image);
-		pthread_mutex_lock(&d->lock);
-		c->state = PTD_DONE;
+	while (c->state != PTD_DONE) {
+		struct ptd_chunk *o = c;
+
+		if (c->state == PTD_TODO) {
+			take(d, c);
+		} else if (!(o = take_next(d))) {
+			pthread_cond_wait(&d->cond, &d->lock);
+			continue;
+		}
 		pthread_mutex_unlock(&d->lock);
+		decode_chunk(d, o, d->queues[o->q].proc->image);
+		pthread_mutex_lock(&d->lock);
+		o->state = PTD_DONE;
 	}
+	pthread_mutex_unlock(&d->lock);
 	return c;
 }
 
@@ -318,18 +350,23 @@ static const struct ptd_func *func_of(struct ptdecode *d, const struct perfsym *
 	return e;
 }
 
-/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso.
- * Returns false when out of memory. */
+/* LOC as binstream.c makes it of a dlfilter's record: IP's symbol and dso
+ * (interned once per entry of P's symbol cache: the hash lookup was a
+ * twentieth of the CPU). Returns false when out of memory. */
 static bool loc_of(struct ptdecode *d, struct ptd_proc *p, uint64_t ip, struct conv_loc *loc)
 {
-	const struct ptd_map *m;
-	const struct perfsym *s;
+	struct ptd_sym_hit *h = ptimage_resolve(p, ip);
+	const struct ptd_map *m = h->map;
+	const struct perfsym *s = h->sym;
 	const struct ptd_func *f;
 
-	ptimage_resolve(p, ip, &m, &s);
-	f = func_of(d, s, m ? m->dso : NULL);
-	if (!f)
-		return false;
+	if (!h->func) {
+		f = func_of(d, s, m ? m->dso : NULL);
+		if (!f)
+			return false;
+		h->func = (uint32_t)(f - d->funcs) + 1;
+	}
+	f = &d->funcs[h->func - 1];
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = ip;
 	loc->has_symtext = true;
@@ -349,8 +386,12 @@ static int loc_text(char *buf, size_t size, struct ptd_proc *p, uint64_t ip)
 	const struct ptd_map *m = NULL;
 	const struct perfsym *s = NULL;
 
-	if (ip)
-		ptimage_resolve(p, ip, &m, &s);
+	if (ip) {
+		const struct ptd_sym_hit *h = ptimage_resolve(p, ip);
+
+		m = h->map;
+		s = h->sym;
+	}
 	if (s)
 		return snprintf(buf, size, "%16" PRIx64 " %s+0x%" PRIx64 " (%s)", ip, s->name,
 				ip - m->start + m->pgoff - s->start, m->dso->name);
@@ -387,7 +428,7 @@ static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sampl
 {
 	struct ptd_thread *t = ptimage_thread(d, q->tid);
 	uint64_t ns = ptdata_perf_time(d, s->tsc);
-	struct conv_line l;
+	struct conv_line *l = &d->line;
 	char cbuf[24];
 	int e;
 
@@ -416,33 +457,34 @@ static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sampl
 		text_line(d, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 		return;
 	}
-	memset(&l, 0, sizeof(l));
-	l.kind = CONV_LINE_BRANCH;
-	l.text = (struct conv_span){ "(binary record)", 15 };
-	l.pid = t->pid;
-	l.tid = t->tid;
-	l.has_time = true;
-	l.ts = ns;
-	l.flags = s->flags;
-	l.comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
-			      (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
-									    t->tid) };
+	l->kind = CONV_LINE_BRANCH;
+	l->text = (struct conv_span){ "(binary record)", 15 };
+	l->pid = t->pid;
+	l->tid = t->tid;
+	l->has_time = true;
+	l->ts = ns;
+	l->flags = s->flags;
+	l->comm = t->comm[0] ? (struct conv_span){ t->comm, t->comm_len } :
+			       (struct conv_span){ cbuf, (uint32_t)snprintf(cbuf, sizeof(cbuf), ":%d",
+									     t->tid) };
 	if (!(s->flags & ~(CONV_F_JCC | CONV_F_JMP))) {
-		const struct ptd_map *m1, *m2;
-		const struct perfsym *s1, *s2;
+		const struct ptd_sym_hit *h = ptimage_resolve(q->proc, s->ip);
+		const struct ptd_map *m1 = h->map, *m2;
+		const struct perfsym *s1 = h->sym, *s2;
 
-		ptimage_resolve(q->proc, s->ip, &m1, &s1);
-		ptimage_resolve(q->proc, s->addr, &m2, &s2);
+		h = ptimage_resolve(q->proc, s->addr);
+		m2 = h->map;
+		s2 = h->sym;
 		if (s1 == s2 && (m1 ? m1->dso : NULL) == (m2 ? m2->dso : NULL)) {
 			/* a jump within one function: the dlfilter's TICK */
 			if (t->used && t->gen == d->gen && t->last_time == ns)
 				return;
-			l.flags = CONV_F_JMP;
-			l.from.has_symtext = l.to.has_symtext = true;
+			l->flags = CONV_F_JMP;
+			l->from = l->to = (struct conv_loc){ .has_symtext = true };
 			goto out;
 		}
 	}
-	if (!loc_of(d, q->proc, s->ip, &l.from) || !loc_of(d, q->proc, s->addr, &l.to)) {
+	if (!loc_of(d, q->proc, s->ip, &l->from) || !loc_of(d, q->proc, s->addr, &l->to)) {
 		d->status = PIPELINE_NOMEM;
 		return;
 	}
@@ -452,7 +494,7 @@ out:
 	t->used = true;
 	t->gen = d->gen;
 	t->last_time = ns;
-	e = conv_driver_parsed(d->cv, &l);
+	e = conv_driver_parsed(d->cv, l);
 	if (e) {
 		d->conv_err = e;
 		d->status = PIPELINE_CONVERT;

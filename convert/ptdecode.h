@@ -19,7 +19,7 @@
  * the input goes through perf script: a pipe-format file, per-CPU queues
  * of several traced processes, have_sched_switch 1, kernel code
  * traced, packets whose timing or events perf reads its own way (CYC, OVF,
- * PTWRITE, power and VMX packets; MTC of a period above 8), lost
+ * PTWRITE, power and VMX packets), lost
  * records or truncated AUX data, several AUX buffers in a queue, samples of other
  * events, an executable mapping made over another (an exec, a library
  * replaced), one whose file is missing or has another build id than the
@@ -44,7 +44,7 @@ struct ptdecode;
  * reason in WHY ("kernel code traced"); or a negative errno with a reason
  * in WHY (out of memory, the file cannot be read). Memory: the AUX data,
  * the side-band records, the files' symbols, and the samples of at most
- * 4 x JOBS chunks of 64 KiB of AUX data.
+ * 4 x JOBS chunks of 16 KiB of AUX data.
  */
 int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptdecode **out,
 		  char *why, size_t whylen);

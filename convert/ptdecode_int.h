@@ -66,6 +66,8 @@ struct ptd_sym_hit {
 	uint64_t ip;            /* 0: empty */
 	const struct ptd_map *map;
 	const struct perfsym *sym;
+	uint32_t func;          /* (sym, map's dso) interned: its ptdecode funcs[]
+	                         * index + 1; 0: not yet */
 };
 
 /* A process: its maps, its libipt image, a symbol cache (main thread). */
@@ -199,7 +201,13 @@ struct ptdecode {
 	size_t ahead, ahead_max;       /* chunks decoded and not yet converted */
 	struct ptd_buffer { struct ptd_sample *s; size_t cap; } pool[PTD_POOL];  /* for reuse */
 	size_t npool;
-	pthread_t *workers;
+	struct ptd_worker {
+		pthread_t thread;
+		struct ptdecode *d;
+		struct pt_image **images;  /* its copy of each process's image, made
+		                            * before any decoding: libipt reorders an
+		                            * image's sections as it reads them */
+	} *workers;
 	size_t nworkers;
 	bool stop;
 	pthread_mutex_t lock;
@@ -209,6 +217,9 @@ struct ptdecode {
 	size_t nheap;
 	/* conversion (main thread) */
 	uint64_t gen;                  /* bumped at every text line */
+	struct conv_line line;         /* a branch's: each sets the fields it has, the
+	                                * rest stay zero (clearing a whole conv_line
+	                                * for each was a twentieth of the CPU) */
 	struct conv_driver *cv;
 	int conv_err;
 	char *errbuf;
@@ -255,13 +266,16 @@ void ptimage_idle_comm(struct ptd_thread *t);
  * queue's process and image. Returns 0, 1 with a reason, or -ENOMEM. */
 int ptimage_setup(struct ptdecode *d, char *why, size_t len);
 
-/* The bytes at IP in process P (up to 16, their number in *N), or NULL. */
-const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n);
+/* The bytes at IP in process P (up to 16, their number in *N), or NULL.
+ * *MAP (NULL or one of P's maps): where IP is looked for first, then the
+ * map that holds IP (most blocks end in the map of the block before). */
+const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n,
+			    const struct ptd_map **map);
 
-/* perf's resolution of IP in P: its map (NULL: none) and symbol (NULL:
- * none). Main thread only (P's cache). */
-void ptimage_resolve(struct ptd_proc *p, uint64_t ip, const struct ptd_map **map,
-		     const struct perfsym **sym);
+/* perf's resolution of IP in P: P's cache entry of IP, with its map (NULL:
+ * none) and symbol (NULL: none), valid until the next call. Main thread
+ * only (P's cache). */
+struct ptd_sym_hit *ptimage_resolve(struct ptd_proc *p, uint64_t ip);
 
 /* Frees the threads, processes and files. */
 void ptimage_free(struct ptdecode *d);

@@ -342,11 +342,14 @@ static const struct ptd_map *map_at(const struct ptd_proc *p, uint64_t ip)
 }
 
 /* The instruction bytes at IP (up to 16), or NULL. */
-const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n)
+const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n,
+			    const struct ptd_map **map)
 {
-	const struct ptd_map *m = map_at(p, ip);
+	const struct ptd_map *m = *map;
 	uint64_t off;
 
+	if (!m || ip < m->start || ip >= m->end)
+		m = *map = map_at(p, ip);
 	if (!m)
 		return NULL;
 	off = ip - m->start + m->pgoff;
@@ -358,8 +361,7 @@ const uint8_t *ptimage_code(const struct ptd_proc *p, uint64_t ip, size_t *n)
 
 /* perf's resolution of IP in process P: its symbol (NULL: none) and map
  * (NULL: in none). */
-void ptimage_resolve(struct ptd_proc *p, uint64_t ip, const struct ptd_map **map,
-		     const struct perfsym **sym)
+struct ptd_sym_hit *ptimage_resolve(struct ptd_proc *p, uint64_t ip)
 {
 	struct ptd_sym_hit *h = &p->cache[hash64(ip) & (PTD_SYM_CACHE - 1)];
 
@@ -368,9 +370,9 @@ void ptimage_resolve(struct ptd_proc *p, uint64_t ip, const struct ptd_map **map
 		h->map = map_at(p, ip);
 		h->sym = h->map ? perfsym_lookup(h->map->dso->syms,
 						 ip - h->map->start + h->map->pgoff) : NULL;
+		h->func = 0;
 	}
-	*map = h->map;
-	*sym = h->sym;
+	return h;
 }
 
 void ptimage_free(struct ptdecode *d)

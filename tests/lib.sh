@@ -24,6 +24,8 @@ export PAGER=cat
 
 ok() { echo "ok $1"; }
 fail() { local name=$1; shift; echo "FAIL $name: $*"; }
+# verdict NAME WHY: "ok NAME" where WHY is empty, else "FAIL NAME: WHY".
+verdict() { if [ -n "$2" ]; then fail "$1" "$2"; else ok "$1"; fi; }
 
 # stress_count NORMAL FULL: how many times a race hunt repeats: NORMAL in
 # `make test`, FULL under `make test-stress` (tests/run.sh --stress exports

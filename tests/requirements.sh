@@ -129,6 +129,17 @@ req_dead_breakpoints() { reqh_check "breakpoint trigger" "opens but does not fir
 # uprobes fire for this user (the unit programs' self-test says so itself)
 req_uprobes() { reqh_check "uprobe trigger" fires; }
 
+# a uprobe can be set through tracefs (root, tracefs mounted, uprobes in
+# the kernel): it puts an int3 in the probed file's code of every process
+# that maps it, whether or not it fires
+req_uprobe_events() {
+	req_root || return 1
+	[ -w /sys/kernel/tracing/uprobe_events ] || {
+		echo "no writable /sys/kernel/tracing/uprobe_events"
+		return 1
+	}
+}
+
 # the kernel offers perf's TSC conversion (cap_user_time_zero), which it
 # does only with a TSC clocksource
 req_tsc() {

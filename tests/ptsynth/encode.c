@@ -38,12 +38,25 @@ static void put(struct enc *e, struct pt_packet *p)
 		e->rc = -ENOMEM;
 }
 
+/* With --cyc, the CYC packet before a TNT or IP packet: the core cycles
+ * since the last (a few: the generator keeps no count). */
+static void cyc(struct enc *e)
+{
+	struct pt_packet p = { .type = ppt_cyc };
+
+	if (!e->o->cyc)
+		return;
+	p.payload.cyc.value = 3;
+	put(e, &p);
+}
+
 static void flush_tnt(struct enc *e)
 {
 	struct pt_packet p = { .type = ppt_tnt_8 };
 
 	if (!e->ntnt)
 		return;
+	cyc(e);
 	p.payload.tnt.bit_size = (uint8_t)e->ntnt;
 	p.payload.tnt.payload = e->tnt;
 	put(e, &p);
@@ -71,6 +84,7 @@ static void ip_packet(struct enc *e, enum pt_packet_type type, uint64_t ip)
 	struct pt_packet p = { .type = type };
 
 	flush_tnt(e);
+	cyc(e);
 	p.payload.ip.ipc = ip ? pt_ipc_sext_48 : pt_ipc_suppressed;
 	p.payload.ip.ip = ip;
 	put(e, &p);

@@ -39,6 +39,7 @@ struct ps_enc_opts {
 	unsigned tsc_every;    /* a TSC packet every this many instructions (>= 1) */
 	size_t psb_every;      /* a PSB+ after this many bytes (0: only at the start) */
 	unsigned cbr;          /* a CBR packet of this ratio in each PSB+, 0: none */
+	bool cyc;              /* a CYC packet before each TNT and IP packet */
 	int mtc;               /* MTC at every 2^MTC CTC ticks and TMA after each TSC
 				* (the CTC at PS_CTC_D/PS_CTC_N of the TSC), -1: none */
 	size_t ovf_at;         /* step index where an OVF packet goes, SIZE_MAX: none */

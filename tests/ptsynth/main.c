@@ -31,7 +31,7 @@
 
 struct opts {
 	const char *out, *truth, *start;
-	bool noretcomp, per_cpu, task_events, bpf_records, quiet;
+	bool noretcomp, per_cpu, task_events, bpf_records, cyc, quiet;
 	unsigned tsc_every;
 	int mtc;                     /* --mtc: MTC's period (CTC bit), -1: no MTC */
 	unsigned cbr;                /* --cbr: the core:bus ratio of each PSB+, 0: none */
@@ -64,10 +64,12 @@ static void usage(FILE *f)
 "                           per-thread queues\n"
 "      --task-events        FORK records of the threads after the first, EXIT\n"
 "                           records of those traced to their end\n"
-"      --mtc N              MTC packets at every 2^N CTC ticks (N <= 8; the\n"
+"      --mtc N              MTC packets at every 2^N CTC ticks (N <= 15; the\n"
 "                           CTC runs at 2/5 of the TSC), TMA after each TSC\n"
 "      --cbr N              a CBR packet of ratio N (1-255) in each PSB+, as the\n"
 "                           hardware writes one\n"
+"      --cyc                a CYC packet (cycle-accurate mode: attr config bit\n"
+"                           cyc) before each TNT and IP packet\n"
 "      --bpf-records        a KSYMBOL and a BPF_EVENT record, as perf record\n"
 "                           writes of the BPF programs loaded when it starts\n"
 "      --snapshot-window N  keep only the last N instructions of each thread\n"
@@ -109,7 +111,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 {
 	/* in the order of LO (an error names lo[c - O_TRUTH + 1]) */
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR, O_BPF };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR, O_BPF, O_CYC };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -131,6 +133,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mtc", required_argument, NULL, O_MTC },
 		{ "cbr", required_argument, NULL, O_CBR },
 		{ "bpf-records", no_argument, NULL, O_BPF },
+		{ "cyc", no_argument, NULL, O_CYC },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -148,6 +151,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_PERCPU: o->per_cpu = true; break;
 		case O_TASK: o->task_events = true; break;
 		case O_BPF: o->bpf_records = true; break;
+		case O_CYC: o->cyc = true; break;
 		case O_START: o->start = optarg; break;
 		case O_CACHE: o->cache = optarg; break;
 		case O_REPEAT: {
@@ -167,7 +171,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_TSC: case O_PSB: case O_WINDOW: case O_MAX: case O_NS: case O_BLOCK:
 		case O_MTC: case O_CBR:
 			if (parse_u64(optarg, &v) < 0 || (c == O_TSC && (v == 0 || v > UINT_MAX)) ||
-			    (c == O_NS && v < 2) || (c == O_MTC && v > 8) ||
+			    (c == O_NS && v < 2) || (c == O_MTC && v > 15) ||
 			    (c == O_CBR && (v == 0 || v > 255))) {
 				diag_error("--%s: expected a number, found '%s'",
 					   lo[c - O_TRUTH + 1].name, optarg);
@@ -321,13 +325,14 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 {
 	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
 				  .psb_every = o->psb_every, .mtc = o->mtc, .cbr = o->cbr,
+				  .cyc = o->cyc,
 				  .clock = clock };
 	struct ps_aux aux[MAX_QUEUES];
 	struct ps_pd_queue q[MAX_QUEUES];
 	struct ps_truth_thread tt[MAX_QUEUES];
 	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
 	struct ps_pd pd = { .pid = run->pid, .ppid = getpid(), .mtc = o->mtc,
-			    .bpf_records = o->bpf_records,
+			    .bpf_records = o->bpf_records, .cyc = o->cyc,
 			    .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
 			    .snapshot = o->window || o->nsnap, .maps = run->maps,
 			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,

@@ -31,6 +31,7 @@ enum {
 
 #define PMU_TYPE 8
 #define CFG_PT 0x1ull
+#define CFG_CYC 0x2ull
 #define CFG_TSC 0x400ull
 #define CFG_NORETCOMP 0x800ull
 #define CFG_BRANCH 0x2000ull
@@ -105,6 +106,7 @@ static void attr(struct out *o, const struct ps_pd *pd)
 	a.type = PMU_TYPE;
 	a.size = sizeof(a);
 	a.config = CFG_PT | CFG_TSC | CFG_BRANCH | (pd->noretcomp ? CFG_NORETCOMP : 0) |
+		   (pd->cyc ? CFG_CYC : 0) |
 		   (pd->mtc >= 0 ? CFG_MTC | (uint64_t)pd->mtc << CFG_MTC_PERIOD_SHIFT : 0);
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
@@ -126,7 +128,7 @@ static void auxtrace_info(struct out *o, const struct ps_pd *pd)
 		[PT_SNAPSHOT_MODE] = pd->snapshot, [PT_PER_CPU_MMAPS] = pd->per_cpu,
 		[PT_MTC_BIT] = CFG_MTC, [PT_MTC_FREQ_BITS] = 0xfull << CFG_MTC_PERIOD_SHIFT,
 		[PT_TSC_CTC_N] = pd->mtc >= 0 ? PS_CTC_N : 0,
-		[PT_TSC_CTC_D] = pd->mtc >= 0 ? PS_CTC_D : 0, [PT_CYC_BIT] = 0x2,
+		[PT_TSC_CTC_D] = pd->mtc >= 0 ? PS_CTC_D : 0, [PT_CYC_BIT] = CFG_CYC,
 		[PT_MAX_NONTURBO_RATIO] = 0,
 		[PT_FILTER_STR_LEN] = 0,
 	};

@@ -49,6 +49,7 @@ struct ps_pd {
 	int mtc;               /* the MTC period (attr config, AUXTRACE_INFO's CTC
 	                        * ratio: encode.h PS_CTC_N/D), -1: no MTC */
 	bool noretcomp;        /* config bit 0x800, priv NORETCOMP */
+	bool cyc;              /* config bit 0x2 (priv CYC_BIT): cycle-accurate mode */
 	bool per_cpu;          /* queue k is CPU k (with ITRACE_START), else thread */
 	bool snapshot;         /* priv SNAPSHOT_MODE */
 	bool bpf_records;      /* a KSYMBOL and a BPF_EVENT record (a loaded BPF program) */

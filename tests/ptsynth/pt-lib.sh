@@ -82,7 +82,7 @@ chmod +x "$TMP/perf"
 # split (one PSB, or too few), -j 3 ran the one perf script -j 1 runs.
 # The in-process decoder (the
 # default), at -j 1, and at -j 2 (its chunks decoded on two threads) where
-# there are two chunks or more (convert/ptdecode.c: a chunk is 64 KiB of a
+# there are two chunks or more (convert/ptdecode.c: a chunk is 16 KiB of a
 # queue's AUX data or more, and each input and each thread of the per-thread
 # mode has its queues; a single chunk is decoded at -j 2 as at -j 1): the
 # same bytes again, with no perf run unless it fell back, its notes left in
@@ -122,8 +122,8 @@ convert() {
 	fi
 	: >"$TMP/$name.fallback"
 	for j in 1 2; do
-		# one regular file under 64 KiB, one thread: one chunk
-		if [ $j = 2 ] && [ $# = 1 ] && [ -f "$1" ] && [ "$(stat -c %s "$1")" -lt $((64 << 10)) ] &&
+		# one regular file under 16 KiB, one thread: one chunk
+		if [ $j = 2 ] && [ $# = 1 ] && [ -f "$1" ] && [ "$(stat -c %s "$1")" -lt $((16 << 10)) ] &&
 			[ "$(awk '{ print $1 }' "$TMP/$name.slices" | sort -u | wc -l)" -lt 2 ]; then
 			break
 		fi

@@ -27,6 +27,7 @@
 struct tracer {
 	struct ps_run *run;
 	int mem;          /* /proc/PID/mem */
+	int *files;       /* run->maps[i]'s file opened (-1: not yet, -2: not readable) */
 	char *err;
 	size_t errlen;
 	uint64_t max_steps;
@@ -94,6 +95,43 @@ static int step_push(struct ps_thread *th, uint64_t ip, uint64_t seq)
 	return 0;
 }
 
+/*
+ * Reads up to LEN bytes of code at IP: from the file of the mapping that
+ * holds it, where the instruction lies within, as perf decodes it; else
+ * from the process. Not from the process where the file has them: a
+ * uprobe anyone sets on that file (another user's probe, on any traced
+ * library) puts an int3 in every process's copy, where perf still reads
+ * the file's instruction and the program runs it. Returns the bytes read,
+ * <= 0 when none.
+ */
+static ssize_t read_code(struct tracer *t, uint64_t ip, uint8_t *buf, size_t len)
+{
+	const struct ps_run *run = t->run;
+	size_t i;
+
+	for (i = 0; i < run->nmaps && t->files; i++) {
+		const struct ps_map *m = &run->maps[i];
+		ssize_t got;
+
+		if (ip < m->start || ip >= m->end || m->path[0] != '/')
+			continue;
+		if (t->files[i] == -1) {
+			t->files[i] = open(m->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			if (t->files[i] < 0)
+				t->files[i] = -2;
+		}
+		if (t->files[i] < 0)
+			break;
+		if (len > m->end - ip)
+			len = (size_t)(m->end - ip);
+		got = pread(t->files[i], buf, len, (off_t)(m->pgoff + (ip - m->start)));
+		if (got > 0)
+			return got;
+		break;
+	}
+	return pread(t->mem, buf, len, (off_t)ip);
+}
+
 /* Decodes the instruction at IP into the cache (if new). Returns 0 or <0. */
 static int learn(struct tracer *t, uint64_t ip, struct ps_insn *out)
 {
@@ -105,7 +143,7 @@ static int learn(struct tracer *t, uint64_t ip, struct ps_insn *out)
 		*out = *c;
 		return 0;
 	}
-	got = pread(t->mem, buf, sizeof(buf), (off_t)ip);
+	got = read_code(t, ip, buf, sizeof(buf));
 	if (got <= 0)
 		return fail(t, -EIO, "cannot read code at %#" PRIx64 ": %s", ip, strerror(errno));
 	if (ps_insn_decode(ip, buf, (size_t)got, out) < 0)
@@ -410,6 +448,13 @@ int ps_run_trace(struct ps_run *run, char *const argv[], const char *start_sym,
 	maps_free(run);
 	if ((rc = read_maps(&t)) < 0)
 		goto out;
+	t.files = malloc(run->nmaps * sizeof(*t.files) + 1);
+	if (!t.files) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < run->nmaps; i++)
+		t.files[i] = -1;
 	if (!thread_add(run, pid)) {
 		rc = -ENOMEM;
 		goto out;
@@ -430,6 +475,10 @@ out:
 	}
 	if (t.mem >= 0)
 		close(t.mem);
+	for (size_t i = 0; t.files && i < run->nmaps; i++)
+		if (t.files[i] >= 0)
+			close(t.files[i]);
+	free(t.files);
 	return rc;
 }
 
