@@ -81,7 +81,6 @@ static void probe_features(struct rec_host *h)
 
 void rec_host_probe(struct rec_host *h, const char *perf_path)
 {
-	char out[1024];
 	int i;
 
 	memset(h, 0, sizeof(*h));
@@ -92,10 +91,8 @@ void rec_host_probe(struct rec_host *h, const char *perf_path)
 
 	if (run_find_program(perf_path ? perf_path : "perf", h->perf_path,
 			     sizeof(h->perf_path)) == 0) {
-		char *argv[] = { h->perf_path, "--version", NULL };
-
-		h->perf_runs = run_capture(argv, out, sizeof(out)) == 0;
-		perf_version_parse(h->perf_runs ? out : "", &h->perf_version);
+		/* asked once per perf binary (perf_version_of()'s cache) */
+		h->perf_runs = perf_version_of(h->perf_path, &h->perf_version) == 0;
 		if (h->perf_version.known) {
 			for (i = 0; i < PERF_FEAT_COUNT; i++)
 				h->feat[i] = perf_version_has(&h->perf_version, i) == 1;

@@ -237,6 +237,9 @@ early_case() {
 		--trigger none --duration 20 --perf "$SLOWPERF" -- "$PROG" work)
 	DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
 	export SLOWPERF_LOG="$TMP/$name.slowperf"
+	# a cache of its own: perf's version is asked once per binary, and
+	# probed here each time
+	export XDG_CACHE_HOME="$TMP/$name.cache"
 	if [ "$how" = terminal ]; then
 		LIFECYCLE_CASE=$TMP/$name SLOWPERF_VERSION=wait "$SIGDFL" setsid "${cmd[@]}" \
 			>/dev/null 2>"$ERR" &

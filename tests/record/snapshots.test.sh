@@ -49,10 +49,16 @@ t_multi_snapshot_three() {
 		fail multi_snapshot_three "expected 3 trigger snapshots or more, found $n"
 	elif [ -n "$bad" ]; then
 		fail multi_snapshot_three "snapshots without work_leaf:$bad"
-	elif rec_rows "$d" snapshots reason | H=" $(rec_rows "$d" hits snapshot | tr '\n' ' ')" \
-		awk '$1 == "trigger" && !index(ENVIRON["H"], " " (NR - 1) " ") { bad = 1 }
-		END { exit !bad }'; then
-		fail multi_snapshot_three "a trigger snapshot that no hit of record.json took"
+	# each trigger snapshot was taken for a hit, and a hit names a snapshot
+	# there is; not each snapshot holds a hit of its own: perf once wrote
+	# one 362 ms late (loaded 15 deep), its ring read after the next hit,
+	# whose snapshot then held less of it (the recorder says so)
+	elif ! rec_rows "$d" snapshots reason | H="$(rec_rows "$d" hits snapshot | tr '\n' ' ')" \
+		awk '$1 == "trigger" { n++ }
+		END { k = split(ENVIRON["H"], h, " "); if (n > k) exit 1
+			for (i = 1; i <= k; i++) if (h[i] != "null" && (h[i] !~ /^[0-9]+$/ || h[i] >= NR)) exit 1 }'; then
+		fail multi_snapshot_three "more trigger snapshots than hits, or a hit in no snapshot there is: \
+hits in $(rec_rows "$d" hits snapshot | tr '\n' ' '), snapshots $(rec_rows "$d" snapshots reason | tr '\n' ' ')"
 	elif [ "$(rec_field "$d" end)" != interrupt ]; then
 		fail multi_snapshot_three "end is $(rec_field "$d" end), not interrupt"
 	else
