@@ -1047,22 +1047,33 @@ perfmap_tests() {
 	done
 }
 
-in_perfmap_fifo() {
-	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-fifo.fxt" rc
-	as_attacker_in_tmp mkfifo -m 666 "$map"
-	timeout -k 5 20 "$CONVERT" -q "$PM_REC" -o "$out" 2>"$TMP/in-perfmap-fifo.err"
+# fifo_untouched NAME REC FIFO DUMP PATTERN WHAT: root converts REC into
+# $TMP/NAME.fxt (stderr in $TMP/NAME.err) with the attacker's FIFO at
+# FIFO: at once, exit 0, --dump=DUMP of the trace matches PATTERN (else
+# "WHAT" is the FAIL), the FIFO left as it was; returns 1 after a FAIL.
+fifo_untouched() {
+	local name=$1 rec=$2 fifo=$3 dump=$4 pat=$5 what=$6 rc
+	timeout -k 5 20 "$CONVERT" -q "$rec" -o "$TMP/$name.fxt" 2>"$TMP/$name.err"
 	rc=$?
 	if blocked "$rc"; then
-		fail in-perfmap-fifo "the converter blocked (perf opened the attacker's FIFO $map)"
+		fail "$name" "the converter blocked (perf opened the attacker's FIFO $fifo)"
 	elif [ "$rc" -ne 0 ]; then
-		fail in-perfmap-fifo "exit $rc: $(first_lines "$TMP/in-perfmap-fifo.err")"
-	elif ! "$CONVERT" --dump=slices "$out" 2>&1 | grep -q " jit_perfmap_spin$"; then
-		fail in-perfmap-fifo "the JIT's function is not named from the kept copy: $(first_lines "$TMP/in-perfmap-fifo.err")"
-	elif [ ! -p "$map" ] || [ "$(stat -c %u "$map")" != "$AUID" ]; then
-		fail in-perfmap-fifo "the attacker's FIFO was replaced: $(ls -l "$map" 2>&1)"
+		fail "$name" "exit $rc: $(first_lines "$TMP/$name.err")"
+	elif ! "$CONVERT" --dump="$dump" "$TMP/$name.fxt" 2>&1 | grep -q -- "$pat"; then
+		fail "$name" "$what: $(first_lines "$TMP/$name.err")"
+	elif [ ! -p "$fifo" ] || [ "$(stat -c %u "$fifo")" != "$AUID" ]; then
+		fail "$name" "the attacker's FIFO was replaced: $(ls -l "$fifo" 2>&1)"
 	else
-		ok in-perfmap-fifo
+		return 0
 	fi
+	return 1
+}
+
+in_perfmap_fifo() {
+	local map="/tmp/perf-$PM_PID.map"
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	fifo_untouched in-perfmap-fifo "$PM_REC" "$map" slices " jit_perfmap_spin$" \
+		"the JIT's function is not named from the kept copy" && ok in-perfmap-fifo
 	rm -f "$map"
 }
 
@@ -1179,8 +1190,9 @@ user_perfmap_nons() {
 	rm -f "$map"
 }
 
-# live_jit NAME SEES DIR PREFIX...: starts the JIT (MS 2500, then waiting
-# for SIGTERM) as the command PREFIX... DIR 2500 w in the background (its
+# live_jit NAME SEES DIR PREFIX...: starts the JIT (MS 6000: recorded in its
+# perf-map spin however slow the recorder starts; then waiting
+# for SIGTERM) as the command PREFIX... DIR 6000 w in the background (its
 # output in $TMP/NAME.jit), the JIT that process or its child (unshare
 # --fork); waits for the perf map it writes, /tmp/perf-SEES.map (SEES the
 # pid it sees itself by; "": its own). Sets LIVE (the background pid) and
@@ -1188,7 +1200,7 @@ user_perfmap_nons() {
 live_jit() {
 	local name=$1 sees=$2 dir=$3 i
 	shift 3
-	"$@" "$dir" 2500 w >"$TMP/$name.jit" 2>&1 &
+	"$@" "$dir" 6000 w >"$TMP/$name.jit" 2>&1 &
 	LIVE=$!
 	for i in $(seq 100); do
 		LIVE_PID=$(cat "/proc/$LIVE/task/$LIVE/children" 2>/dev/null)
@@ -1225,7 +1237,7 @@ record_live() {
 # /tmp/perf-0.map, the FIFO, as that process's perf map: root's
 # conversion hung. perf now sees a /proc of its own pid namespace.
 in_perfmap_comm() {
-	local jit="$HOME_A/NStgid:" mode rc
+	local jit="$HOME_A/NStgid:" mode
 	cp "$TMP/jit_target" "$jit" && chown "$AUID:$AGID" "$jit"
 	mode=$(stat -c %a /tmp)
 	chmod 1777 /tmp
@@ -1233,21 +1245,9 @@ in_perfmap_comm() {
 	if live_jit in-perfmap-comm "" "$HOME_A" "${ATTACKER[@]}" unshare -Urm "$jit"; then
 		if ! record_live in-perfmap-comm; then
 			fail in-perfmap-comm "root's recording failed: $(first_lines "$TMP/in-perfmap-comm.rec.err")"
-		else
-			timeout -k 5 20 "$CONVERT" -q "$TMP/in-perfmap-comm.rec" -o "$TMP/in-perfmap-comm.fxt" \
-				2>"$TMP/in-perfmap-comm.err"
-			rc=$?
-			if blocked "$rc"; then
-				fail in-perfmap-comm "the converter blocked (perf opened the attacker's FIFO /tmp/perf-0.map)"
-			elif [ "$rc" -ne 0 ]; then
-				fail in-perfmap-comm "exit $rc: $(first_lines "$TMP/in-perfmap-comm.err")"
-			elif ! "$CONVERT" --dump=records "$TMP/in-perfmap-comm.fxt" 2>&1 | grep -q 'name="NStgid: \['; then
-				fail in-perfmap-comm "the trace has no thread of the attacker's JIT: $(first_lines "$TMP/in-perfmap-comm.err")"
-			elif [ ! -p /tmp/perf-0.map ] || [ "$(stat -c %u /tmp/perf-0.map)" != "$AUID" ]; then
-				fail in-perfmap-comm "the attacker's FIFO was replaced: $(ls -l /tmp/perf-0.map 2>&1)"
-			else
-				ok in-perfmap-comm
-			fi
+		elif fifo_untouched in-perfmap-comm "$TMP/in-perfmap-comm.rec" /tmp/perf-0.map records \
+			'name="NStgid: \[' "the trace has no thread of the attacker's JIT"; then
+			ok in-perfmap-comm
 		fi
 		live_end
 	fi
