@@ -43,6 +43,13 @@ void diag_block(const char *text);
 /* Quiet mode silences diag_info() and diag_progress(); errors still print. */
 void diag_set_quiet(bool quiet);
 
+/* The plural ending of a count's noun: "s" unless N is 1 ("%d snapshot%s",
+ * n, diag_s(n)): the one rule for every message that counts. */
+static inline const char *diag_s(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /*
  * Progress line: rewrites one status line on stderr when stderr is a
  * terminal and quiet mode is off; does nothing otherwise. An empty format

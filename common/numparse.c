@@ -2,7 +2,9 @@
 #include "numparse.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -123,4 +125,24 @@ int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (!len || s[len - 1] != 's')
 		return -EINVAL;
 	return num_parse_seconds(s, min, max, out);
+}
+
+const char *num_duration_text(uint64_t ns, char *buf, size_t size)
+{
+	static const struct { uint64_t ns; const char *unit; } units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
+	};
+	char frac[8];
+	size_t k = 0, n;
+
+	while (k + 1 < sizeof(units) / sizeof(units[0]) && ns < units[k].ns)
+		k++;
+	/* three decimals of the unit, their trailing zeros dropped */
+	n = (size_t)snprintf(frac, sizeof(frac), ".%03" PRIu64,
+			     (ns % units[k].ns) * 1000 / units[k].ns);
+	while (n > 1 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	snprintf(buf, size, "%" PRIu64 "%s %s", ns / units[k].ns, n > 1 ? frac : "",
+		 units[k].unit);
+	return buf;
 }

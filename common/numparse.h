@@ -12,6 +12,7 @@
 #ifndef SNAPTRACE_NUMPARSE_H
 #define SNAPTRACE_NUMPARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* S: decimal digits only ("0".."18446744073709551615"). */
@@ -38,5 +39,14 @@ int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * nanoseconds.
  */
 int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * NS nanoseconds as a person reads a duration, the inverse of
+ * num_parse_duration(): the largest unit of ns, us, ms and s in which it is
+ * at least 1, with at most three decimals and no trailing zeros ("5 ms",
+ * "12.5 ms", "250 us", "10000 s"; never an exponent). Writes into BUF (SIZE
+ * bytes; 32 is enough) and returns it.
+ */
+const char *num_duration_text(uint64_t ns, char *buf, size_t size);
 
 #endif

@@ -284,6 +284,9 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 
 		if (!o)
 			return unknown_option(p, argv[optind - 1]);
+		if ((given >> (o - p->opts) & 1) && o->arg && !o->repeatable)
+			return opt_error(p, "--%s given twice: give it once (only one value is "
+					 "taken)", o->name);
 		given |= 1ULL << (o - p->opts);
 		r = apply(p, o, optarg, ctx);
 		if (r >= 0)
@@ -335,6 +338,13 @@ static void sentence(FILE *f, int *col, const char *s)
 	}
 	*col += fprintf(f, "%s%s", *col ? " " : "", s);
 }
+
+/* How every program reads its options (opt_parse()), said in its help and
+ * man page: getopt_long's prefixes, and a value given twice. */
+static const char opt_rules[] =
+	"A long option may be shortened to any prefix that no other of its options "
+	"starts with. An option with a value is given once; those that say "
+	"repeatable add each value.";
 
 /* The rules of NEEDS and EXCLUDES as sentences, wrapped, on F. */
 static void print_together(FILE *f, const struct opt_prog *p)
@@ -415,6 +425,7 @@ static void print_text(FILE *f, const struct opt_prog *p)
 		wrap(f, o->help, HELP_COLUMN);
 	}
 	fputc('\n', f);
+	wrap(f, opt_rules, 0);
 	print_together(f, p);
 	if (p->epilogue)
 		fprintf(f, "\n%s", p->epilogue);
@@ -538,8 +549,11 @@ static void print_man(FILE *f, const struct opt_prog *p)
 			fputs(".\n", f);
 		}
 	}
+	fputs(".SH NOTES\n", f);
+	roff_str(f, opt_rules);
+	fputc('\n', f);
 	if (p->epilogue) {
-		fputs(".SH NOTES\n", f);
+		fputs(".PP\n", f);
 		roff_text(f, p->epilogue);
 	}
 	fputs(".SH EXIT STATUS\n0: done; 1: the work failed (bad input, I/O, perf); 2: a usage "

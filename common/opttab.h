@@ -53,6 +53,9 @@ struct opt {
 	enum opt_kind kind;
 	const char *arg;             /* the value's name in the help ("BYTES"); NULL for a flag */
 	bool optional;               /* the value may be left out: --NAME[=ARG] */
+	bool repeatable;             /* each value adds (--event A --event B); else an
+				      * option with a value given twice is refused, never
+				      * silently the last (a flag twice is the flag) */
 	const char *const *choices;  /* OPT_CHOICE: the words, NULL-terminated */
 	uint64_t min, max;           /* the numbers' bounds */
 	const char *expect;          /* what a value must be, for the error (choices say it) */
@@ -93,7 +96,8 @@ struct opt_prog {
  * operand (operands are moved after the options unless P->in_order), or
  * the exit status to end with: EXIT_OK after a setter's OPT_DONE,
  * EXIT_USAGE after a one-line error, EXIT_RUNTIME when out of memory.
- * Checks, after the last option, each given option's NEEDS and EXCLUDES.
+ * Checks, after the last option, each given option's NEEDS and EXCLUDES; an
+ * option with a value given twice that is not REPEATABLE is a usage error.
  * *GIVEN (may be NULL): bit I set when P->opts[I] was given.
  */
 int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *ctx,

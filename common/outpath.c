@@ -367,6 +367,32 @@ static int named_temp(int dirfd, const char *link_from, char *tmp, int *slot)
 	return -EEXIST;
 }
 
+/*
+ * Whether a new file can be written in directory DIRFD, made as
+ * outpath_open() makes one and dropped: an unnamed file (O_TMPFILE), else
+ * (no O_TMPFILE there) a named temporary, removed. Permissions alone cannot
+ * tell (root passes access(2) where sysfs or a read-only bind mount refuse
+ * the file). Returns 0 or a negative errno.
+ */
+static int probe_write(int dirfd)
+{
+	char tmp[32];
+	int slot = -1, fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		fd = named_temp(dirfd, NULL, tmp, &slot);
+		if (fd >= 0)
+			unlinkat(dirfd, tmp, 0);
+		temp_forget(&slot);
+	} else if (fd < 0) {
+		fd = -errno;
+	}
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 static void release(struct outpath *o)
 {
 	temp_forget(&o->slot);
@@ -404,9 +430,15 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		err = own_special(&p.st) ? 0 : not_own_special(path, &p, errbuf, errlen);
 		if (err)
 			goto fail;
-		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* never waiting: a FIFO without a reader, a device not ready */
+		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (o->fd < 0 && errno == ENXIO && S_ISFIFO(p.st.st_mode)) {
+			err = -ENXIO;
+			snprintf(errbuf, errlen, "%s: %s", path, OUTPATH_NO_READER);
+			goto fail;
+		}
 		if (o->fd < 0 || fstat(o->fd, &st) || st.st_ino != p.st.st_ino ||
-		    st.st_dev != p.st.st_dev) {
+		    st.st_dev != p.st.st_dev || fcntl(o->fd, F_SETFL, 0)) {
 			err = o->fd < 0 ? -errno : -EAGAIN;
 			snprintf(errbuf, errlen, "%s: cannot write: %s", path, o->fd < 0 ?
 				 strerror(errno) : "it was replaced while being opened");
@@ -583,6 +615,9 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 			 "must be its recorder's alone (perf writes its files there by name); give a "
 			 "new name", lead, (unsigned)(st.st_mode & 07777));
 		err = -EPERM;
+	} else if (!*created && (err = probe_write(fd))) {
+		snprintf(errbuf, errlen, "%s: cannot write a file in it: %s", lead, strerror(-err));
+		err = -EACCES;
 	} else if (!*created && holds_entries(fd, first)) {
 		if (!strcmp(first, "record.json"))
 			snprintf(errbuf, errlen, "%s: expected a new directory, found an earlier "
@@ -697,10 +732,10 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 		err = err ? err : -EINVAL;
 	} else if (!err && p.exists && !S_ISREG(p.st.st_mode) && !own_special(&p.st)) {
 		err = not_own_special(path, &p, errbuf, errlen);
-	} else if (!err && faccessat(p.dirfd, ".", W_OK, AT_EACCESS)) {
+	} else if (!err && (err = probe_write(p.dirfd))) {
 		snprintf(copy, sizeof(copy), "%s", path);
-		snprintf(errbuf, errlen, "%s: directory %s is not writable", path, dirname(copy));
-		err = -EACCES;
+		snprintf(errbuf, errlen, "%s: cannot write a file in directory %s: %s", path,
+			 dirname(copy), strerror(-err));
 	}
 	if (p.dirfd >= 0)
 		close(p.dirfd);

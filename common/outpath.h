@@ -24,7 +24,9 @@
  *     removed when an output is next opened in that directory.
  *   - Anything else (a device such as /dev/null, a FIFO) is opened and
  *     written straight, with no temporary, when it belongs to the caller, or
- *     to root and has no other name: it stays what it is. Another user's
+ *     to root and has no other name: it stays what it is. The open never
+ *     waits (O_NONBLOCK, cleared once open): a FIFO that no one reads is
+ *     refused (-ENXIO, OUTPATH_NO_READER), never waited for. Another user's
  *     FIFO or device is refused (the kernel's fs.protected_fifos, for every
  *     directory), and so is a hard link to root's.
  *   - A directory is refused (-EISDIR).
@@ -37,6 +39,10 @@
  */
 #ifndef SNAPTRACE_OUTPATH_H
 #define SNAPTRACE_OUTPATH_H
+
+/* Why a FIFO output is refused (-ENXIO), after "PATH: ". */
+#define OUTPATH_NO_READER "a FIFO that no process reads: start its reader first " \
+	"(e.g. `cat FIFO >trace.fxt &`), or give a file"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -88,8 +94,10 @@ bool outpath_names(const char *out, const struct stat *st);
  * negative errno with a one-line reason "[FLAG ]PATH: ..." in ERRBUF:
  * -ENOTDIR (no directory), -ENOTEMPTY (it holds something; "an earlier
  * recording" when that is a record.json), -EPERM (another user's link or
- * directory, or one others may write): the name given is wrong, a usage
- * error; any other: it could not be created.
+ * directory, or one others may write), -EACCES (no file can be written in
+ * it: a read-only mount, sysfs), and -EACCES, -EPERM or -EROFS of the
+ * directory's creation: the name given is wrong, a usage error; any other:
+ * it could not be created.
  */
 int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf, size_t errlen);
 
@@ -123,7 +131,8 @@ enum outpath_format outpath_format(const char *path);
 /*
  * Checks, before anything is recorded or converted, that a trace can be
  * written at PATH: a known format (outpath_format), not a directory, in an
- * existing, writable directory, reached and named as outpath_open() allows.
+ * existing directory where a file can be made (tried, as outpath_open()
+ * makes it, and dropped), reached and named as outpath_open() allows.
  * "-" passes unless stdout was closed when outpath_keep_std_fds() ran.
  * Returns 0, or -1 with a one-line reason naming PATH in ERRBUF (a usage
  * error: exit 2).

@@ -10,7 +10,8 @@
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
  *   "threads": [{"pid", "tid", "comm"}]
- *   "trigger": {"spec", "mechanism", "file", "symbol", "file_offset",
+ *   "trigger": {"spec", "mechanism", "file", "symbol", "name" (as perf names
+ *               its frames), "vaddr" (its link-time entry), "file_offset",
  *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
  *               --trigger-slower-than threshold, null without it, and then
  *               "calls" (calls measured: a return matched to its entry),
@@ -26,8 +27,10 @@
  *               perf names its frames), "file", "vaddr" (its entry's link-time
  *               address), "file_offset", "calls", "total_ns",
  *               "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns", "histogram",
- *               "slowest" (of the calls that returned), "calls_thrown",
- *               "calls_unended" (counted apart), "returns_unmatched",
+ *               "slowest" (each with "left_by": "exception" when left by
+ *               one), "calls_thrown" (of "calls", those left by a C++
+ *               exception, measured to their catch), "calls_unended" (ended
+ *               unseen: in no other number), "returns_unmatched",
  *               "entries_untracked",
  *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
  *               "calls_dropped"}] the --measure functions (measure.h), in the

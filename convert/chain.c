@@ -147,6 +147,19 @@ static size_t find_measured(const struct conv *c, const struct conv_site *frames
 	return n;
 }
 
+/* The root-first index from K up of FRAMES (N, innermost first) that is the
+ * caller of a call of measured function MFUNC returning to CALLER (0: not
+ * known; then a call site of it seen), at the call's return: frame pointers
+ * hid its own frame; or N. */
+static size_t find_callsite(const struct conv *c, const struct conv_site *frames, size_t n,
+			    size_t k, uint32_t mfunc, uint64_t caller)
+{
+	for (; k < n; k++)
+		if (conv_measured_callsite(c, &frames[n - 1 - k], mfunc, caller))
+			return k;
+	return n;
+}
+
 /* The root-first index below K of T's outermost frame of measured function
  * MFUNC that is no measured call, or K. Every call of it that returned is
  * measured: a sampled frame of it is a call that left by an exception or a
@@ -171,15 +184,28 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
 	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true };
 	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
-	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n;
+	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n, upto;
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
+	/* the sample shows it right where the stack has its caller: frame
+	 * pointers skipped the caller (sampled before it set up its frame) */
+	if (frames && m->ret >= ts && k < t->depth && k < n && !t->stack[k].measured_end &&
+	    t->stack[k].func == conv_measured_caller_func(c, m) &&
+	    find_measured(c, frames, n, k, m->mfunc) == k)
+		k++;
 	pop_to(c, t, k, at);
-	k = t->depth;
-	if (m->ret >= ts)
+	k = upto = t->depth;
+	if (m->ret >= ts) {
 		i = find_measured(c, frames, n, k, m->mfunc);
-	for (size_t j = k; i < n && j < i; j++)
+		upto = i;
+		/* its frame hidden (frame pointers): its caller, by a call site seen */
+		if (i == n)
+			upto = find_callsite(c, frames, n, k, m->mfunc, m->caller) + 1;
+		if (upto > n)
+			upto = k;
+	}
+	for (size_t j = k; j < upto; j++)
 		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);
 	if (i < n)
 		site = frames[n - 1 - i];
@@ -269,6 +295,27 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 	*(before ? &t->unsampled_ns : &t->nosamples_ns) += ts - from;
 }
 
+/* How many of T's frames below FLOOR (from K up) FRAMES (N, innermost
+ * first) shows in place, each at its depth: the same function, a measured
+ * call by its function's frame (whose ip it takes: in recursion the frame
+ * at its depth, not the first of its function). */
+static size_t continued(const struct conv *c, struct conv_thread *t,
+			const struct conv_site *frames, size_t n, size_t k, size_t floor)
+{
+	for (; k < floor && k < n; k++) {
+		struct conv_frame *s = &t->stack[k];
+		const struct conv_site *f = &frames[n - 1 - k];
+
+		if (s->func != f->func &&
+		    !(s->measured_end && conv_measured_frame(c, f->func,
+							     f->has_symoff ? f->ip - f->symoff : 0,
+							     s->mfunc)))
+			break;
+		s->ip = f->ip;
+	}
+	return k;
+}
+
 /* Makes FRAMES (N, innermost first) T's stack at TS, by common prefix; with
  * NEW_CALL the frame that blocked in a system call before (T->woken_depth)
  * is not continued: it made a new call. A measured call still running
@@ -284,11 +331,21 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 		k = t->woken_depth;
 	from = keep = k;
 	if (k < floor) {
-		size_t i = find_measured(c, frames, n, k, t->stack[floor - 1].mfunc);
+		uint32_t mfunc = t->stack[floor - 1].mfunc;
+		size_t i = continued(c, t, frames, n, k, floor);
 
-		if (i < n) {
+		if (i == floor) {
+			from = floor;	/* the sample shows each frame up to it, in place */
+		} else if (i + 1 == floor && i &&
+			   conv_measured_callsite(c, &frames[n - i], mfunc,
+						  t->stack[floor - 1].measured_caller)) {
+			from = i;	/* in place up to its caller: frame pointers hid it */
+		} else if ((i = find_measured(c, frames, n, k, mfunc)) < n) {
 			t->stack[floor - 1].ip = frames[n - 1 - i].ip;
 			from = i + 1;
+		} else if ((i = find_callsite(c, frames, n, k, mfunc,
+					      t->stack[floor - 1].measured_caller)) < n) {
+			from = i + 1;	/* its callers (frame pointers hid it): not inside it */
 		}
 		/* the frames inside it that the sample's continue */
 		for (keep = floor; keep < t->depth && from < n &&
@@ -373,6 +430,8 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->period_ns = period_ns ? period_ns : median_spacing(t);
 	if (!c->period_ns)	/* any thread's, until the recording tells */
 		c->period_ns = t->period_ns;
+	if (c->nmfuncs)
+		conv_measured_learn(c, frames, n);
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	if (!uprobe_cut(c, t, ts, frames, n))
@@ -393,6 +452,8 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
+	if (c->nmfuncs)
+		conv_measured_learn(c, frames, n);
 	measured_upto(c, t, ts, frames, n);
 	on_cpu(c, t, ts);
 	if (n) {

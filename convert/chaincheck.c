@@ -93,7 +93,9 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 		last = f;
 		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
 			unknown_dso = f;
-		if (real_dso(f)) {
+		/* the binaries to blame: files, never the kernel's pages (the
+		 * frame below [uprobes] is in the code the probe stepped out of) */
+		if (real_dso(f) && !kernel_page(f)) {
 			innermost = innermost ? innermost : f;
 			outermost = f;
 		}
@@ -130,6 +132,55 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 		blame(c, &c->broken, c->unwinders == CONV_UNWIND_DWARF ? outermost : innermost);
 	else
 		c->unnamed_chains++;	/* no binary known: perf found no mapping */
+}
+
+/* Whether the P frames at A and at B are the same: function and address. */
+static bool same_frames(const struct conv_site *a, const struct conv_site *b, size_t p)
+{
+	for (size_t i = 0; i < p; i++)
+		if (a[i].ip != b[i].ip || a[i].func != b[i].func)
+			return false;
+	return true;
+}
+
+/* Whether the P frames at A are all of functions with no symbol. */
+static bool all_unknown(const struct conv_site *a, size_t p)
+{
+	for (size_t i = 0; i < p; i++)
+		if (!a[i].func->unknown)
+			return false;
+	return true;
+}
+
+size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n)
+{
+	static const char dso[] = CONV_LOOP_DSO;
+	size_t n0 = n;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t p = 1; p <= CONV_LOOP_PERIOD && i + p * CONV_LOOP_REPEATS <= n; p++) {
+			const struct conv_func *m;
+			size_t r = 1;
+
+			if (!all_unknown(&frames[i], p))
+				continue;
+			while (i + (r + 1) * p <= n && same_frames(&frames[i], &frames[i + r * p], p))
+				r++;
+			if (r < CONV_LOOP_REPEATS)
+				continue;
+			/* one frame, at the address that repeats, for all of them */
+			m = conv_func_get(c, (struct conv_span){ "", 0 },
+					  (struct conv_span){ dso, sizeof(dso) - 1 });
+			if (!m)
+				return n;	/* out of memory: c->nomem set */
+			frames[i] = (struct conv_site){ .ip = frames[i].ip, .func = m };
+			memmove(&frames[i + 1], &frames[i + r * p], (n - i - r * p) * sizeof(*frames));
+			n -= r * p - 1;
+			break;
+		}
+	}
+	c->loop_chains += n < n0;
+	return n;
 }
 
 void conv_chaincheck_free(struct conv *c)

@@ -21,6 +21,20 @@
 void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 			   const struct conv_site *frames, size_t n, bool callchain);
 
+/* A call chain that repeats: perf's frame-pointer unwinder followed a
+ * frame that points at itself (or a cycle) until the kernel's limit of
+ * frames (perf_event_max_stack). CONV_LOOP_PERIOD frames at most repeated
+ * CONV_LOOP_REPEATS times or more in a row, all of functions with no symbol
+ * (a named function that repeats is recursion, kept as it is). */
+#define CONV_LOOP_PERIOD 8
+#define CONV_LOOP_REPEATS 3
+
+/* chaincheck.c: cuts each loop of FRAMES (N, innermost first; changed in
+ * place) to one marker frame saying why, at the address of the frame that
+ * repeats, counted in C->loop_chains. Returns the frames left (<= N); out of
+ * memory sets c->nomem and leaves the rest as it is. */
+size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n);
+
 /* chaincheck.c: frees the blamed dsos. */
 void conv_chaincheck_free(struct conv *c);
 

@@ -135,8 +135,9 @@ static void thread_line(const struct conv *c, const struct conv_thread *t)
 	char sampled[96] = "", trigger[96], unsampled[200] = "";
 
 	if (t->nsamples)
-		snprintf(sampled, sizeof(sampled), ", %llu samples every %.0f us",
-			 (unsigned long long)t->nsamples, (double)conv_thread_period(c, t) / 1e3);
+		snprintf(sampled, sizeof(sampled), ", %llu sample%s every %.0f us",
+			 (unsigned long long)t->nsamples, diag_s(t->nsamples),
+			 (double)conv_thread_period(c, t) / 1e3);
 	if (t->unsampled_ns)
 		snprintf(unsampled, sizeof(unsampled), "; before the oldest sample %.3f ms "
 			 "(%.0f%%: on the CPU before its first sample in a snapshot, whose ring of "
@@ -216,6 +217,12 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 			  "snaptrace-record) replaced its return address, and no unwinder passes "
 			  "it: their callers are lost; record again without it",
 			  (unsigned long long)c->trampoline_chains, (unsigned long long)chains);
+	if (c->loop_chains)
+		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
+			  "perf's unwinder looped (a frame pointer that points at itself, often in "
+			  "code without frame pointers or at a crash) until its limit of frames; "
+			  "each loop is one \"[call chain cut: ADDR repeats]\" frame, and what called it is "
+			  "not known", (unsigned long long)c->loop_chains);
 	if (too_many(unsym, chains))
 		diag_warn("%llu of %llu sampled call stacks reach the thread's root but are mostly "
 			  "[unknown]: no symbols for %s (stripped binaries); install their debug "

@@ -144,6 +144,8 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_tid = fxt_writer_cstring(w, "tid");
 	c->s_measured = fxt_writer_cstring(w, FXT_MEASURED_ARG);
 	c->s_duration_ns = fxt_writer_cstring(w, FXT_MEASURED_DURATION_ARG);
+	c->s_left_by = fxt_writer_cstring(w, FXT_MEASURED_LEFT_BY_ARG);
+	c->s_exception = fxt_writer_cstring(w, "exception");
 	cv->input = "-";
 	return cv;
 }
@@ -714,6 +716,8 @@ static int sample_done(struct conv_driver *cv)
 	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
 		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
 				      "when recorded with -g)", PERFCMD_SAMPLES);
+	/* a chain the unwinder looped in: one marker frame for the loop */
+	sm->n = conv_chain_cut_loops(c, sm->frames, sm->n);
 	if (sm->sched_switch)
 		return switch_sample(cv);
 	if (sm->twin)

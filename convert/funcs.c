@@ -58,6 +58,27 @@ static bool is_root(struct conv_span sym)
 	return false;
 }
 
+/*
+ * Whether SYM names data, never code: the C++ ABI's special names of
+ * objects (typeinfo, its name, vtables, VTTs, guard variables), demangled as
+ * perf prints them or mangled (_ZTI, _ZTS, _ZTV, _ZTT, _ZTC, _ZGV). A frame
+ * there is no call site (a frame-pointer walk through code without frame
+ * pointers read a stale word): its address is shown, not the object's name.
+ */
+static bool data_symbol(struct conv_span sym)
+{
+	static const char *const data[] = {
+		"typeinfo for ", "typeinfo name for ", "vtable for ", "VTT for ",
+		"construction vtable for ", "guard variable for ",
+		"_ZTI", "_ZTS", "_ZTV", "_ZTT", "_ZTC", "_ZGV",
+	};
+
+	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
+		if (sym.len > strlen(data[i]) && !memcmp(sym.s, data[i], strlen(data[i])))
+			return true;
+	return false;
+}
+
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
 {
 	uint64_t h = func_hash(sym, dso);
@@ -88,7 +109,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 		memcpy(f->key, sym.s, sym.len);
 	if (dso.len)
 		memcpy(f->key + sym.len, dso.s, dso.len);
-	f->unknown = sym.len == 0;
+	f->unknown = sym.len == 0 || data_symbol(sym);
 	f->src_done = false;
 	f->src_file = 0;
 	f->src_line = 0;
@@ -127,11 +148,16 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 		return f->name;
 	/* the kernel's page where a uprobe runs the instruction it replaced
 	 * (single-stepped out of line): the program was at a probed
-	 * instruction, the slow-call trigger's entry or exit */
+	 * instruction */
 	if (conv_func_is_uprobes(f))
 		return fxt_writer_cstring(c->w, "[uprobe: a probed instruction, run out of line]");
+	if (f->dsolen == sizeof(CONV_LOOP_DSO) - 1 &&
+	    !memcmp(f->key + f->symlen, CONV_LOOP_DSO, f->dsolen)) {
+		snprintf(pre, sizeof(pre), "[call chain cut: 0x%" PRIx64 " repeats]", ip);
+		return fxt_writer_cstring(c->w, pre);
+	}
 	snprintf(pre, sizeof(pre), "[unknown @ 0x%" PRIx64 "%s", ip, f->dsolen ? " (" : "");
-	return conv_name(c, pre, (struct conv_span){ f->key, f->dsolen }, 400,
+	return conv_name(c, pre, (struct conv_span){ f->key + f->symlen, f->dsolen }, 400,
 			 f->dsolen ? ")]" : "]");
 }
 

@@ -26,8 +26,14 @@ fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, s
  * the instruction it replaced (single-stepped out of line). */
 bool conv_func_is_uprobes(const struct conv_func *f);
 
+/* The dso of the one frame a loop of a call chain is cut to
+ * (conv_chain_cut_loops): a function with no symbol, its frames named
+ * "[call chain cut: 0xIP repeats]". */
+#define CONV_LOOP_DSO "[call chain loop]"
+
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
- * "[unknown @ 0xIP (DSO)]" when F has none. */
+ * "[unknown @ 0xIP (DSO)]" when F has none (the [uprobes] page and a loop
+ * cut have names of their own). */
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip);
 
 /* funcs.c: the source line of F's entry at OFF bytes past its symbol, which

@@ -626,6 +626,30 @@ const struct perfcmd *input_perf_command(const struct input *in, size_t k)
 
 /* Reads what perf script wrote to stderr into BUF as one line: its lines
  * joined by a space, blank ones dropped, cut at SIZE. */
+/* What perf's own warnings mean for the trace, where perf's words say
+ * what to check on the host instead: a line of perf's (found anywhere in
+ * what it said) and the words appended. */
+static const struct {
+	const char *says, *means;
+} perf_warnings[] = {
+	/* perf script counts the PERF_RECORD_LOST records of the file */
+	{ " chunks!", " (what this means: while recording, perf's ring buffer was full and "
+	  "the kernel dropped events that many times; the trace has a gap at each, where "
+	  "samples, switches or maps are missing; a larger --snapshot-size, a lower "
+	  "--sampling-freq or fewer --event make it rarer)" },
+	{ " samples!", " (what this means: the kernel dropped that many samples while "
+	  "recording, perf's ring buffer being full: the trace has fewer samples there)" },
+};
+
+/* The words perf_warnings[] appends to SAID, or "". */
+static const char *perf_means(const char *said)
+{
+	for (size_t i = 0; i < sizeof(perf_warnings) / sizeof(perf_warnings[0]); i++)
+		if (strstr(said, perf_warnings[i].says))
+			return perf_warnings[i].means;
+	return "";
+}
+
 static void perf_said(FILE *f, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -681,7 +705,8 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 				 how, said[0] ? ": " : "", said);
 			rc = -1;
 		} else if (said[0] && rc == 0) {
-			snprintf(errbuf, errlen, "%s: perf script: %s", in->path, said);
+			snprintf(errbuf, errlen, "%s: perf script: %s%s", in->path, said,
+				 perf_means(said));
 			rc = 1;
 		}
 	}

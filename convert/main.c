@@ -178,7 +178,7 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct input *in;
-	char err[512], read_err[512] = "";
+	char err[1536], read_err[1536] = "";
 	int conv_err = 0, rc = EXIT_OK;
 	uint64_t lines;
 	const uint64_t *types;
@@ -537,12 +537,14 @@ static void cut_summary(const struct conv_options *o, const struct conv_stats *s
 		diag_warn("--filter %s: no call of %.*s ended the interval %.*s began in %llu "
 			  "thread%s: kept to the end of the trace", o->filter, (int)o->cut.stop_len,
 			  o->cut.stop, (int)o->cut.start_len, o->cut.start,
-			  (unsigned long long)s->cut_unstopped, s->cut_unstopped == 1 ? "" : "s");
-	diag_info("%s %s: %llu intervals kept, %llu slices left out (and %llu instants, %llu "
-		  "event samples)", o->filter ? "--filter" : "--window",
+			  (unsigned long long)s->cut_unstopped, diag_s(s->cut_unstopped));
+	diag_info("%s %s: %llu interval%s kept, %llu slice%s left out (and %llu instant%s, %llu "
+		  "event sample%s)", o->filter ? "--filter" : "--window",
 		  o->filter ? o->filter : o->window, (unsigned long long)s->cut_intervals,
-		  (unsigned long long)s->cut_dropped, (unsigned long long)s->cut_dropped_instants,
-		  (unsigned long long)s->cut_dropped_events);
+		  diag_s(s->cut_intervals), (unsigned long long)s->cut_dropped,
+		  diag_s(s->cut_dropped), (unsigned long long)s->cut_dropped_instants,
+		  diag_s(s->cut_dropped_instants), (unsigned long long)s->cut_dropped_events,
+		  diag_s(s->cut_dropped_events));
 }
 
 /* Collecting --window's windows: one per hit or snapshot mark, merged with
@@ -636,10 +638,11 @@ static void perfetto_memory(const struct conv_stats *s, uint64_t fxt_bytes)
 	double need = (double)pairs * PERFETTO_PAIR_BYTES +
 		(double)(s->complete_slices + s->instants) * PERFETTO_COMPLETE_BYTES;
 
-	diag_info("Perfetto needs ~%.0f MiB to open it (%llu complete records, %llu begin/end "
-		  "pairs, %llu instants; a browser tab gets ~%llu MiB)", need / (1 << 20),
-		  (unsigned long long)s->complete_slices, (unsigned long long)pairs,
-		  (unsigned long long)s->instants, PERFETTO_TAB_BYTES >> 20);
+	diag_info("Perfetto needs ~%.0f MiB to open it (%llu complete record%s, %llu begin/end "
+		  "pair%s, %llu instant%s; a browser tab gets ~%llu MiB)", need / (1 << 20),
+		  (unsigned long long)s->complete_slices, diag_s(s->complete_slices),
+		  (unsigned long long)pairs, diag_s(pairs), (unsigned long long)s->instants,
+		  diag_s(s->instants), PERFETTO_TAB_BYTES >> 20);
 	if (need > (double)PERFETTO_TAB_BYTES)
 		diag_warn("past what a browser tab opens (~%.1f GiB of Perfetto's memory for %.0f "
 			  "MiB of FXT): keep less with --window or --filter, or open it with "
@@ -653,12 +656,14 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 	const struct conv_stats *s = conv_driver_stats(cv);
 	struct stat st;
 
-	diag_info("%llu threads, %llu slices, %llu samples, %llu event samples, %llu decode "
-		  "errors, %llu lines skipped, %.1f MiB of FXT",
-		  (unsigned long long)s->threads, (unsigned long long)s->slices,
-		  (unsigned long long)s->samples, (unsigned long long)s->event_samples,
-		  (unsigned long long)s->decode_errors,
-		  (unsigned long long)s->skipped, (double)bytes / (1 << 20));
+	diag_info("%llu thread%s, %llu slice%s, %llu sample%s, %llu event sample%s, %llu decode "
+		  "error%s, %llu line%s skipped, %.1f MiB of FXT",
+		  (unsigned long long)s->threads, diag_s(s->threads),
+		  (unsigned long long)s->slices, diag_s(s->slices),
+		  (unsigned long long)s->samples, diag_s(s->samples),
+		  (unsigned long long)s->event_samples, diag_s(s->event_samples),
+		  (unsigned long long)s->decode_errors, diag_s(s->decode_errors),
+		  (unsigned long long)s->skipped, diag_s(s->skipped), (double)bytes / (1 << 20));
 	conv_driver_report(cv, SUMMARY_THREADS);
 	srcline_summary(sl);
 	if (s->time_backwards)
@@ -837,8 +842,9 @@ static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct 
 	return rc;
 }
 
-/* Opens the output of O (fxt_writer_open()); NULL after saying why. */
-static struct fxt_writer *open_output(const struct conv_options *o)
+/* Opens the output of O (fxt_writer_open()); NULL after saying why, with
+ * the exit status in *RC (a FIFO no one reads: a usage error). */
+static struct fxt_writer *open_output(const struct conv_options *o, int *rc)
 {
 	char why[PATH_MAX + 256];
 	int err;
@@ -846,8 +852,11 @@ static struct fxt_writer *open_output(const struct conv_options *o)
 
 	if (w)
 		return w;
+	*rc = err == -ENXIO ? EXIT_USAGE : EXIT_RUNTIME;
 	/* what changed since the options were checked, in outpath's words */
-	if (outpath_check(o->output, why, sizeof(why)))
+	if (err == -ENXIO)
+		diag_error("%s: %s", o->output, OUTPATH_NO_READER);
+	else if (outpath_check(o->output, why, sizeof(why)))
 		diag_error("%s", why);
 	else
 		diag_error("%s: cannot write: %s", o->output, strerror(-err));
@@ -906,9 +915,9 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 
 	outpath_remove_on_signals();
 	copy_kept(ins->recs, ins->nrecs, ins->kept);
-	w = open_output(o);
+	w = open_output(o, &rc);
 	if (!w)
-		return EXIT_RUNTIME;
+		return rc;
 	rc = check_binaries(ins, &bins);
 	if (rc == EXIT_OK && !o->no_srcline)
 		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));

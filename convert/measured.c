@@ -76,6 +76,47 @@ static bool word(const char **p, uint64_t *out)
 	return true;
 }
 
+/* Reads at *P the caller word of the calls file (a signed decimal with its
+ * sign, or "?"), then a blank or the end, into *OFF (*KNOWN: not "?"). */
+static bool caller_word(const char **p, int64_t *off, bool *known)
+{
+	const char *s = *p;
+	uint64_t v;
+
+	*known = false;
+	*off = 0;
+	if (s[0] == '?' && (!s[1] || s[1] == ' ')) {
+		*p = s[1] ? s + 2 : s + 1;
+		return true;
+	}
+	if (*s != '+' && *s != '-')
+		return false;
+	*p = s + 1;
+	if (!word(p, &v) || v > INT64_MAX)
+		return false;
+	*off = *s == '-' ? -(int64_t)v : (int64_t)v;
+	*known = true;
+	return true;
+}
+
+/* Appends call M to C->mcalls (at most CONV_MCALLS_MAX). Returns 0, or -1
+ * when out of memory (c->nomem set). */
+static int add_call(struct conv *c, const struct conv_mcall *m)
+{
+	struct conv_mcall *mc;
+
+	if (c->nmcalls >= CONV_MCALLS_MAX)
+		return 0;
+	mc = array_grow(c->mcalls, &c->capmcalls, c->nmcalls, sizeof(*mc));
+	if (!mc) {
+		c->nomem = true;
+		return -1;
+	}
+	c->mcalls = mc;
+	c->mcalls[c->nmcalls++] = *m;
+	return 0;
+}
+
 /* Reads the calls file of M, a measure of recording R whose functions are
  * mfuncs [FIRST, FIRST + R->nmeasures). Returns 0 (out of memory sets
  * c->nomem), or -EINVAL with ERR (SIZE bytes) set. */
@@ -102,32 +143,35 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = line;
 		uint64_t idx, pid, tid, entry, ret;
-		struct conv_mcall *mc;
+		int64_t off = 0;
+		bool thrown, known = false;
 
 		lineno++;
 		line[strcspn(line, "\n")] = 0;
 		if (lineno == 1 && !strncmp(line, "# ", 2))
 			continue;
-		if (!word(&p, &idx) || !word(&p, &pid) || !word(&p, &tid) || !word(&p, &entry) ||
-		    !word(&p, &ret) || *p || idx >= n || !pid || pid > 0x7fffffff || !tid ||
+		bool ok = word(&p, &idx) && word(&p, &pid) && word(&p, &tid) && word(&p, &entry) &&
+			  word(&p, &ret);
+
+		/* version 2 (version 1 ends here): where the caller resumes, then
+		 * "exception" for a call left by one, ended at its catch */
+		if (ok && *p)
+			ok = caller_word(&p, &off, &known);
+		thrown = ok && !strcmp(p, "exception");
+		if (!ok || (*p && !thrown) || idx >= n || !pid || pid > 0x7fffffff || !tid ||
 		    tid > 0x7fffffff || entry > ret || ret > CONV_TS_MAX) {
-			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS RETURN_NS (an "
-				 "index of record.json's measure, entry at or before return), "
-				 "found '%.80s'", path, lineno, line);
+			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS END_NS CALLER "
+				 "[exception] (an index of record.json's measure, entry at or before "
+				 "the end, CALLER +N, -N or ?), found '%.80s'", path, lineno, line);
 			fclose(f);
 			return -EINVAL;
 		}
-		if (c->nmcalls >= CONV_MCALLS_MAX)
-			continue;
-		mc = array_grow(c->mcalls, &c->capmcalls, c->nmcalls, sizeof(*mc));
-		if (!mc) {
-			fclose(f);
-			c->nomem = true;
-			return 0;
-		}
-		c->mcalls = mc;
-		c->mcalls[c->nmcalls++] = (struct conv_mcall){ .pid = (int64_t)pid,
-			.tid = (int64_t)tid, .entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx) };
+		if (add_call(c, &(struct conv_mcall){ .pid = (int64_t)pid, .tid = (int64_t)tid,
+					.entry = entry, .ret = ret, .mfunc = (uint32_t)(first + idx),
+					.thrown = thrown,
+					.caller = known && c->mfuncs[first + idx].vaddr ?
+						  c->mfuncs[first + idx].vaddr + (uint64_t)off : 0 }))
+			break;
 	}
 	fclose(f);
 	return 0;
@@ -146,14 +190,63 @@ static int by_thread_entry(const void *x, const void *y)
 	return a->ret > b->ret ? -1 : a->ret < b->ret;   /* an outer call first */
 }
 
+/* The hits of a slow-call trigger read as calls of its function (MFUNC). */
+struct hit_calls {
+	struct conv *c;
+	uint32_t mfunc;
+};
+
+/* recording_hits()'s callback: hit H, the return (or catch) of a call
+ * slower than the threshold, with its "entry_ns" and "duration_ns", as a
+ * call of the trigger's function. Returns 0 (out of memory: c->nomem). */
+static int hit_call(void *arg, const struct recording_hit *h)
+{
+	const struct hit_calls *hc = arg;
+	struct conv_mcall m = { .pid = h->pid, .tid = h->tid, .mfunc = hc->mfunc };
+	uint64_t dur = 0;
+	int known = 0;
+
+	for (size_t k = 0; k < h->nextra; k++) {
+		const struct recording_field *f = &h->extra[k];
+		bool num = !f->str && !f->is_bool && !f->is_unsigned && f->i64 >= 0;
+
+		if (num && !strcmp(f->name, "entry_ns") && ++known)
+			m.entry = (uint64_t)f->i64;
+		else if (num && !strcmp(f->name, "duration_ns") && ++known)
+			dur = (uint64_t)f->i64;
+		else if (f->str && !strcmp(f->name, "left_by"))
+			m.thrown = !strcmp(f->str, "exception");
+	}
+	if (known != 2 || m.entry > CONV_TS_MAX || dur > CONV_TS_MAX - m.entry)
+		return 0;	/* no call known: a plain trigger's hit */
+	m.ret = m.entry + dur;
+	add_call(hc->c, &m);
+	return 0;
+}
+
+/* Whether R's slow-call trigger has calls to draw from its hits: it has
+ * them, its function is known, and no --measure of R draws it already. */
+static bool slow_trigger_calls(const struct recording *r)
+{
+	if (!r->slower_than_ns || !r->trigger_name || !r->trigger_file || !r->nhits)
+		return false;
+	for (size_t i = 0; i < r->nmeasures; i++)
+		if (!strcmp(r->measures[i].file, r->trigger_file) &&
+		    (r->measures[i].vaddr == r->trigger_vaddr ||
+		     !strcmp(r->measures[i].name, r->trigger_name)))
+			return false;
+	return true;
+}
+
 int conv_measured_add(struct conv *c, const struct recording *r, char *err, size_t size)
 {
 	size_t first = c->nmfuncs;
+	bool hits = slow_trigger_calls(r);
 	struct conv_mfunc *mf;
 
-	if (!r->nmeasures)
+	if (!r->nmeasures && !hits)
 		return 0;
-	mf = realloc(c->mfuncs, (first + r->nmeasures) * sizeof(*mf));
+	mf = realloc(c->mfuncs, (first + r->nmeasures + hits) * sizeof(*mf));
 	if (!mf) {
 		c->nomem = true;
 		return 0;
@@ -175,6 +268,18 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 		    !strcmp(r->measures[i].calls_path, r->measures[i - 1].calls_path)))
 			continue;
 		if (read_calls(c, r, &r->measures[i], first, err, size))
+			return -EINVAL;
+	}
+	if (hits) {
+		struct conv_span name = { r->trigger_name, (uint32_t)strlen(r->trigger_name) };
+		struct conv_span dso = { r->trigger_file, (uint32_t)strlen(r->trigger_file) };
+		struct hit_calls hc = { .c = c, .mfunc = (uint32_t)c->nmfuncs };
+
+		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
+			.func = conv_func_get(c, name, dso), .file = r->trigger_file,
+			.vaddr = r->trigger_vaddr,
+		};
+		if (recording_hits(r, hit_call, &hc, err, size) < 0)
 			return -EINVAL;
 	}
 	if (c->nmcalls)
@@ -212,6 +317,58 @@ bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uin
 		return true;
 	return sym_start == m->vaddr && func->dsolen == len &&
 	       !memcmp(func->key + func->symlen, m->file, len);
+}
+
+/* Whether sampled frame F is a call site of MF learned. */
+static bool learned_site(const struct conv_mfunc *mf, const struct conv_site *f)
+{
+	for (unsigned i = 0; i < mf->nsites; i++)
+		if (mf->sites[i].func == f->func && mf->sites[i].ip == f->ip)
+			return true;
+	return false;
+}
+
+void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n)
+{
+	for (uint32_t k = 0; k < c->nmfuncs; k++) {
+		struct conv_mfunc *mf = &c->mfuncs[k];
+
+		for (size_t i = 0; i + 1 < n && mf->nsites < CONV_MSITES; i++) {
+			const struct conv_site *f = &frames[i], *caller = &frames[i + 1];
+
+			if (!conv_measured_frame(c, f->func, f->has_symoff ? f->ip - f->symoff : 0, k) ||
+			    learned_site(mf, caller))
+				continue;
+			mf->sites[mf->nsites++] = (struct conv_msite){ caller->func, caller->ip };
+		}
+	}
+}
+
+bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
+			    uint64_t caller)
+{
+	const struct conv_mfunc *mf = &c->mfuncs[mfunc];
+	size_t len = strlen(mf->file);
+
+	if (caller)
+		return f->ip == caller && f->func->dsolen == len &&
+		       !memcmp(f->func->key + f->func->symlen, mf->file, len);
+	return learned_site(mf, f);
+}
+
+const struct conv_func *conv_measured_caller_func(const struct conv *c, const struct conv_mcall *m)
+{
+	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
+	size_t len = strlen(mf->file);
+
+	for (unsigned i = 0; m->caller && i < mf->nsites; i++) {
+		const struct conv_func *f = mf->sites[i].func;
+
+		if (mf->sites[i].ip == m->caller && f->dsolen == len &&
+		    !memcmp(f->key + f->symlen, mf->file, len))
+			return f;
+	}
+	return NULL;
 }
 
 void conv_measured_free(struct conv *c)

@@ -13,9 +13,18 @@
  * function with its exact entry and return (record.json's calls file). */
 struct conv_mcall {
 	int64_t pid, tid;
-	uint64_t entry, ret;           /* ns, perf clock */
+	uint64_t entry, ret;           /* ns, perf clock; RET: its return, or the catch
+					* of a call left by an exception (THROWN) */
+	uint64_t caller;               /* its return address, where a sampled frame of its
+					* caller is (an address of its function's binary,
+					* as VADDR); 0: not known */
+	bool thrown;
 	uint32_t mfunc;                /* its function: an index into conv.mfuncs */
 };
+
+/* The call sites of a measured function kept (its callers' return addresses
+ * seen right below a frame of it) */
+#define CONV_MSITES 16
 
 /* A measured function: how its calls are named and known in samples. */
 struct conv_mfunc {
@@ -24,6 +33,11 @@ struct conv_mfunc {
 					* borrowed from the recording */
 	uint64_t vaddr;                /* its entry: a sampled frame of it has ip - symoff
 					* = VADDR in FILE */
+	struct conv_msite {
+		const struct conv_func *func;  /* the caller */
+		uint64_t ip;           /* where the call returns to in it */
+	} sites[CONV_MSITES];          /* seen in samples that show a frame of it */
+	unsigned nsites;
 };
 
 /* measured.c: adds recording R's measured functions (C->mfuncs; their
@@ -41,6 +55,22 @@ void conv_measured_thread(struct conv *c, struct conv_thread *t);
  * function MFUNC: its function, or its entry under another name. */
 bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uint64_t sym_start,
 			 uint32_t mfunc);
+
+/* measured.c: learns from a sampled chain (FRAMES, N, innermost first) the
+ * call sites of C's measured functions: the frame right below each frame of
+ * one (its caller, at the return address of the call). */
+void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n);
+
+/* measured.c: whether sampled frame F is the caller of a call of measured
+ * function MFUNC whose return address is CALLER (conv_mcall.caller, in the
+ * function's binary) or, CALLER 0 (not known), a known call site of it: the
+ * caller of one of its calls, at that call's return. */
+bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
+			    uint64_t caller);
+
+/* measured.c: the function of call M's caller (M's return address in one
+ * of its function's call sites learned), NULL when not known. */
+const struct conv_func *conv_measured_caller_func(const struct conv *c, const struct conv_mcall *m);
 
 /* measured.c: frees C's measured functions and calls. */
 void conv_measured_free(struct conv *c);

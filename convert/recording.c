@@ -835,6 +835,13 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 		  member_str(&rd, v, "trigger", "symbol", true, &r->trigger_symbol) ||
 		  read_tsc(&rd, v, &r->tsc)))
 		goto out;
+	/* what draws a slow call from its hit; absent in older reports */
+	if (v && json_object_object_get_ex(v, "name", NULL) &&
+	    (member_str(&rd, v, "trigger", "name", false, &r->trigger_name) ||
+	     member_str(&rd, v, "trigger", "file", false, &r->trigger_file) ||
+	     member_u64(&rd, v, "trigger", "vaddr", false, &r->trigger_vaddr) ||
+	     member_u64(&rd, v, "trigger", "slower_than_ns", true, &r->slower_than_ns)))
+		goto out;
 	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
 	/* optional (null in Intel PT recordings) */
@@ -976,6 +983,8 @@ void recording_free(struct recording *r)
 	free(r->threads);
 	free(r->trigger);
 	free(r->trigger_symbol);
+	free(r->trigger_name);
+	free(r->trigger_file);
 	free(r->pids);
 	free(r->pid_last_hit);
 	free(r->pid_hits);

@@ -141,6 +141,13 @@ struct recording {
 	struct stat json_st;   /* what record.json was when read (its inode) */
 	char *trigger;         /* the trigger as the user gave it ("spec"); NULL: none; owned */
 	char *trigger_symbol;  /* the symbol it resolved to ("" for an address); owned */
+	char *trigger_name;    /* that symbol as perf names frames; NULL in older
+				* reports (then the symbol's frames are not drawn
+				* from the hits); owned */
+	char *trigger_file;    /* the binary it is in; owned */
+	uint64_t trigger_vaddr;  /* its link-time entry (0: not known) */
+	uint64_t slower_than_ns; /* the slow-call trigger's threshold; 0: none (a
+				  * hit then has no entry nor duration) */
 	bool launched;         /* the recorder started the program (else attached) */
 	bool ring;             /* its sampling event ("event") has the term overwrite:
 				* each snapshot's samples reach back only as far as

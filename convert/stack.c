@@ -74,6 +74,8 @@ static void push_frame(struct conv *c, struct conv_thread *t, const struct conv_
 		f.measured_entry = measured->entry;
 		f.measured_end = measured->ret > measured->entry ? measured->ret : measured->entry + 1;
 		f.mfunc = measured->mfunc;
+		f.measured_thrown = measured->thrown;
+		f.measured_caller = measured->caller;
 	}
 	if (callsite)
 		f.callsite = *callsite;

@@ -94,6 +94,8 @@ struct conv_frame {
 	uint64_t measured_entry;    /* its entry, ns (the frame may begin later: the
 				     * snapshot's start) */
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
+	bool measured_thrown;       /* it was left by an exception: MEASURED_END is the catch */
+	uint64_t measured_caller;   /* its return address (conv_mcall.caller; 0: not known) */
 };
 
 /* A branch waiting for its timestamp to be spread. */
@@ -399,6 +401,7 @@ struct conv {
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
+	uint64_t loop_chains;          /* loops cut out of chains (chaincheck.c) */
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
@@ -427,7 +430,7 @@ struct conv {
 	size_t nmfuncs;
 	struct conv_perfmap *perfmaps; /* the JITs' perf maps met (perfmaps.h) */
 	size_t nperfmaps, capperfmaps;
-	fxt_string_id s_measured, s_duration_ns;
+	fxt_string_id s_measured, s_duration_ns, s_left_by, s_exception;
 };
 
 /*

@@ -304,6 +304,9 @@ void conv_emit_begin(struct conv *c, struct conv_thread *t, const struct conv_fr
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_BOOL, .name = c->s_measured, .b = true };
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_UINT64, .name = c->s_duration_ns,
 					      .u64 = f->measured_end - f->measured_entry };
+		if (f->measured_thrown)
+			args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_left_by,
+						      .str = c->s_exception };
 	}
 
 	if (f->func)

@@ -196,6 +196,9 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
  * comma-separated): its calls of the whole recording. */
 #define FXT_MEASURED_ARG "measured"
 #define FXT_MEASURED_DURATION_ARG "duration_ns"
+/* and, for a call left by a C++ exception (its end is the catch), the
+ * argument FXT_MEASURED_LEFT_BY_ARG = "exception" */
+#define FXT_MEASURED_LEFT_BY_ARG "left_by"
 #define FXT_INFO_MEASURED "measured"
 
 /* snaptrace's tracks that are no thread of the program (fxt_writer_track()):

@@ -171,7 +171,7 @@ ENUM_IS_INT(enum rec_mechanism);
 #define HAND(a, s) .kind = OPT_STRING, .arg = a, .set = s   /* the setter reads it */
 
 static const struct opt table[] = {
-	{ "pid", 'p', HAND("PID[,PID]", set_pids), .expect = "PID[,PID...], each from 1 to 4194304",
+	{ "pid", 'p', HAND("PID[,PID]", set_pids), .repeatable = true, .expect = "PID[,PID...], each from 1 to 4194304",
 	  .verbs = BOTH, .section = "target", .help = "attach (the processes keep running afterwards)" },
 	{ "tid", 't', .kind = OPT_COUNT, .arg = "TID", .min = 1, .max = PID_MAX_LIMIT, FIELD(rec.tid),
 	  .expect = "a thread id from 1 to 4194304", .verbs = BOTH, .section = "target",
@@ -204,7 +204,7 @@ static const struct opt table[] = {
 	  .section = "recording",
 	  .help = "sampling mode: fp (default), dwarf, lbr, or auto (dwarf\n"
 	  "for a program built without frame pointers)" },
-	{ "event", 0, HAND("EVENT[/N]", set_event), .expect = "EVENT[/PERIOD] without modifiers "
+	{ "event", 0, HAND("EVENT[/N]", set_event), .repeatable = true, .expect = "EVENT[/PERIOD] without modifiers "
 	  "(e.g. branch-misses/50, page-faults, sched:sched_wakeup), at most 8", .verbs = BOTH,
 	  .section = "recording",
 	  .help = "also sample a perf event (every Nth), shown as instants on\n"
@@ -223,7 +223,7 @@ static const struct opt table[] = {
 	  .section = "triggers",
 	  .help = "a hit is a call of the trigger function that took\n"
 	  "longer than DURATION: snapshot at its return" },
-	{ "measure", 0, HAND("FUNC", set_measure), .expect = "a function as --trigger names one "
+	{ "measure", 0, HAND("FUNC", set_measure), .repeatable = true, .expect = "a function as --trigger names one "
 	  "(NAME, symbol:NAME, LIB:NAME, addr: of its entry...), at most 8", .verbs = BOTH,
 	  .section = "triggers",
 	  .help = "time every call of FUNC for the whole recording (entry and\n"
@@ -245,7 +245,7 @@ static const struct opt table[] = {
 	  .section = "triggers", .help = "stop (and snapshot) after this time" },
 	{ "perf", 0, PATH("PATH", rec.perf_path), .verbs = BOTH, .section = "perf",
 	  .help = "the perf program (default: perf from PATH)" },
-	{ "perf-arg", 0, HAND("ARG", set_perf_arg), .verbs = BOTH, .section = "perf",
+	{ "perf-arg", 0, HAND("ARG", set_perf_arg), .repeatable = true, .verbs = BOTH, .section = "perf",
 	  .help = "pass ARG to perf record (repeatable)" },
 	{ "dry-run", 0, FLAG(rec.dry_run), .verbs = BOTH, .section = "perf",
 	  .help = "print the perf command line and exit" },
@@ -255,7 +255,7 @@ static const struct opt table[] = {
 	{ "data-dir", 'd', PATH("DIR", data_dir), .verbs = REC_CLI_FRONTEND, .section = "trace",
 	  .help = "keep the recording (perf.data files, record.json) in DIR;\n"
 	  "by default it goes to a temporary directory removed afterwards" },
-	{ "convert-arg", 0, HAND("ARG", set_convert_arg), .verbs = REC_CLI_FRONTEND,
+	{ "convert-arg", 0, HAND("ARG", set_convert_arg), .repeatable = true, .verbs = REC_CLI_FRONTEND,
 	  .section = "trace", .help = "pass ARG to snaptrace-convert (repeatable)" },
 	{ "check", 0, FLAG(check), .verbs = REC_CLI_RECORDER, .section = "other",
 	  .help = "print the host report and exit" },

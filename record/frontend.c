@@ -57,7 +57,7 @@ static char **convert_argv(const struct rec_frontend *fe, const char *dir, bool 
 		argv[n++] = (char *)cli->convert_args[i];
 	argv[n++] = (char *)dir;
 	argv[n++] = "-o";
-	argv[n++] = (char *)cli->trace;
+	argv[n++] = fe->trace_fd >= 0 ? "-" : (char *)cli->trace;   /* -: fe->trace_fd */
 	return argv;
 }
 
@@ -94,6 +94,31 @@ static int check_convert_args(const struct rec_frontend *fe, const char *dir)
 	return st == EXIT_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
+/* -o naming a FIFO or a device: opened now, into FE->trace_fd (the converter
+ * writes it as -o -), so that recording never starts for a FIFO no one
+ * reads, and its reader stays connected until the trace is written. Returns
+ * 0, or -1 after a one-line error. */
+static int open_special(struct rec_frontend *fe)
+{
+	struct outpath out;
+	struct stat st;
+	char err[PATH_MAX + 256];
+
+	if (!strcmp(fe->cli->trace, "-") || stat(fe->cli->trace, &st) || S_ISREG(st.st_mode))
+		return 0;
+	if (outpath_open(&out, fe->cli->trace, err, sizeof(err))) {
+		diag_error("%s", err);
+		return -1;
+	}
+	fe->trace_fd = fcntl(out.fd, F_DUPFD_CLOEXEC, 3);
+	outpath_commit(&out);   /* a straight output: closes its own descriptor */
+	if (fe->trace_fd < 0) {
+		diag_error("%s: cannot keep it open: %s", fe->cli->trace, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -113,6 +138,8 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 	rc = check_convert_args(fe, cli->data_dir ? cli->data_dir : "snaptrace.XXXXXX");
 	if (rc >= 0)
 		return rc;
+	if (open_special(fe))
+		return EXIT_USAGE;
 	if (!strcmp(cli->trace, "-")) {
 		fflush(stdout);
 		fe->trace_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);

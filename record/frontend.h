@@ -23,7 +23,8 @@ struct rec_frontend {
 	char dir[PATH_MAX];          /* the recording directory */
 	bool temporary;              /* created here (no -d): removed once converted */
 	char convert[PATH_MAX];      /* snaptrace-convert next to this program */
-	int trace_fd;                /* -o -: the original stdout, for the trace; else -1 */
+	int trace_fd;                /* -o -: the original stdout, for the trace; -o naming
+				      * a FIFO or device: it, open; else -1 */
 };
 
 /*
@@ -31,7 +32,9 @@ struct rec_frontend {
  * snaptrace-convert is there, creates the temporary recording directory when
  * no -d was given and points CLI->rec.outdir at the directory. With -o - it
  * keeps the original stdout for the trace and points stdout at stderr, so
- * that the target's and perf's output never mixes into the trace. Returns -1
+ * that the target's and perf's output never mixes into the trace; -o naming
+ * a FIFO or a device is opened now (outpath_open(): never waiting, a FIFO
+ * no one reads refused), its reader kept for the converter. Returns -1
  * to go on, or an exit status after a one-line error.
  */
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli);

@@ -66,8 +66,9 @@ static bool outdir_created;
  * name in S->outdir, its descriptor in S->outdir_fd (outpath_dir()); FLAG
  * is the option that names it (-o, or the front end's -d). Returns -1, or
  * an exit status after a one-line error: a usage error for a name that is
- * no directory, holds something already, or is another user's, a runtime
- * failure when it cannot be created or the default name is taken.
+ * no directory, holds something already, is another user's or can never be
+ * written (outpath_dir()), a runtime failure when it cannot be created
+ * otherwise or the default name is taken.
  */
 static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_session *s)
 {
@@ -88,7 +89,8 @@ static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_se
 		diag_error("%s", err);
 		/* the name the user gave is wrong; the default name is taken */
 		return o->outdir && (s->outdir_fd == -ENOTDIR || s->outdir_fd == -ENOTEMPTY ||
-				     s->outdir_fd == -EPERM) ? EXIT_USAGE : EXIT_RUNTIME;
+				     s->outdir_fd == -EPERM || s->outdir_fd == -EACCES ||
+				     s->outdir_fd == -EROFS) ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return -1;
 }
@@ -443,7 +445,7 @@ static void print_slow_calls(const struct rec_session *s)
 		snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception)",
 			 s->slow.slow_thrown);
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s%s",
-		  s->slow.calls, s->slow.calls == 1 ? "" : "s",
+		  s->slow.calls, diag_s(s->slow.calls),
 		  loc_name(&s->loc, name, sizeof(name)), s->slow.slow,
 		  s->o->slower_than_ns / 1e6, thrown, first ? ":" : "");
 	if (first)
@@ -454,7 +456,7 @@ static void print_slow_calls(const struct rec_session *s)
 	if (s->slow.unended)
 		diag_warn("%" PRIu64 " call%s of %s ended unseen (a longjmp, an exception no "
 			  "catch probe saw, a lost sample): %s duration is not known, not "
-			  "counted above", s->slow.unended, s->slow.unended == 1 ? "" : "s", name,
+			  "counted above", s->slow.unended, diag_s(s->slow.unended), name,
 			  s->slow.unended == 1 ? "its" : "their");
 }
 
@@ -484,15 +486,28 @@ static void print_measures(const struct rec_session *s)
 		const struct rec_measure *m = &s->measures[i];
 		const struct hist *h = &m->st.hist;
 
+		const struct rec_slowcall *match = m->shared ? &s->slow : &m->match;
+		char thrown[80] = "";
+
+		if (match->unended)
+			diag_warn("measured %s: %" PRIu64 " call%s not measured: left without a return "
+				  "or a catch the probes saw (longjmp, an exception caught by no "
+				  "__cxa_begin_catch, a sample the kernel lost), so %s duration is not "
+				  "known; the statistics leave %s out", m->spec, match->unended,
+				  match->unended == 1 ? "" : "s", match->unended == 1 ? "its" : "their",
+				  match->unended == 1 ? "it" : "them");
 		if (!m->st.calls) {
 			diag_info("measured %s: no call", m->spec);
 			continue;
 		}
-		diag_info("measured %s: %" PRIu64 " calls, %.3f ms in all; min %.3f, p50 %.3f, "
+		if (match->thrown)
+			snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception, "
+				 "measured to its catch)", match->thrown);
+		diag_info("measured %s: %" PRIu64 " calls%s, %.3f ms in all; min %.3f, p50 %.3f, "
 			  "p99 %.3f, max %.3f ms (a call costs the program about %.1f us to "
-			  "measure here)", m->spec, m->st.calls, m->st.total_ns / 1e6, h->min / 1e6,
-			  hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6, h->max / 1e6,
-			  s->measure_cost_ns / 1e3);
+			  "measure here)", m->spec, m->st.calls, thrown, m->st.total_ns / 1e6,
+			  h->min / 1e6, hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6,
+			  h->max / 1e6, s->measure_cost_ns / 1e3);
 	}
 }
 
@@ -567,16 +582,27 @@ static void print_summary(const struct rec_session *s, bool front_end)
 
 	if (early)
 		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "
-			  "was armed: %s", early, early == 1 ? "" : "s", s->arm.after_ms,
+			  "was armed: %s", early, diag_s(early), s->arm.after_ms,
 			  deferred ? "the last one's snapshot waited for it" :
 			  "ignored (--arm-after)");
+	/* a trigger that never fired: the snapshot is not the moment asked for
+	 * (a slow-call trigger says its calls above) */
+	if ((s->have_trigger || s->sig_trigger) && !s->o->slower_than_ns && !s->nhits &&
+	    !s->pol.before_armed && !s->pol.coalesced && !s->pol.unrecorded) {
+		char name[SIG_NAME_MAX];
+
+		diag_warn("the trigger (%s) never fired: the snapshot holds the recording's last "
+			  "moments (end: %s), not the trigger's", s->sig_trigger ?
+			  sig_name(s->sig_trigger, name, sizeof(name)) : s->loc.spec,
+			  record_end_name(s->end));
+	}
 	/* the front end converts the files and says where the trace is */
 	if (front_end) {
-		diag_info("%d snapshot%s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
+		diag_info("%d snapshot%s (end: %s)", s->nsnaps, diag_s(s->nsnaps),
 			  record_end_name(s->end));
 		return;
 	}
-	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, s->nsnaps == 1 ? "" : "s",
+	diag_info("%d snapshot%s in %s (end: %s)", s->nsnaps, diag_s(s->nsnaps),
 		  s->outdir, record_end_name(s->end));
 	print_endings(s);
 	for (int i = 0; i < s->nsnaps; i++)
@@ -668,9 +694,18 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		else
 			diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
 				  rec_mechanism_name(s->mech));
-	} else if (o->arm_after_s >= 0) {
-		diag_warn("--arm-after is ignored: it delays the trigger, and this recording "
-			  "has none");
+	} else {
+		/* the options that act on trigger hits, in a recording without any */
+		const struct { bool given; const char *option, *does; } on_hits[] = {
+			{ o->arm_after_s >= 0, "--arm-after", "it delays the trigger" },
+			{ o->multi_snapshot, "--multi-snapshot", "it takes a snapshot at each "
+			  "trigger hit" },
+		};
+
+		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
+			if (on_hits[i].given)
+				diag_warn("%s is ignored: %s, and this recording has none (one "
+					  "snapshot at its end)", on_hits[i].option, on_hits[i].does);
 	}
 	err = rec_session_run(s);
 	if (err && s->end == RECORD_END_NONE) {

@@ -85,8 +85,13 @@ int rec_call_stats_write(struct rec_call_stats *st, FILE *f, int index)
 	for (; st->written < st->calls; st->written++) {
 		const struct rec_call *c = &st->recent[st->written % REC_MEASURE_RECENT];
 
-		if (fprintf(f, "%d %d %d %" PRIu64 " %" PRIu64 "\n", index, (int)c->pid, (int)c->tid,
-			    c->entry_ns, c->entry_ns + c->duration_ns) < 0)
+		char caller[24] = "?";
+
+		if (c->has_caller)
+			snprintf(caller, sizeof(caller), "%+" PRId64, c->caller_off);
+		if (fprintf(f, "%d %d %d %" PRIu64 " %" PRIu64 " %s%s\n", index, (int)c->pid,
+			    (int)c->tid, c->entry_ns, c->entry_ns + c->duration_ns, caller,
+			    c->thrown ? " exception" : "") < 0)
 			return -EIO;
 	}
 	return 0;
@@ -155,11 +160,9 @@ void rec_measure_call(const struct rec_hit *hit, void *arg)
 {
 	struct rec_measure *m = arg;
 	struct rec_call c = { .pid = hit->pid, .tid = hit->tid, .entry_ns = hit->entry_ns,
-			      .duration_ns = hit->duration_ns };
+			      .duration_ns = hit->duration_ns, .thrown = hit->thrown,
+			      .has_caller = hit->has_caller, .caller_off = hit->caller_off };
 
-	/* counted by the matcher (calls_thrown); the calls file holds returns */
-	if (hit->thrown)
-		return;
 	if (!m->st.calls)
 		m->first_ms = rec_now_ms();
 	rec_call_stats_add(&m->st, &c);

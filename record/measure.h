@@ -11,9 +11,10 @@
  * recording's calls file (REC_MEASURE_CALLS_FILE) at every snapshot, for
  * the converter to draw as exact slices. A function that is also the
  * --trigger-slower-than trigger shares its probes (rec_measure.shared).
- * The calls left by a C++ exception (ended at its catch) and those whose end
- * was not seen (longjmp) are counted apart by the matcher (slowcall.h
- * thrown, unended), not in these statistics.
+ * A call left by a C++ exception has a known end, its catch: it is measured
+ * as any other, marked thrown (the matcher counts them too, slowcall.h
+ * thrown). Calls whose end was not seen (longjmp, a lost sample) have no
+ * duration: the matcher counts them (unended), the summary says so.
  * Why and what it costs: docs/design.md "Measured calls".
  */
 #ifndef SNAPTRACE_REC_MEASURE_H
@@ -32,25 +33,33 @@
 
 #define REC_MEASURE_SLOWEST 16     /* the slowest calls record.json keeps, per function */
 #define REC_MEASURE_RECENT 65536   /* the newest calls kept for the snapshots, per
-				    * function (24 bytes each) */
+				    * function (40 bytes each) */
 #define REC_MEASURE_CALLS_FILE "measured-calls.txt"
 #define REC_MEASURE_LOAD 0.05      /* warn when measuring takes more of a CPU than this */
 
 /* The first line of the calls file; then a line per call:
- * "INDEX PID TID ENTRY_NS RETURN_NS" (INDEX: the function's place in
- * record.json's "measure", times in perf's clock). */
-#define REC_MEASURE_CALLS_HEADER "# snaptrace measured calls 1: index pid tid entry_ns return_ns"
+ * "INDEX PID TID ENTRY_NS END_NS CALLER" (INDEX: the function's place in
+ * record.json's "measure", times in perf's clock; END_NS its return;
+ * CALLER its return address less the function's entry, signed decimal
+ * bytes with its sign, "?" when not known), then " exception" for a call
+ * left by a C++ exception (END_NS: where it was caught). Version 1 had
+ * neither CALLER nor calls left by an exception. */
+#define REC_MEASURE_CALLS_HEADER \
+	"# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]"
 
 /* One measured call. */
 struct rec_call {
 	pid_t pid, tid;
 	uint64_t entry_ns, duration_ns;   /* perf clock */
+	bool thrown;                      /* left by a C++ exception: ended at its catch */
+	bool has_caller;                  /* CALLER_OFF is known */
+	int64_t caller_off;               /* its return address less the function's entry */
 };
 
 /* The statistics of one function's calls. Zero-initialise with
  * REC_CALL_STATS_INIT; rec_call_stats_free() when done. */
 struct rec_call_stats {
-	uint64_t calls, total_ns;
+	uint64_t calls, total_ns;         /* every call measured, those thrown included */
 	struct hist hist;                 /* durations */
 	struct rec_call slowest[REC_MEASURE_SLOWEST];   /* a min-heap by duration */
 	int nslowest;

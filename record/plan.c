@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "events.h"
+#include "numparse.h"
 #include "signals.h"
 #include "trigspec.h"
 
@@ -271,7 +272,7 @@ static int sampling_events(const struct rec_opts *o, const struct rec_host *h,
 static int sampling_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 			 const char *targets, struct rec_plan *p)
 {
-	char why[sizeof(p->warnings[0])];
+	char why[sizeof(p->warnings[0])], dur[32];
 	uint64_t ring;
 	int err = sampling_events(o, h, p);
 
@@ -312,9 +313,10 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	/* a slow call of a few periods holds a sample or two: nothing of its inside */
 	if (o->slower_than_ns && o->sampling_freq &&
 	    o->slower_than_ns < REC_SLOW_PERIODS * (1000000000ull / o->sampling_freq))
-		note(p, "--trigger-slower-than %.3g ms is under %d sampling periods: the trace "
+		note(p, "--trigger-slower-than %s is under %d sampling periods: the trace "
 		     "shows a sample or two of such a call, not its inside; --measure draws "
-		     "each call, or --sampling-freq above %llu", o->slower_than_ns / 1e6,
+		     "each call, or --sampling-freq above %llu",
+		     num_duration_text(o->slower_than_ns, dur, sizeof(dur)),
 		     REC_SLOW_PERIODS,
 		     (unsigned long long)(REC_SLOW_PERIODS * 1000000000ull / o->slower_than_ns));
 	if (o->callgraph == REC_CG_FP)
@@ -384,13 +386,16 @@ char *rec_plan_describe(const struct rec_plan *p, bool trigger, char *buf, size_
 	const char *mode = p->mode == REC_MODE_PT ? "Intel PT" : "sampling";
 	char hit[80] = "the trigger", each[80] = "each trigger hit", stop[64] = "";
 
+	char dur[32];
+
 	if (p->slower_than_ns) {
-		snprintf(hit, sizeof(hit), "a call slower than %.3g ms", p->slower_than_ns / 1e6);
-		snprintf(each, sizeof(each), "each call slower than %.3g ms",
-			 p->slower_than_ns / 1e6);
+		num_duration_text(p->slower_than_ns, dur, sizeof(dur));
+		snprintf(hit, sizeof(hit), "a call slower than %s", dur);
+		snprintf(each, sizeof(each), "each call slower than %s", dur);
 	}
 	if (p->duration_s > 0)
-		snprintf(stop, sizeof(stop), "; stops after %g s", p->duration_s);
+		snprintf(stop, sizeof(stop), "; stops after %s",
+			 num_duration_text((uint64_t)(p->duration_s * 1e9 + 0.5), dur, sizeof(dur)));
 	if (p->full_execution)
 		snprintf(buf, size, "%s, everything from the start (no ring buffer), until %s%s",
 			 mode, trigger ? hit : "the end", stop);

@@ -41,6 +41,18 @@ static void ns_or_null(FILE *f, const struct hist *h, uint64_t v)
 }
 
 /* "measure": the --measure functions' calls (measure.h). */
+/* ', "name": NAME': SYMBOL as perf names its frames (demangled, without the
+ * parameters), the name the converter draws the function's calls with. */
+static void write_frame_name(FILE *f, const char *symbol)
+{
+	char name[512];
+
+	rec_demangle(symbol, name, sizeof(name));
+	name[rec_demangled_base_len(name)] = 0;
+	fputs(", \"name\": ", f);
+	esc_json_string(f, name);
+}
+
 static void write_measures(FILE *f, const struct rec_session *s)
 {
 	fputs("  \"measure\": [", f);
@@ -56,17 +68,11 @@ static void write_measures(FILE *f, const struct rec_session *s)
 		};
 		uint64_t from = 0, below = 0, n = 0;
 
-		char name[512];
-
-		/* as perf names its frames: demangled, without the parameters */
-		rec_demangle(m->loc.symbol, name, sizeof(name));
-		name[rec_demangled_base_len(name)] = 0;
 		fprintf(f, "%s\n    {\"spec\": ", i ? "," : "");
 		esc_json_string(f, m->spec);
 		fputs(", \"symbol\": ", f);
 		esc_json_string(f, m->loc.symbol);
-		fputs(", \"name\": ", f);
-		esc_json_string(f, name);
+		write_frame_name(f, m->loc.symbol);
 		fputs(", \"file\": ", f);
 		esc_json_string(f, m->loc.file);
 		fprintf(f, ", \"vaddr\": %" PRIu64 ", \"file_offset\": %" PRIu64 ", \"calls\": %"
@@ -100,8 +106,9 @@ static void write_measures(FILE *f, const struct rec_session *s)
 		fputs("],\n     \"slowest\": [", f);
 		for (int k = 0; k < nslow; k++)
 			fprintf(f, "%s{\"pid\": %d, \"tid\": %d, \"entry_ns\": %" PRIu64
-				", \"duration_ns\": %" PRIu64 "}", k ? ", " : "", (int)slow[k].pid,
-				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns);
+				", \"duration_ns\": %" PRIu64 "%s}", k ? ", " : "", (int)slow[k].pid,
+				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns,
+				slow[k].thrown ? ", \"left_by\": \"exception\"" : "");
 		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_unended\": %" PRIu64
 			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
 			PRIu64 ", \"first_second_calls\": %" PRIu64 ", \"cost_ns\": ",
@@ -144,7 +151,9 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 	esc_json_string(f, s->loc.file);
 	fputs(", \"symbol\": ", f);
 	esc_json_string(f, s->loc.symbol);
-	fprintf(f, ", \"file_offset\": %" PRIu64 ", \"slower_than_ns\": ", s->loc.file_offset);
+	write_frame_name(f, s->loc.symbol);
+	fprintf(f, ", \"vaddr\": %" PRIu64 ", \"file_offset\": %" PRIu64 ", \"slower_than_ns\": ",
+		s->loc.vaddr, s->loc.file_offset);
 	if (!s->o->slower_than_ns)
 		fputs("null", f);
 	else

@@ -563,6 +563,20 @@ static bool perf_status_failed(int status)
 }
 
 static void perf_failed(struct rec_session *s, const char *what);
+static const char *target_end_why(const struct rec_session *s);
+
+/* Ends a launched target still running once perf has stopped (rec_target_end()):
+ * one that exited by itself meanwhile has its own end in S->exits, as one
+ * that ended while recording; one that this ends has none (record.json). */
+static void end_target(struct rec_session *s)
+{
+	struct rec_exit *e = &s->exits[0];
+
+	if (!s->target.launched || e->ended || rec_target_end(&s->target, target_end_why(s)) != 1)
+		return;
+	e->ended = e->has_status = true;
+	e->status = s->target.status;
+}
 
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
@@ -586,6 +600,8 @@ static int finish(struct rec_session *s)
 		while (rec_perf_read_output(&s->perf) > 0)
 			;
 	}
+	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
+	end_target(s);   /* perf has stopped: it would run on unrecorded */
 	rec_snapshot_settle(s, true);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
 		sn = rec_snapshot_new(s, s->end, "perf.data", s->stop_live_ns);
@@ -611,7 +627,6 @@ static int finish(struct rec_session *s)
 	rec_snapshot_hits_held(s);
 	if (s->o->keep_binaries)
 		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
-	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {
 		perf_failed(s, "perf failed while recording");
@@ -701,7 +716,7 @@ static void perf_failed(struct rec_session *s, const char *what)
 		}
 		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
 			 "file%s perf completed %s kept%s", s->outdir, strerror(ENOSPC), what, kept,
-			 kept == 1 ? "" : "s", kept == 1 ? "is" : "are", unfinished ?
+			 diag_s(kept), kept == 1 ? "is" : "are", unfinished ?
 			 ", those it did not finish are marked (named below)" : "");
 		what = full;
 	}

@@ -96,17 +96,18 @@ static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s)
 		th->deeper++;
 		return;
 	}
-	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns };
+	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns, s->ret_addr, s->ip };
 }
 
-/* A call of S's thread entered at ENTRY_NS ended at S (a return, or a catch
- * when THROWN): measured, and a hit when longer than the threshold. */
+/* A call of S's thread entered as E ended at S (a return, or a catch when
+ * THROWN): measured, and a hit when longer than the threshold. */
 static void call_ended(struct rec_slowcall *sc, const struct rec_trig_sample *s,
-		       uint64_t entry_ns, bool thrown, rec_slowcall_fn fn, void *arg)
+		       const struct rec_slow_entry *e, bool thrown, rec_slowcall_fn fn, void *arg)
 {
 	struct rec_hit hit = { .pid = s->pid, .tid = s->tid, .time_ns = s->time_ns,
-			       .entry_ns = entry_ns, .duration_ns = s->time_ns - entry_ns,
-			       .thrown = thrown };
+			       .entry_ns = e->time_ns, .duration_ns = s->time_ns - e->time_ns,
+			       .thrown = thrown, .has_caller = e->ret_addr && e->ip,
+			       .caller_off = (int64_t)(e->ret_addr - e->ip) };
 
 	sc->calls++;
 	sc->thrown += thrown;
@@ -125,8 +126,7 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 {
 	struct rec_slow_thread *th = thread_of(sc, s->tid);
 	uint64_t entry_sp = s->sp;   /* an exit's stack pointer is its entry's */
-	struct rec_slow_entry *e;
-	uint64_t entry_ns;
+	struct rec_slow_entry *e, entry;
 
 	if (!th || !s->sp) {
 		sc->unmatched += !s->part;
@@ -149,10 +149,10 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		drop_if_idle(sc, th);
 		return;
 	}
-	entry_ns = e->time_ns;   /* E is TH's, which drop_if_idle may overwrite */
+	entry = *e;   /* E is TH's, which drop_if_idle may overwrite */
 	th->depth--;
 	drop_if_idle(sc, th);
-	call_ended(sc, s, entry_ns, false, fn, arg);
+	call_ended(sc, s, &entry, false, fn, arg);
 }
 
 /*
@@ -171,10 +171,10 @@ static void on_catch(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 	if (th->depth && th->e[th->depth - 1].sp <= s->sp)
 		th->deeper = 0;
 	while (th->depth && th->e[th->depth - 1].sp <= s->sp) {
-		uint64_t entry_ns = th->e[--th->depth].time_ns;
+		struct rec_slow_entry entry = th->e[--th->depth];
 
-		if (s->time_ns >= entry_ns)
-			call_ended(sc, s, entry_ns, true, fn, arg);
+		if (s->time_ns >= entry.time_ns)
+			call_ended(sc, s, &entry, true, fn, arg);
 		else
 			sc->unended++;
 	}

@@ -43,6 +43,7 @@
 struct rec_slow_entry {
 	uint64_t sp;                 /* the user stack pointer at the entry */
 	uint64_t time_ns;            /* perf clock */
+	uint64_t ret_addr, ip;       /* its return address (0: not known) and entry */
 };
 
 /* The calls a thread is in, outermost first. */

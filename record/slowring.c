@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "numparse.h"
+
 /* perf's sample with --call-graph: header, ip, tid, time, id, cpu, period */
 #define SAMPLE_FIXED 64
 /* the user registers perf copies for dwarf (x86-64: abi and 18 registers) */
@@ -53,6 +55,7 @@ uint64_t rec_slow_ring_pick(const struct rec_opts *o, bool root, const char *unw
 			   size_t size)
 {
 	uint64_t need, have, pick;
+	char dur[32];
 
 	why[0] = '\0';
 	if (!o->slower_than_ns || !o->sampling_freq)
@@ -67,7 +70,7 @@ uint64_t rec_slow_ring_pick(const struct rec_opts *o, bool root, const char *unw
 	have = pick ? ring_of(pick) : REC_SLOW_RING_DEFAULT;
 	if (have < need)
 		snprintf(why, size, "the ring (%llu KiB%s) holds about %.0f ms of samples at %u Hz "
-			 "with --callgraph %s, less than a call of --trigger-slower-than %.3g ms: "
+			 "with --callgraph %s, less than a call of --trigger-slower-than %s: "
 			 "its start may be gone at the snapshot; --snapshot-size %lluK would hold "
 			 "it%s", (unsigned long long)(have >> 10),
 			 o->snapshot_size ? ", --snapshot-size" : !root ? ", perf's default: "
@@ -75,7 +78,8 @@ uint64_t rec_slow_ring_pick(const struct rec_opts *o, bool root, const char *unw
 			 "recorder asks for", (double)have * 0.8 / (double)rec_slow_sample_bytes(o->callgraph) /
 			 o->sampling_freq * 1e3, o->sampling_freq,
 			 unwinder,
-			 o->slower_than_ns / 1e6, (unsigned long long)(ring_of(need) >> 10),
+			 num_duration_text(o->slower_than_ns, dur, sizeof(dur)),
+			 (unsigned long long)(ring_of(need) >> 10),
 			 !root && !o->snapshot_size ? " (as root, or with kernel.perf_event_mlock_kb "
 			 "raised)" : "");
 	return pick;

@@ -261,37 +261,56 @@ static void end_descendants(void)
 			  "exited 500 ms later)" : "");
 }
 
-void rec_target_finish(struct rec_target *t, const char *why)
+int rec_target_end(struct rec_target *t, const char *why)
 {
-	if (t->launched && !t->exited) {
-		int status = 0;
-		pid_t r = 0;
+	int status = 0;
+	pid_t r = 0;
+	bool killed;
 
-		if (!t->released) {
-			kill(t->pids[0], SIGKILL);
-			ptrace(PTRACE_DETACH, t->pids[0], NULL, NULL);
-		} else {
-			/* SIGTERM lets it clean up; SIGKILL after 500 ms */
-			kill(t->pids[0], SIGTERM);
-			kill(t->pids[0], SIGCONT);   /* stopped at the trigger */
-			for (int i = 0; i < 100 && r == 0; i++) {
-				r = waitpid(t->pids[0], &status, WNOHANG);
-				if (r == 0)
-					poll(NULL, 0, 5);
-			}
-			if (r == 0)
-				kill(t->pids[0], SIGKILL);
-			/* r < 0: reaped meanwhile (SIGCHLD's handler), by SIGTERM or earlier */
-			diag_info("%s: ended the launched program (process %d) with SIGTERM%s; "
-				  "what it had not written yet (buffered output) is lost",
-				  why ? why : "the recording ended", (int)t->pids[0],
-				  r == 0 ? ", then SIGKILL (it had not exited 500 ms later)" : "");
-		}
-		while (r <= 0 && (r = waitpid(t->pids[0], &status, 0)) < 0 && errno == EINTR)
+	if (!t->launched)
+		return -1;
+	if (!rec_target_alive(t))
+		return 1;   /* reaped now or before: it ended by itself */
+	if (!t->released) {
+		kill(t->pids[0], SIGKILL);
+		ptrace(PTRACE_DETACH, t->pids[0], NULL, NULL);
+		while (waitpid(t->pids[0], &status, 0) < 0 && errno == EINTR)
 			;
 		t->exited = true;
 		t->status = status;
+		return 0;
 	}
+	/* SIGTERM lets it clean up; SIGKILL after 500 ms */
+	kill(t->pids[0], SIGTERM);
+	kill(t->pids[0], SIGCONT);   /* stopped at the trigger */
+	for (int i = 0; i < 100 && r == 0; i++) {
+		r = waitpid(t->pids[0], &status, WNOHANG);
+		if (r == 0)
+			poll(NULL, 0, 5);
+	}
+	killed = r == 0;
+	if (killed)
+		kill(t->pids[0], SIGKILL);
+	while (r <= 0 && (r = waitpid(t->pids[0], &status, 0)) < 0 && errno == EINTR)
+		;
+	t->exited = true;
+	t->status = status;
+	/* a status of its own (it caught or ignored the SIGTERM): its end, told as it is */
+	if (WIFEXITED(status)) {
+		diag_info("%s: sent SIGTERM to the launched program (process %d); it exited "
+			  "with status %d", why ? why : "the recording ended", (int)t->pids[0],
+			  WEXITSTATUS(status));
+		return 1;
+	}
+	diag_info("%s: ended the launched program (process %d) with SIGTERM%s; what it had "
+		  "not written yet (buffered output) is lost", why ? why : "the recording ended",
+		  (int)t->pids[0], killed ? ", then SIGKILL (it had not exited 500 ms later)" : "");
+	return 0;
+}
+
+void rec_target_finish(struct rec_target *t, const char *why)
+{
+	rec_target_end(t, why);
 	if (t->launched)
 		end_descendants();
 	for (int i = 0; i < REC_MAX_PIDS; i++) {

@@ -74,14 +74,21 @@ bool rec_target_reaped(struct rec_target *t, pid_t pid, int status);
  */
 int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status);
 
-/* Ends and reaps a launched target that is still running (SIGTERM, SIGKILL
- * after 500 ms; SIGKILL right away if it never ran), then every process it
- * left running (perf must be reaped already: any other child of the recorder
- * is ended); nothing for an attached one. Closes the pidfds. Each is said
- * on stderr (diag_info): a target that ran with the signals sent, after
- * WHY, what ended the recording (e.g. "the recording ended at its
- * trigger"; NULL: "the recording ended"); the processes it left, how many
- * and the signals. */
+/*
+ * Ends and reaps a launched target that is still running (SIGTERM, SIGKILL
+ * after 500 ms; SIGKILL right away if it never ran), said on stderr
+ * (diag_info) for a target that ran, with the signals sent, after WHY, what
+ * ended the recording (e.g. "the recording ended at its trigger"; NULL:
+ * "the recording ended"). Returns 1 when the end is the program's own, its
+ * wait status in T->status: it had exited (nothing sent), or it exited with
+ * a status after the SIGTERM (caught or ignored: said so); 0 when a signal
+ * sent here ended it; -1 for an attached target (nothing done).
+ */
+int rec_target_end(struct rec_target *t, const char *why);
+
+/* rec_target_end(), then ends every process the launched target left
+ * running (perf must be reaped already: any other child of the recorder is
+ * ended), said in one line: how many and the signals. Closes the pidfds. */
 void rec_target_finish(struct rec_target *t, const char *why);
 
 #endif

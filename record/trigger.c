@@ -23,6 +23,8 @@
 
 #define REC_TRIG_PAGES 1       /* data pages per ring (power of two) */
 #define REC_TRIG_RET_PAGES 16  /* watching exits: rings read on a timer, not at each sample */
+#define REC_TRIG_STACK 8       /* user stack bytes an entry's sample copies (watching
+				* exits): the return address, at the stack pointer */
 
 /*
  * The user registers each sample asks for (PERF_SAMPLE_REGS_USER,
@@ -259,6 +261,12 @@ static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, const char *pat
 	if (t->callexits) {
 		attr.watermark = 1;
 		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
+	}
+	/* the entry's: the return address, where the stack pointer points */
+	if (t->callexits && regs == entry_regs(t) && path == t->path &&
+	    file_offset == t->file_offset) {
+		attr.sample_type |= PERF_SAMPLE_STACK_USER;
+		attr.sample_stack_user = REC_TRIG_STACK;
 	}
 	return rec_perf_open(&attr, -1, cpu);
 }
@@ -538,8 +546,8 @@ void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
 }
 
 /* The most bytes of a sample body fill_attr asks for: id, pid/tid, time, abi
- * and every register perf has. */
-#define SAMPLE_MAX (4 * 8 + 64 * 8)
+ * and every register perf has, and an entry's stack (size, bytes, dyn_size). */
+#define SAMPLE_MAX (4 * 8 + 64 * 8 + 2 * 8 + REC_TRIG_STACK)
 
 int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out, int max)
 {
@@ -593,8 +601,15 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 		out[n].time_ns = f[1];
 		/* abi (PERF_SAMPLE_REGS_ABI_NONE, 0: no registers), then the registers */
 		if (mask && words >= 3 && f[2] &&
-		    words - 3 >= (size_t)__builtin_popcountll(mask))
+		    words - 3 >= (size_t)__builtin_popcountll(mask)) {
+			size_t s = 3 + (size_t)__builtin_popcountll(mask);
+
 			sample_regs(&out[n], f + 3, mask);
+			/* an entry's stack: size, the bytes, the size copied */
+			if (t->callexits && !x && words >= s + 3 && f[s] == REC_TRIG_STACK &&
+			    f[s + 2] == REC_TRIG_STACK)
+				out[n].ret_addr = f[s + 1];
+		}
 		if (x && x->exit == REC_TRIG_CATCH) {
 			out[n].caught = true;
 			n += out[n].sp != 0;

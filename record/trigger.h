@@ -111,6 +111,8 @@ struct rec_trig_sample {
 	uint64_t ip;               /* the user ip (when has_args) */
 	uint64_t args[2];          /* the call's first two integer arguments (when has_args;
 				    * meaningful at a function's entry) */
+	uint64_t ret_addr;         /* EXITS, at the entry: the call's return address, the
+				    * word at SP (0: not known) */
 };
 
 /* A trigger hit: one that may take a snapshot. */
@@ -121,6 +123,9 @@ struct rec_hit {
 	uint64_t duration_ns;      /* a slow call: time_ns - entry_ns, else 0 */
 	bool thrown;               /* a slow call left by a C++ exception: TIME_NS is when
 				    * the exception was caught (catchprobe.h), not a return */
+	bool has_caller;           /* a slow call: CALLER_OFF is known */
+	int64_t caller_off;        /* its return address less its entry's (bytes): where
+				    * its caller resumes, from the function's entry */
 	bool has_args;             /* the registers came with the hit (user space) */
 	uint64_t ip;               /* the user ip hit (when has_args) */
 	uint64_t args[2];          /* the call's first two integer arguments (when has_args) */

@@ -99,11 +99,12 @@ static int load(struct agg *a, const char *path, bool quiet)
 		return EXIT_RUNTIME;
 	}
 	if (problems && !quiet)
-		diag_warn("%s: %zu problems in the file (snaptrace-convert --dump lists them); "
-			  "the statistics step over them", path, problems);
+		diag_warn("%s: %zu problem%s in the file (snaptrace-convert --dump lists them); "
+			  "the statistics step over them", path, problems, diag_s(problems));
 	if (a->unended && !quiet)
-		diag_warn("%s: %llu slices never ended are left out", path,
-			  (unsigned long long)a->unended);
+		diag_warn("%s: %llu slice%s never ended %s left out", path,
+			  (unsigned long long)a->unended, diag_s(a->unended),
+			  a->unended == 1 ? "is" : "are");
 	return EXIT_OK;
 }
 

@@ -187,12 +187,13 @@ void report_head(const struct agg *a, const char *path, const struct report_opts
 	if (o->format == TABLE_CSV)
 		return;
 	esc_fputs(out, path, ESC_TEXT);
-	fprintf(out, ": %zu functions, %" PRIu64 " slices (%s)%s", functions(a), a->slices,
-		meaning(a), a->ended ? "; " : "");
+	fprintf(out, ": %zu function%s, %" PRIu64 " slice%s (%s)%s", functions(a),
+		diag_s(functions(a)), a->slices, diag_s(a->slices), meaning(a), a->ended ? "; " : "");
 	esc_fputs(out, a->ended, ESC_TEXT);	/* the trace's words */
 	fputc('\n', out);
 	if (a->unended)
-		fprintf(out, "%" PRIu64 " slices never ended are left out\n", a->unended);
+		fprintf(out, "%" PRIu64 " slice%s never ended %s left out\n", a->unended,
+			diag_s(a->unended), a->unended == 1 ? "is" : "are");
 	fputc('\n', out);
 }
 

@@ -26,6 +26,9 @@
 #                  versions); the same stream of version 1 converts.
 #   dump-args      --dump with a second file, or with -o: exit 2.
 #   perf-force     every perf command run on a perf.data gets -f.
+#   perf-lost      perf script's "lost N chunks!" (PERF_RECORD_LOST) is passed
+#                  on with what it means for the trace (a gap, and how to
+#                  avoid it), the trace still converted and read back.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 need_built hostile "$CONVERT"
@@ -148,7 +151,7 @@ strict_junk() {
 	if ! "$CONVERT" "$TMP/junk.txt" -o "$TMP/junk.fxt" 2>"$TMP/junk.err"; then
 		fail strict-junk "without --strict: exit $?: $(first_lines "$TMP/junk.err")"
 	elif ! grep -q 'warning: .*junk.txt:3: (dso) column unlike the first line' "$TMP/junk.err" ||
-		! grep -q '1 lines skipped' "$TMP/junk.err"; then
+		! grep -q '1 line skipped' "$TMP/junk.err"; then
 		fail strict-junk "no warning and count: $(first_lines "$TMP/junk.err")"
 	else
 		ok strict-junk
@@ -265,6 +268,32 @@ perf_force() {
 	fi
 }
 
+# A stand-in perf whose perf script warns of lost chunks, as perf 6.1 does.
+perf_lost() {
+	local fake="$TMP/lostperf"
+	call_return 100 >"$TMP/lost.txt"
+	cat >"$fake" <<-EOF
+	#!/bin/sh
+	[ "\$1" = --buildid-dir ] && shift 2
+	case "\$1" in
+	evlist) echo "cycles:u" ;;
+	script) cat "$TMP/lost.txt"; printf 'Warning:\nProcessed 303 events and lost 1 chunks!\n\nCheck IO/CPU overload!\n\n' >&2 ;;
+	esac
+	EOF
+	chmod +x "$fake"
+	perf_data_stub "$TMP/lost.data"
+	if ! "$CONVERT" -q --perf "$fake" "$TMP/lost.data" -o "$TMP/lost.fxt" 2>"$TMP/lost.err"; then
+		fail perf-lost "exit $?: $(first_lines "$TMP/lost.err")"
+	elif ! grep -q "perf script: Warning: Processed 303 events and lost 1 chunks! Check IO/CPU overload! (what this means: while recording, perf's ring buffer was full and the kernel dropped events that many times; the trace has a gap at each" "$TMP/lost.err"; then
+		fail perf-lost "perf's warning passed on as it is: $(first_lines "$TMP/lost.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/lost.fxt" >"$TMP/lost.slices" ||
+		! printf '100 0 main\n100 1 work\n' | slices_match "$TMP/lost.slices" /dev/stdin >/dev/null; then
+		fail perf-lost "the trace does not read back: $(first_lines "$TMP/lost.slices")"
+	else
+		ok perf-lost
+	fi
+}
+
 nul_comm
 time_range
 invalid_utf8
@@ -275,3 +304,4 @@ odd_tids
 binrec_version
 dump_args
 perf_force
+perf_lost

@@ -5,7 +5,8 @@
 # with "measure", the calls file), so every time is known:
 #   measured-slices  every call of a recorded thread inside the snapshot is
 #                    a slice of its exact entry and return with measured=true
-#                    and its duration; a call between two samples nests under
+#                    and its duration (a call left by an exception, marked
+#                    so in the calls file, with left_by=exception); a call between two samples nests under
 #                    what they share; the frames the samples show inside a
 #                    call go inside it (also where frame pointers hide its own
 #                    frame) and end by its return; a call still running at
@@ -40,17 +41,41 @@ tree() {
 			m = ""
 			if (match($0, /measured:bool=true duration_ns:uint64=[0-9]+/))
 				m = " measured " substr($0, RSTART + 38, RLENGTH - 38)
+			if ($0 ~ /left_by:string="exception"/)
+				m = m " exception"
 			print $1, $2, se[1], se[2], nm m
 		}'
 }
 
-if ! "$CONVERT" --quiet "$D" -o "$TMP/m.fxt" 2>"$TMP/m.err"; then
-	fail measured-slices "conversion failed: $(first_lines "$TMP/m.err")"
-elif ! diff "$SRC/expected-tree.txt" <(tree "$TMP/m.fxt") >"$TMP/m.diff"; then
-	fail measured-slices "$(tr '\n' '|' <"$TMP/m.diff")"
-else
-	ok measured-slices
-fi
+# tree_case NAME DIR EXPECTED OUT: recording DIR converted into OUT has the
+# slices of EXPECTED (tree's lines): one ok or FAIL line NAME
+tree_case() {
+	if ! "$CONVERT" --quiet "$2" -o "$4" 2>"$4.err"; then
+		fail "$1" "conversion failed: $(first_lines "$4.err")"
+	elif ! diff "$3" <(tree "$4") >"$4.diff"; then
+		fail "$1" "$(tr '\n' '|' <"$4.diff")"
+	else
+		ok "$1"
+	fi
+}
+
+tree_case measured-slices "$D" "$SRC/expected-tree.txt" "$TMP/m.fxt"
+
+# measured-callsite: frame pointers hide the measured function in most
+# samples; a call site seen once (a sample in step itself, under main+0x35)
+# puts a later call sampled only in libc under main, its libc frames inside
+# it (tests/cases/measured-callsite/README)
+CS="$SNAPTRACE_TOP/tests/cases/measured-callsite"
+mkdir -p "$TMP/cs"
+cp "$CS/perf.data.1" "$CS/record.json" "$CS/measured-calls.txt" "$TMP/cs/"
+tree_case measured-callsite "$TMP/cs" "$CS/expected-tree.txt" "$TMP/cs.fxt"
+
+# measured-caller: the same calls with their return address (the recorder's
+# caller column: main+0x35 less step's entry): the first call too is under
+# main from its start, though no sample before it shows step
+cp -r "$TMP/cs" "$TMP/cc"
+sed -i '2,$s/$/ -539/' "$TMP/cc/measured-calls.txt"
+tree_case measured-caller "$TMP/cc" "$CS/expected-tree-caller.txt" "$TMP/cc.fxt"
 
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then
@@ -73,7 +98,8 @@ bad() {
 		echo " [$1: $(first_lines "$TMP/bad.err")]"
 	fi
 }
-why=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS RETURN_NS')
+why=$(bad caller '3s/$/ +x/' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS END_NS CALLER')
+why+=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID ENTRY_NS END_NS CALLER .exception.')
 why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')

@@ -313,7 +313,7 @@ t_window_events() {
 		sed 's/^[0-9]* event instant ts=\([0-9]*\) pid=\([0-9]*\) .* tid:int64=\([0-9]*\) .*/\1 \2 \3/' | tr '\n' ' ')
 	if [ "$got" != "1000150000 700 700 1000150000 700 701 1000155000 800 800 " ]; then
 		fail window-events "event samples kept (time pid tid): $got"
-	elif ! grep -q -F -- '--window 10us,1us: 1 intervals kept, 0 slices left out (and 0 instants, 1 event samples)' "$TMP/wev.err"; then
+	elif ! grep -q -F -- '--window 10us,1us: 1 interval kept, 0 slices left out (and 0 instants, 1 event sample)' "$TMP/wev.err"; then
 		fail window-events "summary: $(grep -F -- '--window' "$TMP/wev.err")"
 	else
 		ok window-events
@@ -343,7 +343,7 @@ t_summary_no_samples() {
 				tid = substr($0, RSTART + 1); sub(/\].*/, "", tid)
 				ms = $0; sub(/.*no samples /, "", ms); sub(/ ms.*/, "", ms); said[tid] = ms + 0
 			}
-			if (/once \[103\]: .*1 samples every 100 us/) once = 1
+			if (/once \[103\]: .*1 sample every 100 us/) once = 1
 			next
 		}
 		/ \[no samples\] \[/ { t = $0; sub(/.*\[no samples\] \[/, "", t); sub(/\].*/, "", t)
@@ -353,7 +353,7 @@ t_summary_no_samples() {
 				print "thread " tid ": no samples " said[tid] " ms in the summary, " drawn[tid] / 1e6 " ms drawn"; exit 1
 			}
 			if (said[101] != 4 || said[102] != 3) { print "work and helper: " said[101] " and " said[102] " ms, expected 4 and 3"; exit 1 }
-			if (!once) { print "once [103]: not \"1 samples every 100 us\""; exit 1 }
+			if (!once) { print "once [103]: not \"1 sample every 100 us\""; exit 1 }
 		}' "$TMP/nosamples.err" "$TMP/nosamples.tree"); then
 		fail summary-no-samples "$why"
 	else

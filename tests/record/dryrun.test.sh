@@ -202,6 +202,8 @@ fi
 # --multi-snapshot): --dry-run prints the recording's own description and
 # arming (one source: record/plan.c rec_plan_describe, arming.c), checked
 # here for each mode; multisnap.test.sh checks a recording says the same.
+# Durations read as people write them (numparse.h num_duration_text()):
+# "250 us", "10 s", never "1e+04 ms".
 # The workload has the default trigger (snaptrace_trigger), /bin/true none.
 # ARM "*": not checked (Intel PT's ring size depends on the privileges).
 WL="$SNAPTRACE_TEST_BIN/workload"
@@ -221,7 +223,8 @@ done <<EOF
 --mode sampling --multi-snapshot -- $WL work|sampling, a snapshot at each trigger hit, at most one per 100 ms, until the end|$RING
 --mode sampling --multi-snapshot --min-interval 0 --arm-after 0 -- $WL work|sampling, a snapshot at each trigger hit, until the end|after 0 ms (--arm-after): hits before are ignored
 --mode sampling --trigger-slower-than 5ms -- $WL work|sampling, a ring buffer until a call slower than 5 ms|$SLOW
---mode sampling --trigger-slower-than 250us --multi-snapshot --duration 3 -- $WL work|sampling, a snapshot at each call slower than 0.25 ms, at most one per 100 ms, until the end; stops after 3 s|$SLOW
+--mode sampling --trigger-slower-than 250us --multi-snapshot --duration 3 -- $WL work|sampling, a snapshot at each call slower than 250 us, at most one per 100 ms, until the end; stops after 3 s|$SLOW
+--mode sampling --trigger-slower-than 10s --duration 10000 -- $WL work|sampling, a ring buffer until a call slower than 10 s; stops after 10000 s|$SLOW
 --mode sampling --full-execution -- $WL work|sampling, everything from the start (no ring buffer), until the trigger|at once (no ring buffer: --full-execution keeps everything from the start)
 --mode sampling --full-execution --trigger none -- $WL work|sampling, everything from the start (no ring buffer), until the end|
 --mode sampling --trigger none --duration 2 -- $WL work|sampling, no trigger: a snapshot of the ring buffer at the end; stops after 2 s|

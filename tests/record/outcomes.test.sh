@@ -19,11 +19,35 @@
 #   old code ended it without a word: record.json has no exit for it); and
 #   the processes a program leaves running when it exits: one line says how
 #   many were ended, with SIGTERM (then SIGKILL when one ignored SIGTERM).
+# - a launched program still running at --duration (or the recorder's
+#   SIGTERM) is ended as soon as perf has stopped, before the recorder
+#   releases its own events (0.9 s of the kernel's grace periods, the
+#   program ran on unrecorded meanwhile: its SIGTERM handler counts the
+#   recorder's perf events still open); one that exits with a status of its
+#   own (here 7, from its SIGTERM handler) is told as that: record.json's
+#   exits, the front end's exit status 7 (the old code: exits [], exit 0, "ended
+#   with SIGTERM").
+# - an output that can never be written (in /sys: root passes access(2)
+#   there, the file is refused): the front end's -o and -d, the recorder's
+#   -o, the converter's -o and --check-options, each refused before anything
+#   is recorded or converted: one line naming the path, exit 2 (the old code
+#   recorded, then failed with exit 1; --check-options said 0).
+# - -o naming a FIFO no process reads: the front end refuses it before
+#   recording, the converter before converting, one line, exit 2 (the old
+#   code recorded, then hung opening it); with a reader, `snaptrace run`
+#   writes the trace into it (read back).
+# - --multi-snapshot with --trigger none: said ignored, as --arm-after is
+#   (the old code took it silently); the one snapshot at the end is converted
+#   and read back.
+# - a trigger that never fired (signal:USR1, never sent) is said at the end, with what the snapshot holds instead (the
+#   old code said nothing).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
-stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said no_leftovers"
+stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
+unwritable_refused fifo_no_reader fifo_read
+multi_none_said never_fired_said no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -54,7 +78,8 @@ gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
-# `ends ignore` ignores SIGTERM
+# `ends ignore` ignores SIGTERM; `ends exit7 FILE`, on SIGTERM, writes into
+# FILE how many perf events its parent (the recorder) holds, and exits 7
 # orphan: leaves a child sleeping 5 s (SIGTERM ignored with `orphan ignore`)
 cat >"$TMP/orphan.c" <<'EOF'
 #include <signal.h>
@@ -78,11 +103,45 @@ cat >"$TMP/ends.c" <<'EOF'
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <stdlib.h>
+static const char *count_file;
+static void exit7(int sig)
+{
+	char path[64], link[64];
+	int n = 0;
+	DIR *d;
+	struct dirent *e;
+	FILE *f;
+
+	(void)sig;
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)getppid());
+	if ((d = opendir(path))) {
+		while ((e = readdir(d))) {
+			ssize_t len;
+
+			snprintf(path, sizeof(path), "/proc/%d/fd/%s", (int)getppid(), e->d_name);
+			len = readlink(path, link, sizeof(link) - 1);
+			if (len > 0 && (link[len] = 0, strstr(link, "perf_event")))
+				n++;
+		}
+		closedir(d);
+	}
+	if ((f = fopen(count_file, "w"))) {
+		fprintf(f, "%d\n", n);
+		fclose(f);
+	}
+	_exit(7);
+}
 __attribute__((noinline)) void trig(void) { usleep(1000); }
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "ignore"))
 		signal(SIGTERM, SIG_IGN);
+	if (argc > 2 && !strcmp(argv[1], "exit7")) {
+		count_file = argv[2];
+		signal(SIGTERM, exit7);
+	}
 	printf("ends: a line the program buffers\n");
 	for (int i = 0; i < 2500; i++) {
 		usleep(2000);
@@ -226,8 +285,96 @@ t_ended() {
 	if [ -n "$bad" ]; then fail ended_program_said "$bad"; else ok ended_program_said; fi
 }
 
+# own_status: `snaptrace run --duration` of `ends exit7`: its own exit 7 told
+# and passed on, and it was ended before the recorder released its events.
+t_own_status() {
+	local d="$TMP/own" rc bad="" ev
+	"$FRONT" run -d "$d" -o "$TMP/own.fxt.gz" --trigger none --duration 0.3 -- \
+		"$TMP/ends" exit7 "$TMP/own.count" >/dev/null 2>"$TMP/own.err"
+	rc=$?
+	[ $rc = 7 ] || bad+="[exit $rc, not the program's 7]"
+	[ "$(rec_rows "$d" exits status)" = 7 ] ||
+		bad+="[record.json exits: $(rec_part "$d" exits)]"
+	grep -q "^snaptrace: the recording ended at --duration: sent SIGTERM to the launched program (process [0-9]*); it exited with status 7$" "$TMP/own.err" ||
+		bad+="[no line telling its exit: $(tl 4 "$TMP/own.err")]"
+	grep -q "ended the launched program" "$TMP/own.err" && bad+="[said ended by SIGTERM]"
+	ev=$(cat "$TMP/own.count" 2>/dev/null)
+	[ "${ev:-0}" -gt 0 ] ||
+		bad+="[ended after the recorder released its events ('$ev' open at its SIGTERM)]"
+	"$CONVERT" --dump=slices "$TMP/own.fxt.gz" 2>/dev/null | grep -q "spin\|usleep\|main" ||
+		bad+="[the trace holds none of its functions]"
+	if [ -n "$bad" ]; then fail own_status_kept "$bad"; else ok own_status_kept; fi
+}
+
+t_unwritable() {
+	local bad
+	bad=$(refuses uw1 2 "^snaptrace: /sys/x.fxt.gz: cannot write a file in directory /sys: " \
+		"$FRONT" run -o /sys/x.fxt.gz --trigger none --duration 0.2 -- "$PROG")
+	bad+=$(refuses uw2 2 "^snaptrace: -d /sys/snaptrace-d: " \
+		"$FRONT" run -d /sys/snaptrace-d -o "$TMP/uw.fxt.gz" --trigger none --duration 0.2 -- "$PROG")
+	bad+=$(refuses uw3 2 "^snaptrace-record: -o /sys/snaptrace-d: " \
+		"$RECORD" -o /sys/snaptrace-d --trigger none --duration 0.2 -- "$PROG")
+	bad+=$(refuses uw4 2 "^snaptrace-convert: /sys/x.fxt.gz: cannot write a file in directory /sys: " \
+		"$CONVERT" "$TMP/own" -o /sys/x.fxt.gz)
+	bad+=$(refuses uw5 2 "^snaptrace-convert: /sys/x.fxt.gz: cannot write a file in directory /sys: " \
+		"$CONVERT" --check-options "$TMP/own" -o /sys/x.fxt.gz)
+	[ -e "$TMP/uw.fxt.gz" ] && bad+="[-d refused, yet a trace was written]"
+	if [ -n "$bad" ]; then fail unwritable_refused "$bad"; else ok unwritable_refused; fi
+}
+
+t_fifo() {
+	local bad reader
+	mkfifo "$TMP/ff"
+	bad=$(refuses ff1 2 "^snaptrace: $TMP/ff: a FIFO that no process reads: start its reader first" \
+		timeout 30 "$FRONT" run -o "$TMP/ff" -d "$TMP/ffrec" --trigger none --duration 0.2 -- "$PROG")
+	[ -e "$TMP/ffrec" ] && bad+="[refused, yet recorded into $TMP/ffrec]"
+	bad+=$(refuses ff2 2 "^snaptrace-convert: $TMP/ff: a FIFO that no process reads: start its reader first" \
+		timeout 30 "$CONVERT" "$TMP/own" -o "$TMP/ff")
+	if [ -n "$bad" ]; then fail fifo_no_reader "$bad"; else ok fifo_no_reader; fi
+	cat "$TMP/ff" >"$TMP/ff.got" &
+	reader=$!
+	timeout 30 "$FRONT" run -q -o "$TMP/ff" --trigger none --duration 0.2 -- "$PROG" \
+		>/dev/null 2>"$TMP/ff3.err"
+	bad=$?
+	wait "$reader"
+	if [ "$bad" != 0 ]; then
+		fail fifo_read "exit $bad: $(tl 3 "$TMP/ff3.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/ff.got" 2>&1 | grep -q " work$"; then
+		fail fifo_read "the trace read from the FIFO has no work(): $(head -c 200 "$TMP/ff.got" | od -c | head -2)"
+	else
+		ok fifo_read
+	fi
+}
+
+t_multi_none() {
+	local d="$TMP/mn"
+	"$RECORD" -q -o "$d" --trigger none --multi-snapshot --duration 0.2 -- "$PROG" \
+		>/dev/null 2>"$d.err"
+	if [ "$(cat "$d.err")" != "snaptrace-record: warning: --multi-snapshot is ignored: it takes a snapshot at each trigger hit, and this recording has none (one snapshot at its end)" ]; then
+		fail multi_none_said "$(tl 3 "$d.err")"
+	elif ! slices_of "$d" $(snaps "$d") | grep -q " work$"; then
+		fail multi_none_said "its snapshot holds no work(): $(tl 3 "$d/convert.log")"
+	else
+		ok multi_none_said
+	fi
+}
+
+t_never_fired() {
+	local bad="" want="snaptrace-record: warning: the trigger (SIGUSR1) never fired: the snapshot holds the recording's last moments (end: exit), not the trigger's"
+	"$RECORD" -o "$TMP/nf" --arm-after 0 --trigger signal:USR1 -- "$PROG" >/dev/null 2>"$TMP/nf.err"
+	grep -qxF "$want" "$TMP/nf.err" || bad+="[$(tl 4 "$TMP/nf.err")]"
+	"$RECORD" -o "$TMP/nf.fired" --arm-after 0 --trigger work -- "$PROG" >/dev/null 2>"$TMP/nf.err"
+	grep -q "never fired" "$TMP/nf.err" && bad+="[said never fired of a trigger that fired]"
+	if [ -n "$bad" ]; then fail never_fired_said "$bad"; else ok never_fired_said; fi
+}
+
 t_dir
+t_multi_none
+t_never_fired
 t_ended
+t_own_status
+t_unwritable
+t_fifo
 t_kernel_thread
 t_single_dash
 t_stripped

@@ -6,7 +6,9 @@
 # is taken at the return of exactly the first call longer than the
 # threshold (record.json: that call's thread, entry and duration, the
 # number of calls measured), and the converted trace holds that whole call
-# as one slice; nested calls of the same function, two threads and a call
+# as one slice (converted as a recording directory: exactly the hit's entry
+# and return, measured=true, however the samples saw it: the call sleeps in
+# libc, where frame pointers lose it); nested calls of the same function, two threads and a call
 # left by longjmp are measured call by call; the option's usage errors; the
 # overhead per call of a watched function (CPU time, uprobe + uretprobe
 # against not watched). The machine is shared: a 1 ms call the scheduler
@@ -15,7 +17,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="seq_call_37 seq_whole_call_slice recurse_outer threads_per_thread longjmp_ignored
+NAMES="seq_call_37 seq_whole_call_slice seq_hit_call_exact recurse_outer threads_per_thread longjmp_ignored
 addr_entry uprobe_slices_nested usage_errors overhead_per_call readme_examples no_leftovers"
 need_recording slowcall
 need_built slowcall "$CONVERT"
@@ -117,6 +119,18 @@ t_seq() {
 		fail seq_whole_call_slice "no single timed slice of about 20 ms from $entry to $ret: $(tl 2 "$d/convert.log")"
 	else
 		ok seq_whole_call_slice
+	fi
+
+	# the recording directory: the hit draws its call, exactly
+	line=""
+	if [ -n "${entry:-}" ] && "$CONVERT" --quiet "$d" -o "$d/dir.fxt.gz" 2>"$d/convert-dir.log"; then
+		line=$("$CONVERT" --dump "$d/dir.fxt.gz" |
+			grep -F " timed [$entry, $ret] dur=$dur " | grep -F "measured:bool=true duration_ns:uint64=$dur")
+	fi
+	if [ -z "$line" ] || [ "$(printf '%s\n' "$line" | wc -l)" -ne 1 ]; then
+		fail seq_hit_call_exact "no one timed slice [$entry, $ret] measured=true from the hit: $(tl 2 "$d/convert-dir.log") $("$CONVERT" --dump "$d/dir.fxt.gz" 2>/dev/null | grep -m 3 ' timed \[' | cut -c1-160 | tr '\n' '|')"
+	else
+		ok seq_hit_call_exact
 	fi
 }
 

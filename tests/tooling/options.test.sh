@@ -21,6 +21,11 @@
 #                       beside snaptrace-convert, the man pages (`man`
 #                       finds and renders snaptrace-record) and the
 #                       completion under D/P, and nothing elsewhere
+#   repeated_refused    one rule in every program (opttab.h): an option with
+#                       a value given twice is refused, exit 2, one line
+#                       naming it (it was silently the last one), a
+#                       repeatable one adds, a flag twice is the flag; the
+#                       rule and getopt_long's prefixes are in each --help
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -214,6 +219,36 @@ t_install_destdir() {
 	fi
 }
 
+t_repeated_refused() {
+	local bad="" c rc want FRONT="$SNAPTRACE_BIN/snaptrace"
+	printf 'x\n' >"$TMP/rep.txt"
+	while IFS='|' read -r want c; do
+		eval "$c" </dev/null >/dev/null 2>"$TMP/rep.err"
+		rc=$?
+		if [ "$want" = refused ]; then
+			[ $rc = 2 ] && [ "$(wc -l <"$TMP/rep.err")" = 1 ] &&
+				grep -q -- "--[a-z-]* given twice: give it once" "$TMP/rep.err" ||
+				bad+="[$c: exit $rc: $(first_lines "$TMP/rep.err")]"
+		elif grep -q "given twice" "$TMP/rep.err"; then
+			bad+="[$c: refused: $(first_lines "$TMP/rep.err")]"
+		fi
+	done <<EOF
+refused|"\$RECORD" --dry-run --duration 1 --duration 2 -- /bin/true
+refused|"\$RECORD" --dry-run -o "\$TMP/a" --output "\$TMP/b" -- /bin/true
+refused|"\$CONVERT" "\$TMP/rep.txt" -o "\$TMP/a.fxt" -o "\$TMP/b.fxt"
+refused|"\$STATS" --limit 3 --limit 4 "\$TMP/rep.txt"
+refused|"\$FRONT" run --sampling-freq 100 --sampling-freq 200 -- /bin/true
+accepted|"\$RECORD" --dry-run --event page-faults --event context-switches -q -q -- /bin/true
+accepted|"\$CONVERT" --check-options --perf-arg=-v --perf-arg=-v "\$TMP/rep.txt" -o "\$TMP/c.fxt"
+EOF
+	for c in "$RECORD" "$CONVERT" "$STATS"; do
+		"$c" --help | tr '\n' ' ' | grep -q "shortened to any prefix that no other of its options starts with. An option with a value is given once" ||
+			bad+="[$c --help does not say the rule]"
+	done
+	if [ -n "$bad" ]; then fail repeated_refused "$bad"; else ok repeated_refused; fi
+}
+
+t_repeated_refused
 t_options_agree
 t_help_width
 t_man_renders

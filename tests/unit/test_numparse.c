@@ -156,6 +156,23 @@ static void duration_refuses_nonsense(void)
 	CHECK_U64_EQ(v, 7);
 }
 
+/* Durations as people read them: the largest unit, no exponent, no
+ * trailing zeros (the 1e+04 ms the recorder once printed). */
+static void duration_text(void)
+{
+	static const struct { uint64_t ns; const char *text; } want[] = {
+		{ 0, "0 ns" }, { 7, "7 ns" }, { 999, "999 ns" }, { 1000, "1 us" },
+		{ 250000, "250 us" }, { 999999, "999.999 us" }, { 5000000, "5 ms" },
+		{ 12500000, "12.5 ms" }, { 1500000000, "1.5 s" }, { 10000000000ull, "10 s" },
+		{ 10000000000000ull, "10000 s" }, { 1000000001, "1 s" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < N(want); i++)
+		CHECK_STR_EQ(num_duration_text(want[i].ns, buf, sizeof(buf)), want[i].text);
+	CHECK_STR_EQ(num_duration_text(10000000000000ull, buf, 6), "10000");
+}
+
 int main(void)
 {
 	UNIT_RUN(u64_accepts_digits);
@@ -166,5 +183,6 @@ int main(void)
 	UNIT_RUN(seconds_refuse_nonsense);
 	UNIT_RUN(duration_units);
 	UNIT_RUN(duration_refuses_nonsense);
+	UNIT_RUN(duration_text);
 	return unit_exit();
 }

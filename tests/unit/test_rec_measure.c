@@ -73,7 +73,8 @@ static int written(struct rec_call_stats *st, int index, char *buf, size_t size)
 	return lines;
 }
 
-/* Each call goes to the calls file once; calls the ring lost are counted. */
+/* Each call goes to the calls file once, with its caller and how it ended;
+ * calls the ring lost are counted. */
 static void measure_calls_file(void)
 {
 	struct rec_call_stats st = REC_CALL_STATS_INIT;
@@ -82,9 +83,12 @@ static void measure_calls_file(void)
 
 	for (int i = 0; i < 3; i++, t += 10 * US)
 		rec_call_stats_add(&st, &(struct rec_call){ .pid = 7, .tid = 8, .entry_ns = t,
-							  .duration_ns = 4 * US });
+							  .duration_ns = 4 * US, .thrown = i == 2,
+							  .has_caller = i > 0, .caller_off = i == 1 ? -581 : 122 });
 	CHECK_INT_EQ(written(&st, 2, buf, sizeof(buf)), 3);
-	CHECK(!strncmp(buf, "2 7 8 5000000000 5000004000\n", 28));
+	/* the caller ("?" not known), then "exception" for a call left by one */
+	CHECK(!strcmp(buf, "2 7 8 5000000000 5000004000 ?\n2 7 8 5000010000 5000014000 -581\n"
+			   "2 7 8 5000020000 5000024000 +122 exception\n"));
 	CHECK_INT_EQ(written(&st, 2, buf, sizeof(buf)), 0);
 	for (int i = 0; i < REC_MEASURE_RECENT + 5; i++, t += 10 * US)
 		rec_call_stats_add(&st, &(struct rec_call){ .pid = 7, .tid = 8, .entry_ns = t,
