@@ -3,6 +3,7 @@
 #include "perfmap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "inpath.h"
 
 pid_t perfmap_pid(const char *dso, size_t len)
 {
@@ -27,6 +29,62 @@ pid_t perfmap_pid(const char *dso, size_t len)
 	    !pid || pid > 4194304)
 		return -1;
 	return (pid_t)pid;
+}
+
+/* The names process PID's perf map may have, into IDS (at most 3, the
+ * first choice first): the live process's innermost NStgid and its Tgid
+ * (/proc/PID/status: lines that start with the field's name), then PID.
+ * Returns how many. */
+static int names_of(pid_t pid, pid_t ids[3])
+{
+	char path[40], buf[4096], *p;
+	long nstgid = 0, tgid = 0;
+	int fd, n = 0;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	buf[len > 0 ? len : 0] = '\0';
+	for (p = buf; len > 0 && (p = strchr(p, '\n')); ) {
+		char *end;
+
+		if (!strncmp(++p, "Tgid:", 5))
+			tgid = strtol(p + 5, NULL, 10);
+		if (strncmp(p, "NStgid:", 7))
+			continue;
+		for (p += 7; ; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p || v <= 0)
+				break;
+			nstgid = v;	/* the last: the innermost */
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		long v = i == 0 ? nstgid : i == 1 ? tgid : pid;
+		bool seen = false;
+
+		for (int k = 0; k < n; k++)
+			seen |= ids[k] == v;
+		if (v > 0 && v <= 4194304 && !seen)
+			ids[n++] = (pid_t)v;
+	}
+	return n;
+}
+
+int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, size_t wsize)
+{
+	pid_t ids[3];
+	int n = names_of(pid, ids), fd = -ENOENT;
+
+	for (int i = 0; i < n && fd == -ENOENT; i++) {
+		snprintf(path, size, PERFMAP_PATH, (int)ids[i]);
+		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | flags, why, wsize);
+	}
+	return fd;
 }
 
 bool perfmap_owner_ok(uid_t uid, pid_t pid)

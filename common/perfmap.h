@@ -24,6 +24,21 @@
 /* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
 pid_t perfmap_pid(const char *dso, size_t len);
 
+/*
+ * Opens the perf map of process PID (a pid of the perf.data, live or gone):
+ * /tmp/perf-N.map for N, in order, the live process's innermost NStgid
+ * (a JIT in a pid namespace of its own names its map by the pid it sees),
+ * its Tgid (a thread's process), then PID; the first name that is there
+ * decides. The converter gives perf this file under PID's own name
+ * (tmpview.h): perf never reads /proc for the other names. Opened with
+ * inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | FLAGS): a regular file, no
+ * link. Returns the descriptor with PATH (SIZE bytes) the name opened, or a
+ * negative errno (-ENOENT: none there) with PATH the name refused and WHY
+ * (WSIZE bytes) why, as inpath_open() says it. The owner is the caller's
+ * to check (perfmap_owner_ok()).
+ */
+int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, size_t wsize);
+
 /* Whether a perf map owned by UID may be process PID's: root's, the
  * caller's (euid: it launched the process, or shares its user), or the
  * live process's user. */

@@ -113,8 +113,6 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS);
 	if (errfd < 0)
 		_exit(127);
-	if (s->setup && (err = s->setup(s->setup_arg)))
-		child_failed(errfd, err);
 	if (s->new_pgroup) {
 		if (setpgid(0, 0))
 			child_failed(errfd, errno);
@@ -126,6 +124,9 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 		if (getppid() != parent)	/* it died before the prctl */
 			_exit(127);
 	}
+	/* after those: the setup may go on in a child of this process (tmpview.h) */
+	if (s->setup && (err = s->setup(s->setup_arg)))
+		child_failed(errfd, err);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	sigemptyset(&sa.sa_mask);

@@ -47,10 +47,11 @@ struct spawn {
 				  * SIGTRAP right after execve (the caller waits
 				  * for that stop) */
 	bool no_aslr;            /* personality ADDR_NO_RANDOMIZE (fixed addresses) */
-	int (*setup)(const void *arg);  /* run first in the child (async-signal-safe
-				  * calls only; before the death signal, which a
-				  * change of capabilities clears), or NULL: 0 or an
-				  * errno that fails the start (tmpview_enter()) */
+	int (*setup)(const void *arg);  /* run in the child after its process group
+				  * and death signal (async-signal-safe calls only;
+				  * it may go on in a child of the child, which
+				  * then sets its own: tmpview_enter()), or NULL:
+				  * 0 or an errno that fails the start */
 	const void *setup_arg;
 };
 

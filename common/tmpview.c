@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
@@ -97,39 +100,11 @@ static void unique(struct ids *ids)
 	ids->n = k;
 }
 
-/* The other names perf may give pid ID's perf map: the live process's Tgid
- * and NStgid (each level), as nsinfo__new() reads them, into IDS. */
-static void aliases(pid_t id, struct ids *ids)
-{
-	char path[40], buf[4096], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	for (p = buf; (p = strchr(p, '\n')); ) {
-		bool tgid = !strncmp(++p, "Tgid:", 5), ns = !strncmp(p, "NStgid:", 7);
-		char *end;
-
-		if (!tgid && !ns)
-			continue;
-		p += tgid ? 5 : 7;
-		for (long v; (v = strtol(p, &end, 10)) > 0 && end != p; p = end)
-			add_id(ids, (pid_t)v);
-	}
-}
-
 /* Opens the contents of pid ID's perf map: the copy kept in RECDIR, else
- * /tmp/perf-ID.map when it is a regular file (no link) perfmap_owner_ok()
- * allows (the converter names a map not used: convert/perfmaps.c). Returns
- * the descriptor with *SIZE, or -1. */
+ * the map perfmap_open() finds (perf-ID.map or the live process's other
+ * names) when its owner is one perfmap_owner_ok() allows (the converter
+ * names a map not used: convert/perfmaps.c). Returns the descriptor with
+ * *SIZE, or -1. */
 static int source(pid_t id, int recdir, off_t *size)
 {
 	char name[64], path[64], why[300];
@@ -138,11 +113,10 @@ static int source(pid_t id, int recdir, off_t *size)
 	int fd = -1;
 
 	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)id);
-	snprintf(path, sizeof(path), PERFMAP_PATH, (int)id);
 	if (recdir >= 0)
 		fd = inpath_open(recdir, name, INPATH_NOFOLLOW | INPATH_OWNED, why, sizeof(why));
 	kept = fd >= 0;
-	if (!kept && (fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, sizeof(why))) < 0)
+	if (!kept && (fd = perfmap_open(id, 0, path, sizeof(path), why, sizeof(why))) < 0)
 		return -1;
 	if (fstat(fd, &st) || (!kept && !perfmap_owner_ok(st.st_uid, id)) ||
 	    (uint64_t)st.st_size > PERFMAP_MAX) {
@@ -172,26 +146,10 @@ static int add_file(struct tmpview *v, pid_t id, int fd, off_t size)
 	return 0;
 }
 
-/* Whether ID is among the N sorted IDS. */
-static bool has_id(const pid_t *ids, size_t n, pid_t id)
-{
-	return array_search(&id, ids, n, sizeof(*ids), by_id) != NULL;
-}
-
-/* Whether V's files from FROM on name ID. */
-static bool named_from(const struct tmpview *v, size_t from, pid_t id)
-{
-	char name[32];
-
-	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)id);
-	for (size_t i = from; i < v->n; i++)
-		if (!strcmp(v->files[i].name, name))
-			return true;
-	return false;
-}
-
-/* Fills V with a file for each id of IDS (sorted, unique), then one for each
- * alias of theirs with the same contents. Returns 0 or -ENOMEM. */
+/* Fills V with a file for each id of IDS (sorted, unique), and an empty
+ * perf-1.map unless 1 is among them: perf is process 1 of its pid
+ * namespace (tmpview_enter()), so a thread of its own that a perf.data's
+ * tid happens to name there has Tgid 1. Returns 0 or -ENOMEM. */
 static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 {
 	int err = 0;
@@ -202,26 +160,8 @@ static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 
 		err = add_file(v, ids->v[i], fd, size);
 	}
-	for (size_t i = 0; i < ids->n && !err; i++) {
-		struct ids more = { 0 };
-
-		aliases(ids->v[i], &more);
-		for (size_t k = 0; k < more.n && !err; k++) {
-			const struct tmpview_file *f = &v->files[i];
-			int fd = f->fd >= 0 ? fcntl(f->fd, F_DUPFD_CLOEXEC, 0) : -1;
-
-			if (f->fd >= 0 && fd < 0)
-				err = -errno;
-			else if (has_id(ids->v, ids->n, more.v[k]) || named_from(v, ids->n, more.v[k])) {
-				if (fd >= 0)
-					close(fd);
-			}
-			else
-				err = add_file(v, more.v[k], fd, f->size);
-		}
-		err = err ? err : more.err;
-		free(more.v);
-	}
+	if (!err && ids->v[0] != 1)
+		err = add_file(v, 1, -1, 0);
 	return err;
 }
 
@@ -415,18 +355,78 @@ static int mount_view(const struct tmpview *v)
 	return err;
 }
 
+/* In the parent of a pid namespace's first process PID: ends as PID ends
+ * (its exit status, or killed by the same signal), holding no descriptor
+ * but ALIVE (the write end of the pipe that tells PID its parent lives);
+ * killed, or PARENT gone, PID gets SIGKILL (PR_SET_PDEATHSIG). */
+static _Noreturn void end_as(pid_t pid, int alive, pid_t parent)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+	int status;
+
+	/* a change of capabilities may have cleared spawn's death signal */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		kill(pid, SIGKILL);
+
+	if (alive > 0)
+		close_range(0, (unsigned)alive - 1, 0);
+	close_range((unsigned)alive + 1, ~0u, 0);
+	sigemptyset(&dfl.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);	/* none of the converter's handlers */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	if (WIFSIGNALED(status))
+		kill(getpid(), WTERMSIG(status));
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+/* After unshare(CLONE_NEWPID), in a child of PARENT: forks the namespace's first process, which
+ * mounts a /proc of its namespace (perf, exec'd there, sees its own
+ * processes only: no pid of a perf.data's but by chance) and returns 0;
+ * the caller stays outside, in end_as(), and never returns. Returns an
+ * errno when the fork or the mount fails. */
+static int enter_pidns(pid_t parent)
+{
+	struct pollfd alive_end;
+	int alive[2], err;
+	pid_t pid;
+
+	if (pipe2(alive, O_CLOEXEC))
+		return errno;
+	pid = fork();
+	if (pid > 0)
+		end_as(pid, alive[1], parent);
+	err = pid < 0 ? errno : 0;
+	close(alive[1]);
+	alive_end = (struct pollfd){ .fd = alive[0], .events = POLLIN };
+	if (!err && prctl(PR_SET_PDEATHSIG, SIGKILL))
+		err = errno;
+	if (!err && poll(&alive_end, 1, 0) != 0)
+		_exit(127);	/* the parent died before the prctl (its end of the pipe closed) */
+	close(alive[0]);
+	if (!err && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		err = errno;
+	return err;
+}
+
 int tmpview_enter(const struct tmpview *v)
 {
+	pid_t parent = getppid();
 	int err;
 
 	if (!v)
 		return 0;
 	if (v->how == TMPVIEW_ADMIN) {
 		err = -nsenter_admin(true);
-		if (!err && unshare(CLONE_NEWNS))
+		if (!err && unshare(CLONE_NEWNS | CLONE_NEWPID))
 			err = errno;
 	} else {
-		err = unshare(CLONE_NEWUSER | CLONE_NEWNS) ? errno : 0;
+		err = unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) ? errno : 0;
 		if (!err)
 			err = write_file("/proc/self/setgroups", "deny", 4);
 		if (!err)
@@ -436,6 +436,8 @@ int tmpview_enter(const struct tmpview *v)
 	}
 	if (!err)
 		err = mount_view(v);
+	if (!err)
+		err = enter_pidns(parent);
 	if (v->how == TMPVIEW_ADMIN) {
 		int drop = -nsenter_admin(false);
 

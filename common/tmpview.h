@@ -8,12 +8,17 @@
  * and for every mapping whose name starts with "/tmp/perf-". Another
  * user's FIFO there holds the reader until killed; their symbolic link
  * (fs.protected_symlinks=0) has root read the file it leads to as symbols.
- * So the perf a converter starts runs in a mount namespace of its own
+ * The live process's /proc/N/status is read loosely (the first line
+ * holding "NStgid:": a process named so had perf open /tmp/perf-0.map).
+ * So the perf a converter starts runs as the first process of a mount and
+ * pid namespace of its own, with a /proc of that namespace (no live
+ * process of a perf.data's pid: perf names each map by that pid alone),
  * whose /tmp is an overlay: the real /tmp below, and above it a private
  * tmpfs holding every such perf-N.map as the converter opened it itself:
- * the recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the
- * real /tmp file when it is a regular file (no link) of root's, the
- * caller's or the live process's user, else an empty file. Whatever perf
+ * the recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the map
+ * perfmap_open() finds (the live process's other names too) when it is a
+ * regular file (no link) of root's, the caller's or the live process's
+ * user, else an empty file. Whatever perf
  * writes into /tmp (perf-vdso.so-XXXXXX) stays in that tmpfs and goes with
  * it. Root does it with CAP_SYS_ADMIN (kept permitted for this:
  * nsenter.h); another user in a user namespace of their own (their uid and
@@ -67,9 +72,12 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 
 /*
  * In a child about to exec perf (async-signal-safe system calls only):
- * enters a mount namespace (and for TMPVIEW_USERNS a user namespace) of its
- * own whose /tmp is V's view (nosuid, nodev), and drops CAP_SYS_ADMIN for
- * good. V NULL: nothing. Returns 0 or an errno.
+ * enters a mount and pid namespace (and for TMPVIEW_USERNS a user
+ * namespace) of its own whose /tmp is V's view (nosuid, nodev): the child
+ * stays the namespace's parent, ending as its first process ends (the exit
+ * status, or the same signal; killed, or its parent gone, that process gets
+ * SIGKILL), and the call returns in that first process, its /proc mounted,
+ * CAP_SYS_ADMIN dropped for good. V NULL: nothing. Returns 0 or an errno.
  */
 int tmpview_enter(const struct tmpview *v);
 

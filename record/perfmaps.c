@@ -49,9 +49,8 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 		struct stat st;
 		int fd, err;
 
-		snprintf(path, sizeof(path), PERFMAP_PATH, (int)pids[i]);
 		snprintf(name, sizeof(name), PERFMAP_KEPT, (int)pids[i]);
-		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | INPATH_OWNED, why, sizeof(why));
+		fd = perfmap_open(pids[i], INPATH_OWNED, path, sizeof(path), why, sizeof(why));
 		if (fd == -ENOENT)
 			continue;   /* no JIT there */
 		if (fd < 0) {

@@ -15,8 +15,9 @@
 #include <sys/types.h>
 
 /*
- * Copies /tmp/perf-PID.map of each of the NPIDS processes PIDS that has one
- * into the directory OUTDIR_FD as PERFMAP_KEPT. Returns how many were kept;
+ * Copies the perf map of each of the NPIDS processes PIDS that has one
+ * (/tmp/perf-PID.map, or by the name the process sees itself by:
+ * perfmap_open()) into the directory OUTDIR_FD as PERFMAP_KEPT. Returns how many were kept;
  * a map that cannot be kept is said in a warning (none at all: nothing).
  */
 int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids);

@@ -138,6 +138,16 @@
 #                     user namespace of theirs whose max_user_namespaces is
 #                     0, capabilities dropped): refused at once, one line
 #                     naming the FIFO, its owner and why
+#   in-perfmap-comm   the attacker's JIT, named "NStgid:", in a user and
+#                     mount namespace of its own, and their FIFO at
+#                     /tmp/perf-0.map; root attaches to it and converts while
+#                     it runs: at once (perf took the name's "NStgid:" line
+#                     of /proc/PID/status for the pid, 0, and opened the FIFO)
+#   perfmap-alias     root's JIT in a pid and mount namespace of its own
+#                     writes /tmp/perf-1.map; root attaches: converted while
+#                     it runs (without the kept copy) and once it ended (the
+#                     copy the recorder kept by that name), its function is
+#                     named
 #   in-link-shared    each program's input named through the attacker's
 #                     symlink in a sticky world-writable directory (to a
 #                     root-only file or directory: a text, a perf.data, a
@@ -173,7 +183,8 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons in-buildid-cache
+in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
+in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -928,7 +939,8 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons"
+JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
+in-perfmap-comm perfmap-alias"
 jit_recording() {
 	local t why=
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
@@ -1025,29 +1037,43 @@ perfmap_tests() {
 		user_perfmap_fifo
 		requires user-perfmap-nons user_namespace && user_perfmap_nons
 		rm -f "/tmp/perf-$PM_PID.map"
+		requires in-perfmap-comm user_namespace && in_perfmap_comm
+		perfmap_alias
 		return
 	fi
-	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons; do
+	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons \
+		in-perfmap-comm perfmap-alias; do
 		fail "$t" "$why"
 	done
 }
 
-in_perfmap_fifo() {
-	local map="/tmp/perf-$PM_PID.map" out="$TMP/in-perfmap-fifo.fxt" rc
-	as_attacker_in_tmp mkfifo -m 666 "$map"
-	timeout -k 5 20 "$CONVERT" -q "$PM_REC" -o "$out" 2>"$TMP/in-perfmap-fifo.err"
+# fifo_untouched NAME REC FIFO DUMP PATTERN WHAT: root converts REC into
+# $TMP/NAME.fxt (stderr in $TMP/NAME.err) with the attacker's FIFO at
+# FIFO: at once, exit 0, --dump=DUMP of the trace matches PATTERN (else
+# "WHAT" is the FAIL), the FIFO left as it was; returns 1 after a FAIL.
+fifo_untouched() {
+	local name=$1 rec=$2 fifo=$3 dump=$4 pat=$5 what=$6 rc
+	timeout -k 5 20 "$CONVERT" -q "$rec" -o "$TMP/$name.fxt" 2>"$TMP/$name.err"
 	rc=$?
 	if blocked "$rc"; then
-		fail in-perfmap-fifo "the converter blocked (perf opened the attacker's FIFO $map)"
+		fail "$name" "the converter blocked (perf opened the attacker's FIFO $fifo)"
 	elif [ "$rc" -ne 0 ]; then
-		fail in-perfmap-fifo "exit $rc: $(first_lines "$TMP/in-perfmap-fifo.err")"
-	elif ! "$CONVERT" --dump=slices "$out" 2>&1 | grep -q " jit_perfmap_spin$"; then
-		fail in-perfmap-fifo "the JIT's function is not named from the kept copy: $(first_lines "$TMP/in-perfmap-fifo.err")"
-	elif [ ! -p "$map" ] || [ "$(stat -c %u "$map")" != "$AUID" ]; then
-		fail in-perfmap-fifo "the attacker's FIFO was replaced: $(ls -l "$map" 2>&1)"
+		fail "$name" "exit $rc: $(first_lines "$TMP/$name.err")"
+	elif ! "$CONVERT" --dump="$dump" "$TMP/$name.fxt" 2>&1 | grep -q -- "$pat"; then
+		fail "$name" "$what: $(first_lines "$TMP/$name.err")"
+	elif [ ! -p "$fifo" ] || [ "$(stat -c %u "$fifo")" != "$AUID" ]; then
+		fail "$name" "the attacker's FIFO was replaced: $(ls -l "$fifo" 2>&1)"
 	else
-		ok in-perfmap-fifo
+		return 0
 	fi
+	return 1
+}
+
+in_perfmap_fifo() {
+	local map="/tmp/perf-$PM_PID.map"
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	fifo_untouched in-perfmap-fifo "$PM_REC" "$map" slices " jit_perfmap_spin$" \
+		"the JIT's function is not named from the kept copy" && ok in-perfmap-fifo
 	rm -f "$map"
 }
 
@@ -1162,6 +1188,105 @@ user_perfmap_nons() {
 		ok user-perfmap-nons
 	fi
 	rm -f "$map"
+}
+
+# live_jit NAME SEES DIR PREFIX...: starts the JIT (MS 6000: recorded in its
+# perf-map spin however slow the recorder starts; then waiting
+# for SIGTERM) as the command PREFIX... DIR 6000 w in the background (its
+# output in $TMP/NAME.jit), the JIT that process or its child (unshare
+# --fork); waits for the perf map it writes, /tmp/perf-SEES.map (SEES the
+# pid it sees itself by; "": its own). Sets LIVE (the background pid) and
+# LIVE_PID (the JIT's); returns 1 after a FAIL. live_end ends both.
+live_jit() {
+	local name=$1 sees=$2 dir=$3 i
+	shift 3
+	"$@" "$dir" 6000 w >"$TMP/$name.jit" 2>&1 &
+	LIVE=$!
+	for i in $(seq 100); do
+		LIVE_PID=$(cat "/proc/$LIVE/task/$LIVE/children" 2>/dev/null)
+		LIVE_PID=${LIVE_PID// /}
+		[ -n "$LIVE_PID" ] || LIVE_PID=$LIVE
+		[ -e "/tmp/perf-${sees:-$LIVE_PID}.map" ] && return 0
+		sleep 0.05
+	done
+	fail "$name" "the JIT wrote no /tmp/perf-${sees:-$LIVE_PID}.map: $(first_lines "$TMP/$name.jit")"
+	live_end
+	return 1
+}
+
+# live_end: ends live_jit's JIT (SIGKILL: the first process of a pid
+# namespace gets no SIGTERM it has no handler for; unshare --fork ends then).
+live_end() {
+	kill -KILL "$LIVE_PID" 2>/dev/null
+	wait "$LIVE" 2>/dev/null
+}
+
+# root records LIVE_PID for half a second into $TMP/NAME.rec (attach, no
+# trigger); returns the recorder's status.
+record_live() {
+	timeout -k 5 30 "$RECORD" -q -o "$TMP/$1.rec" --trigger none --duration 0.5 -p "$LIVE_PID" \
+		2>"$TMP/$1.rec.err"
+}
+
+# The attacker's JIT, its file named "NStgid:" (so its comm, the first line
+# of /proc/PID/status: "Name:\tNStgid:"), in a user and mount namespace of
+# its own, and the attacker's FIFO at /tmp/perf-0.map; root attaches to it
+# and converts while it runs: at once, the trace has the JIT's thread, the
+# FIFO is left as it was. perf 6.1 (nsinfo__new()) takes the NStgid
+# from the first line holding "NStgid:", here the name: 0, and opened
+# /tmp/perf-0.map, the FIFO, as that process's perf map: root's
+# conversion hung. perf now sees a /proc of its own pid namespace.
+in_perfmap_comm() {
+	local jit="$HOME_A/NStgid:" mode
+	cp "$TMP/jit_target" "$jit" && chown "$AUID:$AGID" "$jit"
+	mode=$(stat -c %a /tmp)
+	chmod 1777 /tmp
+	as_attacker mkfifo -m 666 /tmp/perf-0.map
+	if live_jit in-perfmap-comm "" "$HOME_A" "${ATTACKER[@]}" unshare -Urm "$jit"; then
+		if ! record_live in-perfmap-comm; then
+			fail in-perfmap-comm "root's recording failed: $(first_lines "$TMP/in-perfmap-comm.rec.err")"
+		elif fifo_untouched in-perfmap-comm "$TMP/in-perfmap-comm.rec" /tmp/perf-0.map records \
+			'name="NStgid: \[' "the trace has no thread of the attacker's JIT"; then
+			ok in-perfmap-comm
+		fi
+		live_end
+	fi
+	chmod "$mode" /tmp
+	rm -f /tmp/perf-0.map "/tmp/perf-$LIVE_PID.map"
+}
+
+# Root's JIT in a pid and mount namespace of its own writes
+# /tmp/perf-1.map (the pid it sees itself by). Root attaches to it: a copy
+# of the recording without the kept map, converted while the JIT runs,
+# names its function (perf's /tmp holds that map under the pid perf
+# knows), and so does the recording, converted once the JIT ended (the
+# recorder kept the map by that name).
+perfmap_alias() {
+	local rec="$TMP/perfmap-alias.rec" copy="$TMP/perfmap-alias.copy" why=
+	rm -f /tmp/perf-1.map
+	live_jit perfmap-alias 1 "$TMP/pm-work" unshare -pm --fork --kill-child "$TMP/jit_target" || return
+	if ! record_live perfmap-alias; then
+		why="root's recording failed: $(first_lines "$TMP/perfmap-alias.rec.err")"
+	elif [ ! -e "$rec/perf-$LIVE_PID.map" ]; then
+		why="the recording kept no perf-$LIVE_PID.map: $(ls "$rec" | tr '\n' ' ') $(first_lines "$TMP/perfmap-alias.rec.err")"
+	else
+		cp -a "$rec" "$copy" && rm "$copy/perf-$LIVE_PID.map"
+		timeout -k 5 20 "$CONVERT" -q "$copy" -o "$TMP/perfmap-alias.live.fxt" 2>"$TMP/perfmap-alias.live.err" ||
+			why="the live conversion failed: $(first_lines "$TMP/perfmap-alias.live.err")"
+	fi
+	live_end
+	rm -f /tmp/perf-1.map
+	[ -z "$why" ] && ! timeout -k 5 20 "$CONVERT" -q "$rec" -o "$TMP/perfmap-alias.fxt" 2>"$TMP/perfmap-alias.err" &&
+		why="the conversion failed: $(first_lines "$TMP/perfmap-alias.err")"
+	if [ -n "$why" ]; then
+		fail perfmap-alias "$why"
+	elif ! "$CONVERT" --dump=slices "$TMP/perfmap-alias.live.fxt" 2>&1 | grep -q " jit_perfmap_spin$"; then
+		fail perfmap-alias "converted while the JIT ran, its function is not named from /tmp/perf-1.map"
+	elif ! "$CONVERT" --dump=slices "$TMP/perfmap-alias.fxt" 2>&1 | grep -q " jit_perfmap_spin$"; then
+		fail perfmap-alias "the recording's kept map does not name the JIT's function"
+	else
+		ok perfmap-alias
+	fi
 }
 
 # The attacker's crafted perf.data: root's JIT recording whose jitdump
