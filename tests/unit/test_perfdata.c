@@ -727,7 +727,8 @@ static void test_mmaps(void)
 }
 
 /* The perf maps a view holds for that file: one per process perf reads
- * one for (tmpview.h), each empty (no such file in /tmp). */
+ * one for (tmpview.h), each empty (no such file in /tmp), and perf's own
+ * as process 1 of its pid namespace, empty. */
 static void test_tmpview_names(void)
 {
 	struct tmpview *v = NULL;
@@ -744,7 +745,8 @@ static void test_tmpview_names(void)
 		strcat(names, v->files[i].name);
 		strcat(names, v->files[i].fd < 0 ? " " : "+ ");
 	}
-	CHECK_STR_EQ(names, "perf-4194401.map perf-4194403.map perf-4194404.map perf-4194406.map ");
+	CHECK_STR_EQ(names, "perf-4194401.map perf-4194403.map perf-4194404.map perf-4194406.map "
+			    "perf-1.map ");
 	tmpview_free(v);
 }
 
