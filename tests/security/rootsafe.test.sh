@@ -50,7 +50,7 @@
 #                     swapping for a FIFO and back (renames in a loop) while
 #                     the recorder reads it, launches it and opens its
 #                     uprobes, until several rounds recorded (stress_count;
-#                     about one in four records, at most 30 each): each round
+#                     about one in four records, at most 60 each): each round
 #                     records (and its 20 ms call fires the trigger: the
 #                     uprobe is on the program that ran), or refuses at once
 #                     naming the program; the uprobes are never opened by
@@ -513,9 +513,11 @@ rec_probe_swapped() {
 		sleep 0.01
 	done
 	# rounds until N recorded (about one in four: the name is the FIFO at
-	# the read or at the exec in the others), at most 30 per recording
+	# the read or at the exec in the others), at most 60 per recording: a
+	# machine loaded 15 deep recorded 2 of 90 once (the swapper off the CPU
+	# for long stretches)
 	n=$(stress_count 3 30)
-	for i in $(seq $((n * 30))); do
+	for i in $(seq $((n * 60))); do
 		[ -z "$why" ] || break
 		rm -rf "$TMP/probe-rec"
 		timeout -k 5 60 "$RECORD" -q -o "$TMP/probe-rec" --trigger timed \
