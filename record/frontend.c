@@ -2,6 +2,8 @@
 #include "frontend.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
@@ -119,6 +121,42 @@ static int open_special(struct rec_frontend *fe)
 	return 0;
 }
 
+/* Whether paths A and B name one entry: their last components equal and
+ * their directories the same one (by device and inode; a directory that is
+ * not there yet is another). */
+static bool same_entry(const char *a, const char *b)
+{
+	char da[PATH_MAX], db[PATH_MAX];
+	const char *na, *nb;
+	struct stat sa, sb;
+	size_t la, lb;
+
+	for (la = strlen(a); la > 1 && a[la - 1] == '/'; la--)
+		;
+	for (lb = strlen(b); lb > 1 && b[lb - 1] == '/'; lb--)
+		;
+	if (la >= sizeof(da) || lb >= sizeof(db))
+		return false;
+	memcpy(da, a, la);
+	da[la] = 0;
+	memcpy(db, b, lb);
+	db[lb] = 0;
+	na = strrchr(da, '/') ? strrchr(da, '/') + 1 : da;
+	nb = strrchr(db, '/') ? strrchr(db, '/') + 1 : db;
+	if (strcmp(na, nb))
+		return false;
+	/* the directories: what comes before the last component, else "." */
+	if (na == da)
+		snprintf(da, sizeof(da), ".");
+	else
+		da[na - da - 1 > 0 ? na - da - 1 : 1] = 0;
+	if (nb == db)
+		snprintf(db, sizeof(db), ".");
+	else
+		db[nb - db - 1 > 0 ? nb - db - 1 : 1] = 0;
+	return !stat(da, &sa) && !stat(db, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -130,6 +168,12 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 	fe->trace_fd = -1;
 	if (outpath_check(cli->trace, err, sizeof(err))) {
 		diag_error("%s (see snaptrace %s --help)", err,
+			   cli->verb == REC_VERB_RUN ? "run" : "attach");
+		return EXIT_USAGE;
+	}
+	if (cli->data_dir && strcmp(cli->trace, "-") && same_entry(cli->trace, cli->data_dir)) {
+		diag_error("-o %s: the recording directory (-d %s): expected another path for "
+			   "the trace (see snaptrace %s --help)", cli->trace, cli->data_dir,
 			   cli->verb == REC_VERB_RUN ? "run" : "attach");
 		return EXIT_USAGE;
 	}

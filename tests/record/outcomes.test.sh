@@ -46,7 +46,7 @@
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
-unwritable_refused fifo_no_reader fifo_read
+unwritable_refused trace_is_dir_refused fifo_no_reader fifo_read
 multi_none_said never_fired_said no_leftovers"
 need_recording outcomes
 requires_all gcc
@@ -322,6 +322,20 @@ t_unwritable() {
 	if [ -n "$bad" ]; then fail unwritable_refused "$bad"; else ok unwritable_refused; fi
 }
 
+# -o naming the recording directory (-d), in two spellings: refused before
+# the program runs (the old code ran it, lost its status and failed at the
+# conversion: "is a directory")
+t_trace_is_dir() {
+	local bad
+	bad=$(refuses td1 2 "^snaptrace: -o $TMP/same.fxt.gz: the recording directory (-d $TMP/same.fxt.gz): expected another path" \
+		"$FRONT" run -d "$TMP/same.fxt.gz" -o "$TMP/same.fxt.gz" --trigger none -- sh -c 'touch "$1"' sh "$TMP/ran")
+	bad+=$(cd "$TMP" && refuses td2 2 "^snaptrace: -o same.fxt.gz: the recording directory (-d ./same.fxt.gz/): " \
+		"$FRONT" run -d ./same.fxt.gz/ -o same.fxt.gz --trigger none -- sh -c 'touch "$1"' sh "$TMP/ran")
+	[ -e "$TMP/ran" ] && bad+="[the program ran]"
+	[ -e "$TMP/same.fxt.gz" ] && bad+="[$TMP/same.fxt.gz was made]"
+	if [ -n "$bad" ]; then fail trace_is_dir_refused "$bad"; else ok trace_is_dir_refused; fi
+}
+
 t_fifo() {
 	local bad reader
 	mkfifo "$TMP/ff"
@@ -374,6 +388,7 @@ t_never_fired
 t_ended
 t_own_status
 t_unwritable
+t_trace_is_dir
 t_fifo
 t_kernel_thread
 t_single_dash
