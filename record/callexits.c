@@ -142,6 +142,7 @@ bool rec_callexit_leaves(const struct rec_callexits *x, const struct rec_callexi
 /* What one search works on. */
 struct find {
 	const char *path;
+	const char *file;        /* PATH's name in messages */
 	const char *name;        /* the function's symbol */
 	struct rec_callexits *x;
 	uint64_t offset[REC_CALLEXIT_MAX_PARTS];   /* file offset of each code range */
@@ -171,7 +172,7 @@ static int part_cb(const struct rec_sym *s, void *arg)
 			return 0;   /* in .symtab and .dynsym */
 	if (x->ncode == REC_CALLEXIT_MAX_PARTS) {
 		snprintf(f->why, f->size, "%s: %s has more than %d parts (%s...): its exits "
-			 "cannot all be watched", f->path, f->name, REC_CALLEXIT_MAX_PARTS - 1, s->name);
+			 "cannot all be watched", f->file, f->name, REC_CALLEXIT_MAX_PARTS - 1, s->name);
 		return -EINVAL;
 	}
 	f->offset[x->ncode] = s->file_offset;
@@ -253,7 +254,7 @@ static int decode_range(struct find *f, int k)
 	int err = rec_insn_read(f->path, f->offset[k], len, &code);
 
 	if (err) {
-		snprintf(f->why, f->size, "%s: cannot read the code of %s: %s", f->path, f->name,
+		snprintf(f->why, f->size, "%s: cannot read the code of %s: %s", f->file, f->name,
 			 strerror(-err));
 		return err;
 	}
@@ -265,7 +266,7 @@ static int decode_range(struct find *f, int k)
 		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, code + at, len - at, &in, op))) {
 			snprintf(f->why, f->size, "%s: expected x86-64 instructions in %s, found "
 				 "bytes that do not decode at 0x%" PRIx64 ": its returns cannot be "
-				 "found", f->path, f->name, vaddr);
+				 "found", f->file, f->name, vaddr);
 			err = -EINVAL;
 			break;
 		}
@@ -275,7 +276,7 @@ static int decode_range(struct find *f, int k)
 		if (in.attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE) {
 			snprintf(f->why, f->size, "%s: the exit of %s at 0x%" PRIx64 " has an "
 				 "operand-size prefix, which the kernel's uprobes cannot probe",
-				 f->path, f->name, vaddr);
+				 f->file, f->name, vaddr);
 			err = -EINVAL;
 			break;
 		}
@@ -290,11 +291,11 @@ static int decode_range(struct find *f, int k)
 	return err;
 }
 
-int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x, char *why,
-		   size_t size)
+int rec_callexits_find(const char *path, const char *file, uint64_t entry,
+		       struct rec_callexits *x, char *why, size_t size)
 {
 	struct rec_sym s;
-	struct find f = { .path = path, .x = x, .why = why, .size = size };
+	struct find f = { .path = path, .file = file, .x = x, .why = why, .size = size };
 	char label[300];
 	int err;
 
@@ -302,17 +303,17 @@ int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x
 	why[0] = '\0';
 	err = rec_elf_addr(path, entry, &s);
 	if (err) {
-		snprintf(why, size, "%s: 0x%" PRIx64 ": %s", path, entry, rec_elf_strerror(err));
+		snprintf(why, size, "%s: 0x%" PRIx64 ": %s", file, entry, rec_elf_strerror(err));
 		return rec_elf_errno(err);
 	}
 	if (s.machine != EM_X86_64) {
 		snprintf(why, size, "%s: the slow-call trigger finds a function's returns by "
-			 "decoding x86-64 code; this file is for another machine", path);
+			 "decoding x86-64 code; this file is for another machine", file);
 		return -EOPNOTSUPP;
 	}
 	if (!s.func_value || !s.entry || !s.size) {
 		snprintf(why, size, "%s: expected a function symbol with its size starting at "
-			 "0x%" PRIx64 ", found %s%s: its returns cannot be found", path, entry,
+			 "0x%" PRIx64 ", found %s%s: its returns cannot be found", file, entry,
 			 s.func_value ? rec_sym_label(&s, label, sizeof(label)) : "none",
 			 s.func_value && !s.size ? " of size 0" : s.func_value ? " around it" : "");
 		return -EINVAL;
@@ -330,7 +331,7 @@ int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x
 		snprintf(why, size, "out of memory");
 	if (!err && !x->n) {
 		snprintf(why, size, "%s: %s has no return and no jump out of it: its calls never "
-			 "end, nothing to measure", path, f.name);
+			 "end, nothing to measure", file, f.name);
 		err = -EINVAL;
 	}
 	if (err)
@@ -347,13 +348,13 @@ bool rec_callexit_leaves(const struct rec_callexits *x, const struct rec_callexi
 	return true;
 }
 
-int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x, char *why,
-		   size_t size)
+int rec_callexits_find(const char *path, const char *file, uint64_t entry,
+		       struct rec_callexits *x, char *why, size_t size)
 {
-	(void)entry;
+	(void)path, (void)entry;
 	memset(x, 0, sizeof(*x));
 	snprintf(why, size, "%s: the slow-call trigger finds a function's returns by decoding "
-		 "x86-64 code; snaptrace-record was built for another machine", path);
+		 "x86-64 code; snaptrace-record was built for another machine", file);
 	return -EOPNOTSUPP;
 }
 

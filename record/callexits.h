@@ -75,14 +75,15 @@ struct rec_callexits {
 /*
  * Finds the exits of the function that starts at link-time address ENTRY of
  * the ELF file PATH (its symbol gives the extent; parts are looked up by
- * name). Fills *X (free with rec_callexits_free). Returns 0; -EOPNOTSUPP (not
+ * name), named FILE in the reasons (PATH is often /proc/self/fd/N, the
+ * file pinned when resolved: trigspec.h). Fills *X (free with rec_callexits_free). Returns 0; -EOPNOTSUPP (not
  * x86-64), -EINVAL (no function symbol starting at ENTRY, one of size 0,
  * code that does not decode, no exit at all, or an exit the kernel's
  * uprobes cannot probe), -ENOMEM, or another negative errno when PATH
  * cannot be read; each error with a one-line reason in WHY (SIZE bytes).
  */
-int rec_callexits_find(const char *path, uint64_t entry, struct rec_callexits *x, char *why,
-		   size_t size);
+int rec_callexits_find(const char *path, const char *file, uint64_t entry,
+		       struct rec_callexits *x, char *why, size_t size);
 
 /*
  * Whether exit E of X, sampled at runtime address IP in process PID with

@@ -45,7 +45,8 @@ int rec_insn_read(const char *path, uint64_t offset, size_t n, uint8_t **buf)
 	return 0;
 }
 
-int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t size)
+int rec_insn_start_check(const char *path, const char *file, uint64_t vaddr, char *why,
+			 size_t size)
 {
 	ZydisDecoder dec;
 	ZydisDecodedInstruction in;
@@ -57,7 +58,7 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 	int err = rec_elf_addr(path, vaddr, &s);
 
 	if (err) {
-		snprintf(why, size, "%s: 0x%" PRIx64 ": %s", path, vaddr, rec_elf_strerror(err));
+		snprintf(why, size, "%s: 0x%" PRIx64 ": %s", file, vaddr, rec_elf_strerror(err));
 		return rec_elf_errno(err);
 	}
 	if (s.machine != EM_X86_64)
@@ -66,7 +67,7 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 		snprintf(why, size, "%s: expected 0x%" PRIx64 " inside a function symbol (or, "
 			 "in a stripped file, a function of its unwind table), found none holding "
 			 "it: its instruction boundaries cannot be known, and a probe inside an "
-			 "instruction would corrupt it", path, vaddr);
+			 "instruction would corrupt it", file, vaddr);
 		return -EINVAL;
 	}
 	rec_sym_label(&s, label, sizeof(label));
@@ -75,7 +76,7 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 		return 0;
 	err = rec_insn_read(path, s.file_offset - skip, (size_t)skip + INSN_MAX, &code);
 	if (err) {
-		snprintf(why, size, "%s: cannot read the code of %s: %s", path, label,
+		snprintf(why, size, "%s: cannot read the code of %s: %s", file, label,
 			 strerror(-err));
 		return err;
 	}
@@ -99,7 +100,7 @@ int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t siz
 	else
 		snprintf(why, size, "%s: expected x86-64 instructions from %s (0x%" PRIx64 ") "
 			 "to 0x%" PRIx64 ", found bytes that do not decode at %s+0x%" PRIx64
-			 ": cannot tell whether 0x%" PRIx64 " starts one", path, label,
+			 ": cannot tell whether 0x%" PRIx64 " starts one", file, label,
 			 s.func_value, vaddr, label, at, vaddr);
 	return -EINVAL;
 }

@@ -17,15 +17,16 @@
 #include <stdint.h>
 
 /*
- * Checks that link-time address VADDR of the ELF file PATH is an
- * instruction start. Returns 0 when it is (or PATH is not x86-64: not
+ * Checks that link-time address VADDR of the ELF file PATH (named FILE in
+ * the reasons: PATH may be /proc/self/fd/N) is an instruction start. Returns 0 when it is (or PATH is not x86-64: not
  * checked); -EINVAL with a one-line reason in WHY (SIZE bytes) when it is
  * inside an instruction (naming VADDR, FUNCTION+OFFSET and the nearest
  * instruction starts before and after), in no function symbol, or when the
  * bytes before it do not decode; another negative error (from rec_elf_addr,
  * as rec_elf_errno gives it, or -EIO) with WHY when PATH cannot be read.
  */
-int rec_insn_start_check(const char *path, uint64_t vaddr, char *why, size_t size);
+int rec_insn_start_check(const char *path, const char *file, uint64_t vaddr, char *why,
+			 size_t size);
 
 /*
  * Reads N bytes of code at file OFFSET of PATH into a new buffer *BUF (freed

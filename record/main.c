@@ -244,7 +244,7 @@ static int function_exits(const struct rec_session *s, const char *opt, const ch
 			   ", in no function", opt, what, loc->spec, loc->vaddr);
 		return EXIT_USAGE;
 	}
-	err = rec_callexits_find(loc->probe, loc->vaddr, x, why, sizeof(why));
+	err = rec_callexits_find(loc->probe, loc->file, loc->vaddr, x, why, sizeof(why));
 	if (err) {
 		diag_error("%s: %s", opt, why);
 		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;

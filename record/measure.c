@@ -250,7 +250,7 @@ uint64_t rec_measure_cost_ns(int uprobe_type)
 	if (uprobe_type < 0 ||
 	    rec_trigspec_resolve("symbol:rec_measure_probe_target", "/proc/self/exe", getpid(),
 				 &loc, why, sizeof(why)) ||
-	    rec_callexits_find(loc.probe, loc.vaddr, &exits, why, sizeof(why))) {
+	    rec_callexits_find(loc.probe, loc.file, loc.vaddr, &exits, why, sizeof(why))) {
 		if (loc.probe_fd >= 0)
 			close(loc.probe_fd);
 		return 0;

@@ -420,7 +420,7 @@ static int probe_open(struct rec_trigger_loc *loc, const char *file, char *why, 
 		err = -ESTALE;
 	} else {
 		why[0] = '\0';
-		err = rec_insn_start_check(loc->probe, loc->vaddr, why, size);
+		err = rec_insn_start_check(loc->probe, file, loc->vaddr, why, size);
 	}
 	if (err) {
 		close(loc->probe_fd);

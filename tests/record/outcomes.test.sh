@@ -46,7 +46,7 @@
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
-unwritable_refused trace_is_dir_refused fifo_no_reader fifo_read
+unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
 multi_none_said never_fired_said no_leftovers"
 need_recording outcomes
 requires_all gcc
@@ -336,6 +336,20 @@ t_trace_is_dir() {
 	if [ -n "$bad" ]; then fail trace_is_dir_refused "$bad"; else ok trace_is_dir_refused; fi
 }
 
+# a function with no return (the workload's m_storm loops for ever):
+# --measure and the slow-call trigger refuse it naming the program, not
+# the /proc/self/fd/N the recorder reads it by (trial10: "/proc/self/fd/6:
+# _Z4leafi has no return")
+t_no_return() {
+	local bad w="$TMP/workload"
+	cp "$SNAPTRACE_TEST_BIN/workload" "$w"
+	bad=$(refuses nr1 2 "^snaptrace-record: --measure m_storm: $w: m_storm has no return and no jump out of it" \
+		"$RECORD" -o "$TMP/nr1" --measure m_storm -- "$w" work 50)
+	bad+=$(refuses nr2 2 "^snaptrace-record: --trigger-slower-than: $w: m_storm has no return and no jump out of it" \
+		"$RECORD" -o "$TMP/nr2" --trigger m_storm --trigger-slower-than 1ms -- "$w" work 50)
+	if [ -n "$bad" ]; then fail no_return_named "$bad"; else ok no_return_named; fi
+}
+
 t_fifo() {
 	local bad reader
 	mkfifo "$TMP/ff"
@@ -389,6 +403,7 @@ t_ended
 t_own_status
 t_unwritable
 t_trace_is_dir
+t_no_return
 t_fifo
 t_kernel_thread
 t_single_dash

@@ -84,7 +84,7 @@ static uint64_t addr_of(const char *name)
 /* Finds the exits of NAME into X; returns rec_callexits_find's result. */
 static int find(const char *name, struct rec_callexits *x, char *why, size_t size)
 {
-	return rec_callexits_find(self, addr_of(name), x, why, size);
+	return rec_callexits_find(self, self, addr_of(name), x, why, size);
 }
 
 /* The kinds of X's exits and their offsets from the function, "RET+3 JMP+9". */
@@ -139,7 +139,7 @@ static void exits_refused(void)
 	CHECK_INT_EQ(find("ex_nosize", &x, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "found ex_nosize of size 0") != NULL);
 	/* not a function's start */
-	CHECK_INT_EQ(rec_callexits_find(self, addr_of("ex_multi") + 2, &x, why, sizeof(why)), -EINVAL);
+	CHECK_INT_EQ(rec_callexits_find(self, self, addr_of("ex_multi") + 2, &x, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "around it") != NULL);
 }
 

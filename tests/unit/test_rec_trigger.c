@@ -170,7 +170,7 @@ static void trigger_uprobe_returns(void)
 
 	CHECK_INT_EQ(rec_proc_find_map(getpid(), NULL, 0, addr, &m), 0);
 	CHECK_INT_EQ(rec_elf_lookup(m.path, "trigger_recursive_fn", &sym), 0);
-	err = rec_callexits_find(m.path, sym.value, &x, why, sizeof(why));
+	err = rec_callexits_find(m.path, m.path, sym.value, &x, why, sizeof(why));
 	CHECK_INT_EQ(err, 0);
 	if (err) {
 		printf("  %s\n", why);
