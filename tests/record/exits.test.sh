@@ -26,7 +26,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="throw_through_launched throw_through_attached slow_throw_fires several_returns duration_exact
-dwarf_stacks_whole dwarf_ring_holds_call tail_call_ends summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
+dwarf_stacks_whole dwarf_ring_holds_call tail_call_ends tail_call_said summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
 need_recording exits
 need_built exits "$CONVERT"
 requires_all cxx binutils
@@ -211,6 +211,12 @@ t_tail() {
 		fail tail_call_ends "the first call took $(own "$d.err" 1) ms to its tail call, the hit says $dur ns"
 	else
 		ok tail_call_ends
+	fi
+	# said before recording: each call ends at the jump (trial10: silent)
+	if ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tailer.* leaves only by jumps out (tail calls, the first at 0x[0-9a-f]*): each call ends at the jump" "$d.err"; then
+		fail tail_call_said "no warning that tailer() leaves only by a tail call: $(tl 3 "$d.err")"
+	else
+		ok tail_call_said
 	fi
 	if grep -q ': 10 calls of tailer(int) measured, 10 longer than 1.000 ms' "$d.err"; then
 		ok summary_demangled
