@@ -2,6 +2,7 @@
 #include "frontend.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -126,35 +127,16 @@ static int open_special(struct rec_frontend *fe)
  * not there yet is another). */
 static bool same_entry(const char *a, const char *b)
 {
-	char da[PATH_MAX], db[PATH_MAX];
-	const char *na, *nb;
+	char da[PATH_MAX], db[PATH_MAX], na[PATH_MAX], nb[PATH_MAX];
 	struct stat sa, sb;
-	size_t la, lb;
 
-	for (la = strlen(a); la > 1 && a[la - 1] == '/'; la--)
-		;
-	for (lb = strlen(b); lb > 1 && b[lb - 1] == '/'; lb--)
-		;
-	if (la >= sizeof(da) || lb >= sizeof(db))
+	if ((size_t)snprintf(da, sizeof(da), "%s", a) >= sizeof(da) ||
+	    (size_t)snprintf(db, sizeof(db), "%s", b) >= sizeof(db))
 		return false;
-	memcpy(da, a, la);
-	da[la] = 0;
-	memcpy(db, b, lb);
-	db[lb] = 0;
-	na = strrchr(da, '/') ? strrchr(da, '/') + 1 : da;
-	nb = strrchr(db, '/') ? strrchr(db, '/') + 1 : db;
-	if (strcmp(na, nb))
-		return false;
-	/* the directories: what comes before the last component, else "." */
-	if (na == da)
-		snprintf(da, sizeof(da), ".");
-	else
-		da[na - da - 1 > 0 ? na - da - 1 : 1] = 0;
-	if (nb == db)
-		snprintf(db, sizeof(db), ".");
-	else
-		db[nb - db - 1 > 0 ? nb - db - 1 : 1] = 0;
-	return !stat(da, &sa) && !stat(db, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	memcpy(na, da, sizeof(na));
+	memcpy(nb, db, sizeof(nb));
+	return !strcmp(basename(na), basename(nb)) && !stat(dirname(da), &sa) &&
+	       !stat(dirname(db), &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
