@@ -19,7 +19,11 @@
  *               "calls_thrown", "calls_slower_thrown" (of each, those left
  *               by a C++ exception, ended at its catch), "calls_unended"
  *               (ended unseen: longjmp; not measured),
- *               "returns_unmatched", "entries_untracked" (slowcall.h);
+ *               "returns_unmatched", "entries_untracked" (slowcall.h),
+ *               "calls_unrecorded" (of "calls", those in threads the
+ *               recording leaves out: not in the trace) and
+ *               "threads_unrecorded" ([tid]: the first REC_UNRECORDED_TIDS
+ *               of them, record/unrecorded.h);
  *               "tsc": {"time_shift", "time_mult", "time_zero"} of the
  *               trigger event's mmap page (TSC -> perf clock), null when the
  *               kernel offers none (cap_user_time_zero: no TSC sched_clock)
@@ -31,8 +35,8 @@
  *               one), "calls_thrown" (of "calls", those left by a C++
  *               exception, measured to their catch), "calls_unended" (ended
  *               unseen: in no other number), "returns_unmatched",
- *               "entries_untracked",
- *               "first_second_calls", "cost_ns", "calls_file", "calls_written",
+ *               "entries_untracked", "first_second_calls",
+ *               "calls_unrecorded", "threads_unrecorded" (as the trigger's), "cost_ns", "calls_file", "calls_written",
  *               "calls_dropped"}] the --measure functions (measure.h), in the
  *           order given: every call of the recording; percentiles within 1%
  *           (common/hist.h), null without calls; "histogram": [[from_ns,
@@ -101,6 +105,8 @@
  *                program's handler ran), "fatal" (it ended the process),
  *                "by_stop" (the recorder's stop signal, Ctrl-C on the
  *                terminal, reached the program too: no snapshot, no marker),
+ *                "unrecorded" (its thread is one the recording leaves out,
+ *                without --multi-thread: its stack is not in the trace),
  *                "ip" (user ip when it came),
  *                "addr" (fault address) or null, "cause": what aborted
  *                ("assert() failed", ... sigwatch.c's abort_probes[]) or

@@ -228,7 +228,8 @@ const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size)
 	else if (e->has_ip && !e->sender_pid)
 		PUT(" at ip 0x%" PRIx64, e->ip);
 	if (e->tid)
-		PUT(", thread %" PRId64, e->tid);
+		PUT(", thread %" PRId64 "%s", e->tid, e->tid_unrecorded ? " (not recorded: its "
+		    "stack is not in the trace; " SIG_UNRECORDED_HINT ")" : "");
 	if (e->core_known && e->core)
 		PUT(", core dumped");
 #undef PUT

@@ -95,17 +95,23 @@ struct sig_ending {
 	const char *cause;         /* what aborted: "assert() failed"...; NULL */
 	const char *where;         /* "boom (crash.c:7)": the function it came in; NULL */
 	int64_t tid;               /* the thread it came to, 0: unknown */
+	bool tid_unrecorded;       /* TID is a thread the recording leaves out */
 	int64_t sender_pid;        /* another process that sent it, 0: none */
 	const char *sender_comm;   /* its comm, NULL: unknown */
 	bool by_stop;              /* the signal stopped the recording too (Ctrl-C on
 				    * the terminal reached both): its end all the same */
 };
 
+/* What to do about threads the recording leaves out (without --multi-thread). */
+#define SIG_UNRECORDED_HINT "record every thread with --multi-thread"
+
 /*
  * E as words after "the program " / "process N ": "exited with status 3",
  * "was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash.c:7),
  * thread 1234, core dumped", "was killed by SIGKILL from process 99
- * (kill)", "was killed by SIGINT, which stopped the recording too", "exited
+ * (kill)", "was killed by SIGINT, which stopped the recording too", "...,
+ * thread 1234 (not recorded: its stack is not in the trace; record every
+ * thread with --multi-thread)" (TID_UNRECORDED), "exited
  * with status 1
  * after handling SIGSEGV (...) in boom (crash.c:7), thread 1234", "ended
  * (its exit status is unknown)". Into BUF

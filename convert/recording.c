@@ -555,6 +555,7 @@ static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_
 	    member_bool(rd, o, at, "handled", &sg->handled) ||
 	    member_bool(rd, o, at, "fatal", &sg->fatal) ||
 	    member_bool(rd, o, at, "by_stop", &sg->by_stop) ||
+	    member_bool(rd, o, at, "unrecorded", &sg->unrecorded) ||
 	    member_u64(rd, o, at, "ip", true, &sg->ip) ||
 	    member_u64(rd, o, at, "addr", true, &sg->addr) ||
 	    member_int(rd, o, at, "snapshot", 0, (int64_t)nsnaps - 1, &has, &snap) ||

@@ -58,6 +58,7 @@ struct recording_signal {
 	bool handled;          /* the program's handler ran */
 	bool fatal;            /* it ended the process */
 	bool by_stop;          /* the recorder's own stop (Ctrl-C) reached the program too */
+	bool unrecorded;       /* its thread is one the recording leaves out */
 	bool has_ip, has_addr;
 	uint64_t ip;           /* the user ip when it came */
 	uint64_t addr;         /* the fault address */

@@ -445,6 +445,7 @@ static bool ending_of(struct conv *c, const struct recording *r, const struct re
 	e->ip = v.ip;
 	e->cause = v.cause;
 	e->tid = v.tid;
+	e->tid_unrecorded = (e->exited ? handled : fatal)->unrecorded;
 	e->sender_pid = v.sender_pid;
 	e->sender_comm = v.sender_comm && *v.sender_comm ? v.sender_comm : NULL;
 	e->by_stop = !e->exited && fatal->by_stop;

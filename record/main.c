@@ -451,6 +451,20 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	return -1;
 }
 
+/* Of the CALLS of function NAME counted, those U counted in threads the trace
+ * does not hold, said with their threads: the summary's numbers are of the
+ * process, the trace shows only the threads recorded. */
+static void warn_unrecorded_calls(const struct rec_session *s, const char *name,
+				  const struct rec_unrecorded *u, uint64_t calls)
+{
+	char text[256];
+
+	if (u->n)
+		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " call%s %s %s", name, u->n,
+			  calls, diag_s(calls), u->n == 1 ? "was" : "were",
+			  rec_unrecorded_text(u, &s->recorded, text, sizeof(text)));
+}
+
 /* The slow-call trigger's account: the calls measured, the slow ones, the first. */
 static void print_slow_calls(const struct rec_session *s)
 {
@@ -471,6 +485,17 @@ static void print_slow_calls(const struct rec_session *s)
 			  PRIu64 " ns (perf clock)", first->duration_ns / 1e6, (int)first->tid,
 			  first->entry_ns, first->thrown ? "left by an exception caught" :
 			  "returned", first->time_ns);
+	warn_unrecorded_calls(s, name, &s->slow.unrecorded, s->slow.calls);
+	if (s->slow.unrecorded_slow.n) {
+		char text[256];
+
+		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " call%s longer than %.3f ms took no "
+			  "snapshot: %s %s", name, s->slow.unrecorded_slow.n, s->slow.slow,
+			  diag_s(s->slow.slow), s->o->slower_than_ns / 1e6,
+			  s->slow.unrecorded_slow.n == 1 ? "it was" : "they were",
+			  rec_unrecorded_text(&s->slow.unrecorded_slow, &s->recorded, text,
+					      sizeof(text)));
+	}
 	if (s->slow.unended)
 		diag_warn("%" PRIu64 " call%s of %s ended unseen (a longjmp, an exception no "
 			  "catch probe saw, a lost sample): %s duration is not known, not "
@@ -505,7 +530,7 @@ static void print_measures(const struct rec_session *s)
 		const struct hist *h = &m->st.hist;
 
 		const struct rec_slowcall *match = m->shared ? &s->slow : &m->match;
-		char thrown[80] = "";
+		char thrown[80] = "", what[300];
 
 		if (match->unended)
 			diag_warn("measured %s: %" PRIu64 " call%s not measured: left without a return "
@@ -526,6 +551,8 @@ static void print_measures(const struct rec_session *s)
 			  "measure here)", m->spec, m->st.calls, thrown, m->st.total_ns / 1e6,
 			  h->min / 1e6, hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6,
 			  h->max / 1e6, s->measure_cost_ns / 1e3);
+		snprintf(what, sizeof(what), "measured %s", m->spec);
+		warn_unrecorded_calls(s, what, &match->unrecorded, m->st.calls);
 	}
 }
 

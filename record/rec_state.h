@@ -96,6 +96,7 @@ struct rec_session {
 	const struct rec_host *h;
 	struct rec_plan plan;
 	struct rec_target target;
+	struct rec_recorded recorded; /* which of its threads the trace holds */
 	struct rec_perf perf;
 	struct rec_trigger trig;
 	struct rec_slowcall slow;     /* --trigger-slower-than: the calls measured */

@@ -53,6 +53,15 @@ static void write_frame_name(FILE *f, const char *symbol)
 	esc_json_string(f, name);
 }
 
+/* ", "calls_unrecorded": N, "threads_unrecorded": [TID, ...]" of U (unrecorded.h). */
+static void write_unrecorded(FILE *f, const struct rec_unrecorded *u)
+{
+	fprintf(f, ", \"calls_unrecorded\": %" PRIu64 ", \"threads_unrecorded\": [", u->n);
+	for (int i = 0; i < u->ntids; i++)
+		fprintf(f, "%s%d", i ? ", " : "", (int)u->tids[i]);
+	fputs("]", f);
+}
+
 static void write_measures(FILE *f, const struct rec_session *s)
 {
 	fputs("  \"measure\": [", f);
@@ -111,9 +120,11 @@ static void write_measures(FILE *f, const struct rec_session *s)
 				slow[k].thrown ? ", \"left_by\": \"exception\"" : "");
 		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_unended\": %" PRIu64
 			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
-			PRIu64 ", \"first_second_calls\": %" PRIu64 ", \"cost_ns\": ",
+			PRIu64 ", \"first_second_calls\": %" PRIu64,
 			match->thrown, match->unended, match->unmatched, match->untracked,
 			st->first_second);
+		write_unrecorded(f, &match->unrecorded);
+		fputs(", \"cost_ns\": ", f);
 		if (s->measure_cost_ns)
 			fprintf(f, "%" PRIu64, s->measure_cost_ns);
 		else
@@ -163,6 +174,8 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 			", \"entries_untracked\": %" PRIu64, s->o->slower_than_ns, s->slow.calls,
 			s->slow.slow, s->slow.thrown, s->slow.slow_thrown, s->slow.unended,
 			s->slow.unmatched, s->slow.untracked);
+	if (s->o->slower_than_ns)
+		write_unrecorded(f, &s->slow.unrecorded);
 	fputs(", \"tsc\": ", f);
 	if (s->tsc.known)
 		fprintf(f, "{\"time_shift\": %u, \"time_mult\": %u, \"time_zero\": %" PRIu64
@@ -221,9 +234,10 @@ static void write_signals(FILE *f, const struct rec_session *s)
 			fprintf(f, "\"%s\"", code);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"errno\": %d, \"handled\": %s, \"fatal\": %s, \"by_stop\": %s",
-			l->s.err, l->s.handled ? "true" : "false", l->fatal ? "true" : "false",
-			l->by_stop ? "true" : "false");
+		fprintf(f, ", \"errno\": %d, \"handled\": %s, \"fatal\": %s, \"by_stop\": %s"
+			", \"unrecorded\": %s", l->s.err, l->s.handled ? "true" : "false",
+			l->fatal ? "true" : "false", l->by_stop ? "true" : "false",
+			rec_recorded_has(&s->recorded, l->s.tid) ? "false" : "true");
 		json_u64_or_null(f, "ip", l->s.has_ip, l->s.ip);
 		json_u64_or_null(f, "addr", l->s.has_addr, l->s.addr);
 		fputs(", \"cause\": ", f);

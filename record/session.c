@@ -63,6 +63,7 @@ static int open_measures(struct rec_session *s)
 			s->slow.every_arg = m;
 			continue;
 		}
+		m->match.recorded = &s->recorded;
 		err = rec_measure_open(m, s->h->uprobe_type, file, s->target.pids, s->target.npids);
 		if (err) {
 			snprintf(s->error, sizeof(s->error), "--measure %.200s: cannot open its "
@@ -196,8 +197,7 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 {
 	struct rec_hit_now now = {
 		.mono_ns = mono_ns(),
-		.recorded = rec_hitpolicy_recorded(hit->tid, s->target.tid, s->o->multi_thread,
-						   s->target.pids, s->target.npids),
+		.recorded = rec_recorded_has(&s->recorded, hit->tid),
 		.ended = s->end != RECORD_END_NONE,
 		.waiting = s->want >= 0,
 		.logged = s->nhits > 0,
@@ -938,7 +938,11 @@ int rec_session_run(struct rec_session *s)
 	s->want = s->inflight = s->fatal = -1;
 	rec_perf_set_clock(s->plan.clockid);	/* hits, signals, perfclock: the samples' clock */
 	s->binaries_kept = -1;
+	s->recorded = (struct rec_recorded){ .only_tid = s->target.tid,
+					     .multi_thread = s->o->multi_thread,
+					     .pids = s->target.pids, .npids = s->target.npids };
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
+	s->slow.recorded = &s->recorded;
 	rec_hitpolicy_init(&s->pol, s->o->multi_snapshot, s->o->min_interval_ms, s->arm.by);
 	err = rec_report_reserve(s);
 	if (err) {
@@ -1052,6 +1056,7 @@ bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e
 		e->has_ip = l->s.has_ip;
 		e->ip = l->s.ip;
 		e->tid = l->s.tid;
+		e->tid_unrecorded = !rec_recorded_has(&s->recorded, l->s.tid);
 		e->sender_pid = l->s.sender_pid;
 		e->sender_comm = l->s.sender_pid && l->s.sender_comm[0] ? l->s.sender_comm : NULL;
 		e->by_stop = l->by_stop;

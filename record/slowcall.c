@@ -109,13 +109,19 @@ static void call_ended(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 			       .thrown = thrown, .has_caller = e->ret_addr && e->ip,
 			       .caller_off = (int64_t)(e->ret_addr - e->ip) };
 
+	bool recorded = rec_recorded_has(sc->recorded, s->tid);
+
 	sc->calls++;
 	sc->thrown += thrown;
+	if (!recorded)
+		rec_unrecorded_add(&sc->unrecorded, s->tid);
 	if (sc->every)
 		sc->every(&hit, sc->every_arg);
 	if (hit.duration_ns > sc->slower_than_ns) {
 		sc->slow++;
 		sc->slow_thrown += thrown;
+		if (!recorded)
+			rec_unrecorded_add(&sc->unrecorded_slow, s->tid);
 		if (fn)
 			fn(&hit, arg);
 	}

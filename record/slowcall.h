@@ -35,6 +35,7 @@
 #include <sys/types.h>
 
 #include "trigger.h"
+#include "unrecorded.h"
 
 #define REC_SLOW_DEPTH 64        /* calls of the function in one thread at once */
 #define REC_SLOW_THREADS 4096    /* threads inside the function at once */
@@ -83,6 +84,10 @@ struct rec_slowcall {
 				        may call those parts */
 	uint64_t untracked;          /* entries not kept: too deep, too many threads,
 				        no stack pointer, out of memory */
+	const struct rec_recorded *recorded; /* the threads the trace holds (borrowed;
+				        NULL: every one) */
+	struct rec_unrecorded unrecorded;      /* of CALLS, those in other threads */
+	struct rec_unrecorded unrecorded_slow; /* of SLOW, those in other threads */
 };
 
 /* Sets up *SC for calls longer than SLOWER_THAN_NS (> 0). */

@@ -27,7 +27,12 @@
 #   sigterm          kill -TERM from another process (the kernel delivers it as a SIGKILL):
 #                    exit 143, "[signal] SIGTERM" with the sender's pid, no SIGKILL
 #   thread_crash     --multi-thread, a NULL write in a second thread: the marker on that
-#                    thread, the marker nested in boom
+#                    thread, the marker nested in boom; record.json's signal not
+#                    "unrecorded", the summary line says nothing of it
+#   thread_crash_unrecorded  the same without --multi-thread (only the main thread
+#                    recorded): record.json's signal "unrecorded", the marker on the
+#                    triggers track, the summary line says the thread is not recorded,
+#                    its stack not in the trace, and how to record it
 #   threads_at_exit  --multi-thread, the workload's leave mode (threads working when main
 #                    returns): exit 0, no signal in record.json and no marker (the kernel's
 #                    SIGKILL of the other threads at exit_group is no signal of the
@@ -48,7 +53,7 @@ SRC="$SNAPTRACE_TOP/tests/record/crash"
 PROG="$TMP/crash_target"
 THROW="$TMP/throw_target"
 NAMES="null_write abort_assert cxx_exception fpe bus handled_trigger catch_exit exit3
-sigkill sigterm thread_crash threads_at_exit ctrl_c attach_end bad_signal no_leftovers"
+sigkill sigterm thread_crash thread_crash_unrecorded threads_at_exit ctrl_c attach_end bad_signal no_leftovers"
 need_recording crash
 need_built crash "$CONVERT" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all signal_tracepoints cc cxx
@@ -356,8 +361,28 @@ t_thread_crash() {
 	tid=$(json_signal "$TMP/thread_crash" 1 tid)
 	if [ "$tid" = "$pid" ] || [ -z "$tid" ]; then
 		fail thread_crash "expected the crash in a second thread, found tid $tid (pid $pid)"
+	elif [ "$(json_signal "$TMP/thread_crash" 1 unrecorded)" != false ] ||
+		grep -q "not recorded" "$TMP/thread_crash.err"; then
+		fail thread_crash "its thread is recorded, said not to be: unrecorded $(json_signal "$TMP/thread_crash" 1 unrecorded); $(grep "not recorded" "$TMP/thread_crash.err")"
 	else
 		crash_checks thread_crash SIGSEGV SEGV_MAPERR boom 0x0 && ok thread_crash
+	fi
+}
+
+t_thread_crash_unrecorded() {
+	local name=thread_crash_unrecorded pid tid
+	run "$name" 139 -- "$PROG" thread || return
+	pid=$(target_pid "$name")
+	tid=$(json_signal "$TMP/$name" 1 tid)
+	if [ "$tid" = "$pid" ] || [ -z "$tid" ] || [ "$(json_signal "$TMP/$name" 1 unrecorded)" != true ]; then
+		fail "$name" "expected the crash in a second thread, not recorded: tid $tid (pid $pid), unrecorded $(json_signal "$TMP/$name" 1 unrecorded)"
+	elif [ -z "$(triggers_marker "$TMP/$name.fxt" '\[crash\] SIGSEGV')" ]; then
+		fail "$name" "no [crash] SIGSEGV on the triggers track"
+	elif ! grep -q "snaptrace-convert: the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) .*, thread $tid (not recorded: its stack is not in the trace; record every thread with --multi-thread)" \
+		"$TMP/$name.err"; then
+		fail "$name" "the summary line does not say the thread is not recorded: $(grep -i 'killed' "$TMP/$name.err")"
+	else
+		ok "$name"
 	fi
 }
 

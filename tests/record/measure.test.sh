@@ -25,7 +25,14 @@
 #   slice lies inside another, risky's slices inside main take no more than
 #   main, and a call that left by longjmp, drawn from its samples, is no
 #   longer than the longest such call as the program timed it (and 1 ms)
-# - measure_threads: two threads' 1400 calls, 700 each in the calls file
+# - measure_threads: two threads' 1400 calls, 700 each in the calls file;
+#   with --multi-thread none is said to be in a thread not recorded
+# - measure_unrecorded: the same without --multi-thread, with the slow-call
+#   trigger on the same function (10 ms: each thread has one such call):
+#   the main thread alone is recorded, so record.json says all 1400 calls
+#   (measure and trigger) and both slow ones were in threads not recorded,
+#   naming the two threads of the calls file; the summary says so for the
+#   measure, the trigger's calls and its slow calls, with the hint
 # - measure_shared: with --trigger timed --trigger-slower-than 10ms the
 #   measure shares the trigger's probes (record.json "shared") and counts
 #   what it counts
@@ -39,7 +46,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="measure_exact measure_throw measure_longjmp_shared measure_threads measure_shared measure_warning measure_overhead
+NAMES="measure_exact measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead
 measure_usage no_leftovers"
 need_recording measure
 need_built measure "$CONVERT"
@@ -241,8 +248,38 @@ t_threads() {
 		sort | tr '\n' ' ')
 	if [ "$(measure "$d" calls)" != 1400 ] || [ "$counts" != "700 700 " ]; then
 		fail measure_threads "expected 1400 calls, 700 a thread: record.json $(measure "$d" calls), calls file per thread: $counts; $(tl 3 "$d.err")"
+	elif [ "$(measure "$d" calls_unrecorded)" != 0 ] || grep -q "not recorded" "$d.err"; then
+		fail measure_threads "every thread is recorded, calls said not to be: $(measure "$d" calls_unrecorded); $(grep "not recorded" "$d.err")"
 	else
 		ok measure_threads
+	fi
+}
+
+t_unrecorded() {
+	local d="$TMP/unrecorded" tids hint slow bad=""
+	rec "$d" --trigger timed --trigger-slower-than 10ms --measure timed -- "$PROG" threads
+	tids=$(awk 'NR > 1 { print $3 }' "$d/measured-calls.txt" 2>/dev/null | sort -un | paste -sd' ')
+	hint="in threads [0-9]*, [0-9]* (not recorded: only the main thread is); they are not in the trace: record every thread with --multi-thread"
+	[ "$(measure "$d" calls)" = 1400 ] && [ "$(measure "$d" calls_unrecorded)" = 1400 ] ||
+		bad+="measure: $(measure "$d" calls) calls, $(measure "$d" calls_unrecorded) unrecorded, expected 1400 of 1400; "
+	slow=$(rec_field "$d" trigger.calls_slower)
+	[ "$(rec_field "$d" trigger.calls_unrecorded)" = 1400 ] && [ "${slow:-0}" -ge 2 ] &&
+		[ "$(rec_field "$d" hits_unrecorded)" = "$slow" ] ||
+		bad+="trigger: $(rec_field "$d" trigger.calls_unrecorded) calls unrecorded, $(rec_field "$d" hits_unrecorded) hits unrecorded of $slow slow calls, expected 1400 and all (at least 2); "
+	[ "$(echo "$tids" | wc -w)" = 2 ] &&
+		[ "$(rec_part "$d" measure.0.threads_unrecorded. | tr ' ' '\n' | sed -n 's/.*=//p' |
+			sort -n | paste -sd' ')" = "$tids" ] ||
+		bad+="threads_unrecorded $(rec_part "$d" measure.0.threads_unrecorded), the calls file's threads '$tids'; "
+	grep -q "warning: measured timed: 1400 of the 1400 calls were $hint$" "$d.err" ||
+		bad+="no summary of the measured calls; "
+	grep -q "warning: timed: 1400 of the 1400 calls were $hint$" "$d.err" ||
+		bad+="no summary of the trigger's calls; "
+	grep -q "warning: timed: $slow of the $slow calls longer than 10.000 ms took no snapshot: they were $hint$" "$d.err" ||
+		bad+="no summary of the slow calls; "
+	if [ -n "$bad" ]; then
+		fail measure_unrecorded "$bad$(grep -i 'warning' "$d.err" | head -n 4)"
+	else
+		ok measure_unrecorded
 	fi
 }
 
@@ -303,6 +340,7 @@ t_exact
 t_leave measure_throw throw calls_thrown --trigger none
 t_leave measure_longjmp_shared jump calls_unended --trigger risky --trigger-slower-than 1s
 t_threads
+t_unrecorded
 t_shared
 t_warning
 t_overhead
