@@ -224,7 +224,7 @@ const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size)
 		PUT(" from process %" PRId64 "%s%s%s", e->sender_pid, e->sender_comm ? " (" : "",
 		    e->sender_comm ? e->sender_comm : "", e->sender_comm ? ")" : "");
 	if (e->where)
-		PUT(" in %s", e->where);
+		PUT(" in %s%s%s", e->where, e->inside ? ", inside " : "", e->inside ? e->inside : "");
 	else if (e->has_ip && !e->sender_pid)
 		PUT(" at ip 0x%" PRIx64, e->ip);
 	if (e->tid)

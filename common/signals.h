@@ -94,6 +94,8 @@ struct sig_ending {
 	uint64_t addr, ip;         /* fault address; user ip when it came */
 	const char *cause;         /* what aborted: "assert() failed"...; NULL */
 	const char *where;         /* "boom (crash.c:7)": the function it came in; NULL */
+	const char *inside;        /* "abort": the library function WHERE called that
+				    * raised it (an abort's), NULL: none */
 	int64_t tid;               /* the thread it came to, 0: unknown */
 	bool tid_unrecorded;       /* TID is a thread the recording leaves out */
 	int64_t sender_pid;        /* another process that sent it, 0: none */
@@ -108,7 +110,8 @@ struct sig_ending {
 /*
  * E as words after "the program " / "process N ": "exited with status 3",
  * "was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash.c:7),
- * thread 1234, core dumped", "was killed by SIGKILL from process 99
+ * thread 1234, core dumped", "was killed by SIGABRT (abort()) in die
+ * (crash.c:9), inside abort, thread 1234", "was killed by SIGKILL from process 99
  * (kill)", "was killed by SIGINT, which stopped the recording too", "...,
  * thread 1234 (not recorded: its stack is not in the trace; record every
  * thread with --multi-thread)" (TID_UNRECORDED), "exited

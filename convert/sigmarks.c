@@ -71,15 +71,16 @@ static const char *const abort_carriers[] = {
 	"malloc", "realloc",
 };
 
-/* Whether symbol NAME (LEN bytes) is ENTRY: the same, or within a
- * namespace prefix "NS::". */
+/* Whether symbol NAME (LEN bytes) is ENTRY: the same, a part the compiler
+ * split off or cloned from it (GCC's "NAME.cold", "NAME.part.0",
+ * "NAME.isra.0"), or within a namespace prefix "NS::". */
 static bool name_is(const char *name, size_t len, const char *entry)
 {
 	size_t n = strlen(entry);
 
 	if (n > 2 && !strcmp(entry + n - 2, "::"))
 		return len > n && !memcmp(name, entry, n);
-	return len == n && !memcmp(name, entry, n);
+	return len >= n && !memcmp(name, entry, n) && (len == n || name[n] == '.');
 }
 
 /* The symbol of F (its key's first symlen bytes), or NULL when unknown. */
@@ -212,6 +213,8 @@ struct signal_view {
 	uint64_t ip, addr;
 	const struct conv_site *where;  /* the frame it came in (an abort's site), or NULL */
 	bool where_caller;              /* WHERE is a caller: its ip is a return address */
+	const struct conv_site *inside; /* the library function WHERE called that raised it
+					 * (an abort's outermost), or NULL */
 	const char *cause;
 	int64_t sender_pid;
 	const char *sender_comm;
@@ -231,6 +234,7 @@ static void view_frames(struct signal_view *v, const struct conv_signal_seen *s)
 	 * names nothing */
 	v->where = site < s->nframes && !s->frames[site].func->unknown ? &s->frames[site] : NULL;
 	v->where_caller = site > 0;
+	v->inside = v->where && site > 0 ? &s->frames[site - 1] : NULL;
 	if (!v->has_ip) {
 		v->has_ip = true;
 		v->ip = s->frames[0].ip;
@@ -272,7 +276,7 @@ static const char *where_text(struct conv *c, const struct signal_view *v, const
 	return buf;
 }
 
-/* The arguments of V's marker into ARGS (room for 14). */
+/* The arguments of V's marker into ARGS (room for 15). */
 static unsigned view_args(struct conv *c, const struct signal_view *v, struct fxt_arg *args)
 {
 	char name[SIG_NAME_MAX], where[512];
@@ -300,6 +304,10 @@ static unsigned view_args(struct conv *c, const struct signal_view *v, struct fx
 
 		ARG("function", .type = FXT_ARG_STRING,
 		    .str = fxt_writer_string(c->w, sym, len));
+		sym = v->inside ? symbol_of(v->inside->func, &len) : NULL;
+		if (sym)
+			ARG("inside", .type = FXT_ARG_STRING,
+			    .str = fxt_writer_string(c->w, sym, len));
 		if (file) {
 			ARG("file", .type = FXT_ARG_STRING, .str = fxt_writer_cstring(c->w, file));
 			ARG("line", .type = FXT_ARG_UINT64, .u64 = line);
@@ -408,12 +416,14 @@ void conv_sigmarks_write(struct conv *c)
 /* How process X of recording R ended, into *E (strings in BUF). Returns
  * false when R does not say. */
 static bool ending_of(struct conv *c, const struct recording *r, const struct recording_exit *x,
-		      struct sig_ending *e, char *where, size_t size)
+		      struct sig_ending *e, char *where, size_t size, char *inside,
+		      size_t inside_size)
 {
 	const struct recording_signal *fatal = NULL, *handled = NULL;
 	struct signal_view v;
 	const char *file;
 	uint64_t line;
+	size_t len;
 
 	memset(e, 0, sizeof(*e));
 	for (size_t i = 0; i < r->nsignals; i++) {
@@ -450,6 +460,10 @@ static bool ending_of(struct conv *c, const struct recording *r, const struct re
 	e->sender_comm = v.sender_comm && *v.sender_comm ? v.sender_comm : NULL;
 	e->by_stop = !e->exited && fatal->by_stop;
 	e->where = where_text(c, &v, &file, &line, where, size);
+	if (e->where && v.inside && symbol_of(v.inside->func, &len)) {
+		snprintf(inside, inside_size, "%.*s", (int)len, symbol_of(v.inside->func, &len));
+		e->inside = inside;
+	}
 	return true;
 }
 
@@ -476,10 +490,11 @@ void conv_sigmarks_report(struct conv *c, bool print)
 		const struct recording *r = c->recs[k];
 
 		for (size_t i = 0; i < r->nexits; i++) {
-			char text[768], line[1000], where[512], tail[160];
+			char text[1024], line[1280], where[512], inside[256], tail[160];
 			struct sig_ending e;
 
-			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where)))
+			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where), inside,
+				       sizeof(inside)))
 				continue;
 			sig_ending_text(&e, text, sizeof(text));
 			short_of_end(c, r, r->exits[i].pid, tail, sizeof(tail));

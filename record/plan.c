@@ -146,8 +146,11 @@ static int event_args(const struct rec_opts *o, bool overwrite, struct rec_plan 
  * samples of the overwritable ring, and kept from the start), filtered in
  * the kernel to the signals a recording watches, with the call chain where
  * the thread was: the sampling mode's --call-graph, fp beside Intel PT
- * (where the trace itself ends at the fault). Where the host allows
- * tracepoints (as for sched:sched_switch).
+ * (where the trace itself ends at the fault), and in place of frame
+ * pointers a stack copy unwound with .eh_frame (REC_SIGNAL_STACK_BYTES:
+ * an abort is raised in the C library, which has none; the dummy records
+ * the data mappings that unwinding reads, as for the switches' twins).
+ * Where the host allows tracepoints (as for sched:sched_switch).
  */
 static int signal_args(const struct rec_opts *o, const struct rec_host *h, struct rec_plan *p)
 {
@@ -157,7 +160,13 @@ static int signal_args(const struct rec_opts *o, const struct rec_host *h, struc
 	if (!h->sched_switch)
 		return 0;
 	err |= arg(p, "-e");
-	err |= arg(p, "signal:signal_deliver%s", p->mode == REC_MODE_PT ? "/call-graph=fp/" : "");
+	if (p->mode == REC_MODE_PT)
+		err |= arg(p, "signal:signal_deliver/call-graph=fp/");
+	else if (p->switch_stack)
+		err |= arg(p, "signal:signal_deliver/call-graph=dwarf,stack-size=%u/",
+			   REC_SIGNAL_STACK_BYTES);
+	else
+		err |= arg(p, "signal:signal_deliver");
 	err |= arg(p, "--filter");
 	err |= arg(p, "%s", sig_deliver_filter(trigger > 0 ? trigger : 0, filter, sizeof(filter)));
 	return err;
@@ -282,6 +291,13 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	err |= arg(p, "%s", p->unwinder);
 	if (h->feat[PERF_FEAT_BUILDID_MMAP])
 		err |= arg(p, "--buildid-mmap");
+	/* stacks unwound from copies (the switches' twins, the signals) read
+	 * each binary's .eh_frame_hdr through its read-only mapping: -d has
+	 * perf list those of the mappings it finds at the start too (a
+	 * launched program's executable and loader, every library of an
+	 * attached process), as perf does itself for --call-graph dwarf */
+	if (p->switch_stack)
+		err |= arg(p, "-d");
 	else
 		note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
 		     "when it writes each snapshot, which makes snapshots slower");

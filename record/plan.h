@@ -59,6 +59,14 @@ enum rec_snap_how {
  * library, as measured in docs/design.md "The caller a library hides". */
 #define REC_SWITCH_STACK_BYTES 512
 
+/* The user stack copied at a signal with --callgraph fp: the C library that
+ * raises SIGABRT (raise, pthread_kill, abort, assert's and the checks'
+ * functions) has no frame pointers, and a frame-pointer chain from there
+ * loops in the thread's own data; unwound from this copy with .eh_frame it
+ * reaches the program's function that called abort(). perf's own default
+ * for call-graph=dwarf; signals are rare. */
+#define REC_SIGNAL_STACK_BYTES 8192
+
 /* A slow-call threshold under this many sampling periods gets a note: such
  * a call holds a sample or two. */
 #define REC_SLOW_PERIODS 3

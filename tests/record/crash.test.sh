@@ -9,7 +9,12 @@
 #                    the marker nested in boom (the stack at the signal), the snapshot
 #                    taken at the signal (end "signal"), the summary line, stats' header
 #   abort_assert     assert() fails: exit 134, "[signal] SIGABRT" (SI_TKILL) on the thread,
-#                    cause "assert() failed" (the recorder's probe of __assert_fail)
+#                    cause "assert() failed" (the recorder's probe of __assert_fail); the
+#                    program's function it came from (check_invariant, its line) and the
+#                    C library's it called (inside __assert_fail) in the marker and the
+#                    summary line; the stack at the signal whole: from main through
+#                    check_invariant into the C library (which has no frame pointers: its
+#                    chain unwound from a stack copy), no "[call chain cut" in it
 #   cxx_exception    an uncaught C++ exception: exit 134, "[signal] SIGABRT", cause
 #                    "uncaught C++ exception" (std::terminate)
 #   fpe              a division by zero in divide(): exit 136, "[crash] SIGFPE" FPE_INTDIV
@@ -203,9 +208,35 @@ signal_checks() {
 	fi
 }
 
+# signal_stack FXT TID SIG: the slices of thread TID that the instant
+# "[signal] SIG" nests in, outermost first, joined by ">", as the trace is
+# read back (--dump=tree).
+signal_stack() {
+	"$CONVERT" --dump=tree "$1" | awk -v tid="$2" -v m="[signal] $3 @" '
+		$1 != tid { next }
+		{ d = $2 + 0; nm = $0; sub(/^[0-9]+ [0-9]+ +/, "", nm) }
+		index(nm, m) == 1 { for (i = 0; i < d; i++) s = s (i ? ">" : "") name[i]; print s; exit }
+		{ sub(/ \[[0-9]+, [0-9]+\].*/, "", nm); name[d] = nm }'
+}
+
 t_abort_assert() {
+	local d="$TMP/abort_assert" tid m line stack
 	run abort_assert 134 -- "$PROG" assert || return
-	signal_checks abort_assert SIGABRT SI_TKILL 'assert() failed'
+	tid=$(json_signal "$d" 1 tid)
+	m=$(marker "$d.fxt" "$tid" '\[signal\] SIGABRT')
+	line=$(line_of 'assert(v < 0);' "$SRC/crash_target.c")
+	stack=$(signal_stack "$d.fxt" "$tid" SIGABRT)
+	if [[ "$m" != *'function:string="check_invariant" inside:string="__assert_fail"'* ]] ||
+		[[ "$m" != *"line:uint64=$line "* ]]; then
+		fail abort_assert "expected the marker in check_invariant (line $line) inside __assert_fail: $m"
+	elif ! grep -q "the program was killed by SIGABRT (assert() failed) in check_invariant (crash_target.c:$line), inside __assert_fail, thread $tid" "$d.err"; then
+		fail abort_assert "the summary line names no function: $(grep -i killed "$d.err")"
+	elif [[ "$stack" != *">main>check_invariant>__assert_fail>"* ]] ||
+		[[ "$stack" == *"[call chain cut"* ]]; then
+		fail abort_assert "the stack at the signal is not whole: $stack"
+	else
+		signal_checks abort_assert SIGABRT SI_TKILL 'assert() failed'
+	fi
 }
 
 t_cxx_exception() {

@@ -57,6 +57,9 @@ if [ -r $TP_ID ] && { [ "$(id -u)" = 0 ] ||
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le -1 ]; }; then
 	SS=" -e sched:sched_switch/overwrite/"
 	SIG=" -e signal:signal_deliver --filter $FILTER"
+	# with frame pointers the signal's chain is unwound from a stack copy
+	# too, and -d lists the read-only mappings that unwinding reads
+	SIGDW=" -e signal:signal_deliver/call-graph=dwarf,stack-size=8192/ --filter $FILTER" DD=" -d"
 	SIGPT=" -e signal:signal_deliver/call-graph=fp/ --filter $FILTER"
 	# with frame pointers: each switch's twin, unwound from a stack copy,
 	# and the dummy records the data mappings its unwinding reads
@@ -64,7 +67,7 @@ if [ -r $TP_ID ] && { [ "$(id -u)" = 0 ] ||
 	TWF=" -e context-switches/period=1,call-graph=dwarf,stack-size=512/"
 	DU="dummy/call-graph=dwarf/u" DK="dummy/call-graph=dwarf/"
 else
-	SS="" SIG="" SIGPT="" TW="" TWF="" DU="dummy:u" DK="dummy"
+	SS="" SIG="" SIGDW="" DD="" SIGPT="" TW="" TWF="" DU="dummy:u" DK="dummy"
 fi
 
 PT_NORMAL="intel_pt/cyc=1,cyc_thresh=1,mtc_period=0"
@@ -128,13 +131,13 @@ else
 fi
 EV="$BASE/freq=5000,overwrite/u"; EV2="$BASE/freq=2000,overwrite/u"; EVK="$BASE/freq=5000,overwrite/"
 check dryrun_sampling_default 6.1.187 "--mode sampling -t 42" \
-	"$NB -e $DU -e $EV$SS$TW$SIG --call-graph fp --buildid-mmap -k mono $T42 $SWE $SW $CTL"
+	"$NB -e $DU -e $EV$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono $T42 $SWE $SW $CTL"
 check dryrun_sampling_options 6.1.187 \
 	"--mode sampling --sampling-freq 2000 --callgraph dwarf --snapshot-size 1M -p 5" \
 	"$NB -e dummy:u -e $EV2$SS$SIG --call-graph dwarf --buildid-mmap -m 256 -k mono --per-thread -t 5 $SWE $SW $CTL"
 check dryrun_sampling_kernel_multi 6.1.187 \
 	"--mode sampling --kernel --multi-snapshot --multi-thread -p 5" \
-	"$NB -e $DK -e $EVK$SS$TW$SIG --call-graph fp --buildid-mmap -k mono -p 5 $SWE $SW $CTL"
+	"$NB -e $DK -e $EVK$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono -p 5 $SWE $SW $CTL"
 # a pid named twice (or in two -p) is a usage error naming it, not a
 # silently shorter list (issue 24)
 bad=""
@@ -147,20 +150,20 @@ for args in "-p 5,5" "-p 6,5 -p 5"; do
 done
 if [ -n "$bad" ]; then fail dryrun_pid_twice_refused "$bad"; else ok dryrun_pid_twice_refused; fi
 check dryrun_sampling_full_execution 6.1.187 "--mode sampling --full-execution -t 3" \
-	"$NB -e $DU -e $BASE/freq=5000/u${SS%/overwrite/}$TWF$SIG --call-graph fp --buildid-mmap -k mono --per-thread -t 3 $SWE $CTL"
+	"$NB -e $DU -e $BASE/freq=5000/u${SS%/overwrite/}$TWF$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t 3 $SWE $CTL"
 check dryrun_sampling_perf_4_19 4.19.0 "--mode sampling -t 3" \
-	"$PRE -e $DU -e $EV$SS$TW$SIG --call-graph fp -k mono --per-thread -t 3 $SWE $SW"
+	"$PRE -e $DU -e $EV$SS$TW$SIGDW --call-graph fp$DD -k mono --per-thread -t 3 $SWE $SW"
 check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
-	"$NB -e $DU -e $EV$SS$TW$SIG --call-graph fp --buildid-mmap -k mono --per-thread -t PID $SWE $SW $CTL"
+	"$NB -e $DU -e $EV$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t PID $SWE $SW $CTL"
 # --event: each extra event beside the samples, in their overwritable ring
 # (sampling), or beside intel_pt in perf's normal ring (PT, as magic-trace);
 # a period is perf's period term; u unless --kernel; none for a tracepoint.
 check dryrun_event_sampling 6.1.187 \
 	"--mode sampling --event page-faults --event branch-misses/50 --event sched:sched_wakeup -t 42" \
-	"$NB -e $DU -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS$TW$SIG --call-graph fp --buildid-mmap -k mono $T42 $SWE $SW $CTL"
+	"$NB -e $DU -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono $T42 $SWE $SW $CTL"
 check dryrun_event_sampling_kernel_full 6.1.187 \
 	"--mode sampling --kernel --full-execution --event page-faults/10 --event cpu/event=0x3c/ -t 3" \
-	"$NB -e $DK -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/}$TWF$SIG --call-graph fp --buildid-mmap -k mono --per-thread -t 3 $SWE $CTL"
+	"$NB -e $DK -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/}$TWF$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t 3 $SWE $CTL"
 check dryrun_event_pt 6.1.187 "--mode pt --event branch-misses/50 --event cpu/event=0x3c/ --event sched:sched_wakeup -t 1" \
 	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup$SIGPT --per-thread -t 1 --snapshot=e $SWE $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \

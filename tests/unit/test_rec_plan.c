@@ -96,7 +96,8 @@ static void plan_pt_psb_cyc_fallback(void)
 
 /* The signals: signal:signal_deliver in perf's normal ring with the
  * recording's filter (the --trigger signal in it), a call chain of its own
- * beside Intel PT; nothing where the host allows no tracepoint. */
+ * beside Intel PT and with frame pointers; nothing where the host allows no
+ * tracepoint. */
 static void plan_signals(void)
 {
 	struct rec_opts o = default_opts();
@@ -110,7 +111,10 @@ static void plan_signals(void)
 	h.sched_switch = true;
 	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
 	l = line(&p);
-	CHECK(strstr(l, " -e signal:signal_deliver --filter 'sig == 4 || "));
+	/* with frame pointers, the chain unwound from a stack copy (the C
+	 * library that raises SIGABRT has none) */
+	CHECK(strstr(l, " -e signal:signal_deliver/call-graph=dwarf,stack-size=8192/ --filter "
+		     "'sig == 4 || "));
 	CHECK(strstr(l, "sig == 11 || sig == 31 || (sa_handler == 0 && (sig == 1 || "));
 	/* SIGUSR1 only when it ends the program */
 	CHECK(strstr(l, "sig == 31 || (sa_handler == 0 && (") &&
@@ -161,9 +165,13 @@ static void plan_sampling(void)
 	o.full_execution = true;
 	o.multi_snapshot = false;
 	rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p);
+	/* the signal's chain unwound from a copy too (the C library raises
+	 * SIGABRT without frame pointers), and -d: the read-only mappings of
+	 * the binaries mapped before perf started, which that unwinding reads */
 	CHECK(strstr(line(&p), " -e cycles/freq=5000/u -e sched:sched_switch "
 		     "-e context-switches/period=1,call-graph=dwarf,stack-size=512/ "
-		     "-e signal:signal_deliver --filter "));
+		     "-e signal:signal_deliver/call-graph=dwarf,stack-size=8192/ --filter "));
+	CHECK(strstr(line(&p), " --call-graph fp --buildid-mmap -d "));
 	o.full_execution = false;
 	o.multi_snapshot = true;
 	CHECK(!p.freeze);     /* multi-snapshot keeps recording through snapshots */
@@ -172,7 +180,8 @@ static void plan_sampling(void)
 		o.callgraph = cg;
 		rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p);
 		CHECK(p.switch_stack == 0 && !strstr(line(&p), "context-switches") &&
-		      strstr(line(&p), " -e dummy:u "));
+		      strstr(line(&p), " -e dummy:u ") && !strstr(line(&p), " -d ") &&
+		      strstr(line(&p), " -e signal:signal_deliver --filter "));
 	}
 	o.callgraph = REC_CG_FP;
 	o.mode = REC_MODE_AUTO;
