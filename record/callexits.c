@@ -330,9 +330,9 @@ int rec_callexits_find(const char *path, const char *file, uint64_t entry,
 	if (err == -ENOMEM && !why[0])
 		snprintf(why, size, "out of memory");
 	if (!err && !x->n) {
-		snprintf(why, size, "%s: %s has no return and no jump out of it: its calls never "
-			 "end, nothing to measure", file, f.name);
-		err = -EINVAL;
+		snprintf(why, size, "%s: %s has no return and no jump out of it: its calls end "
+			 "only when an exception (or a longjmp) leaves it, or never", file, f.name);
+		return -ENOENT;   /* X holds its code: its calls may end at a catch */
 	}
 	if (err)
 		rec_callexits_free(x);

@@ -76,9 +76,12 @@ struct rec_callexits {
  * Finds the exits of the function that starts at link-time address ENTRY of
  * the ELF file PATH (its symbol gives the extent; parts are looked up by
  * name), named FILE in the reasons (PATH is often /proc/self/fd/N, the
- * file pinned when resolved: trigspec.h). Fills *X (free with rec_callexits_free). Returns 0; -EOPNOTSUPP (not
- * x86-64), -EINVAL (no function symbol starting at ENTRY, one of size 0,
- * code that does not decode, no exit at all, or an exit the kernel's
+ * file pinned when resolved: trigspec.h). Fills *X (free with
+ * rec_callexits_free). Returns 0; -ENOENT when the function has no exit at
+ * all (*X filled, without exits: its calls end only when an exception or a
+ * longjmp leaves it, which a catch probe can see, or never; the reason in
+ * WHY); -EOPNOTSUPP (not x86-64), -EINVAL (no function symbol starting at
+ * ENTRY, one of size 0, code that does not decode, or an exit the kernel's
  * uprobes cannot probe), -ENOMEM, or another negative errno when PATH
  * cannot be read; each error with a one-line reason in WHY (SIZE bytes).
  */

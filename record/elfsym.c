@@ -74,11 +74,13 @@ static int vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec, uint64_t *off)
 }
 
 /*
- * Calls FN(name, sym, arg) for every defined function symbol of .symtab and
- * .dynsym; stops when FN returns non-zero and returns that value.
- * Returns 0 after all, or REC_ELF_ENOSYMS when there were none.
+ * Calls FN(name, sym, arg) for every named symbol of .symtab and .dynsym
+ * (FUNCS: only the defined function symbols); stops when FN returns
+ * non-zero and returns that value. Returns 0 after all, or REC_ELF_ENOSYMS
+ * when there were none.
  */
-static int for_each_func(Elf *elf, int (*fn)(const char *, const GElf_Sym *, void *), void *arg)
+static int for_each_sym(Elf *elf, bool funcs, int (*fn)(const char *, const GElf_Sym *, void *),
+			void *arg)
 {
 	Elf_Scn *scn = NULL;
 	bool any = false;
@@ -103,8 +105,8 @@ static int for_each_func(Elf *elf, int (*fn)(const char *, const GElf_Sym *, voi
 			if (!gelf_getsym(data, (int)i, &sym))
 				continue;
 			t = GELF_ST_TYPE(sym.st_info);
-			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-			    !sym.st_value)
+			if (funcs && ((t != STT_FUNC && t != STT_GNU_IFUNC) ||
+				      sym.st_shndx == SHN_UNDEF || !sym.st_value))
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
@@ -116,6 +118,40 @@ static int for_each_func(Elf *elf, int (*fn)(const char *, const GElf_Sym *, voi
 		}
 	}
 	return any ? 0 : REC_ELF_ENOSYMS;
+}
+
+/* for_each_sym() of the defined function symbols. */
+static int for_each_func(Elf *elf, int (*fn)(const char *, const GElf_Sym *, void *), void *arg)
+{
+	return for_each_sym(elf, true, fn, arg);
+}
+
+/* The symbols a binary names when C++ exceptions are thrown or caught in
+ * it: the Itanium C++ ABI's (and its unwinder's) entry points. */
+static const char *const cxx_exception_syms[] = {
+	"__cxa_throw", "__cxa_rethrow", "__cxa_begin_catch", "__gxx_personality_v0",
+	"_Unwind_RaiseException", "_Unwind_Resume",
+};
+
+static int cxx_exception_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	(void)sym, (void)arg;
+	for (size_t i = 0; i < sizeof(cxx_exception_syms) / sizeof(cxx_exception_syms[0]); i++)
+		if (!strcmp(name, cxx_exception_syms[i]))
+			return 1;
+	return 0;
+}
+
+bool rec_elf_cxx_exceptions(const char *path)
+{
+	struct elf_file f;
+	bool found;
+
+	if (elf_file_open(path, &f))
+		return false;
+	found = for_each_sym(f.elf, false, cxx_exception_cb, NULL) == 1;
+	elf_file_close(&f);
+	return found;
 }
 
 struct functions {

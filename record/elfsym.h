@@ -59,6 +59,13 @@ int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void 
 int rec_elf_find(const char *path, const char *name, struct rec_sym *out, int max);
 
 /*
+ * Whether the ELF file PATH throws, catches or passes C++ exceptions: it names
+ * (defines or imports) the C++ ABI's throw, catch or personality routine, or
+ * the unwinder's. False when it does not or cannot be read.
+ */
+bool rec_elf_cxx_exceptions(const char *path);
+
+/*
  * Looks up function NAME (its symbol name exactly) in the ELF file PATH. Fills *S.
  * Returns 0, REC_ELF_ENOSYM, REC_ELF_ENOSYMS, REC_ELF_ENOTELF,
  * REC_ELF_ENOLOAD, or a negative errno from open().

@@ -22,6 +22,7 @@
 #include "events.h"
 #include "cli.h"
 #include "demangle.h"
+#include "elfsym.h"
 #include "diag.h"
 #include "frontend.h"
 #include "host.h"
@@ -209,6 +210,16 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 	return -1;
 }
 
+/* The name a user knows LOC's function by: its demangled symbol ("f(int)"
+ * for _Z1fi) into BUF (SIZE bytes), else the spec that named it. */
+static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t size)
+{
+	if (!loc->symbol[0])
+		return loc->spec;
+	rec_demangle(loc->symbol, buf, size);
+	return buf;
+}
+
 /*
  * OPT (--trigger-slower-than, or --measure) needs LOC at a function's first
  * instruction (each hit a call) and the places its calls leave it
@@ -262,13 +273,25 @@ static int function_exits(const struct rec_session *s, const char *opt, const ch
 		return EXIT_USAGE;
 	}
 	err = rec_callexits_find(loc->probe, loc->file, loc->vaddr, x, why, sizeof(why));
-	if (err) {
+	if (err && err != -ENOENT) {
 		diag_error("%s: %s", opt, why);
 		return err == -EINVAL || err == -EOPNOTSUPP ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	tail_calls_said(opt, loc, x);
 	x->catch_loc = rec_catch_find(s->o->ncmd ? s->exe : s->target.exe,
 				      s->o->ncmd ? 0 : s->target.pids[0]);
+	/* no exit: its calls end at the catch of the exception that leaves it,
+	 * in a binary where exceptions are thrown */
+	if (err == -ENOENT && (!x->catch_loc || !rec_elf_cxx_exceptions(loc->probe))) {
+		diag_error("%s: %s; %s uses no C++ exceptions: nothing to measure", opt, why,
+			   loc->file);
+		rec_callexits_free(x);
+		return EXIT_USAGE;
+	}
+	if (err == -ENOENT)
+		diag_warn("%s: %s leaves only by exceptions: each call is measured to the "
+			  "catch of the exception that leaves it (a longjmp out is not seen)",
+			  opt, loc_name(loc, why, sizeof(why)));
 	return -1;
 }
 
@@ -288,16 +311,6 @@ static int check_slow_call(struct rec_session *s, const struct rec_opts *o)
 	}
 	return function_exits(s, "--trigger-slower-than", "a trigger", "--trigger", &s->loc,
 			      &s->callexits);
-}
-
-/* The name a user knows LOC's function by: its demangled symbol ("f(int)"
- * for _Z1fi) into BUF (SIZE bytes), else the spec that named it. */
-static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t size)
-{
-	if (!loc->symbol[0])
-		return loc->spec;
-	rec_demangle(loc->symbol, buf, size);
-	return buf;
 }
 
 /*

@@ -6,7 +6,8 @@
  * sleeping 1 ms; every third (i % 3 == 0) then leaves by the mode's way:
  *   throw N   a C++ exception, caught in main's loop
  *   jump N    a longjmp to a setjmp in main's loop
- * The others return. main times every call around it (CLOCK_MONOTONIC) and
+ * The others return. In mode "always N" main calls doomed(i) instead, a
+ * function with no return at all: each call leaves by an exception. main times every call around it (CLOCK_MONOTONIC) and
  * prints on stderr, after it:
  *   call I ms MS returned|left
  * then on stdout "left K of N".
@@ -53,13 +54,23 @@ __attribute__((noinline)) int risky(int i)
 	return i;
 }
 
+__attribute__((noinline)) void doomed(int i)
+{
+	struct timespec nap = { 0, 1000000 };
+
+	churn(i % 5 == 4 ? 6 : 1.5);
+	nanosleep(&nap, nullptr);
+	throw std::runtime_error("left doomed");
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc == 3 ? atoi(argv[2]) : 0;
 	volatile int left = 0;   /* kept across the longjmp */
 
-	if (n <= 0 || (strcmp(argv[1], "throw") && strcmp(argv[1], "jump"))) {
-		fprintf(stderr, "usage: leaves_target throw|jump N\n");
+	if (n <= 0 || (strcmp(argv[1], "throw") && strcmp(argv[1], "jump") &&
+		       strcmp(argv[1], "always"))) {
+		fprintf(stderr, "usage: leaves_target throw|jump|always N\n");
 		return 2;
 	}
 	jump = !strcmp(argv[1], "jump");
@@ -69,6 +80,8 @@ int main(int argc, char **argv)
 
 		if (!setjmp(out)) {
 			try {
+				if (!strcmp(argv[1], "always"))
+					doomed(i);
 				sink = sink + (unsigned long)risky(i);
 				returned = true;
 			} catch (const std::exception &) {

@@ -25,6 +25,14 @@
 #   slice lies inside another, risky's slices inside main take no more than
 #   main, and a call that left by longjmp, drawn from its samples, is no
 #   longer than the longest such call as the program timed it (and 1 ms)
+# - measure_always_throws: leaves_target.cc's doomed(), which has no return
+#   at all (every call leaves by a C++ exception), as the slow-call trigger
+#   (1 s: no hit) and measured: both accept it, saying its calls are
+#   measured to their catch; record.json counts all 40 calls, all thrown,
+#   none unended, for both; the calls file marks each "exception"; each
+#   call lasts at least its 2.5 ms of work and sleep and the longest no
+#   longer than the program's own longest measure around a call (+50 us);
+#   converted, the measured slices are exactly the calls file's
 # - measure_threads: two threads' 1400 calls, 700 each in the calls file;
 #   with --multi-thread none is said to be in a thread not recorded
 # - measure_unrecorded: the same without --multi-thread, with the slow-call
@@ -47,7 +55,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="measure_exact measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead
-measure_usage no_leftovers"
+measure_usage measure_always_throws no_leftovers"
 need_recording measure
 need_built measure "$CONVERT"
 need_built measure "$SNAPTRACE_BIN/snaptrace-stats"
@@ -241,6 +249,35 @@ t_leave() {
 	fi
 }
 
+t_always() {
+	local d="$TMP/always" bad="" own_max why
+	if ! rec "$d" --snapshot-size 16M --trigger doomed --trigger-slower-than 1s --measure doomed \
+		-- "$LEAVES" always 40; then
+		fail measure_always_throws "refused or failed: $(tl 3 "$d.err")"
+		return
+	fi
+	[ "$(cat "$d.out")" = "left 40 of 40" ] || bad+="[the program printed '$(cat "$d.out")']"
+	grep -q -- "warning: --trigger-slower-than: doomed(int) leaves only by exceptions: each call is measured to the catch of the exception that leaves it" "$d.err" ||
+		bad+="[not said: $(grep -m 1 doomed "$d.err")]"
+	[ "$(measure "$d" calls) $(measure "$d" calls_thrown) $(measure "$d" calls_unended)" = "40 40 0" ] ||
+		bad+="[measure: calls, thrown, unended: $(measure "$d" calls) $(measure "$d" calls_thrown) $(measure "$d" calls_unended)]"
+	[ "$(rec_field "$d" trigger.calls) $(rec_field "$d" trigger.calls_thrown)" = "40 40" ] ||
+		bad+="[trigger: calls, thrown: $(rec_field "$d" trigger.calls) $(rec_field "$d" trigger.calls_thrown)]"
+	[ "$(grep -c ' exception$' "$d/measured-calls.txt")" = 40 ] ||
+		bad+="[$(grep -c ' exception$' "$d/measured-calls.txt") calls marked exception in the calls file]"
+	own_max=$(awk '$5 == "left" { ns = $4 * 1e6; if (ns > m) m = ns } END { printf "%d", m }' "$d.err")
+	[ "$(measure "$d" min_ns)" -ge 2500000 ] 2>/dev/null &&
+		[ "$(measure "$d" max_ns)" -le $((own_max + 50000)) ] ||
+		bad+="[durations: min $(measure "$d" min_ns), max $(measure "$d" max_ns) ns; the program's longest $own_max ns]"
+	why=$(sliced "$d" doomed) || { fail measure_always_throws "$bad$why"; return; }
+	bad+=$why
+	if [ -n "$bad" ]; then
+		fail measure_always_throws "$bad"
+	else
+		ok measure_always_throws
+	fi
+}
+
 t_threads() {
 	local d="$TMP/threads" counts
 	rec "$d" --multi-thread --trigger none --measure timed -- "$PROG" threads
@@ -345,4 +382,5 @@ t_shared
 t_warning
 t_overhead
 t_usage
+t_always
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
