@@ -66,13 +66,18 @@
  *           sample of it: record/hitholder.h); "deferred": it came before the arming,
  *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
- *           arming that took no snapshot of their own (ignored with
- *           --arm-after, else replaced by a later one), "hits_coalesced": those that took no
+ *           arming ignored with --arm-after (in no snapshot),
+ *           "hits_coalesced": those that took no
  *           snapshot of their own (within --min-interval of the last one, or
- *           while a snapshot was waiting or in flight, or after the end),
+ *           while a snapshot was waiting or in flight, or after the end, or
+ *           replaced before the arming by a later hit, whose snapshot
+ *           holds them),
  *           "hits_lost": hits the kernel dropped (the trigger's ring was full),
  *           "hits_unrecorded": hits in threads the recording leaves out (no
- *           --multi-thread), which took no snapshot
+ *           --multi-thread), which took no snapshot. Every hit seen but a
+ *           lost one is in exactly one place: hits_total = len(hits) (each
+ *           in its "snapshot", or in none: null) + hits_coalesced +
+ *           hits_before_armed + hits_unrecorded
  *   "children_unrecorded": the child processes the targets started during
  *           the recording, which it did not record (without --multi-thread:
  *           record/forks.h; 0 where the host allows no tracepoints)

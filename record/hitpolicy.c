@@ -37,12 +37,13 @@ int rec_hitpolicy_arm_wait_ms(const struct rec_hitpolicy *p, uint64_t mono_ns)
 static enum rec_hit_verdict early(struct rec_hitpolicy *p, uint64_t hit_ns,
 				  const struct rec_hit_now *now)
 {
+	p->early++;
 	if (p->arm_by == REC_ARM_OPTION) {
 		p->before_armed++;
 		return REC_HIT_IGNORED;
 	}
 	if (now->waiting) {
-		p->before_armed++;
+		p->coalesced++;   /* the hit replaced: in this one's snapshot */
 		p->last_hit_ns = hit_ns;
 		return REC_HIT_REPLACES;
 	}

@@ -11,7 +11,9 @@
  *     would not show it): unrecorded;
  *   - before the trigger is armed (arming.h) a hit is ignored with
  *     --arm-after, else it waits for the arming, and a later early hit takes
- *     the waiting one's place (it has the longer look-back);
+ *     the waiting one's place (it has the longer look-back): the one it
+ *     replaces is coalesced into its snapshot, which holds everything since
+ *     the start;
  *   - once armed, the first hit takes a snapshot; with --multi-snapshot so
  *     does every hit at least --min-interval (perf clock) after the hit of
  *     the last snapshot while no other waits. Every other hit is coalesced:
@@ -30,7 +32,10 @@
 
 /* The policy of one recording: its settings, the counts record.json reports
  * ("hits_total", "hits_before_armed", "hits_coalesced", "hits_unrecorded":
- * common/record_json.h) and the time of the last snapshot's hit. */
+ * common/record_json.h) and the time of the last snapshot's hit. Every hit
+ * has one fate: logged (REC_HIT_SNAPSHOT, REC_HIT_DEFERRED, REC_HIT_REPLACES:
+ * it takes or waits for a snapshot), coalesced, before_armed or unrecorded,
+ * so SEEN = logged + COALESCED + BEFORE_ARMED + UNRECORDED. */
 struct rec_hitpolicy {
 	/* set before the first hit */
 	bool multi_snapshot;         /* --multi-snapshot */
@@ -40,10 +45,13 @@ struct rec_hitpolicy {
 				      * not record yet (never armed) */
 	/* counts */
 	uint64_t seen;               /* every hit */
-	uint64_t before_armed;       /* before the arming, no snapshot of their own:
-				      * ignored, or replaced by a later early hit */
-	uint64_t coalesced;          /* no snapshot of their own (the rules above),
-				      * after the recording's end, or no memory to log them */
+	uint64_t early;              /* of SEEN, before the arming, whatever their fate */
+	uint64_t before_armed;       /* before the arming, ignored (--arm-after): in no
+				      * snapshot */
+	uint64_t coalesced;          /* no snapshot of their own (the rules above: a
+				      * later early hit replaced them, or another's
+				      * snapshot holds them), after the recording's
+				      * end, or no memory to log them */
 	uint64_t unrecorded;         /* in threads the recording leaves out */
 	/* state */
 	uint64_t last_hit_ns;        /* perf clock: the hit of the last snapshot */
@@ -63,7 +71,8 @@ struct rec_hit_now {
 enum rec_hit_verdict {
 	REC_HIT_UNRECORDED,          /* a thread the recording leaves out: no snapshot */
 	REC_HIT_IGNORED,             /* before the arming, --arm-after: no snapshot */
-	REC_HIT_REPLACES,            /* before the arming: takes the waiting hit's place */
+	REC_HIT_REPLACES,            /* before the arming: takes the waiting hit's place
+				      * (that one is coalesced into its snapshot) */
 	REC_HIT_DEFERRED,            /* before the arming: logged, waits for it */
 	REC_HIT_SNAPSHOT,            /* logged, its snapshot is to be taken */
 	REC_HIT_COALESCED,           /* no snapshot of its own */

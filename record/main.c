@@ -636,13 +636,13 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  s->children_unrecorded == 1 ? "it" : "them");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
-	uint64_t early = s->pol.before_armed + deferred;
+	uint64_t early = s->pol.early;
 
 	if (early)
 		diag_info("%" PRIu64 " trigger hit%s in the first %.0f ms, before the trigger "
 			  "was armed: %s", early, diag_s(early), s->arm.after_ms,
-			  deferred ? "the last one's snapshot waited for it" :
-			  "ignored (--arm-after)");
+			  deferred ? "the last one's snapshot waited for it (the others are "
+			  "coalesced into it)" : "ignored (--arm-after): in no snapshot");
 	/* a trigger that never fired: the snapshot is not the moment asked for
 	 * (a slow-call trigger says its calls above) */
 	if ((s->have_trigger || s->sig_trigger) && !s->o->slower_than_ns && !s->nhits &&
