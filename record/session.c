@@ -829,6 +829,26 @@ static void report_failure(struct rec_session *s)
 		rec_report_unreserve(s);
 }
 
+/* An attached process with other threads than the main one, recorded
+ * without --multi-thread: what those threads run is not in the trace
+ * (unrecorded.h), said once at the start. */
+static void warn_threads_unrecorded(const struct rec_session *s)
+{
+	pid_t *tids = NULL;
+	size_t cap = 0;
+
+	if (s->target.launched || s->target.tid || s->o->multi_thread)
+		return;
+	for (int i = 0; i < s->target.npids; i++) {
+		int n = rec_proc_tasks(s->target.pids[i], &tids, &cap);
+
+		if (n > 1)
+			diag_warn("process %d has %d threads: only its main thread is recorded, what "
+				  "the other %d run is not in the trace; " SIG_UNRECORDED_HINT,
+				  (int)s->target.pids[i], n, n - 1);
+	}
+	free(tids);
+}
 /*
  * perf records: arms the trigger (from now on, as S->arm says), enables the
  * events (measured functions, trigger, signal watch) and lets the target
@@ -864,6 +884,7 @@ static int arm_and_release(struct rec_session *s)
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
 		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
 				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	warn_threads_unrecorded(s);
 	return 0;
 }
 

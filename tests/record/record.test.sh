@@ -13,7 +13,7 @@ DEMO="$SNAPTRACE_O/examples/demo"
 export SNAPTRACE_BIN
 
 NAMES="demo_default_trigger attach_named_trigger duration sigint_keeps_data
-target_sigkill_keeps_data second_thread_trigger multi_thread missing_symbol dead_pid missing_perf
+target_sigkill_keeps_data second_thread_trigger attach_threads_unrecorded multi_thread missing_symbol dead_pid missing_perf
 usage_error check_report installed_layout recorder_killed stripped_target breakpoint_mechanism
 unprivileged_user perf_refuses perf_killed start_not_missed start_not_missed_without_control
 short_lived_targets attached_targets_exit grandchildren_end children_named addr_zero rebuilt_binary arm_after
@@ -241,6 +241,37 @@ t_second_thread_trigger() {
 	else
 		ok second_thread_trigger
 	fi
+}
+
+# Attached to a process with two worker threads besides the main one,
+# without --multi-thread: the recorder says at the start that the other 2
+# threads are not in the trace, with the hint, and the trace read back has
+# no worker; with --multi-thread it says nothing of the kind and the workers
+# are in the trace.
+t_attach_threads_unrecorded() {
+	local d="$TMP/attach-threads" pid want bad="" workers
+	"$PROG" leave 2 20000 &
+	pid=$!
+	BG+=("$pid")
+	wait_exec "$pid" "$PROG"
+	want="warning: process $pid has 3 threads: only its main thread is recorded, what the other 2 run is not in the trace; record every thread with --multi-thread"
+	for mt in "" --multi-thread; do
+		rm -rf "$d$mt"
+		if ! "$RECORD" -q -o "$d$mt" -p "$pid" $mt --trigger none --duration 0.3 \
+			2>"$d$mt.err" || ! "$CONVERT" --quiet "$d$mt" -o "$d$mt.fxt" 2>>"$d$mt.err"; then
+			bad+="[${mt:-main thread only}: failed: $(tl 3 "$d$mt.err")]"
+			continue
+		fi
+		workers=$("$CONVERT" --dump=records "$d$mt.fxt" | grep -c 'kobj thread koid=[0-9]* name="worker \[')
+		if [ -z "$mt" ] && { ! grep -qF "$want" "$d.err" || [ "$workers" != 0 ]; }; then
+			bad+="[main thread only: $workers workers in the trace; $(grep -c 'not in the trace' "$d.err") warnings: $(tl 2 "$d.err")]"
+		elif [ -n "$mt" ] && { grep -q "not in the trace" "$d$mt.err" || [ "$workers" -lt 2 ]; }; then
+			bad+="[--multi-thread: $workers workers in the trace; $(tl 2 "$d$mt.err")]"
+		fi
+	done
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if [ -n "$bad" ]; then fail attach_threads_unrecorded "$bad"; else ok attach_threads_unrecorded; fi
 }
 
 # --multi-thread: both threads of "workload thread" are in the trace.
@@ -766,7 +797,7 @@ t_start_not_missed() {
 }
 
 run_tests demo_default_trigger attach_named_trigger duration \
-	sigint_keeps_data target_sigkill_keeps_data recorder_killed second_thread_trigger \
+	sigint_keeps_data target_sigkill_keeps_data recorder_killed second_thread_trigger attach_threads_unrecorded \
 	multi_thread missing_symbol dead_pid missing_perf usage_error check_report \
 	installed_layout stripped_target breakpoint_mechanism unprivileged_user perf_refuses \
 	perf_killed short_lived_targets attached_targets_exit grandchildren_end children_named addr_zero \
