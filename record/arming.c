@@ -76,7 +76,8 @@ void rec_arming_decide(const struct rec_opts *o, const struct rec_host *h,
 		snprintf(a->why, sizeof(a->why), "%.0f KiB of Intel PT at about %.0f MB/s",
 			 ring / 1024, rate / 1e6);
 	} else {
-		unsigned b = bytes_per_sample(p->unwinder);
+		unsigned b = bytes_per_sample(p->unwinder) +
+			     (p->switch_stack ? REC_SAMPLE_DATA_BYTES : 0);
 
 		rate = (double)b * o->sampling_freq;
 		snprintf(a->why, sizeof(a->why), "%.0f KiB at about %u bytes a sample (%s), "
