@@ -116,11 +116,8 @@ record() {
 	same_kernel_symbols "$name" "$TMP/$name.fxt.gz" "$TMP/$name.data" >"$TMP/$name.dump.err" || return 2
 }
 
-# perf, each run's arguments appended to the file $PERF_LOG names, a line each.
 PERF_LOGGED="$TMP/perf-logged"
-printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"$PERF_LOG"\nexec "%s" "$@"\n' \
-	"$(command -v "$PERF")" >"$PERF_LOGGED"
-chmod +x "$PERF_LOGGED"
+perf_logging "$PERF_LOGGED"
 
 # same_kernel_symbols NAME TRACE INPUT...: TRACE (INPUT converted by perf
 # $PERF_LOGGED, logging to $TMP/NAME.perf-args) is the trace of INPUT
