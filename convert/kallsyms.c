@@ -185,10 +185,14 @@ static int read_table(char **buf, size_t *len)
 		ssize_t got;
 
 		if (!b || *len + 1 >= cap) {
-			char *p = cap > TABLE_MAX ? NULL : realloc(b, b ? cap *= 2 : cap);
+			char *p;
 
-			if (!p) {
-				err = cap > TABLE_MAX ? -E2BIG : -ENOMEM;
+			if (b && cap >= TABLE_MAX) {
+				err = -E2BIG;
+				break;
+			}
+			if (!(p = realloc(b, b ? cap *= 2 : cap))) {
+				err = -ENOMEM;
 				break;
 			}
 			b = p;
