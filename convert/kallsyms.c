@@ -49,60 +49,53 @@ static void sort_unique(uint64_t *a, size_t *n)
 	*n = k;
 }
 
+/* The kernel addresses sample_kernel_addrs() collects. */
+struct kernel_addrs {
+	uint64_t *addrs;
+	size_t n, cap;
+};
+
+/* perfdata_samples()'s callback: the kernel addresses of the sample REC
+ * (SIZE bytes) into ARG. Returns 0, -ENOMEM or -E2BIG past ADDRS_MAX. */
+static int add_kernel_addrs(void *arg, const unsigned char *rec, size_t size)
+{
+	struct kernel_addrs *k = arg;
+
+	for (size_t at = 8; at + 8 <= size; at += 8) {
+		uint64_t v = perfdata_u64(rec + at), *p;
+
+		if (!kernel_addr(v))
+			continue;
+		if (k->n == 2 * ADDRS_MAX) {
+			sort_unique(k->addrs, &k->n);
+			if (k->n > ADDRS_MAX)
+				return -E2BIG;
+		}
+		if (!(p = array_grow(k->addrs, &k->cap, k->n, sizeof(*k->addrs))))
+			return -ENOMEM;
+		k->addrs = p;
+		k->addrs[k->n++] = v;
+	}
+	return 0;
+}
+
 /* The kernel addresses in the samples of the perf.data at PATH, sorted and
  * distinct, into *ADDRS (the caller frees it) and *N. Returns 0; -E2BIG
  * past ADDRS_MAX; or a negative errno (the file unreadable, -ENOMEM). */
 static int sample_kernel_addrs(const char *path, uint64_t **addrs, size_t *n)
 {
-	struct perfdata_records *r = malloc(sizeof(*r));
-	struct perfdata_header h;
-	const unsigned char *rec;
-	size_t cap = 0;
-	int fd = perfdata_open(path), err;
+	struct kernel_addrs k = { 0 };
+	int err = perfdata_samples(path, add_kernel_addrs, &k);
 
-	*addrs = NULL;
-	*n = 0;
-	if (!r || fd < 0) {
-		err = !r ? -ENOMEM : -errno;
-		goto out;
-	}
-	err = perfdata_header_read(fd, &h);
-	if (!err)
-		perfdata_records_start(r, fd, &h);
-	while (!err && (rec = perfdata_record_next(r, &err))) {
-		size_t size = (size_t)rec[6] | (size_t)rec[7] << 8;
-
-		if (perfdata_u32(rec) != PERFDATA_REC_SAMPLE)
-			continue;
-		for (size_t at = 8; !err && at + 8 <= size; at += 8) {
-			uint64_t v = perfdata_u64(rec + at), *p;
-
-			if (!kernel_addr(v))
-				continue;
-			if (*n == 2 * ADDRS_MAX) {
-				sort_unique(*addrs, n);
-				if (*n > ADDRS_MAX)
-					err = -E2BIG;
-			}
-			if (!err && !(p = array_grow(*addrs, &cap, *n, sizeof(**addrs))))
-				err = -ENOMEM;
-			if (!err) {
-				*addrs = p;
-				(*addrs)[(*n)++] = v;
-			}
-		}
-	}
-	if (!err)
-		sort_unique(*addrs, n);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(r);
 	if (err) {
-		free(*addrs);
-		*addrs = NULL;
-		*n = 0;
+		free(k.addrs);
+		k.addrs = NULL;
+		k.n = 0;
+	} else {
+		sort_unique(k.addrs, &k.n);
 	}
+	*addrs = k.addrs;
+	*n = k.n;
 	return err;
 }
 
