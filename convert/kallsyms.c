@@ -209,122 +209,139 @@ static int read_table(char **buf, size_t *len)
 	return 0;
 }
 
-/* One line of a kallsyms table. */
-struct line {
-	uint64_t start;
-	size_t off, len;      /* its bytes in the table, the newline included */
-	bool text, ref;       /* type T or W; _text or _stext */
-};
+static int by_start(const void *a, const void *b, void *arg)
+{
+	const struct kallsyms_line *l = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-/* The lines of TABLE (LEN bytes, NUL-terminated after them) into *LINES. */
-static int parse_table(const char *table, size_t len, struct line **lines, size_t *n)
+	if (l[x].start != l[y].start)
+		return l[x].start < l[y].start ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Fills line L (LEN bytes at P, the newline included) from its text. */
+static void parse_line(const char *p, size_t len, struct kallsyms_line *l)
+{
+	char *e;
+	size_t name;
+
+	l->start = strtoull(p, &e, 16);
+	if (!(e + 2 < p + len && e[0] == ' ' && e[2] == ' '))
+		return;
+	l->text = toupper((unsigned char)e[1]) == 'T' || toupper((unsigned char)e[1]) == 'W';
+	name = (size_t)(e + 3 - p);
+	l->ref = (len - name >= 5 && !memcmp(p + name, "_text", 5) && strchr("\t\n", p[name + 5])) ||
+		 (len - name >= 6 && !memcmp(p + name, "_stext", 6) && strchr("\t\n", p[name + 6]));
+}
+
+int kallsyms_table_parse(const char *text, size_t len, struct kallsyms_table *t)
 {
 	size_t cap = 0;
 
-	*lines = NULL;
-	*n = 0;
+	*t = (struct kallsyms_table){ .text = text, .len = len };
 	for (size_t at = 0; at < len;) {
-		const char *p = table + at, *nl = memchr(p, '\n', len - at), *e;
+		const char *p = text + at, *nl = memchr(p, '\n', len - at);
 		size_t l = nl ? (size_t)(nl - p) + 1 : len - at;
-		struct line *grown = array_grow(*lines, &cap, *n, sizeof(**lines));
-		size_t name;
+		struct kallsyms_line *grown = array_grow(t->lines, &cap, t->nlines, sizeof(*grown));
 
-		if (!grown) {
-			free(*lines);
-			*lines = NULL;
-			return -ENOMEM;
-		}
-		*lines = grown;
-		(*lines)[*n] = (struct line){ .start = strtoull(p, (char **)&e, 16), .off = at,
-					      .len = l };
-		if (e + 2 < p + l && e[0] == ' ' && e[2] == ' ') {
-			struct line *s = &(*lines)[*n];
-
-			s->text = toupper((unsigned char)e[1]) == 'T' ||
-				  toupper((unsigned char)e[1]) == 'W';
-			name = (size_t)(e + 3 - p);
-			s->ref = (l - name >= 5 && !memcmp(p + name, "_text", 5) &&
-				  strchr("\t\n", p[name + 5])) ||
-				 (l - name >= 6 && !memcmp(p + name, "_stext", 6) &&
-				  strchr("\t\n", p[name + 6]));
-		}
-		(*n)++;
+		if (!grown)
+			goto nomem;
+		t->lines = grown;
+		t->lines[t->nlines] = (struct kallsyms_line){ .off = at, .len = l };
+		parse_line(p, l, &t->lines[t->nlines++]);
 		at += l;
 	}
+	t->by_start = malloc((t->nlines ? t->nlines : 1) * sizeof(*t->by_start));
+	t->text_starts = malloc((t->nlines ? t->nlines : 1) * sizeof(*t->text_starts));
+	if (!t->by_start || !t->text_starts)
+		goto nomem;
+	for (size_t i = 0; i < t->nlines; i++) {
+		t->by_start[i] = i;
+		if (t->lines[i].text)
+			t->text_starts[t->ntext++] = t->lines[i].start;
+	}
+	array_sort_r(t->by_start, t->nlines, sizeof(*t->by_start), by_start, t->lines);
+	sort_unique(t->text_starts, &t->ntext);
 	return 0;
+nomem:
+	kallsyms_table_free(t);
+	return -ENOMEM;
 }
 
-/* A range of start addresses whose lines are kept (both ends included). */
-struct window {
-	uint64_t lo, hi;
-};
-
-static int by_window(const void *key, const void *elem)
+void kallsyms_table_free(struct kallsyms_table *t)
 {
-	uint64_t a = *(const uint64_t *)key;
-	const struct window *w = elem;
-
-	return a < w->lo ? -1 : a > w->hi;
+	free(t->lines);
+	free(t->by_start);
+	free(t->text_starts);
+	*t = (struct kallsyms_table){ 0 };
 }
 
-int kallsyms_select(const char *table, size_t len, const uint64_t *addrs, size_t n, FILE *out)
+/* The first of T's lines in start order whose start is LO or above. */
+static size_t first_from(const struct kallsyms_table *t, uint64_t lo)
 {
-	struct line *lines;
-	struct window *win = NULL;
-	uint64_t *text = NULL;
-	size_t nlines, ntext = 0, nwin = 0;
-	int err = parse_table(table, len, &lines, &nlines);
+	size_t a = 0, b = t->nlines;
 
-	if (err)
-		return err;
-	text = malloc((nlines ? nlines : 1) * sizeof(*text));
-	win = malloc((n ? n : 1) * sizeof(*win));
-	if (!text || !win) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < nlines; i++)
-		if (lines[i].text)
-			text[ntext++] = lines[i].start;
-	sort_unique(text, &ntext);
-	/* each address's window: from the text symbol at or below it to the
-	 * next, merged in address order */
-	for (size_t i = 0, k = 0; i < n; i++) {
-		struct window w;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
 
-		while (k < ntext && text[k] <= addrs[i])
-			k++;
-		w.lo = k ? text[k - 1] : 0;
-		w.hi = k < ntext ? text[k] : UINT64_MAX;
-		if (nwin && w.lo <= win[nwin - 1].hi)
-			win[nwin - 1].hi = w.hi > win[nwin - 1].hi ? w.hi : win[nwin - 1].hi;
+		if (t->lines[t->by_start[m]].start < lo)
+			a = m + 1;
 		else
-			win[nwin++] = w;
+			b = m;
 	}
-	for (size_t i = 0; i < nlines && !err; i++) {
-		const struct line *l = &lines[i];
+	return a;
+}
 
-		if ((l->ref || array_search(&l->start, win, nwin, sizeof(*win), by_window)) &&
-		    fwrite(table + l->off, 1, l->len, out) != l->len)
-			err = -EIO;
+int kallsyms_select(const struct kallsyms_table *t, const uint64_t *addrs, size_t n, FILE *out)
+{
+	unsigned char *keep = calloc(t->nlines ? t->nlines : 1, 1);
+	uint64_t lo = 0, hi = 0;
+	bool open = false;
+	int err = 0;
+
+	if (!keep)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nlines; i++)
+		keep[i] = t->lines[i].ref;
+	/* each address's window, from the text symbol at or below it to the
+	 * next, merged in address order: every line with a start in it kept */
+	for (size_t i = 0, k = 0; i <= n; i++) {
+		uint64_t wlo = 0, whi = 0;
+
+		if (i < n) {
+			while (k < t->ntext && t->text_starts[k] <= addrs[i])
+				k++;
+			wlo = k ? t->text_starts[k - 1] : 0;
+			whi = k < t->ntext ? t->text_starts[k] : UINT64_MAX;
+			if (open && wlo <= hi) {
+				hi = whi > hi ? whi : hi;
+				continue;
+			}
+		}
+		for (size_t j = open ? first_from(t, lo) : t->nlines;
+		     j < t->nlines && t->lines[t->by_start[j]].start <= hi; j++)
+			keep[t->by_start[j]] = 1;
+		lo = wlo, hi = whi, open = true;
 	}
-out:
-	free(lines);
-	free(text);
-	free(win);
+	for (size_t i = 0; i < t->nlines && !err; i++)
+		if (keep[i] && fwrite(t->text + t->lines[i].off, 1, t->lines[i].len, out) !=
+		    t->lines[i].len)
+			err = -EIO;
+	free(keep);
 	return err;
 }
 
-/* /proc/kallsyms as this process read it first (one read for all its
- * inputs: the kernel formats its ~120,000 lines anew at every read), or
- * NULL when it could not be: freed at exit. */
-static char *table;
-static size_t table_len;
+/* /proc/kallsyms as this process read and parsed it first (one read for all
+ * its inputs: the kernel formats its ~120,000 lines anew at every read), or
+ * none (TABLE.text NULL) when it could not be: freed at exit. */
+static struct kallsyms_table table;
+static char *table_text;
 static bool table_tried;
 
 static void table_free(void)
 {
-	free(table);
+	kallsyms_table_free(&table);
+	free(table_text);
 }
 
 /* Writes the selection of /proc/kallsyms for ADDRS (N) into K's directory
@@ -335,11 +352,15 @@ static int write_copy(struct kallsyms_copy *k, const uint64_t *addrs, size_t n)
 	FILE *f = NULL;
 
 	if (!table_tried) {
+		size_t len;
+
 		table_tried = true;
-		if (!read_table(&table, &table_len))
+		if (!read_table(&table_text, &len)) {
 			atexit(table_free);
+			kallsyms_table_parse(table_text, len, &table);
+		}
 	}
-	if (!table)
+	if (!table.text)
 		return -ENOENT;
 	if (symlinkat("/proc/kcore", k->dir.fd, "kcore") ||
 	    symlinkat("/proc/modules", k->dir.fd, "modules"))
@@ -352,7 +373,7 @@ static int write_copy(struct kallsyms_copy *k, const uint64_t *addrs, size_t n)
 			err = -errno;
 	}
 	if (!err)
-		err = kallsyms_select(table, table_len, addrs, n, f);
+		err = kallsyms_select(&table, addrs, n, f);
 	if (f) {
 		if (fclose(f) && !err)
 			err = -EIO;

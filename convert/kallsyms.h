@@ -11,6 +11,7 @@
 #ifndef SNAPTRACE_CONVERT_KALLSYMS_H
 #define SNAPTRACE_CONVERT_KALLSYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,16 +42,41 @@ int kallsyms_copy_make(const char *perfdata, struct kallsyms_copy *k);
 /* Removes K's copy (if any) and empties K. */
 void kallsyms_copy_free(struct kallsyms_copy *k);
 
+/* One line of a kallsyms table. */
+struct kallsyms_line {
+	uint64_t start;       /* its address */
+	size_t off, len;      /* its bytes in the table's text, the newline included */
+	bool text, ref;       /* type T or W (text); _text or _stext */
+};
+
+/* A kallsyms table parsed once for any number of selections. */
+struct kallsyms_table {
+	const char *text;     /* the table (/proc/kallsyms' format, "ADDRESS TYPE
+			       * NAME[\t[MODULE]]" a line; borrowed); NULL: none */
+	size_t len;           /* its bytes */
+	struct kallsyms_line *lines;   /* in the table's order */
+	size_t nlines;
+	size_t *by_start;     /* LINES' indices by start (then by order) */
+	uint64_t *text_starts;         /* the distinct starts of text symbols, sorted */
+	size_t ntext;
+};
+
+/* Parses TEXT (LEN bytes, borrowed: it must outlive T) into *T. Returns 0
+ * (the caller calls kallsyms_table_free()), or -ENOMEM with T empty. */
+int kallsyms_table_parse(const char *text, size_t len, struct kallsyms_table *t);
+
+/* Frees what T holds (not its text) and empties it. */
+void kallsyms_table_free(struct kallsyms_table *t);
+
 /*
- * Writes to OUT the lines of TABLE (LEN bytes of /proc/kallsyms' format,
- * "ADDRESS TYPE NAME[\t[MODULE]]" a line) that perf needs to name the
- * kernel addresses ADDRS (N of them, sorted, distinct) as it names them
- * from the whole TABLE: for each address, every line from the last text
- * symbol (type T or W, as perf keeps them among D and B) at or below it to
- * the first above it, both included; and _text and _stext (perf's
- * reference for the kernel's relocation, and its kcore check), in TABLE's
- * order. Returns 0, or -ENOMEM, or -EIO when OUT could not be written.
+ * Writes to OUT the lines of T that perf needs to name the kernel addresses
+ * ADDRS (N of them, sorted, distinct) as it names them from the whole of
+ * T: for each address, every line from the last text symbol (type T or W,
+ * as perf keeps them among D and B) at or below it to the first above it,
+ * both included; and _text and _stext (perf's reference for the kernel's
+ * relocation, and its kcore check); in T's order. Returns 0, or -ENOMEM,
+ * or -EIO when OUT could not be written.
  */
-int kallsyms_select(const char *table, size_t len, const uint64_t *addrs, size_t n, FILE *out);
+int kallsyms_select(const struct kallsyms_table *t, const uint64_t *addrs, size_t n, FILE *out);
 
 #endif

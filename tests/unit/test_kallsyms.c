@@ -37,10 +37,14 @@ static char *selected(const uint64_t *addrs, size_t n)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	struct kallsyms_table t;
+
 	CHECK(f != NULL);
 	if (!f)
 		return NULL;
-	CHECK_INT_EQ(kallsyms_select(table, sizeof(table) - 1, addrs, n, f), 0);
+	CHECK_INT_EQ(kallsyms_table_parse(table, sizeof(table) - 1, &t), 0);
+	CHECK_INT_EQ(kallsyms_select(&t, addrs, n, f), 0);
+	kallsyms_table_free(&t);
 	fclose(f);
 	return buf;
 }
