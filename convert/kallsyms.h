@@ -3,10 +3,10 @@
  * kallsyms: the kernel's symbol table perf script is given for a sampled
  * perf.data (docs/design.md "Kernel symbols"). perf script names a kernel
  * frame from /proc/kallsyms, which it reads, parses and sorts whole (~120,000
- * symbols: two thirds of its CPU time on a short recording with off-CPU
- * stacks). A private copy holding only the symbols the perf.data's kernel
- * addresses fall in, each with its successor (what perf sizes it by), names
- * every frame as the whole table does, in half the time.
+ * symbols: two thirds of its CPU time on a snapshot with off-CPU stacks).
+ * A private copy holding only the symbols the perf.data's kernel addresses
+ * fall in, each with its successor (what perf sizes it by), names every
+ * frame as the whole table does, in a third of the time.
  */
 #ifndef SNAPTRACE_CONVERT_KALLSYMS_H
 #define SNAPTRACE_CONVERT_KALLSYMS_H
