@@ -250,7 +250,7 @@ t_second_thread_trigger() {
 # are in the trace.
 t_attach_threads_unrecorded() {
 	local d="$TMP/attach-threads" pid want bad="" workers
-	"$PROG" leave 2 20000 &
+	"$PROG" leave 2 120000 &   # killed below: outlives two recordings on a loaded machine
 	pid=$!
 	BG+=("$pid")
 	wait_exec "$pid" "$PROG"
