@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "opttab.h"
@@ -144,6 +145,7 @@ static const struct opt_prog stats_prog = {
 
 int stats_options_parse(int argc, char **argv, struct stats_options *o, int *trace)
 {
+	struct stat old, cur;
 	int rc;
 
 	*o = (struct stats_options){ .agg.top = 10 };
@@ -156,5 +158,9 @@ int stats_options_parse(int argc, char **argv, struct stats_options *o, int *tra
 	if (!strcmp(argv[*trace], "-") || (o->baseline && !strcmp(o->baseline, "-")))
 		return opt_error(&stats_prog, "-: a trace may be read twice: give a file, not "
 				 "standard input");
+	if (o->baseline && !stat(o->baseline, &old) && !stat(argv[*trace], &cur) &&
+	    old.st_dev == cur.st_dev && old.st_ino == cur.st_ino)
+		return opt_error(&stats_prog, "%s and %s are the same file: --baseline compares "
+				 "two traces", o->baseline, argv[*trace]);
 	return -1;
 }

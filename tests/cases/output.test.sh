@@ -11,6 +11,11 @@
 #             refused with exit 2, the input unchanged.
 #   snapshot  -o naming a file a recording directory's record.json lists (or
 #             a link to it): refused with exit 2, the snapshot unchanged.
+#   twice     one file given as two inputs (the same name twice, ./NAME, a
+#             symlink, a hard link, standard input, a recording directory and
+#             its file, the directory twice): exit 2, one line naming both
+#             spellings, no output (the old code read it twice: every count
+#             doubled); given once it converts.
 #   stale     a named temporary a killed writer left (the caller's, unlocked,
 #             a minute old) is removed by the next conversion in its
 #             directory; a locked, a recent and another user's one stay.
@@ -158,6 +163,46 @@ EOF_JSON
 		no_temps snapshot "$d" && ok snapshot
 }
 
+twice() {
+	local d="$TMP/twice" rc args
+	mkdir "$d"
+	cp "$IN" "$d/in.fxt"
+	ln -s in.fxt "$d/alias.fxt"
+	ln "$d/in.fxt" "$d/hard.fxt"
+	mkdir "$d/rec"
+	cp "$IN" "$d/rec/snap.fxt"
+	cat >"$d/rec/record.json" <<'EOF_JSON'
+{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
+ "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
+ "end": "interrupt", "end_ns": null}
+EOF_JSON
+	# each case: the arguments, then the two spellings the message must name
+	while IFS='|' read -r args a b; do
+		# shellcheck disable=SC2086 # the arguments are split on purpose
+		(cd "$d" && "$CONVERT" -q $args -o out.fxt <in.fxt) 2>"$d/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] ||
+			! grep -qF -- "$a and $b are the same file" "$d/err"; then
+			fail twice "$args: exit $rc, expected 2 and one line '$a and $b are the same file': $(first_lines "$d/err")"
+			return
+		elif [ -e "$d/out.fxt" ]; then
+			fail twice "$args: an output was written"
+			return
+		fi
+	done <<'EOF_CASES'
+in.fxt in.fxt|in.fxt|in.fxt
+in.fxt ./in.fxt|in.fxt|./in.fxt
+in.fxt alias.fxt|in.fxt|alias.fxt
+hard.fxt in.fxt|hard.fxt|in.fxt
+- in.fxt|-|in.fxt
+rec rec/snap.fxt|rec/snap.fxt|rec/snap.fxt
+rec rec|rec/snap.fxt|rec/snap.fxt
+rec ./rec|rec/snap.fxt|./rec/snap.fxt
+EOF_CASES
+	(cd "$d" && "$CONVERT" -q in.fxt -o out.fxt) 2>"$d/err" && reads_back twice "$d/out.fxt" &&
+		no_temps twice "$d" && ok twice
+}
+
 stale() {
 	local d="$TMP/stale" holder rc
 	mkdir -m 1777 "$d"
@@ -271,6 +316,7 @@ fifo
 symlink
 input
 snapshot
+twice
 stale
 long_name
 suffix

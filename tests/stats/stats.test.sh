@@ -10,7 +10,8 @@
 #               snapshot window starting mid-stack (inferred frames written
 #               late, read with two passes);
 #   exact-*     hand-built durations: percentiles within 1%, --top order,
-#               table/csv/json agree, --baseline ratios;
+#               table/csv/json agree, --baseline ratios (and --baseline
+#               naming the trace itself: exit 2);
 #   magic-trace the same events in magic-trace's layout give the same rows;
 #   pseudo, sampled, options, errors: bracketed frames are rows, a sampled
 #               trace leaves the per-call columns out (--baseline too: "-"
@@ -291,6 +292,21 @@ elif [ "$paths" != 2 ]; then
 else
 	ok baseline-other-path
 fi
+# --baseline naming the trace itself (another spelling, a hard link):
+# exit 2, one line naming both (convert's rule for an input given twice)
+ln "$TMP/new.fxt" "$TMP/new-hard.fxt"
+same=ok
+for other in "$TMP/new.fxt" "$TMP/./new.fxt" "$TMP/new-hard.fxt"; do
+	"$STATS" --baseline "$other" "$TMP/new.fxt" >/dev/null 2>"$TMP/same.err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || [ "$(wc -l <"$TMP/same.err")" -ne 1 ] ||
+		! grep -qF -- "$other and $TMP/new.fxt are the same file" "$TMP/same.err"; then
+		fail baseline-same "--baseline $other: exit $rc, expected 2 and one line naming both: $(first_lines "$TMP/same.err")"
+		same=failed
+		break
+	fi
+done
+[ "$same" = ok ] && ok baseline-same
 # the same traces sampled: the per-call columns are "-" on both sides, the
 # totals numbers (0 for an absent function), never a mix of "-" and 0
 { echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
