@@ -392,6 +392,12 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 	return -1;
 }
 
+/* The command string of a launched `SHELL -c COMMAND` (target.h), or NULL. */
+static const char *shell_command(const struct rec_session *s)
+{
+	return s->o->ncmd ? rec_target_shell_command(s->exe, s->o->cmd) : NULL;
+}
+
 /* Resolves the target and the trigger; launches a command (stopped). */
 static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 {
@@ -410,7 +416,11 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	err = s->sig_trigger ? REC_TRIGSPEC_NONE : rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
 				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
-		diag_error("--trigger %s: %s", o->trigger ? o->trigger : s->loc.spec, why);
+		diag_error("--trigger %s: %s%s%s%s", o->trigger ? o->trigger : s->loc.spec, why,
+			   shell_command(s) ? "; the shell runs its command in a child process, "
+			   "whose functions are not looked for: give the program itself (snaptrace "
+			   "run -- PROG ARGS) or `" : "", shell_command(s) ? o->cmd[0] : "",
+			   shell_command(s) ? " -c 'exec PROG ARGS'`" : "");
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;
@@ -588,7 +598,13 @@ static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
 	print_hits(s);
-	if (s->children_unrecorded)
+	if (s->children_unrecorded && shell_command(s))
+		diag_warn("the shell (%s -c) ran its command in %" PRIu64 " child process%s, not "
+			  "recorded (only the shell is; dash forks even for one command): give the "
+			  "program itself (snaptrace run -- PROG ARGS), `%s -c 'exec PROG ARGS'`, or "
+			  "--multi-thread", s->o->cmd[0], s->children_unrecorded,
+			  s->children_unrecorded == 1 ? "" : "es", s->o->cmd[0]);
+	else if (s->children_unrecorded)
 		diag_warn("the %s started %" PRIu64 " child process%s, not recorded (only %s is): "
 			  "record %s with --multi-thread", s->target.launched ? "program" :
 			  "process", s->children_unrecorded, s->children_unrecorded == 1 ? "" : "es",
