@@ -158,14 +158,15 @@ static bool own_special(const struct stat *st)
 	return st->st_uid == geteuid() || (st->st_uid == 0 && st->st_nlink == 1);
 }
 
-/* "PATH: expected an existing directory DIR, found none" into ERRBUF. */
-static void no_dir(const char *path, char *errbuf, size_t errlen)
+/* "PATH: expected an existing directory DIR, found none" into ERRBUF: DIR
+ * the first LEN bytes of WALKED, the path walked (PATH, or what its
+ * symbolic links made of it: then LINK, the last one followed, is named). */
+static void no_dir(const char *path, const char *walked, size_t len, const char *link,
+		   char *errbuf, size_t errlen)
 {
-	char copy[PATH_MAX];
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	snprintf(errbuf, errlen, "%s: expected an existing directory %s, found none", path,
-		 dirname(copy));
+	snprintf(errbuf, errlen, "%s: expected an existing directory %.*s%s%s%s, found none",
+		 path, (int)len, walked, link ? " (where the symbolic link " : "", link ? link : "",
+		 link ? " points)" : "");
 }
 
 /*
@@ -175,7 +176,7 @@ static void no_dir(const char *path, char *errbuf, size_t errlen)
  */
 static int locate(const char *path, struct place *p, char *errbuf, size_t errlen)
 {
-	char rest[2 * PATH_MAX], *r = rest;
+	char rest[2 * PATH_MAX], *r = rest, link[NAME_MAX + 1] = "";
 	int cur, hops = 0, err;
 
 	memset(p, 0, sizeof(*p));
@@ -221,7 +222,7 @@ static int locate(const char *path, struct place *p, char *errbuf, size_t errlen
 			return 0;
 		}
 		if (fd < 0 && errno == ENOENT) {
-			no_dir(path, errbuf, errlen);
+			no_dir(path, rest, (size_t)(r - rest), hops ? link : NULL, errbuf, errlen);
 			close(cur);
 			return -ENOENT;
 		}
@@ -252,6 +253,7 @@ static int locate(const char *path, struct place *p, char *errbuf, size_t errlen
 				goto fail_errno;
 			}
 			target[n] = 0;
+			strcpy(link, comp);
 			if ((size_t)snprintf(joined, sizeof(joined), "%s%s", target, r) >=
 			    sizeof(joined)) {
 				errno = ENAMETOOLONG;
@@ -711,7 +713,8 @@ void outpath_keep_std_fds(void)
 int outpath_check(const char *path, char *errbuf, size_t errlen)
 {
 	struct place p = { .dirfd = -1 };
-	char copy[PATH_MAX];
+	char copy[PATH_MAX], dir[PATH_MAX];
+	ssize_t n = 0;
 	int err;
 
 	if (!strcmp(path, "-")) {
@@ -733,9 +736,12 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 	} else if (!err && p.exists && !S_ISREG(p.st.st_mode) && !own_special(&p.st)) {
 		err = not_own_special(path, &p, errbuf, errlen);
 	} else if (!err && (err = probe_write(p.dirfd))) {
+		/* the directory reached (through PATH's links), by its kernel name */
+		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", p.dirfd);
+		n = readlink(copy, dir, sizeof(dir) - 1);
 		snprintf(copy, sizeof(copy), "%s", path);
 		snprintf(errbuf, errlen, "%s: cannot write a file in directory %s: %s", path,
-			 dirname(copy), strerror(-err));
+			 n > 0 ? (dir[n] = 0, dir) : dirname(copy), strerror(-err));
 	}
 	if (p.dirfd >= 0)
 		close(p.dirfd);

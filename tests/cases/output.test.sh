@@ -7,6 +7,10 @@
 #   fifo      a FIFO: its reader gets the whole trace, which reads back.
 #   symlink   a symlink (and a dangling one) to a .fxt: the target is written,
 #             the link stays a link.
+#   missing-dir  -o through a symbolic link to a missing directory (the
+#             link the output, or a directory on the way; absolute, relative):
+#             exit 2, the message names the missing directory and the link
+#             (the old one named "." or the link's own directory).
 #   input     -o naming the input (same file, a symlink or a hard link to it):
 #             refused with exit 2, the input unchanged.
 #   snapshot  -o naming a file a recording directory's record.json lists (or
@@ -114,6 +118,28 @@ symlink() {
 		no_temps symlink "$d" && no_temps symlink "$d/real"; then
 		ok symlink
 	fi
+}
+
+missing_dir() {
+	local d="$TMP/missing-dir" rc o want
+	mkdir -p "$d/sub"
+	ln -s "$d/gone/t.fxt" "$d/abs.fxt"
+	ln -s gone/t.fxt "$d/sub/rel.fxt"
+	ln -s "$d/gone" "$d/dirlink"
+	while IFS='|' read -r o want; do
+		(cd "$d" && "$CONVERT" -q "$IN" -o "$o") 2>"$d/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] || ! grep -qF -- "$o: $want, found none" "$d/err"; then
+			fail missing-dir "-o $o: exit $rc, expected 2 and '$o: $want, found none': $(first_lines "$d/err")"
+			return
+		fi
+	done <<EOF_CASES
+abs.fxt|expected an existing directory $d/gone (where the symbolic link abs.fxt points)
+sub/rel.fxt|expected an existing directory gone (where the symbolic link rel.fxt points)
+dirlink/t.fxt|expected an existing directory $d/gone (where the symbolic link dirlink points)
+gone/more/t.fxt|expected an existing directory gone
+EOF_CASES
+	[ ! -e "$d/gone" ] && no_temps missing-dir "$d" && ok missing-dir
 }
 
 input() {
@@ -314,6 +340,7 @@ signals() {
 device
 fifo
 symlink
+missing_dir
 input
 snapshot
 twice
