@@ -292,6 +292,18 @@ fail_errno:
 	return err;
 }
 
+/* Whether FD (the output PATH) is a terminal, which a binary trace would
+ * garble: then refused, as gzip refuses, with the reason in ERRBUF. */
+static bool terminal(const char *path, int fd, char *errbuf, size_t errlen)
+{
+	if (!isatty(fd))
+		return false;
+	snprintf(errbuf, errlen, "%s: %s %s; %s", path, strcmp(path, "-") ? "is" :
+		 "standard output is", OUTPATH_TERMINAL, strcmp(path, "-") ? "give -o FILE" :
+		 "redirect it (> FILE, | CMD) or give -o FILE");
+	return true;
+}
+
 /* The refusal of an existing FIFO or device P another user owns; -EPERM. */
 static int not_own_special(const char *path, const struct place *p, char *errbuf, size_t errlen)
 {
@@ -415,6 +427,10 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		return -ENOMEM;
 	}
 	if (!strcmp(path, "-")) {
+		if (terminal(path, STDOUT_FILENO, errbuf, errlen)) {
+			release(o);
+			return -ENOTTY;
+		}
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
@@ -433,7 +449,8 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		if (err)
 			goto fail;
 		/* never waiting: a FIFO without a reader, a device not ready */
-		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC |
+			       O_NONBLOCK);
 		if (o->fd < 0 && errno == ENXIO && S_ISFIFO(p.st.st_mode)) {
 			err = -ENXIO;
 			snprintf(errbuf, errlen, "%s: %s", path, OUTPATH_NO_READER);
@@ -444,6 +461,10 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 			err = o->fd < 0 ? -errno : -EAGAIN;
 			snprintf(errbuf, errlen, "%s: cannot write: %s", path, o->fd < 0 ?
 				 strerror(errno) : "it was replaced while being opened");
+			goto fail;
+		}
+		if (terminal(path, o->fd, errbuf, errlen)) {
+			err = -ENOTTY;
 			goto fail;
 		}
 		close(p.dirfd);
@@ -718,6 +739,8 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 	int err;
 
 	if (!strcmp(path, "-")) {
+		if (terminal(path, STDOUT_FILENO, errbuf, errlen))
+			return -1;
 		if (!stdout_closed)
 			return 0;
 		snprintf(errbuf, errlen, "-: standard output is closed: expected somewhere to "

@@ -888,10 +888,12 @@ static struct fxt_writer *open_output(const struct conv_options *o, int *rc)
 
 	if (w)
 		return w;
-	*rc = err == -ENXIO ? EXIT_USAGE : EXIT_RUNTIME;
+	*rc = err == -ENXIO || err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
 	/* what changed since the options were checked, in outpath's words */
 	if (err == -ENXIO)
 		diag_error("%s: %s", o->output, OUTPATH_NO_READER);
+	else if (err == -ENOTTY)
+		diag_error("%s: is %s; give -o FILE", o->output, OUTPATH_TERMINAL);
 	else if (outpath_check(o->output, why, sizeof(why)))
 		diag_error("%s", why);
 	else

@@ -11,6 +11,10 @@
 #             link the output, or a directory on the way; absolute, relative):
 #             exit 2, the message names the missing directory and the link
 #             (the old one named "." or the link's own directory).
+#   terminal  -o - on a terminal (a pty, through script(1)), -o /dev/tty
+#             there, and `snaptrace run -o -` there (before anything runs):
+#             exit 2, one line, no FXT written to the terminal (as gzip
+#             refuses); -o - into a pipe still writes the trace.
 #   input     -o naming the input (same file, a symlink or a hard link to it):
 #             refused with exit 2, the input unchanged.
 #   snapshot  -o naming a file a recording directory's record.json lists (or
@@ -140,6 +144,31 @@ dirlink/t.fxt|expected an existing directory $d/gone (where the symbolic link di
 gone/more/t.fxt|expected an existing directory gone
 EOF_CASES
 	[ ! -e "$d/gone" ] && no_temps missing-dir "$d" && ok missing-dir
+}
+
+terminal() {
+	local d="$TMP/terminal" cmd rc out
+	mkdir "$d"
+	if ! command -v script >/dev/null; then
+		fail terminal "script(1) (util-linux) is missing: it gives the test a terminal"
+		return
+	fi
+	for cmd in "'$CONVERT' -q '$IN' -o -" "'$CONVERT' -q '$IN' -o /dev/tty" \
+		"'$SNAPTRACE_BIN/snaptrace' run -o - -- /bin/true"; do
+		# script -e: its exit status is the command's; what the terminal showed on stdout
+		script -qec "$cmd" /dev/null </dev/null >"$d/out"
+		rc=$?
+		out=$(tr -d '\r' <"$d/out")
+		if [ "$rc" -ne 2 ] || [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
+			! grep -q ": \(standard output \)\?is a terminal: expected a file or a pipe" <<<"$out"; then
+			fail terminal "$cmd: exit $rc, expected 2 and one line 'is a terminal': $(head -c 300 <<<"$out" | cat -v)"
+			return
+		elif grep -q 'FxT' <<<"$out"; then
+			fail terminal "$cmd: FXT written to the terminal"
+			return
+		fi
+	done
+	"$CONVERT" -q "$IN" -o - | cat >"$d/piped.fxt" && reads_back terminal "$d/piped.fxt" && ok terminal
 }
 
 input() {
@@ -341,6 +370,7 @@ device
 fifo
 symlink
 missing_dir
+terminal
 input
 snapshot
 twice
