@@ -183,9 +183,10 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 	char why[256];
 
 	if (!h->perf_path[0]) {
-		diag_error("perf: expected the perf program, found none ('%s' not in PATH); "
-			   "install linux-perf or pass --perf PATH",
-			   o->perf_path ? o->perf_path : "perf");
+		diag_error("perf: expected the perf program, found %s ('%s'%s); install "
+			   "linux-perf or pass --perf PATH", run_found(h->perf_found), h->perf_want,
+			   h->perf_found != -ENOENT ? "" : strchr(h->perf_want, '/') ?
+			   " does not exist" : " not in PATH");
 		return EXIT_RUNTIME;
 	}
 	if (!h->perf_runs) {
@@ -365,8 +366,10 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 	int err;
 
 	if (o->ncmd) {
-		if (run_find_program(o->cmd[0], path, sizeof(path))) {
-			diag_error("%s: expected an executable program, found none", o->cmd[0]);
+		err = run_find_program(o->cmd[0], path, sizeof(path));
+		if (err) {
+			diag_error("%s: expected an executable program, found %s", o->cmd[0],
+				   run_found(err));
 			return EXIT_USAGE;
 		}
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
