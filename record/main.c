@@ -768,8 +768,9 @@ static int report(struct rec_session *s, int err, bool front_end)
 
 	if (s->stopped_at_start)
 		diag_warn("SIG%s came while the recording was starting: it was stopped at once "
-			  "(the trace holds at most the program's first moments)",
-			  sigabbrev_np(s->stopped_at_start));
+			  "(the trace holds at most %s)", sigabbrev_np(s->stopped_at_start),
+			  s->target.launched ? "the program's first moments" :
+			  "the moments right after the attach");
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
