@@ -134,9 +134,9 @@ static const struct opt_prog stats_prog = {
 		"Bracketed pseudo-frames ([untraced], [syscall], [off-cpu], ...) are rows of\n"
 		"their own. On a sampled trace a slice is time on the stack in consecutive\n"
 		"samples, not a call: the per-call columns are left out (\"-\", empty, null).\n",
-	.epilogue = "Exit status: 0 done, 1 unreadable or not an FXT file, or --function or\n"
-		    "--thread names what the trace does not have (the message lists what it has),\n"
-		    "2 usage error.\n",
+	.epilogue = "Exit status: 0 done, 1 unreadable, not an FXT file or cut short, or\n"
+		    "--function or --thread names what the trace does not have (the message\n"
+		    "lists what it has), 2 usage error.\n",
 	.see_also = "snaptrace(1), snaptrace-convert(1)",
 	.opts = table,
 	.nopts = sizeof(table) / sizeof(table[0]),
