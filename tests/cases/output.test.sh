@@ -69,6 +69,18 @@ writing_in() {
 	return 1
 }
 
+# recording_of_in DIR: makes DIR a recording directory whose one snapshot,
+# snap.fxt, is a copy of $IN.
+recording_of_in() {
+	mkdir "$1"
+	cp "$IN" "$1/snap.fxt"
+	cat >"$1/record.json" <<'EOF_JSON'
+{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
+ "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
+ "end": "interrupt", "end_ns": null}
+EOF_JSON
+}
+
 device() {
 	local d="$TMP/device"
 	mkdir "$d"
@@ -194,13 +206,7 @@ input() {
 
 snapshot() {
 	local d="$TMP/snaprec" o rc
-	mkdir "$d"
-	cp "$IN" "$d/snap.fxt"
-	cat >"$d/record.json" <<'EOF_JSON'
-{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
- "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
- "end": "interrupt", "end_ns": null}
-EOF_JSON
+	recording_of_in "$d"
 	ln -s snap.fxt "$d/alias.fxt"
 	for o in "$d/snap.fxt" "$d/alias.fxt"; do
 		"$CONVERT" -q "$d" -o "$o" 2>"$TMP/snapshot.err"
@@ -224,13 +230,7 @@ twice() {
 	cp "$IN" "$d/in.fxt"
 	ln -s in.fxt "$d/alias.fxt"
 	ln "$d/in.fxt" "$d/hard.fxt"
-	mkdir "$d/rec"
-	cp "$IN" "$d/rec/snap.fxt"
-	cat >"$d/rec/record.json" <<'EOF_JSON'
-{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
- "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
- "end": "interrupt", "end_ns": null}
-EOF_JSON
+	recording_of_in "$d/rec"
 	# each case: the arguments, then the two spellings the message must name
 	while IFS='|' read -r args a b; do
 		# shellcheck disable=SC2086 # the arguments are split on purpose
