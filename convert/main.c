@@ -867,7 +867,8 @@ static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct 
 
 		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
 				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
-						   next ? next->snapshot : 0), in->rec->ring);
+						   next ? next->snapshot : 0), in->rec->ring,
+				     in->snapshot == 0 && !in->rec->files ? in->rec : NULL);
 		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
 				      kept_of(ins, in), perf);
 		if (rc == EXIT_OK)

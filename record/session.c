@@ -856,7 +856,7 @@ static int arm_and_release(struct rec_session *s)
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		return err;
 	}
-	rec_snapshot_threads(s);
+	rec_snapshot_start(s);
 	s->stopped_at_start = stop_signal_pending();
 	err = rec_target_release(&s->target);
 	if (err) {
