@@ -4,7 +4,8 @@
 # nothing is recorded (that --help, the README, the man pages and the
 # completion list the same options: tests/tooling/options.test.sh): nonsense values are usage errors (exit 2, one line naming the
 # option) that create and start nothing; the front end's usage errors exit
-# 2. (The rest of the front end records: frontend.test.sh.)
+# 2; the program to run named as what it is (a file not executable, a
+# directory). (The rest of the front end records: frontend.test.sh.)
 . "$(dirname "$0")/../lib.sh"
 
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -104,5 +105,44 @@ t_frontend_usage_exit_2() {
 	fi
 }
 
+# The program to run, or --perf, is what it is: a file without execute
+# permission is "not executable" (it was "found none", as for a missing
+# name), a directory a directory, a device no regular file; nothing missing
+# is still none. Exit 2 (1 for --perf), one line, nothing created.
+t_program_found() {
+	local bad="" rc args want
+	printf 'data\n' >"$TMP/plain"
+	chmod 644 "$TMP/plain"
+	while IFS='|' read -r args want; do
+		for prog in record front; do
+			# shellcheck disable=SC2086
+			if [ $prog = record ]; then
+				"$RECORD" -o "$TMP/found.d" $args >/dev/null 2>"$TMP/found.err"
+			else
+				"$FRONT" run -o "$TMP/found.fxt" $args >/dev/null 2>"$TMP/found.err"
+			fi
+			rc=$?
+			if [ $rc -ne "${want%%:*}" ] || [ "$(wc -l <"$TMP/found.err")" -ne 1 ] ||
+				! grep -qF -- "${want#*:}" "$TMP/found.err" || [ -e "$TMP/found.d" ] ||
+				[ -e "$TMP/found.fxt" ]; then
+				bad+=" [$prog $args: exit $rc: $(head -n 1 "$TMP/found.err")]"
+			fi
+		done
+	done <<EOF_CASES
+-- $TMP/plain|2:$TMP/plain: expected an executable program, found a file that is not executable
+-- /etc|2:/etc: expected an executable program, found a directory
+-- /dev/null|2:/dev/null: expected an executable program, found no regular file
+-- $TMP/no-such-program|2:$TMP/no-such-program: expected an executable program, found none
+--perf $TMP/plain -- /bin/true|1:perf: expected the perf program, found a file that is not executable ('$TMP/plain')
+--perf $TMP/no-such-perf -- /bin/true|1:perf: expected the perf program, found none ('$TMP/no-such-perf' does not exist)
+EOF_CASES
+	if [ -n "$bad" ]; then
+		fail program_found "$bad"
+	else
+		ok program_found
+	fi
+}
+
 t_nonsense_refused
 t_frontend_usage_exit_2
+t_program_found
