@@ -9,7 +9,7 @@
 #                     touched;
 #   runner_resets_signals   a suite starts with SIGINT, SIGTERM and SIGHUP at
 #                     their default action even when the runner was started
-#                     with them ignored;
+#                     with them ignored, leading a session of its own;
 #   runner_tiers      no names: the check and record tiers; --tiers picks;
 #                     a suite named runs whatever its tier; check suites run
 #                     side by side, record suites side by side (-J 1: one),
@@ -133,10 +133,14 @@ for s in INT TERM HUP; do
 		echo "ok sigs_$s"
 	fi
 done
+# in a session of its own, which it leads (sigdfl -s)
+read -r st </proc/$$/stat
+set -- ${st##*) }
+[ "$4" = $$ ] && [ "$3" = $$ ] && echo "ok sigs_session" || echo "FAIL sigs_session: session $4, group $3, pid $$"
 EOS
 	# started with SIGINT and SIGHUP ignored (as under nohup)
 	(trap '' INT HUP; run_tree "$t" "$t/build" sigs; echo $RC >"$TMP/sigs.rc")
-	if ! grep -q '^sigs: 3 passed, 0 failed' "$OUT"; then
+	if ! grep -q '^sigs: 4 passed, 0 failed' "$OUT"; then
 		fail runner_resets_signals "$(out)"
 	else
 		ok runner_resets_signals
