@@ -5,14 +5,15 @@
 # (default 2,000,000) and one 4x larger, under O/bench/ (several GB: removed
 # when the benchmark ends, kept with KEEP=1 and then reused while newer than
 # the generator), then prints in one run:
-#   - converter lines/s and MB/s on the 1x file (best of 3),
+#   - converter lines/s and MB/s on the 1x file (best of BENCH_RUNS runs,
+#     default 3),
 #   - the ratio of its time to `wc -l` on the same file (reference run in
-#     this invocation, best of 3, page cache warm for both),
+#     this invocation, best of BENCH_RUNS, page cache warm for both),
 #   - peak RSS (/usr/bin/time -f %M) at 1x and 4x, and their ratio
 #     (streaming: RSS must not grow with the input).
 # The 1x output is read back with --dump=slices (it must be balanced).
 # Then snaptrace-stats on the 1x and 4x outputs: its wall and CPU time (best
-# of 3) as ratios to the conversion that wrote the same trace (goal: below
+# of BENCH_RUNS) as ratios to the conversion that wrote the same trace (goal: below
 # 1), and its peak RSS at 1x and 4x (streaming: it must not grow). Last,
 # the converter's peak RSS on a record.json of BENCH_HITS hits (default
 # 50,000) and 4x as many.
@@ -26,6 +27,8 @@ STATS="$O/bin/snaptrace-stats"
 GEN="$O/test/gen/gen_branch_text"
 DIR="$O/bench"
 LINES=${BENCH_LINES:-2000000}
+RUNS=${BENCH_RUNS:-3}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: BENCH_RUNS=$RUNS: expected a count" >&2; exit 2; }
 export PAGER=cat
 
 . "$top/bench/lib.sh"
@@ -45,12 +48,13 @@ make_input() {
 	echo "$f"
 }
 
-now_ns() { date +%s%N; }
+# now_ns: the time in ns (to the microsecond: bash's, no process)
+now_ns() { echo "${EPOCHREALTIME/./}000"; }
 
-# best_of3 CMD...: runs CMD three times, prints the shortest wall time in ns.
-best_of3() {
+# best_of CMD...: runs CMD RUNS times, prints the shortest wall time in ns.
+best_of() {
 	local best= t0 t1 i
-	for i in 1 2 3; do
+	for ((i = 0; i < RUNS; i++)); do
 		t0=$(now_ns)
 		"$@" >/dev/null 2>&1 || die "failed: $*"
 		t1=$(now_ns)
@@ -59,11 +63,11 @@ best_of3() {
 	echo "$best"
 }
 
-# best_cpu3 CMD...: runs CMD three times, prints the least CPU time (user +
+# best_cpu CMD...: runs CMD RUNS times, prints the least CPU time (user +
 # system, ns) of a run; needs /usr/bin/time.
-best_cpu3() {
+best_cpu() {
 	local best= t i
-	for i in 1 2 3; do
+	for ((i = 0; i < RUNS; i++)); do
 		/usr/bin/time -f '%U %S' -o "$DIR/cpu.txt" "$@" >/dev/null 2>&1 || die "failed: $*"
 		t=$(awk '{ printf "%d", ($1 + $2) * 1e9 }' "$DIR/cpu.txt")
 		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
@@ -89,9 +93,9 @@ lines1=$(wc -l <"$in1")
 lines4=$(wc -l <"$in4")
 cat "$in1" >/dev/null
 
-wc_ns=$(best_of3 wc -l "$in1")
-conv_ns=$(best_of3 "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
-raw_ns=$(best_of3 "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt")
+wc_ns=$(best_of wc -l "$in1")
+conv_ns=$(best_of "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
+raw_ns=$(best_of "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt")
 
 "$CONVERT" --dump=slices "$DIR/out-1x.fxt.gz" >"$DIR/out-1x.slices" 2>"$DIR/dump.err"
 rc=$?
@@ -110,10 +114,10 @@ if [ -x /usr/bin/time ]; then
 else
 	rss1="" rss4=""
 	cat "$in4" >/dev/null
-	conv4_ns=$(best_of3 "$CONVERT" --quiet "$in4" -o "$DIR/out-4x.fxt.gz")
+	conv4_ns=$(best_of "$CONVERT" --quiet "$in4" -o "$DIR/out-4x.fxt.gz")
 fi
 
-stats_ns=$(best_of3 "$STATS" --quiet "$DIR/out-1x.fxt.gz")
+stats_ns=$(best_of "$STATS" --quiet "$DIR/out-1x.fxt.gz")
 "$STATS" --quiet --format csv "$DIR/out-1x.fxt.gz" >"$DIR/stats-1x.csv" ||
 	die "snaptrace-stats failed on the 1x output"
 functions=$(($(wc -l <"$DIR/stats-1x.csv") - 1))
@@ -121,8 +125,8 @@ functions=$(($(wc -l <"$DIR/stats-1x.csv") - 1))
 if [ -n "$rss1" ]; then
 	srss1=$(peak_rss_kib "$STATS" --quiet "$DIR/out-1x.fxt.gz")
 	srss4=$(peak_rss_kib "$STATS" --quiet "$DIR/out-4x.fxt.gz")
-	conv_cpu=$(best_cpu3 "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
-	stats_cpu=$(best_cpu3 "$STATS" --quiet "$DIR/out-1x.fxt.gz")
+	conv_cpu=$(best_cpu "$CONVERT" --quiet "$in1" -o "$DIR/out-1x.fxt.gz")
+	stats_cpu=$(best_cpu "$STATS" --quiet "$DIR/out-1x.fxt.gz")
 else
 	srss1="" srss4="" conv_cpu="" stats_cpu=""
 fi

@@ -4,7 +4,8 @@
 # Intel PT, under $(O)/bench-pt/), then the cost of the unwound switches
 # (bench/offcpu.sh: real recordings of tests/record/waits_target.c, under
 # $(O)/bench-offcpu/). Inputs are removed at the end; KEEP=1 keeps them.
-# BENCH_LINES=N changes the text benchmark's 1x size.
+# BENCH_LINES=N changes the text benchmark's 1x size; BENCH_RUNS=N how many runs
+# the text benchmark and pipeline.sh take the best of (default 3).
 bench: deps $(PROGRAMS) $(O)/test/gen/gen_branch_text $(O)/test/ptsynth \
 		$(O)/test/ptsynth-progs/bench $(O)/bench-tools/mt-dlfilter.so \
 		$(O)/bench-tools/waits_target

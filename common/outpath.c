@@ -158,14 +158,15 @@ static bool own_special(const struct stat *st)
 	return st->st_uid == geteuid() || (st->st_uid == 0 && st->st_nlink == 1);
 }
 
-/* "PATH: expected an existing directory DIR, found none" into ERRBUF. */
-static void no_dir(const char *path, char *errbuf, size_t errlen)
+/* "PATH: expected an existing directory DIR, found none" into ERRBUF: DIR
+ * the first LEN bytes of WALKED, the path walked (PATH, or what its
+ * symbolic links made of it: then LINK, the last one followed, is named). */
+static void no_dir(const char *path, const char *walked, size_t len, const char *link,
+		   char *errbuf, size_t errlen)
 {
-	char copy[PATH_MAX];
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	snprintf(errbuf, errlen, "%s: expected an existing directory %s, found none", path,
-		 dirname(copy));
+	snprintf(errbuf, errlen, "%s: expected an existing directory %.*s%s%s%s, found none",
+		 path, (int)len, walked, link ? " (where the symbolic link " : "", link ? link : "",
+		 link ? " points)" : "");
 }
 
 /*
@@ -175,7 +176,7 @@ static void no_dir(const char *path, char *errbuf, size_t errlen)
  */
 static int locate(const char *path, struct place *p, char *errbuf, size_t errlen)
 {
-	char rest[2 * PATH_MAX], *r = rest;
+	char rest[2 * PATH_MAX], *r = rest, link[NAME_MAX + 1] = "";
 	int cur, hops = 0, err;
 
 	memset(p, 0, sizeof(*p));
@@ -221,7 +222,7 @@ static int locate(const char *path, struct place *p, char *errbuf, size_t errlen
 			return 0;
 		}
 		if (fd < 0 && errno == ENOENT) {
-			no_dir(path, errbuf, errlen);
+			no_dir(path, rest, (size_t)(r - rest), hops ? link : NULL, errbuf, errlen);
 			close(cur);
 			return -ENOENT;
 		}
@@ -252,6 +253,7 @@ static int locate(const char *path, struct place *p, char *errbuf, size_t errlen
 				goto fail_errno;
 			}
 			target[n] = 0;
+			strcpy(link, comp);
 			if ((size_t)snprintf(joined, sizeof(joined), "%s%s", target, r) >=
 			    sizeof(joined)) {
 				errno = ENAMETOOLONG;
@@ -288,6 +290,18 @@ fail_errno:
 	if (cur >= 0)
 		close(cur);
 	return err;
+}
+
+/* Whether FD (the output PATH) is a terminal, which a binary trace would
+ * garble: then refused, as gzip refuses, with the reason in ERRBUF. */
+static bool terminal(const char *path, int fd, char *errbuf, size_t errlen)
+{
+	if (!isatty(fd))
+		return false;
+	snprintf(errbuf, errlen, "%s: %s %s; %s", path, strcmp(path, "-") ? "is" :
+		 "standard output is", OUTPATH_TERMINAL, strcmp(path, "-") ? "give -o FILE" :
+		 "redirect it (> FILE, | CMD) or give -o FILE");
+	return true;
 }
 
 /* The refusal of an existing FIFO or device P another user owns; -EPERM. */
@@ -413,6 +427,10 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		return -ENOMEM;
 	}
 	if (!strcmp(path, "-")) {
+		if (terminal(path, STDOUT_FILENO, errbuf, errlen)) {
+			release(o);
+			return -ENOTTY;
+		}
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
@@ -431,7 +449,8 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 		if (err)
 			goto fail;
 		/* never waiting: a FIFO without a reader, a device not ready */
-		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		o->fd = openat(p.dirfd, p.name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC |
+			       O_NONBLOCK);
 		if (o->fd < 0 && errno == ENXIO && S_ISFIFO(p.st.st_mode)) {
 			err = -ENXIO;
 			snprintf(errbuf, errlen, "%s: %s", path, OUTPATH_NO_READER);
@@ -442,6 +461,10 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 			err = o->fd < 0 ? -errno : -EAGAIN;
 			snprintf(errbuf, errlen, "%s: cannot write: %s", path, o->fd < 0 ?
 				 strerror(errno) : "it was replaced while being opened");
+			goto fail;
+		}
+		if (terminal(path, o->fd, errbuf, errlen)) {
+			err = -ENOTTY;
 			goto fail;
 		}
 		close(p.dirfd);
@@ -711,10 +734,13 @@ void outpath_keep_std_fds(void)
 int outpath_check(const char *path, char *errbuf, size_t errlen)
 {
 	struct place p = { .dirfd = -1 };
-	char copy[PATH_MAX];
+	char copy[PATH_MAX], dir[PATH_MAX];
+	ssize_t n = 0;
 	int err;
 
 	if (!strcmp(path, "-")) {
+		if (terminal(path, STDOUT_FILENO, errbuf, errlen))
+			return -1;
 		if (!stdout_closed)
 			return 0;
 		snprintf(errbuf, errlen, "-: standard output is closed: expected somewhere to "
@@ -733,9 +759,12 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 	} else if (!err && p.exists && !S_ISREG(p.st.st_mode) && !own_special(&p.st)) {
 		err = not_own_special(path, &p, errbuf, errlen);
 	} else if (!err && (err = probe_write(p.dirfd))) {
+		/* the directory reached (through PATH's links), by its kernel name */
+		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", p.dirfd);
+		n = readlink(copy, dir, sizeof(dir) - 1);
 		snprintf(copy, sizeof(copy), "%s", path);
 		snprintf(errbuf, errlen, "%s: cannot write a file in directory %s: %s", path,
-			 dirname(copy), strerror(-err));
+			 n > 0 ? (dir[n] = 0, dir) : dirname(copy), strerror(-err));
 	}
 	if (p.dirfd >= 0)
 		close(p.dirfd);

@@ -44,6 +44,11 @@
 #define OUTPATH_NO_READER "a FIFO that no process reads: start its reader first " \
 	"(e.g. `cat FIFO >trace.fxt &`), or give a file"
 
+/* Why a terminal output is refused (-ENOTTY), after "PATH: is " (as gzip
+ * refuses to write compressed data to one). */
+#define OUTPATH_TERMINAL "a terminal: expected a file or a pipe for the binary trace, " \
+	"which a terminal would show as garbage"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,7 +68,8 @@ struct outpath {
 /*
  * Opens PATH for writing as above (mode 0666 less the umask for a new file).
  * Returns 0 with *O ready, or a negative errno with a one-line reason in
- * ERRBUF ("PATH: cannot write: ..."); nothing is created on failure.
+ * ERRBUF ("PATH: cannot write: ..."; -ENOTTY: a terminal, standard output
+ * for "-", OUTPATH_TERMINAL); nothing is created on failure.
  */
 int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errlen);
 
@@ -133,7 +139,8 @@ enum outpath_format outpath_format(const char *path);
  * written at PATH: a known format (outpath_format), not a directory, in an
  * existing directory where a file can be made (tried, as outpath_open()
  * makes it, and dropped), reached and named as outpath_open() allows.
- * "-" passes unless stdout was closed when outpath_keep_std_fds() ran.
+ * "-" passes unless stdout was closed when outpath_keep_std_fds() ran, or
+ * is a terminal (OUTPATH_TERMINAL).
  * Returns 0, or -1 with a one-line reason naming PATH in ERRBUF (a usage
  * error: exit 2).
  */

@@ -9,7 +9,9 @@
  *   "perf": {"path", "version", "command": [perf's argv]}
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
- *   "threads": [{"pid", "tid", "comm"}]
+ *   "threads": [{"pid", "tid", "comm"; attached: "state" (its scheduler
+ *               state at start_ns, /proc's letter) and "wchan" (where it
+ *               waited in the kernel then, "" when not told)}]
  *   "trigger": {"spec", "mechanism", "file", "symbol", "name" (as perf names
  *               its frames), "vaddr" (its link-time entry), "file_offset",
  *               "slower_than_ns", "tsc"} or null; "slower_than_ns": the
@@ -134,6 +136,8 @@
  *          "none", no snapshot (an empty one the recorder created is removed)
  *   "end_ns": perf clock when the recording ended (null while it runs, or
  *          unknown); "end" and "end_ns" each on a line of their own
+ *   "start_ns": perf clock once perf recorded (the first snapshot's switch
+ *          records are complete from then), or null
  *   "end": "none" while the recording runs (the report written at its
  *          start, left as it is when the recorder is killed)
  *   "ready_ms": from start to perf recording (null before), "total_ms"

@@ -146,17 +146,33 @@ int run_find_sibling(const char *name, char *out, size_t size)
 	return access(out, X_OK) ? -ENOENT : 0;
 }
 
+/* What is at PATH as a program: 0 (an executable regular file), or
+ * run_find_program()'s negative errno. */
+static int program_at(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -ENOENT;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -ENOEXEC;
+	return access(path, X_OK) ? -EACCES : 0;
+}
+
 int run_find_program(const char *want, char *out, size_t size)
 {
 	const char *path, *p, *colon;
-	struct stat st;
 	char buf[PATH_MAX];
+	int err, first = -ENOENT;
 
 	if (!want || !*want)
 		return -ENOENT;
 	if (strchr(want, '/')) {
-		if (stat(want, &st) || !S_ISREG(st.st_mode) || access(want, X_OK))
-			return -ENOENT;
+		err = program_at(want);
+		if (err)
+			return err;
 		if (!realpath(want, buf))
 			return -errno;
 		snprintf(out, size, "%s", buf);
@@ -176,7 +192,8 @@ int run_find_program(const char *want, char *out, size_t size)
 			snprintf(buf, sizeof(buf), "./%s", want);
 		else
 			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, want);
-		if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK)) {
+		err = program_at(buf);
+		if (!err) {
 			char real[PATH_MAX];
 
 			if (!realpath(buf, real))
@@ -184,8 +201,24 @@ int run_find_program(const char *want, char *out, size_t size)
 			snprintf(out, size, "%s", real);
 			return 0;
 		}
+		if (first == -ENOENT)
+			first = err;
 		if (!*colon)
 			break;
 	}
-	return -ENOENT;
+	return first;
+}
+
+const char *run_found(int err)
+{
+	switch (err) {
+	case -EACCES:
+		return "a file that is not executable";
+	case -EISDIR:
+		return "a directory";
+	case -ENOEXEC:
+		return "no regular file";
+	default:
+		return "none";
+	}
 }

@@ -56,9 +56,18 @@ int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], c
 /*
  * Resolves WANT ("perf", a name looked up in $PATH, or a path containing '/')
  * to an executable's absolute path in OUT (SIZE bytes).
- * Returns 0, or -ENOENT when there is no such executable file.
+ * Returns 0, or a negative errno when there is no executable file: -ENOENT
+ * (nothing of that name), -EACCES (a regular file without execute
+ * permission), -EISDIR (a directory), -ENOEXEC (another file that is no
+ * regular file); looked up in $PATH, the first of these found there, else
+ * -ENOENT.
  */
 int run_find_program(const char *want, char *out, size_t size);
+
+/* What run_find_program() found when it returned ERR, worded to follow
+ * "expected an executable program, found ": "none", "a file that is not
+ * executable", "a directory", "no regular file". */
+const char *run_found(int err);
 
 /*
  * The path of program NAME installed beside the running one (the directory

@@ -181,8 +181,9 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r)
 }
 
 void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next,
-			  bool ring)
+			  bool ring, const struct recording *started)
 {
+	cv->c.snap_started = started && started->start_ns ? started : NULL;
 	cv->c.snap_live = live_ns;
 	cv->c.next_input = next;
 	cv->c.snap_ring = ring;
@@ -535,6 +536,32 @@ static int twin_sample(struct conv_driver *cv)
 /* A side-band record of T (a switch, or its exit: perf script
  * --show-switch-events, --show-task-events), processed in time order (see
  * held_switch). */
+/*
+ * Thread T, not seen yet, switches in at TS in the first snapshot of a
+ * recording whose switch records are complete from its start_ns (before
+ * TS), and record.json gives its state then (an attach reads it in /proc:
+ * a thread that existed at start_ns, not one made later): it was off the
+ * CPU all that time (no switch out came first). Starts its track at
+ * start_ns with an [off-cpu] slice in that state and wait channel, and
+ * returns true; else false.
+ */
+static bool asleep_from_start(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	const struct recording *r = c->snap_started;
+	const struct recording_thread *rt = r ? recording_thread(r, t->tid) : NULL;
+	struct conv_offcpu off = { .state_known = true };
+
+	if (!rt || !rt->state || !*rt->state || r->start_ns >= ts)
+		return false;
+	off.preempted = rt->state[0] == 'R';
+	snprintf(off.prev_state, sizeof(off.prev_state), "%s", rt->state);
+	if (rt->wchan && *rt->wchan)
+		off.kernel_function = fxt_writer_cstring(c->w, rt->wchan);
+	thread_starts(c, t, r->start_ns);
+	switch_out(c, t, r->start_ns, NULL, 0, &off);
+	return true;
+}
+
 static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 {
 	struct conv *c = &cv->c;
@@ -560,8 +587,9 @@ static void switch_record(struct conv_driver *cv, const struct held_switch *h)
 	}
 	c->switch_records = true;
 	/* A thread seen only switching (one that slept all along) still has a
-	 * track: from a switch out it is off the CPU until the recording's end. */
-	if (!t->has_ts)
+	 * track: from a switch out it is off the CPU until the recording's end;
+	 * to a first switch in, from the recording's start (asleep_from_start()). */
+	if (!t->has_ts && (h->out || !asleep_from_start(c, t, ts)))
 		thread_starts(c, t, ts);
 	if (h->out) {
 		struct conv_offcpu off = { .state_known = true, .preempted = h->preempt };

@@ -92,9 +92,13 @@ int conv_driver_recording(struct conv_driver *cv, const struct recording *r);
  * carry-over rule). RING: its samples come from a ring perf overwrote
  * (struct recording's ring): a thread's time on the CPU before its first
  * sample in it is not known to hold none (docs/design.md "Sampled call
- * chains"). */
+ * chains"). STARTED: the recording (borrowed) when the input is its first
+ * snapshot and its start_ns is known, else NULL: a thread whose state at
+ * start_ns record.json gives (an attach) and whose first switch record is a
+ * switch in was off the CPU from start_ns, drawn so (in that state, with its
+ * wait channel). */
 void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timeline_next next,
-			  bool ring);
+			  bool ring, const struct recording *started);
 
 /*
  * The input that begins is a perf.data whose events are EVLIST (the output

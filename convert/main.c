@@ -109,6 +109,8 @@ struct conv_input {
 	size_t snapshot;               /* its index in rec */
 	bool stream;                   /* an argument that is no regular file ("-", a FIFO,
 					* a terminal): opened once, to be converted */
+	dev_t dev;                     /* the file read (st_dev, st_ino): the same file */
+	ino_t ino;                     /* given twice would be read twice */
 };
 
 /*
@@ -281,42 +283,76 @@ static bool marked(const struct recording *r, size_t k)
 	return sn->refused || sn->problem;
 }
 
-/* Whether the output OUT is the file open as FD (named PATH), which it
- * would replace; then it is named (a usage error). */
-static bool is_output(const char *out, const char *path, int fd)
+/* Whether the output OUT is the file ST (named PATH), which it would
+ * replace; then it is named (a usage error). */
+static bool is_output(const char *out, const char *path, const struct stat *st)
 {
-	struct stat st;
-
-	if (fstat(fd, &st) || !outpath_names(out, &st))
+	if (!outpath_names(out, st))
 		return false;
 	diag_error("%s: the output is the input %s: it would be overwritten; give another -o "
 		   "(see --help)", out, path);
 	return true;
 }
 
-/* Snapshot K of recording R, named PATH: taken into *IN (its *STATUS
- * EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or an exit status
- * after an error). */
-static bool take_input(const char *out, const char *path, const struct recording *r, size_t k,
-		       bool alone, struct conv_input *in, int *status)
+/* The identity of the file IN reads (its fd FD, or -1 for a stream: what
+ * its path names) into IN. Returns 0 or -1 (then what is read is not
+ * known, and IN matches no other input). */
+static int identify(struct conv_input *in, int fd, struct stat *st)
 {
+	int rc = fd >= 0 ? fstat(fd, st) : !strcmp(in->path, "-") ? fstat(STDIN_FILENO, st)
+								  : stat(in->path, st);
+
+	in->dev = rc ? 0 : st->st_dev;
+	in->ino = rc ? 0 : st->st_ino;
+	return rc ? -1 : 0;
+}
+
+/*
+ * Whether IN reads the same file (st_dev, st_ino) as one of the N inputs
+ * taken before it, EARLIER: then both spellings are named (a usage error:
+ * the file's every count would be doubled).
+ */
+static bool given_twice(const struct conv_input *in, const struct conv_input *earlier, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((earlier[i].dev || earlier[i].ino) && earlier[i].dev == in->dev &&
+		    earlier[i].ino == in->ino) {
+			diag_error("%s and %s are the same file: each input is read once; give it "
+				   "once (see --help)", earlier[i].path, in->path);
+			return true;
+		}
+	return false;
+}
+
+/* Snapshot K of recording R, named PATH: taken into IN[N] (its *STATUS
+ * EXIT_OK), or left out (false, *STATUS EXIT_OK: named; or an exit status
+ * after an error: a usage error when it is one of the N inputs IN taken
+ * before it, or the output OUT). */
+static bool take_input(const char *out, const char *path, const struct recording *r, size_t k,
+		       bool alone, struct conv_input *in, size_t n, int *status)
+{
+	struct conv_input *it = &in[n];
 	struct stat st;
 	int fd;
 
 	*status = EXIT_OK;
-	*in = (struct conv_input){ path, r, k, false };
+	*it = (struct conv_input){ path, r, k, false, 0, 0 };
 	if (r->files && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
-		in->stream = true;	/* read once, never checked ahead */
-	if (in->stream)
-		return true;
+		it->stream = true;	/* read once, never checked ahead */
+	if (it->stream) {
+		identify(it, -1, &st);
+		if (given_twice(it, in, n))
+			*status = EXIT_USAGE;
+		return !*status;
+	}
 	if (r->snapshots[k].refused)
 		return !marked(r, k);
-	fd = open_input(in);
+	fd = open_input(it);
 	if (fd < 0) {
 		*status = EXIT_RUNTIME;
 		return false;
 	}
-	if (is_output(out, path, fd))
+	if (!identify(it, fd, &st) && (given_twice(it, in, n) || is_output(out, path, &st)))
 		*status = EXIT_USAGE;
 	else if (left_out(path, fd, alone, !r->files) || marked(r, k))
 		k = SIZE_MAX;
@@ -376,7 +412,7 @@ static int read_recording(char **argv, int *i, int argc, const char *out, struct
  * unfinished perf.data is left out (left_out(); its snapshot then names no
  * file, like one perf never wrote), as is a snapshot record.json marks or
  * that is no regular file of its directory (marked()). An input that is
- * the output OUT is refused. Returns an exit status: a runtime failure when
+ * the output OUT, or a file taken already (given_twice()), is refused. Returns an exit status: a runtime failure when
  * nothing is left to convert.
  */
 static int expand_inputs(char **argv, int first, int argc, const char *out,
@@ -404,7 +440,7 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 			*inputs = in;
 			if (!path)
 				continue;   /* a snapshot perf never wrote */
-			if (take_input(out, path, r, k, alone, &in[*n], &rc)) {
+			if (take_input(out, path, r, k, alone, in, *n, &rc)) {
 				(*n)++;
 				continue;
 			}
@@ -831,7 +867,8 @@ static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct 
 
 		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
 				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
-						   next ? next->snapshot : 0), in->rec->ring);
+						   next ? next->snapshot : 0), in->rec->ring,
+				     in->snapshot == 0 && !in->rec->files ? in->rec : NULL);
 		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
 				      kept_of(ins, in), perf);
 		if (rc == EXIT_OK)
@@ -852,10 +889,12 @@ static struct fxt_writer *open_output(const struct conv_options *o, int *rc)
 
 	if (w)
 		return w;
-	*rc = err == -ENXIO ? EXIT_USAGE : EXIT_RUNTIME;
+	*rc = err == -ENXIO || err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
 	/* what changed since the options were checked, in outpath's words */
 	if (err == -ENXIO)
 		diag_error("%s: %s", o->output, OUTPATH_NO_READER);
+	else if (err == -ENOTTY)
+		diag_error("%s: is %s; give -o FILE", o->output, OUTPATH_TERMINAL);
 	else if (outpath_check(o->output, why, sizeof(why)))
 		diag_error("%s", why);
 	else

@@ -478,7 +478,9 @@ static int read_threads(struct reader *rd, struct json_object *root, struct reco
 		if (!json_object_is_type(o, json_type_object))
 			return bad(rd, at, "an object", o);
 		if (member_id(rd, o, at, "pid", &t->pid) || member_id(rd, o, at, "tid", &t->tid) ||
-		    member_str(rd, o, at, "comm", false, &t->comm))
+		    member_str(rd, o, at, "comm", false, &t->comm) ||
+		    member_str(rd, o, at, "state", true, &t->state) ||
+		    member_str(rd, o, at, "wchan", true, &t->wchan))
 			return 1;
 		r->nthreads++;
 	}
@@ -856,6 +858,7 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	}
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
+	    member_time(&rd, root, "", "start_ns", true, &r->start_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
 	    read_signals(&rd, root, r) || read_measures(&rd, root, r))
 		goto out;
@@ -964,8 +967,11 @@ void recording_free(struct recording *r)
 	}
 	if (r->dirfd >= 0)
 		close(r->dirfd);
-	for (size_t i = 0; i < r->nthreads; i++)
+	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].comm);
+		free(r->threads[i].state);
+		free(r->threads[i].wchan);
+	}
 	for (size_t i = 0; i < r->nsignals; i++) {
 		free(r->signals[i].sender_comm);
 		free(r->signals[i].cause);
@@ -1006,12 +1012,19 @@ int recording_open(const struct recording *r, const char *file, unsigned flags, 
 	return inpath_open(r->dirfd, file, RECORDING_OPEN | flags, why, size);
 }
 
-const char *recording_comm(const struct recording *r, int64_t tid)
+const struct recording_thread *recording_thread(const struct recording *r, int64_t tid)
 {
 	for (size_t i = 0; r && i < r->nthreads; i++)
 		if (r->threads[i].tid == tid)
-			return r->threads[i].comm;
+			return &r->threads[i];
 	return NULL;
+}
+
+const char *recording_comm(const struct recording *r, int64_t tid)
+{
+	const struct recording_thread *t = recording_thread(r, tid);
+
+	return t ? t->comm : NULL;
 }
 
 bool recording_tsc_to_perf(const struct recording_tsc *tsc, uint64_t cyc, uint64_t *ns)

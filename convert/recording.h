@@ -122,6 +122,10 @@ struct recording_snapshot {
 struct recording_thread {
 	int64_t pid, tid;
 	char *comm;            /* owned */
+	char *state;           /* attached: its scheduler state at start_ns ("S", "D",
+				* "R"...), or NULL; owned */
+	char *wchan;           /* attached: where it waited in the kernel then, or NULL
+				* ("": not told); owned */
 };
 
 /* TSC -> perf clock (perf_event_mmap_page's time_shift, time_mult, time_zero). */
@@ -172,6 +176,8 @@ struct recording {
 	size_t nmeasures;
 	enum record_end end;            /* RECORD_END_NONE: the recorder did not finish */
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
+	uint64_t start_ns;     /* perf clock once perf recorded: the first snapshot's
+				* switch records are complete from then; 0: unknown */
 	char *error;           /* why the recording failed before perf recorded
 				* (record.json's "error"), owned; NULL: it did not */
 	char *file;            /* DIR/record.json, owned */
@@ -246,6 +252,9 @@ void recording_free(struct recording *r);
 
 /* The comm of thread TID of R, or NULL. */
 const char *recording_comm(const struct recording *r, int64_t tid);
+
+/* Thread TID of R's "threads" (record.json), or NULL. Borrowed from R. */
+const struct recording_thread *recording_thread(const struct recording *r, int64_t tid);
 
 /*
  * Converts a TSC value to perf's clock with R's TSC conversion (the

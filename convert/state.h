@@ -417,6 +417,9 @@ struct conv {
 					* (enum timeline_next, timeline.h) */
 	bool snap_ring;                /* the current input's samples come from a ring
 					* perf overwrote (conv_driver_snapshot()) */
+	const struct recording *snap_started; /* the recording the current input is the
+					* first snapshot of, whose switch records are complete
+					* from its start_ns (conv_driver_snapshot()); NULL */
 	unsigned input_no;             /* inputs begun (conv_driver_snapshot()), from 1 */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;

@@ -767,6 +767,8 @@ static void read_records(struct reader *r, struct source *src)
 			break;
 		if (left < 8) {
 			PROBLEM(r, "truncated: %zu bytes left at the end, less than a header", left);
+			snprintf(r->t->cut, sizeof(r->t->cut), "it ends inside a record header "
+				 "(record %zu, %zu bytes)", r->rec, left);
 			break;
 		}
 		h = fxt_get64(src->buf + src->off);
@@ -791,6 +793,8 @@ static void read_records(struct reader *r, struct source *src)
 			if (words > left / 8) {
 				PROBLEM(r, "truncated last record: %zu words, %zu bytes left "
 					"(Perfetto drops it)", words, left);
+				snprintf(r->t->cut, sizeof(r->t->cut), "its last record is cut "
+					 "(record %zu: %zu of %zu bytes)", r->rec, left, words * 8);
 				break;
 			}
 			read_record(r, src->buf + src->off, words);
@@ -879,10 +883,16 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	if (!err && src.err) {
 		err = src.err;
 		snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(-err));
-	} else if (!err && src.damage && !r->err &&
-		   fxt_trace_problem(t, "gzip stream damaged after %zu bytes: %s",
-				     src.consumed + src.len, src.damage)) {
-		r->err = -ENOMEM;
+	} else if (!err && src.damage && !r->err) {
+		/* zlib's words, without its "<fd:N>: " */
+		const char *said = strncmp(src.damage, "<fd:", 4) || !strstr(src.damage, ": ") ?
+				   src.damage : strstr(src.damage, ": ") + 2;
+
+		snprintf(t->cut, sizeof(t->cut), "the gzip stream is cut or damaged after %zu "
+			 "bytes (%s)", src.consumed + src.len, said);
+		if (fxt_trace_problem(t, "gzip stream damaged after %zu bytes: %s",
+				      src.consumed + src.len, said))
+			r->err = -ENOMEM;
 	}
 	if (!err && r->err) {
 		err = r->err;

@@ -97,6 +97,10 @@ struct fxt_trace {
 	/* Problems found, one line each, "record N: ..." (N as in record_no);
 	 * past 10,000 lines, one last line counts the problems not listed. */
 	char **problems;            size_t nproblems;
+	/* Why the file ends before its last record does (a gzip stream cut short
+	 * or damaged, a last record or header cut), one line without the path;
+	 * "" when it reads to its end. Its problem is in PROBLEMS too. */
+	char cut[160];
 	void *priv;                     /* storage owned by the trace */
 };
 

@@ -6,10 +6,13 @@
  */
 #include "check.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "run.h"
 
 static const char *fires(int r, char *buf, size_t size)
 {
@@ -39,7 +42,8 @@ int rec_check_print(FILE *f, const struct rec_host *h)
 	if (h->perf_path[0])
 		fprintf(f, "perf: %s\n", h->perf_path);
 	else
-		fprintf(f, "perf: not found (install linux-perf, or pass --perf PATH)\n");
+		fprintf(f, "perf: not found: %s is %s (install linux-perf, or pass --perf PATH)\n",
+			h->perf_want, h->perf_found == -ENOENT ? "nowhere" : run_found(h->perf_found));
 	fprintf(f, "perf version: %s (printed \"%s\")%s\n",
 		perf_version_str(&h->perf_version, ver, sizeof(ver)), h->perf_version.text,
 		h->perf_runs ? "" : ", perf does not run");

@@ -242,40 +242,52 @@ static int has_data(const struct rec_session *s)
 	return perf_files(s->outdir_fd, &found) < 0 ? -1 : found > 0;
 }
 
-/* Runs snaptrace-convert on the recording directory (its record.json says
- * which files, hits and names), stopping it on SIGINT/SIGTERM/SIGHUP read
- * from SIGFD. Returns its exit status, or 128 + N when signal N stopped it. */
-static int convert(struct rec_frontend *fe, int sigfd)
+/* The first SIGINT, SIGTERM or SIGHUP read from SIGFD (what is there now;
+ * SIGCHLD is passed over), or STOPPED when it is not 0; then PID, when > 0,
+ * gets SIGTERM. */
+static int read_stop(int sigfd, int stopped, pid_t pid)
 {
 	struct signalfd_siginfo si;
-	int status = 0, stopped = 0;
-	char **argv = convert_argv(fe, fe->dir, false);
-	pid_t pid;
 
-	if (!argv) {
+	while (read(sigfd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGCHLD && !stopped) {
+			stopped = (int)si.ssi_signo;
+			if (pid > 0)
+				kill(pid, SIGTERM);
+		}
+	return stopped;
+}
+
+/* Runs snaptrace-convert on the recording directory (its record.json says
+ * which files, hits and names), stopping it on SIGINT/SIGTERM/SIGHUP read
+ * from SIGFD. One still pending now came after perf's end (the session read
+ * the recording's then: session.h): the converter is not started. Returns
+ * its exit status, or 128 + N when signal N stopped it. */
+static int convert(struct rec_frontend *fe, int sigfd)
+{
+	int status = 0, stopped = read_stop(sigfd, 0, 0);
+	char **argv = stopped ? NULL : convert_argv(fe, fe->dir, false);
+	pid_t pid = 0;
+
+	if (!argv && !stopped) {
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	/* a signal still pending was meant for the recording, which is over */
-	while (read(sigfd, &si, sizeof(si)) == sizeof(si))
-		;
-	pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO, STDERR_FILENO, 0, NULL);
+	if (argv)
+		pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO,
+				STDERR_FILENO, 0, NULL);
 	free(argv);
 	if (pid < 0) {
 		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));
 		return EXIT_RUNTIME;
 	}
 	/* SIGCHLD arrives on SIGFD too: one loop waits for the end and for signals */
-	while (waitpid(pid, &status, WNOHANG) == 0) {
+	while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
 		struct pollfd pf = { sigfd, POLLIN, 0 };
 
 		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
 			break;
-		while (read(sigfd, &si, sizeof(si)) == sizeof(si))
-			if (si.ssi_signo != SIGCHLD && !stopped) {
-				stopped = (int)si.ssi_signo;
-				kill(pid, SIGTERM);
-			}
+		stopped = read_stop(sigfd, stopped, pid);
 	}
 	if (stopped) {
 		diag_error("%s: stopping the conversion", strsignal(stopped));

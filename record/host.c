@@ -89,8 +89,9 @@ void rec_host_probe(struct rec_host *h, const char *perf_path)
 	h->paranoid = INT_MIN;
 	perf_version_parse("", &h->perf_version);
 
-	if (run_find_program(perf_path ? perf_path : "perf", h->perf_path,
-			     sizeof(h->perf_path)) == 0) {
+	h->perf_want = perf_path ? perf_path : "perf";
+	h->perf_found = run_find_program(h->perf_want, h->perf_path, sizeof(h->perf_path));
+	if (h->perf_found == 0) {
 		/* asked once per perf binary (perf_version_of()'s cache) */
 		h->perf_runs = perf_version_of(h->perf_path, &h->perf_version) == 0;
 		if (h->perf_version.known) {

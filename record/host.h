@@ -20,6 +20,8 @@
 
 struct rec_host {
 	char perf_path[PATH_MAX];   /* absolute path of perf, "" when not found */
+	const char *perf_want;      /* perf as asked for (--perf PATH, or "perf"); borrowed */
+	int perf_found;             /* run_find_program()'s result for it: 0 or -errno */
 	struct perf_version perf_version;
 	bool perf_runs;             /* `perf --version` ran and exited 0 */
 	bool feat[PERF_FEAT_COUNT]; /* from the version, or probed from `perf record -h` */

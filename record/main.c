@@ -184,9 +184,10 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 	char why[256];
 
 	if (!h->perf_path[0]) {
-		diag_error("perf: expected the perf program, found none ('%s' not in PATH); "
-			   "install linux-perf or pass --perf PATH",
-			   o->perf_path ? o->perf_path : "perf");
+		diag_error("perf: expected the perf program, found %s ('%s'%s); install "
+			   "linux-perf or pass --perf PATH", run_found(h->perf_found), h->perf_want,
+			   h->perf_found != -ENOENT ? "" : strchr(h->perf_want, '/') ?
+			   " does not exist" : " not in PATH");
 		return EXIT_RUNTIME;
 	}
 	if (!h->perf_runs) {
@@ -378,8 +379,10 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 	int err;
 
 	if (o->ncmd) {
-		if (run_find_program(o->cmd[0], path, sizeof(path))) {
-			diag_error("%s: expected an executable program, found none", o->cmd[0]);
+		err = run_find_program(o->cmd[0], path, sizeof(path));
+		if (err) {
+			diag_error("%s: expected an executable program, found %s", o->cmd[0],
+				   run_found(err));
 			return EXIT_USAGE;
 		}
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
@@ -405,6 +408,12 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 	return -1;
 }
 
+/* The command string of a launched `SHELL -c COMMAND` (target.h), or NULL. */
+static const char *shell_command(const struct rec_session *s)
+{
+	return s->o->ncmd ? rec_target_shell_command(s->exe, s->o->cmd) : NULL;
+}
+
 /* Resolves the target and the trigger; launches a command (stopped). */
 static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 {
@@ -423,7 +432,11 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	err = s->sig_trigger ? REC_TRIGSPEC_NONE : rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
 				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
-		diag_error("--trigger %s: %s", o->trigger ? o->trigger : s->loc.spec, why);
+		diag_error("--trigger %s: %s%s%s%s", o->trigger ? o->trigger : s->loc.spec, why,
+			   shell_command(s) ? "; the shell runs its command in a child process, "
+			   "whose functions are not looked for: give the program itself (snaptrace "
+			   "run -- PROG ARGS) or `" : "", shell_command(s) ? o->cmd[0] : "",
+			   shell_command(s) ? " -c 'exec PROG ARGS'`" : "");
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;
@@ -645,7 +658,13 @@ static void print_summary(const struct rec_session *s, bool front_end)
 	if (!s->o->slower_than_ns)
 		warn_lost("the trigger", s->trig.lost, "the hits among them took no snapshot");
 	print_hits(s);
-	if (s->children_unrecorded)
+	if (s->children_unrecorded && shell_command(s))
+		diag_warn("the shell (%s -c) ran its command in %" PRIu64 " child process%s, not "
+			  "recorded (only the shell is; dash forks even for one command): give the "
+			  "program itself (snaptrace run -- PROG ARGS), `%s -c 'exec PROG ARGS'`, or "
+			  "--multi-thread", s->o->cmd[0], s->children_unrecorded,
+			  s->children_unrecorded == 1 ? "" : "es", s->o->cmd[0]);
+	else if (s->children_unrecorded)
 		diag_warn("the %s started %" PRIu64 " child process%s, not recorded (only %s is): "
 			  "record %s with --multi-thread", s->target.launched ? "program" :
 			  "process", s->children_unrecorded, s->children_unrecorded == 1 ? "" : "es",
@@ -806,8 +825,9 @@ static int report(struct rec_session *s, int err, bool front_end)
 
 	if (s->stopped_at_start)
 		diag_warn("SIG%s came while the recording was starting: it was stopped at once "
-			  "(the trace holds at most the program's first moments)",
-			  sigabbrev_np(s->stopped_at_start));
+			  "(the trace holds at most %s)", sigabbrev_np(s->stopped_at_start),
+			  s->target.launched ? "the program's first moments" :
+			  "the moments right after the attach");
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));

@@ -29,16 +29,24 @@ ssize_t rec_proc_read(const char *path, char *buf, size_t size)
 	return n;
 }
 
-/* The fields of /proc/ID/stat after its comm ("STATE PPID PGRP ..."), read
- * into BUF; NULL when unreadable. */
-static const char *stat_fields(pid_t id, char *buf, size_t size)
+/* The fields of the stat file PATH after its comm ("STATE PPID PGRP ..."),
+ * read into BUF; NULL when unreadable. */
+static const char *stat_fields_at(const char *path, char *buf, size_t size)
 {
-	char path[64], *paren;
+	char *paren;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
 	if (rec_proc_read(path, buf, size) <= 0 || !(paren = strrchr(buf, ')')) || paren[1] != ' ')
 		return NULL;
 	return paren + 2;
+}
+
+/* The fields of /proc/ID/stat after its comm; NULL when unreadable. */
+static const char *stat_fields(pid_t id, char *buf, size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	return stat_fields_at(path, buf, size);
 }
 
 /* Reads the state letter of /proc/ID/stat; returns it, or 0 when unreadable. */
@@ -110,6 +118,22 @@ int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
 		n--;
 	buf[n] = '\0';
+	return 0;
+}
+
+int rec_proc_state(pid_t pid, pid_t tid, char *state, char *wchan, size_t size)
+{
+	char path[96], buf[1024];
+	const char *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	f = stat_fields_at(path, buf, sizeof(buf));
+	if (!f || !f[0])
+		return -ENOENT;
+	*state = f[0];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)pid, (int)tid);
+	if (rec_proc_read(path, wchan, size) < 0 || !strcmp(wchan, "0"))
+		wchan[0] = '\0';
 	return 0;
 }
 

@@ -43,6 +43,14 @@ pid_t rec_proc_tgid(pid_t tid);
 int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 
 /*
+ * The scheduler state of thread TID of process PID (/proc/PID/task/TID/stat:
+ * 'R', 'S', 'D', ...) into *STATE, and where it waits in the kernel
+ * (/proc/PID/task/TID/wchan: "do_nanosleep"; "" when it runs or is not
+ * told) into WCHAN (SIZE bytes). Returns 0 or a negative errno.
+ */
+int rec_proc_state(pid_t pid, pid_t tid, char *state, char *wchan, size_t size);
+
+/*
  * Lists the threads of process PID into *TIDS, an array of *CAP elements
  * that grows as needed (common/array.h; owned by the caller, may start
  * NULL/0). Returns how many there are, or a negative errno.

@@ -84,6 +84,8 @@ struct rec_exit {
 struct rec_thread_info {
 	pid_t pid, tid;
 	char comm[32];
+	char state;                  /* attached: its scheduler state at start_ns ('S'...); 0 */
+	char wchan[64];              /* attached: where it waited in the kernel then; "" */
 };
 
 /*
@@ -156,6 +158,8 @@ struct rec_session {
 	size_t dumps_used;            /* perf Dump files accounted for by snaps */
 	enum record_end end;
 	uint64_t end_ns;              /* perf clock when the recording ended; 0: unknown */
+	uint64_t start_ns;            /* perf clock once perf recorded (its switch records
+				       * complete from then); 0: unknown */
 	uint64_t stop_live_ns;        /* the live_ns of the snapshots perf's stop writes
 				       * (end_ns when perf still ran then, else 0) */
 	struct rec_tsc_conv tsc;      /* TSC -> perf clock, from the trigger's mmap page */

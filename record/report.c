@@ -3,6 +3,7 @@
  * report: writes OUTDIR/record.json, the account of one recording, in the
  * format common/record_json.h defines.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -362,9 +363,15 @@ static void write_body(FILE *f, const struct rec_session *s)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
 	fputs("],\n  \"threads\": [", f);
 	for (int i = 0; i < s->nthreads; i++) {
+		const struct rec_thread_info *ti = &s->threads[i];
+
 		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"comm\": ", i ? "," : "",
-			(int)s->threads[i].pid, (int)s->threads[i].tid);
-		esc_json_string(f, s->threads[i].comm);
+			(int)ti->pid, (int)ti->tid);
+		esc_json_string(f, ti->comm);
+		if (isalpha((unsigned char)ti->state)) {	/* attached: what it did at start_ns */
+			fprintf(f, ", \"state\": \"%c\", \"wchan\": ", ti->state);
+			esc_json_string(f, ti->wchan);
+		}
 		fputc('}', f);
 	}
 	fputs(s->nthreads ? "\n  ],\n" : "],\n", f);
@@ -395,6 +402,11 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fputs(",\n  \"end_ns\": ", f);
 	if (s->end_ns)
 		fprintf(f, "%" PRIu64, s->end_ns);
+	else
+		fputs("null", f);
+	fputs(",\n  \"start_ns\": ", f);
+	if (s->start_ns)
+		fprintf(f, "%" PRIu64, s->start_ns);
 	else
 		fputs("null", f);
 	fputs(",\n  \"ready_ms\": ", f);

@@ -600,6 +600,10 @@ static int finish(struct rec_session *s)
 		while (rec_perf_read_output(&s->perf) > 0)
 			;
 	}
+	/* perf's end: a stop signal that came until now was the recording's (it
+	 * ended it, or came while perf wrote its last snapshot); one that comes
+	 * later is left on s->sigfd, for the front end (it stops the conversion) */
+	handle_signals(s);
 	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	end_target(s);   /* perf has stopped: it would run on unrecorded */
 	rec_snapshot_settle(s, true);
@@ -872,7 +876,7 @@ static int arm_and_release(struct rec_session *s)
 		snprintf(s->error, sizeof(s->error), "cannot arm the trigger: %s", strerror(-err));
 		return err;
 	}
-	rec_snapshot_threads(s);
+	rec_snapshot_start(s);
 	s->stopped_at_start = stop_signal_pending();
 	err = rec_target_release(&s->target);
 	if (err) {

@@ -24,7 +24,8 @@
  * Returns 0 when data was kept; a negative errno with S->error (and
  * S->said when perf's words tell why) filled otherwise (S->snaps then lists what perf did write). perf is stopped and
  * reaped in every case; a launched target and every process it started are
- * killed and reaped if still running.
+ * killed and reaped if still running. The signals S->sigfd held when perf
+ * ended are read then (the recording's); one that comes later stays there.
  */
 int rec_session_run(struct rec_session *s);
 

@@ -44,6 +44,19 @@ static struct rec_thread_info *thread_info(struct rec_session *s, pid_t pid, pid
 	return ti;
 }
 
+void rec_snapshot_start(struct rec_session *s)
+{
+	if (rec_perf_clock_now(&s->start_ns))
+		s->start_ns = 0;
+	rec_snapshot_threads(s);
+	for (int i = 0; !s->target.launched && i < s->nthreads; i++) {
+		struct rec_thread_info *ti = &s->threads[i];
+
+		if (rec_proc_state(ti->pid, ti->tid, &ti->state, ti->wchan, sizeof(ti->wchan)))
+			ti->state = 0;
+	}
+}
+
 void rec_snapshot_threads(struct rec_session *s)
 {
 	pid_t *tids = NULL;

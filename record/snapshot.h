@@ -21,6 +21,12 @@
 /* Adds the threads of S's targets (with their names) to S->threads. */
 void rec_snapshot_threads(struct rec_session *s);
 
+/* Once perf records, before the targets run on: S->start_ns (perf clock:
+ * the switch records are complete from then), S->threads, and for an attach
+ * each thread's scheduler state and wait channel then (rec_proc_state():
+ * what it was doing before its first switch record). */
+void rec_snapshot_start(struct rec_session *s);
+
 /* A new snapshot of S for REASON in FILE (a path or a name; "" while perf
  * writes it) whose data reaches at least LIVE_NS (perf clock; 0: unknown),
  * its times now. Returns it (in S->snaps), or NULL on out-of-memory. */

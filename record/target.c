@@ -73,6 +73,33 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 	return -ECHILD;
 }
 
+const char *rec_target_shell_command(const char *path, char *const argv[])
+{
+	static const char *const shells[] = { "sh", "dash", "bash", "ash", "ksh", "mksh",
+					      "zsh", "yash", "posh" };
+	const char *name = strrchr(path, '/');
+	bool shell = false, c = false;
+	int i;
+
+	name = name ? name + 1 : path;
+	for (size_t k = 0; k < sizeof(shells) / sizeof(shells[0]); k++)
+		shell |= !strcmp(name, shells[k]);
+	if (!shell || !argv[0])
+		return NULL;
+	for (i = 1; argv[i] && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (argv[i][1] != '-')	/* bash's long options (--norc) take no 'c' */
+			c |= strchr(argv[i] + 1, 'c') != NULL;
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "+o") || !strcmp(argv[i], "-O") ||
+		    !strcmp(argv[i], "+O"))
+			i += argv[i + 1] != NULL;	/* -o OPTION: its name is no command */
+	}
+	return c ? argv[i] : NULL;
+}
+
 int rec_target_release(struct rec_target *t)
 {
 	if (!t->launched || t->released)

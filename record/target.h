@@ -42,6 +42,16 @@ struct rec_target {
  */
 int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]);
 
+/*
+ * Whether ARGV (run as the executable PATH) is a shell given a command
+ * string, `SHELL [-OPTS]c[OPTS] COMMAND ...` (SHELL one of the POSIX shells
+ * by file name: sh, dash, bash, ...). Such a shell runs a command in a child
+ * process of its own: dash always (even `sh -c ./prog`), bash for all but a
+ * lone simple command; only `exec` replaces the shell. Returns COMMAND
+ * (borrowed from ARGV), or NULL.
+ */
+const char *rec_target_shell_command(const char *path, char *const argv[]);
+
 /* Lets the stopped launched child run. Returns 0 or a negative errno. */
 int rec_target_release(struct rec_target *t);
 

@@ -651,7 +651,14 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 	if (err)
 		return err;
 	*nproblems = t.nproblems;
+	if (t.cut[0]) {		/* statistics of part of a trace would look whole */
+		snprintf(errbuf, errlen, "%s: cut short: %s; expected the whole trace", path,
+			 t.cut);
+		err = -ENODATA;
+	}
 	fxt_trace_free(&t);
+	if (err)
+		return err;
 	for (size_t i = 0; i < a->nthreads; i++)
 		late += a->threads[i].nlate;
 	if (late) {

@@ -120,8 +120,9 @@ struct agg {
 /*
  * Reads the FXT file PATH (raw or gzip; a file, not a pipe: it may be read
  * twice) into A, whose opts are set. Returns 0; or a negative errno with a
- * one-line message in ERRBUF: -EINVAL for a file that is not FXT, else an
- * unreadable file or -ENOMEM. Problems the reader steps over are left out
+ * one-line message in ERRBUF: -EINVAL for a file that is not FXT, -ENODATA
+ * for a file cut short (fxt_trace.cut: a gzip stream cut, a last record
+ * cut), else an unreadable file or -ENOMEM. Problems the reader steps over are left out
  * (snaptrace-convert --dump lists them). *NPROBLEMS receives their number.
  */
 int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, size_t errlen);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "opttab.h"
@@ -133,9 +134,9 @@ static const struct opt_prog stats_prog = {
 		"Bracketed pseudo-frames ([untraced], [syscall], [off-cpu], ...) are rows of\n"
 		"their own. On a sampled trace a slice is time on the stack in consecutive\n"
 		"samples, not a call: the per-call columns are left out (\"-\", empty, null).\n",
-	.epilogue = "Exit status: 0 done, 1 unreadable or not an FXT file, or --function or\n"
-		    "--thread names what the trace does not have (the message lists what it has),\n"
-		    "2 usage error.\n",
+	.epilogue = "Exit status: 0 done, 1 unreadable, not an FXT file or cut short, or\n"
+		    "--function or --thread names what the trace does not have (the message\n"
+		    "lists what it has), 2 usage error.\n",
 	.see_also = "snaptrace(1), snaptrace-convert(1)",
 	.opts = table,
 	.nopts = sizeof(table) / sizeof(table[0]),
@@ -144,6 +145,7 @@ static const struct opt_prog stats_prog = {
 
 int stats_options_parse(int argc, char **argv, struct stats_options *o, int *trace)
 {
+	struct stat old, cur;
 	int rc;
 
 	*o = (struct stats_options){ .agg.top = 10 };
@@ -156,5 +158,9 @@ int stats_options_parse(int argc, char **argv, struct stats_options *o, int *tra
 	if (!strcmp(argv[*trace], "-") || (o->baseline && !strcmp(o->baseline, "-")))
 		return opt_error(&stats_prog, "-: a trace may be read twice: give a file, not "
 				 "standard input");
+	if (o->baseline && !stat(o->baseline, &old) && !stat(argv[*trace], &cur) &&
+	    old.st_dev == cur.st_dev && old.st_ino == cur.st_ino)
+		return opt_error(&stats_prog, "%s and %s are the same file: --baseline compares "
+				 "two traces", o->baseline, argv[*trace]);
 	return -1;
 }

@@ -2,7 +2,7 @@
 # "ok NAME", "FAIL NAME: why" or "skip NAME: requires REQ: why" (see
 # tests/run.sh); only `requires` (tests/requirements.sh) prints a skip line.
 set -u
-: "${SNAPTRACE_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${SNAPTRACE_TOP:=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)}"
 : "${SNAPTRACE_O:=$SNAPTRACE_TOP/build}"
 : "${SNAPTRACE_BIN:=$SNAPTRACE_O/bin}"
 : "${SNAPTRACE_TEST_BIN:=$SNAPTRACE_O/test}"
@@ -20,7 +20,7 @@ entry_point() {
 # the background (CMD &) ignores SIGINT and SIGQUIT
 SIGDFL="$SNAPTRACE_TEST_BIN/sigdfl"
 export PAGER=cat
-. "$(dirname "${BASH_SOURCE[0]}")/requirements.sh"
+. "${BASH_SOURCE[0]%/*}/requirements.sh"
 
 ok() { echo "ok $1"; }
 fail() { local name=$1; shift; echo "FAIL $name: $*"; }

@@ -42,7 +42,7 @@
 # Every suite and unit program starts through O/test/sigdfl
 # (tests/runner/sigdfl.c): SIGINT, SIGQUIT, SIGTERM and SIGHUP at their
 # default action however the runner was started (nohup, a background job);
-# in a session of its own; with TMPDIR a scratch directory of its own. A
+# in a session of its own (sigdfl -s); with TMPDIR a scratch directory of its own. A
 # suite of another tier than check (perf records, and is killed) also gets
 # that directory as its /tmp, in a mount namespace of its own, where one can
 # be made (root) and neither the source tree nor O is under /tmp (which it
@@ -200,8 +200,16 @@ fi
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
 # others may pass through it (not list it): a suite's second user (nobody)
 # reaches the directories the suite opens to it under its /tmp, also where
-# the suite keeps the machine's /tmp (a checkout under /tmp)
+# the suite keeps the machine's /tmp (a checkout under /tmp). Each job's
+# directory (RUN/I, its tmp and its output FIFO) is made here, for all the
+# jobs in three commands, not three a job.
 chmod 711 "$RUN"
+jobdirs=()
+for i in "${!J_NAME[@]}"; do jobdirs+=("$RUN/$i"); done
+if ! mkdir -m 711 "${jobdirs[@]}" || ! mkdir "${jobdirs[@]/%//tmp}" || ! mkfifo "${jobdirs[@]/%//out}"; then
+	rm -rf "$RUN"
+	exit 1
+fi
 # a mount namespace of its own gives a suite its own /tmp (root only)
 private_tmp=0
 case "$(realpath "$top")/ $(realpath "$O")/" in
@@ -209,28 +217,34 @@ case "$(realpath "$top")/ $(realpath "$O")/" in
 *) unshare --mount --propagation private true 2>/dev/null && private_tmp=1 ;;
 esac
 
-# survivors TOKEN: the pids of the processes whose environment holds
-# SNAPTRACE_TEST_RUN=TOKEN.
+# survivors TOKEN: sets SURVIVORS to the pids of the processes whose
+# environment holds SNAPTRACE_TEST_RUN=TOKEN (one grep and no subshell:
+# the runner looks twice after every suite).
 survivors() {
-	grep -lsxzF "SNAPTRACE_TEST_RUN=$1" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
+	mapfile -t SURVIVORS < <(grep -lsxzF "SNAPTRACE_TEST_RUN=$1" /proc/[0-9]*/environ 2>/dev/null)
+	SURVIVORS=("${SURVIVORS[@]#/proc/}")
+	SURVIVORS=("${SURVIVORS[@]%/environ}")
 }
 
-# check_survivors NAME TOKEN: FAIL (and SIGKILL) what suite NAME left
+# check_survivors NAME TOKEN FD: FAIL (and SIGKILL) what suite NAME left
 # running, after a grace second for processes on their way out. None is
 # believed only when two looks 0.1 s apart find none: a process in the
 # middle of an exec cannot have its environment read for a moment (grep
-# skips it), which once let a leftover through.
+# skips it), which once let a leftover through. FD: a FIFO open for
+# reading and writing, which nothing writes: the wait between two looks
+# (read -t, no sleep process).
 check_survivors() {
-	local left i p none=0
+	local left i p none=0 nothing
 	for ((i = 0; i < 20; i++)); do
-		left=$(survivors "$2")
+		survivors "$2"
+		left=${SURVIVORS[*]}
 		if [ -z "$left" ]; then
 			none=$((none + 1))
 			[ $none -ge 2 ] && return 0
 		else
 			none=0
 		fi
-		sleep 0.1
+		read -r -t 0.1 -u "$3" nothing
 	done
 	[ -z "$left" ] && return 0
 	echo "FAIL $1: processes left running:"
@@ -258,8 +272,6 @@ job() {
 	local -a cmd=("${J_PROG[$i]}")
 	[ "${J_PROG[$i]%.test.sh}" = "${J_PROG[$i]}" ] || cmd=(bash "${J_PROG[$i]}")
 	[ -z "${J_ARGS[$i]}" ] || mapfile -t -O "${#cmd[@]}" cmd <<<"${J_ARGS[$i]}"
-	mkdir -p "$d/tmp" && chmod 711 "$d"
-	mkfifo "$d/out"
 	local t0=${EPOCHREALTIME/./} last now
 	if [ $private_tmp = 1 ] && [ "${J_TIER[$i]}" != check ]; then
 		echo private >"$d/private"
@@ -269,7 +281,7 @@ job() {
 			>"$d/out" 2>&1 </dev/null &
 	else
 		[ "${J_TIER[$i]}" = check ] && cmd=("${check_nice[@]}" "${cmd[@]}")
-		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid "$sigdfl" "${cmd[@]}" \
+		TMPDIR="$d/tmp" SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} "$sigdfl" -s "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	fi
 	pid=$!
@@ -296,7 +308,8 @@ job() {
 				echo "$now $last" >"$d/hang"
 				kill -TERM -- "-$pid" 2>/dev/null
 				sleep 1
-				kill -KILL -- "-$pid" $(survivors "$token") 2>/dev/null
+				survivors "$token"
+				kill -KILL -- "-$pid" "${SURVIVORS[@]}" 2>/dev/null
 				break
 			fi
 		else
@@ -304,16 +317,19 @@ job() {
 			break
 		fi
 	done
-	exec {fd}<&-
+	# the FIFO read and written by this shell alone: check_survivors' wait
+	exec {fd}<&- {fd}<>"$d/out"
 	wait "$pid"
 	rc=$?
 	# the CPU time of the suite and what it waited for (the second line)
 	times >"$d/cpu"
 	if [ -e "$d/hang" ]; then
-		kill -KILL $(survivors "$token") 2>/dev/null
+		survivors "$token"
+		[ ${#SURVIVORS[@]} = 0 ] || kill -KILL "${SURVIVORS[@]}" 2>/dev/null
 	else
-		check_survivors "${J_NAME[$i]}" "$token" >"$d/left" || rc=1
+		check_survivors "${J_NAME[$i]}" "$token" "$fd" >"$d/left" || rc=1
 	fi
+	exec {fd}<&-
 	echo "$t0 ${EPOCHREALTIME/./}" >"$d/times"
 	echo "$rc" >"$d/rc"
 }
@@ -325,10 +341,11 @@ declare -A tier_p=() tier_f=() tier_s=() tier_wall=() tier_n=()
 # naming no declared requirement becomes a FAIL; the per-test times go to
 # RUN/times, the skips per requirement to RUN/skips.
 report() {
-	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall cpu
-	rc=$(<"$d/rc")
+	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall cpu tmp= line
+	read -r rc <"$d/rc"
 	read -r t0 t1 <"$d/times"
-	touch "$d/log"
+	[ -e "$d/private" ] && tmp=$d/tmp
+	: >>"$d/log"
 	[ -s "$d/left" ] && sed "s/^/$t1 /" "$d/left" >>"$d/log"
 	if [ -e "$d/hang" ]; then
 		local h now last
@@ -338,7 +355,7 @@ report() {
 			[ -n "$l" ] && echo " after '$l'") (killed after $(((now - t0) / 100000 / 10)).$(((now - t0) / 100000 % 10)) s; SNAPTRACE_TEST_HANG=$hang)" >>"$d/log"
 	fi
 	awk -v suite="${name%% #*}" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
-		-v tmp="$([ -e "$d/private" ] && echo "$d/tmp")" \
+		-v tmp="$tmp" \
 		-v times="$RUN/times" -v skips="$RUN/skips" -v out="$d/result" '
 	BEGIN { n = split(declared, d, "\n"); for (k = 1; k <= n; k++) req[d[k]] = 1; prev = t0 }
 	{
@@ -374,10 +391,16 @@ report() {
 	}' "$d/log"
 	read -r p f s <"$d/result"
 	wall=$(((t1 - t0) / 100000))
-	# user + system seconds of the suite's processes: how much of its wall
-	# time it kept a CPU busy
-	cpu=$(awk 'NR == 2 { for (k = 1; k <= 2; k++) { split($k, m, /[ms]/); c += m[1] * 60 + m[2] } }
-		END { printf "%.1f", c }' "$d/cpu" 2>/dev/null)
+	# user + system seconds of the suite's processes (the second line of
+	# bash's times, "XmY.YYYs XmY.YYYs"): how much of its wall time it kept
+	# a CPU busy; in milliseconds, then to a tenth
+	cpu=
+	{ read -r line && read -r line; } <"$d/cpu" 2>/dev/null
+	if [[ $line =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s\ ([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]]; then
+		cpu=$(((BASH_REMATCH[1] + BASH_REMATCH[4]) * 60000 + (10#${BASH_REMATCH[2]} + 10#${BASH_REMATCH[5]}) * 1000 +
+			10#${BASH_REMATCH[3]} + 10#${BASH_REMATCH[6]} + 50))
+		cpu=$((cpu / 1000)).$((cpu / 100 % 10))
+	fi
 	echo "$name: $p passed, $f failed, $s skipped ($((wall / 10)).$((wall % 10)) s, CPU ${cpu:-?} s)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	local tier=${J_TIER[$i]}

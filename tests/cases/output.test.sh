@@ -7,10 +7,23 @@
 #   fifo      a FIFO: its reader gets the whole trace, which reads back.
 #   symlink   a symlink (and a dangling one) to a .fxt: the target is written,
 #             the link stays a link.
+#   missing-dir  -o through a symbolic link to a missing directory (the
+#             link the output, or a directory on the way; absolute, relative):
+#             exit 2, the message names the missing directory and the link
+#             (the old one named "." or the link's own directory).
+#   terminal  -o - on a terminal (a pty, through script(1)), -o /dev/tty
+#             there, and `snaptrace run -o -` there (before anything runs):
+#             exit 2, one line, no FXT written to the terminal (as gzip
+#             refuses); -o - into a pipe still writes the trace.
 #   input     -o naming the input (same file, a symlink or a hard link to it):
 #             refused with exit 2, the input unchanged.
 #   snapshot  -o naming a file a recording directory's record.json lists (or
 #             a link to it): refused with exit 2, the snapshot unchanged.
+#   twice     one file given as two inputs (the same name twice, ./NAME, a
+#             symlink, a hard link, standard input, a recording directory and
+#             its file, the directory twice): exit 2, one line naming both
+#             spellings, no output (the old code read it twice: every count
+#             doubled); given once it converts.
 #   stale     a named temporary a killed writer left (the caller's, unlocked,
 #             a minute old) is removed by the next conversion in its
 #             directory; a locked, a recent and another user's one stay.
@@ -54,6 +67,18 @@ writing_in() {
 		case "$(readlink "$l" 2>/dev/null)" in "$2"/*" (deleted)") return 0 ;; esac
 	done
 	return 1
+}
+
+# recording_of_in DIR: makes DIR a recording directory whose one snapshot,
+# snap.fxt, is a copy of $IN.
+recording_of_in() {
+	mkdir "$1"
+	cp "$IN" "$1/snap.fxt"
+	cat >"$1/record.json" <<'EOF_JSON'
+{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
+ "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
+ "end": "interrupt", "end_ns": null}
+EOF_JSON
 }
 
 device() {
@@ -111,6 +136,53 @@ symlink() {
 	fi
 }
 
+missing_dir() {
+	local d="$TMP/missing-dir" rc o want
+	mkdir -p "$d/sub"
+	ln -s "$d/gone/t.fxt" "$d/abs.fxt"
+	ln -s gone/t.fxt "$d/sub/rel.fxt"
+	ln -s "$d/gone" "$d/dirlink"
+	while IFS='|' read -r o want; do
+		(cd "$d" && "$CONVERT" -q "$IN" -o "$o") 2>"$d/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] || ! grep -qF -- "$o: $want, found none" "$d/err"; then
+			fail missing-dir "-o $o: exit $rc, expected 2 and '$o: $want, found none': $(first_lines "$d/err")"
+			return
+		fi
+	done <<EOF_CASES
+abs.fxt|expected an existing directory $d/gone (where the symbolic link abs.fxt points)
+sub/rel.fxt|expected an existing directory gone (where the symbolic link rel.fxt points)
+dirlink/t.fxt|expected an existing directory $d/gone (where the symbolic link dirlink points)
+gone/more/t.fxt|expected an existing directory gone
+EOF_CASES
+	[ ! -e "$d/gone" ] && no_temps missing-dir "$d" && ok missing-dir
+}
+
+terminal() {
+	local d="$TMP/terminal" cmd rc out
+	mkdir "$d"
+	if ! command -v script >/dev/null; then
+		fail terminal "script(1) (util-linux) is missing: it gives the test a terminal"
+		return
+	fi
+	for cmd in "'$CONVERT' -q '$IN' -o -" "'$CONVERT' -q '$IN' -o /dev/tty" \
+		"'$SNAPTRACE_BIN/snaptrace' run -o - -- /bin/true"; do
+		# script -e: its exit status is the command's; what the terminal showed on stdout
+		script -qec "$cmd" /dev/null </dev/null >"$d/out"
+		rc=$?
+		out=$(tr -d '\r' <"$d/out")
+		if [ "$rc" -ne 2 ] || [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
+			! grep -q ": \(standard output \)\?is a terminal: expected a file or a pipe" <<<"$out"; then
+			fail terminal "$cmd: exit $rc, expected 2 and one line 'is a terminal': $(head -c 300 <<<"$out" | cat -v)"
+			return
+		elif grep -q 'FxT' <<<"$out"; then
+			fail terminal "$cmd: FXT written to the terminal"
+			return
+		fi
+	done
+	"$CONVERT" -q "$IN" -o - | cat >"$d/piped.fxt" && reads_back terminal "$d/piped.fxt" && ok terminal
+}
+
 input() {
 	local d="$TMP/input" o rc
 	mkdir "$d"
@@ -134,13 +206,7 @@ input() {
 
 snapshot() {
 	local d="$TMP/snaprec" o rc
-	mkdir "$d"
-	cp "$IN" "$d/snap.fxt"
-	cat >"$d/record.json" <<'EOF_JSON'
-{"format": "snaptrace-record 1", "pids": [100], "threads": [], "trigger": null, "hits": [],
- "snapshots": [{"file": "snap.fxt", "reason": "interrupt", "time_ns": null}],
- "end": "interrupt", "end_ns": null}
-EOF_JSON
+	recording_of_in "$d"
 	ln -s snap.fxt "$d/alias.fxt"
 	for o in "$d/snap.fxt" "$d/alias.fxt"; do
 		"$CONVERT" -q "$d" -o "$o" 2>"$TMP/snapshot.err"
@@ -156,6 +222,40 @@ EOF_JSON
 	done
 	"$CONVERT" -q "$d" -o "$d/t.fxt" 2>"$TMP/snapshot.err" && reads_back snapshot "$d/t.fxt" &&
 		no_temps snapshot "$d" && ok snapshot
+}
+
+twice() {
+	local d="$TMP/twice" rc args
+	mkdir "$d"
+	cp "$IN" "$d/in.fxt"
+	ln -s in.fxt "$d/alias.fxt"
+	ln "$d/in.fxt" "$d/hard.fxt"
+	recording_of_in "$d/rec"
+	# each case: the arguments, then the two spellings the message must name
+	while IFS='|' read -r args a b; do
+		# shellcheck disable=SC2086 # the arguments are split on purpose
+		(cd "$d" && "$CONVERT" -q $args -o out.fxt <in.fxt) 2>"$d/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] ||
+			! grep -qF -- "$a and $b are the same file" "$d/err"; then
+			fail twice "$args: exit $rc, expected 2 and one line '$a and $b are the same file': $(first_lines "$d/err")"
+			return
+		elif [ -e "$d/out.fxt" ]; then
+			fail twice "$args: an output was written"
+			return
+		fi
+	done <<'EOF_CASES'
+in.fxt in.fxt|in.fxt|in.fxt
+in.fxt ./in.fxt|in.fxt|./in.fxt
+in.fxt alias.fxt|in.fxt|alias.fxt
+hard.fxt in.fxt|hard.fxt|in.fxt
+- in.fxt|-|in.fxt
+rec rec/snap.fxt|rec/snap.fxt|rec/snap.fxt
+rec rec|rec/snap.fxt|rec/snap.fxt
+rec ./rec|rec/snap.fxt|./rec/snap.fxt
+EOF_CASES
+	(cd "$d" && "$CONVERT" -q in.fxt -o out.fxt) 2>"$d/err" && reads_back twice "$d/out.fxt" &&
+		no_temps twice "$d" && ok twice
 }
 
 stale() {
@@ -269,8 +369,11 @@ signals() {
 device
 fifo
 symlink
+missing_dir
+terminal
 input
 snapshot
+twice
 stale
 long_name
 suffix

@@ -5,7 +5,8 @@
  * as `perf buildid-list -i FILE` ("HEX PATH" lines), or its events' names
  * as `perf evlist -F -i FILE`. Exits 1 with the reason on stderr when it
  * cannot read them. Built by the tests (tests/e2e/srcline.test.sh,
- * tests/ptsynth/pt.test.sh) against common/perfdata.c.
+ * tests/ptsynth/pt-variants.test.sh, which uses $(O)/test/perfdata_dump:
+ * tests/e2e/build.mk) against common/perfdata.c.
  */
 #include <stdio.h>
 #include <string.h>

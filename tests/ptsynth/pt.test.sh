@@ -23,20 +23,26 @@
 #              script where the suite does not allow it (FALLBACK);
 # in both return-compression modes and with a snapshot window (with a PSB+
 # every 128 bytes: pt-variants.test.sh); and source lines (srcline-*) on the programs' own
-# functions (looked up in the plain conversions only: pt-lib.sh SRCLINE_FOR). The other layouts, damage, context switches, snapshots and
+# functions: every decoder and the text path write the same lines in
+# calls-pie's plain conversion (pt-lib.sh SRCLINE_FOR), the other programs'
+# are read from one conversion each (the in-process decoder's: lines are
+# looked up by function whatever decoded it, convert/funcs.c, and the
+# decoders' slices and functions are held equal above without them; the
+# lookups in libc's debug file are ~0.1 s of CPU a conversion). The other layouts, damage, context switches, snapshots and
 # fallbacks: pt-variants.test.sh. perf.data files are made here, never kept.
 . "$(dirname "$0")/../lib.sh"
 
 . "$SNAPTRACE_TOP/tests/ptsynth/ptsynth.sh"
 . "$SNAPTRACE_TOP/tests/ptsynth/pt-lib.sh"
 
-# the plain conversions of these programs are also srcline_check's
+# the programs srcline_check looks at; calls-pie's plain conversion is
+# kept for it
 SRCLINE_PROGRAMS="calls-pie calls-static recurse except calls-nodebug"
-PT_KEEP=$SRCLINE_PROGRAMS
-# source lines in the plain conversion of every program (each decoder and
-# the text path must write the same lines: pt-lib.sh convert), not in its
-# -noretcomp and -window variants, whose subject is the decoding
-SRCLINE_FOR="$(for entry in $PROGRAMS; do echo -n "${entry%%:*} "; done)srcline-calls-nodebug"
+PT_KEEP=calls-pie
+# source lines in calls-pie's plain conversion, through every decoder and
+# the text path (pt-lib.sh convert: the same bytes); not in the others,
+# whose subject is the decoding
+SRCLINE_FOR=calls-pie
 
 ptsynth_ready ptsynth
 
@@ -61,7 +67,10 @@ srcline_check() {
 		name=$prog	# the program's run above
 	else
 		gen "$name" "$prog" || { echo "ptsynth failed: $(head -3 "$TMP/$name.gen")"; return; }
-		convert "$name" "$TMP/$name.data" || return
+		if ! "$CONVERT" --quiet "$TMP/$name.data" -o "$TMP/$name.fxt" 2>"$TMP/$name.cerr"; then
+			echo "snaptrace-convert failed: $(head -3 "$TMP/$name.cerr")"
+			return
+		fi
 	fi
 	"$CONVERT" --dump=tree "$TMP/$name.fxt" |
 		awk -v b="$bin" 'index($0, "cat=\"" b "\"") {

@@ -4,7 +4,8 @@
 # nothing is recorded (that --help, the README, the man pages and the
 # completion list the same options: tests/tooling/options.test.sh): nonsense values are usage errors (exit 2, one line naming the
 # option) that create and start nothing; the front end's usage errors exit
-# 2. (The rest of the front end records: frontend.test.sh.)
+# 2; the program to run named as what it is (a file not executable, a
+# directory). (The rest of the front end records: frontend.test.sh.)
 . "$(dirname "$0")/../lib.sh"
 
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -60,27 +61,29 @@ NONSENSE='--snapshot-size 64G|--snapshot-size
 --kernel=yes|--kernel
 --no-such-option|--no-such-option'
 
+# (98 refusals: each read with builtins, no process but the program's)
 t_nonsense_refused() {
-	local line args opt rc bad="" err="$TMP/nonsense.err"
+	local lines args opt rc bad="" err="$TMP/nonsense.err"
+	cd "$TMP" || return
 	while IFS='|' read -r args opt; do
 		for prog in record front; do
 			# shellcheck disable=SC2086
 			if [ $prog = record ]; then
-				(cd "$TMP" && "$RECORD" -o "$TMP/nonsense.d" $args -- /bin/true) \
-					>/dev/null 2>"$err"
+				"$RECORD" -o "$TMP/nonsense.d" $args -- /bin/true >/dev/null 2>"$err"
 			else
-				(cd "$TMP" && "$FRONT" run -o "$TMP/n.fxt" $args -- /bin/true) \
-					>/dev/null 2>"$err"
+				"$FRONT" run -o "$TMP/n.fxt" $args -- /bin/true >/dev/null 2>"$err"
 			fi
 			rc=$?
-			line=$(cat "$err")
-			if [ $rc -ne 2 ] || [ "$(wc -l <"$err")" -ne 1 ] ||
-				! grep -q -- "$opt" "$err" || [ -e "$TMP/nonsense.d" ] ||
+			mapfile -t lines <"$err"
+			# OPTION is a pattern (grep's basic and extended forms alike here)
+			if [ $rc -ne 2 ] || [ ${#lines[@]} -ne 1 ] ||
+				[[ ! ${lines[0]} =~ $opt ]] || [ -e "$TMP/nonsense.d" ] ||
 				[ -e "$TMP/n.fxt" ]; then
-				bad="$bad [$prog $args: exit $rc: $line]"
+				bad="$bad [$prog $args: exit $rc: ${lines[*]}]"
 			fi
 		done
 	done <<<"$NONSENSE"
+	cd - >/dev/null || return
 	if [ -n "$bad" ]; then
 		fail nonsense_refused "$bad"
 	else
@@ -104,5 +107,44 @@ t_frontend_usage_exit_2() {
 	fi
 }
 
+# The program to run, or --perf, is what it is: a file without execute
+# permission is "not executable" (it was "found none", as for a missing
+# name), a directory a directory, a device no regular file; nothing missing
+# is still none. Exit 2 (1 for --perf), one line, nothing created.
+t_program_found() {
+	local bad="" rc args want
+	printf 'data\n' >"$TMP/plain"
+	chmod 644 "$TMP/plain"
+	while IFS='|' read -r args want; do
+		for prog in record front; do
+			# shellcheck disable=SC2086
+			if [ $prog = record ]; then
+				"$RECORD" -o "$TMP/found.d" $args >/dev/null 2>"$TMP/found.err"
+			else
+				"$FRONT" run -o "$TMP/found.fxt" $args >/dev/null 2>"$TMP/found.err"
+			fi
+			rc=$?
+			if [ $rc -ne "${want%%:*}" ] || [ "$(wc -l <"$TMP/found.err")" -ne 1 ] ||
+				! grep -qF -- "${want#*:}" "$TMP/found.err" || [ -e "$TMP/found.d" ] ||
+				[ -e "$TMP/found.fxt" ]; then
+				bad+=" [$prog $args: exit $rc: $(head -n 1 "$TMP/found.err")]"
+			fi
+		done
+	done <<EOF_CASES
+-- $TMP/plain|2:$TMP/plain: expected an executable program, found a file that is not executable
+-- /etc|2:/etc: expected an executable program, found a directory
+-- /dev/null|2:/dev/null: expected an executable program, found no regular file
+-- $TMP/no-such-program|2:$TMP/no-such-program: expected an executable program, found none
+--perf $TMP/plain -- /bin/true|1:perf: expected the perf program, found a file that is not executable ('$TMP/plain')
+--perf $TMP/no-such-perf -- /bin/true|1:perf: expected the perf program, found none ('$TMP/no-such-perf' does not exist)
+EOF_CASES
+	if [ -n "$bad" ]; then
+		fail program_found "$bad"
+	else
+		ok program_found
+	fi
+}
+
 t_nonsense_refused
 t_frontend_usage_exit_2
+t_program_found

@@ -9,9 +9,14 @@
 
 need_built dryrun "$RECORD"
 
-# stand_in VERSION: a perf that only answers --version (and -h, with HELP).
+# stand_in VERSION [HELP]: a perf that only answers --version (and -h, with
+# HELP); one of a VERSION alone is written once and used again.
 stand_in() {
 	local f="$TMP/perf-${1:-empty}"
+	if [ $# = 1 ] && [ -x "$f" ]; then
+		echo "$f"
+		return
+	fi
 	cat >"$f" <<EOF
 #!/bin/sh
 case "\$1" in

@@ -146,19 +146,40 @@ t_no_fork_before_exec() {
 
 # A SIGTERM that came while the recorder was starting (here: pending across
 # its exec, so deterministic) ends the recording like Ctrl-C, exit 0, with
-# a warning that it stopped at once; the trace is written and reads back.
+# a warning that it stopped at once, worded for what was recorded (run: the
+# program's first moments; attach: the moments after the attach, once
+# worded as run's); the trace is written and reads back.
 t_signal_at_start_named() {
-	local rc
+	local rc bad="" verb pid= want
+	local -a how
 	requires signal_at_start_named python3 || return
-	python3 -c 'import os, signal, sys
+	"$SNAPTRACE_TEST_BIN/workload" work &
+	pid=$!
+	# attached once it runs the workload, not the shell's fork before its exec
+	for ((rc = 0; rc < 1000; rc++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$(realpath "$SNAPTRACE_TEST_BIN/workload")" ] && break
+		sleep 0.01
+	done
+	for verb in run attach; do
+		how=(-- "${PROG[@]}")
+		[ $verb = attach ] && how=(-p "$pid")
+		python3 -c 'import os, signal, sys
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
 os.kill(os.getpid(), signal.SIGTERM)
-os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end run -q -o "$TMP/start.fxt" \
-		--trigger none -- "${PROG[@]}" >/dev/null 2>"$TMP/start.err"
-	rc=$?
-	if [ $rc -ne 0 ] || ! grep -q "warning: SIGTERM came while the recording was starting: it was stopped at once (the trace holds at most the program's first moments)" "$TMP/start.err" ||
-		! "$CONVERT" --dump=slices "$TMP/start.fxt" >/dev/null 2>&1; then
-		fail signal_at_start_named "exit $rc: $(tr '\n' '|' <"$TMP/start.err")"
+os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end $verb -q -o "$TMP/start-$verb.fxt" \
+			--trigger none "${how[@]}" >/dev/null 2>"$TMP/start-$verb.err"
+		rc=$?
+		want="the program's first moments"
+		[ $verb = attach ] && want="the moments right after the attach"
+		if [ $rc -ne 0 ] || ! grep -qF "warning: SIGTERM came while the recording was starting: it was stopped at once (the trace holds at most $want)" "$TMP/start-$verb.err" ||
+			! "$CONVERT" --dump=slices "$TMP/start-$verb.fxt" >/dev/null 2>&1; then
+			bad+=" [$verb: exit $rc: $(tr '\n' '|' <"$TMP/start-$verb.err")]"
+		fi
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if [ -n "$bad" ]; then
+		fail signal_at_start_named "$bad"
 	else
 		ok signal_at_start_named
 	fi

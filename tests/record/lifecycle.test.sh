@@ -9,6 +9,14 @@
 #              recording   the program runs, perf records
 #              snapshot    --multi-snapshot with the trigger hit every 10 ms: a
 #                          snapshot every 300 ms (signalled after the third)
+#              ending      the front end only: perf has ended, the converter
+#                          has not started (--duration ends the recording;
+#                          the program, ended with SIGTERM after perf's end,
+#                          sends the signal to the front end itself:
+#                          workload onterm, and the recorder waits 500 ms
+#                          before its SIGKILL, so the signal lands in that
+#                          window every time); the old code dropped it and
+#                          converted
 #              converting  snaptrace-convert runs (its perf script waits 1 s)
 #              early       the front end only: at once (0 ms) and during the
 #                          probe of perf, from a terminal and to a background
@@ -89,10 +97,10 @@ wait_until() {
 log_has() { grep -q "$2" "$1" 2>/dev/null; }
 slowperf_ran() { grep -q " $2\$" "$1" 2>/dev/null; }
 
-# start_case NAME PROCESS PHASE: starts the recording of a case in the
+# start_case NAME PROCESS PHASE SIG: starts the recording of a case in the
 # background; sets PID (of the front end or recorder), DIR, OUT, ERR.
 start_case() {
-	local name=$1 who=$2 phase=$3
+	local name=$1 who=$2 phase=$3 sig=$4 target=("${TARGET[@]}")
 	# 1000 samples a second (not 5000): what a case converts is no subject here
 	local -a opts=(--trigger none --duration 20) conv=() freq=(--sampling-freq 1000)
 		DIR="$TMP/$name.d" OUT="$TMP/$name.fxt.gz" ERR="$TMP/$name.err"
@@ -102,14 +110,16 @@ start_case() {
 	snapshot) opts=(--trigger snaptrace_trigger --multi-snapshot
 		--min-interval 300 --arm-after 0 --duration 20) ;;
 	converting) opts=(--trigger none --duration 0.5) conv=(--convert-arg "--perf=$SLOWPERF") ;;
+	ending) opts=(--trigger none --duration 0.5)
+		target=("$PROG" onterm "$(kill -l "$sig")" "${TARGET[@]:1}") ;;
 	esac
 	# started as from a terminal (SIGDFL, tests/lib.sh)
 	if [ "$who" = record ]; then
 		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$RECORD" -o "$DIR" "${freq[@]}" "${opts[@]}" \
-			-- "${TARGET[@]}" >/dev/null 2>"$ERR" &
+			-- "${target[@]}" >/dev/null 2>"$ERR" &
 	else
 		LIFECYCLE_CASE=$TMP/$name "$SIGDFL" "$FRONT" run -o "$OUT" -d "$DIR" "${freq[@]}" \
-			"${opts[@]}" "${conv[@]}" -- "${TARGET[@]}" >/dev/null 2>"$ERR" &
+			"${opts[@]}" "${conv[@]}" -- "${target[@]}" >/dev/null 2>"$ERR" &
 	fi
 	PID=$!
 }
@@ -132,6 +142,7 @@ victim() {
 	converting)
 		wait_until 30 slowperf_ran "$SLOWPERF_LOG" script || return 1
 		p=$(awk '$2 == "script" { print $1 }' "$SLOWPERF_LOG") ;;
+	ending) echo -; return ;;	# the program sends it (start_case)
 	esac
 	[ "$who" = perf ] && echo "$p" || echo "$PID"
 }
@@ -163,12 +174,17 @@ expect() {
 		# killed: what was recorded so far stays on disk
 		if [ "$rc" -ne 137 ]; then
 			echo "exit $rc, expected 137 (killed)"
-		elif [ "$phase" = converting ] && ! ls "$DIR"/perf.data* >/dev/null 2>&1; then
+		elif { [ "$phase" = converting ] || [ "$phase" = ending ]; } &&
+			! ls "$DIR"/perf.data* >/dev/null 2>&1; then
 			echo "the recording was removed"
 		fi
 		return
 	fi
-	if [ "$phase" = converting ]; then
+	if [ "$phase" = ending ] && [ -e "$OUT" ]; then
+		echo "converted after the signal"
+		return
+	fi
+	if [ "$phase" = converting ] || [ "$phase" = ending ]; then
 		[ "$rc" -eq 1 ] || { echo "exit $rc, expected 1"; return; }
 		log_has "$ERR" "conversion stopped; the recording stays in $DIR" ||
 			{ echo "no 'conversion stopped' message"; return; }
@@ -197,7 +213,7 @@ expect() {
 # run_case WHO PHASE SIG
 run_case() {
 	local who=$1 phase=$2 sig=$3 name="$1_$2_$3" p rc why
-	start_case "$name" "$who" "$phase"
+	start_case "$name" "$who" "$phase" "$sig"
 	if ! p=$(victim "$who" "$phase") || [ -z "$p" ]; then
 		fail "$name" "phase $phase not reached: $(tail -n 3 "$ERR" | tr '\n' '|')"
 		kill -9 "$PID" 2>/dev/null
@@ -205,7 +221,7 @@ run_case() {
 		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
 		return
 	fi
-	kill -"$sig" "$p"
+	[ "$p" = - ] || kill -"$sig" "$p"
 	wait "$PID" 2>/dev/null
 	rc=$?
 	if ! wait_gone "$name"; then
@@ -327,7 +343,7 @@ jobs=${LIFECYCLE_JOBS:-3}
 ALL=$(stress_count "${LIFECYCLE_ALL:-0}" 1)
 SIGS=(INT TERM HUP KILL)
 WHOS=(front perf record)
-PHASES=(starting recording snapshot converting)
+PHASES=(starting recording snapshot converting ending)
 # lifecycle_sigs W P: the signals of the process numbered W (in WHOS) at the
 # phase numbered P (in PHASES): all four for the whole matrix; else
 # SIGS[(W + P) % 4], so that a process meets a signal at each phase, and a
@@ -351,6 +367,7 @@ for who in ${LIFECYCLE_WHO:-${WHOS[*]}}; do
 	for phase in ${LIFECYCLE_PHASES:-${PHASES[*]}}; do
 		[ "$phase" = early ] && continue
 		[ "$who" = record ] && [ "$phase" = converting ] && continue
+		[ "$who" != front ] && [ "$phase" = ending ] && continue
 		for sig in $(lifecycle_sigs "$(index_of "$who" "${WHOS[@]}")" \
 			"$(index_of "$phase" "${PHASES[@]}")"); do
 			# a signal ignored when this shell started (nohup) stays ignored in

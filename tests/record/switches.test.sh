@@ -9,12 +9,16 @@
 #   prints them; blocked and preempted are told apart;
 # - one thread is recorded into its own ring (--per-thread): a snapshot is
 #   its newest contiguous stretch, never a stale fragment of a CPU it left;
-# - a trigger hit in a thread the recording leaves out is warned about.
+# - a trigger hit in a thread the recording leaves out is warned about;
+# - an attach to a thread asleep: record.json gives its state and wait
+#   channel at start_ns, and the trace draws it [off-cpu] from start_ns to
+#   its first switch-in (the old trace began at the wake-up: no block).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="switches_check_agrees switches_recorded switches_preempted switches_no_stale_fragment
-switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_no_leftovers"
+switches_unrecorded_thread_warning switches_multi_thread_no_warning switches_asleep_at_attach
+switches_no_leftovers"
 need_recording switches
 use_workload switches
 TARGETS=("$PROG")
@@ -207,12 +211,53 @@ t_switches_check_agrees() {
 	fi
 }
 
+# attach to naps 5 100 1000000 (0.1 ms of work, then 1 s asleep: at the
+# attach it is asleep, 9,999 times in 10,000) for 1.5 s: record.json says the
+# thread was in state S in hrtimer_nanosleep or do_nanosleep at start_ns; the
+# thread's first slice is [off-cpu] from start_ns, blocked, prev_state S,
+# kernel_function the wait channel, to its first switch-in; the time on the
+# CPU comes after it.
+t_switches_asleep_at_attach() {
+	local d="$TMP/asleep" pid tid start state wchan first
+	"$PROG" naps 5 100 1000000 >/dev/null &
+	pid=$!
+	if ! wait_exec "$pid" "$PROG"; then
+		fail switches_asleep_at_attach "the workload did not start"
+	elif ! "$RECORD" -q --mode sampling -o "$d" -p "$pid" --trigger none --duration 1.5 \
+		>/dev/null 2>"$d.err"; then
+		fail switches_asleep_at_attach "snaptrace-record failed: $(tl 3 "$d.err")"
+	fi
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	[ -d "$d" ] || return
+	tid=$pid
+	start=$(rec_field "$d" start_ns)
+	state=$(rec_rows "$d" threads state | head -n 1)
+	wchan=$(rec_rows "$d" threads wchan | head -n 1)
+	if [ "$state" != S ] || [ -z "$start" ] || [ "$start" = null ] ||
+		! [[ $wchan =~ nanosleep ]]; then
+		fail switches_asleep_at_attach "record.json: start_ns '$start', state '$state', wchan '$wchan'"
+	elif ! "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv" ||
+		! "$CONVERT" --dump=tree "$d.fxt" >"$d.tree" 2>>"$d.conv"; then
+		fail switches_asleep_at_attach "the conversion failed: $(tl 3 "$d.conv")"
+	else
+		first=$(grep -m 1 "^$tid 0 " "$d.tree")
+		if ! [[ $first =~ ^$tid\ 0\ \[off-cpu\]\ \[$start,\ ([0-9]+)\]\ .*state:string=\"blocked\"\ prev_state:string=\"S\"\ kernel_function:string=\"$wchan\"$ ]] ||
+			[ "${BASH_REMATCH[1]}" -le "$start" ]; then
+			fail switches_asleep_at_attach "expected [off-cpu] from start_ns $start (blocked, S, $wchan) first, found: $first"
+		else
+			ok switches_asleep_at_attach
+		fi
+	fi
+}
+
 t_switches_check_agrees
 t_switches_recorded
 t_switches_preempted
 t_switches_no_stale_fragment
 t_switches_unrecorded_thread_warning
 t_switches_multi_thread_no_warning
+t_switches_asleep_at_attach
 if no_procs; then
 	ok switches_no_leftovers
 else

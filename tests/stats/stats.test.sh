@@ -10,7 +10,8 @@
 #               snapshot window starting mid-stack (inferred frames written
 #               late, read with two passes);
 #   exact-*     hand-built durations: percentiles within 1%, --top order,
-#               table/csv/json agree, --baseline ratios;
+#               table/csv/json agree, --baseline ratios (and --baseline
+#               naming the trace itself: exit 2);
 #   magic-trace the same events in magic-trace's layout give the same rows;
 #   pseudo, sampled, options, errors: bracketed frames are rows, a sampled
 #               trace leaves the per-call columns out (--baseline too: "-"
@@ -18,7 +19,8 @@
 #               filters, exit codes: a thread or function the trace lacks
 #               is an error listing what it has, a filter matching nothing
 #               is not; bad values, options that need or exclude another,
-#               files that are not traces (directory, empty, missing);
+#               files that are not traces (directory, empty, missing),
+#               a trace cut short (gzip or raw: exit 1, never partial rows);
 #               a trace with no slice (a table of nothing, --baseline
 #               against it: once qsort(NULL, 0), which stops the
 #               sanitizer build).
@@ -291,6 +293,21 @@ elif [ "$paths" != 2 ]; then
 else
 	ok baseline-other-path
 fi
+# --baseline naming the trace itself (another spelling, a hard link):
+# exit 2, one line naming both (convert's rule for an input given twice)
+ln "$TMP/new.fxt" "$TMP/new-hard.fxt"
+same=ok
+for other in "$TMP/new.fxt" "$TMP/./new.fxt" "$TMP/new-hard.fxt"; do
+	"$STATS" --baseline "$other" "$TMP/new.fxt" >/dev/null 2>"$TMP/same.err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || [ "$(wc -l <"$TMP/same.err")" -ne 1 ] ||
+		! grep -qF -- "$other and $TMP/new.fxt are the same file" "$TMP/same.err"; then
+		fail baseline-same "--baseline $other: exit $rc, expected 2 and one line naming both: $(first_lines "$TMP/same.err")"
+		same=failed
+		break
+	fi
+done
+[ "$same" = ok ] && ok baseline-same
 # the same traces sampled: the per-call columns are "-" on both sides, the
 # totals numbers (0 for an absent function), never a mix of "-" and 0
 { echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
@@ -469,6 +486,21 @@ expect_exit error-directory 2 "dir.fxt: expected a trace file or a recording dir
 expect_exit error-empty 1 "empty.fxt: not an FXT file" "$TMP/empty.fxt"
 expect_exit error-baseline-missing 1 "none.fxt: cannot open" --baseline "$TMP/none.fxt" "$TMP/exact.fxt"
 expect_exit error-baseline-text 1 "text.fxt: not an FXT file" --baseline "$TMP/text.fxt" "$TMP/exact.fxt"
+# a trace cut short (a gzip stream cut, a raw file cut inside its last
+# record): exit 1 naming it (the old code warned of "problems" and printed
+# the statistics of part of the trace, exit 0); the whole gzip one reads
+gzip -c "$TMP/exact.fxt" >"$TMP/whole.fxt.gz"
+head -c $(($(stat -c %s "$TMP/whole.fxt.gz") / 2)) "$TMP/whole.fxt.gz" >"$TMP/cut.fxt.gz"
+head -c $(($(stat -c %s "$TMP/exact.fxt") - 4)) "$TMP/exact.fxt" >"$TMP/cut.fxt"
+expect_exit error-cut-gzip 1 "^snaptrace-stats: $TMP/cut.fxt.gz: cut short: the gzip stream is cut or damaged after [0-9]* bytes" "$TMP/cut.fxt.gz"
+expect_exit error-cut-raw 1 "^snaptrace-stats: $TMP/cut.fxt: cut short: its last record is cut" "$TMP/cut.fxt"
+expect_exit error-cut-baseline 1 "^snaptrace-stats: $TMP/cut.fxt.gz: cut short" --baseline "$TMP/cut.fxt.gz" "$TMP/exact.fxt"
+if ! "$STATS" --format csv "$TMP/whole.fxt.gz" >"$TMP/whole.csv" 2>"$TMP/whole.err" ||
+	! "$STATS" --format csv "$TMP/exact.fxt" | cmp -s - "$TMP/whole.csv"; then
+	fail whole-gzip "the whole gzip trace does not give the raw one's rows: $(first_lines "$TMP/whole.err")"
+else
+	ok whole-gzip
+fi
 # a recording directory (record.json, text snapshots) is converted first, as
 # snaptrace-convert converts it: the same rows; its triggers track (a hit) is
 # no thread: --thread does not list it (issue 24)
@@ -511,17 +543,11 @@ else
 	expect_exit thread-list-no-event-track 1 "events.fxt: no thread 7 (the trace has: 700 app \\[700\\])$" \
 		--thread 7 "$TMP/events.fxt"
 fi
-# a file cut in the middle of a record: the rows before the cut, and a warning
+# a file cut in the middle of a record: exit 1, one line naming it (it
+# was a warning and the rows before the cut, exit 0: statistics of part of a
+# trace that looked whole)
 head -c 4001 "$TMP/exact.fxt" >"$TMP/cut.fxt"
-if ! "$STATS" --format csv "$TMP/cut.fxt" >"$TMP/cut.csv" 2>"$TMP/cut.err"; then
-	fail truncated "exit $?: $(first_lines "$TMP/cut.err")"
-elif ! grep -q "cut.fxt: 1 problem in the file" "$TMP/cut.err"; then
-	fail truncated "no warning about the cut: $(first_lines "$TMP/cut.err")"
-elif ! grep -q '^work,' "$TMP/cut.csv"; then
-	fail truncated "no rows before the cut: $(first_lines "$TMP/cut.csv")"
-else
-	ok truncated
-fi
+expect_exit truncated 1 "^snaptrace-stats: $TMP/cut.fxt: cut short: its last record is cut" "$TMP/cut.fxt"
 # a trace without a single slice (the converter's output of an empty input):
 # the header and nothing, exit 0; also as the baseline and with one
 : >"$TMP/nothing.txt"

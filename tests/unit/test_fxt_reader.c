@@ -386,6 +386,7 @@ static void reader_truncated_last_record(void)
 		return;
 	CHECK_INT_EQ(t.nproblems, 1);
 	CHECK(has_problem(&t, "record 2: truncated last record: 4 words, 16 bytes left"));
+	CHECK_STR_EQ(t.cut, "its last record is cut (record 2: 16 of 32 bytes)");
 	CHECK_INT_EQ(t.nevents, 1);
 	fxt_trace_free(&t);
 }
@@ -462,7 +463,14 @@ static void reader_gzip_truncated(void)
 	if (load(cut, &t))
 		return;
 	CHECK(has_problem(&t, "gzip stream damaged"));
+	CHECK(!strncmp(t.cut, "the gzip stream is cut or damaged after ", 40));
+	CHECK(strstr(t.cut, "<fd:") == NULL);	/* zlib's prefix left out */
 	CHECK(t.nevents > 0 && t.nevents < 1000);
+	fxt_trace_free(&t);
+	if (load(name, &t))	/* the whole stream: not cut */
+		return;
+	CHECK_STR_EQ(t.cut, "");
+	CHECK_INT_EQ(t.nevents, 1000);
 	fxt_trace_free(&t);
 }
 

@@ -311,6 +311,31 @@ static int m_fork(char **a)
 	return run_mode(a);
 }
 
+static volatile sig_atomic_t onterm_signal;
+
+/* SIGTERM: the recorder ending this program after perf's end; its parent
+ * (the recorder) gets onterm_signal, once, and the program goes on. */
+static void onterm(int sig)
+{
+	(void)sig;
+	if (onterm_signal)
+		kill(getppid(), onterm_signal);
+	onterm_signal = 0;
+}
+
+static int m_onterm(char **a)
+{
+	struct sigaction sa = { .sa_handler = onterm, .sa_flags = SA_RESTART };
+
+	onterm_signal = (int)num(a[0]);
+	sigemptyset(&sa.sa_mask);
+	if (onterm_signal <= 0 || onterm_signal >= NSIG || sigaction(SIGTERM, &sa, NULL)) {
+		fprintf(stderr, "workload: onterm: expected a signal number, found %s\n", a[0]);
+		return 2;
+	}
+	return run_mode(a + 1);
+}
+
 static int m_echo(char **a)
 {
 	printf("%s\n", a[0]);
@@ -482,6 +507,9 @@ static const struct mode {
 	{ "fork", "MODE...", "leave a child and a grandchild in a session of their own, "
 	  "sleeping for ever, then run MODE", 0, 0, m_fork },
 	{ "echo", "TEXT MODE...", "print TEXT on stdout, then run MODE", 1, 1, m_echo },
+	{ "onterm", "SIGNO MODE...", "run MODE; the first SIGTERM sends signal SIGNO to the "
+	  "parent process (the recorder, ending the program after perf's end), the others are "
+	  "ignored", 1, 1, m_onterm },
 	{ "thread", "MS", "a thread named worker works MS ms, hits snaptrace_trigger, works "
 	  "MS ms; the main thread works until it ends, then exit", 1, 1, m_thread },
 	{ "leave", "N MS", "N threads named worker work for ever; the main thread works MS ms "

@@ -15,7 +15,7 @@
 
 W="$SNAPTRACE_TEST_BIN/workload"
 CC="$SNAPTRACE_TEST_BIN/callcount"
-NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm bursts until fork echo thread \
+NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm bursts until fork echo onterm thread \
 	migrate naps pipe spin faults nest movimm frame_pointers)
 need_built workload "$W" "$SNAPTRACE_TEST_BIN/workload-nofp" "$CC"
 # callcount's probes watch every CPU: root
@@ -224,6 +224,30 @@ t_echo() {
 
 # thread 200: the hit in the second thread, named worker (callcount's comm
 # lines); both threads work.
+# onterm 10 work: the first SIGTERM sends SIGUSR1 (10) to the parent (this
+# shell), the second is ignored too: the program runs on until SIGKILL
+t_onterm() {
+	local got=0 pid why= i
+	trap 'got=$((got + 1))' USR1
+	"$W" onterm 10 work 20000 &
+	pid=$!
+	# its handler is installed: SIGTERM (bit 15) caught
+	for ((i = 0; i < 100; i++)); do
+		(( 0x$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0) & 0x4000 )) && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	sleep 0.2
+	kill -TERM "$pid"
+	sleep 0.2
+	kill -0 "$pid" 2>/dev/null || why="ended by SIGTERM;"
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	trap - USR1
+	[ "$got" = 1 ] || why+=" the parent got SIGUSR1 $got times, expected 1"
+	check onterm "$why"
+}
+
 t_thread() {
 	local why=""
 	calls thread snaptrace_trigger,work_mid -- thread 200
@@ -364,6 +388,7 @@ t_bursts
 t_until
 t_fork
 t_echo
+t_onterm
 t_thread
 t_migrate
 t_naps
