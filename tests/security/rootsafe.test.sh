@@ -168,6 +168,15 @@
 #                     script decodes), the trace is read back
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
+#   in-dwarf-bomb     the attacker's programs (built with -g) whose one
+#                     compressed DWARF section (a GNU .zdebug_ one, an ELF
+#                     SHF_COMPRESSED one) inflates 256 MiB of zeros from
+#                     256 KiB: root's conversion of a text naming them, and
+#                     root's --trigger line: on one, never hold the 256 MiB
+#                     (libdw once inflated it: the converter kept one such
+#                     section per binary until it ended); the conversion
+#                     names each binary once and converts without its
+#                     lines, the recorder refuses naming the section
 #   in-buildid-cache  root once profiled the attacker's program with plain perf
 #                     record (which copies it into root's build-id cache,
 #                     ~/.debug; here a HOME of the test's), a copy of root's
@@ -185,7 +194,7 @@ rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapp
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -1590,6 +1599,108 @@ hang_dso_fifo() {
 	fi
 }
 
+# maxrss CMD...: runs CMD, then prints its peak resident memory (KiB) on fd 3;
+# returns CMD's status.
+maxrss() {
+	python3 -c 'import resource, subprocess, sys, os
+rc = subprocess.call(sys.argv[1:])
+os.write(3, b"%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)' "$@"
+}
+
+# dwarf_bombs DIR: DIR/gnu and DIR/gabi, tests/cases/call-return's program
+# (main, a, b, c) built with -g and a compressed .zdebug_addr (GNU) or
+# .debug_addr (SHF_COMPRESSED) of 256 MiB of zeros; DIR/gnu.txt and
+# DIR/gabi.txt, the case's text at the addresses of each (as a PIE at
+# 0x555555554000).
+dwarf_bombs() {
+	local d=$1
+	printf '%s\n' 'int c(void) { return 3; }' 'int b(void) { return 2; }' \
+		'int a(void) { return b() + c(); }' 'int main(void) { return a(); }' >"$d/calls.c"
+	cc -g -O0 -o "$d/calls" "$d/calls.c" || return 1
+	python3 - "$d" "$IN" <<'PY' || return 1
+import re, struct, subprocess, sys, zlib
+d, text = sys.argv[1], sys.argv[2]
+n = 256 << 20
+z = zlib.compressobj(9)
+stream = b"".join(z.compress(bytes(1 << 20)) for _ in range(n >> 20)) + z.flush()
+open(d + "/gnu.sec", "wb").write(b"ZLIB" + struct.pack(">Q", n) + stream)
+open(d + "/gabi.sec", "wb").write(struct.pack("<IIQQ", 1, 0, n, 1) + stream)
+subprocess.check_call(["objcopy", "--add-section", ".zdebug_addr=%s/gnu.sec" % d, d + "/calls", d + "/gnu"])
+subprocess.check_call(["objcopy", "--add-section", ".debug_addr=%s/gabi.sec" % d,
+                       "--set-section-alignment", ".debug_addr=8", d + "/calls", d + "/gabi"])
+# .debug_addr of gabi: SHF_COMPRESSED (ELF64 little-endian section headers)
+elf = bytearray(open(d + "/gabi", "rb").read())
+shoff, = struct.unpack_from("<Q", elf, 0x28)
+shent, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3a)
+stroff, = struct.unpack_from("<Q", elf, shoff + shstrndx * shent + 0x18)
+for i in range(shnum):
+    h = shoff + i * shent
+    name = elf[stroff + struct.unpack_from("<I", elf, h)[0]:].split(b"\0")[0]
+    if name == b".debug_addr":
+        flags, = struct.unpack_from("<Q", elf, h + 8)
+        struct.pack_into("<Q", elf, h + 8, flags | 0x800)
+open(d + "/gabi", "wb").write(elf)
+syms = {}
+for line in subprocess.check_output(["nm", d + "/calls"], text=True).splitlines():
+    f = line.split()
+    if len(f) == 3 and f[2] in ("main", "a", "b", "c"):
+        syms[f[2]] = int(f[0], 16)
+for prog in ("gnu", "gabi"):
+    def at(m):
+        name, off = m.group(2), int(m.group(3), 16)
+        if m.group(4) != "/opt/app" or name not in syms:
+            return m.group(0)
+        return "%x %s+0x%x (%s/%s)" % (0x555555554000 + syms[name] + off, name, off, "HOME", prog)
+    with open(d + "/" + prog + ".txt", "w") as out:
+        for line in open(text):
+            out.write(re.sub(r"([0-9a-f]+) (\w+)\+0x([0-9a-f]+) \(([^)]*)\)", at, line))
+PY
+}
+
+in_dwarf_bomb() {
+	local d="$TMP/bomb" prog rc kib sec
+	mkdir "$d"
+	if ! dwarf_bombs "$d" >"$TMP/in-dwarf-bomb.err" 2>&1; then
+		fail in-dwarf-bomb "cannot build the programs: $(first_lines "$TMP/in-dwarf-bomb.err")"
+		return
+	fi
+	for prog in gnu gabi; do
+		as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$HOME_A/$prog" <"$d/$prog"
+		sed "s|(HOME/|($HOME_A/|g" "$d/$prog.txt" >"$TMP/bomb-$prog.txt"
+		sec=.debug_addr
+		[ "$prog" = gnu ] && sec=.zdebug_addr
+		kib=$(maxrss timeout -k 5 60 "$CONVERT" -q "$TMP/bomb-$prog.txt" -o "$TMP/bomb-$prog.fxt" \
+			3>&1 2>"$TMP/in-dwarf-bomb.err")
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			fail in-dwarf-bomb "$prog: exit $rc: $(first_lines "$TMP/in-dwarf-bomb.err")"
+		elif [ "$kib" -ge $((160 * 1024)) ]; then
+			fail in-dwarf-bomb "$prog: the converter held $((kib / 1024)) MiB (the section inflated)"
+		elif [ "$(wc -l <"$TMP/in-dwarf-bomb.err")" -ne 1 ] || ! grep -q "warning: $HOME_A/$prog: section $sec inflates to 268435456 bytes from [0-9]* (more than 64 times): its source lines are not read" "$TMP/in-dwarf-bomb.err"; then
+			fail in-dwarf-bomb "$prog: expected one warning naming the binary and the section: $(first_lines "$TMP/in-dwarf-bomb.err")"
+		elif ! "$CONVERT" --dump=slices "$TMP/bomb-$prog.fxt" >"$TMP/bomb-$prog.slices" 2>&1 ||
+			! slices_match "$TMP/bomb-$prog.slices" "$EXPECTED" >/dev/null; then
+			fail in-dwarf-bomb "$prog: wrong trace: $(first_lines "$TMP/bomb-$prog.slices")"
+		elif "$CONVERT" --dump=records "$TMP/bomb-$prog.fxt" 2>&1 | grep -q 'line:uint64'; then
+			fail in-dwarf-bomb "$prog: the trace has source lines of the bomb"
+		else
+			continue
+		fi
+		return
+	done
+	# the recorder resolves line:FILE:LINE before it runs anything
+	kib=$(maxrss timeout -k 5 60 "$RECORD" -q -o "$TMP/bomb-rec" --trigger line:calls.c:2 -- \
+		"$HOME_A/gnu" 3>&1 2>"$TMP/in-dwarf-bomb.err")
+	rc=$?
+	if [ "$kib" -ge $((160 * 1024)) ]; then
+		fail in-dwarf-bomb "the recorder held $((kib / 1024)) MiB (the section inflated)"
+	else
+		refuses "$rc" in-dwarf-bomb 1 "$HOME_A/gnu: cannot read: section .zdebug_addr inflates to 268435456 bytes" \
+			"$TMP/in-dwarf-bomb.err" && ok in-dwarf-bomb
+	fi
+}
+
 make_evil_trace
 in_link_shared
 out_link_shared
@@ -1632,3 +1743,4 @@ hang_convert_fifo
 hang_pt_dso_fifo
 hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
+requires in-dwarf-bomb cc python3 && in_dwarf_bomb
