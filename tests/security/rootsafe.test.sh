@@ -177,6 +177,12 @@
 #                     section per binary until it ended); the conversion
 #                     names each binary once and converts without its
 #                     lines, the recorder refuses naming the section
+#   in-json-bomb      the attacker's copy of a recording whose record.json
+#                     holds 3 million values (6 MiB: json-c's tree takes
+#                     about 70 bytes a value) in a member of its own, or in
+#                     a hit: refused at once, one line naming the file and
+#                     the bound, without holding their memory (the
+#                     converter once parsed them all, 37 times the file)
 #   in-buildid-cache  root once profiled the attacker's program with plain perf
 #                     record (which copies it into root's build-id cache,
 #                     ~/.debug; here a HOME of the test's), a copy of root's
@@ -194,7 +200,7 @@ rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapp
 esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -1701,6 +1707,35 @@ in_dwarf_bomb() {
 	fi
 }
 
+in_json_bomb() {
+	local where d rc kib
+	for where in member hit; do
+		d="$HOME_A/rec-json-$where"
+		as_attacker mkdir "$d"
+		as_attacker cp "$SNAPTRACE_TOP/tests/cases/measured/perf.data.1" "$d/"
+		python3 - "$where" "$SNAPTRACE_TOP/tests/cases/measured/record.json" >"$TMP/bomb.json" <<'PY' || return
+import sys
+doc, bomb = open(sys.argv[2]).read(), "[" + "0," * (3 << 20) + "0]"
+if sys.argv[1] == "member":
+    doc = doc.replace("{", '{"x": %s, ' % bomb, 1)
+else:
+    doc = doc.replace('"hits": [', '"hits": [{"x": %s}, ' % bomb, 1)
+sys.stdout.write(doc)
+PY
+		as_attacker sh -c 'cat >"$1/record.json"' sh "$d" <"$TMP/bomb.json"
+		kib=$(maxrss timeout -k 5 60 "$CONVERT" "$d" -o "$TMP/in-json-bomb.fxt" 3>&1 \
+			2>"$TMP/in-json-bomb.err")
+		rc=$?
+		if [ "$kib" -ge $((160 * 1024)) ]; then
+			fail in-json-bomb "$where: the converter held $((kib / 1024)) MiB"
+			return
+		fi
+		refuses "$rc" in-json-bomb 1 "^snaptrace-convert: $d/record.json:[0-9]+: expected the JSON of snaptrace-record's report, found more than 1048576 values (outside \"hits\"|in hits\[0\])\$" \
+			"$TMP/in-json-bomb.err" || return
+	done
+	ok in-json-bomb
+}
+
 make_evil_trace
 in_link_shared
 out_link_shared
@@ -1744,3 +1779,4 @@ hang_pt_dso_fifo
 hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
+requires in-json-bomb python3 && in_json_bomb
