@@ -77,6 +77,10 @@
 #                     holds escapes: escaped
 #   esc-picker        snaptrace attach's picker lists the attacker's process
 #                     whose command line holds escapes: escaped
+#   pick-impostor     the picker lists root's process and the attacker's,
+#                     named the same (comm and command line): each row names
+#                     who started it (the real uid's user), so root tells
+#                     them apart (the rows were once the same but the pid)
 #   in-kept-fifo      the attacker's copy of a real recording whose kept
 #                     binaries (DIR/binaries, perf's build-id cache) hold a
 #                     FIFO: the tree is not given to perf, said once; the
@@ -197,7 +201,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb"
@@ -818,6 +822,28 @@ esc_picker() {
 		else
 			fail esc-picker "the command line is not shown escaped: $(grep "$marker" "$out.lf" | head -n 1)"
 		fi
+	fi
+}
+
+pick_impostor() {
+	local mine theirs out="$TMP/pick-impostor.out" marker="daemon$RANDOM" user
+	requires pick-impostor recording picker_list || return
+	bash -c "exec -a '$marker --serve' sleep 60" &
+	mine=$!
+	"${ATTACKER[@]}" bash -c "exec -a '$marker --serve' sleep 60" &
+	theirs=$!
+	sleep 0.3
+	{ sleep 1; echo "$marker"; sleep 1; echo; } |
+		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
+	kill "$mine" "$theirs" 2>/dev/null
+	wait "$mine" "$theirs" 2>/dev/null
+	user=$(getent passwd "$AUID" | cut -d: -f1)
+	tr -d '\r' <"$out" >"$out.lf"
+	if ! grep -q " $mine root sleep  ($marker --serve 60)" "$out.lf" ||
+		! grep -q " $theirs ${user:-$AUID} sleep  ($marker --serve 60)" "$out.lf"; then
+		fail pick-impostor "the rows do not name who started each: $(grep -a "$marker" "$out.lf" | head -n 2 | tr '\n' '|')"
+	else
+		ok pick-impostor
 	fi
 }
 
@@ -1758,6 +1784,7 @@ esc_dump
 esc_convert
 esc_symbols
 esc_picker
+pick_impostor
 kept_ok=1
 for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 	requires "$t" recording || kept_ok=0
