@@ -187,6 +187,12 @@
 #                     a hit: refused at once, one line naming the file and
 #                     the bound, without holding their memory (the
 #                     converter once parsed them all, 37 times the file)
+#   tmp-submount      root's program with anonymous executable memory (which
+#                     has perf see the /tmp view) run from a tmpfs mounted
+#                     below /tmp (in a mount namespace of the test's): its
+#                     function is named in the trace (the view, an overlay
+#                     of /tmp's one file system, once showed the mount point
+#                     empty: the frames were named by the file)
 #   in-buildid-cache  root once profiled the attacker's program with plain perf
 #                     record (which copies it into root's build-id cache,
 #                     ~/.debug; here a HOME of the test's), a copy of root's
@@ -204,7 +210,7 @@ rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapp
 esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -1762,6 +1768,46 @@ PY
 	ok in-json-bomb
 }
 
+tmp_submount() {
+	local d="$TMP/submount" rc
+	mkdir "$d"
+	cat >"$d/anonexec.c" <<'EOF'
+#include <sys/mman.h>
+#include <time.h>
+static volatile long sink;
+__attribute__((noinline)) void submount_work(void) { for (int i = 0; i < 100000; i++) sink += i; }
+int main(void)
+{
+	struct timespec s, n;
+	/* anonymous executable memory: perf looks for /tmp/perf-PID.map */
+	mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	clock_gettime(CLOCK_MONOTONIC, &s);
+	do {
+		submount_work();
+		clock_gettime(CLOCK_MONOTONIC, &n);
+	} while ((n.tv_sec - s.tv_sec) * 1000000000L + (n.tv_nsec - s.tv_nsec) < 600000000L);
+	return 0;
+}
+EOF
+	if ! cc -O1 -fno-omit-frame-pointer -o "$d/anonexec" "$d/anonexec.c" 2>"$TMP/tmp-submount.err"; then
+		fail tmp-submount "cannot build: $(first_lines "$TMP/tmp-submount.err")"
+		return
+	fi
+	mkdir "$d/mnt"
+	timeout -k 5 90 unshare --mount --propagation private sh -c '
+		mount -t tmpfs -o size=8m snaptrace-test "$1/mnt" && cp "$1/anonexec" "$1/mnt/" &&
+		"$2" -q -o "$1/rec" --trigger none --duration 0.3 -- "$1/mnt/anonexec" &&
+		"$3" -q "$1/rec" -o "$1/trace.fxt"' sh "$d" "$RECORD" "$CONVERT" >"$TMP/tmp-submount.err" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail tmp-submount "exit $rc: $(first_lines "$TMP/tmp-submount.err")"
+	elif ! "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q ' submount_work$'; then
+		fail tmp-submount "the program's function is not named: $("$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -m1 -F "$d/mnt")"
+	else
+		ok tmp-submount
+	fi
+}
+
 make_evil_trace
 in_link_shared
 out_link_shared
@@ -1807,3 +1853,4 @@ hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
+requires tmp-submount recording cc mount_namespace && tmp_submount
