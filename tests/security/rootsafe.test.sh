@@ -1414,6 +1414,29 @@ in_perf_mountns() {
 	fi
 }
 
+# spin_source FUNC MS [STATEMENT]: the C source of a program whose function
+# FUNC runs again and again for MS ms, after STATEMENT (a C statement).
+spin_source() {
+	cat <<EOF
+#define _DEFAULT_SOURCE
+#include <sys/mman.h>
+#include <time.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void $1(void) { for (int i = 0; i < 1000; i++) sink += i; }
+int main(void)
+{
+	struct timespec t0, t;
+	${3:-}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		$1();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ${2}000000L);
+	return 0;
+}
+EOF
+}
+
 # Root's program (a function spinning 300 ms), its copy by the attacker with
 # the function renamed and the build id kept, profiled by root with plain
 # perf record into the build-id cache of HOME=$TMP/roothome; then root's
@@ -1421,22 +1444,7 @@ in_perf_mountns() {
 in_buildid_cache() {
 	local h="$TMP/roothome" prog="$TMP/bidprog" evil="$HOME_A/bidprog" rc
 	mkdir -m 700 "$h"
-	cat >"$TMP/bidprog.c" <<'EOF2'
-#define _POSIX_C_SOURCE 200809L
-#include <time.h>
-volatile unsigned long sink;
-__attribute__((noinline)) void root_own_function(void) { for (int i = 0; i < 1000; i++) sink += i; }
-int main(void)
-{
-	struct timespec t0, t;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		root_own_function();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 300000000L);
-	return 0;
-}
-EOF2
+	spin_source root_own_function 300 >"$TMP/bidprog.c"
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o "$prog" "$TMP/bidprog.c" \
 		2>"$TMP/in-buildid-cache.err"; then
 		fail in-buildid-cache "cannot compile: $(first_lines "$TMP/in-buildid-cache.err")"
@@ -1771,24 +1779,10 @@ PY
 tmp_submount() {
 	local d="$TMP/submount" rc
 	mkdir "$d"
-	cat >"$d/anonexec.c" <<'EOF'
-#include <sys/mman.h>
-#include <time.h>
-static volatile long sink;
-__attribute__((noinline)) void submount_work(void) { for (int i = 0; i < 100000; i++) sink += i; }
-int main(void)
-{
-	struct timespec s, n;
-	/* anonymous executable memory: perf looks for /tmp/perf-PID.map */
-	mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	clock_gettime(CLOCK_MONOTONIC, &s);
-	do {
-		submount_work();
-		clock_gettime(CLOCK_MONOTONIC, &n);
-	} while ((n.tv_sec - s.tv_sec) * 1000000000L + (n.tv_nsec - s.tv_nsec) < 600000000L);
-	return 0;
-}
-EOF
+	# anonymous executable memory: perf looks for /tmp/perf-PID.map
+	spin_source submount_work 600 \
+		'mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);' \
+		>"$d/anonexec.c"
 	if ! cc -O1 -fno-omit-frame-pointer -o "$d/anonexec" "$d/anonexec.c" 2>"$TMP/tmp-submount.err"; then
 		fail tmp-submount "cannot build: $(first_lines "$TMP/tmp-submount.err")"
 		return
