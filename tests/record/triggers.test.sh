@@ -373,7 +373,9 @@ t_pick() {
 # number asks again, an empty answer cancels (nothing recorded, the process
 # untouched).
 t_attach_pick() {
-	local path="$TMP/nofzf-path" tgt="$TMP/attach_pick_me" pid d="$TMP/attach_pick" rc s
+	# the name is this run's own: `-r N` runs copies of the suite side by side
+	local name="pick_me$$" path="$TMP/nofzf-path" pid d="$TMP/attach_pick" rc s
+	local tgt="$TMP/$name"
 	"$FRONT" attach --trigger none </dev/null >/dev/null 2>"$TMP/attach_nott.err"
 	rc=$?
 	if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/attach_nott.err")" -ne 1 ] ||
@@ -393,11 +395,11 @@ t_attach_pick() {
 	mkdir -p "$path"
 	ln -sf "$(command -v bash)" "$path/bash"
 	ln -sf "$PERF" "$path/perf"
-	pty_run "$TMP/attach_pick.out" "$path" attach_pick_me "1" -- "$FRONT" attach \
+	pty_run "$TMP/attach_pick.out" "$path" "$name" "1" -- "$FRONT" attach \
 		--perf "$PERF" --trigger none --duration 0.5 -d "$d" -o "$TMP/attach_pick.fxt.gz"
 	if ! grep -q '^exit 0' "$TMP/attach_pick.out"; then
 		fail attach_pick_list "$(tl 4 "$TMP/attach_pick.out")"
-	elif ! grep -q "^  1) $pid $(id -un) attach_pick_me  ($tgt x 30000)" "$TMP/attach_pick.out"; then
+	elif ! grep -q "^  1) $pid $(id -un) $name  ($tgt x 30000)" "$TMP/attach_pick.out"; then
 		fail attach_pick_list "the narrowed list lacks process $pid: $(tl 4 "$TMP/attach_pick.out")"
 	elif [ "$(rec_part "$d" pids)" != "pids.0=$pid " ]; then
 		fail attach_pick_list "recorded $(rec_part "$d" pids), not $pid"
@@ -407,7 +409,7 @@ t_attach_pick() {
 	else
 		ok attach_pick_list
 	fi
-	pty_run "$TMP/attach_invalid.out" "$path" attach_pick_me "7" "" -- "$FRONT" attach \
+	pty_run "$TMP/attach_invalid.out" "$path" "$name" "7" "" -- "$FRONT" attach \
 		--perf "$PERF" --trigger none --duration 0.5 -d "$d.2" -o "$TMP/attach_invalid.fxt.gz"
 	if ! grep -q '^exit 1' "$TMP/attach_invalid.out" ||
 		! grep -q "process: expected a number from 1 to 1, found 7" "$TMP/attach_invalid.out" ||
