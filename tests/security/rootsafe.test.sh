@@ -40,6 +40,10 @@
 #                     program, which leaves a FIFO at its own path as it
 #                     exits: the recorder does not block in perf
 #                     buildid-cache, and names the binary not kept
+#   rec-keep-sparse   ... whose program is a sparse file of 5 GiB (its code,
+#                     then a hole; 20 KiB on disk): the recorder keeps it
+#                     not (one warning naming it and the bound), at once (it
+#                     once wrote all 5 GiB into root's recording)
 #   rec-keep-swapped  ... whose program replaces itself as it exits by a link
 #                     to a root-only binary: the recorder opens the binary
 #                     once, finds another build id, and keeps nothing of the
@@ -206,7 +210,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
@@ -575,6 +579,31 @@ rec_probe_swapped() {
 	else
 		ok rec-probe-swapped
 	fi
+}
+
+rec_keep_sparse() {
+	local bin="$HOME_A/sparse" d="$TMP/rec-sparse" rc kib
+	requires rec-keep-sparse cc || return
+	if ! spin_source sparse_work 300 | cc -x c -o "$TMP/sparse" - 2>"$TMP/rec-keep-sparse.err"; then
+		fail rec-keep-sparse "cannot build the program (cc): $(first_lines "$TMP/rec-keep-sparse.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1" && truncate -s 5G "$1"' sh "$bin" <"$TMP/sparse"
+	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
+		>/dev/null 2>"$TMP/rec-keep-sparse.err"
+	rc=$?
+	kib=$(du -sk "$d" 2>/dev/null | cut -f1)
+	if blocked "$rc" || [ "${kib:-0}" -gt $((100 * 1024)) ]; then
+		fail rec-keep-sparse "exit $rc, the recording takes ${kib:-0} KiB: the hole was copied"
+	elif [ "$rc" -ne 0 ]; then
+		fail rec-keep-sparse "exit $rc: $(first_lines "$TMP/rec-keep-sparse.err")"
+	elif ! grep -q "$bin: not kept in $d/binaries: 5368709120 bytes, past the 4 GiB the kept binaries may take in all" \
+		"$TMP/rec-keep-sparse.err"; then
+		fail rec-keep-sparse "no warning naming the binary not kept: $(first_lines "$TMP/rec-keep-sparse.err")"
+	else
+		ok rec-keep-sparse
+	fi
+	rm -rf "$d"
 }
 
 rec_keep_fifo() {
@@ -1811,7 +1840,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
