@@ -377,21 +377,28 @@ static bool probed_func(const struct conv *c, const struct conv_func *f)
 }
 
 /*
- * A chain cut in the [uprobes] page (FRAMES, N, innermost first, its
- * outermost frame there): the thread was single-stepping a probed
- * instruction out of line, and an unwinder from the stack copy (dwarf)
- * cannot pass that page. The instruction is the trigger function's (its
- * entry or a return): the frames go on top of its innermost open frame
- * (those above it have returned), else on top of T's open stack (an
- * earlier sample's [uprobes] frames there give way); never as a root: with
- * no frame open they are left out. Returns whether FRAMES was such a chain.
+ * A chain cut at a probe (FRAMES, N, innermost first): its outermost frame
+ * in the [uprobes] page (the thread was single-stepping a probed
+ * instruction out of line, and an unwinder from the stack copy, dwarf,
+ * cannot pass that page), or taken in a breakpoint trap before the probe's
+ * handler ran (conv_chain_trap_frame: the frames past the trapped one are
+ * not its callers, and are dropped). The instruction is the trigger
+ * function's (its entry or a return): the frames go on top of its
+ * innermost open frame (those above it have returned; a trapped frame of
+ * that function is that frame), else on top of T's open stack (an earlier
+ * such sample's [uprobes] frames there give way); never as a root: with no
+ * frame open they are left out. Returns whether FRAMES was such a chain.
  */
 static bool uprobe_cut(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n)
 {
-	size_t base = t->depth, same = 0;
+	size_t base = t->depth, same = 0, k;   /* K: the outermost frame kept */
 
-	if (!n || !frames[n - 1].func || !conv_func_is_uprobes(frames[n - 1].func))
+	if (!n || !frames[n - 1].func)
+		return false;
+	if (conv_func_is_uprobes(frames[n - 1].func))
+		k = n - 1;
+	else if ((k = conv_chain_trap_frame(frames, n)) == n)
 		return false;
 	while (base && !probed_func(c, t->stack[base - 1].func))
 		base--;
@@ -399,13 +406,15 @@ static bool uprobe_cut(struct conv *c, struct conv_thread *t, uint64_t ts,
 		base = t->depth;
 	while (base && conv_func_is_uprobes(t->stack[base - 1].func))
 		base--;
+	if (base && t->stack[base - 1].func == frames[k].func)
+		base--;
 	/* the frames of an earlier such sample this one continues */
-	while (base && base + same < t->depth && same < n &&
-	       t->stack[base + same].func == frames[n - 1 - same].func)
+	while (base && base + same < t->depth && same <= k &&
+	       t->stack[base + same].func == frames[k - same].func)
 		same++;
 	pop_to(c, t, base + same, ts);
-	for (size_t i = same; base && i < n; i++)
-		conv_stack_push(c, t, &frames[n - 1 - i], NULL, ts);
+	for (size_t i = same; base && i <= k; i++)
+		conv_stack_push(c, t, &frames[k - i], NULL, ts);
 	t->seen = true;
 	t->seen_ts = ts;
 	return true;

@@ -103,9 +103,10 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 	if (!user || (innermost && innermost->dsolen > 7 &&
 		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
 		return;	/* a kernel thread; the dynamic loader's start-up before main */
-	/* cut where a uprobe single-steps the probed instruction: no unwinder
-	 * passes that page, and chain.c puts it on the open stack (uprobe_cut) */
-	if (conv_func_is_uprobes(last))
+	/* cut where a uprobe single-steps the probed instruction (no unwinder
+	 * passes that page) or at its breakpoint before its handler ran:
+	 * chain.c puts it on the open stack (uprobe_cut) */
+	if (conv_func_is_uprobes(last) || conv_chain_trap_frame(frames, n) < n)
 		return;
 	t->chains++;
 	if (rooted && unknown * 2 <= user)

@@ -140,6 +140,32 @@ bool conv_func_is_uprobes(const struct conv_func *f)
 	return f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9);
 }
 
+/* Whether F is the kernel's entry of a breakpoint trap (x86-64). */
+static bool int3_entry(const struct conv_func *f)
+{
+	static const char *const names[] = { "asm_exc_int3", "int3" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (f->symlen == strlen(names[i]) && !memcmp(f->key, names[i], f->symlen))
+			return true;
+	return false;
+}
+
+size_t conv_chain_trap_frame(const struct conv_site *frames, size_t n)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && !(frames[i].func && int3_entry(frames[i].func)))
+		i++;
+	/* the next frame is the user code's (a kernel address has bit 63 set) */
+	if (i + 1 >= n || !frames[i + 1].func || frames[i + 1].ip >> 63)
+		return n;
+	for (size_t j = i + 1; j < n; j++)
+		if (frames[j].func && frames[j].func->root)
+			return n;
+	return i + 1;
+}
+
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip)
 {
 	char pre[48];

@@ -26,6 +26,15 @@ fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, s
  * the instruction it replaced (single-stepped out of line). */
 bool conv_func_is_uprobes(const struct conv_func *f);
 
+/* funcs.c: the index in FRAMES (N, innermost first) of the user frame a
+ * breakpoint trap from user space interrupted (x86-64's asm_exc_int3, int3
+ * before Linux 5.9: a uprobe's int3 before its handler ran), when the chain
+ * was taken in that trap and reaches no thread root past it: the user ip is
+ * then one byte past the breakpoint, mid-instruction, and no unwinder finds
+ * the callers from there (what it printed past that frame is not them). N
+ * otherwise. */
+size_t conv_chain_trap_frame(const struct conv_site *frames, size_t n);
+
 /* The dso of the one frame a loop of a call chain is cut to
  * (conv_chain_cut_loops): a function with no symbol, its frames named
  * "[call chain cut: 0xIP repeats]". */

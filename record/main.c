@@ -452,6 +452,17 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 }
 
 /* The slow-call trigger's account: the calls measured, the slow ones, the first. */
+/* Says that the kernel dropped LOST samples of WHAT's probes (their ring
+ * was full: the recorder did not read it in time) and what the samples
+ * lost mean, SO (a clause). */
+static void warn_lost(const char *what, uint64_t lost, const char *so)
+{
+	if (lost)
+		diag_warn("%s: %" PRIu64 " sample%s of its probes lost (their ring was full: the "
+			  "machine was too busy for the recorder to read it in time): %s", what,
+			  lost, diag_s(lost), so);
+}
+
 static void print_slow_calls(const struct rec_session *s)
 {
 	const struct rec_hit *first = s->nhits ? &s->hits[0].hit : NULL;
@@ -471,6 +482,8 @@ static void print_slow_calls(const struct rec_session *s)
 			  PRIu64 " ns (perf clock)", first->duration_ns / 1e6, (int)first->tid,
 			  first->entry_ns, first->thrown ? "left by an exception caught" :
 			  "returned", first->time_ns);
+	warn_lost(name, s->trig.lost, "the calls among them are not counted above, and "
+		  "a slow one among them took no snapshot");
 	if (s->slow.unended)
 		diag_warn("%" PRIu64 " call%s of %s ended unseen (a longjmp, an exception no "
 			  "catch probe saw, a lost sample): %s duration is not known, not "
@@ -505,8 +518,11 @@ static void print_measures(const struct rec_session *s)
 		const struct hist *h = &m->st.hist;
 
 		const struct rec_slowcall *match = m->shared ? &s->slow : &m->match;
-		char thrown[80] = "";
+		char thrown[80] = "", what[512];
 
+		snprintf(what, sizeof(what), "measured %s", m->spec);
+		if (!m->shared)
+			warn_lost(what, m->trig.lost, "the calls among them are not counted");
 		if (match->unended)
 			diag_warn("measured %s: %" PRIu64 " call%s not measured: left without a return "
 				  "or a catch the probes saw (longjmp, an exception caught by no "
@@ -587,6 +603,8 @@ static void print_hits(const struct rec_session *s)
 static void print_summary(const struct rec_session *s, bool front_end)
 {
 	print_slow_calls(s);
+	if (!s->o->slower_than_ns)
+		warn_lost("the trigger", s->trig.lost, "the hits among them took no snapshot");
 	print_hits(s);
 	if (s->children_unrecorded)
 		diag_warn("the %s started %" PRIu64 " child process%s, not recorded (only %s is): "

@@ -111,9 +111,9 @@ static void write_measures(FILE *f, const struct rec_session *s)
 				slow[k].thrown ? ", \"left_by\": \"exception\"" : "");
 		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_unended\": %" PRIu64
 			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
-			PRIu64 ", \"first_second_calls\": %" PRIu64 ", \"cost_ns\": ",
-			match->thrown, match->unended, match->unmatched, match->untracked,
-			st->first_second);
+			PRIu64 ", \"samples_lost\": %" PRIu64 ", \"first_second_calls\": %"
+			PRIu64 ", \"cost_ns\": ", match->thrown, match->unended, match->unmatched,
+			match->untracked, m->shared ? s->trig.lost : m->trig.lost, st->first_second);
 		if (s->measure_cost_ns)
 			fprintf(f, "%" PRIu64, s->measure_cost_ns);
 		else
@@ -160,9 +160,10 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 		fprintf(f, "%" PRIu64 ", \"calls\": %" PRIu64 ", \"calls_slower\": %" PRIu64
 			", \"calls_thrown\": %" PRIu64 ", \"calls_slower_thrown\": %" PRIu64
 			", \"calls_unended\": %" PRIu64 ", \"returns_unmatched\": %" PRIu64
-			", \"entries_untracked\": %" PRIu64, s->o->slower_than_ns, s->slow.calls,
-			s->slow.slow, s->slow.thrown, s->slow.slow_thrown, s->slow.unended,
-			s->slow.unmatched, s->slow.untracked);
+			", \"entries_untracked\": %" PRIu64 ", \"samples_lost\": %" PRIu64,
+			s->o->slower_than_ns, s->slow.calls, s->slow.slow, s->slow.thrown,
+			s->slow.slow_thrown, s->slow.unended, s->slow.unmatched, s->slow.untracked,
+			s->trig.lost);
 	fputs(", \"tsc\": ", f);
 	if (s->tsc.known)
 		fprintf(f, "{\"time_shift\": %u, \"time_mult\": %u, \"time_zero\": %" PRIu64

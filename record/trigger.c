@@ -256,8 +256,10 @@ static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, const char *pat
 			   uint64_t file_offset, uint64_t regs)
 {
 	struct perf_event_attr attr;
+	int fd;
 
 	fill_attr(&attr, t->mech, t->uprobe_type, path, file_offset, 0, regs, t->callexits != NULL);
+	attr.read_format = PERF_FORMAT_LOST;   /* samples dropped: lost_of() */
 	if (t->callexits) {
 		attr.watermark = 1;
 		attr.wakeup_watermark = (uint32_t)(ring_size(t) / 2);
@@ -268,7 +270,37 @@ static int open_cpu_uprobe(const struct rec_trigger *t, int cpu, const char *pat
 		attr.sample_type |= PERF_SAMPLE_STACK_USER;
 		attr.sample_stack_user = REC_TRIG_STACK;
 	}
-	return rec_perf_open(&attr, -1, cpu);
+	fd = rec_perf_open(&attr, -1, cpu);
+	if (fd == -EINVAL) {   /* a kernel before 5.19: no PERF_FORMAT_LOST */
+		attr.read_format = 0;
+		fd = rec_perf_open(&attr, -1, cpu);
+	}
+	return fd;
+}
+
+/* The samples the kernel dropped of per-CPU uprobe FD (its ring was full),
+ * as its count says (PERF_FORMAT_LOST); 0 when the kernel keeps no count.
+ * A PERF_RECORD_LOST says so too, but only once a later sample finds room:
+ * none comes after the last calls a recorder too busy to read missed. */
+static uint64_t lost_of(int fd)
+{
+	uint64_t v[2];
+
+	return read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) ? v[1] : 0;
+}
+
+/* Folds the kernel's counts of the samples dropped into T->lost. */
+static void count_lost(struct rec_trigger *t)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < t->nev; i++)
+		if (t->ev[i].cpu >= 0)
+			n += lost_of(t->ev[i].event_fd);
+	for (int i = 0; i < t->nxev; i++)
+		n += lost_of(t->xev[i].fd);
+	if (n > t->lost)
+		t->lost = n;
 }
 
 /* The id of event FD (PERF_EVENT_IOC_ID) into *ID; 0 or a negative errno. */
@@ -646,6 +678,7 @@ void rec_trigger_close(struct rec_trigger *t)
 	size_t len = map_size(t);
 	int i;
 
+	count_lost(t);
 	close_exits_from(t, 0);
 	for (i = 0; i < t->nev; i++) {
 		if (t->ev[i].event_fd != t->ev[i].fd)

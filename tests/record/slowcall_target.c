@@ -21,6 +21,11 @@
  *                     taken in turn; on stdout the CPU time per call of
  *                     each, the cheapest block's ("loop N calls watched_ns
  *                     W unwatched_ns U")
+ *   unread N          stops its parent (the recorder) with SIGSTOP, makes
+ *                     N calls of timed_empty() and N of other_empty(),
+ *                     then lets it go on (SIGCONT): the probes' ring fills
+ *                     unread, as on a machine too busy for the recorder;
+ *                     prints "unread N parent PID"
  * A call spins SPIN_MS at each end and sleeps the rest, so that a loaded
  * machine seldom stretches a fast call past the slow ones. Built with frame
  * pointers so that sampled stacks are complete, and with -z now (no lazy
@@ -28,6 +33,7 @@
  */
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +216,20 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "loop"))
 		return loop_mode(argc > 2 ? atol(argv[2]) : 1000000);
-	fprintf(stderr, "usage: %s seq [N SLOW] | recurse | threads | jump | loop [N]\n", argv[0]);
+	if (!strcmp(mode, "unread") && argc > 2) {
+		long n = atol(argv[2]);
+		pid_t parent = getppid();
+
+		kill(parent, SIGSTOP);
+		for (long i = 0; i < n; i++) {
+			timed_empty((int)i);
+			other_empty((int)i);
+		}
+		kill(parent, SIGCONT);
+		printf("unread %ld parent %d\n", n, (int)parent);
+		return 0;
+	}
+	fprintf(stderr, "usage: %s seq [N SLOW] | recurse | threads | jump | loop [N] | unread N\n",
+		argv[0]);
 	return 2;
 }
