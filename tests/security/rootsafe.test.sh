@@ -581,14 +581,21 @@ rec_probe_swapped() {
 	fi
 }
 
+# attacker_program NAME BIN [SH]: the C source on stdin built by root, then
+# copied by the attacker to BIN, and SH (an sh command on "$1", BIN) run as
+# the attacker; returns 1 after a FAIL of NAME.
+attacker_program() {
+	if ! cc -x c -o "$TMP/$1.prog" - 2>"$TMP/$1.err"; then
+		fail "$1" "cannot build the program (cc): $(first_lines "$TMP/$1.err")"
+		return 1
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1" && '"${3:-:}" sh "$2" <"$TMP/$1.prog"
+}
+
 rec_keep_sparse() {
 	local bin="$HOME_A/sparse" d="$TMP/rec-sparse" rc kib
 	requires rec-keep-sparse cc || return
-	if ! spin_source sparse_work 300 | cc -x c -o "$TMP/sparse" - 2>"$TMP/rec-keep-sparse.err"; then
-		fail rec-keep-sparse "cannot build the program (cc): $(first_lines "$TMP/rec-keep-sparse.err")"
-		return
-	fi
-	as_attacker sh -c 'cat >"$1" && chmod 755 "$1" && truncate -s 5G "$1"' sh "$bin" <"$TMP/sparse"
+	spin_source sparse_work 300 | attacker_program rec-keep-sparse "$bin" 'truncate -s 5G "$1"' || return
 	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
 		>/dev/null 2>"$TMP/rec-keep-sparse.err"
 	rc=$?
@@ -609,16 +616,12 @@ rec_keep_sparse() {
 rec_keep_fifo() {
 	local bin="$HOME_A/selffifo" d="$TMP/rec-keep" rc
 	requires rec-keep-fifo cc || return
-	if ! printf '%s\n' '#include <sys/stat.h>' '#include <time.h>' '#include <unistd.h>' \
+	printf '%s\n' '#include <sys/stat.h>' '#include <time.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { struct timespec t, n; volatile unsigned long x = 0;' \
 		'clock_gettime(CLOCK_MONOTONIC, &t); do { x++; clock_gettime(CLOCK_MONOTONIC, &n); }' \
 		'while ((n.tv_sec - t.tv_sec) * 1000000000L + n.tv_nsec - t.tv_nsec < 300000000L);' \
 		'(void)argc; unlink(argv[0]); return mkfifo(argv[0], 0644) != 0; }' |
-		cc -x c -o "$TMP/selffifo" - 2>"$TMP/rec-keep-fifo.err"; then
-		fail rec-keep-fifo "cannot build the program (cc): $(first_lines "$TMP/rec-keep-fifo.err")"
-		return
-	fi
-	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/selffifo"
+		attacker_program rec-keep-fifo "$bin" || return
 	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
 		>/dev/null 2>"$TMP/rec-keep-fifo.err"
 	rc=$?
