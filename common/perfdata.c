@@ -682,49 +682,74 @@ static int by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
+int perfdata_samples(const char *path,
+		     int (*fn)(void *arg, const unsigned char *rec, size_t size), void *arg)
 {
 	struct perfdata_records *r = malloc(sizeof(*r));
 	struct perfdata_header h;
 	const unsigned char *rec;
-	uint64_t off = 0;
-	size_t cap = 0;
 	int fd = perfdata_open(path), err;
 
-	*times = NULL;
-	*n = 0;
 	if (!r || fd < 0) {
 		err = !r ? -ENOMEM : -errno;
 		goto out;
 	}
 	err = perfdata_header_read(fd, &h);
 	if (!err)
-		err = sample_time_offset(fd, &h, &off);
-	if (!err)
 		perfdata_records_start(r, fd, &h);
-	while (!err && (rec = perfdata_record_next(r, &err))) {
-		uint64_t *p;
-
-		if (le32(rec) != PERFDATA_REC_SAMPLE || le16(rec + 6) < REC_HEADER + off + 8)
-			continue;
-		if (!(p = array_grow(*times, &cap, *n, sizeof(**times)))) {
-			err = -ENOMEM;
-			break;
-		}
-		*times = p;
-		(*times)[(*n)++] = le64(rec + REC_HEADER + off);
-	}
-	if (err) {
-		free(*times);
-		*times = NULL;
-		*n = 0;
-	} else if (*n) {
-		array_sort(*times, *n, sizeof(**times), by_u64);
-	}
+	while (!err && (rec = perfdata_record_next(r, &err)))
+		if (le32(rec) == PERFDATA_REC_SAMPLE)
+			err = fn(arg, rec, le16(rec + 6));
 out:
 	if (fd >= 0)
 		close(fd);
 	free(r);
+	return err;
+}
+
+/* The times perfdata_sample_times() collects. */
+struct sample_times {
+	uint64_t off;        /* the time's offset in a sample's body */
+	uint64_t *times;
+	size_t n, cap;
+};
+
+static int add_time(void *arg, const unsigned char *rec, size_t size)
+{
+	struct sample_times *t = arg;
+	uint64_t *p;
+
+	if (size < REC_HEADER + t->off + 8)
+		return 0;
+	if (!(p = array_grow(t->times, &t->cap, t->n, sizeof(*t->times))))
+		return -ENOMEM;
+	t->times = p;
+	t->times[t->n++] = le64(rec + REC_HEADER + t->off);
+	return 0;
+}
+
+int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
+{
+	struct sample_times t = { 0 };
+	struct perfdata_header h;
+	int fd = perfdata_open(path), err;
+
+	err = fd < 0 ? -errno : perfdata_header_read(fd, &h);
+	if (!err)
+		err = sample_time_offset(fd, &h, &t.off);
+	if (fd >= 0)
+		close(fd);
+	if (!err)
+		err = perfdata_samples(path, add_time, &t);
+	if (err) {
+		free(t.times);
+		t.times = NULL;
+		t.n = 0;
+	} else {
+		array_sort(t.times, t.n, sizeof(*t.times), by_u64);
+	}
+	*times = t.times;
+	*n = t.n;
 	return err;
 }
 

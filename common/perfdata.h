@@ -236,6 +236,17 @@ int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 int perfdata_sample_times(const char *path, uint64_t **times, size_t *n);
 
 /*
+ * Calls FN(ARG, REC, SIZE) for each sample record (PERF_RECORD_SAMPLE) of
+ * the perf.data at PATH, in the file's order: REC its SIZE bytes, its
+ * perf_event_header first, valid only during the call; until FN returns
+ * nonzero. Returns 0; FN's nonzero return (which must not be -EIO); -EINVAL
+ * or -EIO as perfdata_header_read() and perfdata_record_next() return them;
+ * -ENOMEM; or another negative errno.
+ */
+int perfdata_samples(const char *path,
+		     int (*fn)(void *arg, const unsigned char *rec, size_t size), void *arg);
+
+/*
  * The sample_type bits (PERF_SAMPLE_*, include/uapi/linux/perf_event.h) of
  * each event the perf.data at PATH recorded, in the order of its header's
  * attributes (struct perf_file_attr: the attr's sample_type at byte 24),

@@ -6,6 +6,7 @@
 #include "diag.h"
 #include "inpath.h"
 #include "jitdump.h"
+#include "kallsyms.h"
 #include "outpath.h"
 #include "perf_version.h"
 #include "perfcmd.h"
@@ -76,6 +77,7 @@ struct input {
 	char jit_perf[PATH_MAX]; /* perf's absolute path, for runs in JIT_DIR */
 	struct tmpview *view;    /* the /tmp every perf run on it sees (its perf maps), or
 				  * NULL: ours (it names none) */
+	struct kallsyms_copy kallsyms;  /* the kernel symbols perf is given, or none */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -354,6 +356,12 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))
 		in->opts.dlfilter = in->dlfilter;
+	/* sampled: the kernel symbols its samples need, where perf would read
+	 * the running kernel's whole table (not given one by the user, nor the
+	 * recording's kept binaries: a kernel of their own) */
+	if (in->opts.kind != PERFCMD_BRANCHES && !perf->nargs && !perf->buildid_dir &&
+	    kallsyms_copy_make(in->handle, &in->kallsyms) > 0)
+		in->opts.kallsyms = in->kallsyms.path;
 	err = make_parts(in, perf->jobs);
 	if (err) {
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
@@ -412,6 +420,7 @@ static void input_free(struct input *in)
 	if (in->jit_fd >= 0)
 		close(in->jit_fd);
 	binaries_kept_remove(&in->jit_dir);
+	kallsyms_copy_free(&in->kallsyms);
 	tmpview_free(in->view);
 	free(in);
 }
@@ -431,6 +440,7 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	in->fd = fd;
 	in->jit_fd = -1;
 	in->jit_dir = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	in->kallsyms.dir = in->jit_dir;
 	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */

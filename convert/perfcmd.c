@@ -60,6 +60,10 @@ void perfcmd_build(struct perfcmd *cmd, const struct perfcmd_opts *o)
 		a[n++] = "-i";
 		a[n++] = o->input;
 	}
+	if (o->kallsyms) {
+		a[n++] = "--kallsyms";
+		a[n++] = o->kallsyms;
+	}
 	cmd->dlfilter_arg = 0;
 	if (o->dlfilter) {
 		/* The branches in binary (docs/design.md "Decoding"). */

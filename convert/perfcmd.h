@@ -45,6 +45,8 @@ struct perfcmd_opts {
 	size_t nextra;
 	const char *buildid_dir;   /* perf --buildid-dir DIR (a recording's kept binaries, or
 				    * PERFCMD_NO_BUILDID_CACHE), or NULL */
+	const char *kallsyms;      /* --kallsyms FILE (kallsyms.h: the kernel symbols the
+				    * input needs), or NULL: perf's own */
 };
 
 /* A built command line: argv points into OPTS's strings and into TIME. */

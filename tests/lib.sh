@@ -72,25 +72,32 @@ perf_data_stub() {
 
 # check_perf_command NAME KIND DATA: the perf script command line the
 # converter runs on DATA (text path, one range; seen through a perf that
-# logs its arguments), less -i FILE (DATA as /proc/self/fd/N, inpath.h),
+# logs its arguments), less -i FILE (DATA as /proc/self/fd/N, inpath.h) and
+# --kallsyms FILE (the kernel symbols of DATA: docs/design.md "Kernel symbols"),
 # is what `snaptrace-convert --print-perf-command=KIND` prints, and every
 # README line showing that command (a line starting "perf script" with its
 # first -F) is that line (a trailing "\" continuation aside).
+# perf_logging WRAPPER: writes WRAPPER, a perf (SNAPTRACE_PERF's, or the
+# one on PATH) that appends each run's arguments, a line, to the file
+# $PERF_LOG names in its environment.
+perf_logging() {
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"$PERF_LOG"\nexec "%s" "$@"\n' \
+		"$(command -v "${SNAPTRACE_PERF:-perf}")" >"$1"
+	chmod +x "$1"
+}
+
 check_perf_command() {
-	local name=$1 kind=$2 data=$3 real want ran fields readme
-	real=$(command -v "${SNAPTRACE_PERF:-perf}")
-	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$TMP/cmd-perf.log" "$real" \
-		>"$TMP/cmd-perf"
-	chmod +x "$TMP/cmd-perf"
+	local name=$1 kind=$2 data=$3 want ran fields readme
+	perf_logging "$TMP/cmd-perf"
 	rm -f "$TMP/cmd-perf.log"
 	want=$("$CONVERT" --print-perf-command="$kind")
-	if ! SNAPTRACE_PERF="$TMP/cmd-perf" "$CONVERT" --quiet --no-srcline --no-dlfilter -j 1 \
-		"$data" -o "$TMP/cmd.fxt" 2>"$TMP/cmd.err"; then
+	if ! PERF_LOG="$TMP/cmd-perf.log" SNAPTRACE_PERF="$TMP/cmd-perf" "$CONVERT" --quiet \
+		--no-srcline --no-dlfilter -j 1 "$data" -o "$TMP/cmd.fxt" 2>"$TMP/cmd.err"; then
 		fail "$name" "conversion failed: $(first_lines "$TMP/cmd.err")"
 		return
 	fi
 	ran="perf $(grep '^\(--buildid-dir [^ ]* \)\?script ' "$TMP/cmd-perf.log" | head -n 1 |
-		sed 's|^--buildid-dir [^ ]* ||; s| -i [^ ]*||')"
+		sed 's|^--buildid-dir [^ ]* ||; s| -i [^ ]*||; s| --kallsyms [^ ]*||')"
 	fields=$(sed 's/^[^-]*\(-[^F][^ ]* \)*-F \([^ ]*\) .*/\2/' <<<"$want")
 	readme=$(grep -F -e "-F $fields " "$SNAPTRACE_TOP/README.md" | grep '^ *perf script ' |
 		sed 's/ \\$//; s/^ *//' | sort -u)

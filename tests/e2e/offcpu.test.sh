@@ -59,8 +59,14 @@
 #   shorter ones, sampling's grain, stay blank; at least 100 periods of it,
 #   or there is no blank to test), and the summary's "before the oldest
 #   sample" time is what the trace's slices of that name add up to.
+# - offcpu-kernel-symbols: perf script was given the private kernel symbol
+#   table (docs/design.md "Kernel symbols") for offcpu-naps, offcpu-pipe and
+#   the multi-snapshot directory, whose traces name the kernel function each
+#   thread blocked in.
 # Every conversion's stderr must hold no message from perf script (the
-# converter asks for fields per event kind).
+# converter asks for fields per event kind), and every trace is the one
+# converted with the user's own --kallsyms /proc/kallsyms (perf's whole
+# table, given to perf alone).
 # Skips when perf cannot record here. Never leaves perf or a target running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
@@ -99,20 +105,57 @@ record() {
 	local rc=$?
 	PERF_PID=
 	[ "$rc" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
-	"$CONVERT" "$TMP/$name.data" -o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
+	PERF_LOG="$TMP/$name.perf-args" "$CONVERT" --perf "$PERF_LOGGED" "$TMP/$name.data" \
+		-o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
 	! grep -q "perf script" "$TMP/$name.conv.err" || return 2
 	if [ "$name" != offcpu-unsampled-switches ] && grep -q "not at every event" "$TMP/$name.conv.err"; then
 		grep "not at every event" "$TMP/$name.conv.err" >"$TMP/$name.dump.err"
 		return 2
 	fi
 	"$CONVERT" --dump=tree "$TMP/$name.fxt.gz" >"$TMP/$name.tree" 2>"$TMP/$name.dump.err" || return 2
-	# The dlfilter does not change it (docs/design.md "Decoding").
-	"$CONVERT" --quiet "$TMP/$name.data" -o "$TMP/$name.fxt" 2>/dev/null || return 2
-	"$CONVERT" --quiet --no-dlfilter "$TMP/$name.data" -o "$TMP/$name.text.fxt" 2>/dev/null || return 2
-	cmp -s "$TMP/$name.fxt" "$TMP/$name.text.fxt" 2>/dev/null || {
-		echo "the trace differs with --no-dlfilter" >"$TMP/$name.dump.err"
-		return 2
+	same_kernel_symbols "$name" "$TMP/$name.fxt.gz" "$TMP/$name.data" >"$TMP/$name.dump.err" || return 2
+}
+
+PERF_LOGGED="$TMP/perf-logged"
+perf_logging "$PERF_LOGGED"
+
+# same_kernel_symbols NAME TRACE INPUT...: TRACE (INPUT converted by perf
+# $PERF_LOGGED, logging to $TMP/NAME.perf-args) is the trace of INPUT
+# converted with the user's own --kallsyms /proc/kallsyms (the table perf
+# reads by itself here: no vmlinux, the running kernel's perf.data), which
+# perf is given alone (docs/design.md "Kernel symbols"): the private table
+# of the symbols its samples need names every kernel frame as the whole
+# does. Prints what differs; returns 1 then.
+same_kernel_symbols() {
+	local name=$1 trace=$2
+	shift 2
+	PERF_LOG="$TMP/$name.whole-args" "$CONVERT" --quiet --perf "$PERF_LOGGED" \
+		--perf-arg=--kallsyms=/proc/kallsyms "$@" -o "$TMP/$name.whole.${trace##*/}" 2>/dev/null || {
+		echo "the conversion with --perf-arg=--kallsyms=/proc/kallsyms failed"
+		return 1
 	}
+	if grep -q -e "--kallsyms /proc/self/fd/" "$TMP/$name.whole-args" ||
+		! grep -q -e "--kallsyms=/proc/kallsyms" "$TMP/$name.whole-args"; then
+		echo "perf was not given the user's --kallsyms alone: $(first_lines "$TMP/$name.whole-args")"
+		return 1
+	fi
+	cmp -s "$trace" "$TMP/$name.whole.${trace##*/}" ||
+		{ echo "the trace differs with the whole kernel symbol table"; return 1; }
+}
+
+# kernel_symbols NAME...: each recording NAME was converted with a private
+# kernel symbol table (its samples have kernel frames: sched_switch's call
+# chains) naming the kernel function blocked in, identical to the whole
+# table's trace (record()). Prints what is wrong.
+kernel_symbols() {
+	local n
+	for n in "$@"; do
+		if ! grep -q -e "--kallsyms /proc/self/fd/[0-9]*/kallsyms" "$TMP/$n.perf-args" 2>/dev/null; then
+			echo "$n: perf script was not given the private table: $(first_lines "$TMP/$n.perf-args" 2>&1)"
+		elif ! grep -q 'kernel_function:string="[a-z_]' "$TMP/$n.tree"; then
+			echo "$n: no kernel function named in its trace"
+		fi
+	done
 }
 
 # recorded NAME RC: reports a failed record() and returns 1.
@@ -291,9 +334,11 @@ multi_snapshot() {
 		fail offcpu-multi-snapshot "snaptrace-record could not record: $(first_lines "$TMP/multi.rec.err")"
 		return
 	fi
-	if ! "$CONVERT" "$d"/perf.data.* -o "$TMP/multi.fxt" 2>"$TMP/multi.conv.err" ||
+	if ! PERF_LOG="$TMP/multi.perf-args" "$CONVERT" --perf "$PERF_LOGGED" "$d"/perf.data.* \
+		-o "$TMP/multi.fxt" 2>"$TMP/multi.conv.err" ||
 		! "$CONVERT" --dump=tree "$TMP/multi.fxt" >"$TMP/multi.tree" 2>"$TMP/multi.dump.err" ||
-		[ -s "$TMP/multi.dump.err" ]; then
+		[ -s "$TMP/multi.dump.err" ] ||
+		! same_kernel_symbols multi "$TMP/multi.fxt" "$d"/perf.data.* >"$TMP/multi.dump.err"; then
 		fail offcpu-multi-snapshot "conversion failed: $(first_lines "$TMP/multi.conv.err") $(first_lines "$TMP/multi.dump.err")"
 		return
 	fi
@@ -353,6 +398,7 @@ multi_snapshot() {
 	fi
 }
 multi_snapshot
+verdict offcpu-kernel-symbols "$(kernel_symbols offcpu-naps offcpu-pipe multi)"
 
 # interrupt: what is drawn at the end of a Ctrl-C recording is what perf
 # recorded (or the recorder saw it record), never the snapshot's time.

@@ -119,6 +119,27 @@ snap_problem() {
 		$1 == ENVIRON["F"] { print substr($0, length($1) + 2) }'
 }
 
+# snaps_ok DIR ERR: every file record.json lists holds data, or is marked
+# with its problem (record.json's "problem": perf left it unfinished, the
+# disk full) and named in a warning of the recorder's stderr ERR; and
+# record.json lists every perf.data.* file in DIR. A snapshot perf never
+# wrote (file "": perf ended first) is no file. Prints what is wrong.
+snaps_ok() {
+	local f p n=0 files line
+	while IFS= read -r line; do
+		f=${line%% *} p=${line#* }
+		[ -n "$f" ] || continue
+		n=$((n + 1))
+		if [ "$p" = null ]; then
+			[ -s "$1/$f" ] || echo "listed but missing or empty: $f"
+		elif ! grep -q -F "warning: $1/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): $p" "$2"; then
+			echo "$f is marked '$p' but named in no warning"
+		fi
+	done < <(rec_rows "$1" snapshots file problem)
+	files=$(find "$1" -maxdepth 1 -name 'perf.data.*' -printf x | wc -c)
+	[ "$files" -eq "$n" ] || echo "perf wrote $files files, record.json lists $n"
+}
+
 # convert_snaps DIR FILE...: converts snapshot files of DIR into
 # DIR/t.fxt.gz (messages in DIR/convert.log).
 convert_snaps() {

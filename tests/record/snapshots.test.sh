@@ -66,18 +66,6 @@ hits in $(rec_rows "$d" hits snapshot | tr '\n' ' '), snapshots $(rec_rows "$d" 
 	fi
 }
 
-# snaps_ok DIR: every file record.json lists exists and holds data, and
-# record.json lists every perf.data.* file in DIR. Prints what is wrong.
-snaps_ok() {
-	local f n=0 files
-	for f in $(snaps "$1"); do
-		n=$((n + 1))
-		[ -s "$1/$f" ] || echo "listed but missing or empty: $f"
-	done
-	files=$(find "$1" -maxdepth 1 -name 'perf.data.*' -printf x | wc -c)
-	[ "$files" -eq "$n" ] || echo "perf wrote $files files, record.json lists $n"
-}
-
 # A trigger hit every 100 us for 1.5 s (3 s under make test-stress): the
 # deadline holds, every hit is counted, every file perf wrote is listed and
 # converts.
@@ -89,7 +77,7 @@ t_trigger_storm() {
 		>/dev/null 2>"$TMP/storm.err"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	bad=$(snaps_ok "$d")
+	bad=$(snaps_ok "$d" "$TMP/storm.err")
 	if [ $rc -ne 0 ]; then
 		fail trigger_storm "exit $rc: $(tl 3 "$TMP/storm.err")"
 	elif [ $ms -gt 15000 ]; then
@@ -135,7 +123,7 @@ t_storm_interrupt() {
 	wait "$pid"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	bad=$(snaps_ok "$d")
+	bad=$(snaps_ok "$d" "$TMP/storm-int.err")
 	if [ $rc -ne 0 ]; then
 		fail storm_interrupt "exit $rc: $(tl 3 "$TMP/storm-int.err")"
 	elif [ $ms -gt 15000 ]; then
@@ -163,7 +151,7 @@ line" bad rc
 		fail newline_in_dir "exit $rc: $(tl 3 "$TMP/newline.err")"
 		return
 	fi
-	bad=$(snaps_ok "$d")
+	bad=$(snaps_ok "$d" "$TMP/newline.err")
 	if [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
 		fail newline_in_dir "expected 2 trigger snapshots or more, found $(snaps "$d" trigger | wc -l)"
 	elif [ -n "$bad" ]; then
@@ -181,7 +169,7 @@ line" bad rc
 # problem and named in a warning; the directory converts what is good,
 # naming each file left out, and fails (exit 1) only when nothing is good.
 t_disk_full() {
-	local m="$TMP/full" d="$TMP/full/rec" rc crc bad f p
+	local m="$TMP/full" d="$TMP/full/rec" rc crc bad f p line
 	local -a good=() unfinished=()
 	requires disk_full tmpfs_mount || return
 	if ! mkdir -p "$m" || ! mount -t tmpfs -o size=2m tmpfs "$m" 2>"$TMP/full-mount.err"; then
@@ -191,25 +179,21 @@ t_disk_full() {
 	"$RECORD" -q -o "$d" --multi-snapshot --min-interval 0 --arm-after 0 --duration 60 -- \
 		"$PROG" storm 1000 >/dev/null 2>"$TMP/full.err"
 	rc=$?
-	# an empty file perf made at a switch on the full disk is listed, as
-	# every file perf wrote, with its problem (checked below): not "empty"
-	bad=$(snaps_ok "$d" | while IFS= read -r line; do
-		f=${line#listed but missing or empty: }
-		[ "$f" != "$line" ] && [ -e "$d/$f" ] && [ "$(snap_problem "$d" "$f")" != null ] && continue
-		echo "$line"
-	done)
-	for f in $(snaps "$d"); do
-		p=$(snap_problem "$d" "$f")
-		if [ "$p" = null ]; then
+	# (an empty file perf made at a switch on the full disk is listed with
+	# its problem, named in a warning)
+	bad=$(snaps_ok "$d" "$TMP/full.err")
+	while IFS= read -r line; do
+		f=${line%% *} p=${line#* }
+		if [ -z "$f" ]; then
+			continue	# never written (perf ended first): no file
+		elif [ "$p" = null ]; then
 			good+=("$f")
 			perf evlist -f -i "$d/$f" >/dev/null 2>"$TMP/full-evlist.err" ||
 				bad+="$f is listed as finished, perf cannot read it: $(head -n 1 "$TMP/full-evlist.err"); "
 		else
 			unfinished+=("$f")
-			grep -q -F "warning: $d/$f: an unfinished perf.data, kept but not to be converted (record.json marks it): $p" \
-				"$TMP/full.err" || bad+="$f is marked '$p' but not named; "
 		fi
-	done
+	done < <(rec_rows "$d" snapshots file problem)
 	"$CONVERT" -q "$d" -o "$TMP/full.fxt.gz" >/dev/null 2>"$TMP/full-conv.err"
 	crc=$?
 	for f in "${unfinished[@]}"; do

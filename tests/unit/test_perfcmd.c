@@ -41,6 +41,10 @@ static void time_ranges(void)
 	line_of(&o, buf, sizeof(buf));
 	CHECK(strstr(buf, " --time 0.000000007,12.000000009") != NULL);
 	CHECK(strstr(buf, " -i p.data ") != NULL);
+	CHECK(strstr(buf, "--kallsyms") == NULL);
+	o.kallsyms = "/proc/self/fd/9/kallsyms";
+	line_of(&o, buf, sizeof(buf));
+	CHECK(strstr(buf, " -i p.data --kallsyms /proc/self/fd/9/kallsyms ") != NULL);
 }
 
 static void dlfilter_and_extra(void)
