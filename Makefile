@@ -90,7 +90,10 @@ RECORD_LIBS := $(DEBUGINFO_LIBS) -lZydis -ltraceevent
 CONVERT_LIBS := $(DEFLATE_LIBS) -ljson-c $(DEBUGINFO_LIBS) -lipt -pthread
 
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
-LIB_OBJ := $(call obj,$(COMMON_SRC) $(FXT_SRC))
+# common/ parts that need libelf: linked by the converter and the recorder
+# (which takes all of common/), not by stats.
+DEBUGINFO_OBJ := $(call obj,common/zdwarf.c)
+LIB_OBJ := $(filter-out $(DEBUGINFO_OBJ),$(call obj,$(COMMON_SRC) $(FXT_SRC)))
 
 # snaptrace-dlfilter.so goes with the programs: snaptrace-convert finds it
 # beside itself (dlfilter/build.mk).
@@ -115,7 +118,7 @@ $(O)/obj/%.o: %.c $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ)
+$(O)/bin/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ) $(DEBUGINFO_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONVERT_LIBS)
@@ -142,7 +145,8 @@ $(COMPLETION): $(O)/bin/snaptrace-record $(O)/bin/snaptrace-convert $(O)/bin/sna
 	  $< --front-end run --help=bash; } >$@.tmp && mv $@.tmp $@
 
 # Unit tests link the library parts of every program.
-$(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_OBJ) $(FLAGS_STAMP)
+$(O)/test/unit/%: tests/unit/%.c $(call obj,$(CONVERT_SRC) $(RECORD_SRC)) $(LIB_OBJ) \
+		$(DEBUGINFO_OBJ) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert -Irecord -Itests/unit $(ALL_LDFLAGS) -o $@ \

@@ -50,6 +50,11 @@ int perfdata_scan(int dirfd, char ***names);
  * out (.build-id/XX/REST, PATH/BUILDID/elf): what `perf --buildid-dir`
  * reads. */
 #define PERFDATA_BINARIES_DIR "binaries"
+/* Bytes of it at most: what a program, its libraries and their debug
+ * information take. The recorder keeps no binary past it (a sparse file of
+ * another user's, 20 KiB on disk, once had root's recorder write 2 GiB);
+ * the converter copies no more of it (convert/binaries.c). */
+#define PERFDATA_BINARIES_BYTES_MAX (4LL << 30)
 
 /* The build id of N bytes at ID as lowercase hex into HEX (2 * N + 1 bytes). */
 void perfdata_hex(const unsigned char *id, size_t n, char *hex);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -211,6 +213,86 @@ static int check_names(const struct tmpview *v, int err, char *why, size_t size)
 	return 0;
 }
 
+/* Decodes mountinfo's octal escapes ("\040": a space) of S in place. */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Whether mount point REL (relative to /tmp) is inside mount point IN. */
+static bool inside(const char *rel, const char *in)
+{
+	size_t n = strlen(in);
+
+	return !strncmp(rel, in, n) && rel[n] == '/';
+}
+
+/* Adds REL to V's mounts, unless it is inside one of them (and drops those
+ * inside it). Returns 0 or -ENOMEM. */
+static int add_mount(struct tmpview *v, const char *rel)
+{
+	char **m;
+	size_t k = 0;
+
+	for (size_t i = 0; i < v->nmounts; i++)
+		if (!strcmp(rel, v->mounts[i]) || inside(rel, v->mounts[i]))
+			return 0;
+	for (size_t i = 0; i < v->nmounts; i++) {
+		if (inside(v->mounts[i], rel))
+			free(v->mounts[i]);
+		else
+			v->mounts[k++] = v->mounts[i];
+	}
+	v->nmounts = k;
+	m = array_grow(v->mounts, &v->capmounts, v->nmounts, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	v->mounts = m;
+	if (!(m[v->nmounts] = strdup(rel)))
+		return -ENOMEM;
+	v->nmounts++;
+	return 0;
+}
+
+/* Lists the mount points below /tmp (/proc/self/mountinfo's fifth field)
+ * into V, but for top-level names "perf-..." (a map of the view's place).
+ * Returns 0 or -ENOMEM (unreadable: none). */
+static int find_mounts(struct tmpview *v)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, *point;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!f)
+		return 0;
+	while (!err && getline(&line, &cap, f) > 0) {
+		point = line;
+		for (int i = 0; i < 4 && point; i++)
+			point = strchr(point, ' ') ? strchr(point, ' ') + 1 : NULL;
+		if (!point || !strchr(point, ' '))
+			continue;
+		*strchr(point, ' ') = '\0';
+		unescape(point);
+		if (!strncmp(point, "/tmp/", 5) && point[5] && strncmp(point + 5, "perf-", 5))
+			err = add_mount(v, point + 5);
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
 int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
 		 size_t size)
 {
@@ -231,6 +313,7 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 	unique(&ids);
 	v = calloc(1, sizeof(*v));
 	err = v ? fill(v, &ids, recdir) : -ENOMEM;
+	err = err ? err : find_mounts(v);
 	free(ids.v);
 	if (err) {
 		snprintf(why, size, "out of memory");
@@ -258,6 +341,9 @@ void tmpview_free(struct tmpview *v)
 		if (v->files[i].fd >= 0)
 			close(v->files[i].fd);
 	free(v->files);
+	for (size_t i = 0; i < v->nmounts; i++)
+		free(v->mounts[i]);
+	free(v->mounts);
 	free(v);
 }
 
@@ -323,6 +409,39 @@ static int put_file(int dir, const struct tmpview_file *f)
 	return err;
 }
 
+/* REL below directory DIR, looked up without following any symbolic
+ * link (another user's could lead anywhere: perf's libraries are loaded
+ * after this) or leaving DIR: an O_PATH descriptor, or -1. */
+static int beneath(int dir, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH,
+	};
+
+	return (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
+}
+
+/* Binds mount point REL of the real /tmp (LOWER, hidden by the view) with
+ * the mounts inside it at its place in the view (VIEW). A mount point gone
+ * since, or reached only through a link, is left out: perf then finds no
+ * binary there, as before. */
+static void bind_mount(int lower, int view, const char *rel)
+{
+	char from[48] = "/proc/self/fd/", to[48] = "/proc/self/fd/";
+	int src = beneath(lower, rel), dst = beneath(view, rel);
+
+	if (src >= 0 && dst >= 0) {
+		*put_num(from + strlen(from), (unsigned long)src) = '\0';
+		*put_num(to + strlen(to), (unsigned long)dst) = '\0';
+		(void)mount(from, to, NULL, MS_BIND | MS_REC, NULL);
+	}
+	if (src >= 0)
+		close(src);
+	if (dst >= 0)
+		close(dst);
+}
+
 /* Mounts V's view over /tmp, in a mount namespace already ours. Returns 0 or an errno. */
 static int mount_view(const struct tmpview *v)
 {
@@ -351,6 +470,14 @@ static int mount_view(const struct tmpview *v)
 	memcpy(p, ",upperdir=/tmp/upper,workdir=/tmp/work", 39);
 	if (!err && mount("overlay", "/tmp", "overlay", MS_NOSUID | MS_NODEV, opts))
 		err = errno;
+	if (!err && v->nmounts) {
+		int view = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		for (size_t i = 0; view >= 0 && i < v->nmounts; i++)
+			bind_mount(lower, view, v->mounts[i]);
+		if (view >= 0)
+			close(view);
+	}
 	close(lower);
 	return err;
 }

@@ -20,7 +20,10 @@
  * regular file (no link) of root's, the caller's or the live process's
  * user, else an empty file. Whatever perf
  * writes into /tmp (perf-vdso.so-XXXXXX) stays in that tmpfs and goes with
- * it. Root does it with CAP_SYS_ADMIN (kept permitted for this:
+ * it. The mounts below /tmp (a build tree on a tmpfs at /tmp/build) are
+ * bound back at their places in the view (an overlay's lower layer is one
+ * file system: perf found no binary there), but for a top-level name
+ * "perf-...", which could cover a map of the view. Root does it with CAP_SYS_ADMIN (kept permitted for this:
  * nsenter.h); another user in a user namespace of their own (their uid and
  * gid mapped to themselves), where the system allows it; else no view,
  * and a conversion whose perf would open a FIFO, device or socket there
@@ -53,6 +56,10 @@ struct tmpview {
 	gid_t gid;
 	struct tmpview_file *files;   /* owned */
 	size_t n, cap;
+	char **mounts;           /* the mount points below /tmp, relative to it ("build",
+				  * not one inside another; owned): bound back into the
+				  * view, which is one file system */
+	size_t nmounts, capmounts;
 };
 
 /*

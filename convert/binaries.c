@@ -148,10 +148,6 @@ void binaries_free(struct binaries *b)
  * refused (perf would walk it all). */
 #define KEPT_ENTRIES_MAX 100000
 #define KEPT_DEPTH_MAX 64
-/* Bytes of a kept-binaries tree copied at most: what a program, its
- * libraries and their debug information take, and a bound on what another
- * user's recording can make the converter write into $TMPDIR. */
-#define KEPT_BYTES_MAX (4LL << 30)
 
 /* Whether symbolic link TARGET, in a directory DEPTH levels below the top
  * of the tree, stays in it: "../" at most DEPTH times, then names only. */
@@ -251,7 +247,7 @@ static bool tree_copy(int fd, int to, int depth, struct copy *c, size_t len)
 					 (unsigned)c->owner);
 			else if (in >= 0 && (c->bytes -= st.st_size) < 0)
 				snprintf(why, sizeof(why), "more than %lld GiB in all",
-					 KEPT_BYTES_MAX >> 30);
+					 PERFDATA_BINARIES_BYTES_MAX >> 30);
 			else if (in >= 0 && (err = outpath_copy_at(to, de->d_name, in,
 								   st.st_size, 0600)))
 				snprintf(why, sizeof(why), "cannot copy it: %s", strerror(-err));
@@ -401,7 +397,7 @@ int binaries_kept_dir(struct binaries_kept *k)
 
 int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t wsize)
 {
-	struct copy c = { .left = KEPT_ENTRIES_MAX, .bytes = KEPT_BYTES_MAX, .why = why,
+	struct copy c = { .left = KEPT_ENTRIES_MAX, .bytes = PERFDATA_BINARIES_BYTES_MAX, .why = why,
 			  .wsize = wsize };
 	struct stat st;
 	int fd = openat(recdir, PERFDATA_BINARIES_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |

@@ -37,6 +37,8 @@ struct js {
 	enum array_at at;
 	bool in_elem;
 	size_t nelems;
+	size_t doc_values;      /* '{', '[' and ',' outside strings: of the document */
+	size_t elem_values;     /* ... of the current element */
 	size_t line;            /* of the next byte */
 	bool ended;             /* the document's last bracket was read */
 	int rc;                 /* 0 while reading */
@@ -163,6 +165,24 @@ static void doc_byte(struct js *s, char c)
 	s->want_array = false;
 }
 
+/* Counts byte C (outside strings) of the document (DOC) or of an element
+ * towards its bound of values (jsonstream.h). Returns 0 or s->rc. */
+static int count_value(struct js *s, char c, bool doc)
+{
+	size_t *n = doc ? &s->doc_values : &s->elem_values;
+	char what[96];
+
+	if ((c != ',' && c != '{' && c != '[') || ++*n <= JSONSTREAM_VALUES_MAX)
+		return 0;
+	if (doc)
+		snprintf(what, sizeof(what), "more than %d values outside \"%s\"",
+			 JSONSTREAM_VALUES_MAX, s->ops->key);
+	else
+		snprintf(what, sizeof(what), "more than %d values in %s[%zu]",
+			 JSONSTREAM_VALUES_MAX, s->ops->key, s->nelems);
+	return refuse(s, s->line, what);
+}
+
 /* Scans N bytes at P. Returns 0 or s->rc. */
 static int scan(struct js *s, const char *p, size_t n)
 {
@@ -182,6 +202,8 @@ static int scan(struct js *s, const char *p, size_t n)
 			to = s->in_elem ? TO_ELEM : TO_DOC;
 		} else if (s->in_elem) {
 			to = TO_ELEM;
+			if (count_value(s, c, false))
+				return s->rc;
 			if (c == '"') {
 				s->in_string = true;
 				s->key_string = false;
@@ -211,7 +233,10 @@ static int scan(struct js *s, const char *p, size_t n)
 			if (r < 0)
 				return s->rc;
 			to = (enum route)r;
+			s->elem_values = s->in_elem;	/* an element's '{' */
 		} else {
+			if (count_value(s, c, true))
+				return s->rc;
 			doc_byte(s, c);
 			to = TO_DOC;
 		}

@@ -8,9 +8,11 @@
 #include "srcline.h"
 #include "inpath.h"
 #include "perfmap.h"
+#include "zdwarf.h"
 
 #include "array.h"
 #include "binaries.h"
+#include "diag.h"
 #include "hash.h"
 #include "perfdata.h"
 
@@ -515,9 +517,13 @@ static bool is_line_section(const char *name)
 	return false;
 }
 
-/* Opens ELF's DWARF for line lookups: NULL when libdw cannot read it. */
-static Dwarf *begin_lines(Elf *elf)
+/* Opens ELF's DWARF (of binary PATH) for line lookups: NULL when libdw
+ * cannot read it, or (said once) when a section it would inflate is a
+ * memory bomb (zdwarf.h). */
+static Dwarf *begin_lines(Elf *elf, const char *path)
 {
+	char why[160];
+
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -532,6 +538,10 @@ static Dwarf *begin_lines(Elf *elf)
 			continue;
 		sh.sh_type = SHT_NOBITS;
 		(void)gelf_update_shdr(scn, &sh);	/* not hidden: only read */
+	}
+	if (zdwarf_check(elf, why, sizeof(why)) == -E2BIG) {
+		diag_warn("%s: %s: its source lines are not read", path, why);
+		return NULL;
 	}
 	return dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 }
@@ -555,7 +565,7 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 	a = &d->addrs[d->naddrs++];
 	*a = (struct sl_addr){ .addr = addr };
 	if (!d->dw && !d->dw_failed)
-		d->dw_failed = !(d->dw = begin_lines(d->dwarf_elf));
+		d->dw_failed = !(d->dw = begin_lines(d->dwarf_elf, d->path));
 	if (!d->dw)
 		return a;
 	Dwarf_Line *l = addr_line(d->dw, addr, &cu);

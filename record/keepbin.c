@@ -20,6 +20,7 @@ struct kept {
 	char **path;
 	size_t n, cap;
 	int copied;
+	long long bytes;        /* still allowed (PERFDATA_BINARIES_BYTES_MAX) */
 	int dirfd;              /* the cache: OUTDIR/PERFDATA_BINARIES_DIR; -1: not made */
 	char shown[PATH_MAX];   /* the cache, for messages */
 };
@@ -64,10 +65,14 @@ static int keep_one(void *arg, const char *hex, const char *path)
 	} else if (!perfdata_same_buildid(hex, now)) {
 		snprintf(why, sizeof(why), "changed since the recording (its build id is %s, the "
 			 "recording's %s)", now[0] ? now : "none", hex);
+	} else if (st.st_size > k->bytes) {
+		snprintf(why, sizeof(why), "%lld bytes, past the %lld GiB the kept binaries may "
+			 "take in all", (long long)st.st_size, PERFDATA_BINARIES_BYTES_MAX >> 30);
 	} else if ((err = rec_build_cache_add(k->dirfd, path, fd, &st, now)) && err != -EEXIST) {
 		snprintf(why, sizeof(why), "%s", strerror(-err));
 	} else {
 		why[0] = 0;
+		k->bytes -= err ? 0 : st.st_size;
 		k->copied++;
 	}
 	close(fd);
@@ -78,7 +83,7 @@ static int keep_one(void *arg, const char *hex, const char *path)
 
 int rec_keep_binaries(const char *outdir, int outdir_fd, const struct rec_snap *snaps, int nsnaps)
 {
-	struct kept k = { .dirfd = -1 };
+	struct kept k = { .dirfd = -1, .bytes = PERFDATA_BINARIES_BYTES_MAX };
 	char path[32], why[256];
 
 	snprintf(k.shown, sizeof(k.shown), "%.3000s/%s", outdir, PERFDATA_BINARIES_DIR);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "lineaddr.h"
 #include "inpath.h"
+#include "zdwarf.h"
 
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -20,25 +21,29 @@ static bool same_file(const char *name, const char *file)
 }
 
 int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned col,
-		     uint64_t *vaddr)
+		     uint64_t *vaddr, char *why, size_t size)
 {
 	Dwarf *dw;
+	Elf *elf;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	bool any_table = false, any_file = false, found = false;
 	unsigned next_line = 0;
 	uint64_t next_addr = 0;
-	char why[160];
-	int fd;
+	int fd, err;
 
 	*vaddr = 0;
-	fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	fd = inpath_open(AT_FDCWD, path, 0, why, size);
 	if (fd < 0)
 		return fd;
-	dw = dwarf_begin(fd, DWARF_C_READ);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	err = elf ? zdwarf_check(elf, why, size) : -ENODATA;
+	dw = err ? NULL : dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw) {
+		elf_end(elf);
 		close(fd);
-		return -ENODATA;
+		return err == -E2BIG ? err : -ENODATA;
 	}
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
@@ -79,6 +84,7 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 		off = next;
 	}
 	dwarf_end(dw);
+	elf_end(elf);
 	close(fd);
 	if (found)
 		return 0;

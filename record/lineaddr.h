@@ -17,10 +17,11 @@
  * equal to it or ending in "/FILE". Sets *VADDR (link-time).
  * Returns 0; -ENODATA when PATH has no line tables (not built with -g);
  * -ENOENT when no table names FILE; -ERANGE when FILE has no code at that
- * line (*VADDR is then the next line that has, 0 for none); another
- * negative errno when PATH cannot be read.
+ * line (*VADDR is then the next line that has, 0 for none); -E2BIG when a
+ * compressed section would inflate too far (zdwarf.h), or another negative
+ * errno when PATH cannot be read, with WHY (SIZE bytes) saying why.
  */
 int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned col,
-		     uint64_t *vaddr);
+		     uint64_t *vaddr, char *why, size_t size);
 
 #endif

@@ -79,6 +79,19 @@ bool rec_proc_kernel_thread(pid_t id)
 	       (flags & 0x00200000ul);
 }
 
+long rec_proc_uid(pid_t id)
+{
+	char path[64], buf[4096];
+	const char *uid;
+	long u;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
+	if (rec_proc_read(path, buf, sizeof(buf)) <= 0 || !(uid = strstr(buf, "\nUid:\t")) ||
+	    sscanf(uid + 6, "%ld", &u) != 1)
+		return -1;
+	return u;
+}
+
 pid_t rec_proc_tgid(pid_t tid)
 {
 	char path[64], line[256];

@@ -33,6 +33,11 @@ bool rec_proc_alive(pid_t id);
  * comm in parentheses); false when it cannot be read. */
 bool rec_proc_kernel_thread(pid_t id);
 
+/* The real uid of process ID (the first of /proc/ID/status's "Uid:": who
+ * started it, which it cannot change without privileges), or -1 when
+ * unreadable. */
+long rec_proc_uid(pid_t id);
+
 /* The thread group (process) id of thread TID, or a negative errno. */
 pid_t rec_proc_tgid(pid_t tid);
 

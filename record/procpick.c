@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,21 @@
 
 struct proc_row {
 	pid_t pid;
-	char *row;     /* "PID COMM<TAB>COMMAND LINE", owned */
+	char *row;     /* "PID USER COMM<TAB>COMMAND LINE", owned */
 };
+
+/* The name of user UID into BUF (its number when it has none). */
+static const char *user_name(long uid, char *buf, size_t size)
+{
+	struct passwd pw, *found = NULL;
+	char tmp[1024];
+
+	if (uid >= 0 && !getpwuid_r((uid_t)uid, &pw, tmp, sizeof(tmp), &found) && found)
+		snprintf(buf, size, "%s", pw.pw_name);
+	else
+		snprintf(buf, size, "%ld", uid);
+	return buf;
+}
 
 /* Reads process PID's command line (arguments joined by spaces) into BUF.
  * Returns its length; 0 for a kernel thread (none) or a process gone. */
@@ -63,13 +77,14 @@ static int collect(struct proc_row **rows, size_t *n)
 	if (!d)
 		return -errno;
 	while (!err && (de = readdir(d))) {
-		char cmd[CMDLINE_SHOWN + 1], comm[32], *end;
-		long pid = strtol(de->d_name, &end, 10);
+		char cmd[CMDLINE_SHOWN + 1], comm[32], user[64], *end;
+		long pid = strtol(de->d_name, &end, 10), uid;
 		struct proc_row *r;
 
 		if (*end || pid <= 0 || pid == getpid() || !rec_proc_alive((pid_t)pid) ||
 		    !read_cmdline((pid_t)pid, cmd, sizeof(cmd)) ||
-		    rec_proc_comm((pid_t)pid, (pid_t)pid, comm, sizeof(comm)))
+		    rec_proc_comm((pid_t)pid, (pid_t)pid, comm, sizeof(comm)) ||
+		    (uid = rec_proc_uid((pid_t)pid)) < 0)
 			continue;
 		r = array_grow(*rows, &cap, *n, sizeof(**rows));
 		if (!r) {
@@ -79,7 +94,8 @@ static int collect(struct proc_row **rows, size_t *n)
 		*rows = r;
 		r = &(*rows)[*n];
 		r->pid = (pid_t)pid;
-		if (asprintf(&r->row, "%ld %s\t%s", pid, comm, cmd) < 0)
+		if (asprintf(&r->row, "%ld %s %s\t%s", pid, user_name(uid, user, sizeof(user)), comm,
+			     cmd) < 0)
 			err = -ENOMEM;
 		else
 			(*n)++;

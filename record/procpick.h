@@ -12,7 +12,9 @@
 /*
  * Lists the running processes that have a program (kernel threads, zombies
  * and this process left out), newest (highest pid) first, as
- * "PID COMM<TAB>COMMAND LINE", and lets the user pick one. Sets *PID.
+ * "PID USER COMM<TAB>COMMAND LINE" (USER: who started it, its real uid's
+ * name: a process named as another user's is told apart), and lets the
+ * user pick one. Sets *PID.
  * Returns 0; or a negative error with a one-line reason in WHY (SIZE
  * bytes): -ENOTTY stdin is not a terminal, -ECANCELED nothing was picked,
  * -ENOENT no process to pick, -ENOMEM.

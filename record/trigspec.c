@@ -172,7 +172,8 @@ static int line_in(struct ctx *c, const char *path, const char *file, unsigned l
 {
 	struct rec_sym s;
 	uint64_t a;
-	int err = rec_srcline_find(path, file, line, col, &a);
+	char why[160] = "";
+	int err = rec_srcline_find(path, file, line, col, &a, why, sizeof(why));
 
 	if (err == -ERANGE) {
 		say(c, "%s: expected code at %s:%u%s, found none", path, file, line,
@@ -190,7 +191,7 @@ static int line_in(struct ctx *c, const char *path, const char *file, unsigned l
 		return -ENOENT;
 	}
 	if (err) {
-		say(c, "%s: cannot read: %s", path, strerror(-err));
+		say(c, "%s: cannot read: %s", path, why[0] ? why : strerror(-err));
 		return err;
 	}
 	err = rec_elf_addr(path, a, &s);

@@ -7,7 +7,7 @@ FAILMALLOC_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strd
 FAILMALLOC_OBJ := $(call obj,tests/failmalloc/failmalloc.c)
 
 $(O)/test/failmalloc/snaptrace-convert: $(call obj,convert/main.c $(CONVERT_SRC)) $(LIB_OBJ) \
-		$(FAILMALLOC_OBJ)
+		$(DEBUGINFO_OBJ) $(FAILMALLOC_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $(FAILMALLOC_LDFLAGS) -o $@ $^ $(CONVERT_LIBS)

@@ -399,7 +399,7 @@ t_attach_pick() {
 		--perf "$PERF" --trigger none --duration 0.5 -d "$d" -o "$TMP/attach_pick.fxt.gz"
 	if ! grep -q '^exit 0' "$TMP/attach_pick.out"; then
 		fail attach_pick_list "$(tl 4 "$TMP/attach_pick.out")"
-	elif ! grep -q "^  1) $pid $name  ($tgt x 30000)" "$TMP/attach_pick.out"; then
+	elif ! grep -q "^  1) $pid $(id -un) $name  ($tgt x 30000)" "$TMP/attach_pick.out"; then
 		fail attach_pick_list "the narrowed list lacks process $pid: $(tl 4 "$TMP/attach_pick.out")"
 	elif [ "$(rec_part "$d" pids)" != "pids.0=$pid " ]; then
 		fail attach_pick_list "recorded $(rec_part "$d" pids), not $pid"

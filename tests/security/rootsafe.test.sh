@@ -40,6 +40,10 @@
 #                     program, which leaves a FIFO at its own path as it
 #                     exits: the recorder does not block in perf
 #                     buildid-cache, and names the binary not kept
+#   rec-keep-sparse   ... whose program is a sparse file of 5 GiB (its code,
+#                     then a hole; 20 KiB on disk): the recorder keeps it
+#                     not (one warning naming it and the bound), at once (it
+#                     once wrote all 5 GiB into root's recording)
 #   rec-keep-swapped  ... whose program replaces itself as it exits by a link
 #                     to a root-only binary: the recorder opens the binary
 #                     once, finds another build id, and keeps nothing of the
@@ -77,6 +81,10 @@
 #                     holds escapes: escaped
 #   esc-picker        snaptrace attach's picker lists the attacker's process
 #                     whose command line holds escapes: escaped
+#   pick-impostor     the picker lists root's process and the attacker's,
+#                     named the same (comm and command line): each row names
+#                     who started it (the real uid's user), so root tells
+#                     them apart (the rows were once the same but the pid)
 #   in-kept-fifo      the attacker's copy of a real recording whose kept
 #                     binaries (DIR/binaries, perf's build-id cache) hold a
 #                     FIFO: the tree is not given to perf, said once; the
@@ -168,6 +176,27 @@
 #                     script decodes), the trace is read back
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
+#   in-dwarf-bomb     the attacker's programs (built with -g) whose one
+#                     compressed DWARF section (a GNU .zdebug_ one, an ELF
+#                     SHF_COMPRESSED one) inflates 256 MiB of zeros from
+#                     256 KiB: root's conversion of a text naming them, and
+#                     root's --trigger line: on one, never hold the 256 MiB
+#                     (libdw once inflated it: the converter kept one such
+#                     section per binary until it ended); the conversion
+#                     names each binary once and converts without its
+#                     lines, the recorder refuses naming the section
+#   in-json-bomb      the attacker's copy of a recording whose record.json
+#                     holds 3 million values (6 MiB: json-c's tree takes
+#                     about 70 bytes a value) in a member of its own, or in
+#                     a hit: refused at once, one line naming the file and
+#                     the bound, without holding their memory (the
+#                     converter once parsed them all, 37 times the file)
+#   tmp-submount      root's program with anonymous executable memory (which
+#                     has perf see the /tmp view) run from a tmpfs mounted
+#                     below /tmp (in a mount namespace of the test's): its
+#                     function is named in the trace (the view, an overlay
+#                     of /tmp's one file system, once showed the mount point
+#                     empty: the frames were named by the file)
 #   in-buildid-cache  root once profiled the attacker's program with plain perf
 #                     record (which copies it into root's build-id cache,
 #                     ~/.debug; here a HOME of the test's), a copy of root's
@@ -181,11 +210,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -552,19 +581,47 @@ rec_probe_swapped() {
 	fi
 }
 
+# attacker_program NAME BIN [SH]: the C source on stdin built by root, then
+# copied by the attacker to BIN, and SH (an sh command on "$1", BIN) run as
+# the attacker; returns 1 after a FAIL of NAME.
+attacker_program() {
+	if ! cc -x c -o "$TMP/$1.prog" - 2>"$TMP/$1.err"; then
+		fail "$1" "cannot build the program (cc): $(first_lines "$TMP/$1.err")"
+		return 1
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1" && '"${3:-:}" sh "$2" <"$TMP/$1.prog"
+}
+
+rec_keep_sparse() {
+	local bin="$HOME_A/sparse" d="$TMP/rec-sparse" rc kib
+	requires rec-keep-sparse cc || return
+	spin_source sparse_work 300 | attacker_program rec-keep-sparse "$bin" 'truncate -s 5G "$1"' || return
+	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
+		>/dev/null 2>"$TMP/rec-keep-sparse.err"
+	rc=$?
+	kib=$(du -sk "$d" 2>/dev/null | cut -f1)
+	if blocked "$rc" || [ "${kib:-0}" -gt $((100 * 1024)) ]; then
+		fail rec-keep-sparse "exit $rc, the recording takes ${kib:-0} KiB: the hole was copied"
+	elif [ "$rc" -ne 0 ]; then
+		fail rec-keep-sparse "exit $rc: $(first_lines "$TMP/rec-keep-sparse.err")"
+	elif ! grep -q "$bin: not kept in $d/binaries: 5368709120 bytes, past the 4 GiB the kept binaries may take in all" \
+		"$TMP/rec-keep-sparse.err"; then
+		fail rec-keep-sparse "no warning naming the binary not kept: $(first_lines "$TMP/rec-keep-sparse.err")"
+	else
+		ok rec-keep-sparse
+	fi
+	rm -rf "$d"
+}
+
 rec_keep_fifo() {
 	local bin="$HOME_A/selffifo" d="$TMP/rec-keep" rc
 	requires rec-keep-fifo cc || return
-	if ! printf '%s\n' '#include <sys/stat.h>' '#include <time.h>' '#include <unistd.h>' \
+	printf '%s\n' '#include <sys/stat.h>' '#include <time.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { struct timespec t, n; volatile unsigned long x = 0;' \
 		'clock_gettime(CLOCK_MONOTONIC, &t); do { x++; clock_gettime(CLOCK_MONOTONIC, &n); }' \
 		'while ((n.tv_sec - t.tv_sec) * 1000000000L + n.tv_nsec - t.tv_nsec < 300000000L);' \
 		'(void)argc; unlink(argv[0]); return mkfifo(argv[0], 0644) != 0; }' |
-		cc -x c -o "$TMP/selffifo" - 2>"$TMP/rec-keep-fifo.err"; then
-		fail rec-keep-fifo "cannot build the program (cc): $(first_lines "$TMP/rec-keep-fifo.err")"
-		return
-	fi
-	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/selffifo"
+		attacker_program rec-keep-fifo "$bin" || return
 	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
 		>/dev/null 2>"$TMP/rec-keep-fifo.err"
 	rc=$?
@@ -803,6 +860,28 @@ esc_picker() {
 		else
 			fail esc-picker "the command line is not shown escaped: $(grep "$marker" "$out.lf" | head -n 1)"
 		fi
+	fi
+}
+
+pick_impostor() {
+	local mine theirs out="$TMP/pick-impostor.out" marker="daemon$RANDOM" user
+	requires pick-impostor recording picker_list || return
+	bash -c "exec -a '$marker --serve' sleep 60" &
+	mine=$!
+	"${ATTACKER[@]}" bash -c "exec -a '$marker --serve' sleep 60" &
+	theirs=$!
+	sleep 0.3
+	{ sleep 1; echo "$marker"; sleep 1; echo; } |
+		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
+	kill "$mine" "$theirs" 2>/dev/null
+	wait "$mine" "$theirs" 2>/dev/null
+	user=$(getent passwd "$AUID" | cut -d: -f1)
+	tr -d '\r' <"$out" >"$out.lf"
+	if ! grep -q " $mine root sleep  ($marker --serve 60)" "$out.lf" ||
+		! grep -q " $theirs ${user:-$AUID} sleep  ($marker --serve 60)" "$out.lf"; then
+		fail pick-impostor "the rows do not name who started each: $(grep -a "$marker" "$out.lf" | head -n 2 | tr '\n' '|')"
+	else
+		ok pick-impostor
 	fi
 }
 
@@ -1367,6 +1446,29 @@ in_perf_mountns() {
 	fi
 }
 
+# spin_source FUNC MS [STATEMENT]: the C source of a program whose function
+# FUNC runs again and again for MS ms, after STATEMENT (a C statement).
+spin_source() {
+	cat <<EOF
+#define _DEFAULT_SOURCE
+#include <sys/mman.h>
+#include <time.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void $1(void) { for (int i = 0; i < 1000; i++) sink += i; }
+int main(void)
+{
+	struct timespec t0, t;
+	${3:-}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		$1();
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ${2}000000L);
+	return 0;
+}
+EOF
+}
+
 # Root's program (a function spinning 300 ms), its copy by the attacker with
 # the function renamed and the build id kept, profiled by root with plain
 # perf record into the build-id cache of HOME=$TMP/roothome; then root's
@@ -1374,22 +1476,7 @@ in_perf_mountns() {
 in_buildid_cache() {
 	local h="$TMP/roothome" prog="$TMP/bidprog" evil="$HOME_A/bidprog" rc
 	mkdir -m 700 "$h"
-	cat >"$TMP/bidprog.c" <<'EOF2'
-#define _POSIX_C_SOURCE 200809L
-#include <time.h>
-volatile unsigned long sink;
-__attribute__((noinline)) void root_own_function(void) { for (int i = 0; i < 1000; i++) sink += i; }
-int main(void)
-{
-	struct timespec t0, t;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		root_own_function();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 300000000L);
-	return 0;
-}
-EOF2
+	spin_source root_own_function 300 >"$TMP/bidprog.c"
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o "$prog" "$TMP/bidprog.c" \
 		2>"$TMP/in-buildid-cache.err"; then
 		fail in-buildid-cache "cannot compile: $(first_lines "$TMP/in-buildid-cache.err")"
@@ -1590,6 +1677,163 @@ hang_dso_fifo() {
 	fi
 }
 
+# maxrss CMD...: runs CMD, then prints its peak resident memory (KiB) on fd 3;
+# returns CMD's status.
+maxrss() {
+	python3 -c 'import resource, subprocess, sys, os
+rc = subprocess.call(sys.argv[1:])
+os.write(3, b"%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)' "$@"
+}
+
+# dwarf_bombs DIR: DIR/gnu and DIR/gabi, tests/cases/call-return's program
+# (main, a, b, c) built with -g and a compressed .zdebug_addr (GNU) or
+# .debug_addr (SHF_COMPRESSED) of 256 MiB of zeros; DIR/gnu.txt and
+# DIR/gabi.txt, the case's text at the addresses of each (as a PIE at
+# 0x555555554000).
+dwarf_bombs() {
+	local d=$1
+	printf '%s\n' 'int c(void) { return 3; }' 'int b(void) { return 2; }' \
+		'int a(void) { return b() + c(); }' 'int main(void) { return a(); }' >"$d/calls.c"
+	cc -g -O0 -o "$d/calls" "$d/calls.c" || return 1
+	python3 - "$d" "$IN" <<'PY' || return 1
+import re, struct, subprocess, sys, zlib
+d, text = sys.argv[1], sys.argv[2]
+n = 256 << 20
+z = zlib.compressobj(9)
+stream = b"".join(z.compress(bytes(1 << 20)) for _ in range(n >> 20)) + z.flush()
+open(d + "/gnu.sec", "wb").write(b"ZLIB" + struct.pack(">Q", n) + stream)
+open(d + "/gabi.sec", "wb").write(struct.pack("<IIQQ", 1, 0, n, 1) + stream)
+subprocess.check_call(["objcopy", "--add-section", ".zdebug_addr=%s/gnu.sec" % d, d + "/calls", d + "/gnu"])
+subprocess.check_call(["objcopy", "--add-section", ".debug_addr=%s/gabi.sec" % d,
+                       "--set-section-alignment", ".debug_addr=8", d + "/calls", d + "/gabi"])
+# .debug_addr of gabi: SHF_COMPRESSED (ELF64 little-endian section headers)
+elf = bytearray(open(d + "/gabi", "rb").read())
+shoff, = struct.unpack_from("<Q", elf, 0x28)
+shent, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3a)
+stroff, = struct.unpack_from("<Q", elf, shoff + shstrndx * shent + 0x18)
+for i in range(shnum):
+    h = shoff + i * shent
+    name = elf[stroff + struct.unpack_from("<I", elf, h)[0]:].split(b"\0")[0]
+    if name == b".debug_addr":
+        flags, = struct.unpack_from("<Q", elf, h + 8)
+        struct.pack_into("<Q", elf, h + 8, flags | 0x800)
+open(d + "/gabi", "wb").write(elf)
+syms = {}
+for line in subprocess.check_output(["nm", d + "/calls"], text=True).splitlines():
+    f = line.split()
+    if len(f) == 3 and f[2] in ("main", "a", "b", "c"):
+        syms[f[2]] = int(f[0], 16)
+for prog in ("gnu", "gabi"):
+    def at(m):
+        name, off = m.group(2), int(m.group(3), 16)
+        if m.group(4) != "/opt/app" or name not in syms:
+            return m.group(0)
+        return "%x %s+0x%x (%s/%s)" % (0x555555554000 + syms[name] + off, name, off, "HOME", prog)
+    with open(d + "/" + prog + ".txt", "w") as out:
+        for line in open(text):
+            out.write(re.sub(r"([0-9a-f]+) (\w+)\+0x([0-9a-f]+) \(([^)]*)\)", at, line))
+PY
+}
+
+in_dwarf_bomb() {
+	local d="$TMP/bomb" prog rc kib sec
+	mkdir "$d"
+	if ! dwarf_bombs "$d" >"$TMP/in-dwarf-bomb.err" 2>&1; then
+		fail in-dwarf-bomb "cannot build the programs: $(first_lines "$TMP/in-dwarf-bomb.err")"
+		return
+	fi
+	for prog in gnu gabi; do
+		as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$HOME_A/$prog" <"$d/$prog"
+		sed "s|(HOME/|($HOME_A/|g" "$d/$prog.txt" >"$TMP/bomb-$prog.txt"
+		sec=.debug_addr
+		[ "$prog" = gnu ] && sec=.zdebug_addr
+		kib=$(maxrss timeout -k 5 60 "$CONVERT" -q "$TMP/bomb-$prog.txt" -o "$TMP/bomb-$prog.fxt" \
+			3>&1 2>"$TMP/in-dwarf-bomb.err")
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			fail in-dwarf-bomb "$prog: exit $rc: $(first_lines "$TMP/in-dwarf-bomb.err")"
+		elif [ "$kib" -ge $((160 * 1024)) ]; then
+			fail in-dwarf-bomb "$prog: the converter held $((kib / 1024)) MiB (the section inflated)"
+		elif [ "$(wc -l <"$TMP/in-dwarf-bomb.err")" -ne 1 ] || ! grep -q "warning: $HOME_A/$prog: section $sec inflates to 268435456 bytes from [0-9]* (more than 64 times): its source lines are not read" "$TMP/in-dwarf-bomb.err"; then
+			fail in-dwarf-bomb "$prog: expected one warning naming the binary and the section: $(first_lines "$TMP/in-dwarf-bomb.err")"
+		elif ! "$CONVERT" --dump=slices "$TMP/bomb-$prog.fxt" >"$TMP/bomb-$prog.slices" 2>&1 ||
+			! slices_match "$TMP/bomb-$prog.slices" "$EXPECTED" >/dev/null; then
+			fail in-dwarf-bomb "$prog: wrong trace: $(first_lines "$TMP/bomb-$prog.slices")"
+		elif "$CONVERT" --dump=records "$TMP/bomb-$prog.fxt" 2>&1 | grep -q 'line:uint64'; then
+			fail in-dwarf-bomb "$prog: the trace has source lines of the bomb"
+		else
+			continue
+		fi
+		return
+	done
+	# the recorder resolves line:FILE:LINE before it runs anything
+	kib=$(maxrss timeout -k 5 60 "$RECORD" -q -o "$TMP/bomb-rec" --trigger line:calls.c:2 -- \
+		"$HOME_A/gnu" 3>&1 2>"$TMP/in-dwarf-bomb.err")
+	rc=$?
+	if [ "$kib" -ge $((160 * 1024)) ]; then
+		fail in-dwarf-bomb "the recorder held $((kib / 1024)) MiB (the section inflated)"
+	else
+		refuses "$rc" in-dwarf-bomb 1 "$HOME_A/gnu: cannot read: section .zdebug_addr inflates to 268435456 bytes" \
+			"$TMP/in-dwarf-bomb.err" && ok in-dwarf-bomb
+	fi
+}
+
+in_json_bomb() {
+	local where d rc kib
+	for where in member hit; do
+		d="$HOME_A/rec-json-$where"
+		as_attacker mkdir "$d"
+		as_attacker cp "$SNAPTRACE_TOP/tests/cases/measured/perf.data.1" "$d/"
+		python3 - "$where" "$SNAPTRACE_TOP/tests/cases/measured/record.json" >"$TMP/bomb.json" <<'PY' || return
+import sys
+doc, bomb = open(sys.argv[2]).read(), "[" + "0," * (3 << 20) + "0]"
+if sys.argv[1] == "member":
+    doc = doc.replace("{", '{"x": %s, ' % bomb, 1)
+else:
+    doc = doc.replace('"hits": [', '"hits": [{"x": %s}, ' % bomb, 1)
+sys.stdout.write(doc)
+PY
+		as_attacker sh -c 'cat >"$1/record.json"' sh "$d" <"$TMP/bomb.json"
+		kib=$(maxrss timeout -k 5 60 "$CONVERT" "$d" -o "$TMP/in-json-bomb.fxt" 3>&1 \
+			2>"$TMP/in-json-bomb.err")
+		rc=$?
+		if [ "$kib" -ge $((160 * 1024)) ]; then
+			fail in-json-bomb "$where: the converter held $((kib / 1024)) MiB"
+			return
+		fi
+		refuses "$rc" in-json-bomb 1 "^snaptrace-convert: $d/record.json:[0-9]+: expected the JSON of snaptrace-record's report, found more than 1048576 values (outside \"hits\"|in hits\[0\])\$" \
+			"$TMP/in-json-bomb.err" || return
+	done
+	ok in-json-bomb
+}
+
+tmp_submount() {
+	local d="$TMP/submount" rc
+	mkdir "$d"
+	# anonymous executable memory: perf looks for /tmp/perf-PID.map
+	spin_source submount_work 600 \
+		'mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);' \
+		>"$d/anonexec.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$d/anonexec" "$d/anonexec.c" 2>"$TMP/tmp-submount.err"; then
+		fail tmp-submount "cannot build: $(first_lines "$TMP/tmp-submount.err")"
+		return
+	fi
+	mkdir "$d/mnt"
+	timeout -k 5 90 unshare --mount --propagation private sh -c '
+		mount -t tmpfs -o size=8m snaptrace-test "$1/mnt" && cp "$1/anonexec" "$1/mnt/" &&
+		"$2" -q -o "$1/rec" --trigger none --duration 0.3 -- "$1/mnt/anonexec" &&
+		"$3" -q "$1/rec" -o "$1/trace.fxt"' sh "$d" "$RECORD" "$CONVERT" >"$TMP/tmp-submount.err" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail tmp-submount "exit $rc: $(first_lines "$TMP/tmp-submount.err")"
+	elif ! "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q ' submount_work$'; then
+		fail tmp-submount "the program's function is not named: $("$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -m1 -F "$d/mnt")"
+	else
+		ok tmp-submount
+	fi
+}
+
 make_evil_trace
 in_link_shared
 out_link_shared
@@ -1599,7 +1843,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
@@ -1612,6 +1856,7 @@ esc_dump
 esc_convert
 esc_symbols
 esc_picker
+pick_impostor
 kept_ok=1
 for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 	requires "$t" recording || kept_ok=0
@@ -1632,3 +1877,6 @@ hang_convert_fifo
 hang_pt_dso_fifo
 hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
+requires in-dwarf-bomb cc python3 && in_dwarf_bomb
+requires in-json-bomb python3 && in_json_bomb
+requires tmp-submount recording cc mount_namespace && tmp_submount

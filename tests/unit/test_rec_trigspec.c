@@ -206,7 +206,7 @@ static void line_forms(void)
 	uint64_t a;
 
 	CHECK_INT_EQ(rec_elf_lookup(unit_self_exe(), "trigspec_probe", &s), 0);
-	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "test_rec_trigspec.c", probe_line, 0, &a), 0);
+	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "test_rec_trigspec.c", probe_line, 0, &a, NULL, 0), 0);
 	CHECK(a >= s.value && a < s.value + s.size);
 	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u", probe_line);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
@@ -228,11 +228,11 @@ static void line_forms(void)
 	CHECK(strstr(why, "expected a source file 'no_such_file.c'"));
 	CHECK(strstr(why, "nor in its"));
 	/* est_rec_trigspec.c is not test_rec_trigspec.c */
-	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "est_rec_trigspec.c", probe_line, 0, &a),
+	CHECK_INT_EQ(rec_srcline_find(unit_self_exe(), "est_rec_trigspec.c", probe_line, 0, &a, NULL, 0),
 		     -ENOENT);
 	CHECK_INT_EQ(resolve("line:x.c", &loc, why, sizeof(why)), -EINVAL);
 	CHECK_INT_EQ(resolve("line:x.c:0", &loc, why, sizeof(why)), -EINVAL);
-	CHECK_INT_EQ(rec_srcline_find("/nonexistent", "x.c", 1, 0, &a), -ENOENT);
+	CHECK_INT_EQ(rec_srcline_find("/nonexistent", "x.c", 1, 0, &a, NULL, 0), -ENOENT);
 }
 
 static void other_forms(void)
