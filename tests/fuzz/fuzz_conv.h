@@ -145,7 +145,8 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 		/* as convert/main.c: the snapshots of R (or of the files given
 		 * in a row) in order, each followed by the next */
 		conv_driver_snapshot(cv, recording_snapshot_live(tl, i),
-				     timeline_next(tl, i, i + 1 < npaths ? tl : NULL, i + 1), tl->ring);
+				     timeline_next(tl, i, i + 1 < npaths ? tl : NULL, i + 1), tl->ring,
+				     i == 0 && r ? r : NULL);
 		conv_driver_begin_input(cv, paths[i], -1);
 		rc = pipeline_convert(in, paths[i], cv, workers, &conv_err, err, sizeof(err));
 		if (input_close(in, err, sizeof(err)) < 0)
