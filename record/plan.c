@@ -291,6 +291,9 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	err |= arg(p, "%s", p->unwinder);
 	if (h->feat[PERF_FEAT_BUILDID_MMAP])
 		err |= arg(p, "--buildid-mmap");
+	else
+		note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
+		     "when it writes each snapshot, which makes snapshots slower");
 	/* stacks unwound from copies (the switches' twins, the signals) read
 	 * each binary's .eh_frame_hdr through its read-only mapping: -d has
 	 * perf list those of the mappings it finds at the start too (a
@@ -298,9 +301,6 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	 * attached process), as perf does itself for --call-graph dwarf */
 	if (p->switch_stack)
 		err |= arg(p, "-d");
-	else
-		note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
-		     "when it writes each snapshot, which makes snapshots slower");
 	if (o->timer_res != REC_RES_NORMAL)
 		ignored(p, "--timer-resolution", "it sets Intel PT timing, and this "
 			"recording samples");

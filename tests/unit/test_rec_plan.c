@@ -145,6 +145,10 @@ static void plan_sampling(void)
 	CHECK(!p.sched_switch);
 	CHECK_INT_EQ(p.clockid, CLOCK_MONOTONIC);	/* what perf inject --jit needs */
 	CHECK(p.nnotes >= 1 && strstr(p.notes[0], "sched:sched_switch"));
+	/* a perf with --buildid-mmap is never said to lack it (it was, with
+	 * no off-CPU stack twin, trial 11) */
+	for (int i = 0; i < p.nnotes; i++)
+		CHECK(!strstr(p.notes[i], "--buildid-mmap"));
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
 	CHECK(p.freeze);
 	CHECK_STR_EQ(p.unwinder, "fp");
