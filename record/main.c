@@ -491,6 +491,19 @@ static void warn_unrecorded_calls(const struct rec_session *s, const char *name,
 			  rec_unrecorded_text(u, &s->recorded, text, sizeof(text)));
 }
 
+/* Says that UNTRACKED calls of WHAT were not followed (slowcall.h: deeper
+ * than REC_SLOW_DEPTH calls of it in one thread, recursion; more than
+ * REC_SLOW_THREADS threads in it at once; out of memory), so no count
+ * or duration holds them. */
+static void warn_untracked(const char *what, uint64_t untracked)
+{
+	if (untracked)
+		diag_warn("%s: %" PRIu64 " call%s not measured: more than %d calls of it in one "
+			  "thread at once (recursion), or more than %d threads in it at once: no "
+			  "count or duration holds %s", what, untracked, diag_s(untracked),
+			  REC_SLOW_DEPTH, REC_SLOW_THREADS, untracked == 1 ? "it" : "them");
+}
+
 /* Says that the kernel dropped LOST samples of WHAT's probes (their ring
  * was full: the recorder did not read it in time) and what the samples
  * lost mean, SO (a clause). */
@@ -524,6 +537,7 @@ static void print_slow_calls(const struct rec_session *s)
 			  "returned", first->time_ns);
 	warn_lost(name, s->trig.lost, "the calls among them are not counted above, and "
 		  "a slow one among them took no snapshot");
+	warn_untracked(name, s->slow.untracked);
 	warn_unrecorded_calls(s, name, &s->slow.unrecorded, s->slow.calls);
 	if (s->slow.unrecorded_slow.n) {
 		char text[256];
@@ -572,8 +586,10 @@ static void print_measures(const struct rec_session *s)
 		char thrown[80] = "", what[512];
 
 		snprintf(what, sizeof(what), "measured %s", m->spec);
-		if (!m->shared)
+		if (!m->shared) {
 			warn_lost(what, m->trig.lost, "the calls among them are not counted");
+			warn_untracked(what, match->untracked);
+		}
 		if (match->unended)
 			diag_warn("measured %s: %" PRIu64 " call%s not measured: left without a return "
 				  "or a catch the probes saw (longjmp, an exception caught by no "

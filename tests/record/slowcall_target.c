@@ -21,6 +21,8 @@
  *                     taken in turn; on stdout the CPU time per call of
  *                     each, the cheapest block's ("loop N calls watched_ns
  *                     W unwatched_ns U")
+ *   deep N            deep_call() calls itself until N calls of it are
+ *                     running at once, 3 times; prints "deep N calls 3N"
  *   unread N          stops its parent (the recorder) with SIGSTOP, makes
  *                     N calls of timed_empty() and N of other_empty(),
  *                     then lets it go on (SIGCONT): the probes' ring fills
@@ -152,6 +154,14 @@ static double cpu_ns(void (*fn)(int), long n)
 	return (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
 }
 
+/* Recursion N deep: calls of deep_call running at once. */
+__attribute__((noinline)) int deep_call(int n)
+{
+	volatile int keep = n;
+
+	return n > 1 ? deep_call(n - 1) + keep : keep;
+}
+
 /* Blocks of calls of timed_empty (watched) and other_empty (the same, not
  * watched) in turn; the cheapest block of each, per call. */
 static int loop_mode(long n)
@@ -216,6 +226,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "loop"))
 		return loop_mode(argc > 2 ? atol(argv[2]) : 1000000);
+	if (!strcmp(mode, "deep") && argc > 2) {
+		int n = atoi(argv[2]);
+
+		for (int i = 0; i < 3; i++)
+			deep_call(n);
+		printf("deep %d calls %d\n", n, 3 * n);
+		return 0;
+	}
 	if (!strcmp(mode, "unread") && argc > 2) {
 		long n = atol(argv[2]);
 		pid_t parent = getppid();
@@ -229,7 +247,7 @@ int main(int argc, char **argv)
 		printf("unread %ld parent %d\n", n, (int)parent);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s seq [N SLOW] | recurse | threads | jump | loop [N] | unread N\n",
-		argv[0]);
+	fprintf(stderr, "usage: %s seq [N SLOW] | recurse | threads | jump | loop [N] | deep N | "
+		"unread N\n", argv[0]);
 	return 2;
 }
