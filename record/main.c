@@ -238,14 +238,23 @@ static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t
 static void tail_calls_said(const char *opt, const struct rec_trigger_loc *loc,
 			    const struct rec_callexits *x)
 {
-	for (int i = 0; i < x->n; i++)
-		if (x->exit[i].kind == REC_CALLEXIT_RET)
-			return;
-	if (x->n)
-		diag_warn("%s: %s leaves only by jumps out (tail calls, the first at 0x%" PRIx64
-			  "): each call ends at the jump, not when the function jumped to "
-			  "returns; to time that too, name that function", opt,
-			  loc->symbol[0] ? loc->symbol : loc->spec, x->exit[0].vaddr);
+	const struct rec_callexit *jump = NULL;
+	bool ret = false;
+
+	for (int i = 0; i < x->n; i++) {
+		ret |= x->exit[i].kind == REC_CALLEXIT_RET;
+		if (!jump && (x->exit[i].kind == REC_CALLEXIT_JMP ||
+			      x->exit[i].kind == REC_CALLEXIT_JCC))
+			jump = &x->exit[i];
+	}
+	/* one ret besides is not enough: it may be the early return no call
+	 * of the program takes (trial 11) */
+	if (jump)
+		diag_warn("%s: %s leaves %sby jumps out (tail calls, the first at 0x%" PRIx64
+			  "): a call that leaves so ends at the jump, not when the function "
+			  "jumped to returns; to time that too, name that function", opt,
+			  loc->symbol[0] ? loc->symbol : loc->spec, ret ? "also " : "only ",
+			  jump->vaddr);
 }
 
 static int function_exits(const struct rec_session *s, const char *opt, const char *what,

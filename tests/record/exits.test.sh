@@ -212,9 +212,17 @@ t_tail() {
 	else
 		ok tail_call_ends
 	fi
-	# said before recording: each call ends at the jump (trial10: silent)
-	if ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tailer.* leaves only by jumps out (tail calls, the first at 0x[0-9a-f]*): each call ends at the jump" "$d.err"; then
+	# said before recording: each call ends at the jump (trial10: silent);
+	# also with a ret besides the jump, an early return (trial 11: silent)
+	"$RECORD" -o "$d-mixed" --trigger tail_mixed --trigger-slower-than 1ms \
+		-- "$PROG" tailmix 2 >/dev/null 2>"$d-mixed.err"
+	if ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tailer.* leaves only by jumps out (tail calls, the first at 0x[0-9a-f]*): a call that leaves so ends at the jump" "$d.err"; then
 		fail tail_call_said "no warning that tailer() leaves only by a tail call: $(tl 3 "$d.err")"
+	elif ! disasm 'tail_mixed(int)' | grep -Eq 'jmp +[0-9a-f]+ <tail_callee' ||
+		! disasm 'tail_mixed(int)' | grep -Eq '	ret'; then
+		fail tail_call_said "expected tail_mixed() built with a ret and a jmp to tail_callee()"
+	elif ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tail_mixed.* leaves also by jumps out (tail calls, the first at 0x[0-9a-f]*): a call that leaves so ends at the jump" "$d-mixed.err"; then
+		fail tail_call_said "no warning that tail_mixed() leaves also by a tail call: $(tl 3 "$d-mixed.err")"
 	else
 		ok tail_call_said
 	fi

@@ -18,6 +18,7 @@
  *                to the end of its catch clause
  *   serve        thrower() in a loop for ever, 10 ms apart (attached to);
  *                on SIGTERM stdout "served K caught J", exit status 0
+ *   tailmix N    N calls of tail_mixed(i): tailer's, with an early return
  *   tail N       N calls of tailer(i): a 2 ms sleep, then a tail call of
  *                tail_callee(), which sleeps 30 ms (the call of tailer ends
  *                at the jump; its line measures its own part)
@@ -109,6 +110,16 @@ __attribute__((noinline)) int tailer(int i)
 
 	nap(2);
 	fprintf(stderr, "call %d ms %.3f\n", ++ncalls, now_ms() - t0);
+	return tail_callee(i + 1);
+}
+
+/* Returns at once for a negative I (a ret no call here takes), else ends
+ * in a tail call of tail_callee (trial 11: only the first was said). */
+__attribute__((noinline)) int tail_mixed(int i)
+{
+	if (i < 0)
+		return -1;
+	nap(2);
 	return tail_callee(i + 1);
 }
 
@@ -218,6 +229,11 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "tail")) {
 		for (int i = 0; i < n; i++)
 			sink += tailer(i);
+		return 0;
+	}
+	if (!strcmp(mode, "tailmix")) {
+		for (int i = 0; i < n; i++)
+			sink += tail_mixed(i);
 		return 0;
 	}
 	if (!strcmp(mode, "several")) {
