@@ -429,10 +429,26 @@ static void close_pending(struct conv *c, struct conv_thread *t, uint64_t ts)
 		conv_chain_close(c, t, ts, false);
 }
 
+/* The frames of FRAMES (N, innermost first) up to its innermost thread root
+ * (conv_func.root), that one included: one unwinder stops at
+ * __libc_start_call_main or start_thread where another (dwarf, from a
+ * stack copy) goes on to _start or clone3, and a thread's samples taken
+ * both ways would otherwise alternate between two stacks from the bottom
+ * up, cutting every frame into a slice per sample (trial 11: the demo's
+ * main in 193 slices). */
+static size_t to_root(const struct conv_site *frames, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (frames[i].func && frames[i].func->root)
+			return i + 1;
+	return n;
+}
+
 void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, uint64_t period_ns,
 		       bool callchain)
 {
+	n = to_root(frames, n);
 	close_pending(c, t, ts);
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
@@ -458,6 +474,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 {
 	bool syscall_block = off->in_syscall && !off->preempted;
 
+	n = to_root(frames, n);
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
