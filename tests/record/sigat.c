@@ -11,7 +11,10 @@
  *   sigat +US CMD [ARG...]  SIGTERM US microseconds after CMD's exec
  *                           succeeded, whatever CMD did by then (a shell
  *                           `cmd & kill $!`: the window before a program
- *                           handles signals, e.g. bash's start)
+ *                           handles signals, e.g. bash's start), or when it
+ *                           first handles it if that is later: before, no
+ *                           program can, and a loaded machine may not run
+ *                           CMD for US (it once took over 10 ms)
  *
  * CMD runs with SIGTERM at its default action. Prints nothing; exits with
  * CMD's exit status, 128 + N when signal N killed it, 125 when CMD never
@@ -85,8 +88,9 @@ int main(int argc, char **argv)
 		while (read(seen[0], &c, 1) > 0)
 			;
 		nanosleep(&d, NULL);
-		kill(pid, SIGTERM);
-		us = -1;   /* sent */
+		us = handles_term(pid) ? -1 : 0;
+		if (us < 0)
+			kill(pid, SIGTERM);   /* sent */
 	}
 	for (i = 0; us >= 0 && i < 500000 && !handles_term(pid); i++)
 		nanosleep(&poll, NULL);
