@@ -1101,7 +1101,7 @@ as_attacker_in_tmp() {
 # pid, PM_ADDR the JIT function's address. Then the tests of /tmp/perf-PID.map.
 PM_REC="$TMP/pm-rec"
 perfmap_tests() {
-	local t why= kept
+	local t why= kept tmp_lock
 	mkdir -m 755 "$TMP/pm-work"
 	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" --trigger none -- "$TMP/jit_target" \
 		"$TMP/pm-work" 150 2>"$TMP/pm-rec.err"; then
@@ -1118,8 +1118,16 @@ perfmap_tests() {
 		user_perfmap_fifo
 		requires user-perfmap-nons user_namespace && user_perfmap_nons
 		rm -f "/tmp/perf-$PM_PID.map"
+		# names in the real /tmp every copy of this suite uses (perf-0.map,
+		# perf-1.map: a JIT in a pid namespace of its own is pid 1) and its
+		# mode: copies side by side (make test-stress, a CI beside it) take
+		# turns, holding a lock on /tmp itself (once, one copy deleted the
+		# other's perf-1.map)
+		exec {tmp_lock}</tmp
+		flock -w 600 "$tmp_lock"
 		requires in-perfmap-comm user_namespace && in_perfmap_comm
 		perfmap_alias
+		exec {tmp_lock}<&-
 		return
 	fi
 	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons \
