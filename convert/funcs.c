@@ -155,15 +155,17 @@ size_t conv_chain_trap_frame(const struct conv_site *frames, size_t n)
 {
 	size_t i = 0;
 
-	while (i + 1 < n && !(frames[i].func && int3_entry(frames[i].func)))
+	/* the kernel's frames come first (a kernel address has bit 63 set):
+	 * the trap's entry is the outermost of them, a user frame next */
+	while (i < n && frames[i].ip >> 63)
 		i++;
-	/* the next frame is the user code's (a kernel address has bit 63 set) */
-	if (i + 1 >= n || !frames[i + 1].func || frames[i + 1].ip >> 63)
+	if (!i || i == n || !frames[i - 1].func || !int3_entry(frames[i - 1].func) ||
+	    !frames[i].func)
 		return n;
-	for (size_t j = i + 1; j < n; j++)
+	for (size_t j = i; j < n; j++)
 		if (frames[j].func && frames[j].func->root)
 			return n;
-	return i + 1;
+	return i;
 }
 
 fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, uint64_t ip)
