@@ -441,11 +441,13 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	err = s->sig_trigger ? REC_TRIGSPEC_NONE : rec_trigspec_resolve(o->trigger, o->ncmd ? s->exe : s->target.exe,
 				   o->ncmd ? 0 : s->target.pids[0], &s->loc, why, sizeof(why));
 	if (err < 0) {
+		bool shell = shell_command(s) != NULL;
+
 		diag_error("--trigger %s: %s%s%s%s", o->trigger ? o->trigger : s->loc.spec, why,
-			   shell_command(s) ? "; the shell runs its command in a child process, "
-			   "whose functions are not looked for: give the program itself (snaptrace "
-			   "run -- PROG ARGS) or `" : "", shell_command(s) ? o->cmd[0] : "",
-			   shell_command(s) ? " -c 'exec PROG ARGS'`" : "");
+			   shell ? "; the shell runs its command in a child process, whose "
+			   "functions are not looked for: give the program itself (snaptrace run -- "
+			   "PROG ARGS) or `" : "", shell ? o->cmd[0] : "",
+			   shell ? " -c 'exec PROG ARGS'`" : "");
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;

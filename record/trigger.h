@@ -88,7 +88,8 @@ struct rec_trigger {
 	int entry_exit;            /* EXITS: the exit at the entry (a function that is
 				    * one ret), whose samples are the entry's; -1: none */
 	uint64_t inside;           /* exit samples of jumps that stayed in the function */
-	uint64_t lost;             /* hits the kernel could not store (ring full) */
+	uint64_t lost;             /* samples the kernel could not store (ring full):
+				    * PERF_RECORD_LOST, and at close the events' counts */
 	uint64_t foreign;          /* uprobe hits of other processes, dropped */
 	bool cpu_wide;             /* the per-CPU uprobe events are open */
 	pid_t pids[REC_MAX_PIDS];  /* the target processes whose hits count */
@@ -192,7 +193,9 @@ int rec_trigger_ring_samples(const struct rec_trigger *t);
  * when T has no event or the kernel offers none). */
 void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc);
 
-/* Closes every event and frees T's memory. T may be re-initialized. */
+/* Closes every event and frees T's memory; T->lost first takes the per-CPU
+ * uprobes' own counts of the samples dropped (PERF_FORMAT_LOST) when they
+ * are more. T may be re-initialized. */
 void rec_trigger_close(struct rec_trigger *t);
 
 /*
