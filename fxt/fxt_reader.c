@@ -14,6 +14,7 @@
  */
 #include "array.h"
 #include "fxt_reader.h"
+#include "hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -126,6 +127,13 @@ const char *fxt_event_type_name(enum fxt_event_type type)
 	return "?";
 }
 
+/* A thread's duration begins open in file order: at most FXT_MAX_DEPTH
+ * kept; DROPPED more left out, whose ends are left out too. */
+struct open_begins {
+	uint64_t process_koid, thread_koid;
+	uint32_t open, dropped;
+};
+
 /* Decoding state: the tables as of the current record, and its cursor. */
 struct reader {
 	struct fxt_trace *t;
@@ -143,6 +151,10 @@ struct reader {
 	const struct fxt_stream_ops *ops;
 	void *ctx;
 	char **owned;   /* streaming: strtab's strings, malloc'd (strtab_cap entries) */
+	struct open_begins *open;     /* per thread with begins, indexed by OPEN_IX */
+	size_t nopen, capopen;
+	struct hash_index open_ix;    /* hash_pair(process, thread) -> index in OPEN */
+	size_t deep_first;            /* the record of the first begin left out */
 };
 
 #define PROBLEM(r, fmt, ...) \
@@ -347,6 +359,57 @@ static unsigned read_args(struct reader *r, unsigned nargs, struct fxt_rarg **ou
 	return n;
 }
 
+/* The open begins of EV's thread (a new entry when it has none), or NULL
+ * with R->err -ENOMEM. */
+static struct open_begins *open_begins(struct reader *r, const struct fxt_revent *ev)
+{
+	uint64_t key = hash_pair(ev->process_koid, ev->thread_koid);
+	struct open_begins *o;
+	size_t probe = 0;
+	uint32_t i;
+
+	while ((i = hash_index_next(&r->open_ix, key, &probe)) != HASH_NONE)
+		if (r->open[i].process_koid == ev->process_koid &&
+		    r->open[i].thread_koid == ev->thread_koid)
+			return &r->open[i];
+	o = array_grow(r->open, &r->capopen, r->nopen, sizeof(*o));
+	if (!o || r->nopen >= HASH_NONE || hash_index_add(&r->open_ix, key, (uint32_t)r->nopen)) {
+		r->open = o ? o : r->open;
+		r->err = -ENOMEM;
+		return NULL;
+	}
+	r->open = o;
+	o[r->nopen] = (struct open_begins){ ev->process_koid, ev->thread_koid, 0, 0 };
+	return &o[r->nopen++];
+}
+
+/* Whether EV, a duration begin or end, is left out: a begin past
+ * FXT_MAX_DEPTH open on its thread, or the end of one. */
+static bool too_deep(struct reader *r, const struct fxt_revent *ev)
+{
+	struct open_begins *o = open_begins(r, ev);
+
+	if (!o)
+		return true;
+	if (ev->type == FXT_EVENT_BEGIN) {
+		if (o->open < FXT_MAX_DEPTH) {
+			o->open++;
+			return false;
+		}
+		o->dropped++;
+		if (!r->t->deep_begins++)
+			r->deep_first = r->rec;
+		return true;
+	}
+	if (o->dropped) {
+		o->dropped--;
+		return true;
+	}
+	if (o->open)
+		o->open--;
+	return false;
+}
+
 static void read_event(struct reader *r, uint64_t h)
 {
 	struct fxt_trace *t = r->t;
@@ -413,6 +476,8 @@ static void read_event(struct reader *r, uint64_t h)
 		note(r, "event complete name=\"%s\" dropped: negative duration", ev.name);
 		return;
 	}
+	if ((ev.type == FXT_EVENT_BEGIN || ev.type == FXT_EVENT_END) && too_deep(r, &ev))
+		return;
 	if (r->ops) {
 		r->err = r->ops->event(r->ctx, &ev);
 		return;
@@ -894,6 +959,13 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 				      src.consumed + src.len, said))
 			r->err = -ENOMEM;
 	}
+	if (!err && !r->err && t->deep_begins &&
+	    fxt_trace_problem(t, "record %zu: %llu duration begin%s nested deeper than %d on "
+			      "%s thread left out, with %s ends (Perfetto drops them)", r->deep_first,
+			      (unsigned long long)t->deep_begins, t->deep_begins == 1 ? "" : "s",
+			      FXT_MAX_DEPTH, t->deep_begins == 1 ? "its" : "their",
+			      t->deep_begins == 1 ? "its" : "their"))
+		r->err = -ENOMEM;
 	if (!err && r->err) {
 		err = r->err;
 		snprintf(errbuf, errlen, "%s: %s", path, strerror(-err));
@@ -904,6 +976,8 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 		free(r->owned[i]);
 	free(r->owned);
 	free(r->strtab);
+	free(r->open);
+	hash_index_free(&r->open_ix);
 	free(r);
 	if (err)
 		fxt_trace_free(t);

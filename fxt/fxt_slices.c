@@ -31,8 +31,6 @@
 #include "fxt_reader.h"
 #include "fxt_trace_priv.h"
 
-enum { MAX_DEPTH = 512 };
-
 struct entry {
 	uint64_t begin, end;
 	size_t slice;       /* index in the output slices, SIZE_MAX for an instant */
@@ -201,10 +199,10 @@ static int add_instant(struct builder *b, const struct fxt_revent *ev)
 
 static bool depth_ok(struct builder *b, const struct fxt_revent *ev)
 {
-	if (b->depth < MAX_DEPTH)
+	if (b->depth < FXT_MAX_DEPTH)
 		return true;
 	PROBLEM(b, ev, "\"%s\" at depth %zu: Perfetto drops slices deeper than %d",
-		ev->name, b->depth, MAX_DEPTH);
+		ev->name, b->depth, FXT_MAX_DEPTH);
 	return false;
 }
 

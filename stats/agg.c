@@ -651,6 +651,7 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 	if (err)
 		return err;
 	*nproblems = t.nproblems;
+	a->deep = t.deep_begins;
 	if (t.cut[0]) {		/* statistics of part of a trace would look whole */
 		snprintf(errbuf, errlen, "%s: cut short: %s; expected the whole trace", path,
 			 t.cut);

@@ -106,6 +106,7 @@ struct agg {
 	struct agg_measured *measured;  /* the measured functions' whole runs */
 	size_t nmeasured;
 	uint64_t slices, unended;   /* slices closed; begins never ended */
+	uint64_t deep;              /* begins left out: nested past FXT_MAX_DEPTH (fxt_reader.h) */
 	unsigned passes;            /* 1, or 2 when events came out of time order */
 	/* private */
 	struct agg_thread *threads; size_t nthreads, capthreads;

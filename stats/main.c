@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "agg.h"
+#include "fxt_reader.h"
 #include "diag.h"
 #include "inpath.h"
 #include "options.h"
@@ -101,6 +102,10 @@ static int load(struct agg *a, const char *path, bool quiet)
 	if (problems && !quiet)
 		diag_warn("%s: %zu problem%s in the file (snaptrace-convert --dump lists them); "
 			  "the statistics step over them", path, problems, diag_s(problems));
+	if (a->deep && !quiet)
+		diag_warn("%s: %llu slice%s nested deeper than %d on %s thread %s left out",
+			  path, (unsigned long long)a->deep, diag_s(a->deep), FXT_MAX_DEPTH,
+			  a->deep == 1 ? "its" : "their", a->deep == 1 ? "is" : "are");
 	if (a->unended && !quiet)
 		diag_warn("%s: %llu slice%s never ended %s left out", path,
 			  (unsigned long long)a->unended, diag_s(a->unended),
