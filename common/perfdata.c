@@ -399,6 +399,10 @@ int perfdata_mmaps(const char *path, int (*fn)(void *arg, const struct perfdata_
 		char file[4096];
 		size_t n;
 
+		if (type == PERFDATA_REC_COMPRESSED) {
+			err = -ENOTSUP;
+			break;
+		}
 		if (type != PERFDATA_REC_MMAP && !mmap2)
 			continue;
 		if (len <= at)

@@ -82,6 +82,7 @@ enum perfdata_record_type {
 	PERFDATA_REC_HEADER_BUILD_ID = 67,
 	PERFDATA_REC_AUXTRACE_INFO = 70,
 	PERFDATA_REC_AUXTRACE = 71,   /* followed by its own size of AUX data */
+	PERFDATA_REC_COMPRESSED = 81, /* records zstd-compressed (perf record -z) */
 };
 
 /* The file header of a perf.data (struct perf_file_header), in this host's
@@ -187,8 +188,9 @@ struct perfdata_mmap {
  * (what the traced processes mapped; M valid only during the call), in the
  * records' order, until FN returns nonzero.
  * Returns 0; FN's nonzero return; -EINVAL when PATH is not a perf.data this
- * reads; -EIO when its records are damaged or cut short; or another
- * negative errno.
+ * reads; -EIO when its records are damaged or cut short; -ENOTSUP at a
+ * PERFDATA_REC_COMPRESSED record (perf record -z: the mappings inside are
+ * not read; no zstd here); or another negative errno.
  */
 int perfdata_mmaps(const char *path, int (*fn)(void *arg, const struct perfdata_mmap *m),
 		   void *arg);

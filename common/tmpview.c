@@ -2,7 +2,9 @@
 /* tmpview: the /tmp that perf sees (see tmpview.h). */
 #include "tmpview.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <poll.h>
@@ -52,6 +54,7 @@ static bool reads_perfmap(const struct perfdata_mmap *m)
 struct ids {
 	pid_t *v;
 	size_t n, cap;
+	bool any;      /* a mapping perf reads a perf map for, whatever its ids */
 	int err;
 };
 
@@ -77,6 +80,7 @@ static int collect(void *arg, const struct perfdata_mmap *m)
 	struct ids *ids = arg;
 
 	if (reads_perfmap(m)) {
+		ids->any = true;
 		add_id(ids, (pid_t)m->pid);
 		add_id(ids, (pid_t)m->tid);
 	}
@@ -148,10 +152,7 @@ static int add_file(struct tmpview *v, pid_t id, int fd, off_t size)
 	return 0;
 }
 
-/* Fills V with a file for each id of IDS (sorted, unique), and an empty
- * perf-1.map unless 1 is among them: perf is process 1 of its pid
- * namespace (tmpview_enter()), so a thread of its own that a perf.data's
- * tid happens to name there has Tgid 1. Returns 0 or -ENOMEM. */
+/* Fills V with a file for each id of IDS (sorted, unique). Returns 0 or -ENOMEM. */
 static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 {
 	int err = 0;
@@ -162,8 +163,6 @@ static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 
 		err = add_file(v, ids->v[i], fd, size);
 	}
-	if (!err && ids->v[0] != 1)
-		err = add_file(v, 1, -1, 0);
 	return err;
 }
 
@@ -193,103 +192,93 @@ static int view_how(int *err)
 	return how;
 }
 
-/* Without a view (ERR: why none): whether each name of V's files is safe
- * for perf to open as it is (no FIFO, device or socket, also at a symbolic
- * link's end). Returns 0, or -EPERM with WHY. */
-static int check_names(const struct tmpview *v, int err, char *why, size_t size)
+/* Whether perf opens names starting so in /tmp by its own rule (the perf
+ * maps perf-N.map, jitdumps jit-N.dump): the view shows none of the real /tmp's. */
+static bool perf_name(const char *name)
 {
-	for (size_t i = 0; i < v->n; i++) {
-		char path[64];
+	return !strncmp(name, "perf-", 5) || !strncmp(name, "jit-", 4);
+}
+
+/* Without a view (ERR: why none): whether any name of the real /tmp perf
+ * may open by its own rule is unsafe for perf to open as it is (a FIFO,
+ * device or socket, also at a symbolic link's end). Returns 0, or -EPERM
+ * with WHY. */
+static int check_names(int err, char *why, size_t size)
+{
+	DIR *d = opendir("/tmp");
+	struct dirent *de;
+	int rc = 0;
+
+	while (d && !rc && (de = readdir(d))) {
 		struct stat st;
 
-		snprintf(path, sizeof(path), "/tmp/%s", v->files[i].name);
-		if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		if (!perf_name(de->d_name) || fstatat(dirfd(d), de->d_name, &st, 0) ||
+		    S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
 			continue;
-		snprintf(why, size, "%s: %s of uid %d where perf script reads a JIT's perf map: "
-			 "perf would open it (no private /tmp for perf: its namespace failed: %s)", path,
-			 inpath_kind(st.st_mode), (int)st.st_uid, strerror(err));
-		return -EPERM;
+		snprintf(why, size, "/tmp/%s: %s of uid %d where perf script reads a JIT's perf map: "
+			 "perf would open it (no private /tmp for perf: its namespace failed: %s)",
+			 de->d_name, inpath_kind(st.st_mode), (int)st.st_uid, strerror(err));
+		rc = -EPERM;
 	}
-	return 0;
+	if (d)
+		closedir(d);
+	return rc;
 }
 
-/* Decodes mountinfo's octal escapes ("\040": a space) of S in place. */
-static void unescape(char *s)
+/* Adds NAME of the real /tmp (DIR, its status DST) to V's entries: a
+ * directory or regular file, or a symbolic link the kernel would follow
+ * for the caller (its target), unless perf_name(). Returns 0 or -ENOMEM. */
+static int add_entry(struct tmpview *v, int dir, const struct stat *dst, const char *name)
 {
-	char *out = s;
+	struct tmpview_entry *e;
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n = 0;
 
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
-
-/* Whether mount point REL (relative to /tmp) is inside mount point IN. */
-static bool inside(const char *rel, const char *in)
-{
-	size_t n = strlen(in);
-
-	return !strncmp(rel, in, n) && rel[n] == '/';
-}
-
-/* Adds REL to V's mounts, unless it is inside one of them (and drops those
- * inside it). Returns 0 or -ENOMEM. */
-static int add_mount(struct tmpview *v, const char *rel)
-{
-	char **m;
-	size_t k = 0;
-
-	for (size_t i = 0; i < v->nmounts; i++)
-		if (!strcmp(rel, v->mounts[i]) || inside(rel, v->mounts[i]))
+	if (perf_name(name) || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		if (!inpath_may_follow(dst, &st))
 			return 0;
-	for (size_t i = 0; i < v->nmounts; i++) {
-		if (inside(v->mounts[i], rel))
-			free(v->mounts[i]);
-		else
-			v->mounts[k++] = v->mounts[i];
+		n = readlinkat(dir, name, target, sizeof(target) - 1);
+		if (n <= 0)
+			return 0;
+		target[n] = '\0';
+	} else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		return 0;
 	}
-	v->nmounts = k;
-	m = array_grow(v->mounts, &v->capmounts, v->nmounts, sizeof(*m));
-	if (!m)
+	e = array_grow(v->entries, &v->capentries, v->nentries, sizeof(*e));
+	if (!e)
 		return -ENOMEM;
-	v->mounts = m;
-	if (!(m[v->nmounts] = strdup(rel)))
+	v->entries = e;
+	e = &e[v->nentries];
+	e->name = strdup(name);
+	e->link = n ? strdup(target) : NULL;
+	if (!e->name || (n && !e->link)) {
+		free(e->name);
+		free(e->link);
 		return -ENOMEM;
-	v->nmounts++;
+	}
+	v->nentries++;
 	return 0;
 }
 
-/* Lists the mount points below /tmp (/proc/self/mountinfo's fifth field)
- * into V, but for top-level names "perf-..." (a map of the view's place).
+/* Lists the names of the real /tmp the view shows into V (add_entry()).
  * Returns 0 or -ENOMEM (unreadable: none). */
-static int find_mounts(struct tmpview *v)
+static int list_entries(struct tmpview *v)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *point;
-	size_t cap = 0;
+	DIR *d = opendir("/tmp");
+	struct dirent *de;
+	struct stat dst;
 	int err = 0;
 
-	if (!f)
+	if (!d)
 		return 0;
-	while (!err && getline(&line, &cap, f) > 0) {
-		point = line;
-		for (int i = 0; i < 4 && point; i++)
-			point = strchr(point, ' ') ? strchr(point, ' ') + 1 : NULL;
-		if (!point || !strchr(point, ' '))
-			continue;
-		*strchr(point, ' ') = '\0';
-		unescape(point);
-		if (!strncmp(point, "/tmp/", 5) && point[5] && strncmp(point + 5, "perf-", 5))
-			err = add_mount(v, point + 5);
-	}
-	free(line);
-	fclose(f);
+	if (!fstat(dirfd(d), &dst))
+		while (!err && (de = readdir(d)))
+			err = add_entry(v, dirfd(d), &dst, de->d_name);
+	closedir(d);
 	return err;
 }
 
@@ -304,16 +293,20 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 	err = perfdata_mmaps(perfdata, collect, &ids);
 	if (err == -EIO)
 		err = ids.err;	/* damaged records: perf reads no further either */
-	if (err || !ids.n) {
+	if (err || !ids.any) {
 		free(ids.v);
-		if (err)
+		if (err == -ENOTSUP)
+			snprintf(why, size, "its records are compressed (perf record -z), which "
+				 "snaptrace does not read (perf inject keeps them compressed): "
+				 "record without -z");
+		else if (err)
 			snprintf(why, size, "cannot read its mappings: %s", strerror(-err));
 		return err;
 	}
 	unique(&ids);
 	v = calloc(1, sizeof(*v));
 	err = v ? fill(v, &ids, recdir) : -ENOMEM;
-	err = err ? err : find_mounts(v);
+	err = err ? err : list_entries(v);
 	free(ids.v);
 	if (err) {
 		snprintf(why, size, "out of memory");
@@ -324,7 +317,7 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 	v->gid = getegid();
 	how = view_how(&err);
 	if (how < 0) {
-		err = check_names(v, err, why, size);
+		err = check_names(err, why, size);
 		tmpview_free(v);
 		return err;
 	}
@@ -341,9 +334,11 @@ void tmpview_free(struct tmpview *v)
 		if (v->files[i].fd >= 0)
 			close(v->files[i].fd);
 	free(v->files);
-	for (size_t i = 0; i < v->nmounts; i++)
-		free(v->mounts[i]);
-	free(v->mounts);
+	for (size_t i = 0; i < v->nentries; i++) {
+		free(v->entries[i].name);
+		free(v->entries[i].link);
+	}
+	free(v->entries);
 	free(v);
 }
 
@@ -422,31 +417,48 @@ static int beneath(int dir, const char *rel)
 	return (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
 }
 
-/* Binds mount point REL of the real /tmp (LOWER, hidden by the view) with
- * the mounts inside it at its place in the view (VIEW). A mount point gone
- * since, or reached only through a link, is left out: perf then finds no
- * binary there, as before. */
-static void bind_mount(int lower, int view, const char *rel)
+/* Binds E, a directory or regular file of the real /tmp (LOWER, hidden by
+ * the view), with the mounts inside it at its place in the view (VIEW),
+ * or makes its symbolic link again there. A name gone since, or swapped
+ * for a link or another kind, is left out: perf then finds nothing there. */
+static void show_entry(int lower, int view, const struct tmpview_entry *e)
 {
 	char from[48] = "/proc/self/fd/", to[48] = "/proc/self/fd/";
-	int src = beneath(lower, rel), dst = beneath(view, rel);
+	int src, dst = -1, made;
+	struct stat st;
 
-	if (src >= 0 && dst >= 0) {
+	if (e->link) {
+		(void)symlinkat(e->link, view, e->name);
+		return;
+	}
+	src = beneath(lower, e->name);
+	if (src < 0)
+		return;
+	if (fstat(src, &st) || (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
+		close(src);
+		return;
+	}
+	made = S_ISDIR(st.st_mode) ? mkdirat(view, e->name, 0755) :
+	       openat(view, e->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (made >= 0 && S_ISREG(st.st_mode))
+		close(made);
+	if (made >= 0)
+		dst = beneath(view, e->name);
+	if (dst >= 0) {
 		*put_num(from + strlen(from), (unsigned long)src) = '\0';
 		*put_num(to + strlen(to), (unsigned long)dst) = '\0';
-		(void)mount(from, to, NULL, MS_BIND | MS_REC, NULL);
-	}
-	if (src >= 0)
-		close(src);
-	if (dst >= 0)
+		if (mount(from, to, NULL, MS_BIND | MS_REC, NULL))
+			(void)unlinkat(view, e->name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
 		close(dst);
+	}
+	close(src);
 }
 
-/* Mounts V's view over /tmp, in a mount namespace already ours. Returns 0 or an errno. */
+/* Mounts V's view over /tmp, in a mount namespace already ours: a tmpfs
+ * holding V's files and entries. Returns 0 or an errno. */
 static int mount_view(const struct tmpview *v)
 {
-	char opts[128] = "lowerdir=/proc/self/fd/", *p;
-	int lower, upper, err = 0;
+	int lower, view, err = 0;
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return errno;
@@ -454,30 +466,16 @@ static int mount_view(const struct tmpview *v)
 	if (lower < 0)
 		return errno;
 	if (mount("snaptrace", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") ||
-	    mkdir("/tmp/upper", 0755) || mkdir("/tmp/work", 0700)) {
+	    (view = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		err = errno;
 		close(lower);
 		return err;
 	}
-	upper = open("/tmp/upper", O_DIRECTORY | O_CLOEXEC);
-	if (upper < 0)
-		err = errno;
 	for (size_t i = 0; !err && i < v->n; i++)
-		err = put_file(upper, &v->files[i]);
-	if (upper >= 0)
-		close(upper);
-	p = put_num(opts + strlen(opts), (unsigned long)lower);
-	memcpy(p, ",upperdir=/tmp/upper,workdir=/tmp/work", 39);
-	if (!err && mount("overlay", "/tmp", "overlay", MS_NOSUID | MS_NODEV, opts))
-		err = errno;
-	if (!err && v->nmounts) {
-		int view = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-		for (size_t i = 0; view >= 0 && i < v->nmounts; i++)
-			bind_mount(lower, view, v->mounts[i]);
-		if (view >= 0)
-			close(view);
-	}
+		err = put_file(view, &v->files[i]);
+	for (size_t i = 0; !err && i < v->nentries; i++)
+		show_entry(lower, view, &v->entries[i]);
+	close(view);
 	close(lower);
 	return err;
 }

@@ -13,21 +13,26 @@
  * So the perf a converter starts runs as the first process of a mount and
  * pid namespace of its own, with a /proc of that namespace (no live
  * process of a perf.data's pid: perf names each map by that pid alone),
- * whose /tmp is an overlay: the real /tmp below, and above it a private
- * tmpfs holding every such perf-N.map as the converter opened it itself:
- * the recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the map
+ * whose /tmp is a private tmpfs holding every such perf-N.map (N each pid
+ * and tid of such a mapping) as the converter opened it itself: the
+ * recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the map
  * perfmap_open() finds (the live process's other names too) when it is a
  * regular file (no link) of root's, the caller's or the live process's
- * user, else an empty file. Whatever perf
+ * user, else an empty file; and every other name of the real /tmp as it
+ * was when the view was made, but those perf opens by its own rule
+ * ("perf-...", "jit-..."): a directory or regular file bound there with
+ * the mounts inside it (a build tree on a tmpfs at /tmp/build), a symbolic
+ * link the kernel would follow for the caller made again. So a perf map
+ * perf names otherwise than predicted (after the thread's process, or -1)
+ * is not there at all: never another user's FIFO or link. Whatever perf
  * writes into /tmp (perf-vdso.so-XXXXXX) stays in that tmpfs and goes with
- * it. The mounts below /tmp (a build tree on a tmpfs at /tmp/build) are
- * bound back at their places in the view (an overlay's lower layer is one
- * file system: perf found no binary there), but for a top-level name
- * "perf-...", which could cover a map of the view. Root does it with CAP_SYS_ADMIN (kept permitted for this:
- * nsenter.h); another user in a user namespace of their own (their uid and
- * gid mapped to themselves), where the system allows it; else no view,
- * and a conversion whose perf would open a FIFO, device or socket there
- * is refused (a check, not a guarantee: the name may change after it).
+ * it. A perf.data whose records are compressed (perf record -z) is refused:
+ * its mappings are not read. Root does it with CAP_SYS_ADMIN (kept
+ * permitted for this: nsenter.h); another user in a user namespace of
+ * their own (their uid and gid mapped to themselves), where the system
+ * allows it; else no view, and a conversion is refused while a name
+ * "perf-..." or "jit-..." of /tmp is a FIFO, device or socket (a check,
+ * not a guarantee: the name may change after it).
  * Why: docs/design.md "Threat model".
  */
 #ifndef SNAPTRACE_TMPVIEW_H
@@ -44,6 +49,15 @@ struct tmpview_file {
 	off_t size;              /* bytes of FD to copy (as it was when checked) */
 };
 
+/* A name of the real /tmp shown in the view too: none "perf-..." or
+ * "jit-..." (the names perf opens there by its own rule). */
+struct tmpview_entry {
+	char *name;              /* owned */
+	char *link;              /* a symbolic link the kernel would follow for the caller
+				  * (inpath_may_follow()): its target, made again in the view
+				  * (owned); NULL: a directory or regular file, bound there */
+};
+
 /* How the view is made. */
 enum tmpview_how {
 	TMPVIEW_ADMIN,           /* CAP_SYS_ADMIN (root) */
@@ -56,10 +70,8 @@ struct tmpview {
 	gid_t gid;
 	struct tmpview_file *files;   /* owned */
 	size_t n, cap;
-	char **mounts;           /* the mount points below /tmp, relative to it ("build",
-				  * not one inside another; owned): bound back into the
-				  * view, which is one file system */
-	size_t nmounts, capmounts;
+	struct tmpview_entry *entries;   /* the names of the real /tmp the view shows (owned) */
+	size_t nentries, capentries;
 };
 
 /*
@@ -72,7 +84,8 @@ struct tmpview {
  * FIFO, device or socket; or a negative errno with WHY (SIZE bytes) one
  * phrase naming the path and the rule (-EPERM: such a file, and no view),
  * or why the perf.data could not be read (records damaged or cut short:
- * the mappings before them, where perf stops too).
+ * the mappings before them, where perf stops too; -ENOTSUP: compressed
+ * records, perf record -z).
  */
 int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
 		 size_t size);

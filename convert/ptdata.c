@@ -31,7 +31,7 @@ enum {
 	REC_SWITCH_CPU_WIDE = 15, REC_NAMESPACES = 16, REC_KSYMBOL = 17, REC_BPF_EVENT = 18,
 	REC_CGROUP = 19, REC_TEXT_POKE = 20, REC_AUX_OUTPUT_HW_ID = 21,
 	REC_USER_FIRST = 64,    /* perf's own records: header, features, AUXTRACE... */
-	REC_AUXTRACE_INFO = 70, REC_AUXTRACE = 71, REC_COMPRESSED = 81,
+	REC_AUXTRACE_INFO = 70, REC_AUXTRACE = 71,
 };
 
 #define AUX_FLAG_TRUNCATED 1u              /* PERF_AUX_FLAG_TRUNCATED */
@@ -295,7 +295,7 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 		return ptdata_why(why, len, "lost records");
 	case REC_SAMPLE:
 		return ptdata_why(why, len, "samples of other events");
-	case REC_COMPRESSED:
+	case PERFDATA_REC_COMPRESSED:
 		return ptdata_why(why, len, "compressed records");
 	default:
 		if (type >= REC_USER_FIRST && type != 79 /* TIME_CONV */ && type != 80 &&

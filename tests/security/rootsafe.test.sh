@@ -137,6 +137,20 @@
 #   in-perfmap-other  ... and the attacker's own regular file of that name,
 #                     naming the JIT's address: its name is not in the trace
 #                     (perf once took it), one warning names the file's owner
+#   in-perfmap-thread ... that copy's perf.data forged (every record of the
+#                     JIT's process says thread pid+1, the JIT's //anon
+#                     mapping process pid+1): perf names the map after the
+#                     thread's process, a name the view did not predict;
+#                     the attacker's link there to a root-only file holding
+#                     a perf map line at the JIT's address, then their FIFO:
+#                     converted at once, no byte of the file in the trace or
+#                     the messages (perf once opened them in the real /tmp)
+#   in-perfmap-minus1 ... forged so that every record names process and
+#                     thread -1 (perf opens /tmp/perf--1.map): the same
+#   in-perf-compressed root's perf record -z of the JIT (its mappings inside
+#                     PERF_RECORD_COMPRESSED records), the attacker's link
+#                     at its /tmp/perf-PID.map: refused at once, one line
+#                     naming the file and -z, no byte of the file read
 #   user-perfmap-fifo ... the copy converted by a third user (uid 65533, not
 #                     root) with the attacker's FIFO there: converts at once
 #                     (perf in a user namespace of that user's, with a
@@ -212,8 +226,8 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
-in-perfmap-comm perfmap-alias in-buildid-cache
+in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
+in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -1020,8 +1034,8 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
-in-perfmap-comm perfmap-alias"
+JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread
+in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
 jit_recording() {
 	local t why=
 	if ! cc -std=c11 -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
@@ -1115,6 +1129,11 @@ perfmap_tests() {
 		in_perfmap_fifo
 		in_perfmap_link
 		in_perfmap_other
+		requires in-perfmap-thread python3 strace && in_perfmap_forged in-perfmap-thread thread \
+			"perf-$PM_PID.map"
+		requires in-perfmap-minus1 python3 strace && in_perfmap_forged in-perfmap-minus1 minus1 \
+			"perf--1.map"
+		in_perf_compressed
 		user_perfmap_fifo
 		requires user-perfmap-nons user_namespace && user_perfmap_nons
 		rm -f "/tmp/perf-$PM_PID.map"
@@ -1130,8 +1149,8 @@ perfmap_tests() {
 		exec {tmp_lock}<&-
 		return
 	fi
-	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons \
-		in-perfmap-comm perfmap-alias; do
+	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1 \
+		in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias; do
 		fail "$t" "$why"
 	done
 }
@@ -1222,6 +1241,119 @@ in_perfmap_other() {
 		ok in-perfmap-other
 	fi
 	rm -f "$map"
+}
+
+# pm_forge NAME HOW: a copy of $TMP/pm-nokeep into $TMP/NAME-rec whose
+# perf.data records of the JIT's process PM_PID are forged (each record's
+# body: the pid, tid pair PM_PID, PM_PID replaced): HOW "thread", thread
+# PM_PID+1 of process PM_PID, and the JIT's //anon mapping of process
+# PM_PID+1, as every mapping of its (perf names the map after the process
+# the thread was first seen in: perf-PM_PID.map, which the view made for
+# PM_PID+1 did not predict);
+# "minus1", process and thread -1 (perf--1.map). Returns 1 on failure.
+pm_forge() {
+	local rec="$TMP/$1-rec"
+	cp -a "$TMP/pm-nokeep" "$rec" && python3 - "$PM_PID" "$2" "$rec"/perf.data* <<'PY'
+import struct, sys
+pid, how, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+if len(sys.argv) != 4:
+    sys.exit('expected one perf.data: %s' % sys.argv[3:])
+d = bytearray(open(path, 'rb').read())
+off, size = struct.unpack_from('<QQ', d, 40)
+was = struct.pack('<II', pid, pid)
+new = struct.pack('<II', pid, pid + 1) if how == 'thread' else struct.pack('<ii', -1, -1)
+p, anon = off, 0
+while p < off + size:
+    kind, _, sz = struct.unpack_from('<IHH', d, p)
+    if sz < 8:
+        sys.exit('record at byte %d: size %d' % (p, sz))
+    body = d[p + 8:p + sz].replace(was, new)
+    if how == 'thread' and kind in (1, 10) and body[:8] == new:
+        struct.pack_into('<I', body, 0, pid + 1)
+        anon += b'//anon' in body
+    d[p + 8:p + sz] = body
+    p += sz
+if how == 'thread' and not anon:
+    sys.exit('no //anon mapping')
+open(path, 'wb').write(d)
+PY
+}
+
+# in_perfmap_forged NAME HOW MAP: root converts the forged copy (pm_forge
+# HOW) with the attacker's link at /tmp/MAP to a root-only file naming the
+# JIT's address, its perf run under strace (the converter's own check of
+# the name keeps what perf read out of the trace: the open is the sign),
+# then with their FIFO there: never blocked, perf never opened /tmp/MAP,
+# no byte of the file in the trace or the messages (the -1 forgery is
+# refused as perf script text without pids: exit 2 both times).
+in_perfmap_forged() {
+	local name=$1 map="/tmp/$3" secret="$TMP/$1-secret" word="SECRETMAP$RANDOM$RANDOM" rc rc2
+	local wrap="$TMP/perf-strace" log="$TMP/$1.strace"
+	if ! pm_forge "$name" "$2" 2>"$TMP/$name.err"; then
+		fail "$name" "cannot forge the perf.data: $(first_lines "$TMP/$name.err")"
+		return
+	fi
+	printf '#!/bin/sh\nexec strace -f -qq -A -e trace=open,openat -o /proc/self/fd/9 perf "$@"\n' >"$wrap"
+	chmod 755 "$wrap"
+	printf '%s 1000 %s\n' "${PM_ADDR:-0}" "$word" >"$secret"
+	chmod 600 "$secret"
+	rm -f "$map"
+	as_attacker_in_tmp ln -s "$secret" "$map"
+	timeout -k 5 20 "$CONVERT" -q --perf "$wrap" "$TMP/$name-rec" -o "$TMP/$name.fxt" \
+		2>"$TMP/$name.err" 9>"$log"
+	rc=$?
+	rm -f "$map"
+	as_attacker_in_tmp mkfifo -m 666 "$map"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/$name-rec" -o "$TMP/$name-fifo.fxt" 2>"$TMP/$name-fifo.err"
+	rc2=$?
+	if blocked "$rc" || blocked "$rc2"; then
+		fail "$name" "the converter blocked (perf opened the attacker's $map)"
+	elif [ "$rc" -ne "$rc2" ]; then
+		fail "$name" "exit $rc with the link, $rc2 with the FIFO: $(first_lines "$TMP/$name-fifo.err")"
+	elif ! grep -q 'perf-[-0-9]*\.map' "$log"; then
+		fail "$name" "strace saw perf look for no perf map: $(first_lines "$log")"
+	elif grep -F "\"$map\"" "$log" | grep -qv ENOENT; then
+		fail "$name" "perf opened the attacker's $map: $(grep -F "\"$map\"" "$log" | first_lines /dev/stdin)"
+	elif [ "$rc" -eq 0 ] && { ! "$CONVERT" --dump=records "$TMP/$name.fxt" >"$TMP/$name.records" 2>&1 ||
+		! grep -q 'name="jit_target' "$TMP/$name.records"; }; then
+		fail "$name" "the trace does not read back: $(first_lines "$TMP/$name.records")"
+	elif cat "$TMP/$name.records" "$TMP/$name.err" 2>/dev/null | grep -q "$word"; then
+		fail "$name" "the root-only file's contents reached the trace or its messages (perf read the link $map)"
+	elif [ ! -p "$map" ]; then
+		fail "$name" "the attacker's FIFO was replaced: $(ls -l "$map" 2>&1)"
+	else
+		ok "$name"
+	fi
+	rm -f "$map"
+}
+
+# Root's perf record -z of the JIT (what perf maps it wrote removed), the
+# attacker's link at its /tmp/perf-PID.map to a root-only file.
+in_perf_compressed() {
+	local d="$TMP/zrec" secret="$TMP/z-secret" word="SECRETMAP$RANDOM$RANDOM" pid rc
+	mkdir -m 755 "$d" "$d/work"
+	if ! timeout -k 5 60 perf record -q -z -k mono -e cpu-clock:u -o "$d/perf.data" -- \
+		"$TMP/jit_target" "$d/work" 150 >/dev/null 2>"$TMP/in-perf-compressed.err"; then
+		fail in-perf-compressed "perf record -z failed: $(first_lines "$TMP/in-perf-compressed.err")"
+		return
+	fi
+	pid=$(perf script -f -i "$d/perf.data" -F pid 2>/dev/null | awk 'NR == 1 { print $1 }')
+	rm -f "/tmp/perf-$pid.map"
+	printf '%s 1000 %s\n' "${PM_ADDR:-0}" "$word" >"$secret"
+	chmod 600 "$secret"
+	as_attacker_in_tmp ln -s "$secret" "/tmp/perf-$pid.map"
+	timeout -k 5 20 "$CONVERT" -q "$d/perf.data" -o "$TMP/in-perf-compressed.fxt" \
+		2>"$TMP/in-perf-compressed.err"
+	rc=$?
+	rm -f "/tmp/perf-$pid.map"
+	if [ -z "$pid" ]; then
+		fail in-perf-compressed "the recording has no sample"
+	elif grep -q "$word" "$TMP/in-perf-compressed.err"; then
+		fail in-perf-compressed "the root-only file's contents reached the messages"
+	elif refuses "$rc" in-perf-compressed 1 "$d/perf.data: .*compressed \\(perf record -z\\).*without -z" \
+		"$TMP/in-perf-compressed.err"; then
+		ok in-perf-compressed
+	fi
 }
 
 # A third user (uid 65533) converts their copy of the recording without its

@@ -745,9 +745,36 @@ static void test_tmpview_names(void)
 		strcat(names, v->files[i].name);
 		strcat(names, v->files[i].fd < 0 ? " " : "+ ");
 	}
-	CHECK_STR_EQ(names, "perf-4194401.map perf-4194403.map perf-4194404.map perf-4194406.map "
-			    "perf-1.map ");
+	CHECK_STR_EQ(names, "perf-4194401.map perf-4194403.map perf-4194404.map perf-4194406.map ");
 	tmpview_free(v);
+}
+
+/* A PERF_RECORD_COMPRESSED record (perf record -z) after a mapping: its
+ * mappings are not read, so perfdata_mmaps() stops there and no view is
+ * made: the conversion is refused, naming -z. */
+static void test_tmpview_compressed(void)
+{
+	struct tmpview *v = NULL;
+	struct got g = { .len = 0 };
+	char why[256] = "";
+	struct file f;
+	const char *path;
+	uint64_t zero = 0;
+
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 0x22, "//anon");
+	put_header(&f, PERFDATA_REC_COMPRESSED, 0, 16);
+	put(&f, &zero, 8);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194402, 5, 0x22, "//anon");
+	put_at64(&f, 48, f.len - 104);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL);
+	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), -ENOTSUP);
+	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22\n");
+	CHECK_INT_EQ(tmpview_make(path, -1, &v, why, sizeof(why)), -ENOTSUP);
+	CHECK(v == NULL);
+	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
 }
 
 int main(void)
@@ -768,6 +795,7 @@ int main(void)
 	UNIT_RUN(test_sideband);
 	UNIT_RUN(test_mmaps);
 	UNIT_RUN(test_tmpview_names);
+	UNIT_RUN(test_tmpview_compressed);
 	unit_tmp_fini();
 	return unit_exit();
 }
