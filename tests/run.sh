@@ -239,7 +239,7 @@ check_survivors() {
 	[ -z "$left" ] && return 0
 	echo "FAIL $1: processes left running:"
 	for p in $left; do
-		echo "    $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c 1-200)"
+		echo "    $p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | cut -c 1-200)"
 		kill -9 "$p" 2>/dev/null
 	done
 	return 1
@@ -248,7 +248,7 @@ check_survivors() {
 # ended PID: true when child PID has exited (gone, or a zombie not reaped).
 ended() {
 	local st
-	read -r st <"/proc/$1/stat" 2>/dev/null || return 0
+	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 0
 	st=${st##*) }
 	[ "${st%% *}" = Z ]
 }
