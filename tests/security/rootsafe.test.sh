@@ -67,6 +67,10 @@
 #                     refused before recording, one line naming the rule,
 #                     exit 2 (the old code recorded, checked the name once,
 #                     and converted what the attacker swapped in meanwhile)
+#   cache-home-link   root runs the recorder with HOME the attacker's
+#                     directory, whose .cache is a link to a root-only
+#                     directory: no perf version cache made there (the old
+#                     code made a root-owned snaptrace/ where the link led)
 #   in-snapshot-link  the attacker's recording lists a symlink to a root-only
 #                     file: left out and named, the file's text never shown
 #   in-snapshot-fifo  ... lists a FIFO: left out at once
@@ -214,7 +218,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced cache-home-link rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
@@ -478,6 +482,14 @@ rec_dir_replaced() {
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
 	fi
+}
+
+cache_home_link() {
+	as_attacker ln -s "$ROOTONLY" "$HOME_A/.cache"
+	HOME="$HOME_A" XDG_CACHE_HOME= "$RECORD" --dry-run -o "$TMP/cache-home" -- true \
+		>/dev/null 2>"$TMP/cache-home-link.err"
+	rm -f "$HOME_A/.cache"
+	untouched cache-home-link "$ROOTONLY" && ok cache-home-link
 }
 
 rec_perfmap_link() {
@@ -1864,6 +1876,7 @@ for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_sh
 	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
+cache_home_link
 in_snapshot_link
 in_snapshot_fifo
 in_json_fifo
