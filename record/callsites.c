@@ -41,7 +41,7 @@ static void add_site(struct rec_callsites *cs, uint64_t vaddr, uint64_t off)
 {
 	int i = cs->n;
 
-	if (rec_callsite_is(cs, vaddr))
+	if (rec_callsite_is(cs, cs->n, vaddr))
 		return;   /* the function is in .symtab and .dynsym */
 	if (cs->n == REC_CALLSITE_MAX) {
 		cs->more = true;
@@ -106,9 +106,9 @@ int rec_callsites_find(const char *path, uint64_t entry, struct rec_callsites *c
 
 #endif
 
-bool rec_callsite_is(const struct rec_callsites *cs, uint64_t vaddr)
+bool rec_callsite_is(const struct rec_callsites *cs, int n, uint64_t vaddr)
 {
-	int lo = 0, hi = cs->n;
+	int lo = 0, hi = n;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;

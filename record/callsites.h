@@ -50,7 +50,8 @@ struct rec_callsites {
  */
 int rec_callsites_find(const char *path, uint64_t entry, struct rec_callsites *cs);
 
-/* Whether link-time address VADDR is one of CS's sites. */
-bool rec_callsite_is(const struct rec_callsites *cs, uint64_t vaddr);
+/* Whether link-time address VADDR is one of the first N of CS's sites (in
+ * address order; N at most CS->n). */
+bool rec_callsite_is(const struct rec_callsites *cs, int n, uint64_t vaddr);
 
 #endif

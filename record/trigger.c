@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -138,6 +139,27 @@ static size_t map_size(const struct rec_trigger *t)
 	return (size_t)rec_page_size() + ring_size(t);
 }
 
+/*
+ * How many of the return sites of EXITS (callsites.h) to watch: all of them
+ * unless a uprobe each per CPU, beside the entry's, the exits' and the catch
+ * entry's, would take more than half the descriptors this process may open
+ * (RLIMIT_NOFILE): a CPU whose events cannot all be opened would be left out
+ * whole. The calls from the sites left out end at their tail jump, counted
+ * so (slowcall.h tail_at_jump).
+ */
+static int sites_affordable(const struct rec_callexits *exits)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct rlimit rl;
+	long per_cpu, room;
+
+	if (ncpu < 1 || getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return exits->sites.n;
+	per_cpu = (long)(rl.rlim_cur / 2) / ncpu;
+	room = per_cpu - 1 - exits->n - (exits->catch_loc != NULL);
+	return room <= 0 ? 0 : room < exits->sites.n ? (int)room : exits->sites.n;
+}
+
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
 		     const char *path, uint64_t file_offset, const struct rec_callexits *exits)
 {
@@ -160,6 +182,7 @@ int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_
 	for (int k = 0; exits && k < exits->n; k++)
 		if (exits->exit[k].vaddr == exits->entry)
 			t->entry_exit = k;
+	t->nsites = returns ? sites_affordable(exits) : 0;
 	t->pages = returns ? REC_TRIG_RET_PAGES : REC_TRIG_PAGES;
 	t->uprobe_type = uprobe_type;
 	if (path)
@@ -364,7 +387,7 @@ static int add_cpu_exits(struct rec_trigger *t, int cpu, int ring_fd)
 	if (c && !err)
 		err = add_exit_event(t, cpu, ring_fd, REC_TRIG_CATCH, c->probe, c->file_offset,
 				     catch_regs());
-	for (int i = 0; i < cs->n && !err; i++)
+	for (int i = 0; i < t->nsites && !err; i++)
 		err = add_exit_event(t, cpu, ring_fd, REC_TRIG_SITE(i), t->path,
 				     cs->site[i].file_offset, catch_regs());
 	if (err)
@@ -443,7 +466,7 @@ static int add_cpus(struct rec_trigger *t)
 			continue;
 		}
 		added += 1 + (t->callexits ? t->callexits->n - (t->entry_exit >= 0) +
-			      (t->callexits->catch_loc != NULL) + t->callexits->sites.n : 0);
+			      (t->callexits->catch_loc != NULL) + t->nsites : 0);
 	}
 	if (!added)
 		return first_err ? first_err : -ENODEV;
@@ -595,7 +618,8 @@ void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
 static bool site_of(const struct rec_trigger *t, const struct rec_trig_sample *s)
 {
 	return s->ret_addr && s->has_args &&
-	       rec_callsite_is(&t->callexits->sites, s->ret_addr - (s->ip - t->callexits->entry));
+	       rec_callsite_is(&t->callexits->sites, t->nsites,
+			       s->ret_addr - (s->ip - t->callexits->entry));
 }
 
 /* The most bytes of a sample body fill_attr asks for: id, pid/tid, time, abi

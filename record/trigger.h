@@ -89,6 +89,8 @@ struct rec_trigger {
 				    * sorted by id once enabled */
 	int nxev;
 	size_t xev_cap;
+	int nsites;                /* EXITS: the return sites watched, the first of
+				    * callexits->sites (as many as the descriptors allow) */
 	int entry_exit;            /* EXITS: the exit at the entry (a function that is
 				    * one ret), whose samples are the entry's; -1: none */
 	uint64_t inside;           /* exit samples of jumps that stayed in the function */

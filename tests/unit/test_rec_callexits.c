@@ -238,8 +238,9 @@ static void exits_sites(void)
 	CHECK_U64_EQ(x.sites.site[1].vaddr, addr_of("ex_caller2") + 6);
 	CHECK_U64_EQ(x.sites.site[1].vaddr - x.sites.site[0].vaddr,
 		     x.sites.site[1].file_offset - x.sites.site[0].file_offset);
-	CHECK(rec_callsite_is(&x.sites, addr_of("ex_caller2") + 6));
-	CHECK(!rec_callsite_is(&x.sites, addr_of("ex_caller2") + 5));
+	CHECK(rec_callsite_is(&x.sites, 2, addr_of("ex_caller2") + 6));
+	CHECK(!rec_callsite_is(&x.sites, 1, addr_of("ex_caller2") + 6));
+	CHECK(!rec_callsite_is(&x.sites, 2, addr_of("ex_caller2") + 5));
 	CHECK_INT_EQ(x.sites.unprobed, 1);
 	CHECK(!x.sites.more);
 	rec_callexits_free(&x);
