@@ -595,12 +595,12 @@ int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void
 	struct code_walk w = { .f = &f, .fn = fn, .arg = arg };
 	int err = elf_file_open(path, &f);
 
-	if (err)
-		return err;
-	err = for_each_func(f.elf, code_cb, &w);
-	if (err == REC_ELF_ENOSYMS)
-		err = for_each_fde(&f, code_cb, &w);
-	elf_file_close(&f);
+	if (!err) {
+		/* the function symbols; a stripped file's unwind table */
+		err = for_each_func(f.elf, code_cb, &w);
+		err = err == REC_ELF_ENOSYMS ? for_each_fde(&f, code_cb, &w) : err;
+		elf_file_close(&f);
+	}
 	free(w.buf);
 	return err;
 }

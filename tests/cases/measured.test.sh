@@ -119,18 +119,21 @@ why+=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID EN
 why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
-cp -r "$D" "$TMP/bad-path"
-if ! json_replace "$TMP/bad-path/record.json" '"calls_file": "measured-calls.txt"' \
-	'"calls_file": "../measured-calls.txt"' ||
-	"$CONVERT" --quiet "$TMP/bad-path" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
-	! grep -q 'record.json: measure\[0\].calls_file: expected a file name in the recording' "$TMP/bad.err"; then
-	why+=" [a path as calls_file: $(first_lines "$TMP/bad.err")]"
-fi
-cp -r "$D" "$TMP/bad-tids"
-if ! json_replace "$TMP/bad-tids/record.json" '"calls_dropped": 0}' \
-	'"calls_dropped": 0, "calls_unrecorded": 2, "threads_unrecorded": [302, "x"]}' ||
-	"$CONVERT" --quiet "$TMP/bad-tids" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
-	! grep -q 'record.json: measure\[0\].threads_unrecorded: expected thread ids' "$TMP/bad.err"; then
-	why+=" [a thread that is no id in threads_unrecorded: $(first_lines "$TMP/bad.err")]"
-fi
+# bad_json WHAT OLD NEW PATTERN: record.json with OLD replaced by NEW is
+# refused, the error matching PATTERN
+bad_json() {
+	rm -rf "$TMP/bad-json"
+	cp -r "$D" "$TMP/bad-json"
+	if ! json_replace "$TMP/bad-json/record.json" "$2" "$3" ||
+		"$CONVERT" --quiet "$TMP/bad-json" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
+		! grep -q "$4" "$TMP/bad.err"; then
+		echo " [$1: $(first_lines "$TMP/bad.err")]"
+	fi
+}
+why+=$(bad_json 'a path as calls_file' '"calls_file": "measured-calls.txt"' \
+	'"calls_file": "../measured-calls.txt"' \
+	'record.json: measure\[0\].calls_file: expected a file name in the recording')
+why+=$(bad_json 'a thread that is no id in threads_unrecorded' '"calls_dropped": 0}' \
+	'"calls_dropped": 0, "calls_unrecorded": 2, "threads_unrecorded": [302, "x"]}' \
+	'record.json: measure\[0\].threads_unrecorded: expected thread ids')
 if [ -n "$why" ]; then fail measured-errors "$why"; else ok measured-errors; fi

@@ -323,6 +323,28 @@ static void back(struct rec_slowcall *sc, uint64_t sp, uint64_t ra, uint64_t t)
 	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
 }
 
+/* SC counted CALLS calls, TAIL followed past a tail call, AT_JUMP ended at
+ * one, UNENDED ended unseen, no return unmatched, and forgot every thread. */
+static void tail_counts(const struct rec_slowcall *sc, uint64_t calls, uint64_t tail,
+			uint64_t at_jump, uint64_t unended)
+{
+	CHECK_U64_EQ(sc->calls, calls);
+	CHECK_U64_EQ(sc->tail, tail);
+	CHECK_U64_EQ(sc->tail_at_jump, at_jump);
+	CHECK_U64_EQ(sc->unended, unended);
+	CHECK_U64_EQ(sc->unmatched, 0);
+	CHECK_INT_EQ(sc->nthreads, 0);
+}
+
+/* Hit K entered at ENTRY and ended at END. */
+static void hit_is(int k, uint64_t entry, uint64_t end)
+{
+	CHECK(k < ngot);
+	CHECK_U64_EQ(got[k].entry_ns, entry);
+	CHECK_U64_EQ(got[k].time_ns, end);
+	CHECK_U64_EQ(got[k].duration_ns, end - entry);
+}
+
 /* A call from a watched return site that leaves by a tail call ends when
  * its caller resumes there (the function jumped to took 30 ms), not at
  * the jump; one from elsewhere ends at the jump, counted so. */
@@ -339,16 +361,9 @@ static void slowcall_tail_call_followed(void)
 	jump_out(&sc, 0x1000, 142 * MS);
 	back(&sc, 0x1000, 0x7777, 172 * MS);   /* not watched: no sample comes */
 	settle(&sc);
-	CHECK_U64_EQ(sc.calls, 3);
-	CHECK_U64_EQ(sc.tail, 1);
-	CHECK_U64_EQ(sc.tail_at_jump, 1);
-	CHECK_U64_EQ(sc.unended, 0);
-	CHECK_U64_EQ(sc.unmatched, 0);
+	tail_counts(&sc, 3, 1, 1, 0);
 	CHECK_INT_EQ(ngot, 1);
-	CHECK_U64_EQ(got[0].entry_ns, 100 * MS);
-	CHECK_U64_EQ(got[0].time_ns, 132 * MS);
-	CHECK_U64_EQ(got[0].duration_ns, 32 * MS);
-	CHECK_INT_EQ(sc.nthreads, 0);
+	hit_is(0, 100 * MS, 132 * MS);
 	rec_slowcall_free(&sc);
 }
 
@@ -372,16 +387,10 @@ static void slowcall_tail_call_edges(void)
 	entry(&sc, 7, 0xe00, 126 * MS);             /* then a call that never returns */
 	back(&sc, 0x1000, 0x4005, 140 * MS);
 	settle(&sc);
-	CHECK_U64_EQ(sc.calls, 3);
-	CHECK_U64_EQ(sc.tail, 1);
-	CHECK_U64_EQ(sc.unended, 1);
-	CHECK_U64_EQ(sc.unmatched, 0);
+	tail_counts(&sc, 3, 1, 0, 1);
 	CHECK_INT_EQ(ngot, 2);
-	CHECK_U64_EQ(got[0].entry_ns, 110 * MS);
-	CHECK_U64_EQ(got[0].time_ns, 125 * MS);
-	CHECK_U64_EQ(got[1].entry_ns, 125 * MS);
-	CHECK_U64_EQ(got[1].time_ns, 140 * MS);
-	CHECK_INT_EQ(sc.nthreads, 0);
+	hit_is(0, 110 * MS, 125 * MS);
+	hit_is(1, 125 * MS, 140 * MS);
 	rec_slowcall_free(&sc);
 }
 
