@@ -37,6 +37,8 @@
 #   thread_crash_unrecorded  the same without --multi-thread (only the main thread
 #                    recorded): record.json's signal "unrecorded", the marker on the
 #                    triggers track, the summary line says the thread is not recorded,
+#                    and both name where it crashed (boom, its file and line) from
+#                    the process's mappings, as for a recorded thread,
 #                    its stack not in the trace, and how to record it
 #   threads_at_exit  --multi-thread, the workload's leave mode (threads working when main
 #                    returns): exit 0, no signal in record.json and no marker (the kernel's
@@ -401,17 +403,21 @@ t_thread_crash() {
 }
 
 t_thread_crash_unrecorded() {
-	local name=thread_crash_unrecorded pid tid
+	local name=thread_crash_unrecorded pid tid line m
 	run "$name" 139 -- "$PROG" thread || return
 	pid=$(target_pid "$name")
 	tid=$(json_signal "$TMP/$name" 1 tid)
+	line=$(line_of '*p = 1;' "$SRC/crash_target.c")
+	m=$(triggers_marker "$TMP/$name.fxt" '\[crash\] SIGSEGV')
 	if [ "$tid" = "$pid" ] || [ -z "$tid" ] || [ "$(json_signal "$TMP/$name" 1 unrecorded)" != true ]; then
 		fail "$name" "expected the crash in a second thread, not recorded: tid $tid (pid $pid), unrecorded $(json_signal "$TMP/$name" 1 unrecorded)"
 	elif [ -z "$(triggers_marker "$TMP/$name.fxt" '\[crash\] SIGSEGV')" ]; then
 		fail "$name" "no [crash] SIGSEGV on the triggers track"
-	elif ! grep -q "snaptrace-convert: the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) .*, thread $tid (not recorded: its stack is not in the trace; record every thread with --multi-thread)" \
+	elif ! grep -q "snaptrace-convert: the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash_target.c:$line), thread $tid (not recorded: its stack is not in the trace; record every thread with --multi-thread)" \
 		"$TMP/$name.err"; then
-		fail "$name" "the summary line does not say the thread is not recorded: $(grep -i 'killed' "$TMP/$name.err")"
+		fail "$name" "the summary line does not name where (boom, crash_target.c:$line) or does not say the thread is not recorded: $(grep -i 'killed' "$TMP/$name.err")"
+	elif [[ "$m" != *'function:string="boom"'* ]] || [[ "$m" != *"line:uint64=$line "* ]]; then
+		fail "$name" "the [crash] marker does not name boom at line $line: $m"
 	else
 		ok "$name"
 	fi
