@@ -776,7 +776,7 @@ static void test_tmpview_compressed(void)
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
 	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), -ENOTSUP);
-	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22\n");
+	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
 	CHECK_INT_EQ(tmpview_make(path, -1, &v, why, sizeof(why)), -ENOTSUP);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
