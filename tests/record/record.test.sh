@@ -310,11 +310,13 @@ t_stripped_target() {
 }
 
 # Hardware breakpoints, also in a thread created after the start (some VMs
-# open the event but never deliver it: requirement breakpoints).
+# open the event but never deliver it: requirement breakpoints), recorded
+# (--multi-thread: a hit in a thread not recorded takes no snapshot,
+# second_thread_trigger).
 t_breakpoint_mechanism() {
 	local d="$TMP/bp" hit
 	requires breakpoint_mechanism breakpoints || return
-	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint --arm-after 0 -- "$PROG" thread 300 >/dev/null \
+	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint --multi-thread --arm-after 0 -- "$PROG" thread 300 >/dev/null \
 		2>"$TMP/bp.err"; then
 		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
 		return
