@@ -91,8 +91,9 @@ requires offcpu recording || exit 0
 
 # record NAME [taskset CPU] -- CMD...: records CMD with EVENTS into $TMP/NAME.data (its
 # stdout in $TMP/NAME.out), converts it to $TMP/NAME.tree (summary in
-# $TMP/NAME.conv.err). Returns 1 when perf could not record (reason in
-# $TMP/NAME.rec.err), 2 when conversion or reading back failed.
+# $TMP/NAME.conv.err). Returns 1 when perf could not record (its status in
+# REC_RC, its stderr in $TMP/NAME.rec.err), 2 when conversion or reading
+# back failed.
 record() {
 	local name=$1 pin=()
 	shift
@@ -102,9 +103,9 @@ record() {
 		>"$TMP/$name.out" 2>"$TMP/$name.rec.err" &
 	PERF_PID=$!
 	wait "$PERF_PID"
-	local rc=$?
+	REC_RC=$?
 	PERF_PID=
-	[ "$rc" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
+	[ "$REC_RC" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
 	PERF_LOG="$TMP/$name.perf-args" "$CONVERT" --perf "$PERF_LOGGED" "$TMP/$name.data" \
 		-o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
 	! grep -q "perf script" "$TMP/$name.conv.err" || return 2
@@ -162,7 +163,7 @@ kernel_symbols() {
 recorded() {
 	case $2 in
 	0) return 0 ;;
-	1) fail "$1" "perf could not record: $(grep -v '^\[' "$TMP/$1.rec.err" | first_lines /dev/stdin)" ;;
+	1) fail_recording "$1" "perf could not record" "$REC_RC" "$TMP/$1.rec.err" "$TMP/$1.data" ;;
 	*) fail "$1" "conversion failed: $(first_lines "$TMP/$1.conv.err") $(first_lines "$TMP/$1.dump.err" 2>/dev/null)" ;;
 	esac
 	return 1
@@ -331,7 +332,7 @@ multi_snapshot() {
 	f=$?
 	PERF_PID=
 	if [ "$f" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
-		fail offcpu-multi-snapshot "snaptrace-record could not record: $(first_lines "$TMP/multi.rec.err")"
+		fail_recording offcpu-multi-snapshot "snaptrace-record could not record" "$f" "$TMP/multi.rec.err" "$d"
 		return
 	fi
 	if ! PERF_LOG="$TMP/multi.perf-args" "$CONVERT" --perf "$PERF_LOGGED" "$d"/perf.data.* \
@@ -418,7 +419,7 @@ interrupt() {
 	rc=$?
 	PERF_PID=
 	if [ "$rc" -ne 0 ] || ! compgen -G "$d/perf.data*" >/dev/null; then
-		fail offcpu-interrupt "snaptrace-record could not record: $(first_lines "$TMP/intr.rec.err")"
+		fail_recording offcpu-interrupt "snaptrace-record could not record" "$rc" "$TMP/intr.rec.err" "$d"
 		return
 	fi
 	live=$(rec_rows "$d" snapshots reason live_ns | awk '$1 == "interrupt" { print $2 }')
@@ -462,7 +463,7 @@ no_samples_dwarf() {
 	why=$?
 	PERF_PID=
 	if [ "$why" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
-		fail offcpu-no-samples-dwarf "snaptrace-record could not record: $(first_lines "$TMP/dwarf.rec.err")"
+		fail_recording offcpu-no-samples-dwarf "snaptrace-record could not record" "$why" "$TMP/dwarf.rec.err" "$d"
 		return
 	fi
 	if ! "$CONVERT" "$d" -o "$TMP/dwarf.fxt" 2>"$TMP/dwarf.conv.err" ||
