@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tier: record
 # The snapshot files of --multi-snapshot recordings, recorded for real on
-# the workload (tests/workload/workload.c, modes hits and storm) and read
+# the workload (tests/workload/workload.c, modes bursts and storm) and read
 # back with `snaptrace-convert --dump=slices`: three snapshots, each hit's
 # own (multi_snapshot_three); a trigger storm and Ctrl-C in one
 # (trigger_storm, storm_interrupt); a directory name holding a newline; a
@@ -34,7 +34,9 @@ TARGETS=("$PROG")
 # three_snaps: the recording multi_snapshot_three, newline_in_dir and
 # cut_snapshot share, made by the first of them that runs: --multi-snapshot
 # armed at once (every hit counts; the default waits for the ring to fill)
-# of a hit every 300 ms, stopped as Ctrl-C does after its third snapshot
+# of a hit every 300 ms (workload bursts: 20 ms of nested work, the hit, a
+# nap: a snapshot's ring holds a burst, and the target does not keep a CPU
+# busy for the seconds a loaded machine takes), stopped as Ctrl-C does after its third snapshot
 # (until_snapshot), in a directory whose name holds a newline (perf's Dump
 # lines are matched against the path as given). Sets THREE (the directory)
 # and THREE_ERR (its stderr); returns the recorder's status.
@@ -43,7 +45,7 @@ snaps" THREE_ERR="$TMP/three.err" THREE_RC=
 three_snaps() {
 	if [ -z "$THREE_RC" ]; then
 		until_snapshot 3 "$THREE_ERR" "$RECORD" -o "$THREE" --multi-snapshot --arm-after 0 -- \
-			"$PROG" hits 0 300
+			"$PROG" bursts 20 280
 		THREE_RC=$?
 	fi
 	return "$THREE_RC"
@@ -355,7 +357,7 @@ exec perf "$@" 2> >(n=0
 EOF
 	chmod +x "$w"
 	until_snapshot 4 "$TMP/unfin.err" "$FRONT" run --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" \
-		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
+		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" bursts 20 280
 	rc=$?
 	for f in $(snaps "$d"); do
 		n=$((n + 1))
