@@ -44,7 +44,7 @@
 #   converted with --window 2ms,1ms holds only slices within those bounds of
 #   a hit of its record.json.
 # - offcpu-interrupt: snaptrace-record of naps asleep 99% of the time
-#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (Ctrl-C): record.json's
+#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (kill -INT of the recorder): record.json's
 #   live_ns comes before the snapshot's time_ns, and the recording
 #   directory's trace draws no [off-cpu] past the later of live_ns and the
 #   file's last record (the snapshot's time_ns, read once perf stopped, drew
@@ -404,7 +404,7 @@ verdict offcpu-kernel-symbols "$(kernel_symbols offcpu-naps offcpu-pipe multi)"
 # interrupt: what is drawn at the end of a Ctrl-C recording is what perf
 # recorded (or the recorder saw it record), never the snapshot's time.
 interrupt() {
-	local d="$TMP/intr" rc why live taken
+	local d="$TMP/intr" rc why live taken rec
 	"$SIGDFL" setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$W" naps 100000 100 15000 \
 		>"$TMP/intr.out" 2>"$TMP/intr.rec.err" &
 	PERF_PID=$!
@@ -414,7 +414,14 @@ interrupt() {
 		sleep 0.01
 	done
 	sleep 1
-	kill -INT "$PERF_PID" 2>/dev/null
+	# SIGINT to the recorder (timeout's child), as kill -INT PID: given to
+	# timeout (the hang guard), it went to the whole process group, the
+	# program too (whose death, seen first, takes the snapshot as a
+	# "signal" one), and started -k's 5 s, after which timeout SIGKILLed a
+	# recorder still stopping perf on a loaded machine (exit 137, "could
+	# not record" at load ~30; its stop took 5 to 8 s at load 15)
+	rec=$(pgrep -P "$PERF_PID" -f "^$RECORD ")
+	kill -INT ${rec:-"$PERF_PID"} 2>/dev/null
 	wait "$PERF_PID"
 	rc=$?
 	PERF_PID=
