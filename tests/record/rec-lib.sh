@@ -178,7 +178,7 @@ own_perfs() {
 	local p
 	for p in $(pgrep -s 0 -f "^[^ ]*perf record "); do
 		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in
-		"${1:-$TMP}" | "${1:-$TMP}"/*) echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" ;;
+		"${1:-$TMP}" | "${1:-$TMP}"/*) echo "$p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)" ;;
 		esac
 	done
 }

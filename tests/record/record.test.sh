@@ -309,14 +309,13 @@ t_stripped_target() {
 	fi
 }
 
-# Hardware breakpoints, also in a thread created after the start (some VMs
-# open the event but never deliver it: requirement breakpoints), recorded
-# (--multi-thread: a hit in a thread not recorded takes no snapshot,
-# second_thread_trigger).
+# Hardware breakpoints, also in a thread created after the start (recorded:
+# --multi-thread; a hit in a thread not recorded is ignored). Some VMs
+# open the event but never deliver it: requirement breakpoints).
 t_breakpoint_mechanism() {
 	local d="$TMP/bp" hit
 	requires breakpoint_mechanism breakpoints || return
-	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint --multi-thread --arm-after 0 -- "$PROG" thread 300 >/dev/null \
+	if ! "$RECORD" -q -o "$d" --trigger-mechanism breakpoint --arm-after 0 --multi-thread -- "$PROG" thread 300 >/dev/null \
 		2>"$TMP/bp.err"; then
 		fail breakpoint_mechanism "exit non-zero: $(tl 3 "$TMP/bp.err")"
 		return
@@ -545,6 +544,9 @@ t_short_lived_targets() {
 	mkdir -p "$d"
 	for ((i = 0; i < n && ${#bad} == 0; i++)); do
 		bad=$(exits_clean "$d/$i" -- "$PROG" work 50)
+		# progress for the runner's hang guard: 30 recordings under
+		# make test-stress on a loaded machine outlast its 300 s of silence
+		((i % 5 == 4)) && echo "# short_lived_targets: $((i + 1)) of $n runs"
 	done
 	if [ -n "$bad" ]; then
 		fail short_lived_targets "run $i: $bad"
@@ -587,6 +589,9 @@ t_attached_targets_exit() {
 	mkdir -p "$d"
 	for ((i = 0; i < n && ${#bad} == 0; i++)); do
 		bad=$(attached_exit "$d/$i")
+		# progress for the runner's hang guard: 30 recordings under
+		# make test-stress on a loaded machine outlast its 300 s of silence
+		((i % 5 == 4)) && echo "# attached_targets_exit: $((i + 1)) of $n runs"
 	done
 	if [ -n "$bad" ]; then
 		fail attached_targets_exit "run $i: $bad"
