@@ -36,10 +36,11 @@ TARGETS=("$PROG")
 # armed at once (every hit counts; the default waits for the ring to fill)
 # of a hit every 300 ms (workload bursts: 20 ms of nested work, the hit, a
 # nap: a snapshot's ring holds a burst, and the target does not keep a CPU
-# busy for the seconds a loaded machine takes), stopped as Ctrl-C does after its third snapshot
-# (until_snapshot), in a directory whose name holds a newline (perf's Dump
-# lines are matched against the path as given). Sets THREE (the directory)
-# and THREE_ERR (its stderr); returns the recorder's status.
+# busy for the seconds a loaded machine takes), stopped as Ctrl-C does
+# after its third snapshot (until_snapshot), in a directory whose name
+# holds a newline (perf's Dump lines are matched against the path as
+# given). Sets THREE (the directory) and THREE_ERR (its stderr); returns
+# the recorder's status (THREE_RC).
 THREE="$TMP/three
 snaps" THREE_ERR="$TMP/three.err" THREE_RC=
 three_snaps() {
