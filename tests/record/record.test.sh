@@ -135,7 +135,7 @@ start_forever() {
 	"$SIGDFL" "$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" bursts 2 8 >/dev/null 2>"$TMP/$1.err" &
 	REC_PID=$!
 	BG+=("$REC_PID")
-	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10
+	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 30
 }
 
 t_sigint_keeps_data() {
