@@ -44,8 +44,9 @@
 #   converted with --window 2ms,1ms holds only slices within those bounds of
 #   a hit of its record.json.
 # - offcpu-interrupt: snaptrace-record of naps asleep 99% of the time
-#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (kill -INT of the recorder): record.json's
-#   live_ns comes before the snapshot's time_ns, and the recording
+#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (kill -INT of the
+#   recorder): record.json's live_ns comes before the snapshot's time_ns,
+#   and the recording
 #   directory's trace draws no [off-cpu] past the later of live_ns and the
 #   file's last record (the snapshot's time_ns, read once perf stopped, drew
 #   a sleep that never happened, issue 24).

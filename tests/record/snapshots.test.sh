@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tier: record
 # The snapshot files of --multi-snapshot recordings, recorded for real on
-# the workload (tests/workload/workload.c, modes bursts and storm) and read
-# back with `snaptrace-convert --dump=slices`: three snapshots, each hit's
+# the workload (tests/workload/workload.c, modes bursts, hits and storm)
+# and read back with `snaptrace-convert --dump=slices`: three snapshots, each hit's
 # own (multi_snapshot_three); a trigger storm and Ctrl-C in one
 # (trigger_storm, storm_interrupt); a directory name holding a newline; a
 # disk that fills; a snapshot file cut at every place perf writes
@@ -357,8 +357,10 @@ exec perf "$@" 2> >(n=0
 	done >&2)
 EOF
 	chmod +x "$w"
+	# a busy target (hits, not bursts): half the file is then inside its
+	# data section (a burst's few samples left half of it in the features)
 	until_snapshot 4 "$TMP/unfin.err" "$FRONT" run --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" \
-		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" bursts 20 280
+		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
 	rc=$?
 	for f in $(snaps "$d"); do
 		n=$((n + 1))
