@@ -97,3 +97,23 @@ for prog in "$RECORD" "$FRONT run" "$FRONT attach" "$CONVERT" "$STATS"; do
 		ok "$name"
 	fi
 done
+
+# Every verb of the front end, read from its own usage (`snaptrace --help`),
+# answers -h and --help with its usage on stdout (naming it: snaptrace VERB
+# or snaptrace-VERB), exit 0, nothing on stderr
+# (issue 24: `snaptrace symbols --help` took --help for the program to list):
+#   help_VERB  both spellings, for each verb
+verbs=$("$FRONT" --help | sed -n 's/^\(usage:\)\{0,1\} *snaptrace \([a-z]*\).*/\2/p')
+[ "$(echo $verbs | wc -w)" -ge 6 ] || fail help_verbs "'snaptrace --help' names the verbs $verbs"
+for v in $verbs; do
+	bad=
+	for h in -h --help; do
+		(cd "$TMP" && exec "$FRONT" "$v" "$h") >"$TMP/out" 2>"$TMP/err" </dev/null
+		rc=$?
+		if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! head -1 "$TMP/out" | grep -q "^usage: " ||
+			! grep -q "snaptrace[- ]$v" "$TMP/out"; then
+			bad="'snaptrace $v $h' exited $rc: $(head -c 200 "$TMP/err")"
+		fi
+	done
+	if [ -n "$bad" ]; then fail "help_$v" "$bad"; else ok "help_$v"; fi
+done
