@@ -243,7 +243,7 @@ int recording_open(const struct recording *r, const char *file, unsigned flags, 
  * array or object prints as [] or {}. For scripts and tests: they never
  * depend on where record.json breaks its lines. Returns 0, or a negative
  * errno with ERR (SIZE bytes) set when record.json no longer reads
- * (recording_read()'s) or OUT fails (its write's).
+ * (recording_read()'s); the caller checks OUT (outpath_stdout_done()).
  */
 int recording_dump(const struct recording *r, FILE *out, char *err, size_t size);
 

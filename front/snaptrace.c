@@ -37,7 +37,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "escape.h"
+#include "outpath.h"
 #include "version.h"
 
 #define PROG "snaptrace"
@@ -271,6 +273,7 @@ int main(int argc, char **argv)
 	const char *verb = argc > 1 ? argv[1] : NULL;
 
 	hold_stops(&blocked);   /* first: from here on a stop signal is handled */
+	diag_init(PROG);
 	if (!verb) {
 		print_usage(stderr);
 		return 2;
@@ -282,7 +285,7 @@ int main(int argc, char **argv)
 			continue;
 		if (v->own_help && argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
 			print_verb(stdout, v, "usage: ");
-			return fflush(stdout) ? 1 : 0;
+			return outpath_stdout_done(0);
 		}
 		if (!strcmp(v->name, "symbols") && (argc - 2 < 1 || argc - 2 > 2)) {
 			fprintf(stderr, PROG ": symbols: expected PROG|PID [PATTERN], found %d "
@@ -296,11 +299,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "help")) {
 		print_usage(stdout);
-		return fflush(stdout) ? 1 : 0;
+		return outpath_stdout_done(0);
 	}
 	if (!strcmp(verb, "-V") || !strcmp(verb, "--version")) {
 		printf(PROG " %s\n", SNAPTRACE_VERSION);
-		return fflush(stdout) ? 1 : 0;
+		return outpath_stdout_done(0);
 	}
 	fputs(PROG ": expected run, attach, convert, stats, check or symbols, found '", stderr);
 	esc_fputs(stderr, verb, ESC_TEXT);

@@ -884,7 +884,7 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0)
 		diag_info("%s: expected functions, found no symbol and no unwind table",
 			  cli->symbols);
-	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
+	return n > 0 ? EXIT_OK : EXIT_RUNTIME;   /* main() checks stdout */
 }
 
 /* snaptrace attach without -p or -t: the user picks the process (into O).
@@ -991,5 +991,5 @@ out:
 	if (sigfd >= 0)
 		close(sigfd);
 	rec_cli_free(&cli);
-	return r;
+	return outpath_stdout_done(r);   /* --symbols, --check, --dry-run, --help */
 }

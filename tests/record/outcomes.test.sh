@@ -41,13 +41,19 @@
 #   and read back.
 # - a trigger that never fired (signal:USR1, never sent) is said at the end, with what the snapshot holds instead (the
 #   old code said nothing).
+# - an output that fills (/dev/full), of every writer: the front end's -o
+#   (the converter writes it as its standard output) names /dev/full, not
+#   "-" (issue 24); the converter's -o -, --dump, stats' report, the
+#   recorder's --symbols, --help of the programs and the front end: exit 1
+#   and one line "standard output (/dev/full): cannot write" (the old code
+#   exited 0 or 1 without a word for most of them).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
-multi_none_said never_fired_said no_leftovers"
+multi_none_said never_fired_said full_output_named no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -396,7 +402,38 @@ t_never_fired() {
 	if [ -n "$bad" ]; then fail never_fired_said "$bad"; else ok never_fired_said; fi
 }
 
+t_full() {
+	local bad="" rc c STATS="$SNAPTRACE_BIN/snaptrace-stats"
+	"$FRONT" run -q --trigger none -d "$TMP/full.d" -o /dev/full -- "$PROG" >/dev/null \
+		2>"$TMP/full.err"
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "/dev/full): cannot write: No space left on device" "$TMP/full.err" &&
+		! grep -q -- " -: " "$TMP/full.err" || bad+="[run -o /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
+	"$CONVERT" -q "$TMP/full.d" -o "$TMP/full.fxt" 2>"$TMP/full.err" ||
+		bad+="[cannot convert: $(tl 3 "$TMP/full.err")]"
+	while read -r c; do
+		eval "$c" >/dev/full 2>"$TMP/full.err"
+		rc=$?
+		[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
+			grep -q "standard output.*/dev/full.*cannot write" "$TMP/full.err" ||
+			bad+="[$c: exit $rc: $(tl 3 "$TMP/full.err")]"
+	done <<EOF_WRITERS
+"\$CONVERT" -q "\$TMP/full.d" -o -
+"\$CONVERT" --dump "\$TMP/full.fxt"
+"\$CONVERT" --dump=recording "\$TMP/full.d"
+"\$CONVERT" --help
+"\$STATS" "\$TMP/full.fxt"
+"\$STATS" --help
+"\$RECORD" --symbols "\$PROG"
+"\$RECORD" --help
+"\$FRONT" --help
+"\$FRONT" symbols --help
+EOF_WRITERS
+	if [ -n "$bad" ]; then fail full_output_named "$bad"; else ok full_output_named; fi
+}
+
 t_dir
+t_full
 t_multi_none
 t_never_fired
 t_ended
