@@ -217,7 +217,7 @@ static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t
 {
 	if (!loc->symbol[0])
 		return loc->spec;
-	rec_demangle(loc->symbol, buf, size);
+	demangle_name(loc->symbol, buf, size);
 	return buf;
 }
 

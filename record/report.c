@@ -48,8 +48,8 @@ static void write_frame_name(FILE *f, const char *symbol)
 {
 	char name[512];
 
-	rec_demangle(symbol, name, sizeof(name));
-	name[rec_demangled_base_len(name)] = 0;
+	demangle_name(symbol, name, sizeof(name));
+	name[demangled_base_len(name)] = 0;
 	fputs(", \"name\": ", f);
 	esc_json_string(f, name);
 }
