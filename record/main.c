@@ -637,7 +637,7 @@ static void print_hits(const struct rec_session *s)
 	if (!s->nhits && !s->pol.coalesced)
 		return;
 	while (i < s->nhits && n < 800) {
-		int j = i, k = s->hits[i].snapshot, w;
+		int j = i, k = s->hits[i].snapshot, w, other = -1, more = 0;
 
 		while (j + 1 < s->nhits && s->hits[j + 1].snapshot == k)
 			j++;
@@ -646,28 +646,29 @@ static void print_hits(const struct rec_session *s)
 		else
 			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
 		n += (size_t)w;
-		if (k >= 0) {
-			int other = -1, more = 0;
-
-			for (int h = i; h <= j; h++) {
-				if (s->hits[h].said < 0 || s->hits[h].said == k)
-					continue;
-				if (other < 0)
-					other = h;
-				else
-					more++;
-			}
+		/* a hit whose live line named the snapshot it took, which holds
+		 * less of it (or none): said where the hit is listed */
+		for (int h = i; h <= j; h++) {
+			if (s->hits[h].said < 0 || s->hits[h].said == k)
+				continue;
+			if (other < 0)
+				other = h;
+			else
+				more++;
+		}
+		if (k >= 0)
 			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
-			if (other >= 0) {
-				n += (size_t)w;
-				w = snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot %d, "
-					     "which holds less of it%s)", other,
-					     s->hits[other].said, more ? ", as do others" : "");
-			}
-		} else
+		else if (other >= 0)
+			w = snprintf(line + n, sizeof(line) - n, " in none");
+		else
 			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
 				     "sample of %s)", j > i ? "them" : "it");
 		n += (size_t)w;
+		if (other >= 0)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot "
+					      "%d, which holds %s of it%s)", other,
+					      s->hits[other].said, k >= 0 ? "less" : "no sample",
+					      more ? ", as do others" : "");
 		i = j + 1;
 	}
 	if (i < s->nhits)
