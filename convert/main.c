@@ -26,6 +26,7 @@
 #include "input.h"
 #include "nsenter.h"
 #include "options.h"
+#include "origins.h"
 #include "outpath.h"
 #include "perfcmd.h"
 #include "perfdata.h"
@@ -957,6 +958,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	int rc;
 
 	outpath_remove_on_signals();
+	conv_origins_check(ins->recs, ins->nrecs);
 	copy_kept(ins->recs, ins->nrecs, ins->kept);
 	w = open_output(o, &rc);
 	if (!w)

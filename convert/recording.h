@@ -178,6 +178,9 @@ struct recording {
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
 	uint64_t start_ns;     /* perf clock once perf recorded: the first snapshot's
 				* switch records are complete from then; 0: unknown */
+	char *boot_id;         /* record.json's "boot_id" (the kernel's boot it was
+				* recorded in), owned; NULL: not told (older reports,
+				* FILES) */
 	char *error;           /* why the recording failed before perf recorded
 				* (record.json's "error"), owned; NULL: it did not */
 	char *file;            /* DIR/record.json, owned */
