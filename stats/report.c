@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "fxt_writer.h"
+#include "signals.h"
 
 /* The columns of a function row; CSV's first nine are fixed by the issue. */
 enum { C_FUNCTION, C_CALLS, C_TOTAL, C_SELF, C_MIN, C_P50, C_P90, C_P99, C_MAX, C_DSO,
@@ -342,20 +343,18 @@ static void print_measured(const struct agg_measured *m, const struct table *run
 }
 
 /*
- * Finds the rows of function O->function in A: the level of the best match
- * into *LEVEL (AGG_MATCH_NONE: none). Returns 0, or 1 after a one-line
- * error naming PATH: NAME matches several functions (each named), or none
- * (the nearest names of the trace suggested).
+ * Finds the rows of function NAME in A: the level of the best match into
+ * *LEVEL (AGG_MATCH_NONE: none). Returns 0; 1 after a one-line error naming
+ * PATH when NAME matches several functions (each named); FUNCTION_NONE when
+ * it matches none (nothing said: no_function()).
  */
+#define FUNCTION_NONE 2
 static int find_function(const struct agg *a, const char *path, const char *name,
 			 enum agg_match *level)
 {
-	char near[DEMANGLED_SUGGEST_MAX][DEMANGLED_SUGGEST_LEN], have[512];
-	unsigned score[DEMANGLED_SUGGEST_MAX];
-	struct demangled_suggest sg = { .wanted = name, .out = near, .score = score, .max = 5 };
 	const char *first = NULL, *second = NULL;
+	char have[512];
 	size_t len = 0;
-	int n;
 
 	*level = AGG_MATCH_NONE;
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -367,11 +366,9 @@ static int find_function(const struct agg *a, const char *path, const char *name
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct agg_row *r = &a->rows[i];
 
-		if (!r->hist.total || r->by)
+		if (!r->hist.total || r->by || *level == AGG_MATCH_NONE)
 			continue;
-		if (*level == AGG_MATCH_NONE)
-			demangled_suggest(&sg, r->name);
-		else if (agg_function_match(r->name, name) == *level && !first)
+		if (agg_function_match(r->name, name) == *level && !first)
 			first = r->name;
 		else if (agg_function_match(r->name, name) == *level && strcmp(r->name, first))
 			second = r->name;
@@ -393,8 +390,22 @@ static int find_function(const struct agg *a, const char *path, const char *name
 			   path, name, have);
 		return 1;
 	}
-	if (first)
-		return 0;
+	return first ? 0 : FUNCTION_NONE;
+}
+
+/* Says that A (read from PATH) has no function NAME: the nearest names it
+ * has, else its functions. Returns 1. */
+static int no_function(const struct agg *a, const char *path, const char *name)
+{
+	char near[DEMANGLED_SUGGEST_MAX][DEMANGLED_SUGGEST_LEN], have[512];
+	unsigned score[DEMANGLED_SUGGEST_MAX];
+	struct demangled_suggest sg = { .wanted = name, .out = near, .score = score, .max = 5 };
+	size_t len = 0;
+	int n;
+
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].hist.total && !a->rows[i].by)
+			demangled_suggest(&sg, a->rows[i].name);
 	n = demangled_suggest_end(&sg, false);   /* else the names the trace has */
 	for (int i = 0; i < n && len < sizeof(have); i++)
 		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s\"%s\"", i ? ", " : "",
@@ -419,6 +430,15 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 	int err = starts ? find_function(a, path, o->function, &ro.function_match) : -ENOMEM;
 	bool calls = true;
 
+	if (err == FUNCTION_NONE && m && m->calls_unrecorded) {
+		diag_error("%s: no call of \"%s\" in the trace: its %" PRIu64 " measured call%s "
+			   "%s in threads the recording left out (%s); " SIG_UNRECORDED_HINT, path,
+			   o->function, m->calls, diag_s(m->calls), m->calls_unrecorded == m->calls ?
+			   "were all" : "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
+		err = 1;
+	} else if (err == FUNCTION_NONE) {
+		err = no_function(a, path, o->function);
+	}
 	if (!err)
 		err = rows_table(a, o, &rows);
 
@@ -448,6 +468,12 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_THREAD].missing = !c[T_THREAD].s;
 		c[T_DSO].s = call->dso;
 	}
+	if (!err && m && m->calls_unrecorded)
+		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " measured calls of \"%s\" were in "
+			  "threads the recording left out (%s): the rows and the longest calls "
+			  "hold the other threads' only; " SIG_UNRECORDED_HINT, path,
+			  m->calls_unrecorded, m->calls, o->function,
+			  m->threads_unrecorded ? m->threads_unrecorded : "?");
 	if (!err) {
 		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
