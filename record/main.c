@@ -217,7 +217,7 @@ static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t
 {
 	if (!loc->symbol[0])
 		return loc->spec;
-	rec_demangle(loc->symbol, buf, size);
+	demangle_name(loc->symbol, buf, size);
 	return buf;
 }
 
@@ -667,7 +667,7 @@ static void print_hits(const struct rec_session *s)
 	if (!s->nhits && !s->pol.coalesced)
 		return;
 	while (i < s->nhits && n < 800) {
-		int j = i, k = s->hits[i].snapshot, w;
+		int j = i, k = s->hits[i].snapshot, w, other = -1, more = 0;
 
 		while (j + 1 < s->nhits && s->hits[j + 1].snapshot == k)
 			j++;
@@ -676,28 +676,29 @@ static void print_hits(const struct rec_session *s)
 		else
 			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
 		n += (size_t)w;
-		if (k >= 0) {
-			int other = -1, more = 0;
-
-			for (int h = i; h <= j; h++) {
-				if (s->hits[h].said < 0 || s->hits[h].said == k)
-					continue;
-				if (other < 0)
-					other = h;
-				else
-					more++;
-			}
+		/* a hit whose live line named the snapshot it took, which holds
+		 * less of it (or none): said where the hit is listed */
+		for (int h = i; h <= j; h++) {
+			if (s->hits[h].said < 0 || s->hits[h].said == k)
+				continue;
+			if (other < 0)
+				other = h;
+			else
+				more++;
+		}
+		if (k >= 0)
 			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
-			if (other >= 0) {
-				n += (size_t)w;
-				w = snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot %d, "
-					     "which holds less of it%s)", other,
-					     s->hits[other].said, more ? ", as do others" : "");
-			}
-		} else
+		else if (other >= 0)
+			w = snprintf(line + n, sizeof(line) - n, " in none");
+		else
 			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
 				     "sample of %s)", j > i ? "them" : "it");
 		n += (size_t)w;
+		if (other >= 0)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot "
+					      "%d, which holds %s of it%s)", other,
+					      s->hits[other].said, k >= 0 ? "less" : "no sample",
+					      more ? ", as do others" : "");
 		i = j + 1;
 	}
 	if (i < s->nhits)
@@ -914,7 +915,7 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0)
 		diag_info("%s: expected functions, found no symbol and no unwind table",
 			  cli->symbols);
-	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
+	return n > 0 ? EXIT_OK : EXIT_RUNTIME;   /* main() checks stdout */
 }
 
 /* snaptrace attach without -p or -t: the user picks the process (into O).
@@ -1021,5 +1022,5 @@ out:
 	if (sigfd >= 0)
 		close(sigfd);
 	rec_cli_free(&cli);
-	return r;
+	return outpath_stdout_done(r);   /* --symbols, --check, --dry-run, --help */
 }

@@ -281,6 +281,24 @@ static void snapshot_wanted(struct rec_session *s)
 	}
 }
 
+/* LOG, a hit that still waited for its snapshot (or the arming) when the
+ * recording ended: its live line, as every hit of record.json has one, with
+ * the snapshot perf's stop took for it (LOG->snapshot) as the one it took. */
+static void hit_ended(struct rec_session *s, struct rec_hit_log *log)
+{
+	char what[80];
+
+	log->said = log->snapshot;
+	if (log->snapshot >= 0)
+		diag_info("trigger hit %d: %s%s: the recording ended first: taking snapshot %d, "
+			  "its last", (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "", log->snapshot);
+	else
+		diag_info("trigger hit %d: %s%s: the recording ended first, with no snapshot to "
+			  "hold it", (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "");
+}
+
 static void slow_call(const struct rec_hit *hit, void *arg)
 {
 	handle_hit(arg, hit);
@@ -627,6 +645,8 @@ static int finish(struct rec_session *s)
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = RECORD_END_TRIGGER;
+	if (s->want >= 0)
+		hit_ended(s, &s->hits[s->want]);
 	unfinished = rec_snapshot_check(s);
 	rec_snapshot_hits_held(s);
 	if (s->o->keep_binaries)

@@ -111,7 +111,7 @@ static int find_function(struct ctx *c, const char *file, const char *name, bool
 	say(c, "%s: expected one function named '%s', found %d:", file, name, n);
 	/* Rust functions of one name differ by their hash: show it, and name it */
 	for (int i = 0; i < n && i < 8; i++)
-		rust += rec_demangle_hashed(m[i].name, hashed[i], sizeof(hashed[i]));
+		rust += demangle_hashed(m[i].name, hashed[i], sizeof(hashed[i]));
 	for (int i = 0; i < n && i < 8; i++)
 		say(c, "%s %s (%s, 0x%" PRIx64 ")", i ? "," : "",
 		    rust == n ? hashed[i] : m[i].demangled, m[i].name, m[i].value);

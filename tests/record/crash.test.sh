@@ -329,7 +329,7 @@ start_bg() {
 	"$FRONT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	BGPID=$!
 	BG+=("$BGPID")
-	if ! wait_for "$TMP/$name.out" '^ready$' 10; then
+	if ! wait_for "$TMP/$name.out" '^ready$' 30; then
 		fail "$name" "the target never said ready: $(tl 3 "$TMP/$name.err")"
 		return 1
 	fi
@@ -458,7 +458,7 @@ t_ctrl_c() {
 		>"$TMP/ctrl_c.out" 2>"$TMP/ctrl_c.err" &
 	BGPID=$!
 	BG+=("$BGPID")
-	if ! wait_for "$TMP/ctrl_c.out" '^ready$' 10; then
+	if ! wait_for "$TMP/ctrl_c.out" '^ready$' 30; then
 		fail ctrl_c "the target never said ready: $(tl 3 "$TMP/ctrl_c.err")"
 		return
 	fi
@@ -491,7 +491,7 @@ t_attach_end() {
 	"$PROG" wait >"$TMP/attach_end.prog" 2>&1 &
 	pid=$!
 	BG+=("$pid")
-	if ! wait_for "$TMP/attach_end.prog" '^ready$' 10; then
+	if ! wait_for "$TMP/attach_end.prog" '^ready$' 30; then
 		fail attach_end "the target never said ready: $(tl 2 "$TMP/attach_end.prog")"
 		return
 	fi
@@ -501,7 +501,7 @@ t_attach_end() {
 	BG+=("$BGPID")
 	# the start-up line ends "Ctrl-C to stop" or, SIGINT inherited as
 	# ignored (a job started with &), "SIGTERM (kill PID) to stop"
-	if ! wait_for "$TMP/attach_end.err" ' to stop$' 10; then
+	if ! wait_for "$TMP/attach_end.err" ' to stop$' 30; then
 		fail attach_end "no start-up line: $(tl 3 "$TMP/attach_end.err")"
 		kill -TERM "$BGPID"
 		return

@@ -5,7 +5,8 @@
  * them out: the HEADER_EVENT_DESC feature (names perf evlist prints), the
  * HEADER_BUILD_ID feature (with and without a size in misc), MMAP2 records
  * of perf record --buildid-mmap (an AUXTRACE record's data skipped on the
- * way), the pipe format's build id records; and hostile files: each of
+ * way), the pipe format's build id records, HEADER_HOSTNAME and the
+ * programs of the COMM records (perfdata_origin()); and hostile files: each of
  * them cut at every length, and with every byte of its header and build
  * id section set to 0xff, gives either the ids or an error, never a
  * crash, an overrun (the ASan build) or an id for a path not in the file.
@@ -220,6 +221,58 @@ static void test_feature(void)
 		     "101112131415161718191a1b1c1d1e1f20212223 /usr/bin/prog\n"
 		     "202122232425262728292a2b2c2d2e2f30313233 [kernel.kallsyms]\n"
 		     "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf /lib/short.so\n");
+}
+
+/* A COMM record of NAME (at most 7 bytes). */
+static void put_comm(struct file *f, const char *name)
+{
+	char comm[8] = { 0 };
+
+	put_header(f, PERFDATA_REC_COMM, 0, 24);
+	put64(f, 0x0000002a0000002aULL);   /* pid, tid 42 */
+	memcpy(comm, name, strlen(name));
+	put(f, comm, 8);
+}
+
+/* perfdata_origin(): the host perf names (HEADER_HOSTNAME: a u32 length,
+ * then the padded text) and the programs of the COMM records, each once;
+ * a file without the feature has no host. */
+static void test_origin(void)
+{
+	struct file f = { .len = 0 };
+	struct perfdata_origin o;
+	size_t data_off = 104, table;
+	uint32_t len = 8;
+	const char *path;
+	int fd;
+
+	put_file_header(&f, data_off, 0, 1u << PERFDATA_FEAT_HOSTNAME);
+	put_comm(&f, "app");
+	put_comm(&f, "app");
+	put_comm(&f, "worker");
+	put_at64(&f, 48, f.len - data_off);
+	table = f.len;
+	put64(&f, table + 16);
+	put64(&f, 12);
+	put(&f, &len, 4);
+	put(&f, "myhost\0\0", 8);
+	path = write_file(&f, f.len);
+	fd = path ? open(path, O_RDONLY) : -1;
+	CHECK(fd >= 0);
+	CHECK_INT_EQ(perfdata_origin(fd, &o), 0);
+	CHECK_STR_EQ(o.host, "myhost");
+	CHECK_INT_EQ(o.ncomms, 2);
+	CHECK_STR_EQ(o.comms[0], "app");
+	CHECK_STR_EQ(o.comms[1], "worker");
+	if (fd >= 0)
+		close(fd);
+	make_feature_file(&f);   /* no HOSTNAME; a COMM of nothing */
+	path = write_file(&f, f.len);
+	fd = path ? open(path, O_RDONLY) : -1;
+	CHECK_INT_EQ(perfdata_origin(fd, &o), 0);
+	CHECK_STR_EQ(o.host, "");
+	if (fd >= 0)
+		close(fd);
 }
 
 static void test_mmap2(void)
@@ -788,6 +841,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(test_feature);
 	UNIT_RUN(test_mmap2);
+	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);
 	UNIT_RUN(test_not_perf_data);
 	UNIT_RUN(test_cut);
