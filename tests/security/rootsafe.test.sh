@@ -74,6 +74,10 @@
 #   esc-stats         the attacker's trace names a function and a thread with
 #                     escape sequences and a bidi override: stats' text, CSV
 #                     and JSON show them escaped (the JSON parses)
+#   esc-csv-formula   the attacker's trace names a thread and functions as
+#                     spreadsheet formulas (=cmd|..., @SUM(1;2)): no cell of
+#                     stats' CSV, read with ',' or ';' as the separator,
+#                     starts a formula (OWASP: quoted, a "'" first)
 #   esc-dump          --dump of that trace: escaped
 #   esc-convert       converting the attacker's text and recording (comm with
 #                     escapes): every message escaped
@@ -211,7 +215,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
@@ -785,6 +789,47 @@ esc_stats() {
 		fail esc-stats "a table does not show the name escaped: $(first_lines "$TMP/esc-stats.table")"
 	else
 		ok esc-stats
+	fi
+}
+
+# The attacker's trace whose thread and functions are named as formulas a
+# spreadsheet root opens stats' CSV in would run.
+esc_csv_formula() {
+	local comm="=cmd|'/C calc'!A0" f1="=1+cmd|'/C calc'!A0" f2="@SUM(1;2)" line bad
+	line='%16s %6s/%-6s %s:          1  branches:u:   %-8s %16s %s (/opt/app) => %16s %s (/opt/app)\n'
+	{
+		printf "$line" "$comm" 300 300 5.000000100 call 401010 main+0x10 402000 "$f1+0x0"
+		printf "$line" "$comm" 300 300 5.000000200 call 402004 "$f1+0x4" 403000 "$f2+0x0"
+		printf "$line" "$comm" 300 300 5.000000250 return 403010 "$f2+0x10" 402008 "$f1+0x8"
+		printf "$line" "$comm" 300 300 5.000000300 return 402010 "$f1+0x10" 401015 main+0x15
+	} | as_attacker sh -c 'cat >"$1"' sh "$HOME_A/formula.txt"
+	as_attacker "$CONVERT" -q "$HOME_A/formula.txt" -o "$HOME_A/formula.fxt" 2>/dev/null
+	if ! "$STATS" --by-thread --format csv "$HOME_A/formula.fxt" >"$TMP/esc-csv-formula.csv" \
+		2>"$TMP/esc-csv-formula.err"; then
+		fail esc-csv-formula "exit $?: $(first_lines "$TMP/esc-csv-formula.err")"
+		return
+	fi
+	bad=$(python3 - "$TMP/esc-csv-formula.csv" <<'PY'
+import csv, re, sys
+text = open(sys.argv[1], newline="").read()
+names = 0
+for sep in ",;":
+    for row in csv.reader(text.splitlines(), delimiter=sep):
+        for cell in row:
+            names += "cmd|" in cell or "SUM(" in cell
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"-?[0-9.]+", cell):
+                print("separator %r: cell %r" % (sep, cell))
+                sys.exit()
+if names < 6:
+    print("the names are not in the CSV: %r" % text[:300])
+PY
+)
+	if [ -n "$bad" ]; then
+		fail esc-csv-formula "a cell starts a formula: $bad"
+	elif ! grep -qF "\"'=1+cmd|'/C calc'!A0\"" "$TMP/esc-csv-formula.csv"; then
+		fail esc-csv-formula "the function is not shown quoted after a \"'\": $(first_lines "$TMP/esc-csv-formula.csv")"
+	else
+		ok esc-csv-formula
 	fi
 }
 
@@ -1860,6 +1905,7 @@ in_json_fifo
 in_hardlink
 in_killed_link
 esc_stats
+requires esc-csv-formula python3 && esc_csv_formula
 esc_dump
 esc_convert
 esc_symbols
