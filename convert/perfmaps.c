@@ -48,6 +48,7 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 static void load(struct conv *c, struct conv_perfmap *p)
 {
 	char name[64], why[200];
+	struct stat st;
 	int state;
 
 	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)p->pid);
@@ -59,7 +60,9 @@ static void load(struct conv *c, struct conv_perfmap *p)
 		fd = inpath_open(c->recs[i]->dirfd, name, INPATH_NOFOLLOW, why, sizeof(why));
 		if (fd < 0)
 			continue;
-		p->kept = !perfmap_read(fd, p->pid, &p->m);
+		if (!fstat(fd, &st) && (uint64_t)st.st_size <= PERFMAP_MAX &&
+		    perfmap_budget_take(&c->perfmap_budget, (uint64_t)st.st_size))
+			p->kept = !perfmap_read(fd, p->pid, &p->m);
 		close(fd);
 	}
 	state = original_state(p, why, sizeof(why));
@@ -115,6 +118,7 @@ bool conv_perfmap_name(struct conv *c, struct conv_loc *loc)
 
 void conv_perfmaps_free(struct conv *c)
 {
+	perfmap_budget_warn(&c->perfmap_budget, "not read from the recording");
 	for (size_t i = 0; i < c->nperfmaps; i++)
 		perfmap_free(&c->perfmaps[i].m);
 	free(c->perfmaps);

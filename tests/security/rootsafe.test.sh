@@ -49,6 +49,12 @@
 #                     once, finds another build id, and keeps nothing of the
 #                     root-only file (perf buildid-cache once reopened the
 #                     name and copied what it led to)
+#   rec-perfmap-total root records the attacker's processes (-p), each with a
+#                     perf map in /tmp: one of 1 KiB and one of 256 MiB (a
+#                     sparse file), then 33 small ones: the recording keeps
+#                     256 MiB and 32 maps at most, one warning says what was
+#                     left out (root once copied every map, each up to
+#                     256 MiB)
 #   rec-probe-swapped snaptrace-record --trigger-slower-than of the
 #                     attacker's program, whose name the attacker keeps
 #                     swapping for a FIFO and back (renames in a loop) while
@@ -89,6 +95,13 @@
 #                     named the same (comm and command line): each row names
 #                     who started it (the real uid's user), so root tells
 #                     them apart (the rows were once the same but the pid)
+#   pick-reused       root picks its own process in snaptrace attach's
+#                     picker (in a pid namespace of the test's); before the
+#                     recorder attaches (held writing "attaching to process
+#                     N" to a full pipe), that process ends and the attacker
+#                     starts one with its pid: refused, one line naming the
+#                     pid, nothing recorded (the recorder once attached to
+#                     the attacker's process, its trigger and perf too)
 #   in-kept-fifo      the attacker's copy of a real recording whose kept
 #                     binaries (DIR/binaries, perf's build-id cache) hold a
 #                     FIFO: the tree is not given to perf, said once; the
@@ -214,8 +227,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+rec-dir-replaced rec-perfmap-link rec-perfmap-total rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
@@ -515,6 +528,47 @@ rec_perfmap_link() {
 		ok rec-perfmap-link
 	fi
 	[ -n "$pid" ] && rm -f "$map"
+}
+
+# rec_maps NAME DIR PIDS...: root records the attacker's PIDS for 0.3 s into DIR.
+rec_maps() {
+	local name=$1 d=$2 list
+	shift 2
+	list=$(IFS=,; echo "$*")
+	timeout -k 5 60 "$RECORD" -o "$d" --trigger none --duration 0.3 -p "$list" \
+		>/dev/null 2>"$TMP/$name.err"
+}
+
+rec_perfmap_total() {
+	local pids=() i rc1 rc2 n want
+	for ((i = 0; i < 35; i++)); do
+		"${ATTACKER[@]}" sleep 60 &
+		pids+=($!)
+	done
+	as_attacker_in_tmp sh -c 'for p; do printf "%x 10 jit_%s\n" 4096 "$p" >/tmp/perf-$p.map; done
+		truncate -s 256M /tmp/perf-$2.map' sh "${pids[@]}"
+	rec_maps rec-perfmap-total "$TMP/perfmap-bytes" "${pids[0]}" "${pids[1]}"
+	rc1=$?
+	rec_maps rec-perfmap-files "$TMP/perfmap-files" "${pids[@]:2}"
+	rc2=$?
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	for i in "${pids[@]}"; do rm -f "/tmp/perf-$i.map"; done
+	n=$(ls "$TMP/perfmap-files" | grep -c '^perf-[0-9]*\.map$')
+	want="1 JIT perf map ([0-9]* bytes) not kept in the recording: more than 32 maps or 256 MiB in all"
+	if [ "$rc1" -ne 0 ] || [ "$rc2" -ne 0 ]; then
+		fail rec-perfmap-total "exit $rc1, $rc2: $(first_lines "$TMP/rec-perfmap-total.err") $(first_lines "$TMP/rec-perfmap-files.err")"
+	elif [ -e "$TMP/perfmap-bytes/perf-${pids[1]}.map" ] || [ ! -s "$TMP/perfmap-bytes/perf-${pids[0]}.map" ]; then
+		fail rec-perfmap-total "expected the 1 KiB map kept and the 256 MiB one not: $(ls -l "$TMP/perfmap-bytes" | grep perf- | tr '\n' '|')"
+	elif [ "$n" -ne 32 ]; then
+		fail rec-perfmap-total "of 33 maps, $n kept, expected 32"
+	elif ! grep -q "^snaptrace-record: warning: 1 JIT perf map (268435456 bytes) not kept in the recording: more than 32 maps or 256 MiB in all" "$TMP/rec-perfmap-total.err" ||
+		[ "$(grep -c 'not kept' "$TMP/rec-perfmap-files.err")" -ne 1 ] ||
+		! grep -q "warning: $want" "$TMP/rec-perfmap-files.err"; then
+		fail rec-perfmap-total "expected one warning of what was left out: $(first_lines "$TMP/rec-perfmap-total.err") $(first_lines "$TMP/rec-perfmap-files.err")"
+	else
+		ok rec-perfmap-total
+	fi
 }
 
 rec_probe_swapped() {
@@ -927,6 +981,101 @@ pick_impostor() {
 		fail pick-impostor "the rows do not name who started each: $(grep -a "$marker" "$out.lf" | head -n 2 | tr '\n' '|')"
 	else
 		ok pick-impostor
+	fi
+}
+
+# pick_reused: root's `snaptrace attach` picks root's process by its marker
+# (script(1)'s terminal replaced by a pty of the driver's) in a pid
+# namespace of its own, where the driver is process 1 and gives the
+# attacker's process the pid just freed (ns_last_pid).
+pick_reused() {
+	local out="$TMP/pick-reused.out" rc
+	requires pick-reused recording picker_list pid_namespace python3 || return
+	timeout -k 5 60 unshare --pid --fork --mount-proc python3 - "$RECORD" "$TMP/pick-reused.d" \
+		"$AUID" >"$out" 2>&1 <<'PY'
+import os, pty, select, subprocess, sys, time
+record, outdir, auid = sys.argv[1], sys.argv[2], sys.argv[3]
+marker = "picked%d" % os.getppid()
+prompt = b"nothing to cancel: "
+victim = subprocess.Popen(["bash", "-c", "exec -a '%s' sleep 60" % marker])
+while marker.encode() not in open("/proc/%d/cmdline" % victim.pid, "rb").read():
+    time.sleep(0.01)
+master, slave = pty.openpty()
+r, w = os.pipe()
+rec = subprocess.Popen([record, "--front-end", "attach", "--duration", "0.3", "-d", outdir],
+                       stdin=slave, stdout=subprocess.DEVNULL, stderr=w)
+os.close(slave)
+err = b""
+def until(pattern, seconds=10):
+    global err
+    end = time.time() + seconds
+    while pattern not in err and time.time() < end:
+        for fd in select.select([r, master], [], [], 0.1)[0]:
+            data = os.read(fd, 65536)
+            if fd == r:
+                err += data
+    return pattern in err
+if not until(prompt):
+    sys.exit("no prompt: %r" % err[-300:])
+os.write(master, marker.encode() + b"\n")
+err = b""
+if not until(prompt) or b" %d root " % victim.pid not in err:
+    sys.exit("the list does not show the victim: %r" % err[-300:])
+# the pipe full: the recorder's next line ("attaching to process N") waits
+full = os.open("/proc/self/fd/%d" % w, os.O_WRONLY | os.O_NONBLOCK)
+try:
+    while True:
+        os.write(full, b"x" * 4096)
+except BlockingIOError:
+    pass
+os.close(w)
+os.write(master, b"1\n")
+end = time.time() + 10
+while "pipe_write" not in open("/proc/%d/wchan" % rec.pid).read() and time.time() < end:
+    time.sleep(0.01)
+victim.kill()
+victim.wait()
+with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+    f.write(str(victim.pid - 1))
+impostor = subprocess.Popen(["setpriv", "--reuid", auid, "--regid", auid, "--clear-groups",
+                             "bash", "-c", "exec -a '%s' sleep 60" % marker])
+if impostor.pid != victim.pid:
+    impostor.kill()
+    sys.exit("the impostor got pid %d, not %d" % (impostor.pid, victim.pid))
+os.close(full)
+err = b""
+while True:
+    ready = select.select([r, master], [], [], 30)[0]
+    if not ready:
+        break
+    if r in ready:
+        data = os.read(r, 65536)
+        if not data:
+            break
+        err += data
+    if master in ready:
+        try:
+            os.read(master, 65536)
+        except OSError:
+            pass
+rc = rec.wait()
+impostor.kill()
+impostor.wait()
+print("pid %d exit %d" % (victim.pid, rc))
+sys.stdout.write(err.lstrip(b"x").decode(errors="replace"))
+PY
+	rc=$?
+	if blocked "$rc" || [ "$rc" -ne 0 ]; then
+		fail pick-reused "the driver: exit $rc: $(first_lines "$out")"
+	elif ! grep -q '^pid [0-9]* exit 1$' "$out"; then
+		fail pick-reused "expected exit 1 (refused): $(first_lines "$out")"
+	elif [ "$(grep -c . "$out")" -ne 3 ] ||
+		! grep -Eq "^snaptrace: attach: process $(sed -n 's/^pid \([0-9]*\) .*/\1/p' "$out") ended since it was picked \(its pid may be another process's now\): not attached\$" "$out"; then
+		fail pick-reused "expected the attaching line and one error naming the pid: $(first_lines "$out")"
+	elif [ -e "$TMP/pick-reused.d" ]; then
+		fail pick-reused "a recording was made: $(ls "$TMP/pick-reused.d" | tr '\n' ' ')"
+	else
+		ok pick-reused
 	fi
 }
 
@@ -1896,7 +2045,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 in_snapshot_link
@@ -1911,6 +2060,7 @@ esc_convert
 esc_symbols
 esc_picker
 pick_impostor
+pick_reused
 kept_ok=1
 for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 	requires "$t" recording || kept_ok=0
