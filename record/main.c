@@ -418,7 +418,8 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 				   (int)bad, o->tid ? "thread" : "process");
 			return EXIT_RUNTIME;
 		}
-		if (!realpath(s->target.exe, s->exe))
+		/* another mount namespace's path names another file here */
+		if (!rec_proc_same_mntns(s->target.pids[0]) || !realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
 	return -1;

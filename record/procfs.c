@@ -353,10 +353,20 @@ static int exec_files_cb(const struct rec_map *m, void *arg)
 	return 0;
 }
 
+bool rec_proc_same_mntns(pid_t pid)
+{
+	char path[64];
+	struct stat mine, theirs;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return !stat("/proc/self/ns/mnt", &mine) && !stat(path, &theirs) &&
+	       mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
 {
 	struct exec_files ef = { .paths = paths, .max = max };
-	int err = for_each_map(pid, exec_files_cb, &ef);
+	int err = rec_proc_same_mntns(pid) ? for_each_map(pid, exec_files_cb, &ef) : -EXDEV;
 
 	return err ? err : ef.n;
 }
@@ -444,6 +454,8 @@ int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
 	const char *env = getenv("LD_LIBRARY_PATH");
 	unsigned i;
 
+	if (pid > 0 && !rec_proc_same_mntns(pid))
+		return -EXDEV;	/* neither its paths nor these directories are its files */
 	if (strchr(lib, '/')) {
 		if (access(lib, R_OK))
 			return -ENOENT;

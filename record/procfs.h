@@ -108,16 +108,27 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
  * MAX rows of 4096 bytes); not a mapping whose file is not at its path (a
  * memfd, a file deleted since it was mapped: opening the name would read
  * another file, or none). Returns how many there are (may exceed MAX), or
- * a negative errno.
+ * a negative errno: -EXDEV when PID is in another mount namespace
+ * (rec_proc_same_mntns()), where its paths name other files than here.
  */
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max);
+
+/*
+ * Whether process PID is in this process's mount namespace (/proc/PID/ns/mnt
+ * is /proc/self/ns/mnt): only then do the paths of its /proc/PID/maps name
+ * here the files it maps (a container's, or another user's in a user and
+ * mount namespace of their own, name what that user chose; perf reads them
+ * through the namespace). False when PID's cannot be read.
+ */
+bool rec_proc_same_mntns(pid_t pid);
 
 /*
  * Finds a shared library named LIB among the mappings of process PID (pid 0:
  * skip), or in the usual library directories and $LD_LIBRARY_PATH. LIB is a
  * path (contains '/'), a file name, or a prefix like "libm" or "m" that
  * matches "libm.so.6". Writes the path into OUT (SIZE bytes).
- * Returns 0 or -ENOENT.
+ * Returns 0, -ENOENT, or -EXDEV when PID is in another mount namespace
+ * (rec_proc_same_mntns(): no path here names its library).
  */
 int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size);
 
