@@ -29,17 +29,25 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 	fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, size);
 	if (fd < 0)
 		return fd == -ENOENT ? -1 : -2;
-	if (!fstat(fd, &st) && !perfmap_owner_ok(st.st_uid, p->pid)) {
+	if (fstat(fd, &st))
+		st.st_uid = (uid_t)-1;	/* nobody's */
+	if (!perfmap_owner_ok(st.st_uid, p->pid)) {
 		snprintf(why, size, "owned by uid %d, not by root, you or process %d's user",
 			 (int)st.st_uid, (int)p->pid);
 		close(fd);
 		return -2;
 	}
+	/* read only to be compared with the copy, as long as it: a map of
+	 * 256 MiB (a sparse file of another user's) was read for nothing */
+	if (!p->kept || (uint64_t)st.st_size != strlen(p->m.text)) {
+		close(fd);
+		return 1;
+	}
 	r = perfmap_read(fd, p->pid, &now);
 	close(fd);
 	if (r)
 		return 1;
-	r = !p->kept || strcmp(now.text, p->m.text) ? 1 : 0;
+	r = strcmp(now.text, p->m.text) ? 1 : 0;
 	perfmap_free(&now);
 	return r;
 }

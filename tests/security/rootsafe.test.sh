@@ -55,6 +55,11 @@
 #                     (and 32 maps: unit test_tmpview_budget), one warning
 #                     says what was left out (root once copied every map,
 #                     each up to 256 MiB)
+#   in-perfmap-big    the attacker's live process with a perf map of 256 MiB
+#                     (a sparse file) in /tmp, and a text whose frames are
+#                     in it: root converts without reading it into memory
+#                     (the converter once read it whole, to compare with a
+#                     kept copy there was none of)
 #   rec-probe-swapped snaptrace-record --trigger-slower-than of the
 #                     attacker's program, whose name the attacker keeps
 #                     swapping for a FIFO and back (renames in a loop) while
@@ -233,7 +238,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-perfmap-link rec-perfmap-total rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
@@ -567,6 +572,30 @@ rec_perfmap_total() {
 		fail rec-perfmap-total "expected one warning of what was left out: $(first_lines "$TMP/rec-perfmap-total.err")"
 	else
 		ok rec-perfmap-total
+	fi
+}
+
+in_perfmap_big() {
+	local pid kib rc
+	"${ATTACKER[@]}" sleep 60 &
+	pid=$!
+	as_attacker_in_tmp truncate -s 256M "/tmp/perf-$pid.map"
+	sed "s|(/opt/app)|(/tmp/perf-$pid.map)|g" "$IN" >"$TMP/perfmap-big.txt"
+	kib=$(maxrss timeout -k 5 60 "$CONVERT" -q "$TMP/perfmap-big.txt" -o "$TMP/perfmap-big.fxt" \
+		3>&1 2>"$TMP/in-perfmap-big.err")
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -f "/tmp/perf-$pid.map"
+	if [ "$rc" -ne 0 ]; then
+		fail in-perfmap-big "exit $rc: $(first_lines "$TMP/in-perfmap-big.err")"
+	elif [ "$kib" -ge $((160 * 1024)) ]; then
+		fail in-perfmap-big "the converter held $((kib / 1024)) MiB (it read the map)"
+	elif ! "$CONVERT" --dump=slices "$TMP/perfmap-big.fxt" >"$TMP/perfmap-big.slices" 2>&1 ||
+		! slices_match "$TMP/perfmap-big.slices" "$EXPECTED" >/dev/null; then
+		fail in-perfmap-big "wrong trace: $(first_lines "$TMP/perfmap-big.slices")"
+	else
+		ok in-perfmap-big
 	fi
 }
 
@@ -2122,4 +2151,5 @@ hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
+requires in-perfmap-big python3 && in_perfmap_big
 requires tmp-submount recording cc mount_namespace && tmp_submount
