@@ -139,6 +139,11 @@
 #                     private copy (perf once opened the FIFO by name and
 #                     hung), the JIT's function is named, and no ELF file
 #                     perf inject writes lands in either directory
+#   in-jitdump-big    ... then the attacker puts a sparse file of 5 GiB (no
+#                     block on disk) where that FIFO was: root converts at
+#                     once, one warning says the jitdump is not read (more
+#                     than the 4 GiB a conversion copies; the copy once
+#                     wrote out every byte of the holes)
 #   in-perf-mountns   the attacker's crafted perf.data: root's recording of
 #                     a JIT whose jitdump mapping names the attacker's
 #                     jitdump instead, with the pid of the attacker's process
@@ -240,7 +245,7 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
+in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
@@ -517,7 +522,7 @@ rec_perfmap_link() {
 	fi
 	"$RECORD" -q -o "$d" --trigger none -- "$TMP/pidsleep" "$TMP/perfmap.pid" \
 		>/dev/null 2>"$TMP/rec-perfmap.err" &
-	for ((i = 0; i < 100; i++)); do [ -s "$TMP/perfmap.pid" ] && break; sleep 0.02; done
+	for ((i = 0; i < 1500; i++)); do [ -s "$TMP/perfmap.pid" ] && break; sleep 0.02; done
 	pid=$(cat "$TMP/perfmap.pid" 2>/dev/null)
 	map=/tmp/perf-$pid.map
 	# the suite's /tmp is its own, root's (tests/run.sh): shared as the real one for this
@@ -1281,7 +1286,7 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
+JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias"
 jit_recording() {
 	local t why=
@@ -1342,6 +1347,25 @@ EOF
 		fail in-jitdump-swapped "the jitdump's function is not named: $(grep -i jit "$TMP/in-jitdump-swapped.err" | first_lines /dev/stdin)"
 	else
 		ok in-jitdump-swapped
+	fi
+}
+
+in_jitdump_big() {
+	local d="$JIT_DIR" rc
+	as_attacker sh -c 'rm -f "$1/$2" && truncate -s 5G "$1/$2"' sh "$d" "$JIT_DUMP"
+	timeout -k 5 30 "$CONVERT" "$TMP/jit-rec" -o "$TMP/in-jitdump-big.fxt" >/dev/null \
+		2>"$TMP/in-jitdump-big.err"
+	rc=$?
+	rm -f "$d/$JIT_DUMP"
+	if blocked "$rc" || [ "$rc" -ne 0 ]; then
+		fail in-jitdump-big "exit $rc: $(first_lines "$TMP/in-jitdump-big.err")"
+	elif [ "$(grep -c "the JIT's jitdump" "$TMP/in-jitdump-big.err")" -ne 1 ] ||
+		! grep -q "the JIT's jitdump $d/$JIT_DUMP is not read ([0-9]* bytes with the perf.data, more than the 4 GiB a conversion copies at most)" "$TMP/in-jitdump-big.err"; then
+		fail in-jitdump-big "expected one warning naming the jitdump and the bound: $(first_lines "$TMP/in-jitdump-big.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/in-jitdump-big.fxt" >/dev/null 2>&1; then
+		fail in-jitdump-big "the trace does not read back"
+	else
+		ok in-jitdump-big
 	fi
 }
 
@@ -2141,6 +2165,7 @@ done
 if [ "$jit_ok" = 1 ] && jit_recording; then
 	requires in-perf-mountns user_namespace && in_perf_mountns
 	in_jitdump_swapped
+	in_jitdump_big
 	perfmap_tests
 fi
 hang_symbols_fifo
