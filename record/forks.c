@@ -11,31 +11,24 @@
 #include <unistd.h>
 
 #include "perfring.h"
+#include "tracefs.h"
 
 /* CLONE_THREAD (sched.h): a new thread of the same process, not a child */
 #define FORKS_FILTER "!(clone_flags & 65536)"
 
-static const char *const id_files[] = {
-	"/sys/kernel/tracing/events/task/task_newtask/id",
-	"/sys/kernel/debug/tracing/events/task/task_newtask/id",
-};
-
 /* task:task_newtask's id in tracefs, or -1 when it cannot be read. */
 static long long tracepoint_id(void)
 {
-	for (size_t i = 0; i < sizeof(id_files) / sizeof(id_files[0]); i++) {
-		char buf[32];
-		int fd = open(id_files[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	char buf[32];
+	int fd = rec_tracefs_open("events/task/task_newtask/id");
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
-		if (fd >= 0)
-			close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			return strtoll(buf, NULL, 10);
-		}
-	}
-	return -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtoll(buf, NULL, 10);
 }
 
 /* A counting event of tracepoint ID on thread TID, inherited by its threads

@@ -2,6 +2,7 @@
 #include "host.h"
 
 #include "run.h"
+#include "tracefs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +16,6 @@
 #include <unistd.h>
 
 #define EVSRC "/sys/bus/event_source/devices/"
-#define TRACEFS "/sys/kernel/tracing/"
-#define DEBUGFS_TRACING "/sys/kernel/debug/tracing/"
 
 /* Reads the first integer of FILE into *OUT. Returns 0 or -errno. */
 static int read_int_file(const char *file, int *out)
@@ -117,8 +116,9 @@ void rec_host_probe(struct rec_host *h, const char *perf_path)
 	h->root = geteuid() == 0;
 	h->cap_perfmon = h->root || has_perf_caps();
 	h->sched_switch = (h->cap_perfmon || (h->paranoid != INT_MIN && h->paranoid <= -1)) &&
-			  (access(TRACEFS "events/sched/sched_switch/id", R_OK) == 0 ||
-			   access(DEBUGFS_TRACING "events/sched/sched_switch/id", R_OK) == 0);
+			  (i = rec_tracefs_open("events/sched/sched_switch/id")) >= 0;
+	if (h->sched_switch)
+		close(i);
 }
 
 enum rec_mode rec_host_auto_mode(const struct rec_host *h)

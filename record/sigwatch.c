@@ -19,6 +19,7 @@
 #include "inpath.h"
 #include "procfs.h"
 #include "signals.h"
+#include "tracefs.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
 #include <asm/perf_regs.h>
@@ -70,8 +71,6 @@ struct rec_sigwatch_event {
 	bool hup;               /* its thread ended: poll reports POLLHUP forever */
 };
 
-static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
 /* Reads the format of tracepoint SYS:NAME from tracefs and parses it into
  * W's tep. Returns the event, or NULL. */
 static struct tep_event *read_format(struct rec_sigwatch *w, const char *sys, const char *name)
@@ -79,17 +78,13 @@ static struct tep_event *read_format(struct rec_sigwatch *w, const char *sys, co
 	struct tep_event *ev = NULL;
 	char path[128], *buf = malloc(SW_FORMAT_MAX);
 
-	for (size_t i = 0; buf && !ev && i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
-		ssize_t n;
-		int fd;
+	if (buf && snprintf(path, sizeof(path), "events/%s/%s/format", sys, name) < (int)sizeof(path)) {
+		int fd = rec_tracefs_open(path);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, SW_FORMAT_MAX);
 
-		snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs_dirs[i], sys, name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, SW_FORMAT_MAX);
-		close(fd);
-		if (n <= 0 || n == SW_FORMAT_MAX ||
+		if (fd >= 0)
+			close(fd);
+		if (n > 0 && n < SW_FORMAT_MAX &&
 		    tep_parse_format(w->tep, &ev, buf, (unsigned long)n, sys) != 0)
 			ev = NULL;
 	}

@@ -141,11 +141,14 @@ req_uprobe_events() {
 }
 
 # the kernel offers perf's TSC conversion (cap_user_time_zero), which it
-# does only with a TSC clocksource
+# does only with a TSC clocksource, and in a VM only where the kernel's
+# sched_clock is the TSC (not the hypervisor's): read from a perf mmap page
+# by the test tool captime (tests/record/captime.c)
 req_tsc() {
-	local cs
+	local cs why
 	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
 	[ "$cs" = tsc ] || { echo "clocksource ${cs:-unknown}, not tsc: no TSC conversion"; return 1; }
+	why=$("$SNAPTRACE_O/test/captime" 2>&1) || { echo "clocksource tsc, but ${why:-captime failed}"; return 1; }
 }
 
 # a hardware event perf knows but this host cannot count (a VM without a PMU)

@@ -25,3 +25,11 @@ $(O)/test/sigat: tests/record/sigat.c $(FLAGS_STAMP)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 TEST_BINS += $(O)/test/sigat
+
+# captime: whether the kernel offers perf's TSC conversion (req_tsc).
+$(O)/test/captime: tests/record/captime.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+TEST_BINS += $(O)/test/captime

@@ -50,10 +50,13 @@ check() {
 
 # Tracepoints (sched:sched_switch, signal:signal_deliver) are in the lines
 # where the host allows them (CAP_PERFMON or paranoid -1, and the
-# tracepoint's id readable in tracefs). The signals: their kernel filter,
-# written out here (README "When the program fails").
+# tracepoint's id readable in tracefs; root mounts tracefs where nothing has
+# yet, as perf does: then the kernel having tracefs is enough). The
+# signals: their kernel filter, written out here (README "When the program
+# fails").
 TP_ID=/sys/kernel/tracing/events/sched/sched_switch/id
 [ -r $TP_ID ] || TP_ID=/sys/kernel/debug/tracing/events/sched/sched_switch/id
+[ -r $TP_ID ] || { [ "$(id -u)" = 0 ] && grep -qw tracefs /proc/filesystems && TP_ID=/proc/filesystems; }
 FILTER="'sig == 4 || sig == 5 || sig == 6 || sig == 7 || sig == 8 || sig == 11 || sig == 31 || \
 (sa_handler == 0 && (sig == 1 || sig == 2 || sig == 3 || sig == 9 || sig == 10 || sig == 12 || \
 sig == 13 || sig == 14 || sig == 15 || sig == 16 || sig == 24 || sig == 25 || sig == 26 || \

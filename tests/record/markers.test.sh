@@ -149,7 +149,7 @@ t_tsc() {
 	tsc=$(rec_field "$TMP/multi" trigger.tsc)
 	[ -z "$tsc" ] && tsc="time_shift $(rec_field "$TMP/multi" trigger.tsc.time_shift)"
 	case "$tsc" in
-	null) requires tsc_span tsc && fail tsc_span "a TSC clocksource, but record.json's tsc is null" ;;
+	null) requires tsc_span tsc && fail tsc_span "the kernel offers the TSC conversion (captime), but record.json's tsc is null" ;;
 	'time_shift '[0-9]*) ok tsc_span ;;
 	*) fail tsc_span "record.json's trigger.tsc: '$tsc'" ;;
 	esac

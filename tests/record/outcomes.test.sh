@@ -41,13 +41,18 @@
 #   and read back.
 # - a trigger that never fired (signal:USR1, never sent) is said at the end, with what the snapshot holds instead (the
 #   old code said nothing).
+# - a machine just booted, where nothing has mounted tracefs yet (here: a
+#   mount namespace of the test's own with it unmounted): the recorder as
+#   root mounts it as perf would, and records sched:sched_switch and watches
+#   the signals (the old code said they need root, and refused
+#   --trigger signal:USR1).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
-multi_none_said never_fired_said no_leftovers"
+multi_none_said never_fired_said tracefs_unmounted no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -396,9 +401,33 @@ t_never_fired() {
 	if [ -n "$bad" ]; then fail never_fired_said "$bad"; else ok never_fired_said; fi
 }
 
+# tracefs_unmounted: as above; record.json's perf command is the reference
+t_tracefs_unmounted() {
+	local d="$TMP/tf" bad="" cmd
+	requires tracefs_unmounted root mount_namespace || return
+	unshare --mount --propagation private sh -c '
+		for m in /sys/kernel/debug/tracing /sys/kernel/tracing; do
+			umount "$m" 2>/dev/null
+		done
+		! [ -e /sys/kernel/tracing/events ] || exit 3
+		exec "$@"' sh "$RECORD" -o "$d" --arm-after 0 --trigger signal:USR1 -- "$PROG" \
+		>/dev/null 2>"$TMP/tf.err"
+	case $? in
+	0) ;;
+	3) fail tracefs_unmounted "could not unmount tracefs in a mount namespace of its own"; return ;;
+	*) bad+="[exit non-zero: $(tl 4 "$TMP/tf.err")]" ;;
+	esac
+	grep -q 'needs root\|cannot watch' "$TMP/tf.err" && bad+="[$(grep 'needs root\|cannot watch' "$TMP/tf.err")]"
+	cmd=$(rec_part "$d" perf.command.)
+	grep -q 'sched:sched_switch' <<<"$cmd" || bad+="[perf's command has no sched:sched_switch]"
+	grep -q 'signal:signal_deliver' <<<"$cmd" || bad+="[perf's command has no signal:signal_deliver]"
+	if [ -n "$bad" ]; then fail tracefs_unmounted "$bad"; else ok tracefs_unmounted; fi
+}
+
 t_dir
 t_multi_none
 t_never_fired
+t_tracefs_unmounted
 t_ended
 t_own_status
 t_unwritable
