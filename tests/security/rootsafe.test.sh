@@ -1580,7 +1580,14 @@ live_jit() {
 		LIVE_PID=$(cat "/proc/$LIVE/task/$LIVE/children" 2>/dev/null)
 		LIVE_PID=${LIVE_PID// /}
 		[ -n "$LIVE_PID" ] || LIVE_PID=$LIVE
-		[ -e "/tmp/perf-${sees:-$LIVE_PID}.map" ] && return 0
+		if [ -e "/tmp/perf-${sees:-$LIVE_PID}.map" ]; then
+			# the JIT wrote it: its pid now (unshare --fork's child may
+			# have come after the first read above)
+			LIVE_PID=$(cat "/proc/$LIVE/task/$LIVE/children" 2>/dev/null)
+			LIVE_PID=${LIVE_PID// /}
+			[ -n "$LIVE_PID" ] || LIVE_PID=$LIVE
+			return 0
+		fi
 		sleep 0.05
 	done
 	fail "$name" "the JIT wrote no /tmp/perf-${sees:-$LIVE_PID}.map: $(first_lines "$TMP/$name.jit")"
