@@ -309,6 +309,11 @@ static void tree_remove(int fd, int depth)
 	closedir(d);
 }
 
+const char *binaries_kept_handle(const struct binaries_kept *k)
+{
+	return k->fd >= 0 ? k->handle : NULL;
+}
+
 void binaries_kept_remove(struct binaries_kept *k)
 {
 	if (k->fd >= 0) {

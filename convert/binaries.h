@@ -88,6 +88,9 @@ int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t ws
  */
 int binaries_kept_dir(struct binaries_kept *k);
 
+/* The copy K as perf reaches it (its handle), or NULL when there is none. */
+const char *binaries_kept_handle(const struct binaries_kept *k);
+
 /* Removes the copy K (if any) and empties K. */
 void binaries_kept_remove(struct binaries_kept *k);
 

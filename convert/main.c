@@ -24,15 +24,14 @@
 #include "fxt_writer.h"
 #include "inpath.h"
 #include "input.h"
+#include "inputs.h"
 #include "nsenter.h"
 #include "options.h"
 #include "outpath.h"
 #include "perfcmd.h"
 #include "perfdata.h"
-#include "pipeline.h"
 #include "ptsplit.h"
 #include "recording.h"
-#include "sideband.h"
 #include "timeline.h"
 #include "version.h"
 
@@ -43,7 +42,6 @@
 #define PERFETTO_COMPLETE_BYTES 269	/* one complete record or instant: 38% less */
 #define PERFETTO_TAB_BYTES (2ull << 30)
 #define SUMMARY_THREADS 5		/* threads listed in the summary */
-#define EXIT_FALLBACK (-1)		/* the in-process decoder gave up: all through perf */
 
 static int dump(const char *path, enum dump_view view)
 {
@@ -93,53 +91,6 @@ static int dump_recording(const char *dir)
 	return rc ? recording_failed(err, rc) : EXIT_OK;
 }
 
-/* Reports why the converter stopped (an enum conv_error); returns the exit status. */
-static int conv_driver_failed(const struct conv_driver *cv, int conv_err)
-{
-	diag_error("%s", conv_err == CONV_ERR_NOMEM ? "out of memory" : conv_driver_message(cv));
-	return conv_err == CONV_ERR_COLUMN || conv_err == CONV_ERR_LINE_ENDS ? EXIT_USAGE
-									     : EXIT_RUNTIME;
-}
-
-/* One file to convert: a snapshot of a recording directory, or of the
- * files given in a row (timeline.h). */
-struct conv_input {
-	const char *path;              /* its name, for messages */
-	const struct recording *rec;   /* the recording it is a snapshot of */
-	size_t snapshot;               /* its index in rec */
-	bool stream;                   /* an argument that is no regular file ("-", a FIFO,
-					* a terminal): opened once, to be converted */
-	dev_t dev;                     /* the file read (st_dev, st_ino): the same file */
-	ino_t ino;                     /* given twice would be read twice */
-};
-
-/*
- * Opens IN to read (inpath.h), not close-on-exec (perf reads it as
- * /proc/self/fd/N): a snapshot as a regular file of its recording's
- * directory, an argument as what it was when the inputs were listed (a
- * regular file then is one now). Returns the fd (STDIN_FILENO for "-"), or
- * -1 after an error naming it.
- */
-static int open_input(const struct conv_input *in)
-{
-	char why[256];
-	int fd;
-
-	if (in->stream && !strcmp(in->path, "-"))
-		return STDIN_FILENO;
-	fd = recording_open(in->rec, in->rec->snapshots[in->snapshot].file,
-			    INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0), why, sizeof(why));
-	if (fd < 0)
-		diag_error("%s: %s", in->path, why);
-	return fd < 0 ? -1 : fd;
-}
-
-static void close_input(int fd)
-{
-	if (fd > STDIN_FILENO)
-		close(fd);
-}
-
 /* Runs this program again on the same arguments with --decoder=perf (the
  * in-process decoder gave up midway: docs/design.md "Decoding"). Returns
  * only when that cannot be done. */
@@ -171,75 +122,6 @@ static int rerun_with_perf(int argc, char **argv)
 	diag_error("cannot run %s again with --decoder=perf: %s", argv[0], strerror(errno));
 	free(v);
 	return EXIT_RUNTIME;
-}
-
-/* Feeds one input to the converter: PATH, read from FD (open_input(), or a
- * copy of it: input_open()). Returns an exit status. */
-static int convert_input(struct conv_driver *cv, const char *path, int fd,
-			 const struct input_perf *perf)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct input *in;
-	char err[1536], read_err[1536] = "";
-	int conv_err = 0, rc = EXIT_OK;
-	uint64_t lines;
-	const uint64_t *types;
-	size_t ntypes;
-
-	if (input_open(path, fd, perf, &in, err, sizeof(err))) {
-		diag_error("%s", err);
-		return EXIT_RUNTIME;
-	}
-	conv_driver_begin_input(cv, path, input_dso_dir(in));
-	types = input_sample_types(in, &ntypes);
-	conv_driver_evlist(cv, input_evlist(in), types, ntypes);
-	lines = conv_driver_stats(cv)->lines;
-	switch (pipeline_convert(in, path, cv, ncpu > 0 ? (unsigned)ncpu : 1, &conv_err, err,
-				 sizeof(err))) {
-	case PIPELINE_OK:
-		break;
-	case PIPELINE_CONVERT:
-		rc = conv_driver_failed(cv, conv_err);
-		break;
-	case PIPELINE_FALLBACK:
-		/* nothing of the trace can be kept: all again, through perf */
-		diag_info("%s: %s: decoding through perf script", path, err);
-		rc = EXIT_FALLBACK;
-		break;
-	case PIPELINE_READ_ERROR:	/* said below: perf may have died first */
-		snprintf(read_err, sizeof(read_err), "%s", err);
-		rc = EXIT_RUNTIME;
-		break;
-	case PIPELINE_NOMEM:
-		diag_error("%s: %s", path, err);
-		rc = EXIT_RUNTIME;
-		break;
-	}
-	/* before input_close(): the frames it closes look up lines in the
-	 * input's dso directory (input_dso_dir()) */
-	if (rc == EXIT_OK && (conv_err = conv_driver_end_input(cv)))
-		rc = conv_driver_failed(cv, conv_err);
-	switch (input_close(in, err, sizeof(err))) {
-	case 0:
-		if (read_err[0])
-			diag_error("%s: %s", path, read_err);
-		break;
-	case 1:
-		if (read_err[0])
-			diag_error("%s: %s", path, read_err);
-		diag_warn("%s", err);
-		break;
-	default:	/* perf script failed: the cause of what its output lacks */
-		if (read_err[0])
-			diag_error("%s (its output ends there: %s)", err, read_err);
-		else if (rc == EXIT_OK)
-			diag_error("%s", err);
-		rc = EXIT_RUNTIME;
-		break;
-	}
-	if (rc == EXIT_OK && conv_driver_stats(cv)->lines == lines)
-		diag_warn("%s: empty input: it adds nothing to the trace", path);
-	return rc;
 }
 
 /*
@@ -347,7 +229,7 @@ static bool take_input(const char *out, const char *path, const struct recording
 	}
 	if (r->snapshots[k].refused)
 		return !marked(r, k);
-	fd = open_input(it);
+	fd = conv_input_open(it);
 	if (fd < 0) {
 		*status = EXIT_RUNTIME;
 		return false;
@@ -356,7 +238,7 @@ static bool take_input(const char *out, const char *path, const struct recording
 		*status = EXIT_USAGE;
 	else if (left_out(path, fd, alone, !r->files) || marked(r, k))
 		k = SIZE_MAX;
-	close_input(fd);
+	conv_input_close(fd);
 	return !*status && k != SIZE_MAX;
 }
 
@@ -479,48 +361,6 @@ static void copy_kept(const struct recording *recs, size_t nrecs, struct binarie
 			diag_warn("%s/%s: the kept binaries are not read: %s", recs[i].dir,
 				  PERFDATA_BINARIES_DIR, why);
 	}
-}
-
-/* The kept binaries' copy K as perf reaches it, or NULL (none). */
-static const char *kept_handle(const struct binaries_kept *k)
-{
-	return k->fd >= 0 ? k->handle : NULL;
-}
-
-/*
- * Feeds input IN to the converter; a snapshot of a recording directory
- * after its first (SB: its recording's side-band so far; NULL for a file
- * given as an argument) is read with the side-band of the snapshots before it (sideband.h: perf lists only executable
- * mappings at a switch, and nothing after the target exited), and perf
- * reads the binaries the recording keeps (--keep-binaries). Returns an exit
- * status.
- */
-static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
-			    struct sideband *sb, const struct binaries_kept *kept,
-			    const struct input_perf *perf)
-{
-	struct input_perf p = *perf;
-	char handle[32];
-	int fd = open_input(in), copy = -1, rc;
-
-	if (fd < 0)
-		return EXIT_RUNTIME;
-	inpath_proc(fd, handle, sizeof(handle));
-	if (sb && !sideband_scan(sb, handle, in->rec->pids, in->rec->npids) &&
-	    sideband_wanted(sb) && (copy = sideband_carry(sb, handle)) >= 0 && !sb->complete)
-		diag_info("%s: it names none of the traced processes (perf wrote it after they "
-			  "exited): read with the names and maps of the snapshots before it",
-			  in->path);
-	p.buildid_dir = kept_handle(kept);
-	p.rec_dirfd = in->rec->files ? -1 : in->rec->dirfd;
-	rc = convert_input(cv, in->path, copy >= 0 ? copy : fd, &p);
-	if (copy >= 0)
-		close(copy);
-	close_input(fd);
-	if (sb && sideband_next(sb))
-		diag_warn("%s: more than %u MiB of side-band: the snapshots after it are read "
-			  "without the rest", in->path, SIDEBAND_MAX >> 20);
-	return rc;
 }
 
 /* perf's --symfs DIR among the perf script arguments (the last one), or NULL. */
@@ -730,61 +570,18 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
-/* One conversion's inputs: the recordings the arguments are (at most one
- * per argument) and the snapshots of them to convert, in order. */
-struct inputs {
-	struct conv_input *in;         /* n of them, owned */
-	size_t n;
-	struct recording *recs;        /* nrecs read, room for one per argument; owned */
-	size_t nrecs;
-	struct sideband *sbs;          /* per recording: its side-band so far */
-	struct binaries_kept *kept;    /* per recording: its kept binaries' copy */
-};
-
-/* Room in INS for NARGS arguments. Returns 0 or -ENOMEM. */
-static int inputs_alloc(struct inputs *ins, size_t nargs)
-{
-	ins->recs = calloc(nargs, sizeof(*ins->recs));
-	ins->sbs = calloc(nargs, sizeof(*ins->sbs));
-	ins->kept = calloc(nargs, sizeof(*ins->kept));
-	if (!ins->recs || !ins->sbs || !ins->kept)
-		return -ENOMEM;
-	for (size_t i = 0; i < nargs; i++)
-		ins->kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
-	return 0;
-}
-
-static void inputs_free(struct inputs *ins)
-{
-	for (size_t i = 0; i < ins->nrecs; i++) {
-		recording_free(&ins->recs[i]);
-		sideband_free(&ins->sbs[i]);
-		binaries_kept_remove(&ins->kept[i]);
-	}
-	free(ins->kept);
-	free(ins->recs);
-	free(ins->sbs);
-	free(ins->in);
-}
-
-/* The kept binaries' copy of the recording input IN is a snapshot of. */
-static const struct binaries_kept *kept_of(const struct inputs *ins, const struct conv_input *in)
-{
-	return &ins->kept[in->rec - ins->recs];
-}
-
 /* The binaries every input of INS names by build id, checked into BINS
  * (binaries.h). Returns an exit status: out of memory fails. */
 static int check_binaries(const struct inputs *ins, struct binaries *bins)
 {
 	for (size_t i = 0; i < ins->n; i++) {
 		char handle[32];
-		int fd = ins->in[i].stream ? -1 : open_input(&ins->in[i]), e = 0;
+		int fd = ins->in[i].stream ? -1 : conv_input_open(&ins->in[i]), e = 0;
 
 		if (fd >= 0) {
 			e = binaries_check(bins, inpath_proc(fd, handle, sizeof(handle)),
-					   kept_handle(kept_of(ins, &ins->in[i])));
-			close_input(fd);
+					   binaries_kept_handle(inputs_kept(ins, &ins->in[i])));
+			conv_input_close(fd);
 		}
 		if (e == -ENOMEM) {
 			diag_error("out of memory");
@@ -809,12 +606,12 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 	why[0] = 0;
 	for (size_t i = 0; sl && i < ins->n; i++) {
 		char e_why[256], handle[32];
-		int fd = ins->in[i].stream ? -1 : open_input(&ins->in[i]);
+		int fd = ins->in[i].stream ? -1 : conv_input_open(&ins->in[i]);
 		int e = fd < 0 ? 0 : srcline_read_buildids(sl, inpath_proc(fd, handle, sizeof(handle)),
 							   e_why, sizeof(e_why));
 
 		if (fd >= 0)
-			close_input(fd);
+			conv_input_close(fd);
 		if (e == -ENOMEM) {
 			srcline_free(sl);
 			return NULL;
@@ -823,60 +620,6 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
 	}
 	return sl;
-}
-
-/*
- * The last snapshot IN of a recording of several, converted: when it holds
- * no samples (nor branches: STATS_BEFORE, the counts before it), says so,
- * and where the program's end is (EXITED: its exit was in the trace before
- * it). perf takes the last one when the program exited, after the one it
- * was writing then: one that it read after the exit holds the end.
- */
-static void last_snapshot_said(const struct conv_driver *cv, const struct conv_input *in,
-			       const struct conv_stats *stats_before, bool exited)
-{
-	const struct conv_stats *now = conv_driver_stats(cv);
-	const struct recording *r = in->rec;
-
-	if (r->files || r->nsnapshots < 2 || in->snapshot + 1 != r->nsnapshots ||
-	    now->samples != stats_before->samples || now->branches != stats_before->branches)
-		return;
-	diag_info("%s: the last snapshot (%s) holds no samples: %s", in->path,
-		  record_end_name(r->snapshots[in->snapshot].reason), exited ?
-		  "perf read the snapshot before it after the program's exit: that one holds "
-		  "the program's end" : "the trace ends with the snapshot before it, short of "
-		  "the program's end (by how much: the line on how the program ended)");
-}
-
-/* Converts every input of INS with CV, each snapshot told what it passes
- * on to the next (timeline.h), and ends the conversion. Returns an exit
- * status (EXIT_FALLBACK: all again through perf). */
-static int convert_all(struct conv_driver *cv, struct inputs *ins, const struct input_perf *perf)
-{
-	int err, rc = EXIT_OK;
-
-	for (size_t i = 0; i < ins->nrecs; i++)
-		if (!ins->recs[i].files && (err = conv_driver_recording(cv, &ins->recs[i])))
-			return conv_driver_failed(cv, err);
-	for (size_t i = 0; i < ins->n && rc == EXIT_OK; i++) {
-		const struct conv_input *in = &ins->in[i], *next = i + 1 < ins->n ? in + 1 : NULL;
-		struct conv_stats before = *conv_driver_stats(cv);
-		uint64_t last;
-		bool exited = in->rec->npids &&
-			      conv_driver_process_end(cv, in->rec->pids[0], &last);
-
-		conv_driver_snapshot(cv, recording_snapshot_live(in->rec, in->snapshot),
-				     timeline_next(in->rec, in->snapshot, next ? next->rec : NULL,
-						   next ? next->snapshot : 0), in->rec->ring,
-				     in->snapshot == 0 && !in->rec->files ? in->rec : NULL);
-		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
-				      kept_of(ins, in), perf);
-		if (rc == EXIT_OK)
-			last_snapshot_said(cv, in, &before, exited);
-	}
-	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
-		rc = conv_driver_failed(cv, err);
-	return rc;
 }
 
 /* Opens the output of O (fxt_writer_open()); NULL after saying why, with
@@ -971,7 +714,9 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	if (rc) {
 		fxt_writer_abort(w);
 	} else {
-		rc = convert_all(cv, ins, &perf);
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		rc = inputs_convert(cv, ins, &perf, ncpu > 0 ? (unsigned)ncpu : 1);
 		rc = end_trace(o, cv, w, sl, buildid_why, first, rc);
 	}
 	conv_driver_free(cv);
@@ -1024,7 +769,7 @@ out:
 	inputs_free(&ins);
 	free(windows);
 	conv_options_free(&o);
-	if (rc == EXIT_FALLBACK)
+	if (rc == INPUTS_FALLBACK)
 		rc = rerun_with_perf(argc, argv);
 	return rc;
 }

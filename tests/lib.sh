@@ -158,6 +158,29 @@ run_group() {
 	GROUP_PID=
 	return "$rc"
 }
+# fifo_reader FIFO OUT: copies what is written into FIFO into OUT in the
+# background (its pid in READER), its reader open before this returns: a
+# writer that refuses a FIFO no process reads (the converter and the front
+# end open it O_NONBLOCK: ENXIO) must find one however late the background
+# job runs (`cat FIFO >OUT &` may not have opened it yet on a loaded
+# machine). This shell holds FIFO open for writing too (fd FIFO_RW), so
+# that opening the reader here does not wait: run the writer with
+# {FIFO_RW}>&- (it need not hold it); fifo_reader_end closes it and waits
+# for the reader, which then sees the end of what the writer wrote.
+FIFO_RW=
+fifo_reader() {
+	local r
+	exec {FIFO_RW}<>"$1"
+	exec {r}<"$1"
+	cat <&"$r" >"$2" {FIFO_RW}>&- &
+	READER=$!
+	exec {r}<&-
+}
+# fifo_reader_end: after the writer closed the FIFO: the reader's status.
+fifo_reader_end() {
+	exec {FIFO_RW}>&-
+	wait "$READER"
+}
 # rec_field DIR PATH: the value of field PATH ("end", "trigger.symbol",
 # "pids.0") of recording directory DIR's record.json as
 # `snaptrace-convert --dump=recording` prints it (a string unquoted, null as

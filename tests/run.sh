@@ -2,14 +2,14 @@
 # Runs the test suite against the build in directory O (default build).
 #   tests/run.sh [-j N] [-J N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]
 #
-# Suites: every unit program O/test/unit/test_* ("unit", or unit/test_parse
-# alone) and every tests/DIR/NAME.test.sh by its NAME; SUITE/NAME hands NAME
-# to the suite as an argument (cases/jit-int, or a golden case named alone:
-# jit-int). Naming suites runs them whatever their tier; naming none runs
+# Suites: every tests/DIR/NAME.test.sh by its NAME (the unit programs
+# O/test/unit/test_* are the suite unit: tests/unit/unit.test.sh); SUITE/NAME
+# hands NAME to the suite as an argument (cases/jit-int, unit/test_parse, or a
+# golden case named alone: jit-int). Naming suites runs them whatever their tier; naming none runs
 # every suite of the tiers in LIST (default check,record).
 #
 # Tiers: a suite says its own in one line near its top, "# tier: TIER"
-# (none: check); unit programs are check.
+# (none: check).
 #   check        no perf recording, no timing: runs beside other check
 #                suites, -j N at a time (default: the number of CPUs), and
 #                beside record suites at nice 10 when the run has some
@@ -39,7 +39,7 @@
 # (default 300) is killed (its process group and every process carrying
 # its token), and the test it was in is a FAIL with its time.
 #
-# Every suite and unit program starts through O/test/sigdfl
+# Every suite starts through O/test/sigdfl
 # (tests/runner/sigdfl.c): SIGINT, SIGQUIT, SIGTERM and SIGHUP at their
 # default action however the runner was started (nohup, a background job);
 # in a session of its own (sigdfl -s); with TMPDIR a scratch directory of its own. A
@@ -118,8 +118,8 @@ tier_of() {
 	echo check
 }
 
-# The jobs: name (SUITE, or "SUITE #R" with -r), tier, program (a unit
-# program, or a suite's script run by bash) and arguments (one a line).
+# The jobs: name (SUITE, or "SUITE #R" with -r), tier, program (a suite's
+# script, run by bash) and arguments (one a line).
 J_NAME=() J_TIER=() J_PROG=() J_ARGS=()
 add_job() {
 	local name=$1 tier=$2 prog=$3 r
@@ -142,10 +142,10 @@ for s in "$@"; do
 		suites=("$top"/tests/*/cases.test.sh)
 	fi
 	selected+=("$s")
-	if [ "$suite" != unit ] && [ ! -e "${suites[0]}" ]; then
+	if [ ! -e "${suites[0]}" ]; then
 		all=("$top"/tests/*/*.test.sh)
 		all=("${all[@]##*/}")
-		echo "tests/run.sh: no suite '$suite': expected unit, a golden case or one of:" \
+		echo "tests/run.sh: no suite '$suite': expected a golden case or one of:" \
 			"${all[@]%.test.sh}" >&2
 		exit 2
 	fi
@@ -169,16 +169,6 @@ want() {
 	return $hit
 }
 
-for t in "$O"/test/unit/test_*; do
-	[ -x "$t" ] && [ -f "$t" ] || continue
-	name=${t##*/}
-	# a program whose source is gone (renamed, removed) is a stale build
-	# product, not a test
-	[ -f "$top/tests/unit/$name.c" ] || continue
-	if want unit check && { [ ${#parts[@]} -eq 0 ] || [[ " ${parts[*]} " == *" $name "* ]]; }; then
-		add_job "unit/$name" check "$t"
-	fi
-done
 for s in "$top"/tests/*/*.test.sh; do
 	[ -e "$s" ] || continue
 	name=${s##*/}
@@ -249,7 +239,7 @@ check_survivors() {
 	[ -z "$left" ] && return 0
 	echo "FAIL $1: processes left running:"
 	for p in $left; do
-		echo "    $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c 1-200)"
+		echo "    $p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | cut -c 1-200)"
 		kill -9 "$p" 2>/dev/null
 	done
 	return 1
@@ -258,7 +248,7 @@ check_survivors() {
 # ended PID: true when child PID has exited (gone, or a zombie not reaped).
 ended() {
 	local st
-	read -r st <"/proc/$1/stat" 2>/dev/null || return 0
+	{ read -r st <"/proc/$1/stat"; } 2>/dev/null || return 0
 	st=${st##*) }
 	[ "${st%% *}" = Z ]
 }
@@ -269,8 +259,7 @@ ended() {
 # check); hang when the guard fired.
 job() {
 	local i=$1 d="$RUN/$1" token="$$.$1.$RANDOM$RANDOM" pid fd line part="" rc
-	local -a cmd=("${J_PROG[$i]}")
-	[ "${J_PROG[$i]%.test.sh}" = "${J_PROG[$i]}" ] || cmd=(bash "${J_PROG[$i]}")
+	local -a cmd=(bash "${J_PROG[$i]}")
 	[ -z "${J_ARGS[$i]}" ] || mapfile -t -O "${#cmd[@]}" cmd <<<"${J_ARGS[$i]}"
 	local t0=${EPOCHREALTIME/./} last now
 	if [ $private_tmp = 1 ] && [ "${J_TIER[$i]}" != check ]; then

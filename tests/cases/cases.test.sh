@@ -25,13 +25,34 @@
 # the converter wrote (when the slices differ) and the command that reruns
 # just that case. A case that converts is also converted in the form perf
 # script prints with snaptrace's dlfilter (tests/gen/text2bin: its branch
-# lines as binary records), which must write the same FXT bytes. How to add
-# a case: docs/contributing.md.
+# lines as binary records), which must write the same FXT bytes. A case
+# that holds expected-times.txt also has its times checked on that FXT,
+# as follows. How to add a case: docs/contributing.md.
+# Times: expected-times.txt holds lines
+#   TID DEPTH BEGIN END NAME        a slice (BEGIN/END in ns, "*" = any)
+#   TID DEPTH TIME - NAME           an instant (after that thread's slices)
+# derived from docs/design.md "The line driver" and "Ordering in the file"
+# (thread's first timestamp, segment start after a decode error, spreading of equal timestamps, gaps,
+# period as time). The converter's output read back with
+# `snaptrace-convert --dump=tree` must list, per thread and in order, the
+# same slices and instants with times within TOL ns (a converter may stagger
+# inferred begins by a few ns to order them; more is a different time).
+# DEPTH "*" matches any depth, a NAME ending in "*" matches by prefix.
+# Frames inferred below the bottom of the stack cannot all begin exactly at
+# the segment's start: Perfetto would nest equal-time begins in file order,
+# innermost first. The converter staggers them, the k-th k ns before the
+# segment's first branch, or after a decode error at error + 512 - k, and
+# then moves the segment's events earlier than error + 512 up to that time
+# (each inferred frame needs a ns of its own; 512 is as deep as Perfetto
+# nests); the files pin those times. A decode error
+# without a time before the thread's first event lands inside the frames
+# inferred before that event (depth 1 in lost-data-no-time).
 # Usage: bash tests/cases/cases.test.sh [NAME...]   (normally via tests/run.sh)
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CASES_DIR="$SNAPTRACE_TOP/tests/cases"
 TEXT2BIN="$SNAPTRACE_TEST_BIN/gen/text2bin"
+TOL=8
 
 need_built cases "$CONVERT"
 
@@ -41,6 +62,62 @@ case_fail() {
 	local o=${SNAPTRACE_O#"$SNAPTRACE_TOP"/}
 	fail "cases/$1" "$2"
 	echo "  rerun: KEEP=1 tests/run.sh $o cases/$1   (or: make test T=cases/$1)"
+}
+
+# times_match TREE EXPECTED: prints the first difference and returns 1.
+times_match() {
+	awk -v tol=$TOL '
+	function push(t, v) { if (!(t in cnt)) { cnt[t] = 0; order[++nt] = t }; cnt[t]++; val[t, cnt[t]] = v }
+	function epush(t, v) { if (!(t in ecnt)) { ecnt[t] = 0; eorder[++ne] = t }; ecnt[t]++; ev[t, ecnt[t]] = v }
+	function near(want, got) { return want == "*" || want == "-" || (got != "" && (got - want <= tol && want - got <= tol)) }
+	function name_ok(want, got) {
+		if (substr(want, length(want), 1) == "*")
+			return substr(got, 1, length(want) - 1) == substr(want, 1, length(want) - 1)
+		return want == got
+	}
+	FNR == NR {
+		if ($0 == "") next
+		n = $1 " " $2 " " $3 " " $4 " "
+		epush($1, $2 SUBSEP $3 SUBSEP $4 SUBSEP substr($0, length(n) + 1))
+		next
+	}
+	/^#/ { next }
+	{
+		tid = $1; depth = $2
+		rest = substr($0, length($1) + length($2) + 3)
+		sub(/^ +/, "", rest)
+		if (match(rest, / \[[0-9]+, ([0-9]+\] dur=|did not end\])/)) {
+			name = substr(rest, 1, RSTART - 1)
+			times = substr(rest, RSTART)
+			b = times; sub(/^ *\[/, "", b); sub(/,.*/, "", b)
+			e = times; sub(/^[^,]*, /, "", e); sub(/\].*/, "", e)
+			if (e == "did not end") e = "never"
+		} else if (match(rest, / @[0-9]+ instant/)) {
+			name = substr(rest, 1, RSTART - 1)
+			b = substr(rest, RSTART + 2); sub(/ .*/, "", b)
+			e = "-"
+		} else {
+			next
+		}
+		push(tid, depth SUBSEP b SUBSEP e SUBSEP name)
+	}
+	END {
+		for (i = 1; i <= ne; i++) {
+			t = eorder[i]
+			for (j = 1; j <= ecnt[t] || j <= cnt[t]; j++) {
+				if (j > ecnt[t]) { split(val[t, j], a, SUBSEP); print "thread " t ": extra " a[4]; exit 1 }
+				split(ev[t, j], x, SUBSEP)
+				if (j > cnt[t]) { print "thread " t ": missing " x[4]; exit 1 }
+				split(val[t, j], a, SUBSEP)
+				if ((x[1] != "*" && x[1] != a[1]) || !name_ok(x[4], a[4]) || !near(x[2], a[2]) ||
+				    (x[3] != "-" && !near(x[3], a[3])) || (x[3] == "-") != (a[3] == "-")) {
+					print "thread " t ": expected " x[1] " " x[4] " [" x[2] ", " x[3] "], found " \
+						a[1] " " a[4] " [" a[2] ", " a[3] "]"
+					exit 1
+				}
+			}
+		}
+	}' "$2" "$1"
 }
 
 # run_case DIR: prints one ok/FAIL line for the case in DIR (run in DIR:
@@ -119,6 +196,16 @@ $(grep -E -m1 -- "${pat#! }" "$TMP/$name.records")"
 				return
 			fi
 		done <"$dir/expect-records"
+	fi
+	if [ -f "$dir/expected-times.txt" ]; then
+		if ! "$CONVERT" --dump=tree "$out" >"$TMP/$name.tree" 2>"$err.dump"; then
+			case_fail "$name" "--dump=tree fails: $(first_lines "$err.dump")"
+			return
+		fi
+		if ! diff=$(times_match "$TMP/$name.tree" "$dir/expected-times.txt"); then
+			case_fail "$name" "times differ from expected-times.txt: $diff"
+			return
+		fi
 	fi
 	if ! "$TEXT2BIN" <"$dir/input.txt" >"$TMP/$name.bin"; then
 		case_fail "$name" "$TEXT2BIN failed"

@@ -100,19 +100,16 @@ device() {
 }
 
 fifo() {
-	local d="$TMP/fifo" reader
+	local d="$TMP/fifo" rc
 	mkdir "$d"
 	mkfifo "$d/ff"
-	cat "$d/ff" >"$d/got.fxt" &
-	reader=$!
-	if ! timeout 20 "$CONVERT" -q "$IN" -o "$d/ff" 2>"$d/err"; then
-		fail fifo "exit $?: $(first_lines "$d/err")"
-		kill "$reader" 2>/dev/null
-		wait "$reader" 2>/dev/null
-		return
-	fi
-	wait "$reader"
-	if [ ! -p "$d/ff" ]; then
+	fifo_reader "$d/ff" "$d/got.fxt"
+	timeout 20 "$CONVERT" -q "$IN" -o "$d/ff" 2>"$d/err" {FIFO_RW}>&-
+	rc=$?
+	fifo_reader_end
+	if [ $rc -ne 0 ]; then
+		fail fifo "exit $rc: $(first_lines "$d/err")"
+	elif [ ! -p "$d/ff" ]; then
 		fail fifo "the FIFO is no longer a FIFO: $(ls -l "$d/ff")"
 	elif reads_back fifo "$d/got.fxt" && no_temps fifo "$d"; then
 		ok fifo

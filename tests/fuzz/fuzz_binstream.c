@@ -32,6 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(buf + sizeof(first), data + 1, size - 1);
 	path = fuzz_file_write("bin", buf, sizeof(first) + (size ? size - 1 : 0));
 	free(buf);
-	fuzz_conv(&path, 1, NULL, opts, srcline, 1);
+	fuzz_conv(path, NULL, opts, srcline, 1);
 	return 0;
 }

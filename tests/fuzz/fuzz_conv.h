@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_conv.h: the conversion every converter fuzz target runs, as
- * snaptrace-convert runs it (convert/main.c): each input through input_open
- * (its binary check and binary-stream detection), the block pipeline (or
- * the binary-stream reader) and the driver, a recording's snapshot ends and
- * its markers, source lines when asked. A refused input is fine; an output
+ * fuzz_conv.h: the conversion every converter fuzz target runs, through
+ * snaptrace-convert's own loop (convert/inputs.h inputs_convert()): each
+ * input through input_open (its binary check and binary-stream detection),
+ * the block pipeline (or the binary-stream reader) and the driver, a
+ * recording's snapshot ends, side-band and markers, source lines when
+ * asked. A refused input is fine; an output
  * must read back balanced, with no problem Perfetto would trip on
  * (docs/design.md "Perfetto quirks"): else the target aborts.
  *
@@ -31,8 +32,7 @@
 #include "fuzz_file.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
-#include "input.h"
-#include "pipeline.h"
+#include "inputs.h"
 #include "recording.h"
 #include "srcline.h"
 #include "timeline.h"
@@ -94,26 +94,35 @@ static inline const char *fuzz_symfs(void)
 	return dir;
 }
 
+/* The snapshots of a recording converted at most (fuzz_record_json's). */
+#define FUZZ_SNAPSHOTS 8
+
 /*
- * Converts the NPATHS inputs PATHS (the snapshots of recording R when R is
- * not NULL, which the markers then come from) with OPTS (source lines when
- * SRCLINE, under fuzz_symfs()) and WORKERS parsing threads, and checks the
- * result (see the top). Returns when the input was refused or converted
- * well; aborts on anything else.
+ * Converts the file PATH, or when R is not NULL the snapshots of recording
+ * R that have a file (the first FUZZ_SNAPSHOTS; the markers come from R),
+ * through the converter's own loop (inputs.h inputs_convert(), as
+ * snaptrace-convert runs it) with OPTS (source lines when SRCLINE, under
+ * fuzz_symfs()) and WORKERS parsing threads, and checks the result (see
+ * the top). Returns when the input was refused or converted well; aborts
+ * on anything else.
  */
-static inline void fuzz_conv(const char *const *paths, size_t npaths, struct recording *r,
-			     struct conv_opts opts, bool srcline, unsigned workers)
+static inline void fuzz_conv(const char *path, struct recording *r, struct conv_opts opts,
+			     bool srcline, unsigned workers)
 {
 	static const char *const no_perf[] = { NULL };
-	struct input_perf perf = { .perf = "/nonexistent/perf", .args = no_perf };
+	struct input_perf perf = { .perf = "/nonexistent/perf", .args = no_perf, .rec_dirfd = -1 };
 	struct fxt_trace t = { 0 };
 	struct recording files = { .dirfd = -1, .fd = -1 };
-	const struct recording *tl = r ? r : &files;
+	struct conv_input in[FUZZ_SNAPSHOTS];
+	struct sideband sb = { 0 };
+	struct binaries_kept kept = { .fd = -1, .parent = -1 };
+	struct inputs ins = { .in = in, .recs = r ? r : &files, .nrecs = 1, .sbs = &sb,
+			      .kept = &kept };
 	struct conv_driver *cv;
 	struct fxt_writer *w;
 	const char *out = fuzz_file_path("fxt");
 	char err[512];
-	int e = 0, rc = PIPELINE_OK;
+	int e = 0, rc;
 
 	/* a write per warning line, not per piece of it (escaped names, numbers):
 	 * the writes were a sixth of fuzz_convert's CPU even into /dev/null */
@@ -122,43 +131,25 @@ static inline void fuzz_conv(const char *const *paths, size_t npaths, struct rec
 
 	if (!line_buffered && !setvbuf(stderr, errbuf, _IOLBF, sizeof(errbuf)))
 		line_buffered = true;
+	if (!r && timeline_files(&files, &path, 1))
+		abort();
+	for (size_t k = 0; k < ins.recs->nsnapshots && ins.n < FUZZ_SNAPSHOTS; k++)
+		if (ins.recs->snapshots[k].path)
+			in[ins.n++] = (struct conv_input){ ins.recs->snapshots[k].path, ins.recs, k,
+							   false, 0, 0 };
+	if (!ins.n) {	/* nothing to convert: snaptrace-convert refuses it */
+		recording_free(&files);
+		return;
+	}
 	opts.srcline = srcline ? srcline_new(fuzz_symfs()) : NULL;
 	w = fxt_writer_open(out, FXT_OUTPUT_RAW, "fuzz", &e);
 	cv = w ? conv_driver_new(w, &opts) : NULL;
 	if (!cv || (srcline && !opts.srcline))
 		abort();
-	if (r && conv_driver_recording(cv, r))
-		abort();
-	if (!r && timeline_files(&files, paths, npaths))
-		abort();
-	for (size_t i = 0; i < npaths && rc == PIPELINE_OK; i++) {
-		struct input *in;
-		int conv_err = 0, fd = open(paths[i], O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			abort();
-		if (input_open(paths[i], fd, &perf, &in, err, sizeof(err))) {	/* a binary file */
-			close(fd);
-			rc = PIPELINE_READ_ERROR;
-			break;
-		}
-		/* as convert/main.c: the snapshots of R (or of the files given
-		 * in a row) in order, each followed by the next */
-		conv_driver_snapshot(cv, recording_snapshot_live(tl, i),
-				     timeline_next(tl, i, i + 1 < npaths ? tl : NULL, i + 1), tl->ring,
-				     i == 0 && r ? r : NULL);
-		conv_driver_begin_input(cv, paths[i], -1);
-		rc = pipeline_convert(in, paths[i], cv, workers, &conv_err, err, sizeof(err));
-		if (input_close(in, err, sizeof(err)) < 0)
-			rc = PIPELINE_READ_ERROR;
-		close(fd);	/* input_open() borrows it */
-		if (rc == PIPELINE_OK)
-			rc = conv_driver_end_input(cv);
-	}
-	if (rc == PIPELINE_OK)
-		rc = conv_driver_end(cv);
+	rc = inputs_convert(cv, &ins, &perf, workers);
 	conv_driver_free(cv);
 	recording_free(&files);
+	sideband_free(&sb);
 	srcline_free(opts.srcline);	/* where a non-ELF dso once ended libelf twice */
 	if (rc) {	/* a refused input: nothing is written */
 		fxt_writer_abort(w);

@@ -22,6 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct conv_opts opts = { .strict = how & 1 };
 	bool srcline = (how & 4) && !memmem(data, size, "..", 2);
 
-	fuzz_conv(&text, 1, NULL, opts, srcline, how & 2 ? 2 : 1);
+	fuzz_conv(text, NULL, opts, srcline, how & 2 ? 2 : 1);
 	return 0;
 }

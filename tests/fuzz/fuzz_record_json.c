@@ -72,12 +72,11 @@ static int add_hit(void *arg, const struct recording_hit *h)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *dir = rec_dir(), *paths[8];
+	const char *dir = rec_dir();
 	struct conv_opts opts = { .strict = false };
 	struct hits hs = { 0 };
 	struct recording r;
 	char path[320], err[512];
-	size_t n = 0;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/record.json", dir);
@@ -91,16 +90,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (recording_hits(&r, add_hit, &hs, err, sizeof(err)) || hs.n != r.nhits)
 		abort();
-	for (size_t i = 0; i < r.nsnapshots && n < 8; i++)
-		if (r.snapshots[i].path)
-			paths[n++] = r.snapshots[i].path;
 	if (size & 1 && hs.nw) {
 		opts.cut.on = true;
 		opts.cut.windows = hs.w;
 		opts.cut.nwindows = conv_cut_windows(hs.w, hs.nw);
 	}
-	if (n)
-		fuzz_conv(paths, n, &r, opts, false, 1);
+	fuzz_conv(NULL, &r, opts, false, 1);
 	free(hs.w);
 	recording_free(&r);
 	return 0;

@@ -356,7 +356,7 @@ t_no_return() {
 }
 
 t_fifo() {
-	local bad reader
+	local bad
 	mkfifo "$TMP/ff"
 	bad=$(refuses ff1 2 "^snaptrace: $TMP/ff: a FIFO that no process reads: start its reader first" \
 		timeout 30 "$FRONT" run -o "$TMP/ff" -d "$TMP/ffrec" --trigger none --duration 0.2 -- "$PROG")
@@ -364,12 +364,11 @@ t_fifo() {
 	bad+=$(refuses ff2 2 "^snaptrace-convert: $TMP/ff: a FIFO that no process reads: start its reader first" \
 		timeout 30 "$CONVERT" "$TMP/own" -o "$TMP/ff")
 	if [ -n "$bad" ]; then fail fifo_no_reader "$bad"; else ok fifo_no_reader; fi
-	cat "$TMP/ff" >"$TMP/ff.got" &
-	reader=$!
+	fifo_reader "$TMP/ff" "$TMP/ff.got"
 	timeout 30 "$FRONT" run -q -o "$TMP/ff" --trigger none --duration 0.2 -- "$PROG" \
-		>/dev/null 2>"$TMP/ff3.err"
+		>/dev/null 2>"$TMP/ff3.err" {FIFO_RW}>&-
 	bad=$?
-	wait "$reader"
+	fifo_reader_end
 	if [ "$bad" != 0 ]; then
 		fail fifo_read "exit $bad: $(tl 3 "$TMP/ff3.err")"
 	elif ! "$CONVERT" --dump=slices "$TMP/ff.got" 2>&1 | grep -q " work$"; then
