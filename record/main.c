@@ -408,7 +408,9 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 		}
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
 	} else {
-		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid, &bad);
+		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid,
+					s->picked.pid ? &s->picked : NULL, &bad);
+		rec_proc_release(&s->picked);
 		if (err == -EPERM) {
 			char comm[32] = "?";
 
@@ -418,12 +420,18 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 				   o->tid ? "-t" : "-p", (int)bad, comm);
 			return EXIT_USAGE;
 		}
+		if (err && s->picked.pid) {
+			diag_error("attach: process %d ended since it was picked (its pid may be "
+				   "another process's now): not attached", (int)bad);
+			return EXIT_RUNTIME;
+		}
 		if (err) {
 			diag_error("%s %d: expected a running %s, found none", o->tid ? "-t" : "-p",
 				   (int)bad, o->tid ? "thread" : "process");
 			return EXIT_RUNTIME;
 		}
-		if (!realpath(s->target.exe, s->exe))
+		/* another mount namespace's path names another file here */
+		if (!rec_proc_same_mntns(s->target.pids[0]) || !realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
 	return -1;
@@ -918,15 +926,17 @@ static int list_symbols(const struct rec_cli *cli)
 	return n > 0 ? EXIT_OK : EXIT_RUNTIME;   /* main() checks stdout */
 }
 
-/* snaptrace attach without -p or -t: the user picks the process (into O).
- * Returns -1 to go on, or the exit status after a one-line error. */
-static int pick_process(struct rec_opts *o)
+/* snaptrace attach without -p or -t: the user picks the process (into O),
+ * held from then on in *PICKED. Returns -1 to go on, or the exit status
+ * after a one-line error. */
+static int pick_process(struct rec_opts *o, struct rec_proc_held *picked)
 {
 	char why[256], comm[32] = "";
-	pid_t pid;
-	int err = rec_procpick(&pid, why, sizeof(why));
+	int err = rec_procpick(picked, why, sizeof(why));
+	pid_t pid = picked->pid;
 
 	if (err) {
+		picked->pid = 0;
 		diag_error("%s", why);
 		return err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
 	}
@@ -1003,7 +1013,7 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		goto out;
 	if (cli.verb == REC_VERB_ATTACH && !o->npids && !o->tid) {
-		r = pick_process(o);
+		r = pick_process(o, &session.picked);
 		if (r >= 0)
 			goto out;
 	}

@@ -976,6 +976,7 @@ static const char *target_end_why(const struct rec_session *s)
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
+	pid_t gone = 0;
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -1011,6 +1012,12 @@ int rec_session_run(struct rec_session *s)
 		goto out_trigger;
 	if (!s->o->multi_thread)
 		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
+	err = rec_target_still_same(&s->target, &gone);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "process %d ended before perf could attach to "
+			 "it (its pid may be another process's now): not recorded", (int)gone);
+		goto out_trigger;
+	}
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {

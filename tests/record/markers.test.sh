@@ -101,7 +101,7 @@ t_multi() {
 			bad+="hit $n at $t: no marker with snapshot $k, arg0 $a, arg1 $b; "
 	done < <(rec_rows "$d" hits time_ns args.0 args.1 snapshot | awk '$4 ~ /^[0-9]+$/')
 	# a hit listed in no snapshot (perf read the ring too late on a loaded
-	# host: docs/design.md "Which snapshot holds a hit") has its marker
+	# host: docs/design.md "Snapshots") has its marker
 	# too, naming none
 	while read -r t k; do
 		all=$((all + 1))

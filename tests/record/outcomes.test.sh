@@ -98,7 +98,8 @@ cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
 # `ends ignore` ignores SIGTERM; `ends exit7 FILE`, on SIGTERM, writes into
 # FILE how many perf events its parent (the recorder) holds, and exits 7
-# orphan: leaves a child sleeping 5 s (SIGTERM ignored with `orphan ignore`)
+# orphan: leaves a child sleeping 120 s (SIGTERM ignored with `orphan ignore`):
+# the recorder ends it; 5 s was shorter than a recording at load ~15
 cat >"$TMP/orphan.c" <<'EOF'
 #include <signal.h>
 #include <unistd.h>
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
 	if (fork() == 0) {
 		if (argc > 1)
 			signal(SIGTERM, SIG_IGN);
-		sleep(5);
+		sleep(120);
 		_exit(0);
 	}
 	usleep(20000);

@@ -21,9 +21,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "perfmap.h"
 #include "sideband.h"
 #include "tmpview.h"
 #include "unit.h"
@@ -785,8 +787,8 @@ static void test_mmaps(void)
 }
 
 /* The perf maps a view holds for that file: one per process perf reads
- * one for (tmpview.h), each empty (no such file in /tmp), and perf's own
- * as process 1 of its pid namespace, empty. */
+ * one for (tmpview.h), each empty (no such file in /tmp), and no other
+ * (perf's own, perf-1.map as process 1 of its pid namespace, not there). */
 static void test_tmpview_names(void)
 {
 	struct tmpview *v = NULL;
@@ -833,6 +835,62 @@ static void test_tmpview_compressed(void)
 	CHECK_INT_EQ(tmpview_make(path, -1, &v, why, sizeof(why)), -ENOTSUP);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
+	tmpview_free(v);
+}
+
+/* A view of 35 processes whose maps the recording kept: at most
+ * PERFMAP_FILES_MAX files and PERFMAP_TOTAL_MAX bytes of contents
+ * (perfmap.h), the rest empty; a map of the same file (a hard link, as a
+ * thread's is its process's) is one copy. */
+static void test_tmpview_budget(void)
+{
+	struct tmpview *v = NULL;
+	struct file f;
+	char why[256] = "", name[64];
+	const char *path, *dir = unit_tmp("kept");
+	int rec, files = 0, same = -1;
+	uint64_t bytes = 0;
+
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	for (uint32_t pid = 4194401; pid <= 4194435; pid++)
+		put_map(&f, PERFDATA_REC_MMAP2, 0, pid, 5, 0x22, "//anon");
+	put_at64(&f, 48, f.len - 104);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL && mkdir(dir, 0755) == 0);
+	rec = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(rec >= 0);
+	for (int pid = 4194401; rec >= 0 && pid <= 4194434; pid++) {
+		int fd;
+
+		snprintf(name, sizeof(name), "perf-%d.map", pid);
+		fd = openat(rec, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		CHECK(fd >= 0 && write(fd, "1000 10 f\n", 10) == 10);
+		/* sparse: 200 MiB, then 100 MiB (past the 256 MiB in all) */
+		if (pid <= 4194402)
+			CHECK(ftruncate(fd, pid == 4194401 ? 200 << 20 : 100 << 20) == 0);
+		close(fd);
+	}
+	CHECK(linkat(rec, "perf-4194403.map", rec, "perf-4194435.map", 0) == 0);
+	CHECK_INT_EQ(tmpview_make(path, rec, &v, why, sizeof(why)), 0);
+	CHECK(v != NULL);
+	for (size_t i = 0; v && i < v->n; i++) {
+		if (v->files[i].fd >= 0) {
+			files++;
+			bytes += (uint64_t)v->files[i].size;
+		}
+		if (!strcmp(v->files[i].name, "perf-4194402.map") ||
+		    !strcmp(v->files[i].name, "perf-4194434.map"))
+			CHECK(v->files[i].fd < 0 && v->files[i].same < 0);
+		if (!strcmp(v->files[i].name, "perf-4194435.map"))
+			same = (int)v->files[i].same;
+	}
+	CHECK_INT_EQ(files, (int)PERFMAP_FILES_MAX);
+	CHECK(bytes <= PERFMAP_TOTAL_MAX);
+	CHECK(same >= 0 && v && !strcmp(v->files[same].name, "perf-4194403.map"));
+	tmpview_free(v);
+	if (rec >= 0)
+		close(rec);
 }
 
 int main(void)
@@ -840,6 +898,7 @@ int main(void)
 	if (unit_tmp_init("test_perfdata"))
 		return 1;
 	UNIT_RUN(test_feature);
+	UNIT_RUN(test_tmpview_budget);
 	UNIT_RUN(test_mmap2);
 	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);
