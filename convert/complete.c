@@ -28,12 +28,16 @@
 #include <string.h>
 
 /* Writes EV, a record of T's track; a begin, complete or instant moves
- * T's latest record time. */
+ * T's latest record time, and any record its latest time. */
 static void write_record(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
 {
+	uint64_t end = ev->type == FXT_EVENT_COMPLETE && ev->end_ts > ev->ts ? ev->end_ts : ev->ts;
+
 	fxt_writer_event(c->w, ev);
 	if (ev->type != FXT_EVENT_END && ev->ts > t->record_ts)
 		t->record_ts = ev->ts;
+	if (end > t->record_end)
+		t->record_end = end;
 }
 
 static void write_slice(struct conv *c, struct conv_thread *t,
@@ -106,24 +110,33 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 
 /* An end at EV->ts closes the innermost open slice, as Perfetto's does: a
  * slice still held (nothing inside it) of some duration is one complete
- * record. */
+ * record. A slice ends no earlier than it begins, nor, once begun, than
+ * the records written since (those are inside it: a child that the stack
+ * machine ended later than its parent, from times that went back, or one
+ * sample's period past its time), so every record nests in its parent
+ * whatever the input's times (docs/design.md "Complete events"). */
 static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
 {
 	struct conv_open_slice s;
+	struct fxt_event end = *ev;
 
 	if (!t->nopen) {	/* an end without a begin: as it came (Perfetto drops it) */
 		write_record(c, t, ev);
 		return;
 	}
 	s = t->open[--t->nopen];
-	if (!s.begun && ev->ts > s.ts) {
-		write_slice(c, t, &s, FXT_EVENT_COMPLETE, ev->ts);
+	if (end.ts < s.ts)
+		end.ts = s.ts;
+	if (!s.begun && end.ts > s.ts) {
+		write_slice(c, t, &s, FXT_EVENT_COMPLETE, end.ts);
 		c->stats.complete_slices++;
 		return;
 	}
 	if (!s.begun)
 		write_slice(c, t, &s, FXT_EVENT_BEGIN, 0);
-	write_record(c, t, ev);
+	else if (end.ts < t->record_end)
+		end.ts = t->record_end;
+	write_record(c, t, &end);
 }
 
 void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)

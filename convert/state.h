@@ -325,6 +325,8 @@ struct conv_thread {
 	size_t nopen, capopen;
 	uint64_t record_ts;            /* ns, the latest begin, complete or instant
 					* written on T's track */
+	uint64_t record_end;           /* ns, the latest time written on T's track:
+					* a record's time, a complete record's end */
 
 	/* The tracks of T's event samples: each event name's track koid. */
 	struct conv_event_track *event_tracks;
