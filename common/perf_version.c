@@ -160,6 +160,46 @@ static bool cache_dir(char *dir, size_t size)
 	return n > 0 && (size_t)n < size;
 }
 
+/* Whether PATH is a directory of the caller's (root's counts for root)
+ * that nobody else may write: PATH itself, not a link (lstat), except for
+ * BASE, the $HOME or $XDG_CACHE_HOME the caller named, which is followed. */
+static bool own_dir(const char *path, bool base)
+{
+	struct stat st;
+
+	return !(base ? stat(path, &st) : lstat(path, &st)) && S_ISDIR(st.st_mode) &&
+	       st.st_uid == geteuid() && !(st.st_mode & 022);
+}
+
+/* Makes the cache directory DIR (cache_dir()'s) and ~/.cache above it
+ * where missing, each only inside a directory of the caller's that nobody
+ * else may write (own_dir()): root run with another user's HOME, or a
+ * ~/.cache that is a link to elsewhere, gets no cache, never a directory
+ * made where that user points. Returns whether DIR may be used. */
+static bool make_cache_dir(const char *dir)
+{
+	char up[PATH_MAX], base[PATH_MAX], *slash;
+	bool xdg = getenv("XDG_CACHE_HOME") && getenv("XDG_CACHE_HOME")[0] == '/';
+
+	snprintf(up, sizeof(up), "%s", dir);
+	if (!(slash = strrchr(up, '/')) || slash == up)
+		return false;
+	*slash = 0;                             /* ~/.cache, or $XDG_CACHE_HOME */
+	snprintf(base, sizeof(base), "%s", up);
+	if (!xdg) {
+		if (!(slash = strrchr(base, '/')))
+			return false;
+		*(slash == base ? slash + 1 : slash) = 0;       /* $HOME */
+		if (!own_dir(base, true))
+			return false;
+		mkdir(up, 0700);
+	}
+	if (!own_dir(up, xdg))
+		return false;
+	mkdir(dir, 0700);
+	return own_dir(dir, false);
+}
+
 /* The cache key of the binary at PATH into KEY ("KEY\t" starts its line).
  * Returns false when PATH cannot be looked at. */
 static bool cache_key(const char *path, char *key, size_t size)
@@ -222,12 +262,8 @@ static void cache_store(const char *dir, const char *path, const char *exe, cons
 	struct outpath out;
 	FILE *in, *f;
 
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	if ((nl = strrchr(tmp, '/')) && nl > tmp) {
-		*nl = 0;
-		mkdir(tmp, 0700);	/* ~/.cache may not be there yet */
-	}
-	mkdir(dir, 0700);
+	if (!make_cache_dir(dir))
+		return;
 	fd = inpath_open(AT_FDCWD, path, 0, tmp, sizeof(tmp));
 	in = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (fd >= 0 && !in)

@@ -410,7 +410,8 @@ int perfdata_mmaps(const char *path, int (*fn)(void *arg, const struct perfdata_
 		file[n] = 0;
 		m = (struct perfdata_mmap){
 			.file = file, .at = r->rec_off + at, .pid = le32(rec + 8),
-			.tid = le32(rec + 12), .flags = mmap2 ? le32(rec + MMAP2_PROT + 4) : 0,
+			.tid = le32(rec + 12), .start = le64(rec + 16), .len = le64(rec + 24),
+			.pgoff = le64(rec + 32), .flags = mmap2 ? le32(rec + MMAP2_PROT + 4) : 0,
 			.exec = mmap2 ? (le32(rec + MMAP2_PROT) & PROT_EXEC) != 0 :
 					!(le16(rec + 4) & MISC_MMAP_DATA),
 		};

@@ -177,6 +177,8 @@ struct perfdata_mmap {
 	uint64_t at;             /* the file offset of FILE's first byte: strlen(FILE) + 1
 				  * bytes of the record are its */
 	uint32_t pid, tid;       /* the process and thread that mapped it */
+	uint64_t start, len;     /* where it is mapped in the process, bytes */
+	uint64_t pgoff;          /* the file offset mapped at START */
 	uint32_t flags;          /* MMAP2's mmap flags (MAP_*); 0 for a MMAP */
 	bool exec;               /* executable: MMAP2's prot has PROT_EXEC; a MMAP
 				  * without PERF_RECORD_MISC_MMAP_DATA (as perf reads them) */

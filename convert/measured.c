@@ -42,6 +42,11 @@ static void info(struct conv *c, const struct recording_measure *m)
 	if (m->calls)
 		fprintf(f, "\tmin_ns=%" PRIu64 "\tp50_ns=%" PRIu64 "\tp90_ns=%" PRIu64 "\tp99_ns=%" PRIu64
 			"\tmax_ns=%" PRIu64, m->min_ns, m->p50_ns, m->p90_ns, m->p99_ns, m->max_ns);
+	if (m->calls_unrecorded) {
+		fprintf(f, "\tcalls_unrecorded=%" PRIu64 "\tthreads_unrecorded=", m->calls_unrecorded);
+		for (size_t i = 0; i < m->nthreads_unrecorded; i++)
+			fprintf(f, "%s%" PRId64, i ? "," : "", m->threads_unrecorded[i]);
+	}
 	fputs("\tbuckets=", f);
 	for (size_t i = 0; i < m->nbuckets; i++)
 		fprintf(f, "%s%" PRIu64 ":%" PRIu64 ":%" PRIu64, i ? "," : "", m->buckets[i].from,

@@ -154,6 +154,15 @@ static int member_id(struct reader *rd, struct json_object *obj, const char *at,
 	return 0;
 }
 
+/* Element V of array AT, a thread id, into *OUT. Returns 0 or 1. */
+static int member_tid(struct reader *rd, struct json_object *v, const char *at, int64_t *out)
+{
+	*out = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
+	if (*out < 1 || *out > 0x7fffffff)
+		return bad(rd, at, "thread ids (1 to 2147483647)", v);
+	return 0;
+}
+
 /* A string member, copied into *OUT (NULL for null when NULLABLE). */
 static int member_str(struct reader *rd, struct json_object *obj, const char *at, const char *key,
 		      bool nullable, char **out)
@@ -642,8 +651,18 @@ static int read_measures(struct reader *rd, struct json_object *root, struct rec
 		    member_u64(rd, o, at, "calls", false, &m->calls) ||
 		    member_u64(rd, o, at, "total_ns", false, &m->total_ns) ||
 		    member(rd, o, at, "histogram", json_type_array, false, &h) ||
-		    member_str(rd, o, at, "calls_file", true, &file))
+		    member_str(rd, o, at, "calls_file", true, &file) ||
+		    member_u64(rd, o, at, "calls_unrecorded", true, &m->calls_unrecorded) ||
+		    member(rd, o, at, "threads_unrecorded", json_type_array, true, &v))
 			return 1;
+		for (size_t k = 0; v && k < json_object_array_length(v) &&
+				   m->nthreads_unrecorded < RECORDING_UNRECORDED_TIDS; k++) {
+			snprintf(at, sizeof(at), "measure[%zu].threads_unrecorded", i);
+			if (member_tid(rd, json_object_array_get_idx(v, k), at,
+				       &m->threads_unrecorded[m->nthreads_unrecorded++]))
+				return 1;
+		}
+		snprintf(at, sizeof(at), "measure[%zu]", i);
 		for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
 			if (member_u64(rd, o, at, pct[k], true, pv[k]))
 				return 1;

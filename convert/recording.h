@@ -85,6 +85,8 @@ struct recording_bucket {
 
 /* A --measure function (record.json's "measure"): its calls of the whole
  * recording, and where those the snapshots hold are (CALLS_PATH). */
+#define RECORDING_UNRECORDED_TIDS 8   /* threads_unrecorded kept per measured function */
+
 struct recording_measure {
 	char *name;            /* as perf names its frames (demangled, without the
 				* parameters), owned */
@@ -94,6 +96,10 @@ struct recording_measure {
 	uint64_t min_ns, p50_ns, p90_ns, p99_ns, max_ns;   /* 0 without calls */
 	struct recording_bucket *buckets;                   /* owned */
 	size_t nbuckets;
+	uint64_t calls_unrecorded;  /* of CALLS, those in threads the recording left out
+				     * (no --multi-thread); 0 in older reports */
+	int64_t threads_unrecorded[RECORDING_UNRECORDED_TIDS];  /* the first of those threads */
+	size_t nthreads_unrecorded;
 	char *calls_path;      /* DIR/the calls file (for messages), owned; NULL: none */
 	char *calls_file;      /* the calls file, its name in DIR (recording_open()), owned */
 };

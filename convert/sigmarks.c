@@ -11,16 +11,20 @@
 #include "sigmarks.h"
 
 #include "chain.h"
+#include "ipname.h"
 #include "threads.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "diag.h"
+#include "inpath.h"
 #include "signals.h"
 
 /* A recorder's signal and perf's sample of it are the same delivery when
@@ -219,6 +223,8 @@ struct signal_view {
 	int64_t sender_pid;
 	const char *sender_comm;
 	long snapshot;
+	struct conv_ipname named;       /* without WHERE, the ip named from the process's
+					 * mappings (a thread not recorded); sym "": not */
 };
 
 /* Fills V's where and cause from perf's sample S (may be NULL). */
@@ -241,14 +247,26 @@ static void view_frames(struct signal_view *v, const struct conv_signal_seen *s)
 	}
 }
 
+/* The function V came in: its name (LEN bytes), or NULL when none is known. */
+static const char *where_name(const struct signal_view *v, size_t *len)
+{
+	if (v->where)
+		return symbol_of(v->where->func, len);
+	*len = strlen(v->named.sym);
+	return *len ? v->named.sym : NULL;
+}
+
 /* "boom (crash.c:7)" of V's frame into BUF; NULL when it has no symbol. */
 static const char *where_text(struct conv *c, const struct signal_view *v, const char **file,
 			      uint64_t *line, char *buf, size_t size)
 {
 	const struct conv_site *f = v->where;
 	size_t len;
-	const char *name = f ? symbol_of(f->func, &len) : NULL;
-	uint64_t off;
+	const char *name = where_name(v, &len);
+	const char *dso = f ? f->func->key + f->func->symlen : v->named.dso;
+	size_t dsolen = f ? f->func->dsolen : strlen(v->named.dso);
+	bool has_symoff = f ? f->has_symoff : true;
+	uint64_t symoff = f ? f->symoff : v->named.symoff, ip = f ? f->ip : v->ip, off;
 	unsigned l;
 
 	*file = NULL;
@@ -256,10 +274,10 @@ static const char *where_text(struct conv *c, const struct signal_view *v, const
 	if (!name)
 		return NULL;
 	/* a caller's ip is its return address: the call is the byte before */
-	off = f->has_symoff ? f->symoff - (v->where_caller && f->symoff) : 0;
-	if (c->srcline && f->has_symoff) {
-		int found = srcline_lookup(c->srcline, f->func->key + f->func->symlen, f->func->dsolen,
-					   name, len, off, f->ip - f->symoff, file, &l);
+	off = has_symoff ? symoff - (v->where_caller && symoff) : 0;
+	if (c->srcline && has_symoff) {
+		int found = srcline_lookup(c->srcline, dso, dsolen, name, len, off, ip - symoff,
+					   file, &l);
 
 		c->nomem |= found < 0;
 		*file = found > 0 ? *file : NULL;
@@ -300,7 +318,7 @@ static unsigned view_args(struct conv *c, const struct signal_view *v, struct fx
 		ARG("ip", .type = FXT_ARG_POINTER, .u64 = v->ip);
 	if (where_text(c, v, &file, &line, where, sizeof(where))) {
 		size_t len;
-		const char *sym = symbol_of(v->where->func, &len);
+		const char *sym = where_name(v, &len);
 
 		ARG("function", .type = FXT_ARG_STRING,
 		    .str = fxt_writer_string(c->w, sym, len));
@@ -352,9 +370,37 @@ static void write_marker(struct conv *c, const struct recording *r, const struct
 	}
 }
 
-/* The view of recording signal RS (with perf's sample of it, when any). */
-static void view_of_recording(const struct conv *c, const struct recording_signal *rs,
-			      struct signal_view *v)
+/*
+ * Names V's ip from the mappings of its process in recording R's snapshot
+ * files (the signal's own first), for a signal in a thread the recording
+ * leaves out: no sample of that thread shows where it was.
+ */
+static void name_unsampled(struct conv *c, const struct recording *r, struct signal_view *v)
+{
+	long first = v->snapshot >= 0 && v->snapshot < (long)r->nsnapshots ? v->snapshot : -1;
+
+	for (long k = -1; k < (long)r->nsnapshots; k++) {
+		long i = k < 0 ? first : k;
+		char why[160], path[32];
+		int fd, rc;
+
+		if (i < 0 || (k >= 0 && k == first) || !r->snapshots[i].file)
+			continue;
+		fd = recording_open(r, r->snapshots[i].file, 0, why, sizeof(why));
+		if (fd < 0)
+			continue;
+		rc = conv_ipname(inpath_proc(fd, path, sizeof(path)), v->pid, v->ip, &v->named);
+		close(fd);
+		c->nomem |= rc == -ENOMEM;
+		if (rc > 0)
+			return;
+	}
+	v->named.sym[0] = 0;
+}
+
+/* The view of recording signal RS of R (with perf's sample of it, when any). */
+static void view_of_recording(struct conv *c, const struct recording *r,
+			      const struct recording_signal *rs, struct signal_view *v)
 {
 	const struct conv_signal_seen *s = seen_of(c, rs);
 
@@ -368,6 +414,8 @@ static void view_of_recording(const struct conv *c, const struct recording_signa
 	view_frames(v, s);
 	if (rs->cause)   /* the recorder's probes saw it: better than a chain */
 		v->cause = rs->cause;
+	if (!s && rs->unrecorded && rs->has_ip)
+		name_unsampled(c, r, v);
 }
 
 /* Whether perf's sample S is of a process a recording traced: its
@@ -393,7 +441,7 @@ void conv_sigmarks_write(struct conv *c)
 
 			if (r->signals[i].by_stop)
 				continue;   /* the recorder's own stop: not the program's */
-			view_of_recording(c, &r->signals[i], &v);
+			view_of_recording(c, r, &r->signals[i], &v);
 			write_marker(c, r, &v);
 		}
 	}
@@ -445,7 +493,7 @@ static bool ending_of(struct conv *c, const struct recording *r, const struct re
 	 * signal that killed it */
 	if (e->exited ? !handled : !fatal || (e->sig && e->sig != fatal->sig))
 		return true;
-	view_of_recording(c, e->exited ? handled : fatal, &v);
+	view_of_recording(c, r, e->exited ? handled : fatal, &v);
 	e->sig = v.sig;
 	e->has_code = true;
 	e->code = v.code;

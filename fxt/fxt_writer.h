@@ -192,8 +192,10 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
  * record (fxt_writer_info: FXT_INFO_NAME, FXT_INFO_MEASURED, VALUE) whose
  * VALUE is "KEY=VALUE" fields joined by tabs: function, dso, calls,
  * total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns (percentiles within 1%;
- * absent without calls) and buckets ("FROM:BELOW:CALLS" a power of two,
- * comma-separated): its calls of the whole recording. */
+ * absent without calls), calls_unrecorded and threads_unrecorded (of the
+ * calls, those in threads the recording left out, and the first of those
+ * threads, comma-separated; absent when none) and buckets ("FROM:BELOW:CALLS"
+ * a power of two, comma-separated): its calls of the whole recording. */
 #define FXT_MEASURED_ARG "measured"
 #define FXT_MEASURED_DURATION_ARG "duration_ns"
 /* and, for a call left by a C++ exception (its end is the catch), the

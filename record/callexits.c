@@ -327,6 +327,12 @@ int rec_callexits_find(const char *path, const char *file, uint64_t entry,
 	err = s.unnamed ? 0 : rec_elf_functions(path, part_cb, &f);
 	for (int k = 0; !err && k < x->ncode; k++)
 		err = decode_range(&f, k);
+	for (int k = 0; !err && k < x->n; k++)
+		if (x->exit[k].kind != REC_CALLEXIT_RET) {
+			if (rec_callsites_find(path, entry, &x->sites) == -ENOMEM)
+				err = -ENOMEM;
+			break;
+		}
 	if (err == -ENOMEM && !why[0])
 		snprintf(why, size, "out of memory");
 	if (!err && !x->n) {

@@ -21,8 +21,10 @@
  *             code or the entry; else a jump inside (a switch's table)
  * At each of them the stack pointer is the one at the entry (it points at
  * the return address), which is how slowcall.c matches an exit to its call.
- * A call ends at a tail call: the function jumped to is not on the stack as
- * this one any more (a stack sample shows it under the caller).
+ * A call that leaves by a tail call goes on in the function jumped to, which
+ * returns in its place: when the function has such exits, the return sites
+ * of its direct calls are found too (callsites.h), where its caller resumes
+ * and the call really ends; a call from elsewhere ends at the jump.
  * Why: docs/design.md "Triggers".
  */
 #ifndef SNAPTRACE_REC_CALLEXITS_H
@@ -32,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "callsites.h"
 
 struct rec_trigger_loc;
 
@@ -67,6 +71,9 @@ struct rec_callexits {
 	int ncode;
 	struct rec_callexit *exit;   /* owned, in address order */
 	int n;
+	struct rec_callsites sites;  /* when an exit is a jump (a tail call): where the
+				      * function's direct calls return to (empty
+				      * otherwise, or when they cannot be read) */
 	struct rec_trigger_loc *catch_loc; /* the C++ runtime's catch entry (catchprobe.h),
 				      * where a call left by an exception ends; owned,
 				      * NULL: none (such calls are counted unended) */
@@ -77,7 +84,9 @@ struct rec_callexits {
  * the ELF file PATH (its symbol gives the extent; parts are looked up by
  * name), named FILE in the reasons (PATH is often /proc/self/fd/N, the
  * file pinned when resolved: trigspec.h). Fills *X (free with
- * rec_callexits_free). Returns 0; -ENOENT when the function has no exit at
+ * rec_callexits_free), with the return sites of its direct calls when an
+ * exit is a jump (a file whose calls cannot be read has none: its calls that
+ * leave by a jump end there). Returns 0; -ENOENT when the function has no exit at
  * all (*X filled, without exits: its calls end only when an exception or a
  * longjmp leaves it, which a catch probe can see, or never; the reason in
  * WHY); -EOPNOTSUPP (not x86-64), -EINVAL (no function symbol starting at

@@ -553,6 +553,58 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
 	return err;
 }
 
+struct code_walk {
+	struct elf_file *f;
+	int (*fn)(const struct rec_func_code *, void *);
+	void *arg;
+	uint8_t *buf;          /* owned: the code of the function at hand */
+	size_t cap;
+};
+
+/* Reads the code of function SYM and hands it to the walk's FN. */
+static int code_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct code_walk *w = arg;
+	struct rec_func_code c = { .vaddr = sym->st_value, .size = sym->st_size };
+	ssize_t got;
+
+	(void)name;
+	if (!c.size || c.size > REC_ELF_CODE_MAX ||
+	    vaddr_to_offset(w->f->elf, c.vaddr, true, &c.file_offset))
+		return 0;
+	if (c.size > w->cap) {
+		void *p = realloc(w->buf, c.size);
+
+		if (!p)
+			return -ENOMEM;
+		w->buf = p;
+		w->cap = c.size;
+	}
+	got = pread(w->f->fd, w->buf, c.size, (off_t)c.file_offset);
+	if (got < 0)
+		return -EIO;
+	memset(w->buf + got, 0, c.size - (size_t)got);
+	c.code = w->buf;
+	return w->fn(&c, w->arg);
+}
+
+int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void *arg),
+		 void *arg)
+{
+	struct elf_file f;
+	struct code_walk w = { .f = &f, .fn = fn, .arg = arg };
+	int err = elf_file_open(path, &f);
+
+	if (!err) {
+		/* the function symbols; a stripped file's unwind table */
+		err = for_each_func(f.elf, code_cb, &w);
+		err = err == REC_ELF_ENOSYMS ? for_each_fde(&f, code_cb, &w) : err;
+		elf_file_close(&f);
+	}
+	free(w.buf);
+	return err;
+}
+
 /* Each REC_ELF_* error: its message and the errno it stands for. */
 static const struct {
 	int err;

@@ -92,6 +92,29 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
 int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
 			      void *arg);
 
+/* The code of one function (rec_elf_code). */
+struct rec_func_code {
+	uint64_t vaddr;        /* link-time address of its first instruction */
+	uint64_t file_offset;  /* its offset in the file */
+	const uint8_t *code;   /* its bytes (borrowed for the call; past the end of the
+			        * file read as zeros) */
+	size_t size;           /* bytes */
+};
+
+/*
+ * Calls FN(C, ARG) with the code of every function of the ELF file PATH
+ * that lies in an executable segment: its function symbols (.symtab and
+ * .dynsym, so a function may come twice), or in a stripped file the
+ * functions of its unwind table (.eh_frame_hdr). A function larger than
+ * REC_ELF_CODE_MAX bytes is skipped (memory stays bounded). Stops when FN
+ * returns non-zero and returns that value. Returns 0 after all,
+ * REC_ELF_ENOSYMS (neither table), REC_ELF_ENOTELF, -ENOMEM, -EIO or the
+ * negative errno of open().
+ */
+#define REC_ELF_CODE_MAX (16u << 20)
+int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void *arg),
+		 void *arg);
+
 /* A name for the function S describes in messages: its symbol, else
  * "the function at 0xSTART" (unnamed), into BUF. */
 const char *rec_sym_label(const struct rec_sym *s, char *buf, size_t size);

@@ -139,6 +139,46 @@ static bool same_entry(const char *a, const char *b)
 	       !stat(dirname(db), &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/*
+ * Whether someone other than the caller (and root) can rename an entry on the
+ * way to directory DIR (not there yet: its parent must be): the converter
+ * reads the recording by name after it is written, so a directory another
+ * user may swap (renameat2 RENAME_EXCHANGE) would give the caller that user's
+ * recording as its own. An ancestor is safe when root or the caller owns it
+ * and nobody else may write it, or it is sticky (as /tmp) and the entry in it
+ * is root's or the caller's. Returns false, or true with WHY (SIZE bytes)
+ * naming the ancestor and who.
+ */
+static bool renamable_by_others(const char *dir, char *why, size_t size)
+{
+	char copy[PATH_MAX], real[PATH_MAX], *p;
+	uid_t me = geteuid();
+	struct stat child = { .st_uid = me }, st;
+
+	if ((size_t)snprintf(copy, sizeof(copy), "%s", dir) >= sizeof(copy) ||
+	    !realpath(dirname(copy), real))
+		return false;   /* no parent: creating the directory says why */
+	for (;;) {
+		bool mine;
+
+		if (stat(real, &st))
+			return false;
+		mine = st.st_uid == me || st.st_uid == 0;
+		if (!mine || ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) ||
+		    ((st.st_mode & 022) && child.st_uid != me && child.st_uid != 0)) {
+			snprintf(why, size, "%s (%s uid %u%s) lets another user rename what is in it",
+				 real, mine ? "writable by others, owner" : "owned by",
+				 (unsigned)st.st_uid, st.st_mode & S_ISVTX ? ", sticky" : "");
+			return true;
+		}
+		if (!strcmp(real, "/"))
+			return false;
+		child = st;
+		p = strrchr(real, '/');
+		*(p == real ? p + 1 : p) = '\0';
+	}
+}
+
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -174,10 +214,17 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 			return EXIT_RUNTIME;
 		}
 	}
-	if (cli->data_dir) {
+	if (cli->data_dir)
 		snprintf(fe->dir, sizeof(fe->dir), "%s", cli->data_dir);
-	} else {
+	else
 		snprintf(fe->dir, sizeof(fe->dir), "%s/snaptrace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (renamable_by_others(fe->dir, err, sizeof(err))) {
+		diag_error("%s %s: %s: the recording could be swapped before it is converted; "
+			   "choose a directory only you can write", cli->data_dir ? "-d" : "TMPDIR",
+			   cli->data_dir ? cli->data_dir : tmp && *tmp ? tmp : "/tmp", err);
+		return EXIT_USAGE;
+	}
+	if (!cli->data_dir) {
 		if (!mkdtemp(fe->dir)) {
 			diag_error("%s: cannot create a temporary directory: %s", fe->dir,
 				   strerror(errno));

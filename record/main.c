@@ -231,30 +231,42 @@ static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t
  * through /proc/PID/exe, as its uprobes are. Returns -1, EXIT_USAGE or
  * EXIT_RUNTIME (the file is unreadable).
  */
-/* Says when every exit X found of LOC's function is a jump out (a tail
- * call): each call then ends at the jump, and the function jumped to (whose
- * time it may be the user wants) is not in it (trial10: a handler ending in
- * `jmp busy` measured 0.07 ms where its work took 21 ms, without a word). */
+/*
+ * Says when calls of LOC's function may leave it by a jump out (a tail call)
+ * and end at the jump, not when the function jumped to returns: the calls
+ * whose return site is not watched (callsites.h). Said only where it is
+ * true: no direct call of it in its file was found (it is called through
+ * pointers or from other files), or some direct calls are not watched; with
+ * every direct call watched, only the calls through a pointer or from
+ * another file end so, and the summary counts them (trial 10: a handler
+ * ending in `jmp busy` measured 0.07 ms where its work took 21 ms, without
+ * a word).
+ */
 static void tail_calls_said(const char *opt, const struct rec_trigger_loc *loc,
 			    const struct rec_callexits *x)
 {
+	const struct rec_callsites *cs = &x->sites;
 	const struct rec_callexit *jump = NULL;
-	bool ret = false;
+	const char *name = loc->symbol[0] ? loc->symbol : loc->spec;
 
-	for (int i = 0; i < x->n; i++) {
-		ret |= x->exit[i].kind == REC_CALLEXIT_RET;
-		if (!jump && (x->exit[i].kind == REC_CALLEXIT_JMP ||
-			      x->exit[i].kind == REC_CALLEXIT_JCC))
+	for (int i = 0; i < x->n && !jump; i++)
+		if (x->exit[i].kind == REC_CALLEXIT_JMP || x->exit[i].kind == REC_CALLEXIT_JCC)
 			jump = &x->exit[i];
-	}
-	/* one ret besides is not enough: it may be the early return no call
-	 * of the program takes (trial 11) */
-	if (jump)
-		diag_warn("%s: %s leaves %sby jumps out (tail calls, the first at 0x%" PRIx64
-			  "): a call that leaves so ends at the jump, not when the function "
-			  "jumped to returns; to time that too, name that function", opt,
-			  loc->symbol[0] ? loc->symbol : loc->spec, ret ? "also " : "only ",
-			  jump->vaddr);
+	if (!jump)
+		return;
+	if (!cs->n)
+		diag_warn("%s: %s leaves by jumps out (tail calls, the first at 0x%" PRIx64
+			  "), and no direct call of it was found in %s (it is called through "
+			  "pointers or from other files): a call that leaves so ends at the jump, "
+			  "not when the function jumped to returns; to time that too, name that "
+			  "function", opt, name, jump->vaddr, loc->file);
+	else if (cs->more || cs->unprobed)
+		diag_warn("%s: %s leaves by jumps out (tail calls, the first at 0x%" PRIx64
+			  "): its calls are followed to their caller's return from %d direct "
+			  "calls of it; from the others (%s), a call that leaves so ends at "
+			  "the jump", opt, name, jump->vaddr, cs->n,
+			  cs->more ? "past the first ones" : "whose next instruction the kernel's "
+			  "uprobes cannot probe");
 }
 
 static int function_exits(const struct rec_session *s, const char *opt, const char *what,
@@ -526,21 +538,37 @@ static void warn_lost(const char *what, uint64_t lost, const char *so)
 			  lost, diag_s(lost), so);
 }
 
+/* Says that TAIL_AT_JUMP of the CALLS of WHAT left by a tail call from a
+ * caller whose return site is not watched (callsites.h), so each was
+ * measured to the jump only. */
+static void warn_tail_at_jump(const char *what, uint64_t tail_at_jump, uint64_t calls)
+{
+	if (tail_at_jump)
+		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " call%s left by a tail call from a "
+			  "caller not followed (a call through a pointer, or from another file): "
+			  "%s measured to the jump, not to when the function jumped to returned",
+			  what, tail_at_jump, calls, diag_s(calls),
+			  tail_at_jump == 1 ? "it is" : "they are");
+}
+
 /* The slow-call trigger's account: the calls measured, the slow ones, the first. */
 static void print_slow_calls(const struct rec_session *s)
 {
 	const struct rec_hit *first = s->nhits ? &s->hits[0].hit : NULL;
-	char name[512], thrown[64] = "";
+	char name[512], thrown[64] = "", tail[96] = "";
 
 	if (!s->o->slower_than_ns || !s->have_trigger)
 		return;
 	if (s->slow.slow_thrown)
 		snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception)",
 			 s->slow.slow_thrown);
-	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s%s",
+	if (s->slow.tail)
+		snprintf(tail, sizeof(tail), "; %" PRIu64 " left by a tail call, each measured "
+			 "to its caller's return", s->slow.tail);
+	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s%s%s",
 		  s->slow.calls, diag_s(s->slow.calls),
 		  loc_name(&s->loc, name, sizeof(name)), s->slow.slow,
-		  s->o->slower_than_ns / 1e6, thrown, first ? ":" : "");
+		  s->o->slower_than_ns / 1e6, thrown, tail, first ? ":" : "");
 	if (first)
 		diag_info("  first: %.3f ms in thread %d, entered at %" PRIu64 " ns, %s at %"
 			  PRIu64 " ns (perf clock)", first->duration_ns / 1e6, (int)first->tid,
@@ -549,6 +577,7 @@ static void print_slow_calls(const struct rec_session *s)
 	warn_lost(name, s->trig.lost, "the calls among them are not counted above, and "
 		  "a slow one among them took no snapshot");
 	warn_untracked(name, s->slow.untracked);
+	warn_tail_at_jump(name, s->slow.tail_at_jump, s->slow.calls);
 	warn_unrecorded_calls(s, name, &s->slow.unrecorded, s->slow.calls);
 	if (s->slow.unrecorded_slow.n) {
 		char text[256];
@@ -600,6 +629,7 @@ static void print_measures(const struct rec_session *s)
 		if (!m->shared) {
 			warn_lost(what, m->trig.lost, "the calls among them are not counted");
 			warn_untracked(what, match->untracked);
+			warn_tail_at_jump(what, match->tail_at_jump, match->calls);
 		}
 		if (match->unended)
 			diag_warn("measured %s: %" PRIu64 " call%s not measured: left without a return "

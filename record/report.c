@@ -119,10 +119,12 @@ static void write_measures(FILE *f, const struct rec_session *s)
 				", \"duration_ns\": %" PRIu64 "%s}", k ? ", " : "", (int)slow[k].pid,
 				(int)slow[k].tid, slow[k].entry_ns, slow[k].duration_ns,
 				slow[k].thrown ? ", \"left_by\": \"exception\"" : "");
-		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_unended\": %" PRIu64
+		fprintf(f, "],\n     \"calls_thrown\": %" PRIu64 ", \"calls_tail\": %" PRIu64
+			", \"calls_tail_at_jump\": %" PRIu64 ", \"calls_unended\": %" PRIu64
 			", \"returns_unmatched\": %" PRIu64 ", \"entries_untracked\": %"
 			PRIu64 ", \"samples_lost\": %" PRIu64 ", \"first_second_calls\": %"
-			PRIu64, match->thrown, match->unended, match->unmatched, match->untracked,
+			PRIu64, match->thrown, match->tail, match->tail_at_jump, match->unended,
+			match->unmatched, match->untracked,
 			m->shared ? s->trig.lost : m->trig.lost, st->first_second);
 		write_unrecorded(f, &match->unrecorded);
 		fputs(", \"cost_ns\": ", f);
@@ -171,11 +173,12 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 	else
 		fprintf(f, "%" PRIu64 ", \"calls\": %" PRIu64 ", \"calls_slower\": %" PRIu64
 			", \"calls_thrown\": %" PRIu64 ", \"calls_slower_thrown\": %" PRIu64
+			", \"calls_tail\": %" PRIu64 ", \"calls_tail_at_jump\": %" PRIu64
 			", \"calls_unended\": %" PRIu64 ", \"returns_unmatched\": %" PRIu64
 			", \"entries_untracked\": %" PRIu64 ", \"samples_lost\": %" PRIu64,
 			s->o->slower_than_ns, s->slow.calls, s->slow.slow, s->slow.thrown,
-			s->slow.slow_thrown, s->slow.unended, s->slow.unmatched, s->slow.untracked,
-			s->trig.lost);
+			s->slow.slow_thrown, s->slow.tail, s->slow.tail_at_jump, s->slow.unended,
+			s->slow.unmatched, s->slow.untracked, s->trig.lost);
 	if (s->o->slower_than_ns)
 		write_unrecorded(f, &s->slow.unrecorded);
 	fputs(", \"tsc\": ", f);

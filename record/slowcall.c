@@ -20,7 +20,7 @@ int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s)
 	if (!p) {
 		if (s->ret)
 			sc->unmatched++;
-		else if (!s->caught)
+		else if (!s->caught && !s->back)
 			sc->untracked++;
 		return -ENOMEM;
 	}
@@ -38,7 +38,7 @@ static int by_time(const void *a, const void *b)
 
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? -1 : 1;
-	return (int)x->ret - (int)y->ret;
+	return (int)(x->ret || x->back) - (int)(y->ret || y->back);
 }
 
 /* The calls thread TID is in; NULL when it is in none. */
@@ -77,28 +77,6 @@ static void drop_if_idle(struct rec_slowcall *sc, struct rec_slow_thread *th)
 	*th = sc->threads[--sc->nthreads];
 }
 
-static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s)
-{
-	struct rec_slow_thread *th = thread_of(sc, s->tid);
-
-	if (!s->sp || (!th && !(th = new_thread(sc, s)))) {
-		sc->untracked++;
-		return;
-	}
-	/* a call entered at the same or a deeper stack pointer has ended */
-	while (th->depth && th->e[th->depth - 1].sp <= s->sp) {
-		th->depth--;
-		th->deeper = 0;
-		sc->unended++;
-	}
-	if (th->depth == REC_SLOW_DEPTH) {
-		sc->untracked++;
-		th->deeper++;
-		return;
-	}
-	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns, s->ret_addr, s->ip };
-}
-
 /* A call of S's thread entered as E ended at S (a return, or a catch when
  * THROWN): measured, and a hit when longer than the threshold. */
 static void call_ended(struct rec_slowcall *sc, const struct rec_trig_sample *s,
@@ -113,6 +91,7 @@ static void call_ended(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 
 	sc->calls++;
 	sc->thrown += thrown;
+	sc->tail += e->tail_ns != 0;
 	if (!recorded)
 		rec_unrecorded_add(&sc->unrecorded, s->tid);
 	if (sc->every)
@@ -125,6 +104,37 @@ static void call_ended(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		if (fn)
 			fn(&hit, arg);
 	}
+}
+
+static void on_entry(struct rec_slowcall *sc, const struct rec_trig_sample *s,
+		     rec_slowcall_fn fn, void *arg)
+{
+	struct rec_slow_thread *th = thread_of(sc, s->tid);
+
+	if (!s->sp || (!th && !(th = new_thread(sc, s)))) {
+		sc->untracked++;
+		return;
+	}
+	/* a call entered at the same or a deeper stack pointer has ended; one
+	 * left by a tail call that returns where this one does is entered
+	 * again by its chain of tail calls, which goes on as this call */
+	while (th->depth && th->e[th->depth - 1].sp <= s->sp) {
+		struct rec_slow_entry *e = &th->e[--th->depth];
+
+		th->deeper = 0;
+		if (e->tail_ns && e->sp == s->sp && e->ret_addr == s->ret_addr &&
+		    s->time_ns >= e->time_ns)
+			call_ended(sc, s, e, false, fn, arg);
+		else
+			sc->unended++;
+	}
+	if (th->depth == REC_SLOW_DEPTH) {
+		sc->untracked++;
+		th->deeper++;
+		return;
+	}
+	th->e[th->depth++] = (struct rec_slow_entry){ s->sp, s->time_ns, s->ret_addr, s->ip,
+						      s->site, 0 };
 }
 
 static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
@@ -155,10 +165,47 @@ static void on_return(struct rec_slowcall *sc, const struct rec_trig_sample *s,
 		drop_if_idle(sc, th);
 		return;
 	}
+	/* a tail call out of a call whose return site is watched: it goes on in
+	 * the function jumped to, to its caller's resumption (on_back) */
+	if (s->tail && e->site) {
+		if (!e->tail_ns)
+			e->tail_ns = s->time_ns;
+		return;
+	}
+	sc->tail_at_jump += s->tail;
 	entry = *e;   /* E is TH's, which drop_if_idle may overwrite */
 	th->depth--;
 	drop_if_idle(sc, th);
 	call_ended(sc, s, &entry, false, fn, arg);
+}
+
+/*
+ * The caller of a call of S's thread resumed at a return site (callsites.h):
+ * the call entered at stack pointer S->sp with return address S->ip ends
+ * now, the calls deeper than it are gone. Most calls returned by a ret
+ * before (on_return): then no call is there, and nothing is counted.
+ */
+static void on_back(struct rec_slowcall *sc, const struct rec_trig_sample *s,
+		    rec_slowcall_fn fn, void *arg)
+{
+	struct rec_slow_thread *th = thread_of(sc, s->tid);
+	struct rec_slow_entry entry;
+
+	if (!th || (th->deeper && th->depth && s->sp < th->e[th->depth - 1].sp))
+		return;
+	while (th->depth && th->e[th->depth - 1].sp < s->sp) {
+		th->depth--;
+		th->deeper = 0;
+		sc->unended++;
+	}
+	if (th->depth && th->e[th->depth - 1].sp == s->sp &&
+	    th->e[th->depth - 1].ret_addr == s->ip && s->time_ns >= th->e[th->depth - 1].time_ns) {
+		entry = th->e[--th->depth];
+		drop_if_idle(sc, th);
+		call_ended(sc, s, &entry, false, fn, arg);
+		return;
+	}
+	drop_if_idle(sc, th);
 }
 
 /*
@@ -197,8 +244,10 @@ size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg)
 			on_catch(sc, &sc->pending[n], fn, arg);
 		else if (sc->pending[n].ret)
 			on_return(sc, &sc->pending[n], fn, arg);
+		else if (sc->pending[n].back)
+			on_back(sc, &sc->pending[n], fn, arg);
 		else
-			on_entry(sc, &sc->pending[n]);
+			on_entry(sc, &sc->pending[n], fn, arg);
 	}
 	for (i = n; i < sc->npending; i++)
 		sc->pending[i - n] = sc->pending[i];

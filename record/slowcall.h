@@ -11,7 +11,13 @@
  * by call. A call left by a C++ exception ends where the exception is
  * caught (a sample of the runtime's catch entry, catchprobe.h: it ends every
  * call its thread entered at the catch's stack pointer or deeper) and is
- * measured as any other, marked thrown. Calls that end unseen (longjmp, exit,
+ * measured as any other, marked thrown. A call that leaves by a tail call
+ * goes on in the function jumped to: when its return address is a watched
+ * return site (callsites.h) it ends when its caller resumes there (a sample
+ * at the site, with the stack pointer one word above the entry's and the
+ * call's return address as ip), or when its chain of tail calls enters the
+ * function again at its stack pointer; from another caller it ends at the
+ * jump (counted tail_at_jump). Calls that end unseen (longjmp, exit,
  * an exception with no catch probe, a sample the kernel lost) are dropped,
  * and counted unended, as soon as a later entry or return
  * shows their frame is gone: an entry at the stack pointer S ends every
@@ -45,6 +51,10 @@ struct rec_slow_entry {
 	uint64_t sp;                 /* the user stack pointer at the entry */
 	uint64_t time_ns;            /* perf clock */
 	uint64_t ret_addr, ip;       /* its return address (0: not known) and entry */
+	bool site;                   /* RET_ADDR is a watched return site (callsites.h) */
+	uint64_t tail_ns;            /* when it left by a tail call, going on in the
+				        function jumped to until its caller resumes at
+				        RET_ADDR (0: it did not) */
 };
 
 /* The calls a thread is in, outermost first. */
@@ -74,6 +84,12 @@ struct rec_slowcall {
 	uint64_t thrown;             /* of those, left by a C++ exception (ended at its catch) */
 	uint64_t slow;               /* of the calls, longer than SLOWER_THAN_NS */
 	uint64_t slow_thrown;        /* of those, left by a C++ exception */
+	uint64_t tail;               /* of the calls, left by a tail call and measured to
+				        their caller's resumption at a return site */
+	uint64_t tail_at_jump;       /* of the calls, left by a tail call from a caller
+				        whose return site is not watched (a call
+				        through a pointer, from another file): measured
+				        to the jump only */
 	uint64_t unended;            /* calls whose end was not seen (longjmp, an exception
 				        not caught through the catch probe, a lost
 				        sample): their duration is not known */
@@ -94,7 +110,8 @@ struct rec_slowcall {
 void rec_slowcall_init(struct rec_slowcall *sc, uint64_t slower_than_ns);
 
 /*
- * Adds sample S (an entry, a return: S->ret, or a catch: S->caught) read from a ring in the
+ * Adds sample S (an entry, a return: S->ret, a caller resumed: S->back, or a
+ * catch: S->caught) read from a ring in the
  * current pass. Returns 0, or -ENOMEM (the sample is counted in untracked
  * or unmatched and dropped).
  */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -138,6 +139,27 @@ static size_t map_size(const struct rec_trigger *t)
 	return (size_t)rec_page_size() + ring_size(t);
 }
 
+/*
+ * How many of the return sites of EXITS (callsites.h) to watch: all of them
+ * unless a uprobe each per CPU, beside the entry's, the exits' and the catch
+ * entry's, would take more than half the descriptors this process may open
+ * (RLIMIT_NOFILE): a CPU whose events cannot all be opened would be left out
+ * whole. The calls from the sites left out end at their tail jump, counted
+ * so (slowcall.h tail_at_jump).
+ */
+static int sites_affordable(const struct rec_callexits *exits)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct rlimit rl;
+	long per_cpu, room;
+
+	if (ncpu < 1 || getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return exits->sites.n;
+	per_cpu = (long)(rl.rlim_cur / 2) / ncpu;
+	room = per_cpu - 1 - exits->n - (exits->catch_loc != NULL);
+	return room <= 0 ? 0 : room < exits->sites.n ? (int)room : exits->sites.n;
+}
+
 int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_type,
 		     const char *path, uint64_t file_offset, const struct rec_callexits *exits)
 {
@@ -160,6 +182,7 @@ int rec_trigger_init(struct rec_trigger *t, enum rec_mechanism mech, int uprobe_
 	for (int k = 0; exits && k < exits->n; k++)
 		if (exits->exit[k].vaddr == exits->entry)
 			t->entry_exit = k;
+	t->nsites = returns ? sites_affordable(exits) : 0;
 	t->pages = returns ? REC_TRIG_RET_PAGES : REC_TRIG_PAGES;
 	t->uprobe_type = uprobe_type;
 	if (path)
@@ -317,43 +340,56 @@ static void close_exits_from(struct rec_trigger *t, int from)
 }
 
 /*
- * Opens a uprobe on every exit of T on CPU, and on the C++ runtime's catch
- * entry when there is one (exit REC_TRIG_CATCH), writing into the ring of
- * entry event RING_FD. Returns 0 or a negative errno (none left open then).
+ * Opens the uprobe of exit K of T (callexits.h; REC_TRIG_CATCH, or
+ * REC_TRIG_SITE(I)) on CPU at FILE_OFFSET of PATH sampling REGS, writing into
+ * the ring of entry event RING_FD. Returns 0 or a negative errno.
+ */
+static int add_exit_event(struct rec_trigger *t, int cpu, int ring_fd, int k, const char *path,
+			  uint64_t file_offset, uint64_t regs)
+{
+	struct rec_trig_exit_event *x;
+	void *p = array_grow(t->xev, &t->xev_cap, (size_t)t->nxev, sizeof(*t->xev));
+	int fd;
+
+	if (!p)
+		return -ENOMEM;
+	t->xev = p;
+	fd = open_cpu_uprobe(t, cpu, path, file_offset, regs);
+	if (fd < 0)
+		return fd;
+	x = &t->xev[t->nxev++];
+	memset(x, 0, sizeof(*x));
+	x->fd = fd;
+	x->exit = k;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd))
+		return -errno;
+	return event_id(fd, &x->id);
+}
+
+/*
+ * Opens a uprobe on every exit of T on CPU, on the C++ runtime's catch
+ * entry when there is one (exit REC_TRIG_CATCH) and on each return site of
+ * the function's direct calls (REC_TRIG_SITE(I), callsites.h), writing into
+ * the ring of entry event RING_FD. Returns 0 or a negative errno (none left
+ * open then).
  */
 static int add_cpu_exits(struct rec_trigger *t, int cpu, int ring_fd)
 {
 	const struct rec_trigger_loc *c = t->callexits->catch_loc;
+	const struct rec_callsites *cs = &t->callexits->sites;
 	int from = t->nxev, err = 0;
 
-	for (int k = c ? REC_TRIG_CATCH : 0; k < t->callexits->n && !err; k++) {
-		const struct rec_callexit *e = k >= 0 ? &t->callexits->exit[k] : NULL;
-		struct rec_trig_exit_event *x;
-		void *p = array_grow(t->xev, &t->xev_cap, (size_t)t->nxev, sizeof(*t->xev));
-		int fd;
-
-		if (k >= 0 && k == t->entry_exit)
-			continue;   /* the entry's own samples stand for it */
-		if (!p) {
-			err = -ENOMEM;
-			break;
-		}
-		t->xev = p;
-		fd = e ? open_cpu_uprobe(t, cpu, t->path, e->file_offset, exit_regs(e)) :
-			 open_cpu_uprobe(t, cpu, c->probe, c->file_offset, catch_regs());
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		x = &t->xev[t->nxev++];
-		memset(x, 0, sizeof(*x));
-		x->fd = fd;
-		x->exit = k;
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd))
-			err = -errno;
-		else
-			err = event_id(fd, &x->id);
-	}
+	for (int k = 0; k < t->callexits->n && !err; k++)
+		if (k != t->entry_exit)   /* else the entry's own samples stand for it */
+			err = add_exit_event(t, cpu, ring_fd, k, t->path,
+					     t->callexits->exit[k].file_offset,
+					     exit_regs(&t->callexits->exit[k]));
+	if (c && !err)
+		err = add_exit_event(t, cpu, ring_fd, REC_TRIG_CATCH, c->probe, c->file_offset,
+				     catch_regs());
+	for (int i = 0; i < t->nsites && !err; i++)
+		err = add_exit_event(t, cpu, ring_fd, REC_TRIG_SITE(i), t->path,
+				     cs->site[i].file_offset, catch_regs());
 	if (err)
 		close_exits_from(t, from);
 	return err;
@@ -430,7 +466,7 @@ static int add_cpus(struct rec_trigger *t)
 			continue;
 		}
 		added += 1 + (t->callexits ? t->callexits->n - (t->entry_exit >= 0) +
-			      (t->callexits->catch_loc != NULL) : 0);
+			      (t->callexits->catch_loc != NULL) + t->nsites : 0);
 	}
 	if (!added)
 		return first_err ? first_err : -ENODEV;
@@ -577,6 +613,15 @@ void rec_trigger_tsc(const struct rec_trigger *t, struct rec_tsc_conv *tsc)
 	tsc->time_zero = mp->time_zero;
 }
 
+/* Whether entry sample S returns to a watched return site of T (callsites.h):
+ * its return address, made link-time by its ip less the function's entry. */
+static bool site_of(const struct rec_trigger *t, const struct rec_trig_sample *s)
+{
+	return s->ret_addr && s->has_args &&
+	       rec_callsite_is(&t->callexits->sites, t->nsites,
+			       s->ret_addr - (s->ip - t->callexits->entry));
+}
+
 /* The most bytes of a sample body fill_attr asks for: id, pid/tid, time, abi
  * and every register perf has, and an entry's stack (size, bytes, dyn_size). */
 #define SAMPLE_MAX (4 * 8 + 64 * 8 + 2 * 8 + REC_TRIG_STACK)
@@ -618,7 +663,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 			if (*f != t->entry_ids[idx] && !(x = exit_event(t, *f)))
 				continue;   /* no event of ours */
 			if (x)
-				mask = x->exit == REC_TRIG_CATCH ? catch_regs() :
+				mask = x->exit < 0 ? catch_regs() :
 				       exit_regs(&t->callexits->exit[k = x->exit]);
 			f++;
 			words--;
@@ -647,6 +692,15 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 			n += out[n].sp != 0;
 			continue;
 		}
+		if (x && x->exit < 0) {   /* a return site: its caller resumes; the
+					   * call's entry had the word below */
+			out[n].back = true;
+			out[n].sp = out[n].sp ? out[n].sp - sizeof(uint64_t) : 0;
+			n += out[n].sp != 0;
+			continue;
+		}
+		if (!x)
+			out[n].site = site_of(t, &out[n]);
 		if (k < 0) {   /* an entry, maybe at an exit too */
 			if ((k = t->entry_exit) < 0) {
 				n++;
@@ -661,6 +715,7 @@ int rec_trigger_read(struct rec_trigger *t, int idx, struct rec_trig_sample *out
 		}
 		out[n].ret = true;
 		out[n].part = t->callexits->exit[k].part;
+		out[n].tail = t->callexits->exit[k].kind != REC_CALLEXIT_RET;
 		n++;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);

@@ -20,7 +20,8 @@
  * Slow-call triggers (rec_trigger_init EXITS) add, per CPU, a uprobe on each
  * instruction where a call of the function leaves it (callexits.h: its returns
  * and tail calls; never a uretprobe, which would rewrite the return address
- * on the stack), and on the C++ runtime's catch entry (catchprobe.h), writing into the entry uprobe's ring
+ * on the stack), on the return sites of its direct calls when it has tail
+ * calls (callsites.h), and on the C++ runtime's catch entry (catchprobe.h), writing into the entry uprobe's ring
  * (PERF_EVENT_IOC_SET_OUTPUT), each sample led by its event's id
  * (PERF_SAMPLE_IDENTIFIER); every sample carries the user stack pointer
  * (PERF_SAMPLE_REGS_USER) so that an exit can be matched to its entry
@@ -60,12 +61,15 @@ struct rec_trig_event {
 };
 
 #define REC_TRIG_CATCH (-1)    /* rec_trig_exit_event exit: the C++ runtime's catch entry */
+#define REC_TRIG_SITE(i) (-2 - (i)) /* rec_trig_exit_event exit: return site I of the
+				    * function's direct calls (callsites.h) */
 
 /* An exit probe's event (slow-call triggers), writing into its CPU's ring. */
 struct rec_trig_exit_event {
 	int fd;
 	uint64_t id;           /* PERF_EVENT_IOC_ID: its samples' PERF_SAMPLE_IDENTIFIER */
-	int exit;              /* index in the trigger's exits, or REC_TRIG_CATCH */
+	int exit;              /* index in the trigger's exits, REC_TRIG_CATCH or
+				* REC_TRIG_SITE(I) */
 	bool enabled;
 };
 
@@ -85,6 +89,8 @@ struct rec_trigger {
 				    * sorted by id once enabled */
 	int nxev;
 	size_t xev_cap;
+	int nsites;                /* EXITS: the return sites watched, the first of
+				    * callexits->sites (as many as the descriptors allow) */
 	int entry_exit;            /* EXITS: the exit at the entry (a function that is
 				    * one ret), whose samples are the entry's; -1: none */
 	uint64_t inside;           /* exit samples of jumps that stayed in the function */
@@ -103,6 +109,13 @@ struct rec_trig_sample {
 	uint64_t sp;               /* EXITS: the user stack pointer (0: unknown) */
 	bool ret;                  /* at an exit: the call left the function (a return
 				    * or a tail call), at stack pointer SP = its entry's */
+	bool tail;                 /* RET at a jump out (a tail call): the call goes on in
+				    * the function jumped to */
+	bool back;                 /* at a return site of the function's direct calls
+				    * (callsites.h): the caller of a call entered at
+				    * stack pointer SP resumes, at IP */
+	bool site;                 /* at an entry: its return address is a watched return
+				    * site (a tail call out of it ends there) */
 	bool part;                 /* RET at an exit of a part split off the function
 				    * (callexits.h), which other callers may call too */
 	bool caught;               /* the thread entered the C++ runtime's catch entry

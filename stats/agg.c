@@ -482,6 +482,7 @@ static int add_measured(struct agg *a, const char *value)
 		{ "p90_ns", offsetof(struct agg_measured, p90_ns) },
 		{ "p99_ns", offsetof(struct agg_measured, p99_ns) },
 		{ "max_ns", offsetof(struct agg_measured, max_ns) },
+		{ "calls_unrecorded", offsetof(struct agg_measured, calls_unrecorded) },
 	};
 	struct agg_measured m = { 0 }, *p;
 	char *copy = strdup(value), *save = NULL;
@@ -498,6 +499,8 @@ static int add_measured(struct agg *a, const char *value)
 			m.function = strdup(eq);
 		else if (!strcmp(f, "dso") && !m.dso)
 			m.dso = strdup(eq);
+		else if (!strcmp(f, "threads_unrecorded") && !m.threads_unrecorded)
+			m.threads_unrecorded = strdup(eq);
 		else if (!strcmp(f, "buckets")) {
 			for (char *b = eq, *e; *b; b = *e ? e + 1 : e) {
 				struct agg_bucket k = { 0 };
@@ -527,6 +530,7 @@ static int add_measured(struct agg *a, const char *value)
 
 		free(m.function);
 		free(m.dso);
+		free(m.threads_unrecorded);
 		free(m.buckets);
 		return oom ? -ENOMEM : 0;
 	}
@@ -774,6 +778,7 @@ void agg_free(struct agg *a)
 	for (size_t i = 0; i < a->nmeasured; i++) {
 		free(a->measured[i].function);
 		free(a->measured[i].dso);
+		free(a->measured[i].threads_unrecorded);
 		free(a->measured[i].buckets);
 	}
 	free(a->measured);

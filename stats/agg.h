@@ -74,6 +74,8 @@ struct agg_opts {
 struct agg_measured {
 	char *function, *dso;      /* owned */
 	uint64_t calls, total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns;
+	uint64_t calls_unrecorded; /* of CALLS, those in threads the recording left out */
+	char *threads_unrecorded;  /* the first of those threads, "T1,T2" (owned), or NULL */
 	struct agg_bucket {
 		uint64_t from, below, calls;
 	} *buckets;                /* owned, a power of two each */

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "fxt_writer.h"
+#include "signals.h"
 
 /* The columns of a function row; CSV's first nine are fixed by the issue. */
 enum { C_FUNCTION, C_CALLS, C_TOTAL, C_SELF, C_MIN, C_P50, C_P90, C_P99, C_MAX, C_DSO,
@@ -377,12 +378,24 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_THREAD].missing = !c[T_THREAD].s;
 		c[T_DSO].s = call->dso;
 	}
-	if (!err && !rows.nrows) {
+	if (!err && !rows.nrows && m && m->calls_unrecorded) {
+		diag_error("%s: no call of \"%s\" in the trace: its %" PRIu64 " measured call%s "
+			   "%s in threads the recording left out (%s); " SIG_UNRECORDED_HINT, path, o->function, m->calls,
+			   diag_s(m->calls), m->calls_unrecorded == m->calls ? "were all" :
+			   "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
+		err = 1;
+	} else if (!err && !rows.nrows) {
 		char have[512];
 
 		diag_error("%s: no function named \"%s\" (the trace has: %s)", path, o->function,
 			   agg_list_functions(a, have, sizeof(have)));
 		err = 1;
+	} else if (!err && m && m->calls_unrecorded) {
+		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " measured calls of \"%s\" were in "
+			  "threads the recording left out (%s): the rows and the longest calls "
+			  "hold the other threads' only; " SIG_UNRECORDED_HINT, path,
+			  m->calls_unrecorded, m->calls, o->function,
+			  m->threads_unrecorded ? m->threads_unrecorded : "?");
 	}
 	if (!err) {
 		report_head(a, path, o, out);

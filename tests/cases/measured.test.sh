@@ -18,6 +18,9 @@
 #                    it, never enclosing it (expected-tree.txt)
 #   measured-info    the whole run's numbers of each measured function are in
 #                    the trace (the info record snaptrace stats reads)
+#   measured-info-unrecorded  with them, the calls in threads not recorded
+#                    and those threads (record.json calls_unrecorded,
+#                    threads_unrecorded)
 #   measured-errors  a calls file that is not the recorder's (a bad line, an
 #                    index past "measure", a return before the entry) and a
 #                    calls_file naming a path: exit 1, one line naming the
@@ -84,6 +87,19 @@ else
 	fail measured-info "no info record with step's whole run: $("$CONVERT" --dump=records "$TMP/m.fxt" | grep -m 1 function= )"
 fi
 
+# the calls in threads the recording left out (record.json, without
+# --multi-thread) go into the info record, for snaptrace stats to say so
+cp -r "$D" "$TMP/unrec"
+if ! json_replace "$TMP/unrec/record.json" '"calls_dropped": 0}' \
+	'"calls_dropped": 0, "calls_unrecorded": 2, "threads_unrecorded": [302, 303]}' ||
+	! "$CONVERT" --quiet "$TMP/unrec" -o "$TMP/unrec.fxt" 2>"$TMP/unrec.err" ||
+	! "$CONVERT" --dump=records "$TMP/unrec.fxt" 2>/dev/null |
+	grep -qF 'max_ns=1150000\x09calls_unrecorded=2\x09threads_unrecorded=302,303\x09buckets='; then
+	fail measured-info-unrecorded "no calls_unrecorded in the info record: $(first_lines "$TMP/unrec.err") $("$CONVERT" --dump=records "$TMP/unrec.fxt" 2>/dev/null | grep -m 1 function= )"
+else
+	ok measured-info-unrecorded
+fi
+
 # bad NAME SED_ON_CALLS PATTERN: the calls file changed by SED is refused
 bad() {
 	local d="$TMP/bad-$1"
@@ -103,11 +119,21 @@ why+=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID EN
 why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
-cp -r "$D" "$TMP/bad-path"
-if ! json_replace "$TMP/bad-path/record.json" '"calls_file": "measured-calls.txt"' \
-	'"calls_file": "../measured-calls.txt"' ||
-	"$CONVERT" --quiet "$TMP/bad-path" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
-	! grep -q 'record.json: measure\[0\].calls_file: expected a file name in the recording' "$TMP/bad.err"; then
-	why+=" [a path as calls_file: $(first_lines "$TMP/bad.err")]"
-fi
+# bad_json WHAT OLD NEW PATTERN: record.json with OLD replaced by NEW is
+# refused, the error matching PATTERN
+bad_json() {
+	rm -rf "$TMP/bad-json"
+	cp -r "$D" "$TMP/bad-json"
+	if ! json_replace "$TMP/bad-json/record.json" "$2" "$3" ||
+		"$CONVERT" --quiet "$TMP/bad-json" -o "$TMP/bad.fxt" 2>"$TMP/bad.err" ||
+		! grep -q "$4" "$TMP/bad.err"; then
+		echo " [$1: $(first_lines "$TMP/bad.err")]"
+	fi
+}
+why+=$(bad_json 'a path as calls_file' '"calls_file": "measured-calls.txt"' \
+	'"calls_file": "../measured-calls.txt"' \
+	'record.json: measure\[0\].calls_file: expected a file name in the recording')
+why+=$(bad_json 'a thread that is no id in threads_unrecorded' '"calls_dropped": 0}' \
+	'"calls_dropped": 0, "calls_unrecorded": 2, "threads_unrecorded": [302, "x"]}' \
+	'record.json: measure\[0\].threads_unrecorded: expected thread ids')
 if [ -n "$why" ]; then fail measured-errors "$why"; else ok measured-errors; fi

@@ -11,8 +11,10 @@
 # (a uretprobe cut each at its trampoline, [unknown @ 0x7fffffffdfff]) and
 # the converter warns of no broken stack; a function with two return
 # instructions has every call counted and its slow one timed as the program
-# timed it; a call that ends in a tail call ends at the jump, every one
-# counted. And the converter names the real cause of stacks cut in a dwarf
+# timed it; a call that ends in a tail call ends when its caller resumes
+# (a probe at the return site of each direct call, record/callsites.h), as
+# the program timed it around the call; one made through a pointer ends at
+# the jump, said before and after the recording, and only then. And the converter names the real cause of stacks cut in a dwarf
 # recording (a stack deeper than perf's copy of it), not frame pointers; and
 # of stacks cut in a frame-pointer recording (the program has none), though
 # the recorder's off-CPU event copies the stack as dwarf does, not dwarf's; and
@@ -26,7 +28,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="throw_through_launched throw_through_attached slow_throw_fires several_returns duration_exact
-dwarf_stacks_whole dwarf_ring_holds_call tail_call_ends tail_call_said summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
+dwarf_stacks_whole dwarf_ring_holds_call tail_call_followed tail_call_said tail_mixed_followed summary_demangled dwarf_cut_named fp_cut_named no_leftovers"
 need_recording exits
 need_built exits "$CONVERT"
 requires_all cxx binutils
@@ -192,41 +194,64 @@ t_several() {
 	fi
 }
 
-# tailer() ends in a jmp to tail_callee(): each call ends at the jump (2 ms
-# of sleep), not when tail_callee returns (30 ms later); every call counted.
+# tailer() ends in a jmp to tail_callee(): each call, made from main, goes
+# on in tail_callee (30 ms) and ends when main resumes (a probe at the
+# return site of main's call, record/callsites.h), as long as the program
+# timed it around the call, and at least its own part (to the jump) plus
+# tail_callee's sleep; every call counted, none said to end at the jump.
 # The summary names the function demangled (tailer(int), not _Z6taileri).
 t_tail() {
-	local d="$TMP/tail" tid entry ret dur
+	local d="$TMP/tail" tid entry ret dur own_ms around
 	if ! disasm 'tailer(int)' | grep -Eq 'jmp +[0-9a-f]+ <tail_callee'; then
-		fail tail_call_ends "expected tailer() built with a tail call (jmp) of tail_callee()"
+		fail tail_call_followed "expected tailer() built with a tail call (jmp) of tail_callee()"
 		return
 	fi
 	"$RECORD" -o "$d" --multi-snapshot --min-interval 100000 --trigger tailer \
 		--trigger-slower-than 1ms -- "$PROG" tail 10 >/dev/null 2>"$d.err"
 	read -r tid entry ret dur < <(hits "$d")
+	own_ms=$(own "$d.err" 1)
+	around=$(sed -n 's/^around 1 ms \([0-9.]*\)$/\1/p' "$d.err")
 	if [ "$(trig "$d" calls)" != 10 ] || [ "$(trig "$d" calls_slower)" != 10 ] ||
-		[ "$(trig "$d" returns_unmatched)" != 0 ]; then
-		fail tail_call_ends "expected 10 calls measured, each over 1 ms: $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
-	elif [ -z "${dur:-}" ] || ! close_to "$dur" "$(own "$d.err" 1)" || [ "$dur" -ge 25000000 ]; then
-		fail tail_call_ends "the first call took $(own "$d.err" 1) ms to its tail call, the hit says $dur ns"
+		[ "$(trig "$d" calls_tail)" != 10 ] || [ "$(trig "$d" calls_tail_at_jump)" != 0 ] ||
+		[ "$(trig "$d" returns_unmatched)" != 0 ] || [ "$(trig "$d" calls_unended)" != 0 ]; then
+		fail tail_call_followed "expected 10 calls measured, each over 1 ms and left by a tail call followed to main: $(rec_part "$d" trigger.): $(tl 3 "$d.err")"
+	elif [ -z "${dur:-}" ] || [ -z "$own_ms" ] || [ -z "$around" ] ||
+		! awk -v r="$dur" -v o="$own_ms" -v a="$around" 'BEGIN { r /= 1e6; exit !(r >= o + 29.9 && r <= a + 0.05) }'; then
+		fail tail_call_followed "the first call took $own_ms ms to its tail call and $around ms around it by the program's clock, the hit says ${dur:-none} ns"
+	elif grep -q 'by jumps out\|tail call from a caller not followed' "$d.err"; then
+		fail tail_call_followed "a warning that calls end at the jump, though every call is followed: $(grep 'jumps out\|not followed' "$d.err")"
 	else
-		ok tail_call_ends
+		ok tail_call_followed
 	fi
-	# said before recording: each call ends at the jump (trial10: silent);
-	# also with a ret besides the jump, an early return (trial 11: silent)
-	"$RECORD" -o "$d-mixed" --trigger tail_mixed --trigger-slower-than 1ms \
-		-- "$PROG" tailmix 2 >/dev/null 2>"$d-mixed.err"
-	if ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tailer.* leaves only by jumps out (tail calls, the first at 0x[0-9a-f]*): a call that leaves so ends at the jump" "$d.err"; then
-		fail tail_call_said "no warning that tailer() leaves only by a tail call: $(tl 3 "$d.err")"
-	elif ! disasm 'tail_mixed(int)' | grep -Eq 'jmp +[0-9a-f]+ <tail_callee' ||
-		! disasm 'tail_mixed(int)' | grep -Eq '	ret'; then
-		fail tail_call_said "expected tail_mixed() built with a ret and a jmp to tail_callee()"
-	elif ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tail_mixed.* leaves also by jumps out (tail calls, the first at 0x[0-9a-f]*): a call that leaves so ends at the jump" "$d-mixed.err"; then
-		fail tail_call_said "no warning that tail_mixed() leaves also by a tail call: $(tl 3 "$d-mixed.err")"
+	# tail_by_ptr(), tailer's twin, is called only through a pointer: said
+	# before recording (no direct call of it found) and after (each call
+	# measured to the jump); its calls end at the jump, 2 ms, not 32
+	"$RECORD" -o "$d-ptr" --multi-snapshot --min-interval 100000 --trigger tail_by_ptr \
+		--trigger-slower-than 1ms -- "$PROG" tailptr 4 >/dev/null 2>"$d-ptr.err"
+	read -r tid entry ret dur < <(hits "$d-ptr")
+	if ! grep -q "^snaptrace-record: warning: --trigger-slower-than: .*tail_by_ptr.* leaves by jumps out (tail calls, the first at 0x[0-9a-f]*), and no direct call of it was found in .*exits_target (it is called through pointers or from other files): a call that leaves so ends at the jump" "$d-ptr.err"; then
+		fail tail_call_said "no warning that no direct call of tail_by_ptr() is followed: $(tl 3 "$d-ptr.err")"
+	elif ! grep -q "^snaptrace-record: warning: tail_by_ptr(int): 4 of the 4 calls left by a tail call from a caller not followed (a call through a pointer, or from another file): they are measured to the jump" "$d-ptr.err" ||
+		[ "$(trig "$d-ptr" calls_tail_at_jump)" != 4 ] || [ "$(trig "$d-ptr" calls_tail)" != 0 ]; then
+		fail tail_call_said "the summary does not count the 4 calls measured to the jump: $(rec_part "$d-ptr" trigger.): $(grep warning "$d-ptr.err" | tr '\n' ';')"
+	elif [ -z "${dur:-}" ] || ! close_to "$dur" "$(own "$d-ptr.err" 1)" || [ "$dur" -ge 25000000 ]; then
+		fail tail_call_said "the first call took $(own "$d-ptr.err" 1) ms to its tail call, the hit says ${dur:-none} ns"
 	else
 		ok tail_call_said
 	fi
-	if grep -q ': 10 calls of tailer(int) measured, 10 longer than 1.000 ms' "$d.err"; then
+	# tail_mixed(), a ret and a jump out, called from main: followed, not said
+	"$RECORD" -o "$d-mixed" --trigger tail_mixed --trigger-slower-than 1ms \
+		-- "$PROG" tailmix 2 >/dev/null 2>"$d-mixed.err"
+	if ! disasm 'tail_mixed(int)' | grep -Eq 'jmp +[0-9a-f]+ <tail_callee' ||
+		! disasm 'tail_mixed(int)' | grep -Eq '	ret'; then
+		fail tail_mixed_followed "expected tail_mixed() built with a ret and a jmp to tail_callee()"
+	elif grep -q 'by jumps out\|not followed' "$d-mixed.err" ||
+		[ "$(trig "$d-mixed" calls_tail)" != 1 ]; then
+		fail tail_mixed_followed "expected its call followed to main without a warning: $(rec_part "$d-mixed" trigger.): $(grep warning "$d-mixed.err" | tr '\n' ';')"
+	else
+		ok tail_mixed_followed
+	fi
+	if grep -q ': 10 calls of tailer(int) measured, 10 longer than 1.000 ms; 10 left by a tail call, each measured to its caller.s return' "$d.err"; then
 		ok summary_demangled
 	else
 		fail summary_demangled "the summary: $(grep 'calls of' "$d.err")"

@@ -20,8 +20,12 @@
  *                on SIGTERM stdout "served K caught J", exit status 0
  *   tailmix N    N calls of tail_mixed(i): tailer's, with an early return
  *   tail N       N calls of tailer(i): a 2 ms sleep, then a tail call of
- *                tail_callee(), which sleeps 30 ms (the call of tailer ends
- *                at the jump; its line measures its own part)
+ *                tail_callee(), which sleeps 30 ms (its line measures its
+ *                own part; main prints "around N ms MS" for each, timed
+ *                around the call: the call ends when tail_callee returns)
+ *   tailptr N    N calls of tail_by_ptr(i), tailer's twin, made through a
+ *                function pointer only (no direct call of it: each call
+ *                ends at the jump)
  *   several N S  N calls of several(i): even i return early, odd ones after
  *                1 ms of work, call S spins 40 ms (on the CPU: samples land
  *                inside); several() has more than one return instruction
@@ -112,6 +116,18 @@ __attribute__((noinline)) int tailer(int i)
 	fprintf(stderr, "call %d ms %.3f\n", ++ncalls, now_ms() - t0);
 	return tail_callee(i + 1);
 }
+
+/* tailer's twin, called only through a pointer. */
+__attribute__((noinline)) int tail_by_ptr(int i)
+{
+	double t0 = now_ms();
+
+	nap(2);
+	fprintf(stderr, "call %d ms %.3f\n", ++ncalls, now_ms() - t0);
+	return tail_callee(i + 1);
+}
+
+static int (*volatile by_ptr)(int) = tail_by_ptr;
 
 /* Returns at once for a negative I (a ret no call here takes), else ends
  * in a tail call of tail_callee (trial 11: only the first was said). */
@@ -227,8 +243,17 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "tail")) {
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
+			double t0 = now_ms();
+
 			sink += tailer(i);
+			fprintf(stderr, "around %d ms %.3f\n", ncalls, now_ms() - t0);
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "tailptr")) {
+		for (int i = 0; i < n; i++)
+			sink += by_ptr(i);
 		return 0;
 	}
 	if (!strcmp(mode, "tailmix")) {
@@ -258,7 +283,7 @@ int main(int argc, char **argv)
 		sink = deep(400);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | several N SLOW | deep | burst N | mixed N\n",
+	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | tailptr N | several N SLOW | deep | burst N | mixed N\n",
 		argv[0]);
 	return 2;
 }

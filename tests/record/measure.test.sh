@@ -40,7 +40,9 @@
 #   the main thread alone is recorded, so record.json says all 1400 calls
 #   (measure and trigger) and both slow ones were in threads not recorded,
 #   naming the two threads of the calls file; the summary says so for the
-#   measure, the trigger's calls and its slow calls, with the hint
+#   measure, the trigger's calls and its slow calls, with the hint; and
+#   snaptrace stats --function timed on the recording says its calls were
+#   all in threads not recorded, naming them, with the hint (exit 1)
 # - measure_shared: with --trigger timed --trigger-slower-than 10ms the
 #   measure shares the trigger's probes (record.json "shared") and counts
 #   what it counts
@@ -313,6 +315,11 @@ t_unrecorded() {
 		bad+="no summary of the trigger's calls; "
 	grep -q "warning: timed: $slow of the $slow calls longer than 10.000 ms took no snapshot: they were $hint$" "$d.err" ||
 		bad+="no summary of the slow calls; "
+	# stats --function: its calls were all in threads not in the trace,
+	# said with the threads and the hint, not "no function named"
+	"$STATS" --function timed "$d" >"$d.stats" 2>&1 && bad+="stats --function timed exited 0; "
+	grep -q "^snaptrace-stats: $d: no call of \"timed\" in the trace: its 1400 measured calls were all in threads the recording left out (${tids/ /,}); record every thread with --multi-thread$" "$d.stats" ||
+		bad+="stats --function timed: $(grep -v 'snaptrace-convert' "$d.stats" | head -n 2); "
 	if [ -n "$bad" ]; then
 		fail measure_unrecorded "$bad$(grep -i 'warning' "$d.err" | head -n 4)"
 	else

@@ -135,7 +135,7 @@ start_forever() {
 	"$SIGDFL" "$RECORD" -o "$REC_DIR" --trigger none -- "$PROG" bursts 2 8 >/dev/null 2>"$TMP/$1.err" &
 	REC_PID=$!
 	BG+=("$REC_PID")
-	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 10
+	wait_for "$TMP/$1.err" "^snaptrace-record: recording" 30
 }
 
 t_sigint_keeps_data() {
@@ -544,6 +544,9 @@ t_short_lived_targets() {
 	mkdir -p "$d"
 	for ((i = 0; i < n && ${#bad} == 0; i++)); do
 		bad=$(exits_clean "$d/$i" -- "$PROG" work 50)
+		# progress for the runner's hang guard: 30 recordings under
+		# make test-stress on a loaded machine outlast its 300 s of silence
+		((i % 5 == 4)) && echo "# short_lived_targets: $((i + 1)) of $n runs"
 	done
 	if [ -n "$bad" ]; then
 		fail short_lived_targets "run $i: $bad"
@@ -586,6 +589,9 @@ t_attached_targets_exit() {
 	mkdir -p "$d"
 	for ((i = 0; i < n && ${#bad} == 0; i++)); do
 		bad=$(attached_exit "$d/$i")
+		# progress for the runner's hang guard: 30 recordings under
+		# make test-stress on a loaded machine outlast its 300 s of silence
+		((i % 5 == 4)) && echo "# attached_targets_exit: $((i + 1)) of $n runs"
 	done
 	if [ -n "$bad" ]; then
 		fail attached_targets_exit "run $i: $bad"

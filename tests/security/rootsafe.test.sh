@@ -60,9 +60,17 @@
 #                     naming the program; the uprobes are never opened by
 #                     the name (the kernel then finds the FIFO: "cannot open
 #                     the uprobe trigger", or a uprobe on it that never fires)
-#   rec-dir-replaced  snaptrace run -d into the attacker's directory, which
-#                     the attacker renames and replaces by a fake recording
-#                     while root records: the fake is not converted
+#   rec-dir-replaced  snaptrace run -d into the attacker's directory (who
+#                     could exchange it for a fake recording between the
+#                     recording and its conversion, which reads it by name),
+#                     and TMPDIR a directory others may write, not sticky:
+#                     refused before recording, one line naming the rule,
+#                     exit 2 (the old code recorded, checked the name once,
+#                     and converted what the attacker swapped in meanwhile)
+#   cache-home-link   root runs the recorder with HOME the attacker's
+#                     directory, whose .cache is a link to a root-only
+#                     directory: no perf version cache made there (the old
+#                     code made a root-owned snaptrace/ where the link led)
 #   in-snapshot-link  the attacker's recording lists a symlink to a root-only
 #                     file: left out and named, the file's text never shown
 #   in-snapshot-fifo  ... lists a FIFO: left out at once
@@ -210,7 +218,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced cache-home-link rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
@@ -454,26 +462,34 @@ rec_dir_shared() {
 }
 
 rec_dir_replaced() {
-	local d="$HOME_A/run-rec" swapper rc
-	"${ATTACKER[@]}" sh -c 'until [ -d "$1" ]; do sleep 0.01; done; sleep 0.3
-		mv "$1" "$1.moved" && mkdir "$1" &&
-		sed "s/ [a-z_]*+0x/ FAKE+0x/g" "$2" >"$1/perf.data" &&
-		printf "{\"format\": \"snaptrace-record 1\", \"pids\": [100], \"threads\": [], \"trigger\": null, \"hits\": [], \"snapshots\": [], \"end\": \"none\", \"end_ns\": null}\n" >"$1/record.json"' \
-		sh "$d" "$HOME_A/in.txt" &
-	swapper=$!
-	timeout -k 5 60 "$FRONT" run -q -d "$d" -o "$TMP/rec-dir-replaced.fxt" --trigger none -- sleep 1.5 \
+	local d="$HOME_A/run-rec" open="$TMP/open-tmpdir" rc
+	timeout -k 5 60 "$FRONT" run -q -d "$d" -o "$TMP/rec-dir-replaced.fxt" --trigger none -- true \
 		>/dev/null 2>"$TMP/rec-dir-replaced.err"
 	rc=$?
-	wait "$swapper" 2>/dev/null
-	if [ ! -d "$d.moved" ]; then
-		fail rec-dir-replaced "the attacker's swap did not happen: $(first_lines "$TMP/rec-dir-replaced.err")"
-	elif [ -e "$TMP/rec-dir-replaced.fxt" ] &&
-		"$CONVERT" --dump=slices "$TMP/rec-dir-replaced.fxt" 2>/dev/null | grep -q FAKE; then
-		fail rec-dir-replaced "root's trace is the attacker's fake recording"
-	elif refuses "$rc" rec-dir-replaced 1 "$d: no longer the recording directory" \
+	if [ -e "$d" ] || [ -e "$TMP/rec-dir-replaced.fxt" ]; then
+		fail rec-dir-replaced "recorded into the attacker's directory: $(first_lines "$TMP/rec-dir-replaced.err")"
+		return
+	fi
+	refuses "$rc" rec-dir-replaced 2 "^snaptrace: -d $d: $HOME_A \(owned by uid $AUID\) lets another user rename" \
+		"$TMP/rec-dir-replaced.err" || return
+	mkdir -m 777 "$open" && chmod 777 "$open"
+	TMPDIR="$open" timeout -k 5 60 "$FRONT" run -q -o "$TMP/rec-dir-replaced.fxt" --trigger none -- true \
+		>/dev/null 2>"$TMP/rec-dir-replaced.err"
+	rc=$?
+	if [ -n "$(ls -A "$open")" ]; then
+		fail rec-dir-replaced "recorded into TMPDIR $open, which others may write"
+	elif refuses "$rc" rec-dir-replaced 2 "^snaptrace: TMPDIR $open: $open \(writable by others" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
 	fi
+}
+
+cache_home_link() {
+	as_attacker ln -s "$ROOTONLY" "$HOME_A/.cache"
+	HOME="$HOME_A" XDG_CACHE_HOME= "$RECORD" --dry-run -o "$TMP/cache-home" -- true \
+		>/dev/null 2>"$TMP/cache-home-link.err"
+	rm -f "$HOME_A/.cache"
+	untouched cache-home-link "$ROOTONLY" && ok cache-home-link
 }
 
 rec_perfmap_link() {
@@ -489,7 +505,13 @@ rec_perfmap_link() {
 	fi
 	"$RECORD" -q -o "$d" --trigger none -- "$TMP/pidsleep" "$TMP/perfmap.pid" \
 		>/dev/null 2>"$TMP/rec-perfmap.err" &
-	for ((i = 0; i < 100; i++)); do [ -s "$TMP/perfmap.pid" ] && break; sleep 0.02; done
+	# the program writes its pid once the recorder has started it: polled
+	# while the recorder runs (a loaded machine takes seconds to get there)
+	for ((i = 0; i < 3000; i++)); do
+		[ -s "$TMP/perfmap.pid" ] && break
+		kill -0 $! 2>/dev/null || break
+		sleep 0.02
+	done
 	pid=$(cat "$TMP/perfmap.pid" 2>/dev/null)
 	map=/tmp/perf-$pid.map
 	# the suite's /tmp is its own, root's (tests/run.sh): shared as the real one for this
@@ -1854,6 +1876,7 @@ for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_sh
 	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
+cache_home_link
 in_snapshot_link
 in_snapshot_fifo
 in_json_fifo

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -666,8 +667,11 @@ static void put_map(struct file *f, uint32_t type, uint16_t misc, uint32_t pid, 
 	size_t name = (strlen(path) + 1 + 7) / 8 * 8;
 	char pad[64] = { 0 };
 
+	uint64_t at[3] = { 0x400000 + (pid % 16) * 0x10000, 0x3000, (pid % 16) * 0x1000 };
+
 	memcpy(body, &pid, 4);
 	memcpy(body + 4, &pid, 4);
+	memcpy(body + 8, at, sizeof(at));   /* start, len, pgoff */
 	memcpy(body + 56, &prot, 4);
 	memcpy(body + 60, &flags, 4);
 	put_header(f, type, misc, (uint16_t)(8 + head + name));
@@ -697,8 +701,9 @@ static void make_jit_file(struct file *f)
 static int mmap_line(void *arg, const struct perfdata_mmap *m)
 {
 	struct got *g = arg;
-	int n = snprintf(g->text + g->len, sizeof(g->text) - g->len, "%s %u/%u %s %#x\n", m->file,
-			 m->pid, m->tid, m->exec ? "x" : "-", m->flags);
+	int n = snprintf(g->text + g->len, sizeof(g->text) - g->len,
+			 "%s %u/%u %s %#x %#" PRIx64 "+%#" PRIx64 "@%#" PRIx64 "\n", m->file,
+			 m->pid, m->tid, m->exec ? "x" : "-", m->flags, m->start, m->len, m->pgoff);
 
 	if (n > 0 && (size_t)n < sizeof(g->text) - g->len)
 		g->len += (size_t)n;
@@ -716,14 +721,14 @@ static void test_mmaps(void)
 	CHECK(path != NULL);
 	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), 0);
 	CHECK_STR_EQ(g.text,
-		     "//anon 4194401/4194401 x 0x22\n"
-		     "//anon 4194402/4194402 - 0x22\n"
-		     "/tmp/perf-7.map 4194403/4194403 - 0\n"
-		     "/hugetlb/x 4194404/4194404 x 0x40000\n"
-		     "/usr/lib/libc.so.6 4194405/4194405 x 0x2\n"
-		     "[heap] 4194406/4194406 x 0\n"
-		     "[heap] 4194407/4194407 - 0\n"
-		     "[stack] 4194401/4194401 x 0x22\n");
+		     "//anon 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n"
+		     "//anon 4194402/4194402 - 0x22 0x420000+0x3000@0x2000\n"
+		     "/tmp/perf-7.map 4194403/4194403 - 0 0x430000+0x3000@0x3000\n"
+		     "/hugetlb/x 4194404/4194404 x 0x40000 0x440000+0x3000@0x4000\n"
+		     "/usr/lib/libc.so.6 4194405/4194405 x 0x2 0x450000+0x3000@0x5000\n"
+		     "[heap] 4194406/4194406 x 0 0x460000+0x3000@0x6000\n"
+		     "[heap] 4194407/4194407 - 0 0x470000+0x3000@0x7000\n"
+		     "[stack] 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
 }
 
 /* The perf maps a view holds for that file: one per process perf reads

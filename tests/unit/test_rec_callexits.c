@@ -8,7 +8,8 @@
  * off the function (NAME.cold), and the refusals (no exit, an exit with an
  * operand-size prefix, a symbol of size 0); then rec_callexit_leaves on
  * sampled registers (a jump taken or not, a target inside or outside, a
- * target read from this process's memory).
+ * target read from this process's memory); and the return sites of the
+ * direct calls of a function with tail calls (callsites.h).
  */
 #include <asm/perf_regs.h>
 #include <errno.h>
@@ -63,12 +64,24 @@ __asm__(
 	".globl ex_retw\n.type ex_retw,@function\n"
 	"ex_retw: .byte 0x66, 0xc3\n.size ex_retw, .-ex_retw\n"
 
+	/* the direct calls of ex_tail (callsites.h): two with a return site, one
+	 * as the last instruction (no return), one followed by ud2 (not
+	 * probeable); and one of ex_multi */
+	".globl ex_caller1\n.type ex_caller1,@function\n"
+	"ex_caller1: call ex_tail\n nop\n call ex_multi\n ret\n.size ex_caller1, .-ex_caller1\n"
+	".globl ex_caller2\n.type ex_caller2,@function\n"
+	"ex_caller2: push %rbx\n call ex_tail\n pop %rbx\n ret\n call ex_tail\n"
+	".size ex_caller2, .-ex_caller2\n"
+	".globl ex_caller3\n.type ex_caller3,@function\n"
+	"ex_caller3: call ex_tail\n ud2\n.size ex_caller3, .-ex_caller3\n"
+
 	/* no size */
 	".globl ex_nosize\n.type ex_nosize,@function\n"
 	"ex_nosize: ret\n");
 
 void ex_other(void), ex_multi(void), ex_tail(void), ex_self(void), ex_ind(void),
-	ex_part(void), ex_never(void), ex_retw(void), ex_nosize(void);
+	ex_part(void), ex_never(void), ex_retw(void), ex_nosize(void), ex_caller1(void),
+	ex_caller2(void), ex_caller3(void);
 
 static char self[4096];
 
@@ -211,6 +224,31 @@ static void exits_leaves(void)
 	rec_callexits_free(&x);
 }
 
+/* The return sites of a function with tail calls: the instruction after each
+ * direct call of it that returns there and can be probed, in address
+ * order; none for a function without tail calls. */
+static void exits_sites(void)
+{
+	struct rec_callexits x;
+	char why[512];
+
+	CHECK_INT_EQ(find("ex_tail", &x, why, sizeof(why)), 0);
+	CHECK_INT_EQ(x.sites.n, 2);
+	CHECK_U64_EQ(x.sites.site[0].vaddr, addr_of("ex_caller1") + 5);
+	CHECK_U64_EQ(x.sites.site[1].vaddr, addr_of("ex_caller2") + 6);
+	CHECK_U64_EQ(x.sites.site[1].vaddr - x.sites.site[0].vaddr,
+		     x.sites.site[1].file_offset - x.sites.site[0].file_offset);
+	CHECK(rec_callsite_is(&x.sites, 2, addr_of("ex_caller2") + 6));
+	CHECK(!rec_callsite_is(&x.sites, 1, addr_of("ex_caller2") + 6));
+	CHECK(!rec_callsite_is(&x.sites, 2, addr_of("ex_caller2") + 5));
+	CHECK_INT_EQ(x.sites.unprobed, 1);
+	CHECK(!x.sites.more);
+	rec_callexits_free(&x);
+	CHECK_INT_EQ(find("ex_multi", &x, why, sizeof(why)), 0);
+	CHECK_INT_EQ(x.sites.n, 0);
+	rec_callexits_free(&x);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -221,5 +259,6 @@ int main(void)
 	UNIT_RUN(exits_shapes);
 	UNIT_RUN(exits_refused);
 	UNIT_RUN(exits_leaves);
+	UNIT_RUN(exits_sites);
 	return unit_exit();
 }

@@ -7,6 +7,7 @@
  * its entry). Synthetic samples: SP values as the kernel gives them (at an
  * exit instruction the stack pointer is the entry's).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -294,6 +295,105 @@ static void slowcall_pass_without_samples(void)
 	CHECK_INT_EQ((int)rec_slowcall_pass(&sc, collect, NULL), 0);   /* after free too */
 }
 
+/* Samples of a call left by a tail call: an entry with its return address
+ * (RA, at a watched return site when SITE), a jump out, and its caller
+ * resuming at RA one word above the entry's stack pointer. */
+static void tail_entry(struct rec_slowcall *sc, uint64_t sp, uint64_t ra, bool site, uint64_t t)
+{
+	struct rec_trig_sample s = { .pid = 1, .tid = 7, .time_ns = t, .sp = sp,
+				     .ret_addr = ra, .site = site };
+
+	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
+}
+
+static void jump_out(struct rec_slowcall *sc, uint64_t sp, uint64_t t)
+{
+	struct rec_trig_sample s = { .pid = 1, .tid = 7, .time_ns = t, .sp = sp, .ret = true,
+				     .tail = true };
+
+	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
+}
+
+/* The sample at a return site gives the entry's stack pointer (trigger.c). */
+static void back(struct rec_slowcall *sc, uint64_t sp, uint64_t ra, uint64_t t)
+{
+	struct rec_trig_sample s = { .pid = 1, .tid = 7, .time_ns = t, .sp = sp, .back = true,
+				     .ip = ra, .has_args = true };
+
+	CHECK_INT_EQ(rec_slowcall_add(sc, &s), 0);
+}
+
+/* SC counted CALLS calls, TAIL followed past a tail call, AT_JUMP ended at
+ * one, UNENDED ended unseen, no return unmatched, and forgot every thread. */
+static void tail_counts(const struct rec_slowcall *sc, uint64_t calls, uint64_t tail,
+			uint64_t at_jump, uint64_t unended)
+{
+	CHECK_U64_EQ(sc->calls, calls);
+	CHECK_U64_EQ(sc->tail, tail);
+	CHECK_U64_EQ(sc->tail_at_jump, at_jump);
+	CHECK_U64_EQ(sc->unended, unended);
+	CHECK_U64_EQ(sc->unmatched, 0);
+	CHECK_INT_EQ(sc->nthreads, 0);
+}
+
+/* Hit K entered at ENTRY and ended at END. */
+static void hit_is(int k, uint64_t entry, uint64_t end)
+{
+	CHECK(k < ngot);
+	CHECK_U64_EQ(got[k].entry_ns, entry);
+	CHECK_U64_EQ(got[k].time_ns, end);
+	CHECK_U64_EQ(got[k].duration_ns, end - entry);
+}
+
+/* A call from a watched return site that leaves by a tail call ends when
+ * its caller resumes there (the function jumped to took 30 ms), not at
+ * the jump; one from elsewhere ends at the jump, counted so. */
+static void slowcall_tail_call_followed(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	tail_entry(&sc, 0x1000, 0x4005, true, 100 * MS);
+	jump_out(&sc, 0x1000, 102 * MS);
+	entry(&sc, 7, 0xf00, 110 * MS);   /* the function jumped to calls it again */
+	ret(&sc, 7, 0xf00, 111 * MS);
+	back(&sc, 0x1000, 0x4005, 132 * MS);
+	tail_entry(&sc, 0x1000, 0x7777, false, 140 * MS);
+	jump_out(&sc, 0x1000, 142 * MS);
+	back(&sc, 0x1000, 0x7777, 172 * MS);   /* not watched: no sample comes */
+	settle(&sc);
+	tail_counts(&sc, 3, 1, 1, 0);
+	CHECK_INT_EQ(ngot, 1);
+	hit_is(0, 100 * MS, 132 * MS);
+	rec_slowcall_free(&sc);
+}
+
+/* A return site's sample after a plain return finds no call (nothing
+ * counted); one with another return address or stack pointer ends nothing;
+ * a chain of tail calls that enters the function again at the same stack
+ * pointer and return address ends the call there; a call deeper than the
+ * one whose caller resumed is gone (unended). */
+static void slowcall_tail_call_edges(void)
+{
+	struct rec_slowcall sc = start(10 * MS);
+
+	tail_entry(&sc, 0x1000, 0x4005, true, 100 * MS);
+	ret(&sc, 7, 0x1000, 101 * MS);
+	back(&sc, 0x1000, 0x4005, 101 * MS + 10);
+	tail_entry(&sc, 0x1000, 0x4005, true, 110 * MS);
+	jump_out(&sc, 0x1000, 111 * MS);
+	back(&sc, 0x1000, 0x4010, 112 * MS);        /* another caller's site */
+	back(&sc, 0xf00, 0x4005, 113 * MS);         /* a deeper frame */
+	tail_entry(&sc, 0x1000, 0x4005, true, 125 * MS);   /* the chain enters it again */
+	entry(&sc, 7, 0xe00, 126 * MS);             /* then a call that never returns */
+	back(&sc, 0x1000, 0x4005, 140 * MS);
+	settle(&sc);
+	tail_counts(&sc, 3, 1, 0, 1);
+	CHECK_INT_EQ(ngot, 2);
+	hit_is(0, 110 * MS, 125 * MS);
+	hit_is(1, 125 * MS, 140 * MS);
+	rec_slowcall_free(&sc);
+}
+
 int main(void)
 {
 	UNIT_RUN(slowcall_pass_without_samples);
@@ -307,5 +407,7 @@ int main(void)
 	UNIT_RUN(slowcall_bounded_depth);
 	UNIT_RUN(slowcall_unmatched_returns);
 	UNIT_RUN(slowcall_part_exits);
+	UNIT_RUN(slowcall_tail_call_followed);
+	UNIT_RUN(slowcall_tail_call_edges);
 	return unit_exit();
 }
