@@ -69,129 +69,85 @@ static int finish(struct fxt_trace *t)
 	return 0;
 }
 
-/* Checks slice I of T: DEPTH, BEGIN, END. */
-static void slice_is(const struct fxt_trace *t, size_t i, unsigned depth, uint64_t begin,
-		     uint64_t end)
+/* One test: events handed in, in order, and the slices read back (depth,
+ * begin, end, in start order), with the depth of its one instant (-1:
+ * none). */
+struct complete_case {
+	const char *name, *why;
+	struct { enum fxt_event_type type; uint64_t ts; const char *name; } ev[8];
+	struct { unsigned depth; uint64_t begin, end; } slice[4];
+	size_t nev, nslices;
+	int instant_depth;
+};
+
+#define B FXT_EVENT_BEGIN
+#define E FXT_EVENT_END
+#define I FXT_EVENT_INSTANT
+static const struct complete_case cases[] = {
+	{ "nested", "in order: the parent lasts as long as it says, the leaf is one complete record",
+	  { { B, 100, "P" }, { B, 150, "C" }, { E, 300, "C" }, { E, 400, "P" } },
+	  { { 0, 100, 400 }, { 1, 150, 300 } }, 4, 2, -1 },
+	{ "outlasts", "a parent's end before its child's (a sampled leaf one period past its "
+	  "sample, the parent at an earlier rule's time): the parent ends with it",
+	  { { B, 100, "P" }, { B, 150, "C" }, { E, 300, "C" }, { E, 200, "P" } },
+	  { { 0, 100, 300 }, { 1, 150, 300 } }, 4, 2, -1 },
+	{ "grandchild", "two levels: the grandparent too ends no earlier than what is inside it",
+	  { { B, 100, "G" }, { B, 110, "P" }, { B, 120, "C" }, { E, 500, "C" }, { E, 130, "P" },
+	    { E, 140, "G" } },
+	  { { 0, 100, 500 }, { 1, 110, 500 }, { 2, 120, 500 } }, 6, 3, -1 },
+	{ "instant", "an instant inside a slice, later than the slice's end: the slice holds it",
+	  { { B, 100, "P" }, { I, 250, "I" }, { E, 200, "P" } },
+	  { { 0, 100, 250 } }, 3, 1, 1 },
+	{ "backwards", "an end before its begin: a slice of 0 ns at its begin, never a negative one",
+	  { { B, 100, "P" }, { B, 150, "C" }, { E, 120, "C" }, { E, 90, "P" } },
+	  { { 0, 100, 150 }, { 1, 150, 150 } }, 4, 2, -1 },
+};
+#undef B
+#undef E
+#undef I
+
+/* Runs case K: its events through conv_complete_event(), then the trace
+ * read back with no problem and the slices it expects. */
+static void run_case(size_t k)
 {
-	if (i >= t->nslices) {
-		UNIT_FAIL("slice %zu of %zu", i, t->nslices);
+	const struct complete_case *cc = &cases[k];
+	struct fxt_trace t;
+
+	if (!start(cc->name))
 		return;
+	for (size_t i = 0; i < cc->nev; i++)
+		ev(cc->ev[i].type, cc->ev[i].ts, cc->ev[i].name);
+	if (finish(&t))
+		return;
+	CHECK_INT_EQ(t.nslices, cc->nslices);
+	for (size_t i = 0; i < cc->nslices && i < t.nslices; i++) {
+		CHECK_INT_EQ(t.slices[i].depth, cc->slice[i].depth);
+		CHECK_U64_EQ(t.slices[i].begin, cc->slice[i].begin);
+		CHECK_U64_EQ(t.slices[i].end, cc->slice[i].end);
 	}
-	CHECK_INT_EQ(t->slices[i].depth, depth);
-	CHECK_U64_EQ(t->slices[i].begin, begin);
-	CHECK_U64_EQ(t->slices[i].end, end);
-}
-
-/* In order: the parent lasts as long as it says, the leaf is one complete record. */
-static void complete_nested(void)
-{
-	struct fxt_trace t;
-
-	if (!start("nested"))
-		return;
-	ev(FXT_EVENT_BEGIN, 100, "P");
-	ev(FXT_EVENT_BEGIN, 150, "C");
-	ev(FXT_EVENT_END, 300, "C");
-	ev(FXT_EVENT_END, 400, "P");
-	if (finish(&t))
-		return;
-	CHECK_INT_EQ(t.nslices, 2);
-	slice_is(&t, 0, 0, 100, 400);
-	slice_is(&t, 1, 1, 150, 300);
-	CHECK_INT_EQ(c.stats.complete_slices, 1);
+	CHECK_INT_EQ(t.ninstants, cc->instant_depth >= 0);
+	if (t.ninstants && cc->instant_depth >= 0)
+		CHECK_INT_EQ(t.instants[0].depth, cc->instant_depth);
 	fxt_trace_free(&t);
 }
 
-/* A parent's end before its child's (a sampled leaf one period past its
- * sample, the parent at an earlier rule's time): the parent ends with it. */
-static void complete_child_outlasts(void)
+static size_t current;	/* the case complete_case() runs */
+
+/* Case CURRENT, under its own name (UNIT_RUN prints unit_name). */
+static void complete_case(void)
 {
-	struct fxt_trace t;
-
-	if (!start("outlasts"))
-		return;
-	ev(FXT_EVENT_BEGIN, 100, "P");
-	ev(FXT_EVENT_BEGIN, 150, "C");
-	ev(FXT_EVENT_END, 300, "C");
-	ev(FXT_EVENT_END, 200, "P");
-	if (finish(&t))
-		return;
-	CHECK_INT_EQ(t.nslices, 2);
-	slice_is(&t, 0, 0, 100, 300);
-	slice_is(&t, 1, 1, 150, 300);
-	fxt_trace_free(&t);
-}
-
-/* Two levels: the grandparent too ends no earlier than what is inside it. */
-static void complete_grandchild_outlasts(void)
-{
-	struct fxt_trace t;
-
-	if (!start("grandchild"))
-		return;
-	ev(FXT_EVENT_BEGIN, 100, "G");
-	ev(FXT_EVENT_BEGIN, 110, "P");
-	ev(FXT_EVENT_BEGIN, 120, "C");
-	ev(FXT_EVENT_END, 500, "C");
-	ev(FXT_EVENT_END, 130, "P");
-	ev(FXT_EVENT_END, 140, "G");
-	if (finish(&t))
-		return;
-	CHECK_INT_EQ(t.nslices, 3);
-	slice_is(&t, 0, 0, 100, 500);
-	slice_is(&t, 1, 1, 110, 500);
-	slice_is(&t, 2, 2, 120, 500);
-	fxt_trace_free(&t);
-}
-
-/* An instant inside a slice, later than the slice's end: the slice holds it. */
-static void complete_instant_after_end(void)
-{
-	struct fxt_trace t;
-
-	if (!start("instant"))
-		return;
-	ev(FXT_EVENT_BEGIN, 100, "P");
-	ev(FXT_EVENT_INSTANT, 250, "I");
-	ev(FXT_EVENT_END, 200, "P");
-	if (finish(&t))
-		return;
-	CHECK_INT_EQ(t.nslices, 1);
-	slice_is(&t, 0, 0, 100, 250);
-	CHECK_INT_EQ(t.ninstants, 1);
-	if (t.ninstants == 1)
-		CHECK_INT_EQ(t.instants[0].depth, 1);
-	fxt_trace_free(&t);
-}
-
-/* An end before its begin: a slice of 0 ns at its begin, never a negative one. */
-static void complete_end_before_begin(void)
-{
-	struct fxt_trace t;
-
-	if (!start("backwards"))
-		return;
-	ev(FXT_EVENT_BEGIN, 100, "P");
-	ev(FXT_EVENT_BEGIN, 150, "C");
-	ev(FXT_EVENT_END, 120, "C");
-	ev(FXT_EVENT_END, 90, "P");
-	if (finish(&t))
-		return;
-	CHECK_INT_EQ(t.nslices, 2);
-	slice_is(&t, 0, 0, 100, 150);
-	slice_is(&t, 1, 1, 150, 150);
-	fxt_trace_free(&t);
+	unit_name = cases[current].name;
+	run_case(current);
+	if (unit_failed_now)
+		printf("    (%s)\n", cases[current].why);
 }
 
 int main(void)
 {
 	if (unit_tmp_init("test_complete"))
 		return 1;
-	UNIT_RUN(complete_nested);
-	UNIT_RUN(complete_child_outlasts);
-	UNIT_RUN(complete_grandchild_outlasts);
-	UNIT_RUN(complete_instant_after_end);
-	UNIT_RUN(complete_end_before_begin);
+	for (current = 0; current < sizeof(cases) / sizeof(cases[0]); current++)
+		UNIT_RUN(complete_case);
 	unit_tmp_fini();
 	return unit_exit();
 }
