@@ -166,6 +166,8 @@ struct conv_open_slice {
 	struct fxt_arg args[CONV_CUT_ARGS];
 	unsigned nargs;
 	bool begun;                    /* its begin record is written */
+	uint64_t inner_end;            /* ns, the latest time of the records written
+					* inside it (a child's end, an instant) */
 };
 
 /* A kept interval of time, ns, both ends included. */
@@ -325,8 +327,6 @@ struct conv_thread {
 	size_t nopen, capopen;
 	uint64_t record_ts;            /* ns, the latest begin, complete or instant
 					* written on T's track */
-	uint64_t record_end;           /* ns, the latest time written on T's track:
-					* a record's time, a complete record's end */
 
 	/* The tracks of T's event samples: each event name's track koid. */
 	struct conv_event_track *event_tracks;
