@@ -67,6 +67,10 @@ static size_t piece(char *out, const uint8_t *s, size_t n, enum esc_form form, s
 		out[1] = (char)cp;
 		return 2;
 	}
+	if (form == ESC_CSV && cp == '"') {
+		memcpy(out, "\"\"", 2);
+		return 2;
+	}
 	if (!is_active(cp)) {
 		memcpy(out, s, len);
 		return len;
@@ -116,6 +120,23 @@ void esc_fputs(FILE *f, const char *s, enum esc_form form)
 
 		fwrite(out, 1, piece(out, u + i, n - i, form, &used), f);
 	}
+}
+
+/* What makes a spreadsheet read a CSV cell as a formula when it starts it
+ * (OWASP, "CSV Injection"). */
+static const char csv_formula[] = "=+-@\t\r";
+
+void esc_csv_field(FILE *f, const char *s)
+{
+	bool formula = s && *s && strchr(csv_formula, *s);
+
+	if (!formula && (!s || !strpbrk(s, ",;\""))) {
+		esc_fputs(f, s, ESC_TEXT);
+		return;
+	}
+	fputs(formula ? "\"'" : "\"", f);
+	esc_fputs(f, s, ESC_CSV);
+	fputc('"', f);
 }
 
 void esc_json_string(FILE *f, const char *s)

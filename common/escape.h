@@ -20,6 +20,8 @@
  *             (\n, \t, \r, \b, \f short), each byte of ill-formed UTF-8 as
  *             the text "\xHH" (JSON holds no bytes: a reader gets those four
  *             characters). A well-formed UTF-8 string reads back unchanged.
+ *   ESC_CSV   ESC_TEXT with '"' doubled: the inside of a quoted CSV field
+ *             (RFC 4180); esc_csv_field() writes a whole field.
  */
 #ifndef SNAPTRACE_ESCAPE_H
 #define SNAPTRACE_ESCAPE_H
@@ -27,7 +29,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum esc_form { ESC_TEXT, ESC_JSON };
+enum esc_form { ESC_TEXT, ESC_JSON, ESC_CSV };
 
 /*
  * Escapes the LEN bytes at S as FORM into BUF (SIZE > 0 bytes, always
@@ -42,6 +44,17 @@ char *esc_str(char *buf, size_t size, const char *s, enum esc_form form);
 
 /* Writes the NUL-terminated S (NULL: nothing) escaped as FORM to F, whole. */
 void esc_fputs(FILE *f, const char *s, enum esc_form form);
+
+/*
+ * Writes S (NULL: "") as one CSV field (RFC 4180) to F, escaped as ESC_TEXT,
+ * the one way every CSV the tools write holds a text: quoted when it holds
+ * a ',', ';' (the separator of some locales' spreadsheets) or '"';
+ * and one that starts with what makes a spreadsheet run a formula ('=',
+ * '+', '-', '@', TAB, CR) is quoted with a "'" before it, as OWASP's "CSV
+ * Injection" says: "-[Obj foo]" is written "'-[Obj foo]"; a spreadsheet
+ * shows it as text, a CSV reader sees the "'". Numbers are not texts.
+ */
+void esc_csv_field(FILE *f, const char *s);
 
 /* Writes S as a quoted JSON string to F. */
 void esc_json_string(FILE *f, const char *s);

@@ -187,11 +187,41 @@ static int single_dash_long(const struct opt_prog *p, int argc, char **argv, int
 	return -1;
 }
 
+/*
+ * The long options of P that NAME's first LEN bytes begin: "--mode,
+ * --multi-snapshot or --min-interval" into BUF (SIZE bytes). Returns how
+ * many (one with LEN the whole of its name is the only one: getopt_long
+ * takes an exact name over longer ones).
+ */
+static int prefix_matches(const struct opt_prog *p, const char *name, size_t len, char *buf,
+			  size_t size)
+{
+	int n = 0, k = 0;
+
+	if (long_option(p, name, len)) {
+		snprintf(buf, size, "--%.*s", (int)len, name);
+		return 1;
+	}
+	for (size_t i = 0; i < p->nopts; i++)
+		n += takes(p, &p->opts[i]) && !strncmp(p->opts[i].name, name, len);
+	buf[0] = '\0';
+	for (size_t i = 0, at = 0; i < p->nopts && at < size; i++) {
+		if (!takes(p, &p->opts[i]) || strncmp(p->opts[i].name, name, len))
+			continue;
+		at += (size_t)snprintf(buf + at, size - at, "%s--%s",
+				       k == 0 ? "" : k == n - 1 ? " or " : ", ", p->opts[i].name);
+		k++;
+	}
+	return n;
+}
+
 /* The error for what getopt_long returned '?' or ':' for: BAD, the argument
  * it was at. Returns EXIT_USAGE. */
 static int unknown_option(const struct opt_prog *p, const char *bad)
 {
 	const struct opt *o;
+	char names[1024];
+	size_t len = strcspn(bad, "=");
 
 	if (optopt >= 256) {
 		o = &p->opts[optopt - 256];
@@ -202,7 +232,34 @@ static int unknown_option(const struct opt_prog *p, const char *bad)
 		return opt_error(p, "-%c: expected a value", optopt);
 	if (optopt)
 		return opt_error(p, "-%c: unknown option", optopt);
-	return opt_error(p, "%.*s: unknown option", (int)strcspn(bad, "="), bad);
+	if (!strncmp(bad, "--", 2) && len > 2 &&
+	    prefix_matches(p, bad + 2, len - 2, names, sizeof(names)) > 1)
+		return opt_error(p, "%.*s: ambiguous, it begins %s: give more of the name",
+				 (int)len, bad, names);
+	return opt_error(p, "%.*s: unknown option", (int)len, bad);
+}
+
+/*
+ * Whether WORD, given to O as a value of its own word, is "--" or (unless O
+ * is FOREIGN) an option of P: a long name or a prefix of one, or -X with X
+ * a short option. The user left the value out: says so and returns
+ * EXIT_USAGE; else -1.
+ */
+static int value_is_option(const struct opt_prog *p, const struct opt *o, const char *word)
+{
+	char names[1024];
+	size_t len = strcspn(word, "=");
+
+	if (!strcmp(word, "--"))
+		return opt_error(p, "--%s: expected %s, found '--' (the end of the options): "
+				 "give the value before it", o->name, o->arg);
+	if (o->foreign || word[0] != '-' || !word[1])
+		return -1;
+	if (word[1] == '-' ? prefix_matches(p, word + 2, len - 2, names, sizeof(names)) == 0 :
+			     !short_option(p, word[1]))
+		return -1;
+	return opt_error(p, "--%s: expected %s, found the option %.*s (a value that begins "
+			 "with '-': --%s=VALUE)", o->name, o->arg, (int)len, word, o->name);
 }
 
 /* Whether the row named NAME (LEN bytes) is among GIVEN. */
@@ -287,6 +344,9 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 		if ((given >> (o - p->opts) & 1) && o->arg && !o->repeatable)
 			return opt_error(p, "--%s given twice: give it once (only one value is "
 					 "taken)", o->name);
+		if (o->arg && !o->optional && optarg == argv[optind - 1] &&
+		    (r = value_is_option(p, o, optarg)) >= 0)
+			return r;
 		given |= 1ULL << (o - p->opts);
 		r = apply(p, o, optarg, ctx);
 		if (r >= 0)
@@ -343,8 +403,10 @@ static void sentence(FILE *f, int *col, const char *s)
  * man page: getopt_long's prefixes, and a value given twice. */
 static const char opt_rules[] =
 	"A long option may be shortened to any prefix that no other of its options "
-	"starts with. An option with a value is given once; those that say "
-	"repeatable add each value.";
+	"starts with (one that several start with is refused, naming them). A value "
+	"given as a word of its own is neither -- nor one of the options: one "
+	"that begins with - is given as --NAME=VALUE. An option with a value is "
+	"given once; those that say repeatable add each value.";
 
 /* The rules of NEEDS and EXCLUDES as sentences, wrapped, on F. */
 static void print_together(FILE *f, const struct opt_prog *p)

@@ -56,6 +56,11 @@ struct opt {
 	bool repeatable;             /* each value adds (--event A --event B); else an
 				      * option with a value given twice is refused, never
 				      * silently the last (a flag twice is the flag) */
+	bool foreign;                /* the value is another program's argument (--perf-arg):
+				      * it may be one of this program's options; a value
+				      * of any other row given as a word of its own that
+				      * is "--" or one of the options is refused (the
+				      * value was left out), as "--" is for these */
 	const char *const *choices;  /* OPT_CHOICE: the words, NULL-terminated */
 	uint64_t min, max;           /* the numbers' bounds */
 	const char *expect;          /* what a value must be, for the error (choices say it) */

@@ -8,6 +8,7 @@
  * used, and the mark cleared before the slot is reused.
  */
 #include "outpath.h"
+#include "diag.h"
 #include "inpath.h"
 
 #include <dirent.h>
@@ -290,6 +291,37 @@ fail_errno:
 	if (cur >= 0)
 		close(cur);
 	return err;
+}
+
+const char *outpath_shown(const char *path, char *buf, size_t size)
+{
+	char real[PATH_MAX];
+	ssize_t n;
+
+	if (strcmp(path, "-")) {
+		snprintf(buf, size, "%s", path);
+		return buf;
+	}
+	n = readlink("/proc/self/fd/1", real, sizeof(real) - 1);
+	real[n > 0 ? n : 0] = '\0';
+	snprintf(buf, size, real[0] == '/' ? "standard output (%s)" : "standard output", real);
+	return buf;
+}
+
+int outpath_stdout_done(int rc)
+{
+	char shown[PATH_MAX + 32];
+	int err;
+
+	errno = 0;
+	if (rc || (!fflush(stdout) && !ferror(stdout)))
+		return rc;
+	/* errno is this flush's reason; when an earlier write failed and this
+	 * one had nothing left to write, that reason is gone */
+	err = errno;
+	diag_error("%s: cannot write: %s", outpath_shown("-", shown, sizeof(shown)),
+		   err ? strerror(err) : "a write to it failed");
+	return EXIT_RUNTIME;
 }
 
 /* Whether FD (the output PATH) is a terminal, which a binary trace would

@@ -123,6 +123,24 @@ int outpath_create_at(int dirfd, const char *name);
  */
 int outpath_copy_at(int dirfd, const char *name, int from, off_t size, mode_t mode);
 
+/*
+ * How messages name output PATH, into BUF (SIZE bytes): PATH itself, or for
+ * "-" "standard output", followed by the file or device it is where it is
+ * one ("standard output (/dev/full)", from /proc/self/fd/1; a pipe or a
+ * socket has no path). Returns BUF.
+ */
+const char *outpath_shown(const char *path, char *buf, size_t size);
+
+/*
+ * Flushes standard output, where a program printed what was asked (a
+ * report, a dump, a listing, its help), at its end with exit status RC.
+ * Returns RC when it is not 0 (the program failed, and said why), else 0,
+ * or EXIT_RUNTIME after the one line "standard output (PATH): cannot
+ * write: REASON" (diag_error()) when it could not be written (a full disk,
+ * /dev/full, a closed pipe: what was printed is lost).
+ */
+int outpath_stdout_done(int rc);
+
 /* The trace format an output path names (the one suffix rule of
  * snaptrace-convert -o and snaptrace run|attach -o). */
 enum outpath_format {

@@ -171,31 +171,31 @@ static bool own_dir(const char *path, bool base)
 	       st.st_uid == geteuid() && !(st.st_mode & 022);
 }
 
-/* Makes the cache directory DIR (cache_dir()'s) and ~/.cache above it
- * where missing, each only inside a directory of the caller's that nobody
- * else may write (own_dir()): root run with another user's HOME, or a
- * ~/.cache that is a link to elsewhere, gets no cache, never a directory
- * made where that user points. Returns whether DIR may be used. */
+/* Makes the cache directory DIR (cache_dir()'s) and the one above it
+ * (~/.cache, or $XDG_CACHE_HOME) where missing, each only inside a
+ * directory of the caller's that nobody else may write (own_dir()): root
+ * run with another user's HOME, or a ~/.cache that is a link to elsewhere,
+ * gets no cache, never a directory made where that user points. Returns
+ * whether DIR may be used. */
 static bool make_cache_dir(const char *dir)
 {
 	char up[PATH_MAX], base[PATH_MAX], *slash;
 	bool xdg = getenv("XDG_CACHE_HOME") && getenv("XDG_CACHE_HOME")[0] == '/';
+	struct stat st;
 
 	snprintf(up, sizeof(up), "%s", dir);
 	if (!(slash = strrchr(up, '/')) || slash == up)
 		return false;
-	*slash = 0;                             /* ~/.cache, or $XDG_CACHE_HOME */
-	snprintf(base, sizeof(base), "%s", up);
-	if (!xdg) {
-		if (!(slash = strrchr(base, '/')))
+	*slash = 0;
+	if (!own_dir(up, xdg)) {
+		if (!lstat(up, &st))
+			return false;   /* there, and not the caller's own */
+		snprintf(base, sizeof(base), "%s", up);
+		slash = strrchr(base, '/');
+		*(slash == base ? slash + 1 : slash) = 0;
+		if (!own_dir(base, true) || (mkdir(up, 0700) && errno != EEXIST) || !own_dir(up, xdg))
 			return false;
-		*(slash == base ? slash + 1 : slash) = 0;       /* $HOME */
-		if (!own_dir(base, true))
-			return false;
-		mkdir(up, 0700);
 	}
-	if (!own_dir(up, xdg))
-		return false;
 	mkdir(dir, 0700);
 	return own_dir(dir, false);
 }

@@ -512,6 +512,57 @@ int perfdata_event_names(const char *path, char *buf, size_t size)
 	return err;
 }
 
+/* Adds the COMM record REC's name to O's when it is new and there is room. */
+static void origin_comm(struct perfdata_origin *o, const unsigned char *rec)
+{
+	size_t size = le16(rec + 6);
+	char name[16];
+
+	if (size < 8 + 8 + 1 || o->ncomms >= PERFDATA_ORIGIN_COMMS)
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)strnlen((const char *)rec + 16,
+		 size - 16 < sizeof(name) - 1 ? size - 16 : sizeof(name) - 1), rec + 16);
+	for (int i = 0; i < o->ncomms; i++)
+		if (!strcmp(o->comms[i], name))
+			return;
+	memcpy(o->comms[o->ncomms++], name, sizeof(name));
+}
+
+int perfdata_origin(int fd, struct perfdata_origin *o)
+{
+	struct perfdata_header h;
+	struct perfdata_records *r;
+	const unsigned char *rec;
+	unsigned char len[4];
+	uint64_t off, size;
+	int err = perfdata_header_read(fd, &h);
+
+	memset(o, 0, sizeof(*o));
+	if (err)
+		return err;
+	/* a perf string: u32 length (with its padding), then the NUL-terminated text */
+	if (!perfdata_feature(fd, &h, PERFDATA_FEAT_HOSTNAME, &off, &size) && size > 4 &&
+	    !pread_all(fd, len, sizeof(len), off)) {
+		size_t n = le32(len) < size - 4 ? le32(len) : size - 4;
+
+		if (n >= sizeof(o->host))
+			n = sizeof(o->host) - 1;
+		if (pread_all(fd, o->host, n, off + 4))
+			n = 0;
+		o->host[n] = '\0';
+		o->host[strcspn(o->host, "\n")] = '\0';
+	}
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	perfdata_records_start(r, fd, &h);
+	for (int i = 0; i < PERFDATA_ORIGIN_RECORDS && (rec = perfdata_record_next(r, &err)); i++)
+		if (le32(rec) == PERFDATA_REC_COMM)
+			origin_comm(o, rec);
+	free(r);
+	return 0;
+}
+
 int perfdata_sample_types(const char *path, uint64_t *types, size_t max)
 {
 	struct perfdata_header h;

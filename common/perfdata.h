@@ -66,6 +66,7 @@ bool perfdata_same_buildid(const char *recorded, const char *hex);
 /* perf's header feature bits (HEADER_* of tools/perf/util/header.h). */
 enum perfdata_feature {
 	PERFDATA_FEAT_BUILD_ID = 2,
+	PERFDATA_FEAT_HOSTNAME = 3,
 	PERFDATA_FEAT_EVENT_DESC = 12,
 	PERFDATA_FEAT_AUXTRACE = 18,  /* an index of the AUXTRACE records' file offsets */
 	PERFDATA_FEAT_DIR_FORMAT = 24,
@@ -141,6 +142,25 @@ void perfdata_records_start(struct perfdata_records *r, int fd, const struct per
  * skipped: it starts at R->rec_off plus the record's size.
  */
 const unsigned char *perfdata_record_next(struct perfdata_records *r, int *err);
+
+/* Where a perf.data was recorded, as far as it says (perfdata_origin()). */
+#define PERFDATA_ORIGIN_COMMS 4
+struct perfdata_origin {
+	char host[65];                            /* HEADER_HOSTNAME; "": not told */
+	char comms[PERFDATA_ORIGIN_COMMS][16];    /* the first distinct names of its COMM
+						   * records (the programs it recorded) */
+	int ncomms;
+};
+
+/*
+ * Reads into *O where the perf.data open as FD was recorded: its host
+ * (HEADER_HOSTNAME) and the programs its first PERFDATA_ORIGIN_RECORDS
+ * records name (COMM: perf synthesizes the targets' at its start). Returns
+ * 0, or a negative errno (perfdata_header_read()'s; damaged records end the
+ * walk, what was read kept).
+ */
+#define PERFDATA_ORIGIN_RECORDS 4096
+int perfdata_origin(int fd, struct perfdata_origin *o);
 
 /*
  * Opens the perf.data PATH to read (close-on-exec), only when it is a

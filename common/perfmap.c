@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "diag.h"
 #include "inpath.h"
 
 pid_t perfmap_pid(const char *dso, size_t len)
@@ -29,6 +30,27 @@ pid_t perfmap_pid(const char *dso, size_t len)
 	    !pid || pid > 4194304)
 		return -1;
 	return (pid_t)pid;
+}
+
+bool perfmap_budget_take(struct perfmap_budget *b, uint64_t size)
+{
+	if (b->files < PERFMAP_FILES_MAX && size <= PERFMAP_TOTAL_MAX - b->bytes) {
+		b->files++;
+		b->bytes += size;
+		return true;
+	}
+	b->left_out++;
+	b->left_bytes += size;
+	return false;
+}
+
+void perfmap_budget_warn(const struct perfmap_budget *b, const char *what)
+{
+	if (b->left_out)
+		diag_warn("%u JIT perf map%s (%" PRIu64 " bytes) %s: more than %u maps or %u MiB "
+			  "in all; their functions show as addresses", b->left_out,
+			  b->left_out == 1 ? "" : "s", b->left_bytes, what, PERFMAP_FILES_MAX,
+			  PERFMAP_TOTAL_MAX >> 20);
 }
 
 /* The names process PID's perf map may have, into IDS (at most 3, the

@@ -20,6 +20,30 @@
 #define PERFMAP_PATH "/tmp/perf-%d.map"  /* where perf reads process %d's map */
 #define PERFMAP_KEPT "perf-%d.map"       /* its copy in the recording directory */
 #define PERFMAP_MAX (256u << 20)          /* the largest map kept or read, bytes */
+#define PERFMAP_TOTAL_MAX (256u << 20)    /* the maps one recording keeps, one perf's
+					   * /tmp holds, one conversion reads: bytes in all */
+#define PERFMAP_FILES_MAX 32u             /* ... and how many (one copy each) */
+
+/*
+ * What one recording keeps, one perf's /tmp holds or one conversion reads of
+ * perf maps, at most PERFMAP_FILES_MAX files and PERFMAP_TOTAL_MAX bytes in
+ * all: a user with many processes, each with a large map (a sparse file
+ * costs them nothing), once had root copy or read them all. Zero is empty.
+ */
+struct perfmap_budget {
+	uint64_t bytes;         /* taken */
+	unsigned files;
+	unsigned left_out;      /* refused */
+	uint64_t left_bytes;
+};
+
+/* Whether a map of SIZE bytes fits what B has left (then taken), else it
+ * is counted as left out. */
+bool perfmap_budget_take(struct perfmap_budget *b, uint64_t size);
+
+/* One warning saying what B left out, after WHAT ("not kept in the
+ * recording"); nothing when it left out none. */
+void perfmap_budget_warn(const struct perfmap_budget *b, const char *what);
 
 /* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
 pid_t perfmap_pid(const char *dso, size_t len);

@@ -7,6 +7,9 @@
  *   "format": RECORD_JSON_FORMAT (below): a reader refuses another
  *   "command_line": [the recorder's argv]
  *   "perf": {"path", "version", "command": [perf's argv]}
+ *   "boot_id": the kernel's boot id when recorded (PROC_BOOT_ID), or null:
+ *               recordings of one boot share the perf clock (-k mono), of
+ *               two boots not (snaptrace-convert says so when given both)
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
  *   "threads": [{"pid", "tid", "comm"; attached: "state" (its scheduler
@@ -156,6 +159,9 @@
 /* Its "format" member, the format's version: a change that an older reader
  * would misread gets a new number. */
 #define RECORD_JSON_FORMAT "snaptrace-record 1"
+
+/* Where "boot_id" is read: a random id the kernel makes at each boot. */
+#define PROC_BOOT_ID "/proc/sys/kernel/random/boot_id"
 
 /* Why a snapshot was taken ("reason") and why the recording ended ("end"). */
 enum record_end {

@@ -106,11 +106,10 @@ static void unique(struct ids *ids)
  * the map perfmap_open() finds (perf-ID.map or the live process's other
  * names) when its owner is one perfmap_owner_ok() allows (the converter
  * names a map not used: convert/perfmaps.c). Returns the descriptor with
- * *SIZE, or -1. */
-static int source(pid_t id, int recdir, off_t *size)
+ * *ST, or -1. */
+static int source(pid_t id, int recdir, struct stat *st)
 {
 	char name[64], path[64], why[300];
-	struct stat st;
 	bool kept;
 	int fd = -1;
 
@@ -120,17 +119,17 @@ static int source(pid_t id, int recdir, off_t *size)
 	kept = fd >= 0;
 	if (!kept && (fd = perfmap_open(id, 0, path, sizeof(path), why, sizeof(why))) < 0)
 		return -1;
-	if (fstat(fd, &st) || (!kept && !perfmap_owner_ok(st.st_uid, id)) ||
-	    (uint64_t)st.st_size > PERFMAP_MAX) {
+	if (fstat(fd, st) || (!kept && !perfmap_owner_ok(st->st_uid, id)) ||
+	    (uint64_t)st->st_size > PERFMAP_MAX) {
 		close(fd);
 		return -1;
 	}
-	*size = st.st_size;
 	return fd;
 }
 
-/* Adds perf-ID.map with contents FD (owned; -1: empty) to V. Returns 0 or -ENOMEM. */
-static int add_file(struct tmpview *v, pid_t id, int fd, off_t size)
+/* Adds perf-ID.map with contents FD (owned; -1: empty), or those of file
+ * SAME (>= 0), to V. Returns 0 or -ENOMEM. */
+static int add_file(struct tmpview *v, pid_t id, int fd, off_t size, long same)
 {
 	void *g = array_grow(v->files, &v->cap, v->n, sizeof(*v->files));
 	struct tmpview_file *f;
@@ -145,25 +144,54 @@ static int add_file(struct tmpview *v, pid_t id, int fd, off_t size)
 	snprintf(f->name, sizeof(f->name), PERFMAP_KEPT, (int)id);
 	f->fd = fd;
 	f->size = fd >= 0 ? size : 0;
+	f->same = same;
 	return 0;
+}
+
+/* The index of V's file whose contents are the file ST (among the SEEN
+ * indexes of N files of contents), or -1. */
+static long same_as(const struct tmpview *v, const long *seen, size_t n, const struct stat *st)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat was;
+
+		if (!fstat(v->files[seen[i]].fd, &was) && was.st_dev == st->st_dev &&
+		    was.st_ino == st->st_ino)
+			return seen[i];
+	}
+	return -1;
 }
 
 /* Fills V with a file for each id of IDS (sorted, unique), and an empty
  * perf-1.map unless 1 is among them: perf is process 1 of its pid
  * namespace (tmpview_enter()), so a thread of its own that a perf.data's
- * tid happens to name there has Tgid 1. Returns 0 or -ENOMEM. */
+ * tid happens to name there has Tgid 1. Each file of contents is copied
+ * once (the threads of a process name the same), within perfmap.h's
+ * budget: what it leaves out is empty, said in one warning. Returns 0 or
+ * -ENOMEM. */
 static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 {
+	struct perfmap_budget budget = { 0 };
+	long seen[PERFMAP_FILES_MAX];
 	int err = 0;
 
 	for (size_t i = 0; i < ids->n && !err; i++) {
-		off_t size = 0;
-		int fd = source(ids->v[i], recdir, &size);
+		struct stat st;
+		int fd = source(ids->v[i], recdir, &st);
+		long same = fd >= 0 ? same_as(v, seen, budget.files, &st) : -1;
 
-		err = add_file(v, ids->v[i], fd, size);
+		if (same >= 0 || (fd >= 0 && !perfmap_budget_take(&budget, (uint64_t)st.st_size))) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd >= 0)
+			seen[budget.files - 1] = (long)v->n;
+		err = add_file(v, ids->v[i], fd, fd >= 0 ? st.st_size : 0, same);
 	}
 	if (!err && ids->v[0] != 1)
-		err = add_file(v, 1, -1, 0);
+		err = add_file(v, 1, -1, 0, -1);
+	if (!err)
+		perfmap_budget_warn(&budget, "left out of perf's /tmp (empty there)");
 	return err;
 }
 
@@ -311,6 +339,12 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 		return err;
 	}
 	unique(&ids);
+	if (ids.n > TMPVIEW_NAMES_MAX) {
+		snprintf(why, size, "names %zu processes with JIT memory, more than %u: perf would "
+			 "open a perf map for each", ids.n, TMPVIEW_NAMES_MAX);
+		free(ids.v);
+		return -E2BIG;
+	}
 	v = calloc(1, sizeof(*v));
 	err = v ? fill(v, &ids, recdir) : -ENOMEM;
 	err = err ? err : find_mounts(v);
@@ -388,13 +422,18 @@ static int map_self(const char *file, unsigned long id)
 	return write_file(file, line, (size_t)(p + 3 - line));
 }
 
-/* Copies F into a new file of directory DIR. Returns 0 or an errno. */
-static int put_file(int dir, const struct tmpview_file *f)
+/* Copies V's file I into a new file of directory DIR, or links it to the
+ * earlier one of the same contents. Returns 0 or an errno. */
+static int put_file(int dir, const struct tmpview *v, size_t i)
 {
-	int out = openat(dir, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	const struct tmpview_file *f = &v->files[i];
+	int out;
 	off_t off = 0;
 	int err = 0;
 
+	if (f->same >= 0)
+		return linkat(dir, v->files[f->same].name, dir, f->name, 0) ? errno : 0;
+	out = openat(dir, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (out < 0)
 		return errno;
 	while (f->fd >= 0 && off < f->size) {
@@ -463,7 +502,7 @@ static int mount_view(const struct tmpview *v)
 	if (upper < 0)
 		err = errno;
 	for (size_t i = 0; !err && i < v->n; i++)
-		err = put_file(upper, &v->files[i]);
+		err = put_file(upper, v, i);
 	if (upper >= 0)
 		close(upper);
 	p = put_num(opts + strlen(opts), (unsigned long)lower);

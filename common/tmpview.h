@@ -18,7 +18,10 @@
  * the recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the map
  * perfmap_open() finds (the live process's other names too) when it is a
  * regular file (no link) of root's, the caller's or the live process's
- * user, else an empty file. Whatever perf
+ * user, else an empty file; one file of contents once (the threads of one
+ * process share it), at most PERFMAP_FILES_MAX of them and
+ * PERFMAP_TOTAL_MAX bytes in all (perfmap.h: the rest empty, said in one
+ * warning). Whatever perf
  * writes into /tmp (perf-vdso.so-XXXXXX) stays in that tmpfs and goes with
  * it. The mounts below /tmp (a build tree on a tmpfs at /tmp/build) are
  * bound back at their places in the view (an overlay's lower layer is one
@@ -36,12 +39,18 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The most perf-N.map names a view holds (each a file, most of them
+ * empty): a perf.data naming more processes with JIT memory is refused. */
+#define TMPVIEW_NAMES_MAX 65536u
+
 /* One file of the private layer. */
 struct tmpview_file {
 	char name[32];           /* "perf-N.map" */
-	int fd;                  /* its contents: a regular file (owned, shared between
-				  * files of one process), or -1: empty */
+	int fd;                  /* its contents: a regular file (owned), or -1: empty,
+				  * or the same as files[same]'s */
 	off_t size;              /* bytes of FD to copy (as it was when checked) */
+	long same;               /* the index of an earlier file of the same contents
+				  * (the threads of one process), linked to it; -1: none */
 };
 
 /* How the view is made. */
@@ -70,7 +79,8 @@ struct tmpview {
  * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map, or
  * when no view can be made and none of the names perf would open is a
  * FIFO, device or socket; or a negative errno with WHY (SIZE bytes) one
- * phrase naming the path and the rule (-EPERM: such a file, and no view),
+ * phrase naming the path and the rule (-EPERM: such a file, and no view;
+ * -E2BIG: more than TMPVIEW_NAMES_MAX names),
  * or why the perf.data could not be read (records damaged or cut short:
  * the mappings before them, where perf stops too).
  */

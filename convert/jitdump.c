@@ -87,6 +87,23 @@ static int copy_in(struct binaries_kept *k, const char *name, int from)
 	return outpath_copy_at(k->fd, name, from, st.st_size, 0600);
 }
 
+/* Whether the jitdump DUMP and the perf.data DATA (open) are more than a
+ * conversion copies (PERFDATA_BINARIES_BYTES_MAX in all: a copy writes a
+ * sparse file's holes out). Returns 0, or -EFBIG with WHY. */
+static int too_large(int dump, int data, char *why, size_t wsize)
+{
+	struct stat a, b;
+
+	if (fstat(dump, &a) || fstat(data, &b))
+		return 0;	/* the copy says why */
+	if ((uint64_t)a.st_size + (uint64_t)b.st_size <= (uint64_t)PERFDATA_BINARIES_BYTES_MAX)
+		return 0;
+	snprintf(why, wsize, "%lld bytes with the perf.data, more than the %lld GiB a conversion "
+		 "copies at most", (long long)a.st_size + (long long)b.st_size,
+		 PERFDATA_BINARIES_BYTES_MAX >> 30);
+	return -EFBIG;
+}
+
 int jitdump_private(const char *perfdata, const char *dump, struct binaries_kept *k,
 		    char *why, size_t wsize)
 {
@@ -103,8 +120,10 @@ int jitdump_private(const char *perfdata, const char *dump, struct binaries_kept
 	if (data < 0) {
 		err = data;
 		snprintf(why, wsize, "%s: %s", perfdata, no);
-	} else if ((err = binaries_kept_dir(k))) {
-		snprintf(why, wsize, "no private directory to copy it into: %s", strerror(-err));
+	} else if ((err = too_large(fd, data, why, wsize)) || (err = binaries_kept_dir(k))) {
+		if (err != -EFBIG)
+			snprintf(why, wsize, "no private directory to copy it into: %s",
+				 strerror(-err));
 	} else if ((err = copy_in(k, jitdump_base(dump), fd)) ||
 		   (err = copy_in(k, JITDUMP_PERFDATA, data))) {
 		snprintf(why, wsize, "cannot copy it: %s", strerror(-err));

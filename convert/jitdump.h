@@ -35,7 +35,10 @@ int jitdump_find(const char *path, char *dump, size_t size);
  * instead (perf's rule wants a '/'), relative to K, where perf inject is
  * then run (its ELF files land there, named "./jitted-PID-N.so", and perf
  * script, run there too, reads them). A record whose name cannot hold its
- * relative form (a jitdump in "/") is left nameless. Returns 0 with K
+ * relative form (a jitdump in "/") is left nameless. The two are copied
+ * only when they are PERFDATA_BINARIES_BYTES_MAX in all at most (-EFBIG: a
+ * crafted perf.data naming a sparse jitdump of 50 GiB, 20 KiB on disk, once
+ * had the converter write 50 GiB). Returns 0 with K
  * ready (the caller calls binaries_kept_remove()), or a negative errno
  * with the reason in WHY (WSIZE bytes), K empty.
  */

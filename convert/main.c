@@ -27,6 +27,7 @@
 #include "inputs.h"
 #include "nsenter.h"
 #include "options.h"
+#include "origins.h"
 #include "outpath.h"
 #include "perfcmd.h"
 #include "perfdata.h"
@@ -626,22 +627,23 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
  * the exit status in *RC (a FIFO no one reads: a usage error). */
 static struct fxt_writer *open_output(const struct conv_options *o, int *rc)
 {
-	char why[PATH_MAX + 256];
+	char why[PATH_MAX + 256], shown[PATH_MAX + 32];
 	int err;
 	struct fxt_writer *w = fxt_writer_open(o->output, FXT_OUTPUT_AUTO, "snaptrace", &err);
 
 	if (w)
 		return w;
 	*rc = err == -ENXIO || err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
+	outpath_shown(o->output, shown, sizeof(shown));
 	/* what changed since the options were checked, in outpath's words */
 	if (err == -ENXIO)
-		diag_error("%s: %s", o->output, OUTPATH_NO_READER);
+		diag_error("%s: %s", shown, OUTPATH_NO_READER);
 	else if (err == -ENOTTY)
-		diag_error("%s: is %s; give -o FILE", o->output, OUTPATH_TERMINAL);
+		diag_error("%s: is %s; give -o FILE", shown, OUTPATH_TERMINAL);
 	else if (outpath_check(o->output, why, sizeof(why)))
 		diag_error("%s", why);
 	else
-		diag_error("%s: cannot write: %s", o->output, strerror(-err));
+		diag_error("%s: cannot write: %s", shown, strerror(-err));
 	return NULL;
 }
 
@@ -672,7 +674,10 @@ static int end_trace(const struct conv_options *o, struct conv_driver *cv, struc
 		return rc;
 	}
 	if ((err = fxt_writer_close(w))) {
-		diag_error("%s: cannot write: %s", o->output, strerror(-err));
+		char shown[PATH_MAX + 32];
+
+		diag_error("%s: cannot write: %s", outpath_shown(o->output, shown, sizeof(shown)),
+			   strerror(-err));
 		return EXIT_RUNTIME;
 	}
 	if (buildid_why[0])
@@ -696,6 +701,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	int rc;
 
 	outpath_remove_on_signals();
+	conv_origins_check(ins->recs, ins->nrecs);
 	copy_kept(ins->recs, ins->nrecs, ins->kept);
 	w = open_output(o, &rc);
 	if (!w)
@@ -771,5 +777,5 @@ out:
 	conv_options_free(&o);
 	if (rc == INPUTS_FALLBACK)
 		rc = rerun_with_perf(argc, argv);
-	return rc;
+	return outpath_stdout_done(rc);   /* --dump, --help */
 }

@@ -191,8 +191,8 @@ static const struct opt table[] = {
 	  .help = "an unrecognised line is an error, not a warning" },
 	{ "perf", 0, .kind = OPT_PATH, .arg = "PATH", FIELD(perf), .verbs = CONVERT,
 	  .section = "perf", .help = "perf binary for perf.data inputs (env SNAPTRACE_PERF; perf)" },
-	{ "perf-arg", 0, .kind = OPT_STRING, .arg = "ARG", .set = set_perf_arg, .verbs = CONVERT,
-	  .repeatable = true,
+	{ "perf-arg", 0, .kind = OPT_STRING, .arg = "ARG", .set = set_perf_arg, .foreign = true,
+	  .verbs = CONVERT, .repeatable = true,
 	  .section = "perf", .help = "extra perf script argument, repeatable (--symfs=DIR,\n"
 	  "--kallsyms=FILE for archived data)" },
 	{ "decoder", 0, .kind = OPT_CHOICE, .arg = "WHICH", .choices = decoders,

@@ -29,17 +29,25 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 	fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW, why, size);
 	if (fd < 0)
 		return fd == -ENOENT ? -1 : -2;
-	if (!fstat(fd, &st) && !perfmap_owner_ok(st.st_uid, p->pid)) {
+	if (fstat(fd, &st))
+		st.st_uid = (uid_t)-1;	/* nobody's */
+	if (!perfmap_owner_ok(st.st_uid, p->pid)) {
 		snprintf(why, size, "owned by uid %d, not by root, you or process %d's user",
 			 (int)st.st_uid, (int)p->pid);
 		close(fd);
 		return -2;
 	}
+	/* read only to be compared with the copy, as long as it: a map of
+	 * 256 MiB (a sparse file of another user's) was read for nothing */
+	if (!p->kept || (uint64_t)st.st_size != strlen(p->m.text)) {
+		close(fd);
+		return 1;
+	}
 	r = perfmap_read(fd, p->pid, &now);
 	close(fd);
 	if (r)
 		return 1;
-	r = !p->kept || strcmp(now.text, p->m.text) ? 1 : 0;
+	r = strcmp(now.text, p->m.text) ? 1 : 0;
 	perfmap_free(&now);
 	return r;
 }
@@ -48,6 +56,7 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 static void load(struct conv *c, struct conv_perfmap *p)
 {
 	char name[64], why[200];
+	struct stat st;
 	int state;
 
 	snprintf(name, sizeof(name), PERFMAP_KEPT, (int)p->pid);
@@ -59,7 +68,9 @@ static void load(struct conv *c, struct conv_perfmap *p)
 		fd = inpath_open(c->recs[i]->dirfd, name, INPATH_NOFOLLOW, why, sizeof(why));
 		if (fd < 0)
 			continue;
-		p->kept = !perfmap_read(fd, p->pid, &p->m);
+		if (!fstat(fd, &st) && (uint64_t)st.st_size <= PERFMAP_MAX &&
+		    perfmap_budget_take(&c->perfmap_budget, (uint64_t)st.st_size))
+			p->kept = !perfmap_read(fd, p->pid, &p->m);
 		close(fd);
 	}
 	state = original_state(p, why, sizeof(why));
@@ -115,6 +126,7 @@ bool conv_perfmap_name(struct conv *c, struct conv_loc *loc)
 
 void conv_perfmaps_free(struct conv *c)
 {
+	perfmap_budget_warn(&c->perfmap_budget, "not read from the recording");
 	for (size_t i = 0; i < c->nperfmaps; i++)
 		perfmap_free(&c->perfmaps[i].m);
 	free(c->perfmaps);

@@ -9,7 +9,10 @@
  * "/tmp/perf-PID.map" of a recording that kept that map: perf left it
  * unnamed, or the file at the path now differs from the copy kept, the
  * name comes from the copy. With no copy and no file, one warning per
- * process says its JIT functions show as addresses.
+ * process says its JIT functions show as addresses. The copies read are
+ * at most PERFMAP_FILES_MAX and PERFMAP_TOTAL_MAX bytes in all (perfmap.h:
+ * a recording of another user's once had the converter hold 256 MiB per
+ * map); the rest are named in one warning as the conversion ends.
  * Why: docs/design.md "JIT code".
  */
 #ifndef SNAPTRACE_CONVERT_PERFMAPS_H
@@ -38,7 +41,7 @@ struct conv_perfmap {
  */
 bool conv_perfmap_name(struct conv *c, struct conv_loc *loc);
 
-/* Frees the maps C read. */
+/* Says what maps C left out (perfmap_budget_warn()), frees those it read. */
 void conv_perfmaps_free(struct conv *c);
 
 #endif

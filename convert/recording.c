@@ -736,6 +736,21 @@ static int count_hit(void *arg, const struct recording_hit *h)
 	return 0;
 }
 
+/* OBJ's member KEY when it is a string, copied into *OUT (else *OUT stays
+ * NULL: absent or null). Returns 0, or -1 out of memory (said in RD). */
+static int optional_str(struct reader *rd, struct json_object *obj, const char *key, char **out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string))
+		return 0;
+	*out = strdup(json_object_get_string(v));
+	if (*out)
+		return 0;
+	oom(rd);
+	return -1;
+}
+
 /* The hits of R, checked, into its summary (count_hit). */
 static int read_hits(struct reader *rd, struct json_object *root, struct recording *r)
 {
@@ -870,11 +885,9 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	if (json_object_object_get_ex(root, "event", &v) && json_object_is_type(v, json_type_string))
 		r->ring = event_overwrites(json_object_get_string(v));
 	/* optional (older reports have none): a string, or null */
-	if (json_object_object_get_ex(root, "error", &v) && json_object_is_type(v, json_type_string) &&
-	    !(r->error = strdup(json_object_get_string(v)))) {
-		oom(&rd);
+	if (optional_str(&rd, root, "error", &r->error) ||
+	    optional_str(&rd, root, "boot_id", &r->boot_id))
 		goto out;
-	}
 	if (member_reason(&rd, root, "", "end", &r->end) ||
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    member_time(&rd, root, "", "start_ns", true, &r->start_ns) ||
@@ -967,17 +980,13 @@ int recording_dump(const struct recording *r, FILE *out, char *err, size_t size)
 			dump_value(&d, dump_step(&d, 0, key, 0), v);
 	}
 	json_object_put(root);
-	if (fflush(out) || ferror(out)) {
-		rc = errno ? -errno : -EIO;
-		snprintf(err, size, "standard output: %s", strerror(-rc));
-		return rc;
-	}
 	return 0;
 }
 
 void recording_free(struct recording *r)
 {
 	free(r->error);
+	free(r->boot_id);
 	for (size_t i = 0; i < r->nsnapshots; i++) {
 		free(r->snapshots[i].path);
 		free(r->snapshots[i].file);

@@ -184,6 +184,9 @@ struct recording {
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
 	uint64_t start_ns;     /* perf clock once perf recorded: the first snapshot's
 				* switch records are complete from then; 0: unknown */
+	char *boot_id;         /* record.json's "boot_id" (the kernel's boot it was
+				* recorded in), owned; NULL: not told (older reports,
+				* FILES) */
 	char *error;           /* why the recording failed before perf recorded
 				* (record.json's "error"), owned; NULL: it did not */
 	char *file;            /* DIR/record.json, owned */
@@ -249,7 +252,7 @@ int recording_open(const struct recording *r, const char *file, unsigned flags, 
  * array or object prints as [] or {}. For scripts and tests: they never
  * depend on where record.json breaks its lines. Returns 0, or a negative
  * errno with ERR (SIZE bytes) set when record.json no longer reads
- * (recording_read()'s) or OUT fails (its write's).
+ * (recording_read()'s); the caller checks OUT (outpath_stdout_done()).
  */
 int recording_dump(const struct recording *r, FILE *out, char *err, size_t size);
 

@@ -20,6 +20,7 @@
 #include "fxt_writer.h"
 #include "hash.h"
 #include "parse.h"
+#include "perfmap.h"
 #include "recording.h"
 #include "srcline.h"
 
@@ -435,6 +436,7 @@ struct conv {
 	size_t nmfuncs;
 	struct conv_perfmap *perfmaps; /* the JITs' perf maps met (perfmaps.h) */
 	size_t nperfmaps, capperfmaps;
+	struct perfmap_budget perfmap_budget; /* what of them is read (perfmap.h) */
 	fxt_string_id s_measured, s_duration_ns, s_left_by, s_exception;
 };
 

@@ -37,7 +37,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "escape.h"
+#include "outpath.h"
 #include "version.h"
 
 #define PROG "snaptrace"
@@ -72,19 +74,63 @@ __asm__(".text\n"
 	".text\n");
 #endif
 
-static const char usage_text[] =
-	"usage: snaptrace run [OPTIONS] -- CMD [ARGS...]          launch CMD, record, convert\n"
-	"       snaptrace attach [OPTIONS] -p PID[,PID] | -t TID  attach, record, convert\n"
-	"       snaptrace convert [OPTIONS] INPUT... [-o OUT]     convert a recording directory,\n"
-	"                                                         perf.data or perf script text\n"
-	"       snaptrace stats [OPTIONS] TRACE.fxt[.gz]          per-function call statistics of a trace\n"
-	"       snaptrace check                                   what this host offers for recording\n"
-	"       snaptrace symbols PROG|PID [PATTERN]              the functions that can be triggers:\n"
-	"                                                         demangled name, symbol, file, address\n"
-	"\n"
-	"The options: snaptrace run --help, snaptrace convert --help, snaptrace stats --help;\n"
-	"the man pages snaptrace(1), snaptrace-record(1), snaptrace-convert(1), snaptrace-stats(1).\n"
-	"Ctrl-C stops the recording and keeps what was captured.\n";
+/*
+ * The verbs: the program each runs and its first argument, its line of the
+ * usage (synopsis, then what it does; '\n' between lines of that), and
+ * whether this program answers its -h/--help (the program it runs has no
+ * help of its own for it: check, symbols).
+ */
+static const struct verb {
+	const char *name, *program, *first;
+	int keep;               /* the stop signals stay blocked: the recorder reads them */
+	const char *synopsis, *about;
+	int own_help;
+} verbs[] = {
+	{ "run", "snaptrace-record", "--front-end", 1, "run [OPTIONS] -- CMD [ARGS...]",
+	  "launch CMD, record, convert", 0 },
+	{ "attach", "snaptrace-record", "--front-end", 1,
+	  "attach [OPTIONS] -p PID[,PID] | -t TID", "attach, record, convert", 0 },
+	{ "convert", "snaptrace-convert", NULL, 0, "convert [OPTIONS] INPUT... [-o OUT]",
+	  "convert a recording directory,\nperf.data or perf script text", 0 },
+	{ "stats", "snaptrace-stats", NULL, 0, "stats [OPTIONS] TRACE.fxt[.gz]",
+	  "per-function call statistics of a trace", 0 },
+	{ "check", "snaptrace-record", "--check", 0, "check",
+	  "what this host offers for recording", 1 },
+	{ "symbols", "snaptrace-record", "--symbols", 0, "symbols PROG|PID [PATTERN]",
+	  "the functions that can be triggers:\ndemangled name, symbol, file, address", 1 },
+};
+
+#define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
+#define ABOUT_COLUMN 57   /* where a verb's text starts in the usage */
+
+/* Prints the usage line(s) of V on F: "snaptrace SYNOPSIS", its text from
+ * ABOUT_COLUMN, after HEAD ("usage: " or as many spaces). */
+static void print_verb(FILE *f, const struct verb *v, const char *head)
+{
+	const char *a = v->about;
+	int col = fprintf(f, "%s" PROG " %s", head, v->synopsis);
+
+	for (;;) {
+		size_t len = strcspn(a, "\n");
+
+		fprintf(f, "%*s%.*s\n", col < ABOUT_COLUMN ? ABOUT_COLUMN - col : 1, "", (int)len, a);
+		if (!a[len])
+			return;
+		a += len + 1;
+		col = 0;
+	}
+}
+
+/* The usage of every verb, on F. */
+static void print_usage(FILE *f)
+{
+	for (size_t i = 0; i < NVERBS; i++)
+		print_verb(f, &verbs[i], i == 0 ? "usage: " : "       ");
+	fputs("\n"
+	      "The options: snaptrace run --help, snaptrace convert --help, snaptrace stats --help;\n"
+	      "the man pages snaptrace(1), snaptrace-record(1), snaptrace-convert(1), snaptrace-stats(1).\n"
+	      "Ctrl-C stops the recording and keeps what was captured.\n", f);
+}
 
 /* A stop signal before another program took over: said, and 128 + N. Only
  * async-signal-safe calls. */
@@ -222,31 +268,25 @@ static int run(const char *bin, const char *name, const char *first, char **args
 
 int main(int argc, char **argv)
 {
-	static const struct verb {
-		const char *name, *program, *first;
-		int keep;           /* the stop signals stay blocked: the recorder reads them */
-	} verbs[] = {
-		{ "run", "snaptrace-record", "--front-end", 1 },
-		{ "attach", "snaptrace-record", "--front-end", 1 },
-		{ "convert", "snaptrace-convert", NULL, 0 },
-		{ "stats", "snaptrace-stats", NULL, 0 },
-		{ "check", "snaptrace-record", "--check", 0 },
-		{ "symbols", "snaptrace-record", "--symbols", 0 },
-	};
 	char bin[PATH_MAX];
 	sigset_t blocked;
 	const char *verb = argc > 1 ? argv[1] : NULL;
 
 	hold_stops(&blocked);   /* first: from here on a stop signal is handled */
+	diag_init(PROG);
 	if (!verb) {
-		fputs(usage_text, stderr);
+		print_usage(stderr);
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+	for (size_t i = 0; i < NVERBS; i++) {
 		const struct verb *v = &verbs[i];
 
 		if (strcmp(verb, v->name))
 			continue;
+		if (v->own_help && argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+			print_verb(stdout, v, "usage: ");
+			return outpath_stdout_done(0);
+		}
 		if (!strcmp(v->name, "symbols") && (argc - 2 < 1 || argc - 2 > 2)) {
 			fprintf(stderr, PROG ": symbols: expected PROG|PID [PATTERN], found %d "
 				"arguments\n", argc - 2);
@@ -258,16 +298,16 @@ int main(int argc, char **argv)
 		return run(bin, v->program, v->first, argv + 2, argc - 2, &blocked, 0);
 	}
 	if (!strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "help")) {
-		fputs(usage_text, stdout);
-		return fflush(stdout) ? 1 : 0;
+		print_usage(stdout);
+		return outpath_stdout_done(0);
 	}
 	if (!strcmp(verb, "-V") || !strcmp(verb, "--version")) {
 		printf(PROG " %s\n", SNAPTRACE_VERSION);
-		return fflush(stdout) ? 1 : 0;
+		return outpath_stdout_done(0);
 	}
 	fputs(PROG ": expected run, attach, convert, stats, check or symbols, found '", stderr);
 	esc_fputs(stderr, verb, ESC_TEXT);
 	fputs("'\n", stderr);
-	fputs(usage_text, stderr);
+	print_usage(stderr);
 	return 2;
 }

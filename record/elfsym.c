@@ -167,7 +167,7 @@ static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 	struct rec_sym *s = &fs->s;
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	rec_demangle(name, s->demangled, sizeof(s->demangled));
+	demangle_name(name, s->demangled, sizeof(s->demangled));
 	s->value = sym->st_value;
 	s->size = sym->st_size;
 	s->pie = fs->f->pie;
@@ -225,7 +225,7 @@ static int find_cb(const struct rec_sym *s, void *arg)
 	struct find *fd = arg;
 	int i;
 
-	if (fd->exact ? strcmp(s->name, fd->name) : !rec_demangled_matches(s->name, s->demangled, fd->name))
+	if (fd->exact ? strcmp(s->name, fd->name) : !demangled_matches(s->name, s->demangled, fd->name))
 		return 0;
 	if (!fd->exact && cold_part(s->name) && strcmp(s->demangled, fd->name))
 		return 0;   /* unless the name is the clone's own, in full */
@@ -360,97 +360,24 @@ bool rec_elf_is_part(const char *name)
 	return false;
 }
 
-unsigned rec_edit_distance(const char *a, const char *b)
-{
-	unsigned row[256], i, j, la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
-
-	if (la > 254)
-		la = 254;
-	if (lb > 254)
-		lb = 254;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			unsigned up = row[j], best;
-
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb] > 255 ? 255 : row[lb];
-}
-
-struct suggest {
-	const char *name;
-	char (*out)[128];
-	unsigned *score;
-	int max, n;
-};
-
 static int suggest_cb(const struct rec_sym *s, void *arg)
 {
-	struct suggest *sg = arg;
-	char name[128];
-	size_t len = strchr(sg->name, '(') ? strlen(s->demangled) :
-		     rec_demangled_base_len(s->demangled);
-	unsigned score;
-	int i, pos;
-
-	/* compared as the user wrote it: without parameters unless given */
-	if (len >= sizeof(name))
-		return 0;
-	memcpy(name, s->demangled, len);
-	name[len] = '\0';
-	/* names containing the wanted one (or contained in it) rank first */
-	if (strstr(name, sg->name) || strstr(sg->name, name))
-		score = (unsigned)abs((int)strlen(name) - (int)strlen(sg->name));
-	else
-		score = 1000 + rec_edit_distance(sg->name, name);
-	for (i = 0; i < sg->n; i++)
-		if (!strcmp(sg->out[i], name))
-			return 0;
-	for (pos = sg->n; pos > 0 && sg->score[pos - 1] > score; pos--)
-		;
-	if (pos >= sg->max)
-		return 0;
-	if (sg->n < sg->max)
-		sg->n++;
-	for (i = sg->n - 1; i > pos; i--) {
-		memcpy(sg->out[i], sg->out[i - 1], 128);
-		sg->score[i] = sg->score[i - 1];
-	}
-	snprintf(sg->out[pos], 128, "%s", name);
-	sg->score[pos] = score;
+	demangled_suggest(arg, s->demangled);
 	return 0;
 }
 
 int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int max)
 {
-	unsigned score[16];
-	struct suggest sg = { .name = name, .out = out, .score = score, .max = max };
+	unsigned score[DEMANGLED_SUGGEST_MAX];
+	struct demangled_suggest sg = { .wanted = name, .out = out, .score = score, .max = max };
 	int err;
 
-	if (sg.max > 16)
-		sg.max = 16;
+	if (sg.max > DEMANGLED_SUGGEST_MAX)
+		sg.max = DEMANGLED_SUGGEST_MAX;
 	if (sg.max <= 0)
 		return 0;
 	err = rec_elf_functions(path, suggest_cb, &sg);
-	if (err < 0)
-		return err;
-	/* drop far-fetched names: more than half the name changed */
-	while (sg.n > 1 && score[sg.n - 1] >= 1000 &&
-	       score[sg.n - 1] - 1000 > (unsigned)strlen(name) / 2 + 1)
-		sg.n--;
-	return sg.n;
+	return err < 0 ? err : demangled_suggest_end(&sg, true);
 }
 
 struct prologues {

@@ -24,7 +24,7 @@ enum {
 
 struct rec_sym {
 	char name[256];        /* the symbol as in the file (mangled) */
-	char demangled[1024];  /* rec_demangle(name): NAME itself for a C name */
+	char demangled[1024];  /* demangle_name(name): NAME itself for a C name */
 	uint64_t value;        /* st_value: link-time virtual address */
 	uint64_t size;         /* st_size, bytes */
 	uint64_t file_offset;  /* offset of the first instruction in the file */
@@ -51,7 +51,7 @@ int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void 
 /*
  * Finds the functions of PATH that NAME names: by their symbol name exactly
  * or, when none is, by the demangled name with or without the parameter
- * list (rec_demangled_matches), where a cold part (F.cold, never called) is
+ * list (demangled_matches), where a cold part (F.cold, never called) is
  * matched only by its own full name. One entry per address: up to MAX into OUT.
  * Returns how many functions match (may exceed MAX; 0: none), or an error
  * as rec_elf_lookup.
@@ -155,8 +155,5 @@ const char *rec_elf_strerror(int err);
 /* Returns the negative errno ERR stands for: -ENOEXEC for REC_ELF_ENOTELF,
  * -EINVAL for the other REC_ELF_* errors, ERR itself for an errno. */
 int rec_elf_errno(int err);
-
-/* Levenshtein distance of A and B, capped at 255 (exposed for tests). */
-unsigned rec_edit_distance(const char *a, const char *b);
 
 #endif

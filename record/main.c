@@ -217,7 +217,7 @@ static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t
 {
 	if (!loc->symbol[0])
 		return loc->spec;
-	rec_demangle(loc->symbol, buf, size);
+	demangle_name(loc->symbol, buf, size);
 	return buf;
 }
 
@@ -408,7 +408,9 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 		}
 		snprintf(s->exe, sizeof(s->exe), "%s", path);
 	} else {
-		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid, &bad);
+		err = rec_target_attach(&s->target, o->pids, o->npids, o->tid,
+					s->picked.pid ? &s->picked : NULL, &bad);
+		rec_proc_release(&s->picked);
 		if (err == -EPERM) {
 			char comm[32] = "?";
 
@@ -418,12 +420,18 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 				   o->tid ? "-t" : "-p", (int)bad, comm);
 			return EXIT_USAGE;
 		}
+		if (err && s->picked.pid) {
+			diag_error("attach: process %d ended since it was picked (its pid may be "
+				   "another process's now): not attached", (int)bad);
+			return EXIT_RUNTIME;
+		}
 		if (err) {
 			diag_error("%s %d: expected a running %s, found none", o->tid ? "-t" : "-p",
 				   (int)bad, o->tid ? "thread" : "process");
 			return EXIT_RUNTIME;
 		}
-		if (!realpath(s->target.exe, s->exe))
+		/* another mount namespace's path names another file here */
+		if (!rec_proc_same_mntns(s->target.pids[0]) || !realpath(s->target.exe, s->exe))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
 	return -1;
@@ -667,7 +675,7 @@ static void print_hits(const struct rec_session *s)
 	if (!s->nhits && !s->pol.coalesced)
 		return;
 	while (i < s->nhits && n < 800) {
-		int j = i, k = s->hits[i].snapshot, w;
+		int j = i, k = s->hits[i].snapshot, w, other = -1, more = 0;
 
 		while (j + 1 < s->nhits && s->hits[j + 1].snapshot == k)
 			j++;
@@ -676,28 +684,29 @@ static void print_hits(const struct rec_session *s)
 		else
 			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
 		n += (size_t)w;
-		if (k >= 0) {
-			int other = -1, more = 0;
-
-			for (int h = i; h <= j; h++) {
-				if (s->hits[h].said < 0 || s->hits[h].said == k)
-					continue;
-				if (other < 0)
-					other = h;
-				else
-					more++;
-			}
+		/* a hit whose live line named the snapshot it took, which holds
+		 * less of it (or none): said where the hit is listed */
+		for (int h = i; h <= j; h++) {
+			if (s->hits[h].said < 0 || s->hits[h].said == k)
+				continue;
+			if (other < 0)
+				other = h;
+			else
+				more++;
+		}
+		if (k >= 0)
 			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
-			if (other >= 0) {
-				n += (size_t)w;
-				w = snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot %d, "
-					     "which holds less of it%s)", other,
-					     s->hits[other].said, more ? ", as do others" : "");
-			}
-		} else
+		else if (other >= 0)
+			w = snprintf(line + n, sizeof(line) - n, " in none");
+		else
 			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
 				     "sample of %s)", j > i ? "them" : "it");
 		n += (size_t)w;
+		if (other >= 0)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot "
+					      "%d, which holds %s of it%s)", other,
+					      s->hits[other].said, k >= 0 ? "less" : "no sample",
+					      more ? ", as do others" : "");
 		i = j + 1;
 	}
 	if (i < s->nhits)
@@ -914,18 +923,20 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0)
 		diag_info("%s: expected functions, found no symbol and no unwind table",
 			  cli->symbols);
-	return n > 0 && !fflush(stdout) ? EXIT_OK : EXIT_RUNTIME;
+	return n > 0 ? EXIT_OK : EXIT_RUNTIME;   /* main() checks stdout */
 }
 
-/* snaptrace attach without -p or -t: the user picks the process (into O).
- * Returns -1 to go on, or the exit status after a one-line error. */
-static int pick_process(struct rec_opts *o)
+/* snaptrace attach without -p or -t: the user picks the process (into O),
+ * held from then on in *PICKED. Returns -1 to go on, or the exit status
+ * after a one-line error. */
+static int pick_process(struct rec_opts *o, struct rec_proc_held *picked)
 {
 	char why[256], comm[32] = "";
-	pid_t pid;
-	int err = rec_procpick(&pid, why, sizeof(why));
+	int err = rec_procpick(picked, why, sizeof(why));
+	pid_t pid = picked->pid;
 
 	if (err) {
+		picked->pid = 0;
 		diag_error("%s", why);
 		return err == -ENOTTY ? EXIT_USAGE : EXIT_RUNTIME;
 	}
@@ -1002,7 +1013,7 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		goto out;
 	if (cli.verb == REC_VERB_ATTACH && !o->npids && !o->tid) {
-		r = pick_process(o);
+		r = pick_process(o, &session.picked);
 		if (r >= 0)
 			goto out;
 	}
@@ -1021,5 +1032,5 @@ out:
 	if (sigfd >= 0)
 		close(sigfd);
 	rec_cli_free(&cli);
-	return r;
+	return outpath_stdout_done(r);   /* --symbols, --check, --dry-run, --help */
 }

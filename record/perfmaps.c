@@ -42,6 +42,7 @@ static int copy_into(int fd, off_t size, int outdir_fd, const char *name)
 
 int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 {
+	struct perfmap_budget budget = { 0 };
 	int kept = 0;
 
 	for (int i = 0; i < npids; i++) {
@@ -64,11 +65,15 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 		else if (!err && (uint64_t)st.st_size > PERFMAP_MAX)
 			diag_warn("%s: not kept in the recording: %lld bytes, more than %u",
 				  path, (long long)st.st_size, PERFMAP_MAX);
-		else if (!err && (err = copy_into(fd, st.st_size, outdir_fd, name)))
-			diag_warn("%s: not kept in the recording: %s", path, strerror(-err));
-		else if (!err)
-			kept++;
+		else if (!err && perfmap_budget_take(&budget, (uint64_t)st.st_size)) {
+			err = copy_into(fd, st.st_size, outdir_fd, name);
+			if (err)
+				diag_warn("%s: not kept in the recording: %s", path, strerror(-err));
+			else
+				kept++;
+		}
 		close(fd);
 	}
+	perfmap_budget_warn(&budget, "not kept in the recording");
 	return kept;
 }

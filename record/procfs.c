@@ -6,10 +6,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -77,6 +79,57 @@ bool rec_proc_kernel_thread(pid_t id)
 	/* "STATE PPID PGRP SESSION TTY_NR TPGID FLAGS" */
 	return f && sscanf(f, "%*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
 	       (flags & 0x00200000ul);
+}
+
+uint64_t rec_proc_start_time(pid_t id)
+{
+	char buf[1024];
+	const char *f = stat_fields(id, buf, sizeof(buf));
+	uint64_t start = 0;
+
+	/* "STATE PPID ... STARTTIME": proc(5)'s fields 3 to 22 */
+	if (f && sscanf(f, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			"%*d %*d %*d %" SCNu64, &start) != 1)
+		start = 0;
+	return start;
+}
+
+int rec_proc_hold(pid_t pid, uint64_t start, struct rec_proc_held *h)
+{
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd ended;
+
+	*h = (struct rec_proc_held){ .pid = pid, .pidfd = -1 };
+	if (fd < 0)
+		return -errno;
+	h->pidfd = (int)fd;
+	fcntl(h->pidfd, F_SETFD, FD_CLOEXEC);
+	h->start = rec_proc_start_time(pid);
+	/* alive after the start time was read: the pidfd's process was there
+	 * all along, so the start time is its own */
+	ended = (struct pollfd){ .fd = h->pidfd, .events = POLLIN };
+	if (!h->start || poll(&ended, 1, 0) != 0 || (start && h->start != start)) {
+		rec_proc_release(h);
+		h->pid = pid;
+		return -ESRCH;
+	}
+	return 0;
+}
+
+int rec_proc_still_held(const struct rec_proc_held *h)
+{
+	struct pollfd ended = { .fd = h->pidfd, .events = POLLIN };
+
+	if (h->pidfd < 0 || poll(&ended, 1, 0) != 0 || rec_proc_start_time(h->pid) != h->start)
+		return -ESRCH;
+	return 0;
+}
+
+void rec_proc_release(struct rec_proc_held *h)
+{
+	if (h->pidfd >= 0)
+		close(h->pidfd);
+	h->pidfd = -1;
 }
 
 long rec_proc_uid(pid_t id)
@@ -300,10 +353,20 @@ static int exec_files_cb(const struct rec_map *m, void *arg)
 	return 0;
 }
 
+bool rec_proc_same_mntns(pid_t pid)
+{
+	char path[64];
+	struct stat mine, theirs;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return !stat("/proc/self/ns/mnt", &mine) && !stat(path, &theirs) &&
+	       mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
 {
 	struct exec_files ef = { .paths = paths, .max = max };
-	int err = for_each_map(pid, exec_files_cb, &ef);
+	int err = rec_proc_same_mntns(pid) ? for_each_map(pid, exec_files_cb, &ef) : -EXDEV;
 
 	return err ? err : ef.n;
 }
@@ -391,6 +454,8 @@ int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
 	const char *env = getenv("LD_LIBRARY_PATH");
 	unsigned i;
 
+	if (pid > 0 && !rec_proc_same_mntns(pid))
+		return -EXDEV;	/* neither its paths nor these directories are its files */
 	if (strchr(lib, '/')) {
 		if (access(lib, R_OK))
 			return -ENOENT;

@@ -33,6 +33,37 @@ bool rec_proc_alive(pid_t id);
  * comm in parentheses); false when it cannot be read. */
 bool rec_proc_kernel_thread(pid_t id);
 
+/* When process (or thread) ID started, in clock ticks after boot (the 22nd
+ * field of /proc/ID/stat, proc(5)): with the pid, which process it is (a
+ * pid is reused once its process is reaped). 0 when unreadable. */
+uint64_t rec_proc_start_time(pid_t id);
+
+/*
+ * A process held from the moment it is chosen (the picker, -p): a pidfd
+ * (pidfd_open(2)) of it and its start time. While the pidfd does not say
+ * the process ended, its pid is not another's.
+ */
+struct rec_proc_held {
+	pid_t pid;
+	int pidfd;              /* owned, -1: none */
+	uint64_t start;         /* rec_proc_start_time() */
+};
+
+/*
+ * Holds process PID into *H: opens its pidfd and reads its start time,
+ * which must be START (0: any). Returns 0; -ESRCH when it is gone, has
+ * ended, or started at another time (another process has the pid now),
+ * *H then holding nothing; or another negative errno of pidfd_open.
+ */
+int rec_proc_hold(pid_t pid, uint64_t start, struct rec_proc_held *h);
+
+/* Whether H's process is still the one held: 0 while its pidfd says it
+ * runs and its pid's start time is the same, else -ESRCH. */
+int rec_proc_still_held(const struct rec_proc_held *h);
+
+/* Closes H's pidfd (none: nothing). */
+void rec_proc_release(struct rec_proc_held *h);
+
 /* The real uid of process ID (the first of /proc/ID/status's "Uid:": who
  * started it, which it cannot change without privileges), or -1 when
  * unreadable. */
@@ -77,16 +108,27 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
  * MAX rows of 4096 bytes); not a mapping whose file is not at its path (a
  * memfd, a file deleted since it was mapped: opening the name would read
  * another file, or none). Returns how many there are (may exceed MAX), or
- * a negative errno.
+ * a negative errno: -EXDEV when PID is in another mount namespace
+ * (rec_proc_same_mntns()), where its paths name other files than here.
  */
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max);
+
+/*
+ * Whether process PID is in this process's mount namespace (/proc/PID/ns/mnt
+ * is /proc/self/ns/mnt): only then do the paths of its /proc/PID/maps name
+ * here the files it maps (a container's, or another user's in a user and
+ * mount namespace of their own, name what that user chose; perf reads them
+ * through the namespace). False when PID's cannot be read.
+ */
+bool rec_proc_same_mntns(pid_t pid);
 
 /*
  * Finds a shared library named LIB among the mappings of process PID (pid 0:
  * skip), or in the usual library directories and $LD_LIBRARY_PATH. LIB is a
  * path (contains '/'), a file name, or a prefix like "libm" or "m" that
  * matches "libm.so.6". Writes the path into OUT (SIZE bytes).
- * Returns 0 or -ENOENT.
+ * Returns 0, -ENOENT, or -EXDEV when PID is in another mount namespace
+ * (rec_proc_same_mntns(): no path here names its library).
  */
 int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size);
 

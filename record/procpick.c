@@ -18,6 +18,7 @@
 
 struct proc_row {
 	pid_t pid;
+	uint64_t start;  /* its start time when listed */
 	char *row;     /* "PID USER COMM<TAB>COMMAND LINE", owned */
 };
 
@@ -79,9 +80,10 @@ static int collect(struct proc_row **rows, size_t *n)
 	while (!err && (de = readdir(d))) {
 		char cmd[CMDLINE_SHOWN + 1], comm[32], user[64], *end;
 		long pid = strtol(de->d_name, &end, 10), uid;
+		uint64_t start = *end ? 0 : rec_proc_start_time((pid_t)pid);
 		struct proc_row *r;
 
-		if (*end || pid <= 0 || pid == getpid() || !rec_proc_alive((pid_t)pid) ||
+		if (*end || pid <= 0 || pid == getpid() || !start || !rec_proc_alive((pid_t)pid) ||
 		    !read_cmdline((pid_t)pid, cmd, sizeof(cmd)) ||
 		    rec_proc_comm((pid_t)pid, (pid_t)pid, comm, sizeof(comm)) ||
 		    (uid = rec_proc_uid((pid_t)pid)) < 0)
@@ -94,6 +96,7 @@ static int collect(struct proc_row **rows, size_t *n)
 		*rows = r;
 		r = &(*rows)[*n];
 		r->pid = (pid_t)pid;
+		r->start = start;
 		if (asprintf(&r->row, "%ld %s %s\t%s", pid, user_name(uid, user, sizeof(user)), comm,
 			     cmd) < 0)
 			err = -ENOMEM;
@@ -105,7 +108,7 @@ static int collect(struct proc_row **rows, size_t *n)
 	return err;
 }
 
-int rec_procpick(pid_t *pid, char *why, size_t size)
+int rec_procpick(struct rec_proc_held *picked, char *why, size_t size)
 {
 	static const struct rec_picker picker = {
 		"process", "the process to attach to and record",
@@ -129,13 +132,14 @@ int rec_procpick(pid_t *pid, char *why, size_t size)
 		text[i] = rows[i].row;
 	if (!err)
 		err = rec_pick(&picker, text, n, &pick);
-	if (!err)
-		*pid = rows[pick].pid;
+	if (!err && (err = rec_proc_hold(rows[pick].pid, rows[pick].start, picked)) == -ESRCH)
+		snprintf(why, size, "attach: process %d ended since it was listed (its pid may be "
+			 "another process's now): not attached", (int)rows[pick].pid);
 	else if (err == -ECANCELED)
 		snprintf(why, size, "attach: no process picked");
 	else if (err == -ENOENT)
 		snprintf(why, size, "attach: expected processes to pick from, found none");
-	else
+	else if (err)
 		snprintf(why, size, "attach: cannot pick a process: %s", strerror(-err));
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].row);

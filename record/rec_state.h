@@ -98,6 +98,8 @@ struct rec_session {
 	const struct rec_host *h;
 	struct rec_plan plan;
 	struct rec_target target;
+	struct rec_proc_held picked;  /* attach without -p: the process picked, held since
+				       * (pid 0: none; its pidfd goes to target) */
 	struct rec_recorded recorded; /* which of its threads the trace holds */
 	struct rec_perf perf;
 	struct rec_trigger trig;

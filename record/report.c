@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "outpath.h"
 #include "perfdata.h"
+#include "procfs.h"
 #include "report.h"
 #include "signals.h"
 
@@ -48,8 +49,8 @@ static void write_frame_name(FILE *f, const char *symbol)
 {
 	char name[512];
 
-	rec_demangle(symbol, name, sizeof(name));
-	name[rec_demangled_base_len(name)] = 0;
+	demangle_name(symbol, name, sizeof(name));
+	name[demangled_base_len(name)] = 0;
 	fputs(", \"name\": ", f);
 	esc_json_string(f, name);
 }
@@ -284,6 +285,19 @@ static void write_signals(FILE *f, const struct rec_session *s)
 	fputs("],\n", f);
 }
 
+/* The kernel's boot id (record.json's "boot_id"), or null when unreadable. */
+static void write_boot_id(FILE *f)
+{
+	char id[64];
+
+	if (rec_proc_read(PROC_BOOT_ID, id, sizeof(id)) <= 0) {
+		fputs("null", f);
+		return;
+	}
+	id[strcspn(id, "\n")] = '\0';
+	esc_json_string(f, id);
+}
+
 /* "hits" (each hit that took or waits for a snapshot) and the counts of all. */
 static void write_hits(FILE *f, const struct rec_session *s)
 {
@@ -349,7 +363,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	esc_json_string(f, perf_version_str(&s->h->perf_version, ver, sizeof(ver)));
 	fputs(", \"command\": ", f);
 	json_str_array(f, s->plan.argv, s->plan.argc);
-	fputs("},\n  \"mode\": ", f);
+	fputs("},\n  \"boot_id\": ", f);
+	write_boot_id(f);
+	fputs(",\n  \"mode\": ", f);
 	esc_json_string(f, s->plan.mode == REC_MODE_PT ? "pt" : "sampling");
 	fputs(",\n  \"event\": ", f);
 	esc_json_string(f, s->plan.event);

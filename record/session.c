@@ -281,6 +281,24 @@ static void snapshot_wanted(struct rec_session *s)
 	}
 }
 
+/* LOG, a hit that still waited for its snapshot (or the arming) when the
+ * recording ended: its live line, as every hit of record.json has one, with
+ * the snapshot perf's stop took for it (LOG->snapshot) as the one it took. */
+static void hit_ended(struct rec_session *s, struct rec_hit_log *log)
+{
+	char what[80];
+
+	log->said = log->snapshot;
+	if (log->snapshot >= 0)
+		diag_info("trigger hit %d: %s%s: the recording ended first: taking snapshot %d, "
+			  "its last", (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "", log->snapshot);
+	else
+		diag_info("trigger hit %d: %s%s: the recording ended first, with no snapshot to "
+			  "hold it", (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  log->deferred ? " before it was armed" : "");
+}
+
 static void slow_call(const struct rec_hit *hit, void *arg)
 {
 	handle_hit(arg, hit);
@@ -627,6 +645,8 @@ static int finish(struct rec_session *s)
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = RECORD_END_TRIGGER;
+	if (s->want >= 0)
+		hit_ended(s, &s->hits[s->want]);
 	unfinished = rec_snapshot_check(s);
 	rec_snapshot_hits_held(s);
 	if (s->o->keep_binaries)
@@ -956,6 +976,7 @@ static const char *target_end_why(const struct rec_session *s)
 int rec_session_run(struct rec_session *s)
 {
 	double deadline = 0;
+	pid_t gone = 0;
 	int err;
 
 	s->start_ms = rec_now_ms();
@@ -991,6 +1012,12 @@ int rec_session_run(struct rec_session *s)
 		goto out_trigger;
 	if (!s->o->multi_thread)
 		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
+	err = rec_target_still_same(&s->target, &gone);
+	if (err) {
+		snprintf(s->error, sizeof(s->error), "process %d ended before perf could attach to "
+			 "it (its pid may be another process's now): not recorded", (int)gone);
+		goto out_trigger;
+	}
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "diag.h"
 #include "escape.h"
 #include "host.h"
 #include "run.h"
@@ -159,13 +160,17 @@ static int table_files(struct table *t, const char *exe, pid_t pid)
 	t->files = calloc(MAX_FILES, sizeof(*t->files));
 	if (!t->files)
 		return -ENOMEM;
-	if (!realpath(exe, real))
-		snprintf(real, sizeof(real), "%s", exe);
+	if (!realpath(exe, real) || (pid > 0 && !rec_proc_same_mntns(pid)))
+		snprintf(real, sizeof(real), "%s", exe);	/* /proc/PID/exe: the file itself */
 	snprintf(t->files[0], sizeof(t->files[0]), "%s", real);
 	t->nfiles = 1;
 	if (pid <= 0)
 		return 0;
 	n = rec_proc_exec_files(pid, t->files + 1, MAX_FILES - 1);
+	if (n == -EXDEV)
+		diag_warn("process %d is in another mount namespace: its libraries are not read "
+			  "(the paths it maps them by name other files here), only its program "
+			  "(/proc/%d/exe)", (int)pid, (int)pid);
 	for (int i = 0; i < n && i < MAX_FILES - 1; i++)
 		if (strcmp(t->files[1 + i], real))
 			memmove(t->files[t->nfiles++], t->files[1 + i], sizeof(t->files[0]));

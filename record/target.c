@@ -20,20 +20,6 @@
 #include "procfs.h"
 #include "spawn.h"
 
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	long fd = syscall(SYS_pidfd_open, pid, 0);
-
-	if (fd >= 0) {
-		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
-		return (int)fd;
-	}
-#endif
-	(void)pid;
-	return -1;
-}
-
 static void init(struct rec_target *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -65,7 +51,10 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 		r = waitpid(pid, &status, 0);
 	while (r < 0 && errno == EINTR);
 	if (r == pid && WIFSTOPPED(status)) {
-		t->pidfds[0] = open_pidfd(pid);
+		struct rec_proc_held h;
+
+		if (!rec_proc_hold(pid, 0, &h))
+			t->pidfds[0] = h.pidfd;
 		return 0;
 	}
 	t->exited = true;
@@ -110,7 +99,35 @@ int rec_target_release(struct rec_target *t)
 	return 0;
 }
 
-int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid, pid_t *bad)
+/* Holds process PID as T's I-th, PICKED's hold when it is PID's. Returns 0
+ * or -ESRCH. */
+static int hold(struct rec_target *t, int i, pid_t pid, struct rec_proc_held *picked)
+{
+	struct rec_proc_held h;
+	int err;
+
+	if (picked && picked->pid == pid && picked->pidfd >= 0) {
+		h = *picked;
+		picked->pidfd = -1;
+		err = rec_proc_still_held(&h);
+	} else {
+		err = rec_proc_hold(pid, 0, &h);
+		if (err && err != -ESRCH) {	/* no pidfd here: the start time alone */
+			h.start = rec_proc_start_time(pid);
+			err = h.start ? 0 : -ESRCH;
+		}
+	}
+	if (err) {
+		rec_proc_release(&h);
+		return err;
+	}
+	t->pidfds[i] = h.pidfd;
+	t->starts[i] = h.start;
+	return 0;
+}
+
+int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
+		      struct rec_proc_held *picked, pid_t *bad)
 {
 	init(t);
 	if (n > REC_MAX_PIDS || (n == 0 && tid <= 0))
@@ -129,7 +146,8 @@ int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
 	if (n == 0) {
 		pid_t tgid = rec_proc_tgid(tid);
 
-		if (tgid <= 0 || !rec_proc_alive(tid)) {
+		t->tid_start = rec_proc_start_time(tid);
+		if (tgid <= 0 || !rec_proc_alive(tid) || !t->tid_start) {
 			*bad = tid;
 			return -ESRCH;
 		}
@@ -141,8 +159,31 @@ int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
 		t->pids[t->npids++] = tgid;
 	}
 	for (int i = 0; i < t->npids; i++)
-		t->pidfds[i] = open_pidfd(t->pids[i]);
+		if (hold(t, i, t->pids[i], picked)) {
+			*bad = t->tid ? t->tid : t->pids[i];
+			return -ESRCH;
+		}
 	snprintf(t->exe, sizeof(t->exe), "/proc/%d/exe", (int)t->pids[0]);
+	return 0;
+}
+
+int rec_target_still_same(const struct rec_target *t, pid_t *bad)
+{
+	if (t->launched)
+		return 0;
+	for (int i = 0; i < t->npids; i++) {
+		struct rec_proc_held h = { t->pids[i], t->pidfds[i], t->starts[i] };
+
+		if (t->pidfds[i] >= 0 ? rec_proc_still_held(&h) != 0 :
+		    rec_proc_start_time(t->pids[i]) != t->starts[i]) {
+			*bad = t->pids[i];
+			return -ESRCH;
+		}
+	}
+	if (t->tid && rec_proc_start_time(t->tid) != t->tid_start) {
+		*bad = t->tid;
+		return -ESRCH;
+	}
 	return 0;
 }
 

@@ -18,8 +18,10 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
+#include "procfs.h"
 #include "rec_opts.h"
 
 struct rec_target {
@@ -31,6 +33,8 @@ struct rec_target {
 	int npids;
 	pid_t tid;                   /* -t TID, else 0 */
 	int pidfds[REC_MAX_PIDS];    /* pidfd_open of each pid, -1 if unavailable */
+	uint64_t starts[REC_MAX_PIDS]; /* attached: each one's start time (procfs.h) */
+	uint64_t tid_start;          /* -t TID's */
 	char exe[PATH_MAX];          /* main executable of pids[0] */
 };
 
@@ -56,11 +60,24 @@ const char *rec_target_shell_command(const char *path, char *const argv[]);
 int rec_target_release(struct rec_target *t);
 
 /*
- * Attaches to processes PIDS (N of them) or, when N is 0, to thread TID.
- * Returns 0, -ESRCH naming the first missing one in *BAD, -EPERM naming a
- * kernel thread there (nothing of it runs in user space), or -EINVAL.
+ * Attaches to processes PIDS (N of them) or, when N is 0, to thread TID:
+ * holds each from now on (procfs.h rec_proc_hold()); PICKED (NULL: none),
+ * a process held since the user picked it, is taken over (its pidfd then
+ * T's) when it is among them. Returns 0, -ESRCH naming the first missing
+ * one in *BAD (gone, or PICKED ended), -EPERM naming a kernel thread there
+ * (nothing of it runs in user space), or -EINVAL.
  */
-int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid, pid_t *bad);
+int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
+		      struct rec_proc_held *picked, pid_t *bad);
+
+/*
+ * Whether the attached processes (and -t's thread) are still the ones
+ * attached to: each one's pidfd says it runs and its pid's start time is
+ * the same (a pid is another process's once its own is reaped). Called
+ * right before perf attaches to them by pid. Returns 0 (launched: always),
+ * or -ESRCH naming the first that is not in *BAD.
+ */
+int rec_target_still_same(const struct rec_target *t, pid_t *bad);
 
 /*
  * Whether any traced process is still running. For a launched child this

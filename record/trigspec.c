@@ -111,7 +111,7 @@ static int find_function(struct ctx *c, const char *file, const char *name, bool
 	say(c, "%s: expected one function named '%s', found %d:", file, name, n);
 	/* Rust functions of one name differ by their hash: show it, and name it */
 	for (int i = 0; i < n && i < 8; i++)
-		rust += rec_demangle_hashed(m[i].name, hashed[i], sizeof(hashed[i]));
+		rust += demangle_hashed(m[i].name, hashed[i], sizeof(hashed[i]));
 	for (int i = 0; i < n && i < 8; i++)
 		say(c, "%s %s (%s, 0x%" PRIx64 ")", i ? "," : "",
 		    rust == n ? hashed[i] : m[i].demangled, m[i].name, m[i].value);
@@ -223,6 +223,12 @@ static int form_line(struct ctx *c, const char *arg)
 	 * the program's */
 	keep = strlen(c->why);
 	n = rec_proc_exec_files(c->pid, libs, 32);
+	if (n == -EXDEV) {
+		say(c, " (its libraries are not looked in: process %d is in another mount "
+		    "namespace, where the paths it maps them by name other files than here)",
+		    (int)c->pid);
+		return -ENOENT;
+	}
 	for (int i = 1; i < n && i < 32; i++) {
 		if (!line_in(c, libs[i], file, line, col, false))
 			return 0;
@@ -310,6 +316,7 @@ static int form_lib(struct ctx *c, const char *colon)
 {
 	char lib[256], path[PATH_MAX];
 	const char *spec = c->spec;
+	int err;
 
 	if (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(lib)) {
 		say(c, "expected LIB:SYMBOL");
@@ -317,7 +324,13 @@ static int form_lib(struct ctx *c, const char *colon)
 	}
 	memcpy(lib, spec, (size_t)(colon - spec));
 	lib[colon - spec] = '\0';
-	if (rec_proc_find_lib(c->pid, lib, path, sizeof(path))) {
+	err = rec_proc_find_lib(c->pid, lib, path, sizeof(path));
+	if (err == -EXDEV) {
+		say(c, "process %d is in another mount namespace: its library '%s' is not looked "
+		    "for (the paths it maps it by name other files here)", (int)c->pid, lib);
+		return -ENOENT;
+	}
+	if (err) {
 		say(c, "expected a shared library '%s' (LIB:SYMBOL), found none "
 		    "mapped in the target nor in the library directories; the other forms are "
 		    "symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, NS::NAME", lib);

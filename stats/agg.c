@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "demangle.h"
 #include "fxt_format.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
@@ -242,6 +243,32 @@ static int wait_caller(struct agg *a, const struct agg_thread *t, struct waits *
 	return wait_rows(a, t, agg_by_caller, AGG_WAIT_NONE, "", w);
 }
 
+enum agg_match agg_function_match(const char *name, const char *wanted)
+{
+	size_t n = demangled_base_len(name), w = demangled_base_len(wanted);
+
+	if (!strcmp(name, wanted))
+		return AGG_MATCH_EXACT;
+	if (n < strlen(name) && w < strlen(wanted))
+		return AGG_MATCH_NONE;   /* two parameter lists, not the same */
+	return n == w && !strncmp(name, wanted, n) ? AGG_MATCH_BASE : AGG_MATCH_NONE;
+}
+
+/* Whether a call of row R is one of opts.function's longest candidates: its
+ * best match so far (the first exact match drops the calls kept before). */
+static bool wanted_call(struct agg *a, struct agg_row *r)
+{
+	if (!r->match)
+		r->match = (signed char)(1 + agg_function_match(r->name, a->opts.function));
+	if (r->match - 1 == AGG_MATCH_NONE || (r->match - 1 == AGG_MATCH_BASE && a->top_exact))
+		return false;
+	if (r->match - 1 == AGG_MATCH_EXACT && !a->top_exact) {
+		a->ntop = 0;
+		a->top_exact = true;
+	}
+	return true;
+}
+
 /* Keeps CALL if it is among the opts.top longest (a min-heap on dur). */
 static void keep_call(struct agg *a, struct agg_call call)
 {
@@ -307,7 +334,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	r->self_ns += dur > f->child_ns ? dur - f->child_ns : 0;
 	if (t->depth)
 		t->stack[t->depth - 1].child_ns += dur;
-	if (a->opts.function && !strcmp(r->name, a->opts.function))
+	if (a->opts.function && wanted_call(a, r))
 		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = call, .pid = t->pid,
 						.tid = t->tid, .dso = r->dso });
 }
@@ -541,10 +568,18 @@ static int add_measured(struct agg *a, const char *value)
 
 const struct agg_measured *agg_measured_of(const struct agg *a, const char *name)
 {
-	for (size_t i = 0; i < a->nmeasured; i++)
-		if (!strcmp(a->measured[i].function, name))
-			return &a->measured[i];
-	return NULL;
+	const struct agg_measured *best = NULL;
+	enum agg_match level = AGG_MATCH_NONE;
+
+	for (size_t i = 0; i < a->nmeasured; i++) {
+		enum agg_match m = agg_function_match(a->measured[i].function, name);
+
+		if (m > level) {
+			best = &a->measured[i];
+			level = m;
+		}
+	}
+	return best;
 }
 
 /* Adds an ended fact: "; " between several. Returns 0 or -ENOMEM. */
@@ -629,6 +664,7 @@ static void restart(struct agg *a)
 		t->next_late = 0;
 	}
 	a->ntop = 0;
+	a->top_exact = false;
 	a->slices = a->unended = 0;
 	a->merging = true;
 }

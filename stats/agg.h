@@ -51,6 +51,7 @@ struct agg_row {
 				    * sampled) */
 	/* private */
 	uint32_t open, open_thread, next;
+	signed char match;         /* 1 + agg_function_match() with opts.function; 0: not asked */
 };
 
 /* One call, for --function's longest calls. */
@@ -65,9 +66,26 @@ struct agg_opts {
 	bool off_cpu;              /* also the wait rows, of every thread and of all */
 	bool one_thread;           /* only the events of thread TID */
 	uint64_t tid;
-	const char *function;      /* keep the TOP longest calls of slices named so */
+	const char *function;      /* keep the TOP longest calls of slices it names
+				    * (agg_function_match(): the best match only) */
 	size_t top;
 };
+
+/* How a slice's name matches a function the user named (--function). */
+enum agg_match {
+	AGG_MATCH_NONE,
+	AGG_MATCH_BASE,   /* the same function name, one of them without its
+			   * parameter list ("work" and "work(int)") */
+	AGG_MATCH_EXACT,  /* the same string */
+};
+
+/*
+ * How NAME (a slice's: snaptrace's are demangled without the parameters, as
+ * perf prints them; other writers' may have them) matches WANTED (demangled,
+ * with or without its parameter list; demangle_name() of a mangled one).
+ * Two names that both have a parameter list match only exactly.
+ */
+enum agg_match agg_function_match(const char *name, const char *wanted);
 
 /* A measured function's calls of the whole recording, as the trace's info
  * record says (fxt_writer.h FXT_INFO_MEASURED). */
@@ -115,6 +133,7 @@ struct agg {
 	size_t caprows;
 	struct hash_index thread_index;  /* (pid, tid) mixed -> threads[] */
 	size_t captop;
+	bool top_exact;                  /* top holds calls of an exact match only */
 	bool merging;
 	int err;
 };
@@ -157,7 +176,8 @@ const char *agg_list_functions(const struct agg *a, char *buf, size_t len);
  * loader, the C++ runtimes, libgcc_s, the [vdso] and the kernel. */
 bool agg_runtime_dso(const char *dso);
 
-/* The whole run of measured function NAME in A's trace, or NULL. */
+/* The whole run of the measured function NAME names (agg_function_match(),
+ * the best match) in A's trace, or NULL. */
 const struct agg_measured *agg_measured_of(const struct agg *a, const char *name);
 
 /* True when A's trace says its slices come from sampled call stacks. */

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	diag_init(argv[0]);
 	rc = stats_options_parse(argc, argv, &o, &trace);
 	if (rc >= 0)
-		return rc;
+		return outpath_stdout_done(rc);   /* --help */
 	path = argv[trace];
 	diag_set_quiet(o.quiet);
 	cur.opts = o.agg;
@@ -144,11 +144,7 @@ int main(int argc, char **argv)
 		err = report_rows(&cur, path, &o.report, stdout);
 	if (err < 0)
 		diag_error("out of memory");
-	rc = err ? EXIT_RUNTIME : EXIT_OK;
-	if (fflush(stdout) || ferror(stdout)) {
-		diag_error("cannot write the output: %s", strerror(errno));
-		rc = EXIT_RUNTIME;
-	}
+	rc = outpath_stdout_done(err ? EXIT_RUNTIME : EXIT_OK);
 out:
 	agg_free(&cur);
 	agg_free(&old);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "demangle.h"
 #include "diag.h"
 #include "opttab.h"
 
@@ -27,7 +29,11 @@ static int set_function(void *ctx, const char *arg, uint64_t num)
 	struct stats_options *o = ctx;
 
 	(void)num;
-	o->agg.function = o->report.function = arg;
+	if (!*arg)
+		return -EINVAL;
+	/* as the user may have it: _Z4worki is work(int) (agg_function_match()) */
+	demangle_name(arg, o->function, sizeof(o->function));
+	o->agg.function = o->report.function = o->function;
 	return 0;
 }
 
@@ -85,7 +91,8 @@ static const struct opt table[] = {
 	{ "function", 0, .kind = OPT_STRING, .arg = "NAME", .set = set_function,
 	  .excludes = "off-cpu", .verbs = STATS, .section = "selection",
 	  .help = "NAME in detail: its rows, a histogram of its call\n"
-	  "durations and its longest calls (thread, start time)" },
+	  "durations and its longest calls (thread, start time);\n"
+	  "NAME demangled with or without its parameters, or mangled" },
 	{ "top", 0, .kind = OPT_COUNT, .arg = "N", .min = 1, .max = COUNT_MAX, FIELD(agg.top),
 	  .expect = "a number, 1 or more", .needs = "function", .verbs = STATS,
 	  .section = "selection", .help = "longest calls shown by --function (default 10)" },

@@ -16,6 +16,7 @@ struct stats_options {
 	struct agg_opts agg;
 	struct report_opts report;
 	const char *baseline;      /* --baseline OLD, or NULL */
+	char function[1024];       /* --function NAME demangled (demangle_name()) */
 	bool quiet;
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "demangle.h"
 #include "diag.h"
 #include "escape.h"
 #include "fxt_writer.h"
@@ -91,7 +92,7 @@ static bool wanted(const struct agg_row *r, const struct report_opts *o)
 	if (!r->hist.total || r->by)
 		return false;
 	if (o->function)
-		return !strcmp(r->name, o->function);
+		return agg_function_match(r->name, o->function) == o->function_match;
 	return !o->match || !fnmatch(o->match, r->name, 0);
 }
 
@@ -341,16 +342,105 @@ static void print_measured(const struct agg_measured *m, const struct table *run
 	table_print(hist, format, out);
 }
 
-int report_function(const struct agg *a, const char *path, const struct report_opts *o,
+/*
+ * Finds the rows of function NAME in A: the level of the best match into
+ * *LEVEL (AGG_MATCH_NONE: none). Returns 0; 1 after a one-line error naming
+ * PATH when NAME matches several functions (each named); FUNCTION_NONE when
+ * it matches none (nothing said: no_function()).
+ */
+#define FUNCTION_NONE 2
+static int find_function(const struct agg *a, const char *path, const char *name,
+			 enum agg_match *level)
+{
+	const char *first = NULL, *second = NULL;
+	char have[512];
+	size_t len = 0;
+
+	*level = AGG_MATCH_NONE;
+	for (size_t i = 0; i < a->nrows; i++) {
+		enum agg_match m = agg_function_match(a->rows[i].name, name);
+
+		if (a->rows[i].hist.total && !a->rows[i].by && m > *level)
+			*level = m;
+	}
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct agg_row *r = &a->rows[i];
+
+		if (!r->hist.total || r->by || *level == AGG_MATCH_NONE)
+			continue;
+		if (agg_function_match(r->name, name) == *level && !first)
+			first = r->name;
+		else if (agg_function_match(r->name, name) == *level && strcmp(r->name, first))
+			second = r->name;
+	}
+	if (second) {
+		have[0] = '\0';
+		for (size_t i = 0; i < a->nrows && len < sizeof(have); i++) {
+			const struct agg_row *r = &a->rows[i];
+			char quoted[DEMANGLED_SUGGEST_LEN + 2];
+
+			/* each name once (a name has a row per dso, and per thread) */
+			snprintf(quoted, sizeof(quoted), "\"%s\"", r->name);
+			if (r->hist.total && !r->by && agg_function_match(r->name, name) == *level &&
+			    !strstr(have, quoted))
+				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
+							len ? ", " : "", quoted);
+		}
+		diag_error("%s: \"%s\" names several functions (%s): give one as it is shown",
+			   path, name, have);
+		return 1;
+	}
+	return first ? 0 : FUNCTION_NONE;
+}
+
+/* Says that A (read from PATH) has no function NAME: the nearest names it
+ * has, else its functions. Returns 1. */
+static int no_function(const struct agg *a, const char *path, const char *name)
+{
+	char near[DEMANGLED_SUGGEST_MAX][DEMANGLED_SUGGEST_LEN], have[512];
+	unsigned score[DEMANGLED_SUGGEST_MAX];
+	struct demangled_suggest sg = { .wanted = name, .out = near, .score = score, .max = 5 };
+	size_t len = 0;
+	int n;
+
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].hist.total && !a->rows[i].by)
+			demangled_suggest(&sg, a->rows[i].name);
+	n = demangled_suggest_end(&sg, false);   /* else the names the trace has */
+	for (int i = 0; i < n && len < sizeof(have); i++)
+		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s\"%s\"", i ? ", " : "",
+					near[i]);
+	if (n)
+		diag_error("%s: no function named \"%s\"; the nearest: %s", path, name, have);
+	else
+		diag_error("%s: no function named \"%s\" (the trace has: %s)", path, name,
+			   agg_list_functions(a, have, sizeof(have)));
+	return 1;
+}
+
+int report_function(const struct agg *a, const char *path, const struct report_opts *opts,
 		    FILE *out)
 {
-	struct table rows, hist = { 0 }, top = { .cols = top_cols, .ncols = TOP_COLS };
+	struct table rows = { 0 }, hist = { 0 }, top = { .cols = top_cols, .ncols = TOP_COLS };
 	struct table mrun = { 0 }, mhist = { 0 };
-	const struct agg_measured *m = agg_measured_of(a, o->function);
+	const struct agg_measured *m = agg_measured_of(a, opts->function);
 	struct hist all = HIST_INIT;
+	struct report_opts ro = *opts, *o = &ro;
 	char (*starts)[40] = calloc(a->ntop + 1, sizeof(*starts));
-	int err = starts ? rows_table(a, o, &rows) : -ENOMEM;
+	int err = starts ? find_function(a, path, o->function, &ro.function_match) : -ENOMEM;
 	bool calls = true;
+
+	if (err == FUNCTION_NONE && m && m->calls_unrecorded) {
+		diag_error("%s: no call of \"%s\" in the trace: its %" PRIu64 " measured call%s "
+			   "%s in threads the recording left out (%s); " SIG_UNRECORDED_HINT, path,
+			   o->function, m->calls, diag_s(m->calls), m->calls_unrecorded == m->calls ?
+			   "were all" : "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
+		err = 1;
+	} else if (err == FUNCTION_NONE) {
+		err = no_function(a, path, o->function);
+	}
+	if (!err)
+		err = rows_table(a, o, &rows);
 
 	for (size_t i = 0; !err && i < a->nrows; i++)
 		if (wanted(&a->rows[i], o)) {
@@ -378,25 +468,12 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_THREAD].missing = !c[T_THREAD].s;
 		c[T_DSO].s = call->dso;
 	}
-	if (!err && !rows.nrows && m && m->calls_unrecorded) {
-		diag_error("%s: no call of \"%s\" in the trace: its %" PRIu64 " measured call%s "
-			   "%s in threads the recording left out (%s); " SIG_UNRECORDED_HINT, path, o->function, m->calls,
-			   diag_s(m->calls), m->calls_unrecorded == m->calls ? "were all" :
-			   "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
-		err = 1;
-	} else if (!err && !rows.nrows) {
-		char have[512];
-
-		diag_error("%s: no function named \"%s\" (the trace has: %s)", path, o->function,
-			   agg_list_functions(a, have, sizeof(have)));
-		err = 1;
-	} else if (!err && m && m->calls_unrecorded) {
+	if (!err && m && m->calls_unrecorded)
 		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " measured calls of \"%s\" were in "
 			  "threads the recording left out (%s): the rows and the longest calls "
 			  "hold the other threads' only; " SIG_UNRECORDED_HINT, path,
 			  m->calls_unrecorded, m->calls, o->function,
 			  m->threads_unrecorded ? m->threads_unrecorded : "?");
-	}
 	if (!err) {
 		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
@@ -430,8 +507,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 	table_free(&top);
 	table_free(&mrun);
 	table_free(&mhist);
-	if (starts)
-		table_free(&rows);
+	table_free(&rows);
 	free(starts);
 	return err;
 }

@@ -20,7 +20,9 @@ struct report_opts {
 	enum report_sort sort;
 	size_t limit;              /* rows at most; 0: all */
 	const char *match;         /* fnmatch(3) pattern on the function name, or NULL */
-	const char *function;      /* --function NAME */
+	const char *function;      /* --function NAME (demangled) */
+	enum agg_match function_match; /* the rows of NAME: those it matches this well
+				    * (report_function() sets it) */
 	bool off_cpu;              /* --off-cpu: the waits (report_waits) */
 	bool baseline_paths;       /* --baseline pairs by the binary's full path, not
 				    * its file name */

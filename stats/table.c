@@ -138,32 +138,6 @@ static void print_text(const struct table *t, FILE *out)
 	}
 }
 
-/* S as a CSV field (RFC 4180), its text escaped first (escape.h: no control
- * character is left to quote). */
-static void csv_text(FILE *out, const char *s)
-{
-	size_t n = s ? 4 * strlen(s) + 1 : 1;
-	char *e = malloc(n), *p;
-
-	if (!e) {
-		fputs("(out of memory)", out);
-		return;
-	}
-	esc_str(e, n, s, ESC_TEXT);
-	if (!strpbrk(e, ",\"")) {
-		fputs(e, out);
-	} else {
-		fputc('"', out);
-		for (p = e; *p; p++) {
-			if (*p == '"')
-				fputc('"', out);
-			fputc(*p, out);
-		}
-		fputc('"', out);
-	}
-	free(e);
-}
-
 /* A number or string cell as CSV or JSON (which differ only in text and missing). */
 static void value(FILE *out, const struct col *col, const struct cell *c, bool json)
 {
@@ -177,7 +151,7 @@ static void value(FILE *out, const struct col *col, const struct cell *c, bool j
 		if (json)
 			esc_json_string(out, c->s);
 		else
-			csv_text(out, c->s);
+			esc_csv_field(out, c->s);
 		return;
 	case COL_COUNT:
 	case COL_NS:

@@ -39,6 +39,35 @@ first_lines() {
 	head -n 3 "$1" | tr '\n' '|' | cut -c 1-300
 }
 
+# fail_recording NAME WHAT RC ERR [DATA...]: a FAIL line for NAME: WHAT
+# (a recording that failed), its exit status RC (and the signal that ended
+# it), whether each DATA (a perf.data, a recording directory) exists and
+# what it holds; then the whole of ERR, its stderr, one line each, indented
+# and with control characters shown (cat -v): the runner prints them below
+# a failing suite's FAIL lines.
+fail_recording() {
+	local name=$1 what=$2 rc=$3 err=$4 st d
+	shift 4
+	st="exit $rc"
+	[ "$rc" -gt 128 ] && st+=" (killed by SIG$(kill -l $((rc - 128)) 2>/dev/null))"
+	[ "$rc" = 124 ] && st+=" (timeout's: the time limit passed)"
+	for d; do
+		if [ -d "$d" ]; then
+			st+="; $d holds: $(cd "$d" && ls -A | tr '\n' ' ' | cat -v)"
+		elif [ -e "$d" ]; then
+			st+="; $d: $(stat -c %s "$d") bytes"
+		else
+			st+="; no $d"
+		fi
+	done
+	if [ -f "$err" ]; then
+		fail "$name" "$what: $st; its stderr ($(wc -l <"$err") lines) below"
+		cat -v "$err" | sed 's/^/    | /'
+	else
+		fail "$name" "$what: $st; no stderr file $err"
+	fi
+}
+
 # need_built NAME FILE...: ends the suite with a FAIL line for NAME when a
 # FILE is not built (`make all tests-build` builds every program and test
 # tool the suites use: one missing is a broken build, never a skip).

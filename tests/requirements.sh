@@ -235,6 +235,13 @@ req_mount_namespace() {
 	}
 }
 
+req_pid_namespace() {
+	unshare --pid --fork --mount-proc true 2>/dev/null || {
+		echo "cannot make a pid namespace (unshare --pid: not root?)"
+		return 1
+	}
+}
+
 # the second user (tests/security/rootsafe.test.sh) can make a user and
 # mount namespace of its own (unprivileged user namespaces allowed)
 req_user_namespace() {

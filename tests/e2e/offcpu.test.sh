@@ -44,8 +44,9 @@
 #   converted with --window 2ms,1ms holds only slices within those bounds of
 #   a hit of its record.json.
 # - offcpu-interrupt: snaptrace-record of naps asleep 99% of the time
-#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (Ctrl-C): record.json's
-#   live_ns comes before the snapshot's time_ns, and the recording
+#   (spin 0.1 ms, sleep 15 ms), ended by SIGINT (kill -INT of the
+#   recorder): record.json's live_ns comes before the snapshot's time_ns,
+#   and the recording
 #   directory's trace draws no [off-cpu] past the later of live_ns and the
 #   file's last record (the snapshot's time_ns, read once perf stopped, drew
 #   a sleep that never happened, issue 24).
@@ -91,8 +92,9 @@ requires offcpu recording || exit 0
 
 # record NAME [taskset CPU] -- CMD...: records CMD with EVENTS into $TMP/NAME.data (its
 # stdout in $TMP/NAME.out), converts it to $TMP/NAME.tree (summary in
-# $TMP/NAME.conv.err). Returns 1 when perf could not record (reason in
-# $TMP/NAME.rec.err), 2 when conversion or reading back failed.
+# $TMP/NAME.conv.err). Returns 1 when perf could not record (its status in
+# REC_RC, its stderr in $TMP/NAME.rec.err), 2 when conversion or reading
+# back failed.
 record() {
 	local name=$1 pin=()
 	shift
@@ -102,9 +104,9 @@ record() {
 		>"$TMP/$name.out" 2>"$TMP/$name.rec.err" &
 	PERF_PID=$!
 	wait "$PERF_PID"
-	local rc=$?
+	REC_RC=$?
 	PERF_PID=
-	[ "$rc" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
+	[ "$REC_RC" -eq 0 ] && [ -s "$TMP/$name.data" ] || return 1
 	PERF_LOG="$TMP/$name.perf-args" "$CONVERT" --perf "$PERF_LOGGED" "$TMP/$name.data" \
 		-o "$TMP/$name.fxt.gz" 2>"$TMP/$name.conv.err" || return 2
 	! grep -q "perf script" "$TMP/$name.conv.err" || return 2
@@ -162,7 +164,7 @@ kernel_symbols() {
 recorded() {
 	case $2 in
 	0) return 0 ;;
-	1) fail "$1" "perf could not record: $(grep -v '^\[' "$TMP/$1.rec.err" | first_lines /dev/stdin)" ;;
+	1) fail_recording "$1" "perf could not record" "$REC_RC" "$TMP/$1.rec.err" "$TMP/$1.data" ;;
 	*) fail "$1" "conversion failed: $(first_lines "$TMP/$1.conv.err") $(first_lines "$TMP/$1.dump.err" 2>/dev/null)" ;;
 	esac
 	return 1
@@ -331,7 +333,7 @@ multi_snapshot() {
 	f=$?
 	PERF_PID=
 	if [ "$f" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
-		fail offcpu-multi-snapshot "snaptrace-record could not record: $(first_lines "$TMP/multi.rec.err")"
+		fail_recording offcpu-multi-snapshot "snaptrace-record could not record" "$f" "$TMP/multi.rec.err" "$d"
 		return
 	fi
 	if ! PERF_LOG="$TMP/multi.perf-args" "$CONVERT" --perf "$PERF_LOGGED" "$d"/perf.data.* \
@@ -403,7 +405,7 @@ verdict offcpu-kernel-symbols "$(kernel_symbols offcpu-naps offcpu-pipe multi)"
 # interrupt: what is drawn at the end of a Ctrl-C recording is what perf
 # recorded (or the recorder saw it record), never the snapshot's time.
 interrupt() {
-	local d="$TMP/intr" rc why live taken
+	local d="$TMP/intr" rc why live taken rec
 	"$SIGDFL" setsid timeout -k 5 60 "$RECORD" -o "$d" --trigger none -- "$W" naps 100000 100 15000 \
 		>"$TMP/intr.out" 2>"$TMP/intr.rec.err" &
 	PERF_PID=$!
@@ -413,12 +415,19 @@ interrupt() {
 		sleep 0.01
 	done
 	sleep 1
-	kill -INT "$PERF_PID" 2>/dev/null
+	# SIGINT to the recorder (timeout's child), as kill -INT PID: given to
+	# timeout (the hang guard), it went to the whole process group, the
+	# program too (whose death, seen first, takes the snapshot as a
+	# "signal" one), and started -k's 5 s, after which timeout SIGKILLed a
+	# recorder still stopping perf on a loaded machine (exit 137, "could
+	# not record" at load ~30; its stop took 5 to 8 s at load 15)
+	rec=$(pgrep -P "$PERF_PID" -f "^$RECORD ")
+	kill -INT ${rec:-"$PERF_PID"} 2>/dev/null
 	wait "$PERF_PID"
 	rc=$?
 	PERF_PID=
 	if [ "$rc" -ne 0 ] || ! compgen -G "$d/perf.data*" >/dev/null; then
-		fail offcpu-interrupt "snaptrace-record could not record: $(first_lines "$TMP/intr.rec.err")"
+		fail_recording offcpu-interrupt "snaptrace-record could not record" "$rc" "$TMP/intr.rec.err" "$d"
 		return
 	fi
 	live=$(rec_rows "$d" snapshots reason live_ns | awk '$1 == "interrupt" { print $2 }')
@@ -462,7 +471,7 @@ no_samples_dwarf() {
 	why=$?
 	PERF_PID=
 	if [ "$why" -ne 0 ] || ! compgen -G "$d/perf.data.*" >/dev/null; then
-		fail offcpu-no-samples-dwarf "snaptrace-record could not record: $(first_lines "$TMP/dwarf.rec.err")"
+		fail_recording offcpu-no-samples-dwarf "snaptrace-record could not record" "$why" "$TMP/dwarf.rec.err" "$d"
 		return
 	fi
 	if ! "$CONVERT" "$d" -o "$TMP/dwarf.fxt" 2>"$TMP/dwarf.conv.err" ||

@@ -23,12 +23,13 @@ need_built sampling "$CONVERT" "$W"
 requires sampling recording || exit 0
 
 # record MODE: records the target into $TMP/MODE.data; returns 1 when perf
-# cannot record here (the reason is in $TMP/MODE.rec.err).
+# cannot record here (its status in REC_RC, its stderr in $TMP/MODE.rec.err).
 record() {
 	local mode=$1
 	run_group "$TMP/$mode.rec.out" "$TMP/$mode.rec.err" "$PERF" record -e cpu-clock -F 5000 \
-		--call-graph "$mode" -o "$TMP/$mode.data" -- "$W" nest &&
-		[ -s "$TMP/$mode.data" ]
+		--call-graph "$mode" -o "$TMP/$mode.data" -- "$W" nest
+	REC_RC=$?
+	[ "$REC_RC" = 0 ] && [ -s "$TMP/$mode.data" ]
 }
 
 # check_nesting SLICES LEAF_TOO: prints what is wrong with the nesting, if anything.
@@ -63,7 +64,7 @@ check_nesting() {
 run() {
 	local mode=$1 name="sampling-$1" why
 	if ! record "$mode"; then
-		fail "$name" "perf could not record: $(grep -v '^\[' "$TMP/$mode.rec.err" | head -n 2 | tr '\n' '|')"
+		fail_recording "$name" "perf could not record" "$REC_RC" "$TMP/$mode.rec.err" "$TMP/$mode.data"
 		return
 	fi
 	if ! "$CONVERT" --quiet "$TMP/$mode.data" -o "$TMP/$mode.fxt.gz" 2>"$TMP/$mode.conv.err"; then

@@ -40,7 +40,9 @@ build() {
 # record DIR: samples DIR/target into DIR/perf.data; 1 when perf cannot.
 record() {
 	run_group "$1/rec.out" "$1/rec.err" "$PERF" record -e cpu-clock -F 5000 --call-graph fp \
-		-o "$1/perf.data" -- "$1/target" && [ -s "$1/perf.data" ]
+		-o "$1/perf.data" -- "$1/target"
+	REC_RC=$?
+	[ "$REC_RC" = 0 ] && [ -s "$1/perf.data" ]
 }
 
 # lines FXT: "NAME CATEGORY FILE:LINE" (FILE:LINE "-" when none) of every
@@ -93,7 +95,7 @@ with_debug() {
 		return 1
 	fi
 	if ! record "$DIR"; then
-		fail "$name" "perf could not record: $(first_lines "$DIR/rec.err")"
+		fail_recording "$name" "perf could not record" "$REC_RC" "$DIR/rec.err" "$DIR/perf.data"
 		return 1
 	fi
 	convert "$name" "$DIR/perf.data" "$DIR/out" || return 1
@@ -279,7 +281,7 @@ DIR="$TMP/nodebug"
 if ! build "$DIR"; then
 	fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
 elif ! record "$DIR"; then
-	fail "$name" "perf could not record: $(first_lines "$DIR/rec.err")"
+	fail_recording "$name" "perf could not record" "$REC_RC" "$DIR/rec.err" "$DIR/perf.data"
 elif convert "$name" "$DIR/perf.data" "$DIR/out"; then
 	ours=$(awk -v d="$DIR/" 'index($2, d) == 1' "$DIR/out.lines")
 	nodebug=$(sed -n 's/.*source lines: .* (\([0-9]*\) in binaries without debug info.*/\1/p' "$DIR/out.err")

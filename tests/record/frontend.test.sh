@@ -124,13 +124,15 @@ t_stdout_closed() {
 
 # The front end's window before it execs the recorder has no subshell and no
 # external program (a signal there killed bash silently for ~0.2 s): no
-# fork or clone between the script's start and the recorder's exec.
+# fork or clone between the script's start and the recorder's exec (each
+# verb with --version, which its program answers: the front end answers
+# check's --help itself).
 t_no_fork_before_exec() {
 	local verb forks bad=""
 	requires no_fork_before_exec strace || return
 	for verb in run attach check convert; do
 		strace -f -e trace=execve,clone,clone3,fork,vfork -o "$TMP/st.log" \
-			"$FRONT" $verb --help >/dev/null 2>&1
+			"$FRONT" $verb --version >/dev/null 2>&1
 		forks=$(sed -n '/execve(".*\/snaptrace"/,/execve(".*snaptrace-\(record\|convert\)".* = 0$/p' \
 			"$TMP/st.log" | grep -cE '(clone3?|v?fork)\(')
 		grep -qE 'execve\(".*snaptrace-(record|convert)".* = 0$' "$TMP/st.log" ||

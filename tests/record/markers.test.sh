@@ -75,13 +75,15 @@ t_demo() {
 
 # Calls 300 ms apart (above --min-interval's 100 ms), the recording stopped
 # when the fourth snapshot starts (until_snapshot; the Ctrl-C may come
-# while a loaded host still writes it, so three are whole): a marker at each hit's time,
-# with the snapshot record.json gives it and the call's arguments (the
-# workload's call k passes 1000 + k and 0xfeed0000 + k), and the
+# while a loaded host still writes it, so three are whole): a marker at
+# each hit's time (one per hit record.json lists, also one in no
+# snapshot), with the snapshot record.json gives it and the call's
+# arguments (the workload's call k passes 1000 + k and 0xfeed0000 + k),
+# and the
 # "[snapshot] interrupt" of the last snapshot (where the trace ends; taken_ns
 # says when Ctrl-C came).
 t_multi() {
-	local d="$TMP/multi" got n=0 bad= t a b k rc
+	local d="$TMP/multi" got n=0 all=0 bad= nosnap= t a b k rc
 	until_snapshot 4 "$TMP/multi.err" "$FRONT" run -d "$d" -o "$TMP/multi.fxt" --multi-snapshot \
 		--arm-after 0 --trigger snaptrace_trigger -- "$PROG" hits 0 300
 	rc=$?
@@ -98,11 +100,23 @@ t_multi() {
 		grep -q "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" .* snapshot:uint64=$k .*arg0:uint64=$a arg1:uint64=$b\( .*\)\?\$" <<<"$got" ||
 			bad+="hit $n at $t: no marker with snapshot $k, arg0 $a, arg1 $b; "
 	done < <(rec_rows "$d" hits time_ns args.0 args.1 snapshot | awk '$4 ~ /^[0-9]+$/')
+	# a hit listed in no snapshot (perf read the ring too late on a loaded
+	# host: docs/design.md "Snapshots") has its marker
+	# too, naming none
+	while read -r t k; do
+		all=$((all + 1))
+		[ "$k" = null ] || continue
+		grep "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" " <<<"$got" | grep -qv 'snapshot:uint64=' ||
+			nosnap+="hit at $t in no snapshot: no marker of it without a snapshot; "
+	done < <(rec_rows "$d" hits time_ns snapshot)
 	if [ "$n" -lt 3 ]; then
 		fail multi_snapshot "record.json lists $n hits with a snapshot, expected 3 or more: $(tl 3 "$TMP/multi.err")"
 		fail call_arguments "record.json lists $n hits"
-	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne $n ]; then
-		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected $n: $got"
+	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne "$all" ]; then
+		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected one per hit listed ($all, $n in a snapshot): $got"
+		fail call_arguments "see multi_snapshot"
+	elif [ -n "$nosnap" ]; then
+		fail multi_snapshot "$nosnap markers: $got"
 		fail call_arguments "see multi_snapshot"
 	elif [ -n "$bad" ]; then
 		ok multi_snapshot

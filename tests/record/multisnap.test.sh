@@ -15,8 +15,9 @@
 # - the terminal numbers hits and snapshots as record.json does: the
 #   summary line gives each hit record.json lists the snapshot it lists
 #   (and counts the coalesced ones), each live "trigger hit N" is one of
-#   record.json's, and one whose live line named another snapshot (the one
-#   it took) is said so in the summary, not contradicted; the start-up lines say what ran (the --dry-run's
+#   record.json's and each of those has one, and one whose live line named
+#   another snapshot (the one it took) is said so in the summary, not
+#   contradicted; the start-up lines say what ran (the --dry-run's
 #   description of the same options, the slow-call trigger armed at once
 #   for its own reason, not "no ring buffer");
 # - the converted recording names every frame and thread: a snapshot perf
@@ -133,10 +134,13 @@ t_hits() {
 # numbered DIR: where the terminal of DIR's recording numbers hits and
 # snapshots otherwise than its record.json: the summary's "trigger hits" line
 # must give every hit listed there its snapshot (null: "in none") and count
-# the coalesced; a live line names only record.json's hits; and a hit whose
-# live line named another snapshot than record.json gives it ("taking
-# snapshot 2", held by 1) has the summary say so where it lists it ("(hit 2
-# took snapshot 2, ...)"), not contradict it. Nothing when all agree.
+# the coalesced; a live line names only record.json's hits, and each of them
+# has one (issue 24: a hit still waiting for its snapshot when the program
+# exited had none); and a hit whose live line named another snapshot than
+# record.json gives it ("taking snapshot 2", held by 1, or by none) has the
+# summary say so where it lists it ("(hit 2 took snapshot 2, ...)"), not
+# contradict it (a hit held by none said nothing of it). Nothing when all
+# agree.
 numbered() {
 	local want got nhits live said unsaid
 	want=$(rec_rows "$1" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
@@ -151,7 +155,8 @@ numbered() {
 		END { printf "c:%d", c }' "$1.summary")
 	nhits=$(rec_rows "$1" hits snapshot | wc -l)
 	live=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .*/\1/p' "$1.err" |
-		awk -v n="$nhits" '$1 >= n { print }')
+		awk -v n="$nhits" '$1 >= n { print } { seen[$1] = 1 }
+			END { for (h = 0; h < n; h++) if (!seen[h]) printf "(none for hit %d) ", h }')
 	# hits whose live line named snapshot S, record.json another, the summary's
 	# segment listing them no "took snapshot"
 	unsaid=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .* \(taking snapshot\|in snapshot\) \([0-9]*\).*/\1 \3/p' "$1.err" |
@@ -161,7 +166,7 @@ numbered() {
 			for (i = 1; i <= m; i++) { if (seg[i] !~ /^ *hits? [0-9]/) continue
 				split(seg[i], f, " "); split(f[2], r, "-"); if (!(2 in r)) r[2] = r[1]
 				for (h = r[1]; h <= r[2]; h++) note[h] = seg[i] ~ /took snapshot/ } }
-		k[$1] != "none" && k[$1] != $2 && !note[$1] { printf "%s(said %s) ", $1, $2 }')
+		k[$1] != $2 && !note[$1] { printf "%s(said %s) ", $1, $2 }')
 	if [ "$nhits" -lt 2 ] || [ "$got" != "$want" ] || [ -n "$live" ] || [ -n "$unsaid" ]; then
 		echo "${1##*/}: record.json: $want; the summary: $got; live lines past record.json's $nhits hits: $live; live lines the summary contradicts unsaid: $unsaid"
 	fi

@@ -41,6 +41,18 @@
 #   and read back.
 # - a trigger that never fired (signal:USR1, never sent) is said at the end, with what the snapshot holds instead (the
 #   old code said nothing).
+# - two unrelated recordings converted together (issue 24: no word): two
+#   directories or their perf.data files given together, of different
+#   programs, or a directory whose record.json names another boot: one
+#   line naming both and what the trace shows (the trace is written and
+#   read back with both programs' slices); a recording alone, or with one
+#   of the same program and boot: no such line.
+# - an output that fills (/dev/full), of every writer: the front end's -o
+#   (the converter writes it as its standard output) names /dev/full, not
+#   "-" (issue 24); the converter's -o -, --dump, stats' report, the
+#   recorder's --symbols, --help of the programs and the front end: exit 1
+#   and one line "standard output (/dev/full): cannot write" (the old code
+#   exited 0 or 1 without a word for most of them).
 # - a machine just booted, where nothing has mounted tracefs yet (here: a
 #   mount namespace of the test's own with it unmounted): the recorder as
 #   root mounts it as perf would, and records sched:sched_switch and watches
@@ -52,7 +64,8 @@
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
-multi_none_said never_fired_said tracefs_unmounted no_leftovers"
+multi_none_said never_fired_said tracefs_unmounted full_output_named unrelated_said
+no_leftovers"
 need_recording outcomes
 requires_all gcc
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -85,7 +98,8 @@ cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
 # `ends ignore` ignores SIGTERM; `ends exit7 FILE`, on SIGTERM, writes into
 # FILE how many perf events its parent (the recorder) holds, and exits 7
-# orphan: leaves a child sleeping 5 s (SIGTERM ignored with `orphan ignore`)
+# orphan: leaves a child sleeping 120 s (SIGTERM ignored with `orphan ignore`):
+# the recorder ends it; 5 s was shorter than a recording at load ~15
 cat >"$TMP/orphan.c" <<'EOF'
 #include <signal.h>
 #include <unistd.h>
@@ -94,7 +108,7 @@ int main(int argc, char **argv)
 	if (fork() == 0) {
 		if (argc > 1)
 			signal(SIGTERM, SIG_IGN);
-		sleep(5);
+		sleep(120);
 		_exit(0);
 	}
 	usleep(20000);
@@ -400,6 +414,68 @@ t_never_fired() {
 	if [ -n "$bad" ]; then fail never_fired_said "$bad"; else ok never_fired_said; fi
 }
 
+t_full() {
+	local bad="" rc c STATS="$SNAPTRACE_BIN/snaptrace-stats"
+	"$FRONT" run -q --trigger none -d "$TMP/full.d" -o /dev/full -- "$PROG" >/dev/null \
+		2>"$TMP/full.err"
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "/dev/full): cannot write: No space left on device" "$TMP/full.err" &&
+		! grep -q -- " -: " "$TMP/full.err" || bad+="[run -o /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
+	"$CONVERT" -q "$TMP/full.d" -o "$TMP/full.fxt" 2>"$TMP/full.err" ||
+		bad+="[cannot convert: $(tl 3 "$TMP/full.err")]"
+	while read -r c; do
+		eval "$c" >/dev/full 2>"$TMP/full.err"
+		rc=$?
+		[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
+			grep -q "standard output.*/dev/full.*cannot write" "$TMP/full.err" ||
+			bad+="[$c: exit $rc: $(tl 3 "$TMP/full.err")]"
+	done <<EOF_WRITERS
+"\$CONVERT" -q "\$TMP/full.d" -o -
+"\$CONVERT" --dump "\$TMP/full.fxt"
+"\$CONVERT" --dump=recording "\$TMP/full.d"
+"\$CONVERT" --help
+"\$STATS" "\$TMP/full.fxt"
+"\$STATS" --help
+"\$RECORD" --symbols "\$PROG"
+"\$RECORD" --help
+"\$FRONT" --help
+"\$FRONT" symbols --help
+EOF_WRITERS
+	if [ -n "$bad" ]; then fail full_output_named "$bad"; else ok full_output_named; fi
+}
+
+t_unrelated() {
+	local bad="" a="$TMP/ur.a" b="$TMP/ur.b" c="$TMP/ur.c"
+	"$RECORD" -q -o "$a" --trigger none -- "$PROG" >/dev/null 2>"$TMP/ur.err" &&
+		"$RECORD" -q -o "$b" --trigger none -- /bin/true >/dev/null 2>>"$TMP/ur.err" ||
+		{ fail unrelated_said "cannot record: $(tl 3 "$TMP/ur.err")"; return; }
+	cp -r "$b" "$c"
+	cp -r "$a" "$a.copy"   # the same program, the same boot
+	sed -i 's/"boot_id": "[^"]*"/"boot_id": "00000000-0000-4000-8000-000000000000"/' "$c/record.json"
+	grep -q '"boot_id": "00000000-0000-4000' "$c/record.json" || bad+="[no boot_id in record.json]"
+	# INPUTS|the line wanted ("" none)
+	while IFS='|' read -r ins want; do
+		# shellcheck disable=SC2086
+		"$CONVERT" -q $ins -o "$TMP/ur.fxt" >/dev/null 2>"$TMP/ur.err" ||
+			{ bad+="[$ins: exit $?: $(tl 3 "$TMP/ur.err")]"; continue; }
+		if [ -n "$want" ]; then
+			[ "$(grep -c "$want" "$TMP/ur.err")" = 1 ] || bad+="[$ins: no '$want': $(tl 3 "$TMP/ur.err")]"
+		elif grep -q "recorded on different\|recorded in different\|record different" "$TMP/ur.err"; then
+			bad+="[$ins: $(tl 3 "$TMP/ur.err")]"
+		fi
+		case $ins in *"$a"*) ;; *) continue ;; esac
+		"$CONVERT" --dump=slices "$TMP/ur.fxt" | grep -q " work$" ||
+			bad+="[$ins: the trace has no work()]"
+	done <<EOF_UR
+$a $b|$a and $b record different programs (prog; true): the trace draws both
+$(echo "$a"/perf.data*) $(echo "$b"/perf.data*)|record different programs (prog; true)
+$b $c|$b and $c were recorded in different boots: their clocks
+$a|
+$a $a.copy|
+EOF_UR
+	if [ -n "$bad" ]; then fail unrelated_said "$bad"; else ok unrelated_said; fi
+}
+
 # tracefs_unmounted: as above; record.json's perf command is the reference
 t_tracefs_unmounted() {
 	local d="$TMP/tf" bad="" cmd
@@ -424,6 +500,8 @@ t_tracefs_unmounted() {
 }
 
 t_dir
+t_unrelated
+t_full
 t_multi_none
 t_never_fired
 t_tracefs_unmounted

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tier: record
 # The snapshot files of --multi-snapshot recordings, recorded for real on
-# the workload (tests/workload/workload.c, modes hits and storm) and read
-# back with `snaptrace-convert --dump=slices`: three snapshots, each hit's
+# the workload (tests/workload/workload.c, modes bursts, hits and storm)
+# and read back with `snaptrace-convert --dump=slices`: three snapshots, each hit's
 # own (multi_snapshot_three); a trigger storm and Ctrl-C in one
 # (trigger_storm, storm_interrupt); a directory name holding a newline; a
 # disk that fills; a snapshot file cut at every place perf writes
-# (cut_snapshot: the gap rule of docs/design.md "Recording directories"); a
+# (cut_snapshot: the gap rule of docs/design.md "Recording directories";
+# the three-snapshot recording is one, three_snaps, for those three); a
 # perf that leaves two files unfinished. Split from record.test.sh so that
 # the record tier's two suites at a time share its work (tests/run.sh -J).
 # No perf or target process may outlive a test.
@@ -30,15 +31,31 @@ need_built snapshots "$CONVERT"
 use_workload snapshots
 TARGETS=("$PROG")
 
+# three_snaps: the recording multi_snapshot_three, newline_in_dir and
+# cut_snapshot share, made by the first of them that runs: --multi-snapshot
+# armed at once (every hit counts; the default waits for the ring to fill)
+# of a hit every 300 ms (workload bursts: 20 ms of nested work, the hit, a
+# nap: a snapshot's ring holds a burst, and the target does not keep a CPU
+# busy for the seconds a loaded machine takes), stopped as Ctrl-C does
+# after its third snapshot (until_snapshot), in a directory whose name
+# holds a newline (perf's Dump lines are matched against the path as
+# given). Sets THREE (the directory) and THREE_ERR (its stderr); returns
+# the recorder's status (THREE_RC).
+THREE="$TMP/three
+snaps" THREE_ERR="$TMP/three.err" THREE_RC=
+three_snaps() {
+	if [ -z "$THREE_RC" ]; then
+		until_snapshot 3 "$THREE_ERR" "$RECORD" -o "$THREE" --multi-snapshot --arm-after 0 -- \
+			"$PROG" bursts 20 280
+		THREE_RC=$?
+	fi
+	return "$THREE_RC"
+}
+
 t_multi_snapshot_three() {
-	local d="$TMP/multi" f n=0 bad="" rc
-	# armed at once: every hit counts (the default waits for the ring to
-	# fill); a hit every 300 ms until the third snapshot (until_snapshot)
-	until_snapshot 3 "$TMP/multi.err" "$RECORD" -o "$d" --multi-snapshot --arm-after 0 -- \
-		"$PROG" hits 0 300
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		fail multi_snapshot_three "exit $rc: $(tl 3 "$TMP/multi.err")"
+	local d="$THREE" f n=0 bad=""
+	if ! three_snaps; then
+		fail_recording multi_snapshot_three "no third snapshot" "$THREE_RC" "$THREE_ERR" "$d"
 		return
 	fi
 	for f in $(snaps "$d" trigger); do
@@ -139,19 +156,15 @@ t_storm_interrupt() {
 	fi
 }
 
-# An output directory whose name holds a newline: perf's Dump lines are
-# matched against the path as given.
+# An output directory whose name holds a newline (three_snaps'): perf's
+# Dump lines are matched against the path as given.
 t_newline_in_dir() {
-	local d="$TMP/new
-line" bad rc
-	until_snapshot 2 "$TMP/newline.err" "$RECORD" -o "$d" --multi-snapshot --arm-after 0 -- \
-		"$PROG" hits 0 300
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		fail newline_in_dir "exit $rc: $(tl 3 "$TMP/newline.err")"
+	local d="$THREE" bad
+	if ! three_snaps; then
+		fail_recording newline_in_dir "no third snapshot" "$THREE_RC" "$THREE_ERR" "$d"
 		return
 	fi
-	bad=$(snaps_ok "$d" "$TMP/newline.err")
+	bad=$(snaps_ok "$d" "$THREE_ERR")
 	if [ "$(snaps "$d" trigger | wc -l)" -lt 2 ]; then
 		fail newline_in_dir "expected 2 trigger snapshots or more, found $(snaps "$d" trigger | wc -l)"
 	elif [ -n "$bad" ]; then
@@ -248,11 +261,11 @@ u64_at() {
 # section), make test-stress at all six: the same gap rule each time, and
 # unit/test_perfdata_check names the place of every cut length.
 t_cut_snapshot() {
-	local d="$TMP/cut" f2 c kind at want rc all=0 ao asz dof dsz size e
+	local d="$THREE" f2 c kind at want rc all=0 ao asz dof dsz size e
 	local -a files
-	if ! until_snapshot 3 "$TMP/cut.err" "$RECORD" -o "$d" --multi-snapshot --min-interval 0 \
-		--arm-after 0 -- "$PROG" hits 0 300 || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
-		fail cut_snapshot "expected 3 snapshots or more: $(tl 2 "$TMP/cut.err") $(snaps "$d" | tr '\n' ' ')"
+	if ! three_snaps || [ "$(snaps "$d" | wc -l)" -lt 3 ]; then
+		fail_recording cut_snapshot "expected 3 snapshots or more: $(snaps "$d" | tr '\n' ' ')" \
+			"$THREE_RC" "$THREE_ERR" "$d"
 		return
 	fi
 	files=($(snaps "$d"))
@@ -344,6 +357,8 @@ exec perf "$@" 2> >(n=0
 	done >&2)
 EOF
 	chmod +x "$w"
+	# a busy target (hits, not bursts): half the file is then inside its
+	# data section (a burst's few samples left half of it in the features)
 	until_snapshot 4 "$TMP/unfin.err" "$FRONT" run --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" \
 		--multi-snapshot --min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
 	rc=$?

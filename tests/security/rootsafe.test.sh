@@ -49,6 +49,17 @@
 #                     once, finds another build id, and keeps nothing of the
 #                     root-only file (perf buildid-cache once reopened the
 #                     name and copied what it led to)
+#   rec-perfmap-total root records the attacker's two processes (-p), each with
+#                     a perf map in /tmp: one of 18 bytes and one of 256 MiB
+#                     (a sparse file): the recording keeps 256 MiB in all
+#                     (and 32 maps: unit test_tmpview_budget), one warning
+#                     says what was left out (root once copied every map,
+#                     each up to 256 MiB)
+#   in-perfmap-big    the attacker's live process with a perf map of 256 MiB
+#                     (a sparse file) in /tmp, and a text whose frames are
+#                     in it: root converts without reading it into memory
+#                     (the converter once read it whole, to compare with a
+#                     kept copy there was none of)
 #   rec-probe-swapped snaptrace-record --trigger-slower-than of the
 #                     attacker's program, whose name the attacker keeps
 #                     swapping for a FIFO and back (renames in a loop) while
@@ -82,6 +93,10 @@
 #   esc-stats         the attacker's trace names a function and a thread with
 #                     escape sequences and a bidi override: stats' text, CSV
 #                     and JSON show them escaped (the JSON parses)
+#   esc-csv-formula   the attacker's trace names a thread and functions as
+#                     spreadsheet formulas (=cmd|..., @SUM(1;2)): no cell of
+#                     stats' CSV, read with ',' or ';' as the separator,
+#                     starts a formula (OWASP: quoted, a "'" first)
 #   esc-dump          --dump of that trace: escaped
 #   esc-convert       converting the attacker's text and recording (comm with
 #                     escapes): every message escaped
@@ -93,6 +108,19 @@
 #                     named the same (comm and command line): each row names
 #                     who started it (the real uid's user), so root tells
 #                     them apart (the rows were once the same but the pid)
+#   pick-reused       root picks its own process in snaptrace attach's
+#                     picker (in a pid namespace of the test's); before the
+#                     recorder attaches (held writing "attaching to process
+#                     N" to a full pipe), that process ends and the attacker
+#                     starts one with its pid: refused, one line naming the
+#                     pid, nothing recorded (the recorder once attached to
+#                     the attacker's process, its trigger and perf too)
+#   mntns-libs        the attacker's process in a user and mount namespace of
+#                     its own maps a library whose path names another file
+#                     of theirs here: root's `snaptrace symbols PID` lists
+#                     no function of the file here (it once listed that
+#                     file's as the process's), one line says why; a
+#                     --trigger LIB:FUNC on it is refused naming the reason
 #   in-kept-fifo      the attacker's copy of a real recording whose kept
 #                     binaries (DIR/binaries, perf's build-id cache) hold a
 #                     FIFO: the tree is not given to perf, said once; the
@@ -119,6 +147,11 @@
 #                     private copy (perf once opened the FIFO by name and
 #                     hung), the JIT's function is named, and no ELF file
 #                     perf inject writes lands in either directory
+#   in-jitdump-big    ... then the attacker puts a sparse file of 5 GiB (no
+#                     block on disk) where that FIFO was: root converts at
+#                     once, one warning says the jitdump is not read (more
+#                     than the 4 GiB a conversion copies; the copy once
+#                     wrote out every byte of the holes)
 #   in-perf-mountns   the attacker's crafted perf.data: root's recording of
 #                     a JIT whose jitdump mapping names the attacker's
 #                     jitdump instead, with the pid of the attacker's process
@@ -218,9 +251,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-convert esc-symbols esc-picker pick-impostor in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
+rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
@@ -535,6 +568,64 @@ rec_perfmap_link() {
 	[ -n "$pid" ] && rm -f "$map"
 }
 
+# rec_maps NAME DIR PIDS...: root records the attacker's PIDS for 0.3 s into DIR.
+rec_maps() {
+	local name=$1 d=$2 list
+	shift 2
+	list=$(IFS=,; echo "$*")
+	timeout -k 5 60 "$RECORD" -o "$d" --trigger none --duration 0.3 -p "$list" \
+		>/dev/null 2>"$TMP/$name.err"
+}
+
+rec_perfmap_total() {
+	local pids=() i rc
+	for ((i = 0; i < 2; i++)); do
+		"${ATTACKER[@]}" sleep 60 &
+		pids+=($!)
+	done
+	as_attacker_in_tmp sh -c 'for p; do printf "%x 10 jit_%s\n" 4096 "$p" >/tmp/perf-$p.map; done
+		truncate -s 256M /tmp/perf-$2.map' sh "${pids[@]}"
+	rec_maps rec-perfmap-total "$TMP/perfmap-bytes" "${pids[@]}"
+	rc=$?
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	for i in "${pids[@]}"; do rm -f "/tmp/perf-$i.map"; done
+	if [ "$rc" -ne 0 ]; then
+		fail rec-perfmap-total "exit $rc: $(first_lines "$TMP/rec-perfmap-total.err")"
+	elif [ -e "$TMP/perfmap-bytes/perf-${pids[1]}.map" ] || [ ! -s "$TMP/perfmap-bytes/perf-${pids[0]}.map" ]; then
+		fail rec-perfmap-total "expected the small map kept and the 256 MiB one not: $(ls -l "$TMP/perfmap-bytes" | grep perf- | tr '\n' '|')"
+	elif [ "$(grep -c 'not kept' "$TMP/rec-perfmap-total.err")" -ne 1 ] ||
+		! grep -q "^snaptrace-record: warning: 1 JIT perf map (268435456 bytes) not kept in the recording: more than 32 maps or 256 MiB in all" "$TMP/rec-perfmap-total.err"; then
+		fail rec-perfmap-total "expected one warning of what was left out: $(first_lines "$TMP/rec-perfmap-total.err")"
+	else
+		ok rec-perfmap-total
+	fi
+}
+
+in_perfmap_big() {
+	local pid kib rc
+	"${ATTACKER[@]}" sleep 60 &
+	pid=$!
+	as_attacker_in_tmp truncate -s 256M "/tmp/perf-$pid.map"
+	sed "s|(/opt/app)|(/tmp/perf-$pid.map)|g" "$IN" >"$TMP/perfmap-big.txt"
+	kib=$(maxrss timeout -k 5 60 "$CONVERT" -q "$TMP/perfmap-big.txt" -o "$TMP/perfmap-big.fxt" \
+		3>&1 2>"$TMP/in-perfmap-big.err")
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -f "/tmp/perf-$pid.map"
+	if [ "$rc" -ne 0 ]; then
+		fail in-perfmap-big "exit $rc: $(first_lines "$TMP/in-perfmap-big.err")"
+	elif [ "$kib" -ge $((160 * 1024)) ]; then
+		fail in-perfmap-big "the converter held $((kib / 1024)) MiB (it read the map)"
+	elif ! "$CONVERT" --dump=slices "$TMP/perfmap-big.fxt" >"$TMP/perfmap-big.slices" 2>&1 ||
+		! slices_match "$TMP/perfmap-big.slices" "$EXPECTED" >/dev/null; then
+		fail in-perfmap-big "wrong trace: $(first_lines "$TMP/perfmap-big.slices")"
+	else
+		ok in-perfmap-big
+	fi
+}
+
 rec_probe_swapped() {
 	local d="$HOME_A/probe" err="$TMP/rec-probe-swapped.err" n i rc swapper why= recorded=0
 	requires rec-probe-swapped gcc uprobes || return
@@ -810,6 +901,47 @@ esc_stats() {
 	fi
 }
 
+# The attacker's trace whose thread and functions are named as formulas a
+# spreadsheet root opens stats' CSV in would run.
+esc_csv_formula() {
+	local comm="=cmd|'/C calc'!A0" f1="=1+cmd|'/C calc'!A0" f2="@SUM(1;2)" line bad
+	line='%16s %6s/%-6s %s:          1  branches:u:   %-8s %16s %s (/opt/app) => %16s %s (/opt/app)\n'
+	{
+		printf "$line" "$comm" 300 300 5.000000100 call 401010 main+0x10 402000 "$f1+0x0"
+		printf "$line" "$comm" 300 300 5.000000200 call 402004 "$f1+0x4" 403000 "$f2+0x0"
+		printf "$line" "$comm" 300 300 5.000000250 return 403010 "$f2+0x10" 402008 "$f1+0x8"
+		printf "$line" "$comm" 300 300 5.000000300 return 402010 "$f1+0x10" 401015 main+0x15
+	} | as_attacker sh -c 'cat >"$1"' sh "$HOME_A/formula.txt"
+	as_attacker "$CONVERT" -q "$HOME_A/formula.txt" -o "$HOME_A/formula.fxt" 2>/dev/null
+	if ! "$STATS" --by-thread --format csv "$HOME_A/formula.fxt" >"$TMP/esc-csv-formula.csv" \
+		2>"$TMP/esc-csv-formula.err"; then
+		fail esc-csv-formula "exit $?: $(first_lines "$TMP/esc-csv-formula.err")"
+		return
+	fi
+	bad=$(python3 - "$TMP/esc-csv-formula.csv" <<'PY'
+import csv, re, sys
+text = open(sys.argv[1], newline="").read()
+names = 0
+for sep in ",;":
+    for row in csv.reader(text.splitlines(), delimiter=sep):
+        for cell in row:
+            names += "cmd|" in cell or "SUM(" in cell
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"-?[0-9.]+", cell):
+                print("separator %r: cell %r" % (sep, cell))
+                sys.exit()
+if names < 6:
+    print("the names are not in the CSV: %r" % text[:300])
+PY
+)
+	if [ -n "$bad" ]; then
+		fail esc-csv-formula "a cell starts a formula: $bad"
+	elif ! grep -qF "\"'=1+cmd|'/C calc'!A0\"" "$TMP/esc-csv-formula.csv"; then
+		fail esc-csv-formula "the function is not shown quoted after a \"'\": $(first_lines "$TMP/esc-csv-formula.csv")"
+	else
+		ok esc-csv-formula
+	fi
+}
+
 esc_dump() {
 	if ! "$CONVERT" --dump "$EVIL_TRACE" >"$TMP/esc-dump.out" 2>&1; then
 		fail esc-dump "exit $?: $(first_lines "$TMP/esc-dump.out")"
@@ -904,6 +1036,140 @@ pick_impostor() {
 		fail pick-impostor "the rows do not name who started each: $(grep -a "$marker" "$out.lf" | head -n 2 | tr '\n' '|')"
 	else
 		ok pick-impostor
+	fi
+}
+
+# pick_reused: root's `snaptrace attach` picks root's process by its marker
+# (script(1)'s terminal replaced by a pty of the driver's) in a pid
+# namespace of its own, where the driver is process 1 and gives the
+# attacker's process the pid just freed (ns_last_pid).
+pick_reused() {
+	local out="$TMP/pick-reused.out" rc
+	requires pick-reused recording picker_list pid_namespace python3 || return
+	timeout -k 5 60 unshare --pid --fork --mount-proc python3 - "$RECORD" "$TMP/pick-reused.d" \
+		"$AUID" >"$out" 2>&1 <<'PY'
+import os, pty, select, subprocess, sys, time
+record, outdir, auid = sys.argv[1], sys.argv[2], sys.argv[3]
+marker = "picked%d" % os.getppid()
+prompt = b"nothing to cancel: "
+victim = subprocess.Popen(["bash", "-c", "exec -a '%s' sleep 60" % marker])
+while marker.encode() not in open("/proc/%d/cmdline" % victim.pid, "rb").read():
+    time.sleep(0.01)
+master, slave = pty.openpty()
+r, w = os.pipe()
+rec = subprocess.Popen([record, "--front-end", "attach", "--duration", "0.3", "-d", outdir],
+                       stdin=slave, stdout=subprocess.DEVNULL, stderr=w)
+os.close(slave)
+err = b""
+def until(pattern, seconds=10):
+    global err
+    end = time.time() + seconds
+    while pattern not in err and time.time() < end:
+        for fd in select.select([r, master], [], [], 0.1)[0]:
+            data = os.read(fd, 65536)
+            if fd == r:
+                err += data
+    return pattern in err
+if not until(prompt):
+    sys.exit("no prompt: %r" % err[-300:])
+os.write(master, marker.encode() + b"\n")
+err = b""
+if not until(prompt) or b" %d root " % victim.pid not in err:
+    sys.exit("the list does not show the victim: %r" % err[-300:])
+# the pipe full: the recorder's next line ("attaching to process N") waits
+full = os.open("/proc/self/fd/%d" % w, os.O_WRONLY | os.O_NONBLOCK)
+try:
+    while True:
+        os.write(full, b"x" * 4096)
+except BlockingIOError:
+    pass
+os.close(w)
+os.write(master, b"1\n")
+end = time.time() + 10
+while "pipe_write" not in open("/proc/%d/wchan" % rec.pid).read() and time.time() < end:
+    time.sleep(0.01)
+victim.kill()
+victim.wait()
+with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+    f.write(str(victim.pid - 1))
+impostor = subprocess.Popen(["setpriv", "--reuid", auid, "--regid", auid, "--clear-groups",
+                             "bash", "-c", "exec -a '%s' sleep 60" % marker])
+if impostor.pid != victim.pid:
+    impostor.kill()
+    sys.exit("the impostor got pid %d, not %d" % (impostor.pid, victim.pid))
+os.close(full)
+err = b""
+while True:
+    ready = select.select([r, master], [], [], 30)[0]
+    if not ready:
+        break
+    if r in ready:
+        data = os.read(r, 65536)
+        if not data:
+            break
+        err += data
+    if master in ready:
+        try:
+            os.read(master, 65536)
+        except OSError:
+            pass
+rc = rec.wait()
+impostor.kill()
+impostor.wait()
+print("pid %d exit %d" % (victim.pid, rc))
+sys.stdout.write(err.lstrip(b"x").decode(errors="replace"))
+PY
+	rc=$?
+	if blocked "$rc" || [ "$rc" -ne 0 ]; then
+		fail pick-reused "the driver: exit $rc: $(first_lines "$out")"
+	elif ! grep -q '^pid [0-9]* exit 1$' "$out"; then
+		fail pick-reused "expected exit 1 (refused): $(first_lines "$out")"
+	elif [ "$(grep -c . "$out")" -ne 3 ] ||
+		! grep -Eq "^snaptrace: attach: process $(sed -n 's/^pid \([0-9]*\) .*/\1/p' "$out") ended since it was picked \(its pid may be another process's now\): not attached\$" "$out"; then
+		fail pick-reused "expected the attaching line and one error naming the pid: $(first_lines "$out")"
+	elif [ -e "$TMP/pick-reused.d" ]; then
+		fail pick-reused "a recording was made: $(ls "$TMP/pick-reused.d" | tr '\n' ' ')"
+	else
+		ok pick-reused
+	fi
+}
+
+mntns_libs() {
+	local d="$HOME_A/ns" pid i rc mapped=0
+	requires mntns-libs cc user_namespace || return
+	as_attacker mkdir "$d"
+	for i in right wrong; do
+		printf 'int %s_lib_fn(void) { return 1; }\n' "$i" |
+			cc -x c -shared -fPIC -o "$TMP/lib$i.so" - 2>"$TMP/mntns-libs.err" || {
+			fail mntns-libs "cannot build the libraries: $(first_lines "$TMP/mntns-libs.err")"
+			return
+		}
+	done
+	# here libpick.so is the wrong one; in the namespace the right one is bound over it
+	as_attacker sh -c 'cat >"$1/libpick.so"; chmod 755 "$1/libpick.so"' sh "$d" <"$TMP/libwrong.so"
+	as_attacker sh -c 'cat >"$1/real.so"; chmod 755 "$1/real.so"' sh "$d" <"$TMP/libright.so"
+	"${ATTACKER[@]}" unshare -Urm sh -c 'mount --bind "$1/real.so" "$1/libpick.so" &&
+		exec env LD_PRELOAD="$1/libpick.so" sleep 60' sh "$d" 2>"$TMP/mntns-libs.err" &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q libpick "/proc/$pid/maps" 2>/dev/null && mapped=1 && break
+		sleep 0.02
+	done
+	timeout -k 5 20 "$FRONT" symbols "$pid" _lib_fn >"$TMP/mntns-libs.out" 2>&1
+	timeout -k 5 20 "$RECORD" -q -o "$TMP/mntns-rec" --trigger libpick:right_lib_fn --duration 0.2 \
+		-p "$pid" >/dev/null 2>"$TMP/mntns-libs.rec"
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if [ "$mapped" != 1 ]; then
+		fail mntns-libs "the attacker's process did not map the library: $(first_lines "$TMP/mntns-libs.err")"
+	elif grep -q 'wrong_lib_fn' "$TMP/mntns-libs.out"; then
+		fail mntns-libs "root listed the file here as the process's library: $(grep -m1 wrong_lib_fn "$TMP/mntns-libs.out")"
+	elif ! grep -q "process $pid is in another mount namespace: its libraries are not read" "$TMP/mntns-libs.out"; then
+		fail mntns-libs "no line says why the libraries are not read: $(first_lines "$TMP/mntns-libs.out")"
+	else
+		refuses "$rc" mntns-libs 1 "process $pid is in another mount namespace: its library 'libpick' is not looked for" \
+			"$TMP/mntns-libs.rec" && ok mntns-libs
 	fi
 }
 
@@ -1042,7 +1308,7 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
+JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other user-perfmap-fifo user-perfmap-nons
 in-perfmap-comm perfmap-alias"
 jit_recording() {
 	local t why=
@@ -1103,6 +1369,25 @@ EOF
 		fail in-jitdump-swapped "the jitdump's function is not named: $(grep -i jit "$TMP/in-jitdump-swapped.err" | first_lines /dev/stdin)"
 	else
 		ok in-jitdump-swapped
+	fi
+}
+
+in_jitdump_big() {
+	local d="$JIT_DIR" rc
+	as_attacker sh -c 'rm -f "$1/$2" && truncate -s 5G "$1/$2"' sh "$d" "$JIT_DUMP"
+	timeout -k 5 30 "$CONVERT" "$TMP/jit-rec" -o "$TMP/in-jitdump-big.fxt" >/dev/null \
+		2>"$TMP/in-jitdump-big.err"
+	rc=$?
+	rm -f "$d/$JIT_DUMP"
+	if blocked "$rc" || [ "$rc" -ne 0 ]; then
+		fail in-jitdump-big "exit $rc: $(first_lines "$TMP/in-jitdump-big.err")"
+	elif [ "$(grep -c "the JIT's jitdump" "$TMP/in-jitdump-big.err")" -ne 1 ] ||
+		! grep -q "the JIT's jitdump $d/$JIT_DUMP is not read ([0-9]* bytes with the perf.data, more than the 4 GiB a conversion copies at most)" "$TMP/in-jitdump-big.err"; then
+		fail in-jitdump-big "expected one warning naming the jitdump and the bound: $(first_lines "$TMP/in-jitdump-big.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/in-jitdump-big.fxt" >/dev/null 2>&1; then
+		fail in-jitdump-big "the trace does not read back"
+	else
+		ok in-jitdump-big
 	fi
 }
 
@@ -1317,7 +1602,14 @@ live_jit() {
 		LIVE_PID=$(cat "/proc/$LIVE/task/$LIVE/children" 2>/dev/null)
 		LIVE_PID=${LIVE_PID// /}
 		[ -n "$LIVE_PID" ] || LIVE_PID=$LIVE
-		[ -e "/tmp/perf-${sees:-$LIVE_PID}.map" ] && return 0
+		if [ -e "/tmp/perf-${sees:-$LIVE_PID}.map" ]; then
+			# the JIT wrote it: its pid now (unshare --fork's child may
+			# have come after the first read above)
+			LIVE_PID=$(cat "/proc/$LIVE/task/$LIVE/children" 2>/dev/null)
+			LIVE_PID=${LIVE_PID// /}
+			[ -n "$LIVE_PID" ] || LIVE_PID=$LIVE
+			return 0
+		fi
 		sleep 0.05
 	done
 	fail "$name" "the JIT wrote no /tmp/perf-${sees:-$LIVE_PID}.map: $(first_lines "$TMP/$name.jit")"
@@ -1873,7 +2165,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link
@@ -1883,11 +2175,14 @@ in_json_fifo
 in_hardlink
 in_killed_link
 esc_stats
+requires esc-csv-formula python3 && esc_csv_formula
 esc_dump
 esc_convert
 esc_symbols
 esc_picker
 pick_impostor
+pick_reused
+mntns_libs
 kept_ok=1
 for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
 	requires "$t" recording || kept_ok=0
@@ -1900,6 +2195,7 @@ done
 if [ "$jit_ok" = 1 ] && jit_recording; then
 	requires in-perf-mountns user_namespace && in_perf_mountns
 	in_jitdump_swapped
+	in_jitdump_big
 	perfmap_tests
 fi
 hang_symbols_fifo
@@ -1910,4 +2206,5 @@ hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
+requires in-perfmap-big python3 && in_perfmap_big
 requires tmp-submount recording cc mount_namespace && tmp_submount

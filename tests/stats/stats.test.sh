@@ -24,6 +24,12 @@
 #               a trace with no slice (a table of nothing, --baseline
 #               against it: once qsort(NULL, 0), which stops the
 #               sanitizer build).
+#   function-names  --function takes the names users see (issue 24: the
+#               recorder prints work(int), perf and nm _Z4worki; the trace
+#               has work): demangled with or without its parameters, or
+#               mangled; a name that matches several (an other writer's
+#               parse(int), parse(double)) is an error naming each; one
+#               that matches none names the nearest the trace has.
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -451,6 +457,34 @@ expect_exit error-sort 2 "expected total, self, calls, p99 or max" --sort fast "
 expect_exit error-stdin 2 "give a file" -
 expect_exit error-no-function 1 'no function named "nothere" (the trace has: work, child, tiny)$' \
 	--function nothere "$TMP/exact.fxt"
+# function-names: the names users see, each the row of one function
+printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 work /bin/app' 'X 7 7 200 500 Store::load /bin/app' \
+	'X 7 7 600 700 Cache::load /bin/app' 'X 7 7 800 900 parse(int) /lib/other' \
+	'X 7 7 900 1000 parse(double) /lib/other' 'X 7 7 1000 1002 parse /lib/other' |
+	"$MKFXT" "$TMP/names.fxt"
+bad=
+while IFS='|' read -r given row; do
+	got=$("$STATS" --format csv --function "$given" "$TMP/names.fxt" 2>&1 | sed -n 2p)
+	case $got in "$row,"*) ;; *) bad+="[--function '$given': '$got', expected row $row]" ;; esac
+done <<'EOF_NAMES'
+work|work
+work(int)|work
+_Z4worki|work
+_ZN5Store4loadEv|Store::load
+Store::load() const|Store::load
+parse(int)|parse(int)
+parse|parse
+EOF_NAMES
+if [ -n "$bad" ]; then fail function-names "$bad"; else ok function-names; fi
+printf '%s\n' 'thread 7 7 app' 'X 7 7 800 900 parse(int) /lib/other' \
+	'X 7 7 900 1000 parse(double) /lib/other' 'X 7 7 0 100 work /bin/app' \
+	'X 7 7 200 500 Store::load /bin/app' | "$MKFXT" "$TMP/names2.fxt"
+expect_exit function-ambiguous 1 '"parse" names several functions ("parse(double)", "parse(int)"): give one' \
+	--function parse "$TMP/names2.fxt"
+expect_exit function-nearest 1 'no function named "Store::lod"; the nearest: "Store::load"$' \
+	--function Store::lod "$TMP/names2.fxt"
+expect_exit function-nearest-mangled 1 'no function named "wark(int)"; the nearest: "work"' \
+	--function _Z4warki "$TMP/names2.fxt"
 # a named thread that the trace lacks is an error like a function; a filter
 # matching nothing is an empty result (exit 0), for scripts
 expect_exit error-no-thread 1 "exact.fxt: no thread 12345 (the trace has: 7 app)$" \

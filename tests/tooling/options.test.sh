@@ -242,7 +242,7 @@ accepted|"\$RECORD" --dry-run --event page-faults --event context-switches -q -q
 accepted|"\$CONVERT" --check-options --perf-arg=-v --perf-arg=-v "\$TMP/rep.txt" -o "\$TMP/c.fxt"
 EOF
 	for c in "$RECORD" "$CONVERT" "$STATS"; do
-		"$c" --help | tr '\n' ' ' | grep -q "shortened to any prefix that no other of its options starts with. An option with a value is given once" ||
+		"$c" --help | tr '\n' ' ' | grep -q "shortened to any prefix that no other of its options starts with (one that several start with is refused, naming them). A value given as a word of its own is neither -- nor one of the options.* An option with a value is given once" ||
 			bad+="[$c --help does not say the rule]"
 	done
 	if [ -n "$bad" ]; then fail repeated_refused "$bad"; else ok repeated_refused; fi

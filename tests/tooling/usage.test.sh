@@ -5,7 +5,8 @@
 # `snaptrace stats A.fxt B.fxt` reported as exit 1. One table of misuses,
 # each with its expected status and a word of its one-line message; none
 # reaches a recording or a conversion (each is refused while the command
-# line is read):
+# line is read). Issue 24 added an ambiguous prefix ("unknown option"
+# before) and a value left out, an option taken for it:
 #   misuse_ROW   the row's command exits with its status, one line on stderr
 #                naming what was expected
 . "$(dirname "$0")/../lib.sh"
@@ -57,4 +58,62 @@ front_unknown_verb|2|expected run, attach|$FRONT frob
 front_run_no_command|2|expected a command|$FRONT run
 front_attach_bad_pid|2|--pid abc|$FRONT attach -p abc
 front_snapshot_size|2|--snapshot-size 3x|$FRONT run --snapshot-size 3x -- true
+ambiguous_record|2|--m: ambiguous, it begins .*--multi-snapshot|$RECORD --m 1 -- true
+ambiguous_front|2|--m: ambiguous, it begins .*--min-interval|$FRONT run --m 1 -- true
+ambiguous_convert|2|--p: ambiguous, it begins --perf, --perf-arg|$CONVERT --p x A
+ambiguous_stats|2|--b: ambiguous, it begins --by-thread|$STATS --b A
+value_option_record|2|--trigger: expected SPEC, found the option --multi-snapshot|$RECORD --trigger --multi-snapshot -- true
+value_option_front|2|--output: expected FILE, found the option -q|$FRONT run -o -q -- true
+value_option_convert|2|--output: expected FILE, found the option --quiet|$CONVERT A -o --quiet
+value_option_stats|2|--function: expected NAME, found the option --quiet|$STATS --function --quiet A
 EOF_TABLE
+
+# Every option that takes a value, of every program, read from its option
+# table (the `case $prev` arms of its --help=bash completion list them all):
+# given "--" for the value it is refused, exit 2, one line naming the option
+# and what it found (issue 24: `snaptrace run --trigger -- ./prog` took "--"
+# as the trigger and ./prog as the command):
+#   value_dashdash_PROG  each option of PROG
+for prog in "$RECORD" "$FRONT run" "$FRONT attach" "$CONVERT" "$STATS"; do
+	read -r -a p <<<"$prog"
+	name=value_dashdash_$(basename "${p[0]}")${p[1]:+_${p[1]}}
+	opts=$("${p[@]}" --help=bash | sed -n '/case \$prev in/,/esac/s/^\t\([^)]*\)).*/\1/p' |
+		tr '|' '\n' | grep -- '^--')
+	bad=
+	for o in $opts; do
+		(cd "$TMP" && exec "${p[@]}" "$o" -- true) >"$TMP/out" 2>"$TMP/err" </dev/null
+		rc=$?
+		if [ "$rc" != 2 ] || [ "$(wc -l <"$TMP/err")" != 1 ] ||
+			! grep -q -- "$o.*found '--'" "$TMP/err"; then
+			bad="$o exited $rc: $(head -c 200 "$TMP/err")"
+			break
+		fi
+	done
+	if [ -z "$opts" ]; then
+		fail "$name" "no option with a value in '$prog --help=bash'"
+	elif [ -n "$bad" ]; then
+		fail "$name" "$bad"
+	else
+		ok "$name"
+	fi
+done
+
+# Every verb of the front end, read from its own usage (`snaptrace --help`),
+# answers -h and --help with its usage on stdout (naming it: snaptrace VERB
+# or snaptrace-VERB), exit 0, nothing on stderr
+# (issue 24: `snaptrace symbols --help` took --help for the program to list):
+#   help_VERB  both spellings, for each verb
+verbs=$("$FRONT" --help | sed -n 's/^\(usage:\)\{0,1\} *snaptrace \([a-z]*\).*/\2/p')
+[ "$(echo $verbs | wc -w)" -ge 6 ] || fail help_verbs "'snaptrace --help' names the verbs $verbs"
+for v in $verbs; do
+	bad=
+	for h in -h --help; do
+		(cd "$TMP" && exec "$FRONT" "$v" "$h") >"$TMP/out" 2>"$TMP/err" </dev/null
+		rc=$?
+		if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! head -1 "$TMP/out" | grep -q "^usage: " ||
+			! grep -q "snaptrace[- ]$v" "$TMP/out"; then
+			bad="'snaptrace $v $h' exited $rc: $(head -c 200 "$TMP/err")"
+		fi
+	done
+	if [ -n "$bad" ]; then fail "help_$v" "$bad"; else ok "help_$v"; fi
+done

@@ -6,6 +6,7 @@
  */
 #include <json-c/json.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "escape.h"
@@ -62,7 +63,7 @@ static void never_active(void)
 
 		for (size_t i = 0; i < n; i++)
 			in[i] = (char)(rand() % 255 + 1);
-		for (int form = ESC_TEXT; form <= ESC_JSON; form++) {
+		for (int form = ESC_TEXT; form <= ESC_CSV; form++) {
 			const uint8_t *u = (const uint8_t *)esc_mem(buf, sizeof(buf), in, n,
 								    (enum esc_form)form);
 			size_t len = strlen(buf), k;
@@ -117,11 +118,51 @@ static void cut_whole(void)
 	CHECK_STR_EQ(esc_mem(buf, sizeof(buf), "a\0b", 3, ESC_TEXT), "a\\x00b");
 }
 
+/* A CSV field: never a cell a spreadsheet runs as a formula (OWASP's
+ * "CSV Injection": '=', '+', '-', '@', TAB, CR first), never a separator
+ * or quote loose, control characters escaped as in text. */
+static void csv_fields(void)
+{
+	static const struct { const char *in, *csv; } cases[] = {
+		{ "main", "main" },
+		{ "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"" },
+		{ "+1+1", "\"'+1+1\"" },
+		{ "-2+3", "\"'-2+3\"" },
+		{ "@SUM(A1)", "\"'@SUM(A1)\"" },
+		{ "\t=1", "\"'\\x09=1\"" },
+		{ "\r=1", "\"'\\x0d=1\"" },
+		{ "a,=1", "\"a,=1\"" },
+		{ "a;=1", "\"a;=1\"" },
+		{ "say \"=1\"", "\"say \"\"=1\"\"\"" },
+		{ "=\"x\"", "\"'=\"\"x\"\"\"" },
+		{ "f\x1b[2J=", "f\\x1b[2J=" },
+		{ "", "" },
+		{ NULL, "" },
+	};
+
+	for (size_t i = 0; i < N(cases); i++) {
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		if (!f) {
+			UNIT_FAIL("open_memstream");
+			return;
+		}
+		esc_csv_field(f, cases[i].in);
+		fclose(f);
+		if (strcmp(out, cases[i].csv))
+			UNIT_FAIL("csv of case %zu: [%s], expected [%s]", i, out, cases[i].csv);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	UNIT_RUN(text_and_json);
 	UNIT_RUN(never_active);
 	UNIT_RUN(json_reads_back);
 	UNIT_RUN(cut_whole);
+	UNIT_RUN(csv_fields);
 	return unit_exit();
 }

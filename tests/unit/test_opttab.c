@@ -4,11 +4,13 @@
  * kind of value into its field (4 and 8 bytes), bounds, choices and
  * optional values, setters and their returns, a row of another verb
  * refused, needs and excludes, in-order and permuted operands, the
- * one-dash spelling of a long option, and one line per usage error.
+ * one-dash spelling of a long option, an ambiguous prefix, a value left
+ * out ("--" or an option taken for it), and one line per usage error.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -23,6 +25,7 @@ struct ctx {
 	unsigned count;          /* 4 bytes */
 	uint64_t size, ns;       /* 8 bytes */
 	const char *level;       /* --level[=L]: NULL, or the word */
+	const char *pass;        /* --pass ARG: another program's argument */
 	int nlevel;
 	uint64_t setter_num;
 };
@@ -75,6 +78,8 @@ static const struct opt rows[] = {
 	{ "other", 0, .kind = OPT_FLAG, F(other), .verbs = A, .section = "s", .help = "h" },
 	{ "bonly", 0, .kind = OPT_FLAG, F(other), .verbs = B, .section = "s", .help = "h" },
 	{ "done", 0, .kind = OPT_FLAG, .set = say_done, .verbs = A, .section = "s", .help = "h" },
+	{ "pass", 0, .kind = OPT_STRING, .arg = "ARG", .foreign = true, F(pass), .verbs = A,
+	  .section = "s", .help = "h" },
 };
 
 static struct opt_prog prog = {
@@ -160,6 +165,11 @@ static void usage_errors(void)
 		ARGS("--flag=yes"), ARGS("--name"), ARGS("-n"), ARGS("-x"), ARGS("--bogus"),
 		ARGS("--bonly"), ARGS("-count", "3"), ARGS("-c", "3"),
 		ARGS("--within", "1ms", "--other"), ARGS("--level", "--within", "1ms"),
+		/* a prefix of several (issue 24: "unknown option") */
+		ARGS("--w", "1"), ARGS("--co=3", "-f"),
+		/* a value left out: "--" or an option taken as the value (issue 24) */
+		ARGS("--name", "--", "cmd"), ARGS("--name", "--flag"), ARGS("-n", "-f"),
+		ARGS("--name", "--fl"), ARGS("--count", "--", "-f"), ARGS("--pass", "--"),
 	};
 	struct ctx c;
 	int op, lines;
@@ -171,6 +181,37 @@ static void usage_errors(void)
 			UNIT_FAIL("case %zu (%s %s): exit %d, %d lines", i, bad[i][0],
 				  bad[i][1] ? bad[i][1] : "", rc, lines);
 	}
+}
+
+/* The candidates of an ambiguous prefix are named; a value that looks like
+ * an option is taken when it is none, when given with '=', or by a foreign row. */
+static void prefixes_and_values(void)
+{
+	struct ctx c;
+	int op, lines;
+	char line[512] = "";
+	FILE *f;
+
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--wi", "1ms")), -1);   /* one: within */
+	CHECK_U64_EQ(c.ns, 1000000);
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--w", "1ms")), EXIT_USAGE);
+	f = fopen(errpath, "r");
+	CHECK(f && fgets(line, sizeof(line), f));
+	if (f)
+		fclose(f);
+	CHECK(strstr(line, "--w: ambiguous") && strstr(line, "--wait or --within"));
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--name=--flag")), -1);
+	CHECK_STR_EQ(c.name, "--flag");
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--name", "-x")), -1);   /* no option -x */
+	CHECK_STR_EQ(c.name, "-x");
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--name", "-")), -1);
+	CHECK_STR_EQ(c.name, "-");
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--pass", "--flag")), -1);
+	CHECK_STR_EQ(c.pass, "--flag");
+	CHECK(!c.flag);
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--pass=--", "-f")), -1);
+	CHECK_STR_EQ(c.pass, "--");
+	CHECK(c.flag);
 }
 
 static void operands(void)
@@ -218,6 +259,7 @@ int main(void)
 	UNIT_RUN(values_into_fields);
 	UNIT_RUN(setters);
 	UNIT_RUN(usage_errors);
+	UNIT_RUN(prefixes_and_values);
 	UNIT_RUN(operands);
 	UNIT_RUN(formats);
 	unit_tmp_fini();

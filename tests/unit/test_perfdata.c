@@ -5,7 +5,8 @@
  * them out: the HEADER_EVENT_DESC feature (names perf evlist prints), the
  * HEADER_BUILD_ID feature (with and without a size in misc), MMAP2 records
  * of perf record --buildid-mmap (an AUXTRACE record's data skipped on the
- * way), the pipe format's build id records; and hostile files: each of
+ * way), the pipe format's build id records, HEADER_HOSTNAME and the
+ * programs of the COMM records (perfdata_origin()); and hostile files: each of
  * them cut at every length, and with every byte of its header and build
  * id section set to 0xff, gives either the ids or an error, never a
  * crash, an overrun (the ASan build) or an id for a path not in the file.
@@ -20,9 +21,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "perfmap.h"
 #include "sideband.h"
 #include "tmpview.h"
 #include "unit.h"
@@ -220,6 +223,58 @@ static void test_feature(void)
 		     "101112131415161718191a1b1c1d1e1f20212223 /usr/bin/prog\n"
 		     "202122232425262728292a2b2c2d2e2f30313233 [kernel.kallsyms]\n"
 		     "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf /lib/short.so\n");
+}
+
+/* A COMM record of NAME (at most 7 bytes). */
+static void put_comm(struct file *f, const char *name)
+{
+	char comm[8] = { 0 };
+
+	put_header(f, PERFDATA_REC_COMM, 0, 24);
+	put64(f, 0x0000002a0000002aULL);   /* pid, tid 42 */
+	memcpy(comm, name, strlen(name));
+	put(f, comm, 8);
+}
+
+/* perfdata_origin(): the host perf names (HEADER_HOSTNAME: a u32 length,
+ * then the padded text) and the programs of the COMM records, each once;
+ * a file without the feature has no host. */
+static void test_origin(void)
+{
+	struct file f = { .len = 0 };
+	struct perfdata_origin o;
+	size_t data_off = 104, table;
+	uint32_t len = 8;
+	const char *path;
+	int fd;
+
+	put_file_header(&f, data_off, 0, 1u << PERFDATA_FEAT_HOSTNAME);
+	put_comm(&f, "app");
+	put_comm(&f, "app");
+	put_comm(&f, "worker");
+	put_at64(&f, 48, f.len - data_off);
+	table = f.len;
+	put64(&f, table + 16);
+	put64(&f, 12);
+	put(&f, &len, 4);
+	put(&f, "myhost\0\0", 8);
+	path = write_file(&f, f.len);
+	fd = path ? open(path, O_RDONLY) : -1;
+	CHECK(fd >= 0);
+	CHECK_INT_EQ(perfdata_origin(fd, &o), 0);
+	CHECK_STR_EQ(o.host, "myhost");
+	CHECK_INT_EQ(o.ncomms, 2);
+	CHECK_STR_EQ(o.comms[0], "app");
+	CHECK_STR_EQ(o.comms[1], "worker");
+	if (fd >= 0)
+		close(fd);
+	make_feature_file(&f);   /* no HOSTNAME; a COMM of nothing */
+	path = write_file(&f, f.len);
+	fd = path ? open(path, O_RDONLY) : -1;
+	CHECK_INT_EQ(perfdata_origin(fd, &o), 0);
+	CHECK_STR_EQ(o.host, "");
+	if (fd >= 0)
+		close(fd);
 }
 
 static void test_mmap2(void)
@@ -755,12 +810,69 @@ static void test_tmpview_names(void)
 	tmpview_free(v);
 }
 
+/* A view of 35 processes whose maps the recording kept: at most
+ * PERFMAP_FILES_MAX files and PERFMAP_TOTAL_MAX bytes of contents
+ * (perfmap.h), the rest empty; a map of the same file (a hard link, as a
+ * thread's is its process's) is one copy. */
+static void test_tmpview_budget(void)
+{
+	struct tmpview *v = NULL;
+	struct file f;
+	char why[256] = "", name[64];
+	const char *path, *dir = unit_tmp("kept");
+	int rec, files = 0, same = -1;
+	uint64_t bytes = 0;
+
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	for (uint32_t pid = 4194401; pid <= 4194435; pid++)
+		put_map(&f, PERFDATA_REC_MMAP2, 0, pid, 5, 0x22, "//anon");
+	put_at64(&f, 48, f.len - 104);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL && mkdir(dir, 0755) == 0);
+	rec = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(rec >= 0);
+	for (int pid = 4194401; rec >= 0 && pid <= 4194434; pid++) {
+		int fd;
+
+		snprintf(name, sizeof(name), "perf-%d.map", pid);
+		fd = openat(rec, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		CHECK(fd >= 0 && write(fd, "1000 10 f\n", 10) == 10);
+		/* sparse: 200 MiB, then 100 MiB (past the 256 MiB in all) */
+		if (pid <= 4194402)
+			CHECK(ftruncate(fd, pid == 4194401 ? 200 << 20 : 100 << 20) == 0);
+		close(fd);
+	}
+	CHECK(linkat(rec, "perf-4194403.map", rec, "perf-4194435.map", 0) == 0);
+	CHECK_INT_EQ(tmpview_make(path, rec, &v, why, sizeof(why)), 0);
+	CHECK(v != NULL);
+	for (size_t i = 0; v && i < v->n; i++) {
+		if (v->files[i].fd >= 0) {
+			files++;
+			bytes += (uint64_t)v->files[i].size;
+		}
+		if (!strcmp(v->files[i].name, "perf-4194402.map") ||
+		    !strcmp(v->files[i].name, "perf-4194434.map"))
+			CHECK(v->files[i].fd < 0 && v->files[i].same < 0);
+		if (!strcmp(v->files[i].name, "perf-4194435.map"))
+			same = (int)v->files[i].same;
+	}
+	CHECK_INT_EQ(files, (int)PERFMAP_FILES_MAX);
+	CHECK(bytes <= PERFMAP_TOTAL_MAX);
+	CHECK(same >= 0 && v && !strcmp(v->files[same].name, "perf-4194403.map"));
+	tmpview_free(v);
+	if (rec >= 0)
+		close(rec);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_perfdata"))
 		return 1;
 	UNIT_RUN(test_feature);
+	UNIT_RUN(test_tmpview_budget);
 	UNIT_RUN(test_mmap2);
+	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);
 	UNIT_RUN(test_not_perf_data);
 	UNIT_RUN(test_cut);

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "elfsym.h"
 #include "procfs.h"
 #include "trigspec.h"
@@ -82,9 +83,9 @@ static void elf_suggest(void)
 	CHECK(n >= 1);
 	if (n >= 1)
 		CHECK_STR_EQ(names[0], "elfsym_probe_fn");   /* contains the name */
-	CHECK_INT_EQ(rec_edit_distance("kitten", "sitting"), 3);
-	CHECK_INT_EQ(rec_edit_distance("", "abc"), 3);
-	CHECK_INT_EQ(rec_edit_distance("same", "same"), 0);
+	CHECK_INT_EQ(edit_distance("kitten", "sitting"), 3);
+	CHECK_INT_EQ(edit_distance("", "abc"), 3);
+	CHECK_INT_EQ(edit_distance("same", "same"), 0);
 }
 
 static void trigspec_forms(void)

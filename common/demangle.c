@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+#include "demangle.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libiberty/demangle.h>
+
+/* libiberty's auto style: Rust (legacy _ZN...17h<hash>E and v0 _R...) first,
+ * then the Itanium C++ ABI; with the parameter lists, as perf and c++filt. */
+#define STYLE (DMGL_PARAMS | DMGL_ANSI)
+
+/* Demangles NAME with libiberty's OPTIONS into OUT. Returns whether it was mangled. */
+static bool demangle_as(const char *name, int options, char *out, size_t size)
+{
+	char *d = NULL;
+
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+		d = cplus_demangle(name, options);
+	snprintf(out, size, "%s", d ? d : name);
+	free(d);
+	return d != NULL;
+}
+
+bool demangle_name(const char *name, char *out, size_t size)
+{
+	return demangle_as(name, STYLE, out, size);
+}
+
+/* Whether S ends in a Rust legacy hash "::h" and 16 hex digits. */
+static bool has_legacy_hash(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 19 || memcmp(s + n - 19, "::h", 3))
+		return false;
+	for (size_t i = n - 16; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* Whether S holds a Rust v0 crate disambiguator: an identifier followed by
+ * "[" hex digits "]" ("mycrate[5f3a]::f"). */
+static bool has_v0_hash(const char *s)
+{
+	for (const char *p = strchr(s, '['); p; p = strchr(p + 1, '[')) {
+		size_t k = strspn(p + 1, "0123456789abcdef");
+
+		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_') && k && p[1 + k] == ']')
+			return true;
+	}
+	return false;
+}
+
+/* Whether WANTED carries a Rust hash, legacy or v0. */
+static bool has_hash(const char *wanted)
+{
+	return has_legacy_hash(wanted) || has_v0_hash(wanted);
+}
+
+bool demangle_hashed(const char *name, char *out, size_t size)
+{
+	char plain[1024];
+
+	demangle_as(name, STYLE | DMGL_VERBOSE, out, size);
+	demangle_name(name, plain, sizeof(plain));
+	return has_hash(out) && strcmp(out, plain);
+}
+
+size_t demangled_base_len(const char *s)
+{
+	size_t n = strlen(s);
+	size_t end = n;
+	int depth = 0;
+
+	/* the parameter list is the last parenthesised group at the top level,
+	 * followed by qualifiers only: not a scope ("(anonymous namespace)::f") */
+	while (end > 0 && s[end - 1] != ')')
+		end--;
+	if (!end || strstr(s + end, "::"))
+		return n;
+	for (size_t i = end; i-- > 0;) {
+		if (s[i] == ')')
+			depth++;
+		else if (s[i] == '(' && --depth == 0)
+			return i;
+	}
+	return n;
+}
+
+bool demangled_matches(const char *symbol, const char *demangled, const char *wanted)
+{
+	char verbose[1024];
+	size_t base;
+
+	/* a Rust name with its hash names the one function of that hash */
+	if (has_hash(wanted)) {
+		demangle_as(symbol, STYLE | DMGL_VERBOSE, verbose, sizeof(verbose));
+		demangled = verbose;
+	}
+	if (!strcmp(demangled, wanted))
+		return true;
+	if (strchr(wanted, '('))
+		return false;
+	base = demangled_base_len(demangled);
+	return base == strlen(wanted) && !strncmp(demangled, wanted, base);
+}
+
+unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[256], i, j, la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
+
+	if (la > 254)
+		la = 254;
+	if (lb > 254)
+		lb = 254;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned up = row[j], best;
+
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb] > 255 ? 255 : row[lb];
+}
+
+void demangled_suggest(struct demangled_suggest *sg, const char *demangled)
+{
+	char name[DEMANGLED_SUGGEST_LEN], wanted[DEMANGLED_SUGGEST_LEN];
+	size_t len = strchr(sg->wanted, '(') ? strlen(demangled) : demangled_base_len(demangled);
+	unsigned score;
+	int i, pos;
+
+	/* compared as the user wrote it: without parameters unless given, and
+	 * then with them where the name has some */
+	if (len >= sizeof(name))
+		return;
+	memcpy(name, demangled, len);
+	name[len] = '\0';
+	snprintf(wanted, sizeof(wanted), "%.*s", (int)(demangled_base_len(name) == len ?
+		 demangled_base_len(sg->wanted) : strlen(sg->wanted)), sg->wanted);
+	/* names containing the wanted one (or contained in it) rank first */
+	if (strstr(name, wanted) || strstr(wanted, name))
+		score = (unsigned)abs((int)strlen(name) - (int)strlen(wanted));
+	else
+		score = 1000 + edit_distance(wanted, name);
+	for (i = 0; i < sg->n; i++)
+		if (!strcmp(sg->out[i], name))
+			return;
+	for (pos = sg->n; pos > 0 && sg->score[pos - 1] > score; pos--)
+		;
+	if (pos >= sg->max)
+		return;
+	if (sg->n < sg->max)
+		sg->n++;
+	for (i = sg->n - 1; i > pos; i--) {
+		memcpy(sg->out[i], sg->out[i - 1], DEMANGLED_SUGGEST_LEN);
+		sg->score[i] = sg->score[i - 1];
+	}
+	snprintf(sg->out[pos], DEMANGLED_SUGGEST_LEN, "%s", name);
+	sg->score[pos] = score;
+}
+
+int demangled_suggest_end(struct demangled_suggest *sg, bool keep_one)
+{
+	/* drop far-fetched names: more than half the name changed */
+	while (sg->n > (keep_one ? 1 : 0) && sg->score[sg->n - 1] >= 1000 &&
+	       sg->score[sg->n - 1] - 1000 > (unsigned)strlen(sg->wanted) / 2 + 1)
+		sg->n--;
+	return sg->n;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * demangle: C++ and Rust symbol names as users write them. The demangler is
+ * the toolchain's own, libiberty's cplus_demangle (binutils' c++filt and
+ * perf use it): the Itanium C++ ABI, Rust's legacy mangling
+ * (_ZN...17h<hash>E) and Rust's v0 mangling (_R..., RFC 2603). Rust names
+ * are shown without their hash, as rustfilt shows them ("mycrate::f"); a
+ * name given with its hash ("mycrate::f::h0123456789abcdef" legacy,
+ * "mycrate[5f3a]::f" v0) matches only the function of that hash.
+ */
+#ifndef SNAPTRACE_DEMANGLE_H
+#define SNAPTRACE_DEMANGLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Writes the demangled form of symbol NAME into OUT (SIZE bytes, truncated to
+ * fit): "app::Store::load(int)" for _ZN3app5Store4loadEi, "mycrate::f" for
+ * _RNvCs1234_7mycrate1f; NAME itself when it is not mangled (a C name).
+ * Returns true when NAME was mangled.
+ */
+bool demangle_name(const char *name, char *out, size_t size);
+
+/*
+ * Writes the demangled form of Rust symbol NAME with its hash into OUT (SIZE
+ * bytes), as rustfilt -v shows it: "mycrate::f::h0123456789abcdef" (legacy),
+ * "mycrate[1234]::f" (v0). Returns false (OUT: demangle_name's form) when
+ * NAME is no Rust symbol with a hash.
+ */
+bool demangle_hashed(const char *name, char *out, size_t size);
+
+/*
+ * Length of the function name in DEMANGLED, i.e. without its parameter list
+ * and what follows it (" const", "&"): 16 for "app::Store::load(int) const".
+ * The whole length when there is no parameter list (a parenthesised group
+ * followed by "::" is a scope: "(anonymous namespace)::f").
+ */
+size_t demangled_base_len(const char *demangled);
+
+/*
+ * Whether WANTED names the function of symbol SYMBOL whose demangled name
+ * (demangle_name) is DEMANGLED: equal, or WANTED has no parameter list and
+ * equals DEMANGLED's name without one ("app::Store::load" names
+ * "app::Store::load(int)"). A WANTED with a Rust hash
+ * (a legacy "::h" and 16 hex digits at its end, or a v0 crate disambiguator
+ * "crate[hex]") is compared with SYMBOL demangled with its hash.
+ */
+bool demangled_matches(const char *symbol, const char *demangled, const char *wanted);
+
+/* Levenshtein distance of A and B (their first 254 bytes), capped at 255. */
+unsigned edit_distance(const char *a, const char *b);
+
+#define DEMANGLED_SUGGEST_LEN 128   /* the bytes of a suggested name */
+#define DEMANGLED_SUGGEST_MAX 16    /* the most names a suggestion keeps */
+
+/* The names closest to WANTED among those offered: OUT[0..N) best first
+ * (the caller's arrays of MAX rows, MAX at most DEMANGLED_SUGGEST_MAX). */
+struct demangled_suggest {
+	const char *wanted;
+	char (*out)[DEMANGLED_SUGGEST_LEN];
+	unsigned *score;           /* OUT's scores: lower is closer */
+	int max, n;
+};
+
+/*
+ * Offers the demangled function name DEMANGLED to SG, compared as the user
+ * wrote WANTED (without its parameter list when WANTED, or DEMANGLED, has
+ * none): a name
+ * containing WANTED, or contained in it, ranks first (closer in length
+ * first), then the others by edit distance. Each name is kept once; one
+ * longer than DEMANGLED_SUGGEST_LEN is left out.
+ */
+void demangled_suggest(struct demangled_suggest *sg, const char *demangled);
+
+/* Ends SG's offers: drops the far-fetched names at its end (more than half of
+ * WANTED changed), but the closest when KEEP_ONE. Returns how many names OUT
+ * holds. */
+int demangled_suggest_end(struct demangled_suggest *sg, bool keep_one);
+
+
+#endif
