@@ -25,6 +25,10 @@
 # SNAPTRACE_VERSION (common/version.h) and written into the installed front end.
 
 O ?= build
+# One spelling of O for every make run (the tests pass it absolute): the
+# targets the compiler writes into the .d files must be the names make
+# builds, or a header's change rebuilds nothing.
+override O := $(patsubst $(CURDIR)/%,%,$(abspath $(O)))
 PREFIX ?= /usr/local
 CC ?= cc
 CFLAGS ?= -O2 -g

@@ -109,9 +109,11 @@ t_multi() {
 		grep "^ts=$t .* name=\"\[trigger\] snaptrace_trigger\" " <<<"$got" | grep -qv 'snapshot:uint64=' ||
 			nosnap+="hit at $t in no snapshot: no marker of it without a snapshot; "
 	done < <(rec_rows "$d" hits time_ns snapshot)
-	if [ "$n" -lt 3 ]; then
-		fail multi_snapshot "record.json lists $n hits with a snapshot, expected 3 or more: $(tl 3 "$TMP/multi.err")"
-		fail call_arguments "record.json lists $n hits"
+	# 3 hits or more (4 snapshots were waited for), at least one in a
+	# snapshot: on a loaded host perf may read the ring after some hits
+	if [ "$all" -lt 3 ] || [ "$n" -lt 1 ]; then
+		fail multi_snapshot "record.json lists $all hits, $n with a snapshot, expected 3 or more, 1 or more: $(tl 3 "$TMP/multi.err")"
+		fail call_arguments "record.json lists $all hits, $n with a snapshot"
 	elif [ "$(grep -c '\[trigger\]' <<<"$got")" -ne "$all" ]; then
 		fail multi_snapshot "$(grep -c '\[trigger\]' <<<"$got") trigger markers, expected one per hit listed ($all, $n in a snapshot): $got"
 		fail call_arguments "see multi_snapshot"

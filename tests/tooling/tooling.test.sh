@@ -11,6 +11,10 @@
 #   flags_rebuild     an object is out of date after CFLAGS change, up to date
 #                     when they are the same; a SAN=1 directory stays one
 #   asan_respects_O   make O=DIR asan builds in DIR/asan
+#   deps_one_spelling an object built with O spelled absolute is out of date
+#                     for O spelled relative when a header it includes
+#                     changes (make -W; the .d files once named the absolute
+#                     targets only, and a merged header change rebuilt nothing)
 #   test_targets      make test, check, test-stress, test-pt-hardware and
 #                     asan run tests/run.sh on their tiers (T, R and J passed
 #                     on); test-stress then fuzzes
@@ -136,6 +140,20 @@ t_flags_rebuild() {
 	fi
 }
 
+t_deps_one_spelling() {
+	local rel=".deptest.$$" obj=obj/common/diag.o
+	if ! make -s -C "$top" O="$top/$rel" "$rel/$obj" >"$TMP/deps1.log" 2>&1; then
+		fail deps_one_spelling "building $obj failed: $(first_lines "$TMP/deps1.log")"
+	elif ! make -s -q -C "$top" O="$rel" "$rel/$obj"; then
+		fail deps_one_spelling "$obj out of date for O=$rel right after building it with O=$top/$rel"
+	elif make -s -q -C "$top" O="$rel" -W common/diag.h "$rel/$obj"; then
+		fail deps_one_spelling "$obj up to date for O=$rel though common/diag.h changed"
+	else
+		ok deps_one_spelling
+	fi
+	rm -rf "${top:?}/$rel"
+}
+
 t_asan_respects_O() {
 	local o="$TMP/asan-o"
 	make -n -C "$top" O="$o" asan >"$TMP/asan.log" 2>&1
@@ -149,11 +167,12 @@ t_asan_respects_O() {
 }
 
 t_test_targets() {
-	local target want got bad="" o=$SNAPTRACE_O
+	local target want got bad="" o=${SNAPTRACE_O#"$top"/}
 	# one make for the targets without knobs: their runner lines in order
+	# (O as the Makefile spells it: relative to the tree when inside it)
 	while IFS='|' read -r target want; do
 		# shellcheck disable=SC2086
-		make -n -s -C "$top" O="$o" $target >"$TMP/targets.out" 2>&1
+		make -n -s -C "$top" O="$SNAPTRACE_O" $target >"$TMP/targets.out" 2>&1
 		got=$(grep '^tests/run.sh ' "$TMP/targets.out" | tr -s ' ' | sed 's/ $//' | paste -sd '|')
 		[ "$got" = "$want" ] || bad="$bad make $target: '$got', expected '$want';"
 	done <<EOF
@@ -293,6 +312,7 @@ t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O
 t_flags_rebuild
+t_deps_one_spelling
 t_asan_respects_O
 t_test_targets
 t_bench_scratch
