@@ -89,16 +89,19 @@ static size_t measured_floor(const struct conv_thread *t)
 /* Pops T's frames above depth K (never a measured call still running, nor
  * what encloses it) at END; the call that blocked in a system call and was
  * woken (T->woken), when nothing was seen of T since, at its wakeup (the
- * call returns then). */
+ * call returns then), unless frames inside it (a sample at the wakeup's
+ * time) ran on past it: then at END with them. */
 static void pop_at(struct conv *c, struct conv_thread *t, size_t k, uint64_t end)
 {
 	size_t floor = measured_floor(t);
+	bool inner = false;	/* a frame above popped: it ran until END */
 
 	while (t->depth > (k > floor ? k : floor)) {
 		bool call = t->woken && t->depth - 1 == t->woken_depth;
 
-		conv_stack_pop(c, t, call && last_seen(t) == t->woken_ts ? t->woken_ts : end);
+		conv_stack_pop(c, t, call && !inner && last_seen(t) == t->woken_ts ? t->woken_ts : end);
 		t->woken &= !call;
+		inner = true;
 	}
 }
 

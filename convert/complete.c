@@ -36,6 +36,14 @@ static void write_record(struct conv *c, struct conv_thread *t, const struct fxt
 		t->record_ts = ev->ts;
 }
 
+/* A record that lasts until END was written at index I of T's open slices:
+ * inside the one below it, which ends no earlier. */
+static void inside_until(struct conv_thread *t, size_t i, uint64_t end)
+{
+	if (i > 0 && t->open[i - 1].inner_end < end)
+		t->open[i - 1].inner_end = end;
+}
+
 static void write_slice(struct conv *c, struct conv_thread *t,
 			const struct conv_open_slice *s, enum fxt_event_type type, uint64_t end)
 {
@@ -106,24 +114,34 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 
 /* An end at EV->ts closes the innermost open slice, as Perfetto's does: a
  * slice still held (nothing inside it) of some duration is one complete
- * record. */
+ * record. A slice ends no earlier than it begins, nor than the records
+ * written inside it (a child that the stack machine ended later than its
+ * parent, from times that went back, or one sample's period past its
+ * time), so every record nests in its parent whatever the input's times
+ * (docs/design.md "Complete events"). */
 static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
 {
 	struct conv_open_slice s;
+	struct fxt_event end = *ev;
 
 	if (!t->nopen) {	/* an end without a begin: as it came (Perfetto drops it) */
 		write_record(c, t, ev);
 		return;
 	}
 	s = t->open[--t->nopen];
-	if (!s.begun && ev->ts > s.ts) {
-		write_slice(c, t, &s, FXT_EVENT_COMPLETE, ev->ts);
+	if (end.ts < s.ts)
+		end.ts = s.ts;
+	if (end.ts < s.inner_end)
+		end.ts = s.inner_end;
+	inside_until(t, t->nopen, end.ts);
+	if (!s.begun && end.ts > s.ts) {
+		write_slice(c, t, &s, FXT_EVENT_COMPLETE, end.ts);
 		c->stats.complete_slices++;
 		return;
 	}
 	if (!s.begun)
 		write_slice(c, t, &s, FXT_EVENT_BEGIN, 0);
-	write_record(c, t, ev);
+	write_record(c, t, &end);
 }
 
 void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev)
@@ -135,10 +153,14 @@ void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt
 	case FXT_EVENT_END:
 		close_slice(c, t, ev);
 		break;
-	case FXT_EVENT_INSTANT:
-		inside(c, t, place(t, ev->ts));
+	case FXT_EVENT_INSTANT: {
+		size_t i = place(t, ev->ts);
+
+		inside(c, t, i);
+		inside_until(t, i, ev->ts);
 		write_record(c, t, ev);
 		break;
+	}
 	default:	/* counters and the rest: not on the thread's track */
 		fxt_writer_event(c->w, ev);
 		break;

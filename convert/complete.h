@@ -14,7 +14,9 @@
  * complete record, unless something is recorded inside it first (then
  * begin and end records: docs/design.md "Complete events"). Every record of
  * T is written in begin-time order but the begins written late (frames
- * inferred below the stack). Out of memory sets c->nomem. */
+ * inferred below the stack). An end is written no earlier than its slice's
+ * begin, nor than what was written inside the slice: every record nests in
+ * its parent. Out of memory sets c->nomem. */
 void conv_complete_event(struct conv *c, struct conv_thread *t, const struct fxt_event *ev);
 
 /* complete.c: writes the begin records of T's open slices still held (at

@@ -361,7 +361,10 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	t->exited = false;	/* running: a thread (again) */
 	if (!t->has_branches) {
 		t->has_branches = true;
-		if (t->depth) {	/* sampled chains so far: the branches take over */
+		/* sampled chains so far, or what they wrote (an [off-cpu] slice,
+		 * frames ended): the branches take over after it, the frames they
+		 * infer below their stack too (stack.c: never inside it) */
+		if (t->depth || t->offcpu_open || t->last_end) {
 			conv_chain_close(c, t, ts, false);
 			conv_stack_close(c, t, ts);
 		}

@@ -188,13 +188,16 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
  * perf map (/tmp/perf-PID.map, the symbols of JIT code), anonymous memory
  * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted)), or
  * a relative name (the ELF files perf inject --jit wrote, "./jitted-PID-
- * N.so") while S has no directory for it (srcline_set_dir())?
+ * N.so") while S has no directory for it (srcline_set_dir()), or a name
+ * with a NUL byte in it (the dlfilter's stream can hold one)?
  * Such a path is never opened: at best it is a text file, at worst a name
  * anyone can create (a relative one in this process's working directory).
  */
 static bool no_binary_name(const struct srcline *s, const char *path, size_t len)
 {
 	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage", "/memfd:" };
+	if (memchr(path, '\0', len))	/* a name cut by a NUL: open() would take its start */
+		return true;
 	if (path[0] != '/')
 		return s->dirfd < 0;
 
@@ -392,10 +395,14 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 		if (d->len == len && !memcmp(d->path, path, len) && !d->stale)
 			return d;
 	d = calloc(1, sizeof(*d));
-	if (!d || !(d->path = strndup(path, len))) {
+	if (!d || !(d->path = malloc(len + 1))) {
 		free(d);
 		return NULL;
 	}
+	/* all LEN bytes, a NUL among them too (a binary stream's name): the
+	 * name is compared by them (no_binary_name: it names no file) */
+	memcpy(d->path, path, len);
+	d->path[len] = '\0';
 	d->len = len;
 	d->next = s->dsos;
 	s->dsos = d;

@@ -167,6 +167,8 @@ struct conv_open_slice {
 	struct fxt_arg args[CONV_CUT_ARGS];
 	unsigned nargs;
 	bool begun;                    /* its begin record is written */
+	uint64_t inner_end;            /* ns, the latest time of the records written
+					* inside it (a child's end, an instant) */
 };
 
 /* A kept interval of time, ns, both ends included. */

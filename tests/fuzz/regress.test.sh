@@ -43,6 +43,12 @@ for f in "$SNAPTRACE_TOP"/tests/fuzz/regress/*; do
 		;;
 	*.txt | *.bin | *.json)
 		in=$f
+		if [ "${f##*.}" = bin ]; then
+			# as fuzz_binstream.c takes it: the dlfilter's first records
+			# (VERSION 1, STRING 1 "app"), then the bytes past its options byte
+			in=$TMP/in-$n
+			{ printf '\0\4\10\0\1\0\0\0\0\1\13\0\1\0\0\0app'; tail -c +2 "$f"; } >"$in"
+		fi
 		if [ "${f##*.}" = json ]; then
 			in=$TMP/rec-$n
 			mkdir -p "$in"
