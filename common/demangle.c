@@ -91,6 +91,15 @@ size_t demangled_base_len(const char *s)
 	return n;
 }
 
+size_t symbol_unversioned_len(const char *s, size_t len)
+{
+	const char *at = len ? memchr(s, '@', len) : NULL;
+
+	if (!at || ((size_t)(s + len - at) == 4 && !memcmp(at, "@plt", 4)))
+		return len;
+	return (size_t)(at - s);
+}
+
 bool demangled_matches(const char *symbol, const char *demangled, const char *wanted)
 {
 	char verbose[1024];

@@ -39,6 +39,14 @@ bool demangle_hashed(const char *name, char *out, size_t size);
 size_t demangled_base_len(const char *demangled);
 
 /*
+ * Length of the symbol name in the LEN bytes at S without its ELF symbol
+ * version ("clock_gettime@@GLIBC_2.17", "memcpy@GLIBC_2.2.5": perf prints
+ * the version, `snaptrace symbols` and users do not): up to its first '@',
+ * except that "@plt", a PLT stub's own name, is kept. LEN when none.
+ */
+size_t symbol_unversioned_len(const char *s, size_t len);
+
+/*
  * Whether WANTED names the function of symbol SYMBOL whose demangled name
  * (demangle_name) is DEMANGLED: equal, or WANTED has no parameter list and
  * equals DEMANGLED's name without one ("app::Store::load" names

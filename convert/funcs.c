@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "demangle.h"
 
 /* Mixes 8 bytes at a time (multiply and xor-shift); the lengths are mixed
  * in so that ("ab", "c") and ("a", "bc") differ. */
@@ -44,14 +45,11 @@ static const char *const roots[] = {
 };
 
 /* Is SYM a function a complete user-space call chain ends in (a "@VERSION"
- * suffix ignored)? */
+ * suffix ignored: "clone3@@GLIBC_2.34")? */
 static bool is_root(struct conv_span sym)
 {
-	uint32_t len = sym.len;
-	const char *at = len ? memchr(sym.s, '@', len) : NULL;	/* "clone3@@GLIBC_2.34" */
+	size_t len = symbol_unversioned_len(sym.s, sym.len);
 
-	if (at)
-		len = (uint32_t)(at - sym.s);
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
 		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
 			return true;

@@ -246,9 +246,13 @@ static int wait_caller(struct agg *a, const struct agg_thread *t, struct waits *
 enum agg_match agg_function_match(const char *name, const char *wanted)
 {
 	size_t n = demangled_base_len(name), w = demangled_base_len(wanted);
+	size_t v = symbol_unversioned_len(name, strlen(name));
 
 	if (!strcmp(name, wanted))
 		return AGG_MATCH_EXACT;
+	if (v < strlen(name) && !strchr(wanted, '@'))   /* clock_gettime@@GLIBC_2.17 */
+		return v == strlen(wanted) && !strncmp(name, wanted, v) ? AGG_MATCH_BASE :
+									    AGG_MATCH_NONE;
 	if (n < strlen(name) && w < strlen(wanted))
 		return AGG_MATCH_NONE;   /* two parameter lists, not the same */
 	return n == w && !strncmp(name, wanted, n) ? AGG_MATCH_BASE : AGG_MATCH_NONE;

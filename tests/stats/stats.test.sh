@@ -29,7 +29,10 @@
 #               has work): demangled with or without its parameters, or
 #               mangled; a name that matches several (an other writer's
 #               parse(int), parse(double)) is an error naming each; one
-#               that matches none names the nearest the trace has.
+#               that matches none names the nearest the trace has; a
+#               name without perf's symbol version ("clock_gettime", as
+#               snaptrace symbols prints it) finds clock_gettime@@GLIBC_2.17,
+#               never the PLT stub clock_gettime@plt.
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -487,7 +490,9 @@ expect_exit error-no-function 1 'no function named "nothere" (the trace has: wor
 # function-names: the names users see, each the row of one function
 printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 work /bin/app' 'X 7 7 200 500 Store::load /bin/app' \
 	'X 7 7 600 700 Cache::load /bin/app' 'X 7 7 800 900 parse(int) /lib/other' \
-	'X 7 7 900 1000 parse(double) /lib/other' 'X 7 7 1000 1002 parse /lib/other' |
+	'X 7 7 900 1000 parse(double) /lib/other' 'X 7 7 1000 1002 parse /lib/other' \
+	'X 7 7 1100 1200 clock_gettime@@GLIBC_2.17 /lib/libc.so.6' \
+	'X 7 7 1200 1210 clock_gettime@plt /bin/app' |
 	"$MKFXT" "$TMP/names.fxt"
 bad=
 while IFS='|' read -r given row; do
@@ -501,6 +506,9 @@ _ZN5Store4loadEv|Store::load
 Store::load() const|Store::load
 parse(int)|parse(int)
 parse|parse
+clock_gettime|clock_gettime@@GLIBC_2.17
+clock_gettime@@GLIBC_2.17|clock_gettime@@GLIBC_2.17
+clock_gettime@plt|clock_gettime@plt
 EOF_NAMES
 if [ -n "$bad" ]; then fail function-names "$bad"; else ok function-names; fi
 printf '%s\n' 'thread 7 7 app' 'X 7 7 800 900 parse(int) /lib/other' \
