@@ -197,6 +197,19 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	    t->stack[k].func == conv_measured_caller_func(c, m) &&
 	    find_measured(c, frames, n, k, m->mfunc) == k)
 		k++;
+	/* where its caller resumes known (the calls file's CALLER, a slow
+	 * call's "caller"): at the entry the stack is the caller's frame and
+	 * the call, so a frame the stack has above the caller's (a callee of
+	 * an earlier call the samples showed, frame pointers hiding the call
+	 * itself) ends there; the deepest such frame is the caller */
+	for (size_t j = k; m->caller && j-- > 0;) {
+		struct conv_site s = { .ip = t->stack[j].ip, .func = t->stack[j].func };
+
+		if (s.func && conv_measured_callsite(c, &s, m->mfunc, m->caller)) {
+			k = j + 1;
+			break;
+		}
+	}
 	pop_to(c, t, k, at);
 	k = upto = t->depth;
 	if (m->ret >= ts) {

@@ -208,7 +208,7 @@ static int hit_call(void *arg, const struct recording_hit *h)
 {
 	const struct hit_calls *hc = arg;
 	struct conv_mcall m = { .pid = h->pid, .tid = h->tid, .mfunc = hc->mfunc };
-	uint64_t dur = 0;
+	uint64_t dur = 0, vaddr = hc->c->mfuncs[hc->mfunc].vaddr;
 	int known = 0;
 
 	for (size_t k = 0; k < h->nextra; k++) {
@@ -221,6 +221,9 @@ static int hit_call(void *arg, const struct recording_hit *h)
 			dur = (uint64_t)f->i64;
 		else if (f->str && !strcmp(f->name, "left_by"))
 			m.thrown = !strcmp(f->str, "exception");
+		else if (!f->str && !f->is_bool && !f->is_unsigned && !strcmp(f->name, "caller") &&
+			 vaddr)   /* where the caller resumes, as the calls file's CALLER */
+			m.caller = vaddr + (uint64_t)f->i64;
 	}
 	if (known != 2 || m.entry > CONV_TS_MAX || dur > CONV_TS_MAX - m.entry)
 		return 0;	/* no call known: a plain trigger's hit */

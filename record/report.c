@@ -307,10 +307,13 @@ static void write_hits(FILE *f, const struct rec_session *s)
 
 		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, i ? "," : "",
 			(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
-		if (s->o->slower_than_ns)
+		if (s->o->slower_than_ns) {
 			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
 				"%s", h->hit.entry_ns, h->hit.duration_ns,
 				h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
+			if (h->hit.has_caller)  /* as the calls file's CALLER column */
+				fprintf(f, ", \"caller\": %" PRId64, h->hit.caller_off);
+		}
 		if (h->hit.has_args)
 			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
 				h->hit.ip, h->hit.args[0], h->hit.args[1]);

@@ -13,6 +13,13 @@
 #   return address for all, places them; at most 4 of 200 not, where a
 #   sample in timed's prologue ended main); snaptrace stats --function timed shows the
 #   whole recording's 200 calls; no warning about the cost
+# - slow_call_parent: the slow-call trigger alone (no --measure) on
+#   tail_timed, which tail-calls a clock spin (its frame never sampled): its
+#   one slow call (12 ms) is a slice whose parent is main, with what it ran
+#   inside it: record.json's hit says where the caller
+#   resumes ("caller"), so the libc frames an earlier, unmeasured call left
+#   open (frame pointers hide timed in them) end at its entry (a new-user
+#   trial found the slow call drawn inside clock_gettime's sampled frame)
 # - measure_throw, measure_longjmp_shared: leaves_target.cc's risky(), 150
 #   calls of which 50 leave by a C++ exception (by longjmp, and measured
 #   through a slow-call trigger's probes): a call left by an exception has a
@@ -56,7 +63,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="measure_exact measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead
+NAMES="measure_exact slow_call_parent measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead
 measure_usage measure_always_throws no_leftovers"
 need_recording measure
 need_built measure "$CONVERT"
@@ -382,7 +389,37 @@ t_usage() {
 	fi
 }
 
+t_slow_parent() {
+	local d="$TMP/slowparent" got
+	if ! rec "$d" --trigger tail_timed --trigger-slower-than 10ms --arm-after 0 -- "$PROG" tail 60 30; then
+		fail slow_call_parent "recording failed: $(tl 3 "$d.err")"
+		return
+	elif ! rec_part "$d" hits. | grep -q 'hits\.0\.caller=[-+]*[0-9]'; then
+		fail slow_call_parent "record.json's hit has no caller: $(rec_part "$d" hits.)"
+		return
+	elif ! "$CONVERT" --quiet "$d" -o "$d/t.fxt" 2>"$d/convert.err"; then
+		fail slow_call_parent "conversion failed: $(tl 3 "$d/convert.err")"
+		return
+	fi
+	# each measured slice: its parent's name, and how many slices it holds
+	got=$("$CONVERT" --dump=tree "$d/t.fxt" | awk '
+		match($0, / \[[0-9]+, [0-9]+\]/) {
+			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+			d = $2; name[d] = nm
+			if (m && d > md) inside++
+			else if (m && d <= md) { print parent, inside; m = 0 }
+			if ($0 ~ /measured:bool=true/) { m = 1; md = d; inside = 0; parent = d ? name[d - 1] : "-" }
+		}
+		END { if (m) print parent, inside }')
+	if [ "$(wc -l <<<"$got")" != 1 ] || [ "${got% *}" != main ] || [ "${got#* }" -lt 1 ]; then
+		fail slow_call_parent "expected one measured slice under main holding what it ran: '$got'"
+	else
+		ok slow_call_parent
+	fi
+}
+
 t_exact
+t_slow_parent
 t_leave measure_throw throw calls_thrown --trigger none
 t_leave measure_longjmp_shared jump calls_unended --trigger risky --trigger-slower-than 1s
 t_threads

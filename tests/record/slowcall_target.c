@@ -8,6 +8,9 @@
  *   seq N SLOW        N calls of about 1 ms, 0.5 ms apart (spinning in main),
  *                     each also measured by its caller ("outer N ms MS");
  *                     call SLOW takes about 20 ms
+ *   tail N SLOW       N calls of tail_timed(), which tail-calls clock_spin():
+ *                     1 ms on the clock each, call SLOW 12 ms; main reads
+ *                     the clock around each call
  *   recurse           the call at depth 2 takes about 66 ms: it calls itself
  *                     twice at depth 1 (3 ms each), each of which calls
  *                     itself twice at depth 0 (1 ms each); then 20 fast calls
@@ -104,6 +107,23 @@ __attribute__((noinline)) void timed(double ms, int depth, int inner)
 	spin(SPIN_MS);
 	fprintf(stderr, "call %d tid %ld ms %.3f depth %d\n", n, (long)syscall(SYS_gettid),
 		now_ms() - t0, depth);
+}
+
+/* Spins MS milliseconds on the clock: its time is in clock_gettime (the
+ * vDSO, no frame pointers). */
+__attribute__((noinline)) void clock_spin(double ms)
+{
+	double t = now_ms();
+
+	while (now_ms() - t < ms)
+		spin_sink += 1;
+}
+
+/* timed's twin that leaves by a tail call (jmp clock_spin): a sample in it
+ * shows main straight under clock_spin, its own frame never. */
+__attribute__((noinline, optimize("optimize-sibling-calls"))) void tail_timed(int slow)
+{
+	clock_spin(slow ? 12 : 1);
 }
 
 __attribute__((noinline)) void timed_empty(int x)
@@ -205,6 +225,17 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(mode, "tail")) {
+		int n = argc > 2 ? atoi(argv[2]) : 60, slow = argc > 3 ? atoi(argv[3]) : 30;
+
+		for (int i = 1; i <= n; i++) {
+			double t = now_ms();
+
+			tail_timed(i == slow);
+			fprintf(stderr, "outer %d ms %.3f\n", i, now_ms() - t);
+		}
+		return 0;
+	}
 	if (!strcmp(mode, "recurse")) {
 		timed(60, 2, 2);
 		for (int i = 0; i < 20; i++)
@@ -247,7 +278,7 @@ int main(int argc, char **argv)
 		printf("unread %ld parent %d\n", n, (int)parent);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s seq [N SLOW] | recurse | threads | jump | loop [N] | deep N | "
+	fprintf(stderr, "usage: %s seq [N SLOW] | tail [N SLOW] | recurse | threads | jump | loop [N] | deep N | "
 		"unread N\n", argv[0]);
 	return 2;
 }
