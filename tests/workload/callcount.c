@@ -51,10 +51,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* data pages of each ring (a power of two): 2 MiB, ~50,000 calls, holds what
- * a storm makes while a loaded machine (load 20) keeps the drain loop from
- * running for over a second; 256 KiB once lost 24,899 calls there */
-#define RING_PAGES 512
+/* data pages of each ring (a power of two): 8 MiB, ~260,000 calls (32 bytes
+ * each), holds what a storm or bursts make while a loaded machine (load 20)
+ * keeps the drain loop from running for seconds; 256 KiB once lost 24,899
+ * calls there, 2 MiB 23,682 under make test-stress beside a CI */
+#define RING_PAGES 2048
 #define MAX_FUNCS 16
 
 struct call {
