@@ -420,9 +420,9 @@ static void fatal_snapshot(struct rec_session *s, struct rec_signal_log *log)
 		return;
 	if (s->inflight >= 0)
 		rec_snapshot_wait(s, REC_SNAPSHOT_TIMEOUT_MS);
+	/* REC_SNAPSHOT_PENDING: perf's stop takes it, the last snapshot
+	 * (resolved with the hits' when perf has stopped) */
 	log->snapshot = snapshot_now(s, RECORD_END_SIGNAL);
-	if (log->snapshot == REC_SNAPSHOT_PENDING)
-		log->snapshot = -1;   /* perf's stop takes it: the last snapshot */
 }
 
 /* A signal delivered to a target (sigwatch.h): logged; a --trigger signal
@@ -596,6 +596,16 @@ static void end_target(struct rec_session *s)
 	e->status = s->target.status;
 }
 
+/* The snapshot holding time T (perf clock, ns) of something whose snapshot
+ * perf's stop took: the first read after it, else the last written; -1 when
+ * none was. */
+static int stop_holder(const struct rec_session *s, uint64_t t)
+{
+	int k = rec_snapshot_holding(s, t);
+
+	return k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ? s->nsnaps - 1 : -1;
+}
+
 /* Stops perf and settles which files hold the snapshots. Returns 0 or -errno. */
 static int finish(struct rec_session *s)
 {
@@ -633,14 +643,14 @@ static int finish(struct rec_session *s)
 	/* a hit whose snapshot perf's stop took (or that still waited for one): the last snapshot */
 	if (s->want >= 0)
 		s->hits[s->want].snapshot = REC_SNAPSHOT_PENDING;
-	/* the first snapshot read after it, else the last (perf's stop read it) */
-	for (int i = 0; i < s->nhits; i++) {
-		int k = rec_snapshot_holding(s, s->hits[i].hit.time_ns);
-
+	/* the first snapshot read after it, else the last (perf's stop read
+	 * it): a hit's, and the signal's that ended the target */
+	for (int i = 0; i < s->nhits; i++)
 		if (s->hits[i].snapshot == REC_SNAPSHOT_PENDING)
-			s->hits[i].snapshot = k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ?
-					      s->nsnaps - 1 : -1;
-	}
+			s->hits[i].snapshot = stop_holder(s, s->hits[i].hit.time_ns);
+	for (int i = 0; i < s->nsignals; i++)
+		if (s->signals[i].snapshot == REC_SNAPSHOT_PENDING)
+			s->signals[i].snapshot = stop_holder(s, s->signals[i].s.time_ns);
 	/* a hit still waiting for the arming when the recording ended (the target
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)

@@ -16,7 +16,7 @@
 #include "rec_state.h"
 
 #define REC_SNAPSHOT_TIMEOUT_MS 10000   /* perf's ack or Dump line of a snapshot */
-#define REC_SNAPSHOT_PENDING (-2)       /* a hit's snapshot that perf's stop takes */
+#define REC_SNAPSHOT_PENDING (-2)       /* a hit's or signal's snapshot that perf's stop takes */
 
 /* Adds the threads of S's targets (with their names) to S->threads. */
 void rec_snapshot_threads(struct rec_session *s);
