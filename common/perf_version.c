@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "childenv.h"
 #include "inpath.h"
 #include "outpath.h"
 #include "run.h"
@@ -160,20 +161,10 @@ static bool cache_dir(char *dir, size_t size)
 	return n > 0 && (size_t)n < size;
 }
 
-/* Whether PATH is a directory of the caller's (root's counts for root)
- * that nobody else may write: PATH itself, not a link (lstat), except for
- * BASE, the $HOME or $XDG_CACHE_HOME the caller named, which is followed. */
-static bool own_dir(const char *path, bool base)
-{
-	struct stat st;
-
-	return !(base ? stat(path, &st) : lstat(path, &st)) && S_ISDIR(st.st_mode) &&
-	       st.st_uid == geteuid() && !(st.st_mode & 022);
-}
-
 /* Makes the cache directory DIR (cache_dir()'s) and the one above it
  * (~/.cache, or $XDG_CACHE_HOME) where missing, each only inside a
- * directory of the caller's that nobody else may write (own_dir()): root
+ * directory of the caller's that nobody else may write (childenv_own_dir(),
+ * the rule HOME has for every program the tools run): root
  * run with another user's HOME, or a ~/.cache that is a link to elsewhere,
  * gets no cache, never a directory made where that user points. Returns
  * whether DIR may be used. */
@@ -187,17 +178,18 @@ static bool make_cache_dir(const char *dir)
 	if (!(slash = strrchr(up, '/')) || slash == up)
 		return false;
 	*slash = 0;
-	if (!own_dir(up, xdg)) {
+	if (!childenv_own_dir(up, xdg)) {
 		if (!lstat(up, &st))
 			return false;   /* there, and not the caller's own */
 		snprintf(base, sizeof(base), "%s", up);
 		slash = strrchr(base, '/');
 		*(slash == base ? slash + 1 : slash) = 0;
-		if (!own_dir(base, true) || (mkdir(up, 0700) && errno != EEXIST) || !own_dir(up, xdg))
+		if (!childenv_own_dir(base, true) || (mkdir(up, 0700) && errno != EEXIST) ||
+		    !childenv_own_dir(up, xdg))
 			return false;
 	}
 	mkdir(dir, 0700);
-	return own_dir(dir, false);
+	return childenv_own_dir(dir, false);
 }
 
 /* The cache key of the binary at PATH into KEY ("KEY\t" starts its line).

@@ -12,41 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "childenv.h"
+
 extern char **environ;
-
-/*
- * The environment of the child: environ without the names ENV sets, then
- * ENV. Returns a malloc'd array (the strings are not copied), or NULL when
- * out of memory.
- */
-static char **build_env(const char *const *env)
-{
-	size_t n = 0, k = 0, out = 0;
-	char **v;
-
-	while (environ[n])
-		n++;
-	while (env[k])
-		k++;
-	v = malloc((n + k + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		bool set = false;
-
-		for (size_t j = 0; j < k && !set; j++) {
-			size_t len = strcspn(env[j], "=");
-
-			set = !strncmp(environ[i], env[j], len) && environ[i][len] == '=';
-		}
-		if (!set)
-			v[out++] = environ[i];
-	}
-	for (size_t j = 0; j < k; j++)
-		v[out++] = (char *)env[j];
-	v[out] = NULL;
-	return v;
-}
 
 /* In the child: tells the parent ERR through ERRFD and exits 127. */
 static _Noreturn void child_failed(int errfd, int err)
@@ -170,8 +138,8 @@ pid_t spawn_start(const struct spawn *s)
 
 	if (s->nfds < 0 || s->nfds > SPAWN_MAX_FDS)
 		return -EINVAL;
-	if (s->env) {
-		envp = built = build_env(s->env);
+	if (!s->inherit_env) {
+		envp = built = childenv_build(s->env);
 		if (!envp)
 			return -ENOMEM;
 	}

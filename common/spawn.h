@@ -27,8 +27,11 @@ struct spawn {
 	char *const *argv;       /* its arguments, NULL-terminated (argv[0] is what
 				  * the program sees) */
 	bool search_path;        /* execvpe (PATH lookup) instead of execve */
-	const char *const *env;  /* "NAME=VALUE" entries put over the inherited
-				  * environment, NULL-terminated; NULL: inherited as is */
+	const char *const *env;  /* "NAME=VALUE" entries put over a helper's
+				  * environment (childenv.h), NULL-terminated, or NULL */
+	bool inherit_env;        /* the environment inherited as is, ENV unused: the
+				  * traced program's (a tracer changes nothing of
+				  * it); else a helper's, childenv_build()'s */
 	int nfds;                /* the child's fds 0..nfds-1 become fds[0..nfds-1] */
 	int fds[SPAWN_MAX_FDS];  /* a parent fd (close-on-exec or not) or
 				  * SPAWN_DEVNULL; the child's fds from nfds on are

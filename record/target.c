@@ -30,7 +30,8 @@ static void init(struct rec_target *t)
 int rec_target_launch(struct rec_target *t, const char *path, char *const argv[])
 {
 	struct spawn s = {
-		.path = path, .argv = argv, .death_signal = SIGKILL, .trace_me = true,
+		.path = path, .argv = argv, .inherit_env = true, .death_signal = SIGKILL,
+		.trace_me = true,
 	};
 	int status;
 	pid_t pid, r;

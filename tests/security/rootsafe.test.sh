@@ -261,6 +261,15 @@
 #                     (perf script once took the cached copy for any binary
 #                     of that build id), and the recorder adds nothing to
 #                     the cache
+#   home-plugins      root runs snaptrace-convert (on root's own recording),
+#                     snaptrace-record and snaptrace run with HOME the
+#                     attacker's directory, whose
+#                     .local/lib/traceevent/plugins/ holds a plugin (and
+#                     TRACEEVENT_PLUGIN_DIR, PERF_CONFIG, PERF_EXEC_PATH the
+#                     attacker's): the plugin's constructor never runs as
+#                     root (perf's libtraceevent once dlopened it whenever it
+#                     read the recording's tracepoints); plain perf script
+#                     with that HOME shows the trap is real
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
@@ -268,7 +277,7 @@ out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-
 rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
-in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache
+in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -1923,6 +1932,72 @@ int main(void)
 EOF
 }
 
+# The attacker's traceevent plugin, whose constructor appends "uidN" (N
+# the effective uid of whoever loads it) to $HOME_A/plugin-ran, in their
+# HOME's plugin directory and in another of theirs; root's recording of a
+# shell loop (sampling: it holds the sched and signal tracepoints).
+home_plugins() {
+	local h="$HOME_A/plughome" pdir="$HOME_A/plugdir" mark="$HOME_A/plugin-ran"
+	local rec="$TMP/plug-rec" shell t rc why=
+	shell=$(basename "$(readlink -f /bin/sh)")
+	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <unistd.h>' \
+		'__attribute__((constructor)) static void ran(void)' \
+		"{ int fd = open(\"$mark\", O_WRONLY | O_CREAT | O_APPEND, 0666);" \
+		'  if (fd >= 0) { dprintf(fd, "uid%d\n", (int)geteuid()); close(fd); } }' \
+		'int TEP_PLUGIN_LOADER(void *tep) { (void)tep; return 0; }' >"$TMP/plugin_evil.c"
+	if ! cc -shared -fPIC -o "$TMP/plugin_evil.so" "$TMP/plugin_evil.c" 2>"$TMP/home-plugins.err"; then
+		fail home-plugins "cannot build the plugin: $(first_lines "$TMP/home-plugins.err")"
+		return
+	fi
+	chmod 644 "$TMP/plugin_evil.so"
+	as_attacker mkdir -p "$h/.local/lib/traceevent/plugins" "$pdir" "$h/libexec"
+	as_attacker cp "$TMP/plugin_evil.so" "$h/.local/lib/traceevent/plugins/"
+	as_attacker cp "$TMP/plugin_evil.so" "$pdir/"
+	as_attacker sh -c 'printf "[buildid]\n\tdir = %s\n" "$1" >"$2"' sh "$h/cache" "$h/perfconfig"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$rec" --trigger none -- \
+		/bin/sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' 2>"$TMP/home-plugins.err"; then
+		fail home-plugins "root's recording failed: $(first_lines "$TMP/home-plugins.err")"
+		return
+	fi
+	HOME="$h" timeout -k 5 60 perf script -i "$(ls "$rec"/perf.data* | head -n 1)" >/dev/null 2>&1
+	if ! grep -qx uid0 "$mark" 2>/dev/null; then
+		fail home-plugins "plain perf script with the attacker's HOME did not load the plugin"
+		return
+	fi
+	rm -f "$mark"
+	for t in convert record run; do
+		rm -rf "$TMP/plug-$t" "$TMP/plug-$t.fxt"
+		case $t in
+		convert)
+			HOME="$h" TRACEEVENT_PLUGIN_DIR="$pdir" PERF_CONFIG="$h/perfconfig" \
+				PERF_EXEC_PATH="$h/libexec" timeout -k 5 60 "$CONVERT" -q "$rec" \
+				-o "$TMP/plug-$t.fxt" 2>"$TMP/home-plugins.err" ;;
+		record)
+			HOME="$h" TRACEEVENT_PLUGIN_DIR="$pdir" PERF_CONFIG="$h/perfconfig" \
+				PERF_EXEC_PATH="$h/libexec" timeout -k 5 60 "$RECORD" -q --trigger none \
+				--duration 0.3 -o "$TMP/plug-$t" -- /bin/true 2>"$TMP/home-plugins.err" &&
+				"$CONVERT" -q "$TMP/plug-$t" -o "$TMP/plug-$t.fxt" 2>>"$TMP/home-plugins.err" ;;
+		run)
+			HOME="$h" TRACEEVENT_PLUGIN_DIR="$pdir" PERF_CONFIG="$h/perfconfig" \
+				PERF_EXEC_PATH="$h/libexec" timeout -k 5 60 "$FRONT" run -q --trigger none \
+				--duration 0.3 -o "$TMP/plug-$t.fxt" -- /bin/true 2>"$TMP/home-plugins.err" ;;
+		esac
+		rc=$?
+		if [ -s "$mark" ]; then
+			why+="$t: the attacker's plugin ran: $(sort -u "$mark" | tr '\n' ' '); "
+		elif [ "$rc" -ne 0 ]; then
+			why+="$t: exit $rc: $(first_lines "$TMP/home-plugins.err"); "
+		elif ! "$CONVERT" --dump=records "$TMP/plug-$t.fxt" 2>&1 |
+			grep -Eq '^[0-9]+ kobj thread koid=[0-9]+ name="('"$shell"'|true) \['; then
+			why+="$t: the trace names no thread of the program; "
+		elif [ -e "$h/cache" ]; then
+			why+="$t: perf wrote into the build-id cache the attacker's PERF_CONFIG names; "
+		fi
+		rm -f "$mark"
+	done
+	verdict home-plugins "$why"
+}
+
 # Root's program (a function spinning 300 ms), its copy by the attacker with
 # the function renamed and the build id kept, profiled by root with plain
 # perf record into the build-id cache of HOME=$TMP/roothome; then root's
@@ -2336,6 +2411,7 @@ hang_convert_fifo
 hang_pt_dso_fifo
 hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
+requires home-plugins recording cc && home_plugins
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-perfmap-big python3 && in_perfmap_big

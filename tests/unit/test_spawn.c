@@ -3,12 +3,15 @@
  * common/run.c over it: what the child gets, and how failures come back. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,6 +108,90 @@ static void spawn_environment(void)
 	unsetenv("PAGER");
 	unsetenv("PAGERX");
 	unsetenv("SPAWN_KEPT");
+}
+
+/* HOME set to DIR, what a helper's sh prints for "$HOME|$TRACEEVENT_PLUGIN_DIR|
+ * $PERF_CONFIG|$PERF_EXEC_PATH|$SPAWN_KEPT" into OUT; the traced program's
+ * (inherit_env) when INHERIT. */
+static void helper_env(const char *dir, bool inherit, char *out, size_t size)
+{
+	char *argv[] = { "sh", "-c", "echo \"${HOME-unset}|$TRACEEVENT_PLUGIN_DIR|$PERF_CONFIG|"
+			 "$PERF_EXEC_PATH|$SPAWN_KEPT\"", NULL };
+	struct spawn s = { .path = "/bin/sh", .argv = argv, .inherit_env = inherit,
+			   .nfds = 1, .fds = { SPAWN_DEVNULL } };
+
+	setenv("HOME", dir, 1);
+	CHECK_INT_EQ(output_of(&s, out, size), 0);
+}
+
+/* A helper (every child but the traced program) never gets the variables
+ * that name where perf or libtraceevent load code or configuration from,
+ * and gets HOME only when it is a directory of ours nobody else may write
+ * on a path nobody else may change (childenv.h); else our passwd home
+ * under the same rule, else none. The traced program gets all as is. */
+static void spawn_helper_environment(void)
+{
+	char top[] = "/tmp/st-childenv-XXXXXX", own[64], open_dir[64], below[64], link[64];
+	char out[PATH_MAX + 64], want[PATH_MAX + 64], passwd_home[PATH_MAX];
+	const char *saved = getenv("HOME");
+	char *old = saved ? strdup(saved) : NULL;
+	struct passwd *pw = getpwuid(geteuid());
+	bool pw_safe;
+
+	if (!mkdtemp(top)) {
+		UNIT_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(own, sizeof(own), "%s/own", top);
+	snprintf(open_dir, sizeof(open_dir), "%s/open", top);
+	snprintf(below, sizeof(below), "%s/open/below", top);
+	snprintf(link, sizeof(link), "%s/link", top);
+	CHECK_INT_EQ(mkdir(own, 0700), 0);
+	CHECK_INT_EQ(mkdir(open_dir, 0700), 0);
+	CHECK_INT_EQ(chmod(open_dir, 0777), 0);	/* not sticky: below may be renamed */
+	CHECK_INT_EQ(mkdir(below, 0700), 0);
+	CHECK_INT_EQ(symlink(own, link), 0);
+	setenv("TRACEEVENT_PLUGIN_DIR", top, 1);
+	setenv("PERF_CONFIG", "/x/perfconfig", 1);
+	setenv("PERF_EXEC_PATH", "/x/libexec", 1);
+	setenv("SPAWN_KEPT", "kept", 1);
+	/* the fallback: our passwd home, when it passes the rule itself */
+	pw_safe = pw && pw->pw_dir[0] == '/' && realpath(pw->pw_dir, passwd_home);
+	if (pw_safe) {
+		struct stat st;
+
+		pw_safe = !stat(passwd_home, &st) && st.st_uid == geteuid() && !(st.st_mode & 022);
+	}
+	helper_env(own, false, out, sizeof(out));
+	snprintf(want, sizeof(want), "%s||||kept\n", own);
+	CHECK_STR_EQ(out, want);
+	helper_env(link, false, out, sizeof(out));	/* the directory it leads to */
+	CHECK_STR_EQ(out, want);
+	helper_env(open_dir, false, out, sizeof(out));	/* others may write it */
+	snprintf(want, sizeof(want), "%s||||kept\n", pw_safe ? passwd_home : "unset");
+	CHECK_STR_EQ(out, want);
+	helper_env(below, false, out, sizeof(out));	/* others may rename it away */
+	CHECK_STR_EQ(out, want);
+	helper_env("relative", false, out, sizeof(out));
+	CHECK_STR_EQ(out, want);
+	helper_env(open_dir, true, out, sizeof(out));
+	snprintf(want, sizeof(want), "%s|%s|/x/perfconfig|/x/libexec|kept\n", open_dir, top);
+	CHECK_STR_EQ(out, want);
+	CHECK_STR_EQ(getenv("PERF_CONFIG"), "/x/perfconfig");	/* ours untouched */
+	unsetenv("TRACEEVENT_PLUGIN_DIR");
+	unsetenv("PERF_CONFIG");
+	unsetenv("PERF_EXEC_PATH");
+	unsetenv("SPAWN_KEPT");
+	if (old)
+		setenv("HOME", old, 1);
+	else
+		unsetenv("HOME");
+	free(old);
+	unlink(link);
+	rmdir(below);
+	rmdir(open_dir);
+	rmdir(own);
+	rmdir(top);
 }
 
 /* A missing program comes back as -ENOENT from the parent's call, the
@@ -331,6 +418,7 @@ static void spawn_death_signal(void)
 int main(void)
 {
 	UNIT_RUN(spawn_environment);
+	UNIT_RUN(spawn_helper_environment);
 	UNIT_RUN(spawn_exec_error);
 	UNIT_RUN(spawn_setup_error);
 	UNIT_RUN(spawn_fds);

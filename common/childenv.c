@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+#include "childenv.h"
+
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/*
+ * The variables a helper never gets: each names where perf (6.1: its
+ * getenv() calls), a library it loads or fzf runs code or reads
+ * configuration from. The tools give perf every path it needs on its
+ * command line (--buildid-dir, --symfs, --dlfilter), so none of these is
+ * needed. LD_PRELOAD and the other ld.so variables are not here: the
+ * dynamic loader applied them to the tool itself already (and glibc drops
+ * them for a secure-execution process); PATH neither, by which the caller
+ * finds perf.
+ */
+static const char *const dropped[] = {
+	"TRACEEVENT_PLUGIN_DIR",    /* libtraceevent dlopens every .so there */
+	"PERF_CONFIG",              /* perf's configuration file (names programs) */
+	"PERF_EXEC_PATH",           /* where perf finds the scripts and programs it runs */
+	"PERF_BUILDID_DIR",         /* the build-id cache perf reads binaries from */
+	"PERF_PAGER",               /* a program perf runs (PAGER is set to cat) */
+	"PERF_TEST_ATTR",           /* perf record writes its events' files there */
+	"CLANG_EXEC", "CLANG_OPTIONS", "KBUILD_DIR", "KBUILD_OPTS",
+	"PERF_BPF_INC_OPTIONS",     /* the compiler perf runs for a BPF event */
+	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
+	"PERL5LIB", "PERL5OPT",     /* code perf's embedded interpreters load */
+	"DEBUGINFOD_URLS", "DEBUGINFOD_CACHE_PATH",   /* debug files from elsewhere */
+	"FZF_DEFAULT_OPTS_FILE",    /* fzf's options (--bind ...:execute) from a file */
+};
+
+bool childenv_own_dir(const char *path, bool follow)
+{
+	struct stat st;
+
+	return !(follow ? stat(path, &st) : lstat(path, &st)) && S_ISDIR(st.st_mode) &&
+	       st.st_uid == geteuid() && !(st.st_mode & 022);
+}
+
+bool childenv_safe_dir(const char *path, char *out, size_t size)
+{
+	char real[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!path || path[0] != '/' || !realpath(path, real) || !childenv_own_dir(real, false) ||
+	    strlen(real) >= size)
+		return false;
+	strcpy(out, real);
+	while ((slash = strrchr(real, '/'))) {
+		slash[slash == real] = '\0';	/* the directory above; "/" last */
+		if (lstat(real, &st) || (st.st_uid && st.st_uid != geteuid()) ||
+		    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
+			return false;
+		if (slash == real)
+			break;
+	}
+	return true;
+}
+
+/* Whether ENTRY ("NAME=VALUE") is named NAME. */
+static bool named(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(entry, name, n) && entry[n] == '=';
+}
+
+/* Whether ENTRY of ours goes to a helper as it is (HOME is decided apart). */
+static bool passes(const char *entry, const char *const *set)
+{
+	if (named(entry, "HOME"))
+		return false;
+	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
+		if (named(entry, dropped[i]))
+			return false;
+	for (size_t j = 0; set && set[j]; j++)
+		if (!strncmp(entry, set[j], strcspn(set[j], "=") + 1))
+			return false;
+	return true;
+}
+
+/* The HOME a helper gets into OUT (SIZE bytes): ours, else our passwd
+ * home, when childenv_safe_dir(); false: none. */
+static bool safe_home(char *out, size_t size)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	if (childenv_safe_dir(getenv("HOME"), out, size))
+		return true;
+	return !getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &res) && res &&
+	       childenv_safe_dir(pw.pw_dir, out, size);
+}
+
+char **childenv_build(const char *const *set)
+{
+	size_t n = 0, k = 0, out = 0;
+	char home[PATH_MAX], **v, *str;
+	bool has_home = safe_home(home, sizeof(home));
+
+	while (environ[n])
+		n++;
+	while (set && set[k])
+		k++;
+	/* the array, then the HOME entry's text */
+	v = malloc((n + k + 2) * sizeof(*v) + sizeof("HOME=") + strlen(has_home ? home : ""));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (passes(environ[i], set))
+			v[out++] = environ[i];
+	if (has_home) {
+		str = (char *)(v + n + k + 2);
+		strcpy(str, "HOME=");
+		strcpy(str + 5, home);
+		v[out++] = str;
+	}
+	for (size_t j = 0; j < k; j++)
+		v[out++] = (char *)set[j];
+	v[out] = NULL;
+	return v;
+}
