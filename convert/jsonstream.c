@@ -39,6 +39,9 @@ struct js {
 	size_t nelems;
 	size_t doc_values;      /* '{', '[' and ',' outside strings: of the document */
 	size_t elem_values;     /* ... of the current element */
+	size_t doc_bytes;       /* bytes of the document (the array's elements not) */
+	size_t elem_bytes;      /* ... of the current element */
+	size_t string_bytes;    /* of the string being read, its quotes not */
 	size_t line;            /* of the next byte */
 	bool ended;             /* the document's last bracket was read */
 	int rc;                 /* 0 while reading */
@@ -119,7 +122,8 @@ static int between(struct js *s, char c)
 	return refuse(s, s->line, what);
 }
 
-/* Updates the string state for byte C of a string. */
+/* Updates the string state for byte C of a string (its bytes as written,
+ * escapes too, counted). */
 static void string_byte(struct js *s, char c)
 {
 	if (s->escape) {
@@ -131,6 +135,7 @@ static void string_byte(struct js *s, char c)
 		s->key_ended = s->key_string;
 		return;
 	}
+	s->string_bytes++;
 	if (s->key_string && s->keylen < KEY_MAX)
 		s->key[s->keylen] = c;
 	if (s->key_string && s->keylen <= KEY_MAX)
@@ -147,6 +152,7 @@ static void doc_byte(struct js *s, char c)
 	s->key_ended = false;
 	if (c == '"') {
 		s->in_string = true;
+		s->string_bytes = 0;
 		s->key_string = s->depth == 1;
 		s->keylen = 0;
 	} else if (c == ':') {
@@ -165,22 +171,51 @@ static void doc_byte(struct js *s, char c)
 	s->want_array = false;
 }
 
+/* Refuses "WHAT outside "KEY"" (DOC) or "WHAT in KEY[N]" (the element
+ * being read). Returns -1. */
+static int refuse_in(struct js *s, bool doc, const char *what)
+{
+	char text[sizeof(s->e->what)];
+
+	if (doc)
+		snprintf(text, sizeof(text), "%s outside \"%s\"", what, s->ops->key);
+	else
+		snprintf(text, sizeof(text), "%s in %s[%zu]", what, s->ops->key, s->nelems);
+	return refuse(s, s->line, text);
+}
+
 /* Counts byte C (outside strings) of the document (DOC) or of an element
  * towards its bound of values (jsonstream.h). Returns 0 or s->rc. */
 static int count_value(struct js *s, char c, bool doc)
 {
 	size_t *n = doc ? &s->doc_values : &s->elem_values;
-	char what[96];
+	char what[48];
 
 	if ((c != ',' && c != '{' && c != '[') || ++*n <= JSONSTREAM_VALUES_MAX)
 		return 0;
-	if (doc)
-		snprintf(what, sizeof(what), "more than %d values outside \"%s\"",
-			 JSONSTREAM_VALUES_MAX, s->ops->key);
-	else
-		snprintf(what, sizeof(what), "more than %d values in %s[%zu]",
-			 JSONSTREAM_VALUES_MAX, s->ops->key, s->nelems);
-	return refuse(s, s->line, what);
+	snprintf(what, sizeof(what), "more than %d values", JSONSTREAM_VALUES_MAX);
+	return refuse_in(s, doc, what);
+}
+
+/* Counts a byte going TO the document's or the element's tokener, and one
+ * of the string being read, towards their bounds in bytes (jsonstream.h).
+ * Returns 0 or s->rc. */
+static int count_bytes(struct js *s, enum route to)
+{
+	size_t *n = to == TO_DOC ? &s->doc_bytes : &s->elem_bytes;
+	char what[64];
+
+	if (to == NOWHERE)
+		return 0;
+	if (s->in_string && s->string_bytes > JSONSTREAM_STRING_MAX) {
+		snprintf(what, sizeof(what), "a string longer than %d bytes",
+			 JSONSTREAM_STRING_MAX);
+		return refuse_in(s, to == TO_DOC, what);
+	}
+	if (++*n <= JSONSTREAM_PART_MAX)
+		return 0;
+	snprintf(what, sizeof(what), "more than %d bytes", JSONSTREAM_PART_MAX);
+	return refuse_in(s, to == TO_DOC, what);
 }
 
 /* Scans N bytes at P. Returns 0 or s->rc. */
@@ -206,6 +241,7 @@ static int scan(struct js *s, const char *p, size_t n)
 				return s->rc;
 			if (c == '"') {
 				s->in_string = true;
+				s->string_bytes = 0;
 				s->key_string = false;
 			} else if (c == '{' || c == '[') {
 				s->depth++;
@@ -234,12 +270,15 @@ static int scan(struct js *s, const char *p, size_t n)
 				return s->rc;
 			to = (enum route)r;
 			s->elem_values = s->in_elem;	/* an element's '{' */
+			s->elem_bytes = 0;
 		} else {
 			if (count_value(s, c, true))
 				return s->rc;
 			doc_byte(s, c);
 			to = TO_DOC;
 		}
+		if (count_bytes(s, to))
+			return s->rc;
 		if (to != cur) {
 			if (feed(s, cur, p + from, i - from, from_line, false))
 				return s->rc;

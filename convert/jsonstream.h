@@ -11,7 +11,15 @@
  * file: a record.json of 60 MiB of them once held 2.2 GiB of the
  * converter's memory): the document outside the array, and each element,
  * may hold at most JSONSTREAM_VALUES_MAX values (counted as its '{', '['
- * and ',' outside strings; snaptrace-record's reports hold far fewer).
+ * and ',' outside strings; snaptrace-record's reports hold far fewer) and
+ * JSONSTREAM_PART_MAX bytes, and each string at most JSONSTREAM_STRING_MAX
+ * bytes as written between its quotes (a string holds its bytes in json-c's
+ * tree, and twice while its tokener reads it: a record.json of 200 MiB whose
+ * one comm was one string once held 412 MB of the converter's memory). The
+ * longest string snaptrace-record writes is an argument of a command line
+ * (the kernel's MAX_ARG_STRLEN, 128 KiB), escaped; the document outside
+ * "hits" holds two command lines (each at most the kernel's ARG_MAX, 2 MiB
+ * with the default stack limit) and a few hundred bytes a thread.
  */
 #ifndef SNAPTRACE_CONVERT_JSONSTREAM_H
 #define SNAPTRACE_CONVERT_JSONSTREAM_H
@@ -21,6 +29,8 @@
 #include <stddef.h>
 
 #define JSONSTREAM_VALUES_MAX (1 << 20)
+#define JSONSTREAM_STRING_MAX (1 << 20)
+#define JSONSTREAM_PART_MAX (64 << 20)
 
 /* What jsonstream_read() parses and hands over. */
 struct jsonstream_ops {
@@ -46,8 +56,8 @@ struct jsonstream_error {
  * *DOC is the document (that array empty; the caller puts it). *NELEMS
  * (may be NULL) is how many elements the array had. Returns 0; OPS->elem's
  * non-zero return; -1 for a document that is not JSON, cut short, longer
- * than MAX, with more values than the bound above, or an element that is
- * not an object (*E says where and what);
+ * than MAX, past one of the bounds above, or an element that is not an
+ * object (*E says where and what);
  * -2 on a read error or out of memory (errno kept).
  */
 int jsonstream_read(int fd, size_t max, const struct jsonstream_ops *ops,

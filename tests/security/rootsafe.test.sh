@@ -246,6 +246,11 @@
 #                     a hit: refused at once, one line naming the file and
 #                     the bound, without holding their memory (the
 #                     converter once parsed them all, 37 times the file)
+#   in-json-string    ... whose threads[0].comm is one string of 8 MiB: refused
+#                     at once, one line naming the file, its line and the
+#                     bound (1 MiB a string: the converter once read a
+#                     record.json of 200 MiB whose comm was one string into
+#                     412 MB of memory, exit 0)
 #   tmp-submount      root's program with anonymous executable memory (which
 #                     has perf see the /tmp view) run from a tmpfs mounted
 #                     below /tmp (in a mount namespace of the test's): its
@@ -278,7 +283,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-b
 esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -2337,6 +2342,23 @@ PY
 	ok in-json-bomb
 }
 
+in_json_string() {
+	local d="$HOME_A/rec-json-string" rc
+	as_attacker mkdir "$d"
+	as_attacker cp "$SNAPTRACE_TOP/tests/cases/measured/perf.data.1" \
+		"$SNAPTRACE_TOP/tests/cases/measured/measured-calls.txt" "$d/"
+	python3 - "$SNAPTRACE_TOP/tests/cases/measured/record.json" >"$TMP/string.json" <<'PY' || return
+import sys
+doc = open(sys.argv[1]).read()
+sys.stdout.write(doc.replace('"comm": "app"', '"comm": "%s"' % ("a" * (8 << 20)), 1))
+PY
+	as_attacker sh -c 'cat >"$1/record.json"' sh "$d" <"$TMP/string.json"
+	timeout -k 5 60 "$CONVERT" "$d" -o "$TMP/in-json-string.fxt" 2>"$TMP/in-json-string.err"
+	rc=$?
+	refuses "$rc" in-json-string 1 "^snaptrace-convert: $d/record.json:4: expected the JSON of snaptrace-record's report, found a string longer than 1048576 bytes outside \"hits\"\$" \
+		"$TMP/in-json-string.err" && ok in-json-string
+}
+
 tmp_submount() {
 	local d="$TMP/submount" rc
 	mkdir "$d"
@@ -2414,5 +2436,6 @@ requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
+requires in-json-string python3 && in_json_string
 requires in-perfmap-big python3 && in_perfmap_big
 requires tmp-submount recording cc mount_namespace && tmp_submount

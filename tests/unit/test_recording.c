@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "jsonstream.h"
 #include "recording.h"
 #include "timeline.h"
 #include "unit.h"
@@ -227,6 +228,84 @@ static void scans_without_snapshots(void)
 	recording_free(&r);
 }
 
+/* Writes record.json: `good` with FROM replaced by BEFORE, COUNT strings
+ * of LEN 'a's (each quoted, between commas) and AFTER. */
+static void put_long(const char *from, const char *before, size_t count, size_t len,
+		     const char *after)
+{
+	FILE *f = fopen(unit_tmp("record.json"), "w");
+	const char *at = strstr(good, from);
+
+	fprintf(f, "%.*s%s", (int)(at - good), good, before);
+	for (size_t i = 0; i < count; i++) {
+		fputs(i ? ", \"" : "\"", f);
+		for (size_t j = 0; j < len; j++)
+			putc('a', f);
+		putc('"', f);
+	}
+	fprintf(f, "%s%s", after, at + strlen(from));
+	fclose(f);
+}
+
+/* RECORDING_READ's error for the record.json there, "" when it reads. */
+static void read_error(char *err, size_t size)
+{
+	struct recording r;
+
+	err[0] = '\0';
+	if (recording_read(unit_tmpdir, &r, err, size) == 0)
+		err[0] = '\0';
+	recording_free(&r);
+}
+
+/* One string of record.json holds at most JSONSTREAM_STRING_MAX bytes (as
+ * written: escapes count), in a hit or anywhere else; the document outside
+ * "hits" at most JSONSTREAM_PART_MAX bytes: past either, one line names the
+ * file, the line and the bound (a 200 MiB comm once held 412 MB). */
+static void bounds_strings(void)
+{
+	char err[512], want[512];
+
+	put_long("\"x\"}", "", 1, JSONSTREAM_STRING_MAX, "}");	/* a hit's note */
+	read_error(err, sizeof(err));
+	CHECK_STR_EQ(err, "");
+	put_long("\"x\"}", "", 1, JSONSTREAM_STRING_MAX + 1, "}");
+	read_error(err, sizeof(err));
+	snprintf(want, sizeof(want), "%s:7: expected the JSON of snaptrace-record's report, "
+		 "found a string longer than %d bytes in hits[0]", unit_tmp("record.json"),
+		 JSONSTREAM_STRING_MAX);
+	CHECK_STR_EQ(err, want);
+	/* escapes count as written: MAX/2 + 1 "\n" are MAX + 2 bytes (half as
+	 * many decoded) */
+	{
+		FILE *f = fopen(unit_tmp("record.json"), "w");
+		const char *at = strstr(good, "\"worker\"");
+
+		fprintf(f, "%.*s\"", (int)(at - good), good);
+		for (size_t i = 0; i < JSONSTREAM_STRING_MAX / 2 + 1; i++)
+			fputs("\\n", f);
+		fprintf(f, "\"%s", at + strlen("\"worker\""));
+		fclose(f);
+	}
+	read_error(err, sizeof(err));
+	snprintf(want, sizeof(want), "%s:4: expected the JSON of snaptrace-record's report, "
+		 "found a string longer than %d bytes outside \"hits\"",
+		 unit_tmp("record.json"), JSONSTREAM_STRING_MAX);
+	CHECK_STR_EQ(err, want);
+	/* strings of the bound each, more of them than the document may hold */
+	put_long("\"pids\"", "\"x\": [", 1, JSONSTREAM_STRING_MAX, "],\n  \"pids\"");
+	read_error(err, sizeof(err));
+	CHECK_STR_EQ(err, "");
+	put_long("\"pids\"", "\"x\": [", JSONSTREAM_PART_MAX / JSONSTREAM_STRING_MAX,
+		 JSONSTREAM_STRING_MAX, "],\n  \"pids\"");
+	read_error(err, sizeof(err));
+	snprintf(want, sizeof(want), "%s:3: expected the JSON of snaptrace-record's report, "
+		 "found more than %d bytes outside \"hits\"", unit_tmp("record.json"),
+		 JSONSTREAM_PART_MAX);
+	CHECK_STR_EQ(err, want);
+	unlink(unit_tmp("record.json"));
+}
+
 struct sum {
 	size_t n;
 	uint64_t time_sum;
@@ -338,6 +417,7 @@ int main(void)
 	UNIT_RUN(reads_everything);
 	UNIT_RUN(refuses_bad);
 	UNIT_RUN(scans_without_snapshots);
+	UNIT_RUN(bounds_strings);
 	UNIT_RUN(tsc_conversion);
 	UNIT_RUN(streams_many_hits);
 	UNIT_RUN(timeline_rules);
