@@ -105,7 +105,16 @@ struct conv_frame {
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
 	bool measured_thrown;       /* it was left by an exception: MEASURED_END is the catch */
 	uint64_t measured_caller;   /* its return address (conv_mcall.caller; 0: not known) */
+	bool callers_unknown;       /* CONV_CALLERS_UNKNOWN: the frame under a measured
+				     * call that no sample shows the callers of; it
+				     * ends with that call (chain.c) */
 };
+
+/* The name of the frame a measured call goes under when nothing is known
+ * below it (the thread's stack is empty: it began before the thread's
+ * oldest sample, and no sample shows its callers, nor its recorded caller):
+ * never drawn as a top-level call (docs/design.md "Measured calls"). */
+#define CONV_CALLERS_UNKNOWN "[callers unknown]"
 
 /* A branch waiting for its timestamp to be spread. */
 struct conv_branch {
