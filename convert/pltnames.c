@@ -41,7 +41,11 @@ static struct perfsym_dso *read_plt(struct conv *c, const char *path)
 		c->nomem = true;
 		return NULL;
 	}
-	for (i = 0, j = 0; d->nplt && i < d->n; i++) {
+	if (!d->nplt) {
+		perfsym_free(d);
+		return NULL;
+	}
+	for (i = 0, j = 0; i < d->n; i++) {
 		if (overlaps(&d->syms[i], d))
 			d->syms[j++] = d->syms[i];
 		else
