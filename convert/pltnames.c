@@ -41,7 +41,8 @@ static struct perfsym_dso *read_plt(struct conv *c, const char *path)
 		c->nomem = true;
 		return NULL;
 	}
-	if (!d->nplt) {
+	/* another build than the recording's: its PLT is not the one run */
+	if (!d->nplt || !binaries_is_recorded(c->binaries, path, strlen(path), d->build_id)) {
 		perfsym_free(d);
 		return NULL;
 	}
@@ -81,9 +82,7 @@ static struct conv_pltdso *dso_of(struct conv *c, struct conv_span dso)
 		return NULL;
 	}
 	p->len = dso.len;
-	p->syms = srcline_no_binary(path, dso.len) ||
-		  (c->binaries && binaries_changed(c->binaries, dso.s, dso.len)) ? NULL :
-		  read_plt(c, path);
+	p->syms = srcline_no_binary(path, dso.len) ? NULL : read_plt(c, path);
 	c->npltdsos++;
 	return p;
 }

@@ -5,11 +5,11 @@
  * names such a frame by the symbol it stretched over the PLT (a zero-size
  * _init: "_init+0x30"), or by nothing in .plt.sec and .plt.got, which it
  * does not know. A frame whose symbol lies over a PLT of its binary
- * (pltents.h; the binary read under perf's --symfs, unless it changed since
- * the recording: binaries.h) is named by the entry at the symbol's start
- * plus the frame's symoff. Each binary is read once; what is kept of it is
- * its PLT entries and the symbols over them. Why: docs/design.md "PLT
- * entries".
+ * (pltents.h; the binary read under perf's --symfs, unless its build id is
+ * not the one the recording has for it: binaries.h) is named by the entry
+ * at the symbol's start plus the frame's symoff. Each binary is read once;
+ * what is kept of it is its PLT entries and the symbols over them. Why:
+ * docs/design.md "PLT entries".
  */
 #ifndef SNAPTRACE_CONVERT_PLTNAMES_H
 #define SNAPTRACE_CONVERT_PLTNAMES_H
