@@ -102,10 +102,13 @@ char **childenv_build(const char *const *set)
 {
 	size_t n = 0, k = 0, out = 0;
 	char home[PATH_MAX], **v, *str;
-	bool has_home = safe_home(home, sizeof(home));
+	bool has_home;
 
 	while (environ[n])
 		n++;
+	while (set && set[k] && !named(set[k], "HOME"))
+		k++;
+	has_home = !(set && set[k]) && safe_home(home, sizeof(home));	/* SET's HOME wins */
 	while (set && set[k])
 		k++;
 	/* the array, then the HOME entry's text */

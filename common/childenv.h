@@ -40,11 +40,11 @@ bool childenv_safe_dir(const char *path, char *out, size_t size);
 
 /*
  * The environment of a helper program: ours without the variables the rule
- * above drops, HOME as it says, then the "NAME=VALUE" entries of SET
- * (NULL-terminated, may be NULL) over it. Returns a malloc'd
- * NULL-terminated array (one block: free() it; the strings are environ's
- * and SET's but the HOME entry, which lives in the block), or NULL when
- * out of memory.
+ * above drops, HOME as it says (unless SET names one), then the
+ * "NAME=VALUE" entries of SET (NULL-terminated, may be NULL) over it.
+ * Returns a malloc'd NULL-terminated array (one block: free() it; the
+ * strings are environ's and SET's but the HOME entry, which lives in the
+ * block), or NULL when out of memory.
  */
 char **childenv_build(const char *const *set);
 
