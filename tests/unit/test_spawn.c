@@ -174,6 +174,16 @@ static void spawn_helper_environment(void)
 	CHECK_STR_EQ(out, want);
 	helper_env("relative", false, out, sizeof(out));
 	CHECK_STR_EQ(out, want);
+	{	/* a HOME given over the environment is the one HOME */
+		static const char *const given[] = { "HOME=/given", NULL };
+		char *argv[] = { "sh", "-c", "env | grep -c '^HOME='; echo $HOME", NULL };
+		struct spawn s = { .path = "/bin/sh", .argv = argv, .env = given,
+				   .nfds = 1, .fds = { SPAWN_DEVNULL } };
+
+		setenv("HOME", own, 1);	/* one a helper would get */
+		CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+		CHECK_STR_EQ(out, "1\n/given\n");
+	}
 	helper_env(open_dir, true, out, sizeof(out));
 	snprintf(want, sizeof(want), "%s|%s|/x/perfconfig|/x/libexec|kept\n", open_dir, top);
 	CHECK_STR_EQ(out, want);
