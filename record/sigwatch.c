@@ -437,7 +437,7 @@ int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid
 	w->nabort_files = rec_abort_files_find(exe, pid, w->abort_files, REC_ABORT_FILES);
 	for (int i = 0; i < w->nabort_files; i++) {
 		const struct rec_abort_file *f = &w->abort_files[i];
-		char path[32], name[16];
+		char path[32], name[24];
 		int64_t id = rec_uprobedef_add(def_name(i, name, sizeof(name)),
 					       inpath_proc(f->fd, path, sizeof(path)),
 					       f->probe_offset);
@@ -827,7 +827,7 @@ void rec_sigwatch_close(struct rec_sigwatch *w)
 {
 	close_from(w, 0);
 	for (int i = 0; i < w->nabort_files; i++) {
-		char name[16];
+		char name[24];
 
 		if (w->abort_defined[i])
 			rec_uprobedef_remove(def_name(i, name, sizeof(name)));
