@@ -106,12 +106,14 @@ int rec_sigwatch_open(struct rec_sigwatch *w, const pid_t *pids, int npids, int 
 		      char *why, size_t size);
 
 /*
- * Adds the abort probes (uprobe PMU of type UPROBE_TYPE) on the files
- * rec_abort_files_find() finds for EXE (the target's executable) and PID
- * (an attached target; 0: a launched one), after rec_sigwatch_open(): on
- * each thread it watches, or on every CPU when they outnumber the CPUs.
- * Returns how many uprobe events were opened, also in W->abort_events (0:
- * none found or no uprobe PMU; the signals are still watched).
+ * Adds the abort probes on the files rec_abort_files_find() finds for EXE
+ * (the target's executable) and PID (an attached target; 0: a launched
+ * one), after rec_sigwatch_open(): each a uprobe defined in tracefs
+ * (uprobedef.h) on each thread it watches, or on every CPU when they
+ * outnumber the CPUs; without tracefs write access, of the uprobe PMU
+ * (type UPROBE_TYPE, -1: none) on every CPU. Returns how many uprobe
+ * events were opened, also in W->abort_events (0: none found or none could
+ * be; the signals are still watched).
  */
 int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid,
 			      int uprobe_type);
