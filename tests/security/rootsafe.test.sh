@@ -252,6 +252,15 @@
 #                     function is named in the trace (the view, an overlay
 #                     of /tmp's one file system, once showed the mount point
 #                     empty: the frames were named by the file)
+#   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
+#                     its program with anonymous executable memory (which has
+#                     perf see the /tmp view), and converts with a perf
+#                     wrapper that lists perf's /tmp: converted, the function
+#                     named, perf's /tmp holds the program's directory, none
+#                     of the attacker's names and at most 1024
+#                     (TMPVIEW_ENTRIES_MAX; the view once bound every name of
+#                     /tmp: 3 s for 100,000, then "No space left on device"
+#                     past the kernel's mount-max, and the conversion failed)
 #   in-buildid-cache  root once profiled the attacker's program with plain perf
 #                     record (which copies it into root's build-id cache,
 #                     ~/.debug; here a HOME of the test's), a copy of root's
@@ -269,7 +278,8 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-b
 esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount
+tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -2288,6 +2298,55 @@ tmp_submount() {
 	fi
 }
 
+# Root's program with anonymous executable memory, in $TMP/manynames;
+# 100,000 names of the attacker's in /tmp meanwhile (copies of this suite
+# sharing the real /tmp take turns: the lock perfmap_tests takes); a perf
+# wrapper lists perf's /tmp on fd 9, "--" after each listing.
+tmp_many_names() {
+	local d="$TMP/manynames" wrap="$TMP/perf-list-tmp" log="$TMP/tmp-many-names.log" rc most
+	local tmp_lock
+	mkdir "$d"
+	spin_source many_names_work 300 \
+		'mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);' \
+		>"$d/anonexec.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$d/anonexec" "$d/anonexec.c" 2>"$TMP/tmp-many-names.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none --duration 0.3 -- "$d/anonexec" \
+		2>"$TMP/tmp-many-names.err"; then
+		fail tmp-many-names "root's recording failed: $(first_lines "$TMP/tmp-many-names.err")"
+		return
+	fi
+	cat >"$wrap" <<EOF
+#!/bin/sh
+{ ls -A /tmp; echo --; } >&9
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	exec {tmp_lock}</tmp
+	flock -w 600 "$tmp_lock"
+	as_attacker_in_tmp sh -c 'cd /tmp && seq -f "many-names-%.0f" 1 100000 | xargs touch'
+	timeout -k 5 60 "$CONVERT" -q --perf "$wrap" "$d/rec" -o "$d/trace.fxt" 2>"$TMP/tmp-many-names.err" \
+		9>"$log"
+	rc=$?
+	find /tmp -maxdepth 1 -name 'many-names-*' -delete
+	exec {tmp_lock}<&-
+	most=$(awk '$0 == "--" { if (n > m) m = n; n = 0; next } { n++ } END { print m + 0 }' "$log")
+	if [ "$rc" -ne 0 ]; then
+		fail tmp-many-names "exit $rc: $(first_lines "$TMP/tmp-many-names.err")"
+	elif ! "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q ' many_names_work$'; then
+		fail tmp-many-names "the program's function is not named: $(first_lines "$TMP/tmp-many-names.err")"
+	elif ! grep -q -- '^--$' "$log"; then
+		fail tmp-many-names "the perf wrapper did not run: $(first_lines "$TMP/tmp-many-names.err")"
+	elif grep -q '^many-names-' "$log"; then
+		fail tmp-many-names "perf's /tmp shows the attacker's names ($(grep -c '^many-names-' "$log"))"
+	elif [ "$most" -gt 1024 ]; then
+		fail tmp-many-names "perf's /tmp shows $most names, more than 1024"
+	elif ! grep -qx "$(basename "$TMP")" "$log"; then
+		fail tmp-many-names "perf's /tmp lacks the program's directory: $(tr '\n' ' ' <"$log" | cut -c 1-200)"
+	else
+		ok tmp-many-names
+	fi
+}
+
 make_evil_trace
 in_link_shared
 out_link_shared
@@ -2340,3 +2399,4 @@ requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-perfmap-big python3 && in_perfmap_big
 requires tmp-submount recording cc mount_namespace && tmp_submount
+requires tmp-many-names recording cc && tmp_many_names
