@@ -102,6 +102,15 @@
 #                     escapes): every message escaped
 #   esc-symbols       snaptrace symbols on the attacker's binary whose symbol
 #                     holds escapes: escaped
+#   symbols-tsv       snaptrace symbols on the attacker's binary whose symbols
+#                     are a spreadsheet formula (=cmd|' /C calc'!A0), an
+#                     Objective-C method (-[Obj foo]) and a name holding a TAB
+#                     and a newline: each line has its four fields (the TAB
+#                     and newline escaped), the first two kept as they are
+#                     (tab-separated text for scripts, which give a symbol
+#                     back to --trigger: no "'" before it; docs/design.md
+#                     "Threat model"), and root's recording with --trigger
+#                     the Objective-C name printed finds it
 #   esc-picker        snaptrace attach's picker lists the attacker's process
 #                     whose command line holds escapes: escaped
 #   pick-impostor     the picker lists root's process and the attacker's,
@@ -275,7 +284,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache
 hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount
@@ -1013,6 +1022,36 @@ esc_symbols() {
 		else
 			fail esc-symbols "the symbol is not shown escaped: $(first_lines "$TMP/esc-symbols.out")"
 		fi
+	fi
+}
+
+symbols_tsv() {
+	local bin="$HOME_A/tsvsym" out="$TMP/symbols-tsv.out" formula="=cmd|' /C calc'!A0" tab
+	local bad
+	tab=$(printf 'tab\tnl\nx')
+	requires symbols-tsv cc binutils recording || return
+	if ! printf 'int f(void) { return 1; }\nint g(void) { return 2; }\nint h(void) { return 3; }\nint main(void) { return f() + g() + h(); }\n' |
+		cc -x c -o "$TMP/tsvsym" - 2>"$TMP/symbols-tsv.err" ||
+		! objcopy --redefine-sym "f=$formula" --redefine-sym "g=-[Obj foo]" \
+			--redefine-sym "h=$tab" "$TMP/tsvsym" "$TMP/tsvsym.out" 2>>"$TMP/symbols-tsv.err"; then
+		fail symbols-tsv "cannot build a binary with such symbols (cc, objcopy): $(first_lines "$TMP/symbols-tsv.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/tsvsym.out"
+	timeout -k 5 20 "$FRONT" symbols "$bin" >"$out" 2>"$TMP/symbols-tsv.err"
+	bad=$(awk -F '\t' 'NF != 4' "$out")
+	if [ -n "$bad" ]; then
+		fail symbols-tsv "a line without its four fields: $(printf '%s' "$bad" | head -n 1 | cat -A | cut -c 1-200)"
+	elif ! grep -qxF "$formula	$formula	$bin	$(awk -F '\t' -v n="$formula" '$1 == n { print $4 }' "$out")" "$out"; then
+		fail symbols-tsv "the formula-like symbol is not printed as it is: $(first_lines "$out")"
+	elif ! grep -qF 'tab\x09nl\x0ax	' "$out"; then
+		fail symbols-tsv "the TAB and newline are not shown escaped: $(first_lines "$out")"
+	elif ! timeout -k 5 30 "$RECORD" -q -o "$TMP/symbols-tsv.rec" \
+		--trigger "$(awk -F '\t' '$1 ~ /^-\[/ { print $2 }' "$out")" -- "$bin" 2>"$TMP/symbols-tsv.err" ||
+		! grep -qF '"symbol": "-[Obj foo]"' "$TMP/symbols-tsv.rec/record.json"; then
+		fail symbols-tsv "--trigger of the printed -[Obj foo] does not find it: $(first_lines "$TMP/symbols-tsv.err")"
+	else
+		ok symbols-tsv
 	fi
 }
 
@@ -2370,6 +2409,7 @@ requires esc-csv-formula python3 && esc_csv_formula
 esc_dump
 esc_convert
 esc_symbols
+symbols_tsv
 esc_picker
 pick_impostor
 pick_reused
