@@ -28,6 +28,7 @@
 #include "hash.h"
 #include "inpath.h"
 #include "nsenter.h"
+#include "pathtrust.h"
 #include "perfdata.h"
 #include "perfmap.h"
 
@@ -415,7 +416,7 @@ static int add_entry(struct tmpview *v, struct names *s, int dir, const struct s
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
 		return 0;
 	if (S_ISLNK(st.st_mode)) {
-		if (!inpath_may_follow(dst, &st))
+		if (pathtrust_of(dst, &st) == PATHTRUST_OTHERS)	/* as an input's (inpath.h) */
 			return 0;
 		n = readlinkat(dir, name, target, sizeof(target) - 1);
 		if (n <= 0)

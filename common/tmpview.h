@@ -76,7 +76,7 @@ struct tmpview_file {
 struct tmpview_entry {
 	char *name;              /* owned */
 	char *link;              /* a symbolic link the kernel would follow for the caller
-				  * (inpath_may_follow()): its target, made again in the view
+				  * (pathtrust.h, as an input's): its target, made again in the view
 				  * (owned); NULL: a directory or regular file, bound there */
 };
 
