@@ -228,6 +228,14 @@
 #                     fs.protected_symlinks, the file's text never shown;
 #                     root's own link there, and the attacker's link in the
 #                     attacker's own directory, are followed (the kernel's rule)
+#   in-link-nonsticky each program's input named through the attacker's symlink
+#                     in a directory anyone may write, not sticky (to a
+#                     root-only file: a text, a trace for stats): refused at
+#                     once, one line naming the path and the rule, the
+#                     file's text never shown (the kernel's rule, which only
+#                     guards sticky directories, had root read it: the
+#                     converter showed its first line); root's own link there
+#                     too (anyone may replace it)
 #   hang-symbols-fifo snaptrace symbols on the attacker's FIFO: an error, at once
 #   hang-stats-fifo   snaptrace stats on the attacker's FIFO (named as root's
 #                     trace would be): refused at once, naming the rule
@@ -282,7 +290,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
-out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
+in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
@@ -2094,6 +2102,42 @@ in_link_shared() {
 	ok in-link-shared
 }
 
+in_link_nonsticky() {
+	local d="$TMP/open777" p rc prog
+	mkdir -m 777 "$d"
+	as_attacker ln -s "$SECRET" "$d/in.txt"
+	as_attacker ln -s "$SECRET" "$d/t.fxt"
+	ln -s "$SECRET" "$d/root.txt"
+	for p in "$d/in.txt" "$d/t.fxt" "$d/root.txt"; do
+		for prog in "$CONVERT" "$STATS"; do
+			[ "$prog" = "$STATS" ] && [ "$p" != "$d/t.fxt" ] && continue
+			if [ "$prog" = "$CONVERT" ]; then
+				timeout -k 5 20 "$CONVERT" "$p" -o "$TMP/in-link-nonsticky.fxt" \
+					>"$TMP/in-link-nonsticky.out" 2>"$TMP/in-link-nonsticky.err"
+			else
+				timeout -k 5 20 "$STATS" "$p" >"$TMP/in-link-nonsticky.out" \
+					2>"$TMP/in-link-nonsticky.err"
+			fi
+			rc=$?
+			if blocked "$rc"; then
+				fail in-link-nonsticky "blocked on $p"
+			elif grep -q "$SECRET_WORD" "$TMP/in-link-nonsticky.out" "$TMP/in-link-nonsticky.err"; then
+				fail in-link-nonsticky "$p: the root-only file's text was shown (exit $rc)"
+			elif [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
+				fail in-link-nonsticky "$p: exit $rc, expected a refusal: $(first_lines "$TMP/in-link-nonsticky.err")"
+			elif [ "$(wc -l <"$TMP/in-link-nonsticky.err")" -ne 1 ] ||
+				! grep -q "^[a-z-]*: $p: .*not following the symbolic link [a-z.]* of uid [0-9]* in a non-sticky writable directory .*fs.protected_symlinks" \
+					"$TMP/in-link-nonsticky.err"; then
+				fail in-link-nonsticky "$p: expected one line naming it and the rule: $(first_lines "$TMP/in-link-nonsticky.err")"
+			else
+				continue
+			fi
+			return
+		done
+	done
+	ok in-link-nonsticky
+}
+
 hang_symbols_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/prog"
@@ -2388,6 +2432,7 @@ EOF
 
 make_evil_trace
 in_link_shared
+in_link_nonsticky
 out_link_shared
 out_link_dangling
 out_link_own_dir
