@@ -90,10 +90,12 @@ SWE="--switch-events"
 MT="-p 1234,1235"
 
 if requires dryrun_pt psb_cyc; then
-	while IFS='|' read -r ver args expected; do
-		[ -n "$ver" ] || continue
-		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
-			"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
+	# VERSIONS: one or more, comma-separated (the same line for each)
+	while IFS='|' read -r versions args expected; do
+		for ver in ${versions//,/ }; do
+			check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
+				"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
+		done
 	done <<'EOF'
 4.19.0|-t 42|$PRE -e $PT_NORMAL/u$SIGPT $T42 --snapshot $SWE
 4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u$SIGPT $T42 --snapshot $SWE
@@ -113,18 +115,12 @@ if requires dryrun_pt psb_cyc; then
 5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
 5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
 5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
-6.1.187|-t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
-6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
-6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT --buildid-mmap $T42 --snapshot=e --kcore $SWE $CTL
-6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $MT $SE -m,1024 $SWE $CTL
-6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $SW $CTL
-6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --buildid-mmap --per-thread -t 7 --kcore $SWE $CTL
-6.8.12|-t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
-6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
-6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT --buildid-mmap $T42 --snapshot=e --kcore $SWE $CTL
-6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $MT $SE -m,1024 $SWE $CTL
-6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $SW $CTL
-6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --buildid-mmap --per-thread -t 7 --kcore $SWE $CTL
+6.1.187,6.8.12|-t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
+6.1.187,6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
+6.1.187,6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT --buildid-mmap $T42 --snapshot=e --kcore $SWE $CTL
+6.1.187,6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $MT $SE -m,1024 $SWE $CTL
+6.1.187,6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $SW $CTL
+6.1.187,6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --buildid-mmap --per-thread -t 7 --kcore $SWE $CTL
 EOF
 fi
 
