@@ -271,6 +271,9 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
 	site->func = loc->func ? loc->func : conv_func_get(c, loc->sym, loc->dso);
+	/* perf's one name of several overloads: the one at this address */
+	site->func = conv_func_overload(c, site->func, loc->has_symoff && loc->ip >= loc->symoff ?
+					loc->ip - loc->symoff : 0, false);
 	return site->func != NULL;
 }
 

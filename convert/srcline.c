@@ -38,7 +38,11 @@
 /* A function symbol of a binary. */
 struct sl_sym {
 	const char *name;       /* in the ELF's string table, or demangled */
-	char *demangled;        /* a C++ name as perf prints it; owned, or NULL */
+	char *demangled;        /* NAME when demangled (perf's form, or the whole
+				 * signature); owned, or NULL */
+	const char *signature;  /* of a name in perf's form: the whole demangled
+				 * name, with its parameter list (another entry's
+				 * NAME); NULL for a name not demangled */
 	uint64_t addr;          /* st_value */
 };
 
@@ -88,6 +92,7 @@ struct srcline {
 	struct sl_dso *dsos;
 	struct sl_buildid *buildids;
 	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
+	bool no_lines;          /* srcline_lines_off(): symbols only */
 	struct srcline_stats stats;
 };
 
@@ -223,6 +228,23 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
 	return true;
 }
 
+/* Where demangled name D's parameter list starts: the '(' of its last
+ * top-level "(...)"; NULL when it has none. */
+static const char *param_list(const char *d)
+{
+	const char *close = strrchr(d, ')'), *p;
+	int depth = 0;
+
+	if (!close)
+		return NULL;
+	for (p = close; p >= d; p--) {
+		depth += (*p == ')') - (*p == '(');
+		if (depth == 0)
+			break;
+	}
+	return p > d ? p : NULL;
+}
+
 /*
  * Cuts demangled name D down to perf's form (libiberty without
  * DMGL_PARAMS, as `c++filt -p` prints; a Rust name has no parameters and
@@ -232,20 +254,12 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
  */
 static void perf_demangled_form(char *d)
 {
-	char *close = strrchr(d, ')'), *p, *space = NULL;
+	char *p = (char *)param_list(d), *space = NULL;
 	int depth = 0;
 
-	if (!close)
-		return;
-	for (p = close; p >= d; p--) {
-		depth += (*p == ')') - (*p == '(');
-		if (depth == 0)
-			break;
-	}
-	if (p <= d)
+	if (!p)
 		return;
 	*p = 0;
-	depth = 0;
 	for (p = d; *p; p++) {
 		depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
 		if (*p == ' ' && depth == 0 && !(p - d >= 8 && !strncmp(p - 8, "operator", 8)))
@@ -256,8 +270,11 @@ static void perf_demangled_form(char *d)
 }
 
 /* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
- * when it was demangled. Returns 0, or -1 on out-of-memory. */
-static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t addr)
+ * when it was demangled, SIGNATURE its whole demangled name (or NULL).
+ * Returns the entry's name (an earlier entry's when .symtab and .dynsym
+ * both have it), or NULL on out-of-memory. */
+static const char *add_sym(struct sl_dso *d, const char *name, char *demangled,
+			   const char *signature, uint64_t addr)
 {
 	uint64_t key = hash_bytes(name, strlen(name));
 	struct sl_sym *y;
@@ -267,17 +284,48 @@ static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t
 	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE)
 		if (d->syms[k].addr == addr && !strcmp(d->syms[k].name, name)) {
 			free(demangled);
-			return 0;	/* .symtab and .dynsym both have it */
+			return d->syms[k].name;	/* .symtab and .dynsym both have it */
 		}
 	y = array_grow(d->syms, &d->capsyms, d->nsyms, sizeof(*y));
 	if (y)
 		d->syms = y;
 	if (!y || hash_index_add(&d->sym_index, key, (uint32_t)d->nsyms)) {
 		free(demangled);
+		return NULL;
+	}
+	d->syms[d->nsyms++] = (struct sl_sym){ .name = name, .demangled = demangled,
+					       .signature = signature, .addr = addr };
+	return name;
+}
+
+/* Adds the C++ or Rust symbol MANGLED at ADDR to D's symbols under its
+ * demangled names: perf's form, and the whole signature when it differs
+ * (an overload's: "app::load(int)"). Returns 0, or -1 on out-of-memory. */
+static int add_demangled(struct sl_dso *d, const char *mangled, uint64_t addr)
+{
+	char *full = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI), *base;
+	const char *sig = NULL;
+
+	if (!full)
+		return 0;
+	base = strdup(full);
+	if (!base) {
+		free(full);
 		return -1;
 	}
-	d->syms[d->nsyms++] = (struct sl_sym){ .name = name, .demangled = demangled, .addr = addr };
-	return 0;
+	perf_demangled_form(base);
+	if (!strncmp(full, "transaction clone for ", 22) ||
+	    !strncmp(full, "non-transaction clone for ", 26)) {
+		free(full);	/* a copy of a function (-fgnu-tm), no overload of it */
+		return add_sym(d, base, base, NULL, addr) ? 0 : -1;
+	}
+	if (strcmp(full, base) && !(sig = add_sym(d, full, full, NULL, addr))) {
+		free(base);
+		return -1;
+	}
+	if (!sig)
+		free(full);
+	return add_sym(d, base, base, sig, addr) ? 0 : -1;
 }
 
 /* Adds the defined function symbols of ELF's symbol tables (.symtab and
@@ -301,16 +349,12 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 			    sym.st_shndx == SHN_UNDEF)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name || add_sym(d, name, NULL, sym.st_value))
-				return name && *name ? -1 : 0;
-			if (!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) {
-				char *dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-
-				if (dm)
-					perf_demangled_form(dm);
-				if (dm && add_sym(d, dm, dm, sym.st_value))
-					return -1;
-			}
+			if (!name || !*name)
+				continue;
+			if (!add_sym(d, name, NULL, NULL, sym.st_value) ||
+			    ((!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) &&
+			     add_demangled(d, name, sym.st_value)))
+				return -1;
 		}
 	}
 	return 0;
@@ -349,9 +393,11 @@ static void open_debug_file(const struct srcline *s, struct sl_dso *d, const cha
 		d->debug_fd = -1;
 }
 
-/* Opens D's binary, checks its build id, finds its line table (in it or
- * in its debug file) and reads its symbols. The DWARF itself is read at
- * the first line looked up (a large one takes a while: libc's, 70 ms). */
+/* Opens D's binary, checks its build id, reads its symbols (also of a
+ * binary without a line table: srcline_signature() names its overloads)
+ * and finds its line table (in it or in its debug file). The DWARF itself
+ * is read at the first line looked up (a large one takes a while: libc's,
+ * 70 ms). */
 static void open_dso(struct srcline *s, struct sl_dso *d)
 {
 	char hex[BUILDID_MAX + 1];
@@ -371,20 +417,18 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 	binaries_elf_id(d->elf, hex);
 	if (!buildid_matches(s, d->path, hex))
 		return;
-	d->state = DSO_NODEBUG;
 	if (has_lines(d->elf)) {
 		d->dwarf_elf = d->elf;
 	} else {
 		open_debug_file(s, d, hex);
-		if (!d->debug_elf || !has_lines(d->debug_elf))
-			return;
-		d->dwarf_elf = d->debug_elf;
+		if (d->debug_elf && has_lines(d->debug_elf))
+			d->dwarf_elf = d->debug_elf;
 	}
 	if (read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
 		d->state = DSO_NOMEM;
 		return;
 	}
-	d->state = DSO_OK;
+	d->state = d->dwarf_elf ? DSO_OK : DSO_NODEBUG;
 }
 
 static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
@@ -408,6 +452,11 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	s->dsos = d;
 	open_dso(s, d);
 	return d;
+}
+
+void srcline_lines_off(struct srcline *s)
+{
+	s->no_lines = true;
 }
 
 void srcline_set_dir(struct srcline *s, int dirfd)
@@ -447,6 +496,66 @@ static enum sym_found find_sym(const struct sl_dso *d, const char *name, size_t 
 		*addr = y->addr;
 	}
 	return found;
+}
+
+/* What tells SIG's overload from the others of its name: its parameter
+ * list and qualifiers ("(int) const"), without a clone's suffix (" [clone
+ * .cold]": a part of the same function); a prefix ("transaction clone
+ * for ") names a copy of the same function. *LEN gets its length. */
+static const char *overload_key(const char *sig, size_t *len)
+{
+	const char *p = param_list(sig), *clone;
+
+	p = p ? p : sig;
+	clone = strstr(p, " [clone ");
+	*len = clone ? (size_t)(clone - p) : strlen(p);
+	return p;
+}
+
+static bool same_function(const char *a, const char *b)
+{
+	size_t n, m;
+	const char *ka = overload_key(a, &n), *kb = overload_key(b, &m);
+
+	return n == m && !strncmp(ka, kb, n);
+}
+
+int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		      size_t symlen, uint64_t start, bool linked, const char **signature)
+{
+	const char *first = NULL, *agree = NULL;
+	bool overloaded = false, ambiguous = false;
+	struct sl_dso *d;
+	uint64_t key = hash_bytes(sym, symlen);
+	size_t probe = 0;
+	uint32_t k;
+
+	*signature = NULL;
+	if (!dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
+		return 0;
+	d = get_dso(s, dso, dsolen);
+	if (!d || d->state == DSO_NOMEM)
+		return -ENOMEM;
+	if (d->state != DSO_OK && d->state != DSO_NODEBUG)
+		return 0;
+	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE) {
+		const struct sl_sym *y = &d->syms[k];
+
+		if (!y->signature || strncmp(y->name, sym, symlen) || y->name[symlen])
+			continue;
+		if (!first)
+			first = y->signature;
+		overloaded |= !same_function(first, y->signature);
+		if (linked ? y->addr != start : !start || (start - y->addr) % SRCLINE_PAGE)
+			continue;
+		ambiguous |= agree && !same_function(agree, y->signature);
+		if (!agree || strlen(y->signature) < strlen(agree))
+			agree = y->signature;	/* the function itself before a clone */
+	}
+	if (!overloaded)
+		return 0;
+	*signature = ambiguous ? NULL : agree;
+	return 1;
 }
 
 /* The line-table row of ADDR in DW: its CU from .debug_aranges, else by
@@ -593,7 +702,7 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
 	enum sym_found found;
 	uint64_t addr = 0;
 
-	if (!dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
+	if (s->no_lines || !dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
 		return 0;
 	d = get_dso(s, dso, dsolen);
 	if (!d || d->state == DSO_NOMEM)
