@@ -92,7 +92,7 @@ static bool wanted(const struct agg_row *r, const struct report_opts *o)
 	if (!r->hist.total || r->by)
 		return false;
 	if (o->function)
-		return agg_function_match(r->name, o->function) == o->function_match;
+		return agg_function_match(r->name, r->dso, o->function, o->lib) == o->function_match;
 	return !o->match || !fnmatch(o->match, r->name, 0);
 }
 
@@ -350,7 +350,7 @@ static void print_measured(const struct agg_measured *m, const struct table *run
  */
 #define FUNCTION_NONE 2
 static int find_function(const struct agg *a, const char *path, const char *name,
-			 enum agg_match *level)
+			 const char *lib, enum agg_match *level)
 {
 	const char *first = NULL, *second = NULL;
 	char have[512];
@@ -358,7 +358,7 @@ static int find_function(const struct agg *a, const char *path, const char *name
 
 	*level = AGG_MATCH_NONE;
 	for (size_t i = 0; i < a->nrows; i++) {
-		enum agg_match m = agg_function_match(a->rows[i].name, name);
+		enum agg_match m = agg_function_match(a->rows[i].name, a->rows[i].dso, name, lib);
 
 		if (a->rows[i].hist.total && !a->rows[i].by && m > *level)
 			*level = m;
@@ -368,9 +368,10 @@ static int find_function(const struct agg *a, const char *path, const char *name
 
 		if (!r->hist.total || r->by || *level == AGG_MATCH_NONE)
 			continue;
-		if (agg_function_match(r->name, name) == *level && !first)
+		if (agg_function_match(r->name, r->dso, name, lib) == *level && !first)
 			first = r->name;
-		else if (agg_function_match(r->name, name) == *level && strcmp(r->name, first))
+		else if (agg_function_match(r->name, r->dso, name, lib) == *level &&
+			 strcmp(r->name, first))
 			second = r->name;
 	}
 	if (second) {
@@ -381,7 +382,8 @@ static int find_function(const struct agg *a, const char *path, const char *name
 
 			/* each name once (a name has a row per dso, and per thread) */
 			snprintf(quoted, sizeof(quoted), "\"%s\"", r->name);
-			if (r->hist.total && !r->by && agg_function_match(r->name, name) == *level &&
+			if (r->hist.total && !r->by &&
+			    agg_function_match(r->name, r->dso, name, lib) == *level &&
 			    !strstr(have, quoted))
 				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
 							len ? ", " : "", quoted);
@@ -393,15 +395,24 @@ static int find_function(const struct agg *a, const char *path, const char *name
 	return first ? 0 : FUNCTION_NONE;
 }
 
-/* Says that A (read from PATH) has no function NAME: the nearest names it
- * has, else its functions. Returns 1. */
-static int no_function(const struct agg *a, const char *path, const char *name)
+/* Says that A (read from PATH) has no function NAME of library LIB (NULL:
+ * any): the binary that has it, else the nearest names it has, else its
+ * functions. Returns 1. */
+static int no_function(const struct agg *a, const char *path, const char *name, const char *lib)
 {
 	char near[DEMANGLED_SUGGEST_MAX][DEMANGLED_SUGGEST_LEN], have[512];
 	unsigned score[DEMANGLED_SUGGEST_MAX];
 	struct demangled_suggest sg = { .wanted = name, .out = near, .score = score, .max = 5 };
 	size_t len = 0;
 	int n;
+
+	for (size_t i = 0; lib && *lib && i < a->nrows; i++)
+		if (a->rows[i].hist.total && !a->rows[i].by &&
+		    agg_function_match(a->rows[i].name, a->rows[i].dso, name, NULL)) {
+			diag_error("%s: no function named \"%s\" in a library \"%s\"; the trace has "
+				   "it in %s", path, name, lib, a->rows[i].dso);
+			return 1;
+		}
 
 	for (size_t i = 0; i < a->nrows; i++)
 		if (a->rows[i].hist.total && !a->rows[i].by)
@@ -423,11 +434,11 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 {
 	struct table rows = { 0 }, hist = { 0 }, top = { .cols = top_cols, .ncols = TOP_COLS };
 	struct table mrun = { 0 }, mhist = { 0 };
-	const struct agg_measured *m = agg_measured_of(a, opts->function);
+	const struct agg_measured *m = agg_measured_of(a, opts->function, opts->lib);
 	struct hist all = HIST_INIT;
 	struct report_opts ro = *opts, *o = &ro;
 	char (*starts)[40] = calloc(a->ntop + 1, sizeof(*starts));
-	int err = starts ? find_function(a, path, o->function, &ro.function_match) : -ENOMEM;
+	int err = starts ? find_function(a, path, o->function, o->lib, &ro.function_match) : -ENOMEM;
 	bool calls = true;
 
 	if (err == FUNCTION_NONE && m && m->calls_unrecorded) {
@@ -437,7 +448,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 			   "were all" : "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
 		err = 1;
 	} else if (err == FUNCTION_NONE) {
-		err = no_function(a, path, o->function);
+		err = no_function(a, path, o->function, o->lib);
 	}
 	if (!err)
 		err = rows_table(a, o, &rows);

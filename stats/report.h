@@ -21,6 +21,7 @@ struct report_opts {
 	size_t limit;              /* rows at most; 0: all */
 	const char *match;         /* fnmatch(3) pattern on the function name, or NULL */
 	const char *function;      /* --function NAME (demangled) */
+	const char *lib;           /* --function LIB:NAME's LIB, or NULL */
 	enum agg_match function_match; /* the rows of NAME: those it matches this well
 				    * (report_function() sets it) */
 	bool off_cpu;              /* --off-cpu: the waits (report_waits) */

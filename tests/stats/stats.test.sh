@@ -33,6 +33,11 @@
 #               name without perf's symbol version ("clock_gettime", as
 #               snaptrace symbols prints it) finds clock_gettime@@GLIBC_2.17,
 #               never the PLT stub clock_gettime@plt.
+#   function-spellings  every spelling of a function the recorder takes
+#               and prints (symbol:NAME, LIB:NAME, a Rust hash) selects
+#               its rows; addr: and FILE:LINE are refused (exit 2) saying
+#               what to write; LIB:NAME of another library names the one
+#               that has it.
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -511,6 +516,39 @@ clock_gettime@@GLIBC_2.17|clock_gettime@@GLIBC_2.17
 clock_gettime@plt|clock_gettime@plt
 EOF_NAMES
 if [ -n "$bad" ]; then fail function-names "$bad"; else ok function-names; fi
+# function-spellings: every spelling of a function the recorder takes and
+# prints ("measured liblzma:lzma_code: 684 calls") selects its rows, or is
+# refused saying what to write: symbol:NAME, LIB:NAME (a library name, a
+# file name, a path; the one of two binaries), a Rust name with its hash
+printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5' \
+	'X 7 7 100 200 sqlite3_step /usr/lib/x86_64-linux-gnu/libsqlite3.so.0' \
+	'X 7 7 200 300 work /bin/app' 'X 7 7 300 400 nanosleep /lib/libc.so.6' \
+	'X 7 7 400 450 nanosleep /bin/app' 'X 7 7 500 600 mycrate::store::flush /bin/app' |
+	"$MKFXT" "$TMP/spell.fxt"
+bad=
+while IFS='|' read -r given row; do
+	got=$("$STATS" --format csv --function "$given" "$TMP/spell.fxt" 2>&1 |
+		awk -F, 'NR > 1 && !NF { exit } NR > 1 { printf "%s%s %s", (NR > 2 ? ";" : ""), $1, $NF }')
+	[ "$got" = "$row" ] || bad+="[--function '$given': '$got', expected '$row']"
+done <<'EOF_SPELL'
+liblzma:lzma_code|lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5
+lzma:lzma_code|lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5
+liblzma.so.5:lzma_code|lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5
+libsqlite3:sqlite3_step|sqlite3_step /usr/lib/x86_64-linux-gnu/libsqlite3.so.0
+symbol:work|work /bin/app
+libc:nanosleep|nanosleep /lib/libc.so.6
+/bin/app:nanosleep|nanosleep /bin/app
+nanosleep|nanosleep /lib/libc.so.6;nanosleep /bin/app
+mycrate::store::flush::h0123456789abcdef|mycrate::store::flush /bin/app
+mycrate[5f3a]::store::flush|mycrate::store::flush /bin/app
+EOF_SPELL
+if [ -n "$bad" ]; then fail function-spellings "$bad"; else ok function-spellings; fi
+expect_exit function-spelling-addr 2 "--function addr:0x12d0: the trace names functions, not addresses: give the function's name" \
+	--function addr:0x12d0 "$TMP/spell.fxt"
+expect_exit function-spelling-line 2 "--function demo.c:73: the trace names functions, not source lines" \
+	--function demo.c:73 "$TMP/spell.fxt"
+expect_exit function-spelling-lib 1 'no function named "work" in a library "libm"; the trace has it in /bin/app$' \
+	--function libm:work "$TMP/spell.fxt"
 printf '%s\n' 'thread 7 7 app' 'X 7 7 800 900 parse(int) /lib/other' \
 	'X 7 7 900 1000 parse(double) /lib/other' 'X 7 7 0 100 work /bin/app' \
 	'X 7 7 200 500 Store::load /bin/app' | "$MKFXT" "$TMP/names2.fxt"
