@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -601,25 +600,36 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 	c[k[1]].missing = c[k[2]].missing = !calls_of(a, r) || !r;
 }
 
-/* |log(total new / old)|: how much a row changed; a row of one side only: infinite. */
-static double change(const struct cell *c)
+int report_cmp_change(uint64_t old_a, uint64_t new_a, uint64_t old_b, uint64_t new_b)
 {
-	if (!c[B_TOTAL_OLD].u || !c[B_TOTAL_NEW].u)
-		return c[B_TOTAL_OLD].u == c[B_TOTAL_NEW].u ? 0 : INFINITY;
-	return fabs(log((double)c[B_TOTAL_NEW].u / (double)c[B_TOTAL_OLD].u));
+	uint64_t da = old_a > new_a ? old_a - new_a : new_a - old_a;
+	uint64_t db = old_b > new_b ? old_b - new_b : new_b - old_b;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (old_a + new_a != old_b + new_b)
+		return old_a + new_a > old_b + new_b ? -1 : 1;
+	return 0;
 }
 
 static int cmp_change(const void *x, const void *y)
 {
 	const struct cell *p = x, *q = y;
-	double a = change(p), b = change(q);
-	uint64_t sa = p[B_TOTAL_OLD].u + p[B_TOTAL_NEW].u, sb = q[B_TOTAL_OLD].u + q[B_TOTAL_NEW].u;
+	int c = report_cmp_change(p[B_TOTAL_OLD].u, p[B_TOTAL_NEW].u, q[B_TOTAL_OLD].u,
+				  q[B_TOTAL_NEW].u);
 
-	if (a != b)
-		return a > b ? -1 : 1;
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	return strcmp(p[B_FUNCTION].s, q[B_FUNCTION].s);
+	return c ? c : strcmp(p[B_FUNCTION].s, q[B_FUNCTION].s);
+}
+
+/* Whether A's recording measured function NAME of binary DSO (paired as
+ * rows are: dso_key()): its calls are counted, 0 when it has no slice. */
+static bool measured_in(const struct agg *a, const char *name, const char *dso)
+{
+	for (size_t i = 0; name && dso && i < a->nmeasured; i++)
+		if (!strcmp(a->measured[i].function, name) &&
+		    !strcmp(dso_key(a->measured[i].dso), dso_key(dso)))
+			return true;
+	return false;
 }
 
 static void ratios(struct cell *c)
@@ -673,13 +683,19 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 			matched[m - idx] = true;
 		fill_side(new, i < new->nrows ? r : NULL, c, false);
 		fill_side(old, i < new->nrows ? (m ? *m : NULL) : r, c, true);
+		/* a function of one side only made 0 calls in the other where that
+		 * trace counts its calls: not sampled, or measured (--measure) */
+		if (i >= new->nrows && measured_in(new, c[B_FUNCTION].s, c[B_DSO].s))
+			c[B_CALLS_NEW].missing = false;
+		if (i < new->nrows && !m && measured_in(old, c[B_FUNCTION].s, c[B_DSO].s))
+			c[B_CALLS_OLD].missing = false;
 		ratios(c);
 		memcpy(row, c, t.ncols * sizeof(*row));
 	}
 	if (!err)
 		report_compared(&t, cmp_change, old_path, new_path, "functions",
 				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and "
-				"percentiles left out)" : "", o, out);
+				"percentiles left out but a measured function's calls)" : "", o, out);
 	table_free(&t);
 	free(idx);
 	free(matched);

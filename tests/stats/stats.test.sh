@@ -293,23 +293,29 @@ else
 	ok exact-formats
 fi
 
-# --baseline: f 10 x 1 us -> 20 x 3 us; g only in the new trace, h only in the old
+# --baseline: f 10 x 1 us -> 20 x 3 us; k 100 ns -> 1 us (the larger
+# ratio, the smaller change: after f, as issue 24's trial found a 3.26x
+# change of 0.37 ms above work's -50.7 ms); g only in the new trace, h only
+# in the old: the largest change of total time first
 {
 	echo "thread 7 7 app"
 	for i in $(seq 10); do echo "X 7 7 $((i * 10000)) $((i * 10000 + 1000)) f /opt/app"; done
 	echo "X 7 7 200000 200500 h /opt/app"
+	echo "X 7 7 250000 250100 k /opt/app"
 } >"$TMP/old.script"
 {
 	echo "thread 7 7 app"
 	for i in $(seq 20); do echo "X 7 7 $((i * 10000)) $((i * 10000 + 3000)) f /opt/app"; done
+	echo "X 7 7 250000 251000 k /opt/app"
 	echo "X 7 7 300000 300700 g /opt/app"
 } >"$TMP/new.script"
 "$MKFXT" "$TMP/old.fxt" <"$TMP/old.script" && "$MKFXT" "$TMP/new.fxt" <"$TMP/new.script"
 "$STATS" --format csv --baseline "$TMP/old.fxt" "$TMP/new.fxt" >"$TMP/base.csv"
 want='function,calls_old,calls_new,calls_ratio,p50_old_ns,p50_new_ns,p50_ratio,p99_old_ns,p99_new_ns,p99_ratio,total_old_ns,total_new_ns,total_ratio,dso
+f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/opt/app
+k,1,1,1.000,100,1000,10.000,100,1000,10.000,100,1000,10.000,/opt/app
 g,0,1,,,700,,,700,,0,700,,/opt/app
-h,1,0,0.000,500,,,500,,,500,0,0.000,/opt/app
-f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/opt/app'
+h,1,0,0.000,500,,,500,,,500,0,0.000,/opt/app'
 if [ "$(cat "$TMP/base.csv")" != "$want" ]; then
 	fail exact-baseline "expected: $(echo "$want" | tr '\n' '|') found: $(tr '\n' '|' <"$TMP/base.csv")"
 elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" | grep -q ' 6\.00x'; then
@@ -334,6 +340,31 @@ elif [ "$paths" != 2 ]; then
 else
 	ok baseline-other-path
 fi
+# baseline-measured: sampled traces count the calls of a measured function
+# (--measure) alone: absent from a trace that measured it, it made 0 calls
+# there (a number, as any count); absent from one that did not, its calls
+# are not counted ("-", empty): the new trace measures f, not m
+{
+	echo "info mode sampling"
+	echo "info measured function=f	dso=/opt/app	calls=2	total_ns=2000"
+	echo "info measured function=m	dso=/opt/app	calls=1	total_ns=500"
+	echo "thread 7 7 app"
+	echo "X 7 7 100 1100 f /opt/app measured=true duration_ns=u1000"
+	echo "X 7 7 2000 3000 f /opt/app measured=true duration_ns=u1000"
+	echo "X 7 7 4000 4500 m /opt/app measured=true duration_ns=u500"
+} | "$MKFXT" "$TMP/old-m.fxt"
+{
+	echo "info mode sampling"
+	echo "info measured function=f	dso=/opt/app	calls=0	total_ns=0"
+	echo "thread 7 7 app"
+	echo "X 7 7 100 200 g /opt/app"
+} | "$MKFXT" "$TMP/new-m.fxt"
+got=$("$STATS" -q --format csv --baseline "$TMP/old-m.fxt" "$TMP/new-m.fxt" | cut -d, -f1-4 | tail -n +2 | sort | tr '\n' ' ')
+if [ "$got" != "f,2,0,0.000 g,,, m,1,, " ]; then
+	fail baseline-measured "function,calls_old,calls_new,calls_ratio: expected 'f,2,0,0.000 g,,, m,1,, ', found '$got'"
+else
+	ok baseline-measured
+fi
 # --baseline naming the trace itself (another spelling, a hard link):
 # exit 2, one line naming both (convert's rule for an input given twice)
 ln "$TMP/new.fxt" "$TMP/new-hard.fxt"
@@ -353,9 +384,10 @@ done
 # totals numbers (0 for an absent function), never a mix of "-" and 0
 { echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
 { echo "info mode sampling"; cat "$TMP/new.script"; } | "$MKFXT" "$TMP/new-s.fxt"
-want='g,,,,,,,,,,0,700,,/opt/app
-h,,,,,,,,,,500,0,0.000,/opt/app
-f,,,,,,,,,,10000,60000,6.000,/opt/app'
+want='f,,,,,,,,,,10000,60000,6.000,/opt/app
+k,,,,,,,,,,100,1000,10.000,/opt/app
+g,,,,,,,,,,0,700,,/opt/app
+h,,,,,,,,,,500,0,0.000,/opt/app'
 got=$("$STATS" -q --format csv --baseline "$TMP/old-s.fxt" "$TMP/new-s.fxt" | tail -n +2)
 if [ "$got" != "$want" ]; then
 	fail sampled-baseline "expected $(echo "$want" | tr '\n' '|') found $(echo "$got" | tr '\n' '|')"
