@@ -71,6 +71,7 @@ struct sl_dso {
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
 	bool dw_failed;         /* libdw could not read it */
 	bool stale;             /* a relative name of an earlier directory */
+	bool syms_read;         /* dso_syms() read the symbols below */
 	struct hash_index sym_index;   /* hash_bytes() of a name -> syms[] */
 	struct sl_sym *syms;
 	size_t capsyms, nsyms;
@@ -360,6 +361,33 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 	return 0;
 }
 
+/* Does ELF define a C++ function (a "_Z" symbol), whose name may be
+ * several overloads'? Read without allocating: a C binary's symbols are
+ * read only for its lines. */
+static bool has_cxx_functions(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			    sym.st_shndx != SHN_UNDEF &&
+			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)) && !strncmp(name, "_Z", 2))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Does ELF hold a DWARF line table (not an empty NOBITS stub)? */
 static bool has_lines(Elf *elf)
 {
@@ -393,9 +421,7 @@ static void open_debug_file(const struct srcline *s, struct sl_dso *d, const cha
 		d->debug_fd = -1;
 }
 
-/* Opens D's binary, checks its build id, reads its symbols (also of a
- * binary without a line table: srcline_signature() names its overloads)
- * and finds its line table (in it or in its debug file). The DWARF itself
+/* Opens D's binary, checks its build id and finds its line table (in it or in its debug file). The DWARF itself
  * is read at the first line looked up (a large one takes a while: libc's,
  * 70 ms). */
 static void open_dso(struct srcline *s, struct sl_dso *d)
@@ -424,11 +450,26 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 		if (d->debug_elf && has_lines(d->debug_elf))
 			d->dwarf_elf = d->debug_elf;
 	}
+	d->state = d->dwarf_elf ? DSO_OK : DSO_NODEBUG;
+}
+
+/* Reads D's symbols (opened: DSO_OK or DSO_NODEBUG) the first time: for
+ * its lines (LINES), or to name overloads, which only a binary with C++
+ * functions has. Returns false when D has none to read, or out of memory
+ * (D's state then DSO_NOMEM). */
+static bool dso_syms(struct sl_dso *d, bool lines)
+{
+	if (d->syms_read)
+		return true;
+	if (!lines && !has_cxx_functions(d->elf) &&
+	    !(d->debug_elf && has_cxx_functions(d->debug_elf)))
+		return false;
+	d->syms_read = true;
 	if (read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
 		d->state = DSO_NOMEM;
-		return;
+		return false;
 	}
-	d->state = d->dwarf_elf ? DSO_OK : DSO_NODEBUG;
+	return true;
 }
 
 static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
@@ -538,6 +579,8 @@ int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const c
 		return -ENOMEM;
 	if (d->state != DSO_OK && d->state != DSO_NODEBUG)
 		return 0;
+	if (!dso_syms(d, false))
+		return d->state == DSO_NOMEM ? -ENOMEM : 0;
 	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE) {
 		const struct sl_sym *y = &d->syms[k];
 
@@ -715,6 +758,8 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
 	}
 	if (d->state != DSO_OK)
 		return 0;
+	if (!dso_syms(d, true))
+		return d->state == DSO_NOMEM ? -ENOMEM : 0;
 	found = find_sym(d, sym, symlen, sym_start, &addr);
 	s->stats.no_binary += off == 0 && found == SYM_MISPLACED;
 	if (found != SYM_ONE)
