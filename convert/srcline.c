@@ -329,9 +329,10 @@ static int add_demangled(struct sl_dso *d, const char *mangled, uint64_t addr)
 	return add_sym(d, base, base, sig, addr) ? 0 : -1;
 }
 
-/* Adds the defined function symbols of ELF's symbol tables (.symtab and
- * .dynsym) to D's table. Returns 0, or -1 on out-of-memory. */
-static int read_syms(struct sl_dso *d, Elf *elf)
+/* Calls FN(NAME, ADDRESS, ARG) for each defined, named function symbol of
+ * ELF's symbol tables (.symtab and .dynsym) until FN returns nonzero.
+ * Returns that, or 0. */
+static int each_func_sym(Elf *elf, int (*fn)(const char *, uint64_t, void *), void *arg)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -345,20 +346,42 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *name;
+			int r;
 
 			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF)
+			    sym.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			if (!add_sym(d, name, NULL, NULL, sym.st_value) ||
-			    ((!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) &&
-			     add_demangled(d, name, sym.st_value)))
-				return -1;
+			if ((r = fn(name, sym.st_value, arg)))
+				return r;
 		}
 	}
 	return 0;
+}
+
+/* each_func_sym()'s callback: adds NAME at ADDR to dso ARG's table. */
+static int add_func_sym(const char *name, uint64_t addr, void *arg)
+{
+	struct sl_dso *d = arg;
+
+	if (!add_sym(d, name, NULL, NULL, addr) ||
+	    ((!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) && add_demangled(d, name, addr)))
+		return -1;
+	return 0;
+}
+
+/* Adds the defined function symbols of ELF's symbol tables to D's table.
+ * Returns 0, or -1 on out-of-memory. */
+static int read_syms(struct sl_dso *d, Elf *elf)
+{
+	return each_func_sym(elf, add_func_sym, d);
+}
+
+/* each_func_sym()'s callback: 1 for a C++ function. */
+static int cxx_func_sym(const char *name, uint64_t addr, void *arg)
+{
+	(void)addr, (void)arg;
+	return !strncmp(name, "_Z", 2);
 }
 
 /* Does ELF define a C++ function (a "_Z" symbol), whose name may be
@@ -366,26 +389,7 @@ static int read_syms(struct sl_dso *d, Elf *elf)
  * read only for its lines. */
 static bool has_cxx_functions(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-			    sym.st_shndx != SHN_UNDEF &&
-			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)) && !strncmp(name, "_Z", 2))
-				return true;
-		}
-	}
-	return false;
+	return each_func_sym(elf, cxx_func_sym, NULL) == 1;
 }
 
 /* Does ELF hold a DWARF line table (not an empty NOBITS stub)? */
