@@ -459,3 +459,10 @@ int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
 			return 0;
 	return -ENOENT;
 }
+
+int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size)
+{
+	if (!rec_proc_same_mntns(pid))
+		return -EXDEV;
+	return find_lib_in_maps(pid, lib, out, size);
+}
