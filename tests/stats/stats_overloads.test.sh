@@ -20,9 +20,11 @@
 #   overload-no-srcline  --no-srcline names them the same way
 #   overload-filter   the converter's --filter takes an overload by its
 #                     signature (that one alone), or by perf's name (all)
+#   overload-unknown  a frame whose symbol's start is not known (no symoff)
+#                     is "app::load(?)": no overload by guess
 . "$(dirname "$0")/../lib.sh"
 
-NAMES="overload-slices overload-function overload-bare overload-no-srcline overload-filter"
+NAMES="overload-slices overload-function overload-bare overload-no-srcline overload-filter overload-unknown"
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 need_built overload-slices "$CONVERT" "$STATS"
 requires_all cxx binutils
@@ -144,3 +146,14 @@ for f in 'app::load(int),app::load(double)|2 app::load(int) ' \
 	fi
 done
 verdict overload-filter "$why"
+
+mkdir -p "$TMP/unk"
+cp "$D_REC/record.json" "$D_REC/measured-calls.txt" "$TMP/unk/"
+sed 's/ app::load+0x8 (/ app::load (/' "$D_REC/perf.data.1" >"$TMP/unk/perf.data.1"
+if ! "$CONVERT" --quiet "$TMP/unk" -o "$TMP/unk.fxt" 2>"$TMP/unk.err"; then
+	fail overload-unknown "conversion failed: $(first_lines "$TMP/unk.err")"
+else
+	got=$(names "$TMP/unk.fxt")
+	verdict overload-unknown "$([ "$got" = "1 app::load(?) 2 app::load(int) " ] ||
+		echo "slices '$got', expected '1 app::load(?) 2 app::load(int) '")"
+fi
