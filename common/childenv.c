@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pathtrust.h"
+
 extern char **environ;
 
 /*
@@ -40,25 +42,24 @@ bool childenv_own_dir(const char *path, bool follow)
 	struct stat st;
 
 	return !(follow ? stat(path, &st) : lstat(path, &st)) && S_ISDIR(st.st_mode) &&
-	       st.st_uid == geteuid() && !(st.st_mode & 022);
+	       st.st_uid == geteuid() && pathtrust_of(&st, NULL) == PATHTRUST_US;
 }
 
 bool childenv_safe_dir(const char *path, char *out, size_t size)
 {
 	char real[PATH_MAX], *slash;
-	struct stat st;
+	struct stat entry, dir;
 
 	if (!path || path[0] != '/' || !realpath(path, real) || !childenv_own_dir(real, false) ||
-	    strlen(real) >= size)
+	    strlen(real) >= size || lstat(real, &entry))
 		return false;
 	strcpy(out, real);
-	while ((slash = strrchr(real, '/'))) {
+	while (strcmp(real, "/")) {
+		slash = strrchr(real, '/');
 		slash[slash == real] = '\0';	/* the directory above; "/" last */
-		if (lstat(real, &st) || (st.st_uid && st.st_uid != geteuid()) ||
-		    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
+		if (lstat(real, &dir) || pathtrust_of(&dir, &entry) != PATHTRUST_US)
 			return false;
-		if (slash == real)
-			break;
+		entry = dir;
 	}
 	return true;
 }

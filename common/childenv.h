@@ -23,7 +23,7 @@
 
 /*
  * Whether PATH is a directory of the caller's (euid; root's counts for
- * root) that nobody else may write (no group or other write bit): PATH
+ * root) where nobody else may put a name (pathtrust.h: PATHTRUST_US): PATH
  * itself when not FOLLOW (lstat: a link is not), else what it leads to.
  */
 bool childenv_own_dir(const char *path, bool follow);
@@ -31,10 +31,11 @@ bool childenv_own_dir(const char *path, bool follow);
 /*
  * Whether PATH (absolute) leads to a directory of the caller's that nobody
  * else may write (childenv_own_dir()) along a path nobody else may change:
- * every directory above the one it resolves to belongs to root or the
- * caller, and others may not write it unless it is sticky (/tmp: nobody
- * else may rename what the caller has there). Its resolved path (realpath)
- * into OUT (SIZE bytes) when true.
+ * for each directory above the one it resolves to, pathtrust_of() that
+ * directory and the entry on the way in it is PATHTRUST_US (root's or the
+ * caller's, written by nobody else, or sticky as /tmp with the entry root's
+ * or the caller's). Its resolved path (realpath) into OUT (SIZE bytes)
+ * when true.
  */
 bool childenv_safe_dir(const char *path, char *out, size_t size);
 

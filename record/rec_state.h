@@ -124,6 +124,8 @@ struct rec_session {
 				       * with --multi-thread, which records them) */
 	uint64_t children_unrecorded; /* child processes the targets started, not recorded
 				       * (forks.h; 0 also where it cannot be counted) */
+	int abort_probes;             /* uprobe events opened for the abort causes
+				       * (sigwatch.h), 0: none */
 	struct rec_signal_log *signals; /* owned, in the order seen */
 	int nsignals;
 	size_t signals_cap;
