@@ -138,6 +138,12 @@ bool conv_func_is_uprobes(const struct conv_func *f)
 	return f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9);
 }
 
+bool conv_func_is_loop(const struct conv_func *f)
+{
+	return f->dsolen == sizeof(CONV_LOOP_DSO) - 1 &&
+	       !memcmp(f->key + f->symlen, CONV_LOOP_DSO, f->dsolen);
+}
+
 /* Whether F is the kernel's entry of a breakpoint trap (x86-64). */
 static bool int3_entry(const struct conv_func *f)
 {
@@ -177,8 +183,7 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 	 * instruction */
 	if (conv_func_is_uprobes(f))
 		return fxt_writer_cstring(c->w, "[uprobe: a probed instruction, run out of line]");
-	if (f->dsolen == sizeof(CONV_LOOP_DSO) - 1 &&
-	    !memcmp(f->key + f->symlen, CONV_LOOP_DSO, f->dsolen)) {
+	if (conv_func_is_loop(f)) {
 		snprintf(pre, sizeof(pre), "[call chain cut: 0x%" PRIx64 " repeats]", ip);
 		return fxt_writer_cstring(c->w, pre);
 	}
