@@ -461,17 +461,19 @@ static bool root_past_first(const struct conv_site *frames, size_t n)
  * both ways would otherwise alternate between two stacks from the bottom
  * up, cutting every frame into a slice per sample (trial 11: the demo's
  * main in 193 slices). A root as the innermost frame, with frames past it,
- * is a call the thread is in, not where it starts, when a root lies further
- * out or the thread's stack has another root: pthread_create's clone3 in
- * the thread that creates one (trial 13: the demo's main thread drawn as a
+ * is where the thread is, not where it started, when a root lies further
+ * out, the thread's stack has another root, or it is a new thread's entry
+ * (clone3) in a process's main thread: pthread_create's clone3 in the
+ * thread that creates one (trial 13: the demo's main thread drawn as a
  * root clone3 with its callers lost). A new thread's return from clone3
  * is the thread's start: its root. */
 static size_t to_root(const struct conv_thread *t, const struct conv_site *frames, size_t n)
 {
-	const struct conv_func *base = t->depth ? t->stack[0].func : NULL;
-	size_t from = n > 1 && frames[0].func && frames[0].func->root &&
-		      (root_past_first(frames, n) ||
-		       (base && base->root && base != frames[0].func));
+	const struct conv_func *first = n ? frames[0].func : NULL,
+			       *base = t->depth ? t->stack[0].func : NULL;
+	size_t from = n > 1 && first && first->root &&
+		      (root_past_first(frames, n) || (base && base->root && base != first) ||
+		       (first->thread_entry && t->tid == t->pid));
 
 	for (size_t i = from; i < n; i++)
 		if (frames[i].func && frames[i].func->root)

@@ -33,6 +33,8 @@ struct conv_func {
 	bool root;               /* a function a complete user-space call chain ends in
 				  * (_start, __libc_start_main, clone, start_thread...;
 				  * funcs.c) */
+	bool thread_entry;       /* a root where a new thread starts (clone, clone3):
+				  * never a process's main thread's */
 	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
