@@ -249,7 +249,8 @@ static const struct opt table[] = {
 	  .verbs = BOTH, .section = "perf",
 	  .help = "pass ARG to perf record (repeatable)" },
 	{ "dry-run", 0, FLAG(rec.dry_run), .verbs = BOTH, .section = "perf",
-	  .help = "print the perf command line and exit" },
+	  .help = "print the perf command line and exit, after resolving\n"
+	  "the trigger and measures as a recording does" },
 	{ "output", 'o', PATH("FILE", trace), .verbs = REC_CLI_FRONTEND, .section = "trace",
 	  .help = "the trace: FILE.fxt.gz (default trace.fxt.gz), FILE.fxt\n"
 	  "or - (raw FXT on stdout; the program's stdout then goes to stderr)" },

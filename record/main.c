@@ -130,54 +130,6 @@ static void pick_callgraph(struct rec_opts *o, const struct rec_host *h, const c
 	diag_info("%s", why);
 }
 
-/* Whether a recording with O of EXE would have a trigger: a signal, or a
- * function that resolves ('?', the picker, is taken as one). */
-static bool dry_run_trigger(const struct rec_opts *o, const char *exe)
-{
-	struct rec_trigger_loc loc;
-	char why[512];
-
-	if (rec_trigspec_signal(o->trigger) > 0 || (o->trigger && !strcmp(o->trigger, "?")))
-		return true;
-	return rec_trigspec_resolve(o->trigger, exe, o->ncmd ? 0 : o->tid ? o->tid : o->pids[0],
-				    &loc, why, sizeof(why)) == 0;
-}
-
-static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
-{
-	struct rec_opts oo = *opts, *o = &oo;
-	struct rec_plan plan;
-	char list[REC_MAX_PIDS * 12], line[8192], exe[PATH_MAX];
-	const char *flag;
-	bool trigger;
-	int err;
-
-	if (!o->ncmd || run_find_program(o->cmd[0], exe, sizeof(exe)))
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)(o->tid ? o->tid : o->pids[0]));
-	if (rec_host_refuses(h, o, line, sizeof(line))) {
-		diag_error("%s", line);
-		return EXIT_USAGE;
-	}
-	pick_callgraph(o, h, exe);
-	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
-	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
-	if (err) {
-		diag_error("cannot build the perf command line: %s", strerror(-err));
-		return EXIT_USAGE;
-	}
-	rec_plan_print_notes(&plan);
-	trigger = dry_run_trigger(o, exe);
-	if (trigger) {
-		struct rec_arming arm;
-
-		rec_arming_decide(o, h, &plan, &arm);
-		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
-	}
-	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
-	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
-	return EXIT_OK;
-}
-
 /* Checks what recording needs before anything starts. Returns -1 or an exit status. */
 static int preflight(const struct rec_opts *o, const struct rec_host *h)
 {
@@ -443,14 +395,18 @@ static const char *shell_command(const struct rec_session *s)
 	return s->o->ncmd ? rec_target_shell_command(s->exe, s->o->cmd) : NULL;
 }
 
-/* Resolves the target and the trigger; launches a command (stopped). */
-static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+/*
+ * Resolves the trigger (a signal, a function, or none), the slow-call
+ * trigger's exits, each --measure and the probe mechanism for the target
+ * found (S->exe, S->target): the real run and --dry-run both, so a dry run
+ * refuses what the recording would. Returns -1 to go on, else the exit
+ * status after an error.
+ */
+static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 {
 	char why[1024];
-	int err, r = find_target(s, o);
+	int err, r;
 
-	if (r >= 0)
-		return r;
 	s->sig_trigger = rec_trigspec_signal(o->trigger);
 	if (s->sig_trigger < 0) {
 		diag_error("--trigger %s: expected a signal name or number after 'signal:' "
@@ -498,6 +454,46 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
 			  o->duration_s > 0 ? " or --duration" : "");
 	}
+	return -1;
+}
+
+/* Frees what resolve_probes() found: the measures and the slow-call
+ * trigger's exits. */
+static void free_probes(struct rec_session *s)
+{
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_free(&s->measures[i]);
+	s->nmeasures = 0;
+	rec_callexits_free(&s->callexits);
+	if (s->have_trigger && s->loc.probe_fd >= 0)
+		close(s->loc.probe_fd);
+	s->have_trigger = false;
+}
+
+/* Says the trigger S has (resolve_probes()), as the recording's start-up
+ * line and the dry run's. */
+static void say_trigger(const struct rec_session *s)
+{
+	char name[SIG_NAME_MAX];
+
+	if (s->sig_trigger)
+		diag_info("trigger: the program receiving %s",
+			  sig_name(s->sig_trigger, name, sizeof(name)));
+	else if (s->have_trigger)
+		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
+			  rec_mechanism_name(s->mech));
+}
+
+/* Resolves the target and the trigger; launches a command (stopped). */
+static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+{
+	int err, r = find_target(s, o);
+
+	if (r >= 0)
+		return r;
+	r = resolve_probes(s, o);
+	if (r >= 0)
+		return r;
 	if (o->ncmd) {
 		err = rec_target_launch(&s->target, s->exe, o->cmd);
 		if (err) {
@@ -845,15 +841,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			  "sampling (no Intel PT on this host)");
 	rec_plan_print_notes(&s->plan);
 	if (s->have_trigger || s->sig_trigger) {
-		char name[SIG_NAME_MAX];
-
 		rec_arming_decide(o, h, &s->plan, &s->arm);
-		if (s->sig_trigger)
-			diag_info("trigger: the program receiving %s",
-				  sig_name(s->sig_trigger, name, sizeof(name)));
-		else
-			diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
-				  rec_mechanism_name(s->mech));
+		say_trigger(s);
 	} else {
 		/* the options that act on trigger hits, in a recording without any */
 		const struct { bool given; const char *option, *does; } on_hits[] = {
@@ -881,6 +870,90 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	for (int i = 0; i < s->nmeasures; i++)
 		rec_measure_free(&s->measures[i]);
 	return r;
+}
+
+/* Whether each process (or -t's thread) O attaches to is a user process
+ * running now, whose executable a dry run reads; the first that is not is
+ * said (the recording would refuse it). */
+static bool dry_run_attachable(const struct rec_opts *o)
+{
+	int n = o->tid ? 1 : o->npids;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = o->tid ? o->tid : o->pids[i];
+		bool alive = rec_proc_alive(pid);
+
+		if (!alive || rec_proc_kernel_thread(pid)) {
+			diag_info("%s %d: %s now, which the recording refuses: the trigger and "
+				  "measures are not resolved", o->tid ? "-t" : "-p", (int)pid,
+				  alive ? "a kernel thread" : "no process runs");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * --dry-run: the perf command line a recording with OPTS would run, after
+ * the checks the recording makes before it starts perf: the program found,
+ * the trigger, the slow-call trigger and each --measure resolved by the same
+ * code (resolve_probes()), so a dry run fails where the recording would, and
+ * says the trigger it would use. An attached process is not held: its
+ * probes are resolved in /proc/PID/exe when it is a user process running
+ * now; any other PID gets its command line, with no trigger looked for
+ * (dry_run_attachable() says so). S: the session (zeroed), used for that.
+ */
+static int dry_run(struct rec_session *s, const struct rec_opts *opts, const struct rec_host *h)
+{
+	struct rec_opts oo = *opts, *o = &oo;
+	struct rec_plan plan;
+	char list[REC_MAX_PIDS * 12], line[8192];
+	pid_t pid = o->tid ? o->tid : o->pids[0];
+	const char *flag;
+	bool trigger;
+	int err, r = -1;
+
+	s->o = o;
+	s->h = h;
+	if (rec_host_refuses(h, o, line, sizeof(line))) {
+		diag_error("%s", line);
+		return EXIT_USAGE;
+	}
+	if (o->ncmd) {
+		r = find_target(s, o);
+	} else {
+		s->target.pids[0] = pid;
+		s->target.npids = 1;
+		snprintf(s->target.exe, sizeof(s->target.exe), "/proc/%d/exe", (int)pid);
+		snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
+	}
+	if (r < 0 && (o->ncmd || dry_run_attachable(o)))
+		r = resolve_probes(s, o);
+	if (r >= 0) {
+		free_probes(s);
+		return r;
+	}
+	pick_callgraph(o, h, s->exe);
+	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
+	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
+	if (err) {
+		free_probes(s);
+		diag_error("cannot build the perf command line: %s", strerror(-err));
+		return EXIT_USAGE;
+	}
+	rec_plan_print_notes(&plan);
+	trigger = s->have_trigger || s->sig_trigger;
+	if (trigger) {
+		struct rec_arming arm;
+
+		say_trigger(s);
+		rec_arming_decide(o, h, &plan, &arm);
+		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
+	}
+	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
+	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
+	free_probes(s);
+	return EXIT_OK;
 }
 
 /* Writes S's record.json and says how the recording ended (ERR: the
@@ -1006,7 +1079,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o->dry_run) {
-		r = dry_run(o, &h);
+		r = dry_run(&session, o, &h);
 		goto out;
 	}
 	r = preflight(o, &h);

@@ -247,6 +247,45 @@ done <<EOF
 EOF
 if [ -n "$bad" ]; then fail dryrun_startup_lines "$bad"; else ok dryrun_startup_lines; fi
 
+# A dry run checks what the recording checks before perf starts, by the same
+# code (record/main.c resolve_probes): a trigger or --measure that does not
+# resolve fails it with the recording's error and exit status (1: not
+# found; 2: a usage error: MID is one byte into an instruction of
+# work_leaf), and the trigger it would use is said (issue 24,
+# trial 13: all of these were "would record (... no trigger ...)", exit 0).
+MID=$(objdump -d "$WL" | awk -F'\t' '/<work_leaf>:/ { f = 1; next } f && /^$/ { exit }
+	f && NF >= 3 && split($2, b, " ") > 1 { sub(/^ */, "", $1); sub(/:$/, "", $1); print $1; exit }')
+# one byte into that instruction (of two or more bytes)
+[ -n "$MID" ] && MID=$(printf '%x' $((0x$MID + 1)))
+bad=""
+while IFS='|' read -r args rc want; do
+	# shellcheck disable=SC2086
+	"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling $args >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	[ "$got" = "$rc" ] && grep -Eq "^snaptrace-record: $want" "$TMP/err" &&
+		{ [ "$rc" = 0 ] || [ ! -s "$TMP/out" ]; } ||
+		bad="$bad [$args: exit $got, expected $rc and '$want': $(first_lines "$TMP/err")]"
+done <<EOF
+--trigger nosuch -- $WL|1|--trigger nosuch: .*expected a function named 'nosuch', found none
+--trigger workload.c:1 -- $WL|1|--trigger workload.c:1: .*expected code at workload.c:1, found none
+--trigger addr:0x${MID:-0} -- $WL|2|--trigger addr:0x${MID:-0}: 0x${MID:-0} is inside the instruction at
+--measure nosuch -- $WL|1|--measure nosuch: .*expected a function named 'nosuch', found none
+--measure work_leaf --measure work_leaf -- $WL|2|--measure work_leaf: expected each function once, found work_leaf measured already
+--trigger none --trigger-slower-than 5ms -- $WL|2|--trigger-slower-than: expected a function trigger
+--trigger signal:NOSUCH -- $WL|2|--trigger signal:NOSUCH: expected a signal name
+-- $TMP/no-such-program|2|$TMP/no-such-program: expected an executable program
+--trigger work_leaf -- $WL|0|trigger: work_leaf \($WL\) by (uprobe|breakpoint)$
+-- $WL|0|trigger: snaptrace_trigger \($WL\) by (uprobe|breakpoint)$
+--trigger signal:USR1 -- $WL|0|trigger: the program receiving SIGUSR1$
+EOF
+if [ -z "$MID" ]; then
+	fail dryrun_resolves_as_recording "no instruction of work_leaf longer than a byte in objdump -d $WL"
+elif [ -n "$bad" ]; then
+	fail dryrun_resolves_as_recording "$bad"
+else
+	ok dryrun_resolves_as_recording
+fi
+
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
         --kcore    copy /proc/kcore")
