@@ -177,7 +177,9 @@ static const struct opt table[] = {
 	  .expect = "a thread id from 1 to 4194304", .verbs = BOTH, .section = "target",
 	  .help = "attach to one thread" },
 	{ "multi-thread", 0, FLAG(rec.multi_thread), .verbs = BOTH, .section = "target",
-	  .help = "trace every thread (default: the main thread only)" },
+	  .help = "trace every thread and the processes the target forks\n"
+	  "(default: the main thread only); triggers and measures\n"
+	  "watch the target's own threads only" },
 	{ "output", 'o', PATH("DIR", rec.outdir), .verbs = REC_CLI_RECORDER, .section = "recording",
 	  .help = "working directory (default ./snaptrace-YYYYmmdd-HHMMSS)" },
 	{ "mode", 0, CHOICE("MODE", modes, rec.mode), .verbs = BOTH, .section = "recording",

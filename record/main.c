@@ -454,6 +454,15 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
 			  o->duration_s > 0 ? " or --duration" : "");
 	}
+	/* perf follows the children; the probes count the targets' own hits
+	 * (trigger.h: other processes' are dropped) */
+	if (o->multi_thread && ((s->have_trigger && !s->sig_trigger) || s->nmeasures))
+		diag_info("note: --multi-thread records the processes %s forks too, but %s "
+			  "only %s: a call in a child process is not seen (to watch one, record "
+			  "the child's program itself)", o->ncmd ? "the program" : "each one attached to",
+			  s->have_trigger && s->nmeasures ? "the trigger and --measure watch" :
+			  s->have_trigger ? "the trigger watches" : "--measure watches",
+			  o->ncmd ? "the launched process" : "the processes attached to");
 	return -1;
 }
 

@@ -251,7 +251,8 @@ if [ -n "$bad" ]; then fail dryrun_startup_lines "$bad"; else ok dryrun_startup_
 # code (record/main.c resolve_probes): a trigger or --measure that does not
 # resolve fails it with the recording's error and exit status (1: not
 # found; 2: a usage error: MID is one byte into an instruction of
-# work_leaf), and the trigger it would use is said (issue 24,
+# work_leaf), and the trigger it would use is said, and with --multi-thread
+# that a child process's calls are not watched (issue 24,
 # trial 13: all of these were "would record (... no trigger ...)", exit 0).
 MID=$(objdump -d "$WL" | awk -F'\t' '/<work_leaf>:/ { f = 1; next } f && /^$/ { exit }
 	f && NF >= 3 && split($2, b, " ") > 1 { sub(/^ */, "", $1); sub(/:$/, "", $1); print $1; exit }')
@@ -277,6 +278,8 @@ done <<EOF
 --trigger work_leaf -- $WL|0|trigger: work_leaf \($WL\) by (uprobe|breakpoint)$
 -- $WL|0|trigger: snaptrace_trigger \($WL\) by (uprobe|breakpoint)$
 --trigger signal:USR1 -- $WL|0|trigger: the program receiving SIGUSR1$
+--multi-thread --trigger none --measure work_leaf -- $WL|0|note: --multi-thread records the processes the program forks too, but --measure watches only the launched process
+--multi-thread --trigger work_leaf --measure work_mid -- $WL|0|note: --multi-thread records .* but the trigger and --measure watch only the launched process
 EOF
 if [ -z "$MID" ]; then
 	fail dryrun_resolves_as_recording "no instruction of work_leaf longer than a byte in objdump -d $WL"
