@@ -238,8 +238,10 @@ static const struct opt table[] = {
 	  .verbs = BOTH, .section = "triggers",
 	  .help = "ignore trigger hits until the recording has run this long\n"
 	  "(default: a hit waits until the ring has filled; 0: at once)" },
-	{ "min-interval", 0, .kind = OPT_COUNT, .arg = "MS", .max = 86400000,
-	  FIELD(rec.min_interval_ms), .expect = "milliseconds from 0 to 86400000", .verbs = BOTH,
+	{ "min-interval", 0, .kind = OPT_MILLISECONDS, .arg = "MS", .max = 86400000000000ull,
+	  FIELD(rec.min_interval_ns), .needs = "multi-snapshot",
+	  .expect = "a duration from 0 to 86400s (a bare number: milliseconds; e.g. 100, 100ms, 0.5s)",
+	  .verbs = BOTH,
 	  .section = "triggers", .help = "least time between two snapshots (default 100)" },
 	{ "duration", 0, .kind = OPT_SECONDS, .arg = "SECONDS", .min = 1000000,
 	  .max = DURATION_MAX_NS, .set = set_duration,
@@ -371,6 +373,22 @@ static int check_combination(struct rec_cli *c)
 	if (targets != 1)
 		return opt_error(p, "%s", targets ? "expected one target: -- CMD, -p PID or -t TID; "
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
+	/* an option the command line itself makes useless is a usage error;
+	 * one the program makes useless (no default trigger in it) a warning */
+	if (o->trigger && !strcmp(o->trigger, "none") &&
+	    (o->arm_after_s >= 0 || o->multi_snapshot))
+		return opt_error(p, "--%s: expected a trigger (it %s), found --trigger none",
+				 o->arm_after_s >= 0 ? "arm-after" : "multi-snapshot",
+				 o->arm_after_s >= 0 ? "delays the trigger" :
+				 "takes a snapshot at each trigger hit");
+	/* a mode given makes these useless; under --mode auto the host decides
+	 * (plan.c warns) */
+	if (o->mode == REC_MODE_PT && o->callgraph != REC_CG_FP)
+		return opt_error(p, "--callgraph: expected --mode sampling or auto (call graphs "
+				 "are sampled; Intel PT records every call), found --mode pt");
+	if (o->mode == REC_MODE_SAMPLING && o->timer_res != REC_RES_NORMAL)
+		return opt_error(p, "--timer-resolution: expected --mode pt or auto (it sets "
+				 "Intel PT timing), found --mode sampling");
 	if (o->slower_than_ns && o->mechanism == REC_MECH_BREAKPOINT)
 		return opt_error(p, "--trigger-slower-than: expected --trigger-mechanism uprobe or "
 				 "auto (uprobes watch the returns), found breakpoint");
@@ -418,7 +436,7 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 		.callgraph = REC_CG_FP,
 		.mechanism = REC_MECH_AUTO,
 		.sampling_freq = 5000,
-		.min_interval_ms = REC_MIN_INTERVAL_MS,
+		.min_interval_ns = REC_MIN_INTERVAL_NS,
 		.arm_after_s = -1,
 		.argc = argc,
 		.argv = argv,

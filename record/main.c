@@ -156,9 +156,11 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 		return EXIT_USAGE;
 	}
 	if (o->mode == REC_MODE_PT && !h->has_intel_pt) {
+		/* what the host lacks for an option asked is a usage error, as
+		 * rec_host_refuses() says for --callgraph lbr and --sampling-freq */
 		diag_error("--mode pt: expected Intel PT (/sys/bus/event_source/devices/intel_pt), "
 			   "found none; use --mode sampling or auto");
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;
 	}
 	return -1;
 }
@@ -450,9 +452,22 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 	} else if (!o->trigger) {
 		char how[64];
 
+		/* the options that act on trigger hits, in a recording without
+		 * any (with --trigger none they are usage errors: cli.c) */
+		const struct { bool given; const char *option, *does; } on_hits[] = {
+			{ o->arm_after_s >= 0, "--arm-after", "it delays the trigger" },
+			{ o->multi_snapshot, "--multi-snapshot", "it takes a snapshot at each "
+			  "trigger hit" },
+		};
+
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
 			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
 			  o->duration_s > 0 ? " or --duration" : "");
+		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
+			if (on_hits[i].given)
+				diag_warn("%s is ignored: %s, and %s has no trigger symbol (one "
+					  "snapshot at the end)", on_hits[i].option, on_hits[i].does,
+					  s->exe);
 	}
 	/* perf follows the children; the probes count the targets' own hits
 	 * (trigger.h: other processes' are dropped) */
@@ -852,18 +867,6 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	if (s->have_trigger || s->sig_trigger) {
 		rec_arming_decide(o, h, &s->plan, &s->arm);
 		say_trigger(s);
-	} else {
-		/* the options that act on trigger hits, in a recording without any */
-		const struct { bool given; const char *option, *does; } on_hits[] = {
-			{ o->arm_after_s >= 0, "--arm-after", "it delays the trigger" },
-			{ o->multi_snapshot, "--multi-snapshot", "it takes a snapshot at each "
-			  "trigger hit" },
-		};
-
-		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
-			if (on_hits[i].given)
-				diag_warn("%s is ignored: %s, and this recording has none (one "
-					  "snapshot at its end)", on_hits[i].option, on_hits[i].does);
 	}
 	err = rec_session_run(s);
 	if (err && s->end == RECORD_END_NONE) {

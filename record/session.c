@@ -999,7 +999,7 @@ int rec_session_run(struct rec_session *s)
 					     .pids = s->target.pids, .npids = s->target.npids };
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	s->slow.recorded = &s->recorded;
-	rec_hitpolicy_init(&s->pol, s->o->multi_snapshot, s->o->min_interval_ms, s->arm.by);
+	rec_hitpolicy_init(&s->pol, s->o->multi_snapshot, s->o->min_interval_ns, s->arm.by);
 	err = rec_report_reserve(s);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",

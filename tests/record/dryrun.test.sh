@@ -182,7 +182,7 @@ PIDS=$(seq -s, 1000001 1000064)
 check dryrun_many_pids 6.1.187 "--mode pt --timer-resolution low --multi-thread -p $PIDS" \
 	"$NB -e intel_pt//u$SIGPT -p $PIDS --snapshot=e $SWE $CTL"
 
-# An option the mode does not use is a warning, also under --quiet.
+# An option the program makes useless is a warning, also under --quiet.
 # warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.
 warned() {
 	local perf
@@ -196,11 +196,8 @@ warned() {
 		ok "$1"
 	fi
 }
-warned dryrun_warn_timer_res_sampling "--mode sampling --timer-resolution high -t 42" \
-	"--timer-resolution is ignored"
-warned dryrun_warn_callgraph_pt "--mode pt --callgraph dwarf -t 42" "--callgraph is ignored"
-warned dryrun_warn_min_interval_single "--mode sampling --min-interval 10 -t 42" \
-	"--min-interval is ignored"
+warned dryrun_warn_multi_snapshot_no_trigger "--mode sampling --multi-snapshot -- /bin/true" \
+	"--multi-snapshot is ignored"
 if "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling --multi-snapshot \
 	--min-interval 10 -t 42 2>&1 >/dev/null | grep -q 'min-interval'; then
 	fail dryrun_min_interval_multi_quiet "--min-interval with --multi-snapshot is warned about"
@@ -288,6 +285,36 @@ elif [ -n "$bad" ]; then
 else
 	ok dryrun_resolves_as_recording
 fi
+
+# One rule for an option that would have no effect (issue 24, trial 13):
+# the command line alone makes it useless (--min-interval without
+# --multi-snapshot, --arm-after or --multi-snapshot with --trigger none,
+# --timer-resolution with --mode sampling, --callgraph with --mode pt): a
+# usage error (exit 2, one line naming it); the program makes it useless (no
+# trigger symbol in it): a warning. Every duration option takes a unit,
+# --min-interval's bare number being milliseconds (numparse.h
+# num_parse_time, one parser).
+bad=""
+while IFS='|' read -r args rc want; do
+	# shellcheck disable=SC2086
+	"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run $args >/dev/null 2>"$TMP/err"
+	got=$?
+	[ "$got" = "$rc" ] && grep -Eq "^snaptrace-record: $want" "$TMP/err" &&
+		{ [ "$rc" = 0 ] || [ "$(wc -l <"$TMP/err")" = 1 ]; } ||
+		bad="$bad [$args: exit $got, expected $rc and '$want': $(first_lines "$TMP/err")]"
+done <<EOF
+--mode sampling --min-interval 10 -- $WL|2|--min-interval needs --multi-snapshot
+--mode sampling --timer-resolution high -- $WL|2|--timer-resolution: expected --mode pt or auto .*found --mode sampling
+--mode pt --callgraph dwarf -- $WL|2|--callgraph: expected --mode sampling or auto .*found --mode pt
+--mode sampling --arm-after 2 --trigger none -- $WL|2|--arm-after: expected a trigger \(it delays the trigger\), found --trigger none
+--mode sampling --multi-snapshot --trigger none -- $WL|2|--multi-snapshot: expected a trigger .*found --trigger none
+--mode sampling --multi-snapshot -- /bin/true|0|warning: --multi-snapshot is ignored: it takes a snapshot at each trigger hit, and [^ ]*true has no trigger symbol
+--mode sampling --multi-snapshot --min-interval 250ms -- $WL|0|would record \(sampling, a snapshot at each trigger hit, at most one per 250 ms, until the end\)
+--mode sampling --multi-snapshot --min-interval 1.5s -- $WL|0|would record \(.* at most one per 1.5 s, until the end\)
+--mode sampling --multi-snapshot --min-interval 40 -- $WL|0|would record \(.* at most one per 40 ms, until the end\)
+--mode sampling --multi-snapshot --min-interval 40x -- $WL|2|--min-interval 40x: expected a duration from 0 to 86400s
+EOF
+if [ -n "$bad" ]; then fail dryrun_no_effect_and_durations "$bad"; else ok dryrun_no_effect_and_durations; fi
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>
