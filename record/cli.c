@@ -313,23 +313,14 @@ static const struct opt_prog recorder = {
 };
 
 /* `snaptrace run` and `snaptrace attach`: the front end, whose man page
- * is snaptrace(1); VERB: what its usage errors point to. */
-#define FRONTEND(verb) { \
+ * is snaptrace(1) (run's: every verb); VERB: what its usage errors point
+ * to; SYNOPSIS and DESCRIPTION: its --help's. */
+#define FRONTEND(verb, synopsis_, description_) { \
 	.name = "snaptrace", \
 	.help_cmd = "snaptrace " verb " --help", \
 	.summary = "record a process around the moment that matters and write a Perfetto trace", \
-	.synopsis = "snaptrace run [OPTIONS] -- CMD [ARGS...]\n" \
-		    "snaptrace attach [OPTIONS] [-p PID[,PID...] | -t TID]\n" \
-		    "snaptrace convert [CONVERT OPTIONS] INPUT... [-o OUT]\n" \
-		    "snaptrace stats [STATS OPTIONS] TRACE.fxt[.gz]\n" \
-		    "snaptrace check\n" \
-		    "snaptrace symbols PROG|PID [PATTERN]\n", \
-	.description = "Records with perf into a ring buffer, keeps the moments before the trigger\n" \
-		       "and writes them as a Perfetto trace: run launches CMD, attach takes\n" \
-		       "running processes (without -p or -t it lets you pick one). convert is\n" \
-		       "snaptrace-convert(1), stats snaptrace-stats(1); check reports what this\n" \
-		       "host offers for recording, symbols the functions that can be triggers.\n" \
-		       "The options below are those of run and attach.\n", \
+	.synopsis = synopsis_, \
+	.description = description_, \
 	.epilogue = frontend_epilogue, \
 	.see_also = "snaptrace-record(1), snaptrace-convert(1), snaptrace-stats(1), perf(1)", \
 	.opts = table, \
@@ -339,8 +330,26 @@ static const struct opt_prog recorder = {
 	.commands = "run attach convert stats check symbols", \
 }
 
-static const struct opt_prog frontend_run = FRONTEND("run");
-static const struct opt_prog frontend_attach = FRONTEND("attach");
+static const struct opt_prog frontend_run = FRONTEND("run",
+	"snaptrace run [OPTIONS] -- CMD [ARGS...]\n"
+	"snaptrace attach [OPTIONS] [-p PID[,PID...] | -t TID]\n"
+	"snaptrace convert [CONVERT OPTIONS] INPUT... [-o OUT]\n"
+	"snaptrace stats [STATS OPTIONS] TRACE.fxt[.gz]\n"
+	"snaptrace check\n"
+	"snaptrace symbols PROG|PID [PATTERN]\n",
+	"Records with perf into a ring buffer, keeps the moments before the trigger\n"
+	"and writes them as a Perfetto trace: run launches CMD, attach takes\n"
+	"running processes (without -p or -t it lets you pick one). convert is\n"
+	"snaptrace-convert(1), stats snaptrace-stats(1); check reports what this\n"
+	"host offers for recording, symbols the functions that can be triggers.\n"
+	"The options below are those of run and attach.\n");
+static const struct opt_prog frontend_attach = FRONTEND("attach",
+	"snaptrace attach [OPTIONS] [-p PID[,PID...] | -t TID]\n",
+	"Attaches to running processes (-p) or one thread (-t), records with perf\n"
+	"into a ring buffer, keeps the moments before the trigger and writes them\n"
+	"as a Perfetto trace. Without -p or -t it lets you pick a process on the\n"
+	"terminal. The processes are never signalled: the recording ends at the\n"
+	"trigger, at --duration, when they exit, or with Ctrl-C.\n");
 
 /* Checks what the options say together (the table's NEEDS and EXCLUDES
  * are checked by opt_parse()). Returns -1 or EXIT_USAGE. */
@@ -414,6 +423,21 @@ static int take_front_end(int argc, char **argv, struct rec_cli *c)
 	}
 	if (!used)
 		return 0;
+	/* snaptrace check, snaptrace symbols PROG|PID: the recorder's --check
+	 * and --symbols, their messages naming the command the user ran */
+	if (!strcmp(v, "check") || !strcmp(v, "symbols")) {
+		static struct opt_prog tool;
+		bool check = v[0] == 'c';
+
+		tool = recorder;
+		tool.help_cmd = check ? "snaptrace check --help" : "snaptrace symbols --help";
+		c->prog = &tool;
+		diag_init(check ? "snaptrace check" : "snaptrace symbols");
+		c->check = check;
+		if (!check)	/* never a recording: a missing PROG is "" (refused) */
+			c->symbols = used + 1 < argc ? argv[++used] : "";
+		return used;
+	}
 	for (int i = 1; verbs[i]; i++)
 		if (!strcmp(verbs[i], v)) {
 			c->verb = (enum rec_cli_verb)i;
@@ -446,7 +470,8 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 	c->trace = "trace.fxt.gz";
 	skip = take_front_end(argc, argv, c);
 	if (skip < 0)
-		return opt_error(c->prog, "--front-end: expected run or attach, found '%s'",
+		return opt_error(c->prog, "--front-end: expected run, attach, check or symbols, "
+				 "found '%s'",
 				 argv[1][11] == '=' ? argv[1] + 12 : argv[2]);
 	r = opt_parse(c->prog, argc, argv, 1 + skip, c, &operand, NULL);
 	if (r >= 0)
