@@ -361,6 +361,14 @@ t_summary_no_samples() {
 	fi
 }
 
+# three_samples: snapshot 1's first sample of thread 300 at 20.0001,
+# 20.0002 and 20.0003 s.
+three_samples() {
+	for t in 20.000100000 20.000200000 20.000300000; do
+		sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
+	done
+}
+
 # Snapshot 1 of process 300 holds 3 samples (20.0001 to 20.0003 s) and,
 # in "reach", its exit record at 20.0004 s; snapshot 2 (exit) only a COMM
 # record; the recorder saw the exit at 20.0135 s (end_ns). In "short" the
@@ -374,9 +382,7 @@ t_exit_end() {
 	for v in reach short exitonly; do
 		d="$TMP/exit-$v"
 		mkdir -p "$d"
-		for t in 20.000100000 20.000200000 20.000300000; do
-			sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
-		done >"$d/perf.data.1"
+		three_samples >"$d/perf.data.1"
 		[ $v = reach ] && printf '%s\n' '             app   300/300      20.000400000: PERF_RECORD_EXIT(300:300):(299:299)' >>"$d/perf.data.1"
 		printf '%s\n' '             app   300/300      20.000350000: PERF_RECORD_COMM: app:300/300' >"$d/perf.data.2"
 		[ $v = exitonly ] && printf '%s\n' '             app   300/300      20.010000000: PERF_RECORD_EXIT(300:300):(299:299)' >>"$d/perf.data.2"
@@ -421,9 +427,7 @@ t_duration_end() {
 	for v in launched attached trigger; do
 		d="$TMP/dur-$v"
 		mkdir -p "$d"
-		for t in 20.000100000 20.000200000 20.000300000; do
-			sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
-		done >"$d/perf.data.1"
+		three_samples >"$d/perf.data.1"
 		REC_END="\"$([ $v = trigger ] && echo trigger || echo duration)\", \"signals\": [], \"exits\": [], \"launched\": $([ $v = attached ] && echo false || echo true), \"end_ns\": 20013500000" \
 			record_json "$d" "" '
     {"file": "perf.data.1", "reason": "duration", "time_ns": 20013600000, "live_ns": 20013500000}'

@@ -278,13 +278,8 @@ done <<EOF
 --multi-thread --trigger none --measure work_leaf -- $WL|0|note: --multi-thread records the processes the program forks too, but --measure watches only the launched process
 --multi-thread --trigger work_leaf --measure work_mid -- $WL|0|note: --multi-thread records .* but the trigger and --measure watch only the launched process
 EOF
-if [ -z "$MID" ]; then
-	fail dryrun_resolves_as_recording "no instruction of work_leaf longer than a byte in objdump -d $WL"
-elif [ -n "$bad" ]; then
-	fail dryrun_resolves_as_recording "$bad"
-else
-	ok dryrun_resolves_as_recording
-fi
+[ -n "$MID" ] || bad="no instruction of work_leaf longer than a byte in objdump -d $WL"
+if [ -n "$bad" ]; then fail dryrun_resolves_as_recording "$bad"; else ok dryrun_resolves_as_recording; fi
 
 # One rule for an option that would have no effect (issue 24, trial 13):
 # the command line alone makes it useless (--min-interval without
