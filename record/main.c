@@ -397,6 +397,17 @@ static const char *shell_command(const struct rec_session *s)
 	return s->o->ncmd ? rec_target_shell_command(s->exe, s->o->cmd) : NULL;
 }
 
+/* What S's probes are, as the subject of "watch": "the trigger watches",
+ * "--measure watches" or "the trigger and --measure watch" (a function
+ * trigger; a signal's is no probe). */
+static const char *probes_watch(const struct rec_session *s)
+{
+	bool trigger = s->have_trigger && !s->sig_trigger;
+
+	return trigger && s->nmeasures ? "the trigger and --measure watch" :
+	       trigger ? "the trigger watches" : "--measure watches";
+}
+
 /*
  * Resolves the trigger (a signal, a function, or none), the slow-call
  * trigger's exits, each --measure and the probe mechanism for the target
@@ -475,9 +486,7 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 		diag_info("note: --multi-thread records the processes %s forks too, but %s "
 			  "only %s: a call in a child process is not seen (to watch one, record "
 			  "the child's program itself)", o->ncmd ? "the program" : "each one attached to",
-			  s->have_trigger && s->nmeasures ? "the trigger and --measure watch" :
-			  s->have_trigger ? "the trigger watches" : "--measure watches",
-			  o->ncmd ? "the launched process" : "the processes attached to");
+			  probes_watch(s), o->ncmd ? "the launched process" : "the processes attached to");
 	return -1;
 }
 
@@ -756,6 +765,13 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  "process", s->children_unrecorded, s->children_unrecorded == 1 ? "" : "es",
 			  s->target.tid ? "the thread given" : "its main thread",
 			  s->children_unrecorded == 1 ? "it" : "them");
+	if (s->children_unwatched)
+		diag_warn("the %s started %" PRIu64 " child process%s: recorded (--multi-thread), "
+			  "but %s only %s: %s calls are in no count nor hit", s->target.launched ?
+			  "program" : "process", s->children_unwatched,
+			  s->children_unwatched == 1 ? "" : "es", probes_watch(s), s->target.launched ?
+			  "the launched process" : "the processes attached to",
+			  s->children_unwatched == 1 ? "its" : "their");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
 	uint64_t early = s->pol.early;
