@@ -692,7 +692,9 @@ json_ms() {
 
 # --arm-after: a trigger hit every 10 ms from the start takes no snapshot
 # before 600 ms: the hits before are counted as before_armed, the snapshot
-# is the first hit's after it, and its trace reaches back past 500 ms.
+# is the first hit's after it, and its trace reaches back past 500 ms. With
+# --trigger none it is a usage error; for a program without a trigger
+# symbol, a warning naming it (one rule: docs/design.md "The recorder").
 t_arm_after() {
 	local d="$TMP/arm-after" f span early
 	if ! "$RECORD" -q -o "$d" --arm-after 0.6 -- "$PROG" storm 10000 >/dev/null \
@@ -712,10 +714,15 @@ t_arm_after() {
 		fail arm_after "expected tens of hits before the arming, found '$early'"
 	elif [ -z "$span" ] || [ "$span" -lt 500 ]; then
 		fail arm_after "the snapshot covers '$span' ms: taken before --arm-after 0.6?"
-	elif ! "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
-		"$PROG" work >/dev/null 2>"$TMP/arm-none.err" ||
-		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and this recording has none (one snapshot at its end)" ]; then
-		fail arm_after "without a trigger: $(tl 2 "$TMP/arm-none.err")"
+	elif ! { "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
+		"$PROG" work >/dev/null 2>"$TMP/arm-none.err"; [ $? = 2 ]; } ||
+		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: --arm-after: expected a trigger (it delays the trigger), found --trigger none (see snaptrace-record --help)" ]; then
+		fail arm_after "with --trigger none (a usage error): $(tl 2 "$TMP/arm-none.err")"
+	elif ! "$RECORD" -q -o "$d.nosym" --arm-after 1 --duration 0.2 -- sleep 1 >/dev/null \
+		2>"$TMP/arm-nosym.err" ||
+		! grep -qx "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and [^ ]*/sleep has no trigger symbol (one snapshot at the end)" "$TMP/arm-nosym.err" ||
+		[ "$(wc -l <"$TMP/arm-nosym.err")" != 1 ]; then
+		fail arm_after "a program without a trigger symbol (a warning): $(tl 2 "$TMP/arm-nosym.err")"
 	else
 		ok arm_after
 	fi
