@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "numparse.h"
@@ -294,6 +295,25 @@ static int check_together(const struct opt_prog *p, uint64_t given)
 	return -1;
 }
 
+/*
+ * After "--" every word is an operand (an input file, where no command
+ * follows): a word there that looks like an option and names no file
+ * ("-- trace.data -o out.fxt") was meant as one. Returns -1, or EXIT_USAGE
+ * after saying so. ARGV as getopt_long left it (operands after "--" last).
+ */
+static int option_after_dashes(const struct opt_prog *p, int argc, char **argv)
+{
+	struct stat st;
+
+	if (optind < 2 || strcmp(argv[optind - 1], "--"))
+		return -1;
+	for (int i = optind; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] && lstat(argv[i], &st) && errno == ENOENT)
+			return opt_error(p, "after --, '%s' is an input file, and there is none: "
+					 "put options before --", argv[i]);
+	return -1;
+}
+
 int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *ctx,
 	      int *operand, uint64_t *given_out)
 {
@@ -357,6 +377,8 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 	if (given_out)
 		*given_out = given;
 	*operand = optind + first - 1;
+	if (!p->in_order && (ch = option_after_dashes(p, argc, argv)) >= 0)
+		return ch;
 	return check_together(p, given);
 }
 

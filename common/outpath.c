@@ -423,7 +423,7 @@ static int named_temp(int dirfd, const char *link_from, char *tmp, int *slot)
 static int probe_write(int dirfd)
 {
 	char tmp[32];
-	int slot = -1, fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	int err, slot = -1, fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		fd = named_temp(dirfd, NULL, tmp, &slot);
@@ -435,8 +435,41 @@ static int probe_write(int dirfd)
 	}
 	if (fd < 0)
 		return fd;
+	/* a file system with no block left for us: a trace would fail at its
+	 * first write (a file system that cannot allocate ahead says nothing) */
+	err = fallocate(fd, 0, 0, 4096) ? errno : 0;
 	close(fd);
-	return 0;
+	return err == ENOSPC || err == EDQUOT ? -err : 0;
+}
+
+/*
+ * Whether the device open at FD takes writes: a write of no bytes reaches
+ * the driver, which answers as it would a write of some (/dev/full: no
+ * space), writing nothing. Only for a device: a pipe with no reader would
+ * raise SIGPIPE. Returns 0 or the write's negative errno (-EAGAIN: it would
+ * wait, so it takes writes).
+ */
+static int probe_device(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) ||
+	    write(fd, "", 0) >= 0 || errno == EAGAIN || errno == EINTR)
+		return 0;
+	return -errno;
+}
+
+/* probe_device() of the device P names, opened as outpath_open() opens it. */
+static int probe_path(const struct place *p)
+{
+	int err, fd = openat(p->dirfd, p->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC |
+			     O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	err = probe_device(fd);
+	close(fd);
+	return err;
 }
 
 static void release(struct outpath *o)
@@ -658,7 +691,6 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 	}
 	if (fd < 0 || fstat(fd, &st))
 		goto fail_errno;
-	close(p.dirfd);
 	err = 0;
 	if (st.st_uid != geteuid()) {
 		snprintf(errbuf, errlen, "%s: a directory of uid %u: a recording directory must "
@@ -670,7 +702,7 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 			 "must be its recorder's alone (perf writes its files there by name); give a "
 			 "new name", lead, (unsigned)(st.st_mode & 07777));
 		err = -EPERM;
-	} else if (!*created && (err = probe_write(fd))) {
+	} else if ((err = probe_write(fd))) {
 		snprintf(errbuf, errlen, "%s: cannot write a file in it: %s", lead, strerror(-err));
 		err = -EACCES;
 	} else if (!*created && holds_entries(fd, first)) {
@@ -685,9 +717,13 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 	}
 	if (err) {
 		close(fd);
-		return err;
+		if (*created && !unlinkat(p.dirfd, p.name, AT_REMOVEDIR))   /* nothing recorded */
+			*created = false;
+	} else {
+		err = fd;
 	}
-	return fd;
+	close(p.dirfd);
+	return err;
 fail_errno:
 	err = -errno;
 	snprintf(errbuf, errlen, "%s: cannot create the output directory: %s", lead,
@@ -773,6 +809,11 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 	if (!strcmp(path, "-")) {
 		if (terminal(path, STDOUT_FILENO, errbuf, errlen))
 			return -1;
+		if (!stdout_closed && (err = probe_device(STDOUT_FILENO))) {
+			snprintf(errbuf, errlen, "%s: cannot write: %s; redirect it or give -o FILE",
+				 outpath_shown(path, dir, sizeof(dir)), strerror(-err));
+			return -1;
+		}
 		if (!stdout_closed)
 			return 0;
 		snprintf(errbuf, errlen, "-: standard output is closed: expected somewhere to "
@@ -790,6 +831,10 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 		err = err ? err : -EINVAL;
 	} else if (!err && p.exists && !S_ISREG(p.st.st_mode) && !own_special(&p.st)) {
 		err = not_own_special(path, &p, errbuf, errlen);
+	} else if (!err && p.exists && (S_ISCHR(p.st.st_mode) || S_ISBLK(p.st.st_mode))) {
+		err = probe_path(&p);
+		if (err)
+			snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(-err));
 	} else if (!err && (err = probe_write(p.dirfd))) {
 		/* the directory reached (through PATH's links), by its kernel name */
 		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", p.dirfd);

@@ -101,7 +101,8 @@ bool outpath_names(const char *out, const struct stat *st);
  * -ENOTDIR (no directory), -ENOTEMPTY (it holds something; "an earlier
  * recording" when that is a record.json), -EPERM (another user's link or
  * directory, or one others may write), -EACCES (no file can be written in
- * it: a read-only mount, sysfs), and -EACCES, -EPERM or -EROFS of the
+ * it: a read-only mount, sysfs, a file system with no block left; a
+ * directory it created for that is removed), and -EACCES, -EPERM or -EROFS of the
  * directory's creation: the name given is wrong, a usage error; any other:
  * it could not be created.
  */
@@ -155,10 +156,12 @@ enum outpath_format outpath_format(const char *path);
 /*
  * Checks, before anything is recorded or converted, that a trace can be
  * written at PATH: a known format (outpath_format), not a directory, in an
- * existing directory where a file can be made (tried, as outpath_open()
- * makes it, and dropped), reached and named as outpath_open() allows.
- * "-" passes unless stdout was closed when outpath_keep_std_fds() ran, or
- * is a terminal (OUTPATH_TERMINAL).
+ * existing directory where a file can be made and given a block (tried, as
+ * outpath_open() makes it, and dropped: a full file system fails here, not
+ * after the recording), reached and named as outpath_open() allows; a
+ * device takes a write of no bytes (/dev/full refuses it: no space). "-"
+ * passes unless stdout was closed when outpath_keep_std_fds() ran, is a
+ * terminal (OUTPATH_TERMINAL) or a device that refuses that write.
  * Returns 0, or -1 with a one-line reason naming PATH in ERRBUF (a usage
  * error: exit 2).
  */

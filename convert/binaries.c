@@ -127,12 +127,27 @@ int binaries_check(struct binaries *b, const char *perfdata, const char *cache)
 	return err == -ENOMEM ? err : err ? -EIO : 0;
 }
 
-bool binaries_changed(const struct binaries *b, const char *dso, size_t len)
+/* The entry of B for DSO (LEN bytes), or NULL. */
+static const struct binary *binary_of(const struct binaries *b, const char *dso, size_t len)
 {
 	for (size_t i = 0; b && i < b->n; i++)
-		if (b->b[i].changed && strlen(b->b[i].path) == len && !memcmp(b->b[i].path, dso, len))
-			return true;
-	return false;
+		if (strlen(b->b[i].path) == len && !memcmp(b->b[i].path, dso, len))
+			return &b->b[i];
+	return NULL;
+}
+
+bool binaries_changed(const struct binaries *b, const char *dso, size_t len)
+{
+	const struct binary *e = binary_of(b, dso, len);
+
+	return e && e->changed;
+}
+
+bool binaries_is_recorded(const struct binaries *b, const char *dso, size_t len, const char *hex)
+{
+	const struct binary *e = binary_of(b, dso, len);
+
+	return !e || !e->id[0] || (hex[0] && perfdata_same_buildid(e->id, hex));
 }
 
 void binaries_free(struct binaries *b)

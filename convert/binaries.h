@@ -47,6 +47,12 @@ int binaries_check(struct binaries *b, const char *perfdata, const char *cache);
 /* Whether the binary DSO (LEN bytes) was found changed by binaries_check(). */
 bool binaries_changed(const struct binaries *b, const char *dso, size_t len);
 
+/* Whether a file of build id HEX ("" when it has none) is the binary DSO
+ * (LEN bytes) as recorded: true when no build id was recorded for DSO (a
+ * binary kept in the build-id cache is not "changed", yet the file at its
+ * path may be another). */
+bool binaries_is_recorded(const struct binaries *b, const char *dso, size_t len, const char *hex);
+
 /* The GNU build id of ELF in lowercase hex into HEX (BINARIES_ID_MAX + 1
  * bytes), "" when it has none. */
 void binaries_elf_id(Elf *elf, char *hex);

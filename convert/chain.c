@@ -177,6 +177,23 @@ static size_t unmeasured_below(const struct conv *c, const struct conv_thread *t
 	return k;
 }
 
+/* Pushes on T's empty stack at TS the frame a measured call with no known
+ * callers goes under (CONV_CALLERS_UNKNOWN); it ends with that call. */
+static void push_callers_unknown(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	static const char name[] = CONV_CALLERS_UNKNOWN;
+	struct conv_site site = {
+		.func = conv_func_get(c, (struct conv_span){ name, sizeof(name) - 1 },
+				      (struct conv_span){ "", 0 }),
+	};
+
+	if (!site.func)
+		return;   /* out of memory: c->nomem said */
+	conv_stack_push(c, t, &site, NULL, ts);
+	if (t->depth == 1)
+		t->stack[0].callers_unknown = true;
+}
+
 /* Measured call M of T begins: under the frames FRAMES (N, innermost
  * first: the sample at TS that follows, NULL at the end) share with the
  * stack, with the callers that sample shows it under when it still runs
@@ -225,6 +242,8 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);
 	if (i < n)
 		site = frames[n - 1 - i];
+	if (!t->depth && !site.func->root)
+		push_callers_unknown(c, t, at);
 	conv_stack_push_measured(c, t, &site, m, at);
 	t->seen = true;
 	t->mseen = at;
@@ -252,9 +271,12 @@ static void measured_upto(struct conv *c, struct conv_thread *t, uint64_t ts,
 			continue;
 		}
 		if (r <= ts && (!m || r <= m->entry)) {
-			/* it returns: what it holds ends by then, and it then */
+			/* it returns: what it holds ends by then, and it then (and
+			 * the frame of its unknown callers with it) */
 			pop_to(c, t, floor, r);
 			conv_stack_pop(c, t, r);
+			if (t->depth && t->stack[t->depth - 1].callers_unknown)
+				conv_stack_pop(c, t, r);
 			t->mseen = floor_ts = r;
 			continue;
 		}

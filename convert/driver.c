@@ -16,6 +16,7 @@
 #include "markers.h"
 #include "measured.h"
 #include "offcpu.h"
+#include "pltnames.h"
 #include "sigmarks.h"
 #include "stack.h"
 #include "threads.h"
@@ -271,6 +272,11 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
 	site->func = loc->func ? loc->func : conv_func_get(c, loc->sym, loc->dso);
+	/* a PLT entry perf named by the symbol over it (_init+0x30) */
+	if (site->func && conv_plt_name(site->func, &named)) {
+		site->symoff = named.symoff;
+		site->func = conv_func_get(c, named.sym, named.dso);
+	}
 	return site->func != NULL;
 }
 
@@ -1160,6 +1166,7 @@ void conv_driver_free(struct conv_driver *cv)
 	conv_sigmarks_free(&cv->c);
 	conv_measured_free(&cv->c);
 	conv_perfmaps_free(&cv->c);
+	conv_plts_free(&cv->c);
 	free(cv->c.recs);
 	free(cv->sample.frames);
 	free(cv->held);

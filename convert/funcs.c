@@ -13,6 +13,7 @@
 
 #include "array.h"
 #include "demangle.h"
+#include "pltnames.h"
 
 /* Mixes 8 bytes at a time (multiply and xor-shift); the lengths are mixed
  * in so that ("ab", "c") and ("a", "bc") differ. */
@@ -123,6 +124,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->thread_entry = r && r->entry;
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
+	conv_plt_cover(c, f, sym, dso);
 	return f;
 }
 

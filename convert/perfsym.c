@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "inpath.h"
+#include "pltents.h"
 
 /*
  * Removes the outermost parameter list "(...)" that ends the function part
@@ -106,27 +107,6 @@ static Elf_Scn *section_by_type(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
 			return scn;
-	return NULL;
-}
-
-static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *sh, size_t *index)
-{
-	Elf_Scn *scn = NULL;
-	size_t strndx;
-	const char *s;
-
-	if (elf_getshdrstrndx(elf, &strndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		s = elf_strptr(elf, strndx, sh->sh_name);
-		if (s && !strcmp(s, name)) {
-			if (index)
-				*index = elf_ndxscn(scn);
-			return scn;
-		}
-	}
 	return NULL;
 }
 
@@ -294,49 +274,16 @@ static int read_symbols(Elf *syms, Elf *runtime, Elf_Scn *scn, const GElf_Shdr *
 	return 0;
 }
 
-/*
- * NAME@plt symbols for the entries of .plt (perf 6.1's
- * dso__synthesize_plt_symbols: one entry of .plt's entsize per .rela.plt
- * relocation, after a header of the same size). Kept apart from the other
- * symbols: perf adds them after its end and alias fixups.
- */
-static int plt_symbols(Elf *elf, struct symvec *sv)
+/* pltents_each()'s callback: the entry as the symbol NAME@plt. */
+static int plt_symbol(void *arg, uint64_t off, uint64_t size, const char *name)
 {
-	GElf_Shdr relsh, dynsh, pltsh;
-	Elf_Scn *rel, *dyn;
-	Elf_Data *reld, *dynd;
-	size_t dynidx, i, n;
-	uint64_t at, entsize;
-	GElf_Rela ra;
-	GElf_Sym sym;
-	char buf[1024], *demangled;
-	const char *name;
-	int rc;
+	char buf[1024], *demangled = demangle(name);
 
-	dyn = section_by_name(elf, ".dynsym", &dynsh, &dynidx);
-	rel = section_by_name(elf, ".rela.plt", &relsh, NULL);
-	if (!dyn || !rel || relsh.sh_link != dynidx || !relsh.sh_entsize ||
-	    !section_by_name(elf, ".plt", &pltsh, NULL) || !pltsh.sh_entsize)
-		return 0;
-	entsize = pltsh.sh_entsize;
-	at = pltsh.sh_offset + entsize;
-	reld = elf_getdata(rel, NULL);
-	dynd = elf_getdata(dyn, NULL);
-	n = relsh.sh_size / relsh.sh_entsize;
-	for (i = 0; reld && dynd && i < n; i++, at += entsize) {
-		if (!gelf_getrela(reld, (int)i, &ra) ||
-		    !gelf_getsym(dynd, (int)GELF_R_SYM(ra.r_info), &sym))
-			continue;
-		name = elf_strptr(elf, dynsh.sh_link, sym.st_name);
-		demangled = demangle(name ? name : "");
-		if (!demangled)
-			return -ENOMEM;
-		snprintf(buf, sizeof(buf), "%s@plt", demangled);
-		free(demangled);
-		if ((rc = sym_add(sv, at, entsize, STB_GLOBAL, STT_FUNC, buf)) < 0)
-			return rc;
-	}
-	return 0;
+	if (!demangled)
+		return -ENOMEM;
+	snprintf(buf, sizeof(buf), "%s@plt", demangled);
+	free(demangled);
+	return sym_add(arg, off, size, STB_GLOBAL, STT_FUNC, buf);
 }
 
 static size_t leading_underscores(const char *s)
@@ -447,7 +394,7 @@ struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len
 		fixup(&sv);
 	dso->syms = sv.v;
 	dso->n = sv.n;
-	if (plt_symbols(rt.elf, &plt) == 0) {
+	if (pltents_each(rt.elf, plt_symbol, &plt) == 0) {
 		dso->plt = plt.v;
 		dso->nplt = plt.n;
 	}

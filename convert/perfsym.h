@@ -7,7 +7,8 @@
  * labels; zero-size symbols end where the next begins; of several symbols
  * at one address the best by perf's rules (sized, not weak, global, fewest
  * leading underscores, longest name); C++ names demangled without their
- * parameters; NAME@plt for the entries of .plt. Where a PLT entry also lies
+ * parameters; NAME@plt for the entries of the PLT (pltents.h: .plt,
+ * .plt.sec, .plt.got). Where a PLT entry also lies
  * in another symbol (a zero-size _init stretched over .plt in an unstripped
  * file), perf's choice depends on the shape of its red-black tree; this
  * names the PLT entry.

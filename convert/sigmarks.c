@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -575,27 +576,38 @@ static bool ran_past_end(const struct conv *c, const struct recording *r, char *
 
 void conv_sigmarks_report(struct conv *c, bool print)
 {
+	size_t dirs = 0;
+
+	for (size_t k = 0; k < c->nrecs; k++)
+		dirs += c->recs[k]->dir != NULL;
 	for (size_t k = 0; k < c->nrecs; k++) {
 		const struct recording *r = c->recs[k];
-		char past[320];
+		char past[PATH_MAX + 320];
+		/* several recordings: each line says whose program it is */
+		int m = dirs > 1 && r->dir ? snprintf(past, sizeof(past), "%s: ", r->dir) : 0;
 
-		if (ran_past_end(c, r, past, sizeof(past)))
+		if (ran_past_end(c, r, past + m, sizeof(past) - (size_t)m))
 			ending_said(c, print, past);
 
 		for (size_t i = 0; i < r->nexits; i++) {
-			char text[1024], line[1280], where[512], inside[256], tail[160];
+			char text[1024], line[PATH_MAX + 1536], where[512], inside[256], tail[160];
 			struct sig_ending e;
+			int n = 0;
 
 			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where), inside,
 				       sizeof(inside)))
 				continue;
 			sig_ending_text(&e, text, sizeof(text));
 			short_of_end(c, r, r->exits[i].pid, tail, sizeof(tail));
+			/* several recordings: each line says whose program it is */
+			if (dirs > 1 && r->dir)
+				n = snprintf(line, sizeof(line), "%s: ", r->dir);
 			if (r->launched)
-				snprintf(line, sizeof(line), "the program %s%s", text, tail);
+				snprintf(line + n, sizeof(line) - (size_t)n, "the program %s%s", text,
+					 tail);
 			else
-				snprintf(line, sizeof(line), "process %" PRId64 " %s%s", r->exits[i].pid,
-					 text, tail);
+				snprintf(line + n, sizeof(line) - (size_t)n, "process %" PRId64 " %s%s",
+					 r->exits[i].pid, text, tail);
 			ending_said(c, print, line);
 		}
 	}

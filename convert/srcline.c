@@ -183,28 +183,28 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 	return fd;
 }
 
-/*
- * Is PATH (LEN bytes) a name perf gives code that has no binary file: a
- * perf map (/tmp/perf-PID.map, the symbols of JIT code), anonymous memory
- * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted)), or
- * a relative name (the ELF files perf inject --jit wrote, "./jitted-PID-
- * N.so") while S has no directory for it (srcline_set_dir()), or a name
- * with a NUL byte in it (the dlfilter's stream can hold one)?
- * Such a path is never opened: at best it is a text file, at worst a name
- * anyone can create (a relative one in this process's working directory).
- */
-static bool no_binary_name(const struct srcline *s, const char *path, size_t len)
+bool srcline_no_binary(const char *path, size_t len)
 {
 	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage", "/memfd:" };
+
 	if (memchr(path, '\0', len))	/* a name cut by a NUL: open() would take its start */
 		return true;
 	if (path[0] != '/')
-		return s->dirfd < 0;
-
+		return true;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return perfmap_pid(path, len) > 0;
+}
+
+/* srcline_no_binary(), but a relative name (the ELF files perf inject --jit
+ * wrote, "./jitted-PID-N.so") is one when S has a directory for it
+ * (srcline_set_dir()). */
+static bool no_binary_name(const struct srcline *s, const char *path, size_t len)
+{
+	if (path[0] != '/' && !memchr(path, '\0', len))
+		return s->dirfd < 0;
+	return srcline_no_binary(path, len);
 }
 
 /* Does the binary's build id HEX match what the perf.data recorded for

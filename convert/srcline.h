@@ -86,6 +86,17 @@ struct srcline_stats {
 struct srcline_stats srcline_stats(const struct srcline *s);
 
 /* Frees S and every string it gave out. NULL is fine. */
+/*
+ * Is PATH (LEN bytes) a name perf gives code that has no binary file here: a
+ * perf map (/tmp/perf-PID.map, the symbols of JIT code), anonymous memory
+ * (//anon, /dev/zero, /anon_hugepage), a memfd (/memfd:NAME (deleted)), a
+ * relative name, or a name with a NUL byte in it (the dlfilter's stream can
+ * hold one)? Such a path is never opened: at best it is a text file, at
+ * worst a name anyone can create (a relative one in this process's working
+ * directory).
+ */
+bool srcline_no_binary(const char *path, size_t len);
+
 void srcline_free(struct srcline *s);
 
 #endif

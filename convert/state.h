@@ -4,7 +4,8 @@
  * one conversion holds) and the types it is made of: functions, sites,
  * frames, threads, the cut, the counts. Each part's functions are in its
  * own header (funcs.h, threads.h, stack.h, chain.h, chaincheck.h, cut.h,
- * coverage.h, markers.h, sigmarks.h, measured.h, offcpu.h, unwound.h), which
+ * coverage.h, markers.h, sigmarks.h, measured.h, offcpu.h, unwound.h,
+ * pltnames.h), which
  * includes this one; this one includes none of them. The semantics are
  * docs/design.md "Stack reconstruction"; the names of the parts of a branch
  * are perf's (ip, sym, symoff, dso).
@@ -24,6 +25,10 @@
 #include "recording.h"
 #include "srcline.h"
 
+struct perfsym;
+struct perfsym_dso;
+struct conv_pltdso;
+
 /* A function: one (symbol, dso) pair. Frames without a symbol are one
  * function per dso (unknown = true). Interned: compare by pointer. */
 struct conv_func {
@@ -38,6 +43,9 @@ struct conv_func {
 	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
+	const struct perfsym_dso *plt;    /* the PLT of its binary its symbol lies over
+					   * (pltnames.h); NULL: none */
+	const struct perfsym *plt_cover;  /* that symbol, in plt */
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };
@@ -99,7 +107,16 @@ struct conv_frame {
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
 	bool measured_thrown;       /* it was left by an exception: MEASURED_END is the catch */
 	uint64_t measured_caller;   /* its return address (conv_mcall.caller; 0: not known) */
+	bool callers_unknown;       /* CONV_CALLERS_UNKNOWN: the frame under a measured
+				     * call that no sample shows the callers of; it
+				     * ends with that call (chain.c) */
 };
+
+/* The name of the frame a measured call goes under when nothing is known
+ * below it (the thread's stack is empty: it began before the thread's
+ * oldest sample, and no sample shows its callers, nor its recorded caller):
+ * never drawn as a top-level call (docs/design.md "Measured calls"). */
+#define CONV_CALLERS_UNKNOWN "[callers unknown]"
 
 /* A branch waiting for its timestamp to be spread. */
 struct conv_branch {
@@ -437,6 +454,8 @@ struct conv {
 	struct conv_mfunc *mfuncs;     /* their functions */
 	size_t nmfuncs;
 	struct conv_perfmap *perfmaps; /* the JITs' perf maps met (perfmaps.h) */
+	struct conv_pltdso *pltdsos;   /* the binaries read for their PLT (pltnames.h) */
+	size_t npltdsos, cappltdsos;
 	size_t nperfmaps, capperfmaps;
 	struct perfmap_budget perfmap_budget; /* what of them is read (perfmap.h) */
 	fxt_string_id s_measured, s_duration_ns, s_left_by, s_exception;

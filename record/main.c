@@ -216,9 +216,9 @@ static void tail_calls_said(const char *opt, const struct rec_trigger_loc *loc,
 			  "function", opt, name, jump->vaddr, loc->file);
 	else if (cs->more || cs->unprobed)
 		diag_warn("%s: %s leaves by jumps out (tail calls, the first at 0x%" PRIx64
-			  "): its calls are followed to their caller's return from %d direct "
-			  "calls of it; from the others (%s), a call that leaves so ends at "
-			  "the jump", opt, name, jump->vaddr, cs->n,
+			  "): a call from its %d direct call sites followed that leaves so "
+			  REC_SLOW_TAIL_END "; from the others (%s), at the jump", opt, name,
+			  jump->vaddr, cs->n,
 			  cs->more ? "past the first ones" : "whose next instruction the kernel's "
 			  "uprobes cannot probe");
 }
@@ -600,8 +600,8 @@ static void print_slow_calls(const struct rec_session *s)
 		snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception)",
 			 s->slow.slow_thrown);
 	if (s->slow.tail)
-		snprintf(tail, sizeof(tail), "; %" PRIu64 " left by a tail call, each measured "
-			 "to its caller's return", s->slow.tail);
+		snprintf(tail, sizeof(tail), "; %" PRIu64 " left by a tail call (each "
+			 REC_SLOW_TAIL_END ")", s->slow.tail);
 	diag_info("%" PRIu64 " call%s of %s measured, %" PRIu64 " longer than %.3f ms%s%s%s",
 		  s->slow.calls, diag_s(s->slow.calls),
 		  loc_name(&s->loc, name, sizeof(name)), s->slow.slow,

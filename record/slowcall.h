@@ -43,6 +43,11 @@
 #include "trigger.h"
 #include "unrecorded.h"
 
+/* Where a call that leaves by a tail call ends, as messages say it: the
+ * function it jumped to returns in its place, and the recorder sees its
+ * caller resume (callsites.h). */
+#define REC_SLOW_TAIL_END "ends where its caller resumed"
+
 #define REC_SLOW_DEPTH 64        /* calls of the function in one thread at once */
 #define REC_SLOW_THREADS 4096    /* threads inside the function at once */
 

@@ -86,11 +86,12 @@ static uint64_t hash_str(uint64_t h, const char *s)
 }
 
 /* A row's key: its thread (0, 0 for all), kind (NULL for a function, and
- * for a wait what it is keyed by and its state), name and dso. */
+ * for a wait what it is keyed by and its state; a function's measured calls
+ * apart: MEASURED), name and dso. */
 static uint64_t key_hash(uint64_t pid, uint64_t tid, const char *by, const char *state,
-			 const char *name, const char *dso)
+			 bool measured, const char *name, const char *dso)
 {
-	uint64_t h = hash_pair(pid, tid);
+	uint64_t h = hash_pair(pid, tid) ^ measured;
 
 	if (by)
 		h = hash_str(hash_str(h, by) * 31, state);
@@ -118,23 +119,37 @@ static struct agg_thread *thread_get(struct agg *a, uint64_t pid, uint64_t tid)
 	return th;
 }
 
-/* The row of key (PID, TID, BY, STATE, NAME, DSO) (key_hash), made when new. */
-static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, const char *state,
-		    const char *name, const char *dso, uint32_t *out)
+/* The row of key (PID, TID, BY, STATE, MEASURED, NAME, DSO) (key_hash) into
+ * *OUT; returns 0, or -ENOENT when there is none. */
+static int row_lookup(const struct agg *a, uint64_t pid, uint64_t tid, const char *by,
+		      const char *state, bool measured, const char *name, const char *dso,
+		      uint32_t *out)
 {
-	uint64_t h = key_hash(pid, tid, by, state, name, dso);
-	struct agg_row *r;
+	uint64_t h = key_hash(pid, tid, by, state, measured, name, dso);
+	const struct agg_row *r;
 	size_t probe = 0;
 	uint32_t k;
 
 	while ((k = hash_index_next(&a->row_index, h, &probe)) != HASH_NONE) {
 		r = &a->rows[k];
 		if (r->tid == tid && r->pid == pid && r->by == by && r->state == state &&
-		    !strcmp(r->name, name) && !strcmp(r->dso, dso)) {
+		    r->measured_row == measured && !strcmp(r->name, name) && !strcmp(r->dso, dso)) {
 			*out = k;
 			return 0;
 		}
 	}
+	return -ENOENT;
+}
+
+/* The row of key (PID, TID, BY, STATE, MEASURED, NAME, DSO), made when new. */
+static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, const char *state,
+		    bool measured, const char *name, const char *dso, uint32_t *out)
+{
+	uint64_t h = key_hash(pid, tid, by, state, measured, name, dso);
+	struct agg_row *r;
+
+	if (!row_lookup(a, pid, tid, by, state, measured, name, dso, out))
+		return 0;
 	if (hash_index_reserve(&a->row_index, a->nrows + 1))
 		return -ENOMEM;
 	r = array_grow(a->rows, &a->caprows, a->nrows, sizeof(*r));
@@ -143,7 +158,8 @@ static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, c
 	a->rows = r;
 	r = &a->rows[a->nrows];
 	*r = (struct agg_row){ .name = strdup(name), .dso = strdup(dso), .by = by, .state = state,
-			       .pid = pid, .tid = tid, .hist = HIST_INIT };
+			       .pid = pid, .tid = tid, .hist = HIST_INIT,
+			       .measured_row = measured };
 	if (!r->name || !r->dso) {
 		free(r->name);
 		free(r->dso);
@@ -154,12 +170,28 @@ static int row_find(struct agg *a, uint64_t pid, uint64_t tid, const char *by, c
 	return 0;
 }
 
-/* The row of slice NAME/DSO on thread T (its thread only with --by-thread). */
-static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
+/* The row of slice NAME/DSO on thread T (its thread only with --by-thread);
+ * MEASURED: of its measured calls. */
+static int row_get(struct agg *a, const struct agg_thread *t, bool measured, const char *name,
 		   const char *dso, uint32_t *out)
 {
-	return a->opts.by_thread ? row_find(a, t->pid, t->tid, NULL, NULL, name, dso, out) :
-				   row_find(a, 0, 0, NULL, NULL, name, dso, out);
+	return a->opts.by_thread ?
+	       row_find(a, t->pid, t->tid, NULL, NULL, measured, name, dso, out) :
+	       row_find(a, 0, 0, NULL, NULL, measured, name, dso, out);
+}
+
+/* Sets each function row's twin (agg_row.twin), while the index holds. */
+static void find_twins(struct agg *a)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		struct agg_row *r = &a->rows[i];
+		uint32_t k;
+
+		if (r->measured_row && r->hist.total &&
+		    !row_lookup(a, r->pid, r->tid, NULL, NULL, false, r->name, r->dso, &k) &&
+		    a->rows[k].hist.total)
+			r->twin = a->rows[k].twin = true;
+	}
 }
 
 /* Adds to W the wait rows keyed BY NAME (DSO) in W's state: of all threads
@@ -167,8 +199,8 @@ static int row_get(struct agg *a, const struct agg_thread *t, const char *name,
 static int wait_rows(struct agg *a, const struct agg_thread *t, const char *by, const char *name,
 		     const char *dso, struct waits *w)
 {
-	if (row_find(a, 0, 0, by, w->state, name, dso, &w->row[w->n]) ||
-	    row_find(a, t->pid, t->tid, by, w->state, name, dso, &w->row[w->n + 1]))
+	if (row_find(a, 0, 0, by, w->state, false, name, dso, &w->row[w->n]) ||
+	    row_find(a, t->pid, t->tid, by, w->state, false, name, dso, &w->row[w->n + 1]))
 		return -ENOMEM;
 	w->n += 2;
 	return 0;
@@ -340,7 +372,8 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 		t->stack[t->depth - 1].child_ns += dur;
 	if (a->opts.function && wanted_call(a, r))
 		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = call, .pid = t->pid,
-						.tid = t->tid, .dso = r->dso });
+						.tid = t->tid, .dso = r->dso,
+						.measured = r->measured_row });
 }
 
 /* Pops the slices of known end that are over at TS. */
@@ -474,16 +507,16 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	t->events = true;
 	if (a->opts.one_thread && ev->thread_koid != a->opts.tid)
 		return 0;
-	if ((ev->type == FXT_EVENT_BEGIN || ev->type == FXT_EVENT_COMPLETE) &&
-	    (row_get(a, t, ev->name, ev->category, &row) ||
-	     (a->opts.off_cpu && !strcmp(ev->name, FXT_OFFCPU) && wait_args(a, t, ev, &waits))))
-		return -ENOMEM;
 	for (unsigned i = 0; i < ev->nargs; i++)	/* a measured call (fxt_writer.h) */
 		if (ev->args[i].type == FXT_ARG_UINT64 &&
 		    !strcmp(ev->args[i].name, FXT_MEASURED_DURATION_ARG))
 			call_ns = ev->args[i].u64;
 	if (!str_bool(ev, FXT_MEASURED_ARG))
 		call_ns = 0;
+	if ((ev->type == FXT_EVENT_BEGIN || ev->type == FXT_EVENT_COMPLETE) &&
+	    (row_get(a, t, call_ns != 0, ev->name, ev->category, &row) ||
+	     (a->opts.off_cpu && !strcmp(ev->name, FXT_OFFCPU) && wait_args(a, t, ev, &waits))))
+		return -ENOMEM;
 	late = t->seen && ev->ts < t->max_ts;
 	if (!late) {
 		t->seen = true;
@@ -715,6 +748,7 @@ int agg_read(struct agg *a, const char *path, size_t *nproblems, char *errbuf, s
 		fxt_trace_free(&t);
 	}
 	finish(a);
+	find_twins(a);
 	if (a->err) {
 		snprintf(errbuf, errlen, "%s: out of memory", path);
 		return a->err;
@@ -794,6 +828,7 @@ const char *agg_list_functions(const struct agg *a, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < a->nrows; i++)
 		if (a->rows[i].hist.total && !a->rows[i].by &&
+		    !(a->rows[i].measured_row && a->rows[i].twin) &&
 		    (i == 0 || strcmp(a->rows[i].name, a->rows[i - 1].name)))
 			list_add(&l, "%s", a->rows[i].name);
 	return list_end(&l);

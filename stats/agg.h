@@ -14,6 +14,9 @@
  * events are kept aside (a few per snapshot) and the file is read a second
  * time, with them merged in at their place.
  *
+ * A function's measured calls (slices with FXT_MEASURED_ARG: the recorder
+ * timed them, exact) are a row of their own (agg_row.measured_row), apart
+ * from its other slices, which in a sampled trace are estimates.
  * Per row: calls (slices closed), total_ns (inclusive; an activation nested
  * in an activation of the same function on the same thread adds nothing, so
  * recursion is not counted twice), self_ns (inclusive minus the time of the
@@ -49,6 +52,12 @@ struct agg_row {
 				    * be cut by the snapshot) */
 	uint64_t measured;         /* slices of measured calls (--measure: exact, not
 				    * sampled) */
+	bool measured_row;         /* the function's measured calls, a row apart from
+				    * its other slices (sampled: estimates; never one
+				    * histogram of both): every slice of it is one */
+	bool twin;                 /* a function row with calls whose function (thread,
+				    * dso) has a row of the other kind with calls too:
+				    * counted and listed once, by its other slices' row */
 	/* private */
 	uint32_t open, open_thread, next;
 	signed char match;         /* 1 + agg_function_match() with opts.function; 0: not asked */
@@ -59,6 +68,7 @@ struct agg_call {
 	uint64_t begin, dur;       /* ns */
 	uint64_t pid, tid;
 	const char *dso;           /* its row's, borrowed (rows may be sorted) */
+	bool measured;             /* a measured call (its row's measured_row) */
 };
 
 struct agg_opts {

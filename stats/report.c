@@ -18,7 +18,7 @@
 
 /* The columns of a function row; CSV's first nine are fixed by the issue. */
 enum { C_FUNCTION, C_CALLS, C_TOTAL, C_SELF, C_MIN, C_P50, C_P90, C_P99, C_MAX, C_DSO,
-       C_TID, C_THREAD, ROW_COLS };
+       C_KIND, C_TID, C_THREAD, ROW_COLS };
 
 static const struct col row_cols[ROW_COLS] = {
 	[C_FUNCTION] = { "function", "function", COL_TEXT },
@@ -31,9 +31,56 @@ static const struct col row_cols[ROW_COLS] = {
 	[C_P99] = { "p99_ns", "p99", COL_NS },
 	[C_MAX] = { "max_ns", "max", COL_NS },
 	[C_DSO] = { "dso", "dso", COL_TEXT },
+	[C_KIND] = { "kind", "kind", COL_TEXT },
 	[C_TID] = { "tid", "tid", COL_COUNT },
 	[C_THREAD] = { "thread", "thread", COL_TEXT },
 };
+
+/* The columns a table of one trace has, chosen from its view's: the kind
+ * column only where measured calls are rows of their own, the thread's with
+ * --by-thread. COLS is the table's (it must outlive the table's printing). */
+#define PICK_MAX 16
+struct colpick {
+	struct col cols[PICK_MAX];
+	int from[PICK_MAX];        /* the view's column of each */
+	size_t n;
+};
+
+/* Picks the columns of ALL (N, at most PICK_MAX) whose bit is set in KEEP. */
+static void colpick(struct colpick *p, const struct col *all, size_t n, uint32_t keep)
+{
+	p->n = 0;
+	for (size_t k = 0; k < n; k++)
+		if (keep >> k & 1) {
+			p->cols[p->n] = all[k];
+			p->from[p->n++] = (int)k;
+		}
+}
+
+/* Copies the picked cells of FULL (a row of the view's columns) into TO. */
+static void colpick_copy(const struct colpick *p, struct cell *to, const struct cell *full)
+{
+	for (size_t j = 0; j < p->n; j++)
+		to[j] = full[p->from[j]];
+}
+
+/* Whether A has rows of measured calls (agg_row.measured_row) among its
+ * functions: its tables then say each row's kind. */
+static bool has_measured_rows(const struct agg *a)
+{
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].measured_row && a->rows[i].hist.total)
+			return true;
+	return false;
+}
+
+/* The kind of a row of A of measured calls (MEASURED) or not: "measured"
+ * (calls the recorder timed: exact), "sampled" (time on the stack between
+ * samples: estimates) or "traced". */
+static const char *row_kind(const struct agg *a, bool measured)
+{
+	return measured ? "measured" : agg_sampled(a) ? "sampled" : "traced";
+}
 
 /* Columns that describe calls: left out of a sampled trace's rows. */
 static const bool per_call[ROW_COLS] = {
@@ -108,6 +155,7 @@ static void fill_row(const struct agg *a, const struct agg_row *r, struct cell *
 	c[C_P99].u = hist_percentile(&r->hist, 99);
 	c[C_MAX].u = r->hist.max;
 	c[C_DSO].s = r->dso;
+	c[C_KIND].s = row_kind(a, r->measured_row);
 	c[C_TID].u = r->tid;
 	c[C_THREAD].s = agg_thread_name(a, r->pid, r->tid);
 	c[C_THREAD].missing = !c[C_THREAD].s;
@@ -116,10 +164,18 @@ static void fill_row(const struct agg *a, const struct agg_row *r, struct cell *
 			c[j].missing = true;
 }
 
-/* The rows table of A: rows wanted by O, at most O->limit. */
-static int rows_table(const struct agg *a, const struct report_opts *o, struct table *t)
+/* The rows table of A (its columns in PK): rows wanted by O, at most O->limit. */
+static int rows_table(const struct agg *a, const struct report_opts *o, struct colpick *pk,
+		      struct table *t)
 {
-	*t = (struct table){ .cols = row_cols, .ncols = a->opts.by_thread ? ROW_COLS : C_TID };
+	uint32_t keep = (1u << C_KIND) - 1;
+
+	if (has_measured_rows(a))
+		keep |= 1u << C_KIND;
+	if (a->opts.by_thread)
+		keep |= 1u << C_TID | 1u << C_THREAD;
+	colpick(pk, row_cols, ROW_COLS, keep);
+	*t = (struct table){ .cols = pk->cols, .ncols = pk->n };
 	for (size_t i = 0, n = 0; i < a->nrows && (!o->limit || n < o->limit); i++) {
 		struct cell *c;
 
@@ -131,7 +187,7 @@ static int rows_table(const struct agg *a, const struct report_opts *o, struct t
 		if (!c)
 			return -ENOMEM;
 		fill_row(a, &a->rows[i], full);
-		memcpy(c, full, t->ncols * sizeof(*c));
+		colpick_copy(pk, c, full);
 		n++;
 	}
 	return 0;
@@ -161,8 +217,9 @@ static size_t functions(const struct agg *a)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < a->nrows; i++)
-		n += a->rows[i].hist.total > 0 && !a->rows[i].by;
+	for (size_t i = 0; i < a->nrows; i++)   /* a function with a twin: once */
+		n += a->rows[i].hist.total > 0 && !a->rows[i].by &&
+		     !(a->rows[i].measured_row && a->rows[i].twin);
 	return n;
 }
 
@@ -201,8 +258,9 @@ void report_head(const struct agg *a, const char *path, const struct report_opts
 
 int report_rows(const struct agg *a, const char *path, const struct report_opts *o, FILE *out)
 {
+	struct colpick pk;
 	struct table t;
-	int err = rows_table(a, o, &t);
+	int err = rows_table(a, o, &pk, &t);
 
 	if (!err) {
 		report_head(a, path, o, out);
@@ -227,19 +285,23 @@ static const char *timecode(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-enum { H_LOW, H_HIGH, H_CALLS, HIST_COLS };
+enum { H_LOW, H_HIGH, H_CALLS, H_KIND, HIST_COLS };
 static const struct col hist_cols[HIST_COLS] = {
 	[H_LOW] = { "low_ns", "from", COL_NS },
 	[H_HIGH] = { "high_ns", "below", COL_NS },
 	[H_CALLS] = { "calls", "calls", COL_COUNT },
+	[H_KIND] = { "kind", "kind", COL_TEXT },
 };
 
-/* H's durations a bucket per power of two: [2^k, 2^(k+1)), and [0, 1). */
-static int hist_table(const struct hist *h, struct table *t)
+/* Adds to T (T->ncols: HIST_COLS with its kind column, else one less) H's
+ * durations a bucket per power of two: [2^k, 2^(k+1)), and [0, 1); KIND
+ * in each of its rows when T has the column. */
+static int hist_rows(const struct hist *h, const char *kind, struct table *t)
 {
-	*t = (struct table){ .cols = hist_cols, .ncols = HIST_COLS };
+	size_t first = t->nrows;
+
 	for (uint32_t i = 0; i < h->n; i++) {
-		struct cell *c = t->nrows ? &t->cells[(t->nrows - 1) * HIST_COLS] : NULL;
+		struct cell *c = t->nrows > first ? &t->cells[(t->nrows - 1) * t->ncols] : NULL;
 		uint64_t from, below;
 
 		if (!h->counts[i])
@@ -251,23 +313,36 @@ static int hist_table(const struct hist *h, struct table *t)
 				return -ENOMEM;
 			c[H_LOW].u = from;
 			c[H_HIGH].u = below;
+			if (t->ncols > H_KIND)
+				c[H_KIND].s = kind;
 		}
 		c[H_CALLS].u += h->counts[i];
 	}
 	return 0;
 }
 
-static void print_bars(const struct table *t, FILE *out)
+/* Whether row I of histogram table T is of KIND (NULL, or T has no kind
+ * column: every row is). */
+static bool hist_kind(const struct table *t, size_t i, const char *kind)
+{
+	return !kind || t->ncols <= H_KIND || !strcmp(t->cells[i * t->ncols + H_KIND].s, kind);
+}
+
+/* The bars of histogram table T's rows of KIND (NULL: all). */
+static void print_bars(const struct table *t, const char *kind, FILE *out)
 {
 	enum { BAR = 50 };
 	uint64_t most = 0;
 	char a[32], b[32];
 
 	for (size_t i = 0; i < t->nrows; i++)
-		if (t->cells[i * HIST_COLS + H_CALLS].u > most)
-			most = t->cells[i * HIST_COLS + H_CALLS].u;
+		if (hist_kind(t, i, kind) && t->cells[i * t->ncols + H_CALLS].u > most)
+			most = t->cells[i * t->ncols + H_CALLS].u;
 	for (size_t i = 0; i < t->nrows; i++) {
-		const struct cell *c = &t->cells[i * HIST_COLS];
+		const struct cell *c = &t->cells[i * t->ncols];
+
+		if (!hist_kind(t, i, kind))
+			continue;
 		int n = (int)((c[H_CALLS].u * BAR + most - 1) / most);
 
 		/* widths in characters: "µ" takes two bytes */
@@ -280,7 +355,7 @@ static void print_bars(const struct table *t, FILE *out)
 	}
 }
 
-enum { T_RANK, T_DUR, T_START, T_START_NS, T_TID, T_THREAD, T_DSO, TOP_COLS };
+enum { T_RANK, T_DUR, T_START, T_START_NS, T_TID, T_THREAD, T_DSO, T_KIND, TOP_COLS };
 static const struct col top_cols[TOP_COLS] = {
 	[T_RANK] = { "rank", "#", COL_COUNT },
 	[T_DUR] = { "duration_ns", "duration", COL_NS },
@@ -289,6 +364,7 @@ static const struct col top_cols[TOP_COLS] = {
 	[T_TID] = { "tid", "tid", COL_COUNT },
 	[T_THREAD] = { "thread", "thread", COL_TEXT },
 	[T_DSO] = { "dso", "dso", COL_TEXT },
+	[T_KIND] = { "kind", "kind", COL_TEXT },
 };
 
 enum { M_CALLS, M_TOTAL, M_MIN, M_P50, M_P90, M_P99, M_MAX, RUN_COLS };
@@ -307,7 +383,7 @@ static int measured_tables(const struct agg_measured *m, struct table *run, stru
 	struct cell *c;
 
 	*run = (struct table){ .cols = run_cols, .ncols = RUN_COLS };
-	*hist = (struct table){ .cols = hist_cols, .ncols = HIST_COLS };
+	*hist = (struct table){ .cols = hist_cols, .ncols = H_KIND };
 	if (!(c = table_row(run)))
 		return -ENOMEM;
 	for (int j = 0; j < RUN_COLS; j++) {
@@ -333,7 +409,7 @@ static void print_measured(const struct agg_measured *m, const struct table *run
 			"record.json):\n", m->function);
 		table_print(run, format, out);
 		fputc('\n', out);
-		print_bars(hist, out);
+		print_bars(hist, NULL, out);
 		return;
 	}
 	fputs(format == TABLE_JSON ? ",\n\"measured\":" : "\n", out);
@@ -418,16 +494,55 @@ static int no_function(const struct agg *a, const char *path, const char *name)
 	return 1;
 }
 
+/*
+ * The text histograms of FUNCTION in A: one of its durations (EST, the
+ * rows of histogram table HIST), or, when it has measured calls (EXACT),
+ * one of each kind, never one of both: a measured call is exact, a sampled
+ * slice an estimate.
+ */
+static void text_bars(const struct agg *a, const char *function, const struct hist *est,
+		      const struct hist *exact, const struct table *hist, FILE *out)
+{
+	const struct {
+		const struct hist *h;
+		bool measured;
+	} parts[] = { { exact, true }, { est, false } };
+
+	for (size_t i = 0; i < 2; i++) {
+		const struct hist *h = parts[i].h;
+		bool calls = parts[i].measured || !agg_sampled(a);
+
+		if (!h->total && (exact->total || i == 0))
+			continue;   /* an empty kind beside the other; never both unsaid */
+		fputc('\n', out);
+		esc_fputs(out, function, ESC_TEXT);
+		if (!exact->total)
+			fprintf(out, " durations (%" PRIu64 " %s, a bar per power of two):\n",
+				h->total, calls ? "calls" : "slices");
+		else
+			fprintf(out, " durations, %s (%" PRIu64 " %s%s: %s), a bar per power of "
+				"two:\n", row_kind(a, parts[i].measured), h->total,
+				calls ? "call" : "slice", h->total == 1 ? "" : "s",
+				parts[i].measured ? "exact, the recorder timed each" :
+				calls ? "traced" : "time on the stack in consecutive samples, "
+				"estimates");
+		print_bars(hist, row_kind(a, parts[i].measured), out);
+	}
+}
+
 int report_function(const struct agg *a, const char *path, const struct report_opts *opts,
 		    FILE *out)
 {
-	struct table rows = { 0 }, hist = { 0 }, top = { .cols = top_cols, .ncols = TOP_COLS };
+	bool kinds = has_measured_rows(a);
+	struct table rows = { 0 }, top = { .cols = top_cols, .ncols = kinds ? TOP_COLS : T_KIND };
+	struct table hist = { .cols = hist_cols, .ncols = kinds ? HIST_COLS : H_KIND };
 	struct table mrun = { 0 }, mhist = { 0 };
 	const struct agg_measured *m = agg_measured_of(a, opts->function);
-	struct hist all = HIST_INIT;
+	struct hist est = HIST_INIT, exact = HIST_INIT;   /* the other slices, measured calls */
 	struct report_opts ro = *opts, *o = &ro;
 	char (*starts)[40] = calloc(a->ntop + 1, sizeof(*starts));
 	int err = starts ? find_function(a, path, o->function, &ro.function_match) : -ENOMEM;
+	struct colpick pk;
 	bool calls = true;
 
 	if (err == FUNCTION_NONE && m && m->calls_unrecorded) {
@@ -440,17 +555,21 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		err = no_function(a, path, o->function);
 	}
 	if (!err)
-		err = rows_table(a, o, &rows);
+		err = rows_table(a, o, &pk, &rows);
 
 	for (size_t i = 0; !err && i < a->nrows; i++)
 		if (wanted(&a->rows[i], o)) {
-			err = hist_merge(&all, &a->rows[i].hist);
-			calls &= calls_of(a, &a->rows[i]);
+			const struct agg_row *r = &a->rows[i];
+
+			err = hist_merge(r->measured_row ? &exact : &est, &r->hist);
+			calls &= r->measured_row || calls_of(a, r);
 		}
 	if (!err && m)
 		err = measured_tables(m, &mrun, &mhist);
 	if (!err)
-		err = hist_table(&all, &hist);
+		err = hist_rows(&est, row_kind(a, false), &hist);
+	if (!err)
+		err = hist_rows(&exact, row_kind(a, true), &hist);
 	for (size_t i = 0; !err && i < a->ntop; i++) {
 		const struct agg_call *call = &a->top[i];
 		struct cell *c = table_row(&top);
@@ -467,6 +586,8 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_THREAD].s = agg_thread_name(a, call->pid, call->tid);
 		c[T_THREAD].missing = !c[T_THREAD].s;
 		c[T_DSO].s = call->dso;
+		if (kinds)
+			c[T_KIND].s = row_kind(a, call->measured);
 	}
 	if (!err && m && m->calls_unrecorded)
 		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " measured calls of \"%s\" were in "
@@ -480,20 +601,15 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 			fputs("\"rows\":", out);
 		table_print(&rows, o->format, out);
 		if (o->format == TABLE_TEXT) {
-			fputc('\n', out);
-			esc_fputs(out, o->function, ESC_TEXT);
-			fprintf(out, " durations (%" PRIu64 " %s, a bar per power of two):\n",
-				all.total, calls ? "calls" : "slices");
-		}
-		else
+			text_bars(a, o->function, &est, &exact, &hist, out);
+		} else {
 			fputs(o->format == TABLE_JSON ? ",\n\"histogram\":" : "\n", out);
-		if (o->format == TABLE_TEXT)
-			print_bars(&hist, out);
-		else
 			table_print(&hist, o->format, out);
+		}
 		if (o->format == TABLE_TEXT)
 			fprintf(out, "\nlongest %zu %s (start: since the trace's start, as Perfetto "
-				"shows it):\n", a->ntop, calls ? "calls" : "slices");
+				"shows it):\n", a->ntop, !calls ? "slices" : kinds && est.total ?
+				"calls and slices, each of its kind" : "calls");
 		else
 			fputs(o->format == TABLE_JSON ? ",\n\"longest\":" : "\n", out);
 		table_print(&top, o->format, out);
@@ -502,7 +618,8 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		if (o->format == TABLE_JSON)
 			fputs("}\n", out);
 	}
-	hist_free(&all);
+	hist_free(&est);
+	hist_free(&exact);
 	table_free(&hist);
 	table_free(&top);
 	table_free(&mrun);
@@ -514,7 +631,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 
 enum { B_FUNCTION, B_CALLS_OLD, B_CALLS_NEW, B_CALLS_RATIO, B_P50_OLD, B_P50_NEW, B_P50_RATIO,
        B_P99_OLD, B_P99_NEW, B_P99_RATIO, B_TOTAL_OLD, B_TOTAL_NEW, B_TOTAL_RATIO, B_DSO,
-       B_TID, BASE_COLS };
+       B_KIND, B_TID, BASE_COLS };
 static const struct col base_cols[BASE_COLS] = {
 	[B_FUNCTION] = { "function", "function", COL_TEXT },
 	[B_CALLS_OLD] = { "calls_old", "calls old", COL_COUNT },
@@ -530,6 +647,7 @@ static const struct col base_cols[BASE_COLS] = {
 	[B_TOTAL_NEW] = { "total_new_ns", "new", COL_NS },
 	[B_TOTAL_RATIO] = { "total_ratio", "ratio", COL_RATIO },
 	[B_DSO] = { "dso", "dso", COL_TEXT },
+	[B_KIND] = { "kind", "kind", COL_TEXT },
 	[B_TID] = { "tid", "tid", COL_COUNT },
 };
 
@@ -556,6 +674,8 @@ static int cmp_key(const void *x, const void *y)
 	c = strcmp(dso_key(p->dso), dso_key(q->dso));
 	if (c)
 		return c;
+	if (p->measured_row != q->measured_row)   /* measured calls pair with measured calls */
+		return p->measured_row ? 1 : -1;
 	if (p->pid != q->pid)
 		return p->pid < q->pid ? -1 : 1;
 	return p->tid < q->tid ? -1 : p->tid > q->tid;
@@ -581,6 +701,7 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 		if (!c[B_DSO].s)   /* the new trace's binary, when both have the function */
 			c[B_DSO].s = r->dso;
 		c[B_TID].u = r->tid;
+		c[B_KIND].s = row_kind(a, r->measured_row);
 		c[k[0]].u = r->hist.total;
 		c[k[1]].u = hist_percentile(&r->hist, 50);
 		c[k[2]].u = hist_percentile(&r->hist, 99);
@@ -634,8 +755,17 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 {
 	const struct agg_row **idx = malloc((old->nrows + 1) * sizeof(*idx));
 	bool *matched = calloc(old->nrows + 1, sizeof(*matched));
-	struct table t = { .cols = base_cols, .ncols = new->opts.by_thread ? BASE_COLS : B_TID };
+	uint32_t keep = (1u << B_KIND) - 1;
+	struct colpick pk;
+	struct table t;
 	int err = idx && matched ? 0 : -ENOMEM;
+
+	if (has_measured_rows(old) || has_measured_rows(new))
+		keep |= 1u << B_KIND;
+	if (new->opts.by_thread)
+		keep |= 1u << B_TID;
+	colpick(&pk, base_cols, BASE_COLS, keep);
+	t = (struct table){ .cols = pk.cols, .ncols = pk.n };
 
 	key_paths = o->baseline_paths;
 	for (size_t i = 0; !err && i < old->nrows; i++)
@@ -663,7 +793,7 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 		fill_side(new, i < new->nrows ? r : NULL, c, false);
 		fill_side(old, i < new->nrows ? (m ? *m : NULL) : r, c, true);
 		ratios(c);
-		memcpy(row, c, t.ncols * sizeof(*row));
+		colpick_copy(&pk, row, c);
 	}
 	if (!err)
 		report_compared(&t, cmp_change, old_path, new_path, "functions",

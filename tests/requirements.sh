@@ -273,7 +273,7 @@ req_cxx() { reqh_tools g++; }
 req_python3() { reqh_tools python3; }
 req_strace() { reqh_tools strace; }
 req_fzf() { reqh_tools fzf; }
-req_binutils() { reqh_tools addr2line nm; }
+req_binutils() { reqh_tools addr2line nm objdump; }
 # the process picker shows its own numbered list on a terminal (script(1)'s)
 req_picker_list() {
 	reqh_tools script || return 1

@@ -16,6 +16,12 @@
 #                    function (a call that left it unmeasured) ends by the
 #                    entry of a measured call the samples cannot tell from
 #                    it, never enclosing it (expected-tree.txt)
+#   measured-before-samples  a call that begins before the thread's oldest
+#                    sample (its switch records reach back further): with no
+#                    caller known it goes under "[callers unknown]", which
+#                    ends with it, never drawn as a top-level call with its
+#                    program inside it; with its caller recorded, under the
+#                    callers the sample that follows shows, from its entry
 #   measured-info    the whole run's numbers of each measured function are in
 #                    the trace (the info record snaptrace stats reads)
 #   measured-info-unrecorded  with them, the calls in threads not recorded
@@ -79,6 +85,34 @@ tree_case measured-callsite "$TMP/cs" "$CS/expected-tree.txt" "$TMP/cs.fxt"
 cp -r "$TMP/cs" "$TMP/cc"
 sed -i '2,$s/$/ -539/' "$TMP/cc/measured-calls.txt"
 tree_case measured-caller "$TMP/cc" "$CS/expected-tree-caller.txt" "$TMP/cc.fxt"
+
+# measured-before-samples: measured-callsite's and measured-caller's
+# recordings with the thread switched in, out and in again before its first
+# sample, so that the first call is drawn from its entry (30.00005 s)
+for v in cs cc; do
+	mkdir -p "$TMP/before-$v"
+	cp "$TMP/$v/record.json" "$TMP/$v/measured-calls.txt" "$TMP/before-$v/"
+	{
+		printf '%s\n' '             app   400/400      30.000010000: PERF_RECORD_SWITCH IN         ' \
+			'             app   400/400      30.000020000: PERF_RECORD_SWITCH OUT preempt' \
+			'             app   400/400      30.000030000: PERF_RECORD_SWITCH IN         '
+		cat "$TMP/$v/perf.data.1"
+	} >"$TMP/before-$v/perf.data.1"
+done
+printf '%s\n' '400 0 30000020000 30000030000 [off-cpu]' \
+	'400 0 30000050000 30000450000 [callers unknown]' '400 1 30000050000 30000450000 step measured 400000' \
+	'400 2 30000100000 30000200000 __libc_start_call_main' '400 3 30000100000 30000200000 main' \
+	'400 4 30000100000 30000200000 clock_nanosleep' '400 2 30000300000 30000400000 clock_nanosleep' \
+	'400 0 30000500000 30001100000 __libc_start_call_main' '400 1 30000500000 30001100000 main' \
+	'400 2 30000500000 30000900000 step measured 400000' '400 3 30000600000 30000800000 clock_nanosleep' \
+	>"$TMP/before-cs.want"
+printf '%s\n' '400 0 30000020000 30000030000 [off-cpu]' \
+	'400 0 30000050000 30001100000 __libc_start_call_main' '400 1 30000050000 30001100000 main' \
+	'400 2 30000050000 30000450000 step measured 400000' '400 3 30000100000 30000200000 clock_nanosleep' \
+	'400 3 30000300000 30000400000 clock_nanosleep' '400 2 30000500000 30000900000 step measured 400000' \
+	'400 3 30000600000 30000800000 clock_nanosleep' >"$TMP/before-cc.want"
+tree_case measured-before-samples "$TMP/before-cs" "$TMP/before-cs.want" "$TMP/before-cs.fxt"
+tree_case measured-before-samples-caller "$TMP/before-cc" "$TMP/before-cc.want" "$TMP/before-cc.fxt"
 
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then

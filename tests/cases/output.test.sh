@@ -5,6 +5,10 @@
 #   device    a char device made with mknod (a copy of /dev/null): written
 #             straight, still a char device after.
 #   fifo      a FIFO: its reader gets the whole trace, which reads back.
+#   unwritable  a device that refuses every write (/dev/full: -o /dev/full,
+#             -o - into it), and a file on a full file system (a tmpfs, as
+#             root): exit 2 before anything is read, one line naming it and
+#             why (the old code converted, then failed with exit 1).
 #   symlink   a symlink (and a dangling one) to a .fxt: the target is written,
 #             the link stays a link.
 #   missing-dir  -o through a symbolic link to a missing directory (the
@@ -97,6 +101,43 @@ device() {
 	elif no_temps device "$d"; then
 		ok device
 	fi
+}
+
+unwritable() {
+	local d="$TMP/unwritable" rc m out name
+	mkdir "$d"
+	for out in /dev/full - full; do
+		m=
+		case $out in
+		-) "$CONVERT" -q "$IN" -o - 2>"$d/err" >/dev/full ;;
+		full)
+			requires unwritable-full tmpfs_mount || break
+			m="$d/mnt"
+			mkdir "$m" && mount -t tmpfs -o size=64k tmpfs "$m" || {
+				fail unwritable "cannot mount a tmpfs"
+				return
+			}
+			dd if=/dev/zero of="$m/fill" bs=4k 2>/dev/null
+			out="$m/t.fxt"
+			"$CONVERT" -q "$IN" -o "$out" 2>"$d/err"
+			;;
+		*) "$CONVERT" -q "$IN" -o "$out" 2>"$d/err" ;;
+		esac
+		rc=$?
+		name=$out
+		[ "$out" = - ] && name="standard output (/dev/full)"
+		[ -n "$m" ] && { ls -A "$m" >"$d/left"; umount "$m"; }
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$d/err")" -ne 1 ] ||
+			! grep -qF "snaptrace-convert: $name: cannot write" "$d/err" ||
+			! grep -q ": No space left on device" "$d/err"; then
+			fail unwritable "-o $out: exit $rc, expected 2 and one line 'No space left on device': $(first_lines "$d/err")"
+			return
+		elif [ -n "$m" ] && [ "$(cat "$d/left")" != fill ]; then
+			fail unwritable "-o $out left $(cat "$d/left" | tr '\n' ' ')"
+			return
+		fi
+	done
+	ok unwritable
 }
 
 fifo() {
@@ -364,6 +405,7 @@ signals() {
 }
 
 device
+unwritable
 fifo
 symlink
 missing_dir

@@ -68,6 +68,11 @@
 #                 the trace ends, the figure checked against the trace's
 #                 last end read back with --dump=tree (the old code said
 #                 nothing: a trace ending 13 ms short looked complete)
+#   exit-two      the two recordings of exit-end converted together: each
+#                 says how its program ended once, naming the recording
+#                 (the old summary said "the program exited with status 0"
+#                 twice, no telling whose), in the summary and in the
+#                 trace's "ended" info record alike
 #   ring-start    a sampling recording whose event overwrites its ring
 #                 ("event": "...,overwrite/..."): before a thread's first
 #                 sample in a snapshot its time on the CPU is "[before the
@@ -445,6 +450,27 @@ t_duration_end() {
 		fi
 	done
 	if [ -n "$bad" ]; then fail duration-end "$bad"; else ok duration-end; fi
+}
+
+# The recordings of t_exit_end converted together (one process id in both:
+# the process's end is the later one's, so each may say its trace ends short).
+t_exit_two() {
+	local r="$TMP/exit-reach" sh="$TMP/exit-short" lines
+	if ! convert exit-two "$r" "$sh"; then
+		fail exit-two "conversion failed: $(first_lines "$TMP/exit-two.err")"
+		return
+	fi
+	lines=$(grep 'exited with status' "$TMP/exit-two.err")
+	if [ "$(grep -c . <<<"$lines")" != 2 ] ||
+		! grep -qF "snaptrace-convert: $r: the program exited with status 0" <<<"$lines" ||
+		! grep -q "^snaptrace-convert: $sh: the program exited with status 0; its trace ends" <<<"$lines"; then
+		fail exit-two "expected one line per recording, naming it: $(tr '\n' '|' <<<"$lines")"
+	elif ! grep -qF "ended=$r: the program exited with status 0" "$TMP/exit-two.records" ||
+		! grep -qF "ended=$sh: the program exited with status 0" "$TMP/exit-two.records"; then
+		fail exit-two "the trace's ended record: $(grep -o 'ended=.*' "$TMP/exit-two.records")"
+	else
+		ok exit-two
+	fi
 }
 
 # Thread 300 runs from 20.000 s, is off the CPU from 20.010 to 20.020 s, is
@@ -846,6 +872,7 @@ t_offcpu_end
 t_offcpu_tail
 t_exit_end
 t_duration_end
+t_exit_two
 t_ring_start
 t_carry_stack
 t_window_events

@@ -251,7 +251,7 @@ t_tail() {
 	else
 		ok tail_mixed_followed
 	fi
-	if grep -q ': 10 calls of tailer(int) measured, 10 longer than 1.000 ms; 10 left by a tail call, each measured to its caller.s return' "$d.err"; then
+	if grep -q ': 10 calls of tailer(int) measured, 10 longer than 1.000 ms; 10 left by a tail call (each ends where its caller resumed)' "$d.err"; then
 		ok summary_demangled
 	else
 		fail summary_demangled "the summary: $(grep 'calls of' "$d.err")"

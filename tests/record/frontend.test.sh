@@ -54,12 +54,13 @@ t_empty_trigger() {
 
 # A bad -o is refused before anything is recorded, by snaptrace run and by
 # snaptrace-convert alike (one rule: common/outpath.c): exit 2, one line, the
-# same reason from both, and the program never started.
+# same reason from both, and the program never started (/dev/full too: it
+# was found unwritable only after the recording).
 t_output_checked_first() {
 	local out bad="" rc msg cmsg
 	mkdir -p "$TMP/outdir"
 	for out in "$TMP/x.txt" "$TMP/x.zst" "$TMP/x.json" "$TMP/outdir" "$TMP/none/x.fxt" \
-		"$TMP/x.fxt.gz/"; do
+		"$TMP/x.fxt.gz/" /dev/full; do
 		rm -f "$TMP/ran"
 		"$FRONT" run -q -o "$out" -- sh -c ": >'$TMP/ran'" >/dev/null 2>"$TMP/o.err"
 		rc=$?
@@ -77,6 +78,35 @@ t_output_checked_first() {
 	else
 		ok output_checked_first
 	fi
+}
+
+# An output on a full file system (a filled tmpfs) is refused before the
+# program runs: snaptrace run -o FILE there, snaptrace-record -o DIR there
+# (no directory left behind), and snaptrace run -o - into /dev/full: exit
+# 2, one line naming it and "No space left on device".
+t_output_full() {
+	local m="$TMP/fullfs" bad="" rc what
+	requires output_full tmpfs_mount || return
+	if ! mkdir -p "$m" || ! mount -t tmpfs -o size=64k tmpfs "$m" 2>"$TMP/fullfs.err"; then
+		fail output_full "cannot mount a small tmpfs: $(first_lines "$TMP/fullfs.err")"
+		return
+	fi
+	dd if=/dev/zero of="$m/fill" bs=4k 2>/dev/null
+	for what in front record stdout; do
+		rm -f "$TMP/ran"
+		case $what in
+		front) "$FRONT" run -q -o "$m/t.fxt" -- sh -c ": >'$TMP/ran'" 2>"$TMP/full.err" ;;
+		record) "$RECORD" -q -o "$m/rec" -- sh -c ": >'$TMP/ran'" 2>"$TMP/full.err" ;;
+		stdout) "$FRONT" run -q -o - -- sh -c ": >'$TMP/ran'" 2>"$TMP/full.err" >/dev/full ;;
+		esac
+		rc=$?
+		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/full.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
+			! grep -q "No space left on device" "$TMP/full.err" || [ -e "$m/rec" ]; then
+			bad+="[$what: exit $rc$([ -e "$TMP/ran" ] && echo ", the program ran"): $(first_lines "$TMP/full.err")]"
+		fi
+	done
+	umount "$m"
+	if [ -n "$bad" ]; then fail output_full "$bad"; else ok output_full; fi
 }
 
 # A helper program that cannot be run is named with the reason (a failed exec
@@ -551,6 +581,7 @@ t_stop_how_named
 t_perf_failure_said
 t_stdout_closed
 t_output_checked_first
+t_output_full
 t_empty_trigger
 t_host_limits_refused
 t_breakpoint_warned

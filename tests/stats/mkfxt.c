@@ -13,7 +13,8 @@
  *   I PID TID TS NAME                   instant
  *   info KEY VALUE                      fxt_writer_info(FXT_INFO_NAME, KEY, VALUE)
  *
- * ARG is KEY=0xHEX (pointer), KEY=DIGITS (int64) or KEY=TEXT (string).
+ * ARG is KEY=0xHEX (pointer), KEY=DIGITS (int64), KEY=DIGITSu (uint64),
+ * KEY=true or KEY=false (bool) or KEY=TEXT (string).
  *   mkfxt OUT.fxt[.gz] < SCRIPT
  * Exit 0; 2 on a bad line (FILE:LINE message), 1 when writing fails.
  */
@@ -40,6 +41,16 @@ static struct fxt_arg parse_arg(struct fxt_writer *w, char *kv)
 	if (!strncmp(eq + 1, "0x", 2)) {
 		a.type = FXT_ARG_POINTER;
 		a.u64 = strtoull(eq + 3, NULL, 16);
+		return a;
+	}
+	if (!strcmp(eq + 1, "true") || !strcmp(eq + 1, "false")) {
+		a.type = FXT_ARG_BOOL;
+		a.b = eq[1] == 't';
+		return a;
+	}
+	a.u64 = strtoull(eq + 1, &end, 10);
+	if (eq[1] >= '0' && eq[1] <= '9' && end[0] == 'u' && !end[1]) {
+		a.type = FXT_ARG_UINT64;
 		return a;
 	}
 	a.i64 = strtoll(eq + 1, &end, 10);

@@ -33,6 +33,14 @@
 #               name without perf's symbol version ("clock_gettime", as
 #               snaptrace symbols prints it) finds clock_gettime@@GLIBC_2.17,
 #               never the PLT stub clock_gettime@plt.
+#   measured-apart  a sampled trace with measured calls of a function too
+#               (the slow-call trigger: exact) never mixes them with its
+#               sampled slices (estimates): --function gives a row of each,
+#               labelled by a kind column (sampled: no per-call values;
+#               measured: the exact ones), a histogram per kind (text:
+#               two charts; CSV/JSON: rows with their kind), the longest
+#               calls each with its kind; the function counts once;
+#               --baseline pairs measured rows with measured rows.
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -511,6 +519,39 @@ clock_gettime@@GLIBC_2.17|clock_gettime@@GLIBC_2.17
 clock_gettime@plt|clock_gettime@plt
 EOF_NAMES
 if [ -n "$bad" ]; then fail function-names "$bad"; else ok function-names; fi
+# measured-apart: sampled slices of work (1 ms, 8 ms, 8 ms) and measured
+# calls of it (0.5 ms, 4 ms; their slices cut shorter by the snapshot)
+printf '%s\n' 'info mode sampling' 'thread 7 7 app' 'X 7 7 0 1000000 work /bin/app' \
+	'X 7 7 2000000 10000000 work /bin/app' 'X 7 7 11000000 19000000 work /bin/app' \
+	'X 7 7 20000000 20400000 work /bin/app measured=true duration_ns=500000u' \
+	'X 7 7 21000000 25000000 work /bin/app measured=true duration_ns=4000000u' \
+	'X 7 7 26000000 27000000 other /bin/app' | "$MKFXT" "$TMP/mixed.fxt"
+got=$("$STATS" -q --format csv --function work "$TMP/mixed.fxt" 2>&1 | tr '\n' '|')
+want='function,calls,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,dso,kind|'
+want+='work,,17000000,17000000,,,,,,/bin/app,sampled|'
+want+='work,2,4400000,4400000,500000,5?????,4??????,4??????,4000000,/bin/app,measured||'
+want+='low_ns,high_ns,calls,kind|524288,1048576,1,sampled|4194304,8388608,2,sampled|'
+want+='262144,524288,1,measured|2097152,4194304,1,measured||'
+want+='rank,duration_ns,start,start_ns,tid,thread,dso,kind|'
+text=$("$STATS" --function work "$TMP/mixed.fxt" 2>&1)
+cp "$TMP/mixed.fxt" "$TMP/mixed2.fxt"
+base=$("$STATS" -q --format csv --baseline "$TMP/mixed.fxt" "$TMP/mixed2.fxt" 2>&1 | grep '^work,')
+# (the percentiles: the histogram's, within 1%)
+if [[ "$got" != $want* ]]; then
+	fail measured-apart "csv: $got, expected it to begin $want"
+elif ! grep -q '^work durations, measured (2 calls: exact' <<<"$text" ||
+	! grep -q '^work durations, sampled (3 slices: time on the stack' <<<"$text"; then
+	fail measured-apart "text: one chart per kind expected: $(tr '\n' '|' <<<"$text")"
+elif [[ "$got" != *",4000000,"*",measured|"* ]] || [[ "$got" != *",8000000,"*",sampled|"* ]]; then
+	fail measured-apart "longest: each call with its kind: $got"
+elif ! "$STATS" "$TMP/mixed.fxt" 2>&1 | head -n 1 | grep -q ': 2 functions, 6 slices'; then
+	fail measured-apart "work must count once: $("$STATS" "$TMP/mixed.fxt" 2>&1 | head -n 1)"
+elif [ "$(grep -c ',measured$' <<<"$base")" != 1 ] || [ "$(grep -c ',sampled$' <<<"$base")" != 1 ] ||
+	! grep -q '^work,2,2,1.000,5[0-9]*,5[0-9]*,1.000,.*,measured$' <<<"$base"; then
+	fail measured-apart "baseline: measured rows pair with measured rows: $(tr '\n' '|' <<<"$base")"
+else
+	ok measured-apart
+fi
 printf '%s\n' 'thread 7 7 app' 'X 7 7 800 900 parse(int) /lib/other' \
 	'X 7 7 900 1000 parse(double) /lib/other' 'X 7 7 0 100 work /bin/app' \
 	'X 7 7 200 500 Store::load /bin/app' | "$MKFXT" "$TMP/names2.fxt"

@@ -8,6 +8,7 @@
  * out ("--" or an option taken for it), and one line per usage error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,9 @@ static void operands(void)
 {
 	struct ctx c;
 	int op, lines;
+	char line[512] = "";
+	FILE *f;
+	int here;
 
 	/* permuted: an option after an operand is still one */
 	prog.in_order = false;
@@ -233,6 +237,28 @@ static void operands(void)
 	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--", "-x")), -1);
 	CHECK_INT_EQ(op, 2);
 	prog.in_order = false;
+	/* operands that are files: after "--", a word like an option that names no
+	 * file was meant as one (issue 24: "-- in -o out" read "-o" as an input) */
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("-f", "--", "in", "-o", "out")), EXIT_USAGE);
+	CHECK_INT_EQ(lines, 1);
+	f = fopen(errpath, "r");
+	CHECK(f && fgets(line, sizeof(line), f));
+	if (f)
+		fclose(f);
+	CHECK(strstr(line, "after --, '-o' is an input file") &&
+	      strstr(line, "put options before --"));
+	/* "-" (standard input) and a file that is there are inputs */
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--", "in", "-", "-minus")), EXIT_USAGE);
+	f = fopen(unit_tmp("-minus"), "w");
+	if (f)
+		fclose(f);
+	here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(here >= 0 && chdir(unit_tmp(".")) == 0);
+	CHECK_INT_EQ(parse(&c, &op, &lines, ARGS("--", "in", "-", "-minus")), -1);
+	CHECK_INT_EQ(op, 2);
+	CHECK(here >= 0 && fchdir(here) == 0);
+	if (here >= 0)
+		close(here);
 }
 
 static void formats(void)
