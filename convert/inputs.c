@@ -174,16 +174,6 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 	return rc;
 }
 
-/* Whether R lists an exit of its first process (the line on how it ended
- * then says how far short of it the trace ends: sigmarks.c). */
-static bool exit_listed(const struct recording *r)
-{
-	for (size_t i = 0; r->npids && i < r->nexits; i++)
-		if (r->exits[i].pid == r->pids[0])
-			return true;
-	return false;
-}
-
 /*
  * The last snapshot IN of a recording of several, converted: when it holds
  * no samples (nor branches: STATS_BEFORE, the counts before it), says so,
@@ -215,7 +205,7 @@ static void last_snapshot_said(const struct conv_driver *cv, const struct conv_i
 			 "of the snapshot before it", (double)(last_now - last_before) / 1e6);
 	else if (now)
 		snprintf(what, sizeof(what), "only the program's exit");
-	else if (exit_listed(r))
+	else if (r->npids && recording_exit_listed(r, r->pids[0]))	/* sigmarks.c's line */
 		snprintf(what, sizeof(what), "the trace ends with the snapshot before it, short of "
 			 "the program's end (by how much: the line on how the program ended)");
 	else if (last_before && r->end_ns > last_before)

@@ -543,15 +543,6 @@ static void ending_said(struct conv *c, bool print, const char *line)
 				fxt_writer_cstring(c->w, FXT_INFO_ENDED), fxt_writer_cstring(c->w, line));
 }
 
-/* Whether R lists an exit of process PID. */
-static bool exit_listed(const struct recording *r, int64_t pid)
-{
-	for (size_t i = 0; i < r->nexits; i++)
-		if (r->exits[i].pid == pid)
-			return true;
-	return false;
-}
-
 /* The program R launched ran on when --duration ended the recording (no
  * exit listed): the trace stops there, and the recorder then ended it
  * (target.h); says so into LINE (SIZE bytes), with how far the trace
@@ -562,7 +553,7 @@ static bool ran_past_end(const struct conv *c, const struct recording *r, char *
 {
 	uint64_t last;
 
-	if (!r->launched || !r->npids || exit_listed(r, r->pids[0]) ||
+	if (!r->launched || !r->npids || recording_exit_listed(r, r->pids[0]) ||
 	    r->end != RECORD_END_DURATION)
 		return false;
 	conv_process_end(c, r->pids[0], &last);
