@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* inpath (see inpath.h). */
 #include "inpath.h"
+#include "pathtrust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,12 +28,6 @@ const char *inpath_kind(mode_t mode)
 }
 
 #define MAX_LINKS 40           /* symbolic links followed, as the kernel's ELOOP */
-
-bool inpath_may_follow(const struct stat *dir, const struct stat *link)
-{
-	return link->st_uid == geteuid() || !(dir->st_mode & S_ISVTX) ||
-	       !(dir->st_mode & S_IWOTH) || link->st_uid == dir->st_uid;
-}
 
 /* Follows symbolic link FD (named COMP in directory CUR, REST the path after
  * it): by the kernel in /proc (its links name what the kernel knows: a
@@ -68,7 +63,8 @@ static int follow(int cur, int fd, const char *comp, char *rest, char **r, bool 
 
 /*
  * Looks PATH up from directory DIRFD one name at a time (O_PATH|O_NOFOLLOW),
- * following a symbolic link only where inpath_may_follow() allows, the last
+ * following a symbolic link only where pathtrust.h's rule allows (not
+ * PATHTRUST_OTHERS), the last
  * name not when NOFOLLOW. Returns the O_PATH descriptor (close-on-exec) of
  * what PATH names with *ST its stat, or a negative errno with WHY (SIZE
  * bytes): -EACCES for a link not followed.
@@ -120,11 +116,17 @@ static int walk(int dirfd, const char *path, bool nofollow, struct stat *st, cha
 			break;
 		}
 		if (S_ISLNK(st->st_mode) && !(last && nofollow)) {
-			if (!fstat(cur, &dst) && !inpath_may_follow(&dst, st)) {
+			if (!fstat(cur, &dst) && pathtrust_of(&dst, st) == PATHTRUST_OTHERS) {
+				bool sticky = dst.st_mode & S_ISVTX;
+
 				snprintf(why, size, "not following the symbolic link %s of uid %u "
-					 "in a world-writable sticky directory of uid %u (the "
-					 "kernel's fs.protected_symlinks rule)", comp,
-					 (unsigned)st->st_uid, (unsigned)dst.st_uid);
+					 "in a %s directory of uid %u (%s)", comp,
+					 (unsigned)st->st_uid, !sticky ? "non-sticky writable" :
+					 dst.st_mode & S_IWOTH ? "world-writable sticky" :
+					 "group-writable sticky", (unsigned)dst.st_uid, !sticky ?
+					 "anyone who may write it may replace the link: stricter "
+					 "than the kernel's fs.protected_symlinks rule" :
+					 "the kernel's fs.protected_symlinks rule");
 				close(fd);
 				close(cur);
 				return -EACCES;

@@ -3,9 +3,11 @@
  * inpath: opening a file to read it, knowing what it is before anything
  * reads it or waits on it (docs/design.md "Threat model"). The name is
  * looked up once, one name at a time (O_PATH: a FIFO is not waited on, a
- * device not opened), following a symbolic link on the way only where the
- * kernel's fs.protected_symlinks would, whatever the sysctl says
- * (inpath_may_follow(): another user's link in /tmp never leads root);
+ * device not opened), following a symbolic link on the way only where
+ * pathtrust.h's rule allows an input's: not PATHTRUST_OTHERS (the kernel's
+ * fs.protected_symlinks, whatever the sysctl says, and no link in a
+ * directory others may write without the sticky bit: another user's link
+ * in /tmp never leads root);
  * what it names is checked; only then is it opened to read, through
  * /proc/self/fd, so the checked file is the one read. Every later use goes
  * through the descriptor, or through "/proc/self/fd/N" (inpath_proc()) for
@@ -35,19 +37,12 @@ enum {
 };
 
 /*
- * Whether a symbolic link of stat LINK in a directory of stat DIR may be
- * followed: the kernel's fs.protected_symlinks rule (may_follow_link()),
- * which may be off: the caller owns the link, or the directory is not both
- * world-writable and sticky, or the directory's owner owns the link.
- */
-bool inpath_may_follow(const struct stat *dir, const struct stat *link);
-
-/*
  * Opens PATH, relative to directory DIRFD (AT_FDCWD: the current one), to
  * read as FLAGS allow. Returns the descriptor (blocking reads); or a
  * negative errno with WHY (SIZE bytes) a phrase without the path: -EACCES
  * "not following the symbolic link NAME of uid U in a world-writable sticky
- * directory of uid D (the kernel's fs.protected_symlinks rule)"; "a FIFO,
+ * directory of uid D (the kernel's fs.protected_symlinks rule)" (or "a
+ * non-sticky writable directory", "a group-writable sticky" one); "a FIFO,
  * expected a regular file", "a symbolic link, not followed here", "a hard
  * link to a file of uid 0, not of the directory's owner", strerror() (-ENOENT
  * when there is nothing).

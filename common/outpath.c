@@ -10,6 +10,7 @@
 #include "outpath.h"
 #include "diag.h"
 #include "inpath.h"
+#include "pathtrust.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -127,28 +128,29 @@ struct place {
 	struct stat st;           /* of what NAME is (never a link) when it exists */
 };
 
-/* A world-writable sticky directory (/tmp): anybody puts names in it. */
-static bool shared_dir(const struct stat *d)
-{
-	return (d->st_mode & S_ISVTX) && (d->st_mode & S_IWOTH);
-}
-
 /*
- * May the caller follow link L found in directory D? Its own links; root's
- * where the kernel's fs.protected_symlinks would follow them (not in a
- * shared directory another user owns). Another user's link never: in their
- * own directory the kernel would follow it, and root would write where they
- * point. Returns NULL, or why not.
+ * May the caller follow link L found in directory D? Only where nobody but
+ * the caller and root may have put it there or may replace it
+ * (PATHTRUST_US, pathtrust.h): another user's link never, also in their own
+ * directory, where the kernel would follow it and root would write where
+ * they point. Returns true, or false with WHY (SIZE bytes) saying why not:
+ * "another user's (uid U)", or where it is.
  */
-static const char *no_follow(const struct stat *d, const struct stat *l)
+static bool may_follow(const struct stat *d, const struct stat *l, char *why, size_t size)
 {
-	if (l->st_uid == geteuid())
-		return NULL;
-	if (l->st_uid != 0)
-		return "another user's";
-	if (shared_dir(d) && d->st_uid != 0)
-		return "root's in a world-writable sticky directory of another user, here";
-	return NULL;
+	enum pathtrust who = pathtrust_of(d, l);
+
+	if (who == PATHTRUST_US)
+		return true;
+	if (l->st_uid != geteuid() && l->st_uid != 0)
+		snprintf(why, size, "another user's (uid %u)", (unsigned)l->st_uid);
+	else if (who == PATHTRUST_DIR_OWNER)
+		snprintf(why, size, "in a directory of uid %u, who may replace it",
+			 (unsigned)d->st_uid);
+	else
+		snprintf(why, size, "in a directory others may write without the sticky bit, "
+			 "who may replace it");
+	return false;
 }
 
 /* An existing FIFO or device is written straight only when the caller's, or
@@ -234,18 +236,17 @@ static int locate(const char *path, struct place *p, char *errbuf, size_t errlen
 		}
 		if (S_ISLNK(st.st_mode)) {
 			char target[PATH_MAX], joined[sizeof(rest)];
-			const char *why = NULL;
+			char why[96] = "";
 			ssize_t n = -1;
 
-			if (!fstat(cur, &dst) && !(why = no_follow(&dst, &st)))
+			if (!fstat(cur, &dst) && may_follow(&dst, &st, why, sizeof(why)))
 				n = readlinkat(fd, "", target, sizeof(target) - 1);
 			close(fd);
-			if (why) {
+			if (why[0]) {
 				snprintf(errbuf, errlen, "%s: cannot write: not following the "
-					 "symbolic link %s, %s (uid %u): an output follows only "
-					 "its caller's links, and root's where fs.protected_symlinks "
-					 "would; give the path it points to", path, comp, why,
-					 (unsigned)st.st_uid);
+					 "symbolic link %s, %s: an output follows only links "
+					 "nobody but its caller and root may have put there; give "
+					 "the path it points to", path, comp, why);
 				close(cur);
 				return -EPERM;
 			}
@@ -697,7 +698,7 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 			 "be its recorder's own (perf writes its files there by name); give a new "
 			 "name", lead, (unsigned)st.st_uid);
 		err = -EPERM;
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+	} else if (pathtrust_of(&st, NULL) != PATHTRUST_US) {
 		snprintf(errbuf, errlen, "%s: writable by others (mode %04o): a recording directory "
 			 "must be its recorder's alone (perf writes its files there by name); give a "
 			 "new name", lead, (unsigned)(st.st_mode & 07777));

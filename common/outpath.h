@@ -8,10 +8,12 @@
  *   - The path is walked one component at a time from the current (or the
  *     root) directory, each directory held open: what is written is where
  *     the walk ended, whatever is renamed meanwhile. A symbolic link on the
- *     way (or at the end) is followed only when it belongs to the caller,
- *     or to root where the kernel's fs.protected_symlinks would follow it
- *     (not in a world-writable sticky directory that root does not own);
- *     another user's link is refused with a message naming it and the rule.
+ *     way (or at the end) is followed only where nobody but the caller and
+ *     root may have put it there or may replace it (PATHTRUST_US,
+ *     pathtrust.h: the caller's or root's link, in a directory of theirs
+ *     nobody else may write, or sticky); another user's link, or one in
+ *     another user's directory, is refused with a message naming it and
+ *     the rule.
  *   - A regular file or a new name is written as an unnamed file in its
  *     directory (O_TMPFILE), linked under its name on outpath_commit(): a
  *     new name with link (never replacing what appeared meanwhile), an

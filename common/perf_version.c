@@ -14,6 +14,7 @@
 
 #include "inpath.h"
 #include "outpath.h"
+#include "pathtrust.h"
 #include "run.h"
 
 #define CACHE_NAME "perf-versions"
@@ -161,14 +162,15 @@ static bool cache_dir(char *dir, size_t size)
 }
 
 /* Whether PATH is a directory of the caller's (root's counts for root)
- * that nobody else may write: PATH itself, not a link (lstat), except for
- * BASE, the $HOME or $XDG_CACHE_HOME the caller named, which is followed. */
+ * where nobody else may put a name (pathtrust.h): PATH itself, not a link
+ * (lstat), except for BASE, the $HOME or $XDG_CACHE_HOME the caller named,
+ * which is followed. */
 static bool own_dir(const char *path, bool base)
 {
 	struct stat st;
 
 	return !(base ? stat(path, &st) : lstat(path, &st)) && S_ISDIR(st.st_mode) &&
-	       st.st_uid == geteuid() && !(st.st_mode & 022);
+	       st.st_uid == geteuid() && pathtrust_of(&st, NULL) == PATHTRUST_US;
 }
 
 /* Makes the cache directory DIR (cache_dir()'s) and the one above it

@@ -24,8 +24,11 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "diag.h"
+#include "hash.h"
 #include "inpath.h"
 #include "nsenter.h"
+#include "pathtrust.h"
 #include "perfdata.h"
 #include "perfmap.h"
 
@@ -73,18 +76,15 @@ static void add_id(struct ids *ids, pid_t id)
 	ids->v[ids->n++] = id;
 }
 
-/* perfdata_mmaps()'s callback: the process and thread of a mapping perf
- * reads a perf map for. */
-static int collect(void *arg, const struct perfdata_mmap *m)
+/* Adds to IDS the process and thread of mapping M when perf reads a perf
+ * map for it. */
+static void collect(struct ids *ids, const struct perfdata_mmap *m)
 {
-	struct ids *ids = arg;
-
 	if (reads_perfmap(m)) {
 		ids->any = true;
 		add_id(ids, (pid_t)m->pid);
 		add_id(ids, (pid_t)m->tid);
 	}
-	return ids->err;
 }
 
 static int by_id(const void *a, const void *b)
@@ -253,26 +253,177 @@ static int check_names(int err, char *why, size_t size)
 	return rc;
 }
 
+/* The next name of path P at or after P (empty and "." names skipped):
+ * returns where it starts, its length in *LEN (0: none). */
+static const char *next_name(const char *p, size_t *len)
+{
+	for (;;) {
+		while (*p == '/')
+			p++;
+		*len = strcspn(p, "/");
+		if (*len != 1 || *p != '.')
+			return p;
+		p++;
+	}
+}
+
+/* The name of the real /tmp that PATH leads through, into NAME (NAME_MAX +
+ * 1 bytes): PATH absolute, "/tmp/NAME..." ("//tmp/./NAME" too), or, REL,
+ * relative to /tmp ("NAME...": a link's target there). Returns the rest of
+ * PATH after NAME, or NULL when there is no such name (".." leads out). */
+static const char *tmp_name(const char *path, bool rel, char *name)
+{
+	const char *p = path;
+	size_t len;
+
+	if (!rel) {
+		if (*p != '/')
+			return NULL;
+		p = next_name(p, &len);
+		if (len != 3 || strncmp(p, "tmp", 3))
+			return NULL;
+		p += len;
+	}
+	p = next_name(p, &len);
+	if (!len || len > NAME_MAX || (len == 2 && !strncmp(p, "..", 2)))
+		return NULL;
+	memcpy(name, p, len);
+	name[len] = 0;
+	return p + len;
+}
+
+/* The names of the real /tmp the view shows, wanted before they are looked
+ * up: an array, and its hash index for the repeats. */
+struct names {
+	char **v;                /* owned, each owned */
+	size_t n, cap;
+	struct hash_index index;
+	char left[NAME_MAX + 1]; /* the first name left out past TMPVIEW_ENTRIES_MAX, or "" */
+	int err;
+};
+
+/* Adds NAME to S, unless there, "." or "..", or perf_name() (the view's
+ * own); past TMPVIEW_ENTRIES_MAX names it is left out (the first such one
+ * noted in S->left). */
+static void want(struct names *s, const char *name)
+{
+	uint64_t key = hash_bytes(name, strlen(name));
+	size_t probe = 0;
+	uint32_t i;
+	char **g;
+
+	if (s->err || perf_name(name) || !strcmp(name, ".") || !strcmp(name, ".."))
+		return;
+	while ((i = hash_index_next(&s->index, key, &probe)) != HASH_NONE)
+		if (!strcmp(s->v[i], name))
+			return;
+	if (s->n >= TMPVIEW_ENTRIES_MAX) {
+		if (!s->left[0])
+			snprintf(s->left, sizeof(s->left), "%s", name);
+		return;
+	}
+	g = array_grow(s->v, &s->cap, s->n, sizeof(*s->v));
+	if (!g) {
+		s->err = -ENOMEM;
+		return;
+	}
+	s->v = g;
+	if (!(g[s->n] = strdup(name)) || hash_index_add(&s->index, key, (uint32_t)s->n)) {
+		free(g[s->n]);
+		s->err = -ENOMEM;
+		return;
+	}
+	s->n++;
+}
+
+/* Adds the name of /tmp PATH leads through, if any (an option's value after
+ * its "=" too: "--symfs=/tmp/root"), to S. */
+static void want_path(struct names *s, const char *path)
+{
+	char name[NAME_MAX + 1];
+	const char *eq = strchr(path, '=');
+
+	if (tmp_name(path, false, name) || (eq && tmp_name(eq + 1, false, name)))
+		want(s, name);
+}
+
+/* What a perf.data's mappings say perf opens. */
+struct scan {
+	struct ids ids;          /* the perf maps' */
+	struct names names;      /* the names of /tmp its files are in */
+};
+
+/* perfdata_mmaps()'s callback: collect()s mapping M, and wants the name of
+ * /tmp its file is in (perf opens the file), and ".debug" for a file right
+ * in /tmp (perf looks for its debug file there:
+ * dso__read_binary_type_filename()). */
+static int scan_mapping(void *arg, const struct perfdata_mmap *m)
+{
+	struct scan *sc = arg;
+	char name[NAME_MAX + 1];
+	const char *rest = tmp_name(m->file, false, name);
+	size_t len;
+
+	collect(&sc->ids, m);
+	if (rest) {
+		want(&sc->names, name);
+		next_name(rest, &len);
+		if (!len)
+			want(&sc->names, ".debug");
+	}
+	return sc->ids.err ? sc->ids.err : sc->names.err;
+}
+
+/* Wants the names of /tmp the paths perf is given lead through: PATHS
+ * (NULL-terminated, or NULL), this program's (the dlfilter beside it) and
+ * $HOME (perf's .perfconfig). */
+static void want_paths(struct names *s, const char *const *paths)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *home = getenv("HOME");
+
+	for (size_t i = 0; paths && paths[i]; i++)
+		want_path(s, paths[i]);
+	if (n > 0) {
+		self[n] = 0;
+		want_path(s, self);
+	}
+	if (home)
+		want_path(s, home);
+}
+
+static void names_free(struct names *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	hash_index_free(&s->index);
+}
+
 /* Adds NAME of the real /tmp (DIR, its status DST) to V's entries: a
  * directory or regular file, or a symbolic link the kernel would follow
- * for the caller (its target), unless perf_name(). Returns 0 or -ENOMEM. */
-static int add_entry(struct tmpview *v, int dir, const struct stat *dst, const char *name)
+ * for the caller (its target, whose name of /tmp, if any, is added to S).
+ * A name not there is left out. Returns 0 or -ENOMEM. */
+static int add_entry(struct tmpview *v, struct names *s, int dir, const struct stat *dst,
+		     const char *name)
 {
 	struct tmpview_entry *e;
-	char target[PATH_MAX];
+	char target[PATH_MAX], to[NAME_MAX + 1];
 	struct stat st;
 	ssize_t n = 0;
 
-	if (perf_name(name) || !strcmp(name, ".") || !strcmp(name, "..") ||
-	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
 		return 0;
 	if (S_ISLNK(st.st_mode)) {
-		if (!inpath_may_follow(dst, &st))
+		if (pathtrust_of(dst, &st) == PATHTRUST_OTHERS)	/* as an input's (inpath.h) */
 			return 0;
 		n = readlinkat(dir, name, target, sizeof(target) - 1);
 		if (n <= 0)
 			return 0;
 		target[n] = '\0';
+		if (tmp_name(target, target[0] != '/', to))
+			want(s, to);
 	} else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
 		return 0;
 	}
@@ -292,37 +443,44 @@ static int add_entry(struct tmpview *v, int dir, const struct stat *dst, const c
 	return 0;
 }
 
-/* Lists the names of the real /tmp the view shows into V (add_entry()).
- * Returns 0 or -ENOMEM (unreadable: none). */
-static int list_entries(struct tmpview *v)
+/* Looks up S's names in the real /tmp into V's entries (add_entry(): the
+ * names links there lead to are added to S, and looked up in turn), and
+ * says in one warning what was left out past TMPVIEW_ENTRIES_MAX. Returns
+ * 0 or -ENOMEM (/tmp unreadable: none). */
+static int add_entries(struct tmpview *v, struct names *s)
 {
-	DIR *d = opendir("/tmp");
-	struct dirent *de;
+	int dir = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = s->err;
 	struct stat dst;
-	int err = 0;
 
-	if (!d)
-		return 0;
-	if (!fstat(dirfd(d), &dst))
-		while (!err && (de = readdir(d)))
-			err = add_entry(v, dirfd(d), &dst, de->d_name);
-	closedir(d);
+	if (dir >= 0 && !fstat(dir, &dst))
+		for (size_t i = 0; !err && i < s->n; i++)
+			err = add_entry(v, s, dir, &dst, s->v[i]) ? -ENOMEM : s->err;
+	if (dir >= 0)
+		close(dir);
+	if (!err && s->left[0])
+		diag_warn("perf's private /tmp shows at most %u names of the real /tmp, those the "
+			  "recording's mappings and perf's paths lead through: /tmp/%s and any "
+			  "after it are left out (perf finds no file there)", TMPVIEW_ENTRIES_MAX,
+			  s->left);
 	return err;
 }
 
-int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
-		 size_t size)
+int tmpview_make(const char *perfdata, int recdir, const char *const *paths, struct tmpview **view,
+		 char *why, size_t size)
 {
-	struct ids ids = { 0 };
+	struct scan sc = { .ids = { 0 } };
 	struct tmpview *v;
 	int err, how;
 
 	*view = NULL;
-	err = perfdata_mmaps(perfdata, collect, &ids);
+	want_paths(&sc.names, paths);	/* first: never left out for a perf.data's */
+	err = perfdata_mmaps(perfdata, scan_mapping, &sc);
 	if (err == -EIO)
-		err = ids.err;	/* damaged records: perf reads no further either */
-	if (err || !ids.any) {
-		free(ids.v);
+		err = sc.ids.err ? sc.ids.err : sc.names.err;	/* damaged records: perf reads
+								 * no further either */
+	if (err || !sc.ids.any) {
+		free(sc.ids.v);
+		names_free(&sc.names);
 		if (err == -ENOTSUP)
 			snprintf(why, size, "its records are compressed (perf record -z), which "
 				 "snaptrace does not read (perf inject keeps them compressed): "
@@ -331,17 +489,19 @@ int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *
 			snprintf(why, size, "cannot read its mappings: %s", strerror(-err));
 		return err;
 	}
-	unique(&ids);
-	if (ids.n > TMPVIEW_NAMES_MAX) {
+	unique(&sc.ids);
+	if (sc.ids.n > TMPVIEW_NAMES_MAX) {
 		snprintf(why, size, "names %zu processes with JIT memory, more than %u: perf would "
-			 "open a perf map for each", ids.n, TMPVIEW_NAMES_MAX);
-		free(ids.v);
+			 "open a perf map for each", sc.ids.n, TMPVIEW_NAMES_MAX);
+		free(sc.ids.v);
+		names_free(&sc.names);
 		return -E2BIG;
 	}
 	v = calloc(1, sizeof(*v));
-	err = v ? fill(v, &ids, recdir) : -ENOMEM;
-	err = err ? err : list_entries(v);
-	free(ids.v);
+	err = v ? fill(v, &sc.ids, recdir) : -ENOMEM;
+	err = err ? err : add_entries(v, &sc.names);
+	free(sc.ids.v);
+	names_free(&sc.names);
 	if (err) {
 		snprintf(why, size, "out of memory");
 		tmpview_free(v);

@@ -21,11 +21,19 @@
  * user, else an empty file; one file of contents once (the threads of one
  * process share it: hard links), at most PERFMAP_FILES_MAX of them and
  * PERFMAP_TOTAL_MAX bytes in all (perfmap.h: the rest empty, said in one
- * warning); and every other name of the real /tmp as it was when the view
- * was made, but those perf opens by its own rule ("perf-...", "jit-..."):
- * a directory or regular file bound there with the mounts inside it (a
+ * warning); and the names of the real /tmp perf opens a file through, as
+ * they were when the view was made, but those perf opens by its own rule
+ * ("perf-...", "jit-..."): the name of /tmp each mapping's file is in (and
+ * ".debug" for a file right in /tmp), those of the paths the caller gives
+ * perf (its program, options), this program's (the dlfilter beside it) and
+ * $HOME's (.perfconfig), and those the symbolic links among them lead to;
+ * at most TMPVIEW_ENTRIES_MAX (the rest left out, said in one warning): a
+ * directory or regular file bound there with the mounts inside it (a
  * build tree on a tmpfs at /tmp/build), a symbolic link the kernel would
- * follow for the caller made again. So a perf map perf names otherwise
+ * follow for the caller made again; never the other names of /tmp, however
+ * many (a user's 100,000 names once had every conversion bind them all:
+ * 3 s, then "No space left on device" past the kernel's mount-max). So a
+ * perf map perf names otherwise
  * than predicted (after the thread's process, or -1) is not there at all:
  * never another user's FIFO or link. Whatever perf
  * writes into /tmp (perf-vdso.so-XXXXXX) stays in that tmpfs and goes with
@@ -48,6 +56,10 @@
  * empty): a perf.data naming more processes with JIT memory is refused. */
 #define TMPVIEW_NAMES_MAX 65536u
 
+/* The most names of the real /tmp a view shows (each a bind mount): the
+ * files perf opens there are in a few. */
+#define TMPVIEW_ENTRIES_MAX 1024u
+
 /* One perf-N.map of the view. */
 struct tmpview_file {
 	char name[32];           /* "perf-N.map" */
@@ -58,12 +70,13 @@ struct tmpview_file {
 				  * (the threads of one process), linked to it; -1: none */
 };
 
-/* A name of the real /tmp shown in the view too: none "perf-..." or
- * "jit-..." (the names perf opens there by its own rule). */
+/* A name of the real /tmp shown in the view too (one perf opens a file
+ * through): none "perf-..." or "jit-..." (the names perf opens there by its
+ * own rule). */
 struct tmpview_entry {
 	char *name;              /* owned */
 	char *link;              /* a symbolic link the kernel would follow for the caller
-				  * (inpath_may_follow()): its target, made again in the view
+				  * (pathtrust.h, as an input's): its target, made again in the view
 				  * (owned); NULL: a directory or regular file, bound there */
 };
 
@@ -86,7 +99,10 @@ struct tmpview {
 /*
  * Reads the perf.data PERFDATA (a path perf reads too: /proc/self/fd/N)
  * for the perf maps perf would open and makes the view of them: the copies
- * kept in the recording directory RECDIR (an open directory, or -1: none).
+ * kept in the recording directory RECDIR (an open directory, or -1: none);
+ * PATHS (NULL-terminated, or NULL) the paths the caller gives perf (its
+ * program as found, options: "--symfs=/tmp/x" counts), whose names of /tmp
+ * the view shows.
  * A map that cannot be used is said in a warning naming it and why.
  * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map, or
  * when no view can be made and none of the names perf would open is a
@@ -97,8 +113,8 @@ struct tmpview {
  * the mappings before them, where perf stops too; -ENOTSUP: compressed
  * records, perf record -z).
  */
-int tmpview_make(const char *perfdata, int recdir, struct tmpview **view, char *why,
-		 size_t size);
+int tmpview_make(const char *perfdata, int recdir, const char *const *paths, struct tmpview **view,
+		 char *why, size_t size);
 
 /*
  * In a child about to exec perf (async-signal-safe system calls only):

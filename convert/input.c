@@ -296,11 +296,21 @@ static void inject_jitdump(struct input *in, const char *perf)
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
-	char out[sizeof(in->evlist)] = "intel_pt", why[400];
+	char out[sizeof(in->evlist)] = "intel_pt", why[400], prog[PATH_MAX];
 	bool read = !ptsplit_intel_pt(in->handle);
+	const char **paths = calloc(perf->nargs + 2, sizeof(*paths));
 	int err;
 
-	err = tmpview_make(in->handle, perf->rec_dirfd, &in->view, why, sizeof(why));
+	if (!paths) {
+		snprintf(errbuf, errlen, "%s: out of memory", in->path);
+		return -ENOMEM;
+	}
+	/* the paths perf is given: its program as found, the extra arguments */
+	paths[0] = run_find_program(perf->perf, prog, sizeof(prog)) ? perf->perf : prog;
+	for (size_t i = 0; i < perf->nargs; i++)
+		paths[i + 1] = perf->args[i];
+	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &in->view, why, sizeof(why));
+	free(paths);
 	if (err) {
 		snprintf(errbuf, errlen, "%s: %s", in->path, why);
 		return err;

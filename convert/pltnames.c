@@ -10,6 +10,10 @@
 #include "perfsym.h"
 #include "srcline.h"
 
+/* The symbol perf 6.1 stretches over a binary's PLT: the zero-size _init
+ * of .init, which ld puts right before .plt (.plt.got, .plt.sec follow). */
+#define PLT_COVER "_init"
+
 struct conv_pltdso {
 	char *path;                /* the dso as perf printed it; owned */
 	size_t len;
@@ -94,7 +98,10 @@ void conv_plt_cover(struct conv *c, struct conv_func *f, struct conv_span sym,
 
 	f->plt = NULL;
 	f->plt_cover = NULL;
-	if (f->unknown || !dso.len || dso.s[0] != '/' || !(p = dso_of(c, dso)) || !p->syms)
+	/* only the symbol perf stretches over a PLT reads the binary: every other
+	 * function would read each binary's whole symbol table for nothing */
+	if (f->unknown || sym.len != sizeof(PLT_COVER) - 1 || memcmp(sym.s, PLT_COVER, sym.len) ||
+	    !dso.len || dso.s[0] != '/' || !(p = dso_of(c, dso)) || !p->syms)
 		return;
 	for (size_t i = 0; i < p->syms->n; i++) {
 		const struct perfsym *s = &p->syms->syms[i];

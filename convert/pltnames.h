@@ -20,8 +20,9 @@
 #include "state.h"
 
 /* Sets F->plt and F->plt_cover (new F of C, named SYM in DSO): the binary's
- * PLT F's symbol lies over, NULL when none. Reads the binary at its first
- * function; out of memory sets C->nomem. */
+ * PLT F's symbol lies over, NULL when none. Only `_init` (the symbol perf
+ * stretches over .plt) is looked for: its binary is read at the first
+ * `_init` met in it; out of memory sets C->nomem. */
 void conv_plt_cover(struct conv *c, struct conv_func *f, struct conv_span sym,
 		    struct conv_span dso);
 

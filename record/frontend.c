@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "inpath.h"
 #include "outpath.h"
+#include "pathtrust.h"
 #include "perfdata.h"
 #include "run.h"
 
@@ -144,10 +145,11 @@ static bool same_entry(const char *a, const char *b)
  * way to directory DIR (not there yet: its parent must be): the converter
  * reads the recording by name after it is written, so a directory another
  * user may swap (renameat2 RENAME_EXCHANGE) would give the caller that user's
- * recording as its own. An ancestor is safe when root or the caller owns it
- * and nobody else may write it, or it is sticky (as /tmp) and the entry in it
- * is root's or the caller's. Returns false, or true with WHY (SIZE bytes)
- * naming the ancestor and who.
+ * recording as its own. An ancestor is safe when pathtrust_of() says so for
+ * the entry on the way in it (PATHTRUST_US: root or the caller owns it and
+ * nobody else may write it, or it is sticky, as /tmp, and the entry is root's
+ * or the caller's). Returns false, or true with WHY (SIZE bytes) naming the
+ * ancestor and who.
  */
 static bool renamable_by_others(const char *dir, char *why, size_t size)
 {
@@ -164,8 +166,7 @@ static bool renamable_by_others(const char *dir, char *why, size_t size)
 		if (stat(real, &st))
 			return false;
 		mine = st.st_uid == me || st.st_uid == 0;
-		if (!mine || ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) ||
-		    ((st.st_mode & 022) && child.st_uid != me && child.st_uid != 0)) {
+		if (pathtrust_of(&st, &child) != PATHTRUST_US) {
 			snprintf(why, size, "%s (%s uid %u%s) lets another user rename what is in it",
 				 real, mine ? "writable by others, owner" : "owned by",
 				 (unsigned)st.st_uid, st.st_mode & S_ISVTX ? ", sticky" : "");

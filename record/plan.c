@@ -172,6 +172,25 @@ static int signal_args(const struct rec_opts *o, const struct rec_host *h, struc
 	return err;
 }
 
+/*
+ * --buildid-mmap (perf >= 5.12), in both modes: the kernel puts each file's
+ * build id in its mmap event, so perf record reads no traced file itself
+ * (without it perf opens every binary the recording maps, as root, through
+ * the traced process's mount namespace: nsinfo__mountns_enter(), to collect
+ * the build-id table when it writes a snapshot, and skips the build-id cache
+ * only then: docs/design.md "Threat model"), a binary rebuilt before the
+ * conversion is told apart, and a snapshot stays quick (no reading the whole
+ * file back for the table). Returns 0 or -E2BIG.
+ */
+static int buildid_args(const struct rec_host *h, struct rec_plan *p)
+{
+	if (h->feat[PERF_FEAT_BUILDID_MMAP])
+		return arg(p, "--buildid-mmap");
+	note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
+	     "when it writes each snapshot, which makes snapshots slower");
+	return 0;
+}
+
 /* The PT-specific part of the command line. */
 static int pt_args(const struct rec_opts *o, const struct rec_host *h, const char *flag,
 		   const char *targets, struct rec_plan *p)
@@ -184,6 +203,7 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "%s", p->event);
 	err |= event_args(o, false, p);
 	err |= signal_args(o, h, p);
+	err |= buildid_args(h, p);
 	err |= target_args(flag, targets, p);
 	if (!o->full_execution) {
 		p->snapshot_on_exit = h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT];
@@ -270,10 +290,7 @@ static int sampling_events(const struct rec_opts *o, const struct rec_host *h,
  * --overwrite would make perf synthesize the target's existing mappings only
  * when a snapshot is written (tail synthesis), which finds nothing once the
  * target has exited; this way every snapshot file starts with them.
- * --buildid-mmap (perf >= 5.12) puts each file's build id in its mmap event,
- * so a binary rebuilt before the conversion is told apart, and keeps a
- * snapshot quick (without it perf reads the whole file back for the build-id
- * table when writing it). The frequency is an event term, not -F: -F would
+ * --buildid-mmap: buildid_args(). The frequency is an event term, not -F: -F would
  * also put sched:sched_switch in frequency mode (the kernel then raises its
  * period and drops switches); a tracepoint left alone samples every hit. Its
  * samples carry the call chain the thread blocked or was preempted in.
@@ -289,11 +306,7 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	p->unwinder = callgraph_name(o->callgraph);
 	err |= arg(p, "--call-graph");
 	err |= arg(p, "%s", p->unwinder);
-	if (h->feat[PERF_FEAT_BUILDID_MMAP])
-		err |= arg(p, "--buildid-mmap");
-	else
-		note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
-		     "when it writes each snapshot, which makes snapshots slower");
+	err |= buildid_args(h, p);
 	/* stacks unwound from copies (the switches' twins, the signals) read
 	 * each binary's .eh_frame_hdr through its read-only mapping: -d has
 	 * perf list those of the mappings it finds at the start too (a

@@ -8,6 +8,7 @@
  * Command lines (why each part: docs/design.md "perf command lines"):
  * (--no-bpf-event follows --timestamp where perf >= 5.1 has it.)
  *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL [-e EXTRA...]
+ *             [--buildid-mmap]
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             --switch-events [--switch-output=signal] [-D -1 --control=fd:3,4]
  *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-e EXTRA...]

@@ -215,7 +215,10 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 		table_free(&t);
 		return err;
 	}
-	for (size_t i = 0; i < t.n; i++) {   /* each field escaped: a binary's names are anybody's */
+	/* each field escaped as text (a binary's names are anybody's: a TAB in
+	 * one cannot split the line); no CSV quoting, a name stays what
+	 * --trigger takes back (docs/design.md "Threat model") */
+	for (size_t i = 0; i < t.n; i++) {
 		esc_fputs(out, t.e[i].demangled, ESC_TEXT);
 		fputc('\t', out);
 		esc_fputs(out, t.e[i].name, ESC_TEXT);

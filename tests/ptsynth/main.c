@@ -31,7 +31,7 @@
 
 struct opts {
 	const char *out, *truth, *start;
-	bool noretcomp, per_cpu, task_events, bpf_records, cyc, quiet;
+	bool noretcomp, per_cpu, task_events, bpf_records, cyc, buildid_mmap, quiet;
 	unsigned tsc_every;
 	int mtc;                     /* --mtc: MTC's period (CTC bit), -1: no MTC */
 	unsigned cbr;                /* --cbr: the core:bus ratio of each PSB+, 0: none */
@@ -70,6 +70,8 @@ static void usage(FILE *f)
 "                           hardware writes one\n"
 "      --cyc                a CYC packet (cycle-accurate mode: attr config bit\n"
 "                           cyc) before each TNT and IP packet\n"
+"      --buildid-mmap       each file's build id in its MMAP2 record, as perf\n"
+"                           record --buildid-mmap writes them\n"
 "      --bpf-records        a KSYMBOL and a BPF_EVENT record, as perf record\n"
 "                           writes of the BPF programs loaded when it starts\n"
 "      --snapshot-window N  keep only the last N instructions of each thread\n"
@@ -111,7 +113,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 {
 	/* in the order of LO (an error names lo[c - O_TRUTH + 1]) */
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
-	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR, O_BPF, O_CYC };
+	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR, O_BPF, O_CYC,
+	       O_BUILDID };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -134,6 +137,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "cbr", required_argument, NULL, O_CBR },
 		{ "bpf-records", no_argument, NULL, O_BPF },
 		{ "cyc", no_argument, NULL, O_CYC },
+		{ "buildid-mmap", no_argument, NULL, O_BUILDID },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -152,6 +156,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_TASK: o->task_events = true; break;
 		case O_BPF: o->bpf_records = true; break;
 		case O_CYC: o->cyc = true; break;
+		case O_BUILDID: o->buildid_mmap = true; break;
 		case O_START: o->start = optarg; break;
 		case O_CACHE: o->cache = optarg; break;
 		case O_REPEAT: {
@@ -338,14 +343,22 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,
 			    .switches = sw };
 	char err[256] = "", *out = numbered(o->out, k), *truth = NULL;
+	const char **ids = o->buildid_mmap ? calloc(run->nmaps + 1, sizeof(*ids)) : NULL;
 	size_t i, nq = 0;
 	int rc = 0;
 
-	if (!out || !sw || (o->truth && !(truth = numbered(o->truth, k)))) {
+	if (!out || !sw || (o->buildid_mmap && !ids) ||
+	    (o->truth && !(truth = numbered(o->truth, k)))) {
 		free(out);
 		free(sw);
+		free(ids);
 		return -ENOMEM;
 	}
+	/* st->maps are run->maps, in order; the kernel names no build id for a
+	 * mapping without a file ([vdso]) */
+	for (i = 0; ids && i < run->nmaps; i++)
+		ids[i] = run->maps[i].path[0] == '[' ? "" : st->maps[i].dso->syms->build_id;
+	pd.build_ids = ids;
 	for (i = 0; i < run->nthreads && i < MAX_QUEUES && rc == 0; i++) {
 		const struct ps_thread *th = &run->threads[i];
 		size_t to = ps_thread_step(th, end_seq);
@@ -399,6 +412,7 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 	free(out);
 	free(truth);
 	free(sw);
+	free(ids);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 #include "perfdata.h"
 #include "encode.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -148,19 +149,38 @@ static void comm(struct out *o, const struct ps_pd *pd, pid_t tid, const char *n
 	trailer(o, pd->pid, tid, pd->meta_time, cpu);
 }
 
-static void mmap2(struct out *o, const struct ps_pd *pd, const struct ps_map *m)
+/* Map I of PD: with its build id in place of maj, min, ino and
+ * ino_generation where PD has one for it (PERF_RECORD_MISC_MMAP_BUILD_ID:
+ * u8 size, 3 reserved, 20 bytes), as the kernel writes it. */
+static void mmap2(struct out *o, const struct ps_pd *pd, size_t i)
 {
-	header(o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER,
+	const struct ps_map *m = &pd->maps[i];
+	const char *hex = pd->build_ids ? pd->build_ids[i] : NULL;
+	unsigned char id[24] = { 0 };
+	size_t n = 0;
+
+	for (; hex && n < 20 && isxdigit((unsigned char)hex[2 * n]) &&
+	       isxdigit((unsigned char)hex[2 * n + 1]); n++) {
+		char byte[3] = { hex[2 * n], hex[2 * n + 1], 0 };
+
+		id[4 + n] = (unsigned char)strtoul(byte, NULL, 16);
+	}
+	id[0] = (unsigned char)n;
+	header(o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | (n ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0),
 	       8 + 8 + 24 + 8 + 16 + 8 + pad8(strlen(m->path) + 1) + TRAILER);
 	u32(o, (uint32_t)pd->pid);
 	u32(o, (uint32_t)pd->pid);
 	u64(o, m->start);
 	u64(o, m->end - m->start);
 	u64(o, m->pgoff);
-	u32(o, m->maj);
-	u32(o, m->min);
-	u64(o, m->ino);
-	u64(o, 0);
+	if (n) {
+		put(o, id, sizeof(id));
+	} else {
+		u32(o, m->maj);
+		u32(o, m->min);
+		u64(o, m->ino);
+		u64(o, 0);
+	}
 	u32(o, m->prot);
 	u32(o, m->flags);
 	padded_string(o, m->path);
@@ -288,7 +308,7 @@ int ps_perf_write(const char *path, const struct ps_pd *pd)
 	if (pd->bpf_records)
 		bpf_program(&o);
 	for (i = 0; i < pd->nmaps; i++)
-		mmap2(&o, pd, &pd->maps[i]);
+		mmap2(&o, pd, i);
 	for (i = 0; pd->per_cpu && i < pd->nqueues; i++)
 		itrace_start(&o, pd, pd->queues[i].tid, (int)i);
 	for (i = 0; i < pd->nswitches; i++)

@@ -56,6 +56,9 @@ struct ps_pd {
 	uint64_t meta_time;    /* perf time (ns) of the COMM/MMAP2 records */
 	const struct ps_map *maps;
 	size_t nmaps;
+	const char *const *build_ids; /* each map's build id (lowercase hex, "": none),
+				       * in its MMAP2 record as perf record --buildid-mmap
+				       * writes it; NULL: none (maj, min, ino) */
 	const struct ps_pd_queue *queues;
 	size_t nqueues;
 	const struct ps_pd_switch *switches; /* attr context_switch when any */

@@ -8,6 +8,7 @@
 # write -j 1's bytes); context switches (blocked in syscalls,
 # preempted): perf places each where the generator put it, and the converter
 # draws an [off-cpu] slice from its switch out to its switch in (offcpu-*);
+# build ids in MMAP2 records (perf record --buildid-mmap: buildid-mmap-*);
 # a snapshot ending at magic_trace_stop_indicator (also as a recording
 # directory with its trigger marker); a program dying of SIGSEGV (the trace
 # ends at the fault; as a recording, its [crash] marker there); a
@@ -237,6 +238,45 @@ EOF
 	else
 		ok "$name-ends-at-fault"
 	fi
+else
+	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
+fi
+
+# Recorded with --buildid-mmap (snaptrace-record's Intel PT command line
+# where perf has it): the build ids are in the MMAP2 records, no build-id
+# table. perf and the converter decode it as any (check_perf,
+# check_convert); the converter finds the program's build id there: forged
+# to another (its first byte flipped), the program is named changed since
+# the recording, with both ids, and the in-process decoder leaves it to perf
+# script, naming the build id (ptimage.c).
+name=buildid-mmap
+if ! requires "$name-changed" python3; then
+	:
+elif gen "$name" calls-static --buildid-mmap; then
+	check_perf "$name" 0
+	check_convert "$name" 0
+	id=$("$SNAPTRACE_TEST_BIN/perfdata_dump" buildids "$TMP/$name.data" 2>/dev/null |
+		awk -v p="$PROGS/calls-static" '$2 == p { print $1 }')
+	forged=$(printf '%02x' $((0x${id:0:2} ^ 0xff)))${id:2}
+	python3 -c 'import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.find(bytes.fromhex(sys.argv[3]))
+d[i] ^= 0xff
+open(sys.argv[2], "wb").write(d)' "$TMP/$name.data" "$TMP/$name.forged.data" "${id:-00}" 2>"$TMP/$name.forge.err"
+	"$CONVERT" -j 1 "$TMP/$name.forged.data" -o "$TMP/$name.forged.fxt" 2>"$TMP/$name.forged.err"
+	rc=$?
+	if [ ${#id} -ne 40 ]; then
+		fail "$name-changed" "no build id of $PROGS/calls-static in the MMAP2 records: $("$SNAPTRACE_TEST_BIN/perfdata_dump" buildids "$TMP/$name.data" 2>&1 | first_lines /dev/stdin)"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$name-changed" "exit $rc: $(first_lines "$TMP/$name.forged.err")"
+	elif [ "$(grep -c "$PROGS/calls-static: changed since the recording (its build id is $id, the recording's $forged)" "$TMP/$name.forged.err")" -ne 1 ]; then
+		fail "$name-changed" "expected one warning naming the program and both build ids: $(first_lines "$TMP/$name.forged.err")"
+	elif ! grep -q "decoding through perf script: $PROGS/calls-static: build id $id, recorded $forged" "$TMP/$name.forged.err"; then
+		fail "$name-changed" "the in-process decoder did not see the recorded build id: $(first_lines "$TMP/$name.forged.err")"
+	else
+		ok "$name-changed"
+	fi
+	rm -f "$TMP/$name".*
 else
 	fail "$name" "ptsynth failed: $(head -3 "$TMP/$name.gen")"
 fi

@@ -90,10 +90,12 @@ SWE="--switch-events"
 MT="-p 1234,1235"
 
 if requires dryrun_pt psb_cyc; then
-	while IFS='|' read -r ver args expected; do
-		[ -n "$ver" ] || continue
-		check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
-			"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
+	# VERSIONS: one or more, comma-separated (the same line for each)
+	while IFS='|' read -r versions args expected; do
+		for ver in ${versions//,/ }; do
+			check "dryrun_pt_${ver}_$(echo "$args" | tr -c 'a-z0-9\n' '_' | tr -s _)" \
+				"$ver" "--mode pt $args" "$(eval echo "\"$expected\"")"
+		done
 	done <<'EOF'
 4.19.0|-t 42|$PRE -e $PT_NORMAL/u$SIGPT $T42 --snapshot $SWE
 4.19.0|--timer-resolution low -t 42|$PRE -e intel_pt//u$SIGPT $T42 --snapshot $SWE
@@ -113,18 +115,12 @@ if requires dryrun_pt psb_cyc; then
 5.10.0|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
 5.10.0|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
 5.10.0|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
-6.1.187|-t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL
-6.1.187|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT $T42 --snapshot=e $SWE $CTL
-6.1.187|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT $T42 --snapshot=e --kcore $SWE $CTL
-6.1.187|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
-6.1.187|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
-6.1.187|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
-6.8.12|-t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL
-6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT $T42 --snapshot=e $SWE $CTL
-6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT $T42 --snapshot=e --kcore $SWE $CTL
-6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT $MT $SE -m,1024 $SWE $CTL
-6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $SW $CTL
-6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --per-thread -t 7 --kcore $SWE $CTL
+6.1.187,6.8.12|-t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
+6.1.187,6.8.12|--timer-resolution low -t 42|$NB -e intel_pt//u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL
+6.1.187,6.8.12|--timer-resolution high --kernel -t 42|$NB -e $PT_HIGH/uk$SIGPT --buildid-mmap $T42 --snapshot=e --kcore $SWE $CTL
+6.1.187,6.8.12|--snapshot-size 4M --multi-thread -p 1234,1235|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $MT $SE -m,1024 $SWE $CTL
+6.1.187,6.8.12|--multi-snapshot -t 42|$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $SW $CTL
+6.1.187,6.8.12|--full-execution --kernel -p 7|$NB -e $PT_NORMAL/uk$SIGPT --buildid-mmap --per-thread -t 7 --kcore $SWE $CTL
 EOF
 fi
 
@@ -173,14 +169,22 @@ check dryrun_event_sampling_kernel_full 6.1.187 \
 	"--mode sampling --kernel --full-execution --event page-faults/10 --event cpu/event=0x3c/ -t 3" \
 	"$NB -e $DK -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/}$TWF$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t 3 $SWE $CTL"
 check dryrun_event_pt 6.1.187 "--mode pt --event branch-misses/50 --event cpu/event=0x3c/ --event sched:sched_wakeup -t 1" \
-	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup$SIGPT --per-thread -t 1 --snapshot=e $SWE $CTL"
+	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup$SIGPT --buildid-mmap --per-thread -t 1 --snapshot=e $SWE $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \
-	"$NB -e $PT_NORMAL/u$SIGPT --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
+	"$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
 
 # The most pids -p takes (64, of 7 digits) all reach perf's command line.
 PIDS=$(seq -s, 1000001 1000064)
 check dryrun_many_pids 6.1.187 "--mode pt --timer-resolution low --multi-thread -p $PIDS" \
-	"$NB -e intel_pt//u$SIGPT -p $PIDS --snapshot=e $SWE $CTL"
+	"$NB -e intel_pt//u$SIGPT --buildid-mmap -p $PIDS --snapshot=e $SWE $CTL"
+
+# Intel PT as sampling: --buildid-mmap where perf has it (5.12), so that
+# perf record opens no binary of the traced process itself, as root, through
+# that process's mount namespace (docs/design.md "Threat model").
+check dryrun_pt_buildid_mmap 5.12.0 "--mode pt -t 42" \
+	"$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap $T42 --snapshot=e $SWE $CTL"
+check dryrun_pt_no_buildid_mmap 5.11.0 "--mode pt -t 42" \
+	"$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL"
 
 # An option the program makes useless is a warning, also under --quiet.
 # warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.

@@ -102,6 +102,15 @@
 #                     escapes): every message escaped
 #   esc-symbols       snaptrace symbols on the attacker's binary whose symbol
 #                     holds escapes: escaped
+#   symbols-tsv       snaptrace symbols on the attacker's binary whose symbols
+#                     are a spreadsheet formula (=cmd|' /C calc'!A0), an
+#                     Objective-C method (-[Obj foo]) and a name holding a TAB
+#                     and a newline: each line has its four fields (the TAB
+#                     and newline escaped), the first two kept as they are
+#                     (tab-separated text for scripts, which give a symbol
+#                     back to --trigger: no "'" before it; docs/design.md
+#                     "Threat model"), and root's recording with --trigger
+#                     the Objective-C name printed finds it
 #   esc-picker        snaptrace attach's picker lists the attacker's process
 #                     whose command line holds escapes: escaped
 #   pick-impostor     the picker lists root's process and the attacker's,
@@ -219,6 +228,14 @@
 #                     fs.protected_symlinks, the file's text never shown;
 #                     root's own link there, and the attacker's link in the
 #                     attacker's own directory, are followed (the kernel's rule)
+#   in-link-nonsticky each program's input named through the attacker's symlink
+#                     in a directory anyone may write, not sticky (to a
+#                     root-only file: a text, a trace for stats): refused at
+#                     once, one line naming the path and the rule, the
+#                     file's text never shown (the kernel's rule, which only
+#                     guards sticky directories, had root read it: the
+#                     converter showed its first line); root's own link there
+#                     too (anyone may replace it)
 #   hang-symbols-fifo snaptrace symbols on the attacker's FIFO: an error, at once
 #   hang-stats-fifo   snaptrace stats on the attacker's FIFO (named as root's
 #                     trace would be): refused at once, naming the rule
@@ -252,6 +269,15 @@
 #                     function is named in the trace (the view, an overlay
 #                     of /tmp's one file system, once showed the mount point
 #                     empty: the frames were named by the file)
+#   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
+#                     its program with anonymous executable memory (which has
+#                     perf see the /tmp view), and converts with a perf
+#                     wrapper that lists perf's /tmp: converted, the function
+#                     named, perf's /tmp holds the program's directory, none
+#                     of the attacker's names and at most 1024
+#                     (TMPVIEW_ENTRIES_MAX; the view once bound every name of
+#                     /tmp: 3 s for 100,000, then "No space left on device"
+#                     past the kernel's mount-max, and the conversion failed)
 #   in-buildid-cache  root once profiled the attacker's program with plain perf
 #                     record (which copies it into root's build-id cache,
 #                     ~/.debug; here a HOME of the test's), a copy of root's
@@ -264,12 +290,13 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
-out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
+in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-csv-formula esc-convert esc-symbols esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount"
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb tmp-submount
+tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
 
@@ -1003,6 +1030,36 @@ esc_symbols() {
 		else
 			fail esc-symbols "the symbol is not shown escaped: $(first_lines "$TMP/esc-symbols.out")"
 		fi
+	fi
+}
+
+symbols_tsv() {
+	local bin="$HOME_A/tsvsym" out="$TMP/symbols-tsv.out" formula="=cmd|' /C calc'!A0" tab
+	local bad
+	tab=$(printf 'tab\tnl\nx')
+	requires symbols-tsv cc binutils recording || return
+	if ! printf 'int f(void) { return 1; }\nint g(void) { return 2; }\nint h(void) { return 3; }\nint main(void) { return f() + g() + h(); }\n' |
+		cc -x c -o "$TMP/tsvsym" - 2>"$TMP/symbols-tsv.err" ||
+		! objcopy --redefine-sym "f=$formula" --redefine-sym "g=-[Obj foo]" \
+			--redefine-sym "h=$tab" "$TMP/tsvsym" "$TMP/tsvsym.out" 2>>"$TMP/symbols-tsv.err"; then
+		fail symbols-tsv "cannot build a binary with such symbols (cc, objcopy): $(first_lines "$TMP/symbols-tsv.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$bin" <"$TMP/tsvsym.out"
+	timeout -k 5 20 "$FRONT" symbols "$bin" >"$out" 2>"$TMP/symbols-tsv.err"
+	bad=$(awk -F '\t' 'NF != 4' "$out")
+	if [ -n "$bad" ]; then
+		fail symbols-tsv "a line without its four fields: $(printf '%s' "$bad" | head -n 1 | cat -A | cut -c 1-200)"
+	elif ! grep -qxF "$formula	$formula	$bin	$(awk -F '\t' -v n="$formula" '$1 == n { print $4 }' "$out")" "$out"; then
+		fail symbols-tsv "the formula-like symbol is not printed as it is: $(first_lines "$out")"
+	elif ! grep -qF 'tab\x09nl\x0ax	' "$out"; then
+		fail symbols-tsv "the TAB and newline are not shown escaped: $(first_lines "$out")"
+	elif ! timeout -k 5 30 "$RECORD" -q -o "$TMP/symbols-tsv.rec" \
+		--trigger "$(awk -F '\t' '$1 ~ /^-\[/ { print $2 }' "$out")" -- "$bin" 2>"$TMP/symbols-tsv.err" ||
+		! grep -qF '"symbol": "-[Obj foo]"' "$TMP/symbols-tsv.rec/record.json"; then
+		fail symbols-tsv "--trigger of the printed -[Obj foo] does not find it: $(first_lines "$TMP/symbols-tsv.err")"
+	else
+		ok symbols-tsv
 	fi
 }
 
@@ -2045,6 +2102,42 @@ in_link_shared() {
 	ok in-link-shared
 }
 
+in_link_nonsticky() {
+	local d="$TMP/open777" p rc prog
+	mkdir -m 777 "$d"
+	as_attacker ln -s "$SECRET" "$d/in.txt"
+	as_attacker ln -s "$SECRET" "$d/t.fxt"
+	ln -s "$SECRET" "$d/root.txt"
+	for p in "$d/in.txt" "$d/t.fxt" "$d/root.txt"; do
+		for prog in "$CONVERT" "$STATS"; do
+			[ "$prog" = "$STATS" ] && [ "$p" != "$d/t.fxt" ] && continue
+			if [ "$prog" = "$CONVERT" ]; then
+				timeout -k 5 20 "$CONVERT" "$p" -o "$TMP/in-link-nonsticky.fxt" \
+					>"$TMP/in-link-nonsticky.out" 2>"$TMP/in-link-nonsticky.err"
+			else
+				timeout -k 5 20 "$STATS" "$p" >"$TMP/in-link-nonsticky.out" \
+					2>"$TMP/in-link-nonsticky.err"
+			fi
+			rc=$?
+			if blocked "$rc"; then
+				fail in-link-nonsticky "blocked on $p"
+			elif grep -q "$SECRET_WORD" "$TMP/in-link-nonsticky.out" "$TMP/in-link-nonsticky.err"; then
+				fail in-link-nonsticky "$p: the root-only file's text was shown (exit $rc)"
+			elif [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
+				fail in-link-nonsticky "$p: exit $rc, expected a refusal: $(first_lines "$TMP/in-link-nonsticky.err")"
+			elif [ "$(wc -l <"$TMP/in-link-nonsticky.err")" -ne 1 ] ||
+				! grep -q "^[a-z-]*: $p: .*not following the symbolic link [a-z.]* of uid [0-9]* in a non-sticky writable directory .*fs.protected_symlinks" \
+					"$TMP/in-link-nonsticky.err"; then
+				fail in-link-nonsticky "$p: expected one line naming it and the rule: $(first_lines "$TMP/in-link-nonsticky.err")"
+			else
+				continue
+			fi
+			return
+		done
+	done
+	ok in-link-nonsticky
+}
+
 hang_symbols_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/prog"
@@ -2288,8 +2381,58 @@ tmp_submount() {
 	fi
 }
 
+# Root's program with anonymous executable memory, in $TMP/manynames;
+# 100,000 names of the attacker's in /tmp meanwhile (copies of this suite
+# sharing the real /tmp take turns: the lock perfmap_tests takes); a perf
+# wrapper lists perf's /tmp on fd 9, "--" after each listing.
+tmp_many_names() {
+	local d="$TMP/manynames" wrap="$TMP/perf-list-tmp" log="$TMP/tmp-many-names.log" rc most
+	local tmp_lock
+	mkdir "$d"
+	spin_source many_names_work 300 \
+		'mmap(0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);' \
+		>"$d/anonexec.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$d/anonexec" "$d/anonexec.c" 2>"$TMP/tmp-many-names.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none --duration 0.3 -- "$d/anonexec" \
+		2>"$TMP/tmp-many-names.err"; then
+		fail tmp-many-names "root's recording failed: $(first_lines "$TMP/tmp-many-names.err")"
+		return
+	fi
+	cat >"$wrap" <<EOF
+#!/bin/sh
+{ ls -A /tmp; echo --; } >&9
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	exec {tmp_lock}</tmp
+	flock -w 600 "$tmp_lock"
+	as_attacker_in_tmp sh -c 'cd /tmp && seq -f "many-names-%.0f" 1 100000 | xargs touch'
+	timeout -k 5 60 "$CONVERT" -q --perf "$wrap" "$d/rec" -o "$d/trace.fxt" 2>"$TMP/tmp-many-names.err" \
+		9>"$log"
+	rc=$?
+	find /tmp -maxdepth 1 -name 'many-names-*' -delete
+	exec {tmp_lock}<&-
+	most=$(awk '$0 == "--" { if (n > m) m = n; n = 0; next } { n++ } END { print m + 0 }' "$log")
+	if [ "$rc" -ne 0 ]; then
+		fail tmp-many-names "exit $rc: $(first_lines "$TMP/tmp-many-names.err")"
+	elif ! "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q ' many_names_work$'; then
+		fail tmp-many-names "the program's function is not named: $(first_lines "$TMP/tmp-many-names.err")"
+	elif ! grep -q -- '^--$' "$log"; then
+		fail tmp-many-names "the perf wrapper did not run: $(first_lines "$TMP/tmp-many-names.err")"
+	elif grep -q '^many-names-' "$log"; then
+		fail tmp-many-names "perf's /tmp shows the attacker's names ($(grep -c '^many-names-' "$log"))"
+	elif [ "$most" -gt 1024 ]; then
+		fail tmp-many-names "perf's /tmp shows $most names, more than 1024"
+	elif ! grep -qx "$(basename "$TMP")" "$log"; then
+		fail tmp-many-names "perf's /tmp lacks the program's directory: $(tr '\n' ' ' <"$log" | cut -c 1-200)"
+	else
+		ok tmp-many-names
+	fi
+}
+
 make_evil_trace
 in_link_shared
+in_link_nonsticky
 out_link_shared
 out_link_dangling
 out_link_own_dir
@@ -2311,6 +2454,7 @@ requires esc-csv-formula python3 && esc_csv_formula
 esc_dump
 esc_convert
 esc_symbols
+symbols_tsv
 esc_picker
 pick_impostor
 pick_reused
@@ -2340,3 +2484,4 @@ requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-perfmap-big python3 && in_perfmap_big
 requires tmp-submount recording cc mount_namespace && tmp_submount
+requires tmp-many-names recording cc && tmp_many_names

@@ -31,7 +31,7 @@
 #include "unit.h"
 #include "unit_tmp.h"
 
-#define FILE_MAX 4096
+#define FILE_MAX (128 * 1024)   /* test_tmpview_entries: 1100 mappings */
 
 /* A perf.data being written. */
 struct file {
@@ -799,7 +799,7 @@ static void test_tmpview_names(void)
 	make_jit_file(&f);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		strcat(names, v->files[i].name);
@@ -807,6 +807,97 @@ static void test_tmpview_names(void)
 	}
 	CHECK_STR_EQ(names, "perf-4194401.map perf-4194403.map perf-4194404.map perf-4194406.map ");
 	tmpview_free(v);
+}
+
+/* The names of V's entries that start with PREFIX, a space after each,
+ * into OUT (SIZE bytes); returns how many. */
+static size_t entries_named(const struct tmpview *v, const char *prefix, char *out, size_t size)
+{
+	size_t n = 0, len = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; v && i < v->nentries; i++)
+		if (!strncmp(v->entries[i].name, prefix, strlen(prefix))) {
+			n++;
+			if (len < size)
+				len += (size_t)snprintf(out + len, size - len, "%s%s ",
+							v->entries[i].name, v->entries[i].link ? "@" : "");
+		}
+	return n;
+}
+
+/* The names of the real /tmp a view shows: those the mappings' files are in
+ * (after "/tmp//./"), the link among them and the name its target leads to,
+ * never a name missing, ".." or another name of /tmp (here: one made
+ * beside them); past TMPVIEW_ENTRIES_MAX mapped names, no more. */
+static void test_tmpview_entries(void)
+{
+	char p[64], path[128], why[256] = "", names[512], want[512];
+	const char *names_at[] = { "a", "b", "c", "other" };
+	struct tmpview *v = NULL;
+	static struct file f;
+	const char *data;
+	int fd;
+
+	snprintf(p, sizeof(p), "st-unit-view-%d-", (int)getpid());
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "/tmp/%s%s", p, names_at[i]);
+		CHECK(mkdir(path, 0700) == 0);
+	}
+	snprintf(path, sizeof(path), "/tmp/%slink", p);
+	snprintf(names, sizeof(names), "%sc/x", p);
+	CHECK(symlink(names, path) == 0);
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 0x22, "//anon");
+	snprintf(path, sizeof(path), "/tmp/%sa/bin", p);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 2, path);
+	snprintf(path, sizeof(path), "//tmp/./%sb/lib.so", p);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 2, path);
+	snprintf(path, sizeof(path), "/tmp/%slink/y.so", p);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 2, path);
+	snprintf(path, sizeof(path), "/tmp/%smissing/z.so", p);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 2, path);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 2, "/tmp/../etc/passwd");
+	put_at64(&f, 48, f.len - 104);
+	data = write_file(&f, f.len);
+	CHECK(data != NULL);
+	CHECK_INT_EQ(tmpview_make(data, -1, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ((int)entries_named(v, p, names, sizeof(names)), 4);
+	snprintf(want, sizeof(want), "%sa %sb %slink@ %sc ", p, p, p, p);
+	CHECK_STR_EQ(names, want);
+	tmpview_free(v);
+	v = NULL;
+
+	/* 1100 names of /tmp, each mapped: TMPVIEW_ENTRIES_MAX of them shown */
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 0x22, "//anon");
+	for (int i = 0; i < 1100; i++) {
+		snprintf(path, sizeof(path), "/tmp/%sn%d", p, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		CHECK(fd >= 0);
+		if (fd >= 0)
+			close(fd);
+		put_map(&f, PERFDATA_REC_MMAP2, 0, 4194401, 5, 2, path);
+	}
+	put_at64(&f, 48, f.len - 104);
+	data = write_file(&f, f.len);
+	CHECK(data != NULL);
+	CHECK_INT_EQ(tmpview_make(data, -1, NULL, &v, why, sizeof(why)), 0);
+	CHECK(v && v->nentries <= TMPVIEW_ENTRIES_MAX);
+	CHECK(entries_named(v, p, names, sizeof(names)) + 8 >= TMPVIEW_ENTRIES_MAX);
+	tmpview_free(v);
+	for (int i = 0; i < 1100; i++) {
+		snprintf(path, sizeof(path), "/tmp/%sn%d", p, i);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "/tmp/%slink", p);
+	unlink(path);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "/tmp/%s%s", p, names_at[i]);
+		rmdir(path);
+	}
 }
 
 /* A PERF_RECORD_COMPRESSED record (perf record -z) after a mapping: its
@@ -832,7 +923,7 @@ static void test_tmpview_compressed(void)
 	CHECK(path != NULL);
 	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), -ENOTSUP);
 	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
-	CHECK_INT_EQ(tmpview_make(path, -1, &v, why, sizeof(why)), -ENOTSUP);
+	CHECK_INT_EQ(tmpview_make(path, -1, NULL, &v, why, sizeof(why)), -ENOTSUP);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
 	tmpview_free(v);
@@ -872,7 +963,7 @@ static void test_tmpview_budget(void)
 		close(fd);
 	}
 	CHECK(linkat(rec, "perf-4194403.map", rec, "perf-4194435.map", 0) == 0);
-	CHECK_INT_EQ(tmpview_make(path, rec, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, rec, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		if (v->files[i].fd >= 0) {
@@ -913,6 +1004,7 @@ int main(void)
 	UNIT_RUN(test_sideband);
 	UNIT_RUN(test_mmaps);
 	UNIT_RUN(test_tmpview_names);
+	UNIT_RUN(test_tmpview_entries);
 	UNIT_RUN(test_tmpview_compressed);
 	unit_tmp_fini();
 	return unit_exit();

@@ -74,7 +74,8 @@ static void plan_pt_snapshot_methods(void)
 	h = host("perf version 4.19.0");
 	rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p);
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_BLIND);
-	CHECK_INT_EQ(p.nnotes, 1);     /* no --snapshot=e: nothing kept on exit */
+	CHECK_INT_EQ(p.nnotes, 2);     /* no --snapshot=e: nothing kept on exit; no --buildid-mmap */
+	CHECK(strstr(p.notes[0], "--buildid-mmap") && strstr(p.notes[1], "--snapshot=e"));
 	o.multi_snapshot = true;
 	rec_plan_build(&o, &h, "-t", "42", "d/perf.data", &p);
 	CHECK_INT_EQ(p.snap, REC_SNAP_SIGNAL_DUMP);
@@ -258,7 +259,8 @@ static void plan_events(void)
 		     "-e branch-misses/period=50,overwrite/u --call-graph "));
 	o.mode = REC_MODE_PT;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
-	CHECK(strstr(line(&p), "/u -e page-faults:u -e branch-misses/period=50/u --per-thread "));
+	CHECK(strstr(line(&p), "/u -e page-faults:u -e branch-misses/period=50/u --buildid-mmap "
+		     "--per-thread "));
 }
 
 /* An option the mode does not use is a warning; perf < 5.12 keeps build ids its own way. */
