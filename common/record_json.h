@@ -86,6 +86,11 @@
  *   "children_unrecorded": the child processes the targets started during
  *           the recording, which it did not record (without --multi-thread:
  *           record/forks.h; 0 where the host allows no tracepoints)
+ *   "abort_probes": the uprobe events the recorder opened to tell an abort's
+ *           cause (record/sigwatch.h, record/abortcause.h): one per file
+ *           holding causes (the C library; libstdc++, a Rust executable) on
+ *           each thread of the targets, or on each CPU when the threads
+ *           outnumber the CPUs; 0 where none could be
  *   "snapshots": [{"file", "reason" (a word of enum record_end), "time_ns", "live_ns", "freeze_ms", "ms", "problem"}]
  *                one per line, in time order, every file perf wrote (reason "none":
  *                a file perf switched to by itself); "time_ns" = perf clock when it
@@ -119,8 +124,8 @@
  *                without --multi-thread: its stack is not in the trace),
  *                "ip" (user ip when it came),
  *                "addr" (fault address) or null, "cause": what aborted
- *                ("assert() failed", ... sigwatch.c's abort_probes[]) or
- *                null, "sender": {"pid", "tid",
+ *                ("assert() failed", ... record/abortcause.c's abort_funcs[],
+ *                from the stack at the abort probe's hit) or null, "sender": {"pid", "tid",
  *                "comm"} of another process that sent it, or null,
  *                "snapshot" (index or null)}] one per line: the signals
  *           delivered to the targets that end a process, the crash signals

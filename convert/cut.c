@@ -226,10 +226,13 @@ void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fx
 	write_event(c, NULL, ev);
 }
 
-/* Is F's symbol NAME (LEN bytes)? */
+/* Is F's symbol NAME (LEN bytes), or NAME one of several overloads'
+ * (perf's name: F's without its parameter list, conv_func_overload())? */
 static bool func_is(const struct conv_func *f, const char *name, size_t len)
 {
-	return name && f && !f->unknown && f->symlen == len && !memcmp(f->key, name, len);
+	if (!name || !f || f->unknown || f->symlen < len || memcmp(f->key, name, len))
+		return false;
+	return f->symlen == len || (f->overload && f->key[len] == '(' && !memchr(name, '(', len));
 }
 
 void conv_cut_call(struct conv *c, struct conv_thread *t, const struct conv_func *f, uint64_t ts)

@@ -277,6 +277,9 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 		site->symoff = named.symoff;
 		site->func = conv_func_get(c, named.sym, named.dso);
 	}
+	/* perf's one name of several overloads: the one at this address */
+	site->func = conv_func_overload(c, site->func, site->has_symoff && site->ip >= site->symoff ?
+					site->ip - site->symoff : 0, false);
 	return site->func != NULL;
 }
 

@@ -117,6 +117,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 		memcpy(f->key + sym.len, dso.s, dso.len);
 	f->unknown = sym.len == 0 || data_symbol(sym);
 	f->src_done = false;
+	f->overload_done = f->overloaded = f->overload = false;
 	f->src_file = 0;
 	f->src_line = 0;
 	r = f->unknown ? NULL : root_of(sym);
@@ -250,6 +251,41 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 	/* one word, not two: an eighth less to write and compress per slice */
 	args[1] = (struct fxt_arg){ .type = FXT_ARG_UINT32, .name = c->s_line, .u64 = line };
 	return 2;
+}
+
+const struct conv_func *conv_func_overload(struct conv *c, const struct conv_func *f,
+					   uint64_t start, bool linked)
+{
+	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
+	struct conv_span dso;
+	const char *sig = NULL;
+	const struct conv_func *o;
+	int found = 0;
+
+	if (!f || !c->srcline || f->unknown || f->overload || (f->overload_done && !f->overloaded) ||
+	    !f->dsolen || f->key[f->symlen] == '[')
+		return f;
+	dso = (struct conv_span){ f->key + f->symlen, f->dsolen };
+	found = srcline_signature(c->srcline, dso.s, dso.len, f->key, f->symlen, start, linked,
+				  &sig);
+	if (found < 0)
+		c->nomem = true;
+	m->overload_done = true;
+	m->overloaded = found > 0;
+	if (found <= 0)
+		return f;
+	if (sig) {
+		o = conv_func_get(c, (struct conv_span){ sig, (uint32_t)strlen(sig) }, dso);
+	} else {	/* none of them, or several, agree with START: not one of them */
+		char name[CONV_NAME_MID_MAX + 4];
+		int n = snprintf(name, sizeof(name), "%.*s(?)", (int)(f->symlen < CONV_NAME_MID_MAX ?
+					f->symlen : CONV_NAME_MID_MAX), f->key);
+
+		o = conv_func_get(c, (struct conv_span){ name, (uint32_t)n }, dso);
+	}
+	if (o)
+		((struct conv_func *)o)->overload = true;
+	return o;
 }
 
 void conv_funcs_free(struct conv *c)

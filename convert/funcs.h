@@ -56,6 +56,16 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t off,
 			   uint64_t sym_start, bool kernel, struct fxt_arg *args);
 
+/* funcs.c: the function a frame of F is: F, or when F's symbol is perf's
+ * name of several C++ overloads in its binary (perf prints no parameter
+ * list: "app::load" for app::load(int) and app::load(double)), the one
+ * starting at START (srcline_signature(): LINKED, its address in the
+ * binary; else in the process, ip - symoff), named with its parameter list;
+ * "NAME(?)" when START is unknown or does not tell which. Overloads are
+ * never one function. NULL when F is NULL or out of memory (c->nomem). */
+const struct conv_func *conv_func_overload(struct conv *c, const struct conv_func *f,
+					   uint64_t start, bool linked);
+
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);
 

@@ -707,13 +707,17 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	if (!w)
 		return rc;
 	rc = check_binaries(ins, &bins);
-	if (rc == EXIT_OK && !o->no_srcline)
+	if (rc == EXIT_OK)	/* the binaries' symbols name overloads, with lines or not */
 		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));
+	if (sl && o->no_srcline) {
+		srcline_lines_off(sl);
+		buildid_why[0] = 0;	/* no lines were asked for */
+	}
 	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .cut = o->cut,
 				    .binaries = &bins };
 	if (rc == EXIT_OK)
 		cv = conv_driver_new(w, &copts);
-	if (rc == EXIT_OK && (!cv || (!o->no_srcline && !sl))) {
+	if (rc == EXIT_OK && (!cv || !sl)) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 	}

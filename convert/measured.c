@@ -25,20 +25,30 @@
 /* The calls a recording's calls file may hold at most (40 bytes each). */
 #define CONV_MCALLS_MAX (UINT64_C(1) << 24)
 
-/* Writes M's calls of the whole recording as an info record (fxt_writer.h
- * FXT_INFO_MEASURED). */
-static void info(struct conv *c, const struct recording_measure *m)
+/* The function of a measured function's slices: NAME (perf's, from
+ * record.json) in binary DSO, or the overload of that name whose entry is
+ * VADDR (its link-time address), named as its sampled frames are
+ * (conv_func_overload). NULL when out of memory. */
+static const struct conv_func *measured_func(struct conv *c, struct conv_span name,
+					     struct conv_span dso, uint64_t vaddr)
+{
+	return conv_func_overload(c, conv_func_get(c, name, dso), vaddr, vaddr != 0);
+}
+
+/* Writes M's calls of the whole recording, of function FN (its slices'
+ * name), as an info record (fxt_writer.h FXT_INFO_MEASURED). */
+static void info(struct conv *c, const struct recording_measure *m, const struct conv_func *fn)
 {
 	char *v = NULL, *p;
 	size_t len = 0;
-	FILE *f = open_memstream(&v, &len);
+	FILE *f = fn ? open_memstream(&v, &len) : NULL;	/* !FN: out of memory */
 
 	if (!f) {
 		c->nomem = true;
 		return;
 	}
-	fprintf(f, "function=%s\tdso=%s\tcalls=%" PRIu64 "\ttotal_ns=%" PRIu64, m->name, m->file,
-		m->calls, m->total_ns);
+	fprintf(f, "function=%.*s\tdso=%s\tcalls=%" PRIu64 "\ttotal_ns=%" PRIu64, (int)fn->symlen,
+		fn->key, m->file, m->calls, m->total_ns);
 	if (m->calls)
 		fprintf(f, "\tmin_ns=%" PRIu64 "\tp50_ns=%" PRIu64 "\tp90_ns=%" PRIu64 "\tp99_ns=%" PRIu64
 			"\tmax_ns=%" PRIu64, m->min_ns, m->p50_ns, m->p90_ns, m->p99_ns, m->max_ns);
@@ -265,10 +275,12 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 		struct conv_span name = { m->name, (uint32_t)strlen(m->name) };
 		struct conv_span dso = { m->file, (uint32_t)strlen(m->file) };
 
+		const struct conv_func *f = measured_func(c, name, dso, m->vaddr);
+
 		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
-			.func = conv_func_get(c, name, dso), .file = m->file, .vaddr = m->vaddr,
+			.func = f, .file = m->file, .vaddr = m->vaddr,
 		};
-		info(c, m);
+		info(c, m, f);
 	}
 	/* the functions of one recording share one calls file */
 	for (size_t i = 0; i < r->nmeasures; i++) {
@@ -284,7 +296,7 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 		struct hit_calls hc = { .c = c, .mfunc = (uint32_t)c->nmfuncs };
 
 		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
-			.func = conv_func_get(c, name, dso), .file = r->trigger_file,
+			.func = measured_func(c, name, dso, r->trigger_vaddr), .file = r->trigger_file,
 			.vaddr = r->trigger_vaddr,
 		};
 		if (recording_hits(r, hit_call, &hc, err, size) < 0)

@@ -38,7 +38,11 @@
 /* A function symbol of a binary. */
 struct sl_sym {
 	const char *name;       /* in the ELF's string table, or demangled */
-	char *demangled;        /* a C++ name as perf prints it; owned, or NULL */
+	char *demangled;        /* NAME when demangled (perf's form, or the whole
+				 * signature); owned, or NULL */
+	const char *signature;  /* of a name in perf's form: the whole demangled
+				 * name, with its parameter list (another entry's
+				 * NAME); NULL for a name not demangled */
 	uint64_t addr;          /* st_value */
 };
 
@@ -67,6 +71,7 @@ struct sl_dso {
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
 	bool dw_failed;         /* libdw could not read it */
 	bool stale;             /* a relative name of an earlier directory */
+	bool syms_read;         /* dso_syms() read the symbols below */
 	struct hash_index sym_index;   /* hash_bytes() of a name -> syms[] */
 	struct sl_sym *syms;
 	size_t capsyms, nsyms;
@@ -88,6 +93,7 @@ struct srcline {
 	struct sl_dso *dsos;
 	struct sl_buildid *buildids;
 	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
+	bool no_lines;          /* srcline_lines_off(): symbols only */
 	struct srcline_stats stats;
 };
 
@@ -223,6 +229,23 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
 	return true;
 }
 
+/* Where demangled name D's parameter list starts: the '(' of its last
+ * top-level "(...)"; NULL when it has none. */
+static const char *param_list(const char *d)
+{
+	const char *close = strrchr(d, ')'), *p;
+	int depth = 0;
+
+	if (!close)
+		return NULL;
+	for (p = close; p >= d; p--) {
+		depth += (*p == ')') - (*p == '(');
+		if (depth == 0)
+			break;
+	}
+	return p > d ? p : NULL;
+}
+
 /*
  * Cuts demangled name D down to perf's form (libiberty without
  * DMGL_PARAMS, as `c++filt -p` prints; a Rust name has no parameters and
@@ -232,20 +255,12 @@ static bool buildid_matches(const struct srcline *s, const char *path, const cha
  */
 static void perf_demangled_form(char *d)
 {
-	char *close = strrchr(d, ')'), *p, *space = NULL;
+	char *p = (char *)param_list(d), *space = NULL;
 	int depth = 0;
 
-	if (!close)
-		return;
-	for (p = close; p >= d; p--) {
-		depth += (*p == ')') - (*p == '(');
-		if (depth == 0)
-			break;
-	}
-	if (p <= d)
+	if (!p)
 		return;
 	*p = 0;
-	depth = 0;
 	for (p = d; *p; p++) {
 		depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
 		if (*p == ' ' && depth == 0 && !(p - d >= 8 && !strncmp(p - 8, "operator", 8)))
@@ -256,8 +271,11 @@ static void perf_demangled_form(char *d)
 }
 
 /* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
- * when it was demangled. Returns 0, or -1 on out-of-memory. */
-static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t addr)
+ * when it was demangled, SIGNATURE its whole demangled name (or NULL).
+ * Returns the entry's name (an earlier entry's when .symtab and .dynsym
+ * both have it), or NULL on out-of-memory. */
+static const char *add_sym(struct sl_dso *d, const char *name, char *demangled,
+			   const char *signature, uint64_t addr)
 {
 	uint64_t key = hash_bytes(name, strlen(name));
 	struct sl_sym *y;
@@ -267,22 +285,54 @@ static int add_sym(struct sl_dso *d, const char *name, char *demangled, uint64_t
 	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE)
 		if (d->syms[k].addr == addr && !strcmp(d->syms[k].name, name)) {
 			free(demangled);
-			return 0;	/* .symtab and .dynsym both have it */
+			return d->syms[k].name;	/* .symtab and .dynsym both have it */
 		}
 	y = array_grow(d->syms, &d->capsyms, d->nsyms, sizeof(*y));
 	if (y)
 		d->syms = y;
 	if (!y || hash_index_add(&d->sym_index, key, (uint32_t)d->nsyms)) {
 		free(demangled);
-		return -1;
+		return NULL;
 	}
-	d->syms[d->nsyms++] = (struct sl_sym){ .name = name, .demangled = demangled, .addr = addr };
-	return 0;
+	d->syms[d->nsyms++] = (struct sl_sym){ .name = name, .demangled = demangled,
+					       .signature = signature, .addr = addr };
+	return name;
 }
 
-/* Adds the defined function symbols of ELF's symbol tables (.symtab and
- * .dynsym) to D's table. Returns 0, or -1 on out-of-memory. */
-static int read_syms(struct sl_dso *d, Elf *elf)
+/* Adds the C++ or Rust symbol MANGLED at ADDR to D's symbols under its
+ * demangled names: perf's form, and the whole signature when it differs
+ * (an overload's: "app::load(int)"). Returns 0, or -1 on out-of-memory. */
+static int add_demangled(struct sl_dso *d, const char *mangled, uint64_t addr)
+{
+	char *full = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI), *base;
+	const char *sig = NULL;
+
+	if (!full)
+		return 0;
+	base = strdup(full);
+	if (!base) {
+		free(full);
+		return -1;
+	}
+	perf_demangled_form(base);
+	if (!strncmp(full, "transaction clone for ", 22) ||
+	    !strncmp(full, "non-transaction clone for ", 26)) {
+		free(full);	/* a copy of a function (-fgnu-tm), no overload of it */
+		return add_sym(d, base, base, NULL, addr) ? 0 : -1;
+	}
+	if (strcmp(full, base) && !(sig = add_sym(d, full, full, NULL, addr))) {
+		free(base);
+		return -1;
+	}
+	if (!sig)
+		free(full);
+	return add_sym(d, base, base, sig, addr) ? 0 : -1;
+}
+
+/* Calls FN(NAME, ADDRESS, ARG) for each defined, named function symbol of
+ * ELF's symbol tables (.symtab and .dynsym) until FN returns nonzero.
+ * Returns that, or 0. */
+static int each_func_sym(Elf *elf, int (*fn)(const char *, uint64_t, void *), void *arg)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -296,24 +346,50 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *name;
+			int r;
 
 			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF)
+			    sym.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name || add_sym(d, name, NULL, sym.st_value))
-				return name && *name ? -1 : 0;
-			if (!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) {
-				char *dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-
-				if (dm)
-					perf_demangled_form(dm);
-				if (dm && add_sym(d, dm, dm, sym.st_value))
-					return -1;
-			}
+			if ((r = fn(name, sym.st_value, arg)))
+				return r;
 		}
 	}
 	return 0;
+}
+
+/* each_func_sym()'s callback: adds NAME at ADDR to dso ARG's table. */
+static int add_func_sym(const char *name, uint64_t addr, void *arg)
+{
+	struct sl_dso *d = arg;
+
+	if (!add_sym(d, name, NULL, NULL, addr) ||
+	    ((!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) && add_demangled(d, name, addr)))
+		return -1;
+	return 0;
+}
+
+/* Adds the defined function symbols of ELF's symbol tables to D's table.
+ * Returns 0, or -1 on out-of-memory. */
+static int read_syms(struct sl_dso *d, Elf *elf)
+{
+	return each_func_sym(elf, add_func_sym, d);
+}
+
+/* each_func_sym()'s callback: 1 for a C++ function. */
+static int cxx_func_sym(const char *name, uint64_t addr, void *arg)
+{
+	(void)addr, (void)arg;
+	return !strncmp(name, "_Z", 2);
+}
+
+/* Does ELF define a C++ function (a "_Z" symbol), whose name may be
+ * several overloads'? Read without allocating: a C binary's symbols are
+ * read only for its lines. */
+static bool has_cxx_functions(Elf *elf)
+{
+	return each_func_sym(elf, cxx_func_sym, NULL) == 1;
 }
 
 /* Does ELF hold a DWARF line table (not an empty NOBITS stub)? */
@@ -349,9 +425,9 @@ static void open_debug_file(const struct srcline *s, struct sl_dso *d, const cha
 		d->debug_fd = -1;
 }
 
-/* Opens D's binary, checks its build id, finds its line table (in it or
- * in its debug file) and reads its symbols. The DWARF itself is read at
- * the first line looked up (a large one takes a while: libc's, 70 ms). */
+/* Opens D's binary, checks its build id and finds its line table (in it or in its debug file). The DWARF itself
+ * is read at the first line looked up (a large one takes a while: libc's,
+ * 70 ms). */
 static void open_dso(struct srcline *s, struct sl_dso *d)
 {
 	char hex[BUILDID_MAX + 1];
@@ -371,20 +447,33 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 	binaries_elf_id(d->elf, hex);
 	if (!buildid_matches(s, d->path, hex))
 		return;
-	d->state = DSO_NODEBUG;
 	if (has_lines(d->elf)) {
 		d->dwarf_elf = d->elf;
 	} else {
 		open_debug_file(s, d, hex);
-		if (!d->debug_elf || !has_lines(d->debug_elf))
-			return;
-		d->dwarf_elf = d->debug_elf;
+		if (d->debug_elf && has_lines(d->debug_elf))
+			d->dwarf_elf = d->debug_elf;
 	}
+	d->state = d->dwarf_elf ? DSO_OK : DSO_NODEBUG;
+}
+
+/* Reads D's symbols (opened: DSO_OK or DSO_NODEBUG) the first time: for
+ * its lines (LINES), or to name overloads, which only a binary with C++
+ * functions has. Returns false when D has none to read, or out of memory
+ * (D's state then DSO_NOMEM). */
+static bool dso_syms(struct sl_dso *d, bool lines)
+{
+	if (d->syms_read)
+		return true;
+	if (!lines && !has_cxx_functions(d->elf) &&
+	    !(d->debug_elf && has_cxx_functions(d->debug_elf)))
+		return false;
+	d->syms_read = true;
 	if (read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
 		d->state = DSO_NOMEM;
-		return;
+		return false;
 	}
-	d->state = DSO_OK;
+	return true;
 }
 
 static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
@@ -408,6 +497,11 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	s->dsos = d;
 	open_dso(s, d);
 	return d;
+}
+
+void srcline_lines_off(struct srcline *s)
+{
+	s->no_lines = true;
 }
 
 void srcline_set_dir(struct srcline *s, int dirfd)
@@ -447,6 +541,68 @@ static enum sym_found find_sym(const struct sl_dso *d, const char *name, size_t 
 		*addr = y->addr;
 	}
 	return found;
+}
+
+/* What tells SIG's overload from the others of its name: its parameter
+ * list and qualifiers ("(int) const"), without a clone's suffix (" [clone
+ * .cold]": a part of the same function); a prefix ("transaction clone
+ * for ") names a copy of the same function. *LEN gets its length. */
+static const char *overload_key(const char *sig, size_t *len)
+{
+	const char *p = param_list(sig), *clone;
+
+	p = p ? p : sig;
+	clone = strstr(p, " [clone ");
+	*len = clone ? (size_t)(clone - p) : strlen(p);
+	return p;
+}
+
+static bool same_function(const char *a, const char *b)
+{
+	size_t n, m;
+	const char *ka = overload_key(a, &n), *kb = overload_key(b, &m);
+
+	return n == m && !strncmp(ka, kb, n);
+}
+
+int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		      size_t symlen, uint64_t start, bool linked, const char **signature)
+{
+	const char *first = NULL, *agree = NULL;
+	bool overloaded = false, ambiguous = false;
+	struct sl_dso *d;
+	uint64_t key = hash_bytes(sym, symlen);
+	size_t probe = 0;
+	uint32_t k;
+
+	*signature = NULL;
+	if (!dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
+		return 0;
+	d = get_dso(s, dso, dsolen);
+	if (!d || d->state == DSO_NOMEM)
+		return -ENOMEM;
+	if (d->state != DSO_OK && d->state != DSO_NODEBUG)
+		return 0;
+	if (!dso_syms(d, false))
+		return d->state == DSO_NOMEM ? -ENOMEM : 0;
+	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE) {
+		const struct sl_sym *y = &d->syms[k];
+
+		if (!y->signature || strncmp(y->name, sym, symlen) || y->name[symlen])
+			continue;
+		if (!first)
+			first = y->signature;
+		overloaded |= !same_function(first, y->signature);
+		if (linked ? y->addr != start : !start || (start - y->addr) % SRCLINE_PAGE)
+			continue;
+		ambiguous |= agree && !same_function(agree, y->signature);
+		if (!agree || strlen(y->signature) < strlen(agree))
+			agree = y->signature;	/* the function itself before a clone */
+	}
+	if (!overloaded)
+		return 0;
+	*signature = ambiguous ? NULL : agree;
+	return 1;
 }
 
 /* The line-table row of ADDR in DW: its CU from .debug_aranges, else by
@@ -593,7 +749,7 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
 	enum sym_found found;
 	uint64_t addr = 0;
 
-	if (!dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
+	if (s->no_lines || !dsolen || !symlen || (dso[0] != '/' && s->dirfd < 0))
 		return 0;
 	d = get_dso(s, dso, dsolen);
 	if (!d || d->state == DSO_NOMEM)
@@ -606,6 +762,8 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
 	}
 	if (d->state != DSO_OK)
 		return 0;
+	if (!dso_syms(d, true))
+		return d->state == DSO_NOMEM ? -ENOMEM : 0;
 	found = find_sym(d, sym, symlen, sym_start, &addr);
 	s->stats.no_binary += off == 0 && found == SYM_MISPLACED;
 	if (found != SYM_ONE)

@@ -9,6 +9,8 @@
  * DWARF of its own; of its DWARF, only the sections a line lookup reads,
  * at the first line looked up) and each looked-up address is cached per binary, so the
  * cost grows with the distinct functions of a trace, not its length.
+ * Its symbol tables also name the overloads perf's names merge
+ * (srcline_signature), with source lines or without (srcline_lines_off).
  */
 #ifndef SNAPTRACE_CONVERT_SRCLINE_H
 #define SNAPTRACE_CONVERT_SRCLINE_H
@@ -58,6 +60,26 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
 		   size_t symlen, uint64_t off, uint64_t sym_start, const char **file,
 		   unsigned *line);
+
+/*
+ * Whether function SYM (SYMLEN bytes, perf's name: demangled without its
+ * parameter list) of binary DSO (as srcline_lookup takes it) is one of
+ * several overloads in that binary: C++ functions whose names differ only
+ * in their parameter lists ("app::load(int)", "app::load(double)"), which
+ * perf names alike. START is where the symbol starts: with LINKED, its
+ * address in the binary (st_value, exact); else in the traced process
+ * (perf's ip - symoff, agreeing modulo a page as srcline_lookup checks; 0:
+ * unknown). Returns 0 when SYM is no overloaded name there (or the binary
+ * cannot be read: not found, changed, not ELF); 1 with *SIGNATURE the
+ * whole demangled name of the overload at START (owned by S, valid until
+ * srcline_free), or NULL when none, or several, agree with START; -ENOMEM.
+ */
+int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
+		      size_t symlen, uint64_t start, bool linked, const char **signature);
+
+/* From now on S looks up no source line (srcline_lookup returns 0, no count
+ * kept: --no-srcline); srcline_signature still reads the symbols. */
+void srcline_lines_off(struct srcline *s);
 
 /*
  * Relative dso names (perf inject --jit's "./jitted-PID-N.so", jitdump.h:

@@ -41,6 +41,9 @@ struct conv_func {
 	bool thread_entry;       /* a root where a new thread starts (clone, clone3):
 				  * never a process's main thread's */
 	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
+	bool overload_done;      /* OVERLOADED looked up (conv_func_overload) */
+	bool overloaded;         /* the symbol is perf's name of several overloads */
+	bool overload;           /* one of them, named with its parameter list */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
 	const struct perfsym_dso *plt;    /* the PLT of its binary its symbol lies over

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "funcspec.h"
 
 ssize_t rec_proc_read(const char *path, char *buf, size_t size)
 {
@@ -371,25 +372,6 @@ int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
 	return err ? err : ef.n;
 }
 
-/* Whether file name NAME is what LIB asks for ("libm", "m", "libm.so", "libm.so.6"). */
-static bool lib_name_matches(const char *name, const char *lib)
-{
-	char want[256];
-	size_t n;
-
-	if (!strcmp(name, lib))
-		return true;
-	if (strncmp(lib, "lib", 3))
-		snprintf(want, sizeof(want), "lib%s", lib);
-	else
-		snprintf(want, sizeof(want), "%s", lib);
-	n = strlen(want);
-	if (strncmp(name, want, n))
-		return false;
-	/* after the prefix: ".so", "-2.36.so", or the rest of a given ".so.N" */
-	return !strncmp(name + n, ".so", 3) || (name[n] == '-' && strstr(name + n, ".so"));
-}
-
 struct lib_in_maps {
 	const char *lib;
 	char *out;
@@ -403,7 +385,7 @@ static int lib_in_maps_cb(const struct rec_map *m, void *arg)
 	const char *base = strrchr(m->path, '/');
 
 	base = base ? base + 1 : m->path;
-	if (!lib_name_matches(base, lm->lib))
+	if (!funcspec_lib_matches(base, lm->lib))
 		return 0;
 	snprintf(lm->out, lm->size, "%s", m->path);
 	lm->found = true;
@@ -430,7 +412,7 @@ static int find_lib_in_dir(const char *dir, const char *lib, char *out, size_t s
 		char path[4096];
 		struct stat st;
 
-		if (!lib_name_matches(de->d_name, lib))
+		if (!funcspec_lib_matches(de->d_name, lib))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
@@ -476,4 +458,11 @@ int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
 		if (find_lib_in_dir(dirs[i], lib, out, size) == 0)
 			return 0;
 	return -ENOENT;
+}
+
+int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size)
+{
+	if (!rec_proc_same_mntns(pid))
+		return -EXDEV;
+	return find_lib_in_maps(pid, lib, out, size);
 }

@@ -132,4 +132,12 @@ bool rec_proc_same_mntns(pid_t pid);
  */
 int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size);
 
+/*
+ * Finds a shared library named LIB (as rec_proc_find_lib() takes it) among
+ * the mappings of process PID only: one it has loaded. Writes the path into
+ * OUT (SIZE bytes). Returns 0, -ENOENT, or -EXDEV when PID is in another
+ * mount namespace.
+ */
+int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size);
+
 #endif

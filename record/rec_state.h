@@ -128,6 +128,8 @@ struct rec_session {
 	uint64_t children_unwatched;  /* --multi-thread with a function trigger or
 				       * --measure: child processes the targets started,
 				       * recorded, whose calls the probes do not count */
+	int abort_probes;             /* uprobe events opened for the abort causes
+				       * (sigwatch.h), 0: none */
 	struct rec_signal_log *signals; /* owned, in the order seen */
 	int nsignals;
 	size_t signals_cap;

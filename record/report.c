@@ -328,9 +328,11 @@ static void write_hits(FILE *f, const struct rec_session *s)
 	}
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
-		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64 ",\n",
+		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64
+		", \"abort_probes\": %d,\n",
 		s->nhits ? "\n  ],\n" : "],\n", s->pol.seen, s->pol.before_armed,
-		s->pol.coalesced, s->trig.lost, s->pol.unrecorded, s->children_unrecorded);
+		s->pol.coalesced, s->trig.lost, s->pol.unrecorded, s->children_unrecorded,
+		s->abort_probes);
 }
 
 static void write_snapshots(FILE *f, const struct rec_session *s)

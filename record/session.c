@@ -803,9 +803,10 @@ static int open_sigwatch(struct rec_session *s)
 		snprintf(why, sizeof(why), "%s", needs);
 	s->watch_signals = !err;
 	if (!err) {
-		rec_sigwatch_probe_aborts(&s->sig, s->target.launched ? s->exe : s->target.exe,
-					  s->target.launched ? 0 : s->target.pids[0],
-					  s->h->uprobe_type);
+		s->abort_probes = rec_sigwatch_probe_aborts(&s->sig, s->target.launched ? s->exe :
+							    s->target.exe,
+							    s->target.launched ? 0 :
+							    s->target.pids[0], s->h->uprobe_type);
 		return 0;
 	}
 	if (s->sig_trigger) {

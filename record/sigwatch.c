@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <event-parse.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -14,49 +13,32 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "abortcause.h"
 #include "perfring.h"
-#include "elfsym.h"
 #include "inpath.h"
 #include "procfs.h"
 #include "signals.h"
 #include "tracefs.h"
+#include "uprobedef.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
 #include <asm/perf_regs.h>
 #endif
 #if defined(__x86_64__)
 #define SW_REG_IP PERF_REG_X86_IP
+#define SW_REG_SP PERF_REG_X86_SP
 #elif defined(__aarch64__)
 #define SW_REG_IP PERF_REG_ARM64_PC
+#define SW_REG_SP PERF_REG_ARM64_SP
 #endif
 
 #define SW_RING_PAGES 1        /* signal rings: a sample is ~80 bytes, rare */
+#define SW_ABORT_PAGES 8       /* abort probe rings: 32 KiB, 3 samples of
+				* REC_ABORT_STACK bytes of stack */
 #define SW_FORMAT_MAX 16384    /* a tracepoint's format file */
 #define SW_GENERATE_IGNORED 1  /* signal_generate's result TRACE_SIGNAL_IGNORED */
 
 enum sw_kind { SW_DELIVER, SW_FAULT, SW_GENERATE, SW_ABORT };
-
-/* Functions a program calls only on its way to abort(), and what that says
- * (the converter's table of the same causes, by the frames of a chain, is
- * convert/sigmarks.c's abort_paths[]). LIB: the library it is in, when
- * not in the executable. The first matching probe hit before a SIGABRT
- * names it; abort alone says "abort()". */
-static const struct abort_probe {
-	const char *lib;
-	const char *symbol;     /* as rec_elf_find() takes it */
-	const char *cause;
-} abort_probes[] = {
-	{ "libc.so.6", "__assert_fail", "assert() failed" },
-	{ "libc.so.6", "__assert_perror_fail", "assert() failed" },
-	{ "libc.so.6", "__stack_chk_fail", "stack smashing detected" },
-	{ "libc.so.6", "__fortify_fail", "buffer overflow detected" },
-	{ "libc.so.6", "__chk_fail", "buffer overflow detected" },
-	{ "libc.so.6", "malloc_printerr", "glibc malloc check failed" },
-	{ "libstdc++.so.6", "_ZN10__cxxabiv111__terminateEPFvvE", "uncaught C++ exception" },
-	{ "libstdc++.so.6", "_ZSt9terminatev", "uncaught C++ exception" },
-	{ NULL, "std::panicking::rust_panic_with_hook", "Rust panic" },
-	{ "libc.so.6", "abort", "abort()" },
-};
 
 /* One ring and the tracepoint event writing into it. */
 struct rec_sigwatch_event {
@@ -67,7 +49,7 @@ struct rec_sigwatch_event {
 	unsigned pages;
 	enum sw_kind kind;
 	pid_t tid;              /* -1 for a per-CPU event */
-	const char *cause;      /* SW_ABORT: its abort_probes[] cause */
+	const struct rec_abort_file *abort; /* SW_ABORT: the file probed (in W) */
 	bool hup;               /* its thread ended: poll reports POLLHUP forever */
 };
 
@@ -161,41 +143,42 @@ static void *map_ring(int fd, unsigned pages, bool backward)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* Opens a KIND event of EV on thread TID: a dummy owns the ring, the
- * tracepoint (inherited by the threads TID creates) writes into it. */
-static int add_thread_event(struct rec_sigwatch *w, struct tep_event *ev, enum sw_kind kind,
-			    pid_t tid, const char *filter)
+/* Opens event A (KIND) on thread TID, inherited by the threads TID
+ * creates, with FILTER (NULL: none): a dummy owns its ring of PAGES pages
+ * (the kernel maps no inherited event's), the event writes into it.
+ * Returns the event added, or NULL with errno set. */
+static struct rec_sigwatch_event *add_thread_event(struct rec_sigwatch *w,
+						   struct perf_event_attr *a, enum sw_kind kind,
+						   pid_t tid, unsigned pages, const char *filter)
 {
-	struct perf_event_attr a;
-	unsigned pages = kind == SW_FAULT ? REC_SIGWATCH_FAULT_PAGES : SW_RING_PAGES;
+	struct perf_event_attr d;
 	struct rec_sigwatch_event *e;
 	int fd, efd, err;
 	void *ring;
 
 	if (reserve(w))
-		return -ENOMEM;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	a.write_backward = kind == SW_FAULT;
-	fd = rec_perf_open(&a, tid, -1);
+		return errno = ENOMEM, NULL;
+	memset(&d, 0, sizeof(d));
+	d.size = sizeof(d);
+	d.type = PERF_TYPE_SOFTWARE;
+	d.config = PERF_COUNT_SW_DUMMY;
+	d.exclude_kernel = 1;
+	d.write_backward = kind == SW_FAULT;
+	fd = rec_perf_open(&d, tid, -1);
 	if (fd < 0)
-		return fd;
+		return errno = -fd, NULL;
 	ring = map_ring(fd, pages, kind == SW_FAULT);
 	if (!ring) {
-		err = -errno;
+		err = errno;
 		close(fd);
-		return err;
+		return errno = err, NULL;
 	}
-	tp_attr(&a, ev, kind);
-	a.inherit = 1;
-	a.inherit_thread = 1;   /* threads, not the processes it forks (5.13) */
-	efd = rec_perf_open(&a, tid, -1);
+	a->inherit = 1;
+	a->inherit_thread = 1;   /* threads, not the processes it forks (5.13) */
+	efd = rec_perf_open(a, tid, -1);
 	if (efd == -EINVAL) {
-		a.inherit_thread = 0;
-		efd = rec_perf_open(&a, tid, -1);
+		a->inherit_thread = 0;
+		efd = rec_perf_open(a, tid, -1);
 	}
 	if (efd >= 0 && (ioctl(efd, PERF_EVENT_IOC_SET_OUTPUT, fd) ||
 			 (filter && ioctl(efd, PERF_EVENT_IOC_SET_FILTER, filter)))) {
@@ -206,12 +189,25 @@ static int add_thread_event(struct rec_sigwatch *w, struct tep_event *ev, enum s
 	if (efd < 0) {
 		munmap(ring, map_size(pages));
 		close(fd);
-		return efd;
+		return errno = -efd, NULL;
 	}
 	e = &w->ev[w->nev++];
 	*e = (struct rec_sigwatch_event){ .fd = fd, .event_fd = efd, .ring = ring, .pages = pages,
 					  .kind = kind, .tid = tid };
-	return 0;
+	return e;
+}
+
+/* Opens the tracepoint EV for KIND on thread TID (add_thread_event()).
+ * Returns 0 or a negative errno. */
+static int add_thread_tp(struct rec_sigwatch *w, struct tep_event *ev, enum sw_kind kind,
+			 pid_t tid, const char *filter)
+{
+	struct perf_event_attr a;
+
+	tp_attr(&a, ev, kind);
+	return add_thread_event(w, &a, kind, tid,
+				kind == SW_FAULT ? REC_SIGWATCH_FAULT_PAGES : SW_RING_PAGES,
+				filter) ? 0 : -errno;
 }
 
 /* Opens signal_deliver and page_fault_user on every thread of PID, again
@@ -236,9 +232,9 @@ static int add_process(struct rec_sigwatch *w, pid_t pid, const char *filter)
 				have = w->ev[k].tid == tids[i];
 			if (have)
 				continue;
-			err = add_thread_event(w, w->deliver, SW_DELIVER, tids[i], filter);
+			err = add_thread_tp(w, w->deliver, SW_DELIVER, tids[i], filter);
 			if (!err && w->fault)
-				err = add_thread_event(w, w->fault, SW_FAULT, tids[i], NULL);
+				err = add_thread_tp(w, w->fault, SW_FAULT, tids[i], NULL);
 			if (err == -ESRCH)   /* the thread ended meanwhile */
 				err = 0;
 			added++;
@@ -344,80 +340,115 @@ int rec_sigwatch_open(struct rec_sigwatch *w, const pid_t *pids, int npids, int 
 	return 0;
 }
 
-/* Opens the abort probe of FILE at OFFSET on every CPU. Returns how many. */
-static int add_abort_probe(struct rec_sigwatch *w, int uprobe_type, const char *file,
-			   uint64_t offset, const char *cause)
+/* The attr of an abort probe: tracepoint ID of its tracefs definition
+ * (TP_ID >= 0), else the uprobe PMU UPROBE_TYPE at F's probe in the file
+ * named PATH. Its hits carry the user ip, sp and stack. */
+static void abort_attr(struct perf_event_attr *a, int64_t tp_id, int uprobe_type,
+		       const char *path, const struct rec_abort_file *f)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	if (tp_id >= 0) {
+		a->type = PERF_TYPE_TRACEPOINT;
+		a->config = (uint64_t)tp_id;
+	} else {
+		a->type = (uint32_t)uprobe_type;
+		a->config1 = (uint64_t)(uintptr_t)path;
+		a->config2 = f->probe_offset;
+	}
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->disabled = 1;
+	a->exclude_kernel = 1;
+#ifdef SW_REG_IP
+	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user = (1ull << SW_REG_IP) | (1ull << SW_REG_SP);
+	a->sample_stack_user = REC_ABORT_STACK;
+#endif
+}
+
+/*
+ * Opens the probe of abort file F (tracepoint TP_ID of its tracefs
+ * definition, -1: none could be made) on each thread of the targets (the
+ * threads signal_deliver watches), inherited by the threads they create
+ * later, whose hits go to their creator's ring; on every CPU for all
+ * processes (hits of other processes dropped) when the threads outnumber
+ * the CPUs, or without a definition (the uprobe PMU's events cannot be
+ * inherited: uprobedef.h). Each uprobe event's close costs the kernel RCU
+ * grace periods: their number is the smaller. Returns how many.
+ */
+static int add_abort_probe(struct rec_sigwatch *w, int64_t tp_id, int uprobe_type,
+			   const struct rec_abort_file *f)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int added = 0;
+	int threads = 0, added = 0, nev = w->nev;
+	char path[32];
+	bool per_cpu;
 
-	for (int cpu = 0; cpu < ncpu; cpu++) {
+	for (int i = 0; i < nev; i++)
+		threads += w->ev[i].kind == SW_DELIVER;
+	per_cpu = tp_id < 0 || threads == 0 || threads > ncpu;
+	inpath_proc(f->fd, path, sizeof(path));
+	for (int k = 0; k < (per_cpu ? ncpu : nev); k++) {
+		struct rec_sigwatch_event *e;
 		struct perf_event_attr a;
 		void *ring;
 		int fd;
 
+		abort_attr(&a, tp_id, uprobe_type, path, f);
+		if (!per_cpu) {
+			if (w->ev[k].kind != SW_DELIVER ||
+			    !(e = add_thread_event(w, &a, SW_ABORT, w->ev[k].tid, SW_ABORT_PAGES,
+						   NULL)))
+				continue;
+			e->abort = f;
+			added++;
+			continue;
+		}
 		if (reserve(w))
 			break;
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = (uint32_t)uprobe_type;
-		a.config1 = (uint64_t)(uintptr_t)file;
-		a.config2 = offset;
-		a.sample_period = 1;
-		a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-		a.disabled = 1;
-		a.exclude_kernel = 1;
-		fd = rec_perf_open(&a, -1, cpu);
+		fd = rec_perf_open(&a, -1, k);
 		if (fd < 0)
 			continue;
-		ring = map_ring(fd, SW_RING_PAGES, false);
+		ring = map_ring(fd, SW_ABORT_PAGES, false);
 		if (!ring) {
 			close(fd);
 			continue;
 		}
 		w->ev[w->nev++] = (struct rec_sigwatch_event){
-			.fd = fd, .event_fd = fd, .ring = ring, .pages = SW_RING_PAGES,
-			.kind = SW_ABORT, .tid = -1, .cause = cause,
+			.fd = fd, .event_fd = fd, .ring = ring, .pages = SW_ABORT_PAGES,
+			.kind = SW_ABORT, .tid = -1, .abort = f,
 		};
 		added++;
 	}
 	return added;
 }
 
+/* The name of abort file I's uprobe definition (uprobedef.h) into NAME. */
+static const char *def_name(int i, char *name, size_t size)
+{
+	snprintf(name, size, "abort_%d", i);
+	return name;
+}
+
 int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid,
 			      int uprobe_type)
 {
-	char lib[PATH_MAX];
-	int added = 0;
+	w->nabort_files = rec_abort_files_find(exe, pid, w->abort_files, REC_ABORT_FILES);
+	for (int i = 0; i < w->nabort_files; i++) {
+		const struct rec_abort_file *f = &w->abort_files[i];
+		char path[32], name[24];
+		int64_t id = rec_uprobedef_add(def_name(i, name, sizeof(name)),
+					       inpath_proc(f->fd, path, sizeof(path)),
+					       f->probe_offset);
 
-	if (uprobe_type < 0)
-		return 0;
-	for (size_t i = 0; i < sizeof(abort_probes) / sizeof(abort_probes[0]); i++) {
-		const struct abort_probe *p = &abort_probes[i];
-		const char *files[2] = { exe, NULL };
-		struct rec_sym sym;
-
-		if (p->lib && !rec_proc_find_lib(pid, p->lib, lib, sizeof(lib)))
-			files[1] = lib;
-		/* the executable first: a static libc, Rust's runtime; each file
-		 * opened once, the function found and the uprobe opened in what
-		 * was opened (the target's owner may swap its names meanwhile) */
-		for (int f = 0; f < 2; f++) {
-			char why[160], probe[32];
-			int fd = files[f] ? inpath_open(AT_FDCWD, files[f], 0, why, sizeof(why)) : -1;
-			bool found = fd >= 0 && rec_elf_find(inpath_proc(fd, probe, sizeof(probe)),
-							      p->symbol, &sym, 1) >= 1;
-
-			if (found)
-				added += add_abort_probe(w, uprobe_type, probe, sym.file_offset,
-							 p->cause);
-			if (fd >= 0)
-				close(fd);
-			if (found)
-				break;
-		}
+		w->abort_defined[i] = id >= 0;
+		if (id >= 0 || uprobe_type >= 0)
+			w->abort_events += add_abort_probe(w, id, uprobe_type, f);
 	}
-	return added;
+	/* each uprobe holds its file: the descriptors are no longer needed */
+	rec_abort_files_close(w->abort_files, w->nabort_files);
+	return w->abort_events;
 }
 
 int rec_sigwatch_enable(struct rec_sigwatch *w)
@@ -466,7 +497,47 @@ struct sw_sample {
 	const void *raw;        /* the tracepoint's record (common fields first) */
 	bool has_ip;
 	uint64_t ip;
+	const void *stack;      /* SW_ABORT: the user stack from the sp, STACK_SIZE bytes */
+	size_t stack_size;
 };
+
+/* Splits the user regs and stack of abort probe sample REC (LEN bytes from
+ * AT) into S: abi, the regs in the order of their bits (sp, ip), the
+ * stack's size, its bytes, the bytes dumped. Returns false when it is
+ * shorter than its fields. */
+static bool split_abort(const char *rec, size_t len, size_t at, struct sw_sample *s)
+{
+#ifdef SW_REG_IP
+	uint64_t abi, regs[2], size, dyn;
+
+	if (len < at + 8)
+		return false;
+	memcpy(&abi, rec + at, 8);
+	at += 8;
+	if (abi) {
+		if (len < at + 16)
+			return false;
+		memcpy(regs, rec + at, 16);
+		at += 16;
+		s->ip = regs[SW_REG_IP < SW_REG_SP ? 0 : 1];
+		s->has_ip = true;
+	}
+	if (len < at + 8)
+		return false;
+	memcpy(&size, rec + at, 8);
+	at += 8;
+	if (size > len - at || (size && len - at - size < 8))
+		return false;
+	s->stack = rec + at;
+	dyn = size;
+	if (size)
+		memcpy(&dyn, rec + at + size, 8);
+	s->stack_size = dyn < size ? dyn : size;
+#else
+	(void)rec, (void)len, (void)at, (void)s;
+#endif
+	return true;
+}
 
 /* Splits the sample record REC (LEN bytes after its header) of KIND into S.
  * Returns false when it is shorter than its fields. */
@@ -483,8 +554,10 @@ static bool split_sample(const char *rec, size_t len, enum sw_kind kind, struct 
 	s->raw = NULL;
 	s->has_ip = false;
 	s->ip = 0;
+	s->stack = NULL;
+	s->stack_size = 0;
 	if (kind == SW_ABORT)
-		return true;
+		return split_abort(rec, len, 16, s);
 	if (len < at)
 		return false;
 	memcpy(&raw_size, rec + 16, 4);
@@ -536,8 +609,10 @@ static void generated(struct rec_sigwatch *w, const struct sw_sample *s)
 		g->sender_comm[0] = '\0';
 }
 
-/* A hit of an abort probe in a target: kept in W->aborts (the newest 16). */
-static void aborted(struct rec_sigwatch *w, const struct sw_sample *s, const char *cause)
+/* A hit of abort probe F in a target: kept in W->aborts (the newest 16),
+ * with the cause its stack names. */
+static void aborted(struct rec_sigwatch *w, const struct sw_sample *s,
+		    const struct rec_abort_file *f)
 {
 	struct rec_signal *a;
 
@@ -548,12 +623,12 @@ static void aborted(struct rec_sigwatch *w, const struct sw_sample *s, const cha
 	a->pid = (pid_t)s->pid;
 	a->tid = (pid_t)s->tid;
 	a->time_ns = s->time;
-	a->cause = cause;
+	a->cause = s->has_ip ? rec_abort_cause(f, s->ip, s->stack, s->stack_size) : f->cause;
 }
 
 /* The cause of SIG (a SIGABRT): its thread's abort probe hits before it, the
- * earliest that is not abort() itself (__stack_chk_fail calls
- * __fortify_fail), else abort(). */
+ * earliest that is not abort() itself (std::terminate's, then abort's), else
+ * abort(). */
 static void find_cause(const struct rec_sigwatch *w, struct rec_signal *sig)
 {
 	for (int i = 0; i < w->naborts; i++) {
@@ -667,7 +742,7 @@ static int read_ring(struct rec_sigwatch *w, struct rec_sigwatch_event *e, struc
 	const char *data = (const char *)e->ring + rec_page_size();
 	size_t size = (size_t)rec_page_size() * e->pages;
 	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE), tail = mp->data_tail;
-	char rec[512];
+	char rec[REC_ABORT_STACK + 512];   /* an abort probe's sample holds its stack */
 	int n = 0;
 
 	while (tail < head && n < max) {
@@ -690,7 +765,7 @@ static int read_ring(struct rec_sigwatch *w, struct rec_sigwatch_event *e, struc
 				generated(w, &s);
 			} else if (e->kind == SW_ABORT) {
 				if (is_target(w, (pid_t)s.pid))
-					aborted(w, &s, e->cause);
+					aborted(w, &s, e->abort);
 			} else if (is_target(w, (pid_t)s.pid)) {
 				struct rec_signal *sig = &out[n];
 				unsigned long handler = (unsigned long)field(w->deliver, s.raw,
@@ -751,6 +826,12 @@ bool rec_sigwatch_sent(const struct rec_sigwatch *w, pid_t pid, int sig)
 void rec_sigwatch_close(struct rec_sigwatch *w)
 {
 	close_from(w, 0);
+	for (int i = 0; i < w->nabort_files; i++) {
+		char name[24];
+
+		if (w->abort_defined[i])
+			rec_uprobedef_remove(def_name(i, name, sizeof(name)));
+	}
 	free(w->ev);
 	if (w->tep)
 		tep_free(w->tep);

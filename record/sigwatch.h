@@ -26,13 +26,18 @@
  *   stands for (sig_delivered_as_kill(): a Ctrl-C's SIGINT, a SIGTERM that
  *   ends the process unhandled is delivered as SIGKILL).
  *
- * - uprobes on the functions that abort a program on purpose (assert()'s
- *   __assert_fail, __stack_chk_fail, the fortify checks, glibc's
- *   malloc_printerr, libstdc++'s std::terminate, Rust's panic hook, abort
- *   itself: abort_probes[] in sigwatch.c), one per CPU for all processes
- *   as trigger.c's, hits of other processes dropped: called only on the
- *   way to the end, they name the cause of a SIGABRT, which its call chain
- *   rarely shows (the C library has no frame pointers).
+ * - the abort probes (abortcause.h): one uprobe per file that holds the
+ *   functions that abort a program on purpose (abort in the C library,
+ *   libstdc++'s __terminate, Rust's panic hook), whose hit carries the user
+ *   stack: the return addresses on it into the file's other such functions
+ *   (assert()'s __assert_fail, __stack_chk_fail, the fortify checks, glibc's
+ *   malloc_printerr) name the cause of a SIGABRT, which its call chain
+ *   rarely shows (the C library has no frame pointers). On each thread of
+ *   the targets (inherited by later threads) as signal_deliver, or on
+ *   every CPU for all processes when the targets have more threads than
+ *   there are CPUs (hits of other processes dropped): at most the smaller
+ *   of the two per file, never one per function and CPU (each uprobe's
+ *   close costs the kernel RCU grace periods: docs/design.md).
  *
  * Needs what sched:sched_switch samples need (CAP_PERFMON or paranoid -1,
  * tracefs readable: rec_host's sched_switch). Why: docs/design.md
@@ -46,6 +51,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "abortcause.h"
 #include "rec_opts.h"
 
 #define REC_SIGWATCH_FAULT_PAGES 16   /* page faults kept: 64 KiB, about 1,300 */
@@ -62,8 +68,8 @@ struct rec_signal {
 	uint64_t addr;             /* the fault address (SIGSEGV, SIGBUS from a page fault) */
 	pid_t sender_pid, sender_tid; /* who sent it (signal_generate), 0: unknown or itself */
 	char sender_comm[16];
-	const char *cause;         /* what aborted ("assert() failed", abort_probes[]), or
-				    * NULL; static */
+	const char *cause;         /* what aborted ("assert() failed": abortcause.c's
+				    * abort_funcs[]), or NULL; static */
 };
 
 struct rec_sigwatch_event;
@@ -82,6 +88,11 @@ struct rec_sigwatch {
 	struct rec_signal aborts[16]; /* recent hits of the abort probes (tid, time,
 				       * cause), newest last */
 	int naborts;
+	struct rec_abort_file abort_files[REC_ABORT_FILES]; /* the files probed (their
+							     * fds closed once probed) */
+	int nabort_files;
+	bool abort_defined[REC_ABORT_FILES]; /* its uprobe defined in tracefs (uprobedef.h) */
+	int abort_events;          /* the uprobe events opened on them */
 	uint64_t lost;             /* samples the kernel dropped (a ring full) */
 };
 
@@ -95,11 +106,14 @@ int rec_sigwatch_open(struct rec_sigwatch *w, const pid_t *pids, int npids, int 
 		      char *why, size_t size);
 
 /*
- * Adds the abort probes (uprobe PMU of type UPROBE_TYPE) on the functions
- * of abort_probes[] found in EXE (the target's executable: static libc,
- * Rust) or in the libraries PID maps or would load (rec_proc_find_lib()).
- * Returns how many were opened (0: none found or no uprobe PMU; the
- * signals are still watched).
+ * Adds the abort probes on the files rec_abort_files_find() finds for EXE
+ * (the target's executable) and PID (an attached target; 0: a launched
+ * one), after rec_sigwatch_open(): each a uprobe defined in tracefs
+ * (uprobedef.h) on each thread it watches, or on every CPU when they
+ * outnumber the CPUs; without tracefs write access, of the uprobe PMU
+ * (type UPROBE_TYPE, -1: none) on every CPU. Returns how many uprobe
+ * events were opened, also in W->abort_events (0: none found or none could
+ * be; the signals are still watched).
  */
 int rec_sigwatch_probe_aborts(struct rec_sigwatch *w, const char *exe, pid_t pid,
 			      int uprobe_type);

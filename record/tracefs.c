@@ -23,8 +23,9 @@ static bool is_tracefs(const char *dir)
 	return statfs(dir, &st) == 0 && st.f_type == TRACEFS_MAGIC_NR;
 }
 
-/* Opens FILE below each root in turn. Returns the fd or the last -errno. */
-static int open_below_roots(const char *file)
+/* Opens FILE below each root in turn with FLAGS. Returns the fd or the
+ * last -errno. */
+static int open_below_roots(const char *file, int flags)
 {
 	int err = -ENOENT;
 
@@ -34,7 +35,7 @@ static int open_below_roots(const char *file)
 
 		if (snprintf(path, sizeof(path), "%s/%s", roots[i], file) >= (int)sizeof(path))
 			return -ENAMETOOLONG;
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW);
 		if (fd >= 0)
 			return fd;
 		err = -errno;
@@ -42,10 +43,11 @@ static int open_below_roots(const char *file)
 	return err;
 }
 
-int rec_tracefs_open(const char *file)
+/* Opens FILE below the tracefs root with FLAGS (rec_tracefs_open()). */
+static int tracefs_open(const char *file, int flags)
 {
 	static bool tried;
-	int fd = open_below_roots(file);
+	int fd = open_below_roots(file, flags);
 
 	if (fd >= 0 || tried)
 		return fd;
@@ -55,5 +57,24 @@ int rec_tracefs_open(const char *file)
 			return fd;      /* mounted: the file itself is missing or closed to us */
 	if (mount("nodev", TRACEFS_MOUNT, "tracefs", 0, NULL) != 0)
 		return fd;
-	return open_below_roots(file);
+	return open_below_roots(file, flags);
+}
+
+int rec_tracefs_open(const char *file)
+{
+	return tracefs_open(file, O_RDONLY);
+}
+
+int rec_tracefs_write(const char *file, const char *text, size_t len)
+{
+	int fd = tracefs_open(file, O_WRONLY | O_APPEND);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return fd;
+	n = write(fd, text, len);
+	err = n < 0 ? -errno : (size_t)n == len ? 0 : -EIO;
+	close(fd);
+	return err;
 }

@@ -13,6 +13,8 @@
 #ifndef SNAPTRACE_REC_TRACEFS_H
 #define SNAPTRACE_REC_TRACEFS_H
 
+#include <stddef.h>
+
 /*
  * Opens FILE, a path below the tracefs root ("events/sched/sched_switch/id"),
  * read-only (O_CLOEXEC | O_NOFOLLOW), trying each tracefs path in turn; when
@@ -22,5 +24,13 @@
  * readable by the caller).
  */
 int rec_tracefs_open(const char *file);
+
+/*
+ * Writes TEXT (LEN bytes) in one write(2) to FILE below the tracefs root
+ * ("uprobe_events"), opened O_WRONLY | O_APPEND (O_CLOEXEC | O_NOFOLLOW),
+ * as rec_tracefs_open() finds it. Returns 0 or a negative errno (the
+ * kernel's answer to the text: -EINVAL malformed, -EBUSY in use, -EEXIST).
+ */
+int rec_tracefs_write(const char *file, const char *text, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "demangle.h"
 #include "elfsym.h"
+#include "funcspec.h"
 #include "inpath.h"
 #include "insnstart.h"
 #include "procfs.h"
@@ -132,39 +133,6 @@ static int form_symbol(struct ctx *c, const char *name)
 	return find_function(c, c->exe, name, true);
 }
 
-/* Parses "FILE:LINE[:COL]". Returns 0 or -EINVAL. */
-static int parse_line(const char *s, char *file, size_t size, unsigned *line, unsigned *col)
-{
-	const char *p = strrchr(s, ':'), *q;
-	unsigned long a, b = 0;
-	char *end;
-
-	if (!p || !p[1])
-		return -EINVAL;
-	a = strtoul(p + 1, &end, 10);
-	if (*end || a == 0 || a > 100000000)
-		return -EINVAL;
-	for (q = p; q > s && q[-1] != ':'; q--)
-		;
-	if (q > s + 1) {   /* maybe FILE:LINE:COL */
-		char *end2;
-		unsigned long l = strtoul(q, &end2, 10);
-
-		if (end2 == p && l > 0 && l <= 100000000) {
-			b = a;
-			a = l;
-			p = q - 1;
-		}
-	}
-	if (p == s || (size_t)(p - s) >= size || strchr(s, ':') != p)
-		return -EINVAL;
-	memcpy(file, s, (size_t)(p - s));
-	file[p - s] = '\0';
-	*line = (unsigned)a;
-	*col = (unsigned)b;
-	return 0;
-}
-
 /* Resolves FILE:LINE[:COL] in PATH; returns 0, or a negative error after
  * saying why. */
 static int line_in(struct ctx *c, const char *path, const char *file, unsigned line,
@@ -212,7 +180,7 @@ static int form_line(struct ctx *c, const char *arg)
 	size_t keep;
 	int err, n;
 
-	if (parse_line(arg, file, sizeof(file), &line, &col)) {
+	if (funcspec_parse_line(arg, file, sizeof(file), &line, &col)) {
 		say(c, "expected line:FILE:LINE[:COL], found '%s'", arg);
 		return -EINVAL;
 	}
@@ -299,19 +267,6 @@ static int form_pick(struct ctx *c, const char *arg)
 	return 0;
 }
 
-/* The first ':' of S that is not part of "::" (a C++ or Rust scope), or NULL. */
-static const char *single_colon(const char *s)
-{
-	for (const char *p = s; (p = strchr(p, ':')); p++) {
-		if (p[1] == ':') {
-			p++;
-			continue;
-		}
-		return p;
-	}
-	return NULL;
-}
-
 static int form_lib(struct ctx *c, const char *colon)
 {
 	char lib[256], path[PATH_MAX];
@@ -344,12 +299,12 @@ static int form_lib(struct ctx *c, const char *colon)
  * address; LIB:SYMBOL when it has a single ':' and is no FILE:LINE. */
 static int form_bare(struct ctx *c)
 {
-	const char *colon = single_colon(c->spec);
+	const char *colon = funcspec_single_colon(c->spec);
 	char file[PATH_MAX];
 	unsigned line, col;
 	int err;
 
-	if (!parse_line(c->spec, file, sizeof(file), &line, &col))
+	if (!funcspec_parse_line(c->spec, file, sizeof(file), &line, &col))
 		return form_line(c, c->spec);
 	if (colon)
 		return form_lib(c, colon);

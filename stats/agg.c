@@ -23,6 +23,7 @@
 
 #include "array.h"
 #include "demangle.h"
+#include "funcspec.h"
 #include "fxt_format.h"
 #include "fxt_reader.h"
 #include "fxt_writer.h"
@@ -275,11 +276,14 @@ static int wait_caller(struct agg *a, const struct agg_thread *t, struct waits *
 	return wait_rows(a, t, agg_by_caller, AGG_WAIT_NONE, "", w);
 }
 
-enum agg_match agg_function_match(const char *name, const char *wanted)
+enum agg_match agg_function_match(const char *name, const char *dso, const char *wanted,
+				  const char *lib)
 {
 	size_t n = demangled_base_len(name), w = demangled_base_len(wanted);
 	size_t v = symbol_unversioned_len(name, strlen(name));
 
+	if (lib && *lib && !funcspec_dso_matches(dso, lib))
+		return AGG_MATCH_NONE;
 	if (!strcmp(name, wanted))
 		return AGG_MATCH_EXACT;
 	if (v < strlen(name) && !strchr(wanted, '@'))   /* clock_gettime@@GLIBC_2.17 */
@@ -295,7 +299,8 @@ enum agg_match agg_function_match(const char *name, const char *wanted)
 static bool wanted_call(struct agg *a, struct agg_row *r)
 {
 	if (!r->match)
-		r->match = (signed char)(1 + agg_function_match(r->name, a->opts.function));
+		r->match = (signed char)(1 + agg_function_match(r->name, r->dso, a->opts.function,
+								 a->opts.lib));
 	if (r->match - 1 == AGG_MATCH_NONE || (r->match - 1 == AGG_MATCH_BASE && a->top_exact))
 		return false;
 	if (r->match - 1 == AGG_MATCH_EXACT && !a->top_exact) {
@@ -603,13 +608,15 @@ static int add_measured(struct agg *a, const char *value)
 	return 0;
 }
 
-const struct agg_measured *agg_measured_of(const struct agg *a, const char *name)
+const struct agg_measured *agg_measured_of(const struct agg *a, const char *name,
+					   const char *lib)
 {
 	const struct agg_measured *best = NULL;
 	enum agg_match level = AGG_MATCH_NONE;
 
 	for (size_t i = 0; i < a->nmeasured; i++) {
-		enum agg_match m = agg_function_match(a->measured[i].function, name);
+		enum agg_match m = agg_function_match(a->measured[i].function, a->measured[i].dso,
+						      name, lib);
 
 		if (m > level) {
 			best = &a->measured[i];

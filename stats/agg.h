@@ -78,6 +78,7 @@ struct agg_opts {
 	uint64_t tid;
 	const char *function;      /* keep the TOP longest calls of slices it names
 				    * (agg_function_match(): the best match only) */
+	const char *lib;           /* and of this library only (LIB:NAME), or NULL */
 	size_t top;
 };
 
@@ -91,11 +92,14 @@ enum agg_match {
 
 /*
  * How NAME (a slice's: snaptrace's are demangled without the parameters, as
- * perf prints them; other writers' may have them) matches WANTED (demangled,
- * with or without its parameter list; demangle_name() of a mangled one).
- * Two names that both have a parameter list match only exactly.
+ * perf prints them, but for overloads; other writers' may have them) of
+ * binary DSO matches WANTED (demangled, with or without its parameter list;
+ * demangle_name() of a mangled one) of library LIB (NULL or "": any; else
+ * funcspec_dso_matches()). Two names that both have a parameter list match
+ * only exactly.
  */
-enum agg_match agg_function_match(const char *name, const char *wanted);
+enum agg_match agg_function_match(const char *name, const char *dso, const char *wanted,
+				  const char *lib);
 
 /* A measured function's calls of the whole recording, as the trace's info
  * record says (fxt_writer.h FXT_INFO_MEASURED). */
@@ -187,9 +191,10 @@ const char *agg_list_functions(const struct agg *a, char *buf, size_t len);
  * loader, the C++ runtimes, libgcc_s, the [vdso] and the kernel. */
 bool agg_runtime_dso(const char *dso);
 
-/* The whole run of the measured function NAME names (agg_function_match(),
- * the best match) in A's trace, or NULL. */
-const struct agg_measured *agg_measured_of(const struct agg *a, const char *name);
+/* The whole run of the measured function NAME of library LIB names
+ * (agg_function_match(), the best match) in A's trace, or NULL. */
+const struct agg_measured *agg_measured_of(const struct agg *a, const char *name,
+					   const char *lib);
 
 /* True when A's trace says its slices come from sampled call stacks. */
 bool agg_sampled(const struct agg *a);

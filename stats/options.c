@@ -9,6 +9,7 @@
 
 #include "demangle.h"
 #include "diag.h"
+#include "funcspec.h"
 #include "opttab.h"
 
 #define STATS 1   /* the one verb */
@@ -24,15 +25,64 @@ static int set_thread(void *ctx, const char *arg, uint64_t tid)
 	return 0;
 }
 
+static const struct opt_prog stats_prog;
+
+/* Cuts a Rust hash off NAME (demangled), which the trace's names never have
+ * (perf prints none): "f::h0123456789abcdef" (legacy), "crate[5f3a]::f" (v0). */
+static void rust_unhashed(char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 19 && !strncmp(name + n - 19, "::h", 3) &&
+	    strspn(name + n - 16, "0123456789abcdef") == 16)
+		name[n - 19] = '\0';
+	for (char *b = name; (b = strchr(b, '['));) {
+		size_t hex = strspn(b + 1, "0123456789abcdef");
+
+		if (hex && b[1 + hex] == ']')
+			memmove(b, b + 2 + hex, strlen(b + 2 + hex) + 1);
+		else
+			b++;
+	}
+}
+
+/* --function takes every spelling of a function the recorder takes and
+ * prints (common/funcspec.h): NAME, symbol:NAME, LIB:NAME, a Rust name
+ * with its hash; an address or a source line names no function of a
+ * trace: refused, saying what to write. */
 static int set_function(void *ctx, const char *arg, uint64_t num)
 {
 	struct stats_options *o = ctx;
+	const char *name = arg, *colon;
+	char file[256];
+	unsigned line, col;
 
 	(void)num;
-	if (!*arg)
+	if (!strncmp(arg, "symbol:", 7))
+		name = arg + 7;
+	if (!strncmp(arg, "addr:", 5) || !strncmp(arg, "line:", 5) ||
+	    !funcspec_parse_line(arg, file, sizeof(file), &line, &col))
+	{
+		opt_error(&stats_prog, "--function %s: the trace names functions, not %s: give "
+			  "the function's name as the trace shows it (snaptrace stats TRACE "
+			  "lists them), or LIB:NAME", arg,
+			  !strncmp(arg, "addr:", 5) ? "addresses" : "source lines");
+		return OPT_FAILED;
+	}
+	colon = name == arg ? funcspec_single_colon(arg) : NULL;
+	if (colon) {	/* LIB:NAME, as libc:nanosleep */
+		if (colon == arg || (size_t)(colon - arg) >= sizeof(o->lib))
+			return -EINVAL;
+		memcpy(o->lib, arg, (size_t)(colon - arg));
+		o->lib[colon - arg] = '\0';
+		name = colon + 1;
+		o->agg.lib = o->report.lib = o->lib;
+	}
+	if (!*name)
 		return -EINVAL;
 	/* as the user may have it: _Z4worki is work(int) (agg_function_match()) */
-	demangle_name(arg, o->function, sizeof(o->function));
+	demangle_name(name, o->function, sizeof(o->function));
+	rust_unhashed(o->function);
 	o->agg.function = o->report.function = o->function;
 	return 0;
 }
@@ -45,8 +95,6 @@ static int set_off_cpu(void *ctx, const char *arg, uint64_t num)
 	o->agg.off_cpu = o->report.off_cpu = true;
 	return 0;
 }
-
-static const struct opt_prog stats_prog;
 
 static int show_help(void *ctx, const char *arg, uint64_t format)
 {
@@ -92,7 +140,8 @@ static const struct opt table[] = {
 	  .excludes = "off-cpu", .verbs = STATS, .section = "selection",
 	  .help = "NAME in detail: its rows, a histogram of its call\n"
 	  "durations and its longest calls (thread, start time);\n"
-	  "NAME demangled with or without its parameters, or mangled" },
+	  "NAME demangled with or without its parameters, or mangled;\n"
+	  "symbol:NAME; LIB:NAME (a library's, as libc:nanosleep)" },
 	{ "top", 0, .kind = OPT_COUNT, .arg = "N", .min = 1, .max = COUNT_MAX, FIELD(agg.top),
 	  .expect = "a number, 1 or more", .needs = "function", .verbs = STATS,
 	  .section = "selection", .help = "longest calls shown by --function (default 10)" },

@@ -17,6 +17,7 @@ struct stats_options {
 	struct report_opts report;
 	const char *baseline;      /* --baseline OLD, or NULL */
 	char function[1024];       /* --function NAME demangled (demangle_name()) */
+	char lib[256];             /* --function LIB:NAME's LIB, or "" */
 	bool quiet;
 };
 

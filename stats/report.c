@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,7 +138,7 @@ static bool wanted(const struct agg_row *r, const struct report_opts *o)
 	if (!r->hist.total || r->by)
 		return false;
 	if (o->function)
-		return agg_function_match(r->name, o->function) == o->function_match;
+		return agg_function_match(r->name, r->dso, o->function, o->lib) == o->function_match;
 	return !o->match || !fnmatch(o->match, r->name, 0);
 }
 
@@ -426,7 +425,7 @@ static void print_measured(const struct agg_measured *m, const struct table *run
  */
 #define FUNCTION_NONE 2
 static int find_function(const struct agg *a, const char *path, const char *name,
-			 enum agg_match *level)
+			 const char *lib, enum agg_match *level)
 {
 	const char *first = NULL, *second = NULL;
 	char have[512];
@@ -434,7 +433,7 @@ static int find_function(const struct agg *a, const char *path, const char *name
 
 	*level = AGG_MATCH_NONE;
 	for (size_t i = 0; i < a->nrows; i++) {
-		enum agg_match m = agg_function_match(a->rows[i].name, name);
+		enum agg_match m = agg_function_match(a->rows[i].name, a->rows[i].dso, name, lib);
 
 		if (a->rows[i].hist.total && !a->rows[i].by && m > *level)
 			*level = m;
@@ -444,9 +443,10 @@ static int find_function(const struct agg *a, const char *path, const char *name
 
 		if (!r->hist.total || r->by || *level == AGG_MATCH_NONE)
 			continue;
-		if (agg_function_match(r->name, name) == *level && !first)
+		if (agg_function_match(r->name, r->dso, name, lib) == *level && !first)
 			first = r->name;
-		else if (agg_function_match(r->name, name) == *level && strcmp(r->name, first))
+		else if (agg_function_match(r->name, r->dso, name, lib) == *level &&
+			 strcmp(r->name, first))
 			second = r->name;
 	}
 	if (second) {
@@ -457,7 +457,8 @@ static int find_function(const struct agg *a, const char *path, const char *name
 
 			/* each name once (a name has a row per dso, and per thread) */
 			snprintf(quoted, sizeof(quoted), "\"%s\"", r->name);
-			if (r->hist.total && !r->by && agg_function_match(r->name, name) == *level &&
+			if (r->hist.total && !r->by &&
+			    agg_function_match(r->name, r->dso, name, lib) == *level &&
 			    !strstr(have, quoted))
 				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
 							len ? ", " : "", quoted);
@@ -469,15 +470,24 @@ static int find_function(const struct agg *a, const char *path, const char *name
 	return first ? 0 : FUNCTION_NONE;
 }
 
-/* Says that A (read from PATH) has no function NAME: the nearest names it
- * has, else its functions. Returns 1. */
-static int no_function(const struct agg *a, const char *path, const char *name)
+/* Says that A (read from PATH) has no function NAME of library LIB (NULL:
+ * any): the binary that has it, else the nearest names it has, else its
+ * functions. Returns 1. */
+static int no_function(const struct agg *a, const char *path, const char *name, const char *lib)
 {
 	char near[DEMANGLED_SUGGEST_MAX][DEMANGLED_SUGGEST_LEN], have[512];
 	unsigned score[DEMANGLED_SUGGEST_MAX];
 	struct demangled_suggest sg = { .wanted = name, .out = near, .score = score, .max = 5 };
 	size_t len = 0;
 	int n;
+
+	for (size_t i = 0; lib && *lib && i < a->nrows; i++)
+		if (a->rows[i].hist.total && !a->rows[i].by &&
+		    agg_function_match(a->rows[i].name, a->rows[i].dso, name, NULL)) {
+			diag_error("%s: no function named \"%s\" in a library \"%s\"; the trace has "
+				   "it in %s", path, name, lib, a->rows[i].dso);
+			return 1;
+		}
 
 	for (size_t i = 0; i < a->nrows; i++)
 		if (a->rows[i].hist.total && !a->rows[i].by)
@@ -537,11 +547,11 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 	struct table rows = { 0 }, top = { .cols = top_cols, .ncols = kinds ? TOP_COLS : T_KIND };
 	struct table hist = { .cols = hist_cols, .ncols = kinds ? HIST_COLS : H_KIND };
 	struct table mrun = { 0 }, mhist = { 0 };
-	const struct agg_measured *m = agg_measured_of(a, opts->function);
+	const struct agg_measured *m = agg_measured_of(a, opts->function, opts->lib);
 	struct hist est = HIST_INIT, exact = HIST_INIT;   /* the other slices, measured calls */
 	struct report_opts ro = *opts, *o = &ro;
 	char (*starts)[40] = calloc(a->ntop + 1, sizeof(*starts));
-	int err = starts ? find_function(a, path, o->function, &ro.function_match) : -ENOMEM;
+	int err = starts ? find_function(a, path, o->function, o->lib, &ro.function_match) : -ENOMEM;
 	struct colpick pk;
 	bool calls = true;
 
@@ -552,7 +562,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 			   "were all" : "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
 		err = 1;
 	} else if (err == FUNCTION_NONE) {
-		err = no_function(a, path, o->function);
+		err = no_function(a, path, o->function, o->lib);
 	}
 	if (!err)
 		err = rows_table(a, o, &pk, &rows);
@@ -711,25 +721,36 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 	c[k[1]].missing = c[k[2]].missing = !calls_of(a, r) || !r;
 }
 
-/* |log(total new / old)|: how much a row changed; a row of one side only: infinite. */
-static double change(const struct cell *c)
+int report_cmp_change(uint64_t old_a, uint64_t new_a, uint64_t old_b, uint64_t new_b)
 {
-	if (!c[B_TOTAL_OLD].u || !c[B_TOTAL_NEW].u)
-		return c[B_TOTAL_OLD].u == c[B_TOTAL_NEW].u ? 0 : INFINITY;
-	return fabs(log((double)c[B_TOTAL_NEW].u / (double)c[B_TOTAL_OLD].u));
+	uint64_t da = old_a > new_a ? old_a - new_a : new_a - old_a;
+	uint64_t db = old_b > new_b ? old_b - new_b : new_b - old_b;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (old_a + new_a != old_b + new_b)
+		return old_a + new_a > old_b + new_b ? -1 : 1;
+	return 0;
 }
 
 static int cmp_change(const void *x, const void *y)
 {
 	const struct cell *p = x, *q = y;
-	double a = change(p), b = change(q);
-	uint64_t sa = p[B_TOTAL_OLD].u + p[B_TOTAL_NEW].u, sb = q[B_TOTAL_OLD].u + q[B_TOTAL_NEW].u;
+	int c = report_cmp_change(p[B_TOTAL_OLD].u, p[B_TOTAL_NEW].u, q[B_TOTAL_OLD].u,
+				  q[B_TOTAL_NEW].u);
 
-	if (a != b)
-		return a > b ? -1 : 1;
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	return strcmp(p[B_FUNCTION].s, q[B_FUNCTION].s);
+	return c ? c : strcmp(p[B_FUNCTION].s, q[B_FUNCTION].s);
+}
+
+/* Whether A's recording measured function NAME of binary DSO (paired as
+ * rows are: dso_key()): its calls are counted, 0 when it has no slice. */
+static bool measured_in(const struct agg *a, const char *name, const char *dso)
+{
+	for (size_t i = 0; name && dso && i < a->nmeasured; i++)
+		if (!strcmp(a->measured[i].function, name) &&
+		    !strcmp(dso_key(a->measured[i].dso), dso_key(dso)))
+			return true;
+	return false;
 }
 
 static void ratios(struct cell *c)
@@ -792,13 +813,19 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 			matched[m - idx] = true;
 		fill_side(new, i < new->nrows ? r : NULL, c, false);
 		fill_side(old, i < new->nrows ? (m ? *m : NULL) : r, c, true);
+		/* a function of one side only made 0 calls in the other where that
+		 * trace counts its calls: not sampled, or measured (--measure) */
+		if (i >= new->nrows && measured_in(new, c[B_FUNCTION].s, c[B_DSO].s))
+			c[B_CALLS_NEW].missing = false;
+		if (i < new->nrows && !m && measured_in(old, c[B_FUNCTION].s, c[B_DSO].s))
+			c[B_CALLS_OLD].missing = false;
 		ratios(c);
 		colpick_copy(&pk, row, c);
 	}
 	if (!err)
 		report_compared(&t, cmp_change, old_path, new_path, "functions",
 				agg_sampled(old) || agg_sampled(new) ? " (sampled: calls and "
-				"percentiles left out)" : "", o, out);
+				"percentiles left out but a measured function's calls)" : "", o, out);
 	table_free(&t);
 	free(idx);
 	free(matched);

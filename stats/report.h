@@ -8,6 +8,7 @@
 #define SNAPTRACE_STATS_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "agg.h"
@@ -21,6 +22,7 @@ struct report_opts {
 	size_t limit;              /* rows at most; 0: all */
 	const char *match;         /* fnmatch(3) pattern on the function name, or NULL */
 	const char *function;      /* --function NAME (demangled) */
+	const char *lib;           /* --function LIB:NAME's LIB, or NULL */
 	enum agg_match function_match; /* the rows of NAME: those it matches this well
 				    * (report_function() sets it) */
 	bool off_cpu;              /* --off-cpu: the waits (report_waits) */
@@ -55,6 +57,15 @@ int report_function(const struct agg *a, const char *path, const struct report_o
  */
 int report_baseline(const struct agg *old, const struct agg *new, const char *old_path,
 		    const char *new_path, const struct report_opts *o, FILE *out);
+
+/*
+ * The order of two rows of a comparison, A (total OLD_A ns before, NEW_A
+ * after) and B: the largest change of total time first (|new - old|, a
+ * row of one trace only changed by its whole total), then the larger
+ * total of both. Returns <0, 0 or >0 as qsort's comparison (0: the caller
+ * breaks the tie by name).
+ */
+int report_cmp_change(uint64_t old_a, uint64_t new_a, uint64_t old_b, uint64_t new_b);
 
 /*
  * Prints T, the rows of a comparison of OLD_PATH and NEW_PATH (sorted by CMP

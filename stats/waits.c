@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,24 +242,13 @@ static void fill_side(const struct agg_row *r, struct cell *c, int side)
 	}
 }
 
-/* |log(total new / old)|; a row of one side only: infinite. */
-static double change(const struct cell *c)
-{
-	uint64_t o = c[X_TOTAL * 3].u, n = c[X_TOTAL * 3 + 1].u;
-
-	if (!o || !n)
-		return o == n ? 0 : INFINITY;
-	return fabs(log((double)n / (double)o));
-}
-
 static int cmp_change(const void *x, const void *y)
 {
 	const struct cell *p = x, *q = y;
-	double a = change(p), b = change(q);
+	int c = report_cmp_change(p[X_TOTAL * 3].u, p[X_TOTAL * 3 + 1].u, q[X_TOTAL * 3].u,
+				  q[X_TOTAL * 3 + 1].u);
 
-	if (a != b)
-		return a > b ? -1 : 1;
-	return strcmp(p[B_NAME].s, q[B_NAME].s);
+	return c ? c : strcmp(p[B_NAME].s, q[B_NAME].s);
 }
 
 int report_waits_baseline(const struct agg *old, const struct agg *new, const char *old_path,

@@ -422,13 +422,23 @@ t_never_fired() {
 
 t_full() {
 	local bad="" rc c STATS="$SNAPTRACE_BIN/snaptrace-stats"
+	# refused before anything is recorded: a usage error naming the output
 	"$FRONT" run -q --trigger none -d "$TMP/full.d" -o /dev/full -- "$PROG" >/dev/null \
 		2>"$TMP/full.err"
 	rc=$?
-	[ "$rc" = 1 ] && grep -q "/dev/full): cannot write: No space left on device" "$TMP/full.err" &&
-		! grep -q -- " -: " "$TMP/full.err" || bad+="[run -o /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
-	"$CONVERT" -q "$TMP/full.d" -o "$TMP/full.fxt" 2>"$TMP/full.err" ||
-		bad+="[cannot convert: $(tl 3 "$TMP/full.err")]"
+	[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
+		grep -q "/dev/full: cannot write: No space left on device" "$TMP/full.err" &&
+		[ ! -e "$TMP/full.d" ] || bad+="[run -o /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
+	"$CONVERT" -q "$TMP/full.d" -o /dev/full 2>/dev/null && bad+="[convert -o /dev/full: exit 0]"
+	"$RECORD" -q -o "$TMP/full.d" --trigger none -- "$PROG" >/dev/null 2>"$TMP/full.err" &&
+		"$CONVERT" -q "$TMP/full.d" -o "$TMP/full.fxt" 2>"$TMP/full.err" ||
+		bad+="[cannot record and convert: $(tl 3 "$TMP/full.err")]"
+	# a trace into standard output that is /dev/full: refused before converting
+	"$CONVERT" -q "$TMP/full.d" -o - >/dev/full 2>"$TMP/full.err"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
+		grep -q "standard output (/dev/full): cannot write" "$TMP/full.err" ||
+		bad+="[convert -o - into /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
 	while read -r c; do
 		eval "$c" >/dev/full 2>"$TMP/full.err"
 		rc=$?
@@ -436,7 +446,6 @@ t_full() {
 			grep -q "standard output.*/dev/full.*cannot write" "$TMP/full.err" ||
 			bad+="[$c: exit $rc: $(tl 3 "$TMP/full.err")]"
 	done <<EOF_WRITERS
-"\$CONVERT" -q "\$TMP/full.d" -o -
 "\$CONVERT" --dump "\$TMP/full.fxt"
 "\$CONVERT" --dump=recording "\$TMP/full.d"
 "\$CONVERT" --help

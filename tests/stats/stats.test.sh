@@ -33,6 +33,11 @@
 #               name without perf's symbol version ("clock_gettime", as
 #               snaptrace symbols prints it) finds clock_gettime@@GLIBC_2.17,
 #               never the PLT stub clock_gettime@plt.
+#   function-spellings  every spelling of a function the recorder takes
+#               and prints (symbol:NAME, LIB:NAME, a Rust hash) selects
+#               its rows; addr: and FILE:LINE are refused (exit 2) saying
+#               what to write; LIB:NAME of another library names the one
+#               that has it.
 #   measured-apart  a sampled trace with measured calls of a function too
 #               (the slow-call trigger: exact) never mixes them with its
 #               sampled slices (estimates): --function gives a row of each,
@@ -296,23 +301,29 @@ else
 	ok exact-formats
 fi
 
-# --baseline: f 10 x 1 us -> 20 x 3 us; g only in the new trace, h only in the old
+# --baseline: f 10 x 1 us -> 20 x 3 us; k 100 ns -> 1 us (the larger
+# ratio, the smaller change: after f, as issue 24's trial found a 3.26x
+# change of 0.37 ms above work's -50.7 ms); g only in the new trace, h only
+# in the old: the largest change of total time first
 {
 	echo "thread 7 7 app"
 	for i in $(seq 10); do echo "X 7 7 $((i * 10000)) $((i * 10000 + 1000)) f /opt/app"; done
 	echo "X 7 7 200000 200500 h /opt/app"
+	echo "X 7 7 250000 250100 k /opt/app"
 } >"$TMP/old.script"
 {
 	echo "thread 7 7 app"
 	for i in $(seq 20); do echo "X 7 7 $((i * 10000)) $((i * 10000 + 3000)) f /opt/app"; done
+	echo "X 7 7 250000 251000 k /opt/app"
 	echo "X 7 7 300000 300700 g /opt/app"
 } >"$TMP/new.script"
 "$MKFXT" "$TMP/old.fxt" <"$TMP/old.script" && "$MKFXT" "$TMP/new.fxt" <"$TMP/new.script"
 "$STATS" --format csv --baseline "$TMP/old.fxt" "$TMP/new.fxt" >"$TMP/base.csv"
 want='function,calls_old,calls_new,calls_ratio,p50_old_ns,p50_new_ns,p50_ratio,p99_old_ns,p99_new_ns,p99_ratio,total_old_ns,total_new_ns,total_ratio,dso
+f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/opt/app
+k,1,1,1.000,100,1000,10.000,100,1000,10.000,100,1000,10.000,/opt/app
 g,0,1,,,700,,,700,,0,700,,/opt/app
-h,1,0,0.000,500,,,500,,,500,0,0.000,/opt/app
-f,10,20,2.000,1000,3000,3.000,1000,3000,3.000,10000,60000,6.000,/opt/app'
+h,1,0,0.000,500,,,500,,,500,0,0.000,/opt/app'
 if [ "$(cat "$TMP/base.csv")" != "$want" ]; then
 	fail exact-baseline "expected: $(echo "$want" | tr '\n' '|') found: $(tr '\n' '|' <"$TMP/base.csv")"
 elif ! "$STATS" --baseline "$TMP/old.fxt" "$TMP/new.fxt" | grep -q ' 6\.00x'; then
@@ -337,6 +348,31 @@ elif [ "$paths" != 2 ]; then
 else
 	ok baseline-other-path
 fi
+# baseline-measured: sampled traces count the calls of a measured function
+# (--measure) alone: absent from a trace that measured it, it made 0 calls
+# there (a number, as any count); absent from one that did not, its calls
+# are not counted ("-", empty): the new trace measures f, not m
+{
+	echo "info mode sampling"
+	echo "info measured function=f	dso=/opt/app	calls=2	total_ns=2000"
+	echo "info measured function=m	dso=/opt/app	calls=1	total_ns=500"
+	echo "thread 7 7 app"
+	echo "X 7 7 100 1100 f /opt/app measured=true duration_ns=1000u"
+	echo "X 7 7 2000 3000 f /opt/app measured=true duration_ns=1000u"
+	echo "X 7 7 4000 4500 m /opt/app measured=true duration_ns=500u"
+} | "$MKFXT" "$TMP/old-m.fxt"
+{
+	echo "info mode sampling"
+	echo "info measured function=f	dso=/opt/app	calls=0	total_ns=0"
+	echo "thread 7 7 app"
+	echo "X 7 7 100 200 g /opt/app"
+} | "$MKFXT" "$TMP/new-m.fxt"
+got=$("$STATS" -q --format csv --baseline "$TMP/old-m.fxt" "$TMP/new-m.fxt" | cut -d, -f1-4 | tail -n +2 | sort | tr '\n' ' ')
+if [ "$got" != "f,2,0,0.000 g,,, m,1,, " ]; then
+	fail baseline-measured "function,calls_old,calls_new,calls_ratio: expected 'f,2,0,0.000 g,,, m,1,, ', found '$got'"
+else
+	ok baseline-measured
+fi
 # --baseline naming the trace itself (another spelling, a hard link):
 # exit 2, one line naming both (convert's rule for an input given twice)
 ln "$TMP/new.fxt" "$TMP/new-hard.fxt"
@@ -356,9 +392,10 @@ done
 # totals numbers (0 for an absent function), never a mix of "-" and 0
 { echo "info mode sampling"; cat "$TMP/old.script"; } | "$MKFXT" "$TMP/old-s.fxt"
 { echo "info mode sampling"; cat "$TMP/new.script"; } | "$MKFXT" "$TMP/new-s.fxt"
-want='g,,,,,,,,,,0,700,,/opt/app
-h,,,,,,,,,,500,0,0.000,/opt/app
-f,,,,,,,,,,10000,60000,6.000,/opt/app'
+want='f,,,,,,,,,,10000,60000,6.000,/opt/app
+k,,,,,,,,,,100,1000,10.000,/opt/app
+g,,,,,,,,,,0,700,,/opt/app
+h,,,,,,,,,,500,0,0.000,/opt/app'
 got=$("$STATS" -q --format csv --baseline "$TMP/old-s.fxt" "$TMP/new-s.fxt" | tail -n +2)
 if [ "$got" != "$want" ]; then
 	fail sampled-baseline "expected $(echo "$want" | tr '\n' '|') found $(echo "$got" | tr '\n' '|')"
@@ -519,6 +556,39 @@ clock_gettime@@GLIBC_2.17|clock_gettime@@GLIBC_2.17
 clock_gettime@plt|clock_gettime@plt
 EOF_NAMES
 if [ -n "$bad" ]; then fail function-names "$bad"; else ok function-names; fi
+# function-spellings: every spelling of a function the recorder takes and
+# prints ("measured liblzma:lzma_code: 684 calls") selects its rows, or is
+# refused saying what to write: symbol:NAME, LIB:NAME (a library name, a
+# file name, a path; the one of two binaries), a Rust name with its hash
+printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5' \
+	'X 7 7 100 200 sqlite3_step /usr/lib/x86_64-linux-gnu/libsqlite3.so.0' \
+	'X 7 7 200 300 work /bin/app' 'X 7 7 300 400 nanosleep /lib/libc.so.6' \
+	'X 7 7 400 450 nanosleep /bin/app' 'X 7 7 500 600 mycrate::store::flush /bin/app' |
+	"$MKFXT" "$TMP/spell.fxt"
+bad=
+while IFS='|' read -r given row; do
+	got=$("$STATS" --format csv --function "$given" "$TMP/spell.fxt" 2>&1 |
+		awk -F, 'NR > 1 && !NF { exit } NR > 1 { printf "%s%s %s", (NR > 2 ? ";" : ""), $1, $NF }')
+	[ "$got" = "$row" ] || bad+="[--function '$given': '$got', expected '$row']"
+done <<'EOF_SPELL'
+liblzma:lzma_code|lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5
+lzma:lzma_code|lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5
+liblzma.so.5:lzma_code|lzma_code /usr/lib/x86_64-linux-gnu/liblzma.so.5
+libsqlite3:sqlite3_step|sqlite3_step /usr/lib/x86_64-linux-gnu/libsqlite3.so.0
+symbol:work|work /bin/app
+libc:nanosleep|nanosleep /lib/libc.so.6
+/bin/app:nanosleep|nanosleep /bin/app
+nanosleep|nanosleep /lib/libc.so.6;nanosleep /bin/app
+mycrate::store::flush::h0123456789abcdef|mycrate::store::flush /bin/app
+mycrate[5f3a]::store::flush|mycrate::store::flush /bin/app
+EOF_SPELL
+if [ -n "$bad" ]; then fail function-spellings "$bad"; else ok function-spellings; fi
+expect_exit function-spelling-addr 2 "--function addr:0x12d0: the trace names functions, not addresses: give the function's name" \
+	--function addr:0x12d0 "$TMP/spell.fxt"
+expect_exit function-spelling-line 2 "--function demo.c:73: the trace names functions, not source lines" \
+	--function demo.c:73 "$TMP/spell.fxt"
+expect_exit function-spelling-lib 1 'no function named "work" in a library "libm"; the trace has it in /bin/app$' \
+	--function libm:work "$TMP/spell.fxt"
 # measured-apart: sampled slices of work (1 ms, 8 ms, 8 ms) and measured
 # calls of it (0.5 ms, 4 ms; their slices cut shorter by the snapshot)
 printf '%s\n' 'info mode sampling' 'thread 7 7 app' 'X 7 7 0 1000000 work /bin/app' \

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+#include "funcspec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *funcspec_single_colon(const char *s)
+{
+	for (const char *p = s; (p = strchr(p, ':')); p++) {
+		if (p[1] == ':') {
+			p++;
+			continue;
+		}
+		return p;
+	}
+	return NULL;
+}
+
+int funcspec_parse_line(const char *s, char *file, size_t size, unsigned *line, unsigned *col)
+{
+	const char *p = strrchr(s, ':'), *q;
+	unsigned long a, b = 0;
+	char *end;
+
+	if (!p || !p[1])
+		return -EINVAL;
+	a = strtoul(p + 1, &end, 10);
+	if (*end || a == 0 || a > 100000000)
+		return -EINVAL;
+	for (q = p; q > s && q[-1] != ':'; q--)
+		;
+	if (q > s + 1) {   /* maybe FILE:LINE:COL */
+		char *end2;
+		unsigned long l = strtoul(q, &end2, 10);
+
+		if (end2 == p && l > 0 && l <= 100000000) {
+			b = a;
+			a = l;
+			p = q - 1;
+		}
+	}
+	if (p == s || (size_t)(p - s) >= size || strchr(s, ':') != p)
+		return -EINVAL;
+	memcpy(file, s, (size_t)(p - s));
+	file[p - s] = '\0';
+	*line = (unsigned)a;
+	*col = (unsigned)b;
+	return 0;
+}
+
+bool funcspec_lib_matches(const char *name, const char *lib)
+{
+	char want[256];
+	size_t n;
+
+	if (!strcmp(name, lib))
+		return true;
+	if (strncmp(lib, "lib", 3))
+		snprintf(want, sizeof(want), "lib%s", lib);
+	else
+		snprintf(want, sizeof(want), "%s", lib);
+	n = strlen(want);
+	if (strncmp(name, want, n))
+		return false;
+	/* after the prefix: ".so", "-2.36.so", or the rest of a given ".so.N" */
+	return !strncmp(name + n, ".so", 3) || (name[n] == '-' && strstr(name + n, ".so"));
+}
+
+bool funcspec_dso_matches(const char *dso, const char *lib)
+{
+	const char *base = strrchr(dso, '/');
+
+	if (strchr(lib, '/'))
+		return !strcmp(dso, lib);
+	return funcspec_lib_matches(base ? base + 1 : dso, lib);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * funcspec: the spellings of a function users write to the recorder
+ * (--trigger, --measure: README "Triggers") and that snaptrace stats takes
+ * back (--function): their forms' one definition.
+ */
+#ifndef SNAPTRACE_FUNCSPEC_H
+#define SNAPTRACE_FUNCSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The first ':' of S that is not part of "::" (a C++ or Rust scope), or
+ * NULL: LIB:NAME's. */
+const char *funcspec_single_colon(const char *s);
+
+/*
+ * Reads S as FILE:LINE[:COL] (LINE and COL decimal, 1 to 100,000,000; FILE
+ * without ':'): FILE into FILE (SIZE bytes), *LINE, *COL (0: none).
+ * Returns 0, or -EINVAL when S is not of that form (or FILE is too long).
+ */
+int funcspec_parse_line(const char *s, char *file, size_t size, unsigned *line, unsigned *col);
+
+/* Whether file name NAME (no directory) is the library LIB asks for:
+ * "libm", "m", "libm.so" and "libm.so.6" all ask for libm.so.6, and
+ * "libc" for libc-2.31.so. */
+bool funcspec_lib_matches(const char *name, const char *lib);
+
+/* Whether binary DSO (a path, as perf names a frame's dso) is LIB's: LIB
+ * with a '/' is a path (DSO itself), else a library name
+ * (funcspec_lib_matches of DSO's file name). */
+bool funcspec_dso_matches(const char *dso, const char *lib);
+
+#endif

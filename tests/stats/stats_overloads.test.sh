@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# tier: check
+# C++ overloads are never one function (issue 24, trial 13: a recording that
+# measured app::load(int) of a program that also calls app::load(double)
+# gave one "app::load" row of both, and load(int)'s measured calls under
+# `stats --function 'app::load(double)'`). perf names both frames
+# "app::load"; the converter names each overload by its parameter list
+# (the binary's symbols), its sampled frames and its measured calls alike.
+# A recording directory written by hand (a text snapshot whose frames are
+# in a C++ binary built here, record.json measuring app::load(int), its
+# calls file), so every slice is known:
+#   overload-slices   the trace has app::load(int) (the 2 measured calls, one
+#                     with its sampled frame inside) and app::load(double)
+#                     (one slice of 2 samples), no "app::load"
+#   overload-function --function 'app::load(double)' shows its slices only
+#                     and no measured run; 'app::load(int)' its measured
+#                     calls and their whole run (2 calls); the mangled name
+#                     selects the same function as its signature
+#   overload-bare     --function app::load: exit 1 naming both overloads
+#   overload-no-srcline  --no-srcline names them the same way
+#   overload-filter   the converter's --filter takes an overload by its
+#                     signature (that one alone), or by perf's name (all)
+#   overload-unknown  a frame whose symbol's start is not known (no symoff)
+#                     is "app::load(?)": no overload by guess
+. "$(dirname "$0")/../lib.sh"
+
+NAMES="overload-slices overload-function overload-bare overload-no-srcline overload-filter overload-unknown"
+STATS="$SNAPTRACE_BIN/snaptrace-stats"
+need_built overload-slices "$CONVERT" "$STATS"
+requires_all cxx binutils
+
+BIN="$TMP/ovl"
+cat >"$TMP/ovl.cc" <<'EOF'
+namespace app {
+__attribute__((noinline)) int load(int n) { volatile int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
+__attribute__((noinline)) double load(double x) { volatile double s = 0; for (int i = 0; i < 9; i++) s += x; return s; }
+}
+int main(int argc, char **) { return app::load(argc) + (int)app::load(argc * 1.5); }
+EOF
+if ! g++ -O1 -g -fno-omit-frame-pointer -o "$BIN" "$TMP/ovl.cc" 2>"$TMP/cc.err"; then
+	for n in $NAMES; do fail "$n" "cannot build ovl.cc: $(first_lines "$TMP/cc.err")"; done
+	exit 0
+fi
+# addr SYMBOL: its address in the binary, hex without 0x
+addr() { nm "$BIN" | awk -v s="$1" '$3 == s { sub(/^0+/, "", $1); print $1 }'; }
+I=$(addr _ZN3app4loadEi) D=$(addr _ZN3app4loadEd) M=$(addr main)
+hex() { printf '%x' $((0x$1 + $2)); }
+
+D_REC="$TMP/rec"
+mkdir -p "$D_REC"
+# sample TIME FRAME...: one sample of thread 500 with its call chain
+sample() {
+	local t=$1 f
+	shift
+	printf '             ovl   500/500      %s:     100000 cpu-clock:u: \n' "$t"
+	for f; do printf '\t%s\n' "$f"; done
+	printf '\t7f00000271ca __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)\n\n'
+}
+{
+	sample 20.000100000 "$(hex "$D" 8) app::load+0x8 ($BIN)" "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000200000 "$(hex "$D" 8) app::load+0x8 ($BIN)" "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000300000 "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000400000 "$(hex "$I" 4) app::load+0x4 ($BIN)" "$(hex "$M" 16) main+0x10 ($BIN)"
+	sample 20.000500000 "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000800000 "$(hex "$M" 32) main+0x20 ($BIN)"
+} >"$D_REC/perf.data.1"
+cat >"$D_REC/measured-calls.txt" <<EOF
+# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]
+0 500 500 20000350000 20000450000 ?
+0 500 500 20000600000 20000700000 ?
+EOF
+cat >"$D_REC/record.json" <<EOF
+{
+  "format": "snaptrace-record 1",
+  "pids": [500],
+  "threads": [{"pid": 500, "tid": 500, "comm": "ovl"}],
+  "trigger": null,
+  "measure": [
+    {"spec": "app::load(int)", "symbol": "_ZN3app4loadEi", "name": "app::load", "file": "$BIN", "vaddr": $((0x$I)), "file_offset": $((0x$I)), "calls": 2, "total_ns": 200000, "min_ns": 100000, "p50_ns": 100000, "p90_ns": 100000, "p99_ns": 100000, "max_ns": 100000,
+     "histogram": [[65536, 131072, 2]],
+     "slowest": [], "returns_unmatched": 0, "entries_untracked": 0, "first_second_calls": 2, "cost_ns": 30000, "calls_file": "measured-calls.txt", "calls_written": 2, "calls_dropped": 0}
+  ],
+  "hits": [],
+  "hits_total": 0, "hits_coalesced": 0, "hits_lost": 0,
+  "snapshots": [
+    {"file": "perf.data.1", "reason": "exit", "time_ns": 20001000000, "freeze_ms": 1.0, "ms": 2.0}
+  ],
+  "end": "exit", "end_ns": 20001000000
+}
+EOF
+
+T="$TMP/ovl.fxt"
+# names FXT: "COUNT NAME" of the slices named app::load...
+names() {
+	"$CONVERT" --dump=tree "$1" | grep -o 'app::load[^ ]*' | sort | uniq -c | awk '{ print $1, $2 }' |
+		tr '\n' ' '
+}
+want="1 app::load(double) 2 app::load(int) "
+if ! "$CONVERT" --quiet "$D_REC" -o "$T" 2>"$T.err"; then
+	fail overload-slices "conversion failed: $(first_lines "$T.err")"
+else
+	got=$(names "$T")
+	verdict overload-slices "$([ "$got" = "$want" ] || echo "slices '$got', expected '$want'")"
+fi
+
+# function NAME: stats --function NAME's output (and its errors) in $TMP/f.out
+function_out() { "$STATS" --function "$1" "$T" >"$TMP/f.out" 2>&1; }
+why=
+if ! function_out 'app::load(double)'; then
+	why="app::load(double): $(first_lines "$TMP/f.out")"
+elif grep -q 'app::load(int)\|whole recording' "$TMP/f.out" ||
+     ! grep -q '(1 slices' "$TMP/f.out"; then
+	why="app::load(double) shows another function's or no slices: $(tr '\n' '|' <"$TMP/f.out")"
+elif ! function_out 'app::load(int)' || ! grep -q 'app::load(int) in the whole recording' "$TMP/f.out" ||
+     ! grep -q '(2 calls' "$TMP/f.out" || grep -q 'double' "$TMP/f.out"; then
+	why="app::load(int): $(tr '\n' '|' <"$TMP/f.out")"
+else
+	cp "$TMP/f.out" "$TMP/int.out"
+	function_out _ZN3app4loadEi
+	cmp -s "$TMP/f.out" "$TMP/int.out" ||
+		why="_ZN3app4loadEi differs from app::load(int): $(diff "$TMP/int.out" "$TMP/f.out" | tr '\n' '|')"
+fi
+verdict overload-function "$why"
+
+function_out app::load
+rc=$?
+verdict overload-bare "$([ $rc = 1 ] && grep -q '"app::load(int)"' "$TMP/f.out" &&
+	grep -q '"app::load(double)"' "$TMP/f.out" || echo "exit $rc: $(first_lines "$TMP/f.out")")"
+
+if ! "$CONVERT" --quiet --no-srcline "$D_REC" -o "$TMP/ovl2.fxt" 2>"$TMP/ovl2.err"; then
+	fail overload-no-srcline "conversion failed: $(first_lines "$TMP/ovl2.err")"
+else
+	got=$(names "$TMP/ovl2.fxt")
+	verdict overload-no-srcline "$([ "$got" = "$want" ] || echo "slices '$got', expected '$want'")"
+fi
+
+# FILTER|SLICES: the app::load slices --filter FILTER keeps
+why=
+for f in 'app::load(int),app::load(double)|2 app::load(int) ' \
+	'app::load(double),app::load(int)|1 app::load(double) ' \
+	'app::load,main|1 app::load(double) 2 app::load(int) '; do
+	if ! "$CONVERT" --quiet --filter "${f%|*}" "$D_REC" -o "$TMP/f.fxt" 2>"$TMP/f.err"; then
+		why="$why --filter ${f%|*} failed: $(first_lines "$TMP/f.err");"
+	elif [ "$(names "$TMP/f.fxt")" != "${f#*|}" ]; then
+		why="$why --filter ${f%|*} kept '$(names "$TMP/f.fxt")', expected '${f#*|}';"
+	fi
+done
+verdict overload-filter "$why"
+
+mkdir -p "$TMP/unk"
+cp "$D_REC/record.json" "$D_REC/measured-calls.txt" "$TMP/unk/"
+sed 's/ app::load+0x8 (/ app::load (/' "$D_REC/perf.data.1" >"$TMP/unk/perf.data.1"
+if ! "$CONVERT" --quiet "$TMP/unk" -o "$TMP/unk.fxt" 2>"$TMP/unk.err"; then
+	fail overload-unknown "conversion failed: $(first_lines "$TMP/unk.err")"
+else
+	got=$(names "$TMP/unk.fxt")
+	verdict overload-unknown "$([ "$got" = "1 app::load(?) 2 app::load(int) " ] ||
+		echo "slices '$got', expected '1 app::load(?) 2 app::load(int) '")"
+fi
