@@ -82,11 +82,11 @@ int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return finish(err, v << (err ? 0 : shift), min, max, out);
 }
 
-int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+int num_parse_time(const char *s, uint64_t bare_ns, uint64_t min, uint64_t max, uint64_t *out)
 {
-	static const struct { const char *unit; uint64_t ns; } units[] = {
+	const struct { const char *unit; uint64_t ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-		{ "", 1000000000 },
+		{ "", bare_ns },
 	};
 	const char *start = s;
 	uint64_t whole, frac = 0, unit = 0;
@@ -117,14 +117,14 @@ int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return finish(err, err ? 0 : whole * unit + frac, min, max, out);
 }
 
+int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return num_parse_time(s, 1000000000, min, max, out);
+}
+
 int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	size_t len = strlen(s);
-
-	/* every unit (ns, us, ms, s) ends in 's'; a bare number does not */
-	if (!len || s[len - 1] != 's')
-		return -EINVAL;
-	return num_parse_seconds(s, min, max, out);
+	return num_parse_time(s, 0, min, max, out);
 }
 
 const char *num_duration_text(uint64_t ns, char *buf, size_t size)

@@ -26,18 +26,19 @@ int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int num_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
- * S: a duration: decimal digits with an optional fraction of up to nine
- * digits, then an optional unit ns, us, ms or s (none: seconds): "2",
- * "0.5", ".25", "1.000000001", "10ms", "2.5us". A fraction finer than a
- * nanosecond is refused. *OUT: nanoseconds; MIN and MAX are nanoseconds too.
+ * S: a duration, the one form every duration option reads: decimal digits
+ * with an optional fraction of up to nine digits, then a unit ns, us, ms or
+ * s, optional when BARE_NS is not 0: a bare number counts BARE_NS
+ * nanoseconds ("2", "0.5", ".25", "1.000000001", "10ms", "2.5us"). A
+ * fraction finer than a nanosecond is refused. *OUT: nanoseconds; MIN and
+ * MAX are nanoseconds too.
  */
+int num_parse_time(const char *s, uint64_t bare_ns, uint64_t min, uint64_t max, uint64_t *out);
+
+/* num_parse_time(), a bare number in seconds. */
 int num_parse_seconds(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-/*
- * S: a duration as num_parse_seconds reads it, with its unit required
- * (ns, us, ms or s: "10ms", "1.5ms", "250us"). *OUT, MIN and MAX:
- * nanoseconds.
- */
+/* num_parse_time(), the unit required ("10ms", "1.5ms", "250us"). */
 int num_parse_duration(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*

@@ -78,6 +78,8 @@ static int read_value(const struct opt *o, const char *arg, uint64_t *num)
 		return num_parse_seconds(arg, o->min, o->max, num);
 	case OPT_DURATION:
 		return num_parse_duration(arg, o->min, o->max, num);
+	case OPT_MILLISECONDS:
+		return num_parse_time(arg, 1000000, o->min, o->max, num);
 	case OPT_FLAG:
 	case OPT_STRING:
 	case OPT_PATH:
@@ -715,7 +717,7 @@ static void print_bash(FILE *f, const struct opt_prog *p)
 	if (bash_words(f, p, "|", 1u << OPT_PATH))
 		fputs(") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n\t", f);
 	if (bash_words(f, p, "|", 1u << OPT_STRING | 1u << OPT_COUNT | 1u << OPT_SIZE |
-		       1u << OPT_SECONDS | 1u << OPT_DURATION))
+		       1u << OPT_SECONDS | 1u << OPT_DURATION | 1u << OPT_MILLISECONDS))
 		fputs(") return ;;\n\t", f);
 	fputs("esac\n", f);
 	fputs("\tcase $cur in\n\t-*) COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\")) ;;\n"

@@ -31,6 +31,8 @@ enum opt_kind {
 	OPT_SIZE,       /* bytes, K/M/G/T suffixes, MIN..MAX (num_parse_size) */
 	OPT_SECONDS,    /* seconds, a fraction or a unit: ns, MIN..MAX ns (num_parse_seconds) */
 	OPT_DURATION,   /* a duration, unit required: ns, MIN..MAX ns (num_parse_duration) */
+	OPT_MILLISECONDS, /* a duration, a bare number in milliseconds: ns, MIN..MAX ns
+			   * (num_parse_time) */
 };
 
 /* What a setter returns besides 0 and a negative errno. */

@@ -467,16 +467,37 @@ static void close_pending(struct conv *c, struct conv_thread *t, uint64_t ts)
 		conv_chain_close(c, t, ts, false);
 }
 
-/* The frames of FRAMES (N, innermost first) up to its innermost thread root
- * (conv_func.root), that one included: one unwinder stops at
+/* Whether a frame of FRAMES past the first (N) is a thread root. */
+static bool root_past_first(const struct conv_site *frames, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (frames[i].func && frames[i].func->root)
+			return true;
+	return false;
+}
+
+/* The frames of FRAMES (N, innermost first) of thread T up to its innermost
+ * thread root (conv_func.root), that one included: one unwinder stops at
  * __libc_start_call_main or start_thread where another (dwarf, from a
  * stack copy) goes on to _start or clone3, and a thread's samples taken
  * both ways would otherwise alternate between two stacks from the bottom
  * up, cutting every frame into a slice per sample (trial 11: the demo's
- * main in 193 slices). */
-static size_t to_root(const struct conv_site *frames, size_t n)
+ * main in 193 slices). A root as the innermost frame, with frames past it,
+ * is where the thread is, not where it started, when a root lies further
+ * out, the thread's stack has another root, or it is a new thread's entry
+ * (clone3) in a process's main thread: pthread_create's clone3 in the
+ * thread that creates one (trial 13: the demo's main thread drawn as a
+ * root clone3 with its callers lost). A new thread's return from clone3
+ * is the thread's start: its root. */
+static size_t to_root(const struct conv_thread *t, const struct conv_site *frames, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	const struct conv_func *first = n ? frames[0].func : NULL,
+			       *base = t->depth ? t->stack[0].func : NULL;
+	size_t from = n > 1 && first && first->root &&
+		      (root_past_first(frames, n) || (base && base->root && base != first) ||
+		       (first->thread_entry && t->tid == t->pid));
+
+	for (size_t i = from; i < n; i++)
 		if (frames[i].func && frames[i].func->root)
 			return i + 1;
 	return n;
@@ -486,7 +507,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_site *frames, size_t n, uint64_t period_ns,
 		       bool callchain)
 {
-	n = to_root(frames, n);
+	n = to_root(t, frames, n);
 	close_pending(c, t, ts);
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
@@ -512,7 +533,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 {
 	bool syscall_block = off->in_syscall && !off->preempted;
 
-	n = to_root(frames, n);
+	n = to_root(t, frames, n);
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */

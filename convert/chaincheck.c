@@ -73,7 +73,7 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 	size_t user = 0, unknown = 0;
 	const struct conv_func *innermost = NULL, *outermost = NULL, *unknown_dso = NULL, *last = NULL;
 	uint64_t last_ip = 0;
-	bool rooted = false;
+	bool rooted = false, loop = false;
 
 	if (!callchain) {
 		t->flat_samples++;
@@ -89,6 +89,7 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 		/* the kernel's own pages ([vdso], [uprobes]) have no symbols to install */
 		unknown += f->unknown && !kernel_page(f);
 		rooted |= f->root;
+		loop |= conv_func_is_loop(f);
 		last_ip = frames[i].ip;
 		last = f;
 		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
@@ -100,6 +101,9 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 			outermost = f;
 		}
 	}
+	/* a loop cut out of a chain that is drawn (chain.c keeps it to its
+	 * root): the warning names a frame the trace has */
+	c->loop_chains += loop;
 	if (!user || (innermost && innermost->dsolen > 7 &&
 		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
 		return;	/* a kernel thread; the dynamic loader's start-up before main */
@@ -156,8 +160,6 @@ static bool all_unknown(const struct conv_site *a, size_t p)
 size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n)
 {
 	static const char dso[] = CONV_LOOP_DSO;
-	size_t n0 = n;
-
 	for (size_t i = 0; i < n; i++) {
 		for (size_t p = 1; p <= CONV_LOOP_PERIOD && i + p * CONV_LOOP_REPEATS <= n; p++) {
 			const struct conv_func *m;
@@ -180,7 +182,6 @@ size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n)
 			break;
 		}
 	}
-	c->loop_chains += n < n0;
 	return n;
 }
 

@@ -15,7 +15,8 @@
  * that reaches a root but is mostly unknown frames is unsymbolized
  * (T->unsymbolized_chains), the dso of its innermost unknown frame blamed
  * (C->unsymbolized); one cut at a uretprobe's trampoline is counted apart
- * (C->trampoline_chains). CALLCHAIN false: a sample without a call chain
+ * (C->trampoline_chains); one with a loop cut out (conv_chain_cut_loops)
+ * counts in C->loop_chains. CALLCHAIN false: a sample without a call chain
  * (recorded without -g: perf printed its one location on the header line),
  * counted apart (T->flat_samples). Out of memory sets c->nomem. */
 void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
@@ -31,7 +32,8 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 
 /* chaincheck.c: cuts each loop of FRAMES (N, innermost first; changed in
  * place) to one marker frame saying why, at the address of the frame that
- * repeats, counted in C->loop_chains. Returns the frames left (<= N); out of
+ * repeats (counted in C->loop_chains by conv_chaincheck_count when the
+ * chain is drawn with it). Returns the frames left (<= N); out of
  * memory sets c->nomem and leaves the rest as it is. */
 size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n);
 

@@ -39,22 +39,28 @@ static uint64_t func_hash(struct conv_span sym, struct conv_span dso)
 }
 
 /* Functions a complete user-space call chain ends in (glibc's, the dynamic
- * loader's and the kernel's thread entry points). */
-static const char *const roots[] = {
-	"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
-	"clone", "clone3", "start_thread", "thread_start", "_dl_start", "_dl_start_user",
+ * loader's and the kernel's thread entry points); ENTRY: where a thread the
+ * kernel made (clone, clone3) starts, a process's main thread never. */
+static const struct root {
+	const char *name;
+	bool entry;
+} roots[] = {
+	{ "_start", false }, { "__libc_start_main", false }, { "__libc_start_main_impl", false },
+	{ "__libc_start_call_main", false }, { "clone", true }, { "clone3", true },
+	{ "start_thread", false }, { "thread_start", true }, { "_dl_start", false },
+	{ "_dl_start_user", false },
 };
 
-/* Is SYM a function a complete user-space call chain ends in (a "@VERSION"
- * suffix ignored: "clone3@@GLIBC_2.34")? */
-static bool is_root(struct conv_span sym)
+/* The root SYM is (a "@VERSION" suffix ignored: "clone3@@GLIBC_2.34"), or
+ * NULL. */
+static const struct root *root_of(struct conv_span sym)
 {
 	size_t len = symbol_unversioned_len(sym.s, sym.len);
 
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (strlen(roots[i]) == len && !memcmp(roots[i], sym.s, len))
-			return true;
-	return false;
+		if (strlen(roots[i].name) == len && !memcmp(roots[i].name, sym.s, len))
+			return &roots[i];
+	return NULL;
 }
 
 /*
@@ -81,6 +87,7 @@ static bool data_symbol(struct conv_span sym)
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
 {
 	uint64_t h = func_hash(sym, dso);
+	const struct root *r;
 	struct conv_func *f, **t;
 	size_t probe = 0;
 	uint32_t k;
@@ -113,7 +120,9 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->overload_done = f->overloaded = f->overload = false;
 	f->src_file = 0;
 	f->src_line = 0;
-	f->root = !f->unknown && is_root(sym);
+	r = f->unknown ? NULL : root_of(sym);
+	f->root = r != NULL;
+	f->thread_entry = r && r->entry;
 	f->name = f->unknown ? 0 : fxt_writer_string(c->w, sym.s, sym.len);
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
 	conv_plt_cover(c, f, sym, dso);
@@ -139,6 +148,12 @@ fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, s
 bool conv_func_is_uprobes(const struct conv_func *f)
 {
 	return f->dsolen == 9 && !memcmp(f->key + f->symlen, "[uprobes]", 9);
+}
+
+bool conv_func_is_loop(const struct conv_func *f)
+{
+	return f->dsolen == sizeof(CONV_LOOP_DSO) - 1 &&
+	       !memcmp(f->key + f->symlen, CONV_LOOP_DSO, f->dsolen);
 }
 
 /* Whether F is the kernel's entry of a breakpoint trap (x86-64). */
@@ -180,8 +195,7 @@ fxt_string_id conv_func_frame_name(struct conv *c, const struct conv_func *f, ui
 	 * instruction */
 	if (conv_func_is_uprobes(f))
 		return fxt_writer_cstring(c->w, "[uprobe: a probed instruction, run out of line]");
-	if (f->dsolen == sizeof(CONV_LOOP_DSO) - 1 &&
-	    !memcmp(f->key + f->symlen, CONV_LOOP_DSO, f->dsolen)) {
+	if (conv_func_is_loop(f)) {
 		snprintf(pre, sizeof(pre), "[call chain cut: 0x%" PRIx64 " repeats]", ip);
 		return fxt_writer_cstring(c->w, pre);
 	}

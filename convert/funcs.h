@@ -40,6 +40,9 @@ size_t conv_chain_trap_frame(const struct conv_site *frames, size_t n);
  * "[call chain cut: 0xIP repeats]". */
 #define CONV_LOOP_DSO "[call chain loop]"
 
+/* funcs.c: whether F is that frame's function. */
+bool conv_func_is_loop(const struct conv_func *f);
+
 /* funcs.c: the slice name of a frame of F entered at IP: F's symbol, or
  * "[unknown @ 0xIP (DSO)]" when F has none (the [uprobes] page and a loop
  * cut have names of their own). */

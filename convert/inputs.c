@@ -177,24 +177,44 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 /*
  * The last snapshot IN of a recording of several, converted: when it holds
  * no samples (nor branches: STATS_BEFORE, the counts before it), says so,
- * and where the program's end is (EXITED: its exit was in the trace before
- * it). perf takes the last one when the program exited, after the one it
- * was writing then: one that it read after the exit holds the end.
+ * and where the program's end is. BEFORE and NOW: whether the first
+ * process's exit was in the trace before IN and after it, LAST_BEFORE and
+ * LAST_NOW the trace's latest time of it then (threads.h
+ * conv_process_end()). perf takes the last one when the program exited,
+ * after the one it was writing then: one that it read after the exit holds
+ * the end; one that holds the exit record alone ends the samples short of
+ * it by the time between (trial 13: said "short of the program's end", and
+ * pointed at a line that gave no amount, though the exit was there).
  */
 static void last_snapshot_said(const struct conv_driver *cv, const struct conv_input *in,
-			       const struct conv_stats *stats_before, bool exited)
+			       const struct conv_stats *stats_before, bool before, bool now,
+			       uint64_t last_before, uint64_t last_now)
 {
-	const struct conv_stats *now = conv_driver_stats(cv);
+	const struct conv_stats *c = conv_driver_stats(cv);
 	const struct recording *r = in->rec;
+	char what[256];
 
 	if (r->files || r->nsnapshots < 2 || in->snapshot + 1 != r->nsnapshots ||
-	    now->samples != stats_before->samples || now->branches != stats_before->branches)
+	    c->samples != stats_before->samples || c->branches != stats_before->branches)
 		return;
+	if (before)
+		snprintf(what, sizeof(what), "perf read the snapshot before it after the program's "
+			 "exit: that one holds the program's end");
+	else if (now && last_before && last_now > last_before)
+		snprintf(what, sizeof(what), "only the program's exit, %.3f ms after the samples "
+			 "of the snapshot before it", (double)(last_now - last_before) / 1e6);
+	else if (now)
+		snprintf(what, sizeof(what), "only the program's exit");
+	else if (r->npids && recording_exit_listed(r, r->pids[0]))	/* sigmarks.c's line */
+		snprintf(what, sizeof(what), "the trace ends with the snapshot before it, short of "
+			 "the program's end (by how much: the line on how the program ended)");
+	else if (last_before && r->end_ns > last_before)
+		snprintf(what, sizeof(what), "the trace ends with the snapshot before it, %.3f ms "
+			 "before the recording's end", (double)(r->end_ns - last_before) / 1e6);
+	else
+		snprintf(what, sizeof(what), "the trace ends with the snapshot before it");
 	diag_info("%s: the last snapshot (%s) holds no samples: %s", in->path,
-		  record_end_name(r->snapshots[in->snapshot].reason), exited ?
-		  "perf read the snapshot before it after the program's exit: that one holds "
-		  "the program's end" : "the trace ends with the snapshot before it, short of "
-		  "the program's end (by how much: the line on how the program ended)");
+		  record_end_name(r->snapshots[in->snapshot].reason), what);
 }
 
 int inputs_convert(struct conv_driver *cv, struct inputs *ins, const struct input_perf *perf,
@@ -208,7 +228,7 @@ int inputs_convert(struct conv_driver *cv, struct inputs *ins, const struct inpu
 	for (size_t i = 0; i < ins->n && rc == EXIT_OK; i++) {
 		const struct conv_input *in = &ins->in[i], *next = i + 1 < ins->n ? in + 1 : NULL;
 		struct conv_stats before = *conv_driver_stats(cv);
-		uint64_t last;
+		uint64_t last = 0;
 		bool exited = in->rec->npids &&
 			      conv_driver_process_end(cv, in->rec->pids[0], &last);
 
@@ -218,8 +238,13 @@ int inputs_convert(struct conv_driver *cv, struct inputs *ins, const struct inpu
 				     in->snapshot == 0 && !in->rec->files ? in->rec : NULL);
 		rc = convert_snapshot(cv, in, in->rec->files ? NULL : &ins->sbs[in->rec - ins->recs],
 				      inputs_kept(ins, in), perf, workers);
-		if (rc == EXIT_OK)
-			last_snapshot_said(cv, in, &before, exited);
+		if (rc == EXIT_OK) {
+			uint64_t last_now = 0;
+			bool now = in->rec->npids &&
+				   conv_driver_process_end(cv, in->rec->pids[0], &last_now);
+
+			last_snapshot_said(cv, in, &before, exited, now, last, last_now);
+		}
 	}
 	if (rc == EXIT_OK && (err = conv_driver_end(cv)))
 		rc = conv_driver_failed(cv, err);

@@ -1040,6 +1040,14 @@ int recording_open(const struct recording *r, const char *file, unsigned flags, 
 	return inpath_open(r->dirfd, file, RECORDING_OPEN | flags, why, size);
 }
 
+bool recording_exit_listed(const struct recording *r, int64_t pid)
+{
+	for (size_t i = 0; r && i < r->nexits; i++)
+		if (r->exits[i].pid == pid)
+			return true;
+	return false;
+}
+
 const struct recording_thread *recording_thread(const struct recording *r, int64_t tid)
 {
 	for (size_t i = 0; r && i < r->nthreads; i++)

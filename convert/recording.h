@@ -262,6 +262,9 @@ void recording_free(struct recording *r);
 /* The comm of thread TID of R, or NULL. */
 const char *recording_comm(const struct recording *r, int64_t tid);
 
+/* Whether R's "exits" (record.json) lists one of process PID. */
+bool recording_exit_listed(const struct recording *r, int64_t pid);
+
 /* Thread TID of R's "threads" (record.json), or NULL. Borrowed from R. */
 const struct recording_thread *recording_thread(const struct recording *r, int64_t tid);
 

@@ -533,6 +533,38 @@ static const char *short_of_end(const struct conv *c, const struct recording *r,
 	return buf;
 }
 
+/* Says LINE: on stderr when PRINT, else as the trace's "ended" info. */
+static void ending_said(struct conv *c, bool print, const char *line)
+{
+	if (print)
+		diag_info("%s", line);
+	else
+		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
+				fxt_writer_cstring(c->w, FXT_INFO_ENDED), fxt_writer_cstring(c->w, line));
+}
+
+/* The program R launched ran on when --duration ended the recording (no
+ * exit listed): the trace stops there, and the recorder then ended it
+ * (target.h); says so into LINE (SIZE bytes), with how far the trace
+ * reaches, else returns false. (A trigger or Ctrl-C is the moment the user
+ * chose; a duration may well come before the program's end: trial 13.) */
+static bool ran_past_end(const struct conv *c, const struct recording *r, char *line,
+			 size_t size)
+{
+	uint64_t last;
+
+	if (!r->launched || !r->npids || recording_exit_listed(r, r->pids[0]) ||
+	    r->end != RECORD_END_DURATION)
+		return false;
+	conv_process_end(c, r->pids[0], &last);
+	snprintf(line, size, "the program still ran when --duration ended the recording, and "
+		 "snaptrace-record then ended it: the trace holds none of its end");
+	if (last && r->end_ns > last)
+		snprintf(line + strlen(line), size - strlen(line), "; its trace ends %.3f ms before "
+			 "the recording's end", (double)(r->end_ns - last) / 1e6);
+	return true;
+}
+
 void conv_sigmarks_report(struct conv *c, bool print)
 {
 	size_t dirs = 0;
@@ -541,6 +573,12 @@ void conv_sigmarks_report(struct conv *c, bool print)
 		dirs += c->recs[k]->dir != NULL;
 	for (size_t k = 0; k < c->nrecs; k++) {
 		const struct recording *r = c->recs[k];
+		char past[PATH_MAX + 320];
+		/* several recordings: each line says whose program it is */
+		int m = dirs > 1 && r->dir ? snprintf(past, sizeof(past), "%s: ", r->dir) : 0;
+
+		if (ran_past_end(c, r, past + m, sizeof(past) - (size_t)m))
+			ending_said(c, print, past);
 
 		for (size_t i = 0; i < r->nexits; i++) {
 			char text[1024], line[PATH_MAX + 1536], where[512], inside[256], tail[160];
@@ -561,12 +599,7 @@ void conv_sigmarks_report(struct conv *c, bool print)
 			else
 				snprintf(line + n, sizeof(line) - (size_t)n, "process %" PRId64 " %s%s",
 					 r->exits[i].pid, text, tail);
-			if (print)
-				diag_info("%s", line);
-			else
-				fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
-						fxt_writer_cstring(c->w, FXT_INFO_ENDED),
-						fxt_writer_cstring(c->w, line));
+			ending_said(c, print, line);
 		}
 	}
 }

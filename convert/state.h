@@ -38,6 +38,8 @@ struct conv_func {
 	bool root;               /* a function a complete user-space call chain ends in
 				  * (_start, __libc_start_main, clone, start_thread...;
 				  * funcs.c) */
+	bool thread_entry;       /* a root where a new thread starts (clone, clone3):
+				  * never a process's main thread's */
 	bool src_done;           /* src_file/src_line looked up (conv_func_srcline) */
 	bool overload_done;      /* OVERLOADED looked up (conv_func_overload) */
 	bool overloaded;         /* the symbol is perf's name of several overloads */

@@ -10,10 +10,14 @@
  */
 #include "unwound.h"
 
-/* Does chain F of N frames (innermost first) end in a thread's root? */
+/* Does chain F of N frames (innermost first) end in a thread's root? A new
+ * thread's entry (clone3) as the only frame does not: the thread may be in
+ * the call that makes another (pthread_create's clone3, where no unwinder
+ * finds its callers: glibc gives the parent's return from the system call
+ * no CFI), which the frame-pointer chain tells (chain.c to_root()). */
 static bool rooted(const struct conv_site *f, size_t n)
 {
-	return n && f[n - 1].func && f[n - 1].func->root;
+	return n && f[n - 1].func && f[n - 1].func->root && (n > 1 || !f[0].func->thread_entry);
 }
 
 size_t conv_unwound_splice(const struct conv_site *fp, size_t nfp, const struct conv_site *dw,

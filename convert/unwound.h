@@ -13,7 +13,8 @@
  * unwound from a copy of the stack (DWARF; its callers one byte before their
  * return addresses, as perf gives them), and FP (NFP), the frame-pointer
  * chain of the same moment. DW's frames come first, its callers moved to
- * their return addresses; when DW ends in a thread's root that is all, else
+ * their return addresses; when DW ends in a thread's root (not a new
+ * thread's entry alone: clone3) that is all, else
  * FP's frames past the first return address both chains hold follow (past
  * FP's first frame when none: the copy ended inside the frame FP's first
  * caller left). Returns the number of frames in OUT. */

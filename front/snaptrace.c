@@ -94,9 +94,9 @@ static const struct verb {
 	  "convert a recording directory,\nperf.data or perf script text", 0 },
 	{ "stats", "snaptrace-stats", NULL, 0, "stats [OPTIONS] TRACE.fxt[.gz]",
 	  "per-function call statistics of a trace", 0 },
-	{ "check", "snaptrace-record", "--check", 0, "check",
+	{ "check", "snaptrace-record", "--front-end=check", 0, "check",
 	  "what this host offers for recording", 1 },
-	{ "symbols", "snaptrace-record", "--symbols", 0, "symbols PROG|PID [PATTERN]",
+	{ "symbols", "snaptrace-record", "--front-end=symbols", 0, "symbols PROG|PID [PATTERN]",
 	  "the functions that can be triggers:\ndemangled name, symbol, file, address", 1 },
 };
 

@@ -177,7 +177,9 @@ static const struct opt table[] = {
 	  .expect = "a thread id from 1 to 4194304", .verbs = BOTH, .section = "target",
 	  .help = "attach to one thread" },
 	{ "multi-thread", 0, FLAG(rec.multi_thread), .verbs = BOTH, .section = "target",
-	  .help = "trace every thread (default: the main thread only)" },
+	  .help = "trace every thread and the processes the target forks\n"
+	  "(default: the main thread only); triggers and measures\n"
+	  "watch the target's own threads only" },
 	{ "output", 'o', PATH("DIR", rec.outdir), .verbs = REC_CLI_RECORDER, .section = "recording",
 	  .help = "working directory (default ./snaptrace-YYYYmmdd-HHMMSS)" },
 	{ "mode", 0, CHOICE("MODE", modes, rec.mode), .verbs = BOTH, .section = "recording",
@@ -236,8 +238,10 @@ static const struct opt table[] = {
 	  .verbs = BOTH, .section = "triggers",
 	  .help = "ignore trigger hits until the recording has run this long\n"
 	  "(default: a hit waits until the ring has filled; 0: at once)" },
-	{ "min-interval", 0, .kind = OPT_COUNT, .arg = "MS", .max = 86400000,
-	  FIELD(rec.min_interval_ms), .expect = "milliseconds from 0 to 86400000", .verbs = BOTH,
+	{ "min-interval", 0, .kind = OPT_MILLISECONDS, .arg = "MS", .max = 86400000000000ull,
+	  FIELD(rec.min_interval_ns), .needs = "multi-snapshot",
+	  .expect = "a duration from 0 to 86400s (a bare number: milliseconds; e.g. 100, 100ms, 0.5s)",
+	  .verbs = BOTH,
 	  .section = "triggers", .help = "least time between two snapshots (default 100)" },
 	{ "duration", 0, .kind = OPT_SECONDS, .arg = "SECONDS", .min = 1000000,
 	  .max = DURATION_MAX_NS, .set = set_duration,
@@ -249,7 +253,8 @@ static const struct opt table[] = {
 	  .verbs = BOTH, .section = "perf",
 	  .help = "pass ARG to perf record (repeatable)" },
 	{ "dry-run", 0, FLAG(rec.dry_run), .verbs = BOTH, .section = "perf",
-	  .help = "print the perf command line and exit" },
+	  .help = "print the perf command line and exit, after resolving\n"
+	  "the trigger and measures as a recording does" },
 	{ "output", 'o', PATH("FILE", trace), .verbs = REC_CLI_FRONTEND, .section = "trace",
 	  .help = "the trace: FILE.fxt.gz (default trace.fxt.gz), FILE.fxt\n"
 	  "or - (raw FXT on stdout; the program's stdout then goes to stderr)" },
@@ -308,23 +313,14 @@ static const struct opt_prog recorder = {
 };
 
 /* `snaptrace run` and `snaptrace attach`: the front end, whose man page
- * is snaptrace(1); VERB: what its usage errors point to. */
-#define FRONTEND(verb) { \
+ * is snaptrace(1) (run's: every verb); VERB: what its usage errors point
+ * to; SYNOPSIS and DESCRIPTION: its --help's. */
+#define FRONTEND(verb, synopsis_, description_) { \
 	.name = "snaptrace", \
 	.help_cmd = "snaptrace " verb " --help", \
 	.summary = "record a process around the moment that matters and write a Perfetto trace", \
-	.synopsis = "snaptrace run [OPTIONS] -- CMD [ARGS...]\n" \
-		    "snaptrace attach [OPTIONS] [-p PID[,PID...] | -t TID]\n" \
-		    "snaptrace convert [CONVERT OPTIONS] INPUT... [-o OUT]\n" \
-		    "snaptrace stats [STATS OPTIONS] TRACE.fxt[.gz]\n" \
-		    "snaptrace check\n" \
-		    "snaptrace symbols PROG|PID [PATTERN]\n", \
-	.description = "Records with perf into a ring buffer, keeps the moments before the trigger\n" \
-		       "and writes them as a Perfetto trace: run launches CMD, attach takes\n" \
-		       "running processes (without -p or -t it lets you pick one). convert is\n" \
-		       "snaptrace-convert(1), stats snaptrace-stats(1); check reports what this\n" \
-		       "host offers for recording, symbols the functions that can be triggers.\n" \
-		       "The options below are those of run and attach.\n", \
+	.synopsis = synopsis_, \
+	.description = description_, \
 	.epilogue = frontend_epilogue, \
 	.see_also = "snaptrace-record(1), snaptrace-convert(1), snaptrace-stats(1), perf(1)", \
 	.opts = table, \
@@ -334,8 +330,26 @@ static const struct opt_prog recorder = {
 	.commands = "run attach convert stats check symbols", \
 }
 
-static const struct opt_prog frontend_run = FRONTEND("run");
-static const struct opt_prog frontend_attach = FRONTEND("attach");
+static const struct opt_prog frontend_run = FRONTEND("run",
+	"snaptrace run [OPTIONS] -- CMD [ARGS...]\n"
+	"snaptrace attach [OPTIONS] [-p PID[,PID...] | -t TID]\n"
+	"snaptrace convert [CONVERT OPTIONS] INPUT... [-o OUT]\n"
+	"snaptrace stats [STATS OPTIONS] TRACE.fxt[.gz]\n"
+	"snaptrace check\n"
+	"snaptrace symbols PROG|PID [PATTERN]\n",
+	"Records with perf into a ring buffer, keeps the moments before the trigger\n"
+	"and writes them as a Perfetto trace: run launches CMD, attach takes\n"
+	"running processes (without -p or -t it lets you pick one). convert is\n"
+	"snaptrace-convert(1), stats snaptrace-stats(1); check reports what this\n"
+	"host offers for recording, symbols the functions that can be triggers.\n"
+	"The options below are those of run and attach.\n");
+static const struct opt_prog frontend_attach = FRONTEND("attach",
+	"snaptrace attach [OPTIONS] [-p PID[,PID...] | -t TID]\n",
+	"Attaches to running processes (-p) or one thread (-t), records with perf\n"
+	"into a ring buffer, keeps the moments before the trigger and writes them\n"
+	"as a Perfetto trace. Without -p or -t it lets you pick a process on the\n"
+	"terminal. The processes are never signalled: the recording ends at the\n"
+	"trigger, at --duration, when they exit, or with Ctrl-C.\n");
 
 /* Checks what the options say together (the table's NEEDS and EXCLUDES
  * are checked by opt_parse()). Returns -1 or EXIT_USAGE. */
@@ -368,6 +382,22 @@ static int check_combination(struct rec_cli *c)
 	if (targets != 1)
 		return opt_error(p, "%s", targets ? "expected one target: -- CMD, -p PID or -t TID; "
 				 "found several" : "expected a target: -- CMD, -p PID or -t TID");
+	/* an option the command line itself makes useless is a usage error;
+	 * one the program makes useless (no default trigger in it) a warning */
+	if (o->trigger && !strcmp(o->trigger, "none") &&
+	    (o->arm_after_s >= 0 || o->multi_snapshot))
+		return opt_error(p, "--%s: expected a trigger (it %s), found --trigger none",
+				 o->arm_after_s >= 0 ? "arm-after" : "multi-snapshot",
+				 o->arm_after_s >= 0 ? "delays the trigger" :
+				 "takes a snapshot at each trigger hit");
+	/* a mode given makes these useless; under --mode auto the host decides
+	 * (plan.c warns) */
+	if (o->mode == REC_MODE_PT && o->callgraph != REC_CG_FP)
+		return opt_error(p, "--callgraph: expected --mode sampling or auto (call graphs "
+				 "are sampled; Intel PT records every call), found --mode pt");
+	if (o->mode == REC_MODE_SAMPLING && o->timer_res != REC_RES_NORMAL)
+		return opt_error(p, "--timer-resolution: expected --mode pt or auto (it sets "
+				 "Intel PT timing), found --mode sampling");
 	if (o->slower_than_ns && o->mechanism == REC_MECH_BREAKPOINT)
 		return opt_error(p, "--trigger-slower-than: expected --trigger-mechanism uprobe or "
 				 "auto (uprobes watch the returns), found breakpoint");
@@ -393,6 +423,21 @@ static int take_front_end(int argc, char **argv, struct rec_cli *c)
 	}
 	if (!used)
 		return 0;
+	/* snaptrace check, snaptrace symbols PROG|PID: the recorder's --check
+	 * and --symbols, their messages naming the command the user ran */
+	if (!strcmp(v, "check") || !strcmp(v, "symbols")) {
+		static struct opt_prog tool;
+		bool check = v[0] == 'c';
+
+		tool = recorder;
+		tool.help_cmd = check ? "snaptrace check --help" : "snaptrace symbols --help";
+		c->prog = &tool;
+		diag_init(check ? "snaptrace check" : "snaptrace symbols");
+		c->check = check;
+		if (!check)	/* never a recording: a missing PROG is "" (refused) */
+			c->symbols = used + 1 < argc ? argv[++used] : "";
+		return used;
+	}
 	for (int i = 1; verbs[i]; i++)
 		if (!strcmp(verbs[i], v)) {
 			c->verb = (enum rec_cli_verb)i;
@@ -415,7 +460,7 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 		.callgraph = REC_CG_FP,
 		.mechanism = REC_MECH_AUTO,
 		.sampling_freq = 5000,
-		.min_interval_ms = REC_MIN_INTERVAL_MS,
+		.min_interval_ns = REC_MIN_INTERVAL_NS,
 		.arm_after_s = -1,
 		.argc = argc,
 		.argv = argv,
@@ -425,7 +470,8 @@ int rec_cli_parse(int argc, char **argv, struct rec_cli *c)
 	c->trace = "trace.fxt.gz";
 	skip = take_front_end(argc, argv, c);
 	if (skip < 0)
-		return opt_error(c->prog, "--front-end: expected run or attach, found '%s'",
+		return opt_error(c->prog, "--front-end: expected run, attach, check or symbols, "
+				 "found '%s'",
 				 argv[1][11] == '=' ? argv[1] + 12 : argv[2]);
 	r = opt_parse(c->prog, argc, argv, 1 + skip, c, &operand, NULL);
 	if (r >= 0)

@@ -5,12 +5,12 @@
 
 #define NS_PER_MS 1000000ULL
 
-void rec_hitpolicy_init(struct rec_hitpolicy *p, bool multi_snapshot, unsigned min_interval_ms,
+void rec_hitpolicy_init(struct rec_hitpolicy *p, bool multi_snapshot, uint64_t min_interval_ns,
 			enum rec_arm_by arm_by)
 {
 	memset(p, 0, sizeof(*p));
 	p->multi_snapshot = multi_snapshot;
-	p->min_interval_ns = (uint64_t)min_interval_ms * NS_PER_MS;
+	p->min_interval_ns = min_interval_ns;
 	p->arm_by = arm_by;
 }
 

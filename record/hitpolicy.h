@@ -78,9 +78,9 @@ enum rec_hit_verdict {
 	REC_HIT_COALESCED,           /* no snapshot of its own */
 };
 
-/* Sets *P for a recording of options MULTI_SNAPSHOT and MIN_INTERVAL_MS armed
+/* Sets *P for a recording of options MULTI_SNAPSHOT and MIN_INTERVAL_NS armed
  * the way ARM_BY says; not armed until rec_hitpolicy_arm(). */
-void rec_hitpolicy_init(struct rec_hitpolicy *p, bool multi_snapshot, unsigned min_interval_ms,
+void rec_hitpolicy_init(struct rec_hitpolicy *p, bool multi_snapshot, uint64_t min_interval_ns,
 			enum rec_arm_by arm_by);
 
 /* Arms P AFTER_MS after READY_NS (CLOCK_MONOTONIC ns: perf records). */

@@ -130,54 +130,6 @@ static void pick_callgraph(struct rec_opts *o, const struct rec_host *h, const c
 	diag_info("%s", why);
 }
 
-/* Whether a recording with O of EXE would have a trigger: a signal, or a
- * function that resolves ('?', the picker, is taken as one). */
-static bool dry_run_trigger(const struct rec_opts *o, const char *exe)
-{
-	struct rec_trigger_loc loc;
-	char why[512];
-
-	if (rec_trigspec_signal(o->trigger) > 0 || (o->trigger && !strcmp(o->trigger, "?")))
-		return true;
-	return rec_trigspec_resolve(o->trigger, exe, o->ncmd ? 0 : o->tid ? o->tid : o->pids[0],
-				    &loc, why, sizeof(why)) == 0;
-}
-
-static int dry_run(const struct rec_opts *opts, const struct rec_host *h)
-{
-	struct rec_opts oo = *opts, *o = &oo;
-	struct rec_plan plan;
-	char list[REC_MAX_PIDS * 12], line[8192], exe[PATH_MAX];
-	const char *flag;
-	bool trigger;
-	int err;
-
-	if (!o->ncmd || run_find_program(o->cmd[0], exe, sizeof(exe)))
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)(o->tid ? o->tid : o->pids[0]));
-	if (rec_host_refuses(h, o, line, sizeof(line))) {
-		diag_error("%s", line);
-		return EXIT_USAGE;
-	}
-	pick_callgraph(o, h, exe);
-	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
-	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
-	if (err) {
-		diag_error("cannot build the perf command line: %s", strerror(-err));
-		return EXIT_USAGE;
-	}
-	rec_plan_print_notes(&plan);
-	trigger = dry_run_trigger(o, exe);
-	if (trigger) {
-		struct rec_arming arm;
-
-		rec_arming_decide(o, h, &plan, &arm);
-		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
-	}
-	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
-	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
-	return EXIT_OK;
-}
-
 /* Checks what recording needs before anything starts. Returns -1 or an exit status. */
 static int preflight(const struct rec_opts *o, const struct rec_host *h)
 {
@@ -204,9 +156,11 @@ static int preflight(const struct rec_opts *o, const struct rec_host *h)
 		return EXIT_USAGE;
 	}
 	if (o->mode == REC_MODE_PT && !h->has_intel_pt) {
+		/* what the host lacks for an option asked is a usage error, as
+		 * rec_host_refuses() says for --callgraph lbr and --sampling-freq */
 		diag_error("--mode pt: expected Intel PT (/sys/bus/event_source/devices/intel_pt), "
 			   "found none; use --mode sampling or auto");
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;
 	}
 	return -1;
 }
@@ -443,14 +397,29 @@ static const char *shell_command(const struct rec_session *s)
 	return s->o->ncmd ? rec_target_shell_command(s->exe, s->o->cmd) : NULL;
 }
 
-/* Resolves the target and the trigger; launches a command (stopped). */
-static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+/* What S's probes are, as the subject of "watch": "the trigger watches",
+ * "--measure watches" or "the trigger and --measure watch" (a function
+ * trigger; a signal's is no probe). */
+static const char *probes_watch(const struct rec_session *s)
+{
+	bool trigger = s->have_trigger && !s->sig_trigger;
+
+	return trigger && s->nmeasures ? "the trigger and --measure watch" :
+	       trigger ? "the trigger watches" : "--measure watches";
+}
+
+/*
+ * Resolves the trigger (a signal, a function, or none), the slow-call
+ * trigger's exits, each --measure and the probe mechanism for the target
+ * found (S->exe, S->target): the real run and --dry-run both, so a dry run
+ * refuses what the recording would. Returns -1 to go on, else the exit
+ * status after an error.
+ */
+static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 {
 	char why[1024];
-	int err, r = find_target(s, o);
+	int err, r;
 
-	if (r >= 0)
-		return r;
 	s->sig_trigger = rec_trigspec_signal(o->trigger);
 	if (s->sig_trigger < 0) {
 		diag_error("--trigger %s: expected a signal name or number after 'signal:' "
@@ -494,10 +463,70 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 	} else if (!o->trigger) {
 		char how[64];
 
+		/* the options that act on trigger hits, in a recording without
+		 * any (with --trigger none they are usage errors: cli.c) */
+		const struct { bool given; const char *option, *does; } on_hits[] = {
+			{ o->arm_after_s >= 0, "--arm-after", "it delays the trigger" },
+			{ o->multi_snapshot, "--multi-snapshot", "it takes a snapshot at each "
+			  "trigger hit" },
+		};
+
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
 			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
 			  o->duration_s > 0 ? " or --duration" : "");
+		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
+			if (on_hits[i].given)
+				diag_warn("%s is ignored: %s, and %s has no trigger symbol (one "
+					  "snapshot at the end)", on_hits[i].option, on_hits[i].does,
+					  s->exe);
 	}
+	/* perf follows the children; the probes count the targets' own hits
+	 * (trigger.h: other processes' are dropped) */
+	if (o->multi_thread && ((s->have_trigger && !s->sig_trigger) || s->nmeasures))
+		diag_info("note: --multi-thread records the processes %s forks too, but %s "
+			  "only %s: a call in a child process is not seen (to watch one, record "
+			  "the child's program itself)", o->ncmd ? "the program" : "each one attached to",
+			  probes_watch(s), o->ncmd ? "the launched process" : "the processes attached to");
+	return -1;
+}
+
+/* Frees what resolve_probes() found: the measures and the slow-call
+ * trigger's exits. */
+static void free_probes(struct rec_session *s)
+{
+	for (int i = 0; i < s->nmeasures; i++)
+		rec_measure_free(&s->measures[i]);
+	s->nmeasures = 0;
+	rec_callexits_free(&s->callexits);
+	if (s->have_trigger && s->loc.probe_fd >= 0)
+		close(s->loc.probe_fd);
+	s->have_trigger = false;
+}
+
+/* Says the trigger S has (resolve_probes()), as the recording's start-up
+ * line and the dry run's. */
+static void say_trigger(const struct rec_session *s)
+{
+	char name[SIG_NAME_MAX];
+
+	if (s->sig_trigger)
+		diag_info("trigger: the program receiving %s",
+			  sig_name(s->sig_trigger, name, sizeof(name)));
+	else if (s->have_trigger)
+		diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
+			  rec_mechanism_name(s->mech));
+}
+
+/* Resolves the target and the trigger; launches a command (stopped). */
+static int prepare_target(struct rec_session *s, const struct rec_opts *o)
+{
+	int err, r = find_target(s, o);
+
+	if (r >= 0)
+		return r;
+	r = resolve_probes(s, o);
+	if (r >= 0)
+		return r;
 	if (o->ncmd) {
 		err = rec_target_launch(&s->target, s->exe, o->cmd);
 		if (err) {
@@ -736,6 +765,13 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  "process", s->children_unrecorded, s->children_unrecorded == 1 ? "" : "es",
 			  s->target.tid ? "the thread given" : "its main thread",
 			  s->children_unrecorded == 1 ? "it" : "them");
+	if (s->children_unwatched)
+		diag_warn("the %s started %" PRIu64 " child process%s: recorded (--multi-thread), "
+			  "but %s only %s: %s calls are in no count nor hit", s->target.launched ?
+			  "program" : "process", s->children_unwatched,
+			  s->children_unwatched == 1 ? "" : "es", probes_watch(s), s->target.launched ?
+			  "the launched process" : "the processes attached to",
+			  s->children_unwatched == 1 ? "its" : "their");
 	print_measures(s);
 	bool deferred = s->nhits && s->hits[0].deferred;
 	uint64_t early = s->pol.early;
@@ -845,27 +881,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			  "sampling (no Intel PT on this host)");
 	rec_plan_print_notes(&s->plan);
 	if (s->have_trigger || s->sig_trigger) {
-		char name[SIG_NAME_MAX];
-
 		rec_arming_decide(o, h, &s->plan, &s->arm);
-		if (s->sig_trigger)
-			diag_info("trigger: the program receiving %s",
-				  sig_name(s->sig_trigger, name, sizeof(name)));
-		else
-			diag_info("trigger: %s (%s) by %s", s->loc.spec, s->loc.file,
-				  rec_mechanism_name(s->mech));
-	} else {
-		/* the options that act on trigger hits, in a recording without any */
-		const struct { bool given; const char *option, *does; } on_hits[] = {
-			{ o->arm_after_s >= 0, "--arm-after", "it delays the trigger" },
-			{ o->multi_snapshot, "--multi-snapshot", "it takes a snapshot at each "
-			  "trigger hit" },
-		};
-
-		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
-			if (on_hits[i].given)
-				diag_warn("%s is ignored: %s, and this recording has none (one "
-					  "snapshot at its end)", on_hits[i].option, on_hits[i].does);
+		say_trigger(s);
 	}
 	err = rec_session_run(s);
 	if (err && s->end == RECORD_END_NONE) {
@@ -881,6 +898,90 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	for (int i = 0; i < s->nmeasures; i++)
 		rec_measure_free(&s->measures[i]);
 	return r;
+}
+
+/* Whether each process (or -t's thread) O attaches to is a user process
+ * running now, whose executable a dry run reads; the first that is not is
+ * said (the recording would refuse it). */
+static bool dry_run_attachable(const struct rec_opts *o)
+{
+	int n = o->tid ? 1 : o->npids;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = o->tid ? o->tid : o->pids[i];
+		bool alive = rec_proc_alive(pid);
+
+		if (!alive || rec_proc_kernel_thread(pid)) {
+			diag_info("%s %d: %s now, which the recording refuses: the trigger and "
+				  "measures are not resolved", o->tid ? "-t" : "-p", (int)pid,
+				  alive ? "a kernel thread" : "no process runs");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * --dry-run: the perf command line a recording with OPTS would run, after
+ * the checks the recording makes before it starts perf: the program found,
+ * the trigger, the slow-call trigger and each --measure resolved by the same
+ * code (resolve_probes()), so a dry run fails where the recording would, and
+ * says the trigger it would use. An attached process is not held: its
+ * probes are resolved in /proc/PID/exe when it is a user process running
+ * now; any other PID gets its command line, with no trigger looked for
+ * (dry_run_attachable() says so). S: the session (zeroed), used for that.
+ */
+static int dry_run(struct rec_session *s, const struct rec_opts *opts, const struct rec_host *h)
+{
+	struct rec_opts oo = *opts, *o = &oo;
+	struct rec_plan plan;
+	char list[REC_MAX_PIDS * 12], line[8192];
+	pid_t pid = o->tid ? o->tid : o->pids[0];
+	const char *flag;
+	bool trigger;
+	int err, r = -1;
+
+	s->o = o;
+	s->h = h;
+	if (rec_host_refuses(h, o, line, sizeof(line))) {
+		diag_error("%s", line);
+		return EXIT_USAGE;
+	}
+	if (o->ncmd) {
+		r = find_target(s, o);
+	} else {
+		s->target.pids[0] = pid;
+		s->target.npids = 1;
+		snprintf(s->target.exe, sizeof(s->target.exe), "/proc/%d/exe", (int)pid);
+		snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
+	}
+	if (r < 0 && (o->ncmd || dry_run_attachable(o)))
+		r = resolve_probes(s, o);
+	if (r >= 0) {
+		free_probes(s);
+		return r;
+	}
+	pick_callgraph(o, h, s->exe);
+	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
+	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
+	if (err) {
+		free_probes(s);
+		diag_error("cannot build the perf command line: %s", strerror(-err));
+		return EXIT_USAGE;
+	}
+	rec_plan_print_notes(&plan);
+	trigger = s->have_trigger || s->sig_trigger;
+	if (trigger) {
+		struct rec_arming arm;
+
+		say_trigger(s);
+		rec_arming_decide(o, h, &plan, &arm);
+		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
+	}
+	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
+	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
+	free_probes(s);
+	return EXIT_OK;
 }
 
 /* Writes S's record.json and says how the recording ended (ERR: the
@@ -1006,7 +1107,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o->dry_run) {
-		r = dry_run(o, &h);
+		r = dry_run(&session, o, &h);
 		goto out;
 	}
 	r = preflight(o, &h);

@@ -367,7 +367,7 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 	p->mode = o->mode == REC_MODE_AUTO ? rec_host_auto_mode(h) : o->mode;
 	p->multi_snapshot = o->multi_snapshot;
 	p->full_execution = o->full_execution;
-	p->min_interval_ms = o->min_interval_ms;
+	p->min_interval_ns = o->min_interval_ns;
 	p->duration_s = o->duration_s;
 	p->slower_than_ns = o->slower_than_ns;
 	p->control = h->feat[PERF_FEAT_CONTROL];
@@ -387,9 +387,6 @@ int rec_plan_build(const struct rec_opts *o, const struct rec_host *h, const cha
 		err |= arg(p, "--no-bpf-event");
 	if (err)
 		return -E2BIG;
-	if (!o->multi_snapshot && o->min_interval_ms != REC_MIN_INTERVAL_MS)
-		ignored(p, "--min-interval", "it spaces --multi-snapshot snapshots, and this "
-			"recording takes one");
 	if (p->mode == REC_MODE_PT)
 		err = pt_args(o, h, target_flag, targets, p);
 	else
@@ -432,9 +429,10 @@ char *rec_plan_describe(const struct rec_plan *p, bool trigger, char *buf, size_
 		snprintf(buf, size, "%s, no trigger: a snapshot of the ring buffer at the end%s",
 			 mode, stop);
 	else if (p->multi_snapshot)
-		snprintf(buf, size, "%s, a snapshot at %s%s%.0u%s, until the end%s", mode, each,
-			 p->min_interval_ms ? ", at most one per " : "", p->min_interval_ms,
-			 p->min_interval_ms ? " ms" : "", stop);
+		snprintf(buf, size, "%s, a snapshot at %s%s%s, until the end%s", mode, each,
+			 p->min_interval_ns ? ", at most one per " : "",
+			 p->min_interval_ns ? num_duration_text(p->min_interval_ns, dur, sizeof(dur)) : "",
+			 stop);
 	else
 		snprintf(buf, size, "%s, a ring buffer until %s%s", mode, hit, stop);
 	return buf;

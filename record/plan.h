@@ -98,9 +98,9 @@ struct rec_plan {
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
 	/* when snapshots are taken (the options, as this plan runs them) */
-	bool multi_snapshot;        /* one at every hit, min_interval_ms apart at least */
+	bool multi_snapshot;        /* one at every hit, min_interval_ns apart at least */
 	bool full_execution;        /* none: everything from the start, at the stop */
-	unsigned min_interval_ms;
+	uint64_t min_interval_ns;
 	double duration_s;          /* stops (and snapshots) after this time; 0: no limit */
 	uint64_t slower_than_ns;    /* a hit is a call longer than this; 0: any hit */
 	char *argv[REC_PLAN_MAX_ARGS]; /* NULL-terminated; points into storage */

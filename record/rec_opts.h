@@ -67,7 +67,7 @@ struct rec_event {
 #define REC_MAX_MEASURE 8   /* --measure functions at most */
 
 /* --min-interval when not given, in milliseconds */
-#define REC_MIN_INTERVAL_MS 100
+#define REC_MIN_INTERVAL_NS 100000000ull   /* 100 ms */
 
 struct rec_opts {
 	enum rec_mode mode;
@@ -78,8 +78,8 @@ struct rec_opts {
 				     * REC_RING_MAX_PT, or REC_RING_MAX_SAMPLING
 				     * when sampling (rec_host_refuses()) */
 	unsigned sampling_freq;     /* Hz */
-	unsigned min_interval_ms;   /* between two --multi-snapshot snapshots
-	                             * (default REC_MIN_INTERVAL_MS) */
+	uint64_t min_interval_ns;   /* between two --multi-snapshot snapshots
+	                             * (default REC_MIN_INTERVAL_NS) */
 	double duration_s;          /* 0: no limit */
 	uint64_t slower_than_ns;    /* --trigger-slower-than: a hit is a call of the
 	                             * trigger function longer than this; 0: every

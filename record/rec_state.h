@@ -120,10 +120,14 @@ struct rec_session {
 	int stop_signo;               /* the SIGINT/SIGTERM/SIGHUP that stopped the
 					 recording, 0: none */
 	struct rec_sigwatch sig;
-	struct rec_forks forks;       /* the child processes each target starts (not
-				       * with --multi-thread, which records them) */
+	struct rec_forks forks;       /* the child processes each target starts (with
+				       * --multi-thread, which records them, only when
+				       * probes watch: children_unwatched) */
 	uint64_t children_unrecorded; /* child processes the targets started, not recorded
 				       * (forks.h; 0 also where it cannot be counted) */
+	uint64_t children_unwatched;  /* --multi-thread with a function trigger or
+				       * --measure: child processes the targets started,
+				       * recorded, whose calls the probes do not count */
 	int abort_probes;             /* uprobe events opened for the abort causes
 				       * (sigwatch.h), 0: none */
 	struct rec_signal_log *signals; /* owned, in the order seen */

@@ -936,7 +936,8 @@ static int wind_down(struct rec_session *s)
 	read_target_signals(s);   /* the last ones, before the targets' exit is told */
 	collect_exits(s);
 	for (int i = 0; i < s->forks.n; i++)
-		s->children_unrecorded += rec_forks_count(&s->forks, i);
+		*(s->o->multi_thread ? &s->children_unwatched : &s->children_unrecorded) +=
+			rec_forks_count(&s->forks, i);
 	/* every call that returned is counted (the slow ones now as coalesced hits) */
 	for (int i = 0; i < 2 && s->o->slower_than_ns; i++)
 		read_triggers(s, NULL, 0);
@@ -1000,7 +1001,7 @@ int rec_session_run(struct rec_session *s)
 					     .pids = s->target.pids, .npids = s->target.npids };
 	rec_slowcall_init(&s->slow, s->o->slower_than_ns);
 	s->slow.recorded = &s->recorded;
-	rec_hitpolicy_init(&s->pol, s->o->multi_snapshot, s->o->min_interval_ms, s->arm.by);
+	rec_hitpolicy_init(&s->pol, s->o->multi_snapshot, s->o->min_interval_ns, s->arm.by);
 	err = rec_report_reserve(s);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "%.400s/record.json: cannot create it: %s",
@@ -1021,7 +1022,9 @@ int rec_session_run(struct rec_session *s)
 	err = open_sigwatch(s);
 	if (err)
 		goto out_trigger;
-	if (!s->o->multi_thread)
+	/* counted for the summary: children not recorded, or recorded
+	 * (--multi-thread) where probes, which watch the targets only, miss them */
+	if (!s->o->multi_thread || (s->have_trigger && !s->sig_trigger) || s->nmeasures)
 		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
 	err = rec_target_still_same(&s->target, &gone);
 	if (err) {

@@ -366,19 +366,31 @@ t_summary_no_samples() {
 	fi
 }
 
+# three_samples: snapshot 1's first sample of thread 300 at 20.0001,
+# 20.0002 and 20.0003 s.
+three_samples() {
+	for t in 20.000100000 20.000200000 20.000300000; do
+		sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
+	done
+}
+
 # Snapshot 1 of process 300 holds 3 samples (20.0001 to 20.0003 s) and,
 # in "reach", its exit record at 20.0004 s; snapshot 2 (exit) only a COMM
-# record; the recorder saw the exit at 20.0135 s (end_ns).
+# record; the recorder saw the exit at 20.0135 s (end_ns). In "short" the
+# empty snapshot's line points at the line on how the program ended, which
+# gives the amount; in "exitonly" snapshot 2 holds the exit record (at
+# 20.0100 s) and no sample: its line says so, with the time from the
+# samples before, never "short of the program's end" (trial 13: said so,
+# pointing at a line that gave no amount, the exit being in the trace).
 t_exit_end() {
 	local d v last fig bad=""
-	for v in reach short; do
+	for v in reach short exitonly; do
 		d="$TMP/exit-$v"
 		mkdir -p "$d"
-		for t in 20.000100000 20.000200000 20.000300000; do
-			sed -n '1,5p' "$CASE/snapshot-1.txt" | sed "s/20.000100000/$t/"
-		done >"$d/perf.data.1"
+		three_samples >"$d/perf.data.1"
 		[ $v = reach ] && printf '%s\n' '             app   300/300      20.000400000: PERF_RECORD_EXIT(300:300):(299:299)' >>"$d/perf.data.1"
 		printf '%s\n' '             app   300/300      20.000350000: PERF_RECORD_COMM: app:300/300' >"$d/perf.data.2"
+		[ $v = exitonly ] && printf '%s\n' '             app   300/300      20.010000000: PERF_RECORD_EXIT(300:300):(299:299)' >>"$d/perf.data.2"
 		REC_END='"exit", "signals": [], "exits": [{"pid": 300, "status": 0, "signal": null, "core": null}], "launched": true, "end_ns": 20013500000' \
 			record_json "$d" "" '
     {"file": "perf.data.1", "reason": "trigger", "time_ns": 20000350000},
@@ -396,13 +408,48 @@ t_exit_end() {
 		elif [ $v = reach ] && { ! grep -q "holds no samples: perf read the snapshot before it after the program's exit: that one holds the program's end$" "$TMP/exit-$v.err" ||
 			! grep -q "^snaptrace-convert: the program exited with status 0$" "$TMP/exit-$v.err"; }; then
 			bad+="$v: $(grep -e 'holds no' -e 'program exited' "$TMP/exit-$v.err" | tr '\n' '|') "
+		elif [ $v = exitonly ] && { ! grep -q "holds no samples: only the program's exit, 9.700 ms after the samples of the snapshot before it$" "$TMP/exit-$v.err" ||
+			! grep -q "^snaptrace-convert: the program exited with status 0$" "$TMP/exit-$v.err"; }; then
+			bad+="$v: $(grep -e 'holds no' -e 'program exited' "$TMP/exit-$v.err" | tr '\n' '|') "
 		elif [ $v = short ] && { [ "$last" -lt 20000300000 ] ||
+			! grep -q "holds no samples: the trace ends with the snapshot before it, short of the program's end (by how much: the line on how the program ended)$" "$TMP/exit-$v.err" ||
 			! grep -q "^snaptrace-convert: the program exited with status 0; its trace ends $fig ms before the recorder saw it end (its exit is in no snapshot): what it ran last is in none$" "$TMP/exit-$v.err" ||
 			! grep -q "ended=the program exited with status 0; its trace ends $fig ms before" "$TMP/exit-$v.records"; }; then
 			bad+="$v: trace ends at $last, expected $fig ms short: $(grep -e 'holds no' -e 'program exited' "$TMP/exit-$v.err" | tr '\n' '|') $(grep -o 'ended=.*' "$TMP/exit-$v.records") "
 		fi
 	done
 	if [ -n "$bad" ]; then fail exit-end "$bad"; else ok exit-end; fi
+}
+
+# A launched program --duration's end came before (no exit in record.json,
+# end "duration"): the recorder then ended it, which the converter says,
+# on stderr and in the trace's "ended" info, with how far short of the
+# recording's end (20.0135 s) the trace stops (trial 13: nothing said the
+# trace ends before the program's end). An attached one that runs on, and
+# a launched one ended by a trigger (the moment asked for), get no line.
+t_duration_end() {
+	local d v fig bad=""
+	for v in launched attached trigger; do
+		d="$TMP/dur-$v"
+		mkdir -p "$d"
+		three_samples >"$d/perf.data.1"
+		REC_END="\"$([ $v = trigger ] && echo trigger || echo duration)\", \"signals\": [], \"exits\": [], \"launched\": $([ $v = attached ] && echo false || echo true), \"end_ns\": 20013500000" \
+			record_json "$d" "" '
+    {"file": "perf.data.1", "reason": "duration", "time_ns": 20013600000, "live_ns": 20013500000}'
+		if ! convert "dur-$v" "$d"; then
+			bad+="$v: conversion failed: $(first_lines "$TMP/dur-$v.err") "
+			continue
+		fi
+		fig=$(awk '$1 == 300 && match($0, /, [0-9]+\]/) { e = substr($0, RSTART + 2, RLENGTH - 3) + 0; if (e > m) m = e }
+			END { printf "%.3f", (20013500000 - m) / 1e6 }' "$TMP/dur-$v.tree")
+		if [ $v = launched ] && { ! grep -q "^snaptrace-convert: the program still ran when --duration ended the recording, and snaptrace-record then ended it: the trace holds none of its end; its trace ends $fig ms before the recording's end$" "$TMP/dur-$v.err" ||
+			! grep -q "ended=the program still ran when --duration ended the recording" "$TMP/dur-$v.records"; }; then
+			bad+="$v: expected the line, $fig ms short: $(grep -e 'still ran' "$TMP/dur-$v.err") "
+		elif [ $v != launched ] && grep -q "still ran" "$TMP/dur-$v.err"; then
+			bad+="$v: $(grep 'still ran' "$TMP/dur-$v.err") "
+		fi
+	done
+	if [ -n "$bad" ]; then fail duration-end "$bad"; else ok duration-end; fi
 }
 
 # The recordings of t_exit_end converted together (one process id in both:
@@ -824,6 +871,7 @@ t_tsc_span
 t_offcpu_end
 t_offcpu_tail
 t_exit_end
+t_duration_end
 t_exit_two
 t_ring_start
 t_carry_stack

@@ -186,7 +186,7 @@ check dryrun_pt_buildid_mmap 5.12.0 "--mode pt -t 42" \
 check dryrun_pt_no_buildid_mmap 5.11.0 "--mode pt -t 42" \
 	"$NB -e $PT_NORMAL/u$SIGPT $T42 --snapshot=e $SWE $CTL"
 
-# An option the mode does not use is a warning, also under --quiet.
+# An option the program makes useless is a warning, also under --quiet.
 # warned NAME "ARGS" PATTERN: --dry-run with ARGS says PATTERN on stderr.
 warned() {
 	local perf
@@ -200,11 +200,8 @@ warned() {
 		ok "$1"
 	fi
 }
-warned dryrun_warn_timer_res_sampling "--mode sampling --timer-resolution high -t 42" \
-	"--timer-resolution is ignored"
-warned dryrun_warn_callgraph_pt "--mode pt --callgraph dwarf -t 42" "--callgraph is ignored"
-warned dryrun_warn_min_interval_single "--mode sampling --min-interval 10 -t 42" \
-	"--min-interval is ignored"
+warned dryrun_warn_multi_snapshot_no_trigger "--mode sampling --multi-snapshot -- /bin/true" \
+	"--multi-snapshot is ignored"
 if "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling --multi-snapshot \
 	--min-interval 10 -t 42 2>&1 >/dev/null | grep -q 'min-interval'; then
 	fail dryrun_min_interval_multi_quiet "--min-interval with --multi-snapshot is warned about"
@@ -250,6 +247,73 @@ done <<EOF
 --mode pt --multi-snapshot -- $WL work|Intel PT, a snapshot at each trigger hit, at most one per 100 ms, until the end|*
 EOF
 if [ -n "$bad" ]; then fail dryrun_startup_lines "$bad"; else ok dryrun_startup_lines; fi
+
+# A dry run checks what the recording checks before perf starts, by the same
+# code (record/main.c resolve_probes): a trigger or --measure that does not
+# resolve fails it with the recording's error and exit status (1: not
+# found; 2: a usage error: MID is one byte into an instruction of
+# work_leaf), and the trigger it would use is said, and with --multi-thread
+# that a child process's calls are not watched (issue 24,
+# trial 13: all of these were "would record (... no trigger ...)", exit 0).
+MID=$(objdump -d "$WL" | awk -F'\t' '/<work_leaf>:/ { f = 1; next } f && /^$/ { exit }
+	f && NF >= 3 && split($2, b, " ") > 1 { sub(/^ */, "", $1); sub(/:$/, "", $1); print $1; exit }')
+# one byte into that instruction (of two or more bytes)
+[ -n "$MID" ] && MID=$(printf '%x' $((0x$MID + 1)))
+bad=""
+while IFS='|' read -r args rc want; do
+	# shellcheck disable=SC2086
+	"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run --mode sampling $args >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	[ "$got" = "$rc" ] && grep -Eq "^snaptrace-record: $want" "$TMP/err" &&
+		{ [ "$rc" = 0 ] || [ ! -s "$TMP/out" ]; } ||
+		bad="$bad [$args: exit $got, expected $rc and '$want': $(first_lines "$TMP/err")]"
+done <<EOF
+--trigger nosuch -- $WL|1|--trigger nosuch: .*expected a function named 'nosuch', found none
+--trigger workload.c:1 -- $WL|1|--trigger workload.c:1: .*expected code at workload.c:1, found none
+--trigger addr:0x${MID:-0} -- $WL|2|--trigger addr:0x${MID:-0}: 0x${MID:-0} is inside the instruction at
+--measure nosuch -- $WL|1|--measure nosuch: .*expected a function named 'nosuch', found none
+--measure work_leaf --measure work_leaf -- $WL|2|--measure work_leaf: expected each function once, found work_leaf measured already
+--trigger none --trigger-slower-than 5ms -- $WL|2|--trigger-slower-than: expected a function trigger
+--trigger signal:NOSUCH -- $WL|2|--trigger signal:NOSUCH: expected a signal name
+-- $TMP/no-such-program|2|$TMP/no-such-program: expected an executable program
+--trigger work_leaf -- $WL|0|trigger: work_leaf \($WL\) by (uprobe|breakpoint)$
+-- $WL|0|trigger: snaptrace_trigger \($WL\) by (uprobe|breakpoint)$
+--trigger signal:USR1 -- $WL|0|trigger: the program receiving SIGUSR1$
+--multi-thread --trigger none --measure work_leaf -- $WL|0|note: --multi-thread records the processes the program forks too, but --measure watches only the launched process
+--multi-thread --trigger work_leaf --measure work_mid -- $WL|0|note: --multi-thread records .* but the trigger and --measure watch only the launched process
+EOF
+[ -n "$MID" ] || bad="no instruction of work_leaf longer than a byte in objdump -d $WL"
+if [ -n "$bad" ]; then fail dryrun_resolves_as_recording "$bad"; else ok dryrun_resolves_as_recording; fi
+
+# One rule for an option that would have no effect (issue 24, trial 13):
+# the command line alone makes it useless (--min-interval without
+# --multi-snapshot, --arm-after or --multi-snapshot with --trigger none,
+# --timer-resolution with --mode sampling, --callgraph with --mode pt): a
+# usage error (exit 2, one line naming it); the program makes it useless (no
+# trigger symbol in it): a warning. Every duration option takes a unit,
+# --min-interval's bare number being milliseconds (numparse.h
+# num_parse_time, one parser).
+bad=""
+while IFS='|' read -r args rc want; do
+	# shellcheck disable=SC2086
+	"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run $args >/dev/null 2>"$TMP/err"
+	got=$?
+	[ "$got" = "$rc" ] && grep -Eq "^snaptrace-record: $want" "$TMP/err" &&
+		{ [ "$rc" = 0 ] || [ "$(wc -l <"$TMP/err")" = 1 ]; } ||
+		bad="$bad [$args: exit $got, expected $rc and '$want': $(first_lines "$TMP/err")]"
+done <<EOF
+--mode sampling --min-interval 10 -- $WL|2|--min-interval needs --multi-snapshot
+--mode sampling --timer-resolution high -- $WL|2|--timer-resolution: expected --mode pt or auto .*found --mode sampling
+--mode pt --callgraph dwarf -- $WL|2|--callgraph: expected --mode sampling or auto .*found --mode pt
+--mode sampling --arm-after 2 --trigger none -- $WL|2|--arm-after: expected a trigger \(it delays the trigger\), found --trigger none
+--mode sampling --multi-snapshot --trigger none -- $WL|2|--multi-snapshot: expected a trigger .*found --trigger none
+--mode sampling --multi-snapshot -- /bin/true|0|warning: --multi-snapshot is ignored: it takes a snapshot at each trigger hit, and [^ ]*true has no trigger symbol
+--mode sampling --multi-snapshot --min-interval 250ms -- $WL|0|would record \(sampling, a snapshot at each trigger hit, at most one per 250 ms, until the end\)
+--mode sampling --multi-snapshot --min-interval 1.5s -- $WL|0|would record \(.* at most one per 1.5 s, until the end\)
+--mode sampling --multi-snapshot --min-interval 40 -- $WL|0|would record \(.* at most one per 40 ms, until the end\)
+--mode sampling --multi-snapshot --min-interval 40x -- $WL|2|--min-interval 40x: expected a duration from 0 to 86400s
+EOF
+if [ -n "$bad" ]; then fail dryrun_no_effect_and_durations "$bad"; else ok dryrun_no_effect_and_durations; fi
 
 # A perf whose version says nothing: features come from `perf record -h`.
 perf=$(stand_in "" "    --control <fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]>

@@ -36,9 +36,10 @@
 #   recording, the converter before converting, one line, exit 2 (the old
 #   code recorded, then hung opening it); with a reader, `snaptrace run`
 #   writes the trace into it (read back).
-# - --multi-snapshot with --trigger none: said ignored, as --arm-after is
-#   (the old code took it silently); the one snapshot at the end is converted
-#   and read back.
+# - --multi-snapshot with --trigger none: a usage error (exit 2, nothing
+#   recorded); for a program without a trigger symbol: said ignored, naming
+#   it, as --arm-after is (the old code took it silently); the one snapshot
+#   at the end is converted and read back.
 # - a trigger that never fired (signal:USR1, never sent) is said at the end, with what the snapshot holds instead (the
 #   old code said nothing).
 # - two unrelated recordings converted together (issue 24: no word): two
@@ -394,9 +395,14 @@ t_fifo() {
 
 t_multi_none() {
 	local d="$TMP/mn"
-	"$RECORD" -q -o "$d" --trigger none --multi-snapshot --duration 0.2 -- "$PROG" \
-		>/dev/null 2>"$d.err"
-	if [ "$(cat "$d.err")" != "snaptrace-record: warning: --multi-snapshot is ignored: it takes a snapshot at each trigger hit, and this recording has none (one snapshot at its end)" ]; then
+	"$RECORD" -q -o "$d-none" --trigger none --multi-snapshot --duration 0.2 -- "$PROG" \
+		>/dev/null 2>"$d-none.err"
+	local rc=$?
+	"$RECORD" -q -o "$d" --multi-snapshot --duration 0.2 -- "$PROG" >/dev/null 2>"$d.err"
+	if [ $rc != 2 ] || [ -e "$d-none" ] ||
+		[ "$(cat "$d-none.err")" != "snaptrace-record: --multi-snapshot: expected a trigger (it takes a snapshot at each trigger hit), found --trigger none (see snaptrace-record --help)" ]; then
+		fail multi_none_said "with --trigger none (a usage error): exit $rc: $(tl 3 "$d-none.err")"
+	elif [ "$(cat "$d.err")" != "snaptrace-record: warning: --multi-snapshot is ignored: it takes a snapshot at each trigger hit, and $PROG has no trigger symbol (one snapshot at the end)" ]; then
 		fail multi_none_said "$(tl 3 "$d.err")"
 	elif ! slices_of "$d" $(snaps "$d") | grep -q " work$"; then
 		fail multi_none_said "its snapshot holds no work(): $(tl 3 "$d/convert.log")"

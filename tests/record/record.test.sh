@@ -632,7 +632,8 @@ t_grandchildren_end() {
 # record.json counts the child; a trigger looked for in the shell says the
 # same; `sh -c 'exec PROG'` is the program, recorded (its work_leaf in the
 # trace), nothing said; with --multi-thread the child is recorded and
-# nothing is said; a program's own threads are no children.
+# nothing is said, unless --measure (or a trigger) watches: then that its
+# calls are not counted; a program's own threads are no children.
 t_children_named() {
 	local d="$TMP/children" bad="" s sh cmd
 	local want='snaptrace-record: warning: the shell (SH -c) ran its command in 1 child process, not recorded (only the shell is; dash forks even for one command): give the program itself (snaptrace run -- PROG ARGS), `SH -c '"'exec PROG ARGS'"'`, or --multi-thread'
@@ -668,6 +669,15 @@ t_children_named() {
 		! s=$("$CONVERT" --dump=slices "$d-mt.fxt" 2>>"$d-mt.conv") || ! grep -q ' work_leaf$' <<<"$s"; then
 		bad+=" [--multi-thread: no work_leaf in the trace: $(tl 2 "$d-mt.conv")]"
 	fi
+	# --multi-thread with --measure: the child is recorded, its calls not
+	# counted (the probes watch the launched process): said up front and
+	# with the count at the end (trial 13: "measured: no call" alone)
+	"$RECORD" -o "$d-mtm" --multi-thread --trigger none --measure work_leaf -- "$PROG" fork work 100 \
+		>/dev/null 2>"$d-mtm.err" || bad+=" [--multi-thread --measure: exit non-zero: $(tl 2 "$d-mtm.err")]"
+	grep -qx "snaptrace-record: note: --multi-thread records the processes the program forks too, but --measure watches only the launched process: a call in a child process is not seen (to watch one, record the child's program itself)" "$d-mtm.err" &&
+		grep -qx "snaptrace-record: warning: the program started 1 child process: recorded (--multi-thread), but --measure watches only the launched process: its calls are in no count nor hit" "$d-mtm.err" &&
+		[ "$(rec_field "$d-mtm" children_unrecorded)" = 0 ] ||
+		bad+=" [--multi-thread --measure: $(grep -i -e child -e multi "$d-mtm.err" | tr '\n' ' ') $(rec_part "$d-mtm" children)]"
 	"$RECORD" -o "$d-thr" --trigger none -- "$PROG" thread 20 >/dev/null 2>"$d-thr.err" ||
 		bad+=" [thread: exit non-zero: $(tl 2 "$d-thr.err")]"
 	grep -q "child process" "$d-thr.err" || [ "$(rec_field "$d-thr" children_unrecorded)" != 0 ] &&
@@ -682,7 +692,9 @@ json_ms() {
 
 # --arm-after: a trigger hit every 10 ms from the start takes no snapshot
 # before 600 ms: the hits before are counted as before_armed, the snapshot
-# is the first hit's after it, and its trace reaches back past 500 ms.
+# is the first hit's after it, and its trace reaches back past 500 ms. With
+# --trigger none it is a usage error; for a program without a trigger
+# symbol, a warning naming it (one rule: docs/design.md "The recorder").
 t_arm_after() {
 	local d="$TMP/arm-after" f span early
 	if ! "$RECORD" -q -o "$d" --arm-after 0.6 -- "$PROG" storm 10000 >/dev/null \
@@ -702,10 +714,15 @@ t_arm_after() {
 		fail arm_after "expected tens of hits before the arming, found '$early'"
 	elif [ -z "$span" ] || [ "$span" -lt 500 ]; then
 		fail arm_after "the snapshot covers '$span' ms: taken before --arm-after 0.6?"
-	elif ! "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
-		"$PROG" work >/dev/null 2>"$TMP/arm-none.err" ||
-		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and this recording has none (one snapshot at its end)" ]; then
-		fail arm_after "without a trigger: $(tl 2 "$TMP/arm-none.err")"
+	elif ! { "$RECORD" -q -o "$d.none" --trigger none --arm-after 1 --duration 0.2 -- \
+		"$PROG" work >/dev/null 2>"$TMP/arm-none.err"; [ $? = 2 ]; } ||
+		[ "$(cat "$TMP/arm-none.err")" != "snaptrace-record: --arm-after: expected a trigger (it delays the trigger), found --trigger none (see snaptrace-record --help)" ]; then
+		fail arm_after "with --trigger none (a usage error): $(tl 2 "$TMP/arm-none.err")"
+	elif ! "$RECORD" -q -o "$d.nosym" --arm-after 1 --duration 0.2 -- sleep 1 >/dev/null \
+		2>"$TMP/arm-nosym.err" ||
+		! grep -qx "snaptrace-record: warning: --arm-after is ignored: it delays the trigger, and [^ ]*/sleep has no trigger symbol (one snapshot at the end)" "$TMP/arm-nosym.err" ||
+		[ "$(wc -l <"$TMP/arm-nosym.err")" != 1 ]; then
+		fail arm_after "a program without a trigger symbol (a warning): $(tl 2 "$TMP/arm-nosym.err")"
 	else
 		ok arm_after
 	fi

@@ -18,9 +18,12 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 : >"$TMP/a.fxt"
 : >"$TMP/b.fxt"
+mkfifo "$TMP/fifo"
 
 # NAME|STATUS|WORD|COMMAND (words split; the words A and B, whole, are the
-# two empty traces: a letter inside a word, e.g. in the build's path, stays)
+# two empty traces, F a FIFO: a letter inside a word, e.g. in the build's
+# path, stays). A front end verb's messages name the command the user ran
+# (snaptrace check, snaptrace symbols: never snaptrace-record, trial 13).
 while IFS='|' read -r name want word cmd; do
 	[ -n "$name" ] || continue
 	read -r -a argv <<<"$cmd"
@@ -28,6 +31,7 @@ while IFS='|' read -r name want word cmd; do
 		case ${argv[$i]} in
 		A) argv[i]=$TMP/a.fxt ;;
 		B) argv[i]=$TMP/b.fxt ;;
+		F) argv[i]=$TMP/fifo ;;
 		esac
 	done
 	cmd=${argv[*]}
@@ -58,6 +62,8 @@ front_unknown_verb|2|expected run, attach|$FRONT frob
 front_run_no_command|2|expected a command|$FRONT run
 front_attach_bad_pid|2|--pid abc|$FRONT attach -p abc
 front_snapshot_size|2|--snapshot-size 3x|$FRONT run --snapshot-size 3x -- true
+front_check_unknown|2|^snaptrace check: --bogus: unknown option (see snaptrace check --help)|$FRONT check --bogus
+front_symbols_fifo|1|^snaptrace symbols: .*fifo: cannot read its functions|$FRONT symbols F
 ambiguous_record|2|--m: ambiguous, it begins .*--multi-snapshot|$RECORD --m 1 -- true
 ambiguous_front|2|--m: ambiguous, it begins .*--min-interval|$FRONT run --m 1 -- true
 ambiguous_convert|2|--p: ambiguous, it begins --perf, --perf-arg|$CONVERT --p x A
@@ -99,8 +105,9 @@ for prog in "$RECORD" "$FRONT run" "$FRONT attach" "$CONVERT" "$STATS"; do
 done
 
 # Every verb of the front end, read from its own usage (`snaptrace --help`),
-# answers -h and --help with its usage on stdout (naming it: snaptrace VERB
-# or snaptrace-VERB), exit 0, nothing on stderr
+# answers -h and --help with its usage on stdout (its first line naming it:
+# snaptrace VERB or snaptrace-VERB; trial 13: attach's was run's), exit 0,
+# nothing on stderr
 # (issue 24: `snaptrace symbols --help` took --help for the program to list):
 #   help_VERB  both spellings, for each verb
 verbs=$("$FRONT" --help | sed -n 's/^\(usage:\)\{0,1\} *snaptrace \([a-z]*\).*/\2/p')
@@ -110,7 +117,7 @@ for v in $verbs; do
 	for h in -h --help; do
 		(cd "$TMP" && exec "$FRONT" "$v" "$h") >"$TMP/out" 2>"$TMP/err" </dev/null
 		rc=$?
-		if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! head -1 "$TMP/out" | grep -q "^usage: " ||
+		if [ "$rc" != 0 ] || [ -s "$TMP/err" ] || ! head -1 "$TMP/out" | grep -q "^usage: snaptrace[- ]$v" ||
 			! grep -q "snaptrace[- ]$v" "$TMP/out"; then
 			bad="'snaptrace $v $h' exited $rc: $(head -c 200 "$TMP/err")"
 		fi

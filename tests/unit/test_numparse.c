@@ -113,6 +113,25 @@ static void seconds_fractions(void)
 	accepts(num_parse_seconds, ok, N(ok));
 }
 
+/* num_parse_time's bare unit: milliseconds for --min-interval, the units as
+ * for every duration */
+static void time_bare_unit(void)
+{
+	uint64_t v = 7;
+
+	CHECK_INT_EQ(num_parse_time("40", 1000000, 0, UINT64_MAX, &v), 0);
+	CHECK_U64_EQ(v, 40000000);
+	CHECK_INT_EQ(num_parse_time("0.5", 1000000, 0, UINT64_MAX, &v), 0);
+	CHECK_U64_EQ(v, 500000);
+	CHECK_INT_EQ(num_parse_time("1.5s", 1000000, 0, UINT64_MAX, &v), 0);
+	CHECK_U64_EQ(v, 1500000000);
+	CHECK_INT_EQ(num_parse_time("250us", 1000000, 0, UINT64_MAX, &v), 0);
+	CHECK_U64_EQ(v, 250000);
+	CHECK_INT_EQ(num_parse_time("0.0000001", 1000000, 0, UINT64_MAX, &v), -EINVAL);
+	CHECK_INT_EQ(num_parse_time("40", 0, 0, UINT64_MAX, &v), -EINVAL);
+	CHECK_U64_EQ(v, 250000);
+}
+
 static void seconds_refuse_nonsense(void)
 {
 	static const char *const bad[] = { ".", "1.", "1.0000000001", "1:00", "0x10", "ms",
@@ -180,6 +199,7 @@ int main(void)
 	UNIT_RUN(size_units);
 	UNIT_RUN(size_refuses_nonsense);
 	UNIT_RUN(seconds_fractions);
+	UNIT_RUN(time_bare_unit);
 	UNIT_RUN(seconds_refuse_nonsense);
 	UNIT_RUN(duration_units);
 	UNIT_RUN(duration_refuses_nonsense);

@@ -28,7 +28,7 @@ static void play_start(struct play *pl, bool multi, unsigned min_interval_ms,
 		       enum rec_arm_by by, double after_ms)
 {
 	memset(pl, 0, sizeof(*pl));
-	rec_hitpolicy_init(&pl->p, multi, min_interval_ms, by);
+	rec_hitpolicy_init(&pl->p, multi, min_interval_ms * 1000000ull, by);
 	rec_hitpolicy_arm(&pl->p, READY, after_ms);
 }
 

@@ -17,7 +17,7 @@ static struct rec_opts default_opts(void)
 		.timer_res = REC_RES_NORMAL,
 		.callgraph = REC_CG_FP,
 		.sampling_freq = 5000,
-		.min_interval_ms = 100,
+		.min_interval_ns = 100000000,
 		.arm_after_s = -1,
 	};
 	return o;
