@@ -23,7 +23,17 @@ export PAGER=cat
 . "${BASH_SOURCE[0]%/*}/requirements.sh"
 
 ok() { echo "ok $1"; }
-fail() { local name=$1; shift; echo "FAIL $name: $*"; }
+fail() {
+	local name=$1
+	shift
+	echo "FAIL $name: $*"
+	# the suite's scratch directory gone under it (seen once in rootsafe,
+	# cause unknown): say once what /tmp is now, for whoever looks next
+	if [ -n "${TMP:-}" ] && [ ! -d "$TMP" ] && [ -z "${TMP_GONE_SAID:-}" ]; then
+		TMP_GONE_SAID=1
+		echo "scratch directory $TMP is gone; /tmp now: $(grep -E '^[^ ]+ [^ ]+ [^ ]+ [^ ]+ /tmp ' /proc/self/mountinfo | tr '\n' '|') entries: $(ls -A /tmp 2>&1 | head -n 5 | tr '\n' ' ')"
+	fi
+}
 # verdict NAME WHY: "ok NAME" where WHY is empty, else "FAIL NAME: WHY".
 verdict() { if [ -n "$2" ]; then fail "$1" "$2"; else ok "$1"; fi; }
 
