@@ -359,7 +359,7 @@ t_sigkill() {
 	m=$(triggers_marker "$TMP/sigkill.fxt" '\[signal\] SIGKILL')
 	if [ "$rc" -ne 137 ]; then
 		fail sigkill "snaptrace run exited $rc, expected 137: $(tl 3 "$TMP/sigkill.err")"
-	elif [[ "$m" != *"sender_pid:int64=$KILLER "* ]]; then
+	elif ! [[ "$m " =~ " sender_pid:int64=$KILLER " ]]; then
 		fail sigkill "expected [signal] SIGKILL from process $KILLER: '$m'"
 	elif ! grep -q "the program was killed by SIGKILL (SI_USER) from process $KILLER" \
 		"$TMP/sigkill.err"; then
@@ -379,7 +379,7 @@ t_sigterm() {
 	m=$(triggers_marker "$TMP/sigterm.fxt" '\[signal\] SIGTERM')
 	if [ "$rc" -ne 143 ]; then
 		fail sigterm "snaptrace run exited $rc, expected 143: $(tl 3 "$TMP/sigterm.err")"
-	elif [[ "$m" != *"sender_pid:int64=$KILLER "* ]]; then
+	elif ! [[ "$m " =~ " sender_pid:int64=$KILLER " ]]; then
 		fail sigterm "expected [signal] SIGTERM from process $KILLER: '$m'; markers: $(
 			"$CONVERT" --dump=records "$TMP/sigterm.fxt" | grep -o 'name="\[[a-z]*\] [A-Z]*"' |
 			sort -u | tr '\n' ' ')"
