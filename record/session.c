@@ -416,6 +416,13 @@ static bool ended_by_signal(const struct rec_session *s, pid_t pid)
  */
 static void fatal_snapshot(struct rec_session *s, struct rec_signal_log *log)
 {
+	/* the recording ends already: the target's exit was seen before its
+	 * signal was read (it came between the reading and the check of the
+	 * exit); perf's stop takes the snapshot holding it, as a hit's */
+	if (s->end != RECORD_END_NONE && (s->o->multi_snapshot || !s->nsnaps)) {
+		log->snapshot = REC_SNAPSHOT_PENDING;
+		return;
+	}
 	if (s->end != RECORD_END_NONE || (!s->o->multi_snapshot && s->nsnaps))
 		return;
 	if (s->inflight >= 0)
