@@ -428,8 +428,12 @@ static void fatal_snapshot(struct rec_session *s, struct rec_signal_log *log)
 	if (s->inflight >= 0)
 		rec_snapshot_wait(s, REC_SNAPSHOT_TIMEOUT_MS);
 	/* REC_SNAPSHOT_PENDING: perf's stop takes it, the last snapshot
-	 * (resolved with the hits' when perf has stopped) */
+	 * (resolved with the hits' when perf has stopped); so also when
+	 * this one failed: perf that follows the target ends with it (its
+	 * control answers EPIPE) and writes its last file at that exit */
 	log->snapshot = snapshot_now(s, RECORD_END_SIGNAL);
+	if (log->snapshot == -1)
+		log->snapshot = REC_SNAPSHOT_PENDING;
 }
 
 /* A signal delivered to a target (sigwatch.h): logged; a --trigger signal

@@ -178,7 +178,7 @@ t_null_write() {
 	elif [ "$(json_signal "$TMP/null_write" 1 snapshot)" != 0 ] ||
 		[ "$(rec_field "$TMP/null_write" end)" != signal ] ||
 		[ "$(snaps "$TMP/null_write" signal)" = "" ]; then
-		fail null_write "expected the snapshot taken at the signal (end \"signal\"): end $(rec_field "$TMP/null_write" end), snapshots: $(rec_rows "$TMP/null_write" snapshots reason | tr '\n' ' ')"
+		fail null_write "expected the snapshot taken at the signal (end \"signal\"): end $(rec_field "$TMP/null_write" end), snapshots: $(rec_rows "$TMP/null_write" snapshots reason | tr '\n' ' '), the signal's: $(json_signal "$TMP/null_write" 1 snapshot); $(tl 3 "$TMP/null_write.err")"
 	elif [ "$(first_exit null_write)" != "null 11 SIGSEGV" ]; then
 		fail null_write "record.json's exits: $(rec_part "$TMP/null_write" exits)"
 	elif ! grep -q "snaptrace-convert: the program was killed by SIGSEGV (SEGV_MAPERR, address 0x0) in boom (crash_target.c:$line), thread $tid" \
