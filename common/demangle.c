@@ -29,6 +29,11 @@ bool demangle_name(const char *name, char *out, size_t size)
 	return demangle_as(name, STYLE, out, size);
 }
 
+bool demangle_frame_name(const char *name, char *out, size_t size)
+{
+	return demangle_as(name, DMGL_ANSI, out, size);	/* perf's: no DMGL_PARAMS */
+}
+
 /* Whether S ends in a Rust legacy hash "::h" and 16 hex digits. */
 static bool has_legacy_hash(const char *s)
 {
@@ -102,7 +107,7 @@ size_t symbol_unversioned_len(const char *s, size_t len)
 
 bool demangled_matches(const char *symbol, const char *demangled, const char *wanted)
 {
-	char verbose[1024];
+	char verbose[1024], frame[1024];
 	size_t base;
 
 	/* a Rust name with its hash names the one function of that hash */
@@ -115,7 +120,12 @@ bool demangled_matches(const char *symbol, const char *demangled, const char *wa
 	if (strchr(wanted, '('))
 		return false;
 	base = demangled_base_len(demangled);
-	return base == strlen(wanted) && !strncmp(demangled, wanted, base);
+	if (base == strlen(wanted) && !strncmp(demangled, wanted, base))
+		return true;
+	/* a template function's name without its return type, as perf has it
+	 * (demangled again only when WANTED is in DEMANGLED) */
+	return strstr(demangled, wanted) && demangle_frame_name(symbol, frame, sizeof(frame)) &&
+	       !strcmp(frame, wanted);
 }
 
 unsigned edit_distance(const char *a, const char *b)

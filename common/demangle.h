@@ -23,6 +23,16 @@
 bool demangle_name(const char *name, char *out, size_t size);
 
 /*
+ * Writes symbol NAME as perf names its frames into OUT (SIZE bytes, truncated
+ * to fit): demangled without the parameter list and, for a template
+ * function, without its return type ("accumulate_sq<int>" for
+ * _Z13accumulate_sqIiET_RKSt6vectorIS0_SaIS0_EE, "app::load" for
+ * _ZN3app4loadEi); NAME itself when it is not mangled. Returns true when
+ * NAME was mangled.
+ */
+bool demangle_frame_name(const char *name, char *out, size_t size);
+
+/*
  * Writes the demangled form of Rust symbol NAME with its hash into OUT (SIZE
  * bytes), as rustfilt -v shows it: "mycrate::f::h0123456789abcdef" (legacy),
  * "mycrate[1234]::f" (v0). Returns false (OUT: demangle_name's form) when
@@ -50,7 +60,9 @@ size_t symbol_unversioned_len(const char *s, size_t len);
  * Whether WANTED names the function of symbol SYMBOL whose demangled name
  * (demangle_name) is DEMANGLED: equal, or WANTED has no parameter list and
  * equals DEMANGLED's name without one ("app::Store::load" names
- * "app::Store::load(int)"). A WANTED with a Rust hash
+ * "app::Store::load(int)"), or equals SYMBOL as perf names its frames
+ * (demangle_frame_name: "accumulate_sq<int>" names "int
+ * accumulate_sq<int>(std::vector<int> const&)"). A WANTED with a Rust hash
  * (a legacy "::h" and 16 hex digits at its end, or a v0 crate disambiguator
  * "crate[hex]") is compared with SYMBOL demangled with its hash.
  */

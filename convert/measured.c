@@ -9,6 +9,7 @@
  */
 #include "measured.h"
 
+#include "demangle.h"
 #include "funcs.h"
 
 #include <errno.h>
@@ -25,14 +26,23 @@
 /* The calls a recording's calls file may hold at most (40 bytes each). */
 #define CONV_MCALLS_MAX (UINT64_C(1) << 24)
 
-/* The function of a measured function's slices: NAME (perf's, from
- * record.json) in binary DSO, or the overload of that name whose entry is
- * VADDR (its link-time address), named as its sampled frames are
- * (conv_func_overload). NULL when out of memory. */
-static const struct conv_func *measured_func(struct conv *c, struct conv_span name,
-					     struct conv_span dso, uint64_t vaddr)
+/* The function of a measured function's slices: its SYMBOL (record.json's,
+ * or NULL) as perf names frames (demangle_frame_name), else NAME (perf's
+ * name as the recorder wrote it: before issue 24's fix, a template
+ * function's kept its return type, "int f<int>" where perf has "f<int>"),
+ * in binary DSO, or the overload of that name whose entry is VADDR (its
+ * link-time address), named as its sampled frames are (conv_func_overload).
+ * NULL when out of memory. */
+static const struct conv_func *measured_func(struct conv *c, const char *symbol,
+					     const char *name, const char *dso, uint64_t vaddr)
 {
-	return conv_func_overload(c, conv_func_get(c, name, dso), vaddr, vaddr != 0);
+	char buf[1024];
+
+	if (symbol && demangle_frame_name(symbol, buf, sizeof(buf)))
+		name = buf;
+	return conv_func_overload(c, conv_func_get(c, (struct conv_span){ name,
+				  (uint32_t)strlen(name) }, (struct conv_span){ dso,
+				  (uint32_t)strlen(dso) }), vaddr, vaddr != 0);
 }
 
 /* Writes M's calls of the whole recording, of function FN (its slices'
@@ -272,10 +282,7 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 	c->mfuncs = mf;
 	for (size_t i = 0; i < r->nmeasures; i++) {
 		const struct recording_measure *m = &r->measures[i];
-		struct conv_span name = { m->name, (uint32_t)strlen(m->name) };
-		struct conv_span dso = { m->file, (uint32_t)strlen(m->file) };
-
-		const struct conv_func *f = measured_func(c, name, dso, m->vaddr);
+		const struct conv_func *f = measured_func(c, m->symbol, m->name, m->file, m->vaddr);
 
 		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
 			.func = f, .file = m->file, .vaddr = m->vaddr,
@@ -291,12 +298,12 @@ int conv_measured_add(struct conv *c, const struct recording *r, char *err, size
 			return -EINVAL;
 	}
 	if (hits) {
-		struct conv_span name = { r->trigger_name, (uint32_t)strlen(r->trigger_name) };
-		struct conv_span dso = { r->trigger_file, (uint32_t)strlen(r->trigger_file) };
 		struct hit_calls hc = { .c = c, .mfunc = (uint32_t)c->nmfuncs };
 
 		c->mfuncs[c->nmfuncs++] = (struct conv_mfunc){
-			.func = measured_func(c, name, dso, r->trigger_vaddr), .file = r->trigger_file,
+			.func = measured_func(c, r->trigger_symbol, r->trigger_name, r->trigger_file,
+					      r->trigger_vaddr),
+			.file = r->trigger_file,
 			.vaddr = r->trigger_vaddr,
 		};
 		if (recording_hits(r, hit_call, &hc, err, size) < 0)

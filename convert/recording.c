@@ -646,6 +646,7 @@ static int read_measures(struct reader *rd, struct json_object *root, struct rec
 		if (!json_object_is_type(o, json_type_object))
 			return bad(rd, at, "an object", o);
 		if (member_str(rd, o, at, "name", false, &m->name) ||
+		    member_str(rd, o, at, "symbol", true, &m->symbol) ||
 		    member_str(rd, o, at, "file", false, &m->file) ||
 		    member_u64(rd, o, at, "vaddr", false, &m->vaddr) ||
 		    member_u64(rd, o, at, "calls", false, &m->calls) ||
@@ -1006,6 +1007,7 @@ void recording_free(struct recording *r)
 	}
 	for (size_t i = 0; i < r->nmeasures; i++) {
 		free(r->measures[i].name);
+		free(r->measures[i].symbol);
 		free(r->measures[i].file);
 		free(r->measures[i].buckets);
 		free(r->measures[i].calls_path);

@@ -90,6 +90,7 @@ struct recording_bucket {
 struct recording_measure {
 	char *name;            /* as perf names its frames (demangled, without the
 				* parameters), owned */
+	char *symbol;          /* the symbol it resolved to, owned; NULL when absent */
 	char *file;            /* its binary, owned */
 	uint64_t vaddr;        /* its entry's link-time address */
 	uint64_t calls, total_ns;

@@ -43,14 +43,14 @@ static void ns_or_null(FILE *f, const struct hist *h, uint64_t v)
 }
 
 /* "measure": the --measure functions' calls (measure.h). */
-/* ', "name": NAME': SYMBOL as perf names its frames (demangled, without the
- * parameters), the name the converter draws the function's calls with. */
+/* ', "name": NAME': SYMBOL as perf names its frames (demangle_frame_name:
+ * without the parameters, nor a template's return type), the name the
+ * converter draws the function's calls with. */
 static void write_frame_name(FILE *f, const char *symbol)
 {
 	char name[512];
 
-	demangle_name(symbol, name, sizeof(name));
-	name[demangled_base_len(name)] = 0;
+	demangle_frame_name(symbol, name, sizeof(name));
 	fputs(", \"name\": ", f);
 	esc_json_string(f, name);
 }

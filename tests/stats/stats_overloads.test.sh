@@ -22,9 +22,15 @@
 #                     signature (that one alone), or by perf's name (all)
 #   overload-unknown  a frame whose symbol's start is not known (no symoff)
 #                     is "app::load(?)": no overload by guess
+#   overload-template a measured template function has perf's name
+#                     ("tsq<int>", no return type) whether or not a sample
+#                     falls in its call, even when record.json's name has the
+#                     return type (the recorder's before issue 24's fix):
+#                     --function 'tsq<int>' finds both calls
 . "$(dirname "$0")/../lib.sh"
 
-NAMES="overload-slices overload-function overload-bare overload-no-srcline overload-filter overload-unknown"
+NAMES="overload-slices overload-function overload-bare overload-no-srcline overload-filter overload-unknown
+	overload-template"
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 need_built overload-slices "$CONVERT" "$STATS"
 requires_all cxx binutils
@@ -35,7 +41,8 @@ namespace app {
 __attribute__((noinline)) int load(int n) { volatile int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
 __attribute__((noinline)) double load(double x) { volatile double s = 0; for (int i = 0; i < 9; i++) s += x; return s; }
 }
-int main(int argc, char **) { return app::load(argc) + (int)app::load(argc * 1.5); }
+template<class T> __attribute__((noinline)) T tsq(T x) { volatile T s = 0; for (int i = 0; i < 9; i++) s += x * x; return s; }
+int main(int argc, char **) { return app::load(argc) + (int)app::load(argc * 1.5) + tsq(argc) + (int)tsq(argc * 0.5); }
 EOF
 if ! g++ -O1 -g -fno-omit-frame-pointer -o "$BIN" "$TMP/ovl.cc" 2>"$TMP/cc.err"; then
 	for n in $NAMES; do fail "$n" "cannot build ovl.cc: $(first_lines "$TMP/cc.err")"; done
@@ -103,8 +110,8 @@ else
 	verdict overload-slices "$([ "$got" = "$want" ] || echo "slices '$got', expected '$want'")"
 fi
 
-# function NAME: stats --function NAME's output (and its errors) in $TMP/f.out
-function_out() { "$STATS" --function "$1" "$T" >"$TMP/f.out" 2>&1; }
+# function NAME [FXT]: stats --function NAME (of FXT, $T by default)'s output (and its errors) in $TMP/f.out
+function_out() { "$STATS" --function "$1" "${2:-$T}" >"$TMP/f.out" 2>&1; }
 why=
 if ! function_out 'app::load(double)'; then
 	why="app::load(double): $(first_lines "$TMP/f.out")"
@@ -157,3 +164,35 @@ else
 	verdict overload-unknown "$([ "$got" = "1 app::load(?) 2 app::load(int) " ] ||
 		echo "slices '$got', expected '1 app::load(?) 2 app::load(int) '")"
 fi
+
+# a template function instantiated twice, tsq<int> measured (record.json
+# written by the recorder before issue 24's fix: its name "int tsq<int>")
+TI=$(addr _Z3tsqIiET_S0_) TD=$(addr _Z3tsqIdET_S0_)
+mkdir -p "$TMP/tpl"
+{
+	sample 20.000100000 "$(hex "$TD" 8) tsq<double>+0x8 ($BIN)" "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000300000 "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000400000 "$(hex "$TI" 4) tsq<int>+0x4 ($BIN)" "$(hex "$M" 16) main+0x10 ($BIN)"
+	sample 20.000500000 "$(hex "$M" 32) main+0x20 ($BIN)"
+	sample 20.000800000 "$(hex "$M" 32) main+0x20 ($BIN)"
+} >"$TMP/tpl/perf.data.1"
+cp "$D_REC/measured-calls.txt" "$TMP/tpl/"
+sed -e 's/"spec": "app::load(int)"/"spec": "int tsq<int>"/' -e 's/"_ZN3app4loadEi"/"_Z3tsqIiET_S0_"/' \
+	-e 's/"name": "app::load"/"name": "int tsq<int>"/' -e "s/: $((0x$I)),/: $((0x$TI)),/g" \
+	"$D_REC/record.json" >"$TMP/tpl/record.json"
+why=
+if [ -z "$TI" ] || [ -z "$TD" ]; then
+	why="no _Z3tsqIiET_S0_ or _Z3tsqIdET_S0_ in the binary: $(nm "$BIN" | grep tsq | tr '\n' '|')"
+elif ! "$CONVERT" --quiet "$TMP/tpl" -o "$TMP/tpl.fxt" 2>"$TMP/tpl.err"; then
+	why="conversion failed: $(first_lines "$TMP/tpl.err")"
+else
+	got=$("$CONVERT" --dump=tree "$TMP/tpl.fxt" | grep -o '[a-z]* *tsq<[^ ]*' | sort | uniq -c |
+		awk '{ $1 = $1; print }' | tr '\n' '|')
+	if [ "$got" != "1 tsq<double>|2 tsq<int>|" ]; then
+		why="slices '$got', expected '1 tsq<double>|2 tsq<int>|'"
+	elif ! function_out 'tsq<int>' "$TMP/tpl.fxt" || ! grep -q 'tsq<int> in the whole recording' "$TMP/f.out" ||
+	     ! grep -q '(2 calls' "$TMP/f.out"; then
+		why="--function 'tsq<int>': $(tr '\n' '|' <"$TMP/f.out")"
+	fi
+fi
+verdict overload-template "$why"

@@ -103,6 +103,16 @@ static void demangling(void)
 	/* Rust's legacy mangling: the hash is dropped */
 	CHECK(demangle_name("_ZN4core3fmt5write17h0123456789abcdefE", out, sizeof(out)));
 	CHECK_STR_EQ(out, "core::fmt::write");
+	/* as perf names frames: no parameters, no template function's return
+	 * type (issue 24: "int accumulate_sq<int>" split its measured calls) */
+	CHECK(demangle_frame_name("_Z13accumulate_sqIiET_RKSt6vectorIS0_SaIS0_EE", out, sizeof(out)));
+	CHECK_STR_EQ(out, "accumulate_sq<int>");
+	CHECK(demangle_frame_name("_ZNK3app5Store4loadEi", out, sizeof(out)));
+	CHECK_STR_EQ(out, "app::Store::load");
+	CHECK(demangle_frame_name("_ZN4core3fmt5write17h0123456789abcdefE", out, sizeof(out)));
+	CHECK_STR_EQ(out, "core::fmt::write");
+	CHECK(!demangle_frame_name("main", out, sizeof(out)));
+	CHECK_STR_EQ(out, "main");
 	CHECK_INT_EQ(demangled_base_len("app::Store::load(int) const"), 16);
 	CHECK_INT_EQ(demangled_base_len("app::X::operator()(int)"), 18);
 	CHECK_INT_EQ(demangled_base_len("main"), 4);
@@ -120,6 +130,11 @@ static void demangling(void)
 				     "app::Store::load"));
 	CHECK(!demangled_matches("_ZN3app5Store4loadEi", "app::Store::load(int)",
 				     "Store::load"));
+	/* a template function: with its return type or as perf names it */
+	CHECK(demangled_matches("_Z3tsqIiET_S0_", "int tsq<int>(int)", "int tsq<int>"));
+	CHECK(demangled_matches("_Z3tsqIiET_S0_", "int tsq<int>(int)", "tsq<int>"));
+	CHECK(!demangled_matches("_Z3tsqIiET_S0_", "int tsq<int>(int)", "sq<int>"));
+	CHECK(!demangled_matches("_Z3tsqIiET_S0_", "int tsq<int>(int)", "tsq<double>"));
 	/* Rust's v0 mangling; with a hash, only the function of that hash matches */
 	CHECK(demangle_name("_RNvNtCs1234_7mycrate5store5flush", out, sizeof(out)));
 	CHECK_STR_EQ(out, "mycrate::store::flush");
