@@ -169,13 +169,10 @@ fi
 # written by the recorder before issue 24's fix: its name "int tsq<int>")
 TI=$(addr _Z3tsqIiET_S0_) TD=$(addr _Z3tsqIdET_S0_)
 mkdir -p "$TMP/tpl"
-{
-	sample 20.000100000 "$(hex "$TD" 8) tsq<double>+0x8 ($BIN)" "$(hex "$M" 32) main+0x20 ($BIN)"
-	sample 20.000300000 "$(hex "$M" 32) main+0x20 ($BIN)"
-	sample 20.000400000 "$(hex "$TI" 4) tsq<int>+0x4 ($BIN)" "$(hex "$M" 16) main+0x10 ($BIN)"
-	sample 20.000500000 "$(hex "$M" 32) main+0x20 ($BIN)"
-	sample 20.000800000 "$(hex "$M" 32) main+0x20 ($BIN)"
-} >"$TMP/tpl/perf.data.1"
+# the same samples, in tsq<double> and tsq<int> where they were in app::load
+sed -e "s/^\t$(hex "$D" 8) app::load+/\t$(hex "$TD" 8) tsq<double>+/" \
+	-e "s/^\t$(hex "$I" 4) app::load+/\t$(hex "$TI" 4) tsq<int>+/" \
+	"$D_REC/perf.data.1" >"$TMP/tpl/perf.data.1"
 cp "$D_REC/measured-calls.txt" "$TMP/tpl/"
 sed -e 's/"spec": "app::load(int)"/"spec": "int tsq<int>"/' -e 's/"_ZN3app4loadEi"/"_Z3tsqIiET_S0_"/' \
 	-e 's/"name": "app::load"/"name": "int tsq<int>"/' -e "s/: $((0x$I)),/: $((0x$TI)),/g" \
@@ -183,6 +180,8 @@ sed -e 's/"spec": "app::load(int)"/"spec": "int tsq<int>"/' -e 's/"_ZN3app4loadE
 why=
 if [ -z "$TI" ] || [ -z "$TD" ]; then
 	why="no _Z3tsqIiET_S0_ or _Z3tsqIdET_S0_ in the binary: $(nm "$BIN" | grep tsq | tr '\n' '|')"
+elif [ "$(grep -c 'tsq<' "$TMP/tpl/perf.data.1")" != 3 ]; then
+	why="the snapshot's samples are not in tsq: $(grep 'tsq<' "$TMP/tpl/perf.data.1" | tr '\n' '|')"
 elif ! "$CONVERT" --quiet "$TMP/tpl" -o "$TMP/tpl.fxt" 2>"$TMP/tpl.err"; then
 	why="conversion failed: $(first_lines "$TMP/tpl.err")"
 else
