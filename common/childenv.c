@@ -54,14 +54,11 @@ bool childenv_safe_dir(const char *path, char *out, size_t size)
 	    strlen(real) >= size || lstat(real, &entry))
 		return false;
 	strcpy(out, real);
-	while (strcmp(real, "/")) {
-		slash = strrchr(real, '/');
-		slash[slash == real] = '\0';	/* the directory above; "/" last */
-		if (lstat(real, &dir) || pathtrust_of(&dir, &entry) != PATHTRUST_US)
-			return false;
-		entry = dir;
-	}
-	return true;
+	if (!strcmp(real, "/"))
+		return true;
+	slash = strrchr(real, '/');
+	slash[slash == real] = '\0';	/* the directory above */
+	return pathtrust_upward(real, entry, &dir) == 1;
 }
 
 /* Whether ENTRY ("NAME=VALUE") is named NAME. */

@@ -3,6 +3,7 @@
 #include "pathtrust.h"
 
 #include <stdbool.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Whether UID is the caller or root. */
@@ -21,4 +22,21 @@ enum pathtrust pathtrust_of(const struct stat *dir, const struct stat *entry)
 	if (!ours(dir->st_uid))
 		return PATHTRUST_DIR_OWNER;	/* an entry of theirs, or ours in their directory */
 	return PATHTRUST_US;
+}
+
+int pathtrust_upward(char *dir, struct stat entry, struct stat *at)
+{
+	char *slash;
+
+	for (;;) {
+		if (lstat(dir, at))
+			return -1;
+		if (pathtrust_of(at, &entry) != PATHTRUST_US)
+			return 0;
+		if (!strcmp(dir, "/"))
+			return 1;
+		entry = *at;
+		slash = strrchr(dir, '/');
+		slash[slash == dir] = '\0';	/* the directory above; "/" last */
+	}
 }

@@ -53,4 +53,15 @@ enum pathtrust {
  */
 enum pathtrust pathtrust_of(const struct stat *dir, const struct stat *entry);
 
+/*
+ * Asks pathtrust_of() of directory DIR (an absolute path without symbolic
+ * links, as realpath() gives it; cut in place) for ENTRY (the status of the
+ * entry on the way in it; for a name not there yet, .st_uid the caller's and
+ * no other field), then of each directory above it for the one below, up to
+ * "/". Returns 1 when each says PATHTRUST_US; 0 when one does not, DIR cut
+ * to that directory and *AT its status; -1 when one cannot be lstat()ed
+ * (errno set).
+ */
+int pathtrust_upward(char *dir, struct stat entry, struct stat *at);
+
 #endif

@@ -153,31 +153,21 @@ static bool same_entry(const char *a, const char *b)
  */
 static bool renamable_by_others(const char *dir, char *why, size_t size)
 {
-	char copy[PATH_MAX], real[PATH_MAX], *p;
+	char copy[PATH_MAX], real[PATH_MAX];
 	uid_t me = geteuid();
-	struct stat child = { .st_uid = me }, st;
+	struct stat st;
+	bool mine;
 
 	if ((size_t)snprintf(copy, sizeof(copy), "%s", dir) >= sizeof(copy) ||
 	    !realpath(dirname(copy), real))
 		return false;   /* no parent: creating the directory says why */
-	for (;;) {
-		bool mine;
-
-		if (stat(real, &st))
-			return false;
-		mine = st.st_uid == me || st.st_uid == 0;
-		if (pathtrust_of(&st, &child) != PATHTRUST_US) {
-			snprintf(why, size, "%s (%s uid %u%s) lets another user rename what is in it",
-				 real, mine ? "writable by others, owner" : "owned by",
-				 (unsigned)st.st_uid, st.st_mode & S_ISVTX ? ", sticky" : "");
-			return true;
-		}
-		if (!strcmp(real, "/"))
-			return false;
-		child = st;
-		p = strrchr(real, '/');
-		*(p == real ? p + 1 : p) = '\0';
-	}
+	if (pathtrust_upward(real, (struct stat){ .st_uid = me }, &st) != 0)
+		return false;   /* nobody else, or one gone: creating it says why */
+	mine = st.st_uid == me || st.st_uid == 0;
+	snprintf(why, size, "%s (%s uid %u%s) lets another user rename what is in it",
+		 real, mine ? "writable by others, owner" : "owned by",
+		 (unsigned)st.st_uid, st.st_mode & S_ISVTX ? ", sticky" : "");
+	return true;
 }
 
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
