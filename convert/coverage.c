@@ -217,7 +217,19 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 			  "snaptrace-record) replaced its return address, and no unwinder passes "
 			  "it: their callers are lost; record again without it",
 			  (unsigned long long)c->trampoline_chains, (unsigned long long)chains);
-	if (c->loop_chains)
+	if (c->loop_chains && c->loop_past)
+		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
+			  "perf's frame-pointer walk lost its way past %.*s (%.*s), which keeps no "
+			  "frame pointer, and looped until its limit of frames; each loop is one "
+			  "\"[call chain cut: ADDR repeats]\" frame over %.*s, as no samples of its "
+			  "thread around it agreed on its callers; nothing in the program to fix "
+			  "(--callgraph dwarf finds them where %.*s has unwind tables)",
+			  (unsigned long long)c->loop_chains, (int)c->loop_past->symlen,
+			  c->loop_past->key, (int)c->loop_past->dsolen,
+			  c->loop_past->key + c->loop_past->symlen, (int)c->loop_past->symlen,
+			  c->loop_past->key, (int)c->loop_past->dsolen,
+			  c->loop_past->key + c->loop_past->symlen);
+	else if (c->loop_chains)
 		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
 			  "perf's unwinder looped (a frame pointer that points at itself, often in "
 			  "code without frame pointers or at a crash) until its limit of frames; "

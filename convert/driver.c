@@ -728,6 +728,7 @@ static int event_sample(struct conv_driver *cv)
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_addr,
 					      .u64 = sm->addr };
 	c->stats.event_samples++;
+	conv_chain_release(c, sm->t);	/* its instant after the chain held before it */
 	return conv_emit_event_sample(c, sm->t, sm->event, sm->ts, args, n) ? CONV_OK
 									  : no_thread(cv);
 }

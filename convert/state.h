@@ -295,6 +295,18 @@ struct conv_thread {
 	struct conv_site *held;        /* owned */
 	size_t nheld, capheld;
 
+	/* A chain cut at a loop (its outermost frame conv_func_is_loop's)
+	 * held by chain.c until the thread's next call chain tells which of
+	 * the open frames it ran under (docs/design.md "A chain cut at a
+	 * loop"): a sample (LOOP_SWITCH false) or a switch out for LOOP_OFF
+	 * at LOOP_TS, with the frames LOOP (innermost first), and the switch
+	 * back in at LOOP_IN_TS when LOOP_IN. */
+	bool loop_held, loop_switch, loop_in, loop_callchain;
+	uint64_t loop_ts, loop_in_ts, loop_period_ns;   /* ns */
+	struct conv_offcpu loop_off;
+	struct conv_site *loop;        /* owned */
+	size_t nloop, caploop;
+
 	/* Measured calls (chain.c): [mnext, mend) in conv.mcalls are the thread's
 	 * not drawn yet, found at its first sample (mlooked). */
 	bool mlooked;
@@ -427,6 +439,9 @@ struct conv {
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
 	uint64_t loop_chains;          /* loops cut out of chains (chaincheck.c) */
+	const struct conv_func *loop_past;   /* the named frame inside the first loop
+					      * drawn (chaincheck.c): where the walk lost
+					      * its way */
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
