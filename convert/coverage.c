@@ -264,7 +264,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 {
 	struct conv_thread **all = calloc(c->stats.threads ? c->stats.threads : 1, sizeof(*all));
 	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, unsym = 0, flat = 0;
-	uint64_t total = 0, before = 0;
+	uint64_t total = 0, before = 0, tracer = 0;
 	char unsampled[64] = "";
 
 	for (size_t i = 0; i < c->nthreads; i++) {
@@ -276,6 +276,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			all[n] = t;
 		n++;
 		offcpu += t->offcpu_ns;
+		tracer += t->tracer_ns;
 		nosamples += t->nosamples_ns;
 		before += t->unsampled_ns;
 		chains += t->chains;
@@ -299,6 +300,11 @@ void conv_coverage_report(struct conv *c, unsigned top)
 		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms%s of %.3f ms",
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
 			  ms(nosamples), unsampled, ms(total));
+	if (tracer)
+		diag_info("  %.3f ms of the off-cpu time were the tracer's own work in the traced "
+			  "threads, not the program's: [off-cpu] slices with a \"%s\" argument (perf "
+			  "copies its events into each new thread under kernel locks: a tracepoint's "
+			  "event_mutex is shared with every tracer's set-up)", ms(tracer), FXT_OFFCPU_TRACER);
 	chain_warnings(c, flat, chains, broken, unsym);
 	every_warnings(c);
 }

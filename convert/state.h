@@ -226,6 +226,8 @@ struct conv_offcpu {
 					* the kernel chain names it) */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
 	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
+	fxt_string_id tracer;          /* the tracer's own work it blocked in (offcpu.c
+					* tracer_work[]), or 0 */
 };
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
@@ -338,6 +340,8 @@ struct conv_thread {
 	uint64_t first_ts;             /* ns, the thread's first time */
 	uint64_t nsamples;             /* sampled call chains drawn */
 	uint64_t offcpu_ns, nosamples_ns;
+	uint64_t tracer_ns;            /* of OFFCPU_NS, blocked in the tracer's own work */
+	bool offcpu_tracer;            /* the open [off-cpu] is the tracer's */
 	uint64_t unsampled_ns;         /* on the CPU before its first sample in a ring's
 					* snapshot: [before the oldest sample] (chain.c) */
 	unsigned sampled_input;        /* the conv.input_no of its last sample; 0: none */
@@ -423,7 +427,7 @@ struct conv {
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
-	fxt_string_id s_offcpu, s_nosamples, s_before_samples, s_state, s_prev_state, s_kernel_function,
+	fxt_string_id s_offcpu, s_nosamples, s_before_samples, s_state, s_prev_state, s_kernel_function, s_tracer,
 		s_syscall_arg, s_preempted, s_blocked, s_dso, s_tid;
 
 	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
