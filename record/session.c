@@ -86,6 +86,7 @@ static void read_measures(struct rec_session *s, bool final)
 		struct rec_measure *m = &s->measures[i];
 		double seen = m->st.calls ? rec_now_ms() - m->first_ms : 0;
 		double load;
+		char cost[160];
 
 		rec_measure_read(m);
 		if (m->warned || !m->st.calls || (seen < 1000 + SLOW_POLL_MS && !final))
@@ -93,11 +94,12 @@ static void read_measures(struct rec_session *s, bool final)
 		m->warned = true;
 		load = rec_measure_load(m, s->measure_cost_ns, seen);
 		if (load > REC_MEASURE_LOAD)
-			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at about "
-				  "%.1f us each (measured here) take about %.0f ms of CPU a second: "
-				  "measuring it slows the program; measure a caller that is called "
-				  "less often", m->spec, m->st.first_second, seen < 1000 ? seen : 1000,
-				  s->measure_cost_ns / 1e3, load * 1000);
+			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at %s "
+				  "each take at least %.0f ms of CPU a second: measuring it slows "
+				  "the program; measure a caller that is called less often", m->spec,
+				  m->st.first_second, seen < 1000 ? seen : 1000,
+				  rec_measure_cost_words(s->measure_cost_ns, cost, sizeof(cost)),
+				  load * 1000);
 	}
 }
 
