@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -54,18 +53,10 @@ static int read_path(pid_t pid, uint64_t addr, char *buf, size_t len)
 {
 	char mem[64];
 	ssize_t n;
-	int fd;
 
 	snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)pid);
-	fd = open(mem, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, buf, len - 1, (off_t)addr);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EIO;
-	buf[n] = '\0';
-	return 0;
+	n = rec_proc_read_at(mem, addr, buf, len);
+	return n > 0 ? 0 : n < 0 ? (int)n : -EIO;
 }
 
 /* The file descriptor FD of thread TID of PID is, into BUF (LEN bytes).

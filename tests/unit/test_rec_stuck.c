@@ -38,59 +38,66 @@ static void end_child(pid_t child)
 	waitpid(child, NULL, 0);
 }
 
-/* A child opening a FIFO no one writes blocks in open(): named with the
- * FIFO's path and the kernel function it sleeps in. */
-static void stuck_open_fifo(void)
+/* A child held by the FIFO FIFO (made here): in open() when it opens it
+ * for reading only (no writer), else in read() (O_RDWR: the open returns).
+ * Returns its pid once it sleeps there, or -1 after a FAIL. */
+static pid_t held_child(const char *fifo, int flags, const char *wchan)
 {
-	const char *fifo = unit_tmp("held fifo (deleted)");
-	char what[PATH_MAX + 256], want[PATH_MAX + 64];
 	pid_t child;
 
-	CHECK_INT_EQ(mkfifo(fifo, 0600), 0);
+	if (mkfifo(fifo, 0600)) {
+		UNIT_FAIL("mkfifo %s: %s", fifo, strerror(errno));
+		return -1;
+	}
 	child = fork();
-	if (child == 0)
-		_exit(open(fifo, O_RDONLY) < 0);
-	CHECK(child > 0);
-	if (child <= 0)
+	if (child == 0) {
+		char c;
+		int fd = open(fifo, flags);
+
+		_exit(fd < 0 || read(fd, &c, 1) < 0);
+	}
+	if (child < 0 || !sleeps_in(child, wchan)) {
+		UNIT_FAIL("the child (%d) never slept in %s", (int)child, wchan);
+		if (child > 0)
+			end_child(child);
+		return -1;
+	}
+	return child;
+}
+
+/* What rec_proc_stuck() says of a child held in CALL by a FIFO (opened
+ * with FLAGS, the kernel sleeping in WCHAN): "pid N is blocked in CALL of
+ * PATH (in the kernel's ...WCHAN...)", the file named (1). */
+static void held_named(const char *name, int flags, const char *call, const char *wchan)
+{
+	const char *fifo = unit_tmp(name);
+	char what[PATH_MAX + 256], want[PATH_MAX + 64];
+	pid_t child = held_child(fifo, flags, wchan);
+
+	if (child < 0)
 		return;
-	CHECK(sleeps_in(child, "wait_for_partner") || sleeps_in(child, "fifo_open"));
 	CHECK_INT_EQ(rec_proc_stuck(child, what, sizeof(what)), 1);
-	snprintf(want, sizeof(want), "pid %d is blocked in open", (int)child);
-	CHECK(!strncmp(what, want, strlen(want)));
-	snprintf(want, sizeof(want), " of %s (in the kernel's ", fifo);
-	if (!strstr(what, want))
-		UNIT_FAIL("no path: %s", what);
+	snprintf(want, sizeof(want), "pid %d is blocked in %s of %s (in the kernel's ", (int)child,
+		 call, fifo);
+	if (strncmp(what, want, strlen(want)) || !strstr(what + strlen(want), wchan))
+		UNIT_FAIL("expected \"%s...%s...)\": %s", want, wchan, what);
 	end_child(child);
 	unlink(fifo);
 }
 
-/* A child reading a FIFO it opened (O_RDWR, so the open returns) blocks in
- * read(): named by the file its descriptor is. */
+/* A child opening a FIFO no one writes blocks in openat(2) (glibc's
+ * open()): named with the FIFO's path (one /proc/PID/maps shows of a
+ * removed file, here). */
+static void stuck_open_fifo(void)
+{
+	held_named("held fifo (deleted)", O_RDONLY, "openat", "wait_for_partner");
+}
+
+/* A child reading a FIFO it opened blocks in read(): named by the file
+ * its descriptor is. */
 static void stuck_read_fd(void)
 {
-	const char *fifo = unit_tmp("read fifo");
-	char what[PATH_MAX + 256], want[PATH_MAX + 64];
-	pid_t child;
-
-	CHECK_INT_EQ(mkfifo(fifo, 0600), 0);
-	child = fork();
-	if (child == 0) {
-		char c;
-		int fd = open(fifo, O_RDWR);
-
-		_exit(fd < 0 || read(fd, &c, 1) < 0);
-	}
-	CHECK(child > 0);
-	if (child <= 0)
-		return;
-	CHECK(sleeps_in(child, "pipe_read"));
-	CHECK_INT_EQ(rec_proc_stuck(child, what, sizeof(what)), 1);
-	snprintf(want, sizeof(want), "pid %d is blocked in read of %s (in the kernel's ",
-		 (int)child, fifo);
-	if (strncmp(what, want, strlen(want)) || !strstr(what, "pipe_read)"))
-		UNIT_FAIL("expected \"%s...pipe_read)\": %s", want, what);
-	end_child(child);
-	unlink(fifo);
+	held_named("read fifo", O_RDWR, "read", "pipe_read");
 }
 
 /* A child in pause() waits on no file: said, not named (0). */
