@@ -340,7 +340,8 @@ fi
 
 # --callgraph auto: fp for a program built with frame pointers (also when
 # stripped: the functions then come from .eh_frame_hdr), dwarf without them
-# (the workload and workload-nofp, tests/workload).
+# (the workload and workload-nofp, tests/workload); a script by its
+# interpreter, a shell script (a launcher) judged not at all.
 if [ ! -x "$SNAPTRACE_TEST_BIN/workload" ] || [ ! -x "$SNAPTRACE_TEST_BIN/workload-nofp" ]; then
 	fail dryrun_callgraph_auto "$SNAPTRACE_TEST_BIN/workload or workload-nofp is not built (make all tests-build)"
 else
@@ -359,6 +360,28 @@ else
 $(first_lines "$TMP/auto.err")"
 			auto_ok=0
 			break
+		fi
+	done
+	# a script is judged by its interpreter, the program that runs (through
+	# /usr/bin/env and a script run by a script), and the line says so; a
+	# shell script is a launcher (pyenv's shim) whose program is not known:
+	# judged nothing, fp, said so (it judged the script: "not an ELF file")
+	printf '#!%s\n' "$TMP/auto-nofp" >"$TMP/auto-script"
+	printf '#!/usr/bin/env auto-script\n' >"$TMP/auto-envscript"
+	printf '#!/bin/sh\nexec "$@"\n' >"$TMP/auto-shim"
+	chmod +x "$TMP/auto-script" "$TMP/auto-envscript" "$TMP/auto-shim"
+	for v in "script:dwarf:$TMP/auto-script is a script run by $TMP/auto-nofp: " \
+		"envscript:dwarf:$TMP/auto-envscript is a script run by $TMP/auto-script, a script run by $TMP/auto-nofp: " \
+		"shim:fp:$TMP/auto-shim is a shell script ([^)]*): the program it runs .* is not known before it runs: judged nothing: using fp"; do
+		[ "$auto_ok" = 1 ] || break
+		IFS=: read -r name want line <<<"$v"
+		out=$(PATH="$TMP:$PATH" "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run \
+			--mode sampling --callgraph auto -- "$TMP/auto-$name" 2>"$TMP/auto.err")
+		if [[ "$out" != *" --call-graph $want "* ]] ||
+			! grep -q "callgraph auto: $line" "$TMP/auto.err"; then
+			fail dryrun_callgraph_auto "$name: expected --call-graph $want and '$line', found: $out \
+$(first_lines "$TMP/auto.err")"
+			auto_ok=0
 		fi
 	done
 	[ "$auto_ok" = 1 ] && ok dryrun_callgraph_auto
