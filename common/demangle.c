@@ -66,6 +66,46 @@ static bool has_hash(const char *wanted)
 	return has_legacy_hash(wanted) || has_v0_hash(wanted);
 }
 
+/* The length of S without a C static function's source file: " [FILE]"
+ * at its end (FILE without spaces or brackets). */
+static size_t unscoped_len(const char *s)
+{
+	size_t n = strlen(s), k;
+
+	if (n < 4 || s[n - 1] != ']')
+		return n;
+	k = n - 1;
+	while (k > 0 && !strchr(" []", s[k - 1]))
+		k--;
+	return k >= 2 && k < n - 1 && s[k - 1] == '[' && s[k - 2] == ' ' ? k - 2 : n;
+}
+
+bool demangled_perf_name(const char *s, char *out, size_t size)
+{
+	size_t n = unscoped_len(s), o = 0;
+
+	if (n == strlen(s) && !has_hash(s)) {
+		snprintf(out, size, "%s", s);
+		return false;
+	}
+	if (has_legacy_hash(s))
+		n -= 19;
+	for (size_t i = 0; i < n && o + 1 < size; i++) {
+		size_t k = s[i] == '[' ? strspn(s + i + 1, "0123456789abcdef") : 0;
+
+		/* a v0 crate disambiguator: "[hex]" after an identifier */
+		if (k && i && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_') &&
+		    s[i + 1 + k] == ']') {
+			i += k + 1;
+			continue;
+		}
+		out[o++] = s[i];
+	}
+	if (size)
+		out[o] = '\0';
+	return true;
+}
+
 bool demangle_hashed(const char *name, char *out, size_t size)
 {
 	char plain[1024];

@@ -41,6 +41,17 @@ bool demangle_frame_name(const char *name, char *out, size_t size);
 bool demangle_hashed(const char *name, char *out, size_t size);
 
 /*
+ * Writes perf's name of a function the converter named apart from others
+ * perf names alike (S: its name) into OUT (SIZE bytes, truncated to fit):
+ * without its Rust hashes (a legacy "::h" and 16 hex digits at its end, v0
+ * crate disambiguators: "mycrate[5f3a]::f" -> "mycrate::f") or its source
+ * file (a C static function's " [FILE]" at its end: "helper [a.c]" ->
+ * "helper"). Returns whether S had either (else OUT is S); OUT may be NULL
+ * when SIZE is 0.
+ */
+bool demangled_perf_name(const char *s, char *out, size_t size);
+
+/*
  * Length of the function name in DEMANGLED, i.e. without its parameter list
  * and what follows it (" const", "&"): 16 for "app::Store::load(int) const".
  * The whole length when there is no parameter list (a parenthesised group

@@ -281,16 +281,27 @@ enum agg_match agg_function_match(const char *name, const char *dso, const char 
 {
 	size_t n = demangled_base_len(name), w = demangled_base_len(wanted);
 	size_t v = symbol_unversioned_len(name, strlen(name));
+	char plain[1024], plain_wanted[1024];
+	bool apart, apart_wanted;
 
 	if (lib && *lib && !funcspec_dso_matches(dso, lib))
 		return AGG_MATCH_NONE;
 	if (!strcmp(name, wanted))
 		return AGG_MATCH_EXACT;
+	/* a function named apart (a Rust instance with its hash, a C static
+	 * function with its file) and perf's name of it (the binary's one
+	 * function of that name, or all of them) */
+	apart = demangled_perf_name(name, plain, sizeof(plain));
+	apart_wanted = demangled_perf_name(wanted, plain_wanted, sizeof(plain_wanted));
+	if (apart || apart_wanted)
+		return apart != apart_wanted && !strcmp(plain, plain_wanted) ? AGG_MATCH_BASE :
+										AGG_MATCH_NONE;
 	if (v < strlen(name) && !strchr(wanted, '@'))   /* clock_gettime@@GLIBC_2.17 */
 		return v == strlen(wanted) && !strncmp(name, wanted, v) ? AGG_MATCH_BASE :
 									    AGG_MATCH_NONE;
 	if (n < strlen(name) && w < strlen(wanted))
 		return AGG_MATCH_NONE;   /* two parameter lists, not the same */
+
 	return n == w && !strncmp(name, wanted, n) ? AGG_MATCH_BASE : AGG_MATCH_NONE;
 }
 
