@@ -108,16 +108,11 @@ for c in main::crunch mycrate::f; do
 done
 verdict instances-function "$why"
 
-why=
-for f in "main::crunch,main|1 main::crunch::h$H1|1 main::crunch::h$H2|" \
-	"main::crunch::h$H2,main|1 main::crunch::h$H2|"; do
-	if ! "$CONVERT" --quiet --filter "${f%|*}" "$TMP/inst.txt" -o "$TMP/f.fxt" 2>"$TMP/f.err"; then
-		why="$why --filter ${f%|*} failed: $(first_lines "$TMP/f.err");"
-	elif [ "$(names "$TMP/f.fxt" 'main::crunch[^ ]*')" != "${f#*|}" ]; then
-		why="$why --filter ${f%|*} kept '$(names "$TMP/f.fxt" 'main::crunch[^ ]*')', expected '${f#*|}';"
-	fi
-done
-verdict instances-filter "$why"
+# FILTER|SLICES: the main::crunch slices --filter FILTER keeps
+crunch_names() { names "$1" 'main::crunch[^ ]*'; }
+verdict instances-filter "$(filter_kept "$TMP/inst.txt" crunch_names \
+	"main::crunch,main|1 main::crunch::h$H1|1 main::crunch::h$H2|" \
+	"main::crunch::h$H2,main|1 main::crunch::h$H2|")"
 
 # helper: static in a.c and b.c, global in c.c
 for f in a b c; do
