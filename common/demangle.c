@@ -145,6 +145,17 @@ size_t symbol_unversioned_len(const char *s, size_t len)
 	return (size_t)(at - s);
 }
 
+bool symbol_version_matches(const char *sym, size_t len, const char *wanted, size_t wlen)
+{
+	size_t v = symbol_unversioned_len(sym, len), w = symbol_unversioned_len(wanted, wlen);
+
+	if (len == wlen && !memcmp(sym, wanted, len))
+		return true;
+	if (v < len && w < wlen)
+		return false;	/* two versions, not the same */
+	return (v < len || w < wlen) && v == w && !memcmp(sym, wanted, v);
+}
+
 bool demangled_matches(const char *symbol, const char *demangled, const char *wanted)
 {
 	char verbose[1024], frame[1024];

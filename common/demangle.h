@@ -68,6 +68,18 @@ size_t demangled_base_len(const char *demangled);
 size_t symbol_unversioned_len(const char *s, size_t len);
 
 /*
+ * Whether symbol SYM (LEN bytes: perf's name, which may carry an ELF symbol
+ * version, or the symbol table's, which has none) is the one a user names
+ * WANTED (WLEN bytes): the same, or the same but for the version one of
+ * them has ("clock_nanosleep" is perf's "clock_nanosleep@GLIBC_2.2.5", and
+ * "clock_nanosleep@GLIBC_2.2.5" .dynsym's "clock_nanosleep"); two versions
+ * only when equal; a PLT stub ("NAME@plt") only by its own name. The one
+ * rule of every place a user types a function name: the converter's
+ * --filter, stats' --function, the recorder's --trigger and --measure.
+ */
+bool symbol_version_matches(const char *sym, size_t len, const char *wanted, size_t wlen);
+
+/*
  * Whether WANTED names the function of symbol SYMBOL whose demangled name
  * (demangle_name) is DEMANGLED: equal, or WANTED has no parameter list and
  * equals DEMANGLED's name without one ("app::Store::load" names

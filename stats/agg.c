@@ -296,9 +296,9 @@ enum agg_match agg_function_match(const char *name, const char *dso, const char 
 	if (apart || apart_wanted)
 		return apart != apart_wanted && !strcmp(plain, plain_wanted) ? AGG_MATCH_BASE :
 										AGG_MATCH_NONE;
-	if (v < strlen(name) && !strchr(wanted, '@'))   /* clock_gettime@@GLIBC_2.17 */
-		return v == strlen(wanted) && !strncmp(name, wanted, v) ? AGG_MATCH_BASE :
-									    AGG_MATCH_NONE;
+	if (v < strlen(name) || symbol_unversioned_len(wanted, strlen(wanted)) < strlen(wanted))
+		return symbol_version_matches(name, strlen(name), wanted, strlen(wanted)) ?
+			AGG_MATCH_BASE : AGG_MATCH_NONE;   /* clock_gettime@@GLIBC_2.17 */
 	if (n < strlen(name) && w < strlen(wanted))
 		return AGG_MATCH_NONE;   /* two parameter lists, not the same */
 

@@ -312,7 +312,8 @@ slices_match() {
 	}' "$2" "$1"
 }
 
-# filter_kept INPUT NAMES CASE...: for each CASE "FILTER|KEPT", converts
+# filter_kept INPUT NAMES CASE...: for each CASE "FILTER|KEPT" (KEPT may
+# hold "|" too), converts
 # INPUT with --filter FILTER (into $TMP/f.fxt) and compares what the command
 # NAMES prints of that trace with KEPT. Prints what differed (nothing: all
 # kept what they should).
@@ -320,10 +321,10 @@ filter_kept() {
 	local in=$1 names=$2 f got
 	shift 2
 	for f; do
-		if ! "$CONVERT" --quiet --filter "${f%|*}" "$in" -o "$TMP/f.fxt" 2>"$TMP/f.err"; then
-			echo -n " --filter ${f%|*} failed: $(first_lines "$TMP/f.err");"
+		if ! "$CONVERT" --quiet --filter "${f%%|*}" "$in" -o "$TMP/f.fxt" 2>"$TMP/f.err"; then
+			echo -n " --filter ${f%%|*} failed: $(first_lines "$TMP/f.err");"
 		elif got=$("$names" "$TMP/f.fxt") && [ "$got" != "${f#*|}" ]; then
-			echo -n " --filter ${f%|*} kept '$got', expected '${f#*|}';"
+			echo -n " --filter ${f%%|*} kept '$got', expected '${f#*|}';"
 		fi
 	done
 }

@@ -255,6 +255,8 @@ if [ -n "$bad" ]; then fail dryrun_startup_lines "$bad"; else ok dryrun_startup_
 # work_leaf), and the trigger it would use is said, and with --multi-thread
 # that a child process's calls are not watched (issue 24,
 # trial 13: all of these were "would record (... no trigger ...)", exit 0).
+# A function is taken as perf names it too, with its symbol version
+# (issue 24, trial 14: "clock_nanosleep@GLIBC_2.2.5" was not found).
 MID=$(objdump -d "$WL" | awk -F'\t' '/<work_leaf>:/ { f = 1; next } f && /^$/ { exit }
 	f && NF >= 3 && split($2, b, " ") > 1 { sub(/^ */, "", $1); sub(/:$/, "", $1); print $1; exit }')
 # one byte into that instruction (of two or more bytes)
@@ -281,6 +283,8 @@ done <<EOF
 --trigger signal:USR1 -- $WL|0|trigger: the program receiving SIGUSR1$
 --multi-thread --trigger none --measure work_leaf -- $WL|0|note: --multi-thread records the processes the program forks too, but --measure watches only the launched process
 --multi-thread --trigger work_leaf --measure work_mid -- $WL|0|note: --multi-thread records .* but the trigger and --measure watch only the launched process
+--trigger libc:clock_nanosleep@GLIBC_2.2.5 -- $WL|0|trigger: libc:clock_nanosleep@GLIBC_2.2.5 \([^)]*libc[^)]*\) by (uprobe|breakpoint)$
+--trigger none --measure libc:nanosleep@@GLIBC_2.2.5 -- $WL|0|would record
 EOF
 [ -n "$MID" ] || bad="no instruction of work_leaf longer than a byte in objdump -d $WL"
 if [ -n "$bad" ]; then fail dryrun_resolves_as_recording "$bad"; else ok dryrun_resolves_as_recording; fi
