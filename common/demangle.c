@@ -11,14 +11,24 @@
 /* libiberty's auto style: Rust (legacy _ZN...17h<hash>E and v0 _R...) first,
  * then the Itanium C++ ABI; with the parameter lists, as perf and c++filt. */
 #define STYLE (DMGL_PARAMS | DMGL_ANSI)
+/* perf's names of frames: no DMGL_PARAMS (no parameter list, no template
+ * function's return type, no clone's suffix) */
+#define FRAME_STYLE DMGL_ANSI
+
+/* NAME demangled with libiberty's OPTIONS (malloc'ed), or NULL when it is
+ * no C++ or Rust symbol (or out of memory). */
+static char *demangled_with(const char *name, int options)
+{
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+		return cplus_demangle(name, options);
+	return NULL;
+}
 
 /* Demangles NAME with libiberty's OPTIONS into OUT. Returns whether it was mangled. */
 static bool demangle_as(const char *name, int options, char *out, size_t size)
 {
-	char *d = NULL;
+	char *d = demangled_with(name, options);
 
-	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
-		d = cplus_demangle(name, options);
 	snprintf(out, size, "%s", d ? d : name);
 	free(d);
 	return d != NULL;
@@ -31,7 +41,14 @@ bool demangle_name(const char *name, char *out, size_t size)
 
 bool demangle_frame_name(const char *name, char *out, size_t size)
 {
-	return demangle_as(name, DMGL_ANSI, out, size);	/* perf's: no DMGL_PARAMS */
+	return demangle_as(name, FRAME_STYLE, out, size);
+}
+
+char *demangle_frame_dup(const char *name)
+{
+	char *d = demangled_with(name, FRAME_STYLE);
+
+	return d ? d : strdup(name);
 }
 
 /* Whether S ends in a Rust legacy hash "::h" and 16 hex digits. */

@@ -32,6 +32,10 @@ bool demangle_name(const char *name, char *out, size_t size);
  */
 bool demangle_frame_name(const char *name, char *out, size_t size);
 
+/* demangle_frame_name()'s name of NAME whole, malloc'ed (the caller frees
+ * it); NULL when out of memory. */
+char *demangle_frame_dup(const char *name);
+
 /*
  * Writes the demangled form of Rust symbol NAME with its hash into OUT (SIZE
  * bytes), as rustfilt -v shows it: "mycrate::f::h0123456789abcdef" (legacy),
