@@ -372,6 +372,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	}
 	a->slices++;
 	r->measured += f->call_ns != 0;
+	a->measured_cut += f->call_ns > dur;
 	for (uint8_t i = 0; i < f->waits.n; i++) {
 		struct agg_row *w = &a->rows[f->waits.row[i]];
 
@@ -381,8 +382,10 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	}
 	if (hist_add(&r->hist, call))
 		a->err = -ENOMEM;
+	/* a measured call counts whole, as its min, max and percentiles do,
+	 * even where the trace cut its slice; self is its time in the trace */
 	if (f->outer)
-		r->total_ns += dur;
+		r->total_ns += call;
 	r->self_ns += dur > f->child_ns ? dur - f->child_ns : 0;
 	if (t->depth)
 		t->stack[t->depth - 1].child_ns += dur;

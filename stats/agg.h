@@ -143,6 +143,9 @@ struct agg {
 	struct agg_measured *measured;  /* the measured functions' whole runs */
 	size_t nmeasured;
 	uint64_t slices, unended;   /* slices closed; begins never ended */
+	uint64_t measured_cut;      /* measured calls whose slices the trace cut
+				     * (a --window, a snapshot's start or end):
+				     * counted whole, by their duration_ns */
 	uint64_t deep;              /* begins left out: nested past FXT_MAX_DEPTH (fxt_reader.h) */
 	unsigned passes;            /* 1, or 2 when events came out of time order */
 	/* private */
