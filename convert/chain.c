@@ -318,6 +318,7 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 		back_on_cpu(c, t, back);
 		t->seen = true;
 		t->seen_ts = back;
+		t->seen_switch = false;
 	}
 	if (!t->seen || !p || p > UINT64_MAX / CONV_GAP_PERIODS ||
 	    ts - last_seen(t) <= CONV_GAP_PERIODS * p)
@@ -399,6 +400,7 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 		t->stack[i].ip = frames[n - 1 - i].ip;
 	t->seen = true;
 	t->seen_ts = ts;
+	t->seen_switch = false;
 }
 
 /* Whether F is a recording's trigger function (record.json's symbol): the
@@ -456,6 +458,7 @@ static bool uprobe_cut(struct conv *c, struct conv_thread *t, uint64_t ts,
 		conv_stack_push(c, t, &frames[k - i], NULL, ts);
 	t->seen = true;
 	t->seen_ts = ts;
+	t->seen_switch = false;
 	return true;
 }
 
@@ -571,6 +574,7 @@ static void switch_in_at(struct conv *c, struct conv_thread *t, uint64_t ts)
 		return;	/* on the CPU since it was seen: its switch out was lost */
 	t->seen = true;
 	t->seen_ts = ts;
+	t->seen_switch = true;
 }
 
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts)
@@ -581,10 +585,15 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
 		conv_offcpu_end(c, t, ts);
 		t->seen_ts = ts;
+		t->seen_switch = true;
 		t->syscall_block = false;
 	}
-	/* The last sample's frames ran for its period, TS being its time. */
-	end = past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_thread_period(c, t)) : ts;
+	/* The last sample's frames ran for its period, TS being its time; frames
+	 * last known off the CPU or at the switch back in end with that (issue
+	 * 24, trial 14: they ran a period past their last [off-cpu] child) */
+	end = past_ts && !(t->seen_switch && t->mseen <= t->seen_ts) ?
+		conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_thread_period(c, t)) :
+		past_ts && t->seen_ts > ts ? t->seen_ts : ts;
 	/* the measured calls that return by then; those still running end with the rest */
 	if (t->seen)
 		measured_upto(c, t, end, NULL, 0);

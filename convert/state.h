@@ -281,6 +281,9 @@ struct conv_thread {
 	 * the last switch back in) showed at SEEN_TS. */
 	bool seen;
 	uint64_t seen_ts;              /* ns */
+	bool seen_switch;              /* SEEN_TS is the switch back in (or the end)
+					* of an off-CPU stretch: its frames were known
+					* then, not sampled for a period after it */
 	uint64_t period_ns;            /* sampling period: the period column when it is
 					* time, else the median spacing; 0: unknown */
 	uint64_t spacing[CONV_SPACINGS];   /* recent spacings of on-CPU samples, ns */

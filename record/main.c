@@ -979,6 +979,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
 	}
 	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
+	rec_events_say(o);
 	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
 	free_probes(s);
 	return EXIT_OK;

@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "events.h"
 #include "keepbin.h"
 #include "outpath.h"
 #include "perfclock.h"
@@ -948,6 +949,7 @@ static int arm_and_release(struct rec_session *s)
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
 		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
 				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	rec_events_say(s->o);
 	warn_threads_unrecorded(s);
 	return 0;
 }
