@@ -164,6 +164,8 @@ struct conv_stats {
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
 	uint64_t cut_dropped_events;   /* event samples outside them */
+	uint64_t measured_cut;         /* measured calls whose slices the trace cut short
+					* (fxt_measured_cut(): complete.c) */
 	uint64_t cut_unstopped;        /* --filter: threads whose last interval no call of
 					* STOP ended: it runs to the end of the trace */
 };
