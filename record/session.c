@@ -253,7 +253,7 @@ static void snapshot_wanted(struct rec_session *s)
 	if (s->inflight >= 0)
 		return;
 	s->want = -1;
-	idx = rec_snapshot_holding(s, log->hit.time_ns);
+	idx = rec_snapshot_read_after(s, log->hit.time_ns);
 	/* numbered as record.json's hits and snapshots; the snapshot that
 	 * holds a hit is known once the files are read, by one rule
 	 * (hitholder.h: snapshot.c rec_snapshot_hits_held(); the summary says
@@ -626,7 +626,7 @@ static void end_target(struct rec_session *s)
  * none was. */
 static int stop_holder(const struct rec_session *s, uint64_t t)
 {
-	int k = rec_snapshot_holding(s, t);
+	int k = rec_snapshot_read_after(s, t);
 
 	return k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ? s->nsnaps - 1 : -1;
 }
