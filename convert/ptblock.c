@@ -20,7 +20,12 @@
  * - the end: perf walks no further than the branch that took the last
  *   packet (the queue's last chunk); a chunk that ends at the next chunk's
  *   PSB+ walks up to the instruction whose packet follows it, which the
- *   next chunk, started at that PSB, takes.
+ *   next chunk, started at that PSB, takes;
+ * - the code walked: that of the process the queue runs (Q->tasks) at the
+ *   chunk's first PSB and from each TIP.PGE on, at the time of the samples
+ *   so far (a task changes while tracing is off: in the kernel); each
+ *   sample says whose code was walked to it, which ptdecode.c holds to
+ *   the task perf walks in there.
  *
  * It runs on worker threads: it reads only its chunk, the queue's data and
  * the process's maps, and writes only the chunk.
@@ -69,6 +74,11 @@ struct blk {
 	struct pt_block_decoder *dec;
 	struct cursor cur;
 	const struct ptd_map *code_map;  /* the map of the last block's end */
+	struct pt_image *const *images;  /* each process's */
+	uint16_t proc;                 /* whose code is walked (PTD_NO_WALK: none) */
+	int32_t pid;                   /* the process the queue runs then */
+	const struct ptd_proc *p;      /* its maps (NULL: none) */
+	uint64_t ts;                   /* the latest time of a sample so far */
 	bool have_prev;                /* PREV's branch is not emitted yet */
 	bool final;                    /* the last packet was taken */
 	struct pt_block prev;
@@ -307,7 +317,7 @@ static struct insn last_insn(const struct ptd_proc *p, const struct pt_block *b,
 			     const struct ptd_map **map)
 {
 	size_t n;
-	const uint8_t *c = ptimage_code(p, b->end_ip, &n, map);
+	const uint8_t *c = p ? ptimage_code(p, b->end_ip, &n, map) : NULL;
 	struct insn in = c ? decode_insn(c, n) : (struct insn){ ptic_error, false, false, 0 };
 
 	if (b->iclass != ptic_error && b->iclass != in.cls)
@@ -349,7 +359,31 @@ static void put(struct blk *b, enum ptd_sample_kind kind, uint64_t tsc, uint32_t
 		c->s = s;
 		c->cap = cap;
 	}
-	c->s[c->n++] = (struct ptd_sample){ kind, flags, tsc, ip, addr };
+	c->s[c->n++] = (struct ptd_sample){ (uint16_t)kind, kind == PTD_HIDDEN || kind == PTD_BEGIN ?
+					    PTD_NO_WALK : b->proc, flags, tsc, ip, addr };
+	if (tsc > b->ts)
+		b->ts = tsc;
+}
+
+/* Walks on in the code of the process Q runs at time TS (from then on). */
+static void walk_in(struct blk *b, uint64_t ts)
+{
+	const struct ptd_queue *q = b->q;
+	size_t lo = 0, hi = q->ntasks;
+
+	while (lo < hi) {	/* the tasks up to TS: [0, lo) */
+		size_t mid = (lo + hi) / 2;
+
+		if (q->tasks[mid].tsc <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	b->proc = lo ? q->tasks[lo - 1].proc : PTD_NO_WALK;
+	b->pid = lo ? q->tasks[lo - 1].pid : -1;
+	b->p = lo ? q->tasks[lo - 1].p : NULL;
+	b->code_map = NULL;
+	pt_blk_set_image(b->dec, b->proc == PTD_NO_WALK ? NULL : b->images[b->proc]);
 }
 
 /* The decoder met ERR: the chunk is left to perf. */
@@ -361,9 +395,16 @@ static void fail_at(struct blk *b, int err)
 		return;
 	b->failed = true;
 	pt_blk_get_offset(b->dec, &off);
-	snprintf(b->c->why, sizeof(b->c->why), "the in-process decoder met %s at byte %llu of "
-		 "the AUX data of thread %d", pt_errstr(pt_errcode(err)), (unsigned long long)off,
-		 b->q->tid);
+	if (b->proc == PTD_NO_WALK && b->q->cpu >= 0)
+		/* walking code while its CPU runs a task that maps none: perf
+		 * prints decode errors */
+		snprintf(b->c->why, sizeof(b->c->why), "the AUX data of CPU %d decoded while it "
+			 "runs a thread of process %d, which maps no code", b->q->cpu,
+			 b->pid);
+	else
+		snprintf(b->c->why, sizeof(b->c->why), "the in-process decoder met %s at byte %llu "
+			 "of the AUX data of thread %d", pt_errstr(pt_errcode(err)),
+			 (unsigned long long)off, b->q->tid);
 }
 
 /* The branch of the pending block, now that execution went on at NEXT. */
@@ -399,6 +440,7 @@ static int take_events(struct blk *b, int st)
 			cursor_take(&b->cur);	/* TIP.PGE */
 			prev_branch(b, ev.variant.enabled.ip);
 			put(b, PTD_BEGIN, b->cur.now, CONV_F_TRACE_BEGIN, 0, ev.variant.enabled.ip);
+			walk_in(b, b->ts);
 			break;
 		case ptev_disabled:
 			cursor_take(&b->cur);	/* TIP.PGD */
@@ -452,7 +494,7 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 		return true;
 	prev_branch(b, blk->ip);
 	b->prev = *blk;
-	b->prev_insn = last_insn(b->q->proc, blk, &b->code_map);
+	b->prev_insn = last_insn(b->p, blk, &b->code_map);
 	b->have_prev = true;
 	if (b->prev_insn.cls == ptic_error) {
 		fail_at(b, -pte_bad_insn);
@@ -481,9 +523,9 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 	return true;
 }
 
-void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image)
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *const *images)
 {
-	struct blk b = { .c = c, .q = q };
+	struct blk b = { .c = c, .q = q, .images = images };
 	struct pt_config cfg;
 	uint64_t tsc = 0;
 	int st;
@@ -495,11 +537,12 @@ void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_im
 	cfg.flags.variant.block.end_on_jump = 1;
 	b.dec = pt_blk_alloc_decoder(&cfg);
 	b.cur.pd = pt_pkt_alloc_decoder(&cfg);
-	if (!b.dec || !b.cur.pd || pt_blk_set_image(b.dec, image) < 0) {
+	if (!b.dec || !b.cur.pd) {
 		b.failed = true;
 		snprintf(c->why, sizeof(c->why), "out of memory");
 		goto out;
 	}
+	walk_in(&b, c->tsc);	/* the time of its first PSB */
 	st = c->first ? pt_blk_sync_forward(b.dec) : pt_blk_sync_set(b.dec, c->begin);
 	if (st >= 0 && (c->first ? pt_pkt_sync_forward(b.cur.pd) :
 			pt_pkt_sync_set(b.cur.pd, c->begin)) < 0)

@@ -95,8 +95,13 @@ enum ptd_sample_kind {
 	PTD_HIDDEN,             /* perf's first state of a queue: no line */
 };
 
+#define PTD_NO_WALK UINT16_MAX  /* a sample no code was walked to */
+
 struct ptd_sample {
-	enum ptd_sample_kind kind;
+	uint16_t kind;          /* enum ptd_sample_kind */
+	uint16_t walk;          /* the process (ptdecode procs[] index) whose code the
+	                         * decoder walked to it; PTD_NO_WALK: none (a queue's
+	                         * first state, "tr strt" after tracing was off) */
 	uint32_t flags;         /* enum conv_flag bits */
 	uint64_t tsc;
 	uint64_t ip, addr;
@@ -127,6 +132,17 @@ struct ptd_ctc {
 	uint64_t mult;                 /* N / D where whole, else 0 */
 };
 
+/* From TSC on, a queue's code is that of process PROC (ptdecode procs[]
+ * index; PTD_NO_WALK: task PID maps none): a CPU's queue walks the code of
+ * the task the CPU runs once perf has processed the side-band up to the
+ * queue's time (ptdecode.c's cpu_tasks()). */
+struct ptd_task {
+	uint64_t tsc;
+	int32_t pid;
+	uint16_t proc;
+	const struct ptd_proc *p;      /* procs[PROC] (NULL: none) */
+};
+
 struct ptd_queue {
 	uint64_t data_off, data_len;   /* its AUX bytes in the file */
 	int32_t tid;                   /* its thread; a CPU's queue: the thread now on it */
@@ -137,7 +153,10 @@ struct ptd_queue {
 	const uint8_t *data;           /* DATA_LEN bytes, in MAP */
 	void *map;                     /* the file mapped from MAP_OFF, MAP_LEN bytes */
 	uint64_t map_off, map_len;
-	struct ptd_proc *proc;
+	struct ptd_proc *proc;         /* a thread's: its process; a CPU's: that of the
+	                                * task it runs now (NULL: none with code) */
+	struct ptd_task *tasks;        /* the processes its code is walked in, by TSC */
+	size_t ntasks;
 	const struct ptd_ctc *ctc;     /* the decoder's */
 	uint64_t *psbs;                /* offsets of the PSBs of DATA, ascending */
 	uint64_t *psb_ends;            /* the end of each PSB+ (past PSBEND) */
@@ -201,6 +220,7 @@ struct ptdecode {
 	size_t ahead, ahead_max;       /* chunks decoded and not yet converted */
 	struct ptd_buffer { struct ptd_sample *s; size_t cap; } pool[PTD_POOL];  /* for reuse */
 	size_t npool;
+	struct pt_image **images;      /* each process's image (the converter's thread's) */
 	struct ptd_worker {
 		pthread_t thread;
 		struct ptdecode *d;
@@ -263,8 +283,12 @@ struct ptd_thread *ptimage_thread(struct ptdecode *d, int32_t tid);
 void ptimage_idle_comm(struct ptd_thread *t);
 
 /* The processes, threads and maps as the side-band leaves them, each
- * queue's process and image. Returns 0, 1 with a reason, or -ENOMEM. */
+ * thread's queue's process and image. Returns 0, 1 with a reason, or
+ * -ENOMEM. */
 int ptimage_setup(struct ptdecode *d, char *why, size_t len);
+
+/* The procs[] index of process PID when it maps code, else PTD_NO_WALK. */
+uint16_t ptimage_proc_index(const struct ptdecode *d, int32_t pid);
 
 /* The bytes at IP in process P (up to 16, their number in *N), or NULL.
  * *MAP (NULL or one of P's maps): where IP is looked for first, then the
@@ -282,9 +306,10 @@ void ptimage_free(struct ptdecode *d);
 
 /* ptblock.c */
 
-/* Decodes chunk C of queue Q with IMAGE (Q's process's, or a copy of it
- * for another thread) into C->s; C->failed and C->why when the decoder met
- * something perf would read otherwise (or memory ran out). */
-void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image);
+/* Decodes chunk C of queue Q into C->s, walking the code of each process
+ * of Q->tasks in IMAGES[its procs[] index] (the processes' images, or the
+ * calling thread's copies of them); C->failed and C->why when the decoder
+ * met something perf would read otherwise (or memory ran out). */
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *const *images);
 
 #endif

@@ -555,10 +555,14 @@ fi
 # with one line saying why, and the trace is perf script's:
 # an OVF packet, CYC packets (perf's cycle-accurate time), a compressed return past libipt's 64 calls (found midway:
 # the conversion is redone), a mapped file that is gone, a CPU's AUX data
-# decoded while it runs a task of another process (found midway); and
-# decodes per-CPU queues whose switch records say the task a CPU runs
-# next (cpu-switch3), without running perf; --decoder=perf never tries it.
-# Each fails on a decoder that decodes on regardless.
+# decoded while it runs a task whose process maps no code (found midway);
+# and decodes per-CPU queues whose switch records say the task a CPU runs
+# next (cpu-switch3), and a CPU that runs two processes, one after the
+# other, each its own program at the same addresses (cpu-processes: the
+# second's ITRACE_START and switch in; cpu-processes3: its switch records
+# too, the switch out naming it), without running perf; --decoder=perf
+# never tries it. Each fails on a decoder that decodes on regardless (or,
+# for the processes, in one image).
 # case|program|ptsynth options|what the note says (empty: no note)
 while IFS='|' read -r case prog opts says; do
 	name=ptdecode-$case
@@ -578,23 +582,20 @@ while IFS='|' read -r case prog opts says; do
 	# have_sched_switch 3 (AUXTRACE_INFO's 8th private word; that record is
 	# ptsynth's first, at the data section's offset, the header's sixth
 	# word), where a CPU-wide switch out names the task the CPU runs next
-	# (here the idle task) and a switch in names it only when it is another
-	# (the decoders must follow both); cpu-idle: CPU 0 starts (ITRACE_START,
-	# the first record of type 12, size 48: its tid) in the idle task (tid
-	# 0, perf's pid 0 whatever the record says), so perf decodes its AUX data
-	# there until the first switch in (in no process's maps: decode errors),
-	# which the in-process decoder meets midway; cpu-processes: the first
-	# ITRACE_START names process 0 (pid and tid): the event started in two
-	# processes, which one image cannot decode
+	# (here the idle task, or the second process) and a switch in names it
+	# only when it is another (the decoders must follow both); cpu-idle:
+	# CPU 0 starts (ITRACE_START, the first record of type 12, size 48: its
+	# tid) in the idle task (tid 0, perf's pid 0 whatever the record says),
+	# so perf decodes its AUX data there until the first switch in (in no
+	# process's maps: decode errors), which the in-process decoder meets
+	# midway
 	case $case in
-	cpu-switch3|cpu-idle|cpu-processes)
+	cpu-switch3|cpu-idle|cpu-processes3)
 		data=$(od -An -t u8 -j 40 -N 8 "$TMP/$name.data" | tr -d ' ')
 		printf '\x03' | dd of="$TMP/$name.data" bs=1 seek=$((data + 16 + 7 * 8)) conv=notrunc 2>/dev/null ;;&
-	cpu-idle|cpu-processes)
+	cpu-idle)
 		at=$(od -An -tx8 -v -w8 "$TMP/$name.data" | grep -n -m 1 '^ 003000000000000c$' | cut -d: -f1)
-		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 12)) conv=notrunc 2>/dev/null ;;&
-	cpu-processes)
-		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 8)) conv=notrunc 2>/dev/null ;;
+		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 12)) conv=notrunc 2>/dev/null ;;
 	esac
 	"$CONVERT" --quiet --decoder=perf "$TMP/$name.data" -o "$TMP/$name.perf.fxt" 2>/dev/null
 	rm -f "$TMP/perf.log"
@@ -629,8 +630,9 @@ cyc|calls-static|--cyc|Intel PT packets perf reads its own way (CYC)
 deep-returns|recurse||compressed return without call
 image-gone|calls-static||$TMP/gone/calls-static: No such file or directory
 cpu-switch3|threads|--per-cpu --block-syscalls 1000000 --preempt-at 1500:500000|
-cpu-idle|threads|--per-cpu --block-syscalls 1000000|the AUX data of CPU 0 decoded while it runs a thread of process 0, not of process
-cpu-processes|threads|--per-cpu --block-syscalls 1000000|per-CPU AUX queues of 2 traced processes
+cpu-idle|threads|--per-cpu --block-syscalls 1000000|the AUX data of CPU 0 decoded while it runs a thread of process 0, which maps no code
+cpu-processes|calls-static|--per-cpu --then $PROGS/tailcall|
+cpu-processes3|calls-static|--per-cpu --block-syscalls 1000000 --psb-every 128 --then $PROGS/tailcall|
 forced|calls-static||
 EOF
 
