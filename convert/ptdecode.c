@@ -69,6 +69,7 @@ static bool plan_chunks(struct ptdecode *d, size_t qi)
 		c->q = qi;
 		c->first = k == 0;
 		c->begin = k ? q->psbs[k] : 0;
+		c->psb = k;
 		c->tsc = q->npsbs ? q->psb_tscs[k] : 0;
 		while (next < q->npsbs && q->psbs[next] - c->begin < CHUNK_BYTES)
 			next++;
@@ -997,6 +998,7 @@ void ptdecode_close(struct ptdecode *d)
 		free(d->queues[i].psbs);
 		free(d->queues[i].psb_ends);
 		free(d->queues[i].psb_tscs);
+		free(d->queues[i].psb_times);
 		free(d->queues[i].tasks);
 	}
 	ptimage_free(d);

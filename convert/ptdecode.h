@@ -17,7 +17,7 @@
  * It takes only what it reproduces exactly. Anything else, found before
  * any line is converted, makes ptdecode_open() answer with the reason and
  * the input goes through perf script: a pipe-format file, have_sched_switch
- * 1, kernel code traced, packets whose timing or events perf reads its own way (CYC, OVF,
+ * 1, kernel code traced, packets whose events perf reads its own way (OVF,
  * PTWRITE, power and VMX packets), lost
  * records or truncated AUX data, several AUX buffers in a queue, samples of other
  * events, an executable mapping made over another (an exec, a library

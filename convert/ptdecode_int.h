@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ptdecode_int (private to the in-process Intel PT decoder: ptdecode.c,
- * ptdata.c, ptimage.c, ptblock.c): what its parts share. See ptdecode.h for
+ * ptdata.c, ptimage.c, ptblock.c, pttime.c): what its parts share. See ptdecode.h for
  * what it does, docs/design.md "Decoding" for why.
  *
  *   ptdata.c   the perf.data: attrs, AUXTRACE_INFO, side-band records, the
@@ -10,6 +10,7 @@
  *              libipt images
  *   ptblock.c  one chunk of a queue's AUX data (PSB to PSB) decoded into
  *              perf's samples, on any thread
+ *   pttime.c   perf's time of the timing packets (TSC, TMA, MTC, CBR, CYC)
  *   ptdecode.c the chunks decoded on worker threads, perf's order of the
  *              queues and the side-band, the lines handed to the converter
  */
@@ -115,6 +116,7 @@ struct ptd_chunk {
 	size_t q;               /* its queue */
 	uint64_t begin, end;    /* AUX bytes [begin, end) */
 	uint64_t tsc;           /* its first PSB's time: the order of decoding */
+	size_t psb;             /* its first PSB: its queue's psbs[] index */
 	bool first, last;       /* the queue's first, last chunk */
 	enum ptd_chunk_state state;
 	struct ptd_sample *s;   /* its samples (owned; freed once converted) */
@@ -130,6 +132,36 @@ struct ptd_ctc {
 	unsigned shift;                /* the MTC period: an MTC holds CTC >> SHIFT */
 	uint32_t n, d;                 /* TSC:CTC = N / D; D 0: MTC and TMA change no time */
 	uint64_t mult;                 /* N / D where whole, else 0 */
+	double max_nonturbo;           /* AUXTRACE_INFO's max_non_turbo_ratio (0: none): the
+	                                * TSC ticks of a cycle at a CBR are it / CBR (CYC) */
+};
+
+/* perf's time of a queue's packets so far (pttime.c): decoder->timestamp
+ * and what it is computed from. */
+struct pttime {
+	const struct ptd_ctc *ctc;     /* the queue's decoder's */
+	const uint8_t *data;           /* the queue's AUX data, LEN bytes (the CYC ratio's
+	                                * lookahead reads to the buffer's end) */
+	uint64_t len;
+	uint64_t ref;                  /* the AUX buffer's reference time (its TSC) */
+	uint64_t time;                 /* perf's decoder->timestamp (0: no TSC yet) */
+	uint64_t tsc;                  /* the last TSC packet's */
+	/* MTC (perf's intel_pt_calc_tma(), intel_pt_calc_mtc_timestamp()) */
+	bool have_tma;                 /* a TMA since it */
+	bool fixup_mtc;                /* LAST_MTC lacks the bits a TMA cannot give (an
+	                                * MTC period above 8): the next MTC's */
+	uint32_t last_mtc;
+	uint64_t ctc_time, ctc_delta;  /* the TSC of the TMA's last CTC tick, CTC ticks since */
+	/* CYC (perf's intel_pt_calc_cyc_timestamp(), intel_pt_calc_cyc_to_tsc()) */
+	enum pt_packet_type last, prev; /* the type of the last packet (PAD aside), and
+	                                 * of the one before it */
+	uint64_t cyc_ref;              /* the time of the TSC or MTC right after a CYC,
+	                                * or of a CBR of another ratio */
+	uint64_t cycles;               /* CYC cycles since then */
+	bool have_calc;                /* CALC: TSC ticks a cycle, from the MTCs after */
+	double calc;
+	unsigned cbr;                  /* the last CBR packet's ratio, 0: none */
+	double cbr_cyc;                /* TSC ticks a cycle at CBR */
 };
 
 /* From TSC on, a queue's code is that of process PROC (ptdecode procs[]
@@ -161,6 +193,8 @@ struct ptd_queue {
 	uint64_t *psbs;                /* offsets of the PSBs of DATA, ascending */
 	uint64_t *psb_ends;            /* the end of each PSB+ (past PSBEND) */
 	uint64_t *psb_tscs;            /* the TSC of each PSB+ (0: none) */
+	struct pttime *psb_times;      /* perf's time just before each PSB; NULL where the
+	                                * data has no CYC (a PSB+ sets all the rest) */
 	size_t npsbs;
 	size_t chunk0, nchunks;        /* its chunks: d->chunks[chunk0 ...] */
 	size_t cur_chunk, cur_pos;     /* the next sample: in chunk cur_chunk */
@@ -303,6 +337,19 @@ struct ptd_sym_hit *ptimage_resolve(struct ptd_proc *p, uint64_t ip);
 
 /* Frees the threads, processes and files. */
 void ptimage_free(struct ptdecode *d);
+
+/* pttime.c */
+
+/* The 7-byte TSC T given the top byte of REF, the nearer of the two ways
+ * across a wrap (perf's intel_pt_8b_tsc()). */
+uint64_t pttime_8b(uint64_t t, uint64_t ref);
+
+/* Applies packet P (just read by PD, a packet decoder over T->data) to T.
+ * Returns true when P is a timing packet (TSC, TMA, MTC, CBR, CYC), which
+ * no branch takes. *AHEAD: a packet decoder of T->data for the CYC ratio's
+ * lookahead, made here when first needed (the caller frees it). */
+bool pttime_packet(struct pttime *t, const struct pt_packet *p, const struct pt_packet_decoder *pd,
+		   struct pt_packet_decoder **ahead);
 
 /* ptblock.c */
 

@@ -79,7 +79,7 @@ static void usage(FILE *f)
 "      --cbr N              a CBR packet of ratio N (1-255) in each PSB+, as the\n"
 "                           hardware writes one\n"
 "      --cyc                a CYC packet (cycle-accurate mode: attr config bit\n"
-"                           cyc) before each TNT and IP packet\n"
+"                           cyc) before each TNT, IP and MTC packet\n"
 "      --buildid-mmap       each file's build id in its MMAP2 record, as perf\n"
 "                           record --buildid-mmap writes them\n"
 "      --bpf-records        a KSYMBOL and a BPF_EVENT record, as perf record\n"
