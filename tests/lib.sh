@@ -312,6 +312,23 @@ slices_match() {
 	}' "$2" "$1"
 }
 
+# filter_kept INPUT NAMES CASE...: for each CASE "FILTER|KEPT" (KEPT may
+# hold "|" too), converts
+# INPUT with --filter FILTER (into $TMP/f.fxt) and compares what the command
+# NAMES prints of that trace with KEPT. Prints what differed (nothing: all
+# kept what they should).
+filter_kept() {
+	local in=$1 names=$2 f got
+	shift 2
+	for f; do
+		if ! "$CONVERT" --quiet --filter "${f%%|*}" "$in" -o "$TMP/f.fxt" 2>"$TMP/f.err"; then
+			echo -n " --filter ${f%%|*} failed: $(first_lines "$TMP/f.err");"
+		elif got=$("$names" "$TMP/f.fxt") && [ "$got" != "${f#*|}" ]; then
+			echo -n " --filter ${f%%|*} kept '$got', expected '${f#*|}';"
+		fi
+	done
+}
+
 # records_in_order RECORDS: checks a `snaptrace-convert --dump=records`
 # listing for what lets a reader stream a thread's slices (snaptrace stats):
 # no duration complete record comes after a record of its thread (begin,
