@@ -55,7 +55,8 @@
 # never looked at.
 #
 # Prints each suite's result line with its wall seconds as it ends, then the
-# ten slowest tests, one line per tier, the skips per requirement, and
+# ten slowest tests, one line per tier, the skips per requirement, the
+# failed tests in one line ("failed: SUITE/NAME ...", when some did) and
 # "N passed, N failed" (", N skipped" when some were). Exits 1 on a failure
 # or when nothing passed or skipped, 2
 # on a usage error (an unknown SUITE or tier, the build missing).
@@ -343,8 +344,8 @@ report() {
 			l=$(grep -E '^[0-9]+ (ok|FAIL|skip) ' "$d/log" | tail -n 1 | cut -d' ' -f2-3)
 			[ -n "$l" ] && echo " after '$l'") (killed after $(((now - t0) / 100000 / 10)).$(((now - t0) / 100000 % 10)) s; SNAPTRACE_TEST_HANG=$hang)" >>"$d/log"
 	fi
-	awk -v suite="${name%% #*}" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
-		-v tmp="$tmp" \
+	awk -v suite="${name%% #*}" -v job="$name" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
+		-v tmp="$tmp" -v failed="$RUN/failed" \
 		-v times="$RUN/times" -v skips="$RUN/skips" -v out="$d/result" '
 	BEGIN { n = split(declared, d, "\n"); for (k = 1; k <= n; k++) req[d[k]] = 1; prev = t0 }
 	{
@@ -362,17 +363,24 @@ report() {
 			tn = line; sub(/^[a-zA-Z]+ /, "", tn); sub(/:.*/, "", tn)
 			if (!(tn in took)) order[++nt] = tn
 			took[tn] = (t - prev) / 1e6; prev = t
-			if (line ~ /^ok /) p++; else if (line ~ /^FAIL /) f++; else s++
+			if (line ~ /^ok /) p++; else if (line ~ /^FAIL /) { f++; failing[tn] = 1 } else s++
 		}
 		lines[++nl] = line
+	}
+	# failed_name TEST: "SUITE/TEST" for the summary (the suite alone for a
+	# FAIL of the whole suite; " #R" after it for the Rth run of -r)
+	function failed_name(tn) {
+		return suite ((tn == suite || tn == job) ? "" : "/" tn) substr(job, length(suite) + 1)
 	}
 	END {
 		for (k = 1; k <= nt; k++)
 			printf "%.1f %s %s\n", (order[k] in given) ? given[order[k]] : took[order[k]], suite, order[k] >>times
 		for (k = 1; k <= nl; k++) if (lines[k] ~ /^(FAIL|skip|kept) /) print lines[k]
+		for (k = 1; k <= nt; k++) if (order[k] in failing) print failed_name(order[k]) >>failed
 		if (rc != 0 && f == 0) {
 			print "FAIL " suite ": exited " rc " without a FAIL line; its output:"
 			for (k = (nl > 20 ? nl - 19 : 1); k <= nl; k++) print "    " lines[k]
+			print failed_name(suite) >>failed
 			f = 1
 		} else if (f > 0)
 			for (k = 1; k <= nl; k++) if (lines[k] !~ /^(ok|FAIL|skip|kept|time) /) print "    " lines[k]
@@ -514,6 +522,8 @@ if [ -s "$RUN/skips" ]; then
 fi
 [ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root, or the tree is under /tmp): perf may leave /tmp/perf-vdso.so-* when killed"
 echo "total wall $((run_wall / 10)).$((run_wall % 10)) s"
+# every failed test in one line, right above the count (a CI log's last lines)
+[ -s "$RUN/failed" ] && echo "failed: $(awk '!seen[$0]++' "$RUN/failed" | tr '\n' ' ' | sed 's/ $//')"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

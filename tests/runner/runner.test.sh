@@ -22,6 +22,10 @@
 #   runner_skips      a skip naming no declared requirement is a FAIL; the
 #                     skips are counted per requirement; a suite of the
 #                     check tier that requires recording with perf fails;
+#   runner_failed_list  a run with failures names every failed test in
+#                     one line right above the count ("failed: SUITE/NAME",
+#                     a suite that failed as a whole by its name, " #R" for
+#                     the Rth run of -r); a run without, no such line;
 #   runner_timings    each suite's wall and CPU seconds (what its children
 #                     took counted), a test's time from the previous result
 #                     line or as the suite gives it ("time NAME SECONDS"),
@@ -353,6 +357,49 @@ EOS
 	fi
 }
 
+# failed_line: the sorted names of the "failed:" line, the line above the
+# last of $OUT (empty without one).
+failed_line() {
+	tail -n 2 "$OUT" | head -n 1 | sed -n 's/^failed: //p' | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' '
+}
+
+t_failed_list() {
+	local t="$TMP/failed" why="" got
+	tree "$t"
+	suite "$t" fa <<'EOS'
+echo "FAIL one: wrong"
+echo "ok fine"
+echo "FAIL two: wrong too"
+EOS
+	suite "$t" fb <<'EOS'
+echo "ok before"
+exit 3
+EOS
+	suite "$t" fc <<'EOS'
+echo "ok good"
+EOS
+	run_tree "$t" "$t/build" fa fb fc
+	got=$(failed_line)
+	if [ $RC -ne 1 ] || [ "$got" != "fa/one fa/two fb " ] || [ "$(tail -n 1 "$OUT")" != "3 passed, 3 failed" ]; then
+		why="expected 'failed: fa/one fa/two fb' (any order) above '3 passed, 3 failed': $(out)"
+	else
+		run_tree "$t" -r 2 "$t/build" fa
+		got=$(tail -n 2 "$OUT" | head -n 1)
+		if [ "$(wc -w <<<"$got")" != 9 ] || [[ $got != "failed: "* ]] || [[ $got != *"fa/one #1"* ]] ||
+			[[ $got != *"fa/two #1"* ]] || [[ $got != *"fa/one #2"* ]] || [[ $got != *"fa/two #2"* ]]; then
+			why="-r 2: expected 'failed: fa/one #1 fa/two #1 fa/one #2 fa/two #2' (any order): $(out)"
+		else
+			run_tree "$t" "$t/build" fc
+			grep -q '^failed:' "$OUT" && why="a run without failures has a 'failed:' line: $(out)"
+		fi
+	fi
+	if [ -n "$why" ]; then
+		fail runner_failed_list "$why"
+	else
+		ok runner_failed_list
+	fi
+}
+
 t_timings() {
 	local t="$TMP/timings" why="" first second
 	tree "$t"
@@ -417,7 +464,7 @@ EOS
 
 # Each test in a subshell of its own, in the background; then their lines
 # in this order, each test's time given (they overlap).
-TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_timings t_private_tmp"
+TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_failed_list t_timings t_private_tmp"
 for t in $TESTS; do
 	(
 		OUT="$TMP/$t.out"
