@@ -45,9 +45,12 @@
 # in a session of its own (sigdfl -s); with TMPDIR a scratch directory of its own. A
 # suite of another tier than check (perf records, and is killed) also gets
 # that directory as its /tmp, in a mount namespace of its own, where one can
-# be made (root) and neither the source tree nor O is under /tmp (which it
-# would hide): perf writes /tmp/perf-vdso.so-* whatever TMPDIR says, and
-# leaves it behind when killed. Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its
+# be made (root), the source tree and O bound there at their paths when
+# under the machine's /tmp: perf writes /tmp/perf-vdso.so-* whatever TMPDIR
+# says, and leaves it behind when killed; and suites of runs side by side
+# (a CI clone under /tmp beside a checkout's run) never meet in one /tmp
+# (a copy of rootsafe's 100,000 names there once failed another's perf-map
+# tests). Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its
 # own) in its environment, which every process it starts inherits (perf,
 # targets, converters): a process still carrying the token after the suite
 # ended is a leftover of that suite, reported as a failure and killed.
@@ -201,12 +204,27 @@ if ! mkdir -m 711 "${jobdirs[@]}" || ! mkdir "${jobdirs[@]/%//tmp}" || ! mkfifo 
 	rm -rf "$RUN"
 	exit 1
 fi
-# a mount namespace of its own gives a suite its own /tmp (root only)
+# a mount namespace of its own gives a suite its own /tmp (root only); the
+# tree and O, where under the machine's /tmp (a CI clone made by mktemp -d),
+# are bound again at their paths inside it (tmp_keep), from the machine's
+# /tmp opened before the suite's hides it
 private_tmp=0
-case "$(realpath "$top")/ $(realpath "$O")/" in
-/tmp/* | */\ /tmp/*) ;;
-*) unshare --mount --propagation private true 2>/dev/null && private_tmp=1 ;;
-esac
+unshare --mount --propagation private true 2>/dev/null && private_tmp=1
+tmp_keep=()
+for p in "$(realpath "$top")" "$(realpath "$O")"; do
+	case $p/ in
+	"${tmp_keep[0]:-//}"/*) ;;	# O inside the tree
+	/tmp/?*) tmp_keep+=("$p") ;;
+	esac
+done
+# shellcheck disable=SC2016
+private_sh='exec 3</tmp && mount --bind "$0" /tmp || exit 1
+while [ "$1" != -- ]; do
+	mkdir -p "$1" && mount --no-canonicalize --bind "/proc/self/fd/3/${1#/tmp/}" "$1" || exit 1
+	shift
+done
+shift
+exec 3<&- && exec "$@"'
 
 # survivors TOKEN: sets SURVIVORS to the pids of the processes whose
 # environment holds SNAPTRACE_TEST_RUN=TOKEN (one grep and no subshell:
@@ -267,7 +285,7 @@ job() {
 		echo private >"$d/private"
 		# $d/tmp is the suite's /tmp (where the run's directory is not seen)
 		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid unshare --mount --propagation private \
-			sh -c 'mount --bind "$0" /tmp && exec "$@"' "$d/tmp" "$sigdfl" "${cmd[@]}" \
+			sh -c "$private_sh" "$d/tmp" "${tmp_keep[@]}" -- "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	else
 		[ "${J_TIER[$i]}" = check ] && cmd=("${check_nice[@]}" "${cmd[@]}")
@@ -520,7 +538,7 @@ if [ -s "$RUN/skips" ]; then
 	echo "skipped for lack of: $(sort "$RUN/skips" | uniq -c | sort -k1,1nr -k2 |
 		awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
 fi
-[ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root, or the tree is under /tmp): perf may leave /tmp/perf-vdso.so-* when killed"
+[ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root): perf may leave /tmp/perf-vdso.so-* when killed"
 echo "total wall $((run_wall / 10)).$((run_wall % 10)) s"
 # every failed test in one line, right above the count (a CI log's last lines)
 [ -s "$RUN/failed" ] && echo "failed: $(awk '!seen[$0]++' "$RUN/failed" | tr '\n' ' ' | sed 's/ $//')"
