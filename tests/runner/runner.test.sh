@@ -40,12 +40,12 @@
 . "$(dirname "$0")/../lib.sh"
 
 # A test's own: its runner's output, what it leaves to kill or remove.
-OUT= FOREIGN= OUTSIDE=
+OUT= FOREIGN= OUTSIDE= UNDER=
 cleanup() {
 	[ -n "$FOREIGN" ] && kill -9 "$FOREIGN" 2>/dev/null
 	wait 2>/dev/null
-	# shellcheck disable=SC2086
-	[ -n "$OUTSIDE" ] && rm -rf $OUTSIDE
+	[ -n "$OUTSIDE" ] && rm -rf "$OUTSIDE"
+	[ -n "$UNDER" ] && rm -rf "$UNDER"
 }
 
 # tree DIR: a copy of the runner in DIR, its build directory DIR/build.
@@ -444,15 +444,14 @@ EOS
 t_private_tmp() {
 	local t o name why=""
 	requires runner_private_tmp mount_namespace || return
-	OUTSIDE=$(mktemp -d /var/tmp/snaptrace-runner.XXXXXX) || {
-		fail runner_private_tmp "cannot make a directory in /var/tmp"
+	OUTSIDE=$(mktemp -d /var/tmp/snaptrace-runner.XXXXXX) && UNDER=$(mktemp -d /tmp/snaptrace-runner.XXXXXX) || {
+		fail runner_private_tmp "cannot make a directory in /var/tmp and /tmp"
 		return
 	}
 	name="perf-vdso.so-snaptrace-runner-test-$$"
-	for t in "$OUTSIDE/tree" "$(mktemp -d /tmp/snaptrace-runner.XXXXXX)/tree"; do
-		[ "$t" = /tree ] && { why="cannot make a directory in /tmp"; break; }
+	for t in "$OUTSIDE/tree" "$UNDER/tree"; do
 		o="$t/build"
-		[ "$t" = "$OUTSIDE/tree" ] || { o="${t%/tree}/o" && OUTSIDE+=" ${t%/tree}"; }
+		[ "$t" = "$OUTSIDE/tree" ] || o="$UNDER/o"
 		tree "$t"
 		[ "$o" = "$t/build" ] || { mkdir -p "$o/test" && cp "$t/build/test/sigdfl" "$o/test/"; }
 		echo seen >"$o/test/mark"
