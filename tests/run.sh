@@ -194,7 +194,7 @@ fi
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
 # others may pass through it (not list it): a suite's second user (nobody)
 # reaches the directories the suite opens to it under its /tmp, also where
-# the suite keeps the machine's /tmp (a checkout under /tmp). Each job's
+# the suite keeps the machine's /tmp (not root). Each job's
 # directory (RUN/I, its tmp and its output FIFO) is made here, for all the
 # jobs in three commands, not three a job.
 chmod 711 "$RUN"
