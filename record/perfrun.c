@@ -18,6 +18,7 @@
 #include "plan.h"
 #include "procfs.h"
 #include "spawn.h"
+#include "stuck.h"
 
 double rec_now_ms(void)
 {
@@ -213,6 +214,16 @@ int rec_perf_read_output(struct rec_perf *p)
 	return p->out_fd < 0 && !dumps ? -EPIPE : dumps;
 }
 
+/* Notes in P->stuck what perf waits on, before it is stopped or killed.
+ * Returns -ETIMEDOUT. */
+static int note_stuck(struct rec_perf *p)
+{
+	p->stuck[0] = '\0';
+	if (p->pid && !p->exited)
+		rec_proc_stuck(p->pid, p->stuck, sizeof(p->stuck));
+	return -ETIMEDOUT;
+}
+
 int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms)
 {
 	double deadline = rec_now_ms() + timeout_ms;
@@ -230,7 +241,7 @@ int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms)
 		ssize_t k;
 
 		if (left <= 0)
-			return -ETIMEDOUT;
+			return note_stuck(p);
 		r = poll(pf, p->out_fd >= 0 ? 2 : 1, left);
 		if (r < 0 && errno != EINTR)
 			return -errno;
@@ -299,7 +310,7 @@ int rec_perf_wait_started(struct rec_perf *p, int timeout_ms)
 			return 0;
 		poll(NULL, 0, 5);
 	}
-	return -ETIMEDOUT;
+	return note_stuck(p);
 }
 
 int rec_perf_signal(struct rec_perf *p, int sig)
@@ -340,9 +351,9 @@ int rec_perf_stop(struct rec_perf *p, int timeout_ms)
 		if (rec_perf_reap(p, false) && p->out_fd < 0)
 			break;
 		if (left <= 0) {
+			err = note_stuck(p);
 			rec_perf_signal(p, SIGKILL);
 			rec_perf_reap(p, true);
-			err = -ETIMEDOUT;
 			break;
 		}
 		if (p->out_fd >= 0) {

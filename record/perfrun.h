@@ -48,6 +48,8 @@ struct rec_perf {
 	bool in_dump;         /* a Dump line started and is not complete yet */
 	char **dumps;         /* files named by "Dump" lines, in order (owned) */
 	size_t ndumps, dumps_cap;
+	char stuck[PATH_MAX + 256]; /* what perf waited on when it timed out or had
+				     * to be killed (rec_proc_stuck()), "" otherwise */
 };
 
 /*
@@ -68,7 +70,8 @@ int rec_perf_read_output(struct rec_perf *p);
 
 /*
  * Sends control command CMD ("enable", "snapshot", ...) and waits for the
- * ack up to TIMEOUT_MS, reading perf's output meanwhile. Returns 0, -ETIMEDOUT,
+ * ack up to TIMEOUT_MS, reading perf's output meanwhile. Returns 0, -ETIMEDOUT
+ * (P->stuck then says what perf waits on),
  * -EPIPE when perf is gone, or -ENOTSUP without a control pipe.
  */
 int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms);
@@ -76,7 +79,8 @@ int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms);
 /*
  * Waits until perf has opened its events and sits in its main loop: for
  * perf without --control. Polls /proc/PID (every 5 ms) up to TIMEOUT_MS.
- * Returns 0, -ETIMEDOUT, or -EPIPE when perf exited.
+ * Returns 0, -ETIMEDOUT (P->stuck then says what perf waits on), or -EPIPE
+ * when perf exited.
  */
 int rec_perf_wait_started(struct rec_perf *p, int timeout_ms);
 
@@ -92,7 +96,8 @@ int rec_perf_reap(struct rec_perf *p, bool block);
 /*
  * Stops perf: SIGINT, then waits up to TIMEOUT_MS for it to write its data
  * and exit, reading its output; SIGKILL after that. Returns 0 when perf
- * exited by itself within the time, -ETIMEDOUT when it had to be killed.
+ * exited by itself within the time, -ETIMEDOUT when it had to be killed
+ * (P->stuck then says what it waited on).
  */
 int rec_perf_stop(struct rec_perf *p, int timeout_ms);
 

@@ -174,13 +174,16 @@ static int signal_args(const struct rec_opts *o, const struct rec_host *h, struc
 
 /*
  * --buildid-mmap (perf >= 5.12), in both modes: the kernel puts each file's
- * build id in its mmap event, so perf record reads no traced file itself
- * (without it perf opens every binary the recording maps, as root, through
- * the traced process's mount namespace: nsinfo__mountns_enter(), to collect
- * the build-id table when it writes a snapshot, and skips the build-id cache
- * only then: docs/design.md "Threat model"), a binary rebuilt before the
- * conversion is told apart, and a snapshot stays quick (no reading the whole
- * file back for the table). Returns 0 or -E2BIG.
+ * build id in the mmap events of what is mapped while perf records, so perf
+ * record reads no such file itself (without it perf opens every binary the
+ * recording maps, as root, through the traced process's mount namespace:
+ * nsinfo__mountns_enter(), to collect the build-id table when it writes a
+ * snapshot, and skips the build-id cache only then: docs/design.md "Threat
+ * model"), a binary rebuilt before the conversion is told apart, and a
+ * snapshot stays quick (no reading the whole file back for the table). The
+ * files mapped when perf starts it still opens by the name /proc/PID/maps
+ * gives, to read their build ids (docs/design.md "Threat model", "Not
+ * promised"). Returns 0 or -E2BIG.
  */
 static int buildid_args(const struct rec_host *h, struct rec_plan *p)
 {

@@ -17,19 +17,26 @@
 #include "array.h"
 #include "funcspec.h"
 
-ssize_t rec_proc_read(const char *path, char *buf, size_t size)
+ssize_t rec_proc_read_at(const char *path, uint64_t offset, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
-	if (fd < 0)
+	if (fd < 0) {
+		buf[0] = '\0';
 		return -errno;
-	n = read(fd, buf, size - 1);
+	}
+	n = pread(fd, buf, size - 1, (off_t)offset);
 	if (n < 0)
 		n = -errno;
 	close(fd);
 	buf[n > 0 ? n : 0] = '\0';
 	return n;
+}
+
+ssize_t rec_proc_read(const char *path, char *buf, size_t size)
+{
+	return rec_proc_read_at(path, 0, buf, size);
 }
 
 /* The fields of the stat file PATH after its comm ("STATE PPID PGRP ..."),

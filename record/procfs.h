@@ -25,6 +25,10 @@ struct rec_map {
  * (SIZE >= 1). Returns the bytes read or a negative errno (BUF then ""). */
 ssize_t rec_proc_read(const char *path, char *buf, size_t size);
 
+/* rec_proc_read() from byte OFFSET of PATH (/proc/PID/mem: an address of
+ * the process's). */
+ssize_t rec_proc_read_at(const char *path, uint64_t offset, char *buf, size_t size);
+
 /* Whether process (or thread) ID exists and is not a zombie. */
 bool rec_proc_alive(pid_t id);
 

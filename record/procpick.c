@@ -41,14 +41,9 @@ static size_t read_cmdline(pid_t pid, char *buf, size_t size)
 {
 	char path[64];
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, size - 1);
-	close(fd);
+	n = rec_proc_read(path, buf, size);
 	if (n <= 0)
 		return 0;
 	while (n > 0 && buf[n - 1] == '\0')

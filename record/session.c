@@ -634,7 +634,8 @@ static int finish(struct rec_session *s)
 	s->stop_ms = s->perf.exited ? 0 : t0;   /* perf that stopped by itself was asked nothing */
 	if (!s->perf.exited) {
 		if (rec_perf_stop(&s->perf, STOP_TIMEOUT_MS))
-			diag_warn("perf did not stop within %d s: killed", STOP_TIMEOUT_MS / 1000);
+			diag_warn("perf did not stop within %d s: killed%s%s", STOP_TIMEOUT_MS / 1000,
+				  s->perf.stuck[0] ? "; perf " : "", s->perf.stuck);
 	} else {
 		while (rec_perf_read_output(&s->perf) > 0)
 			;
@@ -766,7 +767,13 @@ static void perf_failed(struct rec_session *s, const char *what)
 		what = full;
 	}
 
-	for (size_t i = 0; i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
+	/* perf held (a FIFO where it opens a name): what it waited on, not what
+	 * it printed as it was stopped (perf 6.1 then blames its ring buffers) */
+	if (s->perf.stuck[0]) {
+		snprintf(meant, sizeof(meant), "%.400s: perf %.500s", what, s->perf.stuck);
+		what = meant;
+	}
+	for (size_t i = 0; !s->perf.stuck[0] && i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
 		if (strstr(log, perf_says[i].says)) {
 			snprintf(meant, sizeof(meant), "%.400s: %s", what, perf_says[i].means);
 			what = meant;

@@ -173,8 +173,9 @@ int rec_snapshot_take(struct rec_session *s, enum record_end reason)
 		err = rec_perf_control(&s->perf, "snapshot", REC_SNAPSHOT_TIMEOUT_MS);
 		if (err) {
 			if (err != -EPIPE)
-				diag_warn("perf did not acknowledge the snapshot: %s",
-					  strerror(-err));
+				diag_warn("perf did not acknowledge the snapshot: %s%s%s",
+					  strerror(-err), s->perf.stuck[0] ? "; perf " : "",
+					  s->perf.stuck);
 			return -1;
 		}
 		/* nothing after the snapshot: perf's exit snapshot then adds nothing */

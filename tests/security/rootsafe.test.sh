@@ -49,6 +49,15 @@
 #                     once, finds another build id, and keeps nothing of the
 #                     root-only file (perf buildid-cache once reopened the
 #                     name and copied what it led to)
+#   rec-attach-fifo   root attaches (-p) to the attacker's process, which maps
+#                     a library executable, removes it and leaves a FIFO at
+#                     its name and at "NAME (deleted)" (what /proc/PID/maps
+#                     shows): perf 6.1 --buildid-mmap opens that name to read
+#                     a build id and waits on the FIFO. The recorder either
+#                     records at once, or fails in 30 s naming what perf is
+#                     blocked on (the FIFO's path: record/stuck.c), never
+#                     blaming perf's words as it is killed ("Miscounted
+#                     nr_mmaps": its ring buffers, the old message)
 #   rec-perfmap-total root records the attacker's two processes (-p), each with
 #                     a perf map in /tmp: one of 18 bytes and one of 256 MiB
 #                     (a sparse file): the recording keeps 256 MiB in all
@@ -305,7 +314,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
@@ -621,6 +630,52 @@ rec_perfmap_link() {
 		ok rec-perfmap-link
 	fi
 	[ -n "$pid" ] && rm -f "$map"
+}
+
+rec_attach_fifo() {
+	local lib="$HOME_A/attach.so" pid="" i rc err="$TMP/rec-attach-fifo.err"
+	requires rec-attach-fifo cc || return
+	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <sys/mman.h>' \
+		'#include <sys/stat.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) { char del[4096]; int fd = open(argv[1], O_RDONLY);' \
+		'(void)argc; if (fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
+		'== MAP_FAILED) return 1; close(fd); unlink(argv[1]);' \
+		'snprintf(del, sizeof(del), "%s (deleted)", argv[1]);' \
+		'if (mkfifo(argv[1], 0644) || mkfifo(del, 0644)) return 1;' \
+		'printf("%d\n", (int)getpid()); fflush(stdout); pause(); return 0; }' |
+		attacker_program rec-attach-fifo "$HOME_A/attach" || return
+	as_attacker sh -c 'cat >"$1"' sh "$lib" <"$(readlink -f /bin/true)"
+	"${ATTACKER[@]}" "$HOME_A/attach" "$lib" >"$TMP/attach.pid" 2>"$err" &
+	for ((i = 0; i < 500; i++)); do
+		pid=$(cat "$TMP/attach.pid" 2>/dev/null)
+		[ -n "$pid" ] && break
+		kill -0 $! 2>/dev/null || break
+		sleep 0.02
+	done
+	if [ -z "$pid" ]; then
+		fail rec-attach-fifo "the attacker's program gave no pid: $(first_lines "$err")"
+		return
+	fi
+	timeout -k 5 60 "$RECORD" -q -o "$TMP/rec-attach" --trigger none --duration 0.3 -p "$pid" \
+		>/dev/null 2>"$err"
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if blocked "$rc"; then
+		fail rec-attach-fifo "the recorder blocked"
+	elif [ ! -p "$lib" ] || [ ! -p "$lib (deleted)" ]; then
+		fail rec-attach-fifo "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
+	elif grep -v -e '^  ' -e 'perf.data: what perf wrote before it failed' "$err" >"$err.own"
+		[ "$rc" -eq 0 ] || refuses "$rc" rec-attach-fifo 1 \
+		"perf did not get ready within 30 s: perf pid [0-9]+ is blocked in open(at)? of $lib( \(deleted\))? \(in the kernel's [a-z_]+\); perf said:" \
+		"$err.own"; then
+		if grep -q "ring buffers" "$err"; then
+			fail rec-attach-fifo "blamed on perf's ring buffers: $(first_lines "$err")"
+		else
+			ok rec-attach-fifo
+		fi
+	fi
+	rm -rf "$TMP/rec-attach"
 }
 
 # rec_maps NAME DIR PIDS...: root records the attacker's PIDS for 0.3 s into DIR.
@@ -2545,7 +2600,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link
