@@ -487,7 +487,9 @@ cleanup() {
 		rm -rf "$RUN"
 	fi
 }
-trap cleanup EXIT
+# the runner's shell alone (tests/lib.sh on_exit: a child bash forked for
+# `job I &` runs an inherited EXIT trap when a signal ends it)
+trap 'read -r _exit_pid _ </proc/self/stat; [ "$_exit_pid" != "$$" ] || cleanup' EXIT
 trap 'exit 130' INT TERM HUP
 
 run_start=${EPOCHREALTIME/./}

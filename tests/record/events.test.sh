@@ -13,7 +13,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="events_page_faults events_unknown events_unsupported"
-trap group_cleanup EXIT
+on_exit group_cleanup
 need_recording events
 need_built events "$CONVERT"
 

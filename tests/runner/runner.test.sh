@@ -483,7 +483,7 @@ TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_failed_list t_timings t_pr
 for t in $TESTS; do
 	(
 		OUT="$TMP/$t.out"
-		trap cleanup EXIT
+		on_exit cleanup
 		start=${EPOCHREALTIME/./}
 		"$t" >"$TMP/$t.lines"
 		end=${EPOCHREALTIME/./}
