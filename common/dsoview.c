@@ -512,7 +512,8 @@ static int mount_cover(const struct dsoview *v, size_t c, int tmplower, int tmpf
 	if (!tmp) {
 		lower = lookup(AT_FDCWD, v->covers[c], O_PATH | O_DIRECTORY, false);
 		if (lower < 0)
-			return errno;
+			return errno == ENOENT ? 0 : errno;	/* not in the view: perf finds
+								 * nothing there either */
 		if (mount("snaptrace", proc_fd(at, lower), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") ||
 		    (top = lookup(AT_FDCWD, v->covers[c], O_RDONLY | O_DIRECTORY, false)) < 0) {
 			err = errno;

@@ -117,8 +117,9 @@ bool dsoview_covers_tmp(const struct dsoview *v);
  * (nosuid, nodev) holding its dsos (each bound when it is still the file
  * checked) and its names, bound from the real directory; the cover "/tmp"
  * is TMPFD's (the tmpfs tmpview.c mounted there, open; TMPLOWER the real
- * /tmp below it), else not done. Covers are made parents first. Returns 0
- * or an errno (a cover that cannot be made).
+ * /tmp below it), else not done. Covers are made parents first; one the
+ * view does not show (a name of /tmp left out) is not made. Returns 0 or
+ * an errno (a cover that cannot be made).
  */
 int dsoview_mount(const struct dsoview *v, int tmplower, int tmpfd);
 
