@@ -11,14 +11,24 @@
 /* libiberty's auto style: Rust (legacy _ZN...17h<hash>E and v0 _R...) first,
  * then the Itanium C++ ABI; with the parameter lists, as perf and c++filt. */
 #define STYLE (DMGL_PARAMS | DMGL_ANSI)
+/* perf's names of frames: no DMGL_PARAMS (no parameter list, no template
+ * function's return type, no clone's suffix) */
+#define FRAME_STYLE DMGL_ANSI
+
+/* NAME demangled with libiberty's OPTIONS (malloc'ed), or NULL when it is
+ * no C++ or Rust symbol (or out of memory). */
+static char *demangled_with(const char *name, int options)
+{
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+		return cplus_demangle(name, options);
+	return NULL;
+}
 
 /* Demangles NAME with libiberty's OPTIONS into OUT. Returns whether it was mangled. */
 static bool demangle_as(const char *name, int options, char *out, size_t size)
 {
-	char *d = NULL;
+	char *d = demangled_with(name, options);
 
-	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
-		d = cplus_demangle(name, options);
 	snprintf(out, size, "%s", d ? d : name);
 	free(d);
 	return d != NULL;
@@ -31,7 +41,14 @@ bool demangle_name(const char *name, char *out, size_t size)
 
 bool demangle_frame_name(const char *name, char *out, size_t size)
 {
-	return demangle_as(name, DMGL_ANSI, out, size);	/* perf's: no DMGL_PARAMS */
+	return demangle_as(name, FRAME_STYLE, out, size);
+}
+
+char *demangle_frame_dup(const char *name)
+{
+	char *d = demangled_with(name, FRAME_STYLE);
+
+	return d ? d : strdup(name);
 }
 
 /* Whether S ends in a Rust legacy hash "::h" and 16 hex digits. */
@@ -64,6 +81,46 @@ static bool has_v0_hash(const char *s)
 static bool has_hash(const char *wanted)
 {
 	return has_legacy_hash(wanted) || has_v0_hash(wanted);
+}
+
+/* The length of S without a C static function's source file: " [FILE]"
+ * at its end (FILE without spaces or brackets). */
+static size_t unscoped_len(const char *s)
+{
+	size_t n = strlen(s), k;
+
+	if (n < 4 || s[n - 1] != ']')
+		return n;
+	k = n - 1;
+	while (k > 0 && !strchr(" []", s[k - 1]))
+		k--;
+	return k >= 2 && k < n - 1 && s[k - 1] == '[' && s[k - 2] == ' ' ? k - 2 : n;
+}
+
+bool demangled_perf_name(const char *s, char *out, size_t size)
+{
+	size_t n = unscoped_len(s), o = 0;
+
+	if (n == strlen(s) && !has_hash(s)) {
+		snprintf(out, size, "%s", s);
+		return false;
+	}
+	if (has_legacy_hash(s))
+		n -= 19;
+	for (size_t i = 0; i < n && o + 1 < size; i++) {
+		size_t k = s[i] == '[' ? strspn(s + i + 1, "0123456789abcdef") : 0;
+
+		/* a v0 crate disambiguator: "[hex]" after an identifier */
+		if (k && i && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_') &&
+		    s[i + 1 + k] == ']') {
+			i += k + 1;
+			continue;
+		}
+		out[o++] = s[i];
+	}
+	if (size)
+		out[o] = '\0';
+	return true;
 }
 
 bool demangle_hashed(const char *name, char *out, size_t size)
@@ -103,6 +160,17 @@ size_t symbol_unversioned_len(const char *s, size_t len)
 	if (!at || ((size_t)(s + len - at) == 4 && !memcmp(at, "@plt", 4)))
 		return len;
 	return (size_t)(at - s);
+}
+
+bool symbol_version_matches(const char *sym, size_t len, const char *wanted, size_t wlen)
+{
+	size_t v = symbol_unversioned_len(sym, len), w = symbol_unversioned_len(wanted, wlen);
+
+	if (len == wlen && !memcmp(sym, wanted, len))
+		return true;
+	if (v < len && w < wlen)
+		return false;	/* two versions, not the same */
+	return (v < len || w < wlen) && v == w && !memcmp(sym, wanted, v);
 }
 
 bool demangled_matches(const char *symbol, const char *demangled, const char *wanted)

@@ -32,6 +32,10 @@ bool demangle_name(const char *name, char *out, size_t size);
  */
 bool demangle_frame_name(const char *name, char *out, size_t size);
 
+/* demangle_frame_name()'s name of NAME whole, malloc'ed (the caller frees
+ * it); NULL when out of memory. */
+char *demangle_frame_dup(const char *name);
+
 /*
  * Writes the demangled form of Rust symbol NAME with its hash into OUT (SIZE
  * bytes), as rustfilt -v shows it: "mycrate::f::h0123456789abcdef" (legacy),
@@ -39,6 +43,17 @@ bool demangle_frame_name(const char *name, char *out, size_t size);
  * NAME is no Rust symbol with a hash.
  */
 bool demangle_hashed(const char *name, char *out, size_t size);
+
+/*
+ * Writes perf's name of a function the converter named apart from others
+ * perf names alike (S: its name) into OUT (SIZE bytes, truncated to fit):
+ * without its Rust hashes (a legacy "::h" and 16 hex digits at its end, v0
+ * crate disambiguators: "mycrate[5f3a]::f" -> "mycrate::f") or its source
+ * file (a C static function's " [FILE]" at its end: "helper [a.c]" ->
+ * "helper"). Returns whether S had either (else OUT is S); OUT may be NULL
+ * when SIZE is 0.
+ */
+bool demangled_perf_name(const char *s, char *out, size_t size);
 
 /*
  * Length of the function name in DEMANGLED, i.e. without its parameter list
@@ -55,6 +70,18 @@ size_t demangled_base_len(const char *demangled);
  * except that "@plt", a PLT stub's own name, is kept. LEN when none.
  */
 size_t symbol_unversioned_len(const char *s, size_t len);
+
+/*
+ * Whether symbol SYM (LEN bytes: perf's name, which may carry an ELF symbol
+ * version, or the symbol table's, which has none) is the one a user names
+ * WANTED (WLEN bytes): the same, or the same but for the version one of
+ * them has ("clock_nanosleep" is perf's "clock_nanosleep@GLIBC_2.2.5", and
+ * "clock_nanosleep@GLIBC_2.2.5" .dynsym's "clock_nanosleep"); two versions
+ * only when equal; a PLT stub ("NAME@plt") only by its own name. The one
+ * rule of every place a user types a function name: the converter's
+ * --filter, stats' --function, the recorder's --trigger and --measure.
+ */
+bool symbol_version_matches(const char *sym, size_t len, const char *wanted, size_t wlen);
 
 /*
  * Whether WANTED names the function of symbol SYMBOL whose demangled name

@@ -41,6 +41,7 @@
 #include "stack.h"
 #include "threads.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The median of T's recent sample spacings, or 0 without any. */
@@ -177,6 +178,29 @@ static size_t unmeasured_below(const struct conv *c, const struct conv_thread *t
 	return k;
 }
 
+/*
+ * Whether the sample of FRAMES (N, innermost first), which shares K frames
+ * with T's stack and follows measured call M's entry while it runs, shows
+ * M's function (or, innermost, the [uprobes] page where its probe steps an
+ * instruction out of line) at root-first index K, right where the stack
+ * has M's caller, which frame pointers skipped (the function had not set
+ * up its frame, or sets up none: the caller's return address was read as
+ * its own): the stack's frame K may be M's caller by M's return address,
+ * was called from where the sample's frame K - 1 is (the same call), and M
+ * returns elsewhere than there (else that frame is its caller).
+ */
+static bool caller_skipped(const struct conv *c, const struct conv_thread *t, size_t k,
+			   const struct conv_site *frames, size_t n, const struct conv_mcall *m)
+{
+	if (!k || k >= t->depth || k >= n || t->stack[k].measured_end)
+		return false;
+	if (find_measured(c, frames, n, k, m->mfunc) != k &&
+	    !(k + 1 == n && conv_func_is_uprobes(frames[0].func)))
+		return false;
+	return frames[n - k].ip != m->caller && t->stack[k - 1].ip == frames[n - k].ip &&
+	       conv_measured_caller_may_be(c, m, t->stack[k].func, t->stack[k].sym_start);
+}
+
 /* Pushes on T's empty stack at TS the frame a measured call with no known
  * callers goes under (CONV_CALLERS_UNKNOWN); it ends with that call. */
 static void push_callers_unknown(struct conv *c, struct conv_thread *t, uint64_t ts)
@@ -208,11 +232,7 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
-	/* the sample shows it right where the stack has its caller: frame
-	 * pointers skipped the caller (sampled before it set up its frame) */
-	if (frames && m->ret >= ts && k < t->depth && k < n && !t->stack[k].measured_end &&
-	    t->stack[k].func == conv_measured_caller_func(c, m) &&
-	    find_measured(c, frames, n, k, m->mfunc) == k)
+	if (frames && m->ret >= ts && caller_skipped(c, t, k, frames, n, m))
 		k++;
 	/* where its caller resumes known (the calls file's CALLER, a slow
 	 * call's "caller"): at the entry the stack is the caller's frame and
@@ -317,6 +337,7 @@ static void on_cpu(struct conv *c, struct conv_thread *t, uint64_t ts)
 		back_on_cpu(c, t, back);
 		t->seen = true;
 		t->seen_ts = back;
+		t->seen_switch = false;
 	}
 	if (!t->seen || !p || p > UINT64_MAX / CONV_GAP_PERIODS ||
 	    ts - last_seen(t) <= CONV_GAP_PERIODS * p)
@@ -398,6 +419,7 @@ static void set_stack(struct conv *c, struct conv_thread *t, uint64_t ts,
 		t->stack[i].ip = frames[n - 1 - i].ip;
 	t->seen = true;
 	t->seen_ts = ts;
+	t->seen_switch = false;
 }
 
 /* Whether F is a recording's trigger function (record.json's symbol): the
@@ -455,6 +477,7 @@ static bool uprobe_cut(struct conv *c, struct conv_thread *t, uint64_t ts,
 		conv_stack_push(c, t, &frames[k - i], NULL, ts);
 	t->seen = true;
 	t->seen_ts = ts;
+	t->seen_switch = false;
 	return true;
 }
 
@@ -503,11 +526,10 @@ static size_t to_root(const struct conv_thread *t, const struct conv_site *frame
 	return n;
 }
 
-void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
-		       const struct conv_site *frames, size_t n, uint64_t period_ns,
-		       bool callchain)
+/* conv_chain_sample() for FRAMES already cut to their root (to_root). */
+static void sample_at(struct conv *c, struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n, uint64_t period_ns, bool callchain)
 {
-	n = to_root(t, frames, n);
 	close_pending(c, t, ts);
 	if (t->spacing_from && ts > t->seen_ts && !t->offcpu_open)
 		t->spacing[t->nspacing++ % CONV_SPACINGS] = ts - t->seen_ts;
@@ -527,13 +549,12 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	conv_chaincheck_count(c, t, frames, n, callchain);
 }
 
-void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
-			   const struct conv_site *frames, size_t n,
-			   const struct conv_offcpu *off)
+/* conv_chain_switch_out() for FRAMES already cut to their root (to_root). */
+static void switch_out_at(struct conv *c, struct conv_thread *t, uint64_t ts,
+			  const struct conv_site *frames, size_t n, const struct conv_offcpu *off)
 {
 	bool syscall_block = off->in_syscall && !off->preempted;
 
-	n = to_root(t, frames, n);
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
 		return;	/* the sched_switch sample, then the switch-out record */
@@ -563,7 +584,7 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 	t->spacing_from = false;
 }
 
-void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
+static void switch_in_at(struct conv *c, struct conv_thread *t, uint64_t ts)
 {
 	close_pending(c, t, ts);
 	if (t->offcpu_open)
@@ -572,19 +593,26 @@ void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
 		return;	/* on the CPU since it was seen: its switch out was lost */
 	t->seen = true;
 	t->seen_ts = ts;
+	t->seen_switch = true;
 }
 
 void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool past_ts)
 {
 	uint64_t end;
 
+	conv_chain_release(c, t);
 	if (t->offcpu_open) {	/* off the CPU until TS: the frames too */
 		conv_offcpu_end(c, t, ts);
 		t->seen_ts = ts;
+		t->seen_switch = true;
 		t->syscall_block = false;
 	}
-	/* The last sample's frames ran for its period, TS being its time. */
-	end = past_ts ? conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_thread_period(c, t)) : ts;
+	/* The last sample's frames ran for its period, TS being its time; frames
+	 * last known off the CPU or at the switch back in end with that (issue
+	 * 24, trial 14: they ran a period past their last [off-cpu] child) */
+	end = past_ts && !(t->seen_switch && t->mseen <= t->seen_ts) ?
+		conv_add_sat(t->seen_ts > ts ? t->seen_ts : ts, conv_thread_period(c, t)) :
+		past_ts && t->seen_ts > ts ? t->seen_ts : ts;
 	/* the measured calls that return by then; those still running end with the rest */
 	if (t->seen)
 		measured_upto(c, t, end, NULL, 0);
@@ -595,4 +623,130 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 	t->spacing_from = false;
 	t->woken = false;
 	t->close_pending = false;
+}
+
+/*
+ * A chain cut at a loop (docs/design.md "A chain cut at a loop"): FRAMES
+ * (N, innermost first, cut to their root) end at conv_chain_cut_loops()'s
+ * marker, every frame inside it named: the unwinder lost the callers of a
+ * function that keeps no frame pointer (glibc's clone3). Such a chain is
+ * held (T->loop...) when T has open frames to place it under and nothing
+ * else is pending: no [off-cpu] open, no hole since, no measured call.
+ */
+static bool hold_loop(struct conv *c, struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n)
+{
+	uint64_t p = conv_thread_period(c, t);
+
+	if (n < 2 || !frames[n - 1].func || !conv_func_is_loop(frames[n - 1].func) ||
+	    t->depth < 2 || !t->seen || t->offcpu_open || t->close_pending || c->nmfuncs ||
+	    !p || ts < last_seen(t) || ts - last_seen(t) > CONV_GAP_PERIODS * p)
+		return false;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!frames[i].func || frames[i].func->unknown)
+			return false;
+	if (n > t->caploop) {
+		struct conv_site *l = realloc(t->loop, n * sizeof(*l));
+
+		if (!l)
+			return false;	/* drawn as it is, cut */
+		t->loop = l;
+		t->caploop = n;
+	}
+	memcpy(t->loop, frames, n * sizeof(*frames));
+	t->nloop = n;
+	t->loop_ts = ts;
+	t->loop_in = false;
+	t->loop_held = true;
+	return true;
+}
+
+/*
+ * Draws T's held chain cut at a loop (hold_loop), before NEXT (NN frames,
+ * innermost first, cut to their root; NULL: T's next event has no chain).
+ * The open frames (the sample before) that NEXT continues, function and
+ * caller's return address (common_prefix), were on the stack all that
+ * time: the held chain's named frames go under them, in place of the loop
+ * marker. The innermost of them is left out when it is either sample's
+ * leaf (its address there is where it ran, not a call it was making: it
+ * may have returned and been called again). With no such frame, or no next
+ * chain, the held chain is drawn as it is.
+ */
+static void place_loop(struct conv *c, struct conv_thread *t, const struct conv_site *next,
+		       size_t nn)
+{
+	size_t k = next ? common_prefix(t, next, nn) : 0, m = t->nloop - 1, n = t->nloop;
+	struct conv_site *placed = NULL;
+	const struct conv_site *frames = t->loop;
+
+	t->loop_held = false;
+	if (k && (k == t->depth || k == nn))
+		k--;
+	if (k && (placed = malloc((m + k) * sizeof(*placed)))) {
+		memcpy(placed, t->loop, m * sizeof(*placed));
+		for (size_t i = 0; i < k; i++)
+			placed[m + k - 1 - i] = (struct conv_site){ .ip = t->stack[i].ip,
+								    .func = t->stack[i].func };
+		frames = placed;
+		n = m + k;
+	} else if (k) {
+		c->nomem = true;
+	}
+	if (t->loop_switch)
+		switch_out_at(c, t, t->loop_ts, frames, n, &t->loop_off);
+	else
+		sample_at(c, t, t->loop_ts, frames, n, t->loop_period_ns, t->loop_callchain);
+	if (t->loop_switch && t->loop_in)
+		switch_in_at(c, t, t->loop_in_ts);
+	free(placed);
+}
+
+void conv_chain_release(struct conv *c, struct conv_thread *t)
+{
+	if (t && t->loop_held)
+		place_loop(c, t, NULL, 0);
+}
+
+void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n, uint64_t period_ns,
+		       bool callchain)
+{
+	n = to_root(t, frames, n);
+	if (t->loop_held)
+		place_loop(c, t, frames, n);
+	if (hold_loop(c, t, ts, frames, n)) {
+		t->loop_switch = false;
+		t->loop_period_ns = period_ns;
+		t->loop_callchain = callchain;
+		return;
+	}
+	sample_at(c, t, ts, frames, n, period_ns, callchain);
+}
+
+void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
+			   const struct conv_site *frames, size_t n,
+			   const struct conv_offcpu *off)
+{
+	n = to_root(t, frames, n);
+	if (t->loop_held && t->loop_switch && !t->loop_in && !n)
+		return;	/* the held sched_switch sample's switch-out record */
+	if (t->loop_held)
+		place_loop(c, t, n ? frames : NULL, n);
+	if (n && hold_loop(c, t, ts, frames, n)) {
+		t->loop_switch = true;
+		t->loop_off = *off;
+		return;
+	}
+	switch_out_at(c, t, ts, frames, n, off);
+}
+
+void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts)
+{
+	if (t->loop_held && t->loop_switch && !t->loop_in) {
+		t->loop_in = true;
+		t->loop_in_ts = ts;
+		return;
+	}
+	conv_chain_release(c, t);
+	switch_in_at(c, t, ts);
 }

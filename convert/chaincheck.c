@@ -90,6 +90,9 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 		unknown += f->unknown && !kernel_page(f);
 		rooted |= f->root;
 		loop |= conv_func_is_loop(f);
+		if (!c->loop_past && conv_func_is_loop(f) && i && frames[i - 1].func &&
+		    !frames[i - 1].func->unknown && frames[i - 1].ip < CONV_KERNEL_START)
+			c->loop_past = frames[i - 1].func;
 		last_ip = frames[i].ip;
 		last = f;
 		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))

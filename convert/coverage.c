@@ -217,7 +217,19 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 			  "snaptrace-record) replaced its return address, and no unwinder passes "
 			  "it: their callers are lost; record again without it",
 			  (unsigned long long)c->trampoline_chains, (unsigned long long)chains);
-	if (c->loop_chains)
+	if (c->loop_chains && c->loop_past)
+		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
+			  "perf's frame-pointer walk lost its way past %.*s (%.*s), which keeps no "
+			  "frame pointer, and looped until its limit of frames; each loop is one "
+			  "\"[call chain cut: ADDR repeats]\" frame over %.*s, as no samples of its "
+			  "thread around it agreed on its callers; nothing in the program to fix "
+			  "(--callgraph dwarf finds them where %.*s has unwind tables)",
+			  (unsigned long long)c->loop_chains, (int)c->loop_past->symlen,
+			  c->loop_past->key, (int)c->loop_past->dsolen,
+			  c->loop_past->key + c->loop_past->symlen, (int)c->loop_past->symlen,
+			  c->loop_past->key, (int)c->loop_past->dsolen,
+			  c->loop_past->key + c->loop_past->symlen);
+	else if (c->loop_chains)
 		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
 			  "perf's unwinder looped (a frame pointer that points at itself, often in "
 			  "code without frame pointers or at a crash) until its limit of frames; "
@@ -252,7 +264,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 {
 	struct conv_thread **all = calloc(c->stats.threads ? c->stats.threads : 1, sizeof(*all));
 	uint64_t n = 0, offcpu = 0, nosamples = 0, chains = 0, broken = 0, unsym = 0, flat = 0;
-	uint64_t total = 0, before = 0;
+	uint64_t total = 0, before = 0, tracer = 0;
 	char unsampled[64] = "";
 
 	for (size_t i = 0; i < c->nthreads; i++) {
@@ -264,6 +276,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			all[n] = t;
 		n++;
 		offcpu += t->offcpu_ns;
+		tracer += t->tracer_ns;
 		nosamples += t->nosamples_ns;
 		before += t->unsampled_ns;
 		chains += t->chains;
@@ -287,6 +300,11 @@ void conv_coverage_report(struct conv *c, unsigned top)
 		diag_info("  all %llu threads%s: off-cpu %.3f ms, no samples %.3f ms%s of %.3f ms",
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
 			  ms(nosamples), unsampled, ms(total));
+	if (tracer)
+		diag_info("  %.3f ms of the off-cpu time were the tracer's own work in the traced "
+			  "threads, not the program's: [off-cpu] slices with a \"%s\" argument (perf "
+			  "copies its events into each new thread under kernel locks: a tracepoint's "
+			  "event_mutex is shared with every tracer's set-up)", ms(tracer), FXT_OFFCPU_TRACER);
 	chain_warnings(c, flat, chains, broken, unsym);
 	every_warnings(c);
 }

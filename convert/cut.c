@@ -15,6 +15,8 @@
 
 #include "array.h"
 #include "complete.h"
+#include "demangle.h"
+#include "funcs.h"
 #include "numparse.h"
 #include <stdlib.h>
 #include <string.h>
@@ -226,13 +228,27 @@ void conv_cut_track_event(struct conv *c, struct conv_thread *t, const struct fx
 	write_event(c, NULL, ev);
 }
 
-/* Is F's symbol NAME (LEN bytes), or NAME one of several overloads'
- * (perf's name: F's without its parameter list, conv_func_overload())? */
+/* Is F's symbol NAME (LEN bytes) but for a symbol version either has
+ * (symbol_version_matches()), or NAME one of several overloads' (perf's
+ * name: F's without its parameter list, a Rust instance's without its
+ * hash, a C static function's without its file: conv_func_overload())? */
 static bool func_is(const struct conv_func *f, const char *name, size_t len)
 {
-	if (!name || !f || f->unknown || f->symlen < len || memcmp(f->key, name, len))
+	char sym[CONV_NAME_MID_MAX + 1], plain[sizeof(sym)];
+
+	if (!name || !f || f->unknown)
 		return false;
-	return f->symlen == len || (f->overload && f->key[len] == '(' && !memchr(name, '(', len));
+	if (symbol_version_matches(f->key, f->symlen, name, len))
+		return true;
+	if (f->symlen >= len && !memcmp(f->key, name, len) &&
+	    (f->symlen == len || (f->overload && f->key[len] == '(' && !memchr(name, '(', len))))
+		return true;
+	if (!f->overload || f->symlen >= sizeof(sym))
+		return false;
+	memcpy(sym, f->key, f->symlen);
+	sym[f->symlen] = '\0';
+	return demangled_perf_name(sym, plain, sizeof(plain)) && strlen(plain) == len &&
+	       !memcmp(plain, name, len);
 }
 
 void conv_cut_call(struct conv *c, struct conv_thread *t, const struct conv_func *f, uint64_t ts)

@@ -138,6 +138,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->s_state = fxt_writer_cstring(w, FXT_OFFCPU_STATE);
 	c->s_prev_state = fxt_writer_cstring(w, "prev_state");
 	c->s_kernel_function = fxt_writer_cstring(w, FXT_OFFCPU_KERNEL_FUNCTION);
+	c->s_tracer = fxt_writer_cstring(w, FXT_OFFCPU_TRACER);
 	c->s_syscall_arg = fxt_writer_cstring(w, FXT_OFFCPU_SYSCALL);
 	c->s_preempted = fxt_writer_cstring(w, FXT_OFFCPU_PREEMPTED);
 	c->s_blocked = fxt_writer_cstring(w, FXT_OFFCPU_BLOCKED);
@@ -728,6 +729,7 @@ static int event_sample(struct conv_driver *cv)
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_addr,
 					      .u64 = sm->addr };
 	c->stats.event_samples++;
+	conv_chain_release(c, sm->t);	/* its instant after the chain held before it */
 	return conv_emit_event_sample(c, sm->t, sm->event, sm->ts, args, n) ? CONV_OK
 									  : no_thread(cv);
 }

@@ -58,9 +58,11 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 
 /* funcs.c: the function a frame of F is: F, or when F's symbol is perf's
  * name of several C++ overloads in its binary (perf prints no parameter
- * list: "app::load" for app::load(int) and app::load(double)), the one
- * starting at START (srcline_signature(): LINKED, its address in the
- * binary; else in the process, ip - symoff), named with its parameter list;
+ * list: "app::load" for app::load(int) and app::load(double)) or of several
+ * Rust functions (perf prints no hash: "main::crunch" for the instances of
+ * a generic function), the one starting at START (srcline_signature():
+ * LINKED, its address in the binary; else in the process, ip - symoff),
+ * named with its parameter list, or its hash ("main::crunch::h0123...");
  * "NAME(?)" when START is unknown or does not tell which. Overloads are
  * never one function. NULL when F is NULL or out of memory (c->nomem). */
 const struct conv_func *conv_func_overload(struct conv *c, const struct conv_func *f,

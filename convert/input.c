@@ -659,6 +659,18 @@ static const struct {
 	  "--sampling-freq or fewer --event make it rarer)" },
 	{ " samples!", " (what this means: the kernel dropped that many samples while "
 	  "recording, perf's ring buffer being full: the trace has fewer samples there)" },
+	/* perf 6.x: "Processed N samples and lost P%!", from the
+	 * PERF_RECORD_LOST_SAMPLES records perf record writes at its end with
+	 * each event's lost count over the whole recording, into its last file
+	 * only (--switch-output: the last snapshot), P against that file's own
+	 * samples */
+	{ "%!", " (what this means: perf record writes, at its end, how many samples the "
+	  "kernel dropped over the whole recording into its last file, and perf script "
+	  "counts them against that file's samples alone: a last snapshot with few or no "
+	  "samples, as the one taken at the program's exit, shows up to 100%; the samples "
+	  "dropped came while perf paused a snapshot's ring to write it, or filled a ring: "
+	  "fewer with --callgraph fp (~115 bytes a sample, dwarf's ~8 KiB) or a lower "
+	  "--sampling-freq)" },
 };
 
 /* The words perf_warnings[] appends to SAID, or "". */

@@ -41,6 +41,20 @@ static size_t starts_with(const char *const *table, size_t n, const char *s, siz
 	return 0;
 }
 
+/* Kernel functions that run the tracer's own work in the traced thread,
+ * and what that work is: a block below one of them is the recording's
+ * cost, not the program's (a clone3 blocked 28 to 75 ms in
+ * perf_event_init_task > ... > perf_trace_init, waiting for the kernel's
+ * event_mutex, which every tracer's tracepoint and probe set-up takes). */
+static const struct {
+	const char *func, *what;
+} tracer_work[] = {
+	{ "perf_event_init_task", "perf copying its events into the new thread (perf's kernel "
+				  "locks: a tracepoint's event_mutex is shared with every tracer)" },
+	{ "perf_event_exit_task", "perf removing its events from the exiting thread" },
+	{ "uprobe_notify_resume", "a uprobe's handler (a trigger's probe)" },
+};
+
 void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_t n,
 			   struct conv_span prev_state, struct conv_offcpu *off)
 {
@@ -57,6 +71,10 @@ void conv_offcpu_of_switch(struct conv *c, const struct conv_site *kernel, size_
 
 		if (f->unknown)
 			continue;
+		for (size_t w = 0; !off->tracer && w < sizeof(tracer_work) / sizeof(tracer_work[0]); w++)
+			if (f->symlen == strlen(tracer_work[w].func) &&
+			    !memcmp(f->key, tracer_work[w].func, f->symlen))
+				off->tracer = fxt_writer_cstring(c->w, tracer_work[w].what);
 		if (!off->kernel_function &&
 		    !starts_with(scheduler, sizeof(scheduler) / sizeof(scheduler[0]), f->key,
 				 f->symlen))

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <libiberty/demangle.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,53 +13,9 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "demangle.h"
 #include "inpath.h"
 #include "pltents.h"
-
-/*
- * Removes the outermost parameter list "(...)" that ends the function part
- * of S, and the qualifiers after it; keeps a " [clone ...]" suffix.
- */
-static void strip_params(char *s)
-{
-	char *end = s + strlen(s), *clone = strstr(s, " [clone");
-	char *p, *close = NULL;
-	int depth = 0;
-
-	if (clone)
-		end = clone;
-	for (p = end; p > s; p--)
-		if (p[-1] == ')') {
-			close = p - 1;
-			break;
-		}
-	if (!close)
-		return;
-	for (p = close; p >= s; p--) {
-		if (*p == ')')
-			depth++;
-		else if (*p == '(' && --depth == 0)
-			break;
-	}
-	if (p <= s)
-		return;
-	memmove(p, end, strlen(end) + 1);
-}
-
-/* NAME demangled as perf 6.1 prints it (the toolchain's demangler, without
- * the parameters), malloc'ed; NULL when out of memory. */
-static char *demangle(const char *name)
-{
-	char *d;
-
-	if (strncmp(name, "_Z", 2))
-		return strdup(name);
-	d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-	if (!d)
-		return strdup(name);
-	strip_params(d);
-	return d;
-}
 
 struct elf_file {
 	int fd;
@@ -187,7 +142,7 @@ static int sym_add(struct symvec *sv, uint64_t start, uint64_t size, int bind, i
 	s->end = start + size;
 	s->bind = bind;
 	s->type = type;
-	s->name = demangle(name);
+	s->name = demangle_frame_dup(name);	/* as perf 6.1 names it */
 	if (!s->name)
 		return -ENOMEM;
 	sv->n++;
@@ -277,7 +232,7 @@ static int read_symbols(Elf *syms, Elf *runtime, Elf_Scn *scn, const GElf_Shdr *
 /* pltents_each()'s callback: the entry as the symbol NAME@plt. */
 static int plt_symbol(void *arg, uint64_t off, uint64_t size, const char *name)
 {
-	char buf[1024], *demangled = demangle(name);
+	char buf[1024], *demangled = demangle_frame_dup(name);
 
 	if (!demangled)
 		return -ENOMEM;

@@ -6,8 +6,9 @@
  * XX/REST.debug) or of the file itself, else .dynsym; functions and text
  * labels; zero-size symbols end where the next begins; of several symbols
  * at one address the best by perf's rules (sized, not weak, global, fewest
- * leading underscores, longest name); C++ names demangled without their
- * parameters; NAME@plt for the entries of the PLT (pltents.h: .plt,
+ * leading underscores, longest name); C++ and Rust names demangled as perf
+ * prints them (demangle_frame_dup(): no parameters, no template function's
+ * return type, "demo::twice<int>"; Rust's v0 too); NAME@plt for the entries of the PLT (pltents.h: .plt,
  * .plt.sec, .plt.got). Where a PLT entry also lies
  * in another symbol (a zero-size _init stretched over .plt in an unstripped
  * file), perf's choice depends on the shape of its red-black tree; this

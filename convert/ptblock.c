@@ -12,7 +12,7 @@
  *   decoder, takes the packet each branch needs as perf's decoder does
  *   (cursor_bit()); a branch (and a tracing event) has perf's time when it
  *   took its last packet: that of the timing packets before it (TSC, TMA,
- *   MTC: cursor_tsc(), cursor_tma(), cursor_mtc()). libipt's own time differs where a TNT's
+ *   MTC, CBR, CYC: pttime.c). libipt's own time differs where a TNT's
  *   last bit is taken and a tracing event follows: libipt reads on to the
  *   event and its time, perf only when a branch needs the event's packet;
  * - TIP.PGE is "tr strt", TIP.PGD "tr end" (after a syscall: "tr end
@@ -20,7 +20,12 @@
  * - the end: perf walks no further than the branch that took the last
  *   packet (the queue's last chunk); a chunk that ends at the next chunk's
  *   PSB+ walks up to the instruction whose packet follows it, which the
- *   next chunk, started at that PSB, takes.
+ *   next chunk, started at that PSB, takes;
+ * - the code walked: that of the process the queue runs (Q->tasks) at the
+ *   chunk's first PSB and from each TIP.PGE on, at the time of the samples
+ *   so far (a task changes while tracing is off: in the kernel); each
+ *   sample says whose code was walked to it, which ptdecode.c holds to
+ *   the task perf walks in there.
  *
  * It runs on worker threads: it reads only its chunk, the queue's data and
  * the process's maps, and writes only the chunk.
@@ -48,18 +53,10 @@ struct cursor {
 	struct pt_packet p;            /* the next packet a branch needs, when HAVE */
 	bool have, in_psb;
 	unsigned bits;                 /* TNT bits left in the last TNT taken */
-	uint64_t pending;              /* the time of the timing packets read (perf's
+	struct pttime t;               /* the time of the packets read (perf's
 	                                * decoder->timestamp) */
+	struct pt_packet_decoder *ahead;  /* pttime's lookahead */
 	uint64_t now;                  /* the TSC perf's decoder has */
-	uint64_t ref;                  /* the AUX buffer's reference time (its TSC) */
-	/* MTC (perf's intel_pt_calc_tma(), intel_pt_calc_mtc_timestamp()) */
-	const struct ptd_ctc *ctc;
-	uint64_t tsc;                  /* the last TSC packet's */
-	bool have_tma;                 /* a TMA since it */
-	bool fixup_mtc;                /* LAST_MTC lacks the bits a TMA cannot give (an
-	                                * MTC period above 8): the next MTC's */
-	uint32_t last_mtc;
-	uint64_t ctc_time, ctc_delta;  /* the TSC of the TMA's last CTC tick, CTC ticks since */
 };
 
 /* Decoding one chunk. */
@@ -69,6 +66,11 @@ struct blk {
 	struct pt_block_decoder *dec;
 	struct cursor cur;
 	const struct ptd_map *code_map;  /* the map of the last block's end */
+	struct pt_image *const *images;  /* each process's */
+	uint16_t proc;                 /* whose code is walked (PTD_NO_WALK: none) */
+	int32_t pid;                   /* the process the queue runs then */
+	const struct ptd_proc *p;      /* its maps (NULL: none) */
+	uint64_t ts;                   /* the latest time of a sample so far */
 	bool have_prev;                /* PREV's branch is not emitted yet */
 	bool final;                    /* the last packet was taken */
 	struct pt_block prev;
@@ -85,121 +87,21 @@ struct blk {
  * last bit is taken and a tracing event follows: libipt reads on to the
  * event and its time, perf only when a branch needs the event's packet.
  */
-/* perf's multdiv(): T * N / D without overflow, 0 when D is. */
-static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
-{
-	return d ? t / d * n + t % d * n / d : 0;
-}
-
-static uint64_t ctc_to_tsc(const struct ptd_ctc *r, uint64_t ctc)
-{
-	return r->mult ? ctc * r->mult : multdiv(ctc, r->n, r->d);
-}
-
-#define TSC_SLIP 0x10000          /* perf's decoder->tsc_slip */
-#define TSC_TOP (0xffull << 56)   /* above the 7 bytes of a TSC packet */
-
-/* The 7-byte TSC T given the top byte of REF, the nearer of the two ways
- * across a wrap (perf's intel_pt_8b_tsc()). */
-static uint64_t tsc_8b(uint64_t t, uint64_t ref)
-{
-	t |= ref & TSC_TOP;
-	if (t < ref && ref - t > (1ull << 55))
-		t += 1ull << 56;
-	else if (t >= ref && t - ref > (1ull << 55))
-		t -= 1ull << 56;
-	return t;
-}
-
-/* A TSC packet (perf's intel_pt_calc_tsc_timestamp() past its buffer's
- * first): its top byte the time's; a little before the time read so far
- * (it slipped past an MTC) it changes nothing; further before, it wrapped,
- * unless that passes the buffer's reference time: then it is bad, and the
- * time stays (a damaged TSC holds perf's time there for good). */
-static void cursor_tsc(struct cursor *c)
-{
-	uint64_t t = c->p.payload.tsc.tsc | (c->pending & TSC_TOP);
-
-	c->tsc = t;
-	if (t < c->pending && c->pending - t < TSC_SLIP)
-		t = c->pending;
-	if (t < c->pending && (!c->ref || t + (1ull << 56) < c->ref))
-		c->tsc = t += 1ull << 56;
-	else if (t < c->pending)
-		t = c->pending;
-	c->pending = t;
-	c->have_tma = false;
-}
-
-/* A TMA packet: the CTC (its low 16 bits) and fast counter at the last TSC. */
-static void cursor_tma(struct cursor *c)
-{
-	uint32_t ctc = c->p.payload.tma.ctc, rem = ctc & ((1u << c->ctc->shift) - 1);
-
-	if (!c->ctc->d)
-		return;
-	c->last_mtc = (ctc >> c->ctc->shift) & 0xff;
-	c->ctc_time = c->tsc - c->p.payload.tma.fc - ctc_to_tsc(c->ctc, rem);
-	c->ctc_delta = 0;
-	c->have_tma = true;
-	c->fixup_mtc = true;
-}
-
-/* perf's intel_pt_fixup_last_mtc(): with an MTC period above 8, a TMA's 16
- * CTC bits give LAST_MTC only its low 16 - SHIFT bits; the first MTC after
- * it gives the rest, one step back where that would pass MTC. */
-static void fixup_last_mtc(struct cursor *c, uint32_t mtc)
-{
-	uint32_t first_missing = 1u << (16 - c->ctc->shift);
-
-	c->last_mtc |= mtc & ~(first_missing - 1);
-	if (c->last_mtc >= mtc)
-		c->last_mtc = (c->last_mtc - first_missing) & 0xff;
-}
-
-/* An MTC packet: the time of its CTC tick, where it is not before the
- * time read so far. */
-static void cursor_mtc(struct cursor *c)
-{
-	uint32_t mtc = c->p.payload.mtc.ctc;
-	uint64_t t;
-
-	if (!c->have_tma)
-		return;
-	if (c->ctc->shift > 8 && c->fixup_mtc) {
-		c->fixup_mtc = false;
-		fixup_last_mtc(c, mtc);
-	}
-	c->ctc_delta += (uint64_t)(mtc > c->last_mtc ? mtc - c->last_mtc :
-				   mtc + 256 - c->last_mtc) << c->ctc->shift;
-	t = c->ctc_time + ctc_to_tsc(c->ctc, c->ctc_delta);
-	if (t >= c->pending)
-		c->pending = t;
-	c->last_mtc = mtc;
-}
-
 static int cursor_peek(struct cursor *c)
 {
 	while (!c->have) {
 		if (pt_pkt_next(c->pd, &c->p, sizeof(c->p)) < 0)
 			return -1;
+		if (pttime_packet(&c->t, &c->p, c->pd, &c->ahead))
+			continue;
 		switch (c->p.type) {
-		case ppt_tsc:
-			cursor_tsc(c);
-			continue;
-		case ppt_tma:
-			cursor_tma(c);
-			continue;
-		case ppt_mtc:
-			cursor_mtc(c);
-			continue;
 		case ppt_psb:
 			c->in_psb = true;
 			continue;
 		case ppt_psbend:
 			c->in_psb = false;
 			continue;
-		case ppt_pad: case ppt_mode: case ppt_cbr:
+		case ppt_pad: case ppt_mode:
 			continue;
 		case ppt_fup:
 			if (c->in_psb)
@@ -219,7 +121,7 @@ static void cursor_take(struct cursor *c)
 {
 	if (cursor_peek(c) < 0)
 		return;
-	c->now = c->pending;
+	c->now = c->t.time;
 	c->have = false;
 }
 
@@ -307,7 +209,7 @@ static struct insn last_insn(const struct ptd_proc *p, const struct pt_block *b,
 			     const struct ptd_map **map)
 {
 	size_t n;
-	const uint8_t *c = ptimage_code(p, b->end_ip, &n, map);
+	const uint8_t *c = p ? ptimage_code(p, b->end_ip, &n, map) : NULL;
 	struct insn in = c ? decode_insn(c, n) : (struct insn){ ptic_error, false, false, 0 };
 
 	if (b->iclass != ptic_error && b->iclass != in.cls)
@@ -349,7 +251,31 @@ static void put(struct blk *b, enum ptd_sample_kind kind, uint64_t tsc, uint32_t
 		c->s = s;
 		c->cap = cap;
 	}
-	c->s[c->n++] = (struct ptd_sample){ kind, flags, tsc, ip, addr };
+	c->s[c->n++] = (struct ptd_sample){ (uint16_t)kind, kind == PTD_HIDDEN || kind == PTD_BEGIN ?
+					    PTD_NO_WALK : b->proc, flags, tsc, ip, addr };
+	if (tsc > b->ts)
+		b->ts = tsc;
+}
+
+/* Walks on in the code of the process Q runs at time TS (from then on). */
+static void walk_in(struct blk *b, uint64_t ts)
+{
+	const struct ptd_queue *q = b->q;
+	size_t lo = 0, hi = q->ntasks;
+
+	while (lo < hi) {	/* the tasks up to TS: [0, lo) */
+		size_t mid = (lo + hi) / 2;
+
+		if (q->tasks[mid].tsc <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	b->proc = lo ? q->tasks[lo - 1].proc : PTD_NO_WALK;
+	b->pid = lo ? q->tasks[lo - 1].pid : -1;
+	b->p = lo ? q->tasks[lo - 1].p : NULL;
+	b->code_map = NULL;
+	pt_blk_set_image(b->dec, b->proc == PTD_NO_WALK ? NULL : b->images[b->proc]);
 }
 
 /* The decoder met ERR: the chunk is left to perf. */
@@ -361,9 +287,16 @@ static void fail_at(struct blk *b, int err)
 		return;
 	b->failed = true;
 	pt_blk_get_offset(b->dec, &off);
-	snprintf(b->c->why, sizeof(b->c->why), "the in-process decoder met %s at byte %llu of "
-		 "the AUX data of thread %d", pt_errstr(pt_errcode(err)), (unsigned long long)off,
-		 b->q->tid);
+	if (b->proc == PTD_NO_WALK && b->q->cpu >= 0)
+		/* walking code while its CPU runs a task that maps none: perf
+		 * prints decode errors */
+		snprintf(b->c->why, sizeof(b->c->why), "the AUX data of CPU %d decoded while it "
+			 "runs a thread of process %d, which maps no code", b->q->cpu,
+			 b->pid);
+	else
+		snprintf(b->c->why, sizeof(b->c->why), "the in-process decoder met %s at byte %llu "
+			 "of the AUX data of thread %d", pt_errstr(pt_errcode(err)),
+			 (unsigned long long)off, b->q->tid);
 }
 
 /* The branch of the pending block, now that execution went on at NEXT. */
@@ -399,6 +332,7 @@ static int take_events(struct blk *b, int st)
 			cursor_take(&b->cur);	/* TIP.PGE */
 			prev_branch(b, ev.variant.enabled.ip);
 			put(b, PTD_BEGIN, b->cur.now, CONV_F_TRACE_BEGIN, 0, ev.variant.enabled.ip);
+			walk_in(b, b->ts);
 			break;
 		case ptev_disabled:
 			cursor_take(&b->cur);	/* TIP.PGD */
@@ -452,7 +386,7 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 		return true;
 	prev_branch(b, blk->ip);
 	b->prev = *blk;
-	b->prev_insn = last_insn(b->q->proc, blk, &b->code_map);
+	b->prev_insn = last_insn(b->p, blk, &b->code_map);
 	b->have_prev = true;
 	if (b->prev_insn.cls == ptic_error) {
 		fail_at(b, -pte_bad_insn);
@@ -481,9 +415,9 @@ static bool take_block(struct blk *b, const struct pt_block *blk, int st)
 	return true;
 }
 
-void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image)
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *const *images)
 {
-	struct blk b = { .c = c, .q = q };
+	struct blk b = { .c = c, .q = q, .images = images };
 	struct pt_config cfg;
 	uint64_t tsc = 0;
 	int st;
@@ -495,11 +429,12 @@ void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_im
 	cfg.flags.variant.block.end_on_jump = 1;
 	b.dec = pt_blk_alloc_decoder(&cfg);
 	b.cur.pd = pt_pkt_alloc_decoder(&cfg);
-	if (!b.dec || !b.cur.pd || pt_blk_set_image(b.dec, image) < 0) {
+	if (!b.dec || !b.cur.pd) {
 		b.failed = true;
 		snprintf(c->why, sizeof(c->why), "out of memory");
 		goto out;
 	}
+	walk_in(&b, c->tsc);	/* the time of its first PSB */
 	st = c->first ? pt_blk_sync_forward(b.dec) : pt_blk_sync_set(b.dec, c->begin);
 	if (st >= 0 && (c->first ? pt_pkt_sync_forward(b.cur.pd) :
 			pt_pkt_sync_set(b.cur.pd, c->begin)) < 0)
@@ -512,9 +447,15 @@ void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_im
 	pt_blk_time(b.dec, &tsc, NULL, NULL);
 	/* perf's first TSC of a buffer takes its top byte from the buffer's
 	 * reference; later ones from the time before them */
-	b.cur.now = b.cur.pending = b.cur.tsc = tsc_8b(tsc, q->reference);
-	b.cur.ref = q->reference;
-	b.cur.ctc = q->ctc;
+	b.cur.now = pttime_8b(tsc, q->reference);
+	if (!c->first && q->psb_times) {
+		b.cur.t = q->psb_times[c->psb];	/* CYCs time on from before it */
+	} else {
+		b.cur.t = (struct pttime){ .ctc = q->ctc, .data = q->data, .len = q->data_len,
+					   .ref = q->reference };
+		if (!c->first)	/* its PSB+ sets the time */
+			b.cur.t.time = b.cur.t.tsc = b.cur.now;
+	}
 	if (c->first)
 		put(&b, PTD_HIDDEN, tsc, 0, 0, 0);	/* perf's first state: its PSB */
 	st = take_events(&b, st);
@@ -537,4 +478,5 @@ out:
 	c->failed = b.failed;
 	pt_blk_free_decoder(b.dec);
 	pt_pkt_free_decoder(b.cur.pd);
+	pt_pkt_free_decoder(b.cur.ahead);
 }

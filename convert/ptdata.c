@@ -49,7 +49,7 @@ enum {
 enum { PT_PMU_TYPE, PT_TIME_SHIFT, PT_TIME_MULT, PT_TIME_ZERO, PT_CAP_USER_TIME_ZERO,
        PT_TSC_BIT, PT_NORETCOMP_BIT, PT_HAVE_SCHED_SWITCH, PT_SNAPSHOT_MODE,
        PT_PER_CPU_MMAPS, PT_WORDS, PT_MTC_BIT = PT_WORDS, PT_MTC_FREQ_BITS, PT_TSC_CTC_N,
-       PT_TSC_CTC_D, PT_CYC_BIT, PT_MTC_WORDS };
+       PT_TSC_CTC_D, PT_CYC_BIT, PT_MAX_NONTURBO_RATIO, PT_MTC_WORDS = PT_MAX_NONTURBO_RATIO };
 #define AUXTRACE_INTEL_PT 1
 
 
@@ -247,6 +247,17 @@ static int take_record(struct ptdecode *d, const struct attrs *a, const unsigned
 			d->ctc.d = d->ctc.n ? (uint32_t)perfdata_u64(rec + 16 + 8 * PT_TSC_CTC_D) : 0;
 			d->ctc.mult = d->ctc.d && !(d->ctc.n % d->ctc.d) ? d->ctc.n / d->ctc.d : 0;
 		}
+		if (size >= 16 + 8 * (PT_MAX_NONTURBO_RATIO + 1))
+			d->ctc.max_nonturbo = (double)(uint32_t)perfdata_u64(rec + 16 + 8 *
+									 PT_MAX_NONTURBO_RATIO);
+		if (!d->ctc.max_nonturbo) {
+			/* perf's intel_pt_process_auxtrace_info(): the TSC's
+			 * frequency in 100 MHz (intel_pt_ns_to_ticks(1 s)) */
+			uint64_t s = 1000000000, hz = (s / d->mult << d->shift) +
+						     ((s % d->mult) << d->shift) / d->mult;
+
+			d->ctc.max_nonturbo = (double)(uint32_t)((hz + 50000000) / 100000000);
+		}
 		d->per_cpu = perfdata_u64(rec + 16 + 8 * PT_PER_CPU_MMAPS);
 		d->sched_switch = perfdata_u64(rec + 16 + 8 * PT_HAVE_SCHED_SWITCH);
 		if (d->sched_switch != 0 && d->sched_switch != 2 && d->sched_switch != 3)
@@ -389,33 +400,39 @@ void ptdata_forget(const struct ptd_queue *q, uint64_t from, uint64_t to)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
-/* Adds the PSB at OFF (its PSB+ ending at END, with TSC) to Q's list. */
-static bool add_psb(struct ptd_queue *q, size_t *cap, uint64_t off, uint64_t end, uint64_t tsc)
+/* Adds the PSB at OFF (its PSB+ ending at END, with TSC; perf's time
+ * before it T) to Q's list. */
+static bool add_psb(struct ptd_queue *q, size_t *cap, uint64_t off, uint64_t end, uint64_t tsc,
+		    const struct pttime *t)
 {
 	if (q->npsbs == *cap) {
 		size_t n = *cap ? 2 * *cap : 64;
 		uint64_t *a = realloc(q->psbs, n * sizeof(*a));
 		uint64_t *b = a ? realloc(q->psb_ends, n * sizeof(*b)) : NULL;
 		uint64_t *c = b ? realloc(q->psb_tscs, n * sizeof(*c)) : NULL;
+		struct pttime *e = c ? realloc(q->psb_times, n * sizeof(*e)) : NULL;
 
 		if (a)
 			q->psbs = a;
 		if (b)
 			q->psb_ends = b;
-		if (!c)
+		if (c)
+			q->psb_tscs = c;
+		if (!e)
 			return false;
-		q->psb_tscs = c;
+		q->psb_times = e;
 		*cap = n;
 	}
 	q->psbs[q->npsbs] = off;
 	q->psb_ends[q->npsbs] = end;
+	q->psb_times[q->npsbs] = *t;
 	q->psb_tscs[q->npsbs++] = tsc;
 	return true;
 }
 
 /* The Intel PT names of the packets ptdata_scan() leaves to perf. */
 static const char *const other_packets[] = {
-	[ppt_pip] = "PIP", [ppt_vmcs] = "VMCS", [ppt_cyc] = "CYC", [ppt_stop] = "TraceStop",
+	[ppt_pip] = "PIP", [ppt_vmcs] = "VMCS", [ppt_stop] = "TraceStop",
 	[ppt_ovf] = "OVF", [ppt_mnt] = "MNT", [ppt_exstop] = "EXSTOP", [ppt_mwait] = "MWAIT",
 	[ppt_pwre] = "PWRE", [ppt_pwrx] = "PWRX", [ppt_ptw] = "PTW",
 };
@@ -423,11 +440,13 @@ static const char *const other_packets[] = {
 int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 {
 	struct pt_config cfg;
-	struct pt_packet_decoder *pd;
+	struct pt_packet_decoder *pd, *ahead = NULL;
 	struct pt_packet p;
+	struct pttime t = { .ctc = q->ctc, .data = q->data, .len = q->data_len, .ref = q->reference },
+		      at_psb = t;
 	uint64_t off = 0, psb = 0, tsc = 0, forgot = 0;
 	size_t cap = 0;
-	bool in_psb = false;
+	bool in_psb = false, cyc = false;
 	int rc = 0, st;
 
 	pt_config_init(&cfg);
@@ -446,6 +465,9 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 		st = pt_pkt_next(pd, &p, sizeof(p));
 		if (st < 0)
 			break;
+		if (p.type == ppt_psb)
+			at_psb = t;	/* where a chunk decoded from this PSB starts */
+		pttime_packet(&t, &p, pd, &ahead);
 		switch (p.type) {
 		case ppt_psb:
 			in_psb = true;
@@ -454,7 +476,7 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 			break;
 		case ppt_psbend:
 			in_psb = false;
-			if (!add_psb(q, &cap, psb, off + (uint64_t)st, tsc))
+			if (!add_psb(q, &cap, psb, off + (uint64_t)st, tsc, &at_psb))
 				rc = -ENOMEM;
 			break;
 		case ppt_tsc:
@@ -469,6 +491,8 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 		case ppt_pad: case ppt_mode: case ppt_tnt_8: case ppt_tnt_64: case ppt_tip:
 		case ppt_tip_pge: case ppt_tip_pgd: case ppt_fup: case ppt_tma:
 		case ppt_cbr:	/* perf's cbr events: no frequency in its lines here */
+		case ppt_cyc:	/* timed as perf does (pttime.c) */
+			cyc = true;
 			break;
 		default:
 			rc = ptdata_why(why, len, "Intel PT packets perf reads its own way (%s)",
@@ -479,5 +503,10 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 	if (!rc && st != -pte_eos)
 		rc = ptdata_why(why, len, "AUX data libipt cannot read (%s)", pt_errstr(pt_errcode(st)));
 	pt_pkt_free_decoder(pd);
+	pt_pkt_free_decoder(ahead);
+	if (!cyc) {	/* each PSB+ sets the time anew */
+		free(q->psb_times);
+		q->psb_times = NULL;
+	}
 	return rc;
 }

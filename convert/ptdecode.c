@@ -69,6 +69,7 @@ static bool plan_chunks(struct ptdecode *d, size_t qi)
 		c->q = qi;
 		c->first = k == 0;
 		c->begin = k ? q->psbs[k] : 0;
+		c->psb = k;
 		c->tsc = q->npsbs ? q->psb_tscs[k] : 0;
 		while (next < q->npsbs && q->psbs[next] - c->begin < CHUNK_BYTES)
 			next++;
@@ -95,10 +96,10 @@ static int by_tsc(const void *x, const void *y, void *arg)
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
-/* Decodes chunk C on the calling thread with IMAGE. */
-static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *image)
+/* Decodes chunk C on the calling thread with IMAGES (each process's). */
+static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *const *images)
 {
-	ptblock_decode(c, &d->queues[c->q], image);
+	ptblock_decode(c, &d->queues[c->q], images);
 	ptdata_forget(&d->queues[c->q], c->begin, c->end);
 }
 
@@ -145,16 +146,13 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
 		struct ptd_chunk *c = NULL;
-		size_t pi;
 
 		while (!d->stop && !(c = take_next(d)))
 			pthread_cond_wait(&d->cond, &d->lock);
 		if (d->stop)
 			break;
 		pthread_mutex_unlock(&d->lock);
-		for (pi = 0; pi < d->nprocs && d->procs[pi] != d->queues[c->q].proc; pi++)
-			;
-		decode_chunk(d, c, w->images[pi]);
+		decode_chunk(d, c, w->images);
 		pthread_mutex_lock(&d->lock);
 		c->state = PTD_DONE;
 		pthread_cond_broadcast(&d->cond);
@@ -197,8 +195,16 @@ static bool worker_images(struct ptdecode *d, struct ptd_worker *w)
 static bool start_workers(struct ptdecode *d, unsigned jobs)
 {
 	d->order = malloc(d->nchunks * sizeof(*d->order));
-	if (!d->order)
+	d->images = calloc(d->nprocs + 1, sizeof(*d->images));
+	if (!d->order || !d->images) {
+		free(d->order);
+		free(d->images);
+		d->order = NULL;
+		d->images = NULL;
 		return false;
+	}
+	for (size_t i = 0; i < d->nprocs; i++)
+		d->images[i] = d->procs[i]->image;
 	for (size_t i = 0; i < d->nchunks; i++)
 		d->order[i] = i;
 	array_sort_r(d->order, d->nchunks, sizeof(*d->order), by_tsc, d->chunks);
@@ -238,8 +244,10 @@ static void stop_workers(struct ptdecode *d)
 	pthread_cond_destroy(&d->cond);
 	free(d->workers);
 	free(d->order);
+	free(d->images);
 	d->workers = NULL;
 	d->order = NULL;
+	d->images = NULL;
 	d->nworkers = 0;
 }
 
@@ -260,7 +268,7 @@ static struct ptd_chunk *chunk_ready(struct ptdecode *d, struct ptd_chunk *c)
 			continue;
 		}
 		pthread_mutex_unlock(&d->lock);
-		decode_chunk(d, o, d->queues[o->q].proc->image);
+		decode_chunk(d, o, d->images);
 		pthread_mutex_lock(&d->lock);
 		o->state = PTD_DONE;
 	}
@@ -426,18 +434,26 @@ static const char *comm_of(const struct ptd_thread *t, char *buf, size_t size)
 /* Emits sample S of queue Q as perf script shows it. */
 static void emit(struct ptdecode *d, struct ptd_queue *q, const struct ptd_sample *s)
 {
-	struct ptd_thread *t = ptimage_thread(d, q->tid);
+	struct ptd_thread *t;
 	uint64_t ns = ptdata_perf_time(d, s->tsc);
 	struct conv_line *l = &d->line;
 	char cbuf[24];
 	int e;
 
+	if (s->kind == PTD_HIDDEN)
+		return;
+	if (!q->proc) {
+		/* perf would resolve it in maps that hold no code */
+		snprintf(d->errbuf, d->errlen, "a sample of the AUX data of CPU %d while it runs "
+			 "thread %d, of a process that maps no code", q->cpu, q->tid);
+		d->status = PIPELINE_FALLBACK;
+		return;
+	}
+	t = ptimage_thread(d, q->tid);
 	if (!t) {
 		d->status = PIPELINE_NOMEM;
 		return;
 	}
-	if (s->kind == PTD_HIDDEN)
-		return;
 	if (s->kind != PTD_BRANCH) {
 		char line[LINE_MAX_TEXT], from[512], to[512];
 		const char *what = s->kind == PTD_BEGIN ? "tr strt" :
@@ -557,6 +573,26 @@ static void heap_pop(struct ptdecode *d)
 	}
 }
 
+/* Q's next sample (perf's decoder walks to it now), when the decoder walked
+ * the code of the process perf walks in: that of Q's task now (a CPU's
+ * queue: the task the side-band put on the CPU so far). Returns false at
+ * the queue's end or on a failure (D->status). */
+static bool walk_sample(struct ptdecode *d, struct ptd_queue *q)
+{
+	const struct ptd_proc *p;
+
+	if (d->status || !next_sample(d, q))
+		return false;
+	if (q->cur.walk == PTD_NO_WALK || d->procs[q->cur.walk] == q->proc)
+		return true;
+	p = d->procs[q->cur.walk];
+	snprintf(d->errbuf, d->errlen, "the AUX data of CPU %d decoded in the code of process %d "
+		 "where perf walks %s %d's", q->cpu, p->pid, q->proc ? "process" : "thread",
+		 q->proc ? q->proc->pid : q->tid);
+	d->status = PIPELINE_FALLBACK;
+	return false;
+}
+
 /* perf's intel_pt_run_decoder(): emits Q's samples until its time reaches
  * *LIMIT. Returns 1 at its end, else 0 with its time in *LIMIT. */
 static int run_queue(struct ptdecode *d, struct ptd_queue *q, uint64_t *limit)
@@ -565,7 +601,7 @@ static int run_queue(struct ptdecode *d, struct ptd_queue *q, uint64_t *limit)
 		if (q->have_cur)
 			emit(d, q, &q->cur);
 		q->have_cur = false;
-		if (d->status || !next_sample(d, q))
+		if (!walk_sample(d, q))
 			return 1;
 		q->have_cur = true;
 		if (q->cur.tsc > q->ts)
@@ -578,28 +614,26 @@ static int run_queue(struct ptdecode *d, struct ptd_queue *q, uint64_t *limit)
 }
 
 /* perf's intel_pt_set_pid_tid_cpu(): queue Q decodes the thread its CPU
- * runs now (perf's machine__get_current_tid()), which must be one of the
- * process whose image Q is decoded with: perf walks the code in the
- * thread's maps. Returns false with PIPELINE_FALLBACK where it is not. */
+ * runs now (perf's machine__get_current_tid()), in the code of its process
+ * (Q->proc; NULL: one that maps none): perf walks the code in the thread's
+ * maps. Returns false when out of memory. */
 static bool cpu_thread(struct ptdecode *d, struct ptd_queue *q)
 {
-	const struct ptd_thread *t = NULL;
+	const struct ptd_thread *t;
+	uint16_t p;
 
 	q->tid = (size_t)q->cpu < d->ncpus ? d->cpus[q->cpu].tid : -1;
-	if (q->tid != -1) {
-		t = ptimage_thread(d, q->tid);
-		if (!t) {
-			d->status = PIPELINE_NOMEM;
-			return false;
-		}
-	}
-	if (t && t->pid == q->proc->pid)
+	q->proc = NULL;
+	if (q->tid == -1)
 		return true;
-	snprintf(d->errbuf, d->errlen, "the AUX data of CPU %d decoded while it runs %s %d, not "
-		 "of process %d", q->cpu, t ? "a thread of process" : "thread",
-		 t ? t->pid : q->tid, q->proc->pid);
-	d->status = PIPELINE_FALLBACK;
-	return false;
+	t = ptimage_thread(d, q->tid);
+	if (!t) {
+		d->status = PIPELINE_NOMEM;
+		return false;
+	}
+	p = ptimage_proc_index(d, t->pid);
+	q->proc = p == PTD_NO_WALK ? NULL : d->procs[p];
+	return true;
 }
 
 static void process_queues(struct ptdecode *d, uint64_t limit)
@@ -623,7 +657,7 @@ static void setup_queues(struct ptdecode *d)
 	for (size_t i = 0; i < d->nqueues && !d->status; i++) {
 		struct ptd_queue *q = &d->queues[i];
 
-		if (!q->data_len || !next_sample(d, q))
+		if (!q->data_len || !walk_sample(d, q))
 			continue;
 		q->have_cur = true;
 		q->ts = q->cur.tsc;
@@ -794,6 +828,66 @@ int ptdecode_convert(struct ptdecode *d, struct conv_driver *cv, int *conv_err, 
 	return d->status;
 }
 
+/* Adds to Q's processes: from TSC on, process PID (it maps code or not). */
+static bool add_task(struct ptdecode *d, struct ptd_queue *q, uint64_t tsc, int32_t pid)
+{
+	uint16_t p = ptimage_proc_index(d, pid);
+	struct ptd_task *t;
+
+	if (q->ntasks && q->tasks[q->ntasks - 1].pid == pid)
+		return true;
+	t = realloc(q->tasks, (q->ntasks + 1) * sizeof(*t));
+	if (!t)
+		return false;
+	q->tasks = t;
+	t[q->ntasks++] = (struct ptd_task){ tsc, pid, p, p == PTD_NO_WALK ? NULL : d->procs[p] };
+	return true;
+}
+
+/* Each queue's processes by time (ptd_task): a thread's queue, its own; a
+ * CPU's, those of the tasks the side-band puts on the CPU (track_cpus(), as
+ * the replay does), each from the TSC of its record on: perf walks on from
+ * a sample once every record up to the sample's time is processed, and
+ * none later (process_queues()); a record of time 0 comes first. Returns
+ * 0, 1 with a reason, or -ENOMEM. */
+static int cpu_tasks(struct ptdecode *d, char *why, size_t len)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < d->nqueues; i++)
+		if (d->queues[i].data_len && !d->queues[i].cpu_thread &&
+		    !add_task(d, &d->queues[i], 0, d->queues[i].proc->pid))
+			return -ENOMEM;
+	for (size_t i = 0; i < d->nsbs && !rc; i++) {
+		const struct ptd_sb *s = &d->sbs[i];
+		uint64_t tsc = s->time ? ptdata_tsc(d, s->time) : 0;
+
+		track_cpus(d, s);
+		if (d->status) {
+			rc = d->status == PIPELINE_NOMEM ? -ENOMEM :
+			     ptdata_why(why, len, "a switch record of CPU %d", s->cpu);
+			break;
+		}
+		for (size_t k = 0; k < d->nqueues; k++) {
+			struct ptd_queue *q = &d->queues[k];
+			const struct ptd_thread *t;
+
+			if (!q->data_len || !q->cpu_thread || q->cpu != s->cpu ||
+			    (size_t)s->cpu >= d->ncpus || d->cpus[s->cpu].tid == -1)
+				continue;
+			t = ptimage_thread(d, d->cpus[s->cpu].tid);
+			if (!t || !add_task(d, q, tsc, t->pid))
+				rc = -ENOMEM;
+		}
+	}
+	/* the replay follows the CPUs anew */
+	free(d->cpus);
+	d->cpus = NULL;
+	d->ncpus = 0;
+	d->status = PIPELINE_OK;
+	return rc;
+}
+
 /* Keeps a build id the perf.data names (perfdata_buildids()). */
 static int keep_buildid(void *arg, const char *hex, const char *path)
 {
@@ -871,6 +965,8 @@ int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptd
 	}
 	if (!rc)
 		rc = ptimage_setup(d, why, whylen);
+	if (!rc)
+		rc = cpu_tasks(d, why, whylen);
 	for (size_t i = 0; !rc && i < d->nqueues; i++)
 		if (d->queues[i].data_len && !plan_chunks(d, i))
 			rc = -ENOMEM;
@@ -902,6 +998,8 @@ void ptdecode_close(struct ptdecode *d)
 		free(d->queues[i].psbs);
 		free(d->queues[i].psb_ends);
 		free(d->queues[i].psb_tscs);
+		free(d->queues[i].psb_times);
+		free(d->queues[i].tasks);
 	}
 	ptimage_free(d);
 	for (size_t i = 0; i < d->nbuildids; i++) {

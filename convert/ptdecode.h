@@ -16,15 +16,15 @@
  *
  * It takes only what it reproduces exactly. Anything else, found before
  * any line is converted, makes ptdecode_open() answer with the reason and
- * the input goes through perf script: a pipe-format file, per-CPU queues
- * of several traced processes, have_sched_switch 1, kernel code
- * traced, packets whose timing or events perf reads its own way (CYC, OVF,
+ * the input goes through perf script: a pipe-format file, have_sched_switch
+ * 1, kernel code traced, packets whose events perf reads its own way (OVF,
  * PTWRITE, power and VMX packets), lost
  * records or truncated AUX data, several AUX buffers in a queue, samples of other
  * events, an executable mapping made over another (an exec, a library
  * replaced), one whose file is missing or has another build id than the
  * recorded one. What it meets only while decoding (libipt refusing the
- * stream; a CPU's AUX data while that CPU runs another process's task) is
+ * stream; a CPU's AUX data while that CPU runs a task whose process maps
+ * no code, or walked in another process's code than perf walks there) is
  * PIPELINE_FALLBACK.
  */
 #ifndef SNAPTRACE_CONVERT_PTDECODE_H

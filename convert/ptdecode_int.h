@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ptdecode_int (private to the in-process Intel PT decoder: ptdecode.c,
- * ptdata.c, ptimage.c, ptblock.c): what its parts share. See ptdecode.h for
+ * ptdata.c, ptimage.c, ptblock.c, pttime.c): what its parts share. See ptdecode.h for
  * what it does, docs/design.md "Decoding" for why.
  *
  *   ptdata.c   the perf.data: attrs, AUXTRACE_INFO, side-band records, the
@@ -10,6 +10,7 @@
  *              libipt images
  *   ptblock.c  one chunk of a queue's AUX data (PSB to PSB) decoded into
  *              perf's samples, on any thread
+ *   pttime.c   perf's time of the timing packets (TSC, TMA, MTC, CBR, CYC)
  *   ptdecode.c the chunks decoded on worker threads, perf's order of the
  *              queues and the side-band, the lines handed to the converter
  */
@@ -95,8 +96,13 @@ enum ptd_sample_kind {
 	PTD_HIDDEN,             /* perf's first state of a queue: no line */
 };
 
+#define PTD_NO_WALK UINT16_MAX  /* a sample no code was walked to */
+
 struct ptd_sample {
-	enum ptd_sample_kind kind;
+	uint16_t kind;          /* enum ptd_sample_kind */
+	uint16_t walk;          /* the process (ptdecode procs[] index) whose code the
+	                         * decoder walked to it; PTD_NO_WALK: none (a queue's
+	                         * first state, "tr strt" after tracing was off) */
 	uint32_t flags;         /* enum conv_flag bits */
 	uint64_t tsc;
 	uint64_t ip, addr;
@@ -110,6 +116,7 @@ struct ptd_chunk {
 	size_t q;               /* its queue */
 	uint64_t begin, end;    /* AUX bytes [begin, end) */
 	uint64_t tsc;           /* its first PSB's time: the order of decoding */
+	size_t psb;             /* its first PSB: its queue's psbs[] index */
 	bool first, last;       /* the queue's first, last chunk */
 	enum ptd_chunk_state state;
 	struct ptd_sample *s;   /* its samples (owned; freed once converted) */
@@ -125,6 +132,47 @@ struct ptd_ctc {
 	unsigned shift;                /* the MTC period: an MTC holds CTC >> SHIFT */
 	uint32_t n, d;                 /* TSC:CTC = N / D; D 0: MTC and TMA change no time */
 	uint64_t mult;                 /* N / D where whole, else 0 */
+	double max_nonturbo;           /* AUXTRACE_INFO's max_non_turbo_ratio (0: none): the
+	                                * TSC ticks of a cycle at a CBR are it / CBR (CYC) */
+};
+
+/* perf's time of a queue's packets so far (pttime.c): decoder->timestamp
+ * and what it is computed from. */
+struct pttime {
+	const struct ptd_ctc *ctc;     /* the queue's decoder's */
+	const uint8_t *data;           /* the queue's AUX data, LEN bytes (the CYC ratio's
+	                                * lookahead reads to the buffer's end) */
+	uint64_t len;
+	uint64_t ref;                  /* the AUX buffer's reference time (its TSC) */
+	uint64_t time;                 /* perf's decoder->timestamp (0: no TSC yet) */
+	uint64_t tsc;                  /* the last TSC packet's */
+	/* MTC (perf's intel_pt_calc_tma(), intel_pt_calc_mtc_timestamp()) */
+	bool have_tma;                 /* a TMA since it */
+	bool fixup_mtc;                /* LAST_MTC lacks the bits a TMA cannot give (an
+	                                * MTC period above 8): the next MTC's */
+	uint32_t last_mtc;
+	uint64_t ctc_time, ctc_delta;  /* the TSC of the TMA's last CTC tick, CTC ticks since */
+	/* CYC (perf's intel_pt_calc_cyc_timestamp(), intel_pt_calc_cyc_to_tsc()) */
+	enum pt_packet_type last, prev; /* the type of the last packet (PAD aside), and
+	                                 * of the one before it */
+	uint64_t cyc_ref;              /* the time of the TSC or MTC right after a CYC,
+	                                * or of a CBR of another ratio */
+	uint64_t cycles;               /* CYC cycles since then */
+	bool have_calc;                /* CALC: TSC ticks a cycle, from the MTCs after */
+	double calc;
+	unsigned cbr;                  /* the last CBR packet's ratio, 0: none */
+	double cbr_cyc;                /* TSC ticks a cycle at CBR */
+};
+
+/* From TSC on, a queue's code is that of process PROC (ptdecode procs[]
+ * index; PTD_NO_WALK: task PID maps none): a CPU's queue walks the code of
+ * the task the CPU runs once perf has processed the side-band up to the
+ * queue's time (ptdecode.c's cpu_tasks()). */
+struct ptd_task {
+	uint64_t tsc;
+	int32_t pid;
+	uint16_t proc;
+	const struct ptd_proc *p;      /* procs[PROC] (NULL: none) */
 };
 
 struct ptd_queue {
@@ -137,11 +185,16 @@ struct ptd_queue {
 	const uint8_t *data;           /* DATA_LEN bytes, in MAP */
 	void *map;                     /* the file mapped from MAP_OFF, MAP_LEN bytes */
 	uint64_t map_off, map_len;
-	struct ptd_proc *proc;
+	struct ptd_proc *proc;         /* a thread's: its process; a CPU's: that of the
+	                                * task it runs now (NULL: none with code) */
+	struct ptd_task *tasks;        /* the processes its code is walked in, by TSC */
+	size_t ntasks;
 	const struct ptd_ctc *ctc;     /* the decoder's */
 	uint64_t *psbs;                /* offsets of the PSBs of DATA, ascending */
 	uint64_t *psb_ends;            /* the end of each PSB+ (past PSBEND) */
 	uint64_t *psb_tscs;            /* the TSC of each PSB+ (0: none) */
+	struct pttime *psb_times;      /* perf's time just before each PSB; NULL where the
+	                                * data has no CYC (a PSB+ sets all the rest) */
 	size_t npsbs;
 	size_t chunk0, nchunks;        /* its chunks: d->chunks[chunk0 ...] */
 	size_t cur_chunk, cur_pos;     /* the next sample: in chunk cur_chunk */
@@ -201,6 +254,7 @@ struct ptdecode {
 	size_t ahead, ahead_max;       /* chunks decoded and not yet converted */
 	struct ptd_buffer { struct ptd_sample *s; size_t cap; } pool[PTD_POOL];  /* for reuse */
 	size_t npool;
+	struct pt_image **images;      /* each process's image (the converter's thread's) */
 	struct ptd_worker {
 		pthread_t thread;
 		struct ptdecode *d;
@@ -263,8 +317,12 @@ struct ptd_thread *ptimage_thread(struct ptdecode *d, int32_t tid);
 void ptimage_idle_comm(struct ptd_thread *t);
 
 /* The processes, threads and maps as the side-band leaves them, each
- * queue's process and image. Returns 0, 1 with a reason, or -ENOMEM. */
+ * thread's queue's process and image. Returns 0, 1 with a reason, or
+ * -ENOMEM. */
 int ptimage_setup(struct ptdecode *d, char *why, size_t len);
+
+/* The procs[] index of process PID when it maps code, else PTD_NO_WALK. */
+uint16_t ptimage_proc_index(const struct ptdecode *d, int32_t pid);
 
 /* The bytes at IP in process P (up to 16, their number in *N), or NULL.
  * *MAP (NULL or one of P's maps): where IP is looked for first, then the
@@ -280,11 +338,25 @@ struct ptd_sym_hit *ptimage_resolve(struct ptd_proc *p, uint64_t ip);
 /* Frees the threads, processes and files. */
 void ptimage_free(struct ptdecode *d);
 
+/* pttime.c */
+
+/* The 7-byte TSC T given the top byte of REF, the nearer of the two ways
+ * across a wrap (perf's intel_pt_8b_tsc()). */
+uint64_t pttime_8b(uint64_t t, uint64_t ref);
+
+/* Applies packet P (just read by PD, a packet decoder over T->data) to T.
+ * Returns true when P is a timing packet (TSC, TMA, MTC, CBR, CYC), which
+ * no branch takes. *AHEAD: a packet decoder of T->data for the CYC ratio's
+ * lookahead, made here when first needed (the caller frees it). */
+bool pttime_packet(struct pttime *t, const struct pt_packet *p, const struct pt_packet_decoder *pd,
+		   struct pt_packet_decoder **ahead);
+
 /* ptblock.c */
 
-/* Decodes chunk C of queue Q with IMAGE (Q's process's, or a copy of it
- * for another thread) into C->s; C->failed and C->why when the decoder met
- * something perf would read otherwise (or memory ran out). */
-void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *image);
+/* Decodes chunk C of queue Q into C->s, walking the code of each process
+ * of Q->tasks in IMAGES[its procs[] index] (the processes' images, or the
+ * calling thread's copies of them); C->failed and C->why when the decoder
+ * met something perf would read otherwise (or memory ran out). */
+void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *const *images);
 
 #endif

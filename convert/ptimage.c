@@ -26,7 +26,6 @@
 #define REC_MMAP 1
 #define REC_COMM 3
 #define REC_FORK 7
-#define REC_ITRACE_START 12
 #define REC_MMAP2 10
 #define PROT_EXEC_BIT 4u
 
@@ -251,30 +250,12 @@ static int add_map(struct ptdecode *d, const struct ptd_sb *s, char *why, size_t
 	return 0;
 }
 
-/* The traced process, or NULL; the number of candidates in *N: the
- * processes the ITRACE_START records name (the tasks the intel_pt event
- * started in), else those with executable mappings. */
-static struct ptd_proc *the_process(struct ptdecode *d, size_t *n)
+uint16_t ptimage_proc_index(const struct ptdecode *d, int32_t pid)
 {
-	struct ptd_proc *p = NULL;
-	int32_t pid = -1;
-
-	*n = 0;
-	for (size_t i = 0; i < d->nsbs; i++)
-		if (d->sbs[i].type == REC_ITRACE_START && d->sbs[i].pid != pid) {
-			if (pid != -1) {
-				*n = 2;
-				return NULL;
-			}
-			pid = d->sbs[i].pid;
-			*n = 1;
-		}
-	for (size_t i = 0; i < d->nprocs; i++)
-		if (pid == -1 ? d->procs[i]->nmaps > 0 : d->procs[i]->pid == pid) {
-			p = d->procs[i];
-			*n += pid == -1;
-		}
-	return *n == 1 && p && p->nmaps ? p : NULL;
+	for (size_t i = 0; i < d->nprocs && i < PTD_NO_WALK; i++)
+		if (d->procs[i]->pid == pid && d->procs[i]->nmaps)
+			return (uint16_t)i;
+	return PTD_NO_WALK;
 }
 
 /* Sets up the processes, threads and maps as they are at the AUX data's
@@ -307,17 +288,8 @@ int ptimage_setup(struct ptdecode *d, char *why, size_t len)
 		struct ptd_queue *q = &d->queues[i];
 		struct ptd_thread *t;
 
-		if (q->cpu_thread) {
-			/* a CPU's queue runs the threads of the traced process, one
-			 * image for all (several would change under the decoder) */
-			size_t n;
-
-			q->proc = the_process(d, &n);
-			if (!q->proc)
-				return ptdata_why(why, len, "per-CPU AUX queues of %zu traced "
-						  "processes", n);
-			continue;
-		}
+		if (q->cpu_thread)
+			continue;	/* a CPU's: the process of the task it runs */
 		t = ptimage_thread(d, q->tid);
 		if (!t)
 			return -ENOMEM;

@@ -362,6 +362,7 @@ static void write_marker(struct conv *c, const struct recording *r, const struct
 	if (t) {
 		if (!t->named)
 			conv_thread_name(c, t, (struct conv_span){ NULL, 0 });
+		conv_chain_release(c, t);	/* after the chain held before it */
 		conv_emit_instant(c, t, ev.name, v->ts, args, n);
 	}
 	if (conv_triggers_track(c, v->pid, r ? recording_comm(r, v->pid) : NULL, &ev.process_koid,

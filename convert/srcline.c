@@ -12,6 +12,7 @@
 
 #include "array.h"
 #include "binaries.h"
+#include "demangle.h"
 #include "diag.h"
 #include "hash.h"
 #include "perfdata.h"
@@ -42,7 +43,15 @@ struct sl_sym {
 				 * signature); owned, or NULL */
 	const char *signature;  /* of a name in perf's form: the whole demangled
 				 * name, with its parameter list (another entry's
-				 * NAME); NULL for a name not demangled */
+				 * NAME), or a Rust name with its hash; NULL for a
+				 * name not demangled */
+	bool hashed;            /* SIGNATURE is a Rust name with its hash: one
+				 * function's alone, compared whole */
+	const char *file;       /* a local symbol's source file (its STT_FILE's
+				 * name, in the string table), or NULL */
+	char *scoped;           /* "NAME [FILE]" when several symbols of a name
+				 * not demangled are named apart (srcline_signature);
+				 * owned, or NULL */
 	uint64_t addr;          /* st_value */
 };
 
@@ -270,14 +279,15 @@ static void perf_demangled_form(char *d)
 		memmove(d, space + 1, strlen(space + 1) + 1);
 }
 
-/* Adds NAME at ADDR to D's symbols; DEMANGLED (owned, or NULL) is NAME
- * when it was demangled, SIGNATURE its whole demangled name (or NULL).
+/* Adds symbol Y (its NAME at ADDR; DEMANGLED, owned or NULL, is NAME when
+ * it was demangled; SIGNATURE, HASHED, FILE: sl_sym) to D's symbols.
  * Returns the entry's name (an earlier entry's when .symtab and .dynsym
- * both have it), or NULL on out-of-memory. */
-static const char *add_sym(struct sl_dso *d, const char *name, char *demangled,
-			   const char *signature, uint64_t addr)
+ * both have it), or NULL on out-of-memory (DEMANGLED then freed). */
+static const char *add_sym(struct sl_dso *d, struct sl_sym y0)
 {
-	uint64_t key = hash_bytes(name, strlen(name));
+	const char *name = y0.name;
+	char *demangled = y0.demangled;
+	uint64_t addr = y0.addr, key = hash_bytes(name, strlen(name));
 	struct sl_sym *y;
 	size_t probe = 0;
 	uint32_t k;
@@ -294,14 +304,47 @@ static const char *add_sym(struct sl_dso *d, const char *name, char *demangled,
 		free(demangled);
 		return NULL;
 	}
-	d->syms[d->nsyms++] = (struct sl_sym){ .name = name, .demangled = demangled,
-					       .signature = signature, .addr = addr };
+	d->syms[d->nsyms++] = y0;
 	return name;
+}
+
+/* Adds the Rust symbol MANGLED at ADDR to D's symbols under its demangled
+ * names: perf's (PLAIN, owned: "main::crunch"), and with its hash, which
+ * tells the instances of a generic function apart ("main::crunch::h0123...",
+ * legacy; "main[5f3a]::f" v0: demangle_hashed()). Returns 0, or -1 on
+ * out-of-memory. */
+static int add_rust(struct sl_dso *d, const char *mangled, char *plain, uint64_t addr)
+{
+	char buf[1024], *hashed;
+	const char *sig;
+
+	if (!demangle_hashed(mangled, buf, sizeof(buf)))
+		return add_sym(d, (struct sl_sym){ .name = plain, .demangled = plain,
+						   .addr = addr }) ? 0 : -1;
+	if (!(hashed = strdup(buf)) ||
+	    !(sig = add_sym(d, (struct sl_sym){ .name = hashed, .demangled = hashed, .addr = addr }))) {
+		free(plain);
+		return -1;
+	}
+	return add_sym(d, (struct sl_sym){ .name = plain, .demangled = plain, .signature = sig,
+					   .hashed = true, .addr = addr }) ? 0 : -1;
+}
+
+/* Is MANGLED a Rust legacy symbol: an Itanium nested name whose last
+ * part is its hash, "17h" and 16 hex digits ("_ZN4main6crunch17h...E")? */
+static bool rust_legacy(const char *mangled)
+{
+	size_t n = strlen(mangled);
+
+	return n > 24 && !strncmp(mangled, "_ZN", 3) && mangled[n - 1] == 'E' &&
+	       !strncmp(mangled + n - 20, "17h", 3) &&
+	       strspn(mangled + n - 17, "0123456789abcdef") == 16;
 }
 
 /* Adds the C++ or Rust symbol MANGLED at ADDR to D's symbols under its
  * demangled names: perf's form, and the whole signature when it differs
- * (an overload's: "app::load(int)"). Returns 0, or -1 on out-of-memory. */
+ * (an overload's: "app::load(int)"; a Rust function's: add_rust()).
+ * Returns 0, or -1 on out-of-memory. */
 static int add_demangled(struct sl_dso *d, const char *mangled, uint64_t addr)
 {
 	char *full = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI), *base;
@@ -309,6 +352,8 @@ static int add_demangled(struct sl_dso *d, const char *mangled, uint64_t addr)
 
 	if (!full)
 		return 0;
+	if (mangled[1] == 'R' || rust_legacy(mangled))
+		return add_rust(d, mangled, full, addr);	/* no parameter list */
 	base = strdup(full);
 	if (!base) {
 		free(full);
@@ -318,21 +363,26 @@ static int add_demangled(struct sl_dso *d, const char *mangled, uint64_t addr)
 	if (!strncmp(full, "transaction clone for ", 22) ||
 	    !strncmp(full, "non-transaction clone for ", 26)) {
 		free(full);	/* a copy of a function (-fgnu-tm), no overload of it */
-		return add_sym(d, base, base, NULL, addr) ? 0 : -1;
+		return add_sym(d, (struct sl_sym){ .name = base, .demangled = base,
+						   .addr = addr }) ? 0 : -1;
 	}
-	if (strcmp(full, base) && !(sig = add_sym(d, full, full, NULL, addr))) {
+	if (strcmp(full, base) &&
+	    !(sig = add_sym(d, (struct sl_sym){ .name = full, .demangled = full, .addr = addr }))) {
 		free(base);
 		return -1;
 	}
 	if (!sig)
 		free(full);
-	return add_sym(d, base, base, sig, addr) ? 0 : -1;
+	return add_sym(d, (struct sl_sym){ .name = base, .demangled = base, .signature = sig,
+					   .addr = addr }) ? 0 : -1;
 }
 
-/* Calls FN(NAME, ADDRESS, ARG) for each defined, named function symbol of
- * ELF's symbol tables (.symtab and .dynsym) until FN returns nonzero.
- * Returns that, or 0. */
-static int each_func_sym(Elf *elf, int (*fn)(const char *, uint64_t, void *), void *arg)
+/* Calls FN(NAME, ADDRESS, FILE, ARG) for each defined, named function
+ * symbol of ELF's symbol tables (.symtab and .dynsym) until FN returns
+ * nonzero; FILE is a local symbol's source file (the STT_FILE symbol
+ * before it, in the string table), else NULL. Returns that, or 0. */
+static int each_func_sym(Elf *elf, int (*fn)(const char *, uint64_t, const char *, void *),
+			 void *arg)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -343,28 +393,35 @@ static int each_func_sym(Elf *elf, int (*fn)(const char *, uint64_t, void *), vo
 		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
 		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
 			continue;
+		const char *file = NULL;
+
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *name;
 			int r;
 
-			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF ||
-			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+			if (!gelf_getsym(data, (int)i, &sym))
 				continue;
-			if ((r = fn(name, sym.st_value, arg)))
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (GELF_ST_TYPE(sym.st_info) == STT_FILE)
+				file = name && *name ? name : NULL;
+			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
+			    !name || !*name)
+				continue;
+			if ((r = fn(name, sym.st_value,
+				    GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : NULL, arg)))
 				return r;
 		}
 	}
 	return 0;
 }
 
-/* each_func_sym()'s callback: adds NAME at ADDR to dso ARG's table. */
-static int add_func_sym(const char *name, uint64_t addr, void *arg)
+/* each_func_sym()'s callback: adds NAME at ADDR of FILE to dso ARG's table. */
+static int add_func_sym(const char *name, uint64_t addr, const char *file, void *arg)
 {
 	struct sl_dso *d = arg;
 
-	if (!add_sym(d, name, NULL, NULL, addr) ||
+	if (!add_sym(d, (struct sl_sym){ .name = name, .file = file, .addr = addr }) ||
 	    ((!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2)) && add_demangled(d, name, addr)))
 		return -1;
 	return 0;
@@ -377,19 +434,21 @@ static int read_syms(struct sl_dso *d, Elf *elf)
 	return each_func_sym(elf, add_func_sym, d);
 }
 
-/* each_func_sym()'s callback: 1 for a C++ function. */
-static int cxx_func_sym(const char *name, uint64_t addr, void *arg)
+/* each_func_sym()'s callback: 1 for a C++ or Rust function, or a local
+ * one of a source file. */
+static int named_alike_sym(const char *name, uint64_t addr, const char *file, void *arg)
 {
 	(void)addr, (void)arg;
-	return !strncmp(name, "_Z", 2);
+	return file || !strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2);
 }
 
-/* Does ELF define a C++ function (a "_Z" symbol), whose name may be
- * several overloads'? Read without allocating: a C binary's symbols are
- * read only for its lines. */
-static bool has_cxx_functions(Elf *elf)
+/* May ELF define functions perf names alike: C++ or Rust functions ("_Z"
+ * or "_R" symbols: overloads, generic instances), or local functions (C
+ * static functions of one name in two files)? Read without allocating: a
+ * stripped binary's symbols are read only for its lines. */
+static bool has_named_alike(Elf *elf)
 {
-	return each_func_sym(elf, cxx_func_sym, NULL) == 1;
+	return each_func_sym(elf, named_alike_sym, NULL) == 1;
 }
 
 /* Does ELF hold a DWARF line table (not an empty NOBITS stub)? */
@@ -458,15 +517,15 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 }
 
 /* Reads D's symbols (opened: DSO_OK or DSO_NODEBUG) the first time: for
- * its lines (LINES), or to name overloads, which only a binary with C++
- * functions has. Returns false when D has none to read, or out of memory
+ * its lines (LINES), or to name overloads and generic instances, which
+ * only a binary with C++ or Rust functions has. Returns false when D has none to read, or out of memory
  * (D's state then DSO_NOMEM). */
 static bool dso_syms(struct sl_dso *d, bool lines)
 {
 	if (d->syms_read)
 		return true;
-	if (!lines && !has_cxx_functions(d->elf) &&
-	    !(d->debug_elf && has_cxx_functions(d->debug_elf)))
+	if (!lines && !has_named_alike(d->elf) &&
+	    !(d->debug_elf && has_named_alike(d->debug_elf)))
 		return false;
 	d->syms_read = true;
 	if (read_syms(d, d->elf) || (d->debug_elf && read_syms(d, d->debug_elf))) {
@@ -557,18 +616,45 @@ static const char *overload_key(const char *sig, size_t *len)
 	return p;
 }
 
-static bool same_function(const char *a, const char *b)
+/* Are symbols A and B of one name (sl_sym) one function? A name not
+ * demangled (C's) is one symbol's, as is a Rust name with its hash; C++
+ * ones are one function's when their signatures are but for a clone's
+ * suffix. */
+static bool same_function(const struct sl_sym *a, const struct sl_sym *b)
 {
 	size_t n, m;
-	const char *ka = overload_key(a, &n), *kb = overload_key(b, &m);
+	const char *ka, *kb;
 
+	if (!a->signature || !b->signature)
+		return a->addr == b->addr;
+	if (a->hashed || b->hashed)
+		return !strcmp(a->signature, b->signature);
+	ka = overload_key(a->signature, &n);
+	kb = overload_key(b->signature, &m);
 	return n == m && !strncmp(ka, kb, n);
+}
+
+/* The name of C symbol Y among others of its name (a static function of a
+ * source file): "NAME [FILE]", "NAME [global]" for the one not local;
+ * owned by Y. NULL when out of memory. */
+static const char *scoped_name(struct sl_sym *y)
+{
+	const char *file = y->file ? strrchr(y->file, '/') : NULL;
+	size_t n;
+
+	if (y->scoped)
+		return y->scoped;
+	file = file ? file + 1 : y->file ? y->file : "global";
+	n = strlen(y->name) + strlen(file) + 4;
+	if ((y->scoped = malloc(n)))
+		snprintf(y->scoped, n, "%s [%s]", y->name, file);
+	return y->scoped;
 }
 
 int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const char *sym,
 		      size_t symlen, uint64_t start, bool linked, const char **signature)
 {
-	const char *first = NULL, *agree = NULL;
+	struct sl_sym *first = NULL, *agree = NULL;
 	bool overloaded = false, ambiguous = false;
 	struct sl_dso *d;
 	uint64_t key = hash_bytes(sym, symlen);
@@ -586,23 +672,27 @@ int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const c
 	if (!dso_syms(d, false))
 		return d->state == DSO_NOMEM ? -ENOMEM : 0;
 	while ((k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE) {
-		const struct sl_sym *y = &d->syms[k];
+		struct sl_sym *y = &d->syms[k];
 
-		if (!y->signature || strncmp(y->name, sym, symlen) || y->name[symlen])
+		/* perf's names: C++ and Rust ones with their signatures, and
+		 * names not demangled (C's) */
+		if ((!y->signature && y->demangled) || strncmp(y->name, sym, symlen) ||
+		    y->name[symlen])
 			continue;
 		if (!first)
-			first = y->signature;
-		overloaded |= !same_function(first, y->signature);
+			first = y;
+		overloaded |= !same_function(first, y);
 		if (linked ? y->addr != start : !start || (start - y->addr) % SRCLINE_PAGE)
 			continue;
-		ambiguous |= agree && !same_function(agree, y->signature);
-		if (!agree || strlen(y->signature) < strlen(agree))
-			agree = y->signature;	/* the function itself before a clone */
+		ambiguous |= agree && !same_function(agree, y);
+		if (!agree || (y->signature && strlen(y->signature) < strlen(agree->signature)))
+			agree = y;	/* the function itself before a clone */
 	}
 	if (!overloaded)
 		return 0;
-	*signature = ambiguous ? NULL : agree;
-	return 1;
+	*signature = ambiguous || !agree ? NULL : agree->signature ? agree->signature :
+		     scoped_name(agree);
+	return *signature || ambiguous || !agree ? 1 : -ENOMEM;
 }
 
 /* The line-table row of ADDR in DW: its CU from .debug_aranges, else by
@@ -790,8 +880,10 @@ void srcline_free(struct srcline *s)
 		return;
 	for (struct sl_dso *d = s->dsos, *dn; d; d = dn) {
 		dn = d->next;
-		for (size_t i = 0; i < d->nsyms; i++)
+		for (size_t i = 0; i < d->nsyms; i++) {
 			free(d->syms[i].demangled);
+			free(d->syms[i].scoped);
+		}
 		free(d->syms);
 		hash_index_free(&d->sym_index);
 		for (size_t i = 0; i < d->naddrs; i++)

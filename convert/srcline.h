@@ -65,13 +65,16 @@ int srcline_lookup(struct srcline *s, const char *dso, size_t dsolen, const char
  * Whether function SYM (SYMLEN bytes, perf's name: demangled without its
  * parameter list) of binary DSO (as srcline_lookup takes it) is one of
  * several overloads in that binary: C++ functions whose names differ only
- * in their parameter lists ("app::load(int)", "app::load(double)"), which
- * perf names alike. START is where the symbol starts: with LINKED, its
+ * in their parameter lists ("app::load(int)", "app::load(double)"), or
+ * Rust functions whose names differ only in their hashes (the instances
+ * of a generic function, legacy mangling: "main::crunch::h0123456789abcdef";
+ * a crate linked twice, v0: "mycrate[5f3a]::f"), which perf names alike.
+ * START is where the symbol starts: with LINKED, its
  * address in the binary (st_value, exact); else in the traced process
  * (perf's ip - symoff, agreeing modulo a page as srcline_lookup checks; 0:
  * unknown). Returns 0 when SYM is no overloaded name there (or the binary
  * cannot be read: not found, changed, not ELF); 1 with *SIGNATURE the
- * whole demangled name of the overload at START (owned by S, valid until
+ * whole demangled name of the overload at START (a Rust one's with its hash) (owned by S, valid until
  * srcline_free), or NULL when none, or several, agree with START; -ENOMEM.
  */
 int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const char *sym,

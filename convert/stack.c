@@ -301,7 +301,7 @@ void conv_offcpu_begin(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       const struct conv_offcpu *off)
 {
 	size_t depth = t->depth + t->gap_open;
-	struct fxt_arg args[4];
+	struct fxt_arg args[5];
 	unsigned n = 0;
 
 	if (t->offcpu_open || (depth && too_deep(t, depth)))
@@ -318,6 +318,10 @@ void conv_offcpu_begin(struct conv *c, struct conv_thread *t, uint64_t ts,
 	if (off->kernel_function)
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING,
 			.name = c->s_kernel_function, .str = off->kernel_function };
+	if (off->tracer)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING, .name = c->s_tracer,
+					      .str = off->tracer };
+	t->offcpu_tracer = off->tracer != 0;
 	if (depth + 1 > t->seg_levels)
 		t->seg_levels = (unsigned)depth + 1;
 	conv_emit_slice_begin(c, t, c->s_offcpu, ts, args, n);
@@ -333,6 +337,8 @@ void conv_offcpu_end(struct conv *c, struct conv_thread *t, uint64_t ts)
 	if (ts < t->offcpu_since)
 		ts = t->offcpu_since;
 	t->offcpu_ns += ts - t->offcpu_since;
+	if (t->offcpu_tracer)
+		t->tracer_ns += ts - t->offcpu_since;
 	conv_emit_end(c, t, c->s_offcpu, ts);
 }
 

@@ -226,6 +226,8 @@ struct conv_offcpu {
 					* the kernel chain names it) */
 	fxt_string_id syscall;         /* the system call it blocked in, or 0 */
 	fxt_string_id kernel_function; /* the kernel function it blocked in, or 0 */
+	fxt_string_id tracer;          /* the tracer's own work it blocked in (offcpu.c
+					* tracer_work[]), or 0 */
 };
 
 /* One thread: its identity, stack, segment and sampled-chain state. */
@@ -279,6 +281,9 @@ struct conv_thread {
 	 * the last switch back in) showed at SEEN_TS. */
 	bool seen;
 	uint64_t seen_ts;              /* ns */
+	bool seen_switch;              /* SEEN_TS is the switch back in (or the end)
+					* of an off-CPU stretch: its frames were known
+					* then, not sampled for a period after it */
 	uint64_t period_ns;            /* sampling period: the period column when it is
 					* time, else the median spacing; 0: unknown */
 	uint64_t spacing[CONV_SPACINGS];   /* recent spacings of on-CPU samples, ns */
@@ -294,6 +299,18 @@ struct conv_thread {
 	struct conv_offcpu held_off;
 	struct conv_site *held;        /* owned */
 	size_t nheld, capheld;
+
+	/* A chain cut at a loop (its outermost frame conv_func_is_loop's)
+	 * held by chain.c until the thread's next call chain tells which of
+	 * the open frames it ran under (docs/design.md "A chain cut at a
+	 * loop"): a sample (LOOP_SWITCH false) or a switch out for LOOP_OFF
+	 * at LOOP_TS, with the frames LOOP (innermost first), and the switch
+	 * back in at LOOP_IN_TS when LOOP_IN. */
+	bool loop_held, loop_switch, loop_in, loop_callchain;
+	uint64_t loop_ts, loop_in_ts, loop_period_ns;   /* ns */
+	struct conv_offcpu loop_off;
+	struct conv_site *loop;        /* owned */
+	size_t nloop, caploop;
 
 	/* Measured calls (chain.c): [mnext, mend) in conv.mcalls are the thread's
 	 * not drawn yet, found at its first sample (mlooked). */
@@ -326,6 +343,8 @@ struct conv_thread {
 	uint64_t first_ts;             /* ns, the thread's first time */
 	uint64_t nsamples;             /* sampled call chains drawn */
 	uint64_t offcpu_ns, nosamples_ns;
+	uint64_t tracer_ns;            /* of OFFCPU_NS, blocked in the tracer's own work */
+	bool offcpu_tracer;            /* the open [off-cpu] is the tracer's */
 	uint64_t unsampled_ns;         /* on the CPU before its first sample in a ring's
 					* snapshot: [before the oldest sample] (chain.c) */
 	unsigned sampled_input;        /* the conv.input_no of its last sample; 0: none */
@@ -411,7 +430,7 @@ struct conv {
 
 	fxt_string_id s_addr, s_inferred, s_untraced, s_syscall, s_ip, s_symbol,
 		s_period, s_cpufreq, s_mhz;
-	fxt_string_id s_offcpu, s_nosamples, s_before_samples, s_state, s_prev_state, s_kernel_function,
+	fxt_string_id s_offcpu, s_nosamples, s_before_samples, s_state, s_prev_state, s_kernel_function, s_tracer,
 		s_syscall_arg, s_preempted, s_blocked, s_dso, s_tid;
 
 	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
@@ -427,6 +446,9 @@ struct conv {
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
 	uint64_t loop_chains;          /* loops cut out of chains (chaincheck.c) */
+	const struct conv_func *loop_past;   /* the named frame inside the first loop
+					      * drawn (chaincheck.c): where the walk lost
+					      * its way */
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */

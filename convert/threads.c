@@ -249,6 +249,7 @@ void conv_threads_free(struct conv *c)
 		free(t->comm);
 		free(t->pending);
 		free(t->held);
+		free(t->loop);
 		free(t->stack);
 		free(t->early_errors);
 		free(t->cut_open);

@@ -184,6 +184,7 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
 #define FXT_OFFCPU_PREEMPTED "preempted"
 #define FXT_OFFCPU_SYSCALL "syscall"              /* the system call it blocked in */
 #define FXT_OFFCPU_KERNEL_FUNCTION "kernel_function"   /* where in the kernel */
+#define FXT_OFFCPU_TRACER "tracer"                /* the tracer's own work it waited for */
 
 /* A measured call's slice (--measure: exact entry and return, not sampled)
  * carries the arguments FXT_MEASURED_ARG = true and its whole duration

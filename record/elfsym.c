@@ -225,7 +225,9 @@ static int find_cb(const struct rec_sym *s, void *arg)
 	struct find *fd = arg;
 	int i;
 
-	if (fd->exact ? strcmp(s->name, fd->name) : !demangled_matches(s->name, s->demangled, fd->name))
+	/* by name with or without perf's symbol version ("clock_nanosleep@GLIBC_2.2.5") */
+	if (fd->exact ? !symbol_version_matches(s->name, strlen(s->name), fd->name, strlen(fd->name)) :
+			!demangled_matches(s->name, s->demangled, fd->name))
 		return 0;
 	if (!fd->exact && cold_part(s->name) && strcmp(s->demangled, fd->name))
 		return 0;   /* unless the name is the clone's own, in full */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diag.h"
 #include "numparse.h"
 #include "run.h"
 
@@ -53,21 +54,76 @@ int rec_event_parse(const char *spec, struct rec_event *ev)
 	return 0;
 }
 
+bool rec_event_tracepoint(const struct rec_event *ev)
+{
+	unsigned n = ev->name_len;
+
+	return ev->spec[n - 1] != '/' && memchr(ev->spec, ':', n);
+}
+
+bool rec_event_own_sampling(const struct rec_event *ev)
+{
+	char name[160];
+
+	snprintf(name, sizeof(name), ",%.*s", (int)ev->name_len, ev->spec);
+	for (char *p = name; *p; p++)
+		if (*p == '/')
+			*p = ',';
+	return strstr(name, ",period=") || strstr(name, ",freq=");
+}
+
+char *rec_event_sampling(const struct rec_event *ev, char *buf, size_t size)
+{
+	if (rec_event_own_sampling(ev))
+		snprintf(buf, size, "as its terms say");
+	else if (ev->period > 1)
+		snprintf(buf, size, "every %llu%s event", (unsigned long long)ev->period,
+			 ev->period % 10 == 1 && ev->period % 100 != 11 ? "st" :
+			 ev->period % 10 == 2 && ev->period % 100 != 12 ? "nd" :
+			 ev->period % 10 == 3 && ev->period % 100 != 13 ? "rd" : "th");
+	else if (ev->period == 1 || rec_event_tracepoint(ev))
+		snprintf(buf, size, "every event");
+	else
+		snprintf(buf, size, "about %d times a second", REC_EVENT_FREQ);
+	return buf;
+}
+
+void rec_events_say(const struct rec_opts *o)
+{
+	for (int i = 0; i < o->nevents; i++) {
+		const struct rec_event *ev = &o->events[i];
+		char how[64];
+		bool freq = !ev->period && !rec_event_tracepoint(ev) && !rec_event_own_sampling(ev);
+
+		diag_info("--event %s: sampled %s%s%.*s%s", ev->spec,
+			  rec_event_sampling(ev, how, sizeof(how)),
+			  freq ? " (perf picks each sample's period, its \"period\" argument; "
+				 "--event " : "",
+			  freq ? (int)ev->name_len : 0, ev->spec, freq ? "/N samples every Nth)" : "");
+	}
+}
+
 int rec_event_arg(const struct rec_event *ev, bool overwrite, bool kernel, char *buf,
 		  size_t size)
 {
 	const char *s = ev->spec;
 	unsigned n = ev->name_len;
 	bool pmu = s[n - 1] == '/';	/* PMU/TERMS/: ours go inside */
-	bool tracepoint = !pmu && memchr(s, ':', n);
+	bool tracepoint = rec_event_tracepoint(ev);
 	const char *sel = kernel || tracepoint ? "" : "u";
-	char terms[48];
+	char terms[64];
 	int len;
 
-	/* "%.0llu" of 0 prints nothing: no period term */
-	snprintf(terms, sizeof(terms), "%s%.0llu%s%s", ev->period ? "period=" : "",
-		 (unsigned long long)ev->period, ev->period && overwrite ? "," : "",
-		 overwrite ? "overwrite" : "");
+	/* the sampling always said: perf's defaults given explicitly */
+	if (rec_event_own_sampling(ev))
+		snprintf(terms, sizeof(terms), "%s", overwrite ? "overwrite" : "");
+	else if (ev->period || tracepoint)
+		snprintf(terms, sizeof(terms), "period=%llu%s",
+			 (unsigned long long)(ev->period ? ev->period : 1),
+			 overwrite ? ",overwrite" : "");
+	else
+		snprintf(terms, sizeof(terms), "freq=%d%s", REC_EVENT_FREQ,
+			 overwrite ? ",overwrite" : "");
 	if (pmu)
 		len = snprintf(buf, size, "%.*s%s%s/%s", (int)n - 1, s,
 			       terms[0] && s[n - 2] != '/' ? "," : "", terms, sel);

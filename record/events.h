@@ -21,9 +21,33 @@
  */
 int rec_event_parse(const char *spec, struct rec_event *ev);
 
+/* An event without a PERIOD is sampled about REC_EVENT_FREQ times a second
+ * (perf's frequency mode: the kernel picks each sample's period, the
+ * "period" a sample carries), a tracepoint at every event (perf's own
+ * default for both, given explicitly so that no perf configuration or
+ * --perf-arg -F changes what the recording says it did). */
+#define REC_EVENT_FREQ 4000
+
+/* Writes how EV is sampled into BUF (SIZE bytes): "every 50th event",
+ * "every event" (a tracepoint), "about 4000 times a second". Returns BUF. */
+char *rec_event_sampling(const struct rec_event *ev, char *buf, size_t size);
+
+/* Says on stderr (diag_info) how each event of O is sampled, one line each:
+ * "--event page-faults: sampled about 4000 times a second (...)". */
+void rec_events_say(const struct rec_opts *o);
+
+/* Whether EV's PMU/TERMS/ form sets its own sampling (a period= or freq=
+ * term, perf's -e syntax), which the recorder then leaves alone. */
+bool rec_event_own_sampling(const struct rec_event *ev);
+
+/* Whether EV is a tracepoint (SYSTEM:NAME), whose every event is sampled
+ * by default. */
+bool rec_event_tracepoint(const struct rec_event *ev);
+
 /*
  * Writes into BUF (SIZE bytes) the -e argument of perf record for EV:
- * EVENT/[period=N][,overwrite]/SEL ("NAME:SEL" without terms). OVERWRITE
+ * EVENT/period=N|freq=REC_EVENT_FREQ[,overwrite]/SEL (period=1 for a
+ * tracepoint without a PERIOD). OVERWRITE
  * puts it in an overwritable ring (sampling snapshots); KERNEL also samples
  * the kernel (else SEL is "u"; a tracepoint gets no SEL). Returns the length
  * written, or -E2BIG when it does not fit.

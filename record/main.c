@@ -660,7 +660,7 @@ static void print_measures(const struct rec_session *s)
 		const struct hist *h = &m->st.hist;
 
 		const struct rec_slowcall *match = m->shared ? &s->slow : &m->match;
-		char thrown[80] = "", what[512];
+		char thrown[80] = "", what[512], cost[160];
 
 		snprintf(what, sizeof(what), "measured %s", m->spec);
 		if (!m->shared) {
@@ -683,10 +683,10 @@ static void print_measures(const struct rec_session *s)
 			snprintf(thrown, sizeof(thrown), " (%" PRIu64 " left by an exception, "
 				 "measured to its catch)", match->thrown);
 		diag_info("measured %s: %" PRIu64 " calls%s, %.3f ms in all; min %.3f, p50 %.3f, "
-			  "p99 %.3f, max %.3f ms (a call costs the program about %.1f us to "
-			  "measure here)", m->spec, m->st.calls, thrown, m->st.total_ns / 1e6,
+			  "p99 %.3f, max %.3f ms; measuring a call costs the program %s",
+			  m->spec, m->st.calls, thrown, m->st.total_ns / 1e6,
 			  h->min / 1e6, hist_percentile(h, 50) / 1e6, hist_percentile(h, 99) / 1e6,
-			  h->max / 1e6, s->measure_cost_ns / 1e3);
+			  h->max / 1e6, rec_measure_cost_words(s->measure_cost_ns, cost, sizeof(cost)));
 		warn_unrecorded_calls(s, what, &match->unrecorded, m->st.calls);
 	}
 }
@@ -979,6 +979,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		diag_info("would have the %s", rec_arming_describe(&arm, line, sizeof(line)));
 	}
 	diag_info("would record (%s)", rec_plan_describe(&plan, trigger, line, sizeof(line)));
+	rec_events_say(o);
 	printf("%s\n", rec_plan_format(&plan, line, sizeof(line)));
 	free_probes(s);
 	return EXIT_OK;

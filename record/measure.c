@@ -208,6 +208,9 @@ __attribute__((noinline, used)) int rec_measure_probe_target(int x)
 }
 
 /* The CPU time of this thread, ns. */
+/* Rounds of calls rec_measure_cost_ns() times, keeping the least. */
+#define COST_ROUNDS 5
+
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec t;
@@ -240,7 +243,7 @@ static uint64_t calls_cpu_ns(struct rec_trigger *t, int rounds, int n)
 
 uint64_t rec_measure_cost_ns(int uprobe_type)
 {
-	enum { ROUNDS = 5, CALLS = 100 };
+	enum { CALLS = 100 };
 	struct rec_trigger_loc loc;
 	struct rec_callexits exits = { 0 };
 	struct rec_trigger t = { 0 };
@@ -255,15 +258,26 @@ uint64_t rec_measure_cost_ns(int uprobe_type)
 			close(loc.probe_fd);
 		return 0;
 	}
-	plain = calls_cpu_ns(NULL, ROUNDS, CALLS);
+	plain = calls_cpu_ns(NULL, COST_ROUNDS, CALLS);
 	if (!rec_trigger_init(&t, REC_MECH_UPROBE, uprobe_type, loc.probe, loc.file_offset,
 			      &exits) &&
 	    rec_trigger_add_process(&t, getpid(), 0) >= 0 && !rec_trigger_enable(&t))
-		probed = calls_cpu_ns(&t, ROUNDS, CALLS);
+		probed = calls_cpu_ns(&t, COST_ROUNDS, CALLS);
 	rec_trigger_close(&t);
 	rec_callexits_free(&exits);
 	close(loc.probe_fd);
 	return probed > plain ? (probed - plain) / CALLS : 0;
+}
+
+const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size)
+{
+	if (cost_ns)
+		snprintf(buf, size, "at least %.1f us of CPU (the least of %d rounds of a "
+			 "function of the recorder's own; more under load)", cost_ns / 1e3,
+			 COST_ROUNDS);
+	else
+		snprintf(buf, size, "an unknown CPU time (the probes could not be timed here)");
+	return buf;
 }
 
 void rec_measure_close(struct rec_measure *m)

@@ -140,6 +140,15 @@ double rec_measure_load(const struct rec_measure *m, uint64_t cost_ns, double el
  */
 uint64_t rec_measure_cost_ns(int uprobe_type);
 
+/*
+ * What a measured call costs, in words, into BUF (SIZE bytes; returns
+ * BUF): COST_NS (rec_measure_cost_ns()) is the least of its rounds on an
+ * idle function of the recorder's own, so a lower bound ("at least 9.8 us
+ * of CPU"; a program under load paid about 30); "an unknown CPU time" when
+ * 0. The one wording of every line that gives it.
+ */
+const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size);
+
 /* Closes M's probes and frees its matcher; its statistics stay. */
 void rec_measure_close(struct rec_measure *m);
 

@@ -47,8 +47,9 @@ enum rec_mechanism {
 struct rec_event {
 	const char *spec;           /* as given (points into argv) */
 	unsigned name_len;
-	uint64_t period;            /* a sample every PERIOD events; 0: perf's default
-				     * (4000 samples a second) */
+	uint64_t period;            /* a sample every PERIOD events; 0: the default
+				     * (rec_event_arg(): REC_EVENT_FREQ samples a
+				     * second, a tracepoint every one) */
 };
 #define REC_MAX_EVENTS 8
 

@@ -14,6 +14,7 @@
 
 #include "demangle.h"
 #include "escape.h"
+#include "events.h"
 #include "outpath.h"
 #include "perfdata.h"
 #include "procfs.h"
@@ -143,6 +144,33 @@ static void write_measures(FILE *f, const struct rec_session *s)
 			m->shared ? "true" : "false");
 	}
 	fputs(s->nmeasures ? "\n  ],\n" : "],\n", f);
+}
+
+/* The --event events: each as given, and how it was sampled (a period, or
+ * a frequency: events.h REC_EVENT_FREQ). */
+static void write_events(FILE *f, const struct rec_session *s)
+{
+	fputs("  \"events\": [", f);
+	for (int i = 0; i < s->o->nevents; i++) {
+		const struct rec_event *ev = &s->o->events[i];
+		char how[64];
+		bool freq = !ev->period && !rec_event_tracepoint(ev);
+
+		fprintf(f, "%s{\"spec\": ", i ? ", " : "");
+		esc_json_string(f, ev->spec);
+		fprintf(f, ", \"period\": ");
+		if (rec_event_own_sampling(ev))
+			fputs("null, \"freq\": null", f);	/* its terms' */
+		else if (freq)
+			fprintf(f, "null, \"freq\": %d", REC_EVENT_FREQ);
+		else
+			fprintf(f, "%llu, \"freq\": null",
+				(unsigned long long)(ev->period ? ev->period : 1));
+		fputs(", \"sampling\": ", f);
+		esc_json_string(f, rec_event_sampling(ev, how, sizeof(how)));
+		fputc('}', f);
+	}
+	fputs("],\n", f);
 }
 
 static void write_trigger(FILE *f, const struct rec_session *s)
@@ -400,6 +428,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 	}
 	fputs(s->nthreads ? "\n  ],\n" : "],\n", f);
 	write_trigger(f, s);
+	write_events(f, s);
 	write_measures(f, s);
 	write_arming(f, s);
 	write_hits(f, s);

@@ -15,6 +15,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "events.h"
 #include "keepbin.h"
 #include "outpath.h"
 #include "perfclock.h"
@@ -86,6 +87,7 @@ static void read_measures(struct rec_session *s, bool final)
 		struct rec_measure *m = &s->measures[i];
 		double seen = m->st.calls ? rec_now_ms() - m->first_ms : 0;
 		double load;
+		char cost[160];
 
 		rec_measure_read(m);
 		if (m->warned || !m->st.calls || (seen < 1000 + SLOW_POLL_MS && !final))
@@ -93,11 +95,12 @@ static void read_measures(struct rec_session *s, bool final)
 		m->warned = true;
 		load = rec_measure_load(m, s->measure_cost_ns, seen);
 		if (load > REC_MEASURE_LOAD)
-			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at about "
-				  "%.1f us each (measured here) take about %.0f ms of CPU a second: "
-				  "measuring it slows the program; measure a caller that is called "
-				  "less often", m->spec, m->st.first_second, seen < 1000 ? seen : 1000,
-				  s->measure_cost_ns / 1e3, load * 1000);
+			diag_warn("--measure %s: %" PRIu64 " calls in its first %.0f ms at %s "
+				  "each take at least %.0f ms of CPU a second: measuring it slows "
+				  "the program; measure a caller that is called less often", m->spec,
+				  m->st.first_second, seen < 1000 ? seen : 1000,
+				  rec_measure_cost_words(s->measure_cost_ns, cost, sizeof(cost)),
+				  load * 1000);
 	}
 }
 
@@ -282,20 +285,27 @@ static void snapshot_wanted(struct rec_session *s)
 }
 
 /* LOG, a hit that still waited for its snapshot (or the arming) when the
- * recording ended: its live line, as every hit of record.json has one, with
- * the snapshot perf's stop took for it (LOG->snapshot) as the one it took. */
-static void hit_ended(struct rec_session *s, struct rec_hit_log *log)
+ * recording ended: its live line, as every hit of record.json has one,
+ * said once the files are read, with the snapshot that holds it by the
+ * one rule (hitholder.h: LOG->snapshot, as record.json and the summary
+ * give it); TOOK: the snapshot perf's stop took for it (-1: none). */
+static void hit_ended(struct rec_session *s, struct rec_hit_log *log, int took)
 {
 	char what[80];
 
 	log->said = log->snapshot;
-	if (log->snapshot >= 0)
+	hit_words(&log->hit, what, sizeof(what));
+	if (log->snapshot >= 0 && log->snapshot == took)
 		diag_info("trigger hit %d: %s%s: the recording ended first: taking snapshot %d, "
-			  "its last", (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  "its last", (int)(log - s->hits), what,
+			  log->deferred ? " before it was armed" : "", log->snapshot);
+	else if (log->snapshot >= 0)
+		diag_info("trigger hit %d: %s%s: the recording ended first: in snapshot %d, "
+			  "which holds it", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "", log->snapshot);
 	else
 		diag_info("trigger hit %d: %s%s: the recording ended first, with no snapshot to "
-			  "hold it", (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
+			  "hold it", (int)(log - s->hits), what,
 			  log->deferred ? " before it was armed" : "");
 }
 
@@ -623,7 +633,7 @@ static int finish(struct rec_session *s)
 	bool taken = !s->o->multi_snapshot && s->nsnaps > 0;
 	double t0 = rec_now_ms();
 	struct rec_snap *sn = NULL;
-	int unfinished;
+	int unfinished, took;
 
 	if (rec_perf_clock_now(&s->end_ns))
 		s->end_ns = 0;
@@ -667,10 +677,12 @@ static int finish(struct rec_session *s)
 	 * exited, --duration, Ctrl-C): the last snapshot holds it and all before */
 	if (s->want >= 0 && s->hits[s->want].deferred && s->hits[s->want].snapshot >= 0)
 		s->snaps[s->hits[s->want].snapshot].reason = RECORD_END_TRIGGER;
-	if (s->want >= 0)
-		hit_ended(s, &s->hits[s->want]);
+	took = s->want >= 0 ? s->hits[s->want].snapshot : -1;
 	unfinished = rec_snapshot_check(s);
 	rec_snapshot_hits_held(s);
+	/* its live line names the snapshot that holds it, by the one rule */
+	if (s->want >= 0)
+		hit_ended(s, &s->hits[s->want], took);
 	if (s->o->keep_binaries)
 		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
@@ -937,6 +949,7 @@ static int arm_and_release(struct rec_session *s)
 		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
 		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
 				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	rec_events_say(s->o);
 	warn_threads_unrecorded(s);
 	return 0;
 }

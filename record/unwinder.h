@@ -6,7 +6,10 @@
  * 70 times further. But fp chains of code built without frame pointers are
  * broken (callers missing or garbage). So: fp when at least half of the
  * main binary's code (by function size) sets up frame pointers (elfsym.h),
- * else dwarf.
+ * else dwarf. A script ("#!") is judged by its interpreter, the program
+ * that runs (followed through scripts and /usr/bin/env); a shell script is
+ * a launcher (pyenv's shims) whose program is not known before it runs:
+ * judged nothing, fp, said so in the one line.
  */
 #ifndef SNAPTRACE_REC_UNWINDER_H
 #define SNAPTRACE_REC_UNWINDER_H
@@ -17,8 +20,8 @@
 
 /*
  * Picks REC_CG_FP or REC_CG_DWARF for the executable EXE and says why in WHY
- * (SIZE bytes, one line naming EXE). An executable it cannot read (or not
- * x86-64) gets fp.
+ * (SIZE bytes, one line naming EXE and, for a script, what was judged). An
+ * executable it cannot read (or not x86-64) gets fp.
  */
 enum rec_callgraph rec_callgraph_pick(const char *exe, char *why, size_t size);
 

@@ -281,16 +281,27 @@ enum agg_match agg_function_match(const char *name, const char *dso, const char 
 {
 	size_t n = demangled_base_len(name), w = demangled_base_len(wanted);
 	size_t v = symbol_unversioned_len(name, strlen(name));
+	char plain[1024], plain_wanted[1024];
+	bool apart, apart_wanted;
 
 	if (lib && *lib && !funcspec_dso_matches(dso, lib))
 		return AGG_MATCH_NONE;
 	if (!strcmp(name, wanted))
 		return AGG_MATCH_EXACT;
-	if (v < strlen(name) && !strchr(wanted, '@'))   /* clock_gettime@@GLIBC_2.17 */
-		return v == strlen(wanted) && !strncmp(name, wanted, v) ? AGG_MATCH_BASE :
-									    AGG_MATCH_NONE;
+	/* a function named apart (a Rust instance with its hash, a C static
+	 * function with its file) and perf's name of it (the binary's one
+	 * function of that name, or all of them) */
+	apart = demangled_perf_name(name, plain, sizeof(plain));
+	apart_wanted = demangled_perf_name(wanted, plain_wanted, sizeof(plain_wanted));
+	if (apart || apart_wanted)
+		return apart != apart_wanted && !strcmp(plain, plain_wanted) ? AGG_MATCH_BASE :
+										AGG_MATCH_NONE;
+	if (v < strlen(name) || symbol_unversioned_len(wanted, strlen(wanted)) < strlen(wanted))
+		return symbol_version_matches(name, strlen(name), wanted, strlen(wanted)) ?
+			AGG_MATCH_BASE : AGG_MATCH_NONE;   /* clock_gettime@@GLIBC_2.17 */
 	if (n < strlen(name) && w < strlen(wanted))
 		return AGG_MATCH_NONE;   /* two parameter lists, not the same */
+
 	return n == w && !strncmp(name, wanted, n) ? AGG_MATCH_BASE : AGG_MATCH_NONE;
 }
 
@@ -361,6 +372,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	}
 	a->slices++;
 	r->measured += f->call_ns != 0;
+	a->measured_cut += f->call_ns > dur;
 	for (uint8_t i = 0; i < f->waits.n; i++) {
 		struct agg_row *w = &a->rows[f->waits.row[i]];
 
@@ -370,8 +382,10 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	}
 	if (hist_add(&r->hist, call))
 		a->err = -ENOMEM;
+	/* a measured call counts whole, as its min, max and percentiles do,
+	 * even where the trace cut its slice; self is its time in the trace */
 	if (f->outer)
-		r->total_ns += dur;
+		r->total_ns += call;
 	r->self_ns += dur > f->child_ns ? dur - f->child_ns : 0;
 	if (t->depth)
 		t->stack[t->depth - 1].child_ns += dur;

@@ -96,7 +96,10 @@ enum agg_match {
  * binary DSO matches WANTED (demangled, with or without its parameter list;
  * demangle_name() of a mangled one) of library LIB (NULL or "": any; else
  * funcspec_dso_matches()). Two names that both have a parameter list match
- * only exactly.
+ * only exactly. A name of a function named apart (a Rust instance with its
+ * hash, a C static function with its " [FILE]": the converter's, or the
+ * user's) and perf's name of it match as AGG_MATCH_BASE
+ * (demangled_perf_name()); two names apart only exactly.
  */
 enum agg_match agg_function_match(const char *name, const char *dso, const char *wanted,
 				  const char *lib);
@@ -140,6 +143,9 @@ struct agg {
 	struct agg_measured *measured;  /* the measured functions' whole runs */
 	size_t nmeasured;
 	uint64_t slices, unended;   /* slices closed; begins never ended */
+	uint64_t measured_cut;      /* measured calls whose slices the trace cut
+				     * (a --window, a snapshot's start or end):
+				     * counted whole, by their duration_ns */
 	uint64_t deep;              /* begins left out: nested past FXT_MAX_DEPTH (fxt_reader.h) */
 	unsigned passes;            /* 1, or 2 when events came out of time order */
 	/* private */

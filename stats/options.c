@@ -27,25 +27,6 @@ static int set_thread(void *ctx, const char *arg, uint64_t tid)
 
 static const struct opt_prog stats_prog;
 
-/* Cuts a Rust hash off NAME (demangled), which the trace's names never have
- * (perf prints none): "f::h0123456789abcdef" (legacy), "crate[5f3a]::f" (v0). */
-static void rust_unhashed(char *name)
-{
-	size_t n = strlen(name);
-
-	if (n > 19 && !strncmp(name + n - 19, "::h", 3) &&
-	    strspn(name + n - 16, "0123456789abcdef") == 16)
-		name[n - 19] = '\0';
-	for (char *b = name; (b = strchr(b, '['));) {
-		size_t hex = strspn(b + 1, "0123456789abcdef");
-
-		if (hex && b[1 + hex] == ']')
-			memmove(b, b + 2 + hex, strlen(b + 2 + hex) + 1);
-		else
-			b++;
-	}
-}
-
 /* --function takes every spelling of a function the recorder takes and
  * prints (common/funcspec.h): NAME, symbol:NAME, LIB:NAME, a Rust name
  * with its hash; an address or a source line names no function of a
@@ -80,9 +61,9 @@ static int set_function(void *ctx, const char *arg, uint64_t num)
 	}
 	if (!*name)
 		return -EINVAL;
-	/* as the user may have it: _Z4worki is work(int) (agg_function_match()) */
-	demangle_name(name, o->function, sizeof(o->function));
-	rust_unhashed(o->function);
+	/* as the user may have it: _Z4worki is work(int), a Rust symbol keeps
+	 * its hash, the one instance of a generic function (agg_function_match()) */
+	demangle_hashed(name, o->function, sizeof(o->function));
 	o->agg.function = o->report.function = o->function;
 	return 0;
 }

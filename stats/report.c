@@ -233,8 +233,10 @@ void report_head(const struct agg *a, const char *path, const struct report_opts
 		else
 			fputs("null", out);
 		fprintf(out, ",\"calls_are_calls\":%s,\"slices\":%" PRIu64
-			",\"unended\":%" PRIu64 ",\"functions\":%zu,\"ended\":",
-			agg_sampled(a) ? "false" : "true", a->slices, a->unended, functions(a));
+			",\"unended\":%" PRIu64 ",\"measured_cut\":%" PRIu64
+			",\"functions\":%zu,\"ended\":",
+			agg_sampled(a) ? "false" : "true", a->slices, a->unended, a->measured_cut,
+			functions(a));
 		if (a->ended)
 			esc_json_string(out, a->ended);
 		else
@@ -252,6 +254,11 @@ void report_head(const struct agg *a, const char *path, const struct report_opts
 	if (a->unended)
 		fprintf(out, "%" PRIu64 " slice%s never ended %s left out\n", a->unended,
 			diag_s(a->unended), a->unended == 1 ? "is" : "are");
+	if (a->measured_cut)
+		fprintf(out, "%" PRIu64 " measured call%s cut short by the trace (--window, a "
+			"snapshot's edge) count%s whole: total, min and max are of whole calls, "
+			"self of the time the trace holds\n", a->measured_cut,
+			diag_s(a->measured_cut), a->measured_cut == 1 ? "s" : "");
 	fputc('\n', out);
 }
 

@@ -274,6 +274,11 @@ req_python3() { reqh_tools python3; }
 req_strace() { reqh_tools strace; }
 req_fzf() { reqh_tools fzf; }
 req_binutils() { reqh_tools addr2line nm objdump; }
+# rustc: on PATH or where rustup puts it; rustc_cmd prints the one to run
+rustc_cmd() {
+	command -v rustc 2>/dev/null || { [ -x "$HOME/.cargo/bin/rustc" ] && echo "$HOME/.cargo/bin/rustc"; }
+}
+req_rustc() { rustc_cmd >/dev/null || { echo "no rustc (on PATH or in ~/.cargo/bin)"; return 1; }; }
 # the process picker shows its own numbered list on a terminal (script(1)'s)
 req_picker_list() {
 	reqh_tools script || return 1

@@ -22,6 +22,16 @@
 #                    ends with it, never drawn as a top-level call with its
 #                    program inside it; with its caller recorded, under the
 #                    callers the sample that follows shows, from its entry
+#   measured-caller-skipped  the sample right after a call's entry shows its
+#                    function at its first instruction (or the [uprobes]
+#                    page, its entry probe's instruction run out of line)
+#                    straight under its caller's caller (frame pointers
+#                    skip the caller: the function has not set up its
+#                    frame), and no sample ever shows the function under
+#                    its caller (one that tail-calls, as slowcall_target's
+#                    tail_timed): with its caller recorded, the call stays
+#                    under the caller the stack has, which goes on (it once
+#                    ended there, the call drawn under its caller's caller)
 #   measured-info    the whole run's numbers of each measured function are in
 #                    the trace (the info record snaptrace stats reads)
 #   measured-info-unrecorded  with them, the calls in threads not recorded
@@ -113,6 +123,43 @@ printf '%s\n' '400 0 30000020000 30000030000 [off-cpu]' \
 	'400 3 30000600000 30000800000 clock_nanosleep' >"$TMP/before-cc.want"
 tree_case measured-before-samples "$TMP/before-cs" "$TMP/before-cs.want" "$TMP/before-cs.fxt"
 tree_case measured-before-samples-caller "$TMP/before-cc" "$TMP/before-cc.want" "$TMP/before-cc.fxt"
+
+# measured-caller-skipped: measured-caller's calls; main+0x40 between them,
+# then the second call's entry sample: step's first instruction, or its
+# probe's in the [uprobes] page, under __libc_start_call_main (main
+# skipped); no sample shows step under main (none shows step but that one)
+skipped_sample() {
+	local s at=$1 libc=/usr/lib/x86_64-linux-gnu/libc.so.6
+	shift
+	printf '             app   400/400      %s:     100000 cpu-clock:u: \n' "$at"
+	for s; do printf '\t%s\n' "$s"; done
+	printf '\t7f00000271ca __libc_start_call_main+0x7a (%s)\n\n' "$libc"
+}
+for v in step uprobes; do
+	mkdir -p "$TMP/skipped-$v"
+	cp "$TMP/cc/record.json" "$TMP/cc/measured-calls.txt" "$TMP/skipped-$v/"
+	sleep_frames=('7f00000e5123 clock_nanosleep+0x23 (/usr/lib/x86_64-linux-gnu/libc.so.6)'
+		'401035 main+0x35 (/opt/app)')
+	entry='401250 step+0x0 (/opt/app)'
+	[ $v = uprobes ] && entry='80 [unknown] ([uprobes])'
+	{
+		skipped_sample 30.000100000 "${sleep_frames[@]}"
+		skipped_sample 30.000300000 "${sleep_frames[@]}"
+		skipped_sample 30.000480000 '401040 main+0x40 (/opt/app)'
+		skipped_sample 30.000510000 "$entry"
+		skipped_sample 30.000700000 "${sleep_frames[@]}"
+		skipped_sample 30.001000000 '401040 main+0x40 (/opt/app)'
+	} >"$TMP/skipped-$v/perf.data.1"
+	{
+		printf '%s\n' '400 0 30000100000 30001100000 __libc_start_call_main' \
+			'400 1 30000100000 30001100000 main' '400 2 30000100000 30000450000 step measured 400000' \
+			'400 3 30000100000 30000400000 clock_nanosleep' '400 2 30000500000 30000900000 step measured 400000'
+		[ $v = uprobes ] &&
+			echo '400 3 30000510000 30000610000 [uprobe: a probed instruction, run out of line]'
+		echo '400 3 30000700000 30000800000 clock_nanosleep'
+	} >"$TMP/skipped-$v.want"
+	tree_case "measured-caller-skipped-$v" "$TMP/skipped-$v" "$TMP/skipped-$v.want" "$TMP/skipped-$v.fxt"
+done
 
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then

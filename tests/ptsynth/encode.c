@@ -38,8 +38,10 @@ static void put(struct enc *e, struct pt_packet *p)
 		e->rc = -ENOMEM;
 }
 
-/* With --cyc, the CYC packet before a TNT or IP packet: the core cycles
- * since the last (a few: the generator keeps no count). */
+/* With --cyc, the CYC packet before a TNT, IP or MTC packet: the core
+ * cycles since the last (a few: the generator keeps no count). Before an
+ * MTC, as the hardware writes one, it makes perf time the CYCs after it
+ * from the cycles up to the next MTC. */
 static void cyc(struct enc *e)
 {
 	struct pt_packet p = { .type = ppt_cyc };
@@ -130,6 +132,7 @@ static void mtc(struct enc *e, uint64_t t)
 	if (e->o->mtc < 0 || (v = ctc_at(t) >> e->o->mtc) == e->mtc_last)
 		return;
 	flush_tnt(e);
+	cyc(e);
 	p.payload.mtc.ctc = (uint8_t)v;
 	put(e, &p);
 	e->mtc_last = v;

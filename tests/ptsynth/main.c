@@ -46,6 +46,16 @@ struct opts {
 	char *repeat;                /* --repeat: the function */
 	const char *cache;           /* --cache: the directory of traced runs */
 	uint64_t repeat_times;
+	const char *then;            /* --then: a second program, NULL: none */
+};
+
+/* --then's second process: run and traced on its own, on CPU 0 after the
+ * first's thread there. */
+struct second {
+	struct ps_run run;
+	struct ps_symtab st;
+	struct ps_clock clock;
+	uint64_t start;              /* perf time (ns): CPU 0 switches to it */
 };
 
 static void usage(FILE *f)
@@ -69,7 +79,7 @@ static void usage(FILE *f)
 "      --cbr N              a CBR packet of ratio N (1-255) in each PSB+, as the\n"
 "                           hardware writes one\n"
 "      --cyc                a CYC packet (cycle-accurate mode: attr config bit\n"
-"                           cyc) before each TNT and IP packet\n"
+"                           cyc) before each TNT, IP and MTC packet\n"
 "      --buildid-mmap       each file's build id in its MMAP2 record, as perf\n"
 "                           record --buildid-mmap writes them\n"
 "      --bpf-records        a KSYMBOL and a BPF_EVENT record, as perf record\n"
@@ -96,6 +106,11 @@ static void usage(FILE *f)
 "      --cache DIR          keep the traced run in DIR and use it again while\n"
 "                           the program and what it maps are unchanged\n"
 "                           (runcache.h); the options above never change it\n"
+"      --then PROG2         a second process: PROG2 (one thread, no arguments)\n"
+"                           runs on CPU 0 once the first process is done, its\n"
+"                           AUX data after that of the first's thread there,\n"
+"                           with the switch records between them (--per-cpu;\n"
+"                           no --truth, snapshot or damage)\n"
 "  -q, --quiet              no summary line\n"
 "  -h, --help, -V, --version\n");
 }
@@ -114,7 +129,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	/* in the order of LO (an error names lo[c - O_TRUTH + 1]) */
 	enum { O_TRUTH = 256, O_NORET, O_TSC, O_PSB, O_PERCPU, O_WINDOW, O_AT, O_DAMAGE,
 	       O_START, O_MAX, O_NS, O_BLOCK, O_PREEMPT, O_REPEAT, O_CACHE, O_TASK, O_MTC, O_CBR, O_BPF, O_CYC,
-	       O_BUILDID };
+	       O_BUILDID, O_THEN };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "truth", required_argument, NULL, O_TRUTH },
@@ -138,6 +153,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "bpf-records", no_argument, NULL, O_BPF },
 		{ "cyc", no_argument, NULL, O_CYC },
 		{ "buildid-mmap", no_argument, NULL, O_BUILDID },
+		{ "then", required_argument, NULL, O_THEN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -159,6 +175,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_BUILDID: o->buildid_mmap = true; break;
 		case O_START: o->start = optarg; break;
 		case O_CACHE: o->cache = optarg; break;
+		case O_THEN: o->then = optarg; break;
 		case O_REPEAT: {
 			char *comma = strrchr(optarg, ',');
 
@@ -243,6 +260,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		diag_error("expected a program to run after the options, found none");
 		return -EINVAL;
 	}
+	if (o->then && (!o->per_cpu || o->truth || o->nsnap || o->window || o->ovf_at != UINT64_MAX ||
+			o->trunc_at != UINT64_MAX || o->tsc_at != UINT64_MAX)) {
+		diag_error("--then: expected --per-cpu, without --truth, snapshots or damage");
+		return -EINVAL;
+	}
 	if (o->nsnap > 1 && (!strstr(o->out, "%d") || (o->truth && !strstr(o->truth, "%d")))) {
 		diag_error("several snapshots: expected %%d in the -o and --truth names");
 		return -EINVAL;
@@ -324,9 +346,68 @@ static size_t switch_records(const struct ps_clock *clock, const struct ps_threa
 	return n;
 }
 
+/* The build ids of RUN's maps for their MMAP2 records (ST's symbols:
+ * st->maps are run->maps, in order; the kernel names none for a mapping
+ * without a file, [vdso]), or NULL when out of memory. */
+static const char **build_ids(const struct ps_run *run, const struct ps_symtab *st)
+{
+	const char **ids = calloc(run->nmaps + 1, sizeof(*ids));
+
+	for (size_t i = 0; ids && i < run->nmaps; i++)
+		ids[i] = run->maps[i].path[0] == '[' ? "" : st->maps[i].dso->syms->build_id;
+	return ids;
+}
+
+/* --then: SEC's thread encoded after queue Q's (the first process's thread
+ * PREV, of process PID, on CPU 0), with the switch records between them
+ * and its own added to SW (*N of them; room for SEC's clock's twice and
+ * two more), and its process described in *T (but its build ids).
+ * Returns 0, -ENOMEM or -EPROTO (ERR). */
+static int then_encode(const struct opts *o, const struct second *sec, pid_t pid, pid_t prev,
+		       struct ps_aux *q, struct ps_pd_switch *sw, size_t *n, struct ps_pd_then *t,
+		       char *err, size_t errlen)
+{
+	const struct ps_thread *th = &sec->run.threads[0];
+	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
+				  .psb_every = o->psb_every, .mtc = o->mtc, .cbr = o->cbr,
+				  .cyc = o->cyc, .ovf_at = SIZE_MAX, .cut_at = SIZE_MAX,
+				  .tsc_damage_at = SIZE_MAX, .clock = &sec->clock };
+	struct ps_aux aux;
+	uint8_t *data;
+	size_t from = *n;
+	int rc = ps_encode(th, 0, th->n, &sec->run.icache, &eo, &aux, err, errlen);
+	size_t aux_end = aux.vis_end;
+
+	if (rc < 0)
+		return rc;
+	data = realloc(q->data, q->len + aux.len);
+	if (!data) {
+		ps_aux_free(&aux);
+		return -ENOMEM;
+	}
+	memcpy(data + q->len, aux.data, aux.len);
+	q->data = data;
+	q->len += aux.len;
+	ps_aux_free(&aux);
+	/* CPU 0 goes from the first's thread to it (its ITRACE_START between) */
+	sw[(*n)++] = (struct ps_pd_switch){ .tid = prev, .cpu = 0, .time = sec->start - 1,
+					    .out = true, .np_pid = sec->run.pid, .np_tid = th->tid };
+	sw[(*n)++] = (struct ps_pd_switch){ .pid = sec->run.pid, .tid = th->tid, .cpu = 0,
+					    .time = sec->start + 1, .np_pid = pid, .np_tid = prev };
+	*n = switch_records(&sec->clock, th, 0, aux_end, 0, sw, *n);
+	for (size_t i = from + 1; i < *n; i++)
+		sw[i].pid = sec->run.pid;
+	t->pid = sec->run.pid;
+	t->comm = th->comm;
+	t->maps = sec->run.maps;
+	t->nmaps = sec->run.nmaps;
+	t->time = sec->start;
+	return 0;
+}
+
 static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			  const struct ps_symtab *st, const struct ps_clock *clock, size_t k,
-			  uint64_t end_seq, struct ps_truth_stats *stats)
+			  uint64_t end_seq, const struct second *sec, struct ps_truth_stats *stats)
 {
 	struct ps_enc_opts eo = { .retcomp = !o->noretcomp, .tsc_every = o->tsc_every,
 				  .psb_every = o->psb_every, .mtc = o->mtc, .cbr = o->cbr,
@@ -335,7 +416,9 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 	struct ps_aux aux[MAX_QUEUES];
 	struct ps_pd_queue q[MAX_QUEUES];
 	struct ps_truth_thread tt[MAX_QUEUES];
-	struct ps_pd_switch *sw = malloc((2 * clock->n + 1) * sizeof(*sw));
+	struct ps_pd_switch *sw = malloc((2 * clock->n + (sec ? 2 * sec->clock.n + 2 : 0) + 1) *
+					 sizeof(*sw));
+	struct ps_pd_then then;
 	struct ps_pd pd = { .pid = run->pid, .ppid = getpid(), .mtc = o->mtc,
 			    .bpf_records = o->bpf_records, .cyc = o->cyc,
 			    .noretcomp = o->noretcomp, .per_cpu = o->per_cpu,
@@ -343,21 +426,19 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 			    .nmaps = run->nmaps, .queues = q, .meta_time = o->time_base - 1000,
 			    .switches = sw };
 	char err[256] = "", *out = numbered(o->out, k), *truth = NULL;
-	const char **ids = o->buildid_mmap ? calloc(run->nmaps + 1, sizeof(*ids)) : NULL;
+	const char **ids = o->buildid_mmap ? build_ids(run, st) : NULL;
+	const char **ids2 = o->buildid_mmap && sec ? build_ids(&sec->run, &sec->st) : NULL;
 	size_t i, nq = 0;
 	int rc = 0;
 
-	if (!out || !sw || (o->buildid_mmap && !ids) ||
+	if (!out || !sw || (o->buildid_mmap && (!ids || (sec && !ids2))) ||
 	    (o->truth && !(truth = numbered(o->truth, k)))) {
 		free(out);
 		free(sw);
 		free(ids);
+		free(ids2);
 		return -ENOMEM;
 	}
-	/* st->maps are run->maps, in order; the kernel names no build id for a
-	 * mapping without a file ([vdso]) */
-	for (i = 0; ids && i < run->nmaps; i++)
-		ids[i] = run->maps[i].path[0] == '[' ? "" : st->maps[i].dso->syms->build_id;
 	pd.build_ids = ids;
 	for (i = 0; i < run->nthreads && i < MAX_QUEUES && rc == 0; i++) {
 		const struct ps_thread *th = &run->threads[i];
@@ -394,6 +475,14 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 		nq++;
 	}
 	pd.nqueues = nq;
+	if (rc == 0 && sec && nq) {
+		rc = then_encode(o, sec, run->pid, q[0].tid, &aux[0], sw, &pd.nswitches, &then, err,
+				 sizeof(err));
+		q[0].data = aux[0].data;
+		q[0].len = aux[0].len;
+		then.build_ids = ids2;
+		pd.then = &then;
+	}
 	if (rc < 0)
 		diag_error("encoding: %s", err[0] ? err : strerror(-rc));
 	else if ((rc = ps_perf_write(out, &pd)) < 0)
@@ -413,7 +502,60 @@ static int write_snapshot(const struct opts *o, const struct ps_run *run,
 	free(truth);
 	free(sw);
 	free(ids);
+	free(ids2);
 	return rc;
+}
+
+/* --then: traces O->then into SEC, to start on CPU 0 once RUN (timed by
+ * CLOCK) is done. Returns 0, or -1 after saying why. */
+static int second_trace(const struct opts *o, const struct ps_run *run,
+			const struct ps_clock *clock, struct second *sec)
+{
+	char *argv[] = { (char *)o->then, NULL }, err[512] = "";
+	uint64_t end = 0;
+	int rc, cached;
+
+	memset(sec, 0, sizeof(*sec));
+	rc = o->cache ? ps_runcache_trace(o->cache, &sec->run, argv, o->start, o->max_steps,
+					  &cached, err, sizeof(err)) :
+			ps_run_trace(&sec->run, argv, o->start, o->max_steps, err, sizeof(err));
+	if (rc < 0) {
+		diag_error("%s: %s", o->then, err[0] ? err : strerror(-rc));
+		return -1;
+	}
+	if (sec->run.nthreads != 1 || !sec->run.threads[0].n) {
+		diag_error("--then %s: expected a program of one thread, found %zu", o->then,
+			   sec->run.nthreads);
+		return -1;
+	}
+	if (ps_symtab_load(&sec->st, &sec->run) < 0) {
+		diag_error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < run->nthreads; i++) {
+		const struct ps_thread *th = &run->threads[i];
+		uint64_t t = th->n ? ps_clock_time(clock, th->steps[th->n - 1].seq) : 0;
+
+		if (t > end)
+			end = t;
+	}
+	/* the first's last step, a switch out, ITRACE_START and a switch in,
+	 * then its first step */
+	sec->start = end + o->ns_per_step;
+	rc = ps_clock_init(&sec->clock, &sec->run, sec->start + o->ns_per_step, o->ns_per_step,
+			   o->block_ns, NULL, NULL, 0, err, sizeof(err));
+	if (rc < 0) {
+		diag_error("--then %s: %s", o->then, rc == -EINVAL ? err : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void second_free(struct second *sec)
+{
+	ps_clock_free(&sec->clock);
+	ps_symtab_free(&sec->st);
+	ps_run_free(&sec->run);
 }
 
 int main(int argc, char **argv)
@@ -425,6 +567,7 @@ int main(int argc, char **argv)
 	struct ps_clock clock;
 	struct ps_run run;
 	struct ps_symtab st;
+	struct second sec;
 	char err[512];
 	size_t k, nsnap;
 	int first, rc, cached = 0;
@@ -461,6 +604,8 @@ int main(int argc, char **argv)
 		ps_run_free(&run);
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	if (o.then && second_trace(&o, &run, &clock, &sec) < 0)
+		rc = -1;
 	nsnap = o.nsnap ? o.nsnap : 1;
 	for (k = 0; k < nsnap && rc == 0; k++) {
 		uint64_t end = o.nsnap ? snapshot_end(&o, &run, &st, k) : UINT64_MAX;
@@ -471,7 +616,7 @@ int main(int argc, char **argv)
 			rc = -EINVAL;
 			break;
 		}
-		rc = write_snapshot(&o, &run, &st, &clock, k, end, &stats);
+		rc = write_snapshot(&o, &run, &st, &clock, k, end, o.then ? &sec : NULL, &stats);
 	}
 	if (rc == 0 && !o.quiet)
 		fprintf(stderr, "ptsynth: %s: %" PRIu64 " steps%s (%" PRIu64 " filled after cpuid), "
@@ -479,6 +624,8 @@ int main(int argc, char **argv)
 			"%" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64 " syscalls\n",
 			argv[first], run.nsteps, cached ? " (traced before)" : "", run.filled, run.nthreads, stats.steps, stats.taken,
 			stats.calls, stats.rets, stats.syscalls);
+	if (o.then)
+		second_free(&sec);
 	ps_clock_free(&clock);
 	ps_symtab_free(&st);
 	ps_run_free(&run);

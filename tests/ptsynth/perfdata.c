@@ -140,22 +140,22 @@ static void auxtrace_info(struct out *o, const struct ps_pd *pd)
 	put(o, priv, sizeof(priv));
 }
 
-static void comm(struct out *o, const struct ps_pd *pd, pid_t tid, const char *name, int cpu)
+static void comm(struct out *o, const struct ps_pd *pd, pid_t pid, pid_t tid, const char *name,
+		 int cpu)
 {
 	header(o, PERF_RECORD_COMM, 0, 8 + 8 + pad8(strlen(name) + 1) + TRAILER);
-	u32(o, (uint32_t)pd->pid);
+	u32(o, (uint32_t)pid);
 	u32(o, (uint32_t)tid);
 	padded_string(o, name);
-	trailer(o, pd->pid, tid, pd->meta_time, cpu);
+	trailer(o, pid, tid, pd->meta_time, cpu);
 }
 
-/* Map I of PD: with its build id in place of maj, min, ino and
- * ino_generation where PD has one for it (PERF_RECORD_MISC_MMAP_BUILD_ID:
- * u8 size, 3 reserved, 20 bytes), as the kernel writes it. */
-static void mmap2(struct out *o, const struct ps_pd *pd, size_t i)
+/* Map M of process PID: with its build id HEX (NULL: none) in place of
+ * maj, min, ino and ino_generation (PERF_RECORD_MISC_MMAP_BUILD_ID: u8
+ * size, 3 reserved, 20 bytes), as the kernel writes it. */
+static void mmap2(struct out *o, const struct ps_pd *pd, pid_t pid, const struct ps_map *m,
+		  const char *hex)
 {
-	const struct ps_map *m = &pd->maps[i];
-	const char *hex = pd->build_ids ? pd->build_ids[i] : NULL;
 	unsigned char id[24] = { 0 };
 	size_t n = 0;
 
@@ -168,8 +168,8 @@ static void mmap2(struct out *o, const struct ps_pd *pd, size_t i)
 	id[0] = (unsigned char)n;
 	header(o, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | (n ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0),
 	       8 + 8 + 24 + 8 + 16 + 8 + pad8(strlen(m->path) + 1) + TRAILER);
-	u32(o, (uint32_t)pd->pid);
-	u32(o, (uint32_t)pd->pid);
+	u32(o, (uint32_t)pid);
+	u32(o, (uint32_t)pid);
 	u64(o, m->start);
 	u64(o, m->end - m->start);
 	u64(o, m->pgoff);
@@ -184,15 +184,15 @@ static void mmap2(struct out *o, const struct ps_pd *pd, size_t i)
 	u32(o, m->prot);
 	u32(o, m->flags);
 	padded_string(o, m->path);
-	trailer(o, pd->pid, pd->pid, pd->meta_time, 0);
+	trailer(o, pid, pid, pd->meta_time, 0);
 }
 
-static void itrace_start(struct out *o, const struct ps_pd *pd, pid_t tid, int cpu)
+static void itrace_start(struct out *o, pid_t pid, pid_t tid, int cpu, uint64_t time)
 {
 	header(o, PERF_RECORD_ITRACE_START, 0, 8 + 8 + TRAILER);
-	u32(o, (uint32_t)pd->pid);
+	u32(o, (uint32_t)pid);
 	u32(o, (uint32_t)tid);
-	trailer(o, pd->pid, tid, pd->meta_time, cpu);
+	trailer(o, pid, tid, time, cpu);
 }
 
 static void context_switch(struct out *o, const struct ps_pd *pd, const struct ps_pd_switch *sw)
@@ -202,12 +202,12 @@ static void context_switch(struct out *o, const struct ps_pd *pd, const struct p
 
 	if (pd->per_cpu) {
 		header(o, PERF_RECORD_SWITCH_CPU_WIDE, misc, 8 + 8 + TRAILER);
-		u32(o, 0);  /* next (out) or previous (in) pid/tid: the idle task */
-		u32(o, 0);
+		u32(o, (uint32_t)sw->np_pid);  /* next (out) or previous (in) task */
+		u32(o, (uint32_t)sw->np_tid);
 	} else {
 		header(o, PERF_RECORD_SWITCH, misc, 8 + TRAILER);
 	}
-	trailer(o, pd->pid, sw->tid, sw->time, sw->cpu);
+	trailer(o, sw->pid ? sw->pid : pd->pid, sw->tid, sw->time, sw->cpu);
 }
 
 /* A BPF program loaded in the kernel, as perf record describes each when it
@@ -304,13 +304,20 @@ int ps_perf_write(const char *path, const struct ps_pd *pd)
 	data_start = ftell(o.f);
 	auxtrace_info(&o, pd);
 	for (i = 0; i < pd->nqueues; i++)
-		comm(&o, pd, pd->queues[i].tid, pd->queues[i].comm, pd->per_cpu ? (int)i : 0);
+		comm(&o, pd, pd->pid, pd->queues[i].tid, pd->queues[i].comm, pd->per_cpu ? (int)i : 0);
+	if (pd->then)
+		comm(&o, pd, pd->then->pid, pd->then->pid, pd->then->comm, 0);
 	if (pd->bpf_records)
 		bpf_program(&o);
 	for (i = 0; i < pd->nmaps; i++)
-		mmap2(&o, pd, i);
+		mmap2(&o, pd, pd->pid, &pd->maps[i], pd->build_ids ? pd->build_ids[i] : NULL);
+	for (i = 0; pd->then && i < pd->then->nmaps; i++)
+		mmap2(&o, pd, pd->then->pid, &pd->then->maps[i],
+		      pd->then->build_ids ? pd->then->build_ids[i] : NULL);
 	for (i = 0; pd->per_cpu && i < pd->nqueues; i++)
-		itrace_start(&o, pd, pd->queues[i].tid, (int)i);
+		itrace_start(&o, pd->pid, pd->queues[i].tid, (int)i, pd->meta_time);
+	if (pd->then)	/* its event starts when it first runs */
+		itrace_start(&o, pd->then->pid, pd->then->pid, 0, pd->then->time);
 	for (i = 0; i < pd->nswitches; i++)
 		context_switch(&o, pd, &pd->switches[i]);
 	for (i = 0; i < pd->nqueues; i++) {

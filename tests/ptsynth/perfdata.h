@@ -8,8 +8,9 @@
  * COMM per thread, a loaded BPF program's KSYMBOL and BPF_EVENT where asked,
  * MMAP2 per executable mapping, ITRACE_START per CPU in
  * per-CPU layout, the context switches (PERF_RECORD_SWITCH, or
- * PERF_RECORD_SWITCH_CPU_WIDE to and from the idle task in per-CPU layout,
- * as perf's --switch-events writes them), FORK and EXIT where a queue has
+ * PERF_RECORD_SWITCH_CPU_WIDE to and from the idle task or another task in
+ * per-CPU layout, as perf's --switch-events writes them), a second
+ * process's COMM, MMAP2 and ITRACE_START (--then), FORK and EXIT where a queue has
  * their times (a thread's parent is the first thread, the first's PPID),
  * and one AUXTRACE record
  * (reference != 0) plus its data per queue.
@@ -36,11 +37,26 @@ struct ps_pd_queue {
 
 /* One context switch record. */
 struct ps_pd_switch {
+	pid_t pid;             /* its process, 0: ps_pd's */
 	pid_t tid;
+	pid_t np_pid, np_tid;  /* per-CPU layout: the next (out) or previous (in)
+	                        * task, 0: the idle task */
 	int cpu;               /* its queue's CPU in per-CPU layout, else 0 */
 	uint64_t time;         /* perf time, ns */
 	bool out;              /* switch out (else in) */
 	bool preempt;          /* out while runnable (PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) */
+};
+
+/* A second process run on CPU 0 after the first's thread there (ptsynth
+ * --then): its one thread's AUX data follows that thread's in queue 0; the
+ * caller lists the switch records between them. */
+struct ps_pd_then {
+	pid_t pid;             /* its one thread's tid too */
+	const char *comm;
+	const struct ps_map *maps;
+	size_t nmaps;
+	const char *const *build_ids; /* as ps_pd's */
+	uint64_t time;         /* perf time (ns) of its ITRACE_START on CPU 0 */
 };
 
 struct ps_pd {
@@ -63,6 +79,7 @@ struct ps_pd {
 	size_t nqueues;
 	const struct ps_pd_switch *switches; /* attr context_switch when any */
 	size_t nswitches;
+	const struct ps_pd_then *then;      /* NULL: none */
 };
 
 /*

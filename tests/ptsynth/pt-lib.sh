@@ -241,16 +241,43 @@ fallback_notes() {
 # (libstdc++ has five constructors of it), whose copy-on-write string
 # libstdc++ allocates with operator new(unsigned long) and frees with
 # operator delete(void*) (the C++ library has several of each).
+# C static functions of one name in two source files of a binary (the
+# dynamic loader's check_match, of dl-lookup.c and dl-lookup-direct.c, when
+# its debug file is installed) are named with their file
+# ("check_match [dl-lookup.c]"): such a name is expected as "NAME*"
+# (slices_match: NAME and what follows), its files read from the symbol
+# tables here (static_names).
 overloads() {
-	awk 'BEGIN {
+	awk -v statics="$STATIC_NAMES" 'BEGIN {
 			sig["std::runtime_error::runtime_error"] = "(char const*)"
 			sig["operator new"] = "(unsigned long)"
 			sig["operator delete"] = "(void*)"
+			split(statics, s, " ")
+			for (i in s)
+				static[s[i]] = 1
 		}
 		{ n = $0; sub(/^[0-9]+ [0-9]+ /, "", n) }
 		n in sig { $0 = $1 " " $2 " " n sig[n] }
+		n in static { $0 = $1 " " $2 " " n "*" }
 		{ print }'
 }
+
+# static_names BINARY...: the names of local functions (STT_FUNC,
+# STB_LOCAL) that two source files (STT_FILE) of one BINARY, or of its
+# debug file (by build id), define; one line.
+static_names() {
+	local f b id
+	for f; do
+		id=$(readelf -n "$f" 2>/dev/null | awk '/Build ID/ { print $3 }')
+		for b in "$f" ${id:+/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug}; do
+			[ -f "$b" ] && readelf -sW "$b" 2>/dev/null |
+				awk '$4 == "FILE" { file = $8 } $4 == "FUNC" && $5 == "LOCAL" && !seen[$8 "/" file]++ &&
+					++files[$8] == 2 { print $8 }'
+		done
+	done | sort -u | tr '\n' ' '
+}
+# the programs' binaries and the libraries the dynamic ones load
+STATIC_NAMES=$(static_names "$PROGS"/* $(ldd "$PROGS"/* 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u))
 
 # check_convert NAME ERRORS: the converter's slices equal the expected ones;
 # ERRORS decode-error instants. A perf.data with a PSB+ every few bytes

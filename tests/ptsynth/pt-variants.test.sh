@@ -37,7 +37,10 @@ SRCLINE_FOR=
 # the in-process decoder's too; of a period above 8, whose first MTC after
 # a TMA gives the bits the TMA lacks, with TSC packets far enough apart for
 # MTCs to set the time); CBR packets in each PSB+, as the hardware
-# writes them; the KSYMBOL and BPF_EVENT records perf record writes of the
+# writes them; CYC packets (cycle-accurate mode: perf times the CYCs after
+# an MTC right after a CYC by the cycles up to the next such MTC, or with
+# a CBR by the maximum non-turbo ratio; the in-process decoder too, and
+# across its chunks' PSBs: except-cyc); the KSYMBOL and BPF_EVENT records perf record writes of the
 # loaded BPF programs; FORK and EXIT records (perf script --show-task-events prints
 # them between the branches; an EXIT ends its thread there: the in-process
 # decoder once left them out). Every variant of a program is made from its one cached run
@@ -51,7 +54,8 @@ declare -A MORE=(
 		threads-per-cpu-psb:0:--per-cpu --psb-every 128
 		threads-tasks:0:--task-events --block-syscalls 1000000
 		threads-per-cpu-tasks:0:--per-cpu --task-events --psb-every 128
-		threads-per-cpu-mtc:0:--per-cpu --mtc 0 --cbr 24 --task-events --block-syscalls 1000000"
+		threads-per-cpu-mtc:0:--per-cpu --mtc 0 --cbr 24 --task-events --block-syscalls 1000000
+		threads-per-cpu-cyc:0:--per-cpu --cyc --mtc 0 --cbr 24 --psb-every 128"
 	[recurse]="recurse-psb64:0:--psb-every 64 --tsc-every 3
 		recurse-noretcomp-psb:0:--noretcomp --psb-every 128
 		recurse-window-end:0:--snapshot-window 800
@@ -59,11 +63,14 @@ declare -A MORE=(
 		recurse-overflow-psb:1:--damage overflow@700 --psb-every 128"
 	[except]="except-window-psb:0:--snapshot-at 30000 --snapshot-window 15000 --psb-every 256
 		except-window-noretcomp:0:--snapshot-at 30000 --snapshot-window 15000 --noretcomp
-		except-mtc:0:--mtc 5"
+		except-mtc:0:--mtc 5
+		except-cyc:0:--cyc --mtc 3 --cbr 24 --psb-every 256"
 	[calls-static]="calls-static-overflow:1:--damage overflow@150
 		calls-static-mtc-psb:0:--mtc 3 --psb-every 96
 		calls-static-mtc12:0:--mtc 12 --tsc-every 64 --ns-per-step 200
 		calls-static-cbr-psb:0:--cbr 24 --psb-every 96
+		calls-static-cyc:0:--cyc --mtc 0
+		calls-static-cyc-cbr-psb:0:--cyc --mtc 2 --cbr 7 --psb-every 96
 		calls-static-bpf:0:--bpf-records"
 	[tailcall]="tailcall-truncate:0:--damage truncate@200"
 	[indirect]="indirect-mtc9:0:--mtc 9 --tsc-every 64 --psb-every 256"
@@ -380,7 +387,7 @@ if requires "perf-$name" uprobe_events; then
 		echo 0 >"/sys/kernel/tracing/events/$group/leaf/enable" 2>/dev/null
 		echo "-:$group/leaf" >>/sys/kernel/tracing/uprobe_events 2>/dev/null
 	}
-	trap 'probe_off; scratch_done' EXIT
+	on_exit 'probe_off; scratch_done'
 	if ! echo "p:$group/leaf $TMP/$name.prog:$off" >>/sys/kernel/tracing/uprobe_events ||
 		! echo 1 >"/sys/kernel/tracing/events/$group/leaf/enable"; then
 		fail "perf-$name" "cannot set a uprobe at $TMP/$name.prog:$off"
@@ -391,7 +398,7 @@ if requires "perf-$name" uprobe_events; then
 		check_perf "$name" 0
 	fi
 	probe_off
-	trap scratch_done EXIT
+	on_exit scratch_done
 	rm -f "$TMP/$name".*
 fi
 
@@ -553,12 +560,16 @@ fi
 
 # The in-process decoder leaves to perf script what it does not reproduce,
 # with one line saying why, and the trace is perf script's:
-# an OVF packet, CYC packets (perf's cycle-accurate time), a compressed return past libipt's 64 calls (found midway:
+# an OVF packet, a compressed return past libipt's 64 calls (found midway:
 # the conversion is redone), a mapped file that is gone, a CPU's AUX data
-# decoded while it runs a task of another process (found midway); and
-# decodes per-CPU queues whose switch records say the task a CPU runs
-# next (cpu-switch3), without running perf; --decoder=perf never tries it.
-# Each fails on a decoder that decodes on regardless.
+# decoded while it runs a task whose process maps no code (found midway);
+# and decodes per-CPU queues whose switch records say the task a CPU runs
+# next (cpu-switch3), and a CPU that runs two processes, one after the
+# other, each its own program at the same addresses (cpu-processes: the
+# second's ITRACE_START and switch in; cpu-processes3: its switch records
+# too, the switch out naming it), without running perf; --decoder=perf
+# never tries it. Each fails on a decoder that decodes on regardless (or,
+# for the processes, in one image).
 # case|program|ptsynth options|what the note says (empty: no note)
 while IFS='|' read -r case prog opts says; do
 	name=ptdecode-$case
@@ -578,23 +589,20 @@ while IFS='|' read -r case prog opts says; do
 	# have_sched_switch 3 (AUXTRACE_INFO's 8th private word; that record is
 	# ptsynth's first, at the data section's offset, the header's sixth
 	# word), where a CPU-wide switch out names the task the CPU runs next
-	# (here the idle task) and a switch in names it only when it is another
-	# (the decoders must follow both); cpu-idle: CPU 0 starts (ITRACE_START,
-	# the first record of type 12, size 48: its tid) in the idle task (tid
-	# 0, perf's pid 0 whatever the record says), so perf decodes its AUX data
-	# there until the first switch in (in no process's maps: decode errors),
-	# which the in-process decoder meets midway; cpu-processes: the first
-	# ITRACE_START names process 0 (pid and tid): the event started in two
-	# processes, which one image cannot decode
+	# (here the idle task, or the second process) and a switch in names it
+	# only when it is another (the decoders must follow both); cpu-idle:
+	# CPU 0 starts (ITRACE_START, the first record of type 12, size 48: its
+	# tid) in the idle task (tid 0, perf's pid 0 whatever the record says),
+	# so perf decodes its AUX data there until the first switch in (in no
+	# process's maps: decode errors), which the in-process decoder meets
+	# midway
 	case $case in
-	cpu-switch3|cpu-idle|cpu-processes)
+	cpu-switch3|cpu-idle|cpu-processes3)
 		data=$(od -An -t u8 -j 40 -N 8 "$TMP/$name.data" | tr -d ' ')
 		printf '\x03' | dd of="$TMP/$name.data" bs=1 seek=$((data + 16 + 7 * 8)) conv=notrunc 2>/dev/null ;;&
-	cpu-idle|cpu-processes)
+	cpu-idle)
 		at=$(od -An -tx8 -v -w8 "$TMP/$name.data" | grep -n -m 1 '^ 003000000000000c$' | cut -d: -f1)
-		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 12)) conv=notrunc 2>/dev/null ;;&
-	cpu-processes)
-		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 8)) conv=notrunc 2>/dev/null ;;
+		head -c 4 /dev/zero | dd of="$TMP/$name.data" bs=1 seek=$(((at - 1) * 8 + 12)) conv=notrunc 2>/dev/null ;;
 	esac
 	"$CONVERT" --quiet --decoder=perf "$TMP/$name.data" -o "$TMP/$name.perf.fxt" 2>/dev/null
 	rm -f "$TMP/perf.log"
@@ -625,12 +633,12 @@ while IFS='|' read -r case prog opts says; do
 	rm -f "$TMP/$name".*
 done <<EOF
 overflow|calls-static|--damage overflow@150|Intel PT packets perf reads its own way (OVF)
-cyc|calls-static|--cyc|Intel PT packets perf reads its own way (CYC)
 deep-returns|recurse||compressed return without call
 image-gone|calls-static||$TMP/gone/calls-static: No such file or directory
 cpu-switch3|threads|--per-cpu --block-syscalls 1000000 --preempt-at 1500:500000|
-cpu-idle|threads|--per-cpu --block-syscalls 1000000|the AUX data of CPU 0 decoded while it runs a thread of process 0, not of process
-cpu-processes|threads|--per-cpu --block-syscalls 1000000|per-CPU AUX queues of 2 traced processes
+cpu-idle|threads|--per-cpu --block-syscalls 1000000|the AUX data of CPU 0 decoded while it runs a thread of process 0, which maps no code
+cpu-processes|calls-static|--per-cpu --then $PROGS/tailcall|
+cpu-processes3|calls-static|--per-cpu --block-syscalls 1000000 --psb-every 128 --then $PROGS/tailcall|
 forced|calls-static||
 EOF
 

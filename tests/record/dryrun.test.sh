@@ -161,15 +161,17 @@ check dryrun_launch_placeholder 6.1.187 "--mode sampling -- /bin/true" \
 	"$NB -e $DU -e $EV$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t PID $SWE $SW $CTL"
 # --event: each extra event beside the samples, in their overwritable ring
 # (sampling), or beside intel_pt in perf's normal ring (PT, as magic-trace);
-# a period is perf's period term; u unless --kernel; none for a tracepoint.
+# a period is perf's period term, its absence perf's default said
+# explicitly (freq=4000, a tracepoint's period=1); u unless --kernel; none
+# for a tracepoint.
 check dryrun_event_sampling 6.1.187 \
 	"--mode sampling --event page-faults --event branch-misses/50 --event sched:sched_wakeup -t 42" \
-	"$NB -e $DU -e $EV -e page-faults/overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/overwrite/$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono $T42 $SWE $SW $CTL"
+	"$NB -e $DU -e $EV -e page-faults/freq=4000,overwrite/u -e branch-misses/period=50,overwrite/u -e sched:sched_wakeup/period=1,overwrite/$SS$TW$SIGDW --call-graph fp --buildid-mmap$DD -k mono $T42 $SWE $SW $CTL"
 check dryrun_event_sampling_kernel_full 6.1.187 \
 	"--mode sampling --kernel --full-execution --event page-faults/10 --event cpu/event=0x3c/ -t 3" \
-	"$NB -e $DK -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c/${SS%/overwrite/}$TWF$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t 3 $SWE $CTL"
+	"$NB -e $DK -e $BASE/freq=5000/ -e page-faults/period=10/ -e cpu/event=0x3c,freq=4000/${SS%/overwrite/}$TWF$SIGDW --call-graph fp --buildid-mmap$DD -k mono --per-thread -t 3 $SWE $CTL"
 check dryrun_event_pt 6.1.187 "--mode pt --event branch-misses/50 --event cpu/event=0x3c/ --event sched:sched_wakeup -t 1" \
-	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c/u -e sched:sched_wakeup$SIGPT --buildid-mmap --per-thread -t 1 --snapshot=e $SWE $CTL"
+	"$NB -e $PT_NORMAL/u -e branch-misses/period=50/u -e cpu/event=0x3c,freq=4000/u -e sched:sched_wakeup/period=1/$SIGPT --buildid-mmap --per-thread -t 1 --snapshot=e $SWE $CTL"
 check dryrun_extra_perf_arg 6.1.187 "--mode pt --perf-arg --no-inherit -t 1" \
 	"$NB -e $PT_NORMAL/u$SIGPT --buildid-mmap --per-thread -t 1 --snapshot=e $SWE $CTL --no-inherit"
 
@@ -255,6 +257,8 @@ if [ -n "$bad" ]; then fail dryrun_startup_lines "$bad"; else ok dryrun_startup_
 # work_leaf), and the trigger it would use is said, and with --multi-thread
 # that a child process's calls are not watched (issue 24,
 # trial 13: all of these were "would record (... no trigger ...)", exit 0).
+# A function is taken as perf names it too, with its symbol version
+# (issue 24, trial 14: "clock_nanosleep@GLIBC_2.2.5" was not found).
 MID=$(objdump -d "$WL" | awk -F'\t' '/<work_leaf>:/ { f = 1; next } f && /^$/ { exit }
 	f && NF >= 3 && split($2, b, " ") > 1 { sub(/^ */, "", $1); sub(/:$/, "", $1); print $1; exit }')
 # one byte into that instruction (of two or more bytes)
@@ -281,6 +285,11 @@ done <<EOF
 --trigger signal:USR1 -- $WL|0|trigger: the program receiving SIGUSR1$
 --multi-thread --trigger none --measure work_leaf -- $WL|0|note: --multi-thread records the processes the program forks too, but --measure watches only the launched process
 --multi-thread --trigger work_leaf --measure work_mid -- $WL|0|note: --multi-thread records .* but the trigger and --measure watch only the launched process
+--trigger none --event page-faults -- $WL|0|--event page-faults: sampled about 4000 times a second \(perf picks each sample's period, its "period" argument; --event page-faults/N samples every Nth\)$
+--trigger none --event page-faults/7 -- $WL|0|--event page-faults/7: sampled every 7th event$
+--trigger none --event sched:sched_wakeup -- $WL|0|--event sched:sched_wakeup: sampled every event$
+--trigger libc:clock_nanosleep@GLIBC_2.2.5 -- $WL|0|trigger: libc:clock_nanosleep@GLIBC_2.2.5 \([^)]*libc[^)]*\) by (uprobe|breakpoint)$
+--trigger none --measure libc:nanosleep@@GLIBC_2.2.5 -- $WL|0|would record
 EOF
 [ -n "$MID" ] || bad="no instruction of work_leaf longer than a byte in objdump -d $WL"
 if [ -n "$bad" ]; then fail dryrun_resolves_as_recording "$bad"; else ok dryrun_resolves_as_recording; fi
@@ -340,7 +349,8 @@ fi
 
 # --callgraph auto: fp for a program built with frame pointers (also when
 # stripped: the functions then come from .eh_frame_hdr), dwarf without them
-# (the workload and workload-nofp, tests/workload).
+# (the workload and workload-nofp, tests/workload); a script by its
+# interpreter, a shell script (a launcher) judged not at all.
 if [ ! -x "$SNAPTRACE_TEST_BIN/workload" ] || [ ! -x "$SNAPTRACE_TEST_BIN/workload-nofp" ]; then
 	fail dryrun_callgraph_auto "$SNAPTRACE_TEST_BIN/workload or workload-nofp is not built (make all tests-build)"
 else
@@ -359,6 +369,28 @@ else
 $(first_lines "$TMP/auto.err")"
 			auto_ok=0
 			break
+		fi
+	done
+	# a script is judged by its interpreter, the program that runs (through
+	# /usr/bin/env and a script run by a script), and the line says so; a
+	# shell script is a launcher (pyenv's shim) whose program is not known:
+	# judged nothing, fp, said so (it judged the script: "not an ELF file")
+	printf '#!%s\n' "$TMP/auto-nofp" >"$TMP/auto-script"
+	printf '#!/usr/bin/env auto-script\n' >"$TMP/auto-envscript"
+	printf '#!/bin/sh\nexec "$@"\n' >"$TMP/auto-shim"
+	chmod +x "$TMP/auto-script" "$TMP/auto-envscript" "$TMP/auto-shim"
+	for v in "script:dwarf:$TMP/auto-script is a script run by $TMP/auto-nofp: " \
+		"envscript:dwarf:$TMP/auto-envscript is a script run by $TMP/auto-script, a script run by $TMP/auto-nofp: " \
+		"shim:fp:$TMP/auto-shim is a shell script ([^)]*): the program it runs .* is not known before it runs: judged nothing: using fp"; do
+		[ "$auto_ok" = 1 ] || break
+		IFS=: read -r name want line <<<"$v"
+		out=$(PATH="$TMP:$PATH" "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run \
+			--mode sampling --callgraph auto -- "$TMP/auto-$name" 2>"$TMP/auto.err")
+		if [[ "$out" != *" --call-graph $want "* ]] ||
+			! grep -q "callgraph auto: $line" "$TMP/auto.err"; then
+			fail dryrun_callgraph_auto "$name: expected --call-graph $want and '$line', found: $out \
+$(first_lines "$TMP/auto.err")"
+			auto_ok=0
 		fi
 	done
 	[ "$auto_ok" = 1 ] && ok dryrun_callgraph_auto

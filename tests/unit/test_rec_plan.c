@@ -207,16 +207,21 @@ static void plan_events(void)
 		bool overwrite, kernel;
 		const char *arg;       /* NULL: refused */
 	} cases[] = {
-		{ "page-faults", true, false, "page-faults/overwrite/u" },
-		{ "page-faults", false, false, "page-faults:u" },
-		{ "page-faults", false, true, "page-faults" },
+		/* the sampling always given: freq=REC_EVENT_FREQ, a tracepoint's
+		 * period=1 (issue 24, trial 14: perf's default, unsaid) */
+		{ "page-faults", true, false, "page-faults/freq=4000,overwrite/u" },
+		{ "page-faults", false, false, "page-faults/freq=4000/u" },
+		{ "page-faults", false, true, "page-faults/freq=4000/" },
 		{ "branch-misses/50", false, false, "branch-misses/period=50/u" },
 		{ "branch-misses/50", true, true, "branch-misses/period=50,overwrite/" },
-		{ "sched:sched_wakeup", true, false, "sched:sched_wakeup/overwrite/" },
+		{ "sched:sched_wakeup", true, false, "sched:sched_wakeup/period=1,overwrite/" },
 		{ "sched:sched_wakeup/3", false, false, "sched:sched_wakeup/period=3/" },
-		{ "cpu/event=0x3c/", true, false, "cpu/event=0x3c,overwrite/u" },
-		{ "cpu/event=0x3c/", false, false, "cpu/event=0x3c/u" },
+		{ "cpu/event=0x3c/", true, false, "cpu/event=0x3c,freq=4000,overwrite/u" },
+		{ "cpu/event=0x3c/", false, false, "cpu/event=0x3c,freq=4000/u" },
 		{ "cpu/event=0x3c//9", false, true, "cpu/event=0x3c,period=9/" },
+		/* its own terms' sampling, left alone */
+		{ "cpu/event=0x3c,period=99/", false, false, "cpu/event=0x3c,period=99/u" },
+		{ "cpu/freq=10,event=0x3c/", true, false, "cpu/freq=10,event=0x3c,overwrite/u" },
 		{ "branch-misses:u", false, false, NULL },      /* modifiers are the recorder's */
 		{ "cpu/event=0x3c/u", false, false, NULL },
 		{ "branch-misses/0", false, false, NULL },
@@ -227,7 +232,7 @@ static void plan_events(void)
 		{ "page-faults/", false, false, NULL },
 		{ "page-faults,cycles", false, false, NULL },
 		{ "{cycles,instructions}", false, false, NULL },
-		{ "cpu//", true, false, "cpu/overwrite/u" },
+		{ "cpu//", true, false, "cpu/freq=4000,overwrite/u" },
 	};
 	struct rec_opts o = default_opts();
 	struct rec_host h = host("perf version 6.1.187");
@@ -255,11 +260,11 @@ static void plan_events(void)
 	o.nevents = 2;
 	o.mode = REC_MODE_SAMPLING;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
-	CHECK(strstr(line(&p), " -e cpu-clock/freq=5000,overwrite/u -e page-faults/overwrite/u "
+	CHECK(strstr(line(&p), " -e cpu-clock/freq=5000,overwrite/u -e page-faults/freq=4000,overwrite/u "
 		     "-e branch-misses/period=50,overwrite/u --call-graph "));
 	o.mode = REC_MODE_PT;
 	CHECK_INT_EQ(rec_plan_build(&o, &h, "-t", "7", "d/perf.data", &p), 0);
-	CHECK(strstr(line(&p), "/u -e page-faults:u -e branch-misses/period=50/u --buildid-mmap "
+	CHECK(strstr(line(&p), "/u -e page-faults/freq=4000/u -e branch-misses/period=50/u --buildid-mmap "
 		     "--per-thread "));
 }
 

@@ -90,6 +90,33 @@ static int resolve(const char *spec, struct rec_trigger_loc *loc, char *why, siz
 	return rec_trigspec_resolve(spec, unit_self_exe(), getpid(), loc, why, size);
 }
 
+/* perf's name of functions the converter names apart (issue 24): Rust
+ * instances by hash, C static functions by file */
+static void perf_names(void)
+{
+	static const struct {
+		const char *name, *perf;
+	} rows[] = {
+		{ "main::crunch::h0123456789abcdef", "main::crunch" },
+		{ "mycrate[3c1c0]::store[5f]::f", "mycrate::store::f" },
+		{ "main[235e3519f142be8b]::crunch::<u32>", "main::crunch::<u32>" },
+		{ "helper [a.c]", "helper" },
+		{ "helper [global]", "helper" },
+		{ "main::crunch", NULL },
+		{ "main::crunch::h0123", NULL },        /* no 16 hex digits */
+		{ "Foo::operator[]", NULL },
+		{ "app::load(int)", NULL },
+		{ "f [clone .cold]", NULL },            /* a space: no file */
+		{ "x[zz]::f", NULL },                   /* no hex */
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		CHECK_INT_EQ(demangled_perf_name(rows[i].name, out, sizeof(out)), rows[i].perf != NULL);
+		CHECK_STR_EQ(out, rows[i].perf ? rows[i].perf : rows[i].name);
+	}
+}
+
 static void demangling(void)
 {
 	char out[256];
@@ -148,6 +175,7 @@ static void demangling(void)
 				    "core::fmt::write::h0123456789abcdef"));
 	CHECK(!demangled_matches("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write",
 				     "core::fmt::write::h0123456789abcde0"));
+	perf_names();
 }
 
 /* Rust functions by their demangled names: without the hash both versions
