@@ -37,20 +37,6 @@ static int lookup(int dir, const char *name, int flags, bool beneath)
 	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 }
 
-/* The next name of path P at or after P ("" and "." skipped): where it
- * starts, its length in *LEN (0: none). */
-static const char *next_name(const char *p, size_t *len)
-{
-	for (;;) {
-		while (*p == '/')
-			p++;
-		*len = strcspn(p, "/");
-		if (*len != 1 || *p != '.')
-			return p;
-		p++;
-	}
-}
-
 /* What looking a path up found. */
 enum place {
 	PLACE_NONE,              /* nothing perf could open there that another user controls */
@@ -67,7 +53,7 @@ static void rel_names(const char *p, char *rel)
 	size_t n = 0, len;
 
 	rel[0] = '\0';
-	for (p = next_name(p, &len); len; p = next_name(p + len, &len)) {
+	for (p = inpath_next_name(p, &len); len; p = inpath_next_name(p + len, &len)) {
 		if ((len == 2 && !strncmp(p, "..", 2)) || n + len + 2 > PATH_MAX) {
 			rel[0] = '\0';
 			return;
@@ -95,7 +81,7 @@ static enum place place(const char *path, char *cur, char *rel)
 	for (;;) {
 		bool there;
 
-		p = next_name(p, &len);
+		p = inpath_next_name(p, &len);
 		if (!len)
 			return n ? PLACE_TRUSTED : PLACE_NONE;	/* a directory */
 		if (len == 2 && !strncmp(p, "..", 2)) {
@@ -144,7 +130,7 @@ static enum place place(const char *path, char *cur, char *rel)
 			continue;
 		}
 		n += 1 + len;
-		if (next_name(p, &len), !len)
+		if (inpath_next_name(p, &len), !len)
 			return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ? PLACE_TRUSTED : PLACE_NONE;
 		if (!S_ISDIR(st.st_mode))
 			return PLACE_NONE;
@@ -336,7 +322,7 @@ static void show_through(struct dsoview *v, const char *path)
 		const char *name;
 
 		if (strcmp(v->covers[c], "/tmp") && !strncmp(path, v->covers[c], n) &&
-		    path[n] == '/' && (name = next_name(path + n, &len), len))
+		    path[n] == '/' && (name = inpath_next_name(path + n, &len), len))
 			show(v, c, name, len);
 	}
 }

@@ -252,20 +252,6 @@ static int check_names(int err, char *why, size_t size)
 	return rc;
 }
 
-/* The next name of path P at or after P (empty and "." names skipped):
- * returns where it starts, its length in *LEN (0: none). */
-static const char *next_name(const char *p, size_t *len)
-{
-	for (;;) {
-		while (*p == '/')
-			p++;
-		*len = strcspn(p, "/");
-		if (*len != 1 || *p != '.')
-			return p;
-		p++;
-	}
-}
-
 /* The name of the real /tmp that PATH leads through, into NAME (NAME_MAX +
  * 1 bytes): PATH absolute, "/tmp/NAME..." ("//tmp/./NAME" too), or, REL,
  * relative to /tmp ("NAME...": a link's target there). Returns the rest of
@@ -278,12 +264,12 @@ static const char *tmp_name(const char *path, bool rel, char *name)
 	if (!rel) {
 		if (*p != '/')
 			return NULL;
-		p = next_name(p, &len);
+		p = inpath_next_name(p, &len);
 		if (len != 3 || strncmp(p, "tmp", 3))
 			return NULL;
 		p += len;
 	}
-	p = next_name(p, &len);
+	p = inpath_next_name(p, &len);
 	if (!len || len > NAME_MAX || (len == 2 && !strncmp(p, "..", 2)))
 		return NULL;
 	memcpy(name, p, len);
@@ -371,7 +357,7 @@ static int scan_mapping(void *arg, const struct perfdata_mmap *m)
 		dsoview_add(&sc->dso, m->file);
 	if (rest) {
 		want(&sc->names, name);
-		next_name(rest, &len);
+		inpath_next_name(rest, &len);
 		if (!len)
 			want(&sc->names, ".debug");
 	}
