@@ -49,7 +49,7 @@ struct part {
 	size_t psbs_seen;        /* psb events at one of their times */
 	bool psb_astray;         /* a psb event at no PSB's time */
 	bool resumes;            /* the whole run, read on from FIRST (no --time) */
-	int cwd_fd;              /* perf's working directory (the input's jit_dir), or 0 */
+	int cwd_fd;              /* perf's working directory (the input's jit_dir), or 0: "/" (run.h) */
 	const struct tmpview *view;  /* perf's /tmp (the input's), or NULL */
 };
 

@@ -283,6 +283,16 @@
 #                     function is named in the trace (the view, an overlay
 #                     of /tmp's one file system, once showed the mount point
 #                     empty: the frames were named by the file)
+#   debuglink-cwd     root converts its own recording of its own program
+#                     from a sticky world-writable directory where the
+#                     attacker left a copy of libc's debug file (same build
+#                     id) at the name libc's .gnu_debuglink gives, a libc
+#                     function renamed in it: libc's frames keep their names
+#                     (perf 6.1 looks for a debuglink's file by the bare name
+#                     first, in its working directory: perf once ran in the
+#                     converter's, and root's trace named libc's frames as
+#                     the attacker chose; plain perf script there shows the
+#                     trap is real)
 #   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
 #                     its program with anonymous executable memory (which has
 #                     perf see the /tmp view), and converts with a perf
@@ -318,7 +328,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2590,6 +2600,44 @@ EOF
 	fi
 }
 
+# debuglink_cwd: see the header.
+debuglink_cwd() {
+	local libc rec="$TMP/dl-rec" dump="$TMP/debuglink-cwd.dump" link bid dbg fake=ATTACKER_NAMED_THIS
+	local real=__libc_start_call_main
+	libc=$(ldd /bin/true | awk '$1 ~ /^libc[.]so/ { print $3 }')
+	link=$(readelf --string-dump=.gnu_debuglink "$libc" 2>/dev/null | awk '/\]/ { print $3 }')
+	bid=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+	dbg="/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+	if [ -z "$link" ] || [ ! -r "$dbg" ] || ! nm "$dbg" 2>/dev/null | grep -q " $real\$"; then
+		fail debuglink-cwd "no debug file of $libc with $real (libc6-dbg: scripts/install-deps.sh)"
+		return
+	fi
+	spin_source debuglink_work 300 >"$TMP/dl.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$TMP/dl-prog" "$TMP/dl.c" 2>"$TMP/debuglink-cwd.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$rec" --trigger none -- "$TMP/dl-prog" 2>"$TMP/debuglink-cwd.err"; then
+		fail debuglink-cwd "root's recording failed: $(first_lines "$TMP/debuglink-cwd.err")"
+		return
+	fi
+	as_attacker objcopy --redefine-sym "$real=$fake" "$dbg" "$SHARED/$link"
+	(cd "$SHARED" && timeout -k 5 60 perf --buildid-dir /dev/null script -f \
+		-i "$(ls "$rec"/perf.data* | head -n 1)") >"$TMP/debuglink-cwd.perf" 2>&1
+	if ! grep -q "$fake" "$TMP/debuglink-cwd.perf"; then
+		fail debuglink-cwd "plain perf script in $SHARED did not take the attacker's file: $(grep -c "$real" "$TMP/debuglink-cwd.perf") frames of $real"
+	elif ! (cd "$SHARED" && timeout -k 5 60 "$CONVERT" -q "$rec" -o "$TMP/debuglink-cwd.fxt") \
+		2>"$TMP/debuglink-cwd.err"; then
+		fail debuglink-cwd "the conversion failed: $(first_lines "$TMP/debuglink-cwd.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/debuglink-cwd.fxt" >"$dump" 2>&1; then
+		fail debuglink-cwd "cannot read the trace: $(first_lines "$dump")"
+	elif grep -q "$fake" "$dump"; then
+		fail debuglink-cwd "root's trace names libc's frames as the attacker chose ($(grep -c "$fake" "$dump") slices)"
+	elif ! grep -q " $real\$" "$dump"; then
+		fail debuglink-cwd "no slice of $real: $(grep -c . "$dump") slices"
+	else
+		ok debuglink-cwd
+	fi
+	rm -f "$SHARED/$link"
+}
+
 make_evil_trace
 in_link_shared
 in_link_nonsticky
@@ -2641,6 +2689,7 @@ hang_pt_dso_fifo
 hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
+requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string

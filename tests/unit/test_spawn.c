@@ -425,6 +425,38 @@ static void spawn_death_signal(void)
 	kill(child, SIGKILL);
 }
 
+/* A helper runs in "/" (run.h: perf looks for debug files by bare name in
+ * its working directory), its program found from the caller's directory
+ * first; RUN_CWD_CALLER keeps the caller's. */
+static void run_cwd(void)
+{
+	char dir[] = "/tmp/st-run-cwd-XXXXXX", old[PATH_MAX], prog[PATH_MAX + 8], out[PATH_MAX + 8];
+	char *pwd[] = { "sh", "-c", "pwd", NULL }, *rel[] = { "./here.sh", NULL };
+	int fd, outfd;
+	pid_t pid;
+
+	CHECK(getcwd(old, sizeof(old)) != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT_EQ(chdir(dir), 0);
+	fd = open("here.sh", O_WRONLY | O_CREAT | O_EXCL, 0755);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "#!/bin/sh\npwd\n", 15) == 15);
+	close(fd);
+	CHECK_INT_EQ(run_capture(pwd, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "/\n");
+	CHECK_INT_EQ(run_capture(rel, out, sizeof(out)), 0);	/* ./here.sh: ours */
+	CHECK_STR_EQ(out, "/\n");
+	pid = run_spawn(pwd, STDERR_FILENO, &outfd, RUN_CWD_CALLER, NULL);
+	CHECK(pid > 0);
+	read_all(outfd, out, sizeof(out));
+	CHECK_INT_EQ(run_wait(pid), 0);
+	snprintf(prog, sizeof(prog), "%s\n", dir);
+	CHECK_STR_EQ(out, prog);
+	unlink("here.sh");
+	CHECK_INT_EQ(chdir(old), 0);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	UNIT_RUN(spawn_environment);
@@ -436,5 +468,6 @@ int main(void)
 	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
 	UNIT_RUN(spawn_death_signal);
+	UNIT_RUN(run_cwd);
 	return unit_exit();
 }
