@@ -293,6 +293,15 @@
 #                     converter's, and root's trace named libc's frames as
 #                     the attacker chose; plain perf script there shows the
 #                     trap is real)
+#   tmp-vdso-debug    the attacker owns /tmp/.debug and watches /tmp
+#                     (inotify): for each perf-vdso.so-XXXXXX perf makes
+#                     there (its copy of the vdso) she plants a file of that
+#                     name in /tmp/.debug, where perf then looks for its debug
+#                     file; root converts its own recording of a program with
+#                     no JIT code: root's perf opens none of her files (perf
+#                     once wrote its copy into the real /tmp for such a
+#                     recording and opened what she planted: a link to a
+#                     root-only file was followed)
 #   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
 #                     its program with anonymous executable memory (which has
 #                     perf see the /tmp view), and converts with a perf
@@ -328,7 +337,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2638,6 +2647,87 @@ debuglink_cwd() {
 	rm -f "$SHARED/$link"
 }
 
+# tmp_vdso_debug: see the header. The watcher, as the attacker, logs
+# "planted NAME" and "opened NAME" (inotify IN_OPEN of /tmp/.debug's files).
+tmp_vdso_debug() {
+	local d="$TMP/vdso" log="$TMP/tmp-vdso-debug.log" watcher rc tmp_lock
+	mkdir "$d"
+	cat >"$d/watch.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+int main(void)
+{
+	char buf[8192] __attribute__((aligned(8))), path[512];
+	int fd = inotify_init();
+	if (fd < 0 || inotify_add_watch(fd, "/tmp", IN_CREATE) < 0 ||
+	    inotify_add_watch(fd, "/tmp/.debug", IN_OPEN) < 0)
+		return 1;
+	printf("watching\n");
+	fflush(stdout);
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+		for (char *p = buf; r > 0 && p < buf + r;) {
+			struct inotify_event *e = (void *)p;
+			if (e->len && (e->mask & IN_CREATE) && !strncmp(e->name, "perf-vdso.so-", 13)) {
+				snprintf(path, sizeof(path), "/tmp/.debug/%s", e->name);
+				mknod(path, S_IFREG | 0644, 0);	/* made, not opened */
+				printf("planted %s\n", e->name);
+			} else if (e->mask & IN_OPEN) {
+				printf("opened %s\n", e->len ? e->name : ".");
+			}
+			fflush(stdout);
+			p += sizeof(*e) + e->len;
+		}
+	}
+}
+EOF
+	spin_source vdso_work 300 >"$d/prog.c"
+	if ! cc -O1 -o "$d/watch" "$d/watch.c" 2>"$TMP/tmp-vdso-debug.err" ||
+		! cc -O1 -fno-omit-frame-pointer -o "$d/prog" "$d/prog.c" 2>"$TMP/tmp-vdso-debug.err"; then
+		fail tmp-vdso-debug "cannot build: $(first_lines "$TMP/tmp-vdso-debug.err")"
+		return
+	fi
+	chmod 755 "$d" "$d/watch"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$d/prog" 2>"$TMP/tmp-vdso-debug.err"; then
+		fail tmp-vdso-debug "root's recording failed: $(first_lines "$TMP/tmp-vdso-debug.err")"
+		return
+	fi
+	exec {tmp_lock}</tmp
+	flock -w 600 "$tmp_lock"
+	if ! as_attacker_in_tmp mkdir /tmp/.debug 2>"$TMP/tmp-vdso-debug.err"; then
+		fail tmp-vdso-debug "the attacker cannot make /tmp/.debug: $(first_lines "$TMP/tmp-vdso-debug.err")"
+		exec {tmp_lock}<&-
+		return
+	fi
+	"${ATTACKER[@]}" "$d/watch" >"$log" 2>&1 &
+	watcher=$!
+	for _ in $(seq 500); do grep -q "^watching$" "$log" 2>/dev/null && break; sleep 0.01; done
+	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" 2>"$TMP/tmp-vdso-debug.err"
+	rc=$?
+	sleep 0.2
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+	rm -rf /tmp/.debug
+	exec {tmp_lock}<&-
+	if [ "$rc" -ne 0 ]; then
+		fail tmp-vdso-debug "exit $rc: $(first_lines "$TMP/tmp-vdso-debug.err")"
+	elif ! grep -q '^watching$' "$log"; then
+		fail tmp-vdso-debug "the watcher did not start: $(first_lines "$log")"
+	elif grep -q '^opened' "$log"; then
+		fail tmp-vdso-debug "root's perf opened the attacker's /tmp/.debug: $(tr '\n' ' ' <"$log" | cut -c 1-200)"
+	elif grep -q '^planted' "$log"; then
+		fail tmp-vdso-debug "perf's copy of the vdso appeared in the real /tmp: $(tr '\n' ' ' <"$log" | cut -c 1-200)"
+	elif ! "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q ' vdso_work$'; then
+		fail tmp-vdso-debug "the program's function is not named"
+	else
+		ok tmp-vdso-debug
+	fi
+}
+
 make_evil_trace
 in_link_shared
 in_link_nonsticky
@@ -2690,6 +2780,7 @@ hang_dso_fifo
 requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
 requires debuglink-cwd recording cc binutils && debuglink_cwd
+requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
