@@ -302,6 +302,13 @@
 #                     once wrote its copy into the real /tmp for such a
 #                     recording and opened what she planted: a link to a
 #                     root-only file was followed)
+#   kernel-oracle     root converts a perf.data of the attacker's (a copy of
+#                     a recording with kernel frames: she could put any
+#                     kernel address in it): no kernel function is named,
+#                     one warning says why (root's /proc/kallsyms once named
+#                     the attacker's addresses, 73 of 99 probes: the
+#                     kernel's layout, which kallsyms_show_value() hides
+#                     from her); root's own recording is named
 #   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
 #                     its program with anonymous executable memory (which has
 #                     perf see the /tmp view), and converts with a perf
@@ -337,7 +344,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug kernel-oracle hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2728,6 +2735,38 @@ EOF
 	fi
 }
 
+# kernel_oracle: see the header.
+kernel_oracle() {
+	local d="$TMP/kern" data mine="$HOME_A/kern.data" n
+	mkdir "$d"
+	spin_source kern_work 300 >"$d/prog.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$d/prog" "$d/prog.c" 2>"$TMP/kernel-oracle.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$d/prog" 2>"$TMP/kernel-oracle.err"; then
+		fail kernel-oracle "root's recording failed: $(first_lines "$TMP/kernel-oracle.err")"
+		return
+	fi
+	data=$(ls "$d"/rec/perf.data* | head -n 1)
+	chmod 755 "$d" "$d/rec"
+	chmod 644 "$data"
+	as_attacker cp "$data" "$mine"
+	timeout -k 5 60 "$CONVERT" -q "$data" -o "$d/root.fxt" 2>"$TMP/kernel-oracle.err"
+	n=$("$CONVERT" --dump "$d/root.fxt" 2>&1 | grep -ac 'kernel_function:string=')
+	if [ "$n" -eq 0 ]; then
+		fail kernel-oracle "root's own recording names no kernel function: $(first_lines "$TMP/kernel-oracle.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$mine" -o "$d/theirs.fxt" 2>"$TMP/kernel-oracle.err"; then
+		fail kernel-oracle "the conversion failed: $(first_lines "$TMP/kernel-oracle.err")"
+	elif "$CONVERT" --dump "$d/theirs.fxt" 2>&1 | grep -aq 'kernel_function:string='; then
+		fail kernel-oracle "the attacker's perf.data is named from root's /proc/kallsyms: $("$CONVERT" --dump "$d/theirs.fxt" 2>&1 | grep -ac 'kernel_function:string=') kernel functions"
+	elif [ "$(wc -l <"$TMP/kernel-oracle.err")" -ne 1 ] ||
+		! grep -q "^snaptrace-convert: warning: $mine: its kernel frames stay unnamed: a recording of uid $AUID's" "$TMP/kernel-oracle.err"; then
+		fail kernel-oracle "expected one warning naming the file and the owner: $(first_lines "$TMP/kernel-oracle.err")"
+	elif ! "$CONVERT" --dump=slices "$d/theirs.fxt" 2>&1 | grep -q ' kern_work$'; then
+		fail kernel-oracle "the program's function is not named"
+	else
+		ok kernel-oracle
+	fi
+}
+
 make_evil_trace
 in_link_shared
 in_link_nonsticky
@@ -2781,6 +2820,7 @@ requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
 requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
+requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
