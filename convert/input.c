@@ -3,6 +3,7 @@
 
 #include "binaries.h"
 #include "binrec.h"
+#include "debuglink.h"
 #include "diag.h"
 #include "inpath.h"
 #include "jitdump.h"
@@ -379,6 +380,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		paths[i + 1] = perf->args[i];
 	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &in->view, why, sizeof(why));
 	free(paths);
+	if (!err)
+		err = debuglink_check(in->handle, perf->symfs, why, sizeof(why));
 	if (err) {
 		snprintf(errbuf, errlen, "%s: %s", in->path, why);
 		return err;

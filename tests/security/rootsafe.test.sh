@@ -309,6 +309,12 @@
 #                     the attacker's addresses, 73 of 99 probes: the
 #                     kernel's layout, which kallsyms_show_value() hides
 #                     from her); root's own recording is named
+#   debuglink-path    root records the attacker's program (stripped, no build
+#                     id) whose .gnu_debuglink names a root-only library by
+#                     its absolute path, and converts it: refused, exit 1,
+#                     one line naming the binary and the debuglink, no trace
+#                     (root's perf once opened that library and named the
+#                     program's frames from its symbols)
 #   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
 #                     its program with anonymous executable memory (which has
 #                     perf see the /tmp view), and converts with a perf
@@ -344,7 +350,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug kernel-oracle hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2767,6 +2773,38 @@ kernel_oracle() {
 	fi
 }
 
+# debuglink_path: see the header.
+debuglink_path() {
+	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
+	mkdir -p "$d" "$priv"
+	chmod 700 "$priv"
+	printf 'int root_only_secret_fn(int x) { return x * 3; }\n' >"$d/s.c"
+	if ! cc -shared -fPIC -o "$priv/libsecret.so" "$d/s.c" 2>"$TMP/debuglink-path.err"; then
+		fail debuglink-path "cannot build: $(first_lines "$TMP/debuglink-path.err")"
+		return
+	fi
+	chmod 600 "$priv/libsecret.so"
+	printf '%s\0\0\0\0\0\0\0\0' "$priv/libsecret.so" >"$d/link.bin"
+	chmod 644 "$d/link.bin"
+	chmod 755 "$d"
+	spin_source dlpath_work 300 | cc -O1 -fno-omit-frame-pointer -Wl,--build-id=none -x c -o "$d/full" - \
+		2>"$TMP/debuglink-path.err" && chmod 755 "$d/full" &&
+		as_attacker sh -c 'strip -s "$1" -o "$2.s" && objcopy --add-section .gnu_debuglink="$3" "$2.s" "$2" && chmod 755 "$2"' \
+		sh "$d/full" "$bin" "$d/link.bin" 2>>"$TMP/debuglink-path.err"
+	if [ ! -x "$bin" ] || ! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$bin" 2>>"$TMP/debuglink-path.err"; then
+		fail debuglink-path "the attacker's program or root's recording failed: $(first_lines "$TMP/debuglink-path.err")"
+		return
+	fi
+	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" >/dev/null 2>"$TMP/debuglink-path.err"
+	rc=$?
+	if [ -e "$d/trace.fxt" ] && "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q 'root_only_secret_fn\|_fini'; then
+		fail debuglink-path "root's trace names the attacker's frames from the root-only library"
+	elif refuses "$rc" debuglink-path 1 "the binary $bin \(uid $AUID's\) names its debug file \"$priv/libsecret.so\" \(.gnu_debuglink\)" \
+		"$TMP/debuglink-path.err"; then
+		verdict debuglink-path "$([ -e "$d/trace.fxt" ] && echo "a trace was written")"
+	fi
+}
+
 make_evil_trace
 in_link_shared
 in_link_nonsticky
@@ -2821,6 +2859,7 @@ requires home-plugins recording cc && home_plugins
 requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires kernel-oracle recording cc sched_switch && kernel_oracle
+requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
