@@ -425,6 +425,29 @@ static void spawn_death_signal(void)
 	kill(child, SIGKILL);
 }
 
+/* perf 6.1's path variables of Android and cross builds (a dso path
+ * replaced by one under APK_PATH or NDK_ROOT, objdump's CROSS_COMPILE
+ * prefix) never reach a helper; the traced program keeps them. */
+static void spawn_perf_path_vars(void)
+{
+	static const char *const vars[] = { "APK_PATH", "NDK_ROOT", "APP_PLATFORM", "APP_ABI",
+					    "CROSS_COMPILE" };
+	char *argv[] = { "sh", "-c", "echo \"$APK_PATH|$NDK_ROOT|$APP_PLATFORM|$APP_ABI|"
+			 "$CROSS_COMPILE\"", NULL };
+	struct spawn s = { .path = "/bin/sh", .argv = argv, .inherit_env = true,
+			   .nfds = 1, .fds = { SPAWN_DEVNULL } };
+	char out[256];
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		setenv(vars[i], "/x", 1);
+	CHECK_INT_EQ(run_capture(argv, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "||||\n");
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "/x|/x|/x|/x|/x\n");
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
 /* A helper runs in "/" (run.h: perf looks for debug files by bare name in
  * its working directory), its program found from the caller's directory
  * first; RUN_CWD_CALLER keeps the caller's. */
@@ -469,5 +492,6 @@ int main(void)
 	UNIT_RUN(spawn_trace_me);
 	UNIT_RUN(spawn_death_signal);
 	UNIT_RUN(run_cwd);
+	UNIT_RUN(spawn_perf_path_vars);
 	return unit_exit();
 }
