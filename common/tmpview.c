@@ -461,6 +461,19 @@ static int add_entries(struct tmpview *v, struct names *s)
 	return err;
 }
 
+/* Whether perf needs a view of SC's perf.data: when it opens a perf map or
+ * a binary dsoview.h hides,
+ * and always for root (CAP_SYS_ADMIN permitted): perf 6.1 writes its copy of
+ * the vdso as /tmp/perf-vdso.so-XXXXXX and then looks for its debug file as
+ * /tmp/.debug/perf-vdso.so-XXXXXX (dso.c debuglink_paths[]), in another
+ * user's directory there, who sees the name appear (inotify) and plants a
+ * link: root's perf opened a root-only file through it. In the view both
+ * are in perf's own tmpfs. */
+static bool view_wanted(const struct scan *sc)
+{
+	return sc->ids.any || dsoview_any(&sc->dso) || nsenter_admin_permitted();
+}
+
 int tmpview_make(const char *perfdata, int recdir, const char *const *paths, struct tmpview **view,
 		 char *why, size_t size)
 {
@@ -474,7 +487,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	if (err == -EIO)	/* damaged records: perf reads no further either */
 		err = sc.ids.err ? sc.ids.err : sc.names.err ? sc.names.err : sc.dso.err;
 	err = err ? err : dsoview_finish(&sc.dso, paths);
-	if (err || (!sc.ids.any && !dsoview_any(&sc.dso))) {
+	if (err || !view_wanted(&sc)) {
 		free(sc.ids.v);
 		names_free(&sc.names);
 		dsoview_free(&sc.dso);
@@ -520,7 +533,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	v->gid = getegid();
 	how = view_how(&err);
 	if (how < 0) {
-		err = sc.ids.any ? check_names(err, why, size) : 0;
+		err = sc.ids.any ? check_names(err, why, size) : 0;	/* no perf map to guard */
 		tmpview_free(v);
 		return err;
 	}

@@ -10,7 +10,9 @@
  * (fs.protected_symlinks=0) has root read the file it leads to as symbols.
  * The live process's /proc/N/status is read loosely (the first line
  * holding "NStgid:": a process named so had perf open /tmp/perf-0.map).
- * So the perf a converter starts runs as the first process of a mount and
+ * So the perf a converter starts (on such a perf.data; as root on every
+ * one: perf's vdso copy, /tmp/perf-vdso.so-XXXXXX, whose debug file it then
+ * looks for in /tmp/.debug, another user's directory) runs as the first process of a mount and
  * pid namespace of its own, with a /proc of that namespace (no live
  * process of a perf.data's pid: perf names each map by that pid alone),
  * whose /tmp is a private tmpfs holding every such perf-N.map (N each pid
@@ -116,11 +118,11 @@ struct tmpview {
  * the view shows.
  * A map that cannot be used is said in a warning naming it and why.
  * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map and
- * no binary dsoview.h hides, or when no view can be made and none of the
- * names perf would open is a FIFO, device or socket; or a negative errno
- * with WHY (SIZE bytes) one phrase naming the path and the rule (-EPERM:
- * such a file, and no view; -E2BIG: more than TMPVIEW_NAMES_MAX names, or
- * dsoview.h's bounds),
+ * no binary dsoview.h hides and the caller is not root (CAP_SYS_ADMIN
+ * permitted), or when no view can be made and none of the names perf would
+ * open is a FIFO, device or socket; or a negative errno with WHY (SIZE
+ * bytes) one phrase naming the path and the rule (-EPERM: such a file, and
+ * no view; -E2BIG: more than TMPVIEW_NAMES_MAX names, or dsoview.h's bounds),
  * or why the perf.data could not be read (records damaged or cut short:
  * the mappings before them, where perf stops too; -ENOTSUP: compressed
  * records, perf record -z).
