@@ -187,6 +187,9 @@ void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timelin
 {
 	cv->c.snap_started = started && started->start_ns ? started : NULL;
 	cv->c.snap_live = live_ns;
+	if (!cv->c.input_no || cv->c.next_input != TIMELINE_SNAPSHOT)
+		cv->c.timeline_no++;	/* the previous input did not pass its timeline on */
+	cv->c.input_max_ts = 0;
 	cv->c.next_input = next;
 	cv->c.snap_ring = ring;
 	cv->c.input_no++;
@@ -322,8 +325,12 @@ static uint64_t thread_time(struct conv_driver *cv, struct conv_thread *t, uint6
 		ts = t->last_ts;
 	}
 	t->last_ts = ts;
+	t->seen_input = cv->c.input_no;
+	t->seen_timeline = cv->c.timeline_no;
 	if (ts > cv->c.max_ts)
 		cv->c.max_ts = ts;
+	if (ts > cv->c.input_max_ts)
+		cv->c.input_max_ts = ts;
 	return ts;
 }
 
@@ -1101,14 +1108,10 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
-	/* off the CPU for as long as perf is known to have recorded: until the
-	 * input's last record (of any thread), or later where record.json says
-	 * perf still recorded (the hit that took the snapshot, or when the
-	 * recorder asked for it); what came after is not known, and not drawn */
-	if (t->offcpu_open && c->max_ts > end)
-		end = c->max_ts;
-	if (t->offcpu_open && c->snap_live > end)
-		end = c->snap_live;
+	/* off the CPU for as long as perf is known to have recorded it
+	 * (known_ends()); what came after is not known, and not drawn */
+	if (t->offcpu_open && t->known_end > end)
+		end = t->known_end;
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else
@@ -1131,6 +1134,35 @@ int conv_driver_end(struct conv_driver *cv)
 	return nomem_checked(cv, CONV_OK);
 }
 
+/* Extends each thread's known_end to where perf is known to have recorded
+ * it in the input that ends: the input's last record (of any thread), or
+ * later where record.json says perf still recorded (the hit that took the
+ * snapshot, or when the recorder asked for it), for a thread of its
+ * timeline (one recording directory's snapshots: perf's ring ran on
+ * between them) or of a process with a record in it. Another recording's
+ * input, or a file of another program given in a row, says nothing of it. */
+static void known_ends(struct conv *c)
+{
+	uint64_t end = c->input_max_ts > c->snap_live ? c->input_max_ts : c->snap_live;
+
+	for (size_t i = 0; i < c->nthreads; i++) {
+		const struct conv_thread *t = c->threads[i];
+
+		if (t->seen_input != c->input_no || t->proc_input == c->input_no)
+			continue;
+		for (size_t j = 0; j < c->nthreads; j++)
+			if (c->threads[j]->pid == t->pid)
+				c->threads[j]->proc_input = c->input_no;
+	}
+	for (size_t i = 0; i < c->nthreads; i++) {
+		struct conv_thread *t = c->threads[i];
+
+		if ((t->proc_input == c->input_no || t->seen_timeline == c->timeline_no) &&
+		    end > t->known_end)
+			t->known_end = end;
+	}
+}
+
 int conv_driver_end_input(struct conv_driver *cv)
 {
 	struct conv *c = &cv->c;
@@ -1140,6 +1172,7 @@ int conv_driver_end_input(struct conv_driver *cv)
 	if (e)
 		return e;
 	release_switches(cv, UINT64_MAX);
+	known_ends(c);
 	conv_threads_each(c, thread_end_input);
 	if (c->srcline)	/* the input's directory goes with it */
 		srcline_set_dir(c->srcline, -1);

@@ -350,6 +350,14 @@ struct conv_thread {
 	uint64_t unsampled_ns;         /* on the CPU before its first sample in a ring's
 					* snapshot: [before the oldest sample] (chain.c) */
 	unsigned sampled_input;        /* the conv.input_no of its last sample; 0: none */
+	unsigned seen_input;           /* the conv.input_no of its last timed record */
+	unsigned seen_timeline;        /* the conv.timeline_no of that input */
+	unsigned proc_input;           /* the last input holding a record of its process */
+	uint64_t known_end;            /* ns, perf is known to have recorded T until then:
+					* the end of the inputs of its timeline, and of the
+					* others holding a record of its process (driver.c
+					* known_ends()); an [off-cpu] open at the end ends
+					* there, whatever else is converted with it */
 	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
 	uint64_t unsymbolized_chains;  /* chains reaching a root, mostly unknown frames */
 	uint64_t flat_samples;         /* samples without a call chain (no -g) */
@@ -459,6 +467,10 @@ struct conv {
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	uint64_t input_max_ts;         /* ns, the latest time of the current input */
+	unsigned timeline_no;          /* the current input's timeline, from 1: the inputs
+					* joined by TIMELINE_SNAPSHOT (one recording
+					* directory's snapshots) share one */
 	bool switch_records;           /* switch records came (perf records switches in
 					* and out alike): a thread's missing switch in
 					* was lost (chain.c) */
