@@ -104,6 +104,9 @@ struct conv_driver {
 	struct sample sample;
 	struct held_switch *held;   /* held switch records, in input order from HELD_FIRST */
 	size_t held_first, nheld, capheld;
+	bool release_due;       /* the held switch records up to the open sample's
+				 * time are processed once its frames are known
+				 * (held_for_sample()) */
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
 	char message[512];
 };
@@ -754,6 +757,19 @@ static int sample_done(struct conv_driver *cv)
 	if (!sm->open)
 		return CONV_OK;
 	sm->open = false;
+	if (cv->release_due) {
+		/* its switch records, then its time (no earlier than its last:
+		 * held_for_sample()) */
+		cv->release_due = false;
+		size_t k = kernel_frames(sm);
+
+		conv_chain_ahead(c, t, sm->ts, sm->frames + k, sm->n - k);
+		release_switches(cv, sm->ts);
+		conv_chain_ahead(c, NULL, 0, NULL, 0);
+		thread_time(cv, t, sm->ts, NULL, 0);
+		if (!t->has_ts)
+			thread_starts(c, t, sm->ts);
+	}
 	if (!cv->seen_sample && sm->n) {
 		if (!sm->symtext)
 			return missing_column(cv, sm->lineno, "the sym column", PERFCMD_SAMPLES);
@@ -885,6 +901,27 @@ static bool is_signal(const struct conv_line *l)
 	return conv_every_event(l->event.s, l->event.len) == CONV_EVERY_SIGNAL;
 }
 
+/* Whether the switch records held up to sample L's time wait for its
+ * frames (sample_done()): L is a sample of a call stack (a sched_switch
+ * sample of the thread leaving the CPU too), of a thread with
+ * an empty stack, at no earlier time than its last, and measured calls
+ * are to be placed: one beginning at those records goes under the
+ * callers the sample shows (conv_chain_ahead()). */
+static bool held_for_sample(struct conv_driver *cv, const struct conv_line *l)
+{
+	const struct conv_thread *t;
+
+	enum conv_every_event every = conv_every_event(l->event.s, l->event.len);
+
+	if (l->kind != CONV_LINE_SAMPLE || !cv->c.nmcalls || l->unwound ||
+	    every == CONV_EVERY_SIGNAL ||
+	    (every == CONV_EVERY_SCHED_SWITCH && l->sched.valid && l->sched.prev_pid != l->tid) ||
+	    (every == CONV_EVERY_N && l->event.len && !stack_event(l->event)))
+		return false;
+	t = conv_thread_get(&cv->c, l->pid, l->tid);
+	return t && !t->depth && !t->has_branches && !(t->has_ts && l->ts < t->last_ts);
+}
+
 static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
@@ -917,8 +954,8 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	sm->extra = !sched_switch && !signal && l->event.len && !se;
 	sm->signal = signal;
 	/* a signal's time is taken in order when it is released (signal_sample) */
-	sm->ts = sm->extra || signal ? l->ts : thread_time(cv, t, l->ts, s, len);
-	if (!t->has_ts && !sm->extra && !signal)
+	sm->ts = sm->extra || signal || cv->release_due ? l->ts : thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts && !sm->extra && !signal && !cv->release_due)
 		thread_starts(&cv->c, t, sm->ts);
 	if (!sm->extra && !sched_switch && !signal)
 		t->exited = false;	/* running: a thread (again) */
@@ -1030,8 +1067,11 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	}
 	/* a signal comes from the switch records' ring: no sign of time passing */
 	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_EXIT &&
-	    l->kind != CONV_LINE_BAD && !(l->kind == CONV_LINE_SAMPLE && is_signal(l)))
-		release_switches(cv, l->ts);
+	    l->kind != CONV_LINE_BAD && !(l->kind == CONV_LINE_SAMPLE && is_signal(l))) {
+		cv->release_due = held_for_sample(cv, l);
+		if (!cv->release_due)
+			release_switches(cv, l->ts);
+	}
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
 		return branch_line(cv, l, s, len);

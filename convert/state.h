@@ -492,6 +492,14 @@ struct conv {
 	bool last_input;               /* every input has ended (conv_driver_end) */
 	struct conv_signal_seen *signals_seen; /* signal:signal_deliver samples (sigmarks.h) */
 	size_t nsignals_seen, capsignals_seen;
+	/* The sample the held switch records being processed come before
+	 * (driver.c sample_ahead(), set while they are): a measured call of
+	 * its thread that begins at one of them, on an empty stack, goes
+	 * under the callers that sample shows (chain.c measured_entry()). */
+	const struct conv_thread *ahead_t;   /* its thread; NULL: none */
+	const struct conv_site *ahead;       /* its frames, innermost first (borrowed) */
+	size_t nahead;
+	uint64_t ahead_ts;                   /* ns, its time */
 	struct conv_mcall *mcalls;     /* measured calls of the recordings (measured.c),
 					* sorted by (pid, tid, entry) */
 	size_t nmcalls, capmcalls;
