@@ -228,7 +228,18 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
 	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true };
 	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
-	size_t k = frames ? common_prefix(t, frames, n) : t->depth, i = n, upto;
+	size_t k, i, upto;
+
+	/* at a switch record, with nothing known below it: the sample these
+	 * records come before is the one that follows (its callers, when it
+	 * shows the call; never "[callers unknown]" with them left out) */
+	if (!frames && !t->depth && c->ahead_t == t) {
+		frames = c->ahead;
+		n = c->nahead;
+		ts = c->ahead_ts;
+	}
+	k = frames ? common_prefix(t, frames, n) : t->depth;
+	i = n;
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
@@ -721,6 +732,15 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		return;
 	}
 	sample_at(c, t, ts, frames, n, period_ns, callchain);
+}
+
+void conv_chain_ahead(struct conv *c, const struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n)
+{
+	c->ahead_t = t;
+	c->ahead = frames;
+	c->nahead = t ? to_root(t, frames, n) : 0;
+	c->ahead_ts = ts;
 }
 
 void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,

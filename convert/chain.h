@@ -32,6 +32,14 @@ void conv_chain_switch_out(struct conv *c, struct conv_thread *t, uint64_t ts,
 			   const struct conv_site *frames, size_t n,
 			   const struct conv_offcpu *off);
 
+/* chain.c: the switch records processed until the next call come before
+ * T's sample at TS of FRAMES (N, innermost first; borrowed until then):
+ * a measured call of T that begins at one of them on T's empty stack is
+ * placed as that sample shows it (docs/design.md "Measured calls"). T
+ * NULL: none. */
+void conv_chain_ahead(struct conv *c, const struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n);
+
 /* chain.c: T came back on the CPU at TS (a switch-in record). */
 void conv_chain_switch_in(struct conv *c, struct conv_thread *t, uint64_t ts);
 

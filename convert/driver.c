@@ -104,6 +104,9 @@ struct conv_driver {
 	struct sample sample;
 	struct held_switch *held;   /* held switch records, in input order from HELD_FIRST */
 	size_t held_first, nheld, capheld;
+	bool release_due;       /* the held switch records up to the open sample's
+				 * time are processed once its frames are known
+				 * (held_for_sample()) */
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
 	char message[512];
 };
@@ -187,6 +190,9 @@ void conv_driver_snapshot(struct conv_driver *cv, uint64_t live_ns, enum timelin
 {
 	cv->c.snap_started = started && started->start_ns ? started : NULL;
 	cv->c.snap_live = live_ns;
+	if (!cv->c.input_no || cv->c.next_input != TIMELINE_SNAPSHOT)
+		cv->c.timeline_no++;	/* the previous input did not pass its timeline on */
+	cv->c.input_max_ts = 0;
 	cv->c.next_input = next;
 	cv->c.snap_ring = ring;
 	cv->c.input_no++;
@@ -322,8 +328,12 @@ static uint64_t thread_time(struct conv_driver *cv, struct conv_thread *t, uint6
 		ts = t->last_ts;
 	}
 	t->last_ts = ts;
+	t->seen_input = cv->c.input_no;
+	t->seen_timeline = cv->c.timeline_no;
 	if (ts > cv->c.max_ts)
 		cv->c.max_ts = ts;
+	if (ts > cv->c.input_max_ts)
+		cv->c.input_max_ts = ts;
 	return ts;
 }
 
@@ -747,6 +757,19 @@ static int sample_done(struct conv_driver *cv)
 	if (!sm->open)
 		return CONV_OK;
 	sm->open = false;
+	if (cv->release_due) {
+		/* its switch records, then its time (no earlier than its last:
+		 * held_for_sample()) */
+		cv->release_due = false;
+		size_t k = kernel_frames(sm);
+
+		conv_chain_ahead(c, t, sm->ts, sm->frames + k, sm->n - k);
+		release_switches(cv, sm->ts);
+		conv_chain_ahead(c, NULL, 0, NULL, 0);
+		thread_time(cv, t, sm->ts, NULL, 0);
+		if (!t->has_ts)
+			thread_starts(c, t, sm->ts);
+	}
 	if (!cv->seen_sample && sm->n) {
 		if (!sm->symtext)
 			return missing_column(cv, sm->lineno, "the sym column", PERFCMD_SAMPLES);
@@ -878,6 +901,27 @@ static bool is_signal(const struct conv_line *l)
 	return conv_every_event(l->event.s, l->event.len) == CONV_EVERY_SIGNAL;
 }
 
+/* Whether the switch records held up to sample L's time wait for its
+ * frames (sample_done()): L is a sample of a call stack (a sched_switch
+ * sample of the thread leaving the CPU too), of a thread with
+ * an empty stack, at no earlier time than its last, and measured calls
+ * are to be placed: one beginning at those records goes under the
+ * callers the sample shows (conv_chain_ahead()). */
+static bool held_for_sample(struct conv_driver *cv, const struct conv_line *l)
+{
+	const struct conv_thread *t;
+
+	enum conv_every_event every = conv_every_event(l->event.s, l->event.len);
+
+	if (l->kind != CONV_LINE_SAMPLE || !cv->c.nmcalls || l->unwound ||
+	    every == CONV_EVERY_SIGNAL ||
+	    (every == CONV_EVERY_SCHED_SWITCH && l->sched.valid && l->sched.prev_pid != l->tid) ||
+	    (every == CONV_EVERY_N && l->event.len && !stack_event(l->event)))
+		return false;
+	t = conv_thread_get(&cv->c, l->pid, l->tid);
+	return t && !t->depth && !t->has_branches && !(t->has_ts && l->ts < t->last_ts);
+}
+
 static int sample_line(struct conv_driver *cv, const struct conv_line *l, const char *s, size_t len)
 {
 	struct sample *sm = &cv->sample;
@@ -910,8 +954,8 @@ static int sample_line(struct conv_driver *cv, const struct conv_line *l, const 
 	sm->extra = !sched_switch && !signal && l->event.len && !se;
 	sm->signal = signal;
 	/* a signal's time is taken in order when it is released (signal_sample) */
-	sm->ts = sm->extra || signal ? l->ts : thread_time(cv, t, l->ts, s, len);
-	if (!t->has_ts && !sm->extra && !signal)
+	sm->ts = sm->extra || signal || cv->release_due ? l->ts : thread_time(cv, t, l->ts, s, len);
+	if (!t->has_ts && !sm->extra && !signal && !cv->release_due)
 		thread_starts(&cv->c, t, sm->ts);
 	if (!sm->extra && !sched_switch && !signal)
 		t->exited = false;	/* running: a thread (again) */
@@ -1023,8 +1067,11 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	}
 	/* a signal comes from the switch records' ring: no sign of time passing */
 	if (cv->nheld && l->has_time && l->kind != CONV_LINE_SWITCH && l->kind != CONV_LINE_EXIT &&
-	    l->kind != CONV_LINE_BAD && !(l->kind == CONV_LINE_SAMPLE && is_signal(l)))
-		release_switches(cv, l->ts);
+	    l->kind != CONV_LINE_BAD && !(l->kind == CONV_LINE_SAMPLE && is_signal(l))) {
+		cv->release_due = held_for_sample(cv, l);
+		if (!cv->release_due)
+			release_switches(cv, l->ts);
+	}
 	switch (l->kind) {
 	case CONV_LINE_BRANCH:
 		return branch_line(cv, l, s, len);
@@ -1101,14 +1148,10 @@ static void thread_end_input(struct conv *c, struct conv_thread *t)
 	if (t->npending)
 		flush_pending(c, t, t->pending_ts);
 	end = t->last_ts > t->now ? t->last_ts : t->now;
-	/* off the CPU for as long as perf is known to have recorded: until the
-	 * input's last record (of any thread), or later where record.json says
-	 * perf still recorded (the hit that took the snapshot, or when the
-	 * recorder asked for it); what came after is not known, and not drawn */
-	if (t->offcpu_open && c->max_ts > end)
-		end = c->max_ts;
-	if (t->offcpu_open && c->snap_live > end)
-		end = c->snap_live;
+	/* off the CPU for as long as perf is known to have recorded it
+	 * (known_ends()); what came after is not known, and not drawn */
+	if (t->offcpu_open && t->known_end > end)
+		end = t->known_end;
 	if (t->has_branches)
 		conv_stack_close(c, t, end);
 	else
@@ -1131,6 +1174,35 @@ int conv_driver_end(struct conv_driver *cv)
 	return nomem_checked(cv, CONV_OK);
 }
 
+/* Extends each thread's known_end to where perf is known to have recorded
+ * it in the input that ends: the input's last record (of any thread), or
+ * later where record.json says perf still recorded (the hit that took the
+ * snapshot, or when the recorder asked for it), for a thread of its
+ * timeline (one recording directory's snapshots: perf's ring ran on
+ * between them) or of a process with a record in it. Another recording's
+ * input, or a file of another program given in a row, says nothing of it. */
+static void known_ends(struct conv *c)
+{
+	uint64_t end = c->input_max_ts > c->snap_live ? c->input_max_ts : c->snap_live;
+
+	for (size_t i = 0; i < c->nthreads; i++) {
+		const struct conv_thread *t = c->threads[i];
+
+		if (t->seen_input != c->input_no || t->proc_input == c->input_no)
+			continue;
+		for (size_t j = 0; j < c->nthreads; j++)
+			if (c->threads[j]->pid == t->pid)
+				c->threads[j]->proc_input = c->input_no;
+	}
+	for (size_t i = 0; i < c->nthreads; i++) {
+		struct conv_thread *t = c->threads[i];
+
+		if ((t->proc_input == c->input_no || t->seen_timeline == c->timeline_no) &&
+		    end > t->known_end)
+			t->known_end = end;
+	}
+}
+
 int conv_driver_end_input(struct conv_driver *cv)
 {
 	struct conv *c = &cv->c;
@@ -1140,6 +1212,7 @@ int conv_driver_end_input(struct conv_driver *cv)
 	if (e)
 		return e;
 	release_switches(cv, UINT64_MAX);
+	known_ends(c);
 	conv_threads_each(c, thread_end_input);
 	if (c->srcline)	/* the input's directory goes with it */
 		srcline_set_dir(c->srcline, -1);

@@ -350,6 +350,14 @@ struct conv_thread {
 	uint64_t unsampled_ns;         /* on the CPU before its first sample in a ring's
 					* snapshot: [before the oldest sample] (chain.c) */
 	unsigned sampled_input;        /* the conv.input_no of its last sample; 0: none */
+	unsigned seen_input;           /* the conv.input_no of its last timed record */
+	unsigned seen_timeline;        /* the conv.timeline_no of that input */
+	unsigned proc_input;           /* the last input holding a record of its process */
+	uint64_t known_end;            /* ns, perf is known to have recorded T until then:
+					* the end of the inputs of its timeline, and of the
+					* others holding a record of its process (driver.c
+					* known_ends()); an [off-cpu] open at the end ends
+					* there, whatever else is converted with it */
 	uint64_t chains, broken_chains;    /* user-space chains; those not reaching a root */
 	uint64_t unsymbolized_chains;  /* chains reaching a root, mostly unknown frames */
 	uint64_t flat_samples;         /* samples without a call chain (no -g) */
@@ -459,6 +467,10 @@ struct conv {
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */
+	uint64_t input_max_ts;         /* ns, the latest time of the current input */
+	unsigned timeline_no;          /* the current input's timeline, from 1: the inputs
+					* joined by TIMELINE_SNAPSHOT (one recording
+					* directory's snapshots) share one */
 	bool switch_records;           /* switch records came (perf records switches in
 					* and out alike): a thread's missing switch in
 					* was lost (chain.c) */
@@ -480,6 +492,14 @@ struct conv {
 	bool last_input;               /* every input has ended (conv_driver_end) */
 	struct conv_signal_seen *signals_seen; /* signal:signal_deliver samples (sigmarks.h) */
 	size_t nsignals_seen, capsignals_seen;
+	/* The sample the held switch records being processed come before
+	 * (driver.c sample_ahead(), set while they are): a measured call of
+	 * its thread that begins at one of them, on an empty stack, goes
+	 * under the callers that sample shows (chain.c measured_entry()). */
+	const struct conv_thread *ahead_t;   /* its thread; NULL: none */
+	const struct conv_site *ahead;       /* its frames, innermost first (borrowed) */
+	size_t nahead;
+	uint64_t ahead_ts;                   /* ns, its time */
 	struct conv_mcall *mcalls;     /* measured calls of the recordings (measured.c),
 					* sorted by (pid, tid, entry) */
 	size_t nmcalls, capmcalls;
