@@ -461,17 +461,24 @@ static int add_entries(struct tmpview *v, struct names *s)
 	return err;
 }
 
-/* Whether perf needs a view of SC's perf.data: when it opens a perf map or
- * a binary dsoview.h hides,
+/* Whether perf's /tmp is hidden for SC's perf.data (DSO its covers): when
+ * perf opens a perf map there, when a binary dsoview.h hides is under it,
  * and always for root (CAP_SYS_ADMIN permitted): perf 6.1 writes its copy of
  * the vdso as /tmp/perf-vdso.so-XXXXXX and then looks for its debug file as
  * /tmp/.debug/perf-vdso.so-XXXXXX (dso.c debuglink_paths[]), in another
  * user's directory there, who sees the name appear (inotify) and plants a
  * link: root's perf opened a root-only file through it. In the view both
  * are in perf's own tmpfs. */
+static bool tmp_hidden(const struct scan *sc, const struct dsoview *dso)
+{
+	return sc->ids.any || dsoview_covers_tmp(dso) || nsenter_admin_permitted();
+}
+
+/* Whether perf needs a view of SC's perf.data: /tmp hidden, or a directory
+ * dsoview.h hides elsewhere. */
 static bool view_wanted(const struct scan *sc)
 {
-	return sc->ids.any || dsoview_any(&sc->dso) || nsenter_admin_permitted();
+	return tmp_hidden(sc, &sc->dso) || dsoview_any(&sc->dso);
 }
 
 int tmpview_make(const char *perfdata, int recdir, const char *const *paths, struct tmpview **view,
@@ -516,7 +523,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	v = calloc(1, sizeof(*v));
 	if (v) {
 		v->dso = sc.dso;	/* the view's now */
-		v->tmp = sc.ids.any || dsoview_covers_tmp(&v->dso);
+		v->tmp = tmp_hidden(&sc, &v->dso);
 	} else {
 		dsoview_free(&sc.dso);
 	}
