@@ -198,6 +198,7 @@ struct ptd_queue {
 	size_t npsbs;
 	size_t chunk0, nchunks;        /* its chunks: d->chunks[chunk0 ...] */
 	size_t cur_chunk, cur_pos;     /* the next sample: in chunk cur_chunk */
+	uint64_t forgot;               /* DATA before it is given back (ptdata_forget_before()) */
 	bool ready;                    /* chunk cur_chunk is decoded */
 	struct ptd_sample cur;         /* perf's state: the sample to emit next */
 	bool have_cur;
@@ -299,9 +300,16 @@ int ptdata_read(struct ptdecode *d, char *why, size_t len);
  * lists its PSBs. Returns 0, 1 with a reason, or -ENOMEM. */
 int ptdata_scan(struct ptd_queue *q, char *why, size_t len);
 
-/* Gives back the pages of Q's AUX data [FROM, TO), read again from the
- * file if touched again: the memory decoding holds stays flat. */
+/* Gives back the whole pages of Q's AUX data within [FROM, TO), read
+ * again from the file if touched again: the memory decoding holds stays
+ * flat. */
 void ptdata_forget(const struct ptd_queue *q, uint64_t from, uint64_t to);
+
+/* Gives back Q's AUX data before TO, which nothing reads again: from
+ * Q->forgot (where the last call ended) on, and the 2 MiB before it,
+ * which a page fault may have mapped again since (ptdata.c's
+ * PTD_REMAP_SPAN). Q->forgot is then TO. */
+void ptdata_forget_before(struct ptd_queue *q, uint64_t to);
 
 /* perf's tsc_to_perf_time() and perf_time_to_tsc() */
 uint64_t ptdata_perf_time(const struct ptdecode *d, uint64_t tsc);
