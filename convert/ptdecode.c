@@ -312,9 +312,8 @@ static bool next_sample(struct ptdecode *d, struct ptd_queue *q)
 		q->ready = true;
 		if (c->failed) {
 			if (!d->status) {
-				snprintf(d->errbuf, d->errlen, "%s", c->why);
-				d->status = strcmp(c->why, "out of memory") ? PIPELINE_FALLBACK :
-					    PIPELINE_NOMEM;
+				snprintf(d->errbuf, d->errlen, "%s", c->why ? c->why : "out of memory");
+				d->status = c->why ? PIPELINE_FALLBACK : PIPELINE_NOMEM;
 			}
 			return false;
 		}
@@ -996,8 +995,10 @@ void ptdecode_close(struct ptdecode *d)
 	if (!d)
 		return;
 	stop_workers(d);
-	for (size_t i = 0; i < d->nchunks; i++)
+	for (size_t i = 0; i < d->nchunks; i++) {
 		free(d->chunks[i].s);
+		free(d->chunks[i].why);
+	}
 	for (size_t i = 0; i < d->npool; i++)
 		free(d->pool[i].s);
 	for (size_t i = 0; i < d->nqueues; i++) {

@@ -122,7 +122,10 @@ struct ptd_chunk {
 	struct ptd_sample *s;   /* its samples (owned; freed once converted) */
 	size_t n, cap;
 	bool failed;            /* WHY says what the decoder met */
-	char why[200];
+	char *why;              /* malloc'd, when FAILED (NULL: out of memory); not
+	                         * an array: a chunk of every 16 KiB of AUX data is
+	                         * planned, and 200 bytes each were a tenth of the
+	                         * converter's memory at 64 MB */
 };
 
 /* perf's CTC to TSC conversion of MTC and TMA packets (intel_pt_calc_tma(),
@@ -364,7 +367,7 @@ bool pttime_packet(struct pttime *t, const struct pt_packet *p, const struct pt_
 /* Decodes chunk C of queue Q into C->s, walking the code of each process
  * of Q->tasks in IMAGES[its procs[] index] (the processes' images, or the
  * calling thread's copies of them); C->failed and C->why when the decoder
- * met something perf would read otherwise (or memory ran out). */
+ * met something perf would read otherwise (C->why NULL: memory ran out). */
 void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *const *images);
 
 #endif
