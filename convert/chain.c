@@ -178,6 +178,29 @@ static size_t unmeasured_below(const struct conv *c, const struct conv_thread *t
 	return k;
 }
 
+/*
+ * Whether the sample of FRAMES (N, innermost first), which shares K frames
+ * with T's stack and follows measured call M's entry while it runs, shows
+ * M's function (or, innermost, the [uprobes] page where its probe steps an
+ * instruction out of line) at root-first index K, right where the stack
+ * has M's caller, which frame pointers skipped (the function had not set
+ * up its frame, or sets up none: the caller's return address was read as
+ * its own): the stack's frame K may be M's caller by M's return address,
+ * was called from where the sample's frame K - 1 is (the same call), and M
+ * returns elsewhere than there (else that frame is its caller).
+ */
+static bool caller_skipped(const struct conv *c, const struct conv_thread *t, size_t k,
+			   const struct conv_site *frames, size_t n, const struct conv_mcall *m)
+{
+	if (!k || k >= t->depth || k >= n || t->stack[k].measured_end)
+		return false;
+	if (find_measured(c, frames, n, k, m->mfunc) != k &&
+	    !(k + 1 == n && conv_func_is_uprobes(frames[0].func)))
+		return false;
+	return frames[n - k].ip != m->caller && t->stack[k - 1].ip == frames[n - k].ip &&
+	       conv_measured_caller_may_be(c, m, t->stack[k].func, t->stack[k].sym_start);
+}
+
 /* Pushes on T's empty stack at TS the frame a measured call with no known
  * callers goes under (CONV_CALLERS_UNKNOWN); it ends with that call. */
 static void push_callers_unknown(struct conv *c, struct conv_thread *t, uint64_t ts)
@@ -209,11 +232,7 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
-	/* the sample shows it right where the stack has its caller: frame
-	 * pointers skipped the caller (sampled before it set up its frame) */
-	if (frames && m->ret >= ts && k < t->depth && k < n && !t->stack[k].measured_end &&
-	    t->stack[k].func == conv_measured_caller_func(c, m) &&
-	    find_measured(c, frames, n, k, m->mfunc) == k)
+	if (frames && m->ret >= ts && caller_skipped(c, t, k, frames, n, m))
 		k++;
 	/* where its caller resumes known (the calls file's CALLER, a slow
 	 * call's "caller"): at the entry the stack is the caller's frame and

@@ -45,6 +45,21 @@ static bool kernel_page(const struct conv_func *f)
 	return real_dso(f) && f->key[f->symlen] == '[';
 }
 
+/* Whether F's binary is a system library, one the distribution installs
+ * (under /usr/lib, /lib, /lib64, /usr/lib64; not /usr/local): code the user
+ * does not build, whose missing frame pointers no change to the program
+ * fixes (docs/design.md "A chain cut at a loop"). */
+static bool system_dso(const struct conv_func *f)
+{
+	static const char *const dirs[] = { "/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/" };
+	const char *dso = f->key + f->symlen;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (f->dsolen > strlen(dirs[i]) && !memcmp(dso, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
 /* Counts one chain against F's dso in B (one of C's); sets c->nomem when
  * out of memory. */
 static void blame(struct conv *c, struct conv_blame *b, const struct conv_func *f)
@@ -72,6 +87,7 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 {
 	size_t user = 0, unknown = 0;
 	const struct conv_func *innermost = NULL, *outermost = NULL, *unknown_dso = NULL, *last = NULL;
+	const struct conv_func *past = NULL;	/* the named frame inside its loop */
 	uint64_t last_ip = 0;
 	bool rooted = false, loop = false;
 
@@ -90,9 +106,9 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 		unknown += f->unknown && !kernel_page(f);
 		rooted |= f->root;
 		loop |= conv_func_is_loop(f);
-		if (!c->loop_past && conv_func_is_loop(f) && i && frames[i - 1].func &&
+		if (!past && conv_func_is_loop(f) && i && frames[i - 1].func &&
 		    !frames[i - 1].func->unknown && frames[i - 1].ip < CONV_KERNEL_START)
-			c->loop_past = frames[i - 1].func;
+			past = frames[i - 1].func;
 		last_ip = frames[i].ip;
 		last = f;
 		if (!unknown_dso && f->unknown && real_dso(f) && !kernel_page(f))
@@ -107,6 +123,17 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 	/* a loop cut out of a chain that is drawn (chain.c keeps it to its
 	 * root): the warning names a frame the trace has */
 	c->loop_chains += loop;
+	if (loop && past) {	/* where the walk lost its way: a system library's, or not */
+		bool sys = system_dso(past);
+
+		*(sys ? &c->loop_system : &c->loop_own) += 1;
+		if (sys && !c->loop_past_system)
+			c->loop_past_system = past;
+		else if (!sys && !c->loop_past)
+			c->loop_past = past;
+		else if (!sys && past != c->loop_past)
+			c->loop_past_more = true;
+	}
 	if (!user || (innermost && innermost->dsolen > 7 &&
 		      memmem(innermost->key + innermost->symlen, innermost->dsolen, "/ld-linux", 9)))
 		return;	/* a kernel thread; the dynamic loader's start-up before main */

@@ -112,6 +112,22 @@ static void open_slice(struct conv *c, struct conv_thread *t, const struct fxt_e
 	}
 }
 
+/* S's whole duration when it is a measured call's slice (its
+ * FXT_MEASURED_ARG and FXT_MEASURED_DURATION_ARG, threads.c), else 0. */
+static uint64_t measured_ns(const struct conv *c, const struct conv_open_slice *s)
+{
+	uint64_t ns = 0;
+	bool measured = false;
+
+	for (unsigned i = 0; i < s->nargs; i++) {
+		if (s->args[i].name == c->s_measured && s->args[i].type == FXT_ARG_BOOL)
+			measured = s->args[i].b;
+		else if (s->args[i].name == c->s_duration_ns && s->args[i].type == FXT_ARG_UINT64)
+			ns = s->args[i].u64;
+	}
+	return measured ? ns : 0;
+}
+
 /* An end at EV->ts closes the innermost open slice, as Perfetto's does: a
  * slice still held (nothing inside it) of some duration is one complete
  * record. A slice ends no earlier than it begins, nor than the records
@@ -134,6 +150,7 @@ static void close_slice(struct conv *c, struct conv_thread *t, const struct fxt_
 	if (end.ts < s.inner_end)
 		end.ts = s.inner_end;
 	inside_until(t, t->nopen, end.ts);
+	c->stats.measured_cut += fxt_measured_cut(measured_ns(c, &s), s.ts, end.ts);
 	if (!s.begun && end.ts > s.ts) {
 		write_slice(c, t, &s, FXT_EVENT_COMPLETE, end.ts);
 		c->stats.complete_slices++;

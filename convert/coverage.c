@@ -195,6 +195,24 @@ static const struct {
 	  "(perf record --call-graph dwarf,65528 copies the most)" },
 };
 
+/* The coverage fact of the chains cut at a loop past a system library's
+ * frame (C->loop_system): a known cause in code the user does not build,
+ * so no warning (docs/design.md "A chain cut at a loop"). */
+static void loop_fact(const struct conv *c)
+{
+	const struct conv_func *f = c->loop_past_system;
+
+	if (!c->loop_system)
+		return;
+	diag_info("  %llu sampled call stack%s cut at a loop: perf's frame-pointer walk lost its "
+		  "way past %.*s (%.*s), a system library's code without frame pointers, where "
+		  "no samples of its thread around it agreed on its callers; each is one "
+		  "\"[call chain cut: ADDR repeats]\" frame over %.*s (nothing in the program "
+		  "to fix; --callgraph dwarf finds its callers)", (unsigned long long)c->loop_system,
+		  diag_s(c->loop_system), (int)f->symlen, f->key, (int)f->dsolen, f->key + f->symlen,
+		  (int)f->symlen, f->key);
+}
+
 /* The warnings on call chains that cannot show the stack, each with its own
  * fix: none recorded (FLAT samples of FLAT + CHAINS), chains cut at a
  * uretprobe's trampoline, chains that reach no thread root (BROKEN: the
@@ -217,24 +235,25 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 			  "snaptrace-record) replaced its return address, and no unwinder passes "
 			  "it: their callers are lost; record again without it",
 			  (unsigned long long)c->trampoline_chains, (unsigned long long)chains);
-	if (c->loop_chains && c->loop_past)
+	/* the loops past a system library's frame: a coverage fact (loop_fact) */
+	if (c->loop_own)
 		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
-			  "perf's frame-pointer walk lost its way past %.*s (%.*s), which keeps no "
+			  "perf's frame-pointer walk lost its way past %.*s (%.*s)%s no "
 			  "frame pointer, and looped until its limit of frames; each loop is one "
-			  "\"[call chain cut: ADDR repeats]\" frame over %.*s, as no samples of its "
-			  "thread around it agreed on its callers; nothing in the program to fix "
-			  "(--callgraph dwarf finds them where %.*s has unwind tables)",
-			  (unsigned long long)c->loop_chains, (int)c->loop_past->symlen,
+			  "\"[call chain cut: ADDR repeats]\" frame over it, as no samples of its "
+			  "thread around it agreed on its callers; rebuild that code with "
+			  "-fno-omit-frame-pointer, or record with --callgraph dwarf",
+			  (unsigned long long)c->loop_own, (int)c->loop_past->symlen,
 			  c->loop_past->key, (int)c->loop_past->dsolen,
-			  c->loop_past->key + c->loop_past->symlen, (int)c->loop_past->symlen,
-			  c->loop_past->key, (int)c->loop_past->dsolen,
-			  c->loop_past->key + c->loop_past->symlen);
-	else if (c->loop_chains)
+			  c->loop_past->key + c->loop_past->symlen,
+			  c->loop_past_more ? " and other functions, which keep" : ", which keeps");
+	if (c->loop_chains > c->loop_system + c->loop_own)
 		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
 			  "perf's unwinder looped (a frame pointer that points at itself, often in "
 			  "code without frame pointers or at a crash) until its limit of frames; "
 			  "each loop is one \"[call chain cut: ADDR repeats]\" frame, and what called it is "
-			  "not known", (unsigned long long)c->loop_chains);
+			  "not known",
+			  (unsigned long long)(c->loop_chains - c->loop_system - c->loop_own));
 	if (too_many(unsym, chains))
 		diag_warn("%llu of %llu sampled call stacks reach the thread's root but are mostly "
 			  "[unknown]: no symbols for %s (stripped binaries); install their debug "
@@ -305,6 +324,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			  "threads, not the program's: [off-cpu] slices with a \"%s\" argument (perf "
 			  "copies its events into each new thread under kernel locks: a tracepoint's "
 			  "event_mutex is shared with every tracer's set-up)", ms(tracer), FXT_OFFCPU_TRACER);
+	loop_fact(c);
 	chain_warnings(c, flat, chains, broken, unsym);
 	every_warnings(c);
 }

@@ -400,6 +400,8 @@ static void srcline_summary(const struct srcline *sl)
 /* What --filter or --window kept and left out. */
 static void cut_summary(const struct conv_options *o, const struct conv_stats *s)
 {
+	char cut[160] = "";
+
 	if (!s->cut_intervals && o->filter) {
 		diag_warn("--filter %s: no thread called %.*s: the trace is empty", o->filter,
 			  (int)o->cut.start_len, o->cut.start);
@@ -415,13 +417,18 @@ static void cut_summary(const struct conv_options *o, const struct conv_stats *s
 			  "thread%s: kept to the end of the trace", o->filter, (int)o->cut.stop_len,
 			  o->cut.stop, (int)o->cut.start_len, o->cut.start,
 			  (unsigned long long)s->cut_unstopped, diag_s(s->cut_unstopped));
+	/* the measured calls cut short: snaptrace stats says the same of the trace */
+	if (s->measured_cut)
+		snprintf(cut, sizeof(cut), "; %llu measured call%s cut short at an edge (its "
+			 "slice what the trace holds, its duration_ns the whole call)",
+			 (unsigned long long)s->measured_cut, diag_s(s->measured_cut));
 	diag_info("%s %s: %llu interval%s kept, %llu slice%s left out (and %llu instant%s, %llu "
-		  "event sample%s)", o->filter ? "--filter" : "--window",
+		  "event sample%s)%s", o->filter ? "--filter" : "--window",
 		  o->filter ? o->filter : o->window, (unsigned long long)s->cut_intervals,
 		  diag_s(s->cut_intervals), (unsigned long long)s->cut_dropped,
 		  diag_s(s->cut_dropped), (unsigned long long)s->cut_dropped_instants,
 		  diag_s(s->cut_dropped_instants), (unsigned long long)s->cut_dropped_events,
-		  diag_s(s->cut_dropped_events));
+		  diag_s(s->cut_dropped_events), cut);
 }
 
 /* Collecting --window's windows: one per hit or snapshot mark, merged with

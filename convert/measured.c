@@ -371,31 +371,35 @@ void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t 
 	}
 }
 
+/* Whether FUNC is of MF's binary (the dso its samples name). */
+static bool in_binary(const struct conv_mfunc *mf, const struct conv_func *func)
+{
+	size_t len = strlen(mf->file);
+
+	return func->dsolen == len && !memcmp(func->key + func->symlen, mf->file, len);
+}
+
 bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
 			    uint64_t caller)
 {
 	const struct conv_mfunc *mf = &c->mfuncs[mfunc];
-	size_t len = strlen(mf->file);
 
 	if (caller)
-		return f->ip == caller && f->func->dsolen == len &&
-		       !memcmp(f->func->key + f->func->symlen, mf->file, len);
+		return f->ip == caller && in_binary(mf, f->func);
 	return learned_site(mf, f);
 }
 
-const struct conv_func *conv_measured_caller_func(const struct conv *c, const struct conv_mcall *m)
+bool conv_measured_caller_may_be(const struct conv *c, const struct conv_mcall *m,
+				 const struct conv_func *func, uint64_t sym_start)
 {
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
-	size_t len = strlen(mf->file);
 
-	for (unsigned i = 0; m->caller && i < mf->nsites; i++) {
-		const struct conv_func *f = mf->sites[i].func;
-
-		if (mf->sites[i].ip == m->caller && f->dsolen == len &&
-		    !memcmp(f->key + f->symlen, mf->file, len))
-			return f;
-	}
-	return NULL;
+	if (!m->caller || !in_binary(mf, func))
+		return false;
+	for (unsigned i = 0; i < mf->nsites; i++)
+		if (mf->sites[i].ip == m->caller && in_binary(mf, mf->sites[i].func))
+			return mf->sites[i].func == func;	/* the return address's function */
+	return sym_start && sym_start <= m->caller;
 }
 
 void conv_measured_free(struct conv *c)

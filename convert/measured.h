@@ -68,9 +68,14 @@ void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t 
 bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
 			    uint64_t caller);
 
-/* measured.c: the function of call M's caller (M's return address in one
- * of its function's call sites learned), NULL when not known. */
-const struct conv_func *conv_measured_caller_func(const struct conv *c, const struct conv_mcall *m);
+/* measured.c: whether a frame of FUNC, whose symbol starts at SYM_START in
+ * its binary (0: unknown), may be call M's caller, by M's return address
+ * (false when not known): the function of a call site of M's function
+ * learned at that address; none learned, a function of the same binary
+ * that starts at or before it (a frame the samples never show right below
+ * one of M's function: one that tail-calls, or has no frame pointer). */
+bool conv_measured_caller_may_be(const struct conv *c, const struct conv_mcall *m,
+				 const struct conv_func *func, uint64_t sym_start);
 
 /* measured.c: frees C's measured functions and calls. */
 void conv_measured_free(struct conv *c);

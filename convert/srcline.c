@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -634,20 +635,82 @@ static bool same_function(const struct sl_sym *a, const struct sl_sym *b)
 	return n == m && !strncmp(ka, kb, n);
 }
 
-/* The name of C symbol Y among others of its name (a static function of a
- * source file): "NAME [FILE]", "NAME [global]" for the one not local;
- * owned by Y. NULL when out of memory. */
-static const char *scoped_name(struct sl_sym *y)
+/* The last K components of PATH ("a/util.c" for K 2 of "/src/a/util.c"),
+ * or PATH whole when it has fewer. */
+static const char *path_suffix(const char *path, unsigned k)
 {
-	const char *file = y->file ? strrchr(y->file, '/') : NULL;
-	size_t n;
+	const char *p = path + strlen(path);
+
+	while (p > path && k) {
+		p--;
+		if (*p == '/' && !--k)
+			return p + 1;
+	}
+	return path;
+}
+
+static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr);
+
+/* The source file of symbol Y of D as its line table says (the path of
+ * its first line: directories and all), or NULL without one. */
+static const char *source_path(struct sl_dso *d, const struct sl_sym *y)
+{
+	const struct sl_addr *a = d->state == DSO_OK ? lookup_addr(d, y->addr) : NULL;
+
+	return a ? a->file : NULL;
+}
+
+/* The name of C symbol Y of D among others of its name (a static function
+ * of a source file): "NAME [FILE]", FILE its source file's name (STT_FILE),
+ * or the shortest suffix of its path in the line table that tells it from
+ * the other symbols of its name in files of that name ("helper [a/util.c]",
+ * "helper [b/util.c]"), or the name and its address when nothing does
+ * ("helper [util.c 0x1148]"); "NAME [global]" for the one not local. Owned
+ * by Y; NULL when out of memory. */
+static const char *scoped_name(struct sl_dso *d, struct sl_sym *y)
+{
+	const char *file = y->file ? strrchr(y->file, '/') : NULL, *path = NULL, *label;
+	uint64_t key = hash_bytes(y->name, strlen(y->name));
+	unsigned parts = 1;
+	bool alike = false;
+	size_t probe = 0, n;
+	uint32_t k;
 
 	if (y->scoped)
 		return y->scoped;
 	file = file ? file + 1 : y->file ? y->file : "global";
-	n = strlen(y->name) + strlen(file) + 4;
-	if ((y->scoped = malloc(n)))
-		snprintf(y->scoped, n, "%s [%s]", y->name, file);
+	label = file;
+	/* the other local symbols of this name in a file of this name */
+	while (y->file && (k = hash_index_next(&d->sym_index, key, &probe)) != HASH_NONE) {
+		const struct sl_sym *z = &d->syms[k];
+		const char *zf = z->file ? strrchr(z->file, '/') : NULL, *zpath;
+
+		zf = zf ? zf + 1 : z->file;
+		if (z == y || z->signature || !zf || strcmp(z->name, y->name) || strcmp(zf, file) ||
+		    z->addr == y->addr)
+			continue;
+		alike = true;
+		if (!path && !(path = source_path(d, y)))
+			break;
+		zpath = source_path(d, z);
+		/* the fewest components of PATH that ZPATH's do not end with */
+		while (zpath && parts <= 64 && !strcmp(path_suffix(path, parts), path_suffix(zpath, parts)) &&
+		       path_suffix(path, parts) != path)
+			parts++;
+		if (!zpath || !strcmp(path_suffix(path, parts), path_suffix(zpath, parts)))
+			path = NULL;	/* not told apart by their paths */
+		if (!path)
+			break;
+	}
+	if (alike && path)
+		label = path_suffix(path, parts);
+	n = strlen(y->name) + strlen(label) + 24;
+	if (!(y->scoped = malloc(n)))
+		return NULL;
+	if (alike && !path)
+		snprintf(y->scoped, n, "%s [%s 0x%" PRIx64 "]", y->name, label, y->addr);
+	else
+		snprintf(y->scoped, n, "%s [%s]", y->name, label);
 	return y->scoped;
 }
 
@@ -691,7 +754,7 @@ int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const c
 	if (!overloaded)
 		return 0;
 	*signature = ambiguous || !agree ? NULL : agree->signature ? agree->signature :
-		     scoped_name(agree);
+		     scoped_name(d, agree);
 	return *signature || ambiguous || !agree ? 1 : -ENOMEM;
 }
 

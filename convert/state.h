@@ -164,6 +164,8 @@ struct conv_stats {
 	uint64_t cut_dropped;          /* slices wholly outside the kept intervals */
 	uint64_t cut_dropped_instants; /* instants outside them */
 	uint64_t cut_dropped_events;   /* event samples outside them */
+	uint64_t measured_cut;         /* measured calls whose slices the trace cut short
+					* (fxt_measured_cut(): complete.c) */
 	uint64_t cut_unstopped;        /* --filter: threads whose last interval no call of
 					* STOP ended: it runs to the end of the trace */
 };
@@ -445,10 +447,15 @@ struct conv {
 	struct conv_blame unsymbolized;    /* dsos of the unknown frames of rooted chains */
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
-	uint64_t loop_chains;          /* loops cut out of chains (chaincheck.c) */
-	const struct conv_func *loop_past;   /* the named frame inside the first loop
-					      * drawn (chaincheck.c): where the walk lost
-					      * its way */
+	uint64_t loop_chains;          /* loops cut out of chains drawn (chaincheck.c) */
+	uint64_t loop_system, loop_own;    /* of those, the loops with a named frame
+					    * inside: where the walk lost its way, in a
+					    * system library, or in other code; the rest
+					    * have none (the cause not known) */
+	const struct conv_func *loop_past_system;   /* the first such frame of a system
+						     * library's */
+	const struct conv_func *loop_past;   /* the first such frame of other code */
+	bool loop_past_more;           /* and others than it */
 	unsigned unwinders;            /* CONV_UNWIND_* bits: how the inputs' call chains
 					* were unwound, as far as known */
 	uint64_t max_ts;               /* ns, the latest time of any input so far */

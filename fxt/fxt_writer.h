@@ -199,6 +199,14 @@ int fxt_writer_info(struct fxt_writer *w, fxt_string_id name, fxt_string_id key,
  * a power of two, comma-separated): its calls of the whole recording. */
 #define FXT_MEASURED_ARG "measured"
 #define FXT_MEASURED_DURATION_ARG "duration_ns"
+/* Whether a measured call of WHOLE_NS (its FXT_MEASURED_DURATION_ARG; 0: a
+ * slice that is no measured call) was cut short by the trace (a --window or
+ * --filter edge, a snapshot's): its slice from BEGIN to END (ns) is
+ * shorter. The one rule of the converter's summary and snaptrace stats. */
+static inline bool fxt_measured_cut(uint64_t whole_ns, uint64_t begin, uint64_t end)
+{
+	return whole_ns > (end > begin ? end - begin : 0);
+}
 /* and, for a call left by a C++ exception (its end is the catch), the
  * argument FXT_MEASURED_LEFT_BY_ARG = "exception" */
 #define FXT_MEASURED_LEFT_BY_ARG "left_by"

@@ -108,11 +108,22 @@ static int set_measure(void *ctx, const char *arg, uint64_t num)
 static int set_event(void *ctx, const char *arg, uint64_t num)
 {
 	struct rec_opts *o = &((struct rec_cli *)ctx)->rec;
+	struct rec_event *ev = &o->events[o->nevents];
+	const char *term;
+	int err, len;
 
 	(void)num;
 	if (o->nevents >= REC_MAX_EVENTS)
 		return -ERANGE;
-	if (rec_event_parse(arg, &o->events[o->nevents]))
+	err = rec_event_parse(arg, ev);
+	if (err == -EEXIST) {
+		len = rec_event_own_term(ev, &term);
+		opt_error(((struct rec_cli *)ctx)->prog, "--event %s: expected the sampling once, "
+			  "found both /%llu and the term %.*s (drop one)", arg,
+			  (unsigned long long)ev->period, len, term);
+		return OPT_FAILED;
+	}
+	if (err)
 		return -EINVAL;
 	o->nevents++;
 	return 0;

@@ -51,7 +51,8 @@ int rec_event_parse(const char *spec, struct rec_event *ev)
 	if (memchr(spec, ',', len) && !slash)
 		return -EINVAL;
 	ev->name_len = (unsigned)len;
-	return 0;
+	/* one sampling: a /PERIOD beside a period= or freq= term is refused */
+	return ev->period && rec_event_own_sampling(ev) ? -EEXIST : 0;
 }
 
 bool rec_event_tracepoint(const struct rec_event *ev)
@@ -61,15 +62,31 @@ bool rec_event_tracepoint(const struct rec_event *ev)
 	return ev->spec[n - 1] != '/' && memchr(ev->spec, ':', n);
 }
 
+int rec_event_own_term(const struct rec_event *ev, const char **term)
+{
+	const char *s = ev->spec, *end = s + ev->name_len;
+
+	/* the terms: between a PMU's first '/' and its last, ',' apart */
+	for (const char *t = memchr(s, '/', ev->name_len); t && t < end - 1;) {
+		const char *next = t + 1 + strcspn(t + 1, ",/");
+
+		t++;
+		if (next > end - 1)
+			next = end - 1;
+		if (!strncmp(t, "period=", 7) || !strncmp(t, "freq=", 5)) {
+			*term = t;
+			return (int)(next - t);
+		}
+		t = next;
+	}
+	return 0;
+}
+
 bool rec_event_own_sampling(const struct rec_event *ev)
 {
-	char name[160];
+	const char *term;
 
-	snprintf(name, sizeof(name), ",%.*s", (int)ev->name_len, ev->spec);
-	for (char *p = name; *p; p++)
-		if (*p == '/')
-			*p = ',';
-	return strstr(name, ",period=") || strstr(name, ",freq=");
+	return rec_event_own_term(ev, &term) > 0;
 }
 
 char *rec_event_sampling(const struct rec_event *ev, char *buf, size_t size)

@@ -17,7 +17,9 @@
  * a decimal from 1 to 2^62; EVENT is one event of perf's name characters
  * (letters, digits, "_-.:=,/"), a '/' only in a PMU/TERMS/ form (',' only
  * in its terms), and without a ":MODS" or "/MODS" suffix of modifier
- * letters. Returns 0 or -EINVAL.
+ * letters. Returns 0, -EINVAL, or -EEXIST when a PERIOD is given to a
+ * PMU/TERMS/ form whose terms set the sampling too (period= or freq=:
+ * rec_event_own_term()), which perf would obey and the PERIOD not.
  */
 int rec_event_parse(const char *spec, struct rec_event *ev);
 
@@ -35,6 +37,11 @@ char *rec_event_sampling(const struct rec_event *ev, char *buf, size_t size);
 /* Says on stderr (diag_info) how each event of O is sampled, one line each:
  * "--event page-faults: sampled about 4000 times a second (...)". */
 void rec_events_say(const struct rec_opts *o);
+
+/* The period= or freq= term of EV's PMU/TERMS/ form: its length, with
+ * *TERM pointing at it in EV->spec ("period=99" in "cpu/event=0x3c,period=99/"),
+ * or 0 when there is none. */
+int rec_event_own_term(const struct rec_event *ev, const char **term);
 
 /* Whether EV's PMU/TERMS/ form sets its own sampling (a period= or freq=
  * term, perf's -e syntax), which the recorder then leaves alone. */

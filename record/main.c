@@ -732,9 +732,12 @@ static void print_hits(const struct rec_session *s)
 				     "sample of %s)", j > i ? "them" : "it");
 		n += (size_t)w;
 		if (other >= 0)
-			n += (size_t)snprintf(line + n, sizeof(line) - n, " (hit %d took snapshot "
-					      "%d, which holds %s of it%s)", other,
-					      s->hits[other].said, k >= 0 ? "less" : "no sample",
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " (hit %d %s snapshot "
+					      "%d%s, which holds %s of it%s)", other,
+					      s->hits[other].came_in_flight ? "came while" : "took",
+					      s->hits[other].said,
+					      s->hits[other].came_in_flight ? " was being written" : "",
+					      k >= 0 ? "less" : "no sample",
 					      more ? ", as do others" : "");
 		i = j + 1;
 	}

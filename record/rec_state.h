@@ -39,6 +39,8 @@ struct rec_hit_log {
 	int snapshot;        /* index into snaps, -1: none (it failed, or came too late) */
 	int said;            /* the snapshot its live line named (multi-snapshot: the
 				one it took, or the one in flight it came in), -1: none */
+	bool came_in_flight; /* SAID is the one in flight it came in (it took none of
+				its own), not one it took */
 	bool deferred;       /* came before the trigger was armed: its snapshot was
 				taken when it was (arming.h) */
 };

@@ -253,15 +253,18 @@ static void snapshot_wanted(struct rec_session *s)
 	if (s->inflight >= 0)
 		return;
 	s->want = -1;
-	idx = rec_snapshot_holding(s, log->hit.time_ns);
+	idx = rec_snapshot_read_after(s, log->hit.time_ns);
 	/* numbered as record.json's hits and snapshots; the snapshot that
-	 * holds a hit is known once the files are read (snapshot.c
-	 * rec_snapshot_hits_held(); the summary says it: main.c print_hits()),
-	 * and may be the one before the one it took: perf read that one's ring
-	 * after the hit's return */
+	 * holds a hit is known once the files are read, by one rule
+	 * (hitholder.h: snapshot.c rec_snapshot_hits_held(); the summary says
+	 * it: main.c print_hits()), and may be the one before the one it
+	 * took, or another than the one in flight when it came: so this line
+	 * names no holder, only what happened */
 	if (idx >= 0 && s->o->multi_snapshot) {
 		log->snapshot = log->said = idx;
-		diag_info("trigger hit %d: %s%s: in snapshot %d, already being written",
+		log->came_in_flight = true;
+		diag_info("trigger hit %d: %s%s: came while snapshot %d was being written: no "
+			  "snapshot of its own (the one that holds it is said at the end)",
 			  (int)(log - s->hits), hit_words(&log->hit, what, sizeof(what)),
 			  log->deferred ? " before it was armed" : "", idx);
 		return;
@@ -294,6 +297,7 @@ static void hit_ended(struct rec_session *s, struct rec_hit_log *log, int took)
 	char what[80];
 
 	log->said = log->snapshot;
+	log->came_in_flight = false;
 	hit_words(&log->hit, what, sizeof(what));
 	if (log->snapshot >= 0 && log->snapshot == took)
 		diag_info("trigger hit %d: %s%s: the recording ended first: taking snapshot %d, "
@@ -622,7 +626,7 @@ static void end_target(struct rec_session *s)
  * none was. */
 static int stop_holder(const struct rec_session *s, uint64_t t)
 {
-	int k = rec_snapshot_holding(s, t);
+	int k = rec_snapshot_read_after(s, t);
 
 	return k >= 0 ? k : s->nsnaps && s->snaps[s->nsnaps - 1].file[0] ? s->nsnaps - 1 : -1;
 }

@@ -198,7 +198,7 @@ int rec_snapshot_take(struct rec_session *s, enum record_end reason)
 	return (int)(sn - s->snaps);
 }
 
-int rec_snapshot_holding(const struct rec_session *s, uint64_t time_ns)
+int rec_snapshot_read_after(const struct rec_session *s, uint64_t time_ns)
 {
 	for (int i = 0; i < s->nsnaps; i++)
 		if (s->snaps[i].file[0] && s->snaps[i].time_ns && s->snaps[i].time_ns >= time_ns)

@@ -58,12 +58,15 @@ int rec_snapshot_wait(struct rec_session *s, int timeout_ms);
 int rec_snapshot_take(struct rec_session *s, enum record_end reason);
 
 /*
- * The first snapshot of S that holds a hit at TIME_NS (perf clock): one with
- * a file whose ring was read at or after TIME_NS (its time_ns, taken once
- * the ring was frozen or the snapshot asked for); -1 when none (a later one,
- * or perf's last at its stop, will).
+ * The first snapshot of S whose ring was read at or after TIME_NS (perf
+ * clock): one with a file and a time_ns (taken once the ring was frozen or
+ * the snapshot asked for) at or after it; -1 when none (a later one, or
+ * perf's last at its stop, will be). For a hit it decides whether the hit
+ * takes a snapshot of its own, not which one holds it: in a sampling
+ * recording that is hitholder.h's rule, once the files are read
+ * (rec_snapshot_hits_held()).
  */
-int rec_snapshot_holding(const struct rec_session *s, uint64_t time_ns);
+int rec_snapshot_read_after(const struct rec_session *s, uint64_t time_ns);
 
 /* Checks each file perf wrote (perfdata.h): one it did not finish (a full
  * disk, perf killed while writing it) gets its problem, which record.json

@@ -372,7 +372,7 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	}
 	a->slices++;
 	r->measured += f->call_ns != 0;
-	a->measured_cut += f->call_ns > dur;
+	a->measured_cut += fxt_measured_cut(f->call_ns, f->begin, end);
 	for (uint8_t i = 0; i < f->waits.n; i++) {
 		struct agg_row *w = &a->rows[f->waits.row[i]];
 

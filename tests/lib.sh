@@ -156,6 +156,22 @@ check_perf_command() {
 # "kept DIR" (tests/run.sh shows those lines). A suite with a cleanup of its
 # own calls scratch_done at the end of it.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-test.XXXXXX")
+
+# on_exit ACTION: ACTION (shell text) runs when the shell calling on_exit
+# exits, never in a child of it: the one way a suite sets its EXIT trap.
+# bash (5.2) runs an inherited EXIT trap in a child it forked for `CMD &`
+# when a signal ends that child before its exec: rootsafe's `kill $!` of an
+# attacker's reader, under load, ran scratch_done there and removed the
+# suite's $TMP in the middle of the suite (49 tests then failed with "No
+# such file or directory", 3 times in about 40 runs). The pid is read from
+# /proc/self/stat: in such a child $BASHPID still gives the parent's.
+on_exit() {
+	local pid
+	read -r pid _ </proc/self/stat
+	# shellcheck disable=SC2064 # the caller's pid, fixed now
+	trap "read -r _exit_pid _ </proc/self/stat; [ \"\$_exit_pid\" != $pid ] || { $1; }" EXIT
+}
+
 scratch_done() {
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "kept $TMP"
@@ -163,10 +179,10 @@ scratch_done() {
 		rm -rf "$TMP"
 	fi
 }
-trap scratch_done EXIT
+on_exit scratch_done
 
 # A test that runs perf and its target in a session of their own (run_group)
-# sets `trap group_cleanup EXIT`: the group still running at the end (a test
+# sets `on_exit group_cleanup`: the group still running at the end (a test
 # interrupted) gets SIGTERM, then SIGKILL, and is reaped.
 GROUP_PID=
 group_cleanup() {

@@ -45,9 +45,12 @@
 # in a session of its own (sigdfl -s); with TMPDIR a scratch directory of its own. A
 # suite of another tier than check (perf records, and is killed) also gets
 # that directory as its /tmp, in a mount namespace of its own, where one can
-# be made (root) and neither the source tree nor O is under /tmp (which it
-# would hide): perf writes /tmp/perf-vdso.so-* whatever TMPDIR says, and
-# leaves it behind when killed. Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its
+# be made (root), the source tree and O bound there at their paths when
+# under the machine's /tmp: perf writes /tmp/perf-vdso.so-* whatever TMPDIR
+# says, and leaves it behind when killed; and suites of runs side by side
+# (a CI clone under /tmp beside a checkout's run) never meet in one /tmp
+# (a copy of rootsafe's 100,000 names there once failed another's perf-map
+# tests). Each suite runs with SNAPTRACE_TEST_RUN=TOKEN (its
 # own) in its environment, which every process it starts inherits (perf,
 # targets, converters): a process still carrying the token after the suite
 # ended is a leftover of that suite, reported as a failure and killed.
@@ -55,7 +58,8 @@
 # never looked at.
 #
 # Prints each suite's result line with its wall seconds as it ends, then the
-# ten slowest tests, one line per tier, the skips per requirement, and
+# ten slowest tests, one line per tier, the skips per requirement, the
+# failed tests in one line ("failed: SUITE/NAME ...", when some did) and
 # "N passed, N failed" (", N skipped" when some were). Exits 1 on a failure
 # or when nothing passed or skipped, 2
 # on a usage error (an unknown SUITE or tier, the build missing).
@@ -190,7 +194,7 @@ fi
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
 # others may pass through it (not list it): a suite's second user (nobody)
 # reaches the directories the suite opens to it under its /tmp, also where
-# the suite keeps the machine's /tmp (a checkout under /tmp). Each job's
+# the suite keeps the machine's /tmp (not root). Each job's
 # directory (RUN/I, its tmp and its output FIFO) is made here, for all the
 # jobs in three commands, not three a job.
 chmod 711 "$RUN"
@@ -200,12 +204,27 @@ if ! mkdir -m 711 "${jobdirs[@]}" || ! mkdir "${jobdirs[@]/%//tmp}" || ! mkfifo 
 	rm -rf "$RUN"
 	exit 1
 fi
-# a mount namespace of its own gives a suite its own /tmp (root only)
+# a mount namespace of its own gives a suite its own /tmp (root only); the
+# tree and O, where under the machine's /tmp (a CI clone made by mktemp -d),
+# are bound again at their paths inside it (tmp_keep), from the machine's
+# /tmp opened before the suite's hides it
 private_tmp=0
-case "$(realpath "$top")/ $(realpath "$O")/" in
-/tmp/* | */\ /tmp/*) ;;
-*) unshare --mount --propagation private true 2>/dev/null && private_tmp=1 ;;
-esac
+unshare --mount --propagation private true 2>/dev/null && private_tmp=1
+tmp_keep=()
+for p in "$(realpath "$top")" "$(realpath "$O")"; do
+	case $p/ in
+	"${tmp_keep[0]:-//}"/*) ;;	# O inside the tree
+	/tmp/?*) tmp_keep+=("$p") ;;
+	esac
+done
+# shellcheck disable=SC2016
+private_sh='exec 3</tmp && mount --bind "$0" /tmp || exit 1
+while [ "$1" != -- ]; do
+	mkdir -p "$1" && mount --no-canonicalize --bind "/proc/self/fd/3/${1#/tmp/}" "$1" || exit 1
+	shift
+done
+shift
+exec 3<&- && exec "$@"'
 
 # survivors TOKEN: sets SURVIVORS to the pids of the processes whose
 # environment holds SNAPTRACE_TEST_RUN=TOKEN (one grep and no subshell:
@@ -266,7 +285,7 @@ job() {
 		echo private >"$d/private"
 		# $d/tmp is the suite's /tmp (where the run's directory is not seen)
 		TMPDIR=/tmp SNAPTRACE_TEST_RUN=$token SNAPTRACE_TEST_TIER=${J_TIER[$i]} setsid unshare --mount --propagation private \
-			sh -c 'mount --bind "$0" /tmp && exec "$@"' "$d/tmp" "$sigdfl" "${cmd[@]}" \
+			sh -c "$private_sh" "$d/tmp" "${tmp_keep[@]}" -- "$sigdfl" "${cmd[@]}" \
 			>"$d/out" 2>&1 </dev/null &
 	else
 		[ "${J_TIER[$i]}" = check ] && cmd=("${check_nice[@]}" "${cmd[@]}")
@@ -343,8 +362,8 @@ report() {
 			l=$(grep -E '^[0-9]+ (ok|FAIL|skip) ' "$d/log" | tail -n 1 | cut -d' ' -f2-3)
 			[ -n "$l" ] && echo " after '$l'") (killed after $(((now - t0) / 100000 / 10)).$(((now - t0) / 100000 % 10)) s; SNAPTRACE_TEST_HANG=$hang)" >>"$d/log"
 	fi
-	awk -v suite="${name%% #*}" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
-		-v tmp="$tmp" \
+	awk -v suite="${name%% #*}" -v job="$name" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
+		-v tmp="$tmp" -v failed="$RUN/failed" \
 		-v times="$RUN/times" -v skips="$RUN/skips" -v out="$d/result" '
 	BEGIN { n = split(declared, d, "\n"); for (k = 1; k <= n; k++) req[d[k]] = 1; prev = t0 }
 	{
@@ -362,17 +381,24 @@ report() {
 			tn = line; sub(/^[a-zA-Z]+ /, "", tn); sub(/:.*/, "", tn)
 			if (!(tn in took)) order[++nt] = tn
 			took[tn] = (t - prev) / 1e6; prev = t
-			if (line ~ /^ok /) p++; else if (line ~ /^FAIL /) f++; else s++
+			if (line ~ /^ok /) p++; else if (line ~ /^FAIL /) { f++; failing[tn] = 1 } else s++
 		}
 		lines[++nl] = line
+	}
+	# failed_name TEST: "SUITE/TEST" for the summary (the suite alone for a
+	# FAIL of the whole suite; " #R" after it for the Rth run of -r)
+	function failed_name(tn) {
+		return suite ((tn == suite || tn == job) ? "" : "/" tn) substr(job, length(suite) + 1)
 	}
 	END {
 		for (k = 1; k <= nt; k++)
 			printf "%.1f %s %s\n", (order[k] in given) ? given[order[k]] : took[order[k]], suite, order[k] >>times
 		for (k = 1; k <= nl; k++) if (lines[k] ~ /^(FAIL|skip|kept) /) print lines[k]
+		for (k = 1; k <= nt; k++) if (order[k] in failing) print failed_name(order[k]) >>failed
 		if (rc != 0 && f == 0) {
 			print "FAIL " suite ": exited " rc " without a FAIL line; its output:"
 			for (k = (nl > 20 ? nl - 19 : 1); k <= nl; k++) print "    " lines[k]
+			print failed_name(suite) >>failed
 			f = 1
 		} else if (f > 0)
 			for (k = 1; k <= nl; k++) if (lines[k] !~ /^(ok|FAIL|skip|kept|time) /) print "    " lines[k]
@@ -461,7 +487,9 @@ cleanup() {
 		rm -rf "$RUN"
 	fi
 }
-trap cleanup EXIT
+# the runner's shell alone (tests/lib.sh on_exit: a child bash forked for
+# `job I &` runs an inherited EXIT trap when a signal ends it)
+trap 'read -r _exit_pid _ </proc/self/stat; [ "$_exit_pid" != "$$" ] || cleanup' EXIT
 trap 'exit 130' INT TERM HUP
 
 run_start=${EPOCHREALTIME/./}
@@ -512,8 +540,10 @@ if [ -s "$RUN/skips" ]; then
 	echo "skipped for lack of: $(sort "$RUN/skips" | uniq -c | sort -k1,1nr -k2 |
 		awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
 fi
-[ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root, or the tree is under /tmp): perf may leave /tmp/perf-vdso.so-* when killed"
+[ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root): perf may leave /tmp/perf-vdso.so-* when killed"
 echo "total wall $((run_wall / 10)).$((run_wall % 10)) s"
+# every failed test in one line, right above the count (a CI log's last lines)
+[ -s "$RUN/failed" ] && echo "failed: $(awk '!seen[$0]++' "$RUN/failed" | tr '\n' ' ' | sed 's/ $//')"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -14,6 +14,9 @@
 #                  match a line of `snaptrace-convert --dump=records` (thread
 #                  and process names, the inferred argument, counters);
 #                  a line "! PATTERN": no line may match PATTERN
+#   expect-summary optional: the same form, for the stderr of the conversion
+#                  (then made without --quiet: the summary's facts and the
+#                  warnings)
 # Every case that converts: no duration complete record is written after a
 # record of its thread of a later time (tests/lib.sh records_in_order: a
 # parent written as one after its children; snaptrace stats streams them).
@@ -120,10 +123,29 @@ times_match() {
 	}' "$2" "$1"
 }
 
+# patterns_match PATTERNS FILE: each line of PATTERNS (grep -E) matches a
+# line of FILE, and none of a line "! PATTERN" does; else prints the first
+# that fails and returns 1.
+patterns_match() {
+	local pat
+	while IFS= read -r pat; do
+		[ -n "$pat" ] || continue
+		if [ "${pat#! }" != "$pat" ]; then
+			if grep -E -q -- "${pat#! }" "$2"; then
+				echo "a line matches /${pat#! }/: $(grep -E -m1 -- "${pat#! }" "$2" | cut -c1-300)"
+				return 1
+			fi
+		elif ! grep -E -q -- "$pat" "$2"; then
+			echo "no line matches /$pat/"
+			return 1
+		fi
+	done <"$1"
+}
+
 # run_case DIR: prints one ok/FAIL line for the case in DIR (run in DIR:
 # paths in its args are relative to it).
 run_case() {
-	local dir=$1 name want_rc=0 rc pat out err actual args=()
+	local dir=$1 name want_rc=0 rc pat out err actual args=() quiet=(--quiet) why
 	name=${dir##*/}
 	out="$TMP/$name.fxt"
 	err="$TMP/$name.err"
@@ -133,7 +155,8 @@ run_case() {
 	[ -f "$dir/args" ] && args=($(<"$dir/args"))
 	cd "$dir" || { case_fail "$name" "cannot enter $dir"; return; }
 
-	"$CONVERT" --quiet "${args[@]}" input.txt -o "$out" >"$TMP/$name.stdout" 2>"$err"
+	[ -f "$dir/expect-summary" ] && quiet=()
+	"$CONVERT" "${quiet[@]}" "${args[@]}" input.txt -o "$out" >"$TMP/$name.stdout" 2>"$err"
 	rc=$?
 	if [ "$rc" -ne "$want_rc" ]; then
 		case_fail "$name" "exit $rc, expected $want_rc; stderr: $(first_lines "$err")"
@@ -145,6 +168,10 @@ run_case() {
 			case_fail "$name" "stderr does not match /$pat/: $(first_lines "$err")"
 			return
 		fi
+	fi
+	if [ -f "$dir/expect-summary" ] && ! why=$(patterns_match "$dir/expect-summary" "$err"); then
+		case_fail "$name" "stderr: $why"
+		return
 	fi
 	if [ "$want_rc" -ne 0 ]; then
 		# A failed conversion never leaves a file under the final name, nor a temporary.
@@ -182,20 +209,10 @@ run_case() {
 		case_fail "$name" "a complete record written late (a reader cannot stream it): $diff"
 		return
 	fi
-	if [ -f "$dir/expect-records" ]; then
-		while IFS= read -r pat; do
-			[ -n "$pat" ] || continue
-			if [ "${pat#! }" != "$pat" ]; then
-				if grep -E -q -- "${pat#! }" "$TMP/$name.records"; then
-					case_fail "$name" "a record matches /${pat#! }/: \
-$(grep -E -m1 -- "${pat#! }" "$TMP/$name.records")"
-					return
-				fi
-			elif ! grep -E -q -- "$pat" "$TMP/$name.records"; then
-				case_fail "$name" "no record matches /$pat/"
-				return
-			fi
-		done <"$dir/expect-records"
+	if [ -f "$dir/expect-records" ] &&
+		! why=$(patterns_match "$dir/expect-records" "$TMP/$name.records"); then
+		case_fail "$name" "records: $why"
+		return
 	fi
 	if [ -f "$dir/expected-times.txt" ]; then
 		if ! "$CONVERT" --dump=tree "$out" >"$TMP/$name.tree" 2>"$err.dump"; then

@@ -51,7 +51,7 @@ cleanup() {
 	rm -f /tmp/perf-"$TARGET_PID".map "${MAPS[@]}"
 	group_cleanup
 }
-trap cleanup EXIT
+on_exit cleanup
 
 need_built jit "$CONVERT" "$RECORD"
 requires jit recording cc x86_64 || exit 0

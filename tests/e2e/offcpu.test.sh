@@ -83,7 +83,7 @@ cleanup() {
 	stop_group "$HOG_PID"
 	scratch_done
 }
-trap cleanup EXIT
+on_exit cleanup
 
 W="$SNAPTRACE_TEST_BIN/workload"
 WNOFP="$SNAPTRACE_TEST_BIN/workload-nofp"

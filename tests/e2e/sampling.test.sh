@@ -16,7 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 PERF=${SNAPTRACE_PERF:-perf}
 
-trap group_cleanup EXIT
+on_exit group_cleanup
 
 W="$SNAPTRACE_TEST_BIN/workload"
 need_built sampling "$CONVERT" "$W"

@@ -21,7 +21,7 @@ PERF=${SNAPTRACE_PERF:-perf}
 FUNCS="main srcline_outer srcline_inner srcline_lib_spin srcline_lib_inner"
 SRC="$SNAPTRACE_TOP/tests/e2e"
 
-trap group_cleanup EXIT
+on_exit group_cleanup
 
 need_built srcline "$CONVERT"
 requires srcline recording binutils cc || exit 0

@@ -35,7 +35,7 @@
 NAMES="pt_plan pt_control_ack pt_trigger_truth pt_snapshot_e pt_demo"
 DEMO="$SNAPTRACE_O/examples/demo"
 STOP="$PROGS/stop"
-trap group_cleanup EXIT
+on_exit group_cleanup
 requires_all intel_pt
 need_built pt-hardware "$RECORD" "$CONVERT" "$DEMO"
 

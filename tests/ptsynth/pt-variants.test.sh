@@ -387,7 +387,7 @@ if requires "perf-$name" uprobe_events; then
 		echo 0 >"/sys/kernel/tracing/events/$group/leaf/enable" 2>/dev/null
 		echo "-:$group/leaf" >>/sys/kernel/tracing/uprobe_events 2>/dev/null
 	}
-	trap 'probe_off; scratch_done' EXIT
+	on_exit 'probe_off; scratch_done'
 	if ! echo "p:$group/leaf $TMP/$name.prog:$off" >>/sys/kernel/tracing/uprobe_events ||
 		! echo 1 >"/sys/kernel/tracing/events/$group/leaf/enable"; then
 		fail "perf-$name" "cannot set a uprobe at $TMP/$name.prog:$off"
@@ -398,7 +398,7 @@ if requires "perf-$name" uprobe_events; then
 		check_perf "$name" 0
 	fi
 	probe_off
-	trap scratch_done EXIT
+	on_exit scratch_done
 	rm -f "$TMP/$name".*
 fi
 

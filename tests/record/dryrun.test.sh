@@ -297,8 +297,9 @@ if [ -n "$bad" ]; then fail dryrun_resolves_as_recording "$bad"; else ok dryrun_
 # One rule for an option that would have no effect (issue 24, trial 13):
 # the command line alone makes it useless (--min-interval without
 # --multi-snapshot, --arm-after or --multi-snapshot with --trigger none,
-# --timer-resolution with --mode sampling, --callgraph with --mode pt): a
-# usage error (exit 2, one line naming it); the program makes it useless (no
+# --timer-resolution with --mode sampling, --callgraph with --mode pt,
+# --event's /N beside the event's own period= or freq= term): a usage
+# error (exit 2, one line naming it); the program makes it useless (no
 # trigger symbol in it): a warning. Every duration option takes a unit,
 # --min-interval's bare number being milliseconds (numparse.h
 # num_parse_time, one parser).
@@ -312,6 +313,8 @@ while IFS='|' read -r args rc want; do
 		bad="$bad [$args: exit $got, expected $rc and '$want': $(first_lines "$TMP/err")]"
 done <<EOF
 --mode sampling --min-interval 10 -- $WL|2|--min-interval needs --multi-snapshot
+--trigger none --event cpu/event=0x3c,period=99//5 -- $WL|2|--event cpu/event=0x3c,period=99//5: expected the sampling once, found both /5 and the term period=99 \(drop one\)
+--trigger none --event cpu/freq=10,event=0x3c//5 -- $WL|2|--event cpu/freq=10,event=0x3c//5: expected the sampling once, found both /5 and the term freq=10 \(drop one\)
 --mode sampling --timer-resolution high -- $WL|2|--timer-resolution: expected --mode pt or auto .*found --mode sampling
 --mode pt --callgraph dwarf -- $WL|2|--callgraph: expected --mode sampling or auto .*found --mode pt
 --mode sampling --arm-after 2 --trigger none -- $WL|2|--arm-after: expected a trigger \(it delays the trigger\), found --trigger none

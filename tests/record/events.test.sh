@@ -13,7 +13,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="events_page_faults events_unknown events_unsupported"
-trap group_cleanup EXIT
+on_exit group_cleanup
 need_recording events
 need_built events "$CONVERT"
 
@@ -56,8 +56,11 @@ t_page_faults() {
 	on_thread=$(grep '^[0-9]* [0-9]* page-faults' "$TMP/pf.slices" | grep -c -v "^${koid:-none} ")
 	touch=$(grep "event instant .* tid=${koid:-none} .*name=\"page-faults\" tid:int64=[0-9]" "$TMP/pf.records" |
 		grep -c 'symbol:string="snaptrace_pf_touch" dso:string="[^"]*/workload"')
-	if [ "$perf_pf" -lt 100 ] || [ "$perf_clock" -lt 20 ]; then
-		fail $n "perf recorded $perf_pf page faults and $perf_clock cpu-clock samples (expected >= 100, >= 20)"
+	# enough of each for the checks below, whatever the load: perf samples
+	# both at a frequency, so their count follows the program's time on a
+	# CPU (100 page faults were asked once: 79 under make test-stress)
+	if [ "$perf_pf" -lt 20 ] || [ "$perf_clock" -lt 20 ]; then
+		fail $n "perf recorded $perf_pf page faults and $perf_clock cpu-clock samples (expected >= 20 each)"
 	elif [ "$track" != "$perf_pf" ] || [ "$events" != "$perf_pf" ]; then
 		fail $n "perf recorded $perf_pf page faults; the trace has $track on the page-faults track ($events event samples)"
 	elif [ "$samples" != "$perf_clock" ]; then

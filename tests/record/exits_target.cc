@@ -11,8 +11,9 @@
  *                its callee), caught in main's loop; stdout "caught K of N";
  *                exit status 3 (the test compares both with a run without
  *                snaptrace)
- *   slowthrow N  N calls of slow_thrower(i): every third spins 25 ms and
- *                throws (its line printed before the throw), the others
+ *   slowthrow N  N calls of slow_thrower(i): every third, from the first,
+ *                spins 25 ms and throws (its line printed before the
+ *                throw), the others
  *                spin 1 ms and return; caught in main's loop, which
  *                prints "around N ms MS" for each, timed around the call
  *                to the end of its catch clause
@@ -95,9 +96,9 @@ __attribute__((noinline)) void slow_thrower(int i)
 	double t0 = now_ms();
 	int n = ++ncalls;
 
-	spin(i % 3 == 2 ? 25 : 1);
+	spin(i % 3 == 0 ? 25 : 1);
 	fprintf(stderr, "call %d ms %.3f\n", n, now_ms() - t0);
-	if (i % 3 == 2)
+	if (i % 3 == 0)
 		throw std::runtime_error("thrown by slow_thrower");
 }
 

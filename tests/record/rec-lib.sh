@@ -227,7 +227,7 @@ rec_cleanup() {
 	wait 2>/dev/null
 	scratch_done
 }
-trap rec_cleanup EXIT
+on_exit rec_cleanup
 
 # The tests the suite was asked for (tests/run.sh SUITE/NAME gives it NAME):
 # none, all of them.

@@ -64,11 +64,13 @@ t_demo_default_trigger() {
 	fi
 	s=$("$CONVERT" --dump=slices "$TMP/demo.fxt.gz") ||
 		{ fail demo_default_trigger "cannot read demo.fxt.gz back"; return; }
-	# a newcomer's first screen: a loop warning names where the walk lost
-	# its way (clone3 under pthread_create: docs/design.md "A chain cut at
-	# a loop"), and a chain the samples around place has no cut frame
-	if grep 'repeat a frame' "$TMP/demo.err" | grep -v -q 'lost its way past'; then
-		fail demo_default_trigger "a loop warning without its cause: $(grep 'repeat a frame' \
+	# a newcomer's first screen: no warning a user cannot act on. The
+	# demo's chains cut at a loop are past glibc's clone3 (under
+	# pthread_create, no frame pointer): a coverage fact of the summary
+	# naming it, never a warning (docs/design.md "A chain cut at a loop");
+	# a chain the samples around place has no cut frame
+	if grep -q 'warning: .*repeat a frame' "$TMP/demo.err"; then
+		fail demo_default_trigger "a loop warning on the first screen: $(grep 'repeat a frame' \
 			"$TMP/demo.err" | cut -c1-200)"
 		return
 	fi
@@ -440,26 +442,32 @@ t_perf_killed() {
 	fi
 }
 
-# start_not_missed NAME [RECORD OPTIONS]: "workload hits 1 300" works 300 ms from
-# its start, then hits the trigger; the snapshot must reach back to the
-# program's start: its first sample is at least 200 ms before the hit (perf
-# takes 100 to 500 ms to become ready, record.json's ready_ms: a start
-# released too early misses that much; a loaded machine may run the
-# program its first moment some ms late).
+# start_not_missed NAME [RECORD OPTIONS]: "workload cpufirst 50 hits 1 100"
+# spins 50 ms of its own CPU time in snaptrace_cpu_spin, then works 100 ms
+# and hits the trigger; the snapshot must reach back to the program's start:
+# most of that spin is sampled (perf takes 100 to 500 ms to become ready,
+# record.json's ready_ms: a start released too early misses all of it).
+# Little work after the spin: on a loaded machine every preemption adds a
+# context-switch record with 512 bytes of stack to the overwriting ring,
+# which then holds less time (the wall time before the hit once decided,
+# then 300 ms of work: at load 9 the ring no longer reached the start).
 start_not_missed() {
-	local name=$1 d="$TMP/$1" f hit first
+	local name=$1 d="$TMP/$1" f n
 	shift
-	if ! "$RECORD" -q -o "$d" --arm-after 0 "$@" -- "$PROG" hits 1 300 >/dev/null 2>"$TMP/$name.err"; then
+	if ! "$RECORD" -q -o "$d" --arm-after 0 "$@" -- "$PROG" cpufirst 50 hits 1 100 >/dev/null \
+		2>"$TMP/$name.err"; then
 		fail "$name" "exit non-zero: $(tl 3 "$TMP/$name.err")"
 		return
 	fi
 	f=$(snaps "$d" trigger | head -n 1)
-	hit=$(rec_rows "$d" hits snapshot time_ns | awk '$1 == 0 { print $2 }')
-	first=$(PAGER=cat perf script -i "$d/$f" -F time --ns 2>/dev/null | head -n 1 | tr -d ' :.')
-	if [ -z "$f" ] || [ -z "$hit" ] || [ -z "$first" ]; then
-		fail "$name" "no trigger snapshot, hit or sample (file '$f', hit '$hit')"
-	elif [ $((hit - first)) -lt 200000000 ]; then
-		fail "$name" "first sample only $(((hit - first) / 1000000)) ms before the hit"
+	# 50 ms of the program's CPU time at 5000 samples a second: about 250
+	# samples in snaptrace_cpu_spin, however loaded the machine (the wall
+	# time before the hit once decided, and a loaded machine failed it)
+	n=$(PAGER=cat perf script -i "$d/$f" -F ip,sym 2>/dev/null | grep -c 'snaptrace_cpu_spin')
+	if [ -z "$f" ]; then
+		fail "$name" "no trigger snapshot: $(tl 3 "$TMP/$name.err")"
+	elif [ "$n" -lt 25 ]; then
+		fail "$name" "$n samples of the program's first 50 ms of CPU time (about 250 when perf records from its first instruction)"
 	else
 		ok "$name"
 	fi

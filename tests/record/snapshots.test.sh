@@ -22,7 +22,7 @@ cleanup() {
 	mountpoint -q "$TMP/full" 2>/dev/null && umount "$TMP/full"
 	rec_cleanup
 }
-trap cleanup EXIT
+on_exit cleanup
 
 NAMES="multi_snapshot_three trigger_storm storm_interrupt newline_in_dir disk_full cut_snapshot
 unfinished_snapshot no_leftovers"

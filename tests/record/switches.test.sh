@@ -23,7 +23,7 @@ need_recording switches
 use_workload switches
 TARGETS=("$PROG")
 HOG=
-trap '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"' EXIT
+on_exit '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"'
 
 # Whether the recorder adds sched:sched_switch here (as its --dry-run says).
 SCHED=0

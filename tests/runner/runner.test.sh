@@ -22,24 +22,30 @@
 #   runner_skips      a skip naming no declared requirement is a FAIL; the
 #                     skips are counted per requirement; a suite of the
 #                     check tier that requires recording with perf fails;
+#   runner_failed_list  a run with failures names every failed test in
+#                     one line right above the count ("failed: SUITE/NAME",
+#                     a suite that failed as a whole by its name, " #R" for
+#                     the Rth run of -r); a run without, no such line;
 #   runner_timings    each suite's wall and CPU seconds (what its children
 #                     took counted), a test's time from the previous result
 #                     line or as the suite gives it ("time NAME SECONDS"),
 #                     the slowest first, a line per tier;
 #   runner_private_tmp  a record-tier suite's /tmp is its own: what it
 #                     leaves there (perf's /tmp/perf-vdso.so-*) never
-#                     reaches the machine's /tmp.
+#                     reaches the machine's /tmp; also with the tree and O
+#                     under the machine's /tmp (they stay seen).
 # The tests run side by side, each with a tree and an output file of its
 # own: most of their time is waiting (a hang guard, suites that sleep), and
 # a suite that waits holds one of the check tier's places meanwhile.
 . "$(dirname "$0")/../lib.sh"
 
 # A test's own: its runner's output, what it leaves to kill or remove.
-OUT= FOREIGN= OUTSIDE=
+OUT= FOREIGN= OUTSIDE= UNDER=
 cleanup() {
 	[ -n "$FOREIGN" ] && kill -9 "$FOREIGN" 2>/dev/null
 	wait 2>/dev/null
 	[ -n "$OUTSIDE" ] && rm -rf "$OUTSIDE"
+	[ -n "$UNDER" ] && rm -rf "$UNDER"
 }
 
 # tree DIR: a copy of the runner in DIR, its build directory DIR/build.
@@ -150,59 +156,60 @@ EOS
 # Tiers: three check suites that must see each other run (-j 3), two record
 # suites that must see each other (-J 1: each alone) and, in a run of both
 # tiers, the check suites beside them at nice 10 (each check suite leaves
-# its niceness in $TMP/nice.NAME; record suites run at the runner's), a stress and a
+# its niceness in the tree's nice.NAME, where a record suite's private /tmp
+# shows it too; record suites run at the runner's), a stress and a
 # pt-hardware suite, each alone.
 t_tiers() {
 	local t="$TMP/tiers" why="" n tier
 	tree "$t"
-	mkdir -p "$TMP/running"
-	mkfifo "$TMP/nothing"
+	mkdir -p "$t/running"
+	mkfifo "$t/nothing"
 	# Each suite looks at the others every 0.05 s while it waits for them
 	# (a loaded machine starts them seconds apart): with bash alone, a
 	# glob and a read -t on a FIFO nothing writes, no process a look.
 	for n in c1:check c2:check n1:; do
 		tier=${n#*:} n=${n%%:*}
 		suite "$t" "$n" "$tier" <<EOS
-: >"$TMP/running/c-$n"
-nice >"$TMP/nice.$n"
-exec {z}<>"$TMP/nothing"
+: >"$t/running/c-$n"
+nice >"$t/nice.$n"
+exec {z}<>"$t/nothing"
 for ((i = 0; i < 400; i++)); do
-	all=("$TMP"/running/*) c=("$TMP"/running/c-*)
+	all=("$t"/running/*) c=("$t"/running/c-*)
 	seen="\${all[*]##*/} "
-	[[ -n "\${RUNNER_TIERS_BOTH:-}" && "\$seen" == *r-r* ]] && : >"$TMP/saw-r.$n"
-	[ \${#c[@]} -ge 3 ] && { [ -z "\${RUNNER_TIERS_BOTH:-}" ] || [ -e "$TMP/saw-r.$n" ]; } && break
+	[[ -n "\${RUNNER_TIERS_BOTH:-}" && "\$seen" == *r-r* ]] && : >"$t/saw-r.$n"
+	[ \${#c[@]} -ge 3 ] && { [ -z "\${RUNNER_TIERS_BOTH:-}" ] || [ -e "$t/saw-r.$n" ]; } && break
 	read -r -t 0.05 -u \$z _
 done
 [ \${#c[@]} -ge 3 ] && echo "ok $n" || echo "FAIL $n: ran beside \$seen"
-[ -z "\${RUNNER_TIERS_BOTH:-}" ] || [ -e "$TMP/saw-r.$n" ] || echo "FAIL ${n}_beside: no record suite beside: \$seen"
+[ -z "\${RUNNER_TIERS_BOTH:-}" ] || [ -e "$t/saw-r.$n" ] || echo "FAIL ${n}_beside: no record suite beside: \$seen"
 sleep 1
-rm -f "$TMP/running/c-$n"
+rm -f "$t/running/c-$n"
 EOS
 	done
 	for n in r1 r2; do
 		suite "$t" "$n" record <<EOS
-: >"$TMP/running/r-$n"
+: >"$t/running/r-$n"
 want=2 expect="r-r1 r-r2 "
 [ -n "\${RUNNER_TIERS_ALONE:-}" ] && want=1 expect="r-$n "
-exec {z}<>"$TMP/nothing"
+exec {z}<>"$t/nothing"
 for ((i = 0; i < 400; i++)); do
-	r=("$TMP"/running/r-*)
+	r=("$t"/running/r-*)
 	[ \${#r[@]} -ge \$want ] && break
 	read -r -t 0.05 -u \$z _
 done
-r=("$TMP"/running/r-*)
+r=("$t"/running/r-*)
 seen="\${r[*]##*/} "
 [ "\$seen" = "\$expect" ] && [ "\$(nice)" = "$(nice)" ] && echo "ok $n" ||
 	echo "FAIL $n: ran beside \$seen at nice \$(nice), the runner's $(nice)"
 # in a run of both tiers, until each check suite saw a record suite beside
 # it (niced check suites start seconds late on a loaded machine)
 for ((i = 0; i < 400 && \${#RUNNER_TIERS_BOTH}; i++)); do
-	s=("$TMP"/saw-r.*)
+	s=("$t"/saw-r.*)
 	[ \${#s[@]} -ge 3 ] && [ -e "\${s[0]}" ] && break
 	read -r -t 0.05 -u \$z _
 done
 sleep 0.5
-rm -f "$TMP/running/r-$n"
+rm -f "$t/running/r-$n"
 EOS
 	done
 	suite "$t" s1 stress <<<'echo "ok s1"'
@@ -214,8 +221,8 @@ EOS
 	# nice: the runner's own niceness (this suite may itself run niced)
 	local n0 n10
 	n0=$(nice) n10=$(($(nice) + 10 > 19 ? 19 : $(nice) + 10))
-	[ -n "$why" ] || [ "$(cat "$TMP/nice.c1" "$TMP/nice.c2" "$TMP/nice.n1" | tr '\n' ' ')" = "$n10 $n10 $n10 " ] ||
-		why="no names: check suites at nice $(cat "$TMP/nice."* | tr '\n' ' '), expected $n10 (the runner's $n0 + 10)"
+	[ -n "$why" ] || [ "$(cat "$t/nice.c1" "$t/nice.c2" "$t/nice.n1" | tr '\n' ' ')" = "$n10 $n10 $n10 " ] ||
+		why="no names: check suites at nice $(cat "$t/nice."* | tr '\n' ' '), expected $n10 (the runner's $n0 + 10)"
 	if [ -z "$why" ]; then
 		RUNNER_TIERS_ALONE=1 run_tree "$t" -J 1 --tiers record "$t/build"
 		[ $RC = 0 ] && [ "$(ran)" = "r1 r2 " ] || why="-J 1: ran $(ran) (exit $RC): $(out)"
@@ -223,8 +230,8 @@ EOS
 	if [ -z "$why" ]; then
 		run_tree "$t" -j 3 --tiers check "$t/build"
 		[ $RC = 0 ] && [ "$(ran)" = "c1 c2 n1 " ] || why="--tiers check: ran $(ran): $(out)"
-		[ -n "$why" ] || [ "$(cat "$TMP/nice.c1")" = "$n0" ] ||
-			why="--tiers check: at nice $(cat "$TMP/nice.c1"), expected the runner's $n0 (no record suite in the run)"
+		[ -n "$why" ] || [ "$(cat "$t/nice.c1")" = "$n0" ] ||
+			why="--tiers check: at nice $(cat "$t/nice.c1"), expected the runner's $n0 (no record suite in the run)"
 	fi
 	if [ -z "$why" ]; then
 		run_tree "$t" --tiers stress,pt-hardware "$t/build"
@@ -353,6 +360,49 @@ EOS
 	fi
 }
 
+# failed_line: the sorted names of the "failed:" line, the line above the
+# last of $OUT (empty without one).
+failed_line() {
+	tail -n 2 "$OUT" | head -n 1 | sed -n 's/^failed: //p' | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' '
+}
+
+t_failed_list() {
+	local t="$TMP/failed" why="" got
+	tree "$t"
+	suite "$t" fa <<'EOS'
+echo "FAIL one: wrong"
+echo "ok fine"
+echo "FAIL two: wrong too"
+EOS
+	suite "$t" fb <<'EOS'
+echo "ok before"
+exit 3
+EOS
+	suite "$t" fc <<'EOS'
+echo "ok good"
+EOS
+	run_tree "$t" "$t/build" fa fb fc
+	got=$(failed_line)
+	if [ $RC -ne 1 ] || [ "$got" != "fa/one fa/two fb " ] || [ "$(tail -n 1 "$OUT")" != "3 passed, 3 failed" ]; then
+		why="expected 'failed: fa/one fa/two fb' (any order) above '3 passed, 3 failed': $(out)"
+	else
+		run_tree "$t" -r 2 "$t/build" fa
+		got=$(tail -n 2 "$OUT" | head -n 1)
+		if [ "$(wc -w <<<"$got")" != 9 ] || [[ $got != "failed: "* ]] || [[ $got != *"fa/one #1"* ]] ||
+			[[ $got != *"fa/two #1"* ]] || [[ $got != *"fa/one #2"* ]] || [[ $got != *"fa/two #2"* ]]; then
+			why="-r 2: expected 'failed: fa/one #1 fa/two #1 fa/one #2 fa/two #2' (any order): $(out)"
+		else
+			run_tree "$t" "$t/build" fc
+			grep -q '^failed:' "$OUT" && why="a run without failures has a 'failed:' line: $(out)"
+		fi
+	fi
+	if [ -n "$why" ]; then
+		fail runner_failed_list "$why"
+	else
+		ok runner_failed_list
+	fi
+}
+
 t_timings() {
 	local t="$TMP/timings" why="" first second
 	tree "$t"
@@ -387,29 +437,41 @@ EOS
 
 # A suite of the record tier writes where perf writes its vdso (perf's
 # vdso.c: /tmp/perf-vdso.so-XXXXXX, whatever TMPDIR says) and is killed
-# before it removes it. The tree is outside /tmp (a private /tmp would hide
-# a tree under it, and the runner then keeps the machine's).
+# before it removes it: in a tree outside /tmp, and in one under the
+# machine's /tmp (a CI clone made by mktemp -d), with O elsewhere under it
+# too (the private /tmp shows both at their paths: the suite reads its
+# script and a file of O's there).
 t_private_tmp() {
-	local t name
+	local t o name why=""
 	requires runner_private_tmp mount_namespace || return
-	OUTSIDE=$(mktemp -d /var/tmp/snaptrace-runner.XXXXXX) || {
-		fail runner_private_tmp "cannot make a directory in /var/tmp"
+	OUTSIDE=$(mktemp -d /var/tmp/snaptrace-runner.XXXXXX) && UNDER=$(mktemp -d /tmp/snaptrace-runner.XXXXXX) || {
+		fail runner_private_tmp "cannot make a directory in /var/tmp and /tmp"
 		return
 	}
-	t="$OUTSIDE/tree"
-	tree "$t"
 	name="perf-vdso.so-snaptrace-runner-test-$$"
-	suite "$t" vdso record <<EOS
+	for t in "$OUTSIDE/tree" "$UNDER/tree"; do
+		o="$t/build"
+		[ "$t" = "$OUTSIDE/tree" ] || o="$UNDER/o"
+		tree "$t"
+		[ "$o" = "$t/build" ] || { mkdir -p "$o/test" && cp "$t/build/test/sigdfl" "$o/test/"; }
+		echo seen >"$o/test/mark"
+		suite "$t" vdso record <<EOS
 echo "tmpdir \$TMPDIR"
 echo x >/tmp/$name
 [ -f /tmp/$name ] && echo "ok vdso_written"
+[ "\$(cat "$o/test/mark")" = seen ] && echo "ok o_seen"
 EOS
-	run_tree "$t" "$t/build" vdso
-	if [ -e "/tmp/$name" ]; then
-		rm -f "/tmp/$name"
-		fail runner_private_tmp "/tmp/$name, written by a record-tier suite, is in the machine's /tmp: $(out)"
-	elif [ $RC -ne 0 ] || ! grep -q '^vdso: 1 passed' "$OUT"; then
-		fail runner_private_tmp "the suite failed: $(out)"
+		run_tree "$t" "$o" vdso
+		if [ -e "/tmp/$name" ]; then
+			rm -f "/tmp/$name"
+			why="$t: /tmp/$name, written by a record-tier suite, is in the machine's /tmp: $(out)"
+		elif [ $RC -ne 0 ] || ! grep -q '^vdso: 2 passed' "$OUT"; then
+			why="$t: the suite failed: $(out)"
+		fi
+		[ -z "$why" ] || break
+	done
+	if [ -n "$why" ]; then
+		fail runner_private_tmp "$why"
 	else
 		ok runner_private_tmp
 	fi
@@ -417,11 +479,11 @@ EOS
 
 # Each test in a subshell of its own, in the background; then their lines
 # in this order, each test's time given (they overlap).
-TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_timings t_private_tmp"
+TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_failed_list t_timings t_private_tmp"
 for t in $TESTS; do
 	(
 		OUT="$TMP/$t.out"
-		trap cleanup EXIT
+		on_exit cleanup
 		start=${EPOCHREALTIME/./}
 		"$t" >"$TMP/$t.lines"
 		end=${EPOCHREALTIME/./}

@@ -2539,7 +2539,7 @@ tmp_submount() {
 # wrapper lists perf's /tmp on fd 9, "--" after each listing.
 # tmp_name_of PATH: the name in /tmp that PATH (under /tmp) goes through:
 # the suite's own directory in a private /tmp, the runner's where the suites
-# share the machine's /tmp (a checkout under /tmp, as CI's mktemp -d).
+# share the machine's /tmp (tests/run.sh could make no mount namespace).
 tmp_name_of() {
 	local rel=${1#/tmp/}
 	echo "${rel%%/*}"

@@ -21,11 +21,16 @@
 #                       global one of that name: slices "helper [a.c]",
 #                       "helper [b.c]", "helper [global]"; stats --function
 #                       takes one so named, and helper names all three
+#   instances-static-paths  C static functions of one name in two files of
+#                       one name (a/util.c, b/util.c): "helper [a/util.c]",
+#                       "helper [b/util.c]" (the shortest path suffix that
+#                       tells them apart); without a line table each with its
+#                       address
 #   instances-rustc     a real Rust program (rustc, legacy mangling): its
 #                       two instances of crunch<T> are two functions
 . "$(dirname "$0")/../lib.sh"
 
-NAMES="instances-slices instances-function instances-filter instances-static instances-rustc"
+NAMES="instances-slices instances-function instances-filter instances-static instances-static-paths instances-rustc"
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 need_built instances-slices "$CONVERT" "$STATS"
 requires_all cc binutils
@@ -144,6 +149,38 @@ else
 	fi
 fi
 verdict instances-static "$why"
+
+# helper: static in a/util.c and in b/util.c (one STT_FILE name, util.c):
+# the shortest suffix of their paths in the line table tells them apart,
+# "helper [a/util.c]" and "helper [b/util.c]" (issue 24: both were "helper
+# [util.c]"); built without -g nothing does, and each keeps its address
+mkdir -p "$TMP/pa/a" "$TMP/pa/b"
+for f in a b; do
+	printf 'static __attribute__((noinline)) int helper(int n) { volatile int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\nint call_%s(int n) { return helper(n); }\n' \
+		"$f" >"$TMP/pa/$f/util.c"
+done
+printf 'int call_a(int), call_b(int);\nint main(int argc, char **argv) { (void)argv; return call_a(argc) + call_b(argc); }\n' \
+	>"$TMP/pa/m.c"
+why=
+for g in -g -g0; do
+	PBIN="$TMP/pa/bin$g"
+	mapfile -t at < <(cd "$TMP/pa" && cc -O1 $g -fno-omit-frame-pointer -o "$PBIN" m.c a/util.c b/util.c \
+		2>"$TMP/cc.err" && nm -n "$PBIN" | awk '$3 == "helper" { print $1 }' | sed 's/^0*//')
+	if [ ${#at[@]} != 2 ]; then
+		why+=" [$g: expected 2 helper symbols: $(first_lines "$TMP/cc.err")]"
+		continue
+	fi
+	if [ $g = -g ]; then want="1 helper [a/util.c]|1 helper [b/util.c]|"
+	else want=$(printf '1 helper [util.c 0x%s]\n' "${at[@]}" | sort | tr '\n' '|'); fi
+	snapshot "$PBIN" "helper=@${at[0]}" "helper=@${at[1]}" >"$TMP/pa$g.txt"
+	if ! "$CONVERT" --quiet "$TMP/pa$g.txt" -o "$TMP/pa$g.fxt" 2>"$TMP/pa$g.err"; then
+		why+=" [$g: conversion failed: $(first_lines "$TMP/pa$g.err")]"
+	elif got=$("$CONVERT" --dump=tree "$TMP/pa$g.fxt" | grep -o 'helper [[][^]]*]' | sort | uniq -c |
+		   sed 's/^ *//' | tr '\n' '|') && [ "$got" != "$want" ]; then
+		why+=" [$g: slices '$got', expected '$want']"
+	fi
+done
+verdict instances-static-paths "$why"
 
 requires instances-rustc rustc || exit 0
 cat >"$TMP/crunch.rs" <<'EOF'

@@ -24,6 +24,12 @@
 #   case_failure_help a failing golden case prints the whole diff and the
 #                     command that reruns it; KEEP=1 keeps the scratch
 #                     directory
+#   exit_trap_children  a suite's EXIT trap (lib.sh on_exit) runs in its
+#                     own shell when it exits, never in a child bash forked
+#                     for `CMD &` that a signal ends before its exec (bash
+#                     ran scratch_done there: rootsafe's $TMP removed
+#                     mid-suite); and every EXIT trap of tests/ and bench/
+#                     is set through on_exit or asks for its own shell
 #   sorts_take_empty  no qsort, qsort_r or bsearch call in the programs but
 #                     through common/array.h's (array_sort...), which take an
 #                     empty array as NULL: glibc's must never get a null
@@ -284,6 +290,31 @@ t_doc_references() {
 	fi
 }
 
+t_exit_trap_children() {
+	local out bad
+	# 300 children killed at once, most before their exec (as a test's
+	# `kill $!` under load); the suite's $TMP must outlive them all
+	out=$(SNAPTRACE_TOP="$top" TMPDIR="$TMP" bash -c '
+		. "$SNAPTRACE_TOP/tests/lib.sh"
+		for i in $(seq 1 300); do
+			sleep 5 &
+			kill "$!" 2>/dev/null
+			wait "$!" 2>/dev/null
+		done
+		[ -d "$TMP" ] && echo "alive $TMP" || echo "gone $TMP"' 2>/dev/null | tail -n 1)
+	bad=$(cd "$top" && grep -rn --include='*.sh' 'trap .*E[X]IT' tests bench |
+		grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v '_exit_pid')
+	if [ "${out%% *}" != alive ]; then
+		fail exit_trap_children "a killed child ran the suite's EXIT trap: ${out:-nothing printed}"
+	elif [ -d "${out#* }" ]; then
+		fail exit_trap_children "the suite's own exit did not remove its scratch ${out#* }"
+	elif [ -n "$bad" ]; then
+		fail exit_trap_children "an EXIT trap not set through on_exit: $(tr '\n' ' ' <<<"$bad")"
+	else
+		ok exit_trap_children
+	fi
+}
+
 t_sorts_take_empty() {
 	local bad
 	bad=$(cd "$top" && grep -rnE '(^|[^_a-z])(qsort|qsort_r|bsearch) *\(' --include='*.c' --include='*.h' \
@@ -307,6 +338,7 @@ t_nothing_ignored() {
 }
 
 need_built tooling "$CONVERT"
+t_exit_trap_children
 t_sorts_take_empty
 t_version_agree
 t_deps_nothing_missing

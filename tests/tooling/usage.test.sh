@@ -14,8 +14,6 @@
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 FRONT="$SNAPTRACE_BIN/snaptrace"
 need_built usage "$RECORD" "$CONVERT" "$STATS" "$FRONT"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 : >"$TMP/a.fxt"
 : >"$TMP/b.fxt"
 mkfifo "$TMP/fifo"

@@ -254,6 +254,29 @@ static void plan_events(void)
 		CHECK_STR_EQ(buf, cases[i].arg);
 		CHECK_INT_EQ(rec_event_arg(&ev, cases[i].overwrite, cases[i].kernel, buf, 4), -E2BIG);
 	}
+	/* a /PERIOD and a period= or freq= term: two samplings, refused, the
+	 * term named (issue 24: the term won and /N was silently ignored) */
+	{
+		static const struct { const char *spec, *term; } both[] = {
+			{ "cpu/event=0x3c,period=99//5", "period=99" },
+			{ "cpu/freq=10,event=0x3c//5", "freq=10" },
+			{ "cpu/event=0x3c,freq=7//1", "freq=7" },
+		};
+		struct rec_event ev;
+		const char *term;
+
+		for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
+			CHECK_INT_EQ(rec_event_parse(both[i].spec, &ev), -EEXIST);
+			CHECK_INT_EQ(rec_event_own_term(&ev, &term), (int)strlen(both[i].term));
+			CHECK(!strncmp(term, both[i].term, strlen(both[i].term)));
+		}
+		CHECK_INT_EQ(rec_event_parse("cpu/event=0x3c,period=99/", &ev), 0);
+		CHECK_INT_EQ(rec_event_own_term(&ev, &term), 9);
+		CHECK_INT_EQ(rec_event_parse("cpu/event=0x3c//5", &ev), 0);
+		CHECK_INT_EQ(rec_event_own_term(&ev, &term), 0);
+		CHECK_INT_EQ(rec_event_parse("cpu/myperiod=3//5", &ev), 0);
+		CHECK_INT_EQ(rec_event_own_term(&ev, &term), 0);
+	}
 	/* in the command line: beside the samples (their ring), beside intel_pt */
 	CHECK_INT_EQ(rec_event_parse("page-faults", &o.events[0]), 0);
 	CHECK_INT_EQ(rec_event_parse("branch-misses/50", &o.events[1]), 0);

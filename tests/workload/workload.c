@@ -115,6 +115,22 @@ NOIPA void snaptrace_spin(long long ns)
 			sink = sink + (double)i;
 }
 
+/* Spins until this thread has run NS of CPU time (its own clock, not the
+ * wall's: however loaded the machine, it runs that long). */
+NOIPA void snaptrace_cpu_spin(long long ns)
+{
+	struct timespec t;
+	long long end;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	end = t.tv_sec * 1000000000LL + t.tv_nsec + ns;
+	do {
+		for (int i = 0; i < 1000; i++)
+			sink = sink + (double)i;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while (t.tv_sec * 1000000000LL + t.tv_nsec < end);
+}
+
 /* Sleeps NS (off the CPU). */
 NOIPA void snaptrace_nap(long long ns)
 {
@@ -336,6 +352,12 @@ static int m_onterm(char **a)
 	return run_mode(a + 1);
 }
 
+static int m_cpufirst(char **a)
+{
+	snaptrace_cpu_spin((long long)(num(a[0]) * 1e6));
+	return run_mode(a + 1);
+}
+
 static int m_echo(char **a)
 {
 	printf("%s\n", a[0]);
@@ -506,6 +528,8 @@ static const struct mode {
 	{ "until", "FILE", "work until FILE exists, then exit", 1, 1, m_until },
 	{ "fork", "MODE...", "leave a child and a grandchild in a session of their own, "
 	  "sleeping for ever, then run MODE", 0, 0, m_fork },
+	{ "cpufirst", "MS MODE...", "snaptrace_cpu_spin for MS ms of the thread's CPU time "
+	  "(however loaded the machine), then run MODE", 1, 1, m_cpufirst },
 	{ "echo", "TEXT MODE...", "print TEXT on stdout, then run MODE", 1, 1, m_echo },
 	{ "onterm", "SIGNO MODE...", "run MODE; the first SIGTERM sends signal SIGNO to the "
 	  "parent process (the recorder, ending the program after perf's end), the others are "

@@ -15,7 +15,7 @@
 
 W="$SNAPTRACE_TEST_BIN/workload"
 CC="$SNAPTRACE_TEST_BIN/callcount"
-NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm bursts until fork echo onterm thread \
+NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm bursts until fork cpufirst echo onterm thread \
 	migrate naps pipe spin faults nest movimm frame_pointers)
 need_built workload "$W" "$SNAPTRACE_TEST_BIN/workload-nofp" "$CC"
 # callcount's probes watch every CPU: root
@@ -215,6 +215,21 @@ t_fork() {
 	check fork "$why"
 }
 
+# cpufirst 100 work 10: one snaptrace_cpu_spin of 100 ms of CPU time, then
+# the work mode's nested work
+t_cpufirst() {
+	local why=""
+	calls cpufirst snaptrace_cpu_spin,work_leaf -- cpufirst 100 work 10
+	if [ $RC -ne 0 ] || [ "$(count cpufirst snaptrace_cpu_spin)" -ne 1 ]; then
+		why="exit $RC, $(count cpufirst snaptrace_cpu_spin) calls"
+	elif [ "$(count cpufirst work_leaf)" -lt 1 ]; then
+		why="the mode after it did not run (no work_leaf)"
+	elif [ $(($(rusage cpufirst 1) + $(rusage cpufirst 2))) -lt 90000 ]; then
+		why="$(rusage cpufirst 1) us of user and $(rusage cpufirst 2) of system time"
+	fi
+	check cpufirst "$why"
+}
+
 t_echo() {
 	local out rc
 	out=$("$W" echo "a line" work 50)
@@ -387,6 +402,7 @@ t_storm
 t_bursts
 t_until
 t_fork
+t_cpufirst
 t_echo
 t_onterm
 t_thread
