@@ -501,11 +501,12 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 				rc = ptdata_why(why, len, "MTC packets of a period past 15 (%u)",
 						q->ctc->shift);
 			break;
+		case ppt_cyc:	/* timed as perf does (pttime.c) */
+			cyc = true;
+			break;
 		case ppt_pad: case ppt_mode: case ppt_tnt_8: case ppt_tnt_64: case ppt_tip:
 		case ppt_tip_pge: case ppt_tip_pgd: case ppt_fup: case ppt_tma:
 		case ppt_cbr:	/* perf's cbr events: no frequency in its lines here */
-		case ppt_cyc:	/* timed as perf does (pttime.c) */
-			cyc = true;
 			break;
 		default:
 			rc = ptdata_why(why, len, "Intel PT packets perf reads its own way (%s)",
