@@ -34,6 +34,9 @@ static const char *const dropped[] = {
 	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
 	"PERL5LIB", "PERL5OPT",     /* code perf's embedded interpreters load */
 	"DEBUGINFOD_URLS", "DEBUGINFOD_CACHE_PATH",   /* debug files from elsewhere */
+	"APK_PATH", "NDK_ROOT", "APP_PLATFORM", "APP_ABI",   /* map.c replace_android_lib():
+				  * a /data/app-lib or /system/lib dso read from there */
+	"CROSS_COMPILE",            /* arch/common.c: the prefix of the objdump perf runs */
 	"FZF_DEFAULT_OPTS_FILE",    /* fzf's options (--bind ...:execute) from a file */
 };
 

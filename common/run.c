@@ -25,19 +25,40 @@ static int enter_view(const void *arg)
 
 /* run_start() and run_spawn(); OWN_PGROUP: the child in a process group of
  * its own, out of reach of the signals a terminal sends to ours; CWD_FD its
- * working directory (0: ours); VIEW its /tmp (NULL: ours). */
+ * working directory (run.h: 0 "/", RUN_CWD_CALLER ours); VIEW its /tmp
+ * (NULL: ours). */
 static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, int cwd_fd,
 		   const struct tmpview *view)
 {
 	static const char *const pager[] = { "PAGER=cat", NULL };
+	char prog[PATH_MAX];
+	int root = -1, err;
+	pid_t pid;
 	struct spawn s = {
 		.path = argv[0], .argv = argv, .search_path = true, .env = pager,
 		.nfds = 3, .fds = { SPAWN_DEVNULL, out_fd, err_fd },
-		.cwd_fd = cwd_fd, .new_pgroup = own_pgroup, .death_signal = SIGTERM,
-		.setup = view ? enter_view : NULL, .setup_arg = view,
+		.cwd_fd = cwd_fd == RUN_CWD_CALLER ? 0 : cwd_fd, .new_pgroup = own_pgroup,
+		.death_signal = SIGTERM, .setup = view ? enter_view : NULL, .setup_arg = view,
 	};
 
-	return spawn_start(&s);
+	if (cwd_fd != RUN_CWD_CALLER) {
+		/* found from here, as the caller named it (PATH's "." included) */
+		err = run_find_program(argv[0], prog, sizeof(prog));
+		if (err)
+			return err;
+		s.path = prog;
+		s.search_path = false;
+	}
+	if (cwd_fd == 0) {
+		root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0)
+			return -errno;
+		s.cwd_fd = root;
+	}
+	pid = spawn_start(&s);
+	if (root >= 0)
+		close(root);
+	return pid;
 }
 
 static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgroup, int cwd_fd,

@@ -9,11 +9,26 @@
 struct tmpview;
 
 /*
+ * The working directory a helper runs in, as CWD_FD below: 0 (the default)
+ * is "/", where nobody but root may put a name: perf 6.1 looks for a
+ * binary's .gnu_debuglink file first by the bare name, in its working
+ * directory (dso.c debuglink_paths[0]), so perf run as root in /tmp read
+ * another user's file there as libc's debug symbols. Every path a helper is
+ * given is then absolute (a /proc/self/fd/N handle, or made so: the
+ * converter's --perf-arg), and its program is found in the caller's
+ * directory before it moves (run_find_program()). RUN_CWD_CALLER: the
+ * caller's own, for this project's programs given the caller's relative
+ * paths (the front end's and stats' snaptrace-convert).
+ */
+#define RUN_CWD_CALLER (-1)
+
+/*
  * Starts ARGV (argv[0] a path, or a name looked up in PATH) through
  * spawn_start() with stdin from /dev/null, stdout on OUT_FD, stderr on
  * ERR_FD, PAGER=cat, an empty signal mask and SIGPIPE at its default, in
- * the working directory CWD_FD (an open directory; 0: the caller's; a
- * relative argv[0] or argument is then relative to it), seeing VIEW as its
+ * the working directory CWD_FD (an open directory, 0: "/", RUN_CWD_CALLER:
+ * the caller's; a relative argument is then relative to it, a relative
+ * argv[0] the caller's), seeing VIEW as its
  * /tmp (tmpview.h; NULL: ours); the child gets SIGTERM when the calling
  * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. Returns
  * the child's pid, or a negative errno when it could not be started (e.g.

@@ -10,7 +10,9 @@
  * (fs.protected_symlinks=0) has root read the file it leads to as symbols.
  * The live process's /proc/N/status is read loosely (the first line
  * holding "NStgid:": a process named so had perf open /tmp/perf-0.map).
- * So the perf a converter starts runs as the first process of a mount and
+ * So the perf a converter starts (on such a perf.data; as root on every
+ * one: perf's vdso copy, /tmp/perf-vdso.so-XXXXXX, whose debug file it then
+ * looks for in /tmp/.debug, another user's directory) runs as the first process of a mount and
  * pid namespace of its own, with a /proc of that namespace (no live
  * process of a perf.data's pid: perf names each map by that pid alone),
  * whose /tmp is a private tmpfs holding every such perf-N.map (N each pid
@@ -44,13 +46,21 @@
  * allows it; else no view, and a conversion is refused while a name
  * "perf-..." or "jit-..." of /tmp is a FIFO, device or socket (a check,
  * not a guarantee: the name may change after it).
+ * The same namespace also hides the directories another user may change
+ * that the perf.data's binaries are in (dsoview.h): made for a perf.data
+ * that names such a binary too, /tmp then hidden only when it is one of
+ * them (or perf maps are read); a name of the real /tmp that a mapping
+ * leads through and another user may change is never bound by name there.
  * Why: docs/design.md "Threat model".
  */
 #ifndef SNAPTRACE_TMPVIEW_H
 #define SNAPTRACE_TMPVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "dsoview.h"
 
 /* The most perf-N.map names a view holds (each a file, most of them
  * empty): a perf.data naming more processes with JIT memory is refused. */
@@ -94,6 +104,9 @@ struct tmpview {
 	size_t n, cap;
 	struct tmpview_entry *entries;   /* the names of the real /tmp the view shows (owned) */
 	size_t nentries, capentries;
+	bool tmp;                /* /tmp is hidden (perf maps, or a dsoview cover) */
+	struct dsoview dso;      /* the directories another user may change that the
+				  * perf.data's files are in, hidden (dsoview.h) */
 };
 
 /*
@@ -104,11 +117,12 @@ struct tmpview {
  * program as found, options: "--symfs=/tmp/x" counts), whose names of /tmp
  * the view shows.
  * A map that cannot be used is said in a warning naming it and why.
- * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map, or
- * when no view can be made and none of the names perf would open is a
- * FIFO, device or socket; or a negative errno with WHY (SIZE bytes) one
- * phrase naming the path and the rule (-EPERM: such a file, and no view;
- * -E2BIG: more than TMPVIEW_NAMES_MAX names),
+ * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map and
+ * no binary dsoview.h hides and the caller is not root (CAP_SYS_ADMIN
+ * permitted), or when no view can be made and none of the names perf would
+ * open is a FIFO, device or socket; or a negative errno with WHY (SIZE
+ * bytes) one phrase naming the path and the rule (-EPERM: such a file, and
+ * no view; -E2BIG: more than TMPVIEW_NAMES_MAX names, or dsoview.h's bounds),
  * or why the perf.data could not be read (records damaged or cut short:
  * the mappings before them, where perf stops too; -ENOTSUP: compressed
  * records, perf record -z).

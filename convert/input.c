@@ -3,6 +3,7 @@
 
 #include "binaries.h"
 #include "binrec.h"
+#include "debuglink.h"
 #include "diag.h"
 #include "inpath.h"
 #include "jitdump.h"
@@ -49,7 +50,7 @@ struct part {
 	size_t psbs_seen;        /* psb events at one of their times */
 	bool psb_astray;         /* a psb event at no PSB's time */
 	bool resumes;            /* the whole run, read on from FIRST (no --time) */
-	int cwd_fd;              /* perf's working directory (the input's jit_dir), or 0 */
+	int cwd_fd;              /* perf's working directory (the input's jit_dir), or 0: "/" (run.h) */
 	const struct tmpview *view;  /* perf's /tmp (the input's), or NULL */
 };
 
@@ -293,6 +294,74 @@ static void inject_jitdump(struct input *in, const char *perf)
 	in->jit_fd = fd;
 }
 
+/* Whether UID is root's or the caller's. */
+static bool trusted_uid(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/* Whether the user gave perf a kernel of their own (--perf-arg). */
+static bool own_kernel(const struct input_perf *perf)
+{
+	static const char *const opts[] = { "--kallsyms", "--vmlinux", "-k", "--symfs" };
+
+	for (size_t i = 0; i < perf->nargs; i++)
+		for (size_t j = 0; j < sizeof(opts) / sizeof(opts[0]); j++)
+			if (!strncmp(perf->args[i], opts[j], strlen(opts[j])))
+				return true;
+	return false;
+}
+
+/*
+ * The kernel symbols perf is given (docs/design.md "Kernel symbols"). A
+ * recording made by root or the caller (its perf.data, and its recording
+ * directory, theirs) is named from the running kernel's: sampled, the lines
+ * of /proc/kallsyms its samples need (not with the user's perf arguments,
+ * nor the recording's kept binaries: a kernel of their own). Another user's
+ * could hold kernel samples at addresses of their choosing, and the trace
+ * would tell them the running kernel's layout (kallsyms_show_value() hides
+ * it from them): named from what the recording kept, else unnamed, said
+ * once a conversion; a kernel the user gave perf stays theirs. Returns 0,
+ * or a negative errno with ERRBUF one line (no table for perf, which would
+ * then read the running kernel's).
+ */
+static int kernel_symbols(struct input *in, const struct input_perf *perf, char *errbuf,
+			  size_t errlen)
+{
+	static bool said;
+	struct stat st, dir;
+	uid_t owner;
+	int kept;
+
+	if (stat(in->handle, &st))
+		st.st_uid = (uid_t)-1;
+	owner = st.st_uid;
+	if (trusted_uid(owner) && perf->rec_dirfd >= 0)
+		owner = fstat(perf->rec_dirfd, &dir) ? (uid_t)-1 : dir.st_uid;
+	if (trusted_uid(owner)) {
+		if (in->opts.kind != PERFCMD_BRANCHES && !perf->nargs && !perf->buildid_dir &&
+		    kallsyms_copy_make(in->handle, &in->kallsyms) > 0)
+			in->opts.kallsyms = in->kallsyms.path;
+		return 0;
+	}
+	if (own_kernel(perf))
+		return 0;
+	kept = kallsyms_copy_untrusted(in->handle, perf->buildid_dir, &in->kallsyms);
+	if (kept < 0) {
+		snprintf(errbuf, errlen, "%s: a recording of uid %d's: no private kernel symbol "
+			 "table for perf, which would read the running kernel's: %s", in->path,
+			 (int)owner, strerror(-kept));
+		return kept;
+	}
+	in->opts.kallsyms = in->kallsyms.path;
+	if (!kept && !said)
+		diag_warn("%s: its kernel frames stay unnamed: a recording of uid %d's, neither "
+			  "root's nor yours, named from the running kernel's symbols would show "
+			  "that user its addresses", in->path, (int)owner);
+	said = said || !kept;
+	return 0;
+}
+
 static int run_perf_script(struct input *in, const struct input_perf *perf, char *errbuf,
 			   size_t errlen)
 {
@@ -311,6 +380,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		paths[i + 1] = perf->args[i];
 	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &in->view, why, sizeof(why));
 	free(paths);
+	if (!err)
+		err = debuglink_check(in->handle, perf->symfs, why, sizeof(why));
 	if (err) {
 		snprintf(errbuf, errlen, "%s: %s", in->path, why);
 		return err;
@@ -366,12 +437,9 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->no_dlfilter &&
 	    dlfilter_usable(in, perf->perf))
 		in->opts.dlfilter = in->dlfilter;
-	/* sampled: the kernel symbols its samples need, where perf would read
-	 * the running kernel's whole table (not given one by the user, nor the
-	 * recording's kept binaries: a kernel of their own) */
-	if (in->opts.kind != PERFCMD_BRANCHES && !perf->nargs && !perf->buildid_dir &&
-	    kallsyms_copy_make(in->handle, &in->kallsyms) > 0)
-		in->opts.kallsyms = in->kallsyms.path;
+	err = kernel_symbols(in, perf, errbuf, errlen);
+	if (err)
+		return err;
 	err = make_parts(in, perf->jobs);
 	if (err) {
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,

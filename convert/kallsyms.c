@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -410,6 +411,35 @@ int kallsyms_copy_make(const char *perfdata, struct kallsyms_copy *k)
 		return 0;
 	}
 	return 1;
+}
+
+int kallsyms_copy_untrusted(const char *perfdata, const char *kept, struct kallsyms_copy *k)
+{
+	char recorded[41] = "", why[200];
+	struct stat st;
+	int fd, err;
+
+	*k = (struct kallsyms_copy){ .dir = { .fd = -1, .parent = -1 } };
+	if (kept && !perfdata_buildids(perfdata, kernel_buildid, recorded, why, sizeof(why)) &&
+	    recorded[0] &&
+	    (size_t)snprintf(k->path, sizeof(k->path), "%s/[kernel.kallsyms]/%s/kallsyms", kept,
+			     recorded) < sizeof(k->path) &&
+	    !stat(k->path, &st) && S_ISREG(st.st_mode))
+		return 1;	/* perf's layout; the copy is ours (binaries.h) */
+	k->path[0] = 0;
+	err = binaries_kept_dir(&k->dir);
+	if (err)
+		return err;
+	snprintf(k->path, sizeof(k->path), "%s/kallsyms", k->dir.handle);
+	fd = openat(k->dir.fd, "kallsyms", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0) {
+		err = -errno;
+		kallsyms_copy_free(k);
+		return err;
+	}
+	close(fd);
+	return 0;
 }
 
 void kallsyms_copy_free(struct kallsyms_copy *k)

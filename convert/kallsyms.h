@@ -21,7 +21,8 @@
 /* A private kallsyms for perf script's --kallsyms. */
 struct kallsyms_copy {
 	struct binaries_kept dir;  /* its private directory (fd -1: none) */
-	char path[64];             /* DIR's handle + "/kallsyms": what perf is given */
+	char path[128];            /* what perf is given: DIR's handle + "/kallsyms", or a
+				  * recording's kept table (kallsyms_copy_untrusted()) */
 };
 
 /*
@@ -38,6 +39,21 @@ struct kallsyms_copy {
  * (perf then reads the whole table, as it always did).
  */
 int kallsyms_copy_make(const char *perfdata, struct kallsyms_copy *k);
+
+/*
+ * Writes into *K the kallsyms for perf script on the perf.data PERFDATA of
+ * a recording the caller may not trust with the running kernel's symbols
+ * (docs/design.md "Kernel symbols": made by another user than root and the
+ * caller, its kernel samples may be at addresses of that user's choosing):
+ * the table the recording kept for its kernel's build id in KEPT (perf's
+ * build-id cache layout, [kernel.kallsyms]/BUILDID/kallsyms; NULL: none),
+ * else an empty table (perf names no kernel address: it finds no symbol, nor
+ * the reference symbol it relocates by). Given --kallsyms, perf reads neither
+ * /proc/kallsyms nor a vmlinux. Returns 1 (the kept table), 0 (empty), or a
+ * negative errno with K empty (no private directory); the caller calls
+ * kallsyms_copy_free().
+ */
+int kallsyms_copy_untrusted(const char *perfdata, const char *kept, struct kallsyms_copy *k);
 
 /* Removes K's copy (if any) and empties K. */
 void kallsyms_copy_free(struct kallsyms_copy *k);

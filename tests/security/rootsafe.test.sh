@@ -257,6 +257,19 @@
 #                     script decodes), the trace is read back
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
+#   in-dso-link       root's recording of the attacker's program, in the
+#                     attacker's own directory, which the attacker then
+#                     replaces by a symbolic link to a root-only copy of it
+#                     whose function is renamed (its build id kept): the
+#                     root-only name is not in the trace (perf script once
+#                     opened the program by name and followed the link), one
+#                     warning names the link left out of perf's view
+#   in-dso-swapped    ... and the attacker exchanges the program and a FIFO
+#                     in a loop (renameat2 RENAME_EXCHANGE) while root
+#                     converts it 24 times (stress_count): each
+#                     conversion ends at once (perf script once stat()ed the
+#                     program, then opened the FIFO by name and waited: 3
+#                     conversions of 12 hung), the trace read back
 #   in-dwarf-bomb     the attacker's programs (built with -g) whose one
 #                     compressed DWARF section (a GNU .zdebug_ one, an ELF
 #                     SHF_COMPRESSED one) inflates 256 MiB of zeros from
@@ -283,6 +296,38 @@
 #                     function is named in the trace (the view, an overlay
 #                     of /tmp's one file system, once showed the mount point
 #                     empty: the frames were named by the file)
+#   debuglink-cwd     root converts its own recording of its own program
+#                     from a sticky world-writable directory where the
+#                     attacker left a copy of libc's debug file (same build
+#                     id) at the name libc's .gnu_debuglink gives, a libc
+#                     function renamed in it: libc's frames keep their names
+#                     (perf 6.1 looks for a debuglink's file by the bare name
+#                     first, in its working directory: perf once ran in the
+#                     converter's, and root's trace named libc's frames as
+#                     the attacker chose; plain perf script there shows the
+#                     trap is real)
+#   tmp-vdso-debug    the attacker owns /tmp/.debug and watches /tmp
+#                     (inotify): for each perf-vdso.so-XXXXXX perf makes
+#                     there (its copy of the vdso) she plants a file of that
+#                     name in /tmp/.debug, where perf then looks for its debug
+#                     file; root converts its own recording of a program with
+#                     no JIT code: root's perf opens none of her files (perf
+#                     once wrote its copy into the real /tmp for such a
+#                     recording and opened what she planted: a link to a
+#                     root-only file was followed)
+#   kernel-oracle     root converts a perf.data of the attacker's (a copy of
+#                     a recording with kernel frames: she could put any
+#                     kernel address in it): no kernel function is named,
+#                     one warning says why (root's /proc/kallsyms once named
+#                     the attacker's addresses, 73 of 99 probes: the
+#                     kernel's layout, which kallsyms_show_value() hides
+#                     from her); root's own recording is named
+#   debuglink-path    root records the attacker's program (stripped, no build
+#                     id) whose .gnu_debuglink names a root-only library by
+#                     its absolute path, and converts it: refused, exit 1,
+#                     one line naming the binary and the debuglink, no trace
+#                     (root's perf once opened that library and named the
+#                     program's frames from its symbols)
 #   tmp-many-names    the attacker makes 100,000 names in /tmp; root records
 #                     its program with anonymous executable memory (which has
 #                     perf see the /tmp view), and converts with a perf
@@ -318,7 +363,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2341,6 +2386,103 @@ hang_pt_dso_fifo() {
 	fi
 }
 
+# The attacker's program in their own directory ($HOME_A/dso/prog, its
+# function dso_attacker_work), recorded by root into $TMP/dso-rec; returns 1
+# after a FAIL of both tests.
+dso_recording() {
+	spin_source dso_attacker_work 300 >"$TMP/dso-prog.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$TMP/dso-prog" "$TMP/dso-prog.c" 2>"$TMP/dso-rec.err" ||
+		! as_attacker mkdir -m 755 "$HOME_A/dso" || ! as_attacker cp "$TMP/dso-prog" "$HOME_A/dso/prog" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$TMP/dso-rec" --trigger none --duration 0.3 -- \
+		"$HOME_A/dso/prog" >/dev/null 2>>"$TMP/dso-rec.err"; then
+		fail in-dso-link "root's recording failed: $(first_lines "$TMP/dso-rec.err")"
+		fail in-dso-swapped "root's recording failed: $(first_lines "$TMP/dso-rec.err")"
+		return 1
+	fi
+}
+
+# dso_converted NAME OUT RC: the conversion (exit RC, into OUT) ended, with a
+# trace of the program's samples (named, or unnamed frames of its path);
+# returns 1 after a FAIL.
+dso_converted() {
+	if blocked "$3"; then
+		fail "$1" "the conversion blocked (perf opened the FIFO by name): $(first_lines "$TMP/$1.err")"
+	elif [ "$3" -ne 0 ]; then
+		fail "$1" "exit $3: $(first_lines "$TMP/$1.err")"
+	elif ! "$CONVERT" --dump=slices "$2" >"$TMP/$1.slices" 2>&1 ||
+		! grep -Eq " dso_attacker_work$|\($HOME_A/dso/prog\)" "$TMP/$1.slices"; then
+		fail "$1" "no frame of the program in the trace: $(first_lines "$TMP/$1.slices")"
+	else
+		return 0
+	fi
+	return 1
+}
+
+in_dso_link() {
+	local d="$HOME_A/dso" secret="$ROOTONLY/dso-secret" out="$TMP/in-dso-link.fxt" rc
+	objcopy --redefine-sym dso_attacker_work=root_secret_function "$TMP/dso-prog" "$secret"
+	chmod 700 "$secret"
+	as_attacker mv "$d/prog" "$d/prog.real"
+	as_attacker ln -s "$secret" "$d/prog"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/dso-rec" -o "$out" 2>"$TMP/in-dso-link.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && "$CONVERT" --dump=slices "$out" 2>&1 | grep -q root_secret_function; then
+		fail in-dso-link "the root-only file's function is in the trace (perf followed the attacker's link)"
+	elif ! dso_converted in-dso-link "$out" "$rc"; then
+		:
+	elif ! grep -q "$d/prog: a symbolic link" "$TMP/in-dso-link.err"; then
+		fail in-dso-link "no warning names the link: $(first_lines "$TMP/in-dso-link.err")"
+	else
+		ok in-dso-link
+	fi
+	as_attacker rm "$d/prog"
+	as_attacker mv "$d/prog.real" "$d/prog"
+	rm -f "$secret"
+}
+
+in_dso_swapped() {
+	local d="$HOME_A/dso" out="$TMP/in-dso-swapped.fxt" i n rc swapper ok=1 named=0
+	cat >"$TMP/dso-swap.c" <<'EOF'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	while (access("stop", F_OK))
+		for (int i = 0; i < 1000; i++)
+			if (renameat2(AT_FDCWD, "prog", AT_FDCWD, "fifo", RENAME_EXCHANGE)) {
+				perror("renameat2");
+				return 1;
+			}
+	return 0;
+}
+EOF
+	if ! cc -o "$TMP/dso-swap" "$TMP/dso-swap.c" 2>"$TMP/in-dso-swapped.swapper"; then
+		fail in-dso-swapped "cannot build the swapper: $(first_lines "$TMP/in-dso-swapped.swapper")"
+		return
+	fi
+	as_attacker mkfifo -m 644 "$d/fifo"
+	(cd "$d" && exec "${ATTACKER[@]}" "$TMP/dso-swap") 2>"$TMP/in-dso-swapped.swapper" &
+	swapper=$!
+	# main hung 7 of 40 here (one in six): 24 find it but one time in 80
+	n=$(stress_count 24 100)
+	for i in $(seq "$n"); do
+		timeout -k 5 20 "$CONVERT" -q "$TMP/dso-rec" -o "$out" 2>"$TMP/in-dso-swapped.err"
+		rc=$?
+		dso_converted in-dso-swapped "$out" "$rc" || { ok=0; break; }
+		grep -q " dso_attacker_work$" "$TMP/in-dso-swapped.slices" && named=$((named + 1))
+	done
+	as_attacker touch "$d/stop"
+	wait "$swapper"
+	if [ "$ok" = 1 ] && [ -s "$TMP/in-dso-swapped.swapper" ]; then
+		fail in-dso-swapped "the swapper failed: $(first_lines "$TMP/in-dso-swapped.swapper")"
+	elif [ "$ok" = 1 ]; then
+		echo "# in-dso-swapped: $n conversions, the function named in $named"
+		ok in-dso-swapped
+	fi
+}
+
 hang_dso_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/lib.so"
@@ -2590,6 +2732,189 @@ EOF
 	fi
 }
 
+# debuglink_cwd: see the header.
+debuglink_cwd() {
+	local libc rec="$TMP/dl-rec" dump="$TMP/debuglink-cwd.dump" link bid dbg fake=ATTACKER_NAMED_THIS
+	local real=__libc_start_call_main
+	libc=$(ldd /bin/true | awk '$1 ~ /^libc[.]so/ { print $3 }')
+	link=$(readelf --string-dump=.gnu_debuglink "$libc" 2>/dev/null | awk '/\]/ { print $3 }')
+	bid=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+	dbg="/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+	if [ -z "$link" ] || [ ! -r "$dbg" ] || ! nm "$dbg" 2>/dev/null | grep -q " $real\$"; then
+		fail debuglink-cwd "no debug file of $libc with $real (libc6-dbg: scripts/install-deps.sh)"
+		return
+	fi
+	spin_source debuglink_work 300 >"$TMP/dl.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$TMP/dl-prog" "$TMP/dl.c" 2>"$TMP/debuglink-cwd.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$rec" --trigger none -- "$TMP/dl-prog" 2>"$TMP/debuglink-cwd.err"; then
+		fail debuglink-cwd "root's recording failed: $(first_lines "$TMP/debuglink-cwd.err")"
+		return
+	fi
+	as_attacker objcopy --redefine-sym "$real=$fake" "$dbg" "$SHARED/$link"
+	(cd "$SHARED" && timeout -k 5 60 perf --buildid-dir /dev/null script -f \
+		-i "$(ls "$rec"/perf.data* | head -n 1)") >"$TMP/debuglink-cwd.perf" 2>&1
+	if ! grep -q "$fake" "$TMP/debuglink-cwd.perf"; then
+		fail debuglink-cwd "plain perf script in $SHARED did not take the attacker's file: $(grep -c "$real" "$TMP/debuglink-cwd.perf") frames of $real"
+	elif ! (cd "$SHARED" && timeout -k 5 60 "$CONVERT" -q "$rec" -o "$TMP/debuglink-cwd.fxt") \
+		2>"$TMP/debuglink-cwd.err"; then
+		fail debuglink-cwd "the conversion failed: $(first_lines "$TMP/debuglink-cwd.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/debuglink-cwd.fxt" >"$dump" 2>&1; then
+		fail debuglink-cwd "cannot read the trace: $(first_lines "$dump")"
+	elif grep -q "$fake" "$dump"; then
+		fail debuglink-cwd "root's trace names libc's frames as the attacker chose ($(grep -c "$fake" "$dump") slices)"
+	elif ! grep -q " $real\$" "$dump"; then
+		fail debuglink-cwd "no slice of $real: $(grep -c . "$dump") slices"
+	else
+		ok debuglink-cwd
+	fi
+	rm -f "$SHARED/$link"
+}
+
+# tmp_vdso_debug: see the header. The watcher, as the attacker, logs
+# "planted NAME" and "opened NAME" (inotify IN_OPEN of /tmp/.debug's files).
+tmp_vdso_debug() {
+	local d="$TMP/vdso" log="$TMP/tmp-vdso-debug.log" watcher rc tmp_lock
+	mkdir "$d"
+	cat >"$d/watch.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+int main(void)
+{
+	char buf[8192] __attribute__((aligned(8))), path[512];
+	int fd = inotify_init();
+	if (fd < 0 || inotify_add_watch(fd, "/tmp", IN_CREATE) < 0 ||
+	    inotify_add_watch(fd, "/tmp/.debug", IN_OPEN) < 0)
+		return 1;
+	printf("watching\n");
+	fflush(stdout);
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+		for (char *p = buf; r > 0 && p < buf + r;) {
+			struct inotify_event *e = (void *)p;
+			if (e->len && (e->mask & IN_CREATE) && !strncmp(e->name, "perf-vdso.so-", 13)) {
+				snprintf(path, sizeof(path), "/tmp/.debug/%s", e->name);
+				mknod(path, S_IFREG | 0644, 0);	/* made, not opened */
+				printf("planted %s\n", e->name);
+			} else if (e->mask & IN_OPEN) {
+				printf("opened %s\n", e->len ? e->name : ".");
+			}
+			fflush(stdout);
+			p += sizeof(*e) + e->len;
+		}
+	}
+}
+EOF
+	spin_source vdso_work 300 >"$d/prog.c"
+	if ! cc -O1 -o "$d/watch" "$d/watch.c" 2>"$TMP/tmp-vdso-debug.err" ||
+		! cc -O1 -fno-omit-frame-pointer -o "$d/prog" "$d/prog.c" 2>"$TMP/tmp-vdso-debug.err"; then
+		fail tmp-vdso-debug "cannot build: $(first_lines "$TMP/tmp-vdso-debug.err")"
+		return
+	fi
+	chmod 755 "$d" "$d/watch"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$d/prog" 2>"$TMP/tmp-vdso-debug.err"; then
+		fail tmp-vdso-debug "root's recording failed: $(first_lines "$TMP/tmp-vdso-debug.err")"
+		return
+	fi
+	exec {tmp_lock}</tmp
+	flock -w 600 "$tmp_lock"
+	if ! as_attacker_in_tmp mkdir /tmp/.debug 2>"$TMP/tmp-vdso-debug.err"; then
+		fail tmp-vdso-debug "the attacker cannot make /tmp/.debug: $(first_lines "$TMP/tmp-vdso-debug.err")"
+		exec {tmp_lock}<&-
+		return
+	fi
+	"${ATTACKER[@]}" "$d/watch" >"$log" 2>&1 &
+	watcher=$!
+	for _ in $(seq 500); do grep -q "^watching$" "$log" 2>/dev/null && break; sleep 0.01; done
+	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" 2>"$TMP/tmp-vdso-debug.err"
+	rc=$?
+	sleep 0.2
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+	rm -rf /tmp/.debug
+	exec {tmp_lock}<&-
+	if [ "$rc" -ne 0 ]; then
+		fail tmp-vdso-debug "exit $rc: $(first_lines "$TMP/tmp-vdso-debug.err")"
+	elif ! grep -q '^watching$' "$log"; then
+		fail tmp-vdso-debug "the watcher did not start: $(first_lines "$log")"
+	elif grep -q '^opened' "$log"; then
+		fail tmp-vdso-debug "root's perf opened the attacker's /tmp/.debug: $(tr '\n' ' ' <"$log" | cut -c 1-200)"
+	elif grep -q '^planted' "$log"; then
+		fail tmp-vdso-debug "perf's copy of the vdso appeared in the real /tmp: $(tr '\n' ' ' <"$log" | cut -c 1-200)"
+	elif ! "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q ' vdso_work$'; then
+		fail tmp-vdso-debug "the program's function is not named"
+	else
+		ok tmp-vdso-debug
+	fi
+}
+
+# kernel_oracle: see the header.
+kernel_oracle() {
+	local d="$TMP/kern" data mine="$HOME_A/kern.data" n
+	mkdir "$d"
+	spin_source kern_work 300 >"$d/prog.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$d/prog" "$d/prog.c" 2>"$TMP/kernel-oracle.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$d/prog" 2>"$TMP/kernel-oracle.err"; then
+		fail kernel-oracle "root's recording failed: $(first_lines "$TMP/kernel-oracle.err")"
+		return
+	fi
+	data=$(ls "$d"/rec/perf.data* | head -n 1)
+	chmod 755 "$d" "$d/rec"
+	chmod 644 "$data"
+	as_attacker cp "$data" "$mine"
+	timeout -k 5 60 "$CONVERT" -q "$data" -o "$d/root.fxt" 2>"$TMP/kernel-oracle.err"
+	n=$("$CONVERT" --dump "$d/root.fxt" 2>&1 | grep -ac 'kernel_function:string=')
+	if [ "$n" -eq 0 ]; then
+		fail kernel-oracle "root's own recording names no kernel function: $(first_lines "$TMP/kernel-oracle.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$mine" -o "$d/theirs.fxt" 2>"$TMP/kernel-oracle.err"; then
+		fail kernel-oracle "the conversion failed: $(first_lines "$TMP/kernel-oracle.err")"
+	elif "$CONVERT" --dump "$d/theirs.fxt" 2>&1 | grep -aq 'kernel_function:string='; then
+		fail kernel-oracle "the attacker's perf.data is named from root's /proc/kallsyms: $("$CONVERT" --dump "$d/theirs.fxt" 2>&1 | grep -ac 'kernel_function:string=') kernel functions"
+	elif [ "$(wc -l <"$TMP/kernel-oracle.err")" -ne 1 ] ||
+		! grep -q "^snaptrace-convert: warning: $mine: its kernel frames stay unnamed: a recording of uid $AUID's" "$TMP/kernel-oracle.err"; then
+		fail kernel-oracle "expected one warning naming the file and the owner: $(first_lines "$TMP/kernel-oracle.err")"
+	elif ! "$CONVERT" --dump=slices "$d/theirs.fxt" 2>&1 | grep -q ' kern_work$'; then
+		fail kernel-oracle "the program's function is not named"
+	else
+		ok kernel-oracle
+	fi
+}
+
+# debuglink_path: see the header.
+debuglink_path() {
+	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
+	mkdir -p "$d" "$priv"
+	chmod 700 "$priv"
+	printf 'int root_only_secret_fn(int x) { return x * 3; }\n' >"$d/s.c"
+	if ! cc -shared -fPIC -o "$priv/libsecret.so" "$d/s.c" 2>"$TMP/debuglink-path.err"; then
+		fail debuglink-path "cannot build: $(first_lines "$TMP/debuglink-path.err")"
+		return
+	fi
+	chmod 600 "$priv/libsecret.so"
+	printf '%s\0\0\0\0\0\0\0\0' "$priv/libsecret.so" >"$d/link.bin"
+	chmod 644 "$d/link.bin"
+	chmod 755 "$d"
+	spin_source dlpath_work 300 | cc -O1 -fno-omit-frame-pointer -Wl,--build-id=none -x c -o "$d/full" - \
+		2>"$TMP/debuglink-path.err" && chmod 755 "$d/full" &&
+		as_attacker sh -c 'strip -s "$1" -o "$2.s" && objcopy --add-section .gnu_debuglink="$3" "$2.s" "$2" && chmod 755 "$2"' \
+		sh "$d/full" "$bin" "$d/link.bin" 2>>"$TMP/debuglink-path.err"
+	if [ ! -x "$bin" ] || ! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$bin" 2>>"$TMP/debuglink-path.err"; then
+		fail debuglink-path "the attacker's program or root's recording failed: $(first_lines "$TMP/debuglink-path.err")"
+		return
+	fi
+	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" >/dev/null 2>"$TMP/debuglink-path.err"
+	rc=$?
+	if [ -e "$d/trace.fxt" ] && "$CONVERT" --dump=slices "$d/trace.fxt" 2>&1 | grep -q 'root_only_secret_fn\|_fini'; then
+		fail debuglink-path "root's trace names the attacker's frames from the root-only library"
+	elif refuses "$rc" debuglink-path 1 "the binary $bin \(uid $AUID's\) names its debug file \"$priv/libsecret.so\" \(.gnu_debuglink\)" \
+		"$TMP/debuglink-path.err"; then
+		verdict debuglink-path "$([ -e "$d/trace.fxt" ] && echo "a trace was written")"
+	fi
+}
+
 make_evil_trace
 in_link_shared
 in_link_nonsticky
@@ -2639,8 +2964,20 @@ hang_stats_fifo
 hang_convert_fifo
 hang_pt_dso_fifo
 hang_dso_fifo
+dso_ok=1
+for t in in-dso-link in-dso-swapped; do
+	requires "$t" recording cc || dso_ok=0
+done
+if [ "$dso_ok" = 1 ] && dso_recording; then
+	in_dso_link
+	in_dso_swapped
+fi
 requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
+requires debuglink-cwd recording cc binutils && debuglink_cwd
+requires tmp-vdso-debug recording cc && tmp_vdso_debug
+requires kernel-oracle recording cc sched_switch && kernel_oracle
+requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "kallsyms.h"
 #include "unit.h"
 
@@ -98,10 +100,27 @@ static void below_the_first(void)
 	free(s);
 }
 
+/* Another user's recording with nothing kept: an empty table for perf
+ * (it names no kernel address), removed with the copy. */
+static void untrusted_empty(void)
+{
+	struct kallsyms_copy k;
+	struct stat st;
+	char path[sizeof(k.path)];
+
+	CHECK_INT_EQ(kallsyms_copy_untrusted("/nonexistent/perf.data", NULL, &k), 0);
+	CHECK(!stat(k.path, &st) && S_ISREG(st.st_mode) && st.st_size == 0);
+	snprintf(path, sizeof(path), "%s", k.path);
+	CHECK(strstr(path, "/proc/self/fd/") == path);
+	kallsyms_copy_free(&k);
+	CHECK(k.path[0] == 0 && k.dir.fd < 0);
+}
+
 int main(void)
 {
 	UNIT_RUN(window_of_an_address);
 	UNIT_RUN(several_addresses);
 	UNIT_RUN(below_the_first);
+	UNIT_RUN(untrusted_empty);
 	return unit_exit();
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "nsenter.h"
 #include "perfmap.h"
 #include "sideband.h"
 #include "tmpview.h"
@@ -809,6 +810,33 @@ static void test_tmpview_names(void)
 	tmpview_free(v);
 }
 
+/* A perf.data of files only (no perf map to open): root still gets a
+ * view, empty of perf maps (perf's copy of the vdso and the debug file it
+ * then looks for in /tmp/.debug stay in perf's tmpfs: tmpview.h); another
+ * caller none. */
+static void test_tmpview_no_maps(void)
+{
+	struct tmpview *v = NULL;
+	struct file f;
+	char why[256] = "";
+	const char *path;
+
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	put_map(&f, PERFDATA_REC_MMAP2, 0, 4194405, 4, 2, "/usr/lib/libc.so.6");
+	put_at64(&f, 48, f.len - 104);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL);
+	CHECK_INT_EQ(tmpview_make(path, -1, NULL, &v, why, sizeof(why)), 0);
+	if (nsenter_admin_permitted()) {
+		CHECK(v != NULL);
+		CHECK(v && v->n == 0);
+	} else {
+		CHECK(v == NULL);
+	}
+	tmpview_free(v);
+}
+
 /* The names of V's entries that start with PREFIX, a space after each,
  * into OUT (SIZE bytes); returns how many. */
 static size_t entries_named(const struct tmpview *v, const char *prefix, char *out, size_t size)
@@ -1004,6 +1032,7 @@ int main(void)
 	UNIT_RUN(test_sideband);
 	UNIT_RUN(test_mmaps);
 	UNIT_RUN(test_tmpview_names);
+	UNIT_RUN(test_tmpview_no_maps);
 	UNIT_RUN(test_tmpview_entries);
 	UNIT_RUN(test_tmpview_compressed);
 	unit_tmp_fini();

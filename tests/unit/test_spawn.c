@@ -425,6 +425,61 @@ static void spawn_death_signal(void)
 	kill(child, SIGKILL);
 }
 
+/* perf 6.1's path variables of Android and cross builds (a dso path
+ * replaced by one under APK_PATH or NDK_ROOT, objdump's CROSS_COMPILE
+ * prefix) never reach a helper; the traced program keeps them. */
+static void spawn_perf_path_vars(void)
+{
+	static const char *const vars[] = { "APK_PATH", "NDK_ROOT", "APP_PLATFORM", "APP_ABI",
+					    "CROSS_COMPILE" };
+	char *argv[] = { "sh", "-c", "echo \"$APK_PATH|$NDK_ROOT|$APP_PLATFORM|$APP_ABI|"
+			 "$CROSS_COMPILE\"", NULL };
+	struct spawn s = { .path = "/bin/sh", .argv = argv, .inherit_env = true,
+			   .nfds = 1, .fds = { SPAWN_DEVNULL } };
+	char out[256];
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		setenv(vars[i], "/x", 1);
+	CHECK_INT_EQ(run_capture(argv, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "||||\n");
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "/x|/x|/x|/x|/x\n");
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
+/* A helper runs in "/" (run.h: perf looks for debug files by bare name in
+ * its working directory), its program found from the caller's directory
+ * first; RUN_CWD_CALLER keeps the caller's. */
+static void run_cwd(void)
+{
+	char dir[] = "/tmp/st-run-cwd-XXXXXX", old[PATH_MAX], prog[PATH_MAX + 8], out[PATH_MAX + 8];
+	char *pwd[] = { "sh", "-c", "pwd", NULL }, *rel[] = { "./here.sh", NULL };
+	int fd, outfd;
+	pid_t pid;
+
+	CHECK(getcwd(old, sizeof(old)) != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_INT_EQ(chdir(dir), 0);
+	fd = open("here.sh", O_WRONLY | O_CREAT | O_EXCL, 0755);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "#!/bin/sh\npwd\n", 15) == 15);
+	close(fd);
+	CHECK_INT_EQ(run_capture(pwd, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "/\n");
+	CHECK_INT_EQ(run_capture(rel, out, sizeof(out)), 0);	/* ./here.sh: ours */
+	CHECK_STR_EQ(out, "/\n");
+	pid = run_spawn(pwd, STDERR_FILENO, &outfd, RUN_CWD_CALLER, NULL);
+	CHECK(pid > 0);
+	read_all(outfd, out, sizeof(out));
+	CHECK_INT_EQ(run_wait(pid), 0);
+	snprintf(prog, sizeof(prog), "%s\n", dir);
+	CHECK_STR_EQ(out, prog);
+	unlink("here.sh");
+	CHECK_INT_EQ(chdir(old), 0);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	UNIT_RUN(spawn_environment);
@@ -436,5 +491,7 @@ int main(void)
 	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
 	UNIT_RUN(spawn_death_signal);
+	UNIT_RUN(run_cwd);
+	UNIT_RUN(spawn_perf_path_vars);
 	return unit_exit();
 }
