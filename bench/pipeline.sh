@@ -25,7 +25,9 @@
 # largest of the process tree's members, /usr/bin/time's %M); the machine's
 # load average before each size. All traces must be byte for byte the same
 # (the in-process decoder's, perf script's through the dlfilter and
-# through text, -j 1's and -j 2's) and read back cleanly.
+# through text, -j 1's and -j 2's) and read back cleanly. Last, the
+# in-process decoder's peak RSS at each size, -j 1 and -j 2, and the ratio
+# of the largest size's to the smallest's (issue 21: flat).
 #   bench/pipeline.sh [O]     (O = build directory, default build)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -130,7 +132,7 @@ EOF
 	"$CONVERT" --dump=slices "$DIR/builtin1.fxt" >"$DIR/slices" 2>"$DIR/dump.err" && [ ! -s "$DIR/dump.err" ] ||
 		die "$mb MB: the trace does not read back cleanly: $(head -n 2 "$DIR/dump.err")"
 	echo "  $(wc -l <"$DIR/slices") slices, the same bytes from every decoder and -j"
-	cut -d' ' -f3 "$DIR/row-builtin1" >"$DIR/rss-$mb"
+	for j in 1 2; do cut -d' ' -f3 "$DIR/row-builtin$j" >"$DIR/rss$j-$mb"; done
 	rm -f "$DIR"/*.fxt "$DIR"/row-*
 }
 
@@ -140,11 +142,14 @@ for mb in $sizes; do
 	rm -f "$DIR/pt-${mb}mb.data"
 done
 awk -v sizes="$sizes" -v dir="$DIR" 'BEGIN {
-	n = split(sizes, S, " "); line = "peak RSS of the in-process decoder, -j 1:"
-	for (i = 1; i <= n; i++) {
-		f = dir "/rss-" S[i]; getline r < f; R[i] = r
-		line = line sprintf(" %s MB %.1f MiB", S[i], r / 1024)
+	n = split(sizes, S, " ")
+	for (j = 1; j <= 2; j++) {
+		line = "peak RSS of the in-process decoder, -j " j ":"
+		for (i = 1; i <= n; i++) {
+			f = dir "/rss" j "-" S[i]; getline r < f; R[i] = r
+			line = line sprintf(" %s MB %.1f MiB", S[i], r / 1024)
+		}
+		printf "%s (ratio %.2f; goal: flat)\n", line, R[n] / R[1]
 	}
-	printf "%s (ratio %.2f; goal: flat)\n", line, R[n] / R[1]
 	printf "goals: -j 1 end to end <= 0.15 x (a) CPU; -j 2 >= 1.6 x faster than -j 1 in wall time on 2 quiet cores\n"
 }'

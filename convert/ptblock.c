@@ -33,6 +33,7 @@
 #include "ptdecode_int.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,8 +245,7 @@ static void put(struct blk *b, enum ptd_sample_kind kind, uint64_t tsc, uint32_t
 		struct ptd_sample *s = realloc(c->s, cap * sizeof(*s));
 
 		if (!s) {
-			b->failed = true;
-			snprintf(c->why, sizeof(c->why), "out of memory");
+			b->failed = true;	/* no why: out of memory */
 			return;
 		}
 		c->s = s;
@@ -278,6 +278,19 @@ static void walk_in(struct blk *b, uint64_t ts)
 	pt_blk_set_image(b->dec, b->proc == PTD_NO_WALK ? NULL : b->images[b->proc]);
 }
 
+/* Chunk C failed for the reason FMT says (C->why: NULL when out of memory). */
+static void fail_why(struct ptd_chunk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_why(struct ptd_chunk *c, const char *fmt, ...)
+{
+	char why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	c->why = strdup(why);
+}
+
 /* The decoder met ERR: the chunk is left to perf. */
 static void fail_at(struct blk *b, int err)
 {
@@ -290,13 +303,11 @@ static void fail_at(struct blk *b, int err)
 	if (b->proc == PTD_NO_WALK && b->q->cpu >= 0)
 		/* walking code while its CPU runs a task that maps none: perf
 		 * prints decode errors */
-		snprintf(b->c->why, sizeof(b->c->why), "the AUX data of CPU %d decoded while it "
-			 "runs a thread of process %d, which maps no code", b->q->cpu,
-			 b->pid);
+		fail_why(b->c, "the AUX data of CPU %d decoded while it runs a thread of process "
+			 "%d, which maps no code", b->q->cpu, b->pid);
 	else
-		snprintf(b->c->why, sizeof(b->c->why), "the in-process decoder met %s at byte %llu "
-			 "of the AUX data of thread %d", pt_errstr(pt_errcode(err)),
-			 (unsigned long long)off, b->q->tid);
+		fail_why(b->c, "the in-process decoder met %s at byte %llu of the AUX data of "
+			 "thread %d", pt_errstr(pt_errcode(err)), (unsigned long long)off, b->q->tid);
 }
 
 /* The branch of the pending block, now that execution went on at NEXT. */
@@ -354,9 +365,9 @@ static int take_events(struct blk *b, int st)
 			break;
 		default:
 			if (!b->failed)
-				snprintf(b->c->why, sizeof(b->c->why), "the in-process decoder met an "
-					 "Intel PT event it does not reproduce (libipt's %d) in thread %d",
-					 (int)ev.type, b->q->tid);
+				fail_why(b->c, "the in-process decoder met an Intel PT event it "
+					 "does not reproduce (libipt's %d) in thread %d", (int)ev.type,
+					 b->q->tid);
 			b->failed = true;
 			return -pte_bad_context;
 		}
@@ -430,8 +441,7 @@ void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_im
 	b.dec = pt_blk_alloc_decoder(&cfg);
 	b.cur.pd = pt_pkt_alloc_decoder(&cfg);
 	if (!b.dec || !b.cur.pd) {
-		b.failed = true;
-		snprintf(c->why, sizeof(c->why), "out of memory");
+		b.failed = true;	/* no why: out of memory */
 		goto out;
 	}
 	walk_in(&b, c->tsc);	/* the time of its first PSB */

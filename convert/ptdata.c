@@ -388,7 +388,14 @@ int ptdata_read(struct ptdecode *d, char *why, size_t len)
 	return rc;
 }
 
-#define FORGET_EVERY (4u << 20)  /* scanned AUX bytes given back at once */
+/* The most a page fault maps of a file at once: a page cache folio (ext4
+ * and others hold a file in folios of up to a PMD, 2 MiB on x86-64, and
+ * Linux 6.18 maps the whole folio, or its PMD, on a fault in it). A fault
+ * maps again pages given back before, as far back as the folio begins: a
+ * chunk read where the last one's pages were given back once left most of
+ * each folio mapped, and the peak RSS grew with the AUX data (issue 21). */
+#define PTD_REMAP_SPAN (2u << 20)
+#define FORGET_EVERY PTD_REMAP_SPAN	/* scanned AUX bytes given back at once */
 
 void ptdata_forget(const struct ptd_queue *q, uint64_t from, uint64_t to)
 {
@@ -398,6 +405,14 @@ void ptdata_forget(const struct ptd_queue *q, uint64_t from, uint64_t to)
 
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+void ptdata_forget_before(struct ptd_queue *q, uint64_t to)
+{
+	if (to <= q->forgot)
+		return;
+	ptdata_forget(q, q->forgot > PTD_REMAP_SPAN ? q->forgot - PTD_REMAP_SPAN : 0, to);
+	q->forgot = to;
 }
 
 /* Adds the PSB at OFF (its PSB+ ending at END, with TSC; perf's time
@@ -444,7 +459,7 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 	struct pt_packet p;
 	struct pttime t = { .ctc = q->ctc, .data = q->data, .len = q->data_len, .ref = q->reference },
 		      at_psb = t;
-	uint64_t off = 0, psb = 0, tsc = 0, forgot = 0;
+	uint64_t off = 0, psb = 0, tsc = 0;
 	size_t cap = 0;
 	bool in_psb = false, cyc = false;
 	int rc = 0, st;
@@ -458,10 +473,8 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 	st = pt_pkt_sync_forward(pd);
 	while (st >= 0 && !rc) {
 		pt_pkt_get_offset(pd, &off);
-		if (off - forgot >= FORGET_EVERY) {
-			ptdata_forget(q, forgot, off);
-			forgot = off;
-		}
+		if (off - q->forgot >= FORGET_EVERY)
+			ptdata_forget_before(q, off);
 		st = pt_pkt_next(pd, &p, sizeof(p));
 		if (st < 0)
 			break;
@@ -488,11 +501,12 @@ int ptdata_scan(struct ptd_queue *q, char *why, size_t len)
 				rc = ptdata_why(why, len, "MTC packets of a period past 15 (%u)",
 						q->ctc->shift);
 			break;
+		case ppt_cyc:	/* timed as perf does (pttime.c) */
+			cyc = true;
+			break;
 		case ppt_pad: case ppt_mode: case ppt_tnt_8: case ppt_tnt_64: case ppt_tip:
 		case ppt_tip_pge: case ppt_tip_pgd: case ppt_fup: case ppt_tma:
 		case ppt_cbr:	/* perf's cbr events: no frequency in its lines here */
-		case ppt_cyc:	/* timed as perf does (pttime.c) */
-			cyc = true;
 			break;
 		default:
 			rc = ptdata_why(why, len, "Intel PT packets perf reads its own way (%s)",

@@ -96,11 +96,15 @@ static int by_tsc(const void *x, const void *y, void *arg)
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
-/* Decodes chunk C on the calling thread with IMAGES (each process's). */
+/* Decodes chunk C on the calling thread with IMAGES (each process's), and
+ * gives back its pages but those the next chunk reads (its PSB+): a page
+ * given back and read again maps again the whole folio around it. */
 static void decode_chunk(struct ptdecode *d, struct ptd_chunk *c, struct pt_image *const *images)
 {
-	ptblock_decode(c, &d->queues[c->q], images);
-	ptdata_forget(&d->queues[c->q], c->begin, c->end);
+	const struct ptd_queue *q = &d->queues[c->q];
+
+	ptblock_decode(c, q, images);
+	ptdata_forget(q, c->begin, c->last ? q->data_len : c[1].begin);
 }
 
 /* Gives chunk C a buffer for its samples from the pool, when it has one
@@ -308,9 +312,8 @@ static bool next_sample(struct ptdecode *d, struct ptd_queue *q)
 		q->ready = true;
 		if (c->failed) {
 			if (!d->status) {
-				snprintf(d->errbuf, d->errlen, "%s", c->why);
-				d->status = strcmp(c->why, "out of memory") ? PIPELINE_FALLBACK :
-					    PIPELINE_NOMEM;
+				snprintf(d->errbuf, d->errlen, "%s", c->why ? c->why : "out of memory");
+				d->status = c->why ? PIPELINE_FALLBACK : PIPELINE_NOMEM;
 			}
 			return false;
 		}
@@ -322,6 +325,9 @@ static bool next_sample(struct ptdecode *d, struct ptd_queue *q)
 		q->cur_chunk++;
 		q->cur_pos = 0;
 		q->ready = false;
+		/* no chunk left reads the bytes before the next one's PSB */
+		ptdata_forget_before(q, q->cur_chunk == q->chunk0 + q->nchunks ? q->data_len :
+					d->chunks[q->cur_chunk].begin);
 	}
 }
 
@@ -962,6 +968,7 @@ int ptdecode_open(const char *path, const char *symfs, unsigned jobs, struct ptd
 		q->ctc = &d->ctc;
 		rc = ptdata_scan(q, why, whylen);
 		ptdata_forget(q, 0, q->data_len);
+		q->forgot = 0;
 	}
 	if (!rc)
 		rc = ptimage_setup(d, why, whylen);
@@ -988,8 +995,10 @@ void ptdecode_close(struct ptdecode *d)
 	if (!d)
 		return;
 	stop_workers(d);
-	for (size_t i = 0; i < d->nchunks; i++)
+	for (size_t i = 0; i < d->nchunks; i++) {
 		free(d->chunks[i].s);
+		free(d->chunks[i].why);
+	}
 	for (size_t i = 0; i < d->npool; i++)
 		free(d->pool[i].s);
 	for (size_t i = 0; i < d->nqueues; i++) {

@@ -122,7 +122,10 @@ struct ptd_chunk {
 	struct ptd_sample *s;   /* its samples (owned; freed once converted) */
 	size_t n, cap;
 	bool failed;            /* WHY says what the decoder met */
-	char why[200];
+	char *why;              /* malloc'd, when FAILED (NULL: out of memory); not
+	                         * an array: a chunk of every 16 KiB of AUX data is
+	                         * planned, and 200 bytes each were a tenth of the
+	                         * converter's memory at 64 MB */
 };
 
 /* perf's CTC to TSC conversion of MTC and TMA packets (intel_pt_calc_tma(),
@@ -198,6 +201,7 @@ struct ptd_queue {
 	size_t npsbs;
 	size_t chunk0, nchunks;        /* its chunks: d->chunks[chunk0 ...] */
 	size_t cur_chunk, cur_pos;     /* the next sample: in chunk cur_chunk */
+	uint64_t forgot;               /* DATA before it is given back (ptdata_forget_before()) */
 	bool ready;                    /* chunk cur_chunk is decoded */
 	struct ptd_sample cur;         /* perf's state: the sample to emit next */
 	bool have_cur;
@@ -299,9 +303,16 @@ int ptdata_read(struct ptdecode *d, char *why, size_t len);
  * lists its PSBs. Returns 0, 1 with a reason, or -ENOMEM. */
 int ptdata_scan(struct ptd_queue *q, char *why, size_t len);
 
-/* Gives back the pages of Q's AUX data [FROM, TO), read again from the
- * file if touched again: the memory decoding holds stays flat. */
+/* Gives back the whole pages of Q's AUX data within [FROM, TO), read
+ * again from the file if touched again: the memory decoding holds stays
+ * flat. */
 void ptdata_forget(const struct ptd_queue *q, uint64_t from, uint64_t to);
+
+/* Gives back Q's AUX data before TO, which nothing reads again: from
+ * Q->forgot (where the last call ended) on, and the 2 MiB before it,
+ * which a page fault may have mapped again since (ptdata.c's
+ * PTD_REMAP_SPAN). Q->forgot is then TO. */
+void ptdata_forget_before(struct ptd_queue *q, uint64_t to);
 
 /* perf's tsc_to_perf_time() and perf_time_to_tsc() */
 uint64_t ptdata_perf_time(const struct ptdecode *d, uint64_t tsc);
@@ -356,7 +367,7 @@ bool pttime_packet(struct pttime *t, const struct pt_packet *p, const struct pt_
 /* Decodes chunk C of queue Q into C->s, walking the code of each process
  * of Q->tasks in IMAGES[its procs[] index] (the processes' images, or the
  * calling thread's copies of them); C->failed and C->why when the decoder
- * met something perf would read otherwise (or memory ran out). */
+ * met something perf would read otherwise (C->why NULL: memory ran out). */
 void ptblock_decode(struct ptd_chunk *c, const struct ptd_queue *q, struct pt_image *const *images);
 
 #endif
