@@ -92,6 +92,10 @@ for args in "-- $STATS main" "$STATS -- main"; do
 	[ $? = 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] || bad="$bad [$args: $(echo "$got" | head -c 200)]"
 done
 if [ -n "$bad" ]; then fail symbols_dashdash "$bad"; else ok symbols_dashdash; fi
+# and its PATTERN is read as stats --match reads one (funcspec_pattern_matches):
+#   symbols_glob  'MAI?' is the whole name main, any case, alone
+got=$("$FRONT" symbols "$STATS" 'MAI?' 2>&1 | cut -f1)
+if [ "$got" = main ]; then ok symbols_glob; else fail symbols_glob "'MAI?': $got"; fi
 
 # Every option that takes a value, of every program, read from its option
 # table (the `case $prev` arms of its --help=bash completion list them all):
