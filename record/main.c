@@ -1012,10 +1012,11 @@ static int report(struct rec_session *s, int err, bool front_end)
 	int r;
 
 	if (s->stopped_at_start)
-		diag_warn("SIG%s came while the recording was starting: it was stopped at once "
-			  "(the trace holds at most %s)", sigabbrev_np(s->stopped_at_start),
-			  s->target.launched ? "the program's first moments" :
-			  "the moments right after the attach");
+		diag_warn("SIG%s came while the recording was starting: it was stopped at once; "
+			  "%s", sigabbrev_np(s->stopped_at_start),
+			  s->target.launched ? "the program was never started, so the trace holds "
+			  "nothing of it" : "the trace holds at most the moments right after the "
+			  "attach");
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));
