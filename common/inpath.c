@@ -14,6 +14,18 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+const char *inpath_next_name(const char *p, size_t *len)
+{
+	for (;;) {
+		while (*p == '/')
+			p++;
+		*len = strcspn(p, "/");
+		if (*len != 1 || *p != '.')
+			return p;
+		p++;
+	}
+}
+
 const char *inpath_proc(int fd, char *buf, size_t size)
 {
 	snprintf(buf, size, "/proc/self/fd/%d", fd);

@@ -62,6 +62,10 @@ int inpath_dir(int dirfd, const char *path, char *why, size_t size);
  * regular file". */
 const char *inpath_kind(mode_t mode);
 
+/* The next name of path P at or after P (empty and "." names skipped; ".."
+ * is a name): returns where it starts, its length in *LEN (0: none). */
+const char *inpath_next_name(const char *p, size_t *len);
+
 /* "/proc/self/fd/FD" into BUF (SIZE >= 32 bytes); returns BUF. */
 const char *inpath_proc(int fd, char *buf, size_t size);
 

@@ -3,7 +3,8 @@
  * pathtrust: the one rule for who, besides the caller and root, may have
  * put a name where it is or may replace it there: every program asks it of
  * a symbolic link before following it (an input's, inpath.c; an output's,
- * outpath.c; perf's /tmp, tmpview.c), of the directories a recording's path
+ * outpath.c; perf's /tmp, tmpview.c), of the directories on the way to a
+ * binary perf opens by name (dsoview.c), of the directories a recording's path
  * goes through (the front end, which converts it by name later), and of a
  * directory it will write its own files in (a recording directory, the perf
  * version cache). Why: docs/design.md "Threat model".

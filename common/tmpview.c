@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -19,12 +18,12 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "diag.h"
+#include "dsoview.h"
 #include "hash.h"
 #include "inpath.h"
 #include "nsenter.h"
@@ -253,20 +252,6 @@ static int check_names(int err, char *why, size_t size)
 	return rc;
 }
 
-/* The next name of path P at or after P (empty and "." names skipped):
- * returns where it starts, its length in *LEN (0: none). */
-static const char *next_name(const char *p, size_t *len)
-{
-	for (;;) {
-		while (*p == '/')
-			p++;
-		*len = strcspn(p, "/");
-		if (*len != 1 || *p != '.')
-			return p;
-		p++;
-	}
-}
-
 /* The name of the real /tmp that PATH leads through, into NAME (NAME_MAX +
  * 1 bytes): PATH absolute, "/tmp/NAME..." ("//tmp/./NAME" too), or, REL,
  * relative to /tmp ("NAME...": a link's target there). Returns the rest of
@@ -279,12 +264,12 @@ static const char *tmp_name(const char *path, bool rel, char *name)
 	if (!rel) {
 		if (*p != '/')
 			return NULL;
-		p = next_name(p, &len);
+		p = inpath_next_name(p, &len);
 		if (len != 3 || strncmp(p, "tmp", 3))
 			return NULL;
 		p += len;
 	}
-	p = next_name(p, &len);
+	p = inpath_next_name(p, &len);
 	if (!len || len > NAME_MAX || (len == 2 && !strncmp(p, "..", 2)))
 		return NULL;
 	memcpy(name, p, len);
@@ -298,6 +283,7 @@ struct names {
 	char **v;                /* owned, each owned */
 	size_t n, cap;
 	struct hash_index index;
+	size_t ncaller;          /* the first NCALLER are the caller's paths' names */
 	char left[NAME_MAX + 1]; /* the first name left out past TMPVIEW_ENTRIES_MAX, or "" */
 	int err;
 };
@@ -351,9 +337,11 @@ static void want_path(struct names *s, const char *path)
 struct scan {
 	struct ids ids;          /* the perf maps' */
 	struct names names;      /* the names of /tmp its files are in */
+	struct dsoview dso;      /* its files another user could swap (dsoview.h) */
 };
 
-/* perfdata_mmaps()'s callback: collect()s mapping M, and wants the name of
+/* perfdata_mmaps()'s callback: collect()s mapping M, adds its file to the
+ * dsoview when it is one (no perf map is read for it), and wants the name of
  * /tmp its file is in (perf opens the file), and ".debug" for a file right
  * in /tmp (perf looks for its debug file there:
  * dso__read_binary_type_filename()). */
@@ -365,13 +353,15 @@ static int scan_mapping(void *arg, const struct perfdata_mmap *m)
 	size_t len;
 
 	collect(&sc->ids, m);
+	if (!reads_perfmap(m))
+		dsoview_add(&sc->dso, m->file);
 	if (rest) {
 		want(&sc->names, name);
-		next_name(rest, &len);
+		inpath_next_name(rest, &len);
 		if (!len)
 			want(&sc->names, ".debug");
 	}
-	return sc->ids.err ? sc->ids.err : sc->names.err;
+	return sc->ids.err ? sc->ids.err : sc->names.err ? sc->names.err : sc->dso.err;
 }
 
 /* Wants the names of /tmp the paths perf is given lead through: PATHS
@@ -391,6 +381,7 @@ static void want_paths(struct names *s, const char *const *paths)
 	}
 	if (home)
 		want_path(s, home);
+	s->ncaller = s->n;
 }
 
 static void names_free(struct names *s)
@@ -401,19 +392,24 @@ static void names_free(struct names *s)
 	hash_index_free(&s->index);
 }
 
-/* Adds NAME of the real /tmp (DIR, its status DST) to V's entries: a
- * directory or regular file, or a symbolic link the kernel would follow
- * for the caller (its target, whose name of /tmp, if any, is added to S).
- * A name not there is left out. Returns 0 or -ENOMEM. */
+/* Adds name I of S, of the real /tmp (DIR, its status DST), to V's
+ * entries: a directory or regular file, or a symbolic link the kernel
+ * would follow for the caller (its target, whose name of /tmp, if any, is
+ * added to S). A name not there is left out, and so is one V's dsoview
+ * builds, or a mapping's that another user may change (dsoview.h: its
+ * files are bound there from their descriptors, never the name). Returns 0
+ * or -ENOMEM. */
 static int add_entry(struct tmpview *v, struct names *s, int dir, const struct stat *dst,
-		     const char *name)
+		     size_t i)
 {
+	const char *name = s->v[i];
 	struct tmpview_entry *e;
 	char target[PATH_MAX], to[NAME_MAX + 1];
 	struct stat st;
 	ssize_t n = 0;
 
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) || dsoview_tmp_builds(&v->dso, name) ||
+	    (i >= s->ncaller && !S_ISLNK(st.st_mode) && pathtrust_of(dst, &st) != PATHTRUST_US))
 		return 0;
 	if (S_ISLNK(st.st_mode)) {
 		if (pathtrust_of(dst, &st) == PATHTRUST_OTHERS)	/* as an input's (inpath.h) */
@@ -454,7 +450,7 @@ static int add_entries(struct tmpview *v, struct names *s)
 
 	if (dir >= 0 && !fstat(dir, &dst))
 		for (size_t i = 0; !err && i < s->n; i++)
-			err = add_entry(v, s, dir, &dst, s->v[i]) ? -ENOMEM : s->err;
+			err = add_entry(v, s, dir, &dst, i) ? -ENOMEM : s->err;
 	if (dir >= 0)
 		close(dir);
 	if (!err && s->left[0])
@@ -475,13 +471,19 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	*view = NULL;
 	want_paths(&sc.names, paths);	/* first: never left out for a perf.data's */
 	err = perfdata_mmaps(perfdata, scan_mapping, &sc);
-	if (err == -EIO)
-		err = sc.ids.err ? sc.ids.err : sc.names.err;	/* damaged records: perf reads
-								 * no further either */
-	if (err || !sc.ids.any) {
+	if (err == -EIO)	/* damaged records: perf reads no further either */
+		err = sc.ids.err ? sc.ids.err : sc.names.err ? sc.names.err : sc.dso.err;
+	err = err ? err : dsoview_finish(&sc.dso, paths);
+	if (err || (!sc.ids.any && !dsoview_any(&sc.dso))) {
 		free(sc.ids.v);
 		names_free(&sc.names);
-		if (err == -ENOTSUP)
+		dsoview_free(&sc.dso);
+		if (err == -E2BIG)
+			snprintf(why, size, "its mappings name more than %u files, or %u MiB of "
+				 "names, or more than %u directories other users may change: perf "
+				 "would open each", DSOVIEW_PATHS_MAX, DSOVIEW_BYTES_MAX >> 20,
+				 DSOVIEW_FILES_MAX);
+		else if (err == -ENOTSUP)
 			snprintf(why, size, "its records are compressed (perf record -z), which "
 				 "snaptrace does not read (perf inject keeps them compressed): "
 				 "record without -z");
@@ -495,11 +497,18 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 			 "open a perf map for each", sc.ids.n, TMPVIEW_NAMES_MAX);
 		free(sc.ids.v);
 		names_free(&sc.names);
+		dsoview_free(&sc.dso);
 		return -E2BIG;
 	}
 	v = calloc(1, sizeof(*v));
+	if (v) {
+		v->dso = sc.dso;	/* the view's now */
+		v->tmp = sc.ids.any || dsoview_covers_tmp(&v->dso);
+	} else {
+		dsoview_free(&sc.dso);
+	}
 	err = v ? fill(v, &sc.ids, recdir) : -ENOMEM;
-	err = err ? err : add_entries(v, &sc.names);
+	err = err || !v->tmp ? err : add_entries(v, &sc.names);
 	free(sc.ids.v);
 	names_free(&sc.names);
 	if (err) {
@@ -511,7 +520,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	v->gid = getegid();
 	how = view_how(&err);
 	if (how < 0) {
-		err = check_names(err, why, size);
+		err = sc.ids.any ? check_names(err, why, size) : 0;
 		tmpview_free(v);
 		return err;
 	}
@@ -533,6 +542,7 @@ void tmpview_free(struct tmpview *v)
 		free(v->entries[i].link);
 	}
 	free(v->entries);
+	dsoview_free(&v->dso);
 	free(v);
 }
 
@@ -603,79 +613,49 @@ static int put_file(int dir, const struct tmpview *v, size_t i)
 	return err;
 }
 
-/* REL below directory DIR, looked up without following any symbolic
- * link (another user's could lead anywhere: perf's libraries are loaded
- * after this) or leaving DIR: an O_PATH descriptor, or -1. */
-static int beneath(int dir, const char *rel)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH,
-	};
-
-	return (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
-}
-
 /* Binds E, a directory or regular file of the real /tmp (LOWER, hidden by
- * the view), with the mounts inside it at its place in the view (VIEW),
- * or makes its symbolic link again there. A name gone since, or swapped
- * for a link or another kind, is left out: perf then finds nothing there. */
+ * the view), with the mounts inside it at its place in the view (VIEW:
+ * dsoview_show()), or makes its symbolic link again there. A name gone
+ * since, or swapped for a link or another kind, is left out: perf then
+ * finds nothing there. */
 static void show_entry(int lower, int view, const struct tmpview_entry *e)
 {
-	char from[48] = "/proc/self/fd/", to[48] = "/proc/self/fd/";
-	int src, dst = -1, made;
-	struct stat st;
-
-	if (e->link) {
+	if (e->link)
 		(void)symlinkat(e->link, view, e->name);
-		return;
-	}
-	src = beneath(lower, e->name);
-	if (src < 0)
-		return;
-	if (fstat(src, &st) || (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
-		close(src);
-		return;
-	}
-	made = S_ISDIR(st.st_mode) ? mkdirat(view, e->name, 0755) :
-	       openat(view, e->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (made >= 0 && S_ISREG(st.st_mode))
-		close(made);
-	if (made >= 0)
-		dst = beneath(view, e->name);
-	if (dst >= 0) {
-		*put_num(from + strlen(from), (unsigned long)src) = '\0';
-		*put_num(to + strlen(to), (unsigned long)dst) = '\0';
-		if (mount(from, to, NULL, MS_BIND | MS_REC, NULL))
-			(void)unlinkat(view, e->name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0);
-		close(dst);
-	}
-	close(src);
+	else
+		dsoview_show(lower, view, e->name);
 }
 
-/* Mounts V's view over /tmp, in a mount namespace already ours: a tmpfs
- * holding V's files and entries. Returns 0 or an errno. */
+/* Mounts V's view, in a mount namespace already ours: when V->tmp, a tmpfs
+ * over /tmp holding V's files and entries; then the dsoview's covers.
+ * Returns 0 or an errno. */
 static int mount_view(const struct tmpview *v)
 {
-	int lower, view, err = 0;
+	int lower = -1, view = -1, err = 0;
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return errno;
-	lower = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (lower < 0)
-		return errno;
-	if (mount("snaptrace", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") ||
-	    (view = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		err = errno;
-		close(lower);
-		return err;
+	if (v->tmp) {
+		lower = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (lower < 0)
+			return errno;
+		if (mount("snaptrace", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") ||
+		    (view = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			err = errno;
+			close(lower);
+			return err;
+		}
+		for (size_t i = 0; !err && i < v->n; i++)
+			err = put_file(view, v, i);
+		for (size_t i = 0; !err && i < v->nentries; i++)
+			show_entry(lower, view, &v->entries[i]);
 	}
-	for (size_t i = 0; !err && i < v->n; i++)
-		err = put_file(view, v, i);
-	for (size_t i = 0; !err && i < v->nentries; i++)
-		show_entry(lower, view, &v->entries[i]);
-	close(view);
-	close(lower);
+	if (!err)
+		err = dsoview_mount(&v->dso, lower, view);
+	if (view >= 0)
+		close(view);
+	if (lower >= 0)
+		close(lower);
 	return err;
 }
 

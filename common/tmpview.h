@@ -44,13 +44,21 @@
  * allows it; else no view, and a conversion is refused while a name
  * "perf-..." or "jit-..." of /tmp is a FIFO, device or socket (a check,
  * not a guarantee: the name may change after it).
+ * The same namespace also hides the directories another user may change
+ * that the perf.data's binaries are in (dsoview.h): made for a perf.data
+ * that names such a binary too, /tmp then hidden only when it is one of
+ * them (or perf maps are read); a name of the real /tmp that a mapping
+ * leads through and another user may change is never bound by name there.
  * Why: docs/design.md "Threat model".
  */
 #ifndef SNAPTRACE_TMPVIEW_H
 #define SNAPTRACE_TMPVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "dsoview.h"
 
 /* The most perf-N.map names a view holds (each a file, most of them
  * empty): a perf.data naming more processes with JIT memory is refused. */
@@ -94,6 +102,9 @@ struct tmpview {
 	size_t n, cap;
 	struct tmpview_entry *entries;   /* the names of the real /tmp the view shows (owned) */
 	size_t nentries, capentries;
+	bool tmp;                /* /tmp is hidden (perf maps, or a dsoview cover) */
+	struct dsoview dso;      /* the directories another user may change that the
+				  * perf.data's files are in, hidden (dsoview.h) */
 };
 
 /*
@@ -104,11 +115,12 @@ struct tmpview {
  * program as found, options: "--symfs=/tmp/x" counts), whose names of /tmp
  * the view shows.
  * A map that cannot be used is said in a warning naming it and why.
- * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map, or
- * when no view can be made and none of the names perf would open is a
- * FIFO, device or socket; or a negative errno with WHY (SIZE bytes) one
- * phrase naming the path and the rule (-EPERM: such a file, and no view;
- * -E2BIG: more than TMPVIEW_NAMES_MAX names),
+ * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map and
+ * no binary dsoview.h hides, or when no view can be made and none of the
+ * names perf would open is a FIFO, device or socket; or a negative errno
+ * with WHY (SIZE bytes) one phrase naming the path and the rule (-EPERM:
+ * such a file, and no view; -E2BIG: more than TMPVIEW_NAMES_MAX names, or
+ * dsoview.h's bounds),
  * or why the perf.data could not be read (records damaged or cut short:
  * the mappings before them, where perf stops too; -ENOTSUP: compressed
  * records, perf record -z).

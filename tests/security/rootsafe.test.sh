@@ -257,6 +257,19 @@
 #                     script decodes), the trace is read back
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
+#   in-dso-link       root's recording of the attacker's program, in the
+#                     attacker's own directory, which the attacker then
+#                     replaces by a symbolic link to a root-only copy of it
+#                     whose function is renamed (its build id kept): the
+#                     root-only name is not in the trace (perf script once
+#                     opened the program by name and followed the link), one
+#                     warning names the link left out of perf's view
+#   in-dso-swapped    ... and the attacker exchanges the program and a FIFO
+#                     in a loop (renameat2 RENAME_EXCHANGE) while root
+#                     converts it 24 times (stress_count): each
+#                     conversion ends at once (perf script once stat()ed the
+#                     program, then opened the FIFO by name and waited: 3
+#                     conversions of 12 hung), the trace read back
 #   in-dwarf-bomb     the attacker's programs (built with -g) whose one
 #                     compressed DWARF section (a GNU .zdebug_ one, an ELF
 #                     SHF_COMPRESSED one) inflates 256 MiB of zeros from
@@ -318,7 +331,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2341,6 +2354,103 @@ hang_pt_dso_fifo() {
 	fi
 }
 
+# The attacker's program in their own directory ($HOME_A/dso/prog, its
+# function dso_attacker_work), recorded by root into $TMP/dso-rec; returns 1
+# after a FAIL of both tests.
+dso_recording() {
+	spin_source dso_attacker_work 300 >"$TMP/dso-prog.c"
+	if ! cc -O1 -fno-omit-frame-pointer -o "$TMP/dso-prog" "$TMP/dso-prog.c" 2>"$TMP/dso-rec.err" ||
+		! as_attacker mkdir -m 755 "$HOME_A/dso" || ! as_attacker cp "$TMP/dso-prog" "$HOME_A/dso/prog" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$TMP/dso-rec" --trigger none --duration 0.3 -- \
+		"$HOME_A/dso/prog" >/dev/null 2>>"$TMP/dso-rec.err"; then
+		fail in-dso-link "root's recording failed: $(first_lines "$TMP/dso-rec.err")"
+		fail in-dso-swapped "root's recording failed: $(first_lines "$TMP/dso-rec.err")"
+		return 1
+	fi
+}
+
+# dso_converted NAME OUT RC: the conversion (exit RC, into OUT) ended, with a
+# trace of the program's samples (named, or unnamed frames of its path);
+# returns 1 after a FAIL.
+dso_converted() {
+	if blocked "$3"; then
+		fail "$1" "the conversion blocked (perf opened the FIFO by name): $(first_lines "$TMP/$1.err")"
+	elif [ "$3" -ne 0 ]; then
+		fail "$1" "exit $3: $(first_lines "$TMP/$1.err")"
+	elif ! "$CONVERT" --dump=slices "$2" >"$TMP/$1.slices" 2>&1 ||
+		! grep -Eq " dso_attacker_work$|\($HOME_A/dso/prog\)" "$TMP/$1.slices"; then
+		fail "$1" "no frame of the program in the trace: $(first_lines "$TMP/$1.slices")"
+	else
+		return 0
+	fi
+	return 1
+}
+
+in_dso_link() {
+	local d="$HOME_A/dso" secret="$ROOTONLY/dso-secret" out="$TMP/in-dso-link.fxt" rc
+	objcopy --redefine-sym dso_attacker_work=root_secret_function "$TMP/dso-prog" "$secret"
+	chmod 700 "$secret"
+	as_attacker mv "$d/prog" "$d/prog.real"
+	as_attacker ln -s "$secret" "$d/prog"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/dso-rec" -o "$out" 2>"$TMP/in-dso-link.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && "$CONVERT" --dump=slices "$out" 2>&1 | grep -q root_secret_function; then
+		fail in-dso-link "the root-only file's function is in the trace (perf followed the attacker's link)"
+	elif ! dso_converted in-dso-link "$out" "$rc"; then
+		:
+	elif ! grep -q "$d/prog: a symbolic link" "$TMP/in-dso-link.err"; then
+		fail in-dso-link "no warning names the link: $(first_lines "$TMP/in-dso-link.err")"
+	else
+		ok in-dso-link
+	fi
+	as_attacker rm "$d/prog"
+	as_attacker mv "$d/prog.real" "$d/prog"
+	rm -f "$secret"
+}
+
+in_dso_swapped() {
+	local d="$HOME_A/dso" out="$TMP/in-dso-swapped.fxt" i n rc swapper ok=1 named=0
+	cat >"$TMP/dso-swap.c" <<'EOF'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	while (access("stop", F_OK))
+		for (int i = 0; i < 1000; i++)
+			if (renameat2(AT_FDCWD, "prog", AT_FDCWD, "fifo", RENAME_EXCHANGE)) {
+				perror("renameat2");
+				return 1;
+			}
+	return 0;
+}
+EOF
+	if ! cc -o "$TMP/dso-swap" "$TMP/dso-swap.c" 2>"$TMP/in-dso-swapped.swapper"; then
+		fail in-dso-swapped "cannot build the swapper: $(first_lines "$TMP/in-dso-swapped.swapper")"
+		return
+	fi
+	as_attacker mkfifo -m 644 "$d/fifo"
+	(cd "$d" && exec "${ATTACKER[@]}" "$TMP/dso-swap") 2>"$TMP/in-dso-swapped.swapper" &
+	swapper=$!
+	# main hung 7 of 40 here (one in six): 24 find it but one time in 80
+	n=$(stress_count 24 100)
+	for i in $(seq "$n"); do
+		timeout -k 5 20 "$CONVERT" -q "$TMP/dso-rec" -o "$out" 2>"$TMP/in-dso-swapped.err"
+		rc=$?
+		dso_converted in-dso-swapped "$out" "$rc" || { ok=0; break; }
+		grep -q " dso_attacker_work$" "$TMP/in-dso-swapped.slices" && named=$((named + 1))
+	done
+	as_attacker touch "$d/stop"
+	wait "$swapper"
+	if [ "$ok" = 1 ] && [ -s "$TMP/in-dso-swapped.swapper" ]; then
+		fail in-dso-swapped "the swapper failed: $(first_lines "$TMP/in-dso-swapped.swapper")"
+	elif [ "$ok" = 1 ]; then
+		echo "# in-dso-swapped: $n conversions, the function named in $named"
+		ok in-dso-swapped
+	fi
+}
+
 hang_dso_fifo() {
 	local rc
 	as_attacker mkfifo "$SHARED/lib.so"
@@ -2639,6 +2749,14 @@ hang_stats_fifo
 hang_convert_fifo
 hang_pt_dso_fifo
 hang_dso_fifo
+dso_ok=1
+for t in in-dso-link in-dso-swapped; do
+	requires "$t" recording cc || dso_ok=0
+done
+if [ "$dso_ok" = 1 ] && dso_recording; then
+	in_dso_link
+	in_dso_swapped
+fi
 requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
