@@ -2,6 +2,7 @@
 #include "funcspec.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,4 +76,16 @@ bool funcspec_dso_matches(const char *dso, const char *lib)
 	if (strchr(lib, '/'))
 		return !strcmp(dso, lib);
 	return funcspec_lib_matches(base ? base + 1 : dso, lib);
+}
+
+bool funcspec_pattern_is_glob(const char *pattern)
+{
+	return strpbrk(pattern, "*?[") != NULL;
+}
+
+bool funcspec_pattern_matches(const char *pattern, const char *name)
+{
+	if (funcspec_pattern_is_glob(pattern))
+		return !fnmatch(pattern, name, FNM_CASEFOLD);
+	return strcasestr(name, pattern) != NULL;
 }

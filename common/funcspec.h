@@ -31,4 +31,16 @@ bool funcspec_lib_matches(const char *name, const char *lib);
  * (funcspec_lib_matches of DSO's file name). */
 bool funcspec_dso_matches(const char *dso, const char *lib);
 
+/*
+ * Whether function NAME is one PATTERN selects, the one rule of `snaptrace
+ * symbols PROG PATTERN` and `snaptrace stats --match PATTERN`: a PATTERN
+ * with a shell wildcard (*, ? or [) is a shell pattern of the whole name
+ * (fnmatch(3)), else NAME contains it; letters match either case.
+ */
+bool funcspec_pattern_matches(const char *pattern, const char *name);
+
+/* Whether PATTERN has a shell wildcard (*, ? or [): a pattern of the whole
+ * name, for funcspec_pattern_matches(). */
+bool funcspec_pattern_is_glob(const char *pattern);
+
 #endif

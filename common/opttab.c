@@ -314,6 +314,23 @@ static int option_after_dashes(const struct opt_prog *p, int argc, char **argv)
 	return -1;
 }
 
+/* "--" ends the options once: the word after it is an operand, and a second
+ * "--" there ("run --trigger F -- -- ./prog") was given twice. Returns -1,
+ * or EXIT_USAGE after saying so. ARGV as getopt_long left it. */
+static int second_dashes(const struct opt_prog *p, int argc, char **argv)
+{
+	if (optind < 2 || optind >= argc || strcmp(argv[optind - 1], "--") ||
+	    strcmp(argv[optind], "--"))
+		return -1;
+	return opt_second_dashes(p);
+}
+
+int opt_second_dashes(const struct opt_prog *p)
+{
+	return opt_error(p, "found a second -- after the first: one -- ends the options; "
+			 "give it once");
+}
+
 int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *ctx,
 	      int *operand, uint64_t *given_out)
 {
@@ -377,6 +394,8 @@ int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *
 	if (given_out)
 		*given_out = given;
 	*operand = optind + first - 1;
+	if ((ch = second_dashes(p, argc, argv)) >= 0)
+		return ch;
 	if (!p->in_order && (ch = option_after_dashes(p, argc, argv)) >= 0)
 		return ch;
 	return check_together(p, given);

@@ -99,7 +99,7 @@ struct opt_prog {
 
 /*
  * Parses ARGV[FIRST..ARGC) with P's options into CTX (getopt_long; "--"
- * ends them). Returns -1 to go on, with *OPERAND the index of the first
+ * ends them, once: a second "--" right after it is a usage error). Returns -1 to go on, with *OPERAND the index of the first
  * operand (operands are moved after the options unless P->in_order), or
  * the exit status to end with: EXIT_OK after a setter's OPT_DONE,
  * EXIT_USAGE after a one-line error, EXIT_RUNTIME when out of memory.
@@ -109,6 +109,14 @@ struct opt_prog {
  */
 int opt_parse(const struct opt_prog *p, int argc, char **argv, int first, void *ctx,
 	      int *operand, uint64_t *given);
+
+/*
+ * The usage error of a "--" given after the "--" that ended P's options
+ * ("run --trigger F -- -- ./prog"): opt_parse() gives it, and a program that
+ * takes an operand before opt_parse() (snaptrace symbols -- PROG) calls it
+ * for one. Returns EXIT_USAGE.
+ */
+int opt_second_dashes(const struct opt_prog *p);
 
 /* The output forms of --help[=FORMAT]. */
 enum opt_format {

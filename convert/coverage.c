@@ -21,6 +21,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "perfmap.h"
 
 /* A chain is called broken when more than this share of a thread's chains
  * are (in percent), over at least MIN_CHAINS chains. */
@@ -195,6 +196,24 @@ static const struct {
 	  "(perf record --call-graph dwarf,65528 copies the most)" },
 };
 
+/* Whether most of B's blamed chains stop in JIT code: a perf map's
+ * (/tmp/perf-PID.map) or anonymous memory (//anon), which has no unwind
+ * information and, unless the JIT is asked, no frame pointers, so no stack
+ * copy however large unwinds it. */
+static bool blamed_jit(const struct conv_blame *b)
+{
+	uint64_t jit = 0, all = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const char *d = b->dso[i].dso;
+
+		all += b->dso[i].n;
+		if (perfmap_pid(d, strlen(d)) > 0 || !strncmp(d, "//anon", 6))
+			jit += b->dso[i].n;
+	}
+	return jit * 2 > all;
+}
+
 /* The coverage fact of the chains cut at a loop past a system library's
  * frame (C->loop_system): a known cause in code the user does not build,
  * so no warning (docs/design.md "A chain cut at a loop"). */
@@ -270,6 +289,17 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 		broken -= c->unnamed_chains;
 		if (!too_many(broken, chains))
 			return;
+	}
+	if (blamed_jit(&c->broken)) {
+		diag_warn("%llu of %llu sampled call stacks are broken (they reach no thread root "
+			  "such as _start or start_thread): they stop in JIT code, in %s: a JIT "
+			  "emits no unwind information for its code, and no frame pointers unless "
+			  "asked, so no larger stack copy helps; run the JIT with frame pointers "
+			  "(node --perf-basic-prof --interpreted-frames-native-stack, java "
+			  "-XX:+PreserveFramePointer, python3.12 -X perf) and record with "
+			  "--callgraph fp", (unsigned long long)broken, (unsigned long long)chains,
+			  blamed_list(&c->broken, dsos, sizeof(dsos)));
+		return;
 	}
 	while (broken_causes[k].unwinders && broken_causes[k].unwinders != c->unwinders)
 		k++;

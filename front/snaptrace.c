@@ -287,11 +287,6 @@ int main(int argc, char **argv)
 			print_verb(stdout, v, "usage: ");
 			return outpath_stdout_done(0);
 		}
-		if (!strcmp(v->name, "symbols") && (argc - 2 < 1 || argc - 2 > 2)) {
-			fprintf(stderr, PROG ": symbols: expected PROG|PID [PATTERN], found %d "
-				"arguments\n", argc - 2);
-			return 2;
-		}
 		find_bin(argv[0], bin, sizeof(bin));
 		if (v->keep)
 			return run(bin, v->program, v->first, argv + 1, argc - 1, &blocked, 1);

@@ -38,9 +38,13 @@ static unsigned bytes_per_sample(const char *unwinder)
 	return sample_bytes[0].bytes;
 }
 
-/* The ring's size in bytes: --snapshot-size (as perf rounds it) or perf's default. */
-static double ring_bytes(const struct rec_opts *o, const struct rec_host *h, bool pt)
+/* The ring's size in bytes: --snapshot-size or, sampling, the ring the plan
+ * asked for (as perf rounds them), or perf's default. */
+static double ring_bytes(const struct rec_opts *o, const struct rec_host *h,
+			 const struct rec_plan *p, bool pt)
 {
+	if (!pt && p->ring_bytes)
+		return (double)rec_plan_pages(p->ring_bytes) * 4096;
 	if (o->snapshot_size)
 		return (double)rec_plan_pages(o->snapshot_size) * 4096;
 	if (!pt)
@@ -52,7 +56,7 @@ void rec_arming_decide(const struct rec_opts *o, const struct rec_host *h,
 		       const struct rec_plan *p, struct rec_arming *a)
 {
 	bool pt = p->mode == REC_MODE_PT;
-	double ring = ring_bytes(o, h, pt), rate;
+	double ring = ring_bytes(o, h, p, pt), rate;
 
 	memset(a, 0, sizeof(*a));
 	if (o->arm_after_s >= 0) {

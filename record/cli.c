@@ -371,6 +371,10 @@ static int check_combination(struct rec_cli *c)
 	int targets = (o->ncmd > 0) + (o->npids > 0) + (o->tid > 0);
 
 	if (c->symbols) {
+		if (!strcmp(c->symbols, "--"))
+			return opt_second_dashes(p);
+		if (!*c->symbols)
+			return opt_error(p, "expected PROG|PID [PATTERN], found none");
 		if (o->ncmd > 1)
 			return opt_error(p, "--symbols: expected PROG|PID [PATTERN], found '%s' "
 					 "after the pattern", o->cmd[1]);
@@ -445,7 +449,11 @@ static int take_front_end(int argc, char **argv, struct rec_cli *c)
 		c->prog = &tool;
 		diag_init(check ? "snaptrace check" : "snaptrace symbols");
 		c->check = check;
-		if (!check)	/* never a recording: a missing PROG is "" (refused) */
+		/* never a recording: a missing PROG is "" (refused); a "--" before
+		 * PROG is the options' end, as for any program (opttab.h) */
+		if (!check && used + 1 < argc && !strcmp(argv[used + 1], "--"))
+			used++;
+		if (!check)
 			c->symbols = used + 1 < argc ? argv[++used] : "";
 		return used;
 	}

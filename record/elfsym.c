@@ -204,6 +204,7 @@ int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void 
 struct find {
 	const char *name;
 	bool exact;            /* pass: by symbol name, else by demangled name */
+	bool clones;           /* pass: by the demangled name of a clone's origin */
 	struct rec_sym *out;
 	uint64_t seen[64];     /* the values found (distinct functions) */
 	int max, n;
@@ -220,13 +221,81 @@ static bool cold_part(const char *name)
 	return false;
 }
 
+/* Whether the N bytes at W are a word gcc ends a clone's name with: an
+ * interprocedural copy of the function, entered by calls as it is. */
+static bool clone_word(const char *w, size_t n)
+{
+	static const char *const words[] = { "isra", "constprop", "part", "lto_priv" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (n == strlen(words[i]) && !strncmp(w, words[i], n))
+			return true;
+	return false;
+}
+
+/* Whether S (from a '.') is a chain of clone words and numbers with one
+ * word at least (".isra.0", ".constprop.0.isra.0"), no ".cold". */
+static bool clone_suffix(const char *s)
+{
+	bool named = false;
+
+	while (*s == '.') {
+		size_t n = strcspn(++s, ".");
+
+		if (clone_word(s, n))
+			named = true;
+		else if (!n || strspn(s, "0123456789") != n)
+			return false;
+		s += n;
+	}
+	return named && !*s;
+}
+
+bool rec_elf_clone_base(const char *demangled, char *out, size_t size)
+{
+	const char *cut = strstr(demangled, " [clone .");
+	size_t len;
+
+	if (cut) {
+		/* C++: every group from the first is " [clone .SUFFIX]" */
+		for (const char *p = cut; *p; ) {
+			const char *end;
+			char suffix[128];
+
+			if (strncmp(p, " [clone ", 8) || !(end = strchr(p + 8, ']')) ||
+			    (size_t)(end - p - 8) >= sizeof(suffix))
+				return false;
+			snprintf(suffix, sizeof(suffix), "%.*s", (int)(end - p - 8), p + 8);
+			if (!clone_suffix(suffix))
+				return false;
+			p = end + 1;
+		}
+		len = (size_t)(cut - demangled);
+	} else {
+		/* C: the symbol itself, "load.isra.0" */
+		const char *p;
+
+		for (p = strchr(demangled, '.'); p && !clone_suffix(p); p = strchr(p + 1, '.'))
+			;
+		if (!p || p == demangled)
+			return false;
+		len = (size_t)(p - demangled);
+	}
+	snprintf(out, size, "%.*s", (int)len, demangled);
+	return true;
+}
+
 static int find_cb(const struct rec_sym *s, void *arg)
 {
 	struct find *fd = arg;
+	char base[1024];
 	int i;
 
-	/* by name with or without perf's symbol version ("clock_nanosleep@GLIBC_2.2.5") */
-	if (fd->exact ? !symbol_version_matches(s->name, strlen(s->name), fd->name, strlen(fd->name)) :
+	/* by name with or without perf's symbol version ("clock_nanosleep@GLIBC_2.2.5");
+	 * last, by the name of the function a clone was made of */
+	if (fd->clones ? !rec_elf_clone_base(s->demangled, base, sizeof(base)) ||
+			 !demangled_matches(s->name, base, fd->name) :
+	    fd->exact ? !symbol_version_matches(s->name, strlen(s->name), fd->name, strlen(fd->name)) :
 			!demangled_matches(s->name, s->demangled, fd->name))
 		return 0;
 	if (!fd->exact && cold_part(s->name) && strcmp(s->demangled, fd->name))
@@ -249,6 +318,10 @@ int rec_elf_find(const char *path, const char *name, struct rec_sym *out, int ma
 
 	if (!err && !fd.n) {
 		fd.exact = false;
+		err = rec_elf_functions(path, find_cb, &fd);
+	}
+	if (!err && !fd.n) {
+		fd.clones = true;
 		err = rec_elf_functions(path, find_cb, &fd);
 	}
 	return err ? err : fd.n;

@@ -52,7 +52,10 @@ int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void 
  * Finds the functions of PATH that NAME names: by their symbol name exactly
  * or, when none is, by the demangled name with or without the parameter
  * list (demangled_matches), where a cold part (F.cold, never called) is
- * matched only by its own full name. One entry per address: up to MAX into OUT.
+ * matched only by its own full name; when none is, the clones gcc made of the
+ * function NAME names (rec_elf_clone_base: "f.isra.0", "f(int) [clone
+ * .constprop.0]"), whose calls are the function's as the source has them.
+ * One entry per address: up to MAX into OUT.
  * Returns how many functions match (may exceed MAX; 0: none), or an error
  * as rec_elf_lookup.
  */
@@ -118,6 +121,17 @@ int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void
 /* A name for the function S describes in messages: its symbol, else
  * "the function at 0xSTART" (unnamed), into BUF. */
 const char *rec_sym_label(const struct rec_sym *s, char *buf, size_t size);
+
+/*
+ * Whether DEMANGLED (a symbol demangled: demangle_name) is a clone gcc made of
+ * a function, entered by calls as the function is: a C name with a suffix of
+ * ".isra", ".constprop", ".part", ".lto_priv" and their numbers ("load.isra.0",
+ * "f.constprop.0.isra.0"), a C++ one with " [clone .SUFFIX]" groups alike; not
+ * a cold part (".cold": jumps enter it, never a call). When it is, writes the
+ * name of the function it was made of ("load", "app::Store::load(int)") into
+ * OUT (SIZE bytes, truncated to fit) and returns true.
+ */
+bool rec_elf_clone_base(const char *demangled, char *out, size_t size);
 
 /*
  * Whether S (from a '.') is the suffix gcc gives a part it split off a

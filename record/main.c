@@ -175,6 +175,18 @@ static const char *loc_name(const struct rec_trigger_loc *loc, char *buf, size_t
 	return buf;
 }
 
+/* Says which clone OPT's function name chose when the binary has only gcc's
+ * clones of it (LOC->clone). */
+static void say_clone(const char *opt, const struct rec_trigger_loc *loc)
+{
+	char name[1024];
+
+	if (loc->clone)
+		diag_info("%s: %s has that function only as the clone gcc made of it "
+			  "(its calls enter it as they would the function): using %s", opt,
+			  loc->file, loc_name(loc, name, sizeof(name)));
+}
+
 /*
  * OPT (--trigger-slower-than, or --measure) needs LOC at a function's first
  * instruction (each hit a call) and the places its calls leave it
@@ -324,6 +336,7 @@ static int resolve_measures(struct rec_session *s, const struct rec_opts *o)
 			diag_error("%s: %s", opt, why);
 			return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		}
+		say_clone(opt, &loc);
 		for (int k = 0; k < i; k++)
 			if (!strcmp(s->measures[k].loc.file, loc.file) &&
 			    s->measures[k].loc.file_offset == loc.file_offset) {
@@ -417,7 +430,7 @@ static const char *probes_watch(const struct rec_session *s)
  */
 static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 {
-	char why[1024];
+	char why[1024], opt[320];
 	int err, r;
 
 	s->sig_trigger = rec_trigspec_signal(o->trigger);
@@ -440,6 +453,10 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	s->have_trigger = err == 0;
+	if (s->have_trigger) {
+		snprintf(opt, sizeof(opt), "--trigger %s", s->loc.spec);
+		say_clone(opt, &s->loc);
+	}
 	r = check_slow_call(s, o);
 	if (r < 0)
 		r = resolve_measures(s, o);
@@ -995,10 +1012,11 @@ static int report(struct rec_session *s, int err, bool front_end)
 	int r;
 
 	if (s->stopped_at_start)
-		diag_warn("SIG%s came while the recording was starting: it was stopped at once "
-			  "(the trace holds at most %s)", sigabbrev_np(s->stopped_at_start),
-			  s->target.launched ? "the program's first moments" :
-			  "the moments right after the attach");
+		diag_warn("SIG%s came while the recording was starting: it was stopped at once; "
+			  "%s", sigabbrev_np(s->stopped_at_start),
+			  s->target.launched ? "the program was never started, so the trace holds "
+			  "nothing of it" : "the trace holds at most the moments right after the "
+			  "attach");
 	r = rec_report_write(s);
 	if (r)
 		diag_error("%s/record.json: cannot write it: %s", s->outdir, strerror(-r));

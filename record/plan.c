@@ -328,8 +328,11 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 		/* multi-snapshot keeps recording: no gap after each snapshot */
 		p->freeze = p->control && !o->multi_snapshot;
 	}
-	/* a slow call's ring holds the call from its entry (slowring.h) */
-	ring = rec_slow_ring_pick(o, h->root, p->unwinder, why, sizeof(why));
+	/* a slow call's ring holds the call from its entry, a running ring
+	 * the time perf takes to write a snapshot (slowring.h) */
+	ring = rec_slow_ring_pick(o, h->root, p->unwinder,
+				  p->snap == REC_SNAP_SIGNAL_DUMP && !p->freeze, why, sizeof(why));
+	p->ring_bytes = ring;
 	if (ring) {
 		err |= arg(p, "-m");
 		err |= arg(p, "%lu", rec_plan_pages(ring));

@@ -97,6 +97,8 @@ struct rec_plan {
 	const char *output;         /* the -o argument (points into storage) */
 	char event[160];            /* the -e argument */
 	const char *unwinder;       /* sampling: "fp", "dwarf", "lbr"; PT: NULL */
+	uint64_t ring_bytes;        /* sampling: the ring asked for (-m, bytes as given,
+				     * perf rounds them up to pages); 0: perf's default */
 	/* when snapshots are taken (the options, as this plan runs them) */
 	bool multi_snapshot;        /* one at every hit, min_interval_ns apart at least */
 	bool full_execution;        /* none: everything from the start, at the stop */

@@ -942,8 +942,13 @@ static int arm_and_release(struct rec_session *s)
 		return err;
 	}
 	rec_snapshot_start(s);
+	/* a stop that came while perf was starting: a launched program is never
+	 * let go (rec_target_end() kills it), so the trace truthfully holds
+	 * none of it; an attached one runs on, its moments after the attach
+	 * recorded */
 	s->stopped_at_start = stop_signal_pending();
-	err = rec_target_release(&s->target);
+	if (!s->stopped_at_start || !s->target.launched)
+		err = rec_target_release(&s->target);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
 		return err;

@@ -13,6 +13,7 @@
 #include "array.h"
 #include "diag.h"
 #include "escape.h"
+#include "funcspec.h"
 #include "host.h"
 #include "run.h"
 #include "picker.h"
@@ -75,7 +76,8 @@ static int collect_cb(const struct rec_sym *s, void *arg)
 
 	if (t->offer && internal(s))
 		return 0;
-	if (t->pattern && !strcasestr(shown, t->pattern) && !strcasestr(s->name, t->pattern))
+	if (t->pattern && !funcspec_pattern_matches(t->pattern, shown) &&
+	    !funcspec_pattern_matches(t->pattern, s->name))
 		return 0;
 	e = array_grow(t->e, &t->cap, t->n, sizeof(*t->e));
 	if (!e)

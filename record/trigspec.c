@@ -104,7 +104,11 @@ static int find_function(struct ctx *c, const char *file, const char *name, bool
 	int n = rec_elf_find(file, name, m, 8), rust = 0;
 
 	if (n == 1) {
+		char base[1024];
+
 		set_loc(c, file, &m[0], in_main);
+		c->loc->clone = strcmp(m[0].name, name) && strcmp(m[0].demangled, name) &&
+				rec_elf_clone_base(m[0].demangled, base, sizeof(base));
 		return 0;
 	}
 	if (n <= 0)

@@ -39,6 +39,9 @@ struct rec_trigger_loc {
 	uint64_t file_offset;   /* offset in FILE */
 	bool pie;               /* ET_DYN: add the load bias at run time */
 	bool in_main;           /* FILE is the main executable */
+	bool clone;             /* SYMBOL is a clone gcc made of the function the spec
+	                         * names, which the file has under no other name
+	                         * (rec_elf_clone_base): say which was chosen */
 	bool entry;             /* VADDR is the first instruction of function SYMBOL:
 	                         * each hit is a call (--trigger-slower-than needs it) */
 	int probe_fd;           /* FILE opened once when resolved (close-on-exec, the

@@ -20,6 +20,7 @@
 #include "inpath.h"
 #include "options.h"
 #include "outpath.h"
+#include "funcspec.h"
 #include "report.h"
 #include "run.h"
 
@@ -113,6 +114,21 @@ static int load(struct agg *a, const char *path, bool quiet)
 	return EXIT_OK;
 }
 
+/* --match PATTERN selected no function of the trace at PATH: one line
+ * (the table printed is empty), with the other form of a pattern
+ * (funcspec_pattern_matches()). Returns 1. */
+static int match_none(const char *path, const char *pattern)
+{
+	if (funcspec_pattern_is_glob(pattern))
+		diag_error("--match %s: no function of %s matches (a pattern with *, ? or [ "
+			   "is of the whole name; without them, names containing it)", pattern,
+			   path);
+	else
+		diag_error("--match %s: no function of %s has '%s' in its name", pattern, path,
+			   pattern);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct stats_options o;
@@ -149,6 +165,8 @@ int main(int argc, char **argv)
 		err = report_rows(&cur, path, &o.report, stdout);
 	if (err < 0)
 		diag_error("out of memory");
+	else if (!o.report.function && !report_match_any(&cur, o.baseline ? &old : NULL, &o.report))
+		err = match_none(path, o.report.match);
 	rc = outpath_stdout_done(err ? EXIT_RUNTIME : EXIT_OK);
 out:
 	agg_free(&cur);

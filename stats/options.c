@@ -115,8 +115,9 @@ static const struct opt table[] = {
 	  "in the trace is an error)" },
 	{ "match", 0, .kind = OPT_STRING, .arg = "PATTERN", FIELD(report.match),
 	  .excludes = "function", .verbs = STATS, .section = "selection",
-	  .help = "only functions whose name matches the shell PATTERN\n"
-	  "(matching nothing is an empty table, not an error)" },
+	  .help = "only functions whose name contains PATTERN (any case)\n"
+	  "or, with * ? [, matches it as a shell pattern; matching\n"
+	  "nothing is an empty table and exit 1, as snaptrace symbols" },
 	{ "function", 0, .kind = OPT_STRING, .arg = "NAME", .set = set_function,
 	  .excludes = "off-cpu", .verbs = STATS, .section = "selection",
 	  .help = "NAME in detail: its rows, a histogram of its call\n"

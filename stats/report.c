@@ -3,7 +3,6 @@
 #include "report.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "demangle.h"
 #include "diag.h"
 #include "escape.h"
+#include "funcspec.h"
 #include "fxt_writer.h"
 #include "signals.h"
 
@@ -139,7 +139,19 @@ static bool wanted(const struct agg_row *r, const struct report_opts *o)
 		return false;
 	if (o->function)
 		return agg_function_match(r->name, r->dso, o->function, o->lib) == o->function_match;
-	return !o->match || !fnmatch(o->match, r->name, 0);
+	return !o->match || funcspec_pattern_matches(o->match, r->name);
+}
+
+bool report_match_any(const struct agg *a, const struct agg *base, const struct report_opts *o)
+{
+	if (!o->match)
+		return true;
+	for (const struct agg *x = a; x; x = x == a ? base : NULL)
+		for (size_t i = 0; i < x->nrows; i++)
+			if (x->rows[i].hist.total &&
+			    funcspec_pattern_matches(o->match, x->rows[i].name))
+				return true;
+	return false;
 }
 
 static void fill_row(const struct agg *a, const struct agg_row *r, struct cell *c)

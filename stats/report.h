@@ -37,6 +37,14 @@ void report_head(const struct agg *a, const char *path, const struct report_opts
 /* Sorts the rows of A by O->sort (largest first, then by name). */
 void report_sort_rows(struct agg *a, const struct report_opts *o);
 
+/*
+ * Whether O->match (none: true) selects a function of A or, with BASE (may be
+ * NULL), of BASE: a row with a finished slice, a call's or a wait's, whose
+ * name funcspec_pattern_matches(). False says the views print no row: the
+ * caller says so.
+ */
+bool report_match_any(const struct agg *a, const struct agg *base, const struct report_opts *o);
+
 /* The rows of A (sorted), those matching O->match, at most O->limit. Returns 0 or -ENOMEM. */
 int report_rows(const struct agg *a, const char *path, const struct report_opts *o, FILE *out);
 

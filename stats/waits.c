@@ -8,12 +8,12 @@
 #include "report.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "funcspec.h"
 #include "fxt_writer.h"
 
 enum { W_WAITS, W_TOTAL, W_P50, W_P99, W_MAX, W_TID, W_BY, W_STATE, W_NAME, W_DSO, W_THREAD,
@@ -71,7 +71,7 @@ static const struct agg_row **pick(const struct agg *a, const struct report_opts
 		const struct agg_row *r = &a->rows[i];
 
 		if (r->by == by && r->hist.total && (r->tid == 0) == all &&
-		    (!o->match || !fnmatch(o->match, r->name, 0)))
+		    (!o->match || funcspec_pattern_matches(o->match, r->name)))
 			v[(*n)++] = r;
 	}
 	array_sort(v, *n, sizeof(*v), cmp_wait);
@@ -264,7 +264,7 @@ int report_waits_baseline(const struct agg *old, const struct agg *new, const ch
 		const struct agg_row *m = NULL;
 		struct cell *c;
 
-		if (!r->by || r->tid || !r->hist.total || (o->match && fnmatch(o->match, r->name, 0)))
+		if (!r->by || r->tid || !r->hist.total || (o->match && !funcspec_pattern_matches(o->match, r->name)))
 			continue;
 		if (i >= new->nrows && paired[i - new->nrows])
 			continue;

@@ -179,8 +179,10 @@ t_no_fork_before_exec() {
 # A SIGTERM that came while the recorder was starting (here: pending across
 # its exec, so deterministic) ends the recording like Ctrl-C, exit 0, with
 # a warning that it stopped at once, worded for what was recorded (run: the
-# program's first moments; attach: the moments after the attach, once
-# worded as run's); the trace is written and reads back.
+# program is never let go, so nothing of it, and the trace has no slice
+# but the snapshot's marker (issue 24: the line said "at most the program's first moments" over a
+# trace of 0 threads); attach: the moments after the attach, once worded as
+# run's); the trace is written and reads back.
 t_signal_at_start_named() {
 	local rc bad="" verb pid= want
 	local -a how
@@ -201,11 +203,15 @@ os.kill(os.getpid(), signal.SIGTERM)
 os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end $verb -q -o "$TMP/start-$verb.fxt" \
 			--trigger none "${how[@]}" >/dev/null 2>"$TMP/start-$verb.err"
 		rc=$?
-		want="the program's first moments"
-		[ $verb = attach ] && want="the moments right after the attach"
-		if [ $rc -ne 0 ] || ! grep -qF "warning: SIGTERM came while the recording was starting: it was stopped at once (the trace holds at most $want)" "$TMP/start-$verb.err" ||
-			! "$CONVERT" --dump=slices "$TMP/start-$verb.fxt" >/dev/null 2>&1; then
+		want="the program was never started, so the trace holds nothing of it"
+		[ $verb = attach ] && want="the trace holds at most the moments right after the attach"
+		if [ $rc -ne 0 ] || ! grep -qF "warning: SIGTERM came while the recording was starting: it was stopped at once; $want" "$TMP/start-$verb.err" ||
+			! "$CONVERT" --dump=slices "$TMP/start-$verb.fxt" >"$TMP/start-$verb.slices" 2>&1; then
 			bad+=" [$verb: exit $rc: $(tr '\n' '|' <"$TMP/start-$verb.err")]"
+		elif [ $verb = run ] && grep -qv ' \[snapshot\] ' "$TMP/start-$verb.slices"; then
+			# the line is true: nothing of the program (issue 24: 0 threads
+			# under "at most the program's first moments")
+			bad+=" [run: the trace holds slices: $(head -3 "$TMP/start-$verb.slices" | tr '\n' '|')]"
 		fi
 	done
 	kill -KILL "$pid" 2>/dev/null

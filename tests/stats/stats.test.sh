@@ -642,9 +642,25 @@ expect_exit error-no-thread 1 "exact.fxt: no thread 12345 (the trace has: 7 app)
 printf 'thread 8 8 other\nX 8 8 10 20 f /x\n' | "$MKFXT" "$TMP/other.fxt"
 expect_exit error-no-thread-baseline 1 "other.fxt: no thread 7 (the trace has: 8 other)$" \
 	--thread 7 --baseline "$TMP/other.fxt" "$TMP/exact.fxt"
-if [ "$("$STATS" --format csv --match 'zz*' "$TMP/exact.fxt" 2>&1; echo "rc=$?")" != \
-	"$(printf 'function,calls,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,dso\nrc=0')" ]; then
-	fail match-nothing "expected the header alone and exit 0: $("$STATS" --format csv --match 'zz*' "$TMP/exact.fxt" 2>&1 | tr '\n' '|')"
+# --match and `snaptrace symbols PROG PATTERN` read a pattern by one rule
+# (funcspec_pattern_matches): a word is a part of the name, any case; with
+# *, ? or [ a shell pattern of the whole name. A pattern that matches
+# nothing leaves the table empty (its header alone) and says so, exit 1, as
+# symbols does (issue 24: `stats --match crunch` printed an empty table):
+#   match-substring  'hil', 'HIL' and 'C*' find child; 'hil*' nothing
+#   match-nothing    the header alone, one line naming the pattern, exit 1
+bad=
+for m in hil HIL 'C*' 'ch?ld' '[c]hild'; do
+	got=$("$STATS" --format csv --match "$m" "$TMP/exact.fxt" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')
+	[ "$got" = "child " ] || bad="$bad [--match '$m': $got]"
+done
+if [ -n "$bad" ]; then fail match-substring "$bad"; else ok match-substring; fi
+out=$("$STATS" --format csv --match 'hil*' "$TMP/exact.fxt" 2>"$TMP/match.err"; echo "rc=$?")
+if [ "$out" != "$(printf 'function,calls,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,dso\nrc=1')" ] ||
+	[ "$(wc -l <"$TMP/match.err")" != 1 ] ||
+	! grep -q -- "--match hil\*: no function of .*exact.fxt matches (a pattern with \*, ? or \[ is of the whole name; without them, names containing it)" "$TMP/match.err" ||
+	[ "$("$STATS" --match zz "$TMP/exact.fxt" 2>&1 >/dev/null)" != "snaptrace-stats: --match zz: no function of $TMP/exact.fxt has 'zz' in its name" ]; then
+	fail match-nothing "expected the header alone, one line and exit 1: $out $(cat "$TMP/match.err") $("$STATS" --match zz "$TMP/exact.fxt" 2>&1 >/dev/null)"
 else
 	ok match-nothing
 fi

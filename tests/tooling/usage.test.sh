@@ -6,7 +6,8 @@
 # each with its expected status and a word of its one-line message; none
 # reaches a recording or a conversion (each is refused while the command
 # line is read). Issue 24 added an ambiguous prefix ("unknown option"
-# before) and a value left out, an option taken for it:
+# before), a value left out, an option taken for it, and a second "--"
+# (one rule in opttab for every tool: "--" ends the options once):
 #   misuse_ROW   the row's command exits with its status, one line on stderr
 #                naming what was expected
 . "$(dirname "$0")/../lib.sh"
@@ -70,7 +71,31 @@ value_option_record|2|--trigger: expected SPEC, found the option --multi-snapsho
 value_option_front|2|--output: expected FILE, found the option -q|$FRONT run -o -q -- true
 value_option_convert|2|--output: expected FILE, found the option --quiet|$CONVERT A -o --quiet
 value_option_stats|2|--function: expected NAME, found the option --quiet|$STATS --function --quiet A
+front_symbols_none|2|^snaptrace symbols: expected PROG.* found none|$FRONT symbols
+front_symbols_dashes_only|2|^snaptrace symbols: expected PROG.* found none|$FRONT symbols --
+dashes_twice_symbols|2|^snaptrace symbols: found a second -- after the first|$FRONT symbols -- -- true
+dashes_twice_front|2|^snaptrace: found a second -- after the first|$FRONT run --trigger F -- -- true
+dashes_twice_record|2|found a second -- after the first|$RECORD -- -- true
+dashes_twice_stats|2|found a second -- after the first|$STATS -- -- A
+dashes_twice_convert|2|found a second -- after the first|$CONVERT -- -- A
 EOF_TABLE
+
+# "--" ends the options in every tool, snaptrace symbols too, before its
+# PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was
+# refused, "found 3 arguments", where stats and convert take it):
+#   symbols_dashdash  both places list what PROG alone does
+want=$("$FRONT" symbols "$STATS" main 2>&1)
+bad=
+for args in "-- $STATS main" "$STATS -- main"; do
+	# shellcheck disable=SC2086
+	got=$("$FRONT" symbols $args 2>&1)
+	[ $? = 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] || bad="$bad [$args: $(echo "$got" | head -c 200)]"
+done
+if [ -n "$bad" ]; then fail symbols_dashdash "$bad"; else ok symbols_dashdash; fi
+# and its PATTERN is read as stats --match reads one (funcspec_pattern_matches):
+#   symbols_glob  'MAI?' is the whole name main, any case, alone
+got=$("$FRONT" symbols "$STATS" 'MAI?' 2>&1 | cut -f1)
+if [ "$got" = main ]; then ok symbols_glob; else fail symbols_glob "'MAI?': $got"; fi
 
 # Every option that takes a value, of every program, read from its option
 # table (the `case $prev` arms of its --help=bash completion list them all):
