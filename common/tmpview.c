@@ -204,7 +204,7 @@ static int view_how(int *err)
 	if (how == -2) {
 		struct tmpview probe = {
 			.how = nsenter_admin_permitted() ? TMPVIEW_ADMIN : TMPVIEW_USERNS,
-			.uid = geteuid(), .gid = getegid(),
+			.uid = geteuid(), .gid = getegid(), .pidns = true,
 		};
 		pid_t pid = fork();
 		int status;
@@ -524,6 +524,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	if (v) {
 		v->dso = sc.dso;	/* the view's now */
 		v->tmp = tmp_hidden(&sc, &v->dso);
+		v->pidns = sc.ids.any;
 	} else {
 		dsoview_free(&sc.dso);
 	}
@@ -741,16 +742,17 @@ static int enter_pidns(pid_t parent)
 int tmpview_enter(const struct tmpview *v)
 {
 	pid_t parent = getppid();
-	int err;
+	int err, ns;
 
 	if (!v)
 		return 0;
+	ns = CLONE_NEWNS | (v->pidns ? CLONE_NEWPID : 0);
 	if (v->how == TMPVIEW_ADMIN) {
 		err = -nsenter_admin(true);
-		if (!err && unshare(CLONE_NEWNS | CLONE_NEWPID))
+		if (!err && unshare(ns))
 			err = errno;
 	} else {
-		err = unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) ? errno : 0;
+		err = unshare(CLONE_NEWUSER | ns) ? errno : 0;
 		if (!err)
 			err = write_file("/proc/self/setgroups", "deny", 4);
 		if (!err)
@@ -760,7 +762,7 @@ int tmpview_enter(const struct tmpview *v)
 	}
 	if (!err)
 		err = mount_view(v);
-	if (!err)
+	if (!err && v->pidns)
 		err = enter_pidns(parent);
 	if (v->how == TMPVIEW_ADMIN) {
 		int drop = -nsenter_admin(false);

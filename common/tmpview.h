@@ -105,6 +105,11 @@ struct tmpview {
 	struct tmpview_entry *entries;   /* the names of the real /tmp the view shows (owned) */
 	size_t nentries, capentries;
 	bool tmp;                /* /tmp is hidden (perf maps, or a dsoview cover) */
+	bool pidns;              /* a pid namespace too, with its /proc: perf maps (perf
+				  * names each by the perf.data's pid alone). Only then: the
+				  * first process of a pid namespace ignores every signal it
+				  * has no handler for but SIGKILL and SIGSTOP, from outside
+				  * too, so a SIGINT or SIGTERM sent to perf did nothing */
 	struct dsoview dso;      /* the directories another user may change that the
 				  * perf.data's files are in, hidden (dsoview.h) */
 };
@@ -132,12 +137,13 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 
 /*
  * In a child about to exec perf (async-signal-safe system calls only):
- * enters a mount and pid namespace (and for TMPVIEW_USERNS a user
- * namespace) of its own whose /tmp is V's view (nosuid, nodev): the child
- * stays the namespace's parent, ending as its first process ends (the exit
- * status, or the same signal; killed, or its parent gone, that process gets
- * SIGKILL), and the call returns in that first process, its /proc mounted,
- * CAP_SYS_ADMIN dropped for good. V NULL: nothing. Returns 0 or an errno.
+ * enters a mount namespace (and for TMPVIEW_USERNS a user namespace) of its
+ * own whose /tmp is V's view (nosuid, nodev); with V->pidns a pid namespace
+ * too: the child stays the namespace's parent, ending as its first process
+ * ends (the exit status, or the same signal; killed, or its parent gone,
+ * that process gets SIGKILL), and the call returns in that first process,
+ * its /proc mounted. CAP_SYS_ADMIN dropped for good. V NULL: nothing.
+ * Returns 0 or an errno.
  */
 int tmpview_enter(const struct tmpview *v);
 

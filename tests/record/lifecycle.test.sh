@@ -83,6 +83,30 @@ child_named() {
 	return 1
 }
 
+# script_pid ROOT: prints the pid (here, outside any namespace) of the perf
+# script a converter under process ROOT runs (slowperf, then perf: "script"
+# among its first four words). The converter runs root's perf as the first
+# process of a pid namespace of its own, with a /tmp of its own
+# (common/tmpview.h): slowperf's log cannot reach this suite's /tmp from
+# there, and the pid it would log is 1 in that namespace.
+script_pid() {
+	local f p q st argv
+	for f in /proc/[0-9]*/cmdline; do
+		mapfile -d '' -t argv 2>/dev/null <"$f" || continue
+		case ${argv[0]:-} in "$SLOWPERF" | */perf | perf) ;; *) continue ;; esac
+		[ "${argv[1]:-}" = script ] || [ "${argv[3]:-}" = script ] || continue
+		p=${f#/proc/}
+		p=${p%/cmdline}
+		q=$p
+		while [ "$q" -gt 1 ] && [ "$q" != "$1" ]; do
+			read -r -a st 2>/dev/null <"/proc/$q/stat" || continue 2
+			q=${st[3]}
+		done
+		[ "$q" = "$1" ] && echo "$p" && return 0
+	done
+	return 1
+}
+
 # wait_until SECONDS CMD...: polls CMD every 50 ms until it succeeds.
 wait_until() {
 	local i n=$(($1 * 20))
@@ -140,8 +164,8 @@ victim() {
 		fi
 		p=$(child_named "$PID" perf) ;;
 	converting)
-		wait_until 30 slowperf_ran "$SLOWPERF_LOG" script || return 1
-		p=$(awk '$2 == "script" { print $1 }' "$SLOWPERF_LOG") ;;
+		wait_until 30 script_pid "$PID" >/dev/null || return 1
+		p=$(script_pid "$PID") ;;
 	ending) echo -; return ;;	# the program sends it (start_case)
 	esac
 	[ "$who" = perf ] && echo "$p" || echo "$PID"
