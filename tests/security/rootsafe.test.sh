@@ -1238,7 +1238,8 @@ record, outdir, auid = sys.argv[1], sys.argv[2], sys.argv[3]
 marker = "picked%d" % os.getppid()
 prompt = b"nothing to cancel: "
 victim = subprocess.Popen(["bash", "-c", "exec -a '%s' sleep 60" % marker])
-while marker.encode() not in open("/proc/%d/cmdline" % victim.pid, "rb").read():
+# its argv[0] the marker: exec'd (bash's own command line holds it too)
+while open("/proc/%d/cmdline" % victim.pid, "rb").read().split(b"\0")[0] != marker.encode():
     time.sleep(0.01)
 master, slave = pty.openpty()
 r, w = os.pipe()
