@@ -1592,11 +1592,15 @@ as_attacker_in_tmp() {
 # Root's recording of the JIT writing a perf map (no jitdump) into PM_REC,
 # the map kept there (perf-PID.map) and the original removed; PM_PID its
 # pid, PM_ADDR the JIT function's address. Then the tests of /tmp/perf-PID.map.
+# The ring holds the whole run (16 MiB): the perf map's code runs first, and
+# the default ring, which every preemption's context-switch record (512
+# bytes of stack) shortens, once kept none of it (CI: in-perfmap-fifo named
+# no JIT function, 2 runs in about 8).
 PM_REC="$TMP/pm-rec"
 perfmap_tests() {
 	local t why= kept tmp_lock
 	mkdir -m 755 "$TMP/pm-work"
-	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" --trigger none -- "$TMP/jit_target" \
+	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" --snapshot-size 16M --trigger none -- "$TMP/jit_target" \
 		"$TMP/pm-work" 150 2>"$TMP/pm-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/pm-rec.err")"
 	elif ! kept=$(cd "$PM_REC" && ls perf-*.map 2>/dev/null) || [ -z "$kept" ]; then
