@@ -36,6 +36,7 @@
 #ifndef SNAPTRACE_PATHTRUST_H
 #define SNAPTRACE_PATHTRUST_H
 
+#include <stdbool.h>
 #include <sys/stat.h>
 
 /* Who besides the caller and root may have put a name where it is, or may
@@ -45,6 +46,10 @@ enum pathtrust {
 	PATHTRUST_DIR_OWNER,   /* the directory's owner, another user */
 	PATHTRUST_OTHERS,      /* users who do not own the directory */
 };
+
+/* Whether UID is the caller (the effective uid) or root: the users whose
+ * files, recordings and directories the tools trust as their own. */
+bool pathtrust_uid_ours(uid_t uid);
 
 /*
  * Who besides the caller (the effective uid) and root may have put the

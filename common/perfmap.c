@@ -15,6 +15,7 @@
 #include "array.h"
 #include "diag.h"
 #include "inpath.h"
+#include "pathtrust.h"
 
 pid_t perfmap_pid(const char *dso, size_t len)
 {
@@ -114,7 +115,7 @@ bool perfmap_owner_ok(uid_t uid, pid_t pid)
 	char proc[32];
 	struct stat st;
 
-	if (uid == 0 || uid == geteuid())
+	if (pathtrust_uid_ours(uid))
 		return true;
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	return !stat(proc, &st) && st.st_uid == uid;

@@ -16,6 +16,7 @@
 
 #include "hash.h"
 #include "inpath.h"
+#include "pathtrust.h"
 #include "perfdata.h"
 
 struct scan {
@@ -93,7 +94,7 @@ static int check_mapping(void *arg, const struct perfdata_mmap *m)
 	fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	if (fd < 0)
 		return 0;	/* perf finds no file either, or not this one */
-	if (!fstat(fd, &st) && st.st_uid != 0 && st.st_uid != geteuid() &&
+	if (!fstat(fd, &st) && !pathtrust_uid_ours(st.st_uid) &&
 	    debuglink_of(fd, link, sizeof(link)) && strchr(link, '/')) {
 		snprintf(sc->why, sc->size, "the binary %s (uid %u's) names its debug file \"%s\" "
 			 "(.gnu_debuglink), a path perf would open as root: not converted",

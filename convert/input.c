@@ -9,6 +9,7 @@
 #include "jitdump.h"
 #include "kallsyms.h"
 #include "outpath.h"
+#include "pathtrust.h"
 #include "perf_version.h"
 #include "perfcmd.h"
 #include "perfdata.h"
@@ -294,12 +295,6 @@ static void inject_jitdump(struct input *in, const char *perf)
 	in->jit_fd = fd;
 }
 
-/* Whether UID is root's or the caller's. */
-static bool trusted_uid(uid_t uid)
-{
-	return uid == 0 || uid == geteuid();
-}
-
 /* Whether the user gave perf a kernel of their own (--perf-arg). */
 static bool own_kernel(const struct input_perf *perf)
 {
@@ -336,9 +331,9 @@ static int kernel_symbols(struct input *in, const struct input_perf *perf, char 
 	if (stat(in->handle, &st))
 		st.st_uid = (uid_t)-1;
 	owner = st.st_uid;
-	if (trusted_uid(owner) && perf->rec_dirfd >= 0)
+	if (pathtrust_uid_ours(owner) && perf->rec_dirfd >= 0)
 		owner = fstat(perf->rec_dirfd, &dir) ? (uid_t)-1 : dir.st_uid;
-	if (trusted_uid(owner)) {
+	if (pathtrust_uid_ours(owner)) {
 		if (in->opts.kind != PERFCMD_BRANCHES && !perf->nargs && !perf->buildid_dir &&
 		    kallsyms_copy_make(in->handle, &in->kallsyms) > 0)
 			in->opts.kallsyms = in->kallsyms.path;
