@@ -85,10 +85,10 @@ child_named() {
 
 # script_pid ROOT: prints the pid (here, outside any namespace) of the perf
 # script a converter under process ROOT runs (slowperf, then perf: "script"
-# among its first four words). The converter runs root's perf as the first
-# process of a pid namespace of its own, with a /tmp of its own
-# (common/tmpview.h): slowperf's log cannot reach this suite's /tmp from
-# there, and the pid it would log is 1 in that namespace.
+# among its first four words). The converter runs root's perf with a /tmp
+# of its own (common/tmpview.h), where slowperf's log cannot reach this
+# suite's /tmp, and, for a recording with perf maps, as the first process of
+# a pid namespace, where the pid it would log is 1.
 script_pid() {
 	local f p q st argv
 	for f in /proc/[0-9]*/cmdline; do
