@@ -2,6 +2,7 @@
 #include "perfdata.h"
 #include "array.h"
 #include "inpath.h"
+#include "perfattr.h"
 
 #include "array.h"
 
@@ -914,8 +915,12 @@ static enum perfdata_state verdict(int fd, const unsigned char *head, size_t n, 
 	r[1] = (struct region){ "data section", h.data_off, end_of(h.data_off, h.data_size) };
 	r[2] = (struct region){ "feature sections", r[1].end, features_end(fd, &h) };
 	cut = cut_region(r, 3, h.file_size);
-	if (!cut)
-		return PERFDATA_FINISHED;
+	if (!cut) {
+		err = perfattr_check(fd, h.attrs_off, h.attrs_size, h.attr_size, why, size);
+		if (err < 0)
+			snprintf(why, size, "%s", strerror(-err));
+		return err < 0 ? PERFDATA_UNREADABLE : err ? PERFDATA_DAMAGED : PERFDATA_FINISHED;
+	}
 	if (cut->end == UINT64_MAX)	/* end_of() saturated: no file is that long */
 		snprintf(why, size, "cut short inside its %s (its header puts its end past "
 			 "byte 2^64: damaged; the file ends at byte %" PRIu64 ")", cut->name,

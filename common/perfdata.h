@@ -297,11 +297,14 @@ enum perfdata_state {
 			      * (text), another byte order, or not a regular file (a FIFO,
 			      * a device: never opened) */
 	PERFDATA_UNREADABLE, /* cannot be opened or read */
+	PERFDATA_DAMAGED,    /* whole, but an attribute holds bits perf does not define
+			      * (perfattr.h): perf's reader would take them as they are */
 };
 
 /*
  * Checks the perf.data PATH against its header (perfdata_header_read()):
- * reads the header and the feature section table, never the data. Returns
+ * reads the header, the attributes (perfattr_check(), once the file is
+ * whole) and the feature section table, never the data. Returns
  * what it found; for every state but PERFDATA_FINISHED, WHY (SIZE bytes)
  * holds one phrase without the path, e.g. "cut short inside its data
  * section (ending at byte 458968; the file ends at byte 100000)", "its

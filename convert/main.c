@@ -128,25 +128,28 @@ static int rerun_with_perf(int argc, char **argv)
 /*
  * Whether the file open as FD (named PATH) is a perf.data perf did not
  * finish (perfdata.h: a full disk, perf killed while writing it, a file cut
- * short since; for a SNAPSHOT of a recording also an empty file), which is
- * then named: as an error when it is the only input (ALONE), else as a
- * warning: it is left out and the other inputs are converted.
+ * short since; for a SNAPSHOT of a recording also an empty file) or one whose
+ * attributes perf would misread (damaged: perf's reader is not one for
+ * hostile files), which is then named: as an error when it is the only
+ * input (ALONE), else as a warning: it is left out and the other inputs are
+ * converted.
  */
 static bool left_out(const char *path, int fd, bool alone, bool snapshot)
 {
 	char why[160], handle[32];
 	enum perfdata_state st = perfdata_check(inpath_proc(fd, handle, sizeof(handle)), why,
 						sizeof(why));
+	const char *what = st == PERFDATA_DAMAGED ? "a damaged" : "an unfinished";
 
 	/* a recording's snapshot file left empty: perf never wrote into it */
 	if (snapshot && st == PERFDATA_OTHER && !strcmp(why, "empty"))
 		snprintf(why, sizeof(why), "empty: perf never wrote into it");
-	else if (st != PERFDATA_UNFINISHED)
+	else if (st != PERFDATA_UNFINISHED && st != PERFDATA_DAMAGED)
 		return false;
 	if (alone)
-		diag_error("%s: an unfinished perf.data: %s", path, why);
+		diag_error("%s: %s perf.data: %s", path, what, why);
 	else
-		diag_warn("%s: left out: an unfinished perf.data: %s", path, why);
+		diag_warn("%s: left out: %s perf.data: %s", path, what, why);
 	return true;
 }
 

@@ -15,7 +15,7 @@ $(O)/test/gen/text2bin: tests/gen/text2bin.c $(call obj,convert/parse.c) $(FLAGS
 	$(Q)$(CC) $(ALL_CFLAGS) -Iconvert $(ALL_LDFLAGS) -o $@ $< $(call obj,convert/parse.c)
 
 # perfdata_strip rewrites a perf.data with common/perfdata.c.
-$(O)/test/gen/perfdata_strip: tests/gen/perfdata_strip.c $(call obj,common/perfdata.c common/inpath.c common/pathtrust.c) $(FLAGS_STAMP)
+$(O)/test/gen/perfdata_strip: tests/gen/perfdata_strip.c $(call obj,common/perfdata.c common/perfattr.c common/inpath.c common/pathtrust.c) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GEN     $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -Icommon $(ALL_LDFLAGS) -o $@ $< $(call obj,common/perfdata.c common/inpath.c common/pathtrust.c)
+	$(Q)$(CC) $(ALL_CFLAGS) -Icommon $(ALL_LDFLAGS) -o $@ $< $(call obj,common/perfdata.c common/perfattr.c common/inpath.c common/pathtrust.c)

@@ -55,6 +55,10 @@ static void make(unsigned char *buf, bool big)
 	}
 	for (int i = 0; i < 4; i++)
 		put64(buf + 72 + 8 * i, bits[i], big);
+	/* one attribute of perf 6.1's 128 bytes (PERF_ATTR_SIZE_VER7), then its ids */
+	memset(buf + ATTRS_AT, 0, ATTRS_SIZE);
+	buf[ATTRS_AT + (big ? 7 : 4)] = 128;
+	put64(buf + ATTRS_AT + 24, 0x1a7, big);	/* sample_type: ip, tid, time, callchain, period... */
 }
 
 /* Writes the first N bytes of BUF as NAME; returns its path. */
@@ -163,6 +167,45 @@ static void overflowing_offsets(void)
 	CHECK(!strncmp(why, "its header is not one perf finished", 35));
 }
 
+/* Each field of perfattr.c's table with a bit past what linux/perf_event.h
+ * defines is named (hostile15: branch_sample_type 0xffffffff crashed perf
+ * script); what perf defines, and a field past the attribute's own size,
+ * pass. */
+static void damaged_attr(void)
+{
+	static const struct { size_t off; uint64_t v; const char *why; } bad[] = {
+		{ 72, 0xffffffff, "its attribute 0's branch_sample_type holds bits perf does "
+				  "not define (0xfff80000 of 0xffffffff)" },
+		{ 24, (uint64_t)1 << 40, "its attribute 0's sample_type holds bits perf does not "
+					  "define (0x10000000000 of 0x10000000000)" },
+		{ 32, 0x20, "its attribute 0's read_format holds bits perf does not define "
+			    "(0x20 of 0x20)" },
+		{ 40, (uint64_t)1 << 38, "its attribute 0's flags holds bits perf does not define "
+					 "(0x4000000000 of 0x4000000000)" },
+		{ 110, 1, "its attribute 0's __reserved_2 holds bits perf does not define "
+			  "(0x1 of 0x1)" },
+	};
+	unsigned char buf[FILE_SIZE];
+	char why[160];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		make(buf, false);
+		put64(buf + ATTRS_AT + bad[i].off, bad[i].v, false);
+		if (bad[i].off == 110)	/* a u16 between two fields that stay 0 */
+			memset(buf + ATTRS_AT + 112, 0, 8);
+		CHECK_INT_EQ(check(file("damaged", buf, FILE_SIZE), why), PERFDATA_DAMAGED);
+		CHECK_STR_EQ(why, bad[i].why);
+	}
+	/* every bit perf defines; the same bits past the attribute's size */
+	make(buf, false);
+	put64(buf + ATTRS_AT + 72, 0x7ffff, false);
+	CHECK_INT_EQ(check(file("defined", buf, FILE_SIZE), why), PERFDATA_FINISHED);
+	make(buf, false);
+	buf[ATTRS_AT + 4] = 72;	/* PERF_ATTR_SIZE_VER1: no branch_sample_type */
+	put64(buf + ATTRS_AT + 72, 0xffffffff, false);
+	CHECK_INT_EQ(check(file("ver1", buf, FILE_SIZE), why), PERFDATA_FINISHED);
+}
+
 /* A pipe-mode perf.data (perf record -o -) is a stream: nothing to check. */
 static void pipe_mode(void)
 {
@@ -198,6 +241,7 @@ int main(void)
 	UNIT_RUN(finished);
 	UNIT_RUN(every_cut_is_unfinished);
 	UNIT_RUN(header_never_written);
+	UNIT_RUN(damaged_attr);
 	UNIT_RUN(data_size_zero);
 	UNIT_RUN(overflowing_offsets);
 	UNIT_RUN(pipe_mode);
