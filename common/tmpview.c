@@ -108,9 +108,11 @@ static void unique(struct ids *ids)
 /* Opens the contents of pid ID's perf map: the copy kept in RECDIR, else
  * the map perfmap_open() finds (perf-ID.map or the live process's other
  * names) when its owner is one perfmap_owner_ok() allows (the converter
- * names a map not used: convert/perfmaps.c). Returns the descriptor with
- * *ST, or -1. */
-static int source(pid_t id, int recdir, struct stat *st)
+ * names a map not used: convert/perfmaps.c) and, for a view perf runs in
+ * as another user (AS), when that user may open it (runas_may_open(): root's
+ * 0600 map, named by another user's perf.data, once named that user's
+ * samples). Returns the descriptor with *ST, or -1. */
+static int source(pid_t id, int recdir, const struct runas *as, struct stat *st)
 {
 	char name[64], path[64], why[300];
 	bool kept;
@@ -123,7 +125,7 @@ static int source(pid_t id, int recdir, struct stat *st)
 	if (!kept && (fd = perfmap_open(id, 0, path, sizeof(path), why, sizeof(why))) < 0)
 		return -1;
 	if (fstat(fd, st) || (!kept && !perfmap_owner_ok(st->st_uid, id)) ||
-	    (uint64_t)st->st_size > PERFMAP_MAX) {
+	    (uint64_t)st->st_size > PERFMAP_MAX || (!kept && !runas_may_open(as, path, st))) {
 		close(fd);
 		return -1;
 	}
@@ -177,7 +179,7 @@ static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 
 	for (size_t i = 0; i < ids->n && !err; i++) {
 		struct stat st;
-		int fd = source(ids->v[i], recdir, &st);
+		int fd = source(ids->v[i], recdir, &v->as, &st);
 		long same = fd >= 0 ? same_as(v, seen, budget.files, &st) : -1;
 
 		if (same >= 0 || (fd >= 0 && !perfmap_budget_take(&budget, (uint64_t)st.st_size))) {
@@ -481,8 +483,8 @@ static bool view_wanted(const struct scan *sc)
 	return tmp_hidden(sc, &sc->dso) || dsoview_any(&sc->dso);
 }
 
-int tmpview_make(const char *perfdata, int recdir, const char *const *paths, struct tmpview **view,
-		 char *why, size_t size)
+int tmpview_make(const char *perfdata, int recdir, const char *const *paths,
+		 const struct runas *as, struct tmpview **view, char *why, size_t size)
 {
 	struct scan sc = { .ids = { 0 } };
 	struct tmpview *v;
@@ -522,6 +524,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
 	}
 	v = calloc(1, sizeof(*v));
 	if (v) {
+		v->as = as ? *as : (struct runas){ .on = false };
 		v->dso = sc.dso;	/* the view's now */
 		v->tmp = tmp_hidden(&sc, &v->dso);
 		v->pidns = sc.ids.any;
@@ -660,7 +663,8 @@ static int mount_view(const struct tmpview *v)
 		lower = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (lower < 0)
 			return errno;
-		if (mount("snaptrace", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") ||
+		if (mount("snaptrace", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
+			  v->as.on ? "mode=1777" : "mode=0755") ||
 		    (view = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			err = errno;
 			close(lower);
@@ -769,5 +773,10 @@ int tmpview_enter(const struct tmpview *v)
 
 		err = err ? err : drop;
 	}
+	if (!err)
+		err = runas_enter(&v->as);
+	/* it cleared the death signal and set it again: did the parent die between? */
+	if (!err && v->as.on && !v->pidns && getppid() != parent)
+		_exit(127);
 	return err;
 }

@@ -61,6 +61,7 @@
 #include <sys/types.h>
 
 #include "dsoview.h"
+#include "runas.h"
 
 /* The most perf-N.map names a view holds (each a file, most of them
  * empty): a perf.data naming more processes with JIT memory is refused. */
@@ -112,6 +113,9 @@ struct tmpview {
 				  * too, so a SIGINT or SIGTERM sent to perf did nothing */
 	struct dsoview dso;      /* the directories another user may change that the
 				  * perf.data's files are in, hidden (dsoview.h) */
+	struct runas as;         /* whom perf runs as in the view (runas.h: the
+				  * recording's owner, tmpview_make()'s AS), its /tmp then
+				  * writable by all, sticky (perf writes its vdso copy) */
 };
 
 /*
@@ -120,7 +124,8 @@ struct tmpview {
  * kept in the recording directory RECDIR (an open directory, or -1: none);
  * PATHS (NULL-terminated, or NULL) the paths the caller gives perf (its
  * program as found, options: "--symfs=/tmp/x" counts), whose names of /tmp
- * the view shows.
+ * the view shows; AS (copied; NULL: as the caller) whom perf runs as there
+ * (struct tmpview's as: a map that user may not open is empty there).
  * A map that cannot be used is said in a warning naming it and why.
  * Returns 0 with *VIEW a new view, or NULL when perf opens no perf map and
  * no binary dsoview.h hides and the caller is not root (CAP_SYS_ADMIN
@@ -132,8 +137,8 @@ struct tmpview {
  * the mappings before them, where perf stops too; -ENOTSUP: compressed
  * records, perf record -z).
  */
-int tmpview_make(const char *perfdata, int recdir, const char *const *paths, struct tmpview **view,
-		 char *why, size_t size);
+int tmpview_make(const char *perfdata, int recdir, const char *const *paths,
+		 const struct runas *as, struct tmpview **view, char *why, size_t size);
 
 /*
  * In a child about to exec perf (async-signal-safe system calls only):
@@ -142,7 +147,9 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths, str
  * too: the child stays the namespace's parent, ending as its first process
  * ends (the exit status, or the same signal; killed, or its parent gone,
  * that process gets SIGKILL), and the call returns in that first process,
- * its /proc mounted. CAP_SYS_ADMIN dropped for good. V NULL: nothing.
+ * its /proc mounted. CAP_SYS_ADMIN dropped for good; then, when V->as.on,
+ * the credentials of V->as (runas_enter(): no capability left). V NULL:
+ * nothing.
  * Returns 0 or an errno.
  */
 int tmpview_enter(const struct tmpview *v);

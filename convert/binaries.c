@@ -324,6 +324,53 @@ static void tree_remove(int fd, int depth)
 	closedir(d);
 }
 
+/* Gives the tree below the directory FD (DEPTH levels down from a copy) to
+ * UID and GID, as binaries_kept_give(). Returns 0 or the first negative errno. */
+static int tree_give(int fd, int depth, uid_t uid, gid_t gid)
+{
+	/* a description of its own: a dup's offset, left at the end, is tree_remove()'s too */
+	int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *de;
+
+	if (!d) {
+		err = -errno;
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return err;
+	}
+	while (!err && (de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fchownat(fd, de->d_name, uid, gid, AT_SYMLINK_NOFOLLOW)) {
+			err = -errno;
+			break;
+		}
+		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || depth >= KEPT_DEPTH_MAX)
+			continue;
+		sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 && (errno == ENOTDIR || errno == ELOOP))
+			continue;	/* DT_UNKNOWN: a file or a link */
+		err = sub < 0 ? -errno : tree_give(sub, depth + 1, uid, gid);
+		if (sub >= 0)
+			close(sub);
+	}
+	closedir(d);
+	return err;
+}
+
+int binaries_kept_give(const struct binaries_kept *k, uid_t uid, gid_t gid)
+{
+	int err;
+
+	if (k->fd < 0)
+		return 0;
+	err = tree_give(k->fd, 0, uid, gid);
+	return err ? err : fchown(k->fd, uid, gid) ? -errno : 0;
+}
+
 const char *binaries_kept_handle(const struct binaries_kept *k)
 {
 	return k->fd >= 0 ? k->handle : NULL;

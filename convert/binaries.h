@@ -97,6 +97,17 @@ int binaries_kept_dir(struct binaries_kept *k);
 /* The copy K as perf reaches it (its handle), or NULL when there is none. */
 const char *binaries_kept_handle(const struct binaries_kept *k);
 
+/*
+ * Gives the copy K (if any), the directory and every entry in it, to user
+ * UID and group GID (no link followed), when the caller is root and the
+ * recording the copy is of is that user's (docs/design.md "Threat model"):
+ * perf runs as that user then (runas.h) and reads, or writes (perf inject's
+ * files), only there. The directory stays 0700: nobody else reaches it;
+ * binaries_kept_remove() still removes it (never following a link the user
+ * put there). Returns 0 or a negative errno (the first failure).
+ */
+int binaries_kept_give(const struct binaries_kept *k, uid_t uid, gid_t gid);
+
 /* Removes the copy K (if any) and empties K. */
 void binaries_kept_remove(struct binaries_kept *k);
 

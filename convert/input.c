@@ -91,12 +91,13 @@ static void perf_said(FILE *f, char *buf, size_t size);
  * sample_freq=N" or "EVENT: sample_period=N" a line. Returns 0, or -1 when
  * perf failed (its output is then in OUT). Every perf command run on an
  * input gets -f: without it perf refuses a file owned by another user even
- * to root. */
-static int evlist(const char *perf, const char *path, char *out, size_t size)
+ * to root. It runs in VIEW (tmpview.h: as the recording's owner where it says). */
+static int evlist(const char *perf, const char *path, const struct tmpview *view, char *out,
+		  size_t size)
 {
 	char *argv[] = { (char *)perf, "evlist", "-F", "-f", "-i", (char *)path, NULL };
 
-	return run_capture(argv, out, size) != 0 ? -1 : 0;
+	return run_capture_in(0, view, argv, out, size) != 0 ? -1 : 0;
 }
 
 /* Finds the dlfilter beside this program into IN->dlfilter and checks that
@@ -244,6 +245,65 @@ static int make_parts(struct input *in, unsigned jobs)
 }
 
 /*
+ * Who made the recording IN is (docs/design.md "Threat model"): its
+ * perf.data's owner, and when that is root or the caller, its recording
+ * directory's (PERF->rec_dirfd; a recording of another user's holds root's
+ * perf.data only as the user chose); (uid_t)-1 when it cannot be told, which
+ * is nobody's the tools trust. *GID (when not NULL): the perf.data's group.
+ */
+static uid_t recording_owner(const struct input *in, const struct input_perf *perf, gid_t *gid)
+{
+	struct stat st, dir;
+	uid_t owner;
+
+	if (stat(in->handle, &st)) {
+		st.st_uid = (uid_t)-1;
+		st.st_gid = (gid_t)-1;
+	}
+	owner = st.st_uid;
+	if (pathtrust_uid_ours(owner) && perf->rec_dirfd >= 0)
+		owner = fstat(perf->rec_dirfd, &dir) ? (uid_t)-1 : dir.st_uid;
+	if (gid)
+		*gid = st.st_gid;
+	return owner;
+}
+
+/*
+ * Whom every perf run on IN's perf.data (perf script, perf inject, perf
+ * evlist) runs as, in IN's view, into *AS: the recording's owner when that
+ * is another user and the caller root (runas.h): perf then opens only the
+ * files that user may open, and a crash of its reader on a crafted file is
+ * theirs; else AS is off (the caller). Returns 0, or -EPERM with ERRBUF one
+ * line when the owner cannot be told (no uid to run perf as).
+ */
+static int perf_as_owner(const struct input *in, const struct input_perf *perf,
+			 struct runas *as, char *errbuf, size_t errlen)
+{
+	gid_t gid;
+	uid_t owner = recording_owner(in, perf, &gid);
+
+	as->on = false;
+	if (geteuid() != 0 || pathtrust_uid_ours(owner))
+		return 0;
+	if (owner == (uid_t)-1 || gid == (gid_t)-1) {
+		snprintf(errbuf, errlen, "%s: whose recording it is cannot be told: perf would "
+			 "read it as root", in->path);
+		return -EPERM;
+	}
+	runas_prepare(as, owner, gid);
+	return 0;
+}
+
+/* Gives the private directory K perf reads (or writes) to the user perf
+ * runs as (perf_as_owner()), if not the caller. Returns 0 or a negative errno. */
+static int give_to_perf(const struct input *in, const struct binaries_kept *k)
+{
+	if (!in->view || !in->view->as.on)
+		return 0;
+	return binaries_kept_give(k, in->view->as.uid, in->view->as.gid);
+}
+
+/*
  * When the perf.data IN names a jitdump (jitdump.h): runs `perf inject
  * --jit` on a private copy of both (jitdump_private()), in its directory,
  * into an unnamed file, which perf script then reads instead (in->jit_path),
@@ -270,6 +330,12 @@ static void inject_jitdump(struct input *in, const char *perf)
 		return;
 	}
 	fd = outpath_unnamed();
+	/* perf inject (as perf_as_owner() says) writes its ELF files there and into FD */
+	if (fd >= 0 && in->view && in->view->as.on &&
+	    (give_to_perf(in, &in->jit_dir) || fchown(fd, in->view->as.uid, in->view->as.gid))) {
+		close(fd);
+		fd = -EPERM;
+	}
 	if (fd < 0 || fcntl(fd, F_SETFD, 0)) {	/* perf inject and perf script inherit it */
 		diag_warn("%s: no file for perf inject --jit: %s", in->path,
 			  strerror(fd < 0 ? -fd : errno));
@@ -324,15 +390,9 @@ static int kernel_symbols(struct input *in, const struct input_perf *perf, char 
 			  size_t errlen)
 {
 	static bool said;
-	struct stat st, dir;
-	uid_t owner;
+	uid_t owner = recording_owner(in, perf, NULL);
 	int kept;
 
-	if (stat(in->handle, &st))
-		st.st_uid = (uid_t)-1;
-	owner = st.st_uid;
-	if (pathtrust_uid_ours(owner) && perf->rec_dirfd >= 0)
-		owner = fstat(perf->rec_dirfd, &dir) ? (uid_t)-1 : dir.st_uid;
 	if (pathtrust_uid_ours(owner)) {
 		if (in->opts.kind != PERFCMD_BRANCHES && !perf->nargs && !perf->buildid_dir &&
 		    kallsyms_copy_make(in->handle, &in->kallsyms) > 0)
@@ -342,6 +402,11 @@ static int kernel_symbols(struct input *in, const struct input_perf *perf, char 
 	if (own_kernel(perf))
 		return 0;
 	kept = kallsyms_copy_untrusted(in->handle, perf->buildid_dir, &in->kallsyms);
+	if (kept >= 0) {
+		int err = give_to_perf(in, &in->kallsyms.dir);
+
+		kept = err ? err : kept;
+	}
 	if (kept < 0) {
 		snprintf(errbuf, errlen, "%s: a recording of uid %d's: no private kernel symbol "
 			 "table for perf, which would read the running kernel's: %s", in->path,
@@ -361,6 +426,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			   size_t errlen)
 {
 	char out[sizeof(in->evlist)] = "intel_pt", why[400], prog[PATH_MAX];
+	struct runas as;
 	bool read = !ptsplit_intel_pt(in->handle);
 	const char **paths = calloc(perf->nargs + 2, sizeof(*paths));
 	int err;
@@ -373,10 +439,20 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	paths[0] = run_find_program(perf->perf, prog, sizeof(prog)) ? perf->perf : prog;
 	for (size_t i = 0; i < perf->nargs; i++)
 		paths[i + 1] = perf->args[i];
-	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &in->view, why, sizeof(why));
+	err = perf_as_owner(in, perf, &as, errbuf, errlen);
+	if (err) {
+		free(paths);
+		return err;
+	}
+	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &as, &in->view, why, sizeof(why));
 	free(paths);
 	if (!err)
 		err = debuglink_check(in->handle, perf->symfs, why, sizeof(why));
+	if (!err && as.on && !in->view) {
+		snprintf(why, sizeof(why), "no view to run perf in as uid %d: perf would read it "
+			 "as root", (int)as.uid);
+		err = -EPERM;
+	}
 	if (err) {
 		snprintf(errbuf, errlen, "%s: %s", in->path, why);
 		return err;
@@ -385,7 +461,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	/* perf's own answer only when the file does not say (a perf run costs
 	 * ~25 ms: the events of its header, else perf evlist's) */
 	if (read && perfdata_event_names(in->handle, out, sizeof(out)) &&
-	    evlist(perf->perf, in->handle, out, sizeof(out))) {
+	    evlist(perf->perf, in->handle, in->view, out, sizeof(out))) {
 		char *nl = strchr(out, '\n');
 
 		if (nl)

@@ -29,6 +29,7 @@
 #include "options.h"
 #include "origins.h"
 #include "outpath.h"
+#include "pathtrust.h"
 #include "perfcmd.h"
 #include "perfdata.h"
 #include "ptsplit.h"
@@ -358,9 +359,18 @@ static void copy_kept(const struct recording *recs, size_t nrecs, struct binarie
 	char why[PATH_MAX + 128];
 
 	for (size_t i = 0; i < nrecs; i++) {
+		struct stat st;
 		int err = recs[i].files ? -ENOENT :
 			  binaries_kept_copy(recs[i].dirfd, &kept[i], why, sizeof(why));
 
+		/* another user's recording: root's perf reads it as that user (runas.h) */
+		if (!err && geteuid() == 0 && !fstat(recs[i].dirfd, &st) &&
+		    !pathtrust_uid_ours(st.st_uid) && (err = binaries_kept_give(&kept[i], st.st_uid,
+									      st.st_gid))) {
+			binaries_kept_remove(&kept[i]);
+			snprintf(why, sizeof(why), "cannot give the copy to uid %d: %s",
+				 (int)st.st_uid, strerror(-err));
+		}
 		if (err && err != -ENOENT)
 			diag_warn("%s/%s: the kept binaries are not read: %s", recs[i].dir,
 				  PERFDATA_BINARIES_DIR, why);

@@ -149,8 +149,9 @@
 #                     checks them, and whose elf the attacker replaces by a
 #                     FIFO when perf script starts (a wrapper of perf does it
 #                     then, as the attacker): perf reads a private copy (a
-#                     directory of root's, mode 0700, removed afterwards), not
-#                     the attacker's tree; the recording converts, at once
+#                     directory of the recording owner's, mode 0700, which
+#                     root's perf runs as, removed afterwards), not the
+#                     attacker's tree; the recording converts, at once
 #   in-kept-stale     the private copies converters killed left (root's, a
 #                     minute old, unlocked) are removed by the next one; the
 #                     attacker's lookalike, a young one and a locked one stay
@@ -322,6 +323,23 @@
 #                     the attacker's addresses, 73 of 99 probes: the
 #                     kernel's layout, which kallsyms_show_value() hides
 #                     from her); root's own recording is named
+#   theirs-dso-rootonly root converts the attacker's perf.data (a copy of root's
+#                     recording of a program only root may read, in a 0700
+#                     directory: she could write any path into her file): no
+#                     function of that binary is named and no source line read
+#                     from its DWARF (perf script, run as her, cannot open it);
+#                     root's own copy is named, with its lines
+#   theirs-perfmap-root root converts the attacker's copy of the perf.data of
+#                     root's JIT recording (no kept map), whose pid has root's
+#                     /tmp/perf-PID.map of mode 0600: none of its names
+#                     reaches the trace (the view copies only a map she may
+#                     open: hostile15 1b); root's own recording is named
+#   theirs-attr-bits  ... her copy with its first attribute's branch_sample_type
+#                     0xffffffff (hostile15: it crashed root's perf script,
+#                     SIGSEGV): refused, exit 1, one line naming the field
+#   theirs-perf-uid   ... her copy, converted with a perf wrapper that notes its
+#                     uid and capabilities: perf runs as her (uid 65534), with
+#                     no capability (a crash of perf's reader is hers)
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -361,9 +379,9 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
+in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -1429,13 +1447,16 @@ in_kept_swapped() {
 	elf="$d/binaries$KEPT_EXE/$KEPT_ID/elf"
 	as_attacker sh -c 'cat >"$1"' sh "$elf" <"$KEPT_EXE"
 	as_attacker ln -s "../..$KEPT_EXE/$KEPT_ID" "$d/binaries/.build-id/${KEPT_ID:0:2}/${KEPT_ID:2}"
+	# perf (the wrapper) runs as the recording's owner, the attacker: its log is theirs
+	: >"$log"
+	chown "$AUID:$AGID" "$log"
 	cat >"$wrap" <<EOF
 #!/bin/sh
 dir=
 prev=
 for a in "\$@"; do [ "\$prev" = --buildid-dir ] && dir=\$a; prev=\$a; done
-if [ -n "\$dir" ] && [ ! -e "$log" ]; then
-	${ATTACKER[*]} sh -c 'rm "\$1" && mkfifo "\$1"' sh "$elf"
+if [ -n "\$dir" ] && [ ! -s "$log" ]; then
+	\$([ "\$(id -u)" = 0 ] && echo "${ATTACKER[*]}") sh -c 'rm "\$1" && mkfifo "\$1"' sh "$elf"
 	stat -L -c '%u %a %F' "\$dir" "\$dir$KEPT_EXE/$KEPT_ID/elf" >"$log" 2>&1
 	readlink "\$dir" >>"$log"
 fi
@@ -1452,7 +1473,7 @@ EOF
 		fail in-kept-swapped "the swap did not happen (exit $rc): $(first_lines "$TMP/in-kept-swapped.err")"
 	elif [ "$rc" -ne 0 ]; then
 		fail in-kept-swapped "exit $rc: $(first_lines "$TMP/in-kept-swapped.err")"
-	elif [ "$(sed -n 1,2p "$log" | tr '\n' ' ')" != "0 700 directory 0 600 regular file " ]; then
+	elif [ "$(sed -n 1,2p "$log" | tr '\n' ' ')" != "$AUID 700 directory $AUID 600 regular file " ]; then
 		fail in-kept-swapped "perf's --buildid-dir is no private copy of root's: $(tr '\n' ' ' <"$log")"
 	elif [ -z "$dir" ] || [ -e "$dir" ]; then
 		fail in-kept-swapped "the private copy ($dir) is not removed"
@@ -1494,7 +1515,7 @@ in_kept_stale() {
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
 # name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other
+JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root
 in-perfmap-thread in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
 jit_recording() {
 	local t why=
@@ -1612,6 +1633,7 @@ perfmap_tests() {
 		in_perfmap_fifo
 		in_perfmap_link
 		in_perfmap_other
+		theirs_perfmap_root
 		requires in-perfmap-thread python3 strace && in_perfmap_forged in-perfmap-thread thread \
 			"perf-$PM_PID.map"
 		requires in-perfmap-minus1 python3 strace && in_perfmap_forged in-perfmap-minus1 minus1 \
@@ -1632,7 +1654,7 @@ perfmap_tests() {
 		exec {tmp_lock}<&-
 		return
 	fi
-	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1 \
+	for t in in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1 \
 		in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias; do
 		fail "$t" "$why"
 	done
@@ -1722,6 +1744,33 @@ in_perfmap_other() {
 		fail in-perfmap-other "the attacker's perf map named root's JIT"
 	else
 		ok in-perfmap-other
+	fi
+	rm -f "$map"
+}
+
+# theirs_perfmap_root: see the header.
+theirs_perfmap_root() {
+	local map="/tmp/perf-$PM_PID.map" mine="$HOME_A/pm-theirs.data" data rc
+	data=$(ls "$TMP"/pm-nokeep/perf.data* | head -n 1)
+	printf '%s 9 ROOTONLYJITNAME\n' "${PM_ADDR:-0}" >"$map"
+	chmod 600 "$map"
+	chmod 644 "$data"
+	as_attacker cp "$data" "$mine"
+	timeout -k 5 20 "$CONVERT" -q "$TMP/pm-nokeep" -o "$TMP/theirs-perfmap-root.root.fxt" \
+		2>"$TMP/theirs-perfmap-root.err"
+	timeout -k 5 20 "$CONVERT" -q "$mine" -o "$TMP/theirs-perfmap-root.fxt" 2>>"$TMP/theirs-perfmap-root.err"
+	rc=$?
+	if ! "$CONVERT" --dump=records "$TMP/theirs-perfmap-root.root.fxt" 2>&1 | grep -q ROOTONLYJITNAME; then
+		fail theirs-perfmap-root "root's own recording is not named from root's map: $(first_lines "$TMP/theirs-perfmap-root.err")"
+	elif [ "$rc" -ne 0 ]; then
+		fail theirs-perfmap-root "exit $rc: $(first_lines "$TMP/theirs-perfmap-root.err")"
+	elif ! "$CONVERT" --dump=records "$TMP/theirs-perfmap-root.fxt" >"$TMP/theirs-perfmap-root.records" 2>&1 ||
+		! grep -q 'name="jit_target' "$TMP/theirs-perfmap-root.records"; then
+		fail theirs-perfmap-root "the trace does not read back: $(first_lines "$TMP/theirs-perfmap-root.records")"
+	elif grep -q ROOTONLYJITNAME "$TMP/theirs-perfmap-root.records"; then
+		fail theirs-perfmap-root "root's 0600 perf map named the attacker's perf.data's JIT frames"
+	else
+		ok theirs-perfmap-root
 	fi
 	rm -f "$map"
 }
@@ -2888,6 +2937,90 @@ kernel_oracle() {
 	fi
 }
 
+# theirs_recording: root records a program only root may read (in a 0700
+# directory) into $TMP/theirs/rec; THEIRS_MINE is the attacker's copy of its
+# perf.data (hers: she could have written every byte of it). Returns 1 after
+# a FAIL of each theirs-* test.
+THEIRS_MINE="$HOME_A/theirs.data"
+theirs_recording() {
+	local d="$TMP/theirs" priv="$ROOTONLY/theirs-priv" data t
+	mkdir -p "$d" "$priv"
+	chmod 700 "$priv"
+	spin_source root_only_work 300 >"$d/prog.c"
+	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid; do
+			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
+		done
+		return 1
+	fi
+	data=$(ls "$d"/rec/perf.data* | head -n 1)
+	chmod 755 "$d" "$d/rec"
+	chmod 644 "$data"
+	as_attacker cp "$data" "$THEIRS_MINE"
+	chmod 700 "$d/rec"
+}
+
+# theirs_dso_rootonly: see the header.
+theirs_dso_rootonly() {
+	local d="$TMP/theirs" n
+	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/root.fxt" 2>"$TMP/theirs-dso-rootonly.err"
+	n=$("$CONVERT" --dump "$d/root.fxt" 2>&1 | grep -a 'name="root_only_work"' | grep -ac "file:string=\"$d/prog.c\"")
+	if [ "$n" -eq 0 ]; then
+		fail theirs-dso-rootonly "root's own recording names no root_only_work with its line: $(first_lines "$TMP/theirs-dso-rootonly.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$THEIRS_MINE" -o "$d/theirs.fxt" 2>"$TMP/theirs-dso-rootonly.err"; then
+		fail theirs-dso-rootonly "the conversion failed: $(first_lines "$TMP/theirs-dso-rootonly.err")"
+	elif "$CONVERT" --dump "$d/theirs.fxt" 2>&1 | grep -aq "root_only_work\|$d/prog.c"; then
+		fail theirs-dso-rootonly "the root-only binary named her frames: $("$CONVERT" --dump "$d/theirs.fxt" 2>&1 | grep -a -m1 "root_only_work\|$d/prog.c" | cut -c 1-200)"
+	elif ! "$CONVERT" --dump=slices "$d/theirs.fxt" 2>&1 | grep -q "unknown @ 0x[0-9a-f]* ($ROOTONLY/theirs-priv/prog)"; then
+		fail theirs-dso-rootonly "no unnamed frame of the binary in the trace: $("$CONVERT" --dump=slices "$d/theirs.fxt" 2>&1 | head -n 3 | tr '\n' '|')"
+	else
+		ok theirs-dso-rootonly
+	fi
+}
+
+# theirs_attr_bits: see the header.
+theirs_attr_bits() {
+	local bad="$HOME_A/theirs-bst.data" rc
+	# the bytes she would write (python3 may be root's own: made here, copied by her)
+	python3 - "$THEIRS_MINE" "$TMP/theirs-bst.data" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+attrs = struct.unpack_from('<Q', b, 24)[0]
+struct.pack_into('<I', b, attrs + 72, 0xffffffff)
+open(sys.argv[2], 'wb').write(b)
+EOF
+	chmod 644 "$TMP/theirs-bst.data"
+	as_attacker cp "$TMP/theirs-bst.data" "$bad"
+	timeout -k 5 60 "$CONVERT" -q "$bad" -o "$TMP/theirs-attr-bits.fxt" 2>"$TMP/theirs-attr-bits.err"
+	rc=$?
+	if refuses "$rc" theirs-attr-bits 1 "^snaptrace-convert: $bad: a damaged perf.data: its attribute 0's branch_sample_type holds bits perf does not define \(0xfff80000 of 0xffffffff\)$" \
+		"$TMP/theirs-attr-bits.err"; then
+		verdict theirs-attr-bits "$([ -e "$TMP/theirs-attr-bits.fxt" ] && echo "a trace was written")"
+	fi
+}
+
+# theirs_perf_uid: see the header.
+theirs_perf_uid() {
+	local wrap="$TMP/theirs-perf" log="$TMP/theirs-perf-uid.log"
+	: >"$log"
+	chmod 666 "$log"
+	cat >"$wrap" <<EOF
+#!/bin/sh
+case " \$* " in *" script "*) echo "\$(id -u) \$(id -G) \$(grep CapEff /proc/self/status)" >>"$log" ;; esac
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	if ! timeout -k 5 60 "$CONVERT" -q --perf "$wrap" "$THEIRS_MINE" -o "$TMP/theirs-perf-uid.fxt" \
+		2>"$TMP/theirs-perf-uid.err"; then
+		fail theirs-perf-uid "the conversion failed: $(first_lines "$TMP/theirs-perf-uid.err")"
+	elif [ "$(sort -u "$log" | tr '\t' ' ')" != "$AUID $AGID CapEff: 0000000000000000" ]; then
+		fail theirs-perf-uid "perf script ran as: $(tr '\n\t' '| ' <"$log")"
+	else
+		ok theirs-perf-uid
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -2982,6 +3115,15 @@ requires home-plugins recording cc && home_plugins
 requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires kernel-oracle recording cc sched_switch && kernel_oracle
+theirs_ok=1
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid; do
+	requires "$t" recording cc python3 || theirs_ok=0
+done
+if [ "$theirs_ok" = 1 ] && theirs_recording; then
+	theirs_dso_rootonly
+	theirs_attr_bits
+	theirs_perf_uid
+fi
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-json-bomb python3 && in_json_bomb

@@ -800,7 +800,7 @@ static void test_tmpview_names(void)
 	make_jit_file(&f);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		strcat(names, v->files[i].name);
@@ -827,7 +827,7 @@ static void test_tmpview_no_maps(void)
 	put_at64(&f, 48, f.len - 104);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), 0);
 	if (nsenter_admin_permitted()) {
 		CHECK(v != NULL);
 		CHECK(v && v->n == 0);
@@ -890,7 +890,7 @@ static void test_tmpview_entries(void)
 	put_at64(&f, 48, f.len - 104);
 	data = write_file(&f, f.len);
 	CHECK(data != NULL);
-	CHECK_INT_EQ(tmpview_make(data, -1, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(data, -1, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK_INT_EQ((int)entries_named(v, p, names, sizeof(names)), 4);
 	snprintf(want, sizeof(want), "%sa %sb %slink@ %sc ", p, p, p, p);
 	CHECK_STR_EQ(names, want);
@@ -912,7 +912,7 @@ static void test_tmpview_entries(void)
 	put_at64(&f, 48, f.len - 104);
 	data = write_file(&f, f.len);
 	CHECK(data != NULL);
-	CHECK_INT_EQ(tmpview_make(data, -1, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(data, -1, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v && v->nentries <= TMPVIEW_ENTRIES_MAX);
 	CHECK(entries_named(v, p, names, sizeof(names)) + 8 >= TMPVIEW_ENTRIES_MAX);
 	tmpview_free(v);
@@ -951,7 +951,7 @@ static void test_tmpview_compressed(void)
 	CHECK(path != NULL);
 	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), -ENOTSUP);
 	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, &v, why, sizeof(why)), -ENOTSUP);
+	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), -ENOTSUP);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
 	tmpview_free(v);
@@ -991,7 +991,7 @@ static void test_tmpview_budget(void)
 		close(fd);
 	}
 	CHECK(linkat(rec, "perf-4194403.map", rec, "perf-4194435.map", 0) == 0);
-	CHECK_INT_EQ(tmpview_make(path, rec, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, rec, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		if (v->files[i].fd >= 0) {

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runas: a helper (perf) run with another user's credentials: the user who
+ * made a recording the caller may not trust (docs/design.md "Threat model":
+ * a perf.data of another user's, not root's nor the caller's). perf then
+ * opens only what that user may open (the binaries, debug files and maps
+ * the perf.data names), and a crash of perf's reader on a crafted file is
+ * that user's, not root's.
+ */
+#ifndef SNAPTRACE_RUNAS_H
+#define SNAPTRACE_RUNAS_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* The supplementary groups taken at most (the rest are left out: fewer
+ * rights, never more). */
+#define RUNAS_GROUPS_MAX 64
+
+/* Whom a helper runs as. */
+struct runas {
+	bool on;                 /* false: as the caller */
+	uid_t uid;
+	gid_t gid;               /* the user's primary group (passwd), else GID as given */
+	int ngroups;
+	gid_t groups[RUNAS_GROUPS_MAX];  /* the user's groups (getgrouplist()), else GID */
+};
+
+/*
+ * Fills R for user UID (its passwd entry's group and supplementary groups;
+ * a uid with no passwd entry: GID alone, e.g. the file's group). Not in a
+ * child: it reads the user and group databases.
+ */
+void runas_prepare(struct runas *r, uid_t uid, gid_t gid);
+
+/*
+ * In a child about to exec (async-signal-safe: raw system calls): when
+ * R->on, takes R's groups, gid and uid (real, effective and saved: every
+ * capability goes, the kernel clears them when no uid is 0), and sets again
+ * the parent-death signal the change cleared. Returns 0 or an errno.
+ */
+int runas_enter(const struct runas *r);
+
+/*
+ * Whether R's user may open PATH for reading and finds there the file ST
+ * describes (the caller's own open of it: device and inode): a child takes
+ * R's credentials (runas_enter()) and opens PATH (O_NONBLOCK, no link
+ * followed at its end), so the kernel judges it (modes, ACLs, every
+ * directory on the way), never a copy of its rules. True when R is not
+ * on; false when the child cannot run.
+ */
+bool runas_may_open(const struct runas *r, const char *path, const struct stat *st);
+
+#endif
