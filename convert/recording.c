@@ -624,6 +624,37 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 	return 0;
 }
 
+/* "buildids" (only a recording of another user's process has it). */
+static int read_buildids(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (!json_object_object_get_ex(root, "buildids", NULL))
+		return 0;
+	if (array_member(rd, root, "buildids", &a, (void **)&r->buildids, sizeof(*r->buildids),
+			 &n))
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		struct recording_buildid *b = &r->buildids[i];
+		char at[48];
+
+		snprintf(at, sizeof(at), "buildids[%zu]", i);
+		if (!json_object_is_type(o, json_type_object))
+			return bad(rd, at, "an object", o);
+		r->nbuildids++;
+		if (member_str(rd, o, at, "file", false, &b->file) ||
+		    member_str(rd, o, at, "build_id", false, &b->hex))
+			return 1;
+		if (strlen(b->hex) < 2 || strlen(b->hex) > 40 ||
+		    strspn(b->hex, "0123456789abcdef") != strlen(b->hex))
+			return bad(rd, at, "a build id of 2 to 40 lowercase hex digits",
+				   json_object_object_get(o, "build_id"));
+	}
+	return 0;
+}
+
 /* "measure" (absent in older reports: none): the --measure functions. */
 static int read_measures(struct reader *rd, struct json_object *root, struct recording *r)
 {
@@ -893,7 +924,8 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    member_time(&rd, root, "", "start_ns", true, &r->start_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
-	    read_signals(&rd, root, r) || read_measures(&rd, root, r))
+	    read_signals(&rd, root, r) || read_measures(&rd, root, r) ||
+	    read_buildids(&rd, root, r))
 		goto out;
 	rc = 0;
 out:
@@ -1014,6 +1046,11 @@ void recording_free(struct recording *r)
 		free(r->measures[i].calls_file);
 	}
 	free(r->measures);
+	for (size_t i = 0; i < r->nbuildids; i++) {
+		free(r->buildids[i].file);
+		free(r->buildids[i].hex);
+	}
+	free(r->buildids);
 	free(r->signals);
 	free(r->exits);
 	free(r->snapshots);

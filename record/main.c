@@ -864,6 +864,20 @@ static void name_leftovers(int dirfd, const char *dir)
 
 static int report(struct rec_session *s, int err, bool front_end);
 
+/* Whether a process attached to (the N PIDS, or the thread TID when not 0)
+ * is another user's (rec_proc_others()): its owner names the files it maps
+ * (plan.c buildid_args()). A launched program is the caller's; a pid no
+ * process has (a dry run's: the recording refuses it) is nobody's. */
+static bool others_targets(const pid_t *pids, int n, pid_t tid)
+{
+	if (tid && rec_proc_alive(tid) && rec_proc_others(tid))
+		return true;
+	for (int i = 0; i < n; i++)
+		if (rec_proc_alive(pids[i]) && rec_proc_others(pids[i]))
+			return true;
+	return false;
+}
+
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
@@ -886,6 +900,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		return r;
 	}
 	pick_callgraph(o, h, s->exe);
+	o->others_targets = !s->target.launched &&
+			    others_targets(s->target.pids, s->target.npids, s->target.tid);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
@@ -917,6 +933,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	r = report(s, err, front_end);
 	for (int i = 0; i < s->nmeasures; i++)
 		rec_measure_free(&s->measures[i]);
+	rec_mapids_free(&s->mapids);
 	return r;
 }
 
@@ -982,6 +999,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		return r;
 	}
 	pick_callgraph(o, h, s->exe);
+	o->others_targets = !o->ncmd && others_targets(o->pids, o->npids, o->tid);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
 	if (err) {

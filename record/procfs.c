@@ -16,6 +16,7 @@
 
 #include "array.h"
 #include "funcspec.h"
+#include "pathtrust.h"
 
 ssize_t rec_proc_read_at(const char *path, uint64_t offset, char *buf, size_t size)
 {
@@ -151,6 +152,22 @@ long rec_proc_uid(pid_t id)
 	    sscanf(uid + 6, "%ld", &u) != 1)
 		return -1;
 	return u;
+}
+
+bool rec_proc_others(pid_t id)
+{
+	char path[64], buf[4096];
+	const char *at;
+	long u[4];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
+	if (rec_proc_read(path, buf, sizeof(buf)) <= 0 || !(at = strstr(buf, "\nUid:\t")) ||
+	    sscanf(at + 6, "%ld %ld %ld %ld", &u[0], &u[1], &u[2], &u[3]) != 4)
+		return true;
+	for (int i = 0; i < 4; i++)
+		if (u[i] < 0 || !pathtrust_uid_ours((uid_t)u[i]))
+			return true;
+	return false;
 }
 
 pid_t rec_proc_tgid(pid_t tid)

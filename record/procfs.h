@@ -73,6 +73,13 @@ void rec_proc_release(struct rec_proc_held *h);
  * unreadable. */
 long rec_proc_uid(pid_t id);
 
+/* Whether process ID may be another user's to change: one of its uids
+ * (/proc/ID/status's "Uid:": real, effective, saved, file system) is
+ * neither root nor the caller's (pathtrust_uid_ours()), or they cannot be
+ * read. Such a user decides what it maps, and the names its mapped files
+ * have (docs/design.md "Threat model"). */
+bool rec_proc_others(pid_t id);
+
 /* The thread group (process) id of thread TID, or a negative errno. */
 pid_t rec_proc_tgid(pid_t tid);
 

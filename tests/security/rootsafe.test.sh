@@ -52,12 +52,15 @@
 #   rec-attach-fifo   root attaches (-p) to the attacker's process, which maps
 #                     a library executable, removes it and leaves a FIFO at
 #                     its name and at "NAME (deleted)" (what /proc/PID/maps
-#                     shows): perf 6.1 --buildid-mmap opens that name to read
-#                     a build id and waits on the FIFO. The recorder either
-#                     records at once, or fails in 30 s naming what perf is
-#                     blocked on (the FIFO's path: record/stuck.c), never
-#                     blaming perf's words as it is killed ("Miscounted
-#                     nr_mmaps": its ring buffers, the old message)
+#                     shows): perf 6.1 --buildid-mmap opened that name to
+#                     read a build id and waited on the FIFO (the recorder
+#                     gave up after 30 s). Now perf runs with --no-buildid
+#                     and records at once, and record.json lists the
+#                     library's build id, read from the mapped file
+#   rec-attach-link   ... links to a FIFO only root may open at those names
+#                     (perf followed them, and waited); recorded at once,
+#                     the build id listed; the attacker then rebuilds the
+#                     program, and root's conversion warns of it
 #   rec-perfmap-total root records the attacker's two processes (-p), each with
 #                     a perf map in /tmp: one of 18 bytes and one of 256 MiB
 #                     (a sparse file): the recording keeps 256 MiB in all
@@ -359,7 +362,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
@@ -677,50 +680,100 @@ rec_perfmap_link() {
 	[ -n "$pid" ] && rm -f "$map"
 }
 
-rec_attach_fifo() {
-	local lib="$HOME_A/attach.so" pid="" i rc err="$TMP/rec-attach-fifo.err"
-	requires rec-attach-fifo cc || return
+# attach_trap NAME TARGET: the attacker's process, which maps a library
+# executable, removes it and leaves at its name and at "NAME (deleted)"
+# (what /proc/PID/maps shows) FIFOs, or symbolic links to TARGET when given;
+# root records it (-p) into $TMP/NAME.rec within 20 s, less than the 30 s
+# the recorder waits for perf to get ready (stderr in $TMP/NAME.err). Sets
+# LIB (the library), PROG (the attacker's program) and RC (the recorder's
+# status); returns 1 after a FAIL.
+attach_trap() {
+	local name=$1 target=${2:-} pid="" i err="$TMP/$1.err"
+	LIB="$HOME_A/$name.so" PROG="$HOME_A/$name"
 	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <sys/mman.h>' \
 		'#include <sys/stat.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { char del[4096]; int fd = open(argv[1], O_RDONLY);' \
-		'(void)argc; if (fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
+		'if (fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
 		'== MAP_FAILED) return 1; close(fd); unlink(argv[1]);' \
 		'snprintf(del, sizeof(del), "%s (deleted)", argv[1]);' \
-		'if (mkfifo(argv[1], 0644) || mkfifo(del, 0644)) return 1;' \
+		'if (argc > 2 ? symlink(argv[2], argv[1]) || symlink(argv[2], del) :' \
+		'mkfifo(argv[1], 0644) || mkfifo(del, 0644)) return 1;' \
 		'printf("%d\n", (int)getpid()); fflush(stdout); pause(); return 0; }' |
-		attacker_program rec-attach-fifo "$HOME_A/attach" || return
-	as_attacker sh -c 'cat >"$1"' sh "$lib" <"$(readlink -f /bin/true)"
-	"${ATTACKER[@]}" "$HOME_A/attach" "$lib" >"$TMP/attach.pid" 2>"$err" &
+		attacker_program "$name" "$PROG" || return 1
+	as_attacker sh -c 'cat >"$1"' sh "$LIB" <"$(readlink -f /bin/true)"
+	"${ATTACKER[@]}" "$PROG" "$LIB" ${target:+"$target"} >"$TMP/$name.pid" 2>"$err" &
 	for ((i = 0; i < 500; i++)); do
-		pid=$(cat "$TMP/attach.pid" 2>/dev/null)
+		pid=$(cat "$TMP/$name.pid" 2>/dev/null)
 		[ -n "$pid" ] && break
 		kill -0 $! 2>/dev/null || break
 		sleep 0.02
 	done
 	if [ -z "$pid" ]; then
-		fail rec-attach-fifo "the attacker's program gave no pid: $(first_lines "$err")"
-		return
+		fail "$name" "the attacker's program gave no pid: $(first_lines "$err")"
+		return 1
 	fi
-	timeout -k 5 60 "$RECORD" -q -o "$TMP/rec-attach" --trigger none --duration 0.3 -p "$pid" \
+	timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" --trigger none --duration 0.3 -p "$pid" \
 		>/dev/null 2>"$err"
-	rc=$?
+	RC=$?
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	if blocked "$rc"; then
-		fail rec-attach-fifo "the recorder blocked"
-	elif [ ! -p "$lib" ] || [ ! -p "$lib (deleted)" ]; then
-		fail rec-attach-fifo "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
-	elif grep -v -e '^  ' -e 'perf.data: what perf wrote before it failed' "$err" >"$err.own"
-		[ "$rc" -eq 0 ] || refuses "$rc" rec-attach-fifo 1 \
-		"perf did not get ready within 30 s: perf pid [0-9]+ is blocked in open(at)? of $lib( \(deleted\))? \(in the kernel's [a-z_]+\); perf said:" \
-		"$err.own"; then
-		if grep -q "ring buffers" "$err"; then
-			fail rec-attach-fifo "blamed on perf's ring buffers: $(first_lines "$err")"
-		else
-			ok rec-attach-fifo
-		fi
+	if blocked "$RC"; then
+		fail "$name" "the recorder blocked (perf opened the attacker's name)"
+	elif [ "$RC" -ne 0 ]; then
+		fail "$name" "exit $RC: $(first_lines "$err")"
+	else
+		return 0
 	fi
-	rm -rf "$TMP/rec-attach"
+	return 1
+}
+
+# attach_ids NAME: the recording of attach_trap lists the library's build id
+# (/bin/true's), read from the mapped file; returns 1 after a FAIL.
+attach_ids() {
+	local want
+	want=$(readelf -n "$(readlink -f /bin/true)" | awk '/Build ID/ { print $3 }')
+	"$CONVERT" --dump=recording "$TMP/$1.rec" >"$TMP/$1.dump" 2>&1
+	if ! grep -q "^perf.command.[0-9]*=--no-buildid$" "$TMP/$1.dump" ||
+		grep -q "^perf.command.[0-9]*=--buildid-mmap$" "$TMP/$1.dump"; then
+		fail "$1" "perf record ran without --no-buildid, or with --buildid-mmap: $(grep '^perf.command' "$TMP/$1.dump" | tr '\n' ' ')"
+	elif ! grep -A1 -Fx "$(grep -F "=$LIB (deleted)" "$TMP/$1.dump" | head -1)" "$TMP/$1.dump" |
+		grep -q "build_id=$want$"; then
+		fail "$1" "record.json lists no build id $want for $LIB (deleted): $(grep '^buildids' "$TMP/$1.dump" | tr '\n' ' ')"
+	else
+		return 0
+	fi
+	return 1
+}
+
+rec_attach_fifo() {
+	requires rec-attach-fifo cc binutils || return
+	attach_trap rec-attach-fifo || return
+	if [ ! -p "$LIB" ] || [ ! -p "$LIB (deleted)" ]; then
+		fail rec-attach-fifo "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
+	elif attach_ids rec-attach-fifo; then
+		ok rec-attach-fifo
+	fi
+	rm -rf "$TMP/rec-attach-fifo.rec"
+}
+
+# The attacker's links lead to a FIFO only root may open, which root's perf
+# would wait on (opened by name: it followed the link); then the attacker
+# rebuilds the program, and root's conversion says so.
+rec_attach_link() {
+	local fifo="$ROOTONLY/attach.fifo" err="$TMP/rec-attach-link.convert"
+	requires rec-attach-link cc binutils || return
+	mkfifo -m 600 "$fifo"
+	attach_trap rec-attach-link "$fifo" || { rm -f "$fifo"; return; }
+	rm -f "$fifo"
+	attach_ids rec-attach-link || return
+	as_attacker sh -c 'cp "$2" "$1.new" && mv "$1.new" "$1"' sh "$PROG" "$(readlink -f /bin/true)"
+	timeout -k 5 60 "$CONVERT" -q "$TMP/rec-attach-link.rec" -o /dev/null 2>"$err"
+	if ! grep -q "^snaptrace-convert: warning: $PROG: changed since the recording (build id [0-9a-f]*, the file's now [0-9a-f]*): the recording names its build id" "$err"; then
+		fail rec-attach-link "the conversion said nothing of the rebuilt $PROG: $(first_lines "$err")"
+	else
+		ok rec-attach-link
+	fi
+	rm -rf "$TMP/rec-attach-link.rec"
 }
 
 # rec_maps NAME DIR PIDS...: root records the attacker's PIDS for 0.3 s into DIR.
@@ -2930,7 +2983,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_attach_link rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link
