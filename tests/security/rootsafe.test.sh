@@ -318,6 +318,13 @@
 #                     once wrote its copy into the real /tmp for such a
 #                     recording and opened what she planted: a link to a
 #                     root-only file was followed)
+#   tmp-debug-dir     root's program right in /tmp, its debug file split off
+#                     (.gnu_debuglink), and /tmp/.debug a directory of root's
+#                     that others may write, where the attacker leaves a
+#                     debug file of that name made from root's program (same
+#                     build id, its function renamed): plain perf script takes
+#                     it; root's conversion names the function rightly (the
+#                     converter's perf view once showed such a /tmp/.debug)
 #   kernel-oracle     root converts a perf.data of the attacker's (a copy of
 #                     a recording with kernel frames: she could put any
 #                     kernel address in it): no kernel function is named,
@@ -366,7 +373,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-lin
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2909,6 +2916,51 @@ EOF
 	fi
 }
 
+# tmp_debug_dir: see the header.
+tmp_debug_dir() {
+	local prog="/tmp/rootsafe-dbg-$$" rec="$TMP/dbg-rec" dump="$TMP/tmp-debug-dir.dump" tmp_lock
+	local real=debugdir_work fake=ATTACKER_NAMED_THIS
+	spin_source "$real" 300 >"$TMP/dbg.c"
+	if ! cc -O1 -g -fno-omit-frame-pointer -o "$prog" "$TMP/dbg.c" 2>"$TMP/tmp-debug-dir.err" ||
+		! objcopy --only-keep-debug "$prog" "$prog.debug" 2>>"$TMP/tmp-debug-dir.err" ||
+		! objcopy --strip-debug --add-gnu-debuglink="$prog.debug" "$prog" 2>>"$TMP/tmp-debug-dir.err"; then
+		fail tmp-debug-dir "cannot build the program: $(first_lines "$TMP/tmp-debug-dir.err")"
+		rm -f "$prog" "$prog.debug"
+		return
+	fi
+	rm -f "$prog.debug"
+	chmod 755 "$prog"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$rec" --trigger none -- "$prog" 2>"$TMP/tmp-debug-dir.err"; then
+		fail tmp-debug-dir "root's recording failed: $(first_lines "$TMP/tmp-debug-dir.err")"
+		rm -f "$prog"
+		return
+	fi
+	exec {tmp_lock}</tmp
+	flock -w 600 "$tmp_lock"
+	mkdir -m 777 /tmp/.debug && chmod 777 /tmp/.debug
+	as_attacker objcopy --only-keep-debug --redefine-sym "$real=$fake" "$prog" \
+		"/tmp/.debug/${prog##*/}.debug" 2>"$TMP/tmp-debug-dir.err"
+	(cd / && timeout -k 5 60 perf --buildid-dir /dev/null script -f \
+		-i "$(ls "$rec"/perf.data* | head -n 1)") >"$TMP/tmp-debug-dir.perf" 2>&1
+	timeout -k 5 60 "$CONVERT" -q "$rec" -o "$TMP/tmp-debug-dir.fxt" 2>"$TMP/tmp-debug-dir.err"
+	local rc=$?
+	rm -rf /tmp/.debug "$prog"
+	exec {tmp_lock}<&-
+	if ! grep -q "$fake" "$TMP/tmp-debug-dir.perf"; then
+		fail tmp-debug-dir "plain perf script did not take the attacker's file: $(grep -c "$real" "$TMP/tmp-debug-dir.perf") frames of $real"
+	elif [ "$rc" -ne 0 ]; then
+		fail tmp-debug-dir "exit $rc: $(first_lines "$TMP/tmp-debug-dir.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/tmp-debug-dir.fxt" >"$dump" 2>&1; then
+		fail tmp-debug-dir "cannot read the trace: $(first_lines "$dump")"
+	elif grep -q "$fake" "$dump"; then
+		fail tmp-debug-dir "root's trace names the program's frames as the attacker chose ($(grep -c "$fake" "$dump") slices)"
+	elif ! grep -q " $real\$" "$dump"; then
+		fail tmp-debug-dir "no slice of $real: $(grep -c . "$dump") slices"
+	else
+		ok tmp-debug-dir
+	fi
+}
+
 # kernel_oracle: see the header.
 kernel_oracle() {
 	local d="$TMP/kern" data mine="$HOME_A/kern.data" n
@@ -3034,6 +3086,7 @@ requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
 requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
+requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
