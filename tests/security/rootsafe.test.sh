@@ -1552,7 +1552,10 @@ in_kept_stale() {
 
 # Root's recording of the JIT (tests/e2e/jit_target.c) in JIT_DIR (root's,
 # 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
-# name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
+# name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS. The
+# ring holds the whole run (16 MiB), as the perf-map recording's does: the
+# JIT's code runs first, and the default ring once kept none of it (2 of 4
+# runs under load: in-jitdump-swapped named no JIT function).
 JIT_DIR="$HOME_A/jit-by-root"
 JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other
 in-perfmap-thread in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
@@ -1562,7 +1565,8 @@ jit_recording() {
 		"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/jit-cc.err"; then
 		why="cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
 	elif ! mkdir -m 755 "$JIT_DIR" || ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" \
-		--trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d 2>"$TMP/jit-rec.err"; then
+		--snapshot-size 16M --trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d \
+		2>"$TMP/jit-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/jit-rec.err")"
 	else
 		JIT_DUMP=$(cd "$JIT_DIR" && ls jit-*.dump 2>/dev/null)
