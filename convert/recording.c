@@ -630,7 +630,7 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 	return 0;
 }
 
-/* "buildids" (only a recording of another user's process has it). */
+/* "buildids" (only where another user named what a target mapped: record/mapids.h). */
 static int read_buildids(struct reader *rd, struct json_object *root, struct recording *r)
 {
 	struct json_object *a;

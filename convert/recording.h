@@ -79,8 +79,8 @@ struct recording_exit {
 };
 
 /* A file the recorder read the build id of, from the mapped file itself
- * (record.json "buildids": a target of another user's, whose perf.data
- * names none: record/mapids.h). */
+ * (record.json "buildids": where another user named what a target
+ * mapped, whose perf.data names none: record/mapids.h). */
 struct recording_buildid {
 	char *file;            /* as perf names it (owned) */
 	char *hex;             /* its build id, lowercase hex, 2 to 40 digits (owned) */

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include "buildcache.h"
 #include "escape.h"
 #include "hash.h"
+#include "procfs.h"
 
 /* The index key of a file FILE (mapped file DEV, INO). */
 static uint64_t key_of(const char *file, dev_t dev, ino_t ino)
@@ -62,67 +64,65 @@ static int mapped_id(pid_t pid, uint64_t start, uint64_t end, char *hex, struct 
 	return err ? -1 : 0;
 }
 
+/* What rec_mapids_read() walks the maps with. */
+struct walk {
+	struct rec_mapids *m;
+	struct hash_index idx;   /* M's files */
+	pid_t pid;
+	int err;
+};
+
+/* rec_proc_each_map()'s callback: lists mapping MAP's file in W, when an
+ * executable ELF file not listed yet; stops when out of memory. */
+static int add_map(const struct rec_map *map, void *arg)
+{
+	struct walk *w = arg;
+	struct rec_mapids *m = w->m;
+	char hex[REC_BUILD_ID_HEX + 1];
+	struct rec_mapid *id;
+	struct stat st;
+	uint64_t key;
+
+	if (!map->exec || map->path[0] != '/' ||
+	    mapped_id(w->pid, map->start, map->end, hex, &st))
+		return 0;
+	key = key_of(map->path, st.st_dev, st.st_ino);
+	if (listed(m, &w->idx, key, map->path, st.st_dev, st.st_ino))
+		return 0;
+	if (m->n >= REC_MAPIDS_MAX) {
+		m->left++;
+		return 0;
+	}
+	if (!(id = array_grow(m->ids, &m->cap, m->n, sizeof(*m->ids)))) {
+		w->err = -ENOMEM;
+		return 1;
+	}
+	m->ids = id;
+	id = &m->ids[m->n];
+	*id = (struct rec_mapid){ .file = strdup(map->path), .dev = st.st_dev, .ino = st.st_ino };
+	snprintf(id->hex, sizeof(id->hex), "%s", hex);
+	if (!id->file || hash_index_add(&w->idx, key, (uint32_t)m->n)) {
+		free(id->file);
+		w->err = -ENOMEM;
+		return 1;
+	}
+	m->n++;
+	return 0;
+}
+
 int rec_mapids_read(struct rec_mapids *m, pid_t pid)
 {
-	struct hash_index idx = { 0 };
-	char path[64], *line = NULL;
-	size_t len = 0;
+	struct walk w = { .m = m, .pid = pid };
 	int err = 0;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	for (size_t i = 0; i < m->n; i++)
-		if (hash_index_add(&idx, key_of(m->ids[i].file, m->ids[i].dev, m->ids[i].ino),
-				   (uint32_t)i)) {
+	for (size_t i = 0; !err && i < m->n; i++)
+		if (hash_index_add(&w.idx, key_of(m->ids[i].file, m->ids[i].dev, m->ids[i].ino),
+				   (uint32_t)i))
 			err = -ENOMEM;
-			goto out;
-		}
-	while (getline(&line, &len, f) > 0) {
-		uint64_t start, end, inode;
-		char perms[8], hex[REC_BUILD_ID_HEX + 1];
-		struct rec_mapid *id;
-		struct stat st;
-		int at = 0;
-		char *file;
-
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %*x %*x:%*x %" SCNu64 " %n", &start,
-			   &end, perms, &inode, &at) != 4 || !at || !strchr(perms, 'x'))
-			continue;
-		file = line + at;
-		if (file[0] != '/' || mapped_id(pid, start, end, hex, &st))
-			continue;
-		if (listed(m, &idx, key_of(file, st.st_dev, st.st_ino), file, st.st_dev,
-			   st.st_ino))
-			continue;
-		if (m->n >= REC_MAPIDS_MAX) {
-			m->left++;
-			continue;
-		}
-		if (!(id = array_grow(m->ids, &m->cap, m->n, sizeof(*m->ids)))) {
-			err = -ENOMEM;
-			break;
-		}
-		m->ids = id;
-		id = &m->ids[m->n];
-		*id = (struct rec_mapid){ .file = strdup(file), .dev = st.st_dev, .ino = st.st_ino };
-		snprintf(id->hex, sizeof(id->hex), "%s", hex);
-		if (!id->file || hash_index_add(&idx, key_of(file, st.st_dev, st.st_ino),
-						(uint32_t)m->n)) {
-			free(id->file);
-			err = -ENOMEM;
-			break;
-		}
-		m->n++;
-	}
-out:
-	free(line);
-	hash_index_free(&idx);
-	fclose(f);
-	return err;
+	if (!err)
+		err = rec_proc_each_map(pid, add_map, &w);
+	hash_index_free(&w.idx);
+	return err ? err : w.err;
 }
 
 void rec_mapids_write(FILE *f, const struct rec_mapids *m)

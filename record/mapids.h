@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mapids: the build ids of the files another user's process maps, read
- * from the mapped files themselves. perf record (6.1, --buildid-mmap's
- * synthesis; without it, the build-id table it writes at the end) opens
- * each file /proc/PID/maps names by that name, as root: the process's
- * owner may have left a FIFO there (perf waits in open()) or a symbolic
- * link to a file only root may read (perf follows it). So for such a
- * target perf runs with --no-buildid and opens none of them (plan.c
+ * mapids: the build ids of the files a target maps where another user
+ * names them (their process, or a file where they may change a name:
+ * procfs.h), read from the mapped files themselves. perf record (6.1,
+ * --buildid-mmap's synthesis; without it, the build-id table it writes at
+ * the end) opens each file /proc/PID/maps names by that name, as root:
+ * that user may have left a FIFO there (perf waits in open()) or a
+ * symbolic link to a file only root may read (perf follows it). So for
+ * such a target perf runs with --no-buildid and opens none of them (plan.c
  * buildid_args()), and the recorder reads each executable file mapping's
  * build id through /proc/PID/map_files/START-END (the mapped inode, never
  * the name: only a regular file, opened from that descriptor) and lists

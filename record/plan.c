@@ -182,15 +182,16 @@ static int signal_args(const struct rec_opts *o, const struct rec_host *h, struc
  * model"), a binary rebuilt before the conversion is told apart, and a
  * snapshot stays quick (no reading the whole file back for the table). The
  * files mapped when perf starts it still opens by the name /proc/PID/maps
- * gives, to read their build ids: so a target of another user's
- * (o->others_targets), who may leave a FIFO or a symbolic link at such a
- * name, gets --no-buildid instead and no --buildid-mmap: perf record opens
- * none of its files (the recorder reads their build ids from the mapped
+ * gives, to read their build ids: so where another user names what a
+ * target maps (o->others_mapped: their process, or a file where they may
+ * change a name), who may leave a FIFO or a symbolic link at such a name,
+ * perf gets --no-buildid instead and no --buildid-mmap: it opens none of
+ * the mapped files (the recorder reads their build ids from the mapped
  * files themselves: record/mapids.h). Returns 0 or -E2BIG.
  */
 static int buildid_args(const struct rec_opts *o, const struct rec_host *h, struct rec_plan *p)
 {
-	if (o->others_targets)
+	if (o->others_mapped)
 		return arg(p, "--no-buildid");
 	if (h->feat[PERF_FEAT_BUILDID_MMAP])
 		return arg(p, "--buildid-mmap");

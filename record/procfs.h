@@ -114,6 +114,23 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
 		      struct rec_map *m);
 
 /*
+ * Calls FN(M, ARG) for every file mapping of process PID, in the order of
+ * /proc/PID/maps, until FN returns non-zero. Returns 0, or a negative errno
+ * when the maps cannot be read.
+ */
+int rec_proc_each_map(pid_t pid, int (*fn)(const struct rec_map *m, void *arg), void *arg);
+
+/*
+ * Whether a file process PID maps executable is at a path another user may
+ * change a name of (dsoview.h's rule: a directory on its way others may
+ * rename entries in, "NAME (deleted)" too): they may put a FIFO or a link
+ * there, which perf record would open by that name. True too when the maps
+ * cannot be read; false for a process in another mount namespace, whose
+ * paths name other files than here (its owner's, rec_proc_others()).
+ */
+bool rec_proc_maps_others(pid_t pid);
+
+/*
  * Lists the files process PID maps executable (its program, its libraries,
  * the loader), each once, in the order of /proc/PID/maps, into PATHS (up to
  * MAX rows of 4096 bytes); not a mapping whose file is not at its path (a

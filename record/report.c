@@ -434,7 +434,7 @@ static void write_body(FILE *f, const struct rec_session *s)
 	write_hits(f, s);
 	write_signals(f, s);
 	write_snapshots(f, s);
-	if (s->o->others_targets) {
+	if (s->o->others_mapped) {
 		fputs("  \"buildids\": ", f);
 		rec_mapids_write(f, &s->mapids);
 		fputs(",\n", f);

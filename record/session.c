@@ -621,11 +621,12 @@ static void end_target(struct rec_session *s)
 	e->status = s->target.status;
 }
 
-/* A target of another user's: the build ids of the files the targets map
- * now, from the mapped files (mapids.h), added to those read before. */
+/* Where another user names what the targets map (o->others_mapped): the
+ * build ids of the files they map now, from the mapped files (mapids.h),
+ * added to those read before. */
 static void read_mapids(struct rec_session *s)
 {
-	if (!s->o->others_targets)
+	if (!s->o->others_mapped)
 		return;
 	for (int i = 0; i < s->target.npids; i++)
 		if (rec_mapids_read(&s->mapids, s->target.pids[i]) == -ENOMEM)

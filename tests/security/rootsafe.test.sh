@@ -61,6 +61,9 @@
 #                     (perf followed them, and waited); recorded at once,
 #                     the build id listed; the attacker then rebuilds the
 #                     program, and root's conversion warns of it
+#   rec-attach-own    ... root's own process maps the attacker's library (in
+#                     her directory), which she then replaces by FIFOs:
+#                     root attaches, and records at once, as for her process
 #   rec-perfmap-total root records the attacker's two processes (-p), each with
 #                     a perf map in /tmp: one of 18 bytes and one of 256 MiB
 #                     (a sparse file): the recording keeps 256 MiB in all
@@ -369,7 +372,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
@@ -687,28 +690,36 @@ rec_perfmap_link() {
 	[ -n "$pid" ] && rm -f "$map"
 }
 
-# attach_trap NAME TARGET: the attacker's process, which maps a library
-# executable, removes it and leaves at its name and at "NAME (deleted)"
-# (what /proc/PID/maps shows) FIFOs, or symbolic links to TARGET when given;
-# root records it (-p) into $TMP/NAME.rec within 20 s, less than the 30 s
-# the recorder waits for perf to get ready (stderr in $TMP/NAME.err). Sets
-# LIB (the library), PROG (the attacker's program) and RC (the recorder's
-# status); returns 1 after a FAIL.
+# attach_trap NAME MODE: a process which maps a library executable (the
+# attacker's file, in her directory) and waits; root records it (-p) into
+# $TMP/NAME.rec within 20 s, less than the 30 s the recorder waits for perf
+# to get ready (stderr in $TMP/NAME.err). MODE "fifo": the process is the
+# attacker's, and removes the library and leaves FIFOs at its name and at
+# "NAME (deleted)" (what /proc/PID/maps shows); "link:TARGET": symbolic
+# links to TARGET there; "own": the process is root's, and the attacker
+# then does as "fifo" does. Sets LIB (the library), PROG (the program) and
+# RC (the recorder's status); returns 1 after a FAIL.
 attach_trap() {
-	local name=$1 target=${2:-} pid="" i err="$TMP/$1.err"
+	local name=$1 mode=$2 pid="" i err="$TMP/$1.err" run=("${ATTACKER[@]}")
 	LIB="$HOME_A/$name.so" PROG="$HOME_A/$name"
-	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <sys/mman.h>' \
-		'#include <sys/stat.h>' '#include <unistd.h>' \
+	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <string.h>' \
+		'#include <sys/mman.h>' '#include <sys/stat.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { char del[4096]; int fd = open(argv[1], O_RDONLY);' \
-		'if (fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
-		'== MAP_FAILED) return 1; close(fd); unlink(argv[1]);' \
+		'if (argc < 3 || fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
+		'== MAP_FAILED) return 1; close(fd);' \
 		'snprintf(del, sizeof(del), "%s (deleted)", argv[1]);' \
-		'if (argc > 2 ? symlink(argv[2], argv[1]) || symlink(argv[2], del) :' \
-		'mkfifo(argv[1], 0644) || mkfifo(del, 0644)) return 1;' \
+		'if (!strcmp(argv[2], "fifo") && (unlink(argv[1]) || mkfifo(argv[1], 0644) ||' \
+		'mkfifo(del, 0644))) return 1;' \
+		'if (!strncmp(argv[2], "link:", 5) && (unlink(argv[1]) || symlink(argv[2] + 5, argv[1]) ||' \
+		'symlink(argv[2] + 5, del))) return 1;' \
 		'printf("%d\n", (int)getpid()); fflush(stdout); pause(); return 0; }' |
 		attacker_program "$name" "$PROG" || return 1
 	as_attacker sh -c 'cat >"$1"' sh "$LIB" <"$(readlink -f /bin/true)"
-	"${ATTACKER[@]}" "$PROG" "$LIB" ${target:+"$target"} >"$TMP/$name.pid" 2>"$err" &
+	if [ "$mode" = own ]; then	# root's program, in root's directory
+		run=()
+		PROG="$TMP/$name.prog"
+	fi
+	"${run[@]}" "$PROG" "$LIB" "$mode" >"$TMP/$name.pid" 2>"$err" &
 	for ((i = 0; i < 500; i++)); do
 		pid=$(cat "$TMP/$name.pid" 2>/dev/null)
 		[ -n "$pid" ] && break
@@ -716,9 +727,10 @@ attach_trap() {
 		sleep 0.02
 	done
 	if [ -z "$pid" ]; then
-		fail "$name" "the attacker's program gave no pid: $(first_lines "$err")"
+		fail "$name" "the program gave no pid: $(first_lines "$err")"
 		return 1
 	fi
+	[ "$mode" = own ] && as_attacker sh -c 'rm "$1" && mkfifo "$1" "$1 (deleted)"' sh "$LIB"
 	timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" --trigger none --duration 0.3 -p "$pid" \
 		>/dev/null 2>"$err"
 	RC=$?
@@ -754,13 +766,26 @@ attach_ids() {
 
 rec_attach_fifo() {
 	requires rec-attach-fifo cc binutils || return
-	attach_trap rec-attach-fifo || return
+	attach_trap rec-attach-fifo fifo || return
 	if [ ! -p "$LIB" ] || [ ! -p "$LIB (deleted)" ]; then
 		fail rec-attach-fifo "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
 	elif attach_ids rec-attach-fifo; then
 		ok rec-attach-fifo
 	fi
 	rm -rf "$TMP/rec-attach-fifo.rec"
+}
+
+# Root's own process maps the attacker's library, which she then replaces
+# by FIFOs (her directory): perf would open that name too.
+rec_attach_own() {
+	requires rec-attach-own cc binutils || return
+	attach_trap rec-attach-own own || return
+	if [ ! -p "$LIB" ] || [ ! -p "$LIB (deleted)" ]; then
+		fail rec-attach-own "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
+	elif attach_ids rec-attach-own; then
+		ok rec-attach-own
+	fi
+	rm -rf "$TMP/rec-attach-own.rec"
 }
 
 # The attacker's links lead to a FIFO only root may open, which root's perf
@@ -770,7 +795,7 @@ rec_attach_link() {
 	local fifo="$ROOTONLY/attach.fifo" err="$TMP/rec-attach-link.convert"
 	requires rec-attach-link cc binutils || return
 	mkfifo -m 600 "$fifo"
-	attach_trap rec-attach-link "$fifo" || { rm -f "$fifo"; return; }
+	attach_trap rec-attach-link "link:$fifo" || { rm -f "$fifo"; return; }
 	rm -f "$fifo"
 	attach_ids rec-attach-link || return
 	as_attacker sh -c 'cp "$2" "$1.new" && mv "$1.new" "$1"' sh "$PROG" "$(readlink -f /bin/true)"
@@ -3039,7 +3064,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_attach_link rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link

@@ -332,7 +332,7 @@ static void plan_ignored_options(void)
 /* A target of another user's: perf record opens none of its mapped files
  * by name (docs/design.md "Threat model"): --no-buildid, no --buildid-mmap
  * (whose synthesis opens them), in both modes, whatever perf's version. */
-static void plan_others_targets(void)
+static void plan_others_mapped(void)
 {
 	static const char *const versions[] = { "perf version 6.1.187", "perf version 5.11.0" };
 	static const enum rec_mode modes[] = { REC_MODE_SAMPLING, REC_MODE_PT };
@@ -344,13 +344,13 @@ static void plan_others_targets(void)
 			struct rec_plan p;
 
 			o.mode = modes[m];
-			o.others_targets = true;
+			o.others_mapped = true;
 			CHECK_INT_EQ(rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p), 0);
 			CHECK(strstr(line(&p), " --no-buildid "));
 			CHECK(!strstr(line(&p), "--buildid-mmap"));
 			for (int i = 0; i < p.nnotes; i++)
 				CHECK(!strstr(p.notes[i], "--buildid-mmap"));
-			o.others_targets = false;
+			o.others_mapped = false;
 			CHECK_INT_EQ(rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p), 0);
 			CHECK(!strstr(line(&p), " --no-buildid "));
 			CHECK(!v == (strstr(line(&p), " --buildid-mmap ") != NULL));
@@ -543,7 +543,7 @@ int main(void)
 	UNIT_RUN(plan_signals);
 	UNIT_RUN(plan_events);
 	UNIT_RUN(plan_ignored_options);
-	UNIT_RUN(plan_others_targets);
+	UNIT_RUN(plan_others_mapped);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
 	UNIT_RUN(plan_slow_call_note);
