@@ -764,28 +764,27 @@ attach_ids() {
 	return 1
 }
 
-rec_attach_fifo() {
-	requires rec-attach-fifo cc binutils || return
-	attach_trap rec-attach-fifo fifo || return
+# attach_fifos NAME MODE: attach_trap NAME MODE (fifo, own) records at once,
+# the FIFOs left as they were, the library's build id listed.
+attach_fifos() {
+	requires "$1" cc binutils || return
+	attach_trap "$1" "$2" || return
 	if [ ! -p "$LIB" ] || [ ! -p "$LIB (deleted)" ]; then
-		fail rec-attach-fifo "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
-	elif attach_ids rec-attach-fifo; then
-		ok rec-attach-fifo
+		fail "$1" "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
+	elif attach_ids "$1"; then
+		ok "$1"
 	fi
-	rm -rf "$TMP/rec-attach-fifo.rec"
+	rm -rf "$TMP/$1.rec"
+}
+
+rec_attach_fifo() {
+	attach_fifos rec-attach-fifo fifo
 }
 
 # Root's own process maps the attacker's library, which she then replaces
 # by FIFOs (her directory): perf would open that name too.
 rec_attach_own() {
-	requires rec-attach-own cc binutils || return
-	attach_trap rec-attach-own own || return
-	if [ ! -p "$LIB" ] || [ ! -p "$LIB (deleted)" ]; then
-		fail rec-attach-own "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
-	elif attach_ids rec-attach-own; then
-		ok rec-attach-own
-	fi
-	rm -rf "$TMP/rec-attach-own.rec"
+	attach_fifos rec-attach-own own
 }
 
 # The attacker's links lead to a FIFO only root may open, which root's perf
