@@ -1493,8 +1493,9 @@ in_kept_stale() {
 }
 
 # Root's recording of the JIT (tests/e2e/jit_target.c) in JIT_DIR (root's,
-# 755, inside the attacker's directory), into $TMP/jit-rec: its jitdump's
-# name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
+# 755, inside the attacker's directory), into $TMP/jit-rec, keeping its
+# whole run (as the perf-map recording does: the JIT's code runs first, and
+# perf's default ring lost it under load): its jitdump's name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
 JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other
 in-perfmap-thread in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
@@ -1504,7 +1505,8 @@ jit_recording() {
 		"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/jit-cc.err"; then
 		why="cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
 	elif ! mkdir -m 755 "$JIT_DIR" || ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" \
-		--trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d 2>"$TMP/jit-rec.err"; then
+		--snapshot-size 16M --trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d \
+		2>"$TMP/jit-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/jit-rec.err")"
 	else
 		JIT_DUMP=$(cd "$JIT_DIR" && ls jit-*.dump 2>/dev/null)
