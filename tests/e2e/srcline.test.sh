@@ -150,7 +150,7 @@ if with_debug srcline-pie -fPIE -pie; then
 	# samples, we those of every binary mapped).
 	name=srcline-buildid-list
 	if ! cc -std=c11 -D_GNU_SOURCE -I"$SNAPTRACE_TOP/common" -o "$TMP/perfdata_dump" "$SRC/perfdata_dump.c" \
-		"$SNAPTRACE_TOP/common/perfdata.c" "$SNAPTRACE_TOP/common/inpath.c" \
+		"$SNAPTRACE_TOP/common/perfdata.c" "$SNAPTRACE_TOP/common/perfattr.c" "$SNAPTRACE_TOP/common/inpath.c" \
 		"$SNAPTRACE_TOP/common/pathtrust.c" 2>"$TMP/cc.err"; then
 		fail "$name" "cannot compile: $(first_lines "$TMP/cc.err")"
 	elif ! requires "$name" buildid_mmap; then
