@@ -489,11 +489,17 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->perf_decoder) {
 		char why[512];
 
-		/* a recording's kept binaries are perf's build-id cache: perf's */
-		err = perf->buildid_dir ? 1 : ptdecode_open(in->handle, perf->symfs, perf->jobs,
-							    &in->pt, why, sizeof(why));
+		/* a recording's kept binaries are perf's build-id cache: perf's; another
+		 * user's recording names files perf opens as that user, the decoder here
+		 * as the caller (docs/design.md "Threat model") */
+		err = perf->buildid_dir || as.on ? 1 : ptdecode_open(in->handle, perf->symfs,
+								     perf->jobs, &in->pt, why,
+								     sizeof(why));
 		if (perf->buildid_dir)
 			snprintf(why, sizeof(why), "the recording's kept binaries (perf --buildid-dir)");
+		else if (as.on)
+			snprintf(why, sizeof(why), "a recording of uid %d's, whose files perf opens as "
+				 "that user", (int)as.uid);
 		if (err == 0) {
 			in->size = 0;
 			return 0;

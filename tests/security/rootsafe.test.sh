@@ -264,6 +264,11 @@
 #                     program, replaced by a FIFO since: the in-process
 #                     decoder does not wait on it (it names it, and perf
 #                     script decodes), the trace is read back
+#   theirs-pt-rootonly the attacker's copy of an Intel PT perf.data (the
+#                     generator's) of a program only root may read: no
+#                     function of it is named (decoded by perf script, run as
+#                     her, never in process, whose reads are root's); root's
+#                     own is named
 #   hang-dso-fifo     a perf script text naming the attacker's FIFO as a dso:
 #                     converts at once (source lines looked up)
 #   in-dso-link       root's recording of the attacker's program, in the
@@ -396,7 +401,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-lin
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2497,6 +2502,35 @@ hang_convert_fifo() {
 	fi
 }
 
+# theirs_pt_rootonly: see the header.
+theirs_pt_rootonly() {
+	local priv="$ROOTONLY/theirs-pt" mine="$HOME_A/pt-theirs.data" n
+	requires theirs-pt-rootonly ptsynth perf ptrace || return
+	mkdir -p -m 700 "$priv"
+	cp "$SNAPTRACE_TEST_BIN/ptsynth-progs/calls-static" "$priv/ptprog"
+	if ! timeout -k 5 120 "$SNAPTRACE_TEST_BIN/ptsynth" -q -o "$TMP/pt-theirs.data" -- "$priv/ptprog" \
+		>/dev/null 2>"$TMP/theirs-pt-rootonly.err"; then
+		fail theirs-pt-rootonly "the generator failed: $(first_lines "$TMP/theirs-pt-rootonly.err")"
+		return
+	fi
+	chmod 644 "$TMP/pt-theirs.data"
+	as_attacker cp "$TMP/pt-theirs.data" "$mine"
+	timeout -k 5 60 "$CONVERT" -q "$TMP/pt-theirs.data" -o "$TMP/theirs-pt-root.fxt" 2>"$TMP/theirs-pt-rootonly.err"
+	n=$("$CONVERT" --dump=records "$TMP/theirs-pt-root.fxt" 2>&1 | grep -ac "cat=\"$priv/ptprog\" name=\"[^[]")
+	if [ "$n" -eq 0 ]; then
+		fail theirs-pt-rootonly "root's own recording names no function of the program: $(first_lines "$TMP/theirs-pt-rootonly.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$mine" -o "$TMP/theirs-pt.fxt" 2>"$TMP/theirs-pt-rootonly.err"; then
+		fail theirs-pt-rootonly "the conversion failed: $(first_lines "$TMP/theirs-pt-rootonly.err")"
+	elif ! "$CONVERT" --dump=records "$TMP/theirs-pt.fxt" >"$TMP/theirs-pt-rootonly.records" 2>&1 ||
+		! grep -q 'name="ptprog \[' "$TMP/theirs-pt-rootonly.records"; then
+		fail theirs-pt-rootonly "the trace has no thread of the program: $(first_lines "$TMP/theirs-pt-rootonly.records")"
+	elif grep -aq "cat=\"$priv/ptprog\" name=\"[^[]" "$TMP/theirs-pt-rootonly.records"; then
+		fail theirs-pt-rootonly "the root-only binary named her frames: $(grep -a -m1 "cat=\"$priv/ptprog\" name=\"[^[]" "$TMP/theirs-pt-rootonly.records" | cut -c 1-200)"
+	else
+		ok theirs-pt-rootonly
+	fi
+}
+
 hang_pt_dso_fifo() {
 	local bin="$HOME_A/ptprog" rc
 	requires hang-pt-dso-fifo ptsynth perf ptrace || return
@@ -3229,6 +3263,7 @@ hang_symbols_fifo
 hang_stats_fifo
 hang_convert_fifo
 hang_pt_dso_fifo
+theirs_pt_rootonly
 hang_dso_fifo
 dso_ok=1
 for t in in-dso-link in-dso-swapped; do
