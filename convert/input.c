@@ -324,7 +324,8 @@ static void inject_jitdump(struct input *in, const char *perf)
 		return;
 	if (run_find_program(perf, in->jit_perf, sizeof(in->jit_perf)))
 		return;		/* no such perf: perf script says so */
-	if (jitdump_private(in->handle, dump, &in->jit_dir, why, sizeof(why))) {
+	if (jitdump_private(in->handle, dump, in->view ? &in->view->as : NULL, &in->jit_dir, why,
+			    sizeof(why))) {
 		diag_warn("%s: the JIT's jitdump %s is not read (%s): its frames stay unnamed",
 			  in->path, dump, why);
 		return;

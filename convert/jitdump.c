@@ -104,17 +104,23 @@ static int too_large(int dump, int data, char *why, size_t wsize)
 	return -EFBIG;
 }
 
-int jitdump_private(const char *perfdata, const char *dump, struct binaries_kept *k,
-		    char *why, size_t wsize)
+int jitdump_private(const char *perfdata, const char *dump, const struct runas *as,
+		    struct binaries_kept *k, char *why, size_t wsize)
 {
 	char no[300], handle[32];
 	struct patch p = { .fd = -1 };
 	int fd = inpath_open(AT_FDCWD, dump, 0, no, sizeof(no)), data = -1, err;
+	struct stat st;
 
 	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	if (fd < 0) {
 		snprintf(why, wsize, "%s", no);
 		return fd;
+	}
+	if (as && (fstat(fd, &st) || !runas_may_open(as, dump, &st))) {
+		snprintf(why, wsize, "uid %d, whose recording it is, may not read it", (int)as->uid);
+		close(fd);
+		return -EACCES;
 	}
 	data = inpath_open(AT_FDCWD, perfdata, 0, no, sizeof(no));
 	if (data < 0) {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "binaries.h"
+#include "runas.h"
 
 /*
  * Finds the first jitdump the perf.data at PATH maps (an MMAP or MMAP2
@@ -38,12 +39,15 @@ int jitdump_find(const char *path, char *dump, size_t size);
  * relative form (a jitdump in "/") is left nameless. The two are copied
  * only when they are PERFDATA_BINARIES_BYTES_MAX in all at most (-EFBIG: a
  * crafted perf.data naming a sparse jitdump of 50 GiB, 20 KiB on disk, once
- * had the converter write 50 GiB). Returns 0 with K
+ * had the converter write 50 GiB). DUMP is copied only when AS's user (the
+ * recording's owner perf runs as, runas.h; NULL or off: the caller) may open
+ * it and finds there the file opened (runas_may_open()): another user's
+ * perf.data may name a jitdump only root may read. Returns 0 with K
  * ready (the caller calls binaries_kept_remove()), or a negative errno
  * with the reason in WHY (WSIZE bytes), K empty.
  */
-int jitdump_private(const char *perfdata, const char *dump, struct binaries_kept *k,
-		    char *why, size_t wsize);
+int jitdump_private(const char *perfdata, const char *dump, const struct runas *as,
+		    struct binaries_kept *k, char *why, size_t wsize);
 
 /* The name of the patched perf.data copy in jitdump_private()'s directory. */
 #define JITDUMP_PERFDATA "perf.data"

@@ -349,6 +349,10 @@
 #                     function of that binary is named and no source line read
 #                     from its DWARF (perf script, run as her, cannot open it);
 #                     root's own copy is named, with its lines
+#   theirs-jitdump-root root converts the attacker's copy of the perf.data of
+#                     root's JIT recording, whose jitdump is now root's 0600:
+#                     not read (one warning names it and why), the jitdump's
+#                     function unnamed; root's own recording is named
 #   theirs-perfmap-root root converts the attacker's copy of the perf.data of
 #                     root's JIT recording (no kept map), whose pid has root's
 #                     /tmp/perf-PID.map of mode 0600: none of its names
@@ -399,7 +403,7 @@ NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
-in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
+theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
 debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
@@ -1607,7 +1611,7 @@ in_kept_stale() {
 # whole run (as the perf-map recording does: the JIT's code runs first, and
 # perf's default ring lost it under load): its jitdump's name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
-JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root
+JIT_TESTS="theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root
 in-perfmap-thread in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
 jit_recording() {
 	local t why=
@@ -1632,6 +1636,29 @@ jit_recording() {
 # Root's JIT recording converted with a perf wrapper that, as perf inject
 # starts, has the attacker rename JIT_DIR to JIT_DIR.old and make JIT_DIR/
 # with a FIFO for the jitdump.
+# theirs_jitdump_root: see the header.
+theirs_jitdump_root() {
+	local dump="$JIT_DIR/$JIT_DUMP" mine="$HOME_A/jit-theirs.data" data mode
+	data=$(ls "$TMP"/jit-rec/perf.data* | head -n 1)
+	mode=$(stat -c %a "$dump")
+	chmod 600 "$dump"
+	chmod 644 "$data"
+	as_attacker cp "$data" "$mine"
+	timeout -k 5 60 "$CONVERT" -q "$TMP/jit-rec" -o "$TMP/theirs-jitdump-root.root.fxt" 2>"$TMP/theirs-jitdump-root.err"
+	if ! "$CONVERT" --dump=slices "$TMP/theirs-jitdump-root.root.fxt" 2>&1 | grep -q " jit_dump_spin$"; then
+		fail theirs-jitdump-root "root's own recording does not name the jitdump's function: $(first_lines "$TMP/theirs-jitdump-root.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$mine" -o "$TMP/theirs-jitdump-root.fxt" 2>"$TMP/theirs-jitdump-root.err"; then
+		fail theirs-jitdump-root "the conversion failed: $(first_lines "$TMP/theirs-jitdump-root.err")"
+	elif "$CONVERT" --dump=slices "$TMP/theirs-jitdump-root.fxt" 2>&1 | grep -q " jit_dump_spin$"; then
+		fail theirs-jitdump-root "root's 0600 jitdump named the attacker's perf.data's JIT frames"
+	elif ! grep -q "the JIT's jitdump $dump is not read (uid $AUID, whose recording it is, may not read it)" "$TMP/theirs-jitdump-root.err"; then
+		fail theirs-jitdump-root "no warning names the jitdump and why: $(first_lines "$TMP/theirs-jitdump-root.err")"
+	else
+		ok theirs-jitdump-root
+	fi
+	chmod "$mode" "$dump"
+}
+
 in_jitdump_swapped() {
 	local d="$JIT_DIR" wrap="$TMP/perf-jit-swap" log="$TMP/in-jitdump-swapped.log" rc dump="$JIT_DUMP"
 	# perf runs with a /tmp of its own (common/tmpview.h): the attacker acts
@@ -3255,6 +3282,7 @@ for t in $JIT_TESTS; do
 done
 if [ "$jit_ok" = 1 ] && jit_recording; then
 	requires in-perf-mountns user_namespace && in_perf_mountns
+	theirs_jitdump_root
 	in_jitdump_swapped
 	in_jitdump_big
 	perfmap_tests
