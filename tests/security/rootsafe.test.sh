@@ -279,6 +279,17 @@
 #                     section per binary until it ended); the conversion
 #                     names each binary once and converts without its
 #                     lines, the recorder refuses naming the section
+#   in-dwz-altlink    the attacker's program whose DWARF dwz split: its
+#                     .gnu_debugaltlink names a file of the attacker's
+#                     directory. The real file there gives its lines; the
+#                     attacker's link there to a root-only ELF file (one's
+#                     CU directory pointed at a secret string of that
+#                     file's .debug_str): no byte of it in the trace, one
+#                     warning names the link; a FIFO there: root's
+#                     conversion ends at once, one warning names it, and the
+#                     recorder's --trigger line: refuses at once naming it
+#                     (libdw once opened that name as root: the string in
+#                     the trace; both blocked on the FIFO, deaf to SIGTERM)
 #   in-json-bomb      the attacker's copy of a recording whose record.json
 #                     holds 3 million values (6 MiB: json-c's tree takes
 #                     about 70 bytes a value) in a member of its own, or in
@@ -363,7 +374,7 @@ rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-to
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -2525,9 +2536,9 @@ dwarf_bombs() {
 	printf '%s\n' 'int c(void) { return 3; }' 'int b(void) { return 2; }' \
 		'int a(void) { return b() + c(); }' 'int main(void) { return a(); }' >"$d/calls.c"
 	cc -g -O0 -o "$d/calls" "$d/calls.c" || return 1
-	python3 - "$d" "$IN" <<'PY' || return 1
-import re, struct, subprocess, sys, zlib
-d, text = sys.argv[1], sys.argv[2]
+	python3 - "$d" <<'PY' || return 1
+import struct, subprocess, sys, zlib
+d = sys.argv[1]
 n = 256 << 20
 z = zlib.compressobj(9)
 stream = b"".join(z.compress(bytes(1 << 20)) for _ in range(n >> 20)) + z.flush()
@@ -2548,20 +2559,29 @@ for i in range(shnum):
         flags, = struct.unpack_from("<Q", elf, h + 8)
         struct.pack_into("<Q", elf, h + 8, flags | 0x800)
 open(d + "/gabi", "wb").write(elf)
+PY
+	calls_text "$d/calls" HOME/gnu "$d/gnu.txt" && calls_text "$d/calls" HOME/gabi "$d/gabi.txt"
+}
+
+# calls_text BIN DSO OUT: tests/cases/call-return's text into OUT, its frames
+# of /opt/app at the addresses of BIN's main, a, b and c (as a PIE at
+# 0x555555554000), named as in DSO.
+calls_text() {
+	python3 - "$1" "$2" "$IN" >"$3" <<'PY'
+import re, subprocess, sys
+binary, dso, text = sys.argv[1:]
 syms = {}
-for line in subprocess.check_output(["nm", d + "/calls"], text=True).splitlines():
+for line in subprocess.check_output(["nm", binary], text=True).splitlines():
     f = line.split()
     if len(f) == 3 and f[2] in ("main", "a", "b", "c"):
         syms[f[2]] = int(f[0], 16)
-for prog in ("gnu", "gabi"):
-    def at(m):
-        name, off = m.group(2), int(m.group(3), 16)
-        if m.group(4) != "/opt/app" or name not in syms:
-            return m.group(0)
-        return "%x %s+0x%x (%s/%s)" % (0x555555554000 + syms[name] + off, name, off, "HOME", prog)
-    with open(d + "/" + prog + ".txt", "w") as out:
-        for line in open(text):
-            out.write(re.sub(r"([0-9a-f]+) (\w+)\+0x([0-9a-f]+) \(([^)]*)\)", at, line))
+def at(m):
+    name, off = m.group(2), int(m.group(3), 16)
+    if m.group(4) != "/opt/app" or name not in syms:
+        return m.group(0)
+    return "%x %s+0x%x (%s)" % (0x555555554000 + syms[name] + off, name, off, dso)
+for line in open(text):
+    sys.stdout.write(re.sub(r"([0-9a-f]+) (\w+)\+0x([0-9a-f]+) \(([^)]*)\)", at, line))
 PY
 }
 
@@ -2605,6 +2625,115 @@ in_dwarf_bomb() {
 	else
 		refuses "$rc" in-dwarf-bomb 1 "$HOME_A/gnu: cannot read: section .zdebug_addr inflates to 268435456 bytes" \
 			"$TMP/in-dwarf-bomb.err" && ok in-dwarf-bomb
+	fi
+}
+
+# dwz_programs DIR: DIR/one and DIR/two, tests/cases/call-return's program
+# (main, a, b, c; two has one more function) built with -gdwarf-4 and
+# their common DWARF moved by dwz -m into DIR/alt.common, which their
+# .gnu_debugaltlink names $HOME_A/alt.debug (the attacker's); DIR/one.txt
+# the case's text at one's addresses, as $HOME_A/one.
+dwz_programs() {
+	local d=$1
+	printf '%s\n' 'struct big1 { int a, b, c, d, e, f, g, h; long x[4]; };' \
+		'struct big2 { struct big1 one; double q, r, s; char name[32]; };' \
+		'static inline int use(struct big2 *p) { return p->one.a + (int)p->q; }' >"$d/calls.h"
+	printf '%s\n' '#include "calls.h"' 'int c(void) { struct big2 z = { 0 }; return use(&z) + 3; }' \
+		'int b(void) { return 2; }' 'int a(void) { return b() + c(); }' \
+		'int main(void) { return a(); }' >"$d/one.c"
+	sed 's/^int b(void)/int b2(void) { return 5; }\nint b(void)/' "$d/one.c" >"$d/two.c"
+	(cd "$d" && cc -gdwarf-4 -O0 -o one one.c && cc -gdwarf-4 -O0 -o two two.c &&
+		dwz -m alt.common -M "$HOME_A/alt.debug" one two) || return 1
+	calls_text "$d/one" "$HOME_A/one" "$d/one.txt"
+}
+
+# dwz_convert NAME: root converts the text of the attacker's dwz program
+# (dwz_programs) to $TMP/NAME.fxt within 20 s; returns 1 after a FAIL (the
+# converter blocked, failed or wrote a wrong trace).
+dwz_convert() {
+	local rc
+	timeout -k 5 20 "$CONVERT" -q "$TMP/dwz/one.txt" -o "$TMP/$1.fxt" 2>"$TMP/$1.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail "$1" "the converter blocked (libdw opened the altlink's name)"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc: $(first_lines "$TMP/$1.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/$1.fxt" >"$TMP/$1.slices" 2>&1 ||
+		! slices_match "$TMP/$1.slices" "$EXPECTED" >/dev/null; then
+		fail "$1" "wrong trace: $(first_lines "$TMP/$1.slices")"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# The attacker's programs whose DWARF dwz split: their supplementary file
+# (.gnu_debugaltlink) is looked for at the attacker's name: the real file
+# gives the lines its directory; a FIFO, or a link to a root-only ELF file
+# whose .debug_str holds the secret word at the offset one's comp_dir gives,
+# is not opened by name.
+in_dwz_altlink() {
+	local d="$TMP/dwz" alt="$HOME_A/alt.debug" off rc
+	mkdir "$d"
+	if ! dwz_programs "$d" >"$TMP/in-dwz-altlink.err" 2>&1; then
+		fail in-dwz-altlink "cannot build the programs: $(first_lines "$TMP/in-dwz-altlink.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$HOME_A/one" <"$d/one"
+	as_attacker sh -c 'cat >"$1" && chmod 644 "$1"' sh "$alt" <"$d/alt.common"
+	# the real file: the CU's directory (a DW_FORM_GNU_strp_alt) read from it
+	dwz_convert in-dwz-altlink || return
+	if ! "$CONVERT" --dump=records "$TMP/in-dwz-altlink.fxt" 2>&1 | grep -q "$d/one.c"; then
+		fail in-dwz-altlink "the real supplementary file gave no source path $d/one.c"
+		return
+	fi
+	# a root-only ELF file, its .debug_str the secret word at one's comp_dir offset
+	printf 'const char *%s = "x";\nint main(void) { return 0; }\n' "$SECRET_WORD" | tr - _ >"$d/s.c"
+	cc -g -o "$ROOTONLY/secret-dbg" -x c "$d/s.c" && chmod 600 "$ROOTONLY/secret-dbg" || return
+	off=$(python3 - "$d/one" "$ROOTONLY/secret-dbg" "${SECRET_WORD//-/_}" <<'PY'
+import re, struct, subprocess, sys
+one, secret, word = sys.argv[1:]
+def section(path, name):
+    out = subprocess.run(["readelf", "-S", "-W", path], capture_output=True, text=True).stdout
+    m = re.search(r"\s" + re.escape(name) + r"\s+\S+\s+\S+\s+(\S+)\s+(\S+)", out)
+    return int(m.group(1), 16), int(m.group(2), 16)
+o, n = section(secret, ".debug_str")
+want = open(secret, "rb").read()[o:o + n].index(word.encode())
+info = subprocess.run(["readelf", "-wi", one], capture_output=True, text=True).stdout
+at = int(re.search(r"<([0-9a-f]+)>\s+DW_AT_comp_dir\s+: \(alt indirect string", info).group(1), 16)
+o, n = section(one, ".debug_info")
+elf = bytearray(open(one, "rb").read())
+struct.pack_into("<I", elf, o + at, want)
+open(one, "wb").write(elf)
+PY
+	) || { fail in-dwz-altlink "cannot point one's comp_dir into the root-only file"; return; }
+	as_attacker sh -c 'cat >"$1"' sh "$HOME_A/one" <"$d/one"
+	as_attacker sh -c 'rm "$1" && ln -s "$2" "$1"' sh "$alt" "$ROOTONLY/secret-dbg"
+	dwz_convert in-dwz-altlink || return
+	if "$CONVERT" --dump=records "$TMP/in-dwz-altlink.fxt" 2>&1 | grep -q "${SECRET_WORD//-/_}"; then
+		fail in-dwz-altlink "the root-only file's string is in the trace"
+		return
+	elif ! grep -q "warning: $HOME_A/one: its supplementary DWARF file (.gnu_debugaltlink) $alt: another build id" \
+		"$TMP/in-dwz-altlink.err"; then
+		fail in-dwz-altlink "expected a warning naming the link: $(first_lines "$TMP/in-dwz-altlink.err")"
+		return
+	fi
+	# a FIFO: the converter and the recorder's line: trigger do not wait on it
+	as_attacker sh -c 'rm "$1" && mkfifo "$1"' sh "$alt"
+	dwz_convert in-dwz-altlink || return
+	if ! grep -q "$alt: a FIFO, expected a regular file: its source lines are not read" \
+		"$TMP/in-dwz-altlink.err"; then
+		fail in-dwz-altlink "expected a warning naming the FIFO: $(first_lines "$TMP/in-dwz-altlink.err")"
+		return
+	fi
+	timeout -k 5 20 "$RECORD" -q -o "$TMP/dwz-rec" --trigger line:one.c:3 -- "$HOME_A/one" \
+		>/dev/null 2>"$TMP/in-dwz-altlink.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail in-dwz-altlink "the recorder blocked on the FIFO"
+	else
+		refuses "$rc" in-dwz-altlink 1 "$HOME_A/one: cannot read: its supplementary DWARF file \(.gnu_debugaltlink\) $alt: a FIFO" \
+			"$TMP/in-dwz-altlink.err" && ok in-dwz-altlink
 	fi
 }
 
@@ -2984,6 +3113,7 @@ requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
+requires in-dwz-altlink cc python3 binutils dwz && in_dwz_altlink
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
 requires in-perfmap-big python3 && in_perfmap_big
