@@ -398,7 +398,8 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 			return EXIT_RUNTIME;
 		}
 		/* another mount namespace's path names another file here */
-		if (!rec_proc_same_mntns(s->target.pids[0]) || !realpath(s->target.exe, s->exe))
+		if (!rec_proc_same_mntns(s->target.pids[0]) ||
+		    !rec_proc_exe_name(s->target.exe, s->exe, sizeof(s->exe)))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
 	return -1;
@@ -885,7 +886,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);
 		return r;
 	}
-	pick_callgraph(o, h, s->exe);
+	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
@@ -981,7 +982,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		free_probes(s);
 		return r;
 	}
-	pick_callgraph(o, h, s->exe);
+	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
 	if (err) {

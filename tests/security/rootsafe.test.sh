@@ -133,6 +133,15 @@
 #                     starts one with its pid: refused, one line naming the
 #                     pid, nothing recorded (the recorder once attached to
 #                     the attacker's process, its trigger and perf too)
+#   exe-deleted-link  the attacker's running program, removed, and their
+#                     link at "NAME (deleted)" (what /proc/PID/exe's link
+#                     says then) to a root-only program: root's `snaptrace
+#                     symbols PID` lists the program's own functions under
+#                     that name, none of the root-only one's, and root's
+#                     attach (-p, --trigger of its function) names it so in
+#                     record.json ("executable", the trigger's file), never
+#                     the root-only program (realpath() of /proc/PID/exe
+#                     once followed the link: root listed and named it)
 #   mntns-libs        the attacker's process in a user and mount namespace of
 #                     its own maps a library whose path names another file
 #                     of theirs here: root's `snaptrace symbols PID` lists
@@ -371,7 +380,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
 debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
@@ -1328,6 +1337,47 @@ PY
 		fail pick-reused "a recording was made: $(ls "$TMP/pick-reused.d" | tr '\n' ' ')"
 	else
 		ok pick-reused
+	fi
+}
+
+# The attacker's running program, removed and replaced by their link at
+# "NAME (deleted)" (the text of /proc/PID/exe) to a root-only program.
+exe_deleted_link() {
+	local bin="$HOME_A/victim" secret="$ROOTONLY/secret-prog" fn=${SECRET_WORD//-/_}_fn pid i rc
+	attacker_program exe-deleted-link "$bin" <<<'#include <unistd.h>
+int victim_fn(void) { return 1; }
+int main(void) { for (;;) pause(); }' || return
+	printf 'int %s(void) { return 2; }\nint main(void) { return %s(); }\n' "$fn" "$fn" |
+		cc -x c -o "$secret" - && chmod 600 "$secret" || return
+	"${ATTACKER[@]}" "$bin" &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$bin" ] && break
+		sleep 0.02
+	done
+	as_attacker sh -c 'rm "$1" && ln -s "$2" "$1 (deleted)"' sh "$bin" "$secret"
+	timeout -k 5 20 "$FRONT" symbols "$pid" >"$TMP/exe-deleted-link.out" 2>&1
+	timeout -k 5 60 "$RECORD" -q -o "$TMP/exe-rec" -p "$pid" --trigger victim_fn --duration 0.3 \
+		>/dev/null 2>"$TMP/exe-deleted-link.err"
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if grep -q "$fn\|$secret" "$TMP/exe-deleted-link.out"; then
+		fail exe-deleted-link "root listed the root-only program: $(grep -m1 "$fn\|$secret" "$TMP/exe-deleted-link.out")"
+	elif ! grep -q "^victim_fn	victim_fn	$bin (deleted)	" "$TMP/exe-deleted-link.out"; then
+		fail exe-deleted-link "expected victim_fn of '$bin (deleted)': $(first_lines "$TMP/exe-deleted-link.out")"
+	elif [ "$rc" -ne 0 ]; then
+		fail exe-deleted-link "attach: exit $rc: $(first_lines "$TMP/exe-deleted-link.err")"
+	elif grep -rq "$secret" "$TMP/exe-rec/record.json" "$TMP/exe-deleted-link.err"; then
+		fail exe-deleted-link "the recording names the root-only program: $(grep -o "[^\"]*$secret[^\"]*" "$TMP/exe-rec/record.json" | head -n 2 | tr '\n' ' ')"
+	elif ! python3 - "$TMP/exe-rec/record.json" "$bin (deleted)" <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(not (r["executable"] == sys.argv[2] and r["trigger"]["file"] == sys.argv[2]))
+PY
+		fail exe-deleted-link "record.json does not name '$bin (deleted)': $(grep -E '"(executable|file)"' "$TMP/exe-rec/record.json" | head -n 3 | tr '\n' ' ')"
+	else
+		ok exe-deleted-link
 	fi
 }
 
@@ -3077,6 +3127,7 @@ symbols_tsv
 esc_picker
 pick_impostor
 pick_reused
+requires exe-deleted-link recording cc python3 && exe_deleted_link
 mntns_libs
 kept_ok=1
 for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
