@@ -94,20 +94,29 @@ static void temp_forget(int *slot)
 	*slot = -1;
 }
 
+int outpath_random(char *out, size_t len)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+	unsigned char r[64];
+
+	if (len > sizeof(r) || getrandom(r, len, 0) != (ssize_t)len)
+		return len > sizeof(r) ? -EINVAL : errno ? -errno : -EIO;
+	for (size_t i = 0; i < len; i++)
+		out[i] = digits[r[i] & 63];
+	out[len] = '\0';
+	return 0;
+}
+
 /* A new unpredictable temporary name into NAME (32 bytes). Returns 0 or a
  * negative errno (no randomness: getrandom() failed). */
 static int temp_name(char *name)
 {
-	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
-	unsigned char r[TEMP_RANDOM];
-	char *p = name + sizeof(TEMP_PREFIX) - 1;
+	int err = outpath_random(name + sizeof(TEMP_PREFIX) - 1, TEMP_RANDOM);
 
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		return errno ? -errno : -EIO;
+	if (err)
+		return err;
 	memcpy(name, TEMP_PREFIX, sizeof(TEMP_PREFIX) - 1);
-	for (size_t i = 0; i < sizeof(r); i++)
-		*p++ = digits[r[i] & 63];
-	memcpy(p, TEMP_SUFFIX, sizeof(TEMP_SUFFIX));
+	memcpy(name + sizeof(TEMP_PREFIX) - 1 + TEMP_RANDOM, TEMP_SUFFIX, sizeof(TEMP_SUFFIX));
 	return 0;
 }
 

@@ -94,6 +94,13 @@ void outpath_abort(struct outpath *o);
 bool outpath_names(const char *out, const struct stat *st);
 
 /*
+ * LEN (at most 64) unpredictable characters of [A-Za-z0-9_-] (getrandom())
+ * and a NUL into OUT: a name nobody can make first. Returns 0 or a negative
+ * errno (-EINVAL: LEN too large; no randomness).
+ */
+int outpath_random(char *out, size_t len);
+
+/*
  * Opens the recording directory PATH, given by option FLAG ("-o", "-d":
  * messages name both; NULL: a name the program chose), walked as above: a new directory is created (mode
  * 0755 less the umask; *CREATED set), or an existing one taken when it is

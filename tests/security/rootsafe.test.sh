@@ -29,7 +29,10 @@
 #                     refused, nothing recorded there
 #   rec-default-name  the default ./snaptrace-DATE in a world-writable
 #                     directory where the attacker made the next seconds'
-#                     names: refused
+#                     names (each with a record.json link): recorded into
+#                     the name with an unpredictable suffix, one warning
+#                     names both (the recorder once refused: any user could
+#                     stop root's recordings there)
 #   rec-dir-shared    -o a directory root owns that others may write:
 #                     refused
 #   rec-perfmap-link  the attacker plants /tmp/perf-PID.map, a link to the
@@ -601,7 +604,7 @@ rec_dir_link() {
 # The attacker makes the default directory names of the next seconds, each
 # with a record.json link to where root would then write.
 rec_default_name() {
-	local d="$SHARED/cwd" t now
+	local d="$SHARED/cwd" t now got
 	mkdir -m 1777 "$d"
 	now=$(date +%s)	# once: a name per second from now, none skipped as the loop runs
 	for t in $(seq 0 40); do	# the recorder probes the host first: seconds
@@ -609,9 +612,20 @@ rec_default_name() {
 			"$d/snaptrace-$(date -d "@$((now + t))" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
 	done
 	(cd "$d" && record rec-default-name)
-	refuses $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
-		"$TMP/rec-default-name.err" && untouched rec-default-name "$ROOTONLY" &&
-		ok rec-default-name
+	t=$?
+	got=$(sed -n 's/.*; recording into \(snaptrace-[0-9]*-[0-9]*-[A-Za-z0-9_-]\{8\}\) instead$/\1/p' \
+		"$TMP/rec-default-name.err")
+	if [ "$t" -ne 0 ]; then
+		fail rec-default-name "exit $t: $(first_lines "$TMP/rec-default-name.err")"
+	elif [ -z "$got" ] || ! grep -q "warning: snaptrace-[0-9-]*: a directory of uid $AUID.*; recording into $got instead" \
+		"$TMP/rec-default-name.err"; then
+		fail rec-default-name "expected a warning naming the taken name and the one chosen: $(first_lines "$TMP/rec-default-name.err")"
+	elif [ ! -f "$d/$got/record.json" ] || [ -L "$d/$got/record.json" ] ||
+		[ "$(stat -c %u "$d/$got")" != 0 ]; then
+		fail rec-default-name "no recording of root's in $got: $(ls -la "$d/$got" 2>&1 | head -n 3 | tr '\n' ' ')"
+	else
+		untouched rec-default-name "$ROOTONLY" && ok rec-default-name
+	fi
 }
 
 rec_dir_shared() {
