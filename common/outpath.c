@@ -742,6 +742,40 @@ fail_errno:
 	return err;
 }
 
+int outpath_walk_dir(const char *path, char *real, size_t size, char *errbuf, size_t errlen)
+{
+	struct place p;
+	char proc[64];
+	ssize_t n;
+	int fd, err = locate(path, &p, errbuf, errlen);
+
+	if (err)
+		return err;
+	if (!p.exists) {
+		snprintf(errbuf, errlen, "%s: expected an existing directory, found none", path);
+		close(p.dirfd);
+		return -ENOENT;
+	}
+	fd = openat(p.dirfd, p.name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(p.dirfd);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s: expected a directory, found %s", path,
+			 err == -ENOTDIR ? inpath_kind(p.st.st_mode) : strerror(-err));
+		return err;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, size - 1);
+	if (n <= 0 || real[0] != '/' || (size_t)n >= size - 1) {
+		snprintf(errbuf, errlen, "%s: cannot tell where it is: %s", path,
+			 n < 0 ? strerror(errno) : "a name too long");
+		close(fd);
+		return n < 0 ? -errno : -ENAMETOOLONG;
+	}
+	real[n] = '\0';
+	return fd;
+}
+
 int outpath_create_at(int dirfd, const char *name)
 {
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);

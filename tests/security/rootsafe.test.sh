@@ -90,6 +90,13 @@
 #                     refused before recording, one line naming the rule,
 #                     exit 2 (the old code recorded, checked the name once,
 #                     and converted what the attacker swapped in meanwhile)
+#   tmpdir-link       snaptrace run with TMPDIR the attacker's symbolic link
+#                     in a sticky directory to a directory only root may
+#                     write: refused before recording, one line naming
+#                     TMPDIR and the link, nothing made there (the front end
+#                     once checked TMPDIR's real path, then mkdtemp() made
+#                     root's directory through the link and the refusal
+#                     named "-d"); root's own link there is followed
 #   cache-home-link   root runs the recorder with HOME the attacker's
 #                     directory, whose .cache is a link to a root-only
 #                     directory: no perf version cache made there (the old
@@ -382,7 +389,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
@@ -657,6 +664,29 @@ rec_dir_replaced() {
 	elif refuses "$rc" rec-dir-replaced 2 "^snaptrace: TMPDIR $open: $open \(writable by others" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
+	fi
+}
+
+# TMPDIR the attacker's symbolic link in a sticky directory to a directory
+# only root may write; then root's own link there.
+tmpdir_link() {
+	local to="$TMP/tmpdir-to" link="$SHARED/tmpdir-link" own="$SHARED/tmpdir-own" rc
+	mkdir -m 700 "$to"
+	as_attacker ln -s "$to" "$link"
+	TMPDIR="$link" timeout -k 5 60 "$FRONT" run -q -o "$TMP/tmpdir-link.fxt" --trigger none -- true \
+		>/dev/null 2>"$TMP/tmpdir-link.err"
+	rc=$?
+	untouched tmpdir-link "$to" || return
+	refuses "$rc" tmpdir-link 2 "^snaptrace: TMPDIR $link: .*not following the symbolic link tmpdir-link, another user's \(uid $AUID\)" \
+		"$TMP/tmpdir-link.err" || return
+	ln -s "$to" "$own"
+	TMPDIR="$own" timeout -k 5 60 "$FRONT" run -q -o "$TMP/tmpdir-link.fxt" --trigger none -- true \
+		>/dev/null 2>"$TMP/tmpdir-link.err"
+	rc=$?
+	if [ "$rc" -ne 0 ] || [ ! -s "$TMP/tmpdir-link.fxt" ]; then
+		fail tmpdir-link "root's own link as TMPDIR: exit $rc: $(first_lines "$TMP/tmpdir-link.err")"
+	else
+		untouched tmpdir-link "$to" && ok tmpdir-link	# the temporary removed
 	fi
 }
 
@@ -3123,7 +3153,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced tmpdir_link rec_perfmap_link rec_attach_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link
