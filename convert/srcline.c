@@ -8,6 +8,7 @@
 #include "srcline.h"
 #include "perfmap.h"
 #include "zdwarf.h"
+#include "dwalt.h"
 
 #include "array.h"
 #include "binaries.h"
@@ -24,6 +25,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,7 @@ enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG, DSO_NOFILE, DSO_NOMEM };
 
 struct sl_dso {
 	struct sl_dso *next;
+	const struct srcline *owner;  /* its symfs and directory */
 	char *path;             /* as perf printed it; owned */
 	size_t len;
 	enum dso_state state;
@@ -79,6 +82,7 @@ struct sl_dso {
 	Elf *elf, *debug_elf;
 	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
+	struct dwalt alt;       /* dw's supplementary file (dwz), or none */
 	bool dw_failed;         /* libdw could not read it */
 	bool stale;             /* a relative name of an earlier directory */
 	bool syms_read;         /* dso_syms() read the symbols below */
@@ -477,14 +481,23 @@ static bool has_lines(Elf *elf)
 	return false;
 }
 
+/* The path of the separate debug file of build id HEX into PATH (SIZE
+ * bytes); false when HEX is too short to have one. */
+static bool debug_file_path(const char *hex, char *path, size_t size)
+{
+	if (strlen(hex) < 4)
+		return false;
+	snprintf(path, size, DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
+	return true;
+}
+
 /* Opens D's separate debug file by its build id HEX, if there is one. */
 static void open_debug_file(const struct srcline *s, struct sl_dso *d, const char *hex)
 {
 	char path[sizeof(DEBUG_DIR) + BUILDID_MAX + 16];
 
-	if (strlen(hex) < 4)
+	if (!debug_file_path(hex, path, sizeof(path)))
 		return;
-	snprintf(path, sizeof(path), DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
 	d->debug_fd = open_elf(s, path, &d->debug_elf);
 	if (d->debug_fd < 0)
 		d->debug_fd = -1;
@@ -558,6 +571,8 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	memcpy(d->path, path, len);
 	d->path[len] = '\0';
 	d->len = len;
+	d->owner = s;
+	d->alt.fd = -1;
 	d->next = s->dsos;
 	s->dsos = d;
 	open_dso(s, d);
@@ -838,13 +853,17 @@ static bool is_line_section(const char *name)
 	return false;
 }
 
-/* Opens ELF's DWARF (of binary PATH) for line lookups: NULL when libdw
+/* Opens D's DWARF (of D->dwarf_elf) for line lookups: NULL when libdw
  * cannot read it, or (said once) when a section it would inflate is a
- * memory bomb (zdwarf.h). */
-static Dwarf *begin_lines(Elf *elf, const char *path)
+ * memory bomb (zdwarf.h), or its supplementary file is not taken (dwalt.h). */
+static Dwarf *begin_lines(struct sl_dso *d)
 {
-	char why[160];
-
+	const struct srcline *s = d->owner;
+	char why[PATH_MAX + 200], hex[BUILDID_MAX + 1], file[PATH_MAX];
+	const char *path = d->path;
+	int dirfd = path[0] == '/' ? AT_FDCWD : s->dirfd;
+	Elf *elf = d->dwarf_elf;
+	Dwarf *dw;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -864,7 +883,16 @@ static Dwarf *begin_lines(Elf *elf, const char *path)
 		diag_warn("%s: %s: its source lines are not read", path, why);
 		return NULL;
 	}
-	return dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (elf == d->debug_elf) {	/* where its relative altlink name starts */
+		binaries_elf_id(d->elf, hex);
+		debug_file_path(hex, file, sizeof(file));
+	} else {
+		snprintf(file, sizeof(file), "%s%s", dirfd == AT_FDCWD ? s->symfs : "", path);
+	}
+	dw = dwalt_begin(elf, dirfd, file, &d->alt, why, sizeof(why));
+	if (!dw && why[0])
+		diag_warn("%s: %s: its source lines are not read", path, why);
+	return dw;
 }
 
 /* The cached line of ADDR in D, looked up the first time. NULL on out-of-memory. */
@@ -886,7 +914,7 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 	a = &d->addrs[d->naddrs++];
 	*a = (struct sl_addr){ .addr = addr };
 	if (!d->dw && !d->dw_failed)
-		d->dw_failed = !(d->dw = begin_lines(d->dwarf_elf, d->path));
+		d->dw_failed = !(d->dw = begin_lines(d));
 	if (!d->dw)
 		return a;
 	Dwarf_Line *l = addr_line(d->dw, addr, &cu);
@@ -958,7 +986,7 @@ void srcline_free(struct srcline *s)
 			free(d->addrs[i].joined);
 		free(d->addrs);
 		hash_index_free(&d->addr_index);
-		dwarf_end(d->dw);
+		dwalt_end(d->dw, &d->alt);
 		elf_end(d->debug_elf);
 		elf_end(d->elf);
 		if (d->debug_fd >= 0)

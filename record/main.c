@@ -62,6 +62,9 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 
 static bool outdir_created;
 
+/* Names with a random suffix tried after the dated one (make_outdir()). */
+#define OUTDIR_TRIES 8
+
 /*
  * Opens the recording directory O->outdir (or a new dated one) into S: its
  * name in S->outdir, its descriptor in S->outdir_fd (outpath_dir()); FLAG
@@ -69,11 +72,14 @@ static bool outdir_created;
  * an exit status after a one-line error: a usage error for a name that is
  * no directory, holds something already, is another user's or can never be
  * written (outpath_dir()), a runtime failure when it cannot be created
- * otherwise or the default name is taken.
+ * otherwise. The dated name not to be had (made first by anybody who may
+ * write the current directory) is said in a warning, and the recording goes
+ * into that name with an unpredictable suffix.
  */
 static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_session *s)
 {
-	char err[PATH_MAX + 256];
+	char err[PATH_MAX + 256], taken[PATH_MAX + 256] = "", dated[64];
+	size_t n;
 
 	if (o->outdir) {
 		snprintf(s->outdir, sizeof(s->outdir), "%s", o->outdir);
@@ -82,17 +88,30 @@ static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_se
 		struct tm tm;
 
 		localtime_r(&now, &tm);
-		strftime(s->outdir, sizeof(s->outdir), "snaptrace-%Y%m%d-%H%M%S", &tm);
+		strftime(dated, sizeof(dated), "snaptrace-%Y%m%d-%H%M%S", &tm);
+		snprintf(s->outdir, sizeof(s->outdir), "%s", dated);
 	}
 	s->outdir_fd = outpath_dir(o->outdir ? flag : NULL, s->outdir, &outdir_created, err,
 				   sizeof(err));
+	/* the dated name is anybody's to make first (another user's, in /tmp):
+	 * a name with an unpredictable suffix then, said */
+	for (int i = 0; !o->outdir && s->outdir_fd < 0 && i < OUTDIR_TRIES; i++) {
+		if (!taken[0])
+			snprintf(taken, sizeof(taken), "%s", err);
+		n = (size_t)snprintf(s->outdir, sizeof(s->outdir), "%s-", dated);
+		if (outpath_random(s->outdir + n, 8))
+			break;
+		s->outdir_fd = outpath_dir(NULL, s->outdir, &outdir_created, err, sizeof(err));
+	}
 	if (s->outdir_fd < 0) {
-		diag_error("%s", err);
+		diag_error("%s", taken[0] ? taken : err);
 		/* the name the user gave is wrong; the default name is taken */
 		return o->outdir && (s->outdir_fd == -ENOTDIR || s->outdir_fd == -ENOTEMPTY ||
 				     s->outdir_fd == -EPERM || s->outdir_fd == -EACCES ||
 				     s->outdir_fd == -EROFS) ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	if (taken[0])
+		diag_warn("%s; recording into %s instead", taken, s->outdir);
 	return -1;
 }
 
@@ -398,7 +417,8 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 			return EXIT_RUNTIME;
 		}
 		/* another mount namespace's path names another file here */
-		if (!rec_proc_same_mntns(s->target.pids[0]) || !realpath(s->target.exe, s->exe))
+		if (!rec_proc_same_mntns(s->target.pids[0]) ||
+		    !rec_proc_exe_name(s->target.exe, s->exe, sizeof(s->exe)))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
 	return -1;
@@ -902,7 +922,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);
 		return r;
 	}
-	pick_callgraph(o, h, s->exe);
+	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
 	o->others_mapped = !s->target.launched &&
 			   others_mapped(s->target.pids, s->target.npids, s->target.tid);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
@@ -1001,7 +1021,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		free_probes(s);
 		return r;
 	}
-	pick_callgraph(o, h, s->exe);
+	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
 	o->others_mapped = !o->ncmd && others_mapped(o->pids, o->npids, o->tid);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
