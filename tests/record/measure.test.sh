@@ -177,7 +177,7 @@ sliced() {
 
 t_exact() {
 	local d="$TMP/exact" calls p50 max op50 omax xp50 xmax bad="" why
-	if ! rec "$d" --trigger none --snapshot-size 16M --measure timed -- "$PROG" seq 200 150; then
+	if ! rec "$d" --trigger none "${WHOLE_RUN[@]}" --measure timed -- "$PROG" seq 200 150; then
 		fail measure_exact "recording failed: $(tl 3 "$d.err")"
 		return
 	fi
@@ -219,7 +219,7 @@ t_exact() {
 t_leave() {
 	local name=$1 mode=$2 key=$3 d="$TMP/$1" bad="" why in out longest over ns other want ret thrown
 	shift 3
-	if ! rec "$d" --snapshot-size 16M "$@" --measure risky -- "$LEAVES" "$mode" 150; then
+	if ! rec "$d" "${WHOLE_RUN[@]}" "$@" --measure risky -- "$LEAVES" "$mode" 150; then
 		fail "$name" "recording failed: $(tl 3 "$d.err")"
 		return
 	fi
@@ -268,7 +268,7 @@ t_leave() {
 
 t_always() {
 	local d="$TMP/always" bad="" own_max why
-	if ! rec "$d" --snapshot-size 16M --trigger doomed --trigger-slower-than 1s --measure doomed \
+	if ! rec "$d" "${WHOLE_RUN[@]}" --trigger doomed --trigger-slower-than 1s --measure doomed \
 		-- "$LEAVES" always 40; then
 		fail measure_always_throws "refused or failed: $(tl 3 "$d.err")"
 		return
