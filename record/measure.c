@@ -207,19 +207,19 @@ void rec_measure_read(struct rec_measure *m)
  * probes. Timed on this one, they once cost as much as the probed calls
  * (1.4 ms a round of 100, no sample of ours) and the estimate came out 0
  * or 0.2 us instead of 10 (three --measure recordings side by side).
- * noipa: the two are never folded into one. */
-__attribute__((noipa, used)) int rec_measure_probe_target(int x);
-__attribute__((noipa, used)) int rec_measure_probe_target(int x)
+ * Their sums differ so that no compiler folds the two into one. */
+__attribute__((noinline, used)) int rec_measure_probe_target(int x);
+__attribute__((noinline, used)) int rec_measure_probe_target(int x)
 {
 	__asm__ volatile("" : "+r"(x));
 	return x + 1;
 }
 
-__attribute__((noipa, used)) int rec_measure_plain_target(int x);
-__attribute__((noipa, used)) int rec_measure_plain_target(int x)
+__attribute__((noinline, used)) int rec_measure_plain_target(int x);
+__attribute__((noinline, used)) int rec_measure_plain_target(int x)
 {
 	__asm__ volatile("" : "+r"(x));
-	return x + 1;
+	return x + 2;
 }
 
 /* The CPU time of this thread, ns. */
