@@ -50,9 +50,10 @@ static int dump(const char *path, enum dump_view view)
 	char err[512];
 	int rc = EXIT_OK;
 
-	if (fxt_trace_read(path, &t, err, sizeof(err))) {
+	rc = fxt_trace_read(path, &t, err, sizeof(err));
+	if (rc) {
 		diag_error("%s", err);
-		return EXIT_RUNTIME;
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	if (fxt_trace_slices(&t)) {
 		diag_error("%s: out of memory", path);
@@ -222,6 +223,14 @@ static bool take_input(const char *out, const char *path, const struct recording
 	*it = (struct conv_input){ path, r, k, false, 0, 0 };
 	if (r->files && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
 		it->stream = true;	/* read once, never checked ahead */
+	if (it->stream && strcmp(path, "-")) {	/* a pipe, never a FIFO or device */
+		fd = conv_input_open(it);
+		if (fd < 0) {
+			*status = fd == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			return false;
+		}
+		conv_input_close(fd);
+	}
 	if (it->stream) {
 		identify(it, -1, &st);
 		if (given_twice(it, in, n))
@@ -232,7 +241,7 @@ static bool take_input(const char *out, const char *path, const struct recording
 		return !marked(r, k);
 	fd = conv_input_open(it);
 	if (fd < 0) {
-		*status = EXIT_RUNTIME;
+		*status = fd == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		return false;
 	}
 	if (!identify(it, fd, &st) && (given_twice(it, in, n) || is_output(out, path, &st)))
@@ -578,7 +587,8 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
-/* The binaries every input of INS names by build id, checked into BINS
+/* The binaries every input of INS names by build id, and those its
+ * recordings list themselves (record.json "buildids"), checked into BINS
  * (binaries.h). Returns an exit status: out of memory fails. */
 static int check_binaries(const struct inputs *ins, struct binaries *bins)
 {
@@ -596,12 +606,20 @@ static int check_binaries(const struct inputs *ins, struct binaries *bins)
 			return EXIT_RUNTIME;
 		}
 	}
+	for (size_t r = 0; r < ins->nrecs; r++)
+		for (size_t j = 0; j < ins->recs[r].nbuildids; j++)
+			if (binaries_check_recorded(bins, ins->recs[r].buildids[j].file,
+						    ins->recs[r].buildids[j].hex) == -ENOMEM) {
+				diag_error("out of memory");
+				return EXIT_RUNTIME;
+			}
 	return EXIT_OK;
 }
 
 /*
  * The source-line lookup (srcline.h) of the binaries under SYMFS, with the
- * build ids every input of INS names; the first input whose build ids
+ * build ids every input of INS names and its recordings list (record.json
+ * "buildids"); the first input whose build ids
  * cannot be read is said into WHY (SIZE bytes; "" when none), for the end:
  * a file perf cannot read either fails the conversion with perf's words.
  * Returns it, or NULL when out of memory.
@@ -627,6 +645,13 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 		if (e && !why[0])
 			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
 	}
+	for (size_t r = 0; sl && r < ins->nrecs; r++)
+		for (size_t j = 0; j < ins->recs[r].nbuildids; j++)
+			if (srcline_add_buildid(sl, ins->recs[r].buildids[j].file,
+						ins->recs[r].buildids[j].hex) == -ENOMEM) {
+				srcline_free(sl);
+				return NULL;
+			}
 	return sl;
 }
 

@@ -6,7 +6,6 @@
  * function symbols (name -> address) and one of the addresses looked up.
  */
 #include "srcline.h"
-#include "inpath.h"
 #include "perfmap.h"
 #include "zdwarf.h"
 
@@ -15,6 +14,7 @@
 #include "demangle.h"
 #include "diag.h"
 #include "hash.h"
+#include "inpath.h"
 #include "perfdata.h"
 
 #include <dwarf.h>
@@ -125,8 +125,8 @@ struct srcline *srcline_new(const char *symfs)
 
 static bool is_perf_data(const char *path)
 {
-	char magic[8];
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	char magic[8], why[8];
+	int fd = strcmp(path, "-") ? inpath_open(AT_FDCWD, path, 0, why, sizeof(why)) : -1;
 	bool yes;
 
 	if (fd < 0)
@@ -155,6 +155,11 @@ static int add_buildid(void *arg, const char *hex, const char *path)
 	b->next = s->buildids;
 	s->buildids = b;
 	return 0;
+}
+
+int srcline_add_buildid(struct srcline *s, const char *path, const char *hex)
+{
+	return add_buildid(s, hex, path);
 }
 
 int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, size_t errlen)

@@ -864,6 +864,23 @@ static void name_leftovers(int dirfd, const char *dir)
 
 static int report(struct rec_session *s, int err, bool front_end);
 
+/* Whether another user names what a process attached to (the N PIDS, or
+ * the thread TID when not 0) maps (plan.c buildid_args()): one is theirs
+ * (rec_proc_others()), or maps a file where they may change a name
+ * (rec_proc_maps_others()). A launched program is the caller's choice
+ * (perf keeps its build ids: --keep-binaries needs them); a pid no process
+ * has (a dry run's: the recording refuses it) is nobody's. */
+static bool others_mapped(const pid_t *pids, int n, pid_t tid)
+{
+	if (tid && rec_proc_alive(tid) && rec_proc_others(tid))
+		return true;
+	for (int i = 0; i < n; i++)
+		if (rec_proc_alive(pids[i]) &&
+		    (rec_proc_others(pids[i]) || rec_proc_maps_others(pids[i])))
+			return true;
+	return false;
+}
+
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
@@ -886,6 +903,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		return r;
 	}
 	pick_callgraph(o, h, s->exe);
+	o->others_mapped = !s->target.launched &&
+			   others_mapped(s->target.pids, s->target.npids, s->target.tid);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
@@ -917,6 +936,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	r = report(s, err, front_end);
 	for (int i = 0; i < s->nmeasures; i++)
 		rec_measure_free(&s->measures[i]);
+	rec_mapids_free(&s->mapids);
 	return r;
 }
 
@@ -982,6 +1002,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		return r;
 	}
 	pick_callgraph(o, h, s->exe);
+	o->others_mapped = !o->ncmd && others_mapped(o->pids, o->npids, o->tid);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
 	if (err) {
@@ -1032,7 +1053,8 @@ static int report(struct rec_session *s, int err, bool front_end)
 }
 
 /* --symbols PROG|PID [PATTERN]: exit 0 when a function was listed, 1 when
- * none matched or the target cannot be read. */
+ * none matched or the target cannot be read, 2 when it is no file to read
+ * (a FIFO, a device). */
 static int list_symbols(const struct rec_cli *cli)
 {
 	char why[PATH_MAX + 256];
@@ -1046,7 +1068,7 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0)
 		diag_info("%s: expected functions, found no symbol and no unwind table",
 			  cli->symbols);
-	return n > 0 ? EXIT_OK : EXIT_RUNTIME;   /* main() checks stdout */
+	return n > 0 ? EXIT_OK : n == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;   /* main() checks stdout */
 }
 
 /* snaptrace attach without -p or -t: the user picks the process (into O),
