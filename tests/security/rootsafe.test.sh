@@ -1683,8 +1683,9 @@ in_kept_stale() {
 
 # Root's recording of the JIT (tests/e2e/jit_target.c) in JIT_DIR (root's,
 # 755, inside the attacker's directory), into $TMP/jit-rec, keeping its
-# whole run (as the perf-map recording does: the JIT's code runs first, and
-# perf's default ring lost it under load): its jitdump's name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
+# whole run (WHOLE_RUN, as the perf-map recording does: the JIT's code runs
+# first, and perf's default ring lost it under load): its jitdump's name in
+# JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
 JIT_TESTS="in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other
 in-perfmap-thread in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
@@ -1694,7 +1695,7 @@ jit_recording() {
 		"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/jit-cc.err"; then
 		why="cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
 	elif ! mkdir -m 755 "$JIT_DIR" || ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" \
-		--snapshot-size 16M --trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d \
+		"${WHOLE_RUN[@]}" --trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d \
 		2>"$TMP/jit-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/jit-rec.err")"
 	else
@@ -1785,15 +1786,13 @@ as_attacker_in_tmp() {
 # Root's recording of the JIT writing a perf map (no jitdump) into PM_REC,
 # the map kept there (perf-PID.map) and the original removed; PM_PID its
 # pid, PM_ADDR the JIT function's address. Then the tests of /tmp/perf-PID.map.
-# The ring holds the whole run (16 MiB): the perf map's code runs first, and
-# the default ring, which every preemption's context-switch record (512
-# bytes of stack) shortens, once kept none of it (CI: in-perfmap-fifo named
-# no JIT function, 2 runs in about 8).
+# The ring holds the whole run (WHOLE_RUN): the perf map's code runs first
+# (CI: in-perfmap-fifo named no JIT function, 2 runs in about 8).
 PM_REC="$TMP/pm-rec"
 perfmap_tests() {
 	local t why= kept tmp_lock
 	mkdir -m 755 "$TMP/pm-work"
-	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" --snapshot-size 16M --trigger none -- "$TMP/jit_target" \
+	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" "${WHOLE_RUN[@]}" --trigger none -- "$TMP/jit_target" \
 		"$TMP/pm-work" 150 2>"$TMP/pm-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/pm-rec.err")"
 	elif ! kept=$(cd "$PM_REC" && ls perf-*.map 2>/dev/null) || [ -z "$kept" ]; then
