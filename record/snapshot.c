@@ -247,9 +247,9 @@ int rec_snapshot_check(struct rec_session *s)
 	return n;
 }
 
-/* What snapshot SN (its file in directory DIRFD) holds, into *SP: its
- * samples' span read from the file (perfdata_sample_times), none when it
- * has a problem or cannot be read. */
+/* What snapshot SN (its file in directory DIRFD) holds, into *SP: the span
+ * of its samples and context switches read from the file
+ * (perfdata_sample_times), none when it has a problem or cannot be read. */
 static void snap_span(int dirfd, const struct rec_snap *sn, struct rec_snap_span *sp)
 {
 	char path[32], why[160];

@@ -81,12 +81,15 @@ snap_file() {
 
 # snap_spans DIR: "INDEX FIRST LAST" (perf clock ns) of each snapshot of
 # DIR's record.json whose file has samples, as perf itself reads the file
-# (perf script -F time: every sample, sched_switch's too).
+# (perf script -F time: every sample, sched_switch's too, and every context
+# switch record: a switch-in before the first sample is where the file's
+# data starts, and where the converter draws it from).
 snap_spans() {
 	local j=0 f
 	while f=$(snap_file "$1" "$j") && [ -n "$f" ]; do
-		perf script --ns -F time -i "$1/$f" 2>/dev/null | tr -d ' :.' |
-			awk -v j="$j" '$1 ~ /^[0-9]+$/ { t = $1 + 0; if (!n++ || t < lo) lo = t
+		perf script --ns --show-switch-events -F time -i "$1/$f" 2>/dev/null |
+			awk -v j="$j" '{ t = $1; gsub(/[:.]/, "", t) }
+			t ~ /^[0-9]+$/ { t = t + 0; if (!n++ || t < lo) lo = t
 				if (t > hi) hi = t } END { if (n) printf "%d %.0f %.0f\n", j, lo, hi }'
 		j=$((j + 1))
 	done
@@ -142,9 +145,10 @@ t_hits() {
 # exited had none); and a hit whose live line named another snapshot than
 # record.json gives it ("taking snapshot 2", held by 1, or by none; "came
 # while snapshot 2 was being written") has the summary say so where it lists
-# it ("(hit 2 took snapshot 2, ...)", "(hit 2 came while snapshot 2 was
-# being written, ...)"), not contradict it (a hit held by none said nothing
-# of it). Nothing when all agree.
+# it, each such hit named ("(hit 2 took snapshot 2, but snapshot 1 holds
+# more of it)", "(hit 2 came while snapshot 2 was being written, ...)"; the
+# old line named one and added "as do others"), not contradict it (a hit
+# held by none said nothing of it). Nothing when all agree.
 numbered() {
 	local want got nhits live said unsaid ended
 	want=$(rec_rows "$1" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
@@ -175,9 +179,9 @@ numbered() {
 			for (i = 1; i <= m; i++) { if (seg[i] !~ /^ *hits? [0-9]/) continue
 				split(seg[i], f, " "); split(f[2], r, "-"); if (!(2 in r)) r[2] = r[1]
 				for (h = r[1]; h <= r[2]; h++) note[h] = seg[i] } }
-		k[$1] != $2 && $3 == "took" && note[$1] !~ /took snapshot|as do others/ {
+		k[$1] != $2 && $3 == "took" && index(note[$1], "hit " $1 " took snapshot " $2) == 0 {
 			printf "%s(took %s) ", $1, $2 }
-		k[$1] != $2 && $3 == "came" && note[$1] !~ /as do others/ &&
+		k[$1] != $2 && $3 == "came" &&
 		    index(note[$1], "hit " $1 " came while snapshot " $2 " was being written") == 0 {
 			printf "%s(came while %s was written, but: %s) ", $1, $2, note[$1] }')
 	# a live line names a hit'"'"'s holder by hitholder.h'"'"'s rule or none: never

@@ -539,7 +539,8 @@ static void test_sample_types(void)
 
 /* Samples of two events whose sample_type puts the time after the
  * identifier, ip and pid/tid (perf record's), out of time order, between
- * other records: their times, sorted; events that disagree: -ENOTSUP. */
+ * other records: their times, sorted, with a context switch's from its
+ * sample_id trailer; events that disagree: -ENOTSUP. */
 static void test_sample_times(void)
 {
 	struct file f;
@@ -574,6 +575,36 @@ static void test_sample_times(void)
 		CHECK_U64_EQ(times[1], 20);
 		CHECK_U64_EQ(times[2], 30);
 	}
+	free(times);
+	/* the second event records context switches (context_switch,
+	 * sample_id_all; its trailer pid/tid, time, cpu, identifier): a
+	 * switch-in before the first sample is where the data starts (the
+	 * old code read samples alone: a call that returned after that
+	 * switch-in and before the first sample was held by no snapshot) */
+	uint64_t flags = (1ull << 26) | (1ull << 18);
+	uint64_t type2 = type | (1u << 7);
+	memcpy(f.b + 104 + sizeof(attr) + 24, &type2, 8);
+	memcpy(f.b + 104 + sizeof(attr) + 40, &flags, 8);
+	put_header(&f, PERFDATA_REC_SWITCH, 0, 8 + 32);
+	put64(&f, 1);          /* pid, tid */
+	put64(&f, 5);          /* time */
+	put64(&f, 0);          /* cpu */
+	put64(&f, 8);          /* identifier */
+	put_at64(&f, 48, f.len - data_off);
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), 0);
+	CHECK_INT_EQ((int)n, 4);
+	if (n == 4) {
+		CHECK_U64_EQ(times[0], 5);
+		CHECK_U64_EQ(times[3], 30);
+	}
+	free(times);
+	/* without sample_id_all the switch has no time: the samples alone */
+	flags = 1ull << 26;
+	memcpy(f.b + 104 + sizeof(attr) + 40, &flags, 8);
+	path = write_file(&f, f.len);
+	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), 0);
+	CHECK_INT_EQ((int)n, 3);
 	free(times);
 	/* the second event has no identifier: its time is elsewhere */
 	type &= ~(1ull << 16);
