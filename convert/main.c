@@ -460,9 +460,10 @@ static int add_window_at(struct windows *ws, uint64_t at)
 	return 0;
 }
 
+/* A hit's window (a coalesced hit took no snapshot: no window of its own). */
 static int add_window(void *arg, const struct recording_hit *h)
 {
-	return add_window_at(arg, h->time_ns);
+	return h->coalesced ? 0 : add_window_at(arg, h->time_ns);
 }
 
 /* --window's windows around the hits and the snapshot marks of the NRECS

@@ -727,8 +727,8 @@ static size_t line_add(char *line, size_t size, size_t n, const char *fmt, ...)
  * hit whose live line named another snapshot (the one it took, or was being
  * written when it came) said so with why it is listed elsewhere ("hits 3-4
  * in snapshot 2 (hit 3 took snapshot 3, but snapshot 2 holds more of it)"),
- * and the hits that took no snapshot of their own counted: one line,
- * bounded. */
+ * and the hits that took no snapshot of their own counted, with those a
+ * snapshot holds (drawn there: "coalesced_hits"): one line, bounded. */
 static void print_hits(const struct rec_session *s)
 {
 	char line[1024];
@@ -769,9 +769,18 @@ static void print_hits(const struct rec_session *s)
 	}
 	if (i < s->nhits)
 		n = line_add(line, sizeof(line), n, "; %d more in record.json", s->nhits - i);
-	if (s->pol.coalesced)
-		line_add(line, sizeof(line), n, "%s%" PRIu64 " coalesced (no snapshot of their own)",
-			 n ? "; " : "", s->pol.coalesced);
+	if (s->pol.coalesced) {
+		int held = 0;
+
+		for (int c = 0; c < s->ncoalesced; c++)
+			held += s->coalesced[c].snapshot >= 0;
+		n = line_add(line, sizeof(line), n, "%s%" PRIu64 " coalesced (no snapshot of their "
+			     "own", n ? "; " : "", s->pol.coalesced);
+		if (held)
+			n = line_add(line, sizeof(line), n, ", %d of them drawn in the snapshot "
+				     "holding %s", held, held == 1 ? "it" : "each");
+		line_add(line, sizeof(line), n, ")");
+	}
 	diag_info("trigger hits (numbered as in record.json): %s", line);
 }
 

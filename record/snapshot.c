@@ -278,7 +278,7 @@ void rec_snapshot_hits_held(struct rec_session *s)
 {
 	struct rec_snap_span *spans;
 
-	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
+	if (s->plan.mode != REC_MODE_SAMPLING || !(s->nhits + s->ncoalesced) || !s->nsnaps ||
 	    !(spans = calloc((size_t)s->nsnaps, sizeof(*spans))))
 		return;
 	for (int k = 0; k < s->nsnaps; k++)
@@ -287,6 +287,12 @@ void rec_snapshot_hits_held(struct rec_session *s)
 		const struct rec_hit *hit = &s->hits[i].hit;
 
 		s->hits[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns, hit->time_ns);
+	}
+	for (int i = 0; i < s->ncoalesced; i++) {
+		const struct rec_hit *hit = &s->coalesced[i].hit;
+
+		s->coalesced[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns,
+							  hit->time_ns);
 	}
 	free(spans);
 }
