@@ -232,6 +232,21 @@ static void loop_fact(const struct conv *c)
 		  (int)f->symlen, f->key);
 }
 
+/* The coverage fact of the chains cut at an address in no mapping
+ * (conv_chain_cut_unmapped): no function is drawn for it. */
+static void unmapped_fact(const struct conv *c)
+{
+	if (!c->unmapped_chains)
+		return;
+	diag_info("  %llu sampled call stack%s cut where perf's unwinder reached an address in "
+		  "no mapping of the process (the first 0x%llx): not a function but a misread "
+		  "return address (a frame-pointer walk from a function's first instruction or "
+		  "through code without frame pointers; 0 or 0xffffffffffffffff: the end of the "
+		  "stack, a return address of 0), so no frame is drawn for it nor past it, and "
+		  "the stack counts as reaching no root", (unsigned long long)c->unmapped_chains,
+		  diag_s(c->unmapped_chains), (unsigned long long)c->unmapped_ip);
+}
+
 /* The warnings on call chains that cannot show the stack, each with its own
  * fix: none recorded (FLAT samples of FLAT + CHAINS), chains cut at a
  * uretprobe's trampoline, chains that reach no thread root (BROKEN: the
@@ -355,6 +370,7 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			  "copies its events into each new thread under kernel locks: a tracepoint's "
 			  "event_mutex is shared with every tracer's set-up)", ms(tracer), FXT_OFFCPU_TRACER);
 	loop_fact(c);
+	unmapped_fact(c);
 	chain_warnings(c, flat, chains, broken, unsym);
 	every_warnings(c);
 }
