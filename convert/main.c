@@ -554,9 +554,6 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
 			  (unsigned long long)s->time_backwards);
-	if (!s->slices && !s->instants && !o->cut.on)
-		diag_warn("the trace is empty: no branch, sample or decode error was found for "
-			  "any thread");
 	perfetto_memory(s, bytes);
 	if (s->deep_slices)
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
