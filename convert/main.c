@@ -622,6 +622,7 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 			srcline_free(sl);
 			return NULL;
 		}
+		srcline_add_cache(sl, binaries_kept_handle(inputs_kept(ins, &ins->in[i])));
 		if (e && !why[0])
 			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
 	}
