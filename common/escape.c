@@ -22,11 +22,27 @@ static uint32_t code_point(const uint8_t *s, size_t len)
 	return cp;
 }
 
-/* A character a terminal acts on or that reorders what it shows. */
-static bool is_active(uint32_t cp)
+/*
+ * The characters shown escaped though well-formed, as ranges of code points:
+ * what a terminal acts on (C0, DEL, C1), what reorders what it shows (the
+ * bidirectional formatting characters), what starts a line without being one
+ * to a reader (LINE and PARAGRAPH SEPARATOR) and what shows as nothing (soft
+ * hyphen, Mongolian vowel separator, zero-width space, word joiner and the
+ * invisible operators, byte order mark, interlinear annotation), so that a
+ * name never hides or forges what is printed beside it.
+ */
+static const struct { uint32_t first, last; } escaped[] = {
+	{ 0x0000, 0x001f }, { 0x007f, 0x009f }, { 0x00ad, 0x00ad }, { 0x061c, 0x061c },
+	{ 0x180e, 0x180e }, { 0x200b, 0x200b }, { 0x200e, 0x200f }, { 0x2028, 0x202e },
+	{ 0x2060, 0x2064 }, { 0x2066, 0x2069 }, { 0xfeff, 0xfeff }, { 0xfff9, 0xfffb },
+};
+
+static bool is_escaped(uint32_t cp)
 {
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
-	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	for (size_t i = 0; i < sizeof(escaped) / sizeof(escaped[0]); i++)
+		if (cp >= escaped[i].first && cp <= escaped[i].last)
+			return true;
+	return false;
 }
 
 /* "\xHH" for each of the N bytes at S into OUT; returns the length. */
@@ -71,7 +87,7 @@ static size_t piece(char *out, const uint8_t *s, size_t n, enum esc_form form, s
 		memcpy(out, "\"\"", 2);
 		return 2;
 	}
-	if (!is_active(cp)) {
+	if (!is_escaped(cp)) {
 		memcpy(out, s, len);
 		return len;
 	}

@@ -172,7 +172,8 @@ static int walk(int dirfd, const char *path, bool nofollow, struct stat *st, cha
 	return err;
 }
 
-/* Why FLAGS refuse the file ST in directory DIRFD; NULL: taken. */
+/* Why FLAGS refuse the file ST (its O_PATH descriptor PF) in directory
+ * DIRFD; NULL: taken. */
 static const char *refusal(int dirfd, int pf, const struct stat *st, unsigned flags, char *why,
 			   size_t size)
 {
@@ -181,18 +182,14 @@ static const char *refusal(int dirfd, int pf, const struct stat *st, unsigned fl
 
 	if (S_ISLNK(st->st_mode))
 		return "a symbolic link, not followed here";
+	/* a pipe is on pipefs: handed to this process (<(...), /dev/stdin), its
+	 * writer its caller's; a named FIFO could wait for a writer forever, a
+	 * device (/dev/zero, a terminal) never end */
 	if (!S_ISREG(st->st_mode) &&
-	    !((flags & INPATH_STREAM) && (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode)))) {
-		snprintf(why, size, "%s, expected a regular file", inpath_kind(st->st_mode));
-		return why;
-	}
-	if (!S_ISREG(st->st_mode) && st->st_uid != geteuid() && st->st_uid != 0 &&
-	    !(S_ISFIFO(st->st_mode) && !fstatfs(pf, &fs) && fs.f_type == PIPEFS_MAGIC)) {
-		/* fs.protected_fifos for reading: another user's named FIFO could
-		 * hold the reader waiting, or feed it as it likes (a pipe handed to
-		 * this process, /dev/stdin, is its caller's input) */
-		snprintf(why, size, "%s of uid %u: only the caller's or root's is read as a "
-			 "stream", inpath_kind(st->st_mode), (unsigned)st->st_uid);
+	    !((flags & INPATH_STREAM) && S_ISFIFO(st->st_mode) && !fstatfs(pf, &fs) &&
+	      fs.f_type == PIPEFS_MAGIC)) {
+		snprintf(why, size, "%s, expected a regular file%s", inpath_kind(st->st_mode),
+			 flags & INPATH_STREAM ? " or a pipe" : "");
 		return why;
 	}
 	if ((flags & INPATH_OWNED) && st->st_nlink > 1 && !fstat(dirfd, &dir) &&
@@ -221,8 +218,15 @@ int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t s
 		close(pf);
 		return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
 	}
-	/* the checked file itself; a FIFO waits for its writer here, as asked */
-	fd = open(inpath_proc(pf, proc, sizeof(proc)), O_RDONLY | O_NOCTTY | cloexec);
+	/* the checked file itself, never waited on (a pipe whose writer is gone
+	 * reads its end), then read blocking */
+	fd = open(inpath_proc(pf, proc, sizeof(proc)), O_RDONLY | O_NOCTTY | O_NONBLOCK | cloexec);
+	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		err = errno;
+		close(fd);
+		fd = -1;
+		errno = err;
+	}
 	err = -errno;
 	if (fd < 0)
 		snprintf(why, size, "%s", strerror(errno));

@@ -23,11 +23,10 @@
 #include <sys/types.h>
 
 enum {
-	INPATH_STREAM = 1,    /* a FIFO or a character device is taken too (a user's own
-			       * input: "<(...)", /dev/stdin), opened to wait for data as
-			       * an ordinary open would, when it is the caller's or root's
-			       * (never another user's, who could hold the reader waiting:
-			       * fs.protected_fifos for reading); else only a regular file */
+	INPATH_STREAM = 1,    /* a pipe handed to this process is taken too ("<(...)",
+			       * /dev/stdin on a pipe); never a named FIFO (it could hold
+			       * the reader waiting for a writer forever: issue 24) nor a
+			       * device (a terminal, /dev/zero: no end) */
 	INPATH_NOFOLLOW = 2,  /* a symbolic link (the last name) is refused, not followed */
 	INPATH_OWNED = 4,     /* a file of a directory someone else may fill (DIRFD): a
 			       * hard link (more than one name) to another user's file
@@ -38,14 +37,17 @@ enum {
 
 /*
  * Opens PATH, relative to directory DIRFD (AT_FDCWD: the current one), to
- * read as FLAGS allow. Returns the descriptor (blocking reads); or a
- * negative errno with WHY (SIZE bytes) a phrase without the path: -EACCES
- * "not following the symbolic link NAME of uid U in a world-writable sticky
- * directory of uid D (the kernel's fs.protected_symlinks rule)" (or "a
- * non-sticky writable directory", "a group-writable sticky" one); "a FIFO,
- * expected a regular file", "a symbolic link, not followed here", "a hard
- * link to a file of uid 0, not of the directory's owner", strerror() (-ENOENT
- * when there is nothing).
+ * read as FLAGS allow; the open itself never waits (O_NONBLOCK, cleared
+ * after). Returns the descriptor (blocking reads); or a negative errno with
+ * WHY (SIZE bytes) a phrase without the path: -EINVAL for a file of a kind
+ * FLAGS do not take ("a FIFO, expected a regular file" (" or a pipe" with
+ * INPATH_STREAM), "a character device, ...", "a hard link to a file of uid
+ * 0, not of the directory's owner"): the caller's input is the wrong
+ * thing, a usage error where the user named it; -EACCES "not following the
+ * symbolic link NAME of uid U in a world-writable sticky directory of uid
+ * D (the kernel's fs.protected_symlinks rule)" (or "a non-sticky writable
+ * directory", "a group-writable sticky" one); -ELOOP "a symbolic link, not
+ * followed here"; strerror() (-ENOENT when there is nothing).
  */
 int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t size);
 

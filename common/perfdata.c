@@ -382,7 +382,7 @@ int perfdata_mmaps(const char *path, int (*fn)(void *arg, const struct perfdata_
 	struct perfdata_header h;
 	struct perfdata_records *r = NULL;
 	const unsigned char *rec;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err, rc = 0;
+	int fd = perfdata_open(path), err, rc = 0;
 
 	if (fd < 0)
 		return -errno;

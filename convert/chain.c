@@ -680,8 +680,14 @@ static bool hold_loop(struct conv *c, struct conv_thread *t, uint64_t ts,
  * time: the held chain's named frames go under them, in place of the loop
  * marker. The innermost of them is left out when it is either sample's
  * leaf (its address there is where it ran, not a call it was making: it
- * may have returned and been called again). With no such frame, or no next
- * chain, the held chain is drawn as it is.
+ * may have returned and been called again). With no such frame, a new
+ * thread's entry (clone3) held in a process's main thread, which is
+ * pthread_create's and never the thread's start, goes under the thread's
+ * start that NEXT ends in (its root: __libc_start_call_main), as the
+ * thread's root slice, not a [call chain cut] one (issue 24: the main
+ * thread's samples before were ld.so's start, _dl_start, which no later
+ * chain continues). Else, or with no next chain, the held chain is drawn
+ * as it is.
  */
 static void place_loop(struct conv *c, struct conv_thread *t, const struct conv_site *next,
 		       size_t nn)
@@ -689,18 +695,25 @@ static void place_loop(struct conv *c, struct conv_thread *t, const struct conv_
 	size_t k = next ? common_prefix(t, next, nn) : 0, m = t->nloop - 1, n = t->nloop;
 	struct conv_site *placed = NULL;
 	const struct conv_site *frames = t->loop;
+	bool start;
 
 	t->loop_held = false;
 	if (k && (k == t->depth || k == nn))
 		k--;
-	if (k && (placed = malloc((m + k) * sizeof(*placed)))) {
+	start = !k && nn > 1 && next[nn - 1].func && next[nn - 1].func->root &&
+		!next[nn - 1].func->thread_entry && t->loop[m - 1].func->thread_entry &&
+		t->tid == t->pid;
+	if ((k || start) && (placed = malloc((m + (k ? k : 1)) * sizeof(*placed)))) {
 		memcpy(placed, t->loop, m * sizeof(*placed));
 		for (size_t i = 0; i < k; i++)
 			placed[m + k - 1 - i] = (struct conv_site){ .ip = t->stack[i].ip,
 								    .func = t->stack[i].func };
+		if (!k)		/* the thread's start, as NEXT names it */
+			placed[m] = (struct conv_site){ .ip = next[nn - 1].ip,
+							.func = next[nn - 1].func };
 		frames = placed;
-		n = m + k;
-	} else if (k) {
+		n = m + (k ? k : 1);
+	} else if (k || start) {
 		c->nomem = true;
 	}
 	if (t->loop_switch)

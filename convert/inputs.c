@@ -61,7 +61,7 @@ int conv_input_open(const struct conv_input *in)
 			    INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0), why, sizeof(why));
 	if (fd < 0)
 		diag_error("%s: %s", in->path, why);
-	return fd < 0 ? -1 : fd;
+	return fd;
 }
 
 void conv_input_close(int fd)

@@ -64,8 +64,10 @@ const struct binaries_kept *inputs_kept(const struct inputs *ins, const struct c
  * Opens IN to read (inpath.h), not close-on-exec (perf reads it as
  * /proc/self/fd/N): a snapshot as a regular file of its recording's
  * directory, an argument as what it was when the inputs were listed (a
- * regular file then is one now). Returns the fd (STDIN_FILENO for "-"), or
- * -1 after an error naming it.
+ * regular file then is one now), a stream as a pipe (never a named FIFO or
+ * a device). Returns the fd (STDIN_FILENO for "-"), or inpath_open()'s
+ * negative errno (-EINVAL: not the kind of file taken) after an error
+ * naming it.
  */
 int conv_input_open(const struct conv_input *in);
 

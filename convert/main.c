@@ -50,9 +50,10 @@ static int dump(const char *path, enum dump_view view)
 	char err[512];
 	int rc = EXIT_OK;
 
-	if (fxt_trace_read(path, &t, err, sizeof(err))) {
+	rc = fxt_trace_read(path, &t, err, sizeof(err));
+	if (rc) {
 		diag_error("%s", err);
-		return EXIT_RUNTIME;
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	if (fxt_trace_slices(&t)) {
 		diag_error("%s: out of memory", path);
@@ -222,6 +223,14 @@ static bool take_input(const char *out, const char *path, const struct recording
 	*it = (struct conv_input){ path, r, k, false, 0, 0 };
 	if (r->files && (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))))
 		it->stream = true;	/* read once, never checked ahead */
+	if (it->stream && strcmp(path, "-")) {	/* a pipe, never a FIFO or device */
+		fd = conv_input_open(it);
+		if (fd < 0) {
+			*status = fd == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+			return false;
+		}
+		conv_input_close(fd);
+	}
 	if (it->stream) {
 		identify(it, -1, &st);
 		if (given_twice(it, in, n))
@@ -232,7 +241,7 @@ static bool take_input(const char *out, const char *path, const struct recording
 		return !marked(r, k);
 	fd = conv_input_open(it);
 	if (fd < 0) {
-		*status = EXIT_RUNTIME;
+		*status = fd == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		return false;
 	}
 	if (!identify(it, fd, &st) && (given_twice(it, in, n) || is_output(out, path, &st)))

@@ -6,7 +6,6 @@
  * function symbols (name -> address) and one of the addresses looked up.
  */
 #include "srcline.h"
-#include "inpath.h"
 #include "perfmap.h"
 #include "zdwarf.h"
 
@@ -15,6 +14,7 @@
 #include "demangle.h"
 #include "diag.h"
 #include "hash.h"
+#include "inpath.h"
 #include "perfdata.h"
 
 #include <dwarf.h>
@@ -128,8 +128,8 @@ struct srcline *srcline_new(const char *symfs)
 
 static bool is_perf_data(const char *path)
 {
-	char magic[8];
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	char magic[8], why[8];
+	int fd = strcmp(path, "-") ? inpath_open(AT_FDCWD, path, 0, why, sizeof(why)) : -1;
 	bool yes;
 
 	if (fd < 0)

@@ -871,14 +871,15 @@ static void read_records(struct reader *r, struct source *src)
 	r->t->nrecords = r->rec;
 }
 
-/* Opens PATH ("-" = stdin) as a source: a regular file, or the caller's
- * (root's) FIFO or terminal, never another user's (inpath.h); 0 or a
- * negative errno with ERRBUF set. */
-static int source_open(struct source *s, const char *path, char *errbuf, size_t errlen)
+/* Opens PATH ("-" = stdin) as a source: a regular file, or a pipe where
+ * FLAGS have INPATH_STREAM, never a named FIFO or a device (inpath.h); 0
+ * or a negative errno with ERRBUF set (-EINVAL: not a file of those kinds). */
+static int source_open(struct source *s, const char *path, unsigned flags, char *errbuf,
+		       size_t errlen)
 {
 	char why[160];
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) :
-		 inpath_open(AT_FDCWD, path, INPATH_STREAM, why, sizeof(why));
+		 inpath_open(AT_FDCWD, path, flags, why, sizeof(why));
 	struct stat st;
 	size_t zsize = SOURCE_CHUNK;
 
@@ -908,9 +909,10 @@ static int source_open(struct source *s, const char *path, char *errbuf, size_t 
 	return 0;
 }
 
-/* Reads PATH into T, handing records to OPS (with CTX) when OPS is set. */
-static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ctx,
-		    struct fxt_trace *t, char *errbuf, size_t errlen)
+/* Reads PATH (opened as inpath.h's FLAGS allow) into T, handing records to
+ * OPS (with CTX) when OPS is set. */
+static int read_new(const char *path, unsigned flags, const struct fxt_stream_ops *ops,
+		    void *ctx, struct fxt_trace *t, char *errbuf, size_t errlen)
 {
 	struct reader *r = calloc(1, sizeof(*r));
 	struct source src;
@@ -929,7 +931,7 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 	r->t = t;
 	r->ops = ops;
 	r->ctx = ctx;
-	err = source_open(&src, path, errbuf, errlen);
+	err = source_open(&src, path, flags, errbuf, errlen);
 	if (err) {
 		free(r);
 		fxt_trace_free(t);
@@ -941,7 +943,7 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 			 "record 0x%016llx, found %s", path,
 			 (unsigned long long)FXT_MAGIC_RECORD,
 			 src.len < 8 ? "less than 8 bytes" : "other bytes");
-		err = -EINVAL;
+		err = -EBADMSG;
 	}
 	if (!err && !src.err)
 		read_records(r, &src);
@@ -986,13 +988,13 @@ static int read_new(const char *path, const struct fxt_stream_ops *ops, void *ct
 
 int fxt_trace_read(const char *path, struct fxt_trace *t, char *errbuf, size_t errlen)
 {
-	return read_new(path, NULL, NULL, t, errbuf, errlen);
+	return read_new(path, INPATH_STREAM, NULL, NULL, t, errbuf, errlen);
 }
 
 int fxt_stream_read(const char *path, const struct fxt_stream_ops *ops, void *ctx,
 		    struct fxt_trace *t, char *errbuf, size_t errlen)
 {
-	return read_new(path, ops, ctx, t, errbuf, errlen);
+	return read_new(path, 0, ops, ctx, t, errbuf, errlen);
 }
 
 void fxt_trace_free(struct fxt_trace *t)

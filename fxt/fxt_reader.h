@@ -113,11 +113,12 @@ struct fxt_trace {
 };
 
 /*
- * Reads the FXT file PATH ("-" = stdin) into *T, resolving string and thread
+ * Reads the FXT file PATH ("-" = stdin; a regular file or a pipe, never a
+ * named FIFO or a device: inpath.h) into *T, resolving string and thread
  * references as a reader must (including recycled indexes). Returns 0, or a
- * negative errno for an unreadable file, or -EINVAL for a file that is not
- * FXT (no magic number record); in both cases ERRBUF receives a one-line
- * message. Format deviations that a reader can step over (an unknown record
+ * negative errno for an unreadable file (-EINVAL: not a regular file nor a
+ * pipe, inpath.h: a usage error), or -EBADMSG for a file that is not FXT (no
+ * magic number record); in each case ERRBUF receives a one-line message. Format deviations that a reader can step over (an unknown record
  * type, an unregistered reference, a truncated last record) are not errors:
  * they are added to T->problems. A gzip stream is recognised by its content.
  * Like Perfetto, a provider info record starts empty string and thread
@@ -153,8 +154,9 @@ struct fxt_stream_ops {
 };
 
 /*
- * Reads PATH as fxt_trace_read() does, but hands each event and kernel
- * object to OPS (with CTX) instead of keeping it: T receives only
+ * Reads PATH as fxt_trace_read() does, but only a regular file (never a
+ * pipe: its caller may read it again, as stats does for late begins) and
+ * hands each event and kernel object to OPS (with CTX) instead of keeping it: T receives only
  * ticks_per_second, nrecords and the problems (T->events and T->kobjs stay
  * empty; fxt_trace_slices() gives nothing). Memory is bounded by the string
  * and thread tables and the problem lines, never by the file's length. Events

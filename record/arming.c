@@ -1,27 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "arming.h"
 
+#include "samplebytes.h"
+#include "slowring.h"
+
 #include <stdio.h>
 #include <string.h>
 
-/*
- * Bytes one sample takes in perf's ring, by unwinder, measured with perf 6.1
- * on a busy thread (README "Off-CPU time and how far back a snapshot
- * reaches"): the header, ip, tid, time and period, then the call chain (fp:
- * about ten frames), the 8 KiB stack copy and registers (dwarf), or 32
- * branch entries of 24 bytes (lbr, estimated).
- */
-static const struct {
-	const char *unwinder;
-	unsigned bytes;
-} sample_bytes[] = {
-	{ "fp", 115 },
-	{ "dwarf", 8300 },
-	{ "lbr", 920 },
-};
-
-/* perf's default data ring (perf_event_mlock_kb 516: 512 KiB + a page) */
-#define PERF_DATA_RING (512.0 * 1024)
 /* perf's default Intel PT AUX ring in snapshot mode: 4 MiB for a privileged
  * user, else 128 KiB (tools/perf/arch/x86/util/intel-pt.c) */
 #define PERF_AUX_PRIVILEGED (4.0 * 1024 * 1024)
@@ -29,14 +14,6 @@ static const struct {
 /* Intel PT writes "hundreds of megabytes per second per core" (perf's
  * intel-pt.txt): the low end, so the ring has surely filled */
 #define PT_BYTES_PER_S 100e6
-
-static unsigned bytes_per_sample(const char *unwinder)
-{
-	for (size_t i = 0; i < sizeof(sample_bytes) / sizeof(sample_bytes[0]); i++)
-		if (unwinder && !strcmp(unwinder, sample_bytes[i].unwinder))
-			return sample_bytes[i].bytes;
-	return sample_bytes[0].bytes;
-}
 
 /* The ring's size in bytes: --snapshot-size or, sampling, the ring the plan
  * asked for (as perf rounds them), or perf's default. */
@@ -48,7 +25,7 @@ static double ring_bytes(const struct rec_opts *o, const struct rec_host *h,
 	if (o->snapshot_size)
 		return (double)rec_plan_pages(o->snapshot_size) * 4096;
 	if (!pt)
-		return PERF_DATA_RING;
+		return REC_SLOW_RING_DEFAULT;
 	return h->root || h->cap_perfmon ? PERF_AUX_PRIVILEGED : PERF_AUX_USER;
 }
 
@@ -80,11 +57,12 @@ void rec_arming_decide(const struct rec_opts *o, const struct rec_host *h,
 		snprintf(a->why, sizeof(a->why), "%.0f KiB of Intel PT at about %.0f MB/s",
 			 ring / 1024, rate / 1e6);
 	} else {
-		unsigned b = bytes_per_sample(p->unwinder) +
-			     (p->switch_stack ? REC_SAMPLE_DATA_BYTES : 0);
+		/* a typical chain: the time the ring takes to fill, not the least */
+		size_t b = rec_sample_bytes(o->callgraph, REC_SAMPLE_FRAMES_TYPICAL,
+					    p->switch_stack);
 
 		rate = (double)b * o->sampling_freq;
-		snprintf(a->why, sizeof(a->why), "%.0f KiB at about %u bytes a sample (%s), "
+		snprintf(a->why, sizeof(a->why), "%.0f KiB at about %zu bytes a sample (%s), "
 			 "%u samples a second", ring / 1024, b, p->unwinder ? p->unwinder : "fp",
 			 o->sampling_freq);
 	}

@@ -1049,7 +1049,8 @@ static int report(struct rec_session *s, int err, bool front_end)
 }
 
 /* --symbols PROG|PID [PATTERN]: exit 0 when a function was listed, 1 when
- * none matched or the target cannot be read. */
+ * none matched or the target cannot be read, 2 when it is no file to read
+ * (a FIFO, a device). */
 static int list_symbols(const struct rec_cli *cli)
 {
 	char why[PATH_MAX + 256];
@@ -1063,7 +1064,7 @@ static int list_symbols(const struct rec_cli *cli)
 	else if (n == 0)
 		diag_info("%s: expected functions, found no symbol and no unwind table",
 			  cli->symbols);
-	return n > 0 ? EXIT_OK : EXIT_RUNTIME;   /* main() checks stdout */
+	return n > 0 ? EXIT_OK : n == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;   /* main() checks stdout */
 }
 
 /* snaptrace attach without -p or -t: the user picks the process (into O),

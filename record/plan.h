@@ -68,10 +68,6 @@ enum rec_snap_how {
  * for call-graph=dwarf; signals are rare. */
 #define REC_SIGNAL_STACK_BYTES 8192
 
-/* What perf's -d (which the stack copies need with frame pointers: plan.c
- * sampling_args()) adds to every sample: its ADDR and DATA_SRC fields. */
-#define REC_SAMPLE_DATA_BYTES 16
-
 /* A slow-call threshold under this many sampling periods gets a note: such
  * a call holds a sample or two. */
 #define REC_SLOW_PERIODS 3

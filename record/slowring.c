@@ -5,37 +5,20 @@
 #include <stdio.h>
 
 #include "numparse.h"
+#include "samplebytes.h"
 
-/* perf's sample with --call-graph: header, ip, tid, time, id, cpu, period */
-#define SAMPLE_FIXED 64
-/* the user registers perf copies for dwarf (x86-64: abi and 18 registers) */
-#define SAMPLE_REGS (8 + 18 * 8)
-/* perf's --call-graph dwarf stack copy (its default size) and its two sizes */
-#define SAMPLE_STACK (8192 + 16)
-/* a call chain of 32 frames and its count (measured: about 115 bytes a
- * sample in all with fp: the README's table of how far back a snapshot
- * reaches) */
-#define SAMPLE_CHAIN (8 + 32 * 8)
-/* the LBR stack: 32 entries of from, to, flags and its count */
-#define SAMPLE_LBR (8 + 32 * 24)
-
-size_t rec_slow_sample_bytes(enum rec_callgraph cg)
+/* A sample of CG as a ring that must hold a call counts it: a deep chain,
+ * -d's fields, whatever the call's stack. */
+static size_t deep_sample(enum rec_callgraph cg)
 {
-	switch (cg) {
-	case REC_CG_DWARF:
-		return SAMPLE_FIXED + SAMPLE_REGS + SAMPLE_STACK + 64;  /* + the kernel's chain */
-	case REC_CG_LBR:
-		return SAMPLE_FIXED + SAMPLE_CHAIN + SAMPLE_LBR;
-	default:
-		return SAMPLE_FIXED + SAMPLE_CHAIN;
-	}
+	return rec_sample_bytes(cg, REC_SAMPLE_FRAMES_DEEP, true);
 }
 
 uint64_t rec_slow_ring_bytes(uint64_t span_ns, unsigned freq, enum rec_callgraph cg)
 {
 	/* samples in SPAN_NS, rounded up */
 	uint64_t samples = (span_ns * freq + 999999999ull) / 1000000000ull;
-	uint64_t bytes = samples * rec_slow_sample_bytes(cg);
+	uint64_t bytes = samples * deep_sample(cg);
 
 	return bytes + bytes / 4;   /* the switch records of a call that blocks */
 }
@@ -95,7 +78,7 @@ uint64_t rec_slow_ring_pick(const struct rec_opts *o, bool root, const char *unw
 			 "it%s", (unsigned long long)(have >> 10),
 			 o->snapshot_size ? ", --snapshot-size" : !root ? ", perf's default: "
 			 "not root, kernel.perf_event_mlock_kb limits it" : ", the most the "
-			 "recorder asks for", (double)have * 0.8 / (double)rec_slow_sample_bytes(o->callgraph) /
+			 "recorder asks for", (double)have * 0.8 / (double)deep_sample(o->callgraph) /
 			 o->sampling_freq * 1e3, o->sampling_freq,
 			 unwinder, what,
 			 o->slower_than_ns ? "its start may be gone at the snapshot" :

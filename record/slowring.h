@@ -9,7 +9,8 @@
  * threshold plus REC_SLOW_RING_AFTER_NS (the call is seen within the
  * trigger's read period after its return, and the snapshot holds that
  * too), at the sampling rate, times the bytes one sample of the unwinder
- * takes, plus a quarter for the switch records of a call that blocks.
+ * takes with a deep call chain (samplebytes.h), plus a quarter for the
+ * switch records of a call that blocks.
  * A ring that keeps running after a hit (--multi-snapshot: perf goes on
  * recording while it writes the snapshot) must also hold the time perf
  * takes to answer, REC_SNAPSHOT_ANSWER_NS, for any trigger: with dwarf the
@@ -31,10 +32,6 @@
 #define REC_SLOW_RING_DEFAULT (512u << 10)   /* perf's ring without -m (root or not) */
 #define REC_SLOW_RING_MAX (256u << 20)       /* what the recorder raises it to at most,
 					      * per ring (one a thread or CPU) */
-
-/* The bytes one sample takes in perf's ring with unwinder CG (FP, DWARF, LBR):
- * its fixed fields, registers, and the call chain or the stack copy. */
-size_t rec_slow_sample_bytes(enum rec_callgraph cg);
 
 /*
  * The ring, in bytes, that holds SPAN_NS of samples at FREQ Hz with unwinder

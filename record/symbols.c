@@ -2,6 +2,7 @@
 #include "symbols.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "escape.h"
 #include "funcspec.h"
 #include "host.h"
+#include "inpath.h"
 #include "run.h"
 #include "picker.h"
 #include "procfs.h"
@@ -208,6 +210,17 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 		}
 		snprintf(exe, sizeof(exe), "%s", target);   /* a library: not executable */
 	}
+	err = pid ? 0 : inpath_open(AT_FDCWD, exe, 0, why, size);
+	if (err == -EINVAL) {
+		char kind[128];	/* a FIFO never waited on, a device never read */
+
+		snprintf(kind, sizeof(kind), "%s", why);
+		snprintf(why, size, "%s: %s (an ELF file) or a process id", target, kind);
+		return err;
+	}
+	if (err > 0)
+		close(err);
+	why[0] = '\0';
 	err = table_files(&t, exe, pid);
 	if (!err)
 		err = table_collect(&t, why, size);

@@ -24,7 +24,9 @@
  * program and every library it maps), or an ELF file (a path, or a program
  * looked up in $PATH): a program or a library. Returns the number of lines
  * printed (0: none matched), or a negative error with a one-line reason in
- * WHY (SIZE bytes): -ENOENT no such process or file; else as rec_elf_functions.
+ * WHY (SIZE bytes): -ENOENT no such process or file; -EINVAL a file that is
+ * no regular file (a FIFO, a device: inpath.h), a usage error; else as
+ * rec_elf_functions.
  */
 int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *why, size_t size);
 

@@ -162,7 +162,8 @@ struct agg {
 /*
  * Reads the FXT file PATH (raw or gzip; a file, not a pipe: it may be read
  * twice) into A, whose opts are set. Returns 0; or a negative errno with a
- * one-line message in ERRBUF: -EINVAL for a file that is not FXT, -ENODATA
+ * one-line message in ERRBUF: -EINVAL for no regular file (a pipe, a
+ * FIFO, a device: fxt_stream_read()), -EBADMSG for a file that is not FXT, -ENODATA
  * for a file cut short (fxt_trace.cut: a gzip stream cut, a last record
  * cut), else an unreadable file or -ENOMEM. Problems the reader steps over are left out
  * (snaptrace-convert --dump lists them). *NPROBLEMS receives their number.

@@ -78,7 +78,8 @@ static int recording_trace(const char *path, char *data, size_t size)
 }
 
 /* Reads PATH (a trace, or a recording directory converted first) into A;
- * prints the error and returns EXIT_RUNTIME on failure. */
+ * prints the error and returns EXIT_USAGE (PATH is no regular file: a pipe,
+ * a FIFO, a device) or EXIT_RUNTIME on failure. */
 static int load(struct agg *a, const char *path, bool quiet)
 {
 	char errbuf[512], data[64];
@@ -91,9 +92,9 @@ static int load(struct agg *a, const char *path, bool quiet)
 	if (fd >= 0)
 		close(fd);
 
-	if (err) {
+	if (err) {	/* a pipe, a FIFO or a device given for a trace: a usage error */
 		diag_error("%s", errbuf);
-		return EXIT_RUNTIME;
+		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	if (a->opts.one_thread && !agg_has_thread(a, a->opts.tid)) {
 		diag_error("%s: no thread %" PRIu64 " (the trace has: %s)", path, a->opts.tid,

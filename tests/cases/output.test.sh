@@ -365,17 +365,18 @@ suffix() {
 	fi
 }
 
-# The converter reads a pipe that stays open, so it is still writing when the
-# signal comes; it must die of it and leave nothing behind.
+# The converter reads a pipe that stays open (its writer's: a named FIFO is
+# refused), so it is still writing when the signal comes; it must die of it
+# and leave nothing behind.
 signals() {
-	local d="$TMP/signals" sig pid feeder st left
+	local d="$TMP/signals" sig pid feeder st left feed
 	mkdir "$d"
 	for sig in INT TERM HUP PIPE KILL; do
-		mkfifo "$d/feed.$sig"
-		{ cat "$IN"; exec sleep 30; } >"$d/feed.$sig" &
+		exec {feed}< <({ cat "$IN"; exec sleep 30; })
 		feeder=$!
-		"$CONVERT" -q "$d/feed.$sig" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
+		"$CONVERT" -q "/dev/fd/$feed" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
 		pid=$!
+		exec {feed}<&-
 		for _ in $(seq 200); do
 			writing_in "$pid" "$d" && break
 			sleep 0.05
@@ -395,7 +396,7 @@ signals() {
 			fail signals "SIG$sig: exit $st, expected death by the signal"
 			return
 		fi
-		left=$(ls -A "$d" | grep -v -e '^feed\.' -e '^err$')
+		left=$(ls -A "$d" | grep -v -e '^err$')
 		if [ -n "$left" ]; then
 			fail signals "SIG$sig left files behind: $(echo "$left" | tr '\n' ' ')"
 			return

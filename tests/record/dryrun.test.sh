@@ -232,8 +232,8 @@ fi
 # ARM "*": not checked (Intel PT's ring size depends on the privileges).
 WL="$SNAPTRACE_TEST_BIN/workload"
 # with the tracepoints the samples carry -d's 16 bytes more (plan.h REC_SAMPLE_DATA_BYTES)
-RING="after 912 ms: the ring fills in about 912 ms (512 KiB at about 115 bytes a sample (fp), 5000 samples a second); a hit before waits for it (--arm-after 0 arms at once)"
-[ -n "$DD" ] && RING="after 800 ms: the ring fills in about 800 ms (512 KiB at about 131 bytes a sample (fp), 5000 samples a second); a hit before waits for it (--arm-after 0 arms at once)"
+RING="after 874 ms: the ring fills in about 874 ms (512 KiB at about 120 bytes a sample (fp), 5000 samples a second); a hit before waits for it (--arm-after 0 arms at once)"
+[ -n "$DD" ] && RING="after 771 ms: the ring fills in about 771 ms (512 KiB at about 136 bytes a sample (fp), 5000 samples a second); a hit before waits for it (--arm-after 0 arms at once)"
 SLOW="at once (a call slower than --trigger-slower-than is a hit whenever it comes)"
 bad=""
 while IFS='|' read -r args want arm; do

@@ -107,7 +107,9 @@ script_pid() {
 	return 1
 }
 
-# wait_until SECONDS CMD...: polls CMD every 50 ms until it succeeds.
+# wait_until SECONDS CMD...: polls CMD every 50 ms until it succeeds (CMD's
+# output passes through: a CMD that prints only when it succeeds hands its
+# answer over).
 wait_until() {
 	local i n=$(($1 * 20))
 	shift
@@ -164,8 +166,7 @@ victim() {
 		fi
 		p=$(child_named "$PID" perf) ;;
 	converting)
-		wait_until 30 script_pid "$PID" >/dev/null || return 1
-		p=$(script_pid "$PID") ;;
+		p=$(wait_until 30 script_pid "$PID") || return 1 ;;	# one walk: its answer
 	ending) echo -; return ;;	# the program sends it (start_case)
 	esac
 	[ "$who" = perf ] && echo "$p" || echo "$PID"

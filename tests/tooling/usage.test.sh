@@ -10,6 +10,13 @@
 # (one rule in opttab for every tool: "--" ends the options once):
 #   misuse_ROW   the row's command exits with its status, one line on stderr
 #                naming what was expected
+# Issue 24 leftovers: every program's input that is no regular file (a
+# FIFO nothing writes, /dev/zero) is refused at once, exit 2 (`stats FIFO`
+# and `--dump FIFO` waited forever), record.json one such (exit 1: a
+# recording that is not one); each row runs under timeout (124: it waited):
+#   misuse_input_fifo_*, misuse_input_zero_*, misuse_input_json_fifo
+#   input_pipe   a pipe (<(...)) is still read by convert and --dump; stats,
+#                which may read its trace twice, refuses it as it refuses "-"
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -18,6 +25,11 @@ need_built usage "$RECORD" "$CONVERT" "$STATS" "$FRONT"
 : >"$TMP/a.fxt"
 : >"$TMP/b.fxt"
 mkfifo "$TMP/fifo"
+mkdir "$TMP/rec"
+mkfifo "$TMP/rec/record.json"
+: >"$TMP/empty.txt"
+"$CONVERT" -q "$TMP/empty.txt" -o "$TMP/t.fxt" 2>"$TMP/err" ||
+	fail usage_setup "an empty input did not convert: $(head -c 300 "$TMP/err")"
 
 # NAME|STATUS|WORD|COMMAND (words split; the words A and B, whole, are the
 # two empty traces, F a FIFO: a letter inside a word, e.g. in the build's
@@ -31,12 +43,15 @@ while IFS='|' read -r name want word cmd; do
 		A) argv[i]=$TMP/a.fxt ;;
 		B) argv[i]=$TMP/b.fxt ;;
 		F) argv[i]=$TMP/fifo ;;
+		R) argv[i]=$TMP/rec ;;
+		T) argv[i]=$TMP/t.fxt ;;
 		esac
 	done
 	cmd=${argv[*]}
-	(cd "$TMP" && exec "${argv[@]}") >"$TMP/out" 2>"$TMP/err" </dev/null
+	(cd "$TMP" && exec timeout -k 5 20 "${argv[@]}") >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -q -- "$word" "$TMP/err"; then
+	if [ "$rc" != "$want" ] || ! grep -q -- "$word" "$TMP/err" ||
+		{ [ "${name#input_}" != "$name" ] && [ "$(wc -l <"$TMP/err")" != 1 ]; }; then
 		fail "misuse_$name" "'$cmd' exited $rc (expected $want, a line with '$word'): $(head -c 300 "$TMP/err")"
 	else
 		ok "misuse_$name"
@@ -62,7 +77,19 @@ front_run_no_command|2|expected a command|$FRONT run
 front_attach_bad_pid|2|--pid abc|$FRONT attach -p abc
 front_snapshot_size|2|--snapshot-size 3x|$FRONT run --snapshot-size 3x -- true
 front_check_unknown|2|^snaptrace check: --bogus: unknown option (see snaptrace check --help)|$FRONT check --bogus
-front_symbols_fifo|1|^snaptrace symbols: .*fifo: cannot read its functions|$FRONT symbols F
+input_fifo_symbols|2|^snaptrace symbols: .*fifo: a FIFO, expected a regular file (an ELF file) or a process id$|$FRONT symbols F
+input_fifo_convert|2|fifo: a FIFO, expected a regular file or a pipe$|$CONVERT F
+input_fifo_front_convert|2|fifo: a FIFO, expected a regular file or a pipe$|$FRONT convert F
+input_fifo_dump|2|fifo: cannot open: a FIFO, expected a regular file or a pipe$|$CONVERT --dump F
+input_fifo_stats|2|fifo: cannot open: a FIFO, expected a regular file$|$STATS F
+input_fifo_front_stats|2|fifo: cannot open: a FIFO, expected a regular file$|$FRONT stats F
+input_fifo_baseline|2|fifo: cannot open: a FIFO, expected a regular file$|$STATS --baseline F T
+input_zero_symbols|2|^snaptrace symbols: /dev/zero: a character device, expected a regular file (an ELF file)|$FRONT symbols /dev/zero
+input_zero_convert|2|/dev/zero: a character device, expected a regular file or a pipe$|$CONVERT /dev/zero
+input_zero_dump|2|/dev/zero: cannot open: a character device, expected a regular file or a pipe$|$CONVERT --dump /dev/zero
+input_zero_stats|2|/dev/zero: cannot open: a character device, expected a regular file$|$STATS /dev/zero
+input_zero_baseline|2|/dev/zero: cannot open: a character device, expected a regular file$|$STATS --baseline /dev/zero T
+input_json_fifo|1|rec/record.json: a FIFO, expected a regular file$|$CONVERT R -o json.fxt.gz
 ambiguous_record|2|--m: ambiguous, it begins .*--multi-snapshot|$RECORD --m 1 -- true
 ambiguous_front|2|--m: ambiguous, it begins .*--min-interval|$FRONT run --m 1 -- true
 ambiguous_convert|2|--p: ambiguous, it begins --perf, --perf-arg|$CONVERT --p x A
@@ -79,6 +106,24 @@ dashes_twice_record|2|found a second -- after the first|$RECORD -- -- true
 dashes_twice_stats|2|found a second -- after the first|$STATS -- -- A
 dashes_twice_convert|2|found a second -- after the first|$CONVERT -- -- A
 EOF_TABLE
+
+bad=
+cp "$SNAPTRACE_TOP/tests/cases/call-return/input.txt" "$TMP/in.txt"
+"$CONVERT" -q <(cat "$TMP/in.txt") -o "$TMP/pipe.fxt.gz" 2>"$TMP/err" || bad="convert: $(head -c 200 "$TMP/err")"
+"$CONVERT" -q "$TMP/in.txt" -o "$TMP/file.fxt.gz" 2>>"$TMP/err" || bad="$bad convert of the file: $(head -c 200 "$TMP/err")"
+[ -n "$bad" ] || "$CONVERT" --dump=slices <(gzip -dc "$TMP/pipe.fxt.gz") >"$TMP/pipe.slices" 2>"$TMP/err" ||
+	bad="--dump: $(head -c 200 "$TMP/err")"
+[ -n "$bad" ] || "$CONVERT" --dump=slices "$TMP/file.fxt.gz" >"$TMP/file.slices" 2>"$TMP/err" ||
+	bad="--dump of the file: $(head -c 200 "$TMP/err")"
+[ -n "$bad" ] || [ -s "$TMP/file.slices" ] && cmp -s "$TMP/pipe.slices" "$TMP/file.slices" ||
+	bad="$bad the pipe's trace is not the file's"
+# stats reads a trace twice where begins come late: a pipe is refused as
+# "-" is, at once, not read half (before: "not an FXT file", exit 1)
+"$STATS" <(cat "$TMP/pipe.fxt.gz") >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/fd/[0-9]*: cannot open: a FIFO, expected a regular file$" "$TMP/err" ||
+	bad="$bad stats on a pipe exited $rc: $(head -c 200 "$TMP/err")"
+verdict input_pipe "$bad"
 
 # "--" ends the options in every tool, snaptrace symbols too, before its
 # PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was

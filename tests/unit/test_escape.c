@@ -34,6 +34,12 @@ static const struct want table[] = {
 	{ "surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80", "surrogate \\\\xed\\\\xa0\\\\x80" },
 	{ "cut \xe2\x82", "cut \\xe2\\x82", "cut \\\\xe2\\\\x82" },
 	{ "bidi \xe2\x80\xae", "bidi \\xe2\\x80\\xae", "bidi \\u202e" },  /* RIGHT-TO-LEFT OVERRIDE */
+	{ "ls\xe2\x80\xa8x", "ls\\xe2\\x80\\xa8x", "ls\\u2028x" },        /* LINE SEPARATOR */
+	{ "zw\xe2\x80\x8bsp", "zw\\xe2\\x80\\x8bsp", "zw\\u200bsp" },     /* ZERO WIDTH SPACE */
+	{ "\xef\xbb\xbf" "bom", "\\xef\\xbb\\xbf" "bom", "\\ufeffbom" },         /* BYTE ORDER MARK */
+	{ "wj\xe2\x81\xa0", "wj\\xe2\\x81\\xa0", "wj\\u2060" },            /* WORD JOINER */
+	{ "soft\xc2\xadhy", "soft\\xc2\\xadhy", "soft\\u00adhy" },          /* SOFT HYPHEN */
+	{ "zwj \xe2\x80\x8d kept", "zwj \xe2\x80\x8d kept", "zwj \xe2\x80\x8d kept" },  /* joins scripts' letters */
 	{ "µs é 中 \xf0\x9f\x98\x80", "µs é 中 \xf0\x9f\x98\x80", "µs é 中 \xf0\x9f\x98\x80" },
 	{ "quote \" back \\", "quote \" back \\", "quote \\\" back \\\\" },
 };

@@ -141,11 +141,11 @@ static void reader_not_fxt(void)
 	put(0x1234);
 	put(0);
 	CHECK_INT_EQ(fxt_trace_read(save("bad.fxt", false), &t, errbuf, sizeof(errbuf)),
-		     -EINVAL);
+		     -EBADMSG);
 	CHECK(strstr(errbuf, "not an FXT file") != NULL);
 	nwords = 0;
 	CHECK_INT_EQ(fxt_trace_read(save("empty.fxt", false), &t, errbuf, sizeof(errbuf)),
-		     -EINVAL);
+		     -EBADMSG);
 	snprintf(path, sizeof(path), "%s", unit_tmp("missing.fxt"));
 	errbuf[0] = 0;
 	CHECK_INT_EQ(fxt_trace_read(path, &t, errbuf, sizeof(errbuf)), -ENOENT);

@@ -5,7 +5,8 @@
  * an open file) is refused as the kernel refuses it, ENOTDIR, by every
  * flag combination, and by inpath_dir(); the kernel's own open() of each
  * name is the reference (it shares nothing with inpath's walk); the files
- * named without the '/' are opened.
+ * named without the '/' are opened. What a stream input takes: a pipe,
+ * never a named FIFO or a device.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,12 +81,53 @@ static void trailing_slash(void)
 		close(file);
 }
 
+/* What INPATH_STREAM takes (issue 24: `stats FIFO` waited forever): a pipe
+ * handed to the process, read; never a named FIFO, the caller's own with no
+ * writer too, nor a device (/dev/zero never ends), each refused -EINVAL at
+ * once with the kind and what was expected; without the flag the pipe too. */
+static void streams(void)
+{
+	struct { const char *path, *why; unsigned flags; } refused[] = {
+		{ unit_tmp("lonely"), "a FIFO, expected a regular file or a pipe", INPATH_STREAM },
+		{ "/dev/zero", "a character device, expected a regular file or a pipe",
+		  INPATH_STREAM },
+		{ NULL, "a FIFO, expected a regular file", 0 },	/* the pipe */
+	};
+	char proc[64], why[300], got[8] = "";
+	int p[2], fd;
+
+	CHECK(!mkfifo(unit_tmp("lonely"), 0600));
+	CHECK(!pipe(p));
+	refused[2].path = inpath_proc(p[0], proc, sizeof(proc));
+	for (size_t i = 0; i < N(refused); i++) {
+		why[0] = 0;
+		fd = inpath_open(AT_FDCWD, refused[i].path, refused[i].flags, why, sizeof(why));
+		if (fd >= 0)
+			close(fd);
+		if (fd != -EINVAL || strcmp(why, refused[i].why))
+			UNIT_FAIL("inpath_open(%s, %u): %d (%s), expected -EINVAL (%s)",
+				  refused[i].path, refused[i].flags, fd, why, refused[i].why);
+	}
+	CHECK(write(p[1], "pipe", 4) == 4);
+	fd = inpath_open(AT_FDCWD, proc, INPATH_STREAM, why, sizeof(why));
+	CHECK(fd >= 0);
+	if (fd >= 0) {	/* blocking reads: the O_NONBLOCK of the open is gone */
+		CHECK(!(fcntl(fd, F_GETFL) & O_NONBLOCK));
+		CHECK(read(fd, got, 4) == 4);
+		CHECK_STR_EQ(got, "pipe");
+		close(fd);
+	}
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	alarm(20);	/* a FIFO opened as a stream would wait: a failure, not a hang */
 	if (unit_tmp_init("test_inpath"))
 		return 1;
 	UNIT_RUN(trailing_slash);
+	UNIT_RUN(streams);
 	unit_tmp_fini();
 	return unit_exit();
 }
