@@ -167,8 +167,12 @@
 #include <stddef.h>
 
 /* At most this many coalesced hits are listed ("coalesced_hits"): a storm
- * of hits is counted in "hits_coalesced", its first ones drawn. */
-#define RECORD_COALESCED_MAX 4096
+ * of hits is counted in "hits_coalesced", its first ones drawn. About 100
+ * KiB of record.json at most (a listed hit takes some 200 bytes): within
+ * what the recorder keeps for it on a disk perf fills (record/report.h
+ * REC_REPORT_RESERVE, 256 KiB; 4096 of them took 800 KiB, and a storm's
+ * record.json on a full disk was never written). */
+#define RECORD_COALESCED_MAX 512
 
 /* The file's name in a recording directory. */
 #define RECORD_JSON_FILE "record.json"
