@@ -187,9 +187,12 @@ static bool seen(struct dsoview *v, const char *path, uint64_t key)
  * set when it cannot be. */
 static size_t cover(struct dsoview *v, const char *dir)
 {
+	uint64_t key = hash_bytes(dir, strlen(dir));
+	size_t probe = 0;
+	uint32_t c;
 	void *g;
 
-	for (size_t c = 0; c < v->ncovers; c++)
+	while ((c = hash_index_next(&v->cindex, key, &probe)) != HASH_NONE)
 		if (!strcmp(v->covers[c], dir))
 			return c;
 	if (v->ncovers >= DSOVIEW_FILES_MAX) {
@@ -197,13 +200,15 @@ static size_t cover(struct dsoview *v, const char *dir)
 		return v->ncovers;
 	}
 	g = array_grow(v->covers, &v->capcovers, v->ncovers, sizeof(*v->covers));
-	if (!g || !(((char **)g)[v->ncovers] = strdup(dir))) {
+	if (g)
+		v->covers = g;
+	if (!g || !(v->covers[v->ncovers] = strdup(dir)) ||
+	    hash_index_add(&v->cindex, key, (uint32_t)v->ncovers)) {
 		if (g)
-			v->covers = g;
+			free(v->covers[v->ncovers]);
 		v->err = -ENOMEM;
 		return v->ncovers;
 	}
-	v->covers = g;
 	return v->ncovers++;
 }
 
@@ -222,7 +227,10 @@ static void add_file(struct dsoview *v, size_t c, const char *rel, const char *p
 {
 	struct dsoview_file *f;
 	struct stat st = { 0 };
+	size_t probe = 0;
+	uint64_t key;
 	int dir, fd;
+	uint32_t i;
 	void *g;
 
 	if (!rel[0]) {
@@ -243,7 +251,8 @@ static void add_file(struct dsoview *v, size_t c, const char *rel, const char *p
 		return;
 	}
 	close(fd);
-	for (size_t i = 0; i < v->nfiles; i++)
+	key = hash_pair(c, hash_bytes(rel, strlen(rel)));
+	while ((i = hash_index_next(&v->findex, key, &probe)) != HASH_NONE)
 		if (v->files[i].cover == c && !strcmp(v->files[i].rel, rel))
 			return;	/* the same path by another name */
 	if (v->nfiles >= DSOVIEW_FILES_MAX) {
@@ -259,7 +268,8 @@ static void add_file(struct dsoview *v, size_t c, const char *rel, const char *p
 	v->files = g;
 	f = &v->files[v->nfiles];
 	*f = (struct dsoview_file){ .cover = c, .dev = st.st_dev, .ino = st.st_ino };
-	if (!(f->rel = strdup(rel))) {
+	if (!(f->rel = strdup(rel)) || hash_index_add(&v->findex, key, (uint32_t)v->nfiles)) {
+		free(f->rel);
 		v->err = -ENOMEM;
 		return;
 	}
@@ -358,6 +368,8 @@ int dsoview_finish(struct dsoview *v, const char *const *paths)
 	v->seen = NULL;
 	v->nseen = v->capseen = 0;
 	hash_index_free(&v->index);
+	hash_index_free(&v->findex);
+	hash_index_free(&v->cindex);
 	if (!v->err && (v->left || v->left_over))
 		diag_warn("%zu binar%s in directories other users may change left out of perf's "
 			  "view (perf finds no file there: its frames unnamed): %s%s%s%s",
@@ -409,6 +421,8 @@ void dsoview_free(struct dsoview *v)
 	free(v->covers);
 	free(v->seen);
 	hash_index_free(&v->index);
+	hash_index_free(&v->findex);
+	hash_index_free(&v->cindex);
 	*v = (struct dsoview){ 0 };
 }
 

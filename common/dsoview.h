@@ -75,6 +75,8 @@ struct dsoview {
 	size_t nseen, capseen;
 	uint64_t bytes;          /* of SEEN */
 	struct hash_index index; /* SEEN's */
+	struct hash_index findex; /* FILES': a cover's index and its path below it, hashed */
+	struct hash_index cindex; /* COVERS': the path hashed */
 	size_t left, left_over;  /* left out: not a regular file, past DSOVIEW_FILES_MAX */
 	char left_path[256];     /* the first one left out, and why */
 	char left_why[64];

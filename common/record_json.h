@@ -118,6 +118,12 @@
  *                (a full disk), problem null
  *   (not listed: "perf-PID.map", a copy of each recorded process's JIT perf map,
  *   common/perfmap.h PERFMAP_KEPT)
+ *   "buildids": [{"file", "build_id"}] only where another user names what
+ *           a target maps (their process, or a file where they may change
+ *           a name: record/mapids.h): the build ids of the executable files
+ *           the targets mapped (as perf starts and as it stops), read from
+ *           the mapped files, "file" as /proc/PID/maps names it (as perf
+ *           does): perf record ran with --no-buildid, its perf.data names none
  *   "binaries": the directory (PERFDATA_BINARIES_DIR) holding the binaries
  *           the snapshots name, copied with --keep-binaries (perf's build-id
  *           cache), and "binaries_kept" how many; both null without it

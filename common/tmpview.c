@@ -397,8 +397,11 @@ static void names_free(struct names *s)
  * would follow for the caller (its target, whose name of /tmp, if any, is
  * added to S). A name not there is left out, and so is one V's dsoview
  * builds, or a mapping's that another user may change (dsoview.h: its
- * files are bound there from their descriptors, never the name). Returns 0
- * or -ENOMEM. */
+ * files are bound there from their descriptors, never the name), or
+ * ".debug" (where perf looks for the debug file of a binary right in /tmp)
+ * when it is no directory, or one another user may put a name in (a
+ * directory of root's that others may write: their file there was root's
+ * program's symbols). Returns 0 or -ENOMEM. */
 static int add_entry(struct tmpview *v, struct names *s, int dir, const struct stat *dst,
 		     size_t i)
 {
@@ -410,6 +413,11 @@ static int add_entry(struct tmpview *v, struct names *s, int dir, const struct s
 
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) || dsoview_tmp_builds(&v->dso, name) ||
 	    (i >= s->ncaller && !S_ISLNK(st.st_mode) && pathtrust_of(dst, &st) != PATHTRUST_US))
+		return 0;
+	/* perf opens a debug file in .debug by its name (a binary's debuglink):
+	 * shown only when nobody else may put a name in it */
+	if (i >= s->ncaller && !strcmp(name, ".debug") &&
+	    (!S_ISDIR(st.st_mode) || pathtrust_of(&st, NULL) != PATHTRUST_US))
 		return 0;
 	if (S_ISLNK(st.st_mode)) {
 		if (pathtrust_of(dst, &st) == PATHTRUST_OTHERS)	/* as an input's (inpath.h) */

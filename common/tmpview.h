@@ -26,7 +26,8 @@
  * warning); and the names of the real /tmp perf opens a file through, as
  * they were when the view was made, but those perf opens by its own rule
  * ("perf-...", "jit-..."): the name of /tmp each mapping's file is in (and
- * ".debug" for a file right in /tmp), those of the paths the caller gives
+ * ".debug" for a file right in /tmp, when a directory nobody else may put
+ * a name in: perf opens its debug file there by name), those of the paths the caller gives
  * perf (its program, options), this program's (the dlfilter beside it) and
  * $HOME's (.perfconfig), and those the symbolic links among them lead to;
  * at most TMPVIEW_ENTRIES_MAX (the rest left out, said in one warning): a

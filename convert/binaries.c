@@ -79,6 +79,8 @@ static bool cached(const char *cache, const char *id)
 struct walk {
 	struct binaries *b;
 	const char *cache;
+	bool perf_knows;              /* perf has the build id (the perf.data's), and so
+				       * names no frame of a file of another */
 };
 
 static int on_id(void *arg, const char *hex, const char *path)
@@ -109,7 +111,13 @@ static int on_id(void *arg, const char *hex, const char *path)
 	if ((there && perfdata_same_buildid(hex, now)) || cached(w->cache, hex))
 		return 0;
 	e->changed = true;
-	if (there)
+	if (!w->perf_knows)
+		diag_warn("%s: %s since the recording (build id %s%s%s): the recording names "
+			  "its build id, not perf, so perf names its frames from the file there "
+			  "now, which may name them wrongly; give perf the binary as it was: "
+			  "--perf-arg=--symfs=DIR", full, there ? "changed" : "gone", hex,
+			  there ? ", the file's now " : "", there ? (now[0] ? now : "none") : "");
+	else if (there)
 		diag_warn("%s: changed since the recording (its build id is %s, the recording's "
 			  "%s): perf names none of its frames; record with --keep-binaries to keep "
 			  "the binaries in the recording, or give perf the binary as it was: "
@@ -122,9 +130,16 @@ static int on_id(void *arg, const char *hex, const char *path)
 	return 0;
 }
 
+int binaries_check_recorded(struct binaries *b, const char *path, const char *hex)
+{
+	struct walk w = { b, NULL, false };
+
+	return on_id(&w, hex, path);
+}
+
 int binaries_check(struct binaries *b, const char *perfdata, const char *cache)
 {
-	struct walk w = { b, cache };
+	struct walk w = { b, cache, true };
 	char why[256];
 	int err = perfdata_buildids(perfdata, on_id, &w, why, sizeof(why));
 

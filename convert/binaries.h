@@ -45,6 +45,16 @@ struct binaries {
 int binaries_check(struct binaries *b, const char *perfdata, const char *cache);
 
 /*
+ * Checks the binary PATH, whose build id HEX the recording lists itself
+ * (recording.h: record.json "buildids", for a perf.data that names none:
+ * record/mapids.h), as binaries_check() checks the perf.data's, unless
+ * seen before; a changed or missing one is warned of once (perf, which
+ * has no build id to check, names its frames from the file there now).
+ * Returns 0 or -ENOMEM.
+ */
+int binaries_check_recorded(struct binaries *b, const char *path, const char *hex);
+
+/*
  * The path in perf's build-id cache CACHE (NULL: none) of the binary of
  * build id ID (hex; perf's zero padding dropped): CACHE/.build-id/XX/REST,
  * a link to the directory of that binary's copies, then "/FILE" when FILE

@@ -585,7 +585,8 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 		diag_info("open %s in https://ui.perfetto.dev", o->output);
 }
 
-/* The binaries every input of INS names by build id, checked into BINS
+/* The binaries every input of INS names by build id, and those its
+ * recordings list themselves (record.json "buildids"), checked into BINS
  * (binaries.h). Returns an exit status: out of memory fails. */
 static int check_binaries(const struct inputs *ins, struct binaries *bins)
 {
@@ -603,12 +604,20 @@ static int check_binaries(const struct inputs *ins, struct binaries *bins)
 			return EXIT_RUNTIME;
 		}
 	}
+	for (size_t r = 0; r < ins->nrecs; r++)
+		for (size_t j = 0; j < ins->recs[r].nbuildids; j++)
+			if (binaries_check_recorded(bins, ins->recs[r].buildids[j].file,
+						    ins->recs[r].buildids[j].hex) == -ENOMEM) {
+				diag_error("out of memory");
+				return EXIT_RUNTIME;
+			}
 	return EXIT_OK;
 }
 
 /*
  * The source-line lookup (srcline.h) of the binaries under SYMFS, with the
- * build ids every input of INS names; the first input whose build ids
+ * build ids every input of INS names and its recordings list (record.json
+ * "buildids"); the first input whose build ids
  * cannot be read is said into WHY (SIZE bytes; "" when none), for the end:
  * a file perf cannot read either fails the conversion with perf's words.
  * Returns it, or NULL when out of memory.
@@ -635,6 +644,13 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 		if (e && !why[0])
 			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
 	}
+	for (size_t r = 0; sl && r < ins->nrecs; r++)
+		for (size_t j = 0; j < ins->recs[r].nbuildids; j++)
+			if (srcline_add_buildid(sl, ins->recs[r].buildids[j].file,
+						ins->recs[r].buildids[j].hex) == -ENOMEM) {
+				srcline_free(sl);
+				return NULL;
+			}
 	return sl;
 }
 

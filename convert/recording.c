@@ -102,6 +102,17 @@ static int array_member(struct reader *rd, struct json_object *root, const char 
 	return *elems ? 0 : oom(rd);
 }
 
+/* Element I of the array member KEY, O: its place "KEY[I]" into AT (SIZE
+ * bytes), for messages. Returns 0, or 1 after bad() when O is no object. */
+static int element(struct reader *rd, const char *key, size_t i, struct json_object *o,
+		   char *at, size_t size)
+{
+	snprintf(at, size, "%s[%zu]", key, i);
+	if (!json_object_is_type(o, json_type_object))
+		return bad(rd, at, "an object", o);
+	return 0;
+}
+
 /* A non-negative integer member (up to 2^64-1) into *OUT; 0 when null and NULLABLE. */
 static int member_u64(struct reader *rd, struct json_object *obj, const char *at, const char *key,
 		      bool nullable, uint64_t *out)
@@ -297,9 +308,8 @@ static int read_hit(void *arg, struct json_object *h, size_t i)
 	const char *list = hr->coalesced ? "coalesced_hits" : "hits";
 	char at[48];
 
-	snprintf(at, sizeof(at), "%s[%zu]", list, i);
-	if (!json_object_is_type(h, json_type_object))
-		return bad(rd, at, "an object", h);
+	if (element(rd, list, i, h, at, sizeof(at)))
+		return 1;
 	if (member_id(rd, h, at, "pid", &hit->pid) || member_id(rd, h, at, "tid", &hit->tid) ||
 	    member_time(rd, h, at, "time_ns", false, &hit->time_ns) ||
 	    member_u64(rd, h, at, "ip", true, &hit->ip) ||
@@ -432,9 +442,8 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		off_t size;
 		int err;
 
-		snprintf(at, sizeof(at), "snapshots[%zu]", i);
-		if (!json_object_is_type(o, json_type_object))
-			return bad(rd, at, "an object", o);
+		if (element(rd, "snapshots", i, o, at, sizeof(at)))
+			return 1;
 		if (member_reason(rd, o, at, "reason", &sn->reason) ||
 		    member_time(rd, o, at, "time_ns", true, &sn->time_ns) ||
 		    member_time(rd, o, at, "live_ns", true, &sn->live_ns) ||
@@ -486,9 +495,8 @@ static int read_threads(struct reader *rd, struct json_object *root, struct reco
 		struct recording_thread *t = &r->threads[i];
 		char at[48];
 
-		snprintf(at, sizeof(at), "threads[%zu]", i);
-		if (!json_object_is_type(o, json_type_object))
-			return bad(rd, at, "an object", o);
+		if (element(rd, "threads", i, o, at, sizeof(at)))
+			return 1;
 		if (member_id(rd, o, at, "pid", &t->pid) || member_id(rd, o, at, "tid", &t->tid) ||
 		    member_str(rd, o, at, "comm", false, &t->comm) ||
 		    member_str(rd, o, at, "state", true, &t->state) ||
@@ -559,9 +567,8 @@ static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_
 	char at[48];
 	int snap;
 
-	snprintf(at, sizeof(at), "signals[%zu]", i);
-	if (!json_object_is_type(o, json_type_object))
-		return bad(rd, at, "an object", o);
+	if (element(rd, "signals", i, o, at, sizeof(at)))
+		return 1;
 	if (member_id(rd, o, at, "pid", &sg->pid) || member_id(rd, o, at, "tid", &sg->tid) ||
 	    member_time(rd, o, at, "time_ns", false, &sg->time_ns) ||
 	    member_int(rd, o, at, "signal", 1, 64, &has, &sg->sig) ||
@@ -614,15 +621,44 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 		struct recording_exit *e = &r->exits[i];
 		char at[48];
 
-		snprintf(at, sizeof(at), "exits[%zu]", i);
-		if (!json_object_is_type(o, json_type_object))
-			return bad(rd, at, "an object", o);
+		if (element(rd, "exits", i, o, at, sizeof(at)))
+			return 1;
 		if (member_id(rd, o, at, "pid", &e->pid) ||
 		    member_int(rd, o, at, "status", 0, 255, &e->has_status, &e->status) ||
 		    member_int(rd, o, at, "signal", 1, 64, &e->has_signal, &e->sig) ||
 		    member_bool(rd, o, at, "core", &e->core))
 			return 1;
 		r->nexits++;
+	}
+	return 0;
+}
+
+/* "buildids" (only where another user named what a target mapped: record/mapids.h). */
+static int read_buildids(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct json_object *a;
+	size_t n;
+
+	if (!json_object_object_get_ex(root, "buildids", NULL))
+		return 0;
+	if (array_member(rd, root, "buildids", &a, (void **)&r->buildids, sizeof(*r->buildids),
+			 &n))
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		struct recording_buildid *b = &r->buildids[i];
+		char at[48];
+
+		if (element(rd, "buildids", i, o, at, sizeof(at)))
+			return 1;
+		r->nbuildids++;
+		if (member_str(rd, o, at, "file", false, &b->file) ||
+		    member_str(rd, o, at, "build_id", false, &b->hex))
+			return 1;
+		if (strlen(b->hex) < 2 || strlen(b->hex) > 40 ||
+		    strspn(b->hex, "0123456789abcdef") != strlen(b->hex))
+			return bad(rd, at, "a build id of 2 to 40 lowercase hex digits",
+				   json_object_object_get(o, "build_id"));
 	}
 	return 0;
 }
@@ -645,9 +681,8 @@ static int read_measures(struct reader *rd, struct json_object *root, struct rec
 		char at[80], *file = NULL;
 
 		r->nmeasures++;
-		snprintf(at, sizeof(at), "measure[%zu]", i);
-		if (!json_object_is_type(o, json_type_object))
-			return bad(rd, at, "an object", o);
+		if (element(rd, "measure", i, o, at, sizeof(at)))
+			return 1;
 		if (member_str(rd, o, at, "name", false, &m->name) ||
 		    member_str(rd, o, at, "symbol", true, &m->symbol) ||
 		    member_str(rd, o, at, "file", false, &m->file) ||
@@ -958,7 +993,8 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    member_time(&rd, root, "", "start_ns", true, &r->start_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
-	    read_coalesced(&rd, root, r) || read_signals(&rd, root, r) || read_measures(&rd, root, r))
+	    read_coalesced(&rd, root, r) || read_signals(&rd, root, r) ||
+	    read_measures(&rd, root, r) || read_buildids(&rd, root, r))
 		goto out;
 	rc = 0;
 out:
@@ -1080,6 +1116,11 @@ void recording_free(struct recording *r)
 		free(r->measures[i].calls_file);
 	}
 	free(r->measures);
+	for (size_t i = 0; i < r->nbuildids; i++) {
+		free(r->buildids[i].file);
+		free(r->buildids[i].hex);
+	}
+	free(r->buildids);
 	free(r->signals);
 	free(r->exits);
 	free(r->snapshots);

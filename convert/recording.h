@@ -81,6 +81,14 @@ struct recording_exit {
 	bool core;
 };
 
+/* A file the recorder read the build id of, from the mapped file itself
+ * (record.json "buildids": where another user named what a target
+ * mapped, whose perf.data names none: record/mapids.h). */
+struct recording_buildid {
+	char *file;            /* as perf names it (owned) */
+	char *hex;             /* its build id, lowercase hex, 2 to 40 digits (owned) */
+};
+
 /* A power-of-two bucket of a measured function's calls: CALLS in [FROM, BELOW) ns. */
 struct recording_bucket {
 	uint64_t from, below, calls;
@@ -187,6 +195,9 @@ struct recording {
 	size_t nexits;
 	struct recording_measure *measures;   /* owned, record.json's order */
 	size_t nmeasures;
+	struct recording_buildid *buildids;   /* owned; none in recordings perf read
+					       * them for (older reports too) */
+	size_t nbuildids;
 	enum record_end end;            /* RECORD_END_NONE: the recorder did not finish */
 	uint64_t end_ns;       /* perf clock when the recording ended; 0: unknown */
 	uint64_t start_ns;     /* perf clock once perf recorded: the first snapshot's

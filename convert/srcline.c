@@ -160,6 +160,11 @@ static int add_buildid(void *arg, const char *hex, const char *path)
 	return 0;
 }
 
+int srcline_add_buildid(struct srcline *s, const char *path, const char *hex)
+{
+	return add_buildid(s, hex, path);
+}
+
 int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, size_t errlen)
 {
 	int err;

@@ -40,6 +40,11 @@ struct srcline *srcline_new(const char *symfs);
  */
 int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, size_t errlen);
 
+/* Records HEX as the build id of binary PATH, as the recording lists it
+ * itself (recording.h: record.json "buildids"), as srcline_read_buildids()
+ * records a perf.data's. Returns 0 or -ENOMEM. */
+int srcline_add_buildid(struct srcline *s, const char *path, const char *hex);
+
 /*
  * Looks up the entry of function SYM (SYMLEN bytes) of binary DSO (DSOLEN
  * bytes, an absolute path as perf prints it, or a relative one of the

@@ -881,6 +881,23 @@ static void name_leftovers(int dirfd, const char *dir)
 
 static int report(struct rec_session *s, int err, bool front_end);
 
+/* Whether another user names what a process attached to (the N PIDS, or
+ * the thread TID when not 0) maps (plan.c buildid_args()): one is theirs
+ * (rec_proc_others()), or maps a file where they may change a name
+ * (rec_proc_maps_others()). A launched program is the caller's choice
+ * (perf keeps its build ids: --keep-binaries needs them); a pid no process
+ * has (a dry run's: the recording refuses it) is nobody's. */
+static bool others_mapped(const pid_t *pids, int n, pid_t tid)
+{
+	if (tid && rec_proc_alive(tid) && rec_proc_others(tid))
+		return true;
+	for (int i = 0; i < n; i++)
+		if (rec_proc_alive(pids[i]) &&
+		    (rec_proc_others(pids[i]) || rec_proc_maps_others(pids[i])))
+			return true;
+	return false;
+}
+
 /* Records into S per O. Returns the exit status; S->nsnaps tells what was kept. */
 static int record(struct rec_session *s, struct rec_opts *o, const struct rec_host *h,
 		  int sigfd, bool front_end)
@@ -903,6 +920,8 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		return r;
 	}
 	pick_callgraph(o, h, s->exe);
+	o->others_mapped = !s->target.launched &&
+			   others_mapped(s->target.pids, s->target.npids, s->target.tid);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
@@ -934,6 +953,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 	r = report(s, err, front_end);
 	for (int i = 0; i < s->nmeasures; i++)
 		rec_measure_free(&s->measures[i]);
+	rec_mapids_free(&s->mapids);
 	return r;
 }
 
@@ -999,6 +1019,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		return r;
 	}
 	pick_callgraph(o, h, s->exe);
+	o->others_mapped = !o->ncmd && others_mapped(o->pids, o->npids, o->tid);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
 	if (err) {

@@ -182,11 +182,17 @@ static int signal_args(const struct rec_opts *o, const struct rec_host *h, struc
  * model"), a binary rebuilt before the conversion is told apart, and a
  * snapshot stays quick (no reading the whole file back for the table). The
  * files mapped when perf starts it still opens by the name /proc/PID/maps
- * gives, to read their build ids (docs/design.md "Threat model", "Not
- * promised"). Returns 0 or -E2BIG.
+ * gives, to read their build ids: so where another user names what a
+ * target maps (o->others_mapped: their process, or a file where they may
+ * change a name), who may leave a FIFO or a symbolic link at such a name,
+ * perf gets --no-buildid instead and no --buildid-mmap: it opens none of
+ * the mapped files (the recorder reads their build ids from the mapped
+ * files themselves: record/mapids.h). Returns 0 or -E2BIG.
  */
-static int buildid_args(const struct rec_host *h, struct rec_plan *p)
+static int buildid_args(const struct rec_opts *o, const struct rec_host *h, struct rec_plan *p)
 {
+	if (o->others_mapped)
+		return arg(p, "--no-buildid");
 	if (h->feat[PERF_FEAT_BUILDID_MMAP])
 		return arg(p, "--buildid-mmap");
 	note(p, "perf < 5.12 has no --buildid-mmap: perf collects the build ids "
@@ -206,7 +212,7 @@ static int pt_args(const struct rec_opts *o, const struct rec_host *h, const cha
 	err |= arg(p, "%s", p->event);
 	err |= event_args(o, false, p);
 	err |= signal_args(o, h, p);
-	err |= buildid_args(h, p);
+	err |= buildid_args(o, h, p);
 	err |= target_args(flag, targets, p);
 	if (!o->full_execution) {
 		p->snapshot_on_exit = h->feat[PERF_FEAT_SNAPSHOT_ON_EXIT];
@@ -309,7 +315,7 @@ static int sampling_args(const struct rec_opts *o, const struct rec_host *h, con
 	p->unwinder = callgraph_name(o->callgraph);
 	err |= arg(p, "--call-graph");
 	err |= arg(p, "%s", p->unwinder);
-	err |= buildid_args(h, p);
+	err |= buildid_args(o, h, p);
 	/* stacks unwound from copies (the switches' twins, the signals) read
 	 * each binary's .eh_frame_hdr through its read-only mapping: -d has
 	 * perf list those of the mappings it finds at the start too (a

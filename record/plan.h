@@ -8,11 +8,11 @@
  * Command lines (why each part: docs/design.md "perf command lines"):
  * (--no-bpf-event follows --timestamp where perf >= 5.1 has it.)
  *   PT:       perf record -o OUT --timestamp -e intel_pt/CFG/SEL [-e EXTRA...]
- *             [--buildid-mmap]
+ *             [--buildid-mmap | --no-buildid: a target of another user's]
  *             (--per-thread -t TID | -p PIDS) --snapshot[=e] [-m,AUXPAGES] [--kcore]
  *             --switch-events [--switch-output=signal] [-D -1 --control=fd:3,4]
  *   sampling: perf record -o OUT --timestamp -e dummy:u -e EVENT [-e EXTRA...]
- *             [-e sched:sched_switch/overwrite/] [-e TWIN] --call-graph MODE [--buildid-mmap]
+ *             [-e sched:sched_switch/overwrite/] [-e TWIN] --call-graph MODE [--buildid-mmap|--no-buildid]
  *             [-m PAGES] (--per-thread -t TID | -p PIDS) --switch-events
  *             --switch-output=signal [-D -1 --control=fd:3,4]
  *             where EVENT is cpu-clock/freq=N,overwrite/u or cycles/freq=N,overwrite/u

@@ -16,6 +16,8 @@
 
 #include "array.h"
 #include "funcspec.h"
+#include "dsoview.h"
+#include "pathtrust.h"
 
 ssize_t rec_proc_read_at(const char *path, uint64_t offset, char *buf, size_t size)
 {
@@ -153,6 +155,22 @@ long rec_proc_uid(pid_t id)
 	return u;
 }
 
+bool rec_proc_others(pid_t id)
+{
+	char path[64], buf[4096];
+	const char *at;
+	long u[4];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
+	if (rec_proc_read(path, buf, sizeof(buf)) <= 0 || !(at = strstr(buf, "\nUid:\t")) ||
+	    sscanf(at + 6, "%ld %ld %ld %ld", &u[0], &u[1], &u[2], &u[3]) != 4)
+		return true;
+	for (int i = 0; i < 4; i++)
+		if (u[i] < 0 || !pathtrust_uid_ours((uid_t)u[i]))
+			return true;
+	return false;
+}
+
 pid_t rec_proc_tgid(pid_t tid)
 {
 	char path[64], line[256];
@@ -275,12 +293,7 @@ static int parse_map_line(const char *line, struct rec_map *m)
 	return 0;
 }
 
-/*
- * Calls FN(M, ARG) for every file mapping of process PID, in the order of
- * /proc/PID/maps, until FN returns non-zero. Returns 0, or a negative errno
- * when the maps cannot be read.
- */
-static int for_each_map(pid_t pid, int (*fn)(const struct rec_map *m, void *arg), void *arg)
+int rec_proc_each_map(pid_t pid, int (*fn)(const struct rec_map *m, void *arg), void *arg)
 {
 	char file[64], line[4400];
 	struct rec_map m;
@@ -325,7 +338,7 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
 		      struct rec_map *m)
 {
 	struct find_map fm = { .path = path, .file_offset = file_offset, .addr = addr, .m = m };
-	int err = for_each_map(pid, find_map_cb, &fm);
+	int err = rec_proc_each_map(pid, find_map_cb, &fm);
 
 	return err ? err : fm.found ? 0 : -ENOENT;
 }
@@ -374,9 +387,32 @@ bool rec_proc_same_mntns(pid_t pid)
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
 {
 	struct exec_files ef = { .paths = paths, .max = max };
-	int err = rec_proc_same_mntns(pid) ? for_each_map(pid, exec_files_cb, &ef) : -EXDEV;
+	int err = rec_proc_same_mntns(pid) ? rec_proc_each_map(pid, exec_files_cb, &ef) : -EXDEV;
 
 	return err ? err : ef.n;
+}
+
+/* rec_proc_each_map()'s callback: adds an executable mapping's path to the
+ * dsoview ARG; stops once it hides a directory. */
+static int others_map_cb(const struct rec_map *m, void *arg)
+{
+	struct dsoview *v = arg;
+
+	if (m->exec && m->path[0] == '/')
+		dsoview_add(v, m->path);
+	return dsoview_any(v) || v->err;
+}
+
+bool rec_proc_maps_others(pid_t pid)
+{
+	struct dsoview v = { 0 };
+	bool others;
+
+	if (!rec_proc_same_mntns(pid))
+		return false;
+	others = rec_proc_each_map(pid, others_map_cb, &v) || dsoview_any(&v) || v.err;
+	dsoview_free(&v);
+	return others;
 }
 
 struct lib_in_maps {
@@ -402,7 +438,7 @@ static int lib_in_maps_cb(const struct rec_map *m, void *arg)
 static int find_lib_in_maps(pid_t pid, const char *lib, char *out, size_t size)
 {
 	struct lib_in_maps lm = { .lib = lib, .out = out, .size = size };
-	int err = for_each_map(pid, lib_in_maps_cb, &lm);
+	int err = rec_proc_each_map(pid, lib_in_maps_cb, &lm);
 
 	return err ? err : lm.found ? 0 : -ENOENT;
 }

@@ -73,6 +73,13 @@ void rec_proc_release(struct rec_proc_held *h);
  * unreadable. */
 long rec_proc_uid(pid_t id);
 
+/* Whether process ID may be another user's to change: one of its uids
+ * (/proc/ID/status's "Uid:": real, effective, saved, file system) is
+ * neither root nor the caller's (pathtrust_uid_ours()), or they cannot be
+ * read. Such a user decides what it maps, and the names its mapped files
+ * have (docs/design.md "Threat model"). */
+bool rec_proc_others(pid_t id);
+
 /* The thread group (process) id of thread TID, or a negative errno. */
 pid_t rec_proc_tgid(pid_t tid);
 
@@ -105,6 +112,23 @@ int rec_proc_tasks(pid_t pid, pid_t **tids, size_t *cap);
  */
 int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_t addr,
 		      struct rec_map *m);
+
+/*
+ * Calls FN(M, ARG) for every file mapping of process PID, in the order of
+ * /proc/PID/maps, until FN returns non-zero. Returns 0, or a negative errno
+ * when the maps cannot be read.
+ */
+int rec_proc_each_map(pid_t pid, int (*fn)(const struct rec_map *m, void *arg), void *arg);
+
+/*
+ * Whether a file process PID maps executable is at a path another user may
+ * change a name of (dsoview.h's rule: a directory on its way others may
+ * rename entries in, "NAME (deleted)" too): they may put a FIFO or a link
+ * there, which perf record would open by that name. True too when the maps
+ * cannot be read; false for a process in another mount namespace, whose
+ * paths name other files than here (its owner's, rec_proc_others()).
+ */
+bool rec_proc_maps_others(pid_t pid);
 
 /*
  * Lists the files process PID maps executable (its program, its libraries,

@@ -93,6 +93,11 @@ struct rec_opts {
 	bool keep_binaries;         /* copy the binaries the snapshots name into the
 				     * recording (keepbin.c) */
 	bool dry_run;               /* print the perf command line and exit */
+	bool others_mapped;         /* no option: set by the recorder once the targets are
+				     * known, when another user names what a process
+				     * attached to maps (it is theirs, or maps a file where
+				     * they may change a name: procfs.h): perf record then opens none of the
+				     * mapped files by name (plan.c buildid_args()) */
 	bool quiet;
 	const char *trigger;        /* SPEC; NULL: the default symbols; "none" */
 	const char *outdir;         /* NULL: ./snaptrace-YYYYmmdd-HHMMSS */

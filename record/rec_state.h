@@ -18,6 +18,7 @@
 
 #include "arming.h"
 #include "hitpolicy.h"
+#include "mapids.h"
 #include "host.h"
 #include "measure.h"
 #include "perfrun.h"
@@ -182,6 +183,9 @@ struct rec_session {
 				       * request of the snapshots its stop writes; 0: not
 				       * yet, or perf had stopped by itself */
 	int binaries_kept;            /* --keep-binaries: binaries copied, -1: not asked */
+	struct rec_mapids mapids;     /* where another user names what the targets map
+				       * (o->others_mapped): the build ids of the files they
+				       * map (mapids.h), read as perf starts and as it stops */
 	struct rec_thread_info *threads; /* owned */
 	int nthreads;
 	size_t threads_cap;

@@ -449,6 +449,11 @@ static void write_body(FILE *f, const struct rec_session *s)
 	write_hits(f, s);
 	write_signals(f, s);
 	write_snapshots(f, s);
+	if (s->o->others_mapped) {
+		fputs("  \"buildids\": ", f);
+		rec_mapids_write(f, &s->mapids);
+		fputs(",\n", f);
+	}
 	if (s->binaries_kept >= 0)
 		fprintf(f, "  \"binaries\": \"%s\", \"binaries_kept\": %d,\n", PERFDATA_BINARIES_DIR,
 			s->binaries_kept);

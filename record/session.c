@@ -640,6 +640,19 @@ static void end_target(struct rec_session *s)
 	e->status = s->target.status;
 }
 
+/* Where another user names what the targets map (o->others_mapped): the
+ * build ids of the files they map now, from the mapped files (mapids.h),
+ * added to those read before. */
+static void read_mapids(struct rec_session *s)
+{
+	if (!s->o->others_mapped)
+		return;
+	for (int i = 0; i < s->target.npids; i++)
+		if (rec_mapids_read(&s->mapids, s->target.pids[i]) == -ENOMEM)
+			diag_warn("out of memory: not every build id of process %d's files is in "
+				  "the recording", (int)s->target.pids[i]);
+}
+
 /* The snapshot holding time T (perf clock, ns) of something whose snapshot
  * perf's stop took: the first read after it, else the last written; -1 when
  * none was. */
@@ -706,6 +719,7 @@ static int finish(struct rec_session *s)
 	/* its live line names the snapshot that holds it, by the one rule */
 	if (s->want >= 0)
 		hit_ended(s, &s->hits[s->want], took);
+	read_mapids(s);
 	if (s->o->keep_binaries)
 		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
@@ -1091,6 +1105,7 @@ int rec_session_run(struct rec_session *s)
 			 "it (its pid may be another process's now): not recorded", (int)gone);
 		goto out_trigger;
 	}
+	read_mapids(s);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {

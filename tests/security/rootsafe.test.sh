@@ -52,12 +52,18 @@
 #   rec-attach-fifo   root attaches (-p) to the attacker's process, which maps
 #                     a library executable, removes it and leaves a FIFO at
 #                     its name and at "NAME (deleted)" (what /proc/PID/maps
-#                     shows): perf 6.1 --buildid-mmap opens that name to read
-#                     a build id and waits on the FIFO. The recorder either
-#                     records at once, or fails in 30 s naming what perf is
-#                     blocked on (the FIFO's path: record/stuck.c), never
-#                     blaming perf's words as it is killed ("Miscounted
-#                     nr_mmaps": its ring buffers, the old message)
+#                     shows): perf 6.1 --buildid-mmap opened that name to
+#                     read a build id and waited on the FIFO (the recorder
+#                     gave up after 30 s). Now perf runs with --no-buildid
+#                     and records at once, and record.json lists the
+#                     library's build id, read from the mapped file
+#   rec-attach-link   ... links to a FIFO only root may open at those names
+#                     (perf followed them, and waited); recorded at once,
+#                     the build id listed; the attacker then rebuilds the
+#                     program, and root's conversion warns of it
+#   rec-attach-own    ... root's own process maps the attacker's library (in
+#                     her directory), which she then replaces by FIFOs:
+#                     root attaches, and records at once, as for her process
 #   rec-perfmap-total root records the attacker's two processes (-p), each with
 #                     a perf map in /tmp: one of 18 bytes and one of 256 MiB
 #                     (a sparse file): the recording keeps 256 MiB in all
@@ -317,6 +323,13 @@
 #                     once wrote its copy into the real /tmp for such a
 #                     recording and opened what she planted: a link to a
 #                     root-only file was followed)
+#   tmp-debug-dir     root's program right in /tmp, its debug file split off
+#                     (.gnu_debuglink), and /tmp/.debug a directory of root's
+#                     that others may write, where the attacker leaves a
+#                     debug file of that name made from root's program (same
+#                     build id, its function renamed): plain perf script takes
+#                     it; root's conversion names the function rightly (the
+#                     converter's perf view once showed such a /tmp/.debug)
 #   kernel-oracle     root converts a perf.data of the attacker's (a copy of
 #                     a recording with kernel frames: she could put any
 #                     kernel address in it): no kernel function is named,
@@ -361,11 +374,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -679,50 +692,121 @@ rec_perfmap_link() {
 	[ -n "$pid" ] && rm -f "$map"
 }
 
-rec_attach_fifo() {
-	local lib="$HOME_A/attach.so" pid="" i rc err="$TMP/rec-attach-fifo.err"
-	requires rec-attach-fifo cc || return
-	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <sys/mman.h>' \
-		'#include <sys/stat.h>' '#include <unistd.h>' \
+# attach_trap NAME MODE: a process which maps a library executable (the
+# attacker's file, in her directory) and waits; root records it (-p) into
+# $TMP/NAME.rec within 20 s, less than the 30 s the recorder waits for perf
+# to get ready (stderr in $TMP/NAME.err). MODE "fifo": the process is the
+# attacker's, and removes the library and leaves FIFOs at its name and at
+# "NAME (deleted)" (what /proc/PID/maps shows); "link:TARGET": symbolic
+# links to TARGET there; "own": the process is root's, and the attacker
+# then does as "fifo" does. Sets LIB (the library), PROG (the program) and
+# RC (the recorder's status); returns 1 after a FAIL.
+attach_trap() {
+	local name=$1 mode=$2 pid="" i err="$TMP/$1.err" run=("${ATTACKER[@]}")
+	LIB="$HOME_A/$name.so" PROG="$HOME_A/$name"
+	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <string.h>' \
+		'#include <sys/mman.h>' '#include <sys/stat.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { char del[4096]; int fd = open(argv[1], O_RDONLY);' \
-		'(void)argc; if (fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
-		'== MAP_FAILED) return 1; close(fd); unlink(argv[1]);' \
+		'if (argc < 3 || fd < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0)' \
+		'== MAP_FAILED) return 1; close(fd);' \
 		'snprintf(del, sizeof(del), "%s (deleted)", argv[1]);' \
-		'if (mkfifo(argv[1], 0644) || mkfifo(del, 0644)) return 1;' \
+		'if (!strcmp(argv[2], "fifo") && (unlink(argv[1]) || mkfifo(argv[1], 0644) ||' \
+		'mkfifo(del, 0644))) return 1;' \
+		'if (!strncmp(argv[2], "link:", 5) && (unlink(argv[1]) || symlink(argv[2] + 5, argv[1]) ||' \
+		'symlink(argv[2] + 5, del))) return 1;' \
 		'printf("%d\n", (int)getpid()); fflush(stdout); pause(); return 0; }' |
-		attacker_program rec-attach-fifo "$HOME_A/attach" || return
-	as_attacker sh -c 'cat >"$1"' sh "$lib" <"$(readlink -f /bin/true)"
-	"${ATTACKER[@]}" "$HOME_A/attach" "$lib" >"$TMP/attach.pid" 2>"$err" &
+		attacker_program "$name" "$PROG" || return 1
+	as_attacker sh -c 'cat >"$1"' sh "$LIB" <"$(readlink -f /bin/true)"
+	if [ "$mode" = own ]; then	# root's program, in root's directory
+		run=()
+		PROG="$TMP/$name.prog"
+	fi
+	"${run[@]}" "$PROG" "$LIB" "$mode" >"$TMP/$name.pid" 2>"$err" &
 	for ((i = 0; i < 500; i++)); do
-		pid=$(cat "$TMP/attach.pid" 2>/dev/null)
+		pid=$(cat "$TMP/$name.pid" 2>/dev/null)
 		[ -n "$pid" ] && break
 		kill -0 $! 2>/dev/null || break
 		sleep 0.02
 	done
 	if [ -z "$pid" ]; then
-		fail rec-attach-fifo "the attacker's program gave no pid: $(first_lines "$err")"
-		return
+		fail "$name" "the program gave no pid: $(first_lines "$err")"
+		return 1
 	fi
-	timeout -k 5 60 "$RECORD" -q -o "$TMP/rec-attach" --trigger none --duration 0.3 -p "$pid" \
+	[ "$mode" = own ] && as_attacker sh -c 'rm "$1" && mkfifo "$1" "$1 (deleted)"' sh "$LIB"
+	timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" --trigger none --duration 0.3 -p "$pid" \
 		>/dev/null 2>"$err"
-	rc=$?
+	RC=$?
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	if blocked "$rc"; then
-		fail rec-attach-fifo "the recorder blocked"
-	elif [ ! -p "$lib" ] || [ ! -p "$lib (deleted)" ]; then
-		fail rec-attach-fifo "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
-	elif grep -v -e '^  ' -e 'perf.data: what perf wrote before it failed' "$err" >"$err.own"
-		[ "$rc" -eq 0 ] || refuses "$rc" rec-attach-fifo 1 \
-		"perf did not get ready within 30 s: perf pid [0-9]+ is blocked in open(at)? of $lib( \(deleted\))? \(in the kernel's [a-z_]+\); perf said:" \
-		"$err.own"; then
-		if grep -q "ring buffers" "$err"; then
-			fail rec-attach-fifo "blamed on perf's ring buffers: $(first_lines "$err")"
-		else
-			ok rec-attach-fifo
-		fi
+	if blocked "$RC"; then
+		fail "$name" "the recorder blocked (perf opened the attacker's name)"
+	elif [ "$RC" -ne 0 ]; then
+		fail "$name" "exit $RC: $(first_lines "$err")"
+	else
+		return 0
 	fi
-	rm -rf "$TMP/rec-attach"
+	return 1
+}
+
+# attach_ids NAME: the recording of attach_trap lists the library's build id
+# (/bin/true's), read from the mapped file; returns 1 after a FAIL.
+attach_ids() {
+	local want
+	want=$(readelf -n "$(readlink -f /bin/true)" | awk '/Build ID/ { print $3 }')
+	"$CONVERT" --dump=recording "$TMP/$1.rec" >"$TMP/$1.dump" 2>&1
+	if ! grep -q "^perf.command.[0-9]*=--no-buildid$" "$TMP/$1.dump" ||
+		grep -q "^perf.command.[0-9]*=--buildid-mmap$" "$TMP/$1.dump"; then
+		fail "$1" "perf record ran without --no-buildid, or with --buildid-mmap: $(grep '^perf.command' "$TMP/$1.dump" | tr '\n' ' ')"
+	elif ! grep -A1 -Fx "$(grep -F "=$LIB (deleted)" "$TMP/$1.dump" | head -1)" "$TMP/$1.dump" |
+		grep -q "build_id=$want$"; then
+		fail "$1" "record.json lists no build id $want for $LIB (deleted): $(grep '^buildids' "$TMP/$1.dump" | tr '\n' ' ')"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# attach_fifos NAME MODE: attach_trap NAME MODE (fifo, own) records at once,
+# the FIFOs left as they were, the library's build id listed.
+attach_fifos() {
+	requires "$1" cc binutils || return
+	attach_trap "$1" "$2" || return
+	if [ ! -p "$LIB" ] || [ ! -p "$LIB (deleted)" ]; then
+		fail "$1" "the FIFOs changed: $(ls -l "$HOME_A" | grep attach | tr '\n' '|')"
+	elif attach_ids "$1"; then
+		ok "$1"
+	fi
+	rm -rf "$TMP/$1.rec"
+}
+
+rec_attach_fifo() {
+	attach_fifos rec-attach-fifo fifo
+}
+
+# Root's own process maps the attacker's library, which she then replaces
+# by FIFOs (her directory): perf would open that name too.
+rec_attach_own() {
+	attach_fifos rec-attach-own own
+}
+
+# The attacker's links lead to a FIFO only root may open, which root's perf
+# would wait on (opened by name: it followed the link); then the attacker
+# rebuilds the program, and root's conversion says so.
+rec_attach_link() {
+	local fifo="$ROOTONLY/attach.fifo" err="$TMP/rec-attach-link.convert"
+	requires rec-attach-link cc binutils || return
+	mkfifo -m 600 "$fifo"
+	attach_trap rec-attach-link "link:$fifo" || { rm -f "$fifo"; return; }
+	rm -f "$fifo"
+	attach_ids rec-attach-link || return
+	as_attacker sh -c 'cp "$2" "$1.new" && mv "$1.new" "$1"' sh "$PROG" "$(readlink -f /bin/true)"
+	timeout -k 5 60 "$CONVERT" -q "$TMP/rec-attach-link.rec" -o /dev/null 2>"$err"
+	if ! grep -q "^snaptrace-convert: warning: $PROG: changed since the recording (build id [0-9a-f]*, the file's now [0-9a-f]*): the recording names its build id" "$err"; then
+		fail rec-attach-link "the conversion said nothing of the rebuilt $PROG: $(first_lines "$err")"
+	else
+		ok rec-attach-link
+	fi
+	rm -rf "$TMP/rec-attach-link.rec"
 }
 
 # rec_maps NAME DIR PIDS...: root records the attacker's PIDS for 0.3 s into DIR.
@@ -2855,6 +2939,51 @@ EOF
 	fi
 }
 
+# tmp_debug_dir: see the header.
+tmp_debug_dir() {
+	local prog="/tmp/rootsafe-dbg-$$" rec="$TMP/dbg-rec" dump="$TMP/tmp-debug-dir.dump" tmp_lock
+	local real=debugdir_work fake=ATTACKER_NAMED_THIS
+	spin_source "$real" 300 >"$TMP/dbg.c"
+	if ! cc -O1 -g -fno-omit-frame-pointer -o "$prog" "$TMP/dbg.c" 2>"$TMP/tmp-debug-dir.err" ||
+		! objcopy --only-keep-debug "$prog" "$prog.debug" 2>>"$TMP/tmp-debug-dir.err" ||
+		! objcopy --strip-debug --add-gnu-debuglink="$prog.debug" "$prog" 2>>"$TMP/tmp-debug-dir.err"; then
+		fail tmp-debug-dir "cannot build the program: $(first_lines "$TMP/tmp-debug-dir.err")"
+		rm -f "$prog" "$prog.debug"
+		return
+	fi
+	rm -f "$prog.debug"
+	chmod 755 "$prog"
+	if ! timeout -k 5 60 "$RECORD" -q -o "$rec" --trigger none -- "$prog" 2>"$TMP/tmp-debug-dir.err"; then
+		fail tmp-debug-dir "root's recording failed: $(first_lines "$TMP/tmp-debug-dir.err")"
+		rm -f "$prog"
+		return
+	fi
+	exec {tmp_lock}</tmp
+	flock -w 600 "$tmp_lock"
+	mkdir -m 777 /tmp/.debug && chmod 777 /tmp/.debug
+	as_attacker objcopy --only-keep-debug --redefine-sym "$real=$fake" "$prog" \
+		"/tmp/.debug/${prog##*/}.debug" 2>"$TMP/tmp-debug-dir.err"
+	(cd / && timeout -k 5 60 perf --buildid-dir /dev/null script -f \
+		-i "$(ls "$rec"/perf.data* | head -n 1)") >"$TMP/tmp-debug-dir.perf" 2>&1
+	timeout -k 5 60 "$CONVERT" -q "$rec" -o "$TMP/tmp-debug-dir.fxt" 2>"$TMP/tmp-debug-dir.err"
+	local rc=$?
+	rm -rf /tmp/.debug "$prog"
+	exec {tmp_lock}<&-
+	if ! grep -q "$fake" "$TMP/tmp-debug-dir.perf"; then
+		fail tmp-debug-dir "plain perf script did not take the attacker's file: $(grep -c "$real" "$TMP/tmp-debug-dir.perf") frames of $real"
+	elif [ "$rc" -ne 0 ]; then
+		fail tmp-debug-dir "exit $rc: $(first_lines "$TMP/tmp-debug-dir.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/tmp-debug-dir.fxt" >"$dump" 2>&1; then
+		fail tmp-debug-dir "cannot read the trace: $(first_lines "$dump")"
+	elif grep -q "$fake" "$dump"; then
+		fail tmp-debug-dir "root's trace names the program's frames as the attacker chose ($(grep -c "$fake" "$dump") slices)"
+	elif ! grep -q " $real\$" "$dump"; then
+		fail tmp-debug-dir "no slice of $real: $(grep -c . "$dump") slices"
+	else
+		ok tmp-debug-dir
+	fi
+}
+
 # kernel_oracle: see the header.
 kernel_oracle() {
 	local d="$TMP/kern" data mine="$HOME_A/kern.data" n
@@ -2929,7 +3058,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link
@@ -2980,6 +3109,7 @@ requires in-buildid-cache recording cc && in_buildid_cache
 requires home-plugins recording cc && home_plugins
 requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
+requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb

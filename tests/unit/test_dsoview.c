@@ -125,6 +125,37 @@ static void covers(void)
 	dsoview_free(&v);
 }
 
+/* Many files of one cover, each named twice (the second time by another
+ * spelling): the first DSOVIEW_FILES_MAX are bound once each (the index of
+ * the bound files finds the repeats), the rest left out and counted. */
+static void many_files(void)
+{
+	struct dsoview v = { 0 };
+	const unsigned n = DSOVIEW_FILES_MAX + 76;
+	char rel[64];
+
+	CHECK(!mkdir(at("w/many"), 0755));
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "w/many/f%u", i);
+		touch(rel);
+	}
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < n; i++) {
+			snprintf(rel, sizeof(rel), pass ? "w/./many/f%u" : "w/many/f%u", i);
+			CHECK_INT_EQ(dsoview_add(&v, at(rel)), 0);
+		}
+	CHECK_INT_EQ((long)v.ncovers, 1);
+	CHECK_INT_EQ((long)v.nfiles, (long)DSOVIEW_FILES_MAX);
+	CHECK(binds(&v, "w", "many/f0"));
+	snprintf(rel, sizeof(rel), "many/f%u", DSOVIEW_FILES_MAX - 1);
+	CHECK(binds(&v, "w", rel));
+	snprintf(rel, sizeof(rel), "many/f%u", DSOVIEW_FILES_MAX);
+	CHECK(!binds(&v, "w", rel));
+	CHECK_INT_EQ((long)v.left_over, 2 * 76);   /* each spelling of those past the bound */
+	CHECK_INT_EQ(dsoview_finish(&v, NULL), 0);
+	dsoview_free(&v);
+}
+
 static void names(void)
 {
 	const char *paths[] = { "perf", NULL, NULL };
@@ -221,6 +252,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(trusted_paths);
 	UNIT_RUN(covers);
+	UNIT_RUN(many_files);
 	if (geteuid() == 0) {
 		UNIT_RUN(names);
 		UNIT_RUN(mounted);

@@ -330,6 +330,34 @@ static void plan_ignored_options(void)
 	CHECK(noted);
 }
 
+/* A target of another user's: perf record opens none of its mapped files
+ * by name (docs/design.md "Threat model"): --no-buildid, no --buildid-mmap
+ * (whose synthesis opens them), in both modes, whatever perf's version. */
+static void plan_others_mapped(void)
+{
+	static const char *const versions[] = { "perf version 6.1.187", "perf version 5.11.0" };
+	static const enum rec_mode modes[] = { REC_MODE_SAMPLING, REC_MODE_PT };
+
+	for (unsigned v = 0; v < 2; v++)
+		for (unsigned m = 0; m < 2; m++) {
+			struct rec_opts o = default_opts();
+			struct rec_host h = host(versions[v]);
+			struct rec_plan p;
+
+			o.mode = modes[m];
+			o.others_mapped = true;
+			CHECK_INT_EQ(rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p), 0);
+			CHECK(strstr(line(&p), " --no-buildid "));
+			CHECK(!strstr(line(&p), "--buildid-mmap"));
+			for (int i = 0; i < p.nnotes; i++)
+				CHECK(!strstr(p.notes[i], "--buildid-mmap"));
+			o.others_mapped = false;
+			CHECK_INT_EQ(rec_plan_build(&o, &h, "-p", "7", "d/perf.data", &p), 0);
+			CHECK(!strstr(line(&p), " --no-buildid "));
+			CHECK(!v == (strstr(line(&p), " --buildid-mmap ") != NULL));
+		}
+}
+
 static void plan_invalid(void)
 {
 	struct rec_opts o = default_opts();
@@ -526,6 +554,7 @@ int main(void)
 	UNIT_RUN(plan_signals);
 	UNIT_RUN(plan_events);
 	UNIT_RUN(plan_ignored_options);
+	UNIT_RUN(plan_others_mapped);
 	UNIT_RUN(plan_invalid);
 	UNIT_RUN(plan_format_quotes);
 	UNIT_RUN(plan_slow_call_note);

@@ -31,7 +31,8 @@ static void put(const char *file, const char *text)
 
 static const char good[] =
 	"{\n  \"format\": \"snaptrace-record 1\",\n"
-	"  \"pids\": [100],\n"
+	"  \"pids\": [100], \"buildids\": [{\"file\": \"/home/a/lib.so (deleted)\", "
+	"\"build_id\": \"c0ffee\"}],\n"
 	"  \"threads\": [{\"pid\": 100, \"tid\": 100, \"comm\": \"app\"}, "
 	"{\"pid\": 100, \"tid\": 101, \"comm\": \"worker\"}],\n"
 	"  \"trigger\": {\"spec\": \"magic_trace_stop_indicator\", \"mechanism\": \"uprobe\", "
@@ -124,6 +125,9 @@ static void reads_everything(void)
 	CHECK_U64_EQ(recording_snapshot_live(&r, 1), 9400);
 	CHECK_U64_EQ(recording_snapshot_live(&r, 2), 0);
 	CHECK(r.tsc.known);
+	CHECK_INT_EQ(r.nbuildids, 1);
+	CHECK_STR_EQ(r.buildids[0].file, "/home/a/lib.so (deleted)");
+	CHECK_STR_EQ(r.buildids[0].hex, "c0ffee");
 	recording_free(&r);
 }
 
@@ -163,6 +167,12 @@ static const struct bad_case bad_cases[] = {
 	{ "\"note\": \"x\"}", "\"note\": \"x\" \"y\"}", ".json:7: expected the JSON of snaptrace-record's report, found" },
 	{ "\"hits\": [", "\"h\\u0069ts\": [", "hits: expected the key \"hits\" spelled plainly" },
 	{ "\"hits\": [", "\"hits\": 5, \"x\": [", "hits: expected an array, found 5" },
+	{ "\"c0ffee\"", "\"C0FFEE\"",
+	  "buildids[0]: expected a build id of 2 to 40 lowercase hex digits, found \"C0FFEE\"" },
+	{ "\"c0ffee\"", "\"\"", "buildids[0]: expected a build id of 2 to 40 lowercase hex digits" },
+	{ "\"file\": \"/home", "\"file\": 7, \"x\": \"/home",
+	  "buildids[0].file: expected a string, found 7" },
+	{ "\"buildids\": [", "\"buildids\": {}, \"x\": [", "buildids: expected an array, found {}" },
 };
 
 /* SRC with the first FROM replaced by TO, into BUF. */
