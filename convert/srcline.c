@@ -107,6 +107,9 @@ struct srcline {
 	struct sl_dso *dsos;
 	struct sl_buildid *buildids;
 	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
+	const char *caches[SRCLINE_CACHES_MAX];  /* the recordings' kept binaries
+						  * (srcline_add_cache), borrowed */
+	size_t ncaches;
 	bool no_lines;          /* srcline_lines_off(): symbols only */
 	struct srcline_stats stats;
 };
@@ -180,22 +183,17 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 	return err;
 }
 
-/* Opens PATH under the symfs, or a relative PATH in S->dirfd: its fd,
- * with *ELF set (a private mapping: begin_lines() edits its section
- * headers); -1 with *ELF NULL when it cannot be opened; -2 with *ELF NULL
- * when it is a file but not ELF. */
-static int open_elf(const struct srcline *s, const char *path, Elf **elf)
+/* Opens FULL (relative: in DIRFD): its fd, with *ELF set (a private
+ * mapping: begin_lines() edits its section headers); -1 with *ELF NULL when
+ * it cannot be opened; -2 with *ELF NULL when it is a file but not ELF. */
+static int open_elf_at(int dirfd, const char *full, Elf **elf)
 {
-	char full[4096], why[160];
-	bool relative = path[0] != '/';
+	char why[160];
 	int fd;
 
 	*elf = NULL;
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", relative ? "" : s->symfs, path) >=
-	    sizeof(full))
-		return -1;
 	/* a FIFO is no binary */
-	fd = inpath_open(relative ? s->dirfd : AT_FDCWD, full, 0, why, sizeof(why));
+	fd = inpath_open(dirfd, full, 0, why, sizeof(why));
 	if (fd < 0)
 		return -1;
 	*elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
@@ -206,6 +204,54 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 		return -2;
 	}
 	return fd;
+}
+
+/* Opens PATH under the symfs, or a relative PATH in S->dirfd, as
+ * open_elf_at(). */
+static int open_elf(const struct srcline *s, const char *path, Elf **elf)
+{
+	char full[4096];
+	bool relative = path[0] != '/';
+
+	*elf = NULL;
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", relative ? "" : s->symfs, path) >=
+	    sizeof(full))
+		return -1;
+	return open_elf_at(relative ? s->dirfd : AT_FDCWD, full, elf);
+}
+
+/* Opens into D the copy of its binary a recording kept (S->caches: perf's
+ * build-id cache layout) under a build id recorded for its path; one whose
+ * own build id is not that one is not taken. Returns whether one was
+ * (D->fd, D->elf set; the file at the path closed), its id into HEX. */
+static bool open_kept(const struct srcline *s, struct sl_dso *d, char *hex)
+{
+	for (const struct sl_buildid *b = s->buildids; b; b = b->next) {
+		if (strcmp(b->path, d->path))
+			continue;
+		for (size_t i = 0; i < s->ncaches; i++) {
+			char p[4096];
+			Elf *elf;
+			int fd;
+
+			if (!binaries_cache_path(s->caches[i], b->hex, "elf", p, sizeof(p)) ||
+			    (fd = open_elf_at(AT_FDCWD, p, &elf)) < 0)
+				continue;
+			binaries_elf_id(elf, hex);
+			if (hex[0] && perfdata_same_buildid(b->hex, hex)) {
+				if (d->fd >= 0) {
+					elf_end(d->elf);
+					close(d->fd);
+				}
+				d->fd = fd;
+				d->elf = elf;
+				return true;
+			}
+			elf_end(elf);
+			close(fd);
+		}
+	}
+	return false;
 }
 
 bool srcline_no_binary(const char *path, size_t len)
@@ -517,13 +563,19 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 		d->state = DSO_NOFILE;
 		return;
 	}
-	d->fd = s->unchecked ? -1 : open_elf(s, d->path, &d->elf);
+	d->fd = -1;
+	if (s->unchecked)
+		return;
+	d->fd = open_elf(s, d->path, &d->elf);
+	if (d->fd >= 0)
+		binaries_elf_id(d->elf, hex);
+	/* changed or gone since the recording: the copy it kept, if any */
+	if ((d->fd == -1 || (d->fd >= 0 && !buildid_matches(s, d->path, hex))) &&
+	    !open_kept(s, d, hex))
+		return;
 	if (d->fd == -2)
 		d->state = DSO_NOFILE;
 	if (d->fd < 0)
-		return;
-	binaries_elf_id(d->elf, hex);
-	if (!buildid_matches(s, d->path, hex))
 		return;
 	if (has_lines(d->elf)) {
 		d->dwarf_elf = d->elf;
@@ -582,6 +634,16 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 void srcline_lines_off(struct srcline *s)
 {
 	s->no_lines = true;
+}
+
+void srcline_add_cache(struct srcline *s, const char *cache)
+{
+	if (!cache || s->ncaches == SRCLINE_CACHES_MAX)
+		return;
+	for (size_t i = 0; i < s->ncaches; i++)
+		if (!strcmp(s->caches[i], cache))
+			return;
+	s->caches[s->ncaches++] = cache;
 }
 
 void srcline_set_dir(struct srcline *s, int dirfd)
