@@ -94,20 +94,29 @@ static void temp_forget(int *slot)
 	*slot = -1;
 }
 
+int outpath_random(char *out, size_t len)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+	unsigned char r[64];
+
+	if (len > sizeof(r) || getrandom(r, len, 0) != (ssize_t)len)
+		return len > sizeof(r) ? -EINVAL : errno ? -errno : -EIO;
+	for (size_t i = 0; i < len; i++)
+		out[i] = digits[r[i] & 63];
+	out[len] = '\0';
+	return 0;
+}
+
 /* A new unpredictable temporary name into NAME (32 bytes). Returns 0 or a
  * negative errno (no randomness: getrandom() failed). */
 static int temp_name(char *name)
 {
-	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
-	unsigned char r[TEMP_RANDOM];
-	char *p = name + sizeof(TEMP_PREFIX) - 1;
+	int err = outpath_random(name + sizeof(TEMP_PREFIX) - 1, TEMP_RANDOM);
 
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		return errno ? -errno : -EIO;
+	if (err)
+		return err;
 	memcpy(name, TEMP_PREFIX, sizeof(TEMP_PREFIX) - 1);
-	for (size_t i = 0; i < sizeof(r); i++)
-		*p++ = digits[r[i] & 63];
-	memcpy(p, TEMP_SUFFIX, sizeof(TEMP_SUFFIX));
+	memcpy(name + sizeof(TEMP_PREFIX) - 1 + TEMP_RANDOM, TEMP_SUFFIX, sizeof(TEMP_SUFFIX));
 	return 0;
 }
 
@@ -731,6 +740,40 @@ fail_errno:
 		 strerror(errno));
 	close(p.dirfd);
 	return err;
+}
+
+int outpath_walk_dir(const char *path, char *real, size_t size, char *errbuf, size_t errlen)
+{
+	struct place p;
+	char proc[64];
+	ssize_t n;
+	int fd, err = locate(path, &p, errbuf, errlen);
+
+	if (err)
+		return err;
+	if (!p.exists) {
+		snprintf(errbuf, errlen, "%s: expected an existing directory, found none", path);
+		close(p.dirfd);
+		return -ENOENT;
+	}
+	fd = openat(p.dirfd, p.name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(p.dirfd);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s: expected a directory, found %s", path,
+			 err == -ENOTDIR ? inpath_kind(p.st.st_mode) : strerror(-err));
+		return err;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, size - 1);
+	if (n <= 0 || real[0] != '/' || (size_t)n >= size - 1) {
+		snprintf(errbuf, errlen, "%s: cannot tell where it is: %s", path,
+			 n < 0 ? strerror(errno) : "a name too long");
+		close(fd);
+		return n < 0 ? -errno : -ENAMETOOLONG;
+	}
+	real[n] = '\0';
+	return fd;
 }
 
 int outpath_create_at(int dirfd, const char *name)

@@ -94,6 +94,23 @@ void outpath_abort(struct outpath *o);
 bool outpath_names(const char *out, const struct stat *st);
 
 /*
+ * Reaches the existing directory PATH as an output's path is walked (a
+ * symbolic link followed only where nobody but the caller and root may
+ * have put it: never another user's link in /tmp). Returns its descriptor
+ * (O_PATH, close-on-exec: to create in with mkdirat()) with its path, as
+ * the kernel names the directory reached (absolute, no link), in REAL
+ * (SIZE bytes); or a negative errno with one line "PATH: ..." in ERRBUF.
+ */
+int outpath_walk_dir(const char *path, char *real, size_t size, char *errbuf, size_t errlen);
+
+/*
+ * LEN (at most 64) unpredictable characters of [A-Za-z0-9_-] (getrandom())
+ * and a NUL into OUT: a name nobody can make first. Returns 0 or a negative
+ * errno (-EINVAL: LEN too large; no randomness).
+ */
+int outpath_random(char *out, size_t len);
+
+/*
  * Opens the recording directory PATH, given by option FLAG ("-o", "-d":
  * messages name both; NULL: a name the program chose), walked as above: a new directory is created (mode
  * 0755 less the umask; *CREATED set), or an existing one taken when it is

@@ -701,34 +701,57 @@ int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 	return err;
 }
 
-/* PERF_SAMPLE_* bits that say where a sample's time is. */
+/* PERF_SAMPLE_* bits that say where a sample's time is, and where a
+ * sample_id trailer's is (perf_event_open(2): the trailer is pid/tid, time,
+ * id, stream_id, cpu, identifier, each present when its bit is). */
 #define SAMPLE_IP (1u << 0)
 #define SAMPLE_TID (1u << 1)
 #define SAMPLE_TIME (1u << 2)
+#define SAMPLE_ID (1u << 6)
+#define SAMPLE_CPU (1u << 7)
+#define SAMPLE_STREAM_ID (1u << 9)
 #define SAMPLE_IDENTIFIER (1u << 16)
+#define ATTR_SAMPLE_ID_ALL (1u << 18)       /* perf_event_attr's flags (offset 40) */
+#define ATTR_CONTEXT_SWITCH (1u << 26)
 
-/* Where the time of a sample of the events of the file H was read from
- * (FD) is, in bytes after its header, into *OFF: the same for every event.
- * Returns 0, -ENOTSUP or a negative errno. */
-static int sample_time_offset(int fd, const struct perfdata_header *h, uint64_t *off)
+/* Where the times of the records of the file H was read from (FD) are: a
+ * sample's in bytes after its header (*OFF), the same for every event; a
+ * context switch's in bytes before the record's end (*TAIL), in the
+ * sample_id trailer of the events that record switches (context_switch
+ * set): 0 when none does, one has no trailer (sample_id_all unset) or they
+ * put it at different places. Returns 0, -ENOTSUP (samples without a time,
+ * or with it at different places) or a negative errno. */
+static int record_time_offsets(int fd, const struct perfdata_header *h, uint64_t *off,
+			       uint64_t *tail)
 {
-	unsigned char b[8];
-	bool known = false;
+	unsigned char b[24];
+	bool known = false, tail_known = false, tail_ok = true;
 	int err = 0;
 
-	if (h->pipe || h->attr_size < 32 || !within(h->attrs_off, h->attrs_size, h->file_size))
+	if (h->pipe || h->attr_size < 48 || !within(h->attrs_off, h->attrs_size, h->file_size))
 		return h->pipe ? -ENOTSUP : -EIO;
+	*tail = 0;
 	for (uint64_t at = 0; !err && at + h->attr_size <= h->attrs_size; at += h->attr_size) {
-		uint64_t type, o;
+		uint64_t type, flags, o, t;
 
 		err = pread_all(fd, b, sizeof(b), h->attrs_off + at + 24);
 		type = le64(b);
+		flags = le64(b + 16);
 		o = 8 * (!!(type & SAMPLE_IDENTIFIER) + !!(type & SAMPLE_IP) + !!(type & SAMPLE_TID));
+		t = 8 * (1 + !!(type & SAMPLE_ID) + !!(type & SAMPLE_STREAM_ID) +
+			 !!(type & SAMPLE_CPU) + !!(type & SAMPLE_IDENTIFIER));
 		if (!err && (!(type & SAMPLE_TIME) || (known && o != *off)))
 			err = -ENOTSUP;
 		*off = o;
 		known = true;
+		if (!(flags & ATTR_CONTEXT_SWITCH))
+			continue;
+		tail_ok = tail_ok && (flags & ATTR_SAMPLE_ID_ALL) && (!tail_known || t == *tail);
+		*tail = t;
+		tail_known = true;
 	}
+	if (!tail_ok)
+		*tail = 0;
 	return err ? err : known ? 0 : -ENOTSUP;
 }
 
@@ -739,8 +762,11 @@ static int by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int perfdata_samples(const char *path,
-		     int (*fn)(void *arg, const unsigned char *rec, size_t size), void *arg)
+/* Calls FN(ARG, REC, SIZE) for each record of the perf.data at PATH that is
+ * a sample or, with SWITCHES, a context switch (PERF_RECORD_SWITCH,
+ * PERF_RECORD_SWITCH_CPU_WIDE), as perfdata_samples() says. */
+static int each_record(const char *path, bool switches,
+		       int (*fn)(void *arg, const unsigned char *rec, size_t size), void *arg)
 {
 	struct perfdata_records *r = malloc(sizeof(*r));
 	struct perfdata_header h;
@@ -755,7 +781,8 @@ int perfdata_samples(const char *path,
 	if (!err)
 		perfdata_records_start(r, fd, &h);
 	while (!err && (rec = perfdata_record_next(r, &err)))
-		if (le32(rec) == PERFDATA_REC_SAMPLE)
+		if (le32(rec) == PERFDATA_REC_SAMPLE || (switches &&
+		    (le32(rec) == PERFDATA_REC_SWITCH || le32(rec) == PERFDATA_REC_SWITCH_CPU_WIDE)))
 			err = fn(arg, rec, le16(rec + 6));
 out:
 	if (fd >= 0)
@@ -764,9 +791,16 @@ out:
 	return err;
 }
 
+int perfdata_samples(const char *path,
+		     int (*fn)(void *arg, const unsigned char *rec, size_t size), void *arg)
+{
+	return each_record(path, false, fn, arg);
+}
+
 /* The times perfdata_sample_times() collects. */
 struct sample_times {
 	uint64_t off;        /* the time's offset in a sample's body */
+	uint64_t tail;       /* its offset from the end of a switch's trailer; 0: none */
 	uint64_t *times;
 	size_t n, cap;
 };
@@ -775,13 +809,21 @@ static int add_time(void *arg, const unsigned char *rec, size_t size)
 {
 	struct sample_times *t = arg;
 	uint64_t *p;
+	size_t at;
 
-	if (size < REC_HEADER + t->off + 8)
-		return 0;
+	if (le32(rec) == PERFDATA_REC_SAMPLE) {
+		if (size < REC_HEADER + t->off + 8)
+			return 0;
+		at = REC_HEADER + t->off;
+	} else {
+		if (!t->tail || size < REC_HEADER + t->tail)
+			return 0;
+		at = size - t->tail;
+	}
 	if (!(p = array_grow(t->times, &t->cap, t->n, sizeof(*t->times))))
 		return -ENOMEM;
 	t->times = p;
-	t->times[t->n++] = le64(rec + REC_HEADER + t->off);
+	t->times[t->n++] = le64(rec + at);
 	return 0;
 }
 
@@ -793,11 +835,11 @@ int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
 
 	err = fd < 0 ? -errno : perfdata_header_read(fd, &h);
 	if (!err)
-		err = sample_time_offset(fd, &h, &t.off);
+		err = record_time_offsets(fd, &h, &t.off, &t.tail);
 	if (fd >= 0)
 		close(fd);
 	if (!err)
-		err = perfdata_samples(path, add_time, &t);
+		err = each_record(path, true, add_time, &t);
 	if (err) {
 		free(t.times);
 		t.times = NULL;

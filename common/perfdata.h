@@ -80,6 +80,8 @@ enum perfdata_record_type {
 	PERFDATA_REC_FORK = 7,
 	PERFDATA_REC_SAMPLE = 9,
 	PERFDATA_REC_MMAP2 = 10,
+	PERFDATA_REC_SWITCH = 14,
+	PERFDATA_REC_SWITCH_CPU_WIDE = 15,
 	PERFDATA_REC_HEADER_BUILD_ID = 67,
 	PERFDATA_REC_AUXTRACE_INFO = 70,
 	PERFDATA_REC_AUXTRACE = 71,   /* followed by its own size of AUX data */
@@ -248,12 +250,17 @@ int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 		     bool (*keep)(const unsigned char *rec, void *arg), void *arg, int out_fd);
 
 /*
- * The times (perf clock, ns) of the samples (PERF_RECORD_SAMPLE) of the
- * perf.data at PATH, in ascending order, into *TIMES (a new array the
- * caller frees; NULL when there are none) and their number into *N, read
- * at the place every event's sample_type puts it (after the identifier, ip
- * and pid/tid each has). Returns 0; -ENOTSUP when its events put the time
- * at different places, or one has none (and for the pipe format); -EINVAL
+ * The times (perf clock, ns) of the samples (PERF_RECORD_SAMPLE) and the
+ * context switches (PERF_RECORD_SWITCH, _CPU_WIDE: a thread's switch-in is
+ * where a snapshot's data starts as much as a sample) of the perf.data at
+ * PATH, in ascending order, into *TIMES (a new array the caller frees; NULL
+ * when there are none) and their number into *N, read at the place every
+ * event's sample_type puts it: a sample's after the identifier, ip and
+ * pid/tid each has, a switch's in the sample_id trailer of the events that
+ * record switches (context_switch; none read when one has no trailer,
+ * sample_id_all unset, or they put it at different places). Returns 0;
+ * -ENOTSUP when its events put a sample's time at different places, or one
+ * has none (and for the pipe format); -EINVAL
  * or -EIO as perfdata_header_read() and perfdata_record_next() return them;
  * -ENOMEM; or another negative errno.
  */

@@ -83,6 +83,13 @@
  *           lost one is in exactly one place: hits_total = len(hits) (each
  *           in its "snapshot", or in none: null) + hits_coalesced +
  *           hits_before_armed + hits_unrecorded
+ *   "coalesced_hits": [objects as "hits" has them, without "deferred"]
+ *           the coalesced hits (of "hits_coalesced") that a snapshot holds,
+ *           by the rule of "hits" ("snapshot" never null), in the order
+ *           seen: they took no snapshot, but the trace draws each where a
+ *           snapshot shows its moment (at most RECORD_COALESCED_MAX: the
+ *           first ones; the sampling mode's, where the recorder reads what
+ *           each file holds)
  *   "children_unrecorded": the child processes the targets started during
  *           the recording, which it did not record (without --multi-thread:
  *           record/forks.h; 0 where the host allows no tracepoints)
@@ -164,6 +171,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* At most this many coalesced hits are listed ("coalesced_hits"): a storm
+ * of hits is counted in "hits_coalesced", its first ones drawn. About 100
+ * KiB of record.json at most (a listed hit takes some 200 bytes): within
+ * what the recorder keeps for it on a disk perf fills (record/report.h
+ * REC_REPORT_RESERVE, 256 KiB; 4096 of them took 800 KiB, and a storm's
+ * record.json on a full disk was never written). */
+#define RECORD_COALESCED_MAX 512
 
 /* The file's name in a recording directory. */
 #define RECORD_JSON_FILE "record.json"

@@ -56,20 +56,24 @@ static bool file_id(const char *path, char *hex)
 	return ok;
 }
 
-/* Whether the build-id cache CACHE holds the binary of ID (perf's layout:
- * .build-id/XX/REST). */
-static bool cached(const char *cache, const char *id)
+bool binaries_cache_path(const char *cache, const char *id, const char *file, char *p,
+			 size_t size)
 {
-	char p[4096];
 	size_t n = strlen(id);
 
 	while (n > 2 && id[n - 1] == '0' && id[n - 2] == '0')
 		n -= 2;   /* perf names a padded id by its own length */
-	if (!cache || n < 3 ||
-	    (size_t)snprintf(p, sizeof(p), "%s/.build-id/%.2s/%.*s", cache, id, (int)(n - 2),
-			     id + 2) >= sizeof(p))
-		return false;
-	return !access(p, F_OK);
+	return cache && n >= 3 &&
+	       (size_t)snprintf(p, size, "%s/.build-id/%.2s/%.*s%s%s", cache, id, (int)(n - 2),
+				id + 2, file ? "/" : "", file ? file : "") < size;
+}
+
+/* Whether the build-id cache CACHE holds the binary of ID. */
+static bool cached(const char *cache, const char *id)
+{
+	char p[4096];
+
+	return binaries_cache_path(cache, id, NULL, p, sizeof(p)) && !access(p, F_OK);
 }
 
 struct walk {

@@ -54,6 +54,16 @@ int binaries_check(struct binaries *b, const char *perfdata, const char *cache);
  */
 int binaries_check_recorded(struct binaries *b, const char *path, const char *hex);
 
+/*
+ * The path in perf's build-id cache CACHE (NULL: none) of the binary of
+ * build id ID (hex; perf's zero padding dropped): CACHE/.build-id/XX/REST,
+ * a link to the directory of that binary's copies, then "/FILE" when FILE
+ * is not NULL ("elf": the binary itself), into P (SIZE bytes). Returns
+ * false when there is none: no CACHE, an ID too short, or P too small.
+ */
+bool binaries_cache_path(const char *cache, const char *id, const char *file, char *p,
+			 size_t size);
+
 /* Whether the binary DSO (LEN bytes) was found changed by binaries_check(). */
 bool binaries_changed(const struct binaries *b, const char *dso, size_t len);
 

@@ -215,6 +215,34 @@ size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n)
 	return n;
 }
 
+/* Whether F is a user-space frame in no mapping: perf named no binary for
+ * its address (the uretprobe trampoline's return address aside: counted
+ * apart, conv_chaincheck_count). */
+static bool unmapped(const struct conv_site *f)
+{
+	return f->ip < CONV_KERNEL_START && f->func && f->func->unknown &&
+	       f->func->dsolen == 9 && !memcmp(f->func->key + f->func->symlen, "[unknown]", 9) &&
+	       !uretprobe_trampoline(f->ip);
+}
+
+size_t conv_chain_cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
+{
+	bool mapped = false;
+
+	/* perf knows the process's mappings when it named a binary of it */
+	for (size_t i = 0; i < n && !mapped; i++)
+		mapped = frames[i].ip < CONV_KERNEL_START && frames[i].func &&
+			 real_dso(frames[i].func);
+	for (size_t i = 1; i < n; i++)
+		if (frames[i].ip == 0 || frames[i].ip == UINT64_MAX ||
+		    (mapped && unmapped(&frames[i]))) {
+			if (!c->unmapped_chains++)
+				c->unmapped_ip = frames[i].ip;
+			return i;
+		}
+	return n;
+}
+
 void conv_chaincheck_free(struct conv *c)
 {
 	struct conv_blame *b[] = { &c->broken, &c->unsymbolized };

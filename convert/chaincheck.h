@@ -37,6 +37,19 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
  * memory sets c->nomem and leaves the rest as it is. */
 size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n);
 
+/* chaincheck.c: cuts FRAMES (N, innermost first) of a sample at its first
+ * frame past the innermost whose address lies in no mapping of the process
+ * (perf's "[unknown]" binary where it names the binary of another frame of
+ * the chain, so it knows the process's mappings: an unwinder's misreading,
+ * such as a frame-pointer walk from a function's first instruction or
+ * through code without frame pointers) or is 0 or all ones (perf's libdw
+ * unwinder gives a return address of 0, the end of a stack, less one;
+ * tools/perf/util/unwind-libdw.c frame_callback()): no function, so that frame
+ * and all outside it are dropped, and the chain, reaching no root, counts
+ * as broken (counted in C->unmapped_chains, the first address kept).
+ * Returns the frames left (<= N). */
+size_t conv_chain_cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n);
+
 /* chaincheck.c: frees the blamed dsos. */
 void conv_chaincheck_free(struct conv *c);
 

@@ -232,6 +232,62 @@ static void loop_fact(const struct conv *c)
 		  (int)f->symlen, f->key);
 }
 
+/* A trace without slices (not cut by --filter or --window, which say so
+ * themselves): one warning saying so and why, as far as the input tells
+ * (issue 24: `run --trigger none --duration 1ms` gave "0 threads, 0
+ * slices" without a word once in 6). */
+static void empty_warning(const struct conv *c)
+{
+	const struct conv_stats *s = &c->stats;
+	const char *from = c->nrecs ? "the snapshot" : "the input";
+	char why[320], rec[160] = "";
+	size_t n;
+
+	if (s->slices || c->cut.on)
+		return;
+	/* how long perf recorded, and what ended it, when a recording says */
+	for (size_t k = 0; k < c->nrecs; k++) {
+		const struct recording *r = c->recs[k];
+
+		if (r->start_ns && r->end_ns > r->start_ns) {
+			snprintf(rec, sizeof(rec), "; perf recorded for %.3f ms, until the "
+				 "recording's end (%s)", (double)(r->end_ns - r->start_ns) / 1e6,
+				 record_end_name(r->end));
+			break;
+		}
+	}
+	if (s->samples || s->branches || s->decode_errors)
+		n = (size_t)snprintf(why, sizeof(why), "its %llu samples and %llu branches give no "
+				     "location to draw", (unsigned long long)s->samples,
+				     (unsigned long long)s->branches);
+	else if (s->threads)
+		n = (size_t)snprintf(why, sizeof(why), "%s holds no sample of its %llu thread%s, "
+				     "only %s context switches or exit", from,
+				     (unsigned long long)s->threads, diag_s(s->threads),
+				     s->threads == 1 ? "its" : "their");
+	else
+		n = (size_t)snprintf(why, sizeof(why), "%s holds no sample, branch, decode error or "
+				     "context switch of any thread", from);
+	if (n < sizeof(why))
+		snprintf(why + n, sizeof(why) - n, "%s", rec);
+	diag_warn("the trace has no slices: %s", why);
+}
+
+/* The coverage fact of the chains cut at an address in no mapping
+ * (conv_chain_cut_unmapped): no function is drawn for it. */
+static void unmapped_fact(const struct conv *c)
+{
+	if (!c->unmapped_chains)
+		return;
+	diag_info("  %llu sampled call stack%s cut where perf's unwinder reached an address in "
+		  "no mapping of the process (the first 0x%llx): not a function but a misread "
+		  "return address (a frame-pointer walk from a function's first instruction or "
+		  "through code without frame pointers; 0 or 0xffffffffffffffff: the end of the "
+		  "stack, a return address of 0), so no frame is drawn for it nor past it, and "
+		  "the stack counts as reaching no root", (unsigned long long)c->unmapped_chains,
+		  diag_s(c->unmapped_chains), (unsigned long long)c->unmapped_ip);
+}
+
 /* The warnings on call chains that cannot show the stack, each with its own
  * fix: none recorded (FLAT samples of FLAT + CHAINS), chains cut at a
  * uretprobe's trampoline, chains that reach no thread root (BROKEN: the
@@ -354,7 +410,9 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			  "threads, not the program's: [off-cpu] slices with a \"%s\" argument (perf "
 			  "copies its events into each new thread under kernel locks: a tracepoint's "
 			  "event_mutex is shared with every tracer's set-up)", ms(tracer), FXT_OFFCPU_TRACER);
+	empty_warning(c);
 	loop_fact(c);
+	unmapped_fact(c);
 	chain_warnings(c, flat, chains, broken, unsym);
 	every_warnings(c);
 }

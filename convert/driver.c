@@ -781,8 +781,10 @@ static int sample_done(struct conv_driver *cv)
 	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
 		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
 				      "when recorded with -g)", PERFCMD_SAMPLES);
-	/* a chain the unwinder looped in: one marker frame for the loop */
+	/* a chain the unwinder looped in: one marker frame for the loop; one
+	 * that went where nothing is mapped: cut there */
 	sm->n = conv_chain_cut_loops(c, sm->frames, sm->n);
+	sm->n = conv_chain_cut_unmapped(c, sm->frames, sm->n);
 	if (sm->sched_switch)
 		return switch_sample(cv);
 	if (sm->twin)

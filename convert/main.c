@@ -482,9 +482,10 @@ static int add_window_at(struct windows *ws, uint64_t at)
 	return 0;
 }
 
+/* A hit's window (a coalesced hit took no snapshot: no window of its own). */
 static int add_window(void *arg, const struct recording_hit *h)
 {
-	return add_window_at(arg, h->time_ns);
+	return h->coalesced ? 0 : add_window_at(arg, h->time_ns);
 }
 
 /* --window's windows around the hits and the snapshot marks of the NRECS
@@ -575,9 +576,6 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 	if (s->time_backwards)
 		diag_warn("%llu lines went back in time within their thread and were clamped",
 			  (unsigned long long)s->time_backwards);
-	if (!s->slices && !s->instants && !o->cut.on)
-		diag_warn("the trace is empty: no branch, sample or decode error was found for "
-			  "any thread");
 	perfetto_memory(s, bytes);
 	if (s->deep_slices)
 		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
@@ -655,6 +653,7 @@ static struct srcline *read_buildids(const struct inputs *ins, const char *symfs
 			srcline_free(sl);
 			return NULL;
 		}
+		srcline_add_cache(sl, binaries_kept_handle(inputs_kept(ins, &ins->in[i])));
 		if (e && !why[0])
 			snprintf(why, size, "%s: cannot read its build ids: %s", ins->in[i].path, e_why);
 	}

@@ -88,6 +88,9 @@ static unsigned hit_args(struct hits_writer *hw, const struct recording_hit *h,
 				.str = fxt_writer_cstring(c->w, base ? base + 1 : path) };
 		}
 	}
+	if (h->coalesced)   /* it took no snapshot: drawn in the one holding it */
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_BOOL,
+			.name = fxt_writer_cstring(c->w, "coalesced"), .b = true };
 	if (h->has_args && shows_args(r)) {
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_UINT64,
 			.name = fxt_writer_cstring(c->w, "arg0"), .u64 = h->args[0] };

@@ -245,6 +245,7 @@ static int read_tsc(struct reader *rd, struct json_object *trigger, struct recor
 struct hit_reader {
 	struct reader *rd;
 	const struct recording *r;
+	bool coalesced;        /* reading "coalesced_hits" (else "hits") */
 	struct recording_field *extra;
 	size_t capextra;
 	int (*fn)(void *arg, const struct recording_hit *h);
@@ -302,11 +303,12 @@ static int read_hit(void *arg, struct json_object *h, size_t i)
 	struct hit_reader *hr = arg;
 	struct reader *rd = hr->rd;
 	size_t nsnaps = hr->r->nsnapshots;
-	struct recording_hit one = { .index = i }, *hit = &one;
+	struct recording_hit one = { .index = i, .coalesced = hr->coalesced }, *hit = &one;
 	struct json_object *args, *snap;
+	const char *list = hr->coalesced ? "coalesced_hits" : "hits";
 	char at[48];
 
-	if (element(rd, "hits", i, h, at, sizeof(at)))
+	if (element(rd, list, i, h, at, sizeof(at)))
 		return 1;
 	if (member_id(rd, h, at, "pid", &hit->pid) || member_id(rd, h, at, "tid", &hit->tid) ||
 	    member_time(rd, h, at, "time_ns", false, &hit->time_ns) ||
@@ -321,13 +323,13 @@ static int read_hit(void *arg, struct json_object *h, size_t i)
 		int64_t k = json_object_get_int64(snap);
 
 		if (k < 0 || (uint64_t)k >= nsnaps) {
-			snprintf(at, sizeof(at), "hits[%zu].snapshot", i);
+			snprintf(at, sizeof(at), "%s[%zu].snapshot", list, i);
 			return bad(rd, at, "the index of a listed snapshot or null", snap);
 		}
 		hit->snapshot = (long)k;
 	}
 	if (args) {
-		snprintf(at, sizeof(at), "hits[%zu].args", i);
+		snprintf(at, sizeof(at), "%s[%zu].args", list, i);
 		if (json_object_array_length(args) != 2)
 			return bad(rd, at, "[two integers]", args);
 		for (size_t k = 0; k < 2; k++) {
@@ -341,10 +343,11 @@ static int read_hit(void *arg, struct json_object *h, size_t i)
 		}
 		hit->has_args = true;
 	}
-	snprintf(at, sizeof(at), "hits[%zu]", i);
+	snprintf(at, sizeof(at), "%s[%zu]", list, i);
 	if (read_extra(hr, h, at, hit))
 		return 1;
-	return hr->fn(hr->arg, hit);
+	/* a coalesced hit is drawn only where a snapshot holds it */
+	return hit->coalesced && hit->snapshot < 0 ? 0 : hr->fn(hr->arg, hit);
 }
 
 /*
@@ -807,18 +810,75 @@ static int read_hits(struct reader *rd, struct json_object *root, struct recordi
 	return rc;
 }
 
+static int no_hit(void *arg, const struct recording_hit *h)
+{
+	(void)arg;
+	(void)h;
+	return 0;
+}
+
+/* R's "coalesced_hits" (optional: older reports have none), checked as hits
+ * are, kept in R (at most RECORD_COALESCED_MAX: the recorder's bound). */
+static int read_coalesced(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct hit_reader hr = { .rd = rd, .r = r, .coalesced = true, .fn = no_hit };
+	struct json_object *a = NULL;
+	size_t n;
+	int rc = 0;
+
+	if (member(rd, root, "", "coalesced_hits", json_type_array, true, &a))
+		return 1;
+	if (!a)
+		return 0;
+	n = json_object_array_length(a);
+	if (n > RECORD_COALESCED_MAX) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "at most %d hits", RECORD_COALESCED_MAX);
+		return bad(rd, "coalesced_hits", what, a);
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = read_hit(&hr, json_object_array_get_idx(a, i), i);
+	free(hr.extra);
+	if (!rc && n)
+		r->coalesced = json_object_get(a);
+	return rc;
+}
+
 struct hits_pass {
 	int (*fn)(void *arg, const struct recording_hit *h);
 	void *arg;
 	size_t n;
 	int stop;              /* FN's non-zero return, which stopped the reading */
+	struct hit_reader coalesced;   /* R's coalesced hits, handed over by pass_hit() */
+	size_t next;           /* the next of them */
 };
+
+/* Hands P's coalesced hits before BEFORE (perf clock ns) to P->fn. Returns
+ * 0 or FN's non-zero return (in P->stop). */
+static int pass_coalesced(struct hits_pass *p, uint64_t before)
+{
+	struct json_object *a = p->coalesced.r->coalesced;
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	while (!p->stop && p->next < n) {
+		struct json_object *h = json_object_array_get_idx(a, p->next), *t;
+
+		if (json_object_object_get_ex(h, "time_ns", &t) &&
+		    (uint64_t)json_object_get_int64(t) >= before)
+			break;
+		p->stop = read_hit(&p->coalesced, h, p->next++);
+	}
+	return p->stop;
+}
 
 static int pass_hit(void *arg, const struct recording_hit *h)
 {
 	struct hits_pass *p = arg;
 
 	p->n++;
+	if (pass_coalesced(p, h->time_ns))
+		return p->stop;
 	return p->stop = p->fn(p->arg, h);
 }
 
@@ -826,14 +886,19 @@ int recording_hits(const struct recording *r, int (*fn)(void *arg, const struct 
 		   void *arg, char *err, size_t size)
 {
 	struct reader rd = { .file = r->file, .err = err, .size = size };
-	struct hits_pass p = { .fn = fn, .arg = arg };
+	struct hits_pass p = {
+		.fn = fn, .arg = arg,
+		.coalesced = { .rd = &rd, .r = r, .coalesced = true, .fn = fn, .arg = arg },
+	};
 	struct hit_reader hr = { .rd = &rd, .r = r, .fn = pass_hit, .arg = &p };
-	int rc;
+	int rc = 0;
 
-	if (!r->nhits)
-		return 0;
-	rc = stream(&rd, r, NULL, &hr);
+	if (r->nhits)
+		rc = stream(&rd, r, NULL, &hr);
+	if (!rc && !p.stop)
+		rc = pass_coalesced(&p, UINT64_MAX);
 	free(hr.extra);
+	free(p.coalesced.extra);
 	if (!rc && p.n != r->nhits) {
 		snprintf(err, size, "%s: changed while it was read (%zu hits, then %zu)", r->file,
 			 r->nhits, p.n);
@@ -928,8 +993,8 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	    member_time(&rd, root, "", "end_ns", true, &r->end_ns) ||
 	    member_time(&rd, root, "", "start_ns", true, &r->start_ns) ||
 	    read_threads(&rd, root, r) || read_snapshots(&rd, root, r) || read_hits(&rd, root, r) ||
-	    read_signals(&rd, root, r) || read_measures(&rd, root, r) ||
-	    read_buildids(&rd, root, r))
+	    read_coalesced(&rd, root, r) || read_signals(&rd, root, r) ||
+	    read_measures(&rd, root, r) || read_buildids(&rd, root, r))
 		goto out;
 	rc = 0;
 out:
@@ -1022,6 +1087,7 @@ int recording_dump(const struct recording *r, FILE *out, char *err, size_t size)
 
 void recording_free(struct recording *r)
 {
+	json_object_put(r->coalesced);
 	free(r->error);
 	free(r->boot_id);
 	for (size_t i = 0; i < r->nsnapshots; i++) {

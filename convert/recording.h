@@ -22,6 +22,8 @@
 
 #include "record_json.h"
 
+struct json_object;
+
 /* An integer or string field of a hit that the converter does not know
  * (a later recorder's: "entry_ns", "duration_ns"...): shown on the marker.
  * The strings are borrowed for the call of recording_hits()'s FN. */
@@ -33,10 +35,11 @@ struct recording_field {
 	bool is_unsigned;      /* the integer is u64 (above INT64_MAX): read it as such */
 };
 
-/* A trigger hit that asked for a snapshot, as recording_hits() hands it
- * over (valid for that call). */
+/* A trigger hit that asked for a snapshot, or a coalesced one that a
+ * snapshot holds, as recording_hits() hands it over (valid for that call). */
 struct recording_hit {
-	size_t index;          /* in record.json's "hits" */
+	size_t index;          /* in record.json's "hits" (COALESCED: "coalesced_hits") */
+	bool coalesced;        /* one of "coalesced_hits": it took no snapshot */
 	int64_t pid, tid;
 	uint64_t time_ns;      /* perf clock, ns */
 	bool has_ip;
@@ -179,6 +182,9 @@ struct recording {
 	struct recording_tsc tsc;
 	size_t nhits;            /* record.json's hits: read again by recording_hits(),
 				  * never kept (memory does not grow with them) */
+	struct json_object *coalesced;  /* record.json's "coalesced_hits" (at most
+					 * RECORD_COALESCED_MAX), checked; owned;
+					 * NULL: none (older reports too) */
 	struct recording_snapshot *snapshots; /* owned, in time order */
 	size_t nsnapshots;
 	struct recording_thread *threads;     /* owned */
@@ -230,7 +236,9 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 /*
  * Calls FN(ARG, H) for each trigger hit of R, in record.json's order, as
  * read again from the file (hits are not kept: a record.json of 200,000
- * hits took 368 MB when they were); FN returns 0 to go on, anything else
+ * hits took 368 MB when they were), each coalesced hit a snapshot holds
+ * ("coalesced_hits") before the first hit listed after it in time, the
+ * rest last; FN returns 0 to go on, anything else
  * to stop. Returns 0; FN's non-zero return (ERR untouched); or a negative
  * errno with ERR set, as recording_read() does (-EINVAL: record.json no
  * longer reads as recording_read() found it).

@@ -8,6 +8,7 @@
 #include "srcline.h"
 #include "perfmap.h"
 #include "zdwarf.h"
+#include "dwalt.h"
 
 #include "array.h"
 #include "binaries.h"
@@ -24,6 +25,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,7 @@ enum dso_state { DSO_OK, DSO_MISSING, DSO_NODEBUG, DSO_NOFILE, DSO_NOMEM };
 
 struct sl_dso {
 	struct sl_dso *next;
+	const struct srcline *owner;  /* its symfs and directory */
 	char *path;             /* as perf printed it; owned */
 	size_t len;
 	enum dso_state state;
@@ -79,6 +82,7 @@ struct sl_dso {
 	Elf *elf, *debug_elf;
 	Elf *dwarf_elf;         /* elf or debug_elf: the one with the line table */
 	Dwarf *dw;              /* of dwarf_elf, opened at the first lookup */
+	struct dwalt alt;       /* dw's supplementary file (dwz), or none */
 	bool dw_failed;         /* libdw could not read it */
 	bool stale;             /* a relative name of an earlier directory */
 	bool syms_read;         /* dso_syms() read the symbols below */
@@ -103,6 +107,9 @@ struct srcline {
 	struct sl_dso *dsos;
 	struct sl_buildid *buildids;
 	bool unchecked;         /* a perf.data's build ids could not be read: no lines */
+	const char *caches[SRCLINE_CACHES_MAX];  /* the recordings' kept binaries
+						  * (srcline_add_cache), borrowed */
+	size_t ncaches;
 	bool no_lines;          /* srcline_lines_off(): symbols only */
 	struct srcline_stats stats;
 };
@@ -176,22 +183,17 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 	return err;
 }
 
-/* Opens PATH under the symfs, or a relative PATH in S->dirfd: its fd,
- * with *ELF set (a private mapping: begin_lines() edits its section
- * headers); -1 with *ELF NULL when it cannot be opened; -2 with *ELF NULL
- * when it is a file but not ELF. */
-static int open_elf(const struct srcline *s, const char *path, Elf **elf)
+/* Opens FULL (relative: in DIRFD): its fd, with *ELF set (a private
+ * mapping: begin_lines() edits its section headers); -1 with *ELF NULL when
+ * it cannot be opened; -2 with *ELF NULL when it is a file but not ELF. */
+static int open_elf_at(int dirfd, const char *full, Elf **elf)
 {
-	char full[4096], why[160];
-	bool relative = path[0] != '/';
+	char why[160];
 	int fd;
 
 	*elf = NULL;
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", relative ? "" : s->symfs, path) >=
-	    sizeof(full))
-		return -1;
 	/* a FIFO is no binary */
-	fd = inpath_open(relative ? s->dirfd : AT_FDCWD, full, 0, why, sizeof(why));
+	fd = inpath_open(dirfd, full, 0, why, sizeof(why));
 	if (fd < 0)
 		return -1;
 	*elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
@@ -202,6 +204,54 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 		return -2;
 	}
 	return fd;
+}
+
+/* Opens PATH under the symfs, or a relative PATH in S->dirfd, as
+ * open_elf_at(). */
+static int open_elf(const struct srcline *s, const char *path, Elf **elf)
+{
+	char full[4096];
+	bool relative = path[0] != '/';
+
+	*elf = NULL;
+	if ((size_t)snprintf(full, sizeof(full), "%s%s", relative ? "" : s->symfs, path) >=
+	    sizeof(full))
+		return -1;
+	return open_elf_at(relative ? s->dirfd : AT_FDCWD, full, elf);
+}
+
+/* Opens into D the copy of its binary a recording kept (S->caches: perf's
+ * build-id cache layout) under a build id recorded for its path; one whose
+ * own build id is not that one is not taken. Returns whether one was
+ * (D->fd, D->elf set; the file at the path closed), its id into HEX. */
+static bool open_kept(const struct srcline *s, struct sl_dso *d, char *hex)
+{
+	for (const struct sl_buildid *b = s->buildids; b; b = b->next) {
+		if (strcmp(b->path, d->path))
+			continue;
+		for (size_t i = 0; i < s->ncaches; i++) {
+			char p[4096];
+			Elf *elf;
+			int fd;
+
+			if (!binaries_cache_path(s->caches[i], b->hex, "elf", p, sizeof(p)) ||
+			    (fd = open_elf_at(AT_FDCWD, p, &elf)) < 0)
+				continue;
+			binaries_elf_id(elf, hex);
+			if (hex[0] && perfdata_same_buildid(b->hex, hex)) {
+				if (d->fd >= 0) {
+					elf_end(d->elf);
+					close(d->fd);
+				}
+				d->fd = fd;
+				d->elf = elf;
+				return true;
+			}
+			elf_end(elf);
+			close(fd);
+		}
+	}
+	return false;
 }
 
 bool srcline_no_binary(const char *path, size_t len)
@@ -477,14 +527,23 @@ static bool has_lines(Elf *elf)
 	return false;
 }
 
+/* The path of the separate debug file of build id HEX into PATH (SIZE
+ * bytes); false when HEX is too short to have one. */
+static bool debug_file_path(const char *hex, char *path, size_t size)
+{
+	if (strlen(hex) < 4)
+		return false;
+	snprintf(path, size, DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
+	return true;
+}
+
 /* Opens D's separate debug file by its build id HEX, if there is one. */
 static void open_debug_file(const struct srcline *s, struct sl_dso *d, const char *hex)
 {
 	char path[sizeof(DEBUG_DIR) + BUILDID_MAX + 16];
 
-	if (strlen(hex) < 4)
+	if (!debug_file_path(hex, path, sizeof(path)))
 		return;
-	snprintf(path, sizeof(path), DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
 	d->debug_fd = open_elf(s, path, &d->debug_elf);
 	if (d->debug_fd < 0)
 		d->debug_fd = -1;
@@ -504,13 +563,19 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 		d->state = DSO_NOFILE;
 		return;
 	}
-	d->fd = s->unchecked ? -1 : open_elf(s, d->path, &d->elf);
+	d->fd = -1;
+	if (s->unchecked)
+		return;
+	d->fd = open_elf(s, d->path, &d->elf);
+	if (d->fd >= 0)
+		binaries_elf_id(d->elf, hex);
+	/* changed or gone since the recording: the copy it kept, if any */
+	if ((d->fd == -1 || (d->fd >= 0 && !buildid_matches(s, d->path, hex))) &&
+	    !open_kept(s, d, hex))
+		return;
 	if (d->fd == -2)
 		d->state = DSO_NOFILE;
 	if (d->fd < 0)
-		return;
-	binaries_elf_id(d->elf, hex);
-	if (!buildid_matches(s, d->path, hex))
 		return;
 	if (has_lines(d->elf)) {
 		d->dwarf_elf = d->elf;
@@ -558,6 +623,8 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 	memcpy(d->path, path, len);
 	d->path[len] = '\0';
 	d->len = len;
+	d->owner = s;
+	d->alt.fd = -1;
 	d->next = s->dsos;
 	s->dsos = d;
 	open_dso(s, d);
@@ -567,6 +634,16 @@ static struct sl_dso *get_dso(struct srcline *s, const char *path, size_t len)
 void srcline_lines_off(struct srcline *s)
 {
 	s->no_lines = true;
+}
+
+void srcline_add_cache(struct srcline *s, const char *cache)
+{
+	if (!cache || s->ncaches == SRCLINE_CACHES_MAX)
+		return;
+	for (size_t i = 0; i < s->ncaches; i++)
+		if (!strcmp(s->caches[i], cache))
+			return;
+	s->caches[s->ncaches++] = cache;
 }
 
 void srcline_set_dir(struct srcline *s, int dirfd)
@@ -838,13 +915,17 @@ static bool is_line_section(const char *name)
 	return false;
 }
 
-/* Opens ELF's DWARF (of binary PATH) for line lookups: NULL when libdw
+/* Opens D's DWARF (of D->dwarf_elf) for line lookups: NULL when libdw
  * cannot read it, or (said once) when a section it would inflate is a
- * memory bomb (zdwarf.h). */
-static Dwarf *begin_lines(Elf *elf, const char *path)
+ * memory bomb (zdwarf.h), or its supplementary file is not taken (dwalt.h). */
+static Dwarf *begin_lines(struct sl_dso *d)
 {
-	char why[160];
-
+	const struct srcline *s = d->owner;
+	char why[PATH_MAX + 200], hex[BUILDID_MAX + 1], file[PATH_MAX];
+	const char *path = d->path;
+	int dirfd = path[0] == '/' ? AT_FDCWD : s->dirfd;
+	Elf *elf = d->dwarf_elf;
+	Dwarf *dw;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -864,7 +945,16 @@ static Dwarf *begin_lines(Elf *elf, const char *path)
 		diag_warn("%s: %s: its source lines are not read", path, why);
 		return NULL;
 	}
-	return dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (elf == d->debug_elf) {	/* where its relative altlink name starts */
+		binaries_elf_id(d->elf, hex);
+		debug_file_path(hex, file, sizeof(file));
+	} else {
+		snprintf(file, sizeof(file), "%s%s", dirfd == AT_FDCWD ? s->symfs : "", path);
+	}
+	dw = dwalt_begin(elf, dirfd, file, &d->alt, why, sizeof(why));
+	if (!dw && why[0])
+		diag_warn("%s: %s: its source lines are not read", path, why);
+	return dw;
 }
 
 /* The cached line of ADDR in D, looked up the first time. NULL on out-of-memory. */
@@ -886,7 +976,7 @@ static const struct sl_addr *lookup_addr(struct sl_dso *d, uint64_t addr)
 	a = &d->addrs[d->naddrs++];
 	*a = (struct sl_addr){ .addr = addr };
 	if (!d->dw && !d->dw_failed)
-		d->dw_failed = !(d->dw = begin_lines(d->dwarf_elf, d->path));
+		d->dw_failed = !(d->dw = begin_lines(d));
 	if (!d->dw)
 		return a;
 	Dwarf_Line *l = addr_line(d->dw, addr, &cu);
@@ -958,7 +1048,7 @@ void srcline_free(struct srcline *s)
 			free(d->addrs[i].joined);
 		free(d->addrs);
 		hash_index_free(&d->addr_index);
-		dwarf_end(d->dw);
+		dwalt_end(d->dw, &d->alt);
 		elf_end(d->debug_elf);
 		elf_end(d->elf);
 		if (d->debug_fd >= 0)

@@ -90,6 +90,17 @@ int srcline_signature(struct srcline *s, const char *dso, size_t dsolen, const c
 void srcline_lines_off(struct srcline *s);
 
 /*
+ * A recording's kept binaries (record --keep-binaries: perf's build-id
+ * cache layout, binaries.h binaries_kept_handle()), borrowed while lines are
+ * looked up: a binary changed or gone since the recording is read from the
+ * copy there of the build id recorded for its path, as perf names its
+ * frames from it. At most SRCLINE_CACHES_MAX (the rest ignored); NULL and
+ * one given before are ignored.
+ */
+#define SRCLINE_CACHES_MAX 64
+void srcline_add_cache(struct srcline *s, const char *cache);
+
+/*
  * Relative dso names (perf inject --jit's "./jitted-PID-N.so", jitdump.h:
  * relative to the private directory perf ran in) name files of directory
  * DIRFD from now on: an open directory, borrowed (open while lines are

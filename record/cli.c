@@ -192,7 +192,7 @@ static const struct opt table[] = {
 	  "(default: the main thread only); triggers and measures\n"
 	  "watch the target's own threads only" },
 	{ "output", 'o', PATH("DIR", rec.outdir), .verbs = REC_CLI_RECORDER, .section = "recording",
-	  .help = "working directory (default ./snaptrace-YYYYmmdd-HHMMSS)" },
+	  .help = "working directory (default ./snaptrace-YYYYmmdd-HHMMSS, a random suffix added when that is taken)" },
 	{ "mode", 0, CHOICE("MODE", modes, rec.mode), .verbs = BOTH, .section = "recording",
 	  .help = "auto (default), pt (Intel PT) or sampling" },
 	{ "timer-resolution", 0, CHOICE("R", timer_res, rec.timer_res), .verbs = BOTH,

@@ -4,6 +4,7 @@
 
 #include "demangle.h"
 
+#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -488,17 +489,47 @@ static int prologue_cb(const char *name, const GElf_Sym *sym, void *arg)
 }
 
 /*
+ * The end of the code that the last FDE of a file's table, starting at
+ * link-time address START, covers (pc_begin + pc_range), or 0 when libdw
+ * finds no FDE there. libdw gives one row of the FDE's CFA table at a time
+ * (dwarf_frame_info: the range its rules hold for); rows follow rows to the
+ * FDE's end, past which no FDE holds an address (START is the highest).
+ */
+static uint64_t last_fde_end(Elf *elf, uint64_t start)
+{
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
+	Dwarf_Addr lo, end = start, hi;
+
+	if (!cfi)
+		return 0;
+	for (;;) {
+		Dwarf_Frame *frame = NULL;
+		bool row = dwarf_cfi_addrframe(cfi, end, &frame) == 0 &&
+			   dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= end && hi > end;
+
+		free(frame);
+		if (!row)
+			break;
+		end = hi;
+	}
+	dwarf_cfi_end(cfi);
+	return end > start ? end : 0;
+}
+
+/*
  * The functions of a stripped file: the sorted table of .eh_frame_hdr
  * (PT_GNU_EH_FRAME; LSB "Exception Frame Header") lists the start of every
- * function with unwind information; each runs to the next one. Only the
- * usual encoding (table DW_EH_PE_datarel|sdata4 after a 4-byte eh_frame_ptr
- * and a udata4 count) is read. Calls FN like for_each_func.
+ * function with unwind information; each runs to the next one, and the last
+ * to the end of its own FDE (pc_begin + pc_range: no start follows it).
+ * Only the usual encoding (table DW_EH_PE_datarel|sdata4 after a 4-byte
+ * eh_frame_ptr and a udata4 count) is read. Calls FN like for_each_func.
  */
 static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
 			void *arg)
 {
 	size_t n, i;
 	GElf_Phdr ph;
+	GElf_Sym sym = { 0 };
 	uint8_t h[12];
 	uint32_t count;
 	int32_t pair[2], prev = 0;
@@ -514,7 +545,6 @@ static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_S
 		return REC_ELF_ENOSYMS;
 	memcpy(&count, h + 8, 4);
 	for (i = 0; i < count && 12 + (i + 1) * 8 <= ph.p_filesz; i++) {
-		GElf_Sym sym = { 0 };
 		int ret;
 
 		if (pread(f->fd, pair, 8, (off_t)(ph.p_offset + 12 + i * 8)) != 8)
@@ -528,7 +558,14 @@ static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_S
 		}
 		prev = pair[0];
 	}
-	return count > 1 ? 0 : REC_ELF_ENOSYMS;
+	if (!i)
+		return REC_ELF_ENOSYMS;
+	sym.st_value = ph.p_vaddr + (uint64_t)(int64_t)prev;
+	sym.st_size = last_fde_end(f->elf, sym.st_value);
+	if (sym.st_size <= sym.st_value)
+		return count > 1 ? 0 : REC_ELF_ENOSYMS;
+	sym.st_size -= sym.st_value;
+	return fn("", &sym, arg);
 }
 
 int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)

@@ -80,8 +80,8 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
  * executable PT_LOAD segment): its file offset and, when a function contains
  * it, that function's name, size and start (else name "", func_value 0). A
  * file without function symbols (stripped) has its functions from its
- * unwind table (.eh_frame_hdr: each from its start to the next): UNNAMED,
- * name "". Fills *S.
+ * unwind table (.eh_frame_hdr: each from its start to the next, the last to
+ * the end of its FDE): UNNAMED, name "". Fills *S.
  * Returns 0, REC_ELF_ENOTEXEC, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
  */
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);

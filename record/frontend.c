@@ -170,11 +170,31 @@ static bool renamable_by_others(const char *dir, char *why, size_t size)
 	return true;
 }
 
+/* Makes the temporary recording directory DIR ("PATH/snaptrace.XXXXXX", its
+ * X's replaced) in directory DIRFD (PATH's, held), mode 0700, as mkdtemp()
+ * would but through DIRFD. Returns 0 or a negative errno. */
+static int temp_dir(int dirfd, char *dir)
+{
+	char *x = dir + strlen(dir) - 6;
+
+	for (int i = 0; i < 16; i++) {
+		int err = outpath_random(x, 6);
+
+		if (err)
+			return err;
+		if (!mkdirat(dirfd, strrchr(dir, '/') + 1, 0700))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 {
 	const char *tmp = getenv("TMPDIR");
-	char err[PATH_MAX + 128];
-	int rc;
+	char err[PATH_MAX + 128], real[PATH_MAX];
+	int rc, tmp_fd = -1;
 
 	memset(fe, 0, sizeof(*fe));
 	fe->cli = cli;
@@ -205,20 +225,38 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 			return EXIT_RUNTIME;
 		}
 	}
-	if (cli->data_dir)
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (cli->data_dir) {
 		snprintf(fe->dir, sizeof(fe->dir), "%s", cli->data_dir);
-	else
-		snprintf(fe->dir, sizeof(fe->dir), "%s/snaptrace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	} else {
+		/* TMPDIR walked as an output's path: its real path is what is named */
+		tmp_fd = outpath_walk_dir(tmp, real, sizeof(real), err, sizeof(err));
+		if (tmp_fd < 0) {
+			diag_error("TMPDIR %s", err);
+			return EXIT_USAGE;
+		}
+		if ((size_t)snprintf(fe->dir, sizeof(fe->dir), "%s/snaptrace.XXXXXX", real) >=
+		    sizeof(fe->dir)) {
+			diag_error("TMPDIR %s: %s: a name too long", tmp, real);
+			close(tmp_fd);
+			return EXIT_USAGE;
+		}
+	}
 	if (renamable_by_others(fe->dir, err, sizeof(err))) {
 		diag_error("%s %s: %s: the recording could be swapped before it is converted; "
 			   "choose a directory only you can write", cli->data_dir ? "-d" : "TMPDIR",
-			   cli->data_dir ? cli->data_dir : tmp && *tmp ? tmp : "/tmp", err);
+			   cli->data_dir ? cli->data_dir : tmp, err);
+		if (tmp_fd >= 0)
+			close(tmp_fd);
 		return EXIT_USAGE;
 	}
-	if (!cli->data_dir) {
-		if (!mkdtemp(fe->dir)) {
+	if (tmp_fd >= 0) {
+		rc = temp_dir(tmp_fd, fe->dir);
+		close(tmp_fd);
+		if (rc) {
 			diag_error("%s: cannot create a temporary directory: %s", fe->dir,
-				   strerror(errno));
+				   strerror(-rc));
 			return EXIT_RUNTIME;
 		}
 		fe->temporary = true;

@@ -2,7 +2,7 @@
 /*
  * hitholder: which snapshot of a sampling recording holds a trigger hit,
  * from what each snapshot file holds (the times of its first and last
- * sample, perfdata_sample_times()). Pure: every input is given, so the rule
+ * sample or context switch, perfdata_sample_times()). Pure: every input is given, so the rule
  * is tested alone (tests/unit/test_rec_hitholder.c); snapshot.c
  * rec_snapshot_hits_held() reads the files and applies it.
  *
@@ -27,8 +27,9 @@
 
 /* What one snapshot file holds. */
 struct rec_snap_span {
-	size_t samples;              /* its samples; 0: none (or unreadable, unfinished) */
-	uint64_t first_ns, last_ns;  /* perf clock: its first and last sample's time */
+	size_t samples;              /* its samples and context switches; 0: none (or
+				      * unreadable, unfinished) */
+	uint64_t first_ns, last_ns;  /* perf clock: its first and last one's time */
 	uint64_t read_ns;            /* perf clock at or before perf read its ring
 				      * (record.json's time_ns); 0: unknown */
 };

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "lineaddr.h"
+#include "dwalt.h"
 #include "inpath.h"
 #include "zdwarf.h"
 
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,6 +27,8 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 		     uint64_t *vaddr, char *why, size_t size)
 {
 	Dwarf *dw;
+	struct dwalt alt;
+	char altwhy[PATH_MAX + 200];	/* names the supplementary file */
 	Elf *elf;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -37,13 +42,17 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 	if (fd < 0)
 		return fd;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);	/* dwalt_begin() edits it */
 	err = elf ? zdwarf_check(elf, why, size) : -ENODATA;
-	dw = err ? NULL : dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	dw = err ? NULL : dwalt_begin(elf, AT_FDCWD, path, &alt, altwhy, sizeof(altwhy));
 	if (!dw) {
 		elf_end(elf);
 		close(fd);
-		return err == -E2BIG ? err : -ENODATA;
+		if (!err && altwhy[0]) {
+			snprintf(why, size, "%s", altwhy);
+			err = -EPERM;
+		}
+		return err == -E2BIG || err == -EPERM ? err : -ENODATA;
 	}
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
@@ -83,7 +92,7 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 		}
 		off = next;
 	}
-	dwarf_end(dw);
+	dwalt_end(dw, &alt);
 	elf_end(elf);
 	close(fd);
 	if (found)

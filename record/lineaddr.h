@@ -18,7 +18,9 @@
  * Returns 0; -ENODATA when PATH has no line tables (not built with -g);
  * -ENOENT when no table names FILE; -ERANGE when FILE has no code at that
  * line (*VADDR is then the next line that has, 0 for none); -E2BIG when a
- * compressed section would inflate too far (zdwarf.h), or another negative
+ * compressed section would inflate too far (zdwarf.h); -EPERM when the
+ * supplementary file its .gnu_debugaltlink names is there but not taken
+ * (dwalt.h: a FIFO, another build id...); or another negative
  * errno when PATH cannot be read, with WHY (SIZE bytes) saying why.
  */
 int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned col,

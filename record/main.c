@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,9 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 
 static bool outdir_created;
 
+/* Names with a random suffix tried after the dated one (make_outdir()). */
+#define OUTDIR_TRIES 8
+
 /*
  * Opens the recording directory O->outdir (or a new dated one) into S: its
  * name in S->outdir, its descriptor in S->outdir_fd (outpath_dir()); FLAG
@@ -69,11 +73,14 @@ static bool outdir_created;
  * an exit status after a one-line error: a usage error for a name that is
  * no directory, holds something already, is another user's or can never be
  * written (outpath_dir()), a runtime failure when it cannot be created
- * otherwise or the default name is taken.
+ * otherwise. The dated name not to be had (made first by anybody who may
+ * write the current directory) is said in a warning, and the recording goes
+ * into that name with an unpredictable suffix.
  */
 static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_session *s)
 {
-	char err[PATH_MAX + 256];
+	char err[PATH_MAX + 256], taken[PATH_MAX + 256] = "", dated[64];
+	size_t n;
 
 	if (o->outdir) {
 		snprintf(s->outdir, sizeof(s->outdir), "%s", o->outdir);
@@ -82,17 +89,30 @@ static int make_outdir(const struct rec_opts *o, const char *flag, struct rec_se
 		struct tm tm;
 
 		localtime_r(&now, &tm);
-		strftime(s->outdir, sizeof(s->outdir), "snaptrace-%Y%m%d-%H%M%S", &tm);
+		strftime(dated, sizeof(dated), "snaptrace-%Y%m%d-%H%M%S", &tm);
+		snprintf(s->outdir, sizeof(s->outdir), "%s", dated);
 	}
 	s->outdir_fd = outpath_dir(o->outdir ? flag : NULL, s->outdir, &outdir_created, err,
 				   sizeof(err));
+	/* the dated name is anybody's to make first (another user's, in /tmp):
+	 * a name with an unpredictable suffix then, said */
+	for (int i = 0; !o->outdir && s->outdir_fd < 0 && i < OUTDIR_TRIES; i++) {
+		if (!taken[0])
+			snprintf(taken, sizeof(taken), "%s", err);
+		n = (size_t)snprintf(s->outdir, sizeof(s->outdir), "%s-", dated);
+		if (outpath_random(s->outdir + n, 8))
+			break;
+		s->outdir_fd = outpath_dir(NULL, s->outdir, &outdir_created, err, sizeof(err));
+	}
 	if (s->outdir_fd < 0) {
-		diag_error("%s", err);
+		diag_error("%s", taken[0] ? taken : err);
 		/* the name the user gave is wrong; the default name is taken */
 		return o->outdir && (s->outdir_fd == -ENOTDIR || s->outdir_fd == -ENOTEMPTY ||
 				     s->outdir_fd == -EPERM || s->outdir_fd == -EACCES ||
 				     s->outdir_fd == -EROFS) ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	if (taken[0])
+		diag_warn("%s; recording into %s instead", taken, s->outdir);
 	return -1;
 }
 
@@ -398,7 +418,8 @@ static int find_target(struct rec_session *s, const struct rec_opts *o)
 			return EXIT_RUNTIME;
 		}
 		/* another mount namespace's path names another file here */
-		if (!rec_proc_same_mntns(s->target.pids[0]) || !realpath(s->target.exe, s->exe))
+		if (!rec_proc_same_mntns(s->target.pids[0]) ||
+		    !rec_proc_exe_name(s->target.exe, s->exe, sizeof(s->exe)))
 			snprintf(s->exe, sizeof(s->exe), "%s", s->target.exe);
 	}
 	return -1;
@@ -708,10 +729,26 @@ static void print_measures(const struct rec_session *s)
 	}
 }
 
+/* Appends FMT's text to LINE (SIZE bytes, N used): the new length, at most
+ * SIZE - 1 (what does not fit is cut). */
+static size_t line_add(char *line, size_t size, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(line + n, size - n, fmt, ap);
+	va_end(ap);
+	return w < 0 ? n : n + (size_t)w < size ? n + (size_t)w : size - 1;
+}
+
 /* Every hit record.json lists with the snapshot holding it, in its
- * numbering (both from 0; runs of hits in one snapshot as a range; a hit
- * whose live line named another snapshot, the one it took, is said so), and
- * the hits that took no snapshot of their own counted: one line, bounded. */
+ * numbering (both from 0; runs of hits in one snapshot as a range), each
+ * hit whose live line named another snapshot (the one it took, or was being
+ * written when it came) said so with why it is listed elsewhere ("hits 3-4
+ * in snapshot 2 (hit 3 took snapshot 3, but snapshot 2 holds more of it)"),
+ * and the hits that took no snapshot of their own counted, with those a
+ * snapshot holds (drawn there: "coalesced_hits"): one line, bounded. */
 static void print_hits(const struct rec_session *s)
 {
 	char line[1024];
@@ -720,50 +757,50 @@ static void print_hits(const struct rec_session *s)
 
 	if (!s->nhits && !s->pol.coalesced)
 		return;
-	while (i < s->nhits && n < 800) {
-		int j = i, k = s->hits[i].snapshot, w, other = -1, more = 0;
+	while (i < s->nhits && n < 700) {
+		int j = i, k = s->hits[i].snapshot, others = 0;
 
 		while (j + 1 < s->nhits && s->hits[j + 1].snapshot == k)
 			j++;
 		if (j > i)
-			w = snprintf(line + n, sizeof(line) - n, "%shits %d-%d", i ? "; " : "", i, j);
+			n = line_add(line, sizeof(line), n, "%shits %d-%d", i ? "; " : "", i, j);
 		else
-			w = snprintf(line + n, sizeof(line) - n, "%shit %d", i ? "; " : "", i);
-		n += (size_t)w;
-		/* a hit whose live line named the snapshot it took, which holds
-		 * less of it (or none): said where the hit is listed */
+			n = line_add(line, sizeof(line), n, "%shit %d", i ? "; " : "", i);
+		n = line_add(line, sizeof(line), n, k >= 0 ? " in snapshot %d" : " in none", k);
 		for (int h = i; h <= j; h++) {
-			if (s->hits[h].said < 0 || s->hits[h].said == k)
+			const struct rec_hit_log *l = &s->hits[h];
+
+			if (l->said < 0 || l->said == k)
 				continue;
-			if (other < 0)
-				other = h;
-			else
-				more++;
+			n = line_add(line, sizeof(line), n, l->came_in_flight ? "%shit %d came while "
+				     "snapshot %d was being written" : "%shit %d took snapshot %d",
+				     others++ ? ", " : " (", h, l->said);
 		}
-		if (k >= 0)
-			w = snprintf(line + n, sizeof(line) - n, " in snapshot %d", k);
-		else if (other >= 0)
-			w = snprintf(line + n, sizeof(line) - n, " in none");
-		else
-			w = snprintf(line + n, sizeof(line) - n, " in none (no snapshot kept a "
-				     "sample of %s)", j > i ? "them" : "it");
-		n += (size_t)w;
-		if (other >= 0)
-			n += (size_t)snprintf(line + n, sizeof(line) - n, " (hit %d %s snapshot "
-					      "%d%s, which holds %s of it%s)", other,
-					      s->hits[other].came_in_flight ? "came while" : "took",
-					      s->hits[other].said,
-					      s->hits[other].came_in_flight ? " was being written" : "",
-					      k >= 0 ? "less" : "no sample",
-					      more ? ", as do others" : "");
+		if (others && k >= 0)
+			n = line_add(line, sizeof(line), n, ", but snapshot %d holds more of %s)", k,
+				     others > 1 ? "each" : "it");
+		else if (others)
+			n = line_add(line, sizeof(line), n, ", but no snapshot holds a sample of %s)",
+				     others > 1 ? "them" : "it");
+		else if (k < 0)
+			n = line_add(line, sizeof(line), n, " (no snapshot kept a sample of %s)",
+				     j > i ? "them" : "it");
 		i = j + 1;
 	}
 	if (i < s->nhits)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "; %d more in record.json",
-				      s->nhits - i);
-	if (s->pol.coalesced)
-		snprintf(line + n, sizeof(line) - n, "%s%" PRIu64 " coalesced (no snapshot of "
-			 "their own)", n ? "; " : "", s->pol.coalesced);
+		n = line_add(line, sizeof(line), n, "; %d more in record.json", s->nhits - i);
+	if (s->pol.coalesced) {
+		int held = 0;
+
+		for (int c = 0; c < s->ncoalesced; c++)
+			held += s->coalesced[c].snapshot >= 0;
+		n = line_add(line, sizeof(line), n, "%s%" PRIu64 " coalesced (no snapshot of their "
+			     "own", n ? "; " : "", s->pol.coalesced);
+		if (held)
+			n = line_add(line, sizeof(line), n, ", %d of them drawn in the snapshot "
+				     "holding %s", held, held == 1 ? "it" : "each");
+		line_add(line, sizeof(line), n, ")");
+	}
 	diag_info("trigger hits (numbered as in record.json): %s", line);
 }
 
@@ -902,7 +939,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 			rmdir(s->outdir);
 		return r;
 	}
-	pick_callgraph(o, h, s->exe);
+	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
 	o->others_mapped = !s->target.launched &&
 			   others_mapped(s->target.pids, s->target.npids, s->target.tid);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
@@ -1001,7 +1038,7 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		free_probes(s);
 		return r;
 	}
-	pick_callgraph(o, h, s->exe);
+	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
 	o->others_mapped = !o->ncmd && others_mapped(o->pids, o->npids, o->tid);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);

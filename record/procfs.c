@@ -374,6 +374,21 @@ static int exec_files_cb(const struct rec_map *m, void *arg)
 	return 0;
 }
 
+bool rec_proc_exe_name(const char *exe, char *out, size_t size)
+{
+	ssize_t n;
+	int k = 0;
+
+	if (sscanf(exe, "/proc/%*d/exe%n", &k) < 0 || !k || exe[k])
+		return false;
+	n = readlink(exe, out, size - 1);
+	if (n < 0)
+		snprintf(out, size, "%s", exe);
+	else
+		out[n] = '\0';
+	return true;
+}
+
 bool rec_proc_same_mntns(pid_t pid)
 {
 	char path[64];
@@ -426,6 +441,9 @@ static int lib_in_maps_cb(const struct rec_map *m, void *arg)
 {
 	struct lib_in_maps *lm = arg;
 	const char *base = strrchr(m->path, '/');
+
+	if (not_at_its_path(m->path))
+		return 0;	/* the name is another file's now, if anything's */
 
 	base = base ? base + 1 : m->path;
 	if (!funcspec_lib_matches(base, lm->lib))

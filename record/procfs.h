@@ -142,6 +142,17 @@ bool rec_proc_maps_others(pid_t pid);
 int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max);
 
 /*
+ * Whether EXE is "/proc/PID/exe"; then its name for saying and recording,
+ * never for opening, into OUT (SIZE bytes): the kernel's, the link's text
+ * ("PATH (deleted)" for a program removed since it started: realpath() of
+ * it once followed the program's owner's symbolic link at that very name
+ * to a root-only file, which root then read), or EXE when the link cannot
+ * be read. Whatever reads the program opens /proc/PID/exe itself. False:
+ * OUT untouched.
+ */
+bool rec_proc_exe_name(const char *exe, char *out, size_t size);
+
+/*
  * Whether process PID is in this process's mount namespace (/proc/PID/ns/mnt
  * is /proc/self/ns/mnt): only then do the paths of its /proc/PID/maps name
  * here the files it maps (a container's, or another user's in a user and

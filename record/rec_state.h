@@ -157,6 +157,11 @@ struct rec_session {
 	struct rec_hit_log *hits;     /* owned */
 	int nhits;
 	size_t hits_cap;
+	struct rec_hit_log *coalesced; /* the coalesced hits kept (at most
+					* RECORD_COALESCED_MAX), with the snapshot
+					* holding each once the files are read; owned */
+	int ncoalesced;
+	size_t coalesced_cap;
 	int want;                     /* index into hits of the hit whose snapshot is
 					 to be taken, -1: none */
 	struct rec_snap *snaps;       /* owned */

@@ -326,34 +326,44 @@ static void write_boot_id(FILE *f)
 	esc_json_string(f, id);
 }
 
-/* "hits" (each hit that took or waits for a snapshot) and the counts of all. */
+/* Hit H as one object of "hits" ("deferred" with DEFERRED) or of
+ * "coalesced_hits", after SEP. */
+static void write_hit(FILE *f, const struct rec_session *s, const struct rec_hit_log *h,
+		      const char *sep, bool deferred)
+{
+	fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, sep,
+		(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
+	if (s->o->slower_than_ns) {
+		fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
+			"%s", h->hit.entry_ns, h->hit.duration_ns,
+			h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
+		if (h->hit.has_caller)  /* as the calls file's CALLER column */
+			fprintf(f, ", \"caller\": %" PRId64, h->hit.caller_off);
+	}
+	if (h->hit.has_args)
+		fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
+			h->hit.ip, h->hit.args[0], h->hit.args[1]);
+	else
+		fputs(", \"ip\": null, \"args\": null", f);
+	fputs(", \"snapshot\": ", f);
+	if (h->snapshot >= 0)
+		fprintf(f, "%d", h->snapshot);
+	else
+		fputs("null", f);
+	if (deferred)
+		fprintf(f, ", \"deferred\": %s", h->deferred ? "true" : "false");
+	fputc('}', f);
+}
+
+/* "hits" (each hit that took or waits for a snapshot), the counts of all,
+ * and "coalesced_hits" (those of the coalesced kept that a snapshot holds). */
 static void write_hits(FILE *f, const struct rec_session *s)
 {
-	fputs("  \"hits\": [", f);
-	for (int i = 0; i < s->nhits; i++) {
-		const struct rec_hit_log *h = &s->hits[i];
+	int n = 0;
 
-		fprintf(f, "%s\n    {\"pid\": %d, \"tid\": %d, \"time_ns\": %" PRIu64, i ? "," : "",
-			(int)h->hit.pid, (int)h->hit.tid, h->hit.time_ns);
-		if (s->o->slower_than_ns) {
-			fprintf(f, ", \"entry_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
-				"%s", h->hit.entry_ns, h->hit.duration_ns,
-				h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
-			if (h->hit.has_caller)  /* as the calls file's CALLER column */
-				fprintf(f, ", \"caller\": %" PRId64, h->hit.caller_off);
-		}
-		if (h->hit.has_args)
-			fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
-				h->hit.ip, h->hit.args[0], h->hit.args[1]);
-		else
-			fputs(", \"ip\": null, \"args\": null", f);
-		fputs(", \"snapshot\": ", f);
-		if (h->snapshot >= 0)
-			fprintf(f, "%d", h->snapshot);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"deferred\": %s}", h->deferred ? "true" : "false");
-	}
+	fputs("  \"hits\": [", f);
+	for (int i = 0; i < s->nhits; i++)
+		write_hit(f, s, &s->hits[i], i ? "," : "", true);
 	fprintf(f, "%s  \"hits_total\": %" PRIu64 ", \"hits_before_armed\": %" PRIu64
 		", \"hits_coalesced\": %" PRIu64 ", \"hits_lost\": %" PRIu64
 		", \"hits_unrecorded\": %" PRIu64 ",\n  \"children_unrecorded\": %" PRIu64
@@ -361,6 +371,11 @@ static void write_hits(FILE *f, const struct rec_session *s)
 		s->nhits ? "\n  ],\n" : "],\n", s->pol.seen, s->pol.before_armed,
 		s->pol.coalesced, s->trig.lost, s->pol.unrecorded, s->children_unrecorded,
 		s->abort_probes);
+	fputs("  \"coalesced_hits\": [", f);
+	for (int i = 0; i < s->ncoalesced; i++)
+		if (s->coalesced[i].snapshot >= 0)
+			write_hit(f, s, &s->coalesced[i], n++ ? "," : "", false);
+	fputs(n ? "\n  ],\n" : "],\n", f);
 }
 
 static void write_snapshots(FILE *f, const struct rec_session *s)

@@ -194,6 +194,21 @@ static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit 
 	return log;
 }
 
+/* Keeps coalesced hit HIT (a recorded thread's, which took no snapshot of
+ * its own) while fewer than RECORD_COALESCED_MAX are kept: the snapshot
+ * holding it is found with the hits' (rec_snapshot_hits_held()), and the
+ * trace draws it there. */
+static void keep_coalesced(struct rec_session *s, const struct rec_hit *hit)
+{
+	if (s->ncoalesced >= RECORD_COALESCED_MAX ||
+	    array_reserve((void **)&s->coalesced, &s->coalesced_cap, (size_t)s->ncoalesced + 1,
+			  sizeof(*s->coalesced)))
+		return;
+	s->coalesced[s->ncoalesced++] = (struct rec_hit_log){
+		.hit = *hit, .seen_ms = rec_now_ms(), .snapshot = -1, .said = -1,
+	};
+}
+
 /* Counts a hit and acts on the hit policy's verdict (hitpolicy.h): logs it
  * as S->want when it is to take a snapshot, now or once armed. */
 static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
@@ -215,6 +230,7 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 			warn_unrecorded(s, hit);
 		break;
 	case REC_HIT_REPLACES:
+		keep_coalesced(s, &s->hits[s->want].hit);
 		s->hits[s->want].hit = *hit;
 		s->hits[s->want].seen_ms = rec_now_ms();
 		break;
@@ -224,8 +240,11 @@ static void handle_hit(struct rec_session *s, const struct rec_hit *hit)
 	case REC_HIT_SNAPSHOT:
 		want_hit(s, hit);
 		break;
-	case REC_HIT_IGNORED:
 	case REC_HIT_COALESCED:
+		if (now.room)
+			keep_coalesced(s, hit);
+		break;
+	case REC_HIT_IGNORED:
 		break;
 	}
 }

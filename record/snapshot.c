@@ -247,9 +247,9 @@ int rec_snapshot_check(struct rec_session *s)
 	return n;
 }
 
-/* What snapshot SN (its file in directory DIRFD) holds, into *SP: its
- * samples' span read from the file (perfdata_sample_times), none when it
- * has a problem or cannot be read. */
+/* What snapshot SN (its file in directory DIRFD) holds, into *SP: the span
+ * of its samples and context switches read from the file
+ * (perfdata_sample_times), none when it has a problem or cannot be read. */
 static void snap_span(int dirfd, const struct rec_snap *sn, struct rec_snap_span *sp)
 {
 	char path[32], why[160];
@@ -278,7 +278,7 @@ void rec_snapshot_hits_held(struct rec_session *s)
 {
 	struct rec_snap_span *spans;
 
-	if (s->plan.mode != REC_MODE_SAMPLING || !s->nhits || !s->nsnaps ||
+	if (s->plan.mode != REC_MODE_SAMPLING || !(s->nhits + s->ncoalesced) || !s->nsnaps ||
 	    !(spans = calloc((size_t)s->nsnaps, sizeof(*spans))))
 		return;
 	for (int k = 0; k < s->nsnaps; k++)
@@ -287,6 +287,12 @@ void rec_snapshot_hits_held(struct rec_session *s)
 		const struct rec_hit *hit = &s->hits[i].hit;
 
 		s->hits[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns, hit->time_ns);
+	}
+	for (int i = 0; i < s->ncoalesced; i++) {
+		const struct rec_hit *hit = &s->coalesced[i].hit;
+
+		s->coalesced[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns,
+							  hit->time_ns);
 	}
 	free(spans);
 }

@@ -77,13 +77,14 @@ int rec_snapshot_check(struct rec_session *s);
 
 /*
  * Gives each hit of a sampling recording the snapshot that holds it, by the
- * span of each file's samples (perfdata_sample_times) and the rule of
+ * span of each file's samples and context switches (perfdata_sample_times)
+ * and the rule of
  * hitholder.h: the first whose samples span a slow call's return, else the
  * one spanning the largest part of the call; none when no file has a
  * sample of it (perf lost those samples: its ring paused while it wrote an
  * earlier snapshot, or overwritten). A snapshot with a problem, or without
  * samples, holds none. Intel PT snapshots hold no samples to tell: their
- * hits keep theirs.
+ * hits keep theirs. The coalesced hits kept get theirs by the same rule.
  */
 void rec_snapshot_hits_held(struct rec_session *s);
 

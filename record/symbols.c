@@ -31,7 +31,8 @@ struct entry {
 
 /* The functions of some files (one pass over each), matching a pattern. */
 struct table {
-	char (*files)[4096];
+	char (*files)[4096];      /* their names; files[0] read through EXE when set */
+	const char *exe;
 	int nfiles;
 	const char *pattern;      /* NULL: every function */
 	bool offer;               /* for the picker: no parts split off a function, no
@@ -129,11 +130,12 @@ static int table_collect(struct table *t, char *why, size_t size)
 	size_t k = 0;
 
 	for (t->file = 0; t->file < t->nfiles; t->file++) {
-		int err = rec_elf_functions(t->files[t->file], collect_cb, t);
+		const char *path = t->file == 0 && t->exe ? t->exe : t->files[t->file];
+		int err = rec_elf_functions(path, collect_cb, t);
 
 		/* a stripped program: its functions from its unwind table, unnamed */
 		if (err == REC_ELF_ENOSYMS && t->file == 0)
-			err = rec_elf_unnamed_functions(t->files[0], collect_cb, t);
+			err = rec_elf_unnamed_functions(path, collect_cb, t);
 
 		if (err == -ENOMEM || (err && t->file == 0 && err != REC_ELF_ENOSYMS)) {
 			snprintf(why, size, "%s: cannot read its functions: %s", t->files[t->file],
@@ -154,8 +156,9 @@ static int table_collect(struct table *t, char *why, size_t size)
 	return 0;
 }
 
-/* T's files: EXE first (its real path), then the other files PID maps
- * executable (pid 0: none). Returns 0 or -ENOMEM. */
+/* T's files: EXE first (its real path; a process's, the kernel's name, the
+ * file read through EXE itself), then the other files PID maps executable
+ * (pid 0: none). Returns 0 or -ENOMEM. */
 static int table_files(struct table *t, const char *exe, pid_t pid)
 {
 	char real[4096];
@@ -164,8 +167,12 @@ static int table_files(struct table *t, const char *exe, pid_t pid)
 	t->files = calloc(MAX_FILES, sizeof(*t->files));
 	if (!t->files)
 		return -ENOMEM;
-	if (!realpath(exe, real) || (pid > 0 && !rec_proc_same_mntns(pid)))
+	t->exe = exe;
+	if (pid > 0 ? !rec_proc_same_mntns(pid) || !rec_proc_exe_name(exe, real, sizeof(real)) :
+		      !realpath(exe, real))
 		snprintf(real, sizeof(real), "%s", exe);	/* /proc/PID/exe: the file itself */
+	else if (pid <= 0)
+		t->exe = NULL;	/* read by its real path */
 	snprintf(t->files[0], sizeof(t->files[0]), "%s", real);
 	t->nfiles = 1;
 	if (pid <= 0)

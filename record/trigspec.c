@@ -47,11 +47,14 @@ static void say(struct ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Real path of FILE (resolving /proc/PID/exe) into OUT. */
+/* Real path of FILE into OUT; /proc/PID/exe's, the kernel's name
+ * (rec_proc_exe_name()). */
 static void real_file(const char *file, char *out, size_t size)
 {
 	char buf[PATH_MAX];
 
+	if (rec_proc_exe_name(file, out, size))
+		return;
 	if (realpath(file, buf))
 		snprintf(out, size, "%s", buf);
 	else
@@ -265,7 +268,10 @@ static int form_pick(struct ctx *c, const char *arg)
 	if (err)
 		return err == -ENOTTY ? -EINVAL : err;
 	real_file(c->exe, real, sizeof(real));
-	set_loc(c, file, &s, !strcmp(file, real));
+	if (!strcmp(file, real))
+		set_loc(c, c->exe, &s, true);	/* its name is no way to it (real_file()) */
+	else
+		set_loc(c, file, &s, false);
 	snprintf(c->loc->spec, sizeof(c->loc->spec), "%.*s", (int)sizeof(c->loc->spec) - 1,
 		 s.demangled);
 	return 0;

@@ -15,12 +15,13 @@ set -eu
 # recorder's instruction decoder (probes on instruction starts) and, with
 # libipt-dev, the Intel PT generator of the tests; libtraceevent-dev: the
 # recorder reads the signal tracepoints' fields; linux-perf: recording
-# and decoding; binutils, procps: tests; time: the benchmark's peak RSS;
+# and decoding; binutils, procps: tests; dwz: a test's binaries with
+# dwz's supplementary DWARF file; time: the benchmark's peak RSS;
 # libc6-dbg: libc's symbols, so that perf and the Intel PT generator of the
 # tests name libc functions the same way on every machine; man-db: the
 # tests render the generated man pages (man -l).
 PACKAGES="gcc g++ make man-db libc6-dev libc6-dbg libisal-dev zlib1g-dev libjson-c-dev libelf-dev libdw-dev libiberty-dev libipt-dev libzydis-dev libtraceevent-dev
-linux-perf binutils procps time $*"
+linux-perf binutils procps dwz time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system (no dpkg-query): nothing installed;" \

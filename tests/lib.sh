@@ -8,6 +8,13 @@ set -u
 : "${SNAPTRACE_TEST_BIN:=$SNAPTRACE_O/test}"
 CONVERT="$SNAPTRACE_BIN/snaptrace-convert"
 RECORD="$SNAPTRACE_BIN/snaptrace-record"
+# WHOLE_RUN: the recorder's option (snaptrace-record's and snaptrace run's)
+# for a ring that keeps all of a test program's short run (a second or two)
+# whatever the machine's load: each preemption's context-switch record (512
+# bytes of stack) shortens the default ring, which under load kept only the
+# last 300 ms of jit_target's 600 ms, none of its JIT code (make
+# test-stress: jit's jitdump named no jit_dump_spin in 2 copies of 3).
+WHOLE_RUN=(--snapshot-size 16M)
 # entry_point DIR: the README's entry point, scripts/snaptrace (a symbolic
 # link to ../build/bin/snaptrace, the front end), copied as a link into
 # DIR/scripts beside DIR/build, a link to this build; prints its path.

@@ -272,8 +272,9 @@ req_gcc() { reqh_tools gcc; }
 req_cxx() { reqh_tools g++; }
 req_python3() { reqh_tools python3; }
 req_strace() { reqh_tools strace; }
+req_dwz() { reqh_tools dwz; }
 req_fzf() { reqh_tools fzf; }
-req_binutils() { reqh_tools addr2line nm objdump; }
+req_binutils() { reqh_tools addr2line nm objdump readelf; }
 # rustc: on PATH or where rustup puts it; rustc_cmd prints the one to run
 rustc_cmd() {
 	command -v rustc 2>/dev/null || { [ -x "$HOME/.cargo/bin/rustc" ] && echo "$HOME/.cargo/bin/rustc"; }

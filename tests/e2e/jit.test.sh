@@ -29,6 +29,13 @@
 #                  others: still read (perf inject reads only the private
 #                  copy and writes only into its private directory), nothing
 #                  written there, no warning.
+#   jitdump-concurrent two recordings of the JIT with its jitdump made side
+#                  by side (snaptrace run: each recorded and converted),
+#                  then both converted again at once (perf inject --jit
+#                  twice at a time, in one /tmp, one HOME): each names
+#                  jit_dump_spin and jit_perfmap_spin, without a warning
+#                  about the JIT (what two users converting JIT recordings
+#                  at once get).
 #   jitdump-perf-arg the same recording converted from another directory
 #                  with a relative --perf-arg=--symfs=sym holding only the
 #                  JIT's program: perf script (run in perf inject's private
@@ -46,7 +53,12 @@ FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 TARGET_PID=
 MAPS=()   # the perf maps the targets wrote (perf script reads them at each conversion)
+CONC_PIDS=()   # jitdump-concurrent's sessions (setsid), while they run
 cleanup() {
+	local p
+	for p in "${CONC_PIDS[@]}"; do
+		stop_group "$p"
+	done
 	[ -n "$TARGET_PID" ] && kill -KILL "$TARGET_PID" 2>/dev/null && wait "$TARGET_PID" 2>/dev/null
 	rm -f /tmp/perf-"$TARGET_PID".map "${MAPS[@]}"
 	group_cleanup
@@ -62,13 +74,14 @@ if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$TMP/j
 fi
 
 # record NAME FLAGS: snaptrace run of the target (150 ms in each copy) into
-# $TMP/NAME (recording) and $TMP/NAME.fxt.gz, messages in $TMP/NAME.err;
+# $TMP/NAME (recording) and $TMP/NAME.fxt.gz, messages in $TMP/NAME.err,
+# with a ring that holds the whole run (the JIT's copies run first);
 # returns its exit status. The perf map it wrote stays until the end (as a
 # JIT's does: perf reads it at each conversion).
 record() {
 	local rc pid
 	mkdir -p "$TMP/$1.work"
-	run_group "$TMP/$1.out" "$TMP/$1.err" "$FRONT" run --trigger none -d "$TMP/$1" \
+	run_group "$TMP/$1.out" "$TMP/$1.err" "$FRONT" run --trigger none "${WHOLE_RUN[@]}" -d "$TMP/$1" \
 		-o "$TMP/$1.fxt.gz" -- "$TMP/jit_target" "$TMP/$1.work" 150 $2
 	rc=$?
 	pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/$1.err" | head -n 1)
@@ -227,6 +240,64 @@ t_jitdump_shared() {
 	fi
 }
 t_jitdump_shared
+
+# conc_check NAME FXT ERR: why FXT (a conversion with messages in ERR) lacks
+# the JIT's names, on one line; nothing when it has them.
+conc_check() {
+	if ! "$CONVERT" --dump=slices "$2" >"$TMP/$1.slices" 2>"$TMP/$1.dump.err"; then
+		echo "[$1: the trace does not read back: $(first_lines "$TMP/$1.dump.err")]"
+	elif grep -q "warning: .*jit" "$3"; then
+		echo "[$1: $(grep "warning: .*jit" "$3" | first_lines /dev/stdin)]"
+	elif ! grep -q " jit_dump_spin$" "$TMP/$1.slices" ||
+		! grep -q " jit_perfmap_spin$" "$TMP/$1.slices"; then
+		echo "[$1: the frames: $(names "$1")]"
+	fi
+}
+
+# t_jitdump_concurrent: two recordings and conversions of a JIT at once.
+t_jitdump_concurrent() {
+	local i rc pid bad=""
+	for i in 1 2; do
+		mkdir -p "$TMP/conc$i.work"
+		setsid timeout -k 5 60 "$FRONT" run --trigger none "${WHOLE_RUN[@]}" -d "$TMP/conc$i" \
+			-o "$TMP/conc$i.fxt.gz" -- "$TMP/jit_target" "$TMP/conc$i.work" 150 d \
+			>"$TMP/conc$i.out" 2>"$TMP/conc$i.err" &
+		CONC_PIDS+=("$!")
+	done
+	for i in 1 2; do
+		wait "${CONC_PIDS[i - 1]}"
+		rc=$?
+		pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/conc$i.err" | head -n 1)
+		[ -n "$pid" ] && MAPS+=("/tmp/perf-$pid.map")
+		[ $rc -eq 0 ] || bad+="[run $i: exit $rc: $(tail -n 2 "$TMP/conc$i.err" | tr '\n' '|')]"
+	done
+	CONC_PIDS=()
+	[ -n "$bad" ] && { fail jitdump-concurrent "$bad"; return; }
+	for i in 1 2; do
+		bad+=$(conc_check "conc$i" "$TMP/conc$i.fxt.gz" "$TMP/conc$i.err")
+	done
+	for i in 1 2; do
+		setsid timeout -k 5 60 "$CONVERT" "$TMP/conc$i" -o "$TMP/conc$i.again.fxt" \
+			>/dev/null 2>"$TMP/conc$i.again.err" &
+		CONC_PIDS+=("$!")
+	done
+	for i in 1 2; do
+		wait "${CONC_PIDS[i - 1]}"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			bad+="[again $i: exit $rc: $(tail -n 2 "$TMP/conc$i.again.err" | tr '\n' '|')]"
+		else
+			bad+=$(conc_check "conc$i.again" "$TMP/conc$i.again.fxt" "$TMP/conc$i.again.err")
+		fi
+	done
+	CONC_PIDS=()
+	if [ -n "$bad" ]; then
+		fail jitdump-concurrent "$bad"
+	else
+		ok jitdump-concurrent
+	fi
+}
+t_jitdump_concurrent
 
 t_jitdump_perf_arg() {
 	local w="$TMP/perf-arg-cwd" rc

@@ -10,11 +10,14 @@
 # - a recording made with --keep-binaries holds the binaries
 #   (DIR/binaries, perf's build-id cache; record.json binaries_kept) and
 #   converts with every frame of the program named, without a warning, the
-#   program rebuilt or removed.
+#   program rebuilt or removed, and with their source lines read from the
+#   kept copy (the old converter named them from it but counted the
+#   program's functions "in binaries not found or changed").
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="rebuilt_named kept_binaries_rebuilt kept_binaries_removed no_leftovers"
+NAMES="rebuilt_named kept_binaries_rebuilt kept_lines_rebuilt kept_binaries_removed
+kept_lines_removed no_leftovers"
 need_recording binaries
 need_built binaries "$CONVERT"
 requires_all cxx
@@ -43,6 +46,19 @@ named() {
 		grep -q ' several$' "$1.slices"
 }
 
+# lines DIR: what is wrong with the source lines of DIR's conversion (named
+# first): several() without exits_target.cc's line, or functions counted in
+# binaries not found or changed.
+lines() {
+	local missing
+	missing=$(sed -n 's/.*functions have none (.*, \([0-9]*\) in binaries not found or changed.*/\1/p' "$1.convert")
+	if ! "$CONVERT" --dump=records "$1.fxt" | grep -q "name=\"several\" .*file:string=\"$SRC\" line:uint64=[1-9]"; then
+		echo "several() has no line of $SRC: $(grep 'source lines' "$1.convert")"
+	elif [ -n "$missing" ] && [ "$missing" != 0 ]; then
+		echo "$(grep 'source lines' "$1.convert")"
+	fi
+}
+
 t_rebuilt() {
 	local d="$TMP/plain"
 	record "$d" && named "$d" || { fail rebuilt_named "before the rebuild: $(tl 3 "$d.convert")"; return; }
@@ -58,7 +74,7 @@ t_rebuilt() {
 }
 
 t_kept() {
-	local d="$TMP/kept"
+	local d="$TMP/kept" bad
 	build -O1
 	if ! record "$d" --keep-binaries || ! rec_field "$d" binaries_kept |
 		awk '{ exit !($1 >= 1) }' || [ ! -d "$d/binaries/.build-id" ]; then
@@ -68,14 +84,20 @@ t_kept() {
 	build -O2
 	if ! named "$d" || grep -q "warning: $PROG" "$d.convert"; then
 		fail kept_binaries_rebuilt "the rebuilt program's frames are not named from the kept copy: $(tl 3 "$d.convert")"
+		fail kept_lines_rebuilt "not named"
 	else
 		ok kept_binaries_rebuilt
+		bad=$(lines "$d")
+		if [ -n "$bad" ]; then fail kept_lines_rebuilt "$bad"; else ok kept_lines_rebuilt; fi
 	fi
 	rm -f "$PROG"
 	if ! named "$d" || grep -q "warning: $PROG" "$d.convert"; then
 		fail kept_binaries_removed "the removed program's frames are not named from the kept copy: $(tl 3 "$d.convert")"
+		fail kept_lines_removed "not named"
 	else
 		ok kept_binaries_removed
+		bad=$(lines "$d")
+		if [ -n "$bad" ]; then fail kept_lines_removed "$bad"; else ok kept_lines_removed; fi
 	fi
 }
 

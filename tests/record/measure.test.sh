@@ -60,12 +60,18 @@
 # - measure_overhead: the CPU a measured call costs the program here (the
 #   program's own measure of an empty function, measured and not, in the
 #   same run; and the recorder's estimate, record.json cost_ns)
+# - measure_cost_probed: the same recording made by a recorder that is
+#   itself recorded with --measure on the function it times its probes on
+#   (another's probe there, as three --measure recordings side by side have
+#   each other's): its estimate is still at least a quarter of what the
+#   program measured a measured call to cost (it once said 1.0 us where the
+#   program paid 7: the calls it timed without probes trapped too)
 # - measure_usage: a breakpoint mechanism, no function, the middle of a
 #   function, one named twice: usage errors (exit 2), nothing recorded
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="measure_exact slow_call_parent measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead
+NAMES="measure_exact slow_call_parent measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead measure_cost_probed
 measure_usage measure_always_throws no_leftovers"
 need_recording measure
 need_built measure "$CONVERT"
@@ -171,7 +177,7 @@ sliced() {
 
 t_exact() {
 	local d="$TMP/exact" calls p50 max op50 omax xp50 xmax bad="" why
-	if ! rec "$d" --trigger none --snapshot-size 16M --measure timed -- "$PROG" seq 200 150; then
+	if ! rec "$d" --trigger none "${WHOLE_RUN[@]}" --measure timed -- "$PROG" seq 200 150; then
 		fail measure_exact "recording failed: $(tl 3 "$d.err")"
 		return
 	fi
@@ -213,7 +219,7 @@ t_exact() {
 t_leave() {
 	local name=$1 mode=$2 key=$3 d="$TMP/$1" bad="" why in out longest over ns other want ret thrown
 	shift 3
-	if ! rec "$d" --snapshot-size 16M "$@" --measure risky -- "$LEAVES" "$mode" 150; then
+	if ! rec "$d" "${WHOLE_RUN[@]}" "$@" --measure risky -- "$LEAVES" "$mode" 150; then
 		fail "$name" "recording failed: $(tl 3 "$d.err")"
 		return
 	fi
@@ -262,7 +268,7 @@ t_leave() {
 
 t_always() {
 	local d="$TMP/always" bad="" own_max why
-	if ! rec "$d" --snapshot-size 16M --trigger doomed --trigger-slower-than 1s --measure doomed \
+	if ! rec "$d" "${WHOLE_RUN[@]}" --trigger doomed --trigger-slower-than 1s --measure doomed \
 		-- "$LEAVES" always 40; then
 		fail measure_always_throws "refused or failed: $(tl 3 "$d.err")"
 		return
@@ -376,6 +382,21 @@ t_overhead() {
 	fi
 }
 
+t_cost_probed() {
+	local d="$TMP/probed" w u cost
+	rm -rf "$d.outer"
+	rec "$d.outer" --trigger none --measure rec_measure_probe_target -- \
+		"$RECORD" -q -o "$d" --trigger none --measure timed_empty -- "$PROG" loop 40000
+	read -r w u < <(sed -n 's/^loop [0-9]* calls watched_ns \([0-9]*\) unwatched_ns \([0-9.]*\).*/\1 \2/p' "$d.outer.out")
+	cost=$(measure "$d" cost_ns)
+	if [ -z "${w:-}" ] || [ -z "$cost" ] || [ "$cost" = null ] ||
+		! awk -v c="$cost" -v w="$w" -v u="$u" 'BEGIN { exit !(c >= (w - u) / 4) }'; then
+		fail measure_cost_probed "the recorder's estimate '$cost' ns, the program's measure '$w' ns a measured call, '$u' not: $(tl 3 "$d.outer.err")"
+	else
+		ok measure_cost_probed
+	fi
+}
+
 t_usage() {
 	local bad="" mid
 	mid=$(printf '0x%x' $(($("$SNAPTRACE_BIN/snaptrace" symbols "$PROG" timed |
@@ -433,6 +454,7 @@ t_unrecorded
 t_shared
 t_warning
 t_overhead
+t_cost_probed
 t_usage
 t_always
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

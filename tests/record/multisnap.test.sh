@@ -12,6 +12,11 @@
 #   was given one); also in a recording of exits_target.cc's mixed mode,
 #   where a slow call often spans the switch between two snapshots; the
 #   rule's edges: tests/unit/test_rec_hitholder.c;
+# - a hit coalesced into another's snapshot (it came while one was being
+#   written) is listed in record.json's coalesced_hits with the snapshot
+#   holding it, by the same rule, and the trace draws it there: its
+#   "[trigger]" marker (coalesced) and its measured call (the old recorder
+#   listed none: 4 slow calls, 3 in the trace);
 # - the terminal numbers hits and snapshots as record.json does: the
 #   summary line gives each hit record.json lists the snapshot it lists
 #   (and counts the coalesced ones), each live "trigger hit N" is one of
@@ -49,7 +54,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="hits_in_their_snapshots hits_numbered_as_recorded startup_line_as_run snapshots_named end_said stripped_snapshots_named
+NAMES="hits_in_their_snapshots coalesced_drawn hits_numbered_as_recorded startup_line_as_run snapshots_named end_said stripped_snapshots_named
 later_snapshots_unwound no_leftovers"
 need_recording multisnap
 need_built multisnap "$CONVERT"
@@ -81,18 +86,22 @@ snap_file() {
 
 # snap_spans DIR: "INDEX FIRST LAST" (perf clock ns) of each snapshot of
 # DIR's record.json whose file has samples, as perf itself reads the file
-# (perf script -F time: every sample, sched_switch's too).
+# (perf script -F time: every sample, sched_switch's too, and every context
+# switch record: a switch-in before the first sample is where the file's
+# data starts, and where the converter draws it from).
 snap_spans() {
 	local j=0 f
 	while f=$(snap_file "$1" "$j") && [ -n "$f" ]; do
-		perf script --ns -F time -i "$1/$f" 2>/dev/null | tr -d ' :.' |
-			awk -v j="$j" '$1 ~ /^[0-9]+$/ { t = $1 + 0; if (!n++ || t < lo) lo = t
+		perf script --ns --show-switch-events -F time -i "$1/$f" 2>/dev/null |
+			awk -v j="$j" '{ t = $1; gsub(/[:.]/, "", t) }
+			t ~ /^[0-9]+$/ { t = t + 0; if (!n++ || t < lo) lo = t
 				if (t > hi) hi = t } END { if (n) printf "%d %.0f %.0f\n", j, lo, hi }'
 		j=$((j + 1))
 	done
 }
 
-# misplaced DIR: every hit of DIR's record.json whose snapshot is not the one
+# misplaced DIR [LIST]: every hit of DIR's record.json's LIST (default hits)
+# whose snapshot is not the one
 # perf's view of each snapshot gives it (docs/design.md "Snapshots", which snapshot holds
 # a hit): the first snapshot whose samples span the call's return; else the
 # one spanning the largest part of [entry, return] (the earlier of equals);
@@ -100,7 +109,7 @@ snap_spans() {
 # target gone) holds none. Nothing when each is right.
 misplaced() {
 	snap_spans "$1" >"$1.spans"
-	rec_rows "$1" hits entry_ns time_ns snapshot >"$1.hits"
+	rec_rows "$1" "${2:-hits}" entry_ns time_ns snapshot >"$1.hits"
 	awk 'NR == FNR { first[$1] = $2; last[$1] = $3; next }
 		{ e = $1 + 0; r = $2 + 0; want = "null"; most = -1
 		  for (j in first) if (first[j] <= r && r <= last[j] && (want == "null" || j + 0 < want + 0)) want = j
@@ -134,6 +143,49 @@ t_hits() {
 	fi
 }
 
+# coalesced DIR: what is wrong with DIR's coalesced hits: one placed
+# otherwise than perf's spans say (misplaced), one the converted trace
+# (DIR.fxt) does not draw: no coalesced "[trigger]" marker at its return in
+# its snapshot, no measured slice from its entry. Prints "N" (how many are
+# listed) on the first line.
+coalesced() {
+	local e t k m
+	rec_rows "$1" coalesced_hits entry_ns time_ns snapshot >"$1.coalesced"
+	wc -l <"$1.coalesced"
+	m=$(misplaced "$1" coalesced_hits)
+	[ -n "$m" ] && echo "${1##*/}: $m"
+	"$CONVERT" --dump=records "$1.fxt" >"$1.records" 2>&1
+	while read -r e t k; do
+		grep -q "event instant ts=$t .*name=\"\[trigger\] .* snapshot:uint64=$k .*coalesced:bool=true" "$1.records" ||
+			echo "${1##*/}: no coalesced marker at $t in snapshot $k"
+		grep -q "event \(begin\|complete\) ts=$e .*measured:bool=true" "$1.records" ||
+			echo "${1##*/}: no measured slice from $e (the call returning at $t)"
+	done <"$1.coalesced"
+}
+
+# The burst and the mixed recordings: together at least one coalesced hit
+# a snapshot holds (the burst's calls return back to back while perf
+# writes a snapshot), each drawn.
+t_coalesced() {
+	local d bad="" n=0 out
+	for d in "$D" "$M"; do
+		if ! "$CONVERT" --quiet "$d" -o "$d.fxt" 2>"$d.cconvert"; then
+			bad+="${d##*/}: conversion failed: $(tl 3 "$d.cconvert") "
+			continue
+		fi
+		out=$(coalesced "$d")
+		n=$((n + $(head -n 1 <<<"$out")))
+		bad+=$(tail -n +2 <<<"$out" | head -n 4 | tr '\n' ' ')
+	done
+	if [ -n "$bad" ]; then
+		fail coalesced_drawn "$bad"
+	elif [ "$n" -lt 1 ]; then
+		fail coalesced_drawn "expected a coalesced hit held by a snapshot: hits_coalesced $(rec_field "$D" hits_coalesced) and $(rec_field "$M" hits_coalesced), none listed in coalesced_hits"
+	else
+		echo "ok coalesced_drawn: $n coalesced hits drawn"
+	fi
+}
+
 # numbered DIR: where the terminal of DIR's recording numbers hits and
 # snapshots otherwise than its record.json: the summary's "trigger hits" line
 # must give every hit listed there its snapshot (null: "in none") and count
@@ -142,9 +194,10 @@ t_hits() {
 # exited had none); and a hit whose live line named another snapshot than
 # record.json gives it ("taking snapshot 2", held by 1, or by none; "came
 # while snapshot 2 was being written") has the summary say so where it lists
-# it ("(hit 2 took snapshot 2, ...)", "(hit 2 came while snapshot 2 was
-# being written, ...)"), not contradict it (a hit held by none said nothing
-# of it). Nothing when all agree.
+# it, each such hit named ("(hit 2 took snapshot 2, but snapshot 1 holds
+# more of it)", "(hit 2 came while snapshot 2 was being written, ...)"; the
+# old line named one and added "as do others"), not contradict it (a hit
+# held by none said nothing of it). Nothing when all agree.
 numbered() {
 	local want got nhits live said unsaid ended
 	want=$(rec_rows "$1" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
@@ -175,9 +228,9 @@ numbered() {
 			for (i = 1; i <= m; i++) { if (seg[i] !~ /^ *hits? [0-9]/) continue
 				split(seg[i], f, " "); split(f[2], r, "-"); if (!(2 in r)) r[2] = r[1]
 				for (h = r[1]; h <= r[2]; h++) note[h] = seg[i] } }
-		k[$1] != $2 && $3 == "took" && note[$1] !~ /took snapshot|as do others/ {
+		k[$1] != $2 && $3 == "took" && index(note[$1], "hit " $1 " took snapshot " $2) == 0 {
 			printf "%s(took %s) ", $1, $2 }
-		k[$1] != $2 && $3 == "came" && note[$1] !~ /as do others/ &&
+		k[$1] != $2 && $3 == "came" &&
 		    index(note[$1], "hit " $1 " came while snapshot " $2 " was being written") == 0 {
 			printf "%s(came while %s was written, but: %s) ", $1, $2, note[$1] }')
 	# a live line names a hit'"'"'s holder by hitholder.h'"'"'s rule or none: never
@@ -353,6 +406,7 @@ t_unwound() {
 
 code_ranges "$D/$(snap_file "$D" 0)" >"$D.ranges"
 t_hits
+t_coalesced
 t_numbered
 t_startup
 t_named

@@ -10,7 +10,12 @@
 # - a stripped program: the error for a function name suggests what works
 #   there (LIB:NAME, addr: of a function start as `snaptrace symbols` lists
 #   them from the unwind table), and following it records: an addr: at such
-#   a start takes --trigger-slower-than, one inside names the start;
+#   a start takes --trigger-slower-than, one inside names the start; every
+#   FDE start of .eh_frame (readelf --debug-dump=frames, the reference) is
+#   listed and resolves as a function's entry, the highest one's code to its
+#   FDE's end too (the old code listed all but the highest: its size was
+#   "to the next start", and none follows it), in the test's stripped
+#   program and the distribution's stripped xz and gzip;
 # - two Rust functions of one name: the error shows each with its hash and
 #   says to give one (not "the parameter list");
 # - a launched program still running when a single-snapshot trigger ends the
@@ -63,13 +68,15 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
-stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
+stripped_every_fde stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
 multi_none_said never_fired_said tracefs_unmounted full_output_named unrelated_said
 no_leftovers"
 need_recording outcomes
-requires_all gcc
+requires_all gcc binutils
 FRONT="$SNAPTRACE_BIN/snaptrace"
+TRIGSPEC="$SNAPTRACE_TEST_BIN/trigspec"
+need_built outcomes "$TRIGSPEC"
 
 cat >"$TMP/prog.c" <<'EOF'
 #include <time.h>
@@ -254,6 +261,42 @@ t_stripped() {
 	bad=$(refuses strip_in 2 "found 'addr:$(printf '0x%x' $((start + 1)))' .*inside the function at $start; give its start: --trigger addr:$start\|is inside the instruction" \
 		"$RECORD" -o "$TMP/sin" --trigger "addr:$(printf '0x%x' $((start + 1)))" --trigger-slower-than 5ms -- "$TMP/stripped")
 	if [ -n "$bad" ]; then fail stripped_addr_inside "$bad"; else ok stripped_addr_inside; fi
+}
+
+# every_fde FILE: what is wrong with FILE's unnamed functions against its
+# FDEs as readelf decodes them: a start not listed (or listed and no FDE's),
+# a start that does not resolve as an entry, the highest FDE's last byte
+# held by no function.
+every_fde() {
+	local f=$1 fdes listed last end spec
+	fdes=$(readelf --debug-dump=frames "$f" |
+		sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.0*\([0-9a-f]*\)$/0x\1 0x\2/p' | sort -u)
+	listed=$("$FRONT" symbols "$f" | awk -F '\t' '$1 == "(unnamed)" { print $4 }' | sort -u)
+	if [ -z "$fdes" ] || [ "$(cut -d ' ' -f 1 <<<"$fdes")" != "$listed" ]; then
+		echo "[$f: $(wc -l <<<"$fdes") FDEs, $(wc -l <<<"$listed") listed: $(diff <(cut -d ' ' -f 1 <<<"$fdes") <(echo "$listed") | grep '^[<>]' | head -n 3 | tr '\n' ' ')]"
+		return
+	fi
+	read -r last end < <(while read -r a b; do echo "$((a)) $a $b"; done <<<"$fdes" |
+		sort -n | tail -n 1 | cut -d ' ' -f 2-)
+	"$TRIGSPEC" "$f" $(sed 's/^\(0x[0-9a-f]*\) .*/addr:\1/' <<<"$fdes") >"$TMP/fde.out" 2>&1
+	if [ "$(grep -c $'\tentry$' "$TMP/fde.out")" != "$(wc -l <<<"$fdes")" ]; then
+		echo "[$f: not entries: $(grep -v $'\tentry$' "$TMP/fde.out" | head -n 2 | tr '\n\t' '  ')]"
+	fi
+	spec=addr:$(printf '0x%x' $((end - 1)))
+	if "$TRIGSPEC" "$f" "$spec" 2>&1 | grep -q "found none holding it"; then
+		echo "[$f: $spec, the last byte of the highest FDE ($last..$end), in no function]"
+	fi
+}
+
+t_every_fde() {
+	local bad="" f
+	bad+=$(every_fde "$TMP/stripped")
+	for f in /usr/bin/xz /usr/bin/gzip; do
+		if [ -f "$f" ] && ! readelf -S "$f" | grep -q '\.symtab'; then
+			bad+=$(every_fde "$f")
+		fi
+	done
+	if [ -n "$bad" ]; then fail stripped_every_fde "$bad"; else ok stripped_every_fde; fi
 }
 
 t_rust() {
@@ -529,5 +572,6 @@ t_fifo
 t_kernel_thread
 t_single_dash
 t_stripped
+t_every_fde
 t_rust
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

@@ -37,7 +37,7 @@ TARGETS=("$PROG")
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
 REC="$TMP/rec"
-"$RECORD" -q -o "$REC" --multi-thread --trigger none --snapshot-size 16M \
+"$RECORD" -q -o "$REC" --multi-thread --trigger none "${WHOLE_RUN[@]}" \
 	-- "$PROG" 4 100 1000 300 >"$REC.out" 2>"$REC.err" ||
 	fail_all "the recording failed: $(tl 3 "$REC.err")"
 "$CONVERT" --quiet "$REC" -o "$TMP/t.fxt.gz" 2>"$TMP/convert.err" ||

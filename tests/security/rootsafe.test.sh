@@ -29,7 +29,10 @@
 #                     refused, nothing recorded there
 #   rec-default-name  the default ./snaptrace-DATE in a world-writable
 #                     directory where the attacker made the next seconds'
-#                     names: refused
+#                     names (each with a record.json link): recorded into
+#                     the name with an unpredictable suffix, one warning
+#                     names both (the recorder once refused: any user could
+#                     stop root's recordings there)
 #   rec-dir-shared    -o a directory root owns that others may write:
 #                     refused
 #   rec-perfmap-link  the attacker plants /tmp/perf-PID.map, a link to the
@@ -93,6 +96,13 @@
 #                     refused before recording, one line naming the rule,
 #                     exit 2 (the old code recorded, checked the name once,
 #                     and converted what the attacker swapped in meanwhile)
+#   tmpdir-link       snaptrace run with TMPDIR the attacker's symbolic link
+#                     in a sticky directory to a directory only root may
+#                     write: refused before recording, one line naming
+#                     TMPDIR and the link, nothing made there (the front end
+#                     once checked TMPDIR's real path, then mkdtemp() made
+#                     root's directory through the link and the refusal
+#                     named "-d"); root's own link there is followed
 #   cache-home-link   root runs the recorder with HOME the attacker's
 #                     directory, whose .cache is a link to a root-only
 #                     directory: no perf version cache made there (the old
@@ -139,6 +149,15 @@
 #                     starts one with its pid: refused, one line naming the
 #                     pid, nothing recorded (the recorder once attached to
 #                     the attacker's process, its trigger and perf too)
+#   exe-deleted-link  the attacker's running program, removed, and their
+#                     link at "NAME (deleted)" (what /proc/PID/exe's link
+#                     says then) to a root-only program: root's `snaptrace
+#                     symbols PID` lists the program's own functions under
+#                     that name, none of the root-only one's, and root's
+#                     attach (-p, --trigger of its function) names it so in
+#                     record.json ("executable", the trigger's file), never
+#                     the root-only program (realpath() of /proc/PID/exe
+#                     once followed the link: root listed and named it)
 #   mntns-libs        the attacker's process in a user and mount namespace of
 #                     its own maps a library whose path names another file
 #                     of theirs here: root's `snaptrace symbols PID` lists
@@ -293,6 +312,17 @@
 #                     section per binary until it ended); the conversion
 #                     names each binary once and converts without its
 #                     lines, the recorder refuses naming the section
+#   in-dwz-altlink    the attacker's program whose DWARF dwz split: its
+#                     .gnu_debugaltlink names a file of the attacker's
+#                     directory. The real file there gives its lines; the
+#                     attacker's link there to a root-only ELF file (one's
+#                     CU directory pointed at a secret string of that
+#                     file's .debug_str): no byte of it in the trace, one
+#                     warning names the link; a FIFO there: root's
+#                     conversion ends at once, one warning names it, and the
+#                     recorder's --trigger line: refuses at once naming it
+#                     (libdw once opened that name as root: the string in
+#                     the trace; both blocked on the FIFO, deaf to SIGTERM)
 #   in-json-bomb      the attacker's copy of a recording whose record.json
 #                     holds 3 million values (6 MiB: json-c's tree takes
 #                     about 70 bytes a value) in a member of its own, or in
@@ -401,11 +431,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
-esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
+rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -623,7 +653,7 @@ rec_dir_link() {
 # The attacker makes the default directory names of the next seconds, each
 # with a record.json link to where root would then write.
 rec_default_name() {
-	local d="$SHARED/cwd" t now
+	local d="$SHARED/cwd" t now got
 	mkdir -m 1777 "$d"
 	now=$(date +%s)	# once: a name per second from now, none skipped as the loop runs
 	for t in $(seq 0 40); do	# the recorder probes the host first: seconds
@@ -631,9 +661,20 @@ rec_default_name() {
 			"$d/snaptrace-$(date -d "@$((now + t))" +%Y%m%d-%H%M%S)" "$ROOTONLY/default.json"
 	done
 	(cd "$d" && record rec-default-name)
-	refuses $? rec-default-name 1 "snaptrace-[0-9-]*: a directory of uid $AUID" \
-		"$TMP/rec-default-name.err" && untouched rec-default-name "$ROOTONLY" &&
-		ok rec-default-name
+	t=$?
+	got=$(sed -n 's/.*; recording into \(snaptrace-[0-9]*-[0-9]*-[A-Za-z0-9_-]\{8\}\) instead$/\1/p' \
+		"$TMP/rec-default-name.err")
+	if [ "$t" -ne 0 ]; then
+		fail rec-default-name "exit $t: $(first_lines "$TMP/rec-default-name.err")"
+	elif [ -z "$got" ] || ! grep -q "warning: snaptrace-[0-9-]*: a directory of uid $AUID.*; recording into $got instead" \
+		"$TMP/rec-default-name.err"; then
+		fail rec-default-name "expected a warning naming the taken name and the one chosen: $(first_lines "$TMP/rec-default-name.err")"
+	elif [ ! -f "$d/$got/record.json" ] || [ -L "$d/$got/record.json" ] ||
+		[ "$(stat -c %u "$d/$got")" != 0 ]; then
+		fail rec-default-name "no recording of root's in $got: $(ls -la "$d/$got" 2>&1 | head -n 3 | tr '\n' ' ')"
+	else
+		untouched rec-default-name "$ROOTONLY" && ok rec-default-name
+	fi
 }
 
 rec_dir_shared() {
@@ -665,6 +706,29 @@ rec_dir_replaced() {
 	elif refuses "$rc" rec-dir-replaced 2 "^snaptrace: TMPDIR $open: $open \(writable by others" \
 		"$TMP/rec-dir-replaced.err"; then
 		ok rec-dir-replaced
+	fi
+}
+
+# TMPDIR the attacker's symbolic link in a sticky directory to a directory
+# only root may write; then root's own link there.
+tmpdir_link() {
+	local to="$TMP/tmpdir-to" link="$SHARED/tmpdir-link" own="$SHARED/tmpdir-own" rc
+	mkdir -m 700 "$to"
+	as_attacker ln -s "$to" "$link"
+	TMPDIR="$link" timeout -k 5 60 "$FRONT" run -q -o "$TMP/tmpdir-link.fxt" --trigger none -- true \
+		>/dev/null 2>"$TMP/tmpdir-link.err"
+	rc=$?
+	untouched tmpdir-link "$to" || return
+	refuses "$rc" tmpdir-link 2 "^snaptrace: TMPDIR $link: .*not following the symbolic link tmpdir-link, another user's \(uid $AUID\)" \
+		"$TMP/tmpdir-link.err" || return
+	ln -s "$to" "$own"
+	TMPDIR="$own" timeout -k 5 60 "$FRONT" run -q -o "$TMP/tmpdir-link.fxt" --trigger none -- true \
+		>/dev/null 2>"$TMP/tmpdir-link.err"
+	rc=$?
+	if [ "$rc" -ne 0 ] || [ ! -s "$TMP/tmpdir-link.fxt" ]; then
+		fail tmpdir-link "root's own link as TMPDIR: exit $rc: $(first_lines "$TMP/tmpdir-link.err")"
+	else
+		untouched tmpdir-link "$to" && ok tmpdir-link	# the temporary removed
 	fi
 }
 
@@ -1433,6 +1497,47 @@ PY
 	fi
 }
 
+# The attacker's running program, removed and replaced by their link at
+# "NAME (deleted)" (the text of /proc/PID/exe) to a root-only program.
+exe_deleted_link() {
+	local bin="$HOME_A/victim" secret="$ROOTONLY/secret-prog" fn=${SECRET_WORD//-/_}_fn pid i rc
+	attacker_program exe-deleted-link "$bin" <<<'#include <unistd.h>
+int victim_fn(void) { return 1; }
+int main(void) { for (;;) pause(); }' || return
+	printf 'int %s(void) { return 2; }\nint main(void) { return %s(); }\n' "$fn" "$fn" |
+		cc -x c -o "$secret" - && chmod 600 "$secret" || return
+	"${ATTACKER[@]}" "$bin" &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$pid/exe")" = "$bin" ] && break
+		sleep 0.02
+	done
+	as_attacker sh -c 'rm "$1" && ln -s "$2" "$1 (deleted)"' sh "$bin" "$secret"
+	timeout -k 5 20 "$FRONT" symbols "$pid" >"$TMP/exe-deleted-link.out" 2>&1
+	timeout -k 5 60 "$RECORD" -q -o "$TMP/exe-rec" -p "$pid" --trigger victim_fn --duration 0.3 \
+		>/dev/null 2>"$TMP/exe-deleted-link.err"
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if grep -q "$fn\|$secret" "$TMP/exe-deleted-link.out"; then
+		fail exe-deleted-link "root listed the root-only program: $(grep -m1 "$fn\|$secret" "$TMP/exe-deleted-link.out")"
+	elif ! grep -q "^victim_fn	victim_fn	$bin (deleted)	" "$TMP/exe-deleted-link.out"; then
+		fail exe-deleted-link "expected victim_fn of '$bin (deleted)': $(first_lines "$TMP/exe-deleted-link.out")"
+	elif [ "$rc" -ne 0 ]; then
+		fail exe-deleted-link "attach: exit $rc: $(first_lines "$TMP/exe-deleted-link.err")"
+	elif grep -rq "$secret" "$TMP/exe-rec/record.json" "$TMP/exe-deleted-link.err"; then
+		fail exe-deleted-link "the recording names the root-only program: $(grep -o "[^\"]*$secret[^\"]*" "$TMP/exe-rec/record.json" | head -n 2 | tr '\n' ' ')"
+	elif ! python3 - "$TMP/exe-rec/record.json" "$bin (deleted)" <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(not (r["executable"] == sys.argv[2] and r["trigger"]["file"] == sys.argv[2]))
+PY
+		fail exe-deleted-link "record.json does not name '$bin (deleted)': $(grep -E '"(executable|file)"' "$TMP/exe-rec/record.json" | head -n 3 | tr '\n' ' ')"
+	else
+		ok exe-deleted-link
+	fi
+}
+
 mntns_libs() {
 	local d="$HOME_A/ns" pid i rc mapped=0
 	requires mntns-libs cc user_namespace || return
@@ -1608,8 +1713,9 @@ in_kept_stale() {
 
 # Root's recording of the JIT (tests/e2e/jit_target.c) in JIT_DIR (root's,
 # 755, inside the attacker's directory), into $TMP/jit-rec, keeping its
-# whole run (as the perf-map recording does: the JIT's code runs first, and
-# perf's default ring lost it under load): its jitdump's name in JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
+# whole run (WHOLE_RUN, as the perf-map recording does: the JIT's code runs
+# first, and perf's default ring lost it under load): its jitdump's name in
+# JIT_DUMP. Returns 1 after a FAIL of each test in JIT_TESTS.
 JIT_DIR="$HOME_A/jit-by-root"
 JIT_TESTS="theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root
 in-perfmap-thread in-perfmap-minus1 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias"
@@ -1619,7 +1725,7 @@ jit_recording() {
 		"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/jit-cc.err"; then
 		why="cannot compile jit_target.c: $(first_lines "$TMP/jit-cc.err")"
 	elif ! mkdir -m 755 "$JIT_DIR" || ! timeout -k 5 60 "$RECORD" -q -o "$TMP/jit-rec" \
-		--snapshot-size 16M --trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d \
+		"${WHOLE_RUN[@]}" --trigger none -- "$TMP/jit_target" "$JIT_DIR" 150 d \
 		2>"$TMP/jit-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/jit-rec.err")"
 	else
@@ -1733,15 +1839,13 @@ as_attacker_in_tmp() {
 # Root's recording of the JIT writing a perf map (no jitdump) into PM_REC,
 # the map kept there (perf-PID.map) and the original removed; PM_PID its
 # pid, PM_ADDR the JIT function's address. Then the tests of /tmp/perf-PID.map.
-# The ring holds the whole run (16 MiB): the perf map's code runs first, and
-# the default ring, which every preemption's context-switch record (512
-# bytes of stack) shortens, once kept none of it (CI: in-perfmap-fifo named
-# no JIT function, 2 runs in about 8).
+# The ring holds the whole run (WHOLE_RUN): the perf map's code runs first
+# (CI: in-perfmap-fifo named no JIT function, 2 runs in about 8).
 PM_REC="$TMP/pm-rec"
 perfmap_tests() {
 	local t why= kept tmp_lock
 	mkdir -m 755 "$TMP/pm-work"
-	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" --snapshot-size 16M --trigger none -- "$TMP/jit_target" \
+	if ! timeout -k 5 60 "$RECORD" -q -o "$PM_REC" "${WHOLE_RUN[@]}" --trigger none -- "$TMP/jit_target" \
 		"$TMP/pm-work" 150 2>"$TMP/pm-rec.err"; then
 		why="root's recording failed: $(first_lines "$TMP/pm-rec.err")"
 	elif ! kept=$(cd "$PM_REC" && ls perf-*.map 2>/dev/null) || [ -z "$kept" ]; then
@@ -2718,9 +2822,9 @@ dwarf_bombs() {
 	printf '%s\n' 'int c(void) { return 3; }' 'int b(void) { return 2; }' \
 		'int a(void) { return b() + c(); }' 'int main(void) { return a(); }' >"$d/calls.c"
 	cc -g -O0 -o "$d/calls" "$d/calls.c" || return 1
-	python3 - "$d" "$IN" <<'PY' || return 1
-import re, struct, subprocess, sys, zlib
-d, text = sys.argv[1], sys.argv[2]
+	python3 - "$d" <<'PY' || return 1
+import struct, subprocess, sys, zlib
+d = sys.argv[1]
 n = 256 << 20
 z = zlib.compressobj(9)
 stream = b"".join(z.compress(bytes(1 << 20)) for _ in range(n >> 20)) + z.flush()
@@ -2741,20 +2845,29 @@ for i in range(shnum):
         flags, = struct.unpack_from("<Q", elf, h + 8)
         struct.pack_into("<Q", elf, h + 8, flags | 0x800)
 open(d + "/gabi", "wb").write(elf)
+PY
+	calls_text "$d/calls" HOME/gnu "$d/gnu.txt" && calls_text "$d/calls" HOME/gabi "$d/gabi.txt"
+}
+
+# calls_text BIN DSO OUT: tests/cases/call-return's text into OUT, its frames
+# of /opt/app at the addresses of BIN's main, a, b and c (as a PIE at
+# 0x555555554000), named as in DSO.
+calls_text() {
+	python3 - "$1" "$2" "$IN" >"$3" <<'PY'
+import re, subprocess, sys
+binary, dso, text = sys.argv[1:]
 syms = {}
-for line in subprocess.check_output(["nm", d + "/calls"], text=True).splitlines():
+for line in subprocess.check_output(["nm", binary], text=True).splitlines():
     f = line.split()
     if len(f) == 3 and f[2] in ("main", "a", "b", "c"):
         syms[f[2]] = int(f[0], 16)
-for prog in ("gnu", "gabi"):
-    def at(m):
-        name, off = m.group(2), int(m.group(3), 16)
-        if m.group(4) != "/opt/app" or name not in syms:
-            return m.group(0)
-        return "%x %s+0x%x (%s/%s)" % (0x555555554000 + syms[name] + off, name, off, "HOME", prog)
-    with open(d + "/" + prog + ".txt", "w") as out:
-        for line in open(text):
-            out.write(re.sub(r"([0-9a-f]+) (\w+)\+0x([0-9a-f]+) \(([^)]*)\)", at, line))
+def at(m):
+    name, off = m.group(2), int(m.group(3), 16)
+    if m.group(4) != "/opt/app" or name not in syms:
+        return m.group(0)
+    return "%x %s+0x%x (%s)" % (0x555555554000 + syms[name] + off, name, off, dso)
+for line in open(text):
+    sys.stdout.write(re.sub(r"([0-9a-f]+) (\w+)\+0x([0-9a-f]+) \(([^)]*)\)", at, line))
 PY
 }
 
@@ -2798,6 +2911,115 @@ in_dwarf_bomb() {
 	else
 		refuses "$rc" in-dwarf-bomb 1 "$HOME_A/gnu: cannot read: section .zdebug_addr inflates to 268435456 bytes" \
 			"$TMP/in-dwarf-bomb.err" && ok in-dwarf-bomb
+	fi
+}
+
+# dwz_programs DIR: DIR/one and DIR/two, tests/cases/call-return's program
+# (main, a, b, c; two has one more function) built with -gdwarf-4 and
+# their common DWARF moved by dwz -m into DIR/alt.common, which their
+# .gnu_debugaltlink names $HOME_A/alt.debug (the attacker's); DIR/one.txt
+# the case's text at one's addresses, as $HOME_A/one.
+dwz_programs() {
+	local d=$1
+	printf '%s\n' 'struct big1 { int a, b, c, d, e, f, g, h; long x[4]; };' \
+		'struct big2 { struct big1 one; double q, r, s; char name[32]; };' \
+		'static inline int use(struct big2 *p) { return p->one.a + (int)p->q; }' >"$d/calls.h"
+	printf '%s\n' '#include "calls.h"' 'int c(void) { struct big2 z = { 0 }; return use(&z) + 3; }' \
+		'int b(void) { return 2; }' 'int a(void) { return b() + c(); }' \
+		'int main(void) { return a(); }' >"$d/one.c"
+	sed 's/^int b(void)/int b2(void) { return 5; }\nint b(void)/' "$d/one.c" >"$d/two.c"
+	(cd "$d" && cc -gdwarf-4 -O0 -o one one.c && cc -gdwarf-4 -O0 -o two two.c &&
+		dwz -m alt.common -M "$HOME_A/alt.debug" one two) || return 1
+	calls_text "$d/one" "$HOME_A/one" "$d/one.txt"
+}
+
+# dwz_convert NAME: root converts the text of the attacker's dwz program
+# (dwz_programs) to $TMP/NAME.fxt within 20 s; returns 1 after a FAIL (the
+# converter blocked, failed or wrote a wrong trace).
+dwz_convert() {
+	local rc
+	timeout -k 5 20 "$CONVERT" -q "$TMP/dwz/one.txt" -o "$TMP/$1.fxt" 2>"$TMP/$1.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail "$1" "the converter blocked (libdw opened the altlink's name)"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc: $(first_lines "$TMP/$1.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/$1.fxt" >"$TMP/$1.slices" 2>&1 ||
+		! slices_match "$TMP/$1.slices" "$EXPECTED" >/dev/null; then
+		fail "$1" "wrong trace: $(first_lines "$TMP/$1.slices")"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# The attacker's programs whose DWARF dwz split: their supplementary file
+# (.gnu_debugaltlink) is looked for at the attacker's name: the real file
+# gives the lines its directory; a FIFO, or a link to a root-only ELF file
+# whose .debug_str holds the secret word at the offset one's comp_dir gives,
+# is not opened by name.
+in_dwz_altlink() {
+	local d="$TMP/dwz" alt="$HOME_A/alt.debug" off rc
+	mkdir "$d"
+	if ! dwz_programs "$d" >"$TMP/in-dwz-altlink.err" 2>&1; then
+		fail in-dwz-altlink "cannot build the programs: $(first_lines "$TMP/in-dwz-altlink.err")"
+		return
+	fi
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$HOME_A/one" <"$d/one"
+	as_attacker sh -c 'cat >"$1" && chmod 644 "$1"' sh "$alt" <"$d/alt.common"
+	# the real file: the CU's directory (a DW_FORM_GNU_strp_alt) read from it
+	dwz_convert in-dwz-altlink || return
+	if ! "$CONVERT" --dump=records "$TMP/in-dwz-altlink.fxt" 2>&1 | grep -q "$d/one.c"; then
+		fail in-dwz-altlink "the real supplementary file gave no source path $d/one.c"
+		return
+	fi
+	# a root-only ELF file, its .debug_str the secret word at one's comp_dir offset
+	printf 'const char *%s = "x";\nint main(void) { return 0; }\n' "$SECRET_WORD" | tr - _ >"$d/s.c"
+	cc -g -o "$ROOTONLY/secret-dbg" -x c "$d/s.c" && chmod 600 "$ROOTONLY/secret-dbg" || return
+	off=$(python3 - "$d/one" "$ROOTONLY/secret-dbg" "${SECRET_WORD//-/_}" <<'PY'
+import re, struct, subprocess, sys
+one, secret, word = sys.argv[1:]
+def section(path, name):
+    out = subprocess.run(["readelf", "-S", "-W", path], capture_output=True, text=True).stdout
+    m = re.search(r"\s" + re.escape(name) + r"\s+\S+\s+\S+\s+(\S+)\s+(\S+)", out)
+    return int(m.group(1), 16), int(m.group(2), 16)
+o, n = section(secret, ".debug_str")
+want = open(secret, "rb").read()[o:o + n].index(word.encode())
+info = subprocess.run(["readelf", "-wi", one], capture_output=True, text=True).stdout
+at = int(re.search(r"<([0-9a-f]+)>\s+DW_AT_comp_dir\s+: \(alt indirect string", info).group(1), 16)
+o, n = section(one, ".debug_info")
+elf = bytearray(open(one, "rb").read())
+struct.pack_into("<I", elf, o + at, want)
+open(one, "wb").write(elf)
+PY
+	) || { fail in-dwz-altlink "cannot point one's comp_dir into the root-only file"; return; }
+	as_attacker sh -c 'cat >"$1"' sh "$HOME_A/one" <"$d/one"
+	as_attacker sh -c 'rm "$1" && ln -s "$2" "$1"' sh "$alt" "$ROOTONLY/secret-dbg"
+	dwz_convert in-dwz-altlink || return
+	if "$CONVERT" --dump=records "$TMP/in-dwz-altlink.fxt" 2>&1 | grep -q "${SECRET_WORD//-/_}"; then
+		fail in-dwz-altlink "the root-only file's string is in the trace"
+		return
+	elif ! grep -q "warning: $HOME_A/one: its supplementary DWARF file (.gnu_debugaltlink) $alt: another build id" \
+		"$TMP/in-dwz-altlink.err"; then
+		fail in-dwz-altlink "expected a warning naming the link: $(first_lines "$TMP/in-dwz-altlink.err")"
+		return
+	fi
+	# a FIFO: the converter and the recorder's line: trigger do not wait on it
+	as_attacker sh -c 'rm "$1" && mkfifo "$1"' sh "$alt"
+	dwz_convert in-dwz-altlink || return
+	if ! grep -q "$alt: a FIFO, expected a regular file: its source lines are not read" \
+		"$TMP/in-dwz-altlink.err"; then
+		fail in-dwz-altlink "expected a warning naming the FIFO: $(first_lines "$TMP/in-dwz-altlink.err")"
+		return
+	fi
+	timeout -k 5 20 "$RECORD" -q -o "$TMP/dwz-rec" --trigger line:one.c:3 -- "$HOME_A/one" \
+		>/dev/null 2>"$TMP/in-dwz-altlink.err"
+	rc=$?
+	if blocked "$rc"; then
+		fail in-dwz-altlink "the recorder blocked on the FIFO"
+	else
+		refuses "$rc" in-dwz-altlink 1 "$HOME_A/one: cannot read: its supplementary DWARF file \(.gnu_debugaltlink\) $alt: a FIFO" \
+			"$TMP/in-dwz-altlink.err" && ok in-dwz-altlink
 	fi
 }
 
@@ -3252,7 +3474,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced tmpdir_link rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link
@@ -3270,6 +3492,7 @@ symbols_tsv
 esc_picker
 pick_impostor
 pick_reused
+requires exe-deleted-link recording cc python3 && exe_deleted_link
 mntns_libs
 kept_ok=1
 for t in in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link; do
@@ -3318,6 +3541,7 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 fi
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
+requires in-dwz-altlink cc python3 binutils dwz && in_dwz_altlink
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
 requires in-perfmap-big python3 && in_perfmap_big

@@ -39,6 +39,9 @@
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
 #                     outside the repository (a "shared" directory above it)
+#   no_conflict_markers  no line of a file of the tree starts a merge
+#                     conflict's marker (a merge once committed one into
+#                     docs/design.md's threat model)
 #   nothing_ignored   no file of the source tree outside the build directory
 #                     is hidden by .gitignore (a fixture named perf.data.1
 #                     once was: a fresh clone lacked it)
@@ -326,6 +329,17 @@ t_sorts_take_empty() {
 	fi
 }
 
+t_no_conflict_markers() {
+	local bad
+	bad=$(cd "$top" && grep -rlE '^(<<<<<<<|>>>>>>>) ' --exclude-dir=.git --exclude-dir=build \
+		--exclude-dir="$(basename "$SNAPTRACE_O")" . | head -n 5)
+	if [ -n "$bad" ]; then
+		fail no_conflict_markers "a merge conflict's markers left in: $(echo "$bad" | tr '\n' ' ')"
+	else
+		ok no_conflict_markers
+	fi
+}
+
 t_nothing_ignored() {
 	local hidden
 	requires nothing_ignored git_checkout || return
@@ -351,4 +365,5 @@ t_bench_scratch
 t_run_one_case
 t_case_failure_help
 t_doc_references
+t_no_conflict_markers
 t_nothing_ignored

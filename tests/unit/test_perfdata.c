@@ -537,15 +537,30 @@ static void test_sample_types(void)
 	CHECK_INT_EQ(perfdata_sample_types(path, got, 2), -ENOENT);
 }
 
+/* The times perfdata_sample_times() reads of F (written out): how many,
+ * the first 4 into GOT (0 past them); -1 when it fails. */
+static long times_of(struct file *f, uint64_t got[4])
+{
+	uint64_t *times = NULL;
+	size_t n = 0;
+	int err = perfdata_sample_times(write_file(f, f->len), &times, &n);
+
+	for (size_t i = 0; i < 4; i++)
+		got[i] = i < n ? times[i] : 0;
+	free(times);
+	return err ? -1 : (long)n;
+}
+
 /* Samples of two events whose sample_type puts the time after the
  * identifier, ip and pid/tid (perf record's), out of time order, between
- * other records: their times, sorted; events that disagree: -ENOTSUP. */
+ * other records: their times, sorted, with a context switch's from its
+ * sample_id trailer; events that disagree: -ENOTSUP. */
 static void test_sample_times(void)
 {
 	struct file f;
 	unsigned char attr[136] = { 0 };
 	uint64_t type = (1u << 16) | (1u << 0) | (1u << 1) | (1u << 2), t[] = { 30, 10, 20 };
-	uint64_t *times = NULL;
+	uint64_t *times = NULL, got[4];
 	size_t n = 9, data_off = 104 + 2 * sizeof(attr);
 	const char *path;
 
@@ -566,15 +581,29 @@ static void test_sample_times(void)
 		put64(&f, 0);
 	}
 	put_at64(&f, 48, f.len - data_off);
-	path = write_file(&f, f.len);
-	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), 0);
-	CHECK_INT_EQ((int)n, 3);
-	if (n == 3) {
-		CHECK_U64_EQ(times[0], 10);
-		CHECK_U64_EQ(times[1], 20);
-		CHECK_U64_EQ(times[2], 30);
-	}
-	free(times);
+	CHECK_INT_EQ((int)times_of(&f, got), 3);
+	CHECK(got[0] == 10 && got[1] == 20 && got[2] == 30);
+	/* the second event records context switches (context_switch,
+	 * sample_id_all; its trailer pid/tid, time, cpu, identifier): a
+	 * switch-in before the first sample is where the data starts (the
+	 * old code read samples alone: a call that returned after that
+	 * switch-in and before the first sample was held by no snapshot) */
+	uint64_t flags = (1ull << 26) | (1ull << 18);
+	uint64_t type2 = type | (1u << 7);
+	memcpy(f.b + 104 + sizeof(attr) + 24, &type2, 8);
+	memcpy(f.b + 104 + sizeof(attr) + 40, &flags, 8);
+	put_header(&f, PERFDATA_REC_SWITCH, 0, 8 + 32);
+	put64(&f, 1);          /* pid, tid */
+	put64(&f, 5);          /* time */
+	put64(&f, 0);          /* cpu */
+	put64(&f, 8);          /* identifier */
+	put_at64(&f, 48, f.len - data_off);
+	CHECK_INT_EQ((int)times_of(&f, got), 4);
+	CHECK(got[0] == 5 && got[1] == 10 && got[3] == 30);
+	/* without sample_id_all the switch has no time: the samples alone */
+	flags = 1ull << 26;
+	memcpy(f.b + 104 + sizeof(attr) + 40, &flags, 8);
+	CHECK_INT_EQ((int)times_of(&f, got), 3);
 	/* the second event has no identifier: its time is elsewhere */
 	type &= ~(1ull << 16);
 	memcpy(f.b + 104 + sizeof(attr) + 24, &type, 8);

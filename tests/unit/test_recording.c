@@ -209,6 +209,85 @@ static void refuses_bad(void)
 	}
 }
 
+/* record.json's "coalesced_hits": each one a snapshot holds handed over
+ * with the hits, in time order (before the first hit after it; the rest
+ * last), marked coalesced, its index its own list's; one without a
+ * snapshot is not (nothing shows its moment); a bad one refused at
+ * reading, named in its list; more than RECORD_COALESCED_MAX refused. (The
+ * old reader knew no coalesced hit: a slow call coalesced into a snapshot
+ * had no marker and no measured slice.) */
+static void reads_coalesced(void)
+{
+	static const char list[] =
+		"  \"coalesced_hits\": [\n"
+		"    {\"pid\": 100, \"tid\": 100, \"time_ns\": 4000, \"ip\": null, "
+		"\"args\": null, \"snapshot\": null},\n"
+		"    {\"pid\": 100, \"tid\": 101, \"time_ns\": 4500, \"ip\": null, "
+		"\"args\": null, \"snapshot\": 0},\n"
+		"    {\"pid\": 100, \"tid\": 100, \"time_ns\": 9950, \"entry_ns\": 9000, "
+		"\"duration_ns\": 950, \"ip\": null, \"args\": null, \"snapshot\": 1}\n"
+		"  ],\n  \"snapshots\": [";
+	struct recording r;
+	struct got got = { .n = 0 };
+	char text[4096], text2[4096], err[512], want[64], *big, *doc;
+	size_t len;
+
+	edit(text, sizeof(text), good, "  \"snapshots\": [", list);
+	put("record.json", text);
+	CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), 0);
+	CHECK_INT_EQ(r.nhits, 2);
+	CHECK_INT_EQ(recording_hits(&r, collect, &got, err, sizeof(err)), 0);
+	CHECK_INT_EQ(got.n, 4);
+	CHECK(got.h[0].coalesced && got.h[0].index == 1 && got.h[0].time_ns == 4500 &&
+	      got.h[0].snapshot == 0 && got.h[0].tid == 101);
+	CHECK(!got.h[1].coalesced && got.h[1].time_ns == 5000);
+	CHECK(!got.h[2].coalesced && got.h[2].time_ns == 9000);
+	CHECK(got.h[3].coalesced && got.h[3].index == 2 && got.h[3].time_ns == 9950 &&
+	      got.h[3].snapshot == 1 && got.h[3].nextra == 2);
+	/* recording_last_hit() counts the hits that took snapshots */
+	{
+		uint64_t last = 0;
+		size_t n = 0;
+
+		CHECK(recording_last_hit(&r, 100, &last, &n) && last == 9000 && n == 2);
+	}
+	recording_free(&r);
+	/* a bad one: refused, named in its list */
+	edit(text2, sizeof(text2), good, "  \"snapshots\": [", list);
+	edit(text, sizeof(text), text2, "\"snapshot\": 0},", "\"snapshot\": 7},");
+	put("record.json", text);
+	CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "coalesced_hits[1].snapshot: expected the index of a listed snapshot "
+			  "or null, found 7") != NULL);
+	recording_free(&r);
+	/* more than the recorder lists */
+	len = (RECORD_COALESCED_MAX + 1) * 80 + sizeof(good) + 64;
+	big = malloc(len);
+	if (!big) {
+		UNIT_FAIL("out of memory");
+		return;
+	}
+	len = (size_t)snprintf(big, len, "  \"coalesced_hits\": [");
+	for (int i = 0; i <= RECORD_COALESCED_MAX; i++)
+		len += (size_t)sprintf(big + len, "%s{\"pid\": 100, \"tid\": 100, \"time_ns\": 1, "
+				       "\"snapshot\": 0}", i ? "," : "");
+	strcpy(big + len, "],\n  \"snapshots\": [");
+	doc = malloc(len + sizeof(good) + 32);
+	if (doc) {
+		const char *at = strstr(good, "  \"snapshots\": [");
+
+		sprintf(doc, "%.*s%s%s", (int)(at - good), good, big,
+			at + strlen("  \"snapshots\": ["));
+		put("record.json", doc);
+	}
+	free(doc);
+	free(big);
+	CHECK_INT_EQ(recording_read(unit_tmpdir, &r, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "coalesced_hits: expected at most %d hits", RECORD_COALESCED_MAX);
+	CHECK(strstr(err, want) != NULL);
+	recording_free(&r);
+}
+
 /* A killed recorder's record.json lists no snapshot: the directory's
  * non-empty perf.data* files are taken, in name order. */
 static void scans_without_snapshots(void)
@@ -426,6 +505,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(reads_everything);
 	UNIT_RUN(refuses_bad);
+	UNIT_RUN(reads_coalesced);
 	UNIT_RUN(scans_without_snapshots);
 	UNIT_RUN(bounds_strings);
 	UNIT_RUN(tsc_conversion);
