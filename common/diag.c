@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "diag.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,24 +38,59 @@ static void clear_progress(void)
 	}
 }
 
-/* Prints FMT's text escaped (escape.h): a name or a path in it may hold anything. */
-static void print_escaped(const char *fmt, va_list ap)
+/*
+ * Writes "PROGRAM: " (when NAMED), KIND, TEXT escaped (escape.h: a name or a
+ * path in it may hold anything) and END with one write(2), after the
+ * progress line's erasure: the traced program's own output, which often
+ * shares the terminal or the file, cannot land inside the line (stderr is
+ * unbuffered, and piece by piece a line took dozens of writes: a hit's line
+ * was once cut in two by the program's). Without memory, the pieces one by one.
+ */
+static void put(bool named, const char *kind, const char *text, const char *end)
+{
+	char *buf = NULL;
+	size_t len = 0, at = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		clear_progress();
+		if (named)
+			fprintf(stderr, "%s: ", program);
+		fputs(kind, stderr);
+		esc_fputs(stderr, text, ESC_TEXT);
+		fputs(end, stderr);
+		return;
+	}
+	if (progress_shown)
+		fputs("\r\033[K", m);
+	progress_shown = 0;
+	if (named)
+		fprintf(m, "%s: ", program);
+	fputs(kind, m);
+	esc_fputs(m, text, ESC_TEXT);
+	fputs(end, m);
+	if (!fclose(m)) {
+		fflush(stderr);
+		while (at < len) {
+			ssize_t n = write(STDERR_FILENO, buf + at, len - at);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			at += (size_t)n;
+		}
+	}
+	free(buf);
+}
+
+/* put() of FMT's text, formatted. */
+static void vput(const char *kind, const char *fmt, va_list ap, const char *end)
 {
 	char *msg = NULL;
 
-	if (vasprintf(&msg, fmt, ap) >= 0)
-		esc_fputs(stderr, msg, ESC_TEXT);
-	else
-		fputs("(out of memory)", stderr);
+	put(true, kind, vasprintf(&msg, fmt, ap) >= 0 ? msg : "(out of memory)", end);
 	free(msg);
-}
-
-static void vprint(const char *kind, const char *fmt, va_list ap)
-{
-	clear_progress();
-	fprintf(stderr, "%s: %s", program, kind);
-	print_escaped(fmt, ap);
-	fputc('\n', stderr);
 }
 
 void diag_error(const char *fmt, ...)
@@ -62,7 +98,7 @@ void diag_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint("", fmt, ap);
+	vput("", fmt, ap, "\n");
 	va_end(ap);
 }
 
@@ -71,7 +107,7 @@ void diag_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint("warning: ", fmt, ap);
+	vput("warning: ", fmt, ap, "\n");
 	va_end(ap);
 }
 
@@ -82,7 +118,7 @@ void diag_info(const char *fmt, ...)
 	if (quiet)
 		return;
 	va_start(ap, fmt);
-	vprint("", fmt, ap);
+	vput("", fmt, ap, "\n");
 	va_end(ap);
 }
 
@@ -92,12 +128,12 @@ void diag_progress(const char *fmt, ...)
 
 	if (quiet || !isatty(STDERR_FILENO))
 		return;
-	clear_progress();
-	if (!fmt[0])
+	if (!fmt[0]) {
+		clear_progress();
 		return;
+	}
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", program);
-	print_escaped(fmt, ap);
+	vput("", fmt, ap, "");
 	va_end(ap);
 	progress_shown = 1;
 }
@@ -112,9 +148,7 @@ void diag_block(const char *text)
 
 		nl = strchr(line, '\n');
 		copy = strndup(line, nl ? (size_t)(nl - line) : strlen(line));
-		fputs("  ", stderr);
-		esc_fputs(stderr, copy ? copy : "(out of memory)", ESC_TEXT);
-		fputc('\n', stderr);
+		put(false, "  ", copy ? copy : "(out of memory)", "\n");
 		free(copy);
 	}
 }

@@ -6,6 +6,8 @@
  * Every message is printed escaped (escape.h, ESC_TEXT): a newline, an
  * escape sequence or invalid UTF-8 in a name or path it quotes shows as
  * "\xHH", so that a message stays one line and the terminal only shows it.
+ * Each line (and a progress line with its erasure) is written with one
+ * write(2): the traced program's output sharing stderr never lands inside it.
  */
 #ifndef SNAPTRACE_DIAG_H
 #define SNAPTRACE_DIAG_H
