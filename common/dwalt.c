@@ -15,7 +15,6 @@
 #include "inpath.h"
 #include "zdwarf.h"
 
-#define BUILDID_DIR "/usr/lib/debug/.build-id/"
 #define ALT_ID_MAX 64	/* bytes of a build id (GNU's are 20; at most a SHA-512) */
 
 /* What a .gnu_debugaltlink says: a NUL-terminated name, then the build id. */
@@ -101,15 +100,15 @@ static int open_alt(int dirfd, const char *path, const struct altlink *l, struct
 static int find_alt(int dirfd, const char *path, const struct altlink *l, struct dwalt *alt,
 		    char *why, size_t size)
 {
-	char p[PATH_MAX + sizeof(BUILDID_DIR) + 2 * ALT_ID_MAX + 8];
+	char p[PATH_MAX + sizeof(DWALT_DEBUG_DIR) + 2 * ALT_ID_MAX + 8], hex[2 * ALT_ID_MAX + 1];
 	const char *slash = strrchr(path, '/');
-	size_t k = (size_t)snprintf(p, sizeof(p), BUILDID_DIR "%02x/", l->id[0]);
 	int err;
 
-	for (size_t i = 1; i < l->idlen; i++)
-		k += (size_t)snprintf(p + k, sizeof(p) - k, "%02x", l->id[i]);
-	snprintf(p + k, sizeof(p) - k, ".debug");
-	err = open_alt(AT_FDCWD, p, l, alt, why, size);
+	for (size_t i = 0; i < l->idlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", l->id[i]);
+	hex[2 * l->idlen] = 0;
+	err = dwalt_debug_file(hex, p, sizeof(p)) ? open_alt(AT_FDCWD, p, l, alt, why, size)
+						  : -ENOENT;	/* a build id of one byte */
 	if (err != -ENOENT)
 		return err;
 	if (l->name[0] == '/')
@@ -119,6 +118,14 @@ static int find_alt(int dirfd, const char *path, const struct altlink *l, struct
 		return 0;	/* no such name */
 	err = open_alt(dirfd, slash ? p : l->name, l, alt, why, size);
 	return err == -ENOENT ? 0 : err;
+}
+
+bool dwalt_debug_file(const char *hex, char *path, size_t size)
+{
+	if (strlen(hex) < 4)
+		return false;
+	snprintf(path, size, DWALT_DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
+	return true;
 }
 
 Dwarf *dwalt_begin(Elf *elf, int dirfd, const char *path, struct dwalt *alt, char *why,

@@ -24,7 +24,18 @@
 #define SNAPTRACE_DWALT_H
 
 #include <elfutils/libdw.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+/* Where a separate debug file is kept by its build id, as libdw, perf and
+ * Debian's -dbgsym packages keep it: DWALT_DEBUG_DIR "XX/REST.debug". */
+#define DWALT_DEBUG_DIR "/usr/lib/debug/.build-id/"
+
+/* The separate debug file of build id HEX (lowercase hex digits) into PATH
+ * (SIZE bytes; sizeof(DWALT_DEBUG_DIR) + strlen(HEX) + 8 hold it); false,
+ * PATH unset, when HEX is shorter than 4 digits. The one rule for the
+ * binaries' debug files and dwz's supplementary one. */
+bool dwalt_debug_file(const char *hex, char *path, size_t size);
 
 /* The supplementary file dwalt_begin() gave libdw (all unset: none). */
 struct dwalt {

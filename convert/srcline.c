@@ -36,7 +36,6 @@
  * libstdc++'s __cxa_demangle reads no v0 and keeps the legacy hash). */
 #include <libiberty/demangle.h>
 
-#define DEBUG_DIR "/usr/lib/debug/.build-id/"
 #define BUILDID_MAX BINARIES_ID_MAX   /* hex digits of the longest build id kept */
 
 /* A function symbol of a binary. */
@@ -527,22 +526,12 @@ static bool has_lines(Elf *elf)
 	return false;
 }
 
-/* The path of the separate debug file of build id HEX into PATH (SIZE
- * bytes); false when HEX is too short to have one. */
-static bool debug_file_path(const char *hex, char *path, size_t size)
-{
-	if (strlen(hex) < 4)
-		return false;
-	snprintf(path, size, DEBUG_DIR "%.2s/%s.debug", hex, hex + 2);
-	return true;
-}
-
 /* Opens D's separate debug file by its build id HEX, if there is one. */
 static void open_debug_file(const struct srcline *s, struct sl_dso *d, const char *hex)
 {
-	char path[sizeof(DEBUG_DIR) + BUILDID_MAX + 16];
+	char path[sizeof(DWALT_DEBUG_DIR) + BUILDID_MAX + 16];
 
-	if (!debug_file_path(hex, path, sizeof(path)))
+	if (!dwalt_debug_file(hex, path, sizeof(path)))
 		return;
 	d->debug_fd = open_elf(s, path, &d->debug_elf);
 	if (d->debug_fd < 0)
@@ -947,7 +936,7 @@ static Dwarf *begin_lines(struct sl_dso *d)
 	}
 	if (elf == d->debug_elf) {	/* where its relative altlink name starts */
 		binaries_elf_id(d->elf, hex);
-		debug_file_path(hex, file, sizeof(file));
+		dwalt_debug_file(hex, file, sizeof(file));
 	} else {
 		snprintf(file, sizeof(file), "%s%s", dirfd == AT_FDCWD ? s->symfs : "", path);
 	}
