@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dwalt: dwz's supplementary DWARF file found by the tools (see dwalt.h). */
 #include "dwalt.h"
+#include "perfdata.h"
 
 #include <elfutils/libdwelf.h>
 #include <errno.h>
@@ -104,9 +105,7 @@ static int find_alt(int dirfd, const char *path, const struct altlink *l, struct
 	const char *slash = strrchr(path, '/');
 	int err;
 
-	for (size_t i = 0; i < l->idlen; i++)
-		snprintf(hex + 2 * i, 3, "%02x", l->id[i]);
-	hex[2 * l->idlen] = 0;
+	perfdata_hex(l->id, l->idlen, hex);
 	err = dwalt_debug_file(hex, p, sizeof(p)) ? open_alt(AT_FDCWD, p, l, alt, why, size)
 						  : -ENOENT;	/* a build id of one byte */
 	if (err != -ENOENT)
