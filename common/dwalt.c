@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "inpath.h"
+#include "runas.h"
 #include "zdwarf.h"
 
 #define ALT_ID_MAX 64	/* bytes of a build id (GNU's are 20; at most a SHA-512) */
@@ -64,18 +65,19 @@ static bool take_altlink(Elf *elf, struct altlink *l)
 }
 
 /* Opens the supplementary file PATH (relative to DIRFD) into *ALT when it
- * is L's. Returns 0; -ENOENT when there is nothing at PATH; or another
- * negative errno with WHY saying why it is not taken. */
-static int open_alt(int dirfd, const char *path, const struct altlink *l, struct dwalt *alt,
-		    char *why, size_t size)
+ * is L's. Returns 0; -ENOENT when there is nothing at PATH, or nothing a
+ * user of WHO may open (as for them: what is there is none of theirs to
+ * know of); or another negative errno with WHY saying why it is not taken. */
+static int open_alt(const struct runas_set *who, int dirfd, const char *path,
+		    const struct altlink *l, struct dwalt *alt, char *why, size_t size)
 {
 	char err[200] = "";
 	const void *id;
-	int fd = inpath_open(dirfd, path, 0, err, sizeof(err));
+	int fd = runas_open(who, dirfd, path, 0, err, sizeof(err));
 	ssize_t n;
 
-	if (fd == -ENOENT)
-		return fd;
+	if (fd == -ENOENT || fd == -EPERM)
+		return -ENOENT;
 	if (fd >= 0) {
 		alt->fd = fd;
 		alt->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -98,15 +100,15 @@ static int open_alt(int dirfd, const char *path, const struct altlink *l, struct
 /* Finds L's file (dwalt.h: the build-id directory, then its name, relative
  * to the directory of PATH in DIRFD) into *ALT. Returns 0 (found, or at
  * neither place) or a negative errno with WHY. */
-static int find_alt(int dirfd, const char *path, const struct altlink *l, struct dwalt *alt,
-		    char *why, size_t size)
+static int find_alt(const struct runas_set *who, int dirfd, const char *path,
+		    const struct altlink *l, struct dwalt *alt, char *why, size_t size)
 {
 	char p[PATH_MAX + sizeof(DWALT_DEBUG_DIR) + 2 * ALT_ID_MAX + 8], hex[2 * ALT_ID_MAX + 1];
 	const char *slash = strrchr(path, '/');
 	int err;
 
 	perfdata_hex(l->id, l->idlen, hex);
-	err = dwalt_debug_file(hex, p, sizeof(p)) ? open_alt(AT_FDCWD, p, l, alt, why, size)
+	err = dwalt_debug_file(hex, p, sizeof(p)) ? open_alt(who, AT_FDCWD, p, l, alt, why, size)
 						  : -ENOENT;	/* a build id of one byte */
 	if (err != -ENOENT)
 		return err;
@@ -115,7 +117,7 @@ static int find_alt(int dirfd, const char *path, const struct altlink *l, struct
 	else if (slash && (size_t)snprintf(p, sizeof(p), "%.*s/%s", (int)(slash - path), path,
 					   l->name) >= sizeof(p))
 		return 0;	/* no such name */
-	err = open_alt(dirfd, slash ? p : l->name, l, alt, why, size);
+	err = open_alt(who, dirfd, slash ? p : l->name, l, alt, why, size);
 	return err == -ENOENT ? 0 : err;
 }
 
@@ -127,8 +129,8 @@ bool dwalt_debug_file(const char *hex, char *path, size_t size)
 	return true;
 }
 
-Dwarf *dwalt_begin(Elf *elf, int dirfd, const char *path, struct dwalt *alt, char *why,
-		   size_t size)
+Dwarf *dwalt_begin(Elf *elf, int dirfd, const char *path, const struct runas_set *who,
+		   struct dwalt *alt, char *why, size_t size)
 {
 	struct altlink l;
 	bool linked = take_altlink(elf, &l);
@@ -136,7 +138,7 @@ Dwarf *dwalt_begin(Elf *elf, int dirfd, const char *path, struct dwalt *alt, cha
 
 	*alt = (struct dwalt){ .fd = -1 };
 	why[0] = '\0';
-	if (linked && find_alt(dirfd, path, &l, alt, why, size)) {
+	if (linked && find_alt(who, dirfd, path, &l, alt, why, size)) {
 		dwalt_end(NULL, alt);
 		return NULL;
 	}

@@ -14,9 +14,10 @@
  * The binary's .gnu_debugaltlink is hidden from libdw (SHT_NOBITS in the
  * caller's private mapping: dwelf_dwarf_gnu_debugaltlink() then finds none
  * and dwarf_getalt() looks nowhere); the file is looked for at the same
- * two places, each opened as inpath_open() opens an input (a regular file,
+ * two places, each opened as runas_open() opens an input (a regular file,
  * never a FIFO or device; a symbolic link only where pathtrust.h lets an
- * input's be followed), and taken only when it is an ELF file of the build
+ * input's be followed; for another user's recording, one they may open),
+ * and taken only when it is an ELF file of the build
  * id the binary names whose compressed sections zdwarf.h bounds; libdw gets
  * it with dwarf_setalt().
  */
@@ -26,6 +27,8 @@
 #include <elfutils/libdw.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "runas.h"
 
 /* Where a separate debug file is kept by its build id, as libdw, perf and
  * Debian's -dbgsym packages keep it: DWALT_DEBUG_DIR "XX/REST.debug". */
@@ -48,7 +51,8 @@ struct dwalt {
  * Opens the DWARF of ELF (elf_begin(ELF_C_READ_MMAP_PRIVATE) of the file
  * PATH, relative to directory DIRFD, AT_FDCWD: the current one; its section
  * headers edited as above) as dwarf_begin_elf(DWARF_C_READ) does, and gives
- * it the supplementary file its .gnu_debugaltlink names, kept in *ALT until
+ * it the supplementary file its .gnu_debugaltlink names (one each user of
+ * WHO may open, runas.h; NULL: the caller), kept in *ALT until
  * dwalt_end(). Returns the Dwarf; NULL with WHY empty when libdw cannot
  * read ELF's DWARF; NULL with WHY (SIZE bytes, at least 1) one phrase naming the file
  * and why, when one of the two places holds something that is not taken
@@ -57,8 +61,8 @@ struct dwalt {
  * binary's DWARF is then read. A file at neither place: the Dwarf without
  * it (what it names is not found, as libdw would not find it).
  */
-Dwarf *dwalt_begin(Elf *elf, int dirfd, const char *path, struct dwalt *alt, char *why,
-		   size_t size);
+Dwarf *dwalt_begin(Elf *elf, int dirfd, const char *path, const struct runas_set *who,
+		   struct dwalt *alt, char *why, size_t size);
 
 /* Ends DW (may be NULL) and what ALT holds; ALT is then unset. */
 void dwalt_end(Dwarf *dw, struct dwalt *alt);

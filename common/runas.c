@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "runas.h"
+#include "inpath.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -52,7 +54,8 @@ int runas_enter(const struct runas *r)
 	return 0;
 }
 
-bool runas_may_open(const struct runas *r, const char *path, const struct stat *st)
+bool runas_may_open(const struct runas *r, int dirfd, const char *path, bool follow,
+		    const struct stat *st)
 {
 	pid_t pid;
 	int status;
@@ -66,7 +69,8 @@ bool runas_may_open(const struct runas *r, const char *path, const struct stat *
 
 		if (runas_enter(r))
 			_exit(2);
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+			    (follow ? 0 : O_NOFOLLOW));
 		_exit(fd >= 0 && !fstat(fd, &got) && got.st_dev == st->st_dev &&
 		      got.st_ino == st->st_ino ? 0 : 1);
 	}
@@ -76,4 +80,29 @@ bool runas_may_open(const struct runas *r, const char *path, const struct stat *
 		if (errno != EINTR)
 			return false;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int runas_open(const struct runas_set *who, int dirfd, const char *path, unsigned flags,
+	       char *why, size_t size)
+{
+	int fd = inpath_open(dirfd, path, flags, why, size);
+	struct stat st;
+
+	if (fd < 0 || !who || !who->n)
+		return fd;
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		snprintf(why, size, "%s", strerror(-err));
+		close(fd);
+		return err;
+	}
+	for (size_t i = 0; i < who->n; i++)
+		if (!runas_may_open(&who->as[i], dirfd, path, !(flags & INPATH_NOFOLLOW), &st)) {
+			snprintf(why, size, "uid %u, whose recording it is, may not open it",
+				 (unsigned)who->as[i].uid);
+			close(fd);
+			return -EPERM;
+		}
+	return fd;
 }

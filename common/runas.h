@@ -11,6 +11,7 @@
 #define SNAPTRACE_RUNAS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -43,13 +44,37 @@ void runas_prepare(struct runas *r, uid_t uid, gid_t gid);
 int runas_enter(const struct runas *r);
 
 /*
- * Whether R's user may open PATH for reading and finds there the file ST
- * describes (the caller's own open of it: device and inode): a child takes
- * R's credentials (runas_enter()) and opens PATH (O_NONBLOCK, no link
- * followed at its end), so the kernel judges it (modes, ACLs, every
- * directory on the way), never a copy of its rules. True when R is not
- * on; false when the child cannot run.
+ * Whether R's user may open PATH (relative to directory DIRFD, AT_FDCWD:
+ * the current one) for reading and finds there the file ST describes (the
+ * caller's own open of it: device and inode): a child takes R's
+ * credentials (runas_enter()) and opens PATH (O_NONBLOCK; a symbolic link
+ * at its end followed only when FOLLOW, as the kernel lets that user), so
+ * the kernel judges it (modes, ACLs, every directory and link on the way),
+ * never a copy of its rules. True when R is not on; false when the child
+ * cannot run.
  */
-bool runas_may_open(const struct runas *r, const char *path, const struct stat *st);
+bool runas_may_open(const struct runas *r, int dirfd, const char *path, bool follow,
+		    const struct stat *st);
+
+/* The users every file read for their recordings must be open to (a
+ * conversion of several users' recordings: each of them); N 0: the caller
+ * alone. AS is borrowed. */
+struct runas_set {
+	const struct runas *as;
+	size_t n;
+};
+
+/*
+ * Opens PATH as inpath_open(DIRFD, PATH, FLAGS) does (inpath.h) and, when
+ * WHO (may be NULL) names users, keeps it only when each of them may open
+ * it (runas_may_open(), a link at its end followed unless INPATH_NOFOLLOW):
+ * the one open of every file another user's recording names that the
+ * tools read themselves (docs/design.md "Threat model"): one fork per
+ * user a file. Returns the descriptor, or inpath_open()'s negative errno
+ * and WHY, or -EACCES with WHY (SIZE bytes) "uid U may not open it (the
+ * recording is theirs)".
+ */
+int runas_open(const struct runas_set *who, int dirfd, const char *path, unsigned flags,
+	       char *why, size_t size);
 
 #endif

@@ -125,7 +125,7 @@ static int source(pid_t id, int recdir, const struct runas *as, struct stat *st)
 	if (!kept && (fd = perfmap_open(id, 0, path, sizeof(path), why, sizeof(why))) < 0)
 		return -1;
 	if (fstat(fd, st) || (!kept && !perfmap_owner_ok(st->st_uid, id)) ||
-	    (uint64_t)st->st_size > PERFMAP_MAX || (!kept && !runas_may_open(as, path, st))) {
+	    (uint64_t)st->st_size > PERFMAP_MAX || (!kept && !runas_may_open(as, AT_FDCWD, path, false, st))) {
 		close(fd);
 		return -1;
 	}

@@ -35,11 +35,12 @@ void binaries_elf_id(Elf *elf, char *hex)
 /* The build id of the regular file PATH into HEX; false when it cannot be
  * read as an ELF file (gone, not a regular file: inpath_open() looks before
  * it opens, so no device is opened; a link another user may have put in a
- * shared directory is not followed). */
-static bool file_id(const char *path, char *hex)
+ * shared directory is not followed), or WHO's users may not open it
+ * (runas_open()). */
+static bool file_id(const struct runas_set *who, const char *path, char *hex)
 {
 	char why[160];
-	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	int fd = runas_open(who, AT_FDCWD, path, 0, why, sizeof(why));
 	Elf *elf;
 	bool ok;
 
@@ -89,6 +90,9 @@ static int on_id(void *arg, const char *hex, const char *path)
 	struct binaries *b = w->b;
 	struct binary *e;
 	char now[BINARIES_ID_MAX + 1], full[4096];
+	/* no file and one its owner may not open are one to them (runas.h) */
+	const char *gone = b->who && b->who->n ? "gone (or not one the recording's owner may open)"
+					       : "gone";
 	bool there;
 
 	if (path[0] != '/' || !hex[0])
@@ -107,7 +111,7 @@ static int on_id(void *arg, const char *hex, const char *path)
 	snprintf(e->id, sizeof(e->id), "%s", hex);
 	b->n++;
 	snprintf(full, sizeof(full), "%s%s", b->symfs ? b->symfs : "", path);
-	there = file_id(full, now);
+	there = file_id(b->who, full, now);
 	if ((there && perfdata_same_buildid(hex, now)) || cached(w->cache, hex))
 		return 0;
 	e->changed = true;
@@ -115,7 +119,7 @@ static int on_id(void *arg, const char *hex, const char *path)
 		diag_warn("%s: %s since the recording (build id %s%s%s): the recording names "
 			  "its build id, not perf, so perf names its frames from the file there "
 			  "now, which may name them wrongly; give perf the binary as it was: "
-			  "--perf-arg=--symfs=DIR", full, there ? "changed" : "gone", hex,
+			  "--perf-arg=--symfs=DIR", full, there ? "changed" : gone, hex,
 			  there ? ", the file's now " : "", there ? (now[0] ? now : "none") : "");
 	else if (there)
 		diag_warn("%s: changed since the recording (its build id is %s, the recording's "
@@ -123,10 +127,10 @@ static int on_id(void *arg, const char *hex, const char *path)
 			  "the binaries in the recording, or give perf the binary as it was: "
 			  "--perf-arg=--symfs=DIR", full, now[0] ? now : "none", hex);
 	else
-		diag_warn("%s: gone since the recording (build id %s): perf names none of its "
+		diag_warn("%s: %s since the recording (build id %s): perf names none of its "
 			  "frames; record with --keep-binaries to keep the binaries in the "
 			  "recording, or give perf the binary as it was: --perf-arg=--symfs=DIR",
-			  full, hex);
+			  full, gone, hex);
 	return 0;
 }
 

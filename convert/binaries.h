@@ -19,6 +19,8 @@
 
 #include <libelf.h>
 
+#include "runas.h"
+
 #define BINARIES_ID_MAX 64        /* hex digits of the longest build id kept */
 
 /* A binary a perf.data names. */
@@ -32,6 +34,8 @@ struct binaries {
 	struct binary *b;             /* owned */
 	size_t n, cap;
 	const char *symfs;            /* perf's --symfs DIR the files are under ("": none; borrowed) */
+	const struct runas_set *who;  /* whom a file checked must be open to (runas_open(): the
+				       * recordings' other owners; NULL: none; borrowed) */
 };
 
 /*

@@ -18,9 +18,11 @@
 #include "inpath.h"
 #include "pathtrust.h"
 #include "perfdata.h"
+#include "runas.h"
 
 struct scan {
 	const char *symfs;
+	const struct runas_set *who;
 	struct hash_index seen;  /* hash of a name -> its index in NAMES */
 	char **names;            /* the binaries looked at (owned) */
 	size_t n, cap;
@@ -91,7 +93,7 @@ static int check_mapping(void *arg, const struct perfdata_mmap *m)
 	if ((size_t)snprintf(path, sizeof(path), "%s%s", sc->symfs ? sc->symfs : "", m->file) >=
 	    sizeof(path))
 		return 0;
-	fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	fd = runas_open(sc->who, AT_FDCWD, path, 0, why, sizeof(why));
 	if (fd < 0)
 		return 0;	/* perf finds no file either, or not this one */
 	if (!fstat(fd, &st) && !pathtrust_uid_ours(st.st_uid) &&
@@ -105,9 +107,10 @@ static int check_mapping(void *arg, const struct perfdata_mmap *m)
 	return sc->err;
 }
 
-int debuglink_check(const char *perfdata, const char *symfs, char *why, size_t size)
+int debuglink_check(const char *perfdata, const char *symfs, const struct runas_set *who,
+		    char *why, size_t size)
 {
-	struct scan sc = { .symfs = symfs, .why = why, .size = size };
+	struct scan sc = { .symfs = symfs, .who = who, .why = why, .size = size };
 	int err = perfdata_mmaps(perfdata, check_mapping, &sc);
 
 	if (sc.err)

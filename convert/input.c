@@ -245,49 +245,42 @@ static int make_parts(struct input *in, unsigned jobs)
 }
 
 /*
- * Who made the recording IN is (docs/design.md "Threat model"): its
- * perf.data's owner, and when that is root or the caller, its recording
- * directory's (PERF->rec_dirfd; a recording of another user's holds root's
- * perf.data only as the user chose); (uid_t)-1 when it cannot be told, which
- * is nobody's the tools trust. *GID (when not NULL): the perf.data's group.
+ * Who made the recording the input HANDLE is of (docs/design.md "Threat
+ * model"): its file's owner, and when that is root or the caller, its
+ * recording directory's (REC_DIRFD, -1: none; a recording of another
+ * user's holds root's perf.data only as the user chose); (uid_t)-1 when it
+ * cannot be told, which is nobody's the tools trust. *GID (when not NULL):
+ * the file's group.
  */
-static uid_t recording_owner(const struct input *in, const struct input_perf *perf, gid_t *gid)
+static uid_t recording_owner(const char *handle, int rec_dirfd, gid_t *gid)
 {
 	struct stat st, dir;
 	uid_t owner;
 
-	if (stat(in->handle, &st)) {
+	if (stat(handle, &st)) {
 		st.st_uid = (uid_t)-1;
 		st.st_gid = (gid_t)-1;
 	}
 	owner = st.st_uid;
-	if (pathtrust_uid_ours(owner) && perf->rec_dirfd >= 0)
-		owner = fstat(perf->rec_dirfd, &dir) ? (uid_t)-1 : dir.st_uid;
+	if (pathtrust_uid_ours(owner) && rec_dirfd >= 0)
+		owner = fstat(rec_dirfd, &dir) ? (uid_t)-1 : dir.st_uid;
 	if (gid)
 		*gid = st.st_gid;
 	return owner;
 }
 
-/*
- * Whom every perf run on IN's perf.data (perf script, perf inject, perf
- * evlist) runs as, in IN's view, into *AS: the recording's owner when that
- * is another user and the caller root (runas.h): perf then opens only the
- * files that user may open, and a crash of its reader on a crafted file is
- * theirs; else AS is off (the caller). Returns 0, or -EPERM with ERRBUF one
- * line when the owner cannot be told (no uid to run perf as).
- */
-static int perf_as_owner(const struct input *in, const struct input_perf *perf,
-			 struct runas *as, char *errbuf, size_t errlen)
+int input_owner_as(const char *path, const char *handle, int rec_dirfd, struct runas *as,
+		   char *errbuf, size_t errlen)
 {
 	gid_t gid;
-	uid_t owner = recording_owner(in, perf, &gid);
+	uid_t owner = recording_owner(handle, rec_dirfd, &gid);
 
 	as->on = false;
 	if (geteuid() != 0 || pathtrust_uid_ours(owner))
 		return 0;
 	if (owner == (uid_t)-1 || gid == (gid_t)-1) {
 		snprintf(errbuf, errlen, "%s: whose recording it is cannot be told: perf would "
-			 "read it as root", in->path);
+			 "read it as root", path);
 		return -EPERM;
 	}
 	runas_prepare(as, owner, gid);
@@ -295,7 +288,7 @@ static int perf_as_owner(const struct input *in, const struct input_perf *perf,
 }
 
 /* Gives the private directory K perf reads (or writes) to the user perf
- * runs as (perf_as_owner()), if not the caller. Returns 0 or a negative errno. */
+ * runs as (input_owner_as()), if not the caller. Returns 0 or a negative errno. */
 static int give_to_perf(const struct input *in, const struct binaries_kept *k)
 {
 	if (!in->view || !in->view->as.on)
@@ -331,7 +324,7 @@ static void inject_jitdump(struct input *in, const char *perf)
 		return;
 	}
 	fd = outpath_unnamed();
-	/* perf inject (as perf_as_owner() says) writes its ELF files there and into FD */
+	/* perf inject (as input_owner_as() says) writes its ELF files there and into FD */
 	if (fd >= 0 && in->view && in->view->as.on &&
 	    (give_to_perf(in, &in->jit_dir) || fchown(fd, in->view->as.uid, in->view->as.gid))) {
 		close(fd);
@@ -391,7 +384,7 @@ static int kernel_symbols(struct input *in, const struct input_perf *perf, char 
 			  size_t errlen)
 {
 	static bool said;
-	uid_t owner = recording_owner(in, perf, NULL);
+	uid_t owner = recording_owner(in->handle, perf->rec_dirfd, NULL);
 	int kept;
 
 	if (pathtrust_uid_ours(owner)) {
@@ -440,7 +433,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	paths[0] = run_find_program(perf->perf, prog, sizeof(prog)) ? perf->perf : prog;
 	for (size_t i = 0; i < perf->nargs; i++)
 		paths[i + 1] = perf->args[i];
-	err = perf_as_owner(in, perf, &as, errbuf, errlen);
+	err = input_owner_as(in->path, in->handle, perf->rec_dirfd, &as, errbuf, errlen);
 	if (err) {
 		free(paths);
 		return err;
@@ -448,7 +441,9 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &as, &in->view, why, sizeof(why));
 	free(paths);
 	if (!err)
-		err = debuglink_check(in->handle, perf->symfs, why, sizeof(why));
+		err = debuglink_check(in->handle, perf->symfs,
+				      &(struct runas_set){ &as, as.on ? 1 : 0 }, why,
+				      sizeof(why));
 	if (!err && as.on && !in->view) {
 		snprintf(why, sizeof(why), "no view to run perf in as uid %d: perf would read it "
 			 "as root", (int)as.uid);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "perfcmd.h"
+#include "runas.h"
 
 /* How perf is run for perf.data inputs. */
 struct input_perf {
@@ -32,6 +33,19 @@ struct input_perf {
 };
 
 struct input;
+
+/*
+ * Whom every perf run on an input runs as (perf script, perf inject, perf
+ * evlist), and whom every file the converter itself opens because the
+ * input names it must be open to (runas.h), into *AS: the owner of the
+ * input HANDLE (a path this process reaches: /proc/self/fd/N; PATH its
+ * name, for messages), or when that is root or the caller, of its recording
+ * directory REC_DIRFD (-1: none), when that is another user and the caller
+ * root; else AS is off (the caller). Returns 0, or -EPERM with ERRBUF one
+ * line when the owner cannot be told (no uid to run perf as).
+ */
+int input_owner_as(const char *path, const char *handle, int rec_dirfd, struct runas *as,
+		   char *errbuf, size_t errlen);
 
 /*
  * Takes the input PATH (its name, for messages), open as FD (inpath.h, not

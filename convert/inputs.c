@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* inputs: a conversion's inputs converted in order (inputs.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "diag.h"
 #include "inpath.h"
 #include "inputs.h"
@@ -43,6 +45,42 @@ void inputs_free(struct inputs *ins)
 	free(ins->recs);
 	free(ins->sbs);
 	free(ins->in);
+	free(ins->owners);
+}
+
+int inputs_owners(struct inputs *ins)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < ins->n; i++) {
+		const struct conv_input *in = &ins->in[i];
+		char handle[32], why[PATH_MAX + 128];
+		int fd = in->stream ? -1 : conv_input_open(in), err;
+		struct runas as, *v;
+		size_t k = 0;
+
+		if (fd < 0)
+			continue;	/* said; not converted either */
+		err = input_owner_as(in->path, inpath_proc(fd, handle, sizeof(handle)),
+				     in->rec->files ? -1 : in->rec->dirfd, &as, why, sizeof(why));
+		conv_input_close(fd);
+		if (err) {
+			diag_error("%s", why);
+			return EXIT_RUNTIME;
+		}
+		while (as.on && k < ins->nowners && ins->owners[k].uid != as.uid)
+			k++;
+		if (!as.on || k < ins->nowners)
+			continue;
+		v = array_grow(ins->owners, &cap, ins->nowners, sizeof(*v));
+		if (!v) {
+			diag_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		ins->owners = v;
+		ins->owners[ins->nowners++] = as;
+	}
+	return EXIT_OK;
 }
 
 const struct binaries_kept *inputs_kept(const struct inputs *ins, const struct conv_input *in)

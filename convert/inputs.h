@@ -19,6 +19,7 @@
 #include "driver.h"
 #include "input.h"
 #include "recording.h"
+#include "runas.h"
 #include "sideband.h"
 
 /* inputs_convert()'s status when the in-process decoder gave up midway:
@@ -47,6 +48,9 @@ struct inputs {
 	size_t nrecs;
 	struct sideband *sbs;          /* per recording: its side-band so far */
 	struct binaries_kept *kept;    /* per recording: its kept binaries' copy */
+	struct runas *owners;          /* the users other than root and the caller whose
+					* inputs these are (inputs_owners()); owned */
+	size_t nowners;
 };
 
 /* Room in INS (zeroed) for NARGS arguments' recordings. Returns 0 or
@@ -73,6 +77,16 @@ int conv_input_open(const struct conv_input *in);
 
 /* Closes FD from conv_input_open() (never standard input). */
 void conv_input_close(int fd);
+
+/*
+ * Lists in INS->owners each user other than root and the caller whose
+ * input INS holds (input_owner_as(): a file's owner, or its recording
+ * directory's; a stream is the caller's), once each: every file the
+ * converter opens itself because an input names it must be open to each
+ * of them (runas_open()). Returns an exit status, after saying why it is
+ * not EXIT_OK (an owner that cannot be told, out of memory).
+ */
+int inputs_owners(struct inputs *ins);
 
 /*
  * Converts every input of INS with CV (conv_driver_recording() first for

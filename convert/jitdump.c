@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "inpath.h"
+#include "runas.h"
 #include "outpath.h"
 #include "perfdata.h"
 
@@ -109,18 +110,13 @@ int jitdump_private(const char *perfdata, const char *dump, const struct runas *
 {
 	char no[300], handle[32];
 	struct patch p = { .fd = -1 };
-	int fd = inpath_open(AT_FDCWD, dump, 0, no, sizeof(no)), data = -1, err;
-	struct stat st;
+	struct runas_set who = { as, as ? 1 : 0 };
+	int fd = runas_open(&who, AT_FDCWD, dump, 0, no, sizeof(no)), data = -1, err;
 
 	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	if (fd < 0) {
 		snprintf(why, wsize, "%s", no);
 		return fd;
-	}
-	if (as && (fstat(fd, &st) || !runas_may_open(as, dump, &st))) {
-		snprintf(why, wsize, "uid %d, whose recording it is, may not read it", (int)as->uid);
-		close(fd);
-		return -EACCES;
 	}
 	data = inpath_open(AT_FDCWD, perfdata, 0, no, sizeof(no));
 	if (data < 0) {

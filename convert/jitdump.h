@@ -29,7 +29,7 @@ int jitdump_find(const char *path, char *dump, size_t size);
 /*
  * Makes what perf inject --jit reads for the perf.data PERFDATA (a path)
  * and its jitdump DUMP (jitdump_find()) in a private directory K
- * (binaries_kept_dir()): DUMP opened as inpath_open() opens (a regular
+ * (binaries_kept_dir()): DUMP opened as runas_open() opens (a regular
  * file, a symbolic link followed only as fs.protected_symlinks would) and
  * copied from that descriptor as "jit-PID.dump"; a copy "perf.data" of
  * PERFDATA whose every record naming a jitdump names "./jit-PID.dump"
@@ -41,7 +41,7 @@ int jitdump_find(const char *path, char *dump, size_t size);
  * crafted perf.data naming a sparse jitdump of 50 GiB, 20 KiB on disk, once
  * had the converter write 50 GiB). DUMP is copied only when AS's user (the
  * recording's owner perf runs as, runas.h; NULL or off: the caller) may open
- * it and finds there the file opened (runas_may_open()): another user's
+ * it and finds there the file opened (runas_open()): another user's
  * perf.data may name a jitdump only root may read. Returns 0 with K
  * ready (the caller calls binaries_kept_remove()), or a negative errno
  * with the reason in WHY (WSIZE bytes), K empty.

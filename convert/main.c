@@ -736,7 +736,8 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 {
 	struct input_perf perf = { o->perf, o->perf_args, o->nperf_args, o->no_dlfilter, o->jobs,
 				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o), -1 };
-	struct binaries bins = { .symfs = symfs_arg(o) };
+	struct runas_set who = { NULL, 0 };	/* inputs_owners()'s */
+	struct binaries bins = { .symfs = symfs_arg(o), .who = &who };
 	char buildid_why[512] = "";
 	struct srcline *sl = NULL;
 	struct conv_driver *cv = NULL;
@@ -750,9 +751,14 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	w = open_output(o, &rc);
 	if (!w)
 		return rc;
-	rc = check_binaries(ins, &bins);
+	rc = inputs_owners(ins);
+	who = (struct runas_set){ ins->owners, ins->nowners };
+	if (rc == EXIT_OK)
+		rc = check_binaries(ins, &bins);
 	if (rc == EXIT_OK)	/* the binaries' symbols name overloads, with lines or not */
 		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));
+	if (sl)
+		srcline_set_users(sl, &who);
 	if (sl && o->no_srcline) {
 		srcline_lines_off(sl);
 		buildid_why[0] = 0;	/* no lines were asked for */

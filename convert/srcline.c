@@ -110,6 +110,8 @@ struct srcline {
 						  * (srcline_add_cache), borrowed */
 	size_t ncaches;
 	bool no_lines;          /* srcline_lines_off(): symbols only */
+	const struct runas_set *who;  /* whom each file read must be open to
+				       * (srcline_set_users()), borrowed; NULL: none */
 	struct srcline_stats stats;
 };
 
@@ -163,6 +165,11 @@ static int add_buildid(void *arg, const char *hex, const char *path)
 	return 0;
 }
 
+void srcline_set_users(struct srcline *s, const struct runas_set *who)
+{
+	s->who = who;
+}
+
 int srcline_add_buildid(struct srcline *s, const char *path, const char *hex)
 {
 	return add_buildid(s, hex, path);
@@ -182,17 +189,18 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 	return err;
 }
 
-/* Opens FULL (relative: in DIRFD): its fd, with *ELF set (a private
- * mapping: begin_lines() edits its section headers); -1 with *ELF NULL when
- * it cannot be opened; -2 with *ELF NULL when it is a file but not ELF. */
-static int open_elf_at(int dirfd, const char *full, Elf **elf)
+/* Opens FULL (relative: in DIRFD) when each of S's users may open it
+ * (runas_open()): its fd, with *ELF set (a private mapping: begin_lines()
+ * edits its section headers); -1 with *ELF NULL when it cannot be opened;
+ * -2 with *ELF NULL when it is a file but not ELF. */
+static int open_elf_at(const struct srcline *s, int dirfd, const char *full, Elf **elf)
 {
 	char why[160];
 	int fd;
 
 	*elf = NULL;
 	/* a FIFO is no binary */
-	fd = inpath_open(dirfd, full, 0, why, sizeof(why));
+	fd = runas_open(s->who, dirfd, full, 0, why, sizeof(why));
 	if (fd < 0)
 		return -1;
 	*elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
@@ -216,7 +224,7 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", relative ? "" : s->symfs, path) >=
 	    sizeof(full))
 		return -1;
-	return open_elf_at(relative ? s->dirfd : AT_FDCWD, full, elf);
+	return open_elf_at(s, relative ? s->dirfd : AT_FDCWD, full, elf);
 }
 
 /* Opens into D the copy of its binary a recording kept (S->caches: perf's
@@ -234,7 +242,7 @@ static bool open_kept(const struct srcline *s, struct sl_dso *d, char *hex)
 			int fd;
 
 			if (!binaries_cache_path(s->caches[i], b->hex, "elf", p, sizeof(p)) ||
-			    (fd = open_elf_at(AT_FDCWD, p, &elf)) < 0)
+			    (fd = open_elf_at(s, AT_FDCWD, p, &elf)) < 0)
 				continue;
 			binaries_elf_id(elf, hex);
 			if (hex[0] && perfdata_same_buildid(b->hex, hex)) {
@@ -940,7 +948,7 @@ static Dwarf *begin_lines(struct sl_dso *d)
 	} else {
 		snprintf(file, sizeof(file), "%s%s", dirfd == AT_FDCWD ? s->symfs : "", path);
 	}
-	dw = dwalt_begin(elf, dirfd, file, &d->alt, why, sizeof(why));
+	dw = dwalt_begin(elf, dirfd, file, s->who, &d->alt, why, sizeof(why));
 	if (!dw && why[0])
 		diag_warn("%s: %s: its source lines are not read", path, why);
 	return dw;

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runas.h"
+
 struct srcline;
 
 /* The page size of x86-64: load biases are multiples of it. */
@@ -44,6 +46,12 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
  * itself (recording.h: record.json "buildids"), as srcline_read_buildids()
  * records a perf.data's. Returns 0 or -ENOMEM. */
 int srcline_add_buildid(struct srcline *s, const char *path, const char *hex);
+
+/* From now on every file S opens (a binary, its debug file, its kept copy,
+ * dwz's supplementary file) is one each user of WHO (borrowed, outliving S;
+ * NULL: none) may open (runas_open()): another user's recording names
+ * them (docs/design.md "Threat model"). One that is not is not there. */
+void srcline_set_users(struct srcline *s, const struct runas_set *who);
 
 /*
  * Looks up the entry of function SYM (SYMLEN bytes) of binary DSO (DSOLEN

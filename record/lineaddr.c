@@ -44,7 +44,7 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);	/* dwalt_begin() edits it */
 	err = elf ? zdwarf_check(elf, why, size) : -ENODATA;
-	dw = err ? NULL : dwalt_begin(elf, AT_FDCWD, path, &alt, altwhy, sizeof(altwhy));
+	dw = err ? NULL : dwalt_begin(elf, AT_FDCWD, path, NULL, &alt, altwhy, sizeof(altwhy));
 	if (!dw) {
 		elf_end(elf);
 		close(fd);

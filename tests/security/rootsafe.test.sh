@@ -379,6 +379,16 @@
 #                     function of that binary is named and no source line read
 #                     from its DWARF (perf script, run as her, cannot open it);
 #                     root's own copy is named, with its lines
+#   theirs-srcline-text root converts the attacker's perf script text naming
+#                     root's root-only binary (theirs-dso-rootonly's, built
+#                     with -g), its function and address: no source line
+#                     from its DWARF reaches the trace (the converter read it
+#                     as root, issue 23); root's own copy of the text gets it
+#   theirs-buildid-verdict root converts the attacker's copy of that
+#                     recording's perf.data with the binary's build id
+#                     changed: no warning tells her the root-only binary's
+#                     build id (root's check read it: "changed since the
+#                     recording ... the file's now ID")
 #   theirs-jitdump-root root converts the attacker's copy of the perf.data of
 #                     root's JIT recording, whose jitdump is now root's 0600:
 #                     not read (one warning names it and why), the jitdump's
@@ -435,7 +445,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -1757,7 +1767,7 @@ theirs_jitdump_root() {
 		fail theirs-jitdump-root "the conversion failed: $(first_lines "$TMP/theirs-jitdump-root.err")"
 	elif "$CONVERT" --dump=slices "$TMP/theirs-jitdump-root.fxt" 2>&1 | grep -q " jit_dump_spin$"; then
 		fail theirs-jitdump-root "root's 0600 jitdump named the attacker's perf.data's JIT frames"
-	elif ! grep -q "the JIT's jitdump $dump is not read (uid $AUID, whose recording it is, may not read it)" "$TMP/theirs-jitdump-root.err"; then
+	elif ! grep -q "the JIT's jitdump $dump is not read (uid $AUID, whose recording it is, may not open it)" "$TMP/theirs-jitdump-root.err"; then
 		fail theirs-jitdump-root "no warning names the jitdump and why: $(first_lines "$TMP/theirs-jitdump-root.err")"
 	else
 		ok theirs-jitdump-root
@@ -3360,7 +3370,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3387,6 +3397,68 @@ theirs_dso_rootonly() {
 		fail theirs-dso-rootonly "no unnamed frame of the binary in the trace: $("$CONVERT" --dump=slices "$d/theirs.fxt" 2>&1 | head -n 3 | tr '\n' '|')"
 	else
 		ok theirs-dso-rootonly
+	fi
+}
+
+# theirs_srcline_text: see the header.
+theirs_srcline_text() {
+	local d="$TMP/theirs" prog="$ROOTONLY/theirs-priv/prog" txt="$HOME_A/theirs-lines.txt"
+	local own="$TMP/theirs-lines.txt" a m
+	a=$(nm "$prog" | awk '$3 == "root_only_work" { print $1 }')
+	m=$(nm "$prog" | awk '$3 == "main" { print $1 }')
+	{ srcline_text_line main 16 root_only_work 0 5.000000100 call "$m" "$a" "$prog"
+	  srcline_text_line root_only_work 16 main 21 5.000000300 return "$a" "$m" "$prog"; } |
+		as_attacker tee "$txt" >/dev/null
+	cp "$txt" "$own"
+	timeout -k 5 60 "$CONVERT" -q "$own" -o "$d/lines-root.fxt" 2>"$TMP/theirs-srcline-text.err"
+	if ! "$CONVERT" --dump "$d/lines-root.fxt" 2>&1 | grep -a 'name="root_only_work"' | grep -aq "file:string=\"$d/prog.c\""; then
+		fail theirs-srcline-text "root's own text gets no line of root_only_work: $(first_lines "$TMP/theirs-srcline-text.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$txt" -o "$d/lines-theirs.fxt" 2>"$TMP/theirs-srcline-text.err"; then
+		fail theirs-srcline-text "the conversion failed: $(first_lines "$TMP/theirs-srcline-text.err")"
+	elif "$CONVERT" --dump "$d/lines-theirs.fxt" 2>&1 | grep -aq "$d/prog.c"; then
+		fail theirs-srcline-text "root's DWARF gave her text a source line: $("$CONVERT" --dump "$d/lines-theirs.fxt" 2>&1 | grep -a -m1 "$d/prog.c" | cut -c 1-200)"
+	elif ! "$CONVERT" --dump=slices "$d/lines-theirs.fxt" 2>&1 | grep -Eq ' root_only_work( |$)'; then
+		fail theirs-srcline-text "no slice of root_only_work: $("$CONVERT" --dump=slices "$d/lines-theirs.fxt" 2>&1 | head -n 3 | tr '\n' '|')"
+	else
+		ok theirs-srcline-text
+	fi
+}
+
+# srcline_text_line FROM FROMOFF TO TOOFF TIME KIND FROMSYM TOSYM BIN: a perf
+# script branch line of pid 100 from FROM+FROMOFF to TO+TOOFF in BIN, whose
+# symbols FROM and TO are at FROMSYM and TOSYM (hex, nm's) in it.
+srcline_text_line() {
+	printf '%16s %5d/%-5d %18s: %10d  branches:u:   %-28s %x %s+0x%x (%s) => %16x %s+0x%x (%s)\n' \
+		app 100 100 "$5" 1 "$6" $((0x400000 + 0x$7 + $2)) "$1" "$2" "$9" \
+		$((0x400000 + 0x$8 + $4)) "$3" "$4" "$9"
+}
+
+# theirs_buildid_verdict: see the header.
+theirs_buildid_verdict() {
+	local prog="$ROOTONLY/theirs-priv/prog" bad="$HOME_A/theirs-bid.data" id
+	id=$(readelf -n "$prog" | awk '/Build ID/ { print $3 }')
+	# the bytes she would write (python3 may be root's own: made here, copied by her)
+	if ! python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+raw = bytes.fromhex(sys.argv[3])
+if raw not in b:
+    sys.exit(1)
+open(sys.argv[2], "wb").write(b.replace(raw, bytes([raw[0] ^ 0xff]) + raw[1:]))
+' "$THEIRS_MINE" "$TMP/theirs-bid.data" "$id"; then
+		fail theirs-buildid-verdict "the perf.data holds no build id $id of $prog"
+		return
+	fi
+	chmod 644 "$TMP/theirs-bid.data"
+	as_attacker cp "$TMP/theirs-bid.data" "$bad"
+	if ! timeout -k 5 60 "$CONVERT" -q "$bad" -o "$TMP/theirs-bid.fxt" 2>"$TMP/theirs-buildid-verdict.err"; then
+		fail theirs-buildid-verdict "the conversion failed: $(first_lines "$TMP/theirs-buildid-verdict.err")"
+	elif grep -q "$id" "$TMP/theirs-buildid-verdict.err"; then
+		fail theirs-buildid-verdict "a warning told her the root-only binary's build id: $(grep -m1 "$id" "$TMP/theirs-buildid-verdict.err" | cut -c 1-240)"
+	elif ! grep -q "^snaptrace-convert: warning: $prog: gone (or not one the recording's owner may open) since the recording" "$TMP/theirs-buildid-verdict.err"; then
+		fail theirs-buildid-verdict "expected the binary said gone or not hers to open: $(first_lines "$TMP/theirs-buildid-verdict.err")"
+	else
+		ok theirs-buildid-verdict
 	fi
 }
 
@@ -3531,13 +3603,15 @@ requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_dso_rootonly
 	theirs_attr_bits
 	theirs_perf_uid
+	requires theirs-srcline-text binutils && theirs_srcline_text
+	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
 fi
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
