@@ -318,8 +318,12 @@ static bool tree_copy(int fd, int to, int depth, struct copy *c, size_t len)
 	return ok;
 }
 
-/* Removes everything in directory FD (depth-first). */
-static void tree_remove(int fd, int depth)
+/* Removes everything in directory FD (depth-first) that user OWNER, whose
+ * copy it is, could remove: no link followed, a directory entered only when
+ * it is OWNER's and not sticky (a copy given to them, binaries_kept_give(),
+ * holds what they put there: another user's sticky directory they moved in
+ * keeps that user's files). */
+static void tree_remove(int fd, int depth, uid_t owner)
 {
 	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
@@ -331,6 +335,7 @@ static void tree_remove(int fd, int depth)
 		return;
 	}
 	while ((de = readdir(d))) {
+		struct stat st;
 		int sub;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -338,10 +343,11 @@ static void tree_remove(int fd, int depth)
 		if (!unlinkat(fd, de->d_name, 0) || errno != EISDIR || depth >= KEPT_DEPTH_MAX)
 			continue;
 		sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0) {
-			tree_remove(sub, depth + 1);
-			close(sub);
-		}
+		if (sub < 0)
+			continue;
+		if (!fstat(sub, &st) && st.st_uid == owner && !(st.st_mode & S_ISVTX))
+			tree_remove(sub, depth + 1, owner);
+		close(sub);
 		unlinkat(fd, de->d_name, AT_REMOVEDIR);
 	}
 	closedir(d);
@@ -401,11 +407,14 @@ const char *binaries_kept_handle(const struct binaries_kept *k)
 
 void binaries_kept_remove(struct binaries_kept *k)
 {
-	if (k->fd >= 0) {
-		tree_remove(k->fd, 0);
-		close(k->fd);
+	struct stat st;
+
+	if (k->fd >= 0 && !fstat(k->fd, &st)) {
+		tree_remove(k->fd, 0, st.st_uid);	/* the caller's, or given */
 		unlinkat(k->parent, k->name, AT_REMOVEDIR);
 	}
+	if (k->fd >= 0)
+		close(k->fd);
 	if (k->parent >= 0)
 		close(k->parent);
 	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
@@ -416,8 +425,13 @@ void binaries_kept_remove(struct binaries_kept *k)
 
 /*
  * Removes the private copies in directory PARENT that converters killed
- * before they could (a signal, SIGKILL) left: the caller's, mode 0700, a
- * minute old, and not locked (a live converter holds its copy locked).
+ * before they could (a signal, SIGKILL) left: a directory named as one
+ * (KEPT_PREFIX and mkdtemp()'s 6 characters, no link), mode 0700, a minute
+ * old and not locked (a live converter holds its copy locked), the
+ * caller's or, when the caller is root, given to another user
+ * (binaries_kept_give(): root's conversion of their recording); only what
+ * its owner could remove (tree_remove()): a directory of theirs named so
+ * costs them nothing they could not do themselves.
  */
 static void remove_stale(int parent)
 {
@@ -425,6 +439,7 @@ static void remove_stale(int parent)
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *de;
 	time_t now = time(NULL);
+	uid_t me = geteuid();
 
 	if (!d) {
 		if (dup_fd >= 0)
@@ -435,14 +450,15 @@ static void remove_stale(int parent)
 		struct stat st;
 		int fd;
 
-		if (strncmp(de->d_name, KEPT_PREFIX, sizeof(KEPT_PREFIX) - 1))
+		if (strncmp(de->d_name, KEPT_PREFIX, sizeof(KEPT_PREFIX) - 1) ||
+		    strlen(de->d_name) != sizeof(KEPT_PREFIX) - 1 + 6)
 			continue;
 		fd = openat(parent, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if (!fstat(fd, &st) && st.st_uid == geteuid() && !(st.st_mode & 077) &&
+		if (!fstat(fd, &st) && (st.st_uid == me || me == 0) && !(st.st_mode & 07077) &&
 		    now - st.st_mtime > KEPT_STALE_S && !flock(fd, LOCK_EX | LOCK_NB)) {
-			tree_remove(fd, 0);
+			tree_remove(fd, 0, st.st_uid);
 			unlinkat(parent, de->d_name, AT_REMOVEDIR);
 		}
 		close(fd);

@@ -111,7 +111,8 @@ int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t ws
 /*
  * A new empty private directory into K, as binaries_kept_copy() makes one
  * (mode 0700, the caller's, locked while this process lives, "snaptrace-kept-
- * XXXXXX" in $TMPDIR or /tmp; a dead converter's removed by the next), for
+ * XXXXXX" in $TMPDIR or /tmp; a dead converter's removed by the next, also
+ * one given to another user when the caller is root), for
  * other files perf must read only as checked here (a jitdump: jitdump.h).
  * Returns 0 with K ready (the caller calls binaries_kept_remove()), or a
  * negative errno with K empty.
@@ -127,8 +128,9 @@ const char *binaries_kept_handle(const struct binaries_kept *k);
  * recording the copy is of is that user's (docs/design.md "Threat model"):
  * perf runs as that user then (runas.h) and reads, or writes (perf inject's
  * files), only there. The directory stays 0700: nobody else reaches it;
- * binaries_kept_remove() still removes it (never following a link the user
- * put there). Returns 0 or a negative errno (the first failure).
+ * binaries_kept_remove() still removes it, and the next conversion does
+ * when this one is killed (only what the user could remove: never following
+ * a link they put there, nor entering a directory not theirs or sticky). Returns 0 or a negative errno (the first failure).
  */
 int binaries_kept_give(const struct binaries_kept *k, uid_t uid, gid_t gid);
 

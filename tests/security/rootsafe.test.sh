@@ -178,8 +178,13 @@
 #                     root's perf runs as, removed afterwards), not the
 #                     attacker's tree; the recording converts, at once
 #   in-kept-stale     the private copies converters killed left (root's, a
-#                     minute old, unlocked) are removed by the next one; the
-#                     attacker's lookalike, a young one and a locked one stay
+#                     minute old, unlocked) are removed by the next one, and
+#                     so is one given to the attacker (root's conversion of
+#                     her recording: binaries_kept_give(); once left for
+#                     ever), her link in it not followed (root's decoy it
+#                     leads to stays); a young one, a locked one, one of
+#                     hers others may read, and in hers a sticky directory
+#                     with root's file (what she could not remove) stay
 #   in-kept-dir-link  ... whose binaries directory is a link to a root-only
 #                     directory: not given to perf, said once
 #   in-jitdump-swapped root's recording of a JIT (tests/e2e/jit_target.c)
@@ -1695,14 +1700,23 @@ EOF
 }
 
 in_kept_stale() {
-	local d s="$TMP/scratch" locker rc
+	local d s="$TMP/scratch" locker rc decoy="$ROOTONLY/kept-decoy"
 	d=$(kept_recording rec-kept-stale)
 	mkdir -m 1777 "$s"
 	mkdir -m 700 "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-young1" "$s/snaptrace-kept-held01"
 	mkdir -p -m 700 "$s/snaptrace-kept-dead01/usr/bin"
 	: >"$s/snaptrace-kept-dead01/usr/bin/elf"
-	as_attacker mkdir -m 700 "$s/snaptrace-kept-other1"
-	touch -d '-2 min' "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-held01" "$s/snaptrace-kept-other1"
+	echo decoy >"$decoy"
+	# a copy given to her and left: what perf (as her) may have put there too
+	as_attacker mkdir -m 700 "$s/snaptrace-kept-given1" "$s/snaptrace-kept-stick1"
+	as_attacker mkdir -m 755 "$s/snaptrace-kept-open01" "$s/snaptrace-kept-given1/sub"
+	as_attacker touch "$s/snaptrace-kept-given1/sub/elf"
+	as_attacker ln -s "$decoy" "$s/snaptrace-kept-given1/link"
+	as_attacker ln -s "$ROOTONLY" "$s/snaptrace-kept-given1/dirlink"
+	as_attacker mkdir -m 1777 "$s/snaptrace-kept-stick1/keep"
+	echo root >"$s/snaptrace-kept-stick1/keep/root-file"
+	touch -d '-2 min' "$s/snaptrace-kept-dead01" "$s/snaptrace-kept-held01" "$s/snaptrace-kept-given1" \
+		"$s/snaptrace-kept-stick1" "$s/snaptrace-kept-open01"
 	(exec 9<"$s/snaptrace-kept-held01" && flock -x 9 && exec sleep 30) &
 	locker=$!
 	sleep 0.2
@@ -1714,8 +1728,14 @@ in_kept_stale() {
 		fail in-kept-stale "exit $rc: $(first_lines "$TMP/in-kept-stale.err")"
 	elif [ -e "$s/snaptrace-kept-dead01" ]; then
 		fail in-kept-stale "a dead converter's copy is not removed"
-	elif [ "$(cd "$s" && ls | tr '\n' ' ')" != "snaptrace-kept-held01 snaptrace-kept-other1 snaptrace-kept-young1 " ]; then
-		fail in-kept-stale "expected the locked, the attacker's and the young copy to stay, and no other: $(ls "$s" | tr '\n' ' ')"
+	elif [ -e "$s/snaptrace-kept-given1" ]; then
+		fail in-kept-stale "a dead converter's copy given to the attacker is not removed: $(cd "$s/snaptrace-kept-given1" && ls -A | tr '\n' ' ')"
+	elif [ "$(cat "$decoy")" != decoy ] || [ ! -e "$ROOTONLY/kept-decoy" ]; then
+		fail in-kept-stale "the attacker's link was followed: root's decoy is gone or changed"
+	elif [ "$(cat "$s/snaptrace-kept-stick1/keep/root-file" 2>&1)" != root ]; then
+		fail in-kept-stale "root's file in the attacker's sticky directory was removed"
+	elif [ "$(cd "$s" && ls | tr '\n' ' ')" != "snaptrace-kept-held01 snaptrace-kept-open01 snaptrace-kept-stick1 snaptrace-kept-young1 " ]; then
+		fail in-kept-stale "expected the locked, the open, the sticky and the young copy to stay, and no other: $(ls "$s" | tr '\n' ' ')"
 	else
 		ok in-kept-stale
 	fi
