@@ -80,7 +80,7 @@ static int open_alt(const struct runas_set *who, int dirfd, const char *path,
 		return -ENOENT;
 	if (fd >= 0) {
 		alt->fd = fd;
-		alt->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		alt->elf = elf_begin(fd, ELF_C_READ, NULL);	/* never mapped: elfid.h */
 		if (!alt->elf || elf_kind(alt->elf) != ELF_K_ELF)
 			snprintf(err, sizeof(err), "not an ELF file");
 		else if ((n = dwelf_elf_gnu_build_id(alt->elf, &id)) != (ssize_t)l->idlen ||

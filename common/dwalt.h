@@ -12,7 +12,7 @@
  * trace as source paths. Why: docs/design.md "Threat model".
  *
  * The binary's .gnu_debugaltlink is hidden from libdw (SHT_NOBITS in the
- * caller's private mapping: dwelf_dwarf_gnu_debugaltlink() then finds none
+ * caller's copy of the headers: dwelf_dwarf_gnu_debugaltlink() then finds none
  * and dwarf_getalt() looks nowhere); the file is looked for at the same
  * two places, each opened as runas_open() opens an input (a regular file,
  * never a FIFO or device; a symbolic link only where pathtrust.h lets an
@@ -48,7 +48,7 @@ struct dwalt {
 };
 
 /*
- * Opens the DWARF of ELF (elf_begin(ELF_C_READ_MMAP_PRIVATE) of the file
+ * Opens the DWARF of ELF (elf_begin(ELF_C_READ) of the file, elfid.h
  * PATH, relative to directory DIRFD, AT_FDCWD: the current one; its section
  * headers edited as above) as dwarf_begin_elf(DWARF_C_READ) does, and gives
  * it the supplementary file its .gnu_debugaltlink names (one each user of

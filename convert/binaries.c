@@ -3,7 +3,6 @@
 #include "binaries.h"
 
 #include <dirent.h>
-#include <elfutils/libdwelf.h>
 #include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,20 +16,10 @@
 
 #include "array.h"
 #include "diag.h"
+#include "elfid.h"
 #include "inpath.h"
 #include "outpath.h"
 #include "perfdata.h"
-
-void binaries_elf_id(Elf *elf, char *hex)
-{
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
-
-	hex[0] = 0;
-	if (n > 0)
-		perfdata_hex(id, (size_t)n < BINARIES_ID_MAX / 2 ? (size_t)n : BINARIES_ID_MAX / 2,
-			     hex);
-}
 
 /* The build id of the regular file PATH into HEX; false when it cannot be
  * read as an ELF file (gone, not a regular file: inpath_open() looks before
@@ -41,19 +30,10 @@ static bool file_id(const struct runas_set *who, const char *path, char *hex)
 {
 	char why[160];
 	int fd = runas_open(who, AT_FDCWD, path, 0, why, sizeof(why));
-	Elf *elf;
-	bool ok;
+	bool ok = fd >= 0 && !elfid_fd(fd, hex, BINARIES_ID_MAX + 1);
 
-	if (fd < 0)
-		return false;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	ok = elf && elf_kind(elf) == ELF_K_ELF;
-	if (ok)
-		binaries_elf_id(elf, hex);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return ok;
 }
 

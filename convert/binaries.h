@@ -77,10 +77,6 @@ bool binaries_changed(const struct binaries *b, const char *dso, size_t len);
  * path may be another). */
 bool binaries_is_recorded(const struct binaries *b, const char *dso, size_t len, const char *hex);
 
-/* The GNU build id of ELF in lowercase hex into HEX (BINARIES_ID_MAX + 1
- * bytes), "" when it has none. */
-void binaries_elf_id(Elf *elf, char *hex);
-
 /* A private copy of the binaries a recording keeps, for perf. */
 struct binaries_kept {
 	int fd;                    /* the copy (O_DIRECTORY, not close-on-exec); -1: none */

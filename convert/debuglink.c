@@ -67,7 +67,7 @@ static bool debuglink_of(int fd, char *out, size_t size)
 	GElf_Word crc;
 
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);	/* never mapped: elfid.h */
 	if (elf && elf_kind(elf) == ELF_K_ELF)
 		name = dwelf_elf_gnu_debuglink(elf, &crc);
 	if (name)

@@ -36,7 +36,7 @@ static int elf_open(struct elf_file *f, const char *path, const void *image, siz
 		f->fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 		if (f->fd < 0)
 			return f->fd;
-		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+		f->elf = elf_begin(f->fd, ELF_C_READ, NULL);	/* never mapped: elfid.h */
 	}
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
 		if (f->elf)

@@ -9,6 +9,7 @@
 #include "perfmap.h"
 #include "zdwarf.h"
 #include "dwalt.h"
+#include "elfid.h"
 
 #include "array.h"
 #include "binaries.h"
@@ -190,8 +191,8 @@ int srcline_read_buildids(struct srcline *s, const char *path, char *errbuf, siz
 }
 
 /* Opens FULL (relative: in DIRFD) when each of S's users may open it
- * (runas_open()): its fd, with *ELF set (a private mapping: begin_lines()
- * edits its section headers); -1 with *ELF NULL when it cannot be opened;
+ * (runas_open()): its fd, with *ELF set (read, never mapped: elfid.h;
+ * begin_lines() edits its section headers in memory); -1 with *ELF NULL when it cannot be opened;
  * -2 with *ELF NULL when it is a file but not ELF. */
 static int open_elf_at(const struct srcline *s, int dirfd, const char *full, Elf **elf)
 {
@@ -203,7 +204,7 @@ static int open_elf_at(const struct srcline *s, int dirfd, const char *full, Elf
 	fd = runas_open(s->who, dirfd, full, 0, why, sizeof(why));
 	if (fd < 0)
 		return -1;
-	*elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	*elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
 		elf_end(*elf);
 		*elf = NULL;
@@ -244,7 +245,7 @@ static bool open_kept(const struct srcline *s, struct sl_dso *d, char *hex)
 			if (!binaries_cache_path(s->caches[i], b->hex, "elf", p, sizeof(p)) ||
 			    (fd = open_elf_at(s, AT_FDCWD, p, &elf)) < 0)
 				continue;
-			binaries_elf_id(elf, hex);
+			elfid_hex(elf, hex, BUILDID_MAX + 1);
 			if (hex[0] && perfdata_same_buildid(b->hex, hex)) {
 				if (d->fd >= 0) {
 					elf_end(d->elf);
@@ -565,7 +566,7 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 		return;
 	d->fd = open_elf(s, d->path, &d->elf);
 	if (d->fd >= 0)
-		binaries_elf_id(d->elf, hex);
+		elfid_hex(d->elf, hex, BUILDID_MAX + 1);
 	/* changed or gone since the recording: the copy it kept, if any */
 	if ((d->fd == -1 || (d->fd >= 0 && !buildid_matches(s, d->path, hex))) &&
 	    !open_kept(s, d, hex))
@@ -943,7 +944,7 @@ static Dwarf *begin_lines(struct sl_dso *d)
 		return NULL;
 	}
 	if (elf == d->debug_elf) {	/* where its relative altlink name starts */
-		binaries_elf_id(d->elf, hex);
+		elfid_hex(d->elf, hex, BUILDID_MAX + 1);
 		dwalt_debug_file(hex, file, sizeof(file));
 	} else {
 		snprintf(file, sizeof(file), "%s%s", dirfd == AT_FDCWD ? s->symfs : "", path);

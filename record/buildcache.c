@@ -2,7 +2,6 @@
 /* buildcache: a binary into perf's build-id cache layout (see buildcache.h). */
 #include "buildcache.h"
 
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libelf.h>
@@ -11,29 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elfid.h"
 #include "outpath.h"
 #include "perfdata.h"
 
 int rec_build_id(int fd, char *hex)
 {
-	Elf *elf;
-	const void *id;
-	ssize_t n;
-
-	hex[0] = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOEXEC;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		return -ENOEXEC;
-	}
-	n = dwelf_elf_gnu_build_id(elf, &id);
-	if (n > 0 && n <= REC_BUILD_ID_HEX / 2)
-		perfdata_hex(id, (size_t)n, hex);
-	elf_end(elf);
-	return 0;
+	return elfid_fd(fd, hex, REC_BUILD_ID_HEX + 1);
 }
 
 /* Opens directory NAME of directory DIRFD, made first when missing (never

@@ -17,8 +17,9 @@
 
 /*
  * Reads the GNU build id of the ELF file open at FD into HEX
- * (REC_BUILD_ID_HEX + 1 bytes, lowercase; "" when it has none). Returns 0,
- * or -ENOEXEC when FD is no ELF file.
+ * (REC_BUILD_ID_HEX + 1 bytes, lowercase; "" when it has none or a longer
+ * one): common/elfid.h's elfid_fd() at perf's size. Returns 0, or -ENOEXEC
+ * when FD is no ELF file.
  */
 int rec_build_id(int fd, char *hex);
 

@@ -42,7 +42,7 @@ int rec_srcline_find(const char *path, const char *file, unsigned line, unsigned
 	if (fd < 0)
 		return fd;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);	/* dwalt_begin() edits it */
+	elf = elf_begin(fd, ELF_C_READ, NULL);	/* never mapped (elfid.h); dwalt_begin() edits it */
 	err = elf ? zdwarf_check(elf, why, size) : -ENODATA;
 	dw = err ? NULL : dwalt_begin(elf, AT_FDCWD, path, NULL, &alt, altwhy, sizeof(altwhy));
 	if (!dw) {

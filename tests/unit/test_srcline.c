@@ -5,7 +5,8 @@
  * (not a path, a missing binary, an unknown symbol) and how it is counted;
  * functions with Rust-mangled symbols (asm labels), legacy and v0, found by
  * the names perf prints for them; code with no binary (a perf map of JIT
- * code, anonymous memory, a file that is not ELF) never opened as one.
+ * code, anonymous memory, a file that is not ELF) never opened as one; a
+ * binary truncated while read.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -164,6 +165,35 @@ static void test_not_elf(void)
 	unlink(map);
 }
 
+/* A binary its owner truncates while the converter reads it (another
+ * user's, in a recording of theirs): what was read stays readable and the
+ * next lookup finds what it can. A mapped file (ELF_C_READ_MMAP*) killed
+ * the reader with SIGBUS at its next touch of the lost pages: the file name
+ * of the first line, the string table of the second lookup (elfid.h). */
+static void test_truncated(void)
+{
+	const char *copy = unit_tmp("truncated"), *file = NULL, *file2 = NULL;
+	struct srcline *s = srcline_new(NULL);
+	char buf[65536];
+	unsigned line = 0, line2 = 0;
+	int in = open(exe, O_RDONLY | O_CLOEXEC), out = open(copy, O_WRONLY | O_CREAT | O_EXCL |
+							     O_CLOEXEC, 0600);
+	ssize_t n;
+
+	CHECK(s && in >= 0 && out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		CHECK(write(out, buf, (size_t)n) == n);
+	close(in);
+	close(out);
+	CHECK(lookup(s, copy, "srcline_probe", 0, &file, &line));
+	CHECK(!truncate(copy, 0));
+	CHECK(file && strstr(file, "test_srcline.c"));
+	(void)lookup(s, copy, "mycrate::store::load", 0, &file2, &line2);
+	CHECK(!lookup(s, copy, "no_such_function_anywhere", 0, &file2, &line2));
+	srcline_free(s);
+	unlink(copy);
+}
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -177,6 +207,7 @@ int main(void)
 	UNIT_RUN(test_symfs);
 	UNIT_RUN(test_sym_start);
 	UNIT_RUN(test_not_elf);
+	UNIT_RUN(test_truncated);
 	unit_tmp_fini();
 	return unit_exit();
 }
