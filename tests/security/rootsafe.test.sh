@@ -809,6 +809,23 @@ rec_perfmap_link() {
 	[ -n "$pid" ] && rm -f "$map"
 }
 
+# start_printing NAME ERR CMD...: runs CMD in the background (stdout
+# $TMP/NAME.pid, stderr ERR), which prints its pid and waits; sets PID to it.
+# Returns 1 after a FAIL (it printed none, 10 s or its end).
+start_printing() {
+	local name=$1 err=$2 i
+	shift 2
+	"$@" >"$TMP/$name.pid" 2>"$err" &
+	for ((i = 0; i < 500; i++)); do
+		PID=$(cat "$TMP/$name.pid" 2>/dev/null)
+		[ -n "$PID" ] && return 0
+		kill -0 $! 2>/dev/null || break
+		sleep 0.02
+	done
+	fail "$name" "the program gave no pid: $(first_lines "$err")"
+	return 1
+}
+
 # attach_trap NAME MODE: a process which maps a library executable (the
 # attacker's file, in her directory) and waits; root records it (-p) into
 # $TMP/NAME.rec within 20 s, less than the 30 s the recorder waits for perf
@@ -819,7 +836,7 @@ rec_perfmap_link() {
 # then does as "fifo" does. Sets LIB (the library), PROG (the program) and
 # RC (the recorder's status); returns 1 after a FAIL.
 attach_trap() {
-	local name=$1 mode=$2 pid="" i err="$TMP/$1.err" run=("${ATTACKER[@]}")
+	local name=$1 mode=$2 pid="" err="$TMP/$1.err" run=("${ATTACKER[@]}")
 	LIB="$HOME_A/$name.so" PROG="$HOME_A/$name"
 	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <string.h>' \
 		'#include <sys/mman.h>' '#include <sys/stat.h>' '#include <unistd.h>' \
@@ -838,17 +855,8 @@ attach_trap() {
 		run=()
 		PROG="$TMP/$name.prog"
 	fi
-	"${run[@]}" "$PROG" "$LIB" "$mode" >"$TMP/$name.pid" 2>"$err" &
-	for ((i = 0; i < 500; i++)); do
-		pid=$(cat "$TMP/$name.pid" 2>/dev/null)
-		[ -n "$pid" ] && break
-		kill -0 $! 2>/dev/null || break
-		sleep 0.02
-	done
-	if [ -z "$pid" ]; then
-		fail "$name" "the program gave no pid: $(first_lines "$err")"
-		return 1
-	fi
+	start_printing "$name" "$err" "${run[@]}" "$PROG" "$LIB" "$mode" || return 1
+	pid=$PID
 	[ "$mode" = own ] && as_attacker sh -c 'rm "$1" && mkfifo "$1" "$1 (deleted)"' sh "$LIB"
 	timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" --trigger none --duration 0.3 -p "$pid" \
 		>/dev/null 2>"$err"
@@ -934,7 +942,7 @@ rec_attach_link() {
 # everything is the mapped library's, nothing the root-only one's.
 lib_swapped() {
 	local name=$1 mode=$2 lib="$HOME_A/lib$1.so" secret="$TMP/lib$1-secret.so"
-	local fn=${SECRET_WORD//-/_}_fn pid="" i rc off want spec
+	local fn=${SECRET_WORD//-/_}_fn pid="" rc off want spec
 	requires "$name" cc uprobes python3 || return
 	printf 'int her_fn(void) { return 1; }\n' | cc -x c -shared -fPIC -o "$TMP/$name.lib" - &&
 		printf 'static volatile char pad[65536] = { 1 };\nint %s(void) { return pad[0]; }\nint her_fn(void) { return %s() + pad[1]; }\n' \
@@ -953,17 +961,9 @@ lib_swapped() {
 		'printf("%d\n", (int)getpid()); fflush(stdout); pause(); return 0; }' |
 		cc -x c -o "$TMP/$name.prog" - -ldl 2>"$TMP/$name.err" ||
 		{ fail "$name" "cannot build the program: $(first_lines "$TMP/$name.err")"; return; }
-	"${ATTACKER[@]}" "$TMP/$name.prog" "$lib" "$mode" "$secret" >"$TMP/$name.pid" 2>"$TMP/$name.err" &
-	for ((i = 0; i < 500; i++)); do
-		pid=$(cat "$TMP/$name.pid" 2>/dev/null)
-		[ -n "$pid" ] && break
-		kill -0 $! 2>/dev/null || break
-		sleep 0.02
-	done
-	if [ -z "$pid" ]; then
-		fail "$name" "the program gave no pid: $(first_lines "$TMP/$name.err")"
-		return
-	fi
+	start_printing "$name" "$TMP/$name.err" "${ATTACKER[@]}" "$TMP/$name.prog" "$lib" "$mode" \
+		"$secret" || return
+	pid=$PID
 	want=$(nm -D "$TMP/$name.lib" | awk '$3 == "her_fn" { print $1 }')
 	for spec in "$lib:her_fn" "lib$name:her_fn"; do
 		rm -rf "$TMP/$name.rec"
