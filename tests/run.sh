@@ -62,8 +62,9 @@
 # failed tests in one line ("failed: SUITE/NAME ...", when some did) and
 # "N passed, N failed" (", N skipped" when some were).
 #
-# Failure log: O/test-failures.log, replaced at each run (empty when nothing
-# failed; runs side by side on one O: the last to end writes it), holds for
+# Failure log: O/test-failures.log, replaced at each run (removed when
+# nothing failed; a run's failures follow those of runs side by side on one
+# O that wrote it meanwhile, and a run without removes no such log), holds for
 # each failing suite the command that reruns it, its FAIL lines and the
 # suite's output around each (15 lines either side, every line that is not
 # ok or skip), each line after its seconds from the suite's start: what
@@ -201,6 +202,8 @@ if [ ${#J_NAME[@]} -eq 0 ]; then
 fi
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
+# when the run started (the failure log's: one written later is another run's)
+: >"$RUN/start"
 # others may pass through it (not list it): a suite's second user (nobody)
 # reaches the directories the suite opens to it under its /tmp, also where
 # the suite keeps the machine's /tmp (not root). Each job's
@@ -588,17 +591,26 @@ if [ -s "$RUN/skips" ]; then
 fi
 [ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root): perf may leave /tmp/perf-vdso.so-* when killed"
 echo "total wall $((run_wall / 10)).$((run_wall % 10)) s"
-# the failure log, replaced (by a rename: never through what is at its name)
-: >>"$RUN/failures"
-{
-	if [ -s "$RUN/failures" ]; then
+# the failure log: this run's failures replace an earlier run's log (by a
+# rename: never through what is at its name), or follow the failures of a
+# run that wrote it while this one ran (runs side by side on one O); a run
+# without failures removes an earlier run's log, never one written meanwhile
+faillog="$O/test-failures.log"
+if [ -s "$RUN/failures" ]; then
+	{
 		printf 'tests/run.sh'
 		[ ${#run_args[@]} -eq 0 ] || printf ' %q' "${run_args[@]}"
 		printf '\n%s UTC\n\n' "$(date -u '+%F %T')"
-	fi
-	cat "$RUN/failures"
-} >"$RUN/test-failures.log" && mv -T "$RUN/test-failures.log" "$O/test-failures.log" 2>/dev/null &&
-	[ -s "$O/test-failures.log" ] && echo "failures, with their suites' output around them: $O/test-failures.log"
+		cat "$RUN/failures"
+	} >"$RUN/test-failures.log"
+	if [ -f "$faillog" ] && [ ! -L "$faillog" ] && [ "$faillog" -nt "$RUN/start" ]; then
+		{ echo; cat "$RUN/test-failures.log"; } >>"$faillog"
+	else
+		mv -T "$RUN/test-failures.log" "$faillog" 2>/dev/null
+	fi && echo "failures, with their suites' output around them: $faillog"
+elif [ ! "$faillog" -nt "$RUN/start" ]; then
+	rm -f "$faillog" 2>/dev/null
+fi
 # every failed test in one line, right above the count (a CI log's last lines)
 [ -s "$RUN/failed" ] && echo "failed: $(awk '!seen[$0]++' "$RUN/failed" | tr '\n' ' ' | sed 's/ $//')"
 if [ "$skipped" -gt 0 ]; then

@@ -31,9 +31,11 @@
 #                     of its output either side (not further), the last
 #                     lines of a suite that failed without a FAIL line, no
 #                     passing suite; the summary names it above the
-#                     "failed:" line; a run without failures empties it
-#                     and names it not; a symlink at its name is replaced,
-#                     never followed;
+#                     "failed:" line; a symlink at its name is replaced,
+#                     never followed; a run without failures removes it
+#                     and names it not; a log written while a run ran (by
+#                     a run beside it on the same O) is kept, the run's
+#                     failures after it;
 #   runner_timings    each suite's wall and CPU seconds (what its children
 #                     took counted), a test's time from the previous result
 #                     line or as the suite gives it ("time NAME SECONDS"),
@@ -452,9 +454,25 @@ EOS
 		why="the passing suite fc is in the log"
 	else
 		run_tree "$t" "$t/build" fc
-		if [ $RC -ne 0 ] || [ -s "$log" ] || grep -q 'test-failures.log' "$OUT"; then
-			why="a run without failures: exit $RC, the log $(wc -c <"$log") bytes (expected empty, not named): $(out)"
+		if [ $RC -ne 0 ] || [ -e "$log" ] || grep -q 'test-failures.log' "$OUT"; then
+			why="a run without failures: exit $RC, the log $(ls -l "$log" 2>&1) (expected removed, not named): $(out)"
 		fi
+	fi
+	# another run's log written while this one runs (here by its suite)
+	suite "$t" fd <<'EOS'
+sleep 0.1
+echo "another run's failures" >"$SNAPTRACE_O/test-failures.log"
+echo "ok good"
+EOS
+	if [ -z "$why" ]; then
+		run_tree "$t" "$t/build" fd
+		[ $RC -eq 0 ] && [ "$(cat "$log" 2>&1)" = "another run's failures" ] ||
+			why="a run without failures removed the log another run wrote meanwhile: $(out)"
+	fi
+	if [ -z "$why" ]; then
+		run_tree "$t" "$t/build" fd fb
+		[ $RC -eq 1 ] && [ "$(head -n 1 "$log")" = "another run's failures" ] && grep -qxF "rerun: $t/tests/run.sh $t/build fb" "$log" ||
+			why="a failing run beside another: expected its failures after the other's: $(tr '\n' '|' <"$log" | cut -c 1-600)"
 	fi
 	if [ -n "$why" ]; then
 		fail runner_failure_log "$why"
