@@ -328,8 +328,9 @@ t_exit_trap_children() {
 t_bg_children_killed() {
 	local bad out
 	# a bare kill (SIGTERM) on one line, a wait on the next: the pair end_bg is
-	bad=$(cd "$top" && grep -rn --include='*.sh' -A1 -E '^[[:space:]]*kill "' tests bench |
-		awk '/:[0-9]+:[[:space:]]*kill "/ { k = $0; next } /-[0-9]+-[[:space:]]*wait / && k != "" { print k } { k = "" }')
+	bad=$(cd "$top" && grep -rn --include='*.sh' -A1 -E '^[[:space:]]*kill +[^-[:space:]]' tests bench |
+		awk '/:[0-9]+:[[:space:]]*kill +[^-[:space:]]/ { k = $0; next }
+			/-[0-9]+-[[:space:]]*wait / && k != "" { print k } { k = "" }')
 	out=$(SNAPTRACE_TOP="$top" TMPDIR="$TMP" timeout -k 5 120 bash -c '
 		. "$SNAPTRACE_TOP/tests/lib.sh"
 		mkfifo "$TMP/never"
