@@ -602,8 +602,7 @@ out_fifo_other() {
 	reader=$!
 	convert_to out-fifo-other "$SHARED/t.fxt"
 	local rc=$?
-	kill "$reader" 2>/dev/null
-	wait "$reader" 2>/dev/null
+	end_bg "$reader"
 	if refuses "$rc" out-fifo-other 2 "t.fxt: .*a FIFO of uid $AUID, not yours or root's" \
 		"$TMP/out-fifo-other.err"; then
 		if [ -s "$HOME_A/stolen" ]; then
@@ -663,8 +662,7 @@ rec_json_swapped() {
 	swapper=$!
 	record rec-json-swapped -o "$d"
 	rc=$?
-	kill "$swapper" 2>/dev/null
-	wait "$swapper" 2>/dev/null
+	end_bg "$swapper"
 	refuses "$rc" rec-json-swapped 2 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
 		decoy_intact rec-json-swapped && ok rec-json-swapped
 }
@@ -861,8 +859,7 @@ attach_trap() {
 	timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" --trigger none --duration 0.3 -p "$pid" \
 		>/dev/null 2>"$err"
 	RC=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	if blocked "$RC"; then
 		fail "$name" "the recorder blocked (perf opened the attacker's name)"
 	elif [ "$RC" -ne 0 ]; then
@@ -1085,8 +1082,7 @@ rec_perfmap_total() {
 		truncate -s 256M /tmp/perf-$2.map' sh "${pids[@]}"
 	rec_maps rec-perfmap-total "$TMP/perfmap-bytes" "${pids[@]}"
 	rc=$?
-	kill "${pids[@]}" 2>/dev/null
-	wait "${pids[@]}" 2>/dev/null
+	end_bg "${pids[@]}"
 	for i in "${pids[@]}"; do rm -f "/tmp/perf-$i.map"; done
 	if [ "$rc" -ne 0 ]; then
 		fail rec-perfmap-total "exit $rc: $(first_lines "$TMP/rec-perfmap-total.err")"
@@ -1109,8 +1105,7 @@ in_perfmap_big() {
 	kib=$(maxrss timeout -k 5 60 "$CONVERT" -q "$TMP/perfmap-big.txt" -o "$TMP/perfmap-big.fxt" \
 		3>&1 2>"$TMP/in-perfmap-big.err")
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	rm -f "/tmp/perf-$pid.map"
 	if [ "$rc" -ne 0 ]; then
 		fail in-perfmap-big "exit $rc: $(first_lines "$TMP/in-perfmap-big.err")"
@@ -1533,8 +1528,7 @@ esc_picker() {
 	sleep 0.3
 	{ sleep 1; echo "$marker"; sleep 1; echo; } |
 		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
-	kill "$victim" 2>/dev/null
-	wait "$victim" 2>/dev/null
+	end_bg "$victim"
 	# a terminal echoes what is typed (CR LF): only the program's bytes matter
 	tr -d '\r' <"$out" >"$out.lf"
 	if ! grep -q "$marker" "$out.lf"; then
@@ -1558,8 +1552,7 @@ pick_impostor() {
 	sleep 0.3
 	{ sleep 1; echo "$marker"; sleep 1; echo; } |
 		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
-	kill "$mine" "$theirs" 2>/dev/null
-	wait "$mine" "$theirs" 2>/dev/null
+	end_bg "$mine" "$theirs"
 	user=$(getent passwd "$AUID" | cut -d: -f1)
 	tr -d '\r' <"$out" >"$out.lf"
 	if ! grep -q " $mine root sleep  ($marker --serve 60)" "$out.lf" ||
@@ -1686,8 +1679,7 @@ int main(void) { for (;;) pause(); }' || return
 	timeout -k 5 60 "$RECORD" -q -o "$TMP/exe-rec" -p "$pid" --trigger victim_fn --duration 0.3 \
 		>/dev/null 2>"$TMP/exe-deleted-link.err"
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	if grep -q "$fn\|$secret" "$TMP/exe-deleted-link.out"; then
 		fail exe-deleted-link "root listed the root-only program: $(grep -m1 "$fn\|$secret" "$TMP/exe-deleted-link.out")"
 	elif ! grep -q "^victim_fn	victim_fn	$bin (deleted)	" "$TMP/exe-deleted-link.out"; then
@@ -1732,8 +1724,7 @@ mntns_libs() {
 	timeout -k 5 20 "$RECORD" -q -o "$TMP/mntns-rec" --trigger libpick:right_lib_fn --duration 0.2 \
 		-p "$pid" >/dev/null 2>"$TMP/mntns-libs.rec"
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	if [ "$mapped" != 1 ]; then
 		fail mntns-libs "the attacker's process did not map the library: $(first_lines "$TMP/mntns-libs.err")"
 	elif grep -q 'wrong_lib_fn' "$TMP/mntns-libs.out"; then
@@ -1867,8 +1858,7 @@ in_kept_stale() {
 	sleep 0.2
 	TMPDIR="$s" timeout -k 5 60 "$CONVERT" -q "$d" -o "$TMP/in-kept-stale.fxt" 2>"$TMP/in-kept-stale.err"
 	rc=$?
-	kill "$locker" 2>/dev/null
-	wait "$locker" 2>/dev/null
+	end_bg "$locker"
 	if [ "$rc" -ne 0 ]; then
 		fail in-kept-stale "exit $rc: $(first_lines "$TMP/in-kept-stale.err")"
 	elif [ -e "$s/snaptrace-kept-dead01" ]; then
@@ -2466,8 +2456,7 @@ in_perf_mountns() {
 	done
 	if ! grep -q ready "$ns" || ! kill -0 "$p" 2>/dev/null; then
 		fail in-perf-mountns "the attacker's namespace is not set up: $(first_lines "$ns")"
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
+		end_bg "$p"
 		return
 	fi
 	cp "$(ls "$TMP"/jit-rec/perf.data* | head -n 1)" "$data"
@@ -2496,8 +2485,7 @@ in_perf_mountns() {
 	rc=$?
 	kill -0 "$p" 2>/dev/null
 	i=$?
-	kill "$p" 2>/dev/null
-	wait "$p" 2>/dev/null
+	end_bg "$p"
 	left=$(find "$r" -mindepth 1 ! -user "$AUID" -printf '%f ')
 	if [ "$(cat "$TMP/in-perf-mountns.patched")" != 1 ]; then
 		fail in-perf-mountns "the jitdump mapping was not rewritten: $(first_lines "$TMP/in-perf-mountns.patched")"
@@ -3421,8 +3409,7 @@ EOF
 	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" 2>"$TMP/tmp-vdso-debug.err"
 	rc=$?
 	sleep 0.2
-	kill "$watcher" 2>/dev/null
-	wait "$watcher" 2>/dev/null
+	end_bg "$watcher"
 	rm -rf /tmp/.debug
 	exec {tmp_lock}<&-
 	if [ "$rc" -ne 0 ]; then
