@@ -996,8 +996,7 @@ PY
 			ok "$name"
 		fi
 	fi
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	rm -rf "$TMP/$name.rec" "$secret"
 }
 
