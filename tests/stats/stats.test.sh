@@ -583,8 +583,11 @@ mycrate::store::flush::h0123456789abcdef|mycrate::store::flush /bin/app
 mycrate[5f3a]::store::flush|mycrate::store::flush /bin/app
 EOF_SPELL
 if [ -n "$bad" ]; then fail function-spellings "$bad"; else ok function-spellings; fi
-expect_exit function-spelling-addr 2 "--function addr:0x12d0: the trace names functions, not addresses: give the function's name" \
+# addr:0xHEX names a function without a name, as the trace names it
+# ("[unnamed @ 0xHEX]": tests/cases/measured.test.sh measured-unnamed)
+expect_exit function-spelling-addr 1 'no function named "\[unnamed @ 0x12d0\]"' \
 	--function addr:0x12d0 "$TMP/spell.fxt"
+expect_exit function-spelling-addr-bad 2 "--function addr:0xzz: expected addr:0xHEX" --function addr:0xzz "$TMP/spell.fxt"
 expect_exit function-spelling-line 2 "--function demo.c:73: the trace names functions, not source lines" \
 	--function demo.c:73 "$TMP/spell.fxt"
 expect_exit function-spelling-lib 1 'no function named "work" in a library "libm"; the trace has it in /bin/app$' \
