@@ -113,6 +113,47 @@ static int element(struct reader *rd, const char *key, size_t i, struct json_obj
 	return 0;
 }
 
+/* The elements of an array member of record.json, one at a time (the
+ * prologue of every reader of a list): elements_open() checks the member
+ * and allocates the list, elements_next() hands each element. */
+struct elements {
+	const char *key;
+	bool objects;             /* each element must be an object (element()) */
+	struct json_object *a;    /* the array */
+	size_t n;                 /* its length: the list's allocated elements */
+	size_t i;                 /* the index of the element handed last */
+	size_t next;              /* the index of the one to hand next */
+	struct json_object *o;    /* the element handed last */
+	char at[48];              /* its place, "KEY[I]", for messages */
+	bool bad;                 /* the last one was no object: bad() said so */
+};
+
+/* Opens the array member KEY of ROOT into IT (OBJECTS: its elements must
+ * be objects), *ELEMS allocated (zeroed) for its elements of SIZE bytes
+ * each, IT->n of them. Returns 0 or 1. */
+static int elements_open(struct reader *rd, struct json_object *root, const char *key,
+			 bool objects, void **elems, size_t size, struct elements *it)
+{
+	*it = (struct elements){ .key = key, .objects = objects };
+	return array_member(rd, root, key, &it->a, elems, size, &it->n);
+}
+
+/* The next element of IT into IT->o, its index in IT->i and its place in
+ * IT->at. Returns true, or false at the end, and when an element that must
+ * be an object is none (IT->bad, after bad()). */
+static bool elements_next(struct reader *rd, struct elements *it)
+{
+	if (it->bad || it->next >= it->n)
+		return false;
+	it->i = it->next++;
+	it->o = json_object_array_get_idx(it->a, it->i);
+	if (it->objects)
+		it->bad = element(rd, it->key, it->i, it->o, it->at, sizeof(it->at));
+	else
+		snprintf(it->at, sizeof(it->at), "%s[%zu]", it->key, it->i);
+	return !it->bad;
+}
+
 /* A non-negative integer member (up to 2^64-1) into *OUT; 0 when null and NULLABLE. */
 static int member_u64(struct reader *rd, struct json_object *obj, const char *at, const char *key,
 		      bool nullable, uint64_t *out)
@@ -422,28 +463,25 @@ static int scan_dir(struct reader *rd, struct recording *r)
 
 static int read_snapshots(struct reader *rd, struct json_object *root, struct recording *r)
 {
-	struct json_object *a;
-	size_t n;
+	struct elements e;
 
-	if (array_member(rd, root, "snapshots", &a, (void **)&r->snapshots, sizeof(*r->snapshots),
-			 &n))
+	if (elements_open(rd, root, "snapshots", true, (void **)&r->snapshots,
+			  sizeof(*r->snapshots), &e))
 		return 1;
-	if (!n) {
+	if (!e.n) {
 		free(r->snapshots);
 		r->snapshots = NULL;
 		/* a failed recording's files are what perf left: no snapshot */
 		return r->error ? 0 : scan_dir(rd, r);
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		struct recording_snapshot *sn = &r->snapshots[i];
-		struct json_object *v;
-		char at[48], *file;
+	while (elements_next(rd, &e)) {
+		struct json_object *o = e.o, *v;
+		struct recording_snapshot *sn = &r->snapshots[e.i];
+		const char *at = e.at;
+		char *file;
 		off_t size;
 		int err;
 
-		if (element(rd, "snapshots", i, o, at, sizeof(at)))
-			return 1;
 		if (member_reason(rd, o, at, "reason", &sn->reason) ||
 		    member_time(rd, o, at, "time_ns", true, &sn->time_ns) ||
 		    member_time(rd, o, at, "live_ns", true, &sn->live_ns) ||
@@ -480,46 +518,42 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		if (err)
 			return err;
 	}
-	return 0;
+	return e.bad;
 }
 
 static int read_threads(struct reader *rd, struct json_object *root, struct recording *r)
 {
-	struct json_object *a;
-	size_t n;
+	struct elements e;
 
-	if (array_member(rd, root, "threads", &a, (void **)&r->threads, sizeof(*r->threads), &n))
+	if (elements_open(rd, root, "threads", true, (void **)&r->threads, sizeof(*r->threads),
+			  &e))
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		struct recording_thread *t = &r->threads[i];
-		char at[48];
+	while (elements_next(rd, &e)) {
+		struct recording_thread *t = &r->threads[e.i];
 
-		if (element(rd, "threads", i, o, at, sizeof(at)))
-			return 1;
-		if (member_id(rd, o, at, "pid", &t->pid) || member_id(rd, o, at, "tid", &t->tid) ||
-		    member_str(rd, o, at, "comm", false, &t->comm) ||
-		    member_str(rd, o, at, "state", true, &t->state) ||
-		    member_str(rd, o, at, "wchan", true, &t->wchan))
+		if (member_id(rd, e.o, e.at, "pid", &t->pid) ||
+		    member_id(rd, e.o, e.at, "tid", &t->tid) ||
+		    member_str(rd, e.o, e.at, "comm", false, &t->comm) ||
+		    member_str(rd, e.o, e.at, "state", true, &t->state) ||
+		    member_str(rd, e.o, e.at, "wchan", true, &t->wchan))
 			return 1;
 		r->nthreads++;
 	}
-	return 0;
+	return e.bad;
 }
 
 static int read_pids(struct reader *rd, struct json_object *root, struct recording *r)
 {
-	struct json_object *a;
-	size_t n;
+	struct elements e;
 
-	if (array_member(rd, root, "pids", &a, (void **)&r->pids, sizeof(*r->pids), &n))
+	if (elements_open(rd, root, "pids", false, (void **)&r->pids, sizeof(*r->pids), &e))
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(a, i);
+	while (elements_next(rd, &e)) {
+		int64_t *pid = &r->pids[e.i];
 
-		r->pids[i] = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
-		if (r->pids[i] < 1 || r->pids[i] > 0x7fffffff)
-			return bad(rd, "pids[]", "process ids (1 to 2147483647)", v);
+		*pid = json_object_is_type(e.o, json_type_int) ? json_object_get_int64(e.o) : 0;
+		if (*pid < 1 || *pid > 0x7fffffff)
+			return bad(rd, "pids[]", "process ids (1 to 2147483647)", e.o);
 		r->npids++;
 	}
 	return 0;
@@ -559,16 +593,16 @@ static int member_int(struct reader *rd, struct json_object *obj, const char *at
 	return 0;
 }
 
-static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_t nsnaps,
+/* Element E of "signals" (an object), of a recording of NSNAPS snapshots, into *SG. */
+static int read_signal(struct reader *rd, const struct elements *e, size_t nsnaps,
 		       struct recording_signal *sg)
 {
-	struct json_object *v, *sender;
+	struct json_object *v, *sender, *o = e->o;
+	const char *at = e->at;
+	char sub[64];
 	bool has;
-	char at[48];
 	int snap;
 
-	if (element(rd, "signals", i, o, at, sizeof(at)))
-		return 1;
 	if (member_id(rd, o, at, "pid", &sg->pid) || member_id(rd, o, at, "tid", &sg->tid) ||
 	    member_time(rd, o, at, "time_ns", false, &sg->time_ns) ||
 	    member_int(rd, o, at, "signal", 1, 64, &has, &sg->sig) ||
@@ -588,9 +622,9 @@ static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_
 	sg->has_addr = json_object_object_get_ex(o, "addr", &v) &&
 		       !json_object_is_type(v, json_type_null);
 	if (sender) {
-		snprintf(at, sizeof(at), "signals[%zu].sender", i);
-		if (member_id(rd, sender, at, "pid", &sg->sender_pid) ||
-		    member_str(rd, sender, at, "comm", true, &sg->sender_comm))
+		snprintf(sub, sizeof(sub), "%s.sender", at);
+		if (member_id(rd, sender, sub, "pid", &sg->sender_pid) ||
+		    member_str(rd, sender, sub, "comm", true, &sg->sender_comm))
 			return 1;
 	}
 	return 0;
@@ -599,90 +633,82 @@ static int read_signal(struct reader *rd, struct json_object *o, size_t i, size_
 /* "signals" and "exits" (absent in older reports: none). */
 static int read_signals(struct reader *rd, struct json_object *root, struct recording *r)
 {
-	struct json_object *a;
-	size_t n;
+	struct elements e;
 
 	if (!json_object_object_get_ex(root, "signals", NULL))
 		return 0;
-	if (array_member(rd, root, "signals", &a, (void **)&r->signals, sizeof(*r->signals), &n))
+	if (elements_open(rd, root, "signals", true, (void **)&r->signals, sizeof(*r->signals),
+			  &e))
 		return 1;
-	for (size_t i = 0; i < n; i++) {
+	while (elements_next(rd, &e)) {
 		r->nsignals++;
-		if (read_signal(rd, json_object_array_get_idx(a, i), i, r->nsnapshots,
-				&r->signals[i]))
+		if (read_signal(rd, &e, r->nsnapshots, &r->signals[e.i]))
 			return 1;
 	}
+	if (e.bad)
+		return 1;
 	if (!json_object_object_get_ex(root, "exits", NULL))
 		return 0;
-	if (array_member(rd, root, "exits", &a, (void **)&r->exits, sizeof(*r->exits), &n))
+	if (elements_open(rd, root, "exits", true, (void **)&r->exits, sizeof(*r->exits), &e))
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		struct recording_exit *e = &r->exits[i];
-		char at[48];
+	while (elements_next(rd, &e)) {
+		struct recording_exit *x = &r->exits[e.i];
 
-		if (element(rd, "exits", i, o, at, sizeof(at)))
-			return 1;
-		if (member_id(rd, o, at, "pid", &e->pid) ||
-		    member_int(rd, o, at, "status", 0, 255, &e->has_status, &e->status) ||
-		    member_int(rd, o, at, "signal", 1, 64, &e->has_signal, &e->sig) ||
-		    member_bool(rd, o, at, "core", &e->core))
+		if (member_id(rd, e.o, e.at, "pid", &x->pid) ||
+		    member_int(rd, e.o, e.at, "status", 0, 255, &x->has_status, &x->status) ||
+		    member_int(rd, e.o, e.at, "signal", 1, 64, &x->has_signal, &x->sig) ||
+		    member_bool(rd, e.o, e.at, "core", &x->core))
 			return 1;
 		r->nexits++;
 	}
-	return 0;
+	return e.bad;
 }
 
 /* "buildids" (only where another user named what a target mapped: record/mapids.h). */
 static int read_buildids(struct reader *rd, struct json_object *root, struct recording *r)
 {
-	struct json_object *a;
-	size_t n;
+	struct elements e;
 
 	if (!json_object_object_get_ex(root, "buildids", NULL))
 		return 0;
-	if (array_member(rd, root, "buildids", &a, (void **)&r->buildids, sizeof(*r->buildids),
-			 &n))
+	if (elements_open(rd, root, "buildids", true, (void **)&r->buildids,
+			  sizeof(*r->buildids), &e))
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i);
-		struct recording_buildid *b = &r->buildids[i];
-		char at[48];
+	while (elements_next(rd, &e)) {
+		struct recording_buildid *b = &r->buildids[e.i];
 
-		if (element(rd, "buildids", i, o, at, sizeof(at)))
-			return 1;
 		r->nbuildids++;
-		if (member_str(rd, o, at, "file", false, &b->file) ||
-		    member_str(rd, o, at, "build_id", false, &b->hex))
+		if (member_str(rd, e.o, e.at, "file", false, &b->file) ||
+		    member_str(rd, e.o, e.at, "build_id", false, &b->hex))
 			return 1;
 		if (strlen(b->hex) < 2 || strlen(b->hex) > 40 ||
 		    strspn(b->hex, "0123456789abcdef") != strlen(b->hex))
-			return bad(rd, at, "a build id of 2 to 40 lowercase hex digits",
-				   json_object_object_get(o, "build_id"));
+			return bad(rd, e.at, "a build id of 2 to 40 lowercase hex digits",
+				   json_object_object_get(e.o, "build_id"));
 	}
-	return 0;
+	return e.bad;
 }
 
 /* "measure" (absent in older reports: none): the --measure functions. */
 static int read_measures(struct reader *rd, struct json_object *root, struct recording *r)
 {
 	static const char *const pct[] = { "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns" };
-	struct json_object *a;
-	size_t n;
+	struct elements e;
 
 	if (!json_object_object_get_ex(root, "measure", NULL))
 		return 0;
-	if (array_member(rd, root, "measure", &a, (void **)&r->measures, sizeof(*r->measures), &n))
+	if (elements_open(rd, root, "measure", true, (void **)&r->measures, sizeof(*r->measures),
+			  &e))
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(a, i), *h, *v;
-		struct recording_measure *m = &r->measures[i];
+	while (elements_next(rd, &e)) {
+		struct json_object *o = e.o, *h, *v;
+		struct recording_measure *m = &r->measures[e.i];
 		uint64_t *pv[] = { &m->min_ns, &m->p50_ns, &m->p90_ns, &m->p99_ns, &m->max_ns };
-		char at[80], *file = NULL;
+		const char *at = e.at;
+		char sub[80], *file = NULL;
+		size_t i = e.i;
 
 		r->nmeasures++;
-		if (element(rd, "measure", i, o, at, sizeof(at)))
-			return 1;
 		if (member_str(rd, o, at, "name", false, &m->name) ||
 		    member_str(rd, o, at, "symbol", true, &m->symbol) ||
 		    member_str(rd, o, at, "file", false, &m->file) ||
@@ -696,19 +722,18 @@ static int read_measures(struct reader *rd, struct json_object *root, struct rec
 			return 1;
 		for (size_t k = 0; v && k < json_object_array_length(v) &&
 				   m->nthreads_unrecorded < RECORDING_UNRECORDED_TIDS; k++) {
-			snprintf(at, sizeof(at), "measure[%zu].threads_unrecorded", i);
-			if (member_tid(rd, json_object_array_get_idx(v, k), at,
+			snprintf(sub, sizeof(sub), "measure[%zu].threads_unrecorded", i);
+			if (member_tid(rd, json_object_array_get_idx(v, k), sub,
 				       &m->threads_unrecorded[m->nthreads_unrecorded++]))
 				return 1;
 		}
-		snprintf(at, sizeof(at), "measure[%zu]", i);
 		for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
 			if (member_u64(rd, o, at, pct[k], true, pv[k]))
 				return 1;
 		if (file && (strchr(file, '/') || !*file)) {
 			free(file);
-			snprintf(at, sizeof(at), "measure[%zu].calls_file", i);
-			return bad(rd, at, "a file name in the recording", json_object_object_get(o,
+			snprintf(sub, sizeof(sub), "measure[%zu].calls_file", i);
+			return bad(rd, sub, "a file name in the recording", json_object_object_get(o,
 				   "calls_file"));
 		}
 		if (file && asprintf(&m->calls_path, "%s/%s", r->dir, file) < 0) {
@@ -724,15 +749,15 @@ static int read_measures(struct reader *rd, struct json_object *root, struct rec
 			struct recording_bucket *b = &m->buckets[k];
 
 			v = json_object_array_get_idx(h, k);
-			snprintf(at, sizeof(at), "measure[%zu].histogram[%zu]", i, k);
+			snprintf(sub, sizeof(sub), "measure[%zu].histogram[%zu]", i, k);
 			if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != 3)
-				return bad(rd, at, "[from_ns, below_ns, calls]", v);
+				return bad(rd, sub, "[from_ns, below_ns, calls]", v);
 			b->from = json_object_get_uint64(json_object_array_get_idx(v, 0));
 			b->below = json_object_get_uint64(json_object_array_get_idx(v, 1));
 			b->calls = json_object_get_uint64(json_object_array_get_idx(v, 2));
 		}
 	}
-	return 0;
+	return e.bad;
 }
 
 /* Reads record.json (open as R->fd) with jsonstream: the document (its

@@ -70,17 +70,23 @@ static bool find_in(int fd, size_t first, size_t end, struct rec_abort_file *f)
 	return true;
 }
 
-/* The path of the library of group entry P that the target loads or will,
- * into OUT. Returns whether there is one (see rec_abort_files_find()). */
-static bool target_lib(const struct abort_func *p, const char *exe, pid_t pid, char *out,
-		       size_t size)
+/* The library of group entry P that the target loads or will, opened: an
+ * attached one's as it maps it (rec_proc_mapped_lib(): its name may lead
+ * elsewhere now), else found by name. Returns the descriptor, or -1 when
+ * there is none (see rec_abort_files_find()). */
+static int target_lib(const struct abort_func *p, const char *exe, pid_t pid)
 {
+	char path[PATH_MAX], why[160];
+	int fd = -1;
+
 	if (!p->lib)
-		return false;
+		return -1;
 	if (pid > 0)
-		return rec_proc_mapped_lib(pid, p->lib, out, size) == 0;
-	return (!p->cxx || (exe && rec_elf_cxx_exceptions(exe))) &&
-	       rec_proc_find_lib(0, p->lib, out, size) == 0;
+		return rec_proc_mapped_lib(pid, p->lib, path, sizeof(path), &fd) ? -1 : fd;
+	if ((!p->cxx || (exe && rec_elf_cxx_exceptions(exe))) &&
+	    !rec_proc_find_lib(0, p->lib, path, sizeof(path), &fd))
+		fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	return fd < 0 ? -1 : fd;
 }
 
 int rec_abort_files_find(const char *exe, pid_t pid, struct rec_abort_file *out, int max)
@@ -88,29 +94,26 @@ int rec_abort_files_find(const char *exe, pid_t pid, struct rec_abort_file *out,
 	int n = 0;
 
 	for (size_t first = 0, end; first < NFUNCS && n < max; first = end) {
-		char lib[PATH_MAX];
-		const char *files[2] = { exe, NULL };
+		char why[160];
+		int fds[2] = { exe ? inpath_open(AT_FDCWD, exe, 0, why, sizeof(why)) : -1, -1 };
 
 		for (end = first + 1; end < NFUNCS && same_lib(abort_funcs[end].lib,
 							       abort_funcs[first].lib); end++)
 			;
-		if (target_lib(&abort_funcs[first], exe, pid, lib, sizeof(lib)))
-			files[1] = lib;
+		fds[1] = target_lib(&abort_funcs[first], exe, pid);
 		/* the executable first: a static libc, Rust's runtime; each file
 		 * opened once, its functions found and its uprobe opened in what
 		 * was opened (the target's owner may swap its names meanwhile) */
 		for (int k = 0; k < 2; k++) {
-			char why[160];
-			int fd = files[k] ? inpath_open(AT_FDCWD, files[k], 0, why, sizeof(why)) : -1;
-
-			if (fd < 0)
-				continue;
-			if (find_in(fd, first, end, &out[n])) {
+			if (fds[k] >= 0 && find_in(fds[k], first, end, &out[n])) {
 				n++;
+				fds[k] = -1;	/* out[n]'s */
 				break;
 			}
-			close(fd);
 		}
+		for (int k = 0; k < 2; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
 	}
 	return n;
 }

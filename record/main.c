@@ -901,12 +901,14 @@ static void name_leftovers(int dirfd, const char *dir)
 
 static int report(struct rec_session *s, int err, bool front_end);
 
-/* Whether another user names what a process attached to (the N PIDS, or
- * the thread TID when not 0) maps (plan.c buildid_args()): one is theirs
+/* Whether another user names what a process recorded (the N PIDS, or the
+ * thread TID when not 0) maps (plan.c buildid_args()): one is theirs
  * (rec_proc_others()), or maps a file where they may change a name
- * (rec_proc_maps_others()). A launched program is the caller's choice
- * (perf keeps its build ids: --keep-binaries needs them); a pid no process
- * has (a dry run's: the recording refuses it) is nobody's. */
+ * (rec_proc_maps_others()): a launched program too, stopped at its exec,
+ * its program and loader mapped (what perf opens by name as it starts:
+ * root's program in another user's directory, which she swaps for a FIFO);
+ * a pid no process has (a dry run's: the recording refuses it) is
+ * nobody's. */
 static bool others_mapped(const pid_t *pids, int n, pid_t tid)
 {
 	if (tid && rec_proc_alive(tid) && rec_proc_others(tid))
@@ -940,8 +942,7 @@ static int record(struct rec_session *s, struct rec_opts *o, const struct rec_ho
 		return r;
 	}
 	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
-	o->others_mapped = !s->target.launched &&
-			   others_mapped(s->target.pids, s->target.npids, s->target.tid);
+	o->others_mapped = others_mapped(s->target.pids, s->target.npids, s->target.tid);
 	target_args(o, s->target.pids, s->target.npids, &flag, list, sizeof(list));
 	if (o->tid)
 		flag = "-t";
@@ -1039,7 +1040,9 @@ static int dry_run(struct rec_session *s, const struct rec_opts *opts, const str
 		return r;
 	}
 	pick_callgraph(o, h, o->ncmd ? s->exe : s->target.exe);
-	o->others_mapped = !o->ncmd && others_mapped(o->pids, o->npids, o->tid);
+	/* no program launched: its path, as the recording's maps name it */
+	o->others_mapped = o->ncmd ? realpath(s->exe, line) && rec_proc_path_others(line) :
+			   others_mapped(o->pids, o->npids, o->tid);
 	target_args(o, o->pids, o->npids, &flag, list, sizeof(list));
 	err = rec_plan_build(o, h, flag, list, "snaptrace-DIR/perf.data", &plan);
 	if (err) {

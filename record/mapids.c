@@ -3,8 +3,6 @@
 #include "mapids.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,27 +34,13 @@ static bool listed(const struct rec_mapids *m, const struct hash_index *idx, uin
 	return false;
 }
 
-/* The build id of the file mapped at START-END of PID into HEX: the
- * mapping's own file, opened as a regular file from its /proc/PID/map_files
- * entry (never by its name), its status into *ST. Returns 0, or -1 when it
- * is no regular ELF file or cannot be opened. */
-static int mapped_id(pid_t pid, uint64_t start, uint64_t end, char *hex, struct stat *st)
+/* The build id of the file mapping MAP of PID maps into HEX: the mapping's
+ * own file (rec_proc_map_open(), never its name), its status into *ST.
+ * Returns 0, or -1 when it is no regular ELF file or cannot be opened. */
+static int mapped_id(pid_t pid, const struct rec_map *map, char *hex, struct stat *st)
 {
-	char path[96];
-	int pfd, fd, err;
+	int fd = rec_proc_map_open(pid, map, st), err;
 
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid, start,
-		 end);
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
-		return -1;
-	if (fstat(pfd, st) || !S_ISREG(st->st_mode)) {
-		close(pfd);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	close(pfd);
 	if (fd < 0)
 		return -1;
 	err = rec_build_id(fd, hex);
@@ -84,7 +68,7 @@ static int add_map(const struct rec_map *map, void *arg)
 	uint64_t key;
 
 	if (!map->exec || map->path[0] != '/' ||
-	    mapped_id(w->pid, map->start, map->end, hex, &st))
+	    mapped_id(w->pid, map, hex, &st))
 		return 0;
 	key = key_of(map->path, st.st_dev, st.st_ino);
 	if (listed(m, &w->idx, key, map->path, st.st_dev, st.st_ino))

@@ -343,33 +343,71 @@ int rec_proc_find_map(pid_t pid, const char *path, uint64_t file_offset, uint64_
 	return err ? err : fm.found ? 0 : -ENOENT;
 }
 
-struct exec_files {
-	char (*paths)[4096];
-	int max, n;
-};
+int rec_proc_map_open(pid_t pid, const struct rec_map *m, struct stat *st)
+{
+	char path[96];
+	struct stat own;
+	int pfd, fd;
 
-/* Is a maps path no file at that path: a memfd ("/memfd:NAME (deleted)"),
- * a file removed since it was mapped ("PATH (deleted)", the kernel's
- * d_path), anonymous shared memory ("/dev/zero (deleted)", "/SYSV...")? */
-static bool not_at_its_path(const char *path)
+	if (!st)
+		st = &own;
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid,
+		 m->start, m->end);
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, st) || !S_ISREG(st->st_mode)) {
+		close(pfd);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", pfd);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
+	return fd;
+}
+
+/* The length of maps path PATH without the " (deleted)" the kernel adds for
+ * a file removed since it was mapped (rec_proc_map_open() still reads it). */
+static size_t undeleted_len(const char *path)
 {
 	size_t n = strlen(path), d = strlen(" (deleted)");
 
-	return (n > d && !strcmp(path + n - d, " (deleted)")) || !strncmp(path, "/memfd:", 7) ||
-	       !strncmp(path, "/SYSV", 5);
+	return n > d && !strcmp(path + n - d, " (deleted)") ? n - d : n;
 }
+
+/* Is a maps path no file of a directory: a memfd ("/memfd:NAME (deleted)"),
+ * anonymous shared memory ("/dev/zero (deleted)", "/SYSV...")? */
+static bool not_a_named_file(const char *path)
+{
+	return !strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5) ||
+	       !strcmp(path, "/dev/zero (deleted)");
+}
+
+struct exec_files {
+	pid_t pid;
+	char (*paths)[4096];
+	int *fds;
+	int max, n;
+};
 
 static int exec_files_cb(const struct rec_map *m, void *arg)
 {
 	struct exec_files *ef = arg;
+	int fd;
 
-	if (!m->exec || not_at_its_path(m->path))
+	if (!m->exec || not_a_named_file(m->path))
 		return 0;
 	for (int i = 0; i < ef->n && i < ef->max; i++)
 		if (!strcmp(ef->paths[i], m->path))
 			return 0;
-	if (ef->n < ef->max)
+	if (ef->n < ef->max) {
+		if ((fd = rec_proc_map_open(ef->pid, m, NULL)) < 0)
+			return 0;	/* no regular file (any more) */
 		snprintf(ef->paths[ef->n], sizeof(ef->paths[ef->n]), "%s", m->path);
+		ef->fds[ef->n] = fd;
+	}
 	ef->n++;
 	return 0;
 }
@@ -399,9 +437,9 @@ bool rec_proc_same_mntns(pid_t pid)
 	       mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
 }
 
-int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max)
+int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int *fds, int max)
 {
-	struct exec_files ef = { .paths = paths, .max = max };
+	struct exec_files ef = { .pid = pid, .paths = paths, .fds = fds, .max = max };
 	int err = rec_proc_same_mntns(pid) ? rec_proc_each_map(pid, exec_files_cb, &ef) : -EXDEV;
 
 	return err ? err : ef.n;
@@ -418,6 +456,15 @@ static int others_map_cb(const struct rec_map *m, void *arg)
 	return dsoview_any(v) || v->err;
 }
 
+bool rec_proc_path_others(const char *path)
+{
+	struct dsoview v = { 0 };
+	bool others = dsoview_add(&v, path) || dsoview_any(&v);
+
+	dsoview_free(&v);
+	return others;
+}
+
 bool rec_proc_maps_others(pid_t pid)
 {
 	struct dsoview v = { 0 };
@@ -431,34 +478,58 @@ bool rec_proc_maps_others(pid_t pid)
 }
 
 struct lib_in_maps {
+	pid_t pid;
 	const char *lib;
+	const char *real;       /* LIB a path: its real path (a name to compare), or NULL */
 	char *out;
 	size_t size;
-	bool found;
+	int fd;                 /* the mapped file found, -1: none yet */
 };
+
+/* Whether maps path PATH, LEN bytes of it, is the path P. */
+static bool same_path(const char *path, size_t len, const char *p)
+{
+	return p && strlen(p) == len && !strncmp(path, p, len);
+}
 
 static int lib_in_maps_cb(const struct rec_map *m, void *arg)
 {
 	struct lib_in_maps *lm = arg;
-	const char *base = strrchr(m->path, '/');
+	size_t len = undeleted_len(m->path);
+	const char *base = m->path + len;
+	char name[4096];
 
-	if (not_at_its_path(m->path))
-		return 0;	/* the name is another file's now, if anything's */
-
-	base = base ? base + 1 : m->path;
-	if (!funcspec_lib_matches(base, lm->lib))
+	if (not_a_named_file(m->path))
+		return 0;
+	if (strchr(lm->lib, '/')) {
+		if (!same_path(m->path, len, lm->lib) && !same_path(m->path, len, lm->real))
+			return 0;
+	} else {
+		while (base > m->path && base[-1] != '/')
+			base--;
+		snprintf(name, sizeof(name), "%.*s", (int)(m->path + len - base), base);
+		if (!funcspec_lib_matches(name, lm->lib))
+			return 0;
+	}
+	/* the mapped file itself: its name may be another file's now */
+	if ((lm->fd = rec_proc_map_open(lm->pid, m, NULL)) < 0)
 		return 0;
 	snprintf(lm->out, lm->size, "%s", m->path);
-	lm->found = true;
 	return 1;
 }
 
-static int find_lib_in_maps(pid_t pid, const char *lib, char *out, size_t size)
+/* Finds LIB among PID's mappings: OUT its maps name, *FD the mapped file. */
+static int find_lib_in_maps(pid_t pid, const char *lib, char *out, size_t size, int *fd)
 {
-	struct lib_in_maps lm = { .lib = lib, .out = out, .size = size };
-	int err = rec_proc_each_map(pid, lib_in_maps_cb, &lm);
+	char real[PATH_MAX];
+	struct lib_in_maps lm = { .pid = pid, .lib = lib, .out = out, .size = size, .fd = -1 };
+	int err;
 
-	return err ? err : lm.found ? 0 : -ENOENT;
+	if (strchr(lib, '/') && realpath(lib, real))
+		lm.real = real;	/* a name only: what is opened is a mapping's file */
+	err = rec_proc_each_map(pid, lib_in_maps_cb, &lm);
+	*fd = lm.fd;
+	return err ? err : lm.fd >= 0 ? 0 : -ENOENT;
 }
 
 static int find_lib_in_dir(const char *dir, const char *lib, char *out, size_t size)
@@ -488,7 +559,7 @@ static int find_lib_in_dir(const char *dir, const char *lib, char *out, size_t s
 	return err;
 }
 
-int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
+int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size, int *fd)
 {
 	static const char *const dirs[] = {
 		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
@@ -497,16 +568,17 @@ int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
 	const char *env = getenv("LD_LIBRARY_PATH");
 	unsigned i;
 
+	*fd = -1;
 	if (pid > 0 && !rec_proc_same_mntns(pid))
 		return -EXDEV;	/* neither its paths nor these directories are its files */
+	if (pid > 0 && find_lib_in_maps(pid, lib, out, size, fd) == 0)
+		return 0;
 	if (strchr(lib, '/')) {
 		if (access(lib, R_OK))
 			return -ENOENT;
 		snprintf(out, size, "%s", lib);
 		return 0;
 	}
-	if (pid > 0 && find_lib_in_maps(pid, lib, out, size) == 0)
-		return 0;
 	if (env) {
 		char copy[4096], *save = NULL, *dir;
 
@@ -521,9 +593,10 @@ int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size)
 	return -ENOENT;
 }
 
-int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size)
+int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size, int *fd)
 {
+	*fd = -1;
 	if (!rec_proc_same_mntns(pid))
 		return -EXDEV;
-	return find_lib_in_maps(pid, lib, out, size);
+	return find_lib_in_maps(pid, lib, out, size, fd);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* One line of /proc/PID/maps that maps a file. */
@@ -130,16 +131,33 @@ int rec_proc_each_map(pid_t pid, int (*fn)(const struct rec_map *m, void *arg), 
  */
 bool rec_proc_maps_others(pid_t pid);
 
+/* Whether another user may change a name on the way to file PATH (absolute:
+ * rec_proc_maps_others()'s rule for one path, a program to be launched). */
+bool rec_proc_path_others(const char *path);
+
+/*
+ * Opens the file process PID maps at M itself, to read: its
+ * /proc/PID/map_files/START-END entry (the kernel's link to the very file,
+ * a removed one too), looked up O_PATH and taken only when a regular file,
+ * then opened from that descriptor; never M->path, which the file's owner
+ * may have pointed since at a FIFO, a link or another file (docs/design.md
+ * "Threat model"). Returns the descriptor (close-on-exec; its status into
+ * *ST when not NULL) or a negative errno: -EINVAL for no regular file.
+ */
+int rec_proc_map_open(pid_t pid, const struct rec_map *m, struct stat *st);
+
 /*
  * Lists the files process PID maps executable (its program, its libraries,
- * the loader), each once, in the order of /proc/PID/maps, into PATHS (up to
- * MAX rows of 4096 bytes); not a mapping whose file is not at its path (a
- * memfd, a file deleted since it was mapped: opening the name would read
- * another file, or none). Returns how many there are (may exceed MAX), or
- * a negative errno: -EXDEV when PID is in another mount namespace
- * (rec_proc_same_mntns()), where its paths name other files than here.
+ * the loader), each once, in the order of /proc/PID/maps: their maps names
+ * into PATHS ("PATH (deleted)" for a file removed since) and the mapped
+ * files themselves, opened by rec_proc_map_open(), into FDS (the caller's
+ * to close), up to MAX of each; not a memfd or shared memory, nor a mapping
+ * whose file cannot be opened so. Returns how many there are (may exceed
+ * MAX: past it nothing is opened), or a negative errno: -EXDEV when PID is
+ * in another mount namespace (rec_proc_same_mntns()), where its paths name
+ * other files than here.
  */
-int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int max);
+int rec_proc_exec_files(pid_t pid, char (*paths)[4096], int *fds, int max);
 
 /*
  * Whether EXE is "/proc/PID/exe"; then its name for saying and recording,
@@ -164,19 +182,23 @@ bool rec_proc_same_mntns(pid_t pid);
 /*
  * Finds a shared library named LIB among the mappings of process PID (pid 0:
  * skip), or in the usual library directories and $LD_LIBRARY_PATH. LIB is a
- * path (contains '/'), a file name, or a prefix like "libm" or "m" that
- * matches "libm.so.6". Writes the path into OUT (SIZE bytes).
+ * path (contains '/': a mapping of that path or of its real path, removed
+ * since or not), a file name, or a prefix like "libm" or "m" that matches
+ * "libm.so.6". Writes the path into OUT (SIZE bytes): a mapping's maps name,
+ * its file then opened into *FD (rec_proc_map_open(): the mapped file, not
+ * what the name leads to now; the caller's to close); else -1 there and OUT
+ * a path found by name (LIB itself, or in a directory).
  * Returns 0, -ENOENT, or -EXDEV when PID is in another mount namespace
  * (rec_proc_same_mntns(): no path here names its library).
  */
-int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size);
+int rec_proc_find_lib(pid_t pid, const char *lib, char *out, size_t size, int *fd);
 
 /*
  * Finds a shared library named LIB (as rec_proc_find_lib() takes it) among
- * the mappings of process PID only: one it has loaded. Writes the path into
- * OUT (SIZE bytes). Returns 0, -ENOENT, or -EXDEV when PID is in another
- * mount namespace.
+ * the mappings of process PID only: one it has loaded. Writes its maps name
+ * into OUT (SIZE bytes) and opens the mapped file into *FD (-1 on failure).
+ * Returns 0, -ENOENT, or -EXDEV when PID is in another mount namespace.
  */
-int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size);
+int rec_proc_mapped_lib(pid_t pid, const char *lib, char *out, size_t size, int *fd);
 
 #endif

@@ -95,8 +95,9 @@ struct rec_opts {
 	bool dry_run;               /* print the perf command line and exit */
 	bool others_mapped;         /* no option: set by the recorder once the targets are
 				     * known, when another user names what a process
-				     * attached to maps (it is theirs, or maps a file where
-				     * they may change a name: procfs.h): perf record then opens none of the
+				     * recorded maps (attached or launched: it is theirs,
+				     * or maps a file where they may change a name:
+				     * procfs.h): perf record then opens none of the
 				     * mapped files by name (plan.c buildid_args()) */
 	bool quiet;
 	const char *trigger;        /* SPEC; NULL: the default symbols; "none" */

@@ -720,7 +720,13 @@ static int finish(struct rec_session *s)
 	if (s->want >= 0)
 		hit_ended(s, &s->hits[s->want], took);
 	read_mapids(s);
-	if (s->o->keep_binaries)
+	/* perf recorded no build ids (plan.c buildid_args()), which the kept
+	 * binaries are found by */
+	if (s->o->keep_binaries && s->o->others_mapped)
+		diag_warn("--keep-binaries: no binary kept: another user may change a name of "
+			  "what the target maps, so perf recorded no build ids to keep them by "
+			  "(record.json lists them, read from the mapped files)");
+	else if (s->o->keep_binaries)
 		s->binaries_kept = rec_keep_binaries(s->outdir, s->outdir_fd, s->snaps, s->nsnaps);
 	/* perf failed (a full disk, a write error...): what it wrote is listed, the recording failed */
 	if (perf_status_failed(s->perf.status)) {

@@ -32,6 +32,7 @@ struct entry {
 /* The functions of some files (one pass over each), matching a pattern. */
 struct table {
 	char (*files)[4096];      /* their names; files[0] read through EXE when set */
+	int *fds;                 /* files[1...]: the files PID maps, read (-1: by name) */
 	const char *exe;
 	int nfiles;
 	const char *pattern;      /* NULL: every function */
@@ -119,6 +120,10 @@ static void table_free(struct table *t)
 		free(t->e[i].name);
 	}
 	free(t->e);
+	for (int i = 0; t->fds && i < t->nfiles; i++)
+		if (t->fds[i] >= 0)
+			close(t->fds[i]);
+	free(t->fds);
 	free(t->files);
 }
 
@@ -130,7 +135,10 @@ static int table_collect(struct table *t, char *why, size_t size)
 	size_t k = 0;
 
 	for (t->file = 0; t->file < t->nfiles; t->file++) {
-		const char *path = t->file == 0 && t->exe ? t->exe : t->files[t->file];
+		char fd[32];
+		const char *path = t->file == 0 && t->exe ? t->exe :
+				   t->fds[t->file] >= 0 ? inpath_proc(t->fds[t->file], fd, sizeof(fd)) :
+				   t->files[t->file];
 		int err = rec_elf_functions(path, collect_cb, t);
 
 		/* a stripped program: its functions from its unwind table, unnamed */
@@ -158,15 +166,18 @@ static int table_collect(struct table *t, char *why, size_t size)
 
 /* T's files: EXE first (its real path; a process's, the kernel's name, the
  * file read through EXE itself), then the other files PID maps executable
- * (pid 0: none). Returns 0 or -ENOMEM. */
+ * (pid 0: none), each read as mapped (rec_proc_exec_files()). Returns 0 or
+ * -ENOMEM. */
 static int table_files(struct table *t, const char *exe, pid_t pid)
 {
 	char real[4096];
 	int n;
 
 	t->files = calloc(MAX_FILES, sizeof(*t->files));
-	if (!t->files)
+	t->fds = malloc(MAX_FILES * sizeof(*t->fds));
+	if (!t->files || !t->fds)
 		return -ENOMEM;
+	t->fds[0] = -1;
 	t->exe = exe;
 	if (pid > 0 ? !rec_proc_same_mntns(pid) || !rec_proc_exe_name(exe, real, sizeof(real)) :
 		      !realpath(exe, real))
@@ -177,14 +188,19 @@ static int table_files(struct table *t, const char *exe, pid_t pid)
 	t->nfiles = 1;
 	if (pid <= 0)
 		return 0;
-	n = rec_proc_exec_files(pid, t->files + 1, MAX_FILES - 1);
+	n = rec_proc_exec_files(pid, t->files + 1, t->fds + 1, MAX_FILES - 1);
 	if (n == -EXDEV)
 		diag_warn("process %d is in another mount namespace: its libraries are not read "
 			  "(the paths it maps them by name other files here), only its program "
 			  "(/proc/%d/exe)", (int)pid, (int)pid);
-	for (int i = 0; i < n && i < MAX_FILES - 1; i++)
-		if (strcmp(t->files[1 + i], real))
-			memmove(t->files[t->nfiles++], t->files[1 + i], sizeof(t->files[0]));
+	for (int i = 0; i < n && i < MAX_FILES - 1; i++) {
+		if (!strcmp(t->files[1 + i], real)) {
+			close(t->fds[1 + i]);	/* the program: read through EXE */
+			continue;
+		}
+		memmove(t->files[t->nfiles], t->files[1 + i], sizeof(t->files[0]));
+		t->fds[t->nfiles++] = t->fds[1 + i];
+	}
 	return 0;
 }
 
@@ -278,12 +294,13 @@ static int pick_entry(const struct table *t, size_t *pick)
 }
 
 int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
-		     size_t size_file, char *why, size_t size)
+		     size_t size_file, int *fd, char *why, size_t size)
 {
 	struct table t = { .offer = true };
 	size_t pick = 0;
 	int err;
 
+	*fd = -1;
 	if (!isatty(STDIN_FILENO)) {
 		snprintf(why, size, "--trigger '?': expected a terminal to pick a function on, "
 			 "found none (stdin is not one); list them with `snaptrace symbols %s`",
@@ -308,6 +325,8 @@ int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
 		snprintf(s->name, sizeof(s->name), "%s", t.e[pick].name);
 		snprintf(s->demangled, sizeof(s->demangled), "%s", t.e[pick].demangled);
 		snprintf(file, size_file, "%s", t.files[t.e[pick].file]);
+		*fd = t.fds[t.e[pick].file];
+		t.fds[t.e[pick].file] = -1;	/* the caller's now */
 	}
 	table_free(&t);
 	return err;

@@ -34,11 +34,13 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
  * Lets the user pick a function of EXE (and, when PID > 0, of the libraries
  * PID maps) on the terminal: with fzf when it is in $PATH, else a numbered
  * list on stderr, narrowed by what is typed, read from stdin. Fills *S and
- * FILE (SIZE_FILE bytes, the ELF file holding it).
+ * FILE (SIZE_FILE bytes, the ELF file holding it) and *FD: a library of
+ * PID's, the file it maps (rec_proc_exec_files(): FILE its maps name, the
+ * caller's to close), else -1.
  * Returns 0; -ENOTTY (with WHY) when stdin is not a terminal; -ECANCELED when
  * nothing was picked; another negative error when EXE cannot be read.
  */
 int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
-		     size_t size_file, char *why, size_t size);
+		     size_t size_file, int *fd, char *why, size_t size);
 
 #endif

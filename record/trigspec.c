@@ -61,10 +61,14 @@ static void real_file(const char *file, char *out, size_t size)
 		snprintf(out, size, "%s", file);
 }
 
-/* Sets C->loc to the address S of FILE. */
-static void set_loc(struct ctx *c, const char *file, const struct rec_sym *s, bool in_main)
+/* Sets C->loc to the address S of FILE, named SHOWN (NULL: FILE's real path). */
+static void set_loc(struct ctx *c, const char *file, const char *shown, const struct rec_sym *s,
+		    bool in_main)
 {
-	real_file(file, c->loc->file, sizeof(c->loc->file));
+	if (shown)
+		snprintf(c->loc->file, sizeof(c->loc->file), "%s", shown);
+	else
+		real_file(file, c->loc->file, sizeof(c->loc->file));
 	snprintf(c->loc->symbol, sizeof(c->loc->symbol), "%s", s->name);
 	c->loc->vaddr = s->value;
 	c->loc->file_offset = s->file_offset;
@@ -74,9 +78,10 @@ static void set_loc(struct ctx *c, const char *file, const struct rec_sym *s, bo
 	c->loc->func_vaddr = s->func_value;
 }
 
-/* Says why function NAME of FILE was not found (ERR from rec_elf_find, or 0),
- * with the closest names. Returns the error to give. */
-static int explain_missing(struct ctx *c, int err, const char *file, const char *name)
+/* Says why function NAME of FILE (read as PATH) was not found (ERR from
+ * rec_elf_find, or 0), with the closest names. Returns the error to give. */
+static int explain_missing(struct ctx *c, int err, const char *path, const char *file,
+			   const char *name)
 {
 	char names[5][128];
 	int n;
@@ -93,29 +98,33 @@ static int explain_missing(struct ctx *c, int err, const char *file, const char 
 		return rec_elf_errno(err);
 	}
 	say(c, "%s: expected a function named '%s', found none", file, name);
-	n = rec_elf_suggest(file, name, names, 5);
+	n = rec_elf_suggest(path, name, names, 5);
 	for (int i = 0; i < n; i++)
 		say(c, "%s%s", i ? ", " : "; closest: ", names[i]);
 	return -ENOENT;
 }
 
-/* Resolves function NAME (symbol or demangled name) of FILE. */
-static int find_function(struct ctx *c, const char *file, const char *name, bool in_main)
+/* Resolves function NAME (symbol or demangled name) of PATH, named FILE
+ * (NULL: PATH, by its real path). */
+static int find_function(struct ctx *c, const char *path, const char *file, const char *name,
+			 bool in_main)
 {
 	struct rec_sym m[8];
 	char hashed[8][256];
-	int n = rec_elf_find(file, name, m, 8), rust = 0;
+	int n = rec_elf_find(path, name, m, 8), rust = 0;
 
 	if (n == 1) {
 		char base[1024];
 
-		set_loc(c, file, &m[0], in_main);
+		set_loc(c, path, file, &m[0], in_main);
 		c->loc->clone = strcmp(m[0].name, name) && strcmp(m[0].demangled, name) &&
 				rec_elf_clone_base(m[0].demangled, base, sizeof(base));
 		return 0;
 	}
+	if (!file)
+		file = path;
 	if (n <= 0)
-		return explain_missing(c, n, file, name);
+		return explain_missing(c, n, path, file, name);
 	say(c, "%s: expected one function named '%s', found %d:", file, name, n);
 	/* Rust functions of one name differ by their hash: show it, and name it */
 	for (int i = 0; i < n && i < 8; i++)
@@ -137,78 +146,92 @@ static int form_symbol(struct ctx *c, const char *name)
 		say(c, "expected symbol:NAME");
 		return -EINVAL;
 	}
-	return find_function(c, c->exe, name, true);
+	return find_function(c, c->exe, NULL, name, true);
 }
 
-/* Resolves FILE:LINE[:COL] in PATH; returns 0, or a negative error after
- * saying why. */
-static int line_in(struct ctx *c, const char *path, const char *file, unsigned line,
-		   unsigned col, bool in_main)
+/* Resolves FILE:LINE[:COL] in PATH, named NAME (NULL: PATH, by its real
+ * path); returns 0, or a negative error after saying why. */
+static int line_in(struct ctx *c, const char *path, const char *name, const char *file,
+		   unsigned line, unsigned col, bool in_main)
 {
 	struct rec_sym s;
 	uint64_t a;
 	char why[160] = "";
+	const char *shown = name ? name : path;
 	int err = rec_srcline_find(path, file, line, col, &a, why, sizeof(why));
 
 	if (err == -ERANGE) {
-		say(c, "%s: expected code at %s:%u%s, found none", path, file, line,
+		say(c, "%s: expected code at %s:%u%s, found none", shown, file, line,
 		    col ? " at that column" : "");
 		if (a)
 			say(c, " (the next line with code: %" PRIu64 ")", a);
 		return -ENOENT;
 	}
 	if (err == -ENODATA) {
-		say(c, "%s: expected DWARF line tables (build with -g), found none", path);
+		say(c, "%s: expected DWARF line tables (build with -g), found none", shown);
 		return -ENOENT;
 	}
 	if (err == -ENOENT) {
-		say(c, "%s: expected a source file '%s' in its line tables, found none", path, file);
+		say(c, "%s: expected a source file '%s' in its line tables, found none", shown,
+		    file);
 		return -ENOENT;
 	}
 	if (err) {
-		say(c, "%s: cannot read: %s", path, why[0] ? why : strerror(-err));
+		say(c, "%s: cannot read: %s", shown, why[0] ? why : strerror(-err));
 		return err;
 	}
 	err = rec_elf_addr(path, a, &s);
 	if (err) {
-		say(c, "%s: line %s:%u at 0x%" PRIx64 ": %s", path, file, line, a,
+		say(c, "%s: line %s:%u at 0x%" PRIx64 ": %s", shown, file, line, a,
 		    rec_elf_strerror(err));
 		return -ENOENT;
 	}
-	set_loc(c, path, &s, in_main);
+	set_loc(c, path, name, &s, in_main);
 	c->loc->vaddr = a;
 	return 0;
 }
 
 static int form_line(struct ctx *c, const char *arg)
 {
-	char file[PATH_MAX], libs[32][4096];
+	char file[PATH_MAX], libs[32][4096], probe[32];
+	int err, n, fds[32], found = 0;
 	unsigned line, col;
 	size_t keep;
-	int err, n;
 
 	if (funcspec_parse_line(arg, file, sizeof(file), &line, &col)) {
 		say(c, "expected line:FILE:LINE[:COL], found '%s'", arg);
 		return -EINVAL;
 	}
-	err = line_in(c, c->exe, file, line, col, true);
+	err = line_in(c, c->exe, NULL, file, line, col, true);
 	if (err != -ENOENT || c->pid <= 0)
 		return err;
 	/* the program's libraries, as mapped in the target; the reason given is
 	 * the program's */
 	keep = strlen(c->why);
-	n = rec_proc_exec_files(c->pid, libs, 32);
+	n = rec_proc_exec_files(c->pid, libs, fds, 32);
 	if (n == -EXDEV) {
 		say(c, " (its libraries are not looked in: process %d is in another mount "
 		    "namespace, where the paths it maps them by name other files than here)",
 		    (int)c->pid);
 		return -ENOENT;
 	}
-	for (int i = 1; i < n && i < 32; i++) {
-		if (!line_in(c, libs[i], file, line, col, false))
-			return 0;
-		c->why[keep] = '\0';
+	/* each read as the file mapped (its name may lead elsewhere now), which
+	 * the probe then names */
+	for (int i = 1; i < n && i < 32 && !found; i++) {
+		if (!line_in(c, inpath_proc(fds[i], probe, sizeof(probe)), libs[i], file, line,
+			     col, false)) {
+			c->loc->probe_fd = fds[i];
+			fds[i] = -1;
+			found = 1;
+		} else {
+			c->why[keep] = '\0';
+		}
 	}
+	for (int i = 0; i < n && i < 32; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (found)
+		return 0;
 	say(c, " (nor in its %d libraries)", n > 1 ? n - 1 : 0);
 	return -ENOENT;
 }
@@ -231,7 +254,7 @@ static int form_addr(struct ctx *c, const char *arg)
 		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
 		return rec_elf_errno(err);
 	}
-	set_loc(c, c->exe, &s, true);
+	set_loc(c, c->exe, NULL, &s, true);
 	return 0;
 }
 
@@ -245,7 +268,7 @@ static int form_default(struct ctx *c, const char *arg)
 		if (rec_elf_lookup(c->exe, default_symbols[i], &s))
 			continue;
 		snprintf(c->loc->spec, sizeof(c->loc->spec), "%s", default_symbols[i]);
-		set_loc(c, c->exe, &s, true);
+		set_loc(c, c->exe, NULL, &s, true);
 		return 0;
 	}
 	say(c, "%s: expected a function magic_trace_stop_indicator or snaptrace_trigger "
@@ -258,17 +281,22 @@ static int form_pick(struct ctx *c, const char *arg)
 {
 	static struct rec_sym s;   /* big; one pick per process */
 	char file[PATH_MAX], real[PATH_MAX];
-	int err;
+	int err, fd;
 
 	(void)arg;
-	err = rec_symbols_pick(c->exe, c->pid, &s, file, sizeof(file), c->why, c->size);
+	err = rec_symbols_pick(c->exe, c->pid, &s, file, sizeof(file), &fd, c->why, c->size);
 	if (err)
 		return err == -ENOTTY ? -EINVAL : err;
 	real_file(c->exe, real, sizeof(real));
-	if (!strcmp(file, real))
-		set_loc(c, c->exe, &s, true);	/* its name is no way to it (real_file()) */
-	else
-		set_loc(c, file, &s, false);
+	if (fd >= 0) {		/* a library as mapped: the probe names that file */
+		c->loc->probe_fd = fd;
+		set_loc(c, inpath_proc(fd, c->loc->probe, sizeof(c->loc->probe)), file, &s,
+			false);
+	} else if (!strcmp(file, real)) {
+		set_loc(c, c->exe, NULL, &s, true);	/* its name is no way to it (real_file()) */
+	} else {
+		set_loc(c, file, NULL, &s, false);
+	}
 	snprintf(c->loc->spec, sizeof(c->loc->spec), "%.*s", (int)sizeof(c->loc->spec) - 1,
 		 s.demangled);
 	return 0;
@@ -278,7 +306,7 @@ static int form_lib(struct ctx *c, const char *colon)
 {
 	char lib[256], path[PATH_MAX];
 	const char *spec = c->spec;
-	int err;
+	int err, fd;
 
 	if (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(lib)) {
 		say(c, "expected LIB:SYMBOL");
@@ -286,7 +314,7 @@ static int form_lib(struct ctx *c, const char *colon)
 	}
 	memcpy(lib, spec, (size_t)(colon - spec));
 	lib[colon - spec] = '\0';
-	err = rec_proc_find_lib(c->pid, lib, path, sizeof(path));
+	err = rec_proc_find_lib(c->pid, lib, path, sizeof(path), &fd);
 	if (err == -EXDEV) {
 		say(c, "process %d is in another mount namespace: its library '%s' is not looked "
 		    "for (the paths it maps it by name other files here)", (int)c->pid, lib);
@@ -298,8 +326,13 @@ static int form_lib(struct ctx *c, const char *colon)
 		    "symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX, NS::NAME", lib);
 		return -ENOENT;
 	}
+	if (fd >= 0) {	/* the library mapped, named as the maps do: the probe names it */
+		c->loc->probe_fd = fd;
+		return find_function(c, inpath_proc(fd, c->loc->probe, sizeof(c->loc->probe)),
+				     path, colon + 1, false);
+	}
 	real_file(path, c->loc->file, sizeof(c->loc->file));
-	return find_function(c, c->loc->file, colon + 1, false);
+	return find_function(c, c->loc->file, NULL, colon + 1, false);
 }
 
 /* A bare word, as magic-trace: a symbol, then FILE:LINE[:COL], then an
@@ -316,7 +349,7 @@ static int form_bare(struct ctx *c)
 	if (colon)
 		return form_lib(c, colon);
 	say(c, "tried '%s' as a symbol: ", c->spec);
-	err = find_function(c, c->exe, c->spec, true);
+	err = find_function(c, c->exe, NULL, c->spec, true);
 	if (err != -ENOENT)
 		return err;
 	if (c->spec[strspn(c->spec, "0123456789abcdefABCDEFx")] == '\0') {
@@ -377,12 +410,14 @@ static int probe_open(struct rec_trigger_loc *loc, const char *file, char *why, 
 	char no[160];
 	int err;
 
-	loc->probe_fd = inpath_open(AT_FDCWD, file, 0, no, sizeof(no));
-	if (loc->probe_fd < 0) {
-		snprintf(why, size, "%s: %s", file, no);
-		err = loc->probe_fd;
-		loc->probe_fd = -1;
-		return err;
+	if (loc->probe_fd < 0) {	/* else opened as mapped by the target */
+		loc->probe_fd = inpath_open(AT_FDCWD, file, 0, no, sizeof(no));
+		if (loc->probe_fd < 0) {
+			snprintf(why, size, "%s: %s", file, no);
+			err = loc->probe_fd;
+			loc->probe_fd = -1;
+			return err;
+		}
 	}
 	inpath_proc(loc->probe_fd, loc->probe, sizeof(loc->probe));
 	err = rec_elf_addr(loc->probe, loc->vaddr, &s) || s.file_offset != loc->file_offset;
@@ -426,8 +461,12 @@ int rec_trigspec_resolve(const char *spec, const char *exe, pid_t pid,
 	} else {
 		int err = resolve_form(&c);
 
-		if (err)
+		if (err) {
+			if (loc->probe_fd >= 0)
+				close(loc->probe_fd);
+			loc->probe_fd = -1;
 			return err;
+		}
 	}
 	return probe_open(loc, loc->in_main ? exe : loc->file, why, size);
 }

@@ -208,6 +208,18 @@ stop_group() {
 	fi
 }
 
+# end_bg PID...: ends background children of this shell (`CMD &`; gone:
+# nothing) and reaps them, with SIGKILL: a catchable signal that reaches the
+# forked bash before its exec is taken by bash's own handler and lost at the
+# exec, and the child goes on as if never signalled (rootsafe's
+# out-fifo-other then waited for ever on the attacker's `cat FIFO` that a
+# SIGTERM had missed: 1 of 5 copies beside two busy loops); SIGKILL cannot
+# be caught, and runs no inherited EXIT trap (on_exit) either.
+end_bg() {
+	kill -KILL "$@" 2>/dev/null
+	wait "$@" 2>/dev/null
+}
+
 # run_group OUT ERR CMD...: runs CMD (at most 60 s) in a new session, its
 # stdout in OUT and stderr in ERR; returns its status.
 run_group() {

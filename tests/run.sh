@@ -60,10 +60,20 @@
 # Prints each suite's result line with its wall seconds as it ends, then the
 # ten slowest tests, one line per tier, the skips per requirement, the
 # failed tests in one line ("failed: SUITE/NAME ...", when some did) and
-# "N passed, N failed" (", N skipped" when some were). Exits 1 on a failure
+# "N passed, N failed" (", N skipped" when some were).
+#
+# Failure log: O/test-failures.log, replaced at each run (removed when
+# nothing failed; a run's failures follow those of runs side by side on one
+# O that wrote it meanwhile, and a run without removes no such log), holds for
+# each failing suite the command that reruns it, its FAIL lines and the
+# suite's output around each (15 lines either side, every line that is not
+# ok or skip), each line after its seconds from the suite's start: what
+# scrolled by in a long run stays to be read. The summary names it when it
+# is not empty, above the "failed:" line. Exits 1 on a failure
 # or when nothing passed or skipped, 2
 # on a usage error (an unknown SUITE or tier, the build missing).
 set -u
+run_args=("$@")
 top=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
 usage() {
 	echo "usage: tests/run.sh [-j N] [-J N] [-r N] [--tiers LIST] [--stress] [O] [SUITE[/NAME]...]" >&2
@@ -192,6 +202,8 @@ if [ ${#J_NAME[@]} -eq 0 ]; then
 fi
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/snaptrace-run.XXXXXX") || exit 1
+# when the run started (the failure log's: one written later is another run's)
+: >"$RUN/start"
 # others may pass through it (not list it): a suite's second user (nobody)
 # reaches the directories the suite opens to it under its /tmp, also where
 # the suite keeps the machine's /tmp (not root). Each job's
@@ -347,9 +359,20 @@ declare -A tier_p=() tier_f=() tier_s=() tier_wall=() tier_n=()
 
 # report I: prints job I's lines and result line, tallies them. A skip
 # naming no declared requirement becomes a FAIL; the per-test times go to
-# RUN/times, the skips per requirement to RUN/skips.
+# RUN/times, the skips per requirement to RUN/skips, a failing job's block
+# of the failure log to RUN/failures.
 report() {
-	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall cpu tmp= line
+	local i=$1 d="$RUN/$1" name=${J_NAME[$1]} rc t0 t1 p f s wall cpu tmp= line rerun part
+	# the command that reruns the job: the suite, or the names it was given
+	rerun=$(printf '%q ' "$top/tests/run.sh" "$O")
+	if [ -z "${J_ARGS[$i]}" ]; then
+		rerun+=$(printf '%q' "${name%% #*}")
+	else
+		while IFS= read -r part; do
+			rerun+=$(printf '%q ' "${name%% #*}/$part")
+		done <<<"${J_ARGS[$i]}"
+		rerun=${rerun% }
+	fi
 	read -r rc <"$d/rc"
 	read -r t0 t1 <"$d/times"
 	[ -e "$d/private" ] && tmp=$d/tmp
@@ -363,7 +386,7 @@ report() {
 			[ -n "$l" ] && echo " after '$l'") (killed after $(((now - t0) / 100000 / 10)).$(((now - t0) / 100000 % 10)) s; SNAPTRACE_TEST_HANG=$hang)" >>"$d/log"
 	fi
 	awk -v suite="${name%% #*}" -v job="$name" -v t0="$t0" -v declared="$declared" -v rc="$rc" \
-		-v tmp="$tmp" -v failed="$RUN/failed" \
+		-v tmp="$tmp" -v failed="$RUN/failed" -v faillog="$RUN/failures" -v rerun="$rerun" \
 		-v times="$RUN/times" -v skips="$RUN/skips" -v out="$d/result" '
 	BEGIN { n = split(declared, d, "\n"); for (k = 1; k <= n; k++) req[d[k]] = 1; prev = t0 }
 	{
@@ -383,7 +406,7 @@ report() {
 			took[tn] = (t - prev) / 1e6; prev = t
 			if (line ~ /^ok /) p++; else if (line ~ /^FAIL /) { f++; failing[tn] = 1 } else s++
 		}
-		lines[++nl] = line
+		lines[++nl] = line; at[nl] = t
 	}
 	# failed_name TEST: "SUITE/TEST" for the summary (the suite alone for a
 	# FAIL of the whole suite; " #R" after it for the Rth run of -r)
@@ -396,13 +419,39 @@ report() {
 		for (k = 1; k <= nl; k++) if (lines[k] ~ /^(FAIL|skip|kept) /) print lines[k]
 		for (k = 1; k <= nt; k++) if (order[k] in failing) print failed_name(order[k]) >>failed
 		if (rc != 0 && f == 0) {
-			print "FAIL " suite ": exited " rc " without a FAIL line; its output:"
+			whole = "FAIL " suite ": exited " rc " without a FAIL line; its output:"
+			print whole
 			for (k = (nl > 20 ? nl - 19 : 1); k <= nl; k++) print "    " lines[k]
 			print failed_name(suite) >>failed
 			f = 1
 		} else if (f > 0)
 			for (k = 1; k <= nl; k++) if (lines[k] !~ /^(ok|FAIL|skip|kept|time) /) print "    " lines[k]
 		print p + 0, f + 0, s + 0 >out
+		if (f > 0) log_failures()
+	}
+	# log_failures: the block of the failure log for this job: the command
+	# that reruns it, then each FAIL line (marked ">") with the 15 lines
+	# either side, the last 40 when the suite failed without a FAIL line,
+	# and every line that is neither ok nor skip; "..." where lines are left
+	# out
+	function log_failures(k, j, gap) {
+		printf "== %s: %d failed (exit %d)\nrerun: %s\n", job, f, rc, rerun >>faillog
+		if (whole != "") {
+			print whole >>faillog
+			for (k = nl - 39; k <= nl; k++) show[k] = 1
+		}
+		for (k = 1; k <= nl; k++) {
+			if (lines[k] !~ /^(ok|skip) /) show[k] = 1
+			if (lines[k] ~ /^FAIL /) for (j = k - 15; j <= k + 15; j++) show[j] = 1
+		}
+		for (k = 1; k <= nl; k++) {
+			if (!(k in show)) { gap = 1; continue }
+			if (gap) print "           ..." >>faillog
+			gap = 0
+			printf "%s %9.1f  %s\n", (lines[k] ~ /^FAIL / ? ">" : " "), (at[k] - t0) / 1e6, lines[k] >>faillog
+		}
+		if (gap) print "           ..." >>faillog
+		print "" >>faillog
 	}' "$d/log"
 	read -r p f s <"$d/result"
 	wall=$(((t1 - t0) / 100000))
@@ -525,7 +574,7 @@ for i in "${!J_NAME[@]}"; do
 	read -r t0 t1 <"$RUN/$i/times" && last_time[${J_NAME[$i]%% #*}]=$(((t1 - t0) / 1000000))
 done
 for n in "${!last_time[@]}"; do echo "${last_time[$n]} $n"; done >"$RUN/test-times" &&
-	mv "$RUN/test-times" "$O/test-times" 2>/dev/null
+	mv -T "$RUN/test-times" "$O/test-times" 2>/dev/null
 
 if [ -s "$RUN/times" ]; then
 	echo "slowest tests:"
@@ -542,6 +591,26 @@ if [ -s "$RUN/skips" ]; then
 fi
 [ $private_tmp = 1 ] || echo "note: the suites share /tmp (not root): perf may leave /tmp/perf-vdso.so-* when killed"
 echo "total wall $((run_wall / 10)).$((run_wall % 10)) s"
+# the failure log: this run's failures replace an earlier run's log (by a
+# rename: never through what is at its name), or follow the failures of a
+# run that wrote it while this one ran (runs side by side on one O); a run
+# without failures removes an earlier run's log, never one written meanwhile
+faillog="$O/test-failures.log"
+if [ -s "$RUN/failures" ]; then
+	{
+		printf 'tests/run.sh'
+		[ ${#run_args[@]} -eq 0 ] || printf ' %q' "${run_args[@]}"
+		printf '\n%s UTC\n\n' "$(date -u '+%F %T')"
+		cat "$RUN/failures"
+	} >"$RUN/test-failures.log"
+	if [ -f "$faillog" ] && [ ! -L "$faillog" ] && [ "$faillog" -nt "$RUN/start" ]; then
+		{ echo; cat "$RUN/test-failures.log"; } >>"$faillog"
+	else
+		mv -T "$RUN/test-failures.log" "$faillog" 2>/dev/null
+	fi && echo "failures, with their suites' output around them: $faillog"
+elif [ ! "$faillog" -nt "$RUN/start" ]; then
+	rm -f "$faillog" 2>/dev/null
+fi
 # every failed test in one line, right above the count (a CI log's last lines)
 [ -s "$RUN/failed" ] && echo "failed: $(awk '!seen[$0]++' "$RUN/failed" | tr '\n' ' ' | sed 's/ $//')"
 if [ "$skipped" -gt 0 ]; then

@@ -315,8 +315,7 @@ stale() {
 	sleep 0.2
 	"$CONVERT" -q "$IN" -o "$d/t.fxt" 2>"$TMP/stale.err"
 	rc=$?
-	kill "$holder" 2>/dev/null
-	wait "$holder" 2>/dev/null
+	end_bg "$holder"
 	if [ "$rc" -ne 0 ]; then
 		fail stale "exit $rc: $(first_lines "$TMP/stale.err")"
 	elif [ -e "$d/.snaptrace-deadwriter01.tmp" ]; then
@@ -383,15 +382,13 @@ signals() {
 		done
 		if ! writing_in "$pid" "$d"; then
 			fail signals "SIG$sig: the converter never opened its output: $(ls -A "$d" | tr '\n' ' ')"
-			kill "$pid" "$feeder" 2>/dev/null
-			wait "$pid" "$feeder" 2>/dev/null
+			end_bg "$pid" "$feeder"
 			return
 		fi
 		kill -s "$sig" "$pid"
 		wait "$pid" 2>/dev/null
 		st=$?
-		kill "$feeder" 2>/dev/null
-		wait "$feeder" 2>/dev/null
+		end_bg "$feeder"
 		if [ "$st" -lt 128 ]; then
 			fail signals "SIG$sig: exit $st, expected death by the signal"
 			return

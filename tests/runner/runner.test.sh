@@ -26,6 +26,16 @@
 #                     one line right above the count ("failed: SUITE/NAME",
 #                     a suite that failed as a whole by its name, " #R" for
 #                     the Rth run of -r); a run without, no such line;
+#   runner_failure_log  a run keeps O/test-failures.log: each failing
+#                     suite's rerun command, its FAIL lines with 15 lines
+#                     of its output either side (not further), the last
+#                     lines of a suite that failed without a FAIL line, no
+#                     passing suite; the summary names it above the
+#                     "failed:" line; a symlink at its name is replaced,
+#                     never followed; a run without failures removes it
+#                     and names it not; a log written while a run ran (by
+#                     a run beside it on the same O) is kept, the run's
+#                     failures after it;
 #   runner_timings    each suite's wall and CPU seconds (what its children
 #                     took counted), a test's time from the previous result
 #                     line or as the suite gives it ("time NAME SECONDS"),
@@ -403,6 +413,74 @@ EOS
 	fi
 }
 
+t_failure_log() {
+	local t="$TMP/faillog" why="" log
+	tree "$t"
+	log="$t/build/test-failures.log"
+	# lines 1-30 ok, 31 a note, 32 a FAIL, 33 its detail, 34-63 ok, 64 a FAIL
+	suite "$t" fa <<'EOS'
+for i in $(seq 1 30); do echo "ok t$i"; done
+echo "note before"
+echo "FAIL mid: wrong"
+echo "detail of mid"
+for i in $(seq 31 60); do echo "ok t$i"; done
+echo "FAIL end: wrong too"
+EOS
+	suite "$t" fb <<'EOS'
+echo "ok before"
+echo "last words"
+exit 3
+EOS
+	suite "$t" fc <<<'echo "ok good"'
+	echo "decoy" >"$TMP/faillog-decoy"
+	ln -s "$TMP/faillog-decoy" "$log"
+	run_tree "$t" "$t/build" fa fb fc
+	if [ $RC -ne 1 ] || [ "$(tail -n 3 "$OUT" | head -n 1)" != "failures, with their suites' output around them: $log" ]; then
+		why="expected the log named above the 'failed:' line: $(out)"
+	elif [ -L "$log" ] || [ "$(cat "$TMP/faillog-decoy")" != decoy ]; then
+		why="the symlink at the log's name was followed or kept"
+	elif ! grep -qxF "rerun: $t/tests/run.sh $t/build fa" "$log" ||
+		! grep -qxF "rerun: $t/tests/run.sh $t/build fb" "$log"; then
+		why="no rerun command for fa and fb: $(tr '\n' '|' <"$log" | cut -c 1-600)"
+	elif ! grep -q '^> *[0-9.]*  FAIL mid: wrong$' "$log" || ! grep -q '^> *[0-9.]*  FAIL end: wrong too$' "$log" ||
+		! grep -q 'note before$' "$log" || ! grep -q 'detail of mid$' "$log" ||
+		! grep -q ' ok t17$' "$log" || ! grep -q ' ok t44$' "$log" || ! grep -q ' ok t46$' "$log"; then
+		why="fa's FAIL lines and the 15 lines either side are not all there: $(tr '\n' '|' <"$log" | cut -c 1-900)"
+	elif grep -q ' ok t16$' "$log" || grep -q ' ok t45$' "$log"; then
+		why="lines further than 15 from a FAIL are in the log: $(tr '\n' '|' <"$log" | cut -c 1-900)"
+	elif ! grep -q '^FAIL fb: exited 3 without a FAIL line' "$log" || ! grep -q 'last words$' "$log"; then
+		why="fb, which failed without a FAIL line, is not in the log with its output"
+	elif grep -q '^== fc\|ok good' "$log"; then
+		why="the passing suite fc is in the log"
+	else
+		run_tree "$t" "$t/build" fc
+		if [ $RC -ne 0 ] || [ -e "$log" ] || grep -q 'test-failures.log' "$OUT"; then
+			why="a run without failures: exit $RC, the log $(ls -l "$log" 2>&1) (expected removed, not named): $(out)"
+		fi
+	fi
+	# another run's log written while this one runs (here by its suite)
+	suite "$t" fd <<'EOS'
+sleep 0.1
+echo "another run's failures" >"$SNAPTRACE_O/test-failures.log"
+echo "ok good"
+EOS
+	if [ -z "$why" ]; then
+		run_tree "$t" "$t/build" fd
+		[ $RC -eq 0 ] && [ "$(cat "$log" 2>&1)" = "another run's failures" ] ||
+			why="a run without failures removed the log another run wrote meanwhile: $(out)"
+	fi
+	if [ -z "$why" ]; then
+		run_tree "$t" "$t/build" fd fb
+		[ $RC -eq 1 ] && [ "$(head -n 1 "$log")" = "another run's failures" ] && grep -qxF "rerun: $t/tests/run.sh $t/build fb" "$log" ||
+			why="a failing run beside another: expected its failures after the other's: $(tr '\n' '|' <"$log" | cut -c 1-600)"
+	fi
+	if [ -n "$why" ]; then
+		fail runner_failure_log "$why"
+	else
+		ok runner_failure_log
+	fi
+}
+
 t_timings() {
 	local t="$TMP/timings" why="" first second
 	tree "$t"
@@ -479,7 +557,7 @@ EOS
 
 # Each test in a subshell of its own, in the background; then their lines
 # in this order, each test's time given (they overlap).
-TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_failed_list t_timings t_private_tmp"
+TESTS="t_leftovers t_signals t_tiers t_hang t_skips t_failed_list t_failure_log t_timings t_private_tmp"
 for t in $TESTS; do
 	(
 		OUT="$TMP/$t.out"

@@ -40,6 +40,8 @@
 #                     the recording keeps no copy (it names the link), the
 #                     decoy intact
 #   rec-keep-fifo     snaptrace-record --keep-binaries of the attacker's
+#                     program (hers, in root's directory: a path nobody else
+#                     may change, where perf reads its build id),
 #                     program, which leaves a FIFO at its own path as it
 #                     exits: the recorder does not block in perf
 #                     buildid-cache, and names the binary not kept
@@ -67,6 +69,25 @@
 #   rec-attach-own    ... root's own process maps the attacker's library (in
 #                     her directory), which she then replaces by FIFOs:
 #                     root attaches, and records at once, as for her process
+#   rec-lib-fifo      root attaches (-p) to the attacker's process, which
+#                     dlopens her library, removes it and leaves FIFOs at its
+#                     name and at "NAME (deleted)": `snaptrace symbols PID`
+#                     lists the library's functions as mapped, and
+#                     --trigger LIB:FUNC (its path, then its short name)
+#                     resolves in the mapped file, named "LIB (deleted)", at
+#                     once (the recorder opened the name: a FIFO refused)
+#   rec-lib-link      ... links to a root-only library with a function of the
+#                     same name at another offset and one of its own: root
+#                     neither lists nor probes the root-only file (it once
+#                     resolved the trigger there, by the name)
+#   rec-launch-fifo   root runs (snaptrace-record -- PROG) the attacker's
+#                     program from her directory; she replaces it by FIFOs
+#                     (its name, "NAME (deleted)") once it is stopped at its
+#                     exec: perf 6.1 --buildid-mmap opened that name as it
+#                     started (and waited on the FIFO, 30 s). Now perf runs
+#                     with --no-buildid, records at once, record.json lists
+#                     the program's build id, read from the mapped file, and
+#                     --keep-binaries says in one warning it keeps nothing
 #   rec-perfmap-total root records the attacker's two processes (-p), each with
 #                     a perf map in /tmp: one of 18 bytes and one of 256 MiB
 #                     (a sparse file): the recording keeps 256 MiB in all
@@ -431,7 +452,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-lib-fifo rec-lib-link rec-launch-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
@@ -467,6 +488,11 @@ mkdir -m 1777 "$SHARED"
 mkdir -m 755 "$HOME_A"
 chown "$AUID:$AGID" "$HOME_A"
 mkdir -m 755 "$ROOTONLY"
+# BINS_A: root's directory holding files of the attacker's (the rec-keep-*
+# programs): nobody but root may change a name there, so perf record reads
+# their build ids (--buildid-mmap) and --keep-binaries has them to keep
+BINS_A="$TMP/bins"
+mkdir -m 755 "$BINS_A"
 cp "$IN" "$HOME_A/in.txt"
 chmod 644 "$HOME_A/in.txt"
 DECOY="$TMP/decoy"
@@ -576,8 +602,7 @@ out_fifo_other() {
 	reader=$!
 	convert_to out-fifo-other "$SHARED/t.fxt"
 	local rc=$?
-	kill "$reader" 2>/dev/null
-	wait "$reader" 2>/dev/null
+	end_bg "$reader"
 	if refuses "$rc" out-fifo-other 2 "t.fxt: .*a FIFO of uid $AUID, not yours or root's" \
 		"$TMP/out-fifo-other.err"; then
 		if [ -s "$HOME_A/stolen" ]; then
@@ -637,8 +662,7 @@ rec_json_swapped() {
 	swapper=$!
 	record rec-json-swapped -o "$d"
 	rc=$?
-	kill "$swapper" 2>/dev/null
-	wait "$swapper" 2>/dev/null
+	end_bg "$swapper"
 	refuses "$rc" rec-json-swapped 2 "$d: a directory of uid $AUID" "$TMP/rec-json-swapped.err" &&
 		decoy_intact rec-json-swapped && ok rec-json-swapped
 }
@@ -783,6 +807,23 @@ rec_perfmap_link() {
 	[ -n "$pid" ] && rm -f "$map"
 }
 
+# start_printing NAME ERR CMD...: runs CMD in the background (stdout
+# $TMP/NAME.pid, stderr ERR), which prints its pid and waits; sets PID to it.
+# Returns 1 after a FAIL (it printed none, 10 s or its end).
+start_printing() {
+	local name=$1 err=$2 i
+	shift 2
+	"$@" >"$TMP/$name.pid" 2>"$err" &
+	for ((i = 0; i < 500; i++)); do
+		PID=$(cat "$TMP/$name.pid" 2>/dev/null)
+		[ -n "$PID" ] && return 0
+		kill -0 $! 2>/dev/null || break
+		sleep 0.02
+	done
+	fail "$name" "the program gave no pid: $(first_lines "$err")"
+	return 1
+}
+
 # attach_trap NAME MODE: a process which maps a library executable (the
 # attacker's file, in her directory) and waits; root records it (-p) into
 # $TMP/NAME.rec within 20 s, less than the 30 s the recorder waits for perf
@@ -793,7 +834,7 @@ rec_perfmap_link() {
 # then does as "fifo" does. Sets LIB (the library), PROG (the program) and
 # RC (the recorder's status); returns 1 after a FAIL.
 attach_trap() {
-	local name=$1 mode=$2 pid="" i err="$TMP/$1.err" run=("${ATTACKER[@]}")
+	local name=$1 mode=$2 pid="" err="$TMP/$1.err" run=("${ATTACKER[@]}")
 	LIB="$HOME_A/$name.so" PROG="$HOME_A/$name"
 	printf '%s\n' '#include <fcntl.h>' '#include <stdio.h>' '#include <string.h>' \
 		'#include <sys/mman.h>' '#include <sys/stat.h>' '#include <unistd.h>' \
@@ -812,23 +853,13 @@ attach_trap() {
 		run=()
 		PROG="$TMP/$name.prog"
 	fi
-	"${run[@]}" "$PROG" "$LIB" "$mode" >"$TMP/$name.pid" 2>"$err" &
-	for ((i = 0; i < 500; i++)); do
-		pid=$(cat "$TMP/$name.pid" 2>/dev/null)
-		[ -n "$pid" ] && break
-		kill -0 $! 2>/dev/null || break
-		sleep 0.02
-	done
-	if [ -z "$pid" ]; then
-		fail "$name" "the program gave no pid: $(first_lines "$err")"
-		return 1
-	fi
+	start_printing "$name" "$err" "${run[@]}" "$PROG" "$LIB" "$mode" || return 1
+	pid=$PID
 	[ "$mode" = own ] && as_attacker sh -c 'rm "$1" && mkfifo "$1" "$1 (deleted)"' sh "$LIB"
 	timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" --trigger none --duration 0.3 -p "$pid" \
 		>/dev/null 2>"$err"
 	RC=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	if blocked "$RC"; then
 		fail "$name" "the recorder blocked (perf opened the attacker's name)"
 	elif [ "$RC" -ne 0 ]; then
@@ -900,6 +931,137 @@ rec_attach_link() {
 	rm -rf "$TMP/rec-attach-link.rec"
 }
 
+# lib_swapped NAME MODE: the attacker's process dlopens her library, then
+# (MODE "fifo") leaves FIFOs at its name and at "NAME (deleted)", or
+# ("link") links to a root-only library there, whose her_fn is at another
+# offset, beside a function of its own; root lists the process's functions
+# and records it with --trigger LIB:her_fn (the path, then the short name):
+# everything is the mapped library's, nothing the root-only one's.
+lib_swapped() {
+	local name=$1 mode=$2 lib="$HOME_A/lib$1.so" secret="$TMP/lib$1-secret.so"
+	local fn=${SECRET_WORD//-/_}_fn pid="" rc off want spec
+	requires "$name" cc uprobes python3 || return
+	printf 'int her_fn(void) { return 1; }\n' | cc -x c -shared -fPIC -o "$TMP/$name.lib" - &&
+		printf 'static volatile char pad[65536] = { 1 };\nint %s(void) { return pad[0]; }\nint her_fn(void) { return %s() + pad[1]; }\n' \
+			"$fn" "$fn" | cc -x c -shared -fPIC -O0 -falign-functions=4096 -o "$secret" - &&
+		chmod 600 "$secret" || { fail "$name" "cannot build the libraries"; return; }
+	as_attacker sh -c 'cat >"$1"' sh "$lib" <"$TMP/$name.lib"
+	printf '%s\n' '#include <dlfcn.h>' '#include <stdio.h>' '#include <string.h>' \
+		'#include <sys/stat.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) { char del[4096];' \
+		'if (argc < 4 || !dlopen(argv[1], RTLD_NOW)) return 1;' \
+		'snprintf(del, sizeof(del), "%s (deleted)", argv[1]);' \
+		'if (unlink(argv[1])) return 1;' \
+		'if (!strcmp(argv[2], "fifo") && (mkfifo(argv[1], 0644) || mkfifo(del, 0644))) return 1;' \
+		'if (!strcmp(argv[2], "link") && (symlink(argv[3], argv[1]) || symlink(argv[3], del)))' \
+		'return 1;' \
+		'printf("%d\n", (int)getpid()); fflush(stdout); pause(); return 0; }' |
+		cc -x c -o "$TMP/$name.prog" - -ldl 2>"$TMP/$name.err" ||
+		{ fail "$name" "cannot build the program: $(first_lines "$TMP/$name.err")"; return; }
+	start_printing "$name" "$TMP/$name.err" "${ATTACKER[@]}" "$TMP/$name.prog" "$lib" "$mode" \
+		"$secret" || return
+	pid=$PID
+	want=$(nm -D "$TMP/$name.lib" | awk '$3 == "her_fn" { print $1 }')
+	for spec in "$lib:her_fn" "lib$name:her_fn"; do
+		rm -rf "$TMP/$name.rec"
+		timeout -k 5 20 "$RECORD" -q -o "$TMP/$name.rec" -p "$pid" --trigger "$spec" \
+			--duration 0.3 >/dev/null 2>"$TMP/$name.rec.err"
+		rc=$?
+		if blocked "$rc" || [ "$rc" -ne 0 ]; then
+			fail "$name" "--trigger $spec: exit $rc: $(first_lines "$TMP/$name.rec.err")"
+		elif grep -rq "$secret" "$TMP/$name.rec/record.json" "$TMP/$name.rec.err"; then
+			fail "$name" "--trigger $spec: the recording names the root-only library: $(grep -o "[^\"]*$secret[^\"]*" "$TMP/$name.rec/record.json" | head -n 1)"
+		elif ! off=$(python3 - "$TMP/$name.rec/record.json" "$lib (deleted)" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["trigger"]
+print(t["file_offset"])
+sys.exit(t["file"] != sys.argv[2] or t["symbol"] != "her_fn")
+PY
+		) || [ "$off" -ne "$((16#$want))" ]; then
+			fail "$name" "--trigger $spec: expected her_fn of '$lib (deleted)' at offset $((16#$want)): $(grep -A6 '"trigger"' "$TMP/$name.rec/record.json" | tr '\n' ' ')"
+		else
+			continue
+		fi
+		rc=1
+		break
+	done
+	if [ "$rc" -eq 0 ]; then
+		timeout -k 5 20 "$FRONT" symbols "$pid" her_fn >"$TMP/$name.out" 2>&1
+		rc=$?
+		if blocked "$rc" || grep -q "$fn\|$secret" "$TMP/$name.out"; then
+			fail "$name" "symbols: exit $rc, the root-only library listed: $(first_lines "$TMP/$name.out")"
+		elif ! grep -q "^her_fn	her_fn	$lib (deleted)	0x0*${want#"${want%%[!0]*}"}\$" "$TMP/$name.out"; then
+			fail "$name" "symbols: expected her_fn of '$lib (deleted)' at 0x$want: $(first_lines "$TMP/$name.out")"
+		else
+			ok "$name"
+		fi
+	fi
+	end_bg "$pid"
+	rm -rf "$TMP/$name.rec" "$secret"
+}
+
+rec_lib_fifo() {
+	lib_swapped rec-lib-fifo fifo
+}
+
+rec_lib_link() {
+	lib_swapped rec-lib-link link
+}
+
+# Root launches the attacker's program from her directory, which she
+# replaces by FIFOs as soon as its process is stopped at its exec (state
+# 't', its comm the program's name: /proc/PID/stat, which anyone reads).
+rec_launch_fifo() {
+	local prog="$HOME_A/launchfifo" d="$TMP/rec-launch-fifo.rec" err="$TMP/rec-launch-fifo.err"
+	local watcher rc want
+	requires rec-launch-fifo python3 binutils || return
+	as_attacker sh -c 'cat >"$1" && chmod 755 "$1"' sh "$prog" <"$(readlink -f /bin/sleep)"
+	want=$(readelf -n "$(readlink -f /bin/sleep)" | awk '/Build ID/ { print $3 }')
+	"${ATTACKER[@]}" /usr/bin/python3 - "$prog" <<'PY' 2>"$TMP/rec-launch-fifo.watch" &
+import glob, os, sys, time
+prog = sys.argv[1]
+end = time.time() + 20
+while time.time() < end:
+    for f in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            st = open(f).read()
+        except OSError:
+            continue
+        if st[st.index("(") + 1:st.rindex(")")] == "launchfifo" and st[st.rindex(")") + 2] == "t":
+            os.unlink(prog)
+            os.mkfifo(prog, 0o644)
+            os.mkfifo(prog + " (deleted)", 0o644)
+            sys.exit(0)
+sys.exit("no launched process seen")
+PY
+	watcher=$!
+	sleep 0.2
+	timeout -k 5 20 "$RECORD" -q -o "$d" --keep-binaries --trigger none --duration 0.3 -- "$prog" 5 \
+		>/dev/null 2>"$err"
+	rc=$?
+	wait "$watcher"
+	"$CONVERT" --dump=recording "$d" >"$TMP/rec-launch-fifo.dump" 2>&1
+	if blocked "$rc"; then
+		fail rec-launch-fifo "the recorder blocked (perf opened the attacker's name)"
+	elif [ "$rc" -ne 0 ]; then
+		fail rec-launch-fifo "exit $rc: $(first_lines "$err")"
+	elif [ ! -p "$prog" ]; then
+		fail rec-launch-fifo "the attacker did not swap the program: $(first_lines "$TMP/rec-launch-fifo.watch")"
+	elif ! grep -q "^perf.command.[0-9]*=--no-buildid$" "$TMP/rec-launch-fifo.dump" ||
+		grep -q "^perf.command.[0-9]*=--buildid-mmap$" "$TMP/rec-launch-fifo.dump"; then
+		fail rec-launch-fifo "perf record ran without --no-buildid, or with --buildid-mmap: $(grep '^perf.command' "$TMP/rec-launch-fifo.dump" | tr '\n' ' ')"
+	elif ! grep -A1 -E "^buildids\.[0-9]+\.file=$prog( \(deleted\))?$" "$TMP/rec-launch-fifo.dump" |
+		grep -q "build_id=$want$"; then
+		fail rec-launch-fifo "record.json lists no build id $want for $prog: $(grep '^buildids' "$TMP/rec-launch-fifo.dump" | tr '\n' ' ')"
+	elif [ "$(wc -l <"$err")" -ne 1 ] || ! grep -q "^snaptrace-record: warning: --keep-binaries: no binary kept: another user may change a name of what the target maps" "$err"; then
+		fail rec-launch-fifo "expected one warning that no binary is kept: $(first_lines "$err")"
+	else
+		ok rec-launch-fifo
+	fi
+	rm -rf "$d"
+	rm -f "$prog" "$prog (deleted)"
+}
+
 # rec_maps NAME DIR PIDS...: root records the attacker's PIDS for 0.3 s into DIR.
 rec_maps() {
 	local name=$1 d=$2 list
@@ -919,8 +1081,7 @@ rec_perfmap_total() {
 		truncate -s 256M /tmp/perf-$2.map' sh "${pids[@]}"
 	rec_maps rec-perfmap-total "$TMP/perfmap-bytes" "${pids[@]}"
 	rc=$?
-	kill "${pids[@]}" 2>/dev/null
-	wait "${pids[@]}" 2>/dev/null
+	end_bg "${pids[@]}"
 	for i in "${pids[@]}"; do rm -f "/tmp/perf-$i.map"; done
 	if [ "$rc" -ne 0 ]; then
 		fail rec-perfmap-total "exit $rc: $(first_lines "$TMP/rec-perfmap-total.err")"
@@ -943,8 +1104,7 @@ in_perfmap_big() {
 	kib=$(maxrss timeout -k 5 60 "$CONVERT" -q "$TMP/perfmap-big.txt" -o "$TMP/perfmap-big.fxt" \
 		3>&1 2>"$TMP/in-perfmap-big.err")
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	rm -f "/tmp/perf-$pid.map"
 	if [ "$rc" -ne 0 ]; then
 		fail in-perfmap-big "exit $rc: $(first_lines "$TMP/in-perfmap-big.err")"
@@ -1038,8 +1198,9 @@ attacker_program() {
 }
 
 rec_keep_sparse() {
-	local bin="$HOME_A/sparse" d="$TMP/rec-sparse" rc kib
+	local bin="$BINS_A/sparse" d="$TMP/rec-sparse" rc kib
 	requires rec-keep-sparse cc || return
+	install -o "$AUID" -g "$AGID" /dev/null "$bin"
 	spin_source sparse_work 300 | attacker_program rec-keep-sparse "$bin" 'truncate -s 5G "$1"' || return
 	timeout -k 5 60 "$RECORD" -q -o "$d" --keep-binaries --trigger none -- "$bin" \
 		>/dev/null 2>"$TMP/rec-keep-sparse.err"
@@ -1059,8 +1220,9 @@ rec_keep_sparse() {
 }
 
 rec_keep_fifo() {
-	local bin="$HOME_A/selffifo" d="$TMP/rec-keep" rc
+	local bin="$BINS_A/selffifo" d="$TMP/rec-keep" rc
 	requires rec-keep-fifo cc || return
+	install -o "$AUID" -g "$AGID" /dev/null "$bin"
 	printf '%s\n' '#include <sys/stat.h>' '#include <time.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { struct timespec t, n; volatile unsigned long x = 0;' \
 		'clock_gettime(CLOCK_MONOTONIC, &t); do { x++; clock_gettime(CLOCK_MONOTONIC, &n); }' \
@@ -1082,8 +1244,9 @@ rec_keep_fifo() {
 }
 
 rec_keep_swapped() {
-	local bin="$HOME_A/selflink" d="$TMP/rec-keep-swap" rc secret="$TMP/secretbin/prog" f
+	local bin="$BINS_A/selflink" d="$TMP/rec-keep-swap" rc secret="$TMP/secretbin/prog" f
 	requires rec-keep-swapped cc || return
+	install -o "$AUID" -g "$AGID" /dev/null "$bin"
 	if ! printf '%s\n' '#include <time.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { struct timespec t, n; volatile unsigned long x = 0;' \
 		'clock_gettime(CLOCK_MONOTONIC, &t); do { x++; clock_gettime(CLOCK_MONOTONIC, &n); }' \
@@ -1364,8 +1527,7 @@ esc_picker() {
 	sleep 0.3
 	{ sleep 1; echo "$marker"; sleep 1; echo; } |
 		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
-	kill "$victim" 2>/dev/null
-	wait "$victim" 2>/dev/null
+	end_bg "$victim"
 	# a terminal echoes what is typed (CR LF): only the program's bytes matter
 	tr -d '\r' <"$out" >"$out.lf"
 	if ! grep -q "$marker" "$out.lf"; then
@@ -1389,8 +1551,7 @@ pick_impostor() {
 	sleep 0.3
 	{ sleep 1; echo "$marker"; sleep 1; echo; } |
 		timeout -k 5 30 script -qec "'$RECORD' --front-end attach" /dev/null >"$out" 2>&1
-	kill "$mine" "$theirs" 2>/dev/null
-	wait "$mine" "$theirs" 2>/dev/null
+	end_bg "$mine" "$theirs"
 	user=$(getent passwd "$AUID" | cut -d: -f1)
 	tr -d '\r' <"$out" >"$out.lf"
 	if ! grep -q " $mine root sleep  ($marker --serve 60)" "$out.lf" ||
@@ -1517,8 +1678,7 @@ int main(void) { for (;;) pause(); }' || return
 	timeout -k 5 60 "$RECORD" -q -o "$TMP/exe-rec" -p "$pid" --trigger victim_fn --duration 0.3 \
 		>/dev/null 2>"$TMP/exe-deleted-link.err"
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	if grep -q "$fn\|$secret" "$TMP/exe-deleted-link.out"; then
 		fail exe-deleted-link "root listed the root-only program: $(grep -m1 "$fn\|$secret" "$TMP/exe-deleted-link.out")"
 	elif ! grep -q "^victim_fn	victim_fn	$bin (deleted)	" "$TMP/exe-deleted-link.out"; then
@@ -1563,8 +1723,7 @@ mntns_libs() {
 	timeout -k 5 20 "$RECORD" -q -o "$TMP/mntns-rec" --trigger libpick:right_lib_fn --duration 0.2 \
 		-p "$pid" >/dev/null 2>"$TMP/mntns-libs.rec"
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	if [ "$mapped" != 1 ]; then
 		fail mntns-libs "the attacker's process did not map the library: $(first_lines "$TMP/mntns-libs.err")"
 	elif grep -q 'wrong_lib_fn' "$TMP/mntns-libs.out"; then
@@ -1698,8 +1857,7 @@ in_kept_stale() {
 	sleep 0.2
 	TMPDIR="$s" timeout -k 5 60 "$CONVERT" -q "$d" -o "$TMP/in-kept-stale.fxt" 2>"$TMP/in-kept-stale.err"
 	rc=$?
-	kill "$locker" 2>/dev/null
-	wait "$locker" 2>/dev/null
+	end_bg "$locker"
 	if [ "$rc" -ne 0 ]; then
 		fail in-kept-stale "exit $rc: $(first_lines "$TMP/in-kept-stale.err")"
 	elif [ -e "$s/snaptrace-kept-dead01" ]; then
@@ -2297,8 +2455,7 @@ in_perf_mountns() {
 	done
 	if ! grep -q ready "$ns" || ! kill -0 "$p" 2>/dev/null; then
 		fail in-perf-mountns "the attacker's namespace is not set up: $(first_lines "$ns")"
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
+		end_bg "$p"
 		return
 	fi
 	cp "$(ls "$TMP"/jit-rec/perf.data* | head -n 1)" "$data"
@@ -2327,8 +2484,7 @@ in_perf_mountns() {
 	rc=$?
 	kill -0 "$p" 2>/dev/null
 	i=$?
-	kill "$p" 2>/dev/null
-	wait "$p" 2>/dev/null
+	end_bg "$p"
 	left=$(find "$r" -mindepth 1 ! -user "$AUID" -printf '%f ')
 	if [ "$(cat "$TMP/in-perf-mountns.patched")" != 1 ]; then
 		fail in-perf-mountns "the jitdump mapping was not rewritten: $(first_lines "$TMP/in-perf-mountns.patched")"
@@ -3252,8 +3408,7 @@ EOF
 	timeout -k 5 60 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" 2>"$TMP/tmp-vdso-debug.err"
 	rc=$?
 	sleep 0.2
-	kill "$watcher" 2>/dev/null
-	wait "$watcher" 2>/dev/null
+	end_bg "$watcher"
 	rm -rf /tmp/.debug
 	exec {tmp_lock}<&-
 	if [ "$rc" -ne 0 ]; then
@@ -3474,7 +3629,7 @@ out_dir_link
 out_fifo_other
 out_temp_squat
 for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_shared \
-	rec_dir_replaced tmpdir_link rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
+	rec_dir_replaced tmpdir_link rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_lib_fifo rec_lib_link rec_launch_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
 cache_home_link

@@ -30,6 +30,13 @@
 #                     ran scratch_done there: rootsafe's $TMP removed
 #                     mid-suite); and every EXIT trap of tests/ and bench/
 #                     is set through on_exit or asks for its own shell
+#   bg_children_killed  a suite ends its background children with end_bg
+#                     (lib.sh: SIGKILL, then wait): no bare `kill PIDS`
+#                     followed by `wait PIDS` in tests/ or bench/ (a SIGTERM
+#                     that reaches the forked bash before its exec is lost:
+#                     rootsafe's wait on the attacker's `cat FIFO` never
+#                     ended); 200 `cat FIFO &` children ended by end_bg at
+#                     once, most before their exec, are all gone
 #   sorts_take_empty  no qsort, qsort_r or bsearch call in the programs but
 #                     through common/array.h's (array_sort...), which take an
 #                     empty array as NULL: glibc's must never get a null
@@ -301,7 +308,7 @@ t_exit_trap_children() {
 		. "$SNAPTRACE_TOP/tests/lib.sh"
 		for i in $(seq 1 300); do
 			sleep 5 &
-			kill "$!" 2>/dev/null
+			kill -TERM "$!" 2>/dev/null
 			wait "$!" 2>/dev/null
 		done
 		[ -d "$TMP" ] && echo "alive $TMP" || echo "gone $TMP"' 2>/dev/null | tail -n 1)
@@ -315,6 +322,30 @@ t_exit_trap_children() {
 		fail exit_trap_children "an EXIT trap not set through on_exit: $(tr '\n' ' ' <<<"$bad")"
 	else
 		ok exit_trap_children
+	fi
+}
+
+t_bg_children_killed() {
+	local bad out
+	# a bare kill (SIGTERM) on one line, a wait on the next: the pair end_bg is
+	bad=$(cd "$top" && grep -rn --include='*.sh' -A1 -E '^[[:space:]]*kill +[^-[:space:]]' tests bench |
+		awk '/:[0-9]+:[[:space:]]*kill +[^-[:space:]]/ { k = $0; next }
+			/-[0-9]+-[[:space:]]*wait / && k != "" { print k } { k = "" }')
+	out=$(SNAPTRACE_TOP="$top" TMPDIR="$TMP" timeout -k 5 120 bash -c '
+		. "$SNAPTRACE_TOP/tests/lib.sh"
+		mkfifo "$TMP/never"
+		for i in $(seq 1 200); do
+			cat "$TMP/never" &
+			end_bg "$!"
+			kill -0 "$!" 2>/dev/null && echo "left $!"
+		done
+		echo done' 2>/dev/null | tail -n 1)
+	if [ -n "$bad" ]; then
+		fail bg_children_killed "kill then wait, where end_bg (tests/lib.sh) ends the child for sure: $(tr '\n' ' ' <<<"$bad")"
+	elif [ "$out" != done ]; then
+		fail bg_children_killed "200 'cat FIFO &' children ended by end_bg: ${out:-nothing printed (hung)}"
+	else
+		ok bg_children_killed
 	fi
 }
 
@@ -353,6 +384,7 @@ t_nothing_ignored() {
 
 need_built tooling "$CONVERT"
 t_exit_trap_children
+t_bg_children_killed
 t_sorts_take_empty
 t_version_agree
 t_deps_nothing_missing

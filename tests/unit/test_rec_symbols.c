@@ -206,6 +206,44 @@ static void procfs_map_newline(void)
 	close(fd);
 }
 
+/* A library mapped, then removed and a FIFO left at its name: it is found
+ * by its short name and by its path, as mapped ("PATH (deleted)"), and
+ * what is opened is the mapped file, never the FIFO. */
+static void procfs_mapped_lib(void)
+{
+	const char *path = unit_tmp("libunitmapped.so");
+	char out[4096], want[4200];
+	struct stat mapped, got;
+	void *p;
+	int fd, lib;
+
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, 4096) == 0 && fstat(fd, &mapped) == 0);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(p != MAP_FAILED);
+	close(fd);
+	CHECK(unlink(path) == 0 && mkfifo(path, 0600) == 0);
+	snprintf(want, sizeof(want), "%s (deleted)", path);
+
+	CHECK_INT_EQ(rec_proc_mapped_lib(getpid(), "libunitmapped", out, sizeof(out), &lib), 0);
+	CHECK_STR_EQ(out, want);
+	CHECK(lib >= 0 && fstat(lib, &got) == 0 && got.st_ino == mapped.st_ino &&
+	      S_ISREG(got.st_mode));
+	close(lib);
+	CHECK_INT_EQ(rec_proc_find_lib(getpid(), path, out, sizeof(out), &lib), 0);
+	CHECK_STR_EQ(out, want);
+	CHECK(lib >= 0 && fstat(lib, &got) == 0 && got.st_ino == mapped.st_ino);
+	close(lib);
+	munmap(p, 4096);
+	/* no longer mapped: a path is the caller's name (LIB itself), not opened */
+	CHECK_INT_EQ(rec_proc_find_lib(getpid(), path, out, sizeof(out), &lib), 0);
+	CHECK_STR_EQ(out, path);
+	CHECK_INT_EQ(lib, -1);
+	CHECK_INT_EQ(rec_proc_mapped_lib(getpid(), "libunitmapped", out, sizeof(out), &lib),
+		     -ENOENT);
+	unlink(path);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_rec_symbols"))
@@ -218,6 +256,7 @@ int main(void)
 	UNIT_RUN(procfs_kernel_thread);
 	UNIT_RUN(procfs_self);
 	UNIT_RUN(procfs_map_newline);
+	UNIT_RUN(procfs_mapped_lib);
 	unit_tmp_fini();
 	return unit_exit();
 }

@@ -132,7 +132,10 @@ static void reads_everything(void)
 }
 
 /* A record.json text (from `good` with FROM replaced by TO) and the error
- * it must give. */
+ * it must give. END: where a case puts a list good has not; MEASURE: a
+ * measured function's members but its histogram and the optional ones. */
+#define END "\"end\": \"exit\""
+#define MEASURE "\"measure\": [{\"name\": \"f\", \"file\": \"/app\", \"vaddr\": 1, \"calls\": 1, \"total_ns\": 1, "
 struct bad_case {
 	const char *from, *to, *error;
 };
@@ -173,6 +176,25 @@ static const struct bad_case bad_cases[] = {
 	{ "\"file\": \"/home", "\"file\": 7, \"x\": \"/home",
 	  "buildids[0].file: expected a string, found 7" },
 	{ "\"buildids\": [", "\"buildids\": {}, \"x\": [", "buildids: expected an array, found {}" },
+	/* each list's elements, and the places within them */
+	{ "\"pids\": [100]", "\"pids\": [100, 0]", "pids[]: expected process ids (1 to 2147483647), found 0" },
+	{ "\"threads\": [", "\"threads\": [3, ", "threads[0]: expected an object, found 3" },
+	{ "\"snapshots\": [\n", "\"snapshots\": [\n    8,\n", "snapshots[0]: expected an object, found 8" },
+	{ END, "\"signals\": [{}, 7], " END, "signals[0].pid: expected an integer, found nothing" },
+	{ END, "\"signals\": [7], " END, "signals[0]: expected an object, found 7" },
+	{ END, "\"signals\": [{\"pid\": 100, \"tid\": 100, \"time_ns\": 5, \"sender\": {\"pid\": 0}}], " END,
+	  "signals[0].sender.pid: expected a process or thread id (1 to 2147483647), found 0" },
+	{ END, "\"signals\": [], \"exits\": [{\"pid\": 100}, 5], " END,
+	  "exits[1]: expected an object, found 5" },
+	{ "\"c0ffee\"}]", "\"c0ffee\"}, []]", "buildids[1]: expected an object, found []" },
+	{ END, "\"measure\": [{\"name\": 5}], " END, "measure[0].name: expected a string, found 5" },
+	{ END, "\"measure\": [null], " END, "measure[0]: expected an object, found nothing" },
+	{ END, MEASURE "\"histogram\": [[0, 1, 1], [1]]}], " END,
+	  "measure[0].histogram[1]: expected [from_ns, below_ns, calls], found [" },
+	{ END, MEASURE "\"histogram\": [], \"calls_file\": \"a/b\"}], " END,
+	  "measure[0].calls_file: expected a file name in the recording" },
+	{ END, MEASURE "\"histogram\": [], \"threads_unrecorded\": [0]}], " END,
+	  "measure[0].threads_unrecorded" },
 };
 
 /* SRC with the first FROM replaced by TO, into BUF. */
