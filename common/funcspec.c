@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,4 +89,21 @@ bool funcspec_pattern_matches(const char *pattern, const char *name)
 	if (funcspec_pattern_is_glob(pattern))
 		return !fnmatch(pattern, name, FNM_CASEFOLD);
 	return strcasestr(name, pattern) != NULL;
+}
+
+int funcspec_parse_addr(const char *hex, uint64_t *addr)
+{
+	char *end;
+
+	errno = 0;
+	*addr = strtoull(hex, &end, 16);
+	if (errno || *end || end == hex || strspn(hex, "0123456789abcdefABCDEFxX") != strlen(hex))
+		return -EINVAL;
+	return 0;
+}
+
+const char *funcspec_unnamed(uint64_t start, char *buf, size_t size)
+{
+	snprintf(buf, size, "[unnamed @ 0x%" PRIx64 "]", start);
+	return buf;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The first ':' of S that is not part of "::" (a C++ or Rust scope), or
  * NULL: LIB:NAME's. */
@@ -42,5 +43,21 @@ bool funcspec_pattern_matches(const char *pattern, const char *name);
 /* Whether PATTERN has a shell wildcard (*, ? or [): a pattern of the whole
  * name, for funcspec_pattern_matches(). */
 bool funcspec_pattern_is_glob(const char *pattern);
+
+/* Reads HEX, the address of addr:0xHEX ("0x" optional), into *ADDR.
+ * Returns 0, or -EINVAL when HEX is not a hexadecimal number of 64 bits. */
+int funcspec_parse_addr(const char *hex, uint64_t *addr);
+
+/*
+ * The name of a function that has no symbol (a stripped file's, known from
+ * its unwind table: `snaptrace symbols` lists it "(unnamed)" at START) by
+ * START, its link-time address: "[unnamed @ 0xSTART]", the one name of its
+ * calls (record.json's "name" of a trigger or --measure on it, the
+ * converter's slices, snaptrace stats' row, which --function addr:0xSTART
+ * names), its binary apart (the slice's category, stats' dso). Into BUF
+ * (SIZE bytes, FUNCSPEC_UNNAMED_MAX will do); returns BUF.
+ */
+#define FUNCSPEC_UNNAMED_MAX 32
+const char *funcspec_unnamed(uint64_t start, char *buf, size_t size);
 
 #endif

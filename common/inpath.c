@@ -179,17 +179,17 @@ static const char *refusal(int dirfd, int pf, const struct stat *st, unsigned fl
 {
 	struct statfs fs;
 	struct stat dir;
+	bool pipe;
 
 	if (S_ISLNK(st->st_mode))
 		return "a symbolic link, not followed here";
 	/* a pipe is on pipefs: handed to this process (<(...), /dev/stdin), its
 	 * writer its caller's; a named FIFO could wait for a writer forever, a
 	 * device (/dev/zero, a terminal) never end */
-	if (!S_ISREG(st->st_mode) &&
-	    !((flags & INPATH_STREAM) && S_ISFIFO(st->st_mode) && !fstatfs(pf, &fs) &&
-	      fs.f_type == PIPEFS_MAGIC)) {
-		snprintf(why, size, "%s, expected a regular file%s", inpath_kind(st->st_mode),
-			 flags & INPATH_STREAM ? " or a pipe" : "");
+	pipe = S_ISFIFO(st->st_mode) && !fstatfs(pf, &fs) && fs.f_type == PIPEFS_MAGIC;
+	if (!S_ISREG(st->st_mode) && !((flags & INPATH_STREAM) && pipe)) {
+		snprintf(why, size, "%s, expected %s", pipe ? "a pipe" : inpath_kind(st->st_mode),
+			 flags & INPATH_STREAM ? INPATH_STREAM_EXPECTED : "a regular file");
 		return why;
 	}
 	if ((flags & INPATH_OWNED) && st->st_nlink > 1 && !fstat(dirfd, &dir) &&

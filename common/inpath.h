@@ -35,13 +35,19 @@ enum {
 			       * (perf) reach it as inpath_proc() */
 };
 
+/* What an input that takes a stream (INPATH_STREAM) expects, the one
+ * wording of its refusals: the pipe is one handed over, never a named FIFO
+ * (which may wait for a writer forever). */
+#define INPATH_STREAM_EXPECTED "a regular file, or a pipe as standard input or from <(...)"
+
 /*
  * Opens PATH, relative to directory DIRFD (AT_FDCWD: the current one), to
  * read as FLAGS allow; the open itself never waits (O_NONBLOCK, cleared
  * after). Returns the descriptor (blocking reads); or a negative errno with
  * WHY (SIZE bytes) a phrase without the path: -EINVAL for a file of a kind
- * FLAGS do not take ("a FIFO, expected a regular file" (" or a pipe" with
- * INPATH_STREAM), "a character device, ...", "a hard link to a file of uid
+ * FLAGS do not take ("a FIFO, expected a regular file" (or, with
+ * INPATH_STREAM, INPATH_STREAM_EXPECTED), "a pipe, expected a regular
+ * file", "a character device, ...", "a hard link to a file of uid
  * 0, not of the directory's owner"): the caller's input is the wrong
  * thing, a usage error where the user named it; -EACCES "not following the
  * symbolic link NAME of uid U in a world-writable sticky directory of uid

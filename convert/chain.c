@@ -638,7 +638,7 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 
 /*
  * A chain cut at a loop (docs/design.md "A chain cut at a loop"): FRAMES
- * (N, innermost first, cut to their root) end at conv_chain_cut_loops()'s
+ * (N, innermost first, cut to their root) end at conv_chain_clean()'s
  * marker, every frame inside it named: the unwinder lost the callers of a
  * function that keeps no frame pointer (glibc's clone3). Such a chain is
  * held (T->loop...) when T has open frames to place it under and nothing

@@ -52,7 +52,7 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 /* chain.c: draws T's held chain cut at a loop as it is (its callers cut),
  * if one is held: before anything else of T is written (an instant, a
  * counter, a branch) that is not a call chain, a switch or its close. A
- * chain cut at a loop (the outermost frame conv_chain_cut_loops()'s, all
+ * chain cut at a loop (the outermost frame conv_chain_clean()'s, all
  * the others named) is held until T's next call chain: the open frames that
  * chain continues, but the innermost, are its callers (docs/design.md "A
  * chain cut at a loop"). */

@@ -187,7 +187,9 @@ static bool all_unknown(const struct conv_site *a, size_t p)
 	return true;
 }
 
-size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n)
+/* Cuts each loop of FRAMES (N, innermost first) to one marker frame:
+ * conv_chain_clean()'s first rule. Returns the frames left. */
+static size_t cut_loops(struct conv *c, struct conv_site *frames, size_t n)
 {
 	static const char dso[] = CONV_LOOP_DSO;
 	for (size_t i = 0; i < n; i++) {
@@ -225,7 +227,9 @@ static bool unmapped(const struct conv_site *f)
 	       !uretprobe_trampoline(f->ip);
 }
 
-size_t conv_chain_cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
+/* Cuts FRAMES (N, innermost first) at its first junk frame:
+ * conv_chain_clean()'s second rule. Returns the frames left. */
+static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
 {
 	bool mapped = false;
 
@@ -241,6 +245,11 @@ size_t conv_chain_cut_unmapped(struct conv *c, const struct conv_site *frames, s
 			return i;
 		}
 	return n;
+}
+
+size_t conv_chain_clean(struct conv *c, struct conv_site *frames, size_t n)
+{
+	return cut_unmapped(c, frames, cut_loops(c, frames, n));
 }
 
 void conv_chaincheck_free(struct conv *c)

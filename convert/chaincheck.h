@@ -15,7 +15,7 @@
  * that reaches a root but is mostly unknown frames is unsymbolized
  * (T->unsymbolized_chains), the dso of its innermost unknown frame blamed
  * (C->unsymbolized); one cut at a uretprobe's trampoline is counted apart
- * (C->trampoline_chains); one with a loop cut out (conv_chain_cut_loops)
+ * (C->trampoline_chains); one with a loop cut out (conv_chain_clean)
  * counts in C->loop_chains. CALLCHAIN false: a sample without a call chain
  * (recorded without -g: perf printed its one location on the header line),
  * counted apart (T->flat_samples). Out of memory sets c->nomem. */
@@ -30,25 +30,32 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
 #define CONV_LOOP_PERIOD 8
 #define CONV_LOOP_REPEATS 3
 
-/* chaincheck.c: cuts each loop of FRAMES (N, innermost first; changed in
- * place) to one marker frame saying why, at the address of the frame that
- * repeats (counted in C->loop_chains by conv_chaincheck_count when the
- * chain is drawn with it). Returns the frames left (<= N); out of
- * memory sets c->nomem and leaves the rest as it is. */
-size_t conv_chain_cut_loops(struct conv *c, struct conv_site *frames, size_t n);
-
-/* chaincheck.c: cuts FRAMES (N, innermost first) of a sample at its first
- * frame past the innermost whose address lies in no mapping of the process
- * (perf's "[unknown]" binary where it names the binary of another frame of
- * the chain, so it knows the process's mappings: an unwinder's misreading,
- * such as a frame-pointer walk from a function's first instruction or
- * through code without frame pointers) or is 0 or all ones (perf's libdw
- * unwinder gives a return address of 0, the end of a stack, less one;
- * tools/perf/util/unwind-libdw.c frame_callback()): no function, so that frame
- * and all outside it are dropped, and the chain, reaching no root, counts
- * as broken (counted in C->unmapped_chains, the first address kept).
- * Returns the frames left (<= N). */
-size_t conv_chain_cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n);
+/*
+ * chaincheck.c: the one rule of what in a call chain an unwinder gave is no
+ * frame, for every chain a sample brings before anything reads it (the
+ * driver's sample_done(): the sampled stack, a switch's and its unwound
+ * twin, a signal's, and the sample that places a measured call's callers,
+ * conv_chain_ahead(); docs/design.md "Sampled call chains"). FRAMES (N,
+ * innermost first) is changed in place:
+ *   - each loop (the walk followed a frame that points at itself, or a
+ *     cycle) is cut to one marker frame saying why, at the address of the
+ *     frame that repeats (counted in C->loop_chains by
+ *     conv_chaincheck_count when the chain is drawn with it);
+ *   - then the chain is cut at its first frame past the innermost whose
+ *     address lies in no mapping of the process (perf's "[unknown]" binary
+ *     where it names the binary of another frame of the chain, so it knows
+ *     the process's mappings: an unwinder's misreading, such as a
+ *     frame-pointer walk from a function's first instruction or through code
+ *     without frame pointers) or is 0 or all ones (perf's libdw unwinder
+ *     gives a return address of 0, the end of a stack, less one;
+ *     tools/perf/util/unwind-libdw.c frame_callback()): no function, so that
+ *     frame and all outside it are dropped, and the chain, reaching no root,
+ *     counts as broken (counted in C->unmapped_chains, the first address
+ *     kept).
+ * Returns the frames left (<= N); out of memory sets c->nomem and leaves
+ * the rest as it is.
+ */
+size_t conv_chain_clean(struct conv *c, struct conv_site *frames, size_t n);
 
 /* chaincheck.c: frees the blamed dsos. */
 void conv_chaincheck_free(struct conv *c);

@@ -274,7 +274,7 @@ static void empty_warning(const struct conv *c)
 }
 
 /* The coverage fact of the chains cut at an address in no mapping
- * (conv_chain_cut_unmapped): no function is drawn for it. */
+ * (conv_chain_clean): no function is drawn for it. */
 static void unmapped_fact(const struct conv *c)
 {
 	if (!c->unmapped_chains)

@@ -757,6 +757,11 @@ static int sample_done(struct conv_driver *cv)
 	if (!sm->open)
 		return CONV_OK;
 	sm->open = false;
+	/* before anything reads its frames (the held switch records' measured
+	 * calls too: issue 24, a dwarf chain's 0xffffffffffffffff became the
+	 * root of a slow call's callers): a loop cut to one marker frame, a
+	 * chain that went where nothing is mapped cut there */
+	sm->n = conv_chain_clean(c, sm->frames, sm->n);
 	if (cv->release_due) {
 		/* its switch records, then its time (no earlier than its last:
 		 * held_for_sample()) */
@@ -781,10 +786,6 @@ static int sample_done(struct conv_driver *cv)
 	if (!cv->seen_sample && !sm->n && !sm->sched_switch && !cv->seen_branch)
 		return missing_column(cv, sm->lineno, "the ip and sym columns (and a call chain "
 				      "when recorded with -g)", PERFCMD_SAMPLES);
-	/* a chain the unwinder looped in: one marker frame for the loop; one
-	 * that went where nothing is mapped: cut there */
-	sm->n = conv_chain_cut_loops(c, sm->frames, sm->n);
-	sm->n = conv_chain_cut_unmapped(c, sm->frames, sm->n);
 	if (sm->sched_switch)
 		return switch_sample(cv);
 	if (sm->twin)

@@ -36,7 +36,7 @@ bool conv_func_is_uprobes(const struct conv_func *f);
 size_t conv_chain_trap_frame(const struct conv_site *frames, size_t n);
 
 /* The dso of the one frame a loop of a call chain is cut to
- * (conv_chain_cut_loops): a function with no symbol, its frames named
+ * (conv_chain_clean): a function with no symbol, its frames named
  * "[call chain cut: 0xIP repeats]". */
 #define CONV_LOOP_DSO "[call chain loop]"
 

@@ -65,6 +65,9 @@ static int dump(const char *path, enum dump_view view)
 		fxt_dump_records(&t, stdout);
 	if (view != DUMP_RECORDS)
 		fxt_dump_slices(&t, stdout, view != DUMP_SLICES);
+	if (view != DUMP_RECORDS && !t.nslices)	/* an empty listing says why */
+		diag_warn("%s " FXT_NO_SLICES "%s", path, t.ninstants || t.nasync_instants ?
+			  ": only instants" : "");
 	for (size_t i = 0; i < t.nproblems; i++)
 		diag_error("%s: %s", path, t.problems[i]);
 	if (t.nproblems)

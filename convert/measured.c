@@ -11,6 +11,7 @@
 
 #include "demangle.h"
 #include "funcs.h"
+#include "funcspec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,17 +33,24 @@
  * function's kept its return type, "int f<int>" where perf has "f<int>"),
  * in binary DSO, or the overload of that name whose entry is VADDR (its
  * link-time address), named as its sampled frames are (conv_func_overload).
- * NULL when out of memory. */
+ * A function with no name (a stripped file's: SYMBOL and NAME "", as older
+ * recorders wrote them) is named by VADDR (funcspec_unnamed), never the
+ * unknown function of DSO that every unsymbolized frame there is (issue 24:
+ * its calls took the names of whatever frames of the file the samples
+ * showed, one row each). NULL when out of memory. */
 static const struct conv_func *measured_func(struct conv *c, const char *symbol,
 					     const char *name, const char *dso, uint64_t vaddr)
 {
 	char buf[1024];
+	const struct conv_func *f;
 
 	if (symbol && demangle_frame_name(symbol, buf, sizeof(buf)))
 		name = buf;
-	return conv_func_overload(c, conv_func_get(c, (struct conv_span){ name,
-				  (uint32_t)strlen(name) }, (struct conv_span){ dso,
-				  (uint32_t)strlen(dso) }), vaddr, vaddr != 0);
+	else if (!*name)
+		name = funcspec_unnamed(vaddr, buf, sizeof(buf));
+	f = conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
+			  (struct conv_span){ dso, (uint32_t)strlen(dso) });
+	return symbol && !*symbol ? f : conv_func_overload(c, f, vaddr, vaddr != 0);
 }
 
 /* Writes M's calls of the whole recording, of function FN (its slices'
@@ -261,7 +269,7 @@ static bool slow_trigger_calls(const struct recording *r)
 	for (size_t i = 0; i < r->nmeasures; i++)
 		if (!strcmp(r->measures[i].file, r->trigger_file) &&
 		    (r->measures[i].vaddr == r->trigger_vaddr ||
-		     !strcmp(r->measures[i].name, r->trigger_name)))
+		     (*r->trigger_name && !strcmp(r->measures[i].name, r->trigger_name))))
 			return false;
 	return true;
 }

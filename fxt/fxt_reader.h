@@ -88,6 +88,12 @@ struct fxt_instant {
 	const char *track;     /* async instants only, else NULL */
 };
 
+/* What every program reading a trace says of one with no slices, after its
+ * path, in one line ("t.fxt has no slices"; the converter's summary says
+ * "the trace has no slices" and why): snaptrace-stats, snaptrace-convert
+ * --dump (docs/design.md "FXT reader"). */
+#define FXT_NO_SLICES "has no slices"
+
 /* Everything read from one file. Owned by the caller; free with fxt_trace_free(). */
 struct fxt_trace {
 	uint64_t ticks_per_second;      /* from the initialization record */

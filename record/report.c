@@ -15,6 +15,7 @@
 #include "demangle.h"
 #include "escape.h"
 #include "events.h"
+#include "funcspec.h"
 #include "outpath.h"
 #include "perfdata.h"
 #include "procfs.h"
@@ -44,14 +45,19 @@ static void ns_or_null(FILE *f, const struct hist *h, uint64_t v)
 }
 
 /* "measure": the --measure functions' calls (measure.h). */
-/* ', "name": NAME': SYMBOL as perf names its frames (demangle_frame_name:
- * without the parameters, nor a template's return type), the name the
- * converter draws the function's calls with. */
-static void write_frame_name(FILE *f, const char *symbol)
+/* ', "name": NAME': LOC's symbol as perf names its frames
+ * (demangle_frame_name: without the parameters, nor a template's return
+ * type), the name the converter draws the function's calls with; a
+ * function without one (a stripped file's, from its unwind table) by its
+ * start (funcspec_unnamed); "" for an address in no function. */
+static void write_frame_name(FILE *f, const struct rec_trigger_loc *loc)
 {
 	char name[512];
 
-	demangle_frame_name(symbol, name, sizeof(name));
+	if (loc->symbol[0] || !loc->func_vaddr)
+		demangle_frame_name(loc->symbol, name, sizeof(name));
+	else
+		funcspec_unnamed(loc->func_vaddr, name, sizeof(name));
 	fputs(", \"name\": ", f);
 	esc_json_string(f, name);
 }
@@ -84,7 +90,7 @@ static void write_measures(FILE *f, const struct rec_session *s)
 		esc_json_string(f, m->spec);
 		fputs(", \"symbol\": ", f);
 		esc_json_string(f, m->loc.symbol);
-		write_frame_name(f, m->loc.symbol);
+		write_frame_name(f, &m->loc);
 		fputs(", \"file\": ", f);
 		esc_json_string(f, m->loc.file);
 		fprintf(f, ", \"vaddr\": %" PRIu64 ", \"file_offset\": %" PRIu64 ", \"calls\": %"
@@ -194,7 +200,7 @@ static void write_trigger(FILE *f, const struct rec_session *s)
 	esc_json_string(f, s->loc.file);
 	fputs(", \"symbol\": ", f);
 	esc_json_string(f, s->loc.symbol);
-	write_frame_name(f, s->loc.symbol);
+	write_frame_name(f, &s->loc);
 	fprintf(f, ", \"vaddr\": %" PRIu64 ", \"file_offset\": %" PRIu64 ", \"slower_than_ns\": ",
 		s->loc.vaddr, s->loc.file_offset);
 	if (!s->o->slower_than_ns)

@@ -239,13 +239,10 @@ static int form_line(struct ctx *c, const char *arg)
 static int form_addr(struct ctx *c, const char *arg)
 {
 	struct rec_sym s;
-	char *end;
 	uint64_t a;
 	int err;
 
-	errno = 0;
-	a = strtoull(arg, &end, 16);
-	if (errno || *end || end == arg || !strncmp(arg, "-", 1)) {
+	if (funcspec_parse_addr(arg, &a)) {
 		say(c, "expected addr:0xHEX, found '%s'", arg);
 		return -EINVAL;
 	}

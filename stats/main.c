@@ -97,8 +97,10 @@ static int load(struct agg *a, const char *path, bool quiet)
 		return err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	if (a->opts.one_thread && !agg_has_thread(a, a->opts.tid)) {
-		diag_error("%s: no thread %" PRIu64 " (the trace has: %s)", path, a->opts.tid,
-			   agg_list_threads(a, errbuf, sizeof(errbuf)));
+		const char *have = agg_list_threads(a, errbuf, sizeof(errbuf));
+
+		diag_error("%s: no thread %" PRIu64 " (the trace has%s%s)", path, a->opts.tid,
+			   *have ? ": " : " none", have);
 		return EXIT_RUNTIME;
 	}
 	if (problems && !quiet)
@@ -130,6 +132,35 @@ static int match_none(const char *path, const char *pattern)
 	return 1;
 }
 
+/*
+ * Says in one line that the trace at PATH (read into A) has no slices (in
+ * the thread --thread names), as the converter's summary does: with
+ * --function or --match, which have nothing to select, an error (returns
+ * EXIT_RUNTIME); else a warning, the tables then printed empty (returns
+ * EXIT_OK). Returns -1 when A has slices.
+ */
+static int no_slices(const struct agg *a, const char *path, const struct stats_options *o)
+{
+	char thread[40] = "";
+
+	if (a->slices || a->unended)
+		return -1;
+	if (a->opts.one_thread)
+		snprintf(thread, sizeof(thread), " in thread %" PRIu64, a->opts.tid);
+	if (o->report.function) {
+		diag_error("%s " FXT_NO_SLICES "%s: no function \"%s\" to show", path, thread,
+			   o->report.function);
+		return EXIT_RUNTIME;
+	}
+	if (o->report.match) {
+		diag_error("--match %s: %s " FXT_NO_SLICES "%s", o->report.match, path, thread);
+		return EXIT_RUNTIME;
+	}
+	diag_warn("%s " FXT_NO_SLICES "%s: %s", path, thread,
+		  o->report.off_cpu ? "no wait to count" : "no function to count");
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct stats_options o;
@@ -150,6 +181,11 @@ int main(int argc, char **argv)
 		rc = load(&old, o.baseline, o.quiet);
 	if (rc != EXIT_OK)
 		goto out;
+	if (no_slices(&cur, path, &o) == EXIT_RUNTIME ||
+	    (o.baseline && no_slices(&old, o.baseline, &o) == EXIT_RUNTIME)) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	if (agg_sampled(&cur) && o.report.format == TABLE_CSV && !o.report.off_cpu && !o.quiet)
 		diag_warn("%s: a sampled trace: rows are time on the stack, not calls; "
 			  "the per-call columns are left empty", path);

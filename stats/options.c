@@ -29,25 +29,33 @@ static const struct opt_prog stats_prog;
 
 /* --function takes every spelling of a function the recorder takes and
  * prints (common/funcspec.h): NAME, symbol:NAME, LIB:NAME, a Rust name
- * with its hash; an address or a source line names no function of a
- * trace: refused, saying what to write. */
+ * with its hash, addr:0xHEX (a function without a name, as the trace names
+ * it: funcspec_unnamed); a source line names no function of a trace:
+ * refused, saying what to write. */
 static int set_function(void *ctx, const char *arg, uint64_t num)
 {
 	struct stats_options *o = ctx;
 	const char *name = arg, *colon;
 	char file[256];
 	unsigned line, col;
+	uint64_t addr;
 
 	(void)num;
+	if (!strncmp(arg, "addr:", 5)) {
+		if (funcspec_parse_addr(arg + 5, &addr)) {
+			opt_error(&stats_prog, "--function %s: expected addr:0xHEX", arg);
+			return OPT_FAILED;
+		}
+		funcspec_unnamed(addr, o->function, sizeof(o->function));
+		o->agg.function = o->report.function = o->function;
+		return 0;
+	}
 	if (!strncmp(arg, "symbol:", 7))
 		name = arg + 7;
-	if (!strncmp(arg, "addr:", 5) || !strncmp(arg, "line:", 5) ||
-	    !funcspec_parse_line(arg, file, sizeof(file), &line, &col))
-	{
-		opt_error(&stats_prog, "--function %s: the trace names functions, not %s: give "
-			  "the function's name as the trace shows it (snaptrace stats TRACE "
-			  "lists them), or LIB:NAME", arg,
-			  !strncmp(arg, "addr:", 5) ? "addresses" : "source lines");
+	if (!strncmp(arg, "line:", 5) || !funcspec_parse_line(arg, file, sizeof(file), &line, &col)) {
+		opt_error(&stats_prog, "--function %s: the trace names functions, not source "
+			  "lines: give the function's name as the trace shows it (snaptrace stats "
+			  "TRACE lists them), or LIB:NAME", arg);
 		return OPT_FAILED;
 	}
 	colon = name == arg ? funcspec_single_colon(arg) : NULL;
@@ -123,7 +131,8 @@ static const struct opt table[] = {
 	  .help = "NAME in detail: its rows, a histogram of its call\n"
 	  "durations and its longest calls (thread, start time);\n"
 	  "NAME demangled with or without its parameters, or mangled;\n"
-	  "symbol:NAME; LIB:NAME (a library's, as libc:nanosleep)" },
+	  "symbol:NAME; LIB:NAME (a library's, as libc:nanosleep);\n"
+	  "addr:0xHEX (a function with no name: [unnamed @ 0xHEX])" },
 	{ "top", 0, .kind = OPT_COUNT, .arg = "N", .min = 1, .max = COUNT_MAX, FIELD(agg.top),
 	  .expect = "a number, 1 or more", .needs = "function", .verbs = STATS,
 	  .section = "selection", .help = "longest calls shown by --function (default 10)" },

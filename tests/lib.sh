@@ -310,6 +310,29 @@ json_replace() {
 }
 
 
+# junk_frames IN OUT [NOROOT]: perf script text IN with a junk frame
+# appended to every call chain, in turn 0xffffffffffffffff (perf's libdw
+# unwinder at the end of a stack: a return address of 0, less one), 0 and
+# an address in no mapping ([unknown] binary): what convert/chaincheck.c
+# conv_chain_clean() cuts, so OUT converts to the slices IN does (tests of
+# each path a chain takes: the junkframes suite, measured's measured-junk).
+# With NOROOT, the frames of the threads' roots (_start,
+# __libc_start_call_main, start_thread, clone3...) are left out of both:
+# IN's chains written to NOROOT reach no root (a dwarf unwinder's short
+# copy), so a junk frame would be their outermost, where nothing else cuts.
+junk_frames() {
+	if [ -n "${3:-}" ]; then
+		grep -Ev '^\s+[0-9a-f]+ (_start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|clone|clone3|start_thread|thread_start|_dl_start|_dl_start_user)(@[@A-Za-z0-9_.]+)?\+' "$1" >"$3"
+		set -- "$3" "$2"
+	fi
+	awk 'BEGIN { j[0] = "ffffffffffffffff"; j[1] = "0"; j[2] = "417dcc6a999807ff" }
+		function junk() { printf "\t%16s [unknown] ([unknown])\n", j[k++ % 3]; chain = 0 }
+		/^\t/ { chain = 1; print; next }
+		chain { junk() }
+		{ print }
+		END { if (chain) junk() }' "$1" >"$2"
+}
+
 # slices_match ACTUAL EXPECTED: compares two "TID DEPTH NAME" listings (the
 # format of tests/cases/*/expected.txt and of `snaptrace-convert --dump=slices`).
 # Threads are compared one by one, in any order; within a thread line by line.

@@ -25,6 +25,8 @@
 #   measured-window-cut  --window's summary counts the measured calls cut
 #                    short (at its edges or a snapshot's), as snaptrace stats
 #                    does
+#   measured-junk-*  those recordings with a junk frame past every chain
+#                    (0xffffffffffffffff, 0, unmapped): the same slices
 #   measured-caller-skipped  the sample right after a call's entry shows its
 #                    function at its first instruction (or the [uprobes]
 #                    page, its entry probe's instruction run out of line)
@@ -35,6 +37,9 @@
 #                    tail_timed): with its caller recorded, the call stays
 #                    under the caller the stack has, which goes on (it once
 #                    ended there, the call drawn under its caller's caller)
+#   measured-unnamed  a stripped binary's function measured by its address,
+#                    or a slow-call trigger on it: one name by its address
+#                    (below)
 #   measured-info    the whole run's numbers of each measured function are in
 #                    the trace (the info record snaptrace stats reads)
 #   measured-info-unrecorded  with them, the calls in threads not recorded
@@ -162,6 +167,30 @@ for v in step caller; do
 	tree_case "measured-before-samples-agree-$v" "$TMP/agree-$v" "$TMP/agree-$v.want" "$TMP/agree-$v.fxt"
 done
 
+# measured-junk-*: the same recordings with a junk frame past every chain
+# (tests/lib.sh junk_frames: 0xffffffffffffffff, 0, an address in no
+# mapping): the same slices. The sample that follows switch records places
+# a call's callers before the rest of the driver reads it: that path drew
+# the junk frame as the root of the call's callers (issue 24: a dwarf
+# slow-call trigger's sqlite3_step under [unknown @ 0xffffffffffffffff])
+# (a chain reaching no root, as dwarf's often do, keeps the junk frame as
+# its outermost: the recordings' chains without their root frames)
+for v in before-cs before-cc agree-step agree-caller; do
+	cp -r "$TMP/$v" "$TMP/junk-$v"
+	junk_frames "$TMP/$v/perf.data.1" "$TMP/junk-$v/perf.data.1"
+	tree_case "measured-junk-$v" "$TMP/junk-$v" "$TMP/$v.want" "$TMP/junk-$v.fxt"
+	cp -r "$TMP/$v" "$TMP/noroot-$v"
+	cp -r "$TMP/$v" "$TMP/junk-noroot-$v"
+	junk_frames "$TMP/$v/perf.data.1" "$TMP/junk-noroot-$v/perf.data.1" "$TMP/noroot-$v/perf.data.1"
+	if ! "$CONVERT" --quiet "$TMP/noroot-$v" -o "$TMP/noroot-$v.fxt" 2>"$TMP/noroot-$v.err"; then
+		fail "measured-junk-noroot-$v" "conversion failed: $(first_lines "$TMP/noroot-$v.err")"
+	else
+		tree "$TMP/noroot-$v.fxt" >"$TMP/noroot-$v.want"
+		tree_case "measured-junk-noroot-$v" "$TMP/junk-noroot-$v" "$TMP/noroot-$v.want" \
+			"$TMP/junk-noroot-$v.fxt"
+	fi
+done
+
 # measured-caller-skipped: measured-caller's calls; main+0x40 between them,
 # then the second call's entry sample: step's first instruction, or its
 # probe's in the [uprobes] page, under __libc_start_call_main (main
@@ -198,6 +227,46 @@ for v in step uprobes; do
 	} >"$TMP/skipped-$v.want"
 	tree_case "measured-caller-skipped-$v" "$TMP/skipped-$v" "$TMP/skipped-$v.want" "$TMP/skipped-$v.fxt"
 done
+
+# measured-unnamed: a stripped binary's function, measured by its address
+# (record.json's symbol and name "", as recorders before issue 24's fix
+# wrote them, or its name "[unnamed @ 0x401250]"), and a slow-call
+# trigger's hits of it: every call is a slice "[unnamed @ 0x401250]" under
+# its caller (main's unsymbolized frame at the recorded return address),
+# the unsymbolized frames of the file inside it, and one row of snaptrace
+# stats --function addr:0x401250 (issue 24: each call took the name of an
+# unsymbolized frame of the file the samples showed, main's, a row each)
+UN="$SNAPTRACE_TOP/tests/cases/measured-unnamed"
+unnamed_case() {   # NAME DIR: DIR converted has UN's expected-tree.txt, one stats row
+	local row
+	tree_case "$1" "$2" "$UN/expected-tree.txt" "$2.fxt"
+	row=$("$SNAPTRACE_BIN/snaptrace-stats" -q --format csv --function addr:0x401250 "$2.fxt" 2>&1 |
+		awk -F, 'NR > 1 && !NF { exit } NR > 1 { print $1, $2, $(NF - 1), $NF }' | tr '\n' '|')
+	[ "$row" = '[unnamed @ 0x401250] 2 /opt/app measured|' ] ||
+		fail "$1-stats" "--function addr:0x401250: '$row', expected one measured row of 2 calls"
+}
+mkdir -p "$TMP/un"
+cp "$UN/perf.data.1" "$UN/record.json" "$UN/measured-calls.txt" "$TMP/un/"
+unnamed_case measured-unnamed "$TMP/un"
+cp -r "$TMP/un" "$TMP/un-named"
+json_replace "$TMP/un-named/record.json" '"name": ""' '"name": "[unnamed @ 0x401250]"'
+unnamed_case measured-unnamed-name "$TMP/un-named"
+# the slow-call trigger (no --measure): the hits are its calls
+mkdir -p "$TMP/un-hits"
+cp "$UN/perf.data.1" "$TMP/un-hits/"
+sed -e 's/"trigger": null/"trigger": {"spec": "addr:0x401250", "mechanism": "uprobe", "file": "\/opt\/app", "symbol": "", "name": "", "vaddr": 4198992, "file_offset": 4688, "slower_than_ns": 300000}/' \
+	-e '/"measure": \[/,/^  \],/d' \
+	-e 's/"hits": \[\]/"measure": [], "hits": [{"pid": 400, "tid": 400, "time_ns": 30000460000, "entry_ns": 30000050000, "duration_ns": 400000, "caller": -539, "ip": null, "args": null, "snapshot": 0}, {"pid": 400, "tid": 400, "time_ns": 30000910000, "entry_ns": 30000500000, "duration_ns": 400000, "caller": -539, "ip": null, "args": null, "snapshot": 0}]/' \
+	"$UN/record.json" >"$TMP/un-hits/record.json"
+unnamed_case measured-unnamed-trigger "$TMP/un-hits"
+# beside a --measure of another unnamed function of the file (0x401310, no
+# call): the trigger's calls are still drawn (two functions without a name
+# were one by their name "")
+cp -r "$TMP/un-hits" "$TMP/un-beside"
+sed -n '/"measure": \[/,/^  \],/p' "$UN/record.json" | sed 's/4198992/4199184/' >"$TMP/un-beside.m"
+json_replace "$TMP/un-beside/record.json" '"measure": [], ' "$(tr -d '\n' <"$TMP/un-beside.m") "
+head -1 "$UN/measured-calls.txt" >"$TMP/un-beside/measured-calls.txt"
+unnamed_case measured-unnamed-trigger-beside "$TMP/un-beside"
 
 if "$CONVERT" --dump=records "$TMP/m.fxt" 2>/dev/null |
 	grep -qF 'function=step\x09dso=/opt/app\x09calls=5\x09total_ns=2371000\x09min_ns=30000\x09p50_ns=370000\x09p90_ns=1150000\x09p99_ns=1150000\x09max_ns=1150000\x09buckets=16384:32768:1,262144:524288:2,1048576:2097152:2"'; then

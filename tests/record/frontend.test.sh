@@ -206,7 +206,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end $verb -q -o "$TMP/sta
 		want="the program was never started, so the trace holds nothing of it"
 		[ $verb = attach ] && want="the trace holds at most the moments right after the attach"
 		if [ $rc -ne 0 ] || ! grep -qF "warning: SIGTERM came while the recording was starting: it was stopped at once; $want" "$TMP/start-$verb.err" ||
-			! "$CONVERT" --dump=slices "$TMP/start-$verb.fxt" >"$TMP/start-$verb.slices" 2>&1; then
+			! "$CONVERT" --dump=slices "$TMP/start-$verb.fxt" >"$TMP/start-$verb.slices" 2>/dev/null; then
 			bad+=" [$verb: exit $rc: $(tr '\n' '|' <"$TMP/start-$verb.err")]"
 		elif [ $verb = run ] && grep -qv ' \[snapshot\] ' "$TMP/start-$verb.slices"; then
 			# the line is true: nothing of the program (issue 24: 0 threads

@@ -18,7 +18,7 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="seq_call_37 seq_whole_call_slice seq_hit_call_exact recurse_outer threads_per_thread longjmp_ignored
-addr_entry uprobe_slices_nested usage_errors overhead_per_call samples_lost_said untracked_said
+addr_entry addr_entry_stripped uprobe_slices_nested usage_errors overhead_per_call samples_lost_said untracked_said
 readme_examples no_leftovers"
 need_recording slowcall
 need_built slowcall "$CONVERT"
@@ -229,6 +229,38 @@ t_addr_entry() {
 		fail addr_entry "no slow call caught at addr:$a: $(rec_part "$d" trigger.)"
 	else
 		ok addr_entry
+	fi
+	t_addr_entry_stripped "$a"
+}
+
+# addr_entry_stripped: the same at the entry of timed in a stripped copy
+# (its functions known from the unwind table, unnamed): record.json names
+# the function by its link-time address, "[unnamed @ 0xADDR]", and every
+# call of it is a slice of that name in the trace, one row of snaptrace
+# stats --function addr:ADDR (issue 24: the calls took the names of
+# whatever unsymbolized frames of the file the samples showed, a row each)
+t_addr_entry_stripped() {
+	local d="$TMP/addr-stripped" a=$1 want names row
+	want="[unnamed @ 0x${a#0x}]"
+	strip -o "$TMP/stripped" "$PROG" || { fail addr_entry_stripped "strip failed"; return; }
+	if ! "$RECORD" -q -o "$d" --trigger "addr:$a" --trigger-slower-than 10ms --measure "addr:$a" \
+		-- "$TMP/stripped" seq 20 15 >/dev/null 2>"$d.err"; then
+		fail addr_entry_stripped "--trigger addr:$a refused: $(tl 2 "$d.err")"
+		return
+	fi
+	"$CONVERT" --quiet "$d" -o "$d.fxt" 2>"$d.conv.err"
+	names=$("$CONVERT" --dump "$d.fxt" 2>/dev/null | grep -F 'measured:bool=true' |
+		sed -n 's/.* name="\([^"]*\)" .*/\1/p' | sort -u | tr '\n' '|')
+	row=$("$SNAPTRACE_BIN/snaptrace-stats" -q --format csv --function "addr:$a" "$d.fxt" 2>&1 |
+		awk -F, 'NR > 1 && !NF { exit } NR > 1 { print $1, $NF }' | tr '\n' '|')
+	if [ "$(trig "$d" name)" != "$want" ]; then
+		fail addr_entry_stripped "record.json's trigger name: '$(trig "$d" name)', expected '$want'"
+	elif [ "$names" != "$want|" ]; then
+		fail addr_entry_stripped "measured slices named '$names', expected '$want|': $(tl 2 "$d.conv.err")"
+	elif [ "$row" != "$want measured|" ]; then
+		fail addr_entry_stripped "stats --function addr:$a: '$row', expected one measured row"
+	else
+		ok addr_entry_stripped
 	fi
 }
 

@@ -2809,7 +2809,7 @@ hang_convert_fifo() {
 		2>"$TMP/hang-convert-fifo.err"
 	rc=$?
 	! blocked "$rc" || { fail hang-convert-fifo "the converter blocked"; return; }
-	refuses "$rc" hang-convert-fifo 2 "$SHARED/in.txt: a FIFO, expected a regular file or a pipe\$" \
+	refuses "$rc" hang-convert-fifo 2 "$SHARED/in.txt: a FIFO, expected a regular file, or a pipe as standard input or from <\(\.\.\.\)\$" \
 		"$TMP/hang-convert-fifo.err" || return
 	if ! cat "$IN" | timeout -k 5 20 "$CONVERT" -q /dev/stdin -o "$TMP/pipe.fxt" 2>"$TMP/pipe.err" ||
 		! "$CONVERT" --dump=slices "$TMP/pipe.fxt" 2>/dev/null | slices_match - "$EXPECTED" >/dev/null; then

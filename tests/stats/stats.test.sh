@@ -532,6 +532,45 @@ expect_exit error-sort 2 "expected total, self, calls, p99 or max" --sort fast "
 expect_exit error-stdin 2 "give a file" -
 expect_exit error-no-function 1 'no function named "nothere" (the trace has: work, child, tiny)$' \
 	--function nothere "$TMP/exact.fxt"
+# empty-trace: a trace with no slices (a thread and an instant only, or
+# nothing: snaptrace run --duration 1ms) says so in one line, as the
+# converter's summary does (issue 24: an empty table, not a word): a
+# warning with the tables (exit 0, under -q too), an error where there is
+# nothing to select (--function, --match: exit 1); convert --dump alike
+printf '%s\n' 'thread 7 7 app' 'I 7 7 100 mark' | "$MKFXT" "$TMP/empty.fxt"
+printf '' | "$MKFXT" "$TMP/nothing.fxt"
+bad=
+while IFS='|' read -r want_rc line args; do
+	read -ra a <<<"$args"
+	"$STATS" "${a[@]}" "$TMP/empty.fxt" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" != "$want_rc" ] || [ "$(wc -l <"$TMP/err")" != 1 ] ||
+		[ "$(cat "$TMP/err")" != "snaptrace-stats: $line" ]; then
+		bad+="[$args: exit $rc, '$(tr '\n' '|' <"$TMP/err")', expected exit $want_rc, '$line']"
+	fi
+done <<EOF_EMPTY
+0|warning: $TMP/empty.fxt has no slices: no function to count|
+0|warning: $TMP/empty.fxt has no slices: no function to count|-q --format csv
+0|warning: $TMP/empty.fxt has no slices: no wait to count|--off-cpu
+0|warning: $TMP/empty.fxt has no slices in thread 7: no function to count|--thread 7
+1|$TMP/empty.fxt has no slices: no function "work" to show|--function work
+1|--match work: $TMP/empty.fxt has no slices|--match work
+1|$TMP/empty.fxt: no thread 8 (the trace has: 7 app)|--thread 8
+EOF_EMPTY
+"$STATS" --baseline "$TMP/nothing.fxt" "$TMP/exact.fxt" >"$TMP/out" 2>"$TMP/err"
+[ "$(cat "$TMP/err")" = "snaptrace-stats: warning: $TMP/nothing.fxt has no slices: no function to count" ] ||
+	bad+="[--baseline of an empty trace: '$(tr '\n' '|' <"$TMP/err")']"
+"$STATS" --thread 7 "$TMP/nothing.fxt" >"$TMP/out" 2>"$TMP/err"
+[ "$(cat "$TMP/err")" = "snaptrace-stats: $TMP/nothing.fxt: no thread 7 (the trace has none)" ] ||
+	bad+="[--thread in a trace of no thread: '$(tr '\n' '|' <"$TMP/err")']"
+for v in slices tree; do
+	"$CONVERT" --dump=$v "$TMP/empty.fxt" >"$TMP/out" 2>"$TMP/err"
+	[ "$(cat "$TMP/err")" = "snaptrace-convert: warning: $TMP/empty.fxt has no slices: only instants" ] ||
+		bad+="[convert --dump=$v: '$(tr '\n' '|' <"$TMP/err")']"
+done
+"$CONVERT" --dump=records "$TMP/nothing.fxt" >"$TMP/out" 2>"$TMP/err"
+[ ! -s "$TMP/err" ] || bad+="[convert --dump=records: '$(tr '\n' '|' <"$TMP/err")']"
+if [ -n "$bad" ]; then fail empty-trace "$bad"; else ok empty-trace; fi
 # function-names: the names users see, each the row of one function
 printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 work /bin/app' 'X 7 7 200 500 Store::load /bin/app' \
 	'X 7 7 600 700 Cache::load /bin/app' 'X 7 7 800 900 parse(int) /lib/other' \
@@ -583,8 +622,11 @@ mycrate::store::flush::h0123456789abcdef|mycrate::store::flush /bin/app
 mycrate[5f3a]::store::flush|mycrate::store::flush /bin/app
 EOF_SPELL
 if [ -n "$bad" ]; then fail function-spellings "$bad"; else ok function-spellings; fi
-expect_exit function-spelling-addr 2 "--function addr:0x12d0: the trace names functions, not addresses: give the function's name" \
+# addr:0xHEX names a function without a name, as the trace names it
+# ("[unnamed @ 0xHEX]": tests/cases/measured.test.sh measured-unnamed)
+expect_exit function-spelling-addr 1 'no function named "\[unnamed @ 0x12d0\]"' \
 	--function addr:0x12d0 "$TMP/spell.fxt"
+expect_exit function-spelling-addr-bad 2 "--function addr:0xzz: expected addr:0xHEX" --function addr:0xzz "$TMP/spell.fxt"
 expect_exit function-spelling-line 2 "--function demo.c:73: the trace names functions, not source lines" \
 	--function demo.c:73 "$TMP/spell.fxt"
 expect_exit function-spelling-lib 1 'no function named "work" in a library "libm"; the trace has it in /bin/app$' \

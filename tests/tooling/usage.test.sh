@@ -78,15 +78,15 @@ front_attach_bad_pid|2|--pid abc|$FRONT attach -p abc
 front_snapshot_size|2|--snapshot-size 3x|$FRONT run --snapshot-size 3x -- true
 front_check_unknown|2|^snaptrace check: --bogus: unknown option (see snaptrace check --help)|$FRONT check --bogus
 input_fifo_symbols|2|^snaptrace symbols: .*fifo: a FIFO, expected a regular file (an ELF file) or a process id$|$FRONT symbols F
-input_fifo_convert|2|fifo: a FIFO, expected a regular file or a pipe$|$CONVERT F
-input_fifo_front_convert|2|fifo: a FIFO, expected a regular file or a pipe$|$FRONT convert F
-input_fifo_dump|2|fifo: cannot open: a FIFO, expected a regular file or a pipe$|$CONVERT --dump F
+input_fifo_convert|2|fifo: a FIFO, expected a regular file, or a pipe as standard input or from <(\.\.\.)$|$CONVERT F
+input_fifo_front_convert|2|fifo: a FIFO, expected a regular file, or a pipe as standard input or from <(\.\.\.)$|$FRONT convert F
+input_fifo_dump|2|fifo: cannot open: a FIFO, expected a regular file, or a pipe as standard input or from <(\.\.\.)$|$CONVERT --dump F
 input_fifo_stats|2|fifo: cannot open: a FIFO, expected a regular file$|$STATS F
 input_fifo_front_stats|2|fifo: cannot open: a FIFO, expected a regular file$|$FRONT stats F
 input_fifo_baseline|2|fifo: cannot open: a FIFO, expected a regular file$|$STATS --baseline F T
 input_zero_symbols|2|^snaptrace symbols: /dev/zero: a character device, expected a regular file (an ELF file)|$FRONT symbols /dev/zero
-input_zero_convert|2|/dev/zero: a character device, expected a regular file or a pipe$|$CONVERT /dev/zero
-input_zero_dump|2|/dev/zero: cannot open: a character device, expected a regular file or a pipe$|$CONVERT --dump /dev/zero
+input_zero_convert|2|/dev/zero: a character device, expected a regular file, or a pipe as standard input or from <(\.\.\.)$|$CONVERT /dev/zero
+input_zero_dump|2|/dev/zero: cannot open: a character device, expected a regular file, or a pipe as standard input or from <(\.\.\.)$|$CONVERT --dump /dev/zero
 input_zero_stats|2|/dev/zero: cannot open: a character device, expected a regular file$|$STATS /dev/zero
 input_zero_baseline|2|/dev/zero: cannot open: a character device, expected a regular file$|$STATS --baseline /dev/zero T
 input_json_fifo|1|rec/record.json: a FIFO, expected a regular file$|$CONVERT R -o json.fxt.gz
@@ -121,7 +121,7 @@ cp "$SNAPTRACE_TOP/tests/cases/call-return/input.txt" "$TMP/in.txt"
 # "-" is, at once, not read half (before: "not an FXT file", exit 1)
 "$STATS" <(cat "$TMP/pipe.fxt.gz") >/dev/null 2>"$TMP/err"
 rc=$?
-[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/fd/[0-9]*: cannot open: a FIFO, expected a regular file$" "$TMP/err" ||
+[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/fd/[0-9]*: cannot open: a pipe, expected a regular file$" "$TMP/err" ||
 	bad="$bad stats on a pipe exited $rc: $(head -c 200 "$TMP/err")"
 verdict input_pipe "$bad"
 

@@ -88,10 +88,10 @@ static void trailing_slash(void)
 static void streams(void)
 {
 	struct { const char *path, *why; unsigned flags; } refused[] = {
-		{ unit_tmp("lonely"), "a FIFO, expected a regular file or a pipe", INPATH_STREAM },
-		{ "/dev/zero", "a character device, expected a regular file or a pipe",
+		{ unit_tmp("lonely"), "a FIFO, expected " INPATH_STREAM_EXPECTED, INPATH_STREAM },
+		{ "/dev/zero", "a character device, expected " INPATH_STREAM_EXPECTED,
 		  INPATH_STREAM },
-		{ NULL, "a FIFO, expected a regular file", 0 },	/* the pipe */
+		{ NULL, "a pipe, expected a regular file", 0 },	/* the pipe */
 	};
 	char proc[64], why[300], got[8] = "";
 	int p[2], fd;
