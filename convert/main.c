@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "binaries.h"
+#include "fdenames.h"
 #include "cut.h"
 #include "driver.h"
 #include "diag.h"
@@ -630,6 +631,30 @@ static int check_binaries(const struct inputs *ins, struct binaries *bins)
 	return EXIT_OK;
 }
 
+/* The names of stripped binaries' frames (fdenames.h) of the binaries under
+ * SYMFS, for WHO, checked against BINS, with the mappings every input of
+ * INS names. Returns it, or NULL when out of memory. */
+static struct fdenames *read_mappings(const struct inputs *ins, const char *symfs,
+				      const struct runas_set *who, const struct binaries *bins)
+{
+	struct fdenames *n = fdenames_new(symfs, who, bins);
+
+	for (size_t i = 0; n && i < ins->n; i++) {
+		char handle[32];
+		int fd = ins->in[i].stream ? -1 : conv_input_open(&ins->in[i]), e = 0;
+
+		if (fd >= 0) {
+			e = fdenames_add_mmaps(n, inpath_proc(fd, handle, sizeof(handle)));
+			conv_input_close(fd);
+		}
+		if (e) {
+			fdenames_free(n);
+			return NULL;
+		}
+	}
+	return n;
+}
+
 /*
  * The source-line lookup (srcline.h) of the binaries under SYMFS, with the
  * build ids every input of INS names and its recordings list (record.json
@@ -743,6 +768,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	struct binaries bins = { .symfs = symfs_arg(o), .who = &who };
 	char buildid_why[512] = "";
 	struct srcline *sl = NULL;
+	struct fdenames *fn = NULL;
 	struct conv_driver *cv = NULL;
 	struct fxt_writer *w;
 	struct conv_opts copts;
@@ -762,15 +788,17 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));
 	if (sl)
 		srcline_set_users(sl, &who);
+	if (sl)
+		fn = read_mappings(ins, symfs_arg(o), &who, &bins);
 	if (sl && o->no_srcline) {
 		srcline_lines_off(sl);
 		buildid_why[0] = 0;	/* no lines were asked for */
 	}
-	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .cut = o->cut,
-				    .binaries = &bins };
+	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .fdenames = fn,
+				    .cut = o->cut, .binaries = &bins };
 	if (rc == EXIT_OK)
 		cv = conv_driver_new(w, &copts);
-	if (rc == EXIT_OK && (!cv || !sl)) {
+	if (rc == EXIT_OK && (!cv || !sl || !fn)) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 	}
@@ -783,6 +811,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 		rc = end_trace(o, cv, w, sl, buildid_why, first, rc);
 	}
 	conv_driver_free(cv);
+	fdenames_free(fn);
 	srcline_free(sl);
 	binaries_free(&bins);
 	return rc;
