@@ -269,8 +269,9 @@ static int no_thread(struct conv_driver *cv)
 	return CONV_ERR_IDS;
 }
 
-/* The site of LOC, a location in process PID. */
-static bool site_of(struct conv *c, int64_t pid, const struct conv_loc *loc,
+/* The site of LOC (CHAIN: a call chain's frame, perf's map-relative
+ * address; else a branch's or sample's own, in the process). */
+static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
 		    struct conv_site *site)
 {
 	struct conv_loc named = *loc;
@@ -290,7 +291,7 @@ static bool site_of(struct conv *c, int64_t pid, const struct conv_loc *loc,
 	}
 	/* a stripped binary's frame: the function its unwind table says */
 	f = site->func;
-	site->func = conv_func_fde(c, f, pid, site->ip, &site->symoff);
+	site->func = chain ? conv_func_fde(c, f, site->ip, &site->symoff) : f;
 	if (site->func != f) {
 		site->has_symoff = site->func != NULL;
 		return site->func != NULL;
@@ -422,7 +423,7 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	t->pending = b;
 	b += t->npending;
 	b->flags = l->flags;
-	if (!site_of(c, t->pid, &l->from, &b->from) || !site_of(c, t->pid, &l->to, &b->to))
+	if (!site_of(c, false, &l->from, &b->from) || !site_of(c, false, &l->to, &b->to))
 		return CONV_ERR_NOMEM;
 	t->npending++;
 	t->pending_ts = ts;
@@ -832,7 +833,7 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 		return CONV_ERR_NOMEM;
 	sm->frames = f;
 	sm->symtext |= loc->has_symtext;
-	if (!site_of(&cv->c, sm->t ? sm->t->pid : -1, loc, &sm->frames[sm->n]))
+	if (!site_of(&cv->c, sm->callchain, loc, &sm->frames[sm->n]))
 		return CONV_ERR_NOMEM;
 	sm->n++;
 	return CONV_OK;

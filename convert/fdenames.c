@@ -15,14 +15,7 @@
 #include "elfid.h"
 #include "fdetab.h"
 #include "hash.h"
-#include "perfdata.h"
 #include "srcline.h"
-
-/* A mapping of the binary in a process: [start, end) at file offset pgoff. */
-struct fdenames_map {
-	int64_t pid;
-	uint64_t start, end, pgoff;
-};
 
 /* A PT_LOAD segment: the file's bytes [off, off + filesz) at link-time vaddr. */
 struct load {
@@ -38,8 +31,6 @@ struct fdenames_dso {
 	struct fdetab t;
 	struct load load[LOADS_MAX];
 	size_t nload;
-	struct fdenames_map *maps;   /* owned */
-	size_t nmaps, capmaps;
 };
 
 struct fdenames {
@@ -49,8 +40,6 @@ struct fdenames {
 	char *symfs;                 /* "" for none, owned */
 	const struct runas_set *who;
 	const struct binaries *bins;
-	size_t nmaps;                /* kept, of every binary */
-	bool capped;                 /* some were left out: FDENAMES_MAPS_MAX */
 };
 
 struct fdenames *fdenames_new(const char *symfs, const struct runas_set *who,
@@ -93,42 +82,6 @@ static struct fdenames_dso *entry(struct fdenames *n, const char *dso, size_t le
 	}
 	n->dsos[n->n++] = d;
 	return d;
-}
-
-static int add_map(void *arg, const struct perfdata_mmap *m)
-{
-	struct fdenames *n = arg;
-	struct fdenames_dso *d;
-	struct fdenames_map *t;
-	size_t len = strlen(m->file);
-
-	if (!m->exec || !m->len || srcline_no_binary(m->file, len))
-		return 0;
-	if (n->nmaps >= FDENAMES_MAPS_MAX) {
-		n->capped = true;
-		return 0;
-	}
-	if (!(d = entry(n, m->file, len)))
-		return -ENOMEM;
-	/* perf's synthesized records repeat, in each snapshot file */
-	for (size_t i = d->nmaps > 64 ? d->nmaps - 64 : 0; i < d->nmaps; i++)
-		if (d->maps[i].pid == m->pid && d->maps[i].start == m->start &&
-		    d->maps[i].end == m->start + m->len && d->maps[i].pgoff == m->pgoff)
-			return 0;
-	t = array_grow(d->maps, &d->capmaps, d->nmaps, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	d->maps = t;
-	d->maps[d->nmaps++] = (struct fdenames_map){ m->pid, m->start, m->start + m->len, m->pgoff };
-	n->nmaps++;
-	return 0;
-}
-
-int fdenames_add_mmaps(struct fdenames *n, const char *perfdata)
-{
-	int err = perfdata_mmaps(perfdata, add_map, n);
-
-	return err == -ENOMEM ? err : 0;
 }
 
 /* Reads D's file: whether its frames are named, its segments, its table. */
@@ -210,22 +163,12 @@ static bool offset_vaddr(const struct fdenames_dso *d, uint64_t off, uint64_t *v
 	return false;
 }
 
-bool fdenames_lookup(const struct fdenames_dso *d, int64_t pid, uint64_t ip, uint64_t *start,
+bool fdenames_lookup(const struct fdenames_dso *d, uint64_t off, uint64_t *start,
 		     uint64_t *vaddr)
 {
-	bool found = false;
 	ptrdiff_t i;
 
-	/* an address in the process (a branch's, a sample's own ip): through
-	 * the last mapping of PID there (a later one replaced an earlier) */
-	for (size_t k = d->nmaps; k-- > 0 && !found;)
-		if (d->maps[k].pid == pid && ip >= d->maps[k].start && ip < d->maps[k].end)
-			found = offset_vaddr(d, ip - d->maps[k].start + d->maps[k].pgoff, vaddr);
-	/* else the file offset perf prints a call chain's frames at (its map's
-	 * map_ip: ip - start + pgoff) */
-	if (!found)
-		found = offset_vaddr(d, ip, vaddr);
-	if (!found || (i = fdetab_find(&d->t, *vaddr)) < 0)
+	if (!offset_vaddr(d, off, vaddr) || (i = fdetab_find(&d->t, *vaddr)) < 0)
 		return false;
 	*start = d->t.start[i];
 	return true;
@@ -235,12 +178,8 @@ void fdenames_free(struct fdenames *n)
 {
 	if (!n)
 		return;
-	if (n->capped)
-		diag_warn("more than %u mappings of binaries in the recordings: frames in those "
-			  "left out stay [unknown]", (unsigned)FDENAMES_MAPS_MAX);
 	for (size_t i = 0; i < n->n; i++) {
 		fdetab_free(&n->dsos[i]->t);
-		free(n->dsos[i]->maps);
 		free(n->dsos[i]->path);
 		free(n->dsos[i]);
 	}

@@ -6,10 +6,10 @@
  * function whose FDE starts at START, named "[unnamed @ 0xSTART]"
  * (funcspec_unnamed(): the address `snaptrace symbols` lists, a measured
  * call's name), so all its samples are one function and not a slice per
- * address. A frame's address in the process is taken to the binary's
- * link-time address through the mapping its process had there (the
- * perf.data's MMAP and MMAP2 records: fdenames_add_mmaps()), or as it is
- * in an ET_EXEC file (loaded where it was linked). Each binary is read
+ * address. A call chain's frame is at the address perf prints it at, its
+ * map-relative address (perf's map_ip: ip - start + pgoff, the offset in
+ * the file), taken to the link-time address through the executable
+ * PT_LOAD segment holding it. Each binary is read
  * once per conversion (its program headers, its .symtab's presence and its
  * .eh_frame_hdr), opened as the converter opens binaries (under perf's
  * --symfs, by runas_open() for the recordings' other owners); one whose
@@ -30,21 +30,11 @@
 struct fdenames;
 struct fdenames_dso;
 
-/* The mappings kept at most (40 bytes each): past them, one warning. */
-#define FDENAMES_MAPS_MAX (UINT32_C(1) << 20)
-
 /* A new empty table: binaries under SYMFS (NULL or "": none; copied),
  * opened for WHO (borrowed; NULL: none), checked against BINS (borrowed;
  * NULL: none). NULL when out of memory. */
 struct fdenames *fdenames_new(const char *symfs, const struct runas_set *who,
 			      const struct binaries *bins);
-
-/*
- * Adds the executable mappings of files that the perf.data PERFDATA's MMAP
- * and MMAP2 records name (perfdata_mmaps()). Returns 0 (also when PERFDATA
- * is no perf.data this reads: its frames then have no mapping), or -ENOMEM.
- */
-int fdenames_add_mmaps(struct fdenames *n, const char *perfdata);
 
 /*
  * The binary DSO (LEN bytes, as perf names it) in N: the one entry of that
@@ -57,12 +47,11 @@ const struct fdenames_dso *fdenames_dso(struct fdenames *n, const char *dso, siz
 					bool *nomem);
 
 /*
- * The start (link-time) of the function of D holding address IP of process
- * PID, into *START, and IP's link-time address into *VADDR. Returns false
- * when none is known: no mapping of PID holds IP (an ET_DYN file), or no
- * FDE covers it.
+ * The start (link-time) of the function of D holding file offset OFF, into
+ * *START, and OFF's link-time address into *VADDR. Returns false when none
+ * is known: OFF is in no executable segment, or no FDE covers it.
  */
-bool fdenames_lookup(const struct fdenames_dso *d, int64_t pid, uint64_t ip, uint64_t *start,
+bool fdenames_lookup(const struct fdenames_dso *d, uint64_t off, uint64_t *start,
 		     uint64_t *vaddr);
 
 /* Frees N and every entry. NULL is fine. */

@@ -292,8 +292,8 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	return o;
 }
 
-const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, int64_t pid,
-				      uint64_t ip, uint64_t *symoff)
+const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t ip,
+				      uint64_t *symoff)
 {
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
 	char name[FUNCSPEC_UNNAMED_MAX];
@@ -308,7 +308,7 @@ const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f,
 		m->fdes = fdenames_dso(c->fdenames, f->key, f->dsolen, &nomem);
 		c->nomem |= nomem;
 	}
-	if (!f->fdes || !fdenames_lookup(f->fdes, pid, ip, &start, &vaddr))
+	if (!f->fdes || !fdenames_lookup(f->fdes, ip, &start, &vaddr))
 		return f;
 	funcspec_unnamed(start, name, sizeof(name));
 	o = conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },

@@ -631,30 +631,6 @@ static int check_binaries(const struct inputs *ins, struct binaries *bins)
 	return EXIT_OK;
 }
 
-/* The names of stripped binaries' frames (fdenames.h) of the binaries under
- * SYMFS, for WHO, checked against BINS, with the mappings every input of
- * INS names. Returns it, or NULL when out of memory. */
-static struct fdenames *read_mappings(const struct inputs *ins, const char *symfs,
-				      const struct runas_set *who, const struct binaries *bins)
-{
-	struct fdenames *n = fdenames_new(symfs, who, bins);
-
-	for (size_t i = 0; n && i < ins->n; i++) {
-		char handle[32];
-		int fd = ins->in[i].stream ? -1 : conv_input_open(&ins->in[i]), e = 0;
-
-		if (fd >= 0) {
-			e = fdenames_add_mmaps(n, inpath_proc(fd, handle, sizeof(handle)));
-			conv_input_close(fd);
-		}
-		if (e) {
-			fdenames_free(n);
-			return NULL;
-		}
-	}
-	return n;
-}
-
 /*
  * The source-line lookup (srcline.h) of the binaries under SYMFS, with the
  * build ids every input of INS names and its recordings list (record.json
@@ -789,7 +765,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	if (sl)
 		srcline_set_users(sl, &who);
 	if (sl)
-		fn = read_mappings(ins, symfs_arg(o), &who, &bins);
+		fn = fdenames_new(symfs_arg(o), &who, &bins);
 	if (sl && o->no_srcline) {
 		srcline_lines_off(sl);
 		buildid_why[0] = 0;	/* no lines were asked for */

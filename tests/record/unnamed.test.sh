@@ -13,11 +13,13 @@
 #   per sample;
 # - unnamed_measured: the measured calls are serve()'s "[unnamed @ 0xSTART]",
 #   the samples inside serve() are that call itself (no child of its own
-#   name, no [unknown] child), spin()'s samples its child.
+#   name, no [unknown] child), spin()'s samples its child;
+# - unnamed_symbols_kept: the unstripped build (a .symtab: perf names its
+#   frames) has no [unnamed @ ...] slice, serve and spin by their names.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="unnamed_frames unnamed_measured no_leftovers"
+NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept no_leftovers"
 need_recording unnamed
 need_built unnamed "$CONVERT"
 requires_all gcc
@@ -28,7 +30,7 @@ gcc -std=c11 -Wall -Wextra -Werror -O1 -fno-omit-frame-pointer -o "$PROG" \
 	"$SNAPTRACE_TOP/tests/record/unnamed_target.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build unnamed_target.c: $(tl 3 "$TMP/cc.err")"
 strip -o "$STRIPPED" "$PROG" || fail_all "strip failed"
-TARGETS=("$STRIPPED")
+TARGETS=("$STRIPPED" "$PROG")
 
 # the functions' starts as nm prints them (0x, no leading zeros)
 nm "$PROG" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' | while read -r a n; do
@@ -83,6 +85,19 @@ elif [ "$children" -lt 1 ]; then
 	fail unnamed_measured "no [unnamed @ $SPIN] (spin()) under a measured call: $(awk -F '\t' -v n="$want" '$3 == n { print $2 }' "$TMP/slices" | sort | uniq -c | tr '\n' ' ')"
 else
 	ok unnamed_measured
+fi
+
+S="$TMP/rec-symbols"
+if ! "$RECORD" -q -o "$S" --trigger none -- "$PROG" 5 >/dev/null 2>"$S.err" ||
+	! "$CONVERT" --quiet "$S" -o "$S.fxt" 2>"$S.conv" ||
+	! "$CONVERT" --dump=slices "$S.fxt" >"$S.slices"; then
+	fail unnamed_symbols_kept "recording or conversion failed: $(tl 2 "$S.err") $(tl 2 "$S.conv")"
+elif grep -q '\[unnamed @ ' "$S.slices"; then
+	fail unnamed_symbols_kept "slices [unnamed @ ...] of a binary with symbols: $(grep -m 3 '\[unnamed @ ' "$S.slices" | tr '\n' ' ')"
+elif ! grep -q ' serve$' "$S.slices" || ! grep -q ' spin$' "$S.slices"; then
+	fail unnamed_symbols_kept "serve or spin not named: $(cut -d' ' -f3- "$S.slices" | sort -u | head -8 | tr '\n' '|')"
+else
+	ok unnamed_symbols_kept
 fi
 
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
