@@ -71,8 +71,8 @@ struct runas_set {
  * the one open of every file another user's recording names that the
  * tools read themselves (docs/design.md "Threat model"): one fork per
  * user a file. Returns the descriptor, or inpath_open()'s negative errno
- * and WHY, or -EACCES with WHY (SIZE bytes) "uid U may not open it (the
- * recording is theirs)".
+ * and WHY, or -EPERM with WHY (SIZE bytes) "uid U, whose recording it is,
+ * may not open it".
  */
 int runas_open(const struct runas_set *who, int dirfd, const char *path, unsigned flags,
 	       char *why, size_t size);
