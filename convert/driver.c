@@ -111,7 +111,7 @@ struct conv_driver {
 				 * time are processed once its frames are known
 				 * (held_for_sample()) */
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
-	uint8_t time_digits;    /* the first header's time's fraction digits; 0: none yet */
+	uint8_t time_digits;    /* the input's first header's time's fraction digits; 0: none yet */
 	struct conv_span cut_key;  /* the last line's conv_line.cut_key: the next ones may be
 				    * the rest of it (comm_rest()) */
 	size_t cut_room;
@@ -166,6 +166,8 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_d
 {
 	cv->input = name;
 	cv->lineno = 0;
+	cv->time_digits = 0;	/* each input's own time column (perf's --ns or not) */
+	cv->cut_key.len = 0;
 	if (cv->c.srcline)
 		srcline_set_dir(cv->c.srcline, dso_dir);
 }
