@@ -39,6 +39,7 @@ enum skip_kind {
 	SKIP_ORPHAN_CHAIN,
 	SKIP_TIME_BACKWARDS,
 	SKIP_DSO_COLUMN,
+	SKIP_TIME_COLUMN,
 	SKIP_KINDS,
 };
 
@@ -52,6 +53,8 @@ static const struct {
 	[SKIP_TIME_BACKWARDS] = { "time goes backwards in this thread", "clamped to its last time" },
 	[SKIP_DSO_COLUMN] = { "(dso) column unlike the first line's (text after the last column?)",
 			      "skipped" },
+	[SKIP_TIME_COLUMN] = { "time column unlike the first line's (the rest of a line a newline "
+			       "in a name cut?)", "skipped" },
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
@@ -108,6 +111,10 @@ struct conv_driver {
 				 * time are processed once its frames are known
 				 * (held_for_sample()) */
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
+	uint8_t time_digits;    /* the input's first header's time's fraction digits; 0: none yet */
+	struct conv_span cut_key;  /* the last line's conv_line.cut_key: the next ones may be
+				    * the rest of it (comm_rest()) */
+	size_t cut_room;
 	char message[512];
 };
 
@@ -160,6 +167,8 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_d
 {
 	cv->input = name;
 	cv->lineno = 0;
+	cv->time_digits = 0;	/* each input's own time column (perf's --ns or not) */
+	cv->cut_key.len = 0;
 	if (cv->c.srcline)
 		srcline_set_dir(cv->c.srcline, dso_dir);
 }
@@ -1051,6 +1060,43 @@ static bool dso_columns_kept(struct conv_driver *cv, const struct conv_line *l)
 	}
 }
 
+/* Does L's header print its time as the first header did (perf script
+ * prints every time with as many digits: 9 with --ns, as snaptrace runs
+ * it)? The shortest header with 9 digits ("1/1 0.000000000:", 16 bytes)
+ * is longer than any comm (CONV_COMM_MAX), so the part of another
+ * process's name after a newline, a line of its own, never passes as a
+ * header: one with fewer digits is that (docs/design.md "Threat model"). */
+static bool time_column_kept(struct conv_driver *cv, const struct conv_line *l)
+{
+	if (!l->time_digits)
+		return true;
+	if (!cv->time_digits)
+		cv->time_digits = l->time_digits;
+	return cv->time_digits == l->time_digits;
+}
+
+/* Is line S (LEN bytes) the rest of a line a newline in a tracepoint's
+ * comm cut (the last line's cut_key)? Its first cut_room bytes at most are
+ * the name's, then " KEY"; a shorter line without it is more of the name
+ * (another newline in it). Either is the cut line's, read no further: its
+ * call chain follows. Anything else is a line of its own. */
+static bool comm_rest(struct conv_driver *cv, const char *s, size_t len)
+{
+	size_t n = cv->cut_room + 1 + cv->cut_key.len;
+	const char *k = memmem(s, len < n ? len : n, cv->cut_key.s, cv->cut_key.len);
+
+	if (k && k > s && k[-1] == ' ') {
+		cv->cut_key.len = 0;
+		return true;
+	}
+	if (len < cv->cut_room) {
+		cv->cut_room -= len + 1;
+		return true;
+	}
+	cv->cut_key.len = 0;
+	return false;
+}
+
 /* Converts line L as conv_driver_parsed() does, but for the check of c->nomem. */
 static int parsed(struct conv_driver *cv, const struct conv_line *l)
 {
@@ -1059,6 +1105,10 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 
 	cv->lineno++;
 	cv->c.stats.lines++;
+	if (cv->cut_key.len && comm_rest(cv, s, len))
+		return CONV_OK;
+	cv->cut_key = l->cut_key;
+	cv->cut_room = l->cut_room;
 	if (l->kind == CONV_LINE_TOO_LONG) {
 		snprintf(cv->message, sizeof(cv->message), "%s:%llu: a line longer than %u bytes, "
 			 "which no perf script prints: not perf script output", cv->input,
@@ -1074,6 +1124,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	}
 	if (!dso_columns_kept(cv, l))
 		return skip(cv, SKIP_DSO_COLUMN, s, len);
+	if (!time_column_kept(cv, l))
+		return skip(cv, SKIP_TIME_COLUMN, s, len);
 	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD) {
 		int e = sample_done(cv);
 

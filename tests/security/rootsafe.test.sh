@@ -392,6 +392,14 @@
 #                     build id, its function renamed): plain perf script takes
 #                     it; root's conversion names the function rightly (the
 #                     converter's perf view once showed such a /tmp/.debug)
+#   comm-newline      root records its own program on CPU 0 while the
+#                     attacker's process, named "\n1/1 1.0: 1 x:" (a newline,
+#                     then what reads as a header of pid 1), runs there: perf
+#                     script cuts root's sched_switch lines at her next_comm;
+#                     root's trace holds only its program's process (the rest
+#                     of each cut line once made samples of pid 1, "x", from
+#                     root's and her stacks, and lost root's off-CPU stacks;
+#                     docs/design.md "Threat model")
 #   kernel-oracle     root converts a perf.data of the attacker's (a copy of
 #                     a recording with kernel frames: she could put any
 #                     kernel address in it): no kernel function is named,
@@ -471,7 +479,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -3558,6 +3566,82 @@ EOF
 	fi
 }
 
+# comm_newline: see the header.
+comm_newline() {
+	local d="$TMP/nlcomm" pid data n rc procs
+	mkdir -m 755 "$d"
+	cat >"$d/nm.c" <<'EOF'
+#define _GNU_SOURCE
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+volatile unsigned long s;
+int main(void)
+{
+	time_t end = time(0) + 30;	/* the test ends it sooner */
+
+	prctl(PR_SET_NAME, "\n1/1 1.0: 1 x:");
+	while (time(0) < end)
+		for (int i = 0; i < 200000; i++)
+			s += i;
+	return 0;
+}
+EOF
+	cat >"$d/prog.c" <<'EOF'
+#include <unistd.h>
+volatile unsigned long s;
+__attribute__((noinline)) void root_work(void)
+{
+	for (int i = 0; i < 100000; i++)
+		s += i;
+}
+int main(void)
+{
+	for (int i = 0; i < 1000; i++) {
+		root_work();
+		usleep(200);
+	}
+	return 0;
+}
+EOF
+	if ! cc -O1 -o "$d/nm" "$d/nm.c" 2>"$TMP/comm-newline.err" ||
+		! cc -O1 -fno-omit-frame-pointer -o "$d/prog" "$d/prog.c" 2>"$TMP/comm-newline.err"; then
+		fail comm-newline "cc: $(first_lines "$TMP/comm-newline.err")"
+		return
+	fi
+	as_attacker taskset -c 0 "$d/nm" &
+	pid=$!
+	timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- taskset -c 0 "$d/prog" \
+		2>"$TMP/comm-newline.err"
+	rc=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	data=$(ls "$d"/rec/perf.data* 2>/dev/null | head -n 1)
+	if [ "$rc" -ne 0 ] || [ -z "$data" ]; then
+		fail comm-newline "root's recording failed: $(first_lines "$TMP/comm-newline.err")"
+		return
+	fi
+	# the attack took place: perf script cut lines of root's at her name
+	n=$(timeout -k 5 60 perf script -f --ns -i "$data" 2>/dev/null | grep -ac '^1/1 1\.0: 1 x: next_pid=')
+	timeout -k 5 60 "$CONVERT" "$d/rec" -o "$d/root.fxt" 2>"$TMP/comm-newline.err"
+	rc=$?
+	procs=$("$CONVERT" --dump=records "$d/root.fxt" 2>/dev/null |
+		sed -n 's/.* kobj process koid=\([0-9]*\) .*/\1/p' | sort -u | tr '\n' ' ')
+	if [ "$n" -eq 0 ]; then
+		fail comm-newline "perf script cut no line of root's at the attacker's name (did her process run on CPU 0?)"
+	elif [ "$rc" -ne 0 ]; then
+		fail comm-newline "exit $rc: $(first_lines "$TMP/comm-newline.err")"
+	elif [ "$(echo $procs | wc -w)" -ne 1 ]; then
+		fail comm-newline "root's trace of its own program holds processes $procs($n lines cut): $(grep -a 'threads,' "$TMP/comm-newline.err")"
+	elif "$CONVERT" --dump=records "$d/root.fxt" 2>/dev/null | grep -aq 'name="x"'; then
+		fail comm-newline "root's trace holds the attacker's event \"x\" ($n lines cut)"
+	elif ! "$CONVERT" --dump=slices "$d/root.fxt" 2>&1 | grep -q ' root_work$'; then
+		fail comm-newline "no slice of root_work"
+	else
+		ok comm-newline
+	fi
+}
+
 # theirs_recording: root records a program only root may read (in a 0700
 # directory) into $TMP/theirs/rec; THEIRS_MINE is the attacker's copy of its
 # perf.data (hers: she could have written every byte of it). Returns 1 after
@@ -3802,6 +3886,7 @@ requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
+requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
 for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
