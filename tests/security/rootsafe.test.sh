@@ -3614,8 +3614,7 @@ EOF
 	timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- taskset -c 0 "$d/prog" \
 		2>"$TMP/comm-newline.err"
 	rc=$?
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	end_bg "$pid"
 	data=$(ls "$d"/rec/perf.data* 2>/dev/null | head -n 1)
 	if [ "$rc" -ne 0 ] || [ -z "$data" ]; then
 		fail comm-newline "root's recording failed: $(first_lines "$TMP/comm-newline.err")"
