@@ -32,7 +32,10 @@
 #                    draws): under that caller, by the function that holds
 #                    its return address; the frames above end at its entry
 #                    (also through a function of the binary that starts
-#                    before the caller: -helper)
+#                    before the caller: -helper); with its caller on no
+#                    frame of the stack (frame pointers hid it), under the
+#                    frame of the sample that follows that holds the address,
+#                    from its entry (-hidden)
 #   measured-caller-skipped  the sample right after a call's entry shows its
 #                    function at its first instruction (or the [uprobes]
 #                    page, its entry probe's instruction run out of line)
@@ -137,6 +140,30 @@ printf '%s\n' '400 0 30000100000 30004400000 __libc_start_call_main' \
 	'400 5 30002200000 30004200000 clock_nanosleep' '400 6 30002200000 30004200000 [off-cpu]' \
 	>"$TMP/as-helper.want"
 tree_case measured-after-sleep-helper "$TMP/as-helper" "$TMP/as-helper.want" "$TMP/as-helper.fxt"
+
+# measured-after-sleep-hidden: before it, a sample in strtoll straight
+# under __libc_start_call_main (frame pointers hid main) and a first call
+# of step: no frame of the stack may be its caller; the sample that
+# follows (the sleep's) shows main, which holds its return address: main
+# from the entry, step inside it, strtoll ended there (issue 24, trial 16:
+# the call was drawn under __libc_start_call_main with no main)
+mkdir -p "$TMP/as-hidden"
+cp "$TMP/as/record.json" "$TMP/as-hidden/"
+{
+	printf '%s\n' '             app   400/400      30.000000000:     100000 cpu-clock:u: ' \
+		'	7f0000046610 strtoll+0x10 (/usr/lib/x86_64-linux-gnu/libc.so.6)' \
+		'	7f00000271ca __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)' ''
+	cat "$TMP/as/perf.data.1"
+} >"$TMP/as-hidden/perf.data.1"
+sed '1a 0 400 400 30000050000 30000090000 -539' "$TMP/as/measured-calls.txt" \
+	>"$TMP/as-hidden/measured-calls.txt"
+{
+	printf '%s\n' '400 0 30000000000 30004400000 __libc_start_call_main' \
+		'400 1 30000000000 30000050000 strtoll' '400 1 30000050000 30004400000 main' \
+		'400 2 30000050000 30000090000 step measured 40000'
+	tail -n +3 "$AS/expected-tree.txt"
+} >"$TMP/as-hidden.want"
+tree_case measured-after-sleep-hidden "$TMP/as-hidden" "$TMP/as-hidden.want" "$TMP/as-hidden.fxt"
 
 # measured-before-samples: measured-callsite's and measured-caller's
 # recordings with the thread switched in, out and in again before its first
