@@ -839,8 +839,7 @@ rec_perfmap_nspid() {
 	fi
 	[ -n "$p" ] && kill -KILL "$p" 2>/dev/null
 	wait "$a" 2>/dev/null
-	kill "$r" 2>/dev/null
-	wait "$r" 2>/dev/null
+	end_bg "$r"
 	rm -f "/tmp/perf-$r.map"
 	if [ -n "$why" ]; then
 		fail rec-perfmap-nspid "$why"
