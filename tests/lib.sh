@@ -214,10 +214,29 @@ stop_group() {
 # exec, and the child goes on as if never signalled (rootsafe's
 # out-fifo-other then waited for ever on the attacker's `cat FIFO` that a
 # SIGTERM had missed: 1 of 5 copies beside two busy loops); SIGKILL cannot
-# be caught, and runs no inherited EXIT trap (on_exit) either.
+# be caught, and runs no inherited EXIT trap (on_exit) either. A child that
+# is a subshell (`FUNCTION ... &`: bash runs the function in a fork and its
+# commands as that fork's children) is stopped first and ended with every
+# process below it: killing the subshell alone left rootsafe's comm-newline
+# attacker process running (the runner's leftover check failed the suite).
 end_bg() {
-	kill -KILL "$@" 2>/dev/null
+	local p all=()
+	kill -STOP "$@" 2>/dev/null
+	for p in "$@"; do
+		all+=("$p" $(bg_descendants "$p"))
+	done
+	kill -KILL "${all[@]}" 2>/dev/null
 	wait "$@" 2>/dev/null
+}
+
+# bg_descendants PID: the pids of every process below PID (children first
+# listed, then theirs), from /proc's parent links.
+bg_descendants() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		echo "$c"
+		bg_descendants "$c"
+	done
 }
 
 # run_group OUT ERR CMD...: runs CMD (at most 60 s) in a new session, its

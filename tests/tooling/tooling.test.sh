@@ -339,11 +339,21 @@ t_bg_children_killed() {
 			end_bg "$!"
 			kill -0 "$!" 2>/dev/null && echo "left $!"
 		done
+		# a function run in the background: its command is a child of the
+		# forked subshell, which end_bg must end too
+		sleeper() { sleep 300 & echo "$!" >"$TMP/sleeper"; wait; }
+		for i in 1 2 3; do
+			rm -f "$TMP/sleeper"
+			sleeper &
+			while [ ! -s "$TMP/sleeper" ]; do sleep 0.01; done
+			end_bg "$!"
+			kill -0 "$(cat "$TMP/sleeper")" 2>/dev/null && echo "left the function'"'"'s sleep"
+		done
 		echo done' 2>/dev/null | tail -n 1)
 	if [ -n "$bad" ]; then
 		fail bg_children_killed "kill then wait, where end_bg (tests/lib.sh) ends the child for sure: $(tr '\n' ' ' <<<"$bad")"
 	elif [ "$out" != done ]; then
-		fail bg_children_killed "200 'cat FIFO &' children ended by end_bg: ${out:-nothing printed (hung)}"
+		fail bg_children_killed "200 'cat FIFO &' children and 3 functions' children ended by end_bg: ${out:-nothing printed (hung)}"
 	else
 		ok bg_children_killed
 	fi
