@@ -121,6 +121,18 @@ char *esc_mem(char *buf, size_t size, const char *s, size_t len, enum esc_form f
 	return buf;
 }
 
+char *esc_excerpt(char buf[ESC_EXCERPT_SIZE], const char *s, size_t len)
+{
+	char whole[4 * (ESC_EXCERPT_CHARS + 1) + 1];   /* the escapes of one byte more */
+	size_t n = len < ESC_EXCERPT_CHARS + 1 ? len : ESC_EXCERPT_CHARS + 1;
+
+	esc_mem(buf, ESC_EXCERPT_CHARS + 1, s, n, ESC_TEXT);
+	esc_mem(whole, sizeof(whole), s, n, ESC_TEXT);
+	if (strlen(whole) > strlen(buf))   /* something was left out */
+		strcat(buf, "...");
+	return buf;
+}
+
 char *esc_str(char *buf, size_t size, const char *s, enum esc_form form)
 {
 	return esc_mem(buf, size, s ? s : "", s ? strlen(s) : 0, form);

@@ -39,6 +39,16 @@ enum esc_form { ESC_TEXT, ESC_JSON, ESC_CSV };
  */
 char *esc_mem(char *buf, size_t size, const char *s, size_t len, enum esc_form form);
 
+/*
+ * The one bounded excerpt of an input that a message shows (a line that is
+ * not what was expected, a record.json value): the LEN bytes at S escaped
+ * as ESC_TEXT, at most ESC_EXCERPT_CHARS characters of it, then "..." when
+ * something was left out. BUF holds ESC_EXCERPT_SIZE bytes. Returns BUF.
+ */
+#define ESC_EXCERPT_CHARS 80
+#define ESC_EXCERPT_SIZE (ESC_EXCERPT_CHARS + sizeof("..."))
+char *esc_excerpt(char buf[ESC_EXCERPT_SIZE], const char *s, size_t len);
+
 /* esc_mem() of the NUL-terminated S (NULL: ""). */
 char *esc_str(char *buf, size_t size, const char *s, enum esc_form form);
 

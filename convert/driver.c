@@ -223,13 +223,12 @@ void conv_driver_report(struct conv_driver *cv, unsigned top)
  * CONV_ERR_STRICT when --strict makes it fatal. */
 static int skip(struct conv_driver *cv, enum skip_kind kind, const char *s, size_t len)
 {
-	char text[4 * 200 + 1];
+	char text[ESC_EXCERPT_SIZE];
 
 	cv->c.stats.skipped++;
-	/* its first 200 bytes, escaped (the input may be a binary file) */
-	esc_mem(text, sizeof(text), s, len < 200 ? len : 200, ESC_TEXT);
+	esc_excerpt(text, s, len);	/* the input may be a binary file */
 	if (cv->c.strict) {
-		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s (an error with --strict): %.200s",
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s (an error with --strict): %s",
 			 cv->input, (unsigned long long)cv->lineno, skip_what[kind].what, text);
 		return CONV_ERR_STRICT;
 	}

@@ -17,6 +17,7 @@
 #   misuse_input_fifo_*, misuse_input_zero_*, misuse_input_json_fifo
 #   input_pipe   a pipe (<(...)) is still read by convert and --dump; stats,
 #                which may read its trace twice, refuses it as it refuses "-"
+#   input_pipe_perfdata, input_pipe_binary, excerpt_bounded: below
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -124,6 +125,51 @@ rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/fd/[0-9]*: cannot open: a pipe, expected a regular file$" "$TMP/err" ||
 	bad="$bad stats on a pipe exited $rc: $(head -c 200 "$TMP/err")"
 verdict input_pipe "$bad"
+
+# A perf.data or a binary file from a pipe is refused at once, one line,
+# exit 2, no byte of it shown (new-user check 16: `cat perf.data |
+# snaptrace convert -` echoed ~500 characters of escaped binary and
+# suggested a perf script command line, exit 2; perf seeks in a perf.data,
+# so one from a pipe, whether file-mode or pipe-mode (`perf record -o -`:
+# PERFILE2 with a 16-byte header), is read from a file only):
+#   input_pipe_perfdata  both headers, from standard input, from <(...),
+#                        and through the front end
+#   input_pipe_binary    an ELF file from standard input
+#   excerpt_bounded      a line that is not perf script text is shown as one
+#                        bounded excerpt (esc_excerpt(): 80 characters and
+#                        "..."), in the warning and in --strict's error
+bad=
+for hdr in 'PERFILE2\x10\0\0\0\0\0\0\0' 'PERFILE2\x68\0\0\0\0\0\0\0\x90'; do
+	for how in stdin subst front; do
+		case $how in
+		stdin) printf "$hdr" | "$CONVERT" - -o "$TMP/pd.fxt" 2>"$TMP/err" ;;
+		subst) "$CONVERT" <(printf "$hdr") -o "$TMP/pd.fxt" 2>"$TMP/err" ;;
+		front) printf "$hdr" | "$FRONT" convert - -o "$TMP/pd.fxt" 2>"$TMP/err" ;;
+		esac
+		rc=$?
+		[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+			grep -q ": a perf.data from a pipe: give it as a file$" "$TMP/err" ||
+			bad="$bad [$how $hdr: exit $rc: $(head -c 200 "$TMP/err")]"
+	done
+done
+verdict input_pipe_perfdata "$bad"
+bad=
+head -c 70000 "$CONVERT" | "$CONVERT" - -o "$TMP/pd.fxt" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+	grep -q "^snaptrace-convert: -: a binary file, expected a perf.data or perf script text$" "$TMP/err" ||
+	bad="exit $rc: $(head -c 200 "$TMP/err")"
+verdict input_pipe_binary "$bad"
+bad=
+long=$(printf 'x\001%.0s' $(seq 300))
+for strict in "" --strict; do
+	{ echo "$long"; cat "$TMP/in.txt"; } | "$CONVERT" $strict - -o "$TMP/ex$strict.fxt" 2>"$TMP/err"
+	line=$(grep "not a line of perf script output" "$TMP/err")
+	shown=${line##*: }
+	[ "$shown" = "$(printf 'x\\x01%.0s' $(seq 16))..." ] ||
+		bad="$bad [$strict: $(head -c 300 "$TMP/err")]"
+done
+verdict excerpt_bounded "$bad"
 
 # "--" ends the options in every tool, snaptrace symbols too, before its
 # PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was
