@@ -124,6 +124,23 @@ static void cut_whole(void)
 	CHECK_STR_EQ(esc_mem(buf, sizeof(buf), "a\0b", 3, ESC_TEXT), "a\\x00b");
 }
 
+/* An excerpt: 80 characters at most, "..." only when something is left out,
+ * whole escapes (the one bounded excerpt every message shows of an input). */
+static void excerpt(void)
+{
+	char buf[ESC_EXCERPT_SIZE], in[200];
+
+	memset(in, 'a', sizeof(in));
+	CHECK_STR_EQ(esc_excerpt(buf, "ab\x01", 3), "ab\\x01");
+	CHECK(strlen(esc_excerpt(buf, in, 80)) == 80);
+	CHECK(strlen(esc_excerpt(buf, in, 81)) == 83);
+	CHECK_STR_EQ(buf + 80, "...");
+	memset(in, 0, sizeof(in));
+	CHECK(strlen(esc_excerpt(buf, in, 20)) == 80);	/* 20 of 4 characters each */
+	CHECK_STR_EQ(esc_excerpt(buf, in, 21) + 80, "...");
+	CHECK_STR_EQ(esc_excerpt(buf, NULL, 0), "");
+}
+
 /* A CSV field: never a cell a spreadsheet runs as a formula (OWASP's
  * "CSV Injection": '=', '+', '-', '@', TAB, CR first), never a separator
  * or quote loose, control characters escaped as in text. */
@@ -169,6 +186,7 @@ int main(void)
 	UNIT_RUN(never_active);
 	UNIT_RUN(json_reads_back);
 	UNIT_RUN(cut_whole);
+	UNIT_RUN(excerpt);
 	UNIT_RUN(csv_fields);
 	return unit_exit();
 }
