@@ -17,7 +17,7 @@
 #   misuse_input_fifo_*, misuse_input_zero_*, misuse_input_json_fifo
 #   input_pipe   a pipe (<(...)) is still read by convert and --dump; stats,
 #                which may read its trace twice, refuses it as it refuses "-"
-#   input_pipe_perfdata, input_pipe_binary, excerpt_bounded: below
+#   input_pipe_perfdata, input_pipe_binary, excerpt_bounded, write_fails: below
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -170,6 +170,34 @@ for strict in "" --strict; do
 		bad="$bad [$strict: $(head -c 300 "$TMP/err")]"
 done
 verdict excerpt_bounded "$bad"
+
+# A write that fails (/dev/full: no space) is a runtime failure in every
+# program: exit 1, one line naming where, no "(see --help)" (new-user check
+# 16: convert and run said exit 2 with "(see --help)", stats, --dump and
+# symbols exit 1; outpath_check() decides for -o, write_failed()):
+#   write_fails  -o /dev/full and -o - into it (convert, the front end's
+#                convert and run, before anything runs), stats, --dump and
+#                symbols into it
+"$CONVERT" -q "$TMP/in.txt" -o "$TMP/w.fxt" 2>"$TMP/err"
+bad=$(head -c 200 "$TMP/err")
+while IFS='|' read -r name cmd; do
+	read -r -a argv <<<"${cmd//IN/$TMP/in.txt}"
+	argv=("${argv[@]//W/$TMP/w.fxt}")
+	(cd "$TMP" && exec timeout -k 5 20 "${argv[@]}") >/dev/full 2>"$TMP/err" </dev/null
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/full.*: No space left on device" "$TMP/err" &&
+		! grep -q "see .*--help" "$TMP/err" || bad="$bad [$name: exit $rc: $(head -c 200 "$TMP/err")]"
+done <<EOF_FULL
+convert|$CONVERT -q IN -o /dev/full
+convert_stdout|$CONVERT -q IN -o -
+front_convert|$FRONT convert -q IN -o /dev/full
+front_run|$FRONT run -q -o /dev/full -- true
+front_run_stdout|$FRONT run -q -o - -- true
+stats|$STATS W
+dump|$CONVERT --dump W
+symbols|$FRONT symbols $STATS main
+EOF_FULL
+verdict write_fails "$bad"
 
 # "--" ends the options in every tool, snaptrace symbols too, before its
 # PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was
