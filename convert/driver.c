@@ -100,6 +100,9 @@ struct conv_driver {
 	uint64_t lineno;
 	bool seen_branch, seen_sample;
 	bool seen_switch;       /* a switch record or sched_switch sample */
+	const char *evlist_mode; /* how the input's perf.data was recorded, by its
+				  * events (FXT_MODE_PT for intel_pt, else
+				  * FXT_MODE_SAMPLING); NULL: text, which does not say */
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
 	struct held_switch *held;   /* held switch records, in input order from HELD_FIRST */
@@ -872,6 +875,7 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64
 	bool period_set = false;
 	size_t i = 0;
 
+	cv->evlist_mode = NULL;
 	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e, i++) {
 		const struct stack_event *se;
 		struct conv_span ev;
@@ -882,6 +886,10 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64
 		e = strchrnul(s, '\n');
 		if (!conv_parse_evlist_line(s, (size_t)(e - s), &ev, &n, &freq))
 			continue;
+		if (memmem(ev.s, ev.len, "intel_pt", 8))
+			cv->evlist_mode = FXT_MODE_PT;
+		else if (!cv->evlist_mode)
+			cv->evlist_mode = FXT_MODE_SAMPLING;
 		k = conv_every_event(ev.s, ev.len);
 		if (k < CONV_EVERY_N && freq)
 			cv->c.every[k].freq = n;
@@ -1209,6 +1217,7 @@ int conv_driver_end_input(struct conv_driver *cv)
 {
 	struct conv *c = &cv->c;
 	int e = sample_done(cv);
+	const char *mode;
 	bool sampling;
 
 	if (e)
@@ -1227,12 +1236,15 @@ int conv_driver_end_input(struct conv_driver *cv)
 	/* How the slices so far were made, for readers such as snaptrace-stats:
 	 * any sampled call chain makes some slices time on the stack; without
 	 * branches, switches alone (sched_switch samples, switch records of a
-	 * thread that slept) come from a sampling recording too. */
+	 * thread that slept) come from a sampling recording too. An input with
+	 * none of them (an empty snapshot) says how its perf.data was recorded,
+	 * as its events do (new-user check 16: an empty trace of a sampling
+	 * recording was one that "does not say how it was made"). */
 	sampling = c->stats.samples || (!c->stats.branches && cv->seen_switch);
-	if (sampling || c->stats.branches)
+	mode = sampling ? FXT_MODE_SAMPLING : c->stats.branches ? FXT_MODE_PT : cv->evlist_mode;
+	if (mode)
 		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
-				fxt_writer_cstring(c->w, FXT_INFO_MODE),
-				fxt_writer_cstring(c->w, sampling ? FXT_MODE_SAMPLING : FXT_MODE_PT));
+				fxt_writer_cstring(c->w, FXT_INFO_MODE), fxt_writer_cstring(c->w, mode));
 	return nomem_checked(cv, CONV_OK);
 }
 

@@ -23,7 +23,8 @@
 #               a trace cut short (gzip or raw: exit 1, never partial rows);
 #               a trace with no slice (a table of nothing, --baseline
 #               against it: once qsort(NULL, 0), which stops the
-#               sanitizer build).
+#               sanitizer build); an empty trace of a sampling
+#               recording says so (empty-recorded).
 #   function-names  --function takes the names users see (issue 24: the
 #               recorder prints work(int), perf and nm _Z4worki; the trace
 #               has work): demangled with or without its parameters, or
@@ -571,6 +572,23 @@ done
 "$CONVERT" --dump=records "$TMP/nothing.fxt" >"$TMP/out" 2>"$TMP/err"
 [ ! -s "$TMP/err" ] || bad+="[convert --dump=records: '$(tr '\n' '|' <"$TMP/err")']"
 if [ -n "$bad" ]; then fail empty-trace "$bad"; else ok empty-trace; fi
+# empty-recorded: a perf.data of a sampling recording whose snapshot holds
+# nothing (new-user check 16: `--duration 1ms`) still records how it was
+# made (its events: cpu-clock, a sampling recording), so stats says
+# "sampled call stacks", never "the trace does not say how it was made"
+# (a stand-in perf: its evlist a sampling one, its script output nothing)
+bad=
+perf_data_stub "$TMP/empty-rec.data"
+printf '#!/bin/sh\n[ "$1" = --buildid-dir ] && shift 2\n[ "$1" = evlist ] && echo "cpu-clock:u: sample_freq=4000"\nexit 0\n' >"$TMP/emptyperf"
+chmod +x "$TMP/emptyperf"
+"$CONVERT" -q --perf "$TMP/emptyperf" "$TMP/empty-rec.data" -o "$TMP/empty-rec.fxt" 2>"$TMP/err" ||
+	bad+="[convert: exit $?: $(head -c 200 "$TMP/err")]"
+"$CONVERT" --dump=records "$TMP/empty-rec.fxt" 2>/dev/null | grep -q 'kobj other koid=0 name="snaptrace" mode=sampling$' ||
+	bad+="[no mode=sampling in the trace]"
+"$STATS" "$TMP/empty-rec.fxt" >"$TMP/out" 2>/dev/null
+grep -q "^$TMP/empty-rec.fxt: 0 functions, 0 slices (sampled call stacks: " "$TMP/out" ||
+	bad+="[stats: $(head -c 300 "$TMP/out")]"
+if [ -n "$bad" ]; then fail empty-recorded "$bad"; else ok empty-recorded; fi
 # function-names: the names users see, each the row of one function
 printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 work /bin/app' 'X 7 7 200 500 Store::load /bin/app' \
 	'X 7 7 600 700 Cache::load /bin/app' 'X 7 7 800 900 parse(int) /lib/other' \
