@@ -30,7 +30,8 @@
 #               has work): demangled with or without its parameters, or
 #               mangled; a name that matches several (an other writer's
 #               parse(int), parse(double)) is an error naming each; one
-#               that matches none names the nearest the trace has; a
+#               that matches none names the nearest the trace has (whole
+#               names: function-nearest-whole); a
 #               name without perf's symbol version ("clock_gettime", as
 #               snaptrace symbols prints it) finds clock_gettime@@GLIBC_2.17,
 #               never the PLT stub clock_gettime@plt.
@@ -695,6 +696,21 @@ expect_exit function-nearest 1 'no function named "Store::lod"; the nearest: "St
 	--function Store::lod "$TMP/names2.fxt"
 expect_exit function-nearest-mangled 1 'no function named "wark(int)"; the nearest: "work"' \
 	--function _Z4warki "$TMP/names2.fxt"
+# function-nearest-whole: the nearest names are whole, escaped, and a list
+# that would overflow names fewer, never one cut (new-user check 16:
+# "[unknown @ 0x133b " offered for "[unknown @ 0x133b (/bin/app)]")
+long=/lib/$(printf 'd%.0s' $(seq 90))
+for t in 1 2 3; do
+	printf '            app     7/7     1.00000%s:     100000 cpu-clock:u: \n' "$t"
+	printf '\t    5500000%s133b [unknown] (/bin/app)\n' "$t"
+	for k in 1 2 3 4 5; do printf '\t    6600000%s%s000 [unknown] (%s%s)\n' "$t" "$k" "$long" "$k"; done
+	printf '\t    5500000010cd main+0x1d (/bin/a\033pp)\n\n'
+done >"$TMP/unk.txt"
+"$CONVERT" -q "$TMP/unk.txt" -o "$TMP/unk.fxt" || fail function-nearest-whole "cannot convert"
+expect_exit function-nearest-whole 1 \
+	'no function named "\[unknown @ 0x55000001133a\]"; the nearest: "\[unknown @ 0x55000001133b (/bin/app)\]", "\[unknown @ 0x5500000[23]133b (/bin/app)\]", "\[unknown @ 0x5500000[23]133b (/bin/app)\]", "' \
+	--function '[unknown @ 0x55000001133a]' "$TMP/unk.fxt"
+grep -q '(/lib/d*[0-9])\]"$' "$TMP/err" || fail function-nearest-cut "a name cut: $(first_lines "$TMP/err")"
 # a named thread that the trace lacks is an error like a function; a filter
 # matching nothing is an empty result (exit 0), for scripts
 expect_exit error-no-thread 1 "exact.fxt: no thread 12345 (the trace has: 7 app)$" \
