@@ -161,6 +161,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir)
 {
 	cv->input = name;
+	cv->c.input_name = name;
 	cv->lineno = 0;
 	if (cv->c.srcline)
 		srcline_set_dir(cv->c.srcline, dso_dir);
