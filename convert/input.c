@@ -638,7 +638,7 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 				goto fail;
 		} else if (n > 0 && S_ISREG(st.st_mode) && holds_binrec(head, (size_t)n)) {
 			in->binrec = true;
-		} else if (n > 0 && memchr(head, 0, (size_t)n)) {
+		} else if (n > 0 && S_ISREG(st.st_mode) && memchr(head, 0, (size_t)n)) {
 			snprintf(errbuf, errlen, "%s: a binary file, expected a perf.data or perf "
 				 "script text", path);
 			goto fail;
