@@ -162,7 +162,7 @@ bad=
 head -c 70000 "$CONVERT" | "$CONVERT" - -o "$TMP/pd.fxt" 2>"$TMP/err"
 rc=$?
 [ "$rc" != 0 ] && [ "$(awk 'length > 400' "$TMP/err" | wc -l)" = 0 ] &&
-	grep -q "^snaptrace-convert: warning: -:1: not a line of perf script output, skipped (further ones are counted in the summary): \\x7fELF.*\.\.\." "$TMP/err" ||
+	grep -qF "warning: -:1: not a line of perf script output, skipped (further ones are counted in the summary): \\x7fELF\\x02" "$TMP/err" && grep -qF "..." "$TMP/err" ||
 	bad="exit $rc: $(head -c 600 "$TMP/err")"
 verdict input_pipe_binary "$bad"
 bad=
