@@ -54,34 +54,50 @@ void perfmap_budget_warn(const struct perfmap_budget *b, const char *what)
 			  PERFMAP_TOTAL_MAX >> 20);
 }
 
-/* The names process PID's perf map may have, into IDS (at most 3, the
- * first choice first): the live process's innermost NStgid and its Tgid
- * (/proc/PID/status: lines that start with the field's name), then PID.
- * Returns how many. */
-static int names_of(pid_t pid, pid_t ids[3])
+/* What /proc/PID/status tells of a process whose perf map is looked for. */
+struct proc_of {
+	bool live;              /* its status was read */
+	uid_t uid[2];           /* its real and effective uids (live) */
+	pid_t ids[3];           /* the names its map may have, the first choice first */
+	int n;
+};
+
+/* Fills *P for process PID: the names its perf map may have (the live
+ * process's innermost NStgid and its Tgid, then PID) and its uids, from
+ * /proc/PID/status (lines that start with the field's name: "Uid:" real,
+ * effective, saved, fs). */
+static void proc_of(pid_t pid, struct proc_of *p)
 {
-	char path[40], buf[4096], *p;
+	char path[40], buf[4096], *s;
 	long nstgid = 0, tgid = 0;
-	int fd, n = 0;
+	int fd;
 	ssize_t len;
 
+	memset(p, 0, sizeof(*p));
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 	if (fd >= 0)
 		close(fd);
 	buf[len > 0 ? len : 0] = '\0';
-	for (p = buf; len > 0 && (p = strchr(p, '\n')); ) {
+	for (s = buf; len > 0 && (s = strchr(s, '\n')); ) {
 		char *end;
 
-		if (!strncmp(++p, "Tgid:", 5))
-			tgid = strtol(p + 5, NULL, 10);
-		if (strncmp(p, "NStgid:", 7))
-			continue;
-		for (p += 7; ; p = end) {
-			long v = strtol(p, &end, 10);
+		if (!strncmp(++s, "Tgid:", 5))
+			tgid = strtol(s + 5, NULL, 10);
+		if (!strncmp(s, "Uid:", 4)) {
+			unsigned long r = strtoul(s + 4, &end, 10), e = strtoul(end, &end, 10);
 
-			if (end == p || v <= 0)
+			p->live = true;
+			p->uid[0] = (uid_t)r;
+			p->uid[1] = (uid_t)e;
+		}
+		if (strncmp(s, "NStgid:", 7))
+			continue;
+		for (s += 7; ; s = end) {
+			long v = strtol(s, &end, 10);
+
+			if (end == s || v <= 0)
 				break;
 			nstgid = v;	/* the last: the innermost */
 		}
@@ -90,35 +106,67 @@ static int names_of(pid_t pid, pid_t ids[3])
 		long v = i == 0 ? nstgid : i == 1 ? tgid : pid;
 		bool seen = false;
 
-		for (int k = 0; k < n; k++)
-			seen |= ids[k] == v;
+		for (int k = 0; k < p->n; k++)
+			seen |= p->ids[k] == v;
 		if (v > 0 && v <= 4194304 && !seen)
-			ids[n++] = (pid_t)v;
+			p->ids[p->n++] = (pid_t)v;
 	}
-	return n;
+}
+
+/* perfmap_owner_ok() for a process P tells. */
+static bool owner_ok(const struct proc_of *p, uid_t uid, pid_t pid, char *why, size_t wsize)
+{
+	if (p->live ? uid == p->uid[0] || uid == p->uid[1] : pathtrust_uid_ours(uid))
+		return true;
+	if (p->live)
+		snprintf(why, wsize, "owned by uid %d, not by process %d's user (uid %d)", (int)uid,
+			 (int)pid, (int)p->uid[p->uid[1] != p->uid[0]]);
+	else
+		snprintf(why, wsize, "owned by uid %d, not by root or you (process %d is gone)",
+			 (int)uid, (int)pid);
+	return false;
 }
 
 int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, size_t wsize)
 {
-	pid_t ids[3];
-	int n = names_of(pid, ids), fd = -ENOENT;
+	char refused[64] = "", said[300] = "";
+	struct proc_of p;
+	int err = -ENOENT;
 
-	for (int i = 0; i < n && fd == -ENOENT; i++) {
-		snprintf(path, size, PERFMAP_PATH, (int)ids[i]);
+	proc_of(pid, &p);
+	for (int i = 0; i < p.n; i++) {
+		struct stat st;
+		int fd;
+
+		snprintf(path, size, PERFMAP_PATH, (int)p.ids[i]);
 		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | flags, why, wsize);
+		if (fd >= 0 && fstat(fd, &st))
+			st.st_uid = (uid_t)-1;	/* nobody's */
+		if (fd >= 0 && owner_ok(&p, st.st_uid, pid, why, wsize))
+			return fd;
+		if (fd >= 0) {
+			close(fd);
+			fd = -EPERM;
+		}
+		if (fd != -ENOENT && err == -ENOENT) {	/* the first refusal is said */
+			err = fd;
+			snprintf(refused, sizeof(refused), "%s", path);
+			snprintf(said, sizeof(said), "%s", why);
+		}
 	}
-	return fd;
+	if (err != -ENOENT) {
+		snprintf(path, size, "%s", refused);
+		snprintf(why, wsize, "%s", said);
+	}
+	return err;
 }
 
-bool perfmap_owner_ok(uid_t uid, pid_t pid)
+bool perfmap_owner_ok(uid_t uid, pid_t pid, char *why, size_t wsize)
 {
-	char proc[32];
-	struct stat st;
+	struct proc_of p;
 
-	if (pathtrust_uid_ours(uid))
-		return true;
-	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
-	return !stat(proc, &st) && st.st_uid == uid;
+	proc_of(pid, &p);
+	return owner_ok(&p, uid, pid, why, wsize);
 }
 
 static int by_start(const void *a, const void *b)

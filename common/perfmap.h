@@ -53,20 +53,27 @@ pid_t perfmap_pid(const char *dso, size_t len);
  * /tmp/perf-N.map for N, in order, the live process's innermost NStgid
  * (a JIT in a pid namespace of its own names its map by the pid it sees),
  * its Tgid (a thread's process), then PID; the first name that is there
- * decides. The converter gives perf this file under PID's own name
- * (tmpview.h): perf never reads /proc for the other names. Opened with
- * inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | FLAGS): a regular file, no
- * link. Returns the descriptor with PATH (SIZE bytes) the name opened, or a
- * negative errno (-ENOENT: none there) with PATH the name refused and WHY
- * (WSIZE bytes) why, as inpath_open() says it. The owner is the caller's
- * to check (perfmap_owner_ok()).
+ * and whose owner perfmap_owner_ok() allows decides (another user's
+ * process in a pid namespace of hers may see itself by the pid of root's
+ * JIT: root's map is not hers). The converter gives perf this file under
+ * PID's own name (tmpview.h): perf never reads /proc for the other names.
+ * Opened with inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | FLAGS): a
+ * regular file, no link. Returns the descriptor with PATH (SIZE bytes) the
+ * name opened, or a negative errno (-ENOENT: none there; -EPERM: another
+ * user's) with PATH the first name refused and WHY (WSIZE bytes) why, as
+ * inpath_open() or perfmap_owner_ok() says it.
  */
 int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, size_t wsize);
 
-/* Whether a perf map owned by UID may be process PID's: root's, the
- * caller's (euid: it launched the process, or shares its user), or the
- * live process's user. */
-bool perfmap_owner_ok(uid_t uid, pid_t pid);
+/*
+ * Whether a perf map owned by UID may be process PID's: the map its own
+ * user wrote, owned by the live process's real or effective uid (root's
+ * only for root's process; docs/design.md "Threat model"); of a process
+ * gone, whose user cannot be told, root's or the caller's (euid). When
+ * not, WHY (WSIZE bytes) says so: "owned by uid U, not by process P's user
+ * (uid V)".
+ */
+bool perfmap_owner_ok(uid_t uid, pid_t pid, char *why, size_t wsize);
 
 /* One function of a perf map. */
 struct perfmap_sym {

@@ -107,8 +107,8 @@ static void unique(struct ids *ids)
 
 /* Opens the contents of pid ID's perf map: the copy kept in RECDIR, else
  * the map perfmap_open() finds (perf-ID.map or the live process's other
- * names) when its owner is one perfmap_owner_ok() allows (the converter
- * names a map not used: convert/perfmaps.c) and, for a view perf runs in
+ * names, owned by the process's user; the converter names a map not used:
+ * convert/perfmaps.c) and, for a view perf runs in
  * as another user (AS), when that user may open it (runas_may_open(): root's
  * 0600 map, named by another user's perf.data, once named that user's
  * samples). Returns the descriptor with *ST, or -1. */
@@ -124,7 +124,7 @@ static int source(pid_t id, int recdir, const struct runas *as, struct stat *st)
 	kept = fd >= 0;
 	if (!kept && (fd = perfmap_open(id, 0, path, sizeof(path), why, sizeof(why))) < 0)
 		return -1;
-	if (fstat(fd, st) || (!kept && !perfmap_owner_ok(st->st_uid, id)) ||
+	if (fstat(fd, st) ||
 	    (uint64_t)st->st_size > PERFMAP_MAX || (!kept && !runas_may_open(as, AT_FDCWD, path, false, st))) {
 		close(fd);
 		return -1;

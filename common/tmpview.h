@@ -19,8 +19,8 @@
  * and tid of such a mapping) as the converter opened it itself: the
  * recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the map
  * perfmap_open() finds (the live process's other names too) when it is a
- * regular file (no link) of root's, the caller's or the live process's
- * user, else an empty file; one file of contents once (the threads of one
+ * regular file (no link) of the live process's user (root's or the
+ * caller's for a process gone: perfmap_owner_ok()), else an empty file; one file of contents once (the threads of one
  * process share it: hard links), at most PERFMAP_FILES_MAX of them and
  * PERFMAP_TOTAL_MAX bytes in all (perfmap.h: the rest empty, said in one
  * warning); and the names of the real /tmp perf opens a file through, as

@@ -201,6 +201,66 @@ static bool caller_skipped(const struct conv *c, const struct conv_thread *t, si
 	       conv_measured_caller_may_be(c, m, t->stack[k].func, t->stack[k].sym_start);
 }
 
+/* A list of frames, root first, as caller_in() reads it: the stack of a
+ * thread or a sampled chain (innermost first, N of them). */
+struct frames_view {
+	const struct conv_thread *t;      /* the stack; NULL: CHAIN */
+	const struct conv_site *chain;
+	size_t n;
+};
+
+/* The root-first J-th frame of V as a site (a stack frame's symoff from
+ * its symbol's start, when known). */
+static struct conv_site view_site(const struct frames_view *v, size_t j)
+{
+	const struct conv_frame *f;
+
+	if (!v->t)
+		return v->chain[v->n - 1 - j];
+	f = &v->t->stack[j];
+	return (struct conv_site){ .ip = f->ip, .func = f->func, .has_symoff = f->sym_start != 0,
+				   .symoff = f->sym_start ? f->ip - f->sym_start : 0 };
+}
+
+/*
+ * 1 + the root-first index in [FROM, TO) of V's frame that makes measured
+ * call M, whose return address (M->caller, known) lies in it, or 0 when
+ * none of them may: the deepest frame at that very address (a call site of
+ * M's function: its caller at the call's return), else the deepest frame of
+ * the function that holds the address, by the function starts the frames
+ * give (conv_measured_caller_may_be(): of M's binary, starting at or before
+ * it, or the function of a call site learned there): of the functions that
+ * start at or before the address, only the last to start can hold it
+ * (functions do not overlap). A frame of it at another address (issue 24:
+ * main at its call of usleep, whose sleep the stack still drew, when main
+ * called the measured function next) is the caller all the same: at the
+ * entry it is making this call, and what it called before returned.
+ */
+static size_t caller_in(const struct conv *c, const struct frames_view *v, size_t from, size_t to,
+			const struct conv_mcall *m)
+{
+	size_t best = 0;
+	uint64_t best_start = 0;
+
+	for (size_t j = to; j-- > from;) {
+		struct conv_site s = view_site(v, j);
+
+		if (s.func && conv_measured_callsite(c, &s, m->mfunc, m->caller))
+			return j + 1;
+	}
+	for (size_t j = to; j-- > from;) {
+		struct conv_site s = view_site(v, j);
+		uint64_t start = s.has_symoff && s.ip >= s.symoff ? s.ip - s.symoff : 0;
+
+		if (s.func && conv_measured_caller_may_be(c, m, s.func, start) &&
+		    (!best || start > best_start)) {
+			best = j + 1;
+			best_start = start;
+		}
+	}
+	return best;
+}
+
 /* Pushes on T's empty stack at TS the frame a measured call with no known
  * callers goes under (CONV_CALLERS_UNKNOWN); it ends with that call. */
 static void push_callers_unknown(struct conv *c, struct conv_thread *t, uint64_t ts)
@@ -228,7 +288,7 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
 	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true };
 	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
-	size_t k, i, upto;
+	size_t k, i, upto, j;
 
 	/* at a switch record, with nothing known below it: the sample these
 	 * records come before is the one that follows (its callers, when it
@@ -249,18 +309,22 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	 * call's "caller"): at the entry the stack is the caller's frame and
 	 * the call, so a frame the stack has above the caller's (a callee of
 	 * an earlier call the samples showed, frame pointers hiding the call
-	 * itself) ends there; the deepest such frame is the caller */
-	for (size_t j = k; m->caller && j-- > 0;) {
-		struct conv_site s = { .ip = t->stack[j].ip, .func = t->stack[j].func };
-
-		if (s.func && conv_measured_callsite(c, &s, m->mfunc, m->caller)) {
-			k = j + 1;
-			break;
-		}
-	}
+	 * itself, or an earlier call of the caller's still drawn: a sleep) ends
+	 * there */
+	if (m->caller && (j = caller_in(c, &(struct frames_view){ .t = t }, 0, k, m)))
+		k = j;
+	else
+		j = 0;
 	pop_to(c, t, k, at);
 	k = upto = t->depth;
-	if (m->ret >= ts) {
+	if (m->caller && !j && frames && m->ret < ts) {
+		/* its caller not on the stack (frame pointers hid it in the
+		 * samples before: one in strtoll showed no main), but in the
+		 * sample that follows, past the frames shared: with the
+		 * frames below it, from the entry (they enclose the call) */
+		j = caller_in(c, &(struct frames_view){ .chain = frames, .n = n }, k, n, m);
+		upto = j ? j : k;
+	} else if (m->ret >= ts) {
 		i = find_measured(c, frames, n, k, m->mfunc);
 		upto = i;
 		/* its frame hidden (frame pointers): its caller, by a call site seen */

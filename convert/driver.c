@@ -39,6 +39,7 @@ enum skip_kind {
 	SKIP_ORPHAN_CHAIN,
 	SKIP_TIME_BACKWARDS,
 	SKIP_DSO_COLUMN,
+	SKIP_TIME_COLUMN,
 	SKIP_KINDS,
 };
 
@@ -52,6 +53,8 @@ static const struct {
 	[SKIP_TIME_BACKWARDS] = { "time goes backwards in this thread", "clamped to its last time" },
 	[SKIP_DSO_COLUMN] = { "(dso) column unlike the first line's (text after the last column?)",
 			      "skipped" },
+	[SKIP_TIME_COLUMN] = { "time column unlike the first line's (the rest of a line a newline "
+			       "in a name cut?)", "skipped" },
 };
 _Static_assert(sizeof(skip_what) / sizeof(skip_what[0]) == SKIP_KINDS, "skip_what");
 
@@ -111,6 +114,10 @@ struct conv_driver {
 				 * time are processed once its frames are known
 				 * (held_for_sample()) */
 	enum dso_column { DSO_UNSEEN, DSO_PRINTED, DSO_ABSENT } dso_column;  /* as the first location */
+	uint8_t time_digits;    /* the input's first header's time's fraction digits; 0: none yet */
+	struct conv_span cut_key;  /* the last line's conv_line.cut_key: the next ones may be
+				    * the rest of it (comm_rest()) */
+	size_t cut_room;
 	char message[512];
 };
 
@@ -125,6 +132,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->w = w;
 	c->strict = opts->strict;
 	c->srcline = opts->srcline;
+	c->fdenames = opts->fdenames;
 	c->binaries = opts->binaries;
 	c->cut = opts->cut;
 	c->s_file = fxt_writer_cstring(w, "file");
@@ -163,6 +171,8 @@ void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_d
 	cv->input = name;
 	cv->c.input_name = name;
 	cv->lineno = 0;
+	cv->time_digits = 0;	/* each input's own time column (perf's --ns or not) */
+	cv->cut_key.len = 0;
 	if (cv->c.srcline)
 		srcline_set_dir(cv->c.srcline, dso_dir);
 }
@@ -271,9 +281,13 @@ static int no_thread(struct conv_driver *cv)
 	return CONV_ERR_IDS;
 }
 
-static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site *site)
+/* The site of LOC (CHAIN: a call chain's frame, perf's map-relative
+ * address; else a branch's or sample's own, in the process). */
+static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
+		    struct conv_site *site)
 {
 	struct conv_loc named = *loc;
+	const struct conv_func *f;
 
 	/* a JIT's frame named from the recording's copy of its perf map */
 	if (conv_perfmap_name(c, &named))
@@ -286,6 +300,13 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 	if (site->func && conv_plt_name(site->func, &named)) {
 		site->symoff = named.symoff;
 		site->func = conv_func_get(c, named.sym, named.dso);
+	}
+	/* a stripped binary's frame: the function its unwind table says */
+	f = site->func;
+	site->func = chain ? conv_func_fde(c, f, site->ip, &site->symoff) : f;
+	if (site->func != f) {
+		site->has_symoff = site->func != NULL;
+		return site->func != NULL;
 	}
 	/* perf's one name of several overloads: the one at this address */
 	site->func = conv_func_overload(c, site->func, site->has_symoff && site->ip >= site->symoff ?
@@ -414,7 +435,7 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	t->pending = b;
 	b += t->npending;
 	b->flags = l->flags;
-	if (!site_of(c, &l->from, &b->from) || !site_of(c, &l->to, &b->to))
+	if (!site_of(c, false, &l->from, &b->from) || !site_of(c, false, &l->to, &b->to))
 		return CONV_ERR_NOMEM;
 	t->npending++;
 	t->pending_ts = ts;
@@ -824,7 +845,7 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 		return CONV_ERR_NOMEM;
 	sm->frames = f;
 	sm->symtext |= loc->has_symtext;
-	if (!site_of(&cv->c, loc, &sm->frames[sm->n]))
+	if (!site_of(&cv->c, sm->callchain, loc, &sm->frames[sm->n]))
 		return CONV_ERR_NOMEM;
 	sm->n++;
 	return CONV_OK;
@@ -1047,6 +1068,43 @@ static bool dso_columns_kept(struct conv_driver *cv, const struct conv_line *l)
 	}
 }
 
+/* Does L's header print its time as the first header did (perf script
+ * prints every time with as many digits: 9 with --ns, as snaptrace runs
+ * it)? The shortest header with 9 digits ("1/1 0.000000000:", 16 bytes)
+ * is longer than any comm (CONV_COMM_MAX), so the part of another
+ * process's name after a newline, a line of its own, never passes as a
+ * header: one with fewer digits is that (docs/design.md "Threat model"). */
+static bool time_column_kept(struct conv_driver *cv, const struct conv_line *l)
+{
+	if (!l->time_digits)
+		return true;
+	if (!cv->time_digits)
+		cv->time_digits = l->time_digits;
+	return cv->time_digits == l->time_digits;
+}
+
+/* Is line S (LEN bytes) the rest of a line a newline in a tracepoint's
+ * comm cut (the last line's cut_key)? Its first cut_room bytes at most are
+ * the name's, then " KEY"; a shorter line without it is more of the name
+ * (another newline in it). Either is the cut line's, read no further: its
+ * call chain follows. Anything else is a line of its own. */
+static bool comm_rest(struct conv_driver *cv, const char *s, size_t len)
+{
+	size_t n = cv->cut_room + 1 + cv->cut_key.len;
+	const char *k = memmem(s, len < n ? len : n, cv->cut_key.s, cv->cut_key.len);
+
+	if (k && k > s && k[-1] == ' ') {
+		cv->cut_key.len = 0;
+		return true;
+	}
+	if (len < cv->cut_room) {
+		cv->cut_room -= len + 1;
+		return true;
+	}
+	cv->cut_key.len = 0;
+	return false;
+}
+
 /* Converts line L as conv_driver_parsed() does, but for the check of c->nomem. */
 static int parsed(struct conv_driver *cv, const struct conv_line *l)
 {
@@ -1055,6 +1113,10 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 
 	cv->lineno++;
 	cv->c.stats.lines++;
+	if (cv->cut_key.len && comm_rest(cv, s, len))
+		return CONV_OK;
+	cv->cut_key = l->cut_key;
+	cv->cut_room = l->cut_room;
 	if (l->kind == CONV_LINE_TOO_LONG) {
 		snprintf(cv->message, sizeof(cv->message), "%s:%llu: a line longer than %u bytes, "
 			 "which no perf script prints: not perf script output", cv->input,
@@ -1070,6 +1132,8 @@ static int parsed(struct conv_driver *cv, const struct conv_line *l)
 	}
 	if (!dso_columns_kept(cv, l))
 		return skip(cv, SKIP_DSO_COLUMN, s, len);
+	if (!time_column_kept(cv, l))
+		return skip(cv, SKIP_TIME_COLUMN, s, len);
 	if (l->kind != CONV_LINE_CHAIN && l->kind != CONV_LINE_BAD) {
 		int e = sample_done(cv);
 

@@ -663,8 +663,14 @@ static const char *parse_tracepoint(const struct tracepoint *tp, const char *p, 
 			const char *next = memmem(v, (size_t)(end - v), fields[i + 1].key,
 						  fields[i + 1].len);
 
-			if (!next)
+			if (!next) {	/* a newline in the name cut the line? */
+				if ((size_t)(end - v) < CONV_COMM_MAX) {
+					l->cut_key = (struct conv_span){ fields[i + 1].key,
+									 fields[i + 1].len };
+					l->cut_room = (uint8_t)(CONV_COMM_MAX - 1 - (end - v));
+				}
 				return p;
+			}
 			ve = next;
 			while (ve > v && is_space(ve[-1]))
 				ve--;
@@ -689,33 +695,73 @@ static const char *parse_tracepoint(const struct tracepoint *tp, const char *p, 
 	return p;
 }
 
-/* The time of a line: the first "SEC.NSEC:" token right after a pid/tid
- * token, from P; everything before that is the (space-padded) comm, which
- * may itself hold spaces and colons. Sets L's time, pid, tid and comm.
- * Returns the byte after the time's ':', or NULL when there is none. */
+/* A header: "PID/TID SEC.NSEC:" after the comm. */
+struct header {
+	const char *comm_end;   /* where the text before the pid/tid ends */
+	const char *after;      /* the byte after the time's ':' */
+	uint64_t ts;
+	int64_t pid, tid;
+	uint8_t time_digits;    /* the time's fraction digits */
+};
+
+/* Reads into *H the header whose time's ':' is at TE, in a line starting at
+ * P. Returns false when TE ends no "PID/TID SEC.NSEC" pair. */
+static bool header_at(const char *p, const char *te, struct header *h)
+{
+	const char *t = te, *prev, *prev_end;
+	struct conv_line ids;
+
+	while (t > p && !is_space(t[-1]))
+		t--;
+	prev_end = t;
+	while (prev_end > p && is_space(prev_end[-1]))
+		prev_end--;
+	prev = prev_end;
+	while (prev > p && !is_space(prev[-1]))
+		prev--;
+	if (te - t < 3 || prev == prev_end || !is_digit(te[-1]) || !parse_time(t, te, &h->ts) ||
+	    !parse_pid_tid(prev, prev_end, &ids))
+		return false;
+	h->comm_end = prev;
+	h->after = te + 1;
+	h->pid = ids.pid;
+	h->tid = ids.tid;
+	h->time_digits = (uint8_t)(te - (const char *)memchr(t, '.', (size_t)(te - t)) - 1);
+	return true;
+}
+
+/*
+ * The header of a line from P: the (space-padded) comm, which may hold
+ * spaces and colons, then "PID/TID SEC.NSEC:". A comm is another process's
+ * name and may read as a header itself ("1/1 1.0: 1 x:"), and so may the
+ * part of it after a newline, which starts a line of its own: the header
+ * is the last candidate whose comm is at most CONV_COMM_MAX bytes, which
+ * no header inside the comm is (when none is that short, a text not
+ * perf's, the first). Sets L's time, pid, tid, comm and time_digits.
+ * Returns the byte after the time's ':', or NULL when there is none.
+ */
 static const char *parse_header(const char *p, const char *end, struct conv_line *l)
 {
-	const char *prev = NULL, *prev_end, *t, *te;
+	struct header h, found = { 0 };
+	const char *te;
 
 	for (te = p; (te = memchr(te, ':', (size_t)(end - te))) != NULL; te++) {
-		t = te;
-		while (t > p && !is_space(t[-1]))
-			t--;
-		prev_end = t;
-		while (prev_end > p && is_space(prev_end[-1]))
-			prev_end--;
-		prev = prev_end;
-		while (prev > p && !is_space(prev[-1]))
-			prev--;
-		if (te - t >= 3 && prev < prev_end && is_digit(te[-1]) &&
-		    parse_time(t, te, &l->ts) && parse_pid_tid(prev, prev_end, l))
-			break;
+		if (!header_at(p, te, &h))
+			continue;
+		if (!found.after || trim(p, h.comm_end).len <= CONV_COMM_MAX)
+			found = h;
+		if ((size_t)(te - p) >= CONV_COMM_MAX)
+			break;	/* a later candidate's comm would hold this one's whole */
 	}
-	if (!te)
+	if (!found.after)
 		return NULL;
 	l->has_time = true;
-	l->comm = trim(p, prev);
-	return te + 1;
+	l->ts = found.ts;
+	l->pid = found.pid;
+	l->tid = found.tid;
+	l->time_digits = found.time_digits;
+	l->comm = trim(p, found.comm_end);
+	return found.after;
 }
 
 /* The rest of a timed line, from P (after its time): the period and the

@@ -62,6 +62,12 @@ enum conv_flag {
 /* The longest line accepted, bytes (1 MiB: a perf script line is a few
  * hundred; a C++ name of 64 KiB makes one of 128 KiB). The fuzz build
  * (tests/fuzz/build.mk) makes it small, so that its inputs reach it. */
+/* The longest comm perf prints: the kernel's TASK_COMM_LEN (16) less its
+ * NUL, which a COMM record and /proc's name both keep to. Any process may
+ * choose its comm (prctl PR_SET_NAME), a newline included: see
+ * docs/design.md "Threat model". */
+#define CONV_COMM_MAX 15
+
 #ifndef CONV_LINE_MAX
 #define CONV_LINE_MAX (1u << 20)
 #endif
@@ -133,6 +139,8 @@ struct conv_line {
 	int64_t pid, tid;       /* pid = tid when only one is printed */
 	bool has_time;
 	uint64_t ts;            /* ns */
+	uint8_t time_digits;    /* the header's time: its fraction digits (9 with perf
+				 * script --ns); 0 when the time is not a header's */
 	bool has_period;
 	uint64_t period;
 	struct conv_span event; /* "branches", "cpu-clock", "cbr": without its mods and
@@ -151,6 +159,11 @@ struct conv_line {
 	bool cr_joined;         /* bad: a CR inside, then a whole line (CR-only line ends) */
 	bool switch_out;        /* switch: OUT (else IN) */
 	bool switch_preempt;    /* switch: OUT preempt (the thread was still runnable) */
+	struct conv_span cut_key;  /* a tracepoint's comm (prev_comm=, next_comm=) ran to the
+				    * line's end, where a newline in the name cut it: the key
+				    * of the field after it ("next_pid="), which a next line
+				    * holds after the name's rest; len 0 otherwise */
+	uint8_t cut_room;       /* cut_key: the bytes of the name the next lines may hold */
 	struct conv_sched_switch sched;  /* sample of sched:sched_switch */
 	struct conv_signal_deliver signal;  /* sample of signal:signal_deliver */
 };

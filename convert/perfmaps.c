@@ -32,9 +32,7 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 		return fd == -ENOENT ? -1 : -2;
 	if (fstat(fd, &st))
 		st.st_uid = (uid_t)-1;	/* nobody's */
-	if (!perfmap_owner_ok(st.st_uid, p->pid)) {
-		snprintf(why, size, "owned by uid %d, not by root, you or process %d's user",
-			 (int)st.st_uid, (int)p->pid);
+	if (!perfmap_owner_ok(st.st_uid, p->pid, why, size)) {
 		close(fd);
 		return -2;
 	}

@@ -59,10 +59,7 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 			continue;
 		}
 		err = fstat(fd, &st) ? -errno : 0;
-		if (!err && !perfmap_owner_ok(st.st_uid, pids[i]))
-			diag_warn("%s: not kept in the recording: owned by uid %d, not by process "
-				  "%d's user", path, (int)st.st_uid, (int)pids[i]);
-		else if (!err && (uint64_t)st.st_size > PERFMAP_MAX)
+		if (!err && (uint64_t)st.st_size > PERFMAP_MAX)
 			diag_warn("%s: not kept in the recording: %lld bytes, more than %u",
 				  path, (long long)st.st_size, PERFMAP_MAX);
 		else if (!err && perfmap_budget_take(&budget, (uint64_t)st.st_size)) {

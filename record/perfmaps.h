@@ -5,7 +5,7 @@
  * a conversion later names the JIT's functions when the original is gone or
  * belongs to another process by then. Each is opened once, safely (not a
  * symbolic link, a regular file, not a hard link to another user's file,
- * owned by root, the recorder's user or the process's: perfmap_owner_ok(),
+ * the process's own user's: perfmap_open(),
  * no larger than PERFMAP_MAX; at most PERFMAP_FILES_MAX of them and
  * PERFMAP_TOTAL_MAX bytes in all, the rest named in one warning), and copied from that descriptor into a new file (O_EXCL |
  * O_NOFOLLOW, mode 0600). Why: docs/design.md "JIT code".

@@ -27,6 +27,15 @@
 #                    does
 #   measured-junk-*  those recordings with a junk frame past every chain
 #                    (0xffffffffffffffff, 0, unmapped): the same slices
+#   measured-after-sleep  a call whose caller's frame the stack has at
+#                    another address (its call of a sleep the stack still
+#                    draws): under that caller, by the function that holds
+#                    its return address; the frames above end at its entry
+#                    (also through a function of the binary that starts
+#                    before the caller: -helper); with its caller on no
+#                    frame of the stack (frame pointers hid it), under the
+#                    frame of the sample that follows that holds the address,
+#                    from its entry (-hidden)
 #   measured-caller-skipped  the sample right after a call's entry shows its
 #                    function at its first instruction (or the [uprobes]
 #                    page, its entry probe's instruction run out of line)
@@ -103,6 +112,58 @@ tree_case measured-callsite "$TMP/cs" "$CS/expected-tree.txt" "$TMP/cs.fxt"
 cp -r "$TMP/cs" "$TMP/cc"
 sed -i '2,$s/$/ -539/' "$TMP/cc/measured-calls.txt"
 tree_case measured-caller "$TMP/cc" "$CS/expected-tree-caller.txt" "$TMP/cc.fxt"
+
+# measured-after-sleep: main sleeps in usleep, calls step (its return
+# address known), sleeps again; no sample shows main at that address, the
+# stack has it at its call of usleep: step goes under main, the sleep's
+# frames end at its entry, never around it (issue 24: a new user's slow.c
+# had its measured calls drawn inside an ended sleep, beside its [off-cpu];
+# tests/cases/measured-after-sleep/README)
+AS="$SNAPTRACE_TOP/tests/cases/measured-after-sleep"
+mkdir -p "$TMP/as"
+cp "$AS/perf.data.1" "$AS/record.json" "$AS/measured-calls.txt" "$TMP/as/"
+tree_case measured-after-sleep "$TMP/as" "$AS/expected-tree.txt" "$TMP/as.fxt"
+# measured-after-sleep-helper: the sleep made through helper, a function of
+# the binary that starts before main (0x400f00) and so before step's return
+# address too: main holds the address, the last of the two to start (the
+# functions do not overlap), and is the caller; helper ends at the entry
+mkdir -p "$TMP/as-helper"
+cp "$TMP/as/record.json" "$TMP/as/measured-calls.txt" "$TMP/as-helper/"
+sed 's/^\t401065 main+0x65 .*/\t400f10 helper+0x10 (\/opt\/app)\n&/' "$TMP/as/perf.data.1" \
+	>"$TMP/as-helper/perf.data.1"
+printf '%s\n' '400 0 30000100000 30004400000 __libc_start_call_main' \
+	'400 1 30000100000 30004400000 main' '400 2 30000100000 30002110000 helper' \
+	'400 3 30000100000 30002110000 usleep' '400 4 30000100000 30002110000 __nanosleep' \
+	'400 5 30000100000 30002100000 clock_nanosleep' '400 6 30000100000 30002100000 [off-cpu]' \
+	'400 2 30002110000 30002150000 step measured 40000' '400 2 30002200000 30004300000 helper' \
+	'400 3 30002200000 30004300000 usleep' '400 4 30002200000 30004300000 __nanosleep' \
+	'400 5 30002200000 30004200000 clock_nanosleep' '400 6 30002200000 30004200000 [off-cpu]' \
+	>"$TMP/as-helper.want"
+tree_case measured-after-sleep-helper "$TMP/as-helper" "$TMP/as-helper.want" "$TMP/as-helper.fxt"
+
+# measured-after-sleep-hidden: before it, a sample in strtoll straight
+# under __libc_start_call_main (frame pointers hid main) and a first call
+# of step: no frame of the stack may be its caller; the sample that
+# follows (the sleep's) shows main, which holds its return address: main
+# from the entry, step inside it, strtoll ended there (issue 24, trial 16:
+# the call was drawn under __libc_start_call_main with no main)
+mkdir -p "$TMP/as-hidden"
+cp "$TMP/as/record.json" "$TMP/as-hidden/"
+{
+	printf '%s\n' '             app   400/400      30.000000000:     100000 cpu-clock:u: ' \
+		'	7f0000046610 strtoll+0x10 (/usr/lib/x86_64-linux-gnu/libc.so.6)' \
+		'	7f00000271ca __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)' ''
+	cat "$TMP/as/perf.data.1"
+} >"$TMP/as-hidden/perf.data.1"
+sed '1a 0 400 400 30000050000 30000090000 -539' "$TMP/as/measured-calls.txt" \
+	>"$TMP/as-hidden/measured-calls.txt"
+{
+	printf '%s\n' '400 0 30000000000 30004400000 __libc_start_call_main' \
+		'400 1 30000000000 30000050000 strtoll' '400 1 30000050000 30004400000 main' \
+		'400 2 30000050000 30000090000 step measured 40000'
+	tail -n +3 "$AS/expected-tree.txt"
+} >"$TMP/as-hidden.want"
+tree_case measured-after-sleep-hidden "$TMP/as-hidden" "$TMP/as-hidden.want" "$TMP/as-hidden.fxt"
 
 # measured-before-samples: measured-callsite's and measured-caller's
 # recordings with the thread switched in, out and in again before its first

@@ -20,6 +20,12 @@
 #   resumes ("caller"), so the libc frames an earlier, unmeasured call left
 #   open (frame pointers hide timed in them) end at its entry (a new-user
 #   trial found the slow call drawn inside clock_gettime's sampled frame)
+# - measure_after_sleep: slowcall_target.c's naps: main calls timed_empty()
+#   (measured) after each of its 2 ms sleeps, a sample seldom between the
+#   wakeup and the call's return: at least 20 of its 40 calls are slices
+#   (those in the snapshot), each one's parent main, never inside the sleep's frames (its return
+#   address is in main, whose frame the stack has at its call of the
+#   sleep; issue 24, trial 16: slow.c's calls drawn in clock_nanosleep)
 # - measure_throw, measure_longjmp_shared: leaves_target.cc's risky(), 150
 #   calls of which 50 leave by a C++ exception (by longjmp, and measured
 #   through a slow-call trigger's probes): a call left by an exception has a
@@ -71,7 +77,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="measure_exact slow_call_parent measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead measure_cost_probed
+NAMES="measure_exact slow_call_parent measure_after_sleep measure_throw measure_longjmp_shared measure_threads measure_unrecorded measure_shared measure_warning measure_overhead measure_cost_probed
 measure_usage measure_always_throws no_leftovers"
 need_recording measure
 need_built measure "$CONVERT"
@@ -209,6 +215,37 @@ t_exact() {
 		fail measure_exact "$bad"
 	else
 		echo "ok measure_exact: 200 calls, p50 $p50 ns (the program's $op50), max $max ns (the program's $omax); $(wc -l <"$d/got") calls in the snapshot, each a slice"
+	fi
+}
+
+t_after_sleep() {
+	local d="$TMP/naps" tid got
+	if ! rec "$d" --trigger none --measure timed_empty -- "$PROG" naps 40; then
+		fail measure_after_sleep "recording failed: $(tl 3 "$d.err")"
+		return
+	elif ! "$CONVERT" --quiet "$d" -o "$d/t.fxt" 2>"$d/convert.err"; then
+		fail measure_after_sleep "conversion failed: $(tl 3 "$d/convert.err")"
+		return
+	fi
+	tid=$(awk 'NR == 2 { print $3 }' "$d/measured-calls.txt")
+	# "N BAD...": the thread's measured slices, then the parent and the
+	# times of the first three whose parent is not main
+	got=$("$CONVERT" --dump=tree "$d/t.fxt" | awk -v tid="$tid" '
+		/^# thread/ { split($3, t, "="); on = t[2] == tid; next }
+		on && match($0, / \[[0-9]+, [0-9]+\]/) {
+			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+			name[$2] = nm
+			if ($0 !~ /measured:bool=true/)
+				next
+			n++
+			if (($2 == 0 || name[$2 - 1] != "main") && ++bad <= 3)
+				w = w " " ($2 ? name[$2 - 1] : "(root)") substr($0, RSTART, RLENGTH)
+		}
+		END { print n + 0 w }')
+	if [ "${got%% *}" -lt 20 ] || [ "$got" != "${got%% *}" ]; then
+		fail measure_after_sleep "expected at least 20 measured slices, each straight under main: '$got'"
+	else
+		ok measure_after_sleep
 	fi
 }
 
@@ -447,6 +484,7 @@ t_slow_parent() {
 
 t_exact
 t_slow_parent
+t_after_sleep
 t_leave measure_throw throw calls_thrown --trigger none
 t_leave measure_longjmp_shared jump calls_unended --trigger risky --trigger-slower-than 1s
 t_threads

@@ -24,6 +24,10 @@
  *                     taken in turn; on stdout the CPU time per call of
  *                     each, the cheapest block's ("loop N calls watched_ns
  *                     W unwatched_ns U")
+ *   naps N            N rounds of a call of timed_empty() from main, then
+ *                     a 2 ms sleep (nanosleep) from main: a sample seldom
+ *                     falls between a wakeup and the call's return, as in
+ *                     a new user's slow.c (issue 24, trial 16)
  *   deep N            deep_call() calls itself until N calls of it are
  *                     running at once, 3 times; prints "deep N calls 3N"
  *   unread N          stops its parent (the recorder) with SIGSTOP, makes
@@ -253,6 +257,15 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 10; i++)
 			timed(1, 0, 0);
 		timed(60, 0, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "naps")) {
+		int n = argc > 2 ? atoi(argv[2]) : 40;
+
+		for (int i = 0; i < n; i++) {
+			timed_empty(i);
+			nap(2);
+		}
 		return 0;
 	}
 	if (!strcmp(mode, "loop"))

@@ -99,6 +99,13 @@
 #                     in it: root converts without reading it into memory
 #                     (the converter once read it whole, to compare with a
 #                     kept copy there was none of)
+#   rec-perfmap-nspid the attacker's JIT in a pid namespace of its own, where
+#                     it took the pid of root's live process whose perf map
+#                     /tmp/perf-R.map is root's, mode 0600: root attaches to
+#                     it and converts while it runs: the map is not kept
+#                     (one warning names it, its owner and the process's
+#                     user), none of its names is in the trace (root's map
+#                     once was kept as hers and named her frames)
 #   rec-probe-swapped snaptrace-record --trigger-slower-than of the
 #                     attacker's program, whose name the attacker keeps
 #                     swapping for a FIFO and back (renames in a loop) while
@@ -392,6 +399,14 @@
 #                     build id, its function renamed): plain perf script takes
 #                     it; root's conversion names the function rightly (the
 #                     converter's perf view once showed such a /tmp/.debug)
+#   comm-newline      root records its own program on CPU 0 while the
+#                     attacker's process, named "\n1/1 1.0: 1 x:" (a newline,
+#                     then what reads as a header of pid 1), runs there: perf
+#                     script cuts root's sched_switch lines at her next_comm;
+#                     root's trace holds only its program's process (the rest
+#                     of each cut line once made samples of pid 1, "x", from
+#                     root's and her stacks, and lost root's off-CPU stacks;
+#                     docs/design.md "Threat model")
 #   kernel-oracle     root converts a perf.data of the attacker's (a copy of
 #                     a recording with kernel frames: she could put any
 #                     kernel address in it): no kernel function is named,
@@ -467,11 +482,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
 in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
-rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-lib-fifo rec-lib-link rec-launch-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
+rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-lib-fifo rec-lib-link rec-launch-fifo rec-perfmap-total in-perfmap-big rec-perfmap-nspid rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -777,6 +792,67 @@ cache_home_link() {
 		>/dev/null 2>"$TMP/cache-home-link.err"
 	rm -f "$HOME_A/.cache"
 	untouched cache-home-link "$ROOTONLY" && ok cache-home-link
+}
+
+# rec-perfmap-nspid: see the header. PIDJIT, the attacker's JIT: in a pid
+# namespace of its own (unshare -Urp --fork: pid 1 there) it has its next
+# child take pid WANT there (ns_last_pid, which it may write in its
+# namespace), which runs code in anonymous executable memory at
+# 0x7f0000001000 (mov $0x10000,%eax; 1: dec %rax; jnz 1b; ret) for SECS.
+rec_perfmap_nspid() {
+	local d="$TMP/rec-perfmap-nspid" r a p i rc why=
+	if ! printf '%s\n' '#define _GNU_SOURCE' '#include <stdio.h>' '#include <stdlib.h>' \
+		'#include <string.h>' '#include <sys/mman.h>' '#include <sys/wait.h>' '#include <time.h>' \
+		'#include <unistd.h>' \
+		'int main(int argc, char **argv) { int want = atoi(argv[1]); time_t end = time(NULL) + atoi(argv[2]);' \
+		'FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w"); pid_t c;' \
+		'if (argc != 3 || !f || fprintf(f, "%d", want - 1) < 0 || fclose(f)) { perror("ns_last_pid"); return 1; }' \
+		'if ((c = fork()) == 0) { static const unsigned char code[] = { 0x48, 0xc7, 0xc0, 0, 0, 1, 0, 0x48, 0xff, 0xc8, 0x75, 0xfb, 0xc3 };' \
+		'unsigned char *p = mmap((void *)0x7f0000001000, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);' \
+		'if (p == MAP_FAILED || getpid() != want) { printf("pid %d, not %d\n", (int)getpid(), want); return 1; }' \
+		'memcpy(p, code, sizeof(code)); while (time(NULL) < end) ((void (*)(void))p)(); return 0; }' \
+		'waitpid(c, NULL, 0); return 0; }' |
+		cc -x c -o "$TMP/pidjit" - 2>"$d.cc"; then
+		fail rec-perfmap-nspid "cannot build the program (cc): $(first_lines "$d.cc")"
+		return
+	fi
+	sleep 60 &	# root's JIT, and its perf map, mode 0600
+	r=$!
+	printf '7f0000001000 20 ROOT_JIT_secret_method\n' >"/tmp/perf-$r.map"
+	chmod 600 "/tmp/perf-$r.map"
+	"${ATTACKER[@]}" unshare -Urp --fork "$TMP/pidjit" "$r" 30 >"$d.jit" 2>&1 &
+	a=$!
+	for i in $(seq 200); do	# unshare, its child pidjit (pid 1 there), and its child
+		p=$(cat "/proc/$a/task/$a/children" 2>/dev/null)
+		p=$(cat "/proc/${p// /}/task/${p// /}/children" 2>/dev/null)
+		p=${p// /}
+		[ -n "$p" ] && grep -q "^NStgid:.*[[:space:]]$r\$" "/proc/$p/status" 2>/dev/null && break
+		p=
+		sleep 0.05
+	done
+	if [ -z "$p" ]; then
+		why="the attacker's JIT did not take pid $r in its namespace: $(first_lines "$d.jit")"
+	elif ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -p "$p" 2>"$d.err"; then
+		why="root's recording failed: $(first_lines "$d.err")"
+	elif ! timeout -k 5 30 "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv.err"; then
+		why="root's conversion failed: $(first_lines "$d.conv.err")"
+	fi
+	[ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+	wait "$a" 2>/dev/null
+	kill "$r" 2>/dev/null
+	wait "$r" 2>/dev/null
+	rm -f "/tmp/perf-$r.map"
+	if [ -n "$why" ]; then
+		fail rec-perfmap-nspid "$why"
+	elif grep -rlq ROOT_JIT_secret "$d"; then
+		fail rec-perfmap-nspid "root's 0600 map was kept as the attacker's process's: $(ls "$d" | tr '\n' ' ')"
+	elif "$CONVERT" --dump=slices "$d.fxt" 2>&1 | grep -q ROOT_JIT_secret; then
+		fail rec-perfmap-nspid "root's 0600 map named the attacker's frames"
+	elif ! grep -q "^snaptrace-record: warning: /tmp/perf-$r.map: not kept in the recording: owned by uid 0, not by process $p's user (uid $AUID)" "$d.err"; then
+		fail rec-perfmap-nspid "no warning names root's map and why: $(first_lines "$d.err")"
+	else
+		ok rec-perfmap-nspid
+	fi
 }
 
 rec_perfmap_link() {
@@ -3558,6 +3634,81 @@ EOF
 	fi
 }
 
+# comm_newline: see the header.
+comm_newline() {
+	local d="$TMP/nlcomm" pid data n rc procs
+	mkdir -m 755 "$d"
+	cat >"$d/nm.c" <<'EOF'
+#define _GNU_SOURCE
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+volatile unsigned long s;
+int main(void)
+{
+	time_t end = time(0) + 30;	/* the test ends it sooner */
+
+	prctl(PR_SET_NAME, "\n1/1 1.0: 1 x:");
+	while (time(0) < end)
+		for (int i = 0; i < 200000; i++)
+			s += i;
+	return 0;
+}
+EOF
+	cat >"$d/prog.c" <<'EOF'
+#include <unistd.h>
+volatile unsigned long s;
+__attribute__((noinline)) void root_work(void)
+{
+	for (int i = 0; i < 100000; i++)
+		s += i;
+}
+int main(void)
+{
+	for (int i = 0; i < 1000; i++) {
+		root_work();
+		usleep(200);
+	}
+	return 0;
+}
+EOF
+	if ! cc -O1 -o "$d/nm" "$d/nm.c" 2>"$TMP/comm-newline.err" ||
+		! cc -O1 -fno-omit-frame-pointer -o "$d/prog" "$d/prog.c" 2>"$TMP/comm-newline.err"; then
+		fail comm-newline "cc: $(first_lines "$TMP/comm-newline.err")"
+		return
+	fi
+	as_attacker taskset -c 0 "$d/nm" &
+	pid=$!
+	timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- taskset -c 0 "$d/prog" \
+		2>"$TMP/comm-newline.err"
+	rc=$?
+	end_bg "$pid"
+	data=$(ls "$d"/rec/perf.data* 2>/dev/null | head -n 1)
+	if [ "$rc" -ne 0 ] || [ -z "$data" ]; then
+		fail comm-newline "root's recording failed: $(first_lines "$TMP/comm-newline.err")"
+		return
+	fi
+	# the attack took place: perf script cut lines of root's at her name
+	n=$(timeout -k 5 60 perf script -f --ns -i "$data" 2>/dev/null | grep -ac '^1/1 1\.0: 1 x: next_pid=')
+	timeout -k 5 60 "$CONVERT" "$d/rec" -o "$d/root.fxt" 2>"$TMP/comm-newline.err"
+	rc=$?
+	procs=$("$CONVERT" --dump=records "$d/root.fxt" 2>/dev/null |
+		sed -n 's/.* kobj process koid=\([0-9]*\) .*/\1/p' | sort -u | tr '\n' ' ')
+	if [ "$n" -eq 0 ]; then
+		fail comm-newline "perf script cut no line of root's at the attacker's name (did her process run on CPU 0?)"
+	elif [ "$rc" -ne 0 ]; then
+		fail comm-newline "exit $rc: $(first_lines "$TMP/comm-newline.err")"
+	elif [ "$(echo $procs | wc -w)" -ne 1 ]; then
+		fail comm-newline "root's trace of its own program holds processes $procs($n lines cut): $(grep -a 'threads,' "$TMP/comm-newline.err")"
+	elif "$CONVERT" --dump=records "$d/root.fxt" 2>/dev/null | grep -aq 'name="x"'; then
+		fail comm-newline "root's trace holds the attacker's event \"x\" ($n lines cut)"
+	elif ! "$CONVERT" --dump=slices "$d/root.fxt" 2>&1 | grep -q ' root_work$'; then
+		fail comm-newline "no slice of root_work"
+	else
+		ok comm-newline
+	fi
+}
+
 # theirs_recording: root records a program only root may read (in a 0700
 # directory) into $TMP/theirs/rec; THEIRS_MINE is the attacker's copy of its
 # perf.data (hers: she could have written every byte of it). Returns 1 after
@@ -3802,6 +3953,7 @@ requires debuglink-cwd recording cc binutils && debuglink_cwd
 requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
+requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
 for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
@@ -3819,5 +3971,6 @@ requires in-dwz-altlink cc python3 binutils dwz && in_dwz_altlink
 requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
 requires in-perfmap-big python3 && in_perfmap_big
+requires rec-perfmap-nspid recording cc x86_64 user_namespace && rec_perfmap_nspid
 requires tmp-submount recording cc mount_namespace && tmp_submount
 requires tmp-many-names recording cc && tmp_many_names

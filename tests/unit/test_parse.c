@@ -90,6 +90,41 @@ static void comm_with_spaces_and_colons(void)
 	CHECK_INT_EQ(l.flags, CONV_F_JCC);
 }
 
+/* A comm is another process's name: one that reads as a header, and the
+ * part of one after a newline (a line of its own), is never taken for the
+ * line's header (docs/design.md "Threat model"). */
+static void comm_forging_a_header(void)
+{
+	/* "1/1 1.0: 1 x:", 13 bytes, whole or after a newline: the header is the
+	 * last one whose comm fits in CONV_COMM_MAX bytes */
+	struct conv_line l = parse("1/1 1.0: 1 x:    666/667      20.000300000:     100000 cpu-clock:u: ");
+
+	CHECK_INT_EQ(l.kind, CONV_LINE_SAMPLE);
+	CHECK_INT_EQ(l.pid, 666);
+	CHECK_INT_EQ(l.tid, 667);
+	CHECK_U64_EQ(l.ts, 20000300000ull);
+	CHECK_INT_EQ(l.time_digits, 9);
+	CHECK_SPAN(l.comm, "1/1 1.0: 1 x:");
+	CHECK_SPAN(l.event, "cpu-clock");
+	/* 15 bytes of comm: the longest perf prints */
+	l = parse("1/1 1.000000: x 666/666 20.000300000: 1 cpu-clock:u: ");
+	CHECK_INT_EQ(l.pid, 666);
+	CHECK_SPAN(l.comm, "1/1 1.000000: x");
+	/* a 16-byte comm is not perf's: its header is not taken */
+	l = parse("1/1 1.0: 1 xyzwv 5/5 2.000000000: 1 cpu-clock:u: ");
+	CHECK_INT_EQ(l.pid, 1);
+	CHECK_INT_EQ(l.time_digits, 1);
+	/* the rest of a sched_switch line after a newline in next_comm: its
+	 * header is its own (1/1, one digit), which the driver refuses */
+	l = parse("1/1 1.0: 1 x: next_pid=666 next_prio=120");
+	CHECK_INT_EQ(l.pid, 1);
+	CHECK_INT_EQ(l.time_digits, 1);
+	/* microseconds; an error line's time is no header's */
+	CHECK_INT_EQ(parse("x 1/1 12.345678: 1 cpu-clock: ").time_digits, 6);
+	CHECK_INT_EQ(parse(" instruction trace error type 1 time 1.000000002 cpu 1 pid 2 tid 3 "
+			   "ip 0x4 code 5: m").time_digits, 0);
+}
+
 static void flag_variants(void)
 {
 	static const struct {
@@ -443,6 +478,7 @@ int main(void)
 	UNIT_RUN(branch_minimal_columns);
 	UNIT_RUN(branch_microseconds);
 	UNIT_RUN(comm_with_spaces_and_colons);
+	UNIT_RUN(comm_forging_a_header);
 	UNIT_RUN(flag_variants);
 	UNIT_RUN(unknown_flag);
 	UNIT_RUN(symbols_hard);
