@@ -233,8 +233,10 @@ void demangled_suggest(struct demangled_suggest *sg, const char *demangled)
 	int i, pos;
 
 	/* compared as the user wrote it: without parameters unless given, and
-	 * then with them where the name has some */
-	if (len >= sizeof(name))
+	 * then with them where the name has some; suggested whole (new-user
+	 * check 16: "[unknown @ 0x133b (/bin/app)]" was offered cut, as
+	 * "[unknown @ 0x133b ") */
+	if (strlen(demangled) >= sizeof(name))
 		return;
 	memcpy(name, demangled, len);
 	name[len] = '\0';
@@ -246,7 +248,7 @@ void demangled_suggest(struct demangled_suggest *sg, const char *demangled)
 	else
 		score = 1000 + edit_distance(wanted, name);
 	for (i = 0; i < sg->n; i++)
-		if (!strcmp(sg->out[i], name))
+		if (!strcmp(sg->out[i], demangled))
 			return;
 	for (pos = sg->n; pos > 0 && sg->score[pos - 1] > score; pos--)
 		;
@@ -258,7 +260,7 @@ void demangled_suggest(struct demangled_suggest *sg, const char *demangled)
 		memcpy(sg->out[i], sg->out[i - 1], DEMANGLED_SUGGEST_LEN);
 		sg->score[i] = sg->score[i - 1];
 	}
-	snprintf(sg->out[pos], DEMANGLED_SUGGEST_LEN, "%s", name);
+	snprintf(sg->out[pos], DEMANGLED_SUGGEST_LEN, "%s", demangled);
 	sg->score[pos] = score;
 }
 

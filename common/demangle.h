@@ -115,8 +115,9 @@ struct demangled_suggest {
  * wrote WANTED (without its parameter list when WANTED, or DEMANGLED, has
  * none): a name
  * containing WANTED, or contained in it, ranks first (closer in length
- * first), then the others by edit distance. Each name is kept once; one
- * longer than DEMANGLED_SUGGEST_LEN is left out.
+ * first), then the others by edit distance. Each name is kept once and
+ * whole (with the parameter list or the "(dso)" it was compared without);
+ * one longer than DEMANGLED_SUGGEST_LEN is left out.
  */
 void demangled_suggest(struct demangled_suggest *sg, const char *demangled);
 

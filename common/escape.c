@@ -121,6 +121,24 @@ char *esc_mem(char *buf, size_t size, const char *s, size_t len, enum esc_form f
 	return buf;
 }
 
+char *esc_excerpt(char buf[ESC_EXCERPT_SIZE], const char *s, size_t len)
+{
+	char part[4 * ESC_EXCERPT_CHARS + 1];   /* the escapes of that many bytes */
+	size_t k = len > ESC_EXCERPT_HEAD ? len - ESC_EXCERPT_HEAD : 0;   /* none of the head */
+
+	if (len <= ESC_EXCERPT_CHARS &&
+	    strlen(esc_mem(part, sizeof(part), s, len, ESC_TEXT)) <= ESC_EXCERPT_CHARS)
+		return strcpy(buf, part);
+	esc_mem(buf, ESC_EXCERPT_HEAD + 1, s, len, ESC_TEXT);
+	strcat(buf, "...");
+	/* the longest end whose escapes fit, from a character's first byte */
+	for (k = k < ESC_EXCERPT_TAIL ? k : ESC_EXCERPT_TAIL; k > 0; k--)
+		if (((uint8_t)s[len - k] & 0xc0) != 0x80 &&
+		    strlen(esc_mem(part, sizeof(part), s + len - k, k, ESC_TEXT)) <= ESC_EXCERPT_TAIL)
+			return strcat(buf, part);
+	return buf;
+}
+
 char *esc_str(char *buf, size_t size, const char *s, enum esc_form form)
 {
 	return esc_mem(buf, size, s ? s : "", s ? strlen(s) : 0, form);

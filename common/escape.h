@@ -39,6 +39,21 @@ enum esc_form { ESC_TEXT, ESC_JSON, ESC_CSV };
  */
 char *esc_mem(char *buf, size_t size, const char *s, size_t len, enum esc_form form);
 
+/*
+ * The one bounded excerpt of an input that a message shows (a line that is
+ * not what was expected, a record.json value): the LEN bytes at S escaped
+ * as ESC_TEXT, whole when that takes at most ESC_EXCERPT_CHARS characters;
+ * else its first ESC_EXCERPT_HEAD characters, "...", and its last
+ * ESC_EXCERPT_TAIL at most (what is wrong is often at a line's end: text
+ * after the last column), never a byte twice, from a character's start.
+ * BUF holds ESC_EXCERPT_SIZE bytes. Returns BUF.
+ */
+#define ESC_EXCERPT_HEAD 100
+#define ESC_EXCERPT_TAIL 60
+#define ESC_EXCERPT_CHARS (ESC_EXCERPT_HEAD + 3 + ESC_EXCERPT_TAIL)
+#define ESC_EXCERPT_SIZE (ESC_EXCERPT_CHARS + 1)
+char *esc_excerpt(char buf[ESC_EXCERPT_SIZE], const char *s, size_t len);
+
 /* esc_mem() of the NUL-terminated S (NULL: ""). */
 char *esc_str(char *buf, size_t size, const char *s, enum esc_form form);
 

@@ -423,6 +423,14 @@ static int named_temp(int dirfd, const char *link_from, char *tmp, int *slot)
 	return -EEXIST;
 }
 
+/* Whether ERR (a negative errno) is a write's own failure, a runtime one
+ * (no space, a quota, an I/O error), not the place's: the one rule of
+ * outpath_check()'s exit status and outpath_dir()'s errno. */
+static bool write_failed(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EIO || err == -EFBIG;
+}
+
 /*
  * Whether a new file can be written in directory DIRFD, made as
  * outpath_open() makes one and dropped: an unnamed file (O_TMPFILE), else
@@ -714,7 +722,8 @@ int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf,
 		err = -EPERM;
 	} else if ((err = probe_write(fd))) {
 		snprintf(errbuf, errlen, "%s: cannot write a file in it: %s", lead, strerror(-err));
-		err = -EACCES;
+		if (!write_failed(err))
+			err = -EACCES;
 	} else if (!*created && holds_entries(fd, first)) {
 		if (!strcmp(first, "record.json"))
 			snprintf(errbuf, errlen, "%s: expected a new directory, found an earlier "
@@ -848,21 +857,21 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 	struct place p = { .dirfd = -1 };
 	char copy[PATH_MAX], dir[PATH_MAX];
 	ssize_t n = 0;
-	int err;
+	int err, rc = EXIT_USAGE;
 
 	if (!strcmp(path, "-")) {
 		if (terminal(path, STDOUT_FILENO, errbuf, errlen))
-			return -1;
+			return EXIT_USAGE;
 		if (!stdout_closed && (err = probe_device(STDOUT_FILENO))) {
 			snprintf(errbuf, errlen, "%s: cannot write: %s; redirect it or give -o FILE",
 				 outpath_shown(path, dir, sizeof(dir)), strerror(-err));
-			return -1;
+			return EXIT_RUNTIME;	/* a write that fails */
 		}
 		if (!stdout_closed)
-			return 0;
+			return EXIT_OK;
 		snprintf(errbuf, errlen, "-: standard output is closed: expected somewhere to "
 			 "write the trace; redirect it or give -o FILE");
-		return -1;
+		return EXIT_USAGE;
 	}
 	err = locate(path, &p, errbuf, errlen);
 	if (!err && p.exists && S_ISDIR(p.st.st_mode)) {
@@ -879,6 +888,7 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 		err = probe_path(&p);
 		if (err)
 			snprintf(errbuf, errlen, "%s: cannot write: %s", path, strerror(-err));
+		rc = write_failed(err) ? EXIT_RUNTIME : EXIT_USAGE;
 	} else if (!err && (err = probe_write(p.dirfd))) {
 		/* the directory reached (through PATH's links), by its kernel name */
 		snprintf(copy, sizeof(copy), "/proc/self/fd/%d", p.dirfd);
@@ -886,10 +896,11 @@ int outpath_check(const char *path, char *errbuf, size_t errlen)
 		snprintf(copy, sizeof(copy), "%s", path);
 		snprintf(errbuf, errlen, "%s: cannot write a file in directory %s: %s", path,
 			 n > 0 ? (dir[n] = 0, dir) : dirname(copy), strerror(-err));
+		rc = write_failed(err) ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	if (p.dirfd >= 0)
 		close(p.dirfd);
-	return err ? -1 : 0;
+	return err ? rc : EXIT_OK;
 }
 
 int outpath_unnamed(void)

@@ -120,10 +120,12 @@ int outpath_random(char *out, size_t len);
  * -ENOTDIR (no directory), -ENOTEMPTY (it holds something; "an earlier
  * recording" when that is a record.json), -EPERM (another user's link or
  * directory, or one others may write), -EACCES (no file can be written in
- * it: a read-only mount, sysfs, a file system with no block left; a
- * directory it created for that is removed), and -EACCES, -EPERM or -EROFS of the
- * directory's creation: the name given is wrong, a usage error; any other:
- * it could not be created.
+ * it: a read-only mount, sysfs; a directory it created for that is
+ * removed), and -EACCES, -EPERM or -EROFS of the directory's creation: the
+ * name given is wrong, a usage error; any other: it could not be created,
+ * or a write there fails (-ENOSPC, -EDQUOT: a file system with no block
+ * left, the directory it created removed), a runtime failure as
+ * outpath_check() says.
  */
 int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf, size_t errlen);
 
@@ -181,8 +183,10 @@ enum outpath_format outpath_format(const char *path);
  * device takes a write of no bytes (/dev/full refuses it: no space). "-"
  * passes unless stdout was closed when outpath_keep_std_fds() ran, is a
  * terminal (OUTPATH_TERMINAL) or a device that refuses that write.
- * Returns 0, or -1 with a one-line reason naming PATH in ERRBUF (a usage
- * error: exit 2).
+ * Returns EXIT_OK (0), or an exit status with a one-line reason naming PATH
+ * in ERRBUF: EXIT_RUNTIME when a write there fails (no space, a quota, an
+ * I/O error: /dev/full, a full file system), else EXIT_USAGE (what PATH
+ * names is no place for a trace: a caller adds its "(see --help)").
  */
 int outpath_check(const char *path, char *errbuf, size_t errlen);
 

@@ -103,6 +103,9 @@ struct conv_driver {
 	uint64_t lineno;
 	bool seen_branch, seen_sample;
 	bool seen_switch;       /* a switch record or sched_switch sample */
+	const char *evlist_mode; /* how the input's perf.data was recorded, by its
+				  * events (FXT_MODE_PT for intel_pt, else
+				  * FXT_MODE_SAMPLING); NULL: text, which does not say */
 	uint64_t skips[SKIP_KINDS];
 	struct sample sample;
 	struct held_switch *held;   /* held switch records, in input order from HELD_FIRST */
@@ -166,6 +169,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir)
 {
 	cv->input = name;
+	cv->c.input_name = name;
 	cv->lineno = 0;
 	cv->time_digits = 0;	/* each input's own time column (perf's --ns or not) */
 	cv->cut_key.len = 0;
@@ -233,13 +237,12 @@ void conv_driver_report(struct conv_driver *cv, unsigned top)
  * CONV_ERR_STRICT when --strict makes it fatal. */
 static int skip(struct conv_driver *cv, enum skip_kind kind, const char *s, size_t len)
 {
-	char text[4 * 200 + 1];
+	char text[ESC_EXCERPT_SIZE];
 
 	cv->c.stats.skipped++;
-	/* its first 200 bytes, escaped (the input may be a binary file) */
-	esc_mem(text, sizeof(text), s, len < 200 ? len : 200, ESC_TEXT);
+	esc_excerpt(text, s, len);	/* the input may be a binary file */
 	if (cv->c.strict) {
-		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s (an error with --strict): %.200s",
+		snprintf(cv->message, sizeof(cv->message), "%s:%llu: %s (an error with --strict): %s",
 			 cv->input, (unsigned long long)cv->lineno, skip_what[kind].what, text);
 		return CONV_ERR_STRICT;
 	}
@@ -894,6 +897,7 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64
 	bool period_set = false;
 	size_t i = 0;
 
+	cv->evlist_mode = NULL;
 	for (const char *s = evlist, *e; s && *s; s = *e ? e + 1 : e, i++) {
 		const struct stack_event *se;
 		struct conv_span ev;
@@ -904,6 +908,10 @@ void conv_driver_evlist(struct conv_driver *cv, const char *evlist, const uint64
 		e = strchrnul(s, '\n');
 		if (!conv_parse_evlist_line(s, (size_t)(e - s), &ev, &n, &freq))
 			continue;
+		if (memmem(ev.s, ev.len, "intel_pt", 8))
+			cv->evlist_mode = FXT_MODE_PT;
+		else if (!cv->evlist_mode)
+			cv->evlist_mode = FXT_MODE_SAMPLING;
 		k = conv_every_event(ev.s, ev.len);
 		if (k < CONV_EVERY_N && freq)
 			cv->c.every[k].freq = n;
@@ -1274,6 +1282,7 @@ int conv_driver_end_input(struct conv_driver *cv)
 {
 	struct conv *c = &cv->c;
 	int e = sample_done(cv);
+	const char *mode;
 	bool sampling;
 
 	if (e)
@@ -1292,12 +1301,15 @@ int conv_driver_end_input(struct conv_driver *cv)
 	/* How the slices so far were made, for readers such as snaptrace-stats:
 	 * any sampled call chain makes some slices time on the stack; without
 	 * branches, switches alone (sched_switch samples, switch records of a
-	 * thread that slept) come from a sampling recording too. */
+	 * thread that slept) come from a sampling recording too. An input with
+	 * none of them (an empty snapshot) says how its perf.data was recorded,
+	 * as its events do (new-user check 16: an empty trace of a sampling
+	 * recording was one that "does not say how it was made"). */
 	sampling = c->stats.samples || (!c->stats.branches && cv->seen_switch);
-	if (sampling || c->stats.branches)
+	mode = sampling ? FXT_MODE_SAMPLING : c->stats.branches ? FXT_MODE_PT : cv->evlist_mode;
+	if (mode)
 		fxt_writer_info(c->w, fxt_writer_cstring(c->w, FXT_INFO_NAME),
-				fxt_writer_cstring(c->w, FXT_INFO_MODE),
-				fxt_writer_cstring(c->w, sampling ? FXT_MODE_SAMPLING : FXT_MODE_PT));
+				fxt_writer_cstring(c->w, FXT_INFO_MODE), fxt_writer_cstring(c->w, mode));
 	return nomem_checked(cv, CONV_OK);
 }
 

@@ -561,6 +561,29 @@ static bool holds_binrec(const char *head, size_t n)
 	return false;
 }
 
+/*
+ * The first bytes of the pipe FD, up to SIZE into HEAD, left in the pipe for
+ * the reader (tee(2) copies them into a pipe of our own); waits for the
+ * writer's first write. Returns how many: 0 at its end or on an error (the
+ * reader then meets it).
+ */
+static ssize_t pipe_peek(int fd, char *head, size_t size)
+{
+	int p[2];
+	ssize_t n;
+
+	if (pipe2(p, O_CLOEXEC))
+		return 0;
+	do
+		n = tee(fd, p[1], size, 0);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		n = read(p[0], head, (size_t)n);
+	close(p[0]);
+	close(p[1]);
+	return n > 0 ? n : 0;
+}
+
 static void input_free(struct input *in)
 {
 	ptdecode_close(in->pt);
@@ -595,26 +618,33 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */
-	if (S_ISREG(st.st_mode)) {
+	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) {
 		char head[1 << 16];	/* where a saved dlfilter output shows its first record */
-		ssize_t n = pread(in->fd, head, sizeof(head), 0);
+		ssize_t n = S_ISREG(st.st_mode) ? pread(in->fd, head, sizeof(head), 0)
+						: pipe_peek(in->fd, head, sizeof(head));
 
-		in->size = (uint64_t)st.st_size;
-		if (n >= 8 && !memcmp(head, "PERFILE", 7)) {
+		in->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+		err = -EMEDIUMTYPE;
+		if (n >= 7 && !memcmp(head, "PERFILE", 7) && S_ISFIFO(st.st_mode)) {
+			/* perf reads a perf.data from a file (it seeks), ours
+			 * a pipe-mode one too, through its handle */
+			snprintf(errbuf, errlen, "%s: a perf.data from a pipe: give it as a file",
+				 path);
+			goto fail;
+		} else if (n >= 7 && !memcmp(head, "PERFILE", 7)) {
 			in->fd = -1;	/* perf reads it, through the handle */
 			err = run_perf_script(in, perf, errbuf, errlen);
 			if (err)
 				goto fail;
-		} else if (n > 0 && holds_binrec(head, (size_t)n)) {
+		} else if (n > 0 && S_ISREG(st.st_mode) && holds_binrec(head, (size_t)n)) {
 			in->binrec = true;
-		} else if (n > 0 && memchr(head, 0, (size_t)n)) {
-			err = -EINVAL;
+		} else if (n > 0 && S_ISREG(st.st_mode) && memchr(head, 0, (size_t)n)) {
 			snprintf(errbuf, errlen, "%s: a binary file, expected a perf.data or perf "
 				 "script text", path);
 			goto fail;
 		}
 	} else if (S_ISDIR(st.st_mode)) {
-		err = -EISDIR;
+		err = -EMEDIUMTYPE;
 		snprintf(errbuf, errlen, "%s: is a directory, expected a perf.data or text file",
 			 path);
 		goto fail;

@@ -51,7 +51,10 @@ int input_owner_as(const char *path, const char *handle, int rec_dirfd, struct r
  * Takes the input PATH (its name, for messages), open as FD (inpath.h, not
  * close-on-exec: perf reads a perf.data as /proc/self/fd/FD; 0 for "-";
  * borrowed, open until input_close()). Returns 0 and *IN, or a negative
- * errno with a one-line reason in ERRBUF ("PATH: a binary file, ...").
+ * errno with a one-line reason in ERRBUF: -EMEDIUMTYPE for an input of a
+ * kind the converter does not read ("PATH: a binary file, ...": a regular
+ * file with a NUL byte where text would start; a directory; a perf.data
+ * from a pipe: a usage error). A pipe's text may hold a NUL (a comm).
  */
 int input_open(const char *path, int fd, const struct input_perf *perf, struct input **in,
 	       char *errbuf, size_t errlen);

@@ -121,9 +121,9 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 	const uint64_t *types;
 	size_t ntypes;
 
-	if (input_open(path, fd, perf, &in, err, sizeof(err))) {
+	if ((conv_err = input_open(path, fd, perf, &in, err, sizeof(err)))) {
 		diag_error("%s", err);
-		return EXIT_RUNTIME;
+		return conv_err == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	conv_driver_begin_input(cv, path, input_dso_dir(in));
 	types = input_sample_types(in, &ntypes);

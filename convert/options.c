@@ -273,9 +273,15 @@ int conv_options_parse(int argc, char **argv, struct conv_options *o, int *first
 		return -1;
 	if (!o->output)
 		o->output = "trace.fxt.gz";
-	if (outpath_check(o->output, err, sizeof(err)))
+	switch (outpath_check(o->output, err, sizeof(err))) {
+	case EXIT_OK:
+		return -1;
+	case EXIT_USAGE:
 		return opt_error(&convert_prog, "%s", err);
-	return -1;
+	default:
+		diag_error("%s", err);
+		return EXIT_RUNTIME;
+	}
 }
 
 void conv_options_free(struct conv_options *o)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +51,32 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 	return r;
 }
 
+/* Whether a copy of PID's map (PERFMAP_KEPT) sits beside the input INPUT
+ * with a record.json: a recording's snapshot converted alone; its directory
+ * into DIR (SIZE bytes), for the warning that names it. */
+static bool copy_beside(const char *input, pid_t pid, char *dir, size_t size)
+{
+	const char *slash = input ? strrchr(input, '/') : NULL;
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	if (!input || !strcmp(input, "-"))
+		return false;
+	if (slash)
+		snprintf(dir, size, "%.*s", slash == input ? 1 : (int)(slash - input), input);
+	else
+		snprintf(dir, size, ".");
+	snprintf(path, sizeof(path), "%s/" PERFMAP_KEPT, dir, (int)pid);
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		return false;
+	snprintf(path, sizeof(path), "%s/record.json", dir);
+	return !fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode);
+}
+
 /* Loads the copy of PID's map kept in one of C's recordings into *P. */
 static void load(struct conv *c, struct conv_perfmap *p)
 {
-	char name[64], why[200];
+	char name[64], why[200], dir[PATH_MAX];
 	struct stat st;
 	int state;
 
@@ -73,7 +96,11 @@ static void load(struct conv *c, struct conv_perfmap *p)
 	}
 	state = original_state(p, why, sizeof(why));
 	p->override = p->kept && state != 0;
-	if (!p->kept && state == -1)
+	if (!p->kept && state == -1 && copy_beside(c->input_name, p->pid, dir, sizeof(dir)))
+		diag_warn("the JIT's perf map " PERFMAP_PATH " is gone: its functions show as "
+			  "addresses; convert the recording directory %s, which holds a copy",
+			  (int)p->pid, dir);
+	else if (!p->kept && state == -1)
 		diag_warn("the JIT's perf map " PERFMAP_PATH " is gone: its functions show as "
 			  "addresses", (int)p->pid);
 	else if (!p->kept && state == -2)

@@ -47,9 +47,10 @@ static int bad(struct reader *rd, const char *at, const char *what, struct json_
 {
 	const char *text = found ? json_object_to_json_string_ext(found, JSON_C_TO_STRING_PLAIN)
 				 : "nothing";
+	char shown[ESC_EXCERPT_SIZE];
 
-	snprintf(rd->err, rd->size, "%s: %s: expected %s, found %.80s%s", rd->file, at, what,
-		 text, strlen(text) > 80 ? "..." : "");
+	snprintf(rd->err, rd->size, "%s: %s: expected %s, found %s", rd->file, at, what,
+		 esc_excerpt(shown, text, strlen(text)));
 	return 1;
 }
 

@@ -497,6 +497,8 @@ struct conv {
 					* first snapshot of, whose switch records are complete
 					* from its start_ns (conv_driver_snapshot()); NULL */
 	unsigned input_no;             /* inputs begun (conv_driver_snapshot()), from 1 */
+	const char *input_name;        /* the current input as given (borrowed), for
+					* messages (conv_driver_begin_input()) */
 	const struct recording **recs; /* the recordings the inputs come from (borrowed) */
 	size_t nrecs, caprecs;
 	bool last_input;               /* every input has ended (conv_driver_end) */

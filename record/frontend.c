@@ -199,11 +199,14 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli)
 	memset(fe, 0, sizeof(*fe));
 	fe->cli = cli;
 	fe->trace_fd = -1;
-	if (outpath_check(cli->trace, err, sizeof(err))) {
+	rc = outpath_check(cli->trace, err, sizeof(err));
+	if (rc == EXIT_USAGE)
 		diag_error("%s (see snaptrace %s --help)", err,
 			   cli->verb == REC_VERB_RUN ? "run" : "attach");
-		return EXIT_USAGE;
-	}
+	else if (rc)
+		diag_error("%s", err);
+	if (rc)
+		return rc;
 	if (cli->data_dir && strcmp(cli->trace, "-") && same_entry(cli->trace, cli->data_dir)) {
 		diag_error("-o %s: the recording directory (-d %s): expected another path for "
 			   "the trace (see snaptrace %s --help)", cli->trace, cli->data_dir,

@@ -436,6 +436,19 @@ static void print_measured(const struct agg_measured *m, const struct table *run
 	table_print(hist, format, out);
 }
 
+/* Appends ", \"NAME\"" (no comma first when LEN is 0) to the list of LEN
+ * bytes in BUF (SIZE bytes) when it fits whole; a list names a function
+ * whole or not at all (new-user check 16: names cut mid-string). Returns the
+ * list's new length. */
+static size_t list_name(char *buf, size_t size, size_t len, const char *name)
+{
+	int k = snprintf(NULL, 0, "%s\"%s\"", len ? ", " : "", name);
+
+	if (k < 0 || len + (size_t)k >= size)
+		return len;
+	return len + (size_t)snprintf(buf + len, size - len, "%s\"%s\"", len ? ", " : "", name);
+}
+
 /*
  * Finds the rows of function NAME in A: the level of the best match into
  * *LEVEL (AGG_MATCH_NONE: none). Returns 0; 1 after a one-line error naming
@@ -470,7 +483,7 @@ static int find_function(const struct agg *a, const char *path, const char *name
 	}
 	if (second) {
 		have[0] = '\0';
-		for (size_t i = 0; i < a->nrows && len < sizeof(have); i++) {
+		for (size_t i = 0; i < a->nrows; i++) {
 			const struct agg_row *r = &a->rows[i];
 			char quoted[DEMANGLED_SUGGEST_LEN + 2];
 
@@ -479,8 +492,7 @@ static int find_function(const struct agg *a, const char *path, const char *name
 			if (r->hist.total && !r->by &&
 			    agg_function_match(r->name, r->dso, name, lib) == *level &&
 			    !strstr(have, quoted))
-				len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
-							len ? ", " : "", quoted);
+				len = list_name(have, sizeof(have), len, r->name);
 		}
 		diag_error("%s: \"%s\" names several functions (%s): give one as it is shown",
 			   path, name, have);
@@ -500,6 +512,7 @@ static int no_function(const struct agg *a, const char *path, const char *name, 
 	size_t len = 0;
 	int n;
 
+	have[0] = '\0';
 	for (size_t i = 0; lib && *lib && i < a->nrows; i++)
 		if (a->rows[i].hist.total && !a->rows[i].by &&
 		    agg_function_match(a->rows[i].name, a->rows[i].dso, name, NULL)) {
@@ -512,9 +525,8 @@ static int no_function(const struct agg *a, const char *path, const char *name, 
 		if (a->rows[i].hist.total && !a->rows[i].by)
 			demangled_suggest(&sg, a->rows[i].name);
 	n = demangled_suggest_end(&sg, false);   /* else the names the trace has */
-	for (int i = 0; i < n && len < sizeof(have); i++)
-		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s\"%s\"", i ? ", " : "",
-					near[i]);
+	for (int i = 0; i < n; i++)
+		len = list_name(have, sizeof(have), len, near[i]);
 	if (n)
 		diag_error("%s: no function named \"%s\"; the nearest: %s", path, name, have);
 	else

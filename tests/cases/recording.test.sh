@@ -56,6 +56,9 @@
 #                 marked by record.json's "problem")
 #                 ends what the one before carries; an empty only snapshot:
 #                 nothing left, exit 1
+#   jit-map-beside a JIT's snapshot converted alone, its /tmp/perf-PID.map
+#                 gone: the warning names the recording directory holding a
+#                 copy (only when record.json and the copy are there)
 #   errors        no record.json: exit 2; a bad one, or one whose snapshots
 #                 perf never wrote: exit 1; one line naming the file and what
 #                 was expected; no output left
@@ -552,6 +555,32 @@ t_files() {
 	ok files
 }
 
+# A JIT's snapshot converted alone once /tmp/perf-PID.map is gone, beside
+# its recording's copy of the map: the warning names the recording
+# directory to convert (new-user check 16: it said only that the functions
+# show as addresses); without a record.json beside it, or without the copy,
+# the warning says no more than that.
+t_jit_map_beside() {
+	local j="$TMP/jitrec" name bad=
+	mkdir -p "$j"
+	cp "$SNAPTRACE_TOP/tests/cases/broken-stacks-jit/input.txt" "$j/perf.data.1"
+	echo "7f0000001000 100 LazyCompile:*crunch" >"$j/perf-900.map"
+	for name in rec norec nocopy; do
+		case $name in
+		norec) rm "$j/record.json" ;;
+		nocopy) record_json "$j" "" '{"file": "perf.data.1", "reason": "interrupt", "time_ns": 5000000000}'; rm "$j/perf-900.map" ;;
+		*) record_json "$j" "" '{"file": "perf.data.1", "reason": "interrupt", "time_ns": 5000000000}' ;;
+		esac
+		"$CONVERT" "$j/perf.data.1" -o "$TMP/jit-$name.fxt" 2>"$TMP/jit-$name.err" >/dev/null ||
+			bad+="[$name: exit $?: $(first_lines "$TMP/jit-$name.err")]"
+		want="warning: the JIT's perf map /tmp/perf-900.map is gone: its functions show as addresses"
+		[ $name = rec ] && want+="; convert the recording directory $j, which holds a copy"
+		grep -qxF "snaptrace-convert: $want" "$TMP/jit-$name.err" ||
+			bad+="[$name: $(grep -F perf-900.map "$TMP/jit-$name.err")]"
+	done
+	if [ -n "$bad" ]; then fail jit-map-beside "$bad"; else ok jit-map-beside; fi
+}
+
 # A recorder killed before it listed its snapshots ("end": "none"): every
 # non-empty perf.data file of the directory, in name order.
 t_killed() {
@@ -880,6 +909,7 @@ t_summary
 t_summary_no_samples
 t_same_as_files
 t_files
+t_jit_map_beside
 t_killed
 t_names
 t_unfinished

@@ -55,12 +55,15 @@ t_empty_trigger() {
 # A bad -o is refused before anything is recorded, by snaptrace run and by
 # snaptrace-convert alike (one rule: common/outpath.c): exit 2, one line, the
 # same reason from both, and the program never started (/dev/full too: it
-# was found unwritable only after the recording).
+# was found unwritable only after the recording; a write that fails is a
+# runtime failure, exit 1: new-user check 16).
 t_output_checked_first() {
-	local out bad="" rc msg cmsg
+	local out bad="" rc msg cmsg want
 	mkdir -p "$TMP/outdir"
 	for out in "$TMP/x.txt" "$TMP/x.zst" "$TMP/x.json" "$TMP/outdir" "$TMP/none/x.fxt" \
 		"$TMP/x.fxt.gz/" /dev/full; do
+		want=2
+		[ "$out" = /dev/full ] && want=1
 		rm -f "$TMP/ran"
 		"$FRONT" run -q -o "$out" -- sh -c ": >'$TMP/ran'" >/dev/null 2>"$TMP/o.err"
 		rc=$?
@@ -68,7 +71,7 @@ t_output_checked_first() {
 		"$CONVERT" "$SNAPTRACE_TOP/tests/cases/br-miss/input.txt" -o "$out" \
 			>/dev/null 2>"$TMP/c.err"
 		cmsg=$(sed 's/^snaptrace-convert: //; s/ (see .*//' "$TMP/c.err")
-		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/o.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
+		if [ $rc -ne $want ] || [ "$(wc -l <"$TMP/o.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
 			! grep -qF -- "$out" "$TMP/o.err" || [ "$msg" != "$cmsg" ]; then
 			bad="$bad [-o $out: exit $rc: $(cat "$TMP/o.err") | convert: $(cat "$TMP/c.err")]"
 		fi
@@ -83,7 +86,8 @@ t_output_checked_first() {
 # An output on a full file system (a filled tmpfs) is refused before the
 # program runs: snaptrace run -o FILE there, snaptrace-record -o DIR there
 # (no directory left behind), and snaptrace run -o - into /dev/full: exit
-# 2, one line naming it and "No space left on device".
+# 1 (a write that fails: a runtime failure; new-user check 16 found exit
+# 2), one line naming it and "No space left on device", no "see --help".
 t_output_full() {
 	local m="$TMP/fullfs" bad="" rc what
 	requires output_full tmpfs_mount || return
@@ -100,8 +104,9 @@ t_output_full() {
 		stdout) "$FRONT" run -q -o - -- sh -c ": >'$TMP/ran'" 2>"$TMP/full.err" >/dev/full ;;
 		esac
 		rc=$?
-		if [ $rc -ne 2 ] || [ "$(wc -l <"$TMP/full.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
-			! grep -q "No space left on device" "$TMP/full.err" || [ -e "$m/rec" ]; then
+		if [ $rc -ne 1 ] || [ "$(wc -l <"$TMP/full.err")" -ne 1 ] || [ -e "$TMP/ran" ] ||
+			! grep -q "No space left on device" "$TMP/full.err" ||
+			grep -q "see .*--help" "$TMP/full.err" || [ -e "$m/rec" ]; then
 			bad+="[$what: exit $rc$([ -e "$TMP/ran" ] && echo ", the program ran"): $(first_lines "$TMP/full.err")]"
 		fi
 	done

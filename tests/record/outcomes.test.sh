@@ -465,11 +465,12 @@ t_never_fired() {
 
 t_full() {
 	local bad="" rc c STATS="$SNAPTRACE_BIN/snaptrace-stats"
-	# refused before anything is recorded: a usage error naming the output
+	# refused before anything is recorded: a write that fails, a runtime
+	# failure naming the output (exit 1, new-user check 16)
 	"$FRONT" run -q --trigger none -d "$TMP/full.d" -o /dev/full -- "$PROG" >/dev/null \
 		2>"$TMP/full.err"
 	rc=$?
-	[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
+	[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
 		grep -q "/dev/full: cannot write: No space left on device" "$TMP/full.err" &&
 		[ ! -e "$TMP/full.d" ] || bad+="[run -o /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
 	"$CONVERT" -q "$TMP/full.d" -o /dev/full 2>/dev/null && bad+="[convert -o /dev/full: exit 0]"
@@ -479,7 +480,7 @@ t_full() {
 	# a trace into standard output that is /dev/full: refused before converting
 	"$CONVERT" -q "$TMP/full.d" -o - >/dev/full 2>"$TMP/full.err"
 	rc=$?
-	[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
+	[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/full.err")" = 1 ] &&
 		grep -q "standard output (/dev/full): cannot write" "$TMP/full.err" ||
 		bad+="[convert -o - into /dev/full: exit $rc: $(tl 3 "$TMP/full.err")]"
 	while read -r c; do

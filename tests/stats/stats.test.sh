@@ -23,13 +23,15 @@
 #               a trace cut short (gzip or raw: exit 1, never partial rows);
 #               a trace with no slice (a table of nothing, --baseline
 #               against it: once qsort(NULL, 0), which stops the
-#               sanitizer build).
+#               sanitizer build); an empty trace of a sampling
+#               recording says so (empty-recorded).
 #   function-names  --function takes the names users see (issue 24: the
 #               recorder prints work(int), perf and nm _Z4worki; the trace
 #               has work): demangled with or without its parameters, or
 #               mangled; a name that matches several (an other writer's
 #               parse(int), parse(double)) is an error naming each; one
-#               that matches none names the nearest the trace has; a
+#               that matches none names the nearest the trace has (whole
+#               names: function-nearest-whole); a
 #               name without perf's symbol version ("clock_gettime", as
 #               snaptrace symbols prints it) finds clock_gettime@@GLIBC_2.17,
 #               never the PLT stub clock_gettime@plt.
@@ -571,6 +573,23 @@ done
 "$CONVERT" --dump=records "$TMP/nothing.fxt" >"$TMP/out" 2>"$TMP/err"
 [ ! -s "$TMP/err" ] || bad+="[convert --dump=records: '$(tr '\n' '|' <"$TMP/err")']"
 if [ -n "$bad" ]; then fail empty-trace "$bad"; else ok empty-trace; fi
+# empty-recorded: a perf.data of a sampling recording whose snapshot holds
+# nothing (new-user check 16: `--duration 1ms`) still records how it was
+# made (its events: cpu-clock, a sampling recording), so stats says
+# "sampled call stacks", never "the trace does not say how it was made"
+# (a stand-in perf: its evlist a sampling one, its script output nothing)
+bad=
+perf_data_stub "$TMP/empty-rec.data"
+printf '#!/bin/sh\n[ "$1" = --buildid-dir ] && shift 2\n[ "$1" = evlist ] && echo "cpu-clock:u: sample_freq=4000"\nexit 0\n' >"$TMP/emptyperf"
+chmod +x "$TMP/emptyperf"
+"$CONVERT" -q --perf "$TMP/emptyperf" "$TMP/empty-rec.data" -o "$TMP/empty-rec.fxt" 2>"$TMP/err" ||
+	bad+="[convert: exit $?: $(head -c 200 "$TMP/err")]"
+"$CONVERT" --dump=records "$TMP/empty-rec.fxt" 2>/dev/null | grep -q 'kobj other koid=0 name="snaptrace" mode=sampling$' ||
+	bad+="[no mode=sampling in the trace]"
+"$STATS" "$TMP/empty-rec.fxt" >"$TMP/out" 2>/dev/null
+grep -q "^$TMP/empty-rec.fxt: 0 functions, 0 slices (sampled call stacks: " "$TMP/out" ||
+	bad+="[stats: $(head -c 300 "$TMP/out")]"
+if [ -n "$bad" ]; then fail empty-recorded "$bad"; else ok empty-recorded; fi
 # function-names: the names users see, each the row of one function
 printf '%s\n' 'thread 7 7 app' 'X 7 7 0 100 work /bin/app' 'X 7 7 200 500 Store::load /bin/app' \
 	'X 7 7 600 700 Cache::load /bin/app' 'X 7 7 800 900 parse(int) /lib/other' \
@@ -677,6 +696,21 @@ expect_exit function-nearest 1 'no function named "Store::lod"; the nearest: "St
 	--function Store::lod "$TMP/names2.fxt"
 expect_exit function-nearest-mangled 1 'no function named "wark(int)"; the nearest: "work"' \
 	--function _Z4warki "$TMP/names2.fxt"
+# function-nearest-whole: the nearest names are whole, escaped, and a list
+# that would overflow names fewer, never one cut (new-user check 16:
+# "[unknown @ 0x133b " offered for "[unknown @ 0x133b (/bin/app)]")
+long=/lib/$(printf 'd%.0s' $(seq 90))
+for t in 1 2 3; do
+	printf '            app     7/7     1.00000%s:     100000 cpu-clock:u: \n' "$t"
+	printf '\t    5500000%s133b [unknown] (/bin/app)\n' "$t"
+	for k in 1 2 3 4 5; do printf '\t    6600000%s%s000 [unknown] (%s%s)\n' "$t" "$k" "$long" "$k"; done
+	printf '\t    5500000010cd main+0x1d (/bin/a\033pp)\n\n'
+done >"$TMP/unk.txt"
+"$CONVERT" -q "$TMP/unk.txt" -o "$TMP/unk.fxt" || fail function-nearest-whole "cannot convert"
+expect_exit function-nearest-whole 1 \
+	'no function named "\[unknown @ 0x55000001133a\]"; the nearest: "\[unknown @ 0x55000001133b (/bin/app)\]", "\[unknown @ 0x5500000[23]133b (/bin/app)\]", "\[unknown @ 0x5500000[23]133b (/bin/app)\]", "' \
+	--function '[unknown @ 0x55000001133a]' "$TMP/unk.fxt"
+grep -q '(/lib/d*[0-9])\]"$' "$TMP/err" || fail function-nearest-cut "a name cut: $(first_lines "$TMP/err")"
 # a named thread that the trace lacks is an error like a function; a filter
 # matching nothing is an empty result (exit 0), for scripts
 expect_exit error-no-thread 1 "exact.fxt: no thread 12345 (the trace has: 7 app)$" \

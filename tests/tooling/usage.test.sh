@@ -17,6 +17,7 @@
 #   misuse_input_fifo_*, misuse_input_zero_*, misuse_input_json_fifo
 #   input_pipe   a pipe (<(...)) is still read by convert and --dump; stats,
 #                which may read its trace twice, refuses it as it refuses "-"
+#   input_pipe_perfdata, input_pipe_binary, excerpt_bounded, write_fails: below
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -124,6 +125,84 @@ rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/fd/[0-9]*: cannot open: a pipe, expected a regular file$" "$TMP/err" ||
 	bad="$bad stats on a pipe exited $rc: $(head -c 200 "$TMP/err")"
 verdict input_pipe "$bad"
+
+# A perf.data or a binary file from a pipe is refused at once, one line,
+# exit 2, no byte of it shown (new-user check 16: `cat perf.data |
+# snaptrace convert -` echoed ~500 characters of escaped binary and
+# suggested a perf script command line, exit 2; perf seeks in a perf.data,
+# so one from a pipe, whether file-mode or pipe-mode (`perf record -o -`:
+# PERFILE2 with a 16-byte header), is read from a file only):
+#   input_pipe_perfdata  both headers, from standard input, from <(...),
+#                        and through the front end
+#   input_pipe_binary    an ELF file from standard input: refused ("no line
+#                        was perf script output"), its first line shown as
+#                        one bounded excerpt (a pipe's text may
+#                        hold a NUL: a comm, cases/hostile nul-comm; a regular
+#                        file that does is "a binary file")
+#   excerpt_bounded      a line that is not perf script text is shown as one
+#                        bounded excerpt (esc_excerpt(): its first 100
+#                        characters, "...", its last 60), in the warning and
+#                        in --strict's error
+bad=
+for hdr in 'PERFILE2\x10\0\0\0\0\0\0\0' 'PERFILE2\x68\0\0\0\0\0\0\0\x90'; do
+	for how in stdin subst front; do
+		case $how in
+		stdin) printf "$hdr" | "$CONVERT" - -o "$TMP/pd.fxt" 2>"$TMP/err" ;;
+		subst) "$CONVERT" <(printf "$hdr") -o "$TMP/pd.fxt" 2>"$TMP/err" ;;
+		front) printf "$hdr" | "$FRONT" convert - -o "$TMP/pd.fxt" 2>"$TMP/err" ;;
+		esac
+		rc=$?
+		[ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+			grep -q ": a perf.data from a pipe: give it as a file$" "$TMP/err" ||
+			bad="$bad [$how $hdr: exit $rc: $(head -c 200 "$TMP/err")]"
+	done
+done
+verdict input_pipe_perfdata "$bad"
+bad=
+head -c 70000 "$CONVERT" | "$CONVERT" - -o "$TMP/pd.fxt" 2>"$TMP/err"
+rc=$?
+[ "$rc" != 0 ] && [ "$(awk 'length > 400' "$TMP/err" | wc -l)" = 0 ] &&
+	grep -qF "warning: -:1: not a line of perf script output, skipped (further ones are counted in the summary): \\x7fELF\\x02" "$TMP/err" && grep -qF "..." "$TMP/err" ||
+	bad="exit $rc: $(head -c 600 "$TMP/err")"
+verdict input_pipe_binary "$bad"
+bad=
+long=$(printf 'x\001%.0s' $(seq 300))
+for strict in "" --strict; do
+	{ echo "$long"; cat "$TMP/in.txt"; } | "$CONVERT" $strict - -o "$TMP/ex$strict.fxt" 2>"$TMP/err"
+	line=$(grep "not a line of perf script output" "$TMP/err")
+	shown=${line##*: }
+	[ "$shown" = "$(printf 'x\\x01%.0s' $(seq 20))...$(printf 'x\\x01%.0s' $(seq 12))" ] ||
+		bad="$bad [$strict: $(head -c 300 "$TMP/err")]"
+done
+verdict excerpt_bounded "$bad"
+
+# A write that fails (/dev/full: no space) is a runtime failure in every
+# program: exit 1, one line naming where, no "(see --help)" (new-user check
+# 16: convert and run said exit 2 with "(see --help)", stats, --dump and
+# symbols exit 1; outpath_check() decides for -o, write_failed()):
+#   write_fails  -o /dev/full and -o - into it (convert, the front end's
+#                convert and run, before anything runs), stats, --dump and
+#                symbols into it
+"$CONVERT" -q "$TMP/in.txt" -o "$TMP/w.fxt" 2>"$TMP/err"
+bad=$(head -c 200 "$TMP/err")
+while IFS='|' read -r name cmd; do
+	read -r -a argv <<<"${cmd//IN/$TMP/in.txt}"
+	argv=("${argv[@]//W/$TMP/w.fxt}")
+	(cd "$TMP" && exec timeout -k 5 20 "${argv[@]}") >/dev/full 2>"$TMP/err" </dev/null
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/full.*: No space left on device" "$TMP/err" &&
+		! grep -q "see .*--help" "$TMP/err" || bad="$bad [$name: exit $rc: $(head -c 200 "$TMP/err")]"
+done <<EOF_FULL
+convert|$CONVERT -q IN -o /dev/full
+convert_stdout|$CONVERT -q IN -o -
+front_convert|$FRONT convert -q IN -o /dev/full
+front_run|$FRONT run -q -o /dev/full -- true
+front_run_stdout|$FRONT run -q -o - -- true
+stats|$STATS W
+dump|$CONVERT --dump W
+symbols|$FRONT symbols $STATS main
+EOF_FULL
+verdict write_fails "$bad"
 
 # "--" ends the options in every tool, snaptrace symbols too, before its
 # PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was

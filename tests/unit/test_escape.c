@@ -124,6 +124,34 @@ static void cut_whole(void)
 	CHECK_STR_EQ(esc_mem(buf, sizeof(buf), "a\0b", 3, ESC_TEXT), "a\\x00b");
 }
 
+/* An excerpt: whole up to 163 characters, else 100, "..." and the end's last
+ * 60 at most, whole escapes and characters, no byte twice (the one bounded
+ * excerpt every message shows of an input). */
+static void excerpt(void)
+{
+	char buf[ESC_EXCERPT_SIZE], in[400], want[ESC_EXCERPT_SIZE];
+
+	memset(in, 'a', sizeof(in));
+	CHECK_STR_EQ(esc_excerpt(buf, "ab\x01", 3), "ab\\x01");
+	CHECK(strlen(esc_excerpt(buf, in, 163)) == 163 && !strstr(buf, "..."));
+	memset(want, 'a', sizeof(want));
+	memcpy(want + 100, "...", 3);
+	want[163] = '\0';
+	in[399] = 'Z';
+	want[162] = 'Z';
+	CHECK_STR_EQ(esc_excerpt(buf, in, 400), want);
+	memset(in, 0, sizeof(in));
+	CHECK(strlen(esc_excerpt(buf, in, 40)) == 160);	/* 40 of 4 characters each */
+	CHECK_STR_EQ(esc_excerpt(buf, in, 41) + 100, "...");	/* no byte of the head again */
+	CHECK(strlen(esc_excerpt(buf, in, 400)) == 163);
+	/* the end starts at a character: 3-byte characters, 20 of them fit */
+	for (int i = 0; i < 399; i += 3)
+		memcpy(in + i, "\xe4\xb8\xad", 3);
+	esc_excerpt(buf, in, 399);
+	CHECK(!strncmp(strstr(buf, "...") + 3, "\xe4\xb8\xad", 3));
+	CHECK_STR_EQ(esc_excerpt(buf, NULL, 0), "");
+}
+
 /* A CSV field: never a cell a spreadsheet runs as a formula (OWASP's
  * "CSV Injection": '=', '+', '-', '@', TAB, CR first), never a separator
  * or quote loose, control characters escaped as in text. */
@@ -169,6 +197,7 @@ int main(void)
 	UNIT_RUN(never_active);
 	UNIT_RUN(json_reads_back);
 	UNIT_RUN(cut_whole);
+	UNIT_RUN(excerpt);
 	UNIT_RUN(csv_fields);
 	return unit_exit();
 }
