@@ -430,6 +430,12 @@
 #   theirs-perf-uid   ... her copy, converted with a perf wrapper that notes its
 #                     uid and capabilities: perf runs as her (uid 65534), with
 #                     no capability (a crash of perf's reader is hers)
+#   theirs-perf-env   ... her copy, converted by root with a secret in its
+#                     environment and HOME root's, through a perf wrapper whose
+#                     environment (/proc/PID/environ: perf's, which she reads
+#                     as her process's): nothing but the locale, PATH the
+#                     system's, HOME hers and PAGER=cat (perf once got root's
+#                     whole environment: hostile16 NEW 2)
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -471,7 +477,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -3570,7 +3576,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3704,6 +3710,35 @@ EOF
 	fi
 }
 
+# theirs_perf_env: see the header.
+theirs_perf_env() {
+	local wrap="$TMP/theirs-env" log="$HOME_A/theirs-perf-env.log" bad home
+	home=$(getent passwd "$AUID" | cut -d: -f6)
+	# the wrapper is perf's process (what it got is what perf gets): she reads it
+	cat >"$wrap" <<EOF
+#!/bin/sh
+case " \$* " in *" script "*)
+	\$([ "\$(id -u)" = 0 ] && echo "${ATTACKER[*]}") sh -c 'tr "\\\\0" "\\\\n" </proc/\$1/environ' sh \$\$ >>"$log" ;;
+esac
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	as_attacker touch "$log"
+	if ! SNAPTRACE_ROOT_SECRET=root-secret-$RANDOM HOME=$ROOTONLY timeout -k 5 60 "$CONVERT" -q --perf "$wrap" \
+		"$THEIRS_MINE" -o "$TMP/theirs-perf-env.fxt" 2>"$TMP/theirs-perf-env.err"; then
+		fail theirs-perf-env "the conversion failed: $(first_lines "$TMP/theirs-perf-env.err")"
+		return
+	fi
+	bad=$(grep -v "^\(LANG\|LANGUAGE\|LC_[A-Z_]*\)=\|^PAGER=cat$\|^PATH=$(getconf PATH)$\|^HOME=$home$" "$log")
+	if ! grep -q '^PAGER=cat$' "$log"; then
+		fail theirs-perf-env "her reading of perf's environment found nothing: $(first_lines "$log")"
+	elif [ -n "$bad" ]; then
+		fail theirs-perf-env "perf, her process, holds root's: $(printf '%s' "$bad" | tr '\n' ' ' | cut -c 1-300)"
+	else
+		ok theirs-perf-env
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -3803,13 +3838,14 @@ requires tmp-vdso-debug recording cc && tmp_vdso_debug
 requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_dso_rootonly
 	theirs_attr_bits
 	theirs_perf_uid
+	theirs_perf_env
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
 fi
