@@ -22,6 +22,12 @@
 #                     names the converter would have used: it converts
 #   rec-dir-other     snaptrace-record -o the attacker's directory holding a
 #                     dangling record.json link: exit 2, nothing created
+#   rec-default-acl   snaptrace-record -o a new directory in the attacker's
+#                     directory with a default ACL granting her rwx, then
+#                     snaptrace-convert -o there: she may write none of root's
+#                     files (the ACL inherited, its mask the mode's group bits:
+#                     record.json was 0666 less a umask the ACL replaces,
+#                     rw for her: hostile16 NEW 4)
 #   rec-json-swapped  -o the attacker's empty directory whose record.json
 #                     the attacker swaps for a link to the decoy while
 #                     recording: refused at once, the decoy intact
@@ -472,7 +478,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
-in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
+in-link-nonsticky out-temp-squat rec-dir-other rec-default-acl rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-lib-fifo rec-lib-link rec-launch-fifo rec-perfmap-total in-perfmap-big rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
@@ -675,6 +681,41 @@ rec_dir_other() {
 
 # The attacker replaces record.json by a link to the decoy, again and
 # again, while root records into the attacker's directory.
+# rec_default_acl: see the header.
+rec_default_acl() {
+	local d="$HOME_A/acl" rec="$HOME_A/acl/rec" f w=
+	# her directory with her default ACL (POSIX.1e xattr: user:AUID rwx, mask
+	# rwx; set without a tool by root's python3, which she may not run: hers
+	# to set as the directory's owner)
+	mkdir "$d"
+	if ! python3 -c '
+import os, struct, sys
+e = lambda tag, perm, i: struct.pack("<HHI", tag, perm, i)
+U = 0xffffffff
+acl = struct.pack("<I", 2) + e(1, 7, U) + e(2, 7, int(sys.argv[2])) + e(4, 5, U) + e(0x10, 7, U) + e(0x20, 5, U)
+os.setxattr(sys.argv[1], "system.posix_acl_default", acl)' "$d" "$AUID" 2>"$TMP/rec-default-acl.err" ||
+		! chown "$AUID:$AGID" "$d"; then
+		fail rec-default-acl "her default ACL could not be set: $(first_lines "$TMP/rec-default-acl.err")"
+		return
+	fi
+	if ! record rec-default-acl -o "$rec" ||
+		! timeout -k 5 60 "$CONVERT" -q "$rec" -o "$d/trace.fxt" 2>>"$TMP/rec-default-acl.err"; then
+		fail rec-default-acl "recording or converting failed: $(first_lines "$TMP/rec-default-acl.err")"
+		return
+	fi
+	# access(2): the kernel judges her ACL entry and its mask
+	for f in $(find "$rec" "$d/trace.fxt"); do
+		as_attacker test -w "$f" && w="$w ${f#"$d/"}"
+	done
+	if ! python3 -c 'import os, sys; os.getxattr(sys.argv[1], "system.posix_acl_access")' "$rec/record.json" 2>/dev/null; then
+		fail rec-default-acl "record.json did not inherit her ACL: the test tells nothing"
+	elif [ -n "$w" ]; then
+		fail rec-default-acl "she may write root's:$w ($(stat -c '%n %A' "$rec/record.json" | sed "s|$d/||"))"
+	else
+		ok rec-default-acl
+	fi
+}
+
 rec_json_swapped() {
 	local d="$SHARED/rec2" swapper rc
 	as_attacker mkdir -m 777 "$d"
@@ -3784,6 +3825,7 @@ for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_sh
 	rec_dir_replaced tmpdir_link rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_lib_fifo rec_lib_link rec_launch_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
+requires rec-default-acl recording python3 posix_acl && rec_default_acl
 cache_home_link
 in_snapshot_link
 in_snapshot_fifo
