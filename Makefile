@@ -97,7 +97,7 @@ obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 # common/ parts that need libelf, libdw or libiberty: linked by the converter and
 # the recorder (which takes all of common/); stats takes the demangler alone.
 DEMANGLE_OBJ := $(call obj,common/demangle.c)
-DEBUGINFO_OBJ := $(call obj,common/zdwarf.c common/dwalt.c common/elfid.c) $(DEMANGLE_OBJ)
+DEBUGINFO_OBJ := $(call obj,common/zdwarf.c common/dwalt.c common/elfid.c common/fdetab.c) $(DEMANGLE_OBJ)
 LIB_OBJ := $(filter-out $(DEBUGINFO_OBJ),$(call obj,$(COMMON_SRC) $(FXT_SRC)))
 
 # snaptrace-dlfilter.so goes with the programs: snaptrace-convert finds it

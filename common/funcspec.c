@@ -107,3 +107,22 @@ const char *funcspec_unnamed(uint64_t start, char *buf, size_t size)
 	snprintf(buf, size, "[unnamed @ 0x%" PRIx64 "]", start);
 	return buf;
 }
+
+bool funcspec_is_unnamed(const char *s, size_t len)
+{
+	static const char pre[] = "[unnamed @ 0x";
+	size_t n = sizeof(pre) - 1, hex;
+	char buf[FUNCSPEC_UNNAMED_MAX];
+	uint64_t start;
+
+	if (len <= n + 1 || len >= sizeof(buf) || memcmp(s, pre, n) || s[len - 1] != ']')
+		return false;
+	hex = len - n - 1;
+	memcpy(buf, s + n, hex);
+	buf[hex] = 0;
+	/* the spelling funcspec_unnamed() writes, and no other */
+	if (funcspec_parse_addr(buf, &start))
+		return false;
+	funcspec_unnamed(start, buf, sizeof(buf));
+	return strlen(buf) == len && !memcmp(buf, s, len);
+}

@@ -60,4 +60,7 @@ int funcspec_parse_addr(const char *hex, uint64_t *addr);
 #define FUNCSPEC_UNNAMED_MAX 32
 const char *funcspec_unnamed(uint64_t start, char *buf, size_t size);
 
+/* Whether the LEN bytes at S are a name funcspec_unnamed() writes. */
+bool funcspec_is_unnamed(const char *s, size_t len);
+
 #endif

@@ -122,6 +122,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->w = w;
 	c->strict = opts->strict;
 	c->srcline = opts->srcline;
+	c->fdenames = opts->fdenames;
 	c->binaries = opts->binaries;
 	c->cut = opts->cut;
 	c->s_file = fxt_writer_cstring(w, "file");
@@ -268,9 +269,13 @@ static int no_thread(struct conv_driver *cv)
 	return CONV_ERR_IDS;
 }
 
-static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site *site)
+/* The site of LOC (CHAIN: a call chain's frame, perf's map-relative
+ * address; else a branch's or sample's own, in the process). */
+static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
+		    struct conv_site *site)
 {
 	struct conv_loc named = *loc;
+	const struct conv_func *f;
 
 	/* a JIT's frame named from the recording's copy of its perf map */
 	if (conv_perfmap_name(c, &named))
@@ -283,6 +288,13 @@ static bool site_of(struct conv *c, const struct conv_loc *loc, struct conv_site
 	if (site->func && conv_plt_name(site->func, &named)) {
 		site->symoff = named.symoff;
 		site->func = conv_func_get(c, named.sym, named.dso);
+	}
+	/* a stripped binary's frame: the function its unwind table says */
+	f = site->func;
+	site->func = chain ? conv_func_fde(c, f, site->ip, &site->symoff) : f;
+	if (site->func != f) {
+		site->has_symoff = site->func != NULL;
+		return site->func != NULL;
 	}
 	/* perf's one name of several overloads: the one at this address */
 	site->func = conv_func_overload(c, site->func, site->has_symoff && site->ip >= site->symoff ?
@@ -411,7 +423,7 @@ static int branch_line(struct conv_driver *cv, const struct conv_line *l, const 
 	t->pending = b;
 	b += t->npending;
 	b->flags = l->flags;
-	if (!site_of(c, &l->from, &b->from) || !site_of(c, &l->to, &b->to))
+	if (!site_of(c, false, &l->from, &b->from) || !site_of(c, false, &l->to, &b->to))
 		return CONV_ERR_NOMEM;
 	t->npending++;
 	t->pending_ts = ts;
@@ -821,7 +833,7 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 		return CONV_ERR_NOMEM;
 	sm->frames = f;
 	sm->symtext |= loc->has_symtext;
-	if (!site_of(&cv->c, loc, &sm->frames[sm->n]))
+	if (!site_of(&cv->c, sm->callchain, loc, &sm->frames[sm->n]))
 		return CONV_ERR_NOMEM;
 	sm->n++;
 	return CONV_OK;

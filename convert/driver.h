@@ -18,6 +18,8 @@ struct binaries;
 struct conv_opts {
 	bool strict;   /* an unrecognised line is an error, not a warning */
 	struct srcline *srcline;   /* file/line arguments of slices; NULL: none (borrowed) */
+	struct fdenames *fdenames; /* names of a stripped binary's frames (fdenames.h);
+				    * NULL: none (borrowed) */
 	const struct binaries *binaries;   /* the recorded binaries found changed since
 				    * (their own warning); NULL: none checked (borrowed) */
 	struct conv_cut cut;       /* what the output keeps (--filter, --window); its

@@ -13,6 +13,7 @@
 
 #include "array.h"
 #include "demangle.h"
+#include "funcspec.h"
 #include "pltnames.h"
 
 /* Mixes 8 bytes at a time (multiply and xor-shift); the lengths are mixed
@@ -118,6 +119,9 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->unknown = sym.len == 0 || data_symbol(sym);
 	f->src_done = false;
 	f->overload_done = f->overloaded = f->overload = false;
+	f->unnamed = funcspec_is_unnamed(sym.s, sym.len);
+	f->fdes_done = false;
+	f->fdes = NULL;
 	f->src_file = 0;
 	f->src_line = 0;
 	r = f->unknown ? NULL : root_of(sym);
@@ -233,8 +237,8 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 	fxt_string_id file;
 	uint32_t line = 0;
 
-	if (!c->srcline || f->unknown || kernel)
-		return 0;
+	if (!c->srcline || f->unknown || f->unnamed || kernel)
+		return 0;	/* an unnamed function is no symbol of its binary */
 	if (off) {
 		file = func_srcline(c, f, off, sym_start, &line);
 	} else {
@@ -262,7 +266,7 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	const struct conv_func *o;
 	int found = 0;
 
-	if (!f || !c->srcline || f->unknown || f->overload || (f->overload_done && !f->overloaded) ||
+	if (!f || !c->srcline || f->unknown || f->unnamed || f->overload || (f->overload_done && !f->overloaded) ||
 	    !f->dsolen || f->key[f->symlen] == '[')
 		return f;
 	dso = (struct conv_span){ f->key + f->symlen, f->dsolen };
@@ -285,6 +289,31 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	}
 	if (o)
 		((struct conv_func *)o)->overload = true;
+	return o;
+}
+
+const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t ip,
+				      uint64_t *symoff)
+{
+	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
+	char name[FUNCSPEC_UNNAMED_MAX];
+	uint64_t start, vaddr;
+	const struct conv_func *o;
+	bool nomem = false;
+
+	if (!f || !c->fdenames || !f->unknown || f->symlen)
+		return f;
+	if (!f->fdes_done) {
+		m->fdes_done = true;
+		m->fdes = fdenames_dso(c->fdenames, f->key, f->dsolen, &nomem);
+		c->nomem |= nomem;
+	}
+	if (!f->fdes || !fdenames_lookup(f->fdes, ip, &start, &vaddr))
+		return f;
+	funcspec_unnamed(start, name, sizeof(name));
+	o = conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
+			  (struct conv_span){ f->key, f->dsolen });
+	*symoff = vaddr - start;
 	return o;
 }
 

@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "binaries.h"
+#include "fdenames.h"
 #include "cut.h"
 #include "driver.h"
 #include "diag.h"
@@ -743,6 +744,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	struct binaries bins = { .symfs = symfs_arg(o), .who = &who };
 	char buildid_why[512] = "";
 	struct srcline *sl = NULL;
+	struct fdenames *fn = NULL;
 	struct conv_driver *cv = NULL;
 	struct fxt_writer *w;
 	struct conv_opts copts;
@@ -762,15 +764,17 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 		sl = read_buildids(ins, symfs_arg(o), buildid_why, sizeof(buildid_why));
 	if (sl)
 		srcline_set_users(sl, &who);
+	if (sl)
+		fn = fdenames_new(symfs_arg(o), &who, &bins);
 	if (sl && o->no_srcline) {
 		srcline_lines_off(sl);
 		buildid_why[0] = 0;	/* no lines were asked for */
 	}
-	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .cut = o->cut,
-				    .binaries = &bins };
+	copts = (struct conv_opts){ .strict = o->strict, .srcline = sl, .fdenames = fn,
+				    .cut = o->cut, .binaries = &bins };
 	if (rc == EXIT_OK)
 		cv = conv_driver_new(w, &copts);
-	if (rc == EXIT_OK && (!cv || !sl)) {
+	if (rc == EXIT_OK && (!cv || !sl || !fn)) {
 		diag_error("out of memory");
 		rc = EXIT_RUNTIME;
 	}
@@ -783,6 +787,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 		rc = end_trace(o, cv, w, sl, buildid_why, first, rc);
 	}
 	conv_driver_free(cv);
+	fdenames_free(fn);
 	srcline_free(sl);
 	binaries_free(&bins);
 	return rc;

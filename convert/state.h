@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "binaries.h"
+#include "fdenames.h"
 #include "fxt_writer.h"
 #include "hash.h"
 #include "parse.h"
@@ -44,6 +45,11 @@ struct conv_func {
 	bool overload_done;      /* OVERLOADED looked up (conv_func_overload) */
 	bool overloaded;         /* the symbol is perf's name of several overloads */
 	bool overload;           /* one of them, named with its parameter list */
+	bool unnamed;            /* "[unnamed @ 0xSTART]": a function of a file without
+				  * symbols, known from its unwind table (fdenames.h) */
+	bool fdes_done;          /* FDES looked up (conv_func_fde; unknown functions) */
+	const struct fdenames_dso *fdes;  /* the unwind table of its binary that names
+					   * its frames (fdenames.h); NULL: none */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
 	const struct perfsym_dso *plt;    /* the PLT of its binary its symbol lies over
@@ -445,6 +451,7 @@ struct conv {
 
 	const struct binaries *binaries;   /* changed binaries (binaries.h); NULL: none (borrowed) */
 	struct srcline *srcline;       /* source lines of slices; NULL: none (borrowed) */
+	struct fdenames *fdenames;     /* a stripped binary's functions; NULL: none (borrowed) */
 	fxt_string_id s_file, s_line;
 
 	struct conv_cut cut;

@@ -3,8 +3,9 @@
 #include "inpath.h"
 
 #include "demangle.h"
+#include "diag.h"
+#include "fdetab.h"
 
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 struct elf_file {
+	const char *path;      /* as given (borrowed) */
 	int fd;
 	Elf *elf;
 	bool pie;
@@ -29,6 +31,7 @@ static int elf_file_open(const char *path, struct elf_file *f)
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return REC_ELF_ENOTELF;
+	f->path = path;
 	/* never a FIFO to hang on: what is no regular file is no ELF file */
 	f->fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
 	if (f->fd < 0)
@@ -489,83 +492,33 @@ static int prologue_cb(const char *name, const GElf_Sym *sym, void *arg)
 }
 
 /*
- * The end of the code that the last FDE of a file's table, starting at
- * link-time address START, covers (pc_begin + pc_range), or 0 when libdw
- * finds no FDE there. libdw gives one row of the FDE's CFA table at a time
- * (dwarf_frame_info: the range its rules hold for); rows follow rows to the
- * FDE's end, past which no FDE holds an address (START is the highest).
- */
-static uint64_t last_fde_end(Elf *elf, uint64_t start)
-{
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
-	Dwarf_Addr lo, end = start, hi;
-
-	if (!cfi)
-		return 0;
-	for (;;) {
-		Dwarf_Frame *frame = NULL;
-		bool row = dwarf_cfi_addrframe(cfi, end, &frame) == 0 &&
-			   dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= end && hi > end;
-
-		free(frame);
-		if (!row)
-			break;
-		end = hi;
-	}
-	dwarf_cfi_end(cfi);
-	return end > start ? end : 0;
-}
-
-/*
- * The functions of a stripped file: the sorted table of .eh_frame_hdr
- * (PT_GNU_EH_FRAME; LSB "Exception Frame Header") lists the start of every
- * function with unwind information; each runs to the next one, and the last
- * to the end of its own FDE (pc_begin + pc_range: no start follows it).
- * Only the usual encoding (table DW_EH_PE_datarel|sdata4 after a 4-byte
- * eh_frame_ptr and a udata4 count) is read. Calls FN like for_each_func.
+ * The functions of a stripped file, from its unwind table (common/fdetab.h:
+ * each from its start to the next, the last to the end of its own FDE).
+ * Calls FN like for_each_func. A table past FDETAB_MAX entries is read
+ * that far, said in one warning naming the file.
  */
 static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
 			void *arg)
 {
-	size_t n, i;
-	GElf_Phdr ph;
+	struct fdetab t;
 	GElf_Sym sym = { 0 };
-	uint8_t h[12];
-	uint32_t count;
-	int32_t pair[2], prev = 0;
+	int err = fdetab_read(f->elf, &t);
+	size_t i;
 
-	if (elf_getphdrnum(f->elf, &n))
-		return REC_ELF_ENOTELF;
-	for (i = 0; i < n; i++)
-		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
-			break;
-	if (i == n || ph.p_filesz < sizeof(h) ||
-	    pread(f->fd, h, sizeof(h), (off_t)ph.p_offset) != (ssize_t)sizeof(h) ||
-	    h[0] != 1 || h[1] != 0x1b || h[2] != 0x03 || h[3] != 0x3b)
-		return REC_ELF_ENOSYMS;
-	memcpy(&count, h + 8, 4);
-	for (i = 0; i < count && 12 + (i + 1) * 8 <= ph.p_filesz; i++) {
-		int ret;
-
-		if (pread(f->fd, pair, 8, (off_t)(ph.p_offset + 12 + i * 8)) != 8)
-			return -EIO;
-		if (i) {
-			sym.st_value = ph.p_vaddr + (uint64_t)(int64_t)prev;
-			sym.st_size = (uint64_t)((int64_t)pair[0] - prev);
-			ret = fn("", &sym, arg);
-			if (ret)
-				return ret;
-		}
-		prev = pair[0];
+	if (err) {
+		fdetab_free(&t);
+		return err == -ENOENT ? REC_ELF_ENOSYMS : err;
 	}
-	if (!i)
-		return REC_ELF_ENOSYMS;
-	sym.st_value = ph.p_vaddr + (uint64_t)(int64_t)prev;
-	sym.st_size = last_fde_end(f->elf, sym.st_value);
-	if (sym.st_size <= sym.st_value)
-		return count > 1 ? 0 : REC_ELF_ENOSYMS;
-	sym.st_size -= sym.st_value;
-	return fn("", &sym, arg);
+	if (t.capped)
+		diag_warn("%s: its unwind table lists more functions than the %" PRIu32
+			  " read (.eh_frame_hdr): the rest are left out", f->path, FDETAB_MAX);
+	for (i = 0, err = 0; !err && i < t.n; i++)
+		if (fdetab_func(&t, i, &sym.st_value, &sym.st_size))
+			err = fn("", &sym, arg);
+		else if (t.n == 1)
+			err = REC_ELF_ENOSYMS;
+	fdetab_free(&t);
+	return err;
 }
 
 int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* fdetab: a stripped file's functions from its .eh_frame_hdr (fdetab.h). */
+#include "fdetab.h"
+
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The header's first four bytes that this reads: version 1, eh_frame_ptr
+ * pcrel|sdata4, fde_count udata4, table datarel|sdata4. */
+static const uint8_t usual[4] = { 1, 0x1b, 0x03, 0x3b };
+
+/*
+ * The end of the code that the last FDE of a file's table, starting at
+ * link-time address START, covers (pc_begin + pc_range), or 0 when libdw
+ * finds no FDE there. libdw gives one row of the FDE's CFA table at a time
+ * (dwarf_frame_info: the range its rules hold for); rows follow rows to the
+ * FDE's end, past which no FDE holds an address (START is the highest).
+ */
+static uint64_t last_fde_end(Elf *elf, uint64_t start)
+{
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
+	Dwarf_Addr lo, end = start, hi;
+
+	if (!cfi)
+		return 0;
+	for (;;) {
+		Dwarf_Frame *frame = NULL;
+		bool row = dwarf_cfi_addrframe(cfi, end, &frame) == 0 &&
+			   dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= end && hi > end;
+
+		free(frame);
+		if (!row)
+			break;
+		end = hi;
+	}
+	dwarf_cfi_end(cfi);
+	return end > start ? end : 0;
+}
+
+int fdetab_read(Elf *elf, struct fdetab *t)
+{
+	size_t nph, i, fit;
+	GElf_Phdr ph;
+	Elf_Data *d;
+	const uint8_t *h;
+	uint32_t count;
+
+	memset(t, 0, sizeof(*t));
+	if (elf_getphdrnum(elf, &nph))
+		return -ENOENT;
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+			break;
+	if (i == nph || ph.p_filesz < 12)
+		return -ENOENT;
+	d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, 12, ELF_T_BYTE);
+	if (!d || d->d_size < 12)
+		return -EIO;
+	h = d->d_buf;
+	if (memcmp(h, usual, sizeof(usual)))
+		return -ENOENT;
+	memcpy(&count, h + 8, 4);
+	fit = (ph.p_filesz - 12) / 8;	/* the entries the segment holds */
+	t->n = count < fit ? count : fit;
+	if (t->n > FDETAB_MAX) {
+		t->n = FDETAB_MAX;
+		t->capped = true;
+	}
+	if (!t->n)
+		return -ENOENT;
+	d = elf_getdata_rawchunk(elf, (int64_t)(ph.p_offset + 12), t->n * 8, ELF_T_BYTE);
+	if (!d || d->d_size < t->n * 8) {
+		t->n = 0;
+		return -EIO;
+	}
+	t->start = malloc(t->n * sizeof(*t->start));
+	if (!t->start) {
+		t->n = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		int32_t rel;	/* initial_location, relative to the header */
+
+		memcpy(&rel, (const uint8_t *)d->d_buf + i * 8, 4);
+		t->start[i] = ph.p_vaddr + (uint64_t)(int64_t)rel;
+	}
+	t->last_end = last_fde_end(elf, t->start[t->n - 1]);
+	return 0;
+}
+
+bool fdetab_func(const struct fdetab *t, size_t i, uint64_t *start, uint64_t *size)
+{
+	*start = t->start[i];
+	if (i + 1 < t->n) {
+		*size = t->start[i + 1] - t->start[i];
+		return true;
+	}
+	if (t->last_end <= t->start[i])
+		return false;
+	*size = t->last_end - t->start[i];
+	return true;
+}
+
+ptrdiff_t fdetab_find(const struct fdetab *t, uint64_t vaddr)
+{
+	size_t lo = 0, hi = t->n;	/* the answer is below HI */
+	uint64_t start, size;
+
+	while (lo < hi) {	/* the first start above VADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->start[mid] <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || !fdetab_func(t, lo - 1, &start, &size) || vaddr < start ||
+	    vaddr - start >= size)
+		return -1;
+	return (ptrdiff_t)(lo - 1);
+}
+
+void fdetab_free(struct fdetab *t)
+{
+	free(t->start);
+	memset(t, 0, sizeof(*t));
+}

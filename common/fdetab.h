@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fdetab: the functions of an ELF file without symbols (stripped), from the
+ * sorted table of its .eh_frame_hdr (PT_GNU_EH_FRAME; LSB "Exception Frame
+ * Header"): the start of every function with unwind information, each
+ * running to the next start, the last to the end of its own FDE (pc_begin
+ * + pc_range, from libdw's CFI: no start follows it). Only the usual
+ * encoding (version 1, eh_frame_ptr DW_EH_PE_pcrel|sdata4, fde_count
+ * DW_EH_PE_udata4, table DW_EH_PE_datarel|sdata4) is read, with libelf
+ * from a file opened ELF_C_READ (never mapped: elfid.h). The one reader of
+ * it: `snaptrace symbols` and the recorder's addr: triggers
+ * (record/elfsym.c), the converter's names of a stripped file's frames
+ * (convert/fdenames.c).
+ */
+#ifndef SNAPTRACE_FDETAB_H
+#define SNAPTRACE_FDETAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libelf.h>
+
+/* The entries read at most: a hostile file's fde_count is not believed past
+ * it (8 bytes each: 64 MiB; a large C++ binary has some 10^5). */
+#define FDETAB_MAX (UINT32_C(1) << 23)
+
+struct fdetab {
+	uint64_t *start;       /* the functions' link-time starts, in the table's
+				* order (ascending in a well-formed file), owned */
+	size_t n;
+	uint64_t last_end;     /* where the last function ends (pc_begin + pc_range
+				* of its FDE); 0 when unknown (it is then left out
+				* by fdetab_func()) */
+	bool capped;           /* the table listed more than FDETAB_MAX entries:
+				* the first FDETAB_MAX were read */
+};
+
+/*
+ * Reads the .eh_frame_hdr table of ELF (begun with ELF_C_READ) into *T.
+ * Returns 0; -ENOENT when the file has no such table of the usual encoding
+ * or it lists no function; -EIO when it cannot be read; -ENOMEM.
+ * T is empty on error; free it with fdetab_free() either way.
+ */
+int fdetab_read(Elf *elf, struct fdetab *t);
+
+/*
+ * Function I of T (0 <= I < T->n): *START and *SIZE in bytes (the next
+ * start, or LAST_END for the last, less START). Returns false for the
+ * last when its end is unknown.
+ */
+bool fdetab_func(const struct fdetab *t, size_t i, uint64_t *start, uint64_t *size);
+
+/*
+ * The function of T holding link-time address VADDR: its index, or -1 when
+ * none does (before the first start, past the last's end, or T not
+ * ascending there). Binary search: T ascending, as a well-formed table is.
+ */
+ptrdiff_t fdetab_find(const struct fdetab *t, uint64_t vaddr);
+
+/* Frees what T holds and empties it. */
+void fdetab_free(struct fdetab *t);
+
+#endif

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* fdenames: a stripped binary's frames named by their function (fdenames.h). */
+#include "fdenames.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "diag.h"
+#include "elfid.h"
+#include "fdetab.h"
+#include "hash.h"
+#include "srcline.h"
+
+/* A PT_LOAD segment: the file's bytes [off, off + filesz) at link-time vaddr. */
+struct load {
+	uint64_t off, filesz, vaddr;
+};
+
+#define LOADS_MAX 16
+
+struct fdenames_dso {
+	char *path;                  /* as perf names it, owned */
+	bool read;                   /* the file was looked at */
+	bool named;                  /* T names its frames */
+	struct fdetab t;
+	struct load load[LOADS_MAX];
+	size_t nload;
+};
+
+struct fdenames {
+	struct fdenames_dso **dsos;  /* owned, each too */
+	size_t n, cap;
+	struct hash_index index;     /* hash_bytes() of a path -> dsos[] */
+	char *symfs;                 /* "" for none, owned */
+	const struct runas_set *who;
+	const struct binaries *bins;
+};
+
+struct fdenames *fdenames_new(const char *symfs, const struct runas_set *who,
+			      const struct binaries *bins)
+{
+	struct fdenames *n = calloc(1, sizeof(*n));
+
+	if (n && !(n->symfs = strdup(symfs ? symfs : ""))) {
+		free(n);
+		n = NULL;
+	}
+	if (n) {
+		n->who = who;
+		n->bins = bins;
+	}
+	return n;
+}
+
+/* The entry of path DSO (LEN bytes), added when absent. NULL: out of memory. */
+static struct fdenames_dso *entry(struct fdenames *n, const char *dso, size_t len)
+{
+	uint64_t h = hash_bytes(dso, len);
+	size_t probe = 0;
+	uint32_t k;
+	struct fdenames_dso *d, **t;
+
+	while ((k = hash_index_next(&n->index, h, &probe)) != HASH_NONE)
+		if (!strncmp(n->dsos[k]->path, dso, len) && !n->dsos[k]->path[len])
+			return n->dsos[k];
+	t = array_grow(n->dsos, &n->cap, n->n, sizeof(*t));
+	if (!t)
+		return NULL;
+	n->dsos = t;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strndup(dso, len)) || hash_index_add(&n->index, h, (uint32_t)n->n)) {
+		if (d)
+			free(d->path);
+		free(d);
+		return NULL;
+	}
+	n->dsos[n->n++] = d;
+	return d;
+}
+
+/* Reads D's file: whether its frames are named, its segments, its table. */
+static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nomem)
+{
+	char full[4096], why[160], hex[BINARIES_ID_MAX + 1];
+	size_t nph, nscn = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	Elf *elf = NULL;
+	int fd = -1, err;
+
+	d->read = true;
+	if (srcline_no_binary(d->path, strlen(d->path)) || d->path[0] != '/' ||
+	    (n->bins && binaries_changed(n->bins, d->path, strlen(d->path))) ||
+	    (size_t)snprintf(full, sizeof(full), "%s%s", n->symfs, d->path) >= sizeof(full))
+		return;
+	/* a FIFO is no binary; another user's recording: what they may open */
+	if ((fd = runas_open(n->who, AT_FDCWD, full, 0, why, sizeof(why))) < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ, NULL);	/* never mapped: elfid.h */
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getphdrnum(elf, &nph))
+		goto out;
+	elfid_hex(elf, hex, sizeof(hex));
+	if (n->bins && !binaries_is_recorded(n->bins, d->path, strlen(d->path), hex))
+		goto out;	/* not the binary that ran */
+	while ((scn = elf_nextscn(elf, scn)) && nscn++ < 65536) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			goto out;	/* perf names its functions: [unknown] is none */
+	}
+	for (size_t i = 0; i < nph && d->nload < LOADS_MAX; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+			d->load[d->nload++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+	}
+	err = fdetab_read(elf, &d->t);
+	if (err == -ENOMEM)
+		*nomem = true;
+	if (!err && d->t.capped)
+		diag_warn("%s: its unwind table lists more functions than the %u read "
+			  "(.eh_frame_hdr): frames in the rest stay [unknown]", d->path,
+			  (unsigned)FDETAB_MAX);
+	d->named = !err && d->nload;
+out:
+	if (!d->named)
+		fdetab_free(&d->t);
+	elf_end(elf);
+	close(fd);
+}
+
+const struct fdenames_dso *fdenames_dso(struct fdenames *n, const char *dso, size_t len,
+					bool *nomem)
+{
+	struct fdenames_dso *d;
+
+	if (!n || !len || memchr(dso, 0, len))
+		return NULL;
+	if (!(d = entry(n, dso, len))) {
+		*nomem = true;
+		return NULL;
+	}
+	if (!d->read)
+		read_dso(n, d, nomem);
+	return d->named ? d : NULL;
+}
+
+/* The link-time address of file offset OFF of D's code into *VADDR. */
+static bool offset_vaddr(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < d->nload; i++)
+		if (off >= d->load[i].off && off - d->load[i].off < d->load[i].filesz) {
+			*vaddr = off - d->load[i].off + d->load[i].vaddr;
+			return true;
+		}
+	return false;
+}
+
+bool fdenames_lookup(const struct fdenames_dso *d, uint64_t off, uint64_t *start,
+		     uint64_t *vaddr)
+{
+	ptrdiff_t i;
+
+	if (!offset_vaddr(d, off, vaddr) || (i = fdetab_find(&d->t, *vaddr)) < 0)
+		return false;
+	*start = d->t.start[i];
+	return true;
+}
+
+void fdenames_free(struct fdenames *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		fdetab_free(&n->dsos[i]->t);
+		free(n->dsos[i]->path);
+		free(n->dsos[i]);
+	}
+	free(n->dsos);
+	hash_index_free(&n->index);
+	free(n->symfs);
+	free(n);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# tier: record
+# A stripped program's frames named by their function (issue 24, README
+# "Stripped binaries"): perf names no frame of a binary without a symbol
+# table ([unknown]), and every sample became a slice of its own address,
+# "[unknown @ 0xIP (FILE)]", one function many rows. Recorded for real: a
+# stripped copy of unnamed_target.c, whose serve() (measured by its address,
+# --measure addr:START) spins and calls spin(), which spins. The reference
+# is the unstripped build's `nm`, never the converter's table reader:
+# - unnamed_frames: no frame of the stripped file stays [unknown @ ...]; each
+#   is "[unnamed @ 0xSTART]" with START a function nm lists, spin()'s among
+#   them, a slice per call of it (a preemption splits one) rather than one
+#   per sample;
+# - unnamed_measured: the measured calls are serve()'s "[unnamed @ 0xSTART]",
+#   the samples inside serve() are that call itself (no child of its own
+#   name, no [unknown] child), spin()'s samples its child;
+# - unnamed_symbols_kept: the unstripped build (a .symtab: perf names its
+#   frames) has no [unnamed @ ...] slice, serve and spin by their names.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/rec-lib.sh"
+
+NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept no_leftovers"
+need_recording unnamed
+need_built unnamed "$CONVERT"
+requires_all gcc
+
+PROG="$TMP/unnamed_target"
+STRIPPED="$TMP/stripped"
+gcc -std=c11 -Wall -Wextra -Werror -O1 -fno-omit-frame-pointer -o "$PROG" \
+	"$SNAPTRACE_TOP/tests/record/unnamed_target.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build unnamed_target.c: $(tl 3 "$TMP/cc.err")"
+strip -o "$STRIPPED" "$PROG" || fail_all "strip failed"
+TARGETS=("$STRIPPED" "$PROG")
+
+# the functions' starts as nm prints them (0x, no leading zeros)
+nm "$PROG" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' | while read -r a n; do
+	printf '0x%x %s\n' "$((16#$a))" "$n"
+done >"$TMP/nm"
+SERVE=$(awk '$2 == "serve" { print $1 }' "$TMP/nm")
+SPIN=$(awk '$2 == "spin" { print $1 }' "$TMP/nm")
+[ -n "$SERVE" ] && [ -n "$SPIN" ] || fail_all "nm lists no serve or spin: $(tr '\n' ' ' <"$TMP/nm")"
+
+D="$TMP/rec"
+if ! "$RECORD" -q -o "$D" --trigger none --measure "addr:$SERVE" -- "$STRIPPED" 20 \
+	>/dev/null 2>"$D.err"; then
+	fail_all "recording failed: $(tl 3 "$D.err")"
+fi
+"$CONVERT" --quiet "$D" -o "$D.fxt" 2>"$D.conv" && "$CONVERT" --dump=tree "$D.fxt" >"$D.tree" ||
+	fail_all "conversion failed: $(tl 3 "$D.conv")"
+
+# "DEPTH NAME PARENT MEASURED" of each slice of the stripped file's
+# category (PARENT: the name one level up in its thread, "-" at the root)
+awk -v f="cat=\"$STRIPPED\"" '
+	/^# thread/ { delete at; next }
+	match($0, / \[[0-9]+, [0-9]+\]/) {
+		d = $2; nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+		at[d] = nm
+		if (index($0, f))
+			print d "\t" nm "\t" (d ? at[d - 1] : "-") "\t" (index($0, "measured:bool=true") ? 1 : 0)
+	}' "$D.tree" >"$TMP/slices"
+
+unknown=$(awk -F '\t' '$2 ~ /^\[unknown @ /' "$TMP/slices" | wc -l)
+notnm=$(awk -F '\t' 'NR == FNR { split($0, w, " "); ok["[unnamed @ " w[1] "]"] = 1; next } !($2 in ok) { print $2 }' \
+	"$TMP/nm" "$TMP/slices" | sort -u | tr '\n' '|')
+spins=$(awk -F '\t' -v n="[unnamed @ $SPIN]" '$2 == n' "$TMP/slices" | wc -l)
+if [ "$unknown" -ne 0 ]; then
+	fail unnamed_frames "$unknown slices of the stripped file are [unknown @ ...]: $(awk -F '\t' '$2 ~ /^\[unknown/ { print $2 }' "$TMP/slices" | sort | uniq -c | head -3 | tr '\n' ' ')"
+elif [ -n "$notnm" ]; then
+	fail unnamed_frames "names not at a function nm lists: $notnm"
+elif [ "$spins" -lt 1 ] || [ "$spins" -gt 80 ]; then
+	fail unnamed_frames "expected 1 to 80 slices [unnamed @ $SPIN] (spin()'s 20 calls of ~25 samples each: one slice a call, a preemption splits one), found $spins"
+else
+	ok unnamed_frames
+fi
+
+want="[unnamed @ $SERVE]"
+measured=$(awk -F '\t' '$4 == 1 { print $2 }' "$TMP/slices" | sort -u | tr '\n' '|')
+nested=$(awk -F '\t' -v n="$want" '$3 == n && ($2 == n || $2 ~ /^\[unknown/)' "$TMP/slices" | wc -l)
+children=$(awk -F '\t' -v n="$want" -v s="[unnamed @ $SPIN]" '$3 == n && $2 == s' "$TMP/slices" | wc -l)
+if [ "$measured" != "$want|" ]; then
+	fail unnamed_measured "measured slices named '$measured', expected '$want|'"
+elif [ "$nested" -ne 0 ]; then
+	fail unnamed_measured "$nested slices of serve()'s own samples under its measured call: $(awk -F '\t' -v n="$want" '$3 == n { print $2 }' "$TMP/slices" | sort | uniq -c | tr '\n' ' ')"
+elif [ "$children" -lt 1 ]; then
+	fail unnamed_measured "no [unnamed @ $SPIN] (spin()) under a measured call: $(awk -F '\t' -v n="$want" '$3 == n { print $2 }' "$TMP/slices" | sort | uniq -c | tr '\n' ' ')"
+else
+	ok unnamed_measured
+fi
+
+S="$TMP/rec-symbols"
+if ! "$RECORD" -q -o "$S" --trigger none -- "$PROG" 5 >/dev/null 2>"$S.err" ||
+	! "$CONVERT" --quiet "$S" -o "$S.fxt" 2>"$S.conv" ||
+	! "$CONVERT" --dump=slices "$S.fxt" >"$S.slices"; then
+	fail unnamed_symbols_kept "recording or conversion failed: $(tl 2 "$S.err") $(tl 2 "$S.conv")"
+elif grep -q '\[unnamed @ ' "$S.slices"; then
+	fail unnamed_symbols_kept "slices [unnamed @ ...] of a binary with symbols: $(grep -m 3 '\[unnamed @ ' "$S.slices" | tr '\n' ' ')"
+elif ! grep -q ' serve$' "$S.slices" || ! grep -q ' spin$' "$S.slices"; then
+	fail unnamed_symbols_kept "serve or spin not named: $(cut -d' ' -f3- "$S.slices" | sort -u | head -8 | tr '\n' '|')"
+else
+	ok unnamed_symbols_kept
+fi
+
+if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
