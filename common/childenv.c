@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,59 +73,81 @@ static bool named(const char *entry, const char *name)
 	return !strncmp(entry, name, n) && entry[n] == '=';
 }
 
-/* Whether ENTRY of ours goes to a helper as it is (HOME is decided apart). */
-static bool passes(const char *entry, const char *const *set)
+/* Whether SET (may be NULL) leaves the variable of ENTRY ("NAME=...") to us. */
+static bool not_in_set(const char *entry, const char *const *set)
 {
-	if (named(entry, "HOME"))
-		return false;
-	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
-		if (named(entry, dropped[i]))
-			return false;
 	for (size_t j = 0; set && set[j]; j++)
 		if (!strncmp(entry, set[j], strcspn(set[j], "=") + 1))
 			return false;
 	return true;
 }
 
-/* The HOME a helper gets into OUT (SIZE bytes): ours, else our passwd
- * home, when childenv_safe_dir(); false: none. */
-static bool safe_home(char *out, size_t size)
+/* Whether ENTRY of ours goes to a helper as it is (HOME, PATH of another
+ * user's are decided apart): as the caller, all but the dropped ones; as
+ * another user (OTHER), the locale alone. */
+static bool passes(const char *entry, const char *const *set, bool other)
+{
+	if (!not_in_set(entry, set) || named(entry, "HOME"))
+		return false;
+	if (other)
+		return named(entry, "LANG") || named(entry, "LANGUAGE") || !strncmp(entry, "LC_", 3);
+	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
+		if (named(entry, dropped[i]))
+			return false;
+	return true;
+}
+
+/* The HOME a helper gets into OUT (SIZE bytes): as the caller (USER
+ * NULL) ours, else our passwd home, when childenv_safe_dir(); as *USER,
+ * that user's passwd home when absolute. False: none. */
+static bool helper_home(const uid_t *user, char *out, size_t size)
 {
 	struct passwd pw, *res = NULL;
 	char buf[4096];
 
-	if (childenv_safe_dir(getenv("HOME"), out, size))
+	if (!user && childenv_safe_dir(getenv("HOME"), out, size))
 		return true;
-	return !getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &res) && res &&
-	       childenv_safe_dir(pw.pw_dir, out, size);
+	if (getpwuid_r(user ? *user : geteuid(), &pw, buf, sizeof(buf), &res) || !res)
+		return false;
+	if (!user)
+		return childenv_safe_dir(pw.pw_dir, out, size);
+	return pw.pw_dir[0] == '/' && (size_t)snprintf(out, size, "%s", pw.pw_dir) < size;
 }
 
-char **childenv_build(const char *const *set)
+/* Appends "NAME=VALUE" to V at *OUT, its text at *TEXT (moved past it). */
+static void put(char **v, size_t *out, char **text, const char *name, const char *value)
+{
+	v[(*out)++] = *text;
+	*text += sprintf(*text, "%s=%s", name, value) + 1;
+}
+
+char **childenv_build(const char *const *set, const uid_t *user)
 {
 	size_t n = 0, k = 0, out = 0;
-	char home[PATH_MAX], **v, *str;
-	bool has_home;
+	char home[PATH_MAX], path[PATH_MAX] = "", **v, *text;
+	bool has_home, has_path;
 
 	while (environ[n])
 		n++;
-	while (set && set[k] && !named(set[k], "HOME"))
-		k++;
-	has_home = !(set && set[k]) && safe_home(home, sizeof(home));	/* SET's HOME wins */
 	while (set && set[k])
 		k++;
-	/* the array, then the HOME entry's text */
-	v = malloc((n + k + 2) * sizeof(*v) + sizeof("HOME=") + strlen(has_home ? home : ""));
+	has_home = not_in_set("HOME=", set) && helper_home(user, home, sizeof(home));
+	/* the system's PATH: where the standard utilities are (POSIX confstr) */
+	has_path = user && not_in_set("PATH=", set) &&
+		   confstr(_CS_PATH, path, sizeof(path)) - 1 < sizeof(path) - 1;
+	/* the array, then the HOME and PATH entries' text */
+	v = malloc((n + k + 3) * sizeof(*v) + sizeof("HOME=") + strlen(has_home ? home : "") +
+		   sizeof("PATH=") + strlen(path));
 	if (!v)
 		return NULL;
+	text = (char *)(v + n + k + 3);
 	for (size_t i = 0; i < n; i++)
-		if (passes(environ[i], set))
+		if (passes(environ[i], set, user))
 			v[out++] = environ[i];
-	if (has_home) {
-		str = (char *)(v + n + k + 2);
-		strcpy(str, "HOME=");
-		strcpy(str + 5, home);
-		v[out++] = str;
-	}
+	if (has_home)
+		put(v, &out, &text, "HOME", home);
+	if (has_path)
+		put(v, &out, &text, "PATH", path);
 	for (size_t j = 0; j < k; j++)
 		v[out++] = (char *)set[j];
 	v[out] = NULL;

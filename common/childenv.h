@@ -13,13 +13,19 @@
  * model"): such variables are dropped, and HOME is kept only when it is a
  * directory of the caller's that nobody else may write, on a path nobody
  * else may change (childenv_safe_dir()); else it is the caller's passwd
- * home under the same rule, else unset.
+ * home under the same rule, else unset. A helper run as another user (perf
+ * as the owner of a recording the caller may not trust: runas.h) is that
+ * user's process, whose /proc/PID/environ she reads and whose memory she
+ * may ptrace: it gets nothing of ours but the locale (an allow-list, not
+ * the drop-list): PATH the system's (confstr(_CS_PATH)), HOME that user's
+ * passwd home (never the caller's: perf reads ~/.perfconfig), PAGER=cat.
  */
 #ifndef SNAPTRACE_CHILDENV_H
 #define SNAPTRACE_CHILDENV_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Whether PATH is a directory of the caller's (euid; root's counts for
@@ -40,13 +46,17 @@ bool childenv_own_dir(const char *path, bool follow);
 bool childenv_safe_dir(const char *path, char *out, size_t size);
 
 /*
- * The environment of a helper program: ours without the variables the rule
- * above drops, HOME as it says (unless SET names one), then the
- * "NAME=VALUE" entries of SET (NULL-terminated, may be NULL) over it.
- * Returns a malloc'd NULL-terminated array (one block: free() it; the
- * strings are environ's and SET's but the HOME entry, which lives in the
- * block), or NULL when out of memory.
+ * The environment of a helper program. USER NULL (run as the caller): ours
+ * without the variables the rule above drops, HOME as it says; USER
+ * another user's uid (the helper takes that user's credentials before its
+ * exec): only our locale variables (LANG, LANGUAGE, LC_*), PATH the
+ * system's and HOME *USER's passwd home (none when it has no entry or no
+ * absolute home). Then the "NAME=VALUE" entries of SET (NULL-terminated,
+ * may be NULL) over it (SET's HOME wins). Returns a malloc'd
+ * NULL-terminated array (one block: free() it; the strings are environ's
+ * and SET's but the HOME and PATH entries, which live in the block), or
+ * NULL when out of memory.
  */
-char **childenv_build(const char *const *set);
+char **childenv_build(const char *const *set, const uid_t *user);
 
 #endif

@@ -24,17 +24,29 @@ static uint32_t code_point(const uint8_t *s, size_t len)
 
 /*
  * The characters shown escaped though well-formed, as ranges of code points:
- * what a terminal acts on (C0, DEL, C1), what reorders what it shows (the
- * bidirectional formatting characters), what starts a line without being one
- * to a reader (LINE and PARAGRAPH SEPARATOR) and what shows as nothing (soft
- * hyphen, Mongolian vowel separator, zero-width space, word joiner and the
- * invisible operators, byte order mark, interlinear annotation), so that a
- * name never hides or forges what is printed beside it.
+ * what a terminal acts on (General_Category Cc: C0, DEL, C1), what
+ * reorders or hides what is shown (Cf, and Default_Ignorable_Code_Point:
+ * bidirectional controls, zero-width and tag characters, variation
+ * selectors, Hangul fillers, unassigned ranges kept for more), what starts
+ * a line without being one to a reader (Zl, Zp), so that a name never
+ * hides or forges what is printed beside it. Generated once from Unicode
+ * 14.0.0 (perl 5.36's \p{Default_Ignorable_Code_Point}, \p{Cf}, \p{Cc},
+ * \p{Zl}, \p{Zp}: its DerivedCoreProperties.txt and UnicodeData.txt),
+ * less ZWNJ and ZWJ (U+200C, U+200D: scripts and emoji need them), plus
+ * U+13439..U+1343F (Cf since Unicode 15.0) and U+2800 BRAILLE PATTERN
+ * BLANK (So, but shows as nothing). VS15 and VS16 are in, and kept after
+ * an emoji base (piece()). Checked against the Unicode data, not this
+ * table, by tests/unit/test_escape.c.
  */
 static const struct { uint32_t first, last; } escaped[] = {
-	{ 0x0000, 0x001f }, { 0x007f, 0x009f }, { 0x00ad, 0x00ad }, { 0x061c, 0x061c },
-	{ 0x180e, 0x180e }, { 0x200b, 0x200b }, { 0x200e, 0x200f }, { 0x2028, 0x202e },
-	{ 0x2060, 0x2064 }, { 0x2066, 0x2069 }, { 0xfeff, 0xfeff }, { 0xfff9, 0xfffb },
+	{ 0x0000, 0x001f }, { 0x007f, 0x009f }, { 0x00ad, 0x00ad }, { 0x034f, 0x034f },
+	{ 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd }, { 0x070f, 0x070f },
+	{ 0x0890, 0x0891 }, { 0x08e2, 0x08e2 }, { 0x115f, 0x1160 }, { 0x17b4, 0x17b5 },
+	{ 0x180b, 0x180f }, { 0x200b, 0x200b }, { 0x200e, 0x200f }, { 0x2028, 0x202e },
+	{ 0x2060, 0x206f }, { 0x2800, 0x2800 }, { 0x3164, 0x3164 }, { 0xfe00, 0xfe0f },
+	{ 0xfeff, 0xfeff }, { 0xffa0, 0xffa0 }, { 0xfff0, 0xfffb }, { 0x110bd, 0x110bd },
+	{ 0x110cd, 0x110cd }, { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+	{ 0xe0000, 0xe0fff },
 };
 
 static bool is_escaped(uint32_t cp)
@@ -43,6 +55,12 @@ static bool is_escaped(uint32_t cp)
 		if (cp >= escaped[i].first && cp <= escaped[i].last)
 			return true;
 	return false;
+}
+
+/* Whether CP is VS15 or VS16, the text and emoji presentation selectors. */
+static bool is_presentation(uint32_t cp)
+{
+	return cp == 0xfe0e || cp == 0xfe0f;
 }
 
 /* "\xHH" for each of the N bytes at S into OUT; returns the length. */
@@ -64,20 +82,26 @@ static size_t hex_bytes(char *out, const uint8_t *s, size_t n, bool json)
 
 /*
  * The output of the piece starting S (N > 0 bytes left) as FORM into OUT
- * (PIECE_MAX bytes); its input length in *USED. Returns the output length.
+ * (PIECE_MAX bytes); its input length in *USED. *BASE: whether the piece
+ * before was an emoji base (false at the start), set for the next one.
+ * Returns the output length.
  */
-static size_t piece(char *out, const uint8_t *s, size_t n, enum esc_form form, size_t *used)
+static size_t piece(char *out, const uint8_t *s, size_t n, enum esc_form form, size_t *used,
+		    bool *base)
 {
-	bool json = form == ESC_JSON;
+	bool json = form == ESC_JSON, after_base = *base;
 	size_t len = s[0] ? utf8_char(s, n) : 1;   /* NUL: a control character */
 	uint32_t cp;
 
+	*base = false;
 	if (!len) {   /* an ill-formed byte: escaped alone, the next byte starts afresh */
 		*used = 1;
 		return hex_bytes(out, s, 1, json);
 	}
 	*used = len;
 	cp = code_point(s, len);
+	/* an emoji base: a kept character beyond ASCII, no joiner */
+	*base = cp >= 0x80 && !is_escaped(cp) && cp != 0x200c && cp != 0x200d;
 	if (json && (cp == '"' || cp == '\\')) {
 		out[0] = '\\';
 		out[1] = (char)cp;
@@ -87,7 +111,7 @@ static size_t piece(char *out, const uint8_t *s, size_t n, enum esc_form form, s
 		memcpy(out, "\"\"", 2);
 		return 2;
 	}
-	if (!is_escaped(cp)) {
+	if (!is_escaped(cp) || (after_base && is_presentation(cp))) {
 		memcpy(out, s, len);
 		return len;
 	}
@@ -100,6 +124,10 @@ static size_t piece(char *out, const uint8_t *s, size_t n, enum esc_form form, s
 	case '\b': memcpy(out, "\\b", 2); return 2;
 	case '\f': memcpy(out, "\\f", 2); return 2;
 	}
+	if (cp > 0xffff)   /* UTF-16's surrogate pair: JSON's \\u holds 16 bits */
+		return (size_t)snprintf(out, PIECE_MAX, "\\u%04x\\u%04x",
+					(unsigned)(0xd800 + ((cp - 0x10000) >> 10)),
+					(unsigned)(0xdc00 + (cp & 0x3ff)));
 	return (size_t)snprintf(out, PIECE_MAX, "\\u%04x", (unsigned)cp);
 }
 
@@ -107,10 +135,11 @@ char *esc_mem(char *buf, size_t size, const char *s, size_t len, enum esc_form f
 {
 	const uint8_t *u = (const uint8_t *)s;
 	size_t at = 0;
+	bool base = false;
 
 	for (size_t i = 0, used; i < len; i += used) {
 		char out[PIECE_MAX];
-		size_t k = piece(out, u + i, len - i, form, &used);
+		size_t k = piece(out, u + i, len - i, form, &used, &base);
 
 		if (at + k >= size)
 			break;
@@ -148,11 +177,12 @@ void esc_fputs(FILE *f, const char *s, enum esc_form form)
 {
 	const uint8_t *u = (const uint8_t *)s;
 	size_t n = s ? strlen(s) : 0;
+	bool base = false;
 
 	for (size_t i = 0, used; i < n; i += used) {
 		char out[PIECE_MAX];
 
-		fwrite(out, 1, piece(out, u + i, n - i, form, &used), f);
+		fwrite(out, 1, piece(out, u + i, n - i, form, &used, &base), f);
 	}
 }
 

@@ -6,19 +6,26 @@
  * character, never invalid UTF-8 (docs/design.md "Threat model").
  *
  * What is escaped: the control characters (C0 with NUL and newline, DEL,
- * C1 U+0080..U+009F: a terminal acts on them), the bidirectional
- * formatting characters (U+061C, U+200E, U+200F, U+202A..U+202E,
- * U+2066..U+2069: they reorder what is shown), and every byte of an
- * ill-formed UTF-8 sequence (utf8_char()).
+ * C1 U+0080..U+009F: a terminal acts on them), Unicode's format characters
+ * and the characters it says to show as nothing (General_Category Cf,
+ * Default_Ignorable_Code_Point: the bidirectional controls that reorder
+ * what is shown, zero-width and tag characters, variation selectors,
+ * Hangul fillers...), the line and paragraph separators, the braille
+ * blank, and every byte of an ill-formed UTF-8 sequence (utf8_char()).
+ * Kept, for the scripts and emoji that need them: ZERO WIDTH NON-JOINER
+ * and JOINER (U+200C, U+200D), and the emoji and text presentation
+ * selectors (VS16 U+FE0F, VS15 U+FE0E) right after a character beyond
+ * ASCII that is itself kept (an emoji base; ASCII's keycap bases # * 0-9
+ * are not told from letters, so there they are escaped).
  *
  *   ESC_TEXT  each byte of those is shown as "\xHH" (lowercase hex, the
  *             form a C programmer reads); everything else is kept, a
  *             backslash too (text is for reading: "\x1b" in a name and an
  *             escaped ESC look alike, neither acts).
  *   ESC_JSON  the inside of a JSON string (RFC 8259, no quotes): '"' and
- *             '\\' escaped, control and bidirectional characters as \uXXXX
- *             (\n, \t, \r, \b, \f short), each byte of ill-formed UTF-8 as
- *             the text "\xHH" (JSON holds no bytes: a reader gets those four
+ *             '\\' escaped, the characters above as \uXXXX (a surrogate
+ *             pair past U+FFFF; \n, \t, \r, \b, \f short), each byte of
+ *             ill-formed UTF-8 as the text "\xHH" (JSON holds no bytes: a reader gets those four
  *             characters). A well-formed UTF-8 string reads back unchanged.
  *   ESC_CSV   ESC_TEXT with '"' doubled: the inside of a quoted CSV field
  *             (RFC 4180); esc_csv_field() writes a whole field.

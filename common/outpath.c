@@ -411,7 +411,8 @@ static int named_temp(int dirfd, const char *link_from, char *tmp, int *slot)
 			return err;
 		*slot = temp_register(dirfd, tmp);
 		fd = link_from ? linkat(AT_FDCWD, link_from, dirfd, tmp, AT_SYMLINK_FOLLOW) :
-			openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+			openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       OUTPATH_FILE_MODE);
 		if (fd >= 0)
 			return fd;
 		err = errno;
@@ -557,7 +558,7 @@ int outpath_open(struct outpath *o, const char *path, char *errbuf, size_t errle
 	o->dirfd = p.dirfd;
 	p.dirfd = -1;
 	strcpy(o->name, p.name);
-	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, OUTPATH_FILE_MODE);
 	if (o->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
 		o->fd = named_temp(o->dirfd, NULL, o->tmp, &o->slot);
 	else if (o->fd < 0)
@@ -787,14 +788,16 @@ int outpath_walk_dir(const char *path, char *real, size_t size, char *errbuf, si
 
 int outpath_create_at(int dirfd, const char *name)
 {
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			OUTPATH_FILE_MODE);
 
 	return fd < 0 ? -errno : fd;
 }
 
 int outpath_copy_at(int dirfd, const char *name, int from, off_t size, mode_t mode)
 {
-	int to = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	int to = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			 mode & 0755);
 	off_t at = 0;
 	int err = 0;
 

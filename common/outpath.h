@@ -68,7 +68,7 @@ struct outpath {
 };
 
 /*
- * Opens PATH for writing as above (mode 0666 less the umask for a new file).
+ * Opens PATH for writing as above (a new file: OUTPATH_FILE_MODE less the umask).
  * Returns 0 with *O ready, or a negative errno with a one-line reason in
  * ERRBUF ("PATH: cannot write: ..."; -ENOTTY: a terminal, standard output
  * for "-", OUTPATH_TERMINAL); nothing is created on failure.
@@ -130,17 +130,28 @@ int outpath_random(char *out, size_t len);
 int outpath_dir(const char *flag, const char *path, bool *created, char *errbuf, size_t errlen);
 
 /*
+ * The mode of every file the tools create (an output, a recording's files,
+ * a temporary; less the umask): nobody but the owner writes it, whatever
+ * the umask. A directory's default ACL replaces the umask (POSIX.1e: the
+ * new file inherits the ACL, its mask the mode's group bits), so a mode
+ * that left write to the umask (0666) made root's record.json, created in
+ * another user's directory with a default ACL naming her, writable by her
+ * (hostile16 NEW 4). Directories are made 0755 or 0700 (mask r-x or none).
+ */
+#define OUTPATH_FILE_MODE 0644
+
+/*
  * Creates file NAME in directory DIRFD, which must not exist
- * (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0666 less the umask), for writing.
+ * (O_CREAT|O_EXCL|O_NOFOLLOW, OUTPATH_FILE_MODE less the umask), for writing.
  * Returns its descriptor (close-on-exec) or a negative errno.
  */
 int outpath_create_at(int dirfd, const char *name);
 
 /*
  * Creates file NAME in directory DIRFD as outpath_create_at() does, with
- * mode MODE less the umask, holding the SIZE bytes of regular file FROM (an
- * open descriptor, read from offset 0; copied in the kernel, a reflink
- * where the file system can). Returns 0, or a negative errno with nothing
+ * mode MODE & 0755 (no write but the owner's) less the umask, holding the
+ * SIZE bytes of regular file FROM (an open descriptor, read from offset 0;
+ * copied in the kernel, a reflink where the file system can). Returns 0, or a negative errno with nothing
  * left under NAME (-EIO: FROM shrank meanwhile).
  */
 int outpath_copy_at(int dirfd, const char *name, int from, off_t size, mode_t mode);

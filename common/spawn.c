@@ -139,7 +139,7 @@ pid_t spawn_start(const struct spawn *s)
 	if (s->nfds < 0 || s->nfds > SPAWN_MAX_FDS)
 		return -EINVAL;
 	if (!s->inherit_env) {
-		envp = built = childenv_build(s->env);
+		envp = built = childenv_build(s->env, s->env_user);
 		if (!envp)
 			return -ENOMEM;
 	}

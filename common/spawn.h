@@ -32,6 +32,10 @@ struct spawn {
 	bool inherit_env;        /* the environment inherited as is, ENV unused: the
 				  * traced program's (a tracer changes nothing of
 				  * it); else a helper's, childenv_build()'s */
+	const uid_t *env_user;   /* a helper run as this other user (SETUP takes its
+				  * credentials: runas_enter()): the environment
+				  * childenv_build() makes for that user; NULL: as
+				  * the caller */
 	int nfds;                /* the child's fds 0..nfds-1 become fds[0..nfds-1] */
 	int fds[SPAWN_MAX_FDS];  /* a parent fd (close-on-exec or not) or
 				  * SPAWN_DEVNULL; the child's fds from nfds on are

@@ -252,6 +252,20 @@ req_user_namespace() {
 	}
 }
 
+# the suite's scratch directory's file system keeps POSIX ACLs (a default
+# ACL set as its xattr, python3: no acl tools needed)
+req_posix_acl() {
+	mkdir -p "$TMP/req-acl" || return 1
+	python3 -c '
+import os, struct, sys
+e = lambda tag, perm: struct.pack("<HHI", tag, perm, 0xffffffff)
+os.setxattr(sys.argv[1], "system.posix_acl_default",
+            struct.pack("<I", 2) + e(1, 7) + e(4, 5) + e(0x20, 5))' "$TMP/req-acl" 2>"$TMP/req-acl.err" || {
+		echo "no default ACL on $TMP's file system: $(tail -n 1 "$TMP/req-acl.err")"
+		return 1
+	}
+}
+
 # reqh_tools NAME...: every NAME is a program on PATH
 reqh_tools() {
 	local t

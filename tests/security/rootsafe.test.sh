@@ -22,6 +22,12 @@
 #                     names the converter would have used: it converts
 #   rec-dir-other     snaptrace-record -o the attacker's directory holding a
 #                     dangling record.json link: exit 2, nothing created
+#   rec-default-acl   snaptrace-record -o a new directory in the attacker's
+#                     directory with a default ACL granting her rwx, then
+#                     snaptrace-convert -o there: she may write none of root's
+#                     files (the ACL inherited, its mask the mode's group bits:
+#                     record.json was 0666 less a umask the ACL replaces,
+#                     rw for her: hostile16 NEW 4)
 #   rec-json-swapped  -o the attacker's empty directory whose record.json
 #                     the attacker swaps for a link to the decoy while
 #                     recording: refused at once, the decoy intact
@@ -445,6 +451,12 @@
 #   theirs-perf-uid   ... her copy, converted with a perf wrapper that notes its
 #                     uid and capabilities: perf runs as her (uid 65534), with
 #                     no capability (a crash of perf's reader is hers)
+#   theirs-perf-env   ... her copy, converted by root with a secret in its
+#                     environment and HOME root's, through a perf wrapper whose
+#                     environment (/proc/PID/environ: perf's, which she reads
+#                     as her process's): nothing but the locale, PATH the
+#                     system's, HOME hers and PAGER=cat (perf once got root's
+#                     whole environment: hostile16 NEW 2)
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -481,12 +493,12 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 NAMES="in-link-shared out-link-shared out-link-dangling out-link-own-dir out-dir-link out-fifo-other
-in-link-nonsticky out-temp-squat rec-dir-other rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
+in-link-nonsticky out-temp-squat rec-dir-other rec-default-acl rec-json-swapped rec-dir-link rec-default-name rec-dir-shared
 rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo rec-attach-link rec-attach-own rec-lib-fifo rec-lib-link rec-launch-fifo rec-perfmap-total in-perfmap-big rec-perfmap-nspid rec-probe-swapped rec-keep-fifo rec-keep-sparse rec-keep-swapped in-snapshot-link in-snapshot-fifo in-json-fifo in-hardlink in-killed-link esc-stats esc-dump
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -684,6 +696,41 @@ rec_dir_other() {
 
 # The attacker replaces record.json by a link to the decoy, again and
 # again, while root records into the attacker's directory.
+# rec_default_acl: see the header.
+rec_default_acl() {
+	local d="$HOME_A/acl" rec="$HOME_A/acl/rec" f w=
+	# her directory with her default ACL (POSIX.1e xattr: user:AUID rwx, mask
+	# rwx; set without a tool by root's python3, which she may not run: hers
+	# to set as the directory's owner)
+	mkdir "$d"
+	if ! python3 -c '
+import os, struct, sys
+e = lambda tag, perm, i: struct.pack("<HHI", tag, perm, i)
+U = 0xffffffff
+acl = struct.pack("<I", 2) + e(1, 7, U) + e(2, 7, int(sys.argv[2])) + e(4, 5, U) + e(0x10, 7, U) + e(0x20, 5, U)
+os.setxattr(sys.argv[1], "system.posix_acl_default", acl)' "$d" "$AUID" 2>"$TMP/rec-default-acl.err" ||
+		! chown "$AUID:$AGID" "$d"; then
+		fail rec-default-acl "her default ACL could not be set: $(first_lines "$TMP/rec-default-acl.err")"
+		return
+	fi
+	if ! record rec-default-acl -o "$rec" ||
+		! timeout -k 5 60 "$CONVERT" -q "$rec" -o "$d/trace.fxt" 2>>"$TMP/rec-default-acl.err"; then
+		fail rec-default-acl "recording or converting failed: $(first_lines "$TMP/rec-default-acl.err")"
+		return
+	fi
+	# access(2): the kernel judges her ACL entry and its mask
+	for f in $(find "$rec" "$d/trace.fxt"); do
+		as_attacker test -w "$f" && w="$w ${f#"$d/"}"
+	done
+	if ! python3 -c 'import os, sys; os.getxattr(sys.argv[1], "system.posix_acl_access")' "$rec/record.json" 2>/dev/null; then
+		fail rec-default-acl "record.json did not inherit her ACL: the test tells nothing"
+	elif [ -n "$w" ]; then
+		fail rec-default-acl "she may write root's:$w ($(stat -c '%n %A' "$rec/record.json" | sed "s|$d/||"))"
+	else
+		ok rec-default-acl
+	fi
+}
+
 rec_json_swapped() {
 	local d="$SHARED/rec2" swapper rc
 	as_attacker mkdir -m 777 "$d"
@@ -3720,7 +3767,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3854,6 +3901,35 @@ EOF
 	fi
 }
 
+# theirs_perf_env: see the header.
+theirs_perf_env() {
+	local wrap="$TMP/theirs-env" log="$HOME_A/theirs-perf-env.log" bad home
+	home=$(getent passwd "$AUID" | cut -d: -f6)
+	# the wrapper is perf's process (what it got is what perf gets): she reads it
+	cat >"$wrap" <<EOF
+#!/bin/sh
+case " \$* " in *" script "*)
+	\$([ "\$(id -u)" = 0 ] && echo "${ATTACKER[*]}") sh -c 'tr "\\\\0" "\\\\n" </proc/\$1/environ' sh \$\$ >>"$log" ;;
+esac
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	as_attacker touch "$log"
+	if ! SNAPTRACE_ROOT_SECRET=root-secret-$RANDOM HOME=$ROOTONLY timeout -k 5 60 "$CONVERT" -q --perf "$wrap" \
+		"$THEIRS_MINE" -o "$TMP/theirs-perf-env.fxt" 2>"$TMP/theirs-perf-env.err"; then
+		fail theirs-perf-env "the conversion failed: $(first_lines "$TMP/theirs-perf-env.err")"
+		return
+	fi
+	bad=$(grep -v "^\(LANG\|LANGUAGE\|LC_[A-Z_]*\)=\|^PAGER=cat$\|^PATH=$(getconf PATH)$\|^HOME=$home$" "$log")
+	if ! grep -q '^PAGER=cat$' "$log"; then
+		fail theirs-perf-env "her reading of perf's environment found nothing: $(first_lines "$log")"
+	elif [ -n "$bad" ]; then
+		fail theirs-perf-env "perf, her process, holds root's: $(printf '%s' "$bad" | tr '\n' ' ' | cut -c 1-300)"
+	else
+		ok theirs-perf-env
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -3899,6 +3975,7 @@ for t in rec_dir_other rec_json_swapped rec_dir_link rec_default_name rec_dir_sh
 	rec_dir_replaced tmpdir_link rec_perfmap_link rec_attach_fifo rec_attach_link rec_attach_own rec_lib_fifo rec_lib_link rec_launch_fifo rec_perfmap_total rec_probe_swapped rec_keep_fifo rec_keep_sparse rec_keep_swapped; do
 	requires "${t//_/-}" recording && $t
 done
+requires rec-default-acl recording python3 posix_acl && rec_default_acl
 cache_home_link
 in_snapshot_link
 in_snapshot_fifo
@@ -3954,13 +4031,14 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-srcline-text theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_dso_rootonly
 	theirs_attr_bits
 	theirs_perf_uid
+	theirs_perf_env
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
 fi

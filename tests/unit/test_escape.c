@@ -42,6 +42,15 @@ static const struct want table[] = {
 	{ "zwj \xe2\x80\x8d kept", "zwj \xe2\x80\x8d kept", "zwj \xe2\x80\x8d kept" },  /* joins scripts' letters */
 	{ "µs é 中 \xf0\x9f\x98\x80", "µs é 中 \xf0\x9f\x98\x80", "µs é 中 \xf0\x9f\x98\x80" },
 	{ "quote \" back \\", "quote \" back \\", "quote \\\" back \\\\" },
+	/* U+E0001 LANGUAGE TAG: past U+FFFF, JSON's surrogate pair */
+	{ "sshd\xf3\xa0\x80\x81", "sshd\\xf3\\xa0\\x80\\x81", "sshd\\udb40\\udc01" },
+	{ "braille\xe2\xa0\x80", "braille\\xe2\\xa0\\x80", "braille\\u2800" },  /* shows nothing */
+	{ "eg\xf0\x93\x90\xbf", "eg\\xf0\\x93\\x90\\xbf", "eg\\ud80d\\udc3f" },  /* U+1343F: Cf in 15.0 */
+	/* VS16: kept after an emoji base, escaped after ASCII */
+	{ "\xe2\x9d\xa4\xef\xb8\x8f", "\xe2\x9d\xa4\xef\xb8\x8f", "\xe2\x9d\xa4\xef\xb8\x8f" },
+	{ "sshd\xef\xb8\x8f", "sshd\\xef\\xb8\\x8f", "sshd\\ufe0f" },
+	{ "\xe2\x9d\xa4\xef\xb8\x8f\xef\xb8\x8f", "\xe2\x9d\xa4\xef\xb8\x8f\\xef\\xb8\\x8f",
+	  "\xe2\x9d\xa4\xef\xb8\x8f\\ufe0f" },
 };
 
 static void text_and_json(void)
@@ -91,6 +100,7 @@ static void json_reads_back(void)
 {
 	static const char *const samples[] = {
 		"x\x1b]0;title\x07y", "a\"b\\c\n", "µ \xe2\x80\xae z", "\xff\xfe", "\x01\x02\x1f",
+		"tag \xf3\xa0\x80\x81 x",
 	};
 	char buf[256], doc[300];
 
@@ -110,6 +120,54 @@ static void json_reads_back(void)
 			CHECK_STR_EQ(json_object_get_string(o), "\\xff\\xfe");
 		json_object_put(o);
 	}
+}
+
+/* "a" then code point CP in UTF-8 (RFC 3629) into OUT (8 bytes); returns the length. */
+static int utf8_of(char *out, unsigned cp)
+{
+	int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+
+	out[0] = 'a';
+	for (int i = n; i > 1; i--, cp >>= 6)
+		out[i] = (char)(0x80 | (cp & 0x3f));
+	out[1] = (char)(cp | (n == 1 ? 0 : (0xf00 >> n) & 0xff));
+	out[n + 1] = 0;
+	return n + 1;
+}
+
+/*
+ * Every code point Unicode says shows as nothing or formats (the reference:
+ * perl's Unicode data, \p{Default_Ignorable_Code_Point} and \p{Cf}, never
+ * escape.c's table) comes out escaped after an ASCII letter, but the keeps
+ * escape.h documents: ZWNJ and ZWJ, kept.
+ */
+static void unicode_property(void)
+{
+	static const char perl[] =
+		"perl -e 'for (0 .. 0x10ffff) { next if $_ >= 0xd800 && $_ <= 0xdfff;"
+		" printf \"%x\\n\", $_ if chr($_) =~ /[\\p{Default_Ignorable_Code_Point}\\p{Cf}]/ }'";
+	FILE *p = popen(perl, "r");
+	unsigned cp, n = 0;
+	char in[8], want[32], buf[64];
+
+	if (!p) {
+		UNIT_FAIL("popen: cannot run perl");
+		return;
+	}
+	while (fscanf(p, "%x", &cp) == 1) {
+		int len = utf8_of(in, cp), k = 1;
+
+		n++;
+		want[0] = 'a';
+		for (int i = 1; i < len; i++)
+			k += snprintf(want + k, sizeof(want) - (size_t)k, "\\x%02x", (uint8_t)in[i]);
+		if (cp == 0x200c || cp == 0x200d)
+			strcpy(want, in);
+		if (strcmp(esc_str(buf, sizeof(buf), in, ESC_TEXT), want))
+			UNIT_FAIL("U+%04X: \"%s\", expected \"%s\"", cp, buf, want);
+	}
+	if (pclose(p) || n < 4000)   /* 4,174 in Unicode 14.0 */
+		UNIT_FAIL("perl's Unicode data gave %u code points", n);
 }
 
 /* A buffer too small cuts before a whole escape or character, never inside. */
@@ -199,5 +257,6 @@ int main(void)
 	UNIT_RUN(cut_whole);
 	UNIT_RUN(excerpt);
 	UNIT_RUN(csv_fields);
+	UNIT_RUN(unicode_property);
 	return unit_exit();
 }
