@@ -18,7 +18,7 @@
 #                    with the FXT of the golden cases.
 # A crash, a sanitizer report or a failed check stops a target and leaves
 # the input as $(O)/fuzz/crash-*. `make fuzz-regress` runs each target once
-# on every input of tests/fuzz/regress/ (its .txt files through
+# on every input of tests/fuzz/regress/ and every seed of tests/fuzz/seeds/ (.txt files through
 # fuzz_convert, .bin through fuzz_binstream, .json through
 # fuzz_record_json, .fxt through fuzz_fxt_reader; each as the target
 # takes it, its options byte first): what CI runs. Installs clang and its libFuzzer runtime
@@ -79,9 +79,12 @@ fuzz-regress: fuzz-deps
 	@$(MAKE) --no-print-directory fuzz-regress-run
 
 # (given files, libFuzzer runs each once and stops; given none it would fuzz)
-FUZZ_REGRESS_TXT := $(wildcard tests/fuzz/regress/*.txt)
+# The hand-written seeds of tests/fuzz/seeds/ run too: a seed the target
+# aborts on (fuzz_record_json's hit order, stale once coalesced hits came
+# through its callback) failed only `make test-stress`'s fuzzing, at its start.
+FUZZ_REGRESS_TXT := $(wildcard tests/fuzz/regress/*.txt tests/fuzz/seeds/convert/*.txt)
 FUZZ_REGRESS_BIN := $(wildcard tests/fuzz/regress/*.bin)
-FUZZ_REGRESS_JSON := $(wildcard tests/fuzz/regress/*.json)
+FUZZ_REGRESS_JSON := $(wildcard tests/fuzz/regress/*.json tests/fuzz/seeds/record-json/*.json)
 FUZZ_REGRESS_FXT := $(wildcard tests/fuzz/regress/*.fxt)
 fuzz-regress-run: $(FUZZ_BINS)
 	$(if $(FUZZ_REGRESS_TXT),@$(O)/fuzz/fuzz_convert -max_len=16384 $(FUZZ_REGRESS_TXT))

@@ -49,9 +49,12 @@ static const char *rec_dir(void)
 	return dir;
 }
 
-/* recording_hits()'s callback: counts, and collects --window's windows. */
+/* recording_hits()'s callback: counts, and collects --window's windows.
+ * The hits of "hits" come each once, in order (N the next index); those of
+ * "coalesced_hits" a snapshot holds come among them, in their own order
+ * (NEXT_COALESCED: more than the last one's index). */
 struct hits {
-	size_t n;
+	size_t n, next_coalesced;
 	struct conv_window *w;
 	size_t nw, cap;
 };
@@ -61,12 +64,16 @@ static int add_hit(void *arg, const struct recording_hit *h)
 	struct hits *hs = arg;
 	struct conv_window *w = array_grow(hs->w, &hs->cap, hs->nw, sizeof(*w));
 
-	if (!w || h->index != hs->n)
+	if (!w || (h->coalesced ? h->index < hs->next_coalesced || h->snapshot < 0
+				: h->index != hs->n))
 		abort();
 	hs->w = w;
 	hs->w[hs->nw++] = (struct conv_window){ h->time_ns > 1000000 ? h->time_ns - 1000000 : 0,
 						h->time_ns + 1000000 };
-	hs->n++;
+	if (h->coalesced)
+		hs->next_coalesced = h->index + 1;
+	else
+		hs->n++;
 	return 0;
 }
 
