@@ -15,7 +15,8 @@
 #   whole recording's 200 calls; no warning about the cost
 # - slow_call_parent: the slow-call trigger alone (no --measure) on
 #   tail_timed, which tail-calls a clock spin (its frame never sampled): its
-#   one slow call (12 ms) is a slice whose parent is main, with what it ran
+#   slow call (12 ms; under load also a 1 ms call the program timed past
+#   10 ms) is a slice whose parent is main, with what it ran
 #   inside it: record.json's hit says where the caller
 #   resumes ("caller"), so the libc frames an earlier, unmeasured call left
 #   open (frame pointers hide timed in them) end at its entry (a new-user
@@ -454,7 +455,7 @@ t_usage() {
 }
 
 t_slow_parent() {
-	local d="$TMP/slowparent" got
+	local d="$TMP/slowparent" got slow
 	if ! rec "$d" --trigger tail_timed --trigger-slower-than 10ms --arm-after 0 -- "$PROG" tail 60 30; then
 		fail slow_call_parent "recording failed: $(tl 3 "$d.err")"
 		return
@@ -475,8 +476,14 @@ t_slow_parent() {
 			if ($0 ~ /measured:bool=true/) { m = 1; md = d; inside = 0; parent = d ? name[d - 1] : "-" }
 		}
 		END { if (m) print parent, inside }')
-	if [ "$(wc -l <<<"$got")" != 1 ] || [ "${got% *}" != main ] || [ "${got#* }" -lt 1 ]; then
-		fail slow_call_parent "expected one measured slice under main holding what it ran: '$got'"
+	# how many calls the program itself timed at 10 ms or more (its caller's
+	# clock around each, so a little more than the call): the 12 ms one, and
+	# under load any 1 ms call the scheduler stretched past the threshold
+	# (one of five loaded make test runs drew 'main 10' and 'main 7')
+	slow=$(awk '$1 == "outer" && $4 >= 10 { n++ } END { print n + 0 }' "$d.err")
+	if [ -z "$got" ] || grep -qv '^main [1-9]' <<<"$got" ||
+		[ "$(wc -l <<<"$got")" -gt "$slow" ]; then
+		fail slow_call_parent "expected each measured slice under main holding what it ran, at most $slow (the calls the program timed at 10 ms or more): '$got'"
 	else
 		ok slow_call_parent
 	fi
