@@ -217,14 +217,32 @@ static size_t cut_loops(struct conv *c, struct conv_site *frames, size_t n)
 	return n;
 }
 
+/* Whether F's binary is perf's "[unknown]": perf found no mapping for it. */
+static bool no_binary(const struct conv_site *f)
+{
+	return f->func && f->func->unknown && f->func->dsolen == 9 &&
+	       !memcmp(f->func->key + f->func->symlen, "[unknown]", 9);
+}
+
 /* Whether F is a user-space frame in no mapping: perf named no binary for
  * its address (the uretprobe trampoline's return address aside: counted
  * apart, conv_chaincheck_count). */
 static bool unmapped(const struct conv_site *f)
 {
-	return f->ip < CONV_KERNEL_START && f->func && f->func->unknown &&
-	       f->func->dsolen == 9 && !memcmp(f->func->key + f->func->symlen, "[unknown]", 9) &&
-	       !uretprobe_trampoline(f->ip);
+	return f->ip < CONV_KERNEL_START && no_binary(f) && !uretprobe_trampoline(f->ip);
+}
+
+/* Whether F, a frame past the chain's kernel part, is at no user-space
+ * address and perf named no binary for it: the kernel's chain gives its
+ * own frames first (PERF_CONTEXT_KERNEL's entries, before
+ * PERF_CONTEXT_USER's: perf script prints no marker, only the frames),
+ * so a frame outside a user frame cannot be the kernel's, nor one at a
+ * non-canonical address anyone's; perf names the kernel's frames'
+ * binaries ([kernel.kallsyms], a module), the kernel's pages' in user
+ * space too ([vsyscall]). */
+static bool not_user(const struct conv_site *f)
+{
+	return f->ip >= CONV_USER_END && no_binary(f);
 }
 
 /* Cuts FRAMES (N, innermost first) at its first junk frame:
@@ -232,14 +250,17 @@ static bool unmapped(const struct conv_site *f)
 static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
 {
 	bool mapped = false;
+	size_t kernel = 0;	/* the kernel part: the leading frames at its addresses */
 
 	/* perf knows the process's mappings when it named a binary of it */
 	for (size_t i = 0; i < n && !mapped; i++)
 		mapped = frames[i].ip < CONV_KERNEL_START && frames[i].func &&
 			 real_dso(frames[i].func);
+	while (kernel < n && frames[kernel].ip >= CONV_KERNEL_SPACE)
+		kernel++;
 	for (size_t i = 1; i < n; i++)
 		if (frames[i].ip == 0 || frames[i].ip == UINT64_MAX ||
-		    (mapped && unmapped(&frames[i]))) {
+		    (mapped && unmapped(&frames[i])) || (i >= kernel && not_user(&frames[i]))) {
 			if (!c->unmapped_chains++)
 				c->unmapped_ip = frames[i].ip;
 			return i;

@@ -303,7 +303,7 @@ static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
 	}
 	/* a stripped binary's frame: the function its unwind table says */
 	f = site->func;
-	site->func = chain ? conv_func_fde(c, f, site->ip, &site->symoff) : f;
+	site->func = chain ? conv_func_fde(c, f, &site->ip, &site->symoff) : f;
 	if (site->func != f) {
 		site->has_symoff = site->func != NULL;
 		return site->func != NULL;

@@ -292,7 +292,7 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	return o;
 }
 
-const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t ip,
+const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t *ip,
 				      uint64_t *symoff)
 {
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
@@ -308,11 +308,12 @@ const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f,
 		m->fdes = fdenames_dso(c->fdenames, f->key, f->dsolen, &nomem);
 		c->nomem |= nomem;
 	}
-	if (!f->fdes || !fdenames_lookup(f->fdes, ip, &start, &vaddr))
+	if (!f->fdes || !fdenames_lookup(f->fdes, *ip, &start, &vaddr))
 		return f;
 	funcspec_unnamed(start, name, sizeof(name));
 	o = conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
 			  (struct conv_span){ f->key, f->dsolen });
+	*ip = vaddr;
 	*symoff = vaddr - start;
 	return o;
 }

@@ -68,14 +68,16 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 const struct conv_func *conv_func_overload(struct conv *c, const struct conv_func *f,
 					   uint64_t start, bool linked);
 
-/* funcs.c: the function a call chain's frame of F at IP is (IP as perf
+/* funcs.c: the function a call chain's frame of F at *IP is (*IP as perf
  * prints a call chain's frames: the map-relative address, the offset in
  * the file): F, or when F is the unknown function of a binary without
  * symbols ([unknown] in it: perf named nothing there) whose unwind table
- * covers IP (fdenames.h), the function "[unnamed @ 0xSTART]" of that binary
- * (funcspec_unnamed(), START the FDE's link-time start), with *SYMOFF IP's
- * bytes past START's offset. NULL when out of memory (c->nomem). */
-const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t ip,
+ * covers *IP (fdenames.h), the function "[unnamed @ 0xSTART]" of that binary
+ * (funcspec_unnamed(), START the FDE's link-time start), with *IP made the
+ * frame's link-time address (what nm, `snaptrace symbols` and addr: say,
+ * as the name does: a non-PIE program's 0x401338 where perf says 0x1338)
+ * and *SYMOFF its bytes past START. NULL when out of memory (c->nomem). */
+const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t *ip,
 				      uint64_t *symoff);
 
 /* funcs.c: frees the function table. */

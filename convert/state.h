@@ -88,6 +88,15 @@ struct conv_site {
 /* Addresses from here up are the kernel's (x86-64). */
 #define CONV_KERNEL_START 0x8000000000000000ull
 
+/* x86-64's address halves under any paging mode: user space lies below
+ * CONV_USER_END (1 << 56, the end of 5-level paging's lower half; 4-level's
+ * ends at 0x800000000000, and the [uprobes] page sits just below either
+ * end), the kernel from CONV_KERNEL_SPACE up (5-level's upper half;
+ * 4-level's starts at 0xffff800000000000). An address between them is
+ * non-canonical: no code runs there. */
+#define CONV_USER_END 0x0100000000000000ull
+#define CONV_KERNEL_SPACE 0xff00000000000000ull
+
 /* A + B, or UINT64_MAX when that overflows (times near the end of the
  * clock, garbage periods). */
 static inline uint64_t conv_add_sat(uint64_t a, uint64_t b)

@@ -331,8 +331,10 @@ json_replace() {
 
 # junk_frames IN OUT [NOROOT]: perf script text IN with a junk frame
 # appended to every call chain, in turn 0xffffffffffffffff (perf's libdw
-# unwinder at the end of a stack: a return address of 0, less one), 0 and
-# an address in no mapping ([unknown] binary): what convert/chaincheck.c
+# unwinder at the end of a stack: a return address of 0, less one), 0, an
+# address in no mapping ([unknown] binary) and one at no user-space address
+# (xz's frame-pointer walk: 0xf729666a1e9d51b9, past a kernel part too, as
+# no kernel frame comes after a user frame): what convert/chaincheck.c
 # conv_chain_clean() cuts, so OUT converts to the slices IN does (tests of
 # each path a chain takes: the junkframes suite, measured's measured-junk).
 # With NOROOT, the frames of the threads' roots (_start,
@@ -344,8 +346,8 @@ junk_frames() {
 		grep -Ev '^\s+[0-9a-f]+ (_start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|clone|clone3|start_thread|thread_start|_dl_start|_dl_start_user)(@[@A-Za-z0-9_.]+)?\+' "$1" >"$3"
 		set -- "$3" "$2"
 	fi
-	awk 'BEGIN { j[0] = "ffffffffffffffff"; j[1] = "0"; j[2] = "417dcc6a999807ff" }
-		function junk() { printf "\t%16s [unknown] ([unknown])\n", j[k++ % 3]; chain = 0 }
+	awk 'BEGIN { j[0] = "ffffffffffffffff"; j[1] = "0"; j[2] = "417dcc6a999807ff"; j[3] = "f729666a1e9d51b9" }
+		function junk() { printf "\t%16s [unknown] ([unknown])\n", j[k++ % 4]; chain = 0 }
 		/^\t/ { chain = 1; print; next }
 		chain { junk() }
 		{ print }

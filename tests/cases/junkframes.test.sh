@@ -4,7 +4,7 @@
 # conv_chain_clean(), docs/design.md "A chain cut at an address in no
 # mapping"): golden cases of each path, their every chain ending in a junk
 # frame (tests/lib.sh junk_frames: 0xffffffffffffffff, 0, an address in no
-# mapping), convert to the same slices as without, also with the threads'
+# mapping, one at no user-space address), convert to the same slices as without, also with the threads'
 # root frames left out (junk-noroot-*: chains a short dwarf copy ended):
 #   sampled        sampling-chains, sampling-recursion
 #   switches       sched-switch-chains, offcpu-switches-first (a switch's

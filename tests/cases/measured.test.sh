@@ -230,7 +230,7 @@ done
 
 # measured-junk-*: the same recordings with a junk frame past every chain
 # (tests/lib.sh junk_frames: 0xffffffffffffffff, 0, an address in no
-# mapping): the same slices. The sample that follows switch records places
+# mapping, one at no user-space address): the same slices. The sample that follows switch records places
 # a call's callers before the rest of the driver reads it: that path drew
 # the junk frame as the root of the call's callers (issue 24: a dwarf
 # slow-call trigger's sqlite3_step under [unknown @ 0xffffffffffffffff])

@@ -15,11 +15,16 @@
 #   the samples inside serve() are that call itself (no child of its own
 #   name, no [unknown] child), spin()'s samples its child;
 # - unnamed_symbols_kept: the unstripped build (a .symtab: perf names its
-#   frames) has no [unnamed @ ...] slice, serve and spin by their names.
+#   frames) has no [unnamed @ ...] slice, serve and spin by their names;
+# - unnamed_addr_linked: a stripped -no-pie build (loaded at its link-time
+#   addresses, where perf prints a frame's offset in the file: 0x1338 for
+#   0x401338): each "[unnamed @ 0xSTART]" slice's addr argument is an
+#   address in the function nm lists at START, as its name is (the
+#   converter gave perf's offset).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept no_leftovers"
+NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept unnamed_addr_linked no_leftovers"
 need_recording unnamed
 need_built unnamed "$CONVERT"
 requires_all gcc
@@ -98,6 +103,38 @@ elif ! grep -q ' serve$' "$S.slices" || ! grep -q ' spin$' "$S.slices"; then
 	fail unnamed_symbols_kept "serve or spin not named: $(cut -d' ' -f3- "$S.slices" | sort -u | head -8 | tr '\n' '|')"
 else
 	ok unnamed_symbols_kept
+fi
+
+# "START ADDR" of each [unnamed @ START] slice with an addr argument of
+# the -no-pie stripped build, its functions' starts from nm (decimal)
+NP="$TMP/nopie"
+N="$TMP/rec-nopie"
+if ! gcc -std=c11 -Wall -Wextra -Werror -O1 -fno-omit-frame-pointer -no-pie -o "$NP" \
+	"$SNAPTRACE_TOP/tests/record/unnamed_target.c" 2>"$TMP/cc-nopie.err" ||
+	! strip -o "$NP.stripped" "$NP"; then
+	fail unnamed_addr_linked "cannot build a -no-pie unnamed_target.c: $(tl 3 "$TMP/cc-nopie.err")"
+elif ! "$RECORD" -q -o "$N" --trigger none -- "$NP.stripped" 5 >/dev/null 2>"$N.err" ||
+	! "$CONVERT" --quiet "$N" -o "$N.fxt" 2>"$N.conv" ||
+	! "$CONVERT" --dump=tree "$N.fxt" >"$N.tree"; then
+	fail unnamed_addr_linked "recording or conversion failed: $(tl 2 "$N.err") $(tl 2 "$N.conv")"
+else
+	nm "$NP" | awk '$2 ~ /^[tT]$/ { print $1 }' | while read -r a; do echo $((16#$a)); done |
+		sort -n >"$N.starts"
+	sed -n 's/.*\[unnamed @ 0x\([0-9a-f]*\)\] .*addr:pointer=0x\([0-9a-f]*\).*/\1 \2/p' "$N.tree" |
+		sort -u | while read -r st ad; do
+			echo "$((16#$st)) $((16#$ad)) 0x$st 0x$ad"
+		done >"$N.pairs"
+	# the function an address is in: the last nm start at or before it
+	bad=$(awk 'NR == FNR { s[n++] = $1; next }
+		{ f = -1; for (i = 0; i < n; i++) if (s[i] <= $2) f = s[i]
+		  if (f != $1) print $3 " with addr " $4 }' "$N.starts" "$N.pairs" | head -3 | tr '\n' '|')
+	if [ ! -s "$N.pairs" ]; then
+		fail unnamed_addr_linked "no [unnamed @ ...] slice with an addr argument: $(grep -c 'unnamed @' "$N.tree") unnamed slices"
+	elif [ -n "$bad" ]; then
+		fail unnamed_addr_linked "addr not in the function the name gives (nm): $bad"
+	else
+		ok unnamed_addr_linked
+	fi
 fi
 
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
