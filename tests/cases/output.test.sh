@@ -39,9 +39,11 @@
 #   signals   a converter killed by SIGINT, SIGTERM, SIGHUP, SIGPIPE or SIGKILL
 #             while writing (its unnamed file open in the directory) leaves
 #             neither the output nor a temporary.
+#   ignored-signals  one started with SIGINT or SIGHUP ignored (trap '',
+#             nohup) and sent it while writing goes on and writes the trace.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_built output "$CONVERT"
+need_built output "$CONVERT" "$SIGDFL"
 IN="$SNAPTRACE_TOP/tests/cases/call-return/input.txt"
 EXPECTED="$SNAPTRACE_TOP/tests/cases/call-return/expected.txt"
 
@@ -375,7 +377,9 @@ signals() {
 	for sig in INT TERM HUP PIPE KILL; do
 		exec {feed}< <({ cat "$IN"; exec sleep 30; })
 		feeder=$!
-		"$CONVERT" -q "/dev/fd/$feed" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
+		# at their default action (a background job starts with SIGINT
+		# ignored, which the converter keeps: ignored_signals)
+		"$SIGDFL" "$CONVERT" -q "/dev/fd/$feed" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
 		pid=$!
 		exec {feed}<&-
 		for _ in $(seq 200); do
@@ -404,6 +408,50 @@ signals() {
 	ok signals
 }
 
+# A signal ignored when the converter started stays ignored (README
+# "Signals"): started under `trap '' INT HUP` (SIGINT, SIGHUP) and under
+# nohup (SIGHUP), sent that signal while it writes (its unnamed file open in
+# the directory, its input a pipe still open), it goes on, and once the
+# input ends the whole trace is written and reads back. The old converter
+# put its handler over the ignored signal and died of it, no trace.
+ignored_signals() {
+	local d="$TMP/ignored" c how sig pid feeder st feed out
+	mkdir "$d"
+	for c in "trap INT" "trap HUP" "nohup HUP"; do
+		read -r how sig <<<"$c"
+		out="$d/out.$how.$sig.fxt.gz"
+		exec {feed}< <({ cat "$IN"; exec sleep 30; })
+		feeder=$!
+		if [ "$how" = nohup ]; then
+			nohup "$CONVERT" -q "/dev/fd/$feed" -o "$out" >/dev/null 2>"$d/err" &
+		else
+			(trap '' INT HUP; exec "$CONVERT" -q "/dev/fd/$feed" -o "$out") 2>"$d/err" &
+		fi
+		pid=$!
+		exec {feed}<&-
+		for _ in $(seq 200); do
+			writing_in "$pid" "$d" && break
+			sleep 0.05
+		done
+		if ! writing_in "$pid" "$d"; then
+			fail ignored_signals "$how SIG$sig: the converter never opened its output"
+			end_bg "$pid" "$feeder"
+			return
+		fi
+		kill -s "$sig" "$pid"
+		end_bg "$feeder"	# the input ends: the converter finishes
+		wait "$pid" 2>/dev/null
+		st=$?
+		if [ "$st" -ne 0 ]; then
+			fail ignored_signals "$how SIG$sig: exit $st, expected 0 (the signal ignored): $(first_lines "$d/err")"
+			return
+		fi
+		reads_back ignored_signals "$out" || return
+		no_temps ignored_signals "$d" || return
+	done
+	ok ignored_signals
+}
+
 device
 unwritable
 fifo
@@ -417,3 +465,4 @@ stale
 long_name
 suffix
 signals
+ignored_signals
