@@ -180,6 +180,34 @@ has_slices() {
 	"$CONVERT" --dump=slices "$1" 2>/dev/null | grep -q ' work_leaf$'
 }
 
+# abandon_case NAME WHY: case NAME failed before its signal (WHY): a FAIL
+# with ERR's last lines, and its processes ended.
+abandon_case() {
+	fail "$1" "$2: $(tail -n 3 "$ERR" | tr '\n' '|')"
+	kill -9 "$PID" 2>/dev/null
+	wait "$PID" 2>/dev/null
+	wait_gone "$1" || kill -9 $(case_pids "$1") 2>/dev/null
+}
+
+# left_running NAME: a FAIL when a process of case NAME is left (which is
+# then killed); returns 1 then.
+left_running() {
+	wait_gone "$1" && return 0
+	fail "$1" "left running: $(for q in $(case_pids "$1"); do
+		tr '\0' ' ' <"/proc/$q/cmdline"; echo -n '| '; done)"
+	kill -9 $(case_pids "$1") 2>/dev/null
+	return 1
+}
+
+# verdict NAME WHY: ok, or a FAIL with WHY (not empty) and ERR's last lines.
+verdict() {
+	if [ -n "$2" ]; then
+		fail "$1" "$2: $(tail -n 3 "$ERR" | tr '\n' '|')"
+	else
+		ok "$1"
+	fi
+}
+
 # kept_named: the message names the recording directory, which holds perf data.
 kept_named() {
 	grep -q "stays in $DIR" "$ERR" && ls "$DIR"/perf.data* >/dev/null 2>&1
@@ -240,30 +268,17 @@ expect() {
 
 # run_case WHO PHASE SIG
 run_case() {
-	local who=$1 phase=$2 sig=$3 name="$1_$2_$3" p rc why
+	local who=$1 phase=$2 sig=$3 name="$1_$2_$3" p rc
 	start_case "$name" "$who" "$phase" "$sig"
 	if ! p=$(victim "$who" "$phase") || [ -z "$p" ]; then
-		fail "$name" "phase $phase not reached: $(tail -n 3 "$ERR" | tr '\n' '|')"
-		kill -9 "$PID" 2>/dev/null
-		wait "$PID" 2>/dev/null
-		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		abandon_case "$name" "phase $phase not reached"
 		return
 	fi
 	[ "$p" = - ] || kill -"$sig" "$p"
 	wait "$PID" 2>/dev/null
 	rc=$?
-	if ! wait_gone "$name"; then
-		fail "$name" "left running: $(for q in $(case_pids "$name"); do
-			tr '\0' ' ' <"/proc/$q/cmdline"; echo -n '| '; done)"
-		kill -9 $(case_pids "$name") 2>/dev/null
-		return
-	fi
-	why=$(expect "$name" "$who" "$phase" "$sig" "$rc")
-	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-	else
-		ok "$name"
-	fi
+	left_running "$name" || return
+	verdict "$name" "$(expect "$name" "$who" "$phase" "$sig" "$rc")"
 	rm -rf "$DIR" "$OUT"
 }
 
@@ -301,10 +316,7 @@ early_case() {
 		why="the probe of perf was not reached"
 	fi
 	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-		kill -9 "$PID" 2>/dev/null
-		wait "$PID" 2>/dev/null
-		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		abandon_case "$name" "$why"
 		return
 	fi
 	kill -"$sig" -- "$pg$PID"
@@ -315,17 +327,8 @@ early_case() {
 	fi
 	wait "$PID" 2>/dev/null
 	rc=$?
-	if ! wait_gone "$name"; then
-		fail "$name" "left running"
-		kill -9 $(case_pids "$name") 2>/dev/null
-		return
-	fi
-	why=$(early_expect "$how" "$when" "$sig" "$rc")
-	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-	else
-		ok "$name"
-	fi
+	left_running "$name" || return
+	verdict "$name" "$(early_expect "$how" "$when" "$sig" "$rc")"
 	rm -rf "$DIR" "$OUT"
 }
 
@@ -395,20 +398,13 @@ ignored_case() {
 		why="the conversion was not reached"
 	fi
 	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-		kill -9 "$PID" 2>/dev/null
-		wait "$PID" 2>/dev/null
-		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		abandon_case "$name" "$why"
 		return
 	fi
 	kill -"$sig" -- "-$PID"
 	wait "$PID" 2>/dev/null
 	rc=$?
-	if ! wait_gone "$name"; then
-		fail "$name" "left running"
-		kill -9 $(case_pids "$name") 2>/dev/null
-		return
-	fi
+	left_running "$name" || return
 	if compgen -G "$outdir/.snaptrace-*" >/dev/null; then
 		why="a temporary left: $(ls -A "$outdir" | tr '\n' ' ')"
 	elif [ "$how" = default ]; then
@@ -428,12 +424,26 @@ ignored_case() {
 	elif ! has_slices "$OUT"; then
 		why="the trace has no work_leaf"
 	fi
-	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-	else
-		ok "$name"
-	fi
+	verdict "$name" "$why"
 	rm -rf "$DIR" "$outdir"
+}
+
+# in_background NAME CMD...: runs case NAME (CMD, which prints its lines)
+# as one of $jobs at a time, then prints its lines and "time NAME SECONDS"
+# under the lock.
+in_background() {
+	local name=$1
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	{
+		local r="$TMP/$name.result" t t0=${EPOCHREALTIME/./}
+		"$@" >"$r"
+		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
+		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
+		flock "$TMP/output.lock" cat "$r"
+	} &
 }
 
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
@@ -479,17 +489,7 @@ for who in ${LIFECYCLE_WHO:-${WHOS[*]}}; do
 			if [ "$sig" != KILL ] && ! requires "${who}_${phase}_$sig" "sig${sig,,}"; then
 				continue
 			fi
-			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-				wait -n
-			done
-			{
-				r="$TMP/${who}_${phase}_$sig.result"
-				t0=${EPOCHREALTIME/./}
-				run_case "$who" "$phase" "$sig" >"$r"
-				t=$(((${EPOCHREALTIME/./} - t0) / 100000))
-				echo "time ${who}_${phase}_$sig $((t / 10)).$((t % 10))" >>"$r"
-				flock "$TMP/output.lock" cat "$r"
-			} &
+			in_background "${who}_${phase}_$sig" run_case "$who" "$phase" "$sig"
 		done
 	done
 done
@@ -510,17 +510,7 @@ for c in "${EARLY[@]}"; do
 	*) continue ;;
 	esac
 	requires "$name" "sig${sig,,}" || continue
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n
-	done
-	{
-		r="$TMP/$name.result"
-		t0=${EPOCHREALTIME/./}
-		early_case "$name" $how $when $sig >"$r"
-		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
-		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
-		flock "$TMP/output.lock" cat "$r"
-	} &
+	in_background "$name" early_case "$name" "$how" "$when" "$sig"
 done
 # the ignored cases (above): SIGHUP and SIGINT ignored, nohup's SIGHUP, and
 # one at its default action
@@ -534,16 +524,6 @@ for c in "trap HUP" "trap INT" "nohup HUP" "default HUP"; do
 	if [ "$how" = default ]; then
 		requires "$name" "sig${sig,,}" || continue
 	fi
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n
-	done
-	{
-		r="$TMP/$name.result"
-		t0=${EPOCHREALTIME/./}
-		ignored_case "$name" "$how" "$sig" >"$r"
-		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
-		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
-		flock "$TMP/output.lock" cat "$r"
-	} &
+	in_background "$name" ignored_case "$name" "$how" "$sig"
 done
 wait
