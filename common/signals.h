@@ -130,7 +130,8 @@ const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size);
  * comes. The user or the shell asked for it (nohup ignores SIGHUP, a
  * background job of a script SIGINT and SIGQUIT) and exec keeps it, so it
  * was ignored before main() too; no handler, block or reset may undo it.
- * Why: docs/design.md "Signals from the first line of main()".
+ * Why: docs/design.md "Process model" (its "Signals from the first line of
+ * main()").
  *
  * sig_note_start() reads which of signals 1..64 are ignored now; each
  * main() calls it first thing, before it sets a disposition of its own
