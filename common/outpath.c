@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "inpath.h"
 #include "pathtrust.h"
+#include "signals.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,18 +59,11 @@ void outpath_remove_on_signals(void)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	sigemptyset(&sa.sa_mask);
+	/* one ignored at start stays ignored (a SIGPIPE: write errors tell) */
+	sig_not_ignored(sigs, sizeof(sigs) / sizeof(sigs[0]), &sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction old;
-
-		/* a SIGPIPE the program ignores stays ignored (write errors tell) */
-		if (sigs[i] == SIGPIPE && !sigaction(SIGPIPE, NULL, &old) &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
+		if (sigismember(&sa.sa_mask, sigs[i]))
+			sigaction(sigs[i], &sa, NULL);
 }
 
 /* Records temporary NAME of DIRFD for removal on a signal; returns its slot or -1 (full). */

@@ -33,7 +33,7 @@
  *     directory), and so is a hard link to root's.
  *   - A directory is refused (-EISDIR).
  * Named temporaries still open are removed when the process is killed by
- * SIGINT, SIGTERM, SIGHUP or SIGPIPE once outpath_remove_on_signals() was
+ * SIGINT, SIGTERM, SIGHUP or SIGPIPE (one not ignored at start) once outpath_remove_on_signals() was
  * called, or by a caller's own handler through outpath_remove_temps().
  *
  * Errors are a negative errno with one line in ERRBUF naming the path:
@@ -210,7 +210,8 @@ int outpath_check(const char *path, char *errbuf, size_t errlen);
 void outpath_keep_std_fds(void);
 
 /* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE that remove
- * every named temporary, then die of the signal as they would have. */
+ * every named temporary, then die of the signal as they would have; one
+ * ignored when the program started stays ignored (sig_ignored_at_start()). */
 void outpath_remove_on_signals(void);
 
 /* Removes every named temporary (async-signal-safe: for a signal handler). */

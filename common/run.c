@@ -79,15 +79,16 @@ static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgrou
 	return pid;
 }
 
-pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd,
+pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd, bool own_pgroup,
 		const struct tmpview *view)
 {
-	return start(argv, out_fd, err_fd, false, cwd_fd, view);
+	return start(argv, out_fd, err_fd, own_pgroup, cwd_fd, view);
 }
 
-pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, const struct tmpview *view)
+pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pgroup,
+		const struct tmpview *view)
 {
-	return start_piped(argv, err_fd, fd, false, cwd_fd, view);
+	return start_piped(argv, err_fd, fd, own_pgroup, cwd_fd, view);
 }
 
 /* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */

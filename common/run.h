@@ -3,6 +3,7 @@
 #ifndef SNAPTRACE_RUN_H
 #define SNAPTRACE_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -30,11 +31,16 @@ struct tmpview;
  * the caller's; a relative argument is then relative to it, a relative
  * argv[0] the caller's), seeing VIEW as its
  * /tmp (tmpview.h; NULL: ours); the child gets SIGTERM when the calling
- * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. Returns
- * the child's pid, or a negative errno when it could not be started (e.g.
- * -ENOENT: no such program).
+ * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. With
+ * OWN_PGROUP it runs in a process group of its own, out of reach of what
+ * the terminal or a user's `kill -SIG -PGID` sends ours (the caller decides
+ * and stops it): perf, which handles SIGINT even when it was ignored at
+ * start (perf script then stops early and exits 0, its output cut); else in
+ * ours (this project's programs, which keep the user's ignored signals
+ * ignored: signals.h). Returns the child's pid, or a negative errno when it
+ * could not be started (e.g. -ENOENT: no such program).
  */
-pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd,
+pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd, bool own_pgroup,
 		const struct tmpview *view);
 
 /*
@@ -42,7 +48,8 @@ pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd,
  * and its stderr to ERR_FD (STDERR_FILENO: inherited), or to the same pipe
  * when ERR_FD < 0. Returns the child's pid, or a negative errno.
  */
-pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, const struct tmpview *view);
+pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pgroup,
+		const struct tmpview *view);
 
 /* Waits for child PID. Returns its exit status (0..255), 128+N when killed
  * by signal N, or a negative errno. */

@@ -235,3 +235,34 @@ const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size)
 #undef PUT
 	return buf;
 }
+
+/* Bit SIG - 1: signal SIG was ignored at start; NOTED once read. */
+static uint64_t ignored_at_start;
+static volatile sig_atomic_t noted;
+
+void sig_note_start(void)
+{
+	struct sigaction old;
+
+	if (noted)
+		return;
+	for (int sig = 1; sig <= SIG_MAX; sig++)
+		if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_IGN)
+			ignored_at_start |= UINT64_C(1) << (sig - 1);
+	noted = 1;
+}
+
+bool sig_ignored_at_start(int sig)
+{
+	sig_note_start();
+	return sig > 0 && sig <= SIG_MAX && (ignored_at_start >> (sig - 1) & 1);
+}
+
+sigset_t *sig_not_ignored(const int *sigs, size_t n, sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < n; i++)
+		if (!sig_ignored_at_start(sigs[i]))
+			sigaddset(set, sigs[i]);
+	return set;
+}

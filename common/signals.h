@@ -10,6 +10,7 @@
 #ifndef SNAPTRACE_SIGNALS_H
 #define SNAPTRACE_SIGNALS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,5 +122,28 @@ struct sig_ending {
  * (SIZE bytes). Returns BUF.
  */
 const char *sig_ending_text(const struct sig_ending *e, char *buf, size_t size);
+
+/*
+ * The one rule of every program here (the front end, the recorder, the
+ * converter, stats) and of the children they start: a signal that was
+ * ignored (SIG_IGN) when the program started stays ignored, whenever it
+ * comes. The user or the shell asked for it (nohup ignores SIGHUP, a
+ * background job of a script SIGINT and SIGQUIT) and exec keeps it, so it
+ * was ignored before main() too; no handler, block or reset may undo it.
+ * Why: docs/design.md "Process model" (its "Signals from the first line of
+ * main()").
+ *
+ * sig_note_start() reads which of signals 1..64 are ignored now; each
+ * main() calls it first thing, before it sets a disposition of its own
+ * (later calls change nothing). sig_ignored_at_start(SIG) says whether SIG
+ * was (noting them first when nobody did); async-signal-safe once noted (a
+ * child between fork and exec asks it).
+ */
+void sig_note_start(void);
+bool sig_ignored_at_start(int sig);
+
+/* Into *SET the signals of SIGS (N of them) that were not ignored at start:
+ * those the program may block, catch or read from a signalfd. Returns SET. */
+sigset_t *sig_not_ignored(const int *sigs, size_t n, sigset_t *set);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "childenv.h"
+#include "signals.h"
 
 extern char **environ;
 
@@ -73,7 +74,9 @@ static void leave_group_signals(void)
  * execs ENVP; reports a failure through ERRFD (close-on-exec). */
 static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t parent, int errfd)
 {
-	struct sigaction sa = { .sa_handler = s->ignore_sigpipe ? SIG_IGN : SIG_DFL };
+	/* the caller's own SIG_IGN is not the child's; the user's is */
+	struct sigaction sa = { .sa_handler = s->ignore_sigpipe || sig_ignored_at_start(SIGPIPE) ?
+					      SIG_IGN : SIG_DFL };
 	sigset_t none;
 	int err;
 

@@ -49,7 +49,8 @@ struct spawn {
 				  * before then are discarded */
 	int death_signal;        /* PR_SET_PDEATHSIG: sent to the child when the
 				  * forking thread ends; 0 for none */
-	bool ignore_sigpipe;     /* SIGPIPE ignored (exec keeps SIG_IGN); else default */
+	bool ignore_sigpipe;     /* SIGPIPE ignored (exec keeps SIG_IGN); else as at the
+				  * caller's start (sig_ignored_at_start()) */
 	bool trace_me;           /* PTRACE_TRACEME: the kernel stops the child with
 				  * SIGTRAP right after execve (the caller waits
 				  * for that stop) */

@@ -30,6 +30,7 @@
 #include "pathtrust.h"
 #include "perfdata.h"
 #include "perfmap.h"
+#include "signals.h"
 
 /* The mapping names perf 6.1 reads a perf map for when executable
  * (map.c is_anon_memory(), is_no_dso_memory()); "[anon", "/memfd:": later
@@ -698,7 +699,7 @@ static int mount_view(const struct tmpview *v)
  * killed, or PARENT gone, PID gets SIGKILL (PR_SET_PDEATHSIG). */
 static _Noreturn void end_as(pid_t pid, int alive, pid_t parent)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
 	sigset_t none;
 	int status;
 
@@ -710,8 +711,9 @@ static _Noreturn void end_as(pid_t pid, int alive, pid_t parent)
 		close_range(0, (unsigned)alive - 1, 0);
 	close_range((unsigned)alive + 1, ~0u, 0);
 	sigemptyset(&dfl.sa_mask);
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &dfl, NULL);	/* none of the converter's handlers */
+	sigemptyset(&ign.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)	/* none of the converter's handlers */
+		sigaction(sig, sig_ignored_at_start(sig) ? &ign : &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	while (waitpid(pid, &status, 0) < 0)

@@ -146,13 +146,14 @@ static int spawn(struct part *p)
 		if (fd < 0)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
-				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, p->cwd_fd, p->view);
+				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, p->cwd_fd, true,
+				p->view);
 		if (pid < 0)
 			close(fd);
 	} else {
 		pid = run_spawn((char *const *)p->cmd.argv,
 				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd, p->cwd_fd,
-				p->view);
+				true, p->view);
 		if (pid >= 0)
 			(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint */
 	}

@@ -35,6 +35,7 @@
 #include "perfdata.h"
 #include "ptsplit.h"
 #include "recording.h"
+#include "signals.h"
 #include "timeline.h"
 #include "version.h"
 
@@ -800,6 +801,7 @@ int main(int argc, char **argv)
 	struct conv_window *windows = NULL;
 	int rc, err, first;
 
+	sig_note_start();	/* first: signals.h */
 	outpath_keep_std_fds();
 	diag_init(argv[0]);
 	err = nsenter_drop();	/* perf never enters a mount namespace a perf.data names */

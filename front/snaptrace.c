@@ -40,6 +40,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "outpath.h"
+#include "signals.h"
 #include "version.h"
 
 #define PROG "snaptrace"
@@ -152,18 +153,17 @@ static void stopped(int sig)
  * a line (stopped()) once unblocked. */
 static void hold_stops(sigset_t *blocked)
 {
-	struct sigaction sa, old;
+	struct sigaction sa;
 	sigset_t ignored;
 
 	/* an ignored one stays ignored, and unblocked: a blocked signal is
 	 * never discarded, it would wait for the recorder */
-	sigemptyset(blocked);
+	sig_note_start();
+	sig_not_ignored(stops, sizeof(stops) / sizeof(stops[0]), blocked);
 	sigemptyset(&ignored);
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (!sigaction(stops[i], NULL, &old) && old.sa_handler == SIG_IGN)
+		if (!sigismember(blocked, stops[i]))
 			sigaddset(&ignored, stops[i]);
-		else
-			sigaddset(blocked, stops[i]);
 	sigprocmask(SIG_BLOCK, blocked, NULL);
 	sigprocmask(SIG_UNBLOCK, &ignored, NULL);
 	memset(&sa, 0, sizeof(sa));

@@ -1141,14 +1141,11 @@ static int pick_process(struct rec_opts *o, struct rec_proc_held *picked)
 static int signals_to_fd(void)
 {
 	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction old;
 	sigset_t set;
 	int fd;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (sigaction(stops[i], NULL, &old) || old.sa_handler != SIG_IGN)
-			sigaddset(&set, stops[i]);
+	sig_note_start();
+	sig_not_ignored(stops, sizeof(stops) / sizeof(stops[0]), &set);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -391,10 +391,8 @@ const char *rec_stop_how(char *buf, size_t size)
 		{ SIGTERM, "SIGTERM (kill %d)" },
 		{ SIGHUP, "SIGHUP (kill -HUP %d)" },
 	};
-	struct sigaction old;
-
 	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
-		if (sigaction(ways[i].sig, NULL, &old) || old.sa_handler != SIG_IGN) {
+		if (!sig_ignored_at_start(ways[i].sig)) {
 			snprintf(buf, size, ways[i].how, (int)getpid());
 			return buf;
 		}

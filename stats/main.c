@@ -23,6 +23,7 @@
 #include "funcspec.h"
 #include "report.h"
 #include "run.h"
+#include "signals.h"
 
 /*
  * A recording directory (DIR/record.json, as snaptrace-record leaves it)
@@ -65,7 +66,7 @@ static int recording_trace(const char *path, char *data, size_t size)
 			   strerror(-fd));
 		return -2;
 	}
-	pid = run_start(argv, fd, STDERR_FILENO, RUN_CWD_CALLER, NULL);
+	pid = run_start(argv, fd, STDERR_FILENO, RUN_CWD_CALLER, false, NULL);
 	rc = pid < 0 ? (int)pid : run_wait(pid);
 	if (rc) {
 		diag_error("%s: a recording: snaptrace-convert %s (its message above)", path,
@@ -168,6 +169,7 @@ int main(int argc, char **argv)
 	const char *path;
 	int rc, err, trace;
 
+	sig_note_start();	/* first: signals.h */
 	diag_init(argv[0]);
 	rc = stats_options_parse(argc, argv, &o, &trace);
 	if (rc >= 0)

@@ -39,9 +39,11 @@
 #   signals   a converter killed by SIGINT, SIGTERM, SIGHUP, SIGPIPE or SIGKILL
 #             while writing (its unnamed file open in the directory) leaves
 #             neither the output nor a temporary.
+#   ignored-signals  one started with SIGINT or SIGHUP ignored (trap '',
+#             nohup) and sent it while writing goes on and writes the trace.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-need_built output "$CONVERT"
+need_built output "$CONVERT" "$SIGDFL"
 IN="$SNAPTRACE_TOP/tests/cases/call-return/input.txt"
 EXPECTED="$SNAPTRACE_TOP/tests/cases/call-return/expected.txt"
 
@@ -366,31 +368,42 @@ suffix() {
 	fi
 }
 
+# writing_from_pipe TEST LABEL DIR OUT CMD...: starts CMD "$CONVERT" -q
+# reading a pipe that stays open (its writer's: a named FIFO is refused)
+# and writing OUT in DIR; sets PID (the converter) and FEEDER (the pipe's
+# writer, whose end is the input's) once the converter writes. Returns 1
+# after a FAIL of TEST (LABEL: what the case is).
+writing_from_pipe() {
+	local test=$1 label=$2 d=$3 out=$4 feed
+	shift 4
+	exec {feed}< <({ cat "$IN"; exec sleep 30; })
+	FEEDER=$!
+	"$@" "$CONVERT" -q "/dev/fd/$feed" -o "$out" >/dev/null 2>"$d/err" &
+	PID=$!
+	exec {feed}<&-
+	for _ in $(seq 200); do
+		writing_in "$PID" "$d" && return 0
+		sleep 0.05
+	done
+	fail "$test" "$label: the converter never opened its output: $(ls -A "$d" | tr '\n' ' ')"
+	end_bg "$PID" "$FEEDER"
+	return 1
+}
+
 # The converter reads a pipe that stays open (its writer's: a named FIFO is
 # refused), so it is still writing when the signal comes; it must die of it
 # and leave nothing behind.
 signals() {
-	local d="$TMP/signals" sig pid feeder st left feed
+	local d="$TMP/signals" sig st left
 	mkdir "$d"
 	for sig in INT TERM HUP PIPE KILL; do
-		exec {feed}< <({ cat "$IN"; exec sleep 30; })
-		feeder=$!
-		"$CONVERT" -q "/dev/fd/$feed" -o "$d/out.$sig.fxt.gz" 2>"$d/err" &
-		pid=$!
-		exec {feed}<&-
-		for _ in $(seq 200); do
-			writing_in "$pid" "$d" && break
-			sleep 0.05
-		done
-		if ! writing_in "$pid" "$d"; then
-			fail signals "SIG$sig: the converter never opened its output: $(ls -A "$d" | tr '\n' ' ')"
-			end_bg "$pid" "$feeder"
-			return
-		fi
-		kill -s "$sig" "$pid"
-		wait "$pid" 2>/dev/null
+		# at their default action (a background job starts with SIGINT
+		# ignored, which the converter keeps: ignored_signals)
+		writing_from_pipe signals "SIG$sig" "$d" "$d/out.$sig.fxt.gz" "$SIGDFL" || return
+		kill -s "$sig" "$PID"
+		wait "$PID" 2>/dev/null
 		st=$?
-		end_bg "$feeder"
+		end_bg "$FEEDER"
 		if [ "$st" -lt 128 ]; then
 			fail signals "SIG$sig: exit $st, expected death by the signal"
 			return
@@ -402,6 +415,36 @@ signals() {
 		fi
 	done
 	ok signals
+}
+
+# A signal ignored when the converter started stays ignored (README
+# "Signals"): started under `trap '' INT HUP` (SIGINT, SIGHUP) and under
+# nohup (SIGHUP), sent that signal while it writes (its unnamed file open in
+# the directory, its input a pipe still open), it goes on, and once the
+# input ends the whole trace is written and reads back. The old converter
+# put its handler over the ignored signal and died of it, no trace.
+ignored_signals() {
+	local d="$TMP/ignored" c how sig st out
+	local -a start
+	mkdir "$d"
+	for c in "trap INT" "trap HUP" "nohup HUP"; do
+		read -r how sig <<<"$c"
+		out="$d/out.$how.$sig.fxt.gz"
+		start=(bash -c 'trap "" INT HUP; exec "$@"' -)
+		[ "$how" = nohup ] && start=(nohup)
+		writing_from_pipe ignored_signals "$how SIG$sig" "$d" "$out" "${start[@]}" || return
+		kill -s "$sig" "$PID"
+		end_bg "$FEEDER"	# the input ends: the converter finishes
+		wait "$PID" 2>/dev/null
+		st=$?
+		if [ "$st" -ne 0 ]; then
+			fail ignored_signals "$how SIG$sig: exit $st, expected 0 (the signal ignored): $(first_lines "$d/err")"
+			return
+		fi
+		reads_back ignored_signals "$out" || return
+		no_temps ignored_signals "$d" || return
+	done
+	ok ignored_signals
 }
 
 device
@@ -417,3 +460,4 @@ stale
 long_name
 suffix
 signals
+ignored_signals

@@ -408,6 +408,36 @@ t_stdout_trace_only() {
 	fi
 }
 
+# A tracer never changes what it traces: the launched program gets the
+# signals ignored that the user ran snaptrace with (trap '' PIPE HUP) and no
+# other, though the recorder ignores SIGPIPE itself (spawn.c reset SIGPIPE to
+# its default for every child but perf: a program run with SIGPIPE ignored
+# ran with it at default under snaptrace).
+t_target_ignored_as_given() {
+	local how got want bad="" mine
+	mine=$(( 0x$(awk '$1 == "SigIgn:" { print $2 }' /proc/self/status) & 0x1001 ))
+	for how in given own; do
+		if [ "$how" = given ]; then
+			want=$((0x1001))
+			(trap '' PIPE HUP; exec "$FRONT" run -q -o "$TMP/ign-$how.fxt" --trigger none \
+				--duration 0.3 -- sh -c 'grep ^SigIgn: /proc/self/status; exec "$@"' - \
+				"${PROG[@]}") >"$TMP/ign-$how.out" 2>"$TMP/ign-$how.err"
+		else
+			want=$mine
+			"$FRONT" run -q -o "$TMP/ign-$how.fxt" --trigger none --duration 0.3 -- \
+				sh -c 'grep ^SigIgn: /proc/self/status; exec "$@"' - "${PROG[@]}" \
+				>"$TMP/ign-$how.out" 2>"$TMP/ign-$how.err"
+		fi
+		got=$(awk '$1 == "SigIgn:" { print $2 }' "$TMP/ign-$how.out")
+		if [ -z "$got" ] || [ $((0x$got & 0x1001)) -ne "$want" ]; then
+			bad+=" [$how: SigIgn ${got:-none}, expected SIGPIPE|SIGHUP bits $want]"
+		elif ! "$CONVERT" --dump=slices "$TMP/ign-$how.fxt" 2>/dev/null | grep -q ' work_leaf$'; then
+			bad+=" [$how: the trace has no work_leaf: $(tail -n 2 "$TMP/ign-$how.err" | tr '\n' '|')]"
+		fi
+	done
+	if [ -n "$bad" ]; then fail target_ignored_as_given "$bad"; else ok target_ignored_as_given; fi
+}
+
 t_temporary_removed() {
 	local rc
 	mkdir -p "$TMP/tmp1"
@@ -598,6 +628,7 @@ t_host_limits_refused
 t_breakpoint_warned
 t_stdout_trace_only
 t_temporary_removed
+t_target_ignored_as_given
 t_failed_recording_kept
 t_perf_refused_not_converted
 t_perf_refused_named

@@ -21,6 +21,9 @@
 #              early       the front end only: at once (0 ms) and during the
 #                          probe of perf, from a terminal and to a background
 #                          job (below, early_case)
+#              ignored     the front end only, started with the signal ignored
+#                          (trap '' INT HUP, nohup), the signal sent to its
+#                          process group while converting (below, ignored_case)
 # Each case checks the exit status and message the README gives, that the
 # trace or the recording is there (read back with --dump=slices), and that
 # no process of the case is left: every process a case starts carries
@@ -177,6 +180,34 @@ has_slices() {
 	"$CONVERT" --dump=slices "$1" 2>/dev/null | grep -q ' work_leaf$'
 }
 
+# abandon_case NAME WHY: case NAME failed before its signal (WHY): a FAIL
+# with ERR's last lines, and its processes ended.
+abandon_case() {
+	fail "$1" "$2: $(tail -n 3 "$ERR" | tr '\n' '|')"
+	kill -9 "$PID" 2>/dev/null
+	wait "$PID" 2>/dev/null
+	wait_gone "$1" || kill -9 $(case_pids "$1") 2>/dev/null
+}
+
+# left_running NAME: a FAIL when a process of case NAME is left (which is
+# then killed); returns 1 then.
+left_running() {
+	wait_gone "$1" && return 0
+	fail "$1" "left running: $(for q in $(case_pids "$1"); do
+		tr '\0' ' ' <"/proc/$q/cmdline"; echo -n '| '; done)"
+	kill -9 $(case_pids "$1") 2>/dev/null
+	return 1
+}
+
+# verdict NAME WHY: ok, or a FAIL with WHY (not empty) and ERR's last lines.
+verdict() {
+	if [ -n "$2" ]; then
+		fail "$1" "$2: $(tail -n 3 "$ERR" | tr '\n' '|')"
+	else
+		ok "$1"
+	fi
+}
+
 # kept_named: the message names the recording directory, which holds perf data.
 kept_named() {
 	grep -q "stays in $DIR" "$ERR" && ls "$DIR"/perf.data* >/dev/null 2>&1
@@ -237,30 +268,17 @@ expect() {
 
 # run_case WHO PHASE SIG
 run_case() {
-	local who=$1 phase=$2 sig=$3 name="$1_$2_$3" p rc why
+	local who=$1 phase=$2 sig=$3 name="$1_$2_$3" p rc
 	start_case "$name" "$who" "$phase" "$sig"
 	if ! p=$(victim "$who" "$phase") || [ -z "$p" ]; then
-		fail "$name" "phase $phase not reached: $(tail -n 3 "$ERR" | tr '\n' '|')"
-		kill -9 "$PID" 2>/dev/null
-		wait "$PID" 2>/dev/null
-		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		abandon_case "$name" "phase $phase not reached"
 		return
 	fi
 	[ "$p" = - ] || kill -"$sig" "$p"
 	wait "$PID" 2>/dev/null
 	rc=$?
-	if ! wait_gone "$name"; then
-		fail "$name" "left running: $(for q in $(case_pids "$name"); do
-			tr '\0' ' ' <"/proc/$q/cmdline"; echo -n '| '; done)"
-		kill -9 $(case_pids "$name") 2>/dev/null
-		return
-	fi
-	why=$(expect "$name" "$who" "$phase" "$sig" "$rc")
-	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-	else
-		ok "$name"
-	fi
+	left_running "$name" || return
+	verdict "$name" "$(expect "$name" "$who" "$phase" "$sig" "$rc")"
 	rm -rf "$DIR" "$OUT"
 }
 
@@ -298,10 +316,7 @@ early_case() {
 		why="the probe of perf was not reached"
 	fi
 	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-		kill -9 "$PID" 2>/dev/null
-		wait "$PID" 2>/dev/null
-		wait_gone "$name" || kill -9 $(case_pids "$name") 2>/dev/null
+		abandon_case "$name" "$why"
 		return
 	fi
 	kill -"$sig" -- "$pg$PID"
@@ -312,17 +327,8 @@ early_case() {
 	fi
 	wait "$PID" 2>/dev/null
 	rc=$?
-	if ! wait_gone "$name"; then
-		fail "$name" "left running"
-		kill -9 $(case_pids "$name") 2>/dev/null
-		return
-	fi
-	why=$(early_expect "$how" "$when" "$sig" "$rc")
-	if [ -n "$why" ]; then
-		fail "$name" "$why: $(tail -n 3 "$ERR" | tr '\n' '|')"
-	else
-		ok "$name"
-	fi
+	left_running "$name" || return
+	verdict "$name" "$(early_expect "$how" "$when" "$sig" "$rc")"
 	rm -rf "$DIR" "$OUT"
 }
 
@@ -358,6 +364,88 @@ early_expect() {
 	"$CONVERT" --dump=slices "$OUT" >/dev/null 2>&1 || echo "the trace does not read back"
 }
 
+# A stop signal ignored when snaptrace started stays ignored (README
+# "Signals"), in every process of the recording: started under `trap ''
+# INT HUP` or nohup in a session of its own, the front end gets the signal
+# sent to its whole process group (kill -SIG -PGID, as a hangup or a
+# script's kill reaches it) while its converter runs (synchronised on the
+# converter's perf script, slowperf, which waits 1 s before becoming perf),
+# and the trace is written all the same, exit 0. The old converter put its
+# own handler over an ignored SIGINT and SIGHUP and died of it ("conversion
+# stopped", exit 1); perf script, which handles SIGINT even when ignored,
+# stopped early and exited 0 with its output cut (it now runs in a process
+# group of its own). At its default action the same group signal still
+# stops the conversion: exit 1, the recording kept and named, no trace and
+# no temporary left.
+#   ignored_case NAME trap|nohup|default SIG
+ignored_case() {
+	local name=$1 how=$2 sig=$3 rc why= outdir="$TMP/$1.out"
+	local -a cmd=("$FRONT" run -o "$outdir/trace.fxt.gz" -d "$TMP/$name.d" --sampling-freq 1000
+		--trigger none --duration 0.5 --convert-arg "--perf=$SLOWPERF" -- "${TARGET[@]}")
+	DIR="$TMP/$name.d" OUT="$outdir/trace.fxt.gz" ERR="$TMP/$name.err"
+	export SLOWPERF_LOG="$TMP/$name.slowperf"
+	mkdir "$outdir"
+	case $how in
+	trap) LIFECYCLE_CASE=$TMP/$name setsid bash -c 'trap "" INT HUP; exec "$@"' - "${cmd[@]}" \
+		>/dev/null 2>"$ERR" & ;;
+	nohup) LIFECYCLE_CASE=$TMP/$name setsid nohup "${cmd[@]}" >/dev/null 2>"$ERR" & ;;
+	default) LIFECYCLE_CASE=$TMP/$name "$SIGDFL" setsid "${cmd[@]}" >/dev/null 2>"$ERR" & ;;
+	esac
+	PID=$!
+	if ! wait_until 5 pgrp_is "$PID"; then
+		why="not in a process group of its own"
+	elif ! wait_until 30 script_pid "$PID" >/dev/null; then
+		why="the conversion was not reached"
+	fi
+	if [ -n "$why" ]; then
+		abandon_case "$name" "$why"
+		return
+	fi
+	kill -"$sig" -- "-$PID"
+	wait "$PID" 2>/dev/null
+	rc=$?
+	left_running "$name" || return
+	if compgen -G "$outdir/.snaptrace-*" >/dev/null; then
+		why="a temporary left: $(ls -A "$outdir" | tr '\n' ' ')"
+	elif [ "$how" = default ]; then
+		if [ "$rc" -ne 1 ]; then
+			why="exit $rc, expected 1"
+		elif ! log_has "$ERR" "conversion stopped; the recording stays in $DIR"; then
+			why="no 'conversion stopped' message"
+		elif ! kept_named; then
+			why="the recording is not kept"
+		elif [ -n "$(ls -A "$outdir")" ]; then
+			why="output left: $(ls -A "$outdir" | tr '\n' ' ')"
+		fi
+	elif [ "$rc" -ne 0 ]; then
+		why="exit $rc, expected 0 (SIG$sig ignored)"
+	elif log_has "$ERR" "stopping\|Hangup\|Interrupt"; then
+		why="the ignored SIG$sig was acted on"
+	elif ! has_slices "$OUT"; then
+		why="the trace has no work_leaf"
+	fi
+	verdict "$name" "$why"
+	rm -rf "$DIR" "$outdir"
+}
+
+# in_background NAME CMD...: runs case NAME (CMD, which prints its lines)
+# as one of $jobs at a time, then prints its lines and "time NAME SECONDS"
+# under the lock.
+in_background() {
+	local name=$1
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	{
+		local r="$TMP/$name.result" t t0=${EPOCHREALTIME/./}
+		"$@" >"$r"
+		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
+		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
+		flock "$TMP/output.lock" cat "$r"
+	} &
+}
+
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
 # waiting for perf; each has its own names, directory and token. A case's
 # lines are printed as it ends (under a lock, so that no two cases' lines
@@ -390,7 +478,7 @@ index_of() {
 }
 for who in ${LIFECYCLE_WHO:-${WHOS[*]}}; do
 	for phase in ${LIFECYCLE_PHASES:-${PHASES[*]}}; do
-		[ "$phase" = early ] && continue
+		[ "$phase" = early ] || [ "$phase" = ignored ] && continue
 		[ "$who" = record ] && [ "$phase" = converting ] && continue
 		[ "$who" != front ] && [ "$phase" = ending ] && continue
 		for sig in $(lifecycle_sigs "$(index_of "$who" "${WHOS[@]}")" \
@@ -401,17 +489,7 @@ for who in ${LIFECYCLE_WHO:-${WHOS[*]}}; do
 			if [ "$sig" != KILL ] && ! requires "${who}_${phase}_$sig" "sig${sig,,}"; then
 				continue
 			fi
-			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-				wait -n
-			done
-			{
-				r="$TMP/${who}_${phase}_$sig.result"
-				t0=${EPOCHREALTIME/./}
-				run_case "$who" "$phase" "$sig" >"$r"
-				t=$(((${EPOCHREALTIME/./} - t0) / 100000))
-				echo "time ${who}_${phase}_$sig $((t / 10)).$((t % 10))" >>"$r"
-				flock "$TMP/output.lock" cat "$r"
-			} &
+			in_background "${who}_${phase}_$sig" run_case "$who" "$phase" "$sig"
 		done
 	done
 done
@@ -432,16 +510,20 @@ for c in "${EARLY[@]}"; do
 	*) continue ;;
 	esac
 	requires "$name" "sig${sig,,}" || continue
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n
-	done
-	{
-		r="$TMP/$name.result"
-		t0=${EPOCHREALTIME/./}
-		early_case "$name" $how $when $sig >"$r"
-		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
-		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
-		flock "$TMP/output.lock" cat "$r"
-	} &
+	in_background "$name" early_case "$name" "$how" "$when" "$sig"
+done
+# the ignored cases (above): SIGHUP and SIGINT ignored, nohup's SIGHUP, and
+# one at its default action
+for c in "trap HUP" "trap INT" "nohup HUP" "default HUP"; do
+	read -r how sig <<<"$c"
+	name="ignored_${how}_$sig"
+	case " ${LIFECYCLE_PHASES:-ignored} / ${LIFECYCLE_WHO:-front} " in
+	*" ignored "*/*" front "*) ;;
+	*) continue ;;
+	esac
+	if [ "$how" = default ]; then
+		requires "$name" "sig${sig,,}" || continue
+	fi
+	in_background "$name" ignored_case "$name" "$how" "$sig"
 done
 wait

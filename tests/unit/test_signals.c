@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* common/signals: names, si_code names, default actions, the kernel filter. */
+/* common/signals: names, si_code names, default actions, the kernel filter,
+ * the signals ignored at start. */
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "signals.h"
 #include "unit.h"
@@ -111,6 +114,38 @@ static void filter_and_watched(void)
 	CHECK(strlen(sig_deliver_filter(SIGRTMIN + 5, f, sizeof(f))) < sizeof(f) - 1);
 }
 
+/* What was ignored when the program started is what sig_ignored_at_start()
+ * answers ever after, whatever the program sets later; sig_not_ignored()
+ * keeps the others. In a child that notes first, as a main() does. */
+static void ignored_at_start(void)
+{
+	static const int sigs[] = { SIGINT, SIGHUP, SIGPIPE };
+	pid_t pid = fork();
+	int status = -1;
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		sigset_t set;
+		bool ok;
+
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		sig_note_start();
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_IGN);
+		sig_note_start();	/* again: changes nothing */
+		sig_not_ignored(sigs, 3, &set);
+		ok = sig_ignored_at_start(SIGHUP) && !sig_ignored_at_start(SIGINT) &&
+		     !sig_ignored_at_start(SIGPIPE) && !sig_ignored_at_start(0) &&
+		     !sig_ignored_at_start(65) && sigismember(&set, SIGINT) &&
+		     !sigismember(&set, SIGHUP) && sigismember(&set, SIGPIPE);
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_INT_EQ(status, 0);
+}
+
 int main(void)
 {
 	UNIT_RUN(names_round_trip);
@@ -118,5 +153,6 @@ int main(void)
 	UNIT_RUN(kinds);
 	UNIT_RUN(delivered_as_kill);
 	UNIT_RUN(filter_and_watched);
+	UNIT_RUN(ignored_at_start);
 	return unit_exit();
 }

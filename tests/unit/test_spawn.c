@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "signals.h"
 #include "spawn.h"
 #include "unit.h"
 
@@ -469,7 +470,7 @@ static void run_cwd(void)
 	CHECK_STR_EQ(out, "/\n");
 	CHECK_INT_EQ(run_capture(rel, out, sizeof(out)), 0);	/* ./here.sh: ours */
 	CHECK_STR_EQ(out, "/\n");
-	pid = run_spawn(pwd, STDERR_FILENO, &outfd, RUN_CWD_CALLER, NULL);
+	pid = run_spawn(pwd, STDERR_FILENO, &outfd, RUN_CWD_CALLER, false, NULL);
 	CHECK(pid > 0);
 	read_all(outfd, out, sizeof(out));
 	CHECK_INT_EQ(run_wait(pid), 0);
@@ -482,6 +483,7 @@ static void run_cwd(void)
 
 int main(void)
 {
+	sig_note_start();	/* as each program's main(): SIGPIPE below is ours, not the user's */
 	UNIT_RUN(spawn_environment);
 	UNIT_RUN(spawn_helper_environment);
 	UNIT_RUN(spawn_exec_error);
