@@ -40,6 +40,55 @@ static uint64_t last_fde_end(Elf *elf, uint64_t start)
 	return end > start ? end : 0;
 }
 
+/* The section of ELF holding link-time address VADDR (.eh_frame for an
+ * FDE's), its data into *D and its address into *BASE; false: none. */
+static bool section_at(Elf *elf, uint64_t vaddr, Elf_Data **d, uint64_t *base)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS && sh.sh_addr <= vaddr &&
+		    vaddr - sh.sh_addr < sh.sh_size) {
+			*d = elf_getdata(scn, NULL);
+			*base = sh.sh_addr;
+			return *d && (*d)->d_buf;
+		}
+	return false;
+}
+
+/*
+ * The FDE ends of T's functions into T->end: table entry I (TAB, 8 bytes
+ * each: initial_location, then the FDE's address, both relative to the
+ * header at HDR) points at an FDE (length, CIE pointer, pc_begin, pc_range)
+ * whose pc_begin, read as pcrel|sdata4, must be the table's start, its
+ * pc_range then udata4; else (another encoding, out of the section) 0.
+ */
+static void fde_ends(Elf *elf, struct fdetab *t, const uint8_t *tab, uint64_t hdr)
+{
+	Elf_Data *d = NULL;
+	uint64_t base = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		int32_t rel, begin;
+		uint32_t len, range;
+		uint64_t fde, off;
+
+		memcpy(&rel, tab + i * 8 + 4, 4);
+		fde = hdr + (uint64_t)(int64_t)rel;
+		if ((!d || fde < base || fde - base >= d->d_size) && !section_at(elf, fde, &d, &base))
+			continue;
+		off = fde - base;
+		if (d->d_size < 16 || off > d->d_size - 16)
+			continue;
+		memcpy(&len, (const uint8_t *)d->d_buf + off, 4);
+		memcpy(&begin, (const uint8_t *)d->d_buf + off + 8, 4);
+		memcpy(&range, (const uint8_t *)d->d_buf + off + 12, 4);
+		if (len >= 12 && len != UINT32_MAX && fde + 8 + (uint64_t)(int64_t)begin == t->start[i])
+			t->end[i] = t->start[i] + range;
+	}
+}
+
 int fdetab_read(Elf *elf, struct fdetab *t)
 {
 	size_t nph, i, fit;
@@ -77,8 +126,9 @@ int fdetab_read(Elf *elf, struct fdetab *t)
 		return -EIO;
 	}
 	t->start = malloc(t->n * sizeof(*t->start));
-	if (!t->start) {
-		t->n = 0;
+	t->end = calloc(t->n, sizeof(*t->end));
+	if (!t->start || !t->end) {
+		fdetab_free(t);
 		return -ENOMEM;
 	}
 	for (i = 0; i < t->n; i++) {
@@ -87,6 +137,7 @@ int fdetab_read(Elf *elf, struct fdetab *t)
 		memcpy(&rel, (const uint8_t *)d->d_buf + i * 8, 4);
 		t->start[i] = ph.p_vaddr + (uint64_t)(int64_t)rel;
 	}
+	fde_ends(elf, t, d->d_buf, ph.p_vaddr);
 	t->last_end = last_fde_end(elf, t->start[t->n - 1]);
 	return 0;
 }
@@ -95,7 +146,9 @@ bool fdetab_func(const struct fdetab *t, size_t i, uint64_t *start, uint64_t *si
 {
 	*start = t->start[i];
 	if (i + 1 < t->n) {
-		*size = t->start[i + 1] - t->start[i];
+		uint64_t next = t->start[i + 1];
+
+		*size = (t->end[i] > *start && t->end[i] < next ? t->end[i] : next) - *start;
 		return true;
 	}
 	if (t->last_end <= t->start[i])
@@ -126,5 +179,6 @@ ptrdiff_t fdetab_find(const struct fdetab *t, uint64_t vaddr)
 void fdetab_free(struct fdetab *t)
 {
 	free(t->start);
+	free(t->end);
 	memset(t, 0, sizeof(*t));
 }

@@ -3,8 +3,13 @@
  * fdetab: the functions of an ELF file without symbols (stripped), from the
  * sorted table of its .eh_frame_hdr (PT_GNU_EH_FRAME; LSB "Exception Frame
  * Header"): the start of every function with unwind information, each
- * running to the next start, the last to the end of its own FDE (pc_begin
- * + pc_range, from libdw's CFI: no start follows it). Only the usual
+ * running to the end of its own FDE (pc_begin + pc_range, read where the
+ * table points, when its pc_begin is encoded as the table's start says:
+ * pcrel|sdata4, GCC's and clang's), else to the next start; the last
+ * without that to its end by libdw's CFI. Code no FDE covers (the C
+ * runtime's helpers between two functions) is in no function: once each
+ * function ran to the next start, and a sample in register_tm_clones was
+ * named after the function before it. Only the usual
  * encoding (version 1, eh_frame_ptr DW_EH_PE_pcrel|sdata4, fde_count
  * DW_EH_PE_udata4, table DW_EH_PE_datarel|sdata4) is read, with libelf
  * from a file opened ELF_C_READ (never mapped: elfid.h). The one reader of
@@ -28,6 +33,8 @@
 struct fdetab {
 	uint64_t *start;       /* the functions' link-time starts, in the table's
 				* order (ascending in a well-formed file), owned */
+	uint64_t *end;         /* each one's FDE end (pc_begin + pc_range), 0 when
+				* not read; owned */
 	size_t n;
 	uint64_t last_end;     /* where the last function ends (pc_begin + pc_range
 				* of its FDE); 0 when unknown (it is then left out
@@ -45,8 +52,9 @@ struct fdetab {
 int fdetab_read(Elf *elf, struct fdetab *t);
 
 /*
- * Function I of T (0 <= I < T->n): *START and *SIZE in bytes (the next
- * start, or LAST_END for the last, less START). Returns false for the
+ * Function I of T (0 <= I < T->n): *START and *SIZE in bytes (its FDE's
+ * end when read and not past the next start, else the next start, or
+ * LAST_END for the last, less START). Returns false for the
  * last when its end is unknown.
  */
 bool fdetab_func(const struct fdetab *t, size_t i, uint64_t *start, uint64_t *size);

@@ -96,6 +96,18 @@ static void table_is_readelfs(void)
 		if (fdetab_func(&t, i, &start, &size) && size > 1)
 			CHECK_INT_EQ(fdetab_find(&t, start + size - 1), (int)i);
 	}
+	/* each function ends where its FDE does (readelf's pc range): an address
+	 * past it, in code no FDE covers before the next start, is in none */
+	for (size_t i = 0; i < n; i++) {
+		ptrdiff_t k = fdetab_find(&t, ref_begin[i]);
+
+		CHECK(k >= 0);
+		if (k >= 0 && ref_end[i] > ref_begin[i])
+			CHECK_INT_EQ(fdetab_find(&t, ref_end[i] - 1), (int)k);
+		if (k >= 0 && ref_end[i] < last_begin && (size_t)k + 1 < t.n &&
+		    t.start[k + 1] > ref_end[i])
+			CHECK_INT_EQ(fdetab_find(&t, ref_end[i]), -1);
+	}
 	CHECK_U64_EQ(t.last_end, last_end);
 	CHECK_INT_EQ(fdetab_find(&t, begins[0] - 1), -1);
 	CHECK_INT_EQ(fdetab_find(&t, last_end), -1);
