@@ -14,7 +14,8 @@ static const uint8_t usual[4] = { 1, 0x1b, 0x03, 0x3b };
 
 /*
  * The end of the code that the last FDE of a file's table, starting at
- * link-time address START, covers (pc_begin + pc_range), or 0 when libdw
+ * link-time address START, covers (pc_begin + pc_range) when fde_ends()
+ * could not read it (another encoding), or 0 when libdw
  * finds no FDE there. libdw gives one row of the FDE's CFA table at a time
  * (dwarf_frame_info: the range its rules hold for); rows follow rows to the
  * FDE's end, past which no FDE holds an address (START is the highest).
@@ -138,7 +139,7 @@ int fdetab_read(Elf *elf, struct fdetab *t)
 		t->start[i] = ph.p_vaddr + (uint64_t)(int64_t)rel;
 	}
 	fde_ends(elf, t, d->d_buf, ph.p_vaddr);
-	t->last_end = last_fde_end(elf, t->start[t->n - 1]);
+	t->last_end = t->end[t->n - 1] ? t->end[t->n - 1] : last_fde_end(elf, t->start[t->n - 1]);
 	return 0;
 }
 
