@@ -186,8 +186,15 @@ verdict excerpt_bounded "$bad"
 "$CONVERT" -q "$TMP/in.txt" -o "$TMP/w.fxt" 2>"$TMP/err"
 bad=$(head -c 200 "$TMP/err")
 while IFS='|' read -r name cmd; do
-	read -r -a argv <<<"${cmd//IN/$TMP/in.txt}"
-	argv=("${argv[@]//W/$TMP/w.fxt}")
+	# IN and W are whole arguments, never letters of a path: the CI clone's
+	# random name once held a W, which became '$TMP/w.fxt' in every command
+	read -r -a argv <<<"$cmd"
+	for i in "${!argv[@]}"; do
+		case ${argv[i]} in
+		IN) argv[i]=$TMP/in.txt ;;
+		W) argv[i]=$TMP/w.fxt ;;
+		esac
+	done
 	(cd "$TMP" && exec timeout -k 5 20 "${argv[@]}") >/dev/full 2>"$TMP/err" </dev/null
 	rc=$?
 	[ "$rc" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "/dev/full.*: No space left on device" "$TMP/err" &&
