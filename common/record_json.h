@@ -145,10 +145,16 @@
  *           and SIGABRT however handled, the --trigger signal (sigwatch.h);
  *           at most 256, "signals_dropped" counts the rest
  *   "exits": [{"pid", "status" (exit status) or null, "signal" (number) or
- *           null, "name" or null, "core" (a core was dumped) or null}] the
- *           target processes that ended during the recording (status and
- *           signal both null: the status is unknown, an attached process
- *           on a kernel before 6.15)
+ *           null, "name" or null, "core" (a core was dumped) or null,
+ *           "after_end", "sigterm"}] the target processes that ended during
+ *           the recording (status and signal both null: the status is
+ *           unknown, an attached process on a kernel before 6.15), and a
+ *           launched one that still ran at the recording's end ("end": the
+ *           trigger, duration, interrupt...) and exited with a status of its
+ *           own before the recorder ended it: "after_end" true (it exited
+ *           while perf stopped; false or absent: during the recording), and
+ *           "sigterm" true when at the SIGTERM the recorder then sent it
+ *           (record/target.h rec_target_end())
  *   "end": a word of enum record_end but "none"
  *          ("signal": a signal ended the target, the snapshot was taken at it)
  *   "error": null, or why the recording failed before perf recorded (its

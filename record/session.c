@@ -626,15 +626,21 @@ static void perf_failed(struct rec_session *s, const char *what);
 static const char *target_end_why(const struct rec_session *s);
 
 /* Ends a launched target still running once perf has stopped (rec_target_end()):
- * one that exited by itself meanwhile has its own end in S->exits, as one
- * that ended while recording; one that this ends has none (record.json). */
+ * one that exited by itself meanwhile (or with a status of its own at the
+ * SIGTERM) has its own end in S->exits, marked after the recording's end;
+ * one that this ends has none (record.json). */
 static void end_target(struct rec_session *s)
 {
 	struct rec_exit *e = &s->exits[0];
+	int r;
 
-	if (!s->target.launched || e->ended || rec_target_end(&s->target, target_end_why(s)) != 1)
+	if (!s->target.launched || e->ended)
 		return;
-	e->ended = e->has_status = true;
+	r = rec_target_end(&s->target, target_end_why(s));
+	if (r < 1)
+		return;
+	e->ended = e->has_status = e->after_end = true;
+	e->sigterm = r == 2;
 	e->status = s->target.status;
 }
 

@@ -31,7 +31,20 @@
 #   recorder's perf events still open); one that exits with a status of its
 #   own (here 7, from its SIGTERM handler) is told as that: record.json's
 #   exits, the front end's exit status 7 (the old code: exits [], exit 0, "ended
-#   with SIGTERM").
+#   with SIGTERM"), and the converter says it exited at that SIGTERM, after
+#   --duration ended the recording, the trace holding none of its end.
+# - a launched program and --duration, in every order of the two (the
+#   program, `exitgo`, exits with status 3 when the test writes its FIFO; a
+#   perf of the test's, `stopperf`, lets it go when the recorder stops it:
+#   before passing the stop on, or after perf wrote its snapshot): it exits
+#   first: end "exit", "the program exited with status 3"; it exits while
+#   perf stops (either way): end "duration", record.json's exit "after_end",
+#   and the converter says --duration ended the recording first, the program
+#   then exited with status 3 by itself, and whether the trace holds its end
+#   (its exit is in the snapshot only when it came before perf stopped), the
+#   front end's exit status 3 each time (the old code said "the program exited
+#   with status 3" as if the trace ended at its exit: a user's 1 s program
+#   recorded with --duration 1s, 1 run in 3).
 # - an output that can never be written (in /sys: root passes access(2)
 #   there, the file is refused): the front end's -o and -d, the recorder's
 #   -o, the converter's -o and --check-options, each refused before anything
@@ -69,6 +82,7 @@
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_every_fde stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
+duration_exit_first duration_exit_at_stop duration_exit_after_stop
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
 multi_none_said never_fired_said tracefs_unmounted full_output_named unrelated_said
 no_leftovers"
@@ -180,7 +194,29 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/ends" "$TMP/ends.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends" "$TMP/orphan")
+# exitgo FIFO PIDFILE: writes its pid into PIDFILE, exits with status 3 once
+# FIFO is written
+cat >"$TMP/exitgo.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	FILE *f = argc == 3 ? fopen(argv[2], "w") : NULL;
+	char c;
+	int fd;
+
+	if (!f)
+		return 2;
+	fprintf(f, "%d\n", (int)getpid());
+	fclose(f);
+	fd = open(argv[1], O_RDONLY);
+	return fd >= 0 && read(fd, &c, 1) >= 0 ? 3 : 2;
+}
+EOF
+gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/exitgo" "$TMP/exitgo.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends" "$TMP/orphan" "$TMP/exitgo")
 
 # refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
 refuses() {
@@ -361,12 +397,103 @@ t_own_status() {
 	grep -q "^snaptrace: the recording ended at --duration: sent SIGTERM to the launched program (process [0-9]*); it exited with status 7$" "$TMP/own.err" ||
 		bad+="[no line telling its exit: $(tl 4 "$TMP/own.err")]"
 	grep -q "ended the launched program" "$TMP/own.err" && bad+="[said ended by SIGTERM]"
+	grep -q "^snaptrace-convert: the program exited with status 7 after --duration ended the recording, at the SIGTERM snaptrace-record then sent it: the trace holds none of its end" "$TMP/own.err" ||
+		bad+="[the converter does not say it exited at the SIGTERM: $(grep "the program" "$TMP/own.err")]"
 	ev=$(cat "$TMP/own.count" 2>/dev/null)
 	[ "${ev:-0}" -gt 0 ] ||
 		bad+="[ended after the recorder released its events ('$ev' open at its SIGTERM)]"
 	"$CONVERT" --dump=slices "$TMP/own.fxt.gz" 2>/dev/null | grep -q "spin\|usleep\|main" ||
 		bad+="[the trace holds none of its functions]"
 	if [ -n "$bad" ]; then fail own_status_kept "$bad"; else ok own_status_kept; fi
+}
+
+# stopperf MODE: a perf (the recorder's --perf) that lets exitgo go (writes
+# its FIFO and waits until it is a zombie or gone) when the recorder stops
+# perf: before passing the stop on (MODE before), or once perf has stopped
+# (after): the recorder reaps perf, then sees the program gone. Its SIGINT
+# is made default first, then trapped: a background job of a script starts
+# with SIGINT ignored, which bash cannot trap. The
+# recorder runs perf with an environment of its own (childenv.h): the
+# paths are written in.
+stopperf() {
+	cat >"$TMP/stopperf-$1" <<EOF
+#!/usr/bin/env bash
+case \$1 in
+record) exec env --default-signal=INT "\$0" stopperf "\$@" ;;
+stopperf) shift ;;
+*) exec perf "\$@" ;;
+esac
+perf "\$@" &
+p=\$!
+release() {
+	local pid st i
+	echo go >"$TMP/exitgo.fifo"
+	pid=\$(cat "$TMP/exitgo.pid")
+	for ((i = 0; i < 1000; i++)); do
+		st=\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)
+		[ -z "\$st" ] || [ "\$st" = Z ] && return
+		sleep 0.01
+	done
+}
+stop() {
+	[ $1 = before ] && release
+	kill -INT \$p
+}
+trap stop INT
+wait \$p
+wait \$p
+rc=\$?
+[ $1 = after ] && release
+trap - INT
+[ \$rc = 130 ] && kill -INT \$\$
+exit \$rc
+EOF
+	chmod +x "$TMP/stopperf-$1"
+}
+
+# exit_order NAME ORDER: records exitgo with --duration, ORDER "first" (the
+# test lets it go at once), "before" or "after" (stopperf does, at the stop).
+exit_order() {
+	local name=$1 order=$2 d="$TMP/order-$2" rc bad="" end exits line want opts=()
+	rm -f "$TMP/exitgo.fifo" "$TMP/exitgo.pid"
+	mkfifo "$TMP/exitgo.fifo"
+	case $order in
+	first) opts=(--duration 30) ;;
+	*) stopperf "$order"; opts=(--duration 0.5 --perf "$TMP/stopperf-$order") ;;
+	esac
+	"$FRONT" run -d "$d" -o "$d.fxt.gz" --trigger none "${opts[@]}" -- \
+		"$TMP/exitgo" "$TMP/exitgo.fifo" "$TMP/exitgo.pid" >/dev/null 2>"$d.err" &
+	BG+=("$!")
+	if [ "$order" = first ] && wait_until 20 test -s "$TMP/exitgo.pid"; then
+		sleep 0.3   # perf records it blocked
+		echo go >"$TMP/exitgo.fifo"
+	fi
+	wait "${BG[-1]}"
+	rc=$?
+	[ $rc = 3 ] || bad+="[exit $rc, not the program's 3]"
+	end=$(rec_part "$d" end=)
+	exits=$(rec_rows "$d" exits status after_end sigterm)
+	line=$(grep "^snaptrace-convert: the program" "$d.err")
+	if [ "$order" = first ]; then
+		[ "$end" = "end=exit " ] || bad+="[$end]"
+		[ "$exits" = "3 false false" ] || bad+="[exits: $exits]"
+		want="exited with status 3"
+	else
+		[ "$end" = "end=duration " ] || bad+="[$end]"
+		[ "$exits" = "3 true false" ] || bad+="[exits: $exits]"
+		want="exited with status 3 after --duration ended the recording, by itself while perf stopped: the trace holds its end"
+		[ "$order" = after ] && want="${want/its end/none of its end}"
+	fi
+	[ "$line" = "snaptrace-convert: the program $want" ] || bad+="[said: $line]"
+	"$CONVERT" --dump=slices "$d.fxt.gz" 2>/dev/null | grep -q "open\|read" ||
+		bad+="[the trace holds none of its functions]"
+	if [ -n "$bad" ]; then fail "$name" "$bad $(tl 3 "$d.err")"; else ok "$name"; fi
+}
+
+t_exit_orders() {
+	exit_order duration_exit_first first
+	exit_order duration_exit_at_stop before
+	exit_order duration_exit_after_stop after
 }
 
 t_unwritable() {
@@ -566,6 +693,7 @@ t_never_fired
 t_tracefs_unmounted
 t_ended
 t_own_status
+t_exit_orders
 t_unwritable
 t_trace_is_dir
 t_no_return
