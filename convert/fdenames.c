@@ -88,8 +88,7 @@ static struct fdenames_dso *entry(struct fdenames *n, const char *dso, size_t le
 static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nomem)
 {
 	char full[4096], why[160], hex[BINARIES_ID_MAX + 1];
-	size_t nph, nscn = 0;
-	Elf_Scn *scn = NULL;
+	size_t nph;
 	GElf_Ehdr eh;
 	Elf *elf = NULL;
 	int fd = -1, err;
@@ -109,12 +108,8 @@ static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nom
 	elfid_hex(elf, hex, sizeof(hex));
 	if (n->bins && !binaries_is_recorded(n->bins, d->path, strlen(d->path), hex))
 		goto out;	/* not the binary that ran */
-	while ((scn = elf_nextscn(elf, scn)) && nscn++ < 65536) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			goto out;	/* perf names its functions: [unknown] is none */
-	}
+	if (fdetab_has_symtab(elf))
+		goto out;	/* perf names its functions: [unknown] is none */
 	for (size_t i = 0; i < nph && d->nload < LOADS_MAX; i++) {
 		GElf_Phdr ph;
 

@@ -78,19 +78,22 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
 /*
  * Describes link-time address VADDR of PATH, which must be code (in an
  * executable PT_LOAD segment): its file offset and, when a function contains
- * it, that function's name, size and start (else name "", func_value 0). A
- * file without function symbols (stripped) has its functions from its
- * unwind table (.eh_frame_hdr: each from its start to the next, the last to
- * the end of its FDE): UNNAMED, name "". Fills *S.
+ * it, that function's name, size and start (else name "", func_value 0). An
+ * address in no function symbol of a file without .symtab (stripped: none,
+ * or .dynsym alone) is in a function of its unwind table (.eh_frame_hdr:
+ * each to the end of its FDE): UNNAMED, name "". Fills *S.
  * Returns 0, REC_ELF_ENOTEXEC, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
  */
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
 
 /*
- * Calls FN(S, ARG) for every function of PATH's unwind table (.eh_frame_hdr)
- * when PATH has no function symbol (stripped): S unnamed, name "", its
- * start, size and file offset. Returns as rec_elf_functions; 0 without
- * calling FN when PATH has symbols.
+ * Calls FN(S, ARG) for every function of PATH's unwind table (.eh_frame_hdr,
+ * without its PLT sections') whose start no function symbol holds, when PATH
+ * has no .symtab (stripped: none, or .dynsym alone; fdetab_has_symtab(), the
+ * rule the converter's names of frames follow): S unnamed, name "", its
+ * start, size and file offset. Returns as rec_elf_functions: 0 after all (and
+ * without calling FN when PATH has a .symtab, or function symbols and no
+ * unwind table); REC_ELF_ENOSYMS when it has neither.
  */
 int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
 			      void *arg);

@@ -11,11 +11,22 @@
 #   there (LIB:NAME, addr: of a function start as `snaptrace symbols` lists
 #   them from the unwind table), and following it records: an addr: at such
 #   a start takes --trigger-slower-than, one inside names the start; every
-#   FDE start of .eh_frame (readelf --debug-dump=frames, the reference) is
-#   listed and resolves as a function's entry, the highest one's code to its
-#   FDE's end too (the old code listed all but the highest: its size was
-#   "to the next start", and none follows it), in the test's stripped
-#   program and the distribution's stripped xz and gzip;
+#   FDE start of .eh_frame (readelf --debug-dump=frames, the reference) but
+#   those of the PLT sections (readelf -S: one FDE for a table of stubs, which
+#   perf names NAME@plt; the old code listed each as a function) is listed
+#   as the trace names it, "[unnamed @ 0xSTART]", and resolves as a
+#   function's entry, the highest one's code to its FDE's end too (the old
+#   code listed all but the highest: its size was "to the next start", and
+#   none follows it), in the test's stripped program and the distribution's
+#   stripped xz and gzip;
+# - a program stripped of .symtab that keeps a .dynsym (-rdynamic, as
+#   Debian's python3.11 and liblzma.so.5): `snaptrace symbols` lists its
+#   .dynsym functions by name and beside them every FDE function no .dynsym
+#   function holds (readelf's, the reference), "[unnamed @ 0xSTART]" as the
+#   trace names it; an addr: at such a start records (8 calls, the slow one
+#   a hit), record.json and the trace name the function so (the old code
+#   listed none of them and refused addr: there: "in no function"); the
+#   same listing for python3.11 and liblzma.so.5 where installed;
 # - two Rust functions of one name: the error shows each with its hash and
 #   says to give one (not "the parameter list");
 # - a launched program still running when a single-snapshot trigger ends the
@@ -81,7 +92,8 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
-stripped_every_fde stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
+stripped_every_fde stripped_addr_works stripped_addr_inside dynsym_every_fde dynsym_addr_works
+rust_hash_suggested ended_program_said own_status_kept
 duration_exit_first duration_exit_at_stop duration_exit_after_stop
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
 multi_none_said never_fired_said tracefs_unmounted full_output_named unrelated_said
@@ -117,6 +129,29 @@ PROG="$TMP/prog"
 gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
+# dynsym: functions exported (.dynsym, -rdynamic) and static ones, its
+# .symtab stripped (dynsym.full keeps it: where the static ones start)
+cat >"$TMP/dynsym.c" <<'EOF'
+#include <time.h>
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+static __attribute__((noinline)) void spin(double ms) { double t = now(); while (now() - t < ms); }
+static __attribute__((noinline)) void hidden_work(int i) { spin(i == 3 ? 12 : 1); }
+__attribute__((noinline)) void api_entry(int i) { hidden_work(i); }
+int main(void)
+{
+	for (int i = 0; i < 8; i++)
+		api_entry(i);
+	return 0;
+}
+EOF
+gcc -O1 -g -fno-omit-frame-pointer -rdynamic -o "$TMP/dynsym.full" "$TMP/dynsym.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+cp "$TMP/dynsym.full" "$TMP/dynsym" && strip "$TMP/dynsym"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
 # `ends ignore` ignores SIGTERM; `ends exit7 FILE`, on SIGTERM, writes into
 # FILE how many perf events its parent (the recorder) holds, and exits 7
@@ -216,7 +251,7 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/exitgo" "$TMP/exitgo.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends" "$TMP/orphan" "$TMP/exitgo")
+TARGETS=("$PROG" "$TMP/stripped" "$TMP/dynsym" "$TMP/ends" "$TMP/orphan" "$TMP/exitgo")
 
 # refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
 refuses() {
@@ -279,9 +314,10 @@ t_stripped() {
 	local start unnamed d="$TMP/saddr" bad
 	start=$("$FRONT" symbols "$PROG" | awk -F '\t' '$2 == "work" { print $4 }')
 	unnamed=$("$FRONT" symbols "$TMP/stripped" | awk -F '\t' -v a="$start" '$4 == a { print $1 }')
+	[ "$unnamed" = "[unnamed @ $start]" ] && unnamed=ok
 	bad=$(refuses strip_name 1 "expected a symbol table to find 'work', found none (stripped): trigger on a function of a library it uses (LIB:NAME, e.g. libc:write), or on one of its own by the address where it starts (addr:0xHEX, as \`snaptrace symbols $TMP/stripped\` lists them" \
 		"$RECORD" -o "$TMP/sname" --trigger work -- "$TMP/stripped")
-	if [ -n "$bad" ] || [ -z "$start" ] || [ "$unnamed" != "(unnamed)" ]; then
+	if [ -n "$bad" ] || [ -z "$start" ] || [ "$unnamed" != ok ]; then
 		fail stripped_suggestion "$bad; work at '$start', listed in the stripped copy as '$unnamed'"
 	else
 		ok stripped_suggestion
@@ -299,19 +335,52 @@ t_stripped() {
 	if [ -n "$bad" ]; then fail stripped_addr_inside "$bad"; else ok stripped_addr_inside; fi
 }
 
-# every_fde FILE: what is wrong with FILE's unnamed functions against its
-# FDEs as readelf decodes them: a start not listed (or listed and no FDE's),
-# a start that does not resolve as an entry, the highest FDE's last byte
-# held by no function.
+# uncovered FILE: the FDE starts (readelf --debug-dump=frames) of FILE that
+# no .dynsym function holds (readelf --dyn-syms: [value, value + size), a
+# size 0 its value), outside its PLT sections (readelf -S: .plt, .plt.*),
+# as 0xHEX, sorted: the functions the trace names by their start
+uncovered() {
+	local f=$1 a b
+	{
+		readelf -SW "$f" | sed -n 's/^ *\[ *[0-9]*\] \.plt[^ ]* *[A-Z]* *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p' |
+			while read -r a b; do echo "$((16#$a)) 0 $((16#$a + 16#$b))"; done
+		readelf --dyn-syms -W "$f" | awk '($4 == "FUNC" || $4 == "IFUNC") && $7 != "UND" { print $2, $3 }' |
+			while read -r a b; do echo "$((16#$a)) 0 $((16#$a + (b ? b : 1)))"; done
+		readelf --debug-dump=frames "$f" | sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.[0-9a-f]*$/\1/p' |
+			while read -r a; do echo "$((16#$a)) 1"; done
+	} | sort -n -k1,1 -k2,2 | awk '$2 == 0 { if ($3 > end) end = $3; next } $1 >= end { print $1 }' |
+		while read -r a; do printf '0x%x\n' "$a"; done | sort -u
+}
+
+# listed_unnamed FILE: the starts `snaptrace symbols FILE` lists unnamed,
+# each named "[unnamed @ START]" (else "bad START"), sorted
+listed_unnamed() {
+	"$FRONT" symbols "$1" | awk -F '\t' '$1 ~ /unnamed/ || $2 == "" {
+		print ($1 == "[unnamed @ " $4 "]" && $2 == "" ? "" : "bad ") $4 }' | sort -u
+}
+
+# unnamed_listed FILE: what is wrong with FILE's unnamed functions in
+# `snaptrace symbols` against uncovered(): a start not listed, or listed
+# and no such FDE's, or named otherwise
+unnamed_listed() {
+	local f=$1 want listed
+	want=$(uncovered "$f")
+	listed=$(listed_unnamed "$f")
+	if [ -z "$want" ] || [ "$want" != "$listed" ]; then
+		echo "[$f: $(wc -l <<<"$want") FDE functions, $(wc -l <<<"$listed") listed: $(diff <(echo "$want") <(echo "$listed") | grep '^[<>]' | head -n 3 | tr '\n' ' ')]"
+	fi
+}
+
+# every_fde FILE: what is wrong with FILE's unnamed functions (no symbol at
+# all) against its FDEs as readelf decodes them (unnamed_listed), a start
+# that does not resolve as an entry, the highest FDE's last byte held by no
+# function.
 every_fde() {
-	local f=$1 fdes listed last end spec
+	local f=$1 fdes last end spec
 	fdes=$(readelf --debug-dump=frames "$f" |
 		sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.0*\([0-9a-f]*\)$/0x\1 0x\2/p' | sort -u)
-	listed=$("$FRONT" symbols "$f" | awk -F '\t' '$1 == "(unnamed)" { print $4 }' | sort -u)
-	if [ -z "$fdes" ] || [ "$(cut -d ' ' -f 1 <<<"$fdes")" != "$listed" ]; then
-		echo "[$f: $(wc -l <<<"$fdes") FDEs, $(wc -l <<<"$listed") listed: $(diff <(cut -d ' ' -f 1 <<<"$fdes") <(echo "$listed") | grep '^[<>]' | head -n 3 | tr '\n' ' ')]"
-		return
-	fi
+	unnamed_listed "$f"
+	fdes=$(awk 'NR == FNR { u[$1]; next } $1 in u' <(uncovered "$f") - <<<"$fdes")
 	read -r last end < <(while read -r a b; do echo "$((a)) $a $b"; done <<<"$fdes" |
 		sort -n | tail -n 1 | cut -d ' ' -f 2-)
 	"$TRIGSPEC" "$f" $(sed 's/^\(0x[0-9a-f]*\) .*/addr:\1/' <<<"$fdes") >"$TMP/fde.out" 2>&1
@@ -333,6 +402,41 @@ t_every_fde() {
 		fi
 	done
 	if [ -n "$bad" ]; then fail stripped_every_fde "$bad"; else ok stripped_every_fde; fi
+}
+
+# a program with .dynsym alone: its exported functions by name, the others
+# as the trace names them; an addr: at hidden_work's start records, and the
+# trace's calls of it have that name
+t_dynsym() {
+	local bad="" f start name d="$TMP/dynaddr" starts
+	bad+=$(unnamed_listed "$TMP/dynsym")
+	"$FRONT" symbols "$TMP/dynsym" | grep -q $'^api_entry\tapi_entry\t' ||
+		bad+="[api_entry not listed by name]"
+	starts=$(uncovered "$TMP/dynsym")
+	"$TRIGSPEC" "$TMP/dynsym" $(sed 's/^/addr:/' <<<"$starts") >"$TMP/dynfde.out" 2>&1
+	[ "$(grep -c $'\tentry$' "$TMP/dynfde.out")" = "$(wc -l <<<"$starts")" ] ||
+		bad+="[not entries: $(grep -v $'\tentry$' "$TMP/dynfde.out" | head -n 2 | tr '\n\t' '  ')]"
+	for f in /usr/bin/python3.11 /usr/lib/x86_64-linux-gnu/liblzma.so.5; do
+		if [ -f "$f" ] && ! readelf -S "$f" | grep -q '\.symtab'; then
+			bad+=$(unnamed_listed "$f")
+		fi
+	done
+	if [ -n "$bad" ]; then fail dynsym_every_fde "$bad"; else ok dynsym_every_fde; fi
+	start=$("$FRONT" symbols "$TMP/dynsym.full" | awk -F '\t' '$2 ~ /^hidden_work/ { print $4 }')
+	name="[unnamed @ $start]"
+	if [ -z "$start" ] || ! grep -qx "$start" <<<"$starts"; then
+		fail dynsym_addr_works "hidden_work at '$start', not among the unnamed starts"
+	elif ! "$FRONT" run -d "$d" -o "$d.fxt.gz" --trigger "addr:$start" --trigger-slower-than 5ms \
+		--multi-snapshot -- "$TMP/dynsym" >/dev/null 2>"$d.err"; then
+		fail dynsym_addr_works "addr:$start refused: $(tl 2 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 8 ] || [ "$(trig "$d" calls_slower)" -lt 1 ] ||
+		[ "$(trig "$d" name)" != "$name" ]; then
+		fail dynsym_addr_works "expected 8 calls of $name, the 12 ms one slow: $(rec_part "$d" trigger.)"
+	elif ! "$CONVERT" --dump=slices "$d.fxt.gz" 2>/dev/null | grep -qF " $name"; then
+		fail dynsym_addr_works "no slice named '$name' in the trace: $(tl 3 "$d.err")"
+	else
+		ok dynsym_addr_works
+	fi
 }
 
 t_rust() {
@@ -702,5 +806,6 @@ t_kernel_thread
 t_single_dash
 t_stripped
 t_every_fde
+t_dynsym
 t_rust
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
