@@ -391,7 +391,8 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 struct covers {
 	uint64_t (*r)[2];
 	size_t n, cap;
-	struct functions *fs;  /* uncovered_cb() hands the others to it */
+	int (*fn)(const char *, const GElf_Sym *, void *);   /* uncovered_cb() hands */
+	void *arg;                                           /* the others to it */
 };
 
 static int covers_cb(const char *name, const GElf_Sym *sym, void *arg)
@@ -437,7 +438,34 @@ static int uncovered_cb(const char *name, const GElf_Sym *sym, void *arg)
 {
 	struct covers *c = arg;
 
-	return covered(c, sym->st_value) ? 0 : functions_cb(name, sym, c->fs);
+	return covered(c, sym->st_value) ? 0 : c->fn(name, sym, c->arg);
+}
+
+/*
+ * Calls FN(NAME "", SYM, ARG) like for_each_func for every function of F's
+ * unwind table whose start no function symbol holds, when F has no .symtab
+ * (fdetab_has_symtab(): the one rule). Returns 0 after all (none called with
+ * a .symtab, or function symbols and no unwind table), REC_ELF_ENOSYMS when
+ * F has neither function symbol nor unwind table, else FN's non-zero or a
+ * negative errno.
+ */
+static int for_each_unnamed(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
+			    void *arg)
+{
+	struct covers c = { .fn = fn, .arg = arg };
+	int err = for_each_func(f->elf, covers_cb, &c);
+
+	if ((!err || err == REC_ELF_ENOSYMS) && !fdetab_has_symtab(f->elf)) {
+		array_sort(c.r, c.n, sizeof(*c.r), by_start);
+		for (size_t i = 1; i < c.n; i++)
+			if (c.r[i][1] < c.r[i - 1][1])
+				c.r[i][1] = c.r[i - 1][1];
+		err = for_each_fde(f, uncovered_cb, &c);
+	}
+	if (err == REC_ELF_ENOSYMS && c.n)
+		err = 0;   /* symbols, no unwind table */
+	free(c.r);
+	return err;
 }
 
 int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
@@ -445,24 +473,11 @@ int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *
 {
 	struct elf_file f;
 	struct functions fs = { .f = &f, .fn = fn, .arg = arg };
-	struct covers c = { .fs = &fs };
 	int err = elf_file_open(path, &f);
 
 	if (err)
 		return err;
-	if (!fdetab_has_symtab(f.elf)) {
-		err = for_each_func(f.elf, covers_cb, &c);
-		if (!err || err == REC_ELF_ENOSYMS) {
-			array_sort(c.r, c.n, sizeof(*c.r), by_start);
-			for (size_t i = 1; i < c.n; i++)
-				if (c.r[i][1] < c.r[i - 1][1])
-					c.r[i][1] = c.r[i - 1][1];
-			err = for_each_fde(&f, uncovered_cb, &c);
-		}
-		if (err == REC_ELF_ENOSYMS && c.n)
-			err = 0;   /* symbols, no unwind table */
-	}
-	free(c.r);
+	err = for_each_unnamed(&f, functions_cb, &fs);
 	elf_file_close(&f);
 	return err;
 }
@@ -596,8 +611,9 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
 		err = REC_ELF_ENOTELF;
 	else
 		err = for_each_func(f.elf, prologue_cb, &p);
-	if (err == REC_ELF_ENOSYMS || (err == 0 && !p.total))
-		err = for_each_fde(&f, prologue_cb, &p);
+	/* and the functions of a file without .symtab that no symbol names */
+	if (err == REC_ELF_ENOSYMS || err == 0)
+		err = for_each_unnamed(&f, prologue_cb, &p);
 	elf_file_close(&f);
 	if (err == 0 && !p.total)
 		err = REC_ELF_ENOSYMS;
@@ -649,9 +665,11 @@ int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void
 	int err = elf_file_open(path, &f);
 
 	if (!err) {
-		/* the function symbols; a stripped file's unwind table */
+		/* the function symbols; those of a file without .symtab that no
+		 * symbol names, from its unwind table */
 		err = for_each_func(f.elf, code_cb, &w);
-		err = err == REC_ELF_ENOSYMS ? for_each_fde(&f, code_cb, &w) : err;
+		if (err == REC_ELF_ENOSYMS || err == 0)
+			err = for_each_unnamed(&f, code_cb, &w);
 		elf_file_close(&f);
 	}
 	free(w.buf);

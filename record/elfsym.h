@@ -110,8 +110,9 @@ struct rec_func_code {
 /*
  * Calls FN(C, ARG) with the code of every function of the ELF file PATH
  * that lies in an executable segment: its function symbols (.symtab and
- * .dynsym, so a function may come twice), or in a stripped file the
- * functions of its unwind table (.eh_frame_hdr). A function larger than
+ * .dynsym, so a function may come twice) and, in a file without .symtab,
+ * the functions of its unwind table (.eh_frame_hdr) no symbol holds
+ * (rec_elf_unnamed_functions()). A function larger than
  * REC_ELF_CODE_MAX bytes is skipped (memory stays bounded). Stops when FN
  * returns non-zero and returns that value. Returns 0 after all,
  * REC_ELF_ENOSYMS (neither table), REC_ELF_ENOTELF, -ENOMEM, -EIO or the
@@ -158,7 +159,8 @@ int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int ma
 /*
  * Measures the code of the x86-64 ELF file PATH that sets up a frame pointer:
  * *TOTAL is the size in bytes of its functions of 16 bytes or more (.symtab
- * and .dynsym; in a stripped file, the function starts .eh_frame_hdr lists),
+ * and .dynsym; in a file without .symtab, also the functions of
+ * .eh_frame_hdr no symbol holds),
  * *WITH the size of those among them whose first 32 bytes hold
  * mov %rsp,%rbp, as gcc and clang emit with -fno-omit-frame-pointer.
  * Returns 0, REC_ELF_ENOSYMS, REC_ELF_ENOTELF (also for another machine) or

@@ -93,6 +93,7 @@
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_every_fde stripped_addr_works stripped_addr_inside dynsym_every_fde dynsym_addr_works
+dynsym_tail_followed
 rust_hash_suggested ended_program_said own_status_kept
 duration_exit_first duration_exit_at_stop duration_exit_after_stop
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
@@ -130,7 +131,9 @@ gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
 # dynsym: functions exported (.dynsym, -rdynamic) and static ones, its
-# .symtab stripped (dynsym.full keeps it: where the static ones start)
+# .symtab stripped (dynsym.full keeps it: where the static ones start);
+# tailer(), exported, leaves by a tail call (-O2) and is called from
+# hidden_work(), static
 cat >"$TMP/dynsym.c" <<'EOF'
 #include <time.h>
 static double now(void)
@@ -140,7 +143,8 @@ static double now(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 static __attribute__((noinline)) void spin(double ms) { double t = now(); while (now() - t < ms); }
-static __attribute__((noinline)) void hidden_work(int i) { spin(i == 3 ? 12 : 1); }
+__attribute__((noinline)) void tailer(int i) { spin(i == 3 ? 12 : 1); }
+static __attribute__((noinline)) void hidden_work(int i) { tailer(i); __asm__ volatile("" ::: "memory"); }
 __attribute__((noinline)) void api_entry(int i) { hidden_work(i); }
 int main(void)
 {
@@ -149,7 +153,7 @@ int main(void)
 	return 0;
 }
 EOF
-gcc -O1 -g -fno-omit-frame-pointer -rdynamic -o "$TMP/dynsym.full" "$TMP/dynsym.c" 2>"$TMP/cc.err" ||
+gcc -O2 -g -fno-omit-frame-pointer -rdynamic -o "$TMP/dynsym.full" "$TMP/dynsym.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$TMP/dynsym.full" "$TMP/dynsym" && strip "$TMP/dynsym"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
@@ -406,7 +410,9 @@ t_every_fde() {
 
 # a program with .dynsym alone: its exported functions by name, the others
 # as the trace names them; an addr: at hidden_work's start records, and the
-# trace's calls of it have that name
+# trace's calls of it have that name; the slow-call trigger on tailer()
+# finds its call in hidden_work() (record/callsites.c decodes every
+# function, rec_elf_code(): the old code decoded only the symbols' here)
 t_dynsym() {
 	local bad="" f start name d="$TMP/dynaddr" starts
 	bad+=$(unnamed_listed "$TMP/dynsym")
@@ -436,6 +442,21 @@ t_dynsym() {
 		fail dynsym_addr_works "no slice named '$name' in the trace: $(tl 3 "$d.err")"
 	else
 		ok dynsym_addr_works
+	fi
+	# tailer()'s direct call from hidden_work(), a function no symbol
+	# names: found by decoding it, so each call ends where it resumes
+	d="$TMP/dyntail"
+	if ! objdump -d --no-show-raw-insn "$TMP/dynsym.full" | awk '/<tailer>:/, /^$/' |
+		grep -Eq 'jmp +[0-9a-f]+ <spin'; then
+		fail dynsym_tail_followed "expected tailer() built with a tail call (jmp) of spin()"
+	elif ! "$RECORD" -o "$d" --multi-snapshot --min-interval 100000 --trigger tailer \
+		--trigger-slower-than 5ms -- "$TMP/dynsym" >/dev/null 2>"$d.err"; then
+		fail dynsym_tail_followed "refused: $(tl 2 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 8 ] || [ "$(trig "$d" calls_tail)" != 8 ] ||
+		[ "$(trig "$d" calls_tail_at_jump)" != 0 ] || grep -q "no direct call" "$d.err"; then
+		fail dynsym_tail_followed "expected 8 calls, each followed to where hidden_work() resumes: $(rec_part "$d" trigger.calls): $(grep warning "$d.err" | head -n 2)"
+	else
+		ok dynsym_tail_followed
 	fi
 }
 
