@@ -85,7 +85,8 @@ struct rec_exit {
 	bool after_end;      /* a launched target that still ran when the recording
 				ended (its trigger, --duration, a stop signal) and
 				exited by itself before the recorder ended it: while
-				perf stopped (ENDED too, with its status) */
+				perf stopped, or (--duration) as the loop ended
+				(ENDED too, with its status) */
 	bool sigterm;        /* AFTER_END at the SIGTERM the recorder then sent it,
 				with a status of its own (it caught the signal) */
 };

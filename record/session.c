@@ -604,8 +604,10 @@ static void loop_once(struct rec_session *s, double deadline)
 	for (int i = first_pidfd; i < first_trig; i++)
 		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == RECORD_END_NONE)
 			s->end = RECORD_END_EXIT;
+	/* a launched program gone by now exited first: perf still recorded */
 	if (deadline > 0 && rec_now_ms() >= deadline && s->end == RECORD_END_NONE)
-		s->end = RECORD_END_DURATION;
+		s->end = s->target.launched && !rec_target_alive(&s->target) ? RECORD_END_EXIT
+									      : RECORD_END_DURATION;
 	if (s->end == RECORD_END_NONE && s->target.launched && s->target.exited)
 		s->end = RECORD_END_EXIT;
 	if (s->end == RECORD_END_NONE && s->perf.exited)
@@ -918,6 +920,8 @@ static void collect_exits(struct rec_session *s)
 
 		e->ended = r >= 0;
 		e->has_status = r == 1;
+		/* --duration found it running (loop_once()): it exited since */
+		e->after_end = e->ended && s->target.launched && s->end == RECORD_END_DURATION;
 	}
 	read_target_signals(s);   /* the deliveries of what ended them meanwhile */
 	if (s->fatal >= 0 && s->end == RECORD_END_EXIT)
