@@ -212,6 +212,12 @@ enum record_end {
 /* The record.json word of END ("trigger", ...); "?" for no enum record_end. */
 const char *record_end_name(enum record_end end);
 
+/* END in words, for a line that tells what a launched program did then:
+ * "the recording ended at --duration", "the recording was stopped", "perf
+ * exited"... (the recorder's "...: ended the launched program", the
+ * converter's "the program exited with status 3 after ..."). */
+const char *record_end_said(enum record_end end);
+
 /* The enum record_end whose word is WORD into *END. Returns false (*END
  * untouched) for any other word. */
 bool record_end_parse(const char *word, enum record_end *end);

@@ -543,21 +543,12 @@ static const char *after_end_text(const struct conv *c, const struct recording *
 				  const struct recording_exit *x, const char *text, char *buf,
 				  size_t size)
 {
-	static const char *const ended_by[RECORD_ENDS] = {
-		[RECORD_END_NONE] = "the recording ended",
-		[RECORD_END_TRIGGER] = "the trigger ended the recording",
-		[RECORD_END_INTERRUPT] = "a stop signal ended the recording",
-		[RECORD_END_EXIT] = "the recording ended",
-		[RECORD_END_DURATION] = "--duration ended the recording",
-		[RECORD_END_PERF_DIED] = "perf's exit ended the recording",
-		[RECORD_END_SIGNAL] = "a signal ended the recording",
-	};
 	uint64_t last;
 	bool held = conv_process_end(c, x->pid, &last);
 	int n;
 
 	n = snprintf(buf, size, "the program %s after %s, %s: the trace holds %s", text,
-		     ended_by[r->end], x->sigterm ? "at the SIGTERM snaptrace-record then sent it"
+		     record_end_said(r->end), x->sigterm ? "at the SIGTERM snaptrace-record then sent it"
 		     : "by itself while perf stopped", held ? "its end" : "none of its end");
 	if (!held && last && r->end_ns > last && n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "; its trace ends %.3f ms before the recording's "

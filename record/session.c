@@ -1059,17 +1059,7 @@ static void close_events(struct rec_session *s)
  * recording's end, in words. */
 static const char *target_end_why(const struct rec_session *s)
 {
-	static const char *const why[RECORD_ENDS] = {
-		[RECORD_END_NONE] = "the recording failed",
-		[RECORD_END_TRIGGER] = "the recording ended at its trigger (one snapshot)",
-		[RECORD_END_INTERRUPT] = "the recording was stopped",
-		[RECORD_END_EXIT] = "the recording ended",
-		[RECORD_END_DURATION] = "the recording ended at --duration",
-		[RECORD_END_PERF_DIED] = "perf exited",
-		[RECORD_END_SIGNAL] = "the recording ended at its signal",
-	};
-
-	return why[s->end];
+	return record_end_said(s->end);
 }
 
 int rec_session_run(struct rec_session *s)

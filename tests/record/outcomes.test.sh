@@ -522,7 +522,7 @@ t_own_status() {
 	grep -q "^snaptrace: the recording ended at --duration: sent SIGTERM to the launched program (process [0-9]*); it exited with status 7$" "$TMP/own.err" ||
 		bad+="[no line telling its exit: $(tl 4 "$TMP/own.err")]"
 	grep -q "ended the launched program" "$TMP/own.err" && bad+="[said ended by SIGTERM]"
-	grep -q "^snaptrace-convert: the program exited with status 7 after --duration ended the recording, at the SIGTERM snaptrace-record then sent it: the trace holds none of its end" "$TMP/own.err" ||
+	grep -q "^snaptrace-convert: the program exited with status 7 after the recording ended at --duration, at the SIGTERM snaptrace-record then sent it: the trace holds none of its end" "$TMP/own.err" ||
 		bad+="[the converter does not say it exited at the SIGTERM: $(grep "the program" "$TMP/own.err")]"
 	ev=$(cat "$TMP/own.count" 2>/dev/null)
 	[ "${ev:-0}" -gt 0 ] ||
@@ -606,7 +606,7 @@ exit_order() {
 	else
 		[ "$end" = "end=duration " ] || bad+="[$end]"
 		[ "$exits" = "3 true false" ] || bad+="[exits: $exits]"
-		want="exited with status 3 after --duration ended the recording, by itself while perf stopped: the trace holds its end"
+		want="exited with status 3 after the recording ended at --duration, by itself while perf stopped: the trace holds its end"
 		[ "$order" = after ] && want="${want/its end/none of its end}"
 	fi
 	[ "$line" = "snaptrace-convert: the program $want" ] || bad+="[said: $line]"
