@@ -845,7 +845,12 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 		return CONV_ERR_NOMEM;
 	sm->frames = f;
 	sm->symtext |= loc->has_symtext;
-	if (!site_of(&cv->c, sm->callchain, loc, &sm->frames[sm->n]))
+	f += sm->n;
+	if (!site_of(&cv->c, sm->callchain, loc, f))
+		return CONV_ERR_NOMEM;
+	/* a frame no symbol names is its address, never a neighbour's function */
+	f->func = conv_func_at(&cv->c, f->func, f->ip);
+	if (!f->func)
 		return CONV_ERR_NOMEM;
 	sm->n++;
 	return CONV_OK;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interned functions: one struct conv_func per distinct (symbol, dso),
- * found by the hash of the pair (common/hash.h's index). Memory grows with
- * the distinct functions of the input, never with its length.
+ * Interned functions: one struct conv_func per distinct (symbol, dso), and
+ * per address for a sample's frames no symbol names (conv_func_at), found
+ * by the hash of the key (common/hash.h's index). Memory grows with the
+ * distinct functions and unnamed addresses of the input, never with its
+ * length.
  */
 #include "funcs.h"
 
@@ -34,9 +36,12 @@ static uint64_t mix_bytes(uint64_t h, const char *s, uint32_t len)
 	return h ^ (h >> 32);
 }
 
-static uint64_t func_hash(struct conv_span sym, struct conv_span dso)
+static uint64_t func_hash(struct conv_span sym, struct conv_span dso, uint64_t at)
 {
-	return mix_bytes(mix_bytes(0xcbf29ce484222325ull ^ sym.len, sym.s, sym.len), dso.s, dso.len);
+	uint64_t h = mix_bytes(mix_bytes(0xcbf29ce484222325ull ^ sym.len, sym.s, sym.len), dso.s,
+			       dso.len);
+
+	return at ? mix_bytes(h, (const char *)&at, sizeof(at)) : h;
 }
 
 /* Functions a complete user-space call chain ends in (glibc's, the dynamic
@@ -85,9 +90,11 @@ static bool data_symbol(struct conv_span sym)
 	return false;
 }
 
-const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
+/* The interned function of SYM in DSO at AT (0: of no address). */
+static const struct conv_func *func_get(struct conv *c, struct conv_span sym,
+					struct conv_span dso, uint64_t at)
 {
-	uint64_t h = func_hash(sym, dso);
+	uint64_t h = func_hash(sym, dso, at);
 	const struct root *r;
 	struct conv_func *f, **t;
 	size_t probe = 0;
@@ -95,7 +102,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 
 	while ((k = hash_index_next(&c->func_index, h, &probe)) != HASH_NONE) {
 		f = c->funcs[k];
-		if (f->symlen == sym.len && f->dsolen == dso.len &&
+		if (f->symlen == sym.len && f->dsolen == dso.len && f->at == at &&
 		    (!sym.len || !memcmp(f->key, sym.s, sym.len)) &&
 		    (!dso.len || !memcmp(f->key + sym.len, dso.s, dso.len)))
 			return f;
@@ -112,6 +119,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	c->funcs[c->nfuncs++] = f;
 	f->symlen = sym.len;
 	f->dsolen = dso.len;
+	f->at = at;
 	if (sym.len)
 		memcpy(f->key, sym.s, sym.len);
 	if (dso.len)
@@ -131,6 +139,19 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
 	conv_plt_cover(c, f, sym, dso);
 	return f;
+}
+
+const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
+{
+	return func_get(c, sym, dso, 0);
+}
+
+const struct conv_func *conv_func_at(struct conv *c, const struct conv_func *f, uint64_t ip)
+{
+	if (!f || !f->unknown || f->at || conv_func_is_uprobes(f))
+		return f;
+	return func_get(c, (struct conv_span){ f->key, f->symlen },
+			(struct conv_span){ f->key + f->symlen, f->dsolen }, ip);
 }
 
 fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,

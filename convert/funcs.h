@@ -13,6 +13,17 @@
  * or NULL on out-of-memory (c->nomem set). */
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
 
+/* funcs.c: the function of a sample's frame (a call chain's, or the
+ * sample's own location) of F at IP: F when it has a symbol (or is the
+ * [uprobes] page, named by what it is), else the unknown function of F's
+ * symbol and dso at IP, one per address: nothing says two addresses perf
+ * could not name are one function (two JIT functions whose perf map is gone,
+ * code in //anon memory or a deleted file), so consecutive samples are one
+ * slice only while they are at the same address. A branch's ends (Intel PT)
+ * keep F: a jump between two unknown addresses of a dso is taken as one
+ * function's. NULL when F is NULL or out of memory (c->nomem). */
+const struct conv_func *conv_func_at(struct conv *c, const struct conv_func *f, uint64_t ip);
+
 /* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
  * included: the writer replaces what FXT does not allow) + POST. PRE and
  * POST are NUL-terminated, up to CONV_NAME_AFFIX_MAX bytes each; MAX is cut

@@ -55,6 +55,8 @@ struct conv_func {
 	const struct perfsym_dso *plt;    /* the PLT of its binary its symbol lies over
 					   * (pltnames.h); NULL: none */
 	const struct perfsym *plt_cover;  /* that symbol, in plt */
+	uint64_t at;             /* an unknown function of a sample's frames: the one
+				  * address it is (conv_func_at); 0: every other */
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };
