@@ -128,8 +128,8 @@ static const struct conv_func *func_get(struct conv *c, struct conv_span sym,
 	f->src_done = false;
 	f->overload_done = f->overloaded = f->overload = false;
 	f->unnamed = funcspec_is_unnamed(sym.s, sym.len);
-	f->fdes_done = false;
-	f->fdes = NULL;
+	f->bin_done = false;
+	f->bin = NULL;
 	f->src_file = 0;
 	f->src_line = 0;
 	r = f->unknown ? NULL : root_of(sym);
@@ -313,30 +313,30 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	return o;
 }
 
-const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t *ip,
-				      uint64_t *symoff)
+const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
+					 uint64_t *symoff)
 {
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
 	char name[FUNCSPEC_UNNAMED_MAX];
 	uint64_t start, vaddr;
-	const struct conv_func *o;
 	bool nomem = false;
 
-	if (!f || !c->fdenames || !f->unknown || f->symlen)
+	if (!f || !c->fdenames || !f->dsolen)
 		return f;
-	if (!f->fdes_done) {
-		m->fdes_done = true;
-		m->fdes = fdenames_dso(c->fdenames, f->key, f->dsolen, &nomem);
+	if (!f->bin_done) {
+		m->bin_done = true;
+		m->bin = fdenames_dso(c->fdenames, f->key + f->symlen, f->dsolen, &nomem);
 		c->nomem |= nomem;
 	}
-	if (!f->fdes || !fdenames_lookup(f->fdes, *ip, &start, &vaddr))
+	if (!f->bin || !fdenames_linked(f->bin, *ip, &vaddr))
+		return f;
+	*ip = vaddr;
+	if (!f->unknown || f->symlen || !fdenames_lookup(f->bin, vaddr, &start))
 		return f;
 	funcspec_unnamed(start, name, sizeof(name));
-	o = conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
-			  (struct conv_span){ f->key, f->dsolen });
-	*ip = vaddr;
 	*symoff = vaddr - start;
-	return o;
+	return conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
+			     (struct conv_span){ f->key, f->dsolen });
 }
 
 void conv_funcs_free(struct conv *c)
