@@ -499,8 +499,6 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 	} else if (s->sig_trigger) {
 		snprintf(s->loc.spec, sizeof(s->loc.spec), "%s", o->trigger);
 	} else if (!o->trigger) {
-		char how[64];
-
 		/* the options that act on trigger hits, in a recording without
 		 * any (with --trigger none they are usage errors: cli.c) */
 		const struct { bool given; const char *option, *does; } on_hits[] = {
@@ -509,9 +507,10 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 			  "trigger hit" },
 		};
 
+		/* how to stop is said once recording has started (session.c): said
+		 * now, before perf runs, a stop would find nothing recorded yet */
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
-			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
-			  o->duration_s > 0 ? " or --duration" : "");
+			  "%s: one snapshot, at the recording's end", s->exe);
 		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
 			if (on_hits[i].given)
 				diag_warn("%s is ignored: %s, and %s has no trigger symbol (one "
