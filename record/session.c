@@ -384,7 +384,15 @@ static void read_triggers(struct rec_session *s, const struct pollfd *poll_fds, 
 	}
 }
 
-const char *rec_stop_how(char *buf, size_t size)
+/*
+ * How a user stops this recording, for the line that says it once perf
+ * records, into BUF of SIZE bytes (returns BUF): "Ctrl-C", or, when SIGINT
+ * was ignored at start (a background job of a script: it stays ignored),
+ * the first stop signal not ignored with the command that sends it
+ * ("SIGTERM (kill PID)"), or "--duration or the program's exit" when all
+ * three are ignored.
+ */
+static const char *stop_how(char *buf, size_t size)
 {
 	static const struct { int sig; const char *how; } ways[] = {
 		{ SIGINT, "Ctrl-C" },
@@ -1000,11 +1008,18 @@ static int arm_and_release(struct rec_session *s)
 		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
 		return err;
 	}
-	diag_info("recording %s %d (%s); %s to stop",
-		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
-		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
-				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	/* what is recorded and how to stop, once perf records (it acknowledged
+	 * "enable"); a stop that came first ends the recording now: no stop is
+	 * asked for, and a launched program, never let go, is not recorded
+	 * (the summary's warning says so) */
+	if (!s->stopped_at_start || !s->target.launched)
+		diag_info("recording %s %d (%s)%s%s%s",
+			  s->target.launched ? "launched process" : s->target.tid ? "thread" :
+			  "process", (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
+			  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+					    sizeof(what)), s->stopped_at_start ? "" : "; ",
+			  s->stopped_at_start ? "" : stop_how(how, sizeof(how)),
+			  s->stopped_at_start ? "" : " to stop");
 	rec_events_say(s->o);
 	warn_threads_unrecorded(s);
 	return 0;
