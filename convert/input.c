@@ -137,9 +137,11 @@ static int spawn(struct part *p)
 	int fd;
 	pid_t pid;
 
-	if (!p->perf_err)
-		p->perf_err = tmpfile();	/* shown as one line at the end; else inherited */
-	else if (ftruncate(fileno(p->perf_err), 0) == 0)
+	if (!p->perf_err) {	/* shown as one line at the end; else inherited */
+		fd = outpath_unnamed();	/* close-on-exec, unlike tmpfile()'s */
+		if (fd >= 0 && !(p->perf_err = fdopen(fd, "w+")))
+			close(fd);
+	} else if (ftruncate(fileno(p->perf_err), 0) == 0)
 		rewind(p->perf_err);
 	if (p->spool) {
 		fd = outpath_unnamed();
@@ -331,9 +333,8 @@ static void inject_jitdump(struct input *in, const char *perf)
 		close(fd);
 		fd = -EPERM;
 	}
-	if (fd < 0 || fcntl(fd, F_SETFD, 0)) {	/* perf inject and perf script inherit it */
-		diag_warn("%s: no file for perf inject --jit: %s", in->path,
-			  strerror(fd < 0 ? -fd : errno));
+	if (fd < 0) {	/* perf inject and perf script get it: their argv names it */
+		diag_warn("%s: no file for perf inject --jit: %s", in->path, strerror(-fd));
 		if (fd >= 0)
 			close(fd);
 		binaries_kept_remove(&in->jit_dir);

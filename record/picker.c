@@ -50,7 +50,7 @@ static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *ro
 
 	if (fd < 0)
 		return -errno;
-	f = fdopen(dup(fd), "w");
+	f = fdopen(fcntl(fd, F_DUPFD_CLOEXEC, 0), "w");
 	if (!f) {
 		close(fd);
 		return -ENOMEM;

@@ -42,6 +42,12 @@
 #                     empty array as NULL: glibc's must never get a null
 #                     pointer, and `snaptrace stats` of an empty trace and
 #                     `snaptrace symbols` matching nothing once did
+#   fds_cloexec       no call in the programs makes an fd without close-on-exec
+#                     (tests/tooling/cloexec-lint.pl) but where a comment says
+#                     it is for a child: perf script's stderr file was
+#                     tmpfile()'s, so every perf got it twice, another user's
+#                     perf too; and the lint finds such a call (a file of
+#                     each kind of miss, checked with it)
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -370,6 +376,39 @@ t_sorts_take_empty() {
 	fi
 }
 
+t_fds_cloexec() {
+	local bad caught
+	bad=$(cd "$top" && perl tests/tooling/cloexec-lint.pl $(git ls-files 'common/*.[ch]' 'convert/*.[ch]' \
+		'record/*.[ch]' 'stats/*.[ch]' 'fxt/*.[ch]' 'front/*.[ch]' 'dlfilter/*.[ch]' 2>/dev/null ||
+		ls common/*.[ch] convert/*.[ch] record/*.[ch] stats/*.[ch] fxt/*.[ch] dlfilter/*.[ch]))
+	# the lint itself: each of these lines is one miss, the last two none
+	cat >"$TMP/misses.c" <<'EOF'
+static void f(void)
+{
+	FILE *e = tmpfile();
+	int a = open("x", O_RDONLY), b = dup(a), p[2];
+	FILE *g = fopen("y", "r");
+	int c = openat(a, "z",
+		       O_RDONLY | O_NOFOLLOW);
+	pipe(p);
+	int d = fcntl(a, F_DUPFD, 3);
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	int k = open("k", O_RDONLY | O_CLOEXEC), m = fcntl(a, F_DUPFD_CLOEXEC, 0);
+	FILE *h = fopen("w", "re");
+	/* the standard fds, for a child too */
+	int n = open("/dev/null", O_RDONLY);
+}
+EOF
+	caught=$(perl "$top/tests/tooling/cloexec-lint.pl" "$TMP/misses.c" | sed 's/.*: //' | tr '\n' ' ')
+	if [ -n "$bad" ]; then
+		fail fds_cloexec "an fd made without close-on-exec (O_CLOEXEC, or say \"for a child\" in a comment on it): $(echo "$bad" | head -n 3 | tr '\n' ';')"
+	elif [ "$caught" != "tmpfile open dup fopen openat pipe fcntl socket " ]; then
+		fail fds_cloexec "the lint found '$caught' in a file of 8 misses"
+	else
+		ok fds_cloexec
+	fi
+}
+
 t_no_conflict_markers() {
 	local bad
 	bad=$(cd "$top" && grep -rlE '^(<<<<<<<|>>>>>>>) ' --exclude-dir=.git --exclude-dir=build \
@@ -396,6 +435,7 @@ need_built tooling "$CONVERT"
 t_exit_trap_children
 t_bg_children_killed
 t_sorts_take_empty
+t_fds_cloexec
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O
