@@ -178,8 +178,7 @@ static void part_end(struct part *p)
 		close(p->fd);
 	p->fd = -1;
 	if (p->perf > 0 && !p->reaped) {
-		kill(p->perf, SIGTERM);
-		p->status = run_wait(p->perf);
+		p->status = run_end(p->perf);
 		p->reaped = true;
 	}
 	if (p->perf_err)
@@ -662,6 +661,8 @@ fail:
  * waits for more or for perf's exit. Returns as read(). */
 static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 {
+	long long since = 0;
+
 	for (;;) {
 		ssize_t r = pread(p->fd, buf, cap, (off_t)p->off);
 
@@ -676,7 +677,10 @@ static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 		if (r == 0) {
 			int st = run_try_wait(p->perf);
 
-			if (st == -EAGAIN) {
+			if (st == -EAGAIN && run_held_stopped(p->perf, &since)) {
+				errno = ETIME;
+				return -1;
+			} else if (st == -EAGAIN) {
 				struct timespec ts = { 0, SPOOL_POLL_NS };
 
 				nanosleep(&ts, NULL);
@@ -688,6 +692,19 @@ static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 	}
 }
 
+/* Says into ERRBUF that part P's perf script stayed stopped (run.h). */
+static void stopped_said(const struct input *in, const struct part *p, char *errbuf,
+			 size_t errlen)
+{
+	char who[64] = "";
+
+	if (in->view && in->view->as.on)
+		snprintf(who, sizeof(who), "; it runs as uid %u, who may stop it",
+			 (unsigned)in->view->as.uid);
+	snprintf(errbuf, errlen, "perf script (pid %d) stopped for %d s (a stop signal or a "
+		 "debugger%s): given up", (int)run_stopped(p->perf), RUN_STOPPED_MS / 1000, who);
+}
+
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen)
 {
 	struct part *p = in->nparts ? &in->parts[in->cur] : NULL;
@@ -696,10 +713,16 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 
 	if (p && p->spool) {
 		r = read_spool(p, buf, cap);
+	} else if (p) {
+		r = run_read(p->perf, fd, buf, cap);
 	} else {
 		do
 			r = read(fd, buf, cap);
 		while (r < 0 && errno == EINTR);
+	}
+	if (r < 0 && errno == ETIME) {
+		stopped_said(in, p, errbuf, errlen);
+		return -ETIME;
 	}
 	if (r < 0) {
 		snprintf(errbuf, errlen, "%s", strerror(errno));
@@ -891,16 +914,17 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 		if (p->fd >= 0)
 			close(p->fd);
 		p->fd = -1;
-		if (!ended && !p->reaped)
-			kill(p->perf, SIGTERM);
-		st = p->reaped ? p->status : run_wait(p->perf);
+		st = p->reaped ? p->status : ended ? run_wait(p->perf) : run_end(p->perf);
 		p->reaped = true;
 		if (p->perf_err)
 			perf_said(p->perf_err, said, sizeof(said));
 		if (st != 0 && ended && rc >= 0) {
 			char how[64];
 
-			if (st > 128)
+			if (st == -ETIME)
+				snprintf(how, sizeof(how), "stayed stopped %d s: given up",
+					 RUN_STOPPED_MS / 1000);
+			else if (st > 128)
 				snprintf(how, sizeof(how), "was killed by signal %d (%s)", st - 128,
 					 strsignal(st - 128));
 			else

@@ -517,6 +517,28 @@ static void run_cwd(void)
 	rmdir(dir);
 }
 
+/* A helper that stays stopped (here by itself; perf run as another user
+ * by that user) is given up after RUN_STOPPED_MS, named, and ended: the
+ * wait on its output, and the wait for its end once it closed its output. */
+static void run_stopped_given_up(void)
+{
+	char *in_output[] = { "sh", "-c", "echo $$; kill -STOP $$", NULL };
+	char *at_end[] = { "sh", "-c", "echo $$; exec >&- 2>&-; kill -STOP $$", NULL };
+	char *const *argvs[] = { in_output, at_end };
+
+	for (size_t i = 0; i < 2; i++) {
+		char out[256], want[64];
+		int pid;
+
+		CHECK_INT_EQ(run_capture(argvs[i], out, sizeof(out)), -ETIME);
+		CHECK(sscanf(out, "sh (pid %d): stopped for", &pid) == 1);
+		snprintf(want, sizeof(want), "sh (pid %d): stopped for %d s", pid,
+			 RUN_STOPPED_MS / 1000);
+		CHECK(!strncmp(out, want, strlen(want)));
+		CHECK(kill(pid, 0) < 0 && errno == ESRCH);	/* ended and reaped */
+	}
+}
+
 int main(void)
 {
 	sig_note_start();	/* as each program's main(): SIGPIPE below is ours, not the user's */
@@ -526,6 +548,7 @@ int main(void)
 	UNIT_RUN(spawn_setup_error);
 	UNIT_RUN(spawn_fds);
 	UNIT_RUN(spawn_named_fds);
+	UNIT_RUN(run_stopped_given_up);
 	UNIT_RUN(spawn_signals_pgroup);
 	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
