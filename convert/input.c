@@ -5,6 +5,7 @@
 #include "binrec.h"
 #include "debuglink.h"
 #include "diag.h"
+#include "escape.h"
 #include "inpath.h"
 #include "jitdump.h"
 #include "kallsyms.h"
@@ -463,8 +464,11 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 
 		if (nl)
 			*nl = 0;
+		char shown[ESC_EXCERPT_SIZE];
+
 		snprintf(errbuf, errlen, "%s: `%s evlist` failed (is perf installed, and the "
-			 "file a perf.data?): %.200s", in->path, perf->perf, out);
+			 "file a perf.data?): %s", in->path, perf->perf,
+			 esc_excerpt(shown, out, strlen(out)));
 		return -EINVAL;
 	}
 	if (read) {
@@ -531,7 +535,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 static int without_dlfilter(struct input *in)
 {
 	struct part *p = &in->parts[0];
-	char said[400] = "";
+	char said[400] = "", shown[ESC_EXCERPT_SIZE];
 	int err;
 
 	p->status = run_wait(p->perf);
@@ -542,8 +546,9 @@ static int without_dlfilter(struct input *in)
 		fflush(p->perf_err);
 		perf_said(p->perf_err, said, sizeof(said));
 	}
-	diag_info("%s: perf script failed with the dlfilter (status %d%s%.200s): decoding "
-		  "through text", in->path, p->status, said[0] ? ": " : "", said);
+	diag_info("%s: perf script failed with the dlfilter (status %d%s%s): decoding "
+		  "through text", in->path, p->status, said[0] ? ": " : "",
+		  esc_excerpt(shown, said, strlen(said)));
 	while (in->nparts > 1)
 		part_end(&in->parts[--in->nparts]);
 	in->opts.dlfilter = NULL;

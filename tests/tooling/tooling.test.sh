@@ -48,6 +48,13 @@
 #                     tmpfile()'s, so every perf got it twice, another user's
 #                     perf too; and the lint finds such a call (a file of
 #                     each kind of miss, checked with it)
+#   excerpts_escaped  no '%.Ns' (N of two digits or more) in a format of
+#                     common/, convert/ or stats/, which read what others
+#                     wrote: what a message shows of an input is the one
+#                     bounded excerpt, esc_excerpt() (escape.h), whole up to
+#                     163 characters, else its start and its end; a calls
+#                     file's line showed its first 80 bytes, cut inside a
+#                     character maybe, and never the text after its columns
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -409,6 +416,16 @@ EOF
 	fi
 }
 
+t_excerpts_escaped() {
+	local bad
+	bad=$(cd "$top" && grep -rnE '%\.[0-9]{2,}s' --include='*.c' --include='*.h' common convert stats)
+	if [ -n "$bad" ]; then
+		fail excerpts_escaped "an input cut by a printf precision, where esc_excerpt() (common/escape.h) shows it: $(echo "$bad" | head -n 3 | tr '\n' ';')"
+	else
+		ok excerpts_escaped
+	fi
+}
+
 t_no_conflict_markers() {
 	local bad
 	bad=$(cd "$top" && grep -rlE '^(<<<<<<<|>>>>>>>) ' --exclude-dir=.git --exclude-dir=build \
@@ -436,6 +453,7 @@ t_exit_trap_children
 t_bg_children_killed
 t_sorts_take_empty
 t_fds_cloexec
+t_excerpts_escaped
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O
