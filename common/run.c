@@ -177,20 +177,25 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-bool run_held_stopped(pid_t pid, long long *since)
+bool run_held_stopped(pid_t pid, struct run_stopwatch *w)
 {
+	long long now = now_ms();
+
+	if (w->looked && now - w->looked < STOP_LOOK_MS)
+		return w->since && now - w->since >= RUN_STOPPED_MS;
+	w->looked = now;
 	if (!run_stopped(pid)) {
-		*since = 0;
+		w->since = 0;
 		return false;
 	}
-	if (!*since)
-		*since = now_ms();
-	return now_ms() - *since >= RUN_STOPPED_MS;
+	if (!w->since)
+		w->since = now;
+	return now - w->since >= RUN_STOPPED_MS;
 }
 
 ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap)
 {
-	long long since = 0;
+	struct run_stopwatch w = { 0, 0 };
 
 	for (;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
@@ -205,7 +210,7 @@ ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap)
 			while (n < 0 && errno == EINTR);
 			return n;
 		}
-		if (r == 0 && run_held_stopped(pid, &since)) {
+		if (r == 0 && run_held_stopped(pid, &w)) {
 			errno = ETIME;
 			return -1;
 		}
@@ -230,7 +235,7 @@ static int wait_for(pid_t pid, int flags)
 int run_wait_stopped(pid_t pid, pid_t *stopped)
 {
 	long pidfd = syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec: always */
-	long long since = 0;
+	struct run_stopwatch w = { 0, 0 };
 	int st = -ETIME;
 
 	if (stopped)
@@ -245,7 +250,7 @@ int run_wait_stopped(pid_t pid, pid_t *stopped)
 			st = wait_for(pid, 0);
 			break;
 		}
-		if (r == 0 && run_held_stopped(pid, &since)) {
+		if (r == 0 && run_held_stopped(pid, &w)) {
 			if (stopped)
 				*stopped = run_stopped(pid);
 			kill(pid, SIGKILL);	/* our child; a pid namespace's first process goes with it */

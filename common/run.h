@@ -64,11 +64,18 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pg
  * first process: tmpview.h), that is stopped now, or 0. */
 pid_t run_stopped(pid_t pid);
 
+/* The looks of a wait on a helper at whether it is stopped: zeroed before
+ * the first. */
+struct run_stopwatch {
+	long long looked;        /* when it last looked (ms, CLOCK_MONOTONIC), or 0 */
+	long long since;         /* since when each look found it stopped, or 0 */
+};
+
 /* Whether child PID, or a process it started, has been stopped at every
- * look since *SINCE (0 before the first look; set at the first that finds
- * it stopped, cleared at one that does not) for RUN_STOPPED_MS: a look each
- * time a wait on it finds nothing new. */
-bool run_held_stopped(pid_t pid, long long *since);
+ * look of W since the first that found it so, for RUN_STOPPED_MS. Called
+ * each time a wait on PID finds nothing new; looks (run_stopped(): a walk
+ * of /proc) at most every half second, else answers as at the last look. */
+bool run_held_stopped(pid_t pid, struct run_stopwatch *w);
 
 /*
  * read(2) of FD, the output of child PID (a pipe), waiting as long as PID

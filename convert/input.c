@@ -666,7 +666,7 @@ fail:
  * waits for more or for perf's exit. Returns as read(). */
 static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 {
-	long long since = 0;
+	struct run_stopwatch w = { 0, 0 };
 
 	for (;;) {
 		ssize_t r = pread(p->fd, buf, cap, (off_t)p->off);
@@ -682,7 +682,7 @@ static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 		if (r == 0) {
 			int st = run_try_wait(p->perf);
 
-			if (st == -EAGAIN && run_held_stopped(p->perf, &since)) {
+			if (st == -EAGAIN && run_held_stopped(p->perf, &w)) {
 				errno = ETIME;
 				return -1;
 			} else if (st == -EAGAIN) {
