@@ -235,7 +235,7 @@ int rec_snapshot_check(struct rec_session *s)
 		if (!sn->file[0])
 			continue;
 		/* perf's file as perf left it in the directory; perf reads it too */
-		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW | INPATH_INHERIT,
+		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW,
 				 sn->problem, sizeof(sn->problem));
 		if (fd < 0 || perfdata_check(inpath_proc(fd, path, sizeof(path)), sn->problem,
 					     sizeof(sn->problem)) != PERFDATA_FINISHED ||
