@@ -42,7 +42,8 @@ static int buildid(void *arg, const char *hex, const char *path)
 	return 0;
 }
 
-int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, struct conv_ipname *out)
+int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct runas_set *who,
+		struct conv_ipname *out)
 {
 	struct find f = { .pid = pid, .ip = ip, .out = out };
 	struct perfsym_dso *syms;
@@ -59,7 +60,7 @@ int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, struct conv_ipna
 	if (out->dso[0] != '/')
 		return 1;   /* [vdso], //anon, a perf map: no file of symbols here */
 	perfdata_buildids(perfdata, buildid, &f, err, sizeof(err));
-	syms = perfsym_load(out->dso, NULL, 0);
+	syms = perfsym_load(out->dso, NULL, 0, who);
 	if (!syms)
 		return -ENOMEM;
 	s = f.hex[0] && syms->build_id[0] && strcmp(f.hex, syms->build_id) ? NULL :

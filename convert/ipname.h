@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct runas_set;
+
 struct conv_ipname {
 	char dso[4096];            /* the file mapped there, as perf names it */
 	uint64_t offset;           /* the address's offset in it */
@@ -24,11 +26,13 @@ struct conv_ipname {
 
 /*
  * Names address IP of process PID from the perf.data PERFDATA (a path; the
- * last executable mapping of PID holding IP in its records). Fills *OUT.
+ * last executable mapping of PID holding IP in its records), the file
+ * opened as runas_open(WHO) does (perfsym_load()). Fills *OUT.
  * Returns 1 when a file is mapped there (OUT->sym "" when no symbol of it
  * holds IP, or the file changed), 0 when none is, or a negative errno
  * (perfdata_mmaps(): the perf.data cannot be read; -ENOMEM).
  */
-int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, struct conv_ipname *out);
+int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct runas_set *who,
+		struct conv_ipname *out);
 
 #endif

@@ -427,7 +427,7 @@ void conv_measured_name_caller(struct conv *c, const struct conv_mcall *m)
 	if (!mf->syms_read) {
 		mf->syms_read = true;
 		if ((!c->binaries || !binaries_changed(c->binaries, mf->file, strlen(mf->file))) &&
-		    !(mf->syms = perfsym_load(mf->file, NULL, 0)))
+		    !(mf->syms = perfsym_load(mf->file, NULL, 0, c->binaries ? c->binaries->who : NULL)))
 			c->nomem = true;
 	}
 	e = &mf->named[mf->nnamed++ % CONV_MSITES];

@@ -16,13 +16,15 @@
 #include "demangle.h"
 #include "inpath.h"
 #include "pltents.h"
+#include "runas.h"
 
 struct elf_file {
 	int fd;
 	Elf *elf;
 };
 
-static int elf_open(struct elf_file *f, const char *path, const void *image, size_t len)
+static int elf_open(struct elf_file *f, const char *path, const void *image, size_t len,
+		    const struct runas_set *who)
 {
 	f->fd = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -32,8 +34,9 @@ static int elf_open(struct elf_file *f, const char *path, const void *image, siz
 	} else {
 		char why[8];
 
-		/* only a regular file (inpath.h): never a FIFO waited on */
-		f->fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+		/* only a regular file (inpath.h): never a FIFO waited on;
+		 * another user's recording: one its owner may open */
+		f->fd = runas_open(who, AT_FDCWD, path, 0, why, sizeof(why));
 		if (f->fd < 0)
 			return f->fd;
 		f->elf = elf_begin(f->fd, ELF_C_READ, NULL);	/* never mapped: elfid.h */
@@ -94,7 +97,7 @@ int perfsym_func_offset(const char *path, const char *name, uint64_t *off)
 	size_t i, n;
 	int rc = -ENOENT;
 
-	if ((rc = elf_open(&f, path, NULL, 0)) < 0)
+	if ((rc = elf_open(&f, path, NULL, 0, NULL)) < 0)
 		return rc;
 	rc = -ENOENT;
 	scn = section_by_type(f.elf, SHT_SYMTAB, &sh);
@@ -316,7 +319,8 @@ static void fixup(struct symvec *sv)
 	sv->n = j;
 }
 
-struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len)
+struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len,
+				 const struct runas_set *who)
 {
 	struct perfsym_dso *dso = calloc(1, sizeof(*dso));
 	struct symvec sv = { 0 }, plt = { 0 };
@@ -329,14 +333,14 @@ struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len
 
 	if (!dso)
 		return NULL;
-	if (elf_open(&rt, path, image, len) < 0)
+	if (elf_open(&rt, path, image, len, who) < 0)
 		return dso;  /* no symbols: every address is [unknown] */
 	if (build_id(rt.elf, id, sizeof(id))) {
 		if (strlen(id) < sizeof(dso->build_id))
 			memcpy(dso->build_id, id, strlen(id) + 1);
 		snprintf(dpath, sizeof(dpath), "/usr/lib/debug/.build-id/%.2s/%s.debug", id,
 			 id + 2);
-		if (elf_open(&dbg, dpath, NULL, 0) == 0) {
+		if (elf_open(&dbg, dpath, NULL, 0, who) == 0) {
 			have_dbg = true;
 			if ((scn = section_by_type(dbg.elf, SHT_SYMTAB, &sh)))
 				syms = dbg.elf;

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct runas_set;
+
 struct perfsym {
 	uint64_t start, end;  /* file offsets, [start, end) (start == end: one byte) */
 	uint64_t vaddr;       /* START's link-time address (st_value); 0: not known
@@ -43,11 +45,15 @@ struct perfsym_dso {
 
 /*
  * Loads the symbols of the ELF file PATH, or of the LEN bytes at IMAGE when
- * IMAGE is not NULL (an in-memory copy: the vdso). A file that cannot be
- * read, or is no ELF, has no symbols (every address is "[unknown]").
- * Returns the table (free with perfsym_free), or NULL when out of memory.
+ * IMAGE is not NULL (an in-memory copy: the vdso), PATH and its debug file
+ * opened as runas_open(WHO) does (NULL: the caller's rights alone; a name
+ * in another user's recording: only what its owner may open). A file that
+ * cannot be read, or is no ELF, has no symbols (every address is
+ * "[unknown]"). Returns the table (free with perfsym_free), or NULL when
+ * out of memory.
  */
-struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len);
+struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len,
+				 const struct runas_set *who);
 
 /*
  * The symbol of DSO covering file offset OFF (perf's choice), or NULL when

@@ -41,7 +41,7 @@ static struct perfsym_dso *read_plt(struct conv *c, const char *path)
 
 	if ((size_t)snprintf(full, sizeof(full), "%s%s", symfs, path) >= sizeof(full))
 		return NULL;
-	if (!(d = perfsym_load(full, NULL, 0))) {
+	if (!(d = perfsym_load(full, NULL, 0, c->binaries ? c->binaries->who : NULL))) {
 		c->nomem = true;
 		return NULL;
 	}

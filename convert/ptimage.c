@@ -171,7 +171,8 @@ static struct ptd_dso *dso_of(struct ptdecode *d, const char *name, int *rc, cha
 		}
 		s->mapped = true;
 	}
-	s->syms = perfsym_load(s->file, s->mapped ? NULL : s->bytes, s->size);
+	s->syms = perfsym_load(s->file, s->mapped ? NULL : s->bytes, s->size,
+			       NULL);	/* never another user's recording: input.c */
 	if (!s->syms) {
 		dso_free(s);
 		return NULL;

@@ -28,7 +28,7 @@ int ps_symtab_load(struct ps_symtab *st, const struct ps_run *run)
 			dso = calloc(1, sizeof(*dso));
 			if (!dso || !(dso->path = strdup(m->path)) ||
 			    !(dso->syms = perfsym_load(m->path, vdso ? run->vdso : NULL,
-							vdso ? run->vdso_len : 0))) {
+							vdso ? run->vdso_len : 0, NULL))) {
 				if (dso)
 					free(dso->path);
 				free(dso);

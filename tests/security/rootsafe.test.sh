@@ -431,6 +431,13 @@
 #                     with -g), its function and address: no source line
 #                     from its DWARF reaches the trace (the converter read it
 #                     as root, issue 23); root's own copy of the text gets it
+#   theirs-measured-caller root converts the attacker's recording directory
+#                     (her record.json measures main of root's root-only
+#                     binary, her calls file gives a return address inside
+#                     root_only_work, no sample shows a caller): the
+#                     caller's frame the converter names from the binary's
+#                     symbols is not named (it read them as root, issue 23);
+#                     root's own copy of the directory names it
 #   theirs-buildid-verdict root converts the attacker's copy of that
 #                     recording's perf.data with the binary's build id
 #                     changed: no warning tells her the root-only binary's
@@ -511,7 +518,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -3780,7 +3787,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3831,6 +3838,40 @@ theirs_srcline_text() {
 		fail theirs-srcline-text "no slice of root_only_work: $("$CONVERT" --dump=slices "$d/lines-theirs.fxt" 2>&1 | head -n 3 | tr '\n' '|')"
 	else
 		ok theirs-srcline-text
+	fi
+}
+
+# theirs_measured_caller: see the header.
+theirs_measured_caller() {
+	local d="$TMP/theirs" prog="$ROOTONLY/theirs-priv/prog" her="$HOME_A/mc" own="$TMP/theirs-mc"
+	local a m at libc=/usr/lib/x86_64-linux-gnu/libc.so.6
+	a=$((16#$(nm "$prog" | awk '$3 == "root_only_work" { print $1 }')))
+	m=$((16#$(nm "$prog" | awk '$3 == "main" { print $1 }')))
+	as_attacker mkdir -p "$her"
+	sed -e "s|\"/opt/app\"|\"$prog\"|" -e "s|\"vaddr\": 4198992|\"vaddr\": $m|" \
+		-e 's|"symbol": "step", "name": "step"|"symbol": "main", "name": "main"|' \
+		"$SNAPTRACE_TOP/tests/cases/measured-after-sleep/record.json" | as_attacker tee "$her/record.json" >/dev/null
+	printf '%s\n' '# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]' \
+		"0 400 400 30000050000 30000090000 $(printf %+d $((a + 1 - m)))" |
+		as_attacker tee "$her/measured-calls.txt" >/dev/null
+	for at in 30.000000000 30.000100000; do
+		printf '%s\n' "             app   400/400      $at:     100000 cpu-clock:u: " \
+			"	7f0000046610 strtoll+0x10 ($libc)" "	7f00000271ca __libc_start_call_main+0x7a ($libc)" ''
+	done | as_attacker tee "$her/perf.data.1" >/dev/null
+	rm -rf "$own"
+	cp -r "$her" "$own"
+	chown -R root:root "$own"
+	timeout -k 5 60 "$CONVERT" -q "$own" -o "$d/mc-root.fxt" 2>"$TMP/theirs-measured-caller.err"
+	if ! "$CONVERT" --dump=slices "$d/mc-root.fxt" 2>&1 | grep -q ' root_only_work$'; then
+		fail theirs-measured-caller "root's own copy names no caller root_only_work: $(first_lines "$TMP/theirs-measured-caller.err")"
+	elif ! timeout -k 5 60 "$CONVERT" -q "$her" -o "$d/mc-theirs.fxt" 2>"$TMP/theirs-measured-caller.err"; then
+		fail theirs-measured-caller "the conversion failed: $(first_lines "$TMP/theirs-measured-caller.err")"
+	elif "$CONVERT" --dump "$d/mc-theirs.fxt" 2>&1 | grep -aq 'root_only_work'; then
+		fail theirs-measured-caller "root's root-only binary named her call's caller: $("$CONVERT" --dump=slices "$d/mc-theirs.fxt" 2>&1 | grep -a -m1 root_only_work)"
+	elif ! "$CONVERT" --dump=slices "$d/mc-theirs.fxt" 2>&1 | grep -q ' main$'; then
+		fail theirs-measured-caller "no measured slice of main: $("$CONVERT" --dump=slices "$d/mc-theirs.fxt" 2>&1 | head -n 3 | tr '\n' '|')"
+	else
+		ok theirs-measured-caller
 	fi
 }
 
@@ -4123,7 +4164,7 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
@@ -4134,6 +4175,7 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_perf_fds
 	theirs_perf_stopped
 	requires theirs-srcline-text binutils && theirs_srcline_text
+	requires theirs-measured-caller binutils && theirs_measured_caller
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
 fi
 requires debuglink-path recording cc binutils && debuglink_path
