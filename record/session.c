@@ -667,7 +667,7 @@ static int finish(struct rec_session *s)
 	bool taken = !s->o->multi_snapshot && s->nsnaps > 0;
 	double t0 = rec_now_ms();
 	struct rec_snap *sn = NULL;
-	int unfinished, took;
+	int unfinished, took, lost = 0;
 
 	if (rec_perf_clock_now(&s->end_ns))
 		s->end_ns = 0;
@@ -732,15 +732,17 @@ static int finish(struct rec_session *s)
 		return -EIO;
 	}
 	for (int i = 0; i < s->nsnaps; i++) {
-		if (!s->snaps[i].file[0]) {
+		if (!s->snaps[i].file[0] && !s->snaps[i].problem[0]) {
 			snprintf(s->error, sizeof(s->error), "perf did not write snapshot %d "
 				 "(it printed no Dump line for it)", i + 1);
 			return -ENODATA;
 		}
+		lost += !s->snaps[i].file[0];
 	}
 	if (unfinished) {
-		snprintf(s->error, sizeof(s->error), "perf did not finish %d of the %d snapshot "
-			 "files in %.400s (named below; record.json marks them)", unfinished,
+		snprintf(s->error, sizeof(s->error), "perf %s %d of the %d snapshot files in "
+			 "%.400s (named below; record.json marks them)", lost == unfinished ?
+			 "lost" : lost ? "did not finish or lost" : "did not finish", unfinished,
 			 s->nsnaps, s->outdir);
 		return -ENODATA;
 	}
@@ -816,7 +818,7 @@ static void perf_failed(struct rec_session *s, const char *what)
 		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
 			 "file%s perf completed %s kept%s", s->outdir, strerror(ENOSPC), what, kept,
 			 diag_s(kept), kept == 1 ? "is" : "are", unfinished ?
-			 ", those it did not finish are marked (named below)" : "");
+			 ", those it did not finish or lost are marked (named below)" : "");
 		what = full;
 	}
 

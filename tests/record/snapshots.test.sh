@@ -8,7 +8,8 @@
 # disk that fills; a snapshot file cut at every place perf writes
 # (cut_snapshot: the gap rule of docs/design.md "Recording directories";
 # the three-snapshot recording is one, three_snaps, for those three); a
-# perf that leaves two files unfinished. Split from record.test.sh so that
+# perf that leaves two files unfinished; a perf whose second file replaced
+# its first (replaced_snapshot). Split from record.test.sh so that
 # the record tier's two suites at a time share its work (tests/run.sh -J).
 # No perf or target process may outlive a test.
 . "$(dirname "$0")/../lib.sh"
@@ -25,7 +26,7 @@ cleanup() {
 on_exit cleanup
 
 NAMES="multi_snapshot_three trigger_storm storm_interrupt newline_in_dir disk_full cut_snapshot
-unfinished_snapshot no_leftovers"
+unfinished_snapshot replaced_snapshot no_leftovers"
 need_recording snapshots
 need_built snapshots "$CONVERT"
 use_workload snapshots
@@ -394,8 +395,59 @@ EOF
 	fi
 }
 
+# perf names the files it switches to by the time to the 10 ms, so a
+# second switch within them (an empty snapshot on a full disk takes 0.2 ms)
+# gives its file the first's name and perf's rename replaces the first (CI's
+# disk_full once listed a name twice: "perf wrote 7 files, record.json lists
+# 8"). A perf whose second file is renamed over its first, as its own rename
+# does, and announced under the first's name: record.json lists each file
+# once (snaps_ok), snapshot 1 without a file and "lost: ..." (a warning
+# names it), the recording fails (exit 1) counting it, and the directory
+# converts the other snapshots, naming the lost one.
+t_replaced_snapshot() {
+	local d="$TMP/repl" w="$TMP/repl-perf" rc crc bad p
+	cat >"$w" <<'EOF'
+#!/bin/bash
+[ "$1" = record ] || exec perf "$@"
+exec perf "$@" 2> >(n=0
+	while IFS= read -r l; do
+		case $l in
+		*"[ perf record: Dump "*)
+			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
+			[ $n -eq 1 ] && first=$f
+			[ $n -eq 2 ] && mv -f "$f" "$first" && l="[ perf record: Dump $first ]" ;;
+		esac
+		printf '%s\n' "$l"
+	done >&2)
+EOF
+	chmod +x "$w"
+	until_snapshot 3 "$TMP/repl.err" "$RECORD" --perf "$w" -o "$d" --multi-snapshot \
+		--min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
+	rc=$?
+	bad=$(snaps_ok "$d" "$TMP/repl.err")
+	p=$(rec_rows "$d" snapshots file problem | head -n 1)
+	"$CONVERT" -q "$d" -o "$TMP/repl.fxt.gz" >/dev/null 2>"$TMP/repl-conv.err"
+	crc=$?
+	if [ $rc -ne 1 ]; then
+		fail replaced_snapshot "exit $rc, expected 1: $(tl 3 "$TMP/repl.err")"
+	elif [ -n "$bad" ]; then
+		fail replaced_snapshot "$bad"
+	elif [[ $p != " lost: perf gave the next file it switched to the same name, perf.data."* ]]; then
+		fail replaced_snapshot "snapshot 1 is listed as '$p'"
+	elif ! grep -q "^snaptrace-record: perf lost 1 of the [0-9]* snapshot files in $d (named below; record.json marks them)$" \
+		"$TMP/repl.err"; then
+		fail replaced_snapshot "no error counting it: $(grep -v 'trigger hit' "$TMP/repl.err" | head -n 2 | tr '\n' '|')"
+	elif [ $crc -ne 0 ] || ! "$CONVERT" --dump=slices "$TMP/repl.fxt.gz" | grep -q ' main$'; then
+		fail replaced_snapshot "the other snapshots do not convert (exit $crc): $(tl 2 "$TMP/repl-conv.err")"
+	elif ! grep -q -F "warning: $d: snapshot 1 left out: record.json marks it: lost: " "$TMP/repl-conv.err"; then
+		fail replaced_snapshot "the conversion does not name snapshot 1: $(tl 2 "$TMP/repl-conv.err")"
+	else
+		ok replaced_snapshot
+	fi
+}
+
 run_tests multi_snapshot_three trigger_storm storm_interrupt newline_in_dir disk_full \
-	cut_snapshot unfinished_snapshot
+	cut_snapshot unfinished_snapshot replaced_snapshot
 if no_procs; then
 	ok no_leftovers
 else
