@@ -52,8 +52,9 @@
 #                 found in a killed recorder's directory; the snapshot before
 #                 it then ends the recording ([off-cpu] not carried into the
 #                 next one); no marker names the file; nothing left: exit 1
-#   gap           a snapshot left out between two (unfinished, empty, or
-#                 marked by record.json's "problem")
+#   gap           a snapshot left out between two (unfinished, empty,
+#                 marked by record.json's "problem", or lost: no file and a
+#                 "problem", named)
 #                 ends what the one before carries; an empty only snapshot:
 #                 nothing left, exit 1
 #   jit-map-beside a JIT's snapshot converted alone, its /tmp/perf-PID.map
@@ -695,6 +696,19 @@ t_gap() {
 		! grep -q -x -F "snaptrace-convert: warning: $d/perf.data.2: left out: record.json marks it: perf cannot read it: incompatible file format" "$TMP/gap-marked.err" ||
 		! grep -q -F '[off-cpu] [20000200000, 20050000000]' "$TMP/gap-marked.tree"; then
 		fail gap "marked: $(first_lines "$TMP/gap-marked.err") $(grep -F '[off-cpu]' "$TMP/gap-marked.tree" | tr '\n' '|')"
+		return
+	fi
+	# a snapshot whose file perf lost (its next file got the same name and
+	# replaced it: no file, a problem): named, the same gap
+	rm "$d/perf.data.2"
+	record_json "$d" "$HITS" "${SNAPS%%,
+    {*},
+    {\"file\": \"\", \"reason\": \"trigger\", \"time_ns\": 20060000000, \"problem\": \"lost: perf gave the next file it switched to the same name, perf.data.3 (perf names them to the 10 ms), replacing it\"},
+    {\"file\": \"perf.data.3\", \"reason\": \"interrupt\", \"time_ns\": 20080000000, \"freeze_ms\": 1.0, \"ms\": 2.0}"
+	if ! convert gap-lost "$d" ||
+		! grep -q -x -F "snaptrace-convert: warning: $d: snapshot 2 left out: record.json marks it: lost: perf gave the next file it switched to the same name, perf.data.3 (perf names them to the 10 ms), replacing it" "$TMP/gap-lost.err" ||
+		! grep -q -F '[off-cpu] [20000200000, 20050000000]' "$TMP/gap-lost.tree"; then
+		fail gap "lost: $(first_lines "$TMP/gap-lost.err") $(grep -F '[off-cpu]' "$TMP/gap-lost.tree" | tr '\n' '|')"
 		return
 	fi
 	: >"$e/perf.data.1"
