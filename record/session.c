@@ -808,9 +808,11 @@ static void perf_failed(struct rec_session *s, const char *what)
 	char full[800], meant[1000];
 	struct statvfs vfs;
 	int lines = 0, kept = 0, unfinished = 0;
+	bool full_disk = strstr(log, strerror(ENOSPC)) ||
+			 (!fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0);
 
 	/* a full disk is named first: perf's own words for it may have scrolled away */
-	if (strstr(log, strerror(ENOSPC)) || (!fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0)) {
+	if (full_disk) {
 		for (int i = 0; i < s->nsnaps; i++) {
 			kept += s->snaps[i].file[0] && !s->snaps[i].problem[0];
 			unfinished += s->snaps[i].problem[0] != 0;
@@ -828,7 +830,12 @@ static void perf_failed(struct rec_session *s, const char *what)
 		snprintf(meant, sizeof(meant), "%.400s: perf %.500s", what, s->perf.stuck);
 		what = meant;
 	}
-	for (size_t i = 0; !s->perf.stuck[0] && i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
+	/* what perf's words mean holds for a perf that recorded nothing: a full
+	 * disk is the cause, and so is whatever stopped a perf that wrote
+	 * snapshot files (perf 6.1 prints "Miscounted nr_mmaps" also attaching
+	 * to a program it then records well, until the disk fills) */
+	for (size_t i = 0; !s->perf.stuck[0] && !full_disk && !s->perf.ndumps &&
+	     i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
 		if (strstr(log, perf_says[i].says)) {
 			snprintf(meant, sizeof(meant), "%.400s: %s", what, perf_says[i].means);
 			what = meant;

@@ -220,6 +220,9 @@ t_disk_full() {
 		fail disk_full "exit $rc, expected 1: $(tl 2 "$TMP/full.err")"
 	elif ! grep -q "^snaptrace-record: $d: No space left on device (ENOSPC)" "$TMP/full.err"; then
 		fail disk_full "ENOSPC not named first: $(head -n 1 "$TMP/full.err")"
+	elif head -n 1 "$TMP/full.err" | grep -q "ring buffers"; then
+		# perf 6.1's "Miscounted nr_mmaps" at the start blamed on the full disk
+		fail disk_full "the full disk is blamed on something else: $(head -n 1 "$TMP/full.err")"
 	elif grep -qi "broken pipe" "$TMP/full.err"; then
 		fail disk_full "Broken pipe warnings: $(grep -ci "broken pipe" "$TMP/full.err")"
 	elif [ $((${#good[@]} + ${#unfinished[@]})) -eq 0 ]; then
