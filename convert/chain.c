@@ -234,7 +234,10 @@ static struct conv_site view_site(const struct frames_view *v, size_t j)
  * (functions do not overlap). A frame of it at another address (issue 24:
  * main at its call of usleep, whose sleep the stack still drew, when main
  * called the measured function next) is the caller all the same: at the
- * entry it is making this call, and what it called before returned.
+ * entry it is making this call, and what it called before returned. A
+ * frame of M's own function is no such caller (a sample at its entry,
+ * where the probe traps, before its frame is set up: frame pointers skip
+ * its caller there) unless at the return address itself (a recursion).
  */
 static size_t caller_in(const struct conv *c, const struct frames_view *v, size_t from, size_t to,
 			const struct conv_mcall *m)
@@ -253,6 +256,7 @@ static size_t caller_in(const struct conv *c, const struct frames_view *v, size_
 		uint64_t start = s.has_symoff && s.ip >= s.symoff ? s.ip - s.symoff : 0;
 
 		if (s.func && conv_measured_caller_may_be(c, m, s.func, start) &&
+		    !conv_measured_frame(c, s.func, start, m->mfunc) &&
 		    (!best || start > best_start)) {
 			best = j + 1;
 			best_start = start;
@@ -275,7 +279,37 @@ static void push_callers_unknown(struct conv *c, struct conv_thread *t, uint64_t
 		return;   /* out of memory: c->nomem said */
 	conv_stack_push(c, t, &site, NULL, ts);
 	if (t->depth == 1)
-		t->stack[0].callers_unknown = true;
+		t->stack[0].ends_with_call = true;
+}
+
+/* Pushes on T at TS, for measured call M alone, the frame of its caller
+ * its return address names (conv_measured_caller_site()) when the frame M
+ * goes under is not of that function: no sample showed the caller there
+ * (frame pointers skip it in every sample around a call made right after
+ * a sleep in a library without them). It ends with the call. */
+static void push_caller_named(struct conv *c, struct conv_thread *t,
+			      const struct conv_mcall *m, uint64_t ts)
+{
+	const struct conv_frame *top = t->depth ? &t->stack[t->depth - 1] : NULL;
+	struct conv_site site;
+
+	if (!conv_measured_caller_site(c, m, &site) ||
+	    (top && top->func == site.func))
+		return;
+	conv_stack_push(c, t, &site, NULL, ts);
+	t->stack[t->depth - 1].ends_with_call = true;
+}
+
+/* The depth of T's stack up to its last frame of a function of measured
+ * call M's binary or of a root function (a thread's start), 0 when none:
+ * what may lie below M's caller where no frame shows it. */
+static size_t binary_floor(const struct conv *c, const struct conv_thread *t,
+			   const struct conv_mcall *m)
+{
+	for (size_t d = t->depth; d-- > 0;)
+		if (t->stack[d].func->root || conv_measured_in_binary(c, m->mfunc, t->stack[d].func))
+			return d + 1;
+	return 0;
 }
 
 /* Measured call M of T begins: under the frames FRAMES (N, innermost
@@ -286,7 +320,7 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 			   uint64_t ts, const struct conv_site *frames, size_t n, uint64_t floor_ts)
 {
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
-	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true };
+	struct conv_site site = { .ip = mf->vaddr, .func = mf->func, .has_symoff = true }, named;
 	uint64_t at = m->entry > floor_ts ? m->entry : floor_ts;
 	size_t k, i, upto, j;
 
@@ -300,6 +334,7 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	}
 	k = frames ? common_prefix(t, frames, n) : t->depth;
 	i = n;
+	conv_measured_name_caller(c, m);
 
 	/* a call of it that left unmeasured ends by this one's entry */
 	k = unmeasured_below(c, t, k, m->mfunc);
@@ -310,8 +345,12 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 	 * the call, so a frame the stack has above the caller's (a callee of
 	 * an earlier call the samples showed, frame pointers hiding the call
 	 * itself, or an earlier call of the caller's still drawn: a sleep) ends
-	 * there */
-	if (m->caller && (j = caller_in(c, &(struct frames_view){ .t = t }, 0, k, m)))
+	 * there; and the caller's frame is there, with those below it, even
+	 * where the sample that follows does not show it (frame pointers skip
+	 * it: a sample in the [uprobes] page, where the return probe steps the
+	 * call's ret out of line, reads the caller's return address as the
+	 * measured function's) */
+	if (m->caller && (j = caller_in(c, &(struct frames_view){ .t = t }, 0, t->depth, m)))
 		k = j;
 	else
 		j = 0;
@@ -333,12 +372,22 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 		if (upto > n)
 			upto = k;
 	}
+	if (m->caller && !j && (!frames || m->ret < ts) && conv_measured_caller_site(c, m, &named)) {
+		/* its caller on no frame, named by its return address
+		 * (push_caller_named()): frame pointers skip a caller right
+		 * below the library code it called (a sleep), so the library's
+		 * frames above the stack's last frame of the caller's binary
+		 * (or root) are its callees, which returned by the entry */
+		pop_to(c, t, binary_floor(c, t, m), at);
+		k = upto = t->depth;
+	}
 	for (size_t j = k; j < upto; j++)
 		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);
 	if (i < n)
 		site = frames[n - 1 - i];
 	if (!t->depth && !site.func->root)
 		push_callers_unknown(c, t, at);
+	push_caller_named(c, t, m, at);
 	conv_stack_push_measured(c, t, &site, m, at);
 	t->seen = true;
 	t->mseen = at;
@@ -370,7 +419,7 @@ static void measured_upto(struct conv *c, struct conv_thread *t, uint64_t ts,
 			 * the frame of its unknown callers with it) */
 			pop_to(c, t, floor, r);
 			conv_stack_pop(c, t, r);
-			if (t->depth && t->stack[t->depth - 1].callers_unknown)
+			while (t->depth && t->stack[t->depth - 1].ends_with_call)
 				conv_stack_pop(c, t, r);
 			t->mseen = floor_ts = r;
 			continue;

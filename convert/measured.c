@@ -12,6 +12,7 @@
 #include "demangle.h"
 #include "funcs.h"
 #include "funcspec.h"
+#include "perfsym.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -387,6 +388,11 @@ static bool in_binary(const struct conv_mfunc *mf, const struct conv_func *func)
 	return func->dsolen == len && !memcmp(func->key + func->symlen, mf->file, len);
 }
 
+bool conv_measured_in_binary(const struct conv *c, uint32_t mfunc, const struct conv_func *func)
+{
+	return in_binary(&c->mfuncs[mfunc], func);
+}
+
 bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
 			    uint64_t caller)
 {
@@ -397,13 +403,62 @@ bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uin
 	return learned_site(mf, f);
 }
 
+/* The entry of MF's names of return addresses for CALLER, or NULL. */
+static const struct conv_mnamed *named(const struct conv_mfunc *mf, uint64_t caller)
+{
+	for (unsigned i = 0; i < CONV_MSITES; i++)
+		if (mf->named[i].caller == caller)
+			return &mf->named[i];
+	return NULL;
+}
+
+void conv_measured_name_caller(struct conv *c, const struct conv_mcall *m)
+{
+	struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
+	struct conv_mnamed *e;
+	const struct perfsym *s;
+
+	if (!m->caller || named(mf, m->caller))
+		return;
+	if (!mf->syms_read) {
+		mf->syms_read = true;
+		if ((!c->binaries || !binaries_changed(c->binaries, mf->file, strlen(mf->file))) &&
+		    !(mf->syms = perfsym_load(mf->file, NULL, 0)))
+			c->nomem = true;
+	}
+	e = &mf->named[mf->nnamed++ % CONV_MSITES];
+	*e = (struct conv_mnamed){ .caller = m->caller };
+	if (!mf->syms || !(s = perfsym_lookup_vaddr(mf->syms, m->caller)) || !*s->name)
+		return;
+	e->start = s->vaddr;
+	e->func = conv_func_get(c, (struct conv_span){ s->name, (uint32_t)strlen(s->name) },
+				(struct conv_span){ mf->file, (uint32_t)strlen(mf->file) });
+	if (e->func)
+		e->func = conv_func_overload(c, e->func, e->start, false);
+}
+
+bool conv_measured_caller_site(const struct conv *c, const struct conv_mcall *m,
+			       struct conv_site *site)
+{
+	const struct conv_mnamed *e = m->caller ? named(&c->mfuncs[m->mfunc], m->caller) : NULL;
+
+	if (!e || !e->func)
+		return false;
+	*site = (struct conv_site){ .ip = m->caller, .func = e->func,
+				    .symoff = m->caller - e->start, .has_symoff = true };
+	return true;
+}
+
 bool conv_measured_caller_may_be(const struct conv *c, const struct conv_mcall *m,
 				 const struct conv_func *func, uint64_t sym_start)
 {
 	const struct conv_mfunc *mf = &c->mfuncs[m->mfunc];
+	const struct conv_mnamed *e;
 
 	if (!m->caller || !in_binary(mf, func))
 		return false;
+	if ((e = named(mf, m->caller)) && e->func)
+		return e->func == func;		/* its symbol says */
 	for (unsigned i = 0; i < mf->nsites; i++)
 		if (mf->sites[i].ip == m->caller && in_binary(mf, mf->sites[i].func))
 			return mf->sites[i].func == func;	/* the return address's function */
@@ -412,6 +467,8 @@ bool conv_measured_caller_may_be(const struct conv *c, const struct conv_mcall *
 
 void conv_measured_free(struct conv *c)
 {
+	for (size_t i = 0; i < c->nmfuncs; i++)
+		perfsym_free(c->mfuncs[i].syms);
 	free(c->mcalls);
 	free(c->mfuncs);
 	c->mcalls = NULL;

@@ -9,6 +9,8 @@
 
 #include "state.h"
 
+struct perfsym_dso;
+
 /* A measured call (--measure, measured.c): a thread's call of a measured
  * function with its exact entry and return (record.json's calls file). */
 struct conv_mcall {
@@ -38,6 +40,16 @@ struct conv_mfunc {
 		uint64_t ip;           /* where the call returns to in it */
 	} sites[CONV_MSITES];          /* seen in samples that show a frame of it */
 	unsigned nsites;
+	struct perfsym_dso *syms;      /* FILE's symbols, read for the callers no sample
+					* shows (owned); NULL: not read (yet) */
+	bool syms_read;                /* SYMS tried: NULL after it, none to read */
+	struct conv_mnamed {
+		uint64_t caller;       /* a return address (0: an empty entry) */
+		const struct conv_func *func;  /* the function of FILE holding it; NULL:
+						* none known */
+		uint64_t start;        /* its start, link-time */
+	} named[CONV_MSITES];          /* return addresses named, round robin */
+	unsigned nnamed;
 };
 
 /* measured.c: adds recording R's measured functions (C->mfuncs; their
@@ -61,6 +73,10 @@ bool conv_measured_frame(const struct conv *c, const struct conv_func *func, uin
  * one (its caller, at the return address of the call). */
 void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t n);
 
+/* measured.c: whether FUNC is a function of measured function MFUNC's
+ * binary (the dso its samples name). */
+bool conv_measured_in_binary(const struct conv *c, uint32_t mfunc, const struct conv_func *func);
+
 /* measured.c: whether sampled frame F is the caller of a call of measured
  * function MFUNC whose return address is CALLER (conv_mcall.caller, in the
  * function's binary) or, CALLER 0 (not known), a known call site of it: the
@@ -68,12 +84,28 @@ void conv_measured_learn(struct conv *c, const struct conv_site *frames, size_t 
 bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uint32_t mfunc,
 			    uint64_t caller);
 
+/* measured.c: names call M's return address (M->caller, known) by the
+ * symbols of its function's binary as perf names a sampled frame there
+ * (perfsym.h), for conv_measured_caller_may_be() and
+ * conv_measured_caller_site(): nothing when the binary cannot be read,
+ * changed since the recording (binaries_changed()) or has no symbol there.
+ * Reads the binary once for each measured function, and names each address
+ * once (out of memory sets c->nomem). */
+void conv_measured_name_caller(struct conv *c, const struct conv_mcall *m);
+
+/* measured.c: the frame of M's caller at its return address, as a sampled
+ * frame of it would be (function, ip, symoff), into *SITE, when
+ * conv_measured_name_caller() named it; false when not. */
+bool conv_measured_caller_site(const struct conv *c, const struct conv_mcall *m,
+			       struct conv_site *site);
+
 /* measured.c: whether a frame of FUNC, whose symbol starts at SYM_START in
  * its binary (0: unknown), may be call M's caller, by M's return address
- * (false when not known): the function of a call site of M's function
- * learned at that address; none learned, a function of the same binary
- * that starts at or before it (a frame the samples never show right below
- * one of M's function: one that tail-calls, or has no frame pointer). */
+ * (false when not known): the function conv_measured_name_caller() named
+ * there; else the function of a call site of M's function learned at that
+ * address; none learned, a function of the same binary that starts at or
+ * before it (a frame the samples never show right below one of M's
+ * function: one that tail-calls, or has no frame pointer). */
 bool conv_measured_caller_may_be(const struct conv *c, const struct conv_mcall *m,
 				 const struct conv_func *func, uint64_t sym_start);
 

@@ -123,8 +123,8 @@ struct symvec {
 	size_t n, cap;
 };
 
-static int sym_add(struct symvec *sv, uint64_t start, uint64_t size, int bind, int type,
-		   const char *name)
+static int sym_add(struct symvec *sv, uint64_t start, uint64_t vaddr, uint64_t size, int bind,
+		   int type, const char *name)
 {
 	struct perfsym *s;
 
@@ -140,6 +140,7 @@ static int sym_add(struct symvec *sv, uint64_t start, uint64_t size, int bind, i
 	s = &sv->v[sv->n];
 	s->start = start;
 	s->end = start + size;
+	s->vaddr = vaddr;
 	s->bind = bind;
 	s->type = type;
 	s->name = demangle_frame_dup(name);	/* as perf 6.1 names it */
@@ -222,7 +223,7 @@ static int read_symbols(Elf *syms, Elf *runtime, Elf_Scn *scn, const GElf_Shdr *
 		name = elf_strptr(syms, symsh->sh_link, sym.st_name);
 		if (!name)
 			continue;
-		rc = sym_add(sv, off, sym.st_size, GELF_ST_BIND(sym.st_info), type, name);
+		rc = sym_add(sv, off, sym.st_value, sym.st_size, GELF_ST_BIND(sym.st_info), type, name);
 		if (rc < 0)
 			return rc;
 	}
@@ -238,7 +239,7 @@ static int plt_symbol(void *arg, uint64_t off, uint64_t size, const char *name)
 		return -ENOMEM;
 	snprintf(buf, sizeof(buf), "%s@plt", demangled);
 	free(demangled);
-	return sym_add(arg, off, size, STB_GLOBAL, STT_FUNC, buf);
+	return sym_add(arg, off, 0, size, STB_GLOBAL, STT_FUNC, buf);
 }
 
 static size_t leading_underscores(const char *s)
@@ -381,6 +382,17 @@ const struct perfsym *perfsym_lookup(const struct perfsym_dso *dso, uint64_t off
 			return s;
 		if (lo - i > 8)
 			break;
+	}
+	return NULL;
+}
+
+const struct perfsym *perfsym_lookup_vaddr(const struct perfsym_dso *dso, uint64_t v)
+{
+	for (size_t i = 0; i < dso->n; i++) {
+		const struct perfsym *s = &dso->syms[i];
+
+		if (s->vaddr && v >= s->vaddr && v - s->vaddr < s->end - s->start)
+			return perfsym_lookup(dso, s->start + (v - s->vaddr));
 	}
 	return NULL;
 }

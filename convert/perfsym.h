@@ -27,6 +27,8 @@
 
 struct perfsym {
 	uint64_t start, end;  /* file offsets, [start, end) (start == end: one byte) */
+	uint64_t vaddr;       /* START's link-time address (st_value); 0: not known
+			       * (the PLT's entries) */
 	char *name;           /* owned */
 	int bind, type;
 };
@@ -52,6 +54,14 @@ struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len
  * none does ("[unknown]"). Valid until perfsym_free().
  */
 const struct perfsym *perfsym_lookup(const struct perfsym_dso *dso, uint64_t off);
+
+/*
+ * The symbol of DSO covering link-time address V (a symbol's st_value
+ * space: what a sampled frame's ip - symoff gives), as perfsym_lookup()
+ * chooses at the file offset of V, or NULL when none does. Linear in the
+ * symbols: for a few addresses, not a sample stream.
+ */
+const struct perfsym *perfsym_lookup_vaddr(const struct perfsym_dso *dso, uint64_t v);
 
 void perfsym_free(struct perfsym_dso *dso);
 

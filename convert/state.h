@@ -125,9 +125,11 @@ struct conv_frame {
 	uint32_t mfunc;             /* a measured call's function (conv.mfuncs) */
 	bool measured_thrown;       /* it was left by an exception: MEASURED_END is the catch */
 	uint64_t measured_caller;   /* its return address (conv_mcall.caller; 0: not known) */
-	bool callers_unknown;       /* CONV_CALLERS_UNKNOWN: the frame under a measured
-				     * call that no sample shows the callers of; it
-				     * ends with that call (chain.c) */
+	bool ends_with_call;        /* a frame drawn for the measured call above it
+				     * alone: CONV_CALLERS_UNKNOWN (no sample shows
+				     * its callers), or its caller, named by its return
+				     * address where no sample shows it; it ends with
+				     * that call (chain.c) */
 };
 
 /* The name of the frame a measured call goes under when nothing is known

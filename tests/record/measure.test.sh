@@ -233,6 +233,7 @@ t_after_sleep() {
 	# times of the first three whose parent is not main
 	got=$("$CONVERT" --dump=tree "$d/t.fxt" | awk -v tid="$tid" '
 		/^# thread/ { split($3, t, "="); on = t[2] == tid; next }
+		on { line[NR] = $0; delete line[NR - 9] }
 		on && match($0, / \[[0-9]+, [0-9]+\]/) {
 			nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
 			name[$2] = nm
@@ -241,9 +242,14 @@ t_after_sleep() {
 			n++
 			if (($2 == 0 || name[$2 - 1] != "main") && ++bad <= 3)
 				w = w " " ($2 ? name[$2 - 1] : "(root)") substr($0, RSTART, RLENGTH)
+			if (bad == 1 && !shown++)   # the slices before it, for the log
+				for (i = NR - 8; i <= NR; i++)
+					if (i in line)
+						print substr(line[i], 1, 200) >"/dev/stderr"
 		}
-		END { print n + 0 w }')
+		END { print n + 0 w }' 2>"$d/context")
 	if [ "${got%% *}" -lt 20 ] || [ "$got" != "${got%% *}" ]; then
+		sed 's/^/    /' "$d/context"   # into the runner's failure log
 		fail measure_after_sleep "expected at least 20 measured slices, each straight under main: '$got'"
 	else
 		ok measure_after_sleep
