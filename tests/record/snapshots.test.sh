@@ -338,6 +338,29 @@ t_cut_snapshot() {
 	fi
 }
 
+# dump_perf FILE HOOK: writes FILE, a perf whose `perf record` runs the bash
+# HOOK at each of its Dump lines before the line reaches the recorder: $n
+# the line's number, $f the file it names (relative to perf's directory),
+# $l the line, which HOOK may change.
+dump_perf() {
+	local t
+	t=$(cat <<'EOF'
+#!/bin/bash
+[ "$1" = record ] || exec perf "$@"
+exec perf "$@" 2> >(n=0
+	while IFS= read -r l; do
+		case $l in
+		*"[ perf record: Dump "*)
+			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
+			HOOK ;;
+		esac
+		printf '%s\n' "$l"
+	done >&2)
+EOF
+)
+	printf '%s\n' "${t/HOOK/"$2"}" >"$1" && chmod +x "$1"
+}
+
 # A perf that does not finish two of its snapshot files (a stand-in cuts
 # the second one in half and zeroes the third one's header before perf's
 # Dump line reaches the recorder): the front end exits 1; the recorder names
@@ -346,21 +369,8 @@ t_cut_snapshot() {
 # conversion names the two it left out; the recording is kept.
 t_unfinished_snapshot() {
 	local d="$TMP/unfin" w="$TMP/unfin-perf" rc f bad="" n=0
-	cat >"$w" <<'EOF'
-#!/bin/bash
-[ "$1" = record ] || exec perf "$@"
-exec perf "$@" 2> >(n=0
-	while IFS= read -r l; do
-		case $l in
-		*"[ perf record: Dump "*)
-			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
-			[ $n -eq 2 ] && truncate -s $(($(stat -c %s "$f") / 2)) "$f"
-			[ $n -eq 3 ] && dd if=/dev/zero of="$f" bs=104 count=1 conv=notrunc 2>/dev/null ;;
-		esac
-		printf '%s\n' "$l"
-	done >&2)
-EOF
-	chmod +x "$w"
+	dump_perf "$w" '[ $n -eq 2 ] && truncate -s $(($(stat -c %s "$f") / 2)) "$f"
+			[ $n -eq 3 ] && dd if=/dev/zero of="$f" bs=104 count=1 conv=notrunc 2>/dev/null'
 	# a busy target (hits, not bursts): half the file is then inside its
 	# data section (a burst's few samples left half of it in the features)
 	until_snapshot 4 "$TMP/unfin.err" "$FRONT" run --perf "$w" -d "$d" -o "$TMP/unfin.fxt.gz" \
@@ -409,21 +419,8 @@ EOF
 # converts the other snapshots, naming the lost one.
 t_replaced_snapshot() {
 	local d="$TMP/repl" w="$TMP/repl-perf" rc crc bad p
-	cat >"$w" <<'EOF'
-#!/bin/bash
-[ "$1" = record ] || exec perf "$@"
-exec perf "$@" 2> >(n=0
-	while IFS= read -r l; do
-		case $l in
-		*"[ perf record: Dump "*)
-			n=$((n + 1)) f=${l#*Dump } f=${f% ]}
-			[ $n -eq 1 ] && first=$f
-			[ $n -eq 2 ] && mv -f "$f" "$first" && l="[ perf record: Dump $first ]" ;;
-		esac
-		printf '%s\n' "$l"
-	done >&2)
-EOF
-	chmod +x "$w"
+	dump_perf "$w" '[ $n -eq 1 ] && first=$f
+			[ $n -eq 2 ] && mv -f "$f" "$first" && l="[ perf record: Dump $first ]"'
 	until_snapshot 3 "$TMP/repl.err" "$RECORD" --perf "$w" -o "$d" --multi-snapshot \
 		--min-interval 0 --arm-after 0 -- "$PROG" hits 0 300
 	rc=$?
