@@ -691,6 +691,7 @@ static int finish(struct rec_session *s)
 	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	end_target(s);   /* perf has stopped: it would run on unrecorded */
 	rec_snapshot_settle(s, true);
+	rec_snapshot_leftover(s);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
 		sn = rec_snapshot_new(s, s->end, "perf.data", s->stop_live_ns);
 		if (sn)

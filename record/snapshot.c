@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -140,6 +141,29 @@ void rec_snapshot_settle(struct rec_session *s, bool final)
 			sn->requested_ms = sn->frozen_ms = s->stop_ms;
 		}
 	}
+}
+
+void rec_snapshot_leftover(struct rec_session *s)
+{
+	const char *name = base_name(s->perf.out);
+	struct rec_snap *sn;
+	struct stat st;
+
+	if (!s->plan.switch_output || !s->perf.ndumps ||
+	    fstatat(s->outdir_fd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return;
+	if (s->drop_dumps) {   /* after the snapshot taken, as the stop's dumps */
+		unlinkat(s->outdir_fd, name, 0);
+		return;
+	}
+	if (s->inflight >= 0) {
+		sn = &s->snaps[s->inflight];
+		s->inflight = -1;
+	} else if (!(sn = rec_snapshot_new(s, s->end, name, s->stop_live_ns))) {
+		diag_warn("%s: out of memory: not listed in record.json", name);
+		return;
+	}
+	snprintf(sn->file, sizeof(sn->file), "%s", name);
 }
 
 int rec_snapshot_wait(struct rec_session *s, int timeout_ms)

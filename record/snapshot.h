@@ -44,6 +44,16 @@ struct rec_snap *rec_snapshot_new(struct rec_session *s, enum record_end reason,
  */
 void rec_snapshot_settle(struct rec_session *s, bool final);
 
+/*
+ * Once perf has stopped, after rec_snapshot_settle(S, true): the file perf
+ * was writing into when it failed or was killed (its -o name, which a
+ * switch would have renamed; only where it switched files before) is the
+ * snapshot in flight's, else one of its own (perf's stop), so that
+ * record.json lists it (rec_snapshot_check() then finds it unfinished);
+ * after a single snapshot taken it is removed, as the stop's dumps are.
+ */
+void rec_snapshot_leftover(struct rec_session *s);
+
 /* Waits up to TIMEOUT_MS for perf to confirm S's snapshot in flight.
  * Returns 0, -EPIPE (perf's output closed) or -ETIMEDOUT. */
 int rec_snapshot_wait(struct rec_session *s, int timeout_ms);
