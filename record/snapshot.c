@@ -152,13 +152,12 @@ void rec_snapshot_leftover(struct rec_session *s)
 	if (!s->plan.switch_output || !s->perf.ndumps ||
 	    fstatat(s->outdir_fd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return;
-	if (s->drop_dumps) {   /* after the snapshot taken, as the stop's dumps */
-		unlinkat(s->outdir_fd, name, 0);
-		return;
-	}
 	if (s->inflight >= 0) {
 		sn = &s->snaps[s->inflight];
 		s->inflight = -1;
+	} else if (s->drop_dumps) {   /* after the snapshot taken, as the stop's dumps */
+		unlinkat(s->outdir_fd, name, 0);
+		return;
 	} else if (!(sn = rec_snapshot_new(s, s->end, name, s->stop_live_ns))) {
 		diag_warn("%s: out of memory: not listed in record.json", name);
 		return;

@@ -50,7 +50,8 @@ void rec_snapshot_settle(struct rec_session *s, bool final);
  * switch would have renamed; only where it switched files before) is the
  * snapshot in flight's, else one of its own (perf's stop), so that
  * record.json lists it (rec_snapshot_check() then finds it unfinished);
- * after a single snapshot taken it is removed, as the stop's dumps are.
+ * after a single snapshot perf confirmed it is removed, as the stop's
+ * dumps are.
  */
 void rec_snapshot_leftover(struct rec_session *s);
 
