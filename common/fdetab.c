@@ -90,6 +90,63 @@ static void fde_ends(Elf *elf, struct fdetab *t, const uint8_t *tab, uint64_t hd
 	}
 }
 
+bool fdetab_has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	for (int n = 0; n < 65536 && (scn = elf_nextscn(elf, scn)); n++)
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
+/* The PLT sections of ELF (.plt, .plt.got, .plt.sec...: executable, named
+ * .plt or .plt.*), up to MAX address ranges [start, end) into R. Returns how
+ * many. */
+#define PLT_MAX 8
+static size_t plt_ranges(Elf *elf, uint64_t (*r)[2], size_t max)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr, n = 0;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstr))
+		return 0;
+	for (int k = 0; k < 65536 && n < max && (scn = elf_nextscn(elf, scn)); k++) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		name = elf_strptr(elf, shstr, sh.sh_name);
+		if (name && (!strcmp(name, ".plt") || !strncmp(name, ".plt.", 5))) {
+			r[n][0] = sh.sh_addr;
+			r[n][1] = sh.sh_addr + sh.sh_size;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Leaves out of T the entries that start in a PLT section of ELF. */
+static void drop_plt(Elf *elf, struct fdetab *t)
+{
+	uint64_t r[PLT_MAX][2];
+	size_t nr = plt_ranges(elf, r, PLT_MAX), k = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		size_t j = 0;
+
+		while (j < nr && (t->start[i] < r[j][0] || t->start[i] >= r[j][1]))
+			j++;
+		if (j < nr)
+			continue;
+		t->start[k] = t->start[i];
+		t->end[k++] = t->end[i];
+	}
+	t->n = k;
+}
+
 int fdetab_read(Elf *elf, struct fdetab *t)
 {
 	size_t nph, i, fit;
@@ -139,6 +196,11 @@ int fdetab_read(Elf *elf, struct fdetab *t)
 		t->start[i] = ph.p_vaddr + (uint64_t)(int64_t)rel;
 	}
 	fde_ends(elf, t, d->d_buf, ph.p_vaddr);
+	drop_plt(elf, t);
+	if (!t->n) {
+		fdetab_free(t);
+		return -ENOENT;
+	}
 	t->last_end = t->end[t->n - 1] ? t->end[t->n - 1] : last_fde_end(elf, t->start[t->n - 1]);
 	return 0;
 }

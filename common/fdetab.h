@@ -32,7 +32,8 @@
 
 struct fdetab {
 	uint64_t *start;       /* the functions' link-time starts, in the table's
-				* order (ascending in a well-formed file), owned */
+				* order (ascending in a well-formed file), owned;
+				* none in a PLT section */
 	uint64_t *end;         /* each one's FDE end (pc_begin + pc_range), 0 when
 				* not read; owned */
 	size_t n;
@@ -44,7 +45,21 @@ struct fdetab {
 };
 
 /*
- * Reads the .eh_frame_hdr table of ELF (begun with ELF_C_READ) into *T.
+ * Whether ELF has a .symtab (SHT_SYMTAB; at most 65536 sections looked at):
+ * perf then names every function of it, and none comes from its unwind
+ * table. A file without one (stripped: only .dynsym, or no symbol) has
+ * the functions no symbol covers from this table, named by their start
+ * (funcspec_unnamed()): the one rule of `snaptrace symbols` and the
+ * recorder's addr: (record/elfsym.c) and of the converter's names of
+ * frames perf left unnamed (convert/fdenames.c).
+ */
+bool fdetab_has_symtab(Elf *elf);
+
+/*
+ * Reads the .eh_frame_hdr table of ELF (begun with ELF_C_READ) into *T,
+ * without the FDEs of PLT sections (.plt, .plt.got, .plt.sec: one FDE
+ * covers a whole table of stubs that jump to other binaries' functions, no
+ * function; perf names each stub NAME@plt itself).
  * Returns 0; -ENOENT when the file has no such table of the usual encoding
  * or it lists no function; -EIO when it cannot be read; -ENOMEM.
  * T is empty on error; free it with fdetab_free() either way.

@@ -16,6 +16,21 @@ const char *record_end_name(enum record_end end)
 	return (unsigned)end < RECORD_ENDS ? end_names[end] : "?";
 }
 
+const char *record_end_said(enum record_end end)
+{
+	static const char *const said[RECORD_ENDS] = {
+		[RECORD_END_NONE] = "the recording failed",
+		[RECORD_END_TRIGGER] = "the recording ended at its trigger (one snapshot)",
+		[RECORD_END_INTERRUPT] = "the recording was stopped",
+		[RECORD_END_EXIT] = "the recording ended",
+		[RECORD_END_DURATION] = "the recording ended at --duration",
+		[RECORD_END_PERF_DIED] = "perf exited",
+		[RECORD_END_SIGNAL] = "the recording ended at its signal",
+	};
+
+	return (unsigned)end < RECORD_ENDS ? said[end] : "the recording ended";
+}
+
 bool record_end_parse(const char *word, enum record_end *end)
 {
 	for (int k = 0; k < RECORD_ENDS; k++)

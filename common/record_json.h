@@ -147,10 +147,16 @@
  *           and SIGABRT however handled, the --trigger signal (sigwatch.h);
  *           at most 256, "signals_dropped" counts the rest
  *   "exits": [{"pid", "status" (exit status) or null, "signal" (number) or
- *           null, "name" or null, "core" (a core was dumped) or null}] the
- *           target processes that ended during the recording (status and
- *           signal both null: the status is unknown, an attached process
- *           on a kernel before 6.15)
+ *           null, "name" or null, "core" (a core was dumped) or null,
+ *           "after_end", "sigterm"}] the target processes that ended during
+ *           the recording (status and signal both null: the status is
+ *           unknown, an attached process on a kernel before 6.15), and a
+ *           launched one that still ran at the recording's end ("end": the
+ *           trigger, duration, interrupt...) and exited with a status of its
+ *           own before the recorder ended it: "after_end" true (it exited
+ *           while perf stopped; false or absent: during the recording), and
+ *           "sigterm" true when at the SIGTERM the recorder then sent it
+ *           (record/target.h rec_target_end())
  *   "end": a word of enum record_end but "none"
  *          ("signal": a signal ended the target, the snapshot was taken at it)
  *   "error": null, or why the recording failed before perf recorded (its
@@ -207,6 +213,12 @@ enum record_end {
 
 /* The record.json word of END ("trigger", ...); "?" for no enum record_end. */
 const char *record_end_name(enum record_end end);
+
+/* END in words, for a line that tells what a launched program did then:
+ * "the recording ended at --duration", "the recording was stopped", "perf
+ * exited"... (the recorder's "...: ended the launched program", the
+ * converter's "the program exited with status 3 after ..."). */
+const char *record_end_said(enum record_end end);
 
 /* The enum record_end whose word is WORD into *END. Returns false (*END
  * untouched) for any other word. */

@@ -301,9 +301,10 @@ static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
 		site->symoff = named.symoff;
 		site->func = conv_func_get(c, named.sym, named.dso);
 	}
-	/* a stripped binary's frame: the function its unwind table says */
+	/* a call chain's frame at its link-time address; a stripped binary's
+	 * named by the function its unwind table says */
 	f = site->func;
-	site->func = chain ? conv_func_fde(c, f, &site->ip, &site->symoff) : f;
+	site->func = chain ? conv_func_linked(c, f, &site->ip, &site->symoff) : f;
 	if (site->func != f) {
 		site->has_symoff = site->func != NULL;
 		return site->func != NULL;
@@ -845,7 +846,12 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 		return CONV_ERR_NOMEM;
 	sm->frames = f;
 	sm->symtext |= loc->has_symtext;
-	if (!site_of(&cv->c, sm->callchain, loc, &sm->frames[sm->n]))
+	f += sm->n;
+	if (!site_of(&cv->c, sm->callchain, loc, f))
+		return CONV_ERR_NOMEM;
+	/* a frame no symbol names is its address, never a neighbour's function */
+	f->func = conv_func_at(&cv->c, f->func, f->ip);
+	if (!f->func)
 		return CONV_ERR_NOMEM;
 	sm->n++;
 	return CONV_OK;

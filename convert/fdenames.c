@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* fdenames: a stripped binary's frames named by their function (fdenames.h). */
+/* fdenames: call chains' frames at their link-time addresses, a stripped
+ * binary's named by their function (fdenames.h). */
 #include "fdenames.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@ struct load {
 struct fdenames_dso {
 	char *path;                  /* as perf names it, owned */
 	bool read;                   /* the file was looked at */
-	bool named;                  /* T names its frames */
+	bool named;                  /* T names its frames (no .symtab) */
 	struct fdetab t;
 	struct load load[LOADS_MAX];
 	size_t nload;
@@ -88,8 +89,7 @@ static struct fdenames_dso *entry(struct fdenames *n, const char *dso, size_t le
 static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nomem)
 {
 	char full[4096], why[160], hex[BINARIES_ID_MAX + 1];
-	size_t nph, nscn = 0;
-	Elf_Scn *scn = NULL;
+	size_t nph;
 	GElf_Ehdr eh;
 	Elf *elf = NULL;
 	int fd = -1, err;
@@ -109,18 +109,14 @@ static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nom
 	elfid_hex(elf, hex, sizeof(hex));
 	if (n->bins && !binaries_is_recorded(n->bins, d->path, strlen(d->path), hex))
 		goto out;	/* not the binary that ran */
-	while ((scn = elf_nextscn(elf, scn)) && nscn++ < 65536) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			goto out;	/* perf names its functions: [unknown] is none */
-	}
 	for (size_t i = 0; i < nph && d->nload < LOADS_MAX; i++) {
 		GElf_Phdr ph;
 
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
 			d->load[d->nload++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 	}
+	if (fdetab_has_symtab(elf))
+		goto out;	/* perf names its functions: [unknown] is none */
 	err = fdetab_read(elf, &d->t);
 	if (err == -ENOMEM)
 		*nomem = true;
@@ -149,11 +145,10 @@ const struct fdenames_dso *fdenames_dso(struct fdenames *n, const char *dso, siz
 	}
 	if (!d->read)
 		read_dso(n, d, nomem);
-	return d->named ? d : NULL;
+	return d->nload ? d : NULL;
 }
 
-/* The link-time address of file offset OFF of D's code into *VADDR. */
-static bool offset_vaddr(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr)
+bool fdenames_linked(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr)
 {
 	for (size_t i = 0; i < d->nload; i++)
 		if (off >= d->load[i].off && off - d->load[i].off < d->load[i].filesz) {
@@ -163,12 +158,11 @@ static bool offset_vaddr(const struct fdenames_dso *d, uint64_t off, uint64_t *v
 	return false;
 }
 
-bool fdenames_lookup(const struct fdenames_dso *d, uint64_t off, uint64_t *start,
-		     uint64_t *vaddr)
+bool fdenames_lookup(const struct fdenames_dso *d, uint64_t vaddr, uint64_t *start)
 {
 	ptrdiff_t i;
 
-	if (!offset_vaddr(d, off, vaddr) || (i = fdetab_find(&d->t, *vaddr)) < 0)
+	if (!d->named || (i = fdetab_find(&d->t, vaddr)) < 0)
 		return false;
 	*start = d->t.start[i];
 	return true;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interned functions: one struct conv_func per distinct (symbol, dso),
- * found by the hash of the pair (common/hash.h's index). Memory grows with
- * the distinct functions of the input, never with its length.
+ * Interned functions: one struct conv_func per distinct (symbol, dso), and
+ * per address for a sample's frames no symbol names (conv_func_at), found
+ * by the hash of the key (common/hash.h's index). Memory grows with the
+ * distinct functions and unnamed addresses of the input, never with its
+ * length.
  */
 #include "funcs.h"
 
@@ -34,9 +36,12 @@ static uint64_t mix_bytes(uint64_t h, const char *s, uint32_t len)
 	return h ^ (h >> 32);
 }
 
-static uint64_t func_hash(struct conv_span sym, struct conv_span dso)
+static uint64_t func_hash(struct conv_span sym, struct conv_span dso, uint64_t at)
 {
-	return mix_bytes(mix_bytes(0xcbf29ce484222325ull ^ sym.len, sym.s, sym.len), dso.s, dso.len);
+	uint64_t h = mix_bytes(mix_bytes(0xcbf29ce484222325ull ^ sym.len, sym.s, sym.len), dso.s,
+			       dso.len);
+
+	return at ? mix_bytes(h, (const char *)&at, sizeof(at)) : h;
 }
 
 /* Functions a complete user-space call chain ends in (glibc's, the dynamic
@@ -85,9 +90,11 @@ static bool data_symbol(struct conv_span sym)
 	return false;
 }
 
-const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
+/* The interned function of SYM in DSO at AT (0: of no address). */
+static const struct conv_func *func_get(struct conv *c, struct conv_span sym,
+					struct conv_span dso, uint64_t at)
 {
-	uint64_t h = func_hash(sym, dso);
+	uint64_t h = func_hash(sym, dso, at);
 	const struct root *r;
 	struct conv_func *f, **t;
 	size_t probe = 0;
@@ -95,7 +102,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 
 	while ((k = hash_index_next(&c->func_index, h, &probe)) != HASH_NONE) {
 		f = c->funcs[k];
-		if (f->symlen == sym.len && f->dsolen == dso.len &&
+		if (f->symlen == sym.len && f->dsolen == dso.len && f->at == at &&
 		    (!sym.len || !memcmp(f->key, sym.s, sym.len)) &&
 		    (!dso.len || !memcmp(f->key + sym.len, dso.s, dso.len)))
 			return f;
@@ -112,6 +119,7 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	c->funcs[c->nfuncs++] = f;
 	f->symlen = sym.len;
 	f->dsolen = dso.len;
+	f->at = at;
 	if (sym.len)
 		memcpy(f->key, sym.s, sym.len);
 	if (dso.len)
@@ -120,8 +128,8 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->src_done = false;
 	f->overload_done = f->overloaded = f->overload = false;
 	f->unnamed = funcspec_is_unnamed(sym.s, sym.len);
-	f->fdes_done = false;
-	f->fdes = NULL;
+	f->bin_done = false;
+	f->bin = NULL;
 	f->src_file = 0;
 	f->src_line = 0;
 	r = f->unknown ? NULL : root_of(sym);
@@ -131,6 +139,19 @@ const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, stru
 	f->dso = fxt_writer_string(c->w, dso.s, dso.len);
 	conv_plt_cover(c, f, sym, dso);
 	return f;
+}
+
+const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso)
+{
+	return func_get(c, sym, dso, 0);
+}
+
+const struct conv_func *conv_func_at(struct conv *c, const struct conv_func *f, uint64_t ip)
+{
+	if (!f || !f->unknown || f->at || conv_func_is_uprobes(f))
+		return f;
+	return func_get(c, (struct conv_span){ f->key, f->symlen },
+			(struct conv_span){ f->key + f->symlen, f->dsolen }, ip);
 }
 
 fxt_string_id conv_name(struct conv *c, const char *pre, struct conv_span mid, size_t max,
@@ -292,30 +313,30 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	return o;
 }
 
-const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t *ip,
-				      uint64_t *symoff)
+const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
+					 uint64_t *symoff)
 {
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
 	char name[FUNCSPEC_UNNAMED_MAX];
 	uint64_t start, vaddr;
-	const struct conv_func *o;
 	bool nomem = false;
 
-	if (!f || !c->fdenames || !f->unknown || f->symlen)
+	if (!f || !c->fdenames || !f->dsolen)
 		return f;
-	if (!f->fdes_done) {
-		m->fdes_done = true;
-		m->fdes = fdenames_dso(c->fdenames, f->key, f->dsolen, &nomem);
+	if (!f->bin_done) {
+		m->bin_done = true;
+		m->bin = fdenames_dso(c->fdenames, f->key + f->symlen, f->dsolen, &nomem);
 		c->nomem |= nomem;
 	}
-	if (!f->fdes || !fdenames_lookup(f->fdes, *ip, &start, &vaddr))
+	if (!f->bin || !fdenames_linked(f->bin, *ip, &vaddr))
+		return f;
+	*ip = vaddr;
+	if (!f->unknown || f->symlen || !fdenames_lookup(f->bin, vaddr, &start))
 		return f;
 	funcspec_unnamed(start, name, sizeof(name));
-	o = conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
-			  (struct conv_span){ f->key, f->dsolen });
-	*ip = vaddr;
 	*symoff = vaddr - start;
-	return o;
+	return conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
+			     (struct conv_span){ f->key, f->dsolen });
 }
 
 void conv_funcs_free(struct conv *c)

@@ -13,6 +13,17 @@
  * or NULL on out-of-memory (c->nomem set). */
 const struct conv_func *conv_func_get(struct conv *c, struct conv_span sym, struct conv_span dso);
 
+/* funcs.c: the function of a sample's frame (a call chain's, or the
+ * sample's own location) of F at IP: F when it has a symbol (or is the
+ * [uprobes] page, named by what it is), else the unknown function of F's
+ * symbol and dso at IP, one per address: nothing says two addresses perf
+ * could not name are one function (two JIT functions whose perf map is gone,
+ * code in //anon memory or a deleted file), so consecutive samples are one
+ * slice only while they are at the same address. A branch's ends (Intel PT)
+ * keep F: a jump between two unknown addresses of a dso is taken as one
+ * function's. NULL when F is NULL or out of memory (c->nomem). */
+const struct conv_func *conv_func_at(struct conv *c, const struct conv_func *f, uint64_t ip);
+
 /* funcs.c: the string PRE + the first MAX bytes of MID (any bytes, NULs
  * included: the writer replaces what FXT does not allow) + POST. PRE and
  * POST are NUL-terminated, up to CONV_NAME_AFFIX_MAX bytes each; MAX is cut
@@ -68,17 +79,19 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 const struct conv_func *conv_func_overload(struct conv *c, const struct conv_func *f,
 					   uint64_t start, bool linked);
 
-/* funcs.c: the function a call chain's frame of F at *IP is (*IP as perf
- * prints a call chain's frames: the map-relative address, the offset in
- * the file): F, or when F is the unknown function of a binary without
- * symbols ([unknown] in it: perf named nothing there) whose unwind table
- * covers *IP (fdenames.h), the function "[unnamed @ 0xSTART]" of that binary
- * (funcspec_unnamed(), START the FDE's link-time start), with *IP made the
- * frame's link-time address (what nm, `snaptrace symbols` and addr: say,
- * as the name does: a non-PIE program's 0x401338 where perf says 0x1338)
- * and *SYMOFF its bytes past START. NULL when out of memory (c->nomem). */
-const struct conv_func *conv_func_fde(struct conv *c, const struct conv_func *f, uint64_t *ip,
-				      uint64_t *symoff);
+/* funcs.c: the function a call chain's frame of F at *IP is, and where:
+ * *IP, as perf prints a call chain's frames (the map-relative address, the
+ * offset in the file), is made the frame's link-time address when F's
+ * binary can be read (fdenames.h): what nm, `snaptrace symbols`, addr: and
+ * record.json say, a non-PIE program's 0x401338 where perf says 0x1338 (a
+ * PIE's and a library's are alike in both); else it is left as perf
+ * printed it. The function is F, or when F is the unknown function of a
+ * binary without symbols ([unknown] in it: perf named nothing there) whose
+ * unwind table covers *IP, the function "[unnamed @ 0xSTART]" of that
+ * binary (funcspec_unnamed(), START the FDE's link-time start), with
+ * *SYMOFF its bytes past START. NULL when out of memory (c->nomem). */
+const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
+					 uint64_t *symoff);
 
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);

@@ -658,7 +658,9 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 		if (member_id(rd, e.o, e.at, "pid", &x->pid) ||
 		    member_int(rd, e.o, e.at, "status", 0, 255, &x->has_status, &x->status) ||
 		    member_int(rd, e.o, e.at, "signal", 1, 64, &x->has_signal, &x->sig) ||
-		    member_bool(rd, e.o, e.at, "core", &x->core))
+		    member_bool(rd, e.o, e.at, "core", &x->core) ||
+		    member_bool(rd, e.o, e.at, "after_end", &x->after_end) ||
+		    member_bool(rd, e.o, e.at, "sigterm", &x->sigterm))
 			return 1;
 		r->nexits++;
 	}

@@ -79,6 +79,10 @@ struct recording_exit {
 	bool has_signal;       /* a signal killed it: SIG, and CORE (a core was dumped) */
 	int sig;
 	bool core;
+	bool after_end;        /* it exited by itself after the recording's end
+				* (record.json "after_end"), SIGTERM at the SIGTERM
+				* the recorder then sent it ("sigterm") */
+	bool sigterm;
 };
 
 /* A file the recorder read the build id of, from the mapped file itself

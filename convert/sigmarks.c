@@ -534,6 +534,28 @@ static const char *short_of_end(const struct conv *c, const struct recording *r,
 	return buf;
 }
 
+/* How the program of R that exited after the recording's end (its exit's
+ * "after_end") did, after its TEXT (sig_ending_text()), into BUF (SIZE
+ * bytes): what ended the recording first, whether by itself or at the
+ * recorder's SIGTERM, and whether the trace holds its end (its exit record
+ * is in the last snapshot when it came before perf stopped recording). */
+static const char *after_end_text(const struct conv *c, const struct recording *r,
+				  const struct recording_exit *x, const char *text, char *buf,
+				  size_t size)
+{
+	uint64_t last;
+	bool held = conv_process_end(c, x->pid, &last);
+	int n;
+
+	n = snprintf(buf, size, "the program %s after %s, %s: the trace holds %s", text,
+		     record_end_said(r->end), x->sigterm ? "at the SIGTERM snaptrace-record then sent it"
+		     : "by itself while perf stopped", held ? "its end" : "none of its end");
+	if (!held && last && r->end_ns > last && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "; its trace ends %.3f ms before the recording's "
+			 "end", (double)(r->end_ns - last) / 1e6);
+	return buf;
+}
+
 /* Says LINE: on stderr when PRINT, else as the trace's "ended" info. */
 static void ending_said(struct conv *c, bool print, const char *line)
 {
@@ -594,7 +616,9 @@ void conv_sigmarks_report(struct conv *c, bool print)
 			/* several recordings: each line says whose program it is */
 			if (dirs > 1 && r->dir)
 				n = snprintf(line, sizeof(line), "%s: ", r->dir);
-			if (r->launched)
+			if (r->launched && r->exits[i].after_end)
+				after_end_text(c, r, &r->exits[i], text, line + n, sizeof(line) - (size_t)n);
+			else if (r->launched)
 				snprintf(line + n, sizeof(line) - (size_t)n, "the program %s%s", text,
 					 tail);
 			else

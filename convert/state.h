@@ -47,14 +47,17 @@ struct conv_func {
 	bool overload;           /* one of them, named with its parameter list */
 	bool unnamed;            /* "[unnamed @ 0xSTART]": a function of a file without
 				  * symbols, known from its unwind table (fdenames.h) */
-	bool fdes_done;          /* FDES looked up (conv_func_fde; unknown functions) */
-	const struct fdenames_dso *fdes;  /* the unwind table of its binary that names
-					   * its frames (fdenames.h); NULL: none */
+	bool bin_done;           /* BIN looked up (conv_func_linked) */
+	const struct fdenames_dso *bin;   /* its binary's segments, and unwind table
+					   * naming its frames when it has no
+					   * .symtab (fdenames.h); NULL: none */
 	fxt_string_id src_file;  /* source file of the entry; 0: none */
 	uint32_t src_line;
 	const struct perfsym_dso *plt;    /* the PLT of its binary its symbol lies over
 					   * (pltnames.h); NULL: none */
 	const struct perfsym *plt_cover;  /* that symbol, in plt */
+	uint64_t at;             /* an unknown function of a sample's frames: the one
+				  * address it is (conv_func_at); 0: every other */
 	uint32_t symlen, dsolen;
 	char key[];              /* symlen bytes of symbol, then dsolen of dso */
 };

@@ -232,10 +232,11 @@ static const struct opt table[] = {
 	  .section = "triggers", .help = "auto (default: self-test), breakpoint or uprobe" },
 	{ "trigger-slower-than", 0, .kind = OPT_SECONDS, .arg = "DURATION", .min = 1,
 	  .max = DURATION_MAX_NS, FIELD(rec.slower_than_ns),
-	  .expect = "a duration from 1ns to a year (e.g. 10ms, 250us, 1.5s)", .verbs = BOTH,
-	  .section = "triggers",
+	  .expect = "a duration from 1ns to a year (a bare number: seconds; e.g. 10ms, 250us, "
+	  "1.5s)", .verbs = BOTH, .section = "triggers",
 	  .help = "a hit is a call of the trigger function that took\n"
-	  "longer than DURATION: snapshot at its return" },
+	  "longer than DURATION (10ms, 250us, 1.5s; a bare number\n"
+	  "is seconds: 5 is 5 s): snapshot at its return" },
 	{ "measure", 0, HAND("FUNC", set_measure), .repeatable = true, .expect = "a function as --trigger names one "
 	  "(NAME, symbol:NAME, LIB:NAME, addr: of its entry...), at most 8", .verbs = BOTH,
 	  .section = "triggers",

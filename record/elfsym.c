@@ -2,6 +2,7 @@
 #include "elfsym.h"
 #include "inpath.h"
 
+#include "array.h"
 #include "demangle.h"
 #include "diag.h"
 #include "fdetab.h"
@@ -182,13 +183,6 @@ static int functions_cb(const char *name, const GElf_Sym *sym, void *arg)
 	if (vaddr_to_offset(fs->f->elf, s->value, true, &s->file_offset))
 		return 0;   /* not code: no trigger can be there */
 	return fs->fn(s, fs->arg);
-}
-
-/* Stops a walk at the first function symbol: there is one. */
-static int functions_cb_none(const char *name, const GElf_Sym *sym, void *arg)
-{
-	(void)name, (void)sym, (void)arg;
-	return 1;
 }
 
 int rec_elf_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg), void *arg)
@@ -381,12 +375,96 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 	s->pie = f.pie;
 	s->machine = f.machine;
 	err = vaddr_to_offset(f.elf, vaddr, true, &s->file_offset);
-	/* a stripped file: its functions from its unwind table */
-	if (!err && for_each_func(f.elf, containing_cb, &c) == REC_ELF_ENOSYMS) {
+	/* in no function symbol of a file without .symtab: in a function of its
+	 * unwind table (fdetab_has_symtab(), the one rule) */
+	if (!err && for_each_func(f.elf, containing_cb, &c) != 1 && !fdetab_has_symtab(f.elf)) {
 		for_each_fde(&f, containing_cb, &c);
 		s->unnamed = s->func_value != 0;
 	}
 	elf_file_close(&f);
+	return err;
+}
+
+/* The address ranges of a file's function symbols [start, end) (a symbol
+ * of size 0 holds its start), sorted by start, each end raised to the
+ * highest end up to it: covered() answers by one binary search. */
+struct covers {
+	uint64_t (*r)[2];
+	size_t n, cap;
+	int (*fn)(const char *, const GElf_Sym *, void *);   /* uncovered_cb() hands */
+	void *arg;                                           /* the others to it */
+};
+
+static int covers_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct covers *c = arg;
+	uint64_t (*r)[2] = array_grow(c->r, &c->cap, c->n, sizeof(*c->r));
+
+	(void)name;
+	if (!r)
+		return -ENOMEM;
+	c->r = r;
+	r[c->n][0] = sym->st_value;
+	r[c->n][1] = sym->st_value + (sym->st_size ? sym->st_size : 1);
+	c->n++;
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Whether a function symbol of C holds VADDR. */
+static bool covered(const struct covers *c, uint64_t vaddr)
+{
+	size_t lo = 0, hi = c->n;
+
+	while (lo < hi) {	/* the first start above VADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->r[mid][0] <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && c->r[lo - 1][1] > vaddr;
+}
+
+/* A function of the unwind table: handed on when no symbol holds its start. */
+static int uncovered_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct covers *c = arg;
+
+	return covered(c, sym->st_value) ? 0 : c->fn(name, sym, c->arg);
+}
+
+/*
+ * Calls FN(NAME "", SYM, ARG) like for_each_func for every function of F's
+ * unwind table whose start no function symbol holds, when F has no .symtab
+ * (fdetab_has_symtab(): the one rule). Returns 0 after all (none called with
+ * a .symtab, or function symbols and no unwind table), REC_ELF_ENOSYMS when
+ * F has neither function symbol nor unwind table, else FN's non-zero or a
+ * negative errno.
+ */
+static int for_each_unnamed(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
+			    void *arg)
+{
+	struct covers c = { .fn = fn, .arg = arg };
+	int err = for_each_func(f->elf, covers_cb, &c);
+
+	if ((!err || err == REC_ELF_ENOSYMS) && !fdetab_has_symtab(f->elf)) {
+		array_sort(c.r, c.n, sizeof(*c.r), by_start);
+		for (size_t i = 1; i < c.n; i++)
+			if (c.r[i][1] < c.r[i - 1][1])
+				c.r[i][1] = c.r[i - 1][1];
+		err = for_each_fde(f, uncovered_cb, &c);
+	}
+	if (err == REC_ELF_ENOSYMS && c.n)
+		err = 0;   /* symbols, no unwind table */
+	free(c.r);
 	return err;
 }
 
@@ -399,11 +477,9 @@ int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *
 
 	if (err)
 		return err;
-	err = for_each_func(f.elf, functions_cb_none, NULL);
-	if (err == REC_ELF_ENOSYMS)
-		err = for_each_fde(&f, functions_cb, &fs);
+	err = for_each_unnamed(&f, functions_cb, &fs);
 	elf_file_close(&f);
-	return err == 1 ? 0 : err;   /* 1: it has symbols */
+	return err;
 }
 
 const char *rec_sym_label(const struct rec_sym *s, char *buf, size_t size)
@@ -535,8 +611,9 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
 		err = REC_ELF_ENOTELF;
 	else
 		err = for_each_func(f.elf, prologue_cb, &p);
-	if (err == REC_ELF_ENOSYMS || (err == 0 && !p.total))
-		err = for_each_fde(&f, prologue_cb, &p);
+	/* and the functions of a file without .symtab that no symbol names */
+	if (err == REC_ELF_ENOSYMS || err == 0)
+		err = for_each_unnamed(&f, prologue_cb, &p);
 	elf_file_close(&f);
 	if (err == 0 && !p.total)
 		err = REC_ELF_ENOSYMS;
@@ -588,9 +665,11 @@ int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void
 	int err = elf_file_open(path, &f);
 
 	if (!err) {
-		/* the function symbols; a stripped file's unwind table */
+		/* the function symbols; those of a file without .symtab that no
+		 * symbol names, from its unwind table */
 		err = for_each_func(f.elf, code_cb, &w);
-		err = err == REC_ELF_ENOSYMS ? for_each_fde(&f, code_cb, &w) : err;
+		if (err == REC_ELF_ENOSYMS || err == 0)
+			err = for_each_unnamed(&f, code_cb, &w);
 		elf_file_close(&f);
 	}
 	free(w.buf);

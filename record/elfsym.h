@@ -78,19 +78,22 @@ int rec_elf_lookup(const char *path, const char *name, struct rec_sym *s);
 /*
  * Describes link-time address VADDR of PATH, which must be code (in an
  * executable PT_LOAD segment): its file offset and, when a function contains
- * it, that function's name, size and start (else name "", func_value 0). A
- * file without function symbols (stripped) has its functions from its
- * unwind table (.eh_frame_hdr: each from its start to the next, the last to
- * the end of its FDE): UNNAMED, name "". Fills *S.
+ * it, that function's name, size and start (else name "", func_value 0). An
+ * address in no function symbol of a file without .symtab (stripped: none,
+ * or .dynsym alone) is in a function of its unwind table (.eh_frame_hdr:
+ * each to the end of its FDE): UNNAMED, name "". Fills *S.
  * Returns 0, REC_ELF_ENOTEXEC, REC_ELF_ENOLOAD, REC_ELF_ENOTELF or a negative errno.
  */
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s);
 
 /*
- * Calls FN(S, ARG) for every function of PATH's unwind table (.eh_frame_hdr)
- * when PATH has no function symbol (stripped): S unnamed, name "", its
- * start, size and file offset. Returns as rec_elf_functions; 0 without
- * calling FN when PATH has symbols.
+ * Calls FN(S, ARG) for every function of PATH's unwind table (.eh_frame_hdr,
+ * without its PLT sections') whose start no function symbol holds, when PATH
+ * has no .symtab (stripped: none, or .dynsym alone; fdetab_has_symtab(), the
+ * rule the converter's names of frames follow): S unnamed, name "", its
+ * start, size and file offset. Returns as rec_elf_functions: 0 after all (and
+ * without calling FN when PATH has a .symtab, or function symbols and no
+ * unwind table); REC_ELF_ENOSYMS when it has neither.
  */
 int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *s, void *arg),
 			      void *arg);
@@ -107,8 +110,9 @@ struct rec_func_code {
 /*
  * Calls FN(C, ARG) with the code of every function of the ELF file PATH
  * that lies in an executable segment: its function symbols (.symtab and
- * .dynsym, so a function may come twice), or in a stripped file the
- * functions of its unwind table (.eh_frame_hdr). A function larger than
+ * .dynsym, so a function may come twice) and, in a file without .symtab,
+ * the functions of its unwind table (.eh_frame_hdr) no symbol holds
+ * (rec_elf_unnamed_functions()). A function larger than
  * REC_ELF_CODE_MAX bytes is skipped (memory stays bounded). Stops when FN
  * returns non-zero and returns that value. Returns 0 after all,
  * REC_ELF_ENOSYMS (neither table), REC_ELF_ENOTELF, -ENOMEM, -EIO or the
@@ -155,7 +159,8 @@ int rec_elf_suggest(const char *path, const char *name, char (*out)[128], int ma
 /*
  * Measures the code of the x86-64 ELF file PATH that sets up a frame pointer:
  * *TOTAL is the size in bytes of its functions of 16 bytes or more (.symtab
- * and .dynsym; in a stripped file, the function starts .eh_frame_hdr lists),
+ * and .dynsym; in a file without .symtab, also the functions of
+ * .eh_frame_hdr no symbol holds),
  * *WITH the size of those among them whose first 32 bytes hold
  * mov %rsp,%rbp, as gcc and clang emit with -fno-omit-frame-pointer.
  * Returns 0, REC_ELF_ENOSYMS, REC_ELF_ENOTELF (also for another machine) or

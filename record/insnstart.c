@@ -65,8 +65,8 @@ int rec_insn_start_check(const char *path, const char *file, uint64_t vaddr, cha
 		return 0;
 	if (!s.func_value) {
 		snprintf(why, size, "%s: expected 0x%" PRIx64 " inside a function symbol (or, "
-			 "in a stripped file, a function of its unwind table), found none holding "
-			 "it: its instruction boundaries cannot be known, and a probe inside an "
+			 "in a file without .symtab, a function of its unwind table), found none "
+			 "holding it: its instruction boundaries cannot be known, and a probe inside an "
 			 "instruction would corrupt it", file, vaddr);
 		return -EINVAL;
 	}

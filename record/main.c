@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "elfsym.h"
 #include "diag.h"
 #include "frontend.h"
+#include "hitsline.h"
 #include "host.h"
 #include "run.h"
 #include "inpath.h"
@@ -499,8 +499,6 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 	} else if (s->sig_trigger) {
 		snprintf(s->loc.spec, sizeof(s->loc.spec), "%s", o->trigger);
 	} else if (!o->trigger) {
-		char how[64];
-
 		/* the options that act on trigger hits, in a recording without
 		 * any (with --trigger none they are usage errors: cli.c) */
 		const struct { bool given; const char *option, *does; } on_hits[] = {
@@ -509,9 +507,10 @@ static int resolve_probes(struct rec_session *s, const struct rec_opts *o)
 			  "trigger hit" },
 		};
 
+		/* how to stop is said once recording has started (session.c): said
+		 * now, before perf runs, a stop would find nothing recorded yet */
 		diag_info("no trigger symbol (magic_trace_stop_indicator, snaptrace_trigger) in "
-			  "%s: recording until %s, exit%s", s->exe, rec_stop_how(how, sizeof(how)),
-			  o->duration_s > 0 ? " or --duration" : "");
+			  "%s: one snapshot, at the recording's end", s->exe);
 		for (size_t i = 0; i < sizeof(on_hits) / sizeof(on_hits[0]); i++)
 			if (on_hits[i].given)
 				diag_warn("%s is ignored: %s, and %s has no trigger symbol (one "
@@ -729,79 +728,16 @@ static void print_measures(const struct rec_session *s)
 	}
 }
 
-/* Appends FMT's text to LINE (SIZE bytes, N used): the new length, at most
- * SIZE - 1 (what does not fit is cut). */
-static size_t line_add(char *line, size_t size, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	va_start(ap, fmt);
-	w = vsnprintf(line + n, size - n, fmt, ap);
-	va_end(ap);
-	return w < 0 ? n : n + (size_t)w < size ? n + (size_t)w : size - 1;
-}
-
-/* Every hit record.json lists with the snapshot holding it, in its
- * numbering (both from 0; runs of hits in one snapshot as a range), each
- * hit whose live line named another snapshot (the one it took, or was being
- * written when it came) said so with why it is listed elsewhere ("hits 3-4
- * in snapshot 2 (hit 3 took snapshot 3, but snapshot 2 holds more of it)"),
- * and the hits that took no snapshot of their own counted, with those a
- * snapshot holds (drawn there: "coalesced_hits"): one line, bounded. */
+/* The line of every hit record.json lists with the snapshot to open for it
+ * (hitsline.h). */
 static void print_hits(const struct rec_session *s)
 {
 	char line[1024];
-	size_t n = 0;
-	int i = 0;
 
-	if (!s->nhits && !s->pol.coalesced)
-		return;
-	while (i < s->nhits && n < 700) {
-		int j = i, k = s->hits[i].snapshot, others = 0;
-
-		while (j + 1 < s->nhits && s->hits[j + 1].snapshot == k)
-			j++;
-		if (j > i)
-			n = line_add(line, sizeof(line), n, "%shits %d-%d", i ? "; " : "", i, j);
-		else
-			n = line_add(line, sizeof(line), n, "%shit %d", i ? "; " : "", i);
-		n = line_add(line, sizeof(line), n, k >= 0 ? " in snapshot %d" : " in none", k);
-		for (int h = i; h <= j; h++) {
-			const struct rec_hit_log *l = &s->hits[h];
-
-			if (l->said < 0 || l->said == k)
-				continue;
-			n = line_add(line, sizeof(line), n, l->came_in_flight ? "%shit %d came while "
-				     "snapshot %d was being written" : "%shit %d took snapshot %d",
-				     others++ ? ", " : " (", h, l->said);
-		}
-		if (others && k >= 0)
-			n = line_add(line, sizeof(line), n, ", but snapshot %d holds more of %s)", k,
-				     others > 1 ? "each" : "it");
-		else if (others)
-			n = line_add(line, sizeof(line), n, ", but no snapshot holds a sample of %s)",
-				     others > 1 ? "them" : "it");
-		else if (k < 0)
-			n = line_add(line, sizeof(line), n, " (no snapshot kept a sample of %s)",
-				     j > i ? "them" : "it");
-		i = j + 1;
-	}
-	if (i < s->nhits)
-		n = line_add(line, sizeof(line), n, "; %d more in record.json", s->nhits - i);
-	if (s->pol.coalesced) {
-		int held = 0;
-
-		for (int c = 0; c < s->ncoalesced; c++)
-			held += s->coalesced[c].snapshot >= 0;
-		n = line_add(line, sizeof(line), n, "%s%" PRIu64 " coalesced (no snapshot of their "
-			     "own", n ? "; " : "", s->pol.coalesced);
-		if (held)
-			n = line_add(line, sizeof(line), n, ", %d of them drawn in the snapshot "
-				     "holding %s", held, held == 1 ? "it" : "each");
-		line_add(line, sizeof(line), n, ")");
-	}
-	diag_info("trigger hits (numbered as in record.json): %s", line);
+	if (rec_hits_line(s->hits, s->nhits, s->pol.coalesced, s->coalesced, s->ncoalesced, line,
+			  sizeof(line)))
+		diag_info("trigger hits (numbered as in record.json) and the snapshot to open for "
+			  "each: %s", line);
 }
 
 static void print_summary(const struct rec_session *s, bool front_end)

@@ -78,10 +78,17 @@ struct rec_signal_log {
 
 /* How a target process ended during the recording. */
 struct rec_exit {
-	bool ended;          /* it ended before the recording did */
+	bool ended;          /* it ended before the recording did, or AFTER_END */
 	bool has_status;     /* STATUS is known (a launched target; attached, from
 				the pidfd: PIDFD_GET_INFO, Linux 6.15) */
 	int status;          /* its wait status (WIFEXITED, WTERMSIG, WCOREDUMP) */
+	bool after_end;      /* a launched target that still ran when the recording
+				ended (its trigger, --duration, a stop signal) and
+				exited by itself before the recorder ended it: while
+				perf stopped, or (--duration) as the loop ended
+				(ENDED too, with its status) */
+	bool sigterm;        /* AFTER_END at the SIGTERM the recorder then sent it,
+				with a status of its own (it caught the signal) */
 };
 
 struct rec_thread_info {

@@ -314,7 +314,8 @@ static void write_signals(FILE *f, const struct rec_session *s)
 				WCOREDUMP(e->status) ? "true" : "false");
 		else
 			fputs(", \"name\": null, \"core\": null", f);
-		fputc('}', f);
+		fprintf(f, ", \"after_end\": %s, \"sigterm\": %s}", e->after_end ? "true" : "false",
+			e->sigterm ? "true" : "false");
 	}
 	fputs("],\n", f);
 }

@@ -384,7 +384,15 @@ static void read_triggers(struct rec_session *s, const struct pollfd *poll_fds, 
 	}
 }
 
-const char *rec_stop_how(char *buf, size_t size)
+/*
+ * How a user stops this recording, for the line that says it once perf
+ * records, into BUF of SIZE bytes (returns BUF): "Ctrl-C", or, when SIGINT
+ * was ignored at start (a background job of a script: it stays ignored),
+ * the first stop signal not ignored with the command that sends it
+ * ("SIGTERM (kill PID)"), or "--duration or the program's exit" when all
+ * three are ignored.
+ */
+static const char *stop_how(char *buf, size_t size)
 {
 	static const struct { int sig; const char *how; } ways[] = {
 		{ SIGINT, "Ctrl-C" },
@@ -604,8 +612,10 @@ static void loop_once(struct rec_session *s, double deadline)
 	for (int i = first_pidfd; i < first_trig; i++)
 		if (pf[i].revents && !rec_target_alive(&s->target) && s->end == RECORD_END_NONE)
 			s->end = RECORD_END_EXIT;
+	/* a launched program gone by now exited first: perf still recorded */
 	if (deadline > 0 && rec_now_ms() >= deadline && s->end == RECORD_END_NONE)
-		s->end = RECORD_END_DURATION;
+		s->end = s->target.launched && !rec_target_alive(&s->target) ? RECORD_END_EXIT
+									      : RECORD_END_DURATION;
 	if (s->end == RECORD_END_NONE && s->target.launched && s->target.exited)
 		s->end = RECORD_END_EXIT;
 	if (s->end == RECORD_END_NONE && s->perf.exited)
@@ -626,15 +636,21 @@ static void perf_failed(struct rec_session *s, const char *what);
 static const char *target_end_why(const struct rec_session *s);
 
 /* Ends a launched target still running once perf has stopped (rec_target_end()):
- * one that exited by itself meanwhile has its own end in S->exits, as one
- * that ended while recording; one that this ends has none (record.json). */
+ * one that exited by itself meanwhile (or with a status of its own at the
+ * SIGTERM) has its own end in S->exits, marked after the recording's end;
+ * one that this ends has none (record.json). */
 static void end_target(struct rec_session *s)
 {
 	struct rec_exit *e = &s->exits[0];
+	int r;
 
-	if (!s->target.launched || e->ended || rec_target_end(&s->target, target_end_why(s)) != 1)
+	if (!s->target.launched || e->ended)
 		return;
-	e->ended = e->has_status = true;
+	r = rec_target_end(&s->target, target_end_why(s));
+	if (r < 1)
+		return;
+	e->ended = e->has_status = e->after_end = true;
+	e->sigterm = r == 2;
 	e->status = s->target.status;
 }
 
@@ -922,6 +938,8 @@ static void collect_exits(struct rec_session *s)
 
 		e->ended = r >= 0;
 		e->has_status = r == 1;
+		/* --duration found it running (loop_once()): it exited since */
+		e->after_end = e->ended && s->target.launched && s->end == RECORD_END_DURATION;
 	}
 	read_target_signals(s);   /* the deliveries of what ended them meanwhile */
 	if (s->fatal >= 0 && s->end == RECORD_END_EXIT)
@@ -1000,11 +1018,18 @@ static int arm_and_release(struct rec_session *s)
 		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
 		return err;
 	}
-	diag_info("recording %s %d (%s); %s to stop",
-		  s->target.launched ? "launched process" : s->target.tid ? "thread" : "process",
-		  (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
-		  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
-				    sizeof(what)), rec_stop_how(how, sizeof(how)));
+	/* what is recorded and how to stop, once perf records (it acknowledged
+	 * "enable"); a stop that came first ends the recording now: no stop is
+	 * asked for, and a launched program, never let go, is not recorded
+	 * (the summary's warning says so) */
+	if (!s->stopped_at_start || !s->target.launched)
+		diag_info("recording %s %d (%s)%s%s%s",
+			  s->target.launched ? "launched process" : s->target.tid ? "thread" :
+			  "process", (int)(s->target.tid ? s->target.tid : s->target.pids[0]),
+			  rec_plan_describe(&s->plan, s->have_trigger || s->sig_trigger, what,
+					    sizeof(what)), s->stopped_at_start ? "" : "; ",
+			  s->stopped_at_start ? "" : stop_how(how, sizeof(how)),
+			  s->stopped_at_start ? "" : " to stop");
 	rec_events_say(s->o);
 	warn_threads_unrecorded(s);
 	return 0;
@@ -1059,17 +1084,7 @@ static void close_events(struct rec_session *s)
  * recording's end, in words. */
 static const char *target_end_why(const struct rec_session *s)
 {
-	static const char *const why[RECORD_ENDS] = {
-		[RECORD_END_NONE] = "the recording failed",
-		[RECORD_END_TRIGGER] = "the recording ended at its trigger (one snapshot)",
-		[RECORD_END_INTERRUPT] = "the recording was stopped",
-		[RECORD_END_EXIT] = "the recording ended",
-		[RECORD_END_DURATION] = "the recording ended at --duration",
-		[RECORD_END_PERF_DIED] = "perf exited",
-		[RECORD_END_SIGNAL] = "the recording ended at its signal",
-	};
-
-	return why[s->end];
+	return record_end_said(s->end);
 }
 
 int rec_session_run(struct rec_session *s)

@@ -30,15 +30,6 @@
 int rec_session_run(struct rec_session *s);
 
 /*
- * How a user stops this recording, for the lines that say it, into BUF of
- * SIZE bytes (returns BUF): "Ctrl-C", or, when SIGINT was ignored at start
- * (a background job of a script: it stays ignored), the first stop signal
- * not ignored with the command that sends it ("SIGTERM (kill PID)"), or
- * "--duration or the program's exit" when all three are ignored.
- */
-const char *rec_stop_how(char *buf, size_t size);
-
-/*
  * How target I of S (an index into S->target.pids) ended, into *E: its exit
  * or the signal that killed it (with the signal's details from the watch),
  * or the crash signal it handled before it exited. Returns false when it

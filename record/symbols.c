@@ -75,7 +75,10 @@ static bool internal(const struct rec_sym *s)
 static int collect_cb(const struct rec_sym *s, void *arg)
 {
 	struct table *t = arg;
-	const char *shown = s->unnamed ? "(unnamed)" : s->demangled;
+	char unnamed[FUNCSPEC_UNNAMED_MAX];
+	/* named as the trace names it */
+	const char *shown = s->unnamed ? funcspec_unnamed(s->value, unnamed, sizeof(unnamed))
+				       : s->demangled;
 	struct entry *e;
 
 	if (t->offer && internal(s))
@@ -141,8 +144,10 @@ static int table_collect(struct table *t, char *why, size_t size)
 				   t->files[t->file];
 		int err = rec_elf_functions(path, collect_cb, t);
 
-		/* a stripped program: its functions from its unwind table, unnamed */
-		if (err == REC_ELF_ENOSYMS && t->file == 0)
+		/* a file without .symtab (stripped: .dynsym alone, or none): the
+		 * functions of its unwind table no symbol holds, unnamed, as the
+		 * trace names them; for the picker, the program's only */
+		if ((!err || err == REC_ELF_ENOSYMS) && (t->file == 0 || !t->offer))
 			err = rec_elf_unnamed_functions(path, collect_cb, t);
 
 		if (err == -ENOMEM || (err && t->file == 0 && err != REC_ELF_ENOSYMS)) {

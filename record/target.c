@@ -369,7 +369,7 @@ int rec_target_end(struct rec_target *t, const char *why)
 		diag_info("%s: sent SIGTERM to the launched program (process %d); it exited "
 			  "with status %d", why ? why : "the recording ended", (int)t->pids[0],
 			  WEXITSTATUS(status));
-		return 1;
+		return 2;
 	}
 	diag_info("%s: ended the launched program (process %d) with SIGTERM%s; what it had "
 		  "not written yet (buffered output) is lost", why ? why : "the recording ended",

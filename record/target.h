@@ -106,8 +106,8 @@ int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status);
  * after 500 ms; SIGKILL right away if it never ran), said on stderr
  * (diag_info) for a target that ran, with the signals sent, after WHY, what
  * ended the recording (e.g. "the recording ended at its trigger"; NULL:
- * "the recording ended"). Returns 1 when the end is the program's own, its
- * wait status in T->status: it had exited (nothing sent), or it exited with
+ * "the recording ended"). Returns 1 or 2 when the end is the program's own, its
+ * wait status in T->status: 1 it had exited (nothing sent), 2 it exited with
  * a status after the SIGTERM (caught or ignored: said so); 0 when a signal
  * sent here ended it; -1 for an attached target (nothing done).
  */

@@ -291,6 +291,19 @@ rec_part() {
 		P="$2" awk 'index($0, ENVIRON["P"]) == 1' | tr '\n' ' '
 }
 
+# wait_until SECONDS CMD...: polls CMD every 50 ms until it succeeds (CMD's
+# output passes through: a CMD that prints only when it succeeds hands its
+# answer over).
+wait_until() {
+	local i n=$(($1 * 20))
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # rec_rows DIR ARRAY FIELD...: a line per element of DIR's record.json's
 # ARRAY ("hits", "snapshots"), its FIELDs (paths within the element:
 # "time_ns", "args.0") separated by spaces, in the file's order; an element

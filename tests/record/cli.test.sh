@@ -5,7 +5,11 @@
 # completion list the same options: tests/tooling/options.test.sh): nonsense values are usage errors (exit 2, one line naming the
 # option) that create and start nothing; the front end's usage errors exit
 # 2; the program to run named as what it is (a file not executable, a
-# directory). (The rest of the front end records: frontend.test.sh.)
+# directory); every option whose value is a time says in --help and the man
+# page what a bare number means: a value named SECONDS or MS says it by its
+# name, one named DURATION (--trigger-slower-than, whose 5 is 5 s) in its
+# text (issue 24: a user read --trigger-slower-than 5 as 5 ms). (The rest
+# of the front end records: frontend.test.sh.)
 . "$(dirname "$0")/../lib.sh"
 
 FRONT="$SNAPTRACE_BIN/snaptrace"
@@ -145,6 +149,39 @@ EOF_CASES
 	fi
 }
 
+# help_rows: the rows of --help on stdin, one line each (an option's
+# continuation lines joined to it)
+help_rows() {
+	awk '/^ +(-[A-Za-z], )?--[a-z]/ { if (row != "") print row; row = $0; next }
+		/^                    +[^ ]/ && row != "" { sub(/^ +/, " "); row = row $0; next }
+		{ if (row != "") print row; row = "" } END { if (row != "") print row }'
+}
+
+# man_rows PAGE: the option rows of a generated man page, one line each
+man_rows() {
+	sed 's/\\-/-/g; s/\\f[BIR]//g' "$1" | awk '/^\.TP/ { if (row != "") print row; row = ""; on = 1; next }
+		/^\./ { if (row != "") print row; row = ""; on = 0; next }
+		on { row = row (row == "" ? "" : " ") $0 } END { if (row != "") print row }'
+}
+
+t_time_units_said() {
+	local bad="" rows what
+	for what in "$FRONT run" "$FRONT attach" "$RECORD" "man:snaptrace" "man:snaptrace-record"; do
+		if [ "${what#man:}" != "$what" ]; then
+			rows=$(man_rows "$SNAPTRACE_O/man/${what#man:}.1")
+		else
+			# shellcheck disable=SC2086
+			rows=$($what --help 2>&1 | help_rows)
+		fi
+		grep -q -- "--trigger-slower-than DURATION" <<<"$rows" ||
+			bad+="[${what##*/}: no --trigger-slower-than row]"
+		bad+=$(grep -E -- "--[a-z-]+ (DURATION|TIME)\b" <<<"$rows" | grep -v "a bare number is seconds" |
+			sed "s|^ *|[${what##*/}: says no unit: |; s|\$|]|" | head -n 3)
+	done
+	if [ -n "$bad" ]; then fail time_units_said "$bad"; else ok time_units_said; fi
+}
+
 t_nonsense_refused
 t_frontend_usage_exit_2
 t_program_found
+t_time_units_said

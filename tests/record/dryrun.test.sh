@@ -432,3 +432,28 @@ twice|2|expected one function named 'twice', found 2
 ROWS
 	if [ -n "$bad" ]; then fail dryrun_trigger_clone "$bad"; else ok dryrun_trigger_clone; fi
 fi
+
+# How to stop a recording is said once perf records (the line "recording
+# ... ; Ctrl-C to stop"), never before: a dry run, which records nothing,
+# says it nowhere (issue 24: "no trigger symbol ... recording until Ctrl-C,
+# exit" came before perf ran, and a Ctrl-C it invited on a loaded machine
+# found nothing recorded yet); with SIGINT ignored neither its stand-in
+# ("SIGTERM (kill PID)").
+bad=""
+for args in "-- /bin/true" "--duration 2 -- /bin/true" "--trigger none -- /bin/true" \
+	"--trigger none -p $$"; do
+	for ign in "" INT; do
+		# shellcheck disable=SC2086
+		if [ -n "$ign" ]; then
+			(trap '' INT; exec "$RECORD" --perf "$(stand_in 6.1.187)" --dry-run $args) \
+				>/dev/null 2>"$TMP/err"
+		else
+			"$RECORD" --perf "$(stand_in 6.1.187)" --dry-run $args >/dev/null 2>"$TMP/err"
+		fi
+		rc=$?
+		if [ $rc -ne 0 ] || grep -Eq 'Ctrl-C|to stop|kill ' "$TMP/err"; then
+			bad+=" [$args${ign:+ (SIG$ign ignored)}: exit $rc: $(first_lines "$TMP/err")]"
+		fi
+	done
+done
+if [ -n "$bad" ]; then fail dryrun_no_stop_hint "$bad"; else ok dryrun_no_stop_hint; fi

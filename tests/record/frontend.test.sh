@@ -187,7 +187,9 @@ t_no_fork_before_exec() {
 # program is never let go, so nothing of it, and the trace has no slice
 # but the snapshot's marker (issue 24: the line said "at most the program's first moments" over a
 # trace of 0 threads); attach: the moments after the attach, once worded as
-# run's); the trace is written and reads back.
+# run's); the trace is written and reads back; no line says how to stop it
+# (it was said after the stop all the same: "...; Ctrl-C to stop"), nor
+# that a program never let go is being recorded.
 t_signal_at_start_named() {
 	local rc bad="" verb pid= want
 	local -a how
@@ -205,7 +207,7 @@ t_signal_at_start_named() {
 		python3 -c 'import os, signal, sys
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
 os.kill(os.getpid(), signal.SIGTERM)
-os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end $verb -q -o "$TMP/start-$verb.fxt" \
+os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end $verb -o "$TMP/start-$verb.fxt" \
 			--trigger none "${how[@]}" >/dev/null 2>"$TMP/start-$verb.err"
 		rc=$?
 		want="the program was never started, so the trace holds nothing of it"
@@ -213,6 +215,12 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RECORD" --front-end $verb -q -o "$TMP/sta
 		if [ $rc -ne 0 ] || ! grep -qF "warning: SIGTERM came while the recording was starting: it was stopped at once; $want" "$TMP/start-$verb.err" ||
 			! "$CONVERT" --dump=slices "$TMP/start-$verb.fxt" >"$TMP/start-$verb.slices" 2>/dev/null; then
 			bad+=" [$verb: exit $rc: $(tr '\n' '|' <"$TMP/start-$verb.err")]"
+		elif grep -Eq 'Ctrl-C|to stop' "$TMP/start-$verb.err"; then
+			# the stop came first: no line invites one (issue 24: "recording
+			# process N (...); Ctrl-C to stop" came after it all the same)
+			bad+=" [$verb: told how to stop a recording already stopping: $(grep -E 'Ctrl-C|to stop' "$TMP/start-$verb.err" | tr '\n' '|')]"
+		elif [ $verb = run ] && grep -q 'recording launched process' "$TMP/start-$verb.err"; then
+			bad+=" [run: 'recording launched process' of a program never let go]"
 		elif [ $verb = run ] && grep -qv ' \[snapshot\] ' "$TMP/start-$verb.slices"; then
 			# the line is true: nothing of the program (issue 24: 0 threads
 			# under "at most the program's first moments")

@@ -110,19 +110,6 @@ script_pid() {
 	return 1
 }
 
-# wait_until SECONDS CMD...: polls CMD every 50 ms until it succeeds (CMD's
-# output passes through: a CMD that prints only when it succeeds hands its
-# answer over).
-wait_until() {
-	local i n=$(($1 * 20))
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 log_has() { grep -q "$2" "$1" 2>/dev/null; }
 slowperf_ran() { grep -q " $2\$" "$1" 2>/dev/null; }
 

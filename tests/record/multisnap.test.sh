@@ -188,14 +188,14 @@ t_coalesced() {
 
 # numbered DIR: where the terminal of DIR's recording numbers hits and
 # snapshots otherwise than its record.json: the summary's "trigger hits" line
-# must give every hit listed there its snapshot (null: "in none") and count
+# must give every hit listed there its snapshot (null: "none") and count
 # the coalesced; a live line names only record.json's hits, and each of them
 # has one (issue 24: a hit still waiting for its snapshot when the program
 # exited had none); and a hit whose live line named another snapshot than
 # record.json gives it ("taking snapshot 2", held by 1, or by none; "came
 # while snapshot 2 was being written") has the summary say so where it lists
-# it, each such hit named ("(hit 2 took snapshot 2, but snapshot 1 holds
-# more of it)", "(hit 2 came while snapshot 2 was being written, ...)"; the
+# it, each such hit named ("(hit 2 took snapshot 2, but open snapshot 1
+# for it)", "(hit 2 came while snapshot 2 was being written, ...)"; the
 # old line named one and added "as do others"), not contradict it (a hit
 # held by none said nothing of it). Nothing when all agree.
 numbered() {
@@ -203,12 +203,12 @@ numbered() {
 	want=$(rec_rows "$1" hits snapshot | awk '{ printf "%d:%s ", NR - 1, $1 == "null" ? "none" : $1 }')
 	want+="c:$(rec_field "$1" hits_coalesced)"
 	# the recorder's summary on the terminal (main.c print_hits())
-	said='^snaptrace-record: trigger hits (numbered as in record.json): '
+	said='^snaptrace-record: trigger hits (numbered as in record.json) and the snapshot to open for each: '
 	sed -n "s/$said//p" "$1.err" | tr ';' '\n' >"$1.summary"
 	got=$(awk '
 		/coalesced/ { c = $1; next }
-		{ sub(/^ */, ""); split($2, r, "-"); if (!(2 in r)) r[2] = r[1]
-		  for (i = r[1]; i <= r[2]; i++) printf "%d:%s ", i, $4 == "none" ? "none" : $5 }
+		{ sub(/^ */, ""); sub(/:$/, "", $2); split($2, r, "-"); if (!(2 in r)) r[2] = r[1]
+		  for (i = r[1]; i <= r[2]; i++) printf "%d:%s ", i, $3 == "none" ? "none" : $4 }
 		END { printf "c:%d", c }' "$1.summary")
 	nhits=$(rec_rows "$1" hits snapshot | wc -l)
 	live=$(sed -n 's/^snaptrace-record: trigger hit \([0-9]*\): .*/\1/p' "$1.err" |
@@ -226,7 +226,8 @@ numbered() {
 		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, ":"); k[kv[1]] = kv[2] }
 			m = split(sum, seg, "|")
 			for (i = 1; i <= m; i++) { if (seg[i] !~ /^ *hits? [0-9]/) continue
-				split(seg[i], f, " "); split(f[2], r, "-"); if (!(2 in r)) r[2] = r[1]
+				split(seg[i], f, " "); sub(/:$/, "", f[2]); split(f[2], r, "-")
+				if (!(2 in r)) r[2] = r[1]
 				for (h = r[1]; h <= r[2]; h++) note[h] = seg[i] } }
 		k[$1] != $2 && $3 == "took" && index(note[$1], "hit " $1 " took snapshot " $2) == 0 {
 			printf "%s(took %s) ", $1, $2 }

@@ -11,11 +11,22 @@
 #   there (LIB:NAME, addr: of a function start as `snaptrace symbols` lists
 #   them from the unwind table), and following it records: an addr: at such
 #   a start takes --trigger-slower-than, one inside names the start; every
-#   FDE start of .eh_frame (readelf --debug-dump=frames, the reference) is
-#   listed and resolves as a function's entry, the highest one's code to its
-#   FDE's end too (the old code listed all but the highest: its size was
-#   "to the next start", and none follows it), in the test's stripped
-#   program and the distribution's stripped xz and gzip;
+#   FDE start of .eh_frame (readelf --debug-dump=frames, the reference) but
+#   those of the PLT sections (readelf -S: one FDE for a table of stubs, which
+#   perf names NAME@plt; the old code listed each as a function) is listed
+#   as the trace names it, "[unnamed @ 0xSTART]", and resolves as a
+#   function's entry, the highest one's code to its FDE's end too (the old
+#   code listed all but the highest: its size was "to the next start", and
+#   none follows it), in the test's stripped program and the distribution's
+#   stripped xz and gzip;
+# - a program stripped of .symtab that keeps a .dynsym (-rdynamic, as
+#   Debian's python3.11 and liblzma.so.5): `snaptrace symbols` lists its
+#   .dynsym functions by name and beside them every FDE function no .dynsym
+#   function holds (readelf's, the reference), "[unnamed @ 0xSTART]" as the
+#   trace names it; an addr: at such a start records (8 calls, the slow one
+#   a hit), record.json and the trace name the function so (the old code
+#   listed none of them and refused addr: there: "in no function"); the
+#   same listing for python3.11 and liblzma.so.5 where installed;
 # - two Rust functions of one name: the error shows each with its hash and
 #   says to give one (not "the parameter list");
 # - a launched program still running when a single-snapshot trigger ends the
@@ -31,7 +42,20 @@
 #   recorder's perf events still open); one that exits with a status of its
 #   own (here 7, from its SIGTERM handler) is told as that: record.json's
 #   exits, the front end's exit status 7 (the old code: exits [], exit 0, "ended
-#   with SIGTERM").
+#   with SIGTERM"), and the converter says it exited at that SIGTERM, after
+#   --duration ended the recording, the trace holding none of its end.
+# - a launched program and --duration, in every order of the two (the
+#   program, `exitgo`, exits with status 3 when the test writes its FIFO; a
+#   perf of the test's, `stopperf`, lets it go when the recorder stops it:
+#   before passing the stop on, or after perf wrote its snapshot): it exits
+#   first: end "exit", "the program exited with status 3"; it exits while
+#   perf stops (either way): end "duration", record.json's exit "after_end",
+#   and the converter says --duration ended the recording first, the program
+#   then exited with status 3 by itself, and whether the trace holds its end
+#   (its exit is in the snapshot only when it came before perf stopped), the
+#   front end's exit status 3 each time (the old code said "the program exited
+#   with status 3" as if the trace ended at its exit: a user's 1 s program
+#   recorded with --duration 1s, 1 run in 3).
 # - an output that can never be written (in /sys: root passes access(2)
 #   there, the file is refused): the front end's -o and -d, the recorder's
 #   -o, the converter's -o and --check-options, each refused before anything
@@ -68,7 +92,10 @@
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
-stripped_every_fde stripped_addr_works stripped_addr_inside rust_hash_suggested ended_program_said own_status_kept
+stripped_every_fde stripped_addr_works stripped_addr_inside dynsym_every_fde dynsym_addr_works
+dynsym_tail_followed
+rust_hash_suggested ended_program_said own_status_kept
+duration_exit_first duration_exit_at_stop duration_exit_after_stop
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
 multi_none_said never_fired_said tracefs_unmounted full_output_named unrelated_said
 no_leftovers"
@@ -103,6 +130,32 @@ PROG="$TMP/prog"
 gcc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$TMP/prog.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 cp "$PROG" "$TMP/stripped" && strip "$TMP/stripped"
+# dynsym: functions exported (.dynsym, -rdynamic) and static ones, its
+# .symtab stripped (dynsym.full keeps it: where the static ones start);
+# tailer(), exported, leaves by a tail call (-O2) and is called from
+# hidden_work(), static
+cat >"$TMP/dynsym.c" <<'EOF'
+#include <time.h>
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+static __attribute__((noinline)) void spin(double ms) { double t = now(); while (now() - t < ms); }
+__attribute__((noinline)) void tailer(int i) { spin(i == 3 ? 12 : 1); }
+static __attribute__((noinline)) void hidden_work(int i) { tailer(i); __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void api_entry(int i) { hidden_work(i); }
+int main(void)
+{
+	for (int i = 0; i < 8; i++)
+		api_entry(i);
+	return 0;
+}
+EOF
+gcc -O2 -g -fno-omit-frame-pointer -rdynamic -o "$TMP/dynsym.full" "$TMP/dynsym.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+cp "$TMP/dynsym.full" "$TMP/dynsym" && strip "$TMP/dynsym"
 # ends: buffers a line of output, calls trig() 40 ms in, runs 5 s more;
 # `ends ignore` ignores SIGTERM; `ends exit7 FILE`, on SIGTERM, writes into
 # FILE how many perf events its parent (the recorder) holds, and exits 7
@@ -180,7 +233,29 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/ends" "$TMP/ends.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG" "$TMP/stripped" "$TMP/ends" "$TMP/orphan")
+# exitgo FIFO PIDFILE: writes its pid into PIDFILE, exits with status 3 once
+# FIFO is written
+cat >"$TMP/exitgo.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	FILE *f = argc == 3 ? fopen(argv[2], "w") : NULL;
+	char c;
+	int fd;
+
+	if (!f)
+		return 2;
+	fprintf(f, "%d\n", (int)getpid());
+	fclose(f);
+	fd = open(argv[1], O_RDONLY);
+	return fd >= 0 && read(fd, &c, 1) >= 0 ? 3 : 2;
+}
+EOF
+gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/exitgo" "$TMP/exitgo.c" 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+TARGETS=("$PROG" "$TMP/stripped" "$TMP/dynsym" "$TMP/ends" "$TMP/orphan" "$TMP/exitgo")
 
 # refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
 refuses() {
@@ -243,9 +318,10 @@ t_stripped() {
 	local start unnamed d="$TMP/saddr" bad
 	start=$("$FRONT" symbols "$PROG" | awk -F '\t' '$2 == "work" { print $4 }')
 	unnamed=$("$FRONT" symbols "$TMP/stripped" | awk -F '\t' -v a="$start" '$4 == a { print $1 }')
+	[ "$unnamed" = "[unnamed @ $start]" ] && unnamed=ok
 	bad=$(refuses strip_name 1 "expected a symbol table to find 'work', found none (stripped): trigger on a function of a library it uses (LIB:NAME, e.g. libc:write), or on one of its own by the address where it starts (addr:0xHEX, as \`snaptrace symbols $TMP/stripped\` lists them" \
 		"$RECORD" -o "$TMP/sname" --trigger work -- "$TMP/stripped")
-	if [ -n "$bad" ] || [ -z "$start" ] || [ "$unnamed" != "(unnamed)" ]; then
+	if [ -n "$bad" ] || [ -z "$start" ] || [ "$unnamed" != ok ]; then
 		fail stripped_suggestion "$bad; work at '$start', listed in the stripped copy as '$unnamed'"
 	else
 		ok stripped_suggestion
@@ -263,19 +339,52 @@ t_stripped() {
 	if [ -n "$bad" ]; then fail stripped_addr_inside "$bad"; else ok stripped_addr_inside; fi
 }
 
-# every_fde FILE: what is wrong with FILE's unnamed functions against its
-# FDEs as readelf decodes them: a start not listed (or listed and no FDE's),
-# a start that does not resolve as an entry, the highest FDE's last byte
-# held by no function.
+# uncovered FILE: the FDE starts (readelf --debug-dump=frames) of FILE that
+# no .dynsym function holds (readelf --dyn-syms: [value, value + size), a
+# size 0 its value), outside its PLT sections (readelf -S: .plt, .plt.*),
+# as 0xHEX, sorted: the functions the trace names by their start
+uncovered() {
+	local f=$1 a b
+	{
+		readelf -SW "$f" | sed -n 's/^ *\[ *[0-9]*\] \.plt[^ ]* *[A-Z]* *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p' |
+			while read -r a b; do echo "$((16#$a)) 0 $((16#$a + 16#$b))"; done
+		readelf --dyn-syms -W "$f" | awk '($4 == "FUNC" || $4 == "IFUNC") && $7 != "UND" { print $2, $3 }' |
+			while read -r a b; do echo "$((16#$a)) 0 $((16#$a + (b ? b : 1)))"; done
+		readelf --debug-dump=frames "$f" | sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.[0-9a-f]*$/\1/p' |
+			while read -r a; do echo "$((16#$a)) 1"; done
+	} | sort -n -k1,1 -k2,2 | awk '$2 == 0 { if ($3 > end) end = $3; next } $1 >= end { print $1 }' |
+		while read -r a; do printf '0x%x\n' "$a"; done | sort -u
+}
+
+# listed_unnamed FILE: the starts `snaptrace symbols FILE` lists unnamed,
+# each named "[unnamed @ START]" (else "bad START"), sorted
+listed_unnamed() {
+	"$FRONT" symbols "$1" | awk -F '\t' '$1 ~ /unnamed/ || $2 == "" {
+		print ($1 == "[unnamed @ " $4 "]" && $2 == "" ? "" : "bad ") $4 }' | sort -u
+}
+
+# unnamed_listed FILE: what is wrong with FILE's unnamed functions in
+# `snaptrace symbols` against uncovered(): a start not listed, or listed
+# and no such FDE's, or named otherwise
+unnamed_listed() {
+	local f=$1 want listed
+	want=$(uncovered "$f")
+	listed=$(listed_unnamed "$f")
+	if [ -z "$want" ] || [ "$want" != "$listed" ]; then
+		echo "[$f: $(wc -l <<<"$want") FDE functions, $(wc -l <<<"$listed") listed: $(diff <(echo "$want") <(echo "$listed") | grep '^[<>]' | head -n 3 | tr '\n' ' ')]"
+	fi
+}
+
+# every_fde FILE: what is wrong with FILE's unnamed functions (no symbol at
+# all) against its FDEs as readelf decodes them (unnamed_listed), a start
+# that does not resolve as an entry, the highest FDE's last byte held by no
+# function.
 every_fde() {
-	local f=$1 fdes listed last end spec
+	local f=$1 fdes last end spec
 	fdes=$(readelf --debug-dump=frames "$f" |
 		sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.0*\([0-9a-f]*\)$/0x\1 0x\2/p' | sort -u)
-	listed=$("$FRONT" symbols "$f" | awk -F '\t' '$1 == "(unnamed)" { print $4 }' | sort -u)
-	if [ -z "$fdes" ] || [ "$(cut -d ' ' -f 1 <<<"$fdes")" != "$listed" ]; then
-		echo "[$f: $(wc -l <<<"$fdes") FDEs, $(wc -l <<<"$listed") listed: $(diff <(cut -d ' ' -f 1 <<<"$fdes") <(echo "$listed") | grep '^[<>]' | head -n 3 | tr '\n' ' ')]"
-		return
-	fi
+	unnamed_listed "$f"
+	fdes=$(awk 'NR == FNR { u[$1]; next } $1 in u' <(uncovered "$f") - <<<"$fdes")
 	read -r last end < <(while read -r a b; do echo "$((a)) $a $b"; done <<<"$fdes" |
 		sort -n | tail -n 1 | cut -d ' ' -f 2-)
 	"$TRIGSPEC" "$f" $(sed 's/^\(0x[0-9a-f]*\) .*/addr:\1/' <<<"$fdes") >"$TMP/fde.out" 2>&1
@@ -297,6 +406,58 @@ t_every_fde() {
 		fi
 	done
 	if [ -n "$bad" ]; then fail stripped_every_fde "$bad"; else ok stripped_every_fde; fi
+}
+
+# a program with .dynsym alone: its exported functions by name, the others
+# as the trace names them; an addr: at hidden_work's start records, and the
+# trace's calls of it have that name; the slow-call trigger on tailer()
+# finds its call in hidden_work() (record/callsites.c decodes every
+# function, rec_elf_code(): the old code decoded only the symbols' here)
+t_dynsym() {
+	local bad="" f start name d="$TMP/dynaddr" starts
+	bad+=$(unnamed_listed "$TMP/dynsym")
+	"$FRONT" symbols "$TMP/dynsym" | grep -q $'^api_entry\tapi_entry\t' ||
+		bad+="[api_entry not listed by name]"
+	starts=$(uncovered "$TMP/dynsym")
+	"$TRIGSPEC" "$TMP/dynsym" $(sed 's/^/addr:/' <<<"$starts") >"$TMP/dynfde.out" 2>&1
+	[ "$(grep -c $'\tentry$' "$TMP/dynfde.out")" = "$(wc -l <<<"$starts")" ] ||
+		bad+="[not entries: $(grep -v $'\tentry$' "$TMP/dynfde.out" | head -n 2 | tr '\n\t' '  ')]"
+	for f in /usr/bin/python3.11 /usr/lib/x86_64-linux-gnu/liblzma.so.5; do
+		if [ -f "$f" ] && ! readelf -S "$f" | grep -q '\.symtab'; then
+			bad+=$(unnamed_listed "$f")
+		fi
+	done
+	if [ -n "$bad" ]; then fail dynsym_every_fde "$bad"; else ok dynsym_every_fde; fi
+	start=$("$FRONT" symbols "$TMP/dynsym.full" | awk -F '\t' '$2 ~ /^hidden_work/ { print $4 }')
+	name="[unnamed @ $start]"
+	if [ -z "$start" ] || ! grep -qx "$start" <<<"$starts"; then
+		fail dynsym_addr_works "hidden_work at '$start', not among the unnamed starts"
+	elif ! "$FRONT" run -d "$d" -o "$d.fxt.gz" --trigger "addr:$start" --trigger-slower-than 5ms \
+		--multi-snapshot -- "$TMP/dynsym" >/dev/null 2>"$d.err"; then
+		fail dynsym_addr_works "addr:$start refused: $(tl 2 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 8 ] || [ "$(trig "$d" calls_slower)" -lt 1 ] ||
+		[ "$(trig "$d" name)" != "$name" ]; then
+		fail dynsym_addr_works "expected 8 calls of $name, the 12 ms one slow: $(rec_part "$d" trigger.)"
+	elif ! "$CONVERT" --dump=slices "$d.fxt.gz" 2>/dev/null | grep -qF " $name"; then
+		fail dynsym_addr_works "no slice named '$name' in the trace: $(tl 3 "$d.err")"
+	else
+		ok dynsym_addr_works
+	fi
+	# tailer()'s direct call from hidden_work(), a function no symbol
+	# names: found by decoding it, so each call ends where it resumes
+	d="$TMP/dyntail"
+	if ! objdump -d --no-show-raw-insn "$TMP/dynsym.full" | awk '/<tailer>:/, /^$/' |
+		grep -Eq 'jmp +[0-9a-f]+ <spin'; then
+		fail dynsym_tail_followed "expected tailer() built with a tail call (jmp) of spin()"
+	elif ! "$RECORD" -o "$d" --multi-snapshot --min-interval 100000 --trigger tailer \
+		--trigger-slower-than 5ms -- "$TMP/dynsym" >/dev/null 2>"$d.err"; then
+		fail dynsym_tail_followed "refused: $(tl 2 "$d.err")"
+	elif [ "$(trig "$d" calls)" != 8 ] || [ "$(trig "$d" calls_tail)" != 8 ] ||
+		[ "$(trig "$d" calls_tail_at_jump)" != 0 ] || grep -q "no direct call" "$d.err"; then
+		fail dynsym_tail_followed "expected 8 calls, each followed to where hidden_work() resumes: $(rec_part "$d" trigger.calls): $(grep warning "$d.err" | head -n 2)"
+	else
+		ok dynsym_tail_followed
+	fi
 }
 
 t_rust() {
@@ -361,12 +522,103 @@ t_own_status() {
 	grep -q "^snaptrace: the recording ended at --duration: sent SIGTERM to the launched program (process [0-9]*); it exited with status 7$" "$TMP/own.err" ||
 		bad+="[no line telling its exit: $(tl 4 "$TMP/own.err")]"
 	grep -q "ended the launched program" "$TMP/own.err" && bad+="[said ended by SIGTERM]"
+	grep -q "^snaptrace-convert: the program exited with status 7 after the recording ended at --duration, at the SIGTERM snaptrace-record then sent it: the trace holds none of its end" "$TMP/own.err" ||
+		bad+="[the converter does not say it exited at the SIGTERM: $(grep "the program" "$TMP/own.err")]"
 	ev=$(cat "$TMP/own.count" 2>/dev/null)
 	[ "${ev:-0}" -gt 0 ] ||
 		bad+="[ended after the recorder released its events ('$ev' open at its SIGTERM)]"
 	"$CONVERT" --dump=slices "$TMP/own.fxt.gz" 2>/dev/null | grep -q "spin\|usleep\|main" ||
 		bad+="[the trace holds none of its functions]"
 	if [ -n "$bad" ]; then fail own_status_kept "$bad"; else ok own_status_kept; fi
+}
+
+# stopperf MODE: a perf (the recorder's --perf) that lets exitgo go (writes
+# its FIFO and waits until it is a zombie or gone) when the recorder stops
+# perf: before passing the stop on (MODE before), or once perf has stopped
+# (after): the recorder reaps perf, then sees the program gone. Its SIGINT
+# is made default first, then trapped: a background job of a script starts
+# with SIGINT ignored, which bash cannot trap. The
+# recorder runs perf with an environment of its own (childenv.h): the
+# paths are written in.
+stopperf() {
+	cat >"$TMP/stopperf-$1" <<EOF
+#!/usr/bin/env bash
+case \$1 in
+record) exec env --default-signal=INT "\$0" stopperf "\$@" ;;
+stopperf) shift ;;
+*) exec perf "\$@" ;;
+esac
+perf "\$@" &
+p=\$!
+release() {
+	local pid st i
+	echo go >"$TMP/exitgo.fifo"
+	pid=\$(cat "$TMP/exitgo.pid")
+	for ((i = 0; i < 1000; i++)); do
+		st=\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)
+		[ -z "\$st" ] || [ "\$st" = Z ] && return
+		sleep 0.01
+	done
+}
+stop() {
+	[ $1 = before ] && release
+	kill -INT \$p
+}
+trap stop INT
+wait \$p
+wait \$p
+rc=\$?
+[ $1 = after ] && release
+trap - INT
+[ \$rc = 130 ] && kill -INT \$\$
+exit \$rc
+EOF
+	chmod +x "$TMP/stopperf-$1"
+}
+
+# exit_order NAME ORDER: records exitgo with --duration, ORDER "first" (the
+# test lets it go at once), "before" or "after" (stopperf does, at the stop).
+exit_order() {
+	local name=$1 order=$2 d="$TMP/order-$2" rc bad="" end exits line want opts=()
+	rm -f "$TMP/exitgo.fifo" "$TMP/exitgo.pid"
+	mkfifo "$TMP/exitgo.fifo"
+	case $order in
+	first) opts=(--duration 30) ;;
+	*) stopperf "$order"; opts=(--duration 0.5 --perf "$TMP/stopperf-$order") ;;
+	esac
+	"$FRONT" run -d "$d" -o "$d.fxt.gz" --trigger none "${opts[@]}" -- \
+		"$TMP/exitgo" "$TMP/exitgo.fifo" "$TMP/exitgo.pid" >/dev/null 2>"$d.err" &
+	BG+=("$!")
+	if [ "$order" = first ] && wait_until 20 test -s "$TMP/exitgo.pid"; then
+		sleep 0.3   # perf records it blocked
+		echo go >"$TMP/exitgo.fifo"
+	fi
+	wait "${BG[-1]}"
+	rc=$?
+	[ $rc = 3 ] || bad+="[exit $rc, not the program's 3]"
+	end=$(rec_part "$d" end=)
+	exits=$(rec_rows "$d" exits status after_end sigterm)
+	line=$(grep "^snaptrace-convert: the program" "$d.err")
+	if [ "$order" = first ]; then
+		[ "$end" = "end=exit " ] || bad+="[$end]"
+		[ "$exits" = "3 false false" ] || bad+="[exits: $exits]"
+		want="exited with status 3"
+	else
+		[ "$end" = "end=duration " ] || bad+="[$end]"
+		[ "$exits" = "3 true false" ] || bad+="[exits: $exits]"
+		want="exited with status 3 after the recording ended at --duration, by itself while perf stopped: the trace holds its end"
+		[ "$order" = after ] && want="${want/its end/none of its end}"
+	fi
+	[ "$line" = "snaptrace-convert: the program $want" ] || bad+="[said: $line]"
+	"$CONVERT" --dump=slices "$d.fxt.gz" 2>/dev/null | grep -q "open\|read" ||
+		bad+="[the trace holds none of its functions]"
+	if [ -n "$bad" ]; then fail "$name" "$bad $(tl 3 "$d.err")"; else ok "$name"; fi
+}
+
+t_exit_orders() {
+	exit_order duration_exit_first first
+	exit_order duration_exit_at_stop before
+	exit_order duration_exit_after_stop after
 }
 
 t_unwritable() {
@@ -566,6 +818,7 @@ t_never_fired
 t_tracefs_unmounted
 t_ended
 t_own_status
+t_exit_orders
 t_unwritable
 t_trace_is_dir
 t_no_return
@@ -574,5 +827,6 @@ t_kernel_thread
 t_single_dash
 t_stripped
 t_every_fde
+t_dynsym
 t_rust
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

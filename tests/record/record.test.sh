@@ -823,7 +823,7 @@ accounted() {
 		echo "[hits_total $total != $in_snap in a snapshot + $coal coalesced + $none in none]"
 	elif [ "$(rec_field "$1" arming.by)" != option ] && [ "$early" != 0 ]; then
 		echo "[$early hits before the arming in none, though each waited for the arming]"
-	elif ! grep -q "trigger hits (numbered as in record.json): .*; $coal coalesced" "$2"; then
+	elif ! grep -q "trigger hits (numbered as in record.json) and the snapshot to open for each: .*; $coal coalesced" "$2"; then
 		echo "[the summary does not count the $coal coalesced: $(grep 'trigger hits' "$2")]"
 	fi
 }

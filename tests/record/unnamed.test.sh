@@ -21,10 +21,15 @@
 #   0x401338): each "[unnamed @ 0xSTART]" slice's addr argument is an
 #   address in the function nm lists at START, as its name is (the
 #   converter gave perf's offset).
+# - named_addr_linked: the unstripped builds, PIE and -no-pie: each named
+#   slice of the program's own functions has its addr argument inside the
+#   function nm lists under its name (a -no-pie build's said perf's offset
+#   in the file, 0x1338 for main+0x38 at 0x401338, a PIE's its address).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
-NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept unnamed_addr_linked no_leftovers"
+NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept unnamed_addr_linked named_addr_linked
+	no_leftovers"
 need_recording unnamed
 need_built unnamed "$CONVERT"
 requires_all gcc
@@ -134,6 +139,48 @@ else
 		fail unnamed_addr_linked "addr not in the function the name gives (nm): $bad"
 	else
 		ok unnamed_addr_linked
+	fi
+fi
+
+# addr_outside TREE BIN: "NAME addr 0xADDR" of each slice of BIN's category
+# with a name and an addr argument, when ADDR is not inside the function nm
+# lists under NAME (from its start to the next greater one); "none" when
+# there is no such slice.
+addr_outside() {
+	nm "$2" | awk '$2 ~ /^[tT]$/ { print $1, $3 }' | while read -r a n; do
+		echo "$((16#$a)) $n"
+	done | sort -n >"$1.starts"
+	awk -v f="cat=\"$2\"" 'index($0, f) && match($0, / \[[0-9]+, [0-9]+\]/) {
+		nm = substr($0, 1, RSTART - 1); sub(/^[0-9]+ [0-9]+ +/, "", nm)
+		if (nm !~ /^\[/ && match($0, /addr:pointer=0x[0-9a-f]+/))
+			print nm, substr($0, RSTART + 15, RLENGTH - 15)
+	}' "$1" | sort -u | while read -r n a; do echo "$n $((16#$a)) 0x$a"; done >"$1.named"
+	[ -s "$1.named" ] || { echo none; return; }
+	awk 'NR == FNR { s[NR] = $1; fn[NR] = $2; k = NR; next }
+	     { ok = 0
+	       for (i = 1; i <= k; i++) {
+		       if (fn[i] != $1) continue
+		       e = -1; for (j = i + 1; j <= k; j++) if (s[j] > s[i]) { e = s[j]; break }
+		       if (s[i] <= $2 && (e < 0 || $2 < e)) ok = 1
+	       }
+	       if (!ok) print $1 " addr " $3 }' "$1.starts" "$1.named" | head -3 | tr '\n' '|'
+}
+
+NU="$TMP/rec-nopie-named"
+if [ ! -x "$NP" ]; then
+	fail named_addr_linked "no -no-pie build (unnamed_addr_linked says why)"
+elif ! "$RECORD" -q -o "$NU" --trigger none -- "$NP" 5 >/dev/null 2>"$NU.err" ||
+	! "$CONVERT" --quiet "$NU" -o "$NU.fxt" 2>"$NU.conv" ||
+	! "$CONVERT" --dump=tree "$NU.fxt" >"$NU.tree" ||
+	! "$CONVERT" --dump=tree "$S.fxt" >"$S.tree"; then
+	fail named_addr_linked "recording or conversion failed: $(tl 2 "$NU.err") $(tl 2 "$NU.conv")"
+else
+	pie=$(addr_outside "$S.tree" "$PROG")
+	nopie=$(addr_outside "$NU.tree" "$NP")
+	if [ -n "$pie$nopie" ]; then
+		fail named_addr_linked "addr not in the function nm lists under the slice's name: PIE '$pie', -no-pie '$nopie'"
+	else
+		ok named_addr_linked
 	fi
 fi
 

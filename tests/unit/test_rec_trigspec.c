@@ -359,8 +359,8 @@ static void instruction_starts(void)
 	/* past the symbol's size: no function holds it */
 	snprintf(spec, sizeof(spec), "addr:0x%llx", v + 7);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), -EINVAL);
-	CHECK(strstr(why, "inside a function symbol (or, in a stripped file, a function of its "
-		     "unwind table), found none holding it"));
+	CHECK(strstr(why, "inside a function symbol (or, in a file without .symtab, a function of "
+		     "its unwind table), found none holding it"));
 	/* a line: row of compiled C: its address is an instruction start */
 	snprintf(spec, sizeof(spec), "line:test_rec_trigspec.c:%u", probe_line);
 	CHECK_INT_EQ(resolve(spec, &loc, why, sizeof(why)), 0);
