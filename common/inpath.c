@@ -70,7 +70,7 @@ static int follow(int cur, int fd, const char *comp, char *rest, char **r, bool 
 	}
 	strcpy(rest, joined);
 	*r = rest;
-	return *rest == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : dup(cur);
+	return *rest == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : fcntl(cur, F_DUPFD_CLOEXEC, 0);
 }
 
 /*
@@ -203,7 +203,7 @@ static const char *refusal(int dirfd, int pf, const struct stat *st, unsigned fl
 
 int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t size)
 {
-	int cloexec = flags & INPATH_INHERIT ? 0 : O_CLOEXEC, fd, pf, err;
+	int fd, pf, err;
 	const char *no;
 	struct stat st;
 	char proc[32];
@@ -220,7 +220,7 @@ int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t s
 	}
 	/* the checked file itself, never waited on (a pipe whose writer is gone
 	 * reads its end), then read blocking */
-	fd = open(inpath_proc(pf, proc, sizeof(proc)), O_RDONLY | O_NOCTTY | O_NONBLOCK | cloexec);
+	fd = open(inpath_proc(pf, proc, sizeof(proc)), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
 		err = errno;
 		close(fd);

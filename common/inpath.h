@@ -31,8 +31,6 @@ enum {
 	INPATH_OWNED = 4,     /* a file of a directory someone else may fill (DIRFD): a
 			       * hard link (more than one name) to another user's file
 			       * than the directory's owner's is refused */
-	INPATH_INHERIT = 8,   /* not close-on-exec: the programs started while it is open
-			       * (perf) reach it as inpath_proc() */
 };
 
 /* What an input that takes a stream (INPATH_STREAM) expects, the one

@@ -843,7 +843,8 @@ void outpath_keep_std_fds(void)
 			continue;
 		if (fd == STDOUT_FILENO)
 			stdout_closed = true;
-		/* the lowest free number: FD itself, as the ones below are open */
+		/* the lowest free number: FD itself, as the ones below are open;
+		 * standard fds, for a child as for this process */
 		if (open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd)
 			return;
 	}

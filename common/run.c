@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <libgen.h>
@@ -11,7 +12,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "spawn.h"
@@ -92,6 +96,127 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pg
 }
 
 /* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */
+/* How often a wait on a helper looks whether it is stopped (ms). */
+#define STOP_LOOK_MS 500
+/* The most processes a look at a helper's descendants takes in. */
+#define STOP_LOOK_PROCS 4096
+
+/* Process PID's parent and state from /proc/PID/stat (its comm, in
+ * parentheses, may hold anything: the fields after the last ')'). Returns
+ * 0, or -1 when it is gone. */
+static int proc_state(pid_t pid, pid_t *ppid, char *state)
+{
+	char path[32], buf[512], *p;
+	int fd, ppid_i;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %d", state, &ppid_i) != 2)
+		return -1;
+	*ppid = ppid_i;
+	return 0;
+}
+
+pid_t run_stopped(pid_t pid)
+{
+	pid_t tree[STOP_LOOK_PROCS], ppid;
+	size_t n = 1, before = 0;
+	char state;
+	DIR *d;
+
+	if (proc_state(pid, &ppid, &state))
+		return 0;
+	if (state == 'T' || state == 't')
+		return pid;
+	tree[0] = pid;
+	/* the processes it started: each pass takes in the children of the
+	 * ones found before it (a pid namespace's first process is a
+	 * grandchild: tmpview.h); no child, no second pass */
+	while (n > before && n < STOP_LOOK_PROCS && (d = opendir("/proc"))) {
+		size_t known = n;
+		struct dirent *de;
+
+		while ((de = readdir(d)) && n < STOP_LOOK_PROCS) {
+			char *end;
+			long q = strtol(de->d_name, &end, 10);
+
+			if (*end || q <= 0 || proc_state((pid_t)q, &ppid, &state))
+				continue;
+			for (size_t i = before; i < known; i++) {
+				if (tree[i] != ppid)
+					continue;
+				if (state == 'T' || state == 't') {
+					closedir(d);
+					return (pid_t)q;
+				}
+				tree[n++] = (pid_t)q;
+				break;
+			}
+		}
+		closedir(d);
+		before = known;
+	}
+	return 0;
+}
+
+/* A clock in ms, for how long a helper has been stopped. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool run_held_stopped(pid_t pid, struct run_stopwatch *w)
+{
+	long long now = now_ms();
+
+	if (w->looked && now - w->looked < STOP_LOOK_MS)
+		return w->since && now - w->since >= RUN_STOPPED_MS;
+	w->looked = now;
+	if (!run_stopped(pid)) {
+		w->since = 0;
+		return false;
+	}
+	if (!w->since)
+		w->since = now;
+	return now - w->since >= RUN_STOPPED_MS;
+}
+
+ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap)
+{
+	struct run_stopwatch w = { 0, 0 };
+
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int r = poll(&pf, 1, STOP_LOOK_MS);
+		ssize_t n;
+
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r > 0) {
+			do
+				n = read(fd, buf, cap);
+			while (n < 0 && errno == EINTR);
+			return n;
+		}
+		if (r == 0 && run_held_stopped(pid, &w)) {
+			errno = ETIME;
+			return -1;
+		}
+	}
+}
+
 static int wait_for(pid_t pid, int flags)
 {
 	int status;
@@ -107,9 +232,45 @@ static int wait_for(pid_t pid, int flags)
 	return 128 + WTERMSIG(status);
 }
 
+int run_wait_stopped(pid_t pid, pid_t *stopped)
+{
+	long pidfd = syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec: always */
+	struct run_stopwatch w = { 0, 0 };
+	int st = -ETIME;
+
+	if (stopped)
+		*stopped = 0;
+	if (pidfd < 0)	/* no pidfd (Linux < 5.3): a plain wait */
+		return wait_for(pid, 0);
+	for (;;) {
+		struct pollfd pf = { .fd = (int)pidfd, .events = POLLIN };
+		int r = poll(&pf, 1, STOP_LOOK_MS);
+
+		if (r > 0 || (r < 0 && errno != EINTR)) {
+			st = wait_for(pid, 0);
+			break;
+		}
+		if (r == 0 && run_held_stopped(pid, &w)) {
+			if (stopped)
+				*stopped = run_stopped(pid);
+			kill(pid, SIGKILL);	/* our child; a pid namespace's first process goes with it */
+			(void)wait_for(pid, 0);
+			break;
+		}
+	}
+	close((int)pidfd);
+	return st;
+}
+
 int run_wait(pid_t pid)
 {
-	return wait_for(pid, 0);
+	return run_wait_stopped(pid, NULL);
+}
+
+int run_end(pid_t pid)
+{
+	kill(pid, run_stopped(pid) ? SIGKILL : SIGTERM);
+	return run_wait(pid);
 }
 
 int run_try_wait(pid_t pid)
@@ -126,8 +287,9 @@ int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], c
 		   size_t size)
 {
 	size_t len = 0;
-	int fd;
-	pid_t pid = start_piped(argv, -1, &fd, true, cwd_fd, view);
+	int fd, st;
+	bool gave_up = false;
+	pid_t pid = start_piped(argv, -1, &fd, true, cwd_fd, view), stopped = 0;
 
 	if (size)
 		buf[0] = '\0';
@@ -137,10 +299,14 @@ int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], c
 	}
 	for (;;) {
 		char tmp[4096];
-		ssize_t n = read(fd, tmp, sizeof(tmp));
+		ssize_t n = run_read(pid, fd, tmp, sizeof(tmp));
 
-		if (n < 0 && errno == EINTR)
-			continue;
+		if (n < 0 && errno == ETIME) {
+			stopped = run_stopped(pid);
+			run_end(pid);
+			gave_up = true;
+			break;
+		}
 		if (n <= 0)
 			break;
 		if (size && len + 1 < size) {
@@ -154,7 +320,11 @@ int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], c
 		}
 	}
 	close(fd);
-	return run_wait(pid);
+	st = gave_up ? -ETIME : run_wait_stopped(pid, &stopped);
+	if (st == -ETIME)
+		snprintf(buf, size, "%s (pid %d): stopped for %d s (a stop signal or a debugger): "
+			 "given up", argv[0], (int)stopped, RUN_STOPPED_MS / 1000);
+	return st;
 }
 
 int run_find_sibling(const char *name, char *out, size_t size)

@@ -51,9 +51,53 @@ pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd, bool own
 pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pgroup,
 		const struct tmpview *view);
 
+/*
+ * How long a helper, or a process it started, may stay stopped (a stop
+ * signal, a debugger: state T or t in /proc) before the tools give it up:
+ * perf run as a recording's owner (runas.h) is that user's process, which
+ * they may stop, and root's conversion once waited on it for ever
+ * (docs/design.md "Threat model").
+ */
+#define RUN_STOPPED_MS 5000
+
+/* The pid of child PID, or of a process it started (a pid namespace's
+ * first process: tmpview.h), that is stopped now, or 0. */
+pid_t run_stopped(pid_t pid);
+
+/* The looks of a wait on a helper at whether it is stopped: zeroed before
+ * the first. */
+struct run_stopwatch {
+	long long looked;        /* when it last looked (ms, CLOCK_MONOTONIC), or 0 */
+	long long since;         /* since when each look found it stopped, or 0 */
+};
+
+/* Whether child PID, or a process it started, has been stopped at every
+ * look of W since the first that found it so, for RUN_STOPPED_MS. Called
+ * each time a wait on PID finds nothing new; looks (run_stopped(): a walk
+ * of /proc) at most every half second, else answers as at the last look. */
+bool run_held_stopped(pid_t pid, struct run_stopwatch *w);
+
+/*
+ * read(2) of FD, the output of child PID (a pipe), waiting as long as PID
+ * runs: where PID, or a process it started, stays stopped RUN_STOPPED_MS,
+ * returns -1 with errno ETIME, the process still stopped (run_stopped()
+ * names it; run_end() ends it).
+ */
+ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap);
+
 /* Waits for child PID. Returns its exit status (0..255), 128+N when killed
- * by signal N, or a negative errno. */
+ * by signal N, or a negative errno: -ETIME when PID, or a process it
+ * started, stayed stopped RUN_STOPPED_MS: PID is then killed (SIGKILL) and
+ * reaped, and *STOPPED (when STOPPED is not NULL) is the stopped one. */
+int run_wait_stopped(pid_t pid, pid_t *stopped);
+
+/* run_wait_stopped(PID, NULL). */
 int run_wait(pid_t pid);
+
+/* Ends child PID: SIGTERM, or SIGKILL when it or a process it started is
+ * stopped (a stopped process never acts on a SIGTERM), and reaps it.
+ * Returns what run_wait() returns. */
+int run_end(pid_t pid);
 
 /* Reaps child PID when it has ended, without waiting. Returns what
  * run_wait() returns, or -EAGAIN while it runs. */
@@ -66,7 +110,8 @@ int run_try_wait(pid_t pid);
  * terminal reaches the caller, which decides, and never cuts the probe
  * short into a false answer. Returns what run_wait()
  * returns, or a negative errno when it could not be started (BUF then says
- * "ARGV0: REASON", e.g. "No such file or directory").
+ * "ARGV0: REASON", e.g. "No such file or directory"; -ETIME: it stayed
+ * stopped, BUF "ARGV0 (pid N): stopped ...", and it is ended).
  */
 int run_capture(char *const argv[], char *buf, size_t size);
 

@@ -54,6 +54,49 @@ static int place_fds(const struct spawn *s)
 	return 0;
 }
 
+/* In the child: the fd number at the start of S (its digits), or -1. */
+static int fd_number(const char *s)
+{
+	long n = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if ((n = n * 10 + (*s - '0')) > 0x7fffffff)
+			return -1;
+	return (int)n;
+}
+
+/*
+ * In the child of a helper (a program the tools run for themselves, not the
+ * traced one): the fds from NFDS on that ARGV names ("/proc/self/fd/N" or
+ * "/dev/fd/N" anywhere in an argument: perf's -i, --kallsyms,
+ * --buildid-dir...) made inheritable: the tools open every fd close-on-exec
+ * and a helper gets those it is given. With ONLY, every other fd from NFDS
+ * on is made close-on-exec, those the caller handed the tools too: a helper
+ * run as another user, who may read its fds, holds nothing else
+ * (docs/design.md "Child processes"). Returns 0 or an errno.
+ */
+static int keep_named_fds(int nfds, char *const argv[], bool only)
+{
+	static const char *const prefixes[] = { "/proc/self/fd/", "/dev/fd/" };
+
+	if (only && close_range((unsigned)nfds, ~0u, CLOSE_RANGE_CLOEXEC))
+		return errno;
+	for (char *const *a = argv; *a; a++)
+		for (const char *p = *a; *p; p++)
+			for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
+				const char *x = prefixes[k], *q = p;
+				int fd;
+
+				while (*x && *q == *x)
+					x++, q++;
+				if (!*x && (fd = fd_number(q)) >= nfds)
+					(void)fcntl(fd, F_SETFD, 0);	/* not open: nothing */
+			}
+	return 0;
+}
+
 /* In the child, once in a process group of its own: discards the stop
  * signals still pending (blocked since the fork) that were sent to the
  * group it left, e.g. a Ctrl-C that came between fork and setpgid; the
@@ -106,6 +149,8 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 	if (s->cwd_fd > 0 && fchdir(s->cwd_fd))
 		child_failed(errfd, errno);
 	err = place_fds(s);
+	if (!err && !s->inherit_env)
+		err = keep_named_fds(s->nfds, s->argv, s->env_user != NULL);
 	if (err)
 		child_failed(errfd, err);
 	if (s->no_aslr && personality((unsigned long)personality(0xffffffff) |

@@ -39,7 +39,11 @@ struct spawn {
 	int nfds;                /* the child's fds 0..nfds-1 become fds[0..nfds-1] */
 	int fds[SPAWN_MAX_FDS];  /* a parent fd (close-on-exec or not) or
 				  * SPAWN_DEVNULL; the child's fds from nfds on are
-				  * the parent's that are not close-on-exec */
+				  * the parent's that are not close-on-exec and, for
+				  * a helper (!inherit_env), those its argv names as
+				  * /proc/self/fd/N or /dev/fd/N (close-on-exec or
+				  * not); a helper run as another user (env_user)
+				  * gets those named alone */
 	int cwd_fd;              /* the child's working directory: an open directory (a
 				  * relative path in argv is then relative to it, not
 				  * to a name that may be swapped), or 0: the parent's

@@ -468,7 +468,7 @@ int binaries_kept_dir(struct binaries_kept *k)
 	snprintf(k->name, sizeof(k->name), "%s", strrchr(path, '/') + 1);
 	/* mkdtemp made it, 0700: nobody else could; checked all the same, as
 	 * a directory others may write could have had it renamed meanwhile */
-	k->fd = openat(k->parent, k->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	k->fd = openat(k->parent, k->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (k->fd < 0 || fstat(k->fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) ||
 	    flock(k->fd, LOCK_EX | LOCK_NB)) {
 		err = k->fd < 0 ? -errno : -EPERM;

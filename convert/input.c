@@ -5,6 +5,7 @@
 #include "binrec.h"
 #include "debuglink.h"
 #include "diag.h"
+#include "escape.h"
 #include "inpath.h"
 #include "jitdump.h"
 #include "kallsyms.h"
@@ -137,9 +138,11 @@ static int spawn(struct part *p)
 	int fd;
 	pid_t pid;
 
-	if (!p->perf_err)
-		p->perf_err = tmpfile();	/* shown as one line at the end; else inherited */
-	else if (ftruncate(fileno(p->perf_err), 0) == 0)
+	if (!p->perf_err) {	/* shown as one line at the end; else inherited */
+		fd = outpath_unnamed();	/* close-on-exec, unlike tmpfile()'s */
+		if (fd >= 0 && !(p->perf_err = fdopen(fd, "w+")))
+			close(fd);
+	} else if (ftruncate(fileno(p->perf_err), 0) == 0)
 		rewind(p->perf_err);
 	if (p->spool) {
 		fd = outpath_unnamed();
@@ -176,8 +179,7 @@ static void part_end(struct part *p)
 		close(p->fd);
 	p->fd = -1;
 	if (p->perf > 0 && !p->reaped) {
-		kill(p->perf, SIGTERM);
-		p->status = run_wait(p->perf);
+		p->status = run_end(p->perf);
 		p->reaped = true;
 	}
 	if (p->perf_err)
@@ -331,9 +333,8 @@ static void inject_jitdump(struct input *in, const char *perf)
 		close(fd);
 		fd = -EPERM;
 	}
-	if (fd < 0 || fcntl(fd, F_SETFD, 0)) {	/* perf inject and perf script inherit it */
-		diag_warn("%s: no file for perf inject --jit: %s", in->path,
-			  strerror(fd < 0 ? -fd : errno));
+	if (fd < 0) {	/* perf inject and perf script get it: their argv names it */
+		diag_warn("%s: no file for perf inject --jit: %s", in->path, strerror(-fd));
 		if (fd >= 0)
 			close(fd);
 		binaries_kept_remove(&in->jit_dir);
@@ -463,8 +464,11 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 
 		if (nl)
 			*nl = 0;
+		char shown[ESC_EXCERPT_SIZE];
+
 		snprintf(errbuf, errlen, "%s: `%s evlist` failed (is perf installed, and the "
-			 "file a perf.data?): %.200s", in->path, perf->perf, out);
+			 "file a perf.data?): %s", in->path, perf->perf,
+			 esc_excerpt(shown, out, strlen(out)));
 		return -EINVAL;
 	}
 	if (read) {
@@ -531,7 +535,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 static int without_dlfilter(struct input *in)
 {
 	struct part *p = &in->parts[0];
-	char said[400] = "";
+	char said[400] = "", shown[ESC_EXCERPT_SIZE];
 	int err;
 
 	p->status = run_wait(p->perf);
@@ -542,8 +546,9 @@ static int without_dlfilter(struct input *in)
 		fflush(p->perf_err);
 		perf_said(p->perf_err, said, sizeof(said));
 	}
-	diag_info("%s: perf script failed with the dlfilter (status %d%s%.200s): decoding "
-		  "through text", in->path, p->status, said[0] ? ": " : "", said);
+	diag_info("%s: perf script failed with the dlfilter (status %d%s%s): decoding "
+		  "through text", in->path, p->status, said[0] ? ": " : "",
+		  esc_excerpt(shown, said, strlen(said)));
 	while (in->nparts > 1)
 		part_end(&in->parts[--in->nparts]);
 	in->opts.dlfilter = NULL;
@@ -661,6 +666,8 @@ fail:
  * waits for more or for perf's exit. Returns as read(). */
 static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 {
+	struct run_stopwatch w = { 0, 0 };
+
 	for (;;) {
 		ssize_t r = pread(p->fd, buf, cap, (off_t)p->off);
 
@@ -675,7 +682,10 @@ static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 		if (r == 0) {
 			int st = run_try_wait(p->perf);
 
-			if (st == -EAGAIN) {
+			if (st == -EAGAIN && run_held_stopped(p->perf, &w)) {
+				errno = ETIME;
+				return -1;
+			} else if (st == -EAGAIN) {
 				struct timespec ts = { 0, SPOOL_POLL_NS };
 
 				nanosleep(&ts, NULL);
@@ -687,6 +697,19 @@ static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 	}
 }
 
+/* Says into ERRBUF that part P's perf script stayed stopped (run.h). */
+static void stopped_said(const struct input *in, const struct part *p, char *errbuf,
+			 size_t errlen)
+{
+	char who[64] = "";
+
+	if (in->view && in->view->as.on)
+		snprintf(who, sizeof(who), "; it runs as uid %u, who may stop it",
+			 (unsigned)in->view->as.uid);
+	snprintf(errbuf, errlen, "perf script (pid %d) stopped for %d s (a stop signal or a "
+		 "debugger%s): given up", (int)run_stopped(p->perf), RUN_STOPPED_MS / 1000, who);
+}
+
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen)
 {
 	struct part *p = in->nparts ? &in->parts[in->cur] : NULL;
@@ -695,10 +718,16 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 
 	if (p && p->spool) {
 		r = read_spool(p, buf, cap);
+	} else if (p) {
+		r = run_read(p->perf, fd, buf, cap);
 	} else {
 		do
 			r = read(fd, buf, cap);
 		while (r < 0 && errno == EINTR);
+	}
+	if (r < 0 && errno == ETIME) {
+		stopped_said(in, p, errbuf, errlen);
+		return -ETIME;
 	}
 	if (r < 0) {
 		snprintf(errbuf, errlen, "%s", strerror(errno));
@@ -890,16 +919,17 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 		if (p->fd >= 0)
 			close(p->fd);
 		p->fd = -1;
-		if (!ended && !p->reaped)
-			kill(p->perf, SIGTERM);
-		st = p->reaped ? p->status : run_wait(p->perf);
+		st = p->reaped ? p->status : ended ? run_wait(p->perf) : run_end(p->perf);
 		p->reaped = true;
 		if (p->perf_err)
 			perf_said(p->perf_err, said, sizeof(said));
 		if (st != 0 && ended && rc >= 0) {
 			char how[64];
 
-			if (st > 128)
+			if (st == -ETIME)
+				snprintf(how, sizeof(how), "stayed stopped %d s: given up",
+					 RUN_STOPPED_MS / 1000);
+			else if (st > 128)
 				snprintf(how, sizeof(how), "was killed by signal %d (%s)", st - 128,
 					 strsignal(st - 128));
 			else

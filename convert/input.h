@@ -48,8 +48,9 @@ int input_owner_as(const char *path, const char *handle, int rec_dirfd, struct r
 		   char *errbuf, size_t errlen);
 
 /*
- * Takes the input PATH (its name, for messages), open as FD (inpath.h, not
- * close-on-exec: perf reads a perf.data as /proc/self/fd/FD; 0 for "-";
+ * Takes the input PATH (its name, for messages), open as FD (inpath.h,
+ * close-on-exec: perf, whose argv names it, reads a perf.data as
+ * /proc/self/fd/FD, spawn.h; 0 for "-";
  * borrowed, open until input_close()). Returns 0 and *IN, or a negative
  * errno with a one-line reason in ERRBUF: -EMEDIUMTYPE for an input of a
  * kind the converter does not read ("PATH: a binary file, ...": a regular

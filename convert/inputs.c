@@ -96,7 +96,7 @@ int conv_input_open(const struct conv_input *in)
 	if (in->stream && !strcmp(in->path, "-"))
 		return STDIN_FILENO;
 	fd = recording_open(in->rec, in->rec->snapshots[in->snapshot].file,
-			    INPATH_INHERIT | (in->stream ? INPATH_STREAM : 0), why, sizeof(why));
+			    in->stream ? INPATH_STREAM : 0, why, sizeof(why));
 	if (fd < 0)
 		diag_error("%s: %s", in->path, why);
 	return fd;

@@ -10,6 +10,7 @@
 #include "measured.h"
 
 #include "demangle.h"
+#include "escape.h"
 #include "funcs.h"
 #include "funcspec.h"
 #include "perfsym.h"
@@ -194,9 +195,12 @@ static int read_calls(struct conv *c, const struct recording *r, const struct re
 		thrown = ok && !strcmp(p, "exception");
 		if (!ok || (*p && !thrown) || idx >= n || !pid || pid > 0x7fffffff || !tid ||
 		    tid > 0x7fffffff || entry > ret || ret > CONV_TS_MAX) {
+			char shown[ESC_EXCERPT_SIZE];
+
 			snprintf(err, size, "%s:%zu: expected INDEX PID TID ENTRY_NS END_NS CALLER "
 				 "[exception] (an index of record.json's measure, entry at or before "
-				 "the end, CALLER +N, -N or ?), found '%.80s'", path, lineno, line);
+				 "the end, CALLER +N, -N or ?), found '%s'", path, lineno,
+				 esc_excerpt(shown, line, strlen(line)));
 			fclose(f);
 			return -EINVAL;
 		}

@@ -258,8 +258,9 @@ bool recording_last_hit(const struct recording *r, int64_t pid, uint64_t *ns, si
  * Opens FILE (a name, no '/') of R's directory to read, as recording_read()
  * checks its files: a regular file of the directory itself (no symbolic
  * link, no FIFO or device, no hard link to another user's file: inpath.h),
- * with the inpath_open() FLAGS added (INPATH_INHERIT for a snapshot perf
- * reads as /proc/self/fd/N); of a recording of files (R->files), FILE is
+ * with the inpath_open() FLAGS added (close-on-exec: a snapshot perf reads
+ * as /proc/self/fd/N is named on its command line, which spawn.h passes
+ * on); of a recording of files (R->files), FILE is
  * the argument, opened from the working directory with FLAGS alone.
  * Returns the fd, or a negative errno with WHY (SIZE bytes) a phrase
  * without the path.

@@ -100,8 +100,6 @@ int sideband_carry(const struct sideband *sb, const char *path)
 	if (fd < 0)
 		return fd;
 	err = perfdata_rewrite(path, sb->recs, sb->len, NULL, NULL, fd);
-	if (!err && fcntl(fd, F_SETFD, 0))
-		err = -errno;
 	if (err) {
 		close(fd);
 		return err;

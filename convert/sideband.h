@@ -57,9 +57,9 @@ bool sideband_wanted(const struct sideband *sb);
 /*
  * Writes a copy of the perf.data PATH (the file last scanned) with SB's
  * earlier side-band before its own records into a new unnamed file in
- * $TMPDIR or /tmp (O_TMPFILE). Returns the file's descriptor, not
- * close-on-exec (perf reads it as /proc/self/fd/N, inpath.h; the caller
- * closes it, which removes it), or a negative errno (-ENOTSUP: a file
+ * $TMPDIR or /tmp (O_TMPFILE). Returns the file's descriptor,
+ * close-on-exec (perf, whose argv names it as /proc/self/fd/N, gets it:
+ * spawn.h; the caller closes it, which removes it), or a negative errno (-ENOTSUP: a file
  * whose records cannot move, perfdata_rewrite()).
  */
 int sideband_carry(const struct sideband *sb, const char *path);

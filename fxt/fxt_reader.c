@@ -878,7 +878,7 @@ static int source_open(struct source *s, const char *path, unsigned flags, char 
 		       size_t errlen)
 {
 	char why[160];
-	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO) :
+	int fd = strcmp(path, "-") == 0 ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) :
 		 inpath_open(AT_FDCWD, path, flags, why, sizeof(why));
 	struct stat st;
 	size_t zsize = SOURCE_CHUNK;

@@ -50,7 +50,7 @@ static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *ro
 
 	if (fd < 0)
 		return -errno;
-	f = fdopen(dup(fd), "w");
+	f = fdopen(fcntl(fd, F_DUPFD_CLOEXEC, 0), "w");
 	if (!f) {
 		close(fd);
 		return -ENOMEM;
@@ -132,7 +132,7 @@ static void show_row(size_t k, const char *row)
 /* The numbered list on stderr, narrowed by lines read from stdin; sets *PICK. */
 static int pick_list(const struct rec_picker *p, char *const *rows, size_t count, size_t *pick)
 {
-	char filter[256] = "", line[256];
+	char filter[256] = "", line[256], shown_text[4 * sizeof(filter)];
 	size_t shown[LIST_ROWS];
 
 	for (;;) {
@@ -151,7 +151,8 @@ static int pick_list(const struct rec_picker *p, char *const *rows, size_t count
 			fprintf(stderr, "     ... %zu more: type part of a name to narrow the list\n",
 				total - n);
 		else if (!total)
-			fprintf(stderr, "     (none contains '%s')\n", filter);
+			fprintf(stderr, "     (none contains '%s')\n",
+				esc_str(shown_text, sizeof(shown_text), filter, ESC_TEXT));
 		fprintf(stderr, "%s: a number, part of a name, or nothing to cancel: ", p->what);
 		if (read_answer(line, sizeof(line)) || !*line)
 			return -ECANCELED;

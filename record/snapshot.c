@@ -283,7 +283,7 @@ int rec_snapshot_check(struct rec_session *s)
 			continue;
 		}
 		/* perf's file as perf left it in the directory; perf reads it too */
-		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW | INPATH_INHERIT,
+		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW,
 				 sn->problem, sizeof(sn->problem));
 		if (fd == -ENOENT) {
 			/* announced, never there (perf's rename failed): listed without it */

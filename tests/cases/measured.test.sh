@@ -473,6 +473,10 @@ why+=$(bad word '3s/ 300 / x /' 'measured-calls.txt:3: expected INDEX PID TID EN
 why+=$(bad index '3s/^0 /1 /' 'measured-calls.txt:3: expected INDEX PID TID')
 why+=$(bad order '3s/20000250000 20000280000/20000280000 20000250000/' 'measured-calls.txt:3: expected')
 why+=$(bad extra '3s/$/ 7/' 'measured-calls.txt:3: expected')
+# the line shown as the one excerpt rule (esc_excerpt(): its end too, ESC
+# escaped; '%.80s' showed its first 80 bytes)
+why+=$(bad excerpt "3s/\$/ $(printf 'y%.0s' $(seq 180))TAIL\x1b/" \
+	"measured-calls.txt:3: expected .*, found '0 .*yyy\.\.\.yyy.*TAIL\\\\x1b'\$")
 # bad_json WHAT OLD NEW PATTERN: record.json with OLD replaced by NEW is
 # refused, the error matching PATTERN
 bad_json() {

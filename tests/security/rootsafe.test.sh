@@ -457,6 +457,19 @@
 #                     as her process's): nothing but the locale, PATH the
 #                     system's, HOME hers and PAGER=cat (perf once got root's
 #                     whole environment: hostile16 NEW 2)
+#   theirs-perf-fds   ... her copy, converted by root holding a root-only file
+#                     open (as a caller's shell may hand one on), through a
+#                     perf wrapper that lists the fds perf gets: 0, 1, 2 and
+#                     those its command line names (/proc/self/fd/N), none
+#                     twice, nothing of root's (perf once got its stderr
+#                     file twice, tmpfile()'s fd not close-on-exec, and
+#                     every fd root's caller left open)
+#   theirs-perf-stopped ... her copy, converted by root through a perf wrapper
+#                     (perf's process, hers) that notes its pid; she sends it
+#                     SIGSTOP: the conversion fails, exit 1, one line naming
+#                     the pid and that it stayed stopped, no trace, the
+#                     stopped process ended (root's conversion once waited
+#                     for ever)
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -498,7 +511,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -3767,7 +3780,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3930,6 +3943,85 @@ EOF
 	fi
 }
 
+# theirs_perf_fds: see the header.
+theirs_perf_fds() {
+	local wrap="$TMP/theirs-fds" log="$HOME_A/theirs-perf-fds.log" bad
+	# the wrapper is perf's process: what it may pass on is what perf gets
+	cat >"$wrap" <<EOF
+#!/usr/bin/python3
+import os, sys
+if "script" in sys.argv[1:]:
+    with open("$log", "a") as log:
+        for f in sorted(os.listdir("/proc/self/fd"), key=int):
+            try:
+                if os.get_inheritable(int(f)):
+                    log.write("fd %s %s\\n" % (f, os.readlink("/proc/self/fd/" + f)))
+            except OSError:
+                pass
+        log.write("args %s\\n" % " ".join(sys.argv[1:]))
+os.execvp("perf", ["perf"] + sys.argv[1:])
+EOF
+	chmod 755 "$wrap"
+	as_attacker touch "$log"
+	# root's caller hands the converter a root-only file (fd 7)
+	if ! timeout -k 5 60 "$CONVERT" -q --perf "$wrap" "$THEIRS_MINE" -o "$TMP/theirs-perf-fds.fxt" \
+		2>"$TMP/theirs-perf-fds.err" 7<"$SECRET"; then
+		fail theirs-perf-fds "the conversion failed: $(first_lines "$TMP/theirs-perf-fds.err")"
+		return
+	fi
+	# each fd past 2 named by the arguments; no file at two fds
+	bad=$(awk '$1 == "args" { args = $0 } $1 == "fd" { fd[$2] = $3; seen[$3]++ }
+		END { for (n in fd)
+			if (n > 2 && index(args, "/proc/self/fd/" n) == 0) print "fd " n " " fd[n] " (not named)"
+			else if (seen[fd[n]] > 1 && fd[n] != "/dev/null") print "fd " n " " fd[n] " (twice)"
+		}' "$log")
+	if ! grep -q '^args .*script ' "$log"; then
+		fail theirs-perf-fds "the wrapper noted no perf script: $(first_lines "$log")"
+	elif grep -q "$SECRET" "$log" || [ -n "$bad" ]; then
+		fail theirs-perf-fds "perf, her process, holds: $(printf '%s' "$bad" | tr '\n' ';' | cut -c 1-300) $(grep -o "$SECRET" "$log" | head -n 1)"
+	else
+		ok theirs-perf-fds
+	fi
+}
+
+# theirs_perf_stopped: see the header.
+theirs_perf_stopped() {
+	local wrap="$TMP/theirs-stop" pidf="$HOME_A/theirs-stop.pid" sent="$HOME_A/theirs-stop.sent"
+	local err="$TMP/theirs-perf-stopped.err" out="$TMP/theirs-perf-stopped.fxt" bg rc pid i
+	# perf script's process (hers) notes its pid and waits for her SIGSTOP
+	cat >"$wrap" <<EOF
+#!/bin/sh
+case " \$* " in *" script "*)
+	echo \$\$ >"$pidf"
+	while [ ! -e "$sent" ]; do sleep 0.02; done ;;
+esac
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	timeout -k 5 30 "$CONVERT" -q --perf "$wrap" "$THEIRS_MINE" -o "$out" 2>"$err" &
+	bg=$!
+	for i in $(seq 100); do
+		[ -s "$pidf" ] && break
+		sleep 0.1
+	done
+	pid=$(cat "$pidf" 2>/dev/null)
+	[ -n "$pid" ] && as_attacker kill -STOP "$pid"
+	as_attacker touch "$sent"
+	wait "$bg"
+	rc=$?
+	if [ -z "$pid" ]; then
+		fail theirs-perf-stopped "perf script never started: $(first_lines "$err")"
+	elif blocked "$rc"; then
+		fail theirs-perf-stopped "the conversion waited on the stopped perf script (pid $pid) until killed"
+	elif grep -v '^snaptrace-convert: warning: ' "$err" >"$err.error" &&
+		refuses "$rc" theirs-perf-stopped 1 "^snaptrace-convert: $THEIRS_MINE: perf script \(pid $pid\) stopped for [0-9]+ s \(a stop signal or a debugger; it runs as uid $AUID, who may stop it\): given up$" "$err.error"; then
+		verdict theirs-perf-stopped "$([ -e "$out" ] && echo "a trace was written")$(kill -0 "$pid" 2>/dev/null && echo "the stopped perf (pid $pid) is left")"
+	fi
+	if kill -0 "$pid" 2>/dev/null; then	# hers, stopped by the test's own attacker
+		kill -KILL "$pid" 2>/dev/null
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -4031,7 +4123,7 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-srcline-text theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
@@ -4039,6 +4131,8 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_attr_bits
 	theirs_perf_uid
 	theirs_perf_env
+	theirs_perf_fds
+	theirs_perf_stopped
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
 fi

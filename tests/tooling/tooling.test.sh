@@ -42,6 +42,19 @@
 #                     empty array as NULL: glibc's must never get a null
 #                     pointer, and `snaptrace stats` of an empty trace and
 #                     `snaptrace symbols` matching nothing once did
+#   fds_cloexec       no call in the programs makes an fd without close-on-exec
+#                     (tests/tooling/cloexec-lint.pl) but where a comment says
+#                     it is for a child: perf script's stderr file was
+#                     tmpfile()'s, so every perf got it twice, another user's
+#                     perf too; and the lint finds such a call (a file of
+#                     each kind of miss, checked with it)
+#   excerpts_escaped  no '%.Ns' (N of two digits or more) in a format of
+#                     common/, convert/ or stats/, which read what others
+#                     wrote: what a message shows of an input is the one
+#                     bounded excerpt, esc_excerpt() (escape.h), whole up to
+#                     163 characters, else its start and its end; a calls
+#                     file's line showed its first 80 bytes, cut inside a
+#                     character maybe, and never the text after its columns
 #   doc_references    every reference to a section of docs/*.md in the
 #                     tree (docs/design.md "Section") names a heading of
 #                     that file, and nothing points to the design notes
@@ -370,6 +383,49 @@ t_sorts_take_empty() {
 	fi
 }
 
+t_fds_cloexec() {
+	local bad caught
+	bad=$(cd "$top" && perl tests/tooling/cloexec-lint.pl $(git ls-files 'common/*.[ch]' 'convert/*.[ch]' \
+		'record/*.[ch]' 'stats/*.[ch]' 'fxt/*.[ch]' 'front/*.[ch]' 'dlfilter/*.[ch]' 2>/dev/null ||
+		ls common/*.[ch] convert/*.[ch] record/*.[ch] stats/*.[ch] fxt/*.[ch] dlfilter/*.[ch]))
+	# the lint itself: each of these lines is one miss, the last two none
+	cat >"$TMP/misses.c" <<'EOF'
+static void f(void)
+{
+	FILE *e = tmpfile();
+	int a = open("x", O_RDONLY), b = dup(a), p[2];
+	FILE *g = fopen("y", "r");
+	int c = openat(a, "z",
+		       O_RDONLY | O_NOFOLLOW);
+	pipe(p);
+	int d = fcntl(a, F_DUPFD, 3);
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	int k = open("k", O_RDONLY | O_CLOEXEC), m = fcntl(a, F_DUPFD_CLOEXEC, 0);
+	FILE *h = fopen("w", "re");
+	/* the standard fds, for a child too */
+	int n = open("/dev/null", O_RDONLY);
+}
+EOF
+	caught=$(perl "$top/tests/tooling/cloexec-lint.pl" "$TMP/misses.c" | sed 's/.*: //' | tr '\n' ' ')
+	if [ -n "$bad" ]; then
+		fail fds_cloexec "an fd made without close-on-exec (O_CLOEXEC, or say \"for a child\" in a comment on it): $(echo "$bad" | head -n 3 | tr '\n' ';')"
+	elif [ "$caught" != "tmpfile open dup fopen openat pipe fcntl socket " ]; then
+		fail fds_cloexec "the lint found '$caught' in a file of 8 misses"
+	else
+		ok fds_cloexec
+	fi
+}
+
+t_excerpts_escaped() {
+	local bad
+	bad=$(cd "$top" && grep -rnE '%\.[0-9]{2,}s' --include='*.c' --include='*.h' common convert stats)
+	if [ -n "$bad" ]; then
+		fail excerpts_escaped "an input cut by a printf precision, where esc_excerpt() (common/escape.h) shows it: $(echo "$bad" | head -n 3 | tr '\n' ';')"
+	else
+		ok excerpts_escaped
+	fi
+}
+
 t_no_conflict_markers() {
 	local bad
 	bad=$(cd "$top" && grep -rlE '^(<<<<<<<|>>>>>>>) ' --exclude-dir=.git --exclude-dir=build \
@@ -396,6 +452,8 @@ need_built tooling "$CONVERT"
 t_exit_trap_children
 t_bg_children_killed
 t_sorts_take_empty
+t_fds_cloexec
+t_excerpts_escaped
 t_version_agree
 t_deps_nothing_missing
 t_clean_respects_O

@@ -19,7 +19,7 @@
 #include "unit_tmp.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define ALL_FLAGS 16    /* every combination of INPATH_STREAM .. INPATH_INHERIT */
+#define ALL_FLAGS 8     /* every combination of INPATH_STREAM .. INPATH_OWNED */
 
 /* The kernel's answer for PATH: 0 when it opens (without waiting on a
  * FIFO), else its errno. */

@@ -275,6 +275,42 @@ static void spawn_fds(void)
 	CHECK_STR_EQ(four, "four\n");
 }
 
+/* A helper gets the close-on-exec fd its argv names (/proc/self/fd/N); the
+ * parent's inheritable one too, unless it runs as another user (env_user),
+ * who gets nothing but what is named; the traced program (inherit_env) gets
+ * no fd for being named. */
+static void spawn_named_fds(void)
+{
+	char *argv[] = { "sh", "-c", "{ echo named >/proc/self/fd/30; } 2>/dev/null || echo shut; "
+			 "{ echo other >&8; } 2>/dev/null || echo closed", NULL };
+	const uid_t me = getuid();
+	const struct { bool inherit_env; const uid_t *user; const char *out, *named, *other; } cases[] = {
+		{ false, NULL, "", "named\n", "other\n" },
+		{ false, &me, "closed\n", "named\n", "" },
+		{ true, NULL, "shut\n", "", "other\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spawn s = { .path = "/bin/sh", .argv = argv, .nfds = 3,
+				   .fds = { SPAWN_DEVNULL, -1, STDERR_FILENO },
+				   .inherit_env = cases[i].inherit_env, .env_user = cases[i].user };
+		int named[2], other[2];
+		char out[64], got_named[64], got_other[64];
+
+		CHECK_INT_EQ(high_pipe(named, 29), 0);	/* write end 30, close-on-exec */
+		CHECK_INT_EQ(high_pipe(other, 7), 0);	/* write end 8 (sh: one digit), inheritable */
+		CHECK_INT_EQ(fcntl(other[1], F_SETFD, 0), 0);
+		CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+		close(named[1]);
+		close(other[1]);
+		read_all(named[0], got_named, sizeof(got_named));
+		read_all(other[0], got_other, sizeof(got_other));
+		CHECK_STR_EQ(out, cases[i].out);
+		CHECK_STR_EQ(got_named, cases[i].named);
+		CHECK_STR_EQ(got_other, cases[i].other);
+	}
+}
+
 /* The child's signal mask is empty and SIGPIPE as asked, whatever the
  * parent's; it gets a process group of its own when asked. */
 static void spawn_signals_pgroup(void)
@@ -481,6 +517,28 @@ static void run_cwd(void)
 	rmdir(dir);
 }
 
+/* A helper that stays stopped (here by itself; perf run as another user
+ * by that user) is given up after RUN_STOPPED_MS, named, and ended: the
+ * wait on its output, and the wait for its end once it closed its output. */
+static void run_stopped_given_up(void)
+{
+	char *in_output[] = { "sh", "-c", "echo $$; kill -STOP $$", NULL };
+	char *at_end[] = { "sh", "-c", "echo $$; exec >&- 2>&-; kill -STOP $$", NULL };
+	char *const *argvs[] = { in_output, at_end };
+
+	for (size_t i = 0; i < 2; i++) {
+		char out[256], want[64];
+		int pid;
+
+		CHECK_INT_EQ(run_capture(argvs[i], out, sizeof(out)), -ETIME);
+		CHECK(sscanf(out, "sh (pid %d): stopped for", &pid) == 1);
+		snprintf(want, sizeof(want), "sh (pid %d): stopped for %d s", pid,
+			 RUN_STOPPED_MS / 1000);
+		CHECK(!strncmp(out, want, strlen(want)));
+		CHECK(kill(pid, 0) < 0 && errno == ESRCH);	/* ended and reaped */
+	}
+}
+
 int main(void)
 {
 	sig_note_start();	/* as each program's main(): SIGPIPE below is ours, not the user's */
@@ -489,6 +547,8 @@ int main(void)
 	UNIT_RUN(spawn_exec_error);
 	UNIT_RUN(spawn_setup_error);
 	UNIT_RUN(spawn_fds);
+	UNIT_RUN(spawn_named_fds);
+	UNIT_RUN(run_stopped_given_up);
 	UNIT_RUN(spawn_signals_pgroup);
 	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
