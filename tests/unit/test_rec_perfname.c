@@ -7,6 +7,7 @@
  * hand; then a child stands in for perf and notes the wall time each
  * SIGUSR2 reaches it: never in the 10 ms of the last Dump line read.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -77,7 +78,7 @@ static void signal_after_dump(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
 	CHECK(!sigprocmask(SIG_BLOCK, &set, &old));   /* the child inherits it blocked */
-	CHECK(!pipe(fds));
+	CHECK(!pipe2(fds, O_CLOEXEC));
 	child = fork();
 	CHECK(child >= 0);
 	if (child == 0) {
