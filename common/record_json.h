@@ -115,7 +115,9 @@
  *                not one (common/perfdata.h: "its header was never written (all zero
  *                bytes)", "cut short inside its data section (...)", "empty"):
  *                kept, never to be converted; file "": a snapshot perf confirmed no file for
- *                (a full disk), problem null
+ *                (a full disk), problem null, or one whose file perf lost, problem
+ *                "lost: ..." (perf's next file got its name and replaced it, or the
+ *                file perf announced is not there: record/snapshot.h)
  *   (not listed: "perf-PID.map", a copy of each recorded process's JIT perf map,
  *   common/perfmap.h PERFMAP_KEPT)
  *   "buildids": [{"file", "build_id"}] only where another user names what

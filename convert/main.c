@@ -339,6 +339,9 @@ static int expand_inputs(char **argv, int first, int argc, const char *out,
 				return EXIT_RUNTIME;
 			}
 			*inputs = in;
+			if (!path && r->snapshots[k].problem)   /* its file lost */
+				diag_warn("%s: snapshot %zu left out: record.json marks it: %s",
+					  r->dir, k + 1, r->snapshots[k].problem);
 			if (!path)
 				continue;   /* a snapshot perf never wrote */
 			if (take_input(out, path, r, k, alone, in, *n, &rc)) {

@@ -799,14 +799,18 @@ static void print_summary(const struct rec_session *s, bool front_end)
 			  record_end_name(s->snaps[i].reason));
 }
 
-/* One warning per snapshot file perf did not finish (record.json marks it). */
+/* One warning per snapshot file perf did not finish, and per snapshot
+ * whose file perf lost (record.json marks each). */
 static void warn_unfinished(const struct rec_session *s)
 {
 	for (int i = 0; i < s->nsnaps; i++)
-		if (s->snaps[i].problem[0])
+		if (s->snaps[i].problem[0] && s->snaps[i].file[0])
 			diag_warn("%s/%s: an unfinished perf.data, kept but not to be converted "
 				  "(record.json marks it): %s", s->outdir, s->snaps[i].file,
 				  s->snaps[i].problem);
+		else if (s->snaps[i].problem[0])
+			diag_warn("%s: snapshot %d has no file (record.json marks it): %s",
+				  s->outdir, i + 1, s->snaps[i].problem);
 }
 
 /* After a recording that recorded nothing: names the perf.data files perf

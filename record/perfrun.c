@@ -106,6 +106,15 @@ static void log_append(struct rec_perf *p, const char *s, size_t n)
 	p->log[p->log_len] = '\0';
 }
 
+/* Nanoseconds of CLOCK_REALTIME: the clock perf names its files by. */
+static uint64_t real_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /* Appends NAME (LEN bytes) to P's Dump list; returns 1, or 0 on out-of-memory. */
 static int add_dump(struct rec_perf *p, const char *name, size_t len)
 {
@@ -119,6 +128,7 @@ static int add_dump(struct rec_perf *p, const char *name, size_t len)
 	if (!file)
 		return 0;
 	p->dumps[p->ndumps++] = file;
+	p->dump_real_ns = real_now_ns();
 	return 1;
 }
 
@@ -313,10 +323,29 @@ int rec_perf_wait_started(struct rec_perf *p, int timeout_ms)
 	return note_stuck(p);
 }
 
+uint64_t rec_perf_name_wait_ns(uint64_t last_ns, uint64_t now_ns)
+{
+	uint64_t next = (last_ns / REC_PERF_NAME_NS + 1) * REC_PERF_NAME_NS;
+
+	return last_ns && now_ns < next ? next - now_ns : 0;
+}
+
 int rec_perf_signal(struct rec_perf *p, int sig)
 {
 	if (!p->pid || p->exited)
 		return -ESRCH;
+	if (sig == SIGUSR2 || sig == SIGINT || sig == SIGTERM) {
+		uint64_t wait;
+
+		rec_perf_read_output(p);
+		wait = rec_perf_name_wait_ns(p->dump_real_ns, real_now_ns());
+		if (wait) {
+			struct timespec ts = { 0, (long)wait };
+
+			while (nanosleep(&ts, &ts) && errno == EINTR)
+				;
+		}
+	}
 	return kill(p->pid, sig) ? -errno : 0;
 }
 

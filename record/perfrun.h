@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define REC_PERF_LOG_SIZE 16384
@@ -48,6 +49,8 @@ struct rec_perf {
 	bool in_dump;         /* a Dump line started and is not complete yet */
 	char **dumps;         /* files named by "Dump" lines, in order (owned) */
 	size_t ndumps, dumps_cap;
+	uint64_t dump_real_ns; /* CLOCK_REALTIME when the last Dump line was read
+				* (after perf named its file), 0: none yet */
 	char stuck[PATH_MAX + 256]; /* what perf waited on when it timed out or had
 				     * to be killed (rec_proc_stuck()), "" otherwise */
 };
@@ -84,7 +87,25 @@ int rec_perf_control(struct rec_perf *p, const char *cmd, int timeout_ms);
  */
 int rec_perf_wait_started(struct rec_perf *p, int timeout_ms);
 
-/* Sends signal SIG to perf (not to its group). Returns 0 or -errno. */
+/* How long perf names its files to (builtin-record.c,
+ * fetch_current_timestamp(): "%Y%m%d%H%M%S" and the hundredths). */
+#define REC_PERF_NAME_NS 10000000ULL
+
+/*
+ * How long to wait, at wall time NOW_NS (CLOCK_REALTIME), before perf may
+ * switch files again so that the file it switches to gets another name
+ * than the one it named before wall time LAST_NS (0: none): until the next
+ * REC_PERF_NAME_NS of the wall clock begins. 0 when that has begun.
+ */
+uint64_t rec_perf_name_wait_ns(uint64_t last_ns, uint64_t now_ns);
+
+/*
+ * Sends signal SIG to perf (not to its group). SIGUSR2, SIGINT and SIGTERM
+ * make perf switch files (a snapshot, its stop): they wait until the file
+ * named by the last Dump line read (what perf printed so far is read first)
+ * can no longer share its name (rec_perf_name_wait_ns(): at most 10 ms),
+ * since perf's rename would replace it. Returns 0 or -errno.
+ */
 int rec_perf_signal(struct rec_perf *p, int sig);
 
 /*

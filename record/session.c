@@ -683,7 +683,7 @@ static int finish(struct rec_session *s)
 	bool taken = !s->o->multi_snapshot && s->nsnaps > 0;
 	double t0 = rec_now_ms();
 	struct rec_snap *sn = NULL;
-	int unfinished, took;
+	int unfinished, took, lost = 0;
 
 	if (rec_perf_clock_now(&s->end_ns))
 		s->end_ns = 0;
@@ -707,6 +707,7 @@ static int finish(struct rec_session *s)
 	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
 	end_target(s);   /* perf has stopped: it would run on unrecorded */
 	rec_snapshot_settle(s, true);
+	rec_snapshot_leftover(s);
 	if (!s->plan.switch_output && (!taken || s->plan.snap == REC_SNAP_AT_STOP)) {
 		sn = rec_snapshot_new(s, s->end, "perf.data", s->stop_live_ns);
 		if (sn)
@@ -748,15 +749,17 @@ static int finish(struct rec_session *s)
 		return -EIO;
 	}
 	for (int i = 0; i < s->nsnaps; i++) {
-		if (!s->snaps[i].file[0]) {
+		if (!s->snaps[i].file[0] && !s->snaps[i].problem[0]) {
 			snprintf(s->error, sizeof(s->error), "perf did not write snapshot %d "
 				 "(it printed no Dump line for it)", i + 1);
 			return -ENODATA;
 		}
+		lost += !s->snaps[i].file[0];
 	}
 	if (unfinished) {
-		snprintf(s->error, sizeof(s->error), "perf did not finish %d of the %d snapshot "
-			 "files in %.400s (named below; record.json marks them)", unfinished,
+		snprintf(s->error, sizeof(s->error), "perf %s %d of the %d snapshot files in "
+			 "%.400s (named below; record.json marks them)", lost == unfinished ?
+			 "lost" : lost ? "did not finish or lost" : "did not finish", unfinished,
 			 s->nsnaps, s->outdir);
 		return -ENODATA;
 	}
@@ -822,9 +825,11 @@ static void perf_failed(struct rec_session *s, const char *what)
 	char full[800], meant[1000];
 	struct statvfs vfs;
 	int lines = 0, kept = 0, unfinished = 0;
+	bool full_disk = strstr(log, strerror(ENOSPC)) ||
+			 (!fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0);
 
 	/* a full disk is named first: perf's own words for it may have scrolled away */
-	if (strstr(log, strerror(ENOSPC)) || (!fstatvfs(s->outdir_fd, &vfs) && vfs.f_bavail == 0)) {
+	if (full_disk) {
 		for (int i = 0; i < s->nsnaps; i++) {
 			kept += s->snaps[i].file[0] && !s->snaps[i].problem[0];
 			unfinished += s->snaps[i].problem[0] != 0;
@@ -832,7 +837,7 @@ static void perf_failed(struct rec_session *s, const char *what)
 		snprintf(full, sizeof(full), "%.300s: %s (ENOSPC): %.200s; the %d snapshot "
 			 "file%s perf completed %s kept%s", s->outdir, strerror(ENOSPC), what, kept,
 			 diag_s(kept), kept == 1 ? "is" : "are", unfinished ?
-			 ", those it did not finish are marked (named below)" : "");
+			 ", those it did not finish or lost are marked (named below)" : "");
 		what = full;
 	}
 
@@ -842,7 +847,12 @@ static void perf_failed(struct rec_session *s, const char *what)
 		snprintf(meant, sizeof(meant), "%.400s: perf %.500s", what, s->perf.stuck);
 		what = meant;
 	}
-	for (size_t i = 0; !s->perf.stuck[0] && i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
+	/* what perf's words mean holds for a perf that recorded nothing: a full
+	 * disk is the cause, and so is whatever stopped a perf that wrote
+	 * snapshot files (perf 6.1 prints "Miscounted nr_mmaps" also attaching
+	 * to a program it then records well, until the disk fills) */
+	for (size_t i = 0; !s->perf.stuck[0] && !full_disk && !s->perf.ndumps &&
+	     i < sizeof(perf_says) / sizeof(perf_says[0]); i++)
 		if (strstr(log, perf_says[i].says)) {
 			snprintf(meant, sizeof(meant), "%.400s: %s", what, perf_says[i].means);
 			what = meant;

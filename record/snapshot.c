@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -94,6 +95,28 @@ struct rec_snap *rec_snapshot_new(struct rec_session *s, enum record_end reason,
 	return sn;
 }
 
+/*
+ * perf names each file it switches to by the wall time of the switch to
+ * 10 ms (builtin-record.c, fetch_current_timestamp(): "%Y%m%d%H%M%S" and
+ * the hundredths): a second switch within them renames its file over the
+ * first's (a snapshot written in under 10 ms: an empty one on a full disk,
+ * perf's stop just after a snapshot). The snapshot that held FILE, if any,
+ * has lost it: it is listed without a file, with why.
+ */
+static void replaced_by_next(struct rec_session *s, const char *file)
+{
+	for (int i = 0; i < s->nsnaps; i++) {
+		struct rec_snap *sn = &s->snaps[i];
+
+		if (!sn->file[0] || strcmp(sn->file, file))
+			continue;
+		snprintf(sn->problem, sizeof(sn->problem), "lost: perf gave the next file it "
+			 "switched to the same name, %.40s (perf names them to the 10 ms), "
+			 "replacing it", file);
+		sn->file[0] = '\0';
+	}
+}
+
 void rec_snapshot_settle(struct rec_session *s, bool final)
 {
 	for (; s->dumps_used < s->perf.ndumps; s->dumps_used++) {
@@ -102,6 +125,7 @@ void rec_snapshot_settle(struct rec_session *s, bool final)
 
 		if (s->inflight < 0 && !final)
 			return;
+		replaced_by_next(s, base_name(file));
 		if (s->inflight >= 0) {
 			sn = &s->snaps[s->inflight];
 			snprintf(sn->file, sizeof(sn->file), "%s", base_name(file));
@@ -117,6 +141,28 @@ void rec_snapshot_settle(struct rec_session *s, bool final)
 			sn->requested_ms = sn->frozen_ms = s->stop_ms;
 		}
 	}
+}
+
+void rec_snapshot_leftover(struct rec_session *s)
+{
+	const char *name = base_name(s->perf.out);
+	struct rec_snap *sn;
+	struct stat st;
+
+	if (!s->plan.switch_output || !s->perf.ndumps ||
+	    fstatat(s->outdir_fd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return;
+	if (s->inflight >= 0) {
+		sn = &s->snaps[s->inflight];
+		s->inflight = -1;
+	} else if (s->drop_dumps) {   /* after the snapshot taken, as the stop's dumps */
+		unlinkat(s->outdir_fd, name, 0);
+		return;
+	} else if (!(sn = rec_snapshot_new(s, s->end, name, s->stop_live_ns))) {
+		diag_warn("%s: out of memory: not listed in record.json", name);
+		return;
+	}
+	snprintf(sn->file, sizeof(sn->file), "%s", name);
 }
 
 int rec_snapshot_wait(struct rec_session *s, int timeout_ms)
@@ -232,11 +278,19 @@ int rec_snapshot_check(struct rec_session *s)
 		struct rec_snap *sn = &s->snaps[i];
 		int fd;
 
-		if (!sn->file[0])
+		if (!sn->file[0]) {
+			n += sn->problem[0] != '\0';   /* lost (replaced_by_next()) */
 			continue;
+		}
 		/* perf's file as perf left it in the directory; perf reads it too */
 		fd = inpath_open(s->outdir_fd, sn->file, INPATH_NOFOLLOW,
 				 sn->problem, sizeof(sn->problem));
+		if (fd == -ENOENT) {
+			/* announced, never there (perf's rename failed): listed without it */
+			snprintf(sn->problem, sizeof(sn->problem), "lost: perf announced %.40s, "
+				 "which is not in the directory", sn->file);
+			sn->file[0] = '\0';
+		}
 		if (fd < 0 || perfdata_check(inpath_proc(fd, path, sizeof(path)), sn->problem,
 					     sizeof(sn->problem)) != PERFDATA_FINISHED ||
 		    (full && !perf_reads(s, path, sn)))

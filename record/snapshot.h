@@ -38,9 +38,22 @@ struct rec_snap *rec_snapshot_new(struct rec_session *s, enum record_end reason,
  * flight; else, once perf has stopped (FINAL), when the files hold only
  * post-trigger data, deletes it; else a snapshot of its own (perf's stop, or
  * a switch perf made by itself), so that record.json lists every file perf
- * wrote.
+ * wrote. A file named like one listed before replaced it (perf names its
+ * files to the 10 ms): the snapshot before loses its file, and its problem
+ * says why ("lost: ..."), so that no name is listed twice.
  */
 void rec_snapshot_settle(struct rec_session *s, bool final);
+
+/*
+ * Once perf has stopped, after rec_snapshot_settle(S, true): the file perf
+ * was writing into when it failed or was killed (its -o name, which a
+ * switch would have renamed; only where it switched files before) is the
+ * snapshot in flight's, else one of its own (perf's stop), so that
+ * record.json lists it (rec_snapshot_check() then finds it unfinished);
+ * after a single snapshot perf confirmed it is removed, as the stop's
+ * dumps are.
+ */
+void rec_snapshot_leftover(struct rec_session *s);
 
 /* Waits up to TIMEOUT_MS for perf to confirm S's snapshot in flight.
  * Returns 0, -EPIPE (perf's output closed) or -ETIMEDOUT. */
@@ -72,7 +85,10 @@ int rec_snapshot_read_after(const struct rec_session *s, uint64_t time_ns);
  * disk, perf killed while writing it) gets its problem, which record.json
  * shows. On a full disk perf may also finish a header over contents it
  * could not write, which no header check sees: there perf reads each file
- * itself. Returns how many got a problem. */
+ * itself. A file perf announced that is not there is lost: its snapshot
+ * gets no file and a problem starting "lost: " (as one whose file perf
+ * replaced, rec_snapshot_settle()). Returns how many snapshots have a
+ * problem, lost ones included. */
 int rec_snapshot_check(struct rec_session *s);
 
 /*

@@ -122,12 +122,19 @@ snap_problem() {
 # snaps_ok DIR ERR: every file record.json lists holds data, or is marked
 # with its problem (record.json's "problem": perf left it unfinished, the
 # disk full) and named in a warning of the recorder's stderr ERR; and
-# record.json lists every perf.data.* file in DIR. A snapshot perf never
-# wrote (file "": perf ended first) is no file. Prints what is wrong.
+# record.json lists every perf.data* file in DIR, each once (the perf.data
+# perf was writing when it failed too). A snapshot perf never wrote (file
+# "": perf ended first) is no file; one whose file perf lost (file "", a
+# problem "lost: ...": replaced by the next, never there) is named in a
+# warning. Prints what is wrong.
 snaps_ok() {
-	local f p n=0 files line
+	local f p n=0 i=0 files line
 	while IFS= read -r line; do
-		f=${line%% *} p=${line#* }
+		f=${line%% *} p=${line#* } i=$((i + 1))
+		if [ -z "$f" ] && [ "$p" != null ] &&
+			! grep -q -F "warning: $1: snapshot $i has no file (record.json marks it): $p" "$2"; then
+			echo "snapshot $i, without a file, is marked '$p' but named in no warning"
+		fi
 		[ -n "$f" ] || continue
 		n=$((n + 1))
 		if [ "$p" = null ]; then
@@ -136,8 +143,9 @@ snaps_ok() {
 			echo "$f is marked '$p' but named in no warning"
 		fi
 	done < <(rec_rows "$1" snapshots file problem)
-	files=$(find "$1" -maxdepth 1 -name 'perf.data.*' -printf x | wc -c)
+	files=$(find "$1" -maxdepth 1 -name 'perf.data*' -printf x | wc -c)
 	[ "$files" -eq "$n" ] || echo "perf wrote $files files, record.json lists $n"
+	rec_rows "$1" snapshots file | grep . | sort | uniq -d | sed 's/^/listed twice: /'
 }
 
 # convert_snaps DIR FILE...: converts snapshot files of DIR into
