@@ -126,3 +126,19 @@ bool funcspec_is_unnamed(const char *s, size_t len)
 	funcspec_unnamed(start, buf, sizeof(buf));
 	return strlen(buf) == len && !memcmp(buf, s, len);
 }
+
+int funcspec_parse_fn_addr(const char *s, uint64_t *addr)
+{
+	static const char pre[] = "addr:", unnamed[] = "[unnamed @ ";
+	size_t len = strlen(s), n = sizeof(unnamed) - 1;
+	char hex[FUNCSPEC_UNNAMED_MAX];
+
+	if (!strncmp(s, pre, sizeof(pre) - 1))
+		return funcspec_parse_addr(s + sizeof(pre) - 1, addr) ? -EINVAL : 0;
+	if (!funcspec_is_unnamed(s, len))
+		return -ENOENT;
+	/* the "0xHEX" between "[unnamed @ " and "]", checked whole above */
+	memcpy(hex, s + n, len - n - 1);
+	hex[len - n - 1] = '\0';
+	return funcspec_parse_addr(hex, addr) ? -EINVAL : 0;
+}

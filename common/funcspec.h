@@ -63,4 +63,15 @@ const char *funcspec_unnamed(uint64_t start, char *buf, size_t size);
 /* Whether the LEN bytes at S are a name funcspec_unnamed() writes. */
 bool funcspec_is_unnamed(const char *s, size_t len);
 
+/*
+ * Reads S as a function's address, the one rule of --trigger, --measure
+ * and stats --function, alone (the main executable's) or after LIB: (a
+ * library's, as `snaptrace symbols LIB` prints it): "addr:0xHEX" (HEX as
+ * funcspec_parse_addr() reads it) or the name funcspec_unnamed() gives a
+ * function without one ("[unnamed @ 0xHEX]"). Into *ADDR. Returns 0;
+ * -EINVAL when S is "addr:" with no address after it; -ENOENT when S is of
+ * neither form (a function's name).
+ */
+int funcspec_parse_fn_addr(const char *s, uint64_t *addr);
+
 #endif

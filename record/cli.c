@@ -224,7 +224,9 @@ static const struct opt table[] = {
 	  "its own track; repeatable" },
 	{ "trigger", 0, STRING("SPEC", rec.trigger), .verbs = BOTH, .section = "triggers",
 	  .help = "NAME, symbol:NAME, line:FILE:LINE[:COL], addr:0xHEX,\n"
-	  "LIB:NAME, signal:NAME (the program receiving signal NAME),\n"
+	  "LIB:NAME, LIB:addr:0xHEX (a stripped library's function, as\n"
+	  "`snaptrace symbols LIB` lists it),\n"
+	  "signal:NAME (the program receiving signal NAME),\n"
 	  "'.', '?' (pick one) or none; NAME may be a\n"
 	  "demangled C++/Rust name (default '.': magic_trace_stop_indicator\n"
 	  "or snaptrace_trigger if present)" },
@@ -238,7 +240,7 @@ static const struct opt table[] = {
 	  "longer than DURATION (10ms, 250us, 1.5s; a bare number\n"
 	  "is seconds: 5 is 5 s): snapshot at its return" },
 	{ "measure", 0, HAND("FUNC", set_measure), .repeatable = true, .expect = "a function as --trigger names one "
-	  "(NAME, symbol:NAME, LIB:NAME, addr: of its entry...), at most 8", .verbs = BOTH,
+	  "(NAME, symbol:NAME, LIB:NAME, [LIB:]addr: of its entry...), at most 8", .verbs = BOTH,
 	  .section = "triggers",
 	  .help = "time every call of FUNC for the whole recording (entry and\n"
 	  "exit uprobes): exact slices in the trace, a histogram in\n"
@@ -377,14 +379,14 @@ static int check_combination(struct rec_cli *c)
 		if (!*c->symbols)
 			return opt_error(p, "expected PROG|PID [PATTERN], found none");
 		if (o->ncmd > 1)
-			return opt_error(p, "--symbols: expected PROG|PID [PATTERN], found '%s' "
-					 "after the pattern", o->cmd[1]);
+			return opt_error(p, "%sexpected PROG|PID [PATTERN], found '%s' after the "
+					 "pattern", c->tool ? "" : "--symbols: ", o->cmd[1]);
 		return -1;
 	}
 	if (c->check) {
 		if (o->ncmd > 0)
-			return opt_error(p, "--check: expected no other argument, found '%s'",
-					 o->cmd[0]);
+			return opt_error(p, "%sexpected no other argument, found '%s'",
+					 c->tool ? "" : "--check: ", o->cmd[0]);
 		return -1;
 	}
 	if (c->verb == REC_VERB_ATTACH && o->ncmd > 0)
@@ -450,6 +452,7 @@ static int take_front_end(int argc, char **argv, struct rec_cli *c)
 		c->prog = &tool;
 		diag_init(check ? "snaptrace check" : "snaptrace symbols");
 		c->check = check;
+		c->tool = true;
 		/* never a recording: a missing PROG is "" (refused); a "--" before
 		 * PROG is the options' end, as for any program (opttab.h) */
 		if (!check && used + 1 < argc && !strcmp(argv[used + 1], "--"))

@@ -35,6 +35,8 @@ struct rec_cli {
 	enum rec_cli_verb verb;
 	const struct opt_prog *prog; /* the command line in force (MODE's, VERB's) */
 	bool check;             /* --check */
+	bool tool;              /* run as `snaptrace check` or `snaptrace symbols`: messages
+				 * name that command (diag's prefix), not the option */
 	const char *symbols;    /* --symbols PROG|PID: list its functions (rec.cmd[0]: a pattern) */
 	const char *trace;      /* front end: -o FILE, "-" for stdout (default trace.fxt.gz) */
 	const char *data_dir;   /* front end: -d DIR, NULL: a temporary directory */

@@ -713,7 +713,11 @@ static void print_measures(const struct rec_session *s)
 				  match->unended == 1 ? "" : "s", match->unended == 1 ? "its" : "their",
 				  match->unended == 1 ? "it" : "them");
 		if (!m->st.calls) {
-			diag_info("measured %s: no call", m->spec);
+			bool unloaded = !m->mapped && m->map_looks;
+
+			diag_info("measured %s: no call%s%s%s", m->spec, unloaded ? " (" : "",
+				  unloaded ? m->loc.file : "", unloaded ? " was never seen loaded "
+				  "by the program: its maps never had it)" : "");
 			continue;
 		}
 		if (match->thrown)

@@ -3,6 +3,7 @@
 #include "measure.h"
 
 #include "perfrun.h"
+#include "procfs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -132,6 +133,28 @@ void rec_measure_init(struct rec_measure *m, const char *spec, const struct rec_
 	rec_slowcall_init(&m->match, UINT64_MAX);
 	m->match.every = rec_measure_call;
 	m->match.every_arg = m;
+}
+
+void rec_measure_watch_map(struct rec_measure *m, const pid_t *pids, int npids)
+{
+	double now;
+
+	m->mapped = m->mapped || m->loc.in_main || m->st.calls;
+	if (m->mapped)
+		return;
+	now = rec_now_ms();
+	if (now - m->map_checked_ms < REC_MEASURE_MAP_MS)
+		return;
+	m->map_checked_ms = now;
+	for (int i = 0; i < npids && !m->mapped; i++) {
+		struct rec_map map;
+		int err = rec_proc_find_map(pids[i], m->loc.file, m->loc.file_offset, 0, &map);
+
+		m->mapped = !err;
+		/* a look, when the maps were a live process's: alive after the
+		 * read, it was during it (a zombie's are empty) */
+		m->map_looks += err == -ENOENT && rec_proc_alive(pids[i]);
+	}
 }
 
 int rec_measure_open(struct rec_measure *m, int uprobe_type, const char *file,

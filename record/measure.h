@@ -98,6 +98,10 @@ struct rec_measure {
 	bool opened;                      /* TRIG is open */
 	bool warned;                      /* the first second's estimate was told */
 	double first_ms;                  /* CLOCK_MONOTONIC ms when its first call was read */
+	bool mapped;                      /* LOC's file was seen mapped by a target process
+					   * (or it is the program: rec_measure_watch_map()) */
+	unsigned map_looks;               /* how often the maps were looked at without it */
+	double map_checked_ms;            /* when they were last, or the target let go */
 	struct rec_call_stats st;
 };
 
@@ -119,6 +123,22 @@ int rec_measure_enable(struct rec_measure *m);
 /* Reads what M's rings hold and adds the calls matched (two passes, as the
  * trigger's: slowcall.h). */
 void rec_measure_read(struct rec_measure *m);
+
+/* How often, at most, the target's maps are looked at for a measured
+ * library not seen mapped yet (a read of /proc/PID/maps each). */
+#define REC_MEASURE_MAP_MS 100
+
+/*
+ * Sets M->mapped once M's file is the program's, has had a call, or is
+ * mapped by one of PIDS (NPIDS; their /proc/PID/maps read every
+ * REC_MEASURE_MAP_MS while it is not, the first that long after the target
+ * was let go (M->map_checked_ms, the session's to set): the libraries the
+ * dynamic loader maps at the start are there by then),
+ * counting in M->map_looks the reads without it: a library the program
+ * never loads (--measure libz:deflate of a program without libz) has no
+ * call, and the end says why (never when the maps were not looked at).
+ */
+void rec_measure_watch_map(struct rec_measure *m, const pid_t *pids, int npids);
 
 /* The slowcall.h callback that adds every call matched to the rec_measure ARG. */
 void rec_measure_call(const struct rec_hit *hit, void *arg);

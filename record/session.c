@@ -90,6 +90,7 @@ static void read_measures(struct rec_session *s, bool final)
 		char cost[160];
 
 		rec_measure_read(m);
+		rec_measure_watch_map(m, s->target.pids, s->target.npids);
 		if (m->warned || !m->st.calls || (seen < 1000 + SLOW_POLL_MS && !final))
 			continue;
 		m->warned = true;
@@ -1018,6 +1019,8 @@ static int arm_and_release(struct rec_session *s)
 		snprintf(s->error, sizeof(s->error), "cannot start the target: %s", strerror(-err));
 		return err;
 	}
+	for (int i = 0; i < s->nmeasures; i++)	/* its libraries are loaded from now */
+		s->measures[i].map_checked_ms = rec_now_ms();
 	/* what is recorded and how to stop, once perf records (it acknowledged
 	 * "enable"); a stop that came first ends the recording now: no stop is
 	 * asked for, and a launched program, never let go, is not recorded

@@ -232,8 +232,8 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
 	} else if (run_find_program(target, exe, sizeof(exe))) {
 		if (access(target, R_OK)) {
-			snprintf(why, size, "%s: expected a process id or an ELF file (a program "
-				 "or a library), found neither", target);
+			snprintf(why, size, "%s: %s (expected a process id or an ELF file: a "
+				 "program or a library)", target, strerror(errno));
 			return -ENOENT;
 		}
 		snprintf(exe, sizeof(exe), "%s", target);   /* a library: not executable */
@@ -264,7 +264,12 @@ int rec_symbols_list(FILE *out, const char *target, const char *pattern, char *w
 	for (size_t i = 0; i < t.n; i++) {
 		esc_fputs(out, t.e[i].demangled, ESC_TEXT);
 		fputc('\t', out);
-		esc_fputs(out, t.e[i].name, ESC_TEXT);
+		if (t.e[i].s.unnamed) {	/* no symbol: the spelling --trigger takes */
+			esc_fputs(out, t.files[t.e[i].file], ESC_TEXT);
+			fprintf(out, ":addr:0x%" PRIx64, t.e[i].s.value);
+		} else {
+			esc_fputs(out, t.e[i].name, ESC_TEXT);
+		}
 		fputc('\t', out);
 		esc_fputs(out, t.files[t.e[i].file], ESC_TEXT);
 		fprintf(out, "\t0x%" PRIx64 "\n", t.e[i].s.value);

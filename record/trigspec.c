@@ -236,26 +236,36 @@ static int form_line(struct ctx *c, const char *arg)
 	return -ENOENT;
 }
 
-static int form_addr(struct ctx *c, const char *arg)
+/* Resolves link-time address A of PATH, named FILE (NULL: PATH, by its
+ * real path). */
+static int addr_in(struct ctx *c, const char *path, const char *file, uint64_t a, bool in_main)
 {
 	struct rec_sym s;
+	int err = rec_elf_addr(path, a, &s);
+
+	if (err) {
+		say(c, "expected an address of %s's code (as nm/objdump print it), "
+		    "found one %s", file ? file : path,
+		    err == REC_ELF_ENOTEXEC ? "outside its executable segments" :
+		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
+		if (in_main && err == REC_ELF_ENOLOAD)	/* maybe a library's, as symbols lists it */
+			say(c, " (a library's: LIB:addr:0x%" PRIx64 ", as `snaptrace symbols LIB` "
+			    "prints it)", a);
+		return rec_elf_errno(err);
+	}
+	set_loc(c, path, file, &s, in_main);
+	return 0;
+}
+
+static int form_addr(struct ctx *c, const char *arg)
+{
 	uint64_t a;
-	int err;
 
 	if (funcspec_parse_addr(arg, &a)) {
 		say(c, "expected addr:0xHEX, found '%s'", arg);
 		return -EINVAL;
 	}
-	err = rec_elf_addr(c->exe, a, &s);
-	if (err) {
-		say(c, "expected an address of %s's code (as nm/objdump print it), "
-		    "found one %s", c->exe,
-		    err == REC_ELF_ENOTEXEC ? "outside its executable segments" :
-		    err == REC_ELF_ENOLOAD ? "outside its loaded segments" : rec_elf_strerror(err));
-		return rec_elf_errno(err);
-	}
-	set_loc(c, c->exe, NULL, &s, true);
-	return 0;
+	return addr_in(c, c->exe, NULL, a, true);
 }
 
 /* "." (and no --trigger at all): the stop indicators of the program. */
@@ -302,6 +312,22 @@ static int form_pick(struct ctx *c, const char *arg)
 	return 0;
 }
 
+/* Resolves WHAT, the part of LIB:WHAT after the ':' (a function's name, or
+ * its address: funcspec_parse_fn_addr()), in library PATH named FILE. */
+static int in_lib(struct ctx *c, const char *path, const char *file, const char *what)
+{
+	uint64_t a;
+	int err = funcspec_parse_fn_addr(what, &a);
+
+	if (err == -EINVAL) {
+		say(c, "expected LIB:addr:0xHEX, found '%s'", c->spec);
+		return err;
+	}
+	if (err)
+		return find_function(c, path, file, what, false);
+	return addr_in(c, path, file, a, false);
+}
+
 static int form_lib(struct ctx *c, const char *colon)
 {
 	char lib[256], path[PATH_MAX];
@@ -328,11 +354,11 @@ static int form_lib(struct ctx *c, const char *colon)
 	}
 	if (fd >= 0) {	/* the library mapped, named as the maps do: the probe names it */
 		c->loc->probe_fd = fd;
-		return find_function(c, inpath_proc(fd, c->loc->probe, sizeof(c->loc->probe)),
-				     path, colon + 1, false);
+		inpath_proc(fd, c->loc->probe, sizeof(c->loc->probe));
+		return in_lib(c, c->loc->probe, path, colon + 1);
 	}
 	real_file(path, c->loc->file, sizeof(c->loc->file));
-	return find_function(c, c->loc->file, NULL, colon + 1, false);
+	return in_lib(c, c->loc->file, NULL, colon + 1);
 }
 
 /* A bare word, as magic-trace: a symbol, then FILE:LINE[:COL], then an
@@ -344,8 +370,12 @@ static int form_bare(struct ctx *c)
 	unsigned line, col;
 	int err;
 
+	uint64_t a;
+
 	if (!funcspec_parse_line(c->spec, file, sizeof(file), &line, &col))
 		return form_line(c, c->spec);
+	if (!funcspec_parse_fn_addr(c->spec, &a))	/* [unnamed @ 0xHEX], as symbols lists it */
+		return addr_in(c, c->exe, NULL, a, true);
 	if (colon)
 		return form_lib(c, colon);
 	say(c, "tried '%s' as a symbol: ", c->spec);

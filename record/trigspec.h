@@ -12,6 +12,9 @@
  *                         added for PIE)
  *   LIB:NAME              a function of shared library LIB ("libm", "libm.so.6",
  *                         or a path); a single ':' (not a "::" scope)
+ *   LIB:addr:0xHEX        an address of LIB, as addr: of the program; also
+ *                         LIB:[unnamed @ 0xHEX] and, for the program,
+ *                         [unnamed @ 0xHEX] (funcspec_parse_fn_addr())
  *   .                     the default stop indicator (below); an error without one
  *   ?                     picked by the user on the terminal (symbols.h)
  *   none                  no trigger

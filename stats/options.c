@@ -29,9 +29,9 @@ static const struct opt_prog stats_prog;
 
 /* --function takes every spelling of a function the recorder takes and
  * prints (common/funcspec.h): NAME, symbol:NAME, LIB:NAME, a Rust name
- * with its hash, addr:0xHEX (a function without a name, as the trace names
- * it: funcspec_unnamed); a source line names no function of a trace:
- * refused, saying what to write. */
+ * with its hash, [LIB:]addr:0xHEX or [LIB:][unnamed @ 0xHEX] (a function
+ * without a name, as the trace names it: funcspec_parse_fn_addr); a source
+ * line names no function of a trace: refused, saying what to write. */
 static int set_function(void *ctx, const char *arg, uint64_t num)
 {
 	struct stats_options *o = ctx;
@@ -40,25 +40,19 @@ static int set_function(void *ctx, const char *arg, uint64_t num)
 	unsigned line, col;
 	uint64_t addr;
 
+	bool symbol = !strncmp(arg, "symbol:", 7);
+
 	(void)num;
-	if (!strncmp(arg, "addr:", 5)) {
-		if (funcspec_parse_addr(arg + 5, &addr)) {
-			opt_error(&stats_prog, "--function %s: expected addr:0xHEX", arg);
-			return OPT_FAILED;
-		}
-		funcspec_unnamed(addr, o->function, sizeof(o->function));
-		o->agg.function = o->report.function = o->function;
-		return 0;
-	}
-	if (!strncmp(arg, "symbol:", 7))
+	if (symbol)
 		name = arg + 7;
-	if (!strncmp(arg, "line:", 5) || !funcspec_parse_line(arg, file, sizeof(file), &line, &col)) {
+	if (!strncmp(arg, "line:", 5) || (strncmp(arg, "addr:", 5) &&
+					  !funcspec_parse_line(arg, file, sizeof(file), &line, &col))) {
 		opt_error(&stats_prog, "--function %s: the trace names functions, not source "
 			  "lines: give the function's name as the trace shows it (snaptrace stats "
 			  "TRACE lists them), or LIB:NAME", arg);
 		return OPT_FAILED;
 	}
-	colon = name == arg ? funcspec_single_colon(arg) : NULL;
+	colon = name == arg && strncmp(arg, "addr:", 5) ? funcspec_single_colon(arg) : NULL;
 	if (colon) {	/* LIB:NAME, as libc:nanosleep */
 		if (colon == arg || (size_t)(colon - arg) >= sizeof(o->lib))
 			return -EINVAL;
@@ -69,6 +63,16 @@ static int set_function(void *ctx, const char *arg, uint64_t num)
 	}
 	if (!*name)
 		return -EINVAL;
+	switch (symbol ? -ENOENT : funcspec_parse_fn_addr(name, &addr)) {
+	case 0:		/* a function without a name, as the trace names it */
+		funcspec_unnamed(addr, o->function, sizeof(o->function));
+		o->agg.function = o->report.function = o->function;
+		return 0;
+	case -EINVAL:
+		opt_error(&stats_prog, "--function %s: expected %saddr:0xHEX", arg,
+			  colon ? "LIB:" : "");
+		return OPT_FAILED;
+	}
 	/* as the user may have it: _Z4worki is work(int), a Rust symbol keeps
 	 * its hash, the one instance of a generic function (agg_function_match()) */
 	demangle_hashed(name, o->function, sizeof(o->function));

@@ -181,7 +181,28 @@ t_time_units_said() {
 	if [ -n "$bad" ]; then fail time_units_said "$bad"; else ok time_units_said; fi
 }
 
+# `snaptrace check` and `snaptrace symbols` name themselves, as the user
+# typed them, not the recorder's option behind them (it said "snaptrace
+# check: --check: expected no other argument"); a file that is not there is
+# "No such file", not "found neither".
+t_tool_words() {
+	local bad="" line
+	while IFS='|' read -r args want; do
+		# shellcheck disable=SC2086
+		"$FRONT" $args >/dev/null 2>"$TMP/tool.err"
+		line=$(head -n 1 "$TMP/tool.err")
+		[[ $line =~ $want ]] && [[ $line != *--check:* ]] && [[ $line != *--symbols:* ]] ||
+			bad="$bad [snaptrace $args: $line]"
+	done <<'LIST'
+check extra|^snaptrace check: expected no other argument, found 'extra'
+symbols /bin/true x y|^snaptrace symbols: expected PROG.PID .PATTERN., found 'y' after the pattern
+symbols /nonexistent/prog|^snaptrace symbols: /nonexistent/prog: No such file or directory
+LIST
+	if [ -n "$bad" ]; then fail tool_words "$bad"; else ok tool_words; fi
+}
+
 t_nonsense_refused
 t_frontend_usage_exit_2
 t_program_found
 t_time_units_said
+t_tool_words

@@ -243,7 +243,7 @@ t_symbols() {
 		! grep -q "no function matches 'zz_no_such_function'" "$TMP/nomatch.err"; then
 		# (an empty table once went to qsort as NULL: the sanitizer build stopped)
 		fail symbols_usage "no match: exit $nomatch, expected 1 and one line: $(tl 2 "$TMP/nomatch.err")"
-	elif ! grep -q "expected a process id or an ELF file" "$TMP/nofile.err"; then
+	elif ! grep -q "nonexistent/prog: No such file or directory (expected a process id or an ELF file" "$TMP/nofile.err"; then
 		fail symbols_usage "a missing file: $(tl 2 "$TMP/nofile.err")"
 	else
 		ok symbols_usage

@@ -25,11 +25,21 @@
 #   slice of the program's own functions has its addr argument inside the
 #   function nm lists under its name (a -no-pie build's said perf's offset
 #   in the file, 0x1338 for main+0x38 at 0x401338, a PIE's its address).
+# - lib_addr_listed: a stripped library's serve() (unnamed_target.c built as
+#   libunnamed.so, only its main exported) is listed by `snaptrace symbols
+#   LIB` with the spelling --measure takes, LIB:addr:0xSTART (nm's start of
+#   the unstripped build), where no symbol is;
+# - lib_addr_measured: --measure takes a library's unnamed function as
+#   that listed spelling, LIB:addr:0xSTART and LIB:[unnamed @ 0xSTART] (the
+#   name symbols gives it): each counts the program's 3 calls (issue 24: all
+#   were read as a function's name, and addr: as the program's address);
+# - lib_not_loaded: measuring that library's function in a program that
+#   never loads it ends saying so, not only "no call".
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept unnamed_addr_linked named_addr_linked
-	no_leftovers"
+	lib_addr_listed lib_addr_measured lib_not_loaded no_leftovers"
 need_recording unnamed
 need_built unnamed "$CONVERT"
 requires_all gcc
@@ -181,6 +191,51 @@ else
 		fail named_addr_linked "addr not in the function nm lists under the slice's name: PIE '$pie', -no-pie '$nopie'"
 	else
 		ok named_addr_linked
+	fi
+fi
+
+# the library: unnamed_target.c's main as unnamed_main, alone exported
+LIBDIR="$TMP/lib"
+LIBPROG="$TMP/unnamed_libprog"
+mkdir -p "$LIBDIR"
+printf '{ global: unnamed_main; local: *; };\n' >"$TMP/lib.map"
+printf 'int unnamed_main(int argc, char **argv);\nint main(int argc, char **argv) { return unnamed_main(argc, argv); }\n' >"$TMP/libmain.c"
+if ! gcc -std=c11 -O1 -fno-omit-frame-pointer -fPIC -shared -Dmain=unnamed_main \
+	-Wl,--version-script="$TMP/lib.map" -o "$TMP/libunnamed.so" \
+	"$SNAPTRACE_TOP/tests/record/unnamed_target.c" 2>"$TMP/cc.err" ||
+	! strip -o "$LIBDIR/libunnamed.so" "$TMP/libunnamed.so" ||
+	! gcc -std=c11 -o "$LIBPROG" "$TMP/libmain.c" -L"$LIBDIR" -lunnamed 2>>"$TMP/cc.err"; then
+	for n in lib_addr_listed lib_addr_measured lib_not_loaded; do
+		fail "$n" "cannot build the library: $(tl 3 "$TMP/cc.err")"
+	done
+else
+	TARGETS+=("$LIBPROG")
+	LIBREAL=$(realpath "$LIBDIR/libunnamed.so")
+	LSERVE=$(nm "$TMP/libunnamed.so" | awk '$3 == "serve" { print "0x" $1 }')
+	LSERVE=$(printf '0x%x' "$((LSERVE))")
+	listed=$("$RECORD" --symbols "$LIBDIR/libunnamed.so" | awk -F '\t' -v a="$LSERVE" '$4 == a')
+	want=$(printf '[unnamed @ %s]\t%s:addr:%s\t%s\t%s' "$LSERVE" "$LIBREAL" "$LSERVE" "$LIBREAL" "$LSERVE")
+	if [ "$listed" != "$want" ]; then
+		fail lib_addr_listed "serve() at $LSERVE listed as '$listed', expected '$want'"
+	else
+		ok lib_addr_listed
+	fi
+	bad=""
+	for spec in "$LIBREAL:addr:$LSERVE" "libunnamed:addr:$LSERVE" "libunnamed:[unnamed @ $LSERVE]"; do
+		d="$TMP/lib.$RANDOM"
+		LD_LIBRARY_PATH="$LIBDIR" "$RECORD" -o "$d" --trigger none --measure "$spec" \
+			-- "$LIBPROG" 3 >/dev/null 2>"$d.err" &&
+			grep -qF "measured $spec: 3 calls" "$d.err" ||
+			bad="$bad [$spec: $(grep -m1 'measured\|error\|--measure' "$d.err")]"
+	done
+	if [ -n "$bad" ]; then fail lib_addr_measured "$bad"; else ok lib_addr_measured; fi
+	d="$TMP/lib.none"
+	LD_LIBRARY_PATH="$LIBDIR" "$RECORD" -o "$d" --trigger none --measure "libunnamed:addr:$LSERVE" \
+		-- "$STRIPPED" 40 >/dev/null 2>"$d.err"
+	if ! grep -qF "measured libunnamed:addr:$LSERVE: no call ($LIBREAL was never seen loaded by the program" "$d.err"; then
+		fail lib_not_loaded "a program without the library: $(grep -m1 'measured\|error' "$d.err")"
+	else
+		ok lib_not_loaded
 	fi
 fi
 

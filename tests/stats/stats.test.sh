@@ -646,6 +646,17 @@ if [ -n "$bad" ]; then fail function-spellings "$bad"; else ok function-spelling
 expect_exit function-spelling-addr 1 'no function named "\[unnamed @ 0x12d0\]"' \
 	--function addr:0x12d0 "$TMP/spell.fxt"
 expect_exit function-spelling-addr-bad 2 "--function addr:0xzz: expected addr:0xHEX" --function addr:0xzz "$TMP/spell.fxt"
+# a library's, as the recorder takes and `snaptrace symbols LIB` prints it
+# (LIB:addr:0xHEX, LIB:[unnamed @ 0xHEX]: one rule, funcspec_parse_fn_addr;
+# its rows: tests/cases/measured.test.sh measured-unnamed)
+expect_exit function-spelling-lib-addr 1 'no function named "\[unnamed @ 0x12d0\]"' \
+	--function liblzma:addr:0x12d0 "$TMP/spell.fxt"
+expect_exit function-spelling-lib-unnamed 1 'no function named "\[unnamed @ 0x12d0\]"' \
+	--function 'liblzma:[unnamed @ 0x12d0]' "$TMP/spell.fxt"
+expect_exit function-spelling-lib-addr-bad 2 "--function liblzma:addr:0xzz: expected LIB:addr:0xHEX" \
+	--function liblzma:addr:0xzz "$TMP/spell.fxt"
+expect_exit function-spelling-addr-digits 1 'no function named "\[unnamed @ 0x12\]"' \
+	--function addr:12 "$TMP/spell.fxt"
 expect_exit function-spelling-line 2 "--function demo.c:73: the trace names functions, not source lines" \
 	--function demo.c:73 "$TMP/spell.fxt"
 expect_exit function-spelling-lib 1 'no function named "work" in a library "libm"; the trace has it in /bin/app$' \
