@@ -2,9 +2,12 @@
 /* fdetab: a stripped file's functions from its .eh_frame_hdr (fdetab.h). */
 #include "fdetab.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +208,77 @@ int fdetab_read(Elf *elf, struct fdetab *t)
 	return 0;
 }
 
+/* Each machine's CFA rule at a function's entry: its stack pointer (DWARF
+ * register number) plus the return address just pushed. */
+static const struct {
+	uint16_t machine;
+	struct fdetab_cfa entry;
+} entry_cfas[] = {
+	{ EM_X86_64, { 7, 8 } },
+	{ EM_386, { 4, 4 } },
+};
+
+/* The CFA rule at VADDR by CFI ("register + offset" is one DW_OP_bregx in
+ * libdw's form of it), or REG -1. */
+static struct fdetab_cfa cfa_at(Dwarf_CFI *cfi, uint64_t vaddr)
+{
+	struct fdetab_cfa c = { -1, 0 };
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t nops = 0;
+
+	if (!dwarf_cfi_addrframe(cfi, vaddr, &frame) && !dwarf_frame_cfa(frame, &ops, &nops) &&
+	    nops == 1 && ops[0].atom == DW_OP_bregx && ops[0].number < 1024) {
+		c.reg = (int)ops[0].number;
+		c.offset = (int64_t)ops[0].number2;
+	}
+	free(frame);
+	return c;
+}
+
+int fdetab_read_entries(Elf *elf, struct fdetab *t)
+{
+	GElf_Ehdr eh;
+	Dwarf_CFI *cfi;
+	size_t m = 0;
+
+	if (t->cfa || !t->n || !gelf_getehdr(elf, &eh))
+		return 0;
+	while (m < sizeof(entry_cfas) / sizeof(entry_cfas[0]) && entry_cfas[m].machine != eh.e_machine)
+		m++;
+	if (m == sizeof(entry_cfas) / sizeof(entry_cfas[0]) || !(cfi = dwarf_getcfi_elf(elf)))
+		return 0;
+	t->cfa = malloc(t->n * sizeof(*t->cfa));
+	if (!t->cfa) {
+		dwarf_cfi_end(cfi);
+		return -ENOMEM;
+	}
+	t->entry_cfa = entry_cfas[m].entry;
+	for (size_t i = 0; i < t->n; i++)
+		t->cfa[i] = cfa_at(cfi, t->start[i]);
+	dwarf_cfi_end(cfi);
+	return 0;
+}
+
+bool fdetab_is_entry(const struct fdetab *t, size_t i)
+{
+	return !t->cfa || t->cfa[i].reg < 0 ||
+	       (t->cfa[i].reg == t->entry_cfa.reg && t->cfa[i].offset == t->entry_cfa.offset);
+}
+
+const char *fdetab_cfa_words(const struct fdetab *t, size_t i, char *buf, size_t size)
+{
+	const struct fdetab_cfa *c = t->cfa ? &t->cfa[i] : &t->entry_cfa;
+
+	if (c->reg == t->entry_cfa.reg)
+		snprintf(buf, size, "the stack pointer%+" PRId64 ", not %+" PRId64, c->offset,
+			 t->entry_cfa.offset);
+	else
+		snprintf(buf, size, "DWARF register %d%+" PRId64 ", not the stack pointer%+" PRId64,
+			 c->reg, c->offset, t->entry_cfa.offset);
+	return buf;
+}
+
 bool fdetab_func(const struct fdetab *t, size_t i, uint64_t *start, uint64_t *size)
 {
 	*start = t->start[i];
@@ -243,5 +317,6 @@ void fdetab_free(struct fdetab *t)
 {
 	free(t->start);
 	free(t->end);
+	free(t->cfa);
 	memset(t, 0, sizeof(*t));
 }

@@ -30,6 +30,13 @@
  * it (8 bytes each: 64 MiB; a large C++ binary has some 10^5). */
 #define FDETAB_MAX (UINT32_C(1) << 23)
 
+/* A CFA rule "register + offset" (DWARF register numbers; REG -1: not of
+ * that form, or no FDE row: not known). */
+struct fdetab_cfa {
+	int reg;
+	int64_t offset;
+};
+
 struct fdetab {
 	uint64_t *start;       /* the functions' link-time starts, in the table's
 				* order (ascending in a well-formed file), owned;
@@ -42,7 +49,13 @@ struct fdetab {
 				* by fdetab_func()) */
 	bool capped;           /* the table listed more than FDETAB_MAX entries:
 				* the first FDETAB_MAX were read */
+	struct fdetab_cfa *cfa; /* each start's CFA rule (fdetab_read_entries()),
+				* NULL until read; owned */
+	struct fdetab_cfa entry_cfa; /* the rule at a function's entry, right after
+				* a call (x86-64: rsp+8, the return address just
+				* pushed) */
 };
+
 
 /*
  * Whether ELF has a .symtab (SHT_SYMTAB; at most 65536 sections looked at):
@@ -65,6 +78,27 @@ bool fdetab_has_symtab(Elf *elf);
  * T is empty on error; free it with fdetab_free() either way.
  */
 int fdetab_read(Elf *elf, struct fdetab *t);
+
+/*
+ * Reads into T->cfa the CFA rule at each of T's starts (libdw:
+ * dwarf_cfi_addrframe, dwarf_frame_cfa), for fdetab_is_entry(): an FDE
+ * whose start is no function's entry is code a jump enters (gcc's .cold
+ * parts of a function and the like, python3.11: 4039 of 8747 FDEs), which
+ * has the CFA of the function that jumped there (x86-64: rsp+32 where an
+ * entry has rsp+8; gzip's 0x34f0: rbp+16). Only x86-64 (DWARF register 7,
+ * offset 8) and i386 (4, 4) are read; on another machine every start is an
+ * entry (T->cfa stays NULL). Returns 0, or -ENOMEM (T->cfa NULL).
+ */
+int fdetab_read_entries(Elf *elf, struct fdetab *t);
+
+/* Whether function I of T starts at a function's entry: its CFA rule there
+ * (fdetab_read_entries(), when read) is T->entry_cfa, or not known. */
+bool fdetab_is_entry(const struct fdetab *t, size_t i);
+
+/* Says the CFA rule of function I of T against an entry's, for a message:
+ * "the stack pointer+32, not +8" or "DWARF register 6+16, not the stack
+ * pointer+8", into BUF (SIZE bytes); returns BUF. */
+const char *fdetab_cfa_words(const struct fdetab *t, size_t i, char *buf, size_t size);
 
 /*
  * Function I of T (0 <= I < T->n): *START and *SIZE in bytes (its FDE's

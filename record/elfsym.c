@@ -359,7 +359,32 @@ static int containing_cb(const char *name, const GElf_Sym *sym, void *arg)
 }
 
 static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
-			void *arg);
+			void *arg, bool jumped);
+
+/* Sets S as the function of F's unwind table holding S->value, or the part
+ * a jump enters that holds it (S->jumped_start, S->jumped_cfa) when that is
+ * where it is: fdetab_is_entry(). */
+static void fde_containing(struct elf_file *f, struct rec_sym *s)
+{
+	struct fdetab t;
+	ptrdiff_t i = -1;
+	uint64_t start, size;
+
+	if (!fdetab_read(f->elf, &t) && !fdetab_read_entries(f->elf, &t))
+		i = fdetab_find(&t, s->value);
+	if (i >= 0 && fdetab_func(&t, (size_t)i, &start, &size)) {
+		if (fdetab_is_entry(&t, (size_t)i)) {
+			s->func_value = start;
+			s->size = size;
+			s->entry = s->value == start;
+			s->unnamed = true;
+		} else {
+			s->jumped_start = start;
+			fdetab_cfa_words(&t, (size_t)i, s->jumped_cfa, sizeof(s->jumped_cfa));
+		}
+	}
+	fdetab_free(&t);
+}
 
 int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 {
@@ -377,10 +402,8 @@ int rec_elf_addr(const char *path, uint64_t vaddr, struct rec_sym *s)
 	err = vaddr_to_offset(f.elf, vaddr, true, &s->file_offset);
 	/* in no function symbol of a file without .symtab: in a function of its
 	 * unwind table (fdetab_has_symtab(), the one rule) */
-	if (!err && for_each_func(f.elf, containing_cb, &c) != 1 && !fdetab_has_symtab(f.elf)) {
-		for_each_fde(&f, containing_cb, &c);
-		s->unnamed = s->func_value != 0;
-	}
+	if (!err && for_each_func(f.elf, containing_cb, &c) != 1 && !fdetab_has_symtab(f.elf))
+		fde_containing(&f, s);
 	elf_file_close(&f);
 	return err;
 }
@@ -450,7 +473,7 @@ static int uncovered_cb(const char *name, const GElf_Sym *sym, void *arg)
  * negative errno.
  */
 static int for_each_unnamed(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
-			    void *arg)
+			    void *arg, bool jumped)
 {
 	struct covers c = { .fn = fn, .arg = arg };
 	int err = for_each_func(f->elf, covers_cb, &c);
@@ -460,7 +483,7 @@ static int for_each_unnamed(struct elf_file *f, int (*fn)(const char *, const GE
 		for (size_t i = 1; i < c.n; i++)
 			if (c.r[i][1] < c.r[i - 1][1])
 				c.r[i][1] = c.r[i - 1][1];
-		err = for_each_fde(f, uncovered_cb, &c);
+		err = for_each_fde(f, uncovered_cb, &c, jumped);
 	}
 	if (err == REC_ELF_ENOSYMS && c.n)
 		err = 0;   /* symbols, no unwind table */
@@ -477,7 +500,7 @@ int rec_elf_unnamed_functions(const char *path, int (*fn)(const struct rec_sym *
 
 	if (err)
 		return err;
-	err = for_each_unnamed(&f, functions_cb, &fs);
+	err = for_each_unnamed(&f, functions_cb, &fs, false);
 	elf_file_close(&f);
 	return err;
 }
@@ -570,17 +593,21 @@ static int prologue_cb(const char *name, const GElf_Sym *sym, void *arg)
 /*
  * The functions of a stripped file, from its unwind table (common/fdetab.h:
  * each from its start to the next, the last to the end of its own FDE).
- * Calls FN like for_each_func. A table past FDETAB_MAX entries is read
- * that far, said in one warning naming the file.
+ * Calls FN like for_each_func; with JUMPED also for the parts of functions
+ * a jump enters (!fdetab_is_entry(): no function, no entry, but code that
+ * calls). A table past FDETAB_MAX entries is read that far, said in one
+ * warning naming the file.
  */
 static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_Sym *, void *),
-			void *arg)
+			void *arg, bool jumped)
 {
 	struct fdetab t;
 	GElf_Sym sym = { 0 };
 	int err = fdetab_read(f->elf, &t);
 	size_t i;
 
+	if (!err && !jumped)
+		err = fdetab_read_entries(f->elf, &t);
 	if (err) {
 		fdetab_free(&t);
 		return err == -ENOENT ? REC_ELF_ENOSYMS : err;
@@ -589,7 +616,9 @@ static int for_each_fde(struct elf_file *f, int (*fn)(const char *, const GElf_S
 		diag_warn("%s: its unwind table lists more functions than the %" PRIu32
 			  " read (.eh_frame_hdr): the rest are left out", f->path, FDETAB_MAX);
 	for (i = 0, err = 0; !err && i < t.n; i++)
-		if (fdetab_func(&t, i, &sym.st_value, &sym.st_size))
+		if (!jumped && !fdetab_is_entry(&t, i))
+			continue;
+		else if (fdetab_func(&t, i, &sym.st_value, &sym.st_size))
 			err = fn("", &sym, arg);
 		else if (t.n == 1)
 			err = REC_ELF_ENOSYMS;
@@ -613,7 +642,7 @@ int rec_elf_frame_pointers(const char *path, uint64_t *with, uint64_t *total)
 		err = for_each_func(f.elf, prologue_cb, &p);
 	/* and the functions of a file without .symtab that no symbol names */
 	if (err == REC_ELF_ENOSYMS || err == 0)
-		err = for_each_unnamed(&f, prologue_cb, &p);
+		err = for_each_unnamed(&f, prologue_cb, &p, false);
 	elf_file_close(&f);
 	if (err == 0 && !p.total)
 		err = REC_ELF_ENOSYMS;
@@ -669,7 +698,7 @@ int rec_elf_code(const char *path, int (*fn)(const struct rec_func_code *c, void
 		 * symbol names, from its unwind table */
 		err = for_each_func(f.elf, code_cb, &w);
 		if (err == REC_ELF_ENOSYMS || err == 0)
-			err = for_each_unnamed(&f, code_cb, &w);
+			err = for_each_unnamed(&f, code_cb, &w, true);
 		elf_file_close(&f);
 	}
 	free(w.buf);

@@ -37,6 +37,12 @@ struct rec_sym {
 	bool unnamed;          /* a function of a file without symbols, known from its
 	                        * unwind table (.eh_frame_hdr): NAME "" */
 	uint16_t machine;      /* e_machine of the file (EM_X86_64, ...) */
+	uint64_t jumped_start; /* rec_elf_addr: VALUE is in no function but in a part
+	                        * of one that a jump enters (a stripped file's
+	                        * unwind table: fdetab_is_entry()), which starts
+	                        * here; 0: not */
+	char jumped_cfa[80];   /* its CFA rule there against an entry's, in words
+	                        * (fdetab_cfa_words()) */
 };
 
 /*

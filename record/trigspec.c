@@ -253,6 +253,14 @@ static int addr_in(struct ctx *c, const char *path, const char *file, uint64_t a
 			    "prints it)", a);
 		return rec_elf_errno(err);
 	}
+	if (s.jumped_start) {	/* fdetab_is_entry(): no call enters it */
+		say(c, "expected an address in a function of %s, found 0x%" PRIx64 " in code a "
+		    "jump enters at 0x%" PRIx64 " (its unwind table's CFA there is %s as right "
+		    "after a call: a part split off a function, as gcc's .cold); give the "
+		    "function that jumps to it", file ? file : path, a, s.jumped_start,
+		    s.jumped_cfa);
+		return -EINVAL;
+	}
 	set_loc(c, path, file, &s, in_main);
 	return 0;
 }

@@ -339,10 +339,23 @@ t_stripped() {
 	if [ -n "$bad" ]; then fail stripped_addr_inside "$bad"; else ok stripped_addr_inside; fi
 }
 
+# jumped FILE: the FDE starts of FILE whose CFA there is not rsp+8
+# (readelf --debug-dump=frames-interp: the row at an FDE's pc; one without
+# rows has its CIE's, rsp+8), as 0xHEX, sorted: code a jump enters, no
+# function (python3.11's 0x42144c: rsp+32)
+jumped() {
+	readelf --debug-dump=frames-interp "$1" | awk '
+		/ FDE / { pc = $0; sub(/.*pc=/, "", pc); sub(/\.\..*/, "", pc); next }
+		/ CIE / || /^$/ { pc = ""; next }
+		pc != "" && $1 == pc { if ($2 != "rsp+8") print pc; pc = "" }' |
+		while read -r a; do printf '0x%x\n' "$((16#$a))"; done | sort -u
+}
+
 # uncovered FILE: the FDE starts (readelf --debug-dump=frames) of FILE that
 # no .dynsym function holds (readelf --dyn-syms: [value, value + size), a
 # size 0 its value), outside its PLT sections (readelf -S: .plt, .plt.*),
-# as 0xHEX, sorted: the functions the trace names by their start
+# but those a jump enters (jumped), as 0xHEX, sorted: the functions
+# `snaptrace symbols` lists by their start
 uncovered() {
 	local f=$1 a b
 	{
@@ -353,14 +366,15 @@ uncovered() {
 		readelf --debug-dump=frames "$f" | sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.[0-9a-f]*$/\1/p' |
 			while read -r a; do echo "$((16#$a)) 1"; done
 	} | sort -n -k1,1 -k2,2 | awk '$2 == 0 { if ($3 > end) end = $3; next } $1 >= end { print $1 }' |
-		while read -r a; do printf '0x%x\n' "$a"; done | sort -u
+		while read -r a; do printf '0x%x\n' "$a"; done | sort -u | comm -23 - <(jumped "$f")
 }
 
 # listed_unnamed FILE: the starts `snaptrace symbols FILE` lists unnamed,
-# each named "[unnamed @ START]" (else "bad START"), sorted
+# each named "[unnamed @ START]" with the spelling --trigger takes,
+# "FILE:addr:START", where the symbol would be (else "bad START"), sorted
 listed_unnamed() {
-	"$FRONT" symbols "$1" | awk -F '\t' '$1 ~ /unnamed/ || $2 == "" {
-		print ($1 == "[unnamed @ " $4 "]" && $2 == "" ? "" : "bad ") $4 }' | sort -u
+	"$FRONT" symbols "$1" | awk -F '\t' '$1 ~ /unnamed/ || $2 == "" || $2 ~ /:addr:/ {
+		print ($1 == "[unnamed @ " $4 "]" && $2 == $3 ":addr:" $4 ? "" : "bad ") $4 }' | sort -u
 }
 
 # unnamed_listed FILE: what is wrong with FILE's unnamed functions in

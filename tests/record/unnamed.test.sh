@@ -35,11 +35,16 @@
 #   were read as a function's name, and addr: as the program's address);
 # - lib_not_loaded: measuring that library's function in a program that
 #   never loads it ends saying so, not only "no call".
+# - cold_not_listed: a stripped build of cold_target.c: split.cold (nm's
+#   start, an FDE whose CFA at its start is not rsp+8: a jump enters it) is
+#   not listed by `snaptrace symbols`, split() is;
+# - cold_addr_refused: --measure and --trigger addr: of split.cold, or
+#   inside it, are refused (exit 2) in one line saying a jump enters it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept unnamed_addr_linked named_addr_linked
-	lib_addr_listed lib_addr_measured lib_not_loaded no_leftovers"
+	lib_addr_listed lib_addr_measured lib_not_loaded cold_not_listed cold_addr_refused no_leftovers"
 need_recording unnamed
 need_built unnamed "$CONVERT"
 requires_all gcc
@@ -237,6 +242,37 @@ else
 	else
 		ok lib_not_loaded
 	fi
+fi
+
+# a part of a function that a jump enters is no function
+COLD="$TMP/cold_stripped"
+if ! gcc -std=c11 -O2 -o "$TMP/cold" "$SNAPTRACE_TOP/tests/record/cold_target.c" 2>"$TMP/cc.err" ||
+	! strip -o "$COLD" "$TMP/cold"; then
+	fail cold_not_listed "cannot build cold_target.c: $(tl 3 "$TMP/cc.err")"
+	fail cold_addr_refused "cannot build cold_target.c"
+else
+	CSTART=$(nm "$TMP/cold" | awk '$3 == "split.cold" { print "0x" $1 }')
+	CSPLIT=$(nm "$TMP/cold" | awk '$3 == "split" { print "0x" $1 }')
+	[ -n "$CSTART" ] && CSTART=$(printf '0x%x' "$((CSTART))") && CSPLIT=$(printf '0x%x' "$((CSPLIT))")
+	"$RECORD" --symbols "$COLD" | awk -F '\t' '{ print $4 }' >"$TMP/cold.listed"
+	if [ -z "$CSTART" ]; then
+		fail cold_not_listed "gcc made no split.cold: $(nm "$TMP/cold" | grep split | tr '\n' ' ')"
+	elif grep -qx -- "$CSTART" "$TMP/cold.listed" || ! grep -qx -- "$CSPLIT" "$TMP/cold.listed"; then
+		fail cold_not_listed "split.cold $CSTART listed or split $CSPLIT not: $(tr '\n' ' ' <"$TMP/cold.listed")"
+	else
+		ok cold_not_listed
+	fi
+	bad=""
+	for args in "--measure addr:$CSTART" "--trigger addr:$CSTART" "--trigger addr:$(printf '0x%x' $((CSTART + 1)))"; do
+		# shellcheck disable=SC2086
+		"$RECORD" -o "$TMP/cold.d" $args -- "$COLD" >/dev/null 2>"$TMP/cold.err"
+		rc=$?
+		[ $rc -eq 2 ] && [ "$(wc -l <"$TMP/cold.err")" -eq 1 ] && [ ! -e "$TMP/cold.d" ] &&
+			grep -q "in code a jump enters at $CSTART (its unwind table's CFA there is the stack pointer+[0-9]*, not +8 as right after a call" "$TMP/cold.err" ||
+			bad="$bad [$args: exit $rc: $(tl 2 "$TMP/cold.err")]"
+	done
+	[ -z "$CSTART" ] && bad="gcc made no split.cold"
+	if [ -n "$bad" ]; then fail cold_addr_refused "$bad"; else ok cold_addr_refused; fi
 fi
 
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi

@@ -5,7 +5,8 @@
  * (`readelf --debug-dump=frames`: each FDE's pc range, but those in its
  * PLT sections as `readelf -S` lists them: a table of stubs, no function),
  * never this reader; and a table whose fde_count is hostile, which is not
- * believed past what its segment holds.
+ * believed past what its segment holds; which starts are a function's
+ * entry, against readelf's CFA there (--debug-dump=frames-interp).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -159,6 +160,138 @@ static void table_is_readelfs(void)
 	close(fd);
 }
 
+/* A function with a part a jump enters: gcc (-O2,
+ * -freorder-blocks-and-partition) moves the path that calls cold rare()
+ * into split.cold, an FDE of its own whose CFA at its start is the
+ * function's after its prologue, not an entry's. */
+__attribute__((cold, noinline)) static void rare(volatile int *p)
+{
+	*p = 1;
+}
+
+__attribute__((noinline)) int fdetab_split(int x);
+__attribute__((noinline)) int fdetab_split(int x)
+{
+	volatile int v = x;
+
+	if (x == 12345) {
+		rare(&v);
+		return v + 7;
+	}
+	return v * 3;
+}
+
+/* readelf's CIEs: each one's offset and its initial CFA ("rsp+8"). */
+struct cies {
+	uint64_t off[64];
+	char cfa[64][64];
+	size_t n;
+};
+
+/* Sets ENTRY[i] of the ref_begin (N) equal to BEGIN to whether CFA is rsp+8
+ * (CFA NULL: the initial one of CIE C at offset CIE). Returns 1. */
+static size_t set_entry(bool *entry, size_t n, uint64_t begin, const char *cfa,
+			const struct cies *c, uint64_t cie)
+{
+	for (size_t i = 0; !cfa && i < c->n; i++)
+		if (c->off[i] == cie)
+			cfa = c->cfa[i];
+	for (size_t i = 0; i < n; i++)
+		if (ref_begin[i] == begin)
+			entry[i] = cfa && !strcmp(cfa, "rsp+8");
+	return 1;
+}
+
+/* Reads readelf's CFA of each FDE of PATH at its start (--debug-dump=
+ * frames-interp: "pc=BEGIN..END", then the row at BEGIN, or none when the
+ * FDE has no instructions: its CIE's initial row, "0 CFA") as whether it is
+ * "rsp+8" into ENTRY, by ref_begin's order (readelf_fdes()). Returns how
+ * many FDEs it read. */
+static size_t readelf_entries(const char *path, bool *entry, size_t n)
+{
+	static struct cies c;
+	char cmd[4200], line[512], cfa[64];
+	uint64_t begin = 0, loc, off, cie = 0;
+	size_t k = 0;
+	bool eh = false, in_cie = false, pending = false;
+	FILE *p;
+
+	c.n = 0;
+	snprintf(cmd, sizeof(cmd), "readelf --debug-dump=frames-interp '%s' 2>/dev/null", path);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p)) {
+		const char *pc = strstr(line, " FDE ");
+
+		if (!strncmp(line, "Contents of the ", 16))
+			eh = strstr(line, ".eh_frame section") != NULL;
+		if ((pc || strstr(line, " CIE ")) && pending) {	/* the last FDE had no row */
+			k += set_entry(entry, n, begin, NULL, &c, cie);
+			pending = false;
+		}
+		if (!eh)
+			continue;
+		if (strstr(line, " CIE ") && c.n < 64 && sscanf(line, "%" SCNx64, &off) == 1) {
+			c.off[c.n] = off;
+			c.cfa[c.n++][0] = '\0';
+			in_cie = true;
+		} else if (pc && (pc = strstr(pc, "pc=")) && sscanf(pc, "pc=%" SCNx64, &begin) == 1 &&
+			   sscanf(strstr(line, "cie="), "cie=%" SCNx64, &cie) == 1) {
+			pending = true;
+			in_cie = false;
+		} else if (sscanf(line, "%" SCNx64 " %63s", &loc, cfa) == 2 && strchr(cfa, '+')) {
+			if (in_cie && loc == 0)
+				snprintf(c.cfa[c.n - 1], sizeof(c.cfa[0]), "%s", cfa);
+			else if (pending && loc == begin)
+				k += set_entry(entry, n, begin, cfa, &c, cie);
+			pending = in_cie = false;
+		}
+	}
+	pclose(p);
+	if (pending)
+		k += set_entry(entry, n, begin, NULL, &c, cie);
+	return k;
+}
+
+/* Which of this program's FDE starts are an entry (fdetab_is_entry()) is
+ * readelf's: its CFA there rsp+8; fdetab_split's .cold part is none. */
+static void entries_are_readelfs(void)
+{
+	static bool entry[FDES_MAX];
+	char self[4000];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t all = len > 0 ? (self[len] = 0, readelf_fdes(self)) : 0, jumped = 0, checked = 0;
+	struct fdetab t;
+	Elf *elf;
+	int fd = open_elf("/proc/self/exe", &elf);
+
+	CHECK_INT_EQ(fdetab_split(3), 9);
+	CHECK_U64_EQ(readelf_entries(self, entry, all), all);
+	CHECK(fd >= 0 && elf);
+	if (!elf || !all)
+		return;
+	CHECK_INT_EQ(fdetab_read(elf, &t), 0);
+	CHECK_INT_EQ(fdetab_read_entries(elf, &t), 0);
+	CHECK(t.cfa != NULL);
+	for (size_t i = 0; i < t.n; i++)
+		for (size_t k = 0; k < all; k++) {
+			if (ref_begin[k] != t.start[i])
+				continue;
+			checked++;
+			jumped += !entry[k];
+			if (fdetab_is_entry(&t, i) != entry[k])
+				UNIT_FAIL("FDE at 0x%" PRIx64 ": entry %d, readelf %d", t.start[i],
+					  fdetab_is_entry(&t, i), entry[k]);
+			break;
+		}
+	CHECK_U64_EQ(checked, t.n);
+	CHECK(jumped >= 1);	/* fdetab_split.cold */
+	fdetab_free(&t);
+	elf_end(elf);
+	close(fd);
+}
+
 /* A copy of this program whose fde_count says 0xffffffff: only the entries
  * its segment holds are read, the same as the true count's. */
 static void hostile_count(void)
@@ -202,6 +335,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(table_is_readelfs);
 	UNIT_RUN(hostile_count);
+	UNIT_RUN(entries_are_readelfs);
 	unit_tmp_fini();
 	return unit_exit();
 }
