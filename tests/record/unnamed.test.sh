@@ -35,10 +35,10 @@
 #   were read as a function's name, and addr: as the program's address);
 # - lib_not_loaded: measuring that library's function in a program that
 #   never loads it ends saying so, not only "no call".
-# - cold_not_listed: a stripped build of cold_target.c: split.cold (nm's
+# - cold_not_listed: a stripped build of cold_target.c: cold_split.cold (nm's
 #   start, an FDE whose CFA at its start is not rsp+8: a jump enters it) is
-#   not listed by `snaptrace symbols`, split() is;
-# - cold_addr_refused: --measure and --trigger addr: of split.cold, or
+#   not listed by `snaptrace symbols`, cold_split() is;
+# - cold_addr_refused: --measure and --trigger addr: of cold_split.cold, or
 #   inside it, are refused (exit 2) in one line saying a jump enters it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
@@ -251,14 +251,14 @@ if ! gcc -std=c11 -O2 -o "$TMP/cold" "$SNAPTRACE_TOP/tests/record/cold_target.c"
 	fail cold_not_listed "cannot build cold_target.c: $(tl 3 "$TMP/cc.err")"
 	fail cold_addr_refused "cannot build cold_target.c"
 else
-	CSTART=$(nm "$TMP/cold" | awk '$3 == "split.cold" { print "0x" $1 }')
-	CSPLIT=$(nm "$TMP/cold" | awk '$3 == "split" { print "0x" $1 }')
+	CSTART=$(nm "$TMP/cold" | awk '$3 == "cold_split.cold" { print "0x" $1 }')
+	CSPLIT=$(nm "$TMP/cold" | awk '$3 == "cold_split" { print "0x" $1 }')
 	[ -n "$CSTART" ] && CSTART=$(printf '0x%x' "$((CSTART))") && CSPLIT=$(printf '0x%x' "$((CSPLIT))")
 	"$RECORD" --symbols "$COLD" | awk -F '\t' '{ print $4 }' >"$TMP/cold.listed"
 	if [ -z "$CSTART" ]; then
-		fail cold_not_listed "gcc made no split.cold: $(nm "$TMP/cold" | grep split | tr '\n' ' ')"
+		fail cold_not_listed "gcc made no cold_split.cold: $(nm "$TMP/cold" | grep cold_split | tr '\n' ' ')"
 	elif grep -qx -- "$CSTART" "$TMP/cold.listed" || ! grep -qx -- "$CSPLIT" "$TMP/cold.listed"; then
-		fail cold_not_listed "split.cold $CSTART listed or split $CSPLIT not: $(tr '\n' ' ' <"$TMP/cold.listed")"
+		fail cold_not_listed "cold_split.cold $CSTART listed or cold_split $CSPLIT not: $(tr '\n' ' ' <"$TMP/cold.listed")"
 	else
 		ok cold_not_listed
 	fi
@@ -271,7 +271,7 @@ else
 			grep -q "in code a jump enters at $CSTART (its unwind table's CFA there is the stack pointer+[0-9]*, not +8 as right after a call" "$TMP/cold.err" ||
 			bad="$bad [$args: exit $rc: $(tl 2 "$TMP/cold.err")]"
 	done
-	[ -z "$CSTART" ] && bad="gcc made no split.cold"
+	[ -z "$CSTART" ] && bad="gcc made no cold_split.cold"
 	if [ -n "$bad" ]; then fail cold_addr_refused "$bad"; else ok cold_addr_refused; fi
 fi
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cold_split.h"
 #include "fdetab.h"
 #include "unit.h"
 #include "unit_tmp.h"
@@ -33,23 +34,35 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* `readelf --debug-dump=DUMP PATH`'s output, to pclose(); NULL: none. */
+static FILE *readelf_dump(const char *dump, const char *path)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "readelf --debug-dump=%s '%s' 2>/dev/null", dump, path);
+	return popen(cmd, "r");
+}
+
+/* Whether readelf's LINE is in .eh_frame's contents (EH: the line before). */
+static bool in_eh_frame(const char *line, bool eh)
+{
+	return strncmp(line, "Contents of the ", 16) ? eh : strstr(line, ".eh_frame section") != NULL;
+}
+
 /* Reads PATH's FDEs into ref_begin and ref_end. Returns how many. */
 static size_t readelf_fdes(const char *path)
 {
-	char cmd[4200], line[512];
+	char line[512];
 	size_t n = 0;
 	bool eh = false;
-	FILE *p;
+	FILE *p = readelf_dump("frames", path);
 
-	snprintf(cmd, sizeof(cmd), "readelf --debug-dump=frames '%s' 2>/dev/null", path);
-	p = popen(cmd, "r");
 	if (!p)
 		return 0;
 	while (fgets(line, sizeof(line), p)) {
 		const char *pc = strstr(line, " FDE ");
 
-		if (!strncmp(line, "Contents of the ", 16))
-			eh = strstr(line, ".eh_frame section") != NULL;
+		eh = in_eh_frame(line, eh);
 		if (eh && pc && (pc = strstr(pc, "pc=")) && n < FDES_MAX &&
 		    sscanf(pc, "pc=%" SCNx64 "..%" SCNx64, &ref_begin[n], &ref_end[n]) == 2)
 			n++;
@@ -160,27 +173,6 @@ static void table_is_readelfs(void)
 	close(fd);
 }
 
-/* A function with a part a jump enters: gcc (-O2,
- * -freorder-blocks-and-partition) moves the path that calls cold rare()
- * into split.cold, an FDE of its own whose CFA at its start is the
- * function's after its prologue, not an entry's. */
-__attribute__((cold, noinline)) static void rare(volatile int *p)
-{
-	*p = 1;
-}
-
-__attribute__((noinline)) int fdetab_split(int x);
-__attribute__((noinline)) int fdetab_split(int x)
-{
-	volatile int v = x;
-
-	if (x == 12345) {
-		rare(&v);
-		return v + 7;
-	}
-	return v * 3;
-}
-
 /* readelf's CIEs: each one's offset and its initial CFA ("rsp+8"). */
 struct cies {
 	uint64_t off[64];
@@ -210,22 +202,19 @@ static size_t set_entry(bool *entry, size_t n, uint64_t begin, const char *cfa,
 static size_t readelf_entries(const char *path, bool *entry, size_t n)
 {
 	static struct cies c;
-	char cmd[4200], line[512], cfa[64];
+	char line[512], cfa[64];
 	uint64_t begin = 0, loc, off, cie = 0;
 	size_t k = 0;
 	bool eh = false, in_cie = false, pending = false;
-	FILE *p;
+	FILE *p = readelf_dump("frames-interp", path);
 
 	c.n = 0;
-	snprintf(cmd, sizeof(cmd), "readelf --debug-dump=frames-interp '%s' 2>/dev/null", path);
-	p = popen(cmd, "r");
 	if (!p)
 		return 0;
 	while (fgets(line, sizeof(line), p)) {
 		const char *pc = strstr(line, " FDE ");
 
-		if (!strncmp(line, "Contents of the ", 16))
-			eh = strstr(line, ".eh_frame section") != NULL;
+		eh = in_eh_frame(line, eh);
 		if ((pc || strstr(line, " CIE ")) && pending) {	/* the last FDE had no row */
 			k += set_entry(entry, n, begin, NULL, &c, cie);
 			pending = false;
@@ -255,7 +244,7 @@ static size_t readelf_entries(const char *path, bool *entry, size_t n)
 }
 
 /* Which of this program's FDE starts are an entry (fdetab_is_entry()) is
- * readelf's: its CFA there rsp+8; fdetab_split's .cold part is none. */
+ * readelf's: its CFA there rsp+8; cold_split's .cold part is none. */
 static void entries_are_readelfs(void)
 {
 	static bool entry[FDES_MAX];
@@ -266,7 +255,7 @@ static void entries_are_readelfs(void)
 	Elf *elf;
 	int fd = open_elf("/proc/self/exe", &elf);
 
-	CHECK_INT_EQ(fdetab_split(3), 9);
+	CHECK_INT_EQ(cold_split(3), 9);
 	CHECK_U64_EQ(readelf_entries(self, entry, all), all);
 	CHECK(fd >= 0 && elf);
 	if (!elf || !all)
@@ -286,7 +275,7 @@ static void entries_are_readelfs(void)
 			break;
 		}
 	CHECK_U64_EQ(checked, t.n);
-	CHECK(jumped >= 1);	/* fdetab_split.cold */
+	CHECK(jumped >= 1);	/* cold_split.cold */
 	fdetab_free(&t);
 	elf_end(elf);
 	close(fd);
