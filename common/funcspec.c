@@ -20,6 +20,16 @@ const char *funcspec_single_colon(const char *s)
 	return NULL;
 }
 
+const char *funcspec_lib_colon(const char *s)
+{
+	const char *last = NULL;
+
+	for (const char *p = s; (p = strchr(p, ':')); p++)
+		if (p > s && (!strncmp(p + 1, "addr:", 5) || !strncmp(p + 1, "[unnamed @ ", 11)))
+			last = p;
+	return last ? last : funcspec_single_colon(s);
+}
+
 int funcspec_parse_line(const char *s, char *file, size_t size, unsigned *line, unsigned *col)
 {
 	const char *p = strrchr(s, ':'), *q;

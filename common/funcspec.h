@@ -15,6 +15,12 @@
  * NULL: LIB:NAME's. */
 const char *funcspec_single_colon(const char *s);
 
+/* The ':' of S that ends LIB in LIB:WHAT: the last one followed by an
+ * address (funcspec_parse_fn_addr()'s "addr:" or "[unnamed @ "), so that
+ * a path with a ':' is LIB whole, as `snaptrace symbols` prints
+ * FILE:addr:0xSTART; else funcspec_single_colon(S). */
+const char *funcspec_lib_colon(const char *s);
+
 /*
  * Reads S as FILE:LINE[:COL] (LINE and COL decimal, 1 to 100,000,000; FILE
  * without ':'): FILE into FILE (SIZE bytes), *LINE, *COL (0: none).

@@ -18,7 +18,9 @@
 /*
  * Prints on OUT one line per function of TARGET whose demangled or symbol
  * name contains PATTERN (NULL: all; case-insensitive), sorted by file and
- * address: "DEMANGLED<TAB>SYMBOL<TAB>FILE<TAB>0xADDRESS", each field escaped
+ * address: "DEMANGLED<TAB>SYMBOL<TAB>FILE<TAB>0xADDRESS" (a function without
+ * a symbol, from a stripped file's unwind table: "[unnamed @ 0xADDRESS]" and,
+ * as its SYMBOL, the spelling --trigger takes, "FILE:addr:0xADDRESS"), each field escaped
  * (escape.h: a binary's names are anybody's text) (the link-time
  * address, as addr: takes it for the program). TARGET is a process id (the
  * program and every library it maps), or an ELF file (a path, or a program

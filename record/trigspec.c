@@ -370,10 +370,11 @@ static int form_lib(struct ctx *c, const char *colon)
 }
 
 /* A bare word, as magic-trace: a symbol, then FILE:LINE[:COL], then an
- * address; LIB:SYMBOL when it has a single ':' and is no FILE:LINE. */
+ * address; LIB:SYMBOL when it has a single ':' and is no FILE:LINE, and
+ * LIB:addr:0xHEX (funcspec_lib_colon()). */
 static int form_bare(struct ctx *c)
 {
-	const char *colon = funcspec_single_colon(c->spec);
+	const char *colon = funcspec_lib_colon(c->spec);
 	char file[PATH_MAX];
 	unsigned line, col;
 	int err;

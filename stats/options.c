@@ -52,7 +52,7 @@ static int set_function(void *ctx, const char *arg, uint64_t num)
 			  "TRACE lists them), or LIB:NAME", arg);
 		return OPT_FAILED;
 	}
-	colon = name == arg && strncmp(arg, "addr:", 5) ? funcspec_single_colon(arg) : NULL;
+	colon = name == arg && strncmp(arg, "addr:", 5) ? funcspec_lib_colon(arg) : NULL;
 	if (colon) {	/* LIB:NAME, as libc:nanosleep */
 		if (colon == arg || (size_t)(colon - arg) >= sizeof(o->lib))
 			return -EINVAL;

@@ -61,9 +61,33 @@ static void fn_addr_refused(void)
 			UNIT_FAIL("'%s': expected -ENOENT (a name)", names[i]);
 }
 
+/* LIB of LIB:addr:0xHEX is whole, a path with ':' too; LIB:NAME's is the
+ * first single ':' as before. */
+static void lib_colon(void)
+{
+	static const struct {
+		const char *s;
+		int at;	/* the index of the ':' ending LIB, -1: none */
+	} cases[] = {
+		{ "liblzma:addr:0x15cf0", 7 }, { "/opt/a:b/lib.so:addr:0x10", 15 },
+		{ "/opt/a:b/lib.so:[unnamed @ 0x10]", 15 }, { "libc:write", 4 },
+		{ "app::Store::load", -1 }, { "libstdc++:std::terminate", 9 },
+		{ "[unnamed @ 0x10]", -1 },
+	};
+
+	for (size_t i = 0; i < N(cases); i++) {
+		const char *c = funcspec_lib_colon(cases[i].s);
+		int at = c ? (int)(c - cases[i].s) : -1;
+
+		if (at != cases[i].at)
+			UNIT_FAIL("'%s': %d, expected %d", cases[i].s, at, cases[i].at);
+	}
+}
+
 int main(void)
 {
 	UNIT_RUN(fn_addr_forms);
 	UNIT_RUN(fn_addr_refused);
+	UNIT_RUN(lib_colon);
 	return unit_exit();
 }
