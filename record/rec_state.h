@@ -87,8 +87,13 @@ struct rec_exit {
 				exited by itself before the recorder ended it: while
 				perf stopped, or (--duration) as the loop ended
 				(ENDED too, with its status) */
-	bool sigterm;        /* AFTER_END at the SIGTERM the recorder then sent it,
-				with a status of its own (it caught the signal) */
+	bool sigterm;        /* AFTER_END at the SIGTERM the recorder then sent it:
+				with a status of its own (it caught the signal),
+				or killed by it (BY_RECORDER) */
+	bool by_recorder;    /* AFTER_END and SIGTERM, killed by the recorder's
+				signal (SIGTERM, or SIGKILL 500 ms later): no end
+				of the program's own (its exit status passed on,
+				said: none) */
 };
 
 struct rec_thread_info {

@@ -638,19 +638,22 @@ static const char *target_end_why(const struct rec_session *s);
 /* Ends a launched target still running once perf has stopped (rec_target_end()):
  * one that exited by itself meanwhile (or with a status of its own at the
  * SIGTERM) has its own end in S->exits, marked after the recording's end;
- * one that this ends has none (record.json). */
+ * one that this ends (it ran: released) has its signal there, marked
+ * BY_RECORDER too (record.json lists how each process ended: README). */
 static void end_target(struct rec_session *s)
 {
 	struct rec_exit *e = &s->exits[0];
+	bool ran = s->target.released;
 	int r;
 
 	if (!s->target.launched || e->ended)
 		return;
 	r = rec_target_end(&s->target, target_end_why(s));
-	if (r < 1)
-		return;
+	if (r < 0 || (r == 0 && !ran))
+		return;	/* attached; or killed before it ran: the recording failed */
 	e->ended = e->has_status = e->after_end = true;
-	e->sigterm = r == 2;
+	e->sigterm = r != 1;
+	e->by_recorder = r == 0;
 	e->status = s->target.status;
 }
 
@@ -1206,8 +1209,8 @@ bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e
 	const struct rec_signal_log *l = ending_signal(s, s->target.pids[i]);
 
 	memset(e, 0, sizeof(*e));
-	if (!x->ended)
-		return false;
+	if (!x->ended || x->by_recorder)
+		return false;	/* the recorder's end, said as it sent it: not the program's */
 	e->exited = x->has_status && WIFEXITED(x->status);
 	e->status = e->exited ? WEXITSTATUS(x->status) : 0;
 	if (x->has_status && WIFSIGNALED(x->status)) {
