@@ -21,6 +21,7 @@
 #include "mapids.h"
 #include "host.h"
 #include "measure.h"
+#include "perfmaps.h"
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
@@ -113,6 +114,7 @@ struct rec_session {
 	const struct rec_host *h;
 	struct rec_plan plan;
 	struct rec_target target;
+	struct rec_perfmaps maps;     /* the targets' perf maps, held from when they appear */
 	struct rec_proc_held picked;  /* attach without -p: the process picked, held since
 				       * (pid 0: none; its pidfd goes to target) */
 	struct rec_recorded recorded; /* which of its threads the trace holds */
