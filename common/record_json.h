@@ -156,7 +156,9 @@
  *           own before the recorder ended it: "after_end" true (it exited
  *           while perf stopped; false or absent: during the recording), and
  *           "sigterm" true when at the SIGTERM the recorder then sent it
- *           (record/target.h rec_target_end())
+ *           (record/target.h rec_target_end()); one the recorder killed so
+ *           (it ran) is listed too: "signal" 15, or 9 (the SIGKILL 500 ms
+ *           later), "after_end" and "sigterm" true (older recorders: none)
  *   "end": a word of enum record_end but "none"
  *          ("signal": a signal ended the target, the snapshot was taken at it)
  *   "error": null, or why the recording failed before perf recorded (its

@@ -4,7 +4,6 @@
 #include "fdenames.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,6 @@
 
 #include "array.h"
 #include "diag.h"
-#include "elfid.h"
 #include "fdetab.h"
 #include "hash.h"
 #include "srcline.h"
@@ -38,24 +36,15 @@ struct fdenames {
 	struct fdenames_dso **dsos;  /* owned, each too */
 	size_t n, cap;
 	struct hash_index index;     /* hash_bytes() of a path -> dsos[] */
-	char *symfs;                 /* "" for none, owned */
-	const struct runas_set *who;
-	const struct binaries *bins;
+	const struct srcline *sl;    /* which file is each dso's (borrowed) */
 };
 
-struct fdenames *fdenames_new(const char *symfs, const struct runas_set *who,
-			      const struct binaries *bins)
+struct fdenames *fdenames_new(const struct srcline *sl)
 {
 	struct fdenames *n = calloc(1, sizeof(*n));
 
-	if (n && !(n->symfs = strdup(symfs ? symfs : ""))) {
-		free(n);
-		n = NULL;
-	}
-	if (n) {
-		n->who = who;
-		n->bins = bins;
-	}
+	if (n)
+		n->sl = sl;
 	return n;
 }
 
@@ -88,27 +77,18 @@ static struct fdenames_dso *entry(struct fdenames *n, const char *dso, size_t le
 /* Reads D's file: whether its frames are named, its segments, its table. */
 static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nomem)
 {
-	char full[4096], why[160], hex[BINARIES_ID_MAX + 1];
 	size_t nph;
 	GElf_Ehdr eh;
 	Elf *elf = NULL;
-	int fd = -1, err;
+	int fd, err;
 
 	d->read = true;
-	if (srcline_no_binary(d->path, strlen(d->path)) || d->path[0] != '/' ||
-	    (n->bins && binaries_changed(n->bins, d->path, strlen(d->path))) ||
-	    (size_t)snprintf(full, sizeof(full), "%s%s", n->symfs, d->path) >= sizeof(full))
+	/* the binary that ran: the file at its path, or the copy kept of it */
+	if (d->path[0] != '/' ||
+	    (fd = srcline_open_binary(n->sl, d->path, strlen(d->path), &elf)) < 0)
 		return;
-	/* a FIFO is no binary; another user's recording: what they may open */
-	if ((fd = runas_open(n->who, AT_FDCWD, full, 0, why, sizeof(why))) < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ, NULL);	/* never mapped: elfid.h */
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    elf_getphdrnum(elf, &nph))
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph))
 		goto out;
-	elfid_hex(elf, hex, sizeof(hex));
-	if (n->bins && !binaries_is_recorded(n->bins, d->path, strlen(d->path), hex))
-		goto out;	/* not the binary that ran */
 	for (size_t i = 0; i < nph && d->nload < LOADS_MAX; i++) {
 		GElf_Phdr ph;
 
@@ -179,6 +159,5 @@ void fdenames_free(struct fdenames *n)
 	}
 	free(n->dsos);
 	hash_index_free(&n->index);
-	free(n->symfs);
 	free(n);
 }

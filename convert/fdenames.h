@@ -13,11 +13,11 @@
  * symbols` lists, a measured call's name), so all its samples are one
  * function and not a slice per address. Each binary is read once per
  * conversion (its program headers, its .symtab's presence and its
- * .eh_frame_hdr), opened as the converter opens binaries (under perf's
- * --symfs, by runas_open() for the recordings' other owners); one whose
- * build id is not the recorded one, or that is gone or changed
- * (binaries.h), tells nothing. Why: docs/design.md "Functions without a
- * name".
+ * .eh_frame_hdr) from the file srcline_open_binary() gives, the one every
+ * reader of binaries reads: the file at its path when it is the binary
+ * that ran, else the copy a recording kept of it (--keep-binaries); a
+ * binary changed or gone with no copy tells nothing. Why: docs/design.md
+ * "Functions without a name".
  */
 #ifndef SNAPTRACE_CONVERT_FDENAMES_H
 #define SNAPTRACE_CONVERT_FDENAMES_H
@@ -26,17 +26,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "binaries.h"
-#include "runas.h"
+#include "srcline.h"
 
 struct fdenames;
 struct fdenames_dso;
 
-/* A new empty table: binaries under SYMFS (NULL or "": none; copied),
- * opened for WHO (borrowed; NULL: none), checked against BINS (borrowed;
- * NULL: none). NULL when out of memory. */
-struct fdenames *fdenames_new(const char *symfs, const struct runas_set *who,
-			      const struct binaries *bins);
+/* A new empty table, reading each binary's file as SL (borrowed, outliving
+ * it) opens it: srcline_open_binary(). NULL when out of memory. */
+struct fdenames *fdenames_new(const struct srcline *sl);
 
 /*
  * The binary DSO (LEN bytes, as perf names it) in N: the one entry of that

@@ -769,7 +769,7 @@ static int convert(struct conv_options *o, struct inputs *ins, const char *first
 	if (sl)
 		srcline_set_users(sl, &who);
 	if (sl)
-		fn = fdenames_new(symfs_arg(o), &who, &bins);
+		fn = fdenames_new(sl);
 	if (sl && o->no_srcline) {
 		srcline_lines_off(sl);
 		buildid_why[0] = 0;	/* no lines were asked for */

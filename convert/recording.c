@@ -1177,10 +1177,15 @@ int recording_open(const struct recording *r, const char *file, unsigned flags, 
 	return inpath_open(r->dirfd, file, RECORDING_OPEN | flags, why, size);
 }
 
+bool recording_exit_by_recorder(const struct recording_exit *x)
+{
+	return x->after_end && x->sigterm && x->has_signal;
+}
+
 bool recording_exit_listed(const struct recording *r, int64_t pid)
 {
 	for (size_t i = 0; r && i < r->nexits; i++)
-		if (r->exits[i].pid == pid)
+		if (r->exits[i].pid == pid && !recording_exit_by_recorder(&r->exits[i]))
 			return true;
 	return false;
 }

@@ -79,9 +79,11 @@ struct recording_exit {
 	bool has_signal;       /* a signal killed it: SIG, and CORE (a core was dumped) */
 	int sig;
 	bool core;
-	bool after_end;        /* it exited by itself after the recording's end
-				* (record.json "after_end"), SIGTERM at the SIGTERM
-				* the recorder then sent it ("sigterm") */
+	bool after_end;        /* it exited after the recording's end (record.json
+				* "after_end"): by itself, or SIGTERM at the
+				* SIGTERM the recorder then sent it ("sigterm"),
+				* with a status of its own or killed by it
+				* (recording_exit_by_recorder()) */
 	bool sigterm;
 };
 
@@ -287,8 +289,14 @@ void recording_free(struct recording *r);
 /* The comm of thread TID of R, or NULL. */
 const char *recording_comm(const struct recording *r, int64_t tid);
 
-/* Whether R's "exits" (record.json) lists one of process PID. */
+/* Whether R's "exits" (record.json) lists an end of process PID's own: not
+ * one the recorder's signal made (recording_exit_by_recorder()). */
 bool recording_exit_listed(const struct recording *r, int64_t pid);
+
+/* Whether X is the recorder's own end of a launched program still running
+ * at the recording's end: killed by the signal it sent ("after_end" and
+ * "sigterm" with a signal; older recorders listed no exit then). */
+bool recording_exit_by_recorder(const struct recording_exit *x);
 
 /* Thread TID of R's "threads" (record.json), or NULL. Borrowed from R. */
 const struct recording_thread *recording_thread(const struct recording *r, int64_t tid);

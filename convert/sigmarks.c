@@ -609,7 +609,9 @@ void conv_sigmarks_report(struct conv *c, bool print)
 			struct sig_ending e;
 			int n = 0;
 
-			if (!ending_of(c, r, &r->exits[i], &e, where, sizeof(where), inside,
+			/* the recorder's SIGTERM: ran_past_end()'s line, or the moment asked for */
+			if (recording_exit_by_recorder(&r->exits[i]) ||
+			    !ending_of(c, r, &r->exits[i], &e, where, sizeof(where), inside,
 				       sizeof(inside)))
 				continue;
 			sig_ending_text(&e, text, sizeof(text));

@@ -228,38 +228,32 @@ static int open_elf(const struct srcline *s, const char *path, Elf **elf)
 	return open_elf_at(s, relative ? s->dirfd : AT_FDCWD, full, elf);
 }
 
-/* Opens into D the copy of its binary a recording kept (S->caches: perf's
- * build-id cache layout) under a build id recorded for its path; one whose
- * own build id is not that one is not taken. Returns whether one was
- * (D->fd, D->elf set; the file at the path closed), its id into HEX. */
-static bool open_kept(const struct srcline *s, struct sl_dso *d, char *hex)
+/* Opens the copy of the binary PATH a recording kept (S->caches: perf's
+ * build-id cache layout) under a build id recorded for PATH; one whose own
+ * build id is not that one is not taken. Returns its fd with *ELF set and
+ * its id in HEX, or -1 with *ELF NULL when there is none. */
+static int open_kept(const struct srcline *s, const char *path, Elf **elf, char *hex)
 {
+	*elf = NULL;
 	for (const struct sl_buildid *b = s->buildids; b; b = b->next) {
-		if (strcmp(b->path, d->path))
+		if (strcmp(b->path, path))
 			continue;
 		for (size_t i = 0; i < s->ncaches; i++) {
 			char p[4096];
-			Elf *elf;
 			int fd;
 
 			if (!binaries_cache_path(s->caches[i], b->hex, "elf", p, sizeof(p)) ||
-			    (fd = open_elf_at(s, AT_FDCWD, p, &elf)) < 0)
+			    (fd = open_elf_at(s, AT_FDCWD, p, elf)) < 0)
 				continue;
-			elfid_hex(elf, hex, BUILDID_MAX + 1);
-			if (hex[0] && perfdata_same_buildid(b->hex, hex)) {
-				if (d->fd >= 0) {
-					elf_end(d->elf);
-					close(d->fd);
-				}
-				d->fd = fd;
-				d->elf = elf;
-				return true;
-			}
-			elf_end(elf);
+			elfid_hex(*elf, hex, BUILDID_MAX + 1);
+			if (hex[0] && perfdata_same_buildid(b->hex, hex))
+				return fd;
+			elf_end(*elf);
+			*elf = NULL;
 			close(fd);
 		}
 	}
-	return false;
+	return -1;
 }
 
 bool srcline_no_binary(const char *path, size_t len)
@@ -535,6 +529,44 @@ static bool has_lines(Elf *elf)
 	return false;
 }
 
+/* The binary PATH as recorded, open: the file at PATH (under the symfs;
+ * relative: in S->dirfd) when its build id is the recorded one (or none was
+ * recorded), else the copy the recording kept (open_kept()). Returns its fd
+ * with *ELF set and its build id in HEX (BUILDID_MAX + 1 bytes); -1 when
+ * there is none (gone, changed with no copy); -2 when the file is not ELF
+ * (and no copy was kept). */
+static int open_binary(const struct srcline *s, const char *path, Elf **elf, char *hex)
+{
+	int fd = open_elf(s, path, elf), kept;
+
+	hex[0] = 0;
+	if (fd >= 0) {
+		elfid_hex(*elf, hex, BUILDID_MAX + 1);
+		if (buildid_matches(s, path, hex))
+			return fd;
+		elf_end(*elf);
+		*elf = NULL;
+		close(fd);
+		fd = -1;
+	}
+	/* changed or gone since the recording: the copy it kept, if any */
+	kept = open_kept(s, path, elf, hex);
+	return kept >= 0 ? kept : fd;
+}
+
+int srcline_open_binary(const struct srcline *s, const char *dso, size_t len, Elf **elf)
+{
+	char hex[BUILDID_MAX + 1], *path;
+	int fd;
+
+	*elf = NULL;
+	if (!s || s->unchecked || no_binary_name(s, dso, len) || !(path = strndup(dso, len)))
+		return -1;
+	fd = open_binary(s, path, elf, hex);
+	free(path);
+	return fd;
+}
+
 /* Opens D's separate debug file by its build id HEX, if there is one. */
 static void open_debug_file(const struct srcline *s, struct sl_dso *d, const char *hex)
 {
@@ -564,13 +596,7 @@ static void open_dso(struct srcline *s, struct sl_dso *d)
 	d->fd = -1;
 	if (s->unchecked)
 		return;
-	d->fd = open_elf(s, d->path, &d->elf);
-	if (d->fd >= 0)
-		elfid_hex(d->elf, hex, BUILDID_MAX + 1);
-	/* changed or gone since the recording: the copy it kept, if any */
-	if ((d->fd == -1 || (d->fd >= 0 && !buildid_matches(s, d->path, hex))) &&
-	    !open_kept(s, d, hex))
-		return;
+	d->fd = open_binary(s, d->path, &d->elf, hex);
 	if (d->fd == -2)
 		d->state = DSO_NOFILE;
 	if (d->fd < 0)

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libelf.h>
+
 #include "runas.h"
 
 struct srcline;
@@ -107,6 +109,19 @@ void srcline_lines_off(struct srcline *s);
  */
 #define SRCLINE_CACHES_MAX 64
 void srcline_add_cache(struct srcline *s, const char *cache);
+
+/*
+ * The one file read for the binary DSO (LEN bytes, as perf names it), by
+ * every reader of binaries (lines, symbols, fdenames.h's unwind tables):
+ * the file at its path (under the symfs, opened for the users
+ * srcline_set_users() gave) when its build id is the one recorded for it
+ * (or none was), else the copy of that build id a recording kept
+ * (srcline_add_cache()). Returns its fd (the caller closes it and ends
+ * *ELF, read and never mapped: elfid.h); -1 with *ELF NULL when there is
+ * none (no path to a binary, gone, changed with no copy kept, the build
+ * ids unreadable: nothing checked); -2 when the file is not ELF.
+ */
+int srcline_open_binary(const struct srcline *s, const char *dso, size_t len, Elf **elf);
 
 /*
  * Relative dso names (perf inject --jit's "./jitted-PID-N.so", jitdump.h:

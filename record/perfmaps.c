@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,7 +41,92 @@ static int copy_into(int fd, off_t size, int outdir_fd, const char *name)
 	return 0;
 }
 
-int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
+/* Opens the map of each of PIDS M holds none of yet. */
+static void look(struct rec_perfmaps *m, const pid_t *pids, int npids)
+{
+	bool all = true;
+
+	for (int i = 0; i < npids && i < REC_MAX_PIDS; i++) {
+		char why[200];
+
+		if (m->fd[i] < 0)
+			m->fd[i] = perfmap_open(pids[i], INPATH_OWNED, m->path[i],
+						sizeof(m->path[i]), why, sizeof(why));
+		if (m->fd[i] < 0) {
+			m->fd[i] = -1;	/* refused or none: the end says why, if still so */
+			all = false;
+		}
+	}
+	if (all && m->notify >= 0) {
+		close(m->notify);
+		m->notify = -1;
+	}
+}
+
+void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids)
+{
+	m->started = true;
+	for (int i = 0; i < REC_MAX_PIDS; i++)
+		m->fd[i] = -1;
+	m->notify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (m->notify >= 0 &&
+	    inotify_add_watch(m->notify, "/tmp", IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) < 0) {
+		close(m->notify);
+		m->notify = -1;
+	}
+	look(m, pids, npids);
+}
+
+int rec_perfmaps_fd(const struct rec_perfmaps *m)
+{
+	return m->started ? m->notify : -1;
+}
+
+/* Whether NAME (LEN bytes, NUL padded) may be a perf map's: "perf-...map". */
+static bool map_name(const char *name, size_t len)
+{
+	size_t n = strnlen(name, len);
+
+	return n > 9 && !strncmp(name, "perf-", 5) && !strcmp(name + n - 4, ".map");
+}
+
+void rec_perfmaps_notified(struct rec_perfmaps *m, const pid_t *pids, int npids)
+{
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool seen = false;
+	ssize_t r;
+
+	if (rec_perfmaps_fd(m) < 0)
+		return;
+	while ((r = read(m->notify, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + r;) {
+			const struct inotify_event *e = (const struct inotify_event *)(void *)p;
+
+			if ((e->mask & IN_Q_OVERFLOW) || (e->len && map_name(e->name, e->len)))
+				seen = true;
+			p += sizeof(*e) + e->len;
+		}
+	}
+	if (seen)
+		look(m, pids, npids);
+}
+
+void rec_perfmaps_free(struct rec_perfmaps *m)
+{
+	if (!m || !m->started)
+		return;
+	for (int i = 0; i < REC_MAX_PIDS; i++) {
+		if (m->fd[i] >= 0)
+			close(m->fd[i]);
+		m->fd[i] = -1;
+	}
+	if (m->notify >= 0)
+		close(m->notify);
+	m->notify = -1;
+	m->started = false;
+}
+
+int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd, const pid_t *pids, int npids)
 {
 	struct perfmap_budget budget = { 0 };
 	int kept = 0;
@@ -48,10 +134,17 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 	for (int i = 0; i < npids; i++) {
 		char path[64], name[64], why[200];
 		struct stat st;
-		int fd, err;
+		int fd = -1, err;
 
 		snprintf(name, sizeof(name), PERFMAP_KEPT, (int)pids[i]);
-		fd = perfmap_open(pids[i], INPATH_OWNED, path, sizeof(path), why, sizeof(why));
+		/* the one opened while the process lived: gone from /tmp by now, maybe */
+		if (m && m->started && i < REC_MAX_PIDS && m->fd[i] >= 0) {
+			fd = m->fd[i];
+			m->fd[i] = -1;
+			snprintf(path, sizeof(path), "%s", m->path[i]);
+		} else {
+			fd = perfmap_open(pids[i], INPATH_OWNED, path, sizeof(path), why, sizeof(why));
+		}
 		if (fd == -ENOENT)
 			continue;   /* no JIT there */
 		if (fd < 0) {
@@ -63,7 +156,9 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 			diag_warn("%s: not kept in the recording: %lld bytes, more than %u",
 				  path, (long long)st.st_size, PERFMAP_MAX);
 		else if (!err && perfmap_budget_take(&budget, (uint64_t)st.st_size)) {
-			err = copy_into(fd, st.st_size, outdir_fd, name);
+			err = lseek(fd, 0, SEEK_SET) < 0 ? -errno : 0;
+			if (!err)
+				err = copy_into(fd, st.st_size, outdir_fd, name);
 			if (err)
 				diag_warn("%s: not kept in the recording: %s", path, strerror(-err));
 			else
@@ -72,5 +167,6 @@ int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids)
 		close(fd);
 	}
 	perfmap_budget_warn(&budget, "not kept in the recording");
+	rec_perfmaps_free(m);
 	return kept;
 }

@@ -8,19 +8,57 @@
  * the process's own user's: perfmap_open(),
  * no larger than PERFMAP_MAX; at most PERFMAP_FILES_MAX of them and
  * PERFMAP_TOTAL_MAX bytes in all, the rest named in one warning), and copied from that descriptor into a new file (O_EXCL |
- * O_NOFOLLOW, mode 0600). Why: docs/design.md "JIT code".
+ * O_NOFOLLOW, mode 0600). It is opened as soon as it appears while the
+ * recording runs (inotify on /tmp: a new or renamed perf-*.map name) and
+ * held until the end: a JIT that removes its map as it exits (LuaJIT,
+ * a perf-map agent's cleanup) once left none to keep. Why: docs/design.md
+ * "JIT code".
  */
 #ifndef SNAPTRACE_REC_PERFMAPS_H
 #define SNAPTRACE_REC_PERFMAPS_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
+#include "rec_opts.h"
+
+/* The targets' maps held while the recording runs. Zero: not started. */
+struct rec_perfmaps {
+	bool started;
+	int notify;                /* inotify on /tmp, -1: none (no more needed) */
+	int fd[REC_MAX_PIDS];      /* per target: its map, opened; -1: none yet */
+	char path[REC_MAX_PIDS][64];   /* ... the name it was opened by */
+};
+
 /*
- * Copies the perf map of each of the NPIDS processes PIDS that has one
- * (/tmp/perf-PID.map, or by the name the process sees itself by:
- * perfmap_open()) into the directory OUTDIR_FD as PERFMAP_KEPT. Returns how many were kept;
- * a map that cannot be kept is said in a warning (none at all: nothing).
+ * Starts M for the NPIDS targets PIDS (at most REC_MAX_PIDS): watches /tmp
+ * for new perf maps (none when inotify cannot: the maps are then opened at
+ * the end only) and opens the maps already there (an attached JIT's).
  */
-int rec_perfmaps_keep(int outdir_fd, const pid_t *pids, int npids);
+void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids);
+
+/* The descriptor to poll for M's news (POLLIN), or -1 when none is needed. */
+int rec_perfmaps_fd(const struct rec_perfmaps *m);
+
+/*
+ * Reads M's news (the descriptor polled readable) and, when a perf map
+ * appeared in /tmp, opens the map of each of PIDS not held yet: the process
+ * lives, so its owner is its user's as perfmap_open() checks. The watch
+ * ends once every target's map is held.
+ */
+void rec_perfmaps_notified(struct rec_perfmaps *m, const pid_t *pids, int npids);
+
+/*
+ * Copies the perf map of each of the NPIDS processes PIDS that has one (the
+ * one M holds, else the one there now: /tmp/perf-PID.map, or by the name the
+ * process sees itself by: perfmap_open()) into the directory OUTDIR_FD as
+ * PERFMAP_KEPT, then frees M (M NULL: none held). Returns how many were
+ * kept; a map that cannot be kept is said in a warning (none at all:
+ * nothing).
+ */
+int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd, const pid_t *pids, int npids);
+
+/* Closes what M holds. A zeroed M (never started) is fine. */
+void rec_perfmaps_free(struct rec_perfmaps *m);
 
 #endif

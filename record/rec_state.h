@@ -21,6 +21,7 @@
 #include "mapids.h"
 #include "host.h"
 #include "measure.h"
+#include "perfmaps.h"
 #include "perfrun.h"
 #include "plan.h"
 #include "rec_opts.h"
@@ -87,8 +88,13 @@ struct rec_exit {
 				exited by itself before the recorder ended it: while
 				perf stopped, or (--duration) as the loop ended
 				(ENDED too, with its status) */
-	bool sigterm;        /* AFTER_END at the SIGTERM the recorder then sent it,
-				with a status of its own (it caught the signal) */
+	bool sigterm;        /* AFTER_END at the SIGTERM the recorder then sent it:
+				with a status of its own (it caught the signal),
+				or killed by it (BY_RECORDER) */
+	bool by_recorder;    /* AFTER_END and SIGTERM, killed by the recorder's
+				signal (SIGTERM, or SIGKILL 500 ms later): no end
+				of the program's own (its exit status passed on,
+				said: none) */
 };
 
 struct rec_thread_info {
@@ -108,6 +114,7 @@ struct rec_session {
 	const struct rec_host *h;
 	struct rec_plan plan;
 	struct rec_target target;
+	struct rec_perfmaps maps;     /* the targets' perf maps, held from when they appear */
 	struct rec_proc_held picked;  /* attach without -p: the process picked, held since
 				       * (pid 0: none; its pidfd goes to target) */
 	struct rec_recorded recorded; /* which of its threads the trace holds */

@@ -547,8 +547,8 @@ static enum record_end perf_exit_end(struct rec_session *s)
 /* One round of the main loop: waits for anything and handles it. */
 static void loop_once(struct rec_session *s, double deadline)
 {
-	size_t want = 2 + (size_t)s->target.npids + (size_t)s->trig.nev + (size_t)s->sig.nev;
-	int n = 0, first_trig, first_pidfd, first_sig, timeout = -1, room;
+	size_t want = 3 + (size_t)s->target.npids + (size_t)s->trig.nev + (size_t)s->sig.nev;
+	int n = 0, first_trig, first_pidfd, first_sig, timeout = -1, room, maps = -1;
 	struct pollfd *pf;
 
 	/* out of memory: poll what fits (the first trigger events) */
@@ -577,6 +577,10 @@ static void loop_once(struct rec_session *s, double deadline)
 		if (s->sig_hup)
 			timeout = 100;   /* threads created later may still report there */
 	}
+	if (rec_perfmaps_fd(&s->maps) >= 0 && n < room) {
+		maps = n;
+		pf[n++] = (struct pollfd){ rec_perfmaps_fd(&s->maps), POLLIN, 0 };
+	}
 	if (s->inflight >= 0 || s->want >= 0)
 		timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
 	if (s->want >= 0 && !armed(s)) {   /* a hit waits for the arming */
@@ -601,7 +605,11 @@ static void loop_once(struct rec_session *s, double deadline)
 	if (pf[1].revents)
 		rec_perf_read_output(&s->perf);
 	if (s->watch_signals)
-		s->sig_hup = rec_sigwatch_hup(&s->sig, pf + first_sig, n - first_sig);
+		s->sig_hup = rec_sigwatch_hup(&s->sig, pf + first_sig,
+					      (maps >= 0 ? maps : n) - first_sig);
+	/* a perf map appeared: held now, while its process lives */
+	if (maps >= 0 && pf[maps].revents)
+		rec_perfmaps_notified(&s->maps, s->target.pids, s->target.npids);
 	rec_snapshot_settle(s, false);
 	read_triggers(s, pf + first_trig, first_sig - first_trig);
 	read_measures(s, false);
@@ -639,19 +647,22 @@ static const char *target_end_why(const struct rec_session *s);
 /* Ends a launched target still running once perf has stopped (rec_target_end()):
  * one that exited by itself meanwhile (or with a status of its own at the
  * SIGTERM) has its own end in S->exits, marked after the recording's end;
- * one that this ends has none (record.json). */
+ * one that this ends (it ran: released) has its signal there, marked
+ * BY_RECORDER too (record.json lists how each process ended: README). */
 static void end_target(struct rec_session *s)
 {
 	struct rec_exit *e = &s->exits[0];
+	bool ran = s->target.released;
 	int r;
 
 	if (!s->target.launched || e->ended)
 		return;
 	r = rec_target_end(&s->target, target_end_why(s));
-	if (r < 1)
-		return;
+	if (r < 0 || (r == 0 && !ran))
+		return;	/* attached; or killed before it ran: the recording failed */
 	e->ended = e->has_status = e->after_end = true;
-	e->sigterm = r == 2;
+	e->sigterm = r != 1;
+	e->by_recorder = r == 0;
 	e->status = s->target.status;
 }
 
@@ -705,7 +716,7 @@ static int finish(struct rec_session *s)
 	 * ended it, or came while perf wrote its last snapshot); one that comes
 	 * later is left on s->sigfd, for the front end (it stops the conversion) */
 	handle_signals(s);
-	rec_perfmaps_keep(s->outdir_fd, s->target.pids, s->target.npids);
+	rec_perfmaps_keep(&s->maps, s->outdir_fd, s->target.pids, s->target.npids);
 	end_target(s);   /* perf has stopped: it would run on unrecorded */
 	rec_snapshot_settle(s, true);
 	rec_snapshot_leftover(s);
@@ -1138,6 +1149,8 @@ int rec_session_run(struct rec_session *s)
 		goto out_trigger;
 	}
 	read_mapids(s);
+	/* before the program runs: its map is held from when it writes it */
+	rec_perfmaps_start(&s->maps, s->target.pids, s->target.npids);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {
@@ -1175,6 +1188,7 @@ out_perf:
 out_trigger:
 	close_events(s);
 out_target:
+	rec_perfmaps_free(&s->maps);
 	rec_target_finish(&s->target, target_end_why(s));
 	if (err && s->end == RECORD_END_NONE)
 		report_failure(s);
@@ -1209,8 +1223,8 @@ bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e
 	const struct rec_signal_log *l = ending_signal(s, s->target.pids[i]);
 
 	memset(e, 0, sizeof(*e));
-	if (!x->ended)
-		return false;
+	if (!x->ended || x->by_recorder)
+		return false;	/* the recorder's end, said as it sent it: not the program's */
 	e->exited = x->has_status && WIFEXITED(x->status);
 	e->status = e->exited ? WEXITSTATUS(x->status) : 0;
 	if (x->has_status && WIFSIGNALED(x->status)) {

@@ -33,7 +33,8 @@ int rec_session_run(struct rec_session *s);
  * How target I of S (an index into S->target.pids) ended, into *E: its exit
  * or the signal that killed it (with the signal's details from the watch),
  * or the crash signal it handled before it exited. Returns false when it
- * did not end during the recording.
+ * did not end during the recording, or the recorder's SIGTERM killed it
+ * (rec_exit's by_recorder: not the program's own end).
  */
 bool rec_session_ending(const struct rec_session *s, int i, struct sig_ending *e);
 

@@ -19,6 +19,11 @@
 #                  a warning; without the copy and the file, one line warns
 #                  that the JIT's functions show as addresses (before, the
 #                  frames became one [unknown @ ADDR] slice without a word).
+#   jit-map-removed a JIT that removes its perf map as it exits: the
+#                  recording keeps the map (held from when it appeared) and
+#                  its first conversion names jit_perfmap_spin (the recorder
+#                  once copied maps only at its end, when this one was gone:
+#                  every frame of it an address).
 #   jitdump        with the jitdump: the recording is in CLOCK_MONOTONIC
 #                  (perf -k mono), the converter runs perf inject --jit on a
 #                  private copy, and jit_dump_spin is named, in the ELF perf
@@ -184,6 +189,28 @@ t_map_kept() {
 	fi
 }
 t_map_kept
+
+# t_map_removed: the map a JIT removed as it exited, kept and used.
+t_map_removed() {
+	local rc pid
+	record removed u
+	rc=$?
+	pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/removed.err" | head -n 1)
+	if [ $rc -ne 0 ] || [ -z "$pid" ]; then
+		fail jit-map-removed "exit $rc: $(grep -v '^snaptrace: \(mode\|note\|recording\)' "$TMP/removed.err" | first_lines /dev/stdin)"
+	elif [ -e "/tmp/perf-$pid.map" ]; then
+		fail jit-map-removed "the target did not remove /tmp/perf-$pid.map"
+	elif ! grep -q " jit_perfmap_spin$" "$TMP/removed/perf-$pid.map" 2>/dev/null; then
+		fail jit-map-removed "the recording keeps no copy of its map: $(ls "$TMP/removed" | tr '\n' ' ') $(grep -i 'perf map\|perf-' "$TMP/removed.err" | first_lines /dev/stdin)"
+	elif slices jit-map-removed "$TMP/removed.fxt.gz"; then
+		if grep -q " jit_perfmap_spin$" "$TMP/jit-map-removed.slices"; then
+			ok jit-map-removed
+		else
+			fail jit-map-removed "no jit_perfmap_spin slice: $(names jit-map-removed)"
+		fi
+	fi
+}
+t_map_removed
 
 # t_jitdump: the function named only in the jitdump gets its name.
 t_jitdump() {

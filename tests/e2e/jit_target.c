@@ -18,6 +18,7 @@
  * copy runs. FLAGS: "d" writes the jitdump (perf inject --jit then drops
  * the process's memfd and anonymous mappings: their frames have no dso);
  * "w" then waits for SIGTERM (to be looked at while it runs).
+ * "u" removes its perf map as it exits (as LuaJIT and perf-map agents may).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -201,6 +202,10 @@ int main(int argc, char **argv)
 		puts("ready");
 		fflush(stdout);
 		sigwait(&set, &sig);
+	}
+	if (argc > 3 && strchr(argv[3], 'u')) {
+		snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
+		unlink(path);
 	}
 	return 0;
 }

@@ -35,6 +35,11 @@
 #   old code ended it without a word: record.json has no exit for it); and
 #   the processes a program leaves running when it exits: one line says how
 #   many were ended, with SIGTERM (then SIGKILL when one ignored SIGTERM).
+#   record.json's exits list such a program as the recorder ended it: its
+#   signal (SIGTERM; SIGKILL when it ignored SIGTERM), "after_end" and
+#   "sigterm" true (the old code: exits []), not the program's own end: the
+#   recorder exits 0, neither it nor the converter says "the program was
+#   killed".
 # - a launched program still running at --duration (or the recorder's
 #   SIGTERM) is ended as soon as perf has stopped, before the recorder
 #   releases its own events (0.9 s of the kernel's grace periods, the
@@ -94,7 +99,7 @@
 NAMES="dir_earlier_recording kernel_thread_refused single_dash_long stripped_suggestion
 stripped_every_fde stripped_addr_works stripped_addr_inside dynsym_every_fde dynsym_addr_works
 dynsym_tail_followed
-rust_hash_suggested ended_program_said own_status_kept
+rust_hash_suggested ended_program_said killed_exit_listed own_status_kept
 duration_exit_first duration_exit_at_stop duration_exit_after_stop
 unwritable_refused trace_is_dir_refused no_return_named fifo_no_reader fifo_read
 multi_none_said never_fired_said tracefs_unmounted full_output_named unrelated_said
@@ -492,6 +497,7 @@ ended() {
 	local kill=$1 d="$TMP/ended$1" n then
 	shift
 	"$RECORD" -o "$d" --arm-after 0 --trigger trig -- "$TMP/ends" "$@" >"$d.out" 2>"$d.err"
+	echo $? >"$d.rc"
 	n=$(grep -c "^snaptrace-record: the recording ended at its trigger (one snapshot): ended the launched program (process [0-9]*) with SIGTERM" "$d.err")
 	then=$(grep -c "with SIGTERM, then SIGKILL (it had not exited 500 ms later); what it had not written yet (buffered output) is lost$" "$d.err")
 	if [ "$n" != 1 ] || [ "$then" != "$([ "$kill" = kill ] && echo 1 || echo 0)" ]; then
@@ -503,6 +509,31 @@ ended() {
 	if grep -q "SIGTERM" "$d.q.err"; then
 		echo "[ends $* -q: $(tl 2 "$d.q.err")]"
 	fi
+}
+
+# killed_exit_listed: record.json's exits list the launched program the
+# recorder ended at its trigger (ended's recordings, after t_ended): killed
+# by SIGTERM (SIGKILL when it ignored SIGTERM), after_end and sigterm true,
+# as README says (the old code: exits []); not the program's own end: the
+# recorder exits 0 and says no "the program was killed", the converter
+# draws no line on how it ended.
+t_killed_listed() {
+	local bad="" w d got want
+	for w in term kill; do
+		d="$TMP/ended$w"
+		want="15 SIGTERM true true"
+		[ $w = kill ] && want="9 SIGKILL true true"
+		got=$(rec_rows "$d" exits signal name after_end sigterm)
+		[ "$got" = "$want" ] || bad+="[$w: exits '$got', expected '$want': $(rec_part "$d" exits)]"
+		[ "$(cat "$d.rc" 2>/dev/null)" = 0 ] || bad+="[$w: the recorder exited $(cat "$d.rc" 2>/dev/null)]"
+		grep -q "the program was killed" "$d.err" && bad+="[$w: $(grep -m 1 "was killed" "$d.err")]"
+		if ! "$CONVERT" "$d" -o "$d.fxt" >/dev/null 2>"$d.conv"; then
+			bad+="[$w: conversion failed: $(tl 2 "$d.conv")]"
+		elif grep -q "the program " "$d.conv"; then
+			bad+="[$w: the converter says: $(grep -m 1 "the program " "$d.conv")]"
+		fi
+	done
+	if [ -n "$bad" ]; then fail killed_exit_listed "$bad"; else ok killed_exit_listed; fi
 }
 
 # orphaned WHY ARGS...: what is wrong with the line on the process `orphan
@@ -831,6 +862,7 @@ t_multi_none
 t_never_fired
 t_tracefs_unmounted
 t_ended
+t_killed_listed
 t_own_status
 t_exit_orders
 t_unwritable

@@ -40,11 +40,20 @@
 #   not listed by `snaptrace symbols`, cold_split() is;
 # - cold_addr_refused: --measure and --trigger addr: of cold_split.cold, or
 #   inside it, are refused (exit 2) in one line saying a jump enters it.
+# - unnamed_kept_copy: recorded with --keep-binaries, then the stripped file
+#   rebuilt (another build id): converting again gives the very slices it
+#   gave before the rebuild, its frames named from the copy kept (issue 24:
+#   they became [unknown @ ...] and the measured call's samples split off).
+#   No warning blames its frames on missing symbols ("stripped binaries").
+# - changed_not_stripped: the recording without a copy, converted after the
+#   rebuild: no warning blames its [unknown] frames on missing symbols
+#   ("stripped binaries"); one says the binary changed.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/rec-lib.sh"
 
 NAMES="unnamed_frames unnamed_measured unnamed_symbols_kept unnamed_addr_linked named_addr_linked
-	lib_addr_listed lib_addr_measured lib_not_loaded cold_not_listed cold_addr_refused no_leftovers"
+	lib_addr_listed lib_addr_measured lib_not_loaded cold_not_listed cold_addr_refused
+	unnamed_kept_copy changed_not_stripped no_leftovers"
 need_recording unnamed
 need_built unnamed "$CONVERT"
 requires_all gcc
@@ -273,6 +282,43 @@ else
 	done
 	[ -z "$CSTART" ] && bad="gcc made no cold_split.cold"
 	if [ -n "$bad" ]; then fail cold_addr_refused "$bad"; else ok cold_addr_refused; fi
+fi
+
+# the stripped file recorded with a copy kept, converted before and after
+# a rebuild (-O2: other code, another build id) replaces it
+K="$TMP/rec-kept"
+if ! "$RECORD" -q -o "$K" --keep-binaries --trigger none --measure "addr:$SERVE" -- \
+	"$STRIPPED" 20 >/dev/null 2>"$K.err" ||
+	! "$CONVERT" --quiet "$K" -o "$K.before.fxt" 2>"$K.conv" ||
+	! "$CONVERT" --dump=slices "$K.before.fxt" >"$K.before"; then
+	fail_all "recording with --keep-binaries failed: $(tl 2 "$K.err") $(tl 2 "$K.conv")"
+fi
+gcc -std=c11 -Wall -Wextra -Werror -O2 -fno-omit-frame-pointer -o "$TMP/rebuilt" \
+	"$SNAPTRACE_TOP/tests/record/unnamed_target.c" 2>"$TMP/cc-re.err" &&
+	strip -o "$TMP/rebuilt.s" "$TMP/rebuilt" && mv -f "$TMP/rebuilt.s" "$STRIPPED" ||
+	fail_all "cannot rebuild unnamed_target.c: $(tl 3 "$TMP/cc-re.err")"
+if ! "$CONVERT" "$K" -o "$K.after.fxt" >/dev/null 2>"$K.conv2" ||
+	! "$CONVERT" --dump=slices "$K.after.fxt" >"$K.after"; then
+	fail unnamed_kept_copy "conversion after the rebuild failed: $(tl 2 "$K.conv2")"
+elif ! grep -q '\[unnamed @ ' "$K.before"; then
+	fail unnamed_kept_copy "no [unnamed @ ...] slice before the rebuild: $(cut -d' ' -f3- "$K.before" | sort -u | head -5 | tr '\n' '|')"
+elif grep -q 'stripped binaries' "$K.conv2"; then
+	fail unnamed_kept_copy "blamed on missing symbols though a copy is kept: $(grep -m 1 'stripped binaries' "$K.conv2")"
+elif ! cmp -s "$K.before" "$K.after"; then
+	fail unnamed_kept_copy "slices differ after the rebuild ($(grep -c '\[unknown @ ' "$K.after") [unknown @ ...]): $(diff "$K.before" "$K.after" | head -4 | tr '\n' '|')"
+else
+	ok unnamed_kept_copy
+fi
+
+# the recording without a copy ($D), its binary rebuilt
+if ! "$CONVERT" "$D" -o "$D.after.fxt" >/dev/null 2>"$D.conv2"; then
+	fail changed_not_stripped "conversion failed: $(tl 2 "$D.conv2")"
+elif grep -q 'stripped binaries' "$D.conv2"; then
+	fail changed_not_stripped "blamed on missing symbols: $(grep -m 1 'stripped binaries' "$D.conv2")"
+elif ! grep -q "warning: $STRIPPED: changed since the recording" "$D.conv2"; then
+	fail changed_not_stripped "no warning that $STRIPPED changed explains its [unknown] frames: $(grep -m 2 'warning' "$D.conv2" | tr '\n' '|')"
+else
+	ok changed_not_stripped
 fi
 
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
