@@ -6,11 +6,15 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/keyctl.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 void runas_prepare(struct runas *r, uid_t uid, gid_t gid)
@@ -35,14 +39,34 @@ void runas_prepare(struct runas *r, uid_t uid, gid_t gid)
 	r->ngroups = n;
 }
 
+/* In a child about to become another user: gives up the caller's
+ * controlling terminal (TIOCNOTTY; none: nothing to give up), so that
+ * neither it nor what it starts can open /dev/tty to push input into the
+ * caller's shell (TIOCSTI), write to it raw or take its foreground. Not a
+ * session leader (spawn.h's children are not): only this process loses
+ * it. */
+static int leave_terminal(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK), err = 0;
+
+	if (fd < 0)
+		return errno == ENXIO || errno == ENOENT ? 0 : errno;
+	if (ioctl(fd, TIOCNOTTY))
+		err = errno;
+	close(fd);
+	return err;
+}
+
 int runas_enter(const struct runas *r)
 {
-	int sig = 0;
+	int sig = 0, err;
 
 	if (!r->on)
 		return 0;
 	if (prctl(PR_GET_PDEATHSIG, &sig))
 		return errno;
+	if ((err = leave_terminal()))
+		return err;
 	/* raw calls: glibc's wrappers go through its machinery for every thread */
 	if (syscall(SYS_setgroups, (size_t)r->ngroups, r->groups) ||
 	    syscall(SYS_setresgid, r->gid, r->gid, r->gid) ||
@@ -51,7 +75,34 @@ int runas_enter(const struct runas *r)
 	/* the change of credentials cleared it (commit_creds()) */
 	if (sig && prctl(PR_SET_PDEATHSIG, sig))
 		return errno;
+	/* a session keyring of its own, empty: the caller's (root's, set up by
+	 * pam_keyinit) would be the user's to read through this process */
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+		return errno;
 	return 0;
+}
+
+/* Reaps child PID, which became another user (one open, a few ms), into
+ * *STATUS. The user may signal it: stopped, or not done within
+ * RUNAS_CHILD_MS, it is killed and reaped and the answer is false (hostile17:
+ * a kill(-1, SIGSTOP) loop of hers held root's conversion for ever). */
+static bool reaped_in_time(pid_t pid, int *status)
+{
+	const struct timespec nap = { 0, 2 * 1000 * 1000 };
+
+	for (int ms = 0; ms < RUNAS_CHILD_MS; ms += 2) {
+		pid_t got = waitpid(pid, status, WNOHANG | WUNTRACED);
+
+		if (got == pid && !WIFSTOPPED(*status))
+			return true;
+		if ((got < 0 && errno != EINTR) || got == pid)
+			break;	/* gone otherwise, or stopped */
+		nanosleep(&nap, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return false;
 }
 
 bool runas_may_open(const struct runas *r, int dirfd, const char *path, bool follow,
@@ -76,10 +127,7 @@ bool runas_may_open(const struct runas *r, int dirfd, const char *path, bool fol
 	}
 	if (pid < 0)
 		return false;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return reaped_in_time(pid, &status) && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 int runas_open(const struct runas_set *who, int dirfd, const char *path, unsigned flags,

@@ -19,6 +19,11 @@
  * rights, never more). */
 #define RUNAS_GROUPS_MAX 64
 
+/* How long runas_may_open()'s child, which opens one file as the user,
+ * may take before it is given up (ms): it opens no FIFO (O_NONBLOCK), so
+ * only a stop or a hung file system holds it. */
+#define RUNAS_CHILD_MS 5000
+
 /* Whom a helper runs as. */
 struct runas {
 	bool on;                 /* false: as the caller */
@@ -37,9 +42,13 @@ void runas_prepare(struct runas *r, uid_t uid, gid_t gid);
 
 /*
  * In a child about to exec (async-signal-safe: raw system calls): when
- * R->on, takes R's groups, gid and uid (real, effective and saved: every
- * capability goes, the kernel clears them when no uid is 0), and sets again
- * the parent-death signal the change cleared. Returns 0 or an errno.
+ * R->on, gives up the caller's controlling terminal (the child must be no
+ * session leader), takes R's groups, gid and uid (real, effective and
+ * saved: every capability goes, the kernel clears them when no uid is 0),
+ * sets again the parent-death signal the change cleared, and joins a new,
+ * empty session keyring: nothing of the caller's the user could reach
+ * through the process (hostile17: /dev/tty's TIOCSTI, root's keys).
+ * Returns 0 or an errno.
  */
 int runas_enter(const struct runas *r);
 

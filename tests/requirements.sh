@@ -289,6 +289,14 @@ req_strace() { reqh_tools strace; }
 req_dwz() { reqh_tools dwz; }
 req_fzf() { reqh_tools fzf; }
 req_binutils() { reqh_tools addr2line nm objdump readelf; }
+req_script() { reqh_tools script; }
+# the kernel's keyrings (a session keyring joined and read back, python3)
+req_keyrings() {
+	reqh_tools python3 || return 1
+	python3 -c 'import ctypes, sys; l = ctypes.CDLL(None, use_errno=True)
+sys.exit(l.syscall(250, 1, b"snaptrace-req") < 0)' 2>/dev/null ||
+		{ echo "no keyrings (keyctl KEYCTL_JOIN_SESSION_KEYRING failed)"; return 1; }
+}
 # rustc: on PATH or where rustup puts it; rustc_cmd prints the one to run
 rustc_cmd() {
 	command -v rustc 2>/dev/null || { [ -x "$HOME/.cargo/bin/rustc" ] && echo "$HOME/.cargo/bin/rustc"; }

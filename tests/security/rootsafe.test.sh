@@ -438,6 +438,12 @@
 #                     caller's frame the converter names from the binary's
 #                     symbols is not named (it read them as root, issue 23);
 #                     root's own copy of the directory names it
+#   theirs-perf-session ... her copy, converted by root at a terminal
+#                     (script(1)'s) with a session keyring of root's,
+#                     through a perf wrapper that, as her, tries /dev/tty
+#                     and reads its session keyring's id: no terminal (she
+#                     could push a command into root's shell with TIOCSTI,
+#                     hostile17) and a keyring of its own, not root's
 #   theirs-buildid-verdict root converts the attacker's copy of that
 #                     recording's perf.data with the binary's build id
 #                     changed: no warning tells her the root-only binary's
@@ -518,7 +524,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -3787,7 +3793,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3952,6 +3958,48 @@ EOF
 		fail theirs-perf-uid "perf script ran as: $(tr '\n\t' '| ' <"$log")"
 	else
 		ok theirs-perf-uid
+	fi
+}
+
+# theirs_perf_session: see the header.
+theirs_perf_session() {
+	local wrap="$TMP/theirs-session" log="$TMP/theirs-perf-session.log" run="$TMP/theirs-session.sh"
+	local ring='import ctypes; l = ctypes.CDLL(None, use_errno=True); print(l.syscall(250, 0, -3, 0))'
+	local root_ring her_ring
+	: >"$log"
+	chmod 666 "$log"
+	cat >"$wrap" <<EOF
+#!/bin/sh
+case " \$* " in *" script "*)
+	if (: <>/dev/tty) 2>/dev/null; then echo "tty opened as \$(id -u)" >>"$log"; fi
+	echo "ring \$(python3 -c '$ring')" >>"$log" ;;
+esac
+exec perf "\$@"
+EOF
+	chmod 755 "$wrap"
+	# root, at a terminal, in a session keyring of its own (as pam_keyinit
+	# gives a login), converts her copy
+	cat >"$run" <<EOF
+exec python3 -c 'import ctypes, os, sys; l = ctypes.CDLL(None, use_errno=True)
+sys.exit(1) if l.syscall(250, 1, b"snaptrace-root-ring") < 0 else None
+os.close(os.open("/dev/tty", os.O_RDWR))
+print("root", l.syscall(250, 0, -3, 0), flush=True)
+os.execvp(sys.argv[1], sys.argv[1:])' timeout -k 5 60 "$CONVERT" -q --perf "$wrap" "$THEIRS_MINE" \\
+	-o "$TMP/theirs-perf-session.fxt" 2>"$TMP/theirs-perf-session.err" >>"$log"
+EOF
+	script -qec "sh $run" /dev/null >/dev/null 2>&1 </dev/null
+	root_ring=$(awk '$1 == "root" { print $2 }' "$log")
+	her_ring=$(awk '$1 == "ring" { print $2 }' "$log" | sort -u)
+	if [ -z "$root_ring" ]; then
+		fail theirs-perf-session "root's side found no terminal or keyring: $(tr '\n' '|' <"$log") $(first_lines "$TMP/theirs-perf-session.err")"
+	elif ! "$CONVERT" --dump=slices "$TMP/theirs-perf-session.fxt" >/dev/null 2>&1; then
+		fail theirs-perf-session "the conversion failed: $(first_lines "$TMP/theirs-perf-session.err")"
+	elif grep -q '^tty opened' "$log"; then
+		fail theirs-perf-session "her perf opened root's terminal: $(grep -m1 '^tty opened' "$log")"
+	elif [ -z "$her_ring" ] || [ "$her_ring" = "$root_ring" ]; then
+		fail theirs-perf-session "her perf's session keyring is root's ($root_ring): '$her_ring'"
+	else
+		ok theirs-perf-session
 	fi
 }
 
@@ -4164,7 +4212,7 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
@@ -4174,6 +4222,7 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_perf_env
 	theirs_perf_fds
 	theirs_perf_stopped
+	requires theirs-perf-session script keyrings && theirs_perf_session
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-measured-caller binutils && theirs_measured_caller
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
