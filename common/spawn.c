@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -177,6 +178,38 @@ static void reap_failed(pid_t pid)
 	while ((r < 0 && errno == EINTR) || (r == pid && WIFSTOPPED(status)));
 }
 
+/* Reads from FD what child PID reports of its exec into *ERR (read(2)'s
+ * return). A child stopped before its exec (one that became another user,
+ * runas.h, is that user's to stop: hostile17's kill(-1, SIGSTOP) loop) would
+ * never report: it fails the start, -ETIME, its stop seen without a wait
+ * that reaps it (waitid's WNOWAIT: the caller reaps). */
+static ssize_t read_exec_report(pid_t pid, int fd, int *err)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	siginfo_t si;
+
+	for (;;) {
+		int r = poll(&p, 1, 100);
+
+		if (r > 0) {
+			ssize_t n;
+
+			do
+				n = read(fd, err, sizeof(*err));
+			while (n < 0 && errno == EINTR);
+			return n;
+		}
+		if (r < 0 && errno != EINTR)
+			return -1;
+		si.si_pid = 0;
+		if (!waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid && si.si_code == CLD_STOPPED) {
+			*err = ETIME;
+			return (ssize_t)sizeof(*err);
+		}
+	}
+}
+
 pid_t spawn_start(const struct spawn *s)
 {
 	char **envp = environ, **built = NULL;
@@ -205,9 +238,7 @@ pid_t spawn_start(const struct spawn *s)
 	free(built);
 	close(errpipe[1]);
 	/* EOF: the exec closed the write end; an int: why the child failed */
-	do
-		n = pid > 0 ? read(errpipe[0], &child_err, sizeof(child_err)) : 0;
-	while (n < 0 && errno == EINTR);
+	n = pid > 0 ? read_exec_report(pid, errpipe[0], &child_err) : 0;
 	close(errpipe[0]);
 	if (n == (ssize_t)sizeof(child_err) && child_err > 0) {
 		reap_failed(pid);

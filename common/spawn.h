@@ -72,8 +72,9 @@ struct spawn {
  * as S says, and every other signal as exec leaves it. Returns the child's
  * pid once its execve has succeeded, or a negative errno: from the parent
  * (pipe, fork, out of memory, more than SPAWN_MAX_FDS fds) or from the
- * child's setup or execve (e.g. -ENOENT for a missing program); a child that
- * failed is reaped before the return. The caller owns the pid (waits for it).
+ * child's setup or execve (e.g. -ENOENT for a missing program), -ETIME for a
+ * child stopped before its execve (its new user stopped it: runas.h); a
+ * child that failed is reaped (killed first) before the return. The caller owns the pid (waits for it).
  */
 pid_t spawn_start(const struct spawn *s);
 

@@ -101,6 +101,9 @@ t_switches_recorded() {
 	elif [ "$long" -lt 12 ]; then
 		fail switches_recorded "expected 12 off-CPU stretches of about 30 ms, found $long (ms: $gaps)"
 	elif [ "$SCHED" = 1 ] && [ "$s" -lt 12 ]; then
+		# for the failure log: each sched_switch sample's state and chain
+		perf script -i "$f" --ns 2>/dev/null | awk '/sched:sched_switch:/ { on = 1; n++ }
+			on && n <= 16 { print "    " substr($0, 1, 160) } /^$/ { on = 0 }'
 		fail switches_recorded "expected 12 sched_switch samples (prev_state S) with clock_nanosleep in the call chain, found $s"
 	else
 		ok switches_recorded
