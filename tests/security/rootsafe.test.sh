@@ -444,13 +444,6 @@
 #                     and reads its session keyring's id: no terminal (she
 #                     could push a command into root's shell with TIOCSTI,
 #                     hostile17) and a keyring of its own, not root's
-#   theirs-stop-loop  ... her copy (of a uid of the test's own), converted by
-#                     root while two processes of hers SIGSTOP every process
-#                     she may signal (kill(-1)),
-#                     root's children that became her among them (the open
-#                     check's, runas_may_open(), and perf's before its exec):
-#                     the conversion ends (a helper given up, named), never
-#                     waits for ever (hostile17: it did), no child left
 #   theirs-buildid-verdict root converts the attacker's copy of that
 #                     recording's perf.data with the binary's build id
 #                     changed: no warning tells her the root-only binary's
@@ -531,7 +524,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-stop-loop theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
 requires_all second_user
@@ -3800,7 +3793,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-stop-loop theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -3965,50 +3958,6 @@ EOF
 		fail theirs-perf-uid "perf script ran as: $(tr '\n\t' '| ' <"$log")"
 	else
 		ok theirs-perf-uid
-	fi
-}
-
-# theirs_stop_loop: see the header. Her stop loop's kill(-1) reaches every
-# process of its uid: it runs as a uid of this test's own (no passwd entry,
-# no process), never the second user's, whom other suites may be running.
-theirs_stop_loop() {
-	local src="$TMP/stopall.c" home="$TMP/stop-home" bin pids=() rc left u
-	for u in $(seq $((70000 + $$ % 20000)) $((70099 + $$ % 20000))); do
-		! getent passwd "$u" >/dev/null && [ -z "$(ps -u "$u" -o pid= 2>/dev/null)" ] && break
-	done
-	mkdir -p "$home"
-	printf '%s\n' '#include <signal.h>' '#include <stdlib.h>' '#include <time.h>' \
-		'int main(int c, char **v) { time_t e = time(0) + atoi(v[1]);' \
-		'while (time(0) < e) kill(-1, SIGSTOP); return 0; }' >"$src"
-	bin="$home/stopall"
-	if ! cc -O1 -o "$bin" "$src" 2>"$TMP/theirs-stop-loop.err"; then
-		fail theirs-stop-loop "cannot build her stop loop: $(first_lines "$TMP/theirs-stop-loop.err")"
-		return
-	fi
-	cp "$THEIRS_MINE" "$home/theirs.data"
-	chown -R "$u:$u" "$home"
-	chmod 700 "$home"
-	chmod 755 "$bin"
-	# two of them: each stops the other too, while the other's kill(-1) goes on
-	setpriv --reuid="$u" --regid="$u" --clear-groups "$bin" 40 & pids+=($!)
-	setpriv --reuid="$u" --regid="$u" --clear-groups "$bin" 40 & pids+=($!)
-	sleep 0.3
-	timeout -k 5 30 "$CONVERT" -q "$home/theirs.data" -o "$TMP/theirs-stop-loop.fxt" \
-		2>"$TMP/theirs-stop-loop.err"
-	rc=$?
-	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	left=$(ps -u "$u" -o pid=,comm= 2>/dev/null | tr '\n' ' ')
-	# the uid's processes are this test's (a failed run's children)
-	for p in $(ps -u "$u" -o pid= 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		fail theirs-stop-loop "root's conversion waited until timeout killed it (rc $rc): $(first_lines "$TMP/theirs-stop-loop.err")"
-	elif [ -n "$left" ]; then
-		fail theirs-stop-loop "processes of uid $u left (the converter's children): $left"
-	elif [ "$rc" -ne 0 ] && ! grep -q 'stopped\|given up' "$TMP/theirs-stop-loop.err"; then
-		fail theirs-stop-loop "exit $rc without saying a helper was stopped: $(first_lines "$TMP/theirs-stop-loop.err")"
-	else
-		ok theirs-stop-loop
 	fi
 }
 
@@ -4263,7 +4212,7 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-stop-loop theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
@@ -4274,7 +4223,6 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_perf_fds
 	theirs_perf_stopped
 	requires theirs-perf-session script keyrings && theirs_perf_session
-	theirs_stop_loop
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-measured-caller binutils && theirs_measured_caller
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
