@@ -512,8 +512,11 @@ static int read_snapshots(struct reader *rd, struct json_object *root, struct re
 		}
 		err = check_file(rd, r, sn, &size);
 		if (err == -ENOENT) {
-			snprintf(rd->err, rd->size, "%s: %s: expected the snapshot file %s, found "
-				 "none", rd->file, at, sn->path);
+			char shown[ESC_EXCERPT_SIZE];
+
+			/* its name is record.json's: one line, escaped (fuzz_record_json) */
+			snprintf(rd->err, rd->size, "%s: %s: expected the snapshot file %s/%s, found "
+				 "none", rd->file, at, r->dir, esc_excerpt(shown, file, strlen(file)));
 			return 1;
 		}
 		if (err)
