@@ -291,13 +291,15 @@ static void push_caller_named(struct conv *c, struct conv_thread *t,
 			      const struct conv_mcall *m, uint64_t ts)
 {
 	const struct conv_frame *top = t->depth ? &t->stack[t->depth - 1] : NULL;
+	size_t depth = t->depth;
 	struct conv_site site;
 
 	if (!conv_measured_caller_site(c, m, &site) ||
 	    (top && top->func == site.func))
 		return;
 	conv_stack_push(c, t, &site, NULL, ts);
-	t->stack[t->depth - 1].ends_with_call = true;
+	if (t->depth > depth)	/* else out of memory: c->nomem said */
+		t->stack[t->depth - 1].ends_with_call = true;
 }
 
 /* The depth of T's stack up to its last frame of a function of measured
