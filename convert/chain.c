@@ -751,6 +751,42 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 	t->close_pending = false;
 }
 
+/* Whether T may hold a chain at TS (hold_loop(), hold_leaf()): it has open
+ * frames to place it under and nothing else is pending: no [off-cpu] open,
+ * no hole since. */
+static bool may_hold(const struct conv *c, const struct conv_thread *t, uint64_t ts)
+{
+	uint64_t p = conv_thread_period(c, t);
+
+	return t->depth >= 2 && t->seen && !t->offcpu_open && !t->close_pending && p &&
+	       ts >= last_seen(t) && ts - last_seen(t) <= CONV_GAP_PERIODS * p;
+}
+
+/* Holds FRAMES (N, innermost first) of T's sample or switch at TS, a
+ * frameless leaf's sharing SHARED frames with T's open ones when LEAF (else
+ * a chain cut at a loop), until T's next event (place_loop()). Returns
+ * false when out of memory: the chain is then drawn as it is. */
+static bool hold(struct conv_thread *t, uint64_t ts, const struct conv_site *frames, size_t n,
+		 bool leaf, size_t shared)
+{
+	if (n > t->caploop) {
+		struct conv_site *l = realloc(t->loop, n * sizeof(*l));
+
+		if (!l)
+			return false;
+		t->loop = l;
+		t->caploop = n;
+	}
+	memcpy(t->loop, frames, n * sizeof(*frames));
+	t->nloop = n;
+	t->loop_ts = ts;
+	t->loop_in = false;
+	t->loop_leaf = leaf;
+	t->loop_shared = shared;
+	t->loop_held = true;
+	return true;
+}
+
 /*
  * A chain cut at a loop (docs/design.md "A chain cut at a loop"): FRAMES
  * (N, innermost first, cut to their root) end at conv_chain_clean()'s
@@ -762,29 +798,88 @@ void conv_chain_close(struct conv *c, struct conv_thread *t, uint64_t ts, bool p
 static bool hold_loop(struct conv *c, struct conv_thread *t, uint64_t ts,
 		      const struct conv_site *frames, size_t n)
 {
-	uint64_t p = conv_thread_period(c, t);
-
 	if (n < 2 || !frames[n - 1].func || !conv_func_is_loop(frames[n - 1].func) ||
-	    t->depth < 2 || !t->seen || t->offcpu_open || t->close_pending || c->nmfuncs ||
-	    !p || ts < last_seen(t) || ts - last_seen(t) > CONV_GAP_PERIODS * p)
+	    c->nmfuncs || !may_hold(c, t, ts))
 		return false;
 	for (size_t i = 0; i + 1 < n; i++)
 		if (!frames[i].func || frames[i].func->unknown)
 			return false;
-	if (n > t->caploop) {
-		struct conv_site *l = realloc(t->loop, n * sizeof(*l));
+	return hold(t, ts, frames, n, false, 0);
+}
 
-		if (!l)
-			return false;	/* drawn as it is, cut */
-		t->loop = l;
-		t->caploop = n;
+/* Whether functions A and B are of one binary (the dso perf names). */
+static bool same_binary(const struct conv_func *a, const struct conv_func *b)
+{
+	return a->dsolen == b->dsolen && !memcmp(a->key + a->symlen, b->key + b->symlen, a->dsolen);
+}
+
+/*
+ * A frameless leaf's skipped caller (docs/design.md): the sample of FRAMES
+ * (N, innermost first, cut to their root) shares all but its innermost
+ * frame, the leaf, with T's open frames, which have another frame there,
+ * of another binary than the leaf's, and the leaf's chain returns where
+ * that frame does (the return address the stack's frame below it has: the
+ * skipped frame's own, read as the leaf's). A library's leaf that sets up no
+ * frame pointer (the vDSO's clock_gettime, libc's __nanosleep after a
+ * sleep) reads its caller's return address at [rbp + 8], where rbp is the
+ * frame of the last function that set one up: that function (main) and
+ * the frameless ones between it and the leaf are missing from the chain.
+ * Such a sample is held until T's next call chain says whether that frame
+ * ran on (place_leaf()). Not while a measured call runs above the frames
+ * shared: it stays whatever a sample shows (set_stack()), nor for a frame
+ * in the [uprobes] page or a loop's marker (their own rules).
+ */
+static bool hold_leaf(struct conv *c, struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n)
+{
+	size_t k = n ? common_prefix(t, frames, n) : 0;
+	const struct conv_func *leaf = n ? frames[0].func : NULL;
+
+	if (!k || k + 1 != n || k >= t->depth || frames[1].ip != t->stack[k - 1].ip ||
+	    !leaf || conv_func_is_uprobes(leaf) ||
+	    conv_func_is_loop(leaf) || same_binary(leaf, t->stack[k].func) ||
+	    measured_floor(t) > k || !may_hold(c, t, ts))
+		return false;
+	return hold(t, ts, frames, n, true, k);
+}
+
+/*
+ * Draws T's held sample of a frameless leaf (hold_leaf()) before NEXT (NN
+ * frames, innermost first, cut to their root; NULL: T's next event has no
+ * chain). When NEXT continues the open frame the leaf's chain skipped (the
+ * frames shared and that one: function and caller's return address,
+ * common_prefix()), that frame was on the stack all along, and the leaf
+ * goes on it; or on the deepest frame of the leaf's function that NEXT
+ * continues past it (libc's __nanosleep, under usleep, after the sleep's
+ * system call returned), which it is. Else the held chain is drawn as it
+ * is. The frames between the skipped one and the leaf (frameless ones)
+ * are not known: frames of the stack above the skipped one end there.
+ */
+static void place_leaf(struct conv *c, struct conv_thread *t, const struct conv_site *next,
+		       size_t nn)
+{
+	size_t k = next ? common_prefix(t, next, nn) : 0, s = t->loop_shared, j = k, below;
+	struct conv_site *placed = NULL;
+	const struct conv_site *frames = t->loop;
+	size_t n = t->nloop;
+
+	t->loop_held = false;
+	if (k > s && s < t->depth) {
+		while (j > s + 1 && t->stack[j - 1].func != t->loop[0].func)
+			j--;
+		below = j > s + 1 ? j - 1 : s + 1;	/* the frames the leaf goes on */
+		if ((placed = malloc((below + 1) * sizeof(*placed)))) {
+			placed[0] = t->loop[0];
+			for (size_t i = 0; i < below; i++)
+				placed[below - i] = view_site(&(struct frames_view){ .t = t }, i);
+			frames = placed;
+			n = below + 1;
+		} else {
+			c->nomem = true;
+		}
 	}
-	memcpy(t->loop, frames, n * sizeof(*frames));
-	t->nloop = n;
-	t->loop_ts = ts;
-	t->loop_in = false;
-	t->loop_held = true;
-	return true;
+	sample_at(c, t, t->loop_ts, frames, n, t->loop_period_ns, t->loop_callchain);
+	free(placed);
 }
 
 /*
@@ -812,6 +907,10 @@ static void place_loop(struct conv *c, struct conv_thread *t, const struct conv_
 	const struct conv_site *frames = t->loop;
 	bool start;
 
+	if (t->loop_leaf) {
+		place_leaf(c, t, next, nn);
+		return;
+	}
 	t->loop_held = false;
 	if (k && (k == t->depth || k == nn))
 		k--;
@@ -853,7 +952,7 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	n = to_root(t, frames, n);
 	if (t->loop_held)
 		place_loop(c, t, frames, n);
-	if (hold_loop(c, t, ts, frames, n)) {
+	if (hold_loop(c, t, ts, frames, n) || hold_leaf(c, t, ts, frames, n)) {
 		t->loop_switch = false;
 		t->loop_period_ns = period_ns;
 		t->loop_callchain = callchain;

@@ -327,8 +327,13 @@ struct conv_thread {
 	 * the open frames it ran under (docs/design.md "A chain cut at a
 	 * loop"): a sample (LOOP_SWITCH false) or a switch out for LOOP_OFF
 	 * at LOOP_TS, with the frames LOOP (innermost first), and the switch
-	 * back in at LOOP_IN_TS when LOOP_IN. */
-	bool loop_held, loop_switch, loop_in, loop_callchain;
+	 * back in at LOOP_IN_TS when LOOP_IN. A sample whose one frame past
+	 * the LOOP_SHARED frames it shares with the open ones is a leaf of
+	 * another binary than the open frame there (LOOP_LEAF: a frameless
+	 * leaf, whose frame-pointer chain skipped its caller) is held the same
+	 * way (docs/design.md "A frameless leaf's skipped caller"). */
+	bool loop_held, loop_switch, loop_in, loop_callchain, loop_leaf;
+	size_t loop_shared;
 	uint64_t loop_ts, loop_in_ts, loop_period_ns;   /* ns */
 	struct conv_offcpu loop_off;
 	struct conv_site *loop;        /* owned */

@@ -45,6 +45,9 @@
 #                    the call stays under the caller the stack has;
 #                    the sample before its entry at the function's first
 #                    instruction is no caller (-entry-sample)
+#   measured-leaf-skipped-caller  a sample in a library's frameless leaf
+#                    skips main between two samples of it: main stays open,
+#                    the call after it goes under its named caller in main
 #   measured-caller-skipped  the sample right after a call's entry shows its
 #                    function at its first instruction (or the [uprobes]
 #                    page, its entry probe's instruction run out of line)
@@ -332,6 +335,42 @@ for v in step uprobes; do
 	} >"$TMP/skipped-$v.want"
 	tree_case "measured-caller-skipped-$v" "$TMP/skipped-$v" "$TMP/skipped-$v.want" "$TMP/skipped-$v.fxt"
 done
+
+# measured-leaf-skipped-caller: a sample in libc's __nanosleep straight
+# under __libc_start_call_main (frame pointers skip main: __nanosleep keeps
+# none) between two samples of main, then a call of step whose return
+# address lies in handle, of a binary built here, whose symbols name it:
+# main stays open under the leaf (sampling-leaf-skipped-caller's rule), so
+# step goes under handle under main, never under __libc_start_call_main
+# with no main (issue 24: 3 of about 700 calls of `--measure burn_cpu` in
+# slow.c, after a vDSO sample)
+LB="$TMP/leaf-bin"
+printf '%s\n' '__attribute__((noinline)) int step(int x) { __asm__ volatile(""); return x + 1; }' \
+	'__attribute__((noinline)) int handle(int x) { return step(x) * 2; }' \
+	'int main(int argc, char **argv) { (void)argv; return handle(argc) - 4; }' >"$LB.c"
+if ! gcc -O1 -fno-omit-frame-pointer -no-pie -o "$LB" "$LB.c" 2>"$LB.err"; then
+	fail measured-leaf-skipped-caller "cannot build its binary: $(first_lines "$LB.err")"
+else
+	mkdir -p "$TMP/leaf"
+	read -r step_at handle_at main_at < <(nm "$LB" | awk '$3 == "step" { s = $1 }
+		$3 == "handle" { h = $1 } $3 == "main" { m = $1 } END { print s, h, m }')
+	step_at=$((16#$step_at)) handle_at=$((16#$handle_at)) main_at=$((16#$main_at))
+	sed -e "s|\"/opt/app\"|\"$LB\"|" -e "s|\"vaddr\": 4198992|\"vaddr\": $step_at|" \
+		"$TMP/as/record.json" >"$TMP/leaf/record.json"
+	printf '%s\n' '# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]' \
+		"0 400 400 30000150000 30000190000 $(printf %+d $((handle_at + 5 - step_at)))" \
+		>"$TMP/leaf/measured-calls.txt"
+	{
+		skipped_sample 30.000000000 "$(printf '%x main+0x10 (%s)' $((main_at + 16)) "$LB")"
+		skipped_sample 30.000100000 '7f00000e9a58 __nanosleep+0x18 (/usr/lib/x86_64-linux-gnu/libc.so.6)'
+		skipped_sample 30.000300000 "$(printf '%x main+0x14 (%s)' $((main_at + 20)) "$LB")"
+	} >"$TMP/leaf/perf.data.1"
+	printf '%s\n' '400 0 30000000000 30000400000 __libc_start_call_main' \
+		'400 1 30000000000 30000400000 main' '400 2 30000100000 30000150000 __nanosleep' \
+		'400 2 30000150000 30000190000 handle' '400 3 30000150000 30000190000 step measured 40000' \
+		>"$TMP/leaf.want"
+	tree_case measured-leaf-skipped-caller "$TMP/leaf" "$TMP/leaf.want" "$TMP/leaf.fxt"
+fi
 
 # measured-caller-past-sample: the sample right after a call's return is in
 # the [uprobes] page (its return probe's instruction run out of line:
