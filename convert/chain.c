@@ -389,7 +389,11 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 		site = frames[n - 1 - i];
 	if (!t->depth && !site.func->root)
 		push_callers_unknown(c, t, at);
-	push_caller_named(c, t, m, at);
+	/* a frame of the stack or of the sample that follows is its caller:
+	 * it goes where that frame is, inside what stays above it (a measured
+	 * call that tail-called it, measured until its caller resumes) */
+	if (!j)
+		push_caller_named(c, t, m, at);
 	conv_stack_push_measured(c, t, &site, m, at);
 	t->seen = true;
 	t->mseen = at;

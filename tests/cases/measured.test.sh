@@ -48,6 +48,8 @@
 #   measured-leaf-skipped-caller  a sample in a library's frameless leaf
 #                    skips main between two samples of it: main stays open,
 #                    the call after it goes under its named caller in main
+#   measured-tail-called-nested  a measured call tail-calls another: the
+#                    inner call goes under it, no frame of its caller inside
 #   measured-caller-skipped  the sample right after a call's entry shows its
 #                    function at its first instruction (or the [uprobes]
 #                    page, its entry probe's instruction run out of line)
@@ -370,6 +372,32 @@ else
 		'400 2 30000150000 30000190000 handle' '400 3 30000150000 30000190000 step measured 40000' \
 		>"$TMP/leaf.want"
 	tree_case measured-leaf-skipped-caller "$TMP/leaf" "$TMP/leaf.want" "$TMP/leaf.fxt"
+	# measured-tail-called-nested: handle and step both measured; handle
+	# tail-calls step (its calls file's caller: main's return address, as a
+	# tail call leaves it), so step runs inside handle's call, which is
+	# measured until main resumes: step goes under handle, never under a
+	# frame of main drawn inside handle (issue 24: `--callgraph dwarf
+	# --measure outer_a --measure inner_b`, each tail-called inner_b was)
+	mkdir -p "$TMP/tail"
+	m='"symbol": "%s", "name": "%s", "file": "%s", "vaddr": %d, "calls": 1, "total_ns": 1, "min_ns": 1, "p50_ns": 1, "p90_ns": 1, "p99_ns": 1, "max_ns": 1, "histogram": [], "slowest": [], "calls_file": "measured-calls.txt", "calls_written": 1, "calls_dropped": 0'
+	sed -e "/\"spec\": \"step\"/,/\"calls_dropped\": 0}/c\\
+    {\"spec\": \"handle\", $(printf "$m" handle handle "$LB" $handle_at)},\\
+    {\"spec\": \"step\", $(printf "$m" step step "$LB" $step_at)}" \
+		"$TMP/as/record.json" >"$TMP/tail/record.json"
+	printf '%s\n' '# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]' \
+		"0 400 400 30000100000 30000500000 $(printf %+d $((main_at + 4 - handle_at)))" \
+		"1 400 400 30000200000 30000300000 $(printf %+d $((main_at + 4 - step_at)))" \
+		>"$TMP/tail/measured-calls.txt"
+	{
+		skipped_sample 30.000000000 "$(printf '%x main+0x4 (%s)' $((main_at + 4)) "$LB")"
+		skipped_sample 30.000250000 "$(printf '%x step+0x2 (%s)' $((step_at + 2)) "$LB")" \
+			"$(printf '%x main+0x4 (%s)' $((main_at + 4)) "$LB")"
+		skipped_sample 30.000600000 "$(printf '%x main+0x8 (%s)' $((main_at + 8)) "$LB")"
+	} >"$TMP/tail/perf.data.1"
+	printf '%s\n' '400 0 30000000000 30000700000 __libc_start_call_main' \
+		'400 1 30000000000 30000700000 main' '400 2 30000100000 30000500000 handle measured 400000' \
+		'400 3 30000200000 30000300000 step measured 100000' >"$TMP/tail.want"
+	tree_case measured-tail-called-nested "$TMP/tail" "$TMP/tail.want" "$TMP/tail.fxt"
 fi
 
 # measured-caller-past-sample: the sample right after a call's return is in
