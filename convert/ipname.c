@@ -8,6 +8,7 @@
 
 #include "perfdata.h"
 #include "perfsym.h"
+#include "srcline.h"
 
 struct find {
 	int64_t pid;
@@ -42,7 +43,7 @@ static int buildid(void *arg, const char *hex, const char *path)
 	return 0;
 }
 
-int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct runas_set *who,
+int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct srcline *sl,
 		struct conv_ipname *out)
 {
 	struct find f = { .pid = pid, .ip = ip, .out = out };
@@ -60,7 +61,7 @@ int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct run
 	if (out->dso[0] != '/')
 		return 1;   /* [vdso], //anon, a perf map: no file of symbols here */
 	perfdata_buildids(perfdata, buildid, &f, err, sizeof(err));
-	syms = perfsym_load(out->dso, NULL, 0, who);
+	syms = srcline_symbols(sl, out->dso, strlen(out->dso));
 	if (!syms)
 		return -ENOMEM;
 	s = f.hex[0] && syms->build_id[0] && strcmp(f.hex, syms->build_id) ? NULL :

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct runas_set;
+struct srcline;
 
 struct conv_ipname {
 	char dso[4096];            /* the file mapped there, as perf names it */
@@ -26,13 +26,14 @@ struct conv_ipname {
 
 /*
  * Names address IP of process PID from the perf.data PERFDATA (a path; the
- * last executable mapping of PID holding IP in its records), the file
- * opened as runas_open(WHO) does (perfsym_load()). Fills *OUT.
+ * last executable mapping of PID holding IP in its records), the file the
+ * one rule gives for it (srcline_symbols() of SL: the recording's kept copy
+ * of a binary rebuilt since). Fills *OUT.
  * Returns 1 when a file is mapped there (OUT->sym "" when no symbol of it
  * holds IP, or the file changed), 0 when none is, or a negative errno
  * (perfdata_mmaps(): the perf.data cannot be read; -ENOMEM).
  */
-int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct runas_set *who,
+int conv_ipname(const char *perfdata, int64_t pid, uint64_t ip, const struct srcline *sl,
 		struct conv_ipname *out);
 
 #endif

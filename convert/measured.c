@@ -14,6 +14,7 @@
 #include "funcs.h"
 #include "funcspec.h"
 #include "perfsym.h"
+#include "srcline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -426,8 +427,9 @@ void conv_measured_name_caller(struct conv *c, const struct conv_mcall *m)
 		return;
 	if (!mf->syms_read) {
 		mf->syms_read = true;
-		if ((!c->binaries || !binaries_changed(c->binaries, mf->file, strlen(mf->file))) &&
-		    !(mf->syms = perfsym_load(mf->file, NULL, 0, c->binaries ? c->binaries->who : NULL)))
+		/* the file perf named the frames from: the kept copy of a
+		 * binary rebuilt since, none when it changed without one */
+		if (!(mf->syms = srcline_symbols(c->srcline, mf->file, strlen(mf->file))))
 			c->nomem = true;
 	}
 	e = &mf->named[mf->nnamed++ % CONV_MSITES];

@@ -87,8 +87,9 @@ bool conv_measured_callsite(const struct conv *c, const struct conv_site *f, uin
 /* measured.c: names call M's return address (M->caller, known) by the
  * symbols of its function's binary as perf names a sampled frame there
  * (perfsym.h), for conv_measured_caller_may_be() and
- * conv_measured_caller_site(): nothing when the binary cannot be read,
- * changed since the recording (binaries_changed()) or has no symbol there.
+ * conv_measured_caller_site(), from the file srcline_symbols() reads for it
+ * (the recording's kept copy of a binary rebuilt since): nothing when there
+ * is none (gone, changed with no copy kept) or it has no symbol there.
  * Reads the binary once for each measured function, and names each address
  * once (out of memory sets c->nomem). */
 void conv_measured_name_caller(struct conv *c, const struct conv_mcall *m);

@@ -319,23 +319,19 @@ static void fixup(struct symvec *sv)
 	sv->n = j;
 }
 
-struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len,
-				 const struct runas_set *who)
+/* Reads into DSO the symbols of the ELF file RT (its debug file by build
+ * id opened as runas_open(WHO) does). */
+static void load(struct perfsym_dso *dso, Elf *rt, const struct runas_set *who)
 {
-	struct perfsym_dso *dso = calloc(1, sizeof(*dso));
 	struct symvec sv = { 0 }, plt = { 0 };
-	struct elf_file rt, dbg;
+	struct elf_file dbg;
 	char id[128], dpath[256];
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	Elf *syms = NULL;
 	bool have_dbg = false;
 
-	if (!dso)
-		return NULL;
-	if (elf_open(&rt, path, image, len, who) < 0)
-		return dso;  /* no symbols: every address is [unknown] */
-	if (build_id(rt.elf, id, sizeof(id))) {
+	if (build_id(rt, id, sizeof(id))) {
 		if (strlen(id) < sizeof(dso->build_id))
 			memcpy(dso->build_id, id, strlen(id) + 1);
 		snprintf(dpath, sizeof(dpath), "/usr/lib/debug/.build-id/%.2s/%s.debug", id,
@@ -346,21 +342,43 @@ struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len
 				syms = dbg.elf;
 		}
 	}
-	if (!syms && (scn = section_by_type(rt.elf, SHT_SYMTAB, &sh)))
-		syms = rt.elf;
-	if (!syms && (scn = section_by_type(rt.elf, SHT_DYNSYM, &sh)))
-		syms = rt.elf;
-	if (!syms || read_symbols(syms, rt.elf, scn, &sh, &sv) == 0)
+	if (!syms && (scn = section_by_type(rt, SHT_SYMTAB, &sh)))
+		syms = rt;
+	if (!syms && (scn = section_by_type(rt, SHT_DYNSYM, &sh)))
+		syms = rt;
+	if (!syms || read_symbols(syms, rt, scn, &sh, &sv) == 0)
 		fixup(&sv);
 	dso->syms = sv.v;
 	dso->n = sv.n;
-	if (pltents_each(rt.elf, plt_symbol, &plt) == 0) {
+	if (pltents_each(rt, plt_symbol, &plt) == 0) {
 		dso->plt = plt.v;
 		dso->nplt = plt.n;
 	}
 	if (have_dbg)
 		elf_close(&dbg);
+}
+
+struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len,
+				 const struct runas_set *who)
+{
+	struct perfsym_dso *dso = calloc(1, sizeof(*dso));
+	struct elf_file rt;
+
+	if (!dso)
+		return NULL;
+	if (elf_open(&rt, path, image, len, who) < 0)
+		return dso;  /* no symbols: every address is [unknown] */
+	load(dso, rt.elf, who);
 	elf_close(&rt);
+	return dso;
+}
+
+struct perfsym_dso *perfsym_load_elf(Elf *elf, const struct runas_set *who)
+{
+	struct perfsym_dso *dso = calloc(1, sizeof(*dso));
+
+	if (dso && elf && elf_kind(elf) == ELF_K_ELF)
+		load(dso, elf, who);
 	return dso;
 }
 

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libelf.h>
+
 struct runas_set;
 
 struct perfsym {
@@ -68,6 +70,14 @@ const struct perfsym *perfsym_lookup(const struct perfsym_dso *dso, uint64_t off
  * symbols: for a few addresses, not a sample stream.
  */
 const struct perfsym *perfsym_lookup_vaddr(const struct perfsym_dso *dso, uint64_t v);
+
+/*
+ * perfsym_load() of ELF, an ELF file the caller opened and reads (borrowed;
+ * NULL: none, no symbols), its debug file opened as runas_open(WHO) does:
+ * a binary's file as the one rule chooses it (srcline_symbols()). Returns
+ * the table (free with perfsym_free), or NULL when out of memory.
+ */
+struct perfsym_dso *perfsym_load_elf(Elf *elf, const struct runas_set *who);
 
 void perfsym_free(struct perfsym_dso *dso);
 

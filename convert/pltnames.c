@@ -34,14 +34,12 @@ static bool overlaps(const struct perfsym *s, const struct perfsym_dso *d)
 /* Reads the binary PATH: its PLT and the symbols over it, NULL when none. */
 static struct perfsym_dso *read_plt(struct conv *c, const char *path)
 {
-	const char *symfs = c->binaries && c->binaries->symfs ? c->binaries->symfs : "";
-	char full[4096];
 	struct perfsym_dso *d;
 	size_t i, j;
 
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", symfs, path) >= sizeof(full))
-		return NULL;
-	if (!(d = perfsym_load(full, NULL, 0, c->binaries ? c->binaries->who : NULL))) {
+	/* the file perf named the frames from (under the symfs): the kept
+	 * copy of a binary rebuilt since */
+	if (!(d = srcline_symbols(c->srcline, path, strlen(path)))) {
 		c->nomem = true;
 		return NULL;
 	}

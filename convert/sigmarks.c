@@ -391,8 +391,8 @@ static void name_unsampled(struct conv *c, const struct recording *r, struct sig
 		fd = recording_open(r, r->snapshots[i].file, 0, why, sizeof(why));
 		if (fd < 0)
 			continue;
-		rc = conv_ipname(inpath_proc(fd, path, sizeof(path)), v->pid, v->ip,
-				 c->binaries ? c->binaries->who : NULL, &v->named);
+		rc = conv_ipname(inpath_proc(fd, path, sizeof(path)), v->pid, v->ip, c->srcline,
+				 &v->named);
 		close(fd);
 		c->nomem |= rc == -ENOMEM;
 		if (rc > 0)

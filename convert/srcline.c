@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "inpath.h"
 #include "perfdata.h"
+#include "perfsym.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -565,6 +566,19 @@ int srcline_open_binary(const struct srcline *s, const char *dso, size_t len, El
 	fd = open_binary(s, path, elf, hex);
 	free(path);
 	return fd;
+}
+
+struct perfsym_dso *srcline_symbols(const struct srcline *s, const char *dso, size_t len)
+{
+	Elf *elf;
+	int fd = srcline_open_binary(s, dso, len, &elf);
+	struct perfsym_dso *d = perfsym_load_elf(fd >= 0 ? elf : NULL, s ? s->who : NULL);
+
+	if (fd >= 0) {
+		elf_end(elf);
+		close(fd);
+	}
+	return d;
 }
 
 /* Opens D's separate debug file by its build id HEX, if there is one. */

@@ -124,6 +124,17 @@ void srcline_add_cache(struct srcline *s, const char *cache);
 int srcline_open_binary(const struct srcline *s, const char *dso, size_t len, Elf **elf);
 
 /*
+ * The symbols, named as perf names frames (perfsym.h), of the file
+ * srcline_open_binary() gives for the binary DSO (LEN bytes), its debug
+ * file opened for S's users: every reader of a binary's symbols besides
+ * perf (a measured call's caller, PLT stubs, an unsampled address) names
+ * from the file perf named the frames from, the recording's kept copy when
+ * the binary was rebuilt since. An empty table when there is no such
+ * file. Returns it (free with perfsym_free()), or NULL when out of memory.
+ */
+struct perfsym_dso *srcline_symbols(const struct srcline *s, const char *dso, size_t len);
+
+/*
  * Relative dso names (perf inject --jit's "./jitted-PID-N.so", jitdump.h:
  * relative to the private directory perf ran in) name files of directory
  * DIRFD from now on: an open directory, borrowed (open while lines are

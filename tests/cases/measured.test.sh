@@ -40,6 +40,8 @@
 #                    function named by its return address (a binary built
 #                    here), a frame for that call alone; library frames
 #                    above the last of its binary or a root end at entry
+#   measured-caller-kept-copy  that binary rebuilt after the recording,
+#                    which kept it: the caller named from the kept copy
 #   measured-caller-past-sample  the sample right after a call's return in
 #                    the [uprobes] page (frame pointers skip the caller):
 #                    the call stays under the caller the stack has;
@@ -212,6 +214,31 @@ else
 		'400 2 30000050000 30000090000 step measured 40000' \
 		'400 1 30000100000 30000200000 strtoll' >"$TMP/unseen.want"
 	tree_case measured-caller-unseen "$TMP/unseen" "$TMP/unseen.want" "$TMP/unseen.fxt"
+
+	# measured-caller-kept-copy: the same recording keeping its binary
+	# (record.json's build id of it, DIR/binaries as --keep-binaries
+	# writes it), the binary then rebuilt with a function before step (main
+	# elsewhere, another function at the call's return address): the
+	# caller is named from the kept copy, as perf names the frames, and
+	# the call goes under main as before (it was named from the file at
+	# the path: the rebuilt one's function there, or none)
+	id=$(readelf -n "$UB" 2>/dev/null | awk '/Build ID:/ { print $3 }')
+	if [ -z "$id" ]; then
+		fail measured-caller-kept-copy "no build id in the binary built here"
+	else
+		cp -r "$TMP/unseen" "$TMP/kept"
+		mkdir -p "$TMP/kept/binaries/.build-id/${id:0:2}/${id:2}"
+		cp "$UB" "$TMP/kept/binaries/.build-id/${id:0:2}/${id:2}/elf"
+		json_replace "$TMP/kept/record.json" '"trigger": null,' \
+			"\"trigger\": null, \"buildids\": [{\"file\": \"$UB\", \"build_id\": \"$id\"}],"
+		{ printf '%s\n' '__attribute__((noinline)) int pad(int x) { __asm__ volatile(".skip 4096"); return x; }'
+			cat "$UB.c"; } >"$UB-2.c"
+		if ! gcc -O1 -fno-omit-frame-pointer -no-pie -o "$UB" "$UB-2.c" 2>"$UB.err"; then
+			fail measured-caller-kept-copy "cannot rebuild its binary: $(first_lines "$UB.err")"
+		else
+			tree_case measured-caller-kept-copy "$TMP/kept" "$TMP/unseen.want" "$TMP/kept.fxt"
+		fi
+	fi
 fi
 
 # measured-before-samples: measured-callsite's and measured-caller's

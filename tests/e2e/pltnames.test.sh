@@ -10,7 +10,9 @@
 # in its libc function); the slices read back must name each entry as
 # objdump does (NAME@plt, its reference: BFD's own PLT decoder);
 # `snaptrace stats --function
-# clock_gettime` then finds the libc function, never the stub.
+# clock_gettime` then finds the libc function, never the stub. A recording
+# that kept the plain build, the program then rebuilt: its entries named
+# from the kept copy (pltnames-kept-copy).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 need_built pltnames "$CONVERT"
@@ -86,3 +88,32 @@ for flavour in plain ibt; do
 	*) fail "pltnames-$flavour-stats" "stats --function clock_gettime gave '$got'" ;;
 	esac
 done
+
+# pltnames-kept-copy: the plain program's recording keeping its binary
+# (record.json's build id of it, DIR/binaries as --keep-binaries writes
+# it), the program then rebuilt with other PLT entries: its entries are
+# named from the kept copy, as perf names the frames (they were read from
+# the file at the path, another build, and left perf's _init+OFF)
+bin="$TMP/plain"
+id=$(readelf -n "$bin" 2>/dev/null | awk '/Build ID:/ { print $3 }')
+if [ ! -s "$bin.txt" ] || [ -z "$id" ]; then
+	fail pltnames-kept-copy "no plain build with a build id to keep"
+else
+	d="$TMP/kept"
+	mkdir -p "$d/binaries/.build-id/${id:0:2}/${id:2}"
+	cp "$bin" "$d/binaries/.build-id/${id:0:2}/${id:2}/elf"
+	cp "$bin.txt" "$d/perf.data.1"
+	printf '%s\n' '{"format": "snaptrace-record 1", "pids": [4000],' \
+		'"threads": [{"pid": 4000, "tid": 4000, "comm": "prog"}], "trigger": null,' \
+		"\"buildids\": [{\"file\": \"$bin\", \"build_id\": \"$id\"}]," \
+		'"hits": [], "hits_total": 0, "hits_coalesced": 0, "hits_lost": 0,' \
+		'"snapshots": [{"file": "perf.data.1", "reason": "exit", "time_ns": 100100000000, "freeze_ms": 1.0, "ms": 2.0}],' \
+		'"end": "exit", "end_ns": 100100000000}' >"$d/record.json"
+	printf '%s\n' '#include <stdio.h>' '#include <unistd.h>' \
+		'int main(void) { printf("%d\n", (int)getpid()); return puts("x") < 0; }' >"$TMP/prog2.c"
+	if ! cc -O1 -o "$bin" "$TMP/prog2.c" 2>"$TMP/cc.err"; then
+		fail pltnames-kept-copy "cc: $(first_lines "$TMP/cc.err")"
+	else
+		check pltnames-kept-copy "$bin" "$d"
+	fi
+fi
