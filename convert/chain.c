@@ -302,15 +302,19 @@ static void push_caller_named(struct conv *c, struct conv_thread *t,
 		t->stack[t->depth - 1].ends_with_call = true;
 }
 
-/* The depth of T's stack up to its last frame of a function of measured
- * call M's binary or of a root function (a thread's start), 0 when none:
- * what may lie below M's caller where no frame shows it. */
-static size_t binary_floor(const struct conv *c, const struct conv_thread *t,
+/* The number of V's N frames (root first) up to its last frame of a
+ * function of measured call M's binary or of a root function (a thread's
+ * start), 0 when none: what may lie below M's caller where no frame shows
+ * it. */
+static size_t binary_floor(const struct conv *c, const struct frames_view *v, size_t n,
 			   const struct conv_mcall *m)
 {
-	for (size_t d = t->depth; d-- > 0;)
-		if (t->stack[d].func->root || conv_measured_in_binary(c, m->mfunc, t->stack[d].func))
+	for (size_t d = n; d-- > 0;) {
+		const struct conv_func *f = view_site(v, d).func;
+
+		if (f && (f->root || conv_measured_in_binary(c, m->mfunc, f)))
 			return d + 1;
+	}
 	return 0;
 }
 
@@ -380,8 +384,13 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 		 * below the library code it called (a sleep), so the library's
 		 * frames above the stack's last frame of the caller's binary
 		 * (or root) are its callees, which returned by the entry */
-		pop_to(c, t, binary_floor(c, t, m), at);
+		pop_to(c, t, binary_floor(c, &(struct frames_view){ .t = t }, t->depth, m), at);
 		k = upto = t->depth;
+		/* nothing known below it (switch records before the thread's
+		 * first sample): the sample that follows, up to its last frame
+		 * of the caller's binary or a root, as the stack's are kept */
+		if (!k && frames)
+			upto = binary_floor(c, &(struct frames_view){ .chain = frames, .n = n }, n, m);
 	}
 	for (size_t j = k; j < upto; j++)
 		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);

@@ -22,6 +22,10 @@
 #                    ends with it, never drawn as a top-level call with its
 #                    program inside it; with its caller recorded, under the
 #                    callers the sample that follows shows, from its entry
+#   measured-before-samples-named  such a call whose caller is on no frame
+#                    of the sample that follows: under its caller named by
+#                    its return address, under that sample's frames up to
+#                    its last of the caller's binary
 #   measured-window-cut  --window's summary counts the measured calls cut
 #                    short (at its edges or a snapshot's), as snaptrace stats
 #                    does
@@ -425,6 +429,41 @@ else
 		'400 1 30000000000 30000700000 main' '400 2 30000100000 30000500000 handle measured 400000' \
 		'400 3 30000200000 30000300000 step measured 100000' >"$TMP/tail.want"
 	tree_case measured-tail-called-nested "$TMP/tail" "$TMP/tail.want" "$TMP/tail.fxt"
+	# measured-before-samples-named: switch records reach back before the
+	# thread's first sample (a sched_switch sample in usleep under main, made
+	# after the call returned), and step's caller, handle, is on no frame:
+	# the call goes under handle (named by its return address) under that
+	# sample's frames up to its last of the binary, main (as the stack's are
+	# kept: the library frames above it are its callees), never under
+	# "[callers unknown]" (issue 24: a dwarf recording of slow.c's
+	# --measure burn_cpu drew its first call so)
+	mkdir -p "$TMP/bnamed"
+	cp "$TMP/leaf/record.json" "$TMP/bnamed/"
+	printf '%s\n' '# snaptrace measured calls 2: index pid tid entry_ns end_ns caller [exception]' \
+		"0 400 400 30000100000 30000200000 $(printf %+d $((handle_at + 5 - step_at)))" \
+		>"$TMP/bnamed/measured-calls.txt"
+	{
+		echo '             app   400/400      30.000000000: PERF_RECORD_SWITCH IN         '
+		echo '             app   400/400      30.000300000:     1 sched:sched_switch: prev_comm=app prev_pid=400 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120'
+		printf '\t%s\n' 'ffffffff82265908 __schedule+0x628 ([kernel.kallsyms])' \
+			'ffffffff8143aefe __x64_sys_clock_nanosleep+0xde ([kernel.kallsyms])' \
+			'7f00000e5123 clock_nanosleep+0x23 (/usr/lib/x86_64-linux-gnu/libc.so.6)' \
+			'7f00000e9a53 __nanosleep+0x13 (/usr/lib/x86_64-linux-gnu/libc.so.6)' \
+			'7f0000115295 usleep+0x25 (/usr/lib/x86_64-linux-gnu/libc.so.6)' \
+			"$(printf '%x main+0x4 (%s)' $((main_at + 4)) "$LB")" \
+			'7f00000271ca __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)'
+		echo
+		echo '             app   400/400      30.000300000: PERF_RECORD_SWITCH OUT        '
+		echo '             app   400/400      30.001000000: PERF_RECORD_SWITCH IN         '
+		skipped_sample 30.001100000 "$(printf '%x main+0x8 (%s)' $((main_at + 8)) "$LB")"
+	} >"$TMP/bnamed/perf.data.1"
+	printf '%s\n' '400 0 30000100000 30001200000 __libc_start_call_main' \
+		'400 1 30000100000 30001200000 main' '400 2 30000100000 30000200000 handle' \
+		'400 3 30000100000 30000200000 step measured 100000' \
+		'400 2 30000300000 30001100000 usleep' '400 3 30000300000 30001100000 __nanosleep' \
+		'400 4 30000300000 30001000000 clock_nanosleep' '400 5 30000300000 30001000000 [off-cpu]' \
+		>"$TMP/bnamed.want"
+	tree_case measured-before-samples-named "$TMP/bnamed" "$TMP/bnamed.want" "$TMP/bnamed.fxt"
 fi
 
 # measured-caller-past-sample: the sample right after a call's return is in
