@@ -388,9 +388,12 @@ static void measured_entry(struct conv *c, struct conv_thread *t, const struct c
 		k = upto = t->depth;
 		/* nothing known below it (switch records before the thread's
 		 * first sample): the sample that follows, up to its last frame
-		 * of the caller's binary or a root, as the stack's are kept */
-		if (!k && frames)
-			upto = binary_floor(c, &(struct frames_view){ .chain = frames, .n = n }, n, m);
+		 * of the caller's binary or a root, as the stack's are kept;
+		 * not its leaf (where it ran, not a call it was making), nor a
+		 * frame of the function measured or past one (a later call) */
+		if (!k && frames && n > 1)
+			upto = binary_floor(c, &(struct frames_view){ .chain = frames + 1, .n = n - 1 },
+					    find_measured(c, frames + 1, n - 1, 0, m->mfunc), m);
 	}
 	for (size_t j = k; j < upto; j++)
 		conv_stack_push(c, t, &frames[n - 1 - j], NULL, at);

@@ -464,6 +464,27 @@ else
 		'400 4 30000300000 30001000000 clock_nanosleep' '400 5 30000300000 30001000000 [off-cpu]' \
 		>"$TMP/bnamed.want"
 	tree_case measured-before-samples-named "$TMP/bnamed" "$TMP/bnamed.want" "$TMP/bnamed.fxt"
+	# (-leaf: the sample that follows is in a later call of step, its leaf,
+	# straight under main: no frame of step nor the leaf goes under the call)
+	mkdir -p "$TMP/bnamed-leaf"
+	cp "$TMP/leaf/record.json" "$TMP/bnamed-leaf/"
+	{
+		cat "$TMP/bnamed/measured-calls.txt"
+		echo "0 400 400 30000250000 30000350000 $(printf %+d $((handle_at + 5 - step_at)))"
+	} >"$TMP/bnamed-leaf/measured-calls.txt"
+	{
+		echo '             app   400/400      30.000000000: PERF_RECORD_SWITCH IN         '
+		skipped_sample 30.000300000 "$(printf '%x step+0x2 (%s)' $((step_at + 2)) "$LB")" \
+			"$(printf '%x main+0x4 (%s)' $((main_at + 4)) "$LB")"
+		skipped_sample 30.000400000 "$(printf '%x main+0x8 (%s)' $((main_at + 8)) "$LB")"
+	} >"$TMP/bnamed-leaf/perf.data.1"
+	printf '%s\n' '400 0 30000100000 30000500000 __libc_start_call_main' \
+		'400 1 30000100000 30000500000 main' '400 2 30000100000 30000200000 handle' \
+		'400 3 30000100000 30000200000 step measured 100000' \
+		'400 2 30000250000 30000350000 handle' '400 3 30000250000 30000350000 step measured 100000' \
+		>"$TMP/bnamed-leaf.want"
+	tree_case measured-before-samples-named-leaf "$TMP/bnamed-leaf" "$TMP/bnamed-leaf.want" \
+		"$TMP/bnamed-leaf.fxt"
 fi
 
 # measured-caller-past-sample: the sample right after a call's return is in
