@@ -866,10 +866,10 @@ static int sample_event(const struct sample_times *t, const unsigned char *rec, 
 
 	if (t->nattrs == 1)
 		return 0;
-	if (!t->identified || size < REC_HEADER + 8 || !t->nids)
+	if (!t->identified || size < REC_HEADER + 8)
 		return PERFDATA_TIME_UNKNOWN;
 	key.id = le64(rec + REC_HEADER);
-	found = bsearch(&key, t->ids, t->nids, sizeof(*t->ids), by_id);
+	found = array_search(&key, t->ids, t->nids, sizeof(*t->ids), by_id);
 	return found ? found->event : PERFDATA_TIME_UNKNOWN;
 }
 
