@@ -117,12 +117,14 @@ static bool reaped_in_time(pid_t pid, int *status)
  * executed. */
 static int image_file(const char *path)
 {
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	unsigned flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
-	int fd = memfd_create(name, flags | MFD_EXEC);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char name[64];	/* memfd_create() takes at most 249 bytes */
+	int fd;
 
+	snprintf(name, sizeof(name), "%s", base);
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
 	if (fd < 0 && errno == EINVAL)	/* before Linux 6.3: no MFD_EXEC, every memfd may be */
-		fd = memfd_create(name, flags);
+		fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd >= 0)
 		return fd;
 	return errno == ENOMEM || errno == EMFILE || errno == ENFILE ? -errno : -ENOSYS;
