@@ -26,81 +26,73 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The parent of process PID (/proc/PID/stat, after its comm's last ')'),
- * or 0. */
-static pid_t parent_of(pid_t pid)
+/* /proc/PID/NAME into BUF (SIZE bytes, NUL-terminated). Returns its
+ * length, or 0 (gone, unreadable, empty). */
+static ssize_t proc_read(long pid, const char *name, char *buf, size_t size)
 {
-	char path[64], buf[512], *p;
+	char path[64];
 	ssize_t n;
-	int fd, ppid;
+	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%ld/%s", pid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
-	if (n <= 0)
-		return 0;
+	n = n < 0 ? 0 : n;
 	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && sscanf(p + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
+	return n;
+}
+
+/* Process PID's state and parent (/proc/PID/stat, after its comm's last
+ * ')'): 0, or -1 when it is gone. */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid)
+{
+	char buf[512], *p;
+	int parent;
+
+	if (!proc_read(pid, "stat", buf, sizeof(buf)) || !(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %c %d", state, &parent) != 2)
+		return -1;
+	*ppid = parent;
+	return 0;
 }
 
 /* Whether process PID descends from ANCESTOR. */
 static int descends(pid_t pid, pid_t ancestor)
 {
+	char state;
+
 	for (int depth = 0; pid > 1 && depth < 64; depth++)
-		if ((pid = parent_of(pid)) == ancestor)
-			return 1;
+		if (proc_stat(pid, &state, &pid) || pid == ancestor)
+			return pid == ancestor;
 	return 0;
 }
 
-/* Whether process PID (its /proc name) is one of ours running
- * PROG with WORD among its arguments. */
-static int matches(const char *pid, const char *prog, const char *word)
+/* Whether process PID is one of ours running PROG with WORD among its
+ * arguments. */
+static int matches(long pid, const char *prog, const char *word)
 {
-	char path[64], buf[4096];
+	char buf[4096], *uid;
+	unsigned long real;
+	const char *base;
+	int has_word = 0;
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%s/status", pid);
 	/* a process of ours that is not dumpable has root's /proc files: the real uid is in status */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!proc_read(pid, "status", buf, sizeof(buf)) || !(uid = strstr(buf, "\nUid:")) ||
+	    sscanf(uid + 5, "%lu", &real) != 1 || real != (unsigned long)getuid())
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	if (!(n = proc_read(pid, "cmdline", buf, sizeof(buf))))
 		return 0;
-	buf[n] = 0;
-	{
-		char *uid = strstr(buf, "\nUid:");
-		unsigned long real;
-
-		if (!uid || sscanf(uid + 5, "%lu", &real) != 1 || real != (unsigned long)getuid())
-			return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/%s/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	base = strrchr(buf, '/');
+	base = base ? base + 1 : buf;
+	if (strcmp(base, prog))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	{
-		const char *base = strrchr(buf, '/'), *end = buf + n;
-		int has_word = 0;
-
-		base = base ? base + 1 : buf;
-		if (strcmp(base, prog))
-			return 0;
-		for (const char *a = buf + strlen(buf) + 1; a < end; a += strlen(a) + 1)
-			has_word |= !strcmp(a, word);
-		return has_word;
-	}
+	for (const char *a = buf + strlen(buf) + 1; a < buf + n; a += strlen(a) + 1)
+		has_word |= !strcmp(a, word);
+	return has_word;
 }
 
 /* The first process matches() takes that descends from ANCESTOR, or 0. */
@@ -112,10 +104,12 @@ static pid_t find(pid_t ancestor, const char *prog, const char *word)
 
 	if (!d)
 		return 0;
-	while (!found && (de = readdir(d)))
-		if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && matches(de->d_name, prog, word) &&
-		    descends((pid_t)atoi(de->d_name), ancestor))
-			found = (pid_t)atoi(de->d_name);
+	while (!found && (de = readdir(d))) {
+		long pid = atol(de->d_name);
+
+		if (pid > 0 && matches(pid, prog, word) && descends((pid_t)pid, ancestor))
+			found = (pid_t)pid;
+	}
 	closedir(d);
 	return found;
 }
@@ -124,23 +118,13 @@ static pid_t find(pid_t ancestor, const char *prog, const char *word)
 static int stopped(pid_t pid)
 {
 	const struct timespec nap = { 0, 1000 * 1000 };
+	char state;
+	pid_t ppid;
 
 	for (int i = 0; i < 1000; i++) {
-		char path[64], buf[512], *p;
-		ssize_t n;
-		int fd;
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (proc_stat(pid, &state, &ppid))
 			return 0;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return 0;
-		buf[n] = 0;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'T')
+		if (state == 'T')
 			return 1;
 		nanosleep(&nap, NULL);
 	}
@@ -164,7 +148,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
-		FILE *f = ancestor ? NULL : fopen(argv[1], "r");
+		FILE *f = ancestor ? NULL : fopen(argv[1], "re");
 
 		if (f) {
 			if (fscanf(f, "%d", &ancestor) != 1)
