@@ -483,6 +483,14 @@
 #                     the pid and that it stayed stopped, no trace, the
 #                     stopped process ended (root's conversion once waited
 #                     for ever)
+#   theirs-perf-ptrace ... her copy, converted by root (perf as found in PATH,
+#                     no wrapper: an ELF file) while a tool of hers
+#                     (tests/security/ptraceat.c) waits for her perf script,
+#                     stops it and tries PTRACE_ATTACH and /proc/PID/mem:
+#                     both refused, the conversion done (perf, her process,
+#                     was hers to ptrace: hostile17 held it in a pause()
+#                     loop and root's conversion waited for ever; now it
+#                     runs from an image she may not read, runas_image())
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -524,9 +532,9 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
-need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
+need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat"
 requires_all second_user
 
 AUID=65534
@@ -3793,7 +3801,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -4111,6 +4119,39 @@ EOF
 	fi
 }
 
+# theirs_perf_ptrace: see the header.
+theirs_perf_ptrace() {
+	local out="$TMP/theirs-perf-ptrace.out" err="$TMP/theirs-perf-ptrace.err" pidf="$TMP/theirs-ptrace.pid"
+	local try bg rc i
+	for try in 1 2 3; do
+		rm -f "$pidf" "$TMP/theirs-perf-ptrace.fxt"
+		"${ATTACKER[@]}" "$SNAPTRACE_TEST_BIN/ptraceat" "$pidf" perf script 60 >"$out" 2>&1 &
+		bg=$!
+		for i in $(seq 100); do
+			grep -q '^watching$' "$out" && break
+			sleep 0.05
+		done
+		# her tool follows this converter's children alone, never another suite's perf
+		sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$pidf" timeout -k 5 60 "$CONVERT" -q "$THEIRS_MINE" \
+			-o "$TMP/theirs-perf-ptrace.fxt" 2>"$err"
+		rc=$?
+		wait "$bg"
+		# her perf script came and went between two of her looks: again
+		grep -q '^pid ' "$out" && break
+	done
+	if blocked "$rc"; then
+		fail theirs-perf-ptrace "the conversion waited until killed: $(first_lines "$out")"
+	elif ! grep -q '^pid ' "$out"; then
+		fail theirs-perf-ptrace "her tool never caught perf script in $try conversions: $(first_lines "$out") $(first_lines "$err")"
+	elif ! grep -Eq '^pid [0-9]+ attach Operation not permitted mem Permission denied$' "$out"; then
+		fail theirs-perf-ptrace "her perf script was hers to ptrace: $(grep '^pid ' "$out")"
+	elif [ "$rc" -ne 0 ] || ! "$CONVERT" --dump=slices "$TMP/theirs-perf-ptrace.fxt" >/dev/null 2>&1; then
+		fail theirs-perf-ptrace "the conversion failed (exit $rc): $(first_lines "$err")"
+	else
+		ok theirs-perf-ptrace
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -4212,7 +4253,7 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
@@ -4222,6 +4263,7 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_perf_env
 	theirs_perf_fds
 	theirs_perf_stopped
+	theirs_perf_ptrace
 	requires theirs-perf-session script keyrings && theirs_perf_session
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-measured-caller binutils && theirs_measured_caller
