@@ -1015,6 +1015,14 @@ static void test_perfmap_users(void)
 	CHECK(perfmap_users_ok(&rec, 1000, getpid(), why, sizeof(why)));
 	CHECK(!perfmap_users_ok(&rec, geteuid() == 1000 ? 0 : geteuid(), getpid(), why,
 				sizeof(why)));
+	/* a process recorded as uid 1000's whose pid a live process of the caller's
+	 * has now (this one): the caller's map is not its */
+	if (geteuid() != 1000 && getuid() != 1000) {
+		struct perfmap_user was = { getpid(), { 1000, 1000 } };
+
+		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, geteuid() }, geteuid(),
+					getpid(), why, sizeof(why)));
+	}
 	CHECK(perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
 	CHECK(!perfmap_users_ok(&none, geteuid() + 1, getpid(), why, sizeof(why)));
 	CHECK(strstr(why, "not by both the recording's owner") != NULL);
