@@ -190,7 +190,7 @@ static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit 
 	memset(log, 0, sizeof(*log));
 	log->hit = *hit;
 	log->seen_ms = rec_now_ms();
-	log->snapshot = log->said = -1;
+	log->snapshot = log->said = log->call_first = log->call_last = -1;
 	s->want = s->nhits++;
 	return log;
 }
@@ -207,6 +207,7 @@ static void keep_coalesced(struct rec_session *s, const struct rec_hit *hit)
 		return;
 	s->coalesced[s->ncoalesced++] = (struct rec_hit_log){
 		.hit = *hit, .seen_ms = rec_now_ms(), .snapshot = -1, .said = -1,
+		.call_first = -1, .call_last = -1,
 	};
 }
 

@@ -541,15 +541,19 @@ static void test_sample_types(void)
 }
 
 /* The times perfdata_sample_times() reads of F (written out): how many,
- * the first 4 into GOT (0 past them); -1 when it fails. */
-static long times_of(struct file *f, uint64_t got[4])
+ * the first 4 into GOT (0 past them) and their events into EVENTS (when
+ * not NULL; 99 past them); -1 when it fails. */
+static long times_of(struct file *f, uint64_t got[4], int events[4])
 {
-	uint64_t *times = NULL;
+	struct perfdata_time *times = NULL;
 	size_t n = 0;
 	int err = perfdata_sample_times(write_file(f, f->len), &times, &n);
 
-	for (size_t i = 0; i < 4; i++)
-		got[i] = i < n ? times[i] : 0;
+	for (size_t i = 0; i < 4; i++) {
+		got[i] = i < n ? times[i].ns : 0;
+		if (events)
+			events[i] = i < n ? times[i].event : 99;
+	}
 	free(times);
 	return err ? -1 : (long)n;
 }
@@ -563,7 +567,8 @@ static void test_sample_times(void)
 	struct file f;
 	unsigned char attr[136] = { 0 };
 	uint64_t type = (1u << 16) | (1u << 0) | (1u << 1) | (1u << 2), t[] = { 30, 10, 20 };
-	uint64_t *times = NULL, got[4];
+	uint64_t got[4];
+	struct perfdata_time *times = NULL;
 	size_t n = 9, data_off = 104 + 2 * sizeof(attr);
 	const char *path;
 
@@ -584,7 +589,7 @@ static void test_sample_times(void)
 		put64(&f, 0);
 	}
 	put_at64(&f, 48, f.len - data_off);
-	CHECK_INT_EQ((int)times_of(&f, got), 3);
+	CHECK_INT_EQ((int)times_of(&f, got, NULL), 3);
 	CHECK(got[0] == 10 && got[1] == 20 && got[2] == 30);
 	/* the second event records context switches (context_switch,
 	 * sample_id_all; its trailer pid/tid, time, cpu, identifier): a
@@ -601,18 +606,76 @@ static void test_sample_times(void)
 	put64(&f, 0);          /* cpu */
 	put64(&f, 8);          /* identifier */
 	put_at64(&f, 48, f.len - data_off);
-	CHECK_INT_EQ((int)times_of(&f, got), 4);
+	CHECK_INT_EQ((int)times_of(&f, got, NULL), 4);
 	CHECK(got[0] == 5 && got[1] == 10 && got[3] == 30);
 	/* without sample_id_all the switch has no time: the samples alone */
 	flags = 1ull << 26;
 	memcpy(f.b + 104 + sizeof(attr) + 40, &flags, 8);
-	CHECK_INT_EQ((int)times_of(&f, got), 3);
+	CHECK_INT_EQ((int)times_of(&f, got, NULL), 3);
 	/* the second event has no identifier: its time is elsewhere */
 	type &= ~(1ull << 16);
 	memcpy(f.b + 104 + sizeof(attr) + 24, &type, 8);
 	path = write_file(&f, f.len);
 	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), -ENOTSUP);
 	CHECK(times == NULL && n == 0);
+}
+
+/* Each sample's event, by its identifier among those each attribute lists
+ * (perf record's files of several events): a context switch is none, an
+ * identifier no attribute lists is unknown; a file of one event needs none
+ * (issue 24: the recorder tells the sampled event's samples of a call from
+ * its switches' by this). */
+static void test_sample_events(void)
+{
+	struct file f;
+	unsigned char attr[136] = { 0 };
+	uint64_t type = (1u << 16) | (1u << 0) | (1u << 1) | (1u << 2), got[4];
+	uint64_t flags = (1ull << 26) | (1ull << 18), ids[] = { 9, 7 }, sample_id[] = { 7, 11, 9 };
+	size_t ids_off = 104 + 2 * sizeof(attr), data_off = ids_off + 16;
+	int ev[4];
+
+	f.len = 0;
+	put_file_header(&f, data_off, 0, 0);
+	put_at64(&f, 24, 104);
+	put_at64(&f, 32, 2 * sizeof(attr));
+	memcpy(attr + 24, &type, 8);
+	for (int k = 0; k < 2; k++) {
+		uint64_t at = ids_off + 8 * (uint64_t)k, size = 8;
+
+		/* the second records the switches; each lists its identifier */
+		memcpy(attr + 40, k ? &flags : &(uint64_t){ 0 }, 8);
+		memcpy(attr + sizeof(attr) - 16, &at, 8);
+		memcpy(attr + sizeof(attr) - 8, &size, 8);
+		put(&f, attr, sizeof(attr));
+	}
+	put(&f, ids, sizeof(ids));
+	for (int i = 0; i < 3; i++) {
+		put_header(&f, PERFDATA_REC_SAMPLE, 0, 8 + 32);
+		put64(&f, sample_id[i]);
+		put64(&f, 0x401000);
+		put64(&f, 1);
+		put64(&f, 10 * (uint64_t)(i + 1));
+	}
+	put_header(&f, PERFDATA_REC_SWITCH, 0, 8 + 24);
+	put64(&f, 1);          /* pid, tid */
+	put64(&f, 5);          /* time */
+	put64(&f, 7);          /* identifier */
+	put_at64(&f, 48, f.len - data_off);
+	CHECK_INT_EQ((int)times_of(&f, got, ev), 4);
+	CHECK(got[0] == 5 && got[1] == 10 && got[2] == 20 && got[3] == 30);
+	CHECK_INT_EQ(ev[0], PERFDATA_TIME_SWITCH);
+	CHECK_INT_EQ(ev[1], 1);
+	CHECK_INT_EQ(ev[2], PERFDATA_TIME_UNKNOWN);
+	CHECK_INT_EQ(ev[3], 0);
+	/* ids past the end of the file: refused, not read as none */
+	put_at64(&f, 104 + sizeof(attr) - 16, f.len);
+	CHECK_INT_EQ((int)times_of(&f, got, ev), -1);
+	/* one event: every sample is its own, identifier or not */
+	put_at64(&f, 104 + sizeof(attr) - 16, ids_off);
+	put_at64(&f, 32, sizeof(attr));
+	put_at64(&f, 104 + sizeof(attr) - 16 + sizeof(attr), 0);
+	CHECK_INT_EQ((int)times_of(&f, got, ev), 3);
+	CHECK(ev[0] == 0 && ev[1] == 0 && ev[2] == 0);
 }
 
 /* Keeps every record but COMMs. */
@@ -1104,6 +1167,7 @@ int main(void)
 	UNIT_RUN(test_event_names);
 	UNIT_RUN(test_sample_types);
 	UNIT_RUN(test_sample_times);
+	UNIT_RUN(test_sample_events);
 	UNIT_RUN(test_rewrite);
 	UNIT_RUN(test_sideband);
 	UNIT_RUN(test_mmaps);
