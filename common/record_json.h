@@ -12,6 +12,11 @@
  *               two boots not (snaptrace-convert says so when given both)
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
+ *   "uids": [{"pid", "uid", "euid"}] the real and effective uid of each
+ *               process of "pids" as the recorder saw it when it attached
+ *               to or launched it (one it could not read left out): whose
+ *               perf map may name its frames (common/perfmap.h
+ *               perfmap_users); absent in older reports
  *   "threads": [{"pid", "tid", "comm"; attached: "state" (its scheduler
  *               state at start_ns, /proc's letter) and "wchan" (where it
  *               waited in the kernel then, "" when not told)}]

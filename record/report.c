@@ -441,6 +441,13 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fputs(",\n  \"pids\": [", f);
 	for (int i = 0; i < s->target.npids; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
+	fputs("],\n  \"uids\": [", f);
+	for (int i = 0; i < s->target.nusers; i++) {
+		const struct perfmap_user *u = &s->target.users[i];
+
+		fprintf(f, "%s{\"pid\": %d, \"uid\": %u, \"euid\": %u}", i ? ", " : "", (int)u->pid,
+			(unsigned)u->uid[0], (unsigned)u->uid[1]);
+	}
 	fputs("],\n  \"threads\": [", f);
 	for (int i = 0; i < s->nthreads; i++) {
 		const struct rec_thread_info *ti = &s->threads[i];

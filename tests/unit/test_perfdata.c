@@ -32,6 +32,9 @@
 #include "unit.h"
 #include "unit_tmp.h"
 
+/* whose perf maps in /tmp a view takes: the caller's, as for a perf.data of
+ * theirs with no record.json (perfmap.h) */
+#define CALLERS (&(struct perfmap_users){ NULL, 0, geteuid() })
 #define FILE_MAX (128 * 1024)   /* test_tmpview_entries: 1100 mappings */
 
 /* A perf.data being written. */
@@ -892,7 +895,7 @@ static void test_tmpview_names(void)
 	make_jit_file(&f);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		strcat(names, v->files[i].name);
@@ -919,7 +922,7 @@ static void test_tmpview_no_maps(void)
 	put_at64(&f, 48, f.len - 104);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	if (nsenter_admin_permitted()) {
 		CHECK(v != NULL);
 		CHECK(v && v->n == 0);
@@ -982,7 +985,7 @@ static void test_tmpview_entries(void)
 	put_at64(&f, 48, f.len - 104);
 	data = write_file(&f, f.len);
 	CHECK(data != NULL);
-	CHECK_INT_EQ(tmpview_make(data, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(data, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK_INT_EQ((int)entries_named(v, p, names, sizeof(names)), 4);
 	snprintf(want, sizeof(want), "%sa %sb %slink@ %sc ", p, p, p, p);
 	CHECK_STR_EQ(names, want);
@@ -1004,7 +1007,7 @@ static void test_tmpview_entries(void)
 	put_at64(&f, 48, f.len - 104);
 	data = write_file(&f, f.len);
 	CHECK(data != NULL);
-	CHECK_INT_EQ(tmpview_make(data, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(data, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v && v->nentries <= TMPVIEW_ENTRIES_MAX);
 	CHECK(entries_named(v, p, names, sizeof(names)) + 8 >= TMPVIEW_ENTRIES_MAX);
 	tmpview_free(v);
@@ -1043,10 +1046,53 @@ static void test_tmpview_compressed(void)
 	CHECK(path != NULL);
 	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), -ENOTSUP);
 	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), -ENOTSUP);
+	CHECK_INT_EQ(tmpview_make(path, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), -ENOTSUP);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
 	tmpview_free(v);
+}
+
+/* Whose perf map may name a process's frames (perfmap.h): a recorded
+ * process's user as recorded, whoever has its pid now; a pid not recorded
+ * (a child, a thread): a user every recorded process had; none told: the
+ * perf.data's owner, who must also be the live process's user (a process
+ * gone: none; pid 4194303 is past this host's pid_max or at least unused
+ * in the test's namespace). */
+static void test_perfmap_users(void)
+{
+	const struct perfmap_user two[] = { { 4194301, { 1000, 1000 } }, { 4194302, { 1000, 0 } } };
+	struct perfmap_users rec = { two, 2, (uid_t)-1 };
+	struct perfmap_users none = { NULL, 0, geteuid() };
+	char why[200] = "";
+
+	CHECK(perfmap_users_ok(&rec, 1000, 4194301, why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, 0, 4194301, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0, not by process 4194301's user (uid 1000)");
+	CHECK(perfmap_users_ok(&rec, 0, 4194302, why, sizeof(why)));   /* its effective uid */
+	CHECK(perfmap_users_ok(&rec, 1000, 4194303, why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, 0, 4194303, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0, not by the user of every process recorded "
+		     "(process 4194303 is none of them)");
+	/* one process recorded: its users, whoever has a pid now */
+	rec.n = 1;
+	CHECK(perfmap_users_ok(&rec, 1000, getpid(), why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, geteuid() == 1000 ? 0 : geteuid(), getpid(), why,
+				sizeof(why)));
+	/* a process recorded as uid 1000's whose pid a live process of the caller's
+	 * has now (this one): the caller's map is not its */
+	if (geteuid() != 1000 && getuid() != 1000) {
+		struct perfmap_user was = { getpid(), { 1000, 1000 } };
+
+		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, geteuid() }, geteuid(),
+					getpid(), why, sizeof(why)));
+	}
+	CHECK(perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&none, geteuid() + 1, getpid(), why, sizeof(why)));
+	CHECK(strstr(why, "not by both the recording's owner") != NULL);
+	CHECK(!perfmap_users_ok(&none, geteuid(), 4194303, why, sizeof(why)));
+	CHECK(strstr(why, "process 4194303 gone, and no record.json tells its user") != NULL);
+	none.owner = geteuid() + 1;	/* another's perf.data: the live process's user is not it */
+	CHECK(!perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
 }
 
 /* A view of 35 processes whose maps the recording kept: at most
@@ -1083,7 +1129,7 @@ static void test_tmpview_budget(void)
 		close(fd);
 	}
 	CHECK(linkat(rec, "perf-4194403.map", rec, "perf-4194435.map", 0) == 0);
-	CHECK_INT_EQ(tmpview_make(path, rec, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, rec, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		if (v->files[i].fd >= 0) {
@@ -1110,6 +1156,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(test_feature);
 	UNIT_RUN(test_tmpview_budget);
+	UNIT_RUN(test_perfmap_users);
 	UNIT_RUN(test_mmap2);
 	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);
