@@ -714,50 +714,110 @@ int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 #define ATTR_SAMPLE_ID_ALL (1u << 18)       /* perf_event_attr's flags (offset 40) */
 #define ATTR_CONTEXT_SWITCH (1u << 26)
 
-/* Where the times of the records of the file H was read from (FD) are: a
- * sample's in bytes after its header (*OFF), the same for every event; a
- * context switch's in bytes before the record's end (*TAIL), in the
- * sample_id trailer of the events that record switches (context_switch
- * set): 0 when none does, one has no trailer (sample_id_all unset) or they
- * put it at different places. Returns 0, -ENOTSUP (samples without a time,
- * or with it at different places) or a negative errno. */
-static int record_time_offsets(int fd, const struct perfdata_header *h, uint64_t *off,
-			       uint64_t *tail)
+/* What perfdata_sample_times() collects: where the times of the records of
+ * a file are, which event a sample's identifier names, and the times. */
+struct sample_times {
+	uint64_t off;        /* a sample's time in bytes after its header, the same
+			      * for every event */
+	uint64_t tail;       /* a switch's in bytes before the record's end, in the
+			      * sample_id trailer of the events that record switches
+			      * (context_switch set); 0: none does, one has no trailer
+			      * (sample_id_all unset) or they put it at different
+			      * places */
+	bool identified;     /* every event's sample starts with its identifier */
+	int nattrs;
+	struct id_event {
+		uint64_t id;
+		int event;   /* its attribute's index */
+	} *ids;              /* NIDS, sorted by id once read */
+	size_t nids, capids;
+	struct perfdata_time *times;
+	size_t n, cap;
+};
+
+/* Most identifiers read from a file's attributes (perf gives each event
+ * one per thread or CPU it opened): beyond them a sample's event is
+ * unknown. */
+#define SAMPLE_IDS_MAX 65536
+
+/* Adds the identifiers of event EVENT, listed at OFF (SIZE bytes) of the
+ * file H was read from (FD), to T. Returns 0 or a negative errno. */
+static int add_ids(int fd, const struct perfdata_header *h, uint64_t off, uint64_t size,
+		   int event, struct sample_times *t)
 {
-	unsigned char b[24];
+	unsigned char b[8];
+	int err = 0;
+
+	if (!within(off, size, h->file_size))
+		return -EIO;
+	for (uint64_t at = 0; !err && at + 8 <= size && t->nids < SAMPLE_IDS_MAX; at += 8) {
+		struct id_event *ids = array_grow(t->ids, &t->capids, t->nids, sizeof(*t->ids));
+
+		if (!ids)
+			return -ENOMEM;
+		t->ids = ids;
+		err = pread_all(fd, b, sizeof(b), off + at);
+		t->ids[t->nids++] = (struct id_event){ .id = le64(b), .event = event };
+	}
+	return err;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct id_event *)a)->id, y = ((const struct id_event *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Reads into T where the times of the records of the file H was read from
+ * (FD) are and the identifiers of its events (struct sample_times). Returns
+ * 0, -ENOTSUP (samples without a time, or with it at different places) or a
+ * negative errno. */
+static int record_time_offsets(int fd, const struct perfdata_header *h, struct sample_times *t)
+{
+	unsigned char b[24], sec[16];
 	bool known = false, tail_known = false, tail_ok = true;
 	int err = 0;
 
-	if (h->pipe || h->attr_size < 48 || !within(h->attrs_off, h->attrs_size, h->file_size))
+	if (h->pipe || h->attr_size < 48 + 16 || !within(h->attrs_off, h->attrs_size, h->file_size))
 		return h->pipe ? -ENOTSUP : -EIO;
-	*tail = 0;
-	for (uint64_t at = 0; !err && at + h->attr_size <= h->attrs_size; at += h->attr_size) {
-		uint64_t type, flags, o, t;
+	t->tail = 0;
+	t->identified = true;
+	for (uint64_t at = 0; !err && at + h->attr_size <= h->attrs_size && t->nattrs < INT_MAX;
+	     at += h->attr_size, t->nattrs++) {
+		uint64_t type, flags, o, tl;
 
 		err = pread_all(fd, b, sizeof(b), h->attrs_off + at + 24);
 		type = le64(b);
 		flags = le64(b + 16);
 		o = 8 * (!!(type & SAMPLE_IDENTIFIER) + !!(type & SAMPLE_IP) + !!(type & SAMPLE_TID));
-		t = 8 * (1 + !!(type & SAMPLE_ID) + !!(type & SAMPLE_STREAM_ID) +
-			 !!(type & SAMPLE_CPU) + !!(type & SAMPLE_IDENTIFIER));
-		if (!err && (!(type & SAMPLE_TIME) || (known && o != *off)))
+		tl = 8 * (1 + !!(type & SAMPLE_ID) + !!(type & SAMPLE_STREAM_ID) +
+			  !!(type & SAMPLE_CPU) + !!(type & SAMPLE_IDENTIFIER));
+		if (!err && (!(type & SAMPLE_TIME) || (known && o != t->off)))
 			err = -ENOTSUP;
-		*off = o;
+		t->off = o;
 		known = true;
+		t->identified = t->identified && (type & SAMPLE_IDENTIFIER);
+		/* the attribute entry ends with its identifiers' file section */
+		if (!err)
+			err = pread_all(fd, sec, sizeof(sec), h->attrs_off + at + h->attr_size - 16);
+		if (!err)
+			err = add_ids(fd, h, le64(sec), le64(sec + 8), t->nattrs, t);
 		if (!(flags & ATTR_CONTEXT_SWITCH))
 			continue;
-		tail_ok = tail_ok && (flags & ATTR_SAMPLE_ID_ALL) && (!tail_known || t == *tail);
-		*tail = t;
+		tail_ok = tail_ok && (flags & ATTR_SAMPLE_ID_ALL) && (!tail_known || tl == t->tail);
+		t->tail = tl;
 		tail_known = true;
 	}
 	if (!tail_ok)
-		*tail = 0;
+		t->tail = 0;
+	array_sort(t->ids, t->nids, sizeof(*t->ids), by_id);
 	return err ? err : known ? 0 : -ENOTSUP;
 }
 
-static int by_u64(const void *a, const void *b)
+static int by_time(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct perfdata_time *)a)->ns, y = ((const struct perfdata_time *)b)->ns;
 
 	return x < y ? -1 : x > y;
 }
@@ -797,24 +857,34 @@ int perfdata_samples(const char *path,
 	return each_record(path, false, fn, arg);
 }
 
-/* The times perfdata_sample_times() collects. */
-struct sample_times {
-	uint64_t off;        /* the time's offset in a sample's body */
-	uint64_t tail;       /* its offset from the end of a switch's trailer; 0: none */
-	uint64_t *times;
-	size_t n, cap;
-};
+/* The event of sample REC (SIZE bytes) of T's file: its attribute's index,
+ * PERFDATA_TIME_UNKNOWN when no identifier names one. */
+static int sample_event(const struct sample_times *t, const unsigned char *rec, size_t size)
+{
+	struct id_event key;
+	const struct id_event *found;
+
+	if (t->nattrs == 1)
+		return 0;
+	if (!t->identified || size < REC_HEADER + 8)
+		return PERFDATA_TIME_UNKNOWN;
+	key.id = le64(rec + REC_HEADER);
+	found = array_search(&key, t->ids, t->nids, sizeof(*t->ids), by_id);
+	return found ? found->event : PERFDATA_TIME_UNKNOWN;
+}
 
 static int add_time(void *arg, const unsigned char *rec, size_t size)
 {
 	struct sample_times *t = arg;
-	uint64_t *p;
+	struct perfdata_time *p;
 	size_t at;
+	int event = PERFDATA_TIME_SWITCH;
 
 	if (le32(rec) == PERFDATA_REC_SAMPLE) {
 		if (size < REC_HEADER + t->off + 8)
 			return 0;
 		at = REC_HEADER + t->off;
+		event = sample_event(t, rec, size);
 	} else {
 		if (!t->tail || size < REC_HEADER + t->tail)
 			return 0;
@@ -823,11 +893,11 @@ static int add_time(void *arg, const unsigned char *rec, size_t size)
 	if (!(p = array_grow(t->times, &t->cap, t->n, sizeof(*t->times))))
 		return -ENOMEM;
 	t->times = p;
-	t->times[t->n++] = le64(rec + at);
+	t->times[t->n++] = (struct perfdata_time){ .ns = le64(rec + at), .event = event };
 	return 0;
 }
 
-int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
+int perfdata_sample_times(const char *path, struct perfdata_time **times, size_t *n)
 {
 	struct sample_times t = { 0 };
 	struct perfdata_header h;
@@ -835,17 +905,18 @@ int perfdata_sample_times(const char *path, uint64_t **times, size_t *n)
 
 	err = fd < 0 ? -errno : perfdata_header_read(fd, &h);
 	if (!err)
-		err = record_time_offsets(fd, &h, &t.off, &t.tail);
+		err = record_time_offsets(fd, &h, &t);
 	if (fd >= 0)
 		close(fd);
 	if (!err)
 		err = each_record(path, true, add_time, &t);
+	free(t.ids);
 	if (err) {
 		free(t.times);
 		t.times = NULL;
 		t.n = 0;
 	} else {
-		array_sort(t.times, t.n, sizeof(*t.times), by_u64);
+		array_sort(t.times, t.n, sizeof(*t.times), by_time);
 	}
 	*times = t.times;
 	*n = t.n;

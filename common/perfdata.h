@@ -249,22 +249,38 @@ int perfdata_event_names(const char *path, char *buf, size_t size);
 int perfdata_rewrite(const char *path, const void *prefix, size_t len,
 		     bool (*keep)(const unsigned char *rec, void *arg), void *arg, int out_fd);
 
+/* A record's time, as perfdata_sample_times() reads it. */
+struct perfdata_time {
+	uint64_t ns;                 /* perf clock */
+	int event;                   /* a sample's event: the index of its attribute
+				      * (perfdata_sample_types' order, perf evlist's);
+				      * PERFDATA_TIME_SWITCH for a context switch
+				      * record, PERFDATA_TIME_UNKNOWN for a sample
+				      * whose identifier names no event */
+};
+#define PERFDATA_TIME_SWITCH (-1)
+#define PERFDATA_TIME_UNKNOWN (-2)
+
 /*
  * The times (perf clock, ns) of the samples (PERF_RECORD_SAMPLE) and the
  * context switches (PERF_RECORD_SWITCH, _CPU_WIDE: a thread's switch-in is
  * where a snapshot's data starts as much as a sample) of the perf.data at
- * PATH, in ascending order, into *TIMES (a new array the caller frees; NULL
- * when there are none) and their number into *N, read at the place every
- * event's sample_type puts it: a sample's after the identifier, ip and
- * pid/tid each has, a switch's in the sample_id trailer of the events that
- * record switches (context_switch; none read when one has no trailer,
- * sample_id_all unset, or they put it at different places). Returns 0;
- * -ENOTSUP when its events put a sample's time at different places, or one
- * has none (and for the pipe format); -EINVAL
- * or -EIO as perfdata_header_read() and perfdata_record_next() return them;
- * -ENOMEM; or another negative errno.
+ * PATH, in ascending order, each with its event, into *TIMES (a new array
+ * the caller frees; NULL when there are none) and their number into *N,
+ * read at the place every event's sample_type puts it: a sample's after the
+ * identifier, ip and pid/tid each has, a switch's in the sample_id trailer
+ * of the events that record switches (context_switch; none read when one
+ * has no trailer, sample_id_all unset, or they put it at different
+ * places). A sample's event is the one whose identifiers (the attribute
+ * entry's ids section) hold its PERF_SAMPLE_IDENTIFIER, which perf gives
+ * every event of a file of several; the only event of a file of one.
+ * Returns 0; -ENOTSUP when its events put a sample's time at different
+ * places, or one has none (and for the pipe format); -EINVAL or -EIO as
+ * perfdata_header_read() and perfdata_record_next() return them, also -EIO
+ * for an attribute whose ids lie past the end of the file; -ENOMEM; or
+ * another negative errno.
  */
-int perfdata_sample_times(const char *path, uint64_t **times, size_t *n);
+int perfdata_sample_times(const char *path, struct perfdata_time **times, size_t *n);
 
 /*
  * Calls FN(ARG, REC, SIZE) for each sample record (PERF_RECORD_SAMPLE) of

@@ -15,7 +15,6 @@
 #include "array.h"
 #include "diag.h"
 #include "inpath.h"
-#include "pathtrust.h"
 
 pid_t perfmap_pid(const char *dso, size_t len)
 {
@@ -54,44 +53,37 @@ void perfmap_budget_warn(const struct perfmap_budget *b, const char *what)
 			  PERFMAP_TOTAL_MAX >> 20);
 }
 
-/* What /proc/PID/status tells of a process whose perf map is looked for. */
-struct proc_of {
-	bool live;              /* its status was read */
-	uid_t uid[2];           /* its real and effective uids (live) */
-	pid_t ids[3];           /* the names its map may have, the first choice first */
-	int n;
-};
-
-/* Fills *P for process PID: the names its perf map may have (the live
- * process's innermost NStgid and its Tgid, then PID) and its uids, from
- * /proc/PID/status (lines that start with the field's name: "Uid:" real,
- * effective, saved, fs). */
-static void proc_of(pid_t pid, struct proc_of *p)
+/* Reads /proc/PID/status into BUF (SIZE bytes, NUL-terminated; "" when
+ * it cannot: the process is gone). */
+static void status_of(pid_t pid, char *buf, size_t size)
 {
-	char path[40], buf[4096], *s;
-	long nstgid = 0, tgid = 0;
+	char path[40];
 	int fd;
 	ssize_t len;
 
-	memset(p, 0, sizeof(*p));
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	len = fd < 0 ? -1 : read(fd, buf, size - 1);
 	if (fd >= 0)
 		close(fd);
 	buf[len > 0 ? len : 0] = '\0';
-	for (s = buf; len > 0 && (s = strchr(s, '\n')); ) {
+}
+
+/* The names process PID's perf map may have, the first choice first: the
+ * live process's innermost NStgid and its Tgid (/proc/PID/status, lines
+ * that start with the field's name), then PID. Returns how many, into IDS. */
+static int names_of(pid_t pid, pid_t ids[3])
+{
+	char buf[4096], *s;
+	long nstgid = 0, tgid = 0;
+	int n = 0;
+
+	status_of(pid, buf, sizeof(buf));
+	for (s = buf; (s = strchr(s, '\n')); ) {
 		char *end;
 
 		if (!strncmp(++s, "Tgid:", 5))
 			tgid = strtol(s + 5, NULL, 10);
-		if (!strncmp(s, "Uid:", 4)) {
-			unsigned long r = strtoul(s + 4, &end, 10), e = strtoul(end, &end, 10);
-
-			p->live = true;
-			p->uid[0] = (uid_t)r;
-			p->uid[1] = (uid_t)e;
-		}
 		if (strncmp(s, "NStgid:", 7))
 			continue;
 		for (s += 7; ; s = end) {
@@ -106,43 +98,92 @@ static void proc_of(pid_t pid, struct proc_of *p)
 		long v = i == 0 ? nstgid : i == 1 ? tgid : pid;
 		bool seen = false;
 
-		for (int k = 0; k < p->n; k++)
-			seen |= p->ids[k] == v;
+		for (int k = 0; k < n; k++)
+			seen |= ids[k] == v;
 		if (v > 0 && v <= 4194304 && !seen)
-			p->ids[p->n++] = (pid_t)v;
+			ids[n++] = (pid_t)v;
 	}
+	return n;
 }
 
-/* perfmap_owner_ok() for a process P tells. */
-static bool owner_ok(const struct proc_of *p, uid_t uid, pid_t pid, char *why, size_t wsize)
+/* The live process PID with its real and effective uids (a line of its
+ * status that starts "Uid:") into P; false when it is gone. */
+static bool live_user(pid_t pid, struct perfmap_user *p)
 {
-	if (p->live ? uid == p->uid[0] || uid == p->uid[1] : pathtrust_uid_ours(uid))
-		return true;
-	if (p->live)
-		snprintf(why, wsize, "owned by uid %d, not by process %d's user (uid %d)", (int)uid,
-			 (int)pid, (int)p->uid[p->uid[1] != p->uid[0]]);
-	else
-		snprintf(why, wsize, "owned by uid %d, not by root or you (process %d is gone)",
-			 (int)uid, (int)pid);
+	char buf[4096], *s, *end;
+
+	status_of(pid, buf, sizeof(buf));
+	for (s = buf; (s = strchr(s, '\n')); )
+		if (!strncmp(++s, "Uid:", 4)) {
+			p->pid = pid;
+			p->uid[0] = (uid_t)strtoul(s + 4, &end, 10);
+			p->uid[1] = (uid_t)strtoul(end, NULL, 10);
+			return true;
+		}
 	return false;
 }
 
-int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, size_t wsize)
+/* Whether UID is one of P's uids. */
+static bool user_of(const struct perfmap_user *p, uid_t uid)
+{
+	return uid == p->uid[0] || uid == p->uid[1];
+}
+
+bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char *why,
+		      size_t wsize)
+{
+	struct perfmap_user live;
+	bool all = u->n > 0;
+
+	for (size_t i = 0; i < u->n; i++) {
+		const struct perfmap_user *p = &u->v[i];
+
+		if (p->pid == pid && user_of(p, uid))
+			return true;
+		if (p->pid == pid) {
+			snprintf(why, wsize, "owned by uid %d, not by process %d's user (uid %d)",
+				 (int)uid, (int)pid, (int)p->uid[p->uid[1] != p->uid[0]]);
+			return false;
+		}
+		all &= user_of(p, uid);
+	}
+	if (all)
+		return true;
+	if (u->n) {
+		snprintf(why, wsize, "owned by uid %d, not by the user of every process recorded "
+			 "(process %d is none of them)", (int)uid, (int)pid);
+		return false;
+	}
+	/* none told: the live process must be the owner's too (a stale map of a
+	 * process gone, its pid another user's by now, is not that process's) */
+	if (!live_user(pid, &live))
+		snprintf(why, wsize, "owned by uid %d, process %d gone, and no record.json tells "
+			 "its user", (int)uid, (int)pid);
+	else if (uid != u->owner || !user_of(&live, uid))
+		snprintf(why, wsize, "owned by uid %d, not by both the recording's owner (uid %d) "
+			 "and process %d's user (uid %d)", (int)uid, (int)u->owner, (int)pid,
+			 (int)live.uid[live.uid[1] != live.uid[0]]);
+	else
+		return true;
+	return false;
+}
+
+int perfmap_open(pid_t pid, const struct perfmap_users *u, unsigned flags, char *path,
+		 size_t size, char *why, size_t wsize)
 {
 	char refused[64] = "", said[300] = "";
-	struct proc_of p;
-	int err = -ENOENT;
+	pid_t ids[3];
+	int n = names_of(pid, ids), err = -ENOENT;
 
-	proc_of(pid, &p);
-	for (int i = 0; i < p.n; i++) {
+	for (int i = 0; i < n; i++) {
 		struct stat st;
 		int fd;
 
-		snprintf(path, size, PERFMAP_PATH, (int)p.ids[i]);
+		snprintf(path, size, PERFMAP_PATH, (int)ids[i]);
 		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | flags, why, wsize);
 		if (fd >= 0 && fstat(fd, &st))
 			st.st_uid = (uid_t)-1;	/* nobody's */
-		if (fd >= 0 && owner_ok(&p, st.st_uid, pid, why, wsize))
+		if (fd >= 0 && perfmap_users_ok(u, st.st_uid, pid, why, wsize))
 			return fd;
 		if (fd >= 0) {
 			close(fd);
@@ -159,14 +200,6 @@ int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, 
 		snprintf(why, wsize, "%s", said);
 	}
 	return err;
-}
-
-bool perfmap_owner_ok(uid_t uid, pid_t pid, char *why, size_t wsize)
-{
-	struct proc_of p;
-
-	proc_of(pid, &p);
-	return owner_ok(&p, uid, pid, why, wsize);
 }
 
 static int by_start(const void *a, const void *b)

@@ -48,12 +48,46 @@ void perfmap_budget_warn(const struct perfmap_budget *b, const char *what);
 /* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
 pid_t perfmap_pid(const char *dso, size_t len);
 
+/* A recorded process and its user when the recorder saw it (attached to or
+ * launched): record.json's "uids" (common/record_json.h). */
+struct perfmap_user {
+	pid_t pid;
+	uid_t uid[2];           /* its real and effective uids then */
+};
+
+/*
+ * Whose a perf map may be (docs/design.md "Threat model", "JIT code"): the
+ * map of a process that was recorded is its own user's, judged against that
+ * user as the recorder saw the process, never against whoever has the pid
+ * when the map is looked at (a process gone, its pid another's: root's
+ * stale 0600 map of a JIT of root's once named another user's frames).
+ */
+struct perfmap_users {
+	const struct perfmap_user *v;   /* the recorded processes (borrowed) */
+	size_t n;               /* 0: none told (a perf.data alone, an older record.json) */
+	uid_t owner;            /* then the only owner a map may have: the perf.data's
+				 * (who vouches for its pids), and the live process's
+				 * too; (uid_t)-1: nobody's */
+};
+
+/*
+ * Whether a perf map owned by UID may be process PID's by U's rule: for a
+ * process of U->v, one of its uids (root's map only for root's process); for
+ * a pid U->v does not hold (a child, a thread), a uid every process of U->v
+ * had; with none told, U->owner when the process PID lives now and that is
+ * its real or effective uid (none for a process gone: its pid may have been
+ * another user's when recorded). When not, WHY (WSIZE bytes) says so:
+ * "owned by uid U, not by process P's user (uid V)" and the like.
+ */
+bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char *why,
+		      size_t wsize);
+
 /*
  * Opens the perf map of process PID (a pid of the perf.data, live or gone):
  * /tmp/perf-N.map for N, in order, the live process's innermost NStgid
  * (a JIT in a pid namespace of its own names its map by the pid it sees),
  * its Tgid (a thread's process), then PID; the first name that is there
- * and whose owner perfmap_owner_ok() allows decides (another user's
+ * and whose owner perfmap_users_ok(U) allows decides (another user's
  * process in a pid namespace of hers may see itself by the pid of root's
  * JIT: root's map is not hers). The converter gives perf this file under
  * PID's own name (tmpview.h): perf never reads /proc for the other names.
@@ -61,19 +95,10 @@ pid_t perfmap_pid(const char *dso, size_t len);
  * regular file, no link. Returns the descriptor with PATH (SIZE bytes) the
  * name opened, or a negative errno (-ENOENT: none there; -EPERM: another
  * user's) with PATH the first name refused and WHY (WSIZE bytes) why, as
- * inpath_open() or perfmap_owner_ok() says it.
+ * inpath_open() or perfmap_users_ok() says it.
  */
-int perfmap_open(pid_t pid, unsigned flags, char *path, size_t size, char *why, size_t wsize);
-
-/*
- * Whether a perf map owned by UID may be process PID's: the map its own
- * user wrote, owned by the live process's real or effective uid (root's
- * only for root's process; docs/design.md "Threat model"); of a process
- * gone, whose user cannot be told, root's or the caller's (euid). When
- * not, WHY (WSIZE bytes) says so: "owned by uid U, not by process P's user
- * (uid V)".
- */
-bool perfmap_owner_ok(uid_t uid, pid_t pid, char *why, size_t wsize);
+int perfmap_open(pid_t pid, const struct perfmap_users *u, unsigned flags, char *path,
+		 size_t size, char *why, size_t wsize);
 
 /* One function of a perf map. */
 struct perfmap_sym {

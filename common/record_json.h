@@ -12,6 +12,11 @@
  *               two boots not (snaptrace-convert says so when given both)
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
+ *   "uids": [{"pid", "uid", "euid"}] the real and effective uid of each
+ *               process of "pids" as the recorder saw it when it attached
+ *               to or launched it (one it could not read left out): whose
+ *               perf map may name its frames (common/perfmap.h
+ *               perfmap_users); absent in older reports
  *   "threads": [{"pid", "tid", "comm"; attached: "state" (its scheduler
  *               state at start_ns, /proc's letter) and "wchan" (where it
  *               waited in the kernel then, "" when not told)}]
@@ -57,7 +62,8 @@
  *   "arming": {"by": "ring" | "option" | "at-once", "after_ms", "fill_ms"}
  *           when hits start to count (arming.h): after the ring's estimated
  *           fill time "fill_ms" (at most 2 s), --arm-after, or at once
- *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",]
+ *   "hits": [{"pid", "tid", "time_ns" (perf clock), ["entry_ns", "duration_ns",
+ *             "left_by", "caller", "call_first_snapshot", "call_last_snapshot",]
  *             "ip", "args", "snapshot" (index or null), "deferred"}]
  *           the hits that asked for a snapshot (the first; with
  *           --multi-snapshot one per --min-interval at most); a slow call's
@@ -66,9 +72,13 @@
  *           user address hit, "args": [the call's first two integer
  *           arguments] (x86-64 rdi, rsi), both null when the registers
  *           were not sampled; "snapshot": the one holding it (sampling: the
- *           first file whose samples span a slow call's return, else the one
+ *           file holding the most of a slow call's samples, else the first
+ *           whose samples and switches span its return, else the one
  *           spanning the largest part of the call, null when none has a
- *           sample of it: record/hitholder.h); "deferred": it came before the arming,
+ *           record of it: record/hitholder.h); "call_first_snapshot",
+ *           "call_last_snapshot": the first and the last file holding a
+ *           sample of a slow call whose samples are in more than one, null
+ *           otherwise; "deferred": it came before the arming,
  *           which took its snapshot
  *   "hits_total": every hit seen, "hits_before_armed": those before the
  *           arming ignored with --arm-after (in no snapshot),

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runas.h"
 #include "spawn.h"
 #include "tmpview.h"
 
@@ -36,7 +37,7 @@ static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, 
 {
 	static const char *const pager[] = { "PAGER=cat", NULL };
 	char prog[PATH_MAX];
-	int root = -1, err;
+	int root = -1, image = 0, err;
 	pid_t pid;
 	struct spawn s = {
 		.path = argv[0], .argv = argv, .search_path = true, .env = pager,
@@ -54,15 +55,33 @@ static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, 
 		s.path = prog;
 		s.search_path = false;
 	}
+	/* run as another user: from an image they may not read, not theirs to
+	 * ptrace (runas_image(); a script or no such image: from its path) */
+	if (s.env_user) {
+		char found[PATH_MAX];
+
+		image = s.search_path ? run_find_program(s.path, found, sizeof(found)) : 0;
+		if (!image)
+			image = runas_image(s.search_path ? found : s.path);
+		if (image < 0 && image != -ENOEXEC && image != -ENOSYS)
+			return image;
+		s.exec_fd = image > 0 ? image : 0;
+	}
 	if (cwd_fd == 0) {
 		root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (root < 0)
-			return -errno;
+		if (root < 0) {
+			err = -errno;
+			if (image > 0)
+				close(image);
+			return err;
+		}
 		s.cwd_fd = root;
 	}
 	pid = spawn_start(&s);
 	if (root >= 0)
 		close(root);
+	if (image > 0)
+		close(image);
 	return pid;
 }
 

@@ -30,7 +30,9 @@ struct tmpview;
  * the working directory CWD_FD (an open directory, 0: "/", RUN_CWD_CALLER:
  * the caller's; a relative argument is then relative to it, a relative
  * argv[0] the caller's), seeing VIEW as its
- * /tmp (tmpview.h; NULL: ours); the child gets SIGTERM when the calling
+ * /tmp (tmpview.h; NULL: ours), as VIEW's user when it names one (an ELF
+ * program then exec'd from runas_image()'s copy: not theirs to ptrace; a
+ * script from its path); the child gets SIGTERM when the calling
  * thread ends (PR_SET_PDEATHSIG), so it never outlives its parent. With
  * OWN_PGROUP it runs in a process group of its own, out of reach of what
  * the terminal or a user's `kill -SIG -PGID` sends ours (the caller decides
@@ -38,7 +40,8 @@ struct tmpview;
  * start (perf script then stops early and exits 0, its output cut); else in
  * ours (this project's programs, which keep the user's ignored signals
  * ignored: signals.h). Returns the child's pid, or a negative errno when it
- * could not be started (e.g. -ENOENT: no such program).
+ * could not be started (e.g. -ENOENT: no such program; runas_image()'s
+ * errors but -ENOEXEC and -ENOSYS).
  */
 pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd, bool own_pgroup,
 		const struct tmpview *view);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <linux/keyctl.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -103,6 +105,84 @@ static bool reaped_in_time(pid_t pid, int *status)
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
 	return false;
+}
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U	/* Linux 6.3: executable, whatever vm.memfd_noexec says */
+#endif
+
+/* An unnamed file for runas_image()'s copy of PATH (sealable,
+ * close-on-exec; its name PATH's last part: the process's comm is then
+ * "memfd:NAME"), or -ENOSYS when the system makes none that may be
+ * executed. */
+static int image_file(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char name[64];	/* memfd_create() takes at most 249 bytes */
+	int fd;
+
+	snprintf(name, sizeof(name), "%s", base);
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+	if (fd < 0 && errno == EINVAL)	/* before Linux 6.3: no MFD_EXEC, every memfd may be */
+		fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd >= 0)
+		return fd;
+	return errno == ENOMEM || errno == EMFILE || errno == ENFILE ? -errno : -ENOSYS;
+}
+
+/* Copies SIZE bytes of SRC into DST from their starts. Returns 0 or a
+ * negative errno (-EIO: SRC ended before SIZE). */
+static int copy_all(int dst, int src, off_t size)
+{
+	off_t at = 0;
+
+	while (at < size) {
+		ssize_t n = sendfile(dst, src, &at, (size_t)(size - at));
+
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+int runas_image(const char *path)
+{
+	static const unsigned char elf[4] = { 0x7f, 'E', 'L', 'F' };
+	unsigned char magic[4];
+	char self[40];
+	struct stat st;
+	int src = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), img = -1, ro, err;
+
+	if (src < 0)
+		return -errno;
+	if (fstat(src, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -ENOEXEC;
+	else if (pread(src, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+		 memcmp(magic, elf, sizeof(elf)))
+		err = -ENOEXEC;
+	else if ((img = image_file(path)) < 0)
+		err = img;
+	else if (!(err = copy_all(img, src, st.st_size)) &&
+		 (fchmod(img, 0111) ||
+		  fcntl(img, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)))
+		err = -errno;
+	close(src);
+	if (err) {
+		if (img >= 0)
+			close(img);
+		return err;
+	}
+	/* read-only: a file open for writing is no program to exec (ETXTBSY
+	 * before Linux 6.11) */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", img);
+	ro = open(self, O_RDONLY | O_CLOEXEC);
+	err = ro < 0 ? -errno : 0;
+	close(img);
+	return ro < 0 ? err : ro;
 }
 
 bool runas_may_open(const struct runas *r, int dirfd, const char *path, bool follow,

@@ -5,7 +5,8 @@
  * a perf.data of another user's, not root's nor the caller's). perf then
  * opens only what that user may open (the binaries, debug files and maps
  * the perf.data names), and a crash of perf's reader on a crafted file is
- * that user's, not root's.
+ * that user's, not root's; run from runas_image()'s copy, it is not theirs
+ * to ptrace.
  */
 #ifndef SNAPTRACE_RUNAS_H
 #define SNAPTRACE_RUNAS_H
@@ -51,6 +52,27 @@ void runas_prepare(struct runas *r, uid_t uid, gid_t gid);
  * Returns 0 or an errno.
  */
 int runas_enter(const struct runas *r);
+
+/*
+ * The executable PATH (an ELF file, opened here: the caller's rights) as
+ * an image a helper run as another user execs (fexecve()) without being
+ * that user's to debug: a copy in an unnamed file of the caller's
+ * (memfd_create(), sealed: nobody changes it), mode 0111, which that user
+ * may execute but not read. The kernel makes a process non-dumpable when
+ * it execs an image its credentials may not read (fs/exec.c would_dump(),
+ * begin_new_exec(): dumpable then only when fs.suid_dumpable is 1), and a
+ * non-dumpable process is not another user's to ptrace (PTRACE_ATTACH,
+ * /proc/PID/mem, process_vm_readv: ptrace_may_access()); its /proc files
+ * are root's. perf run as a recording's owner from its own file was theirs
+ * to ptrace (hostile17: held in a pause() loop, root's conversion waited
+ * for ever). Returns the image's descriptor (read-only, close-on-exec: an
+ * ELF file needs no path at its exec), -ENOEXEC when PATH is no ELF file
+ * (a script, which its interpreter must read: run from its path, theirs to
+ * ptrace), -ENOSYS when the system makes no executable unnamed file
+ * (memfd_create() refused: vm.memfd_noexec 2, no memfd: run from its
+ * path), or another negative errno (PATH cannot be read or copied).
+ */
+int runas_image(const char *path);
 
 /*
  * Whether R's user may open PATH (relative to directory DIRFD, AT_FDCWD:

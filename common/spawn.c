@@ -122,12 +122,15 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 	struct sigaction sa = { .sa_handler = s->ignore_sigpipe || sig_ignored_at_start(SIGPIPE) ?
 					      SIG_IGN : SIG_DFL };
 	sigset_t none;
-	int err;
+	int err, exec_fd = -1;
 
 	/* above the fds to place, so that placing them cannot close it */
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS);
 	if (errfd < 0)
 		_exit(127);
+	/* the same for the program's file */
+	if (s->exec_fd > 0 && (exec_fd = fcntl(s->exec_fd, F_DUPFD_CLOEXEC, SPAWN_MAX_FDS)) < 0)
+		child_failed(errfd, errno);
 	if (s->new_pgroup) {
 		if (setpgid(0, 0))
 			child_failed(errfd, errno);
@@ -159,7 +162,9 @@ static _Noreturn void child(const struct spawn *s, char *const envp[], pid_t par
 		child_failed(errfd, errno);
 	if (s->trace_me && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
 		child_failed(errfd, errno);
-	if (s->search_path)
+	if (exec_fd >= 0)
+		fexecve(exec_fd, s->argv, envp);
+	else if (s->search_path)
 		execvpe(s->path, s->argv, envp);
 	else
 		execve(s->path, s->argv, envp);

@@ -27,6 +27,9 @@ struct spawn {
 	char *const *argv;       /* its arguments, NULL-terminated (argv[0] is what
 				  * the program sees) */
 	bool search_path;        /* execvpe (PATH lookup) instead of execve */
+	int exec_fd;             /* > 0: the program is this open file, exec'd as
+				  * it is (fexecve(); PATH then names it in
+				  * messages alone): runas_image()'s; 0: PATH */
 	const char *const *env;  /* "NAME=VALUE" entries put over a helper's
 				  * environment (childenv.h), NULL-terminated, or NULL */
 	bool inherit_env;        /* the environment inherited as is, ENV unused: the

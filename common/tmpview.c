@@ -108,12 +108,13 @@ static void unique(struct ids *ids)
 
 /* Opens the contents of pid ID's perf map: the copy kept in RECDIR, else
  * the map perfmap_open() finds (perf-ID.map or the live process's other
- * names, owned by the process's user; the converter names a map not used:
- * convert/perfmaps.c) and, for a view perf runs in
+ * names, owned by the process's user as USERS tells it; the converter names
+ * a map not used: convert/perfmaps.c) and, for a view perf runs in
  * as another user (AS), when that user may open it (runas_may_open(): root's
  * 0600 map, named by another user's perf.data, once named that user's
  * samples). Returns the descriptor with *ST, or -1. */
-static int source(pid_t id, int recdir, const struct runas *as, struct stat *st)
+static int source(pid_t id, int recdir, const struct perfmap_users *users,
+		  const struct runas *as, struct stat *st)
 {
 	char name[64], path[64], why[300];
 	bool kept;
@@ -123,7 +124,7 @@ static int source(pid_t id, int recdir, const struct runas *as, struct stat *st)
 	if (recdir >= 0)
 		fd = inpath_open(recdir, name, INPATH_NOFOLLOW | INPATH_OWNED, why, sizeof(why));
 	kept = fd >= 0;
-	if (!kept && (fd = perfmap_open(id, 0, path, sizeof(path), why, sizeof(why))) < 0)
+	if (!kept && (fd = perfmap_open(id, users, 0, path, sizeof(path), why, sizeof(why))) < 0)
 		return -1;
 	if (fstat(fd, st) ||
 	    (uint64_t)st->st_size > PERFMAP_MAX || (!kept && !runas_may_open(as, AT_FDCWD, path, false, st))) {
@@ -172,7 +173,8 @@ static long same_as(const struct tmpview *v, const long *seen, size_t n, const s
  * contents is copied once (the threads of a process name the same), within
  * perfmap.h's budget: what it leaves out is empty, said in one warning.
  * Returns 0 or -ENOMEM. */
-static int fill(struct tmpview *v, const struct ids *ids, int recdir)
+static int fill(struct tmpview *v, const struct ids *ids, int recdir,
+		const struct perfmap_users *users)
 {
 	struct perfmap_budget budget = { 0 };
 	long seen[PERFMAP_FILES_MAX];
@@ -180,7 +182,7 @@ static int fill(struct tmpview *v, const struct ids *ids, int recdir)
 
 	for (size_t i = 0; i < ids->n && !err; i++) {
 		struct stat st;
-		int fd = source(ids->v[i], recdir, &v->as, &st);
+		int fd = source(ids->v[i], recdir, users, &v->as, &st);
 		long same = fd >= 0 ? same_as(v, seen, budget.files, &st) : -1;
 
 		if (same >= 0 || (fd >= 0 && !perfmap_budget_take(&budget, (uint64_t)st.st_size))) {
@@ -492,8 +494,8 @@ static bool view_wanted(const struct scan *sc)
 	return tmp_hidden(sc, &sc->dso) || dsoview_any(&sc->dso);
 }
 
-int tmpview_make(const char *perfdata, int recdir, const char *const *paths,
-		 const struct runas *as, struct tmpview **view, char *why, size_t size)
+int tmpview_make(const char *perfdata, int recdir, const struct perfmap_users *users,
+		 const char *const *paths, const struct runas *as, struct tmpview **view, char *why, size_t size)
 {
 	struct scan sc = { .ids = { 0 } };
 	struct tmpview *v;
@@ -540,7 +542,7 @@ int tmpview_make(const char *perfdata, int recdir, const char *const *paths,
 	} else {
 		dsoview_free(&sc.dso);
 	}
-	err = v ? fill(v, &sc.ids, recdir) : -ENOMEM;
+	err = v ? fill(v, &sc.ids, recdir, users) : -ENOMEM;
 	err = err || !v->tmp ? err : add_entries(v, &sc.names);
 	free(sc.ids.v);
 	names_free(&sc.names);

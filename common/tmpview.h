@@ -19,8 +19,9 @@
  * and tid of such a mapping) as the converter opened it itself: the
  * recording's kept copy (common/perfmap.h PERFMAP_KEPT), else the map
  * perfmap_open() finds (the live process's other names too) when it is a
- * regular file (no link) of the live process's user (root's or the
- * caller's for a process gone: perfmap_owner_ok()), else an empty file; one file of contents once (the threads of one
+ * regular file (no link) of the recorded process's user (record.json's
+ * "uids"; with none told, the perf.data's owner: perfmap_users_ok()), else
+ * an empty file; one file of contents once (the threads of one
  * process share it: hard links), at most PERFMAP_FILES_MAX of them and
  * PERFMAP_TOTAL_MAX bytes in all (perfmap.h: the rest empty, said in one
  * warning); and the names of the real /tmp perf opens a file through, as
@@ -62,6 +63,7 @@
 #include <sys/types.h>
 
 #include "dsoview.h"
+#include "perfmap.h"
 #include "runas.h"
 
 /* The most perf-N.map names a view holds (each a file, most of them
@@ -122,7 +124,8 @@ struct tmpview {
 /*
  * Reads the perf.data PERFDATA (a path perf reads too: /proc/self/fd/N)
  * for the perf maps perf would open and makes the view of them: the copies
- * kept in the recording directory RECDIR (an open directory, or -1: none);
+ * kept in the recording directory RECDIR (an open directory, or -1: none),
+ * else the map in /tmp whose owner USERS allows (perfmap.h);
  * PATHS (NULL-terminated, or NULL) the paths the caller gives perf (its
  * program as found, options: "--symfs=/tmp/x" counts), whose names of /tmp
  * the view shows; AS (copied; NULL: as the caller) whom perf runs as there
@@ -138,8 +141,8 @@ struct tmpview {
  * the mappings before them, where perf stops too; -ENOTSUP: compressed
  * records, perf record -z).
  */
-int tmpview_make(const char *perfdata, int recdir, const char *const *paths,
-		 const struct runas *as, struct tmpview **view, char *why, size_t size);
+int tmpview_make(const char *perfdata, int recdir, const struct perfmap_users *users,
+		 const char *const *paths, const struct runas *as, struct tmpview **view, char *why, size_t size);
 
 /*
  * In a child about to exec perf (async-signal-safe system calls only):

@@ -135,6 +135,7 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	c->fdenames = opts->fdenames;
 	c->binaries = opts->binaries;
 	c->cut = opts->cut;
+	c->perfmap_users.owner = (uid_t)-1;	/* no input begun: nobody's map */
 	c->s_file = fxt_writer_cstring(w, "file");
 	c->s_line = fxt_writer_cstring(w, "line");
 	c->s_addr = fxt_writer_cstring(w, "addr");
@@ -166,10 +167,12 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 	return cv;
 }
 
-void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir)
+void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir,
+			     const struct perfmap_users *map_users)
 {
 	cv->input = name;
 	cv->c.input_name = name;
+	cv->c.perfmap_users = *map_users;
 	cv->lineno = 0;
 	cv->time_digits = 0;	/* each input's own time column (perf's --ns or not) */
 	cv->cut_key.len = 0;

@@ -48,8 +48,11 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 /* Names the input whose lines follow (for messages) and restarts line
  * numbers; DSO_DIR is the open directory its relative dso names are of
  * (input_dso_dir(): perf inject's ELF files), borrowed until
- * conv_driver_end_input(), or -1. */
-void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir);
+ * conv_driver_end_input(), or -1; MAP_USERS whose perf maps in /tmp may
+ * name its frames (input_perfmap_users(), copied; its list borrowed for the
+ * conversion: a recording's). */
+void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir,
+			     const struct perfmap_users *map_users);
 
 /*
  * Converts one line, parsed by conv_parse_line() (lines must come in input

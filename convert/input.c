@@ -16,6 +16,7 @@
 #include "perfdata.h"
 #include "ptdecode.h"
 #include "ptsplit.h"
+#include "recording.h"
 #include "run.h"
 #include "tmpview.h"
 
@@ -81,6 +82,7 @@ struct input {
 	struct tmpview *view;    /* the /tmp every perf run on it sees (its perf maps), or
 				  * NULL: ours (it names none) */
 	struct kallsyms_copy kallsyms;  /* the kernel symbols perf is given, or none */
+	struct perfmap_users map_users; /* whose perf maps may name its frames */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -440,7 +442,8 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		free(paths);
 		return err;
 	}
-	err = tmpview_make(in->handle, perf->rec_dirfd, paths, &as, &in->view, why, sizeof(why));
+	err = tmpview_make(in->handle, perf->rec_dirfd, &in->map_users, paths, &as, &in->view,
+			   why, sizeof(why));
 	free(paths);
 	if (!err)
 		err = debuglink_check(in->handle, perf->symfs,
@@ -622,6 +625,10 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	in->jit_dir = (struct binaries_kept){ .fd = -1, .parent = -1 };
 	in->kallsyms.dir = in->jit_dir;
 	inpath_proc(fd, in->handle, sizeof(in->handle));
+	if (perf->rec && perf->rec->has_uids)	/* none told: nobody's */
+		in->map_users = (struct perfmap_users){ perf->rec->uids, perf->rec->nuids, (uid_t)-1 };
+	else
+		in->map_users.owner = recording_owner(in->handle, perf->rec_dirfd, NULL);
 	if (fstat(in->fd, &st))
 		st.st_mode = 0;	/* unknown: read it as a stream */
 	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) {
@@ -946,6 +953,11 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 	}
 	input_free(in);
 	return rc;
+}
+
+const struct perfmap_users *input_perfmap_users(const struct input *in)
+{
+	return &in->map_users;
 }
 
 int input_dso_dir(const struct input *in)

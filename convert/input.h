@@ -15,9 +15,12 @@
 #include <stdint.h>
 
 #include "perfcmd.h"
+#include "perfmap.h"
 #include "runas.h"
 
 /* How perf is run for perf.data inputs. */
+struct recording;
+
 struct input_perf {
 	const char *perf;          /* the perf binary */
 	const char *const *args;   /* extra perf script arguments (--symfs DIR...) */
@@ -30,6 +33,8 @@ struct input_perf {
 	const char *symfs;         /* perf script's --symfs, or NULL */
 	int rec_dirfd;             /* the recording directory of this input (its kept perf
 				    * maps: tmpview.h), or -1 */
+	const struct recording *rec;   /* its recording (record.json's "uids": whose perf
+				    * maps may name its processes' frames), or NULL */
 };
 
 struct input;
@@ -137,6 +142,16 @@ uint64_t input_size(const struct input *in);
  * (perf inject --jit's ELF files: jitdump.h), open until input_close(); -1
  * when there is none. */
 int input_dso_dir(const struct input *in);
+
+/*
+ * Whose perf maps in /tmp may name IN's frames (common/perfmap.h): the
+ * users record.json's "uids" gives its processes, else (a perf.data or
+ * text alone, an older record.json) the only owner a map may have is the
+ * input's (as input_owner_as() tells it: the file's, and when that is root
+ * or the caller, its recording directory's). Borrowed from IN, whose
+ * recording must outlive its use.
+ */
+const struct perfmap_users *input_perfmap_users(const struct input *in);
 
 /*
  * Closes IN, waiting for perf script if one was run. Returns 0; 1 when perf

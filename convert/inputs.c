@@ -125,7 +125,7 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 		diag_error("%s", err);
 		return conv_err == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	conv_driver_begin_input(cv, path, input_dso_dir(in));
+	conv_driver_begin_input(cv, path, input_dso_dir(in), input_perfmap_users(in));
 	types = input_sample_types(in, &ntypes);
 	conv_driver_evlist(cv, input_evlist(in), types, ntypes);
 	lines = conv_driver_stats(cv)->lines;
@@ -202,6 +202,7 @@ static int convert_snapshot(struct conv_driver *cv, const struct conv_input *in,
 			  in->path);
 	p.buildid_dir = binaries_kept_handle(kept);
 	p.rec_dirfd = in->rec->files ? -1 : in->rec->dirfd;
+	p.rec = in->rec->files ? NULL : in->rec;
 	rc = convert_input(cv, in->path, copy >= 0 ? copy : fd, &p, workers);
 	if (copy >= 0)
 		close(copy);

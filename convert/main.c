@@ -743,7 +743,7 @@ static int end_trace(const struct conv_options *o, struct conv_driver *cv, struc
 static int convert(struct conv_options *o, struct inputs *ins, const char *first)
 {
 	struct input_perf perf = { o->perf, o->perf_args, o->nperf_args, o->no_dlfilter, o->jobs,
-				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o), -1 };
+				   NULL, o->perf_decoder || o->no_dlfilter, symfs_arg(o), -1, NULL };
 	struct runas_set who = { NULL, 0 };	/* inputs_owners()'s */
 	struct binaries bins = { .symfs = symfs_arg(o), .who = &who };
 	char buildid_why[512] = "";

@@ -18,8 +18,10 @@
 
 /* Whether the file at /tmp/perf-PID.map holds exactly M's text (0), differs (1),
  * is not there (-1), or is not read (-2, WHY says why: no regular file, a
- * link, another user's; perf was not given it either: tmpview.h). */
-static int original_state(const struct conv_perfmap *p, char *why, size_t size)
+ * link, not the recorded process's user's as C's input tells it:
+ * perfmap_users_ok(); perf was not given it either: tmpview.h). */
+static int original_state(const struct conv *c, const struct conv_perfmap *p, char *why,
+			  size_t size)
 {
 	char path[64];
 	struct perfmap now;
@@ -32,7 +34,7 @@ static int original_state(const struct conv_perfmap *p, char *why, size_t size)
 		return fd == -ENOENT ? -1 : -2;
 	if (fstat(fd, &st))
 		st.st_uid = (uid_t)-1;	/* nobody's */
-	if (!perfmap_owner_ok(st.st_uid, p->pid, why, size)) {
+	if (!perfmap_users_ok(&c->perfmap_users, st.st_uid, p->pid, why, size)) {
 		close(fd);
 		return -2;
 	}
@@ -94,7 +96,7 @@ static void load(struct conv *c, struct conv_perfmap *p)
 			p->kept = !perfmap_read(fd, p->pid, &p->m);
 		close(fd);
 	}
-	state = original_state(p, why, sizeof(why));
+	state = original_state(c, p, why, sizeof(why));
 	p->override = p->kept && state != 0;
 	if (!p->kept && state == -1 && copy_beside(c->input_name, p->pid, dir, sizeof(dir)))
 		diag_warn("the JIT's perf map " PERFMAP_PATH " is gone: its functions show as "

@@ -670,6 +670,41 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 	return e.bad;
 }
 
+/* "uids" (absent in older reports): the users of the traced processes
+ * when recorded, each a process of "pids" (common/record_json.h). */
+static int read_uids(struct reader *rd, struct json_object *root, struct recording *r)
+{
+	struct elements e;
+
+	if (!json_object_object_get_ex(root, "uids", NULL))
+		return 0;
+	r->has_uids = true;
+	if (elements_open(rd, root, "uids", true, (void **)&r->uids, sizeof(*r->uids), &e))
+		return 1;
+	while (elements_next(rd, &e)) {
+		struct perfmap_user *u = &r->uids[e.i];
+		uint64_t id[2];
+		int64_t pid;
+		bool listed = false;
+
+		if (member_id(rd, e.o, e.at, "pid", &pid) ||
+		    member_u64(rd, e.o, e.at, "uid", false, &id[0]) ||
+		    member_u64(rd, e.o, e.at, "euid", false, &id[1]))
+			return 1;
+		for (size_t i = 0; i < r->npids; i++)
+			listed |= r->pids[i] == pid;
+		if (!listed)
+			return bad(rd, e.at, "a process of \"pids\"", json_object_object_get(e.o, "pid"));
+		for (int k = 0; k < 2; k++)
+			if (id[k] >= (uid_t)-1)
+				return bad(rd, e.at, "uids below 4294967295",
+					   json_object_object_get(e.o, k ? "euid" : "uid"));
+		*u = (struct perfmap_user){ (pid_t)pid, { (uid_t)id[0], (uid_t)id[1] } };
+		r->nuids++;
+	}
+	return e.bad;
+}
+
 /* "buildids" (only where another user named what a target mapped: record/mapids.h). */
 static int read_buildids(struct reader *rd, struct json_object *root, struct recording *r)
 {
@@ -1011,7 +1046,8 @@ int recording_read(const char *dir, struct recording *r, char *err, size_t size)
 	     member_u64(&rd, v, "trigger", "vaddr", false, &r->trigger_vaddr) ||
 	     member_u64(&rd, v, "trigger", "slower_than_ns", true, &r->slower_than_ns)))
 		goto out;
-	if (read_pids(&rd, root, r) || member_bool(&rd, root, "", "launched", &r->launched))
+	if (read_pids(&rd, root, r) || read_uids(&rd, root, r) ||
+	    member_bool(&rd, root, "", "launched", &r->launched))
 		goto out;
 	/* optional (null in Intel PT recordings) */
 	if (json_object_object_get_ex(root, "event", &v) && json_object_is_type(v, json_type_string))
@@ -1161,6 +1197,7 @@ void recording_free(struct recording *r)
 	free(r->trigger_name);
 	free(r->trigger_file);
 	free(r->pids);
+	free(r->uids);
 	free(r->pid_last_hit);
 	free(r->pid_hits);
 	free(r->dir);

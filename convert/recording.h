@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "perfmap.h"
 #include "record_json.h"
 
 struct json_object;
@@ -183,6 +184,9 @@ struct recording {
 				* its ring held them, its switch records further */
 	int64_t *pids;         /* the traced processes, owned */
 	size_t npids;
+	struct perfmap_user *uids;   /* "uids": their users when recorded, owned */
+	size_t nuids;
+	bool has_uids;         /* record.json has "uids" (older reports not) */
 	uint64_t *pid_last_hit;  /* per process of pids: the time of its last hit */
 	size_t *pid_hits;        /* per process of pids: how many hits */
 	struct recording_tsc tsc;

@@ -541,6 +541,8 @@ struct conv {
 	size_t npltdsos, cappltdsos;
 	size_t nperfmaps, capperfmaps;
 	struct perfmap_budget perfmap_budget; /* what of them is read (perfmap.h) */
+	struct perfmap_users perfmap_users;   /* whose maps in /tmp may name the current
+					       * input's frames (input_perfmap_users()) */
 	fxt_string_id s_measured, s_duration_ns, s_left_by, s_exception;
 };
 

@@ -9,10 +9,19 @@
  * The rule (docs/design.md "Snapshots", "Which snapshot holds a hit"): a
  * user opening a hit's snapshot expects to see the hit in it.
  *   - a slow call (entry before its return, the moment the trigger fired):
- *     the first snapshot whose samples span its return; else the one whose
- *     samples span the largest part of the call (the earlier of equals);
- *     else none. Never one holding only the call's start while another
- *     holds its return or more of it;
+ *     the snapshot holding the most of the call's samples (those of the
+ *     sampled event from its entry to its return: what shows the call
+ *     running), the one whose samples span its return among equals, else
+ *     the earlier; when none holds one (a call asleep throughout, or
+ *     shorter than a sampling period), the first snapshot whose samples
+ *     and switches span its return, else the one whose span holds the
+ *     largest part of the call (the earlier of equals), else none. Never
+ *     one holding only switch records of the call while another holds its
+ *     samples (perf read the ring while the call slept: the next file
+ *     holds only its switch-in and return), nor one holding a sample of
+ *     its start while another holds more of them. When the call's samples
+ *     are in more than one snapshot, the first and the last holding one
+ *     are said (record.json, the summary);
  *   - a plain hit (an instant): the first snapshot with a sample at or
  *     before it whose data reaches it (a sample at or after it, or its ring
  *     read at or after it); else none.
@@ -29,18 +38,29 @@
 struct rec_snap_span {
 	size_t samples;              /* its samples and context switches; 0: none (or
 				      * unreadable, unfinished) */
+	const uint64_t *sampled;     /* the times (perf clock, ascending) of its
+				      * samples of the sampled event, NSAMPLED;
+				      * borrowed */
+	size_t nsampled;
 	uint64_t first_ns, last_ns;  /* perf clock: its first and last one's time */
 	uint64_t read_ns;            /* perf clock at or before perf read its ring
 				      * (record.json's time_ns); 0: unknown */
 };
 
+/* Where a hit is: the snapshot holding it, and for a slow call the first
+ * and the last snapshot holding its samples. Indexes into the spans, -1:
+ * none. */
+struct rec_hit_place {
+	int snapshot;
+	int call_first, call_last;   /* equal when one snapshot holds them all */
+};
+
 /*
- * The index into SPANS (N snapshots, in the recording's order) of the
- * snapshot holding a hit whose call ran from ENTRY_NS to RETURN_NS (perf
- * clock; ENTRY_NS = RETURN_NS or 0 for a plain hit at RETURN_NS), by the
- * rule above; -1 when none does.
+ * Where a hit whose call ran from ENTRY_NS to RETURN_NS (perf clock;
+ * ENTRY_NS = RETURN_NS or 0 for a plain hit at RETURN_NS) is in SPANS (N
+ * snapshots, in the recording's order), by the rule above.
  */
-int rec_hit_holder(const struct rec_snap_span *spans, int n, uint64_t entry_ns,
-		   uint64_t return_ns);
+struct rec_hit_place rec_hit_holder(const struct rec_snap_span *spans, int n,
+				    uint64_t entry_ns, uint64_t return_ns);
 
 #endif

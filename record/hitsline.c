@@ -38,14 +38,19 @@ static size_t group_note(const struct rec_hit_log *hits, int i, int j, int k, ch
 			     h, l->said);
 	}
 	if (others && k >= 0)
-		return line_add(line, size, n, ", but open snapshot %d for %s)", k,
-				others > 1 ? "each" : "it");
-	if (others)
-		return line_add(line, size, n, ", but no snapshot holds a sample of %s)",
-				others > 1 ? "them" : "it");
-	if (k < 0)
-		return line_add(line, size, n, " (no snapshot kept a sample of %s)",
-				j > i ? "them" : "it");
+		n = line_add(line, size, n, ", but open snapshot %d for %s)", k,
+			     others > 1 ? "each" : "it");
+	else if (others)
+		n = line_add(line, size, n, ", but no snapshot holds a sample of %s)",
+			     others > 1 ? "them" : "it");
+	else if (k < 0)
+		n = line_add(line, size, n, " (no snapshot kept a sample of %s)",
+			     j > i ? "them" : "it");
+	/* a call whose samples more than one snapshot holds */
+	for (int h = i; h <= j; h++)
+		if (hits[h].call_first >= 0 && hits[h].call_last != hits[h].call_first)
+			n = line_add(line, size, n, " (hit %d's call has samples in snapshots %d to %d)",
+				     h, hits[h].call_first, hits[h].call_last);
 	return n;
 }
 

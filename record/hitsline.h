@@ -7,7 +7,9 @@
  * snapshot as a range, both numbered from 0 as record.json numbers them),
  * a hit whose live line named another snapshot said so with the one to
  * open ("hits 1-2: snapshot 1 (hit 2 took snapshot 2, but open snapshot 1
- * for it)"), and the hits that took no snapshot of their own counted, with
+ * for it)"), a slow call whose samples more than one snapshot holds said so
+ * ("hit 3: snapshot 1 (hit 3's call has samples in snapshots 1 to 2)"),
+ * and the hits that took no snapshot of their own counted, with
  * those a snapshot holds. Pure, so the words are tested alone
  * (tests/unit/test_rec_hitsline.c). Why: docs/design.md "Snapshots".
  */

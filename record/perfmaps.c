@@ -50,7 +50,7 @@ static void look(struct rec_perfmaps *m, const pid_t *pids, int npids)
 		char why[200];
 
 		if (m->fd[i] < 0)
-			m->fd[i] = perfmap_open(pids[i], INPATH_OWNED, m->path[i],
+			m->fd[i] = perfmap_open(pids[i], &m->rule, INPATH_OWNED, m->path[i],
 						sizeof(m->path[i]), why, sizeof(why));
 		if (m->fd[i] < 0) {
 			m->fd[i] = -1;	/* refused or none: the end says why, if still so */
@@ -63,9 +63,13 @@ static void look(struct rec_perfmaps *m, const pid_t *pids, int npids)
 	}
 }
 
-void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids)
+void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
+			const struct perfmap_user *users, int nusers)
 {
 	m->started = true;
+	memcpy(m->users, users, (size_t)nusers * sizeof(*users));
+	/* a target of no user told: nobody's map is its */
+	m->rule = (struct perfmap_users){ m->users, (size_t)nusers, (uid_t)-1 };
 	for (int i = 0; i < REC_MAX_PIDS; i++)
 		m->fd[i] = -1;
 	m->notify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -129,6 +133,8 @@ void rec_perfmaps_free(struct rec_perfmaps *m)
 int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd, const pid_t *pids, int npids)
 {
 	struct perfmap_budget budget = { 0 };
+	const struct perfmap_users none = { NULL, 0, (uid_t)-1 };
+	const struct perfmap_users *rule = m && m->started ? &m->rule : &none;
 	int kept = 0;
 
 	for (int i = 0; i < npids; i++) {
@@ -143,7 +149,8 @@ int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd, const pid_t *pids, 
 			m->fd[i] = -1;
 			snprintf(path, sizeof(path), "%s", m->path[i]);
 		} else {
-			fd = perfmap_open(pids[i], INPATH_OWNED, path, sizeof(path), why, sizeof(why));
+			fd = perfmap_open(pids[i], rule, INPATH_OWNED, path, sizeof(path), why,
+					  sizeof(why));
 		}
 		if (fd == -ENOENT)
 			continue;   /* no JIT there */

@@ -269,6 +269,7 @@ static int sampling_events(const struct rec_opts *o, const struct rec_host *h,
 		err |= arg(p, "dummy/call-graph=dwarf/%s", sel);
 	else
 		err |= arg(p, "dummy%s%s", *sel ? ":" : "", sel);
+	/* REC_PLAN_SAMPLED_EVENT: second, after the dummy */
 	err |= arg(p, "-e");
 	err |= arg(p, "%s", p->event);
 	err |= event_args(o, *ow, p);

@@ -72,6 +72,11 @@ enum rec_snap_how {
  * a call holds a sample or two. */
 #define REC_SLOW_PERIODS 3
 
+/* Sampling: the index of the sampled event (p->event) among a recording's
+ * events, perf's attributes in the order of the -e options (perf evlist):
+ * sampling_events() lists the dummy first, then it. */
+#define REC_PLAN_SAMPLED_EVENT 1
+
 #define REC_PLAN_MAX_ARGS 64
 #define REC_PLAN_MAX_NOTES 4
 

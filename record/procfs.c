@@ -142,17 +142,26 @@ void rec_proc_release(struct rec_proc_held *h)
 	h->pidfd = -1;
 }
 
-long rec_proc_uid(pid_t id)
+int rec_proc_uids(pid_t id, uid_t uid[2])
 {
 	char path[64], buf[4096];
-	const char *uid;
-	long u;
+	const char *at;
+	long u[2];
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)id);
-	if (rec_proc_read(path, buf, sizeof(buf)) <= 0 || !(uid = strstr(buf, "\nUid:\t")) ||
-	    sscanf(uid + 6, "%ld", &u) != 1)
+	if (rec_proc_read(path, buf, sizeof(buf)) <= 0 || !(at = strstr(buf, "\nUid:\t")) ||
+	    sscanf(at + 6, "%ld %ld", &u[0], &u[1]) != 2 || u[0] < 0 || u[1] < 0)
 		return -1;
-	return u;
+	uid[0] = (uid_t)u[0];
+	uid[1] = (uid_t)u[1];
+	return 0;
+}
+
+long rec_proc_uid(pid_t id)
+{
+	uid_t u[2];
+
+	return rec_proc_uids(id, u) ? -1 : (long)u[0];
 }
 
 bool rec_proc_others(pid_t id)

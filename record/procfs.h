@@ -74,6 +74,10 @@ void rec_proc_release(struct rec_proc_held *h);
  * unreadable. */
 long rec_proc_uid(pid_t id);
 
+/* The real and effective uids of process ID (the first two of
+ * /proc/ID/status's "Uid:") into UID. Returns 0, or -1 when unreadable. */
+int rec_proc_uids(pid_t id, uid_t uid[2]);
+
 /* Whether process ID may be another user's to change: one of its uids
  * (/proc/ID/status's "Uid:": real, effective, saved, file system) is
  * neither root nor the caller's (pathtrust_uid_ours()), or they cannot be

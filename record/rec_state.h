@@ -39,6 +39,8 @@ struct rec_hit_log {
 	struct rec_hit hit;
 	double seen_ms;      /* CLOCK_MONOTONIC ms when the recorder saw it */
 	int snapshot;        /* index into snaps, -1: none (it failed, or came too late) */
+	int call_first, call_last; /* a slow call's: the first and the last snapshot
+				      holding its samples (hitholder.h), -1: none */
 	int said;            /* the snapshot its live line named (multi-snapshot: the
 				one it took, or the one in flight it came in), -1: none */
 	bool came_in_flight; /* SAID is the one in flight it came in (it took none of

@@ -346,6 +346,12 @@ static void write_hit(FILE *f, const struct rec_session *s, const struct rec_hit
 			h->hit.thrown ? ", \"left_by\": \"exception\"" : "");
 		if (h->hit.has_caller)  /* as the calls file's CALLER column */
 			fprintf(f, ", \"caller\": %" PRId64, h->hit.caller_off);
+		/* the call's samples in more than one snapshot (hitholder.h) */
+		if (h->call_first >= 0 && h->call_last != h->call_first)
+			fprintf(f, ", \"call_first_snapshot\": %d, \"call_last_snapshot\": %d",
+				h->call_first, h->call_last);
+		else
+			fputs(", \"call_first_snapshot\": null, \"call_last_snapshot\": null", f);
 	}
 	if (h->hit.has_args)
 		fprintf(f, ", \"ip\": %" PRIu64 ", \"args\": [%" PRIu64 ", %" PRIu64 "]",
@@ -435,6 +441,13 @@ static void write_body(FILE *f, const struct rec_session *s)
 	fputs(",\n  \"pids\": [", f);
 	for (int i = 0; i < s->target.npids; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
+	fputs("],\n  \"uids\": [", f);
+	for (int i = 0; i < s->target.nusers; i++) {
+		const struct perfmap_user *u = &s->target.users[i];
+
+		fprintf(f, "%s{\"pid\": %d, \"uid\": %u, \"euid\": %u}", i ? ", " : "", (int)u->pid,
+			(unsigned)u->uid[0], (unsigned)u->uid[1]);
+	}
 	fputs("],\n  \"threads\": [", f);
 	for (int i = 0; i < s->nthreads; i++) {
 		const struct rec_thread_info *ti = &s->threads[i];

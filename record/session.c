@@ -190,7 +190,7 @@ static struct rec_hit_log *want_hit(struct rec_session *s, const struct rec_hit 
 	memset(log, 0, sizeof(*log));
 	log->hit = *hit;
 	log->seen_ms = rec_now_ms();
-	log->snapshot = log->said = -1;
+	log->snapshot = log->said = log->call_first = log->call_last = -1;
 	s->want = s->nhits++;
 	return log;
 }
@@ -207,6 +207,7 @@ static void keep_coalesced(struct rec_session *s, const struct rec_hit *hit)
 		return;
 	s->coalesced[s->ncoalesced++] = (struct rec_hit_log){
 		.hit = *hit, .seen_ms = rec_now_ms(), .snapshot = -1, .said = -1,
+		.call_first = -1, .call_last = -1,
 	};
 }
 
@@ -1142,6 +1143,7 @@ int rec_session_run(struct rec_session *s)
 	 * (--multi-thread) where probes, which watch the targets only, miss them */
 	if (!s->o->multi_thread || (s->have_trigger && !s->sig_trigger) || s->nmeasures)
 		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
+	rec_target_note_users(&s->target);	/* theirs: still_same() tells */
 	err = rec_target_still_same(&s->target, &gone);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "process %d ended before perf could attach to "
@@ -1150,7 +1152,8 @@ int rec_session_run(struct rec_session *s)
 	}
 	read_mapids(s);
 	/* before the program runs: its map is held from when it writes it */
-	rec_perfmaps_start(&s->maps, s->target.pids, s->target.npids);
+	rec_perfmaps_start(&s->maps, s->target.pids, s->target.npids, s->target.users,
+			   s->target.nusers);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {

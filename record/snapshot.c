@@ -303,23 +303,32 @@ int rec_snapshot_check(struct rec_session *s)
 
 /* What snapshot SN (its file in directory DIRFD) holds, into *SP: the span
  * of its samples and context switches read from the file
- * (perfdata_sample_times), none when it has a problem or cannot be read. */
-static void snap_span(int dirfd, const struct rec_snap *sn, struct rec_snap_span *sp)
+ * (perfdata_sample_times), and the times of its samples of the sampled
+ * event (REC_PLAN_SAMPLED_EVENT) into *SAMPLED (a new array the caller
+ * frees, borrowed by SP); none when it has a problem or cannot be read. */
+static void snap_span(int dirfd, const struct rec_snap *sn, struct rec_snap_span *sp,
+		      uint64_t **sampled)
 {
 	char path[32], why[160];
-	uint64_t *t = NULL;
+	struct perfdata_time *t = NULL;
 	int fd;
 
 	memset(sp, 0, sizeof(*sp));
+	*sampled = NULL;
 	sp->read_ns = sn->time_ns;
 	if (!sn->file[0] || sn->problem[0])
 		return;
 	/* through the directory held open, as every file of it */
 	fd = inpath_open(dirfd, sn->file, INPATH_NOFOLLOW, why, sizeof(why));
 	if (fd >= 0 && !perfdata_sample_times(inpath_proc(fd, path, sizeof(path)), &t,
-					      &sp->samples) && sp->samples) {
-		sp->first_ns = t[0];
-		sp->last_ns = t[sp->samples - 1];
+					      &sp->samples) && sp->samples &&
+	    (*sampled = malloc(sp->samples * sizeof(**sampled)))) {
+		sp->first_ns = t[0].ns;
+		sp->last_ns = t[sp->samples - 1].ns;
+		for (size_t i = 0; i < sp->samples; i++)
+			if (t[i].event == REC_PLAN_SAMPLED_EVENT)
+				(*sampled)[sp->nsampled++] = t[i].ns;
+		sp->sampled = *sampled;
 	} else {
 		sp->samples = 0;
 	}
@@ -328,25 +337,35 @@ static void snap_span(int dirfd, const struct rec_snap *sn, struct rec_snap_span
 		close(fd);
 }
 
+/* Gives LOG the place of its hit in SPANS (N). */
+static void hit_held(struct rec_hit_log *log, const struct rec_snap_span *spans, int n)
+{
+	struct rec_hit_place p = rec_hit_holder(spans, n, log->hit.entry_ns, log->hit.time_ns);
+
+	log->snapshot = p.snapshot;
+	log->call_first = p.call_first;
+	log->call_last = p.call_last;
+}
+
 void rec_snapshot_hits_held(struct rec_session *s)
 {
 	struct rec_snap_span *spans;
+	uint64_t **sampled;
 
-	if (s->plan.mode != REC_MODE_SAMPLING || !(s->nhits + s->ncoalesced) || !s->nsnaps ||
-	    !(spans = calloc((size_t)s->nsnaps, sizeof(*spans))))
+	if (s->plan.mode != REC_MODE_SAMPLING || !(s->nhits + s->ncoalesced) || !s->nsnaps)
 		return;
-	for (int k = 0; k < s->nsnaps; k++)
-		snap_span(s->outdir_fd, &s->snaps[k], &spans[k]);
-	for (int i = 0; i < s->nhits; i++) {
-		const struct rec_hit *hit = &s->hits[i].hit;
-
-		s->hits[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns, hit->time_ns);
+	spans = calloc((size_t)s->nsnaps, sizeof(*spans));
+	sampled = calloc((size_t)s->nsnaps, sizeof(*sampled));
+	if (spans && sampled) {
+		for (int k = 0; k < s->nsnaps; k++)
+			snap_span(s->outdir_fd, &s->snaps[k], &spans[k], &sampled[k]);
+		for (int i = 0; i < s->nhits; i++)
+			hit_held(&s->hits[i], spans, s->nsnaps);
+		for (int i = 0; i < s->ncoalesced; i++)
+			hit_held(&s->coalesced[i], spans, s->nsnaps);
+		for (int k = 0; k < s->nsnaps; k++)
+			free(sampled[k]);
 	}
-	for (int i = 0; i < s->ncoalesced; i++) {
-		const struct rec_hit *hit = &s->coalesced[i].hit;
-
-		s->coalesced[i].snapshot = rec_hit_holder(spans, s->nsnaps, hit->entry_ns,
-							  hit->time_ns);
-	}
+	free(sampled);
 	free(spans);
 }

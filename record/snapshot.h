@@ -92,13 +92,15 @@ int rec_snapshot_read_after(const struct rec_session *s, uint64_t time_ns);
 int rec_snapshot_check(struct rec_session *s);
 
 /*
- * Gives each hit of a sampling recording the snapshot that holds it, by the
- * span of each file's samples and context switches (perfdata_sample_times)
- * and the rule of
- * hitholder.h: the first whose samples span a slow call's return, else the
- * one spanning the largest part of the call; none when no file has a
- * sample of it (perf lost those samples: its ring paused while it wrote an
- * earlier snapshot, or overwritten). A snapshot with a problem, or without
+ * Gives each hit of a sampling recording the snapshot that holds it, by
+ * each file's samples of the sampled event (REC_PLAN_SAMPLED_EVENT), the
+ * span of its samples and context switches (perfdata_sample_times) and the
+ * rule of hitholder.h: the one holding the most of a slow call's samples,
+ * else the first whose records span its return, else the one spanning the
+ * largest part of the call; none when no file has a record of it (perf
+ * lost them: its ring paused while it wrote an earlier snapshot, or
+ * overwritten); and a slow call the first and last snapshot holding its
+ * samples (call_first, call_last). A snapshot with a problem, or without
  * samples, holds none. Intel PT snapshots hold no samples to tell: their
  * hits keep theirs. The coalesced hits kept get theirs by the same rule.
  */

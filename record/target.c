@@ -188,6 +188,18 @@ int rec_target_still_same(const struct rec_target *t, pid_t *bad)
 	return 0;
 }
 
+void rec_target_note_users(struct rec_target *t)
+{
+	t->nusers = 0;
+	for (int i = 0; i < t->npids; i++) {
+		struct perfmap_user *u = &t->users[t->nusers];
+
+		u->pid = t->pids[i];
+		if (!rec_proc_uids(t->pids[i], u->uid))
+			t->nusers++;
+	}
+}
+
 bool rec_target_reaped(struct rec_target *t, pid_t pid, int status)
 {
 	if (!t->launched || pid != t->pids[0] || t->exited)

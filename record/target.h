@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "perfmap.h"
 #include "procfs.h"
 #include "rec_opts.h"
 
@@ -36,6 +37,9 @@ struct rec_target {
 	uint64_t starts[REC_MAX_PIDS]; /* attached: each one's start time (procfs.h) */
 	uint64_t tid_start;          /* -t TID's */
 	char exe[PATH_MAX];          /* main executable of pids[0] */
+	struct perfmap_user users[REC_MAX_PIDS];   /* those of pids whose uids were read
+						     * (rec_target_note_users()) */
+	int nusers;
 };
 
 /*
@@ -78,6 +82,16 @@ int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
  * or -ESRCH naming the first that is not in *BAD.
  */
 int rec_target_still_same(const struct rec_target *t, pid_t *bad);
+
+/*
+ * Notes the real and effective uid of each of T's processes (rec_proc_uids())
+ * in T->users: called right before rec_target_still_same(), which then tells
+ * they were the processes attached to (a launched one is the recorder's
+ * child, stopped). What a recorded process's perf map is judged by, here and
+ * in record.json's "uids" (common/perfmap.h). A process whose uids cannot be
+ * read is left out.
+ */
+void rec_target_note_users(struct rec_target *t);
 
 /*
  * Whether any traced process is still running. For a launched child this

@@ -51,6 +51,8 @@ struct frame {
 	bool pending;      /* a begin, not yet ended */
 	bool outer;        /* no activation of the same row below it */
 	bool claimed;      /* counted in its row's open count */
+	bool shadow;       /* the measured call above it in its function's other row
+			    * (agg_row.twin: "all"): it ends with that call */
 	uint64_t begin, end, child_ns;
 	uint64_t call_ns;  /* a measured call: its whole duration; 0: not measured */
 	struct waits waits;
@@ -60,7 +62,7 @@ struct frame {
 struct late {
 	uint64_t ts, end_ts;
 	size_t record_no;
-	uint32_t row;
+	uint32_t row, all_row;
 	enum fxt_event_type type;
 	uint64_t call_ns;
 	struct waits waits;
@@ -367,10 +369,10 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	if (f->claimed)
 		r->open--;
 	if (f->pending && end == UINT64_MAX) {
-		a->unended++;
+		a->unended += !f->shadow;   /* its call is counted */
 		return;
 	}
-	a->slices++;
+	a->slices += !f->shadow;
 	r->measured += f->call_ns != 0;
 	a->measured_cut += fxt_measured_cut(f->call_ns, f->begin, end);
 	for (uint8_t i = 0; i < f->waits.n; i++) {
@@ -387,12 +389,19 @@ static void pop(struct agg *a, struct agg_thread *t, uint64_t end)
 	if (f->outer)
 		r->total_ns += call;
 	r->self_ns += dur > f->child_ns ? dur - f->child_ns : 0;
-	if (t->depth)
+	if (t->depth && t->stack[t->depth - 1].shadow) {
+		/* its shadow's self is the call's: only the call's children are
+		 * inside it; the shadow ends with it */
+		t->stack[t->depth - 1].child_ns += f->child_ns;
+	} else if (t->depth) {
 		t->stack[t->depth - 1].child_ns += dur;
-	if (a->opts.function && wanted_call(a, r))
+	}
+	if (a->opts.function && !f->shadow && wanted_call(a, r))
 		keep_call(a, (struct agg_call){ .begin = f->begin, .dur = call, .pid = t->pid,
 						.tid = t->tid, .dso = r->dso,
 						.measured = r->measured_row });
+	if (f->call_ns && t->depth && t->stack[t->depth - 1].shadow)
+		pop(a, t, end);
 }
 
 /* Pops the slices of known end that are over at TS. */
@@ -403,11 +412,12 @@ static void pop_ended(struct agg *a, struct agg_thread *t, uint64_t ts)
 }
 
 static void push(struct agg *a, struct agg_thread *t, uint32_t row, uint64_t begin,
-		 uint64_t end, bool pending, uint64_t call_ns, const struct waits *waits)
+		 uint64_t end, bool pending, uint64_t call_ns, const struct waits *waits,
+		 bool shadow)
 {
 	uint32_t self = (uint32_t)(t - a->threads) + 1;
 	struct frame f = { .row = row, .pending = pending, .begin = begin, .end = end,
-			   .call_ns = call_ns, .waits = *waits };
+			   .call_ns = call_ns, .waits = *waits, .shadow = shadow };
 	struct agg_row *r;
 	struct frame *s;
 
@@ -437,18 +447,32 @@ static void push(struct agg *a, struct agg_thread *t, uint32_t row, uint64_t beg
 	t->stack[t->depth++] = f;
 }
 
-/* One event of T in Perfetto's order (CALL_NS: a measured call's duration;
- * WAITS: an [off-cpu] begin's rows). */
+/* The frames of a slice of ROW from BEGIN to END (PENDING: a begin): a
+ * measured call (CALL_NS) first in its function's other row, ALL_ROW, as
+ * every slice of the function (its shadow), then in its own. */
+static void push_slice(struct agg *a, struct agg_thread *t, uint32_t row, uint32_t all_row,
+		       uint64_t begin, uint64_t end, bool pending, uint64_t call_ns,
+		       const struct waits *waits)
+{
+	if (call_ns)
+		push(a, t, all_row, begin, end, pending, 0, &(struct waits){ .n = 0 }, true);
+	push(a, t, row, begin, end, pending, call_ns, waits, false);
+}
+
+/* One event of T in Perfetto's order (CALL_NS: a measured call's duration,
+ * ALL_ROW its function's row of every slice; WAITS: an [off-cpu] begin's
+ * rows). */
 static void step(struct agg *a, struct agg_thread *t, enum fxt_event_type type, uint64_t ts,
-		 uint64_t end_ts, uint32_t row, uint64_t call_ns, const struct waits *waits)
+		 uint64_t end_ts, uint32_t row, uint32_t all_row, uint64_t call_ns,
+		 const struct waits *waits)
 {
 	pop_ended(a, t, ts);
 	switch (type) {
 	case FXT_EVENT_BEGIN:
-		push(a, t, row, ts, UINT64_MAX, true, call_ns, waits);
+		push_slice(a, t, row, all_row, ts, UINT64_MAX, true, call_ns, waits);
 		break;
 	case FXT_EVENT_COMPLETE:
-		push(a, t, row, ts, end_ts, false, call_ns, waits);
+		push_slice(a, t, row, all_row, ts, end_ts, false, call_ns, waits);
 		break;
 	case FXT_EVENT_END: {
 		size_t i = t->depth;
@@ -486,13 +510,13 @@ static void merge_late(struct agg *a, struct agg_thread *t, uint64_t ts, size_t 
 
 		if (l->ts > ts || (l->ts == ts && l->record_no > record_no))
 			break;
-		step(a, t, l->type, l->ts, l->end_ts, l->row, l->call_ns, &l->waits);
+		step(a, t, l->type, l->ts, l->end_ts, l->row, l->all_row, l->call_ns, &l->waits);
 		t->next_late++;
 	}
 }
 
 static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t row,
-		     uint64_t call_ns, const struct waits *waits)
+		     uint32_t all_row, uint64_t call_ns, const struct waits *waits)
 {
 	struct late *l = array_grow(t->late, &t->caplate, t->nlate, sizeof(*l));
 
@@ -500,7 +524,7 @@ static int keep_late(struct agg_thread *t, const struct fxt_revent *ev, uint32_t
 		return -ENOMEM;
 	t->late = l;
 	t->late[t->nlate++] = (struct late){ .ts = ev->ts, .end_ts = ev->end_ts,
-					     .record_no = ev->record_no, .row = row,
+					     .record_no = ev->record_no, .row = row, .all_row = all_row,
 					     .type = ev->type, .call_ns = call_ns, .waits = *waits };
 	return 0;
 }
@@ -511,7 +535,7 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 	struct agg_thread *t;
 	struct waits waits = { .n = 0 };
 	uint64_t call_ns = 0;
-	uint32_t row = 0;
+	uint32_t row = 0, all_row = 0;
 	bool late;
 
 	if (ev->ts < a->first_ts)
@@ -532,8 +556,11 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 			call_ns = ev->args[i].u64;
 	if (!str_bool(ev, FXT_MEASURED_ARG))
 		call_ns = 0;
+	/* a measured call is also a slice of its function's other row, which
+	 * holds every slice of it ("all") */
 	if ((ev->type == FXT_EVENT_BEGIN || ev->type == FXT_EVENT_COMPLETE) &&
 	    (row_get(a, t, call_ns != 0, ev->name, ev->category, &row) ||
+	     (call_ns && row_get(a, t, false, ev->name, ev->category, &all_row)) ||
 	     (a->opts.off_cpu && !strcmp(ev->name, FXT_OFFCPU) && wait_args(a, t, ev, &waits))))
 		return -ENOMEM;
 	late = t->seen && ev->ts < t->max_ts;
@@ -542,12 +569,12 @@ static int on_event(void *ctx, const struct fxt_revent *ev)
 		t->max_ts = ev->ts;
 	}
 	if (late && !a->merging) {
-		if (keep_late(t, ev, row, call_ns, &waits))
+		if (keep_late(t, ev, row, all_row, call_ns, &waits))
 			return -ENOMEM;
 	} else if (!late) {
 		if (a->merging)
 			merge_late(a, t, ev->ts, ev->record_no);
-		step(a, t, ev->type, ev->ts, ev->end_ts, row, call_ns, &waits);
+		step(a, t, ev->type, ev->ts, ev->end_ts, row, all_row, call_ns, &waits);
 	}
 	return a->err;
 }

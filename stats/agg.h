@@ -16,7 +16,10 @@
  *
  * A function's measured calls (slices with FXT_MEASURED_ARG: the recorder
  * timed them, exact) are a row of their own (agg_row.measured_row), apart
- * from its other slices, which in a sampled trace are estimates.
+ * from its other slices, which in a sampled trace are estimates; that other
+ * row (twin: "all") holds every slice of the function, the measured calls
+ * too (as time in the trace), so the calls the recorder timed (the slow
+ * ones of --trigger-slower-than) compare with all it did.
  * Per row: calls (slices closed), total_ns (inclusive; an activation nested
  * in an activation of the same function on the same thread adds nothing, so
  * recursion is not counted twice), self_ns (inclusive minus the time of the

@@ -74,11 +74,14 @@ static bool has_measured_rows(const struct agg *a)
 }
 
 /* The kind of a row of A of measured calls (MEASURED) or not: "measured"
- * (calls the recorder timed: exact), "sampled" (time on the stack between
- * samples: estimates) or "traced". */
-static const char *row_kind(const struct agg *a, bool measured)
+ * (calls the recorder timed: exact); "all" (ALL: every slice of a function
+ * that has measured calls, those included, so that the calls the recorder
+ * timed, the slow ones of --trigger-slower-than, compare with all it
+ * made: agg_row.twin); "sampled" (time on the stack between samples:
+ * estimates) or "traced". */
+static const char *row_kind(const struct agg *a, bool measured, bool all)
 {
-	return measured ? "measured" : agg_sampled(a) ? "sampled" : "traced";
+	return measured ? "measured" : all ? "all" : agg_sampled(a) ? "sampled" : "traced";
 }
 
 /* Columns that describe calls: left out of a sampled trace's rows. */
@@ -166,7 +169,7 @@ static void fill_row(const struct agg *a, const struct agg_row *r, struct cell *
 	c[C_P99].u = hist_percentile(&r->hist, 99);
 	c[C_MAX].u = r->hist.max;
 	c[C_DSO].s = r->dso;
-	c[C_KIND].s = row_kind(a, r->measured_row);
+	c[C_KIND].s = row_kind(a, r->measured_row, r->twin);
 	c[C_TID].u = r->tid;
 	c[C_THREAD].s = agg_thread_name(a, r->pid, r->tid);
 	c[C_THREAD].missing = !c[C_THREAD].s;
@@ -214,7 +217,8 @@ static const char *meaning(const struct agg *a)
 	if (agg_sampled(a) && measured)
 		return "sampled call stacks: rows are time on the stack in consecutive samples, "
 		       "not calls; the per-call columns are left out but for measured calls "
-		       "(--measure)";
+		       "(--measure, --trigger-slower-than; a function's row \"all\" holds "
+		       "them too)";
 	if (agg_sampled(a))
 		return "sampled call stacks: rows are time on the stack in consecutive samples, "
 		       "not calls; the per-call columns are left out";
@@ -561,13 +565,13 @@ static void text_bars(const struct agg *a, const char *function, const struct hi
 			fprintf(out, " durations (%" PRIu64 " %s, a bar per power of two):\n",
 				h->total, calls ? "calls" : "slices");
 		else
-			fprintf(out, " durations, %s (%" PRIu64 " %s%s: %s), a bar per power of "
-				"two:\n", row_kind(a, parts[i].measured), h->total,
+			fprintf(out, " durations, %s (%" PRIu64 " %s%s: %s%s), a bar per power of "
+				"two:\n", row_kind(a, parts[i].measured, true), h->total,
 				calls ? "call" : "slice", h->total == 1 ? "" : "s",
 				parts[i].measured ? "exact, the recorder timed each" :
 				calls ? "traced" : "time on the stack in consecutive samples, "
-				"estimates");
-		print_bars(hist, row_kind(a, parts[i].measured), out);
+				"estimates", parts[i].measured ? "" : ", the measured ones included");
+		print_bars(hist, row_kind(a, parts[i].measured, true), out);
 	}
 }
 
@@ -608,9 +612,9 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 	if (!err && m)
 		err = measured_tables(m, &mrun, &mhist);
 	if (!err)
-		err = hist_rows(&est, row_kind(a, false), &hist);
+		err = hist_rows(&est, row_kind(a, false, exact.total != 0), &hist);
 	if (!err)
-		err = hist_rows(&exact, row_kind(a, true), &hist);
+		err = hist_rows(&exact, row_kind(a, true, false), &hist);
 	for (size_t i = 0; !err && i < a->ntop; i++) {
 		const struct agg_call *call = &a->top[i];
 		struct cell *c = table_row(&top);
@@ -628,7 +632,7 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		c[T_THREAD].missing = !c[T_THREAD].s;
 		c[T_DSO].s = call->dso;
 		if (kinds)
-			c[T_KIND].s = row_kind(a, call->measured);
+			c[T_KIND].s = row_kind(a, call->measured, false);
 	}
 	if (!err && m && m->calls_unrecorded)
 		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " measured calls of \"%s\" were in "
@@ -742,7 +746,7 @@ static void fill_side(const struct agg *a, const struct agg_row *r, struct cell 
 		if (!c[B_DSO].s)   /* the new trace's binary, when both have the function */
 			c[B_DSO].s = r->dso;
 		c[B_TID].u = r->tid;
-		c[B_KIND].s = row_kind(a, r->measured_row);
+		c[B_KIND].s = row_kind(a, r->measured_row, r->twin);
 		c[k[0]].u = r->hist.total;
 		c[k[1]].u = hist_percentile(&r->hist, 50);
 		c[k[2]].u = hist_percentile(&r->hist, 99);
@@ -844,11 +848,13 @@ int report_baseline(const struct agg *old, const struct agg *new, const char *ol
 			matched[m - idx] = true;
 		fill_side(new, i < new->nrows ? r : NULL, c, false);
 		fill_side(old, i < new->nrows ? (m ? *m : NULL) : r, c, true);
-		/* a function of one side only made 0 calls in the other where that
-		 * trace counts its calls: not sampled, or measured (--measure) */
-		if (i >= new->nrows && measured_in(new, c[B_FUNCTION].s, c[B_DSO].s))
+		/* a function's measured calls of one side only were 0 in the other
+		 * where that trace counts them: it measured the function (--measure) */
+		if (i >= new->nrows && r->measured_row &&
+		    measured_in(new, c[B_FUNCTION].s, c[B_DSO].s))
 			c[B_CALLS_NEW].missing = false;
-		if (i < new->nrows && !m && measured_in(old, c[B_FUNCTION].s, c[B_DSO].s))
+		if (i < new->nrows && !m && r->measured_row &&
+		    measured_in(old, c[B_FUNCTION].s, c[B_DSO].s))
 			c[B_CALLS_OLD].missing = false;
 		ratios(c);
 		colpick_copy(&pk, row, c);

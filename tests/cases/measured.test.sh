@@ -531,21 +531,23 @@ tree_case measured-caller-entry-sample "$TMP/entrys" "$TMP/entrys.want" "$TMP/en
 # wrote them, or its name "[unnamed @ 0x401250]"), and a slow-call
 # trigger's hits of it: every call is a slice "[unnamed @ 0x401250]" under
 # its caller (main's unsymbolized frame at the recorded return address),
-# the unsymbolized frames of the file inside it, and one row of snaptrace
-# stats --function addr:0x401250 (issue 24: each call took the name of an
-# unsymbolized frame of the file the samples showed, main's, a row each)
+# the unsymbolized frames of the file inside it, and one measured row of
+# snaptrace stats --function addr:0x401250, beside the function's row of
+# all its slices (issue 24: each call took the name of an unsymbolized
+# frame of the file the samples showed, main's, a row each)
 UN="$SNAPTRACE_TOP/tests/cases/measured-unnamed"
 # (also by its binary's path, as `snaptrace symbols FILE` prints it,
 # /opt/app:addr:0x401250, and LIB:[unnamed @ 0x401250]: the recorder's
 # spellings; another binary's is no row)
-unnamed_case() {   # NAME DIR: DIR converted has UN's expected-tree.txt, one stats row
+unnamed_case() {   # NAME DIR: DIR converted has UN's expected-tree.txt, one measured stats row
 	local row spec
 	tree_case "$1" "$2" "$UN/expected-tree.txt" "$2.fxt"
 	for spec in addr:0x401250 /opt/app:addr:0x401250 'app:[unnamed @ 0x401250]' libz:addr:0x401250; do
 		row=$("$SNAPTRACE_BIN/snaptrace-stats" -q --format csv --function "$spec" "$2.fxt" 2>/dev/null |
 			awk -F, 'NR > 1 && !NF { exit } NR > 1 { print $1, $2, $(NF - 1), $NF }' | tr '\n' '|')
-		[ "$row" = '[unnamed @ 0x401250] 2 /opt/app measured|' ] || [ "$spec$row" = libz:addr:0x401250 ] ||
-			fail "$1-stats" "--function $spec: '$row', expected one measured row of 2 calls"
+		[ "$row" = '[unnamed @ 0x401250] 2 /opt/app measured|[unnamed @ 0x401250]  /opt/app all|' ] ||
+			[ "$spec$row" = libz:addr:0x401250 ] ||
+			fail "$1-stats" "--function $spec: '$row', expected one measured row of 2 calls and the row of all its slices"
 	done
 }
 mkdir -p "$TMP/un"

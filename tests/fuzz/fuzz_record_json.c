@@ -4,7 +4,8 @@
  * (convert/recording.c, convert/jsonstream.c: the document, its hits read
  * as a stream), beside two snapshot files of perf script text (a sampled
  * thread that falls asleep, and wakes in the second). recording_read() must
- * refuse it with one line naming record.json, or read it; then its hits
+ * refuse it with one line naming record.json, or read it (each of its
+ * "uids" a process of its "pids", with uids that are not -1); then its hits
  * are read again (recording_hits(): as many, each checked), the snapshots
  * it lists are converted with its markers, and, for an input of odd size,
  * cut to windows around its hits (--window 1ms,1ms), as snapshot-convert
@@ -97,6 +98,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (recording_hits(&r, add_hit, &hs, err, sizeof(err)) || hs.n != r.nhits)
 		abort();
+	for (size_t i = 0; i < r.nuids; i++) {	/* each a process of "pids" */
+		size_t k = 0;
+
+		while (k < r.npids && r.pids[k] != r.uids[i].pid)
+			k++;
+		if (k == r.npids || r.uids[i].uid[0] == (uid_t)-1 || r.uids[i].uid[1] == (uid_t)-1)
+			abort();
+	}
 	if (size & 1 && hs.nw) {
 		opts.cut.on = true;
 		opts.cut.windows = hs.w;

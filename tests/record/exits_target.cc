@@ -39,6 +39,10 @@
  *                the others spin 1 ms, then exits at once (multisnap.test.sh:
  *                a slow call entered while perf still read the snapshot
  *                before returns in the next one)
+ *   napper N     N calls of napper(): each spins 1 ms, then sleeps 8 ms, 1 ms
+ *                apart, then exits at once (multisnap.test.sh: perf reads a
+ *                snapshot's ring while the next call sleeps, so its samples
+ *                are in that snapshot and its return in the next)
  */
 #include <csignal>
 #include <cstdio>
@@ -182,6 +186,15 @@ __attribute__((noinline)) void mixer(int i)
 	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
 }
 
+__attribute__((noinline)) void napper(int i)
+{
+	double t0 = now_ms();
+
+	spin(1);
+	nap(8);
+	fprintf(stderr, "call %d ms %.3f\n", i + 1, now_ms() - t0);
+}
+
 /* Recurses D deep, a frame of some 128 bytes each, then spins. */
 __attribute__((noinline)) long deep(int d)
 {
@@ -280,11 +293,18 @@ int main(int argc, char **argv)
 			mixer(i);
 		return 0;
 	}
+	if (!strcmp(mode, "napper")) {
+		for (int i = 0; i < n; i++) {
+			napper(i);
+			nap(1);
+		}
+		return 0;
+	}
 	if (!strcmp(mode, "deep")) {
 		sink = deep(400);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | tailptr N | several N SLOW | deep | burst N | mixed N\n",
+	fprintf(stderr, "usage: %s throw N | slowthrow N | serve | tail N | tailptr N | several N SLOW | deep | burst N | mixed N | napper N\n",
 		argv[0]);
 	return 2;
 }

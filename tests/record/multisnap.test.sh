@@ -5,12 +5,20 @@
 # exits_target.cc's burst mode (back-to-back slow calls, then exit at once)
 # with a slow-call trigger and --min-interval 0:
 # - every hit in record.json belongs to the snapshot that holds it, as perf
-#   reads the files: the first whose samples span the call's return, else the
-#   one spanning the largest part of the call, else none (the old rule gave
-#   the first file with any sample of the call, one holding only its first
-#   0.06 ms of 29 while the next held its return; the empty exit snapshot
-#   was given one); also in a recording of exits_target.cc's mixed mode,
-#   where a slow call often spans the switch between two snapshots; the
+#   reads the files: the one holding the most of the call's cpu-clock
+#   samples (the one spanning its return among equals, else the earlier),
+#   and when none holds one the first whose samples and switches span the
+#   call's return, else the one spanning the largest part of the call, else
+#   none (an older rule gave the first file with any sample of the call,
+#   one holding only its first 0.06 ms of 29 while the next held its return;
+#   the empty exit snapshot was given one; the last gave a call that
+#   slept through perf's read of a ring the next file, which held only its
+#   switch-in and return, its samples in the one before: issue 24, trial
+#   17); a call whose samples two snapshots hold has them named in
+#   record.json (call_first_snapshot, call_last_snapshot); also in a
+#   recording of exits_target.cc's mixed mode, where a slow call often
+#   spans the switch between two snapshots, and of its napper mode (spin,
+#   then sleep: perf reads the ring while the next call sleeps); the
 #   rule's edges: tests/unit/test_rec_hitholder.c;
 # - a hit coalesced into another's snapshot (it came while one was being
 #   written) is listed in record.json's coalesced_hits with the snapshot
@@ -78,6 +86,9 @@ ARGS=(--trigger burster --trigger-slower-than 5ms --multi-snapshot --min-interva
 M="$TMP/mixed"
 "$RECORD" -o "$M" --trigger mixer --trigger-slower-than 5ms --multi-snapshot --min-interval 0 \
 	-- "$PROG" mixed 40 >/dev/null 2>"$M.err"
+N="$TMP/napper"
+"$RECORD" -o "$N" --trigger napper --trigger-slower-than 5ms --multi-snapshot --min-interval 0 \
+	-- "$PROG" napper 16 >/dev/null 2>"$N.err"
 
 # snap_file DIR N: the file of snapshot N (from 0) of record.json.
 snap_file() {
@@ -88,14 +99,18 @@ snap_file() {
 # DIR's record.json whose file has samples, as perf itself reads the file
 # (perf script -F time: every sample, sched_switch's too, and every context
 # switch record: a switch-in before the first sample is where the file's
-# data starts, and where the converter draws it from).
+# data starts, and where the converter draws it from); into DIR.samples
+# "INDEX TIME" of each of its cpu-clock samples (what shows a call running).
 snap_spans() {
 	local j=0 f
+	: >"$1.samples"
 	while f=$(snap_file "$1" "$j") && [ -n "$f" ]; do
-		perf script --ns --show-switch-events -F time -i "$1/$f" 2>/dev/null |
-			awk -v j="$j" '{ t = $1; gsub(/[:.]/, "", t) }
+		perf script --ns --show-switch-events -F event,time -i "$1/$f" 2>/dev/null |
+			awk -v j="$j" -v out="$1.samples" '{ t = $1; gsub(/[:.]/, "", t) }
 			t ~ /^[0-9]+$/ { t = t + 0; if (!n++ || t < lo) lo = t
-				if (t > hi) hi = t } END { if (n) printf "%d %.0f %.0f\n", j, lo, hi }'
+				if (t > hi) hi = t
+				if ($2 ~ /^cpu-clock/) printf "%d %.0f\n", j, t >>out }
+			END { if (n) printf "%d %.0f %.0f\n", j, lo, hi }'
 		j=$((j + 1))
 	done
 }
@@ -103,33 +118,58 @@ snap_spans() {
 # misplaced DIR [LIST]: every hit of DIR's record.json's LIST (default hits)
 # whose snapshot is not the one
 # perf's view of each snapshot gives it (docs/design.md "Snapshots", which snapshot holds
-# a hit): the first snapshot whose samples span the call's return; else the
+# a hit): the one holding the most of the call's cpu-clock samples (entry
+# to return), among equals the one spanning its return, else the earlier;
+# when none holds one, the first snapshot whose samples span the call's
+# return; else the
 # one spanning the largest part of [entry, return] (the earlier of equals);
 # else none (null). A snapshot without samples (the exit snapshot of a
-# target gone) holds none. Nothing when each is right.
+# target gone) holds none. Also one whose call_first_snapshot and
+# call_last_snapshot are not the first and last snapshot holding the call's
+# samples when they differ (null, null otherwise; "missing": record.json
+# has neither). Nothing when each is right.
 misplaced() {
 	snap_spans "$1" >"$1.spans"
 	rec_rows "$1" "${2:-hits}" entry_ns time_ns snapshot >"$1.hits"
-	awk 'NR == FNR { first[$1] = $2; last[$1] = $3; next }
-		{ e = $1 + 0; r = $2 + 0; want = "null"; most = -1
-		  for (j in first) if (first[j] <= r && r <= last[j] && (want == "null" || j + 0 < want + 0)) want = j
+	rec_rows "$1" "${2:-hits}" time_ns call_first_snapshot call_last_snapshot >"$1.calls"
+	awk 'FILENAME ~ /samples$/ { st[++ns] = $2; sj[ns] = $1; next }
+		FILENAME ~ /spans$/ { first[$1] = $2; last[$1] = $3; next }
+		FILENAME ~ /calls$/ { cf[$1] = $2; cl[$1] = $3; next }
+		{ e = $1 + 0; r = $2 + 0; want = "null"; most = 0; wspans = 0; split("", c); lo = hi = "null"
+		  if (!($2 in cf)) cf[$2] = cl[$2] = "missing"
+		  for (i = 1; i <= ns; i++) if (st[i] >= e && st[i] <= r) c[sj[i]]++
+		  for (j in c) {
+			if (lo == "null" || j + 0 < lo + 0) lo = j
+			if (hi == "null" || j + 0 > hi + 0) hi = j
+			spans = first[j] <= r && r <= last[j]
+			if (c[j] > most || (c[j] == most && spans && !wspans) ||
+			    (c[j] == most && spans == wspans && j + 0 < want + 0)) {
+				most = c[j]; want = j; wspans = spans
+			}
+		  }
+		  if (lo == hi) lo = hi = "null"
+		  most = -1
+		  if (want == "null")
+			for (j in first) if (first[j] <= r && r <= last[j] && (want == "null" || j + 0 < want + 0)) want = j
 		  if (want == "null")
 			for (j in first) {
 				if (first[j] > r || last[j] < e) continue
 				part = (last[j] < r ? last[j] : r) - (first[j] > e ? first[j] : e)
 				if (part > most || (part == most && j + 0 < want + 0)) { most = part; want = j }
 			}
-		  if ($3 != want)
-			printf "[hit %d (%s..%s) in snapshot %s, perf'"'"'s spans say %s]", FNR - 1, $1, $2, $3, want }
-		' "$1.spans" "$1.hits"
+		  if ($3 != want || cf[$2] != lo || cl[$2] != hi)
+			printf "[hit %d (%s..%s) in snapshot %s (call in %s to %s), perf'"'"'s files say %s (%s to %s)]", FNR - 1, $1, $2, $3, cf[$2], cl[$2], want, lo, hi }
+		' "$1.samples" "$1.spans" "$1.calls" "$1.hits"
 }
 
-# The burst recording and the mixed one (a slow call entered while perf still
-# read the snapshot before: the old rule gave it that snapshot in 4 of 6
-# runs), each with several hits in snapshots.
+# The burst recording, the mixed one (a slow call entered while perf still
+# read the snapshot before: an older rule gave it that snapshot in 4 of 6
+# runs) and the napper one (the rule before gave the next snapshot a call
+# whose samples are all in the one before), each with several hits in
+# snapshots.
 t_hits() {
 	local d m bad=""
-	for d in "$D" "$M"; do
+	for d in "$D" "$M" "$N"; do
 		if ! awk '$3 ~ /^[0-9]+$/ { k++ } END { exit k < 2 }' <(rec_rows "$d" hits entry_ns time_ns snapshot); then
 			bad+="${d##*/}: expected several hits with a snapshot: $(tl 3 "$d.err") "
 		elif m=$(misplaced "$d") && [ -n "$m" ]; then

@@ -259,8 +259,8 @@ t_addr_entry_stripped() {
 		fail addr_entry_stripped "record.json's trigger name: '$(trig "$d" name)', expected '$want'"
 	elif [ "$names" != "$want|" ]; then
 		fail addr_entry_stripped "measured slices named '$names', expected '$want|': $(tl 2 "$d.conv.err")"
-	elif [ "$row" != "$want measured|" ] && [ "$row" != "$want measured|$want sampled|" ]; then
-		fail addr_entry_stripped "stats --function addr:$a: '$row', expected one measured row (and its sampled slices' row, as a named function's)"
+	elif [ "$row" != "$want measured|$want all|" ] && [ "$row" != "$want all|$want measured|" ]; then
+		fail addr_entry_stripped "stats --function addr:$a: '$row', expected one measured row and the row of all its slices, as a named function's"
 	else
 		ok addr_entry_stripped
 	fi

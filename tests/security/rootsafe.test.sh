@@ -112,6 +112,22 @@
 #                     (one warning names it, its owner and the process's
 #                     user), none of its names is in the trace (root's map
 #                     once was kept as hers and named her frames)
+#   perfmap-gone-convert the attacker's JIT (code in anonymous memory) whose
+#                     pid had a JIT of root's, which left its perf map
+#                     /tmp/perf-PID.map, mode 0600; root attaches to it, and
+#                     converts once it exited: record.json names its user,
+#                     the map is not read (one warning names it and why),
+#                     none of its names is in the trace (root's map once
+#                     named her frames: the converter judged a map of a
+#                     process gone "root's or the caller's", hostile17 NEW 5)
+#   perfmap-loose     ... that recording's perf.data converted alone, and the
+#                     recording with an older record.json (no "uids"): no
+#                     user told and the process gone, the map is not read
+#   perfmap-gone-record ... the attacker's JIT exits during root's recording
+#                     (which ends then): the map is not kept (one warning
+#                     names it and why), none of its names is in the trace
+#                     (the recorder once kept it: the process was gone when
+#                     it copied the maps)
 #   rec-probe-swapped snaptrace-record --trigger-slower-than of the
 #                     attacker's program, whose name the attacker keeps
 #                     swapping for a FIFO and back (renames in a loop) while
@@ -483,6 +499,14 @@
 #                     the pid and that it stayed stopped, no trace, the
 #                     stopped process ended (root's conversion once waited
 #                     for ever)
+#   theirs-perf-ptrace ... her copy, converted by root (perf as found in PATH,
+#                     no wrapper: an ELF file) while a tool of hers
+#                     (tests/security/ptraceat.c) waits for her perf script,
+#                     stops it and tries PTRACE_ATTACH and /proc/PID/mem:
+#                     both refused, the conversion done (perf, her process,
+#                     was hers to ptrace: hostile17 held it in a pause()
+#                     loop and root's conversion waited for ever; now it
+#                     runs from an image she may not read, runas_image())
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -524,9 +548,10 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+perfmap-gone-convert perfmap-loose perfmap-gone-record
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
-need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats"
+need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat"
 requires_all second_user
 
 AUID=65534
@@ -924,6 +949,122 @@ rec_perfmap_nspid() {
 		fail rec-perfmap-nspid "no warning names root's map and why: $(first_lines "$d.err")"
 	else
 		ok rec-perfmap-nspid
+	fi
+}
+
+# her_jit SECS OUT: starts the attacker's JIT (HERJIT: code in anonymous
+# executable memory at 0x7f0000001000, as rec-perfmap-nspid's, run for SECS
+# and then it exits) in the background, its pid in HER_PID once it runs that
+# code, with root's stale perf map at its pid: /tmp/perf-PID.map, mode 0600,
+# naming ROOT_JIT_secret_method there (a JIT of root's that had the pid
+# before and exited, as JITs leave their maps). Returns 1 when it did not start.
+her_jit() {
+	local i
+	HER_PID=
+	[ -x "$TMP/herjit" ] || printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+		'#include <string.h>' '#include <sys/mman.h>' '#include <time.h>' \
+		'int main(int argc, char **argv) { time_t end = time(NULL) + atoi(argv[1]);' \
+		'static const unsigned char code[] = { 0x48, 0xc7, 0xc0, 0, 0, 1, 0, 0x48, 0xff, 0xc8, 0x75, 0xfb, 0xc3 };' \
+		'unsigned char *p = mmap((void *)0x7f0000001000, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);' \
+		'if (argc != 2 || p == MAP_FAILED) return 1;' \
+		'memcpy(p, code, sizeof(code)); printf("running\n"); fflush(stdout);' \
+		'while (time(NULL) < end) ((void (*)(void))p)(); return 0; }' |
+		cc -x c -o "$TMP/herjit" - 2>"$2.cc" || return 1
+	"${ATTACKER[@]}" "$TMP/herjit" "$1" >"$2" 2>&1 &
+	HER_PID=$!
+	for i in $(seq 200); do
+		grep -q running "$2" 2>/dev/null && break
+		sleep 0.05
+	done
+	printf '7f0000001000 20 ROOT_JIT_secret_method\n' >"/tmp/perf-$HER_PID.map"
+	chmod 600 "/tmp/perf-$HER_PID.map"
+	grep -q running "$2"
+}
+
+# no_root_names NAME FXT: no frame of FXT is named from root's map; returns
+# 1 after a FAIL.
+no_root_names() {
+	if "$CONVERT" --dump=slices "$2" 2>&1 | grep -q ROOT_JIT_secret; then
+		fail "$1" "root's 0600 map named the attacker's frames"
+		return 1
+	fi
+}
+
+# perfmap-gone-convert, perfmap-loose: see the header.
+perfmap_gone_convert() {
+	local d="$TMP/perfmap-gone" p why= f
+	if ! her_jit 3 "$d.jit"; then
+		why="the attacker's JIT did not start: $(first_lines "$d.jit") $(first_lines "$d.jit.cc")"
+	elif ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -p "$HER_PID" \
+		2>"$d.err"; then
+		why="root's recording failed: $(first_lines "$d.err")"
+	fi
+	p=$HER_PID
+	wait "$p" 2>/dev/null	# her process exits; root's map stays
+	if [ -n "$why" ]; then
+		fail perfmap-gone-convert "$why"
+		fail perfmap-loose "$why"
+		rm -f "/tmp/perf-$p.map"
+		return
+	fi
+	if ! timeout -k 5 30 "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv.err"; then
+		fail perfmap-gone-convert "root's conversion failed: $(first_lines "$d.conv.err")"
+	elif no_root_names perfmap-gone-convert "$d.fxt"; then
+		if ! grep -q '"uids": \[{"pid": '"$p"', "uid": '"$AUID"', "euid": '"$AUID"'}\]' "$d/record.json"; then
+			fail perfmap-gone-convert "record.json does not name the process's user: $(grep uids "$d/record.json")"
+		elif ! grep -q "perf map /tmp/perf-$p.map is not read (owned by uid 0, not by process $p's user (uid $AUID))" "$d.conv.err"; then
+			fail perfmap-gone-convert "no warning names root's map and why: $(first_lines "$d.conv.err")"
+		else
+			ok perfmap-gone-convert
+		fi
+	fi
+	# the same perf.data alone, and its recording with an older record.json
+	# (no "uids"): no user told, the process gone
+	f=$(ls "$d"/perf.data* | head -n 1)
+	cp -r "$d" "$d.old"
+	sed -i '/"uids"/d' "$d.old/record.json"
+	cp "$f" "$d.loose.data"
+	why=
+	for f in "$d.loose.data" "$d.old"; do
+		if ! timeout -k 5 30 "$CONVERT" -q "$f" -o "$d.loose.fxt" 2>"$d.loose.err"; then
+			why="root's conversion of $f failed: $(first_lines "$d.loose.err")"
+		elif "$CONVERT" --dump=slices "$d.loose.fxt" 2>&1 | grep -q ROOT_JIT_secret; then
+			why="root's 0600 map named the attacker's frames in $f"
+		elif ! grep -q "perf map /tmp/perf-$p.map is not read (owned by uid 0, process $p gone, and no record.json tells its user)" "$d.loose.err"; then
+			why="no warning names root's map and why for $f: $(first_lines "$d.loose.err")"
+		fi
+		[ -n "$why" ] && break
+	done
+	rm -f "/tmp/perf-$p.map"
+	verdict perfmap-loose "$why"
+}
+
+# perfmap-gone-record: see the header.
+perfmap_gone_record() {
+	local d="$TMP/perfmap-gone-rec" p why=
+	if ! her_jit 3 "$d.jit"; then
+		why="the attacker's JIT did not start: $(first_lines "$d.jit") $(first_lines "$d.jit.cc")"
+	elif ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 10 -p "$HER_PID" \
+		2>"$d.err"; then
+		why="root's recording failed: $(first_lines "$d.err")"
+	elif ! timeout -k 5 30 "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv.err"; then
+		why="root's conversion failed: $(first_lines "$d.conv.err")"
+	fi
+	p=$HER_PID
+	wait "$p" 2>/dev/null
+	rm -f "/tmp/perf-$p.map"
+	if [ -n "$why" ]; then
+		fail perfmap-gone-record "$why"
+	elif ! grep -q '"end": "exit"' "$d/record.json"; then
+		fail perfmap-gone-record "the recording did not end at the process's exit: $(grep '"end"' "$d/record.json")"
+	elif [ -e "$d/perf-$p.map" ]; then
+		fail perfmap-gone-record "root's 0600 map was kept as the attacker's process's: $(ls "$d" | tr '\n' ' ')"
+	elif no_root_names perfmap-gone-record "$d.fxt"; then
+		if ! grep -q "^snaptrace-record: warning: /tmp/perf-$p.map: not kept in the recording: owned by uid 0, not by process $p's user (uid $AUID)" "$d.err"; then
+			fail perfmap-gone-record "no warning names root's map and why: $(first_lines "$d.err")"
+		else
+			ok perfmap-gone-record
+		fi
 	fi
 }
 
@@ -3793,7 +3934,7 @@ theirs_recording() {
 	spin_source root_only_work 300 >"$d/prog.c"
 	if ! cc -O1 -g -fno-omit-frame-pointer -o "$priv/prog" "$d/prog.c" 2>"$TMP/theirs.err" ||
 		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$priv/prog" 2>"$TMP/theirs.err"; then
-		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+		for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 			fail "$t" "root's recording failed: $(first_lines "$TMP/theirs.err")"
 		done
 		return 1
@@ -4111,6 +4252,39 @@ EOF
 	fi
 }
 
+# theirs_perf_ptrace: see the header.
+theirs_perf_ptrace() {
+	local out="$TMP/theirs-perf-ptrace.out" err="$TMP/theirs-perf-ptrace.err" pidf="$TMP/theirs-ptrace.pid"
+	local try bg rc i
+	for try in 1 2 3; do
+		rm -f "$pidf" "$TMP/theirs-perf-ptrace.fxt"
+		"${ATTACKER[@]}" "$SNAPTRACE_TEST_BIN/ptraceat" "$pidf" perf script 60 >"$out" 2>&1 &
+		bg=$!
+		for i in $(seq 100); do
+			grep -q '^watching$' "$out" && break
+			sleep 0.05
+		done
+		# her tool follows this converter's children alone, never another suite's perf
+		sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$pidf" timeout -k 5 60 "$CONVERT" -q "$THEIRS_MINE" \
+			-o "$TMP/theirs-perf-ptrace.fxt" 2>"$err"
+		rc=$?
+		wait "$bg"
+		# her perf script came and went between two of her looks: again
+		grep -q '^pid ' "$out" && break
+	done
+	if blocked "$rc"; then
+		fail theirs-perf-ptrace "the conversion waited until killed: $(first_lines "$out")"
+	elif ! grep -q '^pid ' "$out"; then
+		fail theirs-perf-ptrace "her tool never caught perf script in $try conversions: $(first_lines "$out") $(first_lines "$err")"
+	elif ! grep -Eq '^pid [0-9]+ attach Operation not permitted mem Permission denied$' "$out"; then
+		fail theirs-perf-ptrace "her perf script was hers to ptrace: $(grep '^pid ' "$out")"
+	elif [ "$rc" -ne 0 ] || ! "$CONVERT" --dump=slices "$TMP/theirs-perf-ptrace.fxt" >/dev/null 2>&1; then
+		fail theirs-perf-ptrace "the conversion failed (exit $rc): $(first_lines "$err")"
+	else
+		ok theirs-perf-ptrace
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -4212,7 +4386,7 @@ requires tmp-debug-dir recording cc binutils && tmp_debug_dir
 requires kernel-oracle recording cc sched_switch && kernel_oracle
 requires comm-newline recording cc sched_switch && comm_newline
 theirs_ok=1
-for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
+for t in theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict; do
 	requires "$t" recording cc python3 || theirs_ok=0
 done
 if [ "$theirs_ok" = 1 ] && theirs_recording; then
@@ -4222,6 +4396,7 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	theirs_perf_env
 	theirs_perf_fds
 	theirs_perf_stopped
+	theirs_perf_ptrace
 	requires theirs-perf-session script keyrings && theirs_perf_session
 	requires theirs-srcline-text binutils && theirs_srcline_text
 	requires theirs-measured-caller binutils && theirs_measured_caller
@@ -4234,5 +4409,11 @@ requires in-json-bomb python3 && in_json_bomb
 requires in-json-string python3 && in_json_string
 requires in-perfmap-big python3 && in_perfmap_big
 requires rec-perfmap-nspid recording cc x86_64 user_namespace && rec_perfmap_nspid
+gone_ok=1
+for t in perfmap-gone-convert perfmap-loose; do
+	requires "$t" recording cc x86_64 || gone_ok=0
+done
+[ "$gone_ok" = 1 ] && perfmap_gone_convert
+requires perfmap-gone-record recording cc x86_64 && perfmap_gone_record
 requires tmp-submount recording cc mount_namespace && tmp_submount
 requires tmp-many-names recording cc && tmp_many_names

@@ -41,13 +41,23 @@
 #               what to write; LIB:NAME of another library names the one
 #               that has it.
 #   measured-apart  a sampled trace with measured calls of a function too
-#               (the slow-call trigger: exact) never mixes them with its
-#               sampled slices (estimates): --function gives a row of each,
-#               labelled by a kind column (sampled: no per-call values;
-#               measured: the exact ones), a histogram per kind (text:
-#               two charts; CSV/JSON: rows with their kind), the longest
-#               calls each with its kind; the function counts once;
-#               --baseline pairs measured rows with measured rows.
+#               (the slow-call trigger: exact) never mixes them into one
+#               histogram with its sampled slices (estimates): --function
+#               gives a row of each, labelled by a kind column (all: every
+#               slice of the function, its measured calls' too, no
+#               per-call values, so the slow calls compare with all it
+#               made: issue 24, the old row held the slices outside the
+#               slow calls alone; measured: the exact ones), a histogram
+#               per kind (text: two charts; CSV/JSON: rows with their
+#               kind), the longest calls each with its kind; the function
+#               counts once; --baseline pairs measured rows with measured
+#               rows, all with all.
+#   all-beside-slow  a slow-call trigger's trace as the converter writes it
+#               (a sampled slice of the function, a measured call as a
+#               begin and an end with sampled children, one never ended):
+#               the function's "all" row holds both (total, and self
+#               without the call's children), its caller's self counts
+#               the call once, the call never ended is one slice left out.
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -350,10 +360,34 @@ elif [ "$paths" != 2 ]; then
 else
 	ok baseline-other-path
 fi
+# all-beside-slow: handle_request sampled for 1 ms, then a measured slow
+# call of 9.5 ms (burn_cpu 1 ms, do_sleep 8 ms inside), then one entered at
+# 30 ms never ended; main from 0 to 20 ms
+printf '%s\n' 'info mode sampling' 'thread 7 7 app' 'B 7 7 0 main /bin/app' \
+	'X 7 7 1000000 2000000 handle_request /bin/app' \
+	'B 7 7 10000000 handle_request /bin/app measured=true duration_ns=9500000u' \
+	'X 7 7 10000000 11000000 burn_cpu /bin/app' 'B 7 7 11000000 do_sleep /bin/app' \
+	'E 7 7 19000000' 'E 7 7 19500000' 'E 7 7 20000000' \
+	'B 7 7 30000000 handle_request /bin/app measured=true duration_ns=9000000u' \
+	| "$MKFXT" "$TMP/slow.fxt"
+got=$("$STATS" -q --format csv "$TMP/slow.fxt" 2>&1 | cut -d, -f1-4,11 | sort | tr '\n' ' ')
+head=$("$STATS" "$TMP/slow.fxt" 2>&1)
+want='burn_cpu,,1000000,1000000,sampled do_sleep,,8000000,8000000,sampled '
+want+='function,calls,total_ns,self_ns,kind handle_request,,10500000,1500000,all '
+want+='handle_request,1,9500000,500000,measured main,,20000000,9500000,sampled '
+if [ "$got" != "$want" ]; then
+	fail all-beside-slow "function,calls,total_ns,self_ns,kind: expected '$want', found '$got'"
+elif [[ "$head" != *"slow.fxt: 4 functions, 5 slices"* ]] ||
+	[[ "$head" != *"slow.fxt: 1 slice never ended is left out"* ]]; then
+	fail all-beside-slow "head: 4 functions, 5 slices and 1 never ended expected: $(tr '\n' '|' <<<"$head")"
+else
+	ok all-beside-slow
+fi
 # baseline-measured: sampled traces count the calls of a measured function
 # (--measure) alone: absent from a trace that measured it, it made 0 calls
 # there (a number, as any count); absent from one that did not, its calls
-# are not counted ("-", empty): the new trace measures f, not m
+# are not counted ("-", empty): the new trace measures f, not m; the row of
+# every slice of each ("all": no calls counted) has none either way
 {
 	echo "info mode sampling"
 	echo "info measured function=f	dso=/opt/app	calls=2	total_ns=2000"
@@ -370,8 +404,8 @@ fi
 	echo "X 7 7 100 200 g /opt/app"
 } | "$MKFXT" "$TMP/new-m.fxt"
 got=$("$STATS" -q --format csv --baseline "$TMP/old-m.fxt" "$TMP/new-m.fxt" | cut -d, -f1-4 | tail -n +2 | sort | tr '\n' ' ')
-if [ "$got" != "f,2,0,0.000 g,,, m,1,, " ]; then
-	fail baseline-measured "function,calls_old,calls_new,calls_ratio: expected 'f,2,0,0.000 g,,, m,1,, ', found '$got'"
+if [ "$got" != "f,,, f,2,0,0.000 g,,, m,,, m,1,, " ]; then
+	fail baseline-measured "function,calls_old,calls_new,calls_ratio: expected 'f,,, f,2,0,0.000 g,,, m,,, m,1,, ', found '$got'"
 else
 	ok baseline-measured
 fi
@@ -672,9 +706,12 @@ printf '%s\n' 'info mode sampling' 'thread 7 7 app' 'X 7 7 0 1000000 work /bin/a
 	'X 7 7 26000000 27000000 other /bin/app' | "$MKFXT" "$TMP/mixed.fxt"
 got=$("$STATS" -q --format csv --function work "$TMP/mixed.fxt" 2>&1 | tr '\n' '|')
 want='function,calls,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns,dso,kind|'
-want+='work,,17000000,17000000,,,,,,/bin/app,sampled|'
+# (all: 17 ms of sampled slices and the measured calls' 0.4 ms and 4 ms in
+# the trace, each a slice of it)
+want+='work,,21400000,21400000,,,,,,/bin/app,all|'
 want+='work,2,4500000,4400000,500000,5?????,4??????,4??????,4000000,/bin/app,measured||'
-want+='low_ns,high_ns,calls,kind|524288,1048576,1,sampled|4194304,8388608,2,sampled|'
+want+='low_ns,high_ns,calls,kind|262144,524288,1,all|524288,1048576,1,all|'
+want+='2097152,4194304,1,all|4194304,8388608,2,all|'
 want+='262144,524288,1,measured|2097152,4194304,1,measured||'
 want+='rank,duration_ns,start,start_ns,tid,thread,dso,kind|'
 text=$("$STATS" --function work "$TMP/mixed.fxt" 2>&1)
@@ -686,13 +723,14 @@ if [[ "$got" != $want* ]]; then
 elif ! grep -q '^1 measured call cut short by the trace .* counts whole' <<<"$text"; then
 	fail measured-apart "text: no word of the measured call cut short: $(tr '\n' '|' <<<"$text")"
 elif ! grep -q '^work durations, measured (2 calls: exact' <<<"$text" ||
-	! grep -q '^work durations, sampled (3 slices: time on the stack' <<<"$text"; then
+	! grep -q '^work durations, all (5 slices: time on the stack.*the measured ones included' <<<"$text" ||
+	! grep -q '^ *- *21.4ms *21.4ms .* work .* all$' <<<"$text"; then
 	fail measured-apart "text: one chart per kind expected: $(tr '\n' '|' <<<"$text")"
 elif [[ "$got" != *",4000000,"*",measured|"* ]] || [[ "$got" != *",8000000,"*",sampled|"* ]]; then
 	fail measured-apart "longest: each call with its kind: $got"
 elif ! "$STATS" "$TMP/mixed.fxt" 2>&1 | head -n 1 | grep -q ': 2 functions, 6 slices'; then
 	fail measured-apart "work must count once: $("$STATS" "$TMP/mixed.fxt" 2>&1 | head -n 1)"
-elif [ "$(grep -c ',measured$' <<<"$base")" != 1 ] || [ "$(grep -c ',sampled$' <<<"$base")" != 1 ] ||
+elif [ "$(grep -c ',measured$' <<<"$base")" != 1 ] || [ "$(grep -c ',all$' <<<"$base")" != 1 ] ||
 	! grep -q '^work,2,2,1.000,5[0-9]*,5[0-9]*,1.000,.*,measured$' <<<"$base"; then
 	fail measured-apart "baseline: measured rows pair with measured rows: $(tr '\n' '|' <<<"$base")"
 else

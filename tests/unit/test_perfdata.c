@@ -32,6 +32,9 @@
 #include "unit.h"
 #include "unit_tmp.h"
 
+/* whose perf maps in /tmp a view takes: the caller's, as for a perf.data of
+ * theirs with no record.json (perfmap.h) */
+#define CALLERS (&(struct perfmap_users){ NULL, 0, geteuid() })
 #define FILE_MAX (128 * 1024)   /* test_tmpview_entries: 1100 mappings */
 
 /* A perf.data being written. */
@@ -538,15 +541,19 @@ static void test_sample_types(void)
 }
 
 /* The times perfdata_sample_times() reads of F (written out): how many,
- * the first 4 into GOT (0 past them); -1 when it fails. */
-static long times_of(struct file *f, uint64_t got[4])
+ * the first 4 into GOT (0 past them) and their events into EVENTS (when
+ * not NULL; 99 past them); -1 when it fails. */
+static long times_of(struct file *f, uint64_t got[4], int events[4])
 {
-	uint64_t *times = NULL;
+	struct perfdata_time *times = NULL;
 	size_t n = 0;
 	int err = perfdata_sample_times(write_file(f, f->len), &times, &n);
 
-	for (size_t i = 0; i < 4; i++)
-		got[i] = i < n ? times[i] : 0;
+	for (size_t i = 0; i < 4; i++) {
+		got[i] = i < n ? times[i].ns : 0;
+		if (events)
+			events[i] = i < n ? times[i].event : 99;
+	}
 	free(times);
 	return err ? -1 : (long)n;
 }
@@ -560,7 +567,8 @@ static void test_sample_times(void)
 	struct file f;
 	unsigned char attr[136] = { 0 };
 	uint64_t type = (1u << 16) | (1u << 0) | (1u << 1) | (1u << 2), t[] = { 30, 10, 20 };
-	uint64_t *times = NULL, got[4];
+	uint64_t got[4];
+	struct perfdata_time *times = NULL;
 	size_t n = 9, data_off = 104 + 2 * sizeof(attr);
 	const char *path;
 
@@ -581,7 +589,7 @@ static void test_sample_times(void)
 		put64(&f, 0);
 	}
 	put_at64(&f, 48, f.len - data_off);
-	CHECK_INT_EQ((int)times_of(&f, got), 3);
+	CHECK_INT_EQ((int)times_of(&f, got, NULL), 3);
 	CHECK(got[0] == 10 && got[1] == 20 && got[2] == 30);
 	/* the second event records context switches (context_switch,
 	 * sample_id_all; its trailer pid/tid, time, cpu, identifier): a
@@ -598,18 +606,76 @@ static void test_sample_times(void)
 	put64(&f, 0);          /* cpu */
 	put64(&f, 8);          /* identifier */
 	put_at64(&f, 48, f.len - data_off);
-	CHECK_INT_EQ((int)times_of(&f, got), 4);
+	CHECK_INT_EQ((int)times_of(&f, got, NULL), 4);
 	CHECK(got[0] == 5 && got[1] == 10 && got[3] == 30);
 	/* without sample_id_all the switch has no time: the samples alone */
 	flags = 1ull << 26;
 	memcpy(f.b + 104 + sizeof(attr) + 40, &flags, 8);
-	CHECK_INT_EQ((int)times_of(&f, got), 3);
+	CHECK_INT_EQ((int)times_of(&f, got, NULL), 3);
 	/* the second event has no identifier: its time is elsewhere */
 	type &= ~(1ull << 16);
 	memcpy(f.b + 104 + sizeof(attr) + 24, &type, 8);
 	path = write_file(&f, f.len);
 	CHECK_INT_EQ(perfdata_sample_times(path, &times, &n), -ENOTSUP);
 	CHECK(times == NULL && n == 0);
+}
+
+/* Each sample's event, by its identifier among those each attribute lists
+ * (perf record's files of several events): a context switch is none, an
+ * identifier no attribute lists is unknown; a file of one event needs none
+ * (issue 24: the recorder tells the sampled event's samples of a call from
+ * its switches' by this). */
+static void test_sample_events(void)
+{
+	struct file f;
+	unsigned char attr[136] = { 0 };
+	uint64_t type = (1u << 16) | (1u << 0) | (1u << 1) | (1u << 2), got[4];
+	uint64_t flags = (1ull << 26) | (1ull << 18), ids[] = { 9, 7 }, sample_id[] = { 7, 11, 9 };
+	size_t ids_off = 104 + 2 * sizeof(attr), data_off = ids_off + 16;
+	int ev[4];
+
+	f.len = 0;
+	put_file_header(&f, data_off, 0, 0);
+	put_at64(&f, 24, 104);
+	put_at64(&f, 32, 2 * sizeof(attr));
+	memcpy(attr + 24, &type, 8);
+	for (int k = 0; k < 2; k++) {
+		uint64_t at = ids_off + 8 * (uint64_t)k, size = 8;
+
+		/* the second records the switches; each lists its identifier */
+		memcpy(attr + 40, k ? &flags : &(uint64_t){ 0 }, 8);
+		memcpy(attr + sizeof(attr) - 16, &at, 8);
+		memcpy(attr + sizeof(attr) - 8, &size, 8);
+		put(&f, attr, sizeof(attr));
+	}
+	put(&f, ids, sizeof(ids));
+	for (int i = 0; i < 3; i++) {
+		put_header(&f, PERFDATA_REC_SAMPLE, 0, 8 + 32);
+		put64(&f, sample_id[i]);
+		put64(&f, 0x401000);
+		put64(&f, 1);
+		put64(&f, 10 * (uint64_t)(i + 1));
+	}
+	put_header(&f, PERFDATA_REC_SWITCH, 0, 8 + 24);
+	put64(&f, 1);          /* pid, tid */
+	put64(&f, 5);          /* time */
+	put64(&f, 7);          /* identifier */
+	put_at64(&f, 48, f.len - data_off);
+	CHECK_INT_EQ((int)times_of(&f, got, ev), 4);
+	CHECK(got[0] == 5 && got[1] == 10 && got[2] == 20 && got[3] == 30);
+	CHECK_INT_EQ(ev[0], PERFDATA_TIME_SWITCH);
+	CHECK_INT_EQ(ev[1], 1);
+	CHECK_INT_EQ(ev[2], PERFDATA_TIME_UNKNOWN);
+	CHECK_INT_EQ(ev[3], 0);
+	/* ids past the end of the file: refused, not read as none */
+	put_at64(&f, 104 + sizeof(attr) - 16, f.len);
+	CHECK_INT_EQ((int)times_of(&f, got, ev), -1);
+	/* one event: every sample is its own, identifier or not */
+	put_at64(&f, 104 + sizeof(attr) - 16, ids_off);
+	put_at64(&f, 32, sizeof(attr));
+	put_at64(&f, 104 + sizeof(attr) - 16 + sizeof(attr), 0);
+	CHECK_INT_EQ((int)times_of(&f, got, ev), 3);
+	CHECK(ev[0] == 0 && ev[1] == 0 && ev[2] == 0);
 }
 
 /* Keeps every record but COMMs. */
@@ -829,7 +895,7 @@ static void test_tmpview_names(void)
 	make_jit_file(&f);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		strcat(names, v->files[i].name);
@@ -856,7 +922,7 @@ static void test_tmpview_no_maps(void)
 	put_at64(&f, 48, f.len - 104);
 	path = write_file(&f, f.len);
 	CHECK(path != NULL);
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	if (nsenter_admin_permitted()) {
 		CHECK(v != NULL);
 		CHECK(v && v->n == 0);
@@ -919,7 +985,7 @@ static void test_tmpview_entries(void)
 	put_at64(&f, 48, f.len - 104);
 	data = write_file(&f, f.len);
 	CHECK(data != NULL);
-	CHECK_INT_EQ(tmpview_make(data, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(data, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK_INT_EQ((int)entries_named(v, p, names, sizeof(names)), 4);
 	snprintf(want, sizeof(want), "%sa %sb %slink@ %sc ", p, p, p, p);
 	CHECK_STR_EQ(names, want);
@@ -941,7 +1007,7 @@ static void test_tmpview_entries(void)
 	put_at64(&f, 48, f.len - 104);
 	data = write_file(&f, f.len);
 	CHECK(data != NULL);
-	CHECK_INT_EQ(tmpview_make(data, -1, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(data, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v && v->nentries <= TMPVIEW_ENTRIES_MAX);
 	CHECK(entries_named(v, p, names, sizeof(names)) + 8 >= TMPVIEW_ENTRIES_MAX);
 	tmpview_free(v);
@@ -980,10 +1046,53 @@ static void test_tmpview_compressed(void)
 	CHECK(path != NULL);
 	CHECK_INT_EQ(perfdata_mmaps(path, mmap_line, &g), -ENOTSUP);
 	CHECK_STR_EQ(g.text, "//anon 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
-	CHECK_INT_EQ(tmpview_make(path, -1, NULL, NULL, &v, why, sizeof(why)), -ENOTSUP);
+	CHECK_INT_EQ(tmpview_make(path, -1, CALLERS, NULL, NULL, &v, why, sizeof(why)), -ENOTSUP);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "compressed (perf record -z)") && strstr(why, "record without -z"));
 	tmpview_free(v);
+}
+
+/* Whose perf map may name a process's frames (perfmap.h): a recorded
+ * process's user as recorded, whoever has its pid now; a pid not recorded
+ * (a child, a thread): a user every recorded process had; none told: the
+ * perf.data's owner, who must also be the live process's user (a process
+ * gone: none; pid 4194303 is past this host's pid_max or at least unused
+ * in the test's namespace). */
+static void test_perfmap_users(void)
+{
+	const struct perfmap_user two[] = { { 4194301, { 1000, 1000 } }, { 4194302, { 1000, 0 } } };
+	struct perfmap_users rec = { two, 2, (uid_t)-1 };
+	struct perfmap_users none = { NULL, 0, geteuid() };
+	char why[200] = "";
+
+	CHECK(perfmap_users_ok(&rec, 1000, 4194301, why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, 0, 4194301, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0, not by process 4194301's user (uid 1000)");
+	CHECK(perfmap_users_ok(&rec, 0, 4194302, why, sizeof(why)));   /* its effective uid */
+	CHECK(perfmap_users_ok(&rec, 1000, 4194303, why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, 0, 4194303, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0, not by the user of every process recorded "
+		     "(process 4194303 is none of them)");
+	/* one process recorded: its users, whoever has a pid now */
+	rec.n = 1;
+	CHECK(perfmap_users_ok(&rec, 1000, getpid(), why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, geteuid() == 1000 ? 0 : geteuid(), getpid(), why,
+				sizeof(why)));
+	/* a process recorded as uid 1000's whose pid a live process of the caller's
+	 * has now (this one): the caller's map is not its */
+	if (geteuid() != 1000 && getuid() != 1000) {
+		struct perfmap_user was = { getpid(), { 1000, 1000 } };
+
+		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, geteuid() }, geteuid(),
+					getpid(), why, sizeof(why)));
+	}
+	CHECK(perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&none, geteuid() + 1, getpid(), why, sizeof(why)));
+	CHECK(strstr(why, "not by both the recording's owner") != NULL);
+	CHECK(!perfmap_users_ok(&none, geteuid(), 4194303, why, sizeof(why)));
+	CHECK(strstr(why, "process 4194303 gone, and no record.json tells its user") != NULL);
+	none.owner = geteuid() + 1;	/* another's perf.data: the live process's user is not it */
+	CHECK(!perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
 }
 
 /* A view of 35 processes whose maps the recording kept: at most
@@ -1020,7 +1129,7 @@ static void test_tmpview_budget(void)
 		close(fd);
 	}
 	CHECK(linkat(rec, "perf-4194403.map", rec, "perf-4194435.map", 0) == 0);
-	CHECK_INT_EQ(tmpview_make(path, rec, NULL, NULL, &v, why, sizeof(why)), 0);
+	CHECK_INT_EQ(tmpview_make(path, rec, CALLERS, NULL, NULL, &v, why, sizeof(why)), 0);
 	CHECK(v != NULL);
 	for (size_t i = 0; v && i < v->n; i++) {
 		if (v->files[i].fd >= 0) {
@@ -1047,6 +1156,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(test_feature);
 	UNIT_RUN(test_tmpview_budget);
+	UNIT_RUN(test_perfmap_users);
 	UNIT_RUN(test_mmap2);
 	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);
@@ -1057,6 +1167,7 @@ int main(void)
 	UNIT_RUN(test_event_names);
 	UNIT_RUN(test_sample_types);
 	UNIT_RUN(test_sample_times);
+	UNIT_RUN(test_sample_events);
 	UNIT_RUN(test_rewrite);
 	UNIT_RUN(test_sideband);
 	UNIT_RUN(test_mmaps);

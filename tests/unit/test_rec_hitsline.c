@@ -51,6 +51,23 @@ static void hitsline_several_and_none(void)
 		     "snapshot of their own)");
 }
 
+/* A slow call whose samples two snapshots hold is said so, after the
+ * note of the snapshot its live line named. */
+static void hitsline_split_call(void)
+{
+	static const struct rec_hit_log h[] = {
+		{ .snapshot = 0, .said = 0, .call_first = 0, .call_last = 0 },
+		{ .snapshot = 1, .said = 2, .call_first = 1, .call_last = 2 },
+		{ .snapshot = 2, .said = 2, .call_first = -1, .call_last = -1 },
+	};
+	char line[1024];
+
+	rec_hits_line(h, 3, 0, NULL, 0, line, sizeof(line));
+	CHECK_STR_EQ(line, "hit 0: snapshot 0; hit 1: snapshot 1 (hit 1 took snapshot 2, but open "
+		     "snapshot 1 for it) (hit 1's call has samples in snapshots 1 to 2); hit 2: "
+		     "snapshot 2");
+}
+
 /* Nothing to say: ""; a long list is cut and the rest counted. */
 static void hitsline_empty_and_bounded(void)
 {
@@ -72,5 +89,6 @@ int main(void)
 	UNIT_RUN(hitsline_open_which);
 	UNIT_RUN(hitsline_several_and_none);
 	UNIT_RUN(hitsline_empty_and_bounded);
+	UNIT_RUN(hitsline_split_call);
 	return unit_exit();
 }

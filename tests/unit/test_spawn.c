@@ -225,6 +225,41 @@ static void spawn_exec_error(void)
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 }
 
+/* exec_fd: the program is the open file, whatever PATH says (runas_image()'s
+ * copy is exec'd so); one that cannot be exec'd fails the start with
+ * fexecve()'s errno. The fd the program is given as may be one the child's
+ * fds are placed at (0..nfds-1): it is moved out of their way first. */
+static void spawn_exec_fd(void)
+{
+	char *argv[] = { "echo", "from-the-fd", NULL };
+	char out[256];
+	int fd = open("/bin/echo", O_RDONLY | O_CLOEXEC), dir = open("/", O_RDONLY | O_CLOEXEC);
+	int saved, status;
+	struct spawn s = { .path = "/nonexistent/echo", .argv = argv, .exec_fd = fd };
+
+	CHECK(fd > 2 && dir > 2);
+	CHECK_INT_EQ(output_of(&s, out, sizeof(out)), 0);
+	CHECK_STR_EQ(out, "from-the-fd\n");
+	/* at fd 1, where the child's stdout is placed */
+	saved = dup(1);
+	CHECK(saved >= 0 && dup2(fd, 1) == 1);
+	s.exec_fd = 1;
+	s.nfds = 3;
+	s.fds[0] = SPAWN_DEVNULL;
+	s.fds[2] = SPAWN_DEVNULL;
+	status = output_of(&s, out, sizeof(out));
+	CHECK(dup2(saved, 1) == 1);
+	close(saved);
+	CHECK_INT_EQ(status, 0);
+	CHECK_STR_EQ(out, "from-the-fd\n");
+	s.exec_fd = dir;
+	s.nfds = 0;
+	CHECK_INT_EQ(spawn_start(&s), -EACCES);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+	close(fd);
+	close(dir);
+}
+
 /* A failure of the child's setup (here a bad fd to place) comes back too. */
 static void spawn_setup_error(void)
 {
@@ -545,6 +580,7 @@ int main(void)
 	UNIT_RUN(spawn_environment);
 	UNIT_RUN(spawn_helper_environment);
 	UNIT_RUN(spawn_exec_error);
+	UNIT_RUN(spawn_exec_fd);
 	UNIT_RUN(spawn_setup_error);
 	UNIT_RUN(spawn_fds);
 	UNIT_RUN(spawn_named_fds);
