@@ -35,6 +35,7 @@
  */
 #include "chain.h"
 
+#include "array.h"
 #include "chaincheck.h"
 #include "funcs.h"
 #include "measured.h"
@@ -785,14 +786,8 @@ static bool may_hold(const struct conv *c, const struct conv_thread *t, uint64_t
 static bool hold(struct conv_thread *t, uint64_t ts, const struct conv_site *frames, size_t n,
 		 bool leaf, size_t shared)
 {
-	if (n > t->caploop) {
-		struct conv_site *l = realloc(t->loop, n * sizeof(*l));
-
-		if (!l)
-			return false;
-		t->loop = l;
-		t->caploop = n;
-	}
+	if (array_reserve((void **)&t->loop, &t->caploop, n, sizeof(*t->loop)))
+		return false;
 	memcpy(t->loop, frames, n * sizeof(*frames));
 	t->nloop = n;
 	t->loop_ts = ts;

@@ -542,14 +542,8 @@ static int switch_sample(struct conv_driver *cv)
 	release_held(&cv->c, t);
 	conv_offcpu_of_switch(&cv->c, sm->frames, k,
 			      (struct conv_span){ sm->prev_state, sm->prev_state_len }, &t->held_off);
-	if (n > t->capheld) {
-		struct conv_site *h = realloc(t->held, n * sizeof(*h));
-
-		if (!h)
-			return CONV_ERR_NOMEM;
-		t->held = h;
-		t->capheld = n;
-	}
+	if (array_reserve((void **)&t->held, &t->capheld, n, sizeof(*t->held)))
+		return CONV_ERR_NOMEM;
 	if (n)	/* no call chain: no frames (NULL + 0 is not a pointer to add to) */
 		memcpy(t->held, sm->frames + k, n * sizeof(*t->held));
 	t->nheld = n;
