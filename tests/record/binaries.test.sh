@@ -15,7 +15,8 @@
 #   program's functions "in binaries not found or changed");
 # - a conversion of that recording stopped by SIGINT, SIGTERM or SIGHUP
 #   (kept_stopped_INT...), as its copy of the kept binaries is made and
-#   while perf reads it, leaves nothing in its TMPDIR (issue 24 item 10:
+#   while perf reads it, or by SIGPIPE, its trace's reader gone
+#   (kept_stopped_PIPE), leaves nothing in its TMPDIR (issue 24 item 10:
 #   the converter's hidden "snaptrace-kept-XXXXXX" copy, 5 MB for sqlite3,
 #   stayed after every stop).
 . "$(dirname "$0")/../lib.sh"
@@ -23,7 +24,7 @@
 
 STOPS="INT TERM HUP"
 NAMES="rebuilt_named kept_binaries_rebuilt kept_lines_rebuilt kept_binaries_removed
-kept_lines_removed $(printf 'kept_stopped_%s ' $STOPS)no_leftovers"
+kept_lines_removed $(printf 'kept_stopped_%s ' $STOPS)kept_stopped_PIPE no_leftovers"
 need_recording binaries
 need_built binaries "$CONVERT"
 requires_all cxx
@@ -159,7 +160,26 @@ t_stopped() {
 	done
 }
 
+# kept_stopped_PIPE: the trace to a pipe whose reader is gone: SIGPIPE at
+# the first write, after the copy was made (at its default action, as a
+# shell's pipeline has it).
+t_pipe() {
+	local tmp rc
+	tmp=$(mktemp -d "$TMP/pipe.XXXXXX")
+	TMPDIR=$tmp env --default-signal=PIPE "$CONVERT" -q "$TMP/kept" -o - 2>"$tmp.err" | true
+	rc=${PIPESTATUS[0]}
+	if [ -n "$(ls -A "$tmp")" ]; then
+		fail kept_stopped_PIPE "left in TMPDIR: $(ls -A "$tmp" | tr '\n' ' ')"
+	elif [ "$rc" != $((128 + $(kill -l PIPE))) ]; then
+		fail kept_stopped_PIPE "exit $rc, not SIGPIPE's: $(tl 2 "$tmp.err")"
+	else
+		ok kept_stopped_PIPE
+	fi
+	rm -rf "$tmp" "$tmp.err"
+}
+
 t_rebuilt
 t_kept
 t_stopped
+t_pipe
 if no_procs; then ok no_leftovers; else fail no_leftovers "perf or the program left running"; fi
