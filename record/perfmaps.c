@@ -64,7 +64,7 @@ static void look(struct rec_perfmaps *m, const pid_t *pids, int npids)
 }
 
 void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
-			const struct perfmap_user *users, int nusers)
+			const struct perfmap_user *users, int nusers, bool launched)
 {
 	m->started = true;
 	memcpy(m->users, users, (size_t)nusers * sizeof(*users));
@@ -78,7 +78,8 @@ void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
 		close(m->notify);
 		m->notify = -1;
 	}
-	look(m, pids, npids);
+	if (!launched)
+		look(m, pids, npids);
 }
 
 int rec_perfmaps_fd(const struct rec_perfmaps *m)
