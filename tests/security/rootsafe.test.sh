@@ -1118,6 +1118,24 @@ root_map() {
 	chmod 600 "/tmp/perf-$1.map"
 }
 
+# map_refused NAME WHY D PID WHY_SAID: NAME's verdict on the conversion
+# D.fxt (its stderr D.conv.err) of PID's JIT code, root's stale map at its
+# pid: FAIL with WHY when set; else none of the map's names, a frame of the
+# JIT's code, and a warning "perf map /tmp/perf-PID.map is not read WHY_SAID".
+map_refused() {
+	if [ -n "$2" ]; then
+		fail "$1" "$2"
+	elif no_root_names "$1" "$3.fxt"; then
+		if ! "$CONVERT" --dump=slices "$3.fxt" 2>&1 | grep -q "perf-$4.map"; then
+			fail "$1" "the trace has no frame of the JIT code (pid $4)"
+		elif ! grep -qF "perf map /tmp/perf-$4.map is not read $5" "$3.conv.err"; then
+			fail "$1" "no warning names root's map and why: $(first_lines "$3.conv.err")"
+		else
+			ok "$1"
+		fi
+	fi
+}
+
 # perfmap-child-launch: see the header.
 perfmap_child_launch() {
 	local d="$TMP/perfmap-child" r c why=
@@ -1137,29 +1155,21 @@ perfmap_child_launch() {
 		why="root's conversion failed: $(first_lines "$d.conv.err")"
 	fi
 	[ -n "$c" ] && rm -f "/tmp/perf-$c.map"
-	if [ -n "$why" ]; then
-		fail perfmap-child-launch "$why"
-	elif [ -e "$d/perf-$c.map" ]; then
-		fail perfmap-child-launch "root's 0600 map was kept as the attacker's process's"
-	elif no_root_names perfmap-child-launch "$d.fxt"; then
-		if ! "$CONVERT" --dump=slices "$d.fxt" 2>&1 | grep -q "perf-$c.map"; then
-			fail perfmap-child-launch "the trace has no frame of the child's JIT code (pid $c)"
-		elif ! grep -q "perf map /tmp/perf-$c.map is not read (process $c is not one the recording lists" "$d.conv.err"; then
-			fail perfmap-child-launch "no warning names root's map and why: $(first_lines "$d.conv.err")"
-		else
-			ok perfmap-child-launch
-		fi
-	fi
+	[ -z "$why" ] && [ -e "$d/perf-$c.map" ] &&
+		why="root's 0600 map was kept as the attacker's process's"
+	map_refused perfmap-child-launch "$why" "$d" "$c" \
+		"(process $c is not one the recording lists"
 }
 
 # perfmap-loose-setuid: see the header.
 perfmap_loose_setuid() {
-	local d="$TMP/perfmap-sg" p f why=
+	local d="$TMP/perfmap-sg" a p f why=
 	if ! jit_prog "$TMP/jitprog"; then
 		fail perfmap-loose-setuid "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
 		return
 	fi
 	"${ATTACKER[@]}" "$TMP/jitprog" 4 /usr/bin/sg nogroup -c "sleep 30" >"$d.jit" 2>&1 &
+	a=$!
 	p=$(jit_started "$d.jit")
 	if [ -z "$p" ]; then
 		why="the attacker's JIT did not start: $(first_lines "$d.jit")"
@@ -1178,18 +1188,9 @@ perfmap_loose_setuid() {
 		fi
 	fi
 	[ -n "$p" ] && rm -f "/tmp/perf-$p.map"
-	end_bg $!
-	if [ -n "$why" ]; then
-		fail perfmap-loose-setuid "$why"
-	elif no_root_names perfmap-loose-setuid "$d.fxt"; then
-		if ! "$CONVERT" --dump=slices "$d.fxt" 2>&1 | grep -q "perf-$p.map"; then
-			fail perfmap-loose-setuid "the trace has no frame of the JIT code (pid $p)"
-		elif ! grep -q "perf map /tmp/perf-$p.map is not read (owned by uid 0, not by both the recording's owner (uid 0) and process $p's user (uid $AUID, effective uid 0))" "$d.conv.err"; then
-			fail perfmap-loose-setuid "no warning names root's map and why: $(first_lines "$d.conv.err")"
-		else
-			ok perfmap-loose-setuid
-		fi
-	fi
+	end_bg "$a"
+	map_refused perfmap-loose-setuid "$why" "$d" "$p" \
+		"(owned by uid 0, not by both the recording's owner (uid 0) and process $p's user (uid $AUID, effective uid 0))"
 }
 
 rec_perfmap_link() {
