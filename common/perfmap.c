@@ -123,46 +123,53 @@ static bool live_user(pid_t pid, struct perfmap_user *p)
 	return false;
 }
 
-/* Whether UID is one of P's uids. */
+/* Whether UID is P's user: its real and effective uid both (a setuid
+ * program's effective uid is not its user's: her process that exec'd sg,
+ * uids 1001 0, once had root's map). */
 static bool user_of(const struct perfmap_user *p, uid_t uid)
 {
-	return uid == p->uid[0] || uid == p->uid[1];
+	return uid == p->uid[0] && uid == p->uid[1];
+}
+
+/* P's uid that is not UID, to name in a message. */
+static int shown_uid(const struct perfmap_user *p, uid_t uid)
+{
+	return (int)p->uid[p->uid[0] == uid];
 }
 
 bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char *why,
 		      size_t wsize)
 {
+	const struct perfmap_user *p = NULL;
 	struct perfmap_user live;
-	bool all = u->n > 0;
 
-	for (size_t i = 0; i < u->n; i++) {
-		const struct perfmap_user *p = &u->v[i];
-
-		if (p->pid == pid && user_of(p, uid))
-			return true;
-		if (p->pid == pid) {
-			snprintf(why, wsize, "owned by uid %d, not by process %d's user (uid %d)",
-				 (int)uid, (int)pid, (int)p->uid[p->uid[1] != p->uid[0]]);
-			return false;
-		}
-		all &= user_of(p, uid);
-	}
-	if (all)
+	for (size_t i = 0; i < u->n && !p; i++)
+		if (u->v[i].pid == pid)
+			p = &u->v[i];
+	if (p && !user_of(p, uid))
+		snprintf(why, wsize, "owned by uid %d, not by process %d's user (uid %d)",
+			 (int)uid, (int)pid, shown_uid(p, uid));
+	else if (p && u->live && !live_user(pid, &live))
+		snprintf(why, wsize, "owned by uid %d, process %d gone before its map was "
+			 "opened", (int)uid, (int)pid);
+	else if (p && u->live && !user_of(&live, uid))
+		snprintf(why, wsize, "owned by uid %d, not by process %d's user now (uid %d, "
+			 "effective uid %d)", (int)uid, (int)pid, (int)live.uid[0],
+			 (int)live.uid[1]);
+	else if (p)
 		return true;
-	if (u->n) {
-		snprintf(why, wsize, "owned by uid %d, not by the user of every process recorded "
-			 "(process %d is none of them)", (int)uid, (int)pid);
-		return false;
-	}
+	else if (u->n)	/* a child, a thread: its user while it ran is not known */
+		snprintf(why, wsize, "process %d is not one the recording lists (a child or "
+			 "a thread: its user is not known) and the recording kept no copy", (int)pid);
 	/* none told: the live process must be the owner's too (a stale map of a
 	 * process gone, its pid another user's by now, is not that process's) */
-	if (!live_user(pid, &live))
+	else if (!live_user(pid, &live))
 		snprintf(why, wsize, "owned by uid %d, process %d gone, and no record.json tells "
 			 "its user", (int)uid, (int)pid);
 	else if (uid != u->owner || !user_of(&live, uid))
 		snprintf(why, wsize, "owned by uid %d, not by both the recording's owner (uid %d) "
-			 "and process %d's user (uid %d)", (int)uid, (int)u->owner, (int)pid,
-			 (int)live.uid[live.uid[1] != live.uid[0]]);
+			 "and process %d's user (uid %d, effective uid %d)", (int)uid,
+			 (int)u->owner, (int)pid, (int)live.uid[0], (int)live.uid[1]);
 	else
 		return true;
 	return false;

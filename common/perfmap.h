@@ -68,16 +68,23 @@ struct perfmap_users {
 	uid_t owner;            /* then the only owner a map may have: the perf.data's
 				 * (who vouches for its pids), and the live process's
 				 * too; (uid_t)-1: nobody's */
+	bool live;              /* the recorder, while it runs: a process of v must
+				 * also live now as its map's owner (a launched
+				 * program noted as root's before it ran that drops to
+				 * another user, setpriv or su, is that user's now) */
 };
 
 /*
- * Whether a perf map owned by UID may be process PID's by U's rule: for a
- * process of U->v, one of its uids (root's map only for root's process); for
- * a pid U->v does not hold (a child, a thread), a uid every process of U->v
- * had; with none told, U->owner when the process PID lives now and that is
- * its real or effective uid (none for a process gone: its pid may have been
- * another user's when recorded). When not, WHY (WSIZE bytes) says so:
- * "owned by uid U, not by process P's user (uid V)" and the like.
+ * Whether a perf map owned by UID may be process PID's by U's rule: a user
+ * is a process's real and effective uid both (a setuid program's effective
+ * uid is not its user's). For a process of U->v, its user as recorded (and
+ * with U->live, its user now, as it runs); a pid U->v does not hold (a
+ * child, a thread) is nobody's map by this rule: only the copy the recorder
+ * judged and kept while it ran names its frames; with none told, U->owner
+ * when the process PID lives now and that is its user (none for a process
+ * gone: its pid may have been another user's when recorded). When not, WHY
+ * (WSIZE bytes) says so: "owned by uid U, not by process P's user (uid V)"
+ * and the like.
  */
 bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char *why,
 		      size_t wsize);

@@ -626,7 +626,8 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	in->kallsyms.dir = in->jit_dir;
 	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (perf->rec && perf->rec->has_uids)	/* none told: nobody's */
-		in->map_users = (struct perfmap_users){ perf->rec->uids, perf->rec->nuids, (uid_t)-1 };
+		in->map_users = (struct perfmap_users){ perf->rec->uids, perf->rec->nuids,
+							(uid_t)-1, false };
 	else
 		in->map_users.owner = recording_owner(in->handle, perf->rec_dirfd, NULL);
 	if (fstat(in->fd, &st))

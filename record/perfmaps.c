@@ -64,12 +64,12 @@ static void look(struct rec_perfmaps *m, const pid_t *pids, int npids)
 }
 
 void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
-			const struct perfmap_user *users, int nusers)
+			const struct perfmap_user *users, int nusers, bool launched)
 {
 	m->started = true;
 	memcpy(m->users, users, (size_t)nusers * sizeof(*users));
 	/* a target of no user told: nobody's map is its */
-	m->rule = (struct perfmap_users){ m->users, (size_t)nusers, (uid_t)-1 };
+	m->rule = (struct perfmap_users){ m->users, (size_t)nusers, (uid_t)-1, true };
 	for (int i = 0; i < REC_MAX_PIDS; i++)
 		m->fd[i] = -1;
 	m->notify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -78,7 +78,8 @@ void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
 		close(m->notify);
 		m->notify = -1;
 	}
-	look(m, pids, npids);
+	if (!launched)
+		look(m, pids, npids);
 }
 
 int rec_perfmaps_fd(const struct rec_perfmaps *m)
@@ -133,7 +134,7 @@ void rec_perfmaps_free(struct rec_perfmaps *m)
 int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd, const pid_t *pids, int npids)
 {
 	struct perfmap_budget budget = { 0 };
-	const struct perfmap_users none = { NULL, 0, (uid_t)-1 };
+	const struct perfmap_users none = { NULL, 0, (uid_t)-1, false };
 	const struct perfmap_users *rule = m && m->started ? &m->rule : &none;
 	int kept = 0;
 

@@ -38,11 +38,13 @@ struct rec_perfmaps {
  * Starts M for the NPIDS targets PIDS (at most REC_MAX_PIDS), whose users
  * are USERS (NUSERS of them: rec_target_note_users(); a target not among
  * them has no map kept): watches /tmp for new perf maps (none when inotify
- * cannot: the maps are then opened at the end only) and opens the maps
- * already there (an attached JIT's).
+ * cannot: the maps are then opened at the end only) and, unless LAUNCHED
+ * (a program started and not run yet: a map at its pid now is a stale one,
+ * none of its, and its user may change as it runs: setpriv, su), opens the
+ * maps already there (an attached JIT's).
  */
 void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
-			const struct perfmap_user *users, int nusers);
+			const struct perfmap_user *users, int nusers, bool launched);
 
 /* The descriptor to poll for M's news (POLLIN), or -1 when none is needed. */
 int rec_perfmaps_fd(const struct rec_perfmaps *m);

@@ -1153,7 +1153,7 @@ int rec_session_run(struct rec_session *s)
 	read_mapids(s);
 	/* before the program runs: its map is held from when it writes it */
 	rec_perfmaps_start(&s->maps, s->target.pids, s->target.npids, s->target.users,
-			   s->target.nusers);
+			   s->target.nusers, s->target.launched);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {

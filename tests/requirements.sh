@@ -192,6 +192,15 @@ req_second_user() {
 	id nobody >/dev/null 2>&1 || { echo "no user nobody"; return 1; }
 }
 
+# sg (newgrp), setuid root (Debian's login package): a process of another
+# user's whose effective uid is root's, under the same pid
+req_setuid_sg() {
+	[ -u /usr/bin/sg ] || [ -u "$(readlink -f /usr/bin/sg 2>/dev/null)" ] || {
+		echo "no setuid /usr/bin/sg"
+		return 1
+	}
+}
+
 # a normal user may record (perf_event_paranoid <= 2)
 req_user_recording() {
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 2 ] || {

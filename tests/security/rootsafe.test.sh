@@ -128,6 +128,22 @@
 #                     names it and why), none of its names is in the trace
 #                     (the recorder once kept it: the process was gone when
 #                     it copied the maps)
+#   perfmap-child-launch root records (--multi-thread) a program launched as
+#                     root that drops to the attacker's uid (setpriv), whose
+#                     child, the attacker's JIT, has a pid where root's stale
+#                     0600 /tmp/perf-PID.map sits: the child is not a process
+#                     the recording lists (record.json's "uids": the launched
+#                     one, root's when noted), so the map is not read (one
+#                     warning names it and why), none of its names is in
+#                     the trace (root's map once named her frames: "a uid
+#                     every recorded process had", hostile18 NEW 1)
+#   perfmap-loose-setuid the attacker's JIT, recorded by root's -p, then
+#                     execs sg (setuid root: uids AUID 0, the same pid) and
+#                     runs on: its perf.data converted alone, root's stale
+#                     0600 map at its pid is not read (one warning names it
+#                     and why), none of its names is in the trace (the
+#                     live process's effective uid 0 once passed for root's:
+#                     hostile18 NEW 3)
 #   rec-probe-swapped snaptrace-record --trigger-slower-than of the
 #                     attacker's program, whose name the attacker keeps
 #                     swapping for a FIFO and back (renames in a loop) while
@@ -548,7 +564,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-perfmap-gone-convert perfmap-loose perfmap-gone-record
+perfmap-gone-convert perfmap-loose perfmap-gone-record perfmap-child-launch perfmap-loose-setuid
 debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat"
@@ -1066,6 +1082,115 @@ perfmap_gone_record() {
 			ok perfmap-gone-record
 		fi
 	fi
+}
+
+# jit_prog OUT: builds the attacker's JIT program into OUT: "OUT SECS
+# [fork|PROG ARG...]" runs code in anonymous executable memory at
+# 0x7f0000001000 for SECS, as her_jit's, in a child it waits for (fork) or
+# itself and then execs PROG ARG...; it prints "running PID" (the JIT's
+# pid) once that code runs. Returns 1 when it cannot be built (OUT.cc says why).
+jit_prog() {
+	[ -x "$1" ] || printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
+		'#include <string.h>' '#include <sys/mman.h>' '#include <sys/wait.h>' \
+		'#include <time.h>' '#include <unistd.h>' \
+		'int main(int argc, char **argv) { time_t end = time(NULL) + atoi(argv[1]);' \
+		'static const unsigned char code[] = { 0x48, 0xc7, 0xc0, 0, 0, 1, 0, 0x48, 0xff, 0xc8, 0x75, 0xfb, 0xc3 };' \
+		'unsigned char *p; pid_t c = -1;' \
+		'if (argc > 2 && !strcmp(argv[2], "fork") && (c = fork()) > 0) { waitpid(c, NULL, 0); return 0; }' \
+		'p = mmap((void *)0x7f0000001000, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);' \
+		'if (p == MAP_FAILED) return 1;' \
+		'memcpy(p, code, sizeof(code)); printf("running %d\n", (int)getpid()); fflush(stdout);' \
+		'while (time(NULL) < end) ((void (*)(void))p)();' \
+		'if (c < 0 && argc > 2) { execv(argv[2], argv + 2); return 1; } return 0; }' |
+		cc -x c -o "$1" - 2>"$1.cc"
+}
+
+# jit_started OUT: the pid OUT's "running PID" line names, once it is there
+# (at most 10 s); nothing when it is not.
+jit_started() {
+	wait_until 10 grep -q '^running ' "$1" && sed -n 's/^running \([0-9]*\)$/\1/p' "$1" | head -n 1
+}
+
+# root_map PID: root's stale perf map at PID, mode 0600 (a JIT of root's
+# that had the pid before left it), naming ROOT_JIT_secret_method.
+root_map() {
+	printf '7f0000001000 20 ROOT_JIT_secret_method\n' >"/tmp/perf-$1.map"
+	chmod 600 "/tmp/perf-$1.map"
+}
+
+# map_refused NAME WHY D PID WHY_SAID: NAME's verdict on the conversion
+# D.fxt (its stderr D.conv.err) of PID's JIT code, root's stale map at its
+# pid: FAIL with WHY when set; else none of the map's names, a frame of the
+# JIT's code, and a warning "perf map /tmp/perf-PID.map is not read WHY_SAID".
+map_refused() {
+	if [ -n "$2" ]; then
+		fail "$1" "$2"
+	elif no_root_names "$1" "$3.fxt"; then
+		if ! "$CONVERT" --dump=slices "$3.fxt" 2>&1 | grep -q "perf-$4.map"; then
+			fail "$1" "the trace has no frame of the JIT code (pid $4)"
+		elif ! grep -qF "perf map /tmp/perf-$4.map is not read $5" "$3.conv.err"; then
+			fail "$1" "no warning names root's map and why: $(first_lines "$3.conv.err")"
+		else
+			ok "$1"
+		fi
+	fi
+}
+
+# perfmap-child-launch: see the header.
+perfmap_child_launch() {
+	local d="$TMP/perfmap-child" r c why=
+	if ! jit_prog "$TMP/jitprog"; then
+		fail perfmap-child-launch "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
+		return
+	fi
+	timeout -k 5 60 "$RECORD" -q --multi-thread --mode sampling --trigger none -o "$d" -- \
+		"${ATTACKER[@]}" "$TMP/jitprog" 2 fork >"$d.jit" 2>"$d.err" &
+	r=$!
+	c=$(jit_started "$d.jit")
+	[ -n "$c" ] && root_map "$c"
+	wait "$r" || why="root's recording failed: $(first_lines "$d.err")"
+	if [ -z "$c" ]; then
+		why="the attacker's JIT did not start: $(first_lines "$d.jit")"
+	elif [ -z "$why" ] && ! timeout -k 5 30 "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv.err"; then
+		why="root's conversion failed: $(first_lines "$d.conv.err")"
+	fi
+	[ -n "$c" ] && rm -f "/tmp/perf-$c.map"
+	[ -z "$why" ] && [ -e "$d/perf-$c.map" ] &&
+		why="root's 0600 map was kept as the attacker's process's"
+	map_refused perfmap-child-launch "$why" "$d" "$c" \
+		"(process $c is not one the recording lists"
+}
+
+# perfmap-loose-setuid: see the header.
+perfmap_loose_setuid() {
+	local d="$TMP/perfmap-sg" a p f why=
+	if ! jit_prog "$TMP/jitprog"; then
+		fail perfmap-loose-setuid "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
+		return
+	fi
+	"${ATTACKER[@]}" "$TMP/jitprog" 4 /usr/bin/sg nogroup -c "sleep 30" >"$d.jit" 2>&1 &
+	a=$!
+	p=$(jit_started "$d.jit")
+	if [ -z "$p" ]; then
+		why="the attacker's JIT did not start: $(first_lines "$d.jit")"
+	else
+		root_map "$p"
+		if ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -p "$p" \
+			2>"$d.err"; then
+			why="root's recording failed: $(first_lines "$d.err")"
+		elif ! wait_until 10 grep -Eq "^Uid:[[:space:]]+$AUID[[:space:]]+0[[:space:]]" "/proc/$p/status"; then
+			why="the attacker's process did not become sg: $(grep -E '^(Name|Uid)' "/proc/$p/status" 2>&1 | tr '\n' ' ')"
+		else
+			f=$(ls "$d"/perf.data* | head -n 1)
+			cp "$f" "$d.loose.data"
+			timeout -k 5 30 "$CONVERT" -q "$d.loose.data" -o "$d.fxt" 2>"$d.conv.err" ||
+				why="root's conversion failed: $(first_lines "$d.conv.err")"
+		fi
+	fi
+	[ -n "$p" ] && rm -f "/tmp/perf-$p.map"
+	end_bg "$a"
+	map_refused perfmap-loose-setuid "$why" "$d" "$p" \
+		"(owned by uid 0, not by both the recording's owner (uid 0) and process $p's user (uid $AUID, effective uid 0))"
 }
 
 rec_perfmap_link() {
@@ -4415,5 +4540,7 @@ for t in perfmap-gone-convert perfmap-loose; do
 done
 [ "$gone_ok" = 1 ] && perfmap_gone_convert
 requires perfmap-gone-record recording cc x86_64 && perfmap_gone_record
+requires perfmap-child-launch recording cc x86_64 && perfmap_child_launch
+requires perfmap-loose-setuid recording cc x86_64 setuid_sg && perfmap_loose_setuid
 requires tmp-submount recording cc mount_namespace && tmp_submount
 requires tmp-many-names recording cc && tmp_many_names

@@ -34,7 +34,7 @@
 
 /* whose perf maps in /tmp a view takes: the caller's, as for a perf.data of
  * theirs with no record.json (perfmap.h) */
-#define CALLERS (&(struct perfmap_users){ NULL, 0, geteuid() })
+#define CALLERS (&(struct perfmap_users){ NULL, 0, geteuid(), false })
 #define FILE_MAX (128 * 1024)   /* test_tmpview_entries: 1100 mappings */
 
 /* A perf.data being written. */
@@ -1053,40 +1053,65 @@ static void test_tmpview_compressed(void)
 }
 
 /* Whose perf map may name a process's frames (perfmap.h): a recorded
- * process's user as recorded, whoever has its pid now; a pid not recorded
- * (a child, a thread): a user every recorded process had; none told: the
- * perf.data's owner, who must also be the live process's user (a process
- * gone: none; pid 4194303 is past this host's pid_max or at least unused
- * in the test's namespace). */
+ * process's user as recorded, its real and effective uid both, whoever has
+ * its pid now; a pid not recorded (a child, a thread): nobody's map, for
+ * every user (root's launch that dropped to another user once had its
+ * children take root's maps: hostile18 NEW 1); the recorder's rule (live):
+ * also the live process's user now; none told: the perf.data's owner, who
+ * must also be the live process's user, real and effective (a setuid
+ * program's euid 0 once took root's map: hostile18 NEW 3; a process gone:
+ * none; pid 4194303 is past this host's pid_max or at least unused in the
+ * test's namespace). */
 static void test_perfmap_users(void)
 {
 	const struct perfmap_user two[] = { { 4194301, { 1000, 1000 } }, { 4194302, { 1000, 0 } } };
-	struct perfmap_users rec = { two, 2, (uid_t)-1 };
-	struct perfmap_users none = { NULL, 0, geteuid() };
+	const struct perfmap_user roots[] = { { 4194301, { 0, 0 } } };
+	struct perfmap_users rec = { two, 2, (uid_t)-1, false };
+	struct perfmap_users none = { NULL, 0, geteuid(), false };
 	char why[200] = "";
 
 	CHECK(perfmap_users_ok(&rec, 1000, 4194301, why, sizeof(why)));
 	CHECK(!perfmap_users_ok(&rec, 0, 4194301, why, sizeof(why)));
 	CHECK_STR_EQ(why, "owned by uid 0, not by process 4194301's user (uid 1000)");
-	CHECK(perfmap_users_ok(&rec, 0, 4194302, why, sizeof(why)));   /* its effective uid */
-	CHECK(perfmap_users_ok(&rec, 1000, 4194303, why, sizeof(why)));
-	CHECK(!perfmap_users_ok(&rec, 0, 4194303, why, sizeof(why)));
-	CHECK_STR_EQ(why, "owned by uid 0, not by the user of every process recorded "
-		     "(process 4194303 is none of them)");
-	/* one process recorded: its users, whoever has a pid now */
+	/* a setuid program (real 1000, effective 0): neither uid alone is its user */
+	CHECK(!perfmap_users_ok(&rec, 0, 4194302, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0, not by process 4194302's user (uid 1000)");
+	CHECK(!perfmap_users_ok(&rec, 1000, 4194302, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 1000, not by process 4194302's user (uid 0)");
+	/* a pid not recorded: no map, even of a user every process recorded had */
+	CHECK(!perfmap_users_ok(&rec, 1000, 4194303, why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&(struct perfmap_users){ roots, 1, (uid_t)-1, false }, 0, 4194303,
+				why, sizeof(why)));
+	CHECK_STR_EQ(why, "process 4194303 is not one the recording lists (a child or a "
+		     "thread: its user is not known) and the recording kept no copy");
+	/* one process recorded: another pid (a live one, this) is no map's,
+	 * not its user's, not the live process's user's */
 	rec.n = 1;
-	CHECK(perfmap_users_ok(&rec, 1000, getpid(), why, sizeof(why)));
-	CHECK(!perfmap_users_ok(&rec, geteuid() == 1000 ? 0 : geteuid(), getpid(), why,
-				sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, 1000, getpid(), why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, geteuid(), getpid(), why, sizeof(why)));
 	/* a process recorded as uid 1000's whose pid a live process of the caller's
 	 * has now (this one): the caller's map is not its */
 	if (geteuid() != 1000 && getuid() != 1000) {
 		struct perfmap_user was = { getpid(), { 1000, 1000 } };
+		struct perfmap_user me = { getpid(), { getuid(), geteuid() } };
 
-		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, geteuid() }, geteuid(),
-					getpid(), why, sizeof(why)));
+		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, geteuid(), false },
+					geteuid(), getpid(), why, sizeof(why)));
+		/* the recorder's rule: recorded as uid 1000's, but the user now (this
+		 * process) is another: a launch noted before it dropped its uid */
+		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, (uid_t)-1, true },
+					1000, getpid(), why, sizeof(why)));
+		CHECK(strstr(why, "not by process") && strstr(why, "user now"));
+		if (getuid() == geteuid())
+			CHECK(perfmap_users_ok(&(struct perfmap_users){ &me, 1, (uid_t)-1, true },
+					       geteuid(), getpid(), why, sizeof(why)));
+		me.pid = 4194303;	/* gone: the recorder judges no map of it */
+		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &me, 1, (uid_t)-1, true },
+					geteuid(), 4194303, why, sizeof(why)));
+		CHECK(strstr(why, "gone before its map was opened") != NULL);
 	}
-	CHECK(perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
+	if (getuid() == geteuid())
+		CHECK(perfmap_users_ok(&none, geteuid(), getpid(), why, sizeof(why)));
 	CHECK(!perfmap_users_ok(&none, geteuid() + 1, getpid(), why, sizeof(why)));
 	CHECK(strstr(why, "not by both the recording's owner") != NULL);
 	CHECK(!perfmap_users_ok(&none, geteuid(), 4194303, why, sizeof(why)));
