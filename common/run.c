@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runas.h"
+#include "signals.h"
 #include "spawn.h"
 #include "tmpview.h"
 
@@ -248,7 +249,23 @@ static int wait_for(pid_t pid, int flags)
 		return -EAGAIN;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return RUN_KILLED_BY + WTERMSIG(status);
+}
+
+const char *run_status_words(int st, char *buf, size_t size)
+{
+	char name[32];
+
+	if (st == -ETIME)
+		snprintf(buf, size, "stayed stopped %d s: given up", RUN_STOPPED_MS / 1000);
+	else if (st < 0)
+		snprintf(buf, size, "could not be waited for: %s", strerror(-st));
+	else if (st >= RUN_KILLED_BY)
+		snprintf(buf, size, "was killed by signal %d (%s)", st - RUN_KILLED_BY,
+			 sig_name(st - RUN_KILLED_BY, name, sizeof(name)));
+	else
+		snprintf(buf, size, "exited with status %d", st);
+	return buf;
 }
 
 int run_wait_stopped(pid_t pid, pid_t *stopped)

@@ -88,11 +88,23 @@ bool run_held_stopped(pid_t pid, struct run_stopwatch *w);
  */
 ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap);
 
-/* Waits for child PID. Returns its exit status (0..255), 128+N when killed
- * by signal N, or a negative errno: -ETIME when PID, or a process it
+/* What the waits below return for a child killed by signal N:
+ * RUN_KILLED_BY + N, apart from every exit status (0..255, those above 128
+ * included: perf exits 234 for -EINVAL). */
+#define RUN_KILLED_BY 256
+
+/* Waits for child PID. Returns its exit status (0..255), RUN_KILLED_BY + N
+ * when killed by signal N, or a negative errno: -ETIME when PID, or a process it
  * started, stayed stopped RUN_STOPPED_MS: PID is then killed (SIGKILL) and
  * reaped, and *STOPPED (when STOPPED is not NULL) is the stopped one. */
 int run_wait_stopped(pid_t pid, pid_t *stopped);
+
+/* What run_wait() returned, ST, in words after the program's name, in BUF
+ * (SIZE bytes), which it returns: "exited with status 234", "was killed by
+ * signal 9 (SIGKILL)", "stayed stopped 5 s: given up" (-ETIME), "could not
+ * be waited for: REASON" (another negative errno). The one place a wait
+ * status becomes words. */
+const char *run_status_words(int st, char *buf, size_t size);
 
 /* run_wait_stopped(PID, NULL). */
 int run_wait(pid_t pid);

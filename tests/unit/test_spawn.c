@@ -574,6 +574,31 @@ static void run_stopped_given_up(void)
 	}
 }
 
+/* A helper's end in words, from a real wait: an exit status above 128
+ * (perf's 234 for -EINVAL) is an exit status, never "killed by signal 106";
+ * only a signal that ended it is said as one. */
+static void run_status_in_words(void)
+{
+	static const struct {
+		const char *script;
+		const char *want;
+	} ends[] = {
+		{ "exit 234", "exited with status 234" },
+		{ "exit 129", "exited with status 129" },
+		{ "exit 0", "exited with status 0" },
+		{ "kill -KILL $$", "was killed by signal 9 (SIGKILL)" },
+		{ "kill -TERM $$", "was killed by signal 15 (SIGTERM)" },
+	};
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		char *argv[] = { "sh", "-c", (char *)ends[i].script, NULL }, out[64];
+		int st = run_capture(argv, out, sizeof(out));
+
+		CHECK_STR_EQ(run_status_words(st, out, sizeof(out)), ends[i].want);
+	}
+	CHECK_STR_EQ(run_status_words(-ETIME, (char[64]){ 0 }, 64), "stayed stopped 5 s: given up");
+}
+
 int main(void)
 {
 	sig_note_start();	/* as each program's main(): SIGPIPE below is ours, not the user's */
@@ -585,6 +610,7 @@ int main(void)
 	UNIT_RUN(spawn_fds);
 	UNIT_RUN(spawn_named_fds);
 	UNIT_RUN(run_stopped_given_up);
+	UNIT_RUN(run_status_in_words);
 	UNIT_RUN(spawn_signals_pgroup);
 	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
