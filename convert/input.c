@@ -523,8 +523,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		return err;
 	err = make_parts(in, perf->jobs);
 	if (err) {
+		char why[96];
+
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
-			 strerror(-err));
+			 run_start_words(err, why, sizeof(why)));
 		return err;
 	}
 	in->size = 0;
