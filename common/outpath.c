@@ -12,6 +12,7 @@
 #include "inpath.h"
 #include "pathtrust.h"
 #include "signals.h"
+#include "tmptree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_TEMPS 8            /* named temporaries at once */
+#define MAX_TEMPS 64           /* named temporaries and directories at once */
 #define MAX_LINKS 40           /* symbolic links followed, as the kernel's ELOOP */
 #define TEMP_PREFIX ".snaptrace-"
 #define TEMP_SUFFIX ".tmp"
@@ -37,14 +38,38 @@
 static struct {
 	volatile sig_atomic_t used;
 	int dirfd;
+	bool dir;              /* a directory: emptied (tmptree.h), then removed */
 	char name[32];
 } temps[MAX_TEMPS];
 
+/* Removes temporary directory NAME of DIRFD with what is in it: only what its
+ * owner could remove (tmptree_empty()). Async-signal-safe. */
+static void remove_dir(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st))
+		tmptree_empty(fd, 0, st.st_uid);
+	close(fd);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
 void outpath_remove_temps(void)
 {
-	for (int i = 0; i < MAX_TEMPS; i++)
-		if (temps[i].used)
+	int saved = errno;
+
+	for (int i = 0; i < MAX_TEMPS; i++) {
+		if (!temps[i].used)
+			continue;
+		if (temps[i].dir)
+			remove_dir(temps[i].dirfd, temps[i].name);
+		else
 			unlinkat(temps[i].dirfd, temps[i].name, 0);
+	}
+	errno = saved;
 }
 
 static void on_signal(int sig)
@@ -66,13 +91,15 @@ void outpath_remove_on_signals(void)
 			sigaction(sigs[i], &sa, NULL);
 }
 
-/* Records temporary NAME of DIRFD for removal on a signal; returns its slot or -1 (full). */
-static int temp_register(int dirfd, const char *name)
+/* Records temporary NAME of DIRFD (a directory when DIR) for removal on a
+ * signal; returns its slot or -1 (full). */
+static int temp_register(int dirfd, const char *name, bool dir)
 {
 	for (int i = 0; i < MAX_TEMPS; i++) {
 		if (temps[i].used)
 			continue;
 		temps[i].dirfd = dirfd;
+		temps[i].dir = dir;
 		snprintf(temps[i].name, sizeof(temps[i].name), "%s", name);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		temps[i].used = 1;
@@ -81,11 +108,44 @@ static int temp_register(int dirfd, const char *name)
 	return -1;
 }
 
-static void temp_forget(int *slot)
+void outpath_temp_forget(int *slot)
 {
 	if (*slot >= 0)
 		temps[*slot].used = 0;
 	*slot = -1;
+}
+
+int outpath_temp_dir(int parent, const char *prefix, char *name, size_t size, int *slot)
+{
+	size_t len = strlen(prefix);
+
+	*slot = -1;
+	if (len + OUTPATH_TEMP_DIR_RANDOM + 1 > size || len + OUTPATH_TEMP_DIR_RANDOM + 1 > sizeof(temps[0].name))
+		return -ENAMETOOLONG;
+	for (int tries = 0; tries < 100; tries++) {
+		int fd, err;
+
+		memcpy(name, prefix, len);
+		err = outpath_random(name + len, OUTPATH_TEMP_DIR_RANDOM);
+		if (err)
+			return err;
+		*slot = temp_register(parent, name, true);
+		if (mkdirat(parent, name, 0700)) {
+			err = -errno;
+			outpath_temp_forget(slot);
+			if (err == -EEXIST)
+				continue;
+			return err;
+		}
+		fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		err = -errno;
+		unlinkat(parent, name, AT_REMOVEDIR);	/* only an empty directory */
+		outpath_temp_forget(slot);
+		return err;
+	}
+	return -EEXIST;
 }
 
 int outpath_random(char *out, size_t len)
@@ -403,14 +463,14 @@ static int named_temp(int dirfd, const char *link_from, char *tmp, int *slot)
 
 		if (err)
 			return err;
-		*slot = temp_register(dirfd, tmp);
+		*slot = temp_register(dirfd, tmp, false);
 		fd = link_from ? linkat(AT_FDCWD, link_from, dirfd, tmp, AT_SYMLINK_FOLLOW) :
 			openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			       OUTPATH_FILE_MODE);
 		if (fd >= 0)
 			return fd;
 		err = errno;
-		temp_forget(slot);
+		outpath_temp_forget(slot);
 		tmp[0] = 0;
 		if (err != EEXIST)
 			return -err;
@@ -442,7 +502,7 @@ static int probe_write(int dirfd)
 		fd = named_temp(dirfd, NULL, tmp, &slot);
 		if (fd >= 0)
 			unlinkat(dirfd, tmp, 0);
-		temp_forget(&slot);
+		outpath_temp_forget(&slot);
 	} else if (fd < 0) {
 		fd = -errno;
 	}
@@ -487,7 +547,7 @@ static int probe_path(const struct place *p)
 
 static void release(struct outpath *o)
 {
-	temp_forget(&o->slot);
+	outpath_temp_forget(&o->slot);
 	if (o->dirfd >= 0)
 		close(o->dirfd);
 	free(o->path);

@@ -32,7 +32,8 @@
  *     FIFO or device is refused (the kernel's fs.protected_fifos, for every
  *     directory), and so is a hard link to root's.
  *   - A directory is refused (-EISDIR).
- * Named temporaries still open are removed when the process is killed by
+ * Named temporaries still open, and temporary directories (outpath_temp_dir()),
+ * are removed when the process is killed by
  * SIGINT, SIGTERM, SIGHUP or SIGPIPE (one not ignored at start) once outpath_remove_on_signals() was
  * called, or by a caller's own handler through outpath_remove_temps().
  *
@@ -210,12 +211,34 @@ int outpath_check(const char *path, char *errbuf, size_t errlen);
 void outpath_keep_std_fds(void);
 
 /* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE that remove
- * every named temporary, then die of the signal as they would have; one
+ * every named temporary and temporary directory, then die of the signal as they would have; one
  * ignored when the program started stays ignored (sig_ignored_at_start()). */
 void outpath_remove_on_signals(void);
 
-/* Removes every named temporary (async-signal-safe: for a signal handler). */
+/* Removes every named temporary and temporary directory (async-signal-safe:
+ * for a signal handler; errno is kept). */
 void outpath_remove_temps(void);
+
+/* Characters of randomness in a temporary directory's name. */
+#define OUTPATH_TEMP_DIR_RANDOM 6
+
+/*
+ * Makes a new private temporary directory in directory PARENT (held open by
+ * the caller until outpath_temp_forget()): named PREFIX and
+ * OUTPATH_TEMP_DIR_RANDOM unpredictable characters (outpath_random(); the
+ * name into NAME, SIZE bytes, at most 32 with its NUL), mode 0700, and
+ * registered first, so that from before it exists until
+ * outpath_temp_forget(SLOT) a signal outpath_remove_on_signals() handles
+ * removes it with everything in it (tmptree_empty(): only what its owner
+ * could remove). Returns its descriptor (O_RDONLY|O_DIRECTORY, close-on-exec)
+ * with *SLOT (-1: the registry was full; then only the caller removes it),
+ * or a negative errno with nothing made (-ENAMETOOLONG: PREFIX too long).
+ */
+int outpath_temp_dir(int parent, const char *prefix, char *name, size_t size, int *slot);
+
+/* Stops removing the temporary of *SLOT (-1: none) on signals, once the
+ * caller removed it (or keeps it); sets *SLOT to -1. */
+void outpath_temp_forget(int *slot);
 
 /*
  * A new unnamed file for scratch data, open read-write: O_TMPFILE in

@@ -20,6 +20,7 @@
 #include "inpath.h"
 #include "outpath.h"
 #include "perfdata.h"
+#include "tmptree.h"
 
 /* The build id of the regular file PATH into HEX; false when it cannot be
  * read as an ELF file (gone, not a regular file: inpath_open() looks before
@@ -308,46 +309,11 @@ static bool tree_copy(int fd, int to, int depth, struct copy *c, size_t len)
 	return ok;
 }
 
-/* Removes everything in directory FD (depth-first) that user OWNER, whose
- * copy it is, could remove: no link followed, a directory entered only when
- * it is OWNER's and not sticky (a copy given to them, binaries_kept_give(),
- * holds what they put there: another user's sticky directory they moved in
- * keeps that user's files). */
-static void tree_remove(int fd, int depth, uid_t owner)
-{
-	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	struct dirent *de;
-
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		struct stat st;
-		int sub;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (!unlinkat(fd, de->d_name, 0) || errno != EISDIR || depth >= KEPT_DEPTH_MAX)
-			continue;
-		sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0)
-			continue;
-		if (!fstat(sub, &st) && st.st_uid == owner && !(st.st_mode & S_ISVTX))
-			tree_remove(sub, depth + 1, owner);
-		close(sub);
-		unlinkat(fd, de->d_name, AT_REMOVEDIR);
-	}
-	closedir(d);
-}
-
 /* Gives the tree below the directory FD (DEPTH levels down from a copy) to
  * UID and GID, as binaries_kept_give(). Returns 0 or the first negative errno. */
 static int tree_give(int fd, int depth, uid_t uid, gid_t gid)
 {
-	/* a description of its own: a dup's offset, left at the end, is tree_remove()'s too */
+	/* a description of its own: a dup's offset, left at the end, is tmptree_empty()'s too */
 	int dup_fd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *de;
@@ -400,14 +366,15 @@ void binaries_kept_remove(struct binaries_kept *k)
 	struct stat st;
 
 	if (k->fd >= 0 && !fstat(k->fd, &st)) {
-		tree_remove(k->fd, 0, st.st_uid);	/* the caller's, or given */
+		tmptree_empty(k->fd, 0, st.st_uid);	/* the caller's, or given */
 		unlinkat(k->parent, k->name, AT_REMOVEDIR);
 	}
+	outpath_temp_forget(&k->slot);
 	if (k->fd >= 0)
 		close(k->fd);
 	if (k->parent >= 0)
 		close(k->parent);
-	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	*k = BINARIES_KEPT_NONE;
 }
 
 #define KEPT_PREFIX "snaptrace-kept-"
@@ -416,11 +383,11 @@ void binaries_kept_remove(struct binaries_kept *k)
 /*
  * Removes the private copies in directory PARENT that converters killed
  * before they could (a signal, SIGKILL) left: a directory named as one
- * (KEPT_PREFIX and mkdtemp()'s 6 characters, no link), mode 0700, a minute
+ * (KEPT_PREFIX and OUTPATH_TEMP_DIR_RANDOM characters, no link), mode 0700, a minute
  * old and not locked (a live converter holds its copy locked), the
  * caller's or, when the caller is root, given to another user
  * (binaries_kept_give(): root's conversion of their recording); only what
- * its owner could remove (tree_remove()): a directory of theirs named so
+ * its owner could remove (tmptree_empty()): a directory of theirs named so
  * costs them nothing they could not do themselves.
  */
 static void remove_stale(int parent)
@@ -441,14 +408,14 @@ static void remove_stale(int parent)
 		int fd;
 
 		if (strncmp(de->d_name, KEPT_PREFIX, sizeof(KEPT_PREFIX) - 1) ||
-		    strlen(de->d_name) != sizeof(KEPT_PREFIX) - 1 + 6)
+		    strlen(de->d_name) != sizeof(KEPT_PREFIX) - 1 + OUTPATH_TEMP_DIR_RANDOM)
 			continue;
 		fd = openat(parent, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		if (!fstat(fd, &st) && (st.st_uid == me || me == 0) && !(st.st_mode & 07077) &&
 		    now - st.st_mtime > KEPT_STALE_S && !flock(fd, LOCK_EX | LOCK_NB)) {
-			tree_remove(fd, 0, st.st_uid);
+			tmptree_empty(fd, 0, st.st_uid);
 			unlinkat(parent, de->d_name, AT_REMOVEDIR);
 		}
 		close(fd);
@@ -459,32 +426,31 @@ static void remove_stale(int parent)
 int binaries_kept_dir(struct binaries_kept *k)
 {
 	const char *tmp = getenv("TMPDIR");
-	char path[PATH_MAX];
 	struct stat st;
 	int err;
 
-	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	*k = BINARIES_KEPT_NONE;
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if ((size_t)snprintf(path, sizeof(path), "%s/" KEPT_PREFIX "XXXXXX", tmp) >=
-	    sizeof(path))
-		return -ENAMETOOLONG;
 	k->parent = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (k->parent < 0)
 		return -errno;
 	remove_stale(k->parent);
-	if (!mkdtemp(path))
-		return -errno;
-	snprintf(k->name, sizeof(k->name), "%s", strrchr(path, '/') + 1);
-	/* mkdtemp made it, 0700: nobody else could; checked all the same, as
-	 * a directory others may write could have had it renamed meanwhile */
-	k->fd = openat(k->parent, k->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (k->fd < 0 || fstat(k->fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077) ||
-	    flock(k->fd, LOCK_EX | LOCK_NB)) {
-		err = k->fd < 0 ? -errno : -EPERM;
-		if (k->fd >= 0)
-			close(k->fd);
+	/* registered before it exists: a signal from then on removes it */
+	k->fd = outpath_temp_dir(k->parent, KEPT_PREFIX, k->name, sizeof(k->name), &k->slot);
+	/* made 0700: nobody else could; checked all the same, as a directory
+	 * others may write could have had it renamed meanwhile (then left) */
+	err = k->fd < 0 ? k->fd : fstat(k->fd, &st) || st.st_uid != geteuid() ||
+	      (st.st_mode & 077) ? -EPERM : 0;
+	if (err == -EPERM) {
+		close(k->fd);
 		k->fd = -1;
+	}
+	if (!err && flock(k->fd, LOCK_EX | LOCK_NB))
+		err = -errno;
+	if (err) {
+		k->fd = err == -EPERM || k->fd < 0 ? -1 : k->fd;
+		binaries_kept_remove(k);
 		return err;
 	}
 	inpath_proc(k->fd, k->handle, sizeof(k->handle));
@@ -499,7 +465,7 @@ int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t ws
 	int fd = openat(recdir, PERFDATA_BINARIES_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 			O_CLOEXEC), err;
 
-	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	*k = BINARIES_KEPT_NONE;
 	if (fd < 0) {
 		err = -errno;
 		if ((errno == ENOTDIR || errno == ELOOP) &&

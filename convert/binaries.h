@@ -84,7 +84,12 @@ struct binaries_kept {
 				    * (/proc/self/fd/N, inpath.h) */
 	int parent;                /* the directory it was made in (O_PATH), -1: none */
 	char name[32];             /* its name there */
+	int slot;                  /* its slot in outpath's registry of what a
+				    * signal removes (outpath_temp_dir()), -1: none */
 };
+
+/* A struct binaries_kept that holds nothing. */
+#define BINARIES_KEPT_NONE ((struct binaries_kept){ .fd = -1, .parent = -1, .slot = -1 })
 
 /*
  * Copies the binaries a recording keeps (PERFDATA_BINARIES_DIR in the
@@ -107,7 +112,9 @@ int binaries_kept_copy(int recdir, struct binaries_kept *k, char *why, size_t ws
 /*
  * A new empty private directory into K, as binaries_kept_copy() makes one
  * (mode 0700, the caller's, locked while this process lives, "snaptrace-kept-
- * XXXXXX" in $TMPDIR or /tmp; a dead converter's removed by the next, also
+ * XXXXXX" in $TMPDIR or /tmp, removed with what is in it by a signal
+ * outpath_remove_on_signals() handles; one left by a converter killed with
+ * SIGKILL removed by the next conversion there a minute later, also
  * one given to another user when the caller is root), for
  * other files perf must read only as checked here (a jitdump: jitdump.h).
  * Returns 0 with K ready (the caller calls binaries_kept_remove()), or a

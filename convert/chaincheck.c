@@ -245,6 +245,30 @@ static bool not_user(const struct conv_site *f)
 	return f->ip >= CONV_USER_END && no_binary(f);
 }
 
+/* Whether F is in a mapping the kernel names that holds no code ([stack],
+ * [stack:TID] of kernels before 3.11, [heap], [vvar], [vvar_vclock]):
+ * perf names them once it records the data mappings too (-d, which the
+ * recorder passes with a stack copy: docs/design.md "Signals and the
+ * exit"), so an unwinder's misread return address into the thread's own
+ * stack is no longer "[unknown]": crash's abort_assert drew a root
+ * [unknown @ 0x7ffd5c57ebff ([stack])] over check_invariant, main lost,
+ * once under load. No code runs there (not executable): junk. */
+static bool data_page(const struct conv_site *f)
+{
+	static const char *const pages[] = { "[stack]", "[heap]", "[vvar]", "[vvar_vclock]" };
+	const char *dso;
+
+	if (!f->func || !real_dso(f->func))
+		return false;
+	dso = f->func->key + f->func->symlen;
+	if (f->func->dsolen > 7 && !memcmp(dso, "[stack:", 7))
+		return true;
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+		if (f->func->dsolen == strlen(pages[i]) && !memcmp(dso, pages[i], f->func->dsolen))
+			return true;
+	return false;
+}
+
 /* Cuts FRAMES (N, innermost first) at its first junk frame:
  * conv_chain_clean()'s second rule. Returns the frames left. */
 static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
@@ -260,7 +284,8 @@ static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_
 		kernel++;
 	for (size_t i = 1; i < n; i++)
 		if (frames[i].ip == 0 || frames[i].ip == UINT64_MAX ||
-		    (mapped && unmapped(&frames[i])) || (i >= kernel && not_user(&frames[i]))) {
+		    (mapped && unmapped(&frames[i])) || (i >= kernel && not_user(&frames[i])) ||
+		    data_page(&frames[i])) {
 			if (!c->unmapped_chains++)
 				c->unmapped_ip = frames[i].ip;
 			return i;

@@ -49,7 +49,10 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
  *     without frame pointers), or past the kernel's frames at the chain's
  *     head lies at no user-space address (>= CONV_USER_END) with no binary
  *     named (no kernel frame comes outside a user frame; no code runs at a
- *     non-canonical address), or is 0 or all ones (perf's libdw unwinder
+ *     non-canonical address), or lies in a mapping that holds no code
+ *     (perf's "[stack]", "[stack:TID]", "[heap]", "[vvar]",
+ *     "[vvar_vclock]": named once perf records data mappings, -d), or is
+ *     0 or all ones (perf's libdw unwinder
  *     gives a return address of 0, the end of a stack, less one;
  *     tools/perf/util/unwind-libdw.c frame_callback()): no function, so that
  *     frame and all outside it are dropped, and the chain, reaching no root,

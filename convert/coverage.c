@@ -273,14 +273,15 @@ static void empty_warning(const struct conv *c)
 	diag_warn("the trace has no slices: %s", why);
 }
 
-/* The coverage fact of the chains cut at an address in no mapping
- * (conv_chain_clean): no function is drawn for it. */
+/* The coverage fact of the chains cut at an address in no mapping or in
+ * one that holds no code (conv_chain_clean): no function is drawn for it. */
 static void unmapped_fact(const struct conv *c)
 {
 	if (!c->unmapped_chains)
 		return;
 	diag_info("  %llu sampled call stack%s cut where perf's unwinder reached an address in "
-		  "no mapping of the process (the first 0x%llx): not a function but a misread "
+		  "no mapping of the process or in one of no code, as its stack (the first 0x%llx): "
+		  "not a function but a misread "
 		  "return address (a frame-pointer walk from a function's first instruction or "
 		  "through code without frame pointers; 0 or 0xffffffffffffffff: the end of the "
 		  "stack, a return address of 0), so no frame is drawn for it nor past it, and "

@@ -299,9 +299,11 @@ static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
 	site->symoff = loc->symoff;
 	site->has_symoff = loc->has_symoff;
 	site->func = loc->func ? loc->func : conv_func_get(c, loc->sym, loc->dso);
-	/* a PLT entry perf named by the symbol over it (_init+0x30) */
-	if (site->func && conv_plt_name(site->func, &named)) {
+	/* a PLT entry perf named by the symbol over it (_init+0x30) or by
+	 * nothing (.plt.got, .plt.sec) */
+	if (site->func && conv_plt_name(site->func, chain, &named)) {
 		site->symoff = named.symoff;
+		site->has_symoff = true;
 		site->func = conv_func_get(c, named.sym, named.dso);
 	}
 	/* a call chain's frame at its link-time address; a stripped binary's

@@ -625,7 +625,7 @@ int input_open(const char *path, int fd, const struct input_perf *perf, struct i
 	in->path = path;
 	in->fd = fd;
 	in->jit_fd = -1;
-	in->jit_dir = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	in->jit_dir = BINARIES_KEPT_NONE;
 	in->kallsyms.dir = in->jit_dir;
 	inpath_proc(fd, in->handle, sizeof(in->handle));
 	if (perf->rec && perf->rec->has_uids)	/* none told: nobody's */

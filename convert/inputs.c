@@ -30,7 +30,7 @@ int inputs_alloc(struct inputs *ins, size_t nargs)
 	if (!ins->recs || !ins->sbs || !ins->kept)
 		return -ENOMEM;
 	for (size_t i = 0; i < nargs; i++)
-		ins->kept[i] = (struct binaries_kept){ .fd = -1, .parent = -1 };
+		ins->kept[i] = BINARIES_KEPT_NONE;
 	return 0;
 }
 

@@ -113,7 +113,7 @@ int jitdump_private(const char *perfdata, const char *dump, const struct runas *
 	struct runas_set who = { as, as ? 1 : 0 };
 	int fd = runas_open(&who, AT_FDCWD, dump, 0, no, sizeof(no)), data = -1, err;
 
-	*k = (struct binaries_kept){ .fd = -1, .parent = -1 };
+	*k = BINARIES_KEPT_NONE;
 	if (fd < 0) {
 		snprintf(why, wsize, "%s", no);
 		return fd;

@@ -391,7 +391,7 @@ int kallsyms_copy_make(const char *perfdata, struct kallsyms_copy *k)
 	size_t n = 0;
 	int err;
 
-	*k = (struct kallsyms_copy){ .dir = { .fd = -1, .parent = -1 } };
+	*k = (struct kallsyms_copy){ .dir = BINARIES_KEPT_NONE };
 	if (perfdata_buildids(perfdata, kernel_buildid, recorded, why, sizeof(why)) ||
 	    !recorded[0] || running_buildid(running) ||
 	    !perfdata_same_buildid(recorded, running) || vmlinux_exists())
@@ -419,7 +419,7 @@ int kallsyms_copy_untrusted(const char *perfdata, const char *kept, struct kalls
 	struct stat st;
 	int fd, err;
 
-	*k = (struct kallsyms_copy){ .dir = { .fd = -1, .parent = -1 } };
+	*k = (struct kallsyms_copy){ .dir = BINARIES_KEPT_NONE };
 	if (kept && !perfdata_buildids(perfdata, kernel_buildid, recorded, why, sizeof(why)) &&
 	    recorded[0] &&
 	    (size_t)snprintf(k->path, sizeof(k->path), "%s/[kernel.kallsyms]/%s/kallsyms", kept,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "funcspec.h"
 #include "fxt_format.h"
 
 /* Functions whose first two integer arguments the marker shows (magic-trace's
@@ -25,6 +26,8 @@ struct hits_writer {
 	struct conv *c;
 	const struct recording *r;
 	fxt_string_id name, span_name;
+	fxt_string_id spec;     /* the trigger as typed, an argument when the name is
+				 * not it (0: it is) */
 	uint64_t first;         /* the trace's first time */
 	uint64_t last;          /* the previous hit: spans on one track must not overlap */
 	uint64_t run_ts;        /* markers of one time, of any process (Perfetto nests */
@@ -74,6 +77,9 @@ static unsigned hit_args(struct hits_writer *hw, const struct recording_hit *h,
 
 	args[n++] = (struct fxt_arg){ .type = FXT_ARG_INT64, .name = fxt_writer_cstring(c->w, "tid"),
 				      .i64 = h->tid };
+	if (hw->spec)
+		args[n++] = (struct fxt_arg){ .type = FXT_ARG_STRING,
+			.name = fxt_writer_cstring(c->w, "trigger"), .str = hw->spec };
 	if (h->has_ip)
 		args[n++] = (struct fxt_arg){ .type = FXT_ARG_POINTER, .name = c->s_ip, .u64 = h->ip };
 	if (h->snapshot >= 0) {
@@ -257,11 +263,17 @@ static void write_snapshots(struct conv *c, const struct recording *r, struct hi
 bool conv_markers_write(struct conv *c, const struct recording *r, char *err, size_t size)
 {
 	const char *spec = r->trigger ? r->trigger : "";
-	struct conv_span mid = { spec, (uint32_t)strlen(spec) };
+	/* a function with no name is named as its slices are ([unnamed @
+	 * 0x1370], record.json's name of it), not by the addr: typed */
+	bool unnamed = r->trigger_name &&
+		       funcspec_is_unnamed(r->trigger_name, strlen(r->trigger_name));
+	const char *fn = unnamed ? r->trigger_name : spec;
+	struct conv_span mid = { fn, (uint32_t)strlen(fn) };
 	struct hits_writer hw = {
 		.c = c, .r = r, .first = trace_start(c),
 		.name = conv_name(c, "[trigger] ", mid, 256, ""),
 		.span_name = conv_name(c, "[trigger span] ", mid, 256, ""),
+		.spec = unnamed && strcmp(fn, spec) ? fxt_writer_cstring(c->w, spec) : 0,
 	};
 	int rc = recording_hits(r, write_hit, &hw, err, size);
 

@@ -9,7 +9,9 @@
 
 #include "state.h"
 
-/* markers.c: writes recording R's trigger hits ("[trigger] SPEC" instants,
+/* markers.c: writes recording R's trigger hits ("[trigger] SPEC" instants;
+ * a function with no name "[trigger] [unnamed @ 0xSTART]", as its slices,
+ * with SPEC as argument `trigger`;
  * and the span from a start TSC passed to magic_trace_stop_indicator) and
  * its snapshots that no hit took ("[snapshot] REASON") on a track
  * "triggers" in each traced process; a hit's extra fields while FXT's 15

@@ -31,7 +31,9 @@ static bool overlaps(const struct perfsym *s, const struct perfsym_dso *d)
 	return false;
 }
 
-/* Reads the binary PATH: its PLT and the symbols over it, NULL when none. */
+/* Reads the binary PATH: its PLT and the symbols over it (none kept when
+ * none lies over it: its [unknown] frames are named by the entries alone),
+ * NULL when it has no PLT. */
 static struct perfsym_dso *read_plt(struct conv *c, const char *path)
 {
 	struct perfsym_dso *d;
@@ -55,10 +57,6 @@ static struct perfsym_dso *read_plt(struct conv *c, const char *path)
 			free(d->syms[i].name);
 	}
 	d->n = j;
-	if (!j) {
-		perfsym_free(d);
-		return NULL;
-	}
 	return d;
 }
 
@@ -96,11 +94,19 @@ void conv_plt_cover(struct conv *c, struct conv_func *f, struct conv_span sym,
 
 	f->plt = NULL;
 	f->plt_cover = NULL;
-	/* only the symbol perf stretches over a PLT reads the binary: every other
-	 * function would read each binary's whole symbol table for nothing */
-	if (f->unknown || sym.len != sizeof(PLT_COVER) - 1 || memcmp(sym.s, PLT_COVER, sym.len) ||
-	    !dso.len || dso.s[0] != '/' || !(p = dso_of(c, dso)) || !p->syms)
+	/* only the symbol perf stretches over a PLT and the [unknown] of a binary
+	 * (perf 6.1 names no entry of .plt.got nor .plt.sec) read the binary:
+	 * every other function would read each binary's whole symbol table for
+	 * nothing */
+	if (sym.len ? f->unknown || sym.len != sizeof(PLT_COVER) - 1 ||
+		      memcmp(sym.s, PLT_COVER, sym.len) : !f->unknown)
 		return;
+	if (!dso.len || dso.s[0] != '/' || !(p = dso_of(c, dso)) || !p->syms)
+		return;
+	if (!sym.len) {
+		f->plt = p->syms;
+		return;
+	}
 	for (size_t i = 0; i < p->syms->n; i++) {
 		const struct perfsym *s = &p->syms->syms[i];
 
@@ -112,19 +118,20 @@ void conv_plt_cover(struct conv *c, struct conv_func *f, struct conv_span sym,
 	}
 }
 
-bool conv_plt_name(const struct conv_func *f, struct conv_loc *loc)
+bool conv_plt_name(const struct conv_func *f, bool chain, struct conv_loc *loc)
 {
 	uint64_t off;
 
-	if (!f->plt || !loc->has_symoff)
+	if (!f->plt || (f->plt_cover ? !loc->has_symoff : !chain))
 		return false;
-	off = f->plt_cover->start + loc->symoff;
+	off = f->plt_cover ? f->plt_cover->start + loc->symoff : loc->ip;
 	for (size_t i = 0; i < f->plt->nplt; i++) {
 		const struct perfsym *e = &f->plt->plt[i];
 
 		if (off >= e->start && off < e->end) {
 			loc->sym = (struct conv_span){ e->name, (uint32_t)strlen(e->name) };
 			loc->symoff = off - e->start;
+			loc->has_symoff = true;
 			loc->func = NULL;
 			return true;
 		}

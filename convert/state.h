@@ -482,7 +482,7 @@ struct conv {
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
 	uint64_t unmapped_chains;      /* chains cut at an address in no mapping
-					* (conv_chain_clean) */
+					* or in one of no code (conv_chain_clean) */
 	uint64_t unmapped_ip;          /* the first such address */
 	uint64_t loop_chains;          /* loops cut out of chains drawn (chaincheck.c) */
 	uint64_t loop_system, loop_own;    /* of those, the loops with a named frame

@@ -10,7 +10,8 @@ FRONT_ENTRY := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),-Wl$(front_co
 FRONT_END := $(O)/bin/snaptrace
 
 $(FRONT_END): $(call obj,front/snaptrace.c common/escape.c common/utf8.c common/diag.c \
-	common/outpath.c common/inpath.c common/pathtrust.c common/signals.c)
+	common/outpath.c common/inpath.c common/pathtrust.c common/signals.c \
+	common/tmptree.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $(if $(filter 1,$(SAN)),,-static) $(FRONT_ENTRY) -o $@ $^

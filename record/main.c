@@ -715,9 +715,15 @@ static void print_measures(const struct rec_session *s)
 		if (!m->st.calls) {
 			bool unloaded = !m->mapped && m->map_looks;
 
-			diag_info("measured %s: no call%s%s%s", m->spec, unloaded ? " (" : "",
-				  unloaded ? m->loc.file : "", unloaded ? " was never seen loaded "
-				  "by the program: its maps never had it)" : "");
+			char none[256];
+
+			diag_info("measured %s: %s%s%s%s", m->spec,
+				  rec_measure_none_words(s->start_ns, s->end_ns,
+							 s->stopped_at_start != 0, none,
+							 sizeof(none)),
+				  unloaded ? " (" : "", unloaded ? m->loc.file : "",
+				  unloaded ? " was never seen loaded by the program: its maps "
+				  "never had it)" : "");
 			continue;
 		}
 		if (match->thrown)

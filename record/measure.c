@@ -318,6 +318,22 @@ const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size)
 	return buf;
 }
 
+const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stopped_at_start,
+				   char *buf, size_t size)
+{
+	static const char early[] = "the recording was stopped while it was starting";
+
+	if (start_ns && end_ns >= start_ns)
+		snprintf(buf, size, "no call in the %.3f ms recorded%s%s%s", (end_ns - start_ns) / 1e6,
+			 stopped_at_start ? " (" : "", stopped_at_start ? early : "",
+			 stopped_at_start ? ": not measured long enough to tell)" : "");
+	else if (stopped_at_start)
+		snprintf(buf, size, "not measured: %s", early);
+	else
+		snprintf(buf, size, "no call");
+	return buf;
+}
+
 void rec_measure_close(struct rec_measure *m)
 {
 	if (m->opened)

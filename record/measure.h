@@ -169,6 +169,19 @@ uint64_t rec_measure_cost_ns(int uprobe_type);
  */
 const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size);
 
+/*
+ * What a measured function with no call was measured over, in words, into
+ * BUF (SIZE bytes; returns BUF): "no call in the 0.181 ms recorded" from
+ * START_NS to END_NS (perf clock: record.json's start_ns and end_ns; either
+ * 0: not known), and when STOPPED_AT_START (the recording was stopped while
+ * it was starting) that this was too short to say the function is not
+ * called. Never a bare "no call" when the span is known: a recording
+ * stopped 0.2 ms in saw no call of a function called every 10 ms (issue
+ * 24). The one wording of the summary's line and its test.
+ */
+const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stopped_at_start,
+				   char *buf, size_t size);
+
 /* Closes M's probes and frees its matcher; its statistics stay. */
 void rec_measure_close(struct rec_measure *m);
 

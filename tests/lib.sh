@@ -359,8 +359,10 @@ junk_frames() {
 		grep -Ev '^\s+[0-9a-f]+ (_start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|clone|clone3|start_thread|thread_start|_dl_start|_dl_start_user)(@[@A-Za-z0-9_.]+)?\+' "$1" >"$3"
 		set -- "$3" "$2"
 	fi
-	awk 'BEGIN { j[0] = "ffffffffffffffff"; j[1] = "0"; j[2] = "417dcc6a999807ff"; j[3] = "f729666a1e9d51b9" }
-		function junk() { printf "\t%16s [unknown] ([unknown])\n", j[k++ % 4]; chain = 0 }
+	awk 'BEGIN { j[0] = "ffffffffffffffff [unknown] ([unknown])"; j[1] = "0 [unknown] ([unknown])"
+			j[2] = "417dcc6a999807ff [unknown] ([unknown])"; j[3] = "f729666a1e9d51b9 [unknown] ([unknown])"
+			j[4] = "7ffd5c57ebff [unknown] ([stack])" }
+		function junk(   s) { s = j[k++ % 5]; printf "\t%16s %s\n", substr(s, 1, index(s, " ") - 1), substr(s, index(s, " ") + 1); chain = 0 }
 		/^\t/ { chain = 1; print; next }
 		chain { junk() }
 		{ print }

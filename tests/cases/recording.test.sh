@@ -796,6 +796,29 @@ t_many_fields() {
 	fi
 }
 
+# A stripped binary's function triggered by address (addr:0x1370): its
+# slices are "[unnamed @ 0x1370]" (record.json's name of it), and so is the
+# marker, the spec typed kept as argument `trigger` (it was "[trigger]
+# addr:0x1370", which a search for the function's slices never finds)
+t_unnamed_marker() {
+	local d="$TMP/unnamed-marker" got
+	mkdir -p "$d"
+	cp "$D"/perf.data.* "$d/"
+	record_json "$d" "$HITS" "$SNAPS"
+	sed -i 's/"trigger": {.*/"trigger": {"spec": "addr:0x1370", "mechanism": "uprobe", "file": "\/opt\/app", "symbol": "", "name": "[unnamed @ 0x1370]", "vaddr": 4976, "file_offset": 4976, "tsc": null},/' "$d/record.json"
+	if ! convert unnamed-marker "$d"; then
+		fail unnamed-marker "conversion failed: $(first_lines "$TMP/unnamed-marker.err")"
+		return
+	fi
+	got=$(grep -c -F 'name="[trigger] [unnamed @ 0x1370]" tid:int64=300 trigger:string="addr:0x1370" ip:pointer=0x401200' \
+		"$TMP/unnamed-marker.records")
+	if [ "$got" -ne 2 ] || grep -q -F '[trigger] addr:' "$TMP/unnamed-marker.records"; then
+		fail unnamed-marker "the markers: $(grep -F '[trigger]' "$TMP/unnamed-marker.records" | tr '\n' '|')"
+	else
+		ok unnamed-marker
+	fi
+}
+
 # --dump=recording: record.json a field per line, PATH=VALUE in the file's
 # order (the reference written here by hand), the streamed hits in their
 # place, a name's control character escaped, an empty array as []; the
@@ -908,6 +931,7 @@ same_time() {
 }
 
 t_markers
+t_unnamed_marker
 t_dump
 t_many_fields
 same_time same-time 600 1 89

@@ -89,6 +89,38 @@ for flavour in plain ibt; do
 	esac
 done
 
+# pltnames-stripped: a binary without a symbol table (Debian's libsqlite3
+# calls sqlite3Malloc through .plt.got): perf 6.1 prints a call chain's
+# frame in a .plt.got entry "[unknown]" at its map-relative address (the
+# file offset); the slice is named by the entry as objdump names it
+bin="$TMP/stripped"
+if ! cc -O1 -o "$bin" "$TMP/prog.c" 2>"$TMP/cc.err" || ! strip "$bin" 2>>"$TMP/cc.err"; then
+	fail pltnames-stripped "cc: $(first_lines "$TMP/cc.err")"
+else
+	# objdump's entries of .plt.got, each at its file offset (section offset
+	# + address - section address, from readelf's section table)
+	objdump -d "$bin" | awk '
+		/^Disassembly of section / { sec = $4; sub(/:$/, "", sec) }
+		sec == ".plt.got" && /^[0-9a-f]+ <.*@plt>:$/ {
+			name = $2; gsub(/[<>:]/, "", name); print $1, name }' >"$bin.entries"
+	read -r saddr soff < <(readelf -SW "$bin" |
+		sed -n 's/.* \.plt\.got *PROGBITS *\([0-9a-f]*\) \([0-9a-f]*\) .*/\1 \2/p')
+	n=0
+	: >"$bin.want"
+	while read -r addr name; do
+		n=$((n + 1))
+		printf 'prog 4000/4000 100.%09d: 100000 cpu-clock:u: \n' "$n"
+		printf '\t%x [unknown] (%s)\n' $((16#$addr - 16#$saddr + 16#$soff + 4)) "$bin"
+		printf '\t1000 [unknown] (%s)\n\n' "$bin"
+		echo "$name" >>"$bin.want"
+	done <"$bin.entries" >"$bin.txt"
+	if [ "$n" -lt 1 ] || [ -z "$soff" ]; then
+		fail pltnames-stripped "objdump names no .plt.got entry: the test checks nothing"
+	else
+		check pltnames-stripped "$bin" "$bin.txt"
+	fi
+fi
+
 # pltnames-kept-copy: the plain program's recording keeping its binary
 # (record.json's build id of it, DIR/binaries as --keep-binaries writes
 # it), the program then rebuilt with other PLT entries: its entries are

@@ -115,7 +115,7 @@ static inline void fuzz_conv(const char *path, struct recording *r, struct conv_
 	struct recording files = { .dirfd = -1, .fd = -1 };
 	struct conv_input in[FUZZ_SNAPSHOTS];
 	struct sideband sb = { 0 };
-	struct binaries_kept kept = { .fd = -1, .parent = -1 };
+	struct binaries_kept kept = BINARIES_KEPT_NONE;
 	struct inputs ins = { .in = in, .recs = r ? r : &files, .nrecs = 1, .sbs = &sb,
 			      .kept = &kept };
 	struct conv_driver *cv;

@@ -23,7 +23,7 @@ need_recording switches
 use_workload switches
 TARGETS=("$PROG")
 HOG=
-on_exit '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; rm -rf "$TMP"'
+on_exit '[ -z "$HOG" ] || { kill -KILL "$HOG"; wait "$HOG"; } 2>/dev/null; scratch_done'
 
 # Whether the recorder adds sched:sched_switch here (as its --dry-run says).
 SCHED=0
@@ -135,28 +135,37 @@ t_switches_preempted() {
 	fi
 }
 
-# migrate: early() 300 ms on one CPU, then late() 1 s on another, with a
-# 64 KiB ring (about 0.1 s of samples): the snapshot is late() only, in one
-# contiguous stretch. One ring per CPU kept early()'s last samples in the
-# first CPU's ring, stitched to late()'s across a hole.
+# migrate: early() 300 ms of CPU time on one CPU, then late() 1 s on
+# another, with a 64 KiB ring (about 0.1 s of samples alone, less with the
+# switches): the snapshot is late() only, in one contiguous stretch. One ring
+# per CPU kept early()'s last samples in the first CPU's ring, stitched to
+# late()'s across a hole. The work is sized in CPU time (the workload's
+# snaptrace_cpu_spin), so late() outlasts the ring however loaded the
+# machine; how many of the ring's records are samples is not fixed (at load
+# 10 its preemptions' switch records and sched_switch samples with their
+# stack copies left 28 samples), so the test asks for samples of late(),
+# none of early(), not a count. The frames are read with -F ip,sym: with sym
+# alone perf prints no call chain (the early() check saw none before).
 t_switches_no_stale_fragment() {
-	local f samples n early gap
+	local f samples n late early gap
 	requires switches_no_stale_fragment two_cpus || return
 	record switches_no_stale_fragment --snapshot-size 64K --arm-after 0 -- "$PROG" migrate 300 1000 || return
 	f=$SNAP
+	# the cpu-clock samples, those whose chain holds late() and early(), and
 	# the largest hole between two samples in which the thread stayed on the
 	# CPU (a switch record inside a hole: it was descheduled, not lost)
-	samples=$(perf script -i "$f" --ns -F time,event,sym --show-switch-events 2>/dev/null | awk '
+	samples=$(perf script -i "$f" --ns -F time,event,ip,sym --show-switch-events 2>/dev/null | awk '
 		/PERF_RECORD_SWITCH/ { off = 1; next }
+		/^[^ \t]/ { s = 0 }
 		/cpu-clock|cycles/ { t = $1 + 0; if (n++ && !off && t - prev > gap) gap = t - prev; prev = t; off = 0; s = 1; next }
-		s && $1 == "early" { early++ }
-		/^$/ { s = 0 }
-		END { printf "%d %d %.0f\n", n, early, gap * 1e3 }')
-	read -r n early gap <<<"$samples"
-	if [ "$n" -lt 50 ]; then
-		fail switches_no_stale_fragment "expected a snapshot of late(), found $n samples"
+		s && $2 == "early" { early++ }
+		s && $2 == "late" { late++ }
+		END { printf "%d %d %d %.0f\n", n, late, early, gap * 1e3 }')
+	read -r n late early gap <<<"$samples"
+	if [ "$late" -lt 1 ]; then
+		fail switches_no_stale_fragment "expected a snapshot of late(), found $n samples, $late of late()"
 	elif [ "$early" -ne 0 ]; then
-		fail switches_no_stale_fragment "$early samples of early() (a stale fragment) in a snapshot that should hold only late()"
+		fail switches_no_stale_fragment "$early samples of early() (a stale fragment) in a snapshot that should hold only late() ($n samples, $late of late())"
 	elif [ "$gap" -gt 100 ]; then
 		fail switches_no_stale_fragment "a hole of $gap ms between two samples of one spin"
 	else

@@ -138,10 +138,27 @@ static void measure_every_call(void)
 	rec_measure_free(&m);
 }
 
+/* A function with no call says what it was measured over (issue 24: a
+ * recording stopped 0.181 ms in said "no call", as if it were never called). */
+static void measure_none_words(void)
+{
+	char buf[256];
+
+	CHECK_STR_EQ(rec_measure_none_words(66004276627721, 66004276808892, true, buf, sizeof(buf)),
+		     "no call in the 0.181 ms recorded (the recording was stopped while it was "
+		     "starting: not measured long enough to tell)");
+	CHECK_STR_EQ(rec_measure_none_words(1000000, 2501000000, false, buf, sizeof(buf)),
+		     "no call in the 2500.000 ms recorded");
+	CHECK_STR_EQ(rec_measure_none_words(0, 2501000000, true, buf, sizeof(buf)),
+		     "not measured: the recording was stopped while it was starting");
+	CHECK_STR_EQ(rec_measure_none_words(5, 0, false, buf, sizeof(buf)), "no call");
+}
+
 int main(void)
 {
 	UNIT_RUN(measure_numbers);
 	UNIT_RUN(measure_calls_file);
 	UNIT_RUN(measure_every_call);
+	UNIT_RUN(measure_none_words);
 	return unit_exit();
 }

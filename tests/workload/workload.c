@@ -178,14 +178,17 @@ NOIPA void snaptrace_pf_touch(size_t pages)
 	munmap(p, pages * 4096);
 }
 
+/* early() and late() spin MS ms of the thread's CPU time (not the wall's):
+ * however loaded the machine, each runs as many samples' worth as asked
+ * (switches_no_stale_fragment: late() must outlast the ring). */
 NOIPA void early(double ms)
 {
-	snaptrace_spin((long long)(ms * 1e6));
+	snaptrace_cpu_spin((long long)(ms * 1e6));
 }
 
 NOIPA void late(double ms)
 {
-	snaptrace_spin((long long)(ms * 1e6));
+	snaptrace_cpu_spin((long long)(ms * 1e6));
 }
 
 /* A 5-byte `mov $0x0, %eax` (an imm32 that a probe on any byte but the
@@ -538,8 +541,8 @@ static const struct mode {
 	  "MS ms; the main thread works until it ends, then exit", 1, 1, m_thread },
 	{ "leave", "N MS", "N threads named worker work for ever; the main thread works MS ms "
 	  "and returns from main: the kernel ends the workers (exit_group)", 2, 2, m_leave },
-	{ "migrate", "MS1 MS2", "early() spins MS1 ms on the first allowed CPU, late() MS2 ms "
-	  "on the second, then snaptrace_trigger and exit", 2, 2, m_migrate },
+	{ "migrate", "MS1 MS2", "early() spins MS1 ms of its CPU time on the first allowed CPU, "
+	  "late() MS2 ms on the second, then snaptrace_trigger and exit", 2, 2, m_migrate },
 	{ "naps", "N SPIN_US SLEEP_US", "N times: snaptrace_spin SPIN_US, snaptrace_nap "
 	  "SLEEP_US; prints \"spin NS\" and \"sleep NS\" of each, as measured", 3, 3, m_naps },
 	{ "pipe", "N DELAY_US", "N times: snaptrace_wait_pipe blocks in read() on a pipe a "
