@@ -228,7 +228,9 @@ int inpath_open(int dirfd, const char *path, unsigned flags, char *why, size_t s
 		errno = err;
 	}
 	err = -errno;
-	if (fd < 0)
+	if (fd < 0 && err == -EWOULDBLOCK)	/* a file lease: there, but not ours to wait for */
+		snprintf(why, size, "held by a lease of uid %u", (unsigned)st.st_uid);
+	else if (fd < 0)
 		snprintf(why, size, "%s", strerror(errno));
 	close(pf);
 	return fd < 0 ? err : fd;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runas.h"
+#include "signals.h"
 #include "spawn.h"
 #include "tmpview.h"
 
@@ -114,104 +115,6 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pg
 	return start_piped(argv, err_fd, fd, own_pgroup, cwd_fd, view);
 }
 
-/* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */
-/* How often a wait on a helper looks whether it is stopped (ms). */
-#define STOP_LOOK_MS 500
-/* The most processes a look at a helper's descendants takes in. */
-#define STOP_LOOK_PROCS 4096
-
-/* Process PID's parent and state from /proc/PID/stat (its comm, in
- * parentheses, may hold anything: the fields after the last ')'). Returns
- * 0, or -1 when it is gone. */
-static int proc_state(pid_t pid, pid_t *ppid, char *state)
-{
-	char path[32], buf[512], *p;
-	int fd, ppid_i;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %d", state, &ppid_i) != 2)
-		return -1;
-	*ppid = ppid_i;
-	return 0;
-}
-
-pid_t run_stopped(pid_t pid)
-{
-	pid_t tree[STOP_LOOK_PROCS], ppid;
-	size_t n = 1, before = 0;
-	char state;
-	DIR *d;
-
-	if (proc_state(pid, &ppid, &state))
-		return 0;
-	if (state == 'T' || state == 't')
-		return pid;
-	tree[0] = pid;
-	/* the processes it started: each pass takes in the children of the
-	 * ones found before it (a pid namespace's first process is a
-	 * grandchild: tmpview.h); no child, no second pass */
-	while (n > before && n < STOP_LOOK_PROCS && (d = opendir("/proc"))) {
-		size_t known = n;
-		struct dirent *de;
-
-		while ((de = readdir(d)) && n < STOP_LOOK_PROCS) {
-			char *end;
-			long q = strtol(de->d_name, &end, 10);
-
-			if (*end || q <= 0 || proc_state((pid_t)q, &ppid, &state))
-				continue;
-			for (size_t i = before; i < known; i++) {
-				if (tree[i] != ppid)
-					continue;
-				if (state == 'T' || state == 't') {
-					closedir(d);
-					return (pid_t)q;
-				}
-				tree[n++] = (pid_t)q;
-				break;
-			}
-		}
-		closedir(d);
-		before = known;
-	}
-	return 0;
-}
-
-/* A clock in ms, for how long a helper has been stopped. */
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-bool run_held_stopped(pid_t pid, struct run_stopwatch *w)
-{
-	long long now = now_ms();
-
-	if (w->looked && now - w->looked < STOP_LOOK_MS)
-		return w->since && now - w->since >= RUN_STOPPED_MS;
-	w->looked = now;
-	if (!run_stopped(pid)) {
-		w->since = 0;
-		return false;
-	}
-	if (!w->since)
-		w->since = now;
-	return now - w->since >= RUN_STOPPED_MS;
-}
-
 ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap)
 {
 	struct run_stopwatch w = { 0, 0 };
@@ -236,6 +139,7 @@ ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap)
 	}
 }
 
+/* waitpid(PID, FLAGS) as run_wait() and run_try_wait() return it. */
 static int wait_for(pid_t pid, int flags)
 {
 	int status;
@@ -248,7 +152,33 @@ static int wait_for(pid_t pid, int flags)
 		return -EAGAIN;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return RUN_KILLED_BY + WTERMSIG(status);
+}
+
+const char *run_status_words(int st, char *buf, size_t size)
+{
+	char name[32];
+
+	if (st == -ETIME)
+		snprintf(buf, size, "stayed stopped %d s: given up", RUN_STOPPED_MS / 1000);
+	else if (st < 0)
+		snprintf(buf, size, "could not be waited for: %s", strerror(-st));
+	else if (st >= RUN_KILLED_BY)
+		snprintf(buf, size, "was killed by signal %d (%s)", st - RUN_KILLED_BY,
+			 sig_name(st - RUN_KILLED_BY, name, sizeof(name)));
+	else
+		snprintf(buf, size, "exited with status %d", st);
+	return buf;
+}
+
+const char *run_start_words(int err, char *buf, size_t size)
+{
+	if (err == -ETIME)
+		snprintf(buf, size, "stopped for %d s before its exec (a stop signal or a "
+			 "debugger): given up", RUN_STOPPED_MS / 1000);
+	else
+		snprintf(buf, size, "%s", strerror(-err));
+	return buf;
 }
 
 int run_wait_stopped(pid_t pid, pid_t *stopped)
@@ -313,7 +243,9 @@ int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], c
 	if (size)
 		buf[0] = '\0';
 	if (pid < 0) {
-		snprintf(buf, size, "%s: %s", argv[0], strerror((int)-pid));
+		char why[96];
+
+		snprintf(buf, size, "%s: %s", argv[0], run_start_words((int)pid, why, sizeof(why)));
 		return (int)pid;
 	}
 	for (;;) {

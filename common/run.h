@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "stopwatch.h"
+
 struct tmpview;
 
 /*
@@ -55,32 +57,6 @@ pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pg
 		const struct tmpview *view);
 
 /*
- * How long a helper, or a process it started, may stay stopped (a stop
- * signal, a debugger: state T or t in /proc) before the tools give it up:
- * perf run as a recording's owner (runas.h) is that user's process, which
- * they may stop, and root's conversion once waited on it for ever
- * (docs/design.md "Threat model").
- */
-#define RUN_STOPPED_MS 5000
-
-/* The pid of child PID, or of a process it started (a pid namespace's
- * first process: tmpview.h), that is stopped now, or 0. */
-pid_t run_stopped(pid_t pid);
-
-/* The looks of a wait on a helper at whether it is stopped: zeroed before
- * the first. */
-struct run_stopwatch {
-	long long looked;        /* when it last looked (ms, CLOCK_MONOTONIC), or 0 */
-	long long since;         /* since when each look found it stopped, or 0 */
-};
-
-/* Whether child PID, or a process it started, has been stopped at every
- * look of W since the first that found it so, for RUN_STOPPED_MS. Called
- * each time a wait on PID finds nothing new; looks (run_stopped(): a walk
- * of /proc) at most every half second, else answers as at the last look. */
-bool run_held_stopped(pid_t pid, struct run_stopwatch *w);
-
-/*
  * read(2) of FD, the output of child PID (a pipe), waiting as long as PID
  * runs: where PID, or a process it started, stays stopped RUN_STOPPED_MS,
  * returns -1 with errno ETIME, the process still stopped (run_stopped()
@@ -88,11 +64,28 @@ bool run_held_stopped(pid_t pid, struct run_stopwatch *w);
  */
 ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap);
 
-/* Waits for child PID. Returns its exit status (0..255), 128+N when killed
- * by signal N, or a negative errno: -ETIME when PID, or a process it
+/* What the waits below return for a child killed by signal N:
+ * RUN_KILLED_BY + N, apart from every exit status (0..255, those above 128
+ * included: perf exits 234 for -EINVAL). */
+#define RUN_KILLED_BY 256
+
+/* Waits for child PID. Returns its exit status (0..255), RUN_KILLED_BY + N
+ * when killed by signal N, or a negative errno: -ETIME when PID, or a process it
  * started, stayed stopped RUN_STOPPED_MS: PID is then killed (SIGKILL) and
  * reaped, and *STOPPED (when STOPPED is not NULL) is the stopped one. */
 int run_wait_stopped(pid_t pid, pid_t *stopped);
+
+/* What run_wait() returned, ST, in words after the program's name, in BUF
+ * (SIZE bytes), which it returns: "exited with status 234", "was killed by
+ * signal 9 (SIGKILL)", "stayed stopped 5 s: given up" (-ETIME), "could not
+ * be waited for: REASON" (another negative errno). The one place a wait
+ * status becomes words. */
+const char *run_status_words(int st, char *buf, size_t size);
+
+/* Why a start (run_start(), run_spawn(), spawn_start()) failed with ERR,
+ * in BUF (SIZE bytes), which it returns: "stopped for 5 s before its exec
+ * (a stop signal or a debugger): given up" for -ETIME, else strerror(). */
+const char *run_start_words(int err, char *buf, size_t size);
 
 /* run_wait_stopped(PID, NULL). */
 int run_wait(pid_t pid);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "childenv.h"
+#include "stopwatch.h"
 #include "signals.h"
 
 extern char **environ;
@@ -184,14 +185,19 @@ static void reap_failed(pid_t pid)
 }
 
 /* Reads from FD what child PID reports of its exec into *ERR (read(2)'s
- * return). A child stopped before its exec (one that became another user,
- * runas.h, is that user's to stop: hostile17's kill(-1, SIGSTOP) loop) would
- * never report: it fails the start, -ETIME, its stop seen without a wait
- * that reaps it (waitid's WNOWAIT: the caller reaps). */
+ * return). A child stopped before its exec would never report: one that
+ * became another user (runas.h) is that user's to stop (hostile17's
+ * kill(-1, SIGSTOP) loop), and so is a pid namespace's first process, the
+ * grandchild that becomes her and execs while the child stays ours
+ * (tmpview.h; hostile18 NEW 2). The wait looks at the child's whole tree
+ * with the helpers' one stop watch (run_held_stopped()): stopped for
+ * RUN_STOPPED_MS, the start fails, -ETIME (the caller's reap_failed()
+ * kills the child; the namespace's first process dies with it,
+ * PR_SET_PDEATHSIG). */
 static ssize_t read_exec_report(pid_t pid, int fd, int *err)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	siginfo_t si;
+	struct run_stopwatch w = { 0, 0 };
 
 	for (;;) {
 		int r = poll(&p, 1, 100);
@@ -206,9 +212,7 @@ static ssize_t read_exec_report(pid_t pid, int fd, int *err)
 		}
 		if (r < 0 && errno != EINTR)
 			return -1;
-		si.si_pid = 0;
-		if (!waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) &&
-		    si.si_pid == pid && si.si_code == CLD_STOPPED) {
+		if (run_held_stopped(pid, &w)) {
 			*err = ETIME;
 			return (ssize_t)sizeof(*err);
 		}

@@ -76,7 +76,9 @@ struct spawn {
  * pid once its execve has succeeded, or a negative errno: from the parent
  * (pipe, fork, out of memory, more than SPAWN_MAX_FDS fds) or from the
  * child's setup or execve (e.g. -ENOENT for a missing program), -ETIME for a
- * child stopped before its execve (its new user stopped it: runas.h); a
+ * child, or a process it started (a pid namespace's first process:
+ * tmpview.h), stopped RUN_STOPPED_MS before the execve (its new user
+ * stopped it: runas.h; run.h's stop watch); a
  * child that failed is reaped (killed first) before the return. The caller owns the pid (waits for it).
  */
 pid_t spawn_start(const struct spawn *s);

@@ -26,13 +26,18 @@
  * read as an ELF file (gone, not a regular file: inpath_open() looks before
  * it opens, so no device is opened; a link another user may have put in a
  * shared directory is not followed), or WHO's users may not open it
- * (runas_open()). */
-static bool file_id(const struct runas_set *who, const char *path, char *hex)
+ * (runas_open()). A file there but held by a lease (fcntl F_SETLEASE: its
+ * owner makes every other open wait) is no file gone: *LEASED (WHY_SIZE
+ * bytes) is then inpath_open()'s words, "held by a lease of uid N", else
+ * empty. */
+static bool file_id(const struct runas_set *who, const char *path, char *hex, char *leased,
+		    size_t why_size)
 {
-	char why[160];
-	int fd = runas_open(who, AT_FDCWD, path, 0, why, sizeof(why));
+	int fd = runas_open(who, AT_FDCWD, path, 0, leased, why_size);
 	bool ok = fd >= 0 && !elfid_fd(fd, hex, BINARIES_ID_MAX + 1);
 
+	if (fd != -EWOULDBLOCK)
+		leased[0] = 0;
 	if (fd >= 0)
 		close(fd);
 	return ok;
@@ -70,7 +75,7 @@ static int on_id(void *arg, const char *hex, const char *path)
 	struct walk *w = arg;
 	struct binaries *b = w->b;
 	struct binary *e;
-	char now[BINARIES_ID_MAX + 1], full[4096];
+	char now[BINARIES_ID_MAX + 1], full[4096], leased[80];
 	/* no file and one its owner may not open are one to them (runas.h) */
 	const char *gone = b->who && b->who->n ? "gone (or not one the recording's owner may open)"
 					       : "gone";
@@ -92,9 +97,14 @@ static int on_id(void *arg, const char *hex, const char *path)
 	snprintf(e->id, sizeof(e->id), "%s", hex);
 	b->n++;
 	snprintf(full, sizeof(full), "%s%s", b->symfs ? b->symfs : "", path);
-	there = file_id(b->who, full, now);
+	there = file_id(b->who, full, now, leased, sizeof(leased));
 	if ((there && perfdata_same_buildid(hex, now)) || cached(w->cache, hex))
 		return 0;
+	if (leased[0]) {	/* there: not "gone"; perf's own open of it waits the lease out */
+		diag_warn("%s: %s: its build id is unchecked, and perf waits up to "
+			  "/proc/sys/fs/lease-break-time seconds to open it", full, leased);
+		return 0;
+	}
 	e->changed = true;
 	if (!w->perf_knows)
 		diag_warn("%s: %s since the recording (build id %s%s%s): the recording names "

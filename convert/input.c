@@ -523,8 +523,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		return err;
 	err = make_parts(in, perf->jobs);
 	if (err) {
+		char why[96];
+
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
-			 strerror(-err));
+			 run_start_words(err, why, sizeof(why)));
 		return err;
 	}
 	in->size = 0;
@@ -538,7 +540,7 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 static int without_dlfilter(struct input *in)
 {
 	struct part *p = &in->parts[0];
-	char said[400] = "", shown[ESC_EXCERPT_SIZE];
+	char said[400] = "", shown[ESC_EXCERPT_SIZE], how[96];
 	int err;
 
 	p->status = run_wait(p->perf);
@@ -549,8 +551,9 @@ static int without_dlfilter(struct input *in)
 		fflush(p->perf_err);
 		perf_said(p->perf_err, said, sizeof(said));
 	}
-	diag_info("%s: perf script failed with the dlfilter (status %d%s%s): decoding "
-		  "through text", in->path, p->status, said[0] ? ": " : "",
+	diag_info("%s: perf script failed with the dlfilter (%s%s%s): decoding "
+		  "through text", in->path, run_status_words(p->status, how, sizeof(how)),
+		  said[0] ? ": " : "",
 		  esc_excerpt(shown, said, strlen(said)));
 	while (in->nparts > 1)
 		part_end(&in->parts[--in->nparts]);
@@ -932,19 +935,11 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 		if (p->perf_err)
 			perf_said(p->perf_err, said, sizeof(said));
 		if (st != 0 && ended && rc >= 0) {
-			char how[64];
+			char how[96];
 
-			if (st == -ETIME)
-				snprintf(how, sizeof(how), "stayed stopped %d s: given up",
-					 RUN_STOPPED_MS / 1000);
-			else if (st > 128)
-				snprintf(how, sizeof(how), "was killed by signal %d (%s)", st - 128,
-					 strsignal(st - 128));
-			else
-				snprintf(how, sizeof(how), "exited with status %d", st);
 			snprintf(errbuf, errlen, "%s: perf script%s%s %s%s%s", in->path,
 				 in->nparts > 1 ? " --time " : "", in->nparts > 1 ? p->cmd.time : "",
-				 how, said[0] ? ": " : "", said);
+				 run_status_words(st, how, sizeof(how)), said[0] ? ": " : "", said);
 			rc = -1;
 		} else if (said[0] && rc == 0) {
 			snprintf(errbuf, errlen, "%s: perf script: %s%s", in->path, said,

@@ -33,7 +33,7 @@ $(O)/test/ptsynth.skip: FORCE
 TEST_BINS += $(O)/test/ptsynth.skip
 else
 $(shell rm -f $(O)/test/ptsynth.skip)
-$(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c common/escape.c common/utf8.c common/spawn.c common/signals.c common/childenv.c common/inpath.c common/pathtrust.c common/runas.c \
+$(O)/test/ptsynth: $(call obj,$(PTSYNTH_SRC) common/diag.c common/escape.c common/utf8.c common/spawn.c common/stopwatch.c common/signals.c common/childenv.c common/inpath.c common/pathtrust.c common/runas.c \
 	common/demangle.c convert/perfsym.c convert/pltents.c)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")

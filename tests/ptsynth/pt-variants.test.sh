@@ -472,7 +472,7 @@ $(first_lines "$TMP/perf.log")"
 			ok "$case"
 		fi
 	done <<EOF
-fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with the dlfilter (status 129: Error: unknown option 'dlfilter'): decoding through text
+fallback-perf-refuses-dlfilter|$CONVERT|perf-refuses|1|perf script failed with the dlfilter (exited with status 129: Error: unknown option 'dlfilter'): decoding through text
 fallback-perf-5.10|$CONVERT|perf-old|0|
 fallback-no-dlfilter-beside|$TMP/alone/snaptrace-convert|perf|0|
 EOF
@@ -547,7 +547,7 @@ EOF
 		rc=$?
 		# (the line perf was cut in may be warned about before)
 		if [ $rc -ne 1 ] || [ "$(grep -c -v ': warning: ' "$TMP/$case.err")" -ne 1 ] ||
-			! tail -n 1 "$TMP/$case.err" | grep -q "$name.data: perf script was killed by signal 9 (Killed)"; then
+			! tail -n 1 "$TMP/$case.err" | grep -q "$name.data: perf script was killed by signal 9 (SIGKILL)"; then
 			why="$why $path: exit $rc: $(first_lines "$TMP/$case.err");"
 		elif [ -e "$TMP/$case.fxt" ]; then
 			why="$why $path: a trace was written;"

@@ -10,8 +10,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "inpath.h"
@@ -121,6 +123,52 @@ static void streams(void)
 	close(p[1]);
 }
 
+/* A file held by a write lease (fcntl F_SETLEASE, its owner's: hostile18
+ * NEW 4) is there: inpath_open() never waits the lease out (the kernel's
+ * fs.lease-break-time, 45 s) and says so, "held by a lease of uid N", never
+ * a file gone. The lease is a child's (a lease is broken by another open
+ * file, any process's). */
+static void leased(void)
+{
+	char why[300] = "", want[64];
+	int ready[2], done[2], fd;
+	pid_t pid;
+
+	CHECK(unit_tmp_write("leased", "text\n", 5) != NULL);
+	CHECK(!pipe2(ready, O_CLOEXEC) && !pipe2(done, O_CLOEXEC));
+	pid = fork();
+	if (pid == 0) {
+		char c = 0;
+		int f;
+
+		close(ready[0]);
+		close(done[1]);
+		signal(SIGIO, SIG_IGN);	/* the break's notice */
+		f = open(unit_tmp("leased"), O_RDONLY | O_CLOEXEC);
+		c = f >= 0 && !fcntl(f, F_SETLEASE, F_WRLCK) ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	CHECK(pid > 0);
+	close(ready[1]);
+	close(done[0]);
+	{
+		char c = 0;
+
+		CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+	}
+	fd = inpath_open(AT_FDCWD, unit_tmp("leased"), 0, why, sizeof(why));
+	CHECK_INT_EQ(fd, -EWOULDBLOCK);
+	snprintf(want, sizeof(want), "held by a lease of uid %u", (unsigned)geteuid());
+	CHECK_STR_EQ(why, want);
+	if (fd >= 0)
+		close(fd);
+	close(done[1]);
+	close(ready[0]);
+	CHECK(waitpid(pid, NULL, 0) == pid);
+}
+
 int main(void)
 {
 	alarm(20);	/* a FIFO opened as a stream would wait: a failure, not a hang */
@@ -128,6 +176,7 @@ int main(void)
 		return 1;
 	UNIT_RUN(trailing_slash);
 	UNIT_RUN(streams);
+	UNIT_RUN(leased);
 	unit_tmp_fini();
 	return unit_exit();
 }

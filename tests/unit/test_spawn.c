@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -270,6 +271,58 @@ static void spawn_setup_error(void)
 	CHECK_INT_EQ(spawn_start(&s), -EBADF);
 	s.nfds = SPAWN_MAX_FDS + 1;
 	CHECK_INT_EQ(spawn_start(&s), -EINVAL);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+}
+
+/* spawn's setup for spawn_grandchild_stopped(): as tmpview's pid
+ * namespace (tmpview_enter()), the child stays outside waiting and a child
+ * of it goes on to the exec; that grandchild (another user's, who may stop
+ * it) writes its pid to *ARG, a pipe, and stops before its exec. */
+static int stop_in_grandchild(const void *arg)
+{
+	int fd = *(const int *)arg, status;
+	pid_t pid = fork();
+
+	if (pid > 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		_exit(127);
+	}
+	if (pid < 0)
+		return errno;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+		return errno;
+	pid = getpid();
+	if (write(fd, &pid, sizeof(pid)) != (ssize_t)sizeof(pid))
+		return EIO;
+	raise(SIGSTOP);
+	return 0;
+}
+
+/* A process the child started, stopped before its exec (hostile18 NEW 2:
+ * the pid namespace's first process, hers, stopped between its uid change
+ * and its exec, while the child, ours, waits), fails the start after the
+ * stop watch's RUN_STOPPED_MS with -ETIME instead of a wait for ever; the
+ * stopped grandchild is ended with the child. (An alarm ends the test
+ * where the start would wait for ever.) */
+static void spawn_grandchild_stopped(void)
+{
+	char *argv[] = { "true", NULL };
+	int p[2];
+	pid_t grandchild = 0;
+	struct spawn s = { .path = "/bin/true", .argv = argv, .setup = stop_in_grandchild };
+
+	CHECK_INT_EQ(pipe2(p, O_CLOEXEC), 0);
+	s.setup_arg = &p[1];
+	alarm(60);
+	CHECK_INT_EQ(spawn_start(&s), -ETIME);
+	alarm(0);
+	close(p[1]);
+	CHECK(read(p[0], &grandchild, sizeof(grandchild)) == (ssize_t)sizeof(grandchild));
+	close(p[0]);
+	for (int i = 0; i < 200 && grandchild > 0 && !kill(grandchild, 0); i++)
+		usleep(10000);	/* killed by its death signal; reaped by init */
+	CHECK(grandchild > 0 && kill(grandchild, 0) < 0 && errno == ESRCH);
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 }
 
@@ -574,6 +627,31 @@ static void run_stopped_given_up(void)
 	}
 }
 
+/* A helper's end in words, from a real wait: an exit status above 128
+ * (perf's 234 for -EINVAL) is an exit status, never "killed by signal 106";
+ * only a signal that ended it is said as one. */
+static void run_status_in_words(void)
+{
+	static const struct {
+		const char *script;
+		const char *want;
+	} ends[] = {
+		{ "exit 234", "exited with status 234" },
+		{ "exit 129", "exited with status 129" },
+		{ "exit 0", "exited with status 0" },
+		{ "kill -KILL $$", "was killed by signal 9 (SIGKILL)" },
+		{ "kill -TERM $$", "was killed by signal 15 (SIGTERM)" },
+	};
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		char *argv[] = { "sh", "-c", (char *)ends[i].script, NULL }, out[64];
+		int st = run_capture(argv, out, sizeof(out));
+
+		CHECK_STR_EQ(run_status_words(st, out, sizeof(out)), ends[i].want);
+	}
+	CHECK_STR_EQ(run_status_words(-ETIME, (char[64]){ 0 }, 64), "stayed stopped 5 s: given up");
+}
+
 int main(void)
 {
 	sig_note_start();	/* as each program's main(): SIGPIPE below is ours, not the user's */
@@ -582,9 +660,11 @@ int main(void)
 	UNIT_RUN(spawn_exec_error);
 	UNIT_RUN(spawn_exec_fd);
 	UNIT_RUN(spawn_setup_error);
+	UNIT_RUN(spawn_grandchild_stopped);
 	UNIT_RUN(spawn_fds);
 	UNIT_RUN(spawn_named_fds);
 	UNIT_RUN(run_stopped_given_up);
+	UNIT_RUN(run_status_in_words);
 	UNIT_RUN(spawn_signals_pgroup);
 	UNIT_RUN(spawn_group_signals);
 	UNIT_RUN(spawn_trace_me);
