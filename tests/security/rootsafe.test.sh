@@ -1439,7 +1439,10 @@ rec_lib_link() {
 
 # Root launches the attacker's program from her directory, which she
 # replaces by FIFOs as soon as its process is stopped at its exec (state
-# 't', its comm the program's name: /proc/PID/stat, which anyone reads).
+# 't', its comm the program's name: /proc/PID/stat, which anyone reads),
+# matched by its argv[0], the program's path in this suite's own scratch
+# directory (a name alone also matched another suite's launch running at
+# once: make test-stress beside make test swapped the program too early).
 rec_launch_fifo() {
 	local prog="$HOME_A/launchfifo" d="$TMP/rec-launch-fifo.rec" err="$TMP/rec-launch-fifo.err"
 	local watcher rc want
@@ -1454,7 +1457,12 @@ while time.time() < end:
     for f in glob.glob("/proc/[0-9]*/stat"):
         try:
             st = open(f).read()
+            argv = open(f[:-4] + "cmdline", "rb").read().split(b"\0")
         except OSError:
+            continue
+        # this test's own launch only (its program's path, under this
+        # suite's scratch directory), never another suite's at once
+        if argv[0] != os.fsencode(prog):
             continue
         if st[st.index("(") + 1:st.rindex(")")] == "launchfifo" and st[st.rindex(")") + 2] == "t":
             os.unlink(prog)
