@@ -319,13 +319,28 @@ const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size)
 }
 
 const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stopped_at_start,
-				   char *buf, size_t size)
+				   uint64_t unmatched, uint64_t open, char *buf, size_t size)
 {
 	static const char early[] = "the recording was stopped while it was starting";
+	char span[64] = "";
+	char parts[160] = "";
 
 	if (start_ns && end_ns >= start_ns)
-		snprintf(buf, size, "no call in the %.3f ms recorded%s%s%s", (end_ns - start_ns) / 1e6,
-			 stopped_at_start ? " (" : "", stopped_at_start ? early : "",
+		snprintf(span, sizeof(span), " in the %.3f ms recorded", (end_ns - start_ns) / 1e6);
+	if (unmatched || open) {
+		/* in a call, not never called: what the recording cut */
+		if (unmatched)
+			snprintf(parts, sizeof(parts), "%" PRIu64 " call%s entered before it returned "
+				 "in it", unmatched, unmatched == 1 ? "" : "s");
+		if (open)
+			snprintf(parts + strlen(parts), sizeof(parts) - strlen(parts),
+				 "%s%" PRIu64 " call%s still running at its end", unmatched ? ", " : "",
+				 open, open == 1 ? "" : "s");
+		snprintf(buf, size, "no whole call%s (%s: %s not known)", span[0] ? span : " recorded",
+			 parts, unmatched + open == 1 ? "its duration is" : "their durations are");
+	} else if (span[0])
+		snprintf(buf, size, "no call%s%s%s%s", span, stopped_at_start ? " (" : "",
+			 stopped_at_start ? early : "",
 			 stopped_at_start ? ": not measured long enough to tell)" : "");
 	else if (stopped_at_start)
 		snprintf(buf, size, "not measured: %s", early);

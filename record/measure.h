@@ -177,10 +177,16 @@ const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size);
  * it was starting) that this was too short to say the function is not
  * called. Never a bare "no call" when the span is known: a recording
  * stopped 0.2 ms in saw no call of a function called every 10 ms (issue
- * 24). The one wording of the summary's line and its test.
+ * 24). UNMATCHED returns of calls entered before the recording and OPEN
+ * calls still running at its end (struct rec_slowcall's unmatched and
+ * open_at_end) make it "no whole call ... (N calls entered before it
+ * returned in it, M calls still running at its end: ...)": the function was
+ * in a call, not never called (an attach stopped 7 ms in, in a call of
+ * 10 ms, said "no call"). The one wording of the summary's line and its
+ * test.
  */
 const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stopped_at_start,
-				   char *buf, size_t size);
+				   uint64_t unmatched, uint64_t open, char *buf, size_t size);
 
 /* Closes M's probes and frees its matcher; its statistics stay. */
 void rec_measure_close(struct rec_measure *m);

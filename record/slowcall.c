@@ -259,6 +259,8 @@ size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg)
 
 void rec_slowcall_free(struct rec_slowcall *sc)
 {
+	for (int i = 0; i < sc->nthreads; i++)
+		sc->open_at_end += (uint64_t)sc->threads[i].depth + (uint64_t)sc->threads[i].deeper;
 	free(sc->pending);
 	free(sc->threads);
 	sc->pending = NULL;

@@ -105,6 +105,9 @@ struct rec_slowcall {
 				        may call those parts */
 	uint64_t untracked;          /* entries not kept: too deep, too many threads,
 				        no stack pointer, out of memory */
+	uint64_t open_at_end;        /* calls entered and not ended when the matcher was
+				        freed (rec_slowcall_free(): the recording's
+				        end): still running then */
 	const struct rec_recorded *recorded; /* the threads the trace holds (borrowed;
 				        NULL: every one) */
 	struct rec_unrecorded unrecorded;      /* of CALLS, those in other threads */
@@ -132,7 +135,7 @@ int rec_slowcall_add(struct rec_slowcall *sc, const struct rec_trig_sample *s);
  */
 size_t rec_slowcall_pass(struct rec_slowcall *sc, rec_slowcall_fn fn, void *arg);
 
-/* Frees what SC holds. */
+/* Frees what SC holds, counting the calls still open in SC->open_at_end. */
 void rec_slowcall_free(struct rec_slowcall *sc);
 
 #endif
