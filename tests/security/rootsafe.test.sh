@@ -969,22 +969,25 @@ rec_perfmap_nspid() {
 }
 
 # her_jit SECS OUT: starts the attacker's JIT (HERJIT: code in anonymous
-# executable memory at 0x7f0000001000, as rec-perfmap-nspid's, run for SECS
-# and then it exits) in the background, its pid in HER_PID once it runs that
+# executable memory at 0x7f0000001000, as rec-perfmap-nspid's, run until
+# the file $TMP/herjit.stop exists (the test's word: never a race with how
+# long perf takes to attach on a loaded machine), at most SECS, and then it
+# exits) in the background, its pid in HER_PID once it runs that
 # code, with root's stale perf map at its pid: /tmp/perf-PID.map, mode 0600,
 # naming ROOT_JIT_secret_method there (a JIT of root's that had the pid
 # before and exited, as JITs leave their maps). Returns 1 when it did not start.
 her_jit() {
 	local i
 	HER_PID=
+	rm -f "$TMP/herjit.stop"
 	[ -x "$TMP/herjit" ] || printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' \
-		'#include <string.h>' '#include <sys/mman.h>' '#include <time.h>' \
+		'#include <string.h>' '#include <sys/mman.h>' '#include <time.h>' '#include <unistd.h>' \
 		'int main(int argc, char **argv) { time_t end = time(NULL) + atoi(argv[1]);' \
 		'static const unsigned char code[] = { 0x48, 0xc7, 0xc0, 0, 0, 1, 0, 0x48, 0xff, 0xc8, 0x75, 0xfb, 0xc3 };' \
 		'unsigned char *p = mmap((void *)0x7f0000001000, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);' \
 		'if (argc != 2 || p == MAP_FAILED) return 1;' \
 		'memcpy(p, code, sizeof(code)); printf("running\n"); fflush(stdout);' \
-		'while (time(NULL) < end) ((void (*)(void))p)(); return 0; }' |
+		'while (time(NULL) < end && access("'"$TMP/herjit.stop"'", F_OK)) ((void (*)(void))p)(); return 0; }' |
 		cc -x c -o "$TMP/herjit" - 2>"$2.cc" || return 1
 	"${ATTACKER[@]}" "$TMP/herjit" "$1" >"$2" 2>&1 &
 	HER_PID=$!
@@ -1009,13 +1012,14 @@ no_root_names() {
 # perfmap-gone-convert, perfmap-loose: see the header.
 perfmap_gone_convert() {
 	local d="$TMP/perfmap-gone" p why= f
-	if ! her_jit 3 "$d.jit"; then
+	if ! her_jit 60 "$d.jit"; then
 		why="the attacker's JIT did not start: $(first_lines "$d.jit") $(first_lines "$d.jit.cc")"
 	elif ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -p "$HER_PID" \
 		2>"$d.err"; then
 		why="root's recording failed: $(first_lines "$d.err")"
 	fi
 	p=$HER_PID
+	touch "$TMP/herjit.stop"
 	wait "$p" 2>/dev/null	# her process exits; root's map stays
 	if [ -n "$why" ]; then
 		fail perfmap-gone-convert "$why"
@@ -1057,11 +1061,16 @@ perfmap_gone_convert() {
 
 # perfmap-gone-record: see the header.
 perfmap_gone_record() {
-	local d="$TMP/perfmap-gone-rec" p why=
-	if ! her_jit 3 "$d.jit"; then
+	local d="$TMP/perfmap-gone-rec" p r why=
+	if ! her_jit 60 "$d.jit"; then
 		why="the attacker's JIT did not start: $(first_lines "$d.jit") $(first_lines "$d.jit.cc")"
-	elif ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 10 -p "$HER_PID" \
-		2>"$d.err"; then
+	elif ! { timeout -k 5 60 "$RECORD" -o "$d" --trigger none --duration 30 -p "$HER_PID" \
+		2>"$d.err" & r=$!
+		# her process exits once root's perf records it (the recorder's
+		# "recording process N" line)
+		wait_until 30 grep -q '^snaptrace-record: recording process' "$d.err"
+		touch "$TMP/herjit.stop"
+		wait "$r"; }; then
 		why="root's recording failed: $(first_lines "$d.err")"
 	elif ! timeout -k 5 30 "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv.err"; then
 		why="root's conversion failed: $(first_lines "$d.conv.err")"
@@ -1086,7 +1095,8 @@ perfmap_gone_record() {
 
 # jit_prog OUT: builds the attacker's JIT program into OUT: "OUT SECS
 # [fork|PROG ARG...]" runs code in anonymous executable memory at
-# 0x7f0000001000 for SECS, as her_jit's, in a child it waits for (fork) or
+# 0x7f0000001000 until the file OUT.stop exists (the test's word), at most
+# SECS, as her_jit's, in a child it waits for (fork) or
 # itself and then execs PROG ARG...; it prints "running PID" (the JIT's
 # pid) once that code runs. Returns 1 when it cannot be built (OUT.cc says why).
 jit_prog() {
@@ -1100,7 +1110,7 @@ jit_prog() {
 		'p = mmap((void *)0x7f0000001000, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);' \
 		'if (p == MAP_FAILED) return 1;' \
 		'memcpy(p, code, sizeof(code)); printf("running %d\n", (int)getpid()); fflush(stdout);' \
-		'while (time(NULL) < end) ((void (*)(void))p)();' \
+		'while (time(NULL) < end && access("'"$1.stop"'", F_OK)) ((void (*)(void))p)();' \
 		'if (c < 0 && argc > 2) { execv(argv[2], argv + 2); return 1; } return 0; }' |
 		cc -x c -o "$1" - 2>"$1.cc"
 }
@@ -1143,6 +1153,7 @@ perfmap_child_launch() {
 		fail perfmap-child-launch "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
 		return
 	fi
+	rm -f "$TMP/jitprog.stop"
 	timeout -k 5 60 "$RECORD" -q --multi-thread --mode sampling --trigger none -o "$d" -- \
 		"${ATTACKER[@]}" "$TMP/jitprog" 2 fork >"$d.jit" 2>"$d.err" &
 	r=$!
@@ -1168,7 +1179,8 @@ perfmap_loose_setuid() {
 		fail perfmap-loose-setuid "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
 		return
 	fi
-	"${ATTACKER[@]}" "$TMP/jitprog" 4 /usr/bin/sg nogroup -c "sleep 30" >"$d.jit" 2>&1 &
+	rm -f "$TMP/jitprog.stop"
+	"${ATTACKER[@]}" "$TMP/jitprog" 60 /usr/bin/sg nogroup -c "sleep 30" >"$d.jit" 2>&1 &
 	a=$!
 	p=$(jit_started "$d.jit")
 	if [ -z "$p" ]; then
@@ -1178,7 +1190,8 @@ perfmap_loose_setuid() {
 		if ! timeout -k 5 30 "$RECORD" -q -o "$d" --trigger none --duration 0.5 -p "$p" \
 			2>"$d.err"; then
 			why="root's recording failed: $(first_lines "$d.err")"
-		elif ! wait_until 10 grep -Eq "^Uid:[[:space:]]+$AUID[[:space:]]+0[[:space:]]" "/proc/$p/status"; then
+		elif ! touch "$TMP/jitprog.stop" ||
+			! wait_until 10 grep -Eq "^Uid:[[:space:]]+$AUID[[:space:]]+0[[:space:]]" "/proc/$p/status"; then
 			why="the attacker's process did not become sg: $(grep -E '^(Name|Uid)' "/proc/$p/status" 2>&1 | tr '\n' ' ')"
 		else
 			f=$(ls "$d"/perf.data* | head -n 1)
