@@ -320,10 +320,12 @@ static void fixup(struct symvec *sv)
 }
 
 /* Reads into DSO the symbols of the ELF file RT (its debug file by build
- * id opened as runas_open(WHO) does). */
-static void load(struct perfsym_dso *dso, Elf *rt, const struct runas_set *who)
+ * id opened as runas_open(WHO) does). Returns 0, or -ENOMEM with what was
+ * read in DSO (perfsym_free() frees it). */
+static int load(struct perfsym_dso *dso, Elf *rt, const struct runas_set *who)
 {
 	struct symvec sv = { 0 }, plt = { 0 };
+	int rc = 0, prc;
 	struct elf_file dbg;
 	char id[128], dpath[256];
 	Elf_Scn *scn = NULL;
@@ -346,16 +348,18 @@ static void load(struct perfsym_dso *dso, Elf *rt, const struct runas_set *who)
 		syms = rt;
 	if (!syms && (scn = section_by_type(rt, SHT_DYNSYM, &sh)))
 		syms = rt;
-	if (!syms || read_symbols(syms, rt, scn, &sh, &sv) == 0)
+	if (!syms || (rc = read_symbols(syms, rt, scn, &sh, &sv)) == 0)
 		fixup(&sv);
 	dso->syms = sv.v;
 	dso->n = sv.n;
-	if (pltents_each(rt, plt_symbol, &plt) == 0) {
-		dso->plt = plt.v;
-		dso->nplt = plt.n;
-	}
+	/* the entries read so far are DSO's to free (the walk stops at an
+	 * error: only out of memory) */
+	prc = pltents_each(rt, plt_symbol, &plt);
+	dso->plt = plt.v;
+	dso->nplt = plt.n;
 	if (have_dbg)
 		elf_close(&dbg);
+	return rc ? rc : prc;
 }
 
 struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len,
@@ -368,7 +372,10 @@ struct perfsym_dso *perfsym_load(const char *path, const void *image, size_t len
 		return NULL;
 	if (elf_open(&rt, path, image, len, who) < 0)
 		return dso;  /* no symbols: every address is [unknown] */
-	load(dso, rt.elf, who);
+	if (load(dso, rt.elf, who)) {
+		perfsym_free(dso);
+		dso = NULL;
+	}
 	elf_close(&rt);
 	return dso;
 }
@@ -377,8 +384,10 @@ struct perfsym_dso *perfsym_load_elf(Elf *elf, const struct runas_set *who)
 {
 	struct perfsym_dso *dso = calloc(1, sizeof(*dso));
 
-	if (dso && elf && elf_kind(elf) == ELF_K_ELF)
-		load(dso, elf, who);
+	if (dso && elf && elf_kind(elf) == ELF_K_ELF && load(dso, elf, who)) {
+		perfsym_free(dso);
+		return NULL;
+	}
 	return dso;
 }
 
