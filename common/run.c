@@ -150,6 +150,11 @@ static int wait_for(pid_t pid, int flags)
 			return -errno;
 	if (r == 0)
 		return -EAGAIN;
+	return run_status_of(status);
+}
+
+int run_status_of(int status)
+{
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return RUN_KILLED_BY + WTERMSIG(status);

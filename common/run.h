@@ -75,6 +75,10 @@ ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap);
  * reaped, and *STOPPED (when STOPPED is not NULL) is the stopped one. */
 int run_wait_stopped(pid_t pid, pid_t *stopped);
 
+/* A wait status of a child that ended (waitpid(2)'s STATUS) as run_wait()
+ * returns it: the exit status (0..255), or RUN_KILLED_BY + the signal. */
+int run_status_of(int status);
+
 /* What run_wait() returned, ST, in words after the program's name, in BUF
  * (SIZE bytes), which it returns: "exited with status 234", "was killed by
  * signal 9 (SIGKILL)", "stayed stopped 5 s: given up" (-ETIME), "could not

@@ -569,12 +569,11 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		if (err == -ECHILD) {
 			/* it ended before its exec: a signal to the process group
 			 * while starting (Ctrl-C), not a program that cannot run */
-			int st = s->target.status;
 			char how[96];
 
 			diag_error("%s: ended before it started: %s", o->cmd[0],
-				   run_status_words(WIFSIGNALED(st) ? RUN_KILLED_BY + WTERMSIG(st) :
-						    WEXITSTATUS(st), how, sizeof(how)));
+				   run_status_words(run_status_of(s->target.status), how,
+						    sizeof(how)));
 			return EXIT_RUNTIME;
 		}
 		if (err) {
