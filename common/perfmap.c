@@ -137,28 +137,61 @@ static int shown_uid(const struct perfmap_user *p, uid_t uid)
 	return (int)p->uid[p->uid[0] == uid];
 }
 
+/* The entry of U->v for PID whose user is not UID (the first), else NULL;
+ * into *ANY whether U->v holds PID at all, into *OTHER an entry of PID
+ * whose user differs from the first entry's (the process was seen as two
+ * users), else NULL. */
+static const struct perfmap_user *noted(const struct perfmap_users *u, uid_t uid, pid_t pid,
+					bool *any, const struct perfmap_user **other)
+{
+	const struct perfmap_user *first = NULL, *bad = NULL;
+
+	*other = NULL;
+	for (size_t i = 0; i < u->n; i++) {
+		const struct perfmap_user *p = &u->v[i];
+
+		if (p->pid != pid)
+			continue;
+		if (!first)
+			first = p;
+		else if (!*other && (p->uid[0] != first->uid[0] || p->uid[1] != first->uid[1]))
+			*other = p;
+		if (!bad && !user_of(p, uid))
+			bad = p;
+	}
+	*any = first != NULL;
+	return *other ? first : bad;
+}
+
 bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char *why,
 		      size_t wsize)
 {
-	const struct perfmap_user *p = NULL;
+	const struct perfmap_user *bad, *other;
 	struct perfmap_user live;
+	bool any, alive;
 
-	for (size_t i = 0; i < u->n && !p; i++)
-		if (u->v[i].pid == pid)
-			p = &u->v[i];
-	if (p && !user_of(p, uid))
+	bad = noted(u, uid, pid, &any, &other);
+	alive = any && u->live && live_user(pid, &live);
+	if (alive && user_of(&live, uid))	/* the recorder: the process's user as it runs */
+		return true;
+	if (other && !u->live)
+		snprintf(why, wsize, "owned by uid %d; process %d ran as more than one user while "
+			 "recorded (uid %d, effective uid %d, and uid %d, effective uid %d)",
+			 (int)uid, (int)pid, (int)bad->uid[0], (int)bad->uid[1],
+			 (int)other->uid[0], (int)other->uid[1]);
+	else if (bad && !other)
 		snprintf(why, wsize, "owned by uid %d, not by process %d's user (uid %d)",
-			 (int)uid, (int)pid, shown_uid(p, uid));
-	else if (p && u->live && !live_user(pid, &live))
-		snprintf(why, wsize, "owned by uid %d, process %d gone before its map was "
-			 "opened", (int)uid, (int)pid);
-	else if (p && u->live && !user_of(&live, uid))
+			 (int)uid, (int)pid, shown_uid(bad, uid));
+	else if (alive)
 		snprintf(why, wsize, "owned by uid %d, not by process %d's user now (uid %d, "
 			 "effective uid %d)", (int)uid, (int)pid, (int)live.uid[0],
 			 (int)live.uid[1]);
-	else if (p)
+	else if (any && u->live)
+		snprintf(why, wsize, "owned by uid %d, process %d gone before its map was "
+			 "opened", (int)uid, (int)pid);
+	else if (any)
 		return true;
-	else if (u->n)	/* a child, a thread: its user while it ran is not known */
+	else if (u->n)	/* a thread, a process the recorder never judged: its user is not known */
 		snprintf(why, wsize, "process %d is not one the recording lists (a child or "
 			 "a thread: its user is not known) and the recording kept no copy", (int)pid);
 	/* none told: the live process must be the owner's too (a stale map of a

@@ -48,8 +48,10 @@ void perfmap_budget_warn(const struct perfmap_budget *b, const char *what);
 /* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
 pid_t perfmap_pid(const char *dso, size_t len);
 
-/* A recorded process and its user when the recorder saw it (attached to or
- * launched): record.json's "uids" (common/record_json.h). */
+/* A recorded process and a user it had when the recorder saw it (attached
+ * to or launched, its map first opened, its exit or the recording's end):
+ * record.json's "uids" (common/record_json.h), one entry for each user a
+ * process was seen as. */
 struct perfmap_user {
 	pid_t pid;
 	uid_t uid[2];           /* its real and effective uids then */
@@ -63,24 +65,28 @@ struct perfmap_user {
  * stale 0600 map of a JIT of root's once named another user's frames).
  */
 struct perfmap_users {
-	const struct perfmap_user *v;   /* the recorded processes (borrowed) */
+	const struct perfmap_user *v;   /* the users the recorded processes were seen as
+					 * (borrowed; a pid once for each user) */
 	size_t n;               /* 0: none told (a perf.data alone, an older record.json) */
 	uid_t owner;            /* then the only owner a map may have: the perf.data's
 				 * (who vouches for its pids), and the live process's
 				 * too; (uid_t)-1: nobody's */
-	bool live;              /* the recorder, while it runs: a process of v must
-				 * also live now as its map's owner (a launched
-				 * program noted as root's before it ran that drops to
-				 * another user, setpriv or su, is that user's now) */
+	bool live;              /* the recorder, while it runs and holds each process
+				 * of v: its map is judged against its user now (a
+				 * launched program noted as root's before it ran
+				 * that drops to another user, setpriv or su, is
+				 * that user's now), v only for a process gone */
 };
 
 /*
  * Whether a perf map owned by UID may be process PID's by U's rule: a user
  * is a process's real and effective uid both (a setuid program's effective
- * uid is not its user's). For a process of U->v, its user as recorded (and
- * with U->live, its user now, as it runs); a pid U->v does not hold (a
- * child, a thread) is nobody's map by this rule: only the copy the recorder
- * judged and kept while it ran names its frames; with none told, U->owner
+ * uid is not its user's). For a process of U->v, the user it had every time
+ * it was seen (one seen as two users: no map at all), or with U->live, its
+ * user now, as it runs (a process gone: none); a pid U->v does not hold (a
+ * thread, a process the recorder did not judge) is nobody's map by this
+ * rule: only the copy the recorder judged and kept while it ran names its
+ * frames; with none told, U->owner
  * when the process PID lives now and that is its user (none for a process
  * gone: its pid may have been another user's when recorded). When not, WHY
  * (WSIZE bytes) says so: "owned by uid U, not by process P's user (uid V)"

@@ -12,10 +12,14 @@
  *               two boots not (snaptrace-convert says so when given both)
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
- *   "uids": [{"pid", "uid", "euid"}] the real and effective uid of each
- *               process of "pids" as the recorder saw it when it attached
- *               to or launched it (one it could not read left out): whose
- *               perf map may name its frames (common/perfmap.h
+ *   "uids": [{"pid", "uid", "euid"}] the real and effective uids each
+ *               recorded process was seen with: a process of "pids" when
+ *               the recorder attached to or launched it, at its perf map's
+ *               first open, at its exit (launched) and at the recording's
+ *               end; a descendant of one whose perf map appeared while it
+ *               ran likewise (record/perfmaps.h); a pid once for each
+ *               user it had (one whose uids could not be read left out):
+ *               whose perf map may name its frames (common/perfmap.h
  *               perfmap_users); absent in older reports
  *   "threads": [{"pid", "tid", "comm"; attached: "state" (its scheduler
  *               state at start_ns, /proc's letter) and "wchan" (where it

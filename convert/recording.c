@@ -670,8 +670,9 @@ static int read_signals(struct reader *rd, struct json_object *root, struct reco
 	return e.bad;
 }
 
-/* "uids" (absent in older reports): the users of the traced processes
- * when recorded, each a process of "pids" (common/record_json.h). */
+/* "uids" (absent in older reports): the users the recorded processes were
+ * seen as, a process of "pids" or one of their descendants, a pid once for
+ * each user (common/record_json.h). */
 static int read_uids(struct reader *rd, struct json_object *root, struct recording *r)
 {
 	struct elements e;
@@ -685,16 +686,11 @@ static int read_uids(struct reader *rd, struct json_object *root, struct recordi
 		struct perfmap_user *u = &r->uids[e.i];
 		uint64_t id[2];
 		int64_t pid;
-		bool listed = false;
 
 		if (member_id(rd, e.o, e.at, "pid", &pid) ||
 		    member_u64(rd, e.o, e.at, "uid", false, &id[0]) ||
 		    member_u64(rd, e.o, e.at, "euid", false, &id[1]))
 			return 1;
-		for (size_t i = 0; i < r->npids; i++)
-			listed |= r->pids[i] == pid;
-		if (!listed)
-			return bad(rd, e.at, "a process of \"pids\"", json_object_object_get(e.o, "pid"));
 		for (int k = 0; k < 2; k++)
 			if (id[k] >= (uid_t)-1)
 				return bad(rd, e.at, "uids below 4294967295",

@@ -47,7 +47,7 @@ static void target_args(const struct rec_opts *o, const pid_t *pids, int npids,
 {
 	size_t len = 0;
 
-	*flag = o->multi_thread && !o->tid ? "-p" : "-t";
+	*flag = rec_opts_children(o) ? "-p" : "-t";
 	list[0] = '\0';
 	if (o->tid) {
 		snprintf(list, size, "%d", (int)o->tid);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,37 +42,101 @@ static int copy_into(int fd, off_t size, int outdir_fd, const char *name)
 	return 0;
 }
 
-/* Opens the map of each of PIDS M holds none of yet. */
-static void look(struct rec_perfmaps *m, const pid_t *pids, int npids)
+/* Whether P is still the process M held (its pid not another's by now). */
+static bool same(const struct rec_perfmap_proc *p)
 {
-	bool all = true;
+	if (p->held.pidfd >= 0)
+		return !rec_proc_still_held(&p->held);
+	return p->held.start && rec_proc_start_time(p->held.pid) == p->held.start;
+}
 
-	for (int i = 0; i < npids && i < REC_MAX_PIDS; i++) {
-		char why[200];
+void rec_perfmaps_note(struct rec_perfmaps *m, const struct perfmap_user *u)
+{
+	int seen = 0;
 
-		if (m->fd[i] < 0)
-			m->fd[i] = perfmap_open(pids[i], &m->rule, INPATH_OWNED, m->path[i],
-						sizeof(m->path[i]), why, sizeof(why));
-		if (m->fd[i] < 0) {
-			m->fd[i] = -1;	/* refused or none: the end says why, if still so */
-			all = false;
+	for (size_t i = 0; i < m->nusers; i++)
+		if (m->users[i].pid == u->pid) {
+			if (m->users[i].uid[0] == u->uid[0] && m->users[i].uid[1] == u->uid[1])
+				return;
+			seen++;
 		}
-	}
-	if (all && m->notify >= 0) {
-		close(m->notify);
-		m->notify = -1;
+	/* two users already refuse it every map from /tmp */
+	if (seen < 2 && m->nusers < REC_PERFMAPS_USERS)
+		m->users[m->nusers++] = *u;
+	m->rule.n = m->nusers;
+}
+
+/* Notes the user P's process has now, while it is the one held. */
+static void note_live(struct rec_perfmaps *m, const struct rec_perfmap_proc *p)
+{
+	struct perfmap_user u = { .pid = p->held.pid };
+
+	if (!rec_proc_uids(u.pid, u.uid) && same(p))
+		rec_perfmaps_note(m, &u);
+}
+
+/* Opens P's map (a negative errno into P->fd when none; WHY, WSIZE bytes,
+ * says why), judged against its user as it is opened, the process the one
+ * held after that. */
+static void open_map(struct rec_perfmaps *m, struct rec_perfmap_proc *p, char *why,
+		     size_t wsize)
+{
+	note_live(m, p);
+	p->fd = perfmap_open(p->held.pid, &m->rule, INPATH_OWNED, p->path, sizeof(p->path), why,
+			     wsize);
+	note_live(m, p);	/* ... and as it was when judged, if it changed meanwhile */
+	if (p->fd >= 0 && !same(p)) {
+		close(p->fd);
+		p->fd = -ESRCH;
+		snprintf(why, wsize, "process %d ended as its map was opened", (int)p->held.pid);
 	}
 }
 
-void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
-			const struct perfmap_user *users, int nusers, bool launched)
+/* Opens the map of each of M's processes it holds none of yet. */
+static void look(struct rec_perfmaps *m)
 {
+	for (int i = 0; i < m->nproc; i++) {
+		char why[300];
+
+		if (m->proc[i].fd < 0 && same(&m->proc[i]))
+			open_map(m, &m->proc[i], why, sizeof(why));
+		if (m->proc[i].fd < 0)
+			m->proc[i].fd = -1;	/* refused or none: the end says why, if still so */
+	}
+}
+
+/* Holds process PID as M's next, noting its user. Returns it, or NULL when
+ * it is gone. */
+static struct rec_perfmap_proc *add(struct rec_perfmaps *m, pid_t pid)
+{
+	struct rec_perfmap_proc *p = &m->proc[m->nproc];
+	int err = rec_proc_hold(pid, 0, &p->held);
+
+	if (err == -ESRCH)
+		return NULL;
+	if (err) {	/* no pidfd here: the start time alone */
+		p->held = (struct rec_proc_held){ pid, -1, rec_proc_start_time(pid) };
+		if (!p->held.start)
+			return NULL;
+	}
+	p->fd = -1;
+	m->nproc++;
+	note_live(m, p);
+	return p;
+}
+
+void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids, bool launched,
+			bool children)
+{
+	memset(m, 0, sizeof(*m));
 	m->started = true;
-	memcpy(m->users, users, (size_t)nusers * sizeof(*users));
-	/* a target of no user told: nobody's map is its */
-	m->rule = (struct perfmap_users){ m->users, (size_t)nusers, (uid_t)-1, true };
-	for (int i = 0; i < REC_MAX_PIDS; i++)
-		m->fd[i] = -1;
+	m->launched = launched;
+	m->children = children;
+	/* a process of no user noted: nobody's map is its */
+	m->rule = (struct perfmap_users){ m->users, 0, (uid_t)-1, true };
+	for (int i = 0; i < npids && i < REC_MAX_PIDS; i++)
+		add(m, pids[i]);
+	m->ntargets = m->nproc;
 	m->notify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (m->notify >= 0 &&
 	    inotify_add_watch(m->notify, "/tmp", IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) < 0) {
@@ -79,7 +144,7 @@ void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids,
 		m->notify = -1;
 	}
 	if (!launched)
-		look(m, pids, npids);
+		look(m);
 }
 
 int rec_perfmaps_fd(const struct rec_perfmaps *m)
@@ -95,7 +160,69 @@ static bool map_name(const char *name, size_t len)
 	return n > 9 && !strncmp(name, "perf-", 5) && !strcmp(name + n - 4, ".map");
 }
 
-void rec_perfmaps_notified(struct rec_perfmaps *m, const pid_t *pids, int npids)
+/* Whether the process P holds descends from one of M's targets: each parent
+ * started no later than its child (a pid reused by a later process is no
+ * parent), up to a target, or for a launched one to the recorder (which
+ * reaps the orphans of what it launched) through a process other than PERF. */
+static bool descends(const struct rec_perfmaps *m, const struct rec_perfmap_proc *p, pid_t perf)
+{
+	pid_t cur = p->held.pid, parent;
+	uint64_t start = rec_proc_parent(cur, &parent);
+
+	if (start != p->held.start)
+		return false;
+	for (int depth = 0; depth < 64 && start && parent > 1; depth++) {
+		uint64_t up;
+		pid_t next;
+
+		for (int i = 0; i < m->ntargets; i++)
+			if (parent == m->proc[i].held.pid)
+				return m->proc[i].held.start <= start && same(&m->proc[i]);
+		if (parent == getpid())
+			return m->launched && cur != perf;
+		up = rec_proc_parent(parent, &next);
+		if (!up || up > start)
+			return false;
+		cur = parent;
+		parent = next;
+		start = up;
+	}
+	return false;
+}
+
+/* A map named NAME appeared: when it is perf-N.map of a process N M does not
+ * judge yet that descends from a target, it is judged from now on. */
+static void appeared(struct rec_perfmaps *m, const char *name, pid_t perf)
+{
+	char dso[300];
+	struct rec_perfmap_proc *p;
+	pid_t pid;
+
+	snprintf(dso, sizeof(dso), "/tmp/%s", name);
+	pid = perfmap_pid(dso, strlen(dso));
+	if (pid <= 0)
+		return;
+	for (int i = 0; i < m->nproc; i++)
+		if (m->proc[i].held.pid == pid)
+			return;
+	if (!m->children)
+		return;	/* perf records none of their children */
+	if (m->nproc == REC_PERFMAPS_PROCS) {
+		m->left_out++;
+		return;
+	}
+	p = add(m, pid);
+	if (p && !descends(m, p, perf)) {
+		rec_proc_release(&p->held);
+		m->nproc--;
+		/* its user noted last, by add(): not one of the recording's */
+		while (m->nusers && m->users[m->nusers - 1].pid == pid)
+			m->nusers--;
+		m->rule.n = m->nusers;
+	}
+}
+
+void rec_perfmaps_notified(struct rec_perfmaps *m, pid_t perf)
 {
 	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
 	bool seen = false;
@@ -109,21 +236,30 @@ void rec_perfmaps_notified(struct rec_perfmaps *m, const pid_t *pids, int npids)
 
 			if ((e->mask & IN_Q_OVERFLOW) || (e->len && map_name(e->name, e->len)))
 				seen = true;
+			if (e->len && map_name(e->name, e->len))
+				appeared(m, e->name, perf);
 			p += sizeof(*e) + e->len;
 		}
 	}
 	if (seen)
-		look(m, pids, npids);
+		look(m);
+}
+
+const struct perfmap_user *rec_perfmaps_users(const struct rec_perfmaps *m, size_t *n)
+{
+	*n = m->nusers;
+	return m->users;
 }
 
 void rec_perfmaps_free(struct rec_perfmaps *m)
 {
 	if (!m || !m->started)
 		return;
-	for (int i = 0; i < REC_MAX_PIDS; i++) {
-		if (m->fd[i] >= 0)
-			close(m->fd[i]);
-		m->fd[i] = -1;
+	for (int i = 0; i < m->nproc; i++) {
+		if (m->proc[i].fd >= 0)
+			close(m->proc[i].fd);
+		m->proc[i].fd = -1;
+		rec_proc_release(&m->proc[i].held);
 	}
 	if (m->notify >= 0)
 		close(m->notify);
@@ -131,50 +267,53 @@ void rec_perfmaps_free(struct rec_perfmaps *m)
 	m->started = false;
 }
 
-int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd, const pid_t *pids, int npids)
+int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd)
 {
 	struct perfmap_budget budget = { 0 };
-	const struct perfmap_users none = { NULL, 0, (uid_t)-1, false };
-	const struct perfmap_users *rule = m && m->started ? &m->rule : &none;
 	int kept = 0;
 
-	for (int i = 0; i < npids; i++) {
-		char path[64], name[64], why[200];
+	if (!m->started)
+		return 0;
+	for (int i = 0; i < m->nproc; i++)
+		note_live(m, &m->proc[i]);	/* the user it ends the recording as */
+	for (int i = 0; i < m->nproc; i++) {
+		struct rec_perfmap_proc *p = &m->proc[i];
+		char name[64], why[300];
 		struct stat st;
-		int fd = -1, err;
+		int fd, err;
 
-		snprintf(name, sizeof(name), PERFMAP_KEPT, (int)pids[i]);
+		snprintf(name, sizeof(name), PERFMAP_KEPT, (int)p->held.pid);
 		/* the one opened while the process lived: gone from /tmp by now, maybe */
-		if (m && m->started && i < REC_MAX_PIDS && m->fd[i] >= 0) {
-			fd = m->fd[i];
-			m->fd[i] = -1;
-			snprintf(path, sizeof(path), "%s", m->path[i]);
-		} else {
-			fd = perfmap_open(pids[i], rule, INPATH_OWNED, path, sizeof(path), why,
-					  sizeof(why));
-		}
+		if (p->fd < 0)
+			open_map(m, p, why, sizeof(why));
+		fd = p->fd;
+		p->fd = -1;
 		if (fd == -ENOENT)
 			continue;   /* no JIT there */
 		if (fd < 0) {
-			diag_warn("%s: not kept in the recording: %s", path, why);
+			diag_warn("%s: not kept in the recording: %s", p->path, why);
 			continue;
 		}
 		err = fstat(fd, &st) ? -errno : 0;
 		if (!err && (uint64_t)st.st_size > PERFMAP_MAX)
 			diag_warn("%s: not kept in the recording: %lld bytes, more than %u",
-				  path, (long long)st.st_size, PERFMAP_MAX);
+				  p->path, (long long)st.st_size, PERFMAP_MAX);
 		else if (!err && perfmap_budget_take(&budget, (uint64_t)st.st_size)) {
 			err = lseek(fd, 0, SEEK_SET) < 0 ? -errno : 0;
 			if (!err)
 				err = copy_into(fd, st.st_size, outdir_fd, name);
 			if (err)
-				diag_warn("%s: not kept in the recording: %s", path, strerror(-err));
+				diag_warn("%s: not kept in the recording: %s", p->path, strerror(-err));
 			else
 				kept++;
 		}
 		close(fd);
 	}
 	perfmap_budget_warn(&budget, "not kept in the recording");
+	if (m->left_out)
+		diag_warn("%u processes started by the recorded ones wrote a JIT perf map past "
+			  "the %d processes a recording judges: their maps are not kept, their "
+			  "functions show as addresses", m->left_out, REC_PERFMAPS_PROCS);
 	rec_perfmaps_free(m);
 	return kept;
 }

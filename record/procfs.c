@@ -93,14 +93,23 @@ bool rec_proc_kernel_thread(pid_t id)
 
 uint64_t rec_proc_start_time(pid_t id)
 {
+	pid_t parent;
+
+	return rec_proc_parent(id, &parent);
+}
+
+uint64_t rec_proc_parent(pid_t id, pid_t *parent)
+{
 	char buf[1024];
 	const char *f = stat_fields(id, buf, sizeof(buf));
 	uint64_t start = 0;
+	int ppid = 0;
 
 	/* "STATE PPID ... STARTTIME": proc(5)'s fields 3 to 22 */
-	if (f && sscanf(f, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
-			"%*d %*d %*d %" SCNu64, &start) != 1)
+	if (f && sscanf(f, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			"%*d %*d %*d %" SCNu64, &ppid, &start) != 2)
 		start = 0;
+	*parent = start ? (pid_t)ppid : 0;
 	return start;
 }
 

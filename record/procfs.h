@@ -43,6 +43,11 @@ bool rec_proc_kernel_thread(pid_t id);
  * pid is reused once its process is reaped). 0 when unreadable. */
 uint64_t rec_proc_start_time(pid_t id);
 
+/* rec_proc_start_time() of ID, with its parent's pid (the 4th field of
+ * /proc/ID/stat: the process that forked it, or the reaper that took it
+ * over when that one ended) into *PARENT (0 when unreadable). */
+uint64_t rec_proc_parent(pid_t id, pid_t *parent);
+
 /*
  * A process held from the moment it is chosen (the picker, -p): a pidfd
  * (pidfd_open(2)) of it and its start time. While the pidfd does not say

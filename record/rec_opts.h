@@ -118,4 +118,12 @@ struct rec_opts {
 	char **argv;
 };
 
+/* Whether perf records every thread of the targets and the children they
+ * start (perf record -p, which inherits into new tasks), rather than one
+ * thread (-t): --multi-thread without -t. */
+static inline bool rec_opts_children(const struct rec_opts *o)
+{
+	return o->multi_thread && !o->tid;
+}
+
 #endif

@@ -414,6 +414,8 @@ static void write_snapshots(FILE *f, const struct rec_session *s)
 
 static void write_body(FILE *f, const struct rec_session *s)
 {
+	const struct perfmap_user *users;
+	size_t nusers;
 	char ver[32];
 
 	fputs("{\n  \"format\": \"" RECORD_JSON_FORMAT "\",\n  \"command_line\": ", f);
@@ -442,8 +444,9 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (int i = 0; i < s->target.npids; i++)
 		fprintf(f, "%s%d", i ? ", " : "", (int)s->target.pids[i]);
 	fputs("],\n  \"uids\": [", f);
-	for (int i = 0; i < s->target.nusers; i++) {
-		const struct perfmap_user *u = &s->target.users[i];
+	users = rec_perfmaps_users(&s->maps, &nusers);
+	for (size_t i = 0; i < nusers; i++) {
+		const struct perfmap_user *u = &users[i];
 
 		fprintf(f, "%s{\"pid\": %d, \"uid\": %u, \"euid\": %u}", i ? ", " : "", (int)u->pid,
 			(unsigned)u->uid[0], (unsigned)u->uid[1]);

@@ -38,7 +38,7 @@ static void reap_children(struct rec_session *s)
 {
 	for (;;) {
 		int status;
-		pid_t pid = waitpid(-1, &status, WNOHANG);
+		pid_t pid = rec_target_wait(&s->target, -1, &status, WNOHANG);
 
 		if (pid <= 0)
 			return;
@@ -610,7 +610,7 @@ static void loop_once(struct rec_session *s, double deadline)
 					      (maps >= 0 ? maps : n) - first_sig);
 	/* a perf map appeared: held now, while its process lives */
 	if (maps >= 0 && pf[maps].revents)
-		rec_perfmaps_notified(&s->maps, s->target.pids, s->target.npids);
+		rec_perfmaps_notified(&s->maps, s->perf.pid);
 	rec_snapshot_settle(s, false);
 	read_triggers(s, pf + first_trig, first_sig - first_trig);
 	read_measures(s, false);
@@ -717,7 +717,9 @@ static int finish(struct rec_session *s)
 	 * ended it, or came while perf wrote its last snapshot); one that comes
 	 * later is left on s->sigfd, for the front end (it stops the conversion) */
 	handle_signals(s);
-	rec_perfmaps_keep(&s->maps, s->outdir_fd, s->target.pids, s->target.npids);
+	if (s->target.exit_noted)	/* the user it exited as, reaped since */
+		rec_perfmaps_note(&s->maps, &s->target.exit_user);
+	rec_perfmaps_keep(&s->maps, s->outdir_fd);
 	end_target(s);   /* perf has stopped: it would run on unrecorded */
 	rec_snapshot_settle(s, true);
 	rec_snapshot_leftover(s);
@@ -1143,7 +1145,10 @@ int rec_session_run(struct rec_session *s)
 	 * (--multi-thread) where probes, which watch the targets only, miss them */
 	if (!s->o->multi_thread || (s->have_trigger && !s->sig_trigger) || s->nmeasures)
 		rec_forks_open(&s->forks, s->target.pids, s->target.npids);
-	rec_target_note_users(&s->target);	/* theirs: still_same() tells */
+	/* the targets held and their users noted, before the program runs: its
+	 * map is held from when it writes it; theirs: still_same() tells */
+	rec_perfmaps_start(&s->maps, s->target.pids, s->target.npids, s->target.launched,
+			   rec_opts_children(s->o));
 	err = rec_target_still_same(&s->target, &gone);
 	if (err) {
 		snprintf(s->error, sizeof(s->error), "process %d ended before perf could attach to "
@@ -1151,9 +1156,6 @@ int rec_session_run(struct rec_session *s)
 		goto out_trigger;
 	}
 	read_mapids(s);
-	/* before the program runs: its map is held from when it writes it */
-	rec_perfmaps_start(&s->maps, s->target.pids, s->target.npids, s->target.users,
-			   s->target.nusers, s->target.launched);
 	err = rec_perf_start(&s->perf, s->plan.argv, s->outdir_fd, s->plan.output,
 			     s->plan.control);
 	if (err) {

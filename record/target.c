@@ -188,16 +188,21 @@ int rec_target_still_same(const struct rec_target *t, pid_t *bad)
 	return 0;
 }
 
-void rec_target_note_users(struct rec_target *t)
+pid_t rec_target_wait(struct rec_target *t, pid_t pid, int *status, int options)
 {
-	t->nusers = 0;
-	for (int i = 0; i < t->npids; i++) {
-		struct perfmap_user *u = &t->users[t->nusers];
+	siginfo_t si = { 0 };
 
-		u->pid = t->pids[i];
-		if (!rec_proc_uids(t->pids[i], u->uid))
-			t->nusers++;
+	/* what comes next, left to be waited for (WNOWAIT): an exit, a stop */
+	if (waitid(pid < 0 ? P_ALL : P_PID, pid < 0 ? 0 : (id_t)pid, &si,
+		   WEXITED | WNOWAIT | (options & WNOHANG)) || !si.si_pid)
+		return waitpid(pid, status, options);
+	if (t->launched && si.si_pid == t->pids[0] && (si.si_code == CLD_EXITED ||
+	    si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) &&
+	    !rec_proc_uids(si.si_pid, t->exit_user.uid)) {
+		t->exit_user.pid = si.si_pid;
+		t->exit_noted = true;
 	}
+	return waitpid(si.si_pid, status, options);
 }
 
 bool rec_target_reaped(struct rec_target *t, pid_t pid, int status)
@@ -218,7 +223,7 @@ bool rec_target_alive(struct rec_target *t)
 
 		if (t->exited)
 			return false;
-		if (waitpid(t->pids[0], &status, WNOHANG) == t->pids[0])
+		if (rec_target_wait(t, t->pids[0], &status, WNOHANG) == t->pids[0])
 			rec_target_reaped(t, t->pids[0], status);
 		return !t->exited;
 	}

@@ -37,9 +37,9 @@ struct rec_target {
 	uint64_t starts[REC_MAX_PIDS]; /* attached: each one's start time (procfs.h) */
 	uint64_t tid_start;          /* -t TID's */
 	char exe[PATH_MAX];          /* main executable of pids[0] */
-	struct perfmap_user users[REC_MAX_PIDS];   /* those of pids whose uids were read
-						     * (rec_target_note_users()) */
-	int nusers;
+	struct perfmap_user exit_user;   /* the launched program's users as it exited
+					  * (rec_target_wait()), when exit_noted */
+	bool exit_noted;
 };
 
 /*
@@ -84,14 +84,13 @@ int rec_target_attach(struct rec_target *t, const pid_t *pids, int n, pid_t tid,
 int rec_target_still_same(const struct rec_target *t, pid_t *bad);
 
 /*
- * Notes the real and effective uid of each of T's processes (rec_proc_uids())
- * in T->users: called right before rec_target_still_same(), which then tells
- * they were the processes attached to (a launched one is the recorder's
- * child, stopped). What a recorded process's perf map is judged by, here and
- * in record.json's "uids" (common/perfmap.h). A process whose uids cannot be
- * read is left out.
+ * waitpid(PID, STATUS, OPTIONS) of the recorder's children (PID -1: any),
+ * which, when it is T's launched program that exited, first notes the
+ * users it exited as (a zombie's /proc still tells them) in T->exit_user:
+ * a launched program that changed user as it ran (setpriv) is seen as both
+ * (record/perfmaps.h). Returns what waitpid() does.
  */
-void rec_target_note_users(struct rec_target *t);
+pid_t rec_target_wait(struct rec_target *t, pid_t pid, int *status, int options);
 
 /*
  * Whether any traced process is still running. For a launched child this

@@ -24,6 +24,13 @@
 #                  its first conversion names jit_perfmap_spin (the recorder
 #                  once copied maps only at its end, when this one was gone:
 #                  every frame of it an address).
+#   jit-child      the JIT a child of the launched program (`sh -c 'JIT; true'`:
+#                  the shell forks it), recorded with --multi-thread: the
+#                  recording keeps the child's map (perf-CHILD.map), lists
+#                  the child's user in record.json's "uids", and its
+#                  conversions name jit_perfmap_spin, also with
+#                  /tmp/perf-CHILD.map gone (a pid the recording did not
+#                  list once got no map at all: every JIT frame an address)
 #   jitdump        with the jitdump: the recording is in CLOCK_MONOTONIC
 #                  (perf -k mono), the converter runs perf inject --jit on a
 #                  private copy, and jit_dump_spin is named, in the ELF perf
@@ -211,6 +218,49 @@ t_map_removed() {
 	fi
 }
 t_map_removed
+
+# t_child: the map of a JIT that is the launched shell's child, kept.
+t_child() {
+	local rc pid c copies bad=""
+	mkdir -p "$TMP/child.work"
+	run_group "$TMP/child.out" "$TMP/child.err" "$FRONT" run --trigger none --multi-thread \
+		"${WHOLE_RUN[@]}" -d "$TMP/child" -o "$TMP/child.fxt.gz" -- \
+		sh -c '"$0" "$1" 150; true' "$TMP/jit_target" "$TMP/child.work"
+	rc=$?
+	pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/child.err" | head -n 1)
+	copies=$(cd "$TMP/child" 2>/dev/null && ls perf-*.map 2>/dev/null | tr '\n' ' ')
+	c=$(echo "$copies" | sed -n 's/^perf-\([0-9]*\)\.map $/\1/p')
+	[ -n "$c" ] && MAPS+=("/tmp/perf-$c.map")
+	if [ $rc -ne 0 ] || [ -z "$pid" ]; then
+		fail jit-child "exit $rc: $(grep -v '^snaptrace: \(mode\|note\|recording\)' "$TMP/child.err" | first_lines /dev/stdin)"
+		return
+	elif [ -z "$c" ] || [ "$c" = "$pid" ]; then
+		fail jit-child "expected one copy, the child's map, in the recording (launched $pid): '$copies' $(grep -i 'perf map\|perf-' "$TMP/child.err" | first_lines /dev/stdin)"
+		return
+	fi
+	grep -q "{\"pid\": $c, \"uid\": $(id -u), \"euid\": $(id -u)}" "$TMP/child/record.json" ||
+		bad+="[record.json's uids do not list the child $c: $(grep uids "$TMP/child/record.json")]"
+	if slices jit-child "$TMP/child.fxt.gz"; then
+		grep -q " jit_perfmap_spin$" "$TMP/jit-child.slices" ||
+			bad+="[no jit_perfmap_spin slice: $(names jit-child) $(grep -i 'perf map' "$TMP/child.err" | first_lines /dev/stdin)]"
+	fi
+	# /tmp's map gone: the copy names the child's frames, without a word
+	mv "/tmp/perf-$c.map" "$TMP/child.map.orig"
+	"$CONVERT" "$TMP/child" -o "$TMP/child.gone.fxt" >/dev/null 2>"$TMP/child.gone.err"
+	mv "$TMP/child.map.orig" "/tmp/perf-$c.map"
+	if slices jit-child "$TMP/child.gone.fxt"; then
+		grep -q " jit_perfmap_spin$" "$TMP/jit-child.slices" ||
+			bad+="[map gone: no jit_perfmap_spin: $(names jit-child)]"
+		grep -q 'perf map' "$TMP/child.gone.err" &&
+			bad+="[map gone: $(grep 'perf map' "$TMP/child.gone.err")]"
+	fi
+	if [ -n "$bad" ]; then
+		fail jit-child "$bad"
+	else
+		ok jit-child
+	fi
+}
+t_child
 
 # t_jitdump: the function named only in the jitdump gets its name.
 t_jitdump() {

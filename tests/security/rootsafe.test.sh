@@ -131,12 +131,24 @@
 #   perfmap-child-launch root records (--multi-thread) a program launched as
 #                     root that drops to the attacker's uid (setpriv), whose
 #                     child, the attacker's JIT, has a pid where root's stale
-#                     0600 /tmp/perf-PID.map sits: the child is not a process
-#                     the recording lists (record.json's "uids": the launched
-#                     one, root's when noted), so the map is not read (one
+#                     0600 /tmp/perf-PID.map sits: the recorder judges the
+#                     child's map as it appears, against the live child's
+#                     user (hers), keeps none and lists the child as hers in
+#                     record.json's "uids", so the map is not read (one
 #                     warning names it and why), none of its names is in
 #                     the trace (root's map once named her frames: "a uid
 #                     every recorded process had", hostile18 NEW 1)
+#   perfmap-setpriv-launch root records (sampling) a program launched as
+#                     root that becomes the attacker with the same pid
+#                     (setpriv --reuid, then her JIT), in a pid namespace
+#                     where the launch takes pid M and root's stale 0600
+#                     /tmp/perf-M.map was there before it (root's maps for
+#                     every pid of a small window there): root's conversion
+#                     names none of her frames from it (record.json's "uids"
+#                     once held only what the recorder noted before the
+#                     program ran, root, and the map passed for its user's);
+#                     the process is listed as both users and one warning
+#                     says so
 #   perfmap-loose-setuid the attacker's JIT, recorded by root's -p, then
 #                     execs sg (setuid root: uids AUID 0, the same pid) and
 #                     runs on: its perf.data converted alone, root's stale
@@ -564,7 +576,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-perfmap-gone-convert perfmap-loose perfmap-gone-record perfmap-child-launch perfmap-loose-setuid
+perfmap-gone-convert perfmap-loose perfmap-gone-record perfmap-child-launch perfmap-loose-setuid perfmap-setpriv-launch
 debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat"
@@ -1169,7 +1181,52 @@ perfmap_child_launch() {
 	[ -z "$why" ] && [ -e "$d/perf-$c.map" ] &&
 		why="root's 0600 map was kept as the attacker's process's"
 	map_refused perfmap-child-launch "$why" "$d" "$c" \
-		"(process $c is not one the recording lists"
+		"(owned by uid 0, not by process $c's user (uid $AUID))"
+}
+
+# perfmap-setpriv-launch: see the header. In a pid namespace of its own
+# (unshare --pid --mount-proc: only the test's processes, their pids from
+# PIDNS_FIRST on), root's stale maps sit at each of the window's pids before
+# the recorder runs (no map appears while it records); her JIT prints the
+# pid it took ("running M"). Converted there too, while its /proc is the one
+# the recording's pids are of.
+PIDNS_FIRST=4000000
+perfmap_setpriv_launch() {
+	local d="$TMP/perfmap-setpriv" m i why=
+	if ! jit_prog "$TMP/jitprog"; then
+		fail perfmap-setpriv-launch "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
+		return
+	fi
+	rm -f "$TMP/jitprog.stop"
+	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
+		root_map "$i"
+	done
+	timeout -k 5 90 unshare --pid --fork --mount-proc bash -c '
+		echo $(($3 - 1)) >/proc/sys/kernel/ns_last_pid || exit 1
+		timeout -k 5 60 "$1" -q --mode sampling --trigger none -o "$2" -- "${@:5}" \
+			>"$2.jit" 2>"$2.err" || exit 2
+		timeout -k 5 30 "$4" -q "$2" -o "$2.fxt" 2>"$2.conv.err" || exit 3' \
+		rootsafe "$RECORD" "$d" "$PIDNS_FIRST" "$CONVERT" "${ATTACKER[@]}" "$TMP/jitprog" 1
+	case $? in
+	0) ;;
+	1) why="cannot set ns_last_pid in a pid namespace" ;;
+	2) why="root's recording failed: $(first_lines "$d.err")" ;;
+	3) why="root's conversion failed: $(first_lines "$d.conv.err")" ;;
+	*) why="the pid namespace failed: $(first_lines "$d.err")" ;;
+	esac
+	m=$(sed -n 's/^running \([0-9]*\)$/\1/p' "$d.jit" 2>/dev/null | head -n 1)
+	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
+		rm -f "/tmp/perf-$i.map"
+	done
+	if [ -z "$why" ] && { [ -z "$m" ] || [ "$m" -ge $((PIDNS_FIRST + 64)) ]; }; then
+		why="her JIT did not run at a pid of the window ('$m'): $(first_lines "$d.jit")"
+	elif [ -z "$why" ] && [ -e "$d/perf-$m.map" ]; then
+		why="root's 0600 map was kept as her process's"
+	elif [ -z "$why" ] && ! grep -q "\"uids\": \[{\"pid\": $m, \"uid\": 0, \"euid\": 0}, {\"pid\": $m, \"uid\": $AUID, \"euid\": $AUID}\]" "$d/record.json"; then
+		why="record.json does not list both users process $m had: $(grep uids "$d/record.json")"
+	fi
+	map_refused perfmap-setpriv-launch "$why" "$d" "$m" \
+		"(owned by uid 0; process $m ran as more than one user while recorded (uid 0, effective uid 0, and uid $AUID, effective uid $AUID))"
 }
 
 # perfmap-loose-setuid: see the header.
@@ -4563,5 +4620,6 @@ done
 requires perfmap-gone-record recording cc x86_64 && perfmap_gone_record
 requires perfmap-child-launch recording cc x86_64 && perfmap_child_launch
 requires perfmap-loose-setuid recording cc x86_64 setuid_sg && perfmap_loose_setuid
+requires perfmap-setpriv-launch recording cc x86_64 pid_namespace && perfmap_setpriv_launch
 requires tmp-submount recording cc mount_namespace && tmp_submount
 requires tmp-many-names recording cc && tmp_many_names

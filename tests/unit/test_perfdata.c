@@ -1052,6 +1052,39 @@ static void test_tmpview_compressed(void)
 	tmpview_free(v);
 }
 
+/* A process seen as two users while recorded (a launch noted as root's
+ * before it ran that became uid 1000's: setpriv): no map from /tmp is its,
+ * neither user's (root's stale 0600 map at its pid once named its frames);
+ * seen twice as one user, that user's; the recorder (live) judges it by its
+ * user as it runs (this process), whatever it was seen as before. */
+static void test_perfmap_users_seen(void)
+{
+	const struct perfmap_user seen[] = { { 4194301, { 0, 0 } }, { 4194302, { 1000, 1000 } },
+					     { 4194301, { 1000, 1000 } }, { 4194302, { 1000, 1000 } } };
+	struct perfmap_users rec = { seen, 4, (uid_t)-1, false };
+	char why[300] = "";
+
+	CHECK(!perfmap_users_ok(&rec, 0, 4194301, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0; process 4194301 ran as more than one user while "
+		     "recorded (uid 0, effective uid 0, and uid 1000, effective uid 1000)");
+	CHECK(!perfmap_users_ok(&rec, 1000, 4194301, why, sizeof(why)));
+	CHECK(strstr(why, "ran as more than one user") != NULL);
+	CHECK(perfmap_users_ok(&rec, 1000, 4194302, why, sizeof(why)));
+	CHECK(!perfmap_users_ok(&rec, 0, 4194302, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 0, not by process 4194302's user (uid 1000)");
+	if (getuid() == geteuid()) {
+		const struct perfmap_user me[] = { { getpid(), { getuid() + 1, getuid() + 1 } },
+						   { getpid(), { getuid(), getuid() } } };
+		struct perfmap_users live = { me, 2, (uid_t)-1, true };
+
+		CHECK(perfmap_users_ok(&live, getuid(), getpid(), why, sizeof(why)));
+		CHECK(!perfmap_users_ok(&live, getuid() + 1, getpid(), why, sizeof(why)));
+		CHECK(strstr(why, "user now") != NULL);
+		live.n = 0;	/* not one the recorder noted: none */
+		CHECK(!perfmap_users_ok(&live, getuid(), getpid(), why, sizeof(why)));
+	}
+}
+
 /* Whose perf map may name a process's frames (perfmap.h): a recorded
  * process's user as recorded, its real and effective uid both, whoever has
  * its pid now; a pid not recorded (a child, a thread): nobody's map, for
@@ -1182,6 +1215,7 @@ int main(void)
 	UNIT_RUN(test_feature);
 	UNIT_RUN(test_tmpview_budget);
 	UNIT_RUN(test_perfmap_users);
+	UNIT_RUN(test_perfmap_users_seen);
 	UNIT_RUN(test_mmap2);
 	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);

@@ -181,7 +181,8 @@ static const struct bad_case bad_cases[] = {
 	/* each list's elements, and the places within them */
 	{ "\"pids\": [100]", "\"pids\": [100, 0]", "pids[]: expected process ids (1 to 2147483647), found 0" },
 	{ "\"euid\": 0", "\"euid\": 4294967295", "uids[0]: expected uids below 4294967295, found 4294967295" },
-	{ "\"uids\": [{\"pid\": 100", "\"uids\": [{\"pid\": 7", "uids[0]: expected a process of \"pids\", found 7" },
+	{ "\"uids\": [{\"pid\": 100", "\"uids\": [{\"pid\": 0",
+	  "uids[0].pid: expected a process or thread id (1 to 2147483647), found 0" },
 	{ "\"uids\": [{", "\"uids\": [5, {", "uids[0]: expected an object, found 5" },
 	{ "\"threads\": [", "\"threads\": [3, ", "threads[0]: expected an object, found 3" },
 	{ "\"snapshots\": [\n", "\"snapshots\": [\n    8,\n", "snapshots[0]: expected an object, found 8" },

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of record/perfmaps.h: the users noted of each recorded process
+ * (record.json's "uids": a process once for each user, two at most), and
+ * which processes' JIT perf maps the recorder keeps as they appear: a
+ * target's descendant's (a JIT a shell or test runner started), never a
+ * process's that does not descend from a target. The children write real
+ * /tmp/perf-PID.map files of their own pids, removed at the end.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../record/perfmaps.h"	/* not convert/perfmaps.h */
+#include "unit.h"
+#include "unit_tmp.h"
+
+static struct rec_perfmaps maps;
+
+/* Whether M's "uids" list PID as uids UID, UID. */
+static bool noted(const struct rec_perfmaps *m, pid_t pid, uid_t uid)
+{
+	size_t n;
+	const struct perfmap_user *u = rec_perfmaps_users(m, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (u[i].pid == pid && u[i].uid[0] == uid && u[i].uid[1] == uid)
+			return true;
+	return false;
+}
+
+static void perfmaps_note(void)
+{
+	struct perfmap_user a = { 5, { 0, 0 } }, b = { 5, { 7, 7 } }, c = { 5, { 8, 8 } };
+	size_t n;
+
+	memset(&maps, 0, sizeof(maps));
+	rec_perfmaps_note(&maps, &a);
+	rec_perfmaps_note(&maps, &a);	/* seen again as the same user: once */
+	rec_perfmaps_users(&maps, &n);
+	CHECK_INT_EQ((int)n, 1);
+	rec_perfmaps_note(&maps, &b);
+	rec_perfmaps_note(&maps, &c);	/* a third user: two already refuse every map */
+	a.pid = 6;
+	rec_perfmaps_note(&maps, &a);
+	rec_perfmaps_users(&maps, &n);
+	CHECK_INT_EQ((int)n, 3);
+	CHECK(noted(&maps, 5, 0) && noted(&maps, 5, 7) && !noted(&maps, 5, 8) && noted(&maps, 6, 0));
+	CHECK_INT_EQ((int)maps.rule.n, 3);
+}
+
+/* The body of a JIT: waits for a byte on GO, writes its map, says its pid on
+ * REPORT, and exits when END closes. */
+static void jit_body(int go, int end, int report)
+{
+	char path[64], c;
+	pid_t me = getpid();
+	int fd;
+
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)me);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, "1000 10 jit_fn\n", 15) != 15 || close(fd))
+		_exit(1);
+	if (write(report, &me, sizeof(me)) != sizeof(me))
+		_exit(1);
+	while (read(end, &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+/* Target T (a child of this process) starts G, a JIT; X, T's sibling, is a
+ * JIT too: G's map is kept (T's descendant), X's is not (this process is
+ * no target, and launched no program). */
+static void perfmaps_descendants(void)
+{
+	int go[2], end[2], report[2], dir, kept;
+	pid_t t, x, g = 0, got[2] = { 0, 0 };
+	char path[64];
+
+	if (unit_tmp_init("test_rec_perfmaps") || pipe(go) || pipe(end) || pipe(report)) {
+		CHECK(false);
+		return;
+	}
+	t = fork();
+	if (t == 0) {
+		close(end[1]);
+		if ((g = fork()) == 0)
+			jit_body(go[0], end[0], report[1]);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	x = fork();
+	if (x == 0) {
+		close(end[1]);
+		jit_body(go[0], end[0], report[1]);
+	}
+	rec_perfmaps_start(&maps, &t, 1, false, true);
+	CHECK(rec_perfmaps_fd(&maps) >= 0);
+	CHECK(write(go[1], "gg", 2) == 2);
+	for (int i = 0; i < 2; i++)
+		CHECK(read(report[0], &got[i], sizeof(got[i])) == sizeof(got[i]));
+	for (int i = 0; i < 4; i++) {	/* both maps' events, maybe in two reads */
+		struct pollfd p = { rec_perfmaps_fd(&maps), POLLIN, 0 };
+
+		if (poll(&p, 1, 200) > 0)
+			rec_perfmaps_notified(&maps, 0);
+	}
+	g = got[0] == x ? got[1] : got[0];
+	dir = open(unit_tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	kept = rec_perfmaps_keep(&maps, dir);
+	CHECK_INT_EQ(kept, 1);
+	snprintf(path, sizeof(path), PERFMAP_KEPT, (int)g);
+	CHECK(faccessat(dir, path, F_OK, 0) == 0);
+	snprintf(path, sizeof(path), PERFMAP_KEPT, (int)x);
+	CHECK(faccessat(dir, path, F_OK, 0) != 0);
+	CHECK(noted(&maps, t, geteuid()) && noted(&maps, g, geteuid()));
+	CHECK(!noted(&maps, x, geteuid()));
+	close(dir);
+	close(end[1]);
+	end[1] = -1;
+	waitpid(t, NULL, 0);
+	waitpid(x, NULL, 0);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), PERFMAP_PATH, (int)got[i]);
+		if (got[i] > 0)
+			unlink(path);
+	}
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		close(end[i]);
+		close(report[i]);
+	}
+	unit_tmp_fini();
+}
+
+int main(void)
+{
+	UNIT_RUN(perfmaps_note);
+	UNIT_RUN(perfmaps_descendants);
+	return unit_exit();
+}
