@@ -1127,6 +1127,17 @@ jit_prog() {
 		cc -x c -o "$1" - 2>"$1.cc"
 }
 
+# jitprog_ready NAME: builds the attacker's JIT program, $TMP/jitprog
+# (jit_prog), and removes its stop file; FAILs NAME and returns 1 when it
+# cannot be built.
+jitprog_ready() {
+	if ! jit_prog "$TMP/jitprog"; then
+		fail "$1" "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
+		return 1
+	fi
+	rm -f "$TMP/jitprog.stop"
+}
+
 # jit_started OUT: the pid OUT's "running PID" line names, once it is there
 # (at most 10 s); nothing when it is not.
 jit_started() {
@@ -1161,11 +1172,7 @@ map_refused() {
 # perfmap-child-launch: see the header.
 perfmap_child_launch() {
 	local d="$TMP/perfmap-child" r c why=
-	if ! jit_prog "$TMP/jitprog"; then
-		fail perfmap-child-launch "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
-		return
-	fi
-	rm -f "$TMP/jitprog.stop"
+	jitprog_ready perfmap-child-launch || return
 	timeout -k 5 60 "$RECORD" -q --multi-thread --mode sampling --trigger none -o "$d" -- \
 		"${ATTACKER[@]}" "$TMP/jitprog" 2 fork >"$d.jit" 2>"$d.err" &
 	r=$!
@@ -1193,11 +1200,7 @@ perfmap_child_launch() {
 PIDNS_FIRST=4000000
 perfmap_setpriv_launch() {
 	local d="$TMP/perfmap-setpriv" m i why=
-	if ! jit_prog "$TMP/jitprog"; then
-		fail perfmap-setpriv-launch "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
-		return
-	fi
-	rm -f "$TMP/jitprog.stop"
+	jitprog_ready perfmap-setpriv-launch || return
 	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
 		root_map "$i"
 	done
@@ -1232,11 +1235,7 @@ perfmap_setpriv_launch() {
 # perfmap-loose-setuid: see the header.
 perfmap_loose_setuid() {
 	local d="$TMP/perfmap-sg" a p f why=
-	if ! jit_prog "$TMP/jitprog"; then
-		fail perfmap-loose-setuid "cannot build the program (cc): $(first_lines "$TMP/jitprog.cc")"
-		return
-	fi
-	rm -f "$TMP/jitprog.stop"
+	jitprog_ready perfmap-loose-setuid || return
 	"${ATTACKER[@]}" "$TMP/jitprog" 60 /usr/bin/sg nogroup -c "sleep 30" >"$d.jit" 2>&1 &
 	a=$!
 	p=$(jit_started "$d.jit")
