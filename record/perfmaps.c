@@ -75,6 +75,20 @@ static void note_live(struct rec_perfmaps *m, const struct rec_perfmap_proc *p)
 		rec_perfmaps_note(m, &u);
 }
 
+/* Whether P's map, opened, is the file that was at its name before P's
+ * launched program ran, unchanged since (not written, not renamed). */
+static bool stale(const struct rec_perfmap_proc *p)
+{
+	struct stat st;
+
+	return p->stale.st_ino && !fstat(p->fd, &st) && st.st_dev == p->stale.st_dev &&
+	       st.st_ino == p->stale.st_ino && st.st_size == p->stale.st_size &&
+	       st.st_mtim.tv_sec == p->stale.st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == p->stale.st_mtim.tv_nsec &&
+	       st.st_ctim.tv_sec == p->stale.st_ctim.tv_sec &&
+	       st.st_ctim.tv_nsec == p->stale.st_ctim.tv_nsec;
+}
+
 /* Opens P's map (a negative errno into P->fd when none; WHY, WSIZE bytes,
  * says why), judged against its user as it is opened, the process the one
  * held after that. */
@@ -89,6 +103,11 @@ static void open_map(struct rec_perfmaps *m, struct rec_perfmap_proc *p, char *w
 		close(p->fd);
 		p->fd = -ESRCH;
 		snprintf(why, wsize, "process %d ended as its map was opened", (int)p->held.pid);
+	} else if (p->fd >= 0 && stale(p)) {
+		close(p->fd);
+		p->fd = -EPERM;
+		snprintf(why, wsize, "there, unchanged, since before process %d ran: a stale "
+			 "map, not its", (int)p->held.pid);
 	}
 }
 
@@ -120,6 +139,7 @@ static struct rec_perfmap_proc *add(struct rec_perfmaps *m, pid_t pid)
 			return NULL;
 	}
 	p->fd = -1;
+	p->stale.st_ino = 0;
 	m->nproc++;
 	note_live(m, p);
 	return p;
@@ -134,8 +154,14 @@ void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids, bo
 	m->children = children;
 	/* a process of no user noted: nobody's map is its */
 	m->rule = (struct perfmap_users){ m->users, 0, (uid_t)-1, true };
-	for (int i = 0; i < npids && i < REC_MAX_PIDS; i++)
-		add(m, pids[i]);
+	for (int i = 0; i < npids && i < REC_MAX_PIDS; i++) {
+		struct rec_perfmap_proc *p = add(m, pids[i]);
+		char path[64];
+
+		snprintf(path, sizeof(path), PERFMAP_PATH, (int)pids[i]);
+		if (p && launched && fstatat(AT_FDCWD, path, &p->stale, AT_SYMLINK_NOFOLLOW))
+			p->stale.st_ino = 0;
+	}
 	m->ntargets = m->nproc;
 	m->notify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (m->notify >= 0 &&

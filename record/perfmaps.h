@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "perfmap.h"
@@ -46,6 +47,9 @@ struct rec_perfmap_proc {
 	struct rec_proc_held held;  /* pid, pidfd (-1: none, the start time alone), start */
 	int fd;                     /* its map, opened; -1: none yet */
 	char path[64];              /* ... the name it was opened by */
+	struct stat stale;          /* a launched target's: the file at its map's name
+				     * before it ran (st_ino 0: none), never its map
+				     * while unchanged */
 };
 
 /* The recorded processes' maps held while the recording runs. Zero: not started. */
@@ -68,7 +72,9 @@ struct rec_perfmaps {
  * uids cannot be read has no map kept), watches /tmp for new perf maps
  * (none when inotify cannot: the targets' maps are then opened at the end
  * only) and, unless LAUNCHED (a program started and not run yet: a map at
- * its pid now is a stale one, none of its), opens the maps already there
+ * its pid now is a stale one, none of its, nor later while that file is
+ * unchanged: the program, root's until a setpriv in it drops to another
+ * user, could have had root's stale map judged its own), opens the maps already there
  * (an attached JIT's). With CHILDREN (perf records the children the targets
  * start: rec_opts_children()), their descendants' maps are judged too
  * (rec_perfmaps_notified()). Called right before rec_target_still_same() tells

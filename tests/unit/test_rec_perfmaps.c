@@ -138,9 +138,62 @@ static void perfmaps_descendants(void)
 	unit_tmp_fini();
 }
 
+/* Writes TEXT as the map at PATH (new or truncated). Returns 0 or -1. */
+static int write_map(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	return fd < 0 || close(fd) || n != (ssize_t)strlen(text) ? -1 : 0;
+}
+
+/* A launched target T (a child of this process, of this user) with a map at
+ * its pid from before it ran: not its while unchanged (a setpriv launch,
+ * still root's as its map was opened, once could have had root's stale map
+ * judged its own); its once T writes it. */
+static void perfmaps_stale(void)
+{
+	int go[2], ack[2], dir;
+	char path[64], c;
+	pid_t t;
+
+	if (unit_tmp_init("test_rec_perfmaps") || pipe(go) || pipe(ack)) {
+		CHECK(false);
+		return;
+	}
+	t = fork();
+	if (t == 0) {
+		close(go[1]);
+		snprintf(path, sizeof(path), PERFMAP_PATH, (int)getpid());
+		if (read(go[0], &c, 1) != 1 || write_map(path, "2000 10 jit_function\n") ||
+		    write(ack[1], "k", 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)t);
+	CHECK_INT_EQ(write_map(path, "1000 10 stale_fn\n"), 0);
+	dir = open(unit_tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rec_perfmaps_start(&maps, &t, 1, true, false);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, dir), 0);
+	rec_perfmaps_start(&maps, &t, 1, true, false);
+	CHECK(write(go[1], "g", 1) == 1 && read(ack[0], &c, 1) == 1);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, dir), 1);
+	close(go[1]);
+	waitpid(t, NULL, 0);
+	unlink(path);
+	close(dir);
+	close(go[0]);
+	close(ack[0]);
+	close(ack[1]);
+	unit_tmp_fini();
+}
+
 int main(void)
 {
 	UNIT_RUN(perfmaps_note);
 	UNIT_RUN(perfmaps_descendants);
+	UNIT_RUN(perfmaps_stale);
 	return unit_exit();
 }
