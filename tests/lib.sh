@@ -251,6 +251,27 @@ run_group() {
 	GROUP_PID=
 	return "$rc"
 }
+# in_background JOBS NAME CMD...: runs NAME (CMD, which prints its lines)
+# as one of JOBS at a time, then prints its lines and "time NAME SECONDS"
+# under the lock $TMP/output.lock, so that no two NAMEs' lines mix and the
+# runner's hang guard sees the suite go on; the suite waits for the last
+# ones (`wait`). For suites whose parts mostly wait (perf, sleeping
+# helpers), each with its own names and scratch.
+in_background() {
+	local jobs=$1 name=$2
+	shift 2
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	{
+		local r="$TMP/$name.result" t t0=${EPOCHREALTIME/./}
+		"$@" >"$r"
+		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
+		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
+		flock "$TMP/output.lock" cat "$r"
+	} &
+}
+
 # fifo_reader FIFO OUT: copies what is written into FIFO into OUT in the
 # background (its pid in READER), its reader open before this returns: a
 # writer that refuses a FIFO no process reads (the converter and the front

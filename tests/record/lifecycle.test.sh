@@ -415,24 +415,6 @@ ignored_case() {
 	rm -rf "$DIR" "$outdir"
 }
 
-# in_background NAME CMD...: runs case NAME (CMD, which prints its lines)
-# as one of $jobs at a time, then prints its lines and "time NAME SECONDS"
-# under the lock.
-in_background() {
-	local name=$1
-	shift
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n
-	done
-	{
-		local r="$TMP/$name.result" t t0=${EPOCHREALTIME/./}
-		"$@" >"$r"
-		t=$(((${EPOCHREALTIME/./} - t0) / 100000))
-		echo "time $name $((t / 10)).$((t % 10))" >>"$r"
-		flock "$TMP/output.lock" cat "$r"
-	} &
-}
-
 # The cases run LIFECYCLE_JOBS (default 3) at a time: most of a case is
 # waiting for perf; each has its own names, directory and token. A case's
 # lines are printed as it ends (under a lock, so that no two cases' lines
@@ -476,7 +458,7 @@ for who in ${LIFECYCLE_WHO:-${WHOS[*]}}; do
 			if [ "$sig" != KILL ] && ! requires "${who}_${phase}_$sig" "sig${sig,,}"; then
 				continue
 			fi
-			in_background "${who}_${phase}_$sig" run_case "$who" "$phase" "$sig"
+			in_background "$jobs" "${who}_${phase}_$sig" run_case "$who" "$phase" "$sig"
 		done
 	done
 done
@@ -497,7 +479,7 @@ for c in "${EARLY[@]}"; do
 	*) continue ;;
 	esac
 	requires "$name" "sig${sig,,}" || continue
-	in_background "$name" early_case "$name" "$how" "$when" "$sig"
+	in_background "$jobs" "$name" early_case "$name" "$how" "$when" "$sig"
 done
 # the ignored cases (above): SIGHUP and SIGINT ignored, nohup's SIGHUP, and
 # one at its default action
@@ -511,6 +493,6 @@ for c in "trap HUP" "trap INT" "nohup HUP" "default HUP"; do
 	if [ "$how" = default ]; then
 		requires "$name" "sig${sig,,}" || continue
 	fi
-	in_background "$name" ignored_case "$name" "$how" "$sig"
+	in_background "$jobs" "$name" ignored_case "$name" "$how" "$sig"
 done
 wait

@@ -320,7 +320,7 @@ t_exit_trap_children() {
 	out=$(SNAPTRACE_TOP="$top" TMPDIR="$TMP" bash -c '
 		. "$SNAPTRACE_TOP/tests/lib.sh"
 		for i in $(seq 1 300); do
-			sleep 5 &
+			sleep 1 &
 			kill -TERM "$!" 2>/dev/null
 			wait "$!" 2>/dev/null
 		done

@@ -17,18 +17,29 @@
 #include "unit.h"
 #include "unit_tmp.h"
 
-/* Whether CHILD sleeps in the kernel function WCHAN (polled up to 10 s). */
-static int sleeps_in(pid_t child, const char *wchan)
+/* Whether CHILD sleeps in one of the kernel functions WCHANS (NULL-ended;
+ * polled up to 10 s: one poll for all, as a kernel names one of them). */
+static int sleeps_in_any(pid_t child, const char *const *wchans)
 {
 	char path[64], now[128];
 
 	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)child);
 	for (int i = 0; i < 1000; i++) {
-		if (rec_proc_read(path, now, sizeof(now)) > 0 && strstr(now, wchan))
-			return 1;
+		if (rec_proc_read(path, now, sizeof(now)) > 0)
+			for (const char *const *w = wchans; *w; w++)
+				if (strstr(now, *w))
+					return 1;
 		poll(NULL, 0, 10);
 	}
 	return 0;
+}
+
+/* Whether CHILD sleeps in the kernel function WCHAN (polled up to 10 s). */
+static int sleeps_in(pid_t child, const char *wchan)
+{
+	const char *const wchans[] = { wchan, NULL };
+
+	return sleeps_in_any(child, wchans);
 }
 
 /* Ends CHILD, started by the test. */
@@ -113,8 +124,7 @@ static void stuck_sleeping(void)
 	CHECK(child > 0);
 	if (child <= 0)
 		return;
-	CHECK(sleeps_in(child, "sigsuspend") || sleeps_in(child, "pause") ||
-	      sleeps_in(child, "do_sys_pause") || sleeps_in(child, "sys_pause"));
+	CHECK(sleeps_in_any(child, (const char *const[]){ "sigsuspend", "pause", NULL }));
 	CHECK_INT_EQ(rec_proc_stuck(child, what, sizeof(what)), 0);
 	CHECK(strstr(what, "is blocked in system call") != NULL);
 	end_child(child);

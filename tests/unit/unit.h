@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int unit_failed_total;
 static int unit_failed_now;
@@ -60,13 +61,28 @@ static const char *unit_name;
 				  unit_a_ ? unit_a_ : "(null)", unit_b_ ? unit_b_ : "(null)"); \
 	} while (0)
 
+/* The monotonic clock in seconds, for a test's "time NAME SECONDS" line. */
+static inline double unit_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Runs test fn: its "ok" line (else its FAIL lines), then its own time
+ * ("time NAME SECONDS", tests/run.sh): unit.test.sh runs the programs side
+ * by side and prints each one's lines when it ends, so their arrival would
+ * give a program's whole time to its first test. */
 #define UNIT_RUN(fn)                                                     \
 	do {                                                             \
+		double unit_t0 = unit_now();                             \
 		unit_name = #fn;                                         \
 		unit_failed_now = 0;                                     \
 		fn();                                                    \
 		if (!unit_failed_now)                                    \
 			printf("ok %s\n", unit_name);                    \
+		printf("time %s %.1f\n", unit_name, unit_now() - unit_t0); \
 		unit_failed_total += unit_failed_now;                    \
 		fflush(stdout);                                          \
 	} while (0)
