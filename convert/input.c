@@ -134,9 +134,10 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 	return has;
 }
 
-/* Starts part P's perf script: its output into a pipe, or into a spool
- * file when P->spool; stderr into P->perf_err (made when missing, emptied
- * when there). Returns 0 or a negative errno. */
+/* Starts part P of input IN's perf script: its output into a pipe, or into
+ * a spool file when P->spool; stderr into P->perf_err (made when missing,
+ * emptied when there). Returns 0 or a negative errno (-ETIME: stopped
+ * before its exec, IN->start_stopped the process found so). */
 static int spawn(struct input *in, struct part *p)
 {
 	int fd;
