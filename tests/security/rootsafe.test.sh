@@ -4474,16 +4474,14 @@ theirs_perf_prestop() {
 	"${ATTACKER[@]}" "$SNAPTRACE_TEST_BIN/leaseat" "$interp" 60 keep "$pidf" >"$lease" 2>&1 &
 	bg=$!
 	if ! wait_until 10 grep -q '^leased$' "$lease"; then
-		kill "$bg" 2>/dev/null
-		wait "$bg"
+		end_bg "$bg"
 		fail theirs-perf-prestop "her lease was not taken: $(first_lines "$lease")"
 		return
 	fi
 	sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$pidf" timeout -k 5 30 "$CONVERT" -q --perf "$d/wrap" \
 		"$data" -o "$out" 2>"$err"
 	rc=$?
-	kill "$bg" 2>/dev/null
-	wait "$bg"
+	end_bg "$bg"
 	pid=$(sed -n 's/^stopped //p' "$lease" | head -n 1)
 	if blocked "$rc"; then
 		fail theirs-perf-prestop "the conversion waited on her process stopped before its exec (pid $pid) until killed"
@@ -4514,15 +4512,13 @@ theirs_lease() {
 	"${ATTACKER[@]}" "$SNAPTRACE_TEST_BIN/leaseat" "$bin" 60 yield >"$lease" 2>&1 &
 	bg=$!
 	if ! wait_until 10 grep -q '^leased$' "$lease"; then
-		kill "$bg" 2>/dev/null
-		wait "$bg"
+		end_bg "$bg"
 		fail theirs-lease "her lease was not taken: $(first_lines "$lease")"
 		return
 	fi
 	timeout -k 5 120 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" 2>"$err"
 	rc=$?
-	kill "$bg" 2>/dev/null
-	wait "$bg"
+	end_bg "$bg"
 	if blocked "$rc"; then
 		fail theirs-lease "the conversion waited on her lease until killed: $(first_lines "$err")"
 	elif [ "$rc" -ne 0 ] || ! "$CONVERT" --dump=slices "$d/trace.fxt" >"$d/slices" 2>&1; then
