@@ -77,10 +77,13 @@ static struct conv_pltdso *dso_of(struct conv *c, struct conv_span dso)
 	memcpy(path, dso.s, dso.len);
 	path[dso.len] = '\0';
 	p = &c->pltdsos[c->npltdsos];
-	if (!(p->path = strdup(path))) {
+	/* all LEN bytes, a NUL among them too (a binary stream's name, which
+	 * names no file: srcline_no_binary()): the name is compared by them */
+	if (!(p->path = malloc(dso.len + 1))) {
 		c->nomem = true;
 		return NULL;
 	}
+	memcpy(p->path, path, dso.len + 1);
 	p->len = dso.len;
 	p->syms = srcline_no_binary(path, dso.len) ? NULL : read_plt(c, path);
 	c->npltdsos++;

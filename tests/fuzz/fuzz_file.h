@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_file.h: scratch files of one fuzzing process,
- * $TMPDIR/snaptrace-fuzz.PID/EXT (/tmp without TMPDIR; one name per
- * extension, a new file under it for every run of the target). A directory
+ * fuzz_file.h: scratch files of one fuzzing process, DIR/EXT (one name per
+ * extension, a new file under it for every run of the target), DIR made by
+ * mkdtemp() as snaptrace-fuzz.XXXXXX in /dev/shm, or where that is no
+ * directory we may write, in $TMPDIR (else /tmp). Memory, not a disk: ext4
+ * looks for a free inode past the recently deleted ones for every file made
+ * (its recently_deleted()), a fifth of fuzz_convert's CPU with its two new
+ * files a run (the input, the FXT writer's temporary) in /tmp. A directory
  * of its own: the FXT writer sweeps its output's directory for stale
  * temporaries at every open (common/outpath.c), and a shared /tmp of
  * hundreds of entries made that listing a twentieth of a run. Removed,
- * with all it holds, when the process exits.
+ * with all it holds, when the process exits (not when it crashes: a few
+ * files of a run stay there for a look).
  */
 #ifndef SNAPTRACE_FUZZ_FILE_H
 #define SNAPTRACE_FUZZ_FILE_H
@@ -46,11 +51,13 @@ static inline const char *fuzz_file_path(const char *ext)
 	if (!fuzz_file_dir[0]) {
 		const char *tmp = getenv("TMPDIR");
 
-		if (!tmp || !*tmp)
+		if (!access("/dev/shm", W_OK | X_OK))
+			tmp = "/dev/shm";
+		else if (!tmp || !*tmp)
 			tmp = "/tmp";
-		if (snprintf(fuzz_file_dir, sizeof(fuzz_file_dir), "%s/snaptrace-fuzz.%ld", tmp,
-			     (long)getpid()) >= (int)sizeof(fuzz_file_dir) ||
-		    (mkdir(fuzz_file_dir, 0700) && errno != EEXIST) || atexit(fuzz_file_cleanup))
+		if (snprintf(fuzz_file_dir, sizeof(fuzz_file_dir), "%s/snaptrace-fuzz.XXXXXX",
+			     tmp) >= (int)sizeof(fuzz_file_dir) ||
+		    !mkdtemp(fuzz_file_dir) || atexit(fuzz_file_cleanup))
 			abort();
 	}
 	if (snprintf(b, sizeof(bufs[0]), "%s/%s", fuzz_file_dir, ext) >= (int)sizeof(bufs[0]))
