@@ -34,7 +34,7 @@ static int enter_view(const void *arg)
  * working directory (run.h: 0 "/", RUN_CWD_CALLER ours); VIEW its /tmp
  * (NULL: ours). */
 static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, int cwd_fd,
-		   const struct tmpview *view)
+		   const struct tmpview *view, pid_t *stopped)
 {
 	static const char *const pager[] = { "PAGER=cat", NULL };
 	char prog[PATH_MAX];
@@ -45,7 +45,7 @@ static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, 
 		.nfds = 3, .fds = { SPAWN_DEVNULL, out_fd, err_fd },
 		.cwd_fd = cwd_fd == RUN_CWD_CALLER ? 0 : cwd_fd, .new_pgroup = own_pgroup,
 		.death_signal = SIGTERM, .setup = view ? enter_view : NULL, .setup_arg = view,
-		.env_user = view && view->as.on ? &view->as.uid : NULL,
+		.env_user = view && view->as.on ? &view->as.uid : NULL, .stopped = stopped,
 	};
 
 	if (cwd_fd != RUN_CWD_CALLER) {
@@ -87,14 +87,15 @@ static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, 
 }
 
 static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgroup, int cwd_fd,
-			 const struct tmpview *view)
+			 const struct tmpview *view, pid_t *stopped)
 {
 	int pipefd[2];
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	pid = start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd, own_pgroup, cwd_fd, view);
+	pid = start(argv, pipefd[1], err_fd < 0 ? pipefd[1] : err_fd, own_pgroup, cwd_fd, view,
+		    stopped);
 	close(pipefd[1]);
 	if (pid < 0)
 		close(pipefd[0]);
@@ -104,15 +105,15 @@ static pid_t start_piped(char *const argv[], int err_fd, int *fd, bool own_pgrou
 }
 
 pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd, bool own_pgroup,
-		const struct tmpview *view)
+		const struct tmpview *view, pid_t *stopped)
 {
-	return start(argv, out_fd, err_fd, own_pgroup, cwd_fd, view);
+	return start(argv, out_fd, err_fd, own_pgroup, cwd_fd, view, stopped);
 }
 
 pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pgroup,
-		const struct tmpview *view)
+		const struct tmpview *view, pid_t *stopped)
 {
-	return start_piped(argv, err_fd, fd, own_pgroup, cwd_fd, view);
+	return start_piped(argv, err_fd, fd, own_pgroup, cwd_fd, view, stopped);
 }
 
 ssize_t run_read(pid_t pid, int fd, void *buf, size_t cap)
@@ -176,11 +177,11 @@ const char *run_status_words(int st, char *buf, size_t size)
 	return buf;
 }
 
-const char *run_start_words(int err, char *buf, size_t size)
+const char *run_start_words(int err, pid_t stopped, const char *who, char *buf, size_t size)
 {
 	if (err == -ETIME)
-		snprintf(buf, size, "stopped for %d s before its exec (a stop signal or a "
-			 "debugger): given up", RUN_STOPPED_MS / 1000);
+		snprintf(buf, size, "pid %d stopped for %d s before its exec (a stop signal or a "
+			 "debugger%s): given up", (int)stopped, RUN_STOPPED_MS / 1000, who);
 	else
 		snprintf(buf, size, "%s", strerror(-err));
 	return buf;
@@ -243,14 +244,15 @@ int run_capture_in(int cwd_fd, const struct tmpview *view, char *const argv[], c
 	size_t len = 0;
 	int fd, st;
 	bool gave_up = false;
-	pid_t pid = start_piped(argv, -1, &fd, true, cwd_fd, view), stopped = 0;
+	pid_t stopped = 0, pid = start_piped(argv, -1, &fd, true, cwd_fd, view, &stopped);
 
 	if (size)
 		buf[0] = '\0';
 	if (pid < 0) {
-		char why[96];
+		char why[128];
 
-		snprintf(buf, size, "%s: %s", argv[0], run_start_words((int)pid, why, sizeof(why)));
+		snprintf(buf, size, "%s: %s", argv[0],
+			 run_start_words((int)pid, stopped, "", why, sizeof(why)));
 		return (int)pid;
 	}
 	for (;;) {

@@ -43,18 +43,20 @@ struct tmpview;
  * ours (this project's programs, which keep the user's ignored signals
  * ignored: signals.h). Returns the child's pid, or a negative errno when it
  * could not be started (e.g. -ENOENT: no such program; runas_image()'s
- * errors but -ENOEXEC and -ENOSYS).
+ * errors but -ENOEXEC and -ENOSYS; -ETIME: stopped before its exec, the
+ * pid of the process stopped then in *STOPPED when STOPPED is not NULL).
  */
 pid_t run_start(char *const argv[], int out_fd, int err_fd, int cwd_fd, bool own_pgroup,
-		const struct tmpview *view);
+		const struct tmpview *view, pid_t *stopped);
 
 /*
  * Starts ARGV as run_start() does, its stdout going to a pipe whose read end is returned in *FD (close-on-exec; the caller closes it),
  * and its stderr to ERR_FD (STDERR_FILENO: inherited), or to the same pipe
- * when ERR_FD < 0. Returns the child's pid, or a negative errno.
+ * when ERR_FD < 0. Returns the child's pid, or a negative errno (STOPPED:
+ * as run_start()'s).
  */
 pid_t run_spawn(char *const argv[], int err_fd, int *fd, int cwd_fd, bool own_pgroup,
-		const struct tmpview *view);
+		const struct tmpview *view, pid_t *stopped);
 
 /*
  * read(2) of FD, the output of child PID (a pipe), waiting as long as PID
@@ -87,9 +89,11 @@ int run_status_of(int status);
 const char *run_status_words(int st, char *buf, size_t size);
 
 /* Why a start (run_start(), run_spawn(), spawn_start()) failed with ERR,
- * in BUF (SIZE bytes), which it returns: "stopped for 5 s before its exec
- * (a stop signal or a debugger): given up" for -ETIME, else strerror(). */
-const char *run_start_words(int err, char *buf, size_t size);
+ * in BUF (SIZE bytes), which it returns: for -ETIME "pid STOPPED stopped
+ * for 5 s before its exec (a stop signal or a debugger WHO): given up",
+ * WHO what follows in the parentheses ("; it runs as uid N, who may stop
+ * it", or ""); else strerror(). */
+const char *run_start_words(int err, pid_t stopped, const char *who, char *buf, size_t size);
 
 /* run_wait_stopped(PID, NULL). */
 int run_wait(pid_t pid);
@@ -110,8 +114,9 @@ int run_try_wait(pid_t pid);
  * terminal reaches the caller, which decides, and never cuts the probe
  * short into a false answer. Returns what run_wait()
  * returns, or a negative errno when it could not be started (BUF then says
- * "ARGV0: REASON", e.g. "No such file or directory"; -ETIME: it stayed
- * stopped, BUF "ARGV0 (pid N): stopped ...", and it is ended).
+ * "ARGV0: REASON", e.g. "No such file or directory", run_start_words()'s;
+ * -ETIME once started: it stayed stopped, BUF "ARGV0 (pid N): stopped
+ * ...", and it is ended).
  */
 int run_capture(char *const argv[], char *buf, size_t size);
 

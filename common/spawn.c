@@ -193,8 +193,8 @@ static void reap_failed(pid_t pid)
  * with the helpers' one stop watch (run_held_stopped()): stopped for
  * RUN_STOPPED_MS, the start fails, -ETIME (the caller's reap_failed()
  * kills the child; the namespace's first process dies with it,
- * PR_SET_PDEATHSIG). */
-static ssize_t read_exec_report(pid_t pid, int fd, int *err)
+ * PR_SET_PDEATHSIG; S->stopped says which was stopped). */
+static ssize_t read_exec_report(const struct spawn *s, pid_t pid, int fd, int *err)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	struct run_stopwatch w = { 0, 0 };
@@ -213,6 +213,8 @@ static ssize_t read_exec_report(pid_t pid, int fd, int *err)
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (run_held_stopped(pid, &w)) {
+			if (s->stopped)
+				*s->stopped = run_stopped(pid);
 			*err = ETIME;
 			return (ssize_t)sizeof(*err);
 		}
@@ -247,7 +249,7 @@ pid_t spawn_start(const struct spawn *s)
 	free(built);
 	close(errpipe[1]);
 	/* EOF: the exec closed the write end; an int: why the child failed */
-	n = pid > 0 ? read_exec_report(pid, errpipe[0], &child_err) : 0;
+	n = pid > 0 ? read_exec_report(s, pid, errpipe[0], &child_err) : 0;
 	close(errpipe[0]);
 	if (n == (ssize_t)sizeof(child_err) && child_err > 0) {
 		reap_failed(pid);

@@ -68,6 +68,10 @@ struct spawn {
 				  * then sets its own: tmpview_enter()), or NULL:
 				  * 0 or an errno that fails the start */
 	const void *setup_arg;
+	pid_t *stopped;          /* where spawn_start() puts the pid of the
+				  * process it found stopped when it gives the
+				  * start up (-ETIME: the child, or the process
+				  * it started, run_stopped()), or NULL */
 };
 
 /*
@@ -78,7 +82,7 @@ struct spawn {
  * child's setup or execve (e.g. -ENOENT for a missing program), -ETIME for a
  * child, or a process it started (a pid namespace's first process:
  * tmpview.h), stopped RUN_STOPPED_MS before the execve (its new user
- * stopped it: runas.h; run.h's stop watch); a
+ * stopped it: runas.h; run.h's stop watch; its pid then in *S->stopped); a
  * child that failed is reaped (killed first) before the return. The caller owns the pid (waits for it).
  */
 pid_t spawn_start(const struct spawn *s);

@@ -380,7 +380,10 @@ static int next_part(struct binstream *s, uint64_t *first, uint64_t *last, bool 
 	int e = input_next_part(s->in);
 
 	if (e < 0) {
-		snprintf(s->errbuf, s->errlen, "cannot run perf again: %s", strerror(-e));
+		char why[160];
+
+		snprintf(s->errbuf, s->errlen, "cannot run perf again: %s",
+			 input_start_words(s->in, e, why, sizeof(why)));
 		return PIPELINE_READ_ERROR;
 	}
 	if (!e)

@@ -83,6 +83,8 @@ struct input {
 				  * NULL: ours (it names none) */
 	struct kallsyms_copy kallsyms;  /* the kernel symbols perf is given, or none */
 	struct perfmap_users map_users; /* whose perf maps may name its frames */
+	pid_t start_stopped;     /* the process a start given up found stopped before
+				  * its exec (run.h: -ETIME), for input_start_words() */
 };
 
 /* The name of the dlfilter, installed beside snaptrace-convert. */
@@ -132,10 +134,11 @@ static bool dlfilter_usable(struct input *in, const char *perf)
 	return has;
 }
 
-/* Starts part P's perf script: its output into a pipe, or into a spool
- * file when P->spool; stderr into P->perf_err (made when missing, emptied
- * when there). Returns 0 or a negative errno. */
-static int spawn(struct part *p)
+/* Starts part P of input IN's perf script: its output into a pipe, or into
+ * a spool file when P->spool; stderr into P->perf_err (made when missing,
+ * emptied when there). Returns 0 or a negative errno (-ETIME: stopped
+ * before its exec, IN->start_stopped the process found so). */
+static int spawn(struct input *in, struct part *p)
 {
 	int fd;
 	pid_t pid;
@@ -152,13 +155,13 @@ static int spawn(struct part *p)
 			return fd;
 		pid = run_start((char *const *)p->cmd.argv, fd,
 				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, p->cwd_fd, true,
-				p->view);
+				p->view, &in->start_stopped);
 		if (pid < 0)
 			close(fd);
 	} else {
 		pid = run_spawn((char *const *)p->cmd.argv,
 				p->perf_err ? fileno(p->perf_err) : STDERR_FILENO, &fd, p->cwd_fd,
-				true, p->view);
+				true, p->view, &in->start_stopped);
 		if (pid >= 0)
 			(void)fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE);	/* fewer switches; a hint */
 	}
@@ -241,7 +244,7 @@ static int make_parts(struct input *in, unsigned jobs)
 		p->view = in->view;
 	}
 	for (size_t k = 0; k < in->nparts; k++) {
-		int err = spawn(&in->parts[k]);
+		int err = spawn(in, &in->parts[k]);
 
 		if (err)
 			return err;
@@ -523,10 +526,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 		return err;
 	err = make_parts(in, perf->jobs);
 	if (err) {
-		char why[96];
+		char why[160];
 
 		snprintf(errbuf, errlen, "%s: cannot run %s: %s", in->path, perf->perf,
-			 run_start_words(err, why, sizeof(why)));
+			 input_start_words(in, err, why, sizeof(why)));
 		return err;
 	}
 	in->size = 0;
@@ -559,7 +562,7 @@ static int without_dlfilter(struct input *in)
 		part_end(&in->parts[--in->nparts]);
 	in->opts.dlfilter = NULL;
 	perfcmd_build(&p->cmd, &in->opts);
-	err = spawn(p);
+	err = spawn(in, p);
 	return err ? err : 1;
 }
 
@@ -708,17 +711,34 @@ static ssize_t read_spool(struct part *p, char *buf, size_t cap)
 	}
 }
 
+/* Who may stop IN's perf, in WHO (WHO_SIZE bytes), which it returns: "; it
+ * runs as uid N, who may stop it" where it runs as the recording's owner,
+ * else "" (run.h's words: after "a stop signal or a debugger"). */
+static const char *stopper(const struct input *in, char *who, size_t who_size)
+{
+	who[0] = 0;
+	if (in->view && in->view->as.on)
+		snprintf(who, who_size, "; it runs as uid %u, who may stop it",
+			 (unsigned)in->view->as.uid);
+	return who;
+}
+
 /* Says into ERRBUF that part P's perf script stayed stopped (run.h). */
 static void stopped_said(const struct input *in, const struct part *p, char *errbuf,
 			 size_t errlen)
 {
-	char who[64] = "";
+	char who[64];
 
-	if (in->view && in->view->as.on)
-		snprintf(who, sizeof(who), "; it runs as uid %u, who may stop it",
-			 (unsigned)in->view->as.uid);
 	snprintf(errbuf, errlen, "perf script (pid %d) stopped for %d s (a stop signal or a "
-		 "debugger%s): given up", (int)run_stopped(p->perf), RUN_STOPPED_MS / 1000, who);
+		 "debugger%s): given up", (int)run_stopped(p->perf), RUN_STOPPED_MS / 1000,
+		 stopper(in, who, sizeof(who)));
+}
+
+const char *input_start_words(const struct input *in, int err, char *buf, size_t size)
+{
+	char who[64];
+
+	return run_start_words(err, in->start_stopped, stopper(in, who, sizeof(who)), buf, size);
 }
 
 long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t errlen)
@@ -748,7 +768,10 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
 		int again = without_dlfilter(in);
 
 		if (again < 0) {
-			snprintf(errbuf, errlen, "cannot run perf again: %s", strerror(-again));
+			char why[160];
+
+			snprintf(errbuf, errlen, "cannot run perf again: %s",
+				 input_start_words(in, again, why, sizeof(why)));
 			return again;
 		}
 		if (again)
@@ -800,7 +823,7 @@ static int resume_whole(struct input *in, size_t k)
 	next->cwd_fd = in->parts[k].cwd_fd;
 	next->view = in->view;
 	in->nparts = k + 2;
-	return spawn(next);
+	return spawn(in, next);
 }
 
 int input_next_part(struct input *in)

@@ -89,6 +89,12 @@ long input_read(struct input *in, char *buf, size_t cap, char *errbuf, size_t er
  */
 int input_next_part(struct input *in);
 
+/* Why a start of IN's perf failed with ERR (what input_next_part() or
+ * input_read() returned), in BUF (SIZE bytes), which it returns:
+ * run_start_words()'s, naming the process it found stopped before its exec
+ * and who may stop it. */
+const char *input_start_words(const struct input *in, int err, char *buf, size_t size);
+
 /* A `psb` event (perf's synthesized event at a PSB packet) at TIME (ns) in
  * the current part's range. */
 void input_psb_seen(struct input *in, uint64_t time);

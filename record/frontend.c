@@ -84,7 +84,7 @@ static int check_convert_args(const struct rec_frontend *fe, const char *dir)
 		diag_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	pid = run_start(argv, STDERR_FILENO, STDERR_FILENO, RUN_CWD_CALLER, false, NULL);
+	pid = run_start(argv, STDERR_FILENO, STDERR_FILENO, RUN_CWD_CALLER, false, NULL, NULL);
 	free(argv);
 	if (pid < 0) {
 		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));
@@ -354,7 +354,7 @@ static int convert(struct rec_frontend *fe, int sigfd)
 	}
 	if (argv)
 		pid = run_start(argv, fe->trace_fd >= 0 ? fe->trace_fd : STDOUT_FILENO,
-				STDERR_FILENO, RUN_CWD_CALLER, false, NULL);
+				STDERR_FILENO, RUN_CWD_CALLER, false, NULL, NULL);
 	free(argv);
 	if (pid < 0) {
 		diag_error("%s: cannot run it: %s", fe->convert, strerror((int)-pid));

@@ -66,7 +66,7 @@ static int recording_trace(const char *path, char *data, size_t size)
 			   strerror(-fd));
 		return -2;
 	}
-	pid = run_start(argv, fd, STDERR_FILENO, RUN_CWD_CALLER, false, NULL);
+	pid = run_start(argv, fd, STDERR_FILENO, RUN_CWD_CALLER, false, NULL, NULL);
 	rc = pid < 0 ? (int)pid : run_wait(pid);
 	if (rc) {
 		diag_error("%s: a recording: snaptrace-convert %s (its message above)", path,

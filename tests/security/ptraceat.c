@@ -26,65 +26,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* /proc/PID/NAME into BUF (SIZE bytes, NUL-terminated). Returns its
- * length, or 0 (gone, unreadable, empty). */
-static ssize_t proc_read(long pid, const char *name, char *buf, size_t size)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/%s", pid, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	n = n < 0 ? 0 : n;
-	buf[n] = 0;
-	return n;
-}
-
-/* Process PID's state and parent (/proc/PID/stat, after its comm's last
- * ')'): 0, or -1 when it is gone. */
-static int proc_stat(pid_t pid, char *state, pid_t *ppid)
-{
-	char buf[512], *p;
-	int parent;
-
-	if (!proc_read(pid, "stat", buf, sizeof(buf)) || !(p = strrchr(buf, ')')) ||
-	    sscanf(p + 1, " %c %d", state, &parent) != 2)
-		return -1;
-	*ppid = parent;
-	return 0;
-}
-
-/* Whether process PID descends from ANCESTOR. */
-static int descends(pid_t pid, pid_t ancestor)
-{
-	char state;
-
-	for (int depth = 0; pid > 1 && depth < 64; depth++)
-		if (proc_stat(pid, &state, &pid) || pid == ancestor)
-			return pid == ancestor;
-	return 0;
-}
+#include "procs.h"
 
 /* Whether process PID is one of ours running PROG with WORD among its
  * arguments. */
 static int matches(long pid, const char *prog, const char *word)
 {
-	char buf[4096], *uid;
-	unsigned long real;
+	char buf[4096];
 	const char *base;
 	int has_word = 0;
 	ssize_t n;
 
-	/* a process of ours that is not dumpable has root's /proc files: the real uid is in status */
-	if (!proc_read(pid, "status", buf, sizeof(buf)) || !(uid = strstr(buf, "\nUid:")) ||
-	    sscanf(uid + 5, "%lu", &real) != 1 || real != (unsigned long)getuid())
-		return 0;
-	if (!(n = proc_read(pid, "cmdline", buf, sizeof(buf))))
+	if (!proc_ours(pid) || !(n = proc_read(pid, "cmdline", buf, sizeof(buf))))
 		return 0;
 	base = strrchr(buf, '/');
 	base = base ? base + 1 : buf;
@@ -107,7 +60,7 @@ static pid_t find(pid_t ancestor, const char *prog, const char *word)
 	while (!found && (de = readdir(d))) {
 		long pid = atol(de->d_name);
 
-		if (pid > 0 && matches(pid, prog, word) && descends((pid_t)pid, ancestor))
+		if (pid > 0 && matches(pid, prog, word) && proc_descends((pid_t)pid, ancestor))
 			found = (pid_t)pid;
 	}
 	closedir(d);
@@ -148,13 +101,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
-		FILE *f = ancestor ? NULL : fopen(argv[1], "re");
-
-		if (f) {
-			if (fscanf(f, "%d", &ancestor) != 1)
-				ancestor = 0;
-			fclose(f);
-		}
+		if (!ancestor)
+			ancestor = proc_pidfile(argv[1]);
 		if (ancestor && (pid = find(ancestor, argv[2], argv[3])))
 			break;
 		nanosleep(&nap, NULL);

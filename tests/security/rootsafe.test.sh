@@ -523,6 +523,28 @@
 #                     was hers to ptrace: hostile17 held it in a pause()
 #                     loop and root's conversion waited for ever; now it
 #                     runs from an image she may not read, runas_image())
+#   theirs-perf-prestop root converts the attacker's JIT recording (a perf.data
+#                     of hers with anonymous executable memory: perf runs in
+#                     a pid namespace, as its first process, which becomes her
+#                     and then execs perf while its parent stays root's)
+#                     through a wrapper of root's whose interpreter is hers;
+#                     her lease on it (tests/security/leaseat.c) holds that
+#                     process in its exec, and as the lease breaks she stops
+#                     it (SIGSTOP: hers between its uid change and its exec):
+#                     the conversion fails, exit 1, one line naming the pid
+#                     and that it stayed stopped before its exec, no trace,
+#                     the stopped process ended (root's conversion once
+#                     polled for ever: the wait for the exec looked at its
+#                     direct child only, root's; hostile18 NEW 2)
+#   theirs-lease      root converts its recording of the attacker's program
+#                     while she holds a write lease on it (leaseat): one
+#                     warning says the binary is "held by a lease of uid
+#                     65534" (it said "gone since the recording": the
+#                     converter's non-blocking open read the lease as no
+#                     file; hostile18 NEW 4), and the conversion ends, her
+#                     frames named; her lease lets go once broken (one she
+#                     keeps costs each open perf makes of the file up to
+#                     fs.lease-break-time, 45 s: docs/design.md "Threat model")
 #   debuglink-path    root records the attacker's program (stripped, no build
 #                     id) whose .gnu_debuglink names a root-only library by
 #                     its absolute path, and converts it: refused, exit 1,
@@ -565,9 +587,10 @@ esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pic
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
 perfmap-gone-convert perfmap-loose perfmap-gone-record perfmap-child-launch perfmap-loose-setuid
-debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
+debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-prestop theirs-lease theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
-need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat"
+need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat" \
+	"$SNAPTRACE_TEST_BIN/leaseat"
 requires_all second_user
 
 AUID=65534
@@ -4431,6 +4454,87 @@ theirs_perf_ptrace() {
 	fi
 }
 
+# theirs_perf_prestop: see the header.
+theirs_perf_prestop() {
+	local d="$TMP/prestop" data="$HOME_A/prestop.data" interp="$HOME_A/prestop-sh"
+	local err="$TMP/theirs-perf-prestop.err" out="$TMP/prestop/trace.fxt" lease="$TMP/prestop/lease.out"
+	local pidf="$TMP/prestop/convert.pid" bg rc pid
+	mkdir -m 755 "$d"
+	if ! jit_prog "$d/jit" || ! timeout -k 5 60 perf record -N -q -e cpu-clock:u -o "$data" -- \
+		"${ATTACKER[@]}" "$d/jit" 1 >/dev/null 2>"$err"; then
+		fail theirs-perf-prestop "her JIT or its recording failed: $(first_lines "$d/jit.cc") $(first_lines "$err")"
+		return
+	fi
+	chown "$AUID:$AGID" "$data"	# hers: she could have written every byte of it
+	as_attacker cp /bin/sh "$interp"
+	printf '#!%s\nexec perf "$@"\n' "$interp" >"$d/wrap"
+	chmod 755 "$d/wrap"
+	# her lease holds the exec of her interpreter; its break stops her
+	# processes below this converter alone (never another suite's)
+	"${ATTACKER[@]}" "$SNAPTRACE_TEST_BIN/leaseat" "$interp" 60 keep "$pidf" >"$lease" 2>&1 &
+	bg=$!
+	if ! wait_until 10 grep -q '^leased$' "$lease"; then
+		end_bg "$bg"
+		fail theirs-perf-prestop "her lease was not taken: $(first_lines "$lease")"
+		return
+	fi
+	sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$pidf" timeout -k 5 30 "$CONVERT" -q --perf "$d/wrap" \
+		"$data" -o "$out" 2>"$err"
+	rc=$?
+	end_bg "$bg"
+	pid=$(sed -n 's/^stopped //p' "$lease" | head -n 1)
+	if blocked "$rc"; then
+		fail theirs-perf-prestop "the conversion waited on her process stopped before its exec (pid $pid) until killed"
+	elif [ -z "$pid" ]; then
+		fail theirs-perf-prestop "she stopped no process in its exec (exit $rc): $(first_lines "$lease") $(first_lines "$err")"
+	elif grep -v '^snaptrace-convert: warning: ' "$err" >"$err.error" &&
+		refuses "$rc" theirs-perf-prestop 1 "^snaptrace-convert: $data: cannot run $d/wrap: pid $pid stopped for [0-9]+ s before its exec \(a stop signal or a debugger; it runs as uid $AUID, who may stop it\): given up$" "$err.error"; then
+		# ended by the give-up (a zombie until init reaps it)
+		wait_until 5 sh -c '! ps -o stat= -p "$1" | grep -qv Z' sh "$pid"
+		verdict theirs-perf-prestop "$([ -e "$out" ] && echo "a trace was written")$(ps -o stat= -p "$pid" | grep -qv Z && echo "her stopped process (pid $pid) is left: $(ps -o user=,stat=,comm= -p "$pid")")"
+	fi
+	if ps -o stat= -p "$pid" 2>/dev/null | grep -q T; then	# hers, stopped by the test's own attacker
+		kill -KILL "$pid" 2>/dev/null
+	fi
+}
+
+# theirs_lease: see the header.
+theirs_lease() {
+	local d="$TMP/lease" bin="$BINS_A/lease-prog" err="$TMP/theirs-lease.err" lease="$TMP/lease/lease.out" bg rc
+	mkdir -m 755 "$d"
+	spin_source lease_work 300 >"$d/prog.c"
+	if ! cc -O1 -g -fno-omit-frame-pointer -o "$bin" "$d/prog.c" 2>"$err" ||
+		! chown "$AUID:$AGID" "$bin" ||
+		! timeout -k 5 60 "$RECORD" -q -o "$d/rec" --trigger none -- "$bin" 2>"$err"; then
+		fail theirs-lease "her program or root's recording of it failed: $(first_lines "$err")"
+		return
+	fi
+	"${ATTACKER[@]}" "$SNAPTRACE_TEST_BIN/leaseat" "$bin" 60 yield >"$lease" 2>&1 &
+	bg=$!
+	if ! wait_until 10 grep -q '^leased$' "$lease"; then
+		end_bg "$bg"
+		fail theirs-lease "her lease was not taken: $(first_lines "$lease")"
+		return
+	fi
+	timeout -k 5 120 "$CONVERT" -q "$d/rec" -o "$d/trace.fxt" 2>"$err"
+	rc=$?
+	end_bg "$bg"
+	if blocked "$rc"; then
+		fail theirs-lease "the conversion waited on her lease until killed: $(first_lines "$err")"
+	elif [ "$rc" -ne 0 ] || ! "$CONVERT" --dump=slices "$d/trace.fxt" >"$d/slices" 2>&1; then
+		fail theirs-lease "the conversion failed (exit $rc): $(first_lines "$err")"
+	elif grep -q "$bin: gone" "$err"; then
+		fail theirs-lease "her leased binary was said gone: $(grep -m1 "$bin: gone" "$err")"
+	elif ! grep -q '^broken$' "$lease" ||
+		! grep -q "^snaptrace-convert: warning: $bin: held by a lease of uid $AUID: " "$err"; then
+		fail theirs-lease "no warning says her lease holds the binary: $(first_lines "$err") (her lease: $(first_lines "$lease"))"
+	elif ! grep -q ' lease_work$' "$d/slices"; then
+		fail theirs-lease "her function is not named: $(head -n 3 "$d/slices" | tr '\n' '|')"
+	else
+		ok theirs-lease
+	fi
+}
+
 # debuglink_path: see the header.
 debuglink_path() {
 	local d="$TMP/dlpath" priv="$ROOTONLY/priv" bin="$HOME_A/dlpath" rc
@@ -4548,6 +4652,8 @@ if [ "$theirs_ok" = 1 ] && theirs_recording; then
 	requires theirs-measured-caller binutils && theirs_measured_caller
 	requires theirs-buildid-verdict binutils && theirs_buildid_verdict
 fi
+requires theirs-perf-prestop recording cc x86_64 && theirs_perf_prestop
+requires theirs-lease recording cc && theirs_lease
 requires debuglink-path recording cc binutils && debuglink_path
 requires in-dwarf-bomb cc python3 && in_dwarf_bomb
 requires in-dwz-altlink cc python3 binutils dwz && in_dwz_altlink

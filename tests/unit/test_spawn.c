@@ -303,14 +303,15 @@ static int stop_in_grandchild(const void *arg)
  * the pid namespace's first process, hers, stopped between its uid change
  * and its exec, while the child, ours, waits), fails the start after the
  * stop watch's RUN_STOPPED_MS with -ETIME instead of a wait for ever; the
- * stopped grandchild is ended with the child. (An alarm ends the test
- * where the start would wait for ever.) */
+ * stopped grandchild, named in .stopped, is ended with the child. (An
+ * alarm ends the test where the start would wait for ever.) */
 static void spawn_grandchild_stopped(void)
 {
 	char *argv[] = { "true", NULL };
 	int p[2];
-	pid_t grandchild = 0;
-	struct spawn s = { .path = "/bin/true", .argv = argv, .setup = stop_in_grandchild };
+	pid_t grandchild = 0, stopped = 0;
+	struct spawn s = { .path = "/bin/true", .argv = argv, .setup = stop_in_grandchild,
+			   .stopped = &stopped };
 
 	CHECK_INT_EQ(pipe2(p, O_CLOEXEC), 0);
 	s.setup_arg = &p[1];
@@ -320,6 +321,7 @@ static void spawn_grandchild_stopped(void)
 	close(p[1]);
 	CHECK(read(p[0], &grandchild, sizeof(grandchild)) == (ssize_t)sizeof(grandchild));
 	close(p[0]);
+	CHECK_INT_EQ(stopped, grandchild);	/* the one named as given up */
 	for (int i = 0; i < 200 && grandchild > 0 && !kill(grandchild, 0); i++)
 		usleep(10000);	/* killed by its death signal; reaped by init */
 	CHECK(grandchild > 0 && kill(grandchild, 0) < 0 && errno == ESRCH);
@@ -594,7 +596,7 @@ static void run_cwd(void)
 	CHECK_STR_EQ(out, "/\n");
 	CHECK_INT_EQ(run_capture(rel, out, sizeof(out)), 0);	/* ./here.sh: ours */
 	CHECK_STR_EQ(out, "/\n");
-	pid = run_spawn(pwd, STDERR_FILENO, &outfd, RUN_CWD_CALLER, false, NULL);
+	pid = run_spawn(pwd, STDERR_FILENO, &outfd, RUN_CWD_CALLER, false, NULL, NULL);
 	CHECK(pid > 0);
 	read_all(outfd, out, sizeof(out));
 	CHECK_INT_EQ(run_wait(pid), 0);
