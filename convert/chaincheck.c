@@ -270,7 +270,10 @@ static bool data_page(const struct conv_site *f)
 }
 
 /* Cuts FRAMES (N, innermost first) at its first junk frame:
- * conv_chain_clean()'s second rule. Returns the frames left. */
+ * conv_chain_clean()'s second rule (a frame at no place of code of a
+ * binary the converter read, conv_site.nocode, is one: perf's map of a
+ * binary covers its data too, the ELF header and .interp of a PIE's first
+ * segment, .rodata, .data). Returns the frames left. */
 static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
 {
 	bool mapped = false;
@@ -285,7 +288,7 @@ static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_
 	for (size_t i = 1; i < n; i++)
 		if (frames[i].ip == 0 || frames[i].ip == UINT64_MAX ||
 		    (mapped && unmapped(&frames[i])) || (i >= kernel && not_user(&frames[i])) ||
-		    data_page(&frames[i])) {
+		    data_page(&frames[i]) || frames[i].nocode) {
 			if (!c->unmapped_chains++)
 				c->unmapped_ip = frames[i].ip;
 			return i;

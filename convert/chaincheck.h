@@ -51,7 +51,10 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
  *     named (no kernel frame comes outside a user frame; no code runs at a
  *     non-canonical address), or lies in a mapping that holds no code
  *     (perf's "[stack]", "[stack:TID]", "[heap]", "[vvar]",
- *     "[vvar_vclock]": named once perf records data mappings, -d), or is
+ *     "[vvar_vclock]": named once perf records data mappings, -d), or lies
+ *     at no place of code of a binary the converter can read (in no
+ *     executable segment or section of code: its ELF header, .interp,
+ *     .rodata, .data; conv_site.nocode, conv_func_linked()), or is
  *     0 or all ones (perf's libdw unwinder
  *     gives a return address of 0, the end of a stack, less one;
  *     tools/perf/util/unwind-libdw.c frame_callback()): no function, so that

@@ -280,7 +280,7 @@ static void unmapped_fact(const struct conv *c)
 	if (!c->unmapped_chains)
 		return;
 	diag_info("  %llu sampled call stack%s cut where perf's unwinder reached an address in "
-		  "no mapping of the process or in one of no code, as its stack (the first 0x%llx): "
+		  "no mapping of the process or at no code in one, as its stack (the first 0x%llx): "
 		  "not a function but a misread "
 		  "return address (a frame-pointer walk from a function's first instruction or "
 		  "through code without frame pointers; 0 or 0xffffffffffffffff: the end of the "

@@ -16,20 +16,27 @@
 #include "hash.h"
 #include "srcline.h"
 
-/* A PT_LOAD segment: the file's bytes [off, off + filesz) at link-time vaddr. */
+/* A PT_LOAD segment: the file's bytes [off, off + filesz) at link-time vaddr;
+ * or a section of code: the file's bytes [off, off + filesz) (vaddr unused). */
 struct load {
 	uint64_t off, filesz, vaddr;
 };
 
 #define LOADS_MAX 16
+#define CODE_MAX 32
 
 struct fdenames_dso {
 	char *path;                  /* as perf names it, owned */
 	bool read;                   /* the file was looked at */
 	bool named;                  /* T names its frames (no .symtab) */
 	struct fdetab t;
-	struct load load[LOADS_MAX];
+	struct load load[LOADS_MAX]; /* its executable segments */
 	size_t nload;
+	struct load data[LOADS_MAX]; /* its other segments */
+	size_t ndata;
+	struct load code[CODE_MAX];  /* its sections of code (SHF_EXECINSTR) */
+	size_t ncode;                /* 0: none known (no section headers, or
+				      * more than CODE_MAX) */
 };
 
 struct fdenames {
@@ -74,6 +81,26 @@ static struct fdenames_dso *entry(struct fdenames *n, const char *dso, size_t le
 	return d;
 }
 
+/* Reads ELF's sections of code (allocated, executable, with bytes in the
+ * file) into D->code; none when it has no section headers or more than
+ * CODE_MAX of them (nothing said then). */
+static void read_code(Elf *elf, struct fdenames_dso *d)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+			continue;
+		if (d->ncode == CODE_MAX) {
+			d->ncode = 0;
+			return;
+		}
+		d->code[d->ncode++] = (struct load){ sh.sh_offset, sh.sh_size, sh.sh_addr };
+	}
+}
+
 /* Reads D's file: whether its frames are named, its segments, its table. */
 static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nomem)
 {
@@ -92,9 +119,14 @@ static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nom
 	for (size_t i = 0; i < nph && d->nload < LOADS_MAX; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_flags & PF_X)
 			d->load[d->nload++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+		else if (d->ndata < LOADS_MAX)
+			d->data[d->ndata++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 	}
+	read_code(elf, d);
 	if (fdetab_has_symtab(elf))
 		goto out;	/* perf names its functions: [unknown] is none */
 	err = fdetab_read(elf, &d->t);
@@ -128,14 +160,36 @@ const struct fdenames_dso *fdenames_dso(struct fdenames *n, const char *dso, siz
 	return d->nload ? d : NULL;
 }
 
+/* The index in L (N) of the one holding file offset OFF (at its end too,
+ * when END), or N when none. */
+static size_t holding(const struct load *l, size_t n, uint64_t off, bool end)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (off >= l[i].off && (off - l[i].off < l[i].filesz ||
+					(end && off - l[i].off == l[i].filesz)))
+			break;
+	return i;
+}
+
 bool fdenames_linked(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr)
 {
-	for (size_t i = 0; i < d->nload; i++)
-		if (off >= d->load[i].off && off - d->load[i].off < d->load[i].filesz) {
-			*vaddr = off - d->load[i].off + d->load[i].vaddr;
-			return true;
-		}
-	return false;
+	size_t i = holding(d->load, d->nload, off, false);
+
+	if (i == d->nload)
+		return false;
+	*vaddr = off - d->load[i].off + d->load[i].vaddr;
+	return true;
+}
+
+bool fdenames_data(const struct fdenames_dso *d, uint64_t off)
+{
+	if (holding(d->load, d->nload, off, false) == d->nload)
+		return holding(d->data, d->ndata, off, false) < d->ndata;
+	/* a return address may be the end of a section whose last
+	 * instruction is a call (to a function that never returns) */
+	return d->ncode && holding(d->code, d->ncode, off, true) == d->ncode;
 }
 
 bool fdenames_lookup(const struct fdenames_dso *d, uint64_t vaddr, uint64_t *start)

@@ -314,7 +314,7 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 }
 
 const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
-					 uint64_t *symoff)
+					 uint64_t *symoff, bool *nocode)
 {
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
 	char name[FUNCSPEC_UNNAMED_MAX];
@@ -328,7 +328,11 @@ const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func 
 		m->bin = fdenames_dso(c->fdenames, f->key + f->symlen, f->dsolen, &nomem);
 		c->nomem |= nomem;
 	}
-	if (!f->bin || !fdenames_linked(f->bin, *ip, &vaddr))
+	if (!f->bin)
+		return f;
+	if (fdenames_data(f->bin, *ip))
+		*nocode = true;
+	if (!fdenames_linked(f->bin, *ip, &vaddr))
 		return f;
 	*ip = vaddr;
 	if (!f->unknown || f->symlen || !fdenames_lookup(f->bin, vaddr, &start))

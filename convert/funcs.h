@@ -89,9 +89,13 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
  * binary without symbols ([unknown] in it: perf named nothing there) whose
  * unwind table covers *IP, the function "[unnamed @ 0xSTART]" of that
  * binary (funcspec_unnamed(), START the FDE's link-time start), with
- * *SYMOFF its bytes past START. NULL when out of memory (c->nomem). */
+ * *SYMOFF its bytes past START. *NOCODE is set when F's binary can be read
+ * and *IP is no place of code in it (fdenames_code(): the ELF header,
+ * .interp, .rodata, .data...), *IP then left as perf printed it: no frame
+ * of a call chain, junk (conv_chain_clean). NULL when out of memory
+ * (c->nomem). */
 const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
-					 uint64_t *symoff);
+					 uint64_t *symoff, bool *nocode);
 
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);

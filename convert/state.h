@@ -68,6 +68,8 @@ struct conv_site {
 	const struct conv_func *func;
 	uint64_t symoff;
 	bool has_symoff;
+	bool nocode;             /* a call chain's frame at no place of code in its
+				  * binary, as read (conv_func_linked): junk */
 };
 
 /* Perfetto drops slices nested this deep or deeper (and an end whose begin
@@ -482,7 +484,7 @@ struct conv {
 	uint64_t unnamed_chains;       /* broken chains with no binary known */
 	uint64_t trampoline_chains;    /* chains cut at the kernel's uretprobe trampoline */
 	uint64_t unmapped_chains;      /* chains cut at an address in no mapping
-					* or in one of no code (conv_chain_clean) */
+					* or at no code in one (conv_chain_clean) */
 	uint64_t unmapped_ip;          /* the first such address */
 	uint64_t loop_chains;          /* loops cut out of chains drawn (chaincheck.c) */
 	uint64_t loop_system, loop_own;    /* of those, the loops with a named frame

@@ -366,9 +366,13 @@ json_replace() {
 # junk_frames IN OUT [NOROOT]: perf script text IN with a junk frame
 # appended to every call chain, in turn 0xffffffffffffffff (perf's libdw
 # unwinder at the end of a stack: a return address of 0, less one), 0, an
-# address in no mapping ([unknown] binary) and one at no user-space address
+# address in no mapping ([unknown] binary), one at no user-space address
 # (xz's frame-pointer walk: 0xf729666a1e9d51b9, past a kernel part too, as
-# no kernel frame comes after a user frame): what convert/chaincheck.c
+# no kernel frame comes after a user frame), one in the thread's [stack],
+# and one at 0x40 of the converter's own binary (ELF, with its symbols:
+# its program headers, in the first segment and in no section, code in
+# none of the ELF layouts; a stripped PIE's .interp at 0x318 drew a frame
+# once, issue 18): what convert/chaincheck.c
 # conv_chain_clean() cuts, so OUT converts to the slices IN does (tests of
 # each path a chain takes: the junkframes suite, measured's measured-junk).
 # With NOROOT, the frames of the threads' roots (_start,
@@ -380,10 +384,10 @@ junk_frames() {
 		grep -Ev '^\s+[0-9a-f]+ (_start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|clone|clone3|start_thread|thread_start|_dl_start|_dl_start_user)(@[@A-Za-z0-9_.]+)?\+' "$1" >"$3"
 		set -- "$3" "$2"
 	fi
-	awk 'BEGIN { j[0] = "ffffffffffffffff [unknown] ([unknown])"; j[1] = "0 [unknown] ([unknown])"
+	awk -v bin="$CONVERT" 'BEGIN { j[0] = "ffffffffffffffff [unknown] ([unknown])"; j[1] = "0 [unknown] ([unknown])"
 			j[2] = "417dcc6a999807ff [unknown] ([unknown])"; j[3] = "f729666a1e9d51b9 [unknown] ([unknown])"
-			j[4] = "7ffd5c57ebff [unknown] ([stack])" }
-		function junk(   s) { s = j[k++ % 5]; printf "\t%16s %s\n", substr(s, 1, index(s, " ") - 1), substr(s, index(s, " ") + 1); chain = 0 }
+			j[4] = "7ffd5c57ebff [unknown] ([stack])"; j[5] = "40 [unknown] (" bin ")" }
+		function junk(   s) { s = j[k++ % 6]; printf "\t%16s %s\n", substr(s, 1, index(s, " ") - 1), substr(s, index(s, " ") + 1); chain = 0 }
 		/^\t/ { chain = 1; print; next }
 		chain { junk() }
 		{ print }
