@@ -63,7 +63,10 @@ static void jit_body(int go, int end, int report)
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	snprintf(path, sizeof(path), PERFMAP_PATH, (int)me);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* a map that appears (a new name: what the watch sees), never one at
+	 * its pid from before (another process's, rewritten: no new name) */
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, "1000 10 jit_fn\n", 15) != 15 || close(fd))
 		_exit(1);
 	if (write(report, &me, sizeof(me)) != sizeof(me))
