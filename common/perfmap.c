@@ -18,16 +18,20 @@
 
 pid_t perfmap_pid(const char *dso, size_t len)
 {
-	char buf[40];
-	unsigned long pid;
-	int end = 0;
+	unsigned long pid = 0;
+	size_t i = 10;
 
-	if (len >= sizeof(buf) || len < 15 || memcmp(dso, "/tmp/perf-", 10))
+	/* perf's own spelling only, "/tmp/perf-%d.map": digits, the first not
+	 * 0; sscanf's "%lu" also took "perf-0P.map", "perf- P.map" and
+	 * "perf-+P.map" for pid P, names anyone may make in /tmp, and the
+	 * recorder judged P's map at once, while P (a child of root's launch
+	 * about to become hers) was still root's: root's stale map was kept
+	 * as P's (hostile20 NEW 1) */
+	if (len < 15 || memcmp(dso, "/tmp/perf-", 10) || dso[i] == '0')
 		return -1;
-	memcpy(buf, dso, len);
-	buf[len] = '\0';
-	if (sscanf(buf, "/tmp/perf-%lu.map%n", &pid, &end) != 1 || (size_t)end != len ||
-	    !pid || pid > 4194304)
+	for (; i < len && dso[i] >= '0' && dso[i] <= '9' && pid <= 4194304; i++)
+		pid = pid * 10 + (unsigned long)(dso[i] - '0');
+	if (i == 10 || len - i != 4 || memcmp(dso + i, ".map", 4) || !pid || pid > 4194304)
 		return -1;
 	return (pid_t)pid;
 }

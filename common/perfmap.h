@@ -45,7 +45,9 @@ bool perfmap_budget_take(struct perfmap_budget *b, uint64_t size);
  * recording"); nothing when it left out none. */
 void perfmap_budget_warn(const struct perfmap_budget *b, const char *what);
 
-/* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO), else -1. */
+/* The pid of a dso named "/tmp/perf-PID.map" (LEN bytes at DSO) as perf
+ * spells it (PID in decimal digits, no leading 0, sign or blank; at most
+ * 4194304, the kernel's pid_max), else -1. */
 pid_t perfmap_pid(const char *dso, size_t len);
 
 /* A recorded process and a user it had when the recorder saw it (attached

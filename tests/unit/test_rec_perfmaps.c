@@ -52,6 +52,30 @@ static void perfmaps_note(void)
 	CHECK_INT_EQ((int)maps.rule.n, 3);
 }
 
+/* Only perf's own spelling of a map's name gives a pid: "perf-0P.map",
+ * "perf- P.map" and "perf-+P.map" once had the recorder judge P's map at
+ * once, while P was still root's (hostile20 NEW 1). */
+static void perfmap_pid_strict(void)
+{
+	static const struct {
+		const char *name;
+		pid_t pid;
+	} names[] = {
+		{ "/tmp/perf-1.map", 1 }, { "/tmp/perf-6257.map", 6257 },
+		{ "/tmp/perf-4194304.map", 4194304 }, { "/tmp/perf-06257.map", -1 },
+		{ "/tmp/perf- 6257.map", -1 }, { "/tmp/perf-+6257.map", -1 },
+		{ "/tmp/perf--1.map", -1 }, { "/tmp/perf-0.map", -1 },
+		{ "/tmp/perf-4194305.map", -1 }, { "/tmp/perf-99999999999999999999.map", -1 },
+		{ "/tmp/perf-.map", -1 }, { "/tmp/perf-12.mapx", -1 }, { "/tmp/perf-12.ma", -1 },
+		{ "/tmp/perf-12x.map", -1 }, { "/tmp/perf-1.map.map", -1 }, { "/var/perf-12.map", -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (perfmap_pid(names[i].name, strlen(names[i].name)) != names[i].pid)
+			UNIT_FAIL("%s: expected %d, got %d", names[i].name, (int)names[i].pid,
+				  (int)perfmap_pid(names[i].name, strlen(names[i].name)));
+}
+
 /* The body of a JIT: waits for a byte on GO, writes its map, says its pid on
  * REPORT, and exits when END closes. */
 static void jit_body(int go, int end, int report)
@@ -196,6 +220,7 @@ static void perfmaps_stale(void)
 int main(void)
 {
 	UNIT_RUN(perfmaps_note);
+	UNIT_RUN(perfmap_pid_strict);
 	UNIT_RUN(perfmaps_descendants);
 	UNIT_RUN(perfmaps_stale);
 	return unit_exit();
