@@ -133,7 +133,8 @@ between() {
 # (measured=true), "sampled START END" for FUNC's others, "nested LINE" for
 # a slice of FUNC inside one of FUNC, then "span LO HI" (the thread's
 # slices' reach, ns) and "totals IN OUT" (ns: FUNC's slices inside CALLER's,
-# CALLER's)
+# CALLER's; whole numbers: mawk prints a sum past 2^31 as "2.21058e+09",
+# which [ -le ] refused, failing measure_longjmp_shared in make test-stress)
 slices() {
 	"$CONVERT" --dump=tree "$1" | awk -v tid="$2" -v f="$3" -v caller="$4" '
 		/^# thread/ { split($3, t, "="); on = t[2] == tid; next }
@@ -155,7 +156,7 @@ slices() {
 			if (inside) in_caller += se[2] - se[1]
 			else if ($0 ~ /measured:bool=true/) print "outside", se[1], se[2]
 		}
-		END { print "span", lo, hi; print "totals", in_caller + 0, out + 0 }'
+		END { print "span", lo, hi; printf "totals %.0f %.0f\n", in_caller, out }'
 }
 
 # sliced DIR FUNC: converts recording DIR (DIR/t.fxt) and reads back the
