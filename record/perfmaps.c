@@ -114,6 +114,8 @@ static void open_map(struct rec_perfmaps *m, struct rec_perfmap_proc *p, char *w
 /* Opens the map of each of M's processes it holds none of yet. */
 static void look(struct rec_perfmaps *m)
 {
+	bool all = true;
+
 	for (int i = 0; i < m->nproc; i++) {
 		char why[300];
 
@@ -121,11 +123,18 @@ static void look(struct rec_perfmaps *m)
 			open_map(m, &m->proc[i], why, sizeof(why));
 		if (m->proc[i].fd < 0)
 			m->proc[i].fd = -1;	/* refused or none: the end says why, if still so */
+		all &= m->proc[i].fd >= 0;
+	}
+	/* without children to come, every map held ends the watch: no wake-up
+	 * for each name made in /tmp for the rest of the recording */
+	if (all && !m->children && m->notify >= 0) {
+		close(m->notify);
+		m->notify = -1;
 	}
 }
 
-/* Holds process PID as M's next, noting its user. Returns it, or NULL when
- * it is gone. */
+/* Holds process PID as M's next (its user not noted yet). Returns it, or
+ * NULL when it is gone. */
 static struct rec_perfmap_proc *add(struct rec_perfmaps *m, pid_t pid)
 {
 	struct rec_perfmap_proc *p = &m->proc[m->nproc];
@@ -141,7 +150,6 @@ static struct rec_perfmap_proc *add(struct rec_perfmaps *m, pid_t pid)
 	p->fd = -1;
 	p->stale.st_ino = 0;
 	m->nproc++;
-	note_live(m, p);
 	return p;
 }
 
@@ -158,8 +166,11 @@ void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids, bo
 		struct rec_perfmap_proc *p = add(m, pids[i]);
 		char path[64];
 
+		if (!p)
+			continue;
+		note_live(m, p);
 		snprintf(path, sizeof(path), PERFMAP_PATH, (int)pids[i]);
-		if (p && launched && fstatat(AT_FDCWD, path, &p->stale, AT_SYMLINK_NOFOLLOW))
+		if (launched && fstatat(AT_FDCWD, path, &p->stale, AT_SYMLINK_NOFOLLOW))
 			p->stale.st_ino = 0;
 	}
 	m->ntargets = m->nproc;
@@ -238,13 +249,11 @@ static void appeared(struct rec_perfmaps *m, const char *name, pid_t perf)
 		return;
 	}
 	p = add(m, pid);
-	if (p && !descends(m, p, perf)) {
+	if (p && descends(m, p, perf)) {
+		note_live(m, p);
+	} else if (p) {
 		rec_proc_release(&p->held);
 		m->nproc--;
-		/* its user noted last, by add(): not one of the recording's */
-		while (m->nusers && m->users[m->nusers - 1].pid == pid)
-			m->nusers--;
-		m->rule.n = m->nusers;
 	}
 }
 
@@ -260,10 +269,11 @@ void rec_perfmaps_notified(struct rec_perfmaps *m, pid_t perf)
 		for (char *p = buf; p < buf + r;) {
 			const struct inotify_event *e = (const struct inotify_event *)(void *)p;
 
-			if ((e->mask & IN_Q_OVERFLOW) || (e->len && map_name(e->name, e->len)))
-				seen = true;
-			if (e->len && map_name(e->name, e->len))
+			bool map = e->len && map_name(e->name, e->len);
+
+			if (map)
 				appeared(m, e->name, perf);
+			seen |= map || (e->mask & IN_Q_OVERFLOW);
 			p += sizeof(*e) + e->len;
 		}
 	}
