@@ -273,7 +273,10 @@ static bool data_page(const struct conv_site *f)
  * conv_chain_clean()'s second rule (a frame at no place of code of a
  * binary the converter read, conv_site.nocode, is one: perf's map of a
  * binary covers its data too, the ELF header and .interp of a PIE's first
- * segment, .rodata, .data). Returns the frames left. */
+ * segment, .rodata, .data; so is one in a mapping of the process that is
+ * not executable, conv_maps_data(): perf's -d names data mappings, //anon
+ * arenas a walk through code without frame pointers reads). Returns the
+ * frames left. */
 static size_t cut_unmapped(struct conv *c, const struct conv_site *frames, size_t n)
 {
 	bool mapped = false;

@@ -54,7 +54,10 @@ void conv_chaincheck_count(struct conv *c, struct conv_thread *t,
  *     "[vvar_vclock]": named once perf records data mappings, -d), or lies
  *     at no place of code of a binary the converter can read (in no
  *     executable segment or section of code: its ELF header, .interp,
- *     .rodata, .data; conv_site.nocode, conv_func_linked()), or is
+ *     .rodata, .data; conv_site.nocode, conv_func_linked()), or lies in
+ *     a mapping of the process that is not executable (perf's -d data
+ *     mappings: //anon, a file mapped without PROT_EXEC; nocode set from
+ *     conv_maps_data(), ipname.h), or is
  *     0 or all ones (perf's libdw unwinder
  *     gives a return address of 0, the end of a stack, less one;
  *     tools/perf/util/unwind-libdw.c frame_callback()): no function, so that

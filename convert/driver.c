@@ -13,6 +13,7 @@
 #include "complete.h"
 #include "coverage.h"
 #include "funcs.h"
+#include "ipname.h"
 #include "markers.h"
 #include "measured.h"
 #include "offcpu.h"
@@ -168,11 +169,12 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
 }
 
 void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir,
-			     const struct perfmap_users *map_users)
+			     const struct perfmap_users *map_users, const struct conv_maps *maps)
 {
 	cv->input = name;
 	cv->c.input_name = name;
 	cv->c.perfmap_users = *map_users;
+	cv->c.maps = maps;
 	cv->lineno = 0;
 	cv->time_digits = 0;	/* each input's own time column (perf's --ns or not) */
 	cv->cut_key.len = 0;
@@ -849,6 +851,11 @@ static int add_frame(struct conv_driver *cv, const struct conv_loc *loc)
 	f += sm->n;
 	if (!site_of(&cv->c, sm->callchain, loc, f))
 		return CONV_ERR_NOMEM;
+	/* a frame in a mapping of the process that is no code: junk
+	 * (conv_chain_clean), as perf named and printed it */
+	if (sm->callchain && sm->t &&
+	    conv_maps_data(cv->c.maps, sm->t->pid, loc->dso.s, loc->dso.len, loc->ip))
+		f->nocode = true;
 	/* a frame no symbol names is its address, never a neighbour's function */
 	f->func = conv_func_at(&cv->c, f->func, f->ip);
 	if (!f->func)
@@ -1291,6 +1298,7 @@ int conv_driver_end_input(struct conv_driver *cv)
 	const char *mode;
 	bool sampling;
 
+	c->maps = NULL;	/* the input's, which its last sample has read */
 	if (e)
 		return e;
 	release_switches(cv, UINT64_MAX);

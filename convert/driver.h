@@ -50,9 +50,12 @@ struct conv_driver *conv_driver_new(struct fxt_writer *w, const struct conv_opts
  * (input_dso_dir(): perf inject's ELF files), borrowed until
  * conv_driver_end_input(), or -1; MAP_USERS whose perf maps in /tmp may
  * name its frames (input_perfmap_users(), copied; its list borrowed for the
- * conversion: a recording's). */
+ * conversion: a recording's); MAPS its processes' mappings (input_maps():
+ * its call chains' frames in no code are junk), borrowed until
+ * conv_driver_end_input(), or NULL. */
+struct conv_maps;
 void conv_driver_begin_input(struct conv_driver *cv, const char *name, int dso_dir,
-			     const struct perfmap_users *map_users);
+			     const struct perfmap_users *map_users, const struct conv_maps *maps);
 
 /*
  * Converts one line, parsed by conv_parse_line() (lines must come in input

@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "inpath.h"
+#include "ipname.h"
 #include "jitdump.h"
 #include "kallsyms.h"
 #include "outpath.h"
@@ -82,6 +83,7 @@ struct input {
 	struct tmpview *view;    /* the /tmp every perf run on it sees (its perf maps), or
 				  * NULL: ours (it names none) */
 	struct kallsyms_copy kallsyms;  /* the kernel symbols perf is given, or none */
+	struct conv_maps *maps;  /* the mappings of what perf reads, or NULL (input_maps()) */
 	struct perfmap_users map_users; /* whose perf maps may name its frames */
 	pid_t start_stopped;     /* the process a start given up found stopped before
 				  * its exec (run.h: -ETIME), for input_start_words() */
@@ -493,6 +495,12 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
+	/* the processes' mappings, from what perf script reads */
+	err = conv_maps_read(in->opts.input, &in->maps);
+	if (err == -ENOMEM) {
+		snprintf(errbuf, errlen, "%s: out of memory", in->path);
+		return err;
+	}
 	if (in->opts.kind == PERFCMD_BRANCHES && !perf->perf_decoder) {
 		char why[512];
 
@@ -611,6 +619,7 @@ static void input_free(struct input *in)
 	binaries_kept_remove(&in->jit_dir);
 	kallsyms_copy_free(&in->kallsyms);
 	tmpview_free(in->view);
+	conv_maps_free(in->maps);
 	free(in);
 }
 
@@ -977,6 +986,11 @@ int input_close(struct input *in, char *errbuf, size_t errlen)
 const struct perfmap_users *input_perfmap_users(const struct input *in)
 {
 	return &in->map_users;
+}
+
+const struct conv_maps *input_maps(const struct input *in)
+{
+	return in->maps;
 }
 
 int input_dso_dir(const struct input *in)

@@ -160,6 +160,15 @@ int input_dso_dir(const struct input *in);
 const struct perfmap_users *input_perfmap_users(const struct input *in);
 
 /*
+ * The mappings of the processes of the perf.data IN (the file perf script
+ * reads: with perf inject's records of a jitdump, a snapshot's carried
+ * side-band), read once (ipname.h); NULL for text, and for a perf.data
+ * whose mappings were not read (more than CONV_MAPS_MAX, damaged or
+ * compressed records: perf says those). Borrowed from IN.
+ */
+const struct conv_maps *input_maps(const struct input *in);
+
+/*
  * Closes IN, waiting for perf script if one was run. Returns 0; 1 when perf
  * script printed something (warnings: in ERRBUF as one line "PATH: perf
  * script: ..."); or -1 when perf script failed (reason in ERRBUF: "PATH: perf

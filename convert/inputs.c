@@ -125,7 +125,8 @@ static int convert_input(struct conv_driver *cv, const char *path, int fd,
 		diag_error("%s", err);
 		return conv_err == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	conv_driver_begin_input(cv, path, input_dso_dir(in), input_perfmap_users(in));
+	conv_driver_begin_input(cv, path, input_dso_dir(in), input_perfmap_users(in),
+				input_maps(in));
 	types = input_sample_types(in, &ntypes);
 	conv_driver_evlist(cv, input_evlist(in), types, ntypes);
 	lines = conv_driver_stats(cv)->lines;

@@ -29,6 +29,7 @@
 struct perfsym;
 struct perfsym_dso;
 struct conv_pltdso;
+struct conv_maps;
 
 /* A function: one (symbol, dso) pair. Frames without a symbol are one
  * function per dso (unknown = true). Interned: compare by pointer. */
@@ -69,7 +70,9 @@ struct conv_site {
 	uint64_t symoff;
 	bool has_symoff;
 	bool nocode;             /* a call chain's frame at no place of code in its
-				  * binary, as read (conv_func_linked): junk */
+				  * binary, as read (conv_func_linked), or in a
+				  * mapping that is not executable (conv_maps_data):
+				  * junk */
 };
 
 /* Perfetto drops slices nested this deep or deeper (and an end whose begin
@@ -545,6 +548,8 @@ struct conv {
 	struct perfmap_budget perfmap_budget; /* what of them is read (perfmap.h) */
 	struct perfmap_users perfmap_users;   /* whose maps in /tmp may name the current
 					       * input's frames (input_perfmap_users()) */
+	const struct conv_maps *maps;  /* the current input's processes' mappings (its
+					* perf.data's, ipname.h), or NULL (text) */
 	fxt_string_id s_measured, s_duration_ns, s_left_by, s_exception;
 };
 

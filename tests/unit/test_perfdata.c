@@ -10,7 +10,8 @@
  * them cut at every length, and with every byte of its header and build
  * id section set to 0xff, gives either the ids or an error, never a
  * crash, an overrun (the ASan build) or an id for a path not in the file.
- * Also convert/sideband's carrying of a recording's side-band on such
+ * Also convert/ipname's table of the processes' mappings (which frames
+ * lie in memory that is no code), and convert/sideband's carrying of a recording's side-band on such
  * files (every file after the first gets all the earlier side-band, each
  * record once).
  */
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "ipname.h"
 #include "nsenter.h"
 #include "perfmap.h"
 #include "sideband.h"
@@ -809,26 +811,34 @@ static void test_header_feature(void)
 	close(fd);
 }
 
-/* A MMAP (MMAP2: prot and flags too) record of PATH by PID (its thread too), MISC its header's. */
-static void put_map(struct file *f, uint32_t type, uint16_t misc, uint32_t pid, uint32_t prot,
-		    uint32_t flags, const char *path)
+/* A MMAP (MMAP2: prot and flags too) record of PATH by PID (its thread
+ * too) at AT (start, len, pgoff), MISC its header's. */
+static void put_map_at(struct file *f, uint32_t type, uint16_t misc, uint32_t pid, uint32_t prot,
+		       uint32_t flags, const uint64_t at[3], const char *path)
 {
 	unsigned char body[64] = { 0 };
 	size_t head = type == PERFDATA_REC_MMAP2 ? 64 : 32;
 	size_t name = (strlen(path) + 1 + 7) / 8 * 8;
 	char pad[64] = { 0 };
 
-	uint64_t at[3] = { 0x400000 + (pid % 16) * 0x10000, 0x3000, (pid % 16) * 0x1000 };
-
 	memcpy(body, &pid, 4);
 	memcpy(body + 4, &pid, 4);
-	memcpy(body + 8, at, sizeof(at));   /* start, len, pgoff */
+	memcpy(body + 8, at, 3 * sizeof(*at));   /* start, len, pgoff */
 	memcpy(body + 56, &prot, 4);
 	memcpy(body + 60, &flags, 4);
 	put_header(f, type, misc, (uint16_t)(8 + head + name));
 	put(f, body, head);
 	memcpy(pad, path, strlen(path));
 	put(f, pad, name);
+}
+
+/* put_map_at() at an address of PID's. */
+static void put_map(struct file *f, uint32_t type, uint16_t misc, uint32_t pid, uint32_t prot,
+		    uint32_t flags, const char *path)
+{
+	const uint64_t at[3] = { 0x400000 + (pid % 16) * 0x10000, 0x3000, (pid % 16) * 0x1000 };
+
+	put_map_at(f, type, misc, pid, prot, flags, at, path);
 }
 
 /* Mappings perf reads a perf map for, and others: pids past any live one
@@ -880,6 +890,80 @@ static void test_mmaps(void)
 		     "[heap] 4194406/4194406 x 0 0x460000+0x3000@0x6000\n"
 		     "[heap] 4194407/4194407 - 0 0x470000+0x3000@0x7000\n"
 		     "[stack] 4194401/4194401 x 0x22 0x410000+0x3000@0x1000\n");
+}
+
+/* convert/ipname's table of the mappings: whether a call chain's frame, as
+ * perf prints it (the address in memory perf maps one to one, else the
+ * offset in the file), lies in a mapping that is not executable and in no
+ * executable one of its name, per process. */
+static void test_maps_data(void)
+{
+	enum { A = 4194501, B = 4194502, C = 4194503 };
+	static const struct {
+		uint32_t type, pid, prot;
+		uint16_t misc;
+		uint64_t at[3];
+		const char *file;
+	} maps[] = {
+		{ PERFDATA_REC_MMAP2, A, 3, 0, { 0x7f0000000000, 0x10000, 0x7f0000000000 }, "//anon" },
+		{ PERFDATA_REC_MMAP2, A, 5, 0, { 0x7f0000100000, 0x1000, 0x7f0000100000 }, "//anon" },
+		/* mapped over: data, then code (perf's name tells nothing more) */
+		{ PERFDATA_REC_MMAP2, A, 3, 0, { 0x7f0000200000, 0x1000, 0x7f0000200000 }, "//anon" },
+		{ PERFDATA_REC_MMAP2, A, 7, 0, { 0x7f0000200000, 0x1000, 0x7f0000200000 }, "//anon" },
+		{ PERFDATA_REC_MMAP2, A, 3, 0, { 0x600000, 0x4000, 0 }, "/data/f" },
+		{ PERFDATA_REC_MMAP2, A, 1, 0, { 0x500000, 0x1000, 0 }, "/bin/p" },
+		{ PERFDATA_REC_MMAP2, A, 5, 0, { 0x501000, 0x1000, 0x1000 }, "/bin/p" },
+		{ PERFDATA_REC_MMAP2, A, 1, 0, { 0x502000, 0x1000, 0x2000 }, "/bin/p" },
+		{ PERFDATA_REC_MMAP2, A, 3, 0, { 0x1000000, 0x1000, 0 }, "[heap]" },
+		/* an old perf's MMAP: code unless it says data */
+		{ PERFDATA_REC_MMAP, C, 0, 0, { 0x7f0000000000, 0x10000, 0x7f0000000000 }, "//anon" },
+		{ PERFDATA_REC_MMAP, C, 0, 1u << 13, { 0x1000000, 0x1000, 0 }, "[heap]" },
+	};
+	struct conv_maps *m = NULL;
+	struct file f;
+	const char *path;
+
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		put_map_at(&f, maps[i].type, maps[i].misc, maps[i].pid, maps[i].prot, 0x22,
+			   maps[i].at, maps[i].file);
+	put_at64(&f, 48, f.len - 104);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL);
+	CHECK_INT_EQ(conv_maps_read(path, &m), 0);
+#define DATA(pid, file, addr) conv_maps_data(m, pid, file, strlen(file), addr)
+	CHECK(DATA(A, "//anon", 0x7f0000002345));        /* in the arena */
+	CHECK(DATA(A, "//anon", 0x7f0000000000));
+	CHECK(!DATA(A, "//anon", 0x7f0000010000));       /* past it */
+	CHECK(!DATA(A, "//anon", 0x7f0000100010));       /* the JIT's code */
+	CHECK(!DATA(A, "//anon", 0x7f0000200010));       /* code once */
+	CHECK(!DATA(A, "/tmp/perf-4194501.map", 0x7f0000100010));   /* perf's name of code */
+	CHECK(DATA(A, "/data/f", 0x2345));               /* a file: its offset */
+	CHECK(!DATA(A, "/data/f", 0x602345));
+	CHECK(DATA(A, "/bin/p", 0x800));                 /* the ELF header's segment */
+	CHECK(!DATA(A, "/bin/p", 0x1800));               /* code */
+	CHECK(!DATA(A, "/bin/p", 0x2000));               /* a return address past its end */
+	CHECK(DATA(A, "/bin/p", 0x2001));                /* .rodata */
+	CHECK(DATA(A, "[heap]", 0x1000800));             /* its address */
+	CHECK(!DATA(B, "//anon", 0x7f0000002345));       /* another process's */
+	CHECK(!DATA(C, "//anon", 0x7f0000002345));       /* MMAP: code */
+	CHECK(DATA(C, "[heap]", 0x1000800));             /* MMAP with MMAP_DATA */
+	CHECK(!DATA(A, "/data/f", 0x4000));
+#undef DATA
+	CHECK(!conv_maps_data(NULL, A, "//anon", 6, 0x7f0000002345));
+	conv_maps_free(m);
+
+	/* no mapping that is not code (perf record without -d): nothing is data */
+	f.len = 0;
+	put_file_header(&f, 104, 0, 0);
+	put_map_at(&f, PERFDATA_REC_MMAP2, 0, A, 5, 0x22, maps[1].at, "//anon");
+	put_at64(&f, 48, f.len - 104);
+	path = write_file(&f, f.len);
+	CHECK(path != NULL);
+	CHECK_INT_EQ(conv_maps_read(path, &m), 0);
+	CHECK(!conv_maps_data(m, A, "//anon", 6, 0x7f0000100010));
+	conv_maps_free(m);
 }
 
 /* The perf maps a view holds for that file: one per process perf reads
@@ -1230,6 +1314,7 @@ int main(void)
 	UNIT_RUN(test_rewrite);
 	UNIT_RUN(test_sideband);
 	UNIT_RUN(test_mmaps);
+	UNIT_RUN(test_maps_data);
 	UNIT_RUN(test_tmpview_names);
 	UNIT_RUN(test_tmpview_no_maps);
 	UNIT_RUN(test_tmpview_entries);
