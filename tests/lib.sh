@@ -85,6 +85,18 @@ fail_recording() {
 	fi
 }
 
+# cc_target NAME SRC OUT: compiles SRC (a C file of the tree, e.g.
+# tests/e2e/jit_target.c) into OUT as the suites' own targets are built
+# (C11, warnings as errors, -O1 -g, frame pointers); when it does not
+# compile, ends the suite with a FAIL line for NAME.
+cc_target() {
+	if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$3" \
+		"$SNAPTRACE_TOP/$2" 2>"$TMP/cc.err"; then
+		fail "$1" "cannot compile $2: $(first_lines "$TMP/cc.err")"
+		exit 0
+	fi
+}
+
 # need_built NAME FILE...: ends the suite with a FAIL line for NAME when a
 # FILE is not built (`make all tests-build` builds every program and test
 # tool the suites use: one missing is a broken build, never a skip).

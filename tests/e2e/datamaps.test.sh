@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tier: record
 # Frames in memory that holds no code, end to end (docs/design.md "A chain
-# cut at an address in no mapping"): tests/e2e/datamaps_target.c has a
+# cut at an address in no mapping"): tests/e2e/jit_target.c's mode j has a
 # frame-pointer walk read a return address in a mapping that is not
 # executable, anonymous (as Debian's python3's walks read its obmalloc
 # arenas' pointers: //anon frames) and a file's, and runs a JIT's code in
@@ -38,15 +38,11 @@ on_exit cleanup
 
 need_built datamaps "$CONVERT" "$RECORD"
 requires datamaps recording cc x86_64 || exit 0
-if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$TMP/datamaps_target" \
-	"$SNAPTRACE_TOP/tests/e2e/datamaps_target.c" 2>"$TMP/cc.err"; then
-	fail datamaps "cannot compile datamaps_target.c: $(first_lines "$TMP/cc.err")"
-	exit 0
-fi
+cc_target datamaps tests/e2e/jit_target.c "$TMP/jit_target"
 
 mkdir -p "$TMP/work"
 run_group "$TMP/run.out" "$TMP/run.err" "$FRONT" run --trigger none "${WHOLE_RUN[@]}" -d "$TMP/rec" \
-	-o "$TMP/run.fxt.gz" -- "$TMP/datamaps_target" "$TMP/work" 300
+	-o "$TMP/run.fxt.gz" -- "$TMP/jit_target" "$TMP/work" 300 j
 rc=$?
 pid=$(sed -n 's/.*recording launched process \([0-9]*\).*/\1/p' "$TMP/run.err" | head -n 1)
 [ -n "$pid" ] && MAP=/tmp/perf-$pid.map

@@ -79,11 +79,7 @@ on_exit cleanup
 
 need_built jit "$CONVERT" "$RECORD"
 requires jit recording cc x86_64 || exit 0
-if ! cc -std=c11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer -o "$TMP/jit_target" \
-	"$SNAPTRACE_TOP/tests/e2e/jit_target.c" 2>"$TMP/cc.err"; then
-	fail jit "cannot compile jit_target.c: $(first_lines "$TMP/cc.err")"
-	exit 0
-fi
+cc_target jit tests/e2e/jit_target.c "$TMP/jit_target"
 
 # record NAME FLAGS: snaptrace run of the target (150 ms in each copy) into
 # $TMP/NAME (recording) and $TMP/NAME.fxt.gz, messages in $TMP/NAME.err,
