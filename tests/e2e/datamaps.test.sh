@@ -15,7 +15,9 @@
 #                      dm_frameless (the frames inside the junk kept), and
 #                      under dm_jit_call (the JIT's frame, executable
 #                      anonymous memory, kept in a chain's middle, named
-#                      from the perf map); the summary counts the stacks cut.
+#                      from the perf map); the summary counts the stacks cut;
+#                      perf recorded the anonymous mapping, not executable
+#                      (else another rule cuts those frames: nothing tested).
 #   datamaps-paths     the recording converted again: as a recording
 #                      directory (its snapshot), its perf.data alone, and
 #                      each with --no-dlfilter: the same checks (the JIT's
@@ -98,8 +100,13 @@ check() {
 	[ -z "$WHY" ]
 }
 
+data=$(ls "$TMP"/rec/perf.data* 2>/dev/null | head -n 1)
 if ! check datamaps-run "$TMP/run.fxt.gz" dm_jit_call; then
 	fail datamaps-run "$WHY"
+elif ! "${SNAPTRACE_PERF:-perf}" script -i "$data" --show-mmap-events 2>/dev/null |
+	grep -q "PERF_RECORD_MMAP2 .*\[0x$alo(0x[0-9a-f]*) @ .*\]: rw-p //anon$"; then
+	# the frames above are cut by another rule where data mappings are not recorded
+	fail datamaps-run "perf recorded no data mapping at 0x$alo (the recorder's -d): nothing tested"
 elif ! grep -q 'sampled call stacks\? cut where .* at no code in one' "$TMP/run.err"; then
 	fail datamaps-run "the summary counts no stack cut: $(grep -c . "$TMP/run.err") lines of it"
 else
@@ -109,8 +116,7 @@ fi
 # t_paths: the recording directory and its perf.data, each with and
 # without the dlfilter, give the trace the first conversion gave.
 t_paths() {
-	local data args what diffs=
-	data=$(ls "$TMP"/rec/perf.data* 2>/dev/null | head -n 1)
+	local args what diffs=
 	if [ -z "$data" ]; then
 		fail datamaps-paths "no perf.data in $TMP/rec"
 		return
