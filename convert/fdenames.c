@@ -173,23 +173,19 @@ static size_t holding(const struct load *l, size_t n, uint64_t off, bool end)
 	return i;
 }
 
-bool fdenames_linked(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr)
+bool fdenames_place(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr, bool *data)
 {
 	size_t i = holding(d->load, d->nload, off, false);
 
-	if (i == d->nload)
+	if (i == d->nload) {
+		*data = holding(d->data, d->ndata, off, false) < d->ndata;
 		return false;
-	*vaddr = off - d->load[i].off + d->load[i].vaddr;
-	return true;
-}
-
-bool fdenames_data(const struct fdenames_dso *d, uint64_t off)
-{
-	if (holding(d->load, d->nload, off, false) == d->nload)
-		return holding(d->data, d->ndata, off, false) < d->ndata;
+	}
 	/* a return address may be the end of a section whose last
 	 * instruction is a call (to a function that never returns) */
-	return d->ncode && holding(d->code, d->ncode, off, true) == d->ncode;
+	*data = d->ncode && holding(d->code, d->ncode, off, true) == d->ncode;
+	*vaddr = off - d->load[i].off + d->load[i].vaddr;
+	return true;
 }
 
 bool fdenames_lookup(const struct fdenames_dso *d, uint64_t vaddr, uint64_t *start)

@@ -12,7 +12,7 @@
  * "[unnamed @ 0xSTART]" (funcspec_unnamed(): the address `snaptrace
  * symbols` lists, a measured call's name), so all its samples are one
  * function and not a slice per address. Where in a binary no frame can
- * be (its data: fdenames_data()) tells conv_chain_clean() a junk frame.
+ * be (its data: fdenames_place()) tells conv_chain_clean() a junk frame.
  * Each binary is read once per conversion (its program headers, its
  * sections of code, its .symtab's presence and its .eh_frame_hdr) from the file srcline_open_binary() gives, the one every
  * reader of binaries reads: the file at its path when it is the binary
@@ -45,19 +45,20 @@ struct fdenames *fdenames_new(const struct srcline *sl);
 const struct fdenames_dso *fdenames_dso(struct fdenames *n, const char *dso, size_t len,
 					bool *nomem);
 
-/* The link-time address of file offset OFF of D into *VADDR. Returns false
- * when OFF is in no executable segment of D. */
-bool fdenames_linked(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr);
-
-/* Whether file offset OFF of D is a place of data, where no frame of a
- * call chain is (conv_chain_clean): in a loaded segment of D that is not
- * executable (the ELF header, .interp, .rodata, .data) and in no executable
- * one, or in an executable one but, when D's section headers list its
- * sections of code (SHF_EXECINSTR), in none of them nor at the end of one
- * (a return address past a call that ends it). False for an offset past
- * every segment's bytes (perf prints no such offset: an older perf's
- * address in the process, which tells nothing). */
-bool fdenames_data(const struct fdenames_dso *d, uint64_t off);
+/*
+ * Where file offset OFF of D is, in one look at D's segments. Returns true
+ * when OFF is in an executable segment of D, its link-time address then
+ * in *VADDR; false when it is in none. *DATA says whether OFF is a place
+ * of data, where no frame of a call chain is (conv_chain_clean): in a
+ * loaded segment of D that is not executable (the ELF header, .interp,
+ * .rodata, .data) and in no executable one, or in an executable one but,
+ * when D's section headers list its sections of code (SHF_EXECINSTR), in
+ * none of them nor at the end of one (a return address past a call that
+ * ends it). *DATA is false for an offset past every segment's bytes (perf
+ * prints no such offset: an older perf's address in the process, which
+ * tells nothing).
+ */
+bool fdenames_place(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr, bool *data);
 
 /* The start (link-time) of the function of D holding link-time address
  * VADDR, into *START. Returns false when none is known: D has a .symtab

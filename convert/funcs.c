@@ -319,7 +319,7 @@ const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func 
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
 	char name[FUNCSPEC_UNNAMED_MAX];
 	uint64_t start, vaddr;
-	bool nomem = false;
+	bool nomem = false, linked, data;
 
 	if (!f || !c->fdenames || !f->dsolen)
 		return f;
@@ -330,9 +330,9 @@ const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func 
 	}
 	if (!f->bin)
 		return f;
-	if (fdenames_data(f->bin, *ip))
-		*nocode = true;
-	if (!fdenames_linked(f->bin, *ip, &vaddr))
+	linked = fdenames_place(f->bin, *ip, &vaddr, &data);
+	*nocode |= data;
+	if (!linked)
 		return f;
 	*ip = vaddr;
 	if (!f->unknown || f->symlen || !fdenames_lookup(f->bin, vaddr, &start))
