@@ -568,16 +568,22 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		err = rec_target_launch(&s->target, s->exe, o->cmd);
 		if (err == -ECHILD) {
 			/* it ended before its exec: a signal to the process group
-			 * while starting (Ctrl-C), not a program that cannot run */
+			 * while starting (Ctrl-C), or to it alone, not a program
+			 * that cannot run (its exec's failure is said below) */
 			char how[96];
 
-			diag_error("%s: ended before it started: %s", o->cmd[0],
+			diag_error("%s: not run: it %s before its exec, as the recording started: "
+				   "nothing recorded", o->cmd[0],
 				   run_status_words(run_status_of(s->target.status), how,
 						    sizeof(how)));
 			return EXIT_RUNTIME;
 		}
 		if (err) {
-			diag_error("%s: cannot run: %s", o->cmd[0], strerror(-err));
+			char why[256];
+
+			diag_error("%s: cannot run: %s", o->cmd[0],
+				   run_start_words(err, s->target.start_stopped, "", why,
+						   sizeof(why)));
 			return EXIT_RUNTIME;
 		}
 	}

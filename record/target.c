@@ -31,7 +31,7 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 {
 	struct spawn s = {
 		.path = path, .argv = argv, .inherit_env = true, .death_signal = SIGKILL,
-		.trace_me = true,
+		.trace_me = true, .stopped = &t->start_stopped,
 	};
 	int status;
 	pid_t pid, r;
