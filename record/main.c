@@ -735,8 +735,9 @@ static void print_measures(const struct rec_session *s)
 
 			diag_info("measured %s: %s%s%s%s", m->spec,
 				  rec_measure_none_words(s->start_ns, s->end_ns,
-							 s->stopped_at_start != 0, match->unmatched,
-							 match->open_at_end, none, sizeof(none)),
+							 s->stopped_at_start != 0, !s->target.launched,
+							 match->unmatched, match->open_at_end, none,
+							 sizeof(none)),
 				  unloaded ? " (" : "", unloaded ? m->loc.file : "",
 				  unloaded ? " was never seen loaded by the program: its maps "
 				  "never had it)" : "");
