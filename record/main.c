@@ -582,8 +582,8 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 			char why[256];
 
 			diag_error("%s: cannot run: %s", o->cmd[0],
-				   run_start_words(err, s->target.start_stopped, "", why,
-						   sizeof(why)));
+				   rec_target_launch_words(&s->target, err, s->exe, why,
+							   sizeof(why)));
 			return EXIT_RUNTIME;
 		}
 	}

@@ -53,6 +53,16 @@ struct rec_target {
  */
 int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]);
 
+/* Why rec_target_launch() of T at PATH failed with ERR, in words into BUF
+ * (SIZE bytes; returned): a program there whose exec finds no file
+ * (-ENOENT) lacks the interpreter it names ("#!", an ELF file's dynamic
+ * loader): "its interpreter /usr/bin/python9: No such file or directory"
+ * (it said "No such file or directory" of a file that is there); a child
+ * stopped before its exec, run_start_words()' "pid N stopped ..."; else
+ * strerror(). */
+const char *rec_target_launch_words(const struct rec_target *t, int err, const char *path,
+				    char *buf, size_t size);
+
 /*
  * Whether ARGV (run as the executable PATH) is a shell given a command
  * string, `SHELL [-OPTS]c[OPTS] COMMAND ...` (SHELL one of the POSIX shells

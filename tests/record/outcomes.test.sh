@@ -242,12 +242,15 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/ends" "$TMP/ends.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
-# nolib: a program whose library is gone (the loader fails, exit 127)
+# nolib: a program whose library is gone (the loader fails, exit 127);
+# noloader: one whose dynamic loader is not there (its exec fails)
 echo 'int gone(void) { return 0; }' >"$TMP/gone.c"
 echo 'int gone(void); int main(void) { return gone(); }' >"$TMP/nolib.c"
 gcc -shared -fPIC -o "$TMP/libsnaptracegone.so" "$TMP/gone.c" 2>"$TMP/cc.err" &&
 	gcc -o "$TMP/nolib" "$TMP/nolib.c" -L"$TMP" -lsnaptracegone 2>"$TMP/cc.err" &&
-	rm "$TMP/libsnaptracegone.so" ||
+	rm "$TMP/libsnaptracegone.so" &&
+	gcc -o "$TMP/noloader" "$TMP/gone.c" -nostartfiles -Wl,-e,gone \
+		-Wl,--dynamic-linker=/nonexistent/ld-snaptrace.so.2 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 # exitgo FIFO PIDFILE: writes its pid into PIDFILE, exits with status 3 once
 # FIFO is written
@@ -875,6 +878,9 @@ t_tracefs_unmounted() {
 #   killed by signal 15", none of its tests made it);
 # - stopped before its exec (SIGSTOP there): one line naming the pid and
 #   the stop, exit 1 (the old line: "cannot run: Timer expired");
+# - a script whose "#!" interpreter, and an ELF program whose dynamic
+#   loader, is missing: one line naming it, exit 1 (the old line: "cannot
+#   run: No such file or directory", of the program that is there);
 # - in a pid namespace whose next 64 pids each have a stale perf map in
 #   /tmp (root's, as a JIT of an earlier run left them), a stop that came
 #   as the program was about to exec (SIGTERM to the recorder: the program
@@ -885,7 +891,7 @@ t_tracefs_unmounted() {
 #   a stale map, not its", "owned by uid 0, process N gone before its map
 #   was opened").
 t_never_started() {
-	local shim="$SNAPTRACE_TEST_BIN/beforeexec.so" d="$TMP/ns" bad="" rc want i
+	local shim="$SNAPTRACE_TEST_BIN/beforeexec.so" d="$TMP/ns" bad="" rc want i p
 	[ -e "$shim" ] || { fail never_started "$shim is not built (make tests-build)"; return; }
 	LD_PRELOAD=$shim ASAN_OPTIONS=verify_asan_link_order=0 SNAPTRACE_TEST_KILL_CHILD=15 \
 		"$RECORD" -o "$d.killed" --trigger none -- "$PROG" >/dev/null 2>"$TMP/ns.killed.err"
@@ -899,6 +905,19 @@ t_never_started() {
 	want="^snaptrace-record: $PROG: cannot run: pid [0-9]* stopped for 5 s before its exec (a stop signal or a debugger): given up\$"
 	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/ns.stopped.err")" = 1 ] && grep -q "$want" "$TMP/ns.stopped.err" ||
 		bad+="[stopped: exit $rc, expected 1 and '$want': $(tl 4 "$TMP/ns.stopped.err")]"
+	# a program whose interpreter is missing: named, not "No such file" of
+	# the program that is there
+	printf '#!/nonexistent/snaptrace-sh -e\necho never\n' >"$TMP/nointerp"
+	chmod +x "$TMP/nointerp"
+	for p in nointerp noloader; do
+		"$RECORD" -q -o "$d.$p" --trigger none -- "$TMP/$p" >/dev/null 2>"$TMP/ns.$p.err"
+		rc=$?
+		i=/nonexistent/snaptrace-sh
+		[ $p = noloader ] && i=/nonexistent/ld-snaptrace.so.2
+		want="snaptrace-record: $TMP/$p: cannot run: its interpreter $i: No such file or directory"
+		[ $rc -eq 1 ] && [ "$(cat "$TMP/ns.$p.err")" = "$want" ] ||
+			bad+="[$p: exit $rc, expected 1 and '$want': $(tl 4 "$TMP/ns.$p.err")]"
+	done
 	if requires never_started_stale_maps root pid_namespace; then
 		for i in $(seq "$NS_FIRST" $((NS_FIRST + 63))); do
 			echo "1000 10 stale_jit_fn" >"/tmp/perf-$i.map"
