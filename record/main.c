@@ -568,16 +568,22 @@ static int prepare_target(struct rec_session *s, const struct rec_opts *o)
 		err = rec_target_launch(&s->target, s->exe, o->cmd);
 		if (err == -ECHILD) {
 			/* it ended before its exec: a signal to the process group
-			 * while starting (Ctrl-C), not a program that cannot run */
+			 * while starting (Ctrl-C), or to it alone, not a program
+			 * that cannot run (its exec's failure is said below) */
 			char how[96];
 
-			diag_error("%s: ended before it started: %s", o->cmd[0],
+			diag_error("%s: not run: it %s before its exec, as the recording started: "
+				   "nothing recorded", o->cmd[0],
 				   run_status_words(run_status_of(s->target.status), how,
 						    sizeof(how)));
 			return EXIT_RUNTIME;
 		}
 		if (err) {
-			diag_error("%s: cannot run: %s", o->cmd[0], strerror(-err));
+			char why[256];
+
+			diag_error("%s: cannot run: %s", o->cmd[0],
+				   rec_target_launch_words(&s->target, err, s->exe, why,
+							   sizeof(why)));
 			return EXIT_RUNTIME;
 		}
 	}
@@ -729,8 +735,9 @@ static void print_measures(const struct rec_session *s)
 
 			diag_info("measured %s: %s%s%s%s", m->spec,
 				  rec_measure_none_words(s->start_ns, s->end_ns,
-							 s->stopped_at_start != 0, match->unmatched,
-							 match->open_at_end, none, sizeof(none)),
+							 s->stopped_at_start != 0, !s->target.launched,
+							 match->unmatched, match->open_at_end, none,
+							 sizeof(none)),
 				  unloaded ? " (" : "", unloaded ? m->loc.file : "",
 				  unloaded ? " was never seen loaded by the program: its maps "
 				  "never had it)" : "");

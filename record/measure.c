@@ -319,7 +319,8 @@ const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size)
 }
 
 const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stopped_at_start,
-				   uint64_t unmatched, uint64_t open, char *buf, size_t size)
+				   bool attached, uint64_t unmatched, uint64_t open, char *buf,
+				   size_t size)
 {
 	static const char early[] = "the recording was stopped while it was starting";
 	char span[64] = "";
@@ -338,6 +339,10 @@ const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stop
 				 open, open == 1 ? "" : "s");
 		snprintf(buf, size, "no whole call%s (%s: %s not known)", span[0] ? span : " recorded",
 			 parts, unmatched + open == 1 ? "its duration is" : "their durations are");
+	} else if (span[0] && attached && !stopped_at_start) {
+		/* the probes see entries and returns: not a call all along */
+		snprintf(buf, size, "no call entered or returned%s (one running since before "
+			 "the attach, as main, and still at the end is seen by neither)", span);
 	} else if (span[0])
 		snprintf(buf, size, "no call%s%s%s%s", span, stopped_at_start ? " (" : "",
 			 stopped_at_start ? early : "",

@@ -182,11 +182,15 @@ const char *rec_measure_cost_words(uint64_t cost_ns, char *buf, size_t size);
  * open_at_end) make it "no whole call ... (N calls entered before it
  * returned in it, M calls still running at its end: ...)": the function was
  * in a call, not never called (an attach stopped 7 ms in, in a call of
- * 10 ms, said "no call"). The one wording of the summary's line and its
- * test.
+ * 10 ms, said "no call"). ATTACHED (the recording attached to running
+ * processes), none of those: "no call entered or returned in the ...
+ * recorded (...)": a call running all along, main's, has neither (issue
+ * 24's trial: "no call in the 500.871 ms recorded" of a main that ran
+ * throughout). The one wording of the summary's line and its test.
  */
 const char *rec_measure_none_words(uint64_t start_ns, uint64_t end_ns, bool stopped_at_start,
-				   uint64_t unmatched, uint64_t open, char *buf, size_t size);
+				   bool attached, uint64_t unmatched, uint64_t open, char *buf,
+				   size_t size);
 
 /* Closes M's probes and frees its matcher; its statistics stay. */
 void rec_measure_close(struct rec_measure *m);

@@ -75,26 +75,40 @@ static void note_live(struct rec_perfmaps *m, const struct rec_perfmap_proc *p)
 		rec_perfmaps_note(m, &u);
 }
 
-/* Whether P's map, opened, is the file that was at its name before P's
- * launched program ran, unchanged since (not written, not renamed). */
-static bool stale(const struct rec_perfmap_proc *p)
+/* Whether ST (0: fstat's or lstat's answer) is the file that was at P's
+ * map's name before P's launched program ran, unchanged since (not
+ * written, not renamed). */
+static bool stale(const struct rec_perfmap_proc *p, int rc, const struct stat *st)
 {
-	struct stat st;
-
-	return p->stale.st_ino && !fstat(p->fd, &st) && st.st_dev == p->stale.st_dev &&
-	       st.st_ino == p->stale.st_ino && st.st_size == p->stale.st_size &&
-	       st.st_mtim.tv_sec == p->stale.st_mtim.tv_sec &&
-	       st.st_mtim.tv_nsec == p->stale.st_mtim.tv_nsec &&
-	       st.st_ctim.tv_sec == p->stale.st_ctim.tv_sec &&
-	       st.st_ctim.tv_nsec == p->stale.st_ctim.tv_nsec;
+	return p->stale.st_ino && !rc && st->st_dev == p->stale.st_dev &&
+	       st->st_ino == p->stale.st_ino && st->st_size == p->stale.st_size &&
+	       st->st_mtim.tv_sec == p->stale.st_mtim.tv_sec &&
+	       st->st_mtim.tv_nsec == p->stale.st_mtim.tv_nsec &&
+	       st->st_ctim.tv_sec == p->stale.st_ctim.tv_sec &&
+	       st->st_ctim.tv_nsec == p->stale.st_ctim.tv_nsec;
 }
 
 /* Opens P's map (a negative errno into P->fd when none; WHY, WSIZE bytes,
  * says why), judged against its user as it is opened, the process the one
- * held after that. */
+ * held after that. The file at its name before its launched program ran,
+ * unchanged, is none of its (a stale map of an earlier process: -ENOENT,
+ * nothing to say), looked at before the map is judged and again on what was
+ * opened: a program that never ran, gone by the end, got a warning about
+ * another process's map (issue 24's trial: "owned by uid 0, process N gone
+ * before its map was opened", "a stale map, not its"). */
 static void open_map(struct rec_perfmaps *m, struct rec_perfmap_proc *p, char *why,
 		     size_t wsize)
 {
+	char path[64];
+	struct stat st;
+	int rc;
+
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)p->held.pid);
+	rc = fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW);
+	if (stale(p, rc, &st)) {
+		p->fd = -ENOENT;
+		return;
+	}
 	note_live(m, p);
 	p->fd = perfmap_open(p->held.pid, &m->rule, INPATH_OWNED, p->path, sizeof(p->path), why,
 			     wsize);
@@ -103,11 +117,9 @@ static void open_map(struct rec_perfmaps *m, struct rec_perfmap_proc *p, char *w
 		close(p->fd);
 		p->fd = -ESRCH;
 		snprintf(why, wsize, "process %d ended as its map was opened", (int)p->held.pid);
-	} else if (p->fd >= 0 && stale(p)) {
+	} else if (p->fd >= 0 && (rc = fstat(p->fd, &st), stale(p, rc, &st))) {
 		close(p->fd);
-		p->fd = -EPERM;
-		snprintf(why, wsize, "there, unchanged, since before process %d ran: a stale "
-			 "map, not its", (int)p->held.pid);
+		p->fd = -ENOENT;
 	}
 }
 

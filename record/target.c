@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "target.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -17,7 +18,9 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "inpath.h"
 #include "procfs.h"
+#include "run.h"
 #include "spawn.h"
 
 static void init(struct rec_target *t)
@@ -31,7 +34,7 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 {
 	struct spawn s = {
 		.path = path, .argv = argv, .inherit_env = true, .death_signal = SIGKILL,
-		.trace_me = true,
+		.trace_me = true, .stopped = &t->start_stopped,
 	};
 	int status;
 	pid_t pid, r;
@@ -61,6 +64,55 @@ int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]
 	t->exited = true;
 	t->status = status;
 	return -ECHILD;
+}
+
+/* The interpreter that the file at PATH names (its "#!" line's, or a 64-bit
+ * ELF file's PT_INTERP, the dynamic loader) into BUF (SIZE bytes). Returns
+ * BUF, or NULL when it names none or cannot be read. */
+static const char *interpreter(const char *path, char *buf, size_t size)
+{
+	char head[256], why[64];
+	int fd = inpath_open(AT_FDCWD, path, 0, why, sizeof(why));
+	ssize_t n = fd < 0 ? -1 : pread(fd, head, sizeof(head) - 1, 0);
+	const char *name = NULL;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	if (n > 2 && head[0] == '#' && head[1] == '!') {
+		head[n] = '\0';
+		name = head + 2 + strspn(head + 2, " \t");
+		head[name - head + strcspn(name, " \t\n")] = '\0';
+	} else if (n >= (ssize_t)sizeof(eh) && !memcmp(head, ELFMAG, SELFMAG) &&
+		   head[EI_CLASS] == ELFCLASS64) {
+		memcpy(&eh, head, sizeof(eh));
+		for (unsigned i = 0; i < eh.e_phnum && i < 64 && !name; i++)
+			if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) ==
+			    (ssize_t)sizeof(ph) && ph.p_type == PT_INTERP && ph.p_filesz > 1 &&
+			    ph.p_filesz < sizeof(head) &&
+			    pread(fd, head, ph.p_filesz, (off_t)ph.p_offset) == (ssize_t)ph.p_filesz) {
+				head[ph.p_filesz - 1] = '\0';
+				name = head;
+			}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!name || !*name)
+		return NULL;
+	snprintf(buf, size, "%s", name);
+	return buf;
+}
+
+const char *rec_target_launch_words(const struct rec_target *t, int err, const char *path,
+				    char *buf, size_t size)
+{
+	char interp[256];
+
+	/* the file is there (it was resolved): what its exec lacks is what it names */
+	if (err == -ENOENT && interpreter(path, interp, sizeof(interp)))
+		snprintf(buf, size, "its interpreter %s: %s", interp, strerror(-err));
+	else
+		run_start_words(err, t->start_stopped, "", buf, size);
+	return buf;
 }
 
 const char *rec_target_shell_command(const char *path, char *const argv[])

@@ -30,6 +30,8 @@ struct rec_target {
 	bool released;               /* launched child detached and running */
 	bool exited;                 /* launched child reaped */
 	int status;                  /* its wait status once exited */
+	pid_t start_stopped;         /* the launch gave up on this pid, stopped before
+				      * its exec (-ETIME: run_start_words()) */
 	pid_t pids[REC_MAX_PIDS];    /* traced processes (launch: the child) */
 	int npids;
 	pid_t tid;                   /* -t TID, else 0 */
@@ -45,10 +47,21 @@ struct rec_target {
 /*
  * Launches ARGV with the executable at PATH (already resolved), stopped at
  * its first instruction (spawn_start() with trace_me). Returns 0, a negative
- * errno from spawn_start() (fork, the child's PTRACE_TRACEME or execve; the
- * child is then reaped), or -ECHILD when it ended instead of stopping.
+ * errno from spawn_start() (fork, the child's PTRACE_TRACEME or execve;
+ * -ETIME: stopped before its exec, T->start_stopped; the child is then
+ * reaped), or -ECHILD when it ended before its exec (a signal: T->status).
  */
 int rec_target_launch(struct rec_target *t, const char *path, char *const argv[]);
+
+/* Why rec_target_launch() of T at PATH failed with ERR, in words into BUF
+ * (SIZE bytes; returned): a program there whose exec finds no file
+ * (-ENOENT) lacks the interpreter it names ("#!", an ELF file's dynamic
+ * loader): "its interpreter /usr/bin/python9: No such file or directory"
+ * (it said "No such file or directory" of a file that is there); a child
+ * stopped before its exec, run_start_words()' "pid N stopped ..."; else
+ * strerror(). */
+const char *rec_target_launch_words(const struct rec_target *t, int err, const char *path,
+				    char *buf, size_t size);
 
 /*
  * Whether ARGV (run as the executable PATH) is a shell given a command

@@ -140,8 +140,9 @@ static bool wanted(const struct agg_row *r, const struct report_opts *o)
 {
 	if (!r->hist.total || r->by)
 		return false;
-	if (o->function)
-		return agg_function_match(r->name, r->dso, o->function, o->lib) == o->function_match;
+	if (o->function)	/* AGG_MATCH_NONE: a measured function without a slice */
+		return o->function_match != AGG_MATCH_NONE &&
+		       agg_function_match(r->name, r->dso, o->function, o->lib) == o->function_match;
 	return !o->match || funcspec_pattern_matches(o->match, r->name);
 }
 
@@ -575,6 +576,37 @@ static void text_bars(const struct agg *a, const char *function, const struct hi
 	}
 }
 
+/*
+ * Says in one line what the trace at PATH (read into A) knows of FUNCTION,
+ * measured (M: its whole recording) without a whole call, or without a
+ * slice in the trace: the calls the recorder saw end, and the time the
+ * trace shows inside it (its rows wanted by O, but the measured calls'). A
+ * function the recording caught mid-call (an attach inside main, a call
+ * still running at the end) made no whole call, yet ran all along.
+ */
+static void say_measured_unseen(const struct agg *a, const char *path, const char *function,
+				const struct agg_measured *m, const struct report_opts *o)
+{
+	uint64_t seen = 0;
+	char t[32];
+
+	for (size_t i = 0; i < a->nrows; i++)
+		if (wanted(&a->rows[i], o) && !a->rows[i].measured_row)
+			seen += a->rows[i].total_ns;
+	if (!m->calls && seen)
+		diag_info("%s: \"%s\": 0 complete calls measured in the whole recording; seen "
+			  "inside for %s in the trace: the calls it shows were entered before "
+			  "the recording began or still ran at its end, their durations not "
+			  "known", path, function, human_ns(seen, t, sizeof(t)));
+	else if (!m->calls)
+		diag_info("%s: \"%s\": 0 complete calls measured in the whole recording, and "
+			  "the trace holds no slice of it", path, function);
+	else if (!seen)
+		diag_info("%s: \"%s\": the trace holds no slice of it; its %" PRIu64 " measured "
+			  "call%s of the whole recording (record.json) are below", path, function,
+			  m->calls, diag_s(m->calls));
+}
+
 int report_function(const struct agg *a, const char *path, const struct report_opts *opts,
 		    FILE *out)
 {
@@ -596,6 +628,8 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 			   o->function, m->calls, diag_s(m->calls), m->calls_unrecorded == m->calls ?
 			   "were all" : "were", m->threads_unrecorded ? m->threads_unrecorded : "?");
 		err = 1;
+	} else if (err == FUNCTION_NONE && m) {
+		err = 0;   /* measured, no slice in the trace: what the recording knows */
 	} else if (err == FUNCTION_NONE) {
 		err = no_function(a, path, o->function, o->lib);
 	}
@@ -634,13 +668,18 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		if (kinds)
 			c[T_KIND].s = row_kind(a, call->measured, false);
 	}
+	if (!err && m)
+		say_measured_unseen(a, path, o->function, m, o);
 	if (!err && m && m->calls_unrecorded)
 		diag_warn("%s: %" PRIu64 " of the %" PRIu64 " measured calls of \"%s\" were in "
 			  "threads the recording left out (%s): the rows and the longest calls "
 			  "hold the other threads' only; " SIG_UNRECORDED_HINT, path,
 			  m->calls_unrecorded, m->calls, o->function,
 			  m->threads_unrecorded ? m->threads_unrecorded : "?");
-	if (!err) {
+	if (!err && o->format == TABLE_TEXT && !rows.nrows) {
+		report_head(a, path, o, out);   /* no slice: the whole recording alone */
+		print_measured(m, &mrun, &mhist, o->format, out);
+	} else if (!err) {
 		report_head(a, path, o, out);
 		if (o->format == TABLE_JSON)
 			fputs("\"rows\":", out);

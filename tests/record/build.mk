@@ -33,3 +33,13 @@ $(O)/test/captime: tests/record/captime.c $(FLAGS_STAMP)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 TEST_BINS += $(O)/test/captime
+
+# beforeexec.so: preloaded into the recorder, signals as it starts a
+# program (outcomes' never-started programs). Built without the sanitizers:
+# a library preloaded into a sanitized recorder cannot bring its runtime.
+$(O)/test/beforeexec.so: tests/record/beforeexec.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+
+TEST_BINS += $(O)/test/beforeexec.so

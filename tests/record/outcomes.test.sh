@@ -6,6 +6,10 @@
 #   nothing recorded, no "what perf wrote stays" about a directory it did
 #   not write;
 # - attach -p 2 / -t 2, a kernel thread: refused, naming it;
+# - a launched program that never ran (killed or stopped before its exec, a
+#   stop as the recording started, its libraries missing): the one thing
+#   that happened, no word of the stale perf maps at its pid
+#   (never_started, below);
 # - magic-trace's one-dash spelling -trigger X: "did you mean --trigger";
 # - a stripped program: the error for a function name suggests what works
 #   there (LIB:NAME, addr: of a function start as `snaptrace symbols` lists
@@ -238,6 +242,16 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/ends" "$TMP/ends.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
+# nolib: a program whose library is gone (the loader fails, exit 127);
+# noloader: one whose dynamic loader is not there (its exec fails)
+echo 'int gone(void) { return 0; }' >"$TMP/gone.c"
+echo 'int gone(void); int main(void) { return gone(); }' >"$TMP/nolib.c"
+gcc -shared -fPIC -o "$TMP/libsnaptracegone.so" "$TMP/gone.c" 2>"$TMP/cc.err" &&
+	gcc -o "$TMP/nolib" "$TMP/nolib.c" -L"$TMP" -lsnaptracegone 2>"$TMP/cc.err" &&
+	rm "$TMP/libsnaptracegone.so" &&
+	gcc -o "$TMP/noloader" "$TMP/gone.c" -nostartfiles -Wl,-e,gone \
+		-Wl,--dynamic-linker=/nonexistent/ld-snaptrace.so.2 2>"$TMP/cc.err" ||
+	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
 # exitgo FIFO PIDFILE: writes its pid into PIDFILE, exits with status 3 once
 # FIFO is written
 cat >"$TMP/exitgo.c" <<'EOF'
@@ -260,7 +274,7 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/exitgo" "$TMP/exitgo.c" 2>"$TMP/cc.err" ||
 	fail_all "cannot build the test program: $(tl 3 "$TMP/cc.err")"
-TARGETS=("$PROG" "$TMP/stripped" "$TMP/dynsym" "$TMP/ends" "$TMP/orphan" "$TMP/exitgo")
+TARGETS=("$PROG" "$TMP/stripped" "$TMP/dynsym" "$TMP/ends" "$TMP/orphan" "$TMP/exitgo" "$TMP/nolib")
 
 # refuses NAME STATUS PATTERN CMD...: CMD exits STATUS with one line matching PATTERN.
 refuses() {
@@ -855,8 +869,93 @@ t_tracefs_unmounted() {
 	if [ -n "$bad" ]; then fail tracefs_unmounted "$bad"; else ok tracefs_unmounted; fi
 }
 
+# never_started: a launched program that never ran says the one thing that
+# happened, exact stderr lines (README "When the program fails"):
+# - killed before its exec (beforeexec.so preloaded into the recorder: a
+#   SIGTERM to the child as it is about to exec, a kill from elsewhere or a
+#   Ctrl-C to the group): one line, "not run: ... before its exec",
+#   exit 1, no directory (the old line: "ended before it started: was
+#   killed by signal 15", none of its tests made it);
+# - stopped before its exec (SIGSTOP there): one line naming the pid and
+#   the stop, exit 1 (the old line: "cannot run: Timer expired");
+# - a script whose "#!" interpreter, and an ELF program whose dynamic
+#   loader, is missing: one line naming it, exit 1 (the old line: "cannot
+#   run: No such file or directory", of the program that is there);
+# - in a pid namespace whose next 64 pids each have a stale perf map in
+#   /tmp (root's, as a JIT of an earlier run left them), a stop that came
+#   as the program was about to exec (SIGTERM to the recorder: the program
+#   never let go) and a program whose libraries are missing (the loader's
+#   message, exit 127): the recorder's -q stderr is the stop's warning,
+#   the loader's line, and no word of the maps (the old recorder: "not
+#   kept in the recording: there, unchanged, since before process N ran:
+#   a stale map, not its", "owned by uid 0, process N gone before its map
+#   was opened").
+t_never_started() {
+	local shim="$SNAPTRACE_TEST_BIN/beforeexec.so" d="$TMP/ns" bad="" rc want i p
+	[ -e "$shim" ] || { fail never_started "$shim is not built (make tests-build)"; return; }
+	LD_PRELOAD=$shim ASAN_OPTIONS=verify_asan_link_order=0 SNAPTRACE_TEST_KILL_CHILD=15 \
+		"$RECORD" -o "$d.killed" --trigger none -- "$PROG" >/dev/null 2>"$TMP/ns.killed.err"
+	rc=$?
+	want="snaptrace-record: $PROG: not run: it was killed by signal 15 (SIGTERM) before its exec, as the recording started: nothing recorded"
+	[ $rc -eq 1 ] && [ "$(cat "$TMP/ns.killed.err")" = "$want" ] && [ ! -e "$d.killed" ] ||
+		bad+="[killed: exit $rc, expected 1 and '$want': $(tl 4 "$TMP/ns.killed.err")]"
+	LD_PRELOAD=$shim ASAN_OPTIONS=verify_asan_link_order=0 SNAPTRACE_TEST_KILL_CHILD=19 \
+		"$RECORD" -o "$d.stopped" --trigger none -- "$PROG" >/dev/null 2>"$TMP/ns.stopped.err"
+	rc=$?
+	want="^snaptrace-record: $PROG: cannot run: pid [0-9]* stopped for 5 s before its exec (a stop signal or a debugger): given up\$"
+	[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/ns.stopped.err")" = 1 ] && grep -q "$want" "$TMP/ns.stopped.err" ||
+		bad+="[stopped: exit $rc, expected 1 and '$want': $(tl 4 "$TMP/ns.stopped.err")]"
+	# a program whose interpreter is missing: named, not "No such file" of
+	# the program that is there
+	printf '#!/nonexistent/snaptrace-sh -e\necho never\n' >"$TMP/nointerp"
+	chmod +x "$TMP/nointerp"
+	for p in nointerp noloader; do
+		"$RECORD" -q -o "$d.$p" --trigger none -- "$TMP/$p" >/dev/null 2>"$TMP/ns.$p.err"
+		rc=$?
+		i=/nonexistent/snaptrace-sh
+		[ $p = noloader ] && i=/nonexistent/ld-snaptrace.so.2
+		want="snaptrace-record: $TMP/$p: cannot run: its interpreter $i: No such file or directory"
+		[ $rc -eq 1 ] && [ "$(cat "$TMP/ns.$p.err")" = "$want" ] ||
+			bad+="[$p: exit $rc, expected 1 and '$want': $(tl 4 "$TMP/ns.$p.err")]"
+	done
+	if requires never_started_stale_maps root pid_namespace; then
+		for i in $(seq "$NS_FIRST" $((NS_FIRST + 63))); do
+			echo "1000 10 stale_jit_fn" >"/tmp/perf-$i.map"
+		done
+		in_pidns LD_PRELOAD="$shim" ASAN_OPTIONS=verify_asan_link_order=0 \
+			SNAPTRACE_TEST_SIGNAL_PARENT=15 "$RECORD" -q -o "$d.stop" --trigger none -- \
+			"$PROG" >/dev/null 2>"$TMP/ns.stop.err"
+		rc=$?
+		want="snaptrace-record: warning: SIGTERM came while the recording was starting: it was stopped at once; the program was never started, so the trace holds nothing of it"
+		[ $rc -eq 0 ] && [ "$(cat "$TMP/ns.stop.err")" = "$want" ] ||
+			bad+="[stop while starting: exit $rc, expected 0 and '$want': $(tl 4 "$TMP/ns.stop.err")]"
+		in_pidns "$RECORD" -q -o "$d.nolib" --trigger none -- "$TMP/nolib" \
+			>/dev/null 2>"$TMP/ns.nolib.err"
+		rc=$?
+		want="$TMP/nolib: error while loading shared libraries: libsnaptracegone.so: cannot open shared object file: No such file or directory"
+		[ $rc -eq 0 ] && [ "$(cat "$TMP/ns.nolib.err")" = "$want" ] &&
+			grep -q '"status": 127' "$d.nolib/record.json" ||
+			bad+="[missing library: exit $rc, expected 0, exit status 127 and '$want': $(tl 4 "$TMP/ns.nolib.err")]"
+		rm -f /tmp/perf-*.map
+	fi
+	if [ -n "$bad" ]; then fail never_started "$bad"; else ok never_started; fi
+}
+
+# in_pidns [VAR=VALUE...] CMD...: CMD in a pid namespace of its own (its
+# /proc too) whose next process takes pid NS_FIRST (the recorder; its
+# children after it); exit 3 when that cannot be set.
+NS_FIRST=4000000
+in_pidns() {
+	timeout -k 5 90 unshare --pid --fork --mount-proc bash -c '
+		echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid || exit 3
+		shift
+		env "$@"
+		exit $?' in_pidns "$NS_FIRST" "$@"
+}
+
 t_dir
 t_unrelated
+t_never_started
 t_full
 t_multi_none
 t_never_fired

@@ -58,6 +58,11 @@
 #               the function's "all" row holds both (total, and self
 #               without the call's children), its caller's self counts
 #               the call once, the call never ended is one slice left out.
+#   measured-mid-call  a function measured without a whole call (the
+#               recording began inside main): --function shows its time in
+#               the trace and the recording's 0 calls, or the recording's
+#               numbers alone when the trace has no slice of it, with one
+#               line saying so; never "no function" (text and JSON).
 . "$(dirname "$0")/../lib.sh"
 
 STATS="$SNAPTRACE_BIN/snaptrace-stats"
@@ -408,6 +413,46 @@ if [ "$got" != "f,,, f,2,0,0.000 g,,, m,,, m,1,, " ]; then
 	fail baseline-measured "function,calls_old,calls_new,calls_ratio: expected 'f,,, f,2,0,0.000 g,,, m,,, m,1,, ', found '$got'"
 else
 	ok baseline-measured
+fi
+# measured-mid-call: main measured (--measure main) by a recording that began
+# inside it (an attach): the info record says 0 calls; the trace has main
+# for 6 ms (mid.fxt), or no slice of it (unseen.fxt: frame pointers hid
+# it). --function main is no "no function": what is known, exit 0, and one
+# line saying why there is no call (issue 24's trial: "no function named main")
+{
+	echo "info mode sampling"
+	echo "info measured function=main	dso=/opt/app	calls=0	total_ns=0"
+	echo "thread 7 7 app"
+	echo "B 7 7 1000 main /opt/app"
+	echo "X 7 7 2000 5000000 work /opt/app"
+	echo "E 7 7 6001000"
+} | "$MKFXT" "$TMP/mid.fxt"
+{
+	echo "info mode sampling"
+	echo "info measured function=main	dso=/opt/app	calls=0	total_ns=0"
+	echo "thread 7 7 app"
+	echo "X 7 7 2000 5000000 work /opt/app"
+} | "$MKFXT" "$TMP/unseen.fxt"
+why=
+for t in mid unseen; do
+	for fmt in table json; do
+		"$STATS" --format "$fmt" --function main "$TMP/$t.fxt" >"$TMP/$t.$fmt" \
+			2>"$TMP/$t.$fmt.err" || why+="$t $fmt: exit $?: $(head -c 300 "$TMP/$t.$fmt.err"); "
+	done
+	python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["measured"]; sys.exit(m != [{"calls": 0, "total_ns": 0, "min_ns": None, "p50_ns": None, "p90_ns": None, "p99_ns": None, "max_ns": None}])' "$TMP/$t.json" 2>/dev/null ||
+		why+="$t json: not the recording's 0 calls: $(head -c 300 "$TMP/$t.json"); "
+done
+mid_line="snaptrace-stats: $TMP/mid.fxt: \"main\": 0 complete calls measured in the whole recording; seen inside for 6.00ms in the trace: the calls it shows were entered before the recording began or still ran at its end, their durations not known"
+unseen_line="snaptrace-stats: $TMP/unseen.fxt: \"main\": 0 complete calls measured in the whole recording, and the trace holds no slice of it"
+if [ -n "$why" ]; then
+	fail measured-mid-call "$why"
+elif [ "$(cat "$TMP/mid.table.err")" != "$mid_line" ] || [ "$(cat "$TMP/unseen.table.err")" != "$unseen_line" ]; then
+	fail measured-mid-call "stderr: expected '$mid_line' and '$unseen_line', found '$(cat "$TMP/mid.table.err")' and '$(cat "$TMP/unseen.table.err")'"
+elif ! grep -q '^    -  6.00ms  1.00ms .* main  */opt/app$' "$TMP/mid.table" ||
+	! grep -q '^main in the whole recording' "$TMP/unseen.table" || grep -q 'durations\|longest' "$TMP/unseen.table"; then
+	fail measured-mid-call "text: main's 6 ms row, the recording's table alone without a slice: $(tr '\n' '|' <"$TMP/mid.table") // $(tr '\n' '|' <"$TMP/unseen.table")"
+else
+	ok measured-mid-call
 fi
 # --baseline naming the trace itself (another spelling, a hard link):
 # exit 2, one line naming both (convert's rule for an input given twice)

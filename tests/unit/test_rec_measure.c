@@ -144,24 +144,29 @@ static void measure_none_words(void)
 {
 	char buf[256];
 
-	CHECK_STR_EQ(rec_measure_none_words(66004276627721, 66004276808892, true, 0, 0, buf,
+	CHECK_STR_EQ(rec_measure_none_words(66004276627721, 66004276808892, true, false, 0, 0, buf,
 					    sizeof(buf)),
 		     "no call in the 0.181 ms recorded (the recording was stopped while it was "
 		     "starting: not measured long enough to tell)");
-	CHECK_STR_EQ(rec_measure_none_words(1000000, 2501000000, false, 0, 0, buf, sizeof(buf)),
+	CHECK_STR_EQ(rec_measure_none_words(1000000, 2501000000, false, false, 0, 0, buf, sizeof(buf)),
 		     "no call in the 2500.000 ms recorded");
-	CHECK_STR_EQ(rec_measure_none_words(0, 2501000000, true, 0, 0, buf, sizeof(buf)),
+	CHECK_STR_EQ(rec_measure_none_words(0, 2501000000, true, false, 0, 0, buf, sizeof(buf)),
 		     "not measured: the recording was stopped while it was starting");
-	CHECK_STR_EQ(rec_measure_none_words(5, 0, false, 0, 0, buf, sizeof(buf)), "no call");
+	CHECK_STR_EQ(rec_measure_none_words(5, 0, false, false, 0, 0, buf, sizeof(buf)), "no call");
+	/* an attach inside main: no entry, no return, main ran all along */
+	CHECK_STR_EQ(rec_measure_none_words(1000000, 501871000, false, true, 0, 0, buf,
+					    sizeof(buf)),
+		     "no call entered or returned in the 500.871 ms recorded (one running since "
+		     "before the attach, as main, and still at the end is seen by neither)");
 	/* the new-user check's attach stopped 7.367 ms in, in calls of ~10 ms:
 	 * one returned in it, one still running at its end */
-	CHECK_STR_EQ(rec_measure_none_words(1000000000, 1007367000, false, 1, 1, buf, sizeof(buf)),
+	CHECK_STR_EQ(rec_measure_none_words(1000000000, 1007367000, false, false, 1, 1, buf, sizeof(buf)),
 		     "no whole call in the 7.367 ms recorded (1 call entered before it returned "
 		     "in it, 1 call still running at its end: their durations are not known)");
-	CHECK_STR_EQ(rec_measure_none_words(1000000000, 1007883000, false, 1, 0, buf, sizeof(buf)),
+	CHECK_STR_EQ(rec_measure_none_words(1000000000, 1007883000, false, false, 1, 0, buf, sizeof(buf)),
 		     "no whole call in the 7.883 ms recorded (1 call entered before it returned "
 		     "in it: its duration is not known)");
-	CHECK_STR_EQ(rec_measure_none_words(0, 0, false, 0, 2, buf, sizeof(buf)),
+	CHECK_STR_EQ(rec_measure_none_words(0, 0, false, false, 0, 2, buf, sizeof(buf)),
 		     "no whole call recorded (2 calls still running at its end: their durations "
 		     "are not known)");
 }
