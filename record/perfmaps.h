@@ -50,6 +50,8 @@ struct rec_perfmap_proc {
 	struct stat stale;          /* a launched target's: the file at its map's name
 				     * before it ran (st_ino 0: none), never its map
 				     * while unchanged */
+	struct perfmap_user seen;   /* the user it was last seen as (pid 0: none yet),
+				     * born: when it came to be */
 };
 
 /* The recorded processes' maps held while the recording runs. Zero: not started. */
@@ -98,7 +100,8 @@ int rec_perfmaps_fd(const struct rec_perfmaps *m);
 void rec_perfmaps_notified(struct rec_perfmaps *m, pid_t perf);
 
 /* Notes U, a user process U->pid of M had (the launched program's, seen as
- * it exited: rec_target's exit_user), into M's "uids". */
+ * it exited: rec_target's exit_user), into M's "uids", as the user that
+ * process, when M holds it, was last seen as (with the time it came to be). */
 void rec_perfmaps_note(struct rec_perfmaps *m, const struct perfmap_user *u);
 
 /*

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,7 +35,7 @@ static bool noted(const struct rec_perfmaps *m, pid_t pid, uid_t uid)
 
 static void perfmaps_note(void)
 {
-	struct perfmap_user a = { 5, { 0, 0 } }, b = { 5, { 7, 7 } }, c = { 5, { 8, 8 } };
+	struct perfmap_user a = { 5, { 0, 0 }, 0 }, b = { 5, { 7, 7 }, 0 }, c = { 5, { 8, 8 }, 0 };
 	size_t n;
 
 	memset(&maps, 0, sizeof(maps));
@@ -217,11 +218,88 @@ static void perfmaps_stale(void)
 	unit_tmp_fini();
 }
 
+/* The time M noted process PID came to be ("born"), 0: none. */
+static int64_t born_of(const struct rec_perfmaps *m, pid_t pid)
+{
+	size_t n;
+	const struct perfmap_user *u = rec_perfmaps_users(m, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (u[i].pid == pid)
+			return u[i].born;
+	return 0;
+}
+
+/* Now, ns since the epoch. */
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* An attached process T, root's as its map (root's, made since T came to
+ * be) is opened, that drops to another user before the map is kept: the
+ * map held is not that user's, nor is the one there then: none kept (the
+ * recorder once kept the map judged by the user T had as it was opened,
+ * root's: a child of root's launch that became hers took root's map).
+ * T's users are both noted, with when it came to be. */
+static void perfmaps_dropped(void)
+{
+	int go[2], ack[2], dir;
+	char path[64], c;
+	int64_t before = now_ns(), born;
+	pid_t t;
+
+	if (geteuid() != 0) {
+		UNIT_SKIP(perfmaps_dropped, "root", "only root's process may become another user");
+		return;
+	}
+	if (unit_tmp_init("test_rec_perfmaps") || pipe(go) || pipe(ack)) {
+		CHECK(false);
+		return;
+	}
+	t = fork();
+	if (t == 0) {
+		close(go[1]);
+		snprintf(path, sizeof(path), PERFMAP_PATH, (int)getpid());
+		if (write_map(path, "1000 10 root_fn\n") || write(ack[1], "k", 1) != 1 ||
+		    read(go[0], &c, 1) != 1 || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534) || write(ack[1], "k", 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)t);
+	CHECK(read(ack[0], &c, 1) == 1);
+	rec_perfmaps_start(&maps, &t, 1, false, false);
+	CHECK(maps.nproc == 1 && maps.proc[0].fd >= 0);	/* root's, of root's process */
+	CHECK(write(go[1], "g", 1) == 1 && read(ack[0], &c, 1) == 1);
+	dir = open(unit_tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, dir), 0);
+	CHECK(noted(&maps, t, 0) && noted(&maps, t, 65534));
+	born = born_of(&maps, t);
+	if (born < before - 1000000000 || born > now_ns())
+		UNIT_FAIL("process %d noted born at %lld, not between %lld and now", (int)t,
+			  (long long)born, (long long)before);
+	close(go[1]);
+	waitpid(t, NULL, 0);
+	unlink(path);
+	close(dir);
+	close(go[0]);
+	close(ack[0]);
+	close(ack[1]);
+	unit_tmp_fini();
+}
+
 int main(void)
 {
 	UNIT_RUN(perfmaps_note);
 	UNIT_RUN(perfmap_pid_strict);
 	UNIT_RUN(perfmaps_descendants);
 	UNIT_RUN(perfmaps_stale);
+	UNIT_RUN(perfmaps_dropped);
 	return unit_exit();
 }
