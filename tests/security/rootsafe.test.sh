@@ -1234,6 +1234,24 @@ perfmap_child_launch() {
 # pid it took ("running M"). Converted there too, while its /proc is the one
 # the recording's pids are of.
 PIDNS_FIRST=4000000
+
+# pidns_done STATUS D: removes root's maps at the window's pids and prints
+# why a run in the pid namespace (perfmap-setpriv-launch's and
+# perfmap-child-drop's) failed by its exit STATUS (nothing: it did not),
+# with its recorder's stderr D.err and its converter's D.conv.err.
+pidns_done() {
+	local i
+	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
+		rm -f "/tmp/perf-$i.map"
+	done
+	case $1 in
+	0) ;;
+	1) echo "cannot set ns_last_pid in a pid namespace" ;;
+	2) echo "root's recording failed: $(first_lines "$2.err")" ;;
+	3) echo "root's conversion failed: $(first_lines "$2.conv.err")" ;;
+	*) echo "the pid namespace failed: $(first_lines "$2.err")" ;;
+	esac
+}
 perfmap_setpriv_launch() {
 	local d="$TMP/perfmap-setpriv" m i why=
 	jitprog_ready perfmap-setpriv-launch || return
@@ -1246,17 +1264,8 @@ perfmap_setpriv_launch() {
 			>"$2.jit" 2>"$2.err" || exit 2
 		timeout -k 5 30 "$4" -q "$2" -o "$2.fxt" 2>"$2.conv.err" || exit 3' \
 		rootsafe "$RECORD" "$d" "$PIDNS_FIRST" "$CONVERT" "${ATTACKER[@]}" "$TMP/jitprog" 1
-	case $? in
-	0) ;;
-	1) why="cannot set ns_last_pid in a pid namespace" ;;
-	2) why="root's recording failed: $(first_lines "$d.err")" ;;
-	3) why="root's conversion failed: $(first_lines "$d.conv.err")" ;;
-	*) why="the pid namespace failed: $(first_lines "$d.err")" ;;
-	esac
-	m=$(sed -n 's/^running \([0-9]*\)$/\1/p' "$d.jit" 2>/dev/null | head -n 1)
-	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
-		rm -f "/tmp/perf-$i.map"
-	done
+	why=$(pidns_done $? "$d")
+	m=$(jit_started "$d.jit")
 	if [ -z "$why" ] && { [ -z "$m" ] || [ "$m" -ge $((PIDNS_FIRST + 64)) ]; }; then
 		why="her JIT did not run at a pid of the window ('$m'): $(first_lines "$d.jit")"
 	elif [ -z "$why" ] && [ -e "$d/perf-$m.map" ]; then
@@ -1298,7 +1307,7 @@ perfmap_child_drop() {
 		sleep 0.2	# older than the child by more than PERFMAP_BORN_SLACK_NS
 		echo $((first - 1)) >/proc/sys/kernel/ns_last_pid || exit 1
 		echo >"$d.fork"
-		until [ -s "$d.child" ]; do :; done
+		for ((i = 0; i < 1000000; i++)); do [ -s "$d.child" ] && break; done
 		kill -CONT "$r"
 		for ((i = 0; i < 60; i++)); do
 			ls -l "/proc/$r/fd" 2>/dev/null | grep -q "/tmp/perf-$(<"$d.child").map" && break
@@ -1308,17 +1317,8 @@ perfmap_child_drop() {
 		wait "$r" || exit 2
 		timeout -k 5 30 "$conv" -q "$d" -o "$d.fxt" 2>"$d.conv.err" || exit 3' \
 		rootsafe "$RECORD" "$CONVERT" "$d" "$PIDNS_FIRST" "${ATTACKER[@]}" "$TMP/jitprog"
-	case $? in
-	0) ;;
-	1) why="cannot set ns_last_pid in a pid namespace" ;;
-	2) why="root's recording failed: $(first_lines "$d.err")" ;;
-	3) why="root's conversion failed: $(first_lines "$d.conv.err")" ;;
-	*) why="the pid namespace failed: $(first_lines "$d.err")" ;;
-	esac
-	c=$(sed -n 's/^running \([0-9]*\)$/\1/p' "$d.jit" 2>/dev/null | head -n 1)
-	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
-		rm -f "/tmp/perf-$i.map"
-	done
+	why=$(pidns_done $? "$d")
+	c=$(jit_started "$d.jit")
 	if [ -z "$why" ] && [ "$c" != "$PIDNS_FIRST" ]; then
 		why="her JIT did not run at pid $PIDNS_FIRST ('$c'): $(first_lines "$d.jit")"
 	elif [ -z "$why" ] && [ -e "$d/perf-$c.map" ]; then
