@@ -212,6 +212,30 @@ bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char 
 	return false;
 }
 
+/* Whether the file ST at process PID's map's name last changed (its
+ * ctime) more than PERFMAP_BORN_SLACK_NS before PID came to be, as U tells
+ * it: an earlier process's of that pid. */
+static bool stale(const struct perfmap_users *u, const struct stat *st, pid_t pid)
+{
+	int64_t born = 0, changed = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
+
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i].pid == pid && u->v[i].born > born)
+			born = u->v[i].born;
+	return born && changed < born - PERFMAP_BORN_SLACK_NS;
+}
+
+bool perfmap_file_ok(const struct perfmap_users *u, const struct stat *st, pid_t pid, char *why,
+		     size_t wsize)
+{
+	if (stale(u, st, pid)) {
+		snprintf(why, wsize, "there, unchanged, since before process %d came to be: a "
+			 "stale map, not its", (int)pid);
+		return false;
+	}
+	return perfmap_users_ok(u, st->st_uid, pid, why, wsize);
+}
+
 int perfmap_open(pid_t pid, const struct perfmap_users *u, unsigned flags, char *path,
 		 size_t size, char *why, size_t wsize)
 {
@@ -226,8 +250,12 @@ int perfmap_open(pid_t pid, const struct perfmap_users *u, unsigned flags, char 
 		snprintf(path, size, PERFMAP_PATH, (int)ids[i]);
 		fd = inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | flags, why, wsize);
 		if (fd >= 0 && fstat(fd, &st))
-			st.st_uid = (uid_t)-1;	/* nobody's */
-		if (fd >= 0 && perfmap_users_ok(u, st.st_uid, pid, why, wsize))
+			st = (struct stat){ .st_uid = (uid_t)-1 };	/* nobody's */
+		if (fd >= 0 && stale(u, &st, pid)) {
+			close(fd);	/* an earlier process's: none of its, nothing to say */
+			continue;
+		}
+		if (fd >= 0 && perfmap_file_ok(u, &st, pid, why, wsize))
 			return fd;
 		if (fd >= 0) {
 			close(fd);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define PERFMAP_PATH "/tmp/perf-%d.map"  /* where perf reads process %d's map */
@@ -57,7 +58,15 @@ pid_t perfmap_pid(const char *dso, size_t len);
 struct perfmap_user {
 	pid_t pid;
 	uid_t uid[2];           /* its real and effective uids then */
+	int64_t born;           /* when the process came to be, ns since the epoch
+				 * (CLOCK_REALTIME); 0: not known */
 };
+
+/* How long before a process came to be a file at its map's name may have
+ * last changed and still be its map: the file times are the kernel's
+ * coarse clock, up to a tick behind the time a process's start is read
+ * from, itself in clock ticks (1/100 s, floored). */
+#define PERFMAP_BORN_SLACK_NS 30000000
 
 /*
  * Whose a perf map may be (docs/design.md "Threat model", "JIT code"): the
@@ -98,19 +107,34 @@ bool perfmap_users_ok(const struct perfmap_users *u, uid_t uid, pid_t pid, char 
 		      size_t wsize);
 
 /*
+ * Whether the perf map file ST (fstat of it) may be process PID's: not a
+ * stale one, the file at its name last changed (its ctime: written,
+ * renamed, made) more than PERFMAP_BORN_SLACK_NS before PID came to be as
+ * U->v tells it ("born": an earlier process of that pid left it, root's
+ * stale 0600 map once was judged a child's of root's launch that became
+ * another user's), and owned as perfmap_users_ok(U) allows. WHY (WSIZE
+ * bytes) says why not.
+ */
+bool perfmap_file_ok(const struct perfmap_users *u, const struct stat *st, pid_t pid, char *why,
+		     size_t wsize);
+
+/*
  * Opens the perf map of process PID (a pid of the perf.data, live or gone):
  * /tmp/perf-N.map for N, in order, the live process's innermost NStgid
  * (a JIT in a pid namespace of its own names its map by the pid it sees),
  * its Tgid (a thread's process), then PID; the first name that is there
- * and whose owner perfmap_users_ok(U) allows decides (another user's
+ * and that perfmap_file_ok(U) allows decides (another user's
  * process in a pid namespace of hers may see itself by the pid of root's
  * JIT: root's map is not hers). The converter gives perf this file under
  * PID's own name (tmpview.h): perf never reads /proc for the other names.
  * Opened with inpath_open(AT_FDCWD, path, INPATH_NOFOLLOW | FLAGS): a
- * regular file, no link. Returns the descriptor with PATH (SIZE bytes) the
- * name opened, or a negative errno (-ENOENT: none there; -EPERM: another
+ * regular file, no link. A stale file (perfmap_file_ok(): from before PID
+ * came to be) is no map of PID's, and nothing is said of it: /tmp keeps
+ * earlier processes' maps, and a program without a JIT was warned of them.
+ * Returns the descriptor with PATH (SIZE bytes) the name opened, or a
+ * negative errno (-ENOENT: none there, or a stale one; -EPERM: another
  * user's) with PATH the first name refused and WHY (WSIZE bytes) why, as
- * inpath_open() or perfmap_users_ok() says it.
+ * inpath_open() or perfmap_file_ok() says it.
  */
 int perfmap_open(pid_t pid, const struct perfmap_users *u, unsigned flags, char *path,
 		 size_t size, char *why, size_t wsize);

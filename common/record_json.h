@@ -12,7 +12,7 @@
  *               two boots not (snaptrace-convert says so when given both)
  *   "mode": "pt" | "sampling", "event", "unwinder" (sampling) or null
  *   "launched": bool, "executable", "pids": [..],
- *   "uids": [{"pid", "uid", "euid"}] the real and effective uids each
+ *   "uids": [{"pid", "uid", "euid", "born"}] the real and effective uids each
  *               recorded process was seen with: a process of "pids" when
  *               the recorder attached to or launched it, at its perf map's
  *               first open, at its exit (launched) and at the recording's
@@ -20,7 +20,11 @@
  *               ran likewise (record/perfmaps.h); a pid once for each
  *               user it had (one whose uids could not be read left out):
  *               whose perf map may name its frames (common/perfmap.h
- *               perfmap_users); absent in older reports
+ *               perfmap_users); "born" (absent when not known, and in
+ *               older reports): when the process came to be, ns since
+ *               the epoch: a /tmp map at its name older than that is an
+ *               earlier process's, not its (perfmap_file_ok()); "uids"
+ *               absent in older reports
  *   "threads": [{"pid", "tid", "comm"; attached: "state" (its scheduler
  *               state at start_ns, /proc's letter) and "wchan" (where it
  *               waited in the kernel then, "" when not told)}]

@@ -18,8 +18,8 @@
 
 /* Whether the file at /tmp/perf-PID.map holds exactly M's text (0), differs (1),
  * is not there (-1), or is not read (-2, WHY says why: no regular file, a
- * link, not the recorded process's user's as C's input tells it:
- * perfmap_users_ok(); perf was not given it either: tmpview.h). */
+ * link, not the recorded process's user's as C's input tells it, or older
+ * than the process: perfmap_file_ok(); perf was not given it either: tmpview.h). */
 static int original_state(const struct conv *c, const struct conv_perfmap *p, char *why,
 			  size_t size)
 {
@@ -33,8 +33,8 @@ static int original_state(const struct conv *c, const struct conv_perfmap *p, ch
 	if (fd < 0)
 		return fd == -ENOENT ? -1 : -2;
 	if (fstat(fd, &st))
-		st.st_uid = (uid_t)-1;	/* nobody's */
-	if (!perfmap_users_ok(&c->perfmap_users, st.st_uid, p->pid, why, size)) {
+		st = (struct stat){ .st_uid = (uid_t)-1 };	/* nobody's */
+	if (!perfmap_file_ok(&c->perfmap_users, &st, p->pid, why, size)) {
 		close(fd);
 		return -2;
 	}

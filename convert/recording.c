@@ -684,18 +684,21 @@ static int read_uids(struct reader *rd, struct json_object *root, struct recordi
 		return 1;
 	while (elements_next(rd, &e)) {
 		struct perfmap_user *u = &r->uids[e.i];
-		uint64_t id[2];
+		uint64_t id[2], born;
 		int64_t pid;
 
 		if (member_id(rd, e.o, e.at, "pid", &pid) ||
 		    member_u64(rd, e.o, e.at, "uid", false, &id[0]) ||
-		    member_u64(rd, e.o, e.at, "euid", false, &id[1]))
+		    member_u64(rd, e.o, e.at, "euid", false, &id[1]) ||
+		    member_u64(rd, e.o, e.at, "born", true, &born))
 			return 1;
+		if (born > INT64_MAX)
+			return bad(rd, e.at, "born below 2^63", json_object_object_get(e.o, "born"));
 		for (int k = 0; k < 2; k++)
 			if (id[k] >= (uid_t)-1)
 				return bad(rd, e.at, "uids below 4294967295",
 					   json_object_object_get(e.o, k ? "euid" : "uid"));
-		*u = (struct perfmap_user){ (pid_t)pid, { (uid_t)id[0], (uid_t)id[1] } };
+		*u = (struct perfmap_user){ (pid_t)pid, { (uid_t)id[0], (uid_t)id[1] }, (int64_t)born };
 		r->nuids++;
 	}
 	return e.bad;

@@ -9,6 +9,7 @@
 #include <sys/inotify.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -52,8 +53,14 @@ static bool same(const struct rec_perfmap_proc *p)
 
 void rec_perfmaps_note(struct rec_perfmaps *m, const struct perfmap_user *u)
 {
+	struct perfmap_user now = *u;
 	int seen = 0;
 
+	for (int i = 0; i < m->nproc; i++)
+		if (m->proc[i].held.pid == u->pid) {
+			now.born = m->proc[i].seen.born;
+			m->proc[i].seen = now;
+		}
 	for (size_t i = 0; i < m->nusers; i++)
 		if (m->users[i].pid == u->pid) {
 			if (m->users[i].uid[0] == u->uid[0] && m->users[i].uid[1] == u->uid[1])
@@ -62,7 +69,7 @@ void rec_perfmaps_note(struct rec_perfmaps *m, const struct perfmap_user *u)
 		}
 	/* two users already refuse it every map from /tmp */
 	if (seen < 2 && m->nusers < REC_PERFMAPS_USERS)
-		m->users[m->nusers++] = *u;
+		m->users[m->nusers++] = now;
 	m->rule.n = m->nusers;
 }
 
@@ -73,6 +80,40 @@ static void note_live(struct rec_perfmaps *m, const struct rec_perfmap_proc *p)
 
 	if (!rec_proc_uids(u.pid, u.uid) && same(p))
 		rec_perfmaps_note(m, &u);
+}
+
+/* When a process that started START clock ticks after boot came to be, in
+ * ns since the epoch (the start time counts CLOCK_BOOTTIME); 0: not known. */
+static int64_t born_ns(uint64_t start)
+{
+	struct timespec real, boot;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!start || hz <= 0 || clock_gettime(CLOCK_REALTIME, &real) ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot))
+		return 0;
+	return (int64_t)(real.tv_sec - boot.tv_sec) * 1000000000 + real.tv_nsec - boot.tv_nsec +
+	       (int64_t)start * (1000000000 / hz);
+}
+
+/* Whether the map P holds is still its by the user it was last seen as
+ * (one root as its map was opened may have dropped to another user since:
+ * root's map is not that user's); when not, it is let go, WHY (WSIZE
+ * bytes) saying why. */
+static bool still_its(struct rec_perfmap_proc *p, char *why, size_t wsize)
+{
+	struct perfmap_users last = { &p->seen, p->seen.pid ? 1 : 0, (uid_t)-1, false };
+	struct stat st;
+
+	if (p->fd < 0)
+		return false;
+	if (fstat(p->fd, &st))
+		st = (struct stat){ .st_uid = (uid_t)-1 };	/* nobody's */
+	if (perfmap_file_ok(&last, &st, p->held.pid, why, wsize))
+		return true;
+	close(p->fd);
+	p->fd = -EPERM;
+	return false;
 }
 
 /* Whether ST (0: fstat's or lstat's answer) is the file that was at P's
@@ -123,7 +164,8 @@ static void open_map(struct rec_perfmaps *m, struct rec_perfmap_proc *p, char *w
 	}
 }
 
-/* Opens the map of each of M's processes it holds none of yet. */
+/* Notes the user each of M's processes has now, lets go of a map no longer
+ * its user's, and opens the map of each it holds none of yet. */
 static void look(struct rec_perfmaps *m)
 {
 	bool all = true;
@@ -131,6 +173,8 @@ static void look(struct rec_perfmaps *m)
 	for (int i = 0; i < m->nproc; i++) {
 		char why[300];
 
+		note_live(m, &m->proc[i]);
+		still_its(&m->proc[i], why, sizeof(why));
 		if (m->proc[i].fd < 0 && same(&m->proc[i]))
 			open_map(m, &m->proc[i], why, sizeof(why));
 		if (m->proc[i].fd < 0)
@@ -161,6 +205,7 @@ static struct rec_perfmap_proc *add(struct rec_perfmaps *m, pid_t pid)
 	}
 	p->fd = -1;
 	p->stale.st_ino = 0;
+	p->seen = (struct perfmap_user){ .born = born_ns(p->held.start) };
 	m->nproc++;
 	return p;
 }
@@ -331,8 +376,9 @@ int rec_perfmaps_keep(struct rec_perfmaps *m, int outdir_fd)
 		int fd, err;
 
 		snprintf(name, sizeof(name), PERFMAP_KEPT, (int)p->held.pid);
-		/* the one opened while the process lived: gone from /tmp by now, maybe */
-		if (p->fd < 0)
+		/* the one opened while the process lived (gone from /tmp by now,
+		 * maybe) if still its user's, else the one there now */
+		if (!still_its(p, why, sizeof(why)))
 			open_map(m, p, why, sizeof(why));
 		fd = p->fd;
 		p->fd = -1;

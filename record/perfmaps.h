@@ -16,9 +16,12 @@
  * (O_EXCL | O_NOFOLLOW, mode 0600). It is opened as soon as it appears
  * while the recording runs (inotify on /tmp: a new or renamed perf-*.map
  * name) and held until the end: a JIT that removes its map as it exits
- * (LuaJIT, a perf-map agent's cleanup) once left none to keep. Every user
- * each process was seen as (noted when the recording starts, at its map's
- * first open, at the launched program's exit, at the end) is what
+ * (LuaJIT, a perf-map agent's cleanup) once left none to keep; a map held
+ * is let go when its process's user is no longer its owner. Never a file
+ * at the name from before the process came to be (perfmap_file_ok()).
+ * Every user each process was seen as (noted when the recording starts,
+ * at each perf-*.map name, at its map's first open, at the launched
+ * program's exit, at the end), with when it came to be, is what
  * record.json's "uids" lists: a process that changed user while recorded
  * (setpriv, su) gets no map from /tmp at conversion. Why: docs/design.md
  * "JIT code".
@@ -50,6 +53,8 @@ struct rec_perfmap_proc {
 	struct stat stale;          /* a launched target's: the file at its map's name
 				     * before it ran (st_ino 0: none), never its map
 				     * while unchanged */
+	struct perfmap_user seen;   /* the user it was last seen as (pid 0: none yet),
+				     * born: when it came to be */
 };
 
 /* The recorded processes' maps held while the recording runs. Zero: not started. */
@@ -88,7 +93,8 @@ int rec_perfmaps_fd(const struct rec_perfmaps *m);
 
 /*
  * Reads M's news (the descriptor polled readable) and, when a perf map
- * appeared in /tmp, opens the map of each process of M not held yet, and
+ * appeared in /tmp, notes the user each process of M has now, lets go of
+ * a map held that is not that user's, opens the map of each not held yet, and
  * with CHILDREN, that of the process the new name is of (perf-N.map) when it descends from
  * a target (its parents, each started no later than its child, lead to one;
  * for a launched target, to the recorder that reaps its orphans, through a
@@ -98,12 +104,14 @@ int rec_perfmaps_fd(const struct rec_perfmaps *m);
 void rec_perfmaps_notified(struct rec_perfmaps *m, pid_t perf);
 
 /* Notes U, a user process U->pid of M had (the launched program's, seen as
- * it exited: rec_target's exit_user), into M's "uids". */
+ * it exited: rec_target's exit_user), into M's "uids", as the user that
+ * process, when M holds it, was last seen as (with the time it came to be). */
 void rec_perfmaps_note(struct rec_perfmaps *m, const struct perfmap_user *u);
 
 /*
  * Notes the users of M's processes still held, then copies the perf map of
- * each that has one (the one M holds, else the one there now, by the same
+ * each that has one (the one M holds while it is the user's the process
+ * was last seen as, else the one there now, by the same
  * rule: perfmap_open(), also for a process gone, whose map is then none)
  * into the directory OUTDIR_FD as PERFMAP_KEPT, and closes what M holds (M's
  * "uids" stay). Returns how many were kept; a map that cannot be kept is

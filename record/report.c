@@ -448,8 +448,11 @@ static void write_body(FILE *f, const struct rec_session *s)
 	for (size_t i = 0; i < nusers; i++) {
 		const struct perfmap_user *u = &users[i];
 
-		fprintf(f, "%s{\"pid\": %d, \"uid\": %u, \"euid\": %u}", i ? ", " : "", (int)u->pid,
+		fprintf(f, "%s{\"pid\": %d, \"uid\": %u, \"euid\": %u", i ? ", " : "", (int)u->pid,
 			(unsigned)u->uid[0], (unsigned)u->uid[1]);
+		if (u->born > 0)
+			fprintf(f, ", \"born\": %lld", (long long)u->born);
+		fputc('}', f);
 	}
 	fputs("],\n  \"threads\": [", f);
 	for (int i = 0; i < s->nthreads; i++) {

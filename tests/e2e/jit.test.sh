@@ -234,7 +234,7 @@ t_child() {
 		fail jit-child "expected one copy, the child's map, in the recording (launched $pid): '$copies' $(grep -i 'perf map\|perf-' "$TMP/child.err" | first_lines /dev/stdin)"
 		return
 	fi
-	grep -q "{\"pid\": $c, \"uid\": $(id -u), \"euid\": $(id -u)}" "$TMP/child/record.json" ||
+	grep -q "{\"pid\": $c, \"uid\": $(id -u), \"euid\": $(id -u), \"born\": [0-9]*}" "$TMP/child/record.json" ||
 		bad+="[record.json's uids do not list the child $c: $(grep uids "$TMP/child/record.json")]"
 	if slices jit-child "$TMP/child.fxt.gz"; then
 		grep -q " jit_perfmap_spin$" "$TMP/jit-child.slices" ||

@@ -147,8 +147,22 @@
 #                     names none of her frames from it (record.json's "uids"
 #                     once held only what the recorder noted before the
 #                     program ran, root, and the map passed for its user's);
-#                     the process is listed as both users and one warning
-#                     says so
+#                     the process is listed as both users, and one warning
+#                     says the map is older than the process (record.json's
+#                     "born")
+#   perfmap-child-drop root records (--multi-thread) a launch whose child
+#                     starts as root and then becomes the attacker (setpriv,
+#                     then her JIT, the same pid C), in a pid namespace;
+#                     root's 0600 /tmp/perf-C.map was made while the
+#                     recording ran, before the child came to be (an earlier
+#                     root process of that pid left it: root's maps at each
+#                     pid of a small window), the recorder stopped meanwhile
+#                     so that it reads their names once the child is there,
+#                     still root's: the map is not kept, root's conversion
+#                     names none of her frames from it and says it is a
+#                     stale map, the recorder says nothing of it (an
+#                     earlier process's; it once judged it against the
+#                     child's user then, root's, and kept it)
 #   perfmap-loose-setuid the attacker's JIT, recorded by root's -p, then
 #                     execs sg (setuid root: uids AUID 0, the same pid) and
 #                     runs on: its perf.data converted alone, root's stale
@@ -598,7 +612,7 @@ rec-dir-replaced tmpdir-link cache-home-link rec-perfmap-link rec-attach-fifo re
 esc-csv-formula esc-convert esc-symbols symbols-tsv esc-picker pick-impostor pick-reused exe-deleted-link mntns-libs in-kept-fifo in-kept-link-out in-kept-swapped in-kept-stale in-kept-dir-link
 theirs-jitdump-root in-jitdump-swapped in-jitdump-big in-perf-mountns in-perfmap-fifo in-perfmap-link in-perfmap-other theirs-perfmap-root in-perfmap-thread in-perfmap-minus1
 in-perf-compressed user-perfmap-fifo user-perfmap-nons in-perfmap-comm perfmap-alias in-buildid-cache home-plugins
-perfmap-gone-convert perfmap-loose perfmap-gone-record perfmap-child-launch perfmap-loose-setuid perfmap-setpriv-launch
+perfmap-gone-convert perfmap-loose perfmap-gone-record perfmap-child-launch perfmap-loose-setuid perfmap-setpriv-launch perfmap-child-drop
 debuglink-cwd tmp-vdso-debug tmp-debug-dir kernel-oracle comm-newline theirs-dso-rootonly theirs-attr-bits theirs-perf-uid theirs-perf-env theirs-perf-fds theirs-perf-stopped theirs-perf-ptrace theirs-perf-prestop theirs-lease theirs-perf-session theirs-srcline-text theirs-measured-caller theirs-buildid-verdict debuglink-path hang-symbols-fifo hang-stats-fifo hang-convert-fifo hang-pt-dso-fifo theirs-pt-rootonly hang-dso-fifo in-dso-link in-dso-swapped in-dwarf-bomb in-dwz-altlink in-json-bomb in-json-string tmp-submount
 tmp-many-names"
 need_built rootsafe "$CONVERT" "$RECORD" "$SNAPTRACE_BIN/snaptrace-stats" "$SNAPTRACE_TEST_BIN/ptraceat" \
@@ -1065,7 +1079,7 @@ perfmap_gone_convert() {
 	if ! timeout -k 5 30 "$CONVERT" -q "$d" -o "$d.fxt" 2>"$d.conv.err"; then
 		fail perfmap-gone-convert "root's conversion failed: $(first_lines "$d.conv.err")"
 	elif no_root_names perfmap-gone-convert "$d.fxt"; then
-		if ! grep -q '"uids": \[{"pid": '"$p"', "uid": '"$AUID"', "euid": '"$AUID"'}\]' "$d/record.json"; then
+		if ! grep -q '"uids": \[{"pid": '"$p"', "uid": '"$AUID"', "euid": '"$AUID"', "born": [0-9]*}\]' "$d/record.json"; then
 			fail perfmap-gone-convert "record.json does not name the process's user: $(grep uids "$d/record.json")"
 		elif ! grep -q "perf map /tmp/perf-$p.map is not read (owned by uid 0, not by process $p's user (uid $AUID))" "$d.conv.err"; then
 			fail perfmap-gone-convert "no warning names root's map and why: $(first_lines "$d.conv.err")"
@@ -1221,6 +1235,24 @@ perfmap_child_launch() {
 # pid it took ("running M"). Converted there too, while its /proc is the one
 # the recording's pids are of.
 PIDNS_FIRST=4000000
+
+# pidns_done STATUS D: removes root's maps at the window's pids and prints
+# why a run in the pid namespace (perfmap-setpriv-launch's and
+# perfmap-child-drop's) failed by its exit STATUS (nothing: it did not),
+# with its recorder's stderr D.err and its converter's D.conv.err.
+pidns_done() {
+	local i
+	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
+		rm -f "/tmp/perf-$i.map"
+	done
+	case $1 in
+	0) ;;
+	1) echo "cannot set ns_last_pid in a pid namespace" ;;
+	2) echo "root's recording failed: $(first_lines "$2.err")" ;;
+	3) echo "root's conversion failed: $(first_lines "$2.conv.err")" ;;
+	*) echo "the pid namespace failed: $(first_lines "$2.err")" ;;
+	esac
+}
 perfmap_setpriv_launch() {
 	local d="$TMP/perfmap-setpriv" m i why=
 	jitprog_ready perfmap-setpriv-launch || return
@@ -1233,26 +1265,70 @@ perfmap_setpriv_launch() {
 			>"$2.jit" 2>"$2.err" || exit 2
 		timeout -k 5 30 "$4" -q "$2" -o "$2.fxt" 2>"$2.conv.err" || exit 3' \
 		rootsafe "$RECORD" "$d" "$PIDNS_FIRST" "$CONVERT" "${ATTACKER[@]}" "$TMP/jitprog" 1
-	case $? in
-	0) ;;
-	1) why="cannot set ns_last_pid in a pid namespace" ;;
-	2) why="root's recording failed: $(first_lines "$d.err")" ;;
-	3) why="root's conversion failed: $(first_lines "$d.conv.err")" ;;
-	*) why="the pid namespace failed: $(first_lines "$d.err")" ;;
-	esac
-	m=$(sed -n 's/^running \([0-9]*\)$/\1/p' "$d.jit" 2>/dev/null | head -n 1)
-	for i in $(seq "$PIDNS_FIRST" $((PIDNS_FIRST + 63))); do
-		rm -f "/tmp/perf-$i.map"
-	done
+	why=$(pidns_done $? "$d")
+	m=$(jit_started "$d.jit")
 	if [ -z "$why" ] && { [ -z "$m" ] || [ "$m" -ge $((PIDNS_FIRST + 64)) ]; }; then
 		why="her JIT did not run at a pid of the window ('$m'): $(first_lines "$d.jit")"
 	elif [ -z "$why" ] && [ -e "$d/perf-$m.map" ]; then
 		why="root's 0600 map was kept as her process's"
-	elif [ -z "$why" ] && ! grep -q "\"uids\": \[{\"pid\": $m, \"uid\": 0, \"euid\": 0}, {\"pid\": $m, \"uid\": $AUID, \"euid\": $AUID}\]" "$d/record.json"; then
+	elif [ -z "$why" ] && ! grep -q "\"uids\": \[{\"pid\": $m, \"uid\": 0, \"euid\": 0, \"born\": [0-9]*}, {\"pid\": $m, \"uid\": $AUID, \"euid\": $AUID, \"born\": [0-9]*}\]" "$d/record.json"; then
 		why="record.json does not list both users process $m had: $(grep uids "$d/record.json")"
 	fi
 	map_refused perfmap-setpriv-launch "$why" "$d" "$m" \
-		"(owned by uid 0; process $m ran as more than one user while recorded (uid 0, effective uid 0, and uid $AUID, effective uid $AUID))"
+		"(there, unchanged, since before process $m came to be: a stale map, not its)"
+}
+
+# perfmap-child-drop: see the header. In a pid namespace of its own (as
+# perfmap-setpriv-launch's): the launch forks the child when told (the
+# FIFO D.fork), the child says its pid (D.child) and waits, root's, until
+# told to drop (D.drop). The recorder is stopped while root's maps are made
+# and the child forked at the window's first pid (ns_last_pid: nothing
+# else forks there meanwhile), then let go on; the child drops once the
+# recorder holds a map of it or after 3 s.
+perfmap_child_drop() {
+	local d="$TMP/perfmap-drop" c why=
+	jitprog_ready perfmap-child-drop || return
+	mkfifo "$d.fork" "$d.drop"
+	timeout -k 5 90 unshare --pid --fork --mount-proc bash -c '
+		rec=$1 conv=$2 d=$3 first=$4
+		shift 4
+		"$rec" -q --multi-thread --mode sampling --trigger none -o "$d" -- bash -c "
+			echo up >\"\$1.up\"
+			read -r _ <\"\$1.fork\"
+			(echo \$BASHPID >\"\$1.child\"; read -r _ <\"\$1.drop\"; shift; exec \"\$@\" 2) &
+			wait \$!" launch "$d" "$@" >"$d.jit" 2>"$d.err" &
+		r=$!
+		for ((i = 0; i < 200; i++)); do [ -e "$d.up" ] && break; sleep 0.05; done
+		[ -e "$d.up" ] || exit 2
+		kill -STOP "$r"
+		umask 077
+		for ((i = first; i < first + 64; i++)); do
+			printf "7f0000001000 20 ROOT_JIT_secret_method\n" >"/tmp/perf-$i.map"
+		done
+		sleep 0.2	# older than the child by more than PERFMAP_BORN_SLACK_NS
+		echo $((first - 1)) >/proc/sys/kernel/ns_last_pid || exit 1
+		echo >"$d.fork"
+		for ((i = 0; i < 1000000; i++)); do [ -s "$d.child" ] && break; done
+		kill -CONT "$r"
+		for ((i = 0; i < 60; i++)); do
+			ls -l "/proc/$r/fd" 2>/dev/null | grep -q "/tmp/perf-$(<"$d.child").map" && break
+			sleep 0.05
+		done
+		echo >"$d.drop"
+		wait "$r" || exit 2
+		timeout -k 5 30 "$conv" -q "$d" -o "$d.fxt" 2>"$d.conv.err" || exit 3' \
+		rootsafe "$RECORD" "$CONVERT" "$d" "$PIDNS_FIRST" "${ATTACKER[@]}" "$TMP/jitprog"
+	why=$(pidns_done $? "$d")
+	c=$(jit_started "$d.jit")
+	if [ -z "$why" ] && [ "$c" != "$PIDNS_FIRST" ]; then
+		why="her JIT did not run at pid $PIDNS_FIRST ('$c'): $(first_lines "$d.jit")"
+	elif [ -z "$why" ] && [ -e "$d/perf-$c.map" ]; then
+		why="root's 0600 map was kept as her process's"
+	elif [ -z "$why" ] && grep -qF "/tmp/perf-$c.map" "$d.err"; then
+		why="the recorder spoke of root's stale map (an earlier process's: none of the child's, nothing to say): $(grep -F "/tmp/perf-$c.map" "$d.err" | head -n 1)"
+	fi
+	map_refused perfmap-child-drop "$why" "$d" "$c" \
+		"(there, unchanged, since before process $c came to be: a stale map, not its)"
 }
 
 # perfmap-loose-setuid: see the header.
@@ -4726,5 +4802,6 @@ requires perfmap-gone-record recording cc x86_64 && perfmap_gone_record
 requires perfmap-child-launch recording cc x86_64 && perfmap_child_launch
 requires perfmap-loose-setuid recording cc x86_64 setuid_sg && perfmap_loose_setuid
 requires perfmap-setpriv-launch recording cc x86_64 pid_namespace && perfmap_setpriv_launch
+requires perfmap-child-drop recording cc x86_64 pid_namespace && perfmap_child_drop
 requires tmp-submount recording cc mount_namespace && tmp_submount
 requires tmp-many-names recording cc && tmp_many_names

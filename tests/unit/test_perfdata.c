@@ -1143,8 +1143,8 @@ static void test_tmpview_compressed(void)
  * user as it runs (this process), whatever it was seen as before. */
 static void test_perfmap_users_seen(void)
 {
-	const struct perfmap_user seen[] = { { 4194301, { 0, 0 } }, { 4194302, { 1000, 1000 } },
-					     { 4194301, { 1000, 1000 } }, { 4194302, { 1000, 1000 } } };
+	const struct perfmap_user seen[] = { { 4194301, { 0, 0 }, 0 }, { 4194302, { 1000, 1000 }, 0 },
+					     { 4194301, { 1000, 1000 }, 0 }, { 4194302, { 1000, 1000 }, 0 } };
 	struct perfmap_users rec = { seen, 4, (uid_t)-1, false };
 	char why[300] = "";
 
@@ -1157,8 +1157,8 @@ static void test_perfmap_users_seen(void)
 	CHECK(!perfmap_users_ok(&rec, 0, 4194302, why, sizeof(why)));
 	CHECK_STR_EQ(why, "owned by uid 0, not by process 4194302's user (uid 1000)");
 	if (getuid() == geteuid()) {
-		const struct perfmap_user me[] = { { getpid(), { getuid() + 1, getuid() + 1 } },
-						   { getpid(), { getuid(), getuid() } } };
+		const struct perfmap_user me[] = { { getpid(), { getuid() + 1, getuid() + 1 }, 0 },
+						   { getpid(), { getuid(), getuid() }, 0 } };
 		struct perfmap_users live = { me, 2, (uid_t)-1, true };
 
 		CHECK(perfmap_users_ok(&live, getuid(), getpid(), why, sizeof(why)));
@@ -1167,6 +1167,40 @@ static void test_perfmap_users_seen(void)
 		live.n = 0;	/* not one the recorder noted: none */
 		CHECK(!perfmap_users_ok(&live, getuid(), getpid(), why, sizeof(why)));
 	}
+}
+
+/* A map file last changed before its process came to be ("born") is an
+ * earlier process's of that pid, not its, whoever owns it (root's stale
+ * 0600 map was judged a child's of root's launch while the child was still
+ * root's); one changed since, or within PERFMAP_BORN_SLACK_NS before (the
+ * file times run a clock tick behind), is judged by its owner; no born
+ * told (an older record.json): by its owner alone. */
+static void test_perfmap_born(void)
+{
+	const int64_t born = 1700000000000000000;
+	const struct perfmap_user seen[] = { { 4194301, { 0, 0 }, born },
+					     { 4194301, { 0, 0 }, 0 }, { 4194302, { 0, 0 }, 0 } };
+	struct perfmap_users rec = { seen, 3, (uid_t)-1, false };
+	struct stat st = { .st_uid = 0 };
+	char why[300] = "";
+
+	st.st_ctim = (struct timespec){ born / 1000000000 - 1, 0 };
+	CHECK(!perfmap_file_ok(&rec, &st, 4194301, why, sizeof(why)));
+	CHECK_STR_EQ(why, "there, unchanged, since before process 4194301 came to be: a stale "
+		     "map, not its");
+	st.st_ctim = (struct timespec){ born / 1000000000, 0 };
+	st.st_ctim.tv_sec -= 1;
+	st.st_ctim.tv_nsec = 1000000000 - PERFMAP_BORN_SLACK_NS - 1;
+	CHECK(!perfmap_file_ok(&rec, &st, 4194301, why, sizeof(why)));
+	st.st_ctim.tv_nsec += 2;	/* within the slack */
+	CHECK(perfmap_file_ok(&rec, &st, 4194301, why, sizeof(why)));
+	st.st_ctim = (struct timespec){ born / 1000000000 + 5, 0 };
+	CHECK(perfmap_file_ok(&rec, &st, 4194301, why, sizeof(why)));
+	st.st_uid = 1000;	/* a fresh map is still judged by its owner */
+	CHECK(!perfmap_file_ok(&rec, &st, 4194301, why, sizeof(why)));
+	CHECK_STR_EQ(why, "owned by uid 1000, not by process 4194301's user (uid 0)");
+	st = (struct stat){ .st_uid = 0 };	/* no born told: its owner alone */
+	CHECK(perfmap_file_ok(&rec, &st, 4194302, why, sizeof(why)));
 }
 
 /* Whose perf map may name a process's frames (perfmap.h): a recorded
@@ -1181,8 +1215,8 @@ static void test_perfmap_users_seen(void)
  * test's namespace). */
 static void test_perfmap_users(void)
 {
-	const struct perfmap_user two[] = { { 4194301, { 1000, 1000 } }, { 4194302, { 1000, 0 } } };
-	const struct perfmap_user roots[] = { { 4194301, { 0, 0 } } };
+	const struct perfmap_user two[] = { { 4194301, { 1000, 1000 }, 0 }, { 4194302, { 1000, 0 }, 0 } };
+	const struct perfmap_user roots[] = { { 4194301, { 0, 0 }, 0 } };
 	struct perfmap_users rec = { two, 2, (uid_t)-1, false };
 	struct perfmap_users none = { NULL, 0, geteuid(), false };
 	char why[200] = "";
@@ -1209,8 +1243,8 @@ static void test_perfmap_users(void)
 	/* a process recorded as uid 1000's whose pid a live process of the caller's
 	 * has now (this one): the caller's map is not its */
 	if (geteuid() != 1000 && getuid() != 1000) {
-		struct perfmap_user was = { getpid(), { 1000, 1000 } };
-		struct perfmap_user me = { getpid(), { getuid(), geteuid() } };
+		struct perfmap_user was = { getpid(), { 1000, 1000 }, 0 };
+		struct perfmap_user me = { getpid(), { getuid(), geteuid() }, 0 };
 
 		CHECK(!perfmap_users_ok(&(struct perfmap_users){ &was, 1, geteuid(), false },
 					geteuid(), getpid(), why, sizeof(why)));
@@ -1300,6 +1334,7 @@ int main(void)
 	UNIT_RUN(test_tmpview_budget);
 	UNIT_RUN(test_perfmap_users);
 	UNIT_RUN(test_perfmap_users_seen);
+	UNIT_RUN(test_perfmap_born);
 	UNIT_RUN(test_mmap2);
 	UNIT_RUN(test_origin);
 	UNIT_RUN(test_pipe);

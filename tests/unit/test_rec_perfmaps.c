@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,7 +35,7 @@ static bool noted(const struct rec_perfmaps *m, pid_t pid, uid_t uid)
 
 static void perfmaps_note(void)
 {
-	struct perfmap_user a = { 5, { 0, 0 } }, b = { 5, { 7, 7 } }, c = { 5, { 8, 8 } };
+	struct perfmap_user a = { 5, { 0, 0 }, 0 }, b = { 5, { 7, 7 }, 0 }, c = { 5, { 8, 8 }, 0 };
 	size_t n;
 
 	memset(&maps, 0, sizeof(maps));
@@ -174,47 +175,139 @@ static int write_map(const char *path, const char *text)
 	return fd < 0 || close(fd) || n != (ssize_t)strlen(text) ? -1 : 0;
 }
 
+/* A child of the test, its map at PATH (/tmp/perf-T.map), told to go on
+ * by a byte on GO, saying it did by one on ACK, ending as GO closes. */
+struct child {
+	int go[2], ack[2], dir;   /* DIR: the test's scratch directory, kept copies */
+	pid_t t;
+	char path[64];
+};
+
+/* Starts the scratch directory and K's child. Returns 1 in the child, 0 in
+ * the test, -1 when it cannot (a failed check). */
+static int child_start(struct child *k)
+{
+	if (unit_tmp_init("test_rec_perfmaps") || pipe(k->go) || pipe(k->ack)) {
+		CHECK(false);
+		return -1;
+	}
+	k->t = fork();
+	if (k->t < 0) {
+		CHECK(false);
+		return -1;
+	}
+	if (k->t == 0)
+		close(k->go[1]);
+	snprintf(k->path, sizeof(k->path), PERFMAP_PATH, (int)(k->t ? k->t : getpid()));
+	k->dir = k->t ? open(unit_tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	return k->t == 0;
+}
+
+/* In K's child, having done its part (OK): waits for GO to close, exits. */
+static void child_exit(struct child *k, bool ok)
+{
+	char c;
+
+	if (!ok)
+		_exit(1);
+	while (read(k->go[0], &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+/* Ends K's child and removes its map and the scratch directory. */
+static void child_end(struct child *k)
+{
+	close(k->go[1]);
+	waitpid(k->t, NULL, 0);
+	unlink(k->path);
+	close(k->dir);
+	close(k->go[0]);
+	close(k->ack[0]);
+	close(k->ack[1]);
+	unit_tmp_fini();
+}
+
 /* A launched target T (a child of this process, of this user) with a map at
  * its pid from before it ran: not its while unchanged (a setpriv launch,
  * still root's as its map was opened, once could have had root's stale map
  * judged its own); its once T writes it. */
 static void perfmaps_stale(void)
 {
-	int go[2], ack[2], dir;
-	char path[64], c;
-	pid_t t;
+	struct child k;
+	char c;
+	int r = child_start(&k);
 
-	if (unit_tmp_init("test_rec_perfmaps") || pipe(go) || pipe(ack)) {
-		CHECK(false);
+	if (r == 1)
+		child_exit(&k, read(k.go[0], &c, 1) == 1 &&
+			   !write_map(k.path, "2000 10 jit_function\n") && write(k.ack[1], "k", 1) == 1);
+	if (r)
+		return;
+	CHECK_INT_EQ(write_map(k.path, "1000 10 stale_fn\n"), 0);
+	rec_perfmaps_start(&maps, &k.t, 1, true, false);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, k.dir), 0);
+	rec_perfmaps_start(&maps, &k.t, 1, true, false);
+	CHECK(write(k.go[1], "g", 1) == 1 && read(k.ack[0], &c, 1) == 1);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, k.dir), 1);
+	child_end(&k);
+}
+
+/* The time M noted process PID came to be ("born"), 0: none. */
+static int64_t born_of(const struct rec_perfmaps *m, pid_t pid)
+{
+	size_t n;
+	const struct perfmap_user *u = rec_perfmaps_users(m, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (u[i].pid == pid)
+			return u[i].born;
+	return 0;
+}
+
+/* Now, ns since the epoch. */
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* An attached process T, root's as its map (root's, made since T came to
+ * be) is opened, that drops to another user before the map is kept: the
+ * map held is not that user's, nor is the one there then: none kept (the
+ * recorder once kept the map judged by the user T had as it was opened,
+ * root's: a child of root's launch that became hers took root's map).
+ * T's users are both noted, with when it came to be. */
+static void perfmaps_dropped(void)
+{
+	int64_t before = now_ns(), born;
+	struct child k;
+	char c;
+	int r;
+
+	if (geteuid() != 0) {
+		UNIT_SKIP(perfmaps_dropped, "root", "only root's process may become another user");
 		return;
 	}
-	t = fork();
-	if (t == 0) {
-		close(go[1]);
-		snprintf(path, sizeof(path), PERFMAP_PATH, (int)getpid());
-		if (read(go[0], &c, 1) != 1 || write_map(path, "2000 10 jit_function\n") ||
-		    write(ack[1], "k", 1) != 1)
-			_exit(1);
-		while (read(go[0], &c, 1) > 0)
-			;
-		_exit(0);
-	}
-	snprintf(path, sizeof(path), PERFMAP_PATH, (int)t);
-	CHECK_INT_EQ(write_map(path, "1000 10 stale_fn\n"), 0);
-	dir = open(unit_tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rec_perfmaps_start(&maps, &t, 1, true, false);
-	CHECK_INT_EQ(rec_perfmaps_keep(&maps, dir), 0);
-	rec_perfmaps_start(&maps, &t, 1, true, false);
-	CHECK(write(go[1], "g", 1) == 1 && read(ack[0], &c, 1) == 1);
-	CHECK_INT_EQ(rec_perfmaps_keep(&maps, dir), 1);
-	close(go[1]);
-	waitpid(t, NULL, 0);
-	unlink(path);
-	close(dir);
-	close(go[0]);
-	close(ack[0]);
-	close(ack[1]);
-	unit_tmp_fini();
+	r = child_start(&k);
+	if (r == 1)
+		child_exit(&k, !write_map(k.path, "1000 10 root_fn\n") && write(k.ack[1], "k", 1) == 1 &&
+			   read(k.go[0], &c, 1) == 1 && !setresgid(65534, 65534, 65534) &&
+			   !setresuid(65534, 65534, 65534) && write(k.ack[1], "k", 1) == 1);
+	if (r)
+		return;
+	CHECK(read(k.ack[0], &c, 1) == 1);
+	rec_perfmaps_start(&maps, &k.t, 1, false, false);
+	CHECK(maps.nproc == 1 && maps.proc[0].fd >= 0);	/* root's, of root's process */
+	CHECK(write(k.go[1], "g", 1) == 1 && read(k.ack[0], &c, 1) == 1);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, k.dir), 0);
+	CHECK(noted(&maps, k.t, 0) && noted(&maps, k.t, 65534));
+	born = born_of(&maps, k.t);
+	if (born < before - 1000000000 || born > now_ns())
+		UNIT_FAIL("process %d noted born at %lld, not between %lld and now", (int)k.t,
+			  (long long)born, (long long)before);
+	child_end(&k);
 }
 
 int main(void)
@@ -223,5 +316,6 @@ int main(void)
 	UNIT_RUN(perfmap_pid_strict);
 	UNIT_RUN(perfmaps_descendants);
 	UNIT_RUN(perfmaps_stale);
+	UNIT_RUN(perfmaps_dropped);
 	return unit_exit();
 }

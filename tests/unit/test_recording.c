@@ -31,7 +31,7 @@ static void put(const char *file, const char *text)
 
 static const char good[] =
 	"{\n  \"format\": \"snaptrace-record 1\",\n"
-	"  \"pids\": [100], \"uids\": [{\"pid\": 100, \"uid\": 1000, \"euid\": 0}], \"buildids\": [{\"file\": \"/home/a/lib.so (deleted)\", "
+	"  \"pids\": [100], \"uids\": [{\"pid\": 100, \"uid\": 1000, \"euid\": 0, \"born\": 1700000000000000000}], \"buildids\": [{\"file\": \"/home/a/lib.so (deleted)\", "
 	"\"build_id\": \"c0ffee\"}],\n"
 	"  \"threads\": [{\"pid\": 100, \"tid\": 100, \"comm\": \"app\"}, "
 	"{\"pid\": 100, \"tid\": 101, \"comm\": \"worker\"}],\n"
@@ -90,7 +90,7 @@ static void reads_everything(void)
 	CHECK_STR_EQ(r.trigger_symbol, "magic_trace_stop_indicator");
 	CHECK_INT_EQ(r.npids, 1);
 	CHECK(r.has_uids && r.nuids == 1 && r.uids[0].pid == 100 && r.uids[0].uid[0] == 1000 &&
-	      r.uids[0].uid[1] == 0);
+	      r.uids[0].uid[1] == 0 && r.uids[0].born == 1700000000000000000);
 	CHECK_INT_EQ(r.nthreads, 2);
 	CHECK_STR_EQ(recording_comm(&r, 101), "worker");
 	CHECK(recording_comm(&r, 102) == NULL);
@@ -184,6 +184,10 @@ static const struct bad_case bad_cases[] = {
 	{ "\"uids\": [{\"pid\": 100", "\"uids\": [{\"pid\": 0",
 	  "uids[0].pid: expected a process or thread id (1 to 2147483647), found 0" },
 	{ "\"uids\": [{", "\"uids\": [5, {", "uids[0]: expected an object, found 5" },
+	{ "\"born\": 1700000000000000000", "\"born\": 9223372036854775808",
+	  "uids[0]: expected born below 2^63, found 9223372036854775808" },
+	{ "\"born\": 1700000000000000000", "\"born\": -1",
+	  "uids[0].born: expected a non-negative integer, found -1" },
 	{ "\"threads\": [", "\"threads\": [3, ", "threads[0]: expected an object, found 3" },
 	{ "\"snapshots\": [\n", "\"snapshots\": [\n    8,\n", "snapshots[0]: expected an object, found 8" },
 	{ END, "\"signals\": [{}, 7], " END, "signals[0].pid: expected an integer, found nothing" },
