@@ -14,8 +14,8 @@
  * DW_EH_PE_udata4, table DW_EH_PE_datarel|sdata4) is read, with libelf
  * from a file opened ELF_C_READ (never mapped: elfid.h). The one reader of
  * it: `snaptrace symbols` and the recorder's addr: triggers
- * (record/elfsym.c), the converter's names of a stripped file's frames
- * (convert/fdenames.c).
+ * (record/elfsym.c), the converter's names of a stripped file's frames and
+ * the places where a function's frame is not set up (convert/fdenames.c).
  */
 #ifndef SNAPTRACE_FDETAB_H
 #define SNAPTRACE_FDETAB_H

@@ -791,7 +791,7 @@ static bool hold(struct conv_thread *t, uint64_t ts, const struct conv_site *fra
 	memcpy(t->loop, frames, n * sizeof(*frames));
 	t->nloop = n;
 	t->loop_ts = ts;
-	t->loop_in = false;
+	t->loop_in = t->loop_switch = false;	/* a switch's hold sets it after */
 	t->loop_leaf = leaf;
 	t->loop_shared = shared;
 	t->loop_held = true;
@@ -1115,7 +1115,6 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 	if (t->loop_held)
 		place_loop(c, t, frames, n);
 	if (hold_loop(c, t, ts, frames, n)) {
-		t->loop_switch = false;
 		t->loop_period_ns = period_ns;
 		t->loop_callchain = callchain;
 		return;
