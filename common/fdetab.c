@@ -2,6 +2,8 @@
 /* fdetab: a stripped file's functions from its .eh_frame_hdr (fdetab.h). */
 #include "fdetab.h"
 
+#include "array.h"
+
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -209,43 +211,71 @@ int fdetab_read(Elf *elf, struct fdetab *t)
 }
 
 /* Each machine's CFA rule at a function's entry: its stack pointer (DWARF
- * register number) plus the return address just pushed. */
+ * register number) plus the return address just pushed; and its frame
+ * pointer's DWARF register number. */
 static const struct {
 	uint16_t machine;
 	struct fdetab_cfa entry;
+	int fp;
 } entry_cfas[] = {
-	{ EM_X86_64, { 7, 8 } },
-	{ EM_386, { 4, 4 } },
+	{ EM_X86_64, { 7, 8 }, 6 },
+	{ EM_386, { 4, 4 }, 5 },
 };
 
+/* The index in entry_cfas[] of ELF's machine, or the table's size. */
+static size_t machine_of(Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t m = 0;
+
+	if (!gelf_getehdr(elf, &eh))
+		return sizeof(entry_cfas) / sizeof(entry_cfas[0]);
+	while (m < sizeof(entry_cfas) / sizeof(entry_cfas[0]) && entry_cfas[m].machine != eh.e_machine)
+		m++;
+	return m;
+}
+
 /* The CFA rule at VADDR by CFI ("register + offset" is one DW_OP_bregx in
- * libdw's form of it), or REG -1. */
-static struct fdetab_cfa cfa_at(Dwarf_CFI *cfi, uint64_t vaddr)
+ * libdw's form of it), or REG -1; the range of addresses the row holding
+ * VADDR covers into *ROW when not NULL (hi 0: none). */
+static struct fdetab_cfa cfa_row(Dwarf_CFI *cfi, uint64_t vaddr, struct fdetab_range *row)
 {
 	struct fdetab_cfa c = { -1, 0 };
 	Dwarf_Frame *frame = NULL;
+	Dwarf_Addr lo, hi;
 	Dwarf_Op *ops;
 	size_t nops = 0;
 
-	if (!dwarf_cfi_addrframe(cfi, vaddr, &frame) && !dwarf_frame_cfa(frame, &ops, &nops) &&
-	    nops == 1 && ops[0].atom == DW_OP_bregx && ops[0].number < 1024) {
+	if (row)
+		*row = (struct fdetab_range){ 0, 0 };
+	if (dwarf_cfi_addrframe(cfi, vaddr, &frame)) {
+		free(frame);
+		return c;
+	}
+	if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1 && ops[0].atom == DW_OP_bregx &&
+	    ops[0].number < 1024) {
 		c.reg = (int)ops[0].number;
 		c.offset = (int64_t)ops[0].number2;
 	}
+	if (row && dwarf_frame_info(frame, &lo, &hi, NULL) >= 0 && lo <= vaddr && hi > vaddr)
+		*row = (struct fdetab_range){ lo, hi };
 	free(frame);
 	return c;
 }
 
+static struct fdetab_cfa cfa_at(Dwarf_CFI *cfi, uint64_t vaddr)
+{
+	return cfa_row(cfi, vaddr, NULL);
+}
+
 int fdetab_read_entries(Elf *elf, struct fdetab *t)
 {
-	GElf_Ehdr eh;
 	Dwarf_CFI *cfi;
-	size_t m = 0;
+	size_t m;
 
-	if (t->cfa || !t->n || !gelf_getehdr(elf, &eh))
+	if (t->cfa || !t->n)
 		return 0;
-	while (m < sizeof(entry_cfas) / sizeof(entry_cfas[0]) && entry_cfas[m].machine != eh.e_machine)
-		m++;
+	m = machine_of(elf);
 	if (m == sizeof(entry_cfas) / sizeof(entry_cfas[0]) || !(cfi = dwarf_getcfi_elf(elf)))
 		return 0;
 	t->cfa = malloc(t->n * sizeof(*t->cfa));
@@ -319,4 +349,103 @@ void fdetab_free(struct fdetab *t)
 	free(t->end);
 	free(t->cfa);
 	memset(t, 0, sizeof(*t));
+}
+
+/* Adds [LO, HI) to U, merged with the last range when they touch. Returns
+ * 0 or -ENOMEM. */
+static int unset_add(struct fdetab_unset *u, uint64_t lo, uint64_t hi)
+{
+	if (u->n && u->r[u->n - 1].hi == lo) {
+		u->r[u->n - 1].hi = hi;
+		return 0;
+	}
+	if (array_reserve((void **)&u->r, &u->cap, u->n + 1, sizeof(*u->r)))
+		return -ENOMEM;
+	u->r[u->n++] = (struct fdetab_range){ lo, hi };
+	return 0;
+}
+
+/* Adds to U the rows of function [START, END) whose CFA is the stack
+ * pointer's (SP), when a row of it is the frame pointer's (FP). Returns 0
+ * or -ENOMEM. */
+static int unset_func(Dwarf_CFI *cfi, uint64_t start, uint64_t end, int sp, int fp,
+		      struct fdetab_unset *u)
+{
+	size_t first = u->n;
+	bool has_fp = false;
+	struct fdetab_range row;
+
+	for (uint64_t a = start; a < end; a = row.hi) {
+		struct fdetab_cfa c = cfa_row(cfi, a, &row);
+
+		if (!row.hi)
+			break;
+		if (row.hi > end)
+			row.hi = end;
+		has_fp |= c.reg == fp;
+		if (c.reg == sp && unset_add(u, a, row.hi))
+			return -ENOMEM;
+	}
+	if (!has_fp)
+		u->n = first;	/* a frameless function: its frame pointer is never its own */
+	return 0;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct fdetab_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int fdetab_read_unset(Elf *elf, struct fdetab_unset *u)
+{
+	struct fdetab t;
+	Dwarf_CFI *cfi = NULL;
+	size_t m = machine_of(elf);
+	int err = 0;
+
+	memset(u, 0, sizeof(*u));
+	if (m == sizeof(entry_cfas) / sizeof(entry_cfas[0]))
+		return 0;
+	err = fdetab_read(elf, &t);
+	if (!err && !(cfi = dwarf_getcfi_elf(elf)))
+		err = -ENOENT;
+	for (size_t i = 0; !err && i < t.n; i++) {
+		uint64_t start, size;
+
+		if (fdetab_func(&t, i, &start, &size))
+			err = unset_func(cfi, start, start + size, entry_cfas[m].entry.reg,
+					 entry_cfas[m].fp, u);
+	}
+	if (cfi)
+		dwarf_cfi_end(cfi);
+	fdetab_free(&t);
+	if (err == -ENOMEM) {
+		fdetab_unset_free(u);
+		return err;
+	}
+	array_sort(u->r, u->n, sizeof(*u->r), range_cmp);
+	return 0;
+}
+
+bool fdetab_unset_at(const struct fdetab_unset *u, uint64_t vaddr)
+{
+	size_t lo = 0, hi = u->n;	/* the answer is below HI */
+
+	while (lo < hi) {	/* the first range starting above VADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->r[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && vaddr < u->r[lo - 1].hi;
+}
+
+void fdetab_unset_free(struct fdetab_unset *u)
+{
+	free(u->r);
+	memset(u, 0, sizeof(*u));
 }

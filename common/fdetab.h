@@ -14,8 +14,8 @@
  * DW_EH_PE_udata4, table DW_EH_PE_datarel|sdata4) is read, with libelf
  * from a file opened ELF_C_READ (never mapped: elfid.h). The one reader of
  * it: `snaptrace symbols` and the recorder's addr: triggers
- * (record/elfsym.c), the converter's names of a stripped file's frames
- * (convert/fdenames.c).
+ * (record/elfsym.c), the converter's names of a stripped file's frames and
+ * the places where a function's frame is not set up (convert/fdenames.c).
  */
 #ifndef SNAPTRACE_FDETAB_H
 #define SNAPTRACE_FDETAB_H
@@ -117,5 +117,39 @@ ptrdiff_t fdetab_find(const struct fdetab *t, uint64_t vaddr);
 
 /* Frees what T holds and empties it. */
 void fdetab_free(struct fdetab *t);
+
+/* A range of link-time addresses [lo, hi). */
+struct fdetab_range {
+	uint64_t lo, hi;
+};
+
+/* Where in a file the frame of the function running is not set up
+ * (fdetab_read_unset()): ranges, ascending, not overlapping. */
+struct fdetab_unset {
+	struct fdetab_range *r;  /* owned */
+	size_t n, cap;
+};
+
+/*
+ * Reads into *U, from ELF's CFI (libdw: each FDE's rows, dwarf_cfi_addrframe,
+ * dwarf_frame_info, dwarf_frame_cfa), the addresses where a function that
+ * sets up a frame pointer elsewhere has not (docs/design.md "A frameless
+ * leaf's skipped caller"): its CFA there is the stack pointer plus an
+ * offset, where rows of its FDE have the frame pointer's (x86-64 rbp, i386
+ * ebp): its first instructions, before `mov %rsp,%rbp`, its `ret` after
+ * `pop %rbp` or `leave`. The frame pointer there is its caller's frame, so
+ * a frame-pointer walk reads its caller's return address as its own and
+ * skips its caller. A function with no such row (a frameless leaf) has no
+ * range. The functions are those of ELF's .eh_frame_hdr (fdetab_read());
+ * a file without one, or of another machine, has none. Returns 0, or
+ * -ENOMEM (U empty). Free U with fdetab_unset_free() either way.
+ */
+int fdetab_read_unset(Elf *elf, struct fdetab_unset *u);
+
+/* Whether link-time address VADDR is in a range of U. */
+bool fdetab_unset_at(const struct fdetab_unset *u, uint64_t vaddr);
+
+/* Frees what U holds and empties it. */
+void fdetab_unset_free(struct fdetab_unset *u);
 
 #endif

@@ -791,7 +791,7 @@ static bool hold(struct conv_thread *t, uint64_t ts, const struct conv_site *fra
 	memcpy(t->loop, frames, n * sizeof(*frames));
 	t->nloop = n;
 	t->loop_ts = ts;
-	t->loop_in = false;
+	t->loop_in = t->loop_switch = false;	/* a switch's hold sets it after */
 	t->loop_leaf = leaf;
 	t->loop_shared = shared;
 	t->loop_held = true;
@@ -824,73 +824,222 @@ static bool same_binary(const struct conv_func *a, const struct conv_func *b)
 	return a->dsolen == b->dsolen && !memcmp(a->key + a->symlen, b->key + b->symlen, a->dsolen);
 }
 
-/*
- * A frameless leaf's skipped caller (docs/design.md): the sample of FRAMES
- * (N, innermost first, cut to their root) shares all but its innermost
- * frame, the leaf, with T's open frames, which have another frame there,
- * of another binary than the leaf's, and the leaf's chain returns where
- * that frame does (the return address the stack's frame below it has: the
- * skipped frame's own, read as the leaf's). A library's leaf that sets up no
- * frame pointer (the vDSO's clock_gettime, libc's __nanosleep after a
- * sleep) reads its caller's return address at [rbp + 8], where rbp is the
- * frame of the last function that set one up: that function (main) and
- * the frameless ones between it and the leaf are missing from the chain.
- * Such a sample is held until T's next call chain says whether that frame
- * ran on (place_leaf()). Not while a measured call runs above the frames
- * shared: it stays whatever a sample shows (set_stack()), nor for a frame
- * in the [uprobes] page or a loop's marker (their own rules).
- */
-static bool hold_leaf(struct conv *c, struct conv_thread *t, uint64_t ts,
-		      const struct conv_site *frames, size_t n)
+/* The number of kernel frames that begin FRAMES (N, innermost first). */
+static size_t kernel_head(const struct conv_site *frames, size_t n)
 {
-	size_t k = n ? common_prefix(t, frames, n) : 0;
-	const struct conv_func *leaf = n ? frames[0].func : NULL;
+	size_t u = 0;
 
-	if (!k || k + 1 != n || k >= t->depth || frames[1].ip != t->stack[k - 1].ip ||
-	    !leaf || conv_func_is_uprobes(leaf) ||
-	    conv_func_is_loop(leaf) || same_binary(leaf, t->stack[k].func) ||
-	    measured_floor(t) > k || !may_hold(c, t, ts))
-		return false;
-	return hold(t, ts, frames, n, true, k);
+	while (u < n && frames[u].ip >= CONV_KERNEL_START)
+		u++;
+	return u;
 }
 
 /*
- * Draws T's held sample of a frameless leaf (hold_leaf()) before NEXT (NN
- * frames, innermost first, cut to their root; NULL: T's next event has no
- * chain). When NEXT continues the open frame the leaf's chain skipped (the
+ * Whether LEAF, the innermost user frame of T's sample (LEAF[1] its
+ * caller's), is one whose frame-pointer chain skipped its caller, T's open
+ * frame SKIPPED: a leaf of another binary (a library's that sets up no
+ * frame pointer), or one whose frame is not set up where it ran
+ * (conv_site_frame_unset(): its first instructions, its ret; its function
+ * sets one up elsewhere), the one rule where SKIPPED is NULL (no open frame
+ * to compare with). A leaf of the same binary that never sets one up (gcc
+ * 12's frameless leaf) is not: the README's "shows under its caller's
+ * caller".
+ */
+static bool leaf_skips(struct conv *c, const struct conv_site *leaf,
+		       const struct conv_func *skipped)
+{
+	return (skipped && !same_binary(leaf->func, skipped)) || conv_site_frame_unset(c, leaf);
+}
+
+/* Whether T has no open frames that a sample at TS may continue: none, or
+ * those before a hole in its samples (on_cpu() ends them). */
+static bool nothing_open(const struct conv *c, const struct conv_thread *t, uint64_t ts)
+{
+	uint64_t p = conv_thread_period(c, t);
+
+	return !t->offcpu_open && !t->close_pending && p &&
+	       (!t->seen || !t->depth ||
+		(ts >= last_seen(t) && ts - last_seen(t) > CONV_GAP_PERIODS * p));
+}
+
+/* Adds T's sample at TS of FRAMES (N, innermost first; HEAD: its kernel
+ * frames and its leaf) to its held leaf's run (leaf_again()). Returns
+ * false when out of memory. */
+static bool add_leaf(struct conv_thread *t, uint64_t ts, const struct conv_site *frames, size_t n,
+		     size_t head, uint64_t period_ns, bool callchain)
+{
+	if (array_reserve((void **)&t->loop, &t->caploop, t->nloop + n, sizeof(*t->loop)) ||
+	    array_reserve((void **)&t->leaves, &t->capleaves, t->nleaves + 1, sizeof(*t->leaves)))
+		return false;
+	memcpy(t->loop + t->nloop, frames, n * sizeof(*frames));
+	t->leaves[t->nleaves++] = (struct conv_held_leaf){ .ts = ts, .period_ns = period_ns,
+							   .at = t->nloop, .n = n, .head = head,
+							   .callchain = callchain };
+	t->nloop += n;
+	return true;
+}
+
+/*
+ * A frameless leaf's skipped caller (docs/design.md): the sample of FRAMES
+ * (N, innermost first, cut to their root; its kernel frames first) shares
+ * all but its innermost user frame, the leaf, with T's open frames, which
+ * have another frame there, and the leaf's chain returns where that frame
+ * does (the return address the stack's frame below it has: the skipped
+ * frame's own, read as the leaf's). A library's leaf that sets up no frame
+ * pointer (the vDSO's clock_gettime, libc's __nanosleep after a sleep), or
+ * a function sampled before it set up its frame or after it took it down
+ * (leaf_skips()), reads its caller's return address at [rbp + 8], where rbp
+ * is the frame of the last function that set one up: that function (main)
+ * and the frameless ones between it and the leaf are missing from the
+ * chain. Such a sample is held until T's next call chain says whether that
+ * frame ran on (place_leaf()), with the samples of the same chain that
+ * follow it (leaf_again()). Not while a measured call runs above the frames
+ * shared: it stays whatever a sample shows (set_stack()), nor for a frame
+ * in the [uprobes] page or a loop's marker (their own rules). With no open
+ * frame to compare with (the thread's first sample, the first after a
+ * hole, none shared), a leaf whose frame is not set up is held all the
+ * same (shared 0): the next chain alone tells what it skipped.
+ */
+static bool hold_leaf(struct conv *c, struct conv_thread *t, uint64_t ts,
+		      const struct conv_site *frames, size_t n, uint64_t period_ns, bool callchain)
+{
+	size_t u = kernel_head(frames, n), nu = n - u, k;
+	const struct conv_site *user = frames + u;
+	const struct conv_func *leaf = nu ? user->func : NULL;
+
+	if (nu < 2 || !leaf || conv_func_is_uprobes(leaf) || conv_func_is_loop(leaf))
+		return false;
+	k = common_prefix(t, user, nu);
+	if (k && k + 1 == nu && k < t->depth && user[1].ip == t->stack[k - 1].ip &&
+	    measured_floor(t) <= k && may_hold(c, t, ts) && leaf_skips(c, user, t->stack[k].func))
+		;
+	else if (!c->nmfuncs && (!k || nothing_open(c, t, ts)) && leaf_skips(c, user, NULL))
+		k = 0;
+	else
+		return false;
+	if (!hold(t, ts, frames, n, true, k) ||
+	    array_reserve((void **)&t->leaves, &t->capleaves, 1, sizeof(*t->leaves))) {
+		t->loop_held = false;
+		return false;
+	}
+	t->leaves[0] = (struct conv_held_leaf){ .ts = ts, .period_ns = period_ns, .n = n,
+						.head = u + 1, .callchain = callchain };
+	t->nleaves = 1;
+	return true;
+}
+
+/*
+ * Whether T's sample of FRAMES (N, innermost first, cut to their root) at
+ * TS goes on with T's held leaf's run (hold_leaf()): the same user frames
+ * past the leaf, function and address, a leaf of the same function that
+ * skipped the same frame, no measured calls (their entries and returns
+ * come in time between the samples), fewer than CONV_LEAF_RUN_MAX held. A
+ * function with a short body sampled at its ret, its prologue, its ret
+ * again: each such sample is held with the first, so that the next chain
+ * places them all; across a hole in the samples too (a preemption under
+ * load), which the run's samples then show as any sample does: the leaf
+ * returns where the skipped frame was called, so that frame holds it on
+ * both sides. Then it is added to the run (false when out of memory: the
+ * run is placed).
+ */
+static bool leaf_again(struct conv *c, struct conv_thread *t, uint64_t ts,
+		       const struct conv_site *frames, size_t n, uint64_t period_ns, bool callchain)
+{
+	const struct conv_held_leaf *first = t->leaves;
+	const struct conv_site *past = t->loop + first->head;	/* the first's frames past its leaf */
+	size_t u = kernel_head(frames, n), npast = first->n - first->head;
+
+	if (!t->loop_held || !t->loop_leaf || c->nmfuncs || t->nleaves >= CONV_LEAF_RUN_MAX ||
+	    n - u != npast + 1 || frames[u].func != past[-1].func || ts < t->leaves[t->nleaves - 1].ts)
+		return false;
+	for (size_t i = 0; i < npast; i++)
+		if (frames[u + 1 + i].func != past[i].func || frames[u + 1 + i].ip != past[i].ip)
+			return false;
+	return leaf_skips(c, frames + u, t->loop_shared ? t->stack[t->loop_shared].func : NULL) &&
+	       add_leaf(t, ts, frames, n, u + 1, period_ns, callchain);
+}
+
+/*
+ * The frames, innermost first, that T's held leaf (hold_leaf()) goes on,
+ * given T's next chain NEXT (NN frames, innermost first, cut to their
+ * root): into BASE, their number returned; 0 when NEXT does not show the
+ * frame the leaf's chain skipped. With open frames (T->loop_shared of them
+ * shared): NEXT continues the open frame the leaf's chain skipped (the
  * frames shared and that one: function and caller's return address,
- * common_prefix()), that frame was on the stack all along, and the leaf
+ * common_prefix()): that frame was on the stack all along, and the leaf
  * goes on it; or on the deepest frame of the leaf's function that NEXT
  * continues past it (libc's __nanosleep, under usleep, after the sleep's
- * system call returned), which it is. Else the held chain is drawn as it
- * is. The frames between the skipped one and the leaf (frameless ones)
- * are not known: frames of the stack above the skipped one end there.
+ * system call returned), which it is. Without (shared 0): NEXT has the
+ * held chain's frames past the leaf, function and address, then a user
+ * frame of another function than the leaf's: the one the held chain
+ * skipped (its caller's return address the leaf's); the leaf goes on it.
+ * BASE holds T's depth or the held chain's frames.
+ */
+static size_t leaf_place(const struct conv_thread *t, const struct conv_site *next, size_t nn,
+			 struct conv_site *base)
+{
+	const struct conv_held_leaf *first = t->leaves;
+	const struct conv_site *past = t->loop + first->head, *x;
+	size_t k = next ? common_prefix(t, next, nn) : 0, s = t->loop_shared, j = k, below;
+	size_t m = first->n - first->head;
+
+	if (!s) {	/* the next chain alone tells */
+		if (!next || nn <= m || (x = &next[nn - 1 - m])->func == past[-1].func ||
+		    x->ip >= CONV_KERNEL_START)
+			return 0;
+		for (size_t i = 0; i < m; i++)
+			if (next[nn - m + i].func != past[i].func || next[nn - m + i].ip != past[i].ip)
+				return 0;
+		base[0] = *x;
+		memcpy(base + 1, past, m * sizeof(*base));
+		return m + 1;
+	}
+	if (k <= s || s >= t->depth)
+		return 0;
+	while (j > s + 1 && t->stack[j - 1].func != past[-1].func)
+		j--;
+	below = j > s + 1 ? j - 1 : s + 1;	/* the frames the leaf goes on */
+	for (size_t i = 0; i < below; i++)
+		base[below - 1 - i] = view_site(&(struct frames_view){ .t = t }, i);
+	return below;
+}
+
+/*
+ * Draws T's held samples of a frameless leaf (hold_leaf(), leaf_again())
+ * before NEXT (NN frames, innermost first, cut to their root; NULL: T's
+ * next event has no chain): each sample's kernel frames and leaf on the
+ * frames leaf_place() finds, else as it is. The frames between the skipped
+ * one and the leaf (frameless ones) are not known: frames of the stack
+ * above the skipped one end there.
  */
 static void place_leaf(struct conv *c, struct conv_thread *t, const struct conv_site *next,
 		       size_t nn)
 {
-	size_t k = next ? common_prefix(t, next, nn) : 0, s = t->loop_shared, j = k, below;
-	struct conv_site *placed = NULL;
-	const struct conv_site *frames = t->loop;
-	size_t n = t->nloop;
+	size_t head = 0, nb = t->depth > t->nloop ? t->depth : t->nloop;
+	struct conv_site *base, *placed = NULL;
 
+	for (size_t i = 0; i < t->nleaves; i++)
+		head = t->leaves[i].head > head ? t->leaves[i].head : head;
+	base = malloc((head + nb) * sizeof(*base));
+	nb = base ? leaf_place(t, next, nn, base + head) : 0;
+	if (!base)
+		c->nomem = true;
 	t->loop_held = false;
-	if (k > s && s < t->depth) {
-		while (j > s + 1 && t->stack[j - 1].func != t->loop[0].func)
-			j--;
-		below = j > s + 1 ? j - 1 : s + 1;	/* the frames the leaf goes on */
-		if ((placed = malloc((below + 1) * sizeof(*placed)))) {
-			placed[0] = t->loop[0];
-			for (size_t i = 0; i < below; i++)
-				placed[below - i] = view_site(&(struct frames_view){ .t = t }, i);
+	for (size_t i = 0; i < t->nleaves; i++) {
+		const struct conv_held_leaf *l = &t->leaves[i];
+		const struct conv_site *frames = t->loop + l->at;
+		size_t n = l->n;
+
+		if (nb) {	/* its head, then BASE's frames */
+			placed = base + head - l->head;
+			memcpy(placed, frames, l->head * sizeof(*placed));
 			frames = placed;
-			n = below + 1;
-		} else {
-			c->nomem = true;
+			n = l->head + nb;
 		}
+		sample_at(c, t, l->ts, frames, n, l->period_ns, l->callchain);
 	}
-	sample_at(c, t, t->loop_ts, frames, n, t->loop_period_ns, t->loop_callchain);
-	free(placed);
+	t->nleaves = 0;
+	free(base);
 }
 
 /*
@@ -961,14 +1110,17 @@ void conv_chain_sample(struct conv *c, struct conv_thread *t, uint64_t ts,
 		       bool callchain)
 {
 	n = to_root(t, frames, n);
+	if (t->loop_held && t->loop_leaf && leaf_again(c, t, ts, frames, n, period_ns, callchain))
+		return;
 	if (t->loop_held)
 		place_loop(c, t, frames, n);
-	if (hold_loop(c, t, ts, frames, n) || hold_leaf(c, t, ts, frames, n)) {
-		t->loop_switch = false;
+	if (hold_loop(c, t, ts, frames, n)) {
 		t->loop_period_ns = period_ns;
 		t->loop_callchain = callchain;
 		return;
 	}
+	if (hold_leaf(c, t, ts, frames, n, period_ns, callchain))
+		return;
 	sample_at(c, t, ts, frames, n, period_ns, callchain);
 }
 

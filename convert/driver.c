@@ -311,8 +311,8 @@ static bool site_of(struct conv *c, bool chain, const struct conv_loc *loc,
 	/* a call chain's frame at its link-time address; a stripped binary's
 	 * named by the function its unwind table says */
 	f = site->func;
-	site->nocode = false;
-	site->func = chain ? conv_func_linked(c, f, &site->ip, &site->symoff, &site->nocode) : f;
+	site->nocode = site->linked = false;
+	site->func = chain ? conv_func_linked(c, f, site) : f;
 	if (site->func != f) {
 		site->has_symoff = site->func != NULL;
 		return site->func != NULL;

@@ -37,6 +37,8 @@ struct fdenames_dso {
 	struct load code[CODE_MAX];  /* its sections of code (SHF_EXECINSTR) */
 	size_t ncode;                /* 0: none known (no section headers, or
 				      * more than CODE_MAX) */
+	bool unset_read;             /* UNSET read (fdenames_frame_unset) */
+	struct fdetab_unset unset;   /* where a function's frame is not set up */
 };
 
 struct fdenames {
@@ -101,6 +103,13 @@ static void read_code(Elf *elf, struct fdenames_dso *d)
 	}
 }
 
+/* Opens D's file: the binary that ran, the file at its path or the copy
+ * kept of it (srcline_open_binary()). Returns its fd with *ELF, or -1. */
+static int open_dso(const struct fdenames *n, const struct fdenames_dso *d, Elf **elf)
+{
+	return d->path[0] == '/' ? srcline_open_binary(n->sl, d->path, strlen(d->path), elf) : -1;
+}
+
 /* Reads D's file: whether its frames are named, its segments, its table. */
 static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nomem)
 {
@@ -110,9 +119,7 @@ static void read_dso(const struct fdenames *n, struct fdenames_dso *d, bool *nom
 	int fd, err;
 
 	d->read = true;
-	/* the binary that ran: the file at its path, or the copy kept of it */
-	if (d->path[0] != '/' ||
-	    (fd = srcline_open_binary(n->sl, d->path, strlen(d->path), &elf)) < 0)
+	if ((fd = open_dso(n, d, &elf)) < 0)
 		return;
 	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph))
 		goto out;
@@ -198,11 +205,30 @@ bool fdenames_lookup(const struct fdenames_dso *d, uint64_t vaddr, uint64_t *sta
 	return true;
 }
 
+bool fdenames_frame_unset(struct fdenames *n, const struct fdenames_dso *cd, uint64_t vaddr,
+			  bool *nomem)
+{
+	struct fdenames_dso *d = (struct fdenames_dso *)cd;	/* N's entry: its cache */
+	Elf *elf = NULL;
+	int fd;
+
+	if (!d->unset_read) {
+		d->unset_read = true;
+		if ((fd = open_dso(n, d, &elf)) >= 0) {
+			*nomem |= fdetab_read_unset(elf, &d->unset) == -ENOMEM;
+			elf_end(elf);
+			close(fd);
+		}
+	}
+	return fdetab_unset_at(&d->unset, vaddr);
+}
+
 void fdenames_free(struct fdenames *n)
 {
 	if (!n)
 		return;
 	for (size_t i = 0; i < n->n; i++) {
+		fdetab_unset_free(&n->dsos[i]->unset);
 		fdetab_free(&n->dsos[i]->t);
 		free(n->dsos[i]->path);
 		free(n->dsos[i]);

@@ -313,34 +313,55 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 	return o;
 }
 
-const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
-					 uint64_t *symoff, bool *nocode)
+/* F's binary as fdenames reads it (F->bin, looked up once), or NULL. */
+static const struct fdenames_dso *func_bin(struct conv *c, const struct conv_func *f)
 {
 	struct conv_func *m = (struct conv_func *)f;	/* its cache, as conv_func_srcline's */
-	char name[FUNCSPEC_UNNAMED_MAX];
-	uint64_t start, vaddr;
-	bool nomem = false, linked, data;
+	bool nomem = false;
 
 	if (!f || !c->fdenames || !f->dsolen)
-		return f;
+		return NULL;
 	if (!f->bin_done) {
 		m->bin_done = true;
 		m->bin = fdenames_dso(c->fdenames, f->key + f->symlen, f->dsolen, &nomem);
 		c->nomem |= nomem;
 	}
-	if (!f->bin)
+	return f->bin;
+}
+
+const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f,
+					 struct conv_site *s)
+{
+	char name[FUNCSPEC_UNNAMED_MAX];
+	uint64_t start, vaddr;
+	bool linked, data;
+
+	if (!func_bin(c, f))
 		return f;
-	linked = fdenames_place(f->bin, *ip, &vaddr, &data);
-	*nocode |= data;
+	linked = fdenames_place(f->bin, s->ip, &vaddr, &data);
+	s->nocode |= data;
 	if (!linked)
 		return f;
-	*ip = vaddr;
+	s->ip = vaddr;
+	s->linked = true;
 	if (!f->unknown || f->symlen || !fdenames_lookup(f->bin, vaddr, &start))
 		return f;
 	funcspec_unnamed(start, name, sizeof(name));
-	*symoff = vaddr - start;
+	s->symoff = vaddr - start;
 	return conv_func_get(c, (struct conv_span){ name, (uint32_t)strlen(name) },
 			     (struct conv_span){ f->key, f->dsolen });
+}
+
+bool conv_site_frame_unset(struct conv *c, const struct conv_site *s)
+{
+	const struct fdenames_dso *bin = s->linked ? func_bin(c, s->func) : NULL;
+	bool nomem = false, unset;
+
+	if (!bin)
+		return false;
+	unset = fdenames_frame_unset(c->fdenames, bin, s->ip, &nomem);
+	c->nomem |= nomem;
+	return unset && !nomem;
 }
 
 void conv_funcs_free(struct conv *c)

@@ -79,23 +79,30 @@ unsigned conv_func_srcline(struct conv *c, const struct conv_func *f, uint64_t o
 const struct conv_func *conv_func_overload(struct conv *c, const struct conv_func *f,
 					   uint64_t start, bool linked);
 
-/* funcs.c: the function a call chain's frame of F at *IP is, and where:
- * *IP, as perf prints a call chain's frames (the map-relative address, the
+/* funcs.c: the function a call chain's frame S of F is, and where: S->ip,
+ * as perf prints a call chain's frames (the map-relative address, the
  * offset in the file), is made the frame's link-time address when F's
- * binary can be read (fdenames.h): what nm, `snaptrace symbols`, addr: and
- * record.json say, a non-PIE program's 0x401338 where perf says 0x1338 (a
- * PIE's and a library's are alike in both); else it is left as perf
- * printed it. The function is F, or when F is the unknown function of a
- * binary without symbols ([unknown] in it: perf named nothing there) whose
- * unwind table covers *IP, the function "[unnamed @ 0xSTART]" of that
- * binary (funcspec_unnamed(), START the FDE's link-time start), with
- * *SYMOFF its bytes past START. *NOCODE is set when F's binary can be read
- * and *IP is no place of code in it (fdenames_code(): the ELF header,
- * .interp, .rodata, .data...), *IP then left as perf printed it: no frame
- * of a call chain, junk (conv_chain_clean). NULL when out of memory
- * (c->nomem). */
-const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f, uint64_t *ip,
-					 uint64_t *symoff, bool *nocode);
+ * binary can be read (fdenames.h; S->linked set): what nm, `snaptrace
+ * symbols`, addr: and record.json say, a non-PIE program's 0x401338 where
+ * perf says 0x1338 (a PIE's and a library's are alike in both); else it is
+ * left as perf printed it. The function is F, or when F is the unknown
+ * function of a binary without symbols ([unknown] in it: perf named
+ * nothing there) whose unwind table covers S->ip, the function "[unnamed @
+ * 0xSTART]" of that binary (funcspec_unnamed(), START the FDE's link-time
+ * start), with S->symoff its bytes past START. S->nocode is set when F's
+ * binary can be read and S->ip is no place of code in it (fdenames_place():
+ * the ELF header, .interp, .rodata, .data...), S->ip then left as perf
+ * printed it: no frame of a call chain, junk (conv_chain_clean). NULL when
+ * out of memory (c->nomem). */
+const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f,
+					 struct conv_site *s);
+
+/* funcs.c: whether the frame of call chain frame S's function is not set
+ * up at S's address, where that function sets one up elsewhere
+ * (fdenames_frame_unset(): its prologue, its ret): a frame-pointer chain
+ * of a sample there skipped its caller (chain.c hold_leaf()). False when
+ * S's address is not known in its binary (S->linked). */
+bool conv_site_frame_unset(struct conv *c, const struct conv_site *s);
 
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);

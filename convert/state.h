@@ -73,6 +73,22 @@ struct conv_site {
 				  * binary, as read (conv_func_linked), or in a
 				  * mapping that is not executable (conv_maps_data):
 				  * junk */
+	bool linked;             /* a call chain's frame whose IP is its link-time
+				  * address in FUNC->bin (conv_func_linked) */
+};
+
+/* The samples of a frameless leaf held at most, one after another
+ * (chain.c leaf_again()): then the run is placed and the next begins. */
+#define CONV_LEAF_RUN_MAX 4096
+
+/* A held sample of a frameless leaf (conv_thread.leaves, chain.c
+ * hold_leaf()): its time, its period, whether it had a call chain, and its
+ * frames, conv_thread.loop[at, at + n) (innermost first), of which the
+ * first HEAD are its kernel frames and its leaf. */
+struct conv_held_leaf {
+	uint64_t ts, period_ns;
+	size_t at, n, head;
+	bool callchain;
 };
 
 /* Perfetto drops slices nested this deep or deeper (and an end whose begin
@@ -343,6 +359,10 @@ struct conv_thread {
 	struct conv_offcpu loop_off;
 	struct conv_site *loop;        /* owned */
 	size_t nloop, caploop;
+	/* A held leaf's samples (LOOP_LEAF: its first and the run of the same
+	 * chain after it, chain.c leaf_again()), their frames in LOOP */
+	struct conv_held_leaf *leaves; /* owned */
+	size_t nleaves, capleaves;
 
 	/* Measured calls (chain.c): [mnext, mend) in conv.mcalls are the thread's
 	 * not drawn yet, found at its first sample (mlooked). */

@@ -250,6 +250,7 @@ void conv_threads_free(struct conv *c)
 		free(t->pending);
 		free(t->held);
 		free(t->loop);
+		free(t->leaves);
 		free(t->stack);
 		free(t->early_errors);
 		free(t->cut_open);

@@ -9,11 +9,13 @@
  * first segment, in no section) are data, and an offset past every segment
  * (an older perf's address in the process) says nothing; the function's
  * link-time address is its address less the program's load bias (the
- * dynamic loader's, dl_iterate_phdr()).
+ * dynamic loader's, dl_iterate_phdr()); where a checked-in binary's
+ * functions have not set up their frame (test_frame_unset).
  */
 #include <link.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fdenames.h"
@@ -102,9 +104,45 @@ static void test_no_binary(void)
 	srcline_free(sl);
 }
 
+/*
+ * Where a function's frame is not set up (fdenames_frame_unset(), the
+ * frame-pointer skip's rule, issue 18), in the golden case
+ * sampling-prologue-skipped-caller's binary, at the addresses its
+ * `objdump -d` shows (app.c there): framed's push %rbp (0x112e) and mov
+ * %rsp,%rbp (0x112f), its ret (0x1138) and caller's push %rbp (0x1139) are;
+ * framed's call (0x1132) and pop %rbp (0x1137), caller's call (0x1152)
+ * are not, nor anywhere in the frameless leaf tick (0x1129, its ret 0x112d).
+ */
+static void test_frame_unset(void)
+{
+	static const uint64_t unset[] = { 0x112e, 0x112f, 0x1138, 0x1139 };
+	static const uint64_t set[] = { 0x1132, 0x1137, 0x1152, 0x1129, 0x112d };
+	const char *top = getenv("SNAPTRACE_TOP");
+	struct srcline *sl = srcline_new(NULL);
+	struct fdenames *n = fdenames_new(sl);
+	const struct fdenames_dso *d = NULL;
+	char path[4096];
+	bool nomem = false;
+
+	CHECK(top && sl && n);
+	if (top && sl && n &&
+	    (size_t)snprintf(path, sizeof(path), "%s/tests/cases/sampling-prologue-skipped-caller/"
+			     "root/opt/fp/app", top) < sizeof(path))
+		d = fdenames_dso(n, path, strlen(path), &nomem);
+	CHECK(d != NULL);
+	for (size_t i = 0; d && i < sizeof(unset) / sizeof(unset[0]); i++)
+		CHECK(fdenames_frame_unset(n, d, unset[i], &nomem));
+	for (size_t i = 0; d && i < sizeof(set) / sizeof(set[0]); i++)
+		CHECK(!fdenames_frame_unset(n, d, set[i], &nomem));
+	CHECK(!nomem);
+	fdenames_free(n);
+	srcline_free(sl);
+}
+
 int main(void)
 {
 	UNIT_RUN(test_own_places);
 	UNIT_RUN(test_no_binary);
+	UNIT_RUN(test_frame_unset);
 	return unit_exit();
 }

@@ -14,7 +14,8 @@
  *   snaptrace_trigger(a, b)       the trigger (snaptrace's default stop
  *                                 indicator), hit with two known arguments
  *   snaptrace_spin, snaptrace_nap, snaptrace_wait_pipe, snaptrace_pf_touch,
- *   early, late, mov_imm, snaptrace_e2e_outer > _middle > _inner > _leaf
+ *   early, late, mov_imm, snaptrace_e2e_outer > _middle > _inner > _leaf,
+ *   snaptrace_fp_caller > snaptrace_fp_framed > snaptrace_fp_tick
  *
  * The work must happen as written on every call, whatever the compiler
  * proves: every function the tests name is noipa (GCC: no inlining,
@@ -496,6 +497,35 @@ static int m_nest(char **a)
 	return 0;
 }
 
+/* The prologues mode: snaptrace_fp_caller calls snaptrace_fp_framed, which
+ * sets up a frame around one call of the frameless leaf snaptrace_fp_tick,
+ * N times: a quarter of the time or so is framed's push %rbp, mov
+ * %rsp,%rbp and ret, where its frame is not set up. */
+NOIPA unsigned long snaptrace_fp_tick(unsigned long x)
+{
+	return x + 1;
+}
+
+NOIPA unsigned long snaptrace_fp_framed(unsigned long x)
+{
+	return snaptrace_fp_tick(x);
+}
+
+NOIPA unsigned long snaptrace_fp_caller(unsigned long n)
+{
+	unsigned long r = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		r = snaptrace_fp_framed(r);
+	return r;
+}
+
+static int m_prologues(char **a)
+{
+	sink = (double)snaptrace_fp_caller(a[0] ? (unsigned long)num(a[0]) : 200000000);
+	return 0;
+}
+
 static int m_movimm(char **a)
 {
 	FILE *f = fopen(a[0], "w");
@@ -552,6 +582,8 @@ static const struct mode {
 	  "snaptrace_spin 2 ms", 1, 1, m_faults },
 	{ "nest", "[N]", "main > snaptrace_e2e_outer > _middle > _inner (> _leaf): 20 inner "
 	  "calls of N (3000000) rounds each", 0, 1, m_nest },
+	{ "prologues", "[N]", "snaptrace_fp_caller calls snaptrace_fp_framed N (200000000) "
+	  "times, which calls the leaf snaptrace_fp_tick once", 0, 1, m_prologues },
 	{ "movimm", "FILE", "write \"started\" into FILE, call mov_imm() 200 times summing "
 	  "1000..1 each time, write the sum (100100000)", 1, 1, m_movimm },
 };

@@ -16,7 +16,7 @@
 W="$SNAPTRACE_TEST_BIN/workload"
 CC="$SNAPTRACE_TEST_BIN/callcount"
 NAMES=$(printf 'workload_%s ' usage work_spread work_forever hits storm bursts until fork cpufirst echo onterm thread \
-	migrate naps pipe spin faults nest movimm frame_pointers)
+	migrate naps pipe spin faults nest prologues movimm frame_pointers)
 need_built workload "$W" "$SNAPTRACE_TEST_BIN/workload-nofp" "$CC"
 # callcount's probes watch every CPU: root
 requires_all root uprobes
@@ -369,6 +369,14 @@ t_nest() {
 	check nest "$([ "$got" = "0 1 5 20 $((20 * 391))" ] || echo "exit, outer, middle, inner, leaf: $got")"
 }
 
+# prologues 1000: 1 caller, 1000 framed calls, each calling the leaf once.
+t_prologues() {
+	local got
+	calls prologues snaptrace_fp_caller,snaptrace_fp_framed,snaptrace_fp_tick -- prologues 1000
+	got="$RC $(count prologues snaptrace_fp_caller) $(count prologues snaptrace_fp_framed) $(count prologues snaptrace_fp_tick)"
+	check prologues "$([ "$got" = "0 1 1000 1000" ] || echo "exit, caller, framed, tick: $got")"
+}
+
 # movimm FILE: mov_imm() called 200 times, the sum written.
 t_movimm() {
 	calls movimm mov_imm -- movimm "$TMP/movimm.out"
@@ -383,7 +391,7 @@ t_frame_pointers() {
 	local f v why="" n
 	for v in workload workload-nofp; do
 		objdump -d --no-show-raw-insn "$SNAPTRACE_TEST_BIN/$v" >"$TMP/$v.dis"
-		for f in work_top work_mid work_leaf snaptrace_spin snaptrace_nap; do
+		for f in work_top work_mid work_leaf snaptrace_spin snaptrace_nap snaptrace_fp_framed; do
 			n=$(awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
 				on { print $2 $3 }' "$TMP/$v.dis" | head -n 2 | tr -d '\n')
 			case "$v:$n" in
@@ -414,5 +422,6 @@ t_pipe
 t_spin
 t_faults
 t_nest
+t_prologues
 t_movimm
 t_frame_pointers
