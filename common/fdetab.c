@@ -351,25 +351,25 @@ void fdetab_free(struct fdetab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Adds [LO, HI) to U, merged with the last range when they touch. Returns
- * 0 or -ENOMEM. */
-static int unset_add(struct fdetab_unset *u, uint64_t lo, uint64_t hi)
+/* Adds [LO, HI), SET or not, to U, merged with the last range when they
+ * touch and agree. Returns 0 or -ENOMEM. */
+static int frame_add(struct fdetab_frames *u, uint64_t lo, uint64_t hi, bool set)
 {
-	if (u->n && u->r[u->n - 1].hi == lo) {
+	if (u->n && u->r[u->n - 1].hi == lo && u->r[u->n - 1].set == set) {
 		u->r[u->n - 1].hi = hi;
 		return 0;
 	}
 	if (array_reserve((void **)&u->r, &u->cap, u->n + 1, sizeof(*u->r)))
 		return -ENOMEM;
-	u->r[u->n++] = (struct fdetab_range){ lo, hi };
+	u->r[u->n++] = (struct fdetab_frame_range){ lo, hi, set };
 	return 0;
 }
 
 /* Adds to U the rows of function [START, END) whose CFA is the stack
- * pointer's (SP), when a row of it is the frame pointer's (FP). Returns 0
- * or -ENOMEM. */
-static int unset_func(Dwarf_CFI *cfi, uint64_t start, uint64_t end, int sp, int fp,
-		      struct fdetab_unset *u)
+ * pointer's (SP: not set) or the frame pointer's (FP: set), when a row of
+ * it is the frame pointer's. Returns 0 or -ENOMEM. */
+static int frames_func(Dwarf_CFI *cfi, uint64_t start, uint64_t end, int sp, int fp,
+		       struct fdetab_frames *u)
 {
 	size_t first = u->n;
 	bool has_fp = false;
@@ -383,7 +383,7 @@ static int unset_func(Dwarf_CFI *cfi, uint64_t start, uint64_t end, int sp, int 
 		if (row.hi > end)
 			row.hi = end;
 		has_fp |= c.reg == fp;
-		if (c.reg == sp && unset_add(u, a, row.hi))
+		if ((c.reg == sp || c.reg == fp) && frame_add(u, a, row.hi, c.reg == fp))
 			return -ENOMEM;
 	}
 	if (!has_fp)
@@ -393,12 +393,12 @@ static int unset_func(Dwarf_CFI *cfi, uint64_t start, uint64_t end, int sp, int 
 
 static int range_cmp(const void *a, const void *b)
 {
-	const struct fdetab_range *x = a, *y = b;
+	const struct fdetab_frame_range *x = a, *y = b;
 
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-int fdetab_read_unset(Elf *elf, struct fdetab_unset *u)
+int fdetab_read_frames(Elf *elf, struct fdetab_frames *u)
 {
 	struct fdetab t;
 	Dwarf_CFI *cfi = NULL;
@@ -415,21 +415,21 @@ int fdetab_read_unset(Elf *elf, struct fdetab_unset *u)
 		uint64_t start, size;
 
 		if (fdetab_func(&t, i, &start, &size))
-			err = unset_func(cfi, start, start + size, entry_cfas[m].entry.reg,
-					 entry_cfas[m].fp, u);
+			err = frames_func(cfi, start, start + size, entry_cfas[m].entry.reg,
+					  entry_cfas[m].fp, u);
 	}
 	if (cfi)
 		dwarf_cfi_end(cfi);
 	fdetab_free(&t);
 	if (err == -ENOMEM) {
-		fdetab_unset_free(u);
+		fdetab_frames_free(u);
 		return err;
 	}
 	array_sort(u->r, u->n, sizeof(*u->r), range_cmp);
 	return 0;
 }
 
-bool fdetab_unset_at(const struct fdetab_unset *u, uint64_t vaddr)
+enum fdetab_frame fdetab_frame_at(const struct fdetab_frames *u, uint64_t vaddr)
 {
 	size_t lo = 0, hi = u->n;	/* the answer is below HI */
 
@@ -441,10 +441,12 @@ bool fdetab_unset_at(const struct fdetab_unset *u, uint64_t vaddr)
 		else
 			hi = mid;
 	}
-	return lo && vaddr < u->r[lo - 1].hi;
+	if (!lo || vaddr >= u->r[lo - 1].hi)
+		return FDETAB_FRAME_UNKNOWN;
+	return u->r[lo - 1].set ? FDETAB_FRAME_SET : FDETAB_FRAME_UNSET;
 }
 
-void fdetab_unset_free(struct fdetab_unset *u)
+void fdetab_frames_free(struct fdetab_frames *u)
 {
 	free(u->r);
 	memset(u, 0, sizeof(*u));

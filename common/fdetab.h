@@ -123,33 +123,52 @@ struct fdetab_range {
 	uint64_t lo, hi;
 };
 
-/* Where in a file the frame of the function running is not set up
- * (fdetab_read_unset()): ranges, ascending, not overlapping. */
-struct fdetab_unset {
-	struct fdetab_range *r;  /* owned */
+/* Whether the frame of the function running at an address is set up
+ * (fdetab_frame_at()). */
+enum fdetab_frame {
+	FDETAB_FRAME_UNKNOWN,    /* no CFI there, a function that never sets one up
+				  * (a frameless leaf), a rule of another kind */
+	FDETAB_FRAME_SET,        /* the CFA is the frame pointer's: a frame-pointer
+				  * walk from there reads its own return address */
+	FDETAB_FRAME_UNSET,      /* the stack pointer's, where rows of its function
+				  * have the frame pointer's: its prologue, its ret */
+};
+
+/* A range of link-time addresses [lo, hi) where the frame is SET or not. */
+struct fdetab_frame_range {
+	uint64_t lo, hi;
+	bool set;
+};
+
+/* Where in a file the frame of the function running is set up and where
+ * not (fdetab_read_frames()): ranges, ascending, not overlapping; an
+ * address in none is FDETAB_FRAME_UNKNOWN. */
+struct fdetab_frames {
+	struct fdetab_frame_range *r;  /* owned */
 	size_t n, cap;
 };
 
 /*
  * Reads into *U, from ELF's CFI (libdw: each FDE's rows, dwarf_cfi_addrframe,
- * dwarf_frame_info, dwarf_frame_cfa), the addresses where a function that
- * sets up a frame pointer elsewhere has not (docs/design.md "A frameless
- * leaf's skipped caller"): its CFA there is the stack pointer plus an
- * offset, where rows of its FDE have the frame pointer's (x86-64 rbp, i386
- * ebp): its first instructions, before `mov %rsp,%rbp`, its `ret` after
- * `pop %rbp` or `leave`. The frame pointer there is its caller's frame, so
- * a frame-pointer walk reads its caller's return address as its own and
- * skips its caller. A function with no such row (a frameless leaf) has no
- * range. The functions are those of ELF's .eh_frame_hdr (fdetab_read());
- * a file without one, or of another machine, has none. Returns 0, or
- * -ENOMEM (U empty). Free U with fdetab_unset_free() either way.
+ * dwarf_frame_info, dwarf_frame_cfa), where each function that sets up a
+ * frame pointer has it set up and where not (docs/design.md "A frameless
+ * leaf's skipped caller"): set where its CFA is the frame pointer plus an
+ * offset (x86-64 rbp, i386 ebp); not set where it is the stack pointer's,
+ * its first instructions, before `mov %rsp,%rbp`, its `ret` after `pop
+ * %rbp` or `leave`. The frame pointer there is its caller's frame, so a
+ * frame-pointer walk reads its caller's return address as its own and
+ * skips its caller; where it is set, the walk misses no frame. A function
+ * with no frame-pointer row (a frameless leaf) has no range. The functions
+ * are those of ELF's .eh_frame_hdr (fdetab_read()); a file without one, or
+ * of another machine, has none. Returns 0, or -ENOMEM (U empty). Free U
+ * with fdetab_frames_free() either way.
  */
-int fdetab_read_unset(Elf *elf, struct fdetab_unset *u);
+int fdetab_read_frames(Elf *elf, struct fdetab_frames *u);
 
-/* Whether link-time address VADDR is in a range of U. */
-bool fdetab_unset_at(const struct fdetab_unset *u, uint64_t vaddr);
+/* Whether the frame is set up at link-time address VADDR, by U. */
+enum fdetab_frame fdetab_frame_at(const struct fdetab_frames *u, uint64_t vaddr);
 
 /* Frees what U holds and empties it. */
-void fdetab_unset_free(struct fdetab_unset *u);
+void fdetab_frames_free(struct fdetab_frames *u);
 
 #endif

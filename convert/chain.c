@@ -837,18 +837,25 @@ static size_t kernel_head(const struct conv_site *frames, size_t n)
 /*
  * Whether LEAF, the innermost user frame of T's sample (LEAF[1] its
  * caller's), is one whose frame-pointer chain skipped its caller, T's open
- * frame SKIPPED: a leaf of another binary (a library's that sets up no
- * frame pointer), or one whose frame is not set up where it ran
- * (conv_site_frame_unset(): its first instructions, its ret; its function
- * sets one up elsewhere), the one rule where SKIPPED is NULL (no open frame
- * to compare with). A leaf of the same binary that never sets one up (gcc
- * 12's frameless leaf) is not: the README's "shows under its caller's
- * caller".
+ * frame SKIPPED: one whose frame is not set up where it ran
+ * (conv_site_frame(): its first instructions, its ret; its function sets
+ * one up elsewhere), the one rule where SKIPPED is NULL (no open frame to
+ * compare with); or, where its binary's CFI does not tell, a leaf of
+ * another binary (a library's that sets up no frame pointer). A leaf whose
+ * frame is set up where it ran skipped nothing: the program's demo_inner
+ * mid-body after a sample in libm's cos (which hid it) went on cos when the
+ * next chain showed cos again, drawn as the caller of its own caller
+ * (issue 24's trial: 186 parse > clock_gettime > now in a 2.5 s attach). A
+ * leaf of the same binary that never sets one up (gcc 12's frameless leaf)
+ * is not: the README's "shows under its caller's caller".
  */
 static bool leaf_skips(struct conv *c, const struct conv_site *leaf,
 		       const struct conv_func *skipped)
 {
-	return (skipped && !same_binary(leaf->func, skipped)) || conv_site_frame_unset(c, leaf);
+	enum fdetab_frame f = conv_site_frame(c, leaf);
+
+	return f == FDETAB_FRAME_UNSET ||
+	       (f == FDETAB_FRAME_UNKNOWN && skipped && !same_binary(leaf->func, skipped));
 }
 
 /* Whether T has no open frames that a sample at TS may continue: none, or

@@ -37,8 +37,8 @@ struct fdenames_dso {
 	struct load code[CODE_MAX];  /* its sections of code (SHF_EXECINSTR) */
 	size_t ncode;                /* 0: none known (no section headers, or
 				      * more than CODE_MAX) */
-	bool unset_read;             /* UNSET read (fdenames_frame_unset) */
-	struct fdetab_unset unset;   /* where a function's frame is not set up */
+	bool frames_read;            /* FRAMES read (fdenames_frame_at) */
+	struct fdetab_frames frames; /* where a function's frame is set up, and not */
 };
 
 struct fdenames {
@@ -205,22 +205,22 @@ bool fdenames_lookup(const struct fdenames_dso *d, uint64_t vaddr, uint64_t *sta
 	return true;
 }
 
-bool fdenames_frame_unset(struct fdenames *n, const struct fdenames_dso *cd, uint64_t vaddr,
-			  bool *nomem)
+enum fdetab_frame fdenames_frame_at(struct fdenames *n, const struct fdenames_dso *cd,
+				   uint64_t vaddr, bool *nomem)
 {
 	struct fdenames_dso *d = (struct fdenames_dso *)cd;	/* N's entry: its cache */
 	Elf *elf = NULL;
 	int fd;
 
-	if (!d->unset_read) {
-		d->unset_read = true;
+	if (!d->frames_read) {
+		d->frames_read = true;
 		if ((fd = open_dso(n, d, &elf)) >= 0) {
-			*nomem |= fdetab_read_unset(elf, &d->unset) == -ENOMEM;
+			*nomem |= fdetab_read_frames(elf, &d->frames) == -ENOMEM;
 			elf_end(elf);
 			close(fd);
 		}
 	}
-	return fdetab_unset_at(&d->unset, vaddr);
+	return fdetab_frame_at(&d->frames, vaddr);
 }
 
 void fdenames_free(struct fdenames *n)
@@ -228,7 +228,7 @@ void fdenames_free(struct fdenames *n)
 	if (!n)
 		return;
 	for (size_t i = 0; i < n->n; i++) {
-		fdetab_unset_free(&n->dsos[i]->unset);
+		fdetab_frames_free(&n->dsos[i]->frames);
 		fdetab_free(&n->dsos[i]->t);
 		free(n->dsos[i]->path);
 		free(n->dsos[i]);

@@ -15,7 +15,8 @@
  * be (its data: fdenames_place()) tells conv_chain_clean() a junk frame.
  * Each binary is read once per conversion (its program headers, its
  * sections of code, its .symtab's presence and its .eh_frame_hdr; its CFI's
- * rows at the first fdenames_frame_unset() of it) from the file srcline_open_binary() gives, the one every
+ * rows at the first fdenames_frame_at() of it) from the file
+ * srcline_open_binary() gives, the one every
  * reader of binaries reads: the file at its path when it is the binary
  * that ran, else the copy a recording kept of it (--keep-binaries); a
  * binary changed or gone with no copy tells nothing. Why: docs/design.md
@@ -28,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fdetab.h"
 #include "srcline.h"
 
 struct fdenames;
@@ -67,13 +69,15 @@ bool fdenames_place(const struct fdenames_dso *d, uint64_t off, uint64_t *vaddr,
 bool fdenames_lookup(const struct fdenames_dso *d, uint64_t vaddr, uint64_t *start);
 
 /* Whether at link-time address VADDR of D, an entry of N, the frame of the
- * function running is not set up, where that function sets one up
- * elsewhere (fdetab_read_unset(): its CFA the stack pointer's there, the
- * frame pointer's in other rows of its FDE): a frame-pointer walk from
- * there skips its caller. D's CFI is read at the first call, once (*NOMEM
- * set when out of memory: then false). */
-bool fdenames_frame_unset(struct fdenames *n, const struct fdenames_dso *d, uint64_t vaddr,
-			  bool *nomem);
+ * function running is set up (fdetab_read_frames(): FDETAB_FRAME_UNSET,
+ * its CFA the stack pointer's there, the frame pointer's in other rows of
+ * its FDE: a frame-pointer walk from there skips its caller;
+ * FDETAB_FRAME_SET: the frame pointer's, the walk skips nothing;
+ * FDETAB_FRAME_UNKNOWN: no such row, a frameless function). D's CFI is
+ * read at the first call, once (*NOMEM set when out of memory: then
+ * unknown). */
+enum fdetab_frame fdenames_frame_at(struct fdenames *n, const struct fdenames_dso *d,
+				   uint64_t vaddr, bool *nomem);
 
 /* Frees N and every entry. NULL is fine. */
 void fdenames_free(struct fdenames *n);

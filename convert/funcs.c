@@ -352,16 +352,17 @@ const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func 
 			     (struct conv_span){ f->key, f->dsolen });
 }
 
-bool conv_site_frame_unset(struct conv *c, const struct conv_site *s)
+enum fdetab_frame conv_site_frame(struct conv *c, const struct conv_site *s)
 {
 	const struct fdenames_dso *bin = s->linked ? func_bin(c, s->func) : NULL;
-	bool nomem = false, unset;
+	enum fdetab_frame f;
+	bool nomem = false;
 
 	if (!bin)
-		return false;
-	unset = fdenames_frame_unset(c->fdenames, bin, s->ip, &nomem);
+		return FDETAB_FRAME_UNKNOWN;
+	f = fdenames_frame_at(c->fdenames, bin, s->ip, &nomem);
 	c->nomem |= nomem;
-	return unset && !nomem;
+	return nomem ? FDETAB_FRAME_UNKNOWN : f;
 }
 
 void conv_funcs_free(struct conv *c)

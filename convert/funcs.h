@@ -7,6 +7,7 @@
 #ifndef SNAPTRACE_CONVERT_FUNCS_H
 #define SNAPTRACE_CONVERT_FUNCS_H
 
+#include "fdetab.h"
 #include "state.h"
 
 /* funcs.c: returns the interned function of SYM in DSO (len 0 sym: unknown),
@@ -97,12 +98,14 @@ const struct conv_func *conv_func_overload(struct conv *c, const struct conv_fun
 const struct conv_func *conv_func_linked(struct conv *c, const struct conv_func *f,
 					 struct conv_site *s);
 
-/* funcs.c: whether the frame of call chain frame S's function is not set
- * up at S's address, where that function sets one up elsewhere
- * (fdenames_frame_unset(): its prologue, its ret): a frame-pointer chain
- * of a sample there skipped its caller (chain.c hold_leaf()). False when
- * S's address is not known in its binary (S->linked). */
-bool conv_site_frame_unset(struct conv *c, const struct conv_site *s);
+/* funcs.c: whether the frame of call chain frame S's function is set up
+ * at S's address (fdenames_frame_at()): FDETAB_FRAME_UNSET where that
+ * function sets one up elsewhere (its prologue, its ret): a frame-pointer
+ * chain of a sample there skipped its caller (chain.c hold_leaf());
+ * FDETAB_FRAME_SET: that chain skipped nothing. FDETAB_FRAME_UNKNOWN when
+ * S's address is not known in its binary (S->linked), or its function
+ * never sets one up. */
+enum fdetab_frame conv_site_frame(struct conv *c, const struct conv_site *s);
 
 /* funcs.c: frees the function table. */
 void conv_funcs_free(struct conv *c);

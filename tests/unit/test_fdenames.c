@@ -10,7 +10,7 @@
  * (an older perf's address in the process) says nothing; the function's
  * link-time address is its address less the program's load bias (the
  * dynamic loader's, dl_iterate_phdr()); where a checked-in binary's
- * functions have not set up their frame (test_frame_unset).
+ * functions have set up their frame, and where not (test_frame_at).
  */
 #include <link.h>
 #include <stdio.h>
@@ -105,18 +105,20 @@ static void test_no_binary(void)
 }
 
 /*
- * Where a function's frame is not set up (fdenames_frame_unset(), the
- * frame-pointer skip's rule, issue 18), in the golden case
+ * Where a function's frame is set up and where not (fdenames_frame_at(),
+ * the frame-pointer skip's rule, issues 18 and 24), in the golden case
  * sampling-prologue-skipped-caller's binary, at the addresses its
  * `objdump -d` shows (app.c there): framed's push %rbp (0x112e) and mov
- * %rsp,%rbp (0x112f), its ret (0x1138) and caller's push %rbp (0x1139) are;
- * framed's call (0x1132) and pop %rbp (0x1137), caller's call (0x1152)
- * are not, nor anywhere in the frameless leaf tick (0x1129, its ret 0x112d).
+ * %rsp,%rbp (0x112f), its ret (0x1138) and caller's push %rbp (0x1139) are
+ * not; framed's call (0x1132) and pop %rbp (0x1137), caller's call
+ * (0x1152) are; the frameless leaf tick (0x1129, its ret 0x112d) is not
+ * known (it never sets one up).
  */
-static void test_frame_unset(void)
+static void test_frame_at(void)
 {
 	static const uint64_t unset[] = { 0x112e, 0x112f, 0x1138, 0x1139 };
-	static const uint64_t set[] = { 0x1132, 0x1137, 0x1152, 0x1129, 0x112d };
+	static const uint64_t set[] = { 0x1132, 0x1137, 0x1152 };
+	static const uint64_t unknown[] = { 0x1129, 0x112d };
 	const char *top = getenv("SNAPTRACE_TOP");
 	struct srcline *sl = srcline_new(NULL);
 	struct fdenames *n = fdenames_new(sl);
@@ -131,9 +133,11 @@ static void test_frame_unset(void)
 		d = fdenames_dso(n, path, strlen(path), &nomem);
 	CHECK(d != NULL);
 	for (size_t i = 0; d && i < sizeof(unset) / sizeof(unset[0]); i++)
-		CHECK(fdenames_frame_unset(n, d, unset[i], &nomem));
+		CHECK(fdenames_frame_at(n, d, unset[i], &nomem) == FDETAB_FRAME_UNSET);
 	for (size_t i = 0; d && i < sizeof(set) / sizeof(set[0]); i++)
-		CHECK(!fdenames_frame_unset(n, d, set[i], &nomem));
+		CHECK(fdenames_frame_at(n, d, set[i], &nomem) == FDETAB_FRAME_SET);
+	for (size_t i = 0; d && i < sizeof(unknown) / sizeof(unknown[0]); i++)
+		CHECK(fdenames_frame_at(n, d, unknown[i], &nomem) == FDETAB_FRAME_UNKNOWN);
 	CHECK(!nomem);
 	fdenames_free(n);
 	srcline_free(sl);
@@ -143,6 +147,6 @@ int main(void)
 {
 	UNIT_RUN(test_own_places);
 	UNIT_RUN(test_no_binary);
-	UNIT_RUN(test_frame_unset);
+	UNIT_RUN(test_frame_at);
 	return unit_exit();
 }
