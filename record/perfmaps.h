@@ -92,16 +92,32 @@ void rec_perfmaps_start(struct rec_perfmaps *m, const pid_t *pids, int npids, bo
 int rec_perfmaps_fd(const struct rec_perfmaps *m);
 
 /*
- * Reads M's news (the descriptor polled readable) and, when a perf map
- * appeared in /tmp, notes the user each process of M has now, lets go of
+ * Reads M's news (the descriptor polled readable), one read's worth (8 KiB
+ * of names) a call, so that a flood of names in /tmp (anyone may make
+ * them) leaves the recorder's signals, perf and triggers their turn
+ * between calls (hostile21 NEW 1: Ctrl-C waited 27 s, a trigger 8 s, while
+ * another user made and removed names); and when a perf map appeared in
+ * /tmp, notes the user each process of M has now, lets go of
  * a map held that is not that user's, opens the map of each not held yet, and
  * with CHILDREN, that of the process the new name is of (perf-N.map) when it descends from
  * a target (its parents, each started no later than its child, lead to one;
  * for a launched target, to the recorder that reaps its orphans, through a
  * process that is not PERF, perf's pid), judged against the live process's
  * user, read as the map is opened, the process still the one held after.
+ * When the kernel dropped names (its queue overflowed), rec_perfmaps_rescan().
  */
 void rec_perfmaps_notified(struct rec_perfmaps *m, pid_t perf);
+
+/*
+ * With CHILDREN, judges, as if its map's name had just appeared, each
+ * descendant of M's targets (for a launched one, of the recorder too: the
+ * orphans it reaps) other than PERF that has a map in /tmp now: their
+ * children by /proc/PID/task/TID/children, breadth first, at most 1024 of
+ * them. What rec_perfmaps_notified() does when names were lost (the
+ * queue overflowed: a child's JIT map was lost in a flood of another
+ * user's names, hostile21 NEW 2).
+ */
+void rec_perfmaps_rescan(struct rec_perfmaps *m, pid_t perf);
 
 /* Notes U, a user process U->pid of M had (the launched program's, seen as
  * it exited: rec_target's exit_user), into M's "uids", as the user that

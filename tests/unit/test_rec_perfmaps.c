@@ -166,6 +166,83 @@ static void perfmaps_descendants(void)
 	unit_tmp_fini();
 }
 
+/* Target T (a child of this process) starts G, a JIT, whose map is made
+ * before the watch starts (its name's event lost, as when the kernel's
+ * queue overflowed in a flood of another user's names: hostile21 NEW 2):
+ * rec_perfmaps_rescan() finds it among T's descendants and keeps it. */
+static void perfmaps_rescan(void)
+{
+	int go[2], end[2], report[2], dir;
+	pid_t t, g = 0;
+	char path[64];
+
+	if (unit_tmp_init("test_rec_perfmaps") || pipe(go) || pipe(end) || pipe(report)) {
+		CHECK(false);
+		return;
+	}
+	t = fork();
+	if (t == 0) {
+		close(end[1]);
+		if ((g = fork()) == 0)
+			jit_body(go[0], end[0], report[1]);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	CHECK(write(go[1], "g", 1) == 1);
+	CHECK(read(report[0], &g, sizeof(g)) == sizeof(g));
+	rec_perfmaps_start(&maps, &t, 1, false, true);
+	dir = open(unit_tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rec_perfmaps_rescan(&maps, 0);
+	CHECK_INT_EQ(rec_perfmaps_keep(&maps, dir), 1);
+	snprintf(path, sizeof(path), PERFMAP_KEPT, (int)g);
+	CHECK(faccessat(dir, path, F_OK, 0) == 0);
+	CHECK(noted(&maps, g, geteuid()));
+	rec_perfmaps_free(&maps);
+	close(dir);
+	close(end[1]);
+	end[1] = -1;
+	waitpid(t, NULL, 0);
+	snprintf(path, sizeof(path), PERFMAP_PATH, (int)g);
+	if (g > 0)
+		unlink(path);
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		close(end[i]);
+		close(report[i]);
+	}
+	unit_tmp_fini();
+}
+
+/* A flood of names in /tmp (anyone's) is read one buffer a call: 600 names
+ * made (of no process: a pid past the kernel's most) leave news to read
+ * after one call, the recorder's loop having its turn between (hostile21
+ * NEW 1: it read until the queue was empty, which another user's flood
+ * never let it be: Ctrl-C waited 27 s). */
+static void perfmaps_bounded(void)
+{
+	struct pollfd p;
+	pid_t self = getpid();
+
+	rec_perfmaps_start(&maps, &self, 1, false, true);
+	CHECK(rec_perfmaps_fd(&maps) >= 0);
+	for (int i = 0; i < 600; i++) {	/* names apart: the kernel merges a repeat */
+		char name[64];
+		int fd;
+
+		snprintf(name, sizeof(name), PERFMAP_PATH, 4194400 + i);
+		if ((fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0) {
+			close(fd);
+			unlink(name);
+		}
+	}
+	p = (struct pollfd){ rec_perfmaps_fd(&maps), POLLIN, 0 };
+	CHECK(poll(&p, 1, 1000) == 1);
+	rec_perfmaps_notified(&maps, 0);
+	p.revents = 0;
+	CHECK(poll(&p, 1, 0) == 1 && (p.revents & POLLIN));
+	rec_perfmaps_free(&maps);
+}
+
 /* Writes TEXT as the map at PATH (new or truncated). Returns 0 or -1. */
 static int write_map(const char *path, const char *text)
 {
@@ -317,5 +394,7 @@ int main(void)
 	UNIT_RUN(perfmaps_descendants);
 	UNIT_RUN(perfmaps_stale);
 	UNIT_RUN(perfmaps_dropped);
+	UNIT_RUN(perfmaps_rescan);
+	UNIT_RUN(perfmaps_bounded);
 	return unit_exit();
 }
