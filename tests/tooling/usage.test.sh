@@ -210,6 +210,18 @@ dump|$CONVERT --dump W
 symbols|$FRONT symbols $STATS main
 EOF_FULL
 verdict write_fails "$bad"
+# ... and the README's scripting section says so: /dev/full and a full file
+# system among exit 1's causes, not exit 2's (issue 24 item 7: the list of
+# usage errors promised exit 2 for them):
+#   write_fails_readme  the paragraph's exit-1 part names both, its exit-2 part neither
+para=$(sed -n '/^`snaptrace run` passes the program.s exit status on/,/^$/p' "$SNAPTRACE_TOP/README.md" | tr '\n' ' ')
+one=${para%%2 on a usage error*}
+two=${para#*2 on a usage error}
+bad=
+[[ $one == *'/dev/full'* && $one == *'full file system'* ]] || bad="exit 1's causes: ${one: -300}"
+[[ $two == *'/dev/full'* || $two == *'full file system'* ]] && bad+=" exit 2's causes: ${two:0:500}"
+[ -n "$para" ] || bad="no paragraph 'snaptrace run passes the program's exit status on' in README.md"
+verdict write_fails_readme "$bad"
 
 # "--" ends the options in every tool, snaptrace symbols too, before its
 # PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was
