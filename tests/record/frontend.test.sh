@@ -11,6 +11,17 @@ FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 need_built frontend "$RECORD" "$CONVERT"
 
+# wait_said FILE PATTERN: waits until FILE has a line matching PATTERN (20 s
+# at most; 1 then).
+wait_said() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		grep -q "$2" "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # What the host cannot do (the limits --check reports) is refused before
 # anything starts: exit 2, one line naming the option and the limit.
 t_host_limits_refused() {
@@ -288,14 +299,11 @@ t_early_signals() {
 # and the command (kill PID), and that command ends the recording, the trace
 # written and read back. From a terminal (sigdfl) it says Ctrl-C.
 t_stop_how_named() {
-	local pid rc i bad=""
+	local pid rc bad=""
 	(trap '' INT; exec "$FRONT" run -o "$TMP/ign.fxt" --trigger none -- "${PROG[@]}") \
 		>/dev/null 2>"$TMP/ign.err" &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -q ' to stop$' "$TMP/ign.err" && break
-		sleep 0.05
-	done
+	wait_said "$TMP/ign.err" ' to stop$'
 	if grep -q "; SIGTERM (kill $pid) to stop$" "$TMP/ign.err"; then
 		kill -TERM "$pid"
 	else
@@ -319,17 +327,14 @@ t_stop_how_named() {
 # recording left in TMPDIR unnamed (issue 24 item 7). Each: exit 0, the
 # line "NAME: stopping", the trace read back (work_leaf), TMPDIR empty.
 t_other_stops() {
-	local sig pid rc i bad=""
+	local sig pid rc bad=""
 	for sig in QUIT USR1 USR2; do
 		rm -rf "$TMP/stop.tmp" "$TMP/stop.fxt"
 		mkdir "$TMP/stop.tmp"
 		TMPDIR="$TMP/stop.tmp" "$SIGDFL" "$FRONT" run -o "$TMP/stop.fxt" --trigger none \
 			-- "${PROG[@]}" >/dev/null 2>"$TMP/stop.err" &
 		pid=$!
-		for ((i = 0; i < 400; i++)); do
-			grep -q ' to stop$' "$TMP/stop.err" && break
-			sleep 0.05
-		done
+		wait_said "$TMP/stop.err" ' to stop$'
 		kill -"$sig" "$pid"
 		wait "$pid"
 		rc=$?
@@ -513,15 +518,12 @@ t_temporary_removed() {
 # perf killed during the recording: exit 1, and the temporary recording is
 # kept, named in the message and still holds what perf wrote.
 t_failed_recording_kept() {
-	local pid perf i dir rc
+	local pid perf dir rc
 	mkdir -p "$TMP/tmp2"
 	TMPDIR="$TMP/tmp2" "$FRONT" run -o "$TMP/tmp2.fxt.gz" --trigger none --duration 20 \
 		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp2.err" &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -q "recording launched" "$TMP/tmp2.err" && break
-		sleep 0.05
-	done
+	wait_said "$TMP/tmp2.err" "recording launched"
 	sleep 0.3
 	perf=$(pgrep -P "$pid" -x perf)
 	[ -n "$perf" ] && kill -9 "$perf"
