@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,6 +373,17 @@ const char *outpath_shown(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* Whether FD is a pipe or socket whose reader is gone (poll's POLLERR on a
+ * pipe's write end), found without writing (which would raise SIGPIPE). */
+static bool reader_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	struct stat st;
+
+	return !fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) &&
+	       poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 int outpath_stdout_done(int rc)
 {
 	char shown[PATH_MAX + 32];
@@ -383,6 +395,14 @@ int outpath_stdout_done(int rc)
 	/* errno is this flush's reason; when an earlier write failed and this
 	 * one had nothing left to write, that reason is gone */
 	err = errno;
+	/* a reader that stopped reading (| head): the end every program meets
+	 * whose SIGPIPE is at its default, the recorder too (it ignores
+	 * SIGPIPE for perf's sake); one ignored at start: the message says */
+	if ((err == EPIPE || (!err && reader_gone(STDOUT_FILENO))) &&
+	    !sig_ignored_at_start(SIGPIPE)) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	diag_error("%s: cannot write: %s", outpath_shown("-", shown, sizeof(shown)),
 		   err ? strerror(err) : "a write to it failed");
 	return EXIT_RUNTIME;

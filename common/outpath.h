@@ -171,7 +171,11 @@ const char *outpath_shown(const char *path, char *buf, size_t size);
  * Returns RC when it is not 0 (the program failed, and said why), else 0,
  * or EXIT_RUNTIME after the one line "standard output (PATH): cannot
  * write: REASON" (diag_error()) when it could not be written (a full disk,
- * /dev/full, a closed pipe: what was printed is lost).
+ * /dev/full: what was printed is lost). A pipe whose reader stopped
+ * reading (| head) ends the program by SIGPIPE, without a word, as it ends
+ * a program whose SIGPIPE is at its default (the recorder's is ignored):
+ * one rule for every program's --help, --version and output; unless
+ * SIGPIPE was ignored when the program started (then the line says).
  */
 int outpath_stdout_done(int rc);
 

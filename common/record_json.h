@@ -222,7 +222,7 @@ enum record_end {
 	RECORD_END_NONE,        /* "none": not ended (the recorder runs, or was killed); a
 				 * snapshot file perf switched to by itself */
 	RECORD_END_TRIGGER,     /* "trigger": the (first) trigger hit */
-	RECORD_END_INTERRUPT,   /* "interrupt": SIGINT, SIGTERM or SIGHUP to the recorder */
+	RECORD_END_INTERRUPT,   /* "interrupt": a stop signal to the recorder (sig_stops) */
 	RECORD_END_EXIT,        /* "exit": the target exited */
 	RECORD_END_DURATION,    /* "duration": --duration elapsed */
 	RECORD_END_PERF_DIED,   /* "perf-died": perf exited on its own while the target ran */

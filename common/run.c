@@ -45,6 +45,7 @@ static pid_t start(char *const argv[], int out_fd, int err_fd, bool own_pgroup, 
 		.nfds = 3, .fds = { SPAWN_DEVNULL, out_fd, err_fd },
 		.cwd_fd = cwd_fd == RUN_CWD_CALLER ? 0 : cwd_fd, .new_pgroup = own_pgroup,
 		.death_signal = SIGTERM, .setup = view ? enter_view : NULL, .setup_arg = view,
+		.ignore_sigpipe = err_fd == STDERR_FILENO,
 		.env_user = view && view->as.on ? &view->as.uid : NULL, .stopped = stopped,
 	};
 

@@ -28,7 +28,10 @@ struct tmpview;
 /*
  * Starts ARGV (argv[0] a path, or a name looked up in PATH) through
  * spawn_start() with stdin from /dev/null, stdout on OUT_FD, stderr on
- * ERR_FD, PAGER=cat, an empty signal mask and SIGPIPE at its default, in
+ * ERR_FD, PAGER=cat, an empty signal mask and SIGPIPE at its default (ignored
+ * when ERR_FD is our STDERR_FILENO: the user's stderr, a pipe that may close
+ * early (`2>&1 | head -3`), must not kill a converter that wrote its trace,
+ * its lines then lost as ours; a write to its own output fails instead), in
  * the working directory CWD_FD (an open directory, 0: "/", RUN_CWD_CALLER:
  * the caller's; a relative argument is then relative to it, a relative
  * argv[0] the caller's), seeing VIEW as its

@@ -258,6 +258,22 @@ bool sig_ignored_at_start(int sig)
 	return sig > 0 && sig <= SIG_MAX && (ignored_at_start >> (sig - 1) & 1);
 }
 
+#define SIG_STOPS_ITEM(sig) sig,
+const int sig_stops[] = { SIG_STOPS(SIG_STOPS_ITEM) };
+const size_t sig_nstops = sizeof(sig_stops) / sizeof(sig_stops[0]);
+
+int sig_stop_pending(void)
+{
+	sigset_t set;
+
+	if (sigpending(&set))
+		return 0;
+	for (size_t i = 0; i < sig_nstops; i++)
+		if (sigismember(&set, sig_stops[i]))
+			return sig_stops[i];
+	return 0;
+}
+
 sigset_t *sig_not_ignored(const int *sigs, size_t n, sigset_t *set)
 {
 	sigemptyset(set);

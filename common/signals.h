@@ -146,4 +146,24 @@ bool sig_ignored_at_start(int sig);
  * those the program may block, catch or read from a signalfd. Returns SET. */
 sigset_t *sig_not_ignored(const int *sigs, size_t n, sigset_t *set);
 
+/*
+ * The stop signals of the front end and the recorder: each ends a recording
+ * as Ctrl-C does (the snapshot, the trace written, the recording removed or
+ * kept as -d says) and stops a conversion (the recording kept and named).
+ * SIGINT, SIGTERM and SIGHUP, and every other signal a user or the kernel
+ * sends whose default action would end the recorder without a word, its
+ * recording left unnamed in TMPDIR: SIGQUIT (Ctrl-\\), SIGUSR1, SIGUSR2,
+ * SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU. X(SIG)
+ * for each; SIG_STOPS_MASK is them as the kernel's sigset (bit SIG - 1).
+ */
+#define SIG_STOPS(X) X(SIGINT) X(SIGTERM) X(SIGHUP) X(SIGQUIT) X(SIGUSR1) X(SIGUSR2) \
+	X(SIGALRM) X(SIGVTALRM) X(SIGPROF) X(SIGIO) X(SIGPWR) X(SIGSTKFLT) X(SIGXCPU)
+#define SIG_STOPS_BIT(sig) | (UINT64_C(1) << ((sig) - 1))
+#define SIG_STOPS_MASK (0 SIG_STOPS(SIG_STOPS_BIT))
+extern const int sig_stops[];
+extern const size_t sig_nstops;
+
+/* The first stop signal pending (blocked, not yet read), or 0. */
+int sig_stop_pending(void);
+
 #endif

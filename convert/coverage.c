@@ -220,16 +220,20 @@ static bool blamed_jit(const struct conv_blame *b)
 static void loop_fact(const struct conv *c)
 {
 	const struct conv_func *f = c->loop_past_system;
+	const char *dso, *base;
 
 	if (!c->loop_system)
 		return;
-	diag_info("  %llu sampled call stack%s cut at a loop: perf's frame-pointer walk lost its "
-		  "way past %.*s (%.*s), a system library's code without frame pointers, where "
-		  "no samples of its thread around it agreed on its callers; each is one "
-		  "\"[call chain cut: ADDR repeats]\" frame over %.*s (nothing in the program "
-		  "to fix; --callgraph dwarf finds its callers)", (unsigned long long)c->loop_system,
-		  diag_s(c->loop_system), (int)f->symlen, f->key, (int)f->dsolen, f->key + f->symlen,
-		  (int)f->symlen, f->key);
+	/* the library by its file name: the line stays one short line */
+	dso = f->key + f->symlen;
+	base = memrchr(dso, '/', f->dsolen);
+	base = base ? base + 1 : dso;
+	/* the why at length: docs/design.md */
+	diag_info("  %llu sampled call stack%s cut at a loop past %.*s (%.*s), a system "
+		  "library without frame pointers (nothing to fix; --callgraph dwarf finds its "
+		  "callers: docs/design.md \"A chain cut at a loop\")",
+		  (unsigned long long)c->loop_system, diag_s(c->loop_system), (int)f->symlen, f->key,
+		  (int)(f->dsolen - (size_t)(base - dso)), base);
 }
 
 /* A trace without slices (not cut by --filter or --window, which say so
@@ -257,9 +261,10 @@ static void empty_warning(const struct conv *c)
 		}
 	}
 	if (s->samples || s->branches || s->decode_errors)
-		n = (size_t)snprintf(why, sizeof(why), "its %llu samples and %llu branches give no "
+		n = (size_t)snprintf(why, sizeof(why), "its %llu sample%s and %llu branch%s give no "
 				     "location to draw", (unsigned long long)s->samples,
-				     (unsigned long long)s->branches);
+				     diag_s(s->samples), (unsigned long long)s->branches,
+				     s->branches == 1 ? "" : "es");
 	else if (s->threads)
 		n = (size_t)snprintf(why, sizeof(why), "%s holds no sample of its %llu thread%s, "
 				     "only %s context switches or exit", from,
@@ -279,14 +284,12 @@ static void unmapped_fact(const struct conv *c)
 {
 	if (!c->unmapped_chains)
 		return;
-	diag_info("  %llu sampled call stack%s cut where perf's unwinder reached an address in "
-		  "no mapping of the process or at no code in one, as its stack (the first 0x%llx): "
-		  "not a function but a misread "
-		  "return address (a frame-pointer walk from a function's first instruction or "
-		  "through code without frame pointers; 0 or 0xffffffffffffffff: the end of the "
-		  "stack, a return address of 0), so no frame is drawn for it nor past it, and "
-		  "the stack counts as reaching no root", (unsigned long long)c->unmapped_chains,
-		  diag_s(c->unmapped_chains), (unsigned long long)c->unmapped_ip);
+	/* the why at length: docs/design.md (a 600-character line on most runs) */
+	diag_info("  %llu sampled call stack%s cut at an address of no code (first 0x%llx: %s; "
+		  "docs/design.md \"A chain cut at an address in no mapping\")",
+		  (unsigned long long)c->unmapped_chains, diag_s(c->unmapped_chains),
+		  (unsigned long long)c->unmapped_ip, c->unmapped_ip == 0 ||
+		  c->unmapped_ip == UINT64_MAX ? "the stack's end" : "a misread return address");
 }
 
 /* The warnings on call chains that cannot show the stack, each with its own
@@ -313,23 +316,25 @@ static void chain_warnings(struct conv *c, uint64_t flat, uint64_t chains, uint6
 			  (unsigned long long)c->trampoline_chains, (unsigned long long)chains);
 	/* the loops past a system library's frame: a coverage fact (loop_fact) */
 	if (c->loop_own)
-		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
+		diag_warn("%llu sampled call stack%s a frame with no symbol over and over: "
 			  "perf's frame-pointer walk lost its way past %.*s (%.*s)%s no "
 			  "frame pointer, and looped until its limit of frames; each loop is one "
 			  "\"[call chain cut: ADDR repeats]\" frame over it, as no samples of its "
 			  "thread around it agreed on its callers; rebuild that code with "
 			  "-fno-omit-frame-pointer, or record with --callgraph dwarf",
-			  (unsigned long long)c->loop_own, (int)c->loop_past->symlen,
+			  (unsigned long long)c->loop_own, c->loop_own == 1 ? " repeats" : "s repeat",
+			  (int)c->loop_past->symlen,
 			  c->loop_past->key, (int)c->loop_past->dsolen,
 			  c->loop_past->key + c->loop_past->symlen,
 			  c->loop_past_more ? " and other functions, which keep" : ", which keeps");
 	if (c->loop_chains > c->loop_system + c->loop_own)
-		diag_warn("%llu sampled call stacks repeat a frame with no symbol over and over: "
+		diag_warn("%llu sampled call stack%s a frame with no symbol over and over: "
 			  "perf's unwinder looped (a frame pointer that points at itself, often in "
 			  "code without frame pointers or at a crash) until its limit of frames; "
 			  "each loop is one \"[call chain cut: ADDR repeats]\" frame, and what called it is "
 			  "not known",
-			  (unsigned long long)(c->loop_chains - c->loop_system - c->loop_own));
+			  (unsigned long long)(c->loop_chains - c->loop_system - c->loop_own),
+			  c->loop_chains - c->loop_system - c->loop_own == 1 ? " repeats" : "s repeat");
 	if (too_many(unsym, chains))
 		diag_warn("%llu of %llu sampled call stacks reach the thread's root but are mostly "
 			  "[unknown]: no symbols for %s (stripped binaries); install their debug "
@@ -407,10 +412,9 @@ void conv_coverage_report(struct conv *c, unsigned top)
 			  (unsigned long long)n, n > top ? " (the longest shown)" : "", ms(offcpu),
 			  ms(nosamples), unsampled, ms(total));
 	if (tracer)
-		diag_info("  %.3f ms of the off-cpu time were the tracer's own work in the traced "
-			  "threads, not the program's: [off-cpu] slices with a \"%s\" argument (perf "
-			  "copies its events into each new thread under kernel locks: a tracepoint's "
-			  "event_mutex is shared with every tracer's set-up)", ms(tracer), FXT_OFFCPU_TRACER);
+		diag_info("  %.3f ms of the off-cpu time were the tracer's own work, not the "
+			  "program's: [off-cpu] slices with a \"%s\" argument (docs/design.md \"A "
+			  "block in the tracer's own work\")", ms(tracer), FXT_OFFCPU_TRACER);
 	empty_warning(c);
 	loop_fact(c);
 	unmapped_fact(c);

@@ -417,10 +417,11 @@ static void srcline_summary(const struct srcline *sl)
 	st = srcline_stats(sl);
 	if (st.found == st.functions)
 		return;
-	diag_info("source lines: %llu of %llu functions have none (%llu in binaries without "
+	diag_info("source lines: %llu of %llu function%s ha%s none (%llu in binaries without "
 		  "debug info, %llu in binaries not found or changed, %llu in JIT or anonymous "
 		  "code, %llu not in their binary's symbols or without a line)",
 		  (unsigned long long)(st.functions - st.found), (unsigned long long)st.functions,
+		  diag_s(st.functions), st.functions - st.found == 1 ? "s" : "ve",
 		  (unsigned long long)st.no_debuginfo, (unsigned long long)st.no_binary,
 		  (unsigned long long)st.no_file,
 		  (unsigned long long)(st.functions - st.found - st.no_debuginfo - st.no_binary -
@@ -582,17 +583,21 @@ static void summary(const struct conv_options *o, struct conv_driver *cv, const 
 	conv_driver_report(cv, SUMMARY_THREADS);
 	srcline_summary(sl);
 	if (s->time_backwards)
-		diag_warn("%llu lines went back in time within their thread and were clamped",
-			  (unsigned long long)s->time_backwards);
+		diag_warn("%llu line%s went back in time within %s thread and %s clamped",
+			  (unsigned long long)s->time_backwards, diag_s(s->time_backwards),
+			  s->time_backwards == 1 ? "its" : "their",
+			  s->time_backwards == 1 ? "was" : "were");
 	perfetto_memory(s, bytes);
 	if (s->deep_slices)
-		diag_warn("%llu slices would have nested %d or more levels deep and were left out: "
-			  "Perfetto cannot show them", (unsigned long long)s->deep_slices,
-			  CONV_MAX_DEPTH);
+		diag_warn("%llu slice%s would have nested %d or more levels deep and %s left out: "
+			  "Perfetto cannot show %s", (unsigned long long)s->deep_slices,
+			  diag_s(s->deep_slices), CONV_MAX_DEPTH, s->deep_slices == 1 ? "was" : "were",
+			  s->deep_slices == 1 ? "it" : "them");
 	if (s->deep_instants)
-		diag_warn("%llu instants were left out: %d or more of one time on one track "
+		diag_warn("%llu instant%s %s left out: %d or more of one time on one track "
 			  "(decode errors, trigger markers), which Perfetto nests in one another "
 			  "and cannot show that deep", (unsigned long long)s->deep_instants,
+			  diag_s(s->deep_instants), s->deep_instants == 1 ? "was" : "were",
 			  CONV_MAX_DEPTH);
 	if (o->cut.on)
 		cut_summary(o, s);

@@ -280,9 +280,10 @@ bool conv_markers_write(struct conv *c, const struct recording *r, char *err, si
 	if (rc < 0)	/* record.json no longer reads as it did */
 		return false;
 	if (hw.cut_hits)
-		diag_warn("%s: %zu hits have more fields than a marker can show (%d arguments); "
+		diag_warn("%s: %zu hit%s ha%s more fields than a marker can show (%d arguments); "
 			  "the marker's argument fields_left_out names them (hits[%zu]: %s)",
-			  r->file, hw.cut_hits, FXT_MAX_ARGS, hw.cut_first_hit, hw.cut_first);
+			  r->file, hw.cut_hits, diag_s(hw.cut_hits), hw.cut_hits == 1 ? "s" : "ve",
+			  FXT_MAX_ARGS, hw.cut_first_hit, hw.cut_first);
 	write_snapshots(c, r, &hw);
 	return true;
 }

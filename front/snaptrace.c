@@ -15,8 +15,8 @@
  * signals to it reach the recorder, and nothing outlives it.
  *
  * A compiled program, linked statically where it can be, so that a stop
- * signal (SIGINT, SIGTERM, SIGHUP) is handled from its first instruction
- * on: they are blocked first thing, and run and attach exec the recorder
+ * signal (sig_stops: SIGINT, SIGTERM, SIGHUP, SIGQUIT...) is handled from
+ * its first instruction on: they are blocked first thing, and run and attach exec the recorder
  * with them still blocked (a pending one goes with it: the recorder reads it
  * from its signalfd and says what happened); before any other exec, one
  * that came ends this program with a line and 128 + N. (The bash front end
@@ -45,13 +45,11 @@
 
 #define PROG "snaptrace"
 
-static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-
 #ifdef __x86_64__
 /* The program's entry point (front/build.mk links with -e snaptrace_entry):
  * its first instruction blocks the stop signals (rt_sigprocmask(SIG_BLOCK,
- * {SIGHUP, SIGINT, SIGTERM}, NULL, 8)), then it jumps to libc's _start with
- * %rdx (the loader's fini function) as it came. Before it, glibc's start-up
+ * &snaptrace_entry_mask, NULL, 8): sig_stops), then it jumps to libc's
+ * _start with %rdx (the loader's fini function) as it came. Before it, glibc's start-up
  * ran for a millisecond or more on a loaded host with the signals at their
  * default: one then ended this program silently. hold_stops() lets in the
  * ignored ones again. */
@@ -68,11 +66,11 @@ __asm__(".text\n"
 	"	syscall\n"
 	"	mov %r8, %rdx\n"
 	"	jmp _start\n"
-	".size snaptrace_entry, . - snaptrace_entry\n"
-	".section .rodata\n"
-	".balign 8\n"
-	"snaptrace_entry_mask: .quad 0x4003\n"   /* bits SIGHUP-1, SIGINT-1, SIGTERM-1 */
-	".text\n");
+	".size snaptrace_entry, . - snaptrace_entry\n");
+/* read by snaptrace_entry's first instruction: global, so that the
+ * assembler's reference reaches it */
+extern const uint64_t snaptrace_entry_mask;
+const uint64_t snaptrace_entry_mask = SIG_STOPS_MASK;
 #endif
 
 /*
@@ -159,19 +157,19 @@ static void hold_stops(sigset_t *blocked)
 	/* an ignored one stays ignored, and unblocked: a blocked signal is
 	 * never discarded, it would wait for the recorder */
 	sig_note_start();
-	sig_not_ignored(stops, sizeof(stops) / sizeof(stops[0]), blocked);
+	sig_not_ignored(sig_stops, sig_nstops, blocked);
 	sigemptyset(&ignored);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (!sigismember(blocked, stops[i]))
-			sigaddset(&ignored, stops[i]);
+	for (size_t i = 0; i < sig_nstops; i++)
+		if (!sigismember(blocked, sig_stops[i]))
+			sigaddset(&ignored, sig_stops[i]);
 	sigprocmask(SIG_BLOCK, blocked, NULL);
 	sigprocmask(SIG_UNBLOCK, &ignored, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = stopped;
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (sigismember(blocked, stops[i]))
-			sigaction(stops[i], &sa, NULL);
+	for (size_t i = 0; i < sig_nstops; i++)
+		if (sigismember(blocked, sig_stops[i]))
+			sigaction(sig_stops[i], &sa, NULL);
 }
 
 /* Whether DIR holds both programs. */

@@ -296,14 +296,15 @@ static const struct opt table[] = {
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
 static const char recorder_epilogue[] =
-	"SIGINT (Ctrl-C), SIGTERM or SIGHUP ends the recording: the snapshot is taken\n"
-	"and kept. The output directory holds perf.data files and record.json;\n"
-	"snaptrace-convert turns them into a trace.\n";
+	"SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT (Ctrl-\\), SIGUSR1 or SIGUSR2 ends\n"
+	"the recording: the snapshot is taken and kept. The output directory holds\n"
+	"perf.data files and record.json; snaptrace-convert turns them into a trace.\n";
 
 static const char frontend_epilogue[] =
-	"SIGINT (Ctrl-C), SIGTERM or SIGHUP ends the recording: the snapshot is taken\n"
-	"and kept. The trace is then written; a signal while converting stops the\n"
-	"conversion and keeps the recording. See README.md \"Signals\".\n";
+	"SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT (Ctrl-\\), SIGUSR1 or SIGUSR2 ends\n"
+	"the recording: the snapshot is taken and kept. The trace is then written; a\n"
+	"signal while converting stops the conversion and keeps the recording. See\n"
+	"README.md \"Signals\".\n";
 
 /* snaptrace-record's command line. */
 static const struct opt_prog recorder = {

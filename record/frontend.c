@@ -321,7 +321,7 @@ static int has_data(const struct rec_session *s)
 	return perf_files(s->outdir_fd, &found) < 0 ? -1 : found > 0;
 }
 
-/* The first SIGINT, SIGTERM or SIGHUP read from SIGFD (what is there now;
+/* The first stop signal (sig_stops) read from SIGFD (what is there now;
  * SIGCHLD is passed over), or STOPPED when it is not 0; then PID, when > 0,
  * gets SIGTERM. */
 static int read_stop(int sigfd, int stopped, pid_t pid)
@@ -338,7 +338,7 @@ static int read_stop(int sigfd, int stopped, pid_t pid)
 }
 
 /* Runs snaptrace-convert on the recording directory (its record.json says
- * which files, hits and names), stopping it on SIGINT/SIGTERM/SIGHUP read
+ * which files, hits and names), stopping it on a stop signal read
  * from SIGFD. One still pending now came after perf's end (the session read
  * the recording's then: session.h): the converter is not started. Returns
  * its exit status, or 128 + N when signal N stopped it. */

@@ -43,7 +43,7 @@ int rec_frontend_prepare(struct rec_frontend *fe, struct rec_cli *cli);
  * After the recording S that ended with exit status STATUS: converts S's
  * snapshots into the trace, whatever STATUS is (when S ran perf but settled
  * none, every non-empty perf.data file perf left in the directory).
- * SIGINT/SIGTERM/SIGHUP read from SIGFD stop the conversion (SIGTERM to
+ * a stop signal (sig_stops) read from SIGFD stops the conversion (SIGTERM to
  * it), or keep it from starting when one came after perf's end, before it
  * (rec_session_run() read those before). Removes the temporary directory only when
  * it is empty or when the recording succeeded and was converted; otherwise

@@ -5,8 +5,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* The line stops listing hits once this long (the rest are counted). */
-#define HITSLINE_LIST_MAX 700
+/* The line lists the first few runs of hits, until this long (the rest are
+ * counted): 32 hits once made a line of over 1000 characters. */
+#define HITSLINE_RUNS_MAX 4
+#define HITSLINE_LIST_MAX 100
 
 /* Appends FMT's text to LINE (SIZE bytes, N used): the new length, at most
  * SIZE - 1 (what does not fit is cut). */
@@ -58,16 +60,19 @@ size_t rec_hits_line(const struct rec_hit_log *hits, int nhits, uint64_t coalesc
 		     const struct rec_hit_log *kept, int nkept, char *line, size_t size)
 {
 	size_t n = 0;
-	int i = 0;
+	int i = 0, runs = 0;
 
 	if (!size)
 		return 0;
 	line[0] = 0;
-	while (i < nhits && n < HITSLINE_LIST_MAX) {
+	while (i < nhits) {
 		int j = i, k = hits[i].snapshot;
 
 		while (j + 1 < nhits && hits[j + 1].snapshot == k)
 			j++;
+		/* the last run is listed rather than counted ("and 1 more") */
+		if ((runs++ >= HITSLINE_RUNS_MAX || n >= HITSLINE_LIST_MAX) && j + 1 < nhits)
+			break;
 		if (j > i)
 			n = line_add(line, size, n, "%shits %d-%d", i ? "; " : "", i, j);
 		else
@@ -77,7 +82,7 @@ size_t rec_hits_line(const struct rec_hit_log *hits, int nhits, uint64_t coalesc
 		i = j + 1;
 	}
 	if (i < nhits)
-		n = line_add(line, size, n, "; %d more in record.json", nhits - i);
+		n = line_add(line, size, n, "; and %d more in record.json", nhits - i);
 	if (coalesced) {
 		int held = 0;
 

@@ -25,8 +25,9 @@
  * Writes the line of HITS (NHITS, record.json's order, .snapshot the one
  * holding each, -1: none) and of COALESCED hits that took no snapshot, of
  * which KEPT (NKEPT) were kept with the snapshot holding each, into LINE
- * (SIZE bytes, NUL-terminated; bounded: past about 700 bytes the rest of
- * the hits are counted, "; 5 more in record.json"). Returns its length, 0
+ * (SIZE bytes, NUL-terminated; bounded: past the first 4 runs of hits in
+ * one snapshot, or about 100 bytes, the rest of the hits are counted, "; and
+ * 28 more in record.json"). Returns its length, 0
  * (LINE "") when there is nothing to say: no hit, none coalesced.
  */
 size_t rec_hits_line(const struct rec_hit_log *hits, int nhits, uint64_t coalesced,

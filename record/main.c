@@ -1100,19 +1100,18 @@ static int pick_process(struct rec_opts *o, struct rec_proc_held *picked)
 }
 
 /* Blocks the signals the recorder handles and returns a signalfd for them
- * (children unblock them), or -1 after an error. A stop signal (SIGINT,
- * SIGTERM, SIGHUP) ignored when the recorder started stays ignored: the
+ * (children unblock them), or -1 after an error. A stop signal (sig_stops:
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1...) ignored when the recorder started stays ignored: the
  * shell asked for it (a background job of a script ignores SIGINT, nohup
  * SIGHUP), and it was ignored before main() too, so the recording behaves
  * the same whenever such a signal comes. */
 static int signals_to_fd(void)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
 	sigset_t set;
 	int fd;
 
 	sig_note_start();
-	sig_not_ignored(stops, sizeof(stops) / sizeof(stops[0]), &set);
+	sig_not_ignored(sig_stops, sig_nstops, &set);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);

@@ -17,6 +17,7 @@
 #include "escape.h"
 #include "host.h"
 #include "run.h"
+#include "signals.h"
 #include "spawn.h"
 
 #define LIST_ROWS 20    /* rows the numbered list shows at a time */
@@ -94,23 +95,18 @@ static int pick_fzf(const char *fzf, const struct rec_picker *p, char *const *ro
 
 /*
  * Reads a line typed on the terminal (stdin, canonical mode) into LINE.
- * Returns 0, or -ECANCELED at the end of input or when SIGINT, SIGTERM or
- * SIGHUP is pending (the recorder blocks them to read them later: Ctrl-C
+ * Returns 0, or -ECANCELED at the end of input or when a stop signal
+ * (sig_stops: SIGINT, SIGTERM, SIGHUP...) is pending (the recorder blocks them to read them later: Ctrl-C
  * cancels the pick, and the recorder then ends).
  */
 static int read_answer(char *line, size_t size)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
 	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 	ssize_t n;
 
 	for (;;) {
-		sigset_t pending;
-
-		sigpending(&pending);
-		for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-			if (sigismember(&pending, stops[i]))
-				return -ECANCELED;
+		if (sig_stop_pending())
+			return -ECANCELED;
 		if (poll(&p, 1, 200) > 0)
 			break;
 	}

@@ -136,7 +136,7 @@ struct rec_session {
 	int sig_trigger;              /* --trigger signal:NAME: the signal, else 0 */
 	bool watch_signals;           /* S->sig is open (sigwatch.h) */
 	bool sig_hup;                 /* a ring of S->sig lost its thread: read it on a timer */
-	int stop_signo;               /* the SIGINT/SIGTERM/SIGHUP that stopped the
+	int stop_signo;               /* the stop signal (sig_stops) that stopped the
 					 recording, 0: none */
 	struct rec_sigwatch sig;
 	struct rec_forks forks;       /* the child processes each target starts (with
@@ -168,7 +168,7 @@ struct rec_session {
 	char exe[PATH_MAX];           /* the target's executable (real path) */
 	int sigfd;
 	double start_ms, ready_ms;
-	int stopped_at_start;         /* SIGINT/SIGTERM/SIGHUP that came before the target
+	int stopped_at_start;         /* the stop signal that came before the target
 	                               * ran under perf (nothing recorded), else 0 */
 	struct rec_hit_log *hits;     /* owned */
 	int nhits;

@@ -410,20 +410,6 @@ static const char *stop_how(char *buf, size_t size)
 	return buf;
 }
 
-/* The first of SIGINT, SIGTERM, SIGHUP pending (blocked, unread), or 0. */
-static int stop_signal_pending(void)
-{
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-	sigset_t set;
-
-	if (sigpending(&set))
-		return 0;
-	for (unsigned i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (sigismember(&set, stops[i]))
-			return stops[i];
-	return 0;
-}
-
 static void handle_signals(struct rec_session *s)
 {
 	struct signalfd_siginfo si;
@@ -484,7 +470,7 @@ static void handle_target_signal(struct rec_session *s, const struct rec_signal 
 {
 	bool fatal = !sg->handled && sig_fatal_by_default(sg->sig);
 	struct rec_signal_log *log;
-	int stop = s->stop_signo ? s->stop_signo : stop_signal_pending();
+	int stop = s->stop_signo ? s->stop_signo : sig_stop_pending();
 
 	if (s->sig_trigger == sg->sig) {
 		struct rec_hit hit = { .pid = sg->pid, .tid = sg->tid, .time_ns = sg->time_ns,
@@ -1026,7 +1012,7 @@ static int arm_and_release(struct rec_session *s)
 	 * let go (rec_target_end() kills it), so the trace truthfully holds
 	 * none of it; an attached one runs on, its moments after the attach
 	 * recorded */
-	s->stopped_at_start = stop_signal_pending();
+	s->stopped_at_start = sig_stop_pending();
 	if (!s->stopped_at_start || !s->target.launched)
 		err = rec_target_release(&s->target);
 	if (err) {

@@ -3,7 +3,7 @@
  * session: one recording from start to finish. Starts perf per the plan,
  * waits until it is ready (control "enable" + ack, or its events open), arms
  * the trigger, lets a launched target run, then waits in one poll loop for
- * a trigger hit, a signal (SIGINT/SIGTERM/SIGHUP through a signalfd), the
+ * a trigger hit, a stop signal (sig_stops, through a signalfd), the
  * target's exit, perf's exit or the --duration deadline, and takes the
  * snapshots the options ask for. Never leaves perf running.
  * Why: docs/design.md "Process model" and "Snapshots".

@@ -312,7 +312,7 @@ int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
 
 	*fd = -1;
 	if (!isatty(STDIN_FILENO)) {
-		snprintf(why, size, "--trigger '?': expected a terminal to pick a function on, "
+		snprintf(why, size, "expected a terminal to pick a function on, "
 			 "found none (stdin is not one); list them with `snaptrace symbols %s`",
 			 pid > 0 ? "PID" : exe);
 		return -ENOTTY;
@@ -327,9 +327,9 @@ int rec_symbols_pick(const char *exe, pid_t pid, struct rec_sym *s, char *file,
 	if (!err)
 		err = pick_entry(&t, &pick);
 	if (err == -ECANCELED)
-		snprintf(why, size, "--trigger '?': no function picked");
+		snprintf(why, size, "no function picked");
 	else if (err && !why[0])
-		snprintf(why, size, "--trigger '?': %s", strerror(-err));
+		snprintf(why, size, "%s", strerror(-err));
 	if (!err) {
 		*s = t.e[pick].s;
 		snprintf(s->name, sizeof(s->name), "%s", t.e[pick].name);

@@ -563,8 +563,8 @@ static void text_bars(const struct agg *a, const char *function, const struct hi
 		fputc('\n', out);
 		esc_fputs(out, function, ESC_TEXT);
 		if (!exact->total)
-			fprintf(out, " durations (%" PRIu64 " %s, a bar per power of two):\n",
-				h->total, calls ? "calls" : "slices");
+			fprintf(out, " durations (%" PRIu64 " %s%s, a bar per power of two):\n",
+				h->total, calls ? "call" : "slice", h->total == 1 ? "" : "s");
 		else
 			fprintf(out, " durations, %s (%" PRIu64 " %s%s: %s%s), a bar per power of "
 				"two:\n", row_kind(a, parts[i].measured, true), h->total,

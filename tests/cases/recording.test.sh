@@ -789,7 +789,7 @@ t_many_fields() {
 	elif ! grep -q -F 'duration_ns:int64=1500 f1:int64=1 ' <<<"$marker" ||
 		! grep -q -F 'fields_left_out:string="f8, f9, f10, f11, f12"' <<<"$marker"; then
 		fail many-fields "the marker: $marker"
-	elif ! grep -q 'warning: .*record.json: 1 hits have more fields than a marker can show (15 arguments); .*fields_left_out .*(hits\[0\]: f8, f9, f10, f11, f12)' "$TMP/fields.err"; then
+	elif ! grep -q 'warning: .*record.json: 1 hit has more fields than a marker can show (15 arguments); .*fields_left_out .*(hits\[0\]: f8, f9, f10, f11, f12)' "$TMP/fields.err"; then
 		fail many-fields "no warning naming the fields left out: $(first_lines "$TMP/fields.err")"
 	else
 		ok many-fields

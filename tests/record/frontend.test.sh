@@ -11,6 +11,17 @@ FRONT="$SNAPTRACE_BIN/snaptrace"
 export SNAPTRACE_BIN
 need_built frontend "$RECORD" "$CONVERT"
 
+# wait_said FILE PATTERN: waits until FILE has a line matching PATTERN (20 s
+# at most; 1 then).
+wait_said() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		grep -q "$2" "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # What the host cannot do (the limits --check reports) is refused before
 # anything starts: exit 2, one line naming the option and the limit.
 t_host_limits_refused() {
@@ -288,14 +299,11 @@ t_early_signals() {
 # and the command (kill PID), and that command ends the recording, the trace
 # written and read back. From a terminal (sigdfl) it says Ctrl-C.
 t_stop_how_named() {
-	local pid rc i bad=""
+	local pid rc bad=""
 	(trap '' INT; exec "$FRONT" run -o "$TMP/ign.fxt" --trigger none -- "${PROG[@]}") \
 		>/dev/null 2>"$TMP/ign.err" &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -q ' to stop$' "$TMP/ign.err" && break
-		sleep 0.05
-	done
+	wait_said "$TMP/ign.err" ' to stop$'
 	if grep -q "; SIGTERM (kill $pid) to stop$" "$TMP/ign.err"; then
 		kill -TERM "$pid"
 	else
@@ -311,6 +319,50 @@ t_stop_how_named() {
 		>/dev/null 2>"$TMP/dfl.err"
 	grep -q '; Ctrl-C to stop$' "$TMP/dfl.err" || bad+=" [terminal: $(tr '\n' '|' <"$TMP/dfl.err")]"
 	if [ -n "$bad" ]; then fail stop_how_named "$bad"; else ok stop_how_named; fi
+}
+
+# Every stop signal ends a recording as SIGTERM does (common/signals.h
+# sig_stops): SIGQUIT (Ctrl-\\), SIGUSR1 and SIGUSR2 to `snaptrace run`
+# while it records gave exit 131/138, no word, no trace, the temporary
+# recording left in TMPDIR unnamed (issue 24 item 7). Each: exit 0, the
+# line "NAME: stopping", the trace read back (work_leaf), TMPDIR empty.
+t_other_stops() {
+	local sig pid rc bad=""
+	for sig in QUIT USR1 USR2; do
+		rm -rf "$TMP/stop.tmp" "$TMP/stop.fxt"
+		mkdir "$TMP/stop.tmp"
+		TMPDIR="$TMP/stop.tmp" "$SIGDFL" "$FRONT" run -o "$TMP/stop.fxt" --trigger none \
+			-- "${PROG[@]}" >/dev/null 2>"$TMP/stop.err" &
+		pid=$!
+		wait_said "$TMP/stop.err" ' to stop$'
+		kill -"$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q ": stopping$" "$TMP/stop.err" &&
+			[ -z "$(ls -A "$TMP/stop.tmp")" ] &&
+			"$CONVERT" --dump=slices "$TMP/stop.fxt" 2>/dev/null | grep -q ' work_leaf$' ||
+			bad+=" [SIG$sig: exit $rc, TMPDIR: $(ls -A "$TMP/stop.tmp" | tr '\n' ' ')$(tail -n 2 "$TMP/stop.err" | tr '\n' '|')]"
+	done
+	if [ -n "$bad" ]; then fail other_stops "$bad"; else ok other_stops; fi
+}
+
+# The front end's stderr a pipe closed early (`2>&1 | head -3`): the
+# converter (sharing that stderr) was killed by SIGPIPE after writing the
+# trace, the run exited 1 and left its recording in TMPDIR with no word
+# (issue 24 item 7). Now: exit 0, the trace read back, TMPDIR empty.
+t_stderr_closed() {
+	local rc
+	rm -rf "$TMP/errpipe.tmp"
+	mkdir "$TMP/errpipe.tmp"
+	TMPDIR="$TMP/errpipe.tmp" "$FRONT" run -o "$TMP/errpipe.fxt" --trigger none --duration 0.3 \
+		-- "${PROG[@]}" 2>&1 >/dev/null | head -n 1 >/dev/null
+	rc=${PIPESTATUS[0]}
+	if [ $rc -ne 0 ] || [ -n "$(ls -A "$TMP/errpipe.tmp")" ] ||
+		! "$CONVERT" --dump=slices "$TMP/errpipe.fxt" 2>/dev/null | grep -q ' work_leaf$'; then
+		fail stderr_closed "exit $rc, TMPDIR: $(ls -A "$TMP/errpipe.tmp" | tr '\n' ' ')"
+	else
+		ok stderr_closed
+	fi
 }
 
 # perf's failures said in few lines, each true (issue 24): perf's raw
@@ -466,15 +518,12 @@ t_temporary_removed() {
 # perf killed during the recording: exit 1, and the temporary recording is
 # kept, named in the message and still holds what perf wrote.
 t_failed_recording_kept() {
-	local pid perf i dir rc
+	local pid perf dir rc
 	mkdir -p "$TMP/tmp2"
 	TMPDIR="$TMP/tmp2" "$FRONT" run -o "$TMP/tmp2.fxt.gz" --trigger none --duration 20 \
 		-- "${PROG[@]}" >/dev/null 2>"$TMP/tmp2.err" &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		grep -q "recording launched" "$TMP/tmp2.err" && break
-		sleep 0.05
-	done
+	wait_said "$TMP/tmp2.err" "recording launched"
 	sleep 0.3
 	perf=$(pgrep -P "$pid" -x perf)
 	[ -n "$perf" ] && kill -9 "$perf"
@@ -627,6 +676,8 @@ t_no_fork_before_exec
 t_signal_at_start_named
 t_early_signals
 t_stop_how_named
+t_other_stops
+t_stderr_closed
 t_perf_failure_said
 t_stdout_closed
 t_output_checked_first

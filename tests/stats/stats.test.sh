@@ -40,6 +40,7 @@
 #               its rows; addr: and FILE:LINE are refused (exit 2) saying
 #               what to write; LIB:NAME of another library names the one
 #               that has it.
+#   one-call-singular  a histogram's heading says "1 call", not "1 calls"
 #   measured-apart  a sampled trace with measured calls of a function too
 #               (the slow-call trigger: exact) never mixes them into one
 #               histogram with its sampled slices (estimates): --function
@@ -292,6 +293,17 @@ elif ! "$STATS" --function work "$TMP/exact.fxt" | grep -q '|#'; then
 	fail exact-top "no histogram bars"
 else
 	ok exact-top
+fi
+
+# a count of one in the histogram's heading is singular ("main durations
+# (1 calls, ..." before: issue 24 item 7; the golden case call-return has
+# one call of each function)
+"$CONVERT" -q "$SNAPTRACE_TOP/tests/cases/call-return/input.txt" -o "$TMP/one.fxt" &&
+	head1=$("$STATS" --function main "$TMP/one.fxt" | grep ' durations (')
+if [ "$head1" != "main durations (1 call, a bar per power of two):" ]; then
+	fail one-call-singular "the histogram's heading: '$head1'"
+else
+	ok one-call-singular
 fi
 
 # table, csv and json show the same rows

@@ -210,6 +210,18 @@ dump|$CONVERT --dump W
 symbols|$FRONT symbols $STATS main
 EOF_FULL
 verdict write_fails "$bad"
+# ... and the README's scripting section says so: /dev/full and a full file
+# system among exit 1's causes, not exit 2's (issue 24 item 7: the list of
+# usage errors promised exit 2 for them):
+#   write_fails_readme  the paragraph's exit-1 part names both, its exit-2 part neither
+para=$(sed -n '/^`snaptrace run` passes the program.s exit status on/,/^$/p' "$SNAPTRACE_TOP/README.md" | tr '\n' ' ')
+one=${para%%2 on a usage error*}
+two=${para#*2 on a usage error}
+bad=
+[[ $one == *'/dev/full'* && $one == *'full file system'* ]] || bad="exit 1's causes: ${one: -300}"
+[[ $two == *'/dev/full'* || $two == *'full file system'* ]] && bad+=" exit 2's causes: ${two:0:500}"
+[ -n "$para" ] || bad="no paragraph 'snaptrace run passes the program's exit status on' in README.md"
+verdict write_fails_readme "$bad"
 
 # "--" ends the options in every tool, snaptrace symbols too, before its
 # PROG or after it (issue 24: `snaptrace symbols -- ./prog PATTERN` was
@@ -278,3 +290,23 @@ for v in $verbs; do
 	done
 	if [ -n "$bad" ]; then fail "help_$v" "$bad"; else ok "help_$v"; fi
 done
+
+# Help, version and man text into a pipe whose reader is gone (| head -1):
+# every program and verb ends as a program whose SIGPIPE is at its default
+# does, by SIGPIPE (141) without a word (issue 24 item 7: `snaptrace run
+# --help | head -1` said "standard output: cannot write: Broken pipe", exit
+# 1, in 3 of 6 runs: the recorder ignores SIGPIPE for perf; the others died
+# silently); the reader is gone before the program starts (the race out):
+#   help_closed_pipe  each of them, exit 141, stderr empty
+bad=
+for cmd in "$FRONT --help" "$FRONT --version" "$FRONT run --help" "$FRONT attach --help" \
+	"$FRONT convert --help" "$FRONT stats --help" "$FRONT symbols --help" \
+	"$FRONT run --help=man" "$RECORD --help" "$RECORD --version" "$RECORD --help=man" \
+	"$CONVERT --help" "$CONVERT --help=man" "$STATS --help" "$STATS --version"; do
+	read -r -a argv <<<"$cmd"
+	{ sleep 0.2; (cd "$TMP" && exec "${argv[@]}") 2>"$TMP/err" </dev/null; echo $? >"$TMP/rc"; } | :
+	rc=$(cat "$TMP/rc")
+	[ "$rc" = 141 ] && [ ! -s "$TMP/err" ] ||
+		bad+="['${cmd##*/}' exit $rc: $(head -c 200 "$TMP/err")]"
+done
+verdict help_closed_pipe "$bad"
