@@ -46,9 +46,11 @@ void tmptree_empty(int fd, int depth, uid_t owner)
 	_Alignas(8) char buf[512];
 	int saved = errno;
 	bool removed;
+	int pass = 0;
 
 	/* entries removed while the directory is read may move others past
-	 * the offset: passes from its start until one removes nothing */
+	 * the offset: passes from its start until one removes nothing, at
+	 * most TMPTREE_PASSES */
 	do {
 		long n;
 
@@ -65,6 +67,6 @@ void tmptree_empty(int fd, int depth, uid_t owner)
 					removed = true;
 			}
 		}
-	} while (removed);
+	} while (removed && ++pass < TMPTREE_PASSES);
 	errno = saved;
 }

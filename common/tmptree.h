@@ -15,6 +15,14 @@
 /* How deep a tree is emptied (the kept-binaries tree's own limit). */
 #define TMPTREE_DEPTH_MAX 64
 
+/* How many passes over one directory it makes at most: entries removed as
+ * it is read may move others past the read's offset, which a next pass
+ * finds; a directory whose owner adds entries as fast as they go (another
+ * user's stale copy root cleans: binaries.c remove_stale()) is left as it
+ * is then, not emptied for as long as she keeps adding (hostile21 NEW 3:
+ * root's conversion of her recording hung). */
+#define TMPTREE_PASSES 8
+
 /*
  * Removes every entry of directory FD (open O_RDONLY|O_DIRECTORY), DEPTH
  * levels below the top of the tree, leaving FD empty: files and links are
@@ -22,7 +30,7 @@
  * emptied only when it is OWNER's and not sticky, so that only what OWNER
  * could remove goes, whatever OWNER put there (binaries_kept_give(): root's
  * tree given to the recording's owner). Entries that cannot be removed are
- * left. Async-signal-safe (getdents64, unlinkat, openat, fstat, close; a
+ * left, and so are those still coming after TMPTREE_PASSES passes. Async-signal-safe (getdents64, unlinkat, openat, fstat, close; a
  * 512-byte buffer per level on the stack); errno is kept.
  */
 void tmptree_empty(int fd, int depth, uid_t owner);

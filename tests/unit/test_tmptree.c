@@ -12,17 +12,44 @@
  *   chown), nor a sticky one;
  * - registered_removed: outpath_remove_temps(), what the signal handler
  *   calls, removes a registered directory with what is in it, and nothing
- *   once it is forgotten; the name is PREFIX and 6 characters, mode 0700.
+ *   once it is forgotten; the name is PREFIX and 6 characters, mode 0700;
+ * - refilled_bounded: a directory that gains an entry for each one removed
+ *   (its owner adding as fast as they go: this program's unlinkat() below
+ *   adds one in the same directory, up to 100,000) is left after at most
+ *   TMPTREE_PASSES passes, not emptied for as long as the adding goes on
+ *   (hostile21 NEW 3).
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "outpath.h"
 #include "tmptree.h"
 #include "unit.h"
 #include "unit_tmp.h"
+
+/* The directory refilled_bounded() refills (-1: none), and its count. */
+static int refill_dir = -1;
+static long refills;
+
+/* tmptree.c's unlinkat(): the system call, and with REFILL_DIR set, a new
+ * file in it for each entry removed there, up to 100,000. */
+int unlinkat(int dirfd, const char *path, int flags)
+{
+	long rc = syscall(SYS_unlinkat, dirfd, path, flags);
+
+	if (!rc && dirfd == refill_dir && refills < 100000) {
+		char name[32];
+		int fd;
+
+		snprintf(name, sizeof(name), "refill-%ld", refills++);
+		if ((fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0)
+			close(fd);
+	}
+	return (int)rc;
+}
 
 /* Whether directory PATH has no entry. */
 static bool empty(const char *path)
@@ -113,6 +140,28 @@ static void registered_removed(void)
 	close(parent);
 }
 
+static void refilled_bounded(void)
+{
+	char p[400];
+	int fd;
+
+	CHECK(!mkdir(unit_tmp("r"), 0700));
+	for (int i = 0; i < 20; i++) {
+		snprintf(p, sizeof(p), "%s/first-%02d", unit_tmp("r"), i);
+		touch(p);
+	}
+	fd = open(unit_tmp("r"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	refill_dir = fd;
+	tmptree_empty(fd, 0, geteuid());
+	refill_dir = -1;
+	if (refills >= 100000)
+		UNIT_FAIL("tmptree_empty() went on while entries came: %ld removed", refills);
+	tmptree_empty(fd, 0, geteuid());	/* no longer refilled: emptied */
+	CHECK(empty(unit_tmp("r")));
+	close(fd);
+}
+
 int main(void)
 {
 	if (unit_tmp_init("test_tmptree"))
@@ -123,6 +172,7 @@ int main(void)
 	else
 		UNIT_SKIP(others_kept, "second_user", "a directory of another uid: chown needs root");
 	UNIT_RUN(registered_removed);
+	UNIT_RUN(refilled_bounded);
 	unit_tmp_fini();
 	return unit_exit();
 }
