@@ -692,8 +692,9 @@ int report_function(const struct agg *a, const char *path, const struct report_o
 		}
 		if (o->format == TABLE_TEXT)
 			fprintf(out, "\nlongest %zu %s (start: since the trace's start, as Perfetto "
-				"shows it):\n", a->ntop, !calls ? "slices" : kinds && est.total ?
-				"calls and slices, each of its kind" : "calls");
+				"shows it):\n", a->ntop, !calls ? (a->ntop == 1 ? "slice" : "slices") :
+				kinds && est.total ? "calls and slices, each of its kind" :
+				a->ntop == 1 ? "call" : "calls");
 		else
 			fputs(o->format == TABLE_JSON ? ",\n\"longest\":" : "\n", out);
 		table_print(&top, o->format, out);

@@ -116,7 +116,7 @@ why=
 if ! function_out 'app::load(double)'; then
 	why="app::load(double): $(first_lines "$TMP/f.out")"
 elif grep -q 'app::load(int)\|whole recording' "$TMP/f.out" ||
-     ! grep -q '(1 slices' "$TMP/f.out"; then
+     ! grep -q '(1 slice,' "$TMP/f.out" || ! grep -q '^longest 1 slice ' "$TMP/f.out"; then
 	why="app::load(double) shows another function's or no slices: $(tr '\n' '|' <"$TMP/f.out")"
 elif ! function_out 'app::load(int)' || ! grep -q 'app::load(int) in the whole recording' "$TMP/f.out" ||
      ! grep -q '(2 calls' "$TMP/f.out" || grep -q 'double' "$TMP/f.out"; then
