@@ -101,6 +101,43 @@ static void jit_body(int go, int end, int report)
 	_exit(0);
 }
 
+/* A target: a child of this process that starts a JIT (jit_body() on GO,
+ * END and REPORT) and waits for it. Returns its pid. */
+static pid_t fork_target(const int go[2], const int end[2], const int report[2])
+{
+	pid_t t = fork(), g;
+
+	if (t == 0) {
+		close(end[1]);
+		if ((g = fork()) == 0)
+			jit_body(go[0], end[0], report[1]);
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	return t;
+}
+
+/* Ends the JITs (END closed), waits for T, removes the maps of the N pids
+ * JITS and closes the pipes. */
+static void end_targets(int go[2], int end[2], int report[2], pid_t t, const pid_t *jits, int n)
+{
+	char path[64];
+
+	close(end[1]);
+	end[1] = -1;
+	waitpid(t, NULL, 0);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), PERFMAP_PATH, (int)jits[i]);
+		if (jits[i] > 0)
+			unlink(path);
+	}
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		close(end[i]);
+		close(report[i]);
+	}
+}
+
 /* Target T (a child of this process) starts G, a JIT; X, T's sibling, is a
  * JIT too: G's map is kept (T's descendant), X's is not (this process is
  * no target, and launched no program). */
@@ -114,14 +151,7 @@ static void perfmaps_descendants(void)
 		CHECK(false);
 		return;
 	}
-	t = fork();
-	if (t == 0) {
-		close(end[1]);
-		if ((g = fork()) == 0)
-			jit_body(go[0], end[0], report[1]);
-		waitpid(g, NULL, 0);
-		_exit(0);
-	}
+	t = fork_target(go, end, report);
 	x = fork();
 	if (x == 0) {
 		close(end[1]);
@@ -151,18 +181,8 @@ static void perfmaps_descendants(void)
 	close(dir);
 	close(end[1]);
 	end[1] = -1;
-	waitpid(t, NULL, 0);
 	waitpid(x, NULL, 0);
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), PERFMAP_PATH, (int)got[i]);
-		if (got[i] > 0)
-			unlink(path);
-	}
-	for (int i = 0; i < 2; i++) {
-		close(go[i]);
-		close(end[i]);
-		close(report[i]);
-	}
+	end_targets(go, end, report, t, got, 2);
 	unit_tmp_fini();
 }
 
@@ -180,14 +200,7 @@ static void perfmaps_rescan(void)
 		CHECK(false);
 		return;
 	}
-	t = fork();
-	if (t == 0) {
-		close(end[1]);
-		if ((g = fork()) == 0)
-			jit_body(go[0], end[0], report[1]);
-		waitpid(g, NULL, 0);
-		_exit(0);
-	}
+	t = fork_target(go, end, report);
 	CHECK(write(go[1], "g", 1) == 1);
 	CHECK(read(report[0], &g, sizeof(g)) == sizeof(g));
 	rec_perfmaps_start(&maps, &t, 1, false, true);
@@ -199,17 +212,7 @@ static void perfmaps_rescan(void)
 	CHECK(noted(&maps, g, geteuid()));
 	rec_perfmaps_free(&maps);
 	close(dir);
-	close(end[1]);
-	end[1] = -1;
-	waitpid(t, NULL, 0);
-	snprintf(path, sizeof(path), PERFMAP_PATH, (int)g);
-	if (g > 0)
-		unlink(path);
-	for (int i = 0; i < 2; i++) {
-		close(go[i]);
-		close(end[i]);
-		close(report[i]);
-	}
+	end_targets(go, end, report, t, &g, 1);
 	unit_tmp_fini();
 }
 
