@@ -22,6 +22,29 @@ wait_said() {
 	return 1
 }
 
+# wait_worked PID: waits until the workload the front end PID launched (a
+# descendant of it, the recorder's child, whose comm is "workload") has run
+# 50 ms on the CPU, so that a recording stopped then has samples of its
+# work (20 s at most; 1 then): a stop signal sent as soon as the recording
+# said how to stop it once found no sample yet under load (other_stops: a
+# trace of one instant).
+wait_worked() {
+	local i c ticks level
+	for ((i = 0; i < 400; i++)); do
+		level=$1
+		for _ in 1 2 3; do
+			level=$(for c in $level; do cat /proc/"$c"/task/*/children 2>/dev/null; done)
+			for c in $level; do
+				[ "$(cat "/proc/$c/comm" 2>/dev/null)" = workload ] || continue
+				ticks=$(awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null)
+				[ "${ticks:-0}" -ge $(($(getconf CLK_TCK) / 20)) ] && return 0
+			done
+		done
+		sleep 0.05
+	done
+	return 1
+}
+
 # What the host cannot do (the limits --check reports) is refused before
 # anything starts: exit 2, one line naming the option and the limit.
 t_host_limits_refused() {
@@ -304,6 +327,7 @@ t_stop_how_named() {
 		>/dev/null 2>"$TMP/ign.err" &
 	pid=$!
 	wait_said "$TMP/ign.err" ' to stop$'
+	wait_worked "$pid"
 	if grep -q "; SIGTERM (kill $pid) to stop$" "$TMP/ign.err"; then
 		kill -TERM "$pid"
 	else
@@ -335,6 +359,7 @@ t_other_stops() {
 			-- "${PROG[@]}" >/dev/null 2>"$TMP/stop.err" &
 		pid=$!
 		wait_said "$TMP/stop.err" ' to stop$'
+		wait_worked "$pid"
 		kill -"$sig" "$pid"
 		wait "$pid"
 		rc=$?
