@@ -2,7 +2,6 @@
 /* perfmaps: a JIT's perf maps kept in the recording (see perfmaps.h). */
 #include "perfmaps.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -318,34 +317,6 @@ static void appeared(struct rec_perfmaps *m, const char *name, pid_t perf)
 /* The most descendants rec_perfmaps_rescan() looks at. */
 #define REC_PERFMAPS_RESCAN 1024
 
-/* The children of process PID (every thread's: /proc/PID/task/TID/children)
- * into PIDS from N on, up to MAX. Returns the new count. */
-static int children_of(pid_t pid, pid_t *pids, int n, int max)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *tasks;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (!(tasks = opendir(path)))
-		return n;
-	while (n < max && (d = readdir(tasks))) {
-		long v;
-		FILE *f;
-
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, d->d_name);
-		if (!(f = fopen(path, "re")))
-			continue;
-		while (n < max && fscanf(f, "%ld", &v) == 1)
-			pids[n++] = (pid_t)v;
-		fclose(f);
-	}
-	closedir(tasks);
-	return n;
-}
-
 void rec_perfmaps_rescan(struct rec_perfmaps *m, pid_t perf)
 {
 	pid_t pids[REC_PERFMAPS_RESCAN];
@@ -355,9 +326,9 @@ void rec_perfmaps_rescan(struct rec_perfmaps *m, pid_t perf)
 		return;
 	for (int i = 0; i < m->ntargets; i++)
 		if (same(&m->proc[i]))
-			n = children_of(m->proc[i].held.pid, pids, n, REC_PERFMAPS_RESCAN);
+			n = rec_proc_children(m->proc[i].held.pid, pids, n, REC_PERFMAPS_RESCAN);
 	if (m->launched)
-		n = children_of(getpid(), pids, n, REC_PERFMAPS_RESCAN);
+		n = rec_proc_children(getpid(), pids, n, REC_PERFMAPS_RESCAN);
 	for (int i = 0; i < n; i++) {
 		char path[64];
 		struct stat st;
@@ -367,7 +338,7 @@ void rec_perfmaps_rescan(struct rec_perfmaps *m, pid_t perf)
 		snprintf(path, sizeof(path), PERFMAP_PATH, (int)pids[i]);
 		if (!fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW))
 			appeared(m, path + 5, perf);	/* its name in /tmp */
-		n = children_of(pids[i], pids, n, REC_PERFMAPS_RESCAN);
+		n = rec_proc_children(pids[i], pids, n, REC_PERFMAPS_RESCAN);
 	}
 }
 

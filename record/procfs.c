@@ -247,6 +247,32 @@ int rec_proc_state(pid_t pid, pid_t tid, char *state, char *wchan, size_t size)
 	return 0;
 }
 
+int rec_proc_children(pid_t pid, pid_t *pids, int n, int max)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *tasks;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(tasks = opendir(path)))
+		return n;
+	while (n < max && (d = readdir(tasks))) {
+		long v;
+		FILE *f;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, d->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (n < max && fscanf(f, "%ld", &v) == 1)
+			pids[n++] = (pid_t)v;
+		fclose(f);
+	}
+	closedir(tasks);
+	return n;
+}
+
 int rec_proc_tasks(pid_t pid, pid_t **tids, size_t *cap)
 {
 	char path[64];

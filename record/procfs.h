@@ -108,6 +108,13 @@ int rec_proc_comm(pid_t pid, pid_t tid, char *buf, size_t size);
 int rec_proc_state(pid_t pid, pid_t tid, char *state, char *wchan, size_t size);
 
 /*
+ * Adds the children of process PID, every thread's
+ * (/proc/PID/task/TID/children), to PIDS after its first N, up to MAX in
+ * all. Returns the new count (N when none could be read).
+ */
+int rec_proc_children(pid_t pid, pid_t *pids, int n, int max);
+
+/*
  * Lists the threads of process PID into *TIDS, an array of *CAP elements
  * that grows as needed (common/array.h; owned by the caller, may start
  * NULL/0). Returns how many there are, or a negative errno.

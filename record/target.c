@@ -329,27 +329,6 @@ int rec_target_exit(struct rec_target *t, int i, int wait_ms, int *status)
 	return 0;
 }
 
-/*
- * Lists the recorder's children (at most MAX) into PIDS from
- * /proc/self/task/TID/children. Returns how many, or -1 when unreadable.
- */
-static int own_children(pid_t *pids, int max)
-{
-	char path[64];
-	int n = 0;
-	long v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (n < max && fscanf(f, "%ld", &v) == 1)
-		pids[n++] = (pid_t)v;
-	fclose(f);
-	return n;
-}
-
 /* Reaps the children that exited; returns how many. */
 static int reap_exited(void)
 {
@@ -374,7 +353,7 @@ static void end_descendants(void)
 	int n, nseen = 0, more = 0;
 	bool killed = false;
 
-	while ((n = own_children(kids, 256)) > 0) {
+	while ((n = rec_proc_children(getpid(), kids, 0, 256)) > 0) {
 		for (int i = 0; i < n; i++) {
 			int k = 0;
 
