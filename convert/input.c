@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -376,6 +377,16 @@ static bool own_kernel(const struct input_perf *perf)
 	return false;
 }
 
+/* Whether an event of IN records call chains (its sample_type has
+ * PERF_SAMPLE_CALLCHAIN), or its events are not known. */
+static bool records_chains(const struct input *in)
+{
+	for (size_t i = 0; i < in->nsample_types; i++)
+		if (in->sample_types[i] & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return !in->nsample_types;
+}
+
 /*
  * The kernel symbols perf is given (docs/design.md "Kernel symbols"). A
  * recording made by root or the caller (its perf.data, and its recording
@@ -495,8 +506,10 @@ static int run_perf_script(struct input *in, const struct input_perf *perf, char
 			strstr(out, "sched:sched_switch") || strstr(out, "signal:signal_deliver") ?
 			PERFCMD_SCHED : PERFCMD_SAMPLES,
 	};
-	/* the processes' mappings, from what perf script reads */
-	err = conv_maps_read(in->opts.input, &in->maps);
+	/* the processes' mappings, from what perf script reads, for the junk
+	 * rule of call chains: not read when no event records one (Intel PT's
+	 * branches), a walk of the whole perf.data for nothing */
+	err = records_chains(in) ? conv_maps_read(in->opts.input, &in->maps) : 0;
 	if (err == -ENOMEM) {
 		snprintf(errbuf, errlen, "%s: out of memory", in->path);
 		return err;
