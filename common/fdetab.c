@@ -351,11 +351,13 @@ void fdetab_free(struct fdetab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Adds [LO, HI), SET or not, to U, merged with the last range when they
- * touch and agree. Returns 0 or -ENOMEM. */
-static int frame_add(struct fdetab_frames *u, uint64_t lo, uint64_t hi, bool set)
+/* Adds [LO, HI), SET or not, to U, merged with the last range when it is
+ * one of the same function's (past the first FIRST), they touch and agree:
+ * never with another function's, which a frameless function's rows, taken
+ * back, would have left extended. Returns 0 or -ENOMEM. */
+static int frame_add(struct fdetab_frames *u, size_t first, uint64_t lo, uint64_t hi, bool set)
 {
-	if (u->n && u->r[u->n - 1].hi == lo && u->r[u->n - 1].set == set) {
+	if (u->n > first && u->r[u->n - 1].hi == lo && u->r[u->n - 1].set == set) {
 		u->r[u->n - 1].hi = hi;
 		return 0;
 	}
@@ -383,7 +385,7 @@ static int frames_func(Dwarf_CFI *cfi, uint64_t start, uint64_t end, int sp, int
 		if (row.hi > end)
 			row.hi = end;
 		has_fp |= c.reg == fp;
-		if ((c.reg == sp || c.reg == fp) && frame_add(u, a, row.hi, c.reg == fp))
+		if ((c.reg == sp || c.reg == fp) && frame_add(u, first, a, row.hi, c.reg == fp))
 			return -ENOMEM;
 	}
 	if (!has_fp)
